@@ -1,0 +1,63 @@
+import http from 'node:http';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { jsonBody } from './body';
+import { errorBody } from './errors';
+import { type QueryService, handleQuery } from './routes/queries';
+import { type TransactionService, handleTransaction } from './routes/transactions';
+
+/** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
+export interface HttpServices {
+  queries: QueryService;
+  transactions: TransactionService;
+  /** The status shown by GET /v1/health. */
+  health(): Record<string, unknown>;
+  /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
+  reloadSchema(): Promise<Record<string, unknown>>;
+  /** Routes added by later parts of the agent (updates, subscriptions), given the router. */
+  extraRoutes?: (router: Router, json: Koa.Middleware) => void;
+}
+
+export interface HttpOptions {
+  bodyLimit: number;
+  queryTimeoutSeconds: number;
+}
+
+/** The Koa app: error mapping, then the routes; every route of the API is listed here. */
+export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
+  const app = new Koa();
+  app.silent = true;
+  const router = new Router();
+  const json = jsonBody(opts.bodyLimit);
+
+  router.post('/v1/queries', json, handleQuery(svc.queries, opts.queryTimeoutSeconds));
+  router.post('/v1/transactions', json, handleTransaction(svc.transactions));
+  router.get('/v1/health', (ctx) => {
+    ctx.body = svc.health();
+  });
+  router.post('/v1/admin/reload', async (ctx) => {
+    ctx.body = await svc.reloadSchema();
+  });
+  svc.extraRoutes?.(router, json);
+
+  app.use(errorBody);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+/** Starts the HTTP server; resolves with the address it listens on. */
+export function listenHttp(app: Koa, host: string, port: number): Promise<http.Server> {
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  // A client that sends headers and then nothing must not hold a socket for ever.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // streams stay open as long as the client reads
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}

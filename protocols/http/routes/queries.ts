@@ -1,0 +1,52 @@
+import type Koa from 'koa';
+import { PatinaError } from '../../../src/errors';
+import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
+import { errorLine, line, streamNdjson } from '../ndjson';
+import { parseStatement } from '../statements';
+
+/** What POST /v1/queries needs from the engine. */
+export interface QueryService {
+  read(req: ReadRequest): ReadCursor;
+}
+
+/** Reads `?timeout=SECONDS`; falls back to the configured default. */
+export function timeoutMs(ctx: Koa.Context, defaultSeconds: number): number {
+  const t = ctx.query.timeout;
+  if (t === undefined) return defaultSeconds * 1000;
+  const n = Number(Array.isArray(t) ? t[0] : t);
+  if (!Number.isFinite(n) || n <= 0) throw new PatinaError('user', `timeout must be a positive number of seconds, got ${JSON.stringify(t)}`);
+  return n * 1000;
+}
+
+/**
+ * POST /v1/queries: one read statement; NDJSON columns, rows as they are read, eoq with the time
+ * the query took. SQL errors before the first row are a 400; later ones an error line.
+ */
+export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): Koa.Middleware {
+  return async (ctx) => {
+    const st = parseStatement(ctx.state.body, 'query');
+    const cursor = svc.read({ sql: st.sql, params: st.params, format: 'ndjson', timeoutMs: timeoutMs(ctx, defaultTimeoutSeconds) });
+    let head;
+    try {
+      head = await cursor.head();
+    } catch (err) {
+      cursor.cancel();
+      throw err;
+    }
+    ctx.req.on('close', () => cursor.cancel('the client went away'));
+    streamNdjson(
+      ctx,
+      (async function* () {
+        try {
+          yield line('columns', JSON.stringify(head.columns.map((c) => c.name)));
+          for await (const batch of cursor) yield batch.text!;
+          yield line('eoq', `{"time":${head.time}}`);
+        } catch (err) {
+          yield errorLine((err as Error).message);
+        } finally {
+          cursor.cancel('the client went away');
+        }
+      })(),
+    );
+  };
+}

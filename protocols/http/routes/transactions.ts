@@ -1,0 +1,35 @@
+import { performance } from 'node:perf_hooks';
+import type Koa from 'koa';
+import { PatinaError } from '../../../src/errors';
+import type { Statement, StatementResult } from '../../../src/engine/writer';
+import { parseStatement } from '../statements';
+
+/** What POST /v1/transactions needs: one all-or-nothing transaction, and what to report of its change. */
+export interface TransactionService {
+  transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
+  /** Extra fields of the response (the version of the change, the actor id) once capture exists. */
+  describeChange?(change: unknown): Record<string, unknown>;
+}
+
+/** POST /v1/transactions: statements in one transaction; a failure rolls back all and names the statement. */
+export function handleTransaction(svc: TransactionService): Koa.Middleware {
+  return async (ctx) => {
+    const body = ctx.state.body;
+    if (!Array.isArray(body)) throw new PatinaError('user', 'body must be a JSON array of statements');
+    if (body.length === 0) throw new PatinaError('user', 'body is an empty array; a transaction needs at least one statement');
+    const statements = body.map((s, i) => parseStatement(s, `statement ${i + 1}`));
+    const t0 = performance.now();
+    try {
+      const { results, change } = await svc.transaction(statements);
+      ctx.body = {
+        results: results.map((r) => ({ rows_affected: r.rowsAffected, time: r.time })),
+        time: (performance.now() - t0) / 1000,
+        ...(svc.describeChange ? svc.describeChange(change) : {}),
+      };
+    } catch (err) {
+      if (!(err instanceof PatinaError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
+      ctx.status = 400;
+      ctx.body = { results: [{ error: err.message }], time: (performance.now() - t0) / 1000 };
+    }
+  };
+}

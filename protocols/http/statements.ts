@@ -1,0 +1,37 @@
+import { PatinaError } from '../../src/errors';
+import { toSqlParams } from '../../src/engine/values';
+import type { Statement } from '../../src/engine/writer';
+
+/**
+ * Reads one statement from a request: a SQL string, `[sql, [params]]`, `[sql, {":name": v}]`, or
+ * `{"query": sql, "params": [...], "named_params": {...}}`. `where` names it in errors.
+ */
+export function parseStatement(v: unknown, where: string): Statement {
+  if (typeof v === 'string') return { sql: v };
+  if (Array.isArray(v)) {
+    if (v.length < 1 || v.length > 2 || typeof v[0] !== 'string') {
+      throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or [sql, {named params}]`);
+    }
+    return v.length === 2 && v[1] !== null ? { sql: v[0], params: toSqlParams(v[1], where) } : { sql: v[0] };
+  }
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      if (k !== 'query' && k !== 'params' && k !== 'named_params') throw new PatinaError('user', `${where}: unknown key ${JSON.stringify(k)}; expected query, params or named_params`);
+    }
+    if (typeof o.query !== 'string') throw new PatinaError('user', `${where}: "query" must be a SQL string`);
+    if (o.params !== undefined && o.named_params !== undefined) throw new PatinaError('user', `${where}: give params or named_params, not both`);
+    if (o.params !== undefined) {
+      if (!Array.isArray(o.params)) throw new PatinaError('user', `${where}: "params" must be an array`);
+      return { sql: o.query, params: toSqlParams(o.params, where) };
+    }
+    if (o.named_params !== undefined) {
+      if (o.named_params === null || typeof o.named_params !== 'object' || Array.isArray(o.named_params)) {
+        throw new PatinaError('user', `${where}: "named_params" must be an object`);
+      }
+      return { sql: o.query, params: toSqlParams(o.named_params, where) };
+    }
+    return { sql: o.query };
+  }
+  throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or {"query": sql, ...}, got ${v === null ? 'null' : typeof v}`);
+}

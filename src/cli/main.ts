@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { Agent } from '../agent';
+import { type Config, defaultConfig, loadConfigFile, parseAddr } from '../config/config';
+import { ApiClient } from './client';
+import { parseJsonExact } from '../engine/json';
+import { cellToJson } from '../engine/values';
+import path from 'node:path';
+
+const HELP: Record<string, string> = {
+  main: `patina: a replicated SQL database agent
+
+Usage: patina <command> [options]
+
+Commands:
+  agent     start an agent
+  query     run a read query through an agent's HTTP API
+  exec      run a write statement through an agent's HTTP API
+  reload    make a running agent re-read its schema files
+
+Run 'patina <command> --help' for a command's options.`,
+  agent: `Usage: patina agent [-c FILE] [--api-addr HOST:PORT] [--db-path PATH] [--schema PATH]...
+
+Starts an agent. Without a config file it uses a SQLite file under ./data, the example schema,
+and the HTTP API on 127.0.0.1:8080. Flags override the config file.
+
+Options:
+  -c, --config FILE        TOML config file
+      --api-addr HOST:PORT HTTP API address (port 0 picks a free port)
+      --db-path PATH       SQLite database file
+      --schema PATH        schema file or folder of .sql files (repeatable; replaces the config's)
+  -h, --help               show this help
+
+Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
+  query: `Usage: patina query SQL [--param V]... [--columns] [--timer] [--api-addr HOST:PORT]
+
+Runs one read statement and prints rows tab-separated.
+
+Options:
+      --param V            a positional parameter (repeatable); numbers are sent as numbers
+      --columns            print the column names first
+      --timer              print the query time last
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+  -h, --help               show this help`,
+  exec: `Usage: patina exec SQL [--param V]... [--api-addr HOST:PORT]
+
+Runs one write statement in its own transaction and prints rows affected.
+
+Options:
+      --param V            a positional parameter (repeatable); numbers are sent as numbers
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+  -h, --help               show this help`,
+  reload: `Usage: patina reload [--api-addr HOST:PORT]
+
+Makes a running agent re-read its schema files and apply what is new (also done on SIGHUP).
+
+Options:
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+  -h, --help               show this help`,
+};
+
+class UsageError extends Error {}
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`patina: ${message}\n`);
+  process.exit(code);
+}
+
+/** A --param value: integers and decimals as numbers (big integers exact), `null` as null, else text. */
+function paramValue(v: string): string {
+  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v) || v === 'null') return v;
+  return JSON.stringify(v);
+}
+
+function statementBody(sql: string, params: string[]): string {
+  return params.length === 0 ? JSON.stringify(sql) : `[${JSON.stringify(sql)},[${params.map(paramValue).join(',')}]]`;
+}
+
+/** The effective config of `patina agent`: defaults, then the file, then the flags. */
+export function agentConfig(argv: string[]): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: 'string', short: 'c' },
+      'api-addr': { type: 'string' },
+      'db-path': { type: 'string' },
+      schema: { type: 'string', multiple: true },
+      'pg-addr': { type: 'string', multiple: true },
+      'gossip-addr': { type: 'string' },
+      bootstrap: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(HELP.agent + '\n');
+    process.exit(0);
+  }
+  const cfg = values.config ? loadConfigFile(values.config) : defaultConfig();
+  if (values['api-addr']) cfg.api.addr = parseAddr(values['api-addr'], '--api-addr');
+  if (values['db-path']) cfg.db.path = path.resolve(values['db-path']);
+  if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
+  return cfg;
+}
+
+async function runAgent(argv: string[]) {
+  const cfg = agentConfig(argv);
+  const agent = await Agent.start(cfg);
+  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}, database ${cfg.db.path}\n`);
+  let stopping = false;
+  const stop = async (sig: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`patina: ${sig}, stopping\n`);
+    await agent.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => {
+    agent.reloadSchema().then(
+      (r) => process.stderr.write(`patina: schema reloaded: ${JSON.stringify(r)}\n`),
+      (err) => process.stderr.write(`patina: schema reload refused: ${(err as Error).message}\n`),
+    );
+  });
+}
+
+const CLIENT_OPTIONS = {
+  param: { type: 'string', multiple: true },
+  'api-addr': { type: 'string', default: '127.0.0.1:8080' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+const QUERY_OPTIONS = { ...CLIENT_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+
+function clientArgs(argv: string[]) {
+  return parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
+}
+
+async function runQuery(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, options: QUERY_OPTIONS, strict: true, allowPositionals: true });
+  if (values.help) return void process.stdout.write(HELP.query + '\n');
+  if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
+  const api = new ApiClient(values['api-addr']);
+  const res = await api.post('/v1/queries', statementBody(positionals[0], values.param ?? []));
+  if (!res.ok) fail(((await res.json()) as { error: string }).error);
+  for await (const l of api.lines(res)) {
+    const ev = parseJsonExact(l) as { columns?: string[]; row?: [number, unknown[]]; eoq?: { time: number }; error?: string };
+    if (ev.columns && values.columns) process.stdout.write(ev.columns.join('\t') + '\n');
+    else if (ev.row) process.stdout.write(ev.row[1].map((c) => (c === null ? 'NULL' : typeof c === 'object' ? cellToJson(c) : String(c))).join('\t') + '\n');
+    else if (ev.eoq && values.timer) process.stdout.write(`Time: ${ev.eoq.time.toFixed(6)} s\n`);
+    else if (ev.error) fail(ev.error);
+  }
+}
+
+async function runExec(argv: string[]) {
+  const { values, positionals } = clientArgs(argv);
+  if (values.help) return void process.stdout.write(HELP.exec + '\n');
+  if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
+  const api = new ApiClient(values['api-addr']);
+  const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], values.param ?? [])}]`);
+  const body = (await res.json()) as { results?: { rows_affected?: number; error?: string }[]; error?: string; version?: number | null };
+  if (!res.ok) fail(body.error ?? body.results?.[0]?.error ?? `HTTP ${res.status}`);
+  process.stdout.write(`rows affected: ${body.results?.[0]?.rows_affected}${body.version != null ? `, version ${body.version}` : ''}\n`);
+}
+
+async function runReload(argv: string[]) {
+  const { values } = clientArgs(argv);
+  if (values.help) return void process.stdout.write(HELP.reload + '\n');
+  const api = new ApiClient(values['api-addr']);
+  const res = await api.post('/v1/admin/reload', undefined);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) fail(String(body.error));
+  process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { agent: runAgent, query: runQuery, exec: runExec, reload: runReload };
+
+async function main() {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === undefined || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+    process.stdout.write(HELP.main + '\n');
+    return;
+  }
+  const run = COMMANDS[cmd];
+  if (!run) fail(`unknown command ${JSON.stringify(cmd)}\n\n${HELP.main}`, 2);
+  try {
+    await run(rest);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (err instanceof UsageError || e.code?.startsWith('ERR_PARSE_ARGS')) fail(`${e.message}\n\n${HELP[cmd]}`, 2);
+    fail(e.message);
+  }
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,149 @@
+import type { Knex } from 'knex';
+import type Database from 'better-sqlite3';
+import { PatinaError } from '../errors';
+import { checkWriteStatement } from './classify';
+import { openDatabase } from './database';
+import { MetaStore } from './meta';
+import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
+import { introspect } from './schema/introspect';
+import { loadSchema } from './schema/load';
+import type { Schema } from './schema/model';
+import { type SchemaPlan, planSchema } from './schema/diff';
+import { type Statement, type StatementResult, Writer, type WriterLease } from './writer';
+
+export interface EngineOptions {
+  path: string;
+  schemaPaths: string[];
+  readWorkers: { min: number; max: number };
+}
+
+/** Listens for schema changes (change capture installs triggers for new tables and columns). */
+export type SchemaListener = (schema: Schema, db: Database.Database, plan: SchemaPlan) => void;
+
+/**
+ * The shared query engine behind every front end: reads on worker threads, writes through the one
+ * writer, and the schema from the schema files. It knows nothing of HTTP or PG.
+ */
+export class Engine<C = unknown> {
+  readonly knex: Knex;
+  readonly writer: Writer<C>;
+  readonly meta: MetaStore;
+  readonly path: string;
+  readonly #opts: EngineOptions;
+  readonly #reads: ReadPool;
+  #schema: Schema;
+  readonly #schemaListeners: SchemaListener[] = [];
+
+  private constructor(opts: EngineOptions, knex: Knex, db: Database.Database, schema: Schema) {
+    this.#opts = opts;
+    this.path = opts.path;
+    this.knex = knex;
+    this.writer = new Writer<C>(db);
+    this.meta = MetaStore.open(knex, db);
+    this.#schema = schema;
+    this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
+  }
+
+  /** Opens the database, applies the schema files (refusing destructive changes) and starts the readers. */
+  static async open<C>(opts: EngineOptions): Promise<Engine<C>> {
+    const desired = loadSchema(opts.schemaPaths);
+    const { knex, db } = await openDatabase(opts.path);
+    try {
+      const plan = planSchema(introspect(db), desired);
+      applyPlan(db, plan);
+      return new Engine<C>(opts, knex, db, mergeWhere(introspect(db), desired));
+    } catch (err) {
+      await knex.client.releaseConnection(db);
+      await knex.destroy();
+      throw err;
+    }
+  }
+
+  /** The cluster's tables as they are now. */
+  get schema(): Schema {
+    return this.#schema;
+  }
+
+  /** Calls `fn` with the schema now and after every reload. */
+  onSchema(fn: SchemaListener): void {
+    this.#schemaListeners.push(fn);
+    fn(this.#schema, this.writer.db, { statements: [], createdTables: [...this.#schema.tables.keys()], addedColumns: [], createdIndexes: [], droppedIndexes: [] });
+  }
+
+  /** Re-reads the schema files and applies what is new, in one transaction, between writes. */
+  async reloadSchema(): Promise<SchemaPlan> {
+    const desired = loadSchema(this.#opts.schemaPaths);
+    const lease = await this.writer.lease();
+    try {
+      const plan = planSchema(introspect(lease.db), desired);
+      lease.db.exec('BEGIN IMMEDIATE');
+      try {
+        for (const sql of plan.statements) lease.db.exec(sql);
+        const schema = mergeWhere(introspect(lease.db), desired);
+        for (const fn of this.#schemaListeners) fn(schema, lease.db, plan);
+        lease.db.exec('COMMIT');
+        this.#schema = schema;
+      } catch (err) {
+        if (lease.db.inTransaction) lease.db.exec('ROLLBACK');
+        throw err;
+      }
+      this.writer.clearCache();
+      return plan;
+    } finally {
+      lease.release();
+    }
+  }
+
+  /** Starts a read on a worker thread. */
+  read(req: ReadRequest): ReadCursor {
+    return this.#reads.query(req);
+  }
+
+  /** Checks and runs write statements in one transaction, all or nothing. */
+  async transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: C | null }> {
+    if (statements.length === 0) throw new PatinaError('user', 'a transaction needs at least one statement');
+    statements.forEach((s, i) => checkWriteStatement(s.sql, `statement ${i + 1}`));
+    return this.writer.transaction(statements);
+  }
+
+  /** Holds the writer for an interactive transaction (the PG front end). */
+  lease(): Promise<WriterLease<C>> {
+    return this.writer.lease();
+  }
+
+  readStats() {
+    return this.#reads.stats();
+  }
+
+  async close(): Promise<void> {
+    await this.#reads.close();
+    const lease = await this.writer.lease();
+    try {
+      this.writer.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // a reader still holds the WAL; it is checkpointed on next open
+    }
+    lease.release();
+    await this.knex.client.releaseConnection(this.writer.db);
+    await this.knex.destroy();
+  }
+}
+
+function applyPlan(db: Database.Database, plan: SchemaPlan) {
+  if (plan.statements.length === 0) return;
+  db.transaction(() => {
+    for (const sql of plan.statements) db.exec(sql);
+  }).immediate();
+}
+
+/** The database's schema with the file and line each table came from. */
+function mergeWhere(actual: Schema, desired: Schema): Schema {
+  for (const t of actual.tables.values()) {
+    const d = desired.tables.get(t.name);
+    if (d) {
+      t.file = d.file;
+      t.line = d.line;
+    }
+  }
+  return actual;
+}

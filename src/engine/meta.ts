@@ -1,0 +1,52 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type Database from 'better-sqlite3';
+import { compile } from './database';
+
+const META = '__patina_meta';
+
+/** The agent's own key-value table: site id and other facts kept with the data. */
+export class MetaStore {
+  readonly #db: Database.Database;
+  readonly #get: Database.Statement;
+  readonly #set: Database.Statement;
+
+  private constructor(db: Database.Database, get: Database.Statement, set: Database.Statement) {
+    this.#db = db;
+    this.#get = get;
+    this.#set = set;
+  }
+
+  static open(knex: Knex, db: Database.Database): MetaStore {
+    const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(META);
+    if (!exists) {
+      for (const q of knex.schema.createTable(META, (t) => {
+        t.text('key').primary().notNullable();
+        t.binary('value');
+      }).toSQL()) {
+        db.exec(q.sql);
+      }
+    }
+    const get = compile(knex(META).select('value').where('key', '') /* SQL only; the key is bound at run time */);
+    const set = compile(knex.raw(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`));
+    return new MetaStore(db, db.prepare(get.sql).pluck(), db.prepare(set.sql));
+  }
+
+  get(key: string): unknown {
+    return this.#get.get(key);
+  }
+
+  set(key: string, value: unknown): void {
+    this.#set.run(key, value);
+  }
+
+  /** This database's 16-byte site id, made once and kept. */
+  siteId(): Buffer {
+    let id = this.get('site_id') as Buffer | undefined;
+    if (!id) {
+      id = crypto.randomBytes(16);
+      this.#db.transaction(() => this.set('site_id', id))();
+    }
+    return Buffer.from(id);
+  }
+}

@@ -1,0 +1,321 @@
+import path from 'node:path';
+import { type ChildProcess, fork } from 'node:child_process';
+import { PatinaError } from '../errors';
+import type { ColumnInfo, FromWorker, RowBatch, RowFormat, ToWorker } from './read-protocol';
+import type { SqlParams } from './values';
+
+export interface ReadRequest {
+  sql: string;
+  params?: SqlParams;
+  format: RowFormat;
+  /** Interrupt the read after this long (the cursor then fails with a 'timeout' error). */
+  timeoutMs?: number;
+}
+
+export interface ReadHead {
+  columns: ColumnInfo[];
+  /** Seconds SQLite took to run the query up to its first row. */
+  time: number;
+}
+
+export interface ReadPoolOptions {
+  /** Workers kept open while idle. */
+  minWorkers: number;
+  /** Workers at the most; reads beyond that wait their turn. */
+  maxWorkers: number;
+}
+
+const BATCH_ROWS = 512;
+const BATCH_BYTES = 64 * 1024;
+const CREDIT_WINDOW = 2;
+
+interface Slot {
+  worker: ChildProcess;
+  cursor: ReadCursor | null;
+}
+
+/**
+ * Read connections in worker processes, so that no read blocks the event loop and a long read does
+ * not delay another: each read gets an idle worker, a new one if none is idle (up to maxWorkers).
+ */
+export class ReadPool {
+  readonly #dbPath: string;
+  readonly #opts: ReadPoolOptions;
+  readonly #slots = new Set<Slot>();
+  readonly #idle: Slot[] = [];
+  readonly #waiting: ReadCursor[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(dbPath: string, opts: ReadPoolOptions) {
+    this.#dbPath = dbPath;
+    this.#opts = opts;
+    for (let i = 0; i < opts.minWorkers; i++) this.#idle.push(this.#spawn());
+  }
+
+  /** Starts a read; rows come through the returned cursor, which must be drained or cancelled. */
+  query(req: ReadRequest): ReadCursor {
+    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    const cursor = new ReadCursor(this.#nextId++, req, this);
+    this.#waiting.push(cursor);
+    this.#dispatch();
+    return cursor;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const c of this.#waiting.splice(0)) c._fail(new PatinaError('unavailable', 'the agent is shutting down'));
+    await Promise.all(
+      [...this.#slots].map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            if (s.worker.exitCode !== null || s.worker.signalCode !== null) return resolve();
+            s.worker.once('exit', () => resolve());
+            s.worker.kill('SIGKILL');
+          }),
+      ),
+    );
+    this.#slots.clear();
+    this.#idle.length = 0;
+  }
+
+  /** How many workers exist and how many are running a read. */
+  stats(): { workers: number; busy: number; waiting: number } {
+    return { workers: this.#slots.size, busy: this.#slots.size - this.#idle.length, waiting: this.#waiting.length };
+  }
+
+  #spawn(): Slot {
+    const worker = fork(path.join(__dirname, 'read-worker.js'), [this.#dbPath], {
+      serialization: 'advanced', // structured clone: bigint and Buffer cells cross intact
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [],
+    });
+    const slot: Slot = { worker, cursor: null };
+    worker.on('message', (m: FromWorker) => {
+      const c = slot.cursor;
+      if (!c || c.id !== m.id) return;
+      if (c._receive(m)) this.#release(slot);
+    });
+    worker.on('error', (err) => {
+      slot.cursor?._fail(new PatinaError('internal', `read worker failed: ${err.message}`));
+      this.#retire(slot);
+    });
+    worker.on('exit', () => this.#retire(slot));
+    worker.unref();
+    (worker as unknown as { channel?: { unref(): void } }).channel?.unref();
+    this.#slots.add(slot);
+    return slot;
+  }
+
+  #dispatch() {
+    while (this.#waiting.length > 0 && !this.#closed) {
+      let slot = this.#idle.pop();
+      if (!slot) {
+        if (this.#slots.size >= this.#opts.maxWorkers) return;
+        slot = this.#spawn();
+      }
+      const cursor = this.#waiting.shift()!;
+      slot.cursor = cursor;
+      cursor._start(slot);
+    }
+  }
+
+  #release(slot: Slot) {
+    slot.cursor = null;
+    if (!this.#slots.has(slot)) return;
+    this.#idle.push(slot);
+    this.#dispatch();
+  }
+
+  #retire(slot: Slot) {
+    if (!this.#slots.delete(slot)) return;
+    const i = this.#idle.indexOf(slot);
+    if (i >= 0) this.#idle.splice(i, 1);
+    slot.cursor?._fail(new PatinaError('internal', 'read worker exited'));
+    slot.cursor = null;
+    if (!this.#closed) {
+      while (this.#slots.size < this.#opts.minWorkers) this.#idle.push(this.#spawn());
+      this.#dispatch();
+    }
+  }
+
+  /** Stops a worker stuck in a statement: better-sqlite3 cannot interrupt a step, so the process goes. */
+  _kill(slot: Slot) {
+    this.#retire(slot);
+    slot.worker.kill('SIGKILL');
+  }
+
+  _unqueue(cursor: ReadCursor) {
+    const i = this.#waiting.indexOf(cursor);
+    if (i >= 0) this.#waiting.splice(i, 1);
+  }
+}
+
+type Waiter = { resolve: (r: IteratorResult<RowBatch>) => void; reject: (e: unknown) => void };
+
+/** The rows of one read, pulled batch by batch; pulling grants the worker credit for the next batch. */
+export class ReadCursor implements AsyncIterableIterator<RowBatch> {
+  readonly id: number;
+  readonly #req: ReadRequest;
+  readonly #pool: ReadPool;
+  #slot: Slot | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #head: Promise<ReadHead>;
+  #resolveHead!: (h: ReadHead) => void;
+  #rejectHead!: (e: unknown) => void;
+  readonly #batches: RowBatch[] = [];
+  #ended = false;
+  #error: PatinaError | null = null;
+  #waiter: Waiter | null = null;
+  #headSeen = false;
+
+  constructor(id: number, req: ReadRequest, pool: ReadPool) {
+    this.id = id;
+    this.#req = req;
+    this.#pool = pool;
+    this.#head = new Promise((res, rej) => {
+      this.#resolveHead = res;
+      this.#rejectHead = rej;
+    });
+    this.#head.catch(() => undefined); // a caller that never asks for the head still sees the error in next()
+    if (req.timeoutMs !== undefined && req.timeoutMs > 0) {
+      this.#timer = setTimeout(() => this.#timeout(), req.timeoutMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Columns and execution time, once the query has run to its first row. Rejects on bad SQL. */
+  head(): Promise<ReadHead> {
+    return this.#head;
+  }
+
+  _start(slot: Slot) {
+    this.#slot = slot;
+    const msg: ToWorker = {
+      type: 'run',
+      id: this.id,
+      sql: this.#req.sql,
+      params: this.#req.params,
+      format: this.#req.format,
+      credits: CREDIT_WINDOW,
+      batchRows: BATCH_ROWS,
+      batchBytes: BATCH_BYTES,
+    };
+    slot.worker.send(msg);
+  }
+
+  /** Takes a worker message; returns true when the worker is free again. */
+  _receive(m: FromWorker): boolean {
+    switch (m.type) {
+      case 'head':
+        this.#headSeen = true;
+        this.#resolveHead({ columns: m.columns, time: m.time });
+        if (m.batch && m.batch.count > 0) this.#push(m.batch);
+        if (m.done) this.#end();
+        return m.done;
+      case 'rows':
+        if (m.batch.count > 0) this.#push(m.batch);
+        if (m.done) this.#end();
+        return m.done;
+      case 'done':
+        this.#end();
+        return true;
+      case 'error': {
+        const kind = m.kind === 'timeout' ? 'timeout' : m.kind;
+        this._fail(new PatinaError(kind, m.message, m.code));
+        return true;
+      }
+    }
+  }
+
+  #push(batch: RowBatch) {
+    if (this.#waiter) {
+      const w = this.#waiter;
+      this.#waiter = null;
+      w.resolve({ value: batch, done: false });
+      this.#credit();
+    } else {
+      this.#batches.push(batch);
+    }
+  }
+
+  #credit() {
+    if (this.#slot && !this.#ended) this.#slot.worker.send({ type: 'credit', id: this.id, n: 1 } satisfies ToWorker);
+  }
+
+  #end() {
+    this.#ended = true;
+    this.#slot = null;
+    this.#clearTimer();
+    if (this.#waiter && this.#batches.length === 0) {
+      const w = this.#waiter;
+      this.#waiter = null;
+      w.resolve({ value: undefined, done: true });
+    }
+  }
+
+  _fail(err: PatinaError) {
+    if (this.#ended && !this.#waiter) {
+      if (!this.#headSeen) this.#rejectHead(err);
+      return;
+    }
+    this.#error = err;
+    this.#ended = true;
+    this.#slot = null;
+    this.#clearTimer();
+    this.#batches.length = 0;
+    if (!this.#headSeen) this.#rejectHead(err);
+    if (this.#waiter) {
+      const w = this.#waiter;
+      this.#waiter = null;
+      w.reject(err);
+    }
+  }
+
+  #clearTimer() {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #timeout() {
+    const secs = (this.#req.timeoutMs ?? 0) / 1000;
+    const err = new PatinaError('timeout', `query interrupted: it ran longer than the timeout of ${secs} s`, 'SQLITE_INTERRUPT');
+    const slot = this.#slot;
+    this._fail(err);
+    this.#pool._unqueue(this);
+    if (slot) this.#pool._kill(slot);
+  }
+
+  next(): Promise<IteratorResult<RowBatch>> {
+    const b = this.#batches.shift();
+    if (b) {
+      this.#credit();
+      return Promise.resolve({ value: b, done: false });
+    }
+    if (this.#error) return Promise.reject(this.#error);
+    if (this.#ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+    });
+  }
+
+  /** Stops the read early (the client went away); frees its worker. */
+  async return(): Promise<IteratorResult<RowBatch>> {
+    this.cancel();
+    return { value: undefined, done: true };
+  }
+
+  cancel(reason = 'the read was cancelled'): void {
+    if (this.#ended) return;
+    const slot = this.#slot;
+    this._fail(new PatinaError('timeout', reason, 'SQLITE_INTERRUPT'));
+    this.#pool._unqueue(this);
+    if (!slot) return;
+    if (this.#headSeen) slot.worker.send({ type: 'cancel', id: this.id } satisfies ToWorker);
+    else this.#pool._kill(slot); // still inside its first step, which may take long
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}

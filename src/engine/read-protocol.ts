@@ -1,0 +1,28 @@
+import type { SqlParams } from './values';
+
+/** How a read returns its rows: NDJSON `row` lines built in the worker, or cell arrays. */
+export type RowFormat = 'ndjson' | 'values';
+
+/** A result column: its name and the type it was declared with (null for expressions). */
+export interface ColumnInfo {
+  name: string;
+  declType: string | null;
+}
+
+export type ToWorker =
+  | { type: 'run'; id: number; sql: string; params: SqlParams | undefined; format: RowFormat; credits: number; batchRows: number; batchBytes: number }
+  | { type: 'credit'; id: number; n: number }
+  | { type: 'cancel'; id: number };
+
+export type FromWorker =
+  | { type: 'head'; id: number; columns: ColumnInfo[]; time: number; batch: RowBatch | null; done: boolean }
+  | { type: 'rows'; id: number; batch: RowBatch; done: boolean }
+  | { type: 'done'; id: number }
+  | { type: 'error'; id: number; kind: 'user' | 'timeout' | 'internal' | 'conflict'; message: string; code?: string };
+
+/** A batch of rows: NDJSON text (for 'ndjson') or rows of cells (for 'values'), and how many rows. */
+export interface RowBatch {
+  count: number;
+  text?: string;
+  rows?: unknown[][];
+}

@@ -1,0 +1,43 @@
+/** What kind of fault an error is; each front end maps kinds to its own codes in one table. */
+export type ErrorKind =
+  | 'user' // the request is wrong: bad SQL, bad parameters, refused statement
+  | 'not-found' // a named thing does not exist
+  | 'conflict' // a constraint or concurrent state refused the change
+  | 'too-large' // a body or value over a configured limit
+  | 'timeout' // interrupted because it ran too long or was cancelled
+  | 'unavailable' // the agent is starting or stopping
+  | 'internal'; // a fault of the agent itself
+
+/** An error users see: a sentence naming the thing at fault, with a kind and, for SQL errors, SQLite's code. */
+export class PatinaError extends Error {
+  readonly kind: ErrorKind;
+  readonly sqliteCode?: string;
+
+  constructor(kind: ErrorKind, message: string, sqliteCode?: string) {
+    super(message);
+    this.name = 'PatinaError';
+    this.kind = kind;
+    if (sqliteCode !== undefined) this.sqliteCode = sqliteCode;
+  }
+}
+
+/** Turns anything thrown by SQLite into a PatinaError, keeping SQLite's message and code. */
+export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
+  if (err instanceof PatinaError) {
+    return prefix ? new PatinaError(err.kind, prefix + err.message, err.sqliteCode) : err;
+  }
+  const e = err as { message?: string; code?: string };
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const message = prefix + (e?.message ?? String(err));
+  if (code === undefined) return new PatinaError('internal', message);
+  const kind = code.startsWith('SQLITE_CONSTRAINT')
+    ? 'conflict'
+    : code === 'SQLITE_INTERRUPT'
+      ? 'timeout'
+      : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+        ? 'unavailable'
+        : code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CORRUPT' || code === 'SQLITE_FULL'
+          ? 'internal'
+          : 'user';
+  return new PatinaError(kind, message, code);
+}
