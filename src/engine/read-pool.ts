@@ -222,7 +222,8 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
         return true;
       case 'error': {
         const kind = m.kind === 'timeout' ? 'timeout' : m.kind;
-        this._fail(new PatinaError(kind, m.message, m.code));
+        // Rows the worker read before the failure are still delivered, then the error.
+        this._fail(new PatinaError(kind, m.message, m.code), true);
         return true;
       }
     }
@@ -254,7 +255,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
     }
   }
 
-  _fail(err: PatinaError) {
+  _fail(err: PatinaError, keepBatches = false) {
     if (this.#ended && !this.#waiter) {
       if (!this.#headSeen) this.#rejectHead(err);
       return;
@@ -263,7 +264,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
     this.#ended = true;
     this.#slot = null;
     this.#clearTimer();
-    this.#batches.length = 0;
+    if (!keepBatches) this.#batches.length = 0;
     if (!this.#headSeen) this.#rejectHead(err);
     if (this.#waiter) {
       const w = this.#waiter;

@@ -33,6 +33,8 @@ interface Job {
   batchBytes: number;
   rowid: number;
   pending: IteratorResult<unknown[]> | null;
+  /** A step that failed after rows of the same batch were read: sent after those rows. */
+  failure: unknown;
 }
 let job: Job | null = null;
 
@@ -48,8 +50,17 @@ function nextBatch(j: Job): { batch: RowBatch; done: boolean } {
   let text = '';
   const rows: unknown[][] = [];
   let count = 0;
+  if (j.failure !== undefined) throw j.failure;
   for (;;) {
-    const r = j.pending ?? j.iter.next();
+    let r: IteratorResult<unknown[]>;
+    try {
+      r = j.pending ?? j.iter.next();
+    } catch (err) {
+      if (count === 0) throw err;
+      // The rows read before the failing one go out first; the error follows with the next batch.
+      j.failure = err;
+      return { batch: { count, text, rows }, done: false };
+    }
     j.pending = null;
     if (r.done) return { batch: { count, text, rows }, done: true };
     count++;
@@ -57,9 +68,13 @@ function nextBatch(j: Job): { batch: RowBatch; done: boolean } {
     else rows.push(narrowRow(r.value));
     if (count >= j.batchRows || text.length >= j.batchBytes) {
       // Look one row ahead so the last batch carries `done` and a point read costs one message.
-      const ahead = j.iter.next();
-      if (ahead.done) return { batch: { count, text, rows }, done: true };
-      j.pending = ahead;
+      try {
+        const ahead = j.iter.next();
+        if (ahead.done) return { batch: { count, text, rows }, done: true };
+        j.pending = ahead;
+      } catch (err) {
+        j.failure = err;
+      }
       return { batch: { count, text, rows }, done: false };
     }
   }
@@ -109,7 +124,7 @@ function run(m: Extract<ToWorker, { type: 'run' }>) {
     const columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
     const p = m.params;
     const iter = (p === undefined ? stmt.iterate() : Array.isArray(p) ? stmt.iterate(...p) : stmt.iterate(p)) as IterableIterator<unknown[]>;
-    job = { id: m.id, iter, format: m.format, credits: m.credits, batchRows: m.batchRows, batchBytes: m.batchBytes, rowid: 0, pending: null };
+    job = { id: m.id, iter, format: m.format, credits: m.credits, batchRows: m.batchRows, batchBytes: m.batchBytes, rowid: 0, pending: null, failure: undefined };
     // The first step runs the query; the time reported is that, not the iteration of the rest.
     job.pending = iter.next();
     const time = (performance.now() - t0) / 1000;
