@@ -26,20 +26,24 @@ export function schemaFiles(paths: string[]): string[] {
 }
 
 /** What a schema statement declares, read from its tokens. */
-function declared(sql: string): { kind: 'table' | 'index' | 'other'; name: string; unique: boolean; autoincrement: boolean } {
+function declared(sql: string): { kind: 'table' | 'index' | 'other'; name: string; table: string; unique: boolean; autoincrement: boolean } {
   const words = significant(tokenize(sql));
   const upper = words.map((t) => (t.type === 'word' ? t.text.toUpperCase() : t.text));
   const autoincrement = upper.includes('AUTOINCREMENT');
   let i = 1;
   const unique = upper[i] === 'UNIQUE';
   if (unique) i++;
-  if (upper[i] === 'TEMP' || upper[i] === 'TEMPORARY' || upper[i] === 'VIRTUAL') return { kind: 'other', name: '', unique, autoincrement };
+  if (upper[i] === 'TEMP' || upper[i] === 'TEMPORARY' || upper[i] === 'VIRTUAL') return { kind: 'other', name: '', table: '', unique, autoincrement };
   const kind = upper[i] === 'TABLE' ? 'table' : upper[i] === 'INDEX' ? 'index' : 'other';
   i++;
   if (upper[i] === 'IF' && upper[i + 1] === 'NOT' && upper[i + 2] === 'EXISTS') i += 3;
   let nameTok = words[i];
   if (words[i + 1]?.text === '.') nameTok = words[i + 2]; // main.name
-  return { kind, name: nameTok ? unquoteIdentifier(nameTok.text) : '', unique, autoincrement };
+  const name = nameTok ? unquoteIdentifier(nameTok.text) : '';
+  // An index names its table after ON, so errors about the index can name the table too.
+  const on = kind === 'index' ? upper.indexOf('ON') : -1;
+  const table = kind === 'table' ? name : on > 0 && words[on + 1] ? unquoteIdentifier(words[on + 1].text) : '';
+  return { kind, name, table, unique, autoincrement };
 }
 
 /**
@@ -64,7 +68,7 @@ export function loadSchema(paths: string[]): Schema {
           throw new PatinaError('user', `${at}: ${d.kind} "${d.name}": names starting with __patina or sqlite_ are reserved`);
         }
         if (d.kind === 'index' && d.unique) {
-          throw new PatinaError('user', `${at}: index "${d.name}": UNIQUE indexes are not allowed; the primary key is the only unique constraint, because replicas merge rows by key`);
+          throw new PatinaError('user', `${at}: index "${d.name}" on table "${d.table}": UNIQUE indexes are not allowed; the primary key is the only unique constraint, because replicas merge rows by key`);
         }
         if (d.kind === 'table' && d.autoincrement) {
           throw new PatinaError('user', `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`);
@@ -72,7 +76,7 @@ export function loadSchema(paths: string[]): Schema {
         try {
           mem.exec(st.sql);
         } catch (err) {
-          throw new PatinaError('user', `${at}: ${(err as Error).message}`);
+          throw new PatinaError('user', `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${(err as Error).message}`);
         }
         if (d.kind === 'table') where.set(d.name, { file, line: st.line });
       }
