@@ -2,38 +2,54 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Config, formatAddr } from './config/config';
 import { Engine } from './engine/engine';
+import type { Changeset } from './bus/changeset';
+import { InProcessChangeFeed } from './bus/change-feed';
+import { ChangeCapture } from './crdt/capture';
+import { TableUpdates } from './live/table-updates';
 import { createHttpApp, listenHttp } from '../protocols/http/app';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
  *
- *   HTTP (Koa) ──> engine.transaction ──commit──> (change capture, bus: later issues)
+ *   HTTP (Koa) ──> engine.transaction ──commit──> capture (triggers + changeset) ──> feed ──> table update streams
  *   reads ───────> engine.read (worker threads)
  */
 export class Agent {
   readonly config: Config;
-  readonly engine: Engine;
+  readonly engine: Engine<Changeset>;
+  /** The change-feed bus: one changeset per committed transaction, in commit order. */
+  readonly feed = new InProcessChangeFeed();
+  capture: ChangeCapture | null = null;
+  updates!: TableUpdates;
   #http: http.Server | null = null;
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
 
-  private constructor(config: Config, engine: Engine) {
+  private constructor(config: Config, engine: Engine<Changeset>) {
     this.config = config;
     this.engine = engine;
   }
 
-  static async start(config: Config): Promise<Agent> {
-    const engine = await Engine.open({
+  /** `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets. */
+  static async start(config: Config, internal: { capture?: boolean } = {}): Promise<Agent> {
+    const engine = await Engine.open<Changeset>({
       path: config.db.path,
       schemaPaths: config.db.schemaPaths,
       readWorkers: { min: config.db.readWorkersMin, max: config.db.readWorkersMax },
     });
     const agent = new Agent(config, engine);
     try {
+      const capture = internal.capture === false ? null : ChangeCapture.install(engine, agent.feed);
+      agent.capture = capture;
+      agent.updates = new TableUpdates(agent.feed, () => engine.schema, { capacity: 4096 });
       const app = createHttpApp(
         {
           queries: engine,
-          transactions: engine,
+          transactions: {
+            transaction: (statements) => engine.transaction(statements),
+            describeChange: (change) => capture?.describe(change as Changeset | null) ?? {},
+          },
+          updates: agent.updates,
           health: () => agent.health(),
           reloadSchema: () => agent.reloadSchema(),
         },
@@ -76,6 +92,7 @@ export class Agent {
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       const server = this.#http;
+      this.updates?.close();
       if (server) {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -5,11 +5,14 @@ import { jsonBody } from './body';
 import { errorBody } from './errors';
 import { type QueryService, handleQuery } from './routes/queries';
 import { type TransactionService, handleTransaction } from './routes/transactions';
+import { type UpdateService, handleUpdates } from './routes/updates';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
   queries: QueryService;
   transactions: TransactionService;
+  /** Table update streams (POST /v1/updates/{table}). */
+  updates?: UpdateService;
   /** The status shown by GET /v1/health. */
   health(): Record<string, unknown>;
   /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
@@ -21,6 +24,8 @@ export interface HttpServices {
 export interface HttpOptions {
   bodyLimit: number;
   queryTimeoutSeconds: number;
+  /** Bytes an update-stream client may leave unread before it is cut off (default 1 MiB). */
+  updateBufferBytes?: number;
 }
 
 /** The Koa app: error mapping, then the routes; every route of the API is listed here. */
@@ -32,6 +37,8 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
 
   router.post('/v1/queries', json, handleQuery(svc.queries, opts.queryTimeoutSeconds));
   router.post('/v1/transactions', json, handleTransaction(svc.transactions));
+  // Empty POST: no body, no content type required.
+  if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 1 << 20 }));
   router.get('/v1/health', (ctx) => {
     ctx.body = svc.health();
   });

@@ -32,7 +32,9 @@ export async function openDatabase(file: string): Promise<OpenDatabase> {
           conn.pragma('synchronous = NORMAL');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = OFF');
-          conn.pragma('recursive_triggers = OFF');
+          // ON so that rows deleted by REPLACE conflict resolution fire delete triggers: change
+          // capture must see them (SQLite skips those triggers when this is OFF).
+          conn.pragma('recursive_triggers = ON');
           conn.defaultSafeIntegers(true);
           done(null, conn);
         } catch (err) {
