@@ -26,6 +26,9 @@ export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): K
   return async (ctx) => {
     const st = parseStatement(ctx.state.body, 'query');
     const cursor = svc.read({ sql: st.sql, params: st.params, format: 'ndjson', timeoutMs: timeoutMs(ctx, defaultTimeoutSeconds) });
+    // Listen before the head arrives: a client that leaves during a long first step frees the worker.
+    // The response's 'close' (not the request's, which closes once its body is read) means the client went.
+    ctx.res.once('close', () => cursor.cancel('the client went away'));
     let head;
     try {
       head = await cursor.head();
@@ -33,7 +36,6 @@ export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): K
       cursor.cancel();
       throw err;
     }
-    ctx.req.on('close', () => cursor.cancel('the client went away'));
     streamNdjson(
       ctx,
       (async function* () {
