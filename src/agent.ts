@@ -6,12 +6,14 @@ import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
 import { TableUpdates } from './live/table-updates';
+import { Subscriptions } from './live/subscriptions';
 import { createHttpApp, listenHttp } from '../protocols/http/app';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
  *
  *   HTTP (Koa) ──> engine.transaction ──commit──> capture (triggers + changeset) ──> feed ──> table update streams
+ *                                                                                          └─> subscriptions (diffed at commit)
  *   reads ───────> engine.read (worker threads)
  */
 export class Agent {
@@ -21,6 +23,7 @@ export class Agent {
   readonly feed = new InProcessChangeFeed();
   capture: ChangeCapture | null = null;
   updates!: TableUpdates;
+  subscriptions: Subscriptions | null = null;
   #http: http.Server | null = null;
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
@@ -42,6 +45,10 @@ export class Agent {
       const capture = internal.capture === false ? null : ChangeCapture.install(engine, agent.feed);
       agent.capture = capture;
       agent.updates = new TableUpdates(agent.feed, () => engine.schema, { capacity: 4096 });
+      // Subscriptions catch up with the data (start-up diff) before the first write can happen.
+      const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
+      agent.subscriptions = subscriptions;
+      agent.feed.observe((cs) => subscriptions.onChangeset(cs));
       const app = createHttpApp(
         {
           queries: engine,
@@ -50,6 +57,7 @@ export class Agent {
             describeChange: (change) => capture?.describe(change as Changeset | null) ?? {},
           },
           updates: agent.updates,
+          subscriptions,
           health: () => agent.health(),
           reloadSchema: () => agent.reloadSchema(),
         },
@@ -75,6 +83,7 @@ export class Agent {
       uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
       tables: [...this.engine.schema.tables.keys()],
       reads: this.engine.readStats(),
+      subscriptions: this.subscriptions?.stats() ?? null,
     };
   }
 
@@ -93,6 +102,7 @@ export class Agent {
     this.#stopping ??= (async () => {
       const server = this.#http;
       this.updates?.close();
+      this.subscriptions?.endListeners();
       if (server) {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -101,8 +111,14 @@ export class Agent {
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
       }
+      this.subscriptions?.close();
       await this.engine.close();
     })();
     return this.#stopping;
   }
+}
+
+/** Subscriptions are kept beside the database, never in the replicated data file. */
+function subscriptionStorePath(dbPath: string): string {
+  return dbPath === ':memory:' ? ':memory:' : `${dbPath}.subscriptions`;
 }

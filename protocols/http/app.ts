@@ -6,6 +6,7 @@ import { errorBody } from './errors';
 import { type QueryService, handleQuery } from './routes/queries';
 import { type TransactionService, handleTransaction } from './routes/transactions';
 import { type UpdateService, handleUpdates } from './routes/updates';
+import { type SubscriptionService, handleResubscribe, handleSubscribe } from './routes/subscriptions';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
@@ -13,6 +14,8 @@ export interface HttpServices {
   transactions: TransactionService;
   /** Table update streams (POST /v1/updates/{table}). */
   updates?: UpdateService;
+  /** Live queries (POST /v1/subscriptions, GET /v1/subscriptions/{id}). */
+  subscriptions?: SubscriptionService;
   /** The status shown by GET /v1/health. */
   health(): Record<string, unknown>;
   /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
@@ -39,6 +42,10 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   router.post('/v1/transactions', json, handleTransaction(svc.transactions));
   // Empty POST: no body, no content type required.
   if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 1 << 20 }));
+  if (svc.subscriptions) {
+    router.post('/v1/subscriptions', json, handleSubscribe(svc.subscriptions));
+    router.get('/v1/subscriptions/:id', handleResubscribe(svc.subscriptions));
+  }
   router.get('/v1/health', (ctx) => {
     ctx.body = svc.health();
   });

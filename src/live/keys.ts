@@ -1,0 +1,37 @@
+/**
+ * Row identity as text. A source row is named by its primary-key values; a result row of a selection
+ * or join by the primary keys of every table occurrence it was built from. Integers compare as
+ * integers whatever their JS type (number or bigint), so keys from a changeset and keys read back
+ * with safe integers agree.
+ */
+export function encodeKey(values: readonly unknown[]): string {
+  let s = '';
+  for (const v of values) s += (s ? '\u001f' : '') + encodeValue(v);
+  return s;
+}
+
+function encodeValue(v: unknown): string {
+  if (v === null || v === undefined) return 'n';
+  switch (typeof v) {
+    case 'bigint':
+      return 'i' + v.toString();
+    case 'number':
+      return Number.isInteger(v) ? 'i' + v.toString() : 'r' + v.toString();
+    case 'string':
+      return 's' + v.replace(/\\/g, '\\\\').replace(/\u001f/g, '\\u');
+    case 'boolean':
+      return v ? 'i1' : 'i0';
+  }
+  if (v instanceof Uint8Array) return 'b' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+  return 'x' + String(v);
+}
+
+/** The identity of a result row from its per-occurrence key parts. */
+export function identityKey(parts: readonly string[]): string {
+  return parts.length === 1 ? parts[0] : JSON.stringify(parts);
+}
+
+/** The per-occurrence key parts of an identity made by identityKey with `n` parts. */
+export function identityParts(key: string, n: number): string[] {
+  return n === 1 ? [key] : (JSON.parse(key) as string[]);
+}

@@ -1,0 +1,265 @@
+import type Database from 'better-sqlite3';
+import { PatinaError, fromSqliteError } from '../errors';
+import type { Schema, TableDef } from '../engine/schema/model';
+import { isInternalName } from '../engine/schema/model';
+import { type Token, quoteIdentifier, significant, tokenize, unquoteIdentifier } from '../engine/sql-text';
+import type { SqlParams } from '../engine/values';
+
+/**
+ * How a subscription follows changes:
+ * - `restricted`: a selection or inner join of schema tables. After a change, the query is re-run
+ *   with one table occurrence at a time limited to the changed keys; the cost follows the changed rows.
+ * - `keyed`: rows still come one per combination of source rows (left joins, subqueries in WHERE or
+ *   the select list), but a change can reach rows it does not name; the query is re-run in full and
+ *   diffed by row identity.
+ * - `multiset`: aggregates, DISTINCT, LIMIT, compound selects, CTEs, window functions, subqueries in
+ *   FROM: re-run in full and diffed as a multiset of values.
+ */
+export type PlanMode = 'restricted' | 'keyed' | 'multiset';
+
+/** One table of the FROM clause, by the name the query calls it. */
+export interface Occurrence {
+  table: string;
+  alias: string;
+  pk: string[];
+}
+
+export interface QueryPlan {
+  sql: string;
+  params: SqlParams | undefined;
+  columns: string[];
+  /** Schema tables the query reads (lower case), found from the compiled program. */
+  tables: Set<string>;
+  mode: PlanMode;
+  /** Table occurrences whose keys make a row's identity (restricted and keyed modes). */
+  occurrences: Occurrence[];
+  /** The query with the occurrences' primary keys appended as hidden columns. */
+  fullSql: string;
+  /** The full query with occurrence `occ` limited to `n` keys bound as named parameters (restricted mode). */
+  restrictedSql(occ: number, n: number): string;
+}
+
+const CLAUSE_END = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT']);
+const JOIN_WORDS = new Set(['NATURAL', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'INNER', 'CROSS', 'JOIN']);
+const NOT_ALIAS = new Set([...CLAUSE_END, ...JOIN_WORDS, 'ON', 'USING', 'INDEXED', 'NOT', 'UNION', 'EXCEPT', 'INTERSECT']);
+const AGGREGATES = new Set([
+  'COUNT', 'SUM', 'TOTAL', 'AVG', 'MIN', 'MAX', 'GROUP_CONCAT', 'STRING_AGG', 'JSON_GROUP_ARRAY', 'JSON_GROUP_OBJECT',
+  'JSONB_GROUP_ARRAY', 'JSONB_GROUP_OBJECT', 'MEDIAN', 'PERCENTILE', 'PERCENTILE_CONT', 'PERCENTILE_DISC',
+]);
+
+/** Named parameter for key `k`, part `j`, of a restricted query. */
+export function keyParam(k: number, j: number): string {
+  return `__patina_k${k}_${j}`;
+}
+
+/**
+ * Checks a subscription's statement and works out how to follow it. Refuses (user errors) anything
+ * but one read-only SELECT that prepares, binds its parameters and reads at least one schema table.
+ */
+export function planQuery(db: Database.Database, schema: Schema, sql: string, params: SqlParams | undefined): QueryPlan {
+  const toks = significant(tokenize(sql));
+  while (toks.length > 0 && toks[toks.length - 1].text === ';') toks.pop();
+  const first = toks[0]?.type === 'word' ? toks[0].text.toUpperCase() : '';
+  if (first !== 'SELECT' && first !== 'WITH') {
+    throw new PatinaError('user', first ? `a subscription takes one SELECT statement, not ${first}` : 'a subscription needs a SELECT statement; the body holds none');
+  }
+  const stmt = prepare(db, sql);
+  if (!stmt.reader || !stmt.readonly) throw new PatinaError('user', 'a subscription takes one SELECT statement that only reads; this one writes');
+  bindCheck(stmt, params);
+  const columns = stmt.columns().map((c) => c.name);
+  const { tables, aggregate } = sourceTables(db, schema, sql, params);
+  if (tables.size === 0) throw new PatinaError('user', 'the query reads no schema table, so it would never change; subscribe to a query over the cluster\'s tables');
+
+  const end = endOf(toks);
+  const shape = aggregate ? null : analyzeShape(toks, schema);
+  if (!shape) return multisetPlan(sql, params, columns, tables);
+
+  const hidden = shape.occurrences
+    .flatMap((o, i) => o.pk.map((c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} AS ${quoteIdentifier(`__patina_h${i}_${j}`)}`))
+    .join(', ');
+  const head = `${sql.slice(0, shape.fromStart)}\n, ${hidden}\n`;
+  const fullSql = head + sql.slice(shape.fromStart, end);
+  const restrictedSql = (occ: number, n: number): string => {
+    const o = shape.occurrences[occ];
+    const cols = o.pk.map((c) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)}`);
+    const keys = Array.from({ length: n }, (_, k) => o.pk.map((_c, j) => '@' + keyParam(k, j)));
+    const restriction = cols.length === 1 ? `${cols[0]} IN (${keys.map((k) => k[0]).join(', ')})` : `(${cols.join(', ')}) IN (VALUES ${keys.map((k) => `(${k.join(', ')})`).join(', ')})`;
+    if (shape.where) {
+      return `${head}${sql.slice(shape.fromStart, shape.where.start)}\nWHERE (${sql.slice(shape.where.exprStart, shape.where.end)}\n) AND ${restriction}\n${sql.slice(shape.where.end, end)}`;
+    }
+    return `${head}${sql.slice(shape.fromStart, shape.fromEnd)}\nWHERE ${restriction}\n${sql.slice(shape.fromEnd, end)}`;
+  };
+  return { sql, params, columns, tables, mode: shape.restrictable ? 'restricted' : 'keyed', occurrences: shape.occurrences, fullSql, restrictedSql };
+}
+
+function multisetPlan(sql: string, params: SqlParams | undefined, columns: string[], tables: Set<string>): QueryPlan {
+  return {
+    sql,
+    params,
+    columns,
+    tables,
+    mode: 'multiset',
+    occurrences: [],
+    fullSql: sql,
+    restrictedSql: () => {
+      throw new Error('a multiset plan cannot be restricted');
+    },
+  };
+}
+
+function prepare(db: Database.Database, sql: string): Database.Statement {
+  try {
+    return db.prepare(sql);
+  } catch (err) {
+    if (err instanceof RangeError) throw new PatinaError('user', `a subscription takes one SELECT statement: ${err.message}`);
+    const e = fromSqliteError(err, 'the query does not prepare: ');
+    throw e.kind === 'internal' ? e : new PatinaError('user', e.message, e.sqliteCode);
+  }
+}
+
+function bindArgs(params: SqlParams | undefined): unknown[] {
+  return params === undefined ? [] : Array.isArray(params) ? params : [params];
+}
+
+function bindCheck(stmt: Database.Statement, params: SqlParams | undefined): void {
+  try {
+    stmt.bind(...bindArgs(params));
+  } catch (err) {
+    throw new PatinaError('user', `the parameters do not bind: ${(err as Error).message}`);
+  }
+}
+
+/** Schema tables the compiled program opens (tables and their indexes), and whether it aggregates. */
+function sourceTables(db: Database.Database, schema: Schema, sql: string, params: SqlParams | undefined): { tables: Set<string>; aggregate: boolean } {
+  const roots = new Map<string, string>();
+  for (const r of db.prepare("SELECT rootpage, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')").raw(true).all() as [bigint | null, string][]) {
+    if (r[0] !== null) roots.set(String(r[0]), r[1]);
+  }
+  const program = db.prepare(`EXPLAIN ${sql}`).raw(true).all(...bindArgs(params)) as [unknown, string, unknown, unknown, unknown][];
+  const tables = new Set<string>();
+  let aggregate = false;
+  for (const [, opcode, , p2, p3] of program) {
+    if (opcode.startsWith('Agg')) aggregate = true;
+    if ((opcode === 'OpenRead' || opcode === 'ReopenIdx') && String(p3) === '0') {
+      const name = roots.get(String(p2));
+      if (name === undefined) continue;
+      if (isInternalName(name)) throw new PatinaError('user', `the query reads ${name}, one of the agent's own tables; subscribe to the cluster's tables only`);
+      const t = findTable(schema, name);
+      if (t) tables.add(t.name.toLowerCase());
+    }
+  }
+  return { tables, aggregate };
+}
+
+function findTable(schema: Schema, name: string): TableDef | undefined {
+  const exact = schema.tables.get(name);
+  if (exact) return exact;
+  const lower = name.toLowerCase();
+  for (const t of schema.tables.values()) if (t.name.toLowerCase() === lower) return t;
+  return undefined;
+}
+
+interface Shape {
+  occurrences: Occurrence[];
+  restrictable: boolean;
+  /** Where FROM starts, and where the FROM clause ends (the next clause or the end). */
+  fromStart: number;
+  fromEnd: number;
+  where: { start: number; exprStart: number; end: number } | null;
+}
+
+/**
+ * Reads the top level of a plain SELECT: its FROM items and where its clauses start. Null when the
+ * query is not one row per combination of schema-table rows (the multiset mode then applies).
+ */
+function analyzeShape(toks: Token[], schema: Schema): Shape | null {
+  const depth: number[] = [];
+  let d = 0;
+  let subselect = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.text === '(') d++;
+    depth.push(d);
+    if (t.text === ')') d--;
+    if (t.type !== 'word') continue;
+    const w = t.text.toUpperCase();
+    if (w === 'SELECT' && i > 0) subselect = true;
+    if (w === 'OVER') return null;
+    if (AGGREGATES.has(w) && toks[i + 1]?.text === '(') return null;
+    if (d === 0 && (w === 'UNION' || w === 'EXCEPT' || w === 'INTERSECT')) return null;
+  }
+  if (toks[0].text.toUpperCase() !== 'SELECT') return null; // WITH
+  const top = (i: number, ...words: string[]) => depth[i] === 0 && toks[i].type === 'word' && words.includes(toks[i].text.toUpperCase());
+  if (toks[1] && top(1, 'DISTINCT')) return null;
+  let from = -1;
+  for (let i = 1; i < toks.length; i++) if (top(i, 'FROM')) { from = i; break; }
+  if (from < 0) return null;
+  let fromEnd = toks.length;
+  for (let i = from + 1; i < toks.length; i++) if (top(i, ...CLAUSE_END)) { fromEnd = i; break; }
+  let where: Shape['where'] = null;
+  for (let i = fromEnd; i < toks.length; i++) {
+    if (top(i, 'GROUP', 'HAVING', 'WINDOW', 'LIMIT')) return null;
+    if (top(i, 'WHERE')) {
+      let e = toks.length;
+      for (let j = i + 1; j < toks.length; j++) if (top(j, ...CLAUSE_END)) { e = j; break; }
+      if (e === i + 1) return null;
+      where = { start: toks[i].start, exprStart: toks[i + 1].start, end: e < toks.length ? toks[e].start : endOf(toks) };
+    }
+  }
+
+  const occurrences: Occurrence[] = [];
+  let outer = false;
+  let i = from + 1;
+  const word = (k: number) => (toks[k] && k < fromEnd && toks[k].type === 'word' ? toks[k].text.toUpperCase() : '');
+  for (;;) {
+    if (i >= fromEnd) return null;
+    const t = toks[i];
+    if (t.type !== 'word' && t.type !== 'quoted') return null; // a subquery, a parenthesized join
+    let name = unquoteIdentifier(t.text);
+    i++;
+    if (toks[i]?.text === '.' && i < fromEnd) {
+      if (name.toLowerCase() !== 'main') return null;
+      if (!toks[i + 1] || (toks[i + 1].type !== 'word' && toks[i + 1].type !== 'quoted')) return null;
+      name = unquoteIdentifier(toks[i + 1].text);
+      i += 2;
+    }
+    if (toks[i]?.text === '(' && i < fromEnd) return null; // a table-valued function
+    const table = findTable(schema, name);
+    if (!table || table.primaryKey.length === 0) return null;
+    let alias = name;
+    if (word(i) === 'AS') {
+      alias = unquoteIdentifier(toks[i + 1].text);
+      i += 2;
+    } else if (i < fromEnd && (toks[i].type === 'quoted' || (toks[i].type === 'word' && !NOT_ALIAS.has(word(i))))) {
+      alias = unquoteIdentifier(toks[i].text);
+      i++;
+    }
+    occurrences.push({ table: table.name, alias, pk: table.primaryKey });
+    // Skip INDEXED BY / NOT INDEXED and the ON / USING constraint up to the next join operator.
+    while (i < fromEnd && !(depth[i] === 0 && (toks[i].text === ',' || JOIN_WORDS.has(word(i))))) i++;
+    if (i >= fromEnd) break;
+    if (toks[i].text === ',') {
+      i++;
+      continue;
+    }
+    while (i < fromEnd && JOIN_WORDS.has(word(i))) {
+      const w = word(i);
+      if (w === 'LEFT' || w === 'RIGHT' || w === 'FULL') outer = true;
+      i++;
+      if (w === 'JOIN') break;
+    }
+  }
+  if (new Set(occurrences.map((o) => o.alias.toLowerCase())).size !== occurrences.length) return null;
+  return {
+    occurrences,
+    restrictable: !outer && !subselect,
+    fromStart: toks[from].start,
+    fromEnd: fromEnd < toks.length ? toks[fromEnd].start : endOf(toks),
+    where,
+  };
+}
+
+function endOf(toks: Token[]): number {
+  const t = toks[toks.length - 1];
+  return t.start + t.text.length;
+}

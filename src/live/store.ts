@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+/** A subscription's row as persisted. */
+export interface StoredSubscription {
+  id: number;
+  uuid: string;
+  /** Hash of the SQL and parameters: the same pair finds the same subscription. */
+  key: string;
+  sql: string;
+  /** The parameters, encoded by encodeParams. */
+  params: string | null;
+  columns: string[];
+  nextRowId: number;
+  lastChange: number;
+  listenedAt: number;
+}
+
+export interface StoredRow {
+  rowId: number;
+  key: string;
+  cells: string;
+}
+
+export interface StoredChange {
+  changeId: number;
+  kind: string;
+  rowId: number;
+  cells: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS subscriptions (
+  id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, key TEXT NOT NULL UNIQUE, sql TEXT NOT NULL,
+  params TEXT, columns TEXT NOT NULL, next_row_id INTEGER NOT NULL, last_change INTEGER NOT NULL,
+  listened_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rows (
+  sub INTEGER NOT NULL, row_id INTEGER NOT NULL, key TEXT NOT NULL, cells TEXT NOT NULL,
+  PRIMARY KEY (sub, row_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rows_by_key ON rows (sub, key);
+CREATE TABLE IF NOT EXISTS refs (
+  sub INTEGER NOT NULL, occ INTEGER NOT NULL, part TEXT NOT NULL, row_id INTEGER NOT NULL,
+  PRIMARY KEY (sub, occ, part, row_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS changes (
+  sub INTEGER NOT NULL, change_id INTEGER NOT NULL, kind TEXT NOT NULL, row_id INTEGER NOT NULL,
+  cells TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (sub, change_id)) WITHOUT ROWID;
+`;
+
+/**
+ * Every subscription's current result (rows by row id, with their identity key), the index from
+ * source keys to rows of joins, and the change log, in one SQLite file beside the database (never in
+ * the replicated data file). WAL with synchronous NORMAL: a commit survives a SIGKILL of the agent.
+ */
+export class SubscriptionStore {
+  readonly db: Database.Database;
+  readonly file: string;
+  readonly #st: Record<string, Database.Statement>;
+
+  constructor(file: string) {
+    this.file = file;
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.exec(SCHEMA);
+    const p = (sql: string) => this.db.prepare(sql);
+    this.#st = {
+      list: p('SELECT * FROM subscriptions ORDER BY id'),
+      insertSub: p('INSERT INTO subscriptions (uuid, key, sql, params, columns, next_row_id, last_change, listened_at) VALUES (?, ?, ?, ?, ?, 1, 0, ?)'),
+      deleteSub: p('DELETE FROM subscriptions WHERE id = ?'),
+      deleteRows: p('DELETE FROM rows WHERE sub = ?'),
+      deleteRefs: p('DELETE FROM refs WHERE sub = ?'),
+      deleteChanges: p('DELETE FROM changes WHERE sub = ?'),
+      setHead: p('UPDATE subscriptions SET next_row_id = ?, last_change = ? WHERE id = ?'),
+      setListened: p('UPDATE subscriptions SET listened_at = ? WHERE id = ?'),
+      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND key = ?'),
+      row: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id = ?'),
+      allRows: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ?'),
+      insertRow: p('INSERT INTO rows (sub, row_id, key, cells) VALUES (?, ?, ?, ?)'),
+      updateRow: p('UPDATE rows SET key = ?, cells = ? WHERE sub = ? AND row_id = ?'),
+      deleteRow: p('DELETE FROM rows WHERE sub = ? AND row_id = ?'),
+      refs: p('SELECT row_id FROM refs WHERE sub = ? AND occ = ? AND part = ?').pluck(),
+      insertRef: p('INSERT OR IGNORE INTO refs (sub, occ, part, row_id) VALUES (?, ?, ?, ?)'),
+      deleteRef: p('DELETE FROM refs WHERE sub = ? AND occ = ? AND part = ? AND row_id = ?'),
+      appendChange: p('INSERT INTO changes (sub, change_id, kind, row_id, cells, at) VALUES (?, ?, ?, ?, ?, ?)'),
+      changes: p('SELECT change_id AS changeId, kind, row_id AS rowId, cells FROM changes WHERE sub = ? AND change_id > ? AND change_id <= ? ORDER BY change_id LIMIT ?'),
+      minChange: p('SELECT min(change_id) FROM changes WHERE sub = ?').pluck(),
+      prune: p('DELETE FROM changes WHERE sub = ? AND change_id <= ? AND at < ?'),
+    };
+  }
+
+  list(): StoredSubscription[] {
+    return (this.#st.list.all() as Record<string, unknown>[]).map((r) => ({
+      id: r.id as number,
+      uuid: r.uuid as string,
+      key: r.key as string,
+      sql: r.sql as string,
+      params: r.params as string | null,
+      columns: JSON.parse(r.columns as string) as string[],
+      nextRowId: r.next_row_id as number,
+      lastChange: r.last_change as number,
+      listenedAt: r.listened_at as number,
+    }));
+  }
+
+  insertSubscription(uuid: string, key: string, sql: string, params: string | null, columns: string[], now: number): number {
+    return Number(this.#st.insertSub.run(uuid, key, sql, params, JSON.stringify(columns), now).lastInsertRowid);
+  }
+
+  /** Removes a subscription with its rows and change log. */
+  deleteSubscription(sub: number): void {
+    this.transaction(() => {
+      this.#st.deleteRows.run(sub);
+      this.#st.deleteRefs.run(sub);
+      this.#st.deleteChanges.run(sub);
+      this.#st.deleteSub.run(sub);
+    });
+  }
+
+  setHead(sub: number, nextRowId: number, lastChange: number): void {
+    this.#st.setHead.run(nextRowId, lastChange, sub);
+  }
+
+  setListened(sub: number, at: number): void {
+    this.#st.setListened.run(at, sub);
+  }
+
+  rowsByKey(sub: number, key: string): StoredRow[] {
+    return this.#st.rowsByKey.all(sub, key) as StoredRow[];
+  }
+
+  row(sub: number, rowId: number): StoredRow | undefined {
+    return this.#st.row.get(sub, rowId) as StoredRow | undefined;
+  }
+
+  allRows(sub: number): StoredRow[] {
+    return this.#st.allRows.all(sub) as StoredRow[];
+  }
+
+  insertRow(sub: number, r: StoredRow): void {
+    this.#st.insertRow.run(sub, r.rowId, r.key, r.cells);
+  }
+
+  updateRow(sub: number, r: StoredRow): void {
+    this.#st.updateRow.run(r.key, r.cells, sub, r.rowId);
+  }
+
+  deleteRow(sub: number, rowId: number): void {
+    this.#st.deleteRow.run(sub, rowId);
+  }
+
+  refs(sub: number, occ: number, part: string): number[] {
+    return this.#st.refs.all(sub, occ, part) as number[];
+  }
+
+  insertRef(sub: number, occ: number, part: string, rowId: number): void {
+    this.#st.insertRef.run(sub, occ, part, rowId);
+  }
+
+  deleteRef(sub: number, occ: number, part: string, rowId: number): void {
+    this.#st.deleteRef.run(sub, occ, part, rowId);
+  }
+
+  appendChange(sub: number, c: StoredChange, at: number): void {
+    this.#st.appendChange.run(sub, c.changeId, c.kind, c.rowId, c.cells, at);
+  }
+
+  /** Changes with after < change id <= upTo, oldest first, at most `limit`. */
+  changes(sub: number, after: number, upTo: number, limit: number): StoredChange[] {
+    return this.#st.changes.all(sub, after, upTo, limit) as StoredChange[];
+  }
+
+  /** The oldest change id still kept, or null when none is. */
+  minChange(sub: number): number | null {
+    return this.#st.minChange.get(sub) as number | null;
+  }
+
+  /** Drops changes up to `upTo` that are older than `before` (ms). */
+  prune(sub: number, upTo: number, before: number): number {
+    return this.#st.prune.run(sub, upTo, before).changes;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /**
+   * A consistent read of one subscription's rows on its own connection: the head as of now, then
+   * the rows page by page while writes go on. Null for an in-memory store (the caller reads at once).
+   */
+  openSnapshot(sub: number): StoreSnapshot | null {
+    if (this.file === ':memory:') return null;
+    const db = new Database(this.file, { readonly: true });
+    try {
+      db.exec('BEGIN');
+      const head = db.prepare('SELECT last_change FROM subscriptions WHERE id = ?').pluck().get(sub) as number | undefined;
+      return new StoreSnapshot(db, sub, head ?? 0);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  close(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // a snapshot reader still holds the WAL
+    }
+    this.db.close();
+  }
+}
+
+/** Rows of one subscription as of one moment, read in pages by row id. */
+export class StoreSnapshot {
+  readonly lastChange: number;
+  readonly #db: Database.Database;
+  readonly #page: Database.Statement;
+  readonly #sub: number;
+  #after = 0;
+
+  constructor(db: Database.Database, sub: number, lastChange: number) {
+    this.#db = db;
+    this.#sub = sub;
+    this.lastChange = lastChange;
+    this.#page = db.prepare('SELECT row_id AS rowId, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?');
+  }
+
+  /** The next page of rows; empty at the end. */
+  next(limit: number): { rowId: number; cells: string }[] {
+    const rows = this.#page.all(this.#sub, this.#after, limit) as { rowId: number; cells: string }[];
+    if (rows.length > 0) this.#after = rows[rows.length - 1].rowId;
+    return rows;
+  }
+
+  close(): void {
+    if (!this.#db.open) return;
+    try {
+      this.#db.exec('COMMIT');
+    } catch {
+      // nothing to end
+    }
+    this.#db.close();
+  }
+}

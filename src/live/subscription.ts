@@ -1,0 +1,263 @@
+import { performance } from 'node:perf_hooks';
+import type Database from 'better-sqlite3';
+import type { ChangeKind } from '../bus/changeset';
+import type { SqlValue } from '../engine/values';
+import { rowToJson } from '../engine/values';
+import type { ClientStream } from './client-stream';
+import { changeLine } from './events';
+import { encodeKey, identityKey, identityParts } from './keys';
+import { type QueryPlan, keyParam } from './query-plan';
+import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
+
+/** Changed primary keys of one changeset: table (lower case) -> encoded key -> key values. */
+export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
+
+/** One change of a subscription's result, with its change id. */
+export interface ChangeRecord {
+  kind: ChangeKind;
+  rowId: number;
+  cells: string;
+  changeId: number;
+}
+
+const MAX_KEYS = 256;
+
+/**
+ * One live query: its plan, its head (next row id, last change id) and its listeners. The rows and
+ * change log live in the SubscriptionStore; every method that changes them runs inside the caller's
+ * store transaction and updates the head only once it returns.
+ */
+export class Subscription {
+  readonly id: number;
+  readonly uuid: string;
+  readonly key: string;
+  readonly plan: QueryPlan;
+  readonly clients = new Set<ClientStream>();
+  nextRowId: number;
+  lastChange: number;
+  listenedAt: number;
+  /** Seconds the last full run of the query took (shown as eoq.time). */
+  queryTime = 0;
+  readonly #store: SubscriptionStore;
+  readonly #stmts = new Map<string, Database.Statement>();
+
+  constructor(stored: StoredSubscription, plan: QueryPlan, store: SubscriptionStore) {
+    this.id = stored.id;
+    this.uuid = stored.uuid;
+    this.key = stored.key;
+    this.plan = plan;
+    this.nextRowId = stored.nextRowId;
+    this.lastChange = stored.lastChange;
+    this.listenedAt = stored.listenedAt;
+    this.#store = store;
+  }
+
+  /** Whether a changeset that touched these tables can change the result. */
+  touches(changed: ChangedKeys): boolean {
+    for (const t of changed.keys()) if (this.plan.tables.has(t)) return true;
+    return false;
+  }
+
+  /** Stores the current result of a new subscription (no change is logged). */
+  initialize(db: Database.Database): void {
+    const batch = new Batch(this, this.#store, false);
+    const t0 = performance.now();
+    for (const row of this.#run(db, this.plan.fullSql, {}).iterate() as IterableIterator<unknown[]>) {
+      if (this.plan.mode === 'multiset') {
+        const cells = rowToJson(row);
+        batch.insert(cells, cells);
+      } else {
+        batch.insert(this.#identity(row), rowToJson(row.slice(0, this.plan.columns.length)));
+      }
+    }
+    this.queryTime = (performance.now() - t0) / 1000;
+    batch.finish(0);
+  }
+
+  /** Works out and stores what one changeset changed in the result; the caller delivers the records. */
+  apply(db: Database.Database, changed: ChangedKeys, now: number): ChangeRecord[] {
+    if (this.plan.mode !== 'restricted') return this.reconcile(db, now);
+    const affected = new Map<string, { old?: StoredRow; now?: string }>();
+    const entry = (k: string) => {
+      let e = affected.get(k);
+      if (!e) affected.set(k, (e = {}));
+      return e;
+    };
+    const ncols = this.plan.columns.length;
+    this.plan.occurrences.forEach((o, i) => {
+      const keys = changed.get(o.table.toLowerCase());
+      if (!keys) return;
+      const pks = [...keys.values()].filter((pk) => pk.every((v) => v !== null));
+      for (let at = 0; at < pks.length; at += MAX_KEYS) {
+        for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS))) entry(this.#identity(row)).now = rowToJson(row.slice(0, ncols));
+      }
+      for (const part of keys.keys()) {
+        if (this.plan.occurrences.length === 1) {
+          for (const r of this.#store.rowsByKey(this.id, part)) entry(r.key).old = r;
+        } else {
+          for (const rowId of this.#store.refs(this.id, i, part)) {
+            const r = this.#store.row(this.id, rowId);
+            if (r) entry(r.key).old = r;
+          }
+        }
+      }
+    });
+    const batch = new Batch(this, this.#store, true);
+    for (const [key, e] of affected) batch.resolve(key, e.old, e.now);
+    return batch.finish(now);
+  }
+
+  /** Re-runs the whole query and diffs it against the stored result (start-up, and non-restricted plans). */
+  reconcile(db: Database.Database, now: number): ChangeRecord[] {
+    const t0 = performance.now();
+    const rows = this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
+    this.queryTime = (performance.now() - t0) / 1000;
+    const batch = new Batch(this, this.#store, true);
+    const stored = this.#store.allRows(this.id);
+    if (this.plan.mode === 'multiset') {
+      const old = new Map<string, number[]>();
+      for (const r of stored) {
+        const ids = old.get(r.cells);
+        if (ids) ids.push(r.rowId);
+        else old.set(r.cells, [r.rowId]);
+      }
+      const added: string[] = [];
+      for (const row of rows) {
+        const cells = rowToJson(row);
+        const ids = old.get(cells);
+        if (ids && ids.length > 0) ids.pop();
+        else added.push(cells);
+      }
+      const removed: StoredRow[] = [];
+      for (const [cells, ids] of old) for (const rowId of ids) removed.push({ rowId, key: cells, cells });
+      // A value that went and one that came are reported as one update of the same row id.
+      const n = Math.min(added.length, removed.length);
+      for (let i = 0; i < n; i++) batch.resolve(added[i], removed[i], added[i], true);
+      for (let i = n; i < removed.length; i++) batch.resolve(removed[i].key, removed[i], undefined);
+      for (let i = n; i < added.length; i++) batch.resolve(added[i], undefined, added[i]);
+      return batch.finish(now);
+    }
+    const ncols = this.plan.columns.length;
+    const fresh = new Map<string, string>();
+    for (const row of rows) fresh.set(this.#identity(row), rowToJson(row.slice(0, ncols)));
+    const old = new Map<string, StoredRow>();
+    for (const r of stored) old.set(r.key, r);
+    for (const [key, r] of old) batch.resolve(key, r, fresh.get(key));
+    for (const [key, cells] of fresh) if (!old.has(key)) batch.resolve(key, undefined, cells);
+    return batch.finish(now);
+  }
+
+  /** Lines of the given records, for the clients. */
+  deliver(records: readonly ChangeRecord[]): void {
+    if (records.length === 0 || this.clients.size === 0) return;
+    const lines = records.map((r) => changeLine(r.kind, r.rowId, r.cells, r.changeId));
+    for (const c of this.clients) c.push(lines);
+  }
+
+  /** Key parts of each source occurrence, from the hidden key columns at the end of a row. */
+  #identity(row: unknown[]): string {
+    let at = this.plan.columns.length;
+    const parts = this.plan.occurrences.map((o) => {
+      const part = encodeKey(row.slice(at, at + o.pk.length));
+      at += o.pk.length;
+      return part;
+    });
+    return identityKey(parts);
+  }
+
+  #restricted(db: Database.Database, occ: number, pks: SqlValue[][]): unknown[][] {
+    let n = 1;
+    while (n < pks.length) n *= 2;
+    const keys: Record<string, SqlValue> = {};
+    for (let k = 0; k < n; k++) {
+      const pk = pks[Math.min(k, pks.length - 1)];
+      pk.forEach((v, j) => (keys[keyParam(k, j)] = v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v));
+    }
+    return this.#run(db, this.plan.restrictedSql(occ, n), keys).all() as unknown[][];
+  }
+
+  /** A cached statement with the query's parameters and `extra` named ones bound. */
+  #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
+    let st = this.#stmts.get(sql);
+    if (!st) {
+      st = db.prepare(sql).raw(true);
+      this.#stmts.set(sql, st);
+    }
+    const p = this.plan.params;
+    const hasExtra = Object.keys(extra).length > 0;
+    const args: unknown[] = p === undefined ? (hasExtra ? [extra] : []) : Array.isArray(p) ? (hasExtra ? [...p, extra] : p) : [{ ...p, ...extra }];
+    const s = st;
+    return { all: () => s.all(...args), iterate: () => s.iterate(...args) };
+  }
+
+  /** Forgets prepared statements (the schema changed). */
+  clearStatements(): void {
+    this.#stmts.clear();
+  }
+
+  /** A consistent view of the stored rows for a new listener, or null for an in-memory store. */
+  openSnapshot(): StoreSnapshot | null {
+    return this.#store.openSnapshot(this.id);
+  }
+}
+
+/** The changes of one evaluation, written to the store as they are found; the head moves on finish. */
+class Batch {
+  readonly #sub: Subscription;
+  readonly #store: SubscriptionStore;
+  readonly #log: boolean;
+  readonly #records: ChangeRecord[] = [];
+  readonly #refs: boolean;
+  #nextRowId: number;
+  #lastChange: number;
+
+  constructor(sub: Subscription, store: SubscriptionStore, log: boolean) {
+    this.#sub = sub;
+    this.#store = store;
+    this.#log = log;
+    this.#refs = sub.plan.mode === 'restricted' && sub.plan.occurrences.length > 1;
+    this.#nextRowId = sub.nextRowId;
+    this.#lastChange = sub.lastChange;
+  }
+
+  /** Compares a stored row with its fresh cells under one identity key. */
+  resolve(key: string, old: StoredRow | undefined, cells: string | undefined, rekey = false): void {
+    if (old && cells !== undefined) {
+      if (old.cells === cells && !rekey) return;
+      this.#store.updateRow(this.#sub.id, { rowId: old.rowId, key, cells });
+      this.#record('update', old.rowId, cells);
+    } else if (old) {
+      this.#store.deleteRow(this.#sub.id, old.rowId);
+      if (this.#refs) this.#sub.plan.occurrences.forEach((_o, i) => this.#store.deleteRef(this.#sub.id, i, identityParts(old.key, this.#sub.plan.occurrences.length)[i], old.rowId));
+      this.#record('delete', old.rowId, old.cells);
+    } else if (cells !== undefined) {
+      this.insert(key, cells);
+    }
+  }
+
+  insert(key: string, cells: string): void {
+    const rowId = this.#nextRowId++;
+    this.#store.insertRow(this.#sub.id, { rowId, key, cells });
+    if (this.#refs) {
+      const parts = identityParts(key, this.#sub.plan.occurrences.length);
+      parts.forEach((part, i) => this.#store.insertRef(this.#sub.id, i, part, rowId));
+    }
+    this.#record('insert', rowId, cells);
+  }
+
+  #record(kind: ChangeKind, rowId: number, cells: string) {
+    if (!this.#log) return;
+    this.#records.push({ kind, rowId, cells, changeId: ++this.#lastChange });
+  }
+
+  /** Logs the changes and moves the subscription's head; returns the records to deliver. */
+  finish(now: number): ChangeRecord[] {
+    for (const r of this.#records) this.#store.appendChange(this.#sub.id, r, now);
+    if (this.#nextRowId !== this.#sub.nextRowId || this.#lastChange !== this.#sub.lastChange) {
+      this.#store.setHead(this.#sub.id, this.#nextRowId, this.#lastChange);
+    }
+    this.#sub.nextRowId = this.#nextRowId;
+    this.#sub.lastChange = this.#lastChange;
+    return this.#records;
+  }
+}

@@ -1,0 +1,335 @@
+import crypto from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Changeset } from '../bus/changeset';
+import { PatinaError } from '../errors';
+import type { Schema } from '../engine/schema/model';
+import type { SqlParams, SqlValue } from '../engine/values';
+import { ClientStream } from './client-stream';
+import { changeLine, columnsLine, eoqLine, errorLine, rowLine } from './events';
+import { encodeKey } from './keys';
+import { planQuery } from './query-plan';
+import { SubscriptionStore } from './store';
+import { type ChangeRecord, type ChangedKeys, Subscription } from './subscription';
+
+export interface LiveOptions {
+  /** Changes kept per subscription at the least. */
+  retainChanges: number;
+  /** Seconds a change is kept at the least. */
+  retainSeconds: number;
+  /** Seconds a subscription nobody listens to lives on. */
+  idleSeconds: number;
+  /** Events queued per client before it is cut off as too slow. */
+  clientBuffer: number;
+}
+
+/** What subscriptions need from the engine: the schema, the writer connection, and its lease. */
+export interface LiveEngine {
+  readonly schema: Schema;
+  readonly writer: { readonly db: Database.Database };
+  lease(): Promise<{ release(): void }>;
+}
+
+/** A listener's stream of NDJSON lines; close() ends it (the client went away). */
+export interface Listener {
+  lines: AsyncGenerator<string>;
+  close(): void;
+}
+
+const PAGE = 512;
+
+/**
+ * The live queries of this agent. Each changeset from the feed reaches the subscriptions that read
+ * one of its tables; their results are diffed right at commit, on the writer connection (which then
+ * shows the database exactly as of that changeset), logged in the store in one transaction, and
+ * only then handed to the listeners. A heavy query that must be re-run in full (an aggregate over a
+ * large table) therefore delays the next write by its run time.
+ */
+export class Subscriptions {
+  readonly #engine: LiveEngine;
+  readonly #store: SubscriptionStore;
+  readonly #opts: LiveOptions;
+  readonly #byUuid = new Map<string, Subscription>();
+  readonly #byKey = new Map<string, Subscription>();
+  readonly #byTable = new Map<string, Set<Subscription>>();
+  #timer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  private constructor(engine: LiveEngine, store: SubscriptionStore, opts: LiveOptions) {
+    this.#engine = engine;
+    this.#store = store;
+    this.#opts = opts;
+  }
+
+  /**
+   * Opens the store and brings every persisted subscription up to date with the database: each is
+   * re-run and diffed against its stored result, so changes committed after its last logged change
+   * (a crash between the data commit and the log) become new changes. Call before any write.
+   */
+  static async open(engine: LiveEngine, storeFile: string, opts: LiveOptions): Promise<Subscriptions> {
+    const live = new Subscriptions(engine, new SubscriptionStore(storeFile), opts);
+    const lease = await engine.lease();
+    try {
+      const now = Date.now();
+      for (const stored of live.#store.list()) {
+        try {
+          const plan = planQuery(engine.writer.db, engine.schema, stored.sql, decodeParams(stored.params));
+          if (JSON.stringify(plan.columns) !== JSON.stringify(stored.columns)) throw new Error('its columns changed');
+          // Idle time counts from start-up: clients could not resume while the agent was down.
+          const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
+          live.#store.transaction(() => sub.reconcile(engine.writer.db, now));
+          live.#add(sub);
+        } catch (err) {
+          process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
+          live.#store.deleteSubscription(stored.id);
+        }
+      }
+    } finally {
+      lease.release();
+    }
+    const every = Math.max(100, Math.min(5000, (opts.idleSeconds * 1000) / 2));
+    live.#timer = setInterval(() => live.sweep(), every);
+    live.#timer.unref();
+    return live;
+  }
+
+  /** The feed observer: runs at commit, while the writer still holds the committed state. */
+  onChangeset(cs: Changeset): void {
+    if (this.#closed || this.#byUuid.size === 0) return;
+    const changed: ChangedKeys = new Map();
+    const touched = new Set<Subscription>();
+    for (const c of cs.changes) {
+      const t = c.table.toLowerCase();
+      const subs = this.#byTable.get(t);
+      if (!subs) continue;
+      for (const s of subs) touched.add(s);
+      let keys = changed.get(t);
+      if (!keys) changed.set(t, (keys = new Map()));
+      keys.set(encodeKey(c.pk), c.pk as SqlValue[]);
+    }
+    if (touched.size === 0) return;
+    const db = this.#engine.writer.db;
+    const now = Date.now();
+    const out: [Subscription, ChangeRecord[]][] = [];
+    const failed: [Subscription, unknown][] = [];
+    try {
+      this.#store.transaction(() => {
+        for (const sub of touched) {
+          try {
+            const records = this.#store.transaction(() => sub.apply(db, changed, now));
+            if (records.length > 0) out.push([sub, records]);
+          } catch (err) {
+            failed.push([sub, err]);
+          }
+        }
+      });
+    } catch (err) {
+      // The log could not be written: these subscriptions no longer follow the data.
+      for (const sub of touched) failed.push([sub, err]);
+      out.length = 0;
+    }
+    for (const [sub, records] of out) sub.deliver(records);
+    for (const [sub, err] of failed) this.#drop(sub, `the subscription failed and was removed: ${(err as Error).message}`);
+  }
+
+  /** The subscription of this SQL and these parameters, if there is one. */
+  find(sql: string, params: SqlParams | undefined): Subscription | undefined {
+    return this.#byKey.get(statementKey(sql, params));
+  }
+
+  get(uuid: string): Subscription | undefined {
+    return this.#byUuid.get(uuid);
+  }
+
+  /** Finds or creates the subscription of a statement; creating checks it and stores its result. */
+  async subscribe(sql: string, params: SqlParams | undefined): Promise<Subscription> {
+    const key = statementKey(sql, params);
+    const existing = this.#byKey.get(key);
+    if (existing) return existing;
+    const lease = await this.#engine.lease();
+    try {
+      if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+      const again = this.#byKey.get(key);
+      if (again) return again;
+      const db = this.#engine.writer.db;
+      const plan = planQuery(db, this.#engine.schema, sql, params);
+      const now = Date.now();
+      const sub = this.#store.transaction(() => {
+        const uuid = crypto.randomUUID();
+        const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
+        const s = new Subscription({ id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now }, plan, this.#store);
+        s.initialize(db);
+        return s;
+      });
+      this.#add(sub);
+      return sub;
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * A new listener. Without `from`: columns, the current rows, eoq, then changes. With `from`: the
+   * logged changes after it, then live ones; an error line alone when they are no longer kept.
+   */
+  listen(uuid: string, from: number | undefined): Listener | undefined {
+    const sub = this.#byUuid.get(uuid);
+    if (!sub) return undefined;
+    if (from !== undefined) {
+      const last = sub.lastChange;
+      const min = this.#store.minChange(sub.id) ?? last + 1;
+      if (from > last) return ended(`change id ${from} is beyond the last change id ${last} of this subscription; min change id: ${min}`);
+      if (from < min - 1) return ended(`changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`);
+      const client = this.#attach(sub);
+      return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close() };
+    }
+    const snapshot = sub.openSnapshot();
+    const client = this.#attach(sub);
+    const prefix = snapshot ? snapshotLines(sub, snapshot) : [columnsLine(sub.plan.columns), ...this.#store.allRows(sub.id).sort((a, b) => a.rowId - b.rowId).map((r) => rowLine(r.rowId, r.cells)), eoqLine(sub.queryTime, sub.lastChange)];
+    return { lines: client.lines(prefix), close: () => client.close() };
+  }
+
+  /** Prunes change logs past retention and removes subscriptions idle too long. */
+  sweep(now = Date.now()): void {
+    if (this.#closed) return;
+    const idleMs = this.#opts.idleSeconds * 1000;
+    for (const sub of [...this.#byUuid.values()]) {
+      if (sub.clients.size > 0) {
+        sub.listenedAt = now;
+      } else if (now - sub.listenedAt >= idleMs) {
+        this.#drop(sub, 'removed: nobody listened to it');
+        continue;
+      }
+      if (sub.lastChange > this.#opts.retainChanges) {
+        this.#store.prune(sub.id, sub.lastChange - this.#opts.retainChanges, now - this.#opts.retainSeconds * 1000);
+      }
+    }
+    this.#store.transaction(() => {
+      for (const sub of this.#byUuid.values()) if (sub.clients.size > 0) this.#store.setListened(sub.id, now);
+    });
+  }
+
+  stats(): { subscriptions: number; clients: number } {
+    let clients = 0;
+    for (const s of this.#byUuid.values()) clients += s.clients.size;
+    return { subscriptions: this.#byUuid.size, clients };
+  }
+
+  /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
+  endListeners(message = 'the agent is shutting down; resume with GET /v1/subscriptions/{id}?from=<last change id seen>'): void {
+    for (const sub of this.#byUuid.values()) for (const c of [...sub.clients]) c.fail(message);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.endListeners();
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    const now = Date.now();
+    try {
+      this.#store.transaction(() => {
+        for (const sub of this.#byUuid.values()) if (sub.clients.size > 0) this.#store.setListened(sub.id, now);
+      });
+    } finally {
+      this.#store.close();
+    }
+  }
+
+  #add(sub: Subscription) {
+    this.#byUuid.set(sub.uuid, sub);
+    this.#byKey.set(sub.key, sub);
+    for (const t of sub.plan.tables) {
+      let set = this.#byTable.get(t);
+      if (!set) this.#byTable.set(t, (set = new Set()));
+      set.add(sub);
+    }
+  }
+
+  #drop(sub: Subscription, message: string) {
+    if (this.#byUuid.get(sub.uuid) !== sub) return;
+    this.#byUuid.delete(sub.uuid);
+    this.#byKey.delete(sub.key);
+    for (const t of sub.plan.tables) this.#byTable.get(t)?.delete(sub);
+    for (const c of [...sub.clients]) c.fail(message);
+    this.#store.deleteSubscription(sub.id);
+  }
+
+  #attach(sub: Subscription): ClientStream {
+    const client = new ClientStream(this.#opts.clientBuffer, () => {
+      sub.clients.delete(client);
+      sub.listenedAt = Date.now();
+      if (!this.#closed && this.#byUuid.get(sub.uuid) === sub) this.#store.setListened(sub.id, sub.listenedAt);
+    });
+    sub.clients.add(client);
+    sub.listenedAt = Date.now();
+    return client;
+  }
+
+  /** Logged changes after..upTo, read page by page; an error if retention removed some meanwhile. */
+  async *#backfill(sub: Subscription, client: ClientStream, after: number, upTo: number): AsyncGenerator<string> {
+    let at = after;
+    while (at < upTo) {
+      if (this.#closed) return;
+      const page = this.#store.changes(sub.id, at, upTo, PAGE);
+      if (page.length === 0 || page[0].changeId !== at + 1) {
+        client.fail(`changes after ${at} were removed while they were being sent; min change id: ${this.#store.minChange(sub.id) ?? sub.lastChange + 1}`);
+        return;
+      }
+      let s = '';
+      for (const c of page) s += changeLine(c.kind, c.rowId, c.cells, c.changeId);
+      at = page[page.length - 1].changeId;
+      yield s;
+    }
+  }
+}
+
+async function* snapshotLines(sub: Subscription, snapshot: NonNullable<ReturnType<Subscription['openSnapshot']>>): AsyncGenerator<string> {
+  try {
+    yield columnsLine(sub.plan.columns);
+    for (;;) {
+      const page = snapshot.next(PAGE);
+      if (page.length === 0) break;
+      let s = '';
+      for (const r of page) s += rowLine(r.rowId, r.cells);
+      yield s;
+    }
+    yield eoqLine(sub.queryTime, snapshot.lastChange);
+  } finally {
+    snapshot.close();
+  }
+}
+
+function ended(message: string): Listener {
+  const lines = (async function* () {
+    yield errorLine(message);
+  })();
+  return { lines, close: () => undefined };
+}
+
+/** The identity of a statement: its SQL text and its parameters, exactly. */
+export function statementKey(sql: string, params: SqlParams | undefined): string {
+  return crypto.createHash('sha256').update(JSON.stringify([sql, encodeParams(params)])).digest('hex');
+}
+
+/** Parameters as JSON that keeps 64-bit integers and BLOBs exact. */
+export function encodeParams(params: SqlParams | undefined): string | null {
+  if (params === undefined) return null;
+  const enc = (v: SqlValue): unknown =>
+    typeof v === 'bigint' ? { $i: v.toString() } : v instanceof Uint8Array ? { $b: Buffer.from(v).toString('hex') } : v;
+  if (Array.isArray(params)) return JSON.stringify(params.map(enc));
+  return JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, enc(v)])));
+}
+
+export function decodeParams(text: string | null): SqlParams | undefined {
+  if (text === null) return undefined;
+  const dec = (v: unknown): SqlValue => {
+    if (v !== null && typeof v === 'object') {
+      const o = v as { $i?: string; $b?: string };
+      if (o.$i !== undefined) return BigInt(o.$i);
+      if (o.$b !== undefined) return Buffer.from(o.$b, 'hex');
+    }
+    return v as SqlValue;
+  };
+  const parsed = JSON.parse(text) as unknown;
+  if (Array.isArray(parsed)) return parsed.map(dec);
+  return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).map(([k, v]) => [k, dec(v)]));
+}
