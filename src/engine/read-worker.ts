@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { FromWorker, RowBatch, ToWorker } from './read-protocol';
 import { narrowInteger, rowToJson } from './values';
+import { significant, tokenize } from './sql-text';
 
 const port = {
   postMessage: (m: FromWorker) => process.send!(m),
@@ -114,12 +115,28 @@ function pump() {
   }
 }
 
+const WRITES = () => Object.assign(new Error('statement writes; a read may not change the database, and writes go to POST /v1/transactions'), { code: 'PATINA_WRITES' });
+const WRITE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
+
+/**
+ * Prepares a read. A write can fail to prepare on this connection (the change-capture triggers call
+ * functions only the writer defines); such a failure is reported as the write it is.
+ */
+function prepare(sql: string): Database.Statement {
+  try {
+    return db.prepare(sql);
+  } catch (err) {
+    if (err instanceof Database.SqliteError && significant(tokenize(sql)).some((t) => t.type === 'word' && WRITE_WORDS.has(t.text.toUpperCase()))) throw WRITES();
+    throw err;
+  }
+}
+
 function run(m: Extract<ToWorker, { type: 'run' }>) {
   const t0 = performance.now();
   try {
-    const stmt = db.prepare(m.sql);
+    const stmt = prepare(m.sql);
     if (!stmt.reader) throw Object.assign(new Error('statement is not a query (it returns no rows); a read must be a SELECT, and writes go to POST /v1/transactions'), { code: 'PATINA_NOT_A_QUERY' });
-    if (!stmt.readonly) throw Object.assign(new Error('statement writes; a read may not change the database, and writes go to POST /v1/transactions'), { code: 'PATINA_WRITES' });
+    if (!stmt.readonly) throw WRITES();
     stmt.raw(true);
     const columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
     const p = m.params;
