@@ -8,6 +8,8 @@ import { ChangeCapture } from './crdt/capture';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions } from './live/subscriptions';
 import { createHttpApp, listenHttp } from '../protocols/http/app';
+import { clusterRoutes } from '../protocols/http/routes/cluster';
+import { Cluster } from './cluster/cluster';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
@@ -23,6 +25,8 @@ export class Agent {
   readonly feed = new InProcessChangeFeed();
   capture: ChangeCapture | null = null;
   updates!: TableUpdates;
+  /** Replication with peers; null when the agent runs alone (no gossip address). */
+  cluster: Cluster | null = null;
   subscriptions: Subscriptions | null = null;
   #http: http.Server | null = null;
   readonly #started = Date.now();
@@ -49,6 +53,7 @@ export class Agent {
       const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
       agent.subscriptions = subscriptions;
       agent.feed.observe((cs) => subscriptions.onChangeset(cs));
+      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip);
       const app = createHttpApp(
         {
           queries: engine,
@@ -60,6 +65,7 @@ export class Agent {
           subscriptions,
           health: () => agent.health(),
           reloadSchema: () => agent.reloadSchema(),
+          extraRoutes: clusterRoutes(agent.cluster),
         },
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
@@ -77,12 +83,18 @@ export class Agent {
     return a ? formatAddr({ host: a.address, port: a.port }) : formatAddr(this.config.api.addr);
   }
 
+  /** Where peers reach this agent, when it replicates. */
+  get gossipAddr(): string | null {
+    return this.cluster?.addr ?? null;
+  }
+
   health(): Record<string, unknown> {
     return {
       status: 'ok',
       uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
       tables: [...this.engine.schema.tables.keys()],
       reads: this.engine.readStats(),
+      ...(this.cluster ? this.cluster.health() : {}),
       subscriptions: this.subscriptions?.stats() ?? null,
     };
   }
@@ -101,6 +113,7 @@ export class Agent {
   stop(): Promise<void> {
     this.#stopping ??= (async () => {
       const server = this.#http;
+      await this.cluster?.stop();
       this.updates?.close();
       this.subscriptions?.endListeners();
       if (server) {

@@ -18,6 +18,14 @@ export class ApiClient {
     }
   }
 
+  async get(path: string): Promise<Response> {
+    try {
+      return await fetch(this.base + path);
+    } catch (err) {
+      throw new Error(`cannot reach the agent at ${this.base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
+    }
+  }
+
   /** Yields the lines of an NDJSON response as they arrive. */
   async *lines(res: Response): AsyncGenerator<string> {
     const decoder = new TextDecoder();

@@ -17,6 +17,8 @@ Commands:
   query     run a read query through an agent's HTTP API
   exec      run a write statement through an agent's HTTP API
   reload    make a running agent re-read its schema files
+  cluster   cluster members: list peers with their state and round-trip time
+  sync      sync status: per origin agent, the highest version merged and the gaps
 
 Run 'patina <command> --help' for a command's options.`,
   agent: `Usage: patina agent [-c FILE] [--api-addr HOST:PORT] [--db-path PATH] [--schema PATH]...
@@ -29,6 +31,9 @@ Options:
       --api-addr HOST:PORT HTTP API address (port 0 picks a free port)
       --db-path PATH       SQLite database file
       --schema PATH        schema file or folder of .sql files (repeatable; replaces the config's)
+      --gossip-addr HOST:PORT  where peers reach this agent (port 0 picks a free port);
+                           without it the agent runs alone
+      --bootstrap HOST:PORT,...  peers to join the cluster through
   -h, --help               show this help
 
 Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
@@ -48,6 +53,24 @@ Runs one write statement in its own transaction and prints rows affected.
 
 Options:
       --param V            a positional parameter (repeatable); numbers are sent as numbers
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+  -h, --help               show this help`,
+  cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
+
+Lists the agent's peers: gossip address, actor id, state (alive, suspect, down, joining) and
+round-trip time of the last ping.
+
+Options:
+      --json               print the agent's JSON answer
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+  -h, --help               show this help`,
+  sync: `Usage: patina sync status [--json] [--api-addr HOST:PORT]
+
+Shows, per origin agent, the highest version merged here, the gaps below it, and how far this
+agent is behind what its peers reported.
+
+Options:
+      --json               print the agent's JSON answer
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
   -h, --help               show this help`,
   reload: `Usage: patina reload [--api-addr HOST:PORT]
@@ -101,13 +124,25 @@ export function agentConfig(argv: string[]): Config {
   if (values['api-addr']) cfg.api.addr = parseAddr(values['api-addr'], '--api-addr');
   if (values['db-path']) cfg.db.path = path.resolve(values['db-path']);
   if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
+  if (values['gossip-addr']) {
+    cfg.gossip = { addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
+  }
+  if (values.bootstrap !== undefined) {
+    if (!cfg.gossip) throw new UsageError('--bootstrap needs a gossip address (--gossip-addr or [gossip] addr)');
+    cfg.gossip.bootstrap = values.bootstrap
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b !== '')
+      .map((b) => parseAddr(b, '--bootstrap'));
+  }
   return cfg;
 }
 
 async function runAgent(argv: string[]) {
   const cfg = agentConfig(argv);
   const agent = await Agent.start(cfg);
-  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}, database ${cfg.db.path}\n`);
+  const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}` : '';
+  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) return;
@@ -174,7 +209,49 @@ async function runReload(argv: string[]) {
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { agent: runAgent, query: runQuery, exec: runExec, reload: runReload };
+const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
+
+async function getJson(api: ApiClient, route: string): Promise<Record<string, unknown>> {
+  const res = await api.get(route);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) fail(String(body.error ?? `HTTP ${res.status}`));
+  return body;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+async function runCluster(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
+  if (values.help) return void process.stdout.write(HELP.cluster + '\n');
+  if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
+  const body = await getJson(new ApiClient(values['api-addr']), '/v1/cluster/members');
+  if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
+  if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
+  const members = body.members as { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[];
+  const rows = [['ADDR', 'ACTOR', 'STATE', 'RTT'], ...members.map((m) => [m.addr, m.actor_id ?? '-', m.state, m.rtt_ms === null ? '-' : `${m.rtt_ms.toFixed(2)} ms`])];
+  process.stdout.write(table(rows));
+}
+
+async function runSync(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
+  if (values.help) return void process.stdout.write(HELP.sync + '\n');
+  if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
+  const body = await getJson(new ApiClient(values['api-addr']), '/v1/sync/status');
+  if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
+  if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
+  const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number }[];
+  const rows = [
+    ['ORIGIN', 'HEAD', 'MISSING', 'BEHIND', 'GAPS'],
+    ...origins.map((o) => [o.actor_id + (o.self ? ' (self)' : ''), String(o.head), String(o.missing), String(o.behind), o.gaps.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',') || '-']),
+  ];
+  process.stdout.write(table(rows));
+  process.stdout.write(`gaps: ${body.gaps}, behind peers: ${body.lag_versions} versions\n`);
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { agent: runAgent, query: runQuery, exec: runExec, reload: runReload, cluster: runCluster, sync: runSync };
 
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);

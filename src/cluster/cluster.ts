@@ -1,0 +1,380 @@
+import path from 'node:path';
+import type { ChangeFeed, Changeset } from '../bus/changeset';
+import { type GossipConfig, formatAddr } from '../config/config';
+import type { ChangeCapture } from '../crdt/capture';
+import { ChangeMerger, type MergeResult, type RemoteChangeset } from '../crdt/merge';
+import type { Engine } from '../engine/engine';
+import { VersionBook, gapCount, missingRanges } from './bookkeeping';
+import { ChangeReader } from './change-reader';
+import { type Member, Membership } from './membership';
+import { type LineSink, type PeerFrom, PeerTransport } from './transport';
+import { type WireChangeset, type WireCleared, type WireHeads, type WireRow, decodeRows } from './wire';
+
+/** Tunables; the defaults suit a handful of agents on a LAN. */
+export interface ClusterTuning {
+  /** Anti-entropy round every this many ms. */
+  syncIntervalMs: number;
+  /** Peers synced with per round. */
+  syncPeers: number;
+  /** Peers each changeset is pushed to, by its origin and by each agent passing it on. */
+  fanout: number;
+  /** Hops a pushed changeset travels beyond its origin's peers. */
+  ttl: number;
+  /** Larger local changesets are not pushed; sync carries them in chunks. */
+  pushMaxRows: number;
+  /** Rows per chunk on the wire. */
+  chunkRows: number;
+  /** Rows a peer sends per sync answer before saying "more". */
+  syncMaxRows: number;
+  /** Rows merged per transaction on the receiving side (changesets are never split). */
+  mergeBatchRows: number;
+}
+
+export const DEFAULT_TUNING: ClusterTuning = {
+  syncIntervalMs: 2000,
+  syncPeers: 2,
+  fanout: 3,
+  ttl: 2,
+  pushMaxRows: 1000,
+  chunkRows: 2000,
+  syncMaxRows: 100_000,
+  mergeBatchRows: 5000,
+};
+
+const PUSH_QUEUE = 20_000;
+const PUSH_BATCH = 500;
+const STREAM_IDLE_MS = 15_000;
+
+interface PushQueue {
+  queue: WireChangeset[];
+  inFlight: boolean;
+}
+
+/**
+ * Replication: membership, push of committed changesets (best effort), anti-entropy sync (what
+ * guarantees convergence), and the merge of what peers send. Local changesets come from the feed
+ * (origin 'local'); merged ones go back on it as origin 'remote' (the merger publishes them).
+ */
+export class Cluster {
+  readonly #engine: Engine<Changeset>;
+  readonly #capture: ChangeCapture;
+  readonly #feed: ChangeFeed;
+  readonly #cfg: GossipConfig;
+  readonly #tune: ClusterTuning;
+  readonly #transport: PeerTransport;
+  readonly #members: Membership;
+  readonly #merger: ChangeMerger;
+  #book!: VersionBook;
+  #reader!: ChangeReader;
+  readonly #push = new Map<string, PushQueue>();
+  /** Each peer's heads as last heard (its sync request or answer), for the replication lag. */
+  readonly #peerHeads = new Map<string, WireHeads>();
+  readonly #syncSoon = new Set<string>();
+  #syncing = false;
+  #syncTimer: NodeJS.Timeout | null = null;
+  #lastSync = 0;
+  #window = 256;
+  #stopped = false;
+  readonly #logged = new Map<string, number>();
+  readonly #stats = { pushed: 0, pushReceived: 0, synced: 0, deferred: 0 };
+
+  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: ClusterTuning) {
+    this.#engine = engine;
+    this.#capture = capture;
+    this.#feed = feed;
+    this.#cfg = cfg;
+    this.#tune = tune;
+    this.#merger = new ChangeMerger(engine, capture, feed);
+    this.#transport = new PeerTransport(cfg.clusterId, capture.actor, {
+      json: {
+        ping: (body, from) => this.#members.handlePing(body, from),
+        changes: (body, from) => this.#onChanges(body as { cs: WireChangeset[] }, from),
+      },
+      stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
+    });
+    const file = engine.path === ':memory:' ? null : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
+    this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr));
+    this.#members.onUp = (m) => this.#requestSync(m.addr);
+  }
+
+  /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
+  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: Partial<ClusterTuning> = {}): Promise<Cluster> {
+    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_TUNING, ...tune });
+    const lease = await engine.lease();
+    try {
+      c.#book = VersionBook.open(lease.db, capture.actor, () => capture.version);
+    } finally {
+      lease.release();
+    }
+    c.#reader = new ChangeReader(engine.path, () => engine.schema);
+    await c.#transport.listen(cfg.addr);
+    c.#members.start();
+    void c.#pushLocal();
+    c.#syncTimer = setInterval(() => void c.#syncRound(), c.#tune.syncIntervalMs);
+    c.#syncTimer.unref();
+    return c;
+  }
+
+  /** The address peers reach this agent on. */
+  get addr(): string {
+    return this.#transport.addr;
+  }
+
+  // ---- push: committed changesets go to a few peers at once, who pass them on ----
+
+  async #pushLocal(): Promise<void> {
+    while (!this.#stopped) {
+      const consumer = this.#feed.consume('cluster', 100_000);
+      try {
+        for await (const cs of consumer) {
+          if (this.#stopped) break;
+          if (cs.origin !== 'local' || cs.changes.length > this.#tune.pushMaxRows) continue;
+          const rows = this.#reader.read(cs.actor, cs.version, cs.version).get(cs.version);
+          if (!rows) continue;
+          this.#fanOut([{ a: cs.actor, v: cs.version, r: rows, part: 0, end: true, ttl: this.#tune.ttl }], new Set());
+        }
+      } catch {
+        // Fell behind the feed: what was dropped reaches the peers through sync.
+      } finally {
+        consumer.close();
+      }
+    }
+  }
+
+  #fanOut(msgs: WireChangeset[], exclude: Set<string>): void {
+    const peers = shuffle(this.#members.alive().filter((m) => !exclude.has(m.addr) && !exclude.has(m.actor))).slice(0, this.#tune.fanout);
+    for (const p of peers) {
+      let q = this.#push.get(p.addr);
+      if (!q) this.#push.set(p.addr, (q = { queue: [], inFlight: false }));
+      for (const m of msgs) q.queue.push(m);
+      if (q.queue.length > PUSH_QUEUE) q.queue.splice(0, q.queue.length - PUSH_QUEUE);
+      this.#pump(p.addr, q);
+    }
+  }
+
+  #pump(addr: string, q: PushQueue): void {
+    if (q.inFlight || q.queue.length === 0 || this.#stopped) return;
+    const batch = q.queue.splice(0, PUSH_BATCH);
+    q.inFlight = true;
+    this.#stats.pushed += batch.length;
+    this.#transport
+      .call(addr, 'changes', { cs: batch }, 10_000)
+      .catch(() => {
+        // Best effort: a peer that missed it gets it by sync.
+        if (!this.#members.alive().some((m) => m.addr === addr)) q.queue.length = 0;
+      })
+      .finally(() => {
+        q.inFlight = false;
+        this.#pump(addr, q);
+      });
+  }
+
+  async #onChanges(body: { cs: WireChangeset[] }, from: PeerFrom): Promise<unknown> {
+    this.#members.heardFrom(from.addr, from.actor);
+    const fresh = (body.cs ?? []).filter((c) => c.part === 0 && c.end && c.a !== this.#capture.actor && !this.#book.has(c.a, c.v));
+    this.#stats.pushReceived += body.cs?.length ?? 0;
+    if (fresh.length === 0) return {};
+    await this.#merge(fresh.map((c) => ({ actor: c.a, version: c.v, rows: decodeRows(c.r) })), [], from.addr);
+    const onward = fresh.filter((c) => (c.ttl ?? 0) > 0 && this.#book.has(c.a, c.v)).map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
+    if (onward.length > 0) this.#fanOut(onward, new Set([from.addr, from.actor]));
+    return {};
+  }
+
+  // ---- anti-entropy: exchange heads and gaps, send what the other lacks ----
+
+  #requestSync(addr: string): void {
+    this.#syncSoon.add(addr);
+    setImmediate(() => void this.#syncRound());
+  }
+
+  async #syncRound(): Promise<void> {
+    if (this.#syncing || this.#stopped) return;
+    this.#syncing = true;
+    try {
+      const alive = this.#members.alive();
+      const soon = alive.filter((m) => this.#syncSoon.has(m.addr));
+      this.#syncSoon.clear();
+      const others = shuffle(alive.filter((m) => !soon.includes(m))).slice(0, Math.max(0, this.#tune.syncPeers - soon.length));
+      for (const m of [...soon, ...others]) {
+        if (this.#stopped) break;
+        try {
+          for (let rounds = 0; rounds < 100 && !this.#stopped; rounds++) {
+            if (!(await this.#syncWith(m))) break;
+          }
+          this.#lastSync = Date.now();
+        } catch (err) {
+          this.#log(`sync:${m.addr}`, `sync with ${m.addr} failed: ${(err as Error).message}`);
+        }
+      }
+    } finally {
+      this.#syncing = false;
+    }
+  }
+
+  /** Pulls from one peer what this agent lacks; true when the peer has more to send. */
+  async #syncWith(m: Member): Promise<boolean> {
+    const batch: RemoteChangeset[] = [];
+    const cleared: { actor: string; from: number; to: number }[] = [];
+    let rows = 0;
+    let partial: { a: string; v: number; rows: WireRow[] } | null = null;
+    let more = false;
+    let progress = false;
+    const flush = async () => {
+      if (batch.length === 0 && cleared.length === 0) return;
+      const r = await this.#merge(batch.splice(0), cleared.splice(0), m.addr);
+      if (r.applied > 0) progress = true;
+      rows = 0;
+    };
+    try {
+      await this.#transport.stream(m.addr, 'sync', { heads: this.#book.heads() }, STREAM_IDLE_MS, async (line) => {
+        const l = line as WireChangeset & WireCleared & { done?: boolean; more?: boolean; heads?: WireHeads };
+        if (l.done) {
+          more = !!l.more;
+          if (l.heads) this.#peerHeads.set(m.addr, l.heads);
+          return;
+        }
+        if (l.cleared) {
+          cleared.push({ actor: l.a, from: l.cleared[0], to: l.cleared[1] });
+          progress = true;
+          return;
+        }
+        if (l.part === 0) partial = { a: l.a, v: l.v, rows: [] };
+        if (!partial || partial.a !== l.a || partial.v !== l.v) return void (partial = null);
+        for (const r of l.r) partial.rows.push(r);
+        if (!l.end) return;
+        batch.push({ actor: partial.a, version: partial.v, rows: decodeRows(partial.rows) });
+        rows += partial.rows.length;
+        partial = null;
+        if (rows >= this.#tune.mergeBatchRows || batch.length >= 1000) await flush();
+      });
+    } finally {
+      await flush();
+    }
+    this.#stats.synced++;
+    this.#members.heardFrom(m.addr, m.actor);
+    return more && progress;
+  }
+
+  async #serveSync(body: { heads: WireHeads }, from: PeerFrom, out: LineSink): Promise<void> {
+    const want = body.heads ?? {};
+    if (from.addr) this.#peerHeads.set(from.addr, want);
+    const mine = this.#book.heads();
+    // The peer has something this agent lacks: pull from it soon (so the exchange goes both ways).
+    if (from.addr && Object.entries(want).some(([a, o]) => a !== this.#capture.actor && missingRanges(o, this.#book.get(a), 1).length > 0)) {
+      this.#requestSync(from.addr);
+    }
+    let budget = this.#tune.syncMaxRows;
+    let more = false;
+    outer: for (const actor of Object.keys(mine)) {
+      if (actor === from.actor) continue;
+      for (const [s, e] of missingRanges(this.#book.get(actor), want[actor] ?? { head: 0, gaps: [] })) {
+        for (let lo = s; lo <= e; ) {
+          if (budget <= 0 || !out.open) {
+            more = true;
+            break outer;
+          }
+          const hi = Math.min(e, lo + this.#window - 1);
+          const versions = this.#reader.read(actor, lo, hi);
+          let n = 0;
+          let next = lo;
+          for (const [v, rows] of versions) {
+            if (v > next) await out.write({ a: actor, cleared: [next, v - 1] } satisfies WireCleared);
+            for (let i = 0, part = 0; i < rows.length || part === 0; i += this.#tune.chunkRows, part++) {
+              const end = i + this.#tune.chunkRows >= rows.length;
+              await out.write({ a: actor, v, r: rows.slice(i, i + this.#tune.chunkRows), part, end } satisfies WireChangeset);
+            }
+            n += rows.length;
+            next = v + 1;
+          }
+          if (next <= hi) await out.write({ a: actor, cleared: [next, hi] } satisfies WireCleared);
+          budget -= n;
+          // Keep reads around a few thousand rows each: many small versions or few large ones.
+          if (n > 20_000) this.#window = Math.max(1, this.#window >> 1);
+          else if (n < 2000) this.#window = Math.min(8192, this.#window << 1);
+          lo = hi + 1;
+        }
+      }
+    }
+    await out.write({ done: true, more, heads: mine });
+  }
+
+  async #merge(batch: RemoteChangeset[], cleared: { actor: string; from: number; to: number }[], peer: string): Promise<MergeResult> {
+    const r = await this.#merger.merge(batch, cleared, () => this.#book.begin());
+    for (const d of r.deferred) {
+      this.#stats.deferred++;
+      this.#log(`deferred:${d.reason}`, `changeset ${d.version} of ${d.actor.slice(0, 8)} from ${peer} waits for this agent's schema: ${d.reason}`);
+    }
+    for (const f of r.failed) this.#log(`failed:${f.reason}`, `changeset ${f.version} of ${f.actor.slice(0, 8)} from ${peer} could not be merged: ${f.reason}`);
+    return r;
+  }
+
+  /** Logs a message at most once a minute per key. */
+  #log(key: string, msg: string): void {
+    const now = Date.now();
+    if ((this.#logged.get(key) ?? 0) > now - 60_000) return;
+    this.#logged.set(key, now);
+    process.stderr.write(`patina: cluster: ${msg}\n`);
+  }
+
+  // ---- status ----
+
+  members(): Record<string, unknown>[] {
+    return this.#members.all().map((m) => ({
+      addr: m.addr,
+      actor_id: m.actor || null,
+      state: m.state,
+      rtt_ms: m.rttMs === null ? null : Math.round(m.rttMs * 100) / 100,
+      last_seen_ms_ago: m.lastSeen ? Date.now() - m.lastSeen : null,
+    }));
+  }
+
+  /** Per origin: the highest version merged here and the gaps below it; and how far behind the peers this agent is. */
+  syncStatus(): Record<string, unknown> {
+    const heads = this.#book.heads();
+    const origins = Object.entries(heads).map(([actor, o]) => ({
+      actor_id: actor,
+      self: actor === this.#capture.actor,
+      head: o.head,
+      gaps: o.gaps,
+      missing: gapCount(o),
+      behind: Math.max(0, ...[...this.#peerHeads.values()].map((h) => (h[actor]?.head ?? 0) - o.head)),
+    }));
+    return {
+      actor_id: this.#capture.actor,
+      cluster_id: this.#cfg.clusterId,
+      gossip_addr: this.addr,
+      origins,
+      gaps: origins.reduce((n, o) => n + o.missing, 0),
+      lag_versions: origins.reduce((n, o) => n + o.behind + o.missing, 0),
+      last_sync_ms_ago: this.#lastSync ? Date.now() - this.#lastSync : null,
+      stats: { ...this.#stats },
+    };
+  }
+
+  health(): Record<string, unknown> {
+    const s = this.syncStatus();
+    return {
+      members: this.members().map((m) => ({ addr: m.addr, state: m.state, rtt_ms: m.rtt_ms })),
+      gaps: s.gaps,
+      replication_lag_versions: s.lag_versions,
+      last_sync_ms_ago: s.last_sync_ms_ago,
+    };
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    if (this.#syncTimer) clearInterval(this.#syncTimer);
+    this.#members.stop();
+    await this.#transport.close();
+    this.#reader.close();
+  }
+}
+
+function shuffle<T>(xs: T[]): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [xs[i], xs[j]] = [xs[j], xs[i]];
+  }
+  return xs;
+}

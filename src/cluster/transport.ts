@@ -1,0 +1,221 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Addr, formatAddr } from '../config/config';
+
+/**
+ * The peer transport: HTTP/1.1 with keep-alive between agents, JSON request bodies and JSON or NDJSON
+ * responses. Every request and response carries the sender's cluster id, site id and gossip address
+ * in headers; a request from another cluster is refused with 409 and never reaches a handler.
+ */
+export const H_CLUSTER = 'x-patina-cluster';
+export const H_ACTOR = 'x-patina-actor';
+export const H_ADDR = 'x-patina-addr';
+
+/** Who sent a peer request. */
+export interface PeerFrom {
+  actor: string;
+  addr: string;
+}
+
+/** Writes NDJSON lines to a peer with backpressure. */
+export interface LineSink {
+  write(obj: unknown): Promise<void>;
+  /** False once the peer went away. */
+  readonly open: boolean;
+}
+
+export interface PeerHandlers {
+  /** JSON in, JSON out. */
+  json: Record<string, (body: unknown, from: PeerFrom) => Promise<unknown> | unknown>;
+  /** JSON in, NDJSON stream out. */
+  stream: Record<string, (body: unknown, from: PeerFrom, out: LineSink) => Promise<void>>;
+}
+
+export class ClusterMismatch extends Error {}
+
+const BODY_LIMIT = 256 * 1024 * 1024;
+
+export class PeerTransport {
+  readonly #clusterId: number;
+  readonly #actor: string;
+  #addr = '';
+  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
+  #server: http.Server | null = null;
+  readonly #handlers: PeerHandlers;
+  /** Refusals of other clusters, by address, so the log says it once. */
+  readonly refused = new Set<string>();
+
+  constructor(clusterId: number, actor: string, handlers: PeerHandlers) {
+    this.#clusterId = clusterId;
+    this.#actor = actor;
+    this.#handlers = handlers;
+  }
+
+  /** Our own gossip address as peers should dial it (the real port when 0 was asked for). */
+  get addr(): string {
+    return this.#addr;
+  }
+
+  listen(addr: Addr): Promise<string> {
+    const server = http.createServer((req, res) => void this.#serve(req, res));
+    server.keepAliveTimeout = 30_000;
+    server.requestTimeout = 0;
+    this.#server = server;
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(addr.port, addr.host, () => {
+        server.off('error', reject);
+        const a = server.address() as AddressInfo;
+        this.#addr = formatAddr({ host: a.address, port: a.port });
+        resolve(this.#addr);
+      });
+    });
+  }
+
+  #headers(): Record<string, string> {
+    return { [H_CLUSTER]: String(this.#clusterId), [H_ACTOR]: this.#actor, [H_ADDR]: this.#addr };
+  }
+
+  async #serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const fail = (status: number, error: string) => {
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(status, { 'content-type': 'application/json', ...this.#headers() });
+      res.end(JSON.stringify({ error }));
+    };
+    try {
+      const theirs = Number(req.headers[H_CLUSTER]);
+      if (theirs !== this.#clusterId) {
+        req.resume();
+        return fail(409, `cluster id mismatch: this agent is in cluster ${this.#clusterId}, the peer in ${req.headers[H_CLUSTER]}`);
+      }
+      const from: PeerFrom = { actor: String(req.headers[H_ACTOR] ?? ''), addr: String(req.headers[H_ADDR] ?? '') };
+      const name = (req.url ?? '').replace(/^\/peer\/v1\//, '');
+      const json = this.#handlers.json[name];
+      const stream = this.#handlers.stream[name];
+      if (req.method !== 'POST' || (!json && !stream)) {
+        req.resume();
+        return fail(404, `no peer route ${req.method} ${req.url}`);
+      }
+      const body = JSON.parse(await readBody(req));
+      if (json) {
+        const out = await json(body, from);
+        res.writeHead(200, { 'content-type': 'application/json', ...this.#headers() });
+        res.end(JSON.stringify(out ?? null));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', ...this.#headers() });
+      const sink = responseSink(res);
+      await stream!(body, from, sink);
+      res.end();
+    } catch (err) {
+      fail(500, (err as Error).message);
+    }
+  }
+
+  /** POSTs JSON to a peer and returns its JSON answer. */
+  async call(addr: string, route: string, body: unknown, timeoutMs: number): Promise<unknown> {
+    const res = await this.#request(addr, route, body, timeoutMs);
+    return JSON.parse(await readBody(res));
+  }
+
+  /** POSTs JSON to a peer and hands each NDJSON line of its answer to `onLine`, in order. */
+  async stream(addr: string, route: string, body: unknown, idleTimeoutMs: number, onLine: (obj: unknown) => Promise<void> | void): Promise<void> {
+    const res = await this.#request(addr, route, body, idleTimeoutMs);
+    let buf = '';
+    res.setEncoding('utf8');
+    for await (const chunk of res as AsyncIterable<string>) {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line !== '') await onLine(JSON.parse(line));
+      }
+    }
+    if (!res.complete) throw new Error(`peer ${addr} ended the stream early`);
+  }
+
+  #request(addr: string, route: string, body: unknown, timeoutMs: number): Promise<http.IncomingMessage> {
+    const [host, port] = splitAddr(addr);
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        { host, port, method: 'POST', path: `/peer/v1/${route}`, agent: this.#agent, timeout: timeoutMs, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...this.#headers() } },
+        (res) => {
+          if (res.statusCode === 409 && Number(res.headers[H_CLUSTER]) !== this.#clusterId) {
+            res.resume();
+            this.refused.add(addr);
+            return reject(new ClusterMismatch(`peer ${addr} is in cluster ${res.headers[H_CLUSTER]}, this agent in ${this.#clusterId}`));
+          }
+          if (res.statusCode !== 200) {
+            readBody(res).then((t) => reject(new Error(`peer ${addr} answered ${res.statusCode}: ${t.slice(0, 200)}`)), reject);
+            return;
+          }
+          if (Number(res.headers[H_CLUSTER]) !== this.#clusterId) {
+            res.destroy();
+            return reject(new ClusterMismatch(`peer ${addr} answered for cluster ${res.headers[H_CLUSTER]}`));
+          }
+          res.on('timeout', () => res.destroy(new Error(`peer ${addr} stalled`)));
+          resolve(res);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`peer ${addr} did not answer in ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#agent.destroy();
+    const s = this.#server;
+    if (!s) return;
+    await new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+}
+
+export function splitAddr(addr: string): [string, number] {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(addr);
+  if (!m) throw new Error(`bad peer address ${addr}`);
+  return [m[1] ?? m[2], Number(m[3])];
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > BODY_LIMIT) req.destroy(new Error('peer body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+    req.on('aborted', () => reject(new Error('peer went away')));
+  });
+}
+
+function responseSink(res: http.ServerResponse): LineSink {
+  let open = true;
+  res.on('close', () => (open = false));
+  return {
+    get open() {
+      return open && !res.destroyed;
+    },
+    write(obj: unknown): Promise<void> {
+      if (!open) return Promise.reject(new Error('peer went away'));
+      if (res.write(JSON.stringify(obj) + '\n')) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          open ? resolve() : reject(new Error('peer went away'));
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    },
+  };
+}
