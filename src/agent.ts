@@ -83,9 +83,9 @@ export class Agent {
     return a ? formatAddr({ host: a.address, port: a.port }) : formatAddr(this.config.api.addr);
   }
 
-  /** Where peers reach this agent, when it replicates. */
+  /** Where this agent listens for peers, when it replicates. */
   get gossipAddr(): string | null {
-    return this.cluster?.addr ?? null;
+    return this.cluster?.listening ?? null;
   }
 
   health(): Record<string, unknown> {
@@ -95,6 +95,7 @@ export class Agent {
       tables: [...this.engine.schema.tables.keys()],
       reads: this.engine.readStats(),
       ...(this.cluster ? this.cluster.health() : {}),
+      update_streams: this.updates?.streams ?? 0,
       subscriptions: this.subscriptions?.stats() ?? null,
     };
   }

@@ -27,7 +27,7 @@ export interface HttpServices {
 export interface HttpOptions {
   bodyLimit: number;
   queryTimeoutSeconds: number;
-  /** Bytes an update-stream client may leave unread before it is cut off (default 1 MiB). */
+  /** Bytes an update-stream client may leave unread before it is cut off (default 4 MiB). */
   updateBufferBytes?: number;
 }
 
@@ -41,7 +41,7 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   router.post('/v1/queries', json, handleQuery(svc.queries, opts.queryTimeoutSeconds));
   router.post('/v1/transactions', json, handleTransaction(svc.transactions));
   // Empty POST: no body, no content type required.
-  if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 1 << 20 }));
+  if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 4 << 20 }));
   if (svc.subscriptions) {
     router.post('/v1/subscriptions', json, handleSubscribe(svc.subscriptions));
     router.get('/v1/subscriptions/:id', handleResubscribe(svc.subscriptions));

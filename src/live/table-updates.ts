@@ -52,6 +52,11 @@ export class TableUpdates {
     return () => this.#remove(table, sink);
   }
 
+  /** How many streams are open. */
+  get streams(): number {
+    return this.#count;
+  }
+
   /** Ends every stream (the agent is stopping). */
   close(): void {
     const all = [...this.#sinks.values()].flatMap((m) => [...m.keys()]);

@@ -11,7 +11,7 @@ export interface UpdateService {
 }
 
 export interface UpdateStreamOptions {
-  /** Bytes a client may leave unread in the agent before it is cut off with an error. */
+  /** Bytes of updates a client may leave unread in the agent (beyond the socket's buffers) before it is cut off with an error. */
   maxBufferedBytes: number;
 }
 
@@ -29,7 +29,8 @@ function render(u: TableUpdate): string {
 /**
  * POST /v1/updates/{table}: an NDJSON stream of `{"notify":[kind,[pk...]]}` for changes committed
  * after the request, open while the connection lives. The table name is only looked up in the
- * schema, never put into SQL. A client that leaves too much unread gets an error line and is cut off.
+ * schema, never put into SQL. A client that leaves too much unread gets an error line and is cut off, so it
+ * cannot make the agent's memory grow.
  */
 export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Koa.Middleware {
   return (ctx) => {
@@ -45,10 +46,17 @@ export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Ko
   };
 }
 
+/**
+ * One open update stream. Lines go straight to the socket while it takes them; once it pushes back
+ * (write returns false) they wait in a queue until 'drain'. The queue holds at most maxBytes (the
+ * rendered lines are shared with the other streams of the table); past that the client is cut off.
+ */
 class UpdateStream implements UpdateSink {
   readonly #res: http.ServerResponse;
   readonly #max: number;
   #done = false;
+  #queue: string[] = [];
+  #queued = 0;
   stop: () => void = () => {};
 
   constructor(res: http.ServerResponse, max: number) {
@@ -59,18 +67,47 @@ class UpdateStream implements UpdateSink {
   update(u: TableUpdate): void {
     if (this.#done) return;
     const s = render(u);
-    // The socket's own buffer is the queue; it may not grow past the limit.
-    if (this.#res.writableLength + s.length > this.#max) {
-      this.stop();
-      this.fail(`update stream closed: the client left more than ${this.#max} bytes unread; read faster or reconnect`);
+    if (this.#queue.length === 0) {
+      if (!this.#res.write(s)) this.#block();
       return;
     }
-    this.#res.write(s);
+    if (this.#queued + s.length > this.#max) {
+      this.stop();
+      this.fail(`update stream closed: the client left more than ${this.#max} bytes of updates unread; read faster or reconnect`);
+      return;
+    }
+    this.#queue.push(s);
+    this.#queued += s.length;
+  }
+
+  #block() {
+    this.#queue.push(''); // marks the stream as waiting for 'drain'
+    this.#res.once('drain', () => this.#flush());
+  }
+
+  #flush() {
+    if (this.#done) return;
+    const q = this.#queue;
+    let i = 0;
+    while (i < q.length) {
+      // Up to 64 KiB per write: few syscalls, and the socket's own buffer stays small.
+      let chunk = '';
+      while (i < q.length && chunk.length < 65536) chunk += q[i++];
+      this.#queued -= chunk.length;
+      if (!this.#res.write(chunk)) {
+        this.#queue = q.slice(i);
+        this.#block();
+        return;
+      }
+    }
+    this.#queue = [];
+    this.#queued = 0;
   }
 
   fail(message: string): void {
     if (this.#done) return;
     this.#done = true;
+    this.#queue = [];
     this.#res.end(errorLine(message));
     this.#cutOffLater();
   }
@@ -78,6 +115,7 @@ class UpdateStream implements UpdateSink {
   end(): void {
     if (this.#done) return;
     this.#done = true;
+    this.#queue = [];
     this.#res.end();
     this.#cutOffLater();
   }
