@@ -27,7 +27,7 @@ async function rows(agent: AgentProcess, sql: string): Promise<unknown[][]> {
 }
 
 async function indexes(agent: AgentProcess): Promise<string[]> {
-  return (await rows(agent, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")).map((r) => r[0] as string);
+  return (await rows(agent, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND name NOT LIKE '\\_\\_patina%' ESCAPE '\\' ORDER BY name")).map((r) => r[0] as string);
 }
 
 async function columns(agent: AgentProcess, table: string): Promise<string[]> {
