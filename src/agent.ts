@@ -10,12 +10,14 @@ import { Subscriptions } from './live/subscriptions';
 import { createHttpApp, listenHttp } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
+import { PgServer } from '../protocols/pg/server';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
  *
  *   HTTP (Koa) ──> engine.transaction ──commit──> capture (triggers + changeset) ──> feed ──> table update streams
  *                                                                                          └─> subscriptions (diffed at commit)
+ *   PG wire ────> engine.transaction / engine.lease (BEGIN..COMMIT) ──commit──> (the same capture and feed)
  *   reads ───────> engine.read (worker threads)
  */
 export class Agent {
@@ -29,6 +31,7 @@ export class Agent {
   cluster: Cluster | null = null;
   subscriptions: Subscriptions | null = null;
   #http: http.Server | null = null;
+  #pg: PgServer | null = null;
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
 
@@ -70,6 +73,7 @@ export class Agent {
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port);
+      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds);
     } catch (err) {
       await agent.stop();
       throw err;
@@ -81,6 +85,11 @@ export class Agent {
   get apiAddr(): string {
     const a = this.#http?.address() as AddressInfo | null;
     return a ? formatAddr({ host: a.address, port: a.port }) : formatAddr(this.config.api.addr);
+  }
+
+  /** Where the PostgreSQL listeners are bound (real ports when 0 was asked for). */
+  get pgAddrs(): string[] {
+    return this.#pg?.addresses().map((a) => formatAddr(a)) ?? [];
   }
 
   /** Where this agent listens for peers, when it replicates. */
@@ -115,6 +124,7 @@ export class Agent {
     this.#stopping ??= (async () => {
       const server = this.#http;
       await this.cluster?.stop();
+      await this.#pg?.stop();
       this.updates?.close();
       this.subscriptions?.endListeners();
       if (server) {

@@ -34,6 +34,7 @@ Options:
       --gossip-addr HOST:PORT  where peers reach this agent (port 0 picks a free port);
                            without it the agent runs alone
       --bootstrap HOST:PORT,...  peers to join the cluster through
+      --pg-addr HOST:PORT  a PostgreSQL wire-protocol listener (repeatable; port 0 picks a free port)
   -h, --help               show this help
 
 Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
@@ -124,6 +125,7 @@ export function agentConfig(argv: string[]): Config {
   if (values['api-addr']) cfg.api.addr = parseAddr(values['api-addr'], '--api-addr');
   if (values['db-path']) cfg.db.path = path.resolve(values['db-path']);
   if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
+  if (values['pg-addr']) cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
   if (values['gossip-addr']) {
     cfg.gossip = { addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
   }
@@ -142,7 +144,8 @@ async function runAgent(argv: string[]) {
   const cfg = agentConfig(argv);
   const agent = await Agent.start(cfg);
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}` : '';
-  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${gossip}, database ${cfg.db.path}\n`);
+  const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
+  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) return;

@@ -1,0 +1,478 @@
+// One client connection: the protocol state machine. Bytes in → messages (wire.ts tables) → one
+// handler per message in the current phase → backend messages out, flushed at Sync, Flush, the end
+// of a simple query, or when the output grows large.
+import crypto from 'node:crypto';
+import type net from 'node:net';
+import type { SqlValue } from '../../src/engine/values';
+import { lexPg, splitPgStatements } from './lexer';
+import type { LocalDb } from './local-db';
+import { ScramExchange, type ScramSecret } from './scram';
+import { type Analyzed, type Outcome, type PgEngine, Session, columnOid } from './session';
+import { pgError, sqlstateOf } from './sqlstate';
+import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
+import {
+  ByteWriter, CANCEL_REQUEST, type Field, type Frontend, GSSENC_REQUEST, MAX_MESSAGE, MAX_STARTUP, PROTOCOL_3, ProtocolError, Reader,
+  SSL_REQUEST, backend, frontend, parseStartupParams,
+} from './wire';
+
+export interface ListenerOptions {
+  readonly: boolean;
+  /** SCRAM-SHA-256 keys when a password is configured; null for trust. */
+  secret: ScramSecret | null;
+  queryTimeoutMs: number;
+}
+
+/** Connections by process id, for CancelRequest. */
+export interface CancelRegistry {
+  add(pid: number, key: number, conn: Connection): void;
+  remove(pid: number): void;
+  cancel(pid: number, key: number): void;
+}
+
+interface Portal {
+  an: Analyzed;
+  params: SqlValue[];
+  formats: number[];
+  fields: Field[] | null;
+  outcome: Outcome | null;
+  pending: unknown[][];
+  sent: number;
+  done: boolean;
+}
+
+type Phase = 'startup' | 'sasl-initial' | 'sasl-final' | 'ready' | 'closed';
+
+const OUT_HIGH_WATER = 64 * 1024;
+const QUEUE_HIGH_WATER = 1024;
+let nextPid = 1000 + (process.pid % 1000) * 1000;
+
+/** The result format of column i from Bind's result format codes. */
+const formatOf = (formats: number[], i: number) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : formats[i] ?? 0);
+
+export class Connection {
+  readonly pid = nextPid++;
+  readonly key = crypto.randomBytes(4).readInt32BE(0);
+  readonly #socket: net.Socket;
+  readonly #engine: PgEngine;
+  readonly #local: LocalDb;
+  readonly #opts: ListenerOptions;
+  readonly #registry: CancelRegistry;
+  readonly #w = new ByteWriter();
+  #phase: Phase = 'startup';
+  #input: Buffer = Buffer.alloc(0);
+  readonly #queue: { type: string; body: Buffer }[] = [];
+  #pumping = false;
+  #session: Session | null = null;
+  #startup: Record<string, string> = {};
+  #scram: ScramExchange | null = null;
+  #skipping = false;
+  readonly #statements = new Map<string, Analyzed>();
+  readonly #portals = new Map<string, Portal>();
+
+  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry) {
+    this.#socket = socket;
+    this.#engine = engine;
+    this.#local = local;
+    this.#opts = opts;
+    this.#registry = registry;
+    socket.setNoDelay(true);
+    socket.on('data', (d) => this.#onData(d));
+    socket.on('error', () => this.#close());
+    socket.on('close', () => this.#close());
+  }
+
+  /** CancelRequest for this connection. */
+  cancel(): void {
+    this.#session?.cancel();
+  }
+
+  #onData(d: Buffer) {
+    this.#input = this.#input.length === 0 ? d : Buffer.concat([this.#input, d]);
+    try {
+      this.#split();
+    } catch (err) {
+      this.#fatal('08P01', (err as Error).message);
+      return;
+    }
+    if (this.#queue.length > QUEUE_HIGH_WATER) this.#socket.pause();
+    void this.#pump();
+  }
+
+  /** Cuts complete messages off the input; the startup packet has no type byte. */
+  #split() {
+    for (;;) {
+      if (this.#phase === 'closed') return;
+      if (this.#phase === 'startup' && this.#queue.length === 0) {
+        if (this.#input.length < 4) return;
+        const len = this.#input.readInt32BE(0);
+        if (len < 8 || len > MAX_STARTUP) throw new ProtocolError(`invalid length of startup packet (${len} bytes)`);
+        if (this.#input.length < len) return;
+        this.#queue.push({ type: '', body: this.#input.subarray(4, len) });
+        this.#input = this.#input.subarray(len);
+        return; // the next packet's framing depends on this one's answer
+      }
+      if (this.#phase === 'startup') return;
+      if (this.#input.length < 5) return;
+      const type = String.fromCharCode(this.#input[0]);
+      const len = this.#input.readInt32BE(1);
+      if (len < 4 || len > MAX_MESSAGE) throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
+      if (this.#input.length < len + 1) return;
+      this.#queue.push({ type, body: this.#input.subarray(5, len + 1) });
+      this.#input = this.#input.subarray(len + 1);
+    }
+  }
+
+  async #pump() {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      while (this.#queue.length > 0 && this.#phase !== 'closed') {
+        const m = this.#queue.shift()!;
+        try {
+          await this.#handle(m.type, m.body);
+        } catch (err) {
+          if (err instanceof ProtocolError) this.#fatal('08P01', err.message);
+          else this.#fatal(sqlstateOf(err).code, sqlstateOf(err).message);
+        }
+        if (this.#phase === 'startup') this.#split();
+        if (this.#queue.length < QUEUE_HIGH_WATER / 2 && this.#socket.isPaused()) this.#socket.resume();
+      }
+      if (this.#w.length > 0 && this.#queue.length === 0) this.#flush();
+    } finally {
+      this.#pumping = false;
+    }
+    if (this.#queue.length > 0 && this.#phase !== 'closed') void this.#pump();
+  }
+
+  #flush() {
+    if (this.#w.length === 0 || this.#phase === 'closed') return;
+    this.#socket.write(this.#w.take());
+  }
+
+  /** Flushes and, when the socket's buffer is full, waits for it to drain (a slow reader of a big result). */
+  async #flushAndWait() {
+    if (this.#w.length === 0 || this.#phase === 'closed') return;
+    if (!this.#socket.write(this.#w.take())) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.#socket.off('drain', done);
+          this.#socket.off('close', done);
+          resolve();
+        };
+        this.#socket.on('drain', done);
+        this.#socket.on('close', done);
+      });
+    }
+  }
+
+  #fatal(code: string, message: string) {
+    if (this.#phase === 'closed') return;
+    backend.error(this.#w, { severity: 'FATAL', severityV: 'FATAL', code, message });
+    this.#flush();
+    this.#socket.end();
+    this.#close();
+  }
+
+  #close() {
+    if (this.#phase === 'closed') return;
+    this.#phase = 'closed';
+    this.#queue.length = 0;
+    for (const p of this.#portals.values()) p.outcome?.rows.cancel();
+    this.#portals.clear();
+    this.#session?.close();
+    this.#registry.remove(this.pid);
+    this.#socket.destroySoon?.();
+  }
+
+  async #handle(type: string, body: Buffer) {
+    switch (this.#phase) {
+      case 'startup':
+        return this.#onStartup(new Reader(body));
+      case 'sasl-initial':
+      case 'sasl-final':
+        if (type !== 'p') throw new ProtocolError(`expected a password message, got message type ${JSON.stringify(type)}`);
+        return this.#onSasl(new Reader(body));
+      case 'ready': {
+        const decode = frontend[type];
+        if (!decode) throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
+        const msg = decode(new Reader(body));
+        if (this.#skipping && msg.type !== 'sync' && msg.type !== 'terminate') return;
+        try {
+          await this.#onMessage(msg);
+        } catch (err) {
+          if (err instanceof ProtocolError) throw err;
+          this.#sendError(err);
+          if (msg.type !== 'query') this.#skipping = true;
+        }
+        if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
+        return;
+      }
+    }
+  }
+
+  #sendError(err: unknown) {
+    const { code, message } = sqlstateOf(err);
+    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, '') });
+  }
+
+  #onStartup(r: Reader) {
+    const code = r.i32();
+    if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+      this.#socket.write('N');
+      return;
+    }
+    if (code === CANCEL_REQUEST) {
+      const pid = r.i32();
+      const key = r.i32();
+      this.#registry.cancel(pid, key);
+      this.#socket.end();
+      this.#close();
+      return;
+    }
+    if (code >> 16 !== 3) return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
+    void PROTOCOL_3;
+    this.#startup = parseStartupParams(r);
+    if (!this.#startup.user) return this.#fatal('28000', 'no PostgreSQL user name specified in startup packet');
+    if (this.#opts.secret) {
+      this.#scram = new ScramExchange(this.#opts.secret);
+      this.#phase = 'sasl-initial';
+      backend.authSasl(this.#w, ['SCRAM-SHA-256']);
+      this.#flush();
+      return;
+    }
+    this.#ready();
+  }
+
+  #onSasl(r: Reader) {
+    const user = this.#startup.user;
+    const denied = () => this.#fatal('28P01', `password authentication failed for user "${user}"`);
+    if (this.#phase === 'sasl-initial') {
+      const mechanism = r.cstr();
+      if (mechanism !== 'SCRAM-SHA-256') return this.#fatal('28000', `SASL authentication mechanism ${mechanism} is not supported; use SCRAM-SHA-256`);
+      const len = r.i32();
+      const first = this.#scram!.first(r.bytes(len).toString('utf8'));
+      if (first === null) return denied();
+      this.#phase = 'sasl-final';
+      backend.authSaslContinue(this.#w, first);
+      this.#flush();
+      return;
+    }
+    const final = this.#scram!.final(r.rest().toString('utf8'));
+    if (final === null) return denied();
+    backend.authSaslFinal(this.#w, final);
+    this.#ready();
+  }
+
+  #ready() {
+    const s = this.#startup;
+    this.#session = new Session(this.#engine, this.#local, {
+      readonly: this.#opts.readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
+    });
+    this.#session.onNotice = (code, message) => backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
+    backend.authOk(this.#w);
+    const params: [string, string][] = [
+      ['server_version', '15.0'], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'], ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'],
+      ['standard_conforming_strings', 'on'], ['TimeZone', 'UTC'], ['IntervalStyle', 'postgres'], ['application_name', s.application_name ?? ''],
+      ['is_superuser', 'on'], ['session_authorization', s.user], ['default_transaction_read_only', this.#opts.readonly ? 'on' : 'off'], ['in_hot_standby', 'off'],
+    ];
+    for (const [k, v] of params) backend.parameterStatus(this.#w, k, v);
+    backend.backendKeyData(this.#w, this.pid, this.key);
+    this.#registry.add(this.pid, this.key, this);
+    this.#phase = 'ready';
+    this.#readyForQuery();
+  }
+
+  #readyForQuery() {
+    const tx = this.#session!.tx;
+    backend.readyForQuery(this.#w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
+    this.#flush();
+  }
+
+  async #onMessage(m: Frontend) {
+    const session = this.#session!;
+    switch (m.type) {
+      case 'query':
+        return this.#simpleQuery(m.sql);
+      case 'parse': {
+        if (m.name !== '' && this.#statements.has(m.name)) throw pgError('42P05', `prepared statement "${m.name}" already exists`);
+        const stmts = splitPgStatements(m.sql);
+        if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+        const an = session.analyze(stmts[0] ?? lexPg(''), m.paramTypes);
+        this.#statements.set(m.name, an);
+        backend.parseComplete(this.#w);
+        return;
+      }
+      case 'bind': {
+        const an = this.#statements.get(m.statement);
+        if (!an) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
+        if (m.portal !== '' && this.#portals.has(m.portal)) throw pgError('42P03', `cursor "${m.portal}" already exists`);
+        if (m.params.length !== an.paramTypes.length) {
+          throw pgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`);
+        }
+        const params = m.params.map((raw, i) => paramValue(raw, an.paramTypes[i], formatOf(m.paramFormats, i), `parameter $${i + 1}`));
+        this.#portals.get(m.portal)?.outcome?.rows.cancel();
+        this.#portals.set(m.portal, { an, params, formats: m.resultFormats, fields: null, outcome: null, pending: [], sent: 0, done: false });
+        backend.bindComplete(this.#w);
+        return;
+      }
+      case 'describe': {
+        if (m.kind === 'S') {
+          const an = this.#statements.get(m.name);
+          if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
+          backend.parameterDescription(this.#w, an.paramTypes.map((t) => t || OID.text));
+          if (an.columns) backend.rowDescription(this.#w, fieldsOf(an.columns, [], null));
+          else backend.noData(this.#w);
+          return;
+        }
+        const p = this.#portals.get(m.name);
+        if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
+        if (p.an.columns) backend.rowDescription(this.#w, (p.fields = fieldsOf(p.an.columns, p.formats, null)));
+        else backend.noData(this.#w);
+        return;
+      }
+      case 'execute': {
+        const p = this.#portals.get(m.portal);
+        if (!p) throw pgError('34000', `portal "${m.portal}" does not exist`);
+        return this.#execute(p, m.maxRows > 0 ? m.maxRows : Infinity, false);
+      }
+      case 'close': {
+        if (m.kind === 'S') this.#statements.delete(m.name);
+        else {
+          this.#portals.get(m.name)?.outcome?.rows.cancel();
+          this.#portals.delete(m.name);
+        }
+        backend.closeComplete(this.#w);
+        return;
+      }
+      case 'flush':
+        this.#flush();
+        return;
+      case 'sync':
+        this.#skipping = false;
+        if (session.tx === 'idle') this.#dropPortals();
+        this.#readyForQuery();
+        return;
+      case 'terminate':
+        this.#socket.end();
+        this.#close();
+        return;
+      case 'password':
+        throw new ProtocolError('unexpected password message');
+      case 'unsupported':
+        throw pgError('0A000', `${m.what} is not supported by Patina`);
+    }
+  }
+
+  #dropPortals() {
+    for (const p of this.#portals.values()) p.outcome?.rows.cancel();
+    this.#portals.clear();
+  }
+
+  async #simpleQuery(sql: string) {
+    const stmts = splitPgStatements(sql);
+    if (stmts.length === 0) backend.emptyQuery(this.#w);
+    try {
+      for (const tokens of stmts) {
+        const an = this.#session!.analyze(tokens);
+        if (an.kind === 'noop' && an.command === 'DEALLOCATE') this.#deallocate(an);
+        await this.#execute({ an, params: [], formats: [], fields: null, outcome: null, pending: [], sent: 0, done: false }, Infinity, true);
+      }
+    } catch (err) {
+      if (this.#session!.tx === 'open') this.#session!.tx = 'failed';
+      this.#sendError(err);
+    }
+    if (this.#session!.tx === 'idle') this.#dropPortals();
+    this.#readyForQuery();
+  }
+
+  #deallocate(an: Analyzed) {
+    const name = an.setting?.name ?? '';
+    if (name === 'all' || name === 'deallocate') this.#statements.clear();
+    else this.#statements.delete(name);
+  }
+
+  /** Runs (or continues) a portal: up to maxRows rows, then PortalSuspended or CommandComplete. */
+  async #execute(p: Portal, maxRows: number, simple: boolean) {
+    if (p.done) {
+      backend.commandComplete(this.#w, tagOf(p.an, p.outcome, 0));
+      return;
+    }
+    if (p.an.kind === 'empty') {
+      backend.emptyQuery(this.#w);
+      p.done = true;
+      return;
+    }
+    if (!p.outcome) {
+      if (p.an.kind === 'begin' || p.an.kind === 'commit' || p.an.kind === 'rollback') this.#dropPortals();
+      p.outcome = await this.#session!.execute(p.an, p.params);
+      if (p.outcome.columns && !p.fields) {
+        const first = (await p.outcome.rows.next()) ?? [];
+        p.pending = first;
+        p.fields = fieldsOf(p.outcome.columns, p.formats, first);
+        if (simple) backend.rowDescription(this.#w, p.fields);
+      }
+    }
+    const fields = p.fields;
+    let count = 0;
+    for (;;) {
+      if (p.pending.length === 0) {
+        const next = p.outcome.columns ? await p.outcome.rows.next() : null;
+        if (next === null) break;
+        p.pending = next;
+        continue;
+      }
+      const take = Math.min(p.pending.length, maxRows - count);
+      for (let i = 0; i < take; i++) this.#dataRow(p.pending[i], fields!);
+      p.pending = take === p.pending.length ? [] : p.pending.slice(take);
+      count += take;
+      if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
+      if (this.#phase === 'closed') return;
+      if (count >= maxRows) {
+        if (p.pending.length === 0) {
+          const next = await p.outcome.rows.next();
+          if (next === null) break;
+          p.pending = next;
+        }
+        if (p.pending.length > 0) {
+          p.sent += count;
+          backend.portalSuspended(this.#w);
+          return;
+        }
+      }
+    }
+    p.sent += count;
+    p.done = true;
+    backend.commandComplete(this.#w, tagOf(p.an, p.outcome, p.sent));
+  }
+
+  #dataRow(row: unknown[], fields: Field[]) {
+    const cells: (string | Buffer | null)[] = new Array(row.length);
+    for (let i = 0; i < row.length; i++) {
+      const f = fields[i];
+      cells[i] = f && f.format === 1 ? binaryOf(row[i], f.typeOid) : textOf(row[i], f ? f.typeOid : OID.text);
+    }
+    backend.dataRow(this.#w, cells);
+  }
+}
+
+/** RowDescription fields: type from the declared type, else from the first rows' values. */
+function fieldsOf(columns: { name: string; declType: string | null }[], formats: number[], sample: unknown[][] | null): Field[] {
+  return columns.map((c, i) => {
+    let v: unknown;
+    if (sample) for (const row of sample) if (row[i] !== null && row[i] !== undefined) { v = row[i]; break; }
+    const typeOid = columnOid(c, v);
+    return { name: c.name, tableOid: 0, column: 0, typeOid, typeSize: typeSize(typeOid), typeMod: -1, format: formatOf(formats, i) };
+  });
+}
+
+function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
+  if (outcome?.tag) return outcome.tag;
+  const n = outcome?.affected ?? rows;
+  switch (an.command) {
+    case 'INSERT': return `INSERT 0 ${n}`;
+    case 'UPDATE': case 'DELETE': return `${an.command} ${n}`;
+    case 'SELECT': case 'WITH': return `SELECT ${rows}`;
+    case 'START TRANSACTION': return 'START TRANSACTION';
+    default: return an.kind === 'sql' && an.columns ? `SELECT ${rows}` : an.command;
+  }
+}

@@ -1,0 +1,326 @@
+// PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
+import { type PgToken, identName, lexPg, quoteString } from './lexer';
+
+type Tok = PgToken | { type: 'group'; text: string };
+
+/** Session facts some functions are replaced by (version(), current_user, ...). */
+export interface DialectContext {
+  user: string;
+  database: string;
+  version: string;
+}
+
+const isWord = (t: Tok | undefined, w?: string) => t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
+const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
+const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
+
+/** Words that end an operand rather than name a function before '('. */
+const NOT_FUNCTIONS = new Set(['AND', 'OR', 'NOT', 'IN', 'SELECT', 'WHERE', 'ON', 'FROM', 'AS', 'THEN', 'ELSE', 'WHEN', 'IS', 'EXISTS', 'VALUES', 'BY', 'LIKE', 'CASE', 'RETURNING', 'SET', 'INTO', 'JOIN', 'USING', 'HAVING', 'ANY', 'ALL']);
+
+/** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
+function castTo(x: string, type: string, isArray: boolean): string {
+  if (isArray) return x;
+  switch (type) {
+    case 'int': case 'int2': case 'int4': case 'int8': case 'integer': case 'bigint': case 'smallint': case 'oid': case 'xid': case 'cid': case 'serial': case 'bigserial':
+      return `CAST(${x} AS INTEGER)`;
+    case 'float4': case 'float8': case 'real': case 'double precision': case 'float':
+      return `CAST(${x} AS REAL)`;
+    case 'numeric': case 'decimal':
+      return `CAST(${x} AS NUMERIC)`;
+    case 'bool': case 'boolean':
+      return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
+    case 'bytea':
+      return `CAST(${x} AS BLOB)`;
+    case 'regclass':
+      return `__pg_regclass(${x})`;
+    case 'regtype':
+      return `__pg_regtype(${x})`;
+    case 'regnamespace':
+      return `__pg_regnamespace(${x})`;
+    case 'regproc': case 'regprocedure':
+      return `${x}`;
+    case 'text': case 'varchar': case 'character varying': case 'char': case 'character': case 'bpchar': case 'name': case 'citext':
+      return `CAST(${x} AS TEXT)`;
+    default: // dates, times, json, uuid, ...: SQLite keeps them as text already
+      return x;
+  }
+}
+
+const MULTIWORD_TYPES: [string[], string][] = [
+  [['DOUBLE', 'PRECISION'], 'double precision'],
+  [['CHARACTER', 'VARYING'], 'character varying'],
+  [['TIMESTAMP', 'WITH', 'TIME', 'ZONE'], 'timestamptz'],
+  [['TIMESTAMP', 'WITHOUT', 'TIME', 'ZONE'], 'timestamp'],
+  [['TIME', 'WITH', 'TIME', 'ZONE'], 'timetz'],
+  [['TIME', 'WITHOUT', 'TIME', 'ZONE'], 'time'],
+];
+
+/** Reads a type name at toks[i] (after '::'): returns the name and the index after it. */
+function readType(toks: Tok[], i: number): { name: string; isArray: boolean; end: number } {
+  if (isWord(toks[i], 'PG_CATALOG') && isPunct(toks[i + 1], '.')) i += 2;
+  let name = toks[i] ? (toks[i].type === 'quoted' ? identName(toks[i] as PgToken) : toks[i].text.toLowerCase()) : '';
+  let end = i + 1;
+  for (const [words, n] of MULTIWORD_TYPES) {
+    if (words.every((w, k) => isWord(toks[i + k], w))) {
+      name = n;
+      end = i + words.length;
+      break;
+    }
+  }
+  if (isPunct(toks[end], '(')) {
+    while (end < toks.length && !isPunct(toks[end], ')')) end++;
+    end++;
+  }
+  let isArray = false;
+  while (isPunct(toks[end], '[') && isPunct(toks[end + 1], ']')) {
+    isArray = true;
+    end += 2;
+  }
+  return { name, isArray, end };
+}
+
+/** Index of the '(' matching the ')' at out[j], scanning back. */
+function openerBefore(out: Tok[], j: number, open: string, close: string): number {
+  let depth = 0;
+  for (; j >= 0; j--) {
+    if (isPunct(out[j], close)) depth++;
+    else if (isPunct(out[j], open) && --depth === 0) return j;
+  }
+  return 0;
+}
+
+/** Index of the ')' matching the '(' at toks[i]. */
+function closerAfter(toks: Tok[], i: number, open = '(', close = ')'): number {
+  let depth = 0;
+  for (; i < toks.length; i++) {
+    if (isPunct(toks[i], open)) depth++;
+    else if (isPunct(toks[i], close) && --depth === 0) return i;
+  }
+  return toks.length - 1;
+}
+
+/** Joins tokens with spaces where SQL needs them. */
+export function joinTokens(toks: Tok[]): string {
+  let s = '';
+  let prev: Tok | undefined;
+  for (const t of toks) {
+    const tight =
+      prev === undefined ||
+      isPunct(t, '.') || isPunct(prev, '.') || isPunct(t, ',') || isPunct(t, ')') || isPunct(prev, '(') || isPunct(t, ']') || isPunct(prev, '[') ||
+      (isPunct(t, '(') && (prev.type === 'word' || prev.type === 'quoted'));
+    s += (tight ? '' : ' ') + t.text;
+    prev = t;
+  }
+  return s;
+}
+
+/** Function calls replaced by their value for the session (the read workers do not have them). */
+function sessionValue(name: string, ctx: DialectContext): string | null {
+  switch (name) {
+    case 'version': return quoteString(ctx.version);
+    case 'current_database': case 'current_catalog': return quoteString(ctx.database);
+    case 'current_user': case 'session_user': case 'user': return quoteString(ctx.user);
+    case 'current_schema': return "'public'";
+    case 'now': case 'transaction_timestamp': case 'statement_timestamp': case 'clock_timestamp':
+      return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+    default: return null;
+  }
+}
+
+/** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
+const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'current_schema', 'current_catalog']);
+
+/**
+ * Rewrites one PostgreSQL statement for SQLite. `local` is true when the statement runs on the
+ * agent's catalog connection, where PostgreSQL's functions exist; elsewhere they become values.
+ */
+export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
+  let toks: Tok[] = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
+  toks = rewriteWords(toks, ctx, local);
+  toks = rewriteArrays(toks);
+  toks = rewriteCasts(toks);
+  return rewriteSetReturning(joinTokens(toks));
+}
+
+function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
+  const out: Tok[] = [];
+  const castDepth: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    if (isPunct(t, '(')) depth++;
+    if (isPunct(t, ')')) {
+      if (castDepth[castDepth.length - 1] === depth) castDepth.pop();
+      depth--;
+    }
+    // OPERATOR(pg_catalog.~) → ~
+    if (isWord(t, 'OPERATOR') && isPunct(next, '(')) {
+      const close = closerAfter(toks, i + 1);
+      const op = toks.slice(i + 2, close).filter((x) => x.type === 'op');
+      if (op.length === 1) {
+        toks.splice(i, close - i + 1, op[0]);
+        i--;
+        continue;
+      }
+    }
+    // COLLATE pg_catalog.default, COLLATE "C": SQLite's own collation is what there is
+    if (isWord(t, 'COLLATE')) {
+      let j = i + 1;
+      if (isPunct(toks[j + 1], '.')) j += 2;
+      i = j;
+      continue;
+    }
+    // pg_catalog.f(...) → f(...), public.t → t
+    if ((isWord(t, 'PG_CATALOG') && isPunct(next, '.') && (isWord(toks[i + 2]) || toks[i + 2]?.type === 'quoted') && isPunct(toks[i + 3], '(')) ||
+        ((isWord(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) && isPunct(next, '.') && !isPunct(out[out.length - 1], '.'))) {
+      i++;
+      continue;
+    }
+    if (t.type === 'op') {
+      const map: Record<string, string[]> = {
+        '~': ['REGEXP'], '!~': ['NOT', 'REGEXP'], '~*': ['REGEXP', "'(?i)'", '||'], '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
+        '~~': ['LIKE'], '~~*': ['LIKE'], '!~~': ['NOT', 'LIKE'], '!~~*': ['NOT', 'LIKE'],
+      };
+      const m = map[t.text];
+      if (m) {
+        for (const w of m) out.push({ type: w.startsWith("'") ? 'string' : w === '||' ? 'op' : 'word', text: w });
+        continue;
+      }
+    }
+    if (t.type === 'word') {
+      const up = t.text.toUpperCase();
+      const prev = out[out.length - 1];
+      const afterDot = isPunct(prev, '.');
+      if (up === 'ILIKE') {
+        out.push({ type: 'word', text: 'LIKE' });
+        continue;
+      }
+      if (up === 'CAST' && isPunct(next, '(')) castDepth.push(depth + 1);
+      // `AS name`: quote the alias so that SQLite keywords work and the name folds as in PostgreSQL
+      if (up === 'AS' && castDepth[castDepth.length - 1] !== depth && next?.type === 'word' && !isPunct(toks[i + 2], '(') && !['MATERIALIZED', 'NOT'].includes(next.text.toUpperCase())) {
+        out.push(t, { type: 'quoted', text: '"' + next.text.toLowerCase() + '"' });
+        i++;
+        continue;
+      }
+      const lower = t.text.toLowerCase();
+      if (!afterDot && isPunct(next, '(') && isPunct(toks[i + 2], ')') && sessionValue(lower, ctx) !== null && (!local || lower === 'now')) {
+        out.push({ type: 'group', text: sessionValue(lower, ctx)! });
+        i += 2;
+        continue;
+      }
+      if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
+        out.push(local ? { type: 'group', text: `${lower}()` } : { type: 'group', text: sessionValue(lower, ctx)! });
+        continue;
+      }
+      if (!afterDot && isPunct(next, '(')) {
+        const renamed: Record<string, string> = { string_agg: 'group_concat', json_build_object: 'json_object', jsonb_build_object: 'json_object', json_agg: 'json_group_array', to_json: 'json_quote' };
+        if (renamed[lower]) {
+          out.push({ type: 'word', text: renamed[lower] });
+          continue;
+        }
+      }
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** ARRAY[...], ARRAY(SELECT ...), = ANY(...), <> ALL(...). Arrays are PostgreSQL text ('{a,b}'). */
+function rewriteArrays(toks: Tok[]): Tok[] {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if ((isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=')) && (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) && isPunct(toks[i + 2], '(')) {
+      const negate = !isOp(t, '=');
+      const close = closerAfter(toks, i + 2);
+      const inner = toks.slice(i + 3, close);
+      let repl: Tok[];
+      if (isWord(inner[0], 'ARRAY') && isPunct(inner[1], '[')) {
+        repl = [{ type: 'punct', text: '(' }, ...inner.slice(2, closerAfter(inner, 1, '[', ']')), { type: 'punct', text: ')' }];
+      } else {
+        repl = [{ type: 'group', text: '(SELECT value FROM __pg_elems(' }, ...inner, { type: 'group', text: '))' }];
+      }
+      const op: Tok[] = negate ? [{ type: 'word', text: 'NOT' }, { type: 'word', text: 'IN' }] : [{ type: 'word', text: 'IN' }];
+      toks.splice(i, close - i + 1, ...op, ...repl);
+      continue;
+    }
+    if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '[')) {
+      const close = closerAfter(toks, i + 1, '[', ']');
+      toks.splice(i, close - i + 1, { type: 'word', text: '__pg_array' }, { type: 'punct', text: '(' }, ...toks.slice(i + 2, close), { type: 'punct', text: ')' });
+      continue;
+    }
+    if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '(')) {
+      const close = closerAfter(toks, i + 1);
+      toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), { type: 'group', text: ') SELECT __pg_array_agg(v) FROM __a)' });
+    }
+  }
+  return toks;
+}
+
+function rewriteCasts(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!isOp(t, '::') || out.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const { name, isArray, end } = readType(toks, i + 1);
+    let j = out.length - 1;
+    if (isPunct(out[j], ')')) {
+      j = openerBefore(out, j, '(', ')');
+      if (j > 0 && (out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase()))) {
+        j--;
+        if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
+      }
+    } else if (isPunct(out[j], ']')) {
+      j = openerBefore(out, j, '[', ']');
+      if (j > 0) j--;
+    } else {
+      while (j > 1 && isPunct(out[j - 1], '.') && (out[j - 2].type === 'word' || out[j - 2].type === 'quoted')) j -= 2;
+    }
+    const operand = out.splice(j);
+    out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
+    i = end - 1;
+  }
+  return out;
+}
+
+/**
+ * `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u ...` (SQLAlchemy's primary-key query):
+ * set-returning functions in a select list become a join with the table-valued __pg_elems.
+ */
+function rewriteSetReturning(sql: string): string {
+  // FROM unnest(x) a: the alias names the element, as in PostgreSQL
+  sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (_m, kw: string, x: string, a: string) => `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`);
+  return sql.replace(
+    /SELECT unnest\(([\w.]+)\) (\w+), generate_subscripts\(\1, 1\) (\w+) FROM ([\w.]+) (\w+)/i,
+    (_m, x: string, a: string, b: string, t: string, u: string) => `SELECT __e.value AS ${a}, __e.key + 1 AS ${b} FROM ${t} ${u}, __pg_elems(${x}) __e`,
+  );
+}
+
+/** Relation names that live in the agent's catalog rather than in the database. */
+export function catalogRelations(tokens: PgToken[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type !== 'word' && t.type !== 'quoted') continue;
+    const name = identName(t);
+    if (name === 'information_schema' || name === 'pg_catalog') return true;
+    if (name.startsWith('pg_') && tokens[i + 1]?.text !== '(') return true;
+  }
+  return false;
+}
+
+/** True when a SELECT has no FROM at all (constants and functions: answered locally). */
+export function hasNoFrom(tokens: PgToken[]): boolean {
+  return !tokens.some((t) => t.type === 'word' && t.text.toUpperCase() === 'FROM');
+}
+
+/** The highest $n a statement uses. */
+export function maxParam(tokens: PgToken[]): number {
+  let m = 0;
+  for (const t of tokens) if (t.type === 'param') m = Math.max(m, Number(t.text.slice(1)));
+  return m;
+}
+
+export { lexPg };

@@ -1,0 +1,359 @@
+// The PG front end's own SQLite connection, in the agent's process: the database file (read only, by
+// `PRAGMA query_only`) with an in-memory pg_catalog and information_schema attached. It answers
+// catalog queries and point reads (one row by a unique key) without a trip to a read worker.
+import Database from 'better-sqlite3';
+import type { Schema, TableDef } from '../../src/engine/schema/model';
+import { narrowInteger } from '../../src/engine/values';
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
+import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from './types';
+
+/** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
+export interface SessionFacts {
+  user: string;
+  database: string;
+  version: string;
+  pid: number;
+  settings: Map<string, string>;
+}
+
+const NS_CATALOG = 11;
+const NS_PUBLIC = 2200;
+const NS_INFO = 13000;
+const FIRST_OID = 16384;
+const STMT_CACHE = 512;
+
+/** Elements of an array as the catalog stores it: '{a,b}', an int2vector '1 2', or JSON '[...]'. */
+export function arrayElements(v: unknown): unknown[] {
+  if (v === null || v === undefined) return [];
+  const s = String(v).trim();
+  let parts: string[];
+  if (s.startsWith('[')) {
+    try {
+      return JSON.parse(s) as unknown[];
+    } catch {
+      return [];
+    }
+  } else if (s.startsWith('{')) {
+    const inner = s.slice(1, -1);
+    parts = inner === '' ? [] : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p));
+  } else {
+    parts = s === '' ? [] : s.split(/\s+/);
+  }
+  return parts.map((p) => (/^-?\d+$/.test(p) ? Number(p) : p === 'NULL' ? null : p));
+}
+
+/** An array in PostgreSQL's text form. */
+export function arrayText(xs: unknown[]): string {
+  return '{' + xs.map((x) => (x === null ? 'NULL' : typeof x === 'string' && /[,{}"\\\s]|^$/.test(x) ? '"' + x.replace(/["\\]/g, '\\$&') + '"' : String(x))).join(',') + '}';
+}
+
+export class LocalDb {
+  readonly db: Database.Database;
+  /** The session whose statement is running now (statements here run synchronously, one at a time). */
+  session: SessionFacts | null = null;
+  readonly #oids = new Map<string, number>();
+  #nextOid = FIRST_OID;
+  readonly #cache = new Map<string, Database.Statement>();
+  readonly #pointReads = new Map<string, boolean>();
+  /** name → columns of unique indexes, for point-read plans. */
+  #uniqueIndexes = new Map<string, number>();
+  #relNames = new Map<number, string>();
+  #indexDefs = new Map<number, string>();
+  #constraintDefs = new Map<number, string>();
+
+  constructor(path: string) {
+    this.db = new Database(path, { fileMustExist: true });
+    this.db.defaultSafeIntegers(true);
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec("ATTACH ':memory:' AS pg_catalog; ATTACH ':memory:' AS information_schema");
+    for (const [t, cols] of Object.entries(PG_CATALOG_TABLES)) this.db.exec(`CREATE TABLE pg_catalog.${t} (${cols})`);
+    for (const [t, cols] of Object.entries(INFORMATION_SCHEMA_TABLES)) this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
+    this.#registerFunctions();
+    this.db.pragma('query_only = 1');
+  }
+
+  #oid(key: string): number {
+    let o = this.#oids.get(key);
+    if (o === undefined) this.#oids.set(key, (o = this.#nextOid++));
+    return o;
+  }
+
+  /** Rebuilds the catalog from the schema (at start and after every reload). */
+  refresh(schema: Schema): void {
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.transaction(() => this.#fill(schema))();
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+    this.#cache.clear();
+    this.#pointReads.clear();
+  }
+
+  #fill(schema: Schema) {
+    const db = this.db;
+    for (const t of [...Object.keys(PG_CATALOG_TABLES).map((t) => `pg_catalog.${t}`), ...Object.keys(INFORMATION_SCHEMA_TABLES).map((t) => `information_schema.${t}`)]) db.exec(`DELETE FROM ${t}`);
+    const ins = (table: string, row: Record<string, unknown>) => {
+      const keys = Object.keys(row);
+      db.prepare(`INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`).run(...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])));
+    };
+    const user = 'patina';
+    ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
+    ins('pg_namespace', { oid: NS_PUBLIC, nspname: 'public', nspowner: 10 });
+    ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
+    ins('pg_database', { oid: 5, datname: 'patina' });
+    ins('pg_roles', { oid: 10, rolname: user });
+    ins('pg_user', { usename: user, usesysid: 10 });
+    ins('pg_am', { oid: 2, amname: 'heap', amhandler: 'heap_tableam_handler', amtype: 't' });
+    ins('pg_am', { oid: 403, amname: 'btree', amhandler: 'bthandler', amtype: 'i' });
+    ins('pg_tablespace', { oid: 1663, spcname: 'pg_default' });
+    ins('pg_tablespace', { oid: 1664, spcname: 'pg_global' });
+    ins('pg_collation', { oid: 100, collname: 'default', collprovider: 'd' });
+    ins('pg_collation', { oid: 950, collname: 'C', collcollate: 'C', collctype: 'C' });
+    ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
+    ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
+    for (const [oid, name, len, cat] of PG_TYPES) {
+      const elem = name.startsWith('_') ? PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0 : 0;
+      const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
+      ins('pg_type', { oid, typname: name, typlen: len, typcategory: cat, typbyval: len > 0 && len <= 8 ? 1 : 0, typelem: elem, typarray: arr, typinput: `${name}in`, typoutput: `${name}out`, typreceive: `${name}recv`, typsend: `${name}send`, typcollation: cat === 'S' ? 100 : 0 });
+    }
+    const settings: [string, string, string][] = [
+      ['server_version', '15.0', 'Preset Options'], ['server_version_num', '150000', 'Preset Options'], ['server_encoding', 'UTF8', 'Preset Options'],
+      ['client_encoding', 'UTF8', 'Client Connection Defaults'], ['DateStyle', 'ISO, MDY', 'Client Connection Defaults'], ['TimeZone', 'UTC', 'Client Connection Defaults'],
+      ['standard_conforming_strings', 'on', 'Version and Platform Compatibility'], ['integer_datetimes', 'on', 'Preset Options'],
+      ['max_identifier_length', '63', 'Preset Options'], ['search_path', '"$user", public', 'Client Connection Defaults'],
+      ['default_transaction_isolation', 'serializable', 'Client Connection Defaults'], ['transaction_isolation', 'serializable', 'Client Connection Defaults'],
+      ['max_connections', '1000', 'Connections and Authentication'], ['block_size', '4096', 'Preset Options'], ['lc_collate', 'C.UTF-8', 'Preset Options'],
+      ['lc_ctype', 'C.UTF-8', 'Preset Options'], ['IntervalStyle', 'postgres', 'Client Connection Defaults'], ['application_name', '', 'Reporting and Logging'],
+    ];
+    for (const [name, setting, category] of settings) ins('pg_settings', { name, setting, category, context: 'user', vartype: 'string', source: 'default', boot_val: setting, reset_val: setting, short_desc: '' });
+
+    this.#relNames = new Map();
+    this.#indexDefs = new Map();
+    this.#constraintDefs = new Map();
+    this.#uniqueIndexes = new Map();
+    const ischema = (table: string, row: Record<string, unknown>) => ins(`information_schema.${table}`, row);
+    ischema('schemata', { catalog_name: 'patina', schema_name: 'public', schema_owner: user });
+    ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
+    ischema('schemata', { catalog_name: 'patina', schema_name: 'information_schema', schema_owner: user });
+    ischema('enabled_roles', { role_name: user });
+    for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name))) this.#fillTable(t, ins, ischema, user);
+  }
+
+  #fillTable(t: TableDef, ins: (table: string, row: Record<string, unknown>) => void, ischema: (table: string, row: Record<string, unknown>) => void, user: string) {
+    const oid = this.#oid(`table:${t.name}`);
+    this.#relNames.set(oid, t.name);
+    const attnum = (col: string) => t.columns.findIndex((c) => c.name === col) + 1;
+    interface Ix { name: string; unique: boolean; primary: boolean; columns: string[]; constraint: 'p' | 'u' | null }
+    const indexes: Ix[] = [];
+    const pkIndex = t.indexes.find((i) => i.origin === 'pk');
+    if (t.primaryKey.length > 0) indexes.push({ name: `${t.name}_pkey`, unique: true, primary: true, columns: t.primaryKey, constraint: 'p' });
+    for (const i of t.indexes) {
+      if (i === pkIndex) continue;
+      const name = i.origin === 'u' ? `${t.name}_${i.columns.join('_')}_key` : i.name;
+      indexes.push({ name, unique: i.unique, primary: false, columns: i.columns, constraint: i.origin === 'u' ? 'u' : null });
+    }
+    for (const i of t.indexes) if (i.unique) this.#uniqueIndexes.set(i.name, i.columns.length);
+    ins('pg_class', { oid, relname: t.name, relnamespace: NS_PUBLIC, reltype: 0, relam: 2, relkind: 'r', relnatts: t.columns.length, relhasindex: indexes.length > 0 });
+    ins('pg_tables', { schemaname: 'public', tablename: t.name, tableowner: user, hasindexes: indexes.length > 0 });
+    ischema('tables', { table_catalog: 'patina', table_schema: 'public', table_name: t.name, table_type: 'BASE TABLE', is_insertable_into: 'YES', is_typed: 'NO' });
+    t.columns.forEach((c, k) => {
+      const typ = oidOfDeclType(c.type);
+      const notNull = c.notNull || c.pk > 0;
+      ins('pg_attribute', { attrelid: oid, attname: c.name, atttypid: typ, attlen: typeSize(typ), attnum: k + 1, attnotnull: notNull, atthasdef: c.defaultSql !== null, attstorage: typeSize(typ) > 0 ? 'p' : 'x', attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0 });
+      if (c.defaultSql !== null) {
+        const adoid = this.#oid(`default:${t.name}.${c.name}`);
+        ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: c.defaultSql });
+      }
+      const display = TYPE_DISPLAY[typ] ?? 'text';
+      ischema('columns', {
+        table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: c.name, ordinal_position: k + 1, column_default: c.defaultSql,
+        is_nullable: notNull ? 'NO' : 'YES', data_type: display, udt_catalog: 'patina', udt_schema: 'pg_catalog', udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
+        numeric_precision: typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : null, numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : null,
+        numeric_scale: typ === OID.int8 ? 0 : null, dtd_identifier: String(k + 1), is_self_referencing: 'NO', is_identity: 'NO', is_generated: 'NEVER', is_updatable: 'YES',
+      });
+    });
+    for (const ix of indexes) {
+      const ioid = this.#oid(`index:${t.name}.${ix.name}`);
+      this.#relNames.set(ioid, ix.name);
+      const keys = ix.columns.map(attnum);
+      const def = `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`;
+      this.#indexDefs.set(ioid, def);
+      ins('pg_class', { oid: ioid, relname: ix.name, relnamespace: NS_PUBLIC, reltype: 0, relam: 403, relkind: 'i', relnatts: keys.length });
+      ins('pg_index', { indexrelid: ioid, indrelid: oid, indnatts: keys.length, indnkeyatts: keys.length, indisunique: ix.unique, indisprimary: ix.primary, indkey: keys.join(' '), indoption: keys.map(() => 0).join(' '), indcollation: keys.map(() => 0).join(' '), indclass: keys.map(() => 0).join(' ') });
+      ins('pg_indexes', { schemaname: 'public', tablename: t.name, indexname: ix.name, indexdef: def });
+      if (ix.constraint) {
+        const coid = this.#oid(`constraint:${t.name}.${ix.name}`);
+        this.#constraintDefs.set(coid, `${ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${ix.columns.join(', ')})`);
+        ins('pg_constraint', { oid: coid, conname: ix.name, connamespace: NS_PUBLIC, contype: ix.constraint, conrelid: oid, conindid: ioid, conkey: arrayText(keys) });
+        const ctype = ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
+        ischema('table_constraints', { constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name, table_catalog: 'patina', table_schema: 'public', table_name: t.name, constraint_type: ctype, is_deferrable: 'NO', initially_deferred: 'NO', enforced: 'YES' });
+        ix.columns.forEach((col, k) => {
+          ischema('key_column_usage', { constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name, table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: col, ordinal_position: k + 1 });
+          ischema('constraint_column_usage', { table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: col, constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name });
+        });
+      }
+    }
+  }
+
+  #registerFunctions() {
+    const db = this.db;
+    const s = () => this.session;
+    const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+    const fn = (name: string, f: (...args: unknown[]) => unknown) => db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
+    const regexCache = new Map<string, RegExp>();
+    fn('regexp', (pattern, value) => {
+      if (pattern === null || value === null) return null;
+      let p = String(pattern);
+      let re = regexCache.get(p);
+      if (!re) {
+        const ci = p.startsWith('(?i)');
+        if (ci) p = p.slice(4);
+        re = new RegExp(p, ci ? 'i' : '');
+        if (regexCache.size < 1000) regexCache.set(String(pattern), re);
+      }
+      return re.test(String(value)) ? 1 : 0;
+    });
+    fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
+    fn('current_user', () => s()?.user ?? 'patina');
+    fn('session_user', () => s()?.user ?? 'patina');
+    fn('current_database', () => s()?.database ?? 'patina');
+    fn('current_catalog', () => s()?.database ?? 'patina');
+    fn('current_schema', () => 'public');
+    fn('current_schemas', () => '{pg_catalog,public}');
+    fn('current_setting', (name) => s()?.settings.get(String(name).toLowerCase()) ?? null);
+    fn('set_config', (_n, v) => v);
+    fn('pg_backend_pid', () => s()?.pid ?? 0);
+    fn('inet_server_addr', () => '127.0.0.1');
+    fn('inet_server_port', () => 5432);
+    fn('inet_client_addr', () => '127.0.0.1');
+    fn('pg_is_in_recovery', () => 0);
+    fn('pg_postmaster_start_time', () => STARTED);
+    fn('txid_current', () => 1);
+    fn('pg_get_userbyid', () => s()?.user ?? 'patina');
+    fn('pg_encoding_to_char', () => 'UTF8');
+    fn('pg_char_to_encoding', () => 6);
+    fn('pg_table_is_visible', () => 1);
+    fn('pg_type_is_visible', () => 1);
+    fn('pg_function_is_visible', () => 1);
+    fn('pg_my_temp_schema', () => 0);
+    fn('pg_is_other_temp_schema', () => 0);
+    for (const name of ['has_table_privilege', 'has_schema_privilege', 'has_database_privilege', 'has_column_privilege', 'has_any_column_privilege', 'has_function_privilege', 'has_sequence_privilege', 'pg_has_role']) fn(name, () => 1);
+    fn('format_type', (oid) => (oid === null ? null : TYPE_DISPLAY[num(oid)] ?? PG_TYPES.find((r) => r[0] === num(oid))?.[1] ?? '???'));
+    fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
+    fn('pg_get_indexdef', (oid, col) => {
+      const def = this.#indexDefs.get(num(oid)) ?? null;
+      if (def === null || col === undefined || num(col) === 0) return def;
+      const cols = /\((.*)\)$/.exec(def)?.[1].split(', ') ?? [];
+      return cols[num(col) - 1] ?? '';
+    });
+    fn('pg_get_constraintdef', (oid) => this.#constraintDefs.get(num(oid)) ?? null);
+    for (const name of ['obj_description', 'col_description', 'shobj_description', 'pg_get_viewdef', 'pg_get_triggerdef', 'pg_get_ruledef', 'pg_get_functiondef', 'pg_get_function_arguments', 'pg_get_function_result', 'pg_get_function_identity_arguments', 'pg_get_serial_sequence', 'pg_get_statisticsobjdef_columns', 'pg_get_partkeydef', 'pg_tablespace_location', 'pg_get_partition_constraintdef']) fn(name, () => null);
+    fn('pg_relation_is_publishable', () => 0);
+    for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size', 'pg_database_size']) fn(name, () => 0);
+    fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
+    fn('quote_ident', (x) => (x === null ? null : /^[a-z_][a-z0-9_]*$/.test(String(x)) ? String(x) : '"' + String(x).replace(/"/g, '""') + '"'));
+    fn('array_to_string', (arr, sep, nullStr) => (arr === null ? null : arrayElements(arr).map((e) => (e === null ? nullStr ?? null : String(e))).filter((e) => e !== null).join(String(sep))));
+    fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
+    fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
+    fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
+    fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
+    fn('__pg_array', (...xs) => arrayText(xs.map((x) => (typeof x === 'bigint' ? Number(x) : x))));
+    fn('__pg_elem', (arr, i) => arrayElements(arr)[num(i) - 1] ?? null);
+    fn('__pg_regclass', (x) => {
+      if (x === null) return null;
+      if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
+        const o = num(typeof x === 'string' ? Number(x) : x);
+        return typeof x === 'string' ? o : this.#relNames.get(o) ?? String(o);
+      }
+      const name = String(x).replace(/^public\./, '').replace(/^"(.*)"$/, '$1');
+      for (const [o, n] of this.#relNames) if (n === name) return o;
+      return null;
+    });
+    fn('__pg_regtype', (x) => (x === null ? null : typeof x === 'string' && !/^\d+$/.test(x) ? PG_TYPES.find((r) => r[1] === x)?.[0] ?? null : TYPE_DISPLAY[num(x)] ?? String(x)));
+    fn('__pg_regnamespace', (x) => (x === null ? null : ({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ?? String(x)));
+    db.aggregate('__pg_array_agg', { start: () => [] as unknown[], step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc), result: (acc: unknown[]) => arrayText(acc) });
+    db.aggregate('array_agg', { start: () => [] as unknown[], step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc), result: (acc: unknown[]) => arrayText(acc) });
+    db.aggregate('bool_and', { start: 1, step: (acc: number, v: unknown) => (v === null ? acc : acc && Number(v) ? 1 : 0) });
+    db.aggregate('bool_or', { start: 0, step: (acc: number, v: unknown) => (v === null ? acc : acc || Number(v) ? 1 : 0) });
+    db.table('__pg_elems', {
+      columns: ['value', 'key'],
+      parameters: ['arr'],
+      *rows(arr: unknown) {
+        const xs = arrayElements(arr);
+        for (let i = 0; i < xs.length; i++) yield [xs[i] as never, i];
+      },
+    });
+    db.table('unnest', {
+      columns: ['value'],
+      parameters: ['arr'],
+      *rows(arr: unknown) {
+        for (const x of arrayElements(arr)) yield [x as never];
+      },
+    });
+    db.table('generate_series', {
+      columns: ['value'],
+      parameters: ['start', 'stop', 'step'],
+      *rows(start: unknown, stop: unknown, step: unknown) {
+        const st = step === null || step === undefined ? 1 : num(step);
+        if (st === 0) return;
+        for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield [i];
+      },
+    });
+  }
+
+  /** A prepared statement on this connection, cached by its text. */
+  prepare(sql: string): Database.Statement {
+    let st = this.#cache.get(sql);
+    if (st) return st;
+    st = this.db.prepare(sql);
+    if (this.#cache.size >= STMT_CACHE) this.#cache.delete(this.#cache.keys().next().value as string);
+    this.#cache.set(sql, st);
+    return st;
+  }
+
+  /** Runs a read here; rows are arrays of cells with integers narrowed. */
+  run(st: Database.Statement, params: Record<string, unknown> | undefined, facts: SessionFacts): unknown[][] {
+    this.session = facts;
+    try {
+      const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
+      for (const row of rows) for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+      return rows;
+    } finally {
+      this.session = null;
+    }
+  }
+
+  /**
+   * True when SQLite's plan for a read is only lookups by a whole unique key (at most one row per
+   * table, a few page reads): cheap enough to run on the agent's thread instead of a read worker.
+   */
+  isPointRead(sql: string, paramCount: number): boolean {
+    let ok = this.#pointReads.get(sql);
+    if (ok !== undefined) return ok;
+    ok = false;
+    try {
+      const params: Record<string, null> = {};
+      for (let i = 1; i <= paramCount; i++) params[i] = null;
+      const plan = this.db.prepare('EXPLAIN QUERY PLAN ' + sql).all(params) as { detail: string }[];
+      ok = plan.length > 0 && plan.every((p) => {
+        if (/^SEARCH \S+(?: AS \S+)? USING INTEGER PRIMARY KEY \(rowid=\?\)$/.test(p.detail)) return true;
+        const m = /^SEARCH \S+(?: AS \S+)? USING (?:COVERING )?INDEX (\S+) \(([^)]*)\)$/.exec(p.detail);
+        if (!m) return false;
+        const conds = m[2].split(' AND ');
+        return conds.every((c) => /=\?$/.test(c)) && this.#uniqueIndexes.get(m[1]) === conds.length;
+      });
+    } catch {
+      ok = false;
+    }
+    if (this.#pointReads.size > 10000) this.#pointReads.clear();
+    this.#pointReads.set(sql, ok);
+    return ok;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');

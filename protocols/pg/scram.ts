@@ -1,0 +1,61 @@
+// SCRAM-SHA-256 (RFC 5802/7677) as PostgreSQL speaks it: no channel binding, user name from startup.
+import crypto from 'node:crypto';
+
+const ITERATIONS = 4096;
+
+const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
+const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest();
+
+/** A password's stored keys, computed once per listener. */
+export interface ScramSecret {
+  salt: Buffer;
+  iterations: number;
+  storedKey: Buffer;
+  serverKey: Buffer;
+}
+
+export function scramSecret(password: string): ScramSecret {
+  const salt = crypto.randomBytes(16);
+  const salted = crypto.pbkdf2Sync(password.normalize('NFKC'), salt, ITERATIONS, 32, 'sha256');
+  return { salt, iterations: ITERATIONS, storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key') };
+}
+
+/** One exchange: the client's first message gives the server's; the client's final is verified. */
+export class ScramExchange {
+  readonly #secret: ScramSecret;
+  #clientFirstBare = '';
+  #serverFirst = '';
+  #nonce = '';
+
+  constructor(secret: ScramSecret) {
+    this.#secret = secret;
+  }
+
+  /** Takes SASLInitialResponse's data; returns server-first-message, or null if malformed. */
+  first(clientFirst: string): string | null {
+    const m = /^([ny]),(?:a=[^,]*)?,(.*)$/.exec(clientFirst);
+    if (!m) return null;
+    this.#clientFirstBare = m[2];
+    const nonce = /(?:^|,)r=([^,]+)/.exec(this.#clientFirstBare);
+    if (!nonce) return null;
+    this.#nonce = nonce[1] + crypto.randomBytes(18).toString('base64');
+    this.#serverFirst = `r=${this.#nonce},s=${this.#secret.salt.toString('base64')},i=${this.#secret.iterations}`;
+    return this.#serverFirst;
+  }
+
+  /** Takes the client's final message; returns server-final-message when the proof is right. */
+  final(clientFinal: string): string | null {
+    const i = clientFinal.lastIndexOf(',p=');
+    if (i < 0) return null;
+    const withoutProof = clientFinal.slice(0, i);
+    const proof = Buffer.from(clientFinal.slice(i + 3), 'base64');
+    if (!new RegExp(`(?:^|,)r=${this.#nonce.replace(/[+/=]/g, (c) => '\\' + c)}(?:,|$)`).test(withoutProof)) return null;
+    const authMessage = `${this.#clientFirstBare},${this.#serverFirst},${withoutProof}`;
+    const signature = hmac(this.#secret.storedKey, authMessage);
+    if (proof.length !== signature.length) return null;
+    const clientKey = Buffer.alloc(proof.length);
+    for (let k = 0; k < proof.length; k++) clientKey[k] = proof[k] ^ signature[k];
+    if (!crypto.timingSafeEqual(sha256(clientKey), this.#secret.storedKey)) return null;
+    return `v=${hmac(this.#secret.serverKey, authMessage).toString('base64')}`;
+  }
+}

@@ -1,0 +1,84 @@
+// PostgreSQL listeners: one TCP server per configured address, sharing the catalog connection and
+// the table of connections that CancelRequest looks keys up in.
+import net from 'node:net';
+import type { PgListenerConfig } from '../../src/config/config';
+import type { Schema } from '../../src/engine/schema/model';
+import { type CancelRegistry, Connection } from './connection';
+import { LocalDb } from './local-db';
+import { scramSecret } from './scram';
+import type { PgEngine } from './session';
+
+/** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
+export interface PgBackend extends PgEngine {
+  readonly path: string;
+  onSchema(fn: (schema: Schema) => void): void;
+}
+
+export class PgServer implements CancelRegistry {
+  readonly #local: LocalDb;
+  readonly #engine: PgBackend;
+  readonly #servers: net.Server[] = [];
+  readonly #conns = new Map<number, { key: number; conn: Connection }>();
+  readonly #sockets = new Set<net.Socket>();
+
+  private constructor(engine: PgBackend) {
+    this.#engine = engine;
+    this.#local = new LocalDb(engine.path);
+    engine.onSchema((schema) => this.#local.refresh(schema));
+  }
+
+  /** Starts every configured listener; rejects if one cannot bind. */
+  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number): Promise<PgServer> {
+    const s = new PgServer(engine);
+    try {
+      for (const l of listeners) await s.#listen(l, queryTimeoutSeconds * 1000);
+    } catch (err) {
+      await s.stop();
+      throw err;
+    }
+    return s;
+  }
+
+  #listen(l: PgListenerConfig, queryTimeoutMs: number): Promise<void> {
+    const opts = { readonly: l.readonly, secret: l.password === null ? null : scramSecret(l.password), queryTimeoutMs };
+    const server = net.createServer((socket) => {
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+      new Connection(socket, this.#engine, this.#local, opts, this);
+    });
+    server.maxConnections = 10000;
+    this.#servers.push(server);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(l.addr.port, l.addr.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  /** Where each listener is bound (real ports when 0 was asked for). */
+  addresses(): { host: string; port: number }[] {
+    return this.#servers.map((s) => s.address() as net.AddressInfo).filter(Boolean).map((a) => ({ host: a.address, port: a.port }));
+  }
+
+  add(pid: number, key: number, conn: Connection): void {
+    this.#conns.set(pid, { key, conn });
+  }
+
+  remove(pid: number): void {
+    this.#conns.delete(pid);
+  }
+
+  cancel(pid: number, key: number): void {
+    const c = this.#conns.get(pid);
+    if (c && c.key === key) c.conn.cancel();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))).concat(
+      [...this.#sockets].map(async (sock) => void sock.destroy()),
+    ));
+    this.#local.close();
+  }
+}

@@ -1,0 +1,448 @@
+// One PostgreSQL session: what its statements are, where each runs, and its transaction.
+//
+// Where a statement runs: catalog queries and point reads on the front end's local connection;
+// other reads on a read worker (cancellable); reads after a write inside a transaction on the
+// writer (to see their own writes); writes through the writer, one engine transaction per
+// autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
+import { checkWriteStatement } from '../../src/engine/classify';
+import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
+import type { Schema } from '../../src/engine/schema/model';
+import type { SqlValue } from '../../src/engine/values';
+import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
+import { PatinaError } from '../../src/errors';
+import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
+import { type PgToken, identName } from './lexer';
+import type { LocalDb, SessionFacts } from './local-db';
+import { pgError } from './sqlstate';
+import { OID, PG_TYPES, oidOfDeclType } from './types';
+
+/** What the PG front end needs from the engine. */
+export interface PgEngine {
+  readonly schema: Schema;
+  read(req: ReadRequest): ReadCursor;
+  lease(): Promise<WriterLease<unknown>>;
+  transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
+  /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
+  readonly writer: { prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] } };
+}
+
+export interface ColumnDesc {
+  name: string;
+  declType: string | null;
+}
+
+/** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
+export interface Analyzed {
+  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql';
+  /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
+  command: string;
+  sql: string;
+  local: boolean;
+  readonly: boolean;
+  /** Result columns; null when the statement returns none. */
+  columns: ColumnDesc[] | null;
+  /** Parameter type OIDs; 0 = unknown, inferred from the value. */
+  paramTypes: number[];
+  /** A catalog query naming something Patina does not model: answered with no rows. */
+  empty?: boolean;
+  setting?: { name: string; value: string | null };
+}
+
+/** Rows of a result, pulled batch by batch. */
+export interface RowSource {
+  next(): Promise<unknown[][] | null>;
+  cancel(): void;
+}
+
+export interface Outcome {
+  columns: ColumnDesc[] | null;
+  rows: RowSource;
+  /** Rows changed, for INSERT/UPDATE/DELETE tags. */
+  affected?: number;
+  /** A tag other than the statement's own (COMMIT of a failed transaction is ROLLBACK). */
+  tag?: string;
+}
+
+export type TxState = 'idle' | 'open' | 'failed';
+
+export const SERVER_VERSION = '15.0';
+export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
+
+const GUC_DEFAULTS: Record<string, string> = {
+  server_version: SERVER_VERSION, server_version_num: '150000', server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY',
+  timezone: 'UTC', standard_conforming_strings: 'on', integer_datetimes: 'on', intervalstyle: 'postgres', is_superuser: 'on',
+  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', transaction_read_only: 'off',
+  default_transaction_read_only: 'off', max_identifier_length: '63', search_path: '"$user", public', application_name: '',
+  lc_collate: 'C.UTF-8', lc_ctype: 'C.UTF-8', lc_messages: 'C.UTF-8', max_connections: '1000', statement_timeout: '0',
+  extra_float_digits: '1', bytea_output: 'hex', client_min_messages: 'notice', block_size: '4096', ssl: 'off', default_text_search_config: 'pg_catalog.english',
+};
+
+const arraySource = (rows: unknown[][]): RowSource => {
+  let done = false;
+  return {
+    next: async () => (done ? null : ((done = true), rows)),
+    cancel: () => undefined,
+  };
+};
+
+/** The type OID of a result column from its declared type, or a guess from its expression. */
+export function columnOid(c: ColumnDesc, sample: unknown): number {
+  if (c.declType) return oidOfDeclType(c.declType);
+  if (sample !== undefined && sample !== null) {
+    if (typeof sample === 'bigint' || (typeof sample === 'number' && Number.isInteger(sample))) return OID.int8;
+    if (typeof sample === 'number') return OID.float8;
+    if (sample instanceof Uint8Array) return OID.bytea;
+    return OID.text;
+  }
+  if (/^(count|length|octet_length|char_length)\(/i.test(c.name)) return OID.int8;
+  return OID.text;
+}
+
+/** PostgreSQL's name for an unaliased expression column: the function's name, else ?column?. */
+function pgColumnName(name: string, sql: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) || sql.includes(`"${name}"`)) return name;
+  const f = /^(?:\w+\.)?(\w+)\s*\(/.exec(name);
+  if (f && f[1].toUpperCase() !== 'CAST') return f[1].toLowerCase();
+  const c = /^CAST\(.* AS (\w+)\)$/i.exec(name);
+  if (c) return c[1].toLowerCase();
+  return '?column?';
+}
+
+/** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */
+function selectListNames(tokens: PgToken[]): string[] {
+  const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
+  const start = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'SELECT');
+  if (start < 0) return [];
+  const names: string[] = [];
+  let item: PgToken[] = [];
+  let depth = 0;
+  const flush = () => {
+    if (item.length === 0) return;
+    const last = item[item.length - 1];
+    const asAt = item.length >= 2 && item[item.length - 2].text.toUpperCase() === 'AS';
+    if ((last.type === 'word' || last.type === 'quoted') && (asAt || item.length === 1 || item[item.length - 2].text === '.' || item[item.length - 2].type === 'punct' && item[item.length - 2].text === ')' || item[item.length - 2].type === 'word')) names.push(identName(last));
+    else if (item[0].type === 'word' && item[1]?.text === '(') names.push(item[0].text.toLowerCase());
+    else names.push('?column?');
+    item = [];
+  };
+  for (let i = start + 1; i < sig.length; i++) {
+    const t = sig[i];
+    if (t.text === '(') depth++;
+    if (t.text === ')') depth--;
+    if (depth === 0 && t.type === 'word' && ['FROM', 'WHERE', 'UNION', 'ORDER', 'GROUP', 'LIMIT'].includes(t.text.toUpperCase())) break;
+    if (depth === 0 && t.text === ',') flush();
+    else if (!(i === start + 1 && t.type === 'word' && t.text.toUpperCase() === 'DISTINCT')) item.push(t);
+  }
+  flush();
+  return names;
+}
+
+export class Session {
+  readonly #engine: PgEngine;
+  readonly #local: LocalDb;
+  readonly #readonlyListener: boolean;
+  readonly #timeoutMs: number;
+  readonly facts: SessionFacts;
+  readonly #dialect: DialectContext;
+  tx: TxState = 'idle';
+  #lease: WriterLease<unknown> | null = null;
+  #cursor: ReadCursor | null = null;
+  #closed = false;
+  /** Notices (WARNING) for the connection to send. */
+  onNotice: (code: string, message: string) => void = () => undefined;
+
+  constructor(engine: PgEngine, local: LocalDb, opts: { readonly: boolean; timeoutMs: number; user: string; database: string; pid: number; applicationName: string }) {
+    this.#engine = engine;
+    this.#local = local;
+    this.#readonlyListener = opts.readonly;
+    this.#timeoutMs = opts.timeoutMs;
+    this.facts = { user: opts.user, database: opts.database, version: VERSION_TEXT, pid: opts.pid, settings: new Map(Object.entries(GUC_DEFAULTS)) };
+    this.facts.settings.set('application_name', opts.applicationName);
+    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT };
+  }
+
+  /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
+  analyze(tokens: PgToken[], declaredTypes: number[] = []): Analyzed {
+    const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
+    const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
+    if (sig.length === 0) return { ...base, kind: 'empty', command: '' };
+    const w = (i: number) => (sig[i] && sig[i].type === 'word' ? sig[i].text.toUpperCase() : '');
+    const kw = w(0);
+    switch (kw) {
+      case 'BEGIN': case 'START':
+        return { ...base, kind: 'begin', command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN' };
+      case 'COMMIT': case 'END':
+        return { ...base, kind: 'commit', command: 'COMMIT' };
+      case 'ROLLBACK': case 'ABORT':
+        if (w(1) === 'TO' || (w(1) === 'TRANSACTION' || w(1) === 'WORK') && w(2) === 'TO') return { ...base, kind: 'savepoint', command: 'ROLLBACK', sql: sig.map((t) => t.text).join(' ').replace(/^ABORT/i, 'ROLLBACK') };
+        return { ...base, kind: 'rollback', command: 'ROLLBACK' };
+      case 'SAVEPOINT': case 'RELEASE':
+        return { ...base, kind: 'savepoint', command: kw, sql: sig.map((t) => t.text).join(' ') };
+      case 'SET': case 'RESET':
+        return { ...base, kind: 'set', command: kw, setting: parseSet(sig) };
+      case 'SHOW': {
+        const name = sig.slice(1).map((t) => identName(t)).join(' ').replace(/^transaction isolation level$/, 'transaction_isolation').replace(/^time zone$/, 'timezone');
+        return { ...base, kind: 'show', command: 'SHOW', columns: name === 'all' ? [{ name: 'name', declType: 'text' }, { name: 'setting', declType: 'text' }, { name: 'description', declType: 'text' }] : [{ name, declType: 'text' }], setting: { name, value: null } };
+      }
+      case 'DISCARD': case 'DEALLOCATE': case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'CHECKPOINT':
+        return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
+    }
+    const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
+    const sql = translate(tokens, this.#dialect, local);
+    const nParams = Math.max(maxParam(sig), declaredTypes.length);
+    const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, declaredTypes);
+    let command = kw === 'WITH' ? (sig.find((t, i) => i > 0 && t.type === 'word' && ['INSERT', 'UPDATE', 'DELETE'].includes(t.text.toUpperCase()))?.text.toUpperCase() ?? 'SELECT') : kw;
+    if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
+    if (command === 'REPLACE') command = 'INSERT';
+    let st;
+    try {
+      st = this.#local.prepare(sql);
+    } catch (err) {
+      if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
+      else if (local) {
+        if (process.env.PATINA_PG_DEBUG) process.stderr.write(`patina pg: catalog query answered with no rows (${(err as Error).message}):\n${sql}\n`);
+        return { kind: 'sql', command, sql, local, readonly: true, columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })), paramTypes, empty: true };
+      } else throw err;
+    }
+    const columns = st.reader ? st.columns().map((c) => ({ name: pgColumnName(c.name, sql), declType: c.type })) : null;
+    return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
+  }
+
+  /** Runs an analyzed statement with bound parameters. */
+  async execute(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
+    try {
+      return await this.#execute(an, params);
+    } catch (err) {
+      if (this.tx === 'open') this.tx = 'failed';
+      throw err;
+    }
+  }
+
+  async #execute(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
+    const none: Outcome = { columns: null, rows: arraySource([]) };
+    if (this.tx === 'failed' && an.kind !== 'rollback' && an.kind !== 'commit' && !(an.kind === 'savepoint' && an.command === 'ROLLBACK')) {
+      throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    }
+    switch (an.kind) {
+      case 'empty':
+        return none;
+      case 'begin':
+        if (this.tx !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
+        else this.tx = 'open';
+        return none;
+      case 'commit': {
+        if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        const failed = this.tx === 'failed';
+        this.tx = 'idle';
+        const lease = this.#lease;
+        this.#lease = null;
+        if (lease) {
+          try {
+            if (failed) lease.rollback();
+            else lease.commit();
+          } finally {
+            lease.release();
+          }
+        }
+        return failed ? { ...none, tag: 'ROLLBACK' } : none;
+      }
+      case 'rollback':
+        if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        this.#endLease();
+        this.tx = 'idle';
+        return none;
+      case 'savepoint':
+        if (this.tx === 'idle') throw pgError('25P01', `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`);
+        if (!this.#readonlyListener) {
+          await this.#ensureLease();
+          try {
+            this.#lease!.db.exec(an.sql);
+          } catch (err) {
+            throw new PatinaError('user', (err as Error).message, 'PG_3B001');
+          }
+        }
+        if (an.command === 'ROLLBACK') this.tx = 'open';
+        return none;
+      case 'set': {
+        const s = an.setting;
+        if (s && s.name) {
+          if (s.value === null) this.facts.settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
+          else this.facts.settings.set(s.name, s.value);
+        }
+        return none;
+      }
+      case 'show': {
+        const name = an.setting!.name;
+        if (name === 'all') return { columns: an.columns, rows: arraySource([...this.facts.settings].sort().map(([k, v]) => [k, v, ''])) };
+        const v = this.facts.settings.get(name);
+        if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
+        return { columns: an.columns, rows: arraySource([[v]]) };
+      }
+      case 'noop':
+        return none;
+      case 'sql':
+        return this.#runSql(an, params);
+    }
+  }
+
+  async #runSql(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
+    if (an.empty) return { columns: an.columns, rows: arraySource([]) };
+    const params: Record<string, SqlValue> | undefined = list.length ? Object.fromEntries(list.map((v, i) => [String(i + 1), v])) : undefined;
+    if (an.local) return { columns: an.columns, rows: arraySource(this.#local.run(this.#local.prepare(an.sql), params, this.facts)) };
+    if (an.readonly) {
+      if (this.#lease) {
+        const r = this.#lease.run({ sql: an.sql, params }, 'statement');
+        return { columns: an.columns ?? r.columns ?? null, rows: arraySource(r.rows ?? []) };
+      }
+      if (this.#local.isPointRead(an.sql, an.paramTypes.length)) {
+        return { columns: an.columns, rows: arraySource(this.#local.run(this.#local.prepare(an.sql), params, this.facts)) };
+      }
+      const cursor = this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs });
+      this.#cursor = cursor;
+      try {
+        await cursor.head();
+      } catch (err) {
+        this.#cursor = null;
+        throw err;
+      }
+      return {
+        columns: an.columns,
+        rows: {
+          next: async () => {
+            const r = await cursor.next();
+            if (r.done) this.#cursor = null;
+            return r.done ? null : r.value.rows ?? [];
+          },
+          cancel: () => {
+            cursor.cancel('the portal was closed');
+            this.#cursor = null;
+          },
+        },
+      };
+    }
+    if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
+    checkWriteStatement(an.sql, 'statement');
+    let r: StatementResult;
+    if (this.tx === 'open') {
+      await this.#ensureLease();
+      r = this.#lease!.run({ sql: an.sql, params }, 'statement');
+    } else {
+      r = (await this.#engine.transaction([{ sql: an.sql, params }])).results[0];
+    }
+    return { columns: an.columns, rows: arraySource(r.rows ?? []), affected: r.rowsAffected };
+  }
+
+  async #ensureLease() {
+    if (this.#lease) return;
+    const lease = await this.#engine.lease();
+    if (this.#closed) {
+      lease.release();
+      throw new PatinaError('unavailable', 'the connection was closed');
+    }
+    lease.begin();
+    this.#lease = lease;
+  }
+
+  #endLease() {
+    const lease = this.#lease;
+    this.#lease = null;
+    lease?.release();
+  }
+
+  /** CancelRequest: interrupts a read running on a worker (writes are short and run to the end). */
+  cancel(): void {
+    this.#cursor?.cancel('canceling statement due to user request');
+    this.#cursor = null;
+  }
+
+  /** The connection ended: stop its read, roll back its transaction. */
+  close(): void {
+    this.#closed = true;
+    this.cancel();
+    this.#endLease();
+    this.tx = 'idle';
+  }
+}
+
+/** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */
+function parseSet(sig: PgToken[]): { name: string; value: string | null } {
+  let i = 1;
+  const up = (k: number) => sig[k]?.text.toUpperCase();
+  if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
+  if (up(0) === 'RESET') return { name: sig[i] ? identName(sig[i]) : '', value: null };
+  if (up(i) === 'TIME' && up(i + 1) === 'ZONE') return { name: 'timezone', value: sig.slice(i + 2).map((t) => unquote(t)).join(' ') };
+  if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') return { name: '', value: null };
+  const name = sig[i] ? identName(sig[i]) : '';
+  let j = i + 1;
+  if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
+  return { name, value: sig.slice(j).map((t) => unquote(t)).join(' ').replace(/ , /g, ', ') };
+}
+
+function unquote(t: PgToken): string {
+  if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
+  if (t.type === 'quoted') return identName(t);
+  return t.text;
+}
+
+/**
+ * Parameter types from where each $n stands: compared with, assigned to or inserted into a column
+ * (that column's type), cast (the cast's type), LIMIT/OFFSET (int8). 0 when nothing tells.
+ */
+export function inferParamTypes(sig: PgToken[], schema: Schema, n: number, declared: number[]): number[] {
+  const types = Array.from({ length: n }, (_, i) => declared[i] ?? 0);
+  if (types.every((t) => t !== 0)) return types;
+  const tables: string[] = [];
+  for (let i = 0; i + 1 < sig.length; i++) {
+    if (['FROM', 'JOIN', 'INTO', 'UPDATE'].includes(sig[i].text.toUpperCase()) && schema.tables.has(identName(sig[i + 1]))) tables.push(identName(sig[i + 1]));
+  }
+  const colType = (name: string): number => {
+    for (const t of [...tables, ...schema.tables.keys()]) {
+      const c = schema.tables.get(t)!.columns.find((c) => c.name.toLowerCase() === name);
+      if (c) return oidOfDeclType(c.type);
+    }
+    return 0;
+  };
+  const cmp = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', 'LIKE', 'ILIKE']);
+  const set = (t: PgToken, oid: number) => {
+    const k = Number(t.text.slice(1)) - 1;
+    if (k >= 0 && k < n && types[k] === 0 && oid !== 0) types[k] = oid;
+  };
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    if (t.type !== 'param') continue;
+    const prev = sig[i - 1];
+    const next = sig[i + 1];
+    if (next?.text === '::' && sig[i + 2]) {
+      const name = identName(sig[i + 2] ?? t) === 'pg_catalog' ? identName(sig[i + 4] ?? t) : identName(sig[i + 2]);
+      set(t, PG_TYPES.find((r) => r[1] === name)?.[0] ?? oidOfDeclType(name));
+    }
+    if (prev && cmp.has(prev.text.toUpperCase()) && sig[i - 2] && (sig[i - 2].type === 'word' || sig[i - 2].type === 'quoted')) set(t, colType(identName(sig[i - 2])));
+    if (next && cmp.has(next.text.toUpperCase()) && sig[i + 2] && (sig[i + 2].type === 'word' || sig[i + 2].type === 'quoted')) set(t, colType(identName(sig[i + 2])));
+    if (prev && ['LIMIT', 'OFFSET'].includes(prev.text.toUpperCase())) set(t, OID.int8);
+  }
+  // INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)
+  const into = sig.findIndex((t) => t.text.toUpperCase() === 'INTO');
+  if (into >= 0 && sig[into + 2]?.text === '(') {
+    const table = schema.tables.get(identName(sig[into + 1]));
+    const cols: string[] = [];
+    let i = into + 3;
+    for (; i < sig.length && sig[i].text !== ')'; i++) if (sig[i].text !== ',') cols.push(identName(sig[i]));
+    if (table && sig[i + 1]?.text.toUpperCase() === 'VALUES') {
+      let pos = 0;
+      let depth = 0;
+      for (let k = i + 2; k < sig.length; k++) {
+        const t = sig[k];
+        if (t.text === '(') {
+          depth++;
+          if (depth === 1) pos = 0;
+        } else if (t.text === ')') depth--;
+        else if (t.text === ',' && depth === 1) pos++;
+        else if (t.type === 'param' && depth === 1) {
+          const c = table.columns.find((c) => c.name.toLowerCase() === cols[pos]);
+          if (c) set(t, oidOfDeclType(c.type));
+        } else if (depth === 0 && t.type === 'word') break;
+      }
+    }
+  }
+  return types;
+}

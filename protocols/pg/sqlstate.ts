@@ -1,0 +1,57 @@
+// Errors to SQLSTATE: the one table of this front end (HTTP has its status table).
+import { type ErrorKind, PatinaError } from '../../src/errors';
+
+/** SQLSTATE by SQLite extended result code, before anything else is looked at. */
+const BY_SQLITE_CODE: Record<string, string> = {
+  SQLITE_CONSTRAINT_UNIQUE: '23505',
+  SQLITE_CONSTRAINT_PRIMARYKEY: '23505',
+  SQLITE_CONSTRAINT_NOTNULL: '23502',
+  SQLITE_CONSTRAINT_CHECK: '23514',
+  SQLITE_CONSTRAINT_FOREIGNKEY: '23503',
+  SQLITE_CONSTRAINT: '23000',
+  SQLITE_MISMATCH: '42804',
+  SQLITE_INTERRUPT: '57014',
+  SQLITE_READONLY: '25006',
+  SQLITE_TOOBIG: '54000',
+  SQLITE_BUSY: '55P03',
+  SQLITE_LOCKED: '55P03',
+};
+
+/** SQLSTATE by the text of SQLite's message, for errors whose code is only SQLITE_ERROR. */
+const BY_MESSAGE: [RegExp, string][] = [
+  [/no such table|no such view|unknown database/i, '42P01'],
+  [/no such column|has no column named/i, '42703'],
+  [/no such function|wrong number of arguments to function/i, '42883'],
+  [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
+  [/ambiguous column name/i, '42702'],
+  [/schema statements|are not accepted|is one of the agent's own tables/i, '0A000'],
+  [/datatype mismatch/i, '42804'],
+  [/Missing named parameter|Too many parameter|bind message supplies/i, '08P01'],
+];
+
+/** SQLSTATE by error kind, when nothing more precise is known. */
+const BY_KIND: Record<ErrorKind, string> = {
+  user: '42000',
+  'not-found': '42704',
+  conflict: '23000',
+  'too-large': '54000',
+  timeout: '57014',
+  unavailable: '57P03',
+  internal: 'XX000',
+};
+
+/** An error a session reports with its own SQLSTATE (25P02, 25006, ...). */
+export function pgError(code: string, message: string, kind: ErrorKind = 'user'): PatinaError {
+  return new PatinaError(kind, message, 'PG_' + code);
+}
+
+/** The SQLSTATE and message of anything a statement threw. */
+export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL' } {
+  const e = err instanceof PatinaError ? err : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+  const sc = e.sqliteCode;
+  if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
+  if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };
+  for (const [re, code] of BY_MESSAGE) if (re.test(e.message)) return { code, message: e.message, severity: 'ERROR' };
+  if (sc?.startsWith('SQLITE_CONSTRAINT')) return { code: '23000', message: e.message, severity: 'ERROR' };
+  return { code: BY_KIND[e.kind], message: e.message, severity: 'ERROR' };
+}
