@@ -86,7 +86,7 @@ export class Subscriptions {
     } finally {
       lease.release();
     }
-    const every = Math.max(100, Math.min(5000, (opts.idleSeconds * 1000) / 2));
+    const every = Math.max(100, Math.min(1000, (opts.idleSeconds * 1000) / 2));
     live.#timer = setInterval(() => live.sweep(), every);
     live.#timer.unref();
     return live;

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { type NdjsonStream, openStream, postJson } from './http';
+
+/** A schema of a few tables for the subscription tests. */
+export const LIVE_SCHEMA = `
+CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT, team INTEGER, score INTEGER);
+CREATE TABLE teams (id INTEGER NOT NULL PRIMARY KEY, title TEXT);
+CREATE TABLE tags (user_id INTEGER NOT NULL, tag TEXT NOT NULL, weight INTEGER, PRIMARY KEY (user_id, tag));
+`;
+
+export type Event = Record<string, unknown>;
+
+/** Writes statements in one transaction; fails the test on an error. */
+export async function write(base: string, statements: unknown[]): Promise<void> {
+  const r = await postJson(base, '/v1/transactions', statements);
+  assert.equal(r.status, 200, r.text);
+  const results = (r.json as { results: { error?: string }[] }).results;
+  for (const x of results) assert.equal(x.error, undefined, r.text);
+}
+
+/** Opens POST /v1/subscriptions and waits for its eoq. */
+export async function subscribe(base: string, body: unknown, query = ''): Promise<{ stream: NdjsonStream; id: string }> {
+  const stream = await openStream(base, 'POST', `/v1/subscriptions${query}`, JSON.stringify(body));
+  assert.equal(stream.status, 200);
+  await stream.until((e) => e.some((x) => 'eoq' in (x as Event)));
+  return { stream, id: String(stream.res.headers['patina-query-id']) };
+}
+
+/** The change events of a stream. */
+export function changes(events: unknown[]): [string, number, unknown[], number][] {
+  return events.filter((e) => 'change' in (e as Event)).map((e) => (e as { change: [string, number, unknown[], number] }).change);
+}
+
+/** Waits until the stream has seen the change with this id. */
+export function untilChange(stream: NdjsonStream, changeId: number, timeoutMs?: number): Promise<unknown[]> {
+  return stream.until((e) => changes(e).some((c) => c[3] >= changeId), timeoutMs);
+}
+
+/** A client-side view of a subscription: rowid -> cells, fed by row and change events. */
+export class ResultMap {
+  readonly rows = new Map<number, unknown[]>();
+  lastChange = 0;
+  #seen = 0;
+
+  /** Applies the events not applied yet; checks that change ids are contiguous. */
+  apply(events: unknown[]): void {
+    for (; this.#seen < events.length; this.#seen++) {
+      const e = events[this.#seen] as Event;
+      if ('row' in e) {
+        const [id, cells] = e.row as [number, unknown[]];
+        assert.ok(!this.rows.has(id), `row id ${id} sent twice`);
+        this.rows.set(id, cells);
+      } else if ('eoq' in e) {
+        this.lastChange = Number((e.eoq as { change_id: number }).change_id);
+      } else if ('change' in e) {
+        const [kind, id, cells, changeId] = e.change as [string, number, unknown[], number];
+        assert.equal(changeId, this.lastChange + 1, `change ids are contiguous: ${changeId} after ${this.lastChange}`);
+        this.lastChange = changeId;
+        if (kind === 'insert') {
+          assert.ok(!this.rows.has(id), `insert of row id ${id}, which exists`);
+          this.rows.set(id, cells);
+        } else if (kind === 'update') {
+          assert.ok(this.rows.has(id), `update of row id ${id}, which does not exist`);
+          this.rows.set(id, cells);
+        } else if (kind === 'delete') {
+          assert.ok(this.rows.has(id), `delete of row id ${id}, which does not exist`);
+          assert.deepEqual(cells, this.rows.get(id), 'a delete carries the row\'s last values');
+          this.rows.delete(id);
+        } else {
+          assert.fail(`unknown change kind ${kind}`);
+        }
+      } else if ('error' in e) {
+        assert.fail(`error event: ${JSON.stringify(e.error)}`);
+      }
+    }
+  }
+
+  /** The rows as a sorted multiset of JSON texts. */
+  multiset(): string[] {
+    return [...this.rows.values()].map((c) => stringify(c)).sort();
+  }
+}
+
+/** The rows of a fresh POST /v1/queries, as a sorted multiset of JSON texts. */
+export async function queryMultiset(base: string, body: unknown): Promise<string[]> {
+  const sql = Array.isArray(body) ? { query: body[0], params: body[1] } : body;
+  const r = await postJson(base, '/v1/queries', sql);
+  assert.equal(r.status, 200, r.text);
+  const out: string[] = [];
+  for (const l of r.lines as Event[]) {
+    if ('error' in l) assert.fail(`query failed: ${String(l.error)}`);
+    if ('row' in l) out.push(stringify((l.row as [number, unknown[]])[1]));
+  }
+  return out.sort();
+}
+
+export function stringify(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
