@@ -35,6 +35,8 @@ Options:
                            without it the agent runs alone
       --bootstrap HOST:PORT,...  peers to join the cluster through
       --pg-addr HOST:PORT  a PostgreSQL wire-protocol listener (repeatable; port 0 picks a free port)
+      --gossip-advertise HOST:PORT  the address peers dial, when not --gossip-addr
+                           (behind a proxy)
   -h, --help               show this help
 
 Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
@@ -112,6 +114,7 @@ export function agentConfig(argv: string[]): Config {
       'pg-addr': { type: 'string', multiple: true },
       'gossip-addr': { type: 'string' },
       bootstrap: { type: 'string' },
+      'gossip-advertise': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -127,7 +130,11 @@ export function agentConfig(argv: string[]): Config {
   if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
   if (values['pg-addr']) cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
   if (values['gossip-addr']) {
-    cfg.gossip = { addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
+    cfg.gossip = { ...cfg.gossip, addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
+  }
+  if (values['gossip-advertise']) {
+    if (!cfg.gossip) throw new UsageError('--gossip-advertise needs a gossip address (--gossip-addr or [gossip] addr)');
+    cfg.gossip.advertise = parseAddr(values['gossip-advertise'], '--gossip-advertise');
   }
   if (values.bootstrap !== undefined) {
     if (!cfg.gossip) throw new UsageError('--bootstrap needs a gossip address (--gossip-addr or [gossip] addr)');
@@ -143,7 +150,8 @@ export function agentConfig(argv: string[]): Config {
 async function runAgent(argv: string[]) {
   const cfg = agentConfig(argv);
   const agent = await Agent.start(cfg);
-  const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}` : '';
+  const advertised = agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
+  const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
   const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
   process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;

@@ -107,7 +107,7 @@ export class Cluster {
       lease.release();
     }
     c.#reader = new ChangeReader(engine.path, () => engine.schema);
-    await c.#transport.listen(cfg.addr);
+    await c.#transport.listen(cfg.addr, cfg.advertise ?? null);
     c.#members.start();
     void c.#pushLocal();
     c.#syncTimer = setInterval(() => void c.#syncRound(), c.#tune.syncIntervalMs);
@@ -118,6 +118,11 @@ export class Cluster {
   /** The address peers reach this agent on. */
   get addr(): string {
     return this.#transport.addr;
+  }
+
+  /** Where this agent listens for peers (differs from `addr` when an advertised address is set). */
+  get listening(): string {
+    return this.#transport.listening;
   }
 
   // ---- push: committed changesets go to a few peers at once, who pass them on ----

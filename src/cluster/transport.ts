@@ -39,6 +39,9 @@ export class PeerTransport {
   readonly #clusterId: number;
   readonly #actor: string;
   #addr = '';
+  #listening = '';
+  /** Outgoing connections leave from the address we listen on (unless that is a wildcard). */
+  #localAddress: string | undefined;
   readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
   #server: http.Server | null = null;
   readonly #handlers: PeerHandlers;
@@ -56,7 +59,13 @@ export class PeerTransport {
     return this.#addr;
   }
 
-  listen(addr: Addr): Promise<string> {
+  /** Where the peer server listens. */
+  get listening(): string {
+    return this.#listening;
+  }
+
+  listen(addr: Addr, advertise: Addr | null = null): Promise<string> {
+    if (addr.host !== '0.0.0.0' && addr.host !== '::') this.#localAddress = addr.host;
     const server = http.createServer((req, res) => void this.#serve(req, res));
     server.keepAliveTimeout = 30_000;
     server.requestTimeout = 0;
@@ -66,7 +75,8 @@ export class PeerTransport {
       server.listen(addr.port, addr.host, () => {
         server.off('error', reject);
         const a = server.address() as AddressInfo;
-        this.#addr = formatAddr({ host: a.address, port: a.port });
+        this.#listening = formatAddr({ host: a.address, port: a.port });
+        this.#addr = advertise ? formatAddr(advertise) : this.#listening;
         resolve(this.#addr);
       });
     });
@@ -140,7 +150,7 @@ export class PeerTransport {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host, port, method: 'POST', path: `/peer/v1/${route}`, agent: this.#agent, timeout: timeoutMs, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...this.#headers() } },
+        { host, port, localAddress: this.#localAddress, method: 'POST', path: `/peer/v1/${route}`, agent: this.#agent, timeout: timeoutMs, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...this.#headers() } },
         (res) => {
           if (res.statusCode === 409 && Number(res.headers[H_CLUSTER]) !== this.#clusterId) {
             res.resume();

@@ -19,6 +19,8 @@ export interface PgListenerConfig {
 
 export interface GossipConfig {
   addr: Addr;
+  /** The address peers dial, when not `addr` (behind a proxy or NAT); null: `addr`. */
+  advertise?: Addr | null;
   bootstrap: Addr[];
   clusterId: number;
 }
@@ -155,12 +157,13 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (s.client_buffer !== undefined) cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
   }
   if (root.gossip !== undefined) {
-    const g = table(root.gossip, 'gossip', ['addr', 'bootstrap', 'cluster_id']);
+    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id']);
     if (g.addr === undefined) throw bad('gossip.addr', 'missing');
     const boot = g.bootstrap === undefined ? [] : g.bootstrap;
     if (!Array.isArray(boot)) throw bad('gossip.bootstrap', 'expected a list of "HOST:PORT"');
     cfg.gossip = {
       addr: parseAddr(g.addr, 'gossip.addr'),
+      advertise: g.advertise_addr === undefined ? null : parseAddr(g.advertise_addr, 'gossip.advertise_addr'),
       bootstrap: boot.map((b, i) => parseAddr(b, `gossip.bootstrap[${i}]`)),
       clusterId: g.cluster_id === undefined ? 0 : num(g.cluster_id, 'gossip.cluster_id', 0),
     };
