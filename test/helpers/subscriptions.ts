@@ -40,12 +40,12 @@ export function untilChange(stream: NdjsonStream, changeId: number, timeoutMs?: 
 export class ResultMap {
   readonly rows = new Map<number, unknown[]>();
   lastChange = 0;
-  #seen = 0;
+  readonly #seen = new WeakMap<unknown[], number>();
 
-  /** Applies the events not applied yet; checks that change ids are contiguous. */
+  /** Applies the events of a stream not applied yet; checks that change ids are contiguous. */
   apply(events: unknown[]): void {
-    for (; this.#seen < events.length; this.#seen++) {
-      const e = events[this.#seen] as Event;
+    for (let i = this.#seen.get(events) ?? 0; i < events.length; this.#seen.set(events, ++i)) {
+      const e = events[i] as Event;
       if ('row' in e) {
         const [id, cells] = e.row as [number, unknown[]];
         assert.ok(!this.rows.has(id), `row id ${id} sent twice`);
@@ -99,3 +99,13 @@ export function stringify(v: unknown): string {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until a stream has had at least one event and then none for `quietMs`. */
+export async function settle(stream: NdjsonStream, quietMs = 300): Promise<void> {
+  await stream.count(1);
+  let n;
+  do {
+    n = stream.events.length;
+    await sleep(quietMs);
+  } while (stream.events.length !== n);
+}
