@@ -47,16 +47,18 @@ export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Ko
 }
 
 /**
- * One open update stream. Lines go straight to the socket while it takes them; once it pushes back
- * (write returns false) they wait in a queue until 'drain'. The queue holds at most maxBytes (the
- * rendered lines are shared with the other streams of the table); past that the client is cut off.
+ * One open update stream. Lines are gathered and written once per turn of the event loop (many
+ * commits of one turn become one write); when the socket pushes back (write returns false) they wait
+ * for 'drain'. At most maxBytes wait (the rendered lines are shared with the other streams of the
+ * table); past that the client is cut off.
  */
 class UpdateStream implements UpdateSink {
   readonly #res: http.ServerResponse;
   readonly #max: number;
   #done = false;
-  #queue: string[] = [];
-  #queued = 0;
+  #pending: string[] = [];
+  #bytes = 0;
+  #waiting: 'no' | 'turn' | 'drain' = 'no';
   stop: () => void = () => {};
 
   constructor(res: http.ServerResponse, max: number) {
@@ -67,47 +69,44 @@ class UpdateStream implements UpdateSink {
   update(u: TableUpdate): void {
     if (this.#done) return;
     const s = render(u);
-    if (this.#queue.length === 0) {
-      if (!this.#res.write(s)) this.#block();
-      return;
-    }
-    if (this.#queued + s.length > this.#max) {
+    if (this.#bytes + s.length > this.#max) {
       this.stop();
       this.fail(`update stream closed: the client left more than ${this.#max} bytes of updates unread; read faster or reconnect`);
       return;
     }
-    this.#queue.push(s);
-    this.#queued += s.length;
-  }
-
-  #block() {
-    this.#queue.push(''); // marks the stream as waiting for 'drain'
-    this.#res.once('drain', () => this.#flush());
+    this.#pending.push(s);
+    this.#bytes += s.length;
+    if (this.#waiting === 'no') {
+      this.#waiting = 'turn';
+      setImmediate(() => this.#flush());
+    }
   }
 
   #flush() {
+    this.#waiting = 'no';
     if (this.#done) return;
-    const q = this.#queue;
+    const q = this.#pending;
     let i = 0;
     while (i < q.length) {
       // Up to 64 KiB per write: few syscalls, and the socket's own buffer stays small.
       let chunk = '';
       while (i < q.length && chunk.length < 65536) chunk += q[i++];
-      this.#queued -= chunk.length;
+      this.#bytes -= chunk.length;
       if (!this.#res.write(chunk)) {
-        this.#queue = q.slice(i);
-        this.#block();
+        this.#pending = q.slice(i);
+        this.#waiting = 'drain';
+        this.#res.once('drain', () => this.#flush());
         return;
       }
     }
-    this.#queue = [];
-    this.#queued = 0;
+    this.#pending = [];
+    this.#bytes = 0;
   }
 
   fail(message: string): void {
     if (this.#done) return;
     this.#done = true;
-    this.#queue = [];
+    this.#pending = [];
     this.#res.end(errorLine(message));
     this.#cutOffLater();
   }
@@ -115,7 +114,7 @@ class UpdateStream implements UpdateSink {
   end(): void {
     if (this.#done) return;
     this.#done = true;
-    this.#queue = [];
+    this.#pending = [];
     this.#res.end();
     this.#cutOffLater();
   }
