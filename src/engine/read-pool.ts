@@ -29,9 +29,13 @@ const BATCH_ROWS = 512;
 const BATCH_BYTES = 64 * 1024;
 const CREDIT_WINDOW = 2;
 
+/** A worker above minWorkers idle this long is stopped: each is a whole process (tens of MiB). */
+const IDLE_RETIRE_MS = 30_000;
+
 interface Slot {
   worker: ChildProcess;
   cursor: ReadCursor | null;
+  idleSince: number;
 }
 
 /**
@@ -46,6 +50,7 @@ export class ReadPool {
   readonly #waiting: ReadCursor[] = [];
   #nextId = 1;
   #closed = false;
+  #trimTimer: NodeJS.Timeout | null = null;
 
   constructor(dbPath: string, opts: ReadPoolOptions) {
     this.#dbPath = dbPath;
@@ -64,6 +69,7 @@ export class ReadPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    if (this.#trimTimer) clearTimeout(this.#trimTimer);
     for (const c of this.#waiting.splice(0)) c._fail(new PatinaError('unavailable', 'the agent is shutting down'));
     await Promise.all(
       [...this.#slots].map(
@@ -90,7 +96,7 @@ export class ReadPool {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: [],
     });
-    const slot: Slot = { worker, cursor: null };
+    const slot: Slot = { worker, cursor: null, idleSince: Date.now() };
     worker.on('message', (m: FromWorker) => {
       const c = slot.cursor;
       if (!c || c.id !== m.id) return;
@@ -123,8 +129,27 @@ export class ReadPool {
   #release(slot: Slot) {
     slot.cursor = null;
     if (!this.#slots.has(slot)) return;
+    slot.idleSince = Date.now();
     this.#idle.push(slot);
     this.#dispatch();
+    this.#scheduleTrim();
+  }
+
+  /** Stops workers beyond minWorkers that stayed idle; #idle is used last-in first-out, so its front is the oldest. */
+  #scheduleTrim() {
+    if (this.#trimTimer || this.#closed || this.#slots.size <= this.#opts.minWorkers || this.#idle.length === 0) return;
+    const due = Math.max(1000, this.#idle[0].idleSince + IDLE_RETIRE_MS - Date.now());
+    this.#trimTimer = setTimeout(() => {
+      this.#trimTimer = null;
+      const now = Date.now();
+      while (this.#slots.size > this.#opts.minWorkers && this.#idle.length > 0 && now - this.#idle[0].idleSince >= IDLE_RETIRE_MS) {
+        const slot = this.#idle.shift()!;
+        this.#slots.delete(slot);
+        slot.worker.kill('SIGKILL');
+      }
+      this.#scheduleTrim();
+    }, due);
+    this.#trimTimer.unref();
   }
 
   #retire(slot: Slot) {
