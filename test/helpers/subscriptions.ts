@@ -83,7 +83,7 @@ export class ResultMap {
 
 /** The rows of a fresh POST /v1/queries, as a sorted multiset of JSON texts. */
 export async function queryMultiset(base: string, body: unknown): Promise<string[]> {
-  const sql = Array.isArray(body) ? { query: body[0], params: body[1] } : body;
+  const sql = Array.isArray(body) ? (Array.isArray(body[1]) ? { query: body[0], params: body[1] } : { query: body[0], named_params: body[1] }) : body;
   const r = await postJson(base, '/v1/queries', sql);
   assert.equal(r.status, 200, r.text);
   const out: string[] = [];
