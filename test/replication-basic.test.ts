@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { CLI } from './helpers/agent';
-import { TestCluster, converged, eventually, exec, members, rows, syncStatus } from './helpers/cluster';
+import { SCHEMA, TestCluster, converged, eventually, exec, members, rows, syncStatus } from './helpers/cluster';
 import { openStream, request } from './helpers/http';
 
-export const SCHEMA = `
-CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT, n INTEGER, r REAL, b BLOB);
-CREATE TABLE pairs (a TEXT NOT NULL, b INTEGER NOT NULL, x TEXT, PRIMARY KEY (a, b));
-`;
 
 describe('replication between three agents', function () {
   this.timeout(90_000);

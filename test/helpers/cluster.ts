@@ -3,6 +3,12 @@ import { cellToJson } from '../../src/engine/values';
 import { postJson, request } from './http';
 import { TcpProxy } from './tcp-proxy';
 
+/** The schema of the replication tests: every SQLite type, and a composite key. */
+export const SCHEMA = `
+CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT, n INTEGER, r REAL, b BLOB);
+CREATE TABLE pairs (a TEXT NOT NULL, b INTEGER NOT NULL, x TEXT, PRIMARY KEY (a, b));
+`;
+
 /** One agent of a test cluster: its process, its own loopback address, and the proxy peers reach it through. */
 export class ClusterNode {
   readonly name: string;
