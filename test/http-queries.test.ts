@@ -264,6 +264,16 @@ describe('POST /v1/queries', () => {
       assert.deepEqual(ok.lines[1], { row: [1, [2]] });
     });
 
+    it('sends slow rows as they come, before a batch is full', async () => {
+      // Each row takes milliseconds, so 512 of them (one batch) take longer than the timeout.
+      const sql = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+                   SELECT x, (WITH RECURSIVE d(y) AS (SELECT x UNION ALL SELECT y + 1 FROM d WHERE y < x + 100000) SELECT count(*) FROM d) FROM c`;
+      const r = await postJson(agent.http, '/v1/queries?timeout=3', sql);
+      assert.equal(r.status, 200, `rows were on their way before the timeout: ${r.text}`);
+      assert.deepEqual(r.lines[1], { row: [1, [1, 100001]] });
+      assert.match(String((r.lines[r.lines.length - 1] as { error?: string }).error), /timeout|interrupt/i);
+    });
+
     it('lets a query shorter than the timeout finish', async () => {
       const r = await postJson(agent.http, '/v1/queries?timeout=30', COUNT_TO(10));
       assert.equal(r.status, 200);

@@ -25,6 +25,8 @@ const db = new Database(process.argv[2], { readonly: true, fileMustExist: true }
 db.defaultSafeIntegers(true);
 db.pragma('busy_timeout = 5000');
 
+const BATCH_MS = 50;
+
 interface Job {
   id: number;
   iter: IterableIterator<unknown[]>;
@@ -51,6 +53,7 @@ function nextBatch(j: Job): { batch: RowBatch; done: boolean } {
   let text = '';
   const rows: unknown[][] = [];
   let count = 0;
+  const started = performance.now();
   if (j.failure !== undefined) throw j.failure;
   for (;;) {
     let r: IteratorResult<unknown[]>;
@@ -67,7 +70,8 @@ function nextBatch(j: Job): { batch: RowBatch; done: boolean } {
     count++;
     if (j.format === 'ndjson') text += '{"row":[' + ++j.rowid + ',' + rowToJson(r.value) + ']}\n';
     else rows.push(narrowRow(r.value));
-    if (count >= j.batchRows || text.length >= j.batchBytes) {
+    // Slow rows go out as they come: a batch is also cut once it has taken BATCH_MS to fill.
+    if (count >= j.batchRows || text.length >= j.batchBytes || performance.now() - started >= BATCH_MS) {
       // Look one row ahead so the last batch carries `done` and a point read costs one message.
       try {
         const ahead = j.iter.next();
