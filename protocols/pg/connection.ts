@@ -112,8 +112,11 @@ export class Connection {
         return; // the next packet's framing depends on this one's answer
       }
       if (this.#phase === 'startup') return;
-      if (this.#input.length < 5) return;
+      if (this.#input.length < 1) return;
       const type = String.fromCharCode(this.#input[0]);
+      // PostgreSQL refuses an unknown type byte before reading a body that may never come
+      if (this.#phase === 'ready' ? !frontend[type] : type !== 'p') throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
+      if (this.#input.length < 5) return;
       const len = this.#input.readInt32BE(1);
       if (len < 4 || len > MAX_MESSAGE) throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
       if (this.#input.length < len + 1) return;

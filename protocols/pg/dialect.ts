@@ -1,5 +1,12 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
+
+/** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
+const BOOL_COLUMNS = new Set(
+  [...Object.values(PG_CATALOG_TABLES), ...Object.values(INFORMATION_SCHEMA_TABLES)].flatMap((cols) => cols.split(',').map((c) => c.trim().split(/\s+/)).filter((c) => c[1] === 'bool').map((c) => c[0])),
+);
+const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
 type Tok = PgToken | { type: 'group'; text: string };
 
@@ -176,6 +183,14 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
         ((isWord(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) && isPunct(next, '.') && !isPunct(out[out.length - 1], '.'))) {
       i++;
       continue;
+    }
+    if (t.type === 'string' && BOOL_LITERALS[t.text.toLowerCase()] && local) {
+      const prev = out[out.length - 1];
+      const col = isOp(prev, '=') || isOp(prev, '<>') || isOp(prev, '!=') ? out[out.length - 2] : isOp(next, '=') || isOp(next, '<>') || isOp(next, '!=') ? toks[i + 2] : undefined;
+      if (col && col.type === 'word' && BOOL_COLUMNS.has(col.text.toLowerCase())) {
+        out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
+        continue;
+      }
     }
     if (t.type === 'op') {
       const map: Record<string, string[]> = {
