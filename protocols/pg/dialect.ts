@@ -36,8 +36,10 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `CAST(${x} AS NUMERIC)`;
     case 'bool': case 'boolean':
       return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
-    case 'bytea':
-      return `CAST(${x} AS BLOB)`;
+    case 'bytea': {
+      const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
+      return hex ? `X'${hex[1]}'` : `CAST(${x} AS BLOB)`;
+    }
     case 'regclass':
       return `__pg_regclass(${x})`;
     case 'regtype':
