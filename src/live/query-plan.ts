@@ -79,7 +79,14 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
     .join(', ');
   const head = `${sql.slice(0, shape.fromStart)}\n, ${hidden}\n`;
   const fullSql = head + sql.slice(shape.fromStart, end);
+  const cache = new Map<string, string>();
   const restrictedSql = (occ: number, n: number): string => {
+    const k = `${occ}:${n}`;
+    let text = cache.get(k);
+    if (text === undefined) cache.set(k, (text = buildRestricted(occ, n)));
+    return text;
+  };
+  const buildRestricted = (occ: number, n: number): string => {
     const o = shape.occurrences[occ];
     const cols = o.pk.map((c) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)}`);
     const keys = Array.from({ length: n }, (_, k) => o.pk.map((_c, j) => '@' + keyParam(k, j)));

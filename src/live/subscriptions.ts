@@ -115,7 +115,8 @@ export class Subscriptions {
       this.#store.transaction(() => {
         for (const sub of touched) {
           try {
-            const records = this.#store.transaction(() => sub.apply(db, changed, now));
+            // No savepoint: a subscription that fails is dropped with all it wrote.
+            const records = sub.apply(db, changed, now);
             if (records.length > 0) out.push([sub, records]);
           } catch (err) {
             failed.push([sub, err]);

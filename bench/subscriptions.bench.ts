@@ -1,0 +1,234 @@
+// Live subscriptions: (1) commit-to-change latency at 1000 writes/s with 1, 100 and 1000
+// subscriptions on the written table, against the write round trip of the same run; (2) time from
+// a write to its change on a join subscription of 100 rows against one of 100,000 rows (target
+// ratio near 1: the cost follows the changed rows); (3) write throughput with 1000 idle
+// subscriptions on another table against none (target >= 0.8).
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { median, percentile, report } from './util';
+
+const CLI = path.resolve(__dirname, '..', 'src', 'cli', 'main.js');
+const SCHEMA = `
+CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, grp INTEGER, val INTEGER);
+CREATE TABLE other (id INTEGER NOT NULL PRIMARY KEY, grp INTEGER, val INTEGER);
+CREATE TABLE parents (id INTEGER NOT NULL PRIMARY KEY, name TEXT);
+CREATE TABLE children (id INTEGER NOT NULL PRIMARY KEY, parent_id INTEGER, grp INTEGER, val INTEGER);
+CREATE INDEX children_grp ON children (grp);
+`;
+
+interface BenchAgent {
+  proc: ChildProcess;
+  url: string;
+  dir: string;
+}
+
+function startAgent(): Promise<BenchAgent> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-live-'));
+  fs.writeFileSync(path.join(dir, 'schema.sql'), SCHEMA);
+  const proc = spawn(process.execPath, [CLI, 'agent', '--db-path', path.join(dir, 'p.db'), '--api-addr', '127.0.0.1:0', '--schema', path.join(dir, 'schema.sql')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /HTTP API on (http:\/\/\S+?),/.exec(out);
+      if (m) resolve({ proc, url: m[1], dir });
+    });
+    proc.once('exit', (code) => reject(new Error(`bench agent exited (${code})`)));
+  });
+}
+
+async function stopAgent(a: BenchAgent) {
+  a.proc.removeAllListeners('exit');
+  await new Promise<void>((r) => {
+    a.proc.once('exit', () => r());
+    a.proc.kill('SIGTERM');
+  });
+  fs.rmSync(a.dir, { recursive: true, force: true });
+}
+
+const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const now = () => performance.now();
+
+function write(url: string, statements: unknown[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + '/v1/transactions', { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => (res.statusCode === 200 && !body.includes('"error"') ? resolve() : reject(new Error(`write failed: ${body}`))));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(statements));
+  });
+}
+
+/** A subscription stream; calls onChange(changeId, cells) for every change event. */
+function subscribe(url: string, body: unknown, onChange: (cells: unknown[]) => void): Promise<{ close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url + '/v1/subscriptions', { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`subscribe: status ${res.statusCode}`));
+      let buf = '';
+      let ready = false;
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        buf += d;
+        let nl;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (!ready && line.startsWith('{"eoq"')) {
+            ready = true;
+            resolve({ close: () => req.destroy() });
+          } else if (line.startsWith('{"change"')) {
+            onChange((JSON.parse(line) as { change: [string, number, unknown[], number] }).change[2]);
+          }
+        }
+      });
+    });
+    req.on('error', () => undefined);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** (1) Latency from sending a write to receiving its change, writes paced at `rate` per second. */
+async function latencyRun(subs: number, rate: number, seconds: number): Promise<{ p50: number; p99: number; rtt: number; sent: number; achieved: number }> {
+  const a = await startAgent();
+  try {
+    await write(a.url, [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % ?, 0 FROM s', [subs * 2, subs]]]);
+    const sentAt = new Map<number, number>();
+    const lat: number[] = [];
+    const streams = [];
+    for (let g = 0; g < subs; g++) {
+      streams.push(
+        await subscribe(a.url, ['SELECT id, grp, val FROM items WHERE grp = ?', [g]], (cells) => {
+          const token = cells[2] as number;
+          const t = sentAt.get(token);
+          if (t !== undefined) {
+            lat.push(now() - t);
+            sentAt.delete(token);
+          }
+        }),
+      );
+    }
+    const rtts: number[] = [];
+    const total = Math.round(rate * seconds);
+    const start = now();
+    const inflight: Promise<void>[] = [];
+    for (let i = 1; i <= total; i++) {
+      const due = start + (i * 1000) / rate;
+      const wait = due - now();
+      if (wait > 1) await sleep(wait);
+      const id = ((i * 7919) % (subs * 2)) + 1;
+      const t0 = now();
+      sentAt.set(i, t0);
+      inflight.push(write(a.url, [['UPDATE items SET val = ? WHERE id = ?', [i, id]]]).then(() => void rtts.push(now() - t0)));
+    }
+    await Promise.all(inflight);
+    const achieved = total / ((now() - start) / 1000);
+    for (let i = 0; i < 200 && sentAt.size > 0; i++) await sleep(50);
+    for (const s of streams) s.close();
+    return { p50: percentile(lat, 50), p99: percentile(lat, 99), rtt: median(rtts), sent: total, achieved };
+  } finally {
+    await stopAgent(a);
+  }
+}
+
+/** (2) Median time from a write to its change on a join subscription of 100 and of 100,000 rows. */
+async function joinRun(): Promise<{ small: number; large: number }> {
+  const a = await startAgent();
+  try {
+    await write(a.url, [
+      ['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 1000) INSERT INTO parents SELECT x, \'parent \' || x FROM s'],
+      ['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 100100) INSERT INTO children SELECT x, x % 1000 + 1, CASE WHEN x <= 100 THEN 1 ELSE 2 END, 0 FROM s'],
+    ]);
+    const sql = 'SELECT c.id, c.val, p.name FROM children c JOIN parents p ON p.id = c.parent_id WHERE c.grp = ?';
+    const pending = new Map<number, (t: number) => void>();
+    const on = (cells: unknown[]) => pending.get(cells[1] as number)?.(now());
+    const small = await subscribe(a.url, [sql, [1]], on);
+    const large = await subscribe(a.url, [sql, [2]], on);
+    let token = 1;
+    const measure = async (id: number): Promise<number> => {
+      const t = token++;
+      const got = new Promise<number>((r) => pending.set(t, r));
+      const t0 = now();
+      await write(a.url, [['UPDATE children SET val = ? WHERE id = ?', [t, id]]]);
+      const t1 = await got;
+      pending.delete(t);
+      return t1 - t0;
+    };
+    const s: number[] = [];
+    const l: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      s.push(await measure((i % 100) + 1));
+      l.push(await measure(101 + ((i * 331) % 100000)));
+    }
+    small.close();
+    large.close();
+    return { small: median(s.slice(50)), large: median(l.slice(50)) };
+  } finally {
+    await stopAgent(a);
+  }
+}
+
+/** (3) Inserts per second, `concurrency` in flight. */
+async function throughput(url: string, first: number, n: number, concurrency: number): Promise<number> {
+  let next = first;
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < first + n) {
+        const id = next++;
+        await write(url, [['INSERT INTO items (id, grp, val) VALUES (?, ?, ?)', [id, id % 10, id]]]);
+      }
+    }),
+  );
+  return n / ((now() - t0) / 1000);
+}
+
+/** Two agents side by side, one with 1000 idle subscriptions on another table; rounds alternate. */
+async function idleRun(): Promise<{ none: number; idle: number }> {
+  const a = await startAgent();
+  const b = await startAgent();
+  try {
+    for (let g = 0; g < 1000; g++) {
+      const s = await subscribe(b.url, ['SELECT id, val FROM other WHERE grp = ?', [g]], () => undefined);
+      s.close();
+    }
+    await throughput(a.url, 1, 500, 8); // warm-up
+    await throughput(b.url, 1, 500, 8);
+    const none: number[] = [];
+    const idle: number[] = [];
+    let id = 10000;
+    for (let r = 0; r < 4; r++) {
+      none.push(await throughput(a.url, id, 1500, 8));
+      idle.push(await throughput(b.url, id, 1500, 8));
+      id += 1500;
+    }
+    return { none: median(none), idle: median(idle) };
+  } finally {
+    await stopAgent(a);
+    await stopAgent(b);
+  }
+}
+
+async function main() {
+  for (const n of [1, 100, 1000]) {
+    const r = await latencyRun(n, 1000, n === 1000 ? 2 : 3);
+    report(`commit-to-change p50, ${n} subscriptions (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`, r.p50, 'ms', 'write round trip p50', r.rtt);
+    report(`commit-to-change p99, ${n} subscriptions`, r.p99, 'ms', 'write round trip p50', r.rtt);
+  }
+  const j = await joinRun();
+  report('write to change, join subscription of 100,000 rows', j.large, 'ms', 'same with 100 rows', j.small);
+  const t = await idleRun();
+  report('writes/s with 1000 idle subscriptions on another table', t.idle, 'writes/s', 'with none', t.none);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});
