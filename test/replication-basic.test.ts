@@ -42,8 +42,12 @@ describe('replication between three agents', function () {
     ]);
     await converged(c.nodes, ['kv']);
     const [[v10], [v11, n11]] = [(await rows(a.http, 'SELECT v FROM kv WHERE k = 10'))[0], (await rows(a.http, 'SELECT v, n FROM kv WHERE k = 11'))[0]];
-    // Equal col_versions: the greater value wins everywhere.
-    assert.equal(v10, 'c wins?');
+    // The writes race with replication: when all three are concurrent (equal col_versions) the
+    // greater value, 'c wins?', wins; when one agent saw another's first, its later write wins.
+    // Either way every agent holds the same winner (converged checks that); the tie-break itself
+    // is proven deterministically in replication-merge.test.ts.
+    assert.ok(['a wins?', 'b wins?', 'c wins?'].includes(v10 as string), String(v10));
+    for (const n of c.nodes) assert.deepEqual(await rows(n.http, 'SELECT v FROM kv WHERE k = 10'), [[v10]]);
     assert.deepEqual([v11, n11], ['a', 42]);
   });
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type ChildProcess, fork } from 'node:child_process';
 import { PatinaError } from '../errors';
+import { BoundedReads } from './bounded-reads';
 import type { ColumnInfo, FromWorker, RowBatch, RowFormat, ToWorker } from './read-protocol';
 import type { SqlParams } from './values';
 
@@ -23,6 +24,8 @@ export interface ReadPoolOptions {
   minWorkers: number;
   /** Workers at the most; reads beyond that wait their turn. */
   maxWorkers: number;
+  /** Run provably bounded reads (point lookups) on the agent's thread (default true). */
+  boundedInProcess?: boolean;
 }
 
 const BATCH_ROWS = 512;
@@ -49,6 +52,7 @@ export class ReadPool {
   readonly #idle: Slot[] = [];
   readonly #waiting: ReadCursor[] = [];
   #nextId = 1;
+  #bounded: BoundedReads | null = null;
   #closed = false;
   #trimTimer: NodeJS.Timeout | null = null;
 
@@ -56,12 +60,18 @@ export class ReadPool {
     this.#dbPath = dbPath;
     this.#opts = opts;
     for (let i = 0; i < opts.minWorkers; i++) this.#idle.push(this.#spawn());
+    if (opts.boundedInProcess !== false) this.#bounded = new BoundedReads(dbPath);
   }
 
   /** Starts a read; rows come through the returned cursor, which must be drained or cancelled. */
   query(req: ReadRequest): ReadCursor {
     if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
     const cursor = new ReadCursor(this.#nextId++, req, this);
+    const answer = this.#bounded?.tryRun(cursor.id, req.sql, req.params, req.format);
+    if (answer) {
+      cursor._receive(answer);
+      return cursor;
+    }
     this.#waiting.push(cursor);
     this.#dispatch();
     return cursor;
@@ -69,6 +79,8 @@ export class ReadPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#bounded?.close();
+    this.#bounded = null;
     if (this.#trimTimer) clearTimeout(this.#trimTimer);
     for (const c of this.#waiting.splice(0)) c._fail(new PatinaError('unavailable', 'the agent is shutting down'));
     await Promise.all(
