@@ -324,6 +324,12 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
     if (slot) this.#pool._kill(slot);
   }
 
+  /** Every batch, when the whole result has already arrived without error; else null (stream it). */
+  takeComplete(): RowBatch[] | null {
+    if (!this.#ended || this.#error) return null;
+    return this.#batches.splice(0);
+  }
+
   next(): Promise<IteratorResult<RowBatch>> {
     const b = this.#batches.shift();
     if (b) {

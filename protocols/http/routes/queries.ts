@@ -36,6 +36,14 @@ export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): K
       cursor.cancel();
       throw err;
     }
+    const complete = cursor.takeComplete();
+    if (complete) {
+      // The whole result is here already (point reads): one string, no stream machinery.
+      ctx.type = 'application/x-ndjson';
+      ctx.set('cache-control', 'no-store');
+      ctx.body = line('columns', JSON.stringify(head.columns.map((c) => c.name))) + complete.map((b) => b.text!).join('') + line('eoq', `{"time":${head.time}}`);
+      return;
+    }
     streamNdjson(
       ctx,
       (async function* () {
