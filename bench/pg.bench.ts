@@ -1,0 +1,99 @@
+// pgbench select-only point queries (-M simple, extended, prepared; -c 4 -j 2) against Patina's
+// PostgreSQL listener and against a PostgreSQL server this bench starts itself (initdb into a temp
+// folder) with the same table and rows, in the same run; printed as TPS ratios.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { AgentProcess } from '../test/helpers/agent';
+import { report } from './util';
+
+const ROWS = 100_000;
+const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 10);
+const PG_BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find((d) => fs.existsSync(path.join(d, 'initdb')));
+const TABLE = 'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
+const SCRIPT = `\\set aid random(1, ${ROWS})\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd: string, args: string[], opts: { asPostgres?: boolean } = {}): string {
+  const [c, a] = opts.asPostgres && process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  const r = spawnSync(c, a, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** A throwaway PostgreSQL server (as the postgres user when we are root: it refuses to run as root). */
+async function startPostgres(dir: string): Promise<{ port: number; proc: ChildProcess }> {
+  if (!PG_BIN) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
+  if (process.getuid?.() === 0) spawnSync('chown', ['-R', 'postgres', dir]);
+  run(path.join(PG_BIN, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'bench', '--no-sync'], { asPostgres: true });
+  const port = await freePort();
+  const args = ['-D', path.join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'shared_buffers=128MB'];
+  const postgresBin = path.join(PG_BIN, 'postgres');
+  const proc = process.getuid?.() === 0 ? spawn('runuser', ['-u', 'postgres', '--', postgresBin, ...args], { stdio: 'ignore' }) : spawn(postgresBin, args, { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    if (spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', String(port)]).status === 0) return { port, proc };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('PostgreSQL did not start');
+}
+
+function psql(port: number, user: string, sql: string) {
+  run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', user === 'bench' ? 'postgres' : 'db', '-c', sql]);
+}
+
+function pgbench(port: number, user: string, mode: string, script: string): number {
+  const out = run('pgbench', ['-n', '-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', mode, '-h', '127.0.0.1', '-p', String(port), '-U', user, user === 'bench' ? 'postgres' : 'db']);
+  const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
+  if (!m) throw new Error(`no tps in pgbench output:\n${out}`);
+  return Number(m[1]);
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-pgbench-'));
+  fs.chmodSync(dir, 0o755);
+  const script = path.join(dir, 'select.sql');
+  fs.writeFileSync(script, SCRIPT);
+  const agent = new AgentProcess({ schema: TABLE + ';\n', args: ['--pg-addr', '127.0.0.1:0'] });
+  let pg: { port: number; proc: ChildProcess } | null = null;
+  try {
+    await agent.start();
+    const patinaPort = agent.pg!.port;
+    const fill = `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ROWS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n`;
+    const t0 = Date.now();
+    psql(patinaPort, 'bench', fill);
+    process.stderr.write(`loaded ${ROWS} rows into Patina in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    pg = await startPostgres(dir);
+    process.stderr.write('PostgreSQL started\n');
+    psql(pg.port, 'bench', `${TABLE}; INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM generate_series(1, ${ROWS}) x`);
+    psql(pg.port, 'bench', 'VACUUM ANALYZE pgbench_accounts');
+    process.stdout.write(`pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`);
+    for (const mode of ['simple', 'extended', 'prepared']) {
+      const postgresTps = pgbench(pg.port, 'bench', mode, script);
+      const patinaTps = pgbench(patinaPort, 'bench', mode, script);
+      report(`pgbench -M ${mode} point selects: Patina`, patinaTps, 'tps', 'PostgreSQL', postgresTps);
+    }
+  } finally {
+    // runuser does not pass signals on; pg_ctl stops the server it started
+    if (pg) spawnSync(process.getuid?.() === 0 ? 'runuser' : path.join(PG_BIN!, 'pg_ctl'), process.getuid?.() === 0 ? ['-u', 'postgres', '--', path.join(PG_BIN!, 'pg_ctl'), 'stop', '-D', path.join(dir, 'data'), '-m', 'fast'] : ['stop', '-D', path.join(dir, 'data'), '-m', 'fast']);
+    await agent.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
