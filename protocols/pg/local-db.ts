@@ -1,6 +1,7 @@
 // The PG front end's own SQLite connection, in the agent's process: the database file (read only, by
 // `PRAGMA query_only`) with an in-memory pg_catalog and information_schema attached. It answers
-// catalog queries and point reads (one row by a unique key) without a trip to a read worker.
+// catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
+// in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
 import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
@@ -54,9 +55,6 @@ export class LocalDb {
   readonly #oids = new Map<string, number>();
   #nextOid = FIRST_OID;
   readonly #cache = new Map<string, Database.Statement>();
-  readonly #pointReads = new Map<string, boolean>();
-  /** name → columns of unique indexes, for point-read plans. */
-  #uniqueIndexes = new Map<string, number>();
   #relNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
@@ -87,7 +85,6 @@ export class LocalDb {
       this.db.pragma('query_only = 1');
     }
     this.#cache.clear();
-    this.#pointReads.clear();
   }
 
   #fill(schema: Schema) {
@@ -131,7 +128,6 @@ export class LocalDb {
     this.#relNames = new Map();
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
-    this.#uniqueIndexes = new Map();
     const ischema = (table: string, row: Record<string, unknown>) => ins(`information_schema.${table}`, row);
     ischema('schemata', { catalog_name: 'patina', schema_name: 'public', schema_owner: user });
     ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
@@ -153,7 +149,6 @@ export class LocalDb {
       const name = i.origin === 'u' ? `${t.name}_${i.columns.join('_')}_key` : i.name;
       indexes.push({ name, unique: i.unique, primary: false, columns: i.columns, constraint: i.origin === 'u' ? 'u' : null });
     }
-    for (const i of t.indexes) if (i.unique) this.#uniqueIndexes.set(i.name, i.columns.length);
     ins('pg_class', { oid, relname: t.name, relnamespace: NS_PUBLIC, reltype: 0, relam: 2, relkind: 'r', relnatts: t.columns.length, relhasindex: indexes.length > 0 });
     ins('pg_tables', { schemaname: 'public', tablename: t.name, tableowner: user, hasindexes: indexes.length > 0 });
     ischema('tables', { table_catalog: 'patina', table_schema: 'public', table_name: t.name, table_type: 'BASE TABLE', is_insertable_into: 'YES', is_typed: 'NO' });
@@ -322,33 +317,6 @@ export class LocalDb {
     } finally {
       this.session = null;
     }
-  }
-
-  /**
-   * True when SQLite's plan for a read is only lookups by a whole unique key (at most one row per
-   * table, a few page reads): cheap enough to run on the agent's thread instead of a read worker.
-   */
-  isPointRead(sql: string, paramCount: number): boolean {
-    let ok = this.#pointReads.get(sql);
-    if (ok !== undefined) return ok;
-    ok = false;
-    try {
-      const params: Record<string, null> = {};
-      for (let i = 1; i <= paramCount; i++) params[i] = null;
-      const plan = this.db.prepare('EXPLAIN QUERY PLAN ' + sql).all(params) as { detail: string }[];
-      ok = plan.length > 0 && plan.every((p) => {
-        if (/^SEARCH \S+(?: AS \S+)? USING INTEGER PRIMARY KEY \(rowid=\?\)$/.test(p.detail)) return true;
-        const m = /^SEARCH \S+(?: AS \S+)? USING (?:COVERING )?INDEX (\S+) \(([^)]*)\)$/.exec(p.detail);
-        if (!m) return false;
-        const conds = m[2].split(' AND ');
-        return conds.every((c) => /=\?$/.test(c)) && this.#uniqueIndexes.get(m[1]) === conds.length;
-      });
-    } catch {
-      ok = false;
-    }
-    if (this.#pointReads.size > 10000) this.#pointReads.clear();
-    this.#pointReads.set(sql, ok);
-    return ok;
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 // One PostgreSQL session: what its statements are, where each runs, and its transaction.
 //
-// Where a statement runs: catalog queries and point reads on the front end's local connection;
-// other reads on a read worker (cancellable); reads after a write inside a transaction on the
+// Where a statement runs: catalog queries on the front end's local connection; other reads through
+// engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
 import { checkWriteStatement } from '../../src/engine/classify';
@@ -294,10 +294,9 @@ export class Session {
         const r = this.#lease.run({ sql: an.sql, params }, 'statement');
         return { columns: an.columns ?? r.columns ?? null, rows: arraySource(r.rows ?? []) };
       }
-      if (this.#local.isPointRead(an.sql, an.paramTypes.length)) {
-        return { columns: an.columns, rows: arraySource(this.#local.run(this.#local.prepare(an.sql), params, this.facts)) };
-      }
       const cursor = this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs });
+      const complete = cursor.takeComplete(); // point reads answer at once, in-process
+      if (complete) return { columns: an.columns, rows: arraySource(complete.flatMap((b) => b.rows ?? [])) };
       this.#cursor = cursor;
       try {
         await cursor.head();

@@ -1,7 +1,13 @@
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { FromWorker, RowFormat } from './read-protocol';
-import { ReadJob, prepareRead, readErrorKind } from './read-job';
-import type { SqlParams } from './values';
+import type { ColumnInfo, FromWorker, RowFormat } from './read-protocol';
+import { prepareRead, readErrorKind } from './read-job';
+import { type SqlParams, narrowInteger, rowToJson } from './values';
+
+interface Bounded {
+  stmt: Database.Statement;
+  columns: ColumnInfo[];
+}
 
 /**
  * Opcodes of statements that run in bounded time: straight-line programs that seek at most one row
@@ -26,7 +32,7 @@ const CACHE = 512;
  */
 export class BoundedReads {
   readonly #db: Database.Database;
-  readonly #verdicts = new Map<string, Database.Statement | null>();
+  readonly #verdicts = new Map<string, Bounded | null>();
 
   constructor(dbPath: string) {
     this.#db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -38,19 +44,31 @@ export class BoundedReads {
    * rows, or an 'error'); null when it must go to a worker.
    */
   tryRun(id: number, sql: string, params: SqlParams | undefined, format: RowFormat): FromWorker | null {
-    const stmt = this.#statement(sql, params);
-    if (!stmt) return null;
-    let read: ReadJob | null = null;
+    const b = this.#statement(sql, params);
+    if (!b) return null;
     try {
-      read = new ReadJob(stmt, params, format, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-      const { batch } = read.nextBatch();
-      return { type: 'head', id, columns: read.columns, time: read.time, batch, done: true };
+      const t0 = performance.now();
+      const rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+      const time = (performance.now() - t0) / 1000;
+      // A statement prepared before a reload is re-prepared by SQLite on its step; its columns follow.
+      if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
+      let text = '';
+      for (let r = 0; r < rows.length; r++) {
+        const row = rows[r];
+        if (format === 'ndjson') text += '{"row":[' + (r + 1) + ',' + rowToJson(row) + ']}\n';
+        else for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+      }
+      return { type: 'head', id, columns: b.columns, time, batch: { count: rows.length, text, rows: format === 'values' ? rows : [] }, done: true };
     } catch (err) {
       const e = err as { message?: string; code?: string };
       return { type: 'error', id, kind: readErrorKind(err), message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined };
-    } finally {
-      read?.close();
     }
+  }
+
+  /** Forgets verdicts and statements: the schema changed (a `SELECT *` may have new columns). */
+  clear(): void {
+    this.#verdicts.clear();
+    this.#db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get(); // a read brings this connection's schema up to date
   }
 
   close(): void {
@@ -58,16 +76,16 @@ export class BoundedReads {
   }
 
   /** The prepared statement when `sql` is a bounded read, else null (also for SQL that fails to prepare). */
-  #statement(sql: string, params: SqlParams | undefined): Database.Statement | null {
+  #statement(sql: string, params: SqlParams | undefined): Bounded | null {
     const known = this.#verdicts.get(sql);
     if (known !== undefined) return known;
-    let verdict: Database.Statement | null = null;
+    let verdict: Bounded | null = null;
     try {
       const stmt = prepareRead(this.#db, sql);
       const args = params === undefined ? [] : Array.isArray(params) ? params : [params];
       const program = this.#db.prepare('EXPLAIN ' + sql).safeIntegers(false).all(...args) as { addr: number; opcode: string; p2: number }[];
       const bounded = program.every((op) => STRAIGHT_LINE.has(op.opcode) || (op.opcode === 'Goto' && (op.p2 > op.addr || op.p2 === 1)));
-      verdict = bounded ? stmt : null;
+      verdict = bounded ? { stmt: stmt.raw(true), columns: columnsOf(stmt) } : null;
     } catch {
       verdict = null; // a worker reports the error
     }
@@ -75,4 +93,8 @@ export class BoundedReads {
     this.#verdicts.set(sql, verdict);
     return verdict;
   }
+}
+
+function columnsOf(stmt: Database.Statement): ColumnInfo[] {
+  return stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
 }

@@ -88,6 +88,7 @@ export class Engine<C = unknown> {
         throw err;
       }
       this.writer.clearCache();
+      this.#reads.schemaChanged();
       return plan;
     } finally {
       lease.release();

@@ -60,7 +60,6 @@ export class ReadJob {
   constructor(stmt: Database.Statement, params: SqlParams | undefined, format: RowFormat, batchRows: number, batchBytes: number) {
     const t0 = performance.now();
     stmt.raw(true);
-    this.columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
     const p = params;
     this.#iter = (p === undefined ? stmt.iterate() : Array.isArray(p) ? stmt.iterate(...p) : stmt.iterate(p)) as IterableIterator<unknown[]>;
     this.#format = format;
@@ -69,6 +68,9 @@ export class ReadJob {
     // The first step runs the query; the time reported is that, not the iteration of the rest.
     this.#pending = this.#iter.next();
     this.time = (performance.now() - t0) / 1000;
+    // Columns after the first step: a connection whose schema was stale re-prepares the statement
+    // there (a reload may have added columns that `SELECT *` now returns).
+    this.columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
   }
 
   /** Steps for one batch; says whether the result is exhausted. */

@@ -72,6 +72,7 @@ export class ReadPool {
       cursor._receive(answer);
       return cursor;
     }
+    cursor._arm();
     this.#waiting.push(cursor);
     this.#dispatch();
     return cursor;
@@ -95,6 +96,11 @@ export class ReadPool {
     );
     this.#slots.clear();
     this.#idle.length = 0;
+  }
+
+  /** The schema changed: forget what was prepared for in-process reads. */
+  schemaChanged(): void {
+    this.#bounded?.clear();
   }
 
   /** How many workers exist and how many are running a read. */
@@ -215,8 +221,13 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
       this.#rejectHead = rej;
     });
     this.#head.catch(() => undefined); // a caller that never asks for the head still sees the error in next()
-    if (req.timeoutMs !== undefined && req.timeoutMs > 0) {
-      this.#timer = setTimeout(() => this.#timeout(), req.timeoutMs);
+  }
+
+  /** Arms the timeout; only reads that go to a worker need one. */
+  _arm() {
+    const ms = this.#req.timeoutMs;
+    if (ms !== undefined && ms > 0 && !this.#ended) {
+      this.#timer = setTimeout(() => this.#timeout(), ms);
       this.#timer.unref();
     }
   }
