@@ -18,7 +18,8 @@ import { PgServer } from '../protocols/pg/server';
  *   HTTP (Koa) ──> engine.transaction ──commit──> capture (triggers + changeset) ──> feed ──> table update streams
  *                                                                                          └─> subscriptions (diffed at commit)
  *   PG wire ────> engine.transaction / engine.lease (BEGIN..COMMIT) ──commit──> (the same capture and feed)
- *   reads ───────> engine.read (worker threads)
+ *   reads ───────> engine.read (point reads in-process, the rest in killable worker processes)
+ *   peers ───────> cluster merge ──commit──> the same feed (origin 'remote'); local changesets ──> peers
  */
 export class Agent {
   readonly config: Config;
