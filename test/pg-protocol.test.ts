@@ -75,6 +75,37 @@ describe('PostgreSQL wire protocol', function () {
     c.end();
   });
 
+  it('runs the statements of one simple query as one implicit transaction, as PostgreSQL does', async () => {
+    const c = await RawPg.open(port);
+    const ids = async (sql: string) => {
+      c.send(serialize.query(sql));
+      return (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]);
+    };
+    // a later failure rolls back the earlier write of the same message; the session is idle after
+    c.send(serialize.query(`INSERT INTO items (id, name) VALUES (400, 'x'); SELECT id FROM items WHERE id = 400; INSERT INTO items (id, name) VALUES (401, NULL); INSERT INTO items (id, name) VALUES (402, 'never')`));
+    const msgs = await c.until('readyForQuery');
+    assert.deepEqual(msgs.map((m) => m.name), ['commandComplete', 'rowDescription', 'dataRow', 'commandComplete', 'error', 'readyForQuery']);
+    assert.equal(msgs[4].code, '23502');
+    assert.equal(msgs[5].status, 'I');
+    assert.deepEqual(await ids('SELECT id FROM items WHERE id >= 400 ORDER BY id'), []);
+    // all succeed: committed together
+    await ids(`INSERT INTO items (id, name) VALUES (403, 'a'); UPDATE items SET name = 'b' WHERE id = 403`);
+    assert.deepEqual(await ids(`SELECT name FROM items WHERE id = 403`), ['b']);
+    // an explicit COMMIT ends the implicit run: what follows is a run of its own
+    c.send(serialize.query(`BEGIN; INSERT INTO items (id, name) VALUES (404, 'c'); COMMIT; INSERT INTO items (id, name) VALUES (405, 'd'); SELECT * FROM missing`));
+    const m2 = await c.until('readyForQuery');
+    assert.equal(m2.find((m) => m.name === 'error')?.code, '42P01');
+    assert.equal(m2[m2.length - 1].status, 'I');
+    assert.deepEqual(await ids('SELECT id FROM items WHERE id >= 404 ORDER BY id'), ['404']);
+    // BEGIN turns the run into an explicit block, which a failure leaves aborted
+    c.send(serialize.query(`INSERT INTO items (id, name) VALUES (406, 'e'); BEGIN; SELECT * FROM missing`));
+    assert.equal((await c.until('readyForQuery')).pop()!.status, 'E');
+    await ids('ROLLBACK');
+    assert.deepEqual(await ids('SELECT id FROM items WHERE id = 406'), []);
+    await ids('DELETE FROM items WHERE id >= 400');
+    c.end();
+  });
+
   it('describes statements and portals, and suspends portals at the row limit', async () => {
     const c = await RawPg.open(port);
     c.send(Buffer.concat([

@@ -4,10 +4,11 @@
 import crypto from 'node:crypto';
 import type net from 'node:net';
 import type { SqlValue } from '../../src/engine/values';
-import { lexPg, splitPgStatements } from './lexer';
+import { type PgToken, lexPg, splitPgStatements } from './lexer';
+import { liftLiterals } from './literals';
 import type { LocalDb } from './local-db';
 import { ScramExchange, type ScramSecret } from './scram';
-import { type Analyzed, type Outcome, type PgEngine, Session, columnOid } from './session';
+import { type Analyzed, type ColumnDesc, type Outcome, type PgEngine, Session, columnOid } from './session';
 import { pgError, sqlstateOf } from './sqlstate';
 import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
 import {
@@ -35,7 +36,9 @@ interface Portal {
   formats: number[];
   fields: Field[] | null;
   outcome: Outcome | null;
+  /** Rows at hand; `at` is the next one to send. */
   pending: unknown[][];
+  at: number;
   sent: number;
   done: boolean;
 }
@@ -95,7 +98,7 @@ export class Connection {
       return;
     }
     if (this.#queue.length > QUEUE_HIGH_WATER) this.#socket.pause();
-    void this.#pump();
+    this.#pump();
   }
 
   /** Cuts complete messages off the input; the startup packet has no type byte. */
@@ -125,26 +128,53 @@ export class Connection {
     }
   }
 
-  async #pump() {
+  /**
+   * Handles queued messages in order, synchronously for as long as each answers synchronously (a
+   * pipelined Bind/Execute/Sync of a point read costs no promise); a message that has to wait (a
+   * write, a streamed read) suspends the loop until it is done. Output is written once the queue is
+   * empty, so a batch of messages read together is answered with one write.
+   */
+  #pump() {
     if (this.#pumping) return;
     this.#pumping = true;
-    try {
-      while (this.#queue.length > 0 && this.#phase !== 'closed') {
-        const m = this.#queue.shift()!;
-        try {
-          await this.#handle(m.type, m.body);
-        } catch (err) {
-          if (err instanceof ProtocolError) this.#fatal('08P01', err.message);
-          else this.#fatal(sqlstateOf(err).code, sqlstateOf(err).message);
-        }
-        if (this.#phase === 'startup') this.#split();
-        if (this.#queue.length < QUEUE_HIGH_WATER / 2 && this.#socket.isPaused()) this.#socket.resume();
+    while (this.#queue.length > 0 && this.#phase !== 'closed') {
+      const m = this.#queue.shift()!;
+      let r: void | Promise<void>;
+      try {
+        r = this.#handle(m.type, m.body);
+      } catch (err) {
+        this.#onFatal(err);
+        continue;
       }
-      if (this.#w.length > 0 && this.#queue.length === 0) this.#flush();
-    } finally {
-      this.#pumping = false;
+      if (r) {
+        this.#flush(); // what the earlier messages answered goes out while this one waits
+        r.catch((err) => this.#onFatal(err)).finally(() => {
+          this.#pumping = false;
+          this.#afterMessage();
+          this.#pump();
+        });
+        return;
+      }
+      this.#afterMessage();
     }
-    if (this.#queue.length > 0 && this.#phase !== 'closed') void this.#pump();
+    this.#pumping = false;
+    if (this.#queue.length === 0) this.#flush();
+  }
+
+  #afterMessage() {
+    if (this.#phase === 'startup') {
+      try {
+        this.#split();
+      } catch (err) {
+        this.#onFatal(err);
+      }
+    }
+    if (this.#queue.length < QUEUE_HIGH_WATER / 2 && this.#socket.isPaused()) this.#socket.resume();
+  }
+
+  #onFatal(err: unknown) {
+    if (err instanceof ProtocolError) this.#fatal('08P01', err.message);
+    else this.#fatal(sqlstateOf(err).code, sqlstateOf(err).message);
   }
 
   #flush() {
@@ -180,14 +210,14 @@ export class Connection {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#queue.length = 0;
-    for (const p of this.#portals.values()) p.outcome?.rows.cancel();
+    for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
     this.#portals.clear();
     this.#session?.close();
     this.#registry.remove(this.pid);
     this.#socket.destroySoon?.();
   }
 
-  async #handle(type: string, body: Buffer) {
+  #handle(type: string, body: Buffer): void | Promise<void> {
     switch (this.#phase) {
       case 'startup':
         return this.#onStartup(new Reader(body));
@@ -200,17 +230,28 @@ export class Connection {
         if (!decode) throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
         const msg = decode(new Reader(body));
         if (this.#skipping && msg.type !== 'sync' && msg.type !== 'terminate') return;
+        let r: void | Promise<void> = undefined;
         try {
-          await this.#onMessage(msg);
+          r = this.#onMessage(msg);
         } catch (err) {
-          if (err instanceof ProtocolError) throw err;
-          this.#sendError(err);
-          if (msg.type !== 'query') this.#skipping = true;
+          this.#onError(err, msg);
         }
-        if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
-        return;
+        if (r) return r.then(() => this.#drainOutput(), (err) => (this.#onError(err, msg), this.#drainOutput()));
+        return this.#drainOutput();
       }
     }
+  }
+
+  /** A statement's error: sent, and in the extended protocol the rest up to Sync is skipped. */
+  #onError(err: unknown, msg: Frontend) {
+    if (err instanceof ProtocolError) throw err;
+    this.#sendError(err);
+    if (msg.type !== 'query') this.#skipping = true;
+  }
+
+  /** Writes the output once it is large, waiting for a slow reader to take it. */
+  #drainOutput(): void | Promise<void> {
+    if (this.#w.length > OUT_HIGH_WATER) return this.#flushAndWait();
   }
 
   #sendError(err: unknown) {
@@ -288,19 +329,20 @@ export class Connection {
   #readyForQuery() {
     const tx = this.#session!.tx;
     backend.readyForQuery(this.#w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
-    this.#flush();
   }
 
-  async #onMessage(m: Frontend) {
+  #onMessage(m: Frontend): void | Promise<void> {
     const session = this.#session!;
     switch (m.type) {
       case 'query':
         return this.#simpleQuery(m.sql);
       case 'parse': {
         if (m.name !== '' && this.#statements.has(m.name)) throw pgError('42P05', `prepared statement "${m.name}" already exists`);
-        const stmts = splitPgStatements(m.sql);
-        if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
-        const an = session.analyze(stmts[0] ?? lexPg(''), m.paramTypes);
+        const an = session.analyzeCached(`P${m.paramTypes.join(',')}\0${m.sql}`, () => {
+          const stmts = splitPgStatements(m.sql);
+          if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+          return stmts[0] ?? lexPg('');
+        }, m.paramTypes);
         this.#statements.set(m.name, an);
         backend.parseComplete(this.#w);
         return;
@@ -312,9 +354,10 @@ export class Connection {
         if (m.params.length !== an.paramTypes.length) {
           throw pgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`);
         }
-        const params = m.params.map((raw, i) => paramValue(raw, an.paramTypes[i], formatOf(m.paramFormats, i), `parameter $${i + 1}`));
-        this.#portals.get(m.portal)?.outcome?.rows.cancel();
-        this.#portals.set(m.portal, { an, params, formats: m.resultFormats, fields: null, outcome: null, pending: [], sent: 0, done: false });
+        const params: SqlValue[] = new Array(m.params.length);
+        for (let i = 0; i < params.length; i++) params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), `parameter $${i + 1}`);
+        this.#portals.get(m.portal)?.outcome?.rows?.cancel();
+        this.#portals.set(m.portal, newPortal(an, params, m.resultFormats));
         backend.bindComplete(this.#w);
         return;
       }
@@ -323,14 +366,17 @@ export class Connection {
           const an = this.#statements.get(m.name);
           if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
           backend.parameterDescription(this.#w, an.paramTypes.map((t) => t || OID.text));
-          if (an.columns) backend.rowDescription(this.#w, fieldsOf(an.columns, [], null));
+          if (an.columns) this.#w.bytes(describedFields(an.columns, NO_FORMATS, null).message);
           else backend.noData(this.#w);
           return;
         }
         const p = this.#portals.get(m.name);
         if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
-        if (p.an.columns) backend.rowDescription(this.#w, (p.fields = fieldsOf(p.an.columns, p.formats, null)));
-        else backend.noData(this.#w);
+        if (p.an.columns) {
+          const d = describedFields(p.an.columns, p.formats, null);
+          p.fields = d.fields;
+          this.#w.bytes(d.message);
+        } else backend.noData(this.#w);
         return;
       }
       case 'execute': {
@@ -341,7 +387,7 @@ export class Connection {
       case 'close': {
         if (m.kind === 'S') this.#statements.delete(m.name);
         else {
-          this.#portals.get(m.name)?.outcome?.rows.cancel();
+          this.#portals.get(m.name)?.outcome?.rows?.cancel();
           this.#portals.delete(m.name);
         }
         backend.closeComplete(this.#w);
@@ -367,24 +413,54 @@ export class Connection {
   }
 
   #dropPortals() {
-    for (const p of this.#portals.values()) p.outcome?.rows.cancel();
+    if (this.#portals.size === 0) return;
+    for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
     this.#portals.clear();
   }
 
-  async #simpleQuery(sql: string) {
+  /**
+   * A simple Query: its statements in order. Statements of a message of several that run outside a
+   * BEGIN block form one implicit transaction, as in PostgreSQL: a failure rolls back the earlier
+   * writes of that run; COMMIT or ROLLBACK ends the run, BEGIN turns it into an explicit block.
+   */
+  #simpleQuery(sql: string): void | Promise<void> {
     const stmts = splitPgStatements(sql);
     if (stmts.length === 0) backend.emptyQuery(this.#w);
+    return this.#runSimple(stmts, 0);
+  }
+
+  #runSimple(stmts: PgToken[][], from: number): void | Promise<void> {
+    const session = this.#session!;
     try {
-      for (const tokens of stmts) {
-        const an = this.#session!.analyze(tokens);
+      for (let i = from; i < stmts.length; i++) {
+        const tokens = stmts[i];
+        if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
+        const lifted = liftLiterals(tokens);
+        const an = lifted ? session.analyzeCached(`S${lifted.key}`, () => lifted.tokens) : session.analyze(tokens);
         if (an.kind === 'noop' && an.command === 'DEALLOCATE') this.#deallocate(an);
-        await this.#execute({ an, params: [], formats: [], fields: null, outcome: null, pending: [], sent: 0, done: false }, Infinity, true);
+        const r = this.#execute(newPortal(an, lifted ? lifted.values : NO_PARAMS, NO_FORMATS), Infinity, true);
+        if (r) return r.then(() => this.#runSimple(stmts, i + 1), (err) => this.#simpleDone(err));
       }
     } catch (err) {
-      if (this.#session!.tx === 'open') this.#session!.tx = 'failed';
+      return this.#simpleDone(err);
+    }
+    return this.#simpleDone(null);
+  }
+
+  #simpleDone(err: unknown) {
+    const session = this.#session!;
+    if (err !== null) {
+      if (session.tx === 'open') session.tx = 'failed';
       this.#sendError(err);
     }
-    if (this.#session!.tx === 'idle') this.#dropPortals();
+    if (session.implicit) {
+      try {
+        session.endImplicit(err === null);
+      } catch (e) {
+        this.#sendError(e);
+      }
+    }
+    if (session.tx === 'idle') this.#dropPortals();
     this.#readyForQuery();
   }
 
@@ -395,7 +471,7 @@ export class Connection {
   }
 
   /** Runs (or continues) a portal: up to maxRows rows, then PortalSuspended or CommandComplete. */
-  async #execute(p: Portal, maxRows: number, simple: boolean) {
+  #execute(p: Portal, maxRows: number, simple: boolean): void | Promise<void> {
     if (p.done) {
       backend.commandComplete(this.#w, tagOf(p.an, p.outcome, 0));
       return;
@@ -405,58 +481,132 @@ export class Connection {
       p.done = true;
       return;
     }
-    if (!p.outcome) {
-      if (p.an.kind === 'begin' || p.an.kind === 'commit' || p.an.kind === 'rollback') this.#dropPortals();
-      p.outcome = await this.#session!.execute(p.an, p.params);
-      if (p.outcome.columns && !p.fields) {
-        const first = (await p.outcome.rows.next()) ?? [];
-        p.pending = first;
-        p.fields = fieldsOf(p.outcome.columns, p.formats, first);
-        if (simple) backend.rowDescription(this.#w, p.fields);
+    if (p.outcome) return this.#emit(p, maxRows);
+    if (p.an.kind === 'begin' || p.an.kind === 'commit' || p.an.kind === 'rollback') this.#dropPortals();
+    const out = this.#session!.execute(p.an, p.params);
+    if (out instanceof Promise) return out.then((o) => this.#started(p, o, maxRows, simple));
+    return this.#started(p, out, maxRows, simple);
+  }
+
+  #started(p: Portal, out: Outcome, maxRows: number, simple: boolean): void | Promise<void> {
+    p.outcome = out;
+    if (out.all) p.pending = out.all;
+    if (out.columns && !p.fields) {
+      if (!out.all) {
+        return out.rows!.next().then((first) => {
+          p.pending = first ?? [];
+          this.#describeResult(p, out.columns!, simple);
+          return this.#emit(p, maxRows);
+        });
       }
+      this.#describeResult(p, out.columns, simple);
     }
-    const fields = p.fields;
-    let count = 0;
+    return this.#emit(p, maxRows);
+  }
+
+  #describeResult(p: Portal, columns: ColumnDesc[], simple: boolean) {
+    const d = describedFields(columns, p.formats, p.pending);
+    p.fields = d.fields;
+    if (simple) this.#w.bytes(d.message);
+  }
+
+  /** Sends the rows at hand, then streams the rest (reads on a worker) or completes. */
+  #emit(p: Portal, maxRows: number): void | Promise<void> {
+    const rows = p.pending;
+    const from = p.at;
+    const to = Math.min(rows.length, from + maxRows);
+    const fields = p.fields!;
+    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields);
+    p.at = to;
+    const count = to - from;
+    if (to < rows.length) {
+      p.sent += count;
+      backend.portalSuspended(this.#w);
+      return;
+    }
+    if (p.outcome!.rows && p.outcome!.columns) return this.#stream(p, maxRows, count);
+    this.#complete(p, count);
+  }
+
+  async #stream(p: Portal, maxRows: number, count: number) {
+    const source = p.outcome!.rows!;
     for (;;) {
-      if (p.pending.length === 0) {
-        const next = p.outcome.columns ? await p.outcome.rows.next() : null;
-        if (next === null) break;
-        p.pending = next;
-        continue;
-      }
-      const take = Math.min(p.pending.length, maxRows - count);
-      for (let i = 0; i < take; i++) this.#dataRow(p.pending[i], fields!);
-      p.pending = take === p.pending.length ? [] : p.pending.slice(take);
-      count += take;
       if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
       if (this.#phase === 'closed') return;
-      if (count >= maxRows) {
-        if (p.pending.length === 0) {
-          const next = await p.outcome.rows.next();
-          if (next === null) break;
-          p.pending = next;
-        }
-        if (p.pending.length > 0) {
-          p.sent += count;
-          backend.portalSuspended(this.#w);
-          return;
-        }
+      const next = await source.next();
+      if (next === null) break;
+      p.pending = next;
+      p.at = 0;
+      if (next.length === 0) continue;
+      const take = Math.min(next.length, maxRows - count);
+      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!);
+      p.at = take;
+      count += take;
+      if (take < next.length) {
+        p.sent += count;
+        backend.portalSuspended(this.#w);
+        return;
       }
     }
+    this.#complete(p, count);
+  }
+
+  #complete(p: Portal, count: number) {
     p.sent += count;
     p.done = true;
     backend.commandComplete(this.#w, tagOf(p.an, p.outcome, p.sent));
   }
 
   #dataRow(row: unknown[], fields: Field[]) {
-    const cells: (string | Buffer | null)[] = new Array(row.length);
+    const w = this.#w;
+    w.begin('D').i16(row.length);
     for (let i = 0; i < row.length; i++) {
       const f = fields[i];
-      cells[i] = f && f.format === 1 ? binaryOf(row[i], f.typeOid) : textOf(row[i], f ? f.typeOid : OID.text);
+      w.value(f === undefined ? textOf(row[i], OID.text) : f.format === 1 ? binaryOf(row[i], f.typeOid) : textOf(row[i], f.typeOid));
     }
-    backend.dataRow(this.#w, cells);
+    w.end();
   }
 }
+
+const NO_PARAMS: SqlValue[] = [];
+const NO_FORMATS: number[] = [];
+
+function newPortal(an: Analyzed, params: SqlValue[], formats: number[]): Portal {
+  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, sent: 0, done: false };
+}
+const NO_ROWS: unknown[][] = [];
+
+const TX_WORDS = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE', 'PREPARE']);
+
+/** Whether a statement is transaction control (which turns off the implicit transaction of a simple query). */
+function controlsTransaction(tokens: PgToken[]): boolean {
+  const first = tokens.find((t) => t.type !== 'space' && t.type !== 'comment');
+  return first !== undefined && first.type === 'word' && TX_WORDS.has(first.text.toUpperCase());
+}
+
+/**
+ * RowDescription fields and their message bytes. When no column's type depends on the values (all
+ * declared or known from the expression) they are computed once per statement and result formats.
+ */
+function describedFields(columns: ColumnDesc[], formats: number[], sample: unknown[][] | null): { fields: Field[]; message: Buffer } {
+  const fixed = columns.every((c) => c.declType || c.oid);
+  const key = formats.join(',');
+  if (fixed) {
+    const hit = FIELD_CACHE.get(columns)?.get(key);
+    if (hit) return hit;
+  }
+  const fields = fieldsOf(columns, formats, sample);
+  const w = new ByteWriter(256);
+  backend.rowDescription(w, fields);
+  const d = { fields, message: w.take() };
+  if (fixed) {
+    let byFormat = FIELD_CACHE.get(columns);
+    if (!byFormat) FIELD_CACHE.set(columns, (byFormat = new Map()));
+    if (byFormat.size < 8) byFormat.set(key, d);
+  }
+  return d;
+}
+const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; message: Buffer }>>();
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 function fieldsOf(columns: { name: string; declType: string | null }[], formats: number[], sample: unknown[][] | null): Field[] {

@@ -29,6 +29,8 @@ export interface PgEngine {
 export interface ColumnDesc {
   name: string;
   declType: string | null;
+  /** The type of an expression column when the SQL tells it (a cast, a comparison, a parameter); 0 or absent: from the values. */
+  oid?: number;
 }
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
@@ -56,7 +58,9 @@ export interface RowSource {
 
 export interface Outcome {
   columns: ColumnDesc[] | null;
-  rows: RowSource;
+  /** Every row, when the result is already complete (point reads, catalog, writes); else `rows` streams them. */
+  all: unknown[][] | null;
+  rows: RowSource | null;
   /** Rows changed, for INSERT/UPDATE/DELETE tags. */
   affected?: number;
   /** A tag other than the statement's own (COMMIT of a failed transaction is ROLLBACK). */
@@ -68,6 +72,9 @@ export type TxState = 'idle' | 'open' | 'failed';
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
 
+/** Analyses a session keeps by statement text. */
+const ANALYSES = 256;
+
 const GUC_DEFAULTS: Record<string, string> = {
   server_version: SERVER_VERSION, server_version_num: '150000', server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY',
   timezone: 'UTC', standard_conforming_strings: 'on', integer_datetimes: 'on', intervalstyle: 'postgres', is_superuser: 'on',
@@ -77,17 +84,13 @@ const GUC_DEFAULTS: Record<string, string> = {
   extra_float_digits: '1', bytea_output: 'hex', client_min_messages: 'notice', block_size: '4096', ssl: 'off', default_text_search_config: 'pg_catalog.english',
 };
 
-const arraySource = (rows: unknown[][]): RowSource => {
-  let done = false;
-  return {
-    next: async () => (done ? null : ((done = true), rows)),
-    cancel: () => undefined,
-  };
-};
+const complete = (columns: ColumnDesc[] | null, all: unknown[][]): Outcome => ({ columns, all, rows: null });
+const NONE: Outcome = Object.freeze({ columns: null, all: [], rows: null }) as Outcome;
 
 /** The type OID of a result column from its declared type, or a guess from its expression. */
 export function columnOid(c: ColumnDesc, sample: unknown): number {
   if (c.declType) return oidOfDeclType(c.declType);
+  if (c.oid) return c.oid;
   if (sample !== undefined && sample !== null) {
     if (typeof sample === 'bigint' || (typeof sample === 'number' && Number.isInteger(sample))) return OID.int8;
     if (typeof sample === 'number') return OID.float8;
@@ -145,9 +148,14 @@ export class Session {
   readonly facts: SessionFacts;
   readonly #dialect: DialectContext;
   tx: TxState = 'idle';
+  /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
+  implicit = false;
   #lease: WriterLease<unknown> | null = null;
   #cursor: ReadCursor | null = null;
   #closed = false;
+  /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
+  readonly #analyses = new Map<string, Analyzed>();
+  #analysesSchema: Schema | null = null;
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
 
@@ -159,6 +167,49 @@ export class Session {
     this.facts = { user: opts.user, database: opts.database, version: VERSION_TEXT, pid: opts.pid, settings: new Map(Object.entries(GUC_DEFAULTS)) };
     this.facts.settings.set('application_name', opts.applicationName);
     this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT };
+  }
+
+  /**
+   * The analysis stored under `key`, or a new one from `tokens()` (kept unless the schema reloaded
+   * since: a `SELECT *` may have gained columns). Errors are not kept.
+   */
+  analyzeCached(key: string, tokens: () => PgToken[], declaredTypes: number[] = []): Analyzed {
+    if (this.#analysesSchema !== this.#engine.schema) {
+      this.#analyses.clear();
+      this.#analysesSchema = this.#engine.schema;
+    }
+    let an = this.#analyses.get(key);
+    if (an) return an;
+    an = this.analyze(tokens(), declaredTypes);
+    if (this.#analyses.size >= ANALYSES) this.#analyses.delete(this.#analyses.keys().next().value as string);
+    this.#analyses.set(key, an);
+    return an;
+  }
+
+  /** Starts the implicit transaction of a simple query of several statements (as PostgreSQL does). */
+  beginImplicit(): void {
+    this.tx = 'open';
+    this.implicit = true;
+  }
+
+  /** Ends the implicit transaction: commits when every statement succeeded, else rolls back. */
+  endImplicit(ok: boolean): void {
+    this.implicit = false;
+    this.#finish(ok && this.tx === 'open');
+  }
+
+  /** Ends the transaction: commits the writer's block or rolls it back. */
+  #finish(commit: boolean) {
+    this.tx = 'idle';
+    const lease = this.#lease;
+    this.#lease = null;
+    if (!lease) return;
+    try {
+      if (commit) lease.commit();
+      else lease.rollback();
+    } finally {
+      lease.release();
+    }
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
@@ -208,18 +259,29 @@ export class Session {
     return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
   }
 
-  /** Runs an analyzed statement with bound parameters. */
-  async execute(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
+  /**
+   * Runs an analyzed statement with bound parameters. The outcome comes synchronously when nothing
+   * has to wait (point reads, catalog queries, transaction control), so that a connection can answer
+   * a pipelined batch without a promise per message; writes and streamed reads return a promise.
+   */
+  execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
     try {
-      return await this.#execute(an, params);
+      const r = this.#execute(an, params);
+      if (r instanceof Promise) {
+        return r.catch((err) => {
+          if (this.tx === 'open') this.tx = 'failed';
+          throw err;
+        });
+      }
+      return r;
     } catch (err) {
       if (this.tx === 'open') this.tx = 'failed';
       throw err;
     }
   }
 
-  async #execute(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
-    const none: Outcome = { columns: null, rows: arraySource([]) };
+  #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
+    const none = NONE;
     if (this.tx === 'failed' && an.kind !== 'rollback' && an.kind !== 'commit' && !(an.kind === 'savepoint' && an.command === 'ROLLBACK')) {
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     }
@@ -227,42 +289,26 @@ export class Session {
       case 'empty':
         return none;
       case 'begin':
-        if (this.tx !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
+        if (this.implicit) this.implicit = false;
+        else if (this.tx !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
         else this.tx = 'open';
         return none;
       case 'commit': {
+        this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         const failed = this.tx === 'failed';
-        this.tx = 'idle';
-        const lease = this.#lease;
-        this.#lease = null;
-        if (lease) {
-          try {
-            if (failed) lease.rollback();
-            else lease.commit();
-          } finally {
-            lease.release();
-          }
-        }
+        this.#finish(!failed);
         return failed ? { ...none, tag: 'ROLLBACK' } : none;
       }
       case 'rollback':
+        this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.#endLease();
         this.tx = 'idle';
         return none;
       case 'savepoint':
         if (this.tx === 'idle') throw pgError('25P01', `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`);
-        if (!this.#readonlyListener) {
-          await this.#ensureLease();
-          try {
-            this.#lease!.db.exec(an.sql);
-          } catch (err) {
-            throw new PatinaError('user', (err as Error).message, 'PG_3B001');
-          }
-        }
-        if (an.command === 'ROLLBACK') this.tx = 'open';
-        return none;
+        return this.#savepoint(an);
       case 'set': {
         const s = an.setting;
         if (s && s.name) {
@@ -273,10 +319,10 @@ export class Session {
       }
       case 'show': {
         const name = an.setting!.name;
-        if (name === 'all') return { columns: an.columns, rows: arraySource([...this.facts.settings].sort().map(([k, v]) => [k, v, ''])) };
+        if (name === 'all') return complete(an.columns, [...this.facts.settings].sort().map(([k, v]) => [k, v, '']));
         const v = this.facts.settings.get(name);
         if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
-        return { columns: an.columns, rows: arraySource([[v]]) };
+        return complete(an.columns, [[v]]);
       }
       case 'noop':
         return none;
@@ -285,40 +331,64 @@ export class Session {
     }
   }
 
-  async #runSql(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
-    if (an.empty) return { columns: an.columns, rows: arraySource([]) };
-    const params: Record<string, SqlValue> | undefined = list.length ? Object.fromEntries(list.map((v, i) => [String(i + 1), v])) : undefined;
-    if (an.local) return { columns: an.columns, rows: arraySource(this.#local.run(this.#local.prepare(an.sql), params, this.facts)) };
-    if (an.readonly) {
-      if (this.#lease) {
-        const r = this.#lease.run({ sql: an.sql, params }, 'statement');
-        return { columns: an.columns ?? r.columns ?? null, rows: arraySource(r.rows ?? []) };
-      }
-      const cursor = this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs });
-      const complete = cursor.takeComplete(); // point reads answer at once, in-process
-      if (complete) return { columns: an.columns, rows: arraySource(complete.flatMap((b) => b.rows ?? [])) };
-      this.#cursor = cursor;
+  async #savepoint(an: Analyzed): Promise<Outcome> {
+    if (!this.#readonlyListener) {
+      await this.#ensureLease();
       try {
-        await cursor.head();
+        this.#lease!.db.exec(an.sql);
       } catch (err) {
-        this.#cursor = null;
-        throw err;
+        throw new PatinaError('user', (err as Error).message, 'PG_3B001');
       }
-      return {
-        columns: an.columns,
-        rows: {
-          next: async () => {
-            const r = await cursor.next();
-            if (r.done) this.#cursor = null;
-            return r.done ? null : r.value.rows ?? [];
-          },
-          cancel: () => {
-            cursor.cancel('the portal was closed');
-            this.#cursor = null;
-          },
-        },
-      };
     }
+    if (an.command === 'ROLLBACK') this.tx = 'open';
+    return NONE;
+  }
+
+  #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
+    if (an.empty) return complete(an.columns, []);
+    let params: Record<string, SqlValue> | undefined;
+    if (list.length > 0) {
+      params = {};
+      for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
+    }
+    if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+    if (!an.readonly) return this.#write(an, params);
+    if (this.#lease) {
+      const r = this.#lease.run({ sql: an.sql, params }, 'statement');
+      return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
+    }
+    const cursor = this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs });
+    const batches = cursor.takeComplete(); // point reads answer at once, in-process
+    if (batches) return complete(an.columns, batches.length === 1 ? batches[0].rows ?? [] : batches.flatMap((b) => b.rows ?? []));
+    return this.#stream(an, cursor);
+  }
+
+  async #stream(an: Analyzed, cursor: ReadCursor): Promise<Outcome> {
+    this.#cursor = cursor;
+    try {
+      await cursor.head();
+    } catch (err) {
+      this.#cursor = null;
+      throw err;
+    }
+    return {
+      columns: an.columns,
+      all: null,
+      rows: {
+        next: async () => {
+          const r = await cursor.next();
+          if (r.done) this.#cursor = null;
+          return r.done ? null : r.value.rows ?? [];
+        },
+        cancel: () => {
+          cursor.cancel('the portal was closed');
+          this.#cursor = null;
+        },
+      },
+    };
+  }
+
+  async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
     if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
     checkWriteStatement(an.sql, 'statement');
     let r: StatementResult;
@@ -328,7 +398,7 @@ export class Session {
     } else {
       r = (await this.#engine.transaction([{ sql: an.sql, params }])).results[0];
     }
-    return { columns: an.columns, rows: arraySource(r.rows ?? []), affected: r.rowsAffected };
+    return { columns: an.columns, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
   }
 
   async #ensureLease() {

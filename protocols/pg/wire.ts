@@ -13,9 +13,13 @@ export const CANCEL_REQUEST = 80877102;
 
 /** Accumulates backend messages into one buffer that the connection flushes. */
 export class ByteWriter {
-  #buf = Buffer.allocUnsafe(16384);
+  #buf: Buffer;
   #pos = 0;
   #start = -1;
+
+  constructor(size = 16384) {
+    this.#buf = Buffer.allocUnsafe(size);
+  }
 
   get length(): number {
     return this.#pos;
