@@ -86,6 +86,8 @@ describe('subscriptions across restarts and crashes', function () {
     store.prepare('DELETE FROM changes WHERE change_id = 1').run();
     store.prepare('DELETE FROM rows WHERE row_id = ?').run(lost);
     store.prepare('UPDATE subscriptions SET last_change = 0').run();
+    // ... and as if it had not caught up with the data's last commit.
+    store.prepare("DELETE FROM state WHERE key = 'matched'").run();
     store.close();
     await agent.start();
     const s = await openStream(agent.http, 'GET', `/v1/subscriptions/${sub.id}?from=0`);

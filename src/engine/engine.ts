@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
 import { checkWriteStatement } from './classify';
 import { openDatabase } from './database';
-import { MetaStore } from './meta';
+import { COMMITS_KEY, MetaStore } from './meta';
 import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
 import { introspect } from './schema/introspect';
 import { loadSchema } from './schema/load';
@@ -40,6 +40,7 @@ export class Engine<C = unknown> {
     this.knex = knex;
     this.writer = new Writer<C>(db);
     this.meta = MetaStore.open(knex, db);
+    this.writer.countCommits(Number(this.meta.get(COMMITS_KEY) ?? 0), (n) => this.meta.set(COMMITS_KEY, n));
     this.#schema = schema;
     this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
   }

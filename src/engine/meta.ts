@@ -5,6 +5,12 @@ import { compile } from './database';
 
 const META = '__patina_meta';
 
+/** The key of the writer's count of committed transactions (see Writer.commits). */
+export const COMMITS_KEY = 'commits';
+
+/** Reads the commit count in a read transaction of another connection: the position it sees. */
+export const COMMITS_SQL = `SELECT value FROM ${META} WHERE key = '${COMMITS_KEY}'`;
+
 /** The agent's own key-value table: site id and other facts kept with the data. */
 export class MetaStore {
   readonly #db: Database.Database;

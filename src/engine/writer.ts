@@ -40,10 +40,31 @@ export class Writer<C = unknown> {
   #tail: Promise<void> = Promise.resolve();
   readonly #cache = new Map<string, Database.Statement>();
   #changes: Database.Statement;
+  #totalChanges: Database.Statement;
+  #commits = 0;
+  #persistCommits: ((n: number) => void) | null = null;
 
   constructor(db: Database.Database) {
     this.db = db;
     this.#changes = db.prepare('SELECT changes()');
+    this.#totalChanges = db.prepare('SELECT total_changes()').pluck();
+  }
+
+  /**
+   * Counts, from `initial`, the committed transactions that changed rows; `persist` writes the new
+   * count inside the transaction itself, so the count on disk always names the data beside it.
+   */
+  countCommits(initial: number, persist: (n: number) => void): void {
+    this.#commits = initial;
+    this.#persistCommits = persist;
+  }
+
+  /**
+   * How many transactions that changed rows have committed (persisted): the position of the
+   * committed state. Between two JS tasks it always names what a new read transaction sees.
+   */
+  get commits(): number {
+    return this.#commits;
   }
 
   setHooks(hooks: CommitHooks<C>): void {
@@ -104,6 +125,22 @@ export class Writer<C = unknown> {
   _changes(): number {
     return Number(this.#changes.pluck().get() as bigint);
   }
+
+  _totalChanges(): number {
+    return Number(this.#totalChanges.get() as bigint);
+  }
+
+  /** Inside the transaction, before COMMIT: persists the next count if rows changed since `since`. */
+  _countCommit(since: number | null): number | null {
+    if (!this.#persistCommits || (since !== null && this._totalChanges() === since)) return null;
+    const next = this.#commits + 1;
+    this.#persistCommits(next);
+    return next;
+  }
+
+  _committed(n: number | null): void {
+    if (n !== null) this.#commits = n;
+  }
 }
 
 /** The writer, held: begin, run statements, commit or roll back, release. */
@@ -111,6 +148,8 @@ export class WriterLease<C> {
   readonly #w: Writer<C>;
   readonly #release: () => void;
   #released = false;
+  /** total_changes() at BEGIN (null when the transaction was begun some other way). */
+  #changesAtBegin: number | null = null;
 
   constructor(w: Writer<C>, release: () => void) {
     this.#w = w;
@@ -127,6 +166,7 @@ export class WriterLease<C> {
 
   begin(): void {
     this.#w.db.exec('BEGIN IMMEDIATE');
+    this.#changesAtBegin = this.#w._totalChanges();
   }
 
   /** Runs one statement; SQLite errors come back as PatinaErrors prefixed with `where`. */
@@ -160,13 +200,18 @@ export class WriterLease<C> {
   commit(): C | null {
     const hooks = this.#w._hooks();
     let change: C | null = null;
+    let counted: number | null = null;
     try {
       if (hooks) change = hooks.beforeCommit(this.#w.db);
+      counted = this.#w._countCommit(this.#changesAtBegin);
       this.#w.db.exec('COMMIT');
     } catch (err) {
       this.rollback();
       throw fromSqliteError(err, 'commit: ');
+    } finally {
+      this.#changesAtBegin = null;
     }
+    this.#w._committed(counted);
     if (change !== null && hooks) hooks.afterCommit(change);
     return change;
   }

@@ -3,7 +3,7 @@ import { PatinaError, fromSqliteError } from '../errors';
 import type { Schema, TableDef } from '../engine/schema/model';
 import { isInternalName } from '../engine/schema/model';
 import { type Token, quoteIdentifier, significant, tokenize, unquoteIdentifier } from '../engine/sql-text';
-import type { SqlParams } from '../engine/values';
+import type { SqlParams, SqlValue } from '../engine/values';
 
 /**
  * How a subscription follows changes:
@@ -37,6 +37,19 @@ export interface QueryPlan {
   fullSql: string;
   /** The full query with occurrence `occ` limited to `n` keys bound as named parameters (restricted mode). */
   restrictedSql(occ: number, n: number): string;
+  /**
+   * `column = value` conditions every result row satisfies (top-level conjuncts of WHERE, restricted
+   * mode), at most one per occurrence: a changed row can only reach the result, or leave it, if its
+   * new value equals `value` or the result holds it now.
+   */
+  equalities: Equality[];
+}
+
+/** Occurrence `occ`'s `column` equals `value` in every result row, as SQLite compares them. */
+export interface Equality {
+  occ: number;
+  column: string;
+  value: SqlValue;
 }
 
 const CLAUSE_END = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT']);
@@ -96,7 +109,9 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
     }
     return `${head}${sql.slice(shape.fromStart, shape.fromEnd)}\nWHERE ${restriction}\n${sql.slice(shape.fromEnd, end)}`;
   };
-  return { sql, params, columns, tables, mode: shape.restrictable ? 'restricted' : 'keyed', occurrences: shape.occurrences, fullSql, restrictedSql };
+  const mode = shape.restrictable ? 'restricted' : 'keyed';
+  const equalities = mode === 'restricted' && shape.where ? findEqualities(toks, shape, schema, params) : [];
+  return { sql, params, columns, tables, mode, occurrences: shape.occurrences, fullSql, restrictedSql, equalities };
 }
 
 function multisetPlan(sql: string, params: SqlParams | undefined, columns: string[], tables: Set<string>): QueryPlan {
@@ -111,6 +126,7 @@ function multisetPlan(sql: string, params: SqlParams | undefined, columns: strin
     restrictedSql: () => {
       throw new Error('a multiset plan cannot be restricted');
     },
+    equalities: [],
   };
 }
 
@@ -264,6 +280,97 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     fromEnd: fromEnd < toks.length ? toks[fromEnd].start : endOf(toks),
     where,
   };
+}
+
+/**
+ * The `col = ?`, `col = :name` and `col = literal` conjuncts at the top of WHERE whose comparison is
+ * a plain equality of stored values: BINARY collation, and a value whose type the column's affinity
+ * leaves as it is (a number against a numeric column, text against a text one, anything against
+ * none). Anything less sure is left out; the subscription then hears every change of that table.
+ */
+function findEqualities(toks: Token[], shape: Shape, schema: Schema, params: SqlParams | undefined): Equality[] {
+  const where = shape.where!;
+  if (toks.some((t, i) => t.text === '?' && toks[i + 1]?.type === 'number' && toks[i + 1].start === t.start + 1)) return []; // ?NNN
+  const conjuncts: number[][] = [[]];
+  let d = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.start < where.exprStart || t.start >= where.end) continue;
+    if (t.text === '(') d++;
+    if (t.text === ')') d--;
+    const w = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (d === 0 && (w === 'OR' || w === 'BETWEEN' || w === 'CASE')) return [];
+    if (d === 0 && w === 'AND') conjuncts.push([]);
+    else conjuncts[conjuncts.length - 1].push(i);
+  }
+  const out: Equality[] = [];
+  for (const c of conjuncts) {
+    const eq = c.findIndex((i) => toks[i].text === '=');
+    if (eq < 0) continue;
+    const left = c.slice(0, eq);
+    const right = c.slice(eq + 1);
+    const e = equality(toks, left, right, shape, schema, params) ?? equality(toks, right, left, shape, schema, params);
+    if (e && !out.some((o) => o.occ === e.occ)) out.push(e);
+  }
+  return out;
+}
+
+function equality(toks: Token[], col: number[], val: number[], shape: Shape, schema: Schema, params: SqlParams | undefined): Equality | null {
+  const ident = (i: number) => toks[i].type === 'word' || toks[i].type === 'quoted';
+  let occ = -1;
+  let name: string;
+  if (col.length === 3 && ident(col[0]) && toks[col[1]].text === '.' && ident(col[2])) {
+    const alias = unquoteIdentifier(toks[col[0]].text).toLowerCase();
+    occ = shape.occurrences.findIndex((o) => o.alias.toLowerCase() === alias);
+    name = unquoteIdentifier(toks[col[2]].text);
+  } else if (col.length === 1 && ident(col[0])) {
+    name = unquoteIdentifier(toks[col[0]].text);
+    const owners = shape.occurrences.map((o, i) => (findTable(schema, o.table)?.columns.some((c) => c.name.toLowerCase() === name.toLowerCase()) ? i : -1)).filter((i) => i >= 0);
+    if (owners.length === 1) occ = owners[0];
+  } else {
+    return null;
+  }
+  if (occ < 0) return null;
+  const column = findTable(schema, shape.occurrences[occ].table)?.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!column || /\bCOLLATE\b/i.test(column.definition)) return null;
+  const value = literalValue(toks, val, params);
+  if (value === undefined) return null;
+  const affinity = affinityOf(column.type);
+  const numeric = typeof value === 'number' || typeof value === 'bigint';
+  if (affinity === 'numeric' ? !numeric : affinity === 'text' ? typeof value !== 'string' : false) return null;
+  return { occ, column: column.name, value };
+}
+
+/** The value of `?`, `:name` (or @, $) or a number or string literal; undefined for anything else. */
+function literalValue(toks: Token[], val: number[], params: SqlParams | undefined): SqlValue | undefined {
+  const t = toks[val[0]];
+  if (val.length === 1 && t.text === '?') {
+    if (!Array.isArray(params)) return undefined;
+    const index = toks.slice(0, val[0]).filter((x) => x.text === '?').length;
+    return index < params.length ? params[index] : undefined;
+  }
+  if (val.length === 2 && (t.text === ':' || t.text === '@' || t.text === '$') && toks[val[1]].type === 'word' && toks[val[1]].start === t.start + 1) {
+    if (params === undefined || Array.isArray(params)) return undefined;
+    const v = (params as Record<string, SqlValue>)[toks[val[1]].text];
+    return v === undefined ? undefined : v;
+  }
+  if (val.length !== 1) return undefined;
+  if (t.type === 'number' && /^[0-9]+$/.test(t.text)) {
+    const n = BigInt(t.text);
+    return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n <= 9223372036854775807n ? n : undefined;
+  }
+  if (t.type === 'number' && /^[0-9]*\.[0-9]+$/.test(t.text)) return Number(t.text);
+  if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
+  return undefined;
+}
+
+/** SQLite's column affinity from a declared type, reduced to what equality needs. */
+function affinityOf(type: string): 'numeric' | 'text' | 'none' {
+  const t = type.toUpperCase();
+  if (t.includes('INT')) return 'numeric';
+  if (t.includes('CHAR') || t.includes('CLOB') || t.includes('TEXT')) return 'text';
+  if (t.includes('BLOB') || t === '') return 'none';
+  return 'numeric';
 }
 
 function endOf(toks: Token[]): number {

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS refs (
 CREATE TABLE IF NOT EXISTS changes (
   sub INTEGER NOT NULL, change_id INTEGER NOT NULL, kind TEXT NOT NULL, row_id INTEGER NOT NULL,
   cells TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (sub, change_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS state (key TEXT NOT NULL PRIMARY KEY, value) WITHOUT ROWID;
 `;
 
 /**
@@ -87,6 +88,8 @@ export class SubscriptionStore {
       changes: p('SELECT change_id AS changeId, kind, row_id AS rowId, cells FROM changes WHERE sub = ? AND change_id > ? AND change_id <= ? ORDER BY change_id LIMIT ?'),
       minChange: p('SELECT min(change_id) FROM changes WHERE sub = ?').pluck(),
       prune: p('DELETE FROM changes WHERE sub = ? AND change_id <= ? AND at < ?'),
+      getState: p('SELECT value FROM state WHERE key = ?').pluck(),
+      setState: p('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     };
   }
 
@@ -179,6 +182,19 @@ export class SubscriptionStore {
   /** Drops changes up to `upTo` that are older than `before` (ms). */
   prune(sub: number, upTo: number, before: number): number {
     return this.#st.prune.run(sub, upTo, before).changes;
+  }
+
+  /**
+   * The data's commit position (Writer.commits) at which every stored result was last known to equal
+   * its query, or null. Start-up re-runs nothing when the data is still at that position.
+   */
+  matched(): number | null {
+    const v = this.#st.getState.get('matched') as number | null | undefined;
+    return v === undefined || v === null ? null : Number(v);
+  }
+
+  setMatched(position: number): void {
+    this.#st.setState.run('matched', position);
   }
 
   transaction<T>(fn: () => T): T {

@@ -9,8 +9,7 @@ import { encodeKey, identityKey, identityParts } from './keys';
 import { type QueryPlan, keyParam } from './query-plan';
 import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
 
-/** Changed primary keys of one changeset: table (lower case) -> encoded key -> key values. */
-export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
+import type { ChangedKeys } from './wake-index';
 
 /** One change of a subscription's result, with its change id. */
 export interface ChangeRecord {
@@ -38,8 +37,12 @@ export class Subscription {
   listenedAt: number;
   /** Seconds the last full run of the query took (shown as eoq.time). */
   queryTime = 0;
+  /** The commit position (Writer.commits) of the database state the stored result reflects. */
+  position = 0;
+  /** Told of every row entering (+1) or leaving (-1) the stored result, by identity key. */
+  onRow: ((key: string, delta: number) => void) | null = null;
   readonly #store: SubscriptionStore;
-  readonly #stmts = new Map<string, Database.Statement>();
+  readonly #stmts = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
   constructor(stored: StoredSubscription, plan: QueryPlan, store: SubscriptionStore) {
     this.id = stored.id;
@@ -52,10 +55,9 @@ export class Subscription {
     this.#store = store;
   }
 
-  /** Whether a changeset that touched these tables can change the result. */
-  touches(changed: ChangedKeys): boolean {
-    for (const t of changed.keys()) if (this.plan.tables.has(t)) return true;
-    return false;
+  /** The per-occurrence key parts of a row identity of this subscription. */
+  identityParts(key: string): string[] {
+    return identityParts(key, this.plan.occurrences.length);
   }
 
   /** Stores the current result of a new subscription (no change is logged). */
@@ -112,6 +114,16 @@ export class Subscription {
     const t0 = performance.now();
     const rows = this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
     this.queryTime = (performance.now() - t0) / 1000;
+    return this.diffAll(rows, now);
+  }
+
+  /** The full result of `fullSql` (for diffAll). */
+  fullRows(db: Database.Database): unknown[][] {
+    return this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
+  }
+
+  /** Diffs a full result of `fullSql` (run here or elsewhere) against the stored result. */
+  diffAll(rows: unknown[][], now: number): ChangeRecord[] {
     const batch = new Batch(this, this.#store, true);
     const stored = this.#store.allRows(this.id);
     if (this.plan.mode === 'multiset') {
@@ -178,21 +190,18 @@ export class Subscription {
 
   /** A cached statement with the query's parameters and `extra` named ones bound. */
   #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
-    let st = this.#stmts.get(sql);
+    let stmts = this.#stmts.get(db);
+    if (!stmts) this.#stmts.set(db, (stmts = new Map()));
+    let st = stmts.get(sql);
     if (!st) {
       st = db.prepare(sql).raw(true);
-      this.#stmts.set(sql, st);
+      stmts.set(sql, st);
     }
     const p = this.plan.params;
     const hasExtra = Object.keys(extra).length > 0;
     const args: unknown[] = p === undefined ? (hasExtra ? [extra] : []) : Array.isArray(p) ? (hasExtra ? [...p, extra] : p) : [{ ...p, ...extra }];
     const s = st;
     return { all: () => s.all(...args), iterate: () => s.iterate(...args) };
-  }
-
-  /** Forgets prepared statements (the schema changed). */
-  clearStatements(): void {
-    this.#stmts.clear();
   }
 
   /** A consistent view of the stored rows for a new listener, or null for an in-memory store. */
@@ -225,9 +234,14 @@ class Batch {
     if (old && cells !== undefined) {
       if (old.cells === cells && !rekey) return;
       this.#store.updateRow(this.#sub.id, { rowId: old.rowId, key, cells });
+      if (old.key !== key && this.#sub.onRow) {
+        this.#sub.onRow(old.key, -1);
+        this.#sub.onRow(key, 1);
+      }
       this.#record('update', old.rowId, cells);
     } else if (old) {
       this.#store.deleteRow(this.#sub.id, old.rowId);
+      this.#sub.onRow?.(old.key, -1);
       if (this.#refs) this.#sub.plan.occurrences.forEach((_o, i) => this.#store.deleteRef(this.#sub.id, i, identityParts(old.key, this.#sub.plan.occurrences.length)[i], old.rowId));
       this.#record('delete', old.rowId, old.cells);
     } else if (cells !== undefined) {
@@ -238,6 +252,7 @@ class Batch {
   insert(key: string, cells: string): void {
     const rowId = this.#nextRowId++;
     this.#store.insertRow(this.#sub.id, { rowId, key, cells });
+    this.#sub.onRow?.(key, 1);
     if (this.#refs) {
       const parts = identityParts(key, this.#sub.plan.occurrences.length);
       parts.forEach((part, i) => this.#store.insertRef(this.#sub.id, i, part, rowId));

@@ -1,15 +1,16 @@
 import crypto from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Changeset } from '../bus/changeset';
 import { PatinaError } from '../errors';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
 import { changeLine, columnsLine, eoqLine, errorLine, rowLine } from './events';
-import { encodeKey } from './keys';
+import { type PositionedWriter, DataReader } from './data-reader';
+import { Matcher } from './matcher';
 import { planQuery } from './query-plan';
+import { SnapshotRunner } from './snapshot-runner';
 import { SubscriptionStore } from './store';
-import { type ChangeRecord, type ChangedKeys, Subscription } from './subscription';
+import { Subscription } from './subscription';
 
 export interface LiveOptions {
   /** Changes kept per subscription at the least. */
@@ -22,11 +23,11 @@ export interface LiveOptions {
   clientBuffer: number;
 }
 
-/** What subscriptions need from the engine: the schema, the writer connection, and its lease. */
+/** What subscriptions need from the engine: the schema, the data file, and the writer's commit position. */
 export interface LiveEngine {
   readonly schema: Schema;
-  readonly writer: { readonly db: Database.Database };
-  lease(): Promise<{ release(): void }>;
+  readonly path: string;
+  readonly writer: PositionedWriter;
 }
 
 /** A listener's stream of NDJSON lines; close() ends it (the client went away). */
@@ -38,19 +39,20 @@ export interface Listener {
 const PAGE = 512;
 
 /**
- * The live queries of this agent. Each changeset from the feed reaches the subscriptions that read
- * one of its tables; their results are diffed right at commit, on the writer connection (which then
- * shows the database exactly as of that changeset), logged in the store in one transaction, and
- * only then handed to the listeners. A heavy query that must be re-run in full (an aggregate over a
- * large table) therefore delays the next write by its run time.
+ * The live queries of this agent. Changesets from the feed are only queued at commit; the Matcher
+ * diffs the subscriptions they concern afterwards, in commit order and in batches, on a read
+ * connection of its own (see matcher.ts), logs the changes in the store and only then hands them
+ * to the listeners.
  */
 export class Subscriptions {
   readonly #engine: LiveEngine;
   readonly #store: SubscriptionStore;
   readonly #opts: LiveOptions;
+  readonly #reader: DataReader;
+  readonly #runner: SnapshotRunner | null;
+  readonly #matcher: Matcher;
   readonly #byUuid = new Map<string, Subscription>();
   readonly #byKey = new Map<string, Subscription>();
-  readonly #byTable = new Map<string, Set<Subscription>>();
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -58,78 +60,50 @@ export class Subscriptions {
     this.#engine = engine;
     this.#store = store;
     this.#opts = opts;
+    this.#reader = new DataReader(engine.path, engine.writer);
+    this.#runner = engine.path === ':memory:' ? null : new SnapshotRunner(engine.path);
+    this.#matcher = new Matcher(store, this.#reader, this.#runner, (sub, message) => this.#drop(sub, message));
   }
 
   /**
-   * Opens the store and brings every persisted subscription up to date with the database: each is
-   * re-run and diffed against its stored result, so changes committed after its last logged change
-   * (a crash between the data commit and the log) become new changes. Call before any write.
+   * Opens the store and brings every persisted subscription up to date with the database. When the
+   * store matched the data at the data's current commit position (a clean stop, or nothing written
+   * since), the stored results stand; otherwise each is re-run and diffed against its stored result,
+   * so changes committed after its last logged change (a crash between the data commit and the log)
+   * become new changes. Call before any write.
    */
   static async open(engine: LiveEngine, storeFile: string, opts: LiveOptions): Promise<Subscriptions> {
     const live = new Subscriptions(engine, new SubscriptionStore(storeFile), opts);
-    const lease = await engine.lease();
-    try {
-      const now = Date.now();
+    const now = Date.now();
+    const db = live.#reader.db;
+    live.#reader.at((position) => {
+      const current = live.#store.matched() === position;
       for (const stored of live.#store.list()) {
         try {
-          const plan = planQuery(engine.writer.db, engine.schema, stored.sql, decodeParams(stored.params));
+          const plan = planQuery(db, engine.schema, stored.sql, decodeParams(stored.params));
           if (JSON.stringify(plan.columns) !== JSON.stringify(stored.columns)) throw new Error('its columns changed');
           // Idle time counts from start-up: clients could not resume while the agent was down.
           const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
-          live.#store.transaction(() => sub.reconcile(engine.writer.db, now));
+          if (!current) live.#store.transaction(() => sub.reconcile(db, now));
+          sub.position = position;
           live.#add(sub);
         } catch (err) {
           process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
           live.#store.deleteSubscription(stored.id);
         }
       }
-    } finally {
-      lease.release();
-    }
+      live.#store.setMatched(position);
+    });
     const every = Math.max(100, Math.min(1000, (opts.idleSeconds * 1000) / 2));
     live.#timer = setInterval(() => live.sweep(), every);
     live.#timer.unref();
     return live;
   }
 
-  /** The feed observer: runs at commit, while the writer still holds the committed state. */
+  /** The feed observer: runs at commit, and only queues the changeset for the matcher. */
   onChangeset(cs: Changeset): void {
-    if (this.#closed || this.#byUuid.size === 0) return;
-    const changed: ChangedKeys = new Map();
-    const touched = new Set<Subscription>();
-    for (const c of cs.changes) {
-      const t = c.table.toLowerCase();
-      const subs = this.#byTable.get(t);
-      if (!subs) continue;
-      for (const s of subs) touched.add(s);
-      let keys = changed.get(t);
-      if (!keys) changed.set(t, (keys = new Map()));
-      keys.set(encodeKey(c.pk), c.pk as SqlValue[]);
-    }
-    if (touched.size === 0) return;
-    const db = this.#engine.writer.db;
-    const now = Date.now();
-    const out: [Subscription, ChangeRecord[]][] = [];
-    const failed: [Subscription, unknown][] = [];
-    try {
-      this.#store.transaction(() => {
-        for (const sub of touched) {
-          try {
-            // No savepoint: a subscription that fails is dropped with all it wrote.
-            const records = sub.apply(db, changed, now);
-            if (records.length > 0) out.push([sub, records]);
-          } catch (err) {
-            failed.push([sub, err]);
-          }
-        }
-      });
-    } catch (err) {
-      // The log could not be written: these subscriptions no longer follow the data.
-      for (const sub of touched) failed.push([sub, err]);
-      out.length = 0;
-    }
-    for (const [sub, records] of out) sub.deliver(records);
-    for (const [sub, err] of failed) this.#drop(sub, `the subscription failed and was removed: ${(err as Error).message}`);
+    if (this.#closed) return;
+    this.#matcher.enqueue(cs);
   }
 
   /** The subscription of this SQL and these parameters, if there is one. */
@@ -146,26 +120,23 @@ export class Subscriptions {
     const key = statementKey(sql, params);
     const existing = this.#byKey.get(key);
     if (existing) return existing;
-    const lease = await this.#engine.lease();
-    try {
-      if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
-      const again = this.#byKey.get(key);
-      if (again) return again;
-      const db = this.#engine.writer.db;
-      const plan = planQuery(db, this.#engine.schema, sql, params);
-      const now = Date.now();
-      const sub = this.#store.transaction(() => {
+    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    // Synchronous from here: the read transaction sees exactly the writer's last commit.
+    const db = this.#reader.db;
+    const plan = planQuery(db, this.#engine.schema, sql, params);
+    const now = Date.now();
+    const sub = this.#reader.at((position) =>
+      this.#store.transaction(() => {
         const uuid = crypto.randomUUID();
         const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
         const s = new Subscription({ id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now }, plan, this.#store);
         s.initialize(db);
+        s.position = position;
         return s;
-      });
-      this.#add(sub);
-      return sub;
-    } finally {
-      lease.release();
-    }
+      }),
+    );
+    this.#add(sub);
+    return sub;
   }
 
   /**
@@ -209,10 +180,10 @@ export class Subscriptions {
     });
   }
 
-  stats(): { subscriptions: number; clients: number } {
+  stats(): { subscriptions: number; clients: number; queued_changesets: number } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
-    return { subscriptions: this.#byUuid.size, clients };
+    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued };
   }
 
   /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
@@ -222,9 +193,16 @@ export class Subscriptions {
 
   close(): void {
     if (this.#closed) return;
+    try {
+      this.#matcher.drain();
+    } catch (err) {
+      process.stderr.write(`patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`);
+    }
     this.endListeners();
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
+    this.#runner?.close();
+    this.#reader.close();
     const now = Date.now();
     try {
       this.#store.transaction(() => {
@@ -238,18 +216,14 @@ export class Subscriptions {
   #add(sub: Subscription) {
     this.#byUuid.set(sub.uuid, sub);
     this.#byKey.set(sub.key, sub);
-    for (const t of sub.plan.tables) {
-      let set = this.#byTable.get(t);
-      if (!set) this.#byTable.set(t, (set = new Set()));
-      set.add(sub);
-    }
+    this.#matcher.add(sub);
   }
 
   #drop(sub: Subscription, message: string) {
     if (this.#byUuid.get(sub.uuid) !== sub) return;
     this.#byUuid.delete(sub.uuid);
     this.#byKey.delete(sub.key);
-    for (const t of sub.plan.tables) this.#byTable.get(t)?.delete(sub);
+    this.#matcher.remove(sub);
     for (const c of [...sub.clients]) c.fail(message);
     this.#store.deleteSubscription(sub.id);
   }

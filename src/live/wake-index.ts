@@ -1,0 +1,180 @@
+import type { RowChange } from '../bus/changeset';
+import type { SqlValue } from '../engine/values';
+import { encodeKey } from './keys';
+import type { Subscription } from './subscription';
+
+/** Changed primary keys: table (lower case) -> encoded key -> key values. */
+export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
+
+/** How one subscription listens to one table: to every change, or through one `column = value`. */
+interface Listening {
+  sub: Subscription;
+  /** The equality's column and encoded value; null: every change of the table wakes it. */
+  column: string | null;
+  value: string | null;
+}
+
+interface TableEntry {
+  all: Set<Subscription>;
+  /** column -> encoded value -> subscriptions whose rows all have that value there. */
+  byValue: Map<string, Map<string, Set<Subscription>>>;
+  /** encoded key of a source row -> subscriptions whose stored result holds a row built from it, with how many. */
+  holders: Map<string, Map<Subscription, number>>;
+}
+
+/**
+ * Which subscriptions a changed row can concern. A subscription whose WHERE pins a column of a
+ * table to one value (`col = ?`) is woken by a change of that table only when the row's new value
+ * is that value, or when its result holds the row now (the old value matched); every other
+ * subscription is woken by every change of the tables it reads. The cost of a changed row then
+ * follows the subscriptions it can concern, not all subscriptions of its table.
+ */
+export class WakeIndex {
+  readonly #tables = new Map<string, TableEntry>();
+  /** Per subscription, how it listens to each table, and which occurrence feeds the holders. */
+  readonly #subs = new Map<Subscription, { listening: Map<string, Listening>; occ: Map<string, number> }>();
+
+  /** Adds a subscription; `rows` are the identity keys of its stored result (for pinned tables). */
+  add(sub: Subscription, rows: () => Iterable<string>): void {
+    const listening = new Map<string, Listening>();
+    const occ = new Map<string, number>();
+    const plan = sub.plan;
+    for (const t of plan.tables) listening.set(t, { sub, column: null, value: null });
+    for (const e of plan.equalities) {
+      const table = plan.occurrences[e.occ].table.toLowerCase();
+      // Only when the table appears once: a self-join's other occurrence is not pinned.
+      if (plan.occurrences.filter((o) => o.table.toLowerCase() === table).length !== 1) continue;
+      if (listening.get(table)?.column !== null) continue;
+      listening.set(table, { sub, column: e.column, value: encodeKey([e.value]) });
+      occ.set(table, e.occ);
+    }
+    this.#subs.set(sub, { listening, occ });
+    for (const [t, l] of listening) {
+      const entry = this.#entry(t);
+      if (l.column === null) {
+        entry.all.add(sub);
+        continue;
+      }
+      let values = entry.byValue.get(l.column);
+      if (!values) entry.byValue.set(l.column, (values = new Map()));
+      let subs = values.get(l.value!);
+      if (!subs) values.set(l.value!, (subs = new Set()));
+      subs.add(sub);
+    }
+    if (occ.size > 0) for (const key of rows()) this.rowAdded(sub, key);
+  }
+
+  /** Removes a subscription (its holders by a sweep: removal is rare, and its rows may be half written). */
+  remove(sub: Subscription): void {
+    const s = this.#subs.get(sub);
+    if (!s) return;
+    for (const t of s.occ.keys()) {
+      const holders = this.#tables.get(t)?.holders;
+      if (!holders) continue;
+      for (const [part, m] of holders) if (m.delete(sub) && m.size === 0) holders.delete(part);
+    }
+    this.#subs.delete(sub);
+    for (const [t, l] of s.listening) {
+      const entry = this.#tables.get(t);
+      if (!entry) continue;
+      if (l.column === null) {
+        entry.all.delete(sub);
+      } else {
+        const values = entry.byValue.get(l.column);
+        const subs = values?.get(l.value!);
+        subs?.delete(sub);
+        if (subs && subs.size === 0) values!.delete(l.value!);
+        if (values && values.size === 0) entry.byValue.delete(l.column);
+      }
+      if (entry.all.size === 0 && entry.byValue.size === 0 && entry.holders.size === 0) this.#tables.delete(t);
+    }
+  }
+
+  /** Whether any subscription reads this table. */
+  reads(table: string): boolean {
+    return this.#tables.has(table);
+  }
+
+  /** A row with this identity key entered a subscription's stored result. */
+  rowAdded(sub: Subscription, key: string): void {
+    this.#hold(sub, key, 1);
+  }
+
+  /** A row with this identity key left a subscription's stored result. */
+  rowRemoved(sub: Subscription, key: string): void {
+    this.#hold(sub, key, -1);
+  }
+
+  /** Whether a subscription keeps holders (it has a pinned table). */
+  tracksRows(sub: Subscription): boolean {
+    return (this.#subs.get(sub)?.occ.size ?? 0) > 0;
+  }
+
+  /**
+   * The changed keys each woken subscription must look at, for changes in commit order. Subscriptions
+   * woken for every change of a table share one map of that table's keys.
+   */
+  wake(changes: Iterable<RowChange>): Map<Subscription, ChangedKeys> {
+    const all: ChangedKeys = new Map();
+    const out = new Map<Subscription, ChangedKeys>();
+    const keysOf = (sub: Subscription) => {
+      let ck = out.get(sub);
+      if (!ck) out.set(sub, (ck = new Map()));
+      return ck;
+    };
+    const addKey = (sub: Subscription, table: string, key: string, pk: SqlValue[]) => {
+      const ck = keysOf(sub);
+      let keys = ck.get(table);
+      if (!keys) ck.set(table, (keys = new Map()));
+      keys.set(key, pk);
+    };
+    for (const c of changes) {
+      const t = c.table.toLowerCase();
+      const entry = this.#tables.get(t);
+      if (!entry) continue;
+      const key = encodeKey(c.pk);
+      if (entry.all.size > 0) {
+        let keys = all.get(t);
+        if (!keys) all.set(t, (keys = new Map()));
+        keys.set(key, c.pk as SqlValue[]);
+      }
+      if (c.values) {
+        for (const [column, values] of entry.byValue) {
+          const v = c.values[column];
+          if (v === null || v === undefined) continue; // NULL equals nothing
+          const subs = values.get(encodeKey([v]));
+          if (subs) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+        }
+      }
+      const holders = entry.holders.get(key);
+      if (holders) for (const s of holders.keys()) addKey(s, t, key, c.pk as SqlValue[]);
+    }
+    for (const [t, keys] of all) for (const s of this.#tables.get(t)!.all) keysOf(s).set(t, keys);
+    return out;
+  }
+
+  #entry(t: string): TableEntry {
+    let e = this.#tables.get(t);
+    if (!e) this.#tables.set(t, (e = { all: new Set(), byValue: new Map(), holders: new Map() }));
+    return e;
+  }
+
+  #hold(sub: Subscription, identity: string, delta: number) {
+    const s = this.#subs.get(sub);
+    if (!s || s.occ.size === 0) return;
+    const parts = sub.identityParts(identity);
+    for (const [t, occ] of s.occ) {
+      const holders = this.#entry(t).holders;
+      const part = parts[occ];
+      let m = holders.get(part);
+      if (!m) {
+        if (delta < 0) continue;
+        holders.set(part, (m = new Map()));
+      }
+      const n = (m.get(sub) ?? 0) + delta;
+      if (n > 0) m.set(sub, n);
+      else m.delete(sub);
+      if (m.size === 0) holders.delete(part);
+    }
+  }
+}
