@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { type AgentProcess, startAgent } from './helpers/agent';
+import { BI_CATALOG_QUERIES } from './fixtures/bi-catalog-queries';
 import { pgClient, psql } from './helpers/pg';
 
 const SCHEMA = `
@@ -180,6 +181,30 @@ print(json.dumps(out))
     assert.deepEqual(out.bytea, [0, 255]);
     assert.equal(out.null, null);
     assert.equal(out.code, '42P01');
+  });
+
+  it('answers the catalog queries of pgcli, Metabase, DBeaver, Grafana and pgjdbc, naming the real tables and columns', async () => {
+    const c = pgClient(port);
+    await c.connect();
+    const failures: string[] = [];
+    try {
+      for (const q of BI_CATALOG_QUERIES) {
+        for (const mode of ['simple', 'extended'] as const) {
+          const label = `${q.client} ${q.what} (${mode})`;
+          try {
+            const r = await c.query(mode === 'simple' ? q.sql : ({ text: q.sql, values: [], queryMode: 'extended' } as unknown as string));
+            const cells = new Set(r.rows.flatMap((row) => Object.values(row)).filter((v) => v !== null).map(String));
+            const missing = (q.names ?? []).filter((n) => !cells.has(n));
+            if (missing.length > 0) failures.push(`${label}: the answer does not name ${missing.join(', ')}`);
+          } catch (err) {
+            failures.push(`${label}: ${(err as Error).message}`);
+          }
+        }
+      }
+    } finally {
+      await c.end();
+    }
+    assert.deepEqual(failures, []);
   });
 
   it('psqlODBC through unixODBC isql connects and queries', () => {

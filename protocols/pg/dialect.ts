@@ -137,7 +137,7 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 }
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
-const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'current_schema', 'current_catalog']);
+const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current_schema', 'current_catalog']);
 
 /**
  * Rewrites one PostgreSQL statement for SQLite. `local` is true when the statement runs on the
@@ -266,6 +266,20 @@ function rewriteArrays(toks: Tok[]): Tok[] {
       toks.splice(i, close - i + 1, { type: 'word', text: '__pg_array' }, { type: 'punct', text: '(' }, ...toks.slice(i + 2, close), { type: 'punct', text: ')' });
       continue;
     }
+    // (expr)[n] and name[n]: an element of a PostgreSQL array (text '{a,b}'), 1-based
+    if (isPunct(t, '[') && !isPunct(toks[i + 1], ']') && i > 0 && (isPunct(toks[i - 1], ')') || ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))) {
+      const close = closerAfter(toks, i, '[', ']');
+      let start = i - 1;
+      if (isPunct(toks[start], ')')) {
+        start = openerBefore(toks, start, '(', ')');
+        if (start > 0 && toks[start - 1].type === 'word' && !NOT_FUNCTIONS.has(toks[start - 1].text.toUpperCase())) start--;
+      }
+      while (start > 1 && isPunct(toks[start - 1], '.') && (toks[start - 2].type === 'word' || toks[start - 2].type === 'quoted')) start -= 2;
+      const elem: Tok[] = [{ type: 'word', text: '__pg_elem' }, { type: 'punct', text: '(' }, ...toks.slice(start, i), { type: 'punct', text: ',' }, ...toks.slice(i + 1, close), { type: 'punct', text: ')' }];
+      toks.splice(start, close - start + 1, ...elem);
+      i = start;
+      continue;
+    }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '(')) {
       const close = closerAfter(toks, i + 1);
       toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), { type: 'group', text: ') SELECT __pg_array_agg(v) FROM __a)' });
@@ -310,10 +324,45 @@ function rewriteCasts(toks: Tok[]): Tok[] {
 function rewriteSetReturning(sql: string): string {
   // FROM unnest(x) a: the alias names the element, as in PostgreSQL
   sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (_m, kw: string, x: string, a: string) => `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`);
+  sql = aliasFromFunctions(sql);
+  // pgjdbc's getPrimaryKeys: information_schema._pg_expandarray(indkey) AS keys ... (i.keys).x, (i.keys).n
+  sql = sql.replace(/information_schema\._pg_expandarray\(([\w.]+)\) AS "(\w+)" FROM ([\w."]+) (\w+)/gi, (_m, x: string, k: string, t: string, a: string) => `__e.value AS "${k}.x", __e.key + 1 AS "${k}.n" FROM ${t} ${a}, __pg_elems(${x}) __e`);
+  sql = sql.replace(/\((\w+)\.(\w+)\)\.(x|n)\b/g, (_m, a: string, k: string, f: string) => `${a}."${k}.${f}"`);
   return sql.replace(
     /SELECT unnest\(([\w.]+)\) (\w+), generate_subscripts\(\1, 1\) (\w+) FROM ([\w.]+) (\w+)/i,
     (_m, x: string, a: string, b: string, t: string, u: string) => `SELECT __e.value AS ${a}, __e.key + 1 AS ${b} FROM ${t} ${u}, __pg_elems(${x}) __e`,
   );
+}
+
+/** Functions only the agent's catalog connection has (set-returning ones, session facts as arrays). */
+const LOCAL_FUNCTIONS = new Set(['unnest', 'generate_series', 'current_schemas', 'string_to_array', 'parse_ident', 'generate_subscripts']);
+
+/**
+ * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana): in PostgreSQL the alias
+ * of a function in FROM names its value, so each becomes a subquery with one column of that name.
+ */
+function aliasFromFunctions(sql: string): string {
+  const re = /(\bFROM|\bJOIN|,) (generate_series|string_to_array)\(/gi;
+  let out = '';
+  let last = 0;
+  for (let m = re.exec(sql); m; m = re.exec(sql)) {
+    let depth = 0;
+    let j = m.index + m[0].length - 1;
+    for (; j < sql.length; j++) {
+      const ch = sql[j];
+      if (ch === "'") j = sql.indexOf("'", j + 1) < 0 ? sql.length : sql.indexOf("'", j + 1);
+      else if (ch === '(') depth++;
+      else if (ch === ')' && --depth === 0) break;
+    }
+    const alias = /^ (?:AS )?("?\w+"?)(?=\s*(?:,|\)|$| WHERE| ORDER| JOIN| LEFT| GROUP))/i.exec(sql.slice(j + 1));
+    if (!alias || /^(WHERE|ORDER|JOIN|LEFT|GROUP|ON)$/i.test(alias[1])) continue;
+    const call = sql.slice(m.index + m[1].length + 1, j + 1);
+    const a = alias[1];
+    out += sql.slice(last, m.index) + `${m[1]} ` + (m[2].toLowerCase() === 'generate_series' ? `(SELECT value AS ${a} FROM ${call}) ${a}` : `(SELECT ${call} AS ${a}) ${a}`);
+    last = j + 1 + alias[0].length;
+    re.lastIndex = last;
+  }
+  return out + sql.slice(last);
 }
 
 /** Relation names that live in the agent's catalog rather than in the database. */
@@ -324,6 +373,7 @@ export function catalogRelations(tokens: PgToken[]): boolean {
     const name = identName(t);
     if (name === 'information_schema' || name === 'pg_catalog') return true;
     if (name.startsWith('pg_') && tokens[i + 1]?.text !== '(') return true;
+    if (LOCAL_FUNCTIONS.has(name) && tokens[i + 1]?.text === '(') return true;
   }
   return false;
 }

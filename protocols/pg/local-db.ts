@@ -212,6 +212,9 @@ export class LocalDb {
     fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
     fn('current_user', () => s()?.user ?? 'patina');
     fn('session_user', () => s()?.user ?? 'patina');
+    fn('user', () => s()?.user ?? 'patina');
+    fn('string_to_array', (str, sep) => (str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep)))));
+    fn('parse_ident', (str) => (str === null ? null : arrayText((String(str).match(/"(?:[^"]|"")*"|[^.]+/g) ?? []).map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase())))));
     fn('current_database', () => s()?.database ?? 'patina');
     fn('current_catalog', () => s()?.database ?? 'patina');
     fn('current_schema', () => 'public');
