@@ -289,6 +289,17 @@ describe('PostgreSQL wire protocol', function () {
     await c.end();
   });
 
+  it('types a bool parameter selected as an expression as bool (t/f), named as PostgreSQL names it', async () => {
+    const c = pgClient(port);
+    await c.connect();
+    const r = await c.query('SELECT $1::bool, $2::boolean, id = $3 AS same FROM items WHERE id = 1', [true, 'f', 1]);
+    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]).slice(0, 2), [['bool', 16], ['bool', 16]]);
+    assert.equal(r.rows[0].bool, false); // two columns named bool: the second wins, as with PostgreSQL
+    const one = await c.query({ text: 'SELECT $1', values: [true], types: undefined } as unknown as string);
+    assert.equal(one.rows.length, 1);
+    await c.end();
+  });
+
   it('refuses writes on a read-only listener with 25006', async () => {
     const c = pgClient(readonlyPort);
     await c.connect();

@@ -101,9 +101,21 @@ export function columnOid(c: ColumnDesc, sample: unknown): number {
   return OID.text;
 }
 
+/**
+ * The type an expression column has whatever its values: a bare parameter has the parameter's
+ * type, a cast to boolean (translated to an IN test) is bool. 0 when the values must tell.
+ */
+function expressionOid(sqliteName: string, paramTypes: number[]): number {
+  const p = /^\$(\d+)$/.exec(sqliteName);
+  if (p) return paramTypes[Number(p[1]) - 1] ?? 0;
+  if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(sqliteName)) return OID.bool;
+  return 0;
+}
+
 /** PostgreSQL's name for an unaliased expression column: the function's name, else ?column?. */
 function pgColumnName(name: string, sql: string): string {
   if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) || sql.includes(`"${name}"`)) return name;
+  if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(name)) return 'bool';
   const f = /^(?:\w+\.)?(\w+)\s*\(/.exec(name);
   if (f && f[1].toUpperCase() !== 'CAST') return f[1].toLowerCase();
   const c = /^CAST\(.* AS (\w+)\)$/i.exec(name);
@@ -255,7 +267,7 @@ export class Session {
         return { kind: 'sql', command, sql, local, readonly: true, columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })), paramTypes, empty: true };
       } else throw err;
     }
-    const columns = st.reader ? st.columns().map((c) => ({ name: pgColumnName(c.name, sql), declType: c.type })) : null;
+    const columns = st.reader ? st.columns().map((c) => ({ name: pgColumnName(c.name, sql), declType: c.type, oid: c.type ? 0 : expressionOid(c.name, paramTypes) })) : null;
     return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
   }
 
