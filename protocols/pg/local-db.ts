@@ -3,6 +3,7 @@
 // catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
+import { installReadFunctions } from '../../src/engine/functions';
 import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
@@ -196,19 +197,7 @@ export class LocalDb {
     const s = () => this.session;
     const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
     const fn = (name: string, f: (...args: unknown[]) => unknown) => db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
-    const regexCache = new Map<string, RegExp>();
-    fn('regexp', (pattern, value) => {
-      if (pattern === null || value === null) return null;
-      let p = String(pattern);
-      let re = regexCache.get(p);
-      if (!re) {
-        const ci = p.startsWith('(?i)');
-        if (ci) p = p.slice(4);
-        re = new RegExp(p, ci ? 'i' : '');
-        if (regexCache.size < 1000) regexCache.set(String(pattern), re);
-      }
-      return re.test(String(value)) ? 1 : 0;
-    });
+    installReadFunctions(db); // regexp, for `~` and `~*`
     fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
     fn('current_user', () => s()?.user ?? 'patina');
     fn('session_user', () => s()?.user ?? 'patina');

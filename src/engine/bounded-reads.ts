@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { ColumnInfo, FromWorker, RowFormat } from './read-protocol';
+import { installReadFunctions } from './functions';
 import { prepareRead, readErrorKind } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 
@@ -37,6 +38,7 @@ export class BoundedReads {
   constructor(dbPath: string) {
     this.#db = new Database(dbPath, { readonly: true, fileMustExist: true });
     this.#db.defaultSafeIntegers(true);
+    installReadFunctions(this.#db);
   }
 
   /**

@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { FromWorker, ToWorker } from './read-protocol';
+import { installReadFunctions } from './functions';
 import { ReadJob, prepareRead, readErrorKind } from './read-job';
 
 // When the agent dies (even by SIGKILL) this process must not live on, and its main thread may be
@@ -18,6 +19,7 @@ process.on('disconnect', () => process.exit(0));
 const db = new Database(process.argv[2], { readonly: true, fileMustExist: true });
 db.defaultSafeIntegers(true);
 db.pragma('busy_timeout = 5000');
+installReadFunctions(db);
 
 let job: { id: number; read: ReadJob; credits: number } | null = null;
 

@@ -1,0 +1,27 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
+ * run reads: `regexp(pattern, value)`, which makes `value REGEXP pattern` work; a pattern starting
+ * with `(?i)` matches case-insensitively. Not on the writer: a pathological pattern there would
+ * stall every write, while a read worker stuck on one can be killed by its timeout.
+ */
+export function installReadFunctions(db: Database.Database): void {
+  const cache = new Map<string, RegExp>();
+  db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
+    if (pattern === null || value === null) return null;
+    const key = String(pattern);
+    let re = cache.get(key);
+    if (!re) {
+      const ci = key.startsWith('(?i)');
+      try {
+        re = new RegExp(ci ? key.slice(4) : key, ci ? 'i' : '');
+      } catch (err) {
+        // A user error (code set), not a fault of the agent.
+        throw Object.assign(new Error(`REGEXP: ${(err as Error).message}`), { code: 'PATINA_BAD_PATTERN' });
+      }
+      if (cache.size < 1000) cache.set(key, re);
+    }
+    return re.test(String(value)) ? 1 : 0;
+  });
+}
