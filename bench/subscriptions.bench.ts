@@ -1,8 +1,10 @@
 // Live subscriptions: (1) commit-to-change latency at 1000 writes/s with 1, 100 and 1000
-// subscriptions on the written table, against the write round trip of the same run; (2) time from
-// a write to its change on a join subscription of 100 rows against one of 100,000 rows (target
-// ratio near 1: the cost follows the changed rows); (3) write throughput with 1000 idle
-// subscriptions on another table against none (target >= 0.8).
+// subscriptions on the written table (`SELECT id, grp, val FROM items WHERE grp = ?`, each with its
+// own grp, so a write concerns one of them), against the write round trip of the same run; (2) time from a write to its change on a
+// join subscription of 100 rows against one of 100,000 rows (target ratio near 1: the cost follows
+// the changed rows); (3) write throughput with 1000 idle subscriptions on another table against
+// none (target >= 0.8); (4) write throughput with an aggregate subscription over 200,000 rows of
+// the written table against none.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -29,7 +31,8 @@ interface BenchAgent {
 function startAgent(): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-live-'));
   fs.writeFileSync(path.join(dir, 'schema.sql'), SCHEMA);
-  const proc = spawn(process.execPath, [CLI, 'agent', '--db-path', path.join(dir, 'p.db'), '--api-addr', '127.0.0.1:0', '--schema', path.join(dir, 'schema.sql')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
+  const proc = spawn(process.execPath, [...prof, CLI, 'agent', '--db-path', path.join(dir, 'p.db'), '--api-addr', '127.0.0.1:0', '--schema', path.join(dir, 'schema.sql')], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d) => {
@@ -216,16 +219,56 @@ async function idleRun(): Promise<{ none: number; idle: number }> {
   }
 }
 
-async function main() {
-  for (const n of [1, 100, 1000]) {
-    const r = await latencyRun(n, 1000, n === 1000 ? 2 : 3);
-    report(`commit-to-change p50, ${n} subscriptions (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`, r.p50, 'ms', 'write round trip p50', r.rtt);
-    report(`commit-to-change p99, ${n} subscriptions`, r.p99, 'ms', 'write round trip p50', r.rtt);
+/** (4) Inserts per second with an aggregate subscription over the written table, against none. */
+async function heavyRun(): Promise<{ none: number; heavy: number; changes: number }> {
+  const a = await startAgent();
+  const b = await startAgent();
+  try {
+    for (const x of [a, b]) await write(x.url, [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 200000) INSERT INTO items SELECT x, x % 100, x FROM s']]);
+    let changes = 0;
+    const s = await subscribe(b.url, 'SELECT grp, count(*), sum(val) FROM items GROUP BY grp', () => changes++);
+    await throughput(a.url, 300000, 500, 8); // warm-up
+    await throughput(b.url, 300000, 500, 8);
+    const none: number[] = [];
+    const heavy: number[] = [];
+    let id = 400000;
+    for (let r = 0; r < 3; r++) {
+      none.push(await throughput(a.url, id, 1500, 8));
+      heavy.push(await throughput(b.url, id, 1500, 8));
+      id += 1500;
+    }
+    await sleep(1000);
+    s.close();
+    return { none: median(none), heavy: median(heavy), changes };
+  } finally {
+    await stopAgent(a);
+    await stopAgent(b);
   }
-  const j = await joinRun();
-  report('write to change, join subscription of 100,000 rows', j.large, 'ms', 'same with 100 rows', j.small);
-  const t = await idleRun();
-  report('writes/s with 1000 idle subscriptions on another table', t.idle, 'writes/s', 'with none', t.none);
+}
+
+async function main() {
+  const only = process.env.PATINA_BENCH_ONLY;
+  const want = (k: string) => !only || only.split(',').includes(k);
+  if (want('latency')) {
+    for (const n of (process.env.PATINA_BENCH_SUBS ?? '1,100,1000').split(',').map(Number)) {
+      const r = await latencyRun(n, 1000, n === 1000 ? 2 : 3);
+      report(`commit-to-change p50, ${n} subscriptions WHERE grp = ? (one per grp; a write concerns one) (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`, r.p50, 'ms', 'write round trip p50', r.rtt);
+      report(`commit-to-change p99, same run`, r.p99, 'ms', 'write round trip p50', r.rtt);
+    }
+  }
+  if (!want('join') && !want('idle') && !want('heavy')) return;
+  if (want('join')) {
+    const j = await joinRun();
+    report('write to change, join subscription of 100,000 rows', j.large, 'ms', 'same with 100 rows', j.small);
+  }
+  if (want('idle')) {
+    const t = await idleRun();
+    report('writes/s with 1000 idle subscriptions on another table', t.idle, 'writes/s', 'with none', t.none);
+  }
+  if (want('heavy')) {
+    const h = await heavyRun();
+    report(`writes/s with a GROUP BY subscription over the written 200,000-row table (${h.changes} change events)`, h.heavy, 'writes/s', 'with none', h.none);
+  }
 }
 
 main().catch((err) => {

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { type AgentProcess, startAgent } from './helpers/agent';
-import { openStream } from './helpers/http';
+import { openStream, request } from './helpers/http';
 import { type Event, LIVE_SCHEMA, ResultMap, changes, queryMultiset, settle, subscribe, untilChange, write } from './helpers/subscriptions';
 
 const JOIN = 'SELECT u.id, u.name, t.title FROM users u JOIN teams t ON t.id = u.team';
 const AGG = 'SELECT team, count(*), sum(score) FROM users GROUP BY team';
+
+/** How many subscriptions the agent re-ran at start-up (the rest were known to match the data). */
+async function rerunAtStart(base: string): Promise<number> {
+  const h = await request(base, 'GET', '/v1/health');
+  return (h.json as { subscriptions: { rerun_at_start: number } }).subscriptions.rerun_at_start;
+}
 
 /** Resumes with GET ?from and applies the changes to `view` until `lastChange`. */
 async function resume(base: string, id: string, view: ResultMap, lastChange: number): Promise<void> {
@@ -44,6 +50,7 @@ describe('subscriptions across restarts and crashes', function () {
     await write(agent.http, ['DELETE FROM users WHERE id = 1']);
     assert.equal(await agent.stop(), 0);
     await agent.start();
+    assert.equal(await rerunAtStart(agent.http), 0, 'a clean stop leaves the store matching the data: nothing is re-run');
     await resume(agent.http, join.id, views[0], 4);
     assert.deepEqual(views[0].multiset(), await queryMultiset(agent.http, JOIN));
     await resume(agent.http, agg.id, views[1], 3);
@@ -90,6 +97,7 @@ describe('subscriptions across restarts and crashes', function () {
     store.prepare("DELETE FROM state WHERE key = 'matched'").run();
     store.close();
     await agent.start();
+    assert.equal(await rerunAtStart(agent.http), 1);
     const s = await openStream(agent.http, 'GET', `/v1/subscriptions/${sub.id}?from=0`);
     await untilChange(s, 1);
     assert.deepEqual(changes(s.events).map((c) => [c[0], c[2], c[3]]), [['insert', [7, 'gil'], 1]]);

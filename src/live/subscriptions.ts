@@ -55,6 +55,8 @@ export class Subscriptions {
   readonly #byKey = new Map<string, Subscription>();
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Subscriptions re-run at start-up because the store may have missed commits. */
+  #rerunAtStart = 0;
 
   private constructor(engine: LiveEngine, store: SubscriptionStore, opts: LiveOptions) {
     this.#engine = engine;
@@ -84,7 +86,10 @@ export class Subscriptions {
           if (JSON.stringify(plan.columns) !== JSON.stringify(stored.columns)) throw new Error('its columns changed');
           // Idle time counts from start-up: clients could not resume while the agent was down.
           const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
-          if (!current) live.#store.transaction(() => sub.reconcile(db, now));
+          if (!current) {
+            live.#store.transaction(() => sub.reconcile(db, now));
+            live.#rerunAtStart++;
+          }
           sub.position = position;
           live.#add(sub);
         } catch (err) {
@@ -180,10 +185,10 @@ export class Subscriptions {
     });
   }
 
-  stats(): { subscriptions: number; clients: number; queued_changesets: number } {
+  stats(): { subscriptions: number; clients: number; queued_changesets: number; rerun_at_start: number } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
-    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued };
+    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, rerun_at_start: this.#rerunAtStart };
   }
 
   /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
