@@ -60,6 +60,9 @@ const CORPUS: unknown[] = [
   ['SELECT u.id, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.team = ?', [1]],
   ['SELECT t.title, u.name FROM teams t JOIN users u ON u.team = t.id WHERE t.id = :t', { ':t': 2 }],
   ['SELECT user_id, weight FROM tags WHERE tag = ? AND weight > ?', ['a', 2]],
+  // REGEXP (a read-connection function) in a restricted and in a multiset plan
+  "SELECT id, name FROM users WHERE name REGEXP '^[ab]'",
+  "SELECT count(*) FROM users WHERE name REGEXP 'e'",
 ];
 
 const name = fc.option(fc.constantFrom('ann', 'bob', 'cy', 'dee'), { nil: null });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { installReadFunctions } from '../engine/functions';
 import { COMMITS_SQL } from '../engine/meta';
 
 /** What a DataReader needs of the writer: its connection and its commit position. */
@@ -27,6 +28,7 @@ export class DataReader {
       this.db = new Database(path, { readonly: true, fileMustExist: true });
       this.db.defaultSafeIntegers(true);
       this.db.pragma('busy_timeout = 5000');
+      installReadFunctions(this.db);
       this.#position = this.db.prepare(COMMITS_SQL).pluck();
     } else {
       this.db = writer.db;

@@ -3,12 +3,14 @@
 // one read transaction and answers with the commit position that transaction saw.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { installReadFunctions } from '../engine/functions';
 import type { SnapshotRequest, SnapshotResult } from './snapshot-runner';
 
 const { path, positionSql } = workerData as { path: string; positionSql: string };
 const db = new Database(path, { readonly: true, fileMustExist: true });
 db.defaultSafeIntegers(true);
 db.pragma('busy_timeout = 5000');
+installReadFunctions(db);
 const position = db.prepare(positionSql).pluck();
 const cache = new Map<string, Database.Statement>();
 
