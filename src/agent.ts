@@ -16,7 +16,7 @@ import { PgServer } from '../protocols/pg/server';
  * The composition root: builds every part from a Config and starts and stops them in order.
  *
  *   HTTP (Koa) ──> engine.transaction ──commit──> capture (triggers + changeset) ──> feed ──> table update streams
- *                                                                                          └─> subscriptions (diffed at commit)
+ *                                                                                          └─> subscriptions (queued at commit, diffed right after)
  *   PG wire ────> engine.transaction / engine.lease (BEGIN..COMMIT) ──commit──> (the same capture and feed)
  *   reads ───────> engine.read (point reads in-process, the rest in killable worker processes)
  *   peers ───────> cluster merge ──commit──> the same feed (origin 'remote'); local changesets ──> peers
