@@ -160,15 +160,16 @@ export class Matcher {
     const subs = [...this.#dirty];
     this.#dirty.clear();
     this.#running = subs;
+    const here = (err: unknown) => {
+      if (this.#closed) return;
+      // The thread or its read transaction failed: re-run these here instead.
+      process.stderr.write(`patina: subscription re-runs fell back to the agent's thread: ${(err as Error)?.message ?? err}\n`);
+      this.#running = [];
+      this.#reader.at((position) => this.#applyRun(subs, { id: 0, position, results: subs.map((s) => ({ key: s.id, rows: this.#fullRows(s) })) }));
+    };
     runner.run(subs.map((s) => ({ key: s.id, sql: s.plan.fullSql, params: s.plan.params }))).then(
-      (r) => this.#applyRun(subs, r),
-      (err) => {
-        if (this.#closed) return;
-        // The thread failed: re-run these here instead.
-        process.stderr.write(`patina: subscription re-runs fell back to the agent's thread: ${(err as Error).message}\n`);
-        this.#running = [];
-        this.#reader.at((position) => this.#applyRun(subs, { id: 0, position, results: subs.map((s) => ({ key: s.id, rows: this.#fullRows(s) })) }));
-      },
+      (r) => (r.error !== undefined ? here(new Error(r.error)) : this.#applyRun(subs, r)),
+      here,
     );
   }
 
@@ -193,7 +194,7 @@ export class Matcher {
           const sub = byId.get(res.key);
           if (!sub || !this.#subs.has(sub)) continue;
           if (res.rows === undefined) {
-            failed.push([sub, new Error(res.error ?? r.error ?? 'the query failed')]);
+            failed.push([sub, new Error(res.error ?? 'the query failed')]);
             continue;
           }
           if (sub.position >= r.position) continue; // already newer (made or re-run since)
@@ -205,7 +206,6 @@ export class Matcher {
             failed.push([sub, err]);
           }
         }
-        if (r.error) for (const s of subs) if (this.#subs.has(s)) this.#dirty.add(s);
         if (this.#dirty.size === 0 && this.#queue.length === 0) this.#store.setMatched(Math.max(r.position, this.#flushedAt));
       });
     } catch (err) {
