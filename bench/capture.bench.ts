@@ -2,43 +2,21 @@
 // same inserts on an agent started with capture off (Agent.start's bench-only switch); (2)
 // commit-to-notify latency at 1000 writes/s with 100 open update streams, against the write
 // round trip measured in the same run.
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { type BenchAgent, stopAgent, whenReady } from './agent';
 import { median, percentile, report } from './util';
 
 const now = () => performance.timeOrigin + performance.now();
 
-interface BenchAgent {
-  proc: ChildProcess;
-  url: string;
-  dir: string;
-}
-
 function startAgent(capture: 'on' | 'off', commits = false): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-'));
   const proc = fork(path.join(__dirname, 'capture-agent.js'), [dir, capture, commits ? 'commits' : ''], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /ready (\S+)/.exec(out);
-      if (m) resolve({ proc, url: m[1], dir });
-    });
-    proc.once('exit', (code) => reject(new Error(`bench agent exited (${code})`)));
-  });
-}
-
-async function stopAgent(a: BenchAgent) {
-  a.proc.removeAllListeners('exit');
-  await new Promise<void>((r) => {
-    a.proc.once('exit', () => r());
-    a.proc.kill('SIGTERM');
-  });
-  fs.rmSync(a.dir, { recursive: true, force: true });
+  return whenReady(proc, dir, /ready (\S+)/);
 }
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });

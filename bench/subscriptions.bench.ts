@@ -5,12 +5,13 @@
 // the changed rows); (3) write throughput with 1000 idle subscriptions on another table against
 // none (target >= 0.8); (4) write throughput with an aggregate subscription over 200,000 rows of
 // the written table against none.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { type BenchAgent, stopAgent, whenReady } from './agent';
 import { median, percentile, report } from './util';
 
 const CLI = path.resolve(__dirname, '..', 'src', 'cli', 'main.js');
@@ -22,35 +23,12 @@ CREATE TABLE children (id INTEGER NOT NULL PRIMARY KEY, parent_id INTEGER, grp I
 CREATE INDEX children_grp ON children (grp);
 `;
 
-interface BenchAgent {
-  proc: ChildProcess;
-  url: string;
-  dir: string;
-}
-
 function startAgent(): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-live-'));
   fs.writeFileSync(path.join(dir, 'schema.sql'), SCHEMA);
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
   const proc = spawn(process.execPath, [...prof, CLI, 'agent', '--db-path', path.join(dir, 'p.db'), '--api-addr', '127.0.0.1:0', '--schema', path.join(dir, 'schema.sql')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d) => {
-      out += d;
-      const m = /HTTP API on (http:\/\/\S+?),/.exec(out);
-      if (m) resolve({ proc, url: m[1], dir });
-    });
-    proc.once('exit', (code) => reject(new Error(`bench agent exited (${code})`)));
-  });
-}
-
-async function stopAgent(a: BenchAgent) {
-  a.proc.removeAllListeners('exit');
-  await new Promise<void>((r) => {
-    a.proc.once('exit', () => r());
-    a.proc.kill('SIGTERM');
-  });
-  fs.rmSync(a.dir, { recursive: true, force: true });
+  return whenReady(proc, dir, /HTTP API on (http:\/\/\S+?),/);
 }
 
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
