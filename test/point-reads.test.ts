@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { postJson, request } from './helpers/http';
+import { pgClient } from './helpers/pg';
 
 // Point reads (one row by its key) are answered on the agent's own thread, the rest by read workers;
 // from outside both must look the same.
@@ -10,7 +11,7 @@ describe('point reads answered in-process', () => {
   let agent: AgentProcess;
   const schema = 'CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT);\nCREATE TABLE pair (a TEXT NOT NULL, b INTEGER NOT NULL, v TEXT, PRIMARY KEY (a, b));\n';
   before(async () => {
-    agent = await startAgent({ schema });
+    agent = await startAgent({ schema, args: ['--pg-addr', '127.0.0.1:0'] });
   });
   after(async () => agent.dispose());
 
@@ -22,6 +23,24 @@ describe('point reads answered in-process', () => {
       assert.deepEqual(r.lines, [{ columns: ['v'] }, { row: [1, [`v${i}`]] }, { eoq: { time: (r.lines[2] as { eoq: { time: number } }).eoq.time } }]);
       const p = await postJson(agent.http, '/v1/queries', ['SELECT v FROM pair WHERE a = ? AND b = ?', ['x', i]]);
       assert.deepEqual(p.lines[1], { row: [1, [`p${i}`]] });
+    }
+  });
+
+  it('do not see a PostgreSQL transaction until it commits, and see it right after', async () => {
+    const point = async () => (await postJson(agent.http, '/v1/queries', ['SELECT v FROM kv WHERE k = ?', [500]])).lines.slice(1, -1);
+    const client = pgClient(agent.pg!.port);
+    await client.connect();
+    try {
+      assert.deepEqual(await point(), []);
+      await client.query('BEGIN');
+      await client.query("INSERT INTO kv (k, v) VALUES (500, 'in pg')");
+      assert.deepEqual(await point(), [], 'an uncommitted write is visible to a point read');
+      await client.query('COMMIT');
+      assert.deepEqual(await point(), [{ row: [1, ['in pg']] }]);
+      await client.query("UPDATE kv SET v = 'again' WHERE k = 500");
+      assert.deepEqual(await point(), [{ row: [1, ['again']] }]);
+    } finally {
+      await client.end();
     }
   });
 

@@ -29,6 +29,16 @@ describe('replication between three agents', function () {
       [2, 'from b', -9223372036854775808n, 3, 'real', null],
     ]);
     assert.deepEqual(await rows(a.http, 'SELECT * FROM pairs'), [['p', 7, 'from c']]);
+    // Point reads are answered in-process on a snapshot that the writer's commits end; a merge is
+    // such a commit, so a point read that ran before the merge does not hide the merged row after.
+    assert.deepEqual(await rows(cc.http, 'SELECT v FROM kv WHERE k = 99'), []);
+    await exec(a.http, [["INSERT INTO kv (k, v) VALUES (99, 'merged')"]]);
+    let seen: unknown[][] = [];
+    for (let i = 0; i < 100 && seen.length === 0; i++) {
+      seen = await rows(cc.http, 'SELECT v FROM kv WHERE k = 99');
+      if (seen.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(seen, [['merged']]);
   });
 
   it('converges concurrent conflicting updates to identical tables; updates of different columns both survive', async () => {

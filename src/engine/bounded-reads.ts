@@ -48,6 +48,10 @@ export class BoundedReads {
   tryRun(id: number, sql: string, params: SqlParams | undefined, format: RowFormat): FromWorker | null {
     const b = this.#statement(sql, params);
     if (!b) return null;
+    // One read transaction serves every point read until the writer's next commit ends it: all
+    // writes go through this process's writer, so its snapshot is the latest committed state, and
+    // taking the WAL read lock once instead of per statement is most of a point read's cost.
+    if (!this.#db.inTransaction) this.#db.exec('BEGIN');
     try {
       const t0 = performance.now();
       const rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
@@ -67,13 +71,20 @@ export class BoundedReads {
     }
   }
 
+  /** Ends the shared read transaction: the writer committed (called synchronously after COMMIT). */
+  endSnapshot(): void {
+    if (this.#db.inTransaction) this.#db.exec('COMMIT');
+  }
+
   /** Forgets verdicts and statements: the schema changed (a `SELECT *` may have new columns). */
   clear(): void {
+    this.endSnapshot();
     this.#verdicts.clear();
     this.#db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get(); // a read brings this connection's schema up to date
   }
 
   close(): void {
+    this.endSnapshot();
     this.#db.close();
   }
 

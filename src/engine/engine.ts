@@ -43,6 +43,7 @@ export class Engine<C = unknown> {
     this.writer.countCommits(Number(this.meta.get(COMMITS_KEY) ?? 0), (n) => this.meta.set(COMMITS_KEY, n));
     this.#schema = schema;
     this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
+    this.writer.onCommit(() => this.#reads.committed());
   }
 
   /** Opens the database, applies the schema files (refusing destructive changes) and starts the readers. */

@@ -98,6 +98,11 @@ export class ReadPool {
     this.#idle.length = 0;
   }
 
+  /** The writer committed: in-process reads must see it. */
+  committed(): void {
+    this.#bounded?.endSnapshot();
+  }
+
   /** The schema changed: forget what was prepared for in-process reads. */
   schemaChanged(): void {
     this.#bounded?.clear();

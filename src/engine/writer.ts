@@ -43,6 +43,7 @@ export class Writer<C = unknown> {
   #totalChanges: Database.Statement;
   #commits = 0;
   #persistCommits: ((n: number) => void) | null = null;
+  readonly #commitListeners: (() => void)[] = [];
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -69,6 +70,15 @@ export class Writer<C = unknown> {
 
   setHooks(hooks: CommitHooks<C>): void {
     this.#hooks = hooks;
+  }
+
+  /** Calls `fn` right after every COMMIT of the writer (before the change is published). */
+  onCommit(fn: () => void): void {
+    this.#commitListeners.push(fn);
+  }
+
+  _notifyCommit(): void {
+    for (const fn of this.#commitListeners) fn();
   }
 
   /** Waits for the writer and holds it until the lease is released. */
@@ -212,6 +222,7 @@ export class WriterLease<C> {
       this.#changesAtBegin = null;
     }
     this.#w._committed(counted);
+    this.#w._notifyCommit();
     if (change !== null && hooks) hooks.afterCommit(change);
     return change;
   }
