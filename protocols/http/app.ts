@@ -20,7 +20,7 @@ export interface HttpServices {
   health(): Record<string, unknown>;
   /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
   reloadSchema(): Promise<Record<string, unknown>>;
-  /** Routes added by later parts of the agent (updates, subscriptions), given the router. */
+  /** Routes of optional parts of the agent (replication's cluster and sync status), given the router. */
   extraRoutes?: (router: Router, json: Koa.Middleware) => void;
 }
 

@@ -21,8 +21,9 @@ export interface EngineOptions {
 export type SchemaListener = (schema: Schema, db: Database.Database, plan: SchemaPlan) => void;
 
 /**
- * The shared query engine behind every front end: reads on worker threads, writes through the one
- * writer, and the schema from the schema files. It knows nothing of HTTP or PG.
+ * The shared query engine behind every front end: reads in worker processes (point reads
+ * in-process), writes through the one writer, and the schema from the schema files. It knows
+ * nothing of HTTP or PG.
  */
 export class Engine<C = unknown> {
   readonly knex: Knex;
@@ -97,7 +98,7 @@ export class Engine<C = unknown> {
     }
   }
 
-  /** Starts a read on a worker thread. */
+  /** Starts a read: in-process when provably bounded (point reads), else on a worker process. */
   read(req: ReadRequest): ReadCursor {
     return this.#reads.query(req);
   }

@@ -34,7 +34,7 @@ export class MetaStore {
       }
     }
     const get = compile(knex(META).select('value').where('key', '') /* SQL only; the key is bound at run time */);
-    const set = compile(knex.raw(`INSERT INTO ${META} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`));
+    const set = compile(knex(META).insert({ key: '', value: '' }).onConflict('key').merge());
     return new MetaStore(db, db.prepare(get.sql).pluck(), db.prepare(set.sql));
   }
 

@@ -24,8 +24,6 @@ export interface ReadPoolOptions {
   minWorkers: number;
   /** Workers at the most; reads beyond that wait their turn. */
   maxWorkers: number;
-  /** Run provably bounded reads (point lookups) on the agent's thread (default true). */
-  boundedInProcess?: boolean;
 }
 
 const BATCH_ROWS = 512;
@@ -52,7 +50,7 @@ export class ReadPool {
   readonly #idle: Slot[] = [];
   readonly #waiting: ReadCursor[] = [];
   #nextId = 1;
-  #bounded: BoundedReads | null = null;
+  #bounded: BoundedReads | null;
   #closed = false;
   #trimTimer: NodeJS.Timeout | null = null;
 
@@ -60,7 +58,7 @@ export class ReadPool {
     this.#dbPath = dbPath;
     this.#opts = opts;
     for (let i = 0; i < opts.minWorkers; i++) this.#idle.push(this.#spawn());
-    if (opts.boundedInProcess !== false) this.#bounded = new BoundedReads(dbPath);
+    this.#bounded = new BoundedReads(dbPath);
   }
 
   /** Starts a read; rows come through the returned cursor, which must be drained or cancelled. */
