@@ -1,6 +1,9 @@
 // pgbench select-only point queries (-M simple, extended, prepared; -c 4 -j 2) against Patina's
 // PostgreSQL listener and against a PostgreSQL server this bench starts itself (initdb into a temp
-// folder) with the same table and rows, in the same run; printed as TPS ratios.
+// folder) with the same table and rows, in the same run; printed as TPS ratios. A third anchor is the
+// floor of any Node.js front end (pg-floor.ts: a responder that knows only this one query), in one
+// process as Patina's listener is, and in two: it tells what Patina's own code costs per query from
+// what Node itself does.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -47,6 +50,20 @@ async function startPostgres(dir: string): Promise<{ port: number; proc: ChildPr
   throw new Error('PostgreSQL did not start');
 }
 
+/** Starts the Node floor responder on the agent's SQLite file, in `procs` processes. */
+function startFloor(dbPath: string, procs: number): Promise<{ port: number; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [path.join(__dirname, 'pg-floor.js'), dbPath, String(procs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /port (\d+)/.exec(out);
+      if (m) resolve({ port: Number(m[1]), proc });
+    });
+    proc.once('exit', (code) => reject(new Error(`the Node floor responder exited (${code})`)));
+  });
+}
+
 function psql(port: number, user: string, sql: string) {
   run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', user === 'bench' ? 'postgres' : 'db', '-c', sql]);
 }
@@ -65,6 +82,7 @@ async function main() {
   fs.writeFileSync(script, SCRIPT);
   const agent = new AgentProcess({ schema: TABLE + ';\n', args: ['--pg-addr', '127.0.0.1:0'] });
   let pg: { port: number; proc: ChildProcess } | null = null;
+  const floors: ChildProcess[] = [];
   try {
     await agent.start();
     const patinaPort = agent.pg!.port;
@@ -76,15 +94,24 @@ async function main() {
     process.stderr.write('PostgreSQL started\n');
     psql(pg.port, 'bench', `${TABLE}; INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM generate_series(1, ${ROWS}) x`);
     psql(pg.port, 'bench', 'VACUUM ANALYZE pgbench_accounts');
+    const floor1 = await startFloor(agent.dbPath, 1);
+    const floor2 = await startFloor(agent.dbPath, 2);
+    floors.push(floor1.proc, floor2.proc);
     process.stdout.write(`pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`);
     for (const mode of ['simple', 'extended', 'prepared']) {
       const postgresTps = pgbench(pg.port, 'bench', mode, script);
       const patinaTps = pgbench(patinaPort, 'bench', mode, script);
+      const floorTps = pgbench(floor1.port, 'bench', mode, script);
+      const floor2Tps = pgbench(floor2.port, 'bench', mode, script);
       report(`pgbench -M ${mode} point selects: Patina`, patinaTps, 'tps', 'PostgreSQL', postgresTps);
+      report(`  Node floor, 1 process`, floorTps, 'tps', 'PostgreSQL', postgresTps);
+      report(`  Node floor, 2 processes`, floor2Tps, 'tps', 'PostgreSQL', postgresTps);
+      report(`  Patina`, patinaTps, 'tps', 'Node floor, 1 process', floorTps);
     }
   } finally {
     // runuser does not pass signals on; pg_ctl stops the server it started
     if (pg) spawnSync(process.getuid?.() === 0 ? 'runuser' : path.join(PG_BIN!, 'pg_ctl'), process.getuid?.() === 0 ? ['-u', 'postgres', '--', path.join(PG_BIN!, 'pg_ctl'), 'stop', '-D', path.join(dir, 'data'), '-m', 'fast'] : ['stop', '-D', path.join(dir, 'data'), '-m', 'fast']);
+    for (const f of floors) f.kill();
     await agent.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -51,7 +51,7 @@ describe('PostgreSQL clients', function () {
       assert.equal(run([`INSERT INTO users (id, name) VALUES (3, 'cy') RETURNING id`], ['-A', '-t']), '3\nINSERT 0 1\n');
       assert.equal(run(['BEGIN', `UPDATE users SET name = 'cyd' WHERE id = 3`, 'COMMIT'], ['-A', '-t']), 'BEGIN\nUPDATE 1\nCOMMIT\n');
       assert.equal(run([`SELECT name FROM users WHERE name ILIKE 'CY%' AND id = ANY(ARRAY[3, 4])`], ['-A', '-t']), 'cyd\n');
-      assert.equal(run([`SELECT '5'::int + 1, E'a\\tb', true, version() LIKE 'PostgreSQL %', current_schema(), current_database(), current_user`], ['-A', '-t']), '6|a\tb|1|1|public|db|tester\n');
+      assert.equal(run([`SELECT '5'::int + 1, E'a\\tb', true, version() LIKE 'PostgreSQL %', current_schema(), current_database(), current_user`], ['-A', '-t']), '6|a\tb|t|t|public|db|tester\n');
       assert.equal(run(['SHOW server_version', 'SET search_path TO public', 'SHOW search_path'], ['-A', '-t']), '15.0\nSET\npublic\n');
     });
 
@@ -122,6 +122,33 @@ describe('PostgreSQL clients', function () {
     await c.query('ROLLBACK');
     assert.equal((await c.query('SELECT count(*) AS n FROM todos WHERE id = 10')).rows[0].n, '1');
     await c.end();
+  });
+
+  it('node-postgres: expression columns get the names and types PostgreSQL 15 gives them', async () => {
+    const c = pgClient(port);
+    await c.connect();
+    try {
+      const r = await c.query({
+        text: `SELECT true, false AS f, 1 = 1 AS eq, NOT true, 1, -5, 1.5, 3000000000, 'x'::text, 2::int8, 1.5::float8,
+          now()::timestamp IS NOT NULL, 'a'::varchar(3), EXISTS (SELECT 1), $1::bool AS b, $2::bool AS nb`,
+        values: ['true', 'off'],
+        rowMode: 'array',
+      });
+      assert.deepEqual(r.fields.map((f) => f.name), ['?column?', 'f', 'eq', '?column?', '?column?', '?column?', '?column?', '?column?', 'text', 'int8', 'float8', '?column?', 'varchar', 'exists', 'b', 'nb']);
+      assert.deepEqual(r.fields.map((f) => f.dataTypeID), [16, 16, 16, 16, 23, 23, 1700, 20, 25, 20, 701, 16, 1043, 16, 16, 16]);
+      assert.deepEqual(r.rows, [[true, false, true, false, 1, -5, '1.5', '3000000000', 'x', '2', 1.5, true, 'a', true, true, false]]);
+      const names = await c.query(`SELECT CASE WHEN id = 1 THEN 'one' ELSE 'other' END, id::text, todos.title, count(*)::int, upper(title)::text, abs(-1) FROM todos WHERE id = 1 GROUP BY id`);
+      assert.deepEqual(names.fields.map((f) => f.name), ['case', 'id', 'title', 'count', 'upper', 'abs']);
+      // format() with %I and %L, and pg_get_keywords(), as PostgreSQL answers them
+      const fmt = await c.query(`SELECT format('%I.%I', 'public', 'Weird Name') AS a, format('%s=%L, %2$s %%', 'k', 'it''s') AS b FROM information_schema.tables LIMIT 1`);
+      assert.deepEqual(fmt.rows, [{ a: 'public."Weird Name"', b: "k='it''s', it's %" }]);
+      const kw = await c.query(`SELECT string_agg(word, ',') AS words FROM pg_catalog.pg_get_keywords() WHERE catcode = 'R' AND word <> ALL ('{all,and}'::text[])`);
+      const words = String(kw.rows[0].words).split(',');
+      assert.equal(words.length, 75); // PostgreSQL 15 has 77 reserved words
+      assert.ok(words.includes('select') && words.includes('where') && !words.includes('all') && !words.includes('and'));
+    } finally {
+      await c.end();
+    }
   });
 
   it('postgres.js: tagged queries, helpers and transactions', async () => {

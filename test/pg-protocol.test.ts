@@ -313,7 +313,7 @@ describe('PostgreSQL wire protocol', function () {
     await assert.rejects(bad.connect(), (e: { code: string }) => e.code === '28P01');
     const good = pgClient(passwordPort, { password: 's3cret' });
     await good.connect();
-    assert.equal((await good.query('SELECT 1 AS one')).rows[0].one, '1');
+    assert.equal((await good.query('SELECT 1 AS one')).rows[0].one, 1);
     await good.end();
   });
 

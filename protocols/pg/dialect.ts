@@ -335,7 +335,7 @@ function rewriteSetReturning(sql: string): string {
 }
 
 /** Functions only the agent's catalog connection has (set-returning ones, session facts as arrays). */
-const LOCAL_FUNCTIONS = new Set(['unnest', 'generate_series', 'current_schemas', 'string_to_array', 'parse_ident', 'generate_subscripts']);
+const LOCAL_FUNCTIONS = new Set(['unnest', 'generate_series', 'current_schemas', 'string_to_array', 'parse_ident', 'generate_subscripts', 'pg_get_keywords']);
 
 /**
  * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana): in PostgreSQL the alias

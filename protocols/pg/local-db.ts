@@ -8,6 +8,7 @@ import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from './types';
+import { PG_KEYWORDS } from './keywords';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -239,7 +240,7 @@ export class LocalDb {
     fn('pg_relation_is_publishable', () => 0);
     for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size', 'pg_database_size']) fn(name, () => 0);
     fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
-    fn('quote_ident', (x) => (x === null ? null : /^[a-z_][a-z0-9_]*$/.test(String(x)) ? String(x) : '"' + String(x).replace(/"/g, '""') + '"'));
+    fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
     fn('array_to_string', (arr, sep, nullStr) => (arr === null ? null : arrayElements(arr).map((e) => (e === null ? nullStr ?? null : String(e))).filter((e) => e !== null).join(String(sep))));
     fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
     fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
@@ -278,6 +279,31 @@ export class LocalDb {
         for (const x of arrayElements(arr)) yield [x as never];
       },
     });
+    db.table('pg_get_keywords', {
+      columns: ['word', 'catcode', 'barelabel', 'catdesc', 'baredesc'],
+      *rows() {
+        for (const k of PG_KEYWORDS) yield k;
+      },
+    });
+    // PostgreSQL's format(): %s, %I (identifier, quoted when needed), %L (literal), %%, with n$ positions.
+    // Only catalog queries run here (Metabase's `format('%I.%I', schema, table)`); elsewhere format() is SQLite's printf.
+    fn('format', (fmt, ...args) => {
+      if (fmt === null) return null;
+      let next = 0;
+      return String(fmt).replace(/%(?:(\d+)\$)?([sIL%])/g, (_m, pos: string | undefined, kind: string) => {
+        if (kind === '%') return '%';
+        const i = pos ? Number(pos) - 1 : next;
+        next = i + 1;
+        if (i >= args.length) throw new Error('format: too few arguments for format()');
+        const v = args[i];
+        if (kind === 's') return v === null ? '' : String(v);
+        if (kind === 'I') {
+          if (v === null) throw new Error('format: null values cannot be formatted as an SQL identifier');
+          return quoteIdent(String(v));
+        }
+        return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
+      });
+    });
     db.table('generate_series', {
       columns: ['value'],
       parameters: ['start', 'stop', 'step'],
@@ -314,6 +340,11 @@ export class LocalDb {
   close(): void {
     this.db.close();
   }
+}
+
+/** An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower case and plain. */
+function quoteIdent(x: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(x) ? x : '"' + x.replace(/"/g, '""') + '"';
 }
 
 const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');

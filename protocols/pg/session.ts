@@ -123,6 +123,103 @@ function pgColumnName(name: string, sql: string): string {
   return '?column?';
 }
 
+/** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
+const CAST_NAMES: Record<string, string> = {
+  int: 'int4', integer: 'int4', int4: 'int4', bigint: 'int8', int8: 'int8', smallint: 'int2', int2: 'int2', serial: 'int4', bigserial: 'int8',
+  real: 'float4', float4: 'float4', float: 'float8', float8: 'float8', 'double precision': 'float8', bool: 'bool', boolean: 'bool',
+  text: 'text', varchar: 'varchar', 'character varying': 'varchar', char: 'bpchar', character: 'bpchar', bpchar: 'bpchar', name: 'name',
+  numeric: 'numeric', decimal: 'numeric', date: 'date', time: 'time', timestamp: 'timestamp', timestamptz: 'timestamptz',
+  json: 'json', jsonb: 'jsonb', uuid: 'uuid', bytea: 'bytea', oid: 'oid', regclass: 'regclass', interval: 'interval',
+};
+
+/** Operators and words whose result is boolean when they stand at the top of an expression. */
+const BOOL_OPS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '~', '!~', '~*', '!~*', '~~', '!~~', '~~*', '!~~*']);
+const BOOL_WORDS = new Set(['IS', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXISTS', 'AND', 'OR']);
+
+/**
+ * The PostgreSQL type (and, for an unaliased column, the name) of each item of a SELECT's list, as
+ * far as the SQL itself tells: TRUE/FALSE and comparisons are bool, a trailing `::type` is that
+ * type, an integer literal is int4 (int8 when larger), a decimal literal numeric. oid 0 and name
+ * null where the SQL does not tell (then the values and SQLite's name decide). Null when the list
+ * has a `*` (its items do not match the columns one to one).
+ */
+export function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[] | null {
+  const start = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'SELECT');
+  if (start < 0) return null;
+  const items: PgToken[][] = [];
+  let item: PgToken[] = [];
+  let depth = 0;
+  for (let i = start + 1; i < sig.length; i++) {
+    const t = sig[i];
+    const up = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (t.text === '(' || up === 'CASE') depth++;
+    if (t.text === ')' || up === 'END') depth--;
+    if (depth === 0 && ['FROM', 'WHERE', 'UNION', 'INTERSECT', 'EXCEPT', 'ORDER', 'GROUP', 'LIMIT', 'OFFSET', 'HAVING', 'WINDOW', 'INTO'].includes(up)) break;
+    if (depth === 0 && t.text === ',') {
+      items.push(item);
+      item = [];
+    } else if (!(i === start + 1 && (up === 'DISTINCT' || up === 'ALL'))) item.push(t);
+  }
+  items.push(item);
+  if (items.some((it) => it.length === 0 || (it[it.length - 1].text === '*' && (it.length === 1 || it[it.length - 2].text === '.')))) return null;
+  return items.map((it) => {
+    let expr = it;
+    let aliased = false;
+    if (it.length >= 3 && it[it.length - 2].type === 'word' && it[it.length - 2].text.toUpperCase() === 'AS') {
+      expr = it.slice(0, -2);
+      aliased = true;
+    }
+    const named = (name: string | null, oid: number) => ({ name: aliased ? null : name, oid });
+    if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase())) return named('?column?', OID.bool);
+    const lit = expr.length === 2 && expr[0].text === '-' ? expr[1] : expr.length === 1 ? expr[0] : null;
+    if (lit && lit.type === 'number') {
+      if (!/^\d+$/.test(lit.text)) return named(null, OID.numeric);
+      const n = BigInt(lit.text);
+      return named(null, n <= 2147483648n ? OID.int4 : OID.int8);
+    }
+    let d = 0;
+    let castAt = -1;
+    for (let k = 0; k < expr.length; k++) {
+      const t = expr[k];
+      const up = t.type === 'word' ? t.text.toUpperCase() : '';
+      if (t.text === '(' || t.text === '[' || up === 'CASE') d++;
+      else if (t.text === ')' || t.text === ']' || up === 'END') d--;
+      else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up))) return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
+      else if (d === 0 && t.text === '::') castAt = k;
+    }
+    if (castAt >= 0) {
+      const rest = expr.slice(castAt + 1).filter((t) => t.text !== '.' && t.text.toLowerCase() !== 'pg_catalog');
+      if (rest.some((t) => t.text === '[')) return named(null, 0);
+      const words = rest.filter((t) => t.type === 'word' || t.type === 'quoted').map((t) => identName(t));
+      const typeName = CAST_NAMES[words.join(' ')] ?? CAST_NAMES[words[0] ?? ''] ?? null;
+      if (typeName === null) return named(null, 0);
+      return named(operandName(expr.slice(0, castAt)) ?? typeName, typeName === 'int4' || typeName === 'int2' ? OID.int8 : oidOfDeclType(typeName));
+    }
+    return named(operandName(expr), 0);
+  });
+}
+
+/**
+ * PostgreSQL's name for an unaliased operand when the SQL shows it: a column's name, a function's
+ * name, `case`; a cast keeps its operand's name (`aid::text` is aid). Null when it does not show.
+ */
+function operandName(expr: PgToken[]): string | null {
+  const first = expr[0];
+  const last = expr[expr.length - 1];
+  if (!first || !last) return null;
+  const ident = (t: PgToken) => t.type === 'quoted' || (t.type === 'word' && !['TRUE', 'FALSE', 'NULL'].includes(t.text.toUpperCase()));
+  if (expr.every((t, k) => (k % 2 === 0 ? ident(t) : t.text === '.'))) return identName(last);
+  if (first.type === 'word' && first.text.toUpperCase() === 'CASE' && last.type === 'word' && last.text.toUpperCase() === 'END') return 'case';
+  if (first.type === 'word' && expr[1]?.text === '(' && last.text === ')' && first.text.toUpperCase() !== 'CAST') {
+    let d = 0;
+    for (let k = 1; k < expr.length; k++) {
+      if (expr[k].text === '(') d++;
+      else if (expr[k].text === ')' && --d === 0) return k === expr.length - 1 ? first.text.toLowerCase() : null;
+    }
+  }
+  return null;
+}
+
 /** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */
 function selectListNames(tokens: PgToken[]): string[] {
   const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
@@ -267,7 +364,16 @@ export class Session {
         return { kind: 'sql', command, sql, local, readonly: true, columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })), paramTypes, empty: true };
       } else throw err;
     }
-    const columns = st.reader ? st.columns().map((c) => ({ name: pgColumnName(c.name, sql), declType: c.type, oid: c.type ? 0 : expressionOid(c.name, paramTypes) })) : null;
+    let columns: ColumnDesc[] | null = null;
+    if (st.reader) {
+      const cols = st.columns();
+      const items = kw === 'SELECT' ? selectListTypes(sig) : null;
+      const typed = items && items.length === cols.length ? items : null;
+      columns = cols.map((c, i) => {
+        const t = typed?.[i];
+        return { name: t?.name ?? pgColumnName(c.name, sql), declType: c.type, oid: c.type ? 0 : t?.oid || expressionOid(c.name, paramTypes) };
+      });
+    }
     return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
   }
 

@@ -137,10 +137,11 @@ function parseInteger(s: string, where: string): number | bigint {
   return Number.isSafeInteger(n) ? n : BigInt(t);
 }
 
-function parseBool(s: string, where: string): number {
+/** Booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0'). */
+function parseBool(s: string, where: string): bigint {
   const t = s.trim().toLowerCase();
-  if (['t', 'true', 'y', 'yes', 'on', '1'].includes(t)) return 1;
-  if (['f', 'false', 'n', 'no', 'off', '0'].includes(t)) return 0;
+  if (['t', 'true', 'y', 'yes', 'on', '1'].includes(t)) return 1n;
+  if (['f', 'false', 'n', 'no', 'off', '0'].includes(t)) return 0n;
   throw new PatinaError('user', `invalid input syntax for type boolean: "${s}" (${where})`, 'PG_22P02');
 }
 
@@ -161,7 +162,7 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, wher
   if (raw === null) return null;
   if (format === 1) {
     switch (oid) {
-      case OID.bool: return raw[0] ? 1 : 0;
+      case OID.bool: return raw[0] ? 1n : 0n;
       case OID.int2: return raw.readInt16BE(0);
       case OID.int4: return raw.readInt32BE(0);
       case OID.oid: return raw.readUInt32BE(0);

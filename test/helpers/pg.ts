@@ -105,6 +105,7 @@ export function psql(port: number, commands: string[], extra: string[] = [], env
 export interface PgClient {
   connect(): Promise<void>;
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
+  query(q: { text: string; values?: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
 }
 
