@@ -143,24 +143,9 @@ const BOOL_WORDS = new Set(['IS', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXIS
  * null where the SQL does not tell (then the values and SQLite's name decide). Null when the list
  * has a `*` (its items do not match the columns one to one).
  */
-export function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[] | null {
-  const start = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'SELECT');
-  if (start < 0) return null;
-  const items: PgToken[][] = [];
-  let item: PgToken[] = [];
-  let depth = 0;
-  for (let i = start + 1; i < sig.length; i++) {
-    const t = sig[i];
-    const up = t.type === 'word' ? t.text.toUpperCase() : '';
-    if (t.text === '(' || up === 'CASE') depth++;
-    if (t.text === ')' || up === 'END') depth--;
-    if (depth === 0 && ['FROM', 'WHERE', 'UNION', 'INTERSECT', 'EXCEPT', 'ORDER', 'GROUP', 'LIMIT', 'OFFSET', 'HAVING', 'WINDOW', 'INTO'].includes(up)) break;
-    if (depth === 0 && t.text === ',') {
-      items.push(item);
-      item = [];
-    } else if (!(i === start + 1 && (up === 'DISTINCT' || up === 'ALL'))) item.push(t);
-  }
-  items.push(item);
+function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[] | null {
+  const items = selectListItems(sig);
+  if (items === null) return null;
   if (items.some((it) => it.length === 0 || (it[it.length - 1].text === '*' && (it.length === 1 || it[it.length - 2].text === '.')))) return null;
   return items.map((it) => {
     let expr = it;
@@ -222,31 +207,36 @@ function operandName(expr: PgToken[]): string | null {
 
 /** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */
 function selectListNames(tokens: PgToken[]): string[] {
-  const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
-  const start = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'SELECT');
-  if (start < 0) return [];
-  const names: string[] = [];
-  let item: PgToken[] = [];
-  let depth = 0;
-  const flush = () => {
-    if (item.length === 0) return;
+  const items = selectListItems(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')) ?? [];
+  return items.filter((item) => item.length > 0).map((item) => {
     const last = item[item.length - 1];
     const asAt = item.length >= 2 && item[item.length - 2].text.toUpperCase() === 'AS';
-    if ((last.type === 'word' || last.type === 'quoted') && (asAt || item.length === 1 || item[item.length - 2].text === '.' || item[item.length - 2].type === 'punct' && item[item.length - 2].text === ')' || item[item.length - 2].type === 'word')) names.push(identName(last));
-    else if (item[0].type === 'word' && item[1]?.text === '(') names.push(item[0].text.toLowerCase());
-    else names.push('?column?');
-    item = [];
-  };
+    if ((last.type === 'word' || last.type === 'quoted') && (asAt || item.length === 1 || item[item.length - 2].text === '.' || item[item.length - 2].type === 'punct' && item[item.length - 2].text === ')' || item[item.length - 2].type === 'word')) return identName(last);
+    if (item[0].type === 'word' && item[1]?.text === '(') return item[0].text.toLowerCase();
+    return '?column?';
+  });
+}
+
+/** The items of the first SELECT list (CASE ... END and parentheses nest); null without SELECT. */
+function selectListItems(sig: PgToken[]): PgToken[][] | null {
+  const start = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'SELECT');
+  if (start < 0) return null;
+  const items: PgToken[][] = [];
+  let item: PgToken[] = [];
+  let depth = 0;
   for (let i = start + 1; i < sig.length; i++) {
     const t = sig[i];
-    if (t.text === '(') depth++;
-    if (t.text === ')') depth--;
-    if (depth === 0 && t.type === 'word' && ['FROM', 'WHERE', 'UNION', 'ORDER', 'GROUP', 'LIMIT'].includes(t.text.toUpperCase())) break;
-    if (depth === 0 && t.text === ',') flush();
-    else if (!(i === start + 1 && t.type === 'word' && t.text.toUpperCase() === 'DISTINCT')) item.push(t);
+    const up = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (t.text === '(' || up === 'CASE') depth++;
+    if (t.text === ')' || up === 'END') depth--;
+    if (depth === 0 && ['FROM', 'WHERE', 'UNION', 'INTERSECT', 'EXCEPT', 'ORDER', 'GROUP', 'LIMIT', 'OFFSET', 'HAVING', 'WINDOW', 'INTO'].includes(up)) break;
+    if (depth === 0 && t.text === ',') {
+      items.push(item);
+      item = [];
+    } else if (!(i === start + 1 && (up === 'DISTINCT' || up === 'ALL'))) item.push(t);
   }
-  flush();
-  return names;
+  items.push(item);
+  return items;
 }
 
 export class Session {
