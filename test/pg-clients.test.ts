@@ -142,6 +142,9 @@ describe('PostgreSQL clients', function () {
       // format() with %I and %L, and pg_get_keywords(), as PostgreSQL answers them
       const fmt = await c.query(`SELECT format('%I.%I', 'public', 'Weird Name') AS a, format('%s=%L, %2$s %%', 'k', 'it''s') AS b FROM information_schema.tables LIMIT 1`);
       assert.deepEqual(fmt.rows, [{ a: 'public."Weird Name"', b: "k='it''s', it's %" }]);
+      // bad input: PostgreSQL's SQLSTATEs, and the connection goes on
+      await assert.rejects(c.query(`SELECT format('%I', NULL) FROM information_schema.tables`), (e: { code: string; message: string }) => e.code === '22004' && /null values cannot be formatted as an SQL identifier/.test(e.message));
+      await assert.rejects(c.query(`SELECT format('%s %s', 'a') FROM information_schema.tables`), (e: { code: string; message: string }) => e.code === '22023' && /too few arguments for format\(\)/.test(e.message));
       const kw = await c.query(`SELECT string_agg(word, ',') AS words FROM pg_catalog.pg_get_keywords() WHERE catcode = 'R' AND word <> ALL ('{all,and}'::text[])`);
       const words = String(kw.rows[0].words).split(',');
       assert.equal(words.length, 75); // PostgreSQL 15 has 77 reserved words

@@ -9,6 +9,7 @@ import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from './types';
 import { PG_KEYWORDS } from './keywords';
+import { pgError } from './sqlstate';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -294,11 +295,11 @@ export class LocalDb {
         if (kind === '%') return '%';
         const i = pos ? Number(pos) - 1 : next;
         next = i + 1;
-        if (i >= args.length) throw new Error('format: too few arguments for format()');
+        if (i >= args.length) throw pgError('22023', 'too few arguments for format()');
         const v = args[i];
         if (kind === 's') return v === null ? '' : String(v);
         if (kind === 'I') {
-          if (v === null) throw new Error('format: null values cannot be formatted as an SQL identifier');
+          if (v === null) throw pgError('22004', 'null values cannot be formatted as an SQL identifier');
           return quoteIdent(String(v));
         }
         return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
