@@ -3,7 +3,9 @@
 // folder) with the same table and rows, in the same run; printed as TPS ratios. A third anchor is the
 // floor of any Node.js front end (pg-floor.ts: a responder that knows only this one query), in one
 // process as Patina's listener is, and in two: it tells what Patina's own code costs per query from
-// what Node itself does.
+// what Node itself does. Each run also prints the CPU time it cost per transaction, the server's
+// (user and system, from /proc) and pgbench's: pgbench shares the machine's cores with the server,
+// so when they are full the TPS ratio is the ratio of these sums.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -68,11 +70,61 @@ function psql(port: number, user: string, sql: string) {
   run('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', user === 'bench' ? 'postgres' : 'db', '-c', sql]);
 }
 
-function pgbench(port: number, user: string, mode: string, script: string): number {
+const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** CPU time (user, system; µs) of a process and its descendants, living and reaped (Linux /proc). */
+function cpuOfTree(pid: number): { user: number; sys: number } {
+  const total = { user: 0, sys: 0 };
+  const visit = (p: number) => {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+    } catch {
+      return; // gone
+    }
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // f[11] is field 14 (utime)
+    total.user += (Number(f[11]) + Number(f[13])) * TICK_US;
+    total.sys += (Number(f[12]) + Number(f[14])) * TICK_US;
+    for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+      const kids = fs.readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+      for (const k of kids ? kids.split(' ') : []) visit(Number(k));
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+/** What one pgbench run cost per transaction: the server's CPU and pgbench's own (µs). */
+interface Run {
+  tps: number;
+  serverUser: number;
+  serverSys: number;
+  clientUs: number;
+}
+
+/**
+ * One pgbench run against `port`; `serverPid` is the root of the server's processes. pgbench's own CPU
+ * is this process's reaped-children time (the only child that exits during the run).
+ */
+async function pgbench(port: number, user: string, mode: string, script: string, serverPid: number): Promise<Run> {
+  const self0 = cpuOfTree(process.pid);
+  const server0 = cpuOfTree(serverPid);
   const out = run('pgbench', ['-n', '-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', mode, '-h', '127.0.0.1', '-p', String(port), '-U', user, user === 'bench' ? 'postgres' : 'db']);
+  await new Promise((r) => setTimeout(r, 300)); // PostgreSQL's backends exit and are reaped after pgbench disconnects
+  const server1 = cpuOfTree(serverPid);
+  const self1 = cpuOfTree(process.pid);
   const m = /tps = ([\d.]+) \(without initial connection time\)/.exec(out);
-  if (!m) throw new Error(`no tps in pgbench output:\n${out}`);
-  return Number(m[1]);
+  const n = /number of transactions actually processed: (\d+)/.exec(out);
+  if (!m || !n) throw new Error(`no tps in pgbench output:\n${out}`);
+  const txns = Number(n[1]);
+  const server = (k: 'user' | 'sys') => (server1[k] - server0[k]) / txns;
+  // this process's own tree includes the servers it started; subtract their share
+  const clientUs = (self1.user + self1.sys - self0.user - self0.sys - (server1.user + server1.sys - server0.user - server0.sys)) / txns;
+  return { tps: Number(m[1]), serverUser: server('user'), serverSys: server('sys'), clientUs };
+}
+
+function cpuLine(name: string, r: Run) {
+  process.stdout.write(`    CPU per transaction, ${name}: server ${r.serverUser.toFixed(1)} µs user + ${r.serverSys.toFixed(1)} µs system, pgbench ${r.clientUs.toFixed(1)} µs\n`);
 }
 
 async function main() {
@@ -98,15 +150,20 @@ async function main() {
     const floor2 = await startFloor(agent.dbPath, 2);
     floors.push(floor1.proc, floor2.proc);
     process.stdout.write(`pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`);
+    const postmaster = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
     for (const mode of ['simple', 'extended', 'prepared']) {
-      const postgresTps = pgbench(pg.port, 'bench', mode, script);
-      const patinaTps = pgbench(patinaPort, 'bench', mode, script);
-      const floorTps = pgbench(floor1.port, 'bench', mode, script);
-      const floor2Tps = pgbench(floor2.port, 'bench', mode, script);
-      report(`pgbench -M ${mode} point selects: Patina`, patinaTps, 'tps', 'PostgreSQL', postgresTps);
-      report(`  Node floor, 1 process`, floorTps, 'tps', 'PostgreSQL', postgresTps);
-      report(`  Node floor, 2 processes`, floor2Tps, 'tps', 'PostgreSQL', postgresTps);
-      report(`  Patina`, patinaTps, 'tps', 'Node floor, 1 process', floorTps);
+      const postgres = await pgbench(pg.port, 'bench', mode, script, postmaster);
+      const patina = await pgbench(patinaPort, 'bench', mode, script, agent.proc.pid!);
+      const nodeFloor = await pgbench(floor1.port, 'bench', mode, script, floor1.proc.pid!);
+      const nodeFloor2 = await pgbench(floor2.port, 'bench', mode, script, floor2.proc.pid!);
+      report(`pgbench -M ${mode} point selects: Patina`, patina.tps, 'tps', 'PostgreSQL', postgres.tps);
+      report(`  Node floor, 1 process`, nodeFloor.tps, 'tps', 'PostgreSQL', postgres.tps);
+      report(`  Node floor, 2 processes`, nodeFloor2.tps, 'tps', 'PostgreSQL', postgres.tps);
+      report(`  Patina`, patina.tps, 'tps', 'Node floor, 1 process', nodeFloor.tps);
+      cpuLine('PostgreSQL', postgres);
+      cpuLine('Patina', patina);
+      cpuLine('Node floor, 1 process', nodeFloor);
+      cpuLine('Node floor, 2 processes', nodeFloor2);
     }
   } finally {
     // runuser does not pass signals on; pg_ctl stops the server it started
