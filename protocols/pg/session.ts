@@ -20,6 +20,8 @@ import { OID, PG_TYPES, oidOfDeclType } from './types';
 export interface PgEngine {
   readonly schema: Schema;
   read(req: ReadRequest): ReadCursor;
+  /** A bounded point read's rows at once; null when it has to go through read(). */
+  pointRead(sql: string, params: Record<string, SqlValue> | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
@@ -465,10 +467,9 @@ export class Session {
       const r = this.#lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
-    const cursor = this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs });
-    const batches = cursor.takeComplete(); // point reads answer at once, in-process
-    if (batches) return complete(an.columns, batches.length === 1 ? batches[0].rows ?? [] : batches.flatMap((b) => b.rows ?? []));
-    return this.#stream(an, cursor);
+    const rows = this.#engine.pointRead(an.sql, params); // point reads answer at once, in-process
+    if (rows) return complete(an.columns, rows);
+    return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
   }
 
   async #stream(an: Analyzed, cursor: ReadCursor): Promise<Outcome> {

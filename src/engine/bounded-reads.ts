@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import type { ColumnInfo, FromWorker, RowFormat } from './read-protocol';
 import { installReadFunctions } from './functions';
+import { PatinaError } from '../errors';
 import { prepareRead, readErrorKind } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 
@@ -69,6 +70,30 @@ export class BoundedReads {
       const e = err as { message?: string; code?: string };
       return { type: 'error', id, kind: readErrorKind(err), message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined };
     }
+  }
+
+  /**
+   * The rows of a bounded read, run here (integers narrowed to numbers where exact); null when it must
+   * go to a worker. A failing statement throws the error a worker would report. For callers that want
+   * the rows and nothing else (the PG front end): no message object, no cursor, no clock.
+   */
+  runValues(sql: string, params: SqlParams | undefined): unknown[][] | null {
+    const b = this.#statement(sql, params);
+    if (!b) return null;
+    if (!this.#db.inTransaction) this.#db.exec('BEGIN'); // the shared read transaction: see tryRun
+    let rows: unknown[][];
+    try {
+      rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+    } catch (err) {
+      const e = err as { message?: string; code?: string };
+      throw new PatinaError(readErrorKind(err), e.message ?? String(err), typeof e.code === 'string' ? e.code : undefined);
+    }
+    if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r];
+      for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+    }
+    return rows;
   }
 
   /** Ends the shared read transaction: the writer committed (called synchronously after COMMIT). */

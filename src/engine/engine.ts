@@ -6,6 +6,7 @@ import { openDatabase } from './database';
 import { COMMITS_KEY, MetaStore } from './meta';
 import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
 import { introspect } from './schema/introspect';
+import type { SqlParams } from './values';
 import { loadSchema } from './schema/load';
 import type { Schema } from './schema/model';
 import { type SchemaPlan, planSchema } from './schema/diff';
@@ -101,6 +102,11 @@ export class Engine<C = unknown> {
   /** Starts a read: in-process when provably bounded (point reads), else on a worker process. */
   read(req: ReadRequest): ReadCursor {
     return this.#reads.query(req);
+  }
+
+  /** A point read's rows at once, in-process; null when the read is not provably bounded (use read). */
+  pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
+    return this.#reads.pointRead(sql, params);
   }
 
   /** Checks and runs write statements in one transaction, all or nothing. */

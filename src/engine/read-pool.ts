@@ -76,6 +76,12 @@ export class ReadPool {
     return cursor;
   }
 
+  /** The rows of a bounded point read, run in-process; null when the read needs a worker (then use query). */
+  pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
+    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
+    return this.#bounded?.runValues(sql, params) ?? null;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#bounded?.close();
