@@ -1,5 +1,6 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
+import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
@@ -50,9 +51,34 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `${x}`;
     case 'text': case 'varchar': case 'character varying': case 'char': case 'character': case 'bpchar': case 'name': case 'citext':
       return `CAST(${x} AS TEXT)`;
-    default: // dates, times, json, uuid, ...: SQLite keeps them as text already
+    case 'date': return dateCast(x, '__pg_date', castDate);
+    case 'timestamp': return dateCast(x, '__pg_timestamp', castTimestamp);
+    case 'timestamptz': return dateCast(x, '__pg_timestamptz', castTimestamptz);
+    case 'time': case 'timetz': return dateCast(x, '__pg_time', castTime);
+    case 'interval': return dateCast(x, '__pg_interval', castInterval);
+    default: // json, uuid, ...: SQLite keeps them as text already
       return x;
   }
+}
+
+/**
+ * A cast to a date or time type: a literal is converted here (once), anything else per row by `fn`.
+ * Dates and timestamps are SQLite text ('2026-11-22 05:13:36'), so comparisons are text comparisons.
+ */
+function dateCast(x: string, fn: string, convert: (v: unknown) => string | null): string {
+  if (/^'(?:[^']|'')*'$/.test(x)) {
+    try {
+      const v = convert(x.slice(1, -1).split("''").join("'"));
+      if (v === null) return 'NULL';
+      if (fn === '__pg_interval') return `${fn}(${quoteString(v)})`; // still an interval to rewriteIntervalArithmetic
+      // A timestamptz literal is nearly always compared with stored UTC text ('2026-11-01 00:00:00'),
+      // which '+00' would sort after: the literal is that text, converted to UTC.
+      return quoteString(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
+    } catch {
+      // bad input: the function reports it when the statement runs
+    }
+  }
+  return `${fn}(${x})`;
 }
 
 const MULTIWORD_TYPES: [string[], string][] = [
@@ -147,7 +173,10 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   let toks: Tok[] = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);
+  toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
+  toks = rewriteCastCalls(toks);
+  toks = rewriteIntervalArithmetic(toks);
   return rewriteSetReturning(joinTokens(toks));
 }
 
@@ -297,22 +326,101 @@ function rewriteCasts(toks: Tok[]): Tok[] {
       continue;
     }
     const { name, isArray, end } = readType(toks, i + 1);
-    let j = out.length - 1;
-    if (isPunct(out[j], ')')) {
-      j = openerBefore(out, j, '(', ')');
-      if (j > 0 && (out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase()))) {
-        j--;
-        if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
-      }
-    } else if (isPunct(out[j], ']')) {
-      j = openerBefore(out, j, '[', ']');
-      if (j > 0) j--;
-    } else {
-      while (j > 1 && isPunct(out[j - 1], '.') && (out[j - 2].type === 'word' || out[j - 2].type === 'quoted')) j -= 2;
-    }
-    const operand = out.splice(j);
+    const operand = out.splice(operandStart(out));
     out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
     i = end - 1;
+  }
+  return out;
+}
+
+/** Where the operand that ends `out` starts: a call or parenthesized group, a subscript, a (dotted) name or a literal. */
+function operandStart(out: Tok[]): number {
+  let j = out.length - 1;
+  if (isPunct(out[j], ')')) {
+    j = openerBefore(out, j, '(', ')');
+    if (j > 0 && (out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase()))) {
+      j--;
+      if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
+    }
+  } else if (isPunct(out[j], ']')) {
+    j = openerBefore(out, j, '[', ']');
+    if (j > 0) j--;
+  } else {
+    while (j > 1 && isPunct(out[j - 1], '.') && (out[j - 2].type === 'word' || out[j - 2].type === 'quoted')) j -= 2;
+  }
+  return j;
+}
+
+const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
+const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIMETZ', 'INTERVAL']);
+
+/**
+ * EXTRACT(field FROM x) → date_part('field', x); typed literals (DATE '2026-01-01', TIMESTAMP WITH
+ * TIME ZONE '...', INTERVAL '7 days') → casts of the string, which rewriteCasts then converts.
+ */
+function rewriteDateSyntax(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const prev = out[out.length - 1];
+    if (isWord(t, 'EXTRACT') && isPunct(toks[i + 1], '(') && (isWord(toks[i + 2]) || toks[i + 2]?.type === 'string') && isWord(toks[i + 3], 'FROM')) {
+      const field = toks[i + 2].type === 'string' ? toks[i + 2].text : quoteString(toks[i + 2].text.toLowerCase());
+      out.push({ type: 'word', text: 'date_part' }, toks[i + 1], { type: 'string', text: field }, { type: 'punct', text: ',' });
+      i += 3;
+      continue;
+    }
+    if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !isPunct(prev, '.') && !isOp(prev, '::')) {
+      const { name } = readType(toks, i);
+      let { end } = readType(toks, i);
+      if (toks[end]?.type === 'string') {
+        let lit = toks[end];
+        // the SQL-standard INTERVAL '3' DAY
+        if (name === 'interval' && isWord(toks[end + 1]) && INTERVAL_FIELDS.has(toks[end + 1].text.toUpperCase())) {
+          lit = { type: 'string', text: `${lit.text.slice(0, -1)} ${toks[end + 1].text.toLowerCase()}'` };
+          end++;
+        }
+        out.push(lit, { type: 'op', text: '::' }, { type: 'word', text: name });
+        i = end;
+        continue;
+      }
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** CAST(x AS type) as PostgreSQL means it (SQLite's CAST AS date would make '2026-11-03' the number 2026); innermost first. */
+function rewriteCastCalls(toks: Tok[]): Tok[] {
+  for (let i = toks.length - 2; i >= 0; i--) {
+    if (!isWord(toks[i], 'CAST') || !isPunct(toks[i + 1], '(')) continue;
+    const close = closerAfter(toks, i + 1);
+    let as = -1;
+    let depth = 0;
+    for (let k = i + 2; k < close; k++) {
+      if (isPunct(toks[k], '(')) depth++;
+      else if (isPunct(toks[k], ')')) depth--;
+      else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
+    }
+    if (as < 0) continue;
+    const { name, isArray } = readType(toks, as + 1);
+    toks.splice(i, close - i + 1, { type: 'group', text: castTo(joinTokens(toks.slice(i + 2, as)), name, isArray) });
+  }
+  return toks;
+}
+
+/** x + INTERVAL '7 days', now() - '1 hour'::interval: calendar arithmetic on text timestamps. */
+function rewriteIntervalArithmetic(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    if ((isOp(t, '+') || isOp(t, '-')) && next?.type === 'group' && next.text.startsWith('__pg_interval(') && out.length > 0) {
+      const left = out.splice(operandStart(out));
+      out.push({ type: 'group', text: `__pg_add_interval(${joinTokens(left)}, ${next.text}, ${isOp(t, '-') ? -1 : 1})` });
+      i++;
+      continue;
+    }
+    out.push(t);
   }
   return out;
 }

@@ -119,11 +119,14 @@ function pgColumnName(name: string, sql: string): string {
   if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) || sql.includes(`"${name}"`)) return name;
   if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(name)) return 'bool';
   const f = /^(?:\w+\.)?(\w+)\s*\(/.exec(name);
+  if (f && f[1].startsWith('__pg_')) return INTERNAL_NAMES[f[1]] ?? '?column?'; // what the dialect wrote, not the user
   if (f && f[1].toUpperCase() !== 'CAST') return f[1].toLowerCase();
   const c = /^CAST\(.* AS (\w+)\)$/i.exec(name);
   if (c) return c[1].toLowerCase();
   return '?column?';
 }
+
+const INTERNAL_NAMES: Record<string, string> = { __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
 const CAST_NAMES: Record<string, string> = {
@@ -132,7 +135,19 @@ const CAST_NAMES: Record<string, string> = {
   text: 'text', varchar: 'varchar', 'character varying': 'varchar', char: 'bpchar', character: 'bpchar', bpchar: 'bpchar', name: 'name',
   numeric: 'numeric', decimal: 'numeric', date: 'date', time: 'time', timestamp: 'timestamp', timestamptz: 'timestamptz',
   json: 'json', jsonb: 'jsonb', uuid: 'uuid', bytea: 'bytea', oid: 'oid', regclass: 'regclass', interval: 'interval',
+  'timestamp with time zone': 'timestamptz', 'timestamp without time zone': 'timestamp', 'time without time zone': 'time',
 };
+
+/** Result types of functions whose values do not tell (a timestamp is text in SQLite). */
+const FUNCTION_TYPES: Record<string, string> = { date_trunc: 'timestamp', date_part: 'float8', extract: 'numeric', to_timestamp: 'timestamptz' };
+
+/** The type a cast or typed literal names: the words of `type` (after `::`, `AS`, or before the literal). */
+function castTypeName(type: PgToken[]): string | null {
+  const words = type.filter((t) => t.text !== '.' && t.text.toLowerCase() !== 'pg_catalog' && (t.type === 'word' || t.type === 'quoted')).map((t) => identName(t));
+  return CAST_NAMES[words.join(' ')] ?? CAST_NAMES[words[0] ?? ''] ?? null;
+}
+
+const castOid = (typeName: string) => (typeName === 'int4' || typeName === 'int2' ? OID.int8 : oidOfDeclType(typeName));
 
 /** Operators and words whose result is boolean when they stand at the top of an expression. */
 const BOOL_OPS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '~', '!~', '~*', '!~*', '~~', '!~~', '~~*', '!~~*']);
@@ -174,16 +189,47 @@ function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[]
       else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up))) return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
       else if (d === 0 && t.text === '::') castAt = k;
     }
+    // `a - b::interval` casts only b: an operator expression, as PostgreSQL names it
+    if (castAt >= 0 && topLevelOperator(expr.slice(0, castAt))) return named('?column?', 0);
     if (castAt >= 0) {
-      const rest = expr.slice(castAt + 1).filter((t) => t.text !== '.' && t.text.toLowerCase() !== 'pg_catalog');
-      if (rest.some((t) => t.text === '[')) return named(null, 0);
-      const words = rest.filter((t) => t.type === 'word' || t.type === 'quoted').map((t) => identName(t));
-      const typeName = CAST_NAMES[words.join(' ')] ?? CAST_NAMES[words[0] ?? ''] ?? null;
+      const rest = expr.slice(castAt + 1);
+      const typeName = rest.some((t) => t.text === '[') ? null : castTypeName(rest);
       if (typeName === null) return named(null, 0);
-      return named(operandName(expr.slice(0, castAt)) ?? typeName, typeName === 'int4' || typeName === 'int2' ? OID.int8 : oidOfDeclType(typeName));
+      return named(operandName(expr.slice(0, castAt)) ?? typeName, castOid(typeName));
     }
-    return named(operandName(expr), 0);
+    const first = expr[0].type === 'word' ? expr[0].text.toUpperCase() : '';
+    // CAST(x AS type): named and typed as x::type
+    if (first === 'CAST' && expr[1]?.text === '(' && expr[expr.length - 1].text === ')') {
+      let as = -1;
+      for (let k = 2, depth = 0; k < expr.length - 1; k++) {
+        if (expr[k].text === '(') depth++;
+        else if (expr[k].text === ')') depth--;
+        else if (depth === 0 && expr[k].type === 'word' && expr[k].text.toUpperCase() === 'AS') as = k;
+      }
+      const typeName = as < 0 ? null : castTypeName(expr.slice(as + 1, -1));
+      if (typeName !== null) return named(operandName(expr.slice(2, as)) ?? typeName, castOid(typeName));
+    }
+    // a typed literal: DATE '2026-01-01', TIMESTAMP WITH TIME ZONE '...', INTERVAL '7 days'
+    const litAt = expr.findIndex((t) => t.type === 'string');
+    if (litAt >= 1 && expr.every((t, k) => k === litAt || t.type === 'word')) {
+      const typeName = castTypeName(expr.slice(0, litAt));
+      if (typeName !== null) return named(typeName, castOid(typeName));
+    }
+    const name = operandName(expr);
+    const fnType = name !== null && expr.length > 1 ? FUNCTION_TYPES[name] : undefined;
+    return named(name, fnType ? oidOfDeclType(fnType) : 0);
   });
+}
+
+/** Whether tokens hold an operator outside parentheses (`a - b`, `-1`). */
+function topLevelOperator(expr: PgToken[]): boolean {
+  let d = 0;
+  for (const t of expr) {
+    if (t.text === '(' || t.text === '[') d++;
+    else if (t.text === ')' || t.text === ']') d--;
+    else if (d === 0 && t.type === 'op' && t.text !== '.') return true;
+  }
+  return false;
 }
 
 /**

@@ -47,7 +47,7 @@ export function pgError(code: string, message: string, kind: ErrorKind = 'user')
 
 /** The SQLSTATE and message of anything a statement threw. */
 export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL' } {
-  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && String((err as { code: string }).code).startsWith('SQLITE') ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
   if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
+import { installDateFunctions } from './dates';
 
 /**
  * The database file, opened through knex with the better-sqlite3 driver. knex owns the connection
@@ -36,6 +37,7 @@ export async function openDatabase(file: string): Promise<OpenDatabase> {
           // capture must see them (SQLite skips those triggers when this is OFF).
           conn.pragma('recursive_triggers = ON');
           conn.defaultSafeIntegers(true);
+          installDateFunctions(conn); // PostgreSQL's date functions, for writes that use them
           done(null, conn);
         } catch (err) {
           done(err as Error, conn);

@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
+import { installDateFunctions } from './dates';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
  * run reads: `regexp(pattern, value)`, which makes `value REGEXP pattern` work; a pattern starting
  * with `(?i)` matches case-insensitively. Not on the writer: a pathological pattern there would
- * stall every write, while a read worker stuck on one can be killed by its timeout.
+ * stall every write, while a read worker stuck on one can be killed by its timeout. Also the date
+ * functions (dates.ts), which the writer has too.
  */
 export function installReadFunctions(db: Database.Database): void {
+  installDateFunctions(db);
   const cache = new Map<string, RegExp>();
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (pattern === null || value === null) return null;

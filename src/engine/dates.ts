@@ -1,0 +1,330 @@
+import type Database from 'better-sqlite3';
+
+// PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
+// the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
+// literals) and for anyone's SQL. Times are UTC: the session time zone is UTC. A timestamp with a
+// zone ('...+02', '...Z') is converted to UTC and printed with '+00', as timestamptz is.
+
+/** A point in time: whole milliseconds UTC, microseconds beyond them, and whether it carries a zone. */
+interface Instant {
+  ms: number;
+  us: number;
+  tz: boolean;
+}
+
+/** An error with a PostgreSQL SQLSTATE, as a user error (the PG front end reports the code). */
+function pgFail(code: string, message: string): never {
+  throw Object.assign(new Error(message), { code: `PG_${code}` });
+}
+
+const TS_RE = /^\s*(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
+const TIME_RE = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*$/;
+
+const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate(); // m: 1-12
+
+/**
+ * Reads a timestamp, a date or PostgreSQL's special words; `type` names the type in errors. With
+ * `dropZone` a zone in the text is ignored, as PostgreSQL's date, time and timestamp inputs do.
+ */
+function parseInstant(v: unknown, type: string, fn: string, dropZone = false): Instant | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'string') {
+    const what = typeof v === 'number' || typeof v === 'bigint' ? `the number ${v}` : 'a blob';
+    pgFail('22007', `${fn}: expected a ${type} (text such as '2026-11-22 05:13:36'), got ${what}; to_timestamp() turns epoch seconds into a timestamp`);
+  }
+  const word = v.trim().toLowerCase();
+  if (word === 'epoch') return { ms: 0, us: 0, tz: false };
+  if (word === 'now') return { ms: Date.now(), us: 0, tz: true };
+  if (word === 'today') return { ms: Math.floor(Date.now() / 86_400_000) * 86_400_000, us: 0, tz: false };
+  const m = TS_RE.exec(v);
+  if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
+  const frac = (m[7] ?? '').slice(0, 6).padEnd(6, '0');
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || Number(frac) > 0))) {
+    pgFail('22008', `date/time field value out of range: "${v}"`);
+  }
+  let ms = Date.UTC(y, mo - 1, d, h, mi, s, Number(frac.slice(0, 3)));
+  if (y < 100) ms = new Date(ms).setUTCFullYear(y); // Date.UTC takes 0-99 as 1900-1999
+  const zone = dropZone ? undefined : m[8];
+  if (zone && !/^(Z|UTC|GMT)$/i.test(zone)) {
+    const z = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone)!;
+    ms -= (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3] ?? 0)) * 60_000;
+  }
+  return { ms, us: Number(frac.slice(3)), tz: zone !== undefined };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+function formatDate(d: Date): string {
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** PostgreSQL's text form: '2026-11-22 05:13:36.25', with '+00' for a timestamp with a zone. */
+function formatInstant(t: Instant, withZone = t.tz): string {
+  const d = new Date(t.ms);
+  let s = `${formatDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  const micros = d.getUTCMilliseconds() * 1000 + t.us;
+  if (micros > 0) s += '.' + pad(micros, 6).replace(/0+$/, '');
+  return withZone ? s + '+00' : s;
+}
+
+/** Unit names as PostgreSQL reads them (singular, plural and abbreviations) → one canonical name. */
+const UNITS: Record<string, string> = {};
+for (const [canon, names] of Object.entries({
+  microseconds: ['microsecond', 'microseconds', 'usec', 'usecs', 'us'],
+  milliseconds: ['millisecond', 'milliseconds', 'msec', 'msecs', 'ms'],
+  second: ['second', 'seconds', 'sec', 'secs', 's'],
+  minute: ['minute', 'minutes', 'min', 'mins', 'm'],
+  hour: ['hour', 'hours', 'hr', 'hrs', 'h'],
+  day: ['day', 'days', 'd'],
+  week: ['week', 'weeks', 'w'],
+  month: ['month', 'months', 'mon', 'mons'],
+  quarter: ['quarter', 'quarters', 'qtr'],
+  year: ['year', 'years', 'yr', 'yrs', 'y'],
+  decade: ['decade', 'decades', 'dec'],
+  century: ['century', 'centuries', 'c', 'cent'],
+  millennium: ['millennium', 'millennia', 'mil', 'mils'],
+})) for (const n of names) UNITS[n] = canon;
+
+function unitOf(v: unknown, fn: string): string {
+  const u = UNITS[String(v).trim().toLowerCase()];
+  if (!u) pgFail('22023', `${fn}: timestamp units "${String(v)}" not recognized`);
+  return u;
+}
+
+/** date_trunc(unit, timestamp): the timestamp with everything below `unit` zeroed. */
+export function dateTrunc(unit: unknown, v: unknown): string | null {
+  if (unit === null) return null;
+  const u = unitOf(unit, 'date_trunc');
+  const t = parseInstant(v, 'timestamp', 'date_trunc');
+  if (!t) return null;
+  if (u === 'microseconds') return formatInstant(t);
+  const d = new Date(t.ms);
+  const y = d.getUTCFullYear();
+  const start = (yy: number, mo = 0, dd = 1) => {
+    const x = new Date(Date.UTC(2000, mo, dd));
+    x.setUTCFullYear(yy);
+    return x.getTime();
+  };
+  let ms: number;
+  switch (u) {
+    case 'milliseconds': ms = t.ms; break;
+    case 'second': ms = Math.floor(t.ms / 1000) * 1000; break;
+    case 'minute': ms = Math.floor(t.ms / 60_000) * 60_000; break;
+    case 'hour': ms = Math.floor(t.ms / 3_600_000) * 3_600_000; break;
+    case 'day': ms = Math.floor(t.ms / 86_400_000) * 86_400_000; break;
+    case 'week': ms = (Math.floor(t.ms / 86_400_000) - ((d.getUTCDay() + 6) % 7)) * 86_400_000; break; // Monday
+    case 'month': ms = start(y, d.getUTCMonth()); break;
+    case 'quarter': ms = start(y, Math.floor(d.getUTCMonth() / 3) * 3); break;
+    case 'year': ms = start(y); break;
+    case 'decade': ms = start(Math.floor(y / 10) * 10); break;
+    case 'century': ms = start(Math.floor((y - 1) / 100) * 100 + 1); break;
+    default: ms = start(Math.floor((y - 1) / 1000) * 1000 + 1); break; // millennium
+  }
+  return formatInstant({ ms, us: 0, tz: t.tz });
+}
+
+/** ISO 8601 week number and its year. */
+function isoWeek(d: Date): { week: number; year: number } {
+  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+  const thursday = new Date(day + (3 - ((d.getUTCDay() + 6) % 7)) * 86_400_000);
+  const jan1 = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  return { week: Math.floor((thursday.getTime() - jan1) / 86_400_000 / 7) + 1, year: thursday.getUTCFullYear() };
+}
+
+/** date_part(field, timestamp) and EXTRACT(field FROM timestamp). */
+export function datePart(field: unknown, v: unknown): number | null {
+  if (field === null) return null;
+  const f = String(field).trim().toLowerCase();
+  const t = parseInstant(v, 'timestamp', 'date_part');
+  if (!t) return null;
+  const d = new Date(t.ms);
+  const y = d.getUTCFullYear();
+  const secs = d.getUTCSeconds() + d.getUTCMilliseconds() / 1000 + t.us / 1e6;
+  switch (f === 'epoch' || f === 'dow' || f === 'isodow' || f === 'doy' || f === 'isoyear' || f.startsWith('timezone') ? f : UNITS[f]) {
+    case 'epoch': return t.ms / 1000 + t.us / 1e6;
+    case 'microseconds': return d.getUTCSeconds() * 1e6 + d.getUTCMilliseconds() * 1000 + t.us;
+    case 'milliseconds': return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds() + t.us / 1000;
+    case 'second': return secs;
+    case 'minute': return d.getUTCMinutes();
+    case 'hour': return d.getUTCHours();
+    case 'day': return d.getUTCDate();
+    case 'dow': return d.getUTCDay();
+    case 'isodow': return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
+    case 'doy': return Math.floor((Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y)) / 86_400_000) + 1;
+    case 'week': return isoWeek(d).week;
+    case 'isoyear': return isoWeek(d).year;
+    case 'month': return d.getUTCMonth() + 1;
+    case 'quarter': return Math.floor(d.getUTCMonth() / 3) + 1;
+    case 'year': return y;
+    case 'decade': return Math.floor(y / 10);
+    case 'century': return Math.floor((y + 99) / 100);
+    case 'millennium': return Math.floor((y + 999) / 1000);
+    case 'timezone': case 'timezone_hour': case 'timezone_minute': return 0;
+    default: return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
+  }
+}
+
+/** An interval as PostgreSQL keeps it: months, days and microseconds, each signed. */
+interface Interval {
+  months: number;
+  days: number;
+  micros: number;
+}
+
+const PER_UNIT: Record<string, [keyof Interval, number]> = {
+  microseconds: ['micros', 1], milliseconds: ['micros', 1000], second: ['micros', 1e6], minute: ['micros', 6e7], hour: ['micros', 3.6e9],
+  day: ['days', 1], week: ['days', 7], month: ['months', 1], quarter: ['months', 3], year: ['months', 12], decade: ['months', 120],
+  century: ['months', 1200], millennium: ['months', 12000],
+};
+
+/** Reads PostgreSQL interval text: '7 days', '-30 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
+function parseInterval(v: unknown): Interval | null {
+  if (v === null || v === undefined) return null;
+  const text = String(v);
+  const iv: Interval = { months: 0, days: 0, micros: 0 };
+  const words = text.trim().toLowerCase().replace(/^@\s*/, '').split(/\s+/).filter(Boolean);
+  const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
+  if (words.length === 0) bad();
+  let ago = false;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === 'ago' && i === words.length - 1) {
+      ago = true;
+      continue;
+    }
+    const clock = /^([+-])?(\d+):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/.exec(w);
+    if (clock) {
+      const us = ((Number(clock[2]) * 60 + Number(clock[3])) * 60 + Number(clock[4] ?? 0)) * 1e6 + Number((clock[5] ?? '').slice(0, 6).padEnd(6, '0'));
+      iv.micros += clock[1] === '-' ? -us : us;
+      continue;
+    }
+    // '7 days' or '7days'
+    const m = /^([+-]?\d+(?:\.\d+)?)([a-z]*)$/.exec(w);
+    if (!m) bad();
+    const unit = m![2] || words[++i];
+    const per = unit === undefined ? undefined : PER_UNIT[UNITS[unit] ?? ''];
+    if (!per) bad();
+    const n = Number(m![1]);
+    const [field, scale] = per!;
+    const total = n * scale;
+    // fractions spill into the smaller field, as PostgreSQL does (1.5 months = 1 month 15 days)
+    if (field !== 'micros' && !Number.isInteger(total)) {
+      const whole = Math.trunc(total);
+      iv[field] += whole;
+      if (field === 'months') iv.days += Math.round((total - whole) * 30);
+      else iv.micros += Math.round((total - whole) * 8.64e10);
+      continue;
+    }
+    iv[field] += Math.round(n * scale);
+  }
+  if (ago) {
+    iv.months = -iv.months;
+    iv.days = -iv.days;
+    iv.micros = -iv.micros;
+  }
+  return iv;
+}
+
+/** PostgreSQL's text form of an interval: '1 year 2 mons 3 days 04:05:06'. */
+function formatInterval(iv: Interval): string {
+  const parts: string[] = [];
+  const years = Math.trunc(iv.months / 12);
+  const months = iv.months % 12;
+  const plural = (n: number, one: string, many: string) => `${n} ${Math.abs(n) === 1 ? one : many}`;
+  if (years) parts.push(plural(years, 'year', 'years'));
+  if (months) parts.push(plural(months, 'mon', 'mons'));
+  if (iv.days) parts.push(plural(iv.days, 'day', 'days'));
+  if (iv.micros || parts.length === 0) {
+    const neg = iv.micros < 0;
+    const us = Math.abs(iv.micros);
+    const secs = Math.floor(us / 1e6);
+    let clock = `${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}`;
+    if (us % 1e6) clock += '.' + pad(us % 1e6, 6).replace(/0+$/, '');
+    parts.push((neg ? '-' : '') + clock);
+  }
+  return parts.join(' ');
+}
+
+/** timestamp + sign × interval: months by the calendar (the day clamped to the month's end), then days, then time. */
+export function addInterval(v: unknown, interval: unknown, sign: unknown): string | null {
+  const t = parseInstant(v, 'timestamp', 'timestamp + interval');
+  const iv = parseInterval(interval);
+  if (!t || !iv) return null;
+  const k = Number(sign) < 0 ? -1 : 1;
+  const d = new Date(t.ms);
+  if (iv.months) {
+    const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + k * iv.months;
+    const y = Math.floor(total / 12);
+    const mo = total - y * 12;
+    const day = Math.min(d.getUTCDate(), daysIn(y, mo + 1));
+    const x = new Date(Date.UTC(2000, mo, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+    x.setUTCFullYear(y);
+    d.setTime(x.getTime());
+  }
+  let us = t.us + k * (iv.micros % 1000);
+  let ms = d.getTime() + k * iv.days * 86_400_000 + k * Math.trunc(iv.micros / 1000);
+  ms += Math.floor(us / 1000);
+  us = ((us % 1000) + 1000) % 1000;
+  return formatInstant({ ms, us, tz: t.tz });
+}
+
+/** The casts: ::date, ::timestamp, ::timestamptz, ::time, ::interval. */
+export const castDate = (v: unknown): string | null => {
+  const t = parseInstant(v, 'date', 'cast to date', true);
+  return t && formatDate(new Date(t.ms));
+};
+export const castTimestamp = (v: unknown): string | null => {
+  const t = parseInstant(v, 'timestamp', 'cast to timestamp', true);
+  return t && formatInstant(t, false);
+};
+export const castTimestamptz = (v: unknown): string | null => {
+  const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+  return t && formatInstant(t, true);
+};
+export function castTime(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const m = typeof v === 'string' ? TIME_RE.exec(v) : null;
+  if (m) {
+    if (Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 60) pgFail('22008', `date/time field value out of range: "${v}"`);
+    const frac = (m[4] ?? '').slice(0, 6).replace(/0+$/, '');
+    return `${pad(Number(m[1]))}:${m[2]}:${m[3] ?? '00'}${frac ? '.' + frac : ''}`;
+  }
+  const t = parseInstant(v, 'time', 'cast to time', true)!;
+  return formatInstant(t, false).slice(11);
+}
+export const castInterval = (v: unknown): string | null => {
+  const iv = parseInterval(v);
+  return iv && formatInterval(iv);
+};
+
+/** to_timestamp(epoch seconds): a timestamp with time zone. */
+export function toTimestamp(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const n = Number(v);
+  if (typeof v === 'string' ? v.trim() === '' || Number.isNaN(n) : typeof v !== 'number' && typeof v !== 'bigint') {
+    pgFail('22P02', `to_timestamp: expected epoch seconds (a number), got ${JSON.stringify(String(v))}`);
+  }
+  if (!Number.isFinite(n) || Math.abs(n) > 8.64e12) pgFail('22008', `timestamp out of range: "${String(v)}"`);
+  const micros = Math.round(n * 1e6);
+  const ms = Math.floor(micros / 1000);
+  return formatInstant({ ms, us: micros - ms * 1000, tz: true });
+}
+
+/**
+ * Registers the functions on a connection: date_trunc, date_part, to_timestamp under their
+ * PostgreSQL names; the casts and interval arithmetic under __pg_* names the dialect writes.
+ * Deterministic (now() is a value the dialect puts in), cheap and bounded: safe on the writer too.
+ */
+export function installDateFunctions(db: Database.Database): void {
+  const det = { deterministic: true };
+  db.function('date_trunc', det, (u: unknown, v: unknown) => dateTrunc(u, v));
+  db.function('date_part', det, (f: unknown, v: unknown) => datePart(f, v));
+  db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
+  db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));
+  db.function('__pg_date', det, (v: unknown) => castDate(v));
+  db.function('__pg_timestamp', det, (v: unknown) => castTimestamp(v));
+  db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v));
+  db.function('__pg_time', det, (v: unknown) => castTime(v));
+  db.function('__pg_interval', det, (v: unknown) => castInterval(v));
+}

@@ -1,0 +1,132 @@
+// PostgreSQL's date and time SQL, as BI tools write it (Metabase groups by CAST(x AS date) and
+// date_trunc, Grafana by extract(epoch from x)), through node-postgres against a real agent.
+import assert from 'node:assert/strict';
+import { type AgentProcess, startAgent } from './helpers/agent';
+import { postJson } from './helpers/http';
+import { type PgClient, pgClient } from './helpers/pg';
+
+const SCHEMA = 'CREATE TABLE events (id INTEGER NOT NULL PRIMARY KEY, created_at TIMESTAMP, amount REAL);\n';
+
+/** Values as the server sent them (node-postgres would make Dates of timestamps). */
+const RAW = { types: { getTypeParser: () => (v: string) => v } };
+
+interface Result {
+  rows: unknown[][];
+  fields: { name: string; dataTypeID: number }[];
+}
+
+describe('PostgreSQL dates and times', function () {
+  this.timeout(30000);
+  let agent: AgentProcess;
+  let c: PgClient;
+  const q = async (sql: string, params: unknown[] = []) => (await c.query({ text: sql, values: params, rowMode: 'array' })) as unknown as Result;
+  const one = async (sql: string, params: unknown[] = []) => (await q(sql, params)).rows.map((r) => r.map(String));
+  const failsWith = async (sql: string, code: string, message: RegExp) => {
+    await assert.rejects(c.query(sql), (err: { code?: string; message: string }) => {
+      assert.equal(err.code, code, err.message);
+      assert.match(err.message, message);
+      return true;
+    });
+  };
+
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    c = pgClient(agent.pg!.port, RAW);
+    await c.connect();
+    await c.query(`INSERT INTO events VALUES (1, '2026-11-03 10:15:30', 5.5), (2, '2026-10-31 23:59:59', 2), (3, '2026-11-22 05:00:00.250', 1), (4, '2026-01-31 12:00:00', 4), (5, NULL, 7)`);
+  });
+  after(async () => {
+    await c?.end();
+    await agent?.dispose();
+  });
+
+  it('groups by date_trunc, typed timestamp, for every unit', async () => {
+    const r = await q(`SELECT date_trunc('month', created_at), sum(amount) FROM events WHERE created_at IS NOT NULL GROUP BY 1 ORDER BY 1`);
+    assert.deepEqual([r.fields[0].name, r.fields[0].dataTypeID], ['date_trunc', 1114]);
+    assert.deepEqual(r.rows.map((x) => x.map(String)), [['2026-01-01 00:00:00', '4'], ['2026-10-01 00:00:00', '2'], ['2026-11-01 00:00:00', '6.5']]);
+    const units = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium', 'milliseconds'];
+    const row = await one(`SELECT ${units.map((u) => `date_trunc('${u}', created_at)`).join(', ')} FROM events WHERE id = 3`);
+    assert.deepEqual(row[0], [
+      '2026-11-22 05:00:00', '2026-11-22 05:00:00', '2026-11-22 05:00:00', '2026-11-22 00:00:00', '2026-11-16 00:00:00', '2026-11-01 00:00:00',
+      '2026-10-01 00:00:00', '2026-01-01 00:00:00', '2020-01-01 00:00:00', '2001-01-01 00:00:00', '2001-01-01 00:00:00', '2026-11-22 05:00:00.25',
+    ]);
+    assert.deepEqual(await one(`SELECT date_trunc('hour', created_at) FROM events WHERE id = 5`), [['null']], 'NULL in, NULL out');
+  });
+
+  it('extracts fields with EXTRACT(field FROM x) and date_part', async () => {
+    const fields = ['year', 'month', 'day', 'hour', 'minute', 'second', 'dow', 'isodow', 'doy', 'week', 'quarter', 'epoch', 'milliseconds'];
+    const r = await q(`SELECT ${fields.map((f) => `extract(${f} from created_at)`).join(', ')}, date_part('dow', created_at) FROM events WHERE id = 3`);
+    assert.deepEqual(r.rows[0].map(String), ['2026', '11', '22', '5', '0', '0.25', '0', '7', '326', '47', '4', '1795323600.25', '250', '0']);
+    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]).slice(-2), [['extract', 1700], ['date_part', 701]]);
+    // Grafana's time bucket: floor(extract(epoch from x)/60)*60
+    assert.deepEqual(await one(`SELECT floor(extract(epoch FROM created_at) / 3600) * 3600 AS "time" FROM events WHERE id = 1`), [['1793700000']]);
+  });
+
+  it('casts to date, timestamp, timestamptz and time, with ::type and CAST(... AS type)', async () => {
+    const r = await q(`SELECT created_at::date, CAST(created_at AS date), created_at::timestamptz, created_at::time, CAST('2026-11-22T05:13:36+02:00' AS timestamp) FROM events WHERE id = 1`);
+    assert.deepEqual(r.rows[0].map(String), ['2026-11-03', '2026-11-03', '2026-11-03 10:15:30+00', '10:15:30', '2026-11-22 05:13:36']);
+    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]), [['created_at', 1082], ['created_at', 1082], ['created_at', 1184], ['created_at', 1083], ['timestamp', 1114]]);
+    // Metabase's day grouping: SQLite's own CAST(x AS date) made every row the number 2026
+    assert.deepEqual(await one(`SELECT CAST(created_at AS date) AS day, count(*) FROM events WHERE created_at IS NOT NULL GROUP BY 1 ORDER BY 1`), [
+      ['2026-01-31', '1'], ['2026-10-31', '1'], ['2026-11-03', '1'], ['2026-11-22', '1'],
+    ]);
+  });
+
+  it('compares with typed literals', async () => {
+    const ids = async (where: string, params: unknown[] = []) => (await one(`SELECT id FROM events WHERE ${where} ORDER BY id`, params)).map((r) => r[0]).join(',');
+    assert.equal(await ids(`created_at >= TIMESTAMP '2026-11-01'`), '1,3');
+    assert.equal(await ids(`created_at >= timestamp with time zone '2026-11-03 12:15:30+02'`), '1,3'); // 10:15:30 UTC, row 1's own instant
+    assert.equal(await ids(`created_at >= TIMESTAMP WITH TIME ZONE '2026-10-31 23:59:59.000Z'`), '1,2,3'); // Metabase's form
+    assert.equal(await ids(`created_at::date = DATE '2026-10-31'`), '2');
+    assert.equal(await ids(`created_at < $1::timestamp`, ['2026-11-01T00:00:00Z']), '2,4');
+    const lit = await q(`SELECT DATE '2026-01-01', TIMESTAMP '2026-01-01 10:00', INTERVAL '90 minutes'`);
+    assert.deepEqual(lit.rows[0].map(String), ['2026-01-01', '2026-01-01 10:00:00', '01:30:00']);
+    assert.deepEqual(lit.fields.map((f) => [f.name, f.dataTypeID]), [['date', 1082], ['timestamp', 1114], ['interval', 1186]]);
+  });
+
+  it('adds and subtracts intervals by the calendar', async () => {
+    const r = await one(`SELECT created_at + interval '1 month', created_at - '2 hours 30 minutes'::interval, created_at + INTERVAL '3' DAY, created_at + interval '1 year 2 mons', created_at - interval '1 day ago' FROM events WHERE id = 4`);
+    assert.deepEqual(r[0], ['2026-02-28 12:00:00', '2026-01-31 09:30:00', '2026-02-03 12:00:00', '2027-03-31 12:00:00', '2026-02-01 12:00:00']);
+    // relative to now, as dashboards filter: rows from the last 30 days
+    const day = 86_400_000;
+    const ts = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+    await c.query(`INSERT INTO events VALUES (10, $1, 1), (11, $2, 1)`, [ts(Date.now() - day), ts(Date.now() - 40 * day)]);
+    assert.deepEqual(await one(`SELECT id FROM events WHERE id >= 10 AND created_at > now() - interval '30 days'`), [['10']]);
+    assert.deepEqual(await one(`SELECT id FROM events WHERE id >= 10 AND created_at BETWEEN now() - INTERVAL '41 day' AND now() + INTERVAL '-39 day'`), [['11']]);
+  });
+
+  it('turns epoch seconds into timestamps with to_timestamp', async () => {
+    const r = await q(`SELECT to_timestamp(0), to_timestamp(1795323600.25), to_timestamp(1795323600)::date`);
+    assert.deepEqual(r.rows[0].map(String), ['1970-01-01 00:00:00+00', '2026-11-22 05:00:00.25+00', '2026-11-22']);
+    assert.equal(r.fields[0].dataTypeID, 1184);
+  });
+
+  it('writes with date functions and casts', async () => {
+    const r = await one(`INSERT INTO events VALUES (20, date_trunc('hour', '2026-11-22 07:45:10'::timestamp) + interval '15 minutes', 1) RETURNING created_at`);
+    assert.deepEqual(r, [['2026-11-22 07:15:00']]);
+    assert.deepEqual(await one(`UPDATE events SET created_at = created_at::date WHERE id = 20 RETURNING created_at`), [['2026-11-22']]);
+  });
+
+  it('answers bad dates, units and intervals with PostgreSQL SQLSTATEs and goes on', async () => {
+    await failsWith(`SELECT 'banana'::date`, '22007', /invalid input syntax for type date: "banana"/);
+    await failsWith(`SELECT created_at FROM events WHERE created_at > 'soon'::timestamp`, '22007', /invalid input syntax for type timestamp: "soon"/);
+    await failsWith(`SELECT DATE '2026-02-30'`, '22008', /date\/time field value out of range: "2026-02-30"/);
+    await failsWith(`SELECT date_trunc('fortnight', created_at) FROM events`, '22023', /units "fortnight" not recognized/);
+    await failsWith(`SELECT extract(eon FROM created_at) FROM events`, '22023', /units "eon" not recognized/);
+    await failsWith(`SELECT date_part('year', amount) FROM events`, '22007', /expected a timestamp .*got the number 5\.5.*to_timestamp/);
+    await failsWith(`SELECT created_at + interval 'a while' FROM events`, '22007', /invalid input syntax for type interval: "a while"/);
+    await failsWith(`SELECT to_timestamp('noon')`, '22P02', /to_timestamp: expected epoch seconds/);
+    await failsWith(`INSERT INTO events VALUES (30, 'garbage'::timestamp, 1)`, '22007', /invalid input syntax for type timestamp: "garbage"/);
+    assert.deepEqual(await one('SELECT count(*) FROM events WHERE id = 30'), [['0']], 'the failed insert wrote nothing');
+    assert.deepEqual(await one(`SELECT date_trunc('day', created_at) FROM events WHERE id = 1`), [['2026-11-03 00:00:00']], 'the connection goes on');
+  });
+
+  it('gives HTTP queries date_trunc and date_part too (SQLite SQL, no dialect)', async () => {
+    const r = await postJson(agent.http, '/v1/queries', `SELECT date_trunc('day', created_at), date_part('doy', created_at) FROM events WHERE id = 2`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual((r.lines[1] as { row: [number, unknown[]] }).row[1], ['2026-10-31 00:00:00', 304]);
+    const bad = await postJson(agent.http, '/v1/queries', `SELECT date_trunc('fortnight', created_at) FROM events`);
+    assert.equal(bad.status, 400, bad.text);
+    assert.match((bad.json as { error: string }).error, /units "fortnight" not recognized/);
+  });
+});
