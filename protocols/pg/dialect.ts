@@ -389,6 +389,13 @@ function rewriteDateSyntax(toks: Tok[]): Tok[] {
   return out;
 }
 
+/** Types whose CAST(x AS type) PostgreSQL means differently from SQLite (which reads the name for an affinity only). */
+const PG_CAST_TYPES = new Set([
+  'int', 'int2', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'float4', 'float8', 'real', 'double precision', 'float', 'numeric', 'decimal',
+  'bool', 'boolean', 'bytea', 'regclass', 'regtype', 'regnamespace', 'regproc', 'regprocedure', 'text', 'varchar', 'character varying', 'char',
+  'character', 'bpchar', 'name', 'citext', 'date', 'timestamp', 'timestamptz', 'time', 'timetz', 'interval', 'json', 'jsonb', 'uuid',
+]);
+
 /** CAST(x AS type) as PostgreSQL means it (SQLite's CAST AS date would make '2026-11-03' the number 2026); innermost first. */
 function rewriteCastCalls(toks: Tok[]): Tok[] {
   for (let i = toks.length - 2; i >= 0; i--) {
@@ -403,6 +410,7 @@ function rewriteCastCalls(toks: Tok[]): Tok[] {
     }
     if (as < 0) continue;
     const { name, isArray } = readType(toks, as + 1);
+    if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     toks.splice(i, close - i + 1, { type: 'group', text: castTo(joinTokens(toks.slice(i + 2, as)), name, isArray) });
   }
   return toks;
