@@ -97,6 +97,17 @@ describe('PostgreSQL dates and times', function () {
     assert.deepEqual(await one(`SELECT id FROM events WHERE id >= 10 AND created_at BETWEEN now() - INTERVAL '41 day' AND now() + INTERVAL '-39 day'`), [['11']]);
   });
 
+  it('answers Metabase\'s relative-date filter and week grouping verbatim', async () => {
+    const filter = `SELECT "public"."events"."id" AS "id" FROM "public"."events" WHERE ("public"."events"."created_at" >= CAST((CAST(now() AS timestamp) + INTERVAL '-30 day') AS date)) AND ("public"."events"."created_at" < CAST(CAST(now() AS timestamp) AS date)) AND "public"."events"."id" >= 10 ORDER BY "public"."events"."id" ASC LIMIT 1048575`;
+    assert.deepEqual(await one(filter), [['10']], 'yesterday is in the last 30 days, 40 days ago is not');
+    const weeks = `SELECT (date_trunc('week', ("public"."events"."created_at" + INTERVAL '1 day')) + INTERVAL '-1 day') AS "created_at", count(*) AS "count" FROM "public"."events" WHERE "public"."events"."id" < 10 AND "public"."events"."created_at" IS NOT NULL GROUP BY 1 ORDER BY 1 ASC`;
+    assert.deepEqual(await one(weeks), [['2026-01-25 00:00:00', '1'], ['2026-10-25 00:00:00', '1'], ['2026-11-01 00:00:00', '1'], ['2026-11-22 00:00:00', '1']], 'Sunday-based weeks');
+    const [[today, local, later]] = await one(`SELECT current_date, localtimestamp, (now() + interval '1 day')::date > current_date`);
+    assert.equal(today, new Date().toISOString().slice(0, 10));
+    assert.match(local, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    assert.equal(later, 't');
+  });
+
   it('turns epoch seconds into timestamps with to_timestamp', async () => {
     const r = await q(`SELECT to_timestamp(0), to_timestamp(1795323600.25), to_timestamp(1795323600)::date`);
     assert.deepEqual(r.rows[0].map(String), ['1970-01-01 00:00:00+00', '2026-11-22 05:00:00.25+00', '2026-11-22']);
@@ -118,6 +129,9 @@ describe('PostgreSQL dates and times', function () {
     await failsWith(`SELECT date_part('year', amount) FROM events`, '22007', /expected a timestamp .*got the number 5\.5.*to_timestamp/);
     await failsWith(`SELECT created_at + interval 'a while' FROM events`, '22007', /invalid input syntax for type interval: "a while"/);
     await failsWith(`SELECT to_timestamp('noon')`, '22P02', /to_timestamp: expected epoch seconds/);
+    // a statement without FROM that SQLite cannot run is an error, not an empty answer
+    await failsWith(`SELECT 1 +`, '42601', /incomplete input/);
+    await failsWith(`SELECT no_such_function_here(1)`, '42883', /no such function: no_such_function_here/);
     await failsWith(`INSERT INTO events VALUES (30, 'garbage'::timestamp, 1)`, '22007', /invalid input syntax for type timestamp: "garbage"/);
     assert.deepEqual(await one('SELECT count(*) FROM events WHERE id = 30'), [['0']], 'the failed insert wrote nothing');
     assert.deepEqual(await one(`SELECT date_trunc('day', created_at) FROM events WHERE id = 1`), [['2026-11-03 00:00:00']], 'the connection goes on');

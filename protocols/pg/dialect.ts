@@ -158,12 +158,17 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
     case 'current_schema': return "'public'";
     case 'now': case 'transaction_timestamp': case 'statement_timestamp': case 'clock_timestamp':
       return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+    case 'localtimestamp': return "strftime('%Y-%m-%d %H:%M:%f','now')";
+    case 'localtime': return "strftime('%H:%M:%f','now')";
     default: return null;
   }
 }
 
+/** Clock readings: values on every connection (the catalog's has no such functions either). */
+const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
+
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
-const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current_schema', 'current_catalog']);
+const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current_schema', 'current_catalog', 'localtimestamp', 'localtime']);
 
 /**
  * Rewrites one PostgreSQL statement for SQLite. `local` is true when the statement runs on the
@@ -250,13 +255,13 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
         continue;
       }
       const lower = t.text.toLowerCase();
-      if (!afterDot && isPunct(next, '(') && isPunct(toks[i + 2], ')') && sessionValue(lower, ctx) !== null && (!local || lower === 'now')) {
+      if (!afterDot && isPunct(next, '(') && isPunct(toks[i + 2], ')') && sessionValue(lower, ctx) !== null && (!local || CLOCK_VALUES.has(lower))) {
         out.push({ type: 'group', text: sessionValue(lower, ctx)! });
         i += 2;
         continue;
       }
       if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
-        out.push(local ? { type: 'group', text: `${lower}()` } : { type: 'group', text: sessionValue(lower, ctx)! });
+        out.push(local && !CLOCK_VALUES.has(lower) ? { type: 'group', text: `${lower}()` } : { type: 'group', text: sessionValue(lower, ctx)! });
         continue;
       }
       if (!afterDot && isPunct(next, '(')) {
@@ -326,7 +331,7 @@ function rewriteCasts(toks: Tok[]): Tok[] {
       continue;
     }
     const { name, isArray, end } = readType(toks, i + 1);
-    const operand = out.splice(operandStart(out));
+    const operand = rewriteIntervalArithmetic(out.splice(operandStart(out)));
     out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
     i = end - 1;
   }
@@ -411,7 +416,7 @@ function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (as < 0) continue;
     const { name, isArray } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
-    toks.splice(i, close - i + 1, { type: 'group', text: castTo(joinTokens(toks.slice(i + 2, as)), name, isArray) });
+    toks.splice(i, close - i + 1, { type: 'group', text: castTo(joinTokens(rewriteIntervalArithmetic(toks.slice(i + 2, as))), name, isArray) });
   }
   return toks;
 }

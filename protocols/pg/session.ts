@@ -397,7 +397,7 @@ export class Session {
       st = this.#local.prepare(sql);
     } catch (err) {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
-      else if (local) {
+      else if (local && catalogRelations(sig)) {
         if (process.env.PATINA_PG_DEBUG) process.stderr.write(`patina pg: catalog query answered with no rows (${(err as Error).message}):\n${sql}\n`);
         return { kind: 'sql', command, sql, local, readonly: true, columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })), paramTypes, empty: true };
       } else throw err;
