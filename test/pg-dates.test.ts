@@ -106,6 +106,8 @@ describe('PostgreSQL dates and times', function () {
     assert.equal(today, new Date().toISOString().slice(0, 10));
     assert.match(local, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
     assert.equal(later, 't');
+    assert.deepEqual(await one(`SELECT created_at AT TIME ZONE 'UTC', date_trunc('day', created_at AT TIME ZONE 'utc') FROM events WHERE id = 1`), [['2026-11-03 10:15:30', '2026-11-03 00:00:00']]);
+    assert.deepEqual(await one(`SELECT - interval '1 year 2 mons', created_at + - interval '1 day' FROM events WHERE id = 1`), [['-1 years -2 mons', '2026-11-02 10:15:30']], 'a unary minus negates the interval');
   });
 
   it('turns epoch seconds into timestamps with to_timestamp', async () => {

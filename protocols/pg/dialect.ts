@@ -374,6 +374,11 @@ function rewriteDateSyntax(toks: Tok[]): Tok[] {
       i += 3;
       continue;
     }
+    // x AT TIME ZONE 'UTC': the session's zone already
+    if (isWord(t, 'AT') && isWord(toks[i + 1], 'TIME') && isWord(toks[i + 2], 'ZONE') && toks[i + 3]?.type === 'string' && /^'(utc|gmt|etc\/utc|z|\+00(:00)?)'$/i.test(toks[i + 3].text)) {
+      i += 3;
+      continue;
+    }
     if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !isPunct(prev, '.') && !isOp(prev, '::')) {
       const { name } = readType(toks, i);
       let { end } = readType(toks, i);
@@ -421,18 +426,34 @@ function rewriteCastCalls(toks: Tok[]): Tok[] {
   return toks;
 }
 
+/** Whether a token can end a left operand (not a keyword, '(' or ',': then the sign is unary). */
+function endsOperand(t: Tok | undefined): boolean {
+  if (t === undefined) return false;
+  if (t.type === 'punct') return t.text === ')' || t.text === ']';
+  if (t.type === 'word') return !NOT_FUNCTIONS.has(t.text.toUpperCase()) && !['SELECT', 'DISTINCT', 'BETWEEN', 'ELSE', 'RETURN'].includes(t.text.toUpperCase());
+  return t.type !== 'op';
+}
+
 /** x + INTERVAL '7 days', now() - '1 hour'::interval: calendar arithmetic on text timestamps. */
 function rewriteIntervalArithmetic(toks: Tok[]): Tok[] {
+  // a unary minus first (`x + - interval '1 day'`): the interval negated
+  for (let i = 0; i + 1 < toks.length; i++) {
+    const next = toks[i + 1];
+    if (isOp(toks[i], '-') && next.type === 'group' && next.text.startsWith('__pg_interval(') && !endsOperand(toks[i - 1])) {
+      toks.splice(i, 2, { type: 'group', text: `__pg_interval(${next.text} || ' ago')` });
+    }
+  }
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const next = toks[i + 1];
-    if ((isOp(t, '+') || isOp(t, '-')) && next?.type === 'group' && next.text.startsWith('__pg_interval(') && out.length > 0) {
+    if ((isOp(t, '+') || isOp(t, '-')) && next?.type === 'group' && next.text.startsWith('__pg_interval(') && endsOperand(out[out.length - 1])) {
       const left = out.splice(operandStart(out));
       out.push({ type: 'group', text: `__pg_add_interval(${joinTokens(left)}, ${next.text}, ${isOp(t, '-') ? -1 : 1})` });
       i++;
       continue;
     }
+
     out.push(t);
   }
   return out;

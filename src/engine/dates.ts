@@ -231,7 +231,7 @@ function formatInterval(iv: Interval): string {
   const parts: string[] = [];
   const years = Math.trunc(iv.months / 12);
   const months = iv.months % 12;
-  const plural = (n: number, one: string, many: string) => `${n} ${Math.abs(n) === 1 ? one : many}`;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`; // '-1 days', as PostgreSQL prints it
   if (years) parts.push(plural(years, 'year', 'years'));
   if (months) parts.push(plural(months, 'mon', 'mons'));
   if (iv.days) parts.push(plural(iv.days, 'day', 'days'));
