@@ -39,18 +39,18 @@ function parseInstant(v: unknown, type: string, fn: string, dropZone = false): I
   const m = TS_RE.exec(v);
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
-  const frac = (m[7] ?? '').slice(0, 6).padEnd(6, '0');
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || Number(frac) > 0))) {
+  const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || micros > 0))) {
     pgFail('22008', `date/time field value out of range: "${v}"`);
   }
-  let ms = Date.UTC(y, mo - 1, d, h, mi, s, Number(frac.slice(0, 3)));
+  let ms = Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(micros / 1000));
   if (y < 100) ms = new Date(ms).setUTCFullYear(y); // Date.UTC takes 0-99 as 1900-1999
   const zone = dropZone ? undefined : m[8];
   if (zone && !/^(Z|UTC|GMT)$/i.test(zone)) {
     const z = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone)!;
     ms -= (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3] ?? 0)) * 60_000;
   }
-  return { ms, us: Number(frac.slice(3)), tz: zone !== undefined };
+  return { ms, us: micros % 1000, tz: zone !== undefined };
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
