@@ -66,6 +66,7 @@ describe('PostgreSQL dates and times', function () {
     const r = await q(`SELECT created_at::date, CAST(created_at AS date), created_at::timestamptz, created_at::time, CAST('2026-11-22T05:13:36+02:00' AS timestamp) FROM events WHERE id = 1`);
     assert.deepEqual(r.rows[0].map(String), ['2026-11-03', '2026-11-03', '2026-11-03 10:15:30+00', '10:15:30', '2026-11-22 05:13:36']);
     assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]), [['created_at', 1082], ['created_at', 1082], ['created_at', 1184], ['created_at', 1083], ['timestamp', 1114]]);
+    assert.deepEqual(await one(`SELECT '2026-12-31 23:59:59.9999999'::timestamp, '2026-11-22 05:13:36.1234567'::timestamp`), [['2027-01-01 00:00:00', '2026-11-22 05:13:36.123457']], 'rounded to microseconds');
     // a SQLite spelling runs as SQLite's own cast
     assert.deepEqual(await one(`SELECT typeof(CAST(created_at AS BLOB)), CAST('12abc' AS INTEGER) FROM events WHERE id = 1`), [['blob', '12']]);
     // Metabase's day grouping: SQLite's own CAST(x AS date) made every row the number 2026
