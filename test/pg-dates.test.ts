@@ -40,9 +40,11 @@ describe('PostgreSQL dates and times', function () {
     await agent?.dispose();
   });
 
-  it('groups by date_trunc, typed timestamp, for every unit', async () => {
+  it('groups by date_trunc (typed timestamp) for every unit, its sum float8 and avg numeric', async () => {
     const r = await q(`SELECT date_trunc('month', created_at), sum(amount) FROM events WHERE created_at IS NOT NULL GROUP BY 1 ORDER BY 1`);
-    assert.deepEqual([r.fields[0].name, r.fields[0].dataTypeID], ['date_trunc', 1114]);
+    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]), [['date_trunc', 1114], ['sum', 701]], 'a sum of REALs is float8 though its first value, 4, has no fraction');
+    const avg = await q(`SELECT avg(id) FROM events WHERE id IN (1, 3)`);
+    assert.deepEqual([avg.fields[0].name, avg.fields[0].dataTypeID, String(avg.rows[0][0])], ['avg', 1700, '2']);
     assert.deepEqual(r.rows.map((x) => x.map(String)), [['2026-01-01 00:00:00', '4'], ['2026-10-01 00:00:00', '2'], ['2026-11-01 00:00:00', '6.5']]);
     const units = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year', 'decade', 'century', 'millennium', 'milliseconds'];
     const row = await one(`SELECT ${units.map((u) => `date_trunc('${u}', created_at)`).join(', ')} FROM events WHERE id = 3`);

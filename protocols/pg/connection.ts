@@ -611,8 +611,18 @@ const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; mes
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 function fieldsOf(columns: { name: string; declType: string | null }[], formats: number[], sample: unknown[][] | null): Field[] {
   return columns.map((c, i) => {
+    // the first value tells, but a column of numbers is float8 if any value at hand has a fraction
+    // (SQLite's REAL 4.0 reaches us as the integer 4: sum(amount) would else be int8 and '6.5' in it)
     let v: unknown;
-    if (sample) for (const row of sample) if (row[i] !== null && row[i] !== undefined) { v = row[i]; break; }
+    if (sample) {
+      for (const row of sample) {
+        const x = row[i];
+        if (x === null || x === undefined) continue;
+        if (v === undefined) v = x;
+        if (typeof x === 'number' && !Number.isInteger(x)) v = x;
+        if ((typeof v !== 'number' && typeof v !== 'bigint') || !Number.isInteger(v)) break;
+      }
+    }
     const typeOid = columnOid(c, v);
     return { name: c.name, tableOid: 0, column: 0, typeOid, typeSize: typeSize(typeOid), typeMod: -1, format: formatOf(formats, i) };
   });

@@ -139,7 +139,10 @@ const CAST_NAMES: Record<string, string> = {
 };
 
 /** Result types of functions whose values do not tell (a timestamp is text in SQLite). */
-const FUNCTION_TYPES: Record<string, string> = { date_trunc: 'timestamp', date_part: 'float8', extract: 'numeric', to_timestamp: 'timestamptz' };
+const FUNCTION_TYPES: Record<string, string> = {
+  date_trunc: 'timestamp', date_part: 'float8', extract: 'numeric', to_timestamp: 'timestamptz',
+  avg: 'numeric', total: 'float8', // SQLite's avg is REAL, 2.0 reads as the integer 2
+};
 
 /** The type a cast or typed literal names: the words of `type` (after `::`, `AS`, or before the literal). */
 function castTypeName(type: PgToken[]): string | null {
