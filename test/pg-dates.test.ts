@@ -2,8 +2,9 @@
 // date_trunc, Grafana by extract(epoch from x)), through node-postgres against a real agent.
 import assert from 'node:assert/strict';
 import { type AgentProcess, startAgent } from './helpers/agent';
+import { spawnSync } from 'node:child_process';
 import { postJson } from './helpers/http';
-import { type PgClient, pgClient } from './helpers/pg';
+import { type PgClient, RawPg, pgClient, serialize } from './helpers/pg';
 
 const SCHEMA = 'CREATE TABLE events (id INTEGER NOT NULL PRIMARY KEY, created_at TIMESTAMP, amount REAL);\n';
 
@@ -122,7 +123,7 @@ describe('PostgreSQL dates and times', function () {
   it('writes with date functions and casts', async () => {
     const r = await one(`INSERT INTO events VALUES (20, date_trunc('hour', '2026-11-22 07:45:10'::timestamp) + interval '15 minutes', 1) RETURNING created_at`);
     assert.deepEqual(r, [['2026-11-22 07:15:00']]);
-    assert.deepEqual(await one(`UPDATE events SET created_at = created_at::date WHERE id = 20 RETURNING created_at`), [['2026-11-22']]);
+    assert.deepEqual(await one(`UPDATE events SET created_at = created_at::date WHERE id = 20 RETURNING created_at`), [['2026-11-22 00:00:00']], 'a date in a timestamp column reads as midnight');
   });
 
   it('answers bad dates, units and intervals with PostgreSQL SQLSTATEs and goes on', async () => {
@@ -140,6 +141,56 @@ describe('PostgreSQL dates and times', function () {
     await failsWith(`INSERT INTO events VALUES (30, 'garbage'::timestamp, 1)`, '22007', /invalid input syntax for type timestamp: "garbage"/);
     assert.deepEqual(await one('SELECT count(*) FROM events WHERE id = 30'), [['0']], 'the failed insert wrote nothing');
     assert.deepEqual(await one(`SELECT date_trunc('day', created_at) FROM events WHERE id = 1`), [['2026-11-03 00:00:00']], 'the connection goes on');
+  });
+
+  it('prints stored dates as PostgreSQL would, and stores date parameters as UTC text', async () => {
+    // a JavaScript ISO string written over HTTP: psycopg2 read its '30.000Z' as 4200 microseconds
+    const w = await postJson(agent.http, '/v1/transactions', [`INSERT INTO events VALUES (40, '2026-11-03T10:15:30.000Z', 1), (41, 'not a date', 1)`]);
+    assert.equal(w.status, 200, w.text);
+    assert.deepEqual(await one('SELECT created_at FROM events WHERE id IN (40, 41) ORDER BY id'), [['2026-11-03 10:15:30'], ['not a date']], 'text that is no date goes as it is');
+    const py = spawnSync('/usr/bin/python3', ['-c', `
+import psycopg2
+c = psycopg2.connect(host='127.0.0.1', port=${agent.pg!.port}, user='py', dbname='db')
+cur = c.cursor()
+cur.execute('SELECT created_at FROM events WHERE id = 40')
+print(repr(cur.fetchone()[0]))
+`], { encoding: 'utf8' });
+    assert.equal(py.status, 0, py.stderr);
+    assert.equal(py.stdout.trim(), 'datetime.datetime(2026, 11, 3, 10, 15, 30)');
+    // node-postgres sends a Date as local time with an offset; it is stored, and compared, as UTC text
+    const when = new Date(Date.UTC(2026, 10, 3, 10, 15, 30));
+    await c.query('INSERT INTO events (id, created_at, amount) VALUES ($1, $2, 1)', [42, when]);
+    // row 40 keeps its ISO spelling in the file, and comparisons are of text: only 42 is equal
+    assert.deepEqual(await one('SELECT id FROM events WHERE created_at = $1 AND id >= 40 ORDER BY id', [when]), [['42']]);
+    const stored = await postJson(agent.http, '/v1/queries', 'SELECT created_at FROM events WHERE id = 42');
+    assert.deepEqual((stored.lines[1] as { row: [number, unknown[]] }).row[1], ['2026-11-03 10:15:30']);
+  });
+
+  it('sends and takes dates and timestamps in binary (pgjdbc asks for binary after five executions)', async () => {
+    // microseconds since 2000-01-01 whose bytes all survive pg-protocol's UTF-8 decoding of cells
+    const micros = 0x0001020304050607n;
+    const ts = Buffer.alloc(8);
+    ts.writeBigInt64BE(micros);
+    const day = Buffer.alloc(4);
+    day.writeInt32BE(1); // 2000-01-02
+    const ms = Date.UTC(2000, 0, 1) + Number(micros / 1000n);
+    const text = `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}.${String(ms % 1000).padStart(3, '0')}${String(micros % 1000n).padStart(3, '0')}`;
+    const raw = await RawPg.open(agent.pg!.port);
+    raw.send(Buffer.concat([
+      serialize.parse({ text: 'SELECT $1::timestamp, $2::date, $3::timestamp, $3::timestamp::text', types: [1114, 1082, 25] }),
+      serialize.bind({ values: [ts, day, Buffer.from(text)], binary: true, valueMapper: (v) => v }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]));
+    const msgs = await raw.until('readyForQuery');
+    raw.end();
+    assert.deepEqual((msgs.find((m) => m.name === 'rowDescription')!.fields as { format: string; dataTypeID: number }[]).map((f) => [f.format, f.dataTypeID]), [['binary', 1114], ['binary', 1082], ['binary', 1114], ['binary', 25]]);
+    const back = (msgs.find((m) => m.name === 'dataRow')!.fields as string[]).map((x) => Buffer.from(x, 'binary'));
+    assert.equal(back[0].readBigInt64BE(0), micros, 'a binary timestamp parameter comes back to the microsecond');
+    assert.equal(back[1].readInt32BE(0), 1);
+    assert.equal(back[2].readBigInt64BE(0), micros, 'a text timestamp goes out in binary as PostgreSQL encodes it');
+    assert.equal(back[3].toString('utf8'), text);
   });
 
   it('gives HTTP queries date_trunc and date_part too (SQLite SQL, no dialect)', async () => {

@@ -1,4 +1,5 @@
 // PostgreSQL types: OIDs, the OID of a SQLite declared type, and values to and from the wire.
+import { pgDateBinary, pgDateFromBinary, pgDateText } from '../../src/engine/dates';
 import { PatinaError } from '../../src/errors';
 import type { SqlValue } from '../../src/engine/values';
 
@@ -96,9 +97,17 @@ export function textOf(v: unknown, oid: number): string | null {
   }
   if (typeof v === 'number') return floatText(v);
   if (typeof v === 'bigint') return v.toString();
+  // a date or time column prints as PostgreSQL would, whatever its stored spelling ('...T...Z' from
+  // JavaScript made psycopg2 read 30.000Z as 4200 microseconds); text that is no date goes as it is
+  if (typeof v === 'string') {
+    const kind = DATE_KINDS[oid];
+    if (kind) return pgDateText(v, kind) ?? v;
+  }
   if (v instanceof Uint8Array) return '\\x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
   return String(v);
 }
+
+const DATE_KINDS: Record<number, 'date' | 'timestamp' | 'timestamptz' | 'time'> = { [OID.date]: 'date', [OID.timestamp]: 'timestamp', [OID.timestamptz]: 'timestamptz', [OID.time]: 'time' };
 
 /** A cell in binary format for the common types; other types are sent as their text bytes. */
 export function binaryOf(v: unknown, oid: number): Buffer | null {
@@ -126,6 +135,11 @@ export function binaryOf(v: unknown, oid: number): Buffer | null {
     case OID.bytea:
       if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
       break;
+    case OID.date: case OID.timestamp: case OID.timestamptz: case OID.time: {
+      const b = typeof v === 'string' ? pgDateBinary(v, DATE_KINDS[oid]) : null;
+      if (b) return b;
+      break;
+    }
   }
   return Buffer.from(textOf(v, oid) ?? '', 'utf8');
 }
@@ -173,6 +187,7 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, wher
       case OID.float4: return raw.readFloatBE(0);
       case OID.float8: return raw.readDoubleBE(0);
       case OID.bytea: case 0: return Buffer.from(raw);
+      case OID.date: case OID.timestamp: case OID.timestamptz: case OID.time: return pgDateFromBinary(raw, DATE_KINDS[oid]);
       default: return raw.toString('utf8');
     }
   }
@@ -186,6 +201,11 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, wher
     }
     case OID.bool: return parseBool(s, where);
     case OID.bytea: return parseBytea(s);
+    // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
+    case OID.date: case OID.timestamp: case OID.timestamptz: {
+      const t = pgDateText(s, DATE_KINDS[oid]);
+      return t === null ? s : t.replace(/\+00$/, '');
+    }
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
       if (/^-?(0|[1-9]\d*)\.\d*[1-9]$/.test(s) && String(Number(s)) === s) return Number(s);

@@ -269,6 +269,53 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
   return formatInstant({ ms, us, tz: t.tz });
 }
 
+// The PostgreSQL wire's forms of dates and times, for the PG front end: text as PostgreSQL prints
+// it, and the binary forms (days, or microseconds, since 2000-01-01). Values that do not read as a
+// date are left to the caller (null here).
+
+const EPOCH_2000 = Date.UTC(2000, 0, 1);
+
+/** The text stored as PostgreSQL would print it for `type`; null when it does not read as one. */
+export function pgDateText(v: string, type: 'date' | 'timestamp' | 'timestamptz' | 'time'): string | null {
+  try {
+    return type === 'date' ? castDate(v) : type === 'timestamp' ? castTimestamp(v) : type === 'timestamptz' ? castTimestamptz(v) : castTime(v);
+  } catch {
+    return null;
+  }
+}
+
+/** Binary form: date as int32 days, timestamp(tz) as int64 microseconds since 2000-01-01, time as int64 microseconds since midnight. */
+export function pgDateBinary(v: string, type: 'date' | 'timestamp' | 'timestamptz' | 'time'): Buffer | null {
+  let t: Instant | null;
+  try {
+    if (type === 'time') {
+      const text = castTime(v)!;
+      t = parseInstant(`2000-01-01 ${text}`, 'time', 'time');
+    } else t = parseInstant(v, type, type, type !== 'timestamptz');
+  } catch {
+    return null;
+  }
+  if (!t) return null;
+  if (type === 'date') {
+    const b = Buffer.alloc(4);
+    b.writeInt32BE(Math.floor((t.ms - EPOCH_2000) / 86_400_000));
+    return b;
+  }
+  const b = Buffer.alloc(8);
+  b.writeBigInt64BE(BigInt(t.ms - EPOCH_2000) * 1000n + BigInt(t.us));
+  return b;
+}
+
+/** A binary date or time parameter as the text SQLite keeps (timestamptz in UTC without '+00', as literals are). */
+export function pgDateFromBinary(raw: Buffer, type: 'date' | 'timestamp' | 'timestamptz' | 'time'): string {
+  if (type === 'date') return formatDate(new Date(EPOCH_2000 + raw.readInt32BE(0) * 86_400_000));
+  const micros = raw.readBigInt64BE(0);
+  const ms = Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
+  const us = Number(((micros % 1000n) + 1000n) % 1000n);
+  const text = formatInstant({ ms: EPOCH_2000 + ms, us, tz: false });
+  return type === 'time' ? text.slice(11) : text;
+}
+
 /** The casts: ::date, ::timestamp, ::timestamptz, ::time, ::interval. */
 export const castDate = (v: unknown): string | null => {
   const t = parseInstant(v, 'date', 'cast to date', true);
