@@ -380,8 +380,8 @@ function rewriteDateSyntax(toks: Tok[]): Tok[] {
       continue;
     }
     if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !isPunct(prev, '.') && !isOp(prev, '::')) {
-      const { name } = readType(toks, i);
-      let { end } = readType(toks, i);
+      const { name, end: typeEnd } = readType(toks, i);
+      let end = typeEnd;
       if (toks[end]?.type === 'string') {
         let lit = toks[end];
         // the SQL-standard INTERVAL '3' DAY

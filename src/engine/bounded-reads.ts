@@ -49,16 +49,10 @@ export class BoundedReads {
   tryRun(id: number, sql: string, params: SqlParams | undefined, format: RowFormat): FromWorker | null {
     const b = this.#statement(sql, params);
     if (!b) return null;
-    // One read transaction serves every point read until the writer's next commit ends it: all
-    // writes go through this process's writer, so its snapshot is the latest committed state, and
-    // taking the WAL read lock once instead of per statement is most of a point read's cost.
-    if (!this.#db.inTransaction) this.#db.exec('BEGIN');
     try {
       const t0 = performance.now();
-      const rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+      const rows = this.#run(b, params);
       const time = (performance.now() - t0) / 1000;
-      // A statement prepared before a reload is re-prepared by SQLite on its step; its columns follow.
-      if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
       let text = '';
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
@@ -80,19 +74,29 @@ export class BoundedReads {
   runValues(sql: string, params: SqlParams | undefined): unknown[][] | null {
     const b = this.#statement(sql, params);
     if (!b) return null;
-    if (!this.#db.inTransaction) this.#db.exec('BEGIN'); // the shared read transaction: see tryRun
     let rows: unknown[][];
     try {
-      rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+      rows = this.#run(b, params);
     } catch (err) {
       const e = err as { message?: string; code?: string };
       throw new PatinaError(readErrorKind(err), e.message ?? String(err), typeof e.code === 'string' ? e.code : undefined);
     }
-    if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
       for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
     }
+    return rows;
+  }
+
+  /** Runs a bounded statement inside the shared read transaction. */
+  #run(b: Bounded, params: SqlParams | undefined): unknown[][] {
+    // One read transaction serves every point read until the writer's next commit ends it: all
+    // writes go through this process's writer, so its snapshot is the latest committed state, and
+    // taking the WAL read lock once instead of per statement is most of a point read's cost.
+    if (!this.#db.inTransaction) this.#db.exec('BEGIN');
+    const rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+    // A statement prepared before a reload is re-prepared by SQLite on its step; its columns follow.
+    if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
     return rows;
   }
 
