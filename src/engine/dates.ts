@@ -216,7 +216,7 @@ function parseInterval(v: unknown): Interval | null {
       else iv.micros += Math.round((total - whole) * 8.64e10);
       continue;
     }
-    iv[field] += Math.round(n * scale);
+    iv[field] += Math.round(total);
   }
   if (ago) {
     iv.months = -iv.months;
