@@ -67,6 +67,7 @@ export class Agent {
           },
           updates: agent.updates,
           subscriptions,
+          admission: subscriptions,
           health: () => agent.health(),
           reloadSchema: () => agent.reloadSchema(),
           extraRoutes: clusterRoutes(agent.cluster),
@@ -136,7 +137,7 @@ export class Agent {
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
       }
-      this.subscriptions?.close();
+      await this.subscriptions?.close(1500);
       await this.engine.close();
     })();
     return this.#stopping;

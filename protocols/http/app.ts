@@ -1,6 +1,7 @@
 import http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
+import { type WriteAdmission, admitWrites } from './admission';
 import { jsonBody } from './body';
 import { errorBody } from './errors';
 import { type QueryService, handleQuery } from './routes/queries';
@@ -16,6 +17,8 @@ export interface HttpServices {
   updates?: UpdateService;
   /** Live queries (POST /v1/subscriptions, GET /v1/subscriptions/{id}). */
   subscriptions?: SubscriptionService;
+  /** Backpressure on writes (held, then 503 with Retry-After, while live subscriptions are behind). */
+  admission?: WriteAdmission;
   /** The status shown by GET /v1/health. */
   health(): Record<string, unknown>;
   /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
@@ -39,7 +42,8 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   const json = jsonBody(opts.bodyLimit);
 
   router.post('/v1/queries', json, handleQuery(svc.queries, opts.queryTimeoutSeconds));
-  router.post('/v1/transactions', json, handleTransaction(svc.transactions));
+  const admit: Koa.Middleware = svc.admission ? admitWrites(svc.admission) : (_ctx, next) => next();
+  router.post('/v1/transactions', json, admit, handleTransaction(svc.transactions));
   // Empty POST: no body, no content type required.
   if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 4 << 20 }));
   if (svc.subscriptions) {

@@ -39,7 +39,8 @@ Options:
                            (behind a proxy)
   -h, --help               show this help
 
-Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
+Signals: SIGTERM and SIGINT stop the agent cleanly within a few seconds (a second one stops it at
+once); SIGHUP re-reads the schema files.`,
   query: `Usage: patina query SQL [--param V]... [--columns] [--timer] [--api-addr HOST:PORT]
 
 Runs one read statement and prints rows tab-separated.
@@ -86,6 +87,9 @@ Options:
 };
 
 class UsageError extends Error {}
+
+/** The longest a clean stop may take before the agent exits anyway. */
+const STOP_LIMIT_MS = 8000;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`patina: ${message}\n`);
@@ -156,9 +160,19 @@ async function runAgent(argv: string[]) {
   process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;
   const stop = async (sig: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: stop at once. Nothing acknowledged is lost (every commit is durable); the
+      // subscriptions catch up at the next start.
+      process.stderr.write(`patina: ${sig} again, stopping now\n`);
+      process.exit(1);
+    }
     stopping = true;
-    process.stderr.write(`patina: ${sig}, stopping\n`);
+    process.stderr.write(`patina: ${sig}, stopping (send it again to stop at once)\n`);
+    // However stuck a part is, the process ends within STOP_LIMIT_MS.
+    setTimeout(() => {
+      process.stderr.write(`patina: still stopping after ${STOP_LIMIT_MS / 1000} s, stopping now\n`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
     await agent.stop();
     process.exit(0);
   };

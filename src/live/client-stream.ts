@@ -2,33 +2,58 @@ import { errorLine } from './events';
 
 const CHUNK_LINES = 256;
 
+/** How much a client may leave unsent in the agent before it is cut off. */
+export interface ClientLimits {
+  /** Events (change lines). */
+  events: number;
+  /** Bytes of those lines (UTF-8). */
+  bytes: number;
+}
+
+const RESUME = 'resume with GET /v1/subscriptions/{id}?from=<last change id seen>';
+
 /**
  * One listener of a subscription: a bounded queue of change lines between the subscription (which
- * pushes at commit, never waiting) and the client's socket (which pulls as fast as it reads). A
- * client that lets more than `limit` events pile up is cut off with an error line, so a slow
- * reader costs bounded memory and never slows the others.
+ * pushes after each logged batch, never waiting) and the client's socket (which pulls as fast as it
+ * reads). A client that lets more than `limits.events` events or `limits.bytes` bytes pile up is cut
+ * off with an error line, so a slow reader costs bounded memory and never slows the others. One
+ * group of changes always fits an empty queue (a transaction larger than the byte limit still
+ * reaches a client that keeps up).
  */
 export class ClientStream {
-  readonly #limit: number;
+  readonly #limits: ClientLimits;
   #queue: string[] = [];
+  #bytes = 0;
   #error: string | null = null;
   #closed = false;
   #wake: (() => void) | null = null;
   readonly #onClose: () => void;
+  /** Called once when the stream is cut off with an error (the route then makes sure the socket goes). */
+  onFail: (() => void) | null = null;
 
-  constructor(limit: number, onClose: () => void) {
-    this.#limit = limit;
+  /** The last change id this client has (from its snapshot or backfill, then from pushes). */
+  after: number;
+
+  constructor(limits: ClientLimits, after: number, onClose: () => void) {
+    this.#limits = limits;
+    this.after = after;
     this.#onClose = onClose;
   }
 
-  /** Queues the lines of one transaction's changes, all or none. */
-  push(lines: readonly string[]): void {
+  /** Queues the lines of one group of changes, all or none; `bytes` is their UTF-8 size. */
+  push(lines: readonly string[], bytes: number): void {
     if (this.#closed || this.#error !== null) return;
-    if (this.#queue.length + lines.length > this.#limit) {
-      this.fail(`the client fell behind: more than ${this.#limit} events were waiting to be sent; resume with GET /v1/subscriptions/{id}?from=<last change id seen>`);
+    const n = this.#queue.length;
+    if (n + lines.length > this.#limits.events) {
+      this.fail(`the client fell behind: more than ${this.#limits.events} events were waiting to be sent; ${RESUME}`);
+      return;
+    }
+    if (n > 0 && this.#bytes + bytes > this.#limits.bytes) {
+      this.fail(`the client fell behind: more than ${this.#limits.bytes} bytes of changes were waiting to be sent; ${RESUME}`);
       return;
     }
     for (const l of lines) this.#queue.push(l);
+    this.#bytes += bytes;
     this.#signal();
   }
 
@@ -37,7 +62,14 @@ export class ClientStream {
     if (this.#closed || this.#error !== null) return;
     this.#error = message;
     this.#queue = [];
+    this.#bytes = 0;
     this.#signal();
+    this.onFail?.();
+  }
+
+  /** Bytes waiting to be sent. */
+  get pendingBytes(): number {
+    return this.#bytes;
   }
 
   get pending(): number {
@@ -59,7 +91,9 @@ export class ClientStream {
         }
         if (this.#queue.length > 0) {
           const chunk = this.#queue.length <= CHUNK_LINES ? this.#queue.splice(0) : this.#queue.splice(0, CHUNK_LINES);
-          yield chunk.join('');
+          const text = chunk.join('');
+          this.#bytes = this.#queue.length === 0 ? 0 : this.#bytes - Buffer.byteLength(text);
+          yield text;
           continue;
         }
         await new Promise<void>((r) => (this.#wake = r));
@@ -73,6 +107,7 @@ export class ClientStream {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#bytes = 0;
     this.#signal();
     this.#onClose();
   }

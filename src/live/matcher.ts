@@ -1,16 +1,26 @@
 import type { Changeset, RowChange } from '../bus/changeset';
 import type { DataReader } from './data-reader';
+import { Abandoned, Slicer } from './slicer';
 import type { SnapshotResult, SnapshotRunner } from './snapshot-runner';
 import type { SubscriptionStore } from './store';
-import type { ChangeRecord, Subscription } from './subscription';
+import type { Outcome, Subscription } from './subscription';
 import { WakeIndex } from './wake-index';
+
+/** A piece of work of the matcher's one queue. */
+type Task = () => Promise<void>;
+
+/** A subscription's outcome in a piece of work, with the position it reflects when not the read's. */
+type Evaluated = [Subscription, Outcome, number?];
 
 /**
  * Takes changesets from the feed at commit (only queueing them: nothing is evaluated on the commit
- * path) and brings the subscriptions they concern up to date, in commit order, on the agent's
- * thread once the commit's task is over. Changesets that queued up meanwhile are handled as one
- * batch: one read transaction on the DataReader, whose state is that of the last of them, and one
- * store transaction; a subscription gets one group of changes for the whole batch.
+ * path) and brings the subscriptions they concern up to date, in commit order. Everything the live
+ * queries do to the store (a batch of queued changesets, a new subscription's first result, a
+ * re-run's diff, start-up re-runs) goes through one queue of work, done one piece at a time, each
+ * piece in one read transaction on the DataReader (a WAL snapshot: it keeps its state while the
+ * writer goes on) and one store transaction. Each piece is sliced (see slicer.ts): it pauses every
+ * few milliseconds so that the agent's thread keeps serving HTTP, PostgreSQL, the writer and
+ * signals, however large the changeset or the result. Changesets queued meanwhile make the next batch.
  *
  * Restricted subscriptions are evaluated right there (the cost follows the changed rows). Keyed and
  * multiset ones, which re-run in full, go to the SnapshotRunner's thread: they may lag, but each run
@@ -23,21 +33,34 @@ export class Matcher {
   readonly #reader: DataReader;
   readonly #runner: SnapshotRunner | null;
   readonly #drop: (sub: Subscription, message: string) => void;
+  readonly #slicer: Slicer;
   readonly #subs = new Set<Subscription>();
   #queue: Changeset[] = [];
+  /** Changed rows queued, and in the batch under way. */
+  #queuedRows = 0;
+  #batchRows = 0;
+  readonly #tasks: Task[] = [];
+  #pumping: Promise<void> | null = null;
   #scheduled = false;
+  /** Tables of subscriptions being made: their changes must queue before the subscription joins the index. */
+  readonly #pendingTables = new Map<string, number>();
+  /** Store deletions asked for while a piece of work held the store transaction. */
+  #deferred: (() => void)[] = [];
+  #inWork = false;
   /** Full re-runs to do, and those under way on the runner. */
   readonly #dirty = new Set<Subscription>();
   #running: Subscription[] = [];
   /** The position of the last batch. */
   #flushedAt = 0;
   #closed = false;
+  #idle: (() => void)[] = [];
 
-  constructor(store: SubscriptionStore, reader: DataReader, runner: SnapshotRunner | null, drop: (sub: Subscription, message: string) => void) {
+  constructor(store: SubscriptionStore, reader: DataReader, runner: SnapshotRunner | null, drop: (sub: Subscription, message: string) => void, sliceMs: number) {
     this.#store = store;
     this.#reader = reader;
     this.#runner = runner;
     this.#drop = drop;
+    this.#slicer = new Slicer(sliceMs);
   }
 
   /** Follows a subscription whose stored result reflects `sub.position`. */
@@ -47,26 +70,25 @@ export class Matcher {
     if (this.index.tracksRows(sub)) sub.onRow = (key, delta) => (delta > 0 ? this.index.rowAdded(sub, key) : this.index.rowRemoved(sub, key));
   }
 
-  remove(sub: Subscription): void {
+  /** Stops following a subscription; `then` (its store deletion) runs once no piece of work holds the store. */
+  remove(sub: Subscription, then: () => void): void {
     this.#subs.delete(sub);
     this.#dirty.delete(sub);
     this.index.remove(sub);
     sub.onRow = null;
+    if (this.#inWork) this.#deferred.push(then);
+    else then();
   }
 
   /** The feed observer: queues the changeset if a subscription reads one of its tables. */
   enqueue(cs: Changeset): void {
     if (this.#closed) return;
     for (const c of cs.changes) {
-      if (!this.index.reads(c.table.toLowerCase())) continue;
+      const t = c.table.toLowerCase();
+      if (!this.index.reads(t) && !this.#pendingTables.has(t)) continue;
       this.#queue.push(cs);
-      if (!this.#scheduled) {
-        this.#scheduled = true;
-        setImmediate(() => {
-          this.#scheduled = false;
-          this.flush();
-        });
-      }
+      this.#queuedRows += cs.changes.length;
+      this.#kick();
       return;
     }
   }
@@ -76,87 +98,231 @@ export class Matcher {
     return this.#queue.length;
   }
 
-  /** Handles every queued changeset now, as one batch. */
-  flush(): void {
-    if (this.#queue.length === 0 || this.#closed) return;
-    const batch = this.#queue;
-    this.#queue = [];
-    const now = Date.now();
-    const out: [Subscription, ChangeRecord[]][] = [];
-    const failed: [Subscription, unknown][] = [];
-    this.#reader.at((position) => {
-      const woken = this.index.wake(changesOf(batch));
-      try {
-        this.#store.transaction(() => {
-          for (const [sub, keys] of woken) {
-            if (sub.position >= position) continue; // made after these commits
-            if (sub.plan.mode !== 'restricted' && this.#runner) {
-              this.#dirty.add(sub);
-              continue;
-            }
-            try {
-              // No savepoint: a subscription that fails is dropped whole.
-              const records = sub.apply(this.#reader.db, keys, now);
-              sub.position = position;
-              if (records.length > 0) out.push([sub, records]);
-            } catch (err) {
-              failed.push([sub, err]);
-            }
-          }
-          this.#flushedAt = position;
-          if (this.#dirty.size === 0 && this.#running.length === 0) this.#store.setMatched(position);
-        });
-      } catch (err) {
-        // The log could not be written: these subscriptions no longer follow the data.
-        out.length = 0;
-        for (const sub of woken.keys()) failed.push([sub, err]);
-      }
-    });
-    this.#finish(out, failed);
-    this.#startRuns();
+  /** Changed rows waiting to be matched, the batch under way included. */
+  get backlog(): number {
+    return this.#queuedRows + this.#batchRows;
   }
 
   /**
-   * Brings every subscription up to date at once (the agent is stopping): queued changesets and
-   * pending full re-runs, all on this thread, then records that the store matches the data.
+   * Makes a subscription: `make` runs in the queue, inside a read transaction (its position given)
+   * and a store transaction, and stores its first result; the subscription joins once that commits.
    */
-  drain(): void {
-    this.flush();
-    const heavy = new Set([...this.#dirty, ...this.#running]);
-    this.#dirty.clear();
-    this.#running = [];
-    this.#closed = true;
-    this.#runner?.close();
-    const now = Date.now();
-    const out: [Subscription, ChangeRecord[]][] = [];
+  create(tables: Iterable<string>, make: (position: number, slicer: Slicer) => Promise<{ sub: Subscription; outcome: Outcome }>): Promise<Subscription> {
+    if (this.#closed) return Promise.reject(new Error('the matcher is closed'));
+    const names = [...tables];
+    return new Promise<Subscription>((resolve, reject) => {
+      this.#tasks.push(async () => {
+        for (const t of names) this.#pendingTables.set(t, (this.#pendingTables.get(t) ?? 0) + 1);
+        try {
+          const { result } = await this.#work(async (position) => {
+            const m = await make(position, this.#slicer);
+            return { result: m.sub, outcomes: [[m.sub, m.outcome]] };
+          });
+          this.add(result);
+          resolve(result);
+        } catch (err) {
+          reject(err);
+          if (err instanceof Abandoned) throw err;
+        } finally {
+          for (const t of names) {
+            const n = (this.#pendingTables.get(t) ?? 1) - 1;
+            if (n > 0) this.#pendingTables.set(t, n);
+            else this.#pendingTables.delete(t);
+          }
+        }
+      });
+      this.#kick();
+    });
+  }
+
+  /**
+   * Re-runs subscriptions in full and diffs them against their stored results (start-up, when the
+   * store may have missed commits); records that the store matches the data when done.
+   */
+  reconcile(subs: Subscription[]): void {
+    this.#tasks.push(() =>
+      this.#evaluate(
+        subs,
+        (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
+        (position) => {
+          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0) this.#store.setMatched(position);
+        },
+      ),
+    );
+    this.#kick();
+  }
+
+  /**
+   * Stops: lets queued work and pending full re-runs finish for up to `budgetMs`, then abandons
+   * what is under way (its store transaction rolls back; the start-up after re-runs what it
+   * missed). Records that the store matches the data when everything was caught up.
+   */
+  async close(budgetMs: number): Promise<void> {
+    if (this.#closed) return;
+    const timer = setTimeout(() => this.#slicer.abandon(), budgetMs);
+    try {
+      await this.#untilIdle();
+      const heavy = [...new Set([...this.#dirty, ...this.#running])].filter((s) => this.#subs.has(s));
+      this.#dirty.clear();
+      this.#running = [];
+      this.#runner?.close();
+      if (heavy.length > 0 && !this.#slicer.abandoned) {
+        this.reconcile(heavy);
+        await this.#untilIdle();
+      }
+      if (!this.#slicer.abandoned && this.#queue.length === 0 && this.#tasks.length === 0) {
+        // Nothing queued: every commit that concerns a subscription was matched.
+        const position = this.#reader.begin();
+        try {
+          this.#store.setMatched(position);
+        } finally {
+          this.#reader.end();
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#closed = true;
+      this.#slicer.abandon();
+      this.#runner?.close();
+      await this.#pumping;
+    }
+  }
+
+  #untilIdle(): Promise<void> {
+    if (!this.#pumping && !this.#scheduled) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #kick() {
+    if (this.#scheduled || this.#pumping || this.#closed) return;
+    this.#scheduled = true;
+    // After the committing task: the commit's own response goes first.
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (!this.#pumping && !this.#closed) this.#pumping = this.#pump();
+    });
+  }
+
+  async #pump(): Promise<void> {
+    this.#slicer.restart();
+    try {
+      while (!this.#slicer.abandoned) {
+        const task = this.#tasks.shift();
+        if (task) await task();
+        else if (this.#queue.length > 0) await this.#flush();
+        else break;
+        await this.#slicer.pause();
+      }
+    } catch (err) {
+      if (!(err instanceof Abandoned)) process.stderr.write(`patina: subscription matching stopped: ${(err as Error)?.message ?? err}\n`);
+    } finally {
+      this.#pumping = null;
+      this.#startRuns();
+      for (const w of this.#idle.splice(0)) w();
+    }
+  }
+
+  /**
+   * One piece of work: a read transaction (its position given to `fn`) and a store transaction
+   * around `fn`; after the commit, each outcome's head and position are adopted and its records
+   * delivered. An outcome's position is the state it reflects (the read position unless it says).
+   */
+  async #work<T>(fn: (position: number) => Promise<{ result: T; outcomes: Evaluated[] }>): Promise<{ result: T; position: number }> {
+    const position = this.#reader.begin();
+    this.#inWork = true;
+    let done: { result: T; outcomes: Evaluated[] };
+    try {
+      this.#store.begin();
+      try {
+        done = await fn(position);
+        this.#store.commit();
+      } catch (err) {
+        this.#store.rollback();
+        throw err;
+      }
+    } finally {
+      this.#reader.end();
+      this.#inWork = false;
+      for (const d of this.#deferred.splice(0)) d();
+    }
+    for (const [sub, o, at] of done.outcomes) {
+      sub.adopt(o);
+      sub.position = Math.max(sub.position, at ?? position);
+    }
+    // Delivered sub by sub, pausing between them: a listener that attached meanwhile already has
+    // these changes in its snapshot, and its client stream skips them (see ClientStream.push).
+    for (const [sub, o] of done.outcomes) {
+      sub.deliver(o.records);
+      if (this.#slicer.due) await new Promise<void>((r) => setImmediate(r));
+    }
+    return { result: done.result, position };
+  }
+
+  /**
+   * Evaluates subscriptions in one piece of work; one that fails is dropped. `fn` returns null to
+   * leave a subscription as it is. `onDone` runs last inside the store transaction.
+   */
+  async #evaluate(subs: Iterable<Subscription>, fn: (sub: Subscription, position: number) => Promise<Outcome | [Outcome, number] | null>, onDone: (position: number) => void): Promise<void> {
     const failed: [Subscription, unknown][] = [];
-    this.#reader.at((position) => {
-      this.#store.transaction(() => {
-        for (const sub of heavy) {
-          if (!this.#subs.has(sub) || sub.position >= position) continue;
+    const list = [...subs];
+    try {
+      await this.#work(async (position) => {
+        const outcomes: Evaluated[] = [];
+        for (const sub of list) {
+          await this.#slicer.pause();
+          if (!this.#subs.has(sub)) continue;
           try {
-            const records = sub.reconcile(this.#reader.db, now);
-            sub.position = position;
-            if (records.length > 0) out.push([sub, records]);
+            // No savepoint: a subscription that fails is dropped whole.
+            const o = await fn(sub, position);
+            if (o && this.#subs.has(sub)) outcomes.push(Array.isArray(o) ? [sub, o[0], o[1]] : [sub, o]);
           } catch (err) {
+            if (err instanceof Abandoned) throw err;
             failed.push([sub, err]);
           }
         }
-        this.#store.setMatched(position);
+        onDone(position);
+        return { result: null, outcomes };
       });
-    });
-    this.#finish(out, failed);
+    } catch (err) {
+      if (err instanceof Abandoned) throw err;
+      // The log could not be written: these subscriptions no longer follow the data.
+      for (const sub of list) failed.push([sub, err]);
+    }
+    for (const [sub, err] of failed) this.#drop(sub, `the subscription failed and was removed: ${(err as Error)?.message ?? err}`);
   }
 
-  #finish(out: [Subscription, ChangeRecord[]][], failed: [Subscription, unknown][]) {
-    for (const [sub, records] of out) sub.deliver(records);
-    for (const [sub, err] of failed) this.#drop(sub, `the subscription failed and was removed: ${(err as Error)?.message ?? err}`);
+  /** Handles every queued changeset as one batch. */
+  async #flush(): Promise<void> {
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#batchRows = this.#queuedRows;
+    this.#queuedRows = 0;
+    try {
+      const woken = this.index.wake(changesOf(batch));
+      await this.#evaluate(
+        woken.keys(),
+        async (sub, position) => {
+          if (sub.position >= position) return null; // made after these commits
+          if (sub.plan.mode !== 'restricted' && this.#runner) {
+            this.#dirty.add(sub);
+            return null;
+          }
+          return sub.apply(this.#reader.db, woken.get(sub)!, Date.now(), this.#slicer);
+        },
+        (position) => {
+          this.#flushedAt = position;
+          if (this.#dirty.size === 0 && this.#running.length === 0) this.#store.setMatched(position);
+        },
+      );
+    } finally {
+      this.#batchRows = 0;
+    }
   }
 
   /** Sends the subscriptions that need a full re-run to the runner, if it is free. */
   #startRuns() {
     const runner = this.#runner;
-    if (!runner || runner.busy || this.#dirty.size === 0 || this.#closed) return;
+    if (!runner || runner.busy || this.#dirty.size === 0 || this.#closed || this.#slicer.abandoned) return;
     const subs = [...this.#dirty];
     this.#dirty.clear();
     this.#running = subs;
@@ -165,55 +331,35 @@ export class Matcher {
       // The thread or its read transaction failed: re-run these here instead.
       process.stderr.write(`patina: subscription re-runs fell back to the agent's thread: ${(err as Error)?.message ?? err}\n`);
       this.#running = [];
-      this.#reader.at((position) => this.#applyRun(subs, { id: 0, position, results: subs.map((s) => ({ key: s.id, rows: this.#fullRows(s) })) }));
+      this.reconcile(subs);
     };
     runner.run(subs.map((s) => ({ key: s.id, sql: s.plan.fullSql, params: s.plan.params }))).then(
-      (r) => (r.error !== undefined ? here(new Error(r.error)) : this.#applyRun(subs, r)),
+      (r) => {
+        if (r.error !== undefined) return here(new Error(r.error));
+        if (this.#closed) return;
+        this.#tasks.push(() => this.#applyRun(subs, r));
+        this.#kick();
+      },
       here,
     );
   }
 
-  #fullRows(sub: Subscription): unknown[][] | undefined {
-    try {
-      return sub.fullRows(this.#reader.db);
-    } catch {
-      return undefined;
-    }
-  }
-
-  #applyRun(subs: Subscription[], r: SnapshotResult) {
-    if (this.#closed) return;
+  async #applyRun(subs: Subscription[], r: SnapshotResult): Promise<void> {
     this.#running = [];
-    const byId = new Map(subs.map((s) => [s.id, s]));
-    const now = Date.now();
-    const out: [Subscription, ChangeRecord[]][] = [];
-    const failed: [Subscription, unknown][] = [];
-    try {
-      this.#store.transaction(() => {
-        for (const res of r.results) {
-          const sub = byId.get(res.key);
-          if (!sub || !this.#subs.has(sub)) continue;
-          if (res.rows === undefined) {
-            failed.push([sub, new Error(res.error ?? 'the query failed')]);
-            continue;
-          }
-          if (sub.position >= r.position) continue; // already newer (made or re-run since)
-          try {
-            const records = sub.diffAll(res.rows, now);
-            sub.position = r.position;
-            if (records.length > 0) out.push([sub, records]);
-          } catch (err) {
-            failed.push([sub, err]);
-          }
-        }
+    const byId = new Map(r.results.map((res) => [res.key, res]));
+    await this.#evaluate(
+      subs,
+      async (sub) => {
+        const res = byId.get(sub.id);
+        if (!res) return null;
+        if (res.rows === undefined) throw new Error(res.error ?? 'the query failed');
+        if (sub.position >= r.position) return null; // already newer (made or re-run since)
+        return [await sub.diffAll(res.rows, Date.now(), this.#slicer), r.position];
+      },
+      () => {
         if (this.#dirty.size === 0 && this.#queue.length === 0) this.#store.setMatched(Math.max(r.position, this.#flushedAt));
-      });
-    } catch (err) {
-      out.length = 0;
-      for (const s of subs) failed.push([s, err]);
-    }
-    this.#finish(out, failed);
-    this.#startRuns();
+      },
+    );
   }
 }
 

@@ -78,6 +78,7 @@ export class SubscriptionStore {
       rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND key = ?'),
       row: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id = ?'),
       allRows: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ?'),
+      rowsPage: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?'),
       insertRow: p('INSERT INTO rows (sub, row_id, key, cells) VALUES (?, ?, ?, ?)'),
       updateRow: p('UPDATE rows SET key = ?, cells = ? WHERE sub = ? AND row_id = ?'),
       deleteRow: p('DELETE FROM rows WHERE sub = ? AND row_id = ?'),
@@ -141,6 +142,11 @@ export class SubscriptionStore {
     return this.#st.allRows.all(sub) as StoredRow[];
   }
 
+  /** Rows with row id above `after`, by row id, at most `limit`. */
+  rowsPage(sub: number, after: number, limit: number): StoredRow[] {
+    return this.#st.rowsPage.all(sub, after, limit) as StoredRow[];
+  }
+
   insertRow(sub: number, r: StoredRow): void {
     this.#st.insertRow.run(sub, r.rowId, r.key, r.cells);
   }
@@ -199,6 +205,22 @@ export class SubscriptionStore {
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * A store transaction that spans several turns of the event loop (the matcher's sliced work).
+   * What others write meanwhile with transaction() nests in it as a savepoint and commits with it.
+   */
+  begin(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+  }
+
+  commit(): void {
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
   }
 
   /**

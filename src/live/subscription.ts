@@ -9,6 +9,7 @@ import { encodeKey, identityKey, identityParts } from './keys';
 import { type QueryPlan, keyParam } from './query-plan';
 import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
 
+import type { Slicer } from './slicer';
 import type { ChangedKeys } from './wake-index';
 
 /** One change of a subscription's result, with its change id. */
@@ -20,11 +21,22 @@ export interface ChangeRecord {
 }
 
 const MAX_KEYS = 256;
+/** Rows handled between two looks at the slicer. */
+const PAGE = 256;
+
+/** What one evaluation changed: the records to deliver and the head to adopt once the store commits. */
+export interface Outcome {
+  records: ChangeRecord[];
+  nextRowId: number;
+  lastChange: number;
+}
 
 /**
  * One live query: its plan, its head (next row id, last change id) and its listeners. The rows and
  * change log live in the SubscriptionStore; every method that changes them runs inside the caller's
- * store transaction and updates the head only once it returns.
+ * store transaction, pausing between pages of work (see slicer.ts), and returns the new head, which
+ * the caller adopts only once that transaction committed (a listener never sees a head ahead of the
+ * committed log).
  */
 export class Subscription {
   readonly id: number;
@@ -60,10 +72,11 @@ export class Subscription {
     return identityParts(key, this.plan.occurrences.length);
   }
 
-  /** Stores the current result of a new subscription (no change is logged). */
-  initialize(db: Database.Database): void {
+  /** Stores the current result of a new subscription (no change is logged); the caller adopts the head after its commit. */
+  async initialize(db: Database.Database, slicer: Slicer): Promise<Outcome> {
     const batch = new Batch(this, this.#store, false);
     const t0 = performance.now();
+    let n = 0;
     for (const row of this.#run(db, this.plan.fullSql, {}).iterate() as IterableIterator<unknown[]>) {
       if (this.plan.mode === 'multiset') {
         const cells = rowToJson(row);
@@ -71,14 +84,19 @@ export class Subscription {
       } else {
         batch.insert(this.#identity(row), rowToJson(row.slice(0, this.plan.columns.length)));
       }
+      if (++n % PAGE === 0) await slicer.pause();
     }
     this.queryTime = (performance.now() - t0) / 1000;
-    batch.finish(0);
+    return batch.finish();
   }
 
-  /** Works out and stores what one changeset changed in the result; the caller delivers the records. */
-  apply(db: Database.Database, changed: ChangedKeys, now: number): ChangeRecord[] {
-    if (this.plan.mode !== 'restricted') return this.reconcile(db, now);
+  /**
+   * Works out and stores what a changeset changed in the result, `MAX_KEYS` changed keys at a time
+   * (so the work follows the changed rows and pauses between chunks); the caller adopts the head
+   * after its commit and delivers the records.
+   */
+  async apply(db: Database.Database, changed: ChangedKeys, now: number, slicer: Slicer): Promise<Outcome> {
+    if (this.plan.mode !== 'restricted') return this.reconcile(db, now, slicer);
     const affected = new Map<string, { old?: StoredRow; now?: string }>();
     const entry = (k: string) => {
       let e = affected.get(k);
@@ -86,13 +104,16 @@ export class Subscription {
       return e;
     };
     const ncols = this.plan.columns.length;
-    this.plan.occurrences.forEach((o, i) => {
+    for (let i = 0; i < this.plan.occurrences.length; i++) {
+      const o = this.plan.occurrences[i];
       const keys = changed.get(o.table.toLowerCase());
-      if (!keys) return;
+      if (!keys) continue;
       const pks = [...keys.values()].filter((pk) => pk.every((v) => v !== null));
       for (let at = 0; at < pks.length; at += MAX_KEYS) {
         for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS))) entry(this.#identity(row)).now = rowToJson(row.slice(0, ncols));
+        await slicer.pause();
       }
+      let n = 0;
       for (const part of keys.keys()) {
         if (this.plan.occurrences.length === 1) {
           for (const r of this.#store.rowsByKey(this.id, part)) entry(r.key).old = r;
@@ -102,30 +123,41 @@ export class Subscription {
             if (r) entry(r.key).old = r;
           }
         }
+        if (++n % PAGE === 0) await slicer.pause();
       }
-    });
-    const batch = new Batch(this, this.#store, true);
-    for (const [key, e] of affected) batch.resolve(key, e.old, e.now);
-    return batch.finish(now);
+    }
+    const batch = new Batch(this, this.#store, true, now);
+    let n = 0;
+    for (const [key, e] of affected) {
+      batch.resolve(key, e.old, e.now);
+      if (++n % PAGE === 0) await slicer.pause();
+    }
+    return batch.finish();
   }
 
-  /** Re-runs the whole query and diffs it against the stored result (start-up, and non-restricted plans). */
-  reconcile(db: Database.Database, now: number): ChangeRecord[] {
+  /** Re-runs the whole query and diffs it against the stored result (start-up, and non-restricted plans without a runner). */
+  async reconcile(db: Database.Database, now: number, slicer: Slicer): Promise<Outcome> {
     const t0 = performance.now();
-    const rows = this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
+    const rows: unknown[][] = [];
+    for (const row of this.#run(db, this.plan.fullSql, {}).iterate() as IterableIterator<unknown[]>) {
+      rows.push(row);
+      if (rows.length % PAGE === 0) await slicer.pause();
+    }
     this.queryTime = (performance.now() - t0) / 1000;
-    return this.diffAll(rows, now);
+    return this.diffAll(rows, now, slicer);
   }
 
-  /** The full result of `fullSql` (for diffAll). */
-  fullRows(db: Database.Database): unknown[][] {
-    return this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
-  }
-
-  /** Diffs a full result of `fullSql` (run here or elsewhere) against the stored result. */
-  diffAll(rows: unknown[][], now: number): ChangeRecord[] {
-    const batch = new Batch(this, this.#store, true);
-    const stored = this.#store.allRows(this.id);
+  /** Diffs a full result of `fullSql` (run here or elsewhere) against the stored result, a page at a time. */
+  async diffAll(rows: unknown[][], now: number, slicer: Slicer): Promise<Outcome> {
+    const batch = new Batch(this, this.#store, true, now);
+    const stored: StoredRow[] = [];
+    for (let after = 0; ; ) {
+      const page = this.#store.rowsPage(this.id, after, PAGE * 8);
+      if (page.length === 0) break;
+      for (const r of page) stored.push(r);
+      after = page[page.length - 1].rowId;
+      await slicer.pause();
+    }
     if (this.plan.mode === 'multiset') {
       const old = new Map<string, number[]>();
       for (const r of stored) {
@@ -133,37 +165,83 @@ export class Subscription {
         if (ids) ids.push(r.rowId);
         else old.set(r.cells, [r.rowId]);
       }
+      await slicer.pause();
       const added: string[] = [];
-      for (const row of rows) {
-        const cells = rowToJson(row);
+      for (let i = 0; i < rows.length; i++) {
+        const cells = rowToJson(rows[i]);
         const ids = old.get(cells);
         if (ids && ids.length > 0) ids.pop();
         else added.push(cells);
+        if (i % PAGE === 0) await slicer.pause();
       }
       const removed: StoredRow[] = [];
       for (const [cells, ids] of old) for (const rowId of ids) removed.push({ rowId, key: cells, cells });
       // A value that went and one that came are reported as one update of the same row id.
       const n = Math.min(added.length, removed.length);
-      for (let i = 0; i < n; i++) batch.resolve(added[i], removed[i], added[i], true);
-      for (let i = n; i < removed.length; i++) batch.resolve(removed[i].key, removed[i], undefined);
-      for (let i = n; i < added.length; i++) batch.resolve(added[i], undefined, added[i]);
-      return batch.finish(now);
+      for (let i = 0; i < n; i++) {
+        batch.resolve(added[i], removed[i], added[i], true);
+        if (i % PAGE === 0) await slicer.pause();
+      }
+      for (let i = n; i < removed.length; i++) {
+        batch.resolve(removed[i].key, removed[i], undefined);
+        if (i % PAGE === 0) await slicer.pause();
+      }
+      for (let i = n; i < added.length; i++) {
+        batch.resolve(added[i], undefined, added[i]);
+        if (i % PAGE === 0) await slicer.pause();
+      }
+      return batch.finish();
     }
     const ncols = this.plan.columns.length;
     const fresh = new Map<string, string>();
-    for (const row of rows) fresh.set(this.#identity(row), rowToJson(row.slice(0, ncols)));
+    for (let i = 0; i < rows.length; i++) {
+      fresh.set(this.#identity(rows[i]), rowToJson(rows[i].slice(0, ncols)));
+      if (i % PAGE === 0) await slicer.pause();
+    }
     const old = new Map<string, StoredRow>();
     for (const r of stored) old.set(r.key, r);
-    for (const [key, r] of old) batch.resolve(key, r, fresh.get(key));
-    for (const [key, cells] of fresh) if (!old.has(key)) batch.resolve(key, undefined, cells);
-    return batch.finish(now);
+    let n = 0;
+    for (const [key, r] of old) {
+      batch.resolve(key, r, fresh.get(key));
+      if (++n % PAGE === 0) await slicer.pause();
+    }
+    for (const [key, cells] of fresh) {
+      if (!old.has(key)) batch.resolve(key, undefined, cells);
+      if (++n % PAGE === 0) await slicer.pause();
+    }
+    return batch.finish();
+  }
+
+  /** Takes the head of an outcome whose store transaction committed. */
+  adopt(outcome: Outcome): void {
+    this.nextRowId = outcome.nextRowId;
+    this.lastChange = outcome.lastChange;
   }
 
   /** Lines of the given records, for the clients. */
   deliver(records: readonly ChangeRecord[]): void {
     if (records.length === 0 || this.clients.size === 0) return;
-    const lines = records.map((r) => changeLine(r.kind, r.rowId, r.cells, r.changeId));
-    for (const c of this.clients) c.push(lines);
+    const first = records[0].changeId;
+    const last = records[records.length - 1].changeId;
+    let lines: string[] | null = null;
+    let sizes: number[] = [];
+    let bytes = 0;
+    for (const c of this.clients) {
+      // A client that attached after these were logged has them already (snapshot or backfill).
+      if (c.after >= last) continue;
+      if (!lines) {
+        lines = records.map((r) => changeLine(r.kind, r.rowId, r.cells, r.changeId));
+        sizes = lines.map((l) => Buffer.byteLength(l));
+        for (const n of sizes) bytes += n;
+      }
+      if (c.after >= first) {
+        const skip = c.after - first + 1;
+        c.push(lines.slice(skip), sizes.slice(skip).reduce((a, b) => a + b, 0));
+      } else {
+        c.push(lines, bytes);
+      }
+      c.after = last;
+    }
   }
 
   /** Key parts of each source occurrence, from the hidden key columns at the end of a row. */
@@ -217,10 +295,12 @@ class Batch {
   readonly #log: boolean;
   readonly #records: ChangeRecord[] = [];
   readonly #refs: boolean;
+  readonly #now: number;
   #nextRowId: number;
   #lastChange: number;
 
-  constructor(sub: Subscription, store: SubscriptionStore, log: boolean) {
+  constructor(sub: Subscription, store: SubscriptionStore, log: boolean, now = 0) {
+    this.#now = now;
     this.#sub = sub;
     this.#store = store;
     this.#log = log;
@@ -262,17 +342,16 @@ class Batch {
 
   #record(kind: ChangeKind, rowId: number, cells: string) {
     if (!this.#log) return;
-    this.#records.push({ kind, rowId, cells, changeId: ++this.#lastChange });
+    const r = { kind, rowId, cells, changeId: ++this.#lastChange };
+    this.#store.appendChange(this.#sub.id, r, this.#now);
+    this.#records.push(r);
   }
 
-  /** Logs the changes and moves the subscription's head; returns the records to deliver. */
-  finish(now: number): ChangeRecord[] {
-    for (const r of this.#records) this.#store.appendChange(this.#sub.id, r, now);
+  /** Stores the new head; returns what the caller adopts after its commit. */
+  finish(): Outcome {
     if (this.#nextRowId !== this.#sub.nextRowId || this.#lastChange !== this.#sub.lastChange) {
       this.#store.setHead(this.#sub.id, this.#nextRowId, this.#lastChange);
     }
-    this.#sub.nextRowId = this.#nextRowId;
-    this.#sub.lastChange = this.#lastChange;
-    return this.#records;
+    return { records: this.#records, nextRowId: this.#nextRowId, lastChange: this.#lastChange };
   }
 }

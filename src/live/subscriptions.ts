@@ -21,7 +21,18 @@ export interface LiveOptions {
   idleSeconds: number;
   /** Events queued per client before it is cut off as too slow. */
   clientBuffer: number;
+  /** Bytes of change lines queued per client before it is cut off as too slow. */
+  clientBufferBytes: number;
+  /** Changed rows waiting to be matched past which writes are held back (see admitWrite). */
+  maxBacklogRows: number;
 }
+
+/** How long a write waits for the backlog to shrink before it is refused, and the retry advice. */
+const ADMIT_WAIT_MS = 1000;
+const RETRY_AFTER_SECONDS = 1;
+
+/** Milliseconds of subscription work between two turns of the event loop (see slicer.ts). */
+const SLICE_MS = 10;
 
 /** What subscriptions need from the engine: the schema, the data file, and the writer's commit position. */
 export interface LiveEngine {
@@ -34,6 +45,8 @@ export interface LiveEngine {
 export interface Listener {
   lines: AsyncGenerator<string>;
   close(): void;
+  /** Registers what to do once the stream is cut off with an error (a client too slow, the agent stopping). */
+  onCut?(fn: () => void): void;
 }
 
 const PAGE = 512;
@@ -49,12 +62,17 @@ export class Subscriptions {
   readonly #store: SubscriptionStore;
   readonly #opts: LiveOptions;
   readonly #reader: DataReader;
+  /** A connection of its own for checking new subscriptions while the matcher holds the reader. */
+  readonly #planner: DataReader;
   readonly #runner: SnapshotRunner | null;
   readonly #matcher: Matcher;
   readonly #byUuid = new Map<string, Subscription>();
   readonly #byKey = new Map<string, Subscription>();
+  /** Subscriptions being made, by statement key: a second subscribe of the same statement waits for the first. */
+  readonly #making = new Map<string, Promise<Subscription>>();
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  #stopping = false;
   /** Subscriptions re-run at start-up because the store may have missed commits. */
   #rerunAtStart = 0;
 
@@ -63,8 +81,11 @@ export class Subscriptions {
     this.#store = store;
     this.#opts = opts;
     this.#reader = new DataReader(engine.path, engine.writer);
-    this.#runner = engine.path === ':memory:' ? null : new SnapshotRunner(engine.path);
-    this.#matcher = new Matcher(store, this.#reader, this.#runner, (sub, message) => this.#drop(sub, message));
+    this.#planner = new DataReader(engine.path, engine.writer);
+    const memory = engine.path === ':memory:';
+    this.#runner = memory ? null : new SnapshotRunner(engine.path);
+    // An in-memory database has no second connection to hold a snapshot across turns: no pauses.
+    this.#matcher = new Matcher(store, this.#reader, this.#runner, (sub, message) => this.#drop(sub, message), memory ? Infinity : SLICE_MS);
   }
 
   /**
@@ -77,28 +98,32 @@ export class Subscriptions {
   static async open(engine: LiveEngine, storeFile: string, opts: LiveOptions): Promise<Subscriptions> {
     const live = new Subscriptions(engine, new SubscriptionStore(storeFile), opts);
     const now = Date.now();
-    const db = live.#reader.db;
-    live.#reader.at((position) => {
-      const current = live.#store.matched() === position;
-      for (const stored of live.#store.list()) {
-        try {
-          const plan = planQuery(db, engine.schema, stored.sql, decodeParams(stored.params));
-          if (JSON.stringify(plan.columns) !== JSON.stringify(stored.columns)) throw new Error('its columns changed');
-          // Idle time counts from start-up: clients could not resume while the agent was down.
-          const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
-          if (!current) {
-            live.#store.transaction(() => sub.reconcile(db, now));
-            live.#rerunAtStart++;
-          }
-          sub.position = position;
-          live.#add(sub);
-        } catch (err) {
-          process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
-          live.#store.deleteSubscription(stored.id);
-        }
+    const db = live.#planner.db;
+    const position = live.#reader.begin();
+    live.#reader.end();
+    const current = live.#store.matched() === position;
+    const stale: Subscription[] = [];
+    for (const stored of live.#store.list()) {
+      try {
+        const plan = planQuery(db, engine.schema, stored.sql, decodeParams(stored.params));
+        if (JSON.stringify(plan.columns) !== JSON.stringify(stored.columns)) throw new Error('its columns changed');
+        // Idle time counts from start-up: clients could not resume while the agent was down.
+        const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
+        if (current) sub.position = position;
+        else stale.push(sub);
+        live.#add(sub);
+      } catch (err) {
+        process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
+        live.#store.deleteSubscription(stored.id);
       }
+    }
+    if (stale.length > 0) {
+      // Re-run in the matcher's queue, sliced, before any batch of new writes.
+      live.#rerunAtStart = stale.length;
+      live.#matcher.reconcile(stale);
+    } else {
       live.#store.setMatched(position);
-    });
+    }
     const every = Math.max(100, Math.min(1000, (opts.idleSeconds * 1000) / 2));
     live.#timer = setInterval(() => live.sweep(), every);
     live.#timer.unref();
@@ -123,25 +148,30 @@ export class Subscriptions {
   /** Finds or creates the subscription of a statement; creating checks it and stores its result. */
   async subscribe(sql: string, params: SqlParams | undefined): Promise<Subscription> {
     const key = statementKey(sql, params);
-    const existing = this.#byKey.get(key);
-    if (existing) return existing;
-    if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
-    // Synchronous from here: the read transaction sees exactly the writer's last commit.
-    const db = this.#reader.db;
-    const plan = planQuery(db, this.#engine.schema, sql, params);
-    const now = Date.now();
-    const sub = this.#reader.at((position) =>
-      this.#store.transaction(() => {
-        const uuid = crypto.randomUUID();
-        const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
-        const s = new Subscription({ id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now }, plan, this.#store);
-        s.initialize(db);
-        s.position = position;
-        return s;
-      }),
-    );
-    this.#add(sub);
-    return sub;
+    const existing = this.#byKey.get(key) ?? (await this.#making.get(key));
+    if (existing && this.#byUuid.get(existing.uuid) === existing) return existing;
+    if (this.#closed || this.#stopping) throw new PatinaError('unavailable', 'the agent is shutting down');
+    // Checked at once on a connection of its own; made (its first result stored) in the matcher's queue.
+    const plan = planQuery(this.#planner.db, this.#engine.schema, sql, params);
+    const making = this.#matcher.create(plan.tables, async (_position, slicer) => {
+      const now = Date.now();
+      const uuid = crypto.randomUUID();
+      const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
+      const sub = new Subscription({ id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now }, plan, this.#store);
+      return { sub, outcome: await sub.initialize(this.#reader.db, slicer) };
+    });
+    this.#making.set(key, making);
+    try {
+      const sub = await making;
+      this.#byUuid.set(sub.uuid, sub);
+      this.#byKey.set(sub.key, sub);
+      return sub;
+    } catch (err) {
+      if (err instanceof PatinaError) throw err;
+      throw new PatinaError(this.#closed ? 'unavailable' : 'internal', `the subscription could not be made: ${(err as Error).message}`);
+    } finally {
+      this.#making.delete(key);
+    }
   }
 
   /**
@@ -157,12 +187,12 @@ export class Subscriptions {
       if (from > last) return ended(`change id ${from} is beyond the last change id ${last} of this subscription; min change id: ${min}`);
       if (from < min - 1) return ended(`changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`);
       const client = this.#attach(sub);
-      return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close() };
+      return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close(), onCut: (fn) => (client.onFail = fn) };
     }
     const snapshot = sub.openSnapshot();
     const client = this.#attach(sub);
     const prefix = snapshot ? snapshotLines(sub, snapshot) : [columnsLine(sub.plan.columns), ...this.#store.allRows(sub.id).sort((a, b) => a.rowId - b.rowId).map((r) => rowLine(r.rowId, r.cells)), eoqLine(sub.queryTime, sub.lastChange)];
-    return { lines: client.lines(prefix), close: () => client.close() };
+    return { lines: client.lines(prefix), close: () => client.close(), onCut: (fn) => (client.onFail = fn) };
   }
 
   /** Prunes change logs past retention and removes subscriptions idle too long. */
@@ -185,10 +215,35 @@ export class Subscriptions {
     });
   }
 
-  stats(): { subscriptions: number; clients: number; queued_changesets: number; rerun_at_start: number } {
+  stats(): { subscriptions: number; clients: number; queued_changesets: number; queued_rows: number; rerun_at_start: number } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
-    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, rerun_at_start: this.#rerunAtStart };
+    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, queued_rows: this.#matcher.backlog, rerun_at_start: this.#rerunAtStart };
+  }
+
+  /** Changed rows written and not matched yet (what write admission looks at). */
+  get backlog(): number {
+    return this.#matcher.backlog;
+  }
+
+  /**
+   * Backpressure for writers: admits at once while fewer than `maxBacklogRows` changed rows wait to
+   * be matched; otherwise waits up to a second for the matcher to catch up, then refuses (the caller
+   * answers 503 with Retry-After). Admitted writes are never lost: a write of any size is admitted
+   * below the limit, and every committed change is matched.
+   */
+  async admitWrite(): Promise<{ retryAfter: number; reason: string } | null> {
+    const max = this.#opts.maxBacklogRows;
+    if (this.#matcher.backlog < max) return null;
+    const deadline = Date.now() + ADMIT_WAIT_MS;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (this.#matcher.backlog < max) return null;
+    }
+    return {
+      retryAfter: RETRY_AFTER_SECONDS,
+      reason: `the agent is busy: ${this.#matcher.backlog} written rows are waiting to be matched against live subscriptions (subscriptions.max_backlog_rows is ${max}); retry after ${RETRY_AFTER_SECONDS} s`,
+    };
   }
 
   /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
@@ -196,18 +251,25 @@ export class Subscriptions {
     for (const sub of this.#byUuid.values()) for (const c of [...sub.clients]) c.fail(message);
   }
 
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Stops: catches up with queued work for up to `budgetMs` (then the start-up after re-runs what
+   * was missed), ends the listeners and closes the files.
+   */
+  async close(budgetMs = 2000): Promise<void> {
+    if (this.#closed || this.#stopping) return;
+    this.#stopping = true;
+    if (this.#timer) clearInterval(this.#timer);
     try {
-      this.#matcher.drain();
+      // Changesets still queue meanwhile: the store is marked as matching the data only when none waits.
+      await this.#matcher.close(budgetMs);
     } catch (err) {
       process.stderr.write(`patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`);
     }
-    this.endListeners();
     this.#closed = true;
-    if (this.#timer) clearInterval(this.#timer);
+    this.endListeners();
     this.#runner?.close();
     this.#reader.close();
+    this.#planner.close();
     const now = Date.now();
     try {
       this.#store.transaction(() => {
@@ -228,13 +290,12 @@ export class Subscriptions {
     if (this.#byUuid.get(sub.uuid) !== sub) return;
     this.#byUuid.delete(sub.uuid);
     this.#byKey.delete(sub.key);
-    this.#matcher.remove(sub);
     for (const c of [...sub.clients]) c.fail(message);
-    this.#store.deleteSubscription(sub.id);
+    this.#matcher.remove(sub, () => this.#store.deleteSubscription(sub.id));
   }
 
   #attach(sub: Subscription): ClientStream {
-    const client = new ClientStream(this.#opts.clientBuffer, () => {
+    const client = new ClientStream({ events: this.#opts.clientBuffer, bytes: this.#opts.clientBufferBytes }, sub.lastChange, () => {
       sub.clients.delete(client);
       sub.listenedAt = Date.now();
       if (!this.#closed && this.#byUuid.get(sub.uuid) === sub) this.#store.setListened(sub.id, sub.listenedAt);

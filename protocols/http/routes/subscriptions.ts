@@ -8,7 +8,12 @@ import { parseStatement } from '../statements';
 export interface SubscriptionListener {
   lines: AsyncGenerator<string>;
   close(): void;
+  /** Registers what to do once the stream is cut off with an error line. */
+  onCut?(fn: () => void): void;
 }
+
+/** How long a cut-off client has to read its error line before its socket is closed. */
+const CUT_GRACE_MS = 5000;
 
 /** What the subscription routes need from the live queries. */
 export interface SubscriptionService {
@@ -34,6 +39,12 @@ function fromParam(ctx: Koa.Context): number | undefined {
 function stream(ctx: Koa.Context, uuid: string, listener: SubscriptionListener): void {
   ctx.set(QUERY_ID_HEADER, uuid);
   ctx.res.on('close', () => listener.close());
+  // A client that stopped reading never lets the error line through: close its socket after a grace.
+  listener.onCut?.(() => {
+    setTimeout(() => {
+      if (!ctx.res.writableFinished) ctx.res.destroy();
+    }, CUT_GRACE_MS).unref();
+  });
   streamNdjson(ctx, listener.lines);
 }
 

@@ -1,0 +1,24 @@
+import type Koa from 'koa';
+
+/** Whether a write may go ahead now; a refusal names why and when to retry. */
+export interface WriteAdmission {
+  admitWrite(): Promise<{ retryAfter: number; reason: string } | null>;
+}
+
+/**
+ * Backpressure for HTTP writes: holds a write while the agent is behind (live subscriptions not yet
+ * matched), and refuses it with 503 and Retry-After when that lasts, instead of queueing without
+ * bound. The connection is kept: the client gets an answer, never a reset.
+ */
+export function admitWrites(admission: WriteAdmission): Koa.Middleware {
+  return async (ctx, next) => {
+    const refusal = await admission.admitWrite();
+    if (refusal) {
+      ctx.status = 503;
+      ctx.set('retry-after', String(refusal.retryAfter));
+      ctx.body = { error: refusal.reason };
+      return;
+    }
+    await next();
+  };
+}
