@@ -23,6 +23,8 @@ const RESUME = 'resume with GET /v1/subscriptions/{id}?from=<last change id seen
 export class ClientStream {
   readonly #limits: ClientLimits;
   #queue: string[] = [];
+  /** Lines before it are sent. */
+  #head = 0;
   #bytes = 0;
   #error: string | null = null;
   #closed = false;
@@ -43,7 +45,7 @@ export class ClientStream {
   /** Queues the lines of one group of changes, all or none; `bytes` is their UTF-8 size. */
   push(lines: readonly string[], bytes: number): void {
     if (this.#closed || this.#error !== null) return;
-    const n = this.#queue.length;
+    const n = this.#queue.length - this.#head;
     if (n + lines.length > this.#limits.events) {
       this.fail(`the client fell behind: more than ${this.#limits.events} events were waiting to be sent; ${RESUME}`);
       return;
@@ -62,6 +64,7 @@ export class ClientStream {
     if (this.#closed || this.#error !== null) return;
     this.#error = message;
     this.#queue = [];
+    this.#head = 0;
     this.#bytes = 0;
     this.#signal();
     this.onFail?.();
@@ -73,7 +76,7 @@ export class ClientStream {
   }
 
   get pending(): number {
-    return this.#queue.length;
+    return this.#queue.length - this.#head;
   }
 
   /** The lines to send: `prefix` first (rows or a backfill of changes), then live changes until the end. */
@@ -89,10 +92,22 @@ export class ClientStream {
           yield errorLine(this.#error);
           return;
         }
-        if (this.#queue.length > 0) {
-          const chunk = this.#queue.length <= CHUNK_LINES ? this.#queue.splice(0) : this.#queue.splice(0, CHUNK_LINES);
-          const text = chunk.join('');
-          this.#bytes = this.#queue.length === 0 ? 0 : this.#bytes - Buffer.byteLength(text);
+        if (this.#queue.length > this.#head) {
+          // Taken from a moving head, not spliced off the front: a long queue costs O(1) per chunk.
+          const stop = Math.min(this.#queue.length, this.#head + CHUNK_LINES);
+          const text = this.#queue.slice(this.#head, stop).join('');
+          this.#head = stop;
+          if (this.#head === this.#queue.length) {
+            this.#queue = [];
+            this.#head = 0;
+            this.#bytes = 0;
+          } else {
+            this.#bytes -= Buffer.byteLength(text);
+            if (this.#head > 4096 && this.#head * 2 > this.#queue.length) {
+              this.#queue = this.#queue.slice(this.#head);
+              this.#head = 0;
+            }
+          }
           yield text;
           continue;
         }
@@ -107,6 +122,7 @@ export class ClientStream {
     if (this.#closed) return;
     this.#closed = true;
     this.#queue = [];
+    this.#head = 0;
     this.#bytes = 0;
     this.#signal();
     this.#onClose();

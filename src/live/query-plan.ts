@@ -24,6 +24,12 @@ export interface Occurrence {
   pk: string[];
 }
 
+/** Where an occurrence's name (and alias) ends in the SQL text, and whether the query already says how to index it. */
+interface OccurrenceText {
+  end: number;
+  hinted: boolean;
+}
+
 export interface QueryPlan {
   sql: string;
   params: SqlParams | undefined;
@@ -99,15 +105,24 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
     if (text === undefined) cache.set(k, (text = buildRestricted(occ, n)));
     return text;
   };
+  // The restricted occurrence is read by its primary key only (NOT INDEXED keeps rowid lookups;
+  // INDEXED BY names the key's own index): its changed keys drive the lookup, whatever else the
+  // WHERE offers the planner (a range, an index on a pinned column that would walk the whole result).
+  const hints = shape.occurrences.map((o, i) => (shape.texts[i].hinted ? '' : keyIndexHint(db, o.table)));
+  const hinted = (occ: number, start: number, stop: number): string => {
+    const at = shape.texts[occ].end;
+    if (!hints[occ] || at < start || at > stop) return sql.slice(start, stop);
+    return `${sql.slice(start, at)} ${hints[occ]}${sql.slice(at, stop)}`;
+  };
   const buildRestricted = (occ: number, n: number): string => {
     const o = shape.occurrences[occ];
     const cols = o.pk.map((c) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)}`);
     const keys = Array.from({ length: n }, (_, k) => o.pk.map((_c, j) => '@' + keyParam(k, j)));
     const restriction = cols.length === 1 ? `${cols[0]} IN (${keys.map((k) => k[0]).join(', ')})` : `(${cols.join(', ')}) IN (VALUES ${keys.map((k) => `(${k.join(', ')})`).join(', ')})`;
     if (shape.where) {
-      return `${head}${sql.slice(shape.fromStart, shape.where.start)}\nWHERE (${sql.slice(shape.where.exprStart, shape.where.end)}\n) AND ${restriction}\n${sql.slice(shape.where.end, end)}`;
+      return `${head}${hinted(occ, shape.fromStart, shape.where.start)}\nWHERE (${sql.slice(shape.where.exprStart, shape.where.end)}\n) AND ${restriction}\n${sql.slice(shape.where.end, end)}`;
     }
-    return `${head}${sql.slice(shape.fromStart, shape.fromEnd)}\nWHERE ${restriction}\n${sql.slice(shape.fromEnd, end)}`;
+    return `${head}${hinted(occ, shape.fromStart, shape.fromEnd)}\nWHERE ${restriction}\n${sql.slice(shape.fromEnd, end)}`;
   };
   const mode = shape.restrictable ? 'restricted' : 'keyed';
   const equalities = mode === 'restricted' && shape.where ? findEqualities(toks, shape, schema, params) : [];
@@ -174,6 +189,20 @@ function sourceTables(db: Database.Database, schema: Schema, sql: string, params
   return { tables, aggregate };
 }
 
+/**
+ * How to make SQLite read a table by its primary key: `NOT INDEXED` for a rowid table whose key is
+ * the rowid (rowid lookups stay allowed), `INDEXED BY` the key's own index otherwise; '' when the
+ * table has neither (the planner decides).
+ */
+function keyIndexHint(db: Database.Database, table: string): string {
+  const list = db.prepare(`SELECT name, origin FROM pragma_index_list(?)`).all(table) as { name: string; origin: string }[];
+  const pk = list.find((x) => x.origin === 'pk');
+  if (pk) return `INDEXED BY ${quoteIdentifier(pk.name)}`;
+  const rowidAlias = db.prepare(`SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0 AND upper(type) = 'INTEGER'`).pluck().get(table) as number;
+  const keyCols = db.prepare(`SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0`).pluck().get(table) as number;
+  return rowidAlias === 1 && keyCols === 1 ? 'NOT INDEXED' : '';
+}
+
 function findTable(schema: Schema, name: string): TableDef | undefined {
   const exact = schema.tables.get(name);
   if (exact) return exact;
@@ -184,6 +213,7 @@ function findTable(schema: Schema, name: string): TableDef | undefined {
 
 interface Shape {
   occurrences: Occurrence[];
+  texts: OccurrenceText[];
   restrictable: boolean;
   /** Where FROM starts, and where the FROM clause ends (the next clause or the end). */
   fromStart: number;
@@ -231,6 +261,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   }
 
   const occurrences: Occurrence[] = [];
+  const texts: OccurrenceText[] = [];
   let outer = false;
   let i = from + 1;
   const word = (k: number) => (toks[k] && k < fromEnd && toks[k].type === 'word' ? toks[k].text.toUpperCase() : '');
@@ -258,6 +289,8 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
       i++;
     }
     occurrences.push({ table: table.name, alias, pk: table.primaryKey });
+    const last = toks[i - 1];
+    texts.push({ end: last.start + last.text.length, hinted: word(i) === 'INDEXED' || (word(i) === 'NOT' && word(i + 1) === 'INDEXED') });
     // Skip INDEXED BY / NOT INDEXED and the ON / USING constraint up to the next join operator.
     while (i < fromEnd && !(depth[i] === 0 && (toks[i].text === ',' || JOIN_WORDS.has(word(i))))) i++;
     if (i >= fromEnd) break;
@@ -275,6 +308,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   if (new Set(occurrences.map((o) => o.alias.toLowerCase())).size !== occurrences.length) return null;
   return {
     occurrences,
+    texts,
     restrictable: !outer && !subselect,
     fromStart: toks[from].start,
     fromEnd: fromEnd < toks.length ? toks[fromEnd].start : endOf(toks),

@@ -75,7 +75,9 @@ export class SubscriptionStore {
       deleteChanges: p('DELETE FROM changes WHERE sub = ?'),
       setHead: p('UPDATE subscriptions SET next_row_id = ?, last_change = ? WHERE id = ?'),
       setListened: p('UPDATE subscriptions SET listened_at = ? WHERE id = ?'),
-      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND key = ?'),
+      // INDEXED BY: without statistics SQLite prefers the primary key's (sub) prefix, a walk of the
+      // whole result per changed row.
+      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_key WHERE sub = ? AND key = ?'),
       row: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id = ?'),
       allRows: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ?'),
       rowsPage: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?'),
@@ -128,6 +130,12 @@ export class SubscriptionStore {
 
   setListened(sub: number, at: number): void {
     this.#st.setListened.run(at, sub);
+  }
+
+  /** The query plan of a store statement, by its name (for the tests that check lookups stay keyed). */
+  explain(name: string, ...args: unknown[]): string[] {
+    const sql = this.#st[name].source;
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
   }
 
   rowsByKey(sub: number, key: string): StoredRow[] {

@@ -2,6 +2,10 @@ import type { ChangeFeed, FeedConsumer } from '../bus/changeset';
 import { PatinaError } from '../errors';
 import type { Schema } from '../engine/schema/model';
 import type { SqlValue } from '../engine/values';
+import { Slicer } from './slicer';
+
+/** Milliseconds of fan-out between two turns of the event loop. */
+const SLICE_MS = 10;
 
 /** One changed primary key of a table, as the update stream reports it (an insert is an update). */
 export interface TableUpdate {
@@ -83,8 +87,13 @@ export class TableUpdates {
     this.#consumer = consumer;
     void (async () => {
       try {
+        const slicer = new Slicer(SLICE_MS);
         for await (const cs of consumer) {
+          slicer.restart();
+          let n = 0;
           for (const ch of cs.changes) {
+            // A large changeset is fanned out in slices: the agent's thread stays free for others.
+            if (++n % 256 === 0 && slicer.due) await slicer.pause();
             const sinks = this.#sinks.get(ch.table);
             if (!sinks) continue;
             const u: TableUpdate = { kind: ch.kind === 'delete' ? 'delete' : 'update', pk: ch.pk };

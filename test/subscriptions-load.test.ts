@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { type AgentProcess, startAgent } from './helpers/agent';
+import { postJson, request } from './helpers/http';
+import { LineClient } from './helpers/line-client';
+import { pgClient } from './helpers/pg';
+import { sleep } from './helpers/subscriptions';
+
+// Live queries under load, driven as a user would: real agents, real sockets, real clients. Timings
+// are never asserted as speed; only generous bounds where responsiveness is the behaviour ("answered
+// within a second while heavy work runs", "stopped within a few seconds").
+
+const SCHEMA = 'CREATE TABLE sandwiches (pk INTEGER NOT NULL PRIMARY KEY, sandwich TEXT);\n';
+
+/** One transaction inserting pk from..from+n-1 with `text` as sandwich. */
+function insertRows(from: number, n: number, text: string): unknown[] {
+  const values = Array.from({ length: n }, () => '(?, ?)').join(', ');
+  const params: unknown[] = [];
+  for (let i = 0; i < n; i++) params.push(from + i, text);
+  return [[`INSERT INTO sandwiches (pk, sandwich) VALUES ${values}`, params]];
+}
+
+async function mustWrite(base: string, statements: unknown[]): Promise<number> {
+  const t0 = performance.now();
+  const r = await postJson(base, '/v1/transactions', statements);
+  assert.equal(r.status, 200, r.text.slice(0, 500));
+  return performance.now() - t0;
+}
+
+async function fill(base: string, rows: number): Promise<void> {
+  for (let at = 0; at < rows; at += 5000) await mustWrite(base, insertRows(at, Math.min(5000, rows - at), `s${at}`));
+}
+
+function subscribeBody(sql: string, params?: unknown[]): string {
+  return JSON.stringify(params ? [sql, params] : sql);
+}
+
+/** Point reads every `everyMs` over HTTP and PostgreSQL until stopped; the slowest answer of each. */
+function pointReads(agent: AgentProcess, everyMs: number): { stop(): Promise<{ http: number; pg: number; count: number }> } {
+  let running = true;
+  let worstHttp = 0;
+  let worstPg = 0;
+  let count = 0;
+  const client = pgClient(agent.pg!.port);
+  const loop = (async () => {
+    await client.connect();
+    for (let i = 0; running; i++) {
+      const pk = (i * 7919) % 1000;
+      let t0 = performance.now();
+      const r = await request(agent.http, 'POST', '/v1/queries', JSON.stringify(['SELECT sandwich FROM sandwiches WHERE pk = ?', [pk]]));
+      worstHttp = Math.max(worstHttp, performance.now() - t0);
+      assert.equal(r.status, 200, r.text);
+      t0 = performance.now();
+      const q = await client.query('SELECT sandwich FROM sandwiches WHERE pk = $1', [pk]);
+      worstPg = Math.max(worstPg, performance.now() - t0);
+      assert.equal(q.rows.length, 1);
+      count++;
+      await sleep(everyMs);
+    }
+    await client.end();
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { http: worstHttp, pg: worstPg, count };
+    },
+  };
+}
+
+describe('live subscriptions under load', function () {
+  this.timeout(180000);
+
+  it('20 writes of 1000 rows of 2 KB: a fast client sees all 20,000 changes, a slow one and one that stops reading are cut off by bytes, every write is acknowledged in seconds', async () => {
+    const agent = await startAgent({ schema: SCHEMA, config: '[subscriptions]\nclient_buffer_bytes = "2MiB"\n' });
+    const clients: LineClient[] = [];
+    try {
+      const sql = 'SELECT pk, sandwich FROM sandwiches WHERE pk >= 10000';
+      const fast = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody(sql), { kind: 'fast' });
+      clients.push(fast);
+      await fast.until(() => fast.eoq, 10000, 'eoq');
+      const slow = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, { kind: 'slow', everyMs: 25 });
+      const stalled = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, { kind: 'stalled' });
+      clients.push(slow, stalled);
+      await slow.until(() => slow.eoq, 10000, 'eoq of the slow client');
+      const text = 'x'.repeat(2048);
+      const acks: number[] = [];
+      for (let t = 0; t < 20; t++) acks.push(await mustWrite(agent.http, insertRows(10000 + t * 1000, 1000, text)));
+      // Acknowledged in seconds: never held behind the subscriptions' work (30 s in the report).
+      for (const [i, ms] of acks.entries()) assert.ok(ms < 10000, `write ${i + 1} took ${Math.round(ms)} ms to be acknowledged`);
+      await fast.until(() => fast.changes >= 20000, 60000, 'all 20,000 changes at the fast client');
+      assert.equal(fast.changes, 20000);
+      assert.equal(fast.fault, null);
+      assert.equal(fast.error, null);
+      assert.equal(fast.lastChange, 20000);
+      await slow.until(() => slow.ended, 60000, 'the slow client cut off');
+      assert.match(String(slow.error), /fell behind: more than 2097152 bytes/);
+      assert.ok(slow.changes < 20000, 'the slow client did not get everything');
+      assert.equal(slow.fault, null, 'what the slow client got before the cut is contiguous');
+      // A client that stopped reading never sees its error line: its connection is closed.
+      await stalled.until(() => stalled.closed, 30000, 'the stalled client disconnected');
+      const h = (await request(agent.http, 'GET', '/v1/health')).json as { subscriptions: { clients: number } };
+      assert.equal(h.subscriptions.clients, 1, 'only the fast client is still listening');
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+
+  it('HTTP and PostgreSQL point reads are answered within a second while 80,000 changes of one UPDATE are matched, and every subscription gets all of them', async () => {
+    const agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    const clients: LineClient[] = [];
+    try {
+      await fill(agent.http, 20000);
+      const bounds = [0, 1000, 2000, 3000];
+      for (const n of bounds) {
+        const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk >= ?', [n]), { kind: 'fast' });
+        clients.push(c);
+        await c.until(() => c.eoq, 30000, 'eoq');
+        assert.equal(c.rows, 20000 - n);
+      }
+      const reads = pointReads(agent, 10);
+      await sleep(100);
+      await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
+      const acked = performance.now();
+      for (const [i, c] of clients.entries()) await c.until(() => c.changes >= 20000 - bounds[i], 120000, `all changes of subscription ${i}`);
+      const matchedMs = performance.now() - acked;
+      const { http: worstHttp, pg: worstPg, count } = await reads.stop();
+      for (const [i, c] of clients.entries()) {
+        assert.equal(c.changes, 20000 - bounds[i]);
+        assert.equal(c.fault, null);
+      }
+      assert.ok(count > 0, 'point reads ran');
+      assert.ok(worstHttp < 1000, `an HTTP point read waited ${Math.round(worstHttp)} ms (matching took ${Math.round(matchedMs)} ms)`);
+      assert.ok(worstPg < 1000, `a PostgreSQL point read waited ${Math.round(worstPg)} ms (matching took ${Math.round(matchedMs)} ms)`);
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+});
