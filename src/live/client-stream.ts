@@ -17,7 +17,7 @@ const RESUME = 'resume with GET /v1/subscriptions/{id}?from=<last change id seen
  * pushes after each logged batch, never waiting) and the client's socket (which pulls as fast as it
  * reads). A client that lets more than `limits.events` events or `limits.bytes` bytes pile up is cut
  * off with an error line, so a slow reader costs bounded memory and never slows the others. One
- * group of changes always fits an empty queue (a transaction larger than the byte limit still
+ * group of changes always fits an empty queue (a transaction larger than either limit still
  * reaches a client that keeps up).
  */
 export class ClientStream {
@@ -46,7 +46,7 @@ export class ClientStream {
   push(lines: readonly string[], bytes: number): void {
     if (this.#closed || this.#error !== null) return;
     const n = this.#queue.length - this.#head;
-    if (n + lines.length > this.#limits.events) {
+    if (n > 0 && n + lines.length > this.#limits.events) {
       this.fail(`the client fell behind: more than ${this.#limits.events} events were waiting to be sent; ${RESUME}`);
       return;
     }
