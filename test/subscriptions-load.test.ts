@@ -84,6 +84,26 @@ function pointReads(agent: AgentProcess, everyMs: number): { stop(): Promise<{ h
   };
 }
 
+/** An agent with 20,000 rows and four range subscriptions (20,000, 19,000, 18,000, 17,000 rows), each with a fast client. */
+async function heavyAgent(opts: { config?: string; dir?: string } = {}): Promise<{ agent: AgentProcess; clients: LineClient[]; sizes: number[] }> {
+  const agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], ...opts });
+  await fill(agent.http, 20000);
+  const bounds = [0, 1000, 2000, 3000];
+  const clients: LineClient[] = [];
+  for (const n of bounds) {
+    const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk >= ?', [n]), { kind: 'fast' });
+    clients.push(c);
+    await c.until(() => c.eoq, 30000, 'eoq');
+    assert.equal(c.rows, 20000 - n);
+  }
+  return { agent, clients, sizes: bounds.map((n) => 20000 - n) };
+}
+
+/** Sends a signal; resolves with the exit code and the milliseconds it took. */
+function exitOf(agent: AgentProcess): Promise<{ code: number | null; at: number }> {
+  return new Promise((resolve) => agent.proc.once('exit', (code) => resolve({ code, at: performance.now() })));
+}
+
 describe('live subscriptions under load', function () {
   this.timeout(180000);
 
@@ -129,17 +149,9 @@ describe('live subscriptions under load', function () {
   });
 
   it('HTTP and PostgreSQL point reads are answered within a second while 80,000 changes of one UPDATE are matched, and every subscription gets all of them', async () => {
-    const agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
-    const clients: LineClient[] = [];
+    const { agent, clients, sizes } = await heavyAgent();
+    const bounds = sizes.map((n) => 20000 - n);
     try {
-      await fill(agent.http, 20000);
-      const bounds = [0, 1000, 2000, 3000];
-      for (const n of bounds) {
-        const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk >= ?', [n]), { kind: 'fast' });
-        clients.push(c);
-        await c.until(() => c.eoq, 30000, 'eoq');
-        assert.equal(c.rows, 20000 - n);
-      }
       const reads = pointReads(agent, 10);
       await sleep(100);
       await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
@@ -154,6 +166,124 @@ describe('live subscriptions under load', function () {
       assert.ok(count > 0, 'point reads ran');
       assert.ok(worstHttp < 1000, `an HTTP point read waited ${Math.round(worstHttp)} ms (matching took ${Math.round(matchedMs)} ms)`);
       assert.ok(worstPg < 1000, `a PostgreSQL point read waited ${Math.round(worstPg)} ms (matching took ${Math.round(matchedMs)} ms)`);
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+
+  it('refuses a write with 503 and Retry-After while the matcher is behind, keeps the connection, and takes it once caught up', async () => {
+    const { agent, clients, sizes } = await heavyAgent({ config: '[subscriptions]\nmax_backlog_rows = 1000\n' });
+    try {
+      await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
+      // 80,000 changes are being matched: more than a second of work, and 20,000 rows wait.
+      const r = await postJson(agent.http, '/v1/transactions', [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
+      assert.equal(r.status, 503, r.text);
+      assert.equal(r.headers['retry-after'], '1');
+      assert.match((r.json as { error: string }).error, /20000 written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\)/);
+      for (const [i, c] of clients.entries()) await c.until(() => c.changes >= sizes[i], 120000, `all changes of subscription ${i}`);
+      await mustWrite(agent.http, [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
+      for (const c of clients) await c.until(() => c.changes === sizes[clients.indexOf(c)] + 1, 10000, 'the late insert');
+      const h = (await request(agent.http, 'GET', '/v1/health')).json as { subscriptions: { queued_rows: number } };
+      assert.equal(h.subscriptions.queued_rows, 0);
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+
+  it('offered writes much faster than 300 same-SQL subscriptions with a watcher: no reset, only 200 or 503 with Retry-After, and every acknowledged change reaches the watcher', async () => {
+    const agent = await startAgent({ schema: SCHEMA, config: '[subscriptions]\nmax_backlog_rows = 50\n' });
+    const clients: LineClient[] = [];
+    try {
+      const watcher = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk FROM sandwiches'), { kind: 'fast' });
+      clients.push(watcher);
+      await watcher.until(() => watcher.eoq, 10000, 'eoq');
+      for (let g = 0; g < 300; g++) {
+        // Made, then left without a listener: it lives on (idle_seconds) and is matched all the same.
+        const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk % 300 = ?', [g]), { kind: 'fast' });
+        await c.until(() => c.eoq, 10000, 'eoq');
+        c.close();
+      }
+      const total = 1500;
+      let next = 0;
+      const statuses = new Map<number, number>();
+      const refusals: string[] = [];
+      const worker = async () => {
+        while (next < total) {
+          const pk = next++;
+          for (;;) {
+            // A reset would reject here and fail the test.
+            const r = await request(agent.http, 'POST', '/v1/transactions', JSON.stringify([['INSERT INTO sandwiches VALUES (?, ?)', [pk, `s${pk}`]]]));
+            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+            if (r.status === 200) break;
+            assert.equal(r.status, 503, r.text);
+            assert.equal(r.headers['retry-after'], '1');
+            refusals.push(r.text);
+            await sleep(1000);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 60 }, worker));
+      assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 503), []);
+      assert.equal(statuses.get(200), total);
+      await watcher.until(() => watcher.changes >= total, 60000, 'every acknowledged insert at the watcher');
+      assert.equal(watcher.changes, total);
+      assert.equal(watcher.fault, null);
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+
+  it('SIGTERM stops the agent within a few seconds while 80,000 changes are being matched; after a restart every subscription resumes with all its changes', async () => {
+    const { agent, clients, sizes } = await heavyAgent();
+    try {
+      await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
+      const exit = exitOf(agent);
+      const t0 = performance.now();
+      agent.proc.kill('SIGTERM');
+      const { code, at } = await exit;
+      assert.equal(code, 0, agent.output);
+      assert.ok(at - t0 < 6000, `stopped in ${Math.round(at - t0)} ms`);
+      assert.match(agent.output, /SIGTERM, stopping/);
+      const seen = clients.map((c) => ({ id: c.queryId, last: c.lastChange, changes: c.changes }));
+      for (const c of clients) c.close();
+      await agent.start();
+      for (const [i, s] of seen.entries()) {
+        const c = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${s.id}?from=${s.last}`, undefined, { kind: 'fast' }, s.last);
+        clients.push(c);
+        await c.until(() => s.changes + c.changes >= sizes[i], 120000, `the rest of subscription ${i}'s changes`);
+        assert.equal(s.changes + c.changes, sizes[i]);
+        assert.equal(c.fault, null);
+        assert.equal(c.error, null);
+      }
+    } finally {
+      for (const c of clients) c.close();
+      await agent.dispose();
+    }
+  });
+
+  it('a second signal stops the agent at once, and what was acknowledged is there after a restart', async () => {
+    const { agent, clients } = await heavyAgent();
+    try {
+      // A client that does not read holds the clean stop for its grace period.
+      const stalled = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches'), { kind: 'stalled' });
+      clients.push(stalled);
+      await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
+      const exit = exitOf(agent);
+      agent.proc.kill('SIGTERM');
+      await sleep(300);
+      const t1 = performance.now();
+      agent.proc.kill('SIGINT');
+      const { code, at } = await exit;
+      assert.ok(at - t1 < 1000, `stopped ${Math.round(at - t1)} ms after the second signal`);
+      assert.equal(code, 1);
+      assert.match(agent.output, /SIGINT again, stopping now/);
+      for (const c of clients) c.close();
+      await agent.start();
+      const r = await postJson(agent.http, '/v1/queries', "SELECT count(*) FROM sandwiches WHERE sandwich = 'new' || pk");
+      assert.deepEqual((r.lines[1] as { row: unknown[] }).row[1], [20000]);
     } finally {
       for (const c of clients) c.close();
       await agent.dispose();

@@ -34,7 +34,8 @@ export class LineClient {
     this.req = req;
   }
 
-  static open(base: string, method: string, path: string, body: string | undefined, mode: ReadMode): Promise<LineClient> {
+  /** `after`: the change id the client resumes after (GET with from=). */
+  static open(base: string, method: string, path: string, body: string | undefined, mode: ReadMode, after = 0): Promise<LineClient> {
     const url = new URL(path, base);
     return new Promise((resolve, reject) => {
       const req = http.request(url, { method, headers: body !== undefined ? { 'content-type': 'application/json' } : {}, agent: false }, (res) => {
@@ -45,6 +46,7 @@ export class LineClient {
         resolve(c);
       });
       const c = new LineClient(req);
+      c.lastChange = after;
       req.on('error', (err) => {
         c.closed = true;
         c.#wake();
