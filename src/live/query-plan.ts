@@ -28,6 +28,9 @@ export interface Occurrence {
 interface OccurrenceText {
   end: number;
   hinted: boolean;
+  /** The FROM item's text (name, alias, index clause), and its ON expression if it has one. */
+  item: [number, number];
+  on: [number, number] | null;
 }
 
 export interface QueryPlan {
@@ -119,6 +122,18 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
     const cols = o.pk.map((c) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)}`);
     const keys = Array.from({ length: n }, (_, k) => o.pk.map((_c, j) => '@' + keyParam(k, j)));
     const restriction = cols.length === 1 ? `${cols[0]} IN (${keys.map((k) => k[0]).join(', ')})` : `(${cols.join(', ')}) IN (VALUES ${keys.map((k) => `(${k.join(', ')})`).join(', ')})`;
+    if (shape.reorderable) {
+      // The changed occurrence first and every other after it (CROSS JOIN fixes SQLite's loop
+      // order), ON conditions moved to WHERE (the same for inner joins): the changed keys are the
+      // outer loop, and the other tables are reached from them, whatever their indexes offer.
+      const order = [occ, ...shape.occurrences.map((_o, k) => k).filter((k) => k !== occ)];
+      const items = order.map((k) => sql.slice(shape.texts[k].item[0], shape.texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''));
+      const conds = shape.texts.filter((t) => t.on).map((t) => `(${sql.slice(t.on![0], t.on![1])})`);
+      if (shape.where) conds.push(`(${sql.slice(shape.where.exprStart, shape.where.end)}\n)`);
+      conds.push(restriction);
+      const tail = shape.where ? sql.slice(shape.where.end, end) : sql.slice(shape.fromEnd, end);
+      return `${head}FROM ${items.join(' CROSS JOIN ')}\nWHERE ${conds.join(' AND ')}\n${tail}`;
+    }
     if (shape.where) {
       return `${head}${hinted(occ, shape.fromStart, shape.where.start)}\nWHERE (${sql.slice(shape.where.exprStart, shape.where.end)}\n) AND ${restriction}\n${sql.slice(shape.where.end, end)}`;
     }
@@ -214,6 +229,8 @@ function findTable(schema: Schema, name: string): TableDef | undefined {
 interface Shape {
   occurrences: Occurrence[];
   texts: OccurrenceText[];
+  /** Whether the restricted SQL may list the changed occurrence first (see planQuery). */
+  reorderable: boolean;
   restrictable: boolean;
   /** Where FROM starts, and where the FROM clause ends (the next clause or the end). */
   fromStart: number;
@@ -263,12 +280,18 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   const occurrences: Occurrence[] = [];
   const texts: OccurrenceText[] = [];
   let outer = false;
+  const word0 = (k: number) => (toks[k]?.type === 'word' ? toks[k].text.toUpperCase() : '');
+  // Whether the FROM clause can be rewritten with any occurrence first (inner joins with ON or
+  // commas only; no bare `*` in the select list, whose columns follow the FROM order).
+  let reorderable = !toks.some((t, k) => k < from && depth[k] === 0 && t.text === '*' && (k === 0 || (toks[k - 1].text !== '.' && (toks[k - 1].text === ',' || word0(k - 1) === 'SELECT'))));
+  const shapeFromEnd = fromEnd < toks.length ? toks[fromEnd].start : endOf(toks);
   let i = from + 1;
   const word = (k: number) => (toks[k] && k < fromEnd && toks[k].type === 'word' ? toks[k].text.toUpperCase() : '');
   for (;;) {
     if (i >= fromEnd) return null;
     const t = toks[i];
     if (t.type !== 'word' && t.type !== 'quoted') return null; // a subquery, a parenthesized join
+    const itemStart = t.start;
     let name = unquoteIdentifier(t.text);
     i++;
     if (toks[i]?.text === '.' && i < fromEnd) {
@@ -290,9 +313,18 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     }
     occurrences.push({ table: table.name, alias, pk: table.primaryKey });
     const last = toks[i - 1];
-    texts.push({ end: last.start + last.text.length, hinted: word(i) === 'INDEXED' || (word(i) === 'NOT' && word(i + 1) === 'INDEXED') });
+    const text: OccurrenceText = { end: last.start + last.text.length, hinted: word(i) === 'INDEXED' || (word(i) === 'NOT' && word(i + 1) === 'INDEXED'), item: [itemStart, 0], on: null };
+    texts.push(text);
     // Skip INDEXED BY / NOT INDEXED and the ON / USING constraint up to the next join operator.
-    while (i < fromEnd && !(depth[i] === 0 && (toks[i].text === ',' || JOIN_WORDS.has(word(i))))) i++;
+    let itemEnd = text.end;
+    while (i < fromEnd && !(depth[i] === 0 && (toks[i].text === ',' || JOIN_WORDS.has(word(i))))) {
+      if (depth[i] === 0 && word(i) === 'USING') reorderable = false;
+      if (depth[i] === 0 && word(i) === 'ON' && toks[i + 1]) text.on = [toks[i + 1].start, 0];
+      else if (!text.on) itemEnd = toks[i].start + toks[i].text.length;
+      i++;
+    }
+    text.item[1] = itemEnd;
+    if (text.on) text.on[1] = i < fromEnd ? toks[i].start : shapeFromEnd;
     if (i >= fromEnd) break;
     if (toks[i].text === ',') {
       i++;
@@ -300,6 +332,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     }
     while (i < fromEnd && JOIN_WORDS.has(word(i))) {
       const w = word(i);
+      if (w === 'NATURAL') reorderable = false;
       if (w === 'LEFT' || w === 'RIGHT' || w === 'FULL') outer = true;
       i++;
       if (w === 'JOIN') break;
@@ -309,6 +342,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   return {
     occurrences,
     texts,
+    reorderable: reorderable && occurrences.length > 1,
     restrictable: !outer && !subselect,
     fromStart: toks[from].start,
     fromEnd: fromEnd < toks.length ? toks[fromEnd].start : endOf(toks),
