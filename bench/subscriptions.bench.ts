@@ -4,7 +4,11 @@
 // join subscription of 100 rows against one of 100,000 rows (target ratio near 1: the cost follows
 // the changed rows); (3) write throughput with 1000 idle subscriptions on another table against
 // none (target >= 0.8); (4) write throughput with an aggregate subscription over 200,000 rows of
-// the written table against none.
+// the written table against none; (5) matcher time of a 1,000-row changeset against a result of
+// 100,000 rows vs one of 1,000 (target <= 1.5); (6) the agent's event-loop delay p99 and HTTP
+// point-read p99 while 10,000-row changesets stream into 100 subscriptions, vs the same writes with
+// none (target: delay under 50 ms); (7) writes/s with 10,000 subscriptions `WHERE grp = ?` vs none
+// (target >= 0.8).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -224,6 +228,118 @@ async function heavyRun(): Promise<{ none: number; heavy: number; changes: numbe
   }
 }
 
+function getJson(url: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: keepAlive }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(JSON.parse(body) as Record<string, unknown>));
+    }).on('error', reject);
+  });
+}
+
+function post(url: string, path: string, body: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    const req = http.request(url + path, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(now() - t0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const fillItems = (n: number) => [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % 100, 0 FROM s', [n]]];
+
+/** (5) Time from a 1,000-row UPDATE to its last change at the client, for a result of `size` rows. */
+async function matcherRun(size: number, rounds: number): Promise<number> {
+  const a = await startAgent();
+  try {
+    await write(a.url, fillItems(100000));
+    let changes = 0;
+    let wake: (() => void) | null = null;
+    const s = await subscribe(a.url, ['SELECT id, grp, val FROM items WHERE id <= ?', [size]], () => {
+      changes++;
+      if (changes % 1000 === 0) wake?.();
+    });
+    const times: number[] = [];
+    for (let r = 1; r <= rounds; r++) {
+      const done = new Promise<void>((res) => (wake = res));
+      const t0 = now();
+      await write(a.url, [['UPDATE items SET val = ? WHERE id <= 1000', [r]]]);
+      await done;
+      times.push(now() - t0);
+    }
+    s.close();
+    return median(times.slice(2));
+  } finally {
+    await stopAgent(a);
+  }
+}
+
+/** (6) Loop delay p99 and point-read p99 while 10,000-row changesets go into `subs` subscriptions. */
+async function loopRun(subs: number): Promise<{ loopP99: number; readP99: number; matched: number }> {
+  const a = await startAgent();
+  try {
+    await write(a.url, fillItems(10000));
+    let changes = 0;
+    const streams = [];
+    for (let g = 0; g < subs; g++) streams.push(await subscribe(a.url, ['SELECT id, grp, val FROM items WHERE id > ?', [g]], () => changes++));
+    await getJson(a.url + '/v1/health'); // resets the loop-delay window
+    const reads: number[] = [];
+    let reading = true;
+    const reader = (async () => {
+      for (let i = 0; reading; i++) {
+        reads.push(await post(a.url, '/v1/queries', ['SELECT val FROM items WHERE id = ?', [(i % 10000) + 1]]));
+        await sleep(5);
+      }
+    })();
+    const expected = 2 * (subs * 10000 - (subs * (subs - 1)) / 2);
+    for (let r = 1; r <= 2; r++) await write(a.url, [["UPDATE items SET val = ?", [r]]]);
+    for (let i = 0; i < 1200 && changes < expected; i++) await sleep(50);
+    if (subs === 0) await sleep(1000);
+    reading = false;
+    await reader;
+    const h = (await getJson(a.url + '/v1/health')).subscriptions as { loop_delay_ms: { p99: number } };
+    for (const st of streams) st.close();
+    return { loopP99: h.loop_delay_ms.p99, readP99: percentile(reads, 99), matched: changes };
+  } finally {
+    await stopAgent(a);
+  }
+}
+
+/** (7) Inserts per second with 10,000 subscriptions `WHERE grp = ?` (idle clients) against none. */
+async function paramsRun(): Promise<{ none: number; many: number }> {
+  const a = await startAgent();
+  const b = await startAgent();
+  try {
+    let g = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (g < 10000) {
+          const s = await subscribe(b.url, ['SELECT id, grp, val FROM items WHERE grp = ?', [g++]], () => undefined);
+          s.close();
+        }
+      }),
+    );
+    await throughput(a.url, 1, 500, 8);
+    await throughput(b.url, 1, 500, 8);
+    const none: number[] = [];
+    const many: number[] = [];
+    let id = 10000;
+    for (let r = 0; r < 3; r++) {
+      none.push(await throughput(a.url, id, 1500, 8));
+      many.push(await throughput(b.url, id, 1500, 8));
+      id += 1500;
+    }
+    return { none: median(none), many: median(many) };
+  } finally {
+    await stopAgent(a);
+    await stopAgent(b);
+  }
+}
+
 async function main() {
   const only = process.env.PATINA_BENCH_ONLY;
   const want = (k: string) => !only || only.split(',').includes(k);
@@ -233,6 +349,21 @@ async function main() {
       report(`commit-to-change p50, ${n} subscriptions WHERE grp = ? (one per grp; a write concerns one) (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`, r.p50, 'ms', 'write round trip p50', r.rtt);
       report(`commit-to-change p99, same run`, r.p99, 'ms', 'write round trip p50', r.rtt);
     }
+  }
+  if (want('matcher')) {
+    const large = await matcherRun(100000, 8);
+    const small = await matcherRun(1000, 8);
+    report('1,000-row changeset, write to last change, result of 100,000 rows', large, 'ms', 'same with a result of 1,000 rows', small);
+  }
+  if (want('loop')) {
+    const none = await loopRun(0);
+    const many = await loopRun(100);
+    report(`event-loop delay p99 while 2 x 10,000-row changesets go into 100 subscriptions (${many.matched} changes)`, many.loopP99, 'ms', 'same writes, no subscription', none.loopP99);
+    report('HTTP point-read p99 during that load', many.readP99, 'ms', 'same writes, no subscription', none.readP99);
+  }
+  if (want('params')) {
+    const t = await paramsRun();
+    report('writes/s with 10,000 subscriptions WHERE grp = ? (one per grp)', t.many, 'writes/s', 'with none', t.none);
   }
   if (!want('join') && !want('idle') && !want('heavy')) return;
   if (want('join')) {

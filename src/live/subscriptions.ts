@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Changeset } from '../bus/changeset';
 import { PatinaError } from '../errors';
 import type { Schema } from '../engine/schema/model';
@@ -73,6 +74,8 @@ export class Subscriptions {
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
   #stopping = false;
+  /** The agent's event-loop delay, the figure sliced matching keeps low; reset by each stats(). */
+  readonly #loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 5 });
   /** Subscriptions re-run at start-up because the store may have missed commits. */
   #rerunAtStart = 0;
 
@@ -97,6 +100,7 @@ export class Subscriptions {
    */
   static async open(engine: LiveEngine, storeFile: string, opts: LiveOptions): Promise<Subscriptions> {
     const live = new Subscriptions(engine, new SubscriptionStore(storeFile), opts);
+    live.#loop.enable();
     const now = Date.now();
     const db = live.#planner.db;
     const position = live.#reader.begin();
@@ -215,10 +219,14 @@ export class Subscriptions {
     });
   }
 
-  stats(): { subscriptions: number; clients: number; queued_changesets: number; queued_rows: number; rerun_at_start: number } {
+  /** Counts for GET /v1/health; `loop_delay_ms` covers the time since the previous call. */
+  stats(): { subscriptions: number; clients: number; queued_changesets: number; queued_rows: number; rerun_at_start: number; loop_delay_ms: { p99: number; max: number } } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
-    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, queued_rows: this.#matcher.backlog, rerun_at_start: this.#rerunAtStart };
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const loop = { p99: ms(this.#loop.percentile(99)), max: ms(this.#loop.max) };
+    this.#loop.reset();
+    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, queued_rows: this.#matcher.backlog, rerun_at_start: this.#rerunAtStart, loop_delay_ms: loop };
   }
 
   /** Changed rows written and not matched yet (what write admission looks at). */
@@ -266,6 +274,7 @@ export class Subscriptions {
       process.stderr.write(`patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`);
     }
     this.#closed = true;
+    this.#loop.disable();
     this.endListeners();
     this.#runner?.close();
     this.#reader.close();
