@@ -310,14 +310,14 @@ async function loopRun(subs: number): Promise<{ loopP99: number; readP99: number
 }
 
 /** (7) Inserts per second with 10,000 subscriptions `WHERE grp = ?` (idle clients) against none. */
-async function paramsRun(): Promise<{ none: number; many: number }> {
+async function paramsRun(count: number): Promise<{ none: number; many: number }> {
   const a = await startAgent();
   const b = await startAgent();
   try {
     let g = 0;
     await Promise.all(
       Array.from({ length: 8 }, async () => {
-        while (g < 10000) {
+        while (g < count) {
           const s = await subscribe(b.url, ['SELECT id, grp, val FROM items WHERE grp = ?', [g++]], () => undefined);
           s.close();
         }
@@ -362,8 +362,9 @@ async function main() {
     report('HTTP point-read p99 during that load', many.readP99, 'ms', 'same writes, no subscription', none.readP99);
   }
   if (want('params')) {
-    const t = await paramsRun();
-    report('writes/s with 10,000 subscriptions WHERE grp = ? (one per grp)', t.many, 'writes/s', 'with none', t.none);
+    const count = Number(process.env.PATINA_BENCH_PARAMS ?? 10000);
+    const t = await paramsRun(count);
+    report(`writes/s with ${count} subscriptions WHERE grp = ? (one per grp; each write concerns one)`, t.many, 'writes/s', 'with none', t.none);
   }
   if (!want('join') && !want('idle') && !want('heavy')) return;
   if (want('join')) {
