@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { serialize } from 'pg-protocol';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { postJson, request } from './helpers/http';
-import { pgClient } from './helpers/pg';
+import { pgClient, pgListeners } from './helpers/pg';
+import { TestCerts } from './helpers/tls';
 
 const SCHEMA = `
 CREATE TABLE ledger (id INTEGER NOT NULL PRIMARY KEY, amount INTEGER NOT NULL DEFAULT 0, note TEXT);
@@ -154,6 +155,8 @@ describe('fuzzed input against a running agent', function () {
   this.timeout(120000);
   let agent: AgentProcess;
   let pgPort: number;
+  let tlsPort: number;
+  let certs: TestCerts;
   let httpPort: number;
   /** Writes the agent acknowledged, by id: what must be there at the end. */
   const acknowledged = new Map<number, number>();
@@ -162,8 +165,10 @@ describe('fuzzed input against a running agent', function () {
   let otherFailures: string[] = [];
 
   before(async () => {
-    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
-    pgPort = agent.pg!.port;
+    certs = TestCerts.generate('agent');
+    // a plaintext listener and one with TLS, whose negotiation and handshake get fuzzed too
+    agent = await startAgent({ schema: SCHEMA, config: `[[api.pg]]\naddr = "127.0.0.1:0"\n[[api.pg]]\naddr = "127.0.0.1:0"\n[api.pg.tls]\n${certs.pair('agent')}` });
+    [pgPort, tlsPort] = pgListeners(agent).map((l) => l.port);
     httpPort = Number(new URL(agent.http).port);
     const seed = Array.from({ length: 50 }, (_, i) => ['INSERT INTO ledger (id, amount, note) VALUES (?, ?, ?)', [i + 1, (i + 1) * 1000, `seed ${i + 1}`]]);
     assert.equal((await postJson(agent.http, '/v1/transactions', seed)).status, 200);
@@ -199,6 +204,7 @@ describe('fuzzed input against a running agent', function () {
     stopOthers = true;
     await others;
     await agent?.dispose();
+    certs?.dispose();
   });
 
   it('HTTP: random and mutated requests never get a 5xx and never stop the agent', async () => {
@@ -228,6 +234,9 @@ describe('fuzzed input against a running agent', function () {
     const message = fc.oneof(
       fc.tuple(fc.constantFrom(...PG_SEEDS), edits).map(([b, e]) => ({ startup: STARTUP, payload: mutate(b, e) })),
       fc.tuple(fc.constantFrom(...PG_STARTUP_SEEDS), edits).map(([b, e]) => ({ startup: null, payload: mutate(b, e) })),
+      // the TLS listener: an SSLRequest, then a mutated or random would-be handshake
+      fc.tuple(fc.constantFrom(...PG_STARTUP_SEEDS), edits, bytes(300)).map(([b, e, hello]) => ({ startup: null, payload: Buffer.concat([mutate(b, e), hello]), tls: true })),
+      bytes(300).map((hello) => ({ startup: serialize.requestSsl(), payload: hello, tls: true })),
       bytes(300).map((b) => ({ startup: STARTUP, payload: b })),
       bytes(64).map((b) => ({ startup: null, payload: b })),
       fc.tuple(fc.constantFrom(...'QPBEDSCHFXpd'.split('')), fc.integer({ min: -5, max: 1 << 20 }), bytes(40)).map(([t, len, b]) => {
@@ -239,7 +248,7 @@ describe('fuzzed input against a running agent', function () {
     );
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 8, maxLength: 8 }), async (batch) => {
-        await Promise.all(batch.map((m) => sendPg(pgPort, m.startup, m.payload)));
+        await Promise.all(batch.map((m) => sendPg('tls' in m ? tlsPort : pgPort, m.startup, m.payload)));
         tried += batch.length;
         return agent.proc.exitCode === null;
       }),
@@ -265,6 +274,10 @@ describe('fuzzed input against a running agent', function () {
     await c.connect();
     assert.equal(Number((await c.query('SELECT count(*) AS n FROM ledger WHERE id <= 50')).rows[0].n), 50);
     await c.end();
+    const t = pgClient(tlsPort, { ssl: { ca: certs.read('ca.crt') } });
+    await t.connect();
+    assert.equal(Number((await t.query('SELECT count(*) AS n FROM ledger WHERE id <= 50')).rows[0].n), 50);
+    await t.end();
   });
 });
 

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import https from 'node:https';
 import { AgentProcess, startAgent } from './helpers/agent';
-import { postJson } from './helpers/http';
+import { spawnSync } from 'node:child_process';
+import { postJson, request } from './helpers/http';
 import { TestCerts } from './helpers/tls';
 
 const SCHEMA = 'CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT);';
@@ -93,6 +94,29 @@ describe('peers over mutual TLS', function () {
     await assert.rejects(peerPost(a.gossip!, 'changes', push, { ca: cluster.read('ca.crt') }));
     await assert.rejects(peerPost(a.gossip!, 'sync', { heads: {} }, { rejectUnauthorized: false }));
     assert.equal(await peerPost(a.gossip!, 'changes', push, { ca: cluster.read('ca.crt'), cert: cluster.read('b.crt'), key: cluster.read('b.key') }), 200);
+  });
+});
+
+describe('peer certificates on reload', function () {
+  this.timeout(60000);
+  it('serves a re-read gossip certificate to the next handshake after patina reload', async () => {
+    const certs = TestCerts.generate('a', 'b');
+    const a = await startAgent({ schema: SCHEMA, config: gossipConfig(certs, 'a') });
+    try {
+      const serial = () =>
+        spawnSync('bash', ['-c', `openssl s_client -connect ${a.gossip} -CAfile ${certs.file('ca.crt')} -cert ${certs.file('b.crt')} -key ${certs.file('b.key')} </dev/null 2>/dev/null | openssl x509 -noout -serial`], { encoding: 'utf8' }).stdout.trim();
+      const before = serial();
+      assert.match(before, /^serial=/);
+      certs.add('a');
+      assert.equal((await request(a.http, 'POST', '/v1/admin/reload')).status, 200);
+      const after = serial();
+      assert.match(after, /^serial=/);
+      assert.notEqual(after, before);
+      assert.equal(await peerPost(a.gossip!, 'changes', { cs: [] }, { ca: certs.read('ca.crt'), cert: certs.read('b.crt'), key: certs.read('b.key') }), 200);
+    } finally {
+      await a.dispose();
+      certs.dispose();
+    }
   });
 });
 

@@ -192,6 +192,12 @@ describe('PostgreSQL TLS without require_tls, and the single password', function
     }
   });
 
+  it('refuses a PostgreSQL listener open to the network without users or password, unless allowed', async () => {
+    await assert.rejects(startAgent({ schema: SCHEMA, args: ['--pg-addr', '0.0.0.0:0'] }), /a PostgreSQL listener would accept anyone on 0\.0\.0\.0:0, which is not loopback; configure \[\[api\.pg\.users\]\] or password, or set api\.allow_unauthenticated = true/);
+    const withUsers = await startAgent({ schema: SCHEMA, config: '[api]\nallow_unauthenticated = true\n[api.pg]\naddr = "0.0.0.0:0"\n[[api.pg.users]]\nname = "u"\npassword = "p"\n' });
+    await withUsers.dispose();
+  });
+
   it('stops start-up on a missing certificate or a key that does not match, naming the files', async () => {
     const certs = TestCerts.generate('a', 'b');
     try {
