@@ -8,6 +8,7 @@ import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
+import { ClusterIds } from './crdt/cluster-ids';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions } from './live/subscriptions';
 import { createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
@@ -128,6 +129,7 @@ export class Agent {
       update_streams: this.updates?.streams ?? 0,
       subscriptions: this.subscriptions?.stats() ?? null,
       security: this.security.describe(),
+      ...(this.capture ? { patina_id: this.#idTag(this.capture) } : {}),
     };
   }
 
@@ -152,6 +154,13 @@ export class Agent {
       this.security.reload(this.config);
     }
     return { ...(await this.reloadSchema()), security: this.security.describe() };
+  }
+
+  /** patina_id()'s tag, and the peers whose site id gives the same one (their ids could equal ours). */
+  #idTag(capture: ChangeCapture): Record<string, unknown> {
+    const peers = (this.cluster?.members() ?? []).map((m) => m.actor_id).filter((a): a is string => typeof a === 'string' && a !== capture.actor);
+    const shared = peers.filter((a) => ClusterIds.tagOf(Buffer.from(a, 'hex')) === capture.ids.tag);
+    return { tag: Number(capture.ids.tag), shared_with: shared };
   }
 
   async reloadSchema(): Promise<Record<string, unknown>> {
