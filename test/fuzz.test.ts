@@ -25,6 +25,10 @@ interface RawRequest {
 }
 
 /** Valid requests of every route, to be mutated; none names the ledger table. */
+/** The agent has [api.auth]: seeds carry this admin token (mutations may spoil it), random requests none. */
+const TOKEN = 'fuzz-admin-token-93be1f';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
 const SEEDS: RawRequest[] = [
   ['POST', '/v1/queries', '"SELECT id, v FROM scratch WHERE id > 0"'],
   ['POST', '/v1/queries?timeout=1', '["SELECT * FROM scratch WHERE n = ?", [9223372036854775807]]'],
@@ -37,7 +41,7 @@ const SEEDS: RawRequest[] = [
   ['GET', '/v1/health', ''],
   ['GET', '/v1/cluster/members', ''],
   ['POST', '/v1/admin/reload', ''],
-].map(([method, path, body]) => ({ method, path, headers: [['content-type', 'application/json']], body: Buffer.from(body) }));
+].map(([method, path, body]) => ({ method, path, headers: [['content-type', 'application/json'], ['authorization', `Bearer ${TOKEN}`]], body: Buffer.from(body) }));
 
 const bytes = (max: number) => fc.uint8Array({ maxLength: max }).map((a) => Buffer.from(a));
 const text = fc.string({ maxLength: 40, unit: 'binary' });
@@ -167,11 +171,11 @@ describe('fuzzed input against a running agent', function () {
   before(async () => {
     certs = TestCerts.generate('agent');
     // a plaintext listener and one with TLS, whose negotiation and handshake get fuzzed too
-    agent = await startAgent({ schema: SCHEMA, config: `[[api.pg]]\naddr = "127.0.0.1:0"\n[[api.pg]]\naddr = "127.0.0.1:0"\n[api.pg.tls]\n${certs.pair('agent')}` });
+    agent = await startAgent({ schema: SCHEMA, config: `[api.auth]\ntokens = [{ token = "${TOKEN}", role = "admin" }]\n[[api.pg]]\naddr = "127.0.0.1:0"\n[[api.pg]]\naddr = "127.0.0.1:0"\n[api.pg.tls]\n${certs.pair('agent')}` });
     [pgPort, tlsPort] = pgListeners(agent).map((l) => l.port);
     httpPort = Number(new URL(agent.http).port);
     const seed = Array.from({ length: 50 }, (_, i) => ['INSERT INTO ledger (id, amount, note) VALUES (?, ?, ?)', [i + 1, (i + 1) * 1000, `seed ${i + 1}`]]);
-    assert.equal((await postJson(agent.http, '/v1/transactions', seed)).status, 200);
+    assert.equal((await postJson(agent.http, '/v1/transactions', seed, AUTH)).status, 200);
     for (let i = 1; i <= 50; i++) acknowledged.set(i, i * 1000);
     // another client keeps writing and reading, over HTTP and PG, all through the fuzz
     others = (async () => {
@@ -182,7 +186,7 @@ describe('fuzzed input against a running agent', function () {
         id++;
         try {
           if (id % 2 === 0) {
-            const r = await postJson(agent.http, '/v1/transactions', [['INSERT INTO ledger (id, amount) VALUES (?, ?)', [id, id * 7]]]);
+            const r = await postJson(agent.http, '/v1/transactions', [['INSERT INTO ledger (id, amount) VALUES (?, ?)', [id, id * 7]]], AUTH);
             if (r.status === 200) acknowledged.set(id, id * 7);
             else otherFailures.push(`HTTP write ${id}: ${r.status} ${r.text}`);
           } else {
@@ -263,7 +267,7 @@ describe('fuzzed input against a running agent', function () {
     stopOthers = true;
     await others;
     assert.deepEqual(otherFailures, []);
-    const r = await postJson(agent.http, '/v1/queries', 'SELECT id, amount FROM ledger ORDER BY id');
+    const r = await postJson(agent.http, '/v1/queries', 'SELECT id, amount FROM ledger ORDER BY id', AUTH);
     assert.equal(r.status, 200, r.text);
     const rows = new Map((r.lines.slice(1, -1) as { row: [number, [number | bigint, number | bigint]] }[]).map((e) => [Number(e.row[1][0]), Number(e.row[1][1])]));
     for (const [id, amount] of acknowledged) assert.equal(rows.get(id), amount, `ledger row ${id}`);

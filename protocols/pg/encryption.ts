@@ -14,8 +14,8 @@ export interface Negotiated {
 }
 
 /**
- * Answers encryption requests until the client sends something else; calls `done` with the socket
- * to speak the protocol on, or `fail` when the connection went away or the TLS handshake failed.
+ * Answers encryption requests until the client sends something else, then calls `done` with the
+ * socket to speak the protocol on. A failed handshake or a client gone away just closes the socket.
  */
 export function negotiateEncryption(socket: net.Socket, context: () => tls.SecureContext | null, done: (n: Negotiated) => void): void {
   let input: Buffer = Buffer.alloc(0);
@@ -27,12 +27,11 @@ export function negotiateEncryption(socket: net.Socket, context: () => tls.Secur
     if (len !== 8) return finish(); // not a request: the startup packet (or garbage) for the connection to judge
     if (input.length < 8) return;
     const code = input.readInt32BE(4);
-    const request = len === 8 && (code === SSL_REQUEST || code === GSSENC_REQUEST);
-    if (!request) return finish();
+    if (code !== SSL_REQUEST && code !== GSSENC_REQUEST) return finish();
     input = input.subarray(8);
     const ctx = code === SSL_REQUEST && !upgraded ? context() : null;
     if (!ctx) {
-      socket.write('N');
+      current.write('N');
       if (input.length >= 4) onData(Buffer.alloc(0));
       return;
     }
