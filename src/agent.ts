@@ -148,7 +148,9 @@ export class Agent {
         return f ? { ...l, users: f.users, password: f.password, tls: l.tls && f.tls ? f.tls : l.tls } : l;
       });
       const gossip = this.config.gossip && { ...this.config.gossip, tls: this.config.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : this.config.gossip.tls };
-      this.security.reload({ ...this.config, api, gossip });
+      const next = { ...this.config, api, gossip };
+      checkExposure(next); // a reload must not take the auth off an exposed port either
+      this.security.reload(next);
       Object.assign(this.config, { api, gossip });
     } else {
       this.security.reload(this.config);

@@ -121,6 +121,27 @@ describe('HTTP API bearer tokens and roles', () => {
 });
 
 describe('HTTP API auth configuration', () => {
+  it('takes tokens changed in the config file itself on reload, and refuses a reload that would drop auth off loopback', async () => {
+    const agent = new AgentProcess({ schema: SCHEMA, args: ['--api-addr', '0.0.0.0:0'] });
+    const config = (token: string) => `[api.auth]\ntokens = [{ token = "${token}", role = "admin" }]\n`;
+    agent.opts.config = config(ADMIN);
+    await agent.start();
+    try {
+      const base = `http://127.0.0.1:${new URL(agent.http).port}`;
+      fs.writeFileSync(path.join(agent.dir, 'config.toml'), config('admin-token-new'));
+      assert.equal((await request(base, 'POST', '/v1/admin/reload', undefined, bearer(ADMIN))).status, 200);
+      assert.equal((await postJson(base, '/v1/queries', 'SELECT 1', bearer(ADMIN))).status, 401);
+      assert.equal((await postJson(base, '/v1/queries', 'SELECT 1', bearer('admin-token-new'))).status, 200);
+      fs.writeFileSync(path.join(agent.dir, 'config.toml'), '');
+      const refused = await request(base, 'POST', '/v1/admin/reload', undefined, bearer('admin-token-new'));
+      assert.equal(refused.status, 400, refused.text);
+      assert.match(refused.text, /not loopback, without authentication/);
+      assert.equal((await postJson(base, '/v1/queries', 'SELECT 1')).status, 401, 'auth stays on');
+    } finally {
+      await agent.dispose();
+    }
+  });
+
   it('protects health too when open_routes is empty', async () => {
     const agent = await startAgent({ schema: SCHEMA, config: `[api.auth]\ntokens = [{ token = "${READ}", role = "read" }]\nopen_routes = []\n` });
     try {
