@@ -52,9 +52,9 @@ role = "write"
   const ca = () => certs.file('ca.crt');
 
   it('psql connects with sslmode=require and verify-full; a reader gets 25006 on writes', () => {
-    const w = psql(port, ["INSERT INTO items (id, name) VALUES (1, 'one')", 'SELECT name FROM items'], ['-A', '-t', '-U', 'writer'], { PGSSLMODE: 'verify-full', PGSSLROOTCERT: ca(), PGPASSWORD: WRITER_PASSWORD });
+    const w = psql(port, ["INSERT INTO items (id, name) VALUES (1, 'one')", 'SELECT name FROM items', 'SHOW ssl'], ['-A', '-t', '-U', 'writer'], { PGSSLMODE: 'verify-full', PGSSLROOTCERT: ca(), PGPASSWORD: WRITER_PASSWORD });
     assert.equal(w.status, 0, w.stderr);
-    assert.match(w.stdout, /^INSERT 0 1\none\n$/);
+    assert.match(w.stdout, /^INSERT 0 1\none\non\n$/);
     const r = psql(port, ['SELECT count(*) FROM items'], ['-A', '-t', '-U', 'reader'], { PGSSLMODE: 'require', PGPASSWORD: READER_PASSWORD });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '1\n');
@@ -169,9 +169,10 @@ describe('PostgreSQL TLS without require_tls, and the single password', function
     const agent = await startAgent({ schema: SCHEMA, config: `[api.pg]\naddr = "127.0.0.1:0"\npassword = "shared-pw"\n[api.pg.tls]\n${certs.pair('agent1')}` });
     try {
       const port = agent.pg!.port;
-      for (const mode of ['require', 'disable', 'prefer']) {
-        const r = psql(port, ['SELECT 1'], ['-A', '-t', '-U', `someone-${mode}`], { PGSSLMODE: mode, PGPASSWORD: 'shared-pw' });
+      for (const [mode, ssl] of [['require', 'on'], ['disable', 'off'], ['prefer', 'on']]) {
+        const r = psql(port, ['SHOW ssl'], ['-A', '-t', '-U', `someone-${mode}`], { PGSSLMODE: mode, PGPASSWORD: 'shared-pw' });
         assert.equal(r.status, 0, `${mode}: ${r.stderr}`);
+        assert.equal(r.stdout, `${ssl}\n`, mode);
       }
       const wrong = psql(port, ['SELECT 1'], [], { PGSSLMODE: 'require', PGPASSWORD: 'nope' });
       assert.match(wrong.stderr, /password authentication failed for user "tester"/);

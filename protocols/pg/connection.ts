@@ -337,6 +337,7 @@ export class Connection {
     this.#session = new Session(this.#engine, this.#local, {
       readonly: this.#readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
     });
+    this.#session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
     this.#session.onNotice = (code, message) => backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
     backend.authOk(this.#w);
     const params: [string, string][] = [
