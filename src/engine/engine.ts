@@ -116,6 +116,16 @@ export class Engine<C = unknown> {
     return this.writer.transaction(statements);
   }
 
+  /** Runs `run` on the writer as one unit of the next group commit (a PG block's COMMIT). */
+  group<T>(run: (lease: WriterLease<C>) => T): Promise<{ value: T; change: C | null }> {
+    return this.writer.group(run);
+  }
+
+  /** Runs `run` on the writer in a transaction that is always rolled back (a PG block's statement, tried out). */
+  tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
+    return this.writer.tryOut(run);
+  }
+
   /** Holds the writer for an interactive transaction (the PG front end). */
   lease(): Promise<WriterLease<C>> {
     return this.writer.lease();
