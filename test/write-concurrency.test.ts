@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { type AgentProcess, startAgent } from './helpers/agent';
+import fs from 'node:fs';
+import { AgentProcess, startAgent } from './helpers/agent';
+import { TestCluster, converged, rows, syncStatus } from './helpers/cluster';
 import { postJson } from './helpers/http';
 import { type PgClient, pgClient, psql } from './helpers/pg';
 import { ResultMap, queryMultiset, settle, subscribe } from './helpers/subscriptions';
@@ -17,6 +19,8 @@ CREATE TABLE pgbench_history (hid TEXT NOT NULL PRIMARY KEY DEFAULT (lower(hex(r
 CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, v TEXT);
 CREATE TABLE counters (id INTEGER NOT NULL PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0, touched INTEGER NOT NULL DEFAULT 0);
 `;
+
+const CLUSTER_SCHEMA = 'CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT, n INTEGER, r REAL, b BLOB);\n';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -220,6 +224,110 @@ describe('concurrent writes', function () {
       assert.deepEqual([Number(r.n), Number(r.touched)], [160, 160], `${refused} refused and retried`);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
+    }
+  });
+});
+
+describe('concurrent writes, replicated and killed', function () {
+  this.timeout(120000);
+
+  it('replicates exactly the committed group-commit writes and deferred blocks, one version each, no gaps', async () => {
+    const cluster = await TestCluster.start(2, { schema: CLUSTER_SCHEMA, args: (i) => (i === 0 ? ['--pg-addr', '127.0.0.1:0'] : []) });
+    const [a, b] = cluster.nodes;
+    const clients = await connected(a.agent.pg!.port, 4);
+    try {
+      const versions: number[] = [];
+      const http = Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          postJson(a.http, '/v1/transactions', i % 7 === 0 ? [['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'x']], ['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'dup']]] : [['INSERT INTO kv (k, v) VALUES (?, ?)', [i, 'http']]]).then((r) => {
+            if (i % 7 === 0) assert.equal(r.status, 400, r.text);
+            else {
+              assert.equal(r.status, 200, r.text);
+              versions.push((r.json as { version: number }).version);
+            }
+          }),
+        ),
+      );
+      const blocks = Promise.all(
+        clients.map(async (c, k) => {
+          for (let i = 0; i < 10; i++) {
+            const key = 1000 + k * 100 + i;
+            await c.query('BEGIN');
+            await c.query("INSERT INTO kv (k, v, n) VALUES ($1, 'pg', 0)", [key]);
+            await c.query('UPDATE kv SET n = n + 1 WHERE k = $1', [key]);
+            await c.query(i % 3 === 0 ? 'ROLLBACK' : 'COMMIT');
+          }
+        }),
+      );
+      await Promise.all([http, blocks]);
+      await converged(cluster.nodes, ['kv']);
+      const st = await syncStatus(b.http);
+      const fromA = st.origins.filter((o) => o.head > 0);
+      assert.equal(fromA.length, 1);
+      // 60 - 9 failed HTTP requests, and 4 clients x 6 committed blocks: each one version, no gaps
+      assert.equal(fromA[0].head, 51 + 24);
+      assert.equal(new Set(versions).size, 51);
+      const got = await rows(b.http, "SELECT count(*), sum(v = 'http'), sum(v = 'pg'), sum(n) FROM kv");
+      assert.deepEqual(got, [[75, 51, 24, 24]]);
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+      await cluster.dispose();
+    }
+  });
+
+  it('keeps every acknowledged block and autocommit write, and no part of an unacknowledged one, across a SIGKILL under load', async () => {
+    const agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    const dir = agent.dir;
+    const clients = await connected(agent.pg!.port, 6);
+    const acked: number[] = [];
+    const ackedHttp: number[] = [];
+    let killed = false;
+    const kill = () => {
+      if (!killed && acked.length >= 60) {
+        killed = true;
+        agent.proc.kill('SIGKILL');
+      }
+    };
+    await Promise.all([
+      ...clients.map(async (c, k) => {
+        (c as unknown as { on(event: string, fn: () => void): void }).on('error', () => undefined); // the agent is killed under it
+        for (let i = 0; !killed; i++) {
+          const id = (k * 10000 + i) * 2;
+          try {
+            await c.query('BEGIN');
+            await c.query("INSERT INTO items VALUES ($1, 'first')", [id]);
+            await c.query("INSERT INTO items VALUES ($1, 'second')", [id + 1]);
+            await c.query('COMMIT');
+            acked.push(id);
+            kill();
+          } catch {
+            return;
+          }
+        }
+      }),
+      (async () => {
+        for (let i = 0; !killed; i++) {
+          const id = 900000 + i;
+          const r = await postJson(agent.http, '/v1/transactions', [['INSERT INTO items VALUES (?, ?)', [id, 'http']]]).catch(() => null);
+          if (!r) return;
+          if (r.status === 200) ackedHttp.push(id);
+        }
+      })(),
+    ]);
+    await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
+    const again = await new AgentProcess({ dir, schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] }).start();
+    try {
+      const all = new Map((await rows(again.http, 'SELECT id, v FROM items')).map(([id, v]) => [Number(id), String(v)]));
+      for (const id of acked) assert.ok(all.get(id) === 'first' && all.get(id + 1) === 'second', `acknowledged block ${id} is there`);
+      for (const id of ackedHttp) assert.equal(all.get(id), 'http');
+      for (const [id, v] of all) {
+        if (v === 'first') assert.equal(all.get(id + 1), 'second', `block ${id} is whole`);
+        if (v === 'second') assert.equal(all.get(id - 1), 'first', `block ${id - 1} is whole`);
+      }
+      assert.ok(acked.length >= 60);
+    } finally {
+      await again.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
