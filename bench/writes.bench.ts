@@ -26,11 +26,11 @@ const SCHEMA = (history: string) => `
 CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT);
 CREATE TABLE pgbench_branches (bid INTEGER NOT NULL PRIMARY KEY, bbalance INTEGER, filler TEXT);
 CREATE TABLE pgbench_tellers (tid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, tbalance INTEGER, filler TEXT);
-CREATE TABLE pgbench_history (hid TEXT NOT NULL PRIMARY KEY DEFAULT ${history}, tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
+CREATE TABLE pgbench_history (${history}, tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
 `;
-/** The history key each side makes for pgbench's INSERT, which gives none: 128 random bits as text. */
-const PATINA_SCHEMA = SCHEMA('(lower(hex(randomblob(16))))');
-const PG_SCHEMA = SCHEMA("md5(random()::text || clock_timestamp()::text)");
+/** The history key each side makes for pgbench's INSERT, which gives none: a 64-bit integer. */
+const PATINA_SCHEMA = SCHEMA('hid BIGINT NOT NULL PRIMARY KEY DEFAULT (patina_id())');
+const PG_SCHEMA = SCHEMA('hid BIGSERIAL PRIMARY KEY');
 const UPDATE_SCRIPT = `\\set aid random(1, ${ACCOUNTS})\nUPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n`;
 
 function load(port: number, user: string, generate: string) {

@@ -15,7 +15,7 @@ const SCHEMA = `
 CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT);
 CREATE TABLE pgbench_branches (bid INTEGER NOT NULL PRIMARY KEY, bbalance INTEGER, filler TEXT);
 CREATE TABLE pgbench_tellers (tid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, tbalance INTEGER, filler TEXT);
-CREATE TABLE pgbench_history (hid TEXT NOT NULL PRIMARY KEY DEFAULT (lower(hex(randomblob(16)))), tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
+CREATE TABLE pgbench_history (hid BIGINT NOT NULL PRIMARY KEY DEFAULT (patina_id()), tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
 CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, v TEXT);
 CREATE TABLE counters (id INTEGER NOT NULL PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0, touched INTEGER NOT NULL DEFAULT 0);
 `;
