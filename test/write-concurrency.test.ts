@@ -67,7 +67,9 @@ describe('concurrent writes', function () {
 
   it("runs pgbench's built-in tpcb-like, simple-update and select-only scripts unmodified, 4 clients, with consistent balances", () => {
     for (const mode of ['simple', 'prepared']) {
-      const out = pgbench(['-b', 'tpcb-like', '-t', '60', '-M', mode]);
+      // A block that read a row a concurrent COMMIT changed fails with 40001 (rare: 4 clients, 100,000 accounts);
+      // pgbench retries such failures as it does against PostgreSQL at REPEATABLE READ.
+      const out = pgbench(['-b', 'tpcb-like', '-t', '60', '--max-tries', '5', '-M', mode]);
       assert.match(out, /number of transactions actually processed: 240\/240/);
     }
     const [accounts, tellers, branches, history, count] = sums();
