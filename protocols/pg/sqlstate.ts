@@ -19,11 +19,13 @@ const BY_SQLITE_CODE: Record<string, string> = {
 
 /** SQLSTATE by the text of SQLite's message, for errors whose code is only SQLITE_ERROR. */
 const BY_MESSAGE: [RegExp, string][] = [
+  [/the key must be chosen by the writer/, '23502'], // src/crdt/key-rule.ts: the key would be NULL for SQLite to fill in
   [/no such table|no such view|unknown database/i, '42P01'],
   [/no such column|has no column named/i, '42703'],
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
+  [/is one of the agent's own tables and is not accepted|\(a pragma\) is not accepted|reaches files or the raw database|(ATTACH|DETACH|PRAGMA) statements are not accepted/, '42501'],
   [/schema statements|are not accepted|is one of the agent's own tables/i, '0A000'],
   [/datatype mismatch/i, '42804'],
   [/Missing named parameter|Too many parameter|bind message supplies/i, '08P01'],
@@ -32,6 +34,8 @@ const BY_MESSAGE: [RegExp, string][] = [
 /** SQLSTATE by error kind, when nothing more precise is known. */
 const BY_KIND: Record<ErrorKind, string> = {
   user: '42000',
+  unauthenticated: '28000',
+  forbidden: '42501',
   'not-found': '42704',
   conflict: '23000',
   'too-large': '54000',
@@ -47,7 +51,7 @@ export function pgError(code: string, message: string, kind: ErrorKind = 'user')
 
 /** The SQLSTATE and message of anything a statement threw. */
 export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL' } {
-  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
   if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -11,6 +11,7 @@ import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } 
 
 import type { Slicer } from './slicer';
 import type { ChangedKeys } from './wake-index';
+import { secondsSince } from '../engine/elapsed';
 
 /** One change of a subscription's result, with its change id. */
 export interface ChangeRecord {
@@ -86,7 +87,7 @@ export class Subscription {
       }
       if (++n % PAGE === 0) await slicer.pause();
     }
-    this.queryTime = (performance.now() - t0) / 1000;
+    this.queryTime = secondsSince(t0);
     return batch.finish();
   }
 
@@ -143,7 +144,7 @@ export class Subscription {
       rows.push(row);
       if (rows.length % PAGE === 0) await slicer.pause();
     }
-    this.queryTime = (performance.now() - t0) / 1000;
+    this.queryTime = secondsSince(t0);
     return this.diffAll(rows, now, slicer);
   }
 

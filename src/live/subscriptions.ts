@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Changeset } from '../bus/changeset';
 import { PatinaError } from '../errors';
+import { checkReadReach } from '../engine/classify';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
@@ -151,6 +152,7 @@ export class Subscriptions {
 
   /** Finds or creates the subscription of a statement; creating checks it and stores its result. */
   async subscribe(sql: string, params: SqlParams | undefined): Promise<Subscription> {
+    checkReadReach(sql, 'query');
     const key = statementKey(sql, params);
     const existing = this.#byKey.get(key) ?? (await this.#making.get(key));
     if (existing && this.#byUuid.get(existing.uuid) === existing) return existing;
@@ -188,7 +190,9 @@ export class Subscriptions {
     if (from !== undefined) {
       const last = sub.lastChange;
       const min = this.#store.minChange(sub.id) ?? last + 1;
-      if (from > last) return ended(`change id ${from} is beyond the last change id ${last} of this subscription; min change id: ${min}`);
+      // Ahead of the log: the client holds changes this agent never made (another agent's subscription,
+      // or a store that was reset); unlike changes no longer kept, waiting will not bring them.
+      if (from > last) return ended(`change id ${from} is ahead of this subscription, whose last change id is ${last}: this agent never sent it (a different agent, or its subscription store was reset); re-read with GET /v1/subscriptions/${uuid} without from`);
       if (from < min - 1) return ended(`changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`);
       const client = this.#attach(sub);
       return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close(), onCut: (fn) => (client.onFail = fn) };
