@@ -85,6 +85,9 @@ describe('config file and flags', () => {
     { what: 'a path of the wrong type', toml: '[db]\npath = 3\n', key: /db\.path/ },
     { what: 'schema_paths of the wrong type', toml: '[db]\nschema_paths = 3\n', key: /db\.schema_paths/ },
     { what: 'a bad body_limit', toml: '[api]\nbody_limit = "lots"\n', key: /api\.body_limit/ },
+    { what: 'a bad client_buffer_bytes', toml: '[subscriptions]\nclient_buffer_bytes = "lots"\n', key: /subscriptions\.client_buffer_bytes/ },
+    { what: 'a max_backlog_rows of 0', toml: '[subscriptions]\nmax_backlog_rows = 0\n', key: /subscriptions\.max_backlog_rows/ },
+    { what: 'a negative admit_wait_seconds', toml: '[subscriptions]\nadmit_wait_seconds = -1\n', key: /subscriptions\.admit_wait_seconds/ },
     { what: 'a TOML syntax error', toml: '[api\naddr = "127.0.0.1:0"\n', key: /patina\.toml/ },
   ];
   for (const c of invalid) {

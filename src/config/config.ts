@@ -79,6 +79,8 @@ export interface SubscriptionConfig {
   clientBufferBytes: number;
   /** Changed rows waiting to be matched past which HTTP writes wait, then get 503 with Retry-After. */
   maxBacklogRows: number;
+  /** Seconds such a write waits for the backlog to shrink before the 503. */
+  admitWaitSeconds: number;
 }
 
 /** The whole validated configuration of one agent. */
@@ -115,7 +117,7 @@ export function defaultConfig(): Config {
       readWorkersMax: 16,
     },
     api: { addr: { host: '127.0.0.1', port: 8080 }, bodyLimit: 16 * 1024 * 1024, queryTimeoutSeconds: 60, pg: [] },
-    subscriptions: { retainChanges: 10000, retainSeconds: 3600, idleSeconds: 600, clientBuffer: 10000, clientBufferBytes: 4 * 1024 * 1024, maxBacklogRows: 100000 },
+    subscriptions: { retainChanges: 10000, retainSeconds: 3600, idleSeconds: 600, clientBuffer: 10000, clientBufferBytes: 4 * 1024 * 1024, maxBacklogRows: 100000, admitWaitSeconds: 1 },
     gossip: null,
   };
 }
@@ -275,13 +277,14 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (api.tls !== undefined) cfg.api.tls = tlsFiles(api.tls, 'api.tls', rel, 'client_ca_file');
   }
   if (root.subscriptions !== undefined) {
-    const s = table(root.subscriptions, 'subscriptions', ['retain_changes', 'retain_seconds', 'idle_seconds', 'client_buffer', 'client_buffer_bytes', 'max_backlog_rows']);
+    const s = table(root.subscriptions, 'subscriptions', ['retain_changes', 'retain_seconds', 'idle_seconds', 'client_buffer', 'client_buffer_bytes', 'max_backlog_rows', 'admit_wait_seconds']);
     if (s.retain_changes !== undefined) cfg.subscriptions.retainChanges = num(s.retain_changes, 'subscriptions.retain_changes', 1);
     if (s.retain_seconds !== undefined) cfg.subscriptions.retainSeconds = num(s.retain_seconds, 'subscriptions.retain_seconds', 0, false);
     if (s.idle_seconds !== undefined) cfg.subscriptions.idleSeconds = num(s.idle_seconds, 'subscriptions.idle_seconds', 0, false);
     if (s.client_buffer !== undefined) cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
     if (s.client_buffer_bytes !== undefined) cfg.subscriptions.clientBufferBytes = parseSize(s.client_buffer_bytes, 'subscriptions.client_buffer_bytes');
     if (s.max_backlog_rows !== undefined) cfg.subscriptions.maxBacklogRows = num(s.max_backlog_rows, 'subscriptions.max_backlog_rows', 1);
+    if (s.admit_wait_seconds !== undefined) cfg.subscriptions.admitWaitSeconds = num(s.admit_wait_seconds, 'subscriptions.admit_wait_seconds', 0, false);
   }
   if (root.gossip !== undefined) {
     const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id', 'tls', 'plaintext']);

@@ -27,10 +27,11 @@ export interface LiveOptions {
   clientBufferBytes: number;
   /** Changed rows waiting to be matched past which writes are held back (see admitWrite). */
   maxBacklogRows: number;
+  /** Seconds a held write waits for the backlog to shrink before it is refused. */
+  admitWaitSeconds: number;
 }
 
-/** How long a write waits for the backlog to shrink before it is refused, and the retry advice. */
-const ADMIT_WAIT_MS = 1000;
+/** The retry advice of a refused write. */
 const RETRY_AFTER_SECONDS = 1;
 
 /** Milliseconds of subscription work between two turns of the event loop (see slicer.ts). */
@@ -240,14 +241,14 @@ export class Subscriptions {
 
   /**
    * Backpressure for writers: admits at once while fewer than `maxBacklogRows` changed rows wait to
-   * be matched; otherwise waits up to a second for the matcher to catch up, then refuses (the caller
+   * be matched; otherwise waits up to `admitWaitSeconds` for the matcher to catch up, then refuses (the caller
    * answers 503 with Retry-After). Admitted writes are never lost: a write of any size is admitted
    * below the limit, and every committed change is matched.
    */
   async admitWrite(): Promise<{ retryAfter: number; reason: string } | null> {
     const max = this.#opts.maxBacklogRows;
     if (this.#matcher.backlog < max) return null;
-    const deadline = Date.now() + ADMIT_WAIT_MS;
+    const deadline = Date.now() + this.#opts.admitWaitSeconds * 1000;
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
       if (this.#matcher.backlog < max) return null;
