@@ -6,6 +6,7 @@ import type { Schema } from '../../src/engine/schema/model';
 import { type CancelRegistry, Connection } from './connection';
 import { LocalDb } from './local-db';
 import { scramSecret } from './scram';
+import { PgCounts } from './statement-counts';
 import type { PgEngine } from './session';
 
 /** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
@@ -20,6 +21,8 @@ export class PgServer implements CancelRegistry {
   readonly #servers: net.Server[] = [];
   readonly #conns = new Map<number, { key: number; conn: Connection }>();
   readonly #sockets = new Set<net.Socket>();
+  /** Connections and statements, counted for the metrics. */
+  readonly counts = new PgCounts();
 
   private constructor(engine: PgBackend) {
     this.#engine = engine;
@@ -40,10 +43,15 @@ export class PgServer implements CancelRegistry {
   }
 
   #listen(l: PgListenerConfig, queryTimeoutMs: number): Promise<void> {
-    const opts = { readonly: l.readonly, secret: l.password === null ? null : scramSecret(l.password), queryTimeoutMs };
+    const opts = { readonly: l.readonly, secret: l.password === null ? null : scramSecret(l.password), queryTimeoutMs, counts: this.counts };
     const server = net.createServer((socket) => {
       this.#sockets.add(socket);
-      socket.on('close', () => this.#sockets.delete(socket));
+      this.counts.accepted++;
+      this.counts.open = this.#sockets.size;
+      socket.on('close', () => {
+        this.#sockets.delete(socket);
+        this.counts.open = this.#sockets.size;
+      });
       new Connection(socket, this.#engine, this.#local, opts, this);
     });
     server.maxConnections = 10000;

@@ -9,7 +9,8 @@ import type { CommitHooks } from '../engine/writer';
 import { SENTINEL, captureDdl, clockTableName } from './clock-sql';
 import { decodePk, encodePk } from './pk';
 
-const VERSION_KEY = 'db_version';
+/** The meta key of this agent's highest db_version. */
+export const VERSION_KEY = 'db_version';
 
 /** A row the triggers saw change in the open transaction (first touch wins). */
 interface Touch {
