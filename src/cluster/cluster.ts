@@ -330,6 +330,8 @@ export class Cluster {
   syncStatus(): Record<string, unknown> {
     const heads = this.#book.heads();
     const now = Date.now();
+    // Origins that peers reported and this agent has nothing of yet count too (head 0).
+    for (const ph of this.#peerHeads.values()) for (const actor of Object.keys(ph)) heads[actor] ??= { head: 0, gaps: [] };
     const origins = Object.entries(heads).map(([actor, o]) => ({
       actor_id: actor,
       self: actor === this.#capture.actor,
@@ -349,6 +351,7 @@ export class Cluster {
       lag_seconds: origins.reduce((n, o) => Math.max(n, o.lag_seconds), 0),
       last_sync_ms_ago: this.#lastSync ? Date.now() - this.#lastSync : null,
       stats: { ...this.#stats },
+      tuning: { ...this.#tune },
     };
   }
 
