@@ -208,7 +208,7 @@ export class Agent {
       this.subscriptions?.close();
       await this.engine.close();
       this.#lock?.release();
-      log.info({ db: this.config.db.path }, 'agent stopped');
+      if (server) log.info({ db: this.config.db.path }, 'agent stopped');
     })();
     return this.#stopping;
   }
