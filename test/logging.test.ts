@@ -80,7 +80,12 @@ describe('logging: [log] format = "json"', function () {
     assert.equal((await request(a.http, 'GET', '/v1/health')).status, 200);
     assert.equal((await request(a.http, 'GET', '/no/such/route')).status, 404);
     await sleep(200);
-    assert.deepEqual(jsonLines(a).slice(before), [], 'no log line for ordinary requests');
+    // On a loaded machine one of these may pass slow_query_seconds (0.05 s here) and be logged as slow; nothing else may be.
+    assert.deepEqual(
+      jsonLines(a).slice(before).filter((l) => !/^slow (read|write)$/.test(l.msg)),
+      [],
+      'no log line for ordinary requests',
+    );
 
     const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c WHERE ? IS NOT NULL';
     const r = await postJson(a.http, '/v1/queries', [slow, [PARAM_SECRET]]);
