@@ -53,8 +53,11 @@ export class Agent {
     this.engine = engine;
   }
 
-  /** `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets. */
-  static async start(config: Config, internal: { capture?: boolean } = {}): Promise<Agent> {
+  /**
+   * `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets.
+   * `requestMetrics: false` is for the metrics benchmark only (its anchor): no per-request metrics.
+   */
+  static async start(config: Config, internal: { capture?: boolean; requestMetrics?: boolean } = {}): Promise<Agent> {
     // One agent per database: a second one stops here, naming the first one's pid.
     const lock = config.db.path === ':memory:' ? null : DatabaseLock.acquire(config.db.path);
     let engine: Engine<Changeset>;
@@ -104,7 +107,7 @@ export class Agent {
           subscriptions,
           health: () => agent.health(),
           reloadSchema: () => agent.reloadSchema(),
-          metrics: agent.metrics,
+          metrics: internal.requestMetrics === false ? undefined : agent.metrics,
           backup: { checkBackupTarget, backup: (file, onProgress) => agent.backup(file, onProgress) },
           extraRoutes: clusterRoutes(agent.cluster),
         },
