@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine';
 import { VersionBook, gapCount, missingRanges } from './bookkeeping';
 import { ChangeReader } from './change-reader';
 import { type Member, Membership } from './membership';
+import type { TlsMaterial } from '../auth/tls-material';
 import { type LineSink, type PeerFrom, PeerTransport } from './transport';
 import { log } from '../observability/log';
 import { LagClock } from './lag-clock';
@@ -50,7 +51,7 @@ export class Cluster {
   readonly #logged = new Map<string, number>();
   readonly #stats = { pushed: 0, pushReceived: 0, merged: 0, syncRounds: 0, synced: 0, deferred: 0 };
 
-  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: GossipTuning) {
+  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: GossipTuning, tls: TlsMaterial | null) {
     this.#engine = engine;
     this.#capture = capture;
     this.#feed = feed;
@@ -63,7 +64,7 @@ export class Cluster {
         changes: (body, from) => this.#onChanges(body as { cs: WireChangeset[] }, from),
       },
       stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
-    });
+    }, tls);
     const file = engine.path === ':memory:' ? null : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
     this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr), {
       intervalMs: tune.pingIntervalMs / 2,
@@ -79,8 +80,8 @@ export class Cluster {
   }
 
   /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
-  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: Partial<GossipTuning> = {}): Promise<Cluster> {
-    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_GOSSIP_TUNING, ...tune });
+  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tls: TlsMaterial | null = null, tune: Partial<GossipTuning> = {}): Promise<Cluster> {
+    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_GOSSIP_TUNING, ...tune }, tls);
     const lease = await engine.lease();
     try {
       c.#book = VersionBook.open(lease.db, capture.actor, () => capture.version);
@@ -95,6 +96,11 @@ export class Cluster {
     c.#syncTimer = setInterval(() => void c.#syncRound(), c.#tune.syncIntervalMs);
     c.#syncTimer.unref();
     return c;
+  }
+
+  /** Takes re-read certificates for new peer connections (after `patina reload`). */
+  reloadTls(tls: TlsMaterial): void {
+    this.#transport.reloadTls(tls);
   }
 
   /** The address peers reach this agent on. */

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
-import { checkWriteStatement } from './classify';
+import { Checkpointer } from './checkpointer';
+import { checkReadReach, checkWriteStatement } from './classify';
 import { openDatabase } from './database';
 import { COMMITS_KEY, MetaStore } from './meta';
 import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
@@ -34,6 +35,7 @@ export class Engine<C = unknown> {
   readonly path: string;
   readonly #opts: EngineOptions;
   readonly #reads: ReadPool;
+  readonly #checkpointer: Checkpointer | null;
   #schema: Schema;
   readonly #schemaListeners: SchemaListener[] = [];
   /** What opening applied of the schema files (new tables, columns, indexes), for the start-up log. */
@@ -51,6 +53,9 @@ export class Engine<C = unknown> {
     this.#schema = schema;
     this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
     this.writer.onCommit(() => this.#reads.committed());
+    this.#checkpointer = opts.path === ':memory:' ? null : new Checkpointer(opts.path, db);
+    const checkpointer = this.#checkpointer;
+    if (checkpointer) this.writer.onCommit(() => checkpointer.committed());
   }
 
   /** Opens the database, applies the schema files (refusing destructive changes) and starts the readers. */
@@ -108,11 +113,13 @@ export class Engine<C = unknown> {
 
   /** Starts a read: in-process when provably bounded (point reads), else on a worker process. */
   read(req: ReadRequest): ReadCursor {
+    checkReadReach(req.sql, 'query');
     return this.#reads.query(req);
   }
 
   /** A point read's rows at once, in-process; null when the read is not provably bounded (use read). */
   pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
+    checkReadReach(sql, 'query');
     return this.#reads.pointRead(sql, params);
   }
 
@@ -131,6 +138,16 @@ export class Engine<C = unknown> {
     }
   }
 
+  /** Runs `run` on the writer as one unit of the next group commit (a PG block's COMMIT). */
+  group<T>(run: (lease: WriterLease<C>) => T): Promise<{ value: T; change: C | null }> {
+    return this.writer.group(run);
+  }
+
+  /** Runs `run` on the writer in a transaction that is always rolled back (a PG block's statement, tried out). */
+  tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
+    return this.writer.tryOut(run);
+  }
+
   /** Holds the writer for an interactive transaction (the PG front end). */
   lease(): Promise<WriterLease<C>> {
     return this.writer.lease();
@@ -147,6 +164,7 @@ export class Engine<C = unknown> {
 
   async close(): Promise<void> {
     await this.#reads.close();
+    await this.#checkpointer?.close();
     const lease = await this.writer.lease();
     try {
       this.writer.db.pragma('wal_checkpoint(TRUNCATE)');
