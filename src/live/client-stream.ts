@@ -12,6 +12,14 @@ export interface ClientLimits {
 
 const RESUME = 'resume with GET /v1/subscriptions/{id}?from=<last change id seen>';
 
+/** What the streams of all clients did, counted for the metrics and the log. */
+export interface ClientTally {
+  /** Change lines sent live to clients. */
+  sent: number;
+  /** A client was cut off for falling behind. */
+  cutOff(limit: number): void;
+}
+
 /**
  * One listener of a subscription: a bounded queue of change lines between the subscription (which
  * pushes after each logged batch, never waiting) and the client's socket (which pulls as fast as it
@@ -36,10 +44,14 @@ export class ClientStream {
   /** The last change id this client has (from its snapshot or backfill, then from pushes). */
   after: number;
 
-  constructor(limits: ClientLimits, after: number, onClose: () => void) {
+  readonly #tally: ClientTally | null;
+
+  constructor(limits: ClientLimits, after: number, onClose: () => void, tally: ClientTally | null = null) {
     this.#limits = limits;
+    this.#tally = tally;
     this.after = after;
     this.#onClose = onClose;
+    this.#tally = tally;
   }
 
   /** Queues the lines of one group of changes, all or none; `bytes` is their UTF-8 size. */
@@ -47,10 +59,12 @@ export class ClientStream {
     if (this.#closed || this.#error !== null) return;
     const n = this.#queue.length - this.#head;
     if (n > 0 && n + lines.length > this.#limits.events) {
+      this.#tally?.cutOff(this.#limits.events);
       this.fail(`the client fell behind: more than ${this.#limits.events} events were waiting to be sent; ${RESUME}`);
       return;
     }
     if (n > 0 && this.#bytes + bytes > this.#limits.bytes) {
+      this.#tally?.cutOff(this.#limits.bytes);
       this.fail(`the client fell behind: more than ${this.#limits.bytes} bytes of changes were waiting to be sent; ${RESUME}`);
       return;
     }
@@ -96,6 +110,7 @@ export class ClientStream {
           // Taken from a moving head, not spliced off the front: a long queue costs O(1) per chunk.
           const stop = Math.min(this.#queue.length, this.#head + CHUNK_LINES);
           const text = this.#queue.slice(this.#head, stop).join('');
+          if (this.#tally) this.#tally.sent += stop - this.#head;
           this.#head = stop;
           if (this.#head === this.#queue.length) {
             this.#queue = [];

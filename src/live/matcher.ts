@@ -41,6 +41,9 @@ export class Matcher {
   #batchRows = 0;
   readonly #tasks: Task[] = [];
   #pumping: Promise<void> | null = null;
+  /** When the oldest changeset not yet matched was queued (ms since epoch), the batch under way included. */
+  #queuedSince = 0;
+  #batchSince = 0;
   #scheduled = false;
   /** Tables of subscriptions being made: their changes must queue before the subscription joins the index. */
   readonly #pendingTables = new Map<string, number>();
@@ -86,6 +89,7 @@ export class Matcher {
     for (const c of cs.changes) {
       const t = c.table.toLowerCase();
       if (!this.index.reads(t) && !this.#pendingTables.has(t)) continue;
+      if (this.#queue.length === 0) this.#queuedSince = Date.now();
       this.#queue.push(cs);
       this.#queuedRows += cs.changes.length;
       this.#kick();
@@ -101,6 +105,12 @@ export class Matcher {
   /** Changed rows waiting to be matched, the batch under way included. */
   get backlog(): number {
     return this.#queuedRows + this.#batchRows;
+  }
+
+  /** How long the oldest changeset not yet matched has waited, seconds (0 when none waits). */
+  get lagSeconds(): number {
+    const since = this.#batchRows > 0 ? this.#batchSince : this.#queue.length > 0 ? this.#queuedSince : 0;
+    return since === 0 ? 0 : (Date.now() - since) / 1000;
   }
 
   /**
@@ -296,6 +306,7 @@ export class Matcher {
     const batch = this.#queue;
     this.#queue = [];
     this.#batchRows = this.#queuedRows;
+    this.#batchSince = this.#queuedSince;
     this.#queuedRows = 0;
     try {
       const woken = this.index.wake(changesOf(batch));

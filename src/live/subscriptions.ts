@@ -6,6 +6,7 @@ import { checkReadReach } from '../engine/classify';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
+import { log } from '../observability/log';
 import { changeLine, columnsLine, eoqLine, errorLine, rowLine } from './events';
 import { type PositionedWriter, DataReader } from './data-reader';
 import { Matcher } from './matcher';
@@ -80,6 +81,15 @@ export class Subscriptions {
   readonly #loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 5 });
   /** Subscriptions re-run at start-up because the store may have missed commits. */
   #rerunAtStart = 0;
+  /** Live change lines sent and clients cut off, since start. */
+  readonly #tally = {
+    sent: 0,
+    cutOffs: 0,
+    cutOff(limit: number) {
+      this.cutOffs++;
+      log.warn({ client_buffer: limit }, 'subscription client cut off: it fell behind');
+    },
+  };
 
   private constructor(engine: LiveEngine, store: SubscriptionStore, opts: LiveOptions) {
     this.#engine = engine;
@@ -224,14 +234,35 @@ export class Subscriptions {
     });
   }
 
-  /** Counts for GET /v1/health; `loop_delay_ms` covers the time since the previous call. */
-  stats(): { subscriptions: number; clients: number; queued_changesets: number; queued_rows: number; rerun_at_start: number; loop_delay_ms: { p99: number; max: number } } {
+  /** Counts for GET /v1/health and the metrics; with `loop`, the event-loop delay since the previous such call. */
+  stats(loop = false): {
+    subscriptions: number;
+    clients: number;
+    queued_changesets: number;
+    queued_rows: number;
+    matcher_lag_seconds: number;
+    rerun_at_start: number;
+    changes_sent_total: number;
+    clients_cut_off_total: number;
+    loop_delay_ms?: { p99: number; max: number };
+  } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
+    const out = {
+      subscriptions: this.#byUuid.size,
+      clients,
+      queued_changesets: this.#matcher.queued,
+      queued_rows: this.#matcher.backlog,
+      matcher_lag_seconds: this.#matcher.lagSeconds,
+      rerun_at_start: this.#rerunAtStart,
+      changes_sent_total: this.#tally.sent,
+      clients_cut_off_total: this.#tally.cutOffs,
+    };
+    if (!loop) return out;
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    const loop = { p99: ms(this.#loop.percentile(99)), max: ms(this.#loop.max) };
+    const delay = { p99: ms(this.#loop.percentile(99)), max: ms(this.#loop.max) };
     this.#loop.reset();
-    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, queued_rows: this.#matcher.backlog, rerun_at_start: this.#rerunAtStart, loop_delay_ms: loop };
+    return { ...out, loop_delay_ms: delay };
   }
 
   /** Changed rows written and not matched yet (what write admission looks at). */
@@ -313,7 +344,7 @@ export class Subscriptions {
       sub.clients.delete(client);
       sub.listenedAt = Date.now();
       if (!this.#closed && this.#byUuid.get(sub.uuid) === sub) this.#store.setListened(sub.id, sub.listenedAt);
-    });
+    }, this.#tally);
     sub.clients.add(client);
     sub.listenedAt = Date.now();
     return client;
