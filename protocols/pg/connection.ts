@@ -255,8 +255,8 @@ export class Connection {
   }
 
   #sendError(err: unknown) {
-    const { code, message } = sqlstateOf(err);
-    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, '') });
+    const { code, message, detail } = sqlstateOf(err);
+    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, ''), detail });
   }
 
   #onStartup(r: Reader) {
@@ -435,6 +435,8 @@ export class Connection {
       for (let i = from; i < stmts.length; i++) {
         const tokens = stmts[i];
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
+        const param = tokens.find((t) => t.type === 'param');
+        if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
         const lifted = liftLiterals(tokens);
         const an = lifted ? session.analyzeCached(`S${lifted.key}`, () => lifted.tokens) : session.analyze(tokens);
         if (an.kind === 'noop' && an.command === 'DEALLOCATE') this.#deallocate(an);

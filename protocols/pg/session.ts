@@ -13,6 +13,7 @@ import { PatinaError } from '../../src/errors';
 import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
 import { type PgToken, identName } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
+import { pgConstraintError, targetTable } from './constraint-errors';
 import { pgError } from './sqlstate';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
@@ -37,7 +38,7 @@ export interface ColumnDesc {
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
 export interface Analyzed {
-  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql';
+  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql' | 'explain';
   /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
   command: string;
   sql: string;
@@ -50,6 +51,10 @@ export interface Analyzed {
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
   setting?: { name: string; value: string | null };
+  /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
+  batch?: string[];
+  /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
+  explain?: { inner: Analyzed; run: boolean };
 }
 
 /** Rows of a result, pulled batch by batch. */
@@ -126,7 +131,7 @@ function pgColumnName(name: string, sql: string): string {
   return '?column?';
 }
 
-const INTERNAL_NAMES: Record<string, string> = { __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
+const INTERNAL_NAMES: Record<string, string> = { __pg_int: 'int4', __pg_float: 'float8', __pg_typeof: 'pg_typeof', __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
 const CAST_NAMES: Record<string, string> = {
@@ -316,7 +321,7 @@ export class Session {
     this.#timeoutMs = opts.timeoutMs;
     this.facts = { user: opts.user, database: opts.database, version: VERSION_TEXT, pid: opts.pid, settings: new Map(Object.entries(GUC_DEFAULTS)) };
     this.facts.settings.set('application_name', opts.applicationName);
-    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT };
+    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT, columnType: (table, column) => columnType(this.#engine.schema, table, column) };
   }
 
   /**
@@ -362,6 +367,50 @@ export class Session {
     }
   }
 
+  /**
+   * TRUNCATE [TABLE] [ONLY] a [, b] [RESTART IDENTITY | CONTINUE IDENTITY] [RESTRICT]: a DELETE of
+   * every row of each table in one transaction, captured and replicated like any delete.
+   */
+  #truncate(sig: PgToken[]): Analyzed {
+    const tables: string[] = [];
+    let i = 1;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (up(i) === 'TABLE') i++;
+    for (; i < sig.length; i++) {
+      if (up(i) === 'ONLY' || sig[i].text === ',' || sig[i].text === '*') continue;
+      if (['RESTART', 'CONTINUE', 'IDENTITY', 'RESTRICT'].includes(up(i))) continue;
+      if (up(i) === 'CASCADE') throw pgError('0A000', 'TRUNCATE ... CASCADE is not supported by Patina (the schema has no foreign keys): truncate each table by name');
+      if (sig[i].type !== 'word' && sig[i].type !== 'quoted') throw pgError('42601', `syntax error at or near "${sig[i].text}"`);
+      let name = identName(sig[i]);
+      if (name === 'public' && sig[i + 1]?.text === '.' && sig[i + 2]) name = identName(sig[(i += 2)]);
+      if (!this.#engine.schema.tables.has(name)) throw pgError('42P01', `relation "${name}" does not exist`);
+      tables.push(name);
+    }
+    if (tables.length === 0) throw pgError('42601', 'syntax error at end of input: TRUNCATE needs a table name');
+    const batch = tables.map((t) => `DELETE FROM "${t}"`);
+    return { kind: 'sql', command: 'TRUNCATE TABLE', sql: batch[0], batch, local: false, readonly: false, columns: null, paramTypes: [] };
+  }
+
+  /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
+  #explain(sig: PgToken[], tokens: PgToken[], declaredTypes: number[]): Analyzed {
+    let i = 1;
+    let run = false;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (sig[i]?.text === '(') {
+      for (i++; i < sig.length && sig[i].text !== ')'; i++) {
+        if (up(i) === 'ANALYZE') run = !['FALSE', 'OFF', '0'].includes(up(i + 1) || sig[i + 1]?.text);
+        if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT') throw pgError('0A000', `EXPLAIN (FORMAT ${sig[i + 1]?.text ?? ''}) is not supported by Patina: only FORMAT TEXT`);
+      }
+      i++;
+    }
+    for (; ['ANALYZE', 'ANALYSE', 'VERBOSE'].includes(up(i)); i++) if (up(i) !== 'VERBOSE') run = true;
+    const start = tokens.indexOf(sig[i]);
+    if (start < 0) throw pgError('42601', 'syntax error at end of input: EXPLAIN needs a statement');
+    const inner = this.analyze(tokens.slice(start), declaredTypes);
+    if (inner.kind !== 'sql' || inner.batch) throw pgError('42601', `syntax error at or near "${sig[i].text}": EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, VALUES or WITH`);
+    return { kind: 'explain', command: 'EXPLAIN', sql: inner.sql, local: inner.local, readonly: inner.readonly || !run, columns: [{ name: 'QUERY PLAN', declType: 'text' }], paramTypes: inner.paramTypes, explain: { inner, run } };
+  }
+
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
   analyze(tokens: PgToken[], declaredTypes: number[] = []): Analyzed {
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
@@ -385,7 +434,13 @@ export class Session {
         const name = sig.slice(1).map((t) => identName(t)).join(' ').replace(/^transaction isolation level$/, 'transaction_isolation').replace(/^time zone$/, 'timezone');
         return { ...base, kind: 'show', command: 'SHOW', columns: name === 'all' ? [{ name: 'name', declType: 'text' }, { name: 'setting', declType: 'text' }, { name: 'description', declType: 'text' }] : [{ name, declType: 'text' }], setting: { name, value: null } };
       }
-      case 'DISCARD': case 'DEALLOCATE': case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'CHECKPOINT':
+      case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'COPY':
+        throw pgError('0A000', `${kw} is not supported by Patina`);
+      case 'TRUNCATE':
+        return this.#truncate(sig);
+      case 'EXPLAIN':
+        return this.#explain(sig, tokens, declaredTypes);
+      case 'DISCARD': case 'DEALLOCATE': case 'CHECKPOINT':
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
     }
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
@@ -487,7 +542,45 @@ export class Session {
         return none;
       case 'sql':
         return this.#runSql(an, params);
+      case 'explain':
+        return this.#runExplain(an, params);
     }
+  }
+
+  async #runExplain(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
+    const { inner, run } = an.explain!;
+    const params = paramRecord(list);
+    const eqp = `EXPLAIN QUERY PLAN ${inner.sql}`;
+    let plan: unknown[][];
+    try {
+      plan = this.#local.run(this.#local.prepare(eqp), params, this.facts);
+    } catch {
+      // a write to a captured table prepares only on the writer (its triggers call the agent's functions)
+      const lease = this.#lease ?? (await this.#engine.lease());
+      try {
+        plan = lease.run({ sql: eqp, params }, 'statement').rows ?? [];
+      } finally {
+        if (lease !== this.#lease) lease.release();
+      }
+    }
+    let lines = planLines(plan);
+    if (!inner.readonly) {
+      // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
+      const verb = inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
+      const reads = plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^->  /, '')}`) : ['  ->  Result'];
+      lines = [`${verb} on ${targetTable(inner.sql) ?? '?'}`, ...reads];
+    }
+    if (run) {
+      const t0 = performance.now();
+      const out = await this.#runSql(inner, list);
+      let rows = out.all?.length ?? 0;
+      if (out.rows) for (let batch = await out.rows.next(); batch; batch = await out.rows.next()) rows += batch.length;
+      if (out.affected !== undefined && inner.command !== 'SELECT') rows = out.affected;
+      const ms = performance.now() - t0;
+      lines[0] += ` (actual rows=${rows} loops=1)`;
+      lines.push(`Execution Time: ${ms.toFixed(3)} ms`);
+    }
+    return complete(an.columns, lines.map((l) => [l]));
   }
 
   async #savepoint(an: Analyzed): Promise<Outcome> {
@@ -505,11 +598,7 @@ export class Session {
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
     if (an.empty) return complete(an.columns, []);
-    let params: Record<string, SqlValue> | undefined;
-    if (list.length > 0) {
-      params = {};
-      for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
-    }
+    const params = paramRecord(list);
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
     if (this.#lease) {
@@ -548,15 +637,29 @@ export class Session {
 
   async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
     if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
-    checkWriteStatement(an.sql, 'statement');
+    const statements = (an.batch ?? [an.sql]).map((sql) => {
+      checkWriteStatement(sql, 'statement');
+      return { sql, params };
+    });
     let r: StatementResult;
-    if (this.tx === 'open') {
-      await this.#ensureLease();
-      r = this.#lease!.run({ sql: an.sql, params }, 'statement');
-    } else {
-      r = (await this.#engine.transaction([{ sql: an.sql, params }])).results[0];
+    try {
+      if (this.tx === 'open') {
+        await this.#ensureLease();
+        for (const s of statements) r = this.#lease!.run(s, 'statement');
+      } else {
+        r = (await this.#engine.transaction(statements)).results[0];
+      }
+    } catch (err) {
+      throw pgConstraintError(err, { schema: this.#engine.schema, sql: an.sql, params, keyExists: (table, cols, values) => this.#keyExists(table, cols, values) });
     }
-    return { columns: an.columns, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+    return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
+  }
+
+  /** Whether a row with this key exists, as this session sees the data (its open transaction, or the last commit). */
+  #keyExists(table: string, columns: string[], values: SqlValue[]): boolean {
+    const sql = `SELECT 1 FROM "${table}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')}`;
+    const db = this.#lease?.db ?? this.#local.db;
+    return db.prepare(sql).get(...values) !== undefined;
   }
 
   async #ensureLease() {
@@ -589,6 +692,35 @@ export class Session {
     this.#endLease();
     this.tx = 'idle';
   }
+}
+
+/** Positional parameters as SQLite's named ones ($1 is "1"); undefined when there are none. */
+function paramRecord(list: SqlValue[]): Record<string, SqlValue> | undefined {
+  if (list.length === 0) return undefined;
+  const params: Record<string, SqlValue> = {};
+  for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
+  return params;
+}
+
+/** SQLite's EXPLAIN QUERY PLAN rows (id, parent, notused, detail) as PostgreSQL-style indented lines. */
+function planLines(rows: unknown[][]): string[] {
+  const depth = new Map<unknown, number>([[0, -1]]);
+  const lines: string[] = [];
+  for (const [id, parent, , detail] of rows) {
+    const d = (depth.get(parent) ?? -1) + 1;
+    depth.set(id, d);
+    lines.push(d === 0 ? String(detail) : `${' '.repeat(6 * (d - 1))}  ->  ${detail}`);
+  }
+  return lines.length > 0 ? lines : ['(no plan)'];
+}
+
+/** The declared type of a schema column, in `table` when named, else the first table that has it. */
+function columnType(schema: Schema, table: string | null, column: string): string | null {
+  for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
+    const c = t?.columns.find((c) => c.name.toLowerCase() === column);
+    if (c) return c.type;
+  }
+  return null;
 }
 
 /** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */

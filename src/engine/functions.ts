@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
+import { installPgFunctions } from './pg-functions';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
@@ -10,6 +11,7 @@ import { installDateFunctions } from './dates';
  */
 export function installReadFunctions(db: Database.Database): void {
   installDateFunctions(db);
+  installPgFunctions(db);
   const cache = new Map<string, RegExp>();
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (pattern === null || value === null) return null;
