@@ -74,7 +74,8 @@ export class Agent {
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port);
-      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds);
+      // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
+      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, agent.updates);
     } catch (err) {
       await agent.stop();
       throw err;

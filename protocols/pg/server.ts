@@ -5,6 +5,7 @@ import type { PgListenerConfig } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import { type CancelRegistry, Connection } from './connection';
 import { LocalDb } from './local-db';
+import { Channels, type TableUpdateSource } from './notifications';
 import { scramSecret } from './scram';
 import type { PgEngine } from './session';
 
@@ -20,16 +21,19 @@ export class PgServer implements CancelRegistry {
   readonly #servers: net.Server[] = [];
   readonly #conns = new Map<number, { key: number; conn: Connection }>();
   readonly #sockets = new Set<net.Socket>();
+  /** LISTEN/NOTIFY channels of every connection of every listener of this agent. */
+  readonly #channels: Channels;
 
-  private constructor(engine: PgBackend) {
+  private constructor(engine: PgBackend, updates: TableUpdateSource | null) {
     this.#engine = engine;
+    this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);
     engine.onSchema((schema) => this.#local.refresh(schema));
   }
 
   /** Starts every configured listener; rejects if one cannot bind. */
-  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number): Promise<PgServer> {
-    const s = new PgServer(engine);
+  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number, updates: TableUpdateSource | null = null): Promise<PgServer> {
+    const s = new PgServer(engine, updates);
     try {
       for (const l of listeners) await s.#listen(l, queryTimeoutSeconds * 1000);
     } catch (err) {
@@ -44,7 +48,7 @@ export class PgServer implements CancelRegistry {
     const server = net.createServer((socket) => {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
-      new Connection(socket, this.#engine, this.#local, opts, this);
+      new Connection(socket, this.#engine, this.#local, opts, this, this.#channels);
     });
     server.maxConnections = 10000;
     this.#servers.push(server);

@@ -11,10 +11,11 @@ import type { SqlValue } from '../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
 import { PatinaError } from '../../src/errors';
 import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
-import { type PgToken, identName } from './lexer';
+import { type PgToken, identName, lexPg } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
 import { pgConstraintError, targetTable } from './constraint-errors';
-import { pgError } from './sqlstate';
+import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
+import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
 /** What the PG front end needs from the engine. */
@@ -38,7 +39,8 @@ export interface ColumnDesc {
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
 export interface Analyzed {
-  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql' | 'explain';
+  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql' | 'explain'
+    | 'listen' | 'unlisten' | 'notify' | 'copy' | 'declare' | 'fetch' | 'close-cursor';
   /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
   command: string;
   sql: string;
@@ -55,6 +57,41 @@ export interface Analyzed {
   batch?: string[];
   /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
   explain?: { inner: Analyzed; run: boolean };
+  /** LISTEN, UNLISTEN (null channel: `*`) and NOTIFY. */
+  channel?: { name: string | null; payload: string };
+  /** COPY: the statement, and for COPY TO the read that gives its rows. */
+  copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
+  /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
+  cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
+}
+
+/** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
+export interface SessionChannels {
+  listen(channel: string): void;
+  /** null: every channel (UNLISTEN *). */
+  unlisten(channel: string | null): void;
+  notify(channel: string, payload: string): void;
+}
+
+/** COPY FROM STDIN's rows going into the writer: one transaction (or the open block), all or nothing. */
+export interface CopyIn {
+  readonly table: string;
+  readonly columns: string[];
+  /** Inserts one record; throws PostgreSQL's error naming the line. */
+  insert(fields: (string | null)[], line: number): void;
+  /** Commits (outside a block); returns the rows copied. */
+  finish(): number;
+  /** Rolls back (outside a block) or fails the block. */
+  abort(): void;
+}
+
+/** A cursor of DECLARE: the rows of its query, pulled batch by batch as FETCH asks. */
+interface SqlCursor {
+  columns: ColumnDesc[] | null;
+  hold: boolean;
+  buffer: unknown[][];
+  at: number;
+  source: RowSource | null;
 }
 
 /** Rows of a result, pulled batch by batch. */
@@ -311,6 +348,11 @@ export class Session {
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
   readonly #analyses = new Map<string, Analyzed>();
   #analysesSchema: Schema | null = null;
+  /** LISTEN/NOTIFY; null until the connection wires them. */
+  channels: SessionChannels | null = null;
+  /** NOTIFYs of the open transaction, delivered at its commit. */
+  readonly #notifies: [string, string][] = [];
+  readonly #cursors = new Map<string, SqlCursor>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
 
@@ -356,6 +398,7 @@ export class Session {
   /** Ends the transaction: commits the writer's block or rolls it back. */
   #finish(commit: boolean) {
     this.tx = 'idle';
+    this.#transactionEnded(commit);
     const lease = this.#lease;
     this.#lease = null;
     if (!lease) return;
@@ -389,6 +432,63 @@ export class Session {
     if (tables.length === 0) throw pgError('42601', 'syntax error at end of input: TRUNCATE needs a table name');
     const batch = tables.map((t) => `DELETE FROM "${t}"`);
     return { kind: 'sql', command: 'TRUNCATE TABLE', sql: batch[0], batch, local: false, readonly: false, columns: null, paramTypes: [] };
+  }
+
+  /** COPY table FROM STDIN / COPY {table | (query)} TO STDOUT: what to copy, checked against the schema. */
+  #copy(sig: PgToken[], tokens: PgToken[]): Analyzed {
+    const stmt = parseCopy(sig, tokens);
+    const base = { sql: '', local: false, paramTypes: [] as number[] };
+    if (stmt.query) {
+      const read = this.analyze(stmt.query);
+      if (read.kind !== 'sql' || !read.columns || !read.readonly) throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
+      return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns: read.columns.map((c) => c.name), read } };
+    }
+    const def = this.#engine.schema.tables.get(stmt.table!);
+    if (!def) throw pgError('42P01', `relation "${stmt.table}" does not exist`);
+    for (const c of stmt.columns) if (!def.columns.some((d) => d.name === c)) throw pgError('42703', `column "${c}" of relation "${def.name}" does not exist`);
+    if (new Set(stmt.columns).size !== stmt.columns.length) throw pgError('42701', `column "${stmt.columns.find((c, i) => stmt.columns.indexOf(c) !== i)}" specified more than once`);
+    const columns = stmt.columns.length > 0 ? stmt.columns : def.columns.map((c) => c.name);
+    if (stmt.direction === 'in') return { ...base, kind: 'copy', command: 'COPY', readonly: false, columns: null, copy: { stmt, columns, read: null } };
+    const read = this.analyze(lexPg(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${def.name}"`));
+    return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns, read } };
+  }
+
+  /** DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR [{WITH | WITHOUT} HOLD] FOR query. */
+  #declare(sig: PgToken[], tokens: PgToken[], declaredTypes: number[]): Analyzed {
+    if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: DECLARE needs a cursor name');
+    const name = identName(sig[1]);
+    let i = 2;
+    let hold = false;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    for (; i < sig.length && up(i) !== 'FOR'; i++) {
+      if (up(i) === 'BINARY') throw pgError('0A000', 'binary cursors are not supported by Patina');
+      if (up(i) === 'WITH' && up(i + 1) === 'HOLD') hold = true;
+    }
+    if (up(i) !== 'FOR' || !sig[i + 1]) throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
+    const inner = this.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
+    if (inner.kind !== 'sql' || !inner.columns || !inner.readonly) throw pgError('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
+    return { kind: 'declare', command: 'DECLARE CURSOR', sql: inner.sql, local: inner.local, readonly: true, columns: null, paramTypes: inner.paramTypes, cursor: { name, hold, inner } };
+  }
+
+  /** FETCH [NEXT | FORWARD [n | ALL] | n | ALL] [FROM | IN] name (and MOVE): forward only. */
+  #fetch(sig: PgToken[], move: boolean): Analyzed {
+    let i = 1;
+    let count = 1;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    const num = (k: number) => (sig[k]?.type === 'number' && /^\d+$/.test(sig[k].text) ? Number(sig[k].text) : null);
+    if (['PRIOR', 'FIRST', 'LAST', 'ABSOLUTE', 'RELATIVE', 'BACKWARD'].includes(up(i)) || (sig[i]?.text === '-')) {
+      throw pgError('55000', 'cursor can only scan forward: Patina cursors are NO SCROLL (FETCH NEXT, FORWARD n, n or ALL)');
+    }
+    if (up(i) === 'NEXT') i++;
+    else if (up(i) === 'FORWARD') {
+      i++;
+      if (up(i) === 'ALL') (count = Infinity), i++;
+      else if (num(i) !== null) (count = num(i)!), i++;
+    } else if (up(i) === 'ALL') (count = Infinity), i++;
+    else if (num(i) !== null) (count = num(i)!), i++;
+    if (up(i) === 'FROM' || up(i) === 'IN') i++;
+    if (!sig[i] || (sig[i].type !== 'word' && sig[i].type !== 'quoted') || sig.length > i + 1) throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": ${move ? 'MOVE' : 'FETCH'} needs a cursor name`);
+    return { kind: 'fetch', command: move ? 'MOVE' : 'FETCH', sql: '', local: false, readonly: true, columns: null, paramTypes: [], cursor: { name: identName(sig[i]), count, move } };
   }
 
   /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
@@ -434,8 +534,31 @@ export class Session {
         const name = sig.slice(1).map((t) => identName(t)).join(' ').replace(/^transaction isolation level$/, 'transaction_isolation').replace(/^time zone$/, 'timezone');
         return { ...base, kind: 'show', command: 'SHOW', columns: name === 'all' ? [{ name: 'name', declType: 'text' }, { name: 'setting', declType: 'text' }, { name: 'description', declType: 'text' }] : [{ name, declType: 'text' }], setting: { name, value: null } };
       }
-      case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'COPY':
-        throw pgError('0A000', `${kw} is not supported by Patina`);
+      case 'LISTEN': case 'UNLISTEN': {
+        if (!sig[1]) throw pgError('42601', `syntax error at end of input: ${kw} needs a channel name`);
+        return { ...base, kind: kw === 'LISTEN' ? 'listen' : 'unlisten', command: kw, channel: { name: sig[1].text === '*' ? null : identName(sig[1]), payload: '' } };
+      }
+      case 'NOTIFY': {
+        if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: NOTIFY needs a channel name');
+        let payload = '';
+        if (sig[2]?.text === ',') {
+          if (sig[3]?.type !== 'string' || sig.length > 4) throw pgError('42601', `syntax error at or near "${sig[3]?.text ?? 'end of input'}": NOTIFY's payload is a string literal`);
+          payload = sig[3].text.slice(1, -1).split("''").join("'");
+        } else if (sig.length > 2) throw pgError('42601', `syntax error at or near "${sig[2].text}"`);
+        if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+        return { ...base, kind: 'notify', command: 'NOTIFY', channel: { name: identName(sig[1]), payload } };
+      }
+      case 'COPY':
+        return this.#copy(sig, tokens);
+      case 'DECLARE':
+        return this.#declare(sig, tokens, declaredTypes);
+      case 'FETCH': case 'MOVE':
+        return this.#fetch(sig, kw === 'MOVE');
+      case 'CLOSE': {
+        const all = w(1) === 'ALL';
+        if (!sig[1]) throw pgError('42601', 'syntax error at end of input: CLOSE needs a cursor name');
+        return { ...base, kind: 'close-cursor', command: all ? 'CLOSE CURSOR ALL' : 'CLOSE CURSOR', cursor: { name: all ? null : identName(sig[1]) } };
+      }
       case 'TRUNCATE':
         return this.#truncate(sig);
       case 'EXPLAIN':
@@ -519,6 +642,7 @@ export class Session {
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.#endLease();
         this.tx = 'idle';
+        this.#transactionEnded(false);
         return none;
       case 'savepoint':
         if (this.tx === 'idle') throw pgError('25P01', `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`);
@@ -544,7 +668,162 @@ export class Session {
         return this.#runSql(an, params);
       case 'explain':
         return this.#runExplain(an, params);
+      case 'listen':
+        if (!this.channels) throw pgError('0A000', 'LISTEN is not available on this connection');
+        this.channels.listen(an.channel!.name!);
+        return none;
+      case 'unlisten':
+        this.channels?.unlisten(an.channel!.name);
+        return none;
+      case 'notify':
+        if (this.tx === 'open') this.#notifies.push([an.channel!.name!, an.channel!.payload]); // delivered at commit, as in PostgreSQL
+        else this.channels?.notify(an.channel!.name!, an.channel!.payload);
+        return none;
+      case 'copy':
+        throw pgError('0A000', 'COPY through the extended query protocol is not supported by Patina: send it as a simple query (psql, pg-copy-streams and psycopg2 do)');
+      case 'declare':
+        return this.#declareCursor(an, params);
+      case 'fetch':
+        return this.#fetchCursor(an);
+      case 'close-cursor': {
+        const name = an.cursor!.name;
+        if (name === null) for (const n of [...this.#cursors.keys()]) this.#closeCursor(n);
+        else if (!this.#closeCursor(name)) throw pgError('34000', `cursor "${name}" does not exist`);
+        return none;
+      }
     }
+  }
+
+  async #declareCursor(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
+    const { name, hold, inner } = an.cursor!;
+    if (this.tx === 'idle' && !hold) throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
+    if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
+    const out = await this.#runSql(inner!, params);
+    this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
+    this.#cursors.set(name!, { columns: out.columns, hold: hold!, buffer: out.all ?? [], at: 0, source: out.rows });
+    return NONE;
+  }
+
+  async #fetchCursor(an: Analyzed): Promise<Outcome> {
+    const { name, count, move } = an.cursor!;
+    const c = this.#cursors.get(name!);
+    if (!c) throw pgError('34000', `cursor "${name}" does not exist`);
+    const rows: unknown[][] = [];
+    let moved = 0;
+    while (moved < count!) {
+      if (c.at >= c.buffer.length) {
+        const next = c.source ? await c.source.next() : null;
+        if (next === null) {
+          c.source = null;
+          c.buffer = [];
+          c.at = 0;
+          break;
+        }
+        c.buffer = next;
+        c.at = 0;
+        continue;
+      }
+      const take = Math.min(c.buffer.length - c.at, count! - moved);
+      if (!move) for (let k = 0; k < take; k++) rows.push(c.buffer[c.at + k]);
+      c.at += take;
+      moved += take;
+    }
+    if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
+    return { columns: c.columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
+  }
+
+  #closeCursor(name: string): boolean {
+    const c = this.#cursors.get(name);
+    if (!c) return false;
+    this.#cursors.delete(name);
+    c.source?.cancel();
+    return true;
+  }
+
+  /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
+  #transactionEnded(committed: boolean) {
+    const notifies = this.#notifies.splice(0);
+    if (committed) for (const [ch, payload] of notifies) this.channels?.notify(ch, payload);
+    for (const [name, c] of [...this.#cursors]) if (!c.hold) this.#closeCursor(name);
+  }
+
+  /** COPY TO STDOUT: the rows of its read, streamed. */
+  copyOut(an: Analyzed): Outcome | Promise<Outcome> {
+    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    return this.#runSql(an.copy!.read!, []);
+  }
+
+  /** COPY FROM STDIN: takes the writer (or the open block's lease) and returns where the rows go. */
+  async copyIn(an: Analyzed): Promise<CopyIn> {
+    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    if (this.#readonlyListener) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
+    const { stmt, columns } = an.copy!;
+    const table = stmt.table!;
+    const def = this.#engine.schema.tables.get(table)!;
+    const convert = columnConverters(def, columns);
+    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+    checkWriteStatement(sql, 'statement');
+    const inBlock = this.tx === 'open';
+    let lease: WriterLease<unknown>;
+    if (inBlock) {
+      await this.#ensureLease();
+      lease = this.#lease!;
+    } else {
+      lease = await this.#engine.lease();
+      if (this.#closed) {
+        lease.release();
+        throw new PatinaError('unavailable', 'the connection was closed');
+      }
+      lease.begin();
+    }
+    let count = 0;
+    let open = true;
+    const end = (commit: boolean) => {
+      if (!open) return;
+      open = false;
+      if (inBlock) {
+        if (!commit) this.tx = 'failed';
+        return;
+      }
+      try {
+        if (commit) lease.commit();
+        else lease.rollback();
+      } finally {
+        lease.release();
+      }
+    };
+    return {
+      table,
+      columns,
+      insert: (fields, line) => {
+        if (fields.length > columns.length) throw copyError('22P04', 'extra data after last expected column', line, table);
+        if (fields.length < columns.length) throw copyError('22P04', `missing data for column "${columns[fields.length]}"`, line, table);
+        const params: Record<string, SqlValue> = {};
+        for (let k = 0; k < fields.length; k++) {
+          const f = fields[k];
+          try {
+            params[k + 1] = f === null ? null : convert[k](f);
+          } catch (err) {
+            const e = err as { message: string; code?: string };
+            throw copyError(e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02', e.message, line, table, columns[k], f);
+          }
+        }
+        try {
+          lease.run({ sql, params }, 'statement');
+        } catch (err) {
+          const e = pgConstraintError(err, { schema: this.#engine.schema, sql, params, keyExists: (t, cols, values) => lease.db.prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`).get(...values) !== undefined });
+          const pe = e instanceof PgError ? e : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
+          pe.where = `COPY ${table}, line ${line}`;
+          throw pe;
+        }
+        count++;
+      },
+      finish: () => {
+        end(true);
+        return count;
+      },
+      abort: () => end(false),
+    };
   }
 
   async #runExplain(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
@@ -689,6 +968,8 @@ export class Session {
   close(): void {
     this.#closed = true;
     this.cancel();
+    for (const name of [...this.#cursors.keys()]) this.#closeCursor(name);
+    this.#notifies.length = 0;
     this.#endLease();
     this.tx = 'idle';
   }
