@@ -6,6 +6,7 @@ import { ApiClient } from './client';
 import { parseJsonExact } from '../engine/json';
 import { cellToJson } from '../engine/values';
 import path from 'node:path';
+import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson, statementBody } from './params';
 
 const HELP: Record<string, string> = {
   main: `patina: a replicated SQL database agent
@@ -45,7 +46,7 @@ Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema f
 Runs one read statement and prints rows tab-separated.
 
 Options:
-      --param V            a positional parameter (repeatable); numbers are sent as numbers
+${PARAM_HELP}
       --columns            print the column names first
       --timer              print the query time last
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
@@ -55,7 +56,7 @@ Options:
 Runs one write statement in its own transaction and prints rows affected.
 
 Options:
-      --param V            a positional parameter (repeatable); numbers are sent as numbers
+${PARAM_HELP}
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
   -h, --help               show this help`,
   cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
@@ -92,15 +93,6 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-/** A --param value: integers and decimals as numbers (big integers exact), `null` as null, else text. */
-function paramValue(v: string): string {
-  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v) || v === 'null') return v;
-  return JSON.stringify(v);
-}
-
-function statementBody(sql: string, params: string[]): string {
-  return params.length === 0 ? JSON.stringify(sql) : `[${JSON.stringify(sql)},[${params.map(paramValue).join(',')}]]`;
-}
 
 /** The effective config of `patina agent`: defaults, then the file, then the flags. */
 export function agentConfig(argv: string[]): Config {
@@ -173,22 +165,31 @@ async function runAgent(argv: string[]) {
 }
 
 const CLIENT_OPTIONS = {
-  param: { type: 'string', multiple: true },
   'api-addr': { type: 'string', default: '127.0.0.1:8080' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-const QUERY_OPTIONS = { ...CLIENT_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+const EXEC_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS } as const;
 
 function clientArgs(argv: string[]) {
   return parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
 }
 
+/** The parameters of a query or exec command; a bad --param-json is a usage error. */
+function paramsOf(tokens: Parameters<typeof paramsJson>[0]): string[] {
+  try {
+    return paramsJson(tokens);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 async function runQuery(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: QUERY_OPTIONS, strict: true, allowPositionals: true });
+  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
   const api = new ApiClient(values['api-addr']);
-  const res = await api.post('/v1/queries', statementBody(positionals[0], values.param ?? []));
+  const res = await api.post('/v1/queries', statementBody(positionals[0], paramsOf(tokens)));
   if (!res.ok) fail(((await res.json()) as { error: string }).error);
   for await (const l of api.lines(res)) {
     const ev = parseJsonExact(l) as { columns?: string[]; row?: [number, unknown[]]; eoq?: { time: number }; error?: string };
@@ -200,11 +201,11 @@ async function runQuery(argv: string[]) {
 }
 
 async function runExec(argv: string[]) {
-  const { values, positionals } = clientArgs(argv);
+  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
   const api = new ApiClient(values['api-addr']);
-  const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], values.param ?? [])}]`);
+  const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], paramsOf(tokens))}]`);
   const body = (await res.json()) as { results?: { rows_affected?: number; error?: string }[]; error?: string; version?: number | null };
   if (!res.ok) fail(body.error ?? body.results?.[0]?.error ?? `HTTP ${res.status}`);
   process.stdout.write(`rows affected: ${body.results?.[0]?.rows_affected}${body.version != null ? `, version ${body.version}` : ''}\n`);
