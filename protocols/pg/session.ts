@@ -9,7 +9,7 @@ import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
 import type { Schema } from '../../src/engine/schema/model';
 import type { SqlValue } from '../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
-import { PatinaError } from '../../src/errors';
+import { PatinaError, fromSqliteError } from '../../src/errors';
 import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
 import { type PgToken, identName, lexPg } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
@@ -776,6 +776,14 @@ export class Session {
       }
       lease.begin();
     }
+    // prepared once for the whole COPY (lease.run would look it up per row)
+    let insert: ReturnType<typeof lease.db.prepare>;
+    try {
+      insert = lease.db.prepare(sql.replace(/\$\d+/g, '?'));
+    } catch (err) {
+      if (!inBlock) lease.release();
+      throw fromSqliteError(err);
+    }
     let count = 0;
     let open = true;
     const end = (commit: boolean) => {
@@ -798,20 +806,22 @@ export class Session {
       insert: (fields, line) => {
         if (fields.length > columns.length) throw copyError('22P04', 'extra data after last expected column', line, table);
         if (fields.length < columns.length) throw copyError('22P04', `missing data for column "${columns[fields.length]}"`, line, table);
-        const params: Record<string, SqlValue> = {};
+        const values: SqlValue[] = new Array(fields.length);
         for (let k = 0; k < fields.length; k++) {
           const f = fields[k];
           try {
-            params[k + 1] = f === null ? null : convert[k](f);
+            values[k] = f === null ? null : convert[k](f);
           } catch (err) {
             const e = err as { message: string; code?: string };
             throw copyError(e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02', e.message, line, table, columns[k], f);
           }
         }
         try {
-          lease.run({ sql, params }, 'statement');
+          insert.run(values);
         } catch (err) {
-          const e = pgConstraintError(err, { schema: this.#engine.schema, sql, params, keyExists: (t, cols, values) => lease.db.prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`).get(...values) !== undefined });
+          const params: Record<string, SqlValue> = {};
+          values.forEach((v, k) => (params[k + 1] = v));
+          const e = pgConstraintError(fromSqliteError(err), { schema: this.#engine.schema, sql, params, keyExists: (t, cols, values) => lease.db.prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`).get(...values) !== undefined });
           const pe = e instanceof PgError ? e : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
           pe.where = `COPY ${table}, line ${line}`;
           throw pe;
