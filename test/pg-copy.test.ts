@@ -2,6 +2,7 @@
 // transaction and one changeset per COPY FROM, PostgreSQL's errors naming the bad line, and COPY TO
 // streaming a million rows without holding them.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -106,6 +107,31 @@ describe('COPY over the PG port', function () {
     assert.equal(text.split('\n').length - 1, 5002);
     assert.ok(text.includes('4999\tuser 4999\t\\N\t2499\tf\n'));
     await goesOn();
+  });
+
+  it("psycopg2's copy_expert and copy_from load and dump, and a bad line raises with its pgcode", async () => {
+    const py = `
+import io
+import psycopg2
+conn = psycopg2.connect(host='127.0.0.1', port=${port}, user='tester', dbname='db')
+cur = conn.cursor()
+cur.copy_expert("COPY users (id, name) FROM STDIN WITH (FORMAT csv, HEADER)", io.StringIO("id,name\\n1,ann\\n2,\\"b, ob\\"\\n"))
+cur.copy_from(io.StringIO("3\\tcy\\n"), 'users', columns=('id', 'name'))
+conn.commit()
+out = io.StringIO()
+cur.copy_expert("COPY (SELECT id, name FROM users ORDER BY id) TO STDOUT WITH CSV", out)
+print(out.getvalue(), end='')
+try:
+    cur.copy_expert("COPY users (id, name) FROM STDIN", io.StringIO("4\\td\\nfive\\te\\n"))
+except psycopg2.Error as e:
+    print(e.pgcode, e.diag.context)
+conn.rollback()
+cur.execute('SELECT count(*) FROM users')
+print(cur.fetchone()[0])
+`;
+    const p = spawnSync('/usr/bin/python3', ['-c', py], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(p.status, 0, p.stderr);
+    assert.equal(p.stdout, '1,ann\n2,"b, ob"\n3,cy\n22P02 COPY users, line 2, column id: "five"\n3\n');
   });
 
   it('a bad line fails the whole COPY with PostgreSQL\'s error naming the line; the session goes on', async () => {
