@@ -57,6 +57,8 @@ interface CopyInState {
 const OUT_HIGH_WATER = 64 * 1024;
 /** Notifications a client may leave unread in the socket's buffer before it is cut off. */
 const NOTIFY_HIGH_WATER = 16 * 1024 * 1024;
+/** Notifications held while the session is inside a transaction. */
+const NOTIFY_QUEUE = 100_000;
 const QUEUE_HIGH_WATER = 1024;
 let nextPid = 1000 + (process.pid % 1000) * 1000;
 
@@ -454,6 +456,11 @@ export class Connection {
     if (this.#phase !== 'ready') return;
     if (this.#socket.writableLength > NOTIFY_HIGH_WATER) {
       this.#fatal('53200', `the client left more than ${NOTIFY_HIGH_WATER} bytes of notifications unread`);
+      return;
+    }
+    if (this.#notifications.length >= NOTIFY_QUEUE) {
+      // a session that stays inside a transaction while its channels are busy
+      this.#fatal('53200', `more than ${NOTIFY_QUEUE} notifications waited for the session's transaction to end`);
       return;
     }
     this.#notifications.push(n);
