@@ -9,7 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { postJson } from './helpers/http';
-import { type PgClient, pgClient, psql } from './helpers/pg';
+import { type PgClient, RawPg, pgClient, psql, serialize } from './helpers/pg';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
@@ -206,5 +206,32 @@ print(cur.fetchone()[0])
     assert.ok(last.endsWith(`1000000\t${String(1000000).padStart(110, '0')}\n`));
     assert.ok(peak - before < 60, `the agent grew by ${Math.round(peak - before)} MiB while streaming ${Math.round(bytes / 1e6)} MB`);
     await goesOn();
+  });
+});
+
+describe('a COPY FROM whose client stops sending', function () {
+  this.timeout(60000);
+  let agent: AgentProcess;
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, config: '[api]\nquery_timeout = 1\n[[api.pg]]\naddr = "127.0.0.1:0"\n' });
+  });
+  after(() => agent.dispose());
+
+  it('is rolled back after api.query_timeout without data, giving the writer back; the session goes on', async () => {
+    const c = await RawPg.open(agent.pg!.port);
+    c.send(serialize.query('COPY users (id, name) FROM STDIN'));
+    await c.until('copyInResponse');
+    c.send(serialize.copyData(Buffer.from('1\ta\n')));
+    // the writer is held by the COPY; this write waits for it, and goes through once the COPY is given up
+    const write = postJson(agent.http, '/v1/transactions', ["INSERT INTO users (id, name) VALUES (2, 'http')"]);
+    const msgs = await c.until('readyForQuery');
+    const err = msgs.find((m) => m.name === 'error') as { code?: string; message?: string } | undefined;
+    assert.equal(err?.code, '57014');
+    assert.match(err?.message ?? '', /COPY from stdin received no data for 1 s/);
+    assert.equal((await write).status, 200);
+    c.send(serialize.query('SELECT id FROM users ORDER BY id'));
+    const rows = (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]);
+    assert.deepEqual(rows, ['2'], 'the COPY\'s row was rolled back');
+    c.end();
   });
 });

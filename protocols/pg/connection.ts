@@ -51,6 +51,8 @@ type Phase = 'startup' | 'sasl-initial' | 'sasl-final' | 'ready' | 'closed';
 interface CopyInState {
   target: CopyIn;
   parser: CopyParser;
+  /** Ends a COPY whose client stopped sending (it holds the writer). */
+  idle: NodeJS.Timeout;
   resume: (err: unknown) => void | Promise<void>;
 }
 
@@ -235,7 +237,10 @@ export class Connection {
     this.#queue.length = 0;
     this.#channels.unlistenAll(this.#listener);
     this.#notifications.length = 0;
-    this.#copyIn?.target.abort();
+    if (this.#copyIn) {
+      clearTimeout(this.#copyIn.idle);
+      this.#copyIn.target.abort();
+    }
     this.#copyIn = null;
     for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
     this.#portals.clear();
@@ -480,8 +485,10 @@ export class Connection {
   /** A message while COPY FROM STDIN runs: data, its end, or its failure; anything else ends the COPY. */
   #onCopyMessage(msg: Frontend): void | Promise<void> {
     const copy = this.#copyIn!;
+    copy.idle.refresh();
     const fail = (err: unknown) => {
       this.#copyIn = null;
+      clearTimeout(copy.idle);
       copy.target.abort();
       return copy.resume(err);
     };
@@ -493,6 +500,7 @@ export class Connection {
         case 'copyDone': {
           for (const r of copy.parser.end()) copy.target.insert(r.fields, r.line);
           this.#copyIn = null;
+          clearTimeout(copy.idle);
           const n = copy.target.finish();
           backend.commandComplete(this.#w, `COPY ${n}`);
           return copy.resume(null);
@@ -522,7 +530,17 @@ export class Connection {
           target.abort();
           return;
         }
-        this.#copyIn = { target, parser: new CopyParser(an.copy!.stmt.options, target.table), resume: (err) => (err === null ? this.#runSimple(stmts, i + 1) : this.#simpleDone(err)) };
+        const timeoutMs = this.#opts.queryTimeoutMs;
+        const idle = setTimeout(() => {
+          if (this.#copyIn !== state || this.#phase === 'closed') return;
+          this.#copyIn = null;
+          target.abort();
+          void state.resume(pgError('57014', `COPY from stdin received no data for ${timeoutMs / 1000} s (api.query_timeout) and was rolled back: it held the writer`));
+          this.#flush();
+        }, timeoutMs);
+        idle.unref();
+        const state: CopyInState = { target, parser: new CopyParser(an.copy!.stmt.options, target.table), idle, resume: (err) => (err === null ? this.#runSimple(stmts, i + 1) : this.#simpleDone(err)) };
+        this.#copyIn = state;
         backend.copyResponse(this.#w, 'G', target.columns.length);
       },
       (err) => this.#simpleDone(err),
