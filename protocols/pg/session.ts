@@ -15,6 +15,7 @@ import { type PgToken, identName, lexPg } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
 import { pgConstraintError, targetTable } from './constraint-errors';
 import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
+import { SqlCursors, parseFetch } from './cursors';
 import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
@@ -83,15 +84,6 @@ export interface CopyIn {
   finish(): number;
   /** Rolls back (outside a block) or fails the block. */
   abort(): void;
-}
-
-/** A cursor of DECLARE: the rows of its query, pulled batch by batch as FETCH asks. */
-interface SqlCursor {
-  columns: ColumnDesc[] | null;
-  hold: boolean;
-  buffer: unknown[][];
-  at: number;
-  source: RowSource | null;
 }
 
 /** Rows of a result, pulled batch by batch. */
@@ -352,7 +344,7 @@ export class Session {
   channels: SessionChannels | null = null;
   /** NOTIFYs of the open transaction, delivered at its commit. */
   readonly #notifies: [string, string][] = [];
-  readonly #cursors = new Map<string, SqlCursor>();
+  readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
 
@@ -470,25 +462,10 @@ export class Session {
     return { kind: 'declare', command: 'DECLARE CURSOR', sql: inner.sql, local: inner.local, readonly: true, columns: null, paramTypes: inner.paramTypes, cursor: { name, hold, inner } };
   }
 
-  /** FETCH [NEXT | FORWARD [n | ALL] | n | ALL] [FROM | IN] name (and MOVE): forward only. */
+  /** FETCH/MOVE: forward only (cursors.ts reads the direction). */
   #fetch(sig: PgToken[], move: boolean): Analyzed {
-    let i = 1;
-    let count = 1;
-    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
-    const num = (k: number) => (sig[k]?.type === 'number' && /^\d+$/.test(sig[k].text) ? Number(sig[k].text) : null);
-    if (['PRIOR', 'FIRST', 'LAST', 'ABSOLUTE', 'RELATIVE', 'BACKWARD'].includes(up(i)) || (sig[i]?.text === '-')) {
-      throw pgError('55000', 'cursor can only scan forward: Patina cursors are NO SCROLL (FETCH NEXT, FORWARD n, n or ALL)');
-    }
-    if (up(i) === 'NEXT') i++;
-    else if (up(i) === 'FORWARD') {
-      i++;
-      if (up(i) === 'ALL') (count = Infinity), i++;
-      else if (num(i) !== null) (count = num(i)!), i++;
-    } else if (up(i) === 'ALL') (count = Infinity), i++;
-    else if (num(i) !== null) (count = num(i)!), i++;
-    if (up(i) === 'FROM' || up(i) === 'IN') i++;
-    if (!sig[i] || (sig[i].type !== 'word' && sig[i].type !== 'quoted') || sig.length > i + 1) throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": ${move ? 'MOVE' : 'FETCH'} needs a cursor name`);
-    return { kind: 'fetch', command: move ? 'MOVE' : 'FETCH', sql: '', local: false, readonly: true, columns: null, paramTypes: [], cursor: { name: identName(sig[i]), count, move } };
+    const { name, count } = parseFetch(sig, move);
+    return { kind: 'fetch', command: move ? 'MOVE' : 'FETCH', sql: '', local: false, readonly: true, columns: null, paramTypes: [], cursor: { name, count, move } };
   }
 
   /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
@@ -687,8 +664,7 @@ export class Session {
         return this.#fetchCursor(an);
       case 'close-cursor': {
         const name = an.cursor!.name;
-        if (name === null) for (const n of [...this.#cursors.keys()]) this.#closeCursor(n);
-        else if (!this.#closeCursor(name)) throw pgError('34000', `cursor "${name}" does not exist`);
+        if (!this.#cursors.close(name)) throw pgError('34000', `cursor "${name}" does not exist`);
         return none;
       }
     }
@@ -700,51 +676,22 @@ export class Session {
     if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
     const out = await this.#runSql(inner!, params);
     this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
-    this.#cursors.set(name!, { columns: out.columns, hold: hold!, buffer: out.all ?? [], at: 0, source: out.rows });
+    this.#cursors.open(name!, hold!, out.columns, out.all, out.rows);
     return NONE;
   }
 
   async #fetchCursor(an: Analyzed): Promise<Outcome> {
     const { name, count, move } = an.cursor!;
-    const c = this.#cursors.get(name!);
-    if (!c) throw pgError('34000', `cursor "${name}" does not exist`);
-    const rows: unknown[][] = [];
-    let moved = 0;
-    while (moved < count!) {
-      if (c.at >= c.buffer.length) {
-        const next = c.source ? await c.source.next() : null;
-        if (next === null) {
-          c.source = null;
-          c.buffer = [];
-          c.at = 0;
-          break;
-        }
-        c.buffer = next;
-        c.at = 0;
-        continue;
-      }
-      const take = Math.min(c.buffer.length - c.at, count! - moved);
-      if (!move) for (let k = 0; k < take; k++) rows.push(c.buffer[c.at + k]);
-      c.at += take;
-      moved += take;
-    }
+    const { columns, rows, moved } = await this.#cursors.fetch(name!, count!, move!);
     if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
-    return { columns: c.columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
-  }
-
-  #closeCursor(name: string): boolean {
-    const c = this.#cursors.get(name);
-    if (!c) return false;
-    this.#cursors.delete(name);
-    c.source?.cancel();
-    return true;
+    return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
   }
 
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
   #transactionEnded(committed: boolean) {
     const notifies = this.#notifies.splice(0);
     if (committed) for (const [ch, payload] of notifies) this.channels?.notify(ch, payload);
-    for (const [name, c] of [...this.#cursors]) if (!c.hold) this.#closeCursor(name);
+    this.#cursors.transactionEnded();
   }
 
   /** COPY TO STDOUT: the rows of its read, streamed. */
@@ -978,7 +925,7 @@ export class Session {
   close(): void {
     this.#closed = true;
     this.cancel();
-    for (const name of [...this.#cursors.keys()]) this.#closeCursor(name);
+    this.#cursors.close(null);
     this.#notifies.length = 0;
     this.#endLease();
     this.tx = 'idle';
