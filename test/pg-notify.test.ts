@@ -119,6 +119,12 @@ describe('LISTEN/NOTIFY over the PG port', function () {
       await b.c.query('BEGIN');
       await b.c.query(`NOTIFY jobs, 'never'`);
       await b.c.query('ROLLBACK');
+      // pg_notify() with literals or parameters, as application code calls it
+      await b.c.query(`SELECT pg_notify('jobs', 'by function')`);
+      const r = await b.c.query('SELECT pg_notify($1, $2)', ['jobs', 'by parameter']);
+      assert.deepEqual(r.fields.map((f) => f.name), ['pg_notify']);
+      assert.deepEqual((await a.until(2)).map((n) => n.payload), ['by function', 'by parameter']);
+      await assert.rejects(b.c.query('SELECT pg_notify($1, $2)', ['', 'x']), (e: { code: string }) => e.code === '22023');
       await a.c.query(`NOTIFY "Jobs"`); // the quoted name is another channel
       assert.deepEqual((await b.until(1)).map((n) => [n.channel, n.payload]), [['Jobs', '']]);
       await new Promise((r) => setTimeout(r, 200));

@@ -59,7 +59,7 @@ export interface Analyzed {
   /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
   explain?: { inner: Analyzed; run: boolean };
   /** LISTEN, UNLISTEN (null channel: `*`) and NOTIFY. */
-  channel?: { name: string | null; payload: string };
+  channel?: { name: string | null; payload: string; params?: (number | null)[] };
   /** COPY: the statement, and for COPY TO the read that gives its rows. */
   copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
   /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
@@ -543,6 +543,8 @@ export class Session {
       case 'DISCARD': case 'DEALLOCATE': case 'CHECKPOINT':
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
     }
+    const notify = pgNotifyCall(sig);
+    if (notify) return { ...base, kind: 'notify', command: 'SELECT', columns: [{ name: 'pg_notify', declType: 'text' }], paramTypes: new Array<number>(maxParam(sig)).fill(OID.text), channel: notify };
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
     const sql = translate(tokens, this.#dialect, local);
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
@@ -652,10 +654,18 @@ export class Session {
       case 'unlisten':
         this.channels?.unlisten(an.channel!.name);
         return none;
-      case 'notify':
-        if (this.tx === 'open') this.#notifies.push([an.channel!.name!, an.channel!.payload]); // delivered at commit, as in PostgreSQL
-        else this.channels?.notify(an.channel!.name!, an.channel!.payload);
-        return none;
+      case 'notify': {
+        // NOTIFY ch, 'x' or SELECT pg_notify(ch, x), whose arguments may be parameters
+        const [name, payload] = [an.channel!.name!, an.channel!.payload].map((v, k) => {
+          const p = an.channel!.params?.[k];
+          return p === undefined || p === null ? v : params[p] === null ? '' : String(params[p]);
+        });
+        if (!name) throw pgError('22023', 'channel name cannot be empty');
+        if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+        if (this.tx === 'open') this.#notifies.push([name, payload]); // delivered at commit, as in PostgreSQL
+        else this.channels?.notify(name, payload);
+        return an.columns ? complete(an.columns, [['']]) : none;
+      }
       case 'copy':
         throw pgError('0A000', 'COPY through the extended query protocol is not supported by Patina: send it as a simple query (psql, pg-copy-streams and psycopg2 do)');
       case 'declare':
@@ -930,6 +940,22 @@ export class Session {
     this.#endLease();
     this.tx = 'idle';
   }
+}
+
+/**
+ * `SELECT pg_notify(channel, payload)` with string literals or parameters: the channel and payload,
+ * and for each the index of the parameter that gives it (null for a literal). Null for anything else.
+ */
+function pgNotifyCall(sig: PgToken[]): { name: string; payload: string; params: (number | null)[] } | null {
+  const texts = sig.map((t) => (t.type === 'word' ? t.text.toLowerCase() : t.text));
+  const end = texts[texts.length - 1] === ';' ? sig.length - 1 : sig.length;
+  if (end !== 7 || texts[0] !== 'select' || texts[1] !== 'pg_notify' || texts[2] !== '(' || texts[4] !== ',' || texts[6] !== ')') return null;
+  const arg = (t: PgToken): [string, number | null] | null =>
+    t.type === 'string' ? [t.text.slice(1, -1).split("''").join("'"), null] : t.type === 'param' ? ['', Number(t.text.slice(1)) - 1] : null;
+  const a = arg(sig[3]);
+  const b = arg(sig[5]);
+  if (!a || !b) return null;
+  return { name: a[0], payload: b[0], params: [a[1], b[1]] };
 }
 
 /** Positional parameters as SQLite's named ones ($1 is "1"); undefined when there are none. */
