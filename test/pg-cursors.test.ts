@@ -22,9 +22,10 @@ describe('cursors over the PG port', function () {
   let port: number;
   let c: PgClient;
   const rows = async (sql: string) => (await c.query({ text: sql, rowMode: 'array' })).rows.map((r) => r.map(String).join('|'));
-  const code = async (sql: string) => {
+  /** The SQLSTATE a statement fails with ('ok' when it succeeds); an object is a named (prepared) statement. */
+  const code = async (q: string | { name: string; text: string }) => {
     try {
-      await c.query(sql);
+      await (typeof q === 'string' ? c.query(q) : (c as unknown as { query(q: object): Promise<unknown> }).query(q));
     } catch (err) {
       return (err as { code: string }).code;
     }
@@ -59,6 +60,21 @@ describe('cursors over the PG port', function () {
     assert.deepEqual(await rows('FETCH cur'), []);
     await c.query('CLOSE cur');
     assert.equal(await code('FETCH cur'), '34000');
+    await c.query('ROLLBACK');
+  });
+
+  it('FETCH through Parse/Bind/Describe/Execute (a named prepared statement) describes the cursor\'s columns', async () => {
+    await c.query('BEGIN');
+    await c.query('DECLARE pc CURSOR FOR SELECT id, name, id * 2 AS twice FROM items WHERE id <= 5 ORDER BY id');
+    // node-postgres sends a named statement as Parse, Bind, Describe (portal), Execute, Sync
+    const q = { name: 'fetch_pc', text: 'FETCH 2 FROM pc', rowMode: 'array' } as { text: string; rowMode: 'array' };
+    const r1 = await c.query(q);
+    assert.deepEqual(r1.fields.map((f) => f.name), ['id', 'name', 'twice']);
+    assert.deepEqual(r1.rows.map((r) => r.map(String)), [['1', 'item 1', '2'], ['2', 'item 2', '4']]);
+    const r2 = await c.query(q);
+    assert.deepEqual(r2.rows.map((r) => String(r[0])), ['3', '4']);
+    await c.query('CLOSE pc');
+    assert.equal(await code({ name: 'fetch_pc', text: 'FETCH 2 FROM pc' }), '34000');
     await c.query('ROLLBACK');
   });
 

@@ -407,14 +407,16 @@ export class Connection {
           const an = this.#statements.get(m.name);
           if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
           backend.parameterDescription(this.#w, an.paramTypes.map((t) => t || OID.text));
-          if (an.columns) this.#w.bytes(describedFields(an.columns, NO_FORMATS, null).message);
+          const columns = session.resultColumns(an);
+          if (columns) this.#w.bytes(describedFields(columns, NO_FORMATS, null).message);
           else backend.noData(this.#w);
           return;
         }
         const p = this.#portals.get(m.name);
         if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
-        if (p.an.columns) {
-          const d = describedFields(p.an.columns, p.formats, null);
+        const columns = session.resultColumns(p.an);
+        if (columns) {
+          const d = describedFields(columns, p.formats, null);
           p.fields = d.fields;
           this.#w.bytes(d.message);
         } else backend.noData(this.#w);

@@ -49,6 +49,11 @@ export class SqlCursors<C> {
     return this.#open.has(name);
   }
 
+  /** A cursor's columns; undefined when there is no such cursor. */
+  columnsOf(name: string): C | undefined {
+    return this.#open.get(name)?.columns;
+  }
+
   /** A new cursor over rows at hand (`all`) and then those `source` yields. */
   open(name: string, hold: boolean, columns: C, all: unknown[][] | null, source: RowBatches | null): void {
     if (this.#open.has(name)) throw pgError('42P03', `cursor "${name}" already exists`);

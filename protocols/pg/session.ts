@@ -697,6 +697,14 @@ export class Session {
     return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
   }
 
+  /** The columns a statement answers with: its own, or for FETCH those of its cursor (34000 if none). */
+  resultColumns(an: Analyzed): ColumnDesc[] | null {
+    if (an.kind !== 'fetch' || an.cursor!.move) return an.columns;
+    const columns = this.#cursors.columnsOf(an.cursor!.name!);
+    if (columns === undefined) throw pgError('34000', `cursor "${an.cursor!.name}" does not exist`);
+    return columns;
+  }
+
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
   #transactionEnded(committed: boolean) {
     const notifies = this.#notifies.splice(0);
