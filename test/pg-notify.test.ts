@@ -112,6 +112,7 @@ describe('LISTEN/NOTIFY over the PG port', function () {
       assert.ok(got[0].processId > 0, 'the sender\'s process id');
       await b.c.query('BEGIN');
       await b.c.query(`NOTIFY jobs, 'later'`);
+      await b.c.query('INSERT INTO users (id) VALUES (900)'); // a block that writes commits as a group-commit unit
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(a.notes, [], 'not before the commit');
       await b.c.query('COMMIT');

@@ -66,8 +66,8 @@ export function targetTable(sql: string): string | null {
 }
 
 /**
- * The key of an `INSERT ... VALUES` row that conflicts: the first row whose key already exists or
- * repeats an earlier row's. Null when the statement is of another form or a key is an expression.
+ * The key of an `INSERT ... VALUES` row that conflicts: the only row's, or the first row whose key
+ * already exists or repeats an earlier row's. Null when the statement is of another form or a key is an expression.
  */
 function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]): SqlValue[] | null {
   const sig = lexPg(ctx.sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
@@ -106,6 +106,8 @@ function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]
     if (sig[i + 1]?.text !== ',') break;
     i++;
   }
+  // one row failing on these columns: its key is the one that exists (in whatever this session sees)
+  if (rows.length === 1) return rows[0];
   const seen = new Set<string>();
   for (const key of rows) {
     const id = JSON.stringify(key.map(keyText));

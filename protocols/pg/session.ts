@@ -16,6 +16,7 @@ import type { LocalDb, SessionFacts } from './local-db';
 import { pgConstraintError, targetTable } from './constraint-errors';
 import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
 import { SqlCursors, parseFetch } from './cursors';
+import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
@@ -26,6 +27,8 @@ export interface PgEngine {
   /** A bounded point read's rows at once; null when it has to go through read(). */
   pointRead(sql: string, params: Record<string, SqlValue> | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
+  group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
+  tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
   readonly writer: { prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] } };
@@ -107,6 +110,9 @@ export type TxState = 'idle' | 'open' | 'failed';
 
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
+
+/** Table names of each schema, lower case (deferred blocks ask for them at every statement). */
+const TABLE_NAMES = new WeakMap<Schema, ReadonlySet<string>>();
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -335,6 +341,8 @@ export class Session {
   /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
   implicit = false;
   #lease: WriterLease<unknown> | null = null;
+  /** The open block's statements since its first write, when it does not hold the writer (deferred-block.ts). */
+  #block: DeferredBlock | null = null;
   #cursor: ReadCursor | null = null;
   #closed = false;
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
@@ -390,6 +398,7 @@ export class Session {
   /** Ends the transaction: commits the writer's block or rolls it back. */
   #finish(commit: boolean) {
     this.tx = 'idle';
+    this.#block = null;
     this.#transactionEnded(commit);
     const lease = this.#lease;
     this.#lease = null;
@@ -400,6 +409,20 @@ export class Session {
     } finally {
       lease.release();
     }
+  }
+
+  /** COMMIT of a block that did not hold the writer: the whole block again, as one unit of a group commit. */
+  async #commitDeferred(block: DeferredBlock): Promise<Outcome> {
+    this.tx = 'idle';
+    this.#block = null;
+    try {
+      await this.#engine.group((lease) => block.replay(lease));
+    } catch (err) {
+      this.#transactionEnded(false);
+      throw err;
+    }
+    this.#transactionEnded(true);
+    return NONE;
   }
 
   /**
@@ -613,6 +636,7 @@ export class Session {
         this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         const failed = this.tx === 'failed';
+        if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
         this.#finish(!failed);
         return failed ? { ...none, tag: 'ROLLBACK' } : none;
       }
@@ -620,6 +644,7 @@ export class Session {
         this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.#endLease();
+        this.#block = null;
         this.tx = 'idle';
         this.#transactionEnded(false);
         return none;
@@ -841,7 +866,7 @@ export class Session {
     if (!this.#readonlyListener) {
       await this.#ensureLease();
       try {
-        this.#lease!.db.exec(an.sql);
+        this.#lease!.savepoint(an.sql, an.command === 'ROLLBACK');
       } catch (err) {
         throw new PatinaError('user', (err as Error).message, 'PG_3B001');
       }
@@ -859,6 +884,7 @@ export class Session {
       const r = this.#lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
+    if (this.#block) return this.#runDeferred(an, { sql: an.sql, params });
     const rows = this.#engine.pointRead(an.sql, params); // point reads answer at once, in-process
     if (rows) return complete(an.columns, rows);
     return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
@@ -897,7 +923,9 @@ export class Session {
     });
     let r: StatementResult;
     try {
-      if (this.tx === 'open') {
+      if (this.tx === 'open' && !an.batch && this.#defers(an)) {
+        return await this.#runDeferred(an, statements[0]);
+      } else if (this.tx === 'open') {
         await this.#ensureLease();
         for (const s of statements) r = this.#lease!.run(s, 'statement');
       } else {
@@ -916,6 +944,38 @@ export class Session {
     return db.prepare(sql).get(...values) !== undefined;
   }
 
+  /**
+   * Whether a write of an explicit block goes on without the writer (deferred-block.ts). Not for the
+   * implicit transaction of one simple query (no round trip to wait for), a block already holding
+   * the writer, a write returning rows (a default such as patina_id() gives other values each run),
+   * nor a block past DEFERRED_STEPS statements.
+   */
+  #defers(an: Analyzed): boolean {
+    if (this.implicit || this.#lease || an.columns !== null) return false;
+    return (this.#block?.size ?? 0) < DEFERRED_STEPS;
+  }
+
+  /** The schema's table names, lower case (kept per schema). */
+  #tableNames(): ReadonlySet<string> {
+    const schema = this.#engine.schema;
+    let names = TABLE_NAMES.get(schema);
+    if (!names) TABLE_NAMES.set(schema, (names = new Set([...schema.tables.keys()].map((t) => t.toLowerCase()))));
+    return names;
+  }
+
+  /** Tries a statement of a deferred block out on the writer, after the block's earlier ones. */
+  async #runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
+    const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
+    if (block.size >= DEFERRED_STEPS) {
+      await this.#ensureLease();
+      const r = this.#lease!.run(statement, 'statement');
+      return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+    }
+    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
+    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
   async #ensureLease() {
     if (this.#lease) return;
     const lease = await this.#engine.lease();
@@ -924,6 +984,15 @@ export class Session {
       throw new PatinaError('unavailable', 'the connection was closed');
     }
     lease.begin();
+    if (this.#block) {
+      try {
+        this.#block.replay(lease);
+      } catch (err) {
+        lease.release();
+        throw err;
+      }
+      this.#block = null;
+    }
     this.#lease = lease;
   }
 
@@ -946,6 +1015,7 @@ export class Session {
     this.#cursors.close(null);
     this.#notifies.length = 0;
     this.#endLease();
+    this.#block = null;
     this.tx = 'idle';
   }
 }
