@@ -17,7 +17,7 @@ Commands:
   agent     start an agent
   query     run a read query through an agent's HTTP API
   exec      run a write statement through an agent's HTTP API
-  reload    make a running agent re-read its schema files
+  reload    make a running agent re-read its schema files, tokens, passwords and certificates
   cluster   cluster members: list peers with their state and round-trip time
   sync      sync status: per origin agent, the highest version merged and the gaps
 
@@ -40,7 +40,8 @@ Options:
                            (behind a proxy)
   -h, --help               show this help
 
-Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
+Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files, tokens,
+passwords and certificates.`,
   query: `Usage: patina query SQL [--param V]... [--columns] [--timer] [--api-addr HOST:PORT]
 
 Runs one read statement and prints rows tab-separated.
@@ -49,7 +50,9 @@ Options:
 ${PARAM_HELP}
       --columns            print the column names first
       --timer              print the query time last
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   exec: `Usage: patina exec SQL [--param V]... [--api-addr HOST:PORT]
 
@@ -57,7 +60,9 @@ Runs one write statement in its own transaction and prints rows affected.
 
 Options:
 ${PARAM_HELP}
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
 
@@ -66,7 +71,9 @@ round-trip time of the last ping.
 
 Options:
       --json               print the agent's JSON answer
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   sync: `Usage: patina sync status [--json] [--api-addr HOST:PORT]
 
@@ -75,14 +82,19 @@ agent is behind what its peers reported.
 
 Options:
       --json               print the agent's JSON answer
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   reload: `Usage: patina reload [--api-addr HOST:PORT]
 
-Makes a running agent re-read its schema files and apply what is new (also done on SIGHUP).
+Makes a running agent re-read its schema files and apply what is new, and re-read its API tokens,
+PostgreSQL users and TLS certificates (also done on SIGHUP). Needs the admin role with [api.auth].
 
 Options:
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
 };
 
@@ -145,7 +157,7 @@ async function runAgent(argv: string[]) {
   const advertised = agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
   const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
-  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
+  process.stdout.write(`patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) return;
@@ -157,8 +169,8 @@ async function runAgent(argv: string[]) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', () => {
-    agent.reloadSchema().then(
-      (r) => process.stderr.write(`patina: schema reloaded: ${JSON.stringify(r)}\n`),
+    agent.reload().then(
+      (r) => process.stderr.write(`patina: schema reloaded (with tokens, passwords and certificates): ${JSON.stringify(r)}\n`),
       (err) => process.stderr.write(`patina: schema reload refused: ${(err as Error).message}\n`),
     );
   });
@@ -166,10 +178,16 @@ async function runAgent(argv: string[]) {
 
 const CLIENT_OPTIONS = {
   'api-addr': { type: 'string', default: '127.0.0.1:8080' },
+  'api-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
 const EXEC_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS } as const;
+
+/** The client of the agent the flags name; the token from --api-token or PATINA_API_TOKEN. */
+function apiClient(values: { 'api-addr'?: string; 'api-token'?: string }): ApiClient {
+  return new ApiClient(values['api-addr'] ?? '127.0.0.1:8080', values['api-token'] ?? process.env.PATINA_API_TOKEN);
+}
 
 function clientArgs(argv: string[]) {
   return parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
@@ -188,7 +206,7 @@ async function runQuery(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
-  const api = new ApiClient(values['api-addr']);
+  const api = apiClient(values);
   const res = await api.post('/v1/queries', statementBody(positionals[0], paramsOf(tokens)));
   if (!res.ok) fail(((await res.json()) as { error: string }).error);
   for await (const l of api.lines(res)) {
@@ -204,7 +222,7 @@ async function runExec(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
-  const api = new ApiClient(values['api-addr']);
+  const api = apiClient(values);
   const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], paramsOf(tokens))}]`);
   const body = (await res.json()) as { results?: { rows_affected?: number; error?: string }[]; error?: string; version?: number | null };
   if (!res.ok) fail(body.error ?? body.results?.[0]?.error ?? `HTTP ${res.status}`);
@@ -214,14 +232,14 @@ async function runExec(argv: string[]) {
 async function runReload(argv: string[]) {
   const { values } = clientArgs(argv);
   if (values.help) return void process.stdout.write(HELP.reload + '\n');
-  const api = new ApiClient(values['api-addr']);
+  const api = apiClient(values);
   const res = await api.post('/v1/admin/reload', undefined);
   const body = (await res.json()) as Record<string, unknown>;
   if (!res.ok) fail(String(body.error));
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
-const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
+const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], 'api-token': CLIENT_OPTIONS['api-token'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
 
 async function getJson(api: ApiClient, route: string): Promise<Record<string, unknown>> {
   const res = await api.get(route);
@@ -239,7 +257,7 @@ async function runCluster(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
-  const body = await getJson(new ApiClient(values['api-addr']), '/v1/cluster/members');
+  const body = await getJson(apiClient(values), '/v1/cluster/members');
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
   const members = body.members as { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[];
@@ -251,7 +269,7 @@ async function runSync(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.sync + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
-  const body = await getJson(new ApiClient(values['api-addr']), '/v1/sync/status');
+  const body = await getJson(apiClient(values), '/v1/sync/status');
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
   const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number }[];
