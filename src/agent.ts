@@ -15,6 +15,13 @@ import { createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
 import { PgServer } from '../protocols/pg/server';
+import { PatinaError } from './errors';
+import { errorFields, log } from './observability/log';
+import { Metrics } from './observability/metrics';
+import { registerAgentMetrics } from './observability/agent-metrics';
+import { backupDatabase, checkBackupTarget, isBackupCopy } from './ops/backup';
+import { DatabaseLock } from './ops/db-lock';
+import type { SchemaPlan } from './engine/schema/diff';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
@@ -25,6 +32,8 @@ import { PgServer } from '../protocols/pg/server';
  *   reads ───────> engine.read (point reads in-process, the rest in killable worker processes)
  *   peers ───────> cluster merge ──commit──> the same feed (origin 'remote'); local changesets ──> peers
  *   security ────> tokens (HTTP middleware), PG users and TLS, HTTPS, peer mutual TLS: one Security, re-read on reload
+ *   observability: one metrics registry (GET /metrics) reading every part's stats, one logger (src/observability)
+ *   ops: the database lock held for the agent's life, online backup (src/ops)
  */
 export class Agent {
   readonly config: Config;
@@ -40,6 +49,8 @@ export class Agent {
   subscriptions: Subscriptions | null = null;
   #http: http.Server | null = null;
   #pg: PgServer | null = null;
+  readonly metrics = new Metrics();
+  #lock: DatabaseLock | null = null;
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
 
@@ -49,18 +60,34 @@ export class Agent {
     this.security = security;
   }
 
-  /** `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets. */
-  static async start(config: Config, internal: { capture?: boolean } = {}): Promise<Agent> {
+  /**
+   * `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets.
+   * `requestMetrics: false` is for the metrics benchmark only (its anchor): no per-request metrics.
+   */
+  static async start(config: Config, internal: { capture?: boolean; requestMetrics?: boolean } = {}): Promise<Agent> {
     // Refused before anything opens: an exposed port without auth, unreadable secrets or certificates.
     checkExposure(config);
     const security = Security.load(config);
-    const engine = await Engine.open<Changeset>({
-      path: config.db.path,
-      schemaPaths: config.db.schemaPaths,
-      readWorkers: { min: config.db.readWorkersMin, max: config.db.readWorkersMax },
-    });
-    const agent = new Agent(config, engine, security);
+    // One agent per database: a second one stops here, naming the first one's pid.
+    const lock = config.db.path === ':memory:' ? null : DatabaseLock.acquire(config.db.path);
+    let engine: Engine<Changeset>;
     try {
+      if (isBackupCopy(config.db.path)) {
+        throw new PatinaError('user', `${config.db.path} is a backup made by patina backup; put it in place with \`patina restore\`, which gives it a new actor id`);
+      }
+      engine = await Engine.open<Changeset>({
+        path: config.db.path,
+        schemaPaths: config.db.schemaPaths,
+        readWorkers: { min: config.db.readWorkersMin, max: config.db.readWorkersMax },
+      });
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+    const agent = new Agent(config, engine, security);
+    agent.#lock = lock;
+    try {
+      if (engine.appliedAtOpen) logSchemaPlan('schema applied at start', engine.appliedAtOpen);
       const capture = internal.capture === false ? null : ChangeCapture.install(engine, agent.feed);
       agent.capture = capture;
       agent.updates = new TableUpdates(agent.feed, () => engine.schema, { capacity: 4096 });
@@ -68,7 +95,17 @@ export class Agent {
       const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
       agent.subscriptions = subscriptions;
       agent.feed.observe((cs) => subscriptions.onChangeset(cs));
-      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip, security.gossipTls);
+      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip, security.gossipTls, config.gossipTuning);
+      registerAgentMetrics(agent.metrics, {
+        dbPath: config.db.path,
+        actor: capture?.actor ?? null,
+        feed: agent.feed,
+        engine,
+        subscriptions: () => agent.subscriptions?.stats() ?? null,
+        updates: () => (agent.updates ? { streams: agent.updates.streams, cutOffs: agent.updates.cutOffs } : null),
+        pg: () => agent.#pg?.counts ?? null,
+        cluster: () => agent.cluster?.metrics() ?? null,
+      });
       const app = createHttpApp(
         {
           queries: engine,
@@ -80,11 +117,18 @@ export class Agent {
           subscriptions,
           health: () => agent.health(),
           reloadSchema: () => agent.reload(),
+          metrics: internal.requestMetrics === false ? undefined : agent.metrics,
+          backup: { checkBackupTarget, backup: (file, onProgress) => agent.backup(file, onProgress) },
           extraRoutes: clusterRoutes(agent.cluster),
           authority: security,
         },
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
+      app.on('error', (err, ctx) => {
+        // A client that went away mid-stream is not a fault of the agent.
+        if (CLIENT_GONE.has((err as { code?: string }).code ?? '')) return;
+        log.error({ ...errorFields(err), method: ctx?.method, path: ctx?.path }, 'HTTP request failed');
+      });
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
       // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
       if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, (i) => security.pgListener(i), agent.updates);
@@ -92,6 +136,18 @@ export class Agent {
         if (s.apiTls) (agent.#http as unknown as https.Server).setSecureContext(httpsOptions(s.apiTls));
         if (s.gossipTls) agent.cluster?.reloadTls(s.gossipTls);
       });
+      log.info(
+        {
+          http: agent.apiAddr,
+          pg: agent.pgAddrs,
+          gossip: agent.cluster?.addr ?? null,
+          db: config.db.path,
+          actor_id: capture?.actor ?? null,
+          version: capture?.version ?? null,
+          tables: [...engine.schema.tables.keys()],
+        },
+        'agent started',
+      );
     } catch (err) {
       await agent.stop();
       throw err;
@@ -167,7 +223,14 @@ export class Agent {
   }
 
   async reloadSchema(): Promise<Record<string, unknown>> {
-    const plan = await this.engine.reloadSchema();
+    let plan: SchemaPlan;
+    try {
+      plan = await this.engine.reloadSchema();
+    } catch (err) {
+      log.warn(errorFields(err), 'schema reload refused');
+      throw err;
+    }
+    logSchemaPlan('schema reloaded', plan);
     return {
       created_tables: plan.createdTables,
       added_columns: plan.addedColumns.map((c) => `${c.table}.${c.column}`),
@@ -194,9 +257,40 @@ export class Agent {
       }
       this.subscriptions?.close();
       await this.engine.close();
+      this.#lock?.release();
+      if (server) log.info({ db: this.config.db.path }, 'agent stopped');
     })();
     return this.#stopping;
   }
+
+  /** An online copy of the database to `file` (absolute, new) while writes go on; see src/ops/backup.ts. */
+  async backup(file: string, onProgress: (p: { bytesDone: number; bytesTotal: number }) => void): Promise<Record<string, unknown>> {
+    const actor = this.capture?.actor ?? null;
+    log.info({ file }, 'backup started');
+    try {
+      const r = await backupDatabase(this.engine.path, file, { actor, at: new Date().toISOString() }, onProgress);
+      log.info({ file, bytes: r.bytes, seconds: r.seconds }, 'backup written');
+      return { path: r.path, bytes: r.bytes, seconds: Math.round(r.seconds * 1000) / 1000, actor_id: actor };
+    } catch (err) {
+      log.error({ ...errorFields(err), file }, 'backup failed');
+      throw err;
+    }
+  }
+}
+
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED']);
+
+function logSchemaPlan(msg: string, plan: SchemaPlan): void {
+  if (plan.statements.length === 0) return;
+  log.info(
+    {
+      created_tables: plan.createdTables,
+      added_columns: plan.addedColumns.map((c) => `${c.table}.${c.column}`),
+      created_indexes: plan.createdIndexes,
+      dropped_indexes: plan.droppedIndexes,
+    },
+    msg,
+  );
 }
 
 /** Subscriptions are kept beside the database, never in the replicated data file. */

@@ -11,6 +11,8 @@ import { type QueryService, handleQuery } from './routes/queries';
 import { type TransactionService, handleTransaction } from './routes/transactions';
 import { type UpdateService, handleUpdates } from './routes/updates';
 import { type SubscriptionService, handleResubscribe, handleSubscribe } from './routes/subscriptions';
+import { type BackupService, handleBackup } from './routes/backup';
+import { type RequestObserver, requestMetrics } from './request-metrics';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
@@ -24,6 +26,10 @@ export interface HttpServices {
   health(): Record<string, unknown>;
   /** Re-reads the schema files (POST /v1/admin/reload, used by `patina reload`). */
   reloadSchema(): Promise<Record<string, unknown>>;
+  /** The metrics registry: records each request, and serves GET /metrics. */
+  metrics?: RequestObserver & { contentType: string; text(): Promise<string> };
+  /** Online backup (POST /v1/admin/backup, used by `patina backup`). */
+  backup?: BackupService;
   /** Routes of optional parts of the agent (replication's cluster and sync status), given the router. */
   extraRoutes?: (router: Router, json: Koa.Middleware) => void;
   /** Who a bearer token is; absent: every request is allowed. */
@@ -48,7 +54,7 @@ export interface HttpOptions {
   updateBufferBytes?: number;
 }
 
-/** The Koa app: error mapping, then the routes; every route of the API is listed here. */
+/** The Koa app: request metrics, error mapping, then the routes; every route of the API is listed here. */
 export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   const app = new Koa();
   app.silent = true;
@@ -69,8 +75,17 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   router.post('/v1/admin/reload', async (ctx) => {
     ctx.body = await svc.reloadSchema();
   });
+  if (svc.backup) router.post('/v1/admin/backup', json, handleBackup(svc.backup));
+  const metrics = svc.metrics;
+  if (metrics) {
+    router.get('/metrics', async (ctx) => {
+      ctx.body = await metrics.text();
+      ctx.set('content-type', metrics.contentType);
+    });
+  }
   svc.extraRoutes?.(router, json);
 
+  if (svc.metrics) app.use(requestMetrics(svc.metrics));
   app.use(errorBody);
   if (svc.authority) app.use(bearerAuth(svc.authority, routeRole));
   app.use(router.routes());

@@ -13,6 +13,7 @@ import { CopyParser, formatCopyRow } from './copy';
 import type { Channels, Listener } from './notifications';
 import { type Analyzed, type ColumnDesc, type CopyIn, type Outcome, type PgEngine, Session, columnOid } from './session';
 import { pgError, sqlstateOf } from './sqlstate';
+import type { PgCounts } from './statement-counts';
 import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
 import {
   ByteWriter, CANCEL_REQUEST, type Field, type Frontend, GSSENC_REQUEST, MAX_MESSAGE, MAX_STARTUP, PROTOCOL_3, ProtocolError, Reader,
@@ -26,6 +27,8 @@ export interface ListenerOptions {
   /** Refuse a startup that did not come over TLS. */
   requireTls: boolean;
   queryTimeoutMs: number;
+  /** Where statements and errors are counted for the metrics. */
+  counts?: PgCounts;
 }
 
 /** What encryption negotiation left: whether the socket is TLS, and bytes already read. */
@@ -306,8 +309,14 @@ export class Connection {
     if (this.#w.length > OUT_HIGH_WATER) return this.#flushAndWait();
   }
 
+  #completeTag(tag: string) {
+    this.#opts.counts?.completed(tag);
+    backend.commandComplete(this.#w, tag);
+  }
+
   #sendError(err: unknown) {
     const { code, message, detail, where } = sqlstateOf(err);
+    this.#opts.counts?.failed(code);
     backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, ''), detail, where });
   }
 
@@ -531,7 +540,7 @@ export class Connection {
           this.#copyIn = null;
           clearTimeout(copy.idle);
           const n = copy.target.finish();
-          backend.commandComplete(this.#w, `COPY ${n}`);
+          this.#completeTag(`COPY ${n}`);
           return copy.resume(null);
         }
         case 'copyFail':
@@ -609,7 +618,7 @@ export class Connection {
       batch = next;
     }
     backend.copyDone(this.#w);
-    backend.commandComplete(this.#w, `COPY ${n}`);
+    this.#completeTag(`COPY ${n}`);
   }
 
   #dropPortals() {
@@ -681,7 +690,7 @@ export class Connection {
   /** Runs (or continues) a portal: up to maxRows rows, then PortalSuspended or CommandComplete. */
   #execute(p: Portal, maxRows: number, simple: boolean): void | Promise<void> {
     if (p.done) {
-      backend.commandComplete(this.#w, tagOf(p.an, p.outcome, 0));
+      this.#completeTag(tagOf(p.an, p.outcome, 0));
       return;
     }
     if (p.an.kind === 'empty') {
@@ -762,7 +771,7 @@ export class Connection {
   #complete(p: Portal, count: number) {
     p.sent += count;
     p.done = true;
-    backend.commandComplete(this.#w, tagOf(p.an, p.outcome, p.sent));
+    this.#completeTag(tagOf(p.an, p.outcome, p.sent));
   }
 
   #dataRow(row: unknown[], fields: Field[]) {

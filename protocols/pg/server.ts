@@ -8,6 +8,7 @@ import { type CancelRegistry, Connection } from './connection';
 import { negotiateEncryption } from './encryption';
 import { LocalDb } from './local-db';
 import { Channels, type TableUpdateSource } from './notifications';
+import { PgCounts } from './statement-counts';
 import type { PgEngine } from './session';
 
 /** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
@@ -24,6 +25,8 @@ export class PgServer implements CancelRegistry {
   readonly #sockets = new Set<net.Socket>();
   /** LISTEN/NOTIFY channels of every connection of every listener of this agent. */
   readonly #channels: Channels;
+  /** Connections and statements, counted for the metrics. */
+  readonly counts = new PgCounts();
 
   private constructor(engine: PgBackend, updates: TableUpdateSource | null) {
     this.#engine = engine;
@@ -50,10 +53,15 @@ export class PgServer implements CancelRegistry {
   #listen(l: PgListenerConfig, queryTimeoutMs: number, security: () => PgListenerSecurity): Promise<void> {
     const server = net.createServer((socket) => {
       this.#sockets.add(socket);
-      socket.on('close', () => this.#sockets.delete(socket));
+      this.counts.accepted++;
+      this.counts.open = this.#sockets.size;
+      socket.on('close', () => {
+        this.#sockets.delete(socket);
+        this.counts.open = this.#sockets.size;
+      });
       const sec = security();
       negotiateEncryption(socket, () => sec.tls, (n) => {
-        const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs };
+        const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs, counts: this.counts };
         new Connection(n.socket, this.#engine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' }, this.#channels);
       });
     });

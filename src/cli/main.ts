@@ -6,6 +6,8 @@ import { ApiClient } from './client';
 import { parseJsonExact } from '../engine/json';
 import { cellToJson } from '../engine/values';
 import path from 'node:path';
+import { LOG_LEVELS, type LogLevel, errorFields, log, setupLogging } from '../observability/log';
+import { restoreDatabase } from '../ops/restore';
 import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson, statementBody } from './params';
 
 const HELP: Record<string, string> = {
@@ -19,7 +21,9 @@ Commands:
   exec      run a write statement through an agent's HTTP API
   reload    make a running agent re-read its schema files, tokens, passwords and certificates
   cluster   cluster members: list peers with their state and round-trip time
-  sync      sync status: per origin agent, the highest version merged and the gaps
+  sync      sync status: per origin agent, the highest version merged, the gaps and the lag
+  backup    ask a running agent for an online copy of its database
+  restore   put a backup in place as an agent's database (agent stopped; new actor id)
 
 Run 'patina <command> --help' for a command's options.`,
   agent: `Usage: patina agent [-c FILE] [--api-addr HOST:PORT] [--db-path PATH] [--schema PATH]...
@@ -38,7 +42,12 @@ Options:
       --pg-addr HOST:PORT  a PostgreSQL wire-protocol listener (repeatable; port 0 picks a free port)
       --gossip-advertise HOST:PORT  the address peers dial, when not --gossip-addr
                            (behind a proxy)
+      --log-level LEVEL    fatal, error, warn, info (default), debug, trace or silent
+      --log-format FORMAT  text (default) or json: one JSON object per line on stderr
   -h, --help               show this help
+
+Only one agent may open a database: a second one on the same --db-path stops at once, naming
+the running agent's pid.
 
 Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files, tokens,
 passwords and certificates.`,
@@ -77,14 +86,36 @@ Options:
   -h, --help               show this help`,
   sync: `Usage: patina sync status [--json] [--api-addr HOST:PORT]
 
-Shows, per origin agent, the highest version merged here, the gaps below it, and how far this
-agent is behind what its peers reported.
+Shows, per origin agent, the highest version merged here, the gaps below it, how far this agent
+is behind what its peers reported, and the lag in seconds (how long it has known of the oldest
+version it still lacks).
 
 Options:
       --json               print the agent's JSON answer
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
                            a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
       --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
+  -h, --help               show this help`,
+  backup: `Usage: patina backup FILE [--api-addr HOST:PORT] [--api-token TOKEN]
+
+Asks the running agent for a consistent online copy of its database, written to FILE on the
+agent's machine (a new file; writes go on meanwhile). Progress goes to stderr. Put the copy in
+place with 'patina restore'. With [api.auth] on, the token needs the admin role.
+
+Options:
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-token TOKEN    bearer token (default: PATINA_API_TOKEN)
+  -h, --help               show this help`,
+  restore: `Usage: patina restore FILE (--db-path PATH | -c CONFIG)
+
+Puts a backup made by 'patina backup' in place as the database at PATH, with the agent stopped
+(refused while an agent has PATH open). The restored database gets a new actor id; the backup's
+actor id is kept as an origin whose versions it holds, so peers send only what came after.
+The subscriptions kept beside the old database are removed (clients subscribe again).
+
+Options:
+      --db-path PATH       the database to replace or create
+  -c, --config FILE        take the database path from this agent config
   -h, --help               show this help`,
   reload: `Usage: patina reload [--api-addr HOST:PORT]
 
@@ -119,6 +150,8 @@ export function agentConfig(argv: string[]): Config {
       'gossip-addr': { type: 'string' },
       bootstrap: { type: 'string' },
       'gossip-advertise': { type: 'string' },
+      'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -135,6 +168,14 @@ export function agentConfig(argv: string[]): Config {
   if (values['pg-addr']) cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
   if (values['gossip-addr']) {
     cfg.gossip = { ...cfg.gossip, addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
+  }
+  if (values['log-level'] !== undefined) {
+    if (!LOG_LEVELS.includes(values['log-level'] as LogLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    cfg.log.level = values['log-level'] as LogLevel;
+  }
+  if (values['log-format'] !== undefined) {
+    if (values['log-format'] !== 'text' && values['log-format'] !== 'json') throw new UsageError('--log-format must be text or json');
+    cfg.log.format = values['log-format'];
   }
   if (values['gossip-advertise']) {
     if (!cfg.gossip) throw new UsageError('--gossip-advertise needs a gossip address (--gossip-addr or [gossip] addr)');
@@ -153,6 +194,7 @@ export function agentConfig(argv: string[]): Config {
 
 async function runAgent(argv: string[]) {
   const cfg = agentConfig(argv);
+  setupLogging(cfg.log);
   const agent = await Agent.start(cfg);
   const advertised = agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
@@ -162,16 +204,17 @@ async function runAgent(argv: string[]) {
   const stop = async (sig: string) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`patina: ${sig}, stopping\n`);
+    log.info({ signal: sig }, `${sig}, stopping`);
     await agent.stop();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', () => {
+    // The schema's outcome is logged by the agent (schema reloaded, or refused with the reason).
     agent.reload().then(
-      (r) => process.stderr.write(`patina: schema reloaded (with tokens, passwords and certificates): ${JSON.stringify(r)}\n`),
-      (err) => process.stderr.write(`patina: schema reload refused: ${(err as Error).message}\n`),
+      (r) => log.info({ security: r.security }, 'tokens, passwords and certificates re-read'),
+      (err) => log.warn(errorFields(err), 'reload refused'),
     );
   });
 }
@@ -272,16 +315,73 @@ async function runSync(argv: string[]) {
   const body = await getJson(apiClient(values), '/v1/sync/status');
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
-  const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number }[];
+  const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number; lag_seconds: number }[];
   const rows = [
-    ['ORIGIN', 'HEAD', 'MISSING', 'BEHIND', 'GAPS'],
-    ...origins.map((o) => [o.actor_id + (o.self ? ' (self)' : ''), String(o.head), String(o.missing), String(o.behind), o.gaps.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',') || '-']),
+    ['ORIGIN', 'HEAD', 'MISSING', 'BEHIND', 'LAG', 'GAPS'],
+    ...origins.map((o) => [
+      o.actor_id + (o.self ? ' (self)' : ''),
+      String(o.head),
+      String(o.missing),
+      String(o.behind),
+      `${o.lag_seconds.toFixed(1)} s`,
+      o.gaps.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',') || '-',
+    ]),
   ];
   process.stdout.write(table(rows));
-  process.stdout.write(`gaps: ${body.gaps}, behind peers: ${body.lag_versions} versions\n`);
+  process.stdout.write(`gaps: ${body.gaps}, behind peers: ${body.lag_versions} versions, lag: ${Number(body.lag_seconds).toFixed(1)} s\n`);
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = { agent: runAgent, query: runQuery, exec: runExec, reload: runReload, cluster: runCluster, sync: runSync };
+async function runBackup(argv: string[]) {
+  const { values, positionals } = parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
+  if (values.help) return void process.stdout.write(HELP.backup + '\n');
+  if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE to write');
+  const api = apiClient(values);
+  const res = await api.post('/v1/admin/backup', { path: path.resolve(positionals[0]) });
+  if (!res.ok) fail(String(((await res.json()) as { error?: string }).error ?? `HTTP ${res.status}`));
+  let lastShown = -1;
+  for await (const l of api.lines(res)) {
+    const ev = JSON.parse(l) as { progress?: { bytes_done: number; bytes_total: number }; done?: { path: string; bytes: number; seconds: number; actor_id: string }; error?: string };
+    if (ev.progress) {
+      const pct = ev.progress.bytes_total > 0 ? Math.min(100, Math.floor((100 * ev.progress.bytes_done) / ev.progress.bytes_total)) : 0;
+      if (pct !== lastShown) process.stderr.write(`backup: ${pct}% (${mib(ev.progress.bytes_done)} of ${mib(ev.progress.bytes_total)})\n`);
+      lastShown = pct;
+    } else if (ev.done) {
+      process.stdout.write(`backup written to ${ev.done.path}: ${mib(ev.done.bytes)} in ${ev.done.seconds} s; put it in place with: patina restore ${ev.done.path} --db-path PATH\n`);
+    } else if (ev.error) fail(ev.error);
+  }
+}
+
+const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+
+async function runRestore(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { 'db-path': { type: 'string' }, config: { type: 'string', short: 'c' }, help: CLIENT_OPTIONS.help },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) return void process.stdout.write(HELP.restore + '\n');
+  if (positionals.length !== 1) throw new UsageError('restore takes exactly one backup FILE');
+  let dbPath = values['db-path'] ? path.resolve(values['db-path']) : null;
+  if (!dbPath && values.config) dbPath = loadConfigFile(values.config).db.path;
+  if (!dbPath) throw new UsageError('restore needs the database to put the backup in place of: --db-path PATH or -c CONFIG');
+  const r = restoreDatabase(positionals[0], dbPath);
+  process.stdout.write(
+    `restored ${path.resolve(positionals[0])} to ${r.path}\n` +
+      `new actor id ${r.actor}; the backup's actor ${r.previousActor || '-'} (versions 1..${r.previousVersion}) is kept as a remote origin\n`,
+  );
+}
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  agent: runAgent,
+  query: runQuery,
+  exec: runExec,
+  reload: runReload,
+  cluster: runCluster,
+  sync: runSync,
+  backup: runBackup,
+  restore: runRestore,
+};
 
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);

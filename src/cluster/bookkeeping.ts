@@ -10,7 +10,7 @@ export interface OriginVersions {
   gaps: Range[];
 }
 
-const CREATE = [
+export const VERSION_TABLES_DDL = [
   'CREATE TABLE IF NOT EXISTS __patina_versions (site_id BLOB NOT NULL PRIMARY KEY, head INTEGER NOT NULL) WITHOUT ROWID',
   'CREATE TABLE IF NOT EXISTS __patina_gaps (site_id BLOB NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, PRIMARY KEY (site_id, start)) WITHOUT ROWID',
 ];
@@ -34,7 +34,7 @@ export class VersionBook {
 
   /** Creates the tables if needed (on the writer connection, outside any transaction) and loads them. */
   static open(db: Database.Database, selfHex: string, localHead: () => number): VersionBook {
-    for (const sql of CREATE) db.exec(sql);
+    for (const sql of VERSION_TABLES_DDL) db.exec(sql);
     const book = new VersionBook(db, selfHex, localHead);
     for (const r of db.prepare('SELECT site_id, head FROM __patina_versions').all() as { site_id: Buffer; head: bigint }[]) {
       book.#origins.set(r.site_id.toString('hex'), { head: Number(r.head), gaps: [] });

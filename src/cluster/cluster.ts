@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ChangeFeed, Changeset } from '../bus/changeset';
-import { type GossipConfig, formatAddr } from '../config/config';
+import { DEFAULT_GOSSIP_TUNING, type GossipConfig, type GossipTuning, formatAddr } from '../config/config';
 import type { ChangeCapture } from '../crdt/capture';
 import { ChangeMerger, type MergeResult, type RemoteChangeset } from '../crdt/merge';
 import type { Engine } from '../engine/engine';
@@ -9,38 +9,9 @@ import { ChangeReader } from './change-reader';
 import { type Member, Membership } from './membership';
 import type { TlsMaterial } from '../auth/tls-material';
 import { type LineSink, type PeerFrom, PeerTransport } from './transport';
+import { log } from '../observability/log';
+import { LagClock } from './lag-clock';
 import { type WireChangeset, type WireCleared, type WireHeads, type WireRow, decodeRows } from './wire';
-
-/** Tunables; the defaults suit a handful of agents on a LAN. */
-export interface ClusterTuning {
-  /** Anti-entropy round every this many ms. */
-  syncIntervalMs: number;
-  /** Peers synced with per round. */
-  syncPeers: number;
-  /** Peers each changeset is pushed to, by its origin and by each agent passing it on. */
-  fanout: number;
-  /** Hops a pushed changeset travels beyond its origin's peers. */
-  ttl: number;
-  /** Larger local changesets are not pushed; sync carries them in chunks. */
-  pushMaxRows: number;
-  /** Rows per chunk on the wire. */
-  chunkRows: number;
-  /** Rows a peer sends per sync answer before saying "more". */
-  syncMaxRows: number;
-  /** Rows merged per transaction on the receiving side (changesets are never split). */
-  mergeBatchRows: number;
-}
-
-export const DEFAULT_TUNING: ClusterTuning = {
-  syncIntervalMs: 2000,
-  syncPeers: 2,
-  fanout: 3,
-  ttl: 2,
-  pushMaxRows: 1000,
-  chunkRows: 2000,
-  syncMaxRows: 100_000,
-  mergeBatchRows: 5000,
-};
 
 const PUSH_QUEUE = 20_000;
 const PUSH_BATCH = 500;
@@ -61,11 +32,12 @@ export class Cluster {
   readonly #capture: ChangeCapture;
   readonly #feed: ChangeFeed;
   readonly #cfg: GossipConfig;
-  readonly #tune: ClusterTuning;
+  readonly #tune: GossipTuning;
   readonly #transport: PeerTransport;
   readonly #members: Membership;
   readonly #merger: ChangeMerger;
   #book!: VersionBook;
+  #lag!: LagClock;
   #reader!: ChangeReader;
   readonly #push = new Map<string, PushQueue>();
   /** Each peer's heads as last heard (its sync request or answer), for the replication lag. */
@@ -77,9 +49,9 @@ export class Cluster {
   #window = 256;
   #stopped = false;
   readonly #logged = new Map<string, number>();
-  readonly #stats = { pushed: 0, pushReceived: 0, synced: 0, deferred: 0 };
+  readonly #stats = { pushed: 0, pushReceived: 0, merged: 0, syncRounds: 0, synced: 0, deferred: 0 };
 
-  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: ClusterTuning, tls: TlsMaterial | null) {
+  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: GossipTuning, tls: TlsMaterial | null) {
     this.#engine = engine;
     this.#capture = capture;
     this.#feed = feed;
@@ -94,16 +66,26 @@ export class Cluster {
       stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
     }, tls);
     const file = engine.path === ':memory:' ? null : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
-    this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr));
-    this.#members.onUp = (m) => this.#requestSync(m.addr);
+    this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr), {
+      intervalMs: tune.pingIntervalMs / 2,
+      timeoutMs: tune.pingTimeoutMs,
+      downAfter: tune.downAfter,
+      downProbeMs: tune.downPingIntervalMs,
+    });
+    this.#members.onUp = (m) => {
+      log.info({ peer: m.addr, actor: m.actor }, 'peer up');
+      this.#requestSync(m.addr);
+    };
+    this.#members.onDown = (m) => log.warn({ peer: m.addr, actor: m.actor, failed_pings: m.failures }, 'peer down');
   }
 
   /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
-  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tls: TlsMaterial | null = null, tune: Partial<ClusterTuning> = {}): Promise<Cluster> {
-    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_TUNING, ...tune }, tls);
+  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tls: TlsMaterial | null = null, tune: Partial<GossipTuning> = {}): Promise<Cluster> {
+    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_GOSSIP_TUNING, ...tune }, tls);
     const lease = await engine.lease();
     try {
       c.#book = VersionBook.open(lease.db, capture.actor, () => capture.version);
+      c.#lag = new LagClock((actor) => c.#book.get(actor));
     } finally {
       lease.release();
     }
@@ -182,6 +164,7 @@ export class Cluster {
 
   async #onChanges(body: { cs: WireChangeset[] }, from: PeerFrom): Promise<unknown> {
     this.#members.heardFrom(from.addr, from.actor);
+    for (const c of body.cs ?? []) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
     const fresh = (body.cs ?? []).filter((c) => c.part === 0 && c.end && c.a !== this.#capture.actor && !this.#book.has(c.a, c.v));
     this.#stats.pushReceived += body.cs?.length ?? 0;
     if (fresh.length === 0) return {};
@@ -201,6 +184,7 @@ export class Cluster {
   async #syncRound(): Promise<void> {
     if (this.#syncing || this.#stopped) return;
     this.#syncing = true;
+    this.#stats.syncRounds++;
     try {
       const alive = this.#members.alive();
       const soon = alive.filter((m) => this.#syncSoon.has(m.addr));
@@ -241,7 +225,10 @@ export class Cluster {
         const l = line as WireChangeset & WireCleared & { done?: boolean; more?: boolean; heads?: WireHeads };
         if (l.done) {
           more = !!l.more;
-          if (l.heads) this.#peerHeads.set(m.addr, l.heads);
+          if (l.heads) {
+            this.#peerHeads.set(m.addr, l.heads);
+            this.#heardHeads(l.heads);
+          }
           return;
         }
         if (l.cleared) {
@@ -269,6 +256,7 @@ export class Cluster {
   async #serveSync(body: { heads: WireHeads }, from: PeerFrom, out: LineSink): Promise<void> {
     const want = body.heads ?? {};
     if (from.addr) this.#peerHeads.set(from.addr, want);
+    this.#heardHeads(want);
     const mine = this.#book.heads();
     // The peer has something this agent lacks: pull from it soon (so the exchange goes both ways).
     if (from.addr && Object.entries(want).some(([a, o]) => a !== this.#capture.actor && missingRanges(o, this.#book.get(a), 1).length > 0)) {
@@ -311,6 +299,7 @@ export class Cluster {
 
   async #merge(batch: RemoteChangeset[], cleared: { actor: string; from: number; to: number }[], peer: string): Promise<MergeResult> {
     const r = await this.#merger.merge(batch, cleared, () => this.#book.begin());
+    this.#stats.merged += r.applied;
     for (const d of r.deferred) {
       this.#stats.deferred++;
       this.#log(`deferred:${d.reason}`, `changeset ${d.version} of ${d.actor.slice(0, 8)} from ${peer} waits for this agent's schema: ${d.reason}`);
@@ -319,12 +308,16 @@ export class Cluster {
     return r;
   }
 
+  #heardHeads(heads: WireHeads): void {
+    for (const [actor, o] of Object.entries(heads)) if (actor !== this.#capture.actor && o?.head > 0) this.#lag.heard(actor, o.head);
+  }
+
   /** Logs a message at most once a minute per key. */
   #log(key: string, msg: string): void {
     const now = Date.now();
     if ((this.#logged.get(key) ?? 0) > now - 60_000) return;
     this.#logged.set(key, now);
-    process.stderr.write(`patina: cluster: ${msg}\n`);
+    log.warn({ key }, `cluster: ${msg}`);
   }
 
   // ---- status ----
@@ -342,6 +335,9 @@ export class Cluster {
   /** Per origin: the highest version merged here and the gaps below it; and how far behind the peers this agent is. */
   syncStatus(): Record<string, unknown> {
     const heads = this.#book.heads();
+    const now = Date.now();
+    // Origins that peers reported and this agent has nothing of yet count too (head 0).
+    for (const ph of this.#peerHeads.values()) for (const actor of Object.keys(ph)) heads[actor] ??= { head: 0, gaps: [] };
     const origins = Object.entries(heads).map(([actor, o]) => ({
       actor_id: actor,
       self: actor === this.#capture.actor,
@@ -349,6 +345,7 @@ export class Cluster {
       gaps: o.gaps,
       missing: gapCount(o),
       behind: Math.max(0, ...[...this.#peerHeads.values()].map((h) => (h[actor]?.head ?? 0) - o.head)),
+      lag_seconds: actor === this.#capture.actor ? 0 : round3(this.#lag.seconds(actor, now)),
     }));
     return {
       actor_id: this.#capture.actor,
@@ -357,8 +354,23 @@ export class Cluster {
       origins,
       gaps: origins.reduce((n, o) => n + o.missing, 0),
       lag_versions: origins.reduce((n, o) => n + o.behind + o.missing, 0),
+      lag_seconds: origins.reduce((n, o) => Math.max(n, o.lag_seconds), 0),
       last_sync_ms_ago: this.#lastSync ? Date.now() - this.#lastSync : null,
       stats: { ...this.#stats },
+      tuning: { ...this.#tune },
+    };
+  }
+
+  /** The figures GET /metrics exports (read when scraped). */
+  metrics() {
+    const s = this.syncStatus() as { gaps: number; lag_versions: number; lag_seconds: number; last_sync_ms_ago: number | null };
+    return {
+      members: this.members() as { addr: string; state: string; rtt_ms: number | null }[],
+      stats: { ...this.#stats },
+      gaps: s.gaps,
+      lagVersions: s.lag_versions,
+      lagSeconds: s.lag_seconds,
+      lastSyncSecondsAgo: s.last_sync_ms_ago === null ? null : s.last_sync_ms_ago / 1000,
     };
   }
 
@@ -368,6 +380,7 @@ export class Cluster {
       members: this.members().map((m) => ({ addr: m.addr, state: m.state, rtt_ms: m.rtt_ms })),
       gaps: s.gaps,
       replication_lag_versions: s.lag_versions,
+      replication_lag_seconds: s.lag_seconds,
       last_sync_ms_ago: s.last_sync_ms_ago,
     };
   }
@@ -381,6 +394,8 @@ export class Cluster {
     this.#reader.close();
   }
 }
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 function shuffle<T>(xs: T[]): T[] {
   for (let i = xs.length - 1; i > 0; i--) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { log } from '../observability/log';
 import { ClusterMismatch, type PeerFrom, type PeerTransport } from './transport';
 
 export type MemberState = 'alive' | 'suspect' | 'down' | 'joining';
@@ -35,7 +36,6 @@ export interface MembershipOptions {
   downProbeMs: number;
 }
 
-export const DEFAULT_MEMBERSHIP: MembershipOptions = { intervalMs: 500, timeoutMs: 1000, downAfter: 3, downProbeMs: 2000 };
 
 /**
  * Who is in the cluster and who answers. Each agent pings every known peer about once a second
@@ -54,8 +54,10 @@ export class Membership {
   #saveTimer: NodeJS.Timeout | null = null;
   /** Called when a peer comes up (new, or back from down): sync with it soon. */
   onUp: (m: Member) => void = () => {};
+  /** Called when a peer that answered stops answering (`downAfter` failed probes). */
+  onDown: (m: Member) => void = () => {};
 
-  constructor(transport: PeerTransport, selfActor: string, file: string | null, bootstrap: string[], opts: MembershipOptions = DEFAULT_MEMBERSHIP) {
+  constructor(transport: PeerTransport, selfActor: string, file: string | null, bootstrap: string[], opts: MembershipOptions) {
     this.#t = transport;
     this.#self = selfActor;
     this.#opts = opts;
@@ -157,14 +159,16 @@ export class Membership {
     } catch (err) {
       if (err instanceof ClusterMismatch) {
         // Another cluster's agent: forget it (it refuses our changes and we refuse its).
-        if (this.#members.delete(m.addr)) process.stderr.write(`patina: cluster: ${err.message}; not a member\n`);
+        if (this.#members.delete(m.addr)) log.warn({ peer: m.addr }, `cluster: ${err.message}; not a member`);
         this.#save();
         return;
       }
       if (!this.#members.has(m.addr)) return;
       m.failures++;
+      const was = m.state;
       m.state = m.failures >= this.#opts.downAfter ? 'down' : m.state === 'joining' ? 'joining' : 'suspect';
       if (m.state === 'down') m.rttMs = null;
+      if (m.state === 'down' && was !== 'down' && m.lastSeen > 0) this.onDown(m);
     }
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { PatinaError } from '../errors';
+import { DEFAULT_LOG, LOG_LEVELS, type LogConfig, type LogFormat, type LogLevel } from '../observability/log';
 
 /** A host and port to listen on or connect to. */
 export interface Addr {
@@ -77,6 +78,49 @@ export interface SubscriptionConfig {
   clientBuffer: number;
 }
 
+/** Replication's timings and sizes (`[gossip]`); the defaults suit a handful of agents on a LAN. */
+export interface GossipTuning {
+  /** Each peer is pinged this often, ms. */
+  pingIntervalMs: number;
+  /** A ping without an answer in this long fails, ms. */
+  pingTimeoutMs: number;
+  /** Failed pings in a row before a peer is taken for down. */
+  downAfter: number;
+  /** How often a down peer is pinged, ms. */
+  downPingIntervalMs: number;
+  /** Anti-entropy round every this many ms. */
+  syncIntervalMs: number;
+  /** Peers synced with per round. */
+  syncPeers: number;
+  /** Peers each changeset is pushed to, by its origin and by each agent passing it on. */
+  fanout: number;
+  /** Hops a pushed changeset travels beyond its origin's peers. */
+  ttl: number;
+  /** Larger local changesets are not pushed; sync carries them in chunks. */
+  pushMaxRows: number;
+  /** Rows per chunk on the wire. */
+  chunkRows: number;
+  /** Rows a peer sends per sync answer before saying "more". */
+  syncMaxRows: number;
+  /** Rows merged per transaction on the receiving side (changesets are never split). */
+  mergeBatchRows: number;
+}
+
+export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
+  pingIntervalMs: 1000,
+  pingTimeoutMs: 1000,
+  downAfter: 3,
+  downPingIntervalMs: 2000,
+  syncIntervalMs: 2000,
+  syncPeers: 2,
+  fanout: 3,
+  ttl: 2,
+  pushMaxRows: 1000,
+  chunkRows: 2000,
+  syncMaxRows: 100_000,
+  mergeBatchRows: 5000,
+});
+
 /** The whole validated configuration of one agent. */
 export interface Config {
   db: { path: string; schemaPaths: string[]; readWorkersMin: number; readWorkersMax: number };
@@ -94,6 +138,9 @@ export interface Config {
   };
   subscriptions: SubscriptionConfig;
   gossip: GossipConfig | null;
+  /** Replication's timings; used when `gossip` is set. */
+  gossipTuning: GossipTuning;
+  log: LogConfig;
   /** The config file this came from, re-read for secrets and certificates on reload; null: none. */
   source?: string | null;
 }
@@ -113,6 +160,8 @@ export function defaultConfig(): Config {
     api: { addr: { host: '127.0.0.1', port: 8080 }, bodyLimit: 16 * 1024 * 1024, queryTimeoutSeconds: 60, pg: [] },
     subscriptions: { retainChanges: 10000, retainSeconds: 3600, idleSeconds: 600, clientBuffer: 10000 },
     gossip: null,
+    gossipTuning: { ...DEFAULT_GOSSIP_TUNING },
+    log: { ...DEFAULT_LOG },
   };
 }
 
@@ -244,7 +293,7 @@ function apiAuth(v: unknown, rel: (p: string) => string): ApiAuthConfig {
 
 /** Applies a parsed TOML document to a config; relative paths are taken from `baseDir`. */
 export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
-  const root = table(doc, '', ['db', 'api', 'subscriptions', 'gossip']);
+  const root = table(doc, '', ['db', 'api', 'subscriptions', 'gossip', 'log']);
   const rel = (p: string) => path.resolve(baseDir, p);
   if (root.db !== undefined) {
     const db = table(root.db, 'db', ['path', 'schema_paths', 'read_workers_min', 'read_workers_max']);
@@ -278,23 +327,61 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (s.client_buffer !== undefined) cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
   }
   if (root.gossip !== undefined) {
-    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id', 'tls', 'plaintext']);
-    if (g.addr === undefined) throw bad('gossip.addr', 'missing');
+    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id', 'tls', 'plaintext', ...Object.keys(TUNING_KEYS)]);
+    for (const [key, [field, min, unit]] of Object.entries(TUNING_KEYS)) {
+      if (g[key] === undefined) continue;
+      cfg.gossipTuning[field] = unit === 'seconds' ? Math.round(num(g[key], `gossip.${key}`, min, false) * 1000) : num(g[key], `gossip.${key}`, min);
+    }
+    // Without addr, [gossip] only tunes: the agent runs alone unless --gossip-addr is given.
     const boot = g.bootstrap === undefined ? [] : g.bootstrap;
     if (!Array.isArray(boot)) throw bad('gossip.bootstrap', 'expected a list of "HOST:PORT"');
-    cfg.gossip = {
-      addr: parseAddr(g.addr, 'gossip.addr'),
+    const rest = {
       advertise: g.advertise_addr === undefined ? null : parseAddr(g.advertise_addr, 'gossip.advertise_addr'),
       bootstrap: boot.map((b, i) => parseAddr(b, `gossip.bootstrap[${i}]`)),
       clusterId: g.cluster_id === undefined ? 0 : num(g.cluster_id, 'gossip.cluster_id', 0),
       tls: g.tls === undefined ? null : tlsFiles(g.tls, 'gossip.tls', rel, 'ca_file'),
       plaintext: g.plaintext === undefined ? false : bool(g.plaintext, 'gossip.plaintext'),
     };
-    if (cfg.gossip.tls && !cfg.gossip.tls.caFile) throw bad('gossip.tls.ca_file', "missing: peers are verified against the cluster's CA");
+    if (g.addr !== undefined) cfg.gossip = { addr: parseAddr(g.addr, 'gossip.addr'), ...rest };
+    else if (g.advertise_addr !== undefined || g.bootstrap !== undefined || g.cluster_id !== undefined || g.tls !== undefined || g.plaintext !== undefined) {
+      throw bad('gossip.addr', 'missing');
+    }
+    if (cfg.gossip?.tls && !cfg.gossip.tls.caFile) throw bad('gossip.tls.ca_file', "missing: peers are verified against the cluster's CA");
+  }
+  if (root.log !== undefined) {
+    const l = table(root.log, 'log', ['level', 'format', 'slow_query_seconds']);
+    if (l.level !== undefined) {
+      if (!LOG_LEVELS.includes(l.level as LogLevel)) throw bad('log.level', `expected one of ${LOG_LEVELS.map((x) => `"${x}"`).join(', ')}`);
+      cfg.log.level = l.level as LogLevel;
+    }
+    if (l.format !== undefined) {
+      if (l.format !== 'text' && l.format !== 'json') throw bad('log.format', 'expected "text" or "json"');
+      cfg.log.format = l.format as LogFormat;
+    }
+    if (l.slow_query_seconds !== undefined) cfg.log.slowQuerySeconds = num(l.slow_query_seconds, 'log.slow_query_seconds', 0, false);
+  }
+  if (cfg.gossipTuning.pingTimeoutMs < 1 || cfg.gossipTuning.pingIntervalMs < 1 || cfg.gossipTuning.syncIntervalMs < 1 || cfg.gossipTuning.downPingIntervalMs < 1) {
+    throw bad('gossip', 'intervals and timeouts must be at least 0.001 seconds');
   }
   if (cfg.db.readWorkersMin > cfg.db.readWorkersMax) throw bad('db.read_workers_min', 'is larger than db.read_workers_max');
   return cfg;
 }
+
+/** `[gossip]` keys of the tunables: field, minimum, and whether the file gives seconds (kept as ms). */
+const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'count']> = {
+  ping_interval: ['pingIntervalMs', 0.001, 'seconds'],
+  ping_timeout: ['pingTimeoutMs', 0.001, 'seconds'],
+  down_after: ['downAfter', 1, 'count'],
+  down_ping_interval: ['downPingIntervalMs', 0.001, 'seconds'],
+  sync_interval: ['syncIntervalMs', 0.001, 'seconds'],
+  sync_peers: ['syncPeers', 1, 'count'],
+  fanout: ['fanout', 0, 'count'],
+  push_ttl: ['ttl', 0, 'count'],
+  push_max_rows: ['pushMaxRows', 0, 'count'],
+  chunk_rows: ['chunkRows', 1, 'count'],
+  sync_max_rows: ['syncMaxRows', 1, 'count'],
+  merge_batch_rows: ['mergeBatchRows', 1, 'count'],
+};
 
 /** Reads a TOML config file over the defaults; errors name the file and the key at fault. */
 export function loadConfigFile(file: string, cfg: Config = defaultConfig()): Config {

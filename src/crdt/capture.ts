@@ -11,7 +11,8 @@ import { ClusterIds } from './cluster-ids';
 import { keyRuleDdl } from './key-rule';
 import { decodePk, encodePk } from './pk';
 
-const VERSION_KEY = 'db_version';
+/** The meta key of this agent's highest db_version. */
+export const VERSION_KEY = 'db_version';
 const ID_KEY = 'id_high_water';
 
 /** A row the triggers saw change in the open transaction (first touch wins). */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import type Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
@@ -37,6 +38,10 @@ export class Engine<C = unknown> {
   readonly #checkpointer: Checkpointer | null;
   #schema: Schema;
   readonly #schemaListeners: SchemaListener[] = [];
+  /** What opening applied of the schema files (new tables, columns, indexes), for the start-up log. */
+  appliedAtOpen: SchemaPlan | null = null;
+  /** Told of every write transaction run through `transaction`: seconds from call to commit (or failure), and the first statement. */
+  onWrite: ((seconds: number, ok: boolean, firstSql: string) => void) | null = null;
 
   private constructor(opts: EngineOptions, knex: Knex, db: Database.Database, schema: Schema) {
     this.#opts = opts;
@@ -60,7 +65,9 @@ export class Engine<C = unknown> {
     try {
       const plan = planSchema(introspect(db), desired);
       applyPlan(db, plan);
-      return new Engine<C>(opts, knex, db, mergeWhere(introspect(db), desired));
+      const engine = new Engine<C>(opts, knex, db, mergeWhere(introspect(db), desired));
+      engine.appliedAtOpen = plan;
+      return engine;
     } catch (err) {
       await knex.client.releaseConnection(db);
       await knex.destroy();
@@ -120,7 +127,15 @@ export class Engine<C = unknown> {
   async transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: C | null }> {
     if (statements.length === 0) throw new PatinaError('user', 'a transaction needs at least one statement');
     statements.forEach((s, i) => checkWriteStatement(s.sql, `statement ${i + 1}`));
-    return this.writer.transaction(statements);
+    const t0 = performance.now();
+    let ok = false;
+    try {
+      const r = await this.writer.transaction(statements);
+      ok = true;
+      return r;
+    } finally {
+      this.onWrite?.((performance.now() - t0) / 1000, ok, statements[0].sql);
+    }
   }
 
   /** Runs `run` on the writer as one unit of the next group commit (a PG block's COMMIT). */
@@ -140,6 +155,11 @@ export class Engine<C = unknown> {
 
   readStats() {
     return this.#reads.stats();
+  }
+
+  /** Told of every read a worker finished (SQL and seconds), for the slow-query log. */
+  set onWorkerRead(fn: ((sql: string, seconds: number) => void) | null) {
+    this.#reads.onWorkerRead = fn;
   }
 
   async close(): Promise<void> {

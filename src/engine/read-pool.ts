@@ -37,6 +37,8 @@ interface Slot {
   worker: ChildProcess;
   cursor: ReadCursor | null;
   idleSince: number;
+  /** When the slot's current read started (performance.now()). */
+  startedAt: number;
 }
 
 /**
@@ -53,6 +55,10 @@ export class ReadPool {
   #bounded: BoundedReads | null;
   #closed = false;
   #trimTimer: NodeJS.Timeout | null = null;
+  /** Reads answered in-process and reads run on a worker, since start. */
+  readonly #counts = { inProcess: 0, onWorkers: 0 };
+  /** Told of every read a worker finished: its SQL and seconds from start to last row (slow-query log). */
+  onWorkerRead: ((sql: string, seconds: number) => void) | null = null;
 
   constructor(dbPath: string, opts: ReadPoolOptions) {
     this.#dbPath = dbPath;
@@ -67,9 +73,11 @@ export class ReadPool {
     const cursor = new ReadCursor(this.#nextId++, req, this);
     const answer = this.#bounded?.tryRun(cursor.id, req.sql, req.params, req.format);
     if (answer) {
+      this.#counts.inProcess++;
       cursor._receive(answer);
       return cursor;
     }
+    this.#counts.onWorkers++;
     cursor._arm();
     this.#waiting.push(cursor);
     this.#dispatch();
@@ -79,7 +87,9 @@ export class ReadPool {
   /** The rows of a bounded point read, run in-process; null when the read needs a worker (then use query). */
   pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
     if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
-    return this.#bounded?.runValues(sql, params) ?? null;
+    const rows = this.#bounded?.runValues(sql, params) ?? null;
+    if (rows) this.#counts.inProcess++;
+    return rows;
   }
 
   async close(): Promise<void> {
@@ -113,8 +123,14 @@ export class ReadPool {
   }
 
   /** How many workers exist and how many are running a read. */
-  stats(): { workers: number; busy: number; waiting: number } {
-    return { workers: this.#slots.size, busy: this.#slots.size - this.#idle.length, waiting: this.#waiting.length };
+  stats(): { workers: number; busy: number; waiting: number; in_process_total: number; on_workers_total: number } {
+    return {
+      workers: this.#slots.size,
+      busy: this.#slots.size - this.#idle.length,
+      waiting: this.#waiting.length,
+      in_process_total: this.#counts.inProcess,
+      on_workers_total: this.#counts.onWorkers,
+    };
   }
 
   #spawn(): Slot {
@@ -123,7 +139,7 @@ export class ReadPool {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       execArgv: [],
     });
-    const slot: Slot = { worker, cursor: null, idleSince: Date.now() };
+    const slot: Slot = { worker, cursor: null, idleSince: Date.now(), startedAt: 0 };
     worker.on('message', (m: FromWorker) => {
       const c = slot.cursor;
       if (!c || c.id !== m.id) return;
@@ -149,11 +165,13 @@ export class ReadPool {
       }
       const cursor = this.#waiting.shift()!;
       slot.cursor = cursor;
+      slot.startedAt = performance.now();
       cursor._start(slot);
     }
   }
 
   #release(slot: Slot) {
+    if (slot.cursor) this.onWorkerRead?.(slot.cursor.sql, (performance.now() - slot.startedAt) / 1000);
     slot.cursor = null;
     if (!this.#slots.has(slot)) return;
     slot.idleSince = Date.now();
@@ -230,6 +248,10 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
       this.#rejectHead = rej;
     });
     this.#head.catch(() => undefined); // a caller that never asks for the head still sees the error in next()
+  }
+
+  get sql(): string {
+    return this.#req.sql;
   }
 
   /** Arms the timeout; only reads that go to a worker need one. */

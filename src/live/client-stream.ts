@@ -2,6 +2,14 @@ import { errorLine } from './events';
 
 const CHUNK_LINES = 256;
 
+/** What the streams of all clients did, counted for the metrics and the log. */
+export interface ClientTally {
+  /** Change lines sent live to clients. */
+  sent: number;
+  /** A client was cut off for falling behind. */
+  cutOff(limit: number): void;
+}
+
 /**
  * One listener of a subscription: a bounded queue of change lines between the subscription (which
  * pushes at commit, never waiting) and the client's socket (which pulls as fast as it reads). A
@@ -15,16 +23,19 @@ export class ClientStream {
   #closed = false;
   #wake: (() => void) | null = null;
   readonly #onClose: () => void;
+  readonly #tally: ClientTally | null;
 
-  constructor(limit: number, onClose: () => void) {
+  constructor(limit: number, onClose: () => void, tally: ClientTally | null = null) {
     this.#limit = limit;
     this.#onClose = onClose;
+    this.#tally = tally;
   }
 
   /** Queues the lines of one transaction's changes, all or none. */
   push(lines: readonly string[]): void {
     if (this.#closed || this.#error !== null) return;
     if (this.#queue.length + lines.length > this.#limit) {
+      this.#tally?.cutOff(this.#limit);
       this.fail(`the client fell behind: more than ${this.#limit} events were waiting to be sent; resume with GET /v1/subscriptions/{id}?from=<last change id seen>`);
       return;
     }
@@ -59,6 +70,7 @@ export class ClientStream {
         }
         if (this.#queue.length > 0) {
           const chunk = this.#queue.length <= CHUNK_LINES ? this.#queue.splice(0) : this.#queue.splice(0, CHUNK_LINES);
+          if (this.#tally) this.#tally.sent += chunk.length;
           yield chunk.join('');
           continue;
         }

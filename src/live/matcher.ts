@@ -25,6 +25,8 @@ export class Matcher {
   readonly #drop: (sub: Subscription, message: string) => void;
   readonly #subs = new Set<Subscription>();
   #queue: Changeset[] = [];
+  /** When the oldest queued changeset was queued (ms since epoch); 0 while the queue is empty. */
+  #queuedSince = 0;
   #scheduled = false;
   /** Full re-runs to do, and those under way on the runner. */
   readonly #dirty = new Set<Subscription>();
@@ -59,6 +61,7 @@ export class Matcher {
     if (this.#closed) return;
     for (const c of cs.changes) {
       if (!this.index.reads(c.table.toLowerCase())) continue;
+      if (this.#queue.length === 0) this.#queuedSince = Date.now();
       this.#queue.push(cs);
       if (!this.#scheduled) {
         this.#scheduled = true;
@@ -74,6 +77,11 @@ export class Matcher {
   /** Changesets queued and not handled yet. */
   get queued(): number {
     return this.#queue.length;
+  }
+
+  /** How long the oldest queued changeset has waited, seconds (0 when none waits). */
+  get lagSeconds(): number {
+    return this.#queue.length === 0 ? 0 : (Date.now() - this.#queuedSince) / 1000;
   }
 
   /** Handles every queued changeset now, as one batch. */

@@ -5,6 +5,7 @@ import { checkReadReach } from '../engine/classify';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
+import { log } from '../observability/log';
 import { changeLine, columnsLine, eoqLine, errorLine, rowLine } from './events';
 import { type PositionedWriter, DataReader } from './data-reader';
 import { Matcher } from './matcher';
@@ -58,6 +59,15 @@ export class Subscriptions {
   #closed = false;
   /** Subscriptions re-run at start-up because the store may have missed commits. */
   #rerunAtStart = 0;
+  /** Live change lines sent and clients cut off, since start. */
+  readonly #tally = {
+    sent: 0,
+    cutOffs: 0,
+    cutOff(limit: number) {
+      this.cutOffs++;
+      log.warn({ client_buffer: limit }, 'subscription client cut off: it fell behind');
+    },
+  };
 
   private constructor(engine: LiveEngine, store: SubscriptionStore, opts: LiveOptions) {
     this.#engine = engine;
@@ -189,10 +199,26 @@ export class Subscriptions {
     });
   }
 
-  stats(): { subscriptions: number; clients: number; queued_changesets: number; rerun_at_start: number } {
+  stats(): {
+    subscriptions: number;
+    clients: number;
+    queued_changesets: number;
+    matcher_lag_seconds: number;
+    rerun_at_start: number;
+    changes_sent_total: number;
+    clients_cut_off_total: number;
+  } {
     let clients = 0;
     for (const s of this.#byUuid.values()) clients += s.clients.size;
-    return { subscriptions: this.#byUuid.size, clients, queued_changesets: this.#matcher.queued, rerun_at_start: this.#rerunAtStart };
+    return {
+      subscriptions: this.#byUuid.size,
+      clients,
+      queued_changesets: this.#matcher.queued,
+      matcher_lag_seconds: this.#matcher.lagSeconds,
+      rerun_at_start: this.#rerunAtStart,
+      changes_sent_total: this.#tally.sent,
+      clients_cut_off_total: this.#tally.cutOffs,
+    };
   }
 
   /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
@@ -242,7 +268,7 @@ export class Subscriptions {
       sub.clients.delete(client);
       sub.listenedAt = Date.now();
       if (!this.#closed && this.#byUuid.get(sub.uuid) === sub) this.#store.setListened(sub.id, sub.listenedAt);
-    });
+    }, this.#tally);
     sub.clients.add(client);
     sub.listenedAt = Date.now();
     return client;

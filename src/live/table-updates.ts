@@ -1,5 +1,6 @@
 import type { ChangeFeed, FeedConsumer } from '../bus/changeset';
 import { PatinaError } from '../errors';
+import { log } from '../observability/log';
 import type { Schema } from '../engine/schema/model';
 import type { SqlValue } from '../engine/values';
 
@@ -55,6 +56,14 @@ export class TableUpdates {
   /** How many streams are open. */
   get streams(): number {
     return this.#count;
+  }
+
+  /** Streams cut off for leaving too much unread, since start. */
+  cutOffs = 0;
+
+  cutOff(table: string, bytes: number): void {
+    this.cutOffs++;
+    log.warn({ table, unread_bytes_limit: bytes }, 'update stream client cut off: it left too much unread');
   }
 
   /** Ends every stream (the agent is stopping). */

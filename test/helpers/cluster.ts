@@ -59,13 +59,14 @@ export class TestCluster {
     this.#opts = opts;
   }
 
-  /** Adds and starts a node. */
-  async add(extra: string[] = []): Promise<ClusterNode> {
+  /** Adds and starts a node; `dir` reuses a folder (a database already in place, such as a restored backup). */
+  async add(extra: string[] = [], dir?: string): Promise<ClusterNode> {
     const i = this.nodes.length;
     const ip = `127.0.0.${i + 2}`;
     const proxy = await TcpProxy.listen();
     const boot = this.nodes.length > 0 ? ['--bootstrap', this.nodes[0].proxy.addr] : [];
     const agent = new AgentProcess({
+      dir,
       schema: this.#opts.schema,
       args: ['--gossip-addr', `${ip}:0`, '--gossip-advertise', proxy.addr, ...boot, ...(this.#opts.args?.(i) ?? []), ...extra],
     });

@@ -8,6 +8,8 @@ import { errorLine, line } from '../ndjson';
 export interface UpdateService {
   /** Throws a not-found PatinaError for an unknown table or one without a primary key. */
   watch(table: string, sink: UpdateSink): () => void;
+  /** A stream of `table` was cut off for leaving too much unread (counted and logged). */
+  cutOff?(table: string, bytes: number): void;
 }
 
 export interface UpdateStreamOptions {
@@ -35,7 +37,7 @@ function render(u: TableUpdate): string {
 export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Koa.Middleware {
   return (ctx) => {
     const res = ctx.res;
-    const stream = new UpdateStream(res, opts.maxBufferedBytes);
+    const stream = new UpdateStream(res, opts.maxBufferedBytes, () => svc.cutOff?.(ctx.params.table, opts.maxBufferedBytes));
     stream.stop = svc.watch(ctx.params.table, stream); // before any header: an unknown table is a plain 404
     ctx.status = 200;
     ctx.set('content-type', 'application/x-ndjson');
@@ -60,16 +62,19 @@ class UpdateStream implements UpdateSink {
   #bytes = 0;
   #waiting: 'no' | 'turn' | 'drain' = 'no';
   stop: () => void = () => {};
+  readonly #onCutOff: () => void;
 
-  constructor(res: http.ServerResponse, max: number) {
+  constructor(res: http.ServerResponse, max: number, onCutOff: () => void) {
     this.#res = res;
     this.#max = max;
+    this.#onCutOff = onCutOff;
   }
 
   update(u: TableUpdate): void {
     if (this.#done) return;
     const s = render(u);
     if (this.#bytes + s.length > this.#max) {
+      this.#onCutOff();
       this.stop();
       this.fail(`update stream closed: the client left more than ${this.#max} bytes of updates unread; read faster or reconnect`);
       return;

@@ -1,0 +1,56 @@
+import type { OriginVersions } from './bookkeeping';
+
+/**
+ * Replication lag in seconds: per origin, since when this agent has known of a version it still
+ * lacks. A version becomes known when a peer's heads name it (sync, either way) or a pushed
+ * changeset carries it; its age is counted from then, since versions carry no commit time.
+ */
+export class LagClock {
+  /** Per origin: (highest version heard, when first heard) in increasing order, only while missing. */
+  readonly #heard = new Map<string, [number, number][]>();
+  readonly #have: (actor: string) => OriginVersions;
+
+  constructor(have: (actor: string) => OriginVersions) {
+    this.#have = have;
+  }
+
+  /** Notes that `actor` has written versions up to `head`, as a peer says now. */
+  heard(actor: string, head: number, now = Date.now()): void {
+    const list = this.#pruned(actor);
+    if (head < firstMissing(this.#have(actor))) return;
+    if (list.length === 0 || list[list.length - 1][0] < head) list.push([head, now]);
+    this.#heard.set(actor, list);
+  }
+
+  /** Seconds since this agent first knew of the oldest version of `actor` it still lacks; 0 when it lacks none it heard of. */
+  seconds(actor: string, now = Date.now()): number {
+    const list = this.#pruned(actor);
+    return list.length === 0 ? 0 : Math.max(0, now - list[0][1]) / 1000;
+  }
+
+  /** Every origin that lags, with its seconds. */
+  all(now = Date.now()): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const actor of [...this.#heard.keys()]) {
+      const s = this.seconds(actor, now);
+      if (s > 0) out.set(actor, s);
+    }
+    return out;
+  }
+
+  #pruned(actor: string): [number, number][] {
+    const list = this.#heard.get(actor);
+    if (!list) return [];
+    const first = firstMissing(this.#have(actor));
+    let i = 0;
+    while (i < list.length && list[i][0] < first) i++;
+    if (i > 0) list.splice(0, i);
+    if (list.length === 0) this.#heard.delete(actor);
+    return list;
+  }
+}
+
+/** The lowest version of an origin not held here. */
+function firstMissing(o: OriginVersions): number {
+  return o.gaps.length > 0 ? o.gaps[0][0] : o.head + 1;
+}

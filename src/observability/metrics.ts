@@ -1,0 +1,98 @@
+import client from 'prom-client';
+
+type Labels = Record<string, string>;
+/** A figure read when scraped: one number, or one per label set. */
+type Reading = number | Iterable<[Labels, number]>;
+
+/**
+ * The agent's metrics registry (prom-client): every module's figures are reported through it and
+ * served as the Prometheus text format by GET /metrics. Most figures are read at scrape time from
+ * the stats each module already keeps (`gauge`, `total`), so no hot path pays for them; the
+ * HTTP middleware and the commit observer record directly.
+ */
+export class Metrics {
+  readonly registry = new client.Registry();
+  readonly #http: { requests: client.Counter<string>; duration: client.Histogram<string> };
+
+  constructor() {
+    // Process figures and the event-loop delay (patina_nodejs_eventloop_lag_*_seconds), from prom-client.
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'patina_', eventLoopMonitoringPrecision: 10 });
+    // Gauges named *_total break the Prometheus naming rules (promtool check metrics refuses them).
+    for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) this.registry.removeSingleMetric(`patina_nodejs_${name}`);
+    this.#http = {
+      requests: new client.Counter({ name: 'patina_http_requests_total', help: 'HTTP requests answered, by route, method and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] }),
+      duration: new client.Histogram({
+        name: 'patina_http_request_duration_seconds',
+        help: 'Time from request to response start (streams: to their first line), by route and method.',
+        labelNames: ['route', 'method'],
+        buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        registers: [this.registry],
+      }),
+    };
+  }
+
+  /** Label children by route, method and status: looked up once, so a request costs no label hashing. */
+  readonly #children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<string> }>();
+
+  /** Records one HTTP request (the Koa middleware calls it). */
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    const key = `${route} ${method} ${status}`;
+    let c = this.#children.get(key);
+    if (!c) {
+      c = { count: this.#http.requests.labels(route, method, String(status)), time: this.#http.duration.labels(route, method) };
+      this.#children.set(key, c);
+    }
+    c.count.inc();
+    c.time.observe(seconds);
+  }
+
+  /** A gauge whose value is read when scraped. */
+  gauge(name: string, help: string, read: () => Reading, labelNames: string[] = []): void {
+    new client.Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        set(read(), (labels, v) => this.set(labels, v));
+      },
+    });
+  }
+
+  /** A counter whose running total is kept by a module and read when scraped. */
+  total(name: string, help: string, read: () => Reading, labelNames: string[] = []): void {
+    new client.Counter({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        set(read(), (labels, v) => this.inc(labels, Math.max(0, v)));
+      },
+    });
+  }
+
+  counter(name: string, help: string, labelNames: string[] = []): client.Counter<string> {
+    return new client.Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  histogram(name: string, help: string, buckets: number[], labelNames: string[] = []): client.Histogram<string> {
+    return new client.Histogram({ name, help, buckets, labelNames, registers: [this.registry] });
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text format of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+function set(r: Reading, put: (labels: Labels, v: number) => void): void {
+  if (typeof r === 'number') put({}, r);
+  else for (const [labels, v] of r) put(labels, v);
+}
