@@ -77,6 +77,8 @@ async function main() {
       cpuLine('Patina', patina);
       cpuLine('Node floor, 1 process', nodeFloor);
       cpuLine('Node floor, 2 processes', nodeFloor2);
+      // issue 16's target: Patina's server CPU per transaction at most PostgreSQL's backend's (ratio <= 1)
+      report('    server CPU per transaction', patina.serverUser + patina.serverSys, 'µs', 'PostgreSQL', postgres.serverUser + postgres.serverSys);
     }
   } finally {
     // runuser does not pass signals on; pg_ctl stops the server it started

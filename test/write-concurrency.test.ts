@@ -155,7 +155,7 @@ describe('concurrent writes', function () {
       // another connection writes meanwhile: the block does not hold the writer
       await b.query("UPDATE items SET v = 'theirs' WHERE id = 21");
       await a.query("INSERT INTO items VALUES (22, 'new')");
-      await assert.rejects(a.query("INSERT INTO items VALUES (7, 'dup')"), /UNIQUE/);
+      await assert.rejects(a.query("INSERT INTO items VALUES (7, 'dup')"), /duplicate key value violates unique constraint "items_pkey"/); // PostgreSQL's words (issue 17)
       const c = await a.query('COMMIT');
       assert.equal((c as unknown as { command: string }).command, 'ROLLBACK');
       assert.deepEqual((await b.query('SELECT id, v FROM items WHERE id IN (20, 21, 22) ORDER BY id')).rows, [{ id: '20', v: 'old' }, { id: '21', v: 'theirs' }]);

@@ -9,7 +9,9 @@ import { liftLiterals } from './literals';
 import type { LocalDb } from './local-db';
 import type { PgUserStore } from '../../src/auth/pg-users';
 import { ScramExchange } from './scram';
-import { type Analyzed, type ColumnDesc, type Outcome, type PgEngine, Session, columnOid } from './session';
+import { CopyParser, formatCopyRow } from './copy';
+import type { Channels, Listener } from './notifications';
+import { type Analyzed, type ColumnDesc, type CopyIn, type Outcome, type PgEngine, Session, columnOid } from './session';
 import { pgError, sqlstateOf } from './sqlstate';
 import type { PgCounts } from './statement-counts';
 import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
@@ -58,7 +60,20 @@ interface Portal {
 
 type Phase = 'startup' | 'sasl-initial' | 'sasl-final' | 'ready' | 'closed';
 
+/** COPY FROM STDIN in progress: where the rows go, and what runs after it (the rest of the simple query). */
+interface CopyInState {
+  target: CopyIn;
+  parser: CopyParser;
+  /** Ends a COPY whose client stopped sending (it holds the writer). */
+  idle: NodeJS.Timeout;
+  resume: (err: unknown) => void | Promise<void>;
+}
+
 const OUT_HIGH_WATER = 64 * 1024;
+/** Notifications a client may leave unread in the socket's buffer before it is cut off. */
+const NOTIFY_HIGH_WATER = 16 * 1024 * 1024;
+/** Notifications held while the session is inside a transaction. */
+const NOTIFY_QUEUE = 100_000;
 const QUEUE_HIGH_WATER = 1024;
 let nextPid = 1000 + (process.pid % 1000) * 1000;
 
@@ -87,8 +102,18 @@ export class Connection {
   #skipping = false;
   readonly #statements = new Map<string, Analyzed>();
   readonly #portals = new Map<string, Portal>();
+  readonly #channels: Channels;
+  /** NotificationResponses (and notices of ended channels) waiting for the session to be between transactions. */
+  readonly #notifications: { channel: string; payload: string; pid: number; notice?: boolean }[] = [];
+  readonly #listener: Listener = {
+    pid: this.pid,
+    deliver: (channel, payload, pid) => this.#queueNotification({ channel, payload, pid }),
+    channelEnded: (channel, why) => this.#queueNotification({ channel, payload: `LISTEN ${channel} ended: ${why}`, pid: 0, notice: true }),
+  };
+  #copyIn: CopyInState | null = null;
 
-  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry, handshake: Handshake) {
+  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry, handshake: Handshake, channels: Channels) {
+    this.#channels = channels;
     this.#socket = socket;
     this.#engine = engine;
     this.#local = local;
@@ -230,6 +255,13 @@ export class Connection {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
     this.#queue.length = 0;
+    this.#channels.unlistenAll(this.#listener);
+    this.#notifications.length = 0;
+    if (this.#copyIn) {
+      clearTimeout(this.#copyIn.idle);
+      this.#copyIn.target.abort();
+    }
+    this.#copyIn = null;
     for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
     this.#portals.clear();
     this.#session?.close();
@@ -249,6 +281,9 @@ export class Connection {
         const decode = frontend[type];
         if (!decode) throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
         const msg = decode(new Reader(body));
+        if (this.#copyIn) return this.#onCopyMessage(msg);
+        // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored
+        if (msg.type === 'copyData' || msg.type === 'copyDone' || msg.type === 'copyFail') return;
         if (this.#skipping && msg.type !== 'sync' && msg.type !== 'terminate') return;
         let r: void | Promise<void> = undefined;
         try {
@@ -280,9 +315,9 @@ export class Connection {
   }
 
   #sendError(err: unknown) {
-    const { code, message } = sqlstateOf(err);
+    const { code, message, detail, where } = sqlstateOf(err);
     this.#opts.counts?.failed(code);
-    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, '') });
+    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, ''), detail, where });
   }
 
   #onStartup(r: Reader) {
@@ -348,6 +383,11 @@ export class Connection {
       readonly: this.#readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
     });
     this.#session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
+    this.#session.channels = {
+      listen: (channel) => this.#channels.listen(this.#listener, channel),
+      unlisten: (channel) => (channel === null ? this.#channels.unlistenAll(this.#listener) : this.#channels.unlisten(this.#listener, channel)),
+      notify: (channel, payload) => this.#channels.notify(channel, payload, this.pid),
+    };
     this.#session.onNotice = (code, message) => backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
     backend.authOk(this.#w);
     const params: [string, string][] = [
@@ -364,6 +404,7 @@ export class Connection {
 
   #readyForQuery() {
     const tx = this.#session!.tx;
+    if (tx === 'idle') this.#writeNotifications();
     backend.readyForQuery(this.#w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
   }
 
@@ -402,14 +443,16 @@ export class Connection {
           const an = this.#statements.get(m.name);
           if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
           backend.parameterDescription(this.#w, an.paramTypes.map((t) => t || OID.text));
-          if (an.columns) this.#w.bytes(describedFields(an.columns, NO_FORMATS, null).message);
+          const columns = session.resultColumns(an);
+          if (columns) this.#w.bytes(describedFields(columns, NO_FORMATS, null).message);
           else backend.noData(this.#w);
           return;
         }
         const p = this.#portals.get(m.name);
         if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
-        if (p.an.columns) {
-          const d = describedFields(p.an.columns, p.formats, null);
+        const columns = session.resultColumns(p.an);
+        if (columns) {
+          const d = describedFields(columns, p.formats, null);
           p.fields = d.fields;
           this.#w.bytes(d.message);
         } else backend.noData(this.#w);
@@ -448,6 +491,136 @@ export class Connection {
     }
   }
 
+  /**
+   * A notification for this client: sent at once when the session is idle between messages, else
+   * before its next ReadyForQuery outside a transaction (PostgreSQL never interrupts a transaction).
+   */
+  #queueNotification(n: { channel: string; payload: string; pid: number; notice?: boolean }) {
+    if (this.#phase !== 'ready') return;
+    if (this.#socket.writableLength > NOTIFY_HIGH_WATER) {
+      this.#fatal('53200', `the client left more than ${NOTIFY_HIGH_WATER} bytes of notifications unread`);
+      return;
+    }
+    if (this.#notifications.length >= NOTIFY_QUEUE) {
+      // a session that stays inside a transaction while its channels are busy
+      this.#fatal('53200', `more than ${NOTIFY_QUEUE} notifications waited for the session's transaction to end`);
+      return;
+    }
+    this.#notifications.push(n);
+    if (!this.#pumping && this.#queue.length === 0 && !this.#copyIn && this.#session?.tx === 'idle') {
+      this.#writeNotifications();
+      this.#flush();
+    }
+  }
+
+  #writeNotifications() {
+    for (const n of this.#notifications.splice(0)) {
+      if (n.notice) backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code: '01000', message: n.payload }, 'N');
+      else backend.notification(this.#w, n.pid, n.channel, n.payload);
+    }
+  }
+
+  /** A message while COPY FROM STDIN runs: data, its end, or its failure; anything else ends the COPY. */
+  #onCopyMessage(msg: Frontend): void | Promise<void> {
+    const copy = this.#copyIn!;
+    copy.idle.refresh();
+    const fail = (err: unknown) => {
+      this.#copyIn = null;
+      clearTimeout(copy.idle);
+      copy.target.abort();
+      return copy.resume(err);
+    };
+    try {
+      switch (msg.type) {
+        case 'copyData':
+          for (const r of copy.parser.feed(msg.data)) copy.target.insert(r.fields, r.line);
+          return;
+        case 'copyDone': {
+          for (const r of copy.parser.end()) copy.target.insert(r.fields, r.line);
+          this.#copyIn = null;
+          clearTimeout(copy.idle);
+          const n = copy.target.finish();
+          this.#completeTag(`COPY ${n}`);
+          return copy.resume(null);
+        }
+        case 'copyFail':
+          return fail(pgError('57014', `COPY from stdin failed: ${msg.message}`));
+        case 'flush': case 'sync':
+          return; // ignored during COPY, as the protocol says
+        case 'terminate':
+          fail(pgError('08P01', 'the client terminated during COPY from stdin'));
+          this.#socket.end();
+          this.#close();
+          return;
+        default:
+          return fail(pgError('08P01', `unexpected message type during COPY from stdin (${msg.type})`));
+      }
+    } catch (err) {
+      return fail(err);
+    }
+  }
+
+  /** COPY FROM STDIN: takes the writer, answers CopyInResponse; the rows come as CopyData. */
+  #startCopyIn(an: Analyzed, stmts: PgToken[][], i: number): Promise<void> {
+    return this.#session!.copyIn(an).then(
+      (target) => {
+        if (this.#phase === 'closed') {
+          target.abort();
+          return;
+        }
+        const timeoutMs = this.#opts.queryTimeoutMs;
+        const idle = setTimeout(() => {
+          if (this.#copyIn !== state || this.#phase === 'closed') return;
+          this.#copyIn = null;
+          target.abort();
+          void state.resume(pgError('57014', `COPY from stdin received no data for ${timeoutMs / 1000} s (api.query_timeout) and was rolled back: it held the writer`));
+          this.#flush();
+        }, timeoutMs);
+        idle.unref();
+        const state: CopyInState = { target, parser: new CopyParser(an.copy!.stmt.options, target.table), idle, resume: (err) => (err === null ? this.#runSimple(stmts, i + 1) : this.#simpleDone(err)) };
+        this.#copyIn = state;
+        backend.copyResponse(this.#w, 'G', target.columns.length);
+      },
+      (err) => this.#simpleDone(err),
+    );
+  }
+
+  /** COPY TO STDOUT: CopyOutResponse, a CopyData per row as the read yields them (waiting for a slow client), CopyDone. */
+  #copyOut(an: Analyzed): void | Promise<void> {
+    const out = this.#session!.copyOut(an);
+    if (out instanceof Promise) return out.then((o) => this.#sendCopyOut(an, o));
+    return this.#sendCopyOut(an, out);
+  }
+
+  async #sendCopyOut(an: Analyzed, out: Outcome): Promise<void> {
+    const { options } = an.copy!.stmt;
+    const names = an.copy!.columns;
+    let batch = out.all;
+    if (!batch) batch = (await out.rows!.next()) ?? [];
+    const fields = fieldsOf(out.columns ?? names.map((name) => ({ name, declType: null })), NO_FORMATS, batch);
+    backend.copyResponse(this.#w, 'H', names.length);
+    if (options.header) backend.copyData(this.#w, Buffer.from(formatCopyRow(names, options)));
+    let n = 0;
+    const texts: (string | null)[] = new Array(names.length);
+    for (;;) {
+      for (const row of batch) {
+        for (let k = 0; k < texts.length; k++) texts[k] = textOf(row[k], fields[k].typeOid);
+        backend.copyData(this.#w, Buffer.from(formatCopyRow(texts, options)));
+      }
+      n += batch.length;
+      if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
+      if (this.#phase === 'closed') {
+        out.rows?.cancel();
+        return;
+      }
+      const next = out.rows ? await out.rows.next() : null;
+      if (next === null) break;
+      batch = next;
+    }
+    backend.copyDone(this.#w);
+    this.#completeTag(`COPY ${n}`);
+  }
+
   #dropPortals() {
     if (this.#portals.size === 0) return;
     for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
@@ -471,9 +644,17 @@ export class Connection {
       for (let i = from; i < stmts.length; i++) {
         const tokens = stmts[i];
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
+        const param = tokens.find((t) => t.type === 'param');
+        if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
         const lifted = liftLiterals(tokens);
         const an = lifted ? session.analyzeCached(`S${lifted.key}`, () => lifted.tokens) : session.analyze(tokens);
         if (an.kind === 'noop' && an.command === 'DEALLOCATE') this.#deallocate(an);
+        if (an.kind === 'copy') {
+          if (an.copy!.stmt.direction === 'in') return this.#startCopyIn(an, stmts, i);
+          const r = this.#copyOut(an);
+          if (r) return r.then(() => this.#runSimple(stmts, i + 1), (err) => this.#simpleDone(err));
+          continue;
+        }
         const r = this.#execute(newPortal(an, lifted ? lifted.values : NO_PARAMS, NO_FORMATS), Infinity, true);
         if (r) return r.then(() => this.#runSimple(stmts, i + 1), (err) => this.#simpleDone(err));
       }

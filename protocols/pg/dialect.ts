@@ -3,6 +3,7 @@ import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
 import { inlineLateralRows } from './lateral';
+import { TYPE_DISPLAY, oidOfDeclType } from './types';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -17,6 +18,8 @@ export interface DialectContext {
   user: string;
   database: string;
   version: string;
+  /** The declared type of a schema column (in `table` when named, else in any table); null when unknown. */
+  columnType?: (table: string | null, column: string) => string | null;
 }
 
 const isWord = (t: Tok | undefined, w?: string) => t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
@@ -30,12 +33,21 @@ const NOT_FUNCTIONS = new Set(['AND', 'OR', 'NOT', 'IN', 'SELECT', 'WHERE', 'ON'
 function castTo(x: string, type: string, isArray: boolean): string {
   if (isArray) return x;
   switch (type) {
-    case 'int': case 'int2': case 'int4': case 'int8': case 'integer': case 'bigint': case 'smallint': case 'oid': case 'xid': case 'cid': case 'serial': case 'bigserial':
+    // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts
+    case 'int2': case 'smallint':
+      return `__pg_int(${x}, 'smallint')`;
+    case 'int': case 'int4': case 'integer': case 'serial':
+      return `__pg_int(${x}, 'integer')`;
+    case 'int8': case 'bigint': case 'bigserial':
+      return `__pg_int(${x}, 'bigint')`;
+    case 'oid': case 'xid': case 'cid':
       return `CAST(${x} AS INTEGER)`;
-    case 'float4': case 'float8': case 'real': case 'double precision': case 'float':
-      return `CAST(${x} AS REAL)`;
+    case 'float4': case 'real':
+      return `__pg_float(${x}, 'real')`;
+    case 'float8': case 'double precision': case 'float':
+      return `__pg_float(${x}, 'double precision')`;
     case 'numeric': case 'decimal':
-      return `CAST(${x} AS NUMERIC)`;
+      return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
     case 'bool': case 'boolean':
       return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
     case 'bytea': {
@@ -177,13 +189,103 @@ const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
+  toks = rewriteTypeof(toks, ctx);
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
   toks = rewriteCastCalls(toks);
   toks = rewriteIntervalArithmetic(toks);
+  toks = rewriteDivision(toks);
   return rewriteSetReturning(joinTokens(toks));
+}
+
+/** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */
+const TYPEOF_NAMES: Record<string, string> = {
+  int: 'integer', int4: 'integer', integer: 'integer', serial: 'integer', int2: 'smallint', smallint: 'smallint', int8: 'bigint', bigint: 'bigint', bigserial: 'bigint',
+  float4: 'real', real: 'real', float8: 'double precision', float: 'double precision', 'double precision': 'double precision', numeric: 'numeric', decimal: 'numeric',
+  bool: 'boolean', boolean: 'boolean', text: 'text', varchar: 'character varying', 'character varying': 'character varying', char: 'character', character: 'character',
+  bpchar: 'character', name: 'name', date: 'date', time: 'time without time zone', timestamp: 'timestamp without time zone',
+  timestamptz: 'timestamp with time zone', timetz: 'time with time zone', interval: 'interval', json: 'json', jsonb: 'jsonb', uuid: 'uuid', bytea: 'bytea', oid: 'oid', regclass: 'regclass',
+};
+
+/**
+ * pg_typeof(x): the type the SQL gives x (a literal, a cast, a schema column) as a string; otherwise
+ * __pg_typeof, which names the type of the value SQLite holds.
+ */
+function rewriteTypeof(toks: Tok[], ctx: DialectContext): Tok[] {
+  for (let i = toks.length - 2; i >= 0; i--) {
+    if (!isWord(toks[i], 'PG_TYPEOF') || !isPunct(toks[i + 1], '(') || isPunct(toks[i - 1], '.')) continue;
+    const close = closerAfter(toks, i + 1);
+    const arg = toks.slice(i + 2, close);
+    const known = staticType(arg, ctx);
+    if (known) toks.splice(i, close - i + 1, { type: 'string', text: quoteString(known) });
+    else toks[i] = { type: 'word', text: '__pg_typeof' };
+  }
+  return toks;
+}
+
+function staticType(arg: Tok[], ctx: DialectContext): string | null {
+  if (arg.length === 0) return null;
+  const lit = arg.length === 2 && (isOp(arg[0], '-') || isOp(arg[0], '+')) ? arg[1] : arg.length === 1 ? arg[0] : null;
+  if (lit?.type === 'number') {
+    if (!/^\d+$/.test(lit.text)) return 'numeric';
+    const n = BigInt(lit.text);
+    return n <= 2147483647n ? 'integer' : n <= 9223372036854775807n ? 'bigint' : 'numeric';
+  }
+  if (lit?.type === 'string') return 'unknown';
+  if (lit && (isWord(lit, 'TRUE') || isWord(lit, 'FALSE'))) return 'boolean';
+  let depth = 0;
+  let cast = -1;
+  for (let k = 0; k < arg.length; k++) {
+    if (isPunct(arg[k], '(')) depth++;
+    else if (isPunct(arg[k], ')')) depth--;
+    else if (depth === 0 && isOp(arg[k], '::')) cast = k;
+  }
+  if (cast > 0) {
+    const { name, isArray, end } = readType(arg, cast + 1);
+    if (end === arg.length && TYPEOF_NAMES[name]) return TYPEOF_NAMES[name] + (isArray ? '[]' : '');
+    return null;
+  }
+  const ident = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
+  if (ctx.columnType && (arg.length === 1 || (arg.length === 3 && isPunct(arg[1], '.'))) && arg.every((t, k) => (k % 2 === 0 ? ident(t) : true))) {
+    const column = identName(arg[arg.length - 1] as PgToken);
+    const decl = ctx.columnType(arg.length === 3 ? identName(arg[0] as PgToken) : null, column);
+    if (decl !== null) {
+      const oid = oidOfDeclType(decl);
+      return TYPE_DISPLAY[oid] ?? 'text'; // as RowDescription types the column
+    }
+  }
+  return null;
+}
+
+/**
+ * The divisor of `/` and `%` goes through __pg_divisor, which raises 22012 division_by_zero where
+ * SQLite would answer NULL. Both bind tighter than + and -, so the divisor is one operand: a sign,
+ * then a literal, parameter, name, call, CASE ... END or parenthesized group (casts are groups by now).
+ */
+function rewriteDivision(toks: Tok[]): Tok[] {
+  for (let i = 1; i < toks.length - 1; i++) {
+    if (!(isOp(toks[i], '/') || isOp(toks[i], '%')) || !endsOperand(toks[i - 1])) continue;
+    let j = i + 1;
+    while (isOp(toks[j], '-') || isOp(toks[j], '+')) j++;
+    const t = toks[j];
+    if (t === undefined) continue;
+    let end = j;
+    if (isPunct(t, '(')) end = closerAfter(toks, j);
+    else if (isWord(t, 'CASE')) {
+      for (let depth = 0; end < toks.length; end++) {
+        if (isWord(toks[end], 'CASE')) depth++;
+        else if (isWord(toks[end], 'END') && --depth === 0) break;
+      }
+    } else if (t.type === 'word' || t.type === 'quoted') {
+      while (isPunct(toks[end + 1], '.') && toks[end + 2] && (toks[end + 2].type === 'word' || toks[end + 2].type === 'quoted')) end += 2;
+      if (isPunct(toks[end + 1], '(')) end = closerAfter(toks, end + 1);
+    }
+    const operand = toks.slice(i + 1, end + 1);
+    toks.splice(i + 1, end - i, { type: 'word', text: '__pg_divisor' }, { type: 'punct', text: '(' }, ...operand, { type: 'punct', text: ')' });
+  }
+  return toks;
 }
 
 function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {

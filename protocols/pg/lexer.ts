@@ -95,6 +95,8 @@ export function lexPg(sql: string): PgToken[] {
       out.push({ type: 'op', text: '::' });
     } else if (OP_CHARS.includes(c)) {
       while (i < n && OP_CHARS.includes(sql[i]) && !(sql[i] === '-' && sql[i + 1] === '-') && !(sql[i] === '/' && sql[i + 1] === '*')) i++;
+      // as PostgreSQL reads `1/-2`: an operator ends in + or - only if it holds one of ~!@#%^&|`?
+      while (i - start > 1 && (sql[i - 1] === '+' || sql[i - 1] === '-') && !/[~!@#%^&|`?]/.test(sql.slice(start, i))) i--;
       out.push({ type: 'op', text: sql.slice(start, i) });
     } else {
       i++;

@@ -7,6 +7,7 @@ import type { Schema } from '../../src/engine/schema/model';
 import { type CancelRegistry, Connection } from './connection';
 import { negotiateEncryption } from './encryption';
 import { LocalDb } from './local-db';
+import { Channels, type TableUpdateSource } from './notifications';
 import { PgCounts } from './statement-counts';
 import type { PgEngine } from './session';
 
@@ -22,18 +23,23 @@ export class PgServer implements CancelRegistry {
   readonly #servers: net.Server[] = [];
   readonly #conns = new Map<number, { key: number; conn: Connection }>();
   readonly #sockets = new Set<net.Socket>();
+  /** LISTEN/NOTIFY channels of every connection of every listener of this agent. */
+  readonly #channels: Channels;
   /** Connections and statements, counted for the metrics. */
   readonly counts = new PgCounts();
 
-  private constructor(engine: PgBackend) {
+  private constructor(engine: PgBackend, updates: TableUpdateSource | null) {
     this.#engine = engine;
+    this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);
     engine.onSchema((schema) => this.#local.refresh(schema));
   }
 
   /** Starts every configured listener; rejects if one cannot bind. */
-  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number, security: (i: number) => PgListenerSecurity): Promise<PgServer> {
-    const s = new PgServer(engine);
+  static async start(
+    engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number, security: (i: number) => PgListenerSecurity, updates: TableUpdateSource | null = null,
+  ): Promise<PgServer> {
+    const s = new PgServer(engine, updates);
     try {
       for (const [i, l] of listeners.entries()) await s.#listen(l, queryTimeoutSeconds * 1000, () => security(i));
     } catch (err) {
@@ -56,7 +62,7 @@ export class PgServer implements CancelRegistry {
       const sec = security();
       negotiateEncryption(socket, () => sec.tls, (n) => {
         const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs, counts: this.counts };
-        new Connection(n.socket, this.#engine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' });
+        new Connection(n.socket, this.#engine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' }, this.#channels);
       });
     });
     server.maxConnections = 10000;

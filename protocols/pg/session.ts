@@ -9,12 +9,15 @@ import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
 import type { Schema } from '../../src/engine/schema/model';
 import type { SqlValue } from '../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
-import { PatinaError } from '../../src/errors';
+import { PatinaError, fromSqliteError } from '../../src/errors';
 import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
-import { type PgToken, identName } from './lexer';
+import { type PgToken, identName, lexPg } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
-import { pgError } from './sqlstate';
+import { pgConstraintError, targetTable } from './constraint-errors';
+import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
+import { SqlCursors, parseFetch } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
+import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
 /** What the PG front end needs from the engine. */
@@ -40,7 +43,8 @@ export interface ColumnDesc {
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
 export interface Analyzed {
-  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql';
+  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql' | 'explain'
+    | 'listen' | 'unlisten' | 'notify' | 'copy' | 'declare' | 'fetch' | 'close-cursor';
   /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
   command: string;
   sql: string;
@@ -53,6 +57,36 @@ export interface Analyzed {
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
   setting?: { name: string; value: string | null };
+  /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
+  batch?: string[];
+  /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
+  explain?: { inner: Analyzed; run: boolean };
+  /** LISTEN, UNLISTEN (null channel: `*`) and NOTIFY. */
+  channel?: { name: string | null; payload: string; params?: (number | null)[] };
+  /** COPY: the statement, and for COPY TO the read that gives its rows. */
+  copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
+  /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
+  cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
+}
+
+/** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
+export interface SessionChannels {
+  listen(channel: string): void;
+  /** null: every channel (UNLISTEN *). */
+  unlisten(channel: string | null): void;
+  notify(channel: string, payload: string): void;
+}
+
+/** COPY FROM STDIN's rows going into the writer: one transaction (or the open block), all or nothing. */
+export interface CopyIn {
+  readonly table: string;
+  readonly columns: string[];
+  /** Inserts one record; throws PostgreSQL's error naming the line. */
+  insert(fields: (string | null)[], line: number): void;
+  /** Commits (outside a block); returns the rows copied. */
+  finish(): number;
+  /** Rolls back (outside a block) or fails the block. */
+  abort(): void;
 }
 
 /** Rows of a result, pulled batch by batch. */
@@ -132,7 +166,7 @@ function pgColumnName(name: string, sql: string): string {
   return '?column?';
 }
 
-const INTERNAL_NAMES: Record<string, string> = { __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
+const INTERNAL_NAMES: Record<string, string> = { __pg_int: 'int4', __pg_float: 'float8', __pg_typeof: 'pg_typeof', __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
 const CAST_NAMES: Record<string, string> = {
@@ -314,6 +348,11 @@ export class Session {
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
   readonly #analyses = new Map<string, Analyzed>();
   #analysesSchema: Schema | null = null;
+  /** LISTEN/NOTIFY; null until the connection wires them. */
+  channels: SessionChannels | null = null;
+  /** NOTIFYs of the open transaction, delivered at its commit. */
+  readonly #notifies: [string, string][] = [];
+  readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
 
@@ -324,7 +363,7 @@ export class Session {
     this.#timeoutMs = opts.timeoutMs;
     this.facts = { user: opts.user, database: opts.database, version: VERSION_TEXT, pid: opts.pid, settings: new Map(Object.entries(GUC_DEFAULTS)) };
     this.facts.settings.set('application_name', opts.applicationName);
-    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT };
+    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT, columnType: (table, column) => columnType(this.#engine.schema, table, column) };
   }
 
   /**
@@ -360,6 +399,7 @@ export class Session {
   #finish(commit: boolean) {
     this.tx = 'idle';
     this.#block = null;
+    this.#transactionEnded(commit);
     const lease = this.#lease;
     this.#lease = null;
     if (!lease) return;
@@ -375,8 +415,100 @@ export class Session {
   async #commitDeferred(block: DeferredBlock): Promise<Outcome> {
     this.tx = 'idle';
     this.#block = null;
-    await this.#engine.group((lease) => block.replay(lease));
+    try {
+      await this.#engine.group((lease) => block.replay(lease));
+    } catch (err) {
+      this.#transactionEnded(false);
+      throw err;
+    }
+    this.#transactionEnded(true);
     return NONE;
+  }
+
+  /**
+   * TRUNCATE [TABLE] [ONLY] a [, b] [RESTART IDENTITY | CONTINUE IDENTITY] [RESTRICT]: a DELETE of
+   * every row of each table in one transaction, captured and replicated like any delete.
+   */
+  #truncate(sig: PgToken[]): Analyzed {
+    const tables: string[] = [];
+    let i = 1;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (up(i) === 'TABLE') i++;
+    for (; i < sig.length; i++) {
+      if (up(i) === 'ONLY' || sig[i].text === ',' || sig[i].text === '*') continue;
+      if (['RESTART', 'CONTINUE', 'IDENTITY', 'RESTRICT'].includes(up(i))) continue;
+      if (up(i) === 'CASCADE') throw pgError('0A000', 'TRUNCATE ... CASCADE is not supported by Patina (the schema has no foreign keys): truncate each table by name');
+      if (sig[i].type !== 'word' && sig[i].type !== 'quoted') throw pgError('42601', `syntax error at or near "${sig[i].text}"`);
+      let name = identName(sig[i]);
+      if (name === 'public' && sig[i + 1]?.text === '.' && sig[i + 2]) name = identName(sig[(i += 2)]);
+      if (!this.#engine.schema.tables.has(name)) throw pgError('42P01', `relation "${name}" does not exist`);
+      tables.push(name);
+    }
+    if (tables.length === 0) throw pgError('42601', 'syntax error at end of input: TRUNCATE needs a table name');
+    const batch = tables.map((t) => `DELETE FROM "${t}"`);
+    return { kind: 'sql', command: 'TRUNCATE TABLE', sql: batch[0], batch, local: false, readonly: false, columns: null, paramTypes: [] };
+  }
+
+  /** COPY table FROM STDIN / COPY {table | (query)} TO STDOUT: what to copy, checked against the schema. */
+  #copy(sig: PgToken[], tokens: PgToken[]): Analyzed {
+    const stmt = parseCopy(sig, tokens);
+    const base = { sql: '', local: false, paramTypes: [] as number[] };
+    if (stmt.query) {
+      const read = this.analyze(stmt.query);
+      if (read.kind !== 'sql' || !read.columns || !read.readonly) throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
+      return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns: read.columns.map((c) => c.name), read } };
+    }
+    const def = this.#engine.schema.tables.get(stmt.table!);
+    if (!def) throw pgError('42P01', `relation "${stmt.table}" does not exist`);
+    for (const c of stmt.columns) if (!def.columns.some((d) => d.name === c)) throw pgError('42703', `column "${c}" of relation "${def.name}" does not exist`);
+    if (new Set(stmt.columns).size !== stmt.columns.length) throw pgError('42701', `column "${stmt.columns.find((c, i) => stmt.columns.indexOf(c) !== i)}" specified more than once`);
+    const columns = stmt.columns.length > 0 ? stmt.columns : def.columns.map((c) => c.name);
+    if (stmt.direction === 'in') return { ...base, kind: 'copy', command: 'COPY', readonly: false, columns: null, copy: { stmt, columns, read: null } };
+    const read = this.analyze(lexPg(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${def.name}"`));
+    return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns, read } };
+  }
+
+  /** DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR [{WITH | WITHOUT} HOLD] FOR query. */
+  #declare(sig: PgToken[], tokens: PgToken[], declaredTypes: number[]): Analyzed {
+    if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: DECLARE needs a cursor name');
+    const name = identName(sig[1]);
+    let i = 2;
+    let hold = false;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    for (; i < sig.length && up(i) !== 'FOR'; i++) {
+      if (up(i) === 'BINARY') throw pgError('0A000', 'binary cursors are not supported by Patina');
+      if (up(i) === 'WITH' && up(i + 1) === 'HOLD') hold = true;
+    }
+    if (up(i) !== 'FOR' || !sig[i + 1]) throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
+    const inner = this.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
+    if (inner.kind !== 'sql' || !inner.columns || !inner.readonly) throw pgError('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
+    return { kind: 'declare', command: 'DECLARE CURSOR', sql: inner.sql, local: inner.local, readonly: true, columns: null, paramTypes: inner.paramTypes, cursor: { name, hold, inner } };
+  }
+
+  /** FETCH/MOVE: forward only (cursors.ts reads the direction). */
+  #fetch(sig: PgToken[], move: boolean): Analyzed {
+    const { name, count } = parseFetch(sig, move);
+    return { kind: 'fetch', command: move ? 'MOVE' : 'FETCH', sql: '', local: false, readonly: true, columns: null, paramTypes: [], cursor: { name, count, move } };
+  }
+
+  /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
+  #explain(sig: PgToken[], tokens: PgToken[], declaredTypes: number[]): Analyzed {
+    let i = 1;
+    let run = false;
+    const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (sig[i]?.text === '(') {
+      for (i++; i < sig.length && sig[i].text !== ')'; i++) {
+        if (up(i) === 'ANALYZE') run = !['FALSE', 'OFF', '0'].includes(up(i + 1) || sig[i + 1]?.text);
+        if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT') throw pgError('0A000', `EXPLAIN (FORMAT ${sig[i + 1]?.text ?? ''}) is not supported by Patina: only FORMAT TEXT`);
+      }
+      i++;
+    }
+    for (; ['ANALYZE', 'ANALYSE', 'VERBOSE'].includes(up(i)); i++) if (up(i) !== 'VERBOSE') run = true;
+    const start = tokens.indexOf(sig[i]);
+    if (start < 0) throw pgError('42601', 'syntax error at end of input: EXPLAIN needs a statement');
+    const inner = this.analyze(tokens.slice(start), declaredTypes);
+    if (inner.kind !== 'sql' || inner.batch) throw pgError('42601', `syntax error at or near "${sig[i].text}": EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, VALUES or WITH`);
+    return { kind: 'explain', command: 'EXPLAIN', sql: inner.sql, local: inner.local, readonly: inner.readonly || !run, columns: [{ name: 'QUERY PLAN', declType: 'text' }], paramTypes: inner.paramTypes, explain: { inner, run } };
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
@@ -402,10 +534,41 @@ export class Session {
         const name = sig.slice(1).map((t) => identName(t)).join(' ').replace(/^transaction isolation level$/, 'transaction_isolation').replace(/^time zone$/, 'timezone');
         return { ...base, kind: 'show', command: 'SHOW', columns: name === 'all' ? [{ name: 'name', declType: 'text' }, { name: 'setting', declType: 'text' }, { name: 'description', declType: 'text' }] : [{ name, declType: 'text' }], setting: { name, value: null } };
       }
-      case 'DISCARD': case 'DEALLOCATE': case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'CHECKPOINT':
+      case 'LISTEN': case 'UNLISTEN': {
+        if (!sig[1]) throw pgError('42601', `syntax error at end of input: ${kw} needs a channel name`);
+        return { ...base, kind: kw === 'LISTEN' ? 'listen' : 'unlisten', command: kw, channel: { name: sig[1].text === '*' ? null : identName(sig[1]), payload: '' } };
+      }
+      case 'NOTIFY': {
+        if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: NOTIFY needs a channel name');
+        let payload = '';
+        if (sig[2]?.text === ',') {
+          if (sig[3]?.type !== 'string' || sig.length > 4) throw pgError('42601', `syntax error at or near "${sig[3]?.text ?? 'end of input'}": NOTIFY's payload is a string literal`);
+          payload = sig[3].text.slice(1, -1).split("''").join("'");
+        } else if (sig.length > 2) throw pgError('42601', `syntax error at or near "${sig[2].text}"`);
+        if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+        return { ...base, kind: 'notify', command: 'NOTIFY', channel: { name: identName(sig[1]), payload } };
+      }
+      case 'COPY':
+        return this.#copy(sig, tokens);
+      case 'DECLARE':
+        return this.#declare(sig, tokens, declaredTypes);
+      case 'FETCH': case 'MOVE':
+        return this.#fetch(sig, kw === 'MOVE');
+      case 'CLOSE': {
+        const all = w(1) === 'ALL';
+        if (!sig[1]) throw pgError('42601', 'syntax error at end of input: CLOSE needs a cursor name');
+        return { ...base, kind: 'close-cursor', command: all ? 'CLOSE CURSOR ALL' : 'CLOSE CURSOR', cursor: { name: all ? null : identName(sig[1]) } };
+      }
+      case 'TRUNCATE':
+        return this.#truncate(sig);
+      case 'EXPLAIN':
+        return this.#explain(sig, tokens, declaredTypes);
+      case 'DISCARD': case 'DEALLOCATE': case 'CHECKPOINT':
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
     }
     checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
+    const notify = pgNotifyCall(sig);
+    if (notify) return { ...base, kind: 'notify', command: 'SELECT', columns: [{ name: 'pg_notify', declType: 'text' }], paramTypes: new Array<number>(maxParam(sig)).fill(OID.text), channel: notify };
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
     const sql = translate(tokens, this.#dialect, local);
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
@@ -484,6 +647,7 @@ export class Session {
         this.#endLease();
         this.#block = null;
         this.tx = 'idle';
+        this.#transactionEnded(false);
         return none;
       case 'savepoint':
         if (this.tx === 'idle') throw pgError('25P01', `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`);
@@ -507,7 +671,196 @@ export class Session {
         return none;
       case 'sql':
         return this.#runSql(an, params);
+      case 'explain':
+        return this.#runExplain(an, params);
+      case 'listen':
+        if (!this.channels) throw pgError('0A000', 'LISTEN is not available on this connection');
+        this.channels.listen(an.channel!.name!);
+        return none;
+      case 'unlisten':
+        this.channels?.unlisten(an.channel!.name);
+        return none;
+      case 'notify': {
+        // NOTIFY ch, 'x' or SELECT pg_notify(ch, x), whose arguments may be parameters
+        const [name, payload] = [an.channel!.name!, an.channel!.payload].map((v, k) => {
+          const p = an.channel!.params?.[k];
+          return p === undefined || p === null ? v : params[p] === null ? '' : String(params[p]);
+        });
+        if (!name) throw pgError('22023', 'channel name cannot be empty');
+        if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+        if (this.tx === 'open') this.#notifies.push([name, payload]); // delivered at commit, as in PostgreSQL
+        else this.channels?.notify(name, payload);
+        return an.columns ? complete(an.columns, [['']]) : none;
+      }
+      case 'copy':
+        throw pgError('0A000', 'COPY through the extended query protocol is not supported by Patina: send it as a simple query (psql, pg-copy-streams and psycopg2 do)');
+      case 'declare':
+        return this.#declareCursor(an, params);
+      case 'fetch':
+        return this.#fetchCursor(an);
+      case 'close-cursor': {
+        const name = an.cursor!.name;
+        if (!this.#cursors.close(name)) throw pgError('34000', `cursor "${name}" does not exist`);
+        return none;
+      }
     }
+  }
+
+  async #declareCursor(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
+    const { name, hold, inner } = an.cursor!;
+    if (this.tx === 'idle' && !hold) throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
+    if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
+    const out = await this.#runSql(inner!, params);
+    this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
+    this.#cursors.open(name!, hold!, out.columns, out.all, out.rows);
+    return NONE;
+  }
+
+  async #fetchCursor(an: Analyzed): Promise<Outcome> {
+    const { name, count, move } = an.cursor!;
+    const { columns, rows, moved } = await this.#cursors.fetch(name!, count!, move!);
+    if (move) return { columns: null, all: [], rows: null, affected: moved, tag: `MOVE ${moved}` };
+    return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
+  }
+
+  /** The columns a statement answers with: its own, or for FETCH those of its cursor (34000 if none). */
+  resultColumns(an: Analyzed): ColumnDesc[] | null {
+    if (an.kind !== 'fetch' || an.cursor!.move) return an.columns;
+    const columns = this.#cursors.columnsOf(an.cursor!.name!);
+    if (columns === undefined) throw pgError('34000', `cursor "${an.cursor!.name}" does not exist`);
+    return columns;
+  }
+
+  /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
+  #transactionEnded(committed: boolean) {
+    const notifies = this.#notifies.splice(0);
+    if (committed) for (const [ch, payload] of notifies) this.channels?.notify(ch, payload);
+    this.#cursors.transactionEnded();
+  }
+
+  /** COPY TO STDOUT: the rows of its read, streamed. */
+  copyOut(an: Analyzed): Outcome | Promise<Outcome> {
+    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    return this.#runSql(an.copy!.read!, []);
+  }
+
+  /** COPY FROM STDIN: takes the writer (or the open block's lease) and returns where the rows go. */
+  async copyIn(an: Analyzed): Promise<CopyIn> {
+    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    if (this.#readonlyListener) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
+    const { stmt, columns } = an.copy!;
+    const table = stmt.table!;
+    const def = this.#engine.schema.tables.get(table)!;
+    const convert = columnConverters(def, columns);
+    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
+    checkWriteStatement(sql, 'statement');
+    const inBlock = this.tx === 'open';
+    let lease: WriterLease<unknown>;
+    if (inBlock) {
+      await this.#ensureLease();
+      lease = this.#lease!;
+    } else {
+      lease = await this.#engine.lease();
+      if (this.#closed) {
+        lease.release();
+        throw new PatinaError('unavailable', 'the connection was closed');
+      }
+      lease.begin();
+    }
+    // prepared once for the whole COPY (lease.run would look it up per row)
+    let insert: ReturnType<typeof lease.db.prepare>;
+    try {
+      insert = lease.db.prepare(sql.replace(/\$\d+/g, '?'));
+    } catch (err) {
+      if (!inBlock) lease.release();
+      throw fromSqliteError(err);
+    }
+    let count = 0;
+    let open = true;
+    const end = (commit: boolean) => {
+      if (!open) return;
+      open = false;
+      if (inBlock) {
+        if (!commit) this.tx = 'failed';
+        return;
+      }
+      try {
+        if (commit) lease.commit();
+        else lease.rollback();
+      } finally {
+        lease.release();
+      }
+    };
+    return {
+      table,
+      columns,
+      insert: (fields, line) => {
+        if (fields.length > columns.length) throw copyError('22P04', 'extra data after last expected column', line, table);
+        if (fields.length < columns.length) throw copyError('22P04', `missing data for column "${columns[fields.length]}"`, line, table);
+        const values: SqlValue[] = new Array(fields.length);
+        for (let k = 0; k < fields.length; k++) {
+          const f = fields[k];
+          try {
+            values[k] = f === null ? null : convert[k](f);
+          } catch (err) {
+            const e = err as { message: string; code?: string };
+            throw copyError(e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02', e.message, line, table, columns[k], f);
+          }
+        }
+        try {
+          insert.run(values);
+        } catch (err) {
+          const params: Record<string, SqlValue> = {};
+          values.forEach((v, k) => (params[k + 1] = v));
+          const e = pgConstraintError(fromSqliteError(err), { schema: this.#engine.schema, sql, params, keyExists: (t, cols, values) => lease.db.prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`).get(...values) !== undefined });
+          const pe = e instanceof PgError ? e : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
+          pe.where = `COPY ${table}, line ${line}`;
+          throw pe;
+        }
+        count++;
+      },
+      finish: () => {
+        end(true);
+        return count;
+      },
+      abort: () => end(false),
+    };
+  }
+
+  async #runExplain(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
+    const { inner, run } = an.explain!;
+    const params = paramRecord(list);
+    const eqp = `EXPLAIN QUERY PLAN ${inner.sql}`;
+    let plan: unknown[][];
+    try {
+      plan = this.#local.run(this.#local.prepare(eqp), params, this.facts);
+    } catch {
+      // a write to a captured table prepares only on the writer (its triggers call the agent's functions)
+      const lease = this.#lease ?? (await this.#engine.lease());
+      try {
+        plan = lease.run({ sql: eqp, params }, 'statement').rows ?? [];
+      } finally {
+        if (lease !== this.#lease) lease.release();
+      }
+    }
+    let lines = planLines(plan);
+    if (!inner.readonly) {
+      // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
+      const verb = inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
+      const reads = plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^->  /, '')}`) : ['  ->  Result'];
+      lines = [`${verb} on ${targetTable(inner.sql) ?? '?'}`, ...reads];
+    }
+    if (run) {
+      const t0 = performance.now();
+      const out = await this.#runSql(inner, list);
+      let rows = out.all?.length ?? 0;
+      if (out.rows) for (let batch = await out.rows.next(); batch; batch = await out.rows.next()) rows += batch.length;
+      if (out.affected !== undefined && inner.command !== 'SELECT') rows = out.affected;
+      const ms = performance.now() - t0;
+      lines[0] += ` (actual rows=${rows} loops=1)`;
+      lines.push(`Execution Time: ${ms.toFixed(3)} ms`);
+    }
+    return complete(an.columns, lines.map((l) => [l]));
   }
 
   async #savepoint(an: Analyzed): Promise<Outcome> {
@@ -525,11 +878,7 @@ export class Session {
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
     if (an.empty) return complete(an.columns, []);
-    let params: Record<string, SqlValue> | undefined;
-    if (list.length > 0) {
-      params = {};
-      for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
-    }
+    const params = paramRecord(list);
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
     if (this.#lease) {
@@ -569,17 +918,31 @@ export class Session {
 
   async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
     if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
-    checkWriteStatement(an.sql, 'statement');
+    const statements = (an.batch ?? [an.sql]).map((sql) => {
+      checkWriteStatement(sql, 'statement');
+      return { sql, params };
+    });
     let r: StatementResult;
-    if (this.tx === 'open' && this.#defers(an)) {
-      return this.#runDeferred(an, { sql: an.sql, params });
-    } else if (this.tx === 'open') {
-      await this.#ensureLease();
-      r = this.#lease!.run({ sql: an.sql, params }, 'statement');
-    } else {
-      r = (await this.#engine.transaction([{ sql: an.sql, params }])).results[0];
+    try {
+      if (this.tx === 'open' && !an.batch && this.#defers(an)) {
+        return await this.#runDeferred(an, statements[0]);
+      } else if (this.tx === 'open') {
+        await this.#ensureLease();
+        for (const s of statements) r = this.#lease!.run(s, 'statement');
+      } else {
+        r = (await this.#engine.transaction(statements)).results[0];
+      }
+    } catch (err) {
+      throw pgConstraintError(err, { schema: this.#engine.schema, sql: an.sql, params, keyExists: (table, cols, values) => this.#keyExists(table, cols, values) });
     }
-    return { columns: an.columns, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+    return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
+  }
+
+  /** Whether a row with this key exists, as this session sees the data (its open transaction, or the last commit). */
+  #keyExists(table: string, columns: string[], values: SqlValue[]): boolean {
+    const sql = `SELECT 1 FROM "${table}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')}`;
+    const db = this.#lease?.db ?? this.#local.db;
+    return db.prepare(sql).get(...values) !== undefined;
   }
 
   /**
@@ -650,10 +1013,57 @@ export class Session {
   close(): void {
     this.#closed = true;
     this.cancel();
+    this.#cursors.close(null);
+    this.#notifies.length = 0;
     this.#endLease();
     this.#block = null;
     this.tx = 'idle';
   }
+}
+
+/**
+ * `SELECT pg_notify(channel, payload)` with string literals or parameters: the channel and payload,
+ * and for each the index of the parameter that gives it (null for a literal). Null for anything else.
+ */
+function pgNotifyCall(sig: PgToken[]): { name: string; payload: string; params: (number | null)[] } | null {
+  const texts = sig.map((t) => (t.type === 'word' ? t.text.toLowerCase() : t.text));
+  const end = texts[texts.length - 1] === ';' ? sig.length - 1 : sig.length;
+  if (end !== 7 || texts[0] !== 'select' || texts[1] !== 'pg_notify' || texts[2] !== '(' || texts[4] !== ',' || texts[6] !== ')') return null;
+  const arg = (t: PgToken): [string, number | null] | null =>
+    t.type === 'string' ? [t.text.slice(1, -1).split("''").join("'"), null] : t.type === 'param' ? ['', Number(t.text.slice(1)) - 1] : null;
+  const a = arg(sig[3]);
+  const b = arg(sig[5]);
+  if (!a || !b) return null;
+  return { name: a[0], payload: b[0], params: [a[1], b[1]] };
+}
+
+/** Positional parameters as SQLite's named ones ($1 is "1"); undefined when there are none. */
+function paramRecord(list: SqlValue[]): Record<string, SqlValue> | undefined {
+  if (list.length === 0) return undefined;
+  const params: Record<string, SqlValue> = {};
+  for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
+  return params;
+}
+
+/** SQLite's EXPLAIN QUERY PLAN rows (id, parent, notused, detail) as PostgreSQL-style indented lines. */
+function planLines(rows: unknown[][]): string[] {
+  const depth = new Map<unknown, number>([[0, -1]]);
+  const lines: string[] = [];
+  for (const [id, parent, , detail] of rows) {
+    const d = (depth.get(parent) ?? -1) + 1;
+    depth.set(id, d);
+    lines.push(d === 0 ? String(detail) : `${' '.repeat(6 * (d - 1))}  ->  ${detail}`);
+  }
+  return lines.length > 0 ? lines : ['(no plan)'];
+}
+
+/** The declared type of a schema column, in `table` when named, else the first table that has it. */
+function columnType(schema: Schema, table: string | null, column: string): string | null {
+  for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
+    const c = t?.columns.find((c) => c.name.toLowerCase() === column);
+    if (c) return c.type;
+  }
+  return null;
 }
 
 /** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */

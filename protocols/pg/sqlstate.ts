@@ -44,13 +44,26 @@ const BY_KIND: Record<ErrorKind, string> = {
   internal: 'XX000',
 };
 
+/** An error with PostgreSQL's SQLSTATE and, where PostgreSQL gives one, its DETAIL line. */
+export class PgError extends PatinaError {
+  readonly detail?: string;
+  /** CONTEXT: where it happened (COPY t, line 3). */
+  where?: string;
+
+  constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
+    super(kind, message, 'PG_' + code);
+    if (detail !== undefined) this.detail = detail;
+  }
+}
+
 /** An error a session reports with its own SQLSTATE (25P02, 25006, ...). */
-export function pgError(code: string, message: string, kind: ErrorKind = 'user'): PatinaError {
-  return new PatinaError(kind, message, 'PG_' + code);
+export function pgError(code: string, message: string, kind: ErrorKind = 'user', detail?: string): PatinaError {
+  return new PgError(kind, message, code, detail);
 }
 
 /** The SQLSTATE and message of anything a statement threw. */
-export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL' } {
+export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL'; detail?: string; where?: string } {
+  if (err instanceof PgError) return { code: err.sqliteCode!.slice(3), message: err.message, severity: 'ERROR', detail: err.detail, where: err.where };
   const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };

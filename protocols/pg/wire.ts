@@ -120,7 +120,7 @@ export interface Field {
 }
 
 /** ErrorResponse and NoticeResponse field codes. */
-export const ERROR_FIELDS = { severity: 'S', severityV: 'V', code: 'C', message: 'M', detail: 'D', hint: 'H', position: 'P' } as const;
+export const ERROR_FIELDS = { severity: 'S', severityV: 'V', code: 'C', message: 'M', detail: 'D', hint: 'H', position: 'P', where: 'W' } as const;
 
 /** Backend messages: one builder per message type. */
 export const backend = {
@@ -157,6 +157,15 @@ export const backend = {
     for (const o of oids) w.i32(o);
     return w.end();
   },
+  notification: (w: ByteWriter, pid: number, channel: string, payload: string) => w.begin('A').i32(pid).cstr(channel).cstr(payload).end(),
+  /** CopyInResponse ('G') or CopyOutResponse ('H'): overall format 0 (text), every column text. */
+  copyResponse: (w: ByteWriter, type: 'G' | 'H', columns: number) => {
+    w.begin(type).byte(0).i16(columns);
+    for (let i = 0; i < columns; i++) w.i16(0);
+    return w.end();
+  },
+  copyData: (w: ByteWriter, data: Buffer) => w.begin('d').bytes(data).end(),
+  copyDone: (w: ByteWriter) => w.begin('c').end(),
   error: (w: ByteWriter, fields: Partial<Record<keyof typeof ERROR_FIELDS, string>>, type: 'E' | 'N' = 'E') => {
     w.begin(type);
     for (const [k, v] of Object.entries(fields)) if (v !== undefined) w.byte(ERROR_FIELDS[k as keyof typeof ERROR_FIELDS].charCodeAt(0)).cstr(v);
@@ -226,6 +235,9 @@ export type Frontend =
   | { type: 'sync' }
   | { type: 'terminate' }
   | { type: 'password'; data: Buffer }
+  | { type: 'copyData'; data: Buffer }
+  | { type: 'copyDone' }
+  | { type: 'copyFail'; message: string }
   | { type: 'unsupported'; what: string };
 
 function count(r: Reader, max: number, what: string): number {
@@ -275,9 +287,9 @@ export const frontend: Record<string, (r: Reader) => Frontend> = {
   X: () => ({ type: 'terminate' }),
   p: (r) => ({ type: 'password', data: r.rest() }),
   F: () => ({ type: 'unsupported', what: 'function calls (FunctionCall messages)' }),
-  d: () => ({ type: 'unsupported', what: 'COPY' }),
-  c: () => ({ type: 'unsupported', what: 'COPY' }),
-  f: () => ({ type: 'unsupported', what: 'COPY' }),
+  d: (r) => ({ type: 'copyData', data: r.rest() }),
+  c: () => ({ type: 'copyDone' }),
+  f: (r) => ({ type: 'copyFail', message: r.cstr() }),
 };
 
 /** The startup packet's parameters (user, database, application_name, options, ...). */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import knexFactory, { type Knex } from 'knex';
 import { installDateFunctions } from './dates';
+import { installPgFunctions } from './pg-functions';
 
 /**
  * The database file, opened through knex with the better-sqlite3 driver. knex owns the connection
@@ -38,6 +39,7 @@ export async function openDatabase(file: string): Promise<OpenDatabase> {
           conn.pragma('recursive_triggers = ON');
           conn.defaultSafeIntegers(true);
           installDateFunctions(conn); // PostgreSQL's date functions, for writes that use them
+          installPgFunctions(conn); // and its strict casts and division
           done(null, conn);
         } catch (err) {
           done(err as Error, conn);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
+import { installPgFunctions } from './pg-functions';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
@@ -10,6 +11,7 @@ import { installDateFunctions } from './dates';
  */
 export function installReadFunctions(db: Database.Database): void {
   installDateFunctions(db);
+  installPgFunctions(db);
   // patina_id() counts on the writer (src/crdt/cluster-ids.ts); a read cannot keep what it hands out.
   db.function('patina_id', { deterministic: false }, () => {
     throw Object.assign(new Error('patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id'), {

@@ -1,0 +1,105 @@
+// SQL cursors of a session (DECLARE / FETCH / MOVE / CLOSE): each holds the rows of its query's
+// streamed read and pulls the next batch only when FETCH asks for more than it has.
+import type { PgToken } from './lexer';
+import { identName } from './lexer';
+import { pgError } from './sqlstate';
+
+/** Rows of a result, pulled batch by batch (a session's streamed read). */
+export interface RowBatches {
+  next(): Promise<unknown[][] | null>;
+  cancel(): void;
+}
+
+interface SqlCursor<C> {
+  columns: C;
+  hold: boolean;
+  buffer: unknown[][];
+  at: number;
+  source: RowBatches | null;
+}
+
+/** FETCH [NEXT | FORWARD [n | ALL] | n | ALL] [FROM | IN] name (and MOVE): forward only; ALL is Infinity. */
+export function parseFetch(sig: PgToken[], move: boolean): { name: string; count: number } {
+  let i = 1;
+  let count = 1;
+  const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+  const num = (k: number) => (sig[k]?.type === 'number' && /^\d+$/.test(sig[k].text) ? Number(sig[k].text) : null);
+  if (['PRIOR', 'FIRST', 'LAST', 'ABSOLUTE', 'RELATIVE', 'BACKWARD'].includes(up(i)) || sig[i]?.text === '-') {
+    throw pgError('55000', 'cursor can only scan forward: Patina cursors are NO SCROLL (FETCH NEXT, FORWARD n, n or ALL)');
+  }
+  if (up(i) === 'NEXT') i++;
+  else if (up(i) === 'FORWARD') {
+    i++;
+    if (up(i) === 'ALL') (count = Infinity), i++;
+    else if (num(i) !== null) (count = num(i)!), i++;
+  } else if (up(i) === 'ALL') (count = Infinity), i++;
+  else if (num(i) !== null) (count = num(i)!), i++;
+  if (up(i) === 'FROM' || up(i) === 'IN') i++;
+  if (!sig[i] || (sig[i].type !== 'word' && sig[i].type !== 'quoted') || sig.length > i + 1) {
+    throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": ${move ? 'MOVE' : 'FETCH'} needs a cursor name`);
+  }
+  return { name: identName(sig[i]), count };
+}
+
+/** The open cursors of one session; `C` is how the session describes a cursor's columns. */
+export class SqlCursors<C> {
+  readonly #open = new Map<string, SqlCursor<C>>();
+
+  has(name: string): boolean {
+    return this.#open.has(name);
+  }
+
+  /** A cursor's columns; undefined when there is no such cursor. */
+  columnsOf(name: string): C | undefined {
+    return this.#open.get(name)?.columns;
+  }
+
+  /** A new cursor over rows at hand (`all`) and then those `source` yields. */
+  open(name: string, hold: boolean, columns: C, all: unknown[][] | null, source: RowBatches | null): void {
+    if (this.#open.has(name)) throw pgError('42P03', `cursor "${name}" already exists`);
+    this.#open.set(name, { columns, hold, buffer: all ?? [], at: 0, source });
+  }
+
+  /** The next `count` rows (MOVE: skipped, not kept); 34000 for an unknown or closed cursor. */
+  async fetch(name: string, count: number, move: boolean): Promise<{ columns: C; rows: unknown[][]; moved: number }> {
+    const c = this.#open.get(name);
+    if (!c) throw pgError('34000', `cursor "${name}" does not exist`);
+    const rows: unknown[][] = [];
+    let moved = 0;
+    while (moved < count) {
+      if (c.at >= c.buffer.length) {
+        const next = c.source ? await c.source.next() : null;
+        c.buffer = next ?? [];
+        c.at = 0;
+        if (next === null) {
+          c.source = null;
+          break;
+        }
+        continue;
+      }
+      const take = Math.min(c.buffer.length - c.at, count - moved);
+      if (!move) for (let k = 0; k < take; k++) rows.push(c.buffer[c.at + k]);
+      c.at += take;
+      moved += take;
+    }
+    return { columns: c.columns, rows, moved };
+  }
+
+  /** Closes one cursor (false when there is none of that name), or every one (null). */
+  close(name: string | null): boolean {
+    if (name === null) {
+      for (const n of [...this.#open.keys()]) this.close(n);
+      return true;
+    }
+    const c = this.#open.get(name);
+    if (!c) return false;
+    this.#open.delete(name);
+    c.source?.cancel();
+    return true;
+  }
+
+  /** The transaction ended: cursors without HOLD close with it. */
+  transactionEnded(): void {
+    for (const [name, c] of [...this.#open]) if (!c.hold) this.close(name);
+  }
+}

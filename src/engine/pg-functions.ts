@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+
+// PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
+// forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
+// connection a PG statement can run on (writer, read workers, point reads, the catalog connection).
+// An error carries its SQLSTATE as code `PG_<state>`; the PG front end reports it as that state.
+
+/** An error a function raises with PostgreSQL's SQLSTATE. */
+function pgFail(state: string, message: string): Error {
+  return Object.assign(new Error(message), { code: `PG_${state}` });
+}
+
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  smallint: [-32768n, 32767n],
+  integer: [-2147483648n, 2147483647n],
+  bigint: [-9223372036854775808n, 9223372036854775807n],
+};
+
+const isZero = (x: unknown) => x === 0 || x === 0n || (typeof x === 'string' && x.trim() !== '' && Number(x) === 0);
+
+/** `x` to a PostgreSQL integer type: text must read as an integer, a fraction rounds half away from zero, the range is checked. */
+export function pgInteger(x: unknown, type: string): unknown {
+  if (x === null || x === undefined) return null;
+  const range = INT_RANGES[type] ?? INT_RANGES.bigint;
+  let n: bigint;
+  if (typeof x === 'bigint') n = x;
+  else if (typeof x === 'number') {
+    if (!Number.isFinite(x)) throw pgFail('22003', `${type} out of range`);
+    n = BigInt(Math.sign(x) * Math.round(Math.abs(x)));
+  } else if (typeof x === 'string') {
+    const s = x.trim();
+    if (!/^[+-]?\d+$/.test(s)) throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
+    n = BigInt(s);
+    if (n < range[0] || n > range[1]) throw pgFail('22003', `value "${x}" is out of range for type ${type}`);
+  } else throw pgFail('42846', `cannot cast type bytea to ${type}`);
+  if (n < range[0] || n > range[1]) throw pgFail('22003', `${type} out of range`);
+  return n;
+}
+
+/** `x` to double precision (or numeric): text must read as a number. */
+export function pgFloat(x: unknown, type: string): unknown {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'number') return x;
+  if (typeof x === 'bigint') return Number(x);
+  if (typeof x === 'string') {
+    const s = x.trim().toLowerCase();
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
+    if (type !== 'numeric' && /^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+    if (s === 'nan') return NaN;
+    throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
+  }
+  throw pgFail('42846', `cannot cast type bytea to ${type}`);
+}
+
+/** PostgreSQL's name of the type of a value SQLite holds (what pg_typeof says when the SQL does not tell). */
+function typeOfValue(x: unknown): string {
+  if (x === null || x === undefined) return 'unknown';
+  if (typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x))) return 'bigint';
+  if (typeof x === 'number') return 'double precision';
+  if (typeof x === 'string') return 'text';
+  return 'bytea';
+}
+
+export function installPgFunctions(db: Database.Database): void {
+  // the divisor of `/` and `%`: PostgreSQL's division_by_zero where SQLite would answer NULL
+  db.function('__pg_divisor', { deterministic: true }, (x: unknown) => {
+    if (isZero(x)) throw pgFail('22012', 'division by zero');
+    return x as number;
+  });
+  db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
+  db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
+  db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
+}
