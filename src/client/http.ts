@@ -11,13 +11,13 @@ export class Transport {
   readonly #fetch: FetchFn;
 
   constructor(url: string, token: string | undefined, fetchFn: FetchFn | undefined, ints: IntegerMode) {
-    let u: URL;
+    let u: URL | null = null;
     try {
       u = new URL(url);
     } catch {
-      throw new PatinaError('request', `url must be an absolute http(s) URL like http://127.0.0.1:8080, got ${JSON.stringify(url)}`);
+      // reported below
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new PatinaError('request', `url must use http or https, got ${JSON.stringify(url)}`);
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new PatinaError('request', `url must be an absolute http(s) URL like http://127.0.0.1:8080, got ${JSON.stringify(url)}`);
     this.base = u.href.replace(/\/+$/, '');
     this.#token = token;
     const f = fetchFn ?? (globalThis.fetch as FetchFn | undefined);

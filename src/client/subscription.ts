@@ -217,7 +217,14 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     this.#backoff.connected();
     const id = res.headers.get('patina-query-id');
     if (id) this.queryId = id;
-    if (mode === 'from') this.#emit({ type: 'resumed', changeId: this.changeId });
+    if (mode === 'from') {
+      if (!this.#isReady) {
+        // Resumed with the caller's own rows: they are the initial result.
+        this.#isReady = true;
+        this.#emit({ type: 'ready', columns: this.columns, rows: this.rows, changeId: this.changeId, time: 0 });
+        this.#ready.resolve();
+      } else this.#emit({ type: 'resumed', changeId: this.changeId });
+    }
 
     // A full result is gathered apart and takes the place of `rows` at its eoq.
     let fresh: Map<number, Row> | null = mode === 'from' ? null : new Map();
