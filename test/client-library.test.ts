@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -260,6 +260,24 @@ describe('client library (patina/client): queries, transactions, update streams'
       );
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('examples/clients/subscribe.js follows a subscription through the library', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'examples', 'clients', 'subscribe.js'), 'SELECT id, name FROM items WHERE id = ?', '4'], { env: { ...process.env, PATINA_URL: agent.http }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    try {
+      const until = async (re: RegExp) => {
+        for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+        assert.match(out, re);
+      };
+      await until(/initial result: 0 rows \(query id [0-9a-f-]{36}, change id 0\)/);
+      await client.transaction(["INSERT INTO items (id, name) VALUES (4, 'dee')"]);
+      await until(/insert row 1: \[4,"dee"\] \(change 1, 1 rows\)/);
+    } finally {
+      child.kill();
     }
   });
 

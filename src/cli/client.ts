@@ -1,43 +1,9 @@
-/** A small HTTP client of the agent's API for the CLI commands. */
-export class ApiClient {
-  readonly base: string;
+import { PatinaClient } from '../client';
 
-  constructor(addr: string) {
-    this.base = `http://${addr}`;
-  }
-
-  async post(path: string, body: unknown): Promise<Response> {
-    try {
-      return await fetch(this.base + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new Error(`cannot reach the agent at ${this.base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
-    }
-  }
-
-  async get(path: string): Promise<Response> {
-    try {
-      return await fetch(this.base + path);
-    } catch (err) {
-      throw new Error(`cannot reach the agent at ${this.base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`);
-    }
-  }
-
-  /** Yields the lines of an NDJSON response as they arrive. */
-  async *lines(res: Response): AsyncGenerator<string> {
-    const decoder = new TextDecoder();
-    let buf = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        yield buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-      }
-    }
-    if (buf.trim() !== '') yield buf;
-  }
+/**
+ * The client the CLI's commands use: the library, on the agent's API address. PATINA_TOKEN, when
+ * set, is sent as the bearer token.
+ */
+export function apiClient(addr: string): PatinaClient {
+  return new PatinaClient({ url: `http://${addr}`, token: process.env.PATINA_TOKEN || undefined });
 }

@@ -2,9 +2,8 @@
 import { parseArgs } from 'node:util';
 import { Agent } from '../agent';
 import { type Config, defaultConfig, loadConfigFile, parseAddr } from '../config/config';
-import { ApiClient } from './client';
-import { parseJsonExact } from '../engine/json';
-import { cellToJson } from '../engine/values';
+import type { Cell, ParamValue } from '../client';
+import { apiClient } from './client';
 import path from 'node:path';
 
 const HELP: Record<string, string> = {
@@ -92,14 +91,17 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-/** A --param value: integers and decimals as numbers (big integers exact), `null` as null, else text. */
-function paramValue(v: string): string {
-  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v) || v === 'null') return v;
-  return JSON.stringify(v);
+/** A --param value: integers as numbers (bigint past 2^53, so they stay exact), decimals as numbers, `null` as null, else text. */
+function paramValue(v: string): ParamValue {
+  if (v === 'null') return null;
+  if (/^-?\d+$/.test(v)) return Number.isSafeInteger(Number(v)) ? Number(v) : BigInt(v);
+  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v)) return Number(v);
+  return v;
 }
 
-function statementBody(sql: string, params: string[]): string {
-  return params.length === 0 ? JSON.stringify(sql) : `[${JSON.stringify(sql)},[${params.map(paramValue).join(',')}]]`;
+/** A cell as the query command prints it: NULL, BLOBs as their byte array, integers exact. */
+function cellText(c: Cell): string {
+  return c === null ? 'NULL' : Array.isArray(c) ? `[${c.join(',')}]` : String(c);
 }
 
 /** The effective config of `patina agent`: defaults, then the file, then the flags. */
@@ -187,47 +189,33 @@ async function runQuery(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: QUERY_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
-  const api = new ApiClient(values['api-addr']);
-  const res = await api.post('/v1/queries', statementBody(positionals[0], values.param ?? []));
-  if (!res.ok) fail(((await res.json()) as { error: string }).error);
-  for await (const l of api.lines(res)) {
-    const ev = parseJsonExact(l) as { columns?: string[]; row?: [number, unknown[]]; eoq?: { time: number }; error?: string };
-    if (ev.columns && values.columns) process.stdout.write(ev.columns.join('\t') + '\n');
-    else if (ev.row) process.stdout.write(ev.row[1].map((c) => (c === null ? 'NULL' : typeof c === 'object' ? cellToJson(c) : String(c))).join('\t') + '\n');
-    else if (ev.eoq && values.timer) process.stdout.write(`Time: ${ev.eoq.time.toFixed(6)} s\n`);
-    else if (ev.error) fail(ev.error);
+  const q = apiClient(values['api-addr']).query(positionals[0], (values.param ?? []).map(paramValue));
+  let first = true;
+  for await (const row of q) {
+    if (first && values.columns) process.stdout.write(q.columns!.join('\t') + '\n');
+    first = false;
+    process.stdout.write(row.map(cellText).join('\t') + '\n');
   }
+  if (first && values.columns) process.stdout.write((q.columns ?? []).join('\t') + '\n');
+  if (values.timer) process.stdout.write(`Time: ${(q.time ?? 0).toFixed(6)} s\n`);
 }
 
 async function runExec(argv: string[]) {
   const { values, positionals } = clientArgs(argv);
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
-  const api = new ApiClient(values['api-addr']);
-  const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], values.param ?? [])}]`);
-  const body = (await res.json()) as { results?: { rows_affected?: number; error?: string }[]; error?: string; version?: number | null };
-  if (!res.ok) fail(body.error ?? body.results?.[0]?.error ?? `HTTP ${res.status}`);
-  process.stdout.write(`rows affected: ${body.results?.[0]?.rows_affected}${body.version != null ? `, version ${body.version}` : ''}\n`);
+  const r = await apiClient(values['api-addr']).transaction([[positionals[0], (values.param ?? []).map(paramValue)]]);
+  process.stdout.write(`rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`);
 }
 
 async function runReload(argv: string[]) {
   const { values } = clientArgs(argv);
   if (values.help) return void process.stdout.write(HELP.reload + '\n');
-  const api = new ApiClient(values['api-addr']);
-  const res = await api.post('/v1/admin/reload', undefined);
-  const body = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) fail(String(body.error));
+  const body = await apiClient(values['api-addr']).reloadSchema();
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
 const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
-
-async function getJson(api: ApiClient, route: string): Promise<Record<string, unknown>> {
-  const res = await api.get(route);
-  const body = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) fail(String(body.error ?? `HTTP ${res.status}`));
-  return body;
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -238,10 +226,10 @@ async function runCluster(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
-  const body = await getJson(new ApiClient(values['api-addr']), '/v1/cluster/members');
+  const body = await apiClient(values['api-addr']).members();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
-  const members = body.members as { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[];
+  const members = body.members;
   const rows = [['ADDR', 'ACTOR', 'STATE', 'RTT'], ...members.map((m) => [m.addr, m.actor_id ?? '-', m.state, m.rtt_ms === null ? '-' : `${m.rtt_ms.toFixed(2)} ms`])];
   process.stdout.write(table(rows));
 }
@@ -250,10 +238,10 @@ async function runSync(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.sync + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
-  const body = await getJson(new ApiClient(values['api-addr']), '/v1/sync/status');
+  const body = await apiClient(values['api-addr']).syncStatus();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
-  const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number }[];
+  const origins = body.origins;
   const rows = [
     ['ORIGIN', 'HEAD', 'MISSING', 'BEHIND', 'GAPS'],
     ...origins.map((o) => [o.actor_id + (o.self ? ' (self)' : ''), String(o.head), String(o.missing), String(o.behind), o.gaps.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(',') || '-']),
