@@ -7,6 +7,7 @@ import { type QueryService, handleQuery } from './routes/queries';
 import { type TransactionService, handleTransaction } from './routes/transactions';
 import { type UpdateService, handleUpdates } from './routes/updates';
 import { type SubscriptionService, handleResubscribe, handleSubscribe } from './routes/subscriptions';
+import { consoleRoutes } from './routes/console';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
@@ -53,6 +54,8 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
     ctx.body = await svc.reloadSchema();
   });
   svc.extraRoutes?.(router, json);
+  // The web console: a static page that uses the routes above with the user's token.
+  consoleRoutes(router);
 
   app.use(errorBody);
   app.use(router.routes());
