@@ -166,6 +166,7 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
   async #run(first: Mode): Promise<void> {
     let mode = first;
     let reason = '';
+    let again = false; // the last attempt also ended in a straight re-request
     while (!this.#done) {
       let outcome: Outcome;
       try {
@@ -175,22 +176,27 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
       }
       if (this.#done) return;
       if ('fatal' in outcome) return this.#fail(outcome.fatal);
-      if ('now' in outcome) {
-        // Straight to another request (re-read or re-subscribe); no wait needed.
+      if ('now' in outcome && !again) {
+        // Straight to another request (re-read or re-subscribe); no wait needed the first time.
         mode = outcome.now;
         reason = outcome.reason;
+        again = true;
         continue;
       }
-      mode = outcome.retry;
+      // Twice in a row: wait like any failure, so that an agent that keeps refusing is not hammered.
+      if ('now' in outcome) reason = outcome.reason;
+      again = 'now' in outcome;
+      mode = 'now' in outcome ? outcome.now : outcome.retry;
+      const error = 'now' in outcome ? new PatinaError('protocol', outcome.reason) : outcome.error;
       const wait = this.#backoff.next();
       if (wait === null) {
         const where = this.queryId ? ` ${this.queryId}` : '';
         const resume = this.queryId && this.#isReady ? `; to go on later, subscribe with { id: '${this.queryId}', from: ${this.changeId} } and the rows kept` : '';
         return this.#fail(
-          new PatinaError('gave-up', `gave up on subscription${where} after ${Math.round(this.#backoff.failingForMs / 1000)} s of failed attempts (${this.#backoff.attempt}); last error: ${outcome.error.message}${resume}`, outcome.error.status, { cause: outcome.error }),
+          new PatinaError('gave-up', `gave up on subscription${where} after ${Math.round(this.#backoff.failingForMs / 1000)} s of failed attempts (${this.#backoff.attempt}); last error: ${error.message}${resume}`, error.status, { cause: error }),
         );
       }
-      this.#emit({ type: 'disconnected', error: outcome.error, retryInMs: Math.round(wait), attempt: this.#backoff.attempt });
+      this.#emit({ type: 'disconnected', error, retryInMs: Math.round(wait), attempt: this.#backoff.attempt });
       await sleep(wait, this.#stop.signal);
     }
   }

@@ -99,7 +99,7 @@ async function runQuery() {
 
 // ---- Live view: a subscription whose rows update in place, changed cells highlighted ----
 
-function liveRow(tbody, rowId, cells) {
+function liveRow(tbody, columns, rowId, cells) {
   const tr = document.createElement('tr');
   tr.dataset.rowid = String(rowId);
   const id = tr.insertCell();
@@ -107,7 +107,7 @@ function liveRow(tbody, rowId, cells) {
   id.className = 'rowid';
   cells.forEach((v, i) => {
     const td = tr.insertCell();
-    td.dataset.col = live.columns[i];
+    td.dataset.col = columns[i];
     cell(td, v);
   });
   // Keep rows in row id order: new ones go at the end, as the agent numbers them.
@@ -119,7 +119,7 @@ function renderLive(sub) {
   const table = document.createElement('table');
   headerRow(table, sub.columns, true);
   const tbody = table.createTBody();
-  for (const [rowId, cells] of [...sub.rows].sort((a, b) => a[0] - b[0])) liveRow(tbody, rowId, cells);
+  for (const [rowId, cells] of [...sub.rows].sort((a, b) => a[0] - b[0])) liveRow(tbody, sub.columns, rowId, cells);
   $('live').replaceChildren(table);
   return tbody;
 }
@@ -149,7 +149,7 @@ async function subscribe() {
       } else if (ev.type === 'change') {
         const tr = tbody.querySelector(`tr[data-rowid="${ev.rowId}"]`);
         if (ev.kind === 'insert' || !tr) {
-          liveRow(tbody, ev.rowId, ev.cells).classList.add('inserted');
+          liveRow(tbody, sub.columns, ev.rowId, ev.cells).classList.add('inserted');
         } else if (ev.kind === 'update') {
           ev.cells.forEach((v, i) => {
             const td = tr.cells[i + 1];
