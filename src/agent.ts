@@ -5,6 +5,7 @@ import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
+import { ClusterIds } from './crdt/cluster-ids';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions } from './live/subscriptions';
 import { createHttpApp, listenHttp } from '../protocols/http/app';
@@ -107,7 +108,15 @@ export class Agent {
       ...(this.cluster ? this.cluster.health() : {}),
       update_streams: this.updates?.streams ?? 0,
       subscriptions: this.subscriptions?.stats() ?? null,
+      ...(this.capture ? { patina_id: this.#idTag(this.capture) } : {}),
     };
+  }
+
+  /** patina_id()'s tag, and the peers whose site id gives the same one (their ids could equal ours). */
+  #idTag(capture: ChangeCapture): Record<string, unknown> {
+    const peers = (this.cluster?.members() ?? []).map((m) => m.actor_id).filter((a): a is string => typeof a === 'string' && a !== capture.actor);
+    const shared = peers.filter((a) => ClusterIds.tagOf(Buffer.from(a, 'hex')) === capture.ids.tag);
+    return { tag: Number(capture.ids.tag), shared_with: shared };
   }
 
   async reloadSchema(): Promise<Record<string, unknown>> {

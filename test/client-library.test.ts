@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { TcpProxy } from './helpers/tcp-proxy';
-import { PatinaClient, PatinaError, type UpdateEvent } from '../src/client';
+import { PatinaClient, PatinaError, type UpdateEvent, real } from '../src/client';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const SCHEMA = `
@@ -73,6 +73,8 @@ describe('client library (patina/client): queries, transactions, update streams'
     assert.deepEqual((await client.query('SELECT name FROM items WHERE id = ?', [2]).all()).rows, [['bob']]);
     assert.deepEqual((await client.query('SELECT name FROM items WHERE id = :id AND name = :n', { ':id': 1, n: 'ann' }).all()).rows, [['ann']]);
     assert.deepEqual((await client.query('SELECT ? + 1, ?', [41, true]).all()).rows, [[42, 1]]);
+    // A whole JS number binds as INTEGER, a fraction or real(n) as REAL.
+    assert.deepEqual((await client.query('SELECT typeof(?), typeof(?), typeof(?), ?', [2, 2.5, real(2), real(2)]).all()).rows, [['integer', 'real', 'real', 2]]);
   });
 
   it('keeps 64-bit integers exact both ways, as bigint beyond 2^53 or always with integers: "bigint"', async () => {

@@ -269,6 +269,16 @@ describe('client library: subscriptions that resume by themselves', function () 
       assert.equal(consumer.events.filter((e) => e.type === 'change').length, again.changeId - saved.from, 'only the changes after from');
       again.close();
 
+      // A from the agent never sent (ahead of its log): the whole result is read again.
+      const ahead = client.subscribe(SQL, PARAMS, { id: saved.id, from: again.changeId + 100 });
+      const aheadEvents = new Consumer(ahead);
+      await converges(ahead, () => agent.http);
+      const reset = aheadEvents.events.find((e) => e.type === 'reset') as Extract<SubscriptionEvent, { type: 'reset' }>;
+      assert.ok(reset, aheadEvents.events.map((e) => e.type).join(','));
+      assert.match(reset.reason, /ahead/);
+      assert.equal(ahead.changeId, again.changeId);
+      ahead.close();
+
       // Bad SQL is not retried: it fails at once.
       const bad = client.subscribe('SELECT nope FROM users');
       await assert.rejects(bad.ready, (e: PatinaError) => e.kind === 'request' && e.status === 400 && /no such column: nope/.test(e.message));

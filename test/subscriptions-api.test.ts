@@ -194,6 +194,30 @@ describe('live subscriptions over HTTP', function () {
     fast.stream.close();
   });
 
+  it('answers a from ahead of the log with its own error (re-read), not the one for changes no longer kept', async () => {
+    const { stream, id } = await subscribe(agent.http, 'SELECT id, name FROM users WHERE id = 3');
+    stream.close();
+    const s = await openStream(agent.http, 'GET', `/v1/subscriptions/${id}?from=999`);
+    assert.equal(s.status, 200);
+    await s.until(() => s.ended);
+    assert.equal(s.events.length, 1);
+    const err = String((s.events[0] as Event).error);
+    assert.match(err, /change id 999 is ahead of this subscription, whose last change id is \d+/);
+    assert.match(err, new RegExp(`re-read with GET /v1/subscriptions/${id} without from`));
+    assert.doesNotMatch(err, /min change id|no longer kept/);
+  });
+
+  it('reports eoq.time in seconds rounded to microseconds', async () => {
+    const { stream } = await subscribe(agent.http, 'SELECT id FROM users');
+    const eoq = (stream.events.find((e) => 'eoq' in (e as Event)) as { eoq: { time: number } }).eoq;
+    assert.equal(Math.round(eoq.time * 1e6) / 1e6, eoq.time);
+    stream.close();
+    for (const [path, body] of [['/v1/queries', '"SELECT 1"'], ['/v1/transactions', '["UPDATE users SET score = score WHERE id = 1"]']]) {
+      const r = await request(agent.http, 'POST', path, body);
+      for (const m of r.text.matchAll(/"time":([0-9.e-]+)/g)) assert.match(m[1], /^\d+(\.\d{1,6})?$/, `${path}: ${r.text}`);
+    }
+  });
+
   it('ends the stream with an error naming the min change id when changes after from are no longer kept', async () => {
     const small = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nretain_changes = 3\nretain_seconds = 0\n' });
     try {

@@ -5,7 +5,8 @@ import { parseJsonExact } from '../../src/engine/json';
 /**
  * Reads a JSON body for the routes that take one: refuses a content type other than
  * application/json (415) and a body over the limit (413), and parses keeping 64-bit integers exact.
- * The parsed body is in ctx.state.body.
+ * The parsed body is in ctx.state.body; every integer in it (no fraction, no exponent) is a bigint
+ * and every other number a JS number, which is how SQL parameters tell INTEGER from REAL.
  */
 export function jsonBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
@@ -27,7 +28,7 @@ export function jsonBody(limit: number): Koa.Middleware {
     }
     const text = Buffer.concat(chunks).toString('utf8');
     if (text.trim() === '') throw new PatinaError('user', 'request body is empty; expected JSON');
-    ctx.state.body = parseJsonExact(text);
+    ctx.state.body = parseJsonExact(text, { integers: 'bigint' });
     await next();
   };
 }

@@ -1,5 +1,6 @@
 import { PatinaError } from '../../src/errors';
-import { toSqlParams } from '../../src/engine/values';
+import { positionalPlaceholders } from '../../src/engine/sql-text';
+import { type SqlParams, toSqlParams } from '../../src/engine/values';
 import type { Statement } from '../../src/engine/writer';
 
 /**
@@ -12,7 +13,7 @@ export function parseStatement(v: unknown, where: string): Statement {
     if (v.length < 1 || v.length > 2 || typeof v[0] !== 'string') {
       throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or [sql, {named params}]`);
     }
-    return v.length === 2 && v[1] !== null ? { sql: v[0], params: toSqlParams(v[1], where) } : { sql: v[0] };
+    return v.length === 2 && v[1] !== null ? { sql: v[0], params: positional(v[0], toSqlParams(v[1], where), where) } : { sql: v[0] };
   }
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -23,7 +24,7 @@ export function parseStatement(v: unknown, where: string): Statement {
     if (o.params !== undefined && o.named_params !== undefined) throw new PatinaError('user', `${where}: give params or named_params, not both`);
     if (o.params !== undefined) {
       if (!Array.isArray(o.params)) throw new PatinaError('user', `${where}: "params" must be an array`);
-      return { sql: o.query, params: toSqlParams(o.params, where) };
+      return { sql: o.query, params: positional(o.query, toSqlParams(o.params, where), where) };
     }
     if (o.named_params !== undefined) {
       if (o.named_params === null || typeof o.named_params !== 'object' || Array.isArray(o.named_params)) {
@@ -34,4 +35,16 @@ export function parseStatement(v: unknown, where: string): Statement {
     return { sql: o.query };
   }
   throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or {"query": sql, ...}, got ${v === null ? 'null' : typeof v}`);
+}
+
+/**
+ * SQLite's `?NNN` placeholders are named to the driver (better-sqlite3 binds them from an object
+ * keyed by the number), so an array given to a statement that uses them binds ?1 to its first value.
+ */
+function positional(sql: string, params: SqlParams, where: string): SqlParams {
+  if (!Array.isArray(params)) return params;
+  const { plain, numbered } = positionalPlaceholders(sql);
+  if (!numbered) return params;
+  if (plain) throw new PatinaError('user', `${where}: the SQL mixes ? and ?NNN placeholders; use one kind`);
+  return Object.fromEntries(params.map((p, i) => [String(i + 1), p]));
 }

@@ -19,6 +19,7 @@ const BY_SQLITE_CODE: Record<string, string> = {
 
 /** SQLSTATE by the text of SQLite's message, for errors whose code is only SQLITE_ERROR. */
 const BY_MESSAGE: [RegExp, string][] = [
+  [/the key must be chosen by the writer/, '23502'], // src/crdt/key-rule.ts: the key would be NULL for SQLite to fill in
   [/no such table|no such view|unknown database/i, '42P01'],
   [/no such column|has no column named/i, '42703'],
   [/no such function|wrong number of arguments to function/i, '42883'],
@@ -47,7 +48,7 @@ export function pgError(code: string, message: string, kind: ErrorKind = 'user')
 
 /** The SQLSTATE and message of anything a statement threw. */
 export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL' } {
-  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
   if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

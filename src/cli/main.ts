@@ -2,9 +2,10 @@
 import { parseArgs } from 'node:util';
 import { Agent } from '../agent';
 import { type Config, defaultConfig, loadConfigFile, parseAddr } from '../config/config';
-import type { Cell, ParamValue } from '../client';
+import { type Cell, type ParamValue, parseExact, real } from '../client';
 import { apiClient } from './client';
 import path from 'node:path';
+import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson } from './params';
 
 const HELP: Record<string, string> = {
   main: `patina: a replicated SQL database agent
@@ -44,7 +45,7 @@ Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema f
 Runs one read statement and prints rows tab-separated.
 
 Options:
-      --param V            a positional parameter (repeatable); numbers are sent as numbers
+${PARAM_HELP}
       --columns            print the column names first
       --timer              print the query time last
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
@@ -54,7 +55,7 @@ Options:
 Runs one write statement in its own transaction and prints rows affected.
 
 Options:
-      --param V            a positional parameter (repeatable); numbers are sent as numbers
+${PARAM_HELP}
       --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
   -h, --help               show this help`,
   cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
@@ -91,12 +92,12 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-/** A --param value: integers as numbers (bigint past 2^53, so they stay exact), decimals as numbers, `null` as null, else text. */
-function paramValue(v: string): ParamValue {
-  if (v === 'null') return null;
-  if (/^-?\d+$/.test(v)) return Number.isSafeInteger(Number(v)) ? Number(v) : BigInt(v);
-  if (/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(v)) return Number(v);
-  return v;
+/** The library's value of each parameter's JSON text: integers as bigint (INTEGER, exact), other numbers as REAL. */
+function paramValues(texts: string[]): ParamValue[] {
+  return texts.map((t) => {
+    const v = parseExact(t, 'bigint') as ParamValue;
+    return typeof v === 'number' ? real(v) : v;
+  });
 }
 
 /** A cell as the query command prints it: NULL, BLOBs as their byte array, integers exact. */
@@ -175,21 +176,30 @@ async function runAgent(argv: string[]) {
 }
 
 const CLIENT_OPTIONS = {
-  param: { type: 'string', multiple: true },
   'api-addr': { type: 'string', default: '127.0.0.1:8080' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-const QUERY_OPTIONS = { ...CLIENT_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+const EXEC_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS } as const;
 
 function clientArgs(argv: string[]) {
   return parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
 }
 
+/** The parameters of a query or exec command; a bad --param-json is a usage error. */
+function paramsOf(tokens: Parameters<typeof paramsJson>[0]): string[] {
+  try {
+    return paramsJson(tokens);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 async function runQuery(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: QUERY_OPTIONS, strict: true, allowPositionals: true });
+  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
-  const q = apiClient(values['api-addr']).query(positionals[0], (values.param ?? []).map(paramValue));
+  const q = apiClient(values['api-addr']).query(positionals[0], paramValues(paramsOf(tokens)));
   let first = true;
   for await (const row of q) {
     if (first && values.columns) process.stdout.write(q.columns!.join('\t') + '\n');
@@ -201,10 +211,10 @@ async function runQuery(argv: string[]) {
 }
 
 async function runExec(argv: string[]) {
-  const { values, positionals } = clientArgs(argv);
+  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
-  const r = await apiClient(values['api-addr']).transaction([[positionals[0], (values.param ?? []).map(paramValue)]]);
+  const r = await apiClient(values['api-addr']).transaction([[positionals[0], paramValues(paramsOf(tokens))]]);
   process.stdout.write(`rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`);
 }
 

@@ -5,4 +5,5 @@ export { QueryResult } from './query.js';
 export { Subscription, type SubscriptionEvent, type SubscribeOptions } from './subscription.js';
 export type { UpdateEvent, UpdatesOptions } from './updates.js';
 export { parseExact, toJson, type IntegerMode } from './json.js';
+export { real, Real } from './types.js';
 export type { Cell, Row, Params, ParamValue, Statement, CallOptions, RetryOptions, TransactionResult } from './types.js';

@@ -1,4 +1,5 @@
 import { PatinaError } from './errors.js';
+import { Real } from './types.js';
 
 /** How integers of result cells come back: exact either way, never a rounded number. */
 export type IntegerMode =
@@ -132,6 +133,10 @@ export function toJson(v: unknown, where = 'value'): string {
       return JSON.stringify(v);
     case 'boolean':
       return v ? 'true' : 'false';
+  }
+  if (v instanceof Real) {
+    const s = toJson(v.value, where);
+    return /[.eE]/.test(s) ? s : s + '.0';
   }
   if (v instanceof Uint8Array) return '[' + Array.from(v).join(',') + ']';
   if (v instanceof ArrayBuffer) return toJson(new Uint8Array(v), where);

@@ -4,8 +4,25 @@ export type Cell = number | bigint | string | null | number[];
 /** One row: its cells in column order. */
 export type Row = Cell[];
 
-/** A parameter value: bigint is sent exactly; Uint8Array as a BLOB; booleans become 1 and 0. */
-export type ParamValue = number | bigint | string | boolean | null | Uint8Array | number[];
+/** A number to bind as REAL even when it is whole (see real()). */
+export class Real {
+  readonly value: number;
+  constructor(value: number) {
+    this.value = value;
+  }
+}
+
+/** Binds a number as REAL: `real(2)` is 2.0, where a plain 2 binds as INTEGER. */
+export function real(value: number): Real {
+  return new Real(value);
+}
+
+/**
+ * A parameter value. A whole JS number or a bigint binds as INTEGER (bigint exact past 2^53), any
+ * other number as REAL (and real(n) always); Uint8Array or an array of byte values as a BLOB;
+ * booleans as 1 and 0.
+ */
+export type ParamValue = number | bigint | string | boolean | null | Uint8Array | Real | ParamValue[];
 
 /** Positional parameters (`?`) or named ones (`:name`, `@name`, `$name`; the key with or without its prefix). */
 export type Params = ParamValue[] | Record<string, ParamValue>;

@@ -7,9 +7,12 @@ import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { CommitHooks } from '../engine/writer';
 import { SENTINEL, captureDdl, clockTableName } from './clock-sql';
+import { ClusterIds } from './cluster-ids';
+import { keyRuleDdl } from './key-rule';
 import { decodePk, encodePk } from './pk';
 
 const VERSION_KEY = 'db_version';
+const ID_KEY = 'id_high_water';
 
 /** A row the triggers saw change in the open transaction (first touch wins). */
 interface Touch {
@@ -36,6 +39,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   readonly siteId: Buffer;
   /** The site id as hex: the actor id of this agent's changesets. */
   readonly actor: string;
+  /** patina_id(): keys no other agent makes. */
+  readonly ids: ClusterIds;
   readonly #db: Database.Database;
   readonly #feed: ChangeFeed;
   readonly #setVersion: (v: bigint) => void;
@@ -55,6 +60,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     const v = engine.meta.get(VERSION_KEY);
     this.#lastVersion = v === undefined || v === null ? 0 : Number(v);
     this.#setVersion = (ver) => engine.meta.set(VERSION_KEY, ver);
+    const ids = engine.meta.get(ID_KEY);
+    this.ids = new ClusterIds(this.siteId, ids === undefined || ids === null ? null : BigInt(ids as number | bigint), (hw) => engine.meta.set(ID_KEY, hw));
   }
 
   /** Installs capture on the engine's writer: functions, clock tables and triggers (now and on every reload), commit hooks. */
@@ -88,6 +95,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   beforeCommit(): Changeset | null {
+    this.ids.beforeCommit();
     if (this.#txVersion === 0 || this.#touched.size === 0) {
       this.#reset();
       return null;
@@ -141,6 +149,14 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       if (this.#txVersion === 0) this.#txVersion = this.#lastVersion + 1;
       return BigInt(this.#txVersion);
     });
+    db.function('patina_id', { deterministic: false }, () => this.ids.next());
+    // The key rule's triggers (key-rule.ts): what the row being inserted read as, per table.
+    const picked = new Map<string, boolean>();
+    db.function('patina_key_mark', { deterministic: false }, (table: unknown, p: unknown) => {
+      picked.set(table as string, p === 1 || p === 1n);
+      return null;
+    });
+    db.function('patina_key_picked', { deterministic: false }, (table: unknown) => (picked.get(table as string) ? 1n : 0n));
     db.function('patina_seq', { deterministic: false }, () => BigInt(this.#seq++));
     db.function('patina_touch', { deterministic: false, safeIntegers: true }, (table: unknown, op: unknown, pk: unknown, clBefore: unknown) => {
       const buf = pk as Buffer;
@@ -162,7 +178,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         if (t.columns.some((c) => c.name === SENTINEL)) {
           throw new PatinaError('user', `table "${t.name}": the column name "${SENTINEL}" is reserved by change capture`);
         }
-        for (const sql of captureDdl(t)) db.exec(sql);
+        for (const sql of [...captureDdl(t), ...keyRuleDdl(t)]) db.exec(sql);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
         tables.set(t.name, {
           def: t,

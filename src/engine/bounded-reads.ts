@@ -5,6 +5,7 @@ import { installReadFunctions } from './functions';
 import { PatinaError } from '../errors';
 import { prepareRead, readErrorKind } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
+import { secondsSince } from './elapsed';
 
 interface Bounded {
   stmt: Database.Statement;
@@ -52,7 +53,7 @@ export class BoundedReads {
     try {
       const t0 = performance.now();
       const rows = this.#run(b, params);
-      const time = (performance.now() - t0) / 1000;
+      const time = secondsSince(t0);
       let text = '';
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];

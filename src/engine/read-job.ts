@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { ColumnInfo, RowBatch, RowFormat } from './read-protocol';
 import { significant, tokenize } from './sql-text';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
+import { secondsSince } from './elapsed';
 
 /** A batch is also cut once it has taken this long to fill, so slow rows go out as they come. */
 const BATCH_MS = 50;
@@ -67,7 +68,7 @@ export class ReadJob {
     this.#batchBytes = batchBytes;
     // The first step runs the query; the time reported is that, not the iteration of the rest.
     this.#pending = this.#iter.next();
-    this.time = (performance.now() - t0) / 1000;
+    this.time = secondsSince(t0);
     // Columns after the first step: a connection whose schema was stale re-prepares the statement
     // there (a reload may have added columns that `SELECT *` now returns).
     this.columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));

@@ -106,3 +106,21 @@ export function unquoteIdentifier(text: string): string {
 export function quoteIdentifier(name: string): string {
   return '"' + name.split('"').join('""') + '"';
 }
+
+/** Which positional placeholders a statement uses: plain `?` and/or numbered `?NNN`. */
+export function positionalPlaceholders(sql: string): { plain: boolean; numbered: boolean } {
+  const toks = tokenize(sql);
+  let plain = false;
+  let numbered = false;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i].type !== 'punct' || toks[i].text !== '?') continue;
+    if (toks[i + 1]?.type === 'number' && /^\d+$/.test(toks[i + 1].text)) numbered = true;
+    else plain = true;
+  }
+  return { plain, numbered };
+}
+
+/** Quotes a string as a SQL literal, whatever it holds. */
+export function quoteLiteral(s: string): string {
+  return "'" + s.split("'").join("''") + "'";
+}

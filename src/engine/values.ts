@@ -7,8 +7,9 @@ export type SqlValue = null | number | bigint | string | Uint8Array;
 export type SqlParams = SqlValue[] | Record<string, SqlValue>;
 
 /**
- * Turns a parsed JSON value into a SQLite value. Integers beyond 2^53 arrive as bigint (see json.ts);
- * an array of byte values (0-255) is a BLOB; booleans are 1 and 0. `where` names the value in errors.
+ * Turns a parsed JSON value into a SQLite value: a bigint binds as INTEGER (64-bit, exact), a JS
+ * number as REAL (request bodies give integers as bigint, see json.ts); an array of byte values
+ * (0-255) is a BLOB; booleans are the INTEGERs 1 and 0. `where` names the value in errors.
  */
 export function toSqlValue(v: unknown, where: string): SqlValue {
   if (v === null) return null;
@@ -24,16 +25,16 @@ export function toSqlValue(v: unknown, where: string): SqlValue {
     case 'string':
       return v;
     case 'boolean':
-      return v ? 1 : 0;
+      return v ? 1n : 0n;
   }
   if (Array.isArray(v)) {
     const bytes = Buffer.alloc(v.length);
     for (let i = 0; i < v.length; i++) {
-      const b = v[i];
+      const b = typeof v[i] === 'bigint' ? Number(v[i]) : v[i];
       if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) {
         throw new PatinaError('user', `${where}: a BLOB is an array of byte values 0-255; element ${i} is ${JSON.stringify(String(b))}`);
       }
-      bytes[i] = b;
+      bytes[i] = b as number;
     }
     return bytes;
   }

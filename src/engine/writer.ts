@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { PatinaError, fromSqliteError } from '../errors';
 import type { ColumnInfo } from './read-protocol';
 import { type SqlParams, narrowInteger } from './values';
+import { secondsSince } from './elapsed';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -196,10 +197,10 @@ export class WriterLease<C> {
         for (const row of rows) for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
         const columns = st.columns().map((c) => ({ name: c.name, declType: c.type }));
         const rowsAffected = st.readonly ? 0 : this.#w._changes();
-        return { rowsAffected, time: (performance.now() - t0) / 1000, columns, rows };
+        return { rowsAffected, time: secondsSince(t0), columns, rows };
       }
       const info = st.run(...args);
-      return { rowsAffected: info.changes, time: (performance.now() - t0) / 1000 };
+      return { rowsAffected: info.changes, time: secondsSince(t0) };
     } catch (err) {
       if (err instanceof RangeError || err instanceof TypeError) throw new PatinaError('user', `${where}: ${err.message}`);
       throw fromSqliteError(err, `${where}: `);

@@ -10,6 +10,7 @@ import { type QueryPlan, keyParam } from './query-plan';
 import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
 
 import type { ChangedKeys } from './wake-index';
+import { secondsSince } from '../engine/elapsed';
 
 /** One change of a subscription's result, with its change id. */
 export interface ChangeRecord {
@@ -72,7 +73,7 @@ export class Subscription {
         batch.insert(this.#identity(row), rowToJson(row.slice(0, this.plan.columns.length)));
       }
     }
-    this.queryTime = (performance.now() - t0) / 1000;
+    this.queryTime = secondsSince(t0);
     batch.finish(0);
   }
 
@@ -113,7 +114,7 @@ export class Subscription {
   reconcile(db: Database.Database, now: number): ChangeRecord[] {
     const t0 = performance.now();
     const rows = this.#run(db, this.plan.fullSql, {}).all() as unknown[][];
-    this.queryTime = (performance.now() - t0) / 1000;
+    this.queryTime = secondsSince(t0);
     return this.diffAll(rows, now);
   }
 

@@ -154,7 +154,9 @@ export class Subscriptions {
     if (from !== undefined) {
       const last = sub.lastChange;
       const min = this.#store.minChange(sub.id) ?? last + 1;
-      if (from > last) return ended(`change id ${from} is beyond the last change id ${last} of this subscription; min change id: ${min}`);
+      // Ahead of the log: the client holds changes this agent never made (another agent's subscription,
+      // or a store that was reset); unlike changes no longer kept, waiting will not bring them.
+      if (from > last) return ended(`change id ${from} is ahead of this subscription, whose last change id is ${last}: this agent never sent it (a different agent, or its subscription store was reset); re-read with GET /v1/subscriptions/${uuid} without from`);
       if (from < min - 1) return ended(`changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`);
       const client = this.#attach(sub);
       return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close() };

@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
 import type { Statement, StatementResult } from '../../../src/engine/writer';
 import { parseStatement } from '../statements';
+import { secondsSince } from '../../../src/engine/elapsed';
 
 /** What POST /v1/transactions needs: one all-or-nothing transaction, and what to report of its change. */
 export interface TransactionService {
@@ -23,13 +24,13 @@ export function handleTransaction(svc: TransactionService): Koa.Middleware {
       const { results, change } = await svc.transaction(statements);
       ctx.body = {
         results: results.map((r) => ({ rows_affected: r.rowsAffected, time: r.time })),
-        time: (performance.now() - t0) / 1000,
+        time: secondsSince(t0),
         ...(svc.describeChange ? svc.describeChange(change) : {}),
       };
     } catch (err) {
       if (!(err instanceof PatinaError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
       ctx.status = 400;
-      ctx.body = { results: [{ error: err.message }], time: (performance.now() - t0) / 1000 };
+      ctx.body = { results: [{ error: err.message }], time: secondsSince(t0) };
     }
   };
 }

@@ -1,0 +1,46 @@
+import { quoteIdentifier as q, quoteLiteral as lit } from '../engine/sql-text';
+import type { TableDef } from '../engine/schema/model';
+
+/*
+ * The key rule: a replicated row's primary key must be chosen by the writer, never filled in by
+ * SQLite. SQLite picks max(rowid) + 1 for an omitted or NULL INTEGER PRIMARY KEY, so two agents
+ * writing at once pick the same key and the merge makes their two rows one (the second write is
+ * lost). Triggers refuse it in every statement form (VALUES, INSERT ... SELECT, upserts, REPLACE,
+ * DEFAULT VALUES), on every front end, because the check sits in the table itself. Other key columns
+ * cannot be filled in by SQLite: the schema loader requires every key column to be NOT NULL.
+ *
+ * An INTEGER PRIMARY KEY (a rowid alias) reads as -1 in a BEFORE INSERT trigger both when SQLite
+ * will pick it and when -1 was written; the AFTER INSERT trigger tells the two apart (SQLite's pick
+ * is never -1 here), so a real key of -1 stays allowed. Functions (registered by capture.ts):
+ *   patina_key_mark(table, picked)  notes, per table, whether the row being inserted read as -1
+ *   patina_key_picked(table)        that note, for the AFTER trigger of the same row
+ */
+
+/** Part of every refusal, so front ends can recognise it (PG maps it to 23502). */
+export const KEY_RULE_MARK = 'the key must be chosen by the writer';
+
+/** Whether the table's one key column is SQLite's rowid (declared INTEGER PRIMARY KEY): SQLite fills it in. */
+export function isRowidAlias(t: TableDef): boolean {
+  return t.primaryKey.length === 1 && !t.indexes.some((ix) => ix.origin === 'pk');
+}
+
+/** The refusal for the INTEGER PRIMARY KEY column of a table. */
+export function keyRuleMessage(table: string, column: string): string {
+  return `table ${table}: primary key column ${column} was not given a value (or was NULL), so SQLite would pick one that another agent can pick too; ${KEY_RULE_MARK}: give it a value, for example patina_id() (a 63-bit integer no other agent makes) or a UUID text`;
+}
+
+/** DDL of the triggers that enforce the key rule on a table with a primary key. */
+export function keyRuleDdl(t: TableDef): string[] {
+  const table = q(t.name);
+  const trig = (kind: string) => q(`__patina_${kind}_${t.name}`);
+  const ddl = ['keymark', 'keypick'].map((k) => `DROP TRIGGER IF EXISTS ${trig(k)}`);
+  if (!isRowidAlias(t)) return ddl;
+  const col = q(t.primaryKey[0]);
+  const name = lit(t.name);
+  ddl.push(
+    `CREATE TRIGGER ${trig('keymark')} BEFORE INSERT ON ${table} BEGIN SELECT patina_key_mark(${name}, NEW.${col} = -1); END`,
+    `CREATE TRIGGER ${trig('keypick')} AFTER INSERT ON ${table} WHEN patina_key_picked(${name}) AND NEW.${col} <> -1 BEGIN` +
+      ` SELECT RAISE(ABORT, ${lit(keyRuleMessage(t.name, t.primaryKey[0]))}); END`,
+  );
+  return ddl;
+}
