@@ -185,14 +185,17 @@ function quoteIdent(name) {
 async function loadTables() {
   const ul = $('tables');
   try {
-    const { rows } = await client
-      .query("SELECT m.name, p.name, p.pk FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' AND m.name NOT LIKE '\\_\\_patina%' ESCAPE '\\' AND m.name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY m.name, p.cid")
-      .all();
-    const tables = new Map();
-    for (const [t, c, pk] of rows) {
-      if (!tables.has(t)) tables.set(t, []);
-      tables.get(t).push([c, pk]);
-    }
+    // The schema's tables from the health route; each one's columns from a query that reads no row
+    // (pragmas and the agent's own tables are not open to clients).
+    const health = await client.health();
+    const names = [...(health.tables ?? [])].sort();
+    const tables = await Promise.all(
+      names.map(async (t) => {
+        const q = client.query(`SELECT * FROM ${quoteIdent(t)} LIMIT 0`);
+        await q.all();
+        return [t, q.columns ?? []];
+      }),
+    );
     ul.replaceChildren();
     for (const [t, cols] of tables) {
       const li = document.createElement('li');
@@ -205,18 +208,12 @@ async function loadTables() {
       });
       const span = document.createElement('span');
       span.className = 'cols';
-      for (const [i, [c, pk]] of cols.entries()) {
-        if (i) span.append(', ');
-        const s = document.createElement('span');
-        s.textContent = c;
-        if (pk) s.className = 'pk';
-        span.append(s);
-      }
-      li.append(a, span);
+      span.textContent = cols.join(', ');
+      li.append(a, ' ', span);
       ul.appendChild(li);
     }
-    if (tables.size === 0) ul.innerHTML = '<li class="muted">no tables in the schema</li>';
-    if (!$('sql').value && tables.size) $('sql').value = `SELECT * FROM ${quoteIdent(tables.keys().next().value)} LIMIT 100`;
+    if (tables.length === 0) ul.innerHTML = '<li class="muted">no tables in the schema</li>';
+    if (!$('sql').value && tables.length) $('sql').value = `SELECT * FROM ${quoteIdent(tables[0][0])} LIMIT 100`;
   } catch (err) {
     ul.replaceChildren();
     showError(ul, err);
