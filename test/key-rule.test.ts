@@ -90,6 +90,16 @@ describe('keys no other agent can pick (the key rule)', () => {
     assert.deepEqual(await rows(agent.http, 'SELECT title FROM todos WHERE id = -1'), [['minus one']]);
   });
 
+  it('gives the new key back over HTTP with RETURNING, exact as a 64-bit integer', async () => {
+    const r = await write(agent, ["INSERT INTO todos (id, title) VALUES (patina_id(), 'returned') RETURNING id, title"]);
+    assert.equal(r.status, 200, r.text);
+    const res = (r.json as { results: { columns: string[]; rows: [bigint | number, string][] }[] }).results[0];
+    assert.deepEqual(res.columns, ['id', 'title']);
+    // Ids are above 2^53 unless the tag is under 2^13; either way the digits are exact.
+    assert.ok(typeof res.rows[0][0] === 'bigint' || Number.isSafeInteger(res.rows[0][0]), String(res.rows[0][0]));
+    assert.deepEqual(await rows(agent.http, `SELECT title FROM todos WHERE id = ${res.rows[0][0]}`), [['returned']]);
+  });
+
   it('patina_id() in a read is refused with a sentence saying where it works', async () => {
     const r = await postJson(agent.http, '/v1/queries', 'SELECT patina_id()');
     assert.equal(r.status, 400, r.text);

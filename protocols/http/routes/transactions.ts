@@ -4,6 +4,7 @@ import { PatinaError } from '../../../src/errors';
 import type { Statement, StatementResult } from '../../../src/engine/writer';
 import { parseStatement } from '../statements';
 import { secondsSince } from '../../../src/engine/elapsed';
+import { cellToJson } from '../../../src/engine/values';
 
 /** What POST /v1/transactions needs: one all-or-nothing transaction, and what to report of its change. */
 export interface TransactionService {
@@ -22,11 +23,17 @@ export function handleTransaction(svc: TransactionService): Koa.Middleware {
     const t0 = performance.now();
     try {
       const { results, change } = await svc.transaction(statements);
-      ctx.body = {
-        results: results.map((r) => ({ rows_affected: r.rowsAffected, time: r.time })),
+      // cellToJson keeps 64-bit integers in RETURNING rows exact (JSON.stringify cannot write a bigint).
+      ctx.type = 'application/json';
+      ctx.body = cellToJson({
+        results: results.map((r) => ({
+          rows_affected: r.rowsAffected,
+          time: r.time,
+          ...(r.rows && r.columns ? { columns: r.columns.map((c) => c.name), rows: r.rows } : {}),
+        })),
         time: secondsSince(t0),
         ...(svc.describeChange ? svc.describeChange(change) : {}),
-      };
+      });
     } catch (err) {
       if (!(err instanceof PatinaError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
       ctx.status = 400;
