@@ -141,6 +141,10 @@ describe('client library (patina/client): queries, transactions, update streams'
     );
     assert.equal(typeof ok.version, 'number');
     assert.match(String(ok.actor_id), /^[0-9a-f]{32}$/);
+    const ret = await client.transaction([['INSERT INTO pairs (a, b, v) VALUES (?, ?, ?) RETURNING a, v', [BIG, 'r', 7]]]);
+    assert.deepEqual(ret.results[0].columns, ['a', 'v']);
+    assert.deepEqual(ret.results[0].rows, [[BIG, 7]]);
+    await client.transaction([['DELETE FROM pairs WHERE a = ?', [BIG]]]);
     await rejects(client.transaction(['INSERT INTO pairs (a, b) VALUES (2, \'y\')', 'INSERT INTO pairs (a, b) VALUES (1, \'x\')']), (e) => {
       assert.equal(e.status, 400);
       assert.equal(e.statement, 2);

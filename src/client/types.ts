@@ -47,7 +47,8 @@ export interface RetryOptions {
 
 /** The answer of POST /v1/transactions. */
 export interface TransactionResult {
-  results: { rows_affected: number; time: number }[];
+  /** Per statement; one that returns rows (`INSERT ... RETURNING id`) has them as columns and rows. */
+  results: { rows_affected: number; time: number; columns?: string[]; rows?: Row[] }[];
   time: number;
   /** The agent's db_version of this change; null when nothing changed. */
   version?: number | null;
