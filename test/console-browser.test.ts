@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
-import { type AgentProcess, startAgent } from './helpers/agent';
+import { AgentProcess, startAgent } from './helpers/agent';
 import { request } from './helpers/http';
 import { pgClient } from './helpers/pg';
 import { write } from './helpers/subscriptions';
@@ -173,5 +173,37 @@ describe('web console in a real headless Chromium', function () {
     await page.evaluate(() => (globalThis as unknown as { sessionStorage: { removeItem(k: string): void } }).sessionStorage.removeItem('patina.token'));
     assert.deepEqual(foreign, [], 'every request went to the agent');
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+describe('web console: a live view through an agent restart', function () {
+  this.timeout(120000);
+
+  it('shows the stream reconnecting while the agent is down, then resumes and applies later writes', async () => {
+    let agent = await startAgent({ schema: SCHEMA });
+    const dir = agent.dir;
+    const port = new URL(agent.http).port;
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    try {
+      await write(agent.http, [["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)"]]);
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(`${agent.http}/console`);
+      await page.fill('#sql', 'SELECT id, name, qty FROM items');
+      await page.click('#subscribe');
+      await waitText(page, '#live-status', /^live · 1 rows · change 0/);
+      await agent.stop();
+      await waitText(page, '#live-status', /reconnecting in \d+ ms/);
+      // The same folder and port: the page's address stays valid.
+      agent = await new AgentProcess({ schema: SCHEMA, dir, args: ['--api-addr', `127.0.0.1:${port}`] }).start();
+      await write(agent.http, [['UPDATE items SET qty = 30 WHERE id = 1']]);
+      await waitText(page, '#live tr[data-rowid="1"] td[data-col="qty"]', /^30$/, 30000);
+      await waitText(page, '#live-status', /^live · 1 rows · change 1/);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+      await agent.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
