@@ -12,6 +12,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const SCHEMA = `
 CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT, score REAL, data BLOB);
 CREATE TABLE pairs (a INTEGER NOT NULL, b TEXT NOT NULL, v INTEGER, PRIMARY KEY (a, b));
+CREATE TABLE notes (k TEXT NOT NULL PRIMARY KEY, body TEXT);
 `;
 const BIG = 9223372036854775807n;
 const SMALLEST = -9223372036854775808n;
@@ -249,11 +250,12 @@ describe('client library (patina/client): queries, transactions, update streams'
       await client.transaction([['INSERT INTO pairs (a, b) VALUES (?, ?)', [2, 'lost']]]);
       await new Promise((r) => setTimeout(r, 100));
       proxy.heal(); // closes the connection that lost traffic: the client reconnects
-      await until(() => seen.some((e) => e.type === 'reconnected'));
+      await until(() => seen.some((e) => e.type === 'gap'));
       await client.transaction([['INSERT INTO pairs (a, b) VALUES (?, ?)', [3, 'last']]]);
       await reading;
-      const r = seen.find((e) => e.type === 'reconnected') as Extract<UpdateEvent, { type: 'reconnected' }>;
-      assert.equal(r.error.kind, 'network');
+      const r = seen.find((e) => e.type === 'gap') as Extract<UpdateEvent, { type: 'gap' }>;
+      assert.equal(r.reason, 'reconnected');
+      assert.equal(r.error?.kind, 'network');
       assert.deepEqual(seen[seen.length - 1], { type: 'notify', kind: 'update', key: [3, 'last'] });
       await rejects(
         (async () => {
@@ -267,6 +269,35 @@ describe('client library (patina/client): queries, transactions, update streams'
     } finally {
       await proxy.close();
     }
+  });
+
+  it('keeps an update stream for a slow consumer: notifications wait in the client, the agent never cuts it off', async () => {
+    const ac = new AbortController();
+    const keys: string[] = [];
+    let markers = 0;
+    const gaps: UpdateEvent[] = [];
+    const total = 20 * 50;
+    const reading = (async () => {
+      for await (const ev of client.updates('notes', { signal: ac.signal })) {
+        if (ev.type === 'gap') gaps.push(ev);
+        else if (ev.key[0] === 'marker') markers++;
+        else keys.push(String(ev.key[0]).slice(-6));
+        await new Promise((r) => setTimeout(r, 1)); // far slower than the agent sends
+        if (keys.length === total) return;
+      }
+    })();
+    // The stream starts with the request's answer: one marker write until it shows, then 10 MB of keys.
+    for (let i = 0; markers === 0 && i < 100; i++) {
+      await client.transaction(["INSERT OR REPLACE INTO notes (k) VALUES ('marker')"]);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const pad = 'k'.repeat(10_000);
+    for (let t = 0; t < 20; t++) {
+      await client.transaction(Array.from({ length: 50 }, (_, i) => ['INSERT INTO notes (k) VALUES (?)', [pad + String(t * 50 + i).padStart(6, '0')]] as [string, [string]]));
+    }
+    await reading;
+    assert.equal(gaps.length, 0, 'no notification was lost');
+    assert.deepEqual(keys, Array.from({ length: total }, (_, i) => String(i).padStart(6, '0')));
   });
 
   it('examples/clients/subscribe.js follows a subscription through the library', async () => {
