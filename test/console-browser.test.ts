@@ -78,6 +78,9 @@ describe('web console in a real headless Chromium', function () {
     const missing = await request(a.http, 'GET', '/console/client/..%2F..%2Fpackage.json');
     assert.equal(missing.status, 404);
     assert.match(String((missing.json as { error: string }).error), /no such console file/);
+    const post = await request(a.http, 'POST', '/console');
+    assert.equal(post.status, 405);
+    assert.match(String((post.json as { error: string }).error), /method POST is not allowed on \/console/);
   });
 
   it('loads, lists the tables from the schema and the cluster members with replication lag', async () => {

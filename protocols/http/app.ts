@@ -7,7 +7,7 @@ import { type QueryService, handleQuery } from './routes/queries';
 import { type TransactionService, handleTransaction } from './routes/transactions';
 import { type UpdateService, handleUpdates } from './routes/updates';
 import { type SubscriptionService, handleResubscribe, handleSubscribe } from './routes/subscriptions';
-import { consoleRoutes } from './routes/console';
+import { consoleRouter } from './routes/console';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
@@ -54,10 +54,14 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
     ctx.body = await svc.reloadSchema();
   });
   svc.extraRoutes?.(router, json);
-  // The web console: a static page that uses the routes above with the user's token.
-  consoleRoutes(router);
+  // GET /console: the web console's page, script and style. They hold no data, and a browser cannot
+  // send a token when it opens a page, so they come before the API's auth; everything the page shows
+  // it asks the routes above for, with the token typed into it.
+  const consolePage = consoleRouter();
 
   app.use(errorBody);
+  app.use(consolePage.routes());
+  app.use(consolePage.allowedMethods());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type Router from '@koa/router';
+import Router from '@koa/router';
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
 
@@ -29,7 +29,8 @@ function readAssets(dir: string, exts: string[]): Map<string, { body: Buffer; ty
  * client library (so it goes through the API's auth with the token the user types). The page holds
  * no data; it and its assets come from this package, never from the network.
  */
-export function consoleRoutes(router: Router): void {
+export function consoleRouter(): Router {
+  const router = new Router();
   const own = readAssets(CONSOLE_DIR, ['.html', '.js', '.css']);
   const client = readAssets(CLIENT_ESM_DIR, ['.js']);
   const send = (ctx: Koa.Context, asset: { body: Buffer; type: string } | undefined, what: string) => {
@@ -47,4 +48,5 @@ export function consoleRoutes(router: Router): void {
     if (client.size === 0) throw new PatinaError('unavailable', `the console's client library is not built (${CLIENT_ESM_DIR} is missing); run npm run build`);
     send(ctx, client.get(ctx.params.file), `client/${ctx.params.file}`);
   });
+  return router;
 }
