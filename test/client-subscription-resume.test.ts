@@ -190,9 +190,11 @@ describe('client library: subscriptions that resume by themselves', function () 
       // Nothing is read from the agent while paused: 100 KB changes fill the socket buffers, then its queue.
       proxy.pause();
       const big = 'x'.repeat(100_000);
-      for (let i = 0; i < 120; i++) await write(agent.http, [['UPDATE users SET name = ? WHERE id = 1', [big + i]]]);
+      // 20 MB: more than the socket buffers on both sides of the proxy hold, so the agent's queue of 5 overflows.
+      const last = 200;
+      for (let i = 0; i < last; i++) await write(agent.http, [['UPDATE users SET name = ? WHERE id = 1', [big + i]]]);
       proxy.resume();
-      await converges2(sub, agent.http, 1, (rows) => rows.get(1)?.[1] === big + 119);
+      await converges2(sub, agent.http, 1, (rows) => rows.get(1)?.[1] === big + (last - 1));
       assert.ok(consumer.count('disconnected') >= 1, 'the agent cut the stream ("fell behind")');
       const d = consumer.events.find((e) => e.type === 'disconnected') as Extract<SubscriptionEvent, { type: 'disconnected' }>;
       assert.match(d.error.message, /fell behind/);
