@@ -147,7 +147,8 @@ export class Connection {
         continue;
       }
       if (r) {
-        this.#flush(); // what the earlier messages answered goes out while this one waits
+        // Nothing is flushed while this one waits: as PostgreSQL, the answers go out together
+        // (a write's BindComplete alone is of no use to the client, and costs a send).
         r.catch((err) => this.#onFatal(err)).finally(() => {
           this.#pumping = false;
           this.#afterMessage();

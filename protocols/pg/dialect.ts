@@ -2,6 +2,7 @@
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
+import { inlineLateralRows } from './lateral';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -175,7 +176,7 @@ const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current
  * agent's catalog connection, where PostgreSQL's functions exist; elsewhere they become values.
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
-  let toks: Tok[] = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
+  let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);
   toks = rewriteDateSyntax(toks);

@@ -243,6 +243,11 @@ export class LocalDb {
     fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
     fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
     fn('array_to_string', (arr, sep, nullStr) => (arr === null ? null : arrayElements(arr).map((e) => (e === null ? nullStr ?? null : String(e))).filter((e) => e !== null).join(String(sep))));
+    fn('array_position', (arr, elem) => {
+      if (arr === null || elem === null) return null;
+      const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
+      return at < 0 ? null : at + 1;
+    });
     fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
     fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
     fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));

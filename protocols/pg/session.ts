@@ -14,6 +14,7 @@ import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate }
 import { type PgToken, identName } from './lexer';
 import type { LocalDb, SessionFacts } from './local-db';
 import { pgError } from './sqlstate';
+import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
 /** What the PG front end needs from the engine. */
@@ -23,6 +24,8 @@ export interface PgEngine {
   /** A bounded point read's rows at once; null when it has to go through read(). */
   pointRead(sql: string, params: Record<string, SqlValue> | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
+  group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
+  tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
   readonly writer: { prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] } };
@@ -73,6 +76,9 @@ export type TxState = 'idle' | 'open' | 'failed';
 
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
+
+/** Table names of each schema, lower case (deferred blocks ask for them at every statement). */
+const TABLE_NAMES = new WeakMap<Schema, ReadonlySet<string>>();
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -301,6 +307,8 @@ export class Session {
   /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
   implicit = false;
   #lease: WriterLease<unknown> | null = null;
+  /** The open block's statements since its first write, when it does not hold the writer (deferred-block.ts). */
+  #block: DeferredBlock | null = null;
   #cursor: ReadCursor | null = null;
   #closed = false;
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
@@ -351,6 +359,7 @@ export class Session {
   /** Ends the transaction: commits the writer's block or rolls it back. */
   #finish(commit: boolean) {
     this.tx = 'idle';
+    this.#block = null;
     const lease = this.#lease;
     this.#lease = null;
     if (!lease) return;
@@ -360,6 +369,14 @@ export class Session {
     } finally {
       lease.release();
     }
+  }
+
+  /** COMMIT of a block that did not hold the writer: the whole block again, as one unit of a group commit. */
+  async #commitDeferred(block: DeferredBlock): Promise<Outcome> {
+    this.tx = 'idle';
+    this.#block = null;
+    await this.#engine.group((lease) => block.replay(lease));
+    return NONE;
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
@@ -456,6 +473,7 @@ export class Session {
         this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         const failed = this.tx === 'failed';
+        if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
         this.#finish(!failed);
         return failed ? { ...none, tag: 'ROLLBACK' } : none;
       }
@@ -463,6 +481,7 @@ export class Session {
         this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.#endLease();
+        this.#block = null;
         this.tx = 'idle';
         return none;
       case 'savepoint':
@@ -494,7 +513,7 @@ export class Session {
     if (!this.#readonlyListener) {
       await this.#ensureLease();
       try {
-        this.#lease!.db.exec(an.sql);
+        this.#lease!.savepoint(an.sql, an.command === 'ROLLBACK');
       } catch (err) {
         throw new PatinaError('user', (err as Error).message, 'PG_3B001');
       }
@@ -516,6 +535,7 @@ export class Session {
       const r = this.#lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
+    if (this.#block) return this.#runDeferred(an, { sql: an.sql, params });
     const rows = this.#engine.pointRead(an.sql, params); // point reads answer at once, in-process
     if (rows) return complete(an.columns, rows);
     return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
@@ -550,7 +570,9 @@ export class Session {
     if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
     checkWriteStatement(an.sql, 'statement');
     let r: StatementResult;
-    if (this.tx === 'open') {
+    if (this.tx === 'open' && this.#defers(an)) {
+      return this.#runDeferred(an, { sql: an.sql, params });
+    } else if (this.tx === 'open') {
       await this.#ensureLease();
       r = this.#lease!.run({ sql: an.sql, params }, 'statement');
     } else {
@@ -559,6 +581,38 @@ export class Session {
     return { columns: an.columns, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
   }
 
+  /**
+   * Whether a write of an explicit block goes on without the writer (deferred-block.ts). Not for the
+   * implicit transaction of one simple query (no round trip to wait for), a block already holding
+   * the writer, a write returning rows (a default such as patina_id() gives other values each run),
+   * nor a block past DEFERRED_STEPS statements.
+   */
+  #defers(an: Analyzed): boolean {
+    if (this.implicit || this.#lease || an.columns !== null) return false;
+    return (this.#block?.size ?? 0) < DEFERRED_STEPS;
+  }
+
+  /** The schema's table names, lower case (kept per schema). */
+  #tableNames(): ReadonlySet<string> {
+    const schema = this.#engine.schema;
+    let names = TABLE_NAMES.get(schema);
+    if (!names) TABLE_NAMES.set(schema, (names = new Set([...schema.tables.keys()].map((t) => t.toLowerCase()))));
+    return names;
+  }
+
+  /** Tries a statement of a deferred block out on the writer, after the block's earlier ones. */
+  async #runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
+    const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
+    if (block.size >= DEFERRED_STEPS) {
+      await this.#ensureLease();
+      const r = this.#lease!.run(statement, 'statement');
+      return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+    }
+    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
+    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
   async #ensureLease() {
     if (this.#lease) return;
     const lease = await this.#engine.lease();
@@ -567,6 +621,15 @@ export class Session {
       throw new PatinaError('unavailable', 'the connection was closed');
     }
     lease.begin();
+    if (this.#block) {
+      try {
+        this.#block.replay(lease);
+      } catch (err) {
+        lease.release();
+        throw err;
+      }
+      this.#block = null;
+    }
     this.#lease = lease;
   }
 
@@ -587,6 +650,7 @@ export class Session {
     this.#closed = true;
     this.cancel();
     this.#endLease();
+    this.#block = null;
     this.tx = 'idle';
   }
 }

@@ -46,11 +46,16 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   readonly #setVersion: (v: bigint) => void;
   #tables = new Map<string, CapturedTable>();
   #capturing = true;
+  /** The highest version committed. */
   #lastVersion: number;
-  // State of the open transaction.
+  /** The highest version given to a unit of the open transaction (a group commit has several). */
+  #assigned: number;
+  // State of the open unit.
   #txVersion = 0;
   #seq = 0;
   readonly #touched = new Map<string, Touch>();
+  /** The unit rolled back to a savepoint of the client's: a touched row may have no clock of this version. */
+  #partlyUndone = false;
 
   private constructor(engine: Engine<Changeset>, feed: ChangeFeed) {
     this.#db = engine.writer.db;
@@ -59,6 +64,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     this.actor = this.siteId.toString('hex');
     const v = engine.meta.get(VERSION_KEY);
     this.#lastVersion = v === undefined || v === null ? 0 : Number(v);
+    this.#assigned = this.#lastVersion;
     this.#setVersion = (ver) => engine.meta.set(VERSION_KEY, ver);
     const ids = engine.meta.get(ID_KEY);
     this.ids = new ClusterIds(this.siteId, ids === undefined || ids === null ? null : BigInt(ids as number | bigint), (hw) => engine.meta.set(ID_KEY, hw));
@@ -89,22 +95,25 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     }
   }
 
+  quietly<T>(fn: () => T): T {
+    return this.withoutCapture(fn);
+  }
+
   /** What POST /v1/transactions reports of a transaction's change. */
   describe(change: Changeset | null): { version: number | null; actor_id: string } {
     return { version: change ? change.version : null, actor_id: this.actor };
   }
 
-  beforeCommit(): Changeset | null {
-    this.ids.beforeCommit();
+  endUnit(): Changeset | null {
     if (this.#txVersion === 0 || this.#touched.size === 0) {
-      this.#reset();
+      this.#resetUnit();
       return null;
     }
     const version = BigInt(this.#txVersion);
     const changes: RowChange[] = [];
     for (const t of this.#touched.values()) {
       const ct = this.#tables.get(t.table);
-      if (!ct || ct.recorded.get(t.pk, version) === undefined) continue;
+      if (!ct || (this.#partlyUndone && ct.recorded.get(t.pk, version) === undefined)) continue;
       const pk = decodePk(t.pk);
       const row = ct.read.get(...pk) as Record<string, SqlValue> | undefined;
       const values = row ? narrowRow(row) : null;
@@ -115,25 +124,38 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         values,
       });
     }
-    if (changes.length === 0) {
-      this.#reset();
-      return null;
-    }
-    this.#setVersion(version);
-    return { actor: this.actor, version: this.#txVersion, origin: 'local', changes, seq: 0 };
+    const v = this.#txVersion;
+    this.#resetUnit();
+    if (changes.length === 0) return null;
+    this.#assigned = v;
+    return { actor: this.actor, version: v, origin: 'local', changes, seq: 0 };
   }
 
-  afterCommit(cs: Changeset): void {
-    this.#lastVersion = cs.version;
-    this.#reset();
-    this.#feed.publish(cs);
+  unitRolledBack(): void {
+    this.#resetUnit();
+  }
+
+  rolledBackToSavepoint(): void {
+    this.#partlyUndone = true;
+  }
+
+  beforeCommit(): void {
+    this.ids.beforeCommit();
+    if (this.#assigned > this.#lastVersion) this.#setVersion(BigInt(this.#assigned));
+  }
+
+  afterCommit(changes: Changeset[]): void {
+    this.#lastVersion = this.#assigned;
+    for (const cs of changes) this.#feed.publish(cs);
   }
 
   afterRollback(): void {
-    this.#reset();
+    this.#assigned = this.#lastVersion;
+    this.#resetUnit();
   }
 
-  #reset() {
+  #resetUnit() {
+    this.#partlyUndone = false;
     this.#txVersion = 0;
     this.#seq = 0;
     this.#touched.clear();
@@ -146,7 +168,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     db.function('patina_pk', { deterministic: true, varargs: true, safeIntegers: true }, (...vals: unknown[]) => encodePk(vals));
     db.function('patina_site', { deterministic: true }, () => site);
     db.function('patina_version', { deterministic: false }, () => {
-      if (this.#txVersion === 0) this.#txVersion = this.#lastVersion + 1;
+      if (this.#txVersion === 0) this.#txVersion = this.#assigned + 1;
       return BigInt(this.#txVersion);
     });
     db.function('patina_id', { deterministic: false }, () => this.ids.next());

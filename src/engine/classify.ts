@@ -19,6 +19,8 @@ export function statementKeyword(sql: string, where: string): string {
  * and anything naming the agent's own tables.
  */
 export function checkWriteStatement(sql: string, where: string, opts: { allowTransactionControl?: boolean } = {}): string {
+  const known = ACCEPTED.get(sql);
+  if (known !== undefined) return known; // the same text is accepted again (each write of a hot path is checked twice)
   const kw = statementKeyword(sql, where);
   if (SCHEMA_WORDS.has(kw)) {
     throw new PatinaError('user', `${where}: schema statements (${kw}) are not accepted; change the schema files (db.schema_paths) and run \`patina reload\``);
@@ -32,5 +34,13 @@ export function checkWriteStatement(sql: string, where: string, opts: { allowTra
       throw new PatinaError('user', `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and cannot be written`);
     }
   }
+  if (!TX_WORDS.has(kw)) {
+    if (ACCEPTED.size >= ACCEPTED_MAX) ACCEPTED.delete(ACCEPTED.keys().next().value as string);
+    ACCEPTED.set(sql, kw);
+  }
   return kw;
 }
+
+/** Statement texts checkWriteStatement accepted (without transaction control), oldest first. */
+const ACCEPTED = new Map<string, string>();
+const ACCEPTED_MAX = 1024;

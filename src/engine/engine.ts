@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
+import { Checkpointer } from './checkpointer';
 import { checkWriteStatement } from './classify';
 import { openDatabase } from './database';
 import { COMMITS_KEY, MetaStore } from './meta';
@@ -33,6 +34,7 @@ export class Engine<C = unknown> {
   readonly path: string;
   readonly #opts: EngineOptions;
   readonly #reads: ReadPool;
+  readonly #checkpointer: Checkpointer | null;
   #schema: Schema;
   readonly #schemaListeners: SchemaListener[] = [];
 
@@ -46,6 +48,9 @@ export class Engine<C = unknown> {
     this.#schema = schema;
     this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
     this.writer.onCommit(() => this.#reads.committed());
+    this.#checkpointer = opts.path === ':memory:' ? null : new Checkpointer(opts.path, db);
+    const checkpointer = this.#checkpointer;
+    if (checkpointer) this.writer.onCommit(() => checkpointer.committed());
   }
 
   /** Opens the database, applies the schema files (refusing destructive changes) and starts the readers. */
@@ -116,6 +121,16 @@ export class Engine<C = unknown> {
     return this.writer.transaction(statements);
   }
 
+  /** Runs `run` on the writer as one unit of the next group commit (a PG block's COMMIT). */
+  group<T>(run: (lease: WriterLease<C>) => T): Promise<{ value: T; change: C | null }> {
+    return this.writer.group(run);
+  }
+
+  /** Runs `run` on the writer in a transaction that is always rolled back (a PG block's statement, tried out). */
+  tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
+    return this.writer.tryOut(run);
+  }
+
   /** Holds the writer for an interactive transaction (the PG front end). */
   lease(): Promise<WriterLease<C>> {
     return this.writer.lease();
@@ -127,6 +142,7 @@ export class Engine<C = unknown> {
 
   async close(): Promise<void> {
     await this.#reads.close();
+    await this.#checkpointer?.close();
     const lease = await this.writer.lease();
     try {
       this.writer.db.pragma('wal_checkpoint(TRUNCATE)');

@@ -19,15 +19,44 @@ export interface StatementResult {
   rows?: unknown[][];
 }
 
-/** Hooks of change capture around a write transaction (src/crdt implements them). */
+/**
+ * Hooks of change capture around write transactions (src/crdt implements them). A transaction holds
+ * one or more units: a unit is what one client asked for (one HTTP request, one autocommit PG
+ * statement, one PG block), and each unit is its own change with its own version, even when a group
+ * commit puts several units in one SQLite transaction.
+ */
 export interface CommitHooks<C> {
-  /** Inside the transaction, before COMMIT: what changed, or null when nothing did. */
-  beforeCommit(db: Database.Database): C | null;
-  /** After COMMIT, in commit order. */
-  afterCommit(change: C): void;
-  /** After a rollback, to forget what beforeCommit or the triggers gathered. */
+  /** Inside the transaction, at the end of a unit: what it changed, or null when nothing did. */
+  endUnit(db: Database.Database): C | null;
+  /** A unit was rolled back to its savepoint: forget what its triggers gathered. */
+  unitRolledBack(): void;
+  /** Inside the transaction, right before COMMIT: keep with the data what must survive a crash. */
+  beforeCommit(db: Database.Database): void;
+  /** After COMMIT: the changes of its units, in order. */
+  afterCommit(changes: C[]): void;
+  /** After a rollback of the whole transaction, to forget everything its units gathered. */
   afterRollback(): void;
+  /** The client rolled back to one of its own savepoints inside the unit: some touched rows may be unchanged now. */
+  rolledBackToSavepoint(): void;
+  /** Runs `fn` with capture quiet (writes that are rolled back anyway: Writer.tryOut). */
+  quietly<T>(fn: () => T): T;
 }
+
+/** One write waiting for a group commit: what it runs on the writer, inside its unit. */
+export interface GroupMember<C> {
+  run(lease: WriterLease<C>): unknown;
+  /** Tried out only: rolled back to its savepoint whatever happens, capture quiet. */
+  discard: boolean;
+  resolve(r: { value: unknown; change: C | null }): void;
+  reject(err: unknown): void;
+  settled: boolean;
+}
+
+/** A unit's outcome: its value and change, or the error that rolled it back. */
+export type UnitOutcome<T, C> = { ok: true; value: T; change: C | null } | { ok: false; error: unknown };
+
+/** Most writes one group commit takes; the rest wait for the next. */
+const GROUP_LIMIT = 512;
 
 const STMT_CACHE = 256;
 
@@ -45,6 +74,9 @@ export class Writer<C = unknown> {
   #commits = 0;
   #persistCommits: ((n: number) => void) | null = null;
   readonly #commitListeners: (() => void)[] = [];
+  /** Writes waiting for the next group commit, and whether one is scheduled. */
+  #queue: GroupMember<C>[] = [];
+  #groupScheduled = false;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -91,23 +123,76 @@ export class Writer<C = unknown> {
     return ready;
   }
 
-  /** Runs statements in one transaction, all or nothing; errors name the failing statement (1-based). */
+  /**
+   * Runs statements in one transaction, all or nothing; errors name the failing statement (1-based).
+   *
+   * Group commit: writes that arrive in the same turn of the event loop (and those that arrive while
+   * the writer is held by someone else) run in one SQLite transaction, each in its own savepoint, so
+   * that one COMMIT (one WAL append) acknowledges them all. Each is still its own unit: a failing
+   * write rolls back only its savepoint, and each gets its own change and version. A write is
+   * answered only after the COMMIT that holds it.
+   */
   async transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: C | null }> {
-    const lease = await this.lease();
-    try {
-      lease.begin();
-      const results: StatementResult[] = [];
-      try {
-        statements.forEach((s, i) => results.push(lease.run(s, `statement ${i + 1}`)));
-      } catch (err) {
-        lease.rollback();
-        throw err;
+    const { value, change } = await this.group((lease) => statements.map((s, i) => lease.run(s, `statement ${i + 1}`)));
+    return { results: value, change };
+  }
+
+  /** Runs `run` as one unit of the next group commit (see transaction); answers after its COMMIT. */
+  group<T>(run: (lease: WriterLease<C>) => T): Promise<{ value: T; change: C | null }> {
+    return this.#enqueue(run, false);
+  }
+
+  /**
+   * Runs `run` on the writer and undoes it (a savepoint of the next group commit rolled back, capture
+   * quiet): what statements would do now, changing nothing. It may see writes of the same group
+   * that are not committed yet; whoever relies on the answer checks it again when it commits
+   * (protocols/pg/deferred-block.ts).
+   */
+  async tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
+    return (await this.#enqueue(run, true)).value;
+  }
+
+  #enqueue<T>(run: (lease: WriterLease<C>) => T, discard: boolean): Promise<{ value: T; change: C | null }> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ run, discard, resolve: resolve as GroupMember<C>['resolve'], reject, settled: false });
+      if (!this.#groupScheduled) {
+        this.#groupScheduled = true;
+        setImmediate(() => void this.#commitGroup());
       }
-      const change = lease.commit();
-      return { results, change };
+    });
+  }
+
+  async #commitGroup(): Promise<void> {
+    let lease: WriterLease<C>;
+    try {
+      lease = await this.lease();
+    } catch (err) {
+      this.#failQueue(err);
+      return;
+    }
+    try {
+      const members = this.#queue.splice(0, GROUP_LIMIT);
+      if (this.#queue.length > 0) setImmediate(() => void this.#commitGroup());
+      else this.#groupScheduled = false;
+      if (!this.db.open) {
+        for (const m of members) m.reject(new PatinaError('unavailable', 'the database is closed'));
+        return;
+      }
+      try {
+        lease.runGroup(members);
+      } catch (err) {
+        for (const m of members) if (!m.settled) m.reject(err);
+      }
     } finally {
       lease.release();
     }
+  }
+
+  #failQueue(err: unknown) {
+    const q = this.#queue;
+    this.#queue = [];
+    this.#groupScheduled = false;
+    for (const m of q) m.reject(err);
   }
 
   /** A prepared statement, cached by its text. */
@@ -207,13 +292,26 @@ export class WriterLease<C> {
     }
   }
 
-  /** Commits; returns what change capture gathered (null when nothing changed). */
+  /** Commits the transaction as one unit; returns what change capture gathered (null when nothing changed). */
   commit(): C | null {
     const hooks = this.#w._hooks();
     let change: C | null = null;
+    try {
+      if (hooks) change = hooks.endUnit(this.#w.db);
+    } catch (err) {
+      this.rollback();
+      throw fromSqliteError(err, 'commit: ');
+    }
+    this.commitUnits(change === null ? [] : [change]);
+    return change;
+  }
+
+  /** Commits a transaction whose units already ended (see unit()); publishes their changes in order. */
+  commitUnits(changes: C[]): void {
+    const hooks = this.#w._hooks();
     let counted: number | null = null;
     try {
-      if (hooks) change = hooks.beforeCommit(this.#w.db);
+      hooks?.beforeCommit(this.#w.db);
       counted = this.#w._countCommit(this.#changesAtBegin);
       this.#w.db.exec('COMMIT');
     } catch (err) {
@@ -224,8 +322,85 @@ export class WriterLease<C> {
     }
     this.#w._committed(counted);
     this.#w._notifyCommit();
-    if (change !== null && hooks) hooks.afterCommit(change);
-    return change;
+    if (hooks && changes.length > 0) hooks.afterCommit(changes);
+  }
+
+  /**
+   * Runs `fn` as one unit inside the open transaction: in a savepoint when `savepoint` (a failure then
+   * undoes this unit only), its change taken at its end. A failure without a savepoint, or one that
+   * made SQLite roll back the whole transaction, leaves no transaction open.
+   */
+  unit<T>(fn: () => T, savepoint: boolean, discard = false): UnitOutcome<T, C> {
+    const db = this.#w.db;
+    const hooks = this.#w._hooks();
+    if (savepoint || discard) db.exec('SAVEPOINT patina_unit');
+    try {
+      if (discard) {
+        const value = hooks ? hooks.quietly(fn) : fn();
+        db.exec('ROLLBACK TO patina_unit');
+        db.exec('RELEASE patina_unit');
+        return { ok: true, value, change: null };
+      }
+      const value = fn();
+      const change = hooks ? hooks.endUnit(db) : null;
+      if (savepoint) db.exec('RELEASE patina_unit');
+      return { ok: true, value, change };
+    } catch (error) {
+      if ((savepoint || discard) && db.inTransaction) {
+        db.exec('ROLLBACK TO patina_unit');
+        db.exec('RELEASE patina_unit');
+        hooks?.unitRolledBack();
+      } else this.rollback();
+      return { ok: false, error };
+    }
+  }
+
+  /** Runs one of the client's own SAVEPOINT, RELEASE or ROLLBACK TO statements (a PG block holding the writer). */
+  savepoint(sql: string, rollsBack: boolean): void {
+    this.#w.db.exec(sql);
+    if (rollsBack) this.#w._hooks()?.rolledBackToSavepoint();
+  }
+
+  /**
+   * One group commit: each member's statements as one unit, then one COMMIT, then each member is
+   * answered. When a member's failure rolled back the whole transaction (INSERT OR ROLLBACK), the
+   * members before it are run again in a new one: none of them was answered yet.
+   */
+  runGroup(members: GroupMember<C>[]): void {
+    const db = this.#w.db;
+    for (;;) {
+      const live = members.filter((m) => !m.settled);
+      if (live.length === 0) return;
+      this.begin();
+      const done: { m: GroupMember<C>; value: unknown; change: C | null }[] = [];
+      let lost = false;
+      for (const m of live) {
+        const r = this.unit(() => m.run(this), live.length > 1, m.discard);
+        if (r.ok) {
+          done.push({ m, value: r.value, change: r.change });
+          continue;
+        }
+        m.settled = true;
+        m.reject(r.error);
+        if (!db.inTransaction) {
+          lost = live.length > 1 || m.discard;
+          break;
+        }
+      }
+      if (lost) {
+        this.#w._hooks()?.afterRollback();
+        continue;
+      }
+      if (!db.inTransaction) return; // the one member failed and rolled back
+      try {
+        this.commitUnits(done.flatMap((d) => (d.change === null ? [] : [d.change])));
+      } catch (err) {
+        for (const d of done) d.m.reject(err);
+        return;
+      }
+      for (const d of done) d.m.resolve({ value: d.value, change: d.change });
+      return;
+    }
   }
 
   rollback(): void {

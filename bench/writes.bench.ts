@@ -1,0 +1,150 @@
+// Writes against PostgreSQL 15 with synchronous_commit = off (the same durability promise as SQLite's
+// WAL with synchronous = NORMAL: a commit survives a crash of the server process, not of the machine),
+// started by the bench with the same pgbench tables, in the same run:
+//   - one-row autocommit UPDATE over the PG port (pgbench -M prepared), 1 and 4 clients;
+//   - pgbench's built-in TPC-B-like script, 4 clients;
+//   - one-row POST /v1/transactions over HTTP, 16 keep-alive connections, against the same statement
+//     run in-process through the engine (16 async loops) with change capture on, and with it off.
+// Each figure is the median of ROUNDS runs (WRITES_BENCH_ROUNDS, default 3) of WRITES_BENCH_SECONDS
+// (default 4) each, Patina and PostgreSQL alternating; each pgbench line also prints the CPU time a
+// transaction cost the server and pgbench.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { AgentProcess } from '../test/helpers/agent';
+import { type BenchPostgres, type PgbenchRun, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
+import { fmt, median, report } from './util';
+import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
+
+const SECONDS = Number(process.env.WRITES_BENCH_SECONDS ?? 4);
+const ROUNDS = Number(process.env.WRITES_BENCH_ROUNDS ?? 3);
+const HTTP_CONNECTIONS = 16;
+
+const SCHEMA = (history: string) => `
+CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT);
+CREATE TABLE pgbench_branches (bid INTEGER NOT NULL PRIMARY KEY, bbalance INTEGER, filler TEXT);
+CREATE TABLE pgbench_tellers (tid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, tbalance INTEGER, filler TEXT);
+CREATE TABLE pgbench_history (${history}, tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
+`;
+/** The history key each side makes for pgbench's INSERT, which gives none: a 64-bit integer. */
+const PATINA_SCHEMA = SCHEMA('hid BIGINT NOT NULL PRIMARY KEY DEFAULT (patina_id())');
+const PG_SCHEMA = SCHEMA('hid BIGSERIAL PRIMARY KEY');
+const UPDATE_SCRIPT = `\\set aid random(1, ${ACCOUNTS})\nUPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n`;
+
+function load(port: number, user: string, generate: string) {
+  psql(port, user, `INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM ${generate.replace('$COUNT', String(ACCOUNTS))}`);
+  psql(port, user, `INSERT INTO pgbench_branches VALUES (1, 0, '')`);
+  psql(port, user, `INSERT INTO pgbench_tellers SELECT x, 1, 0, '' FROM ${generate.replace('$COUNT', '10')}`);
+}
+
+/** One-row POST /v1/transactions per request from HTTP_CONNECTIONS keep-alive connections: writes per second. */
+async function driveHttp(base: string, ms: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: HTTP_CONNECTIONS });
+  const url = new URL('/v1/transactions', base);
+  let done = 0;
+  const end = Date.now() + ms;
+  const one = (aid: number) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(`[["${UPDATE_SQL}",[${aid}]]]`);
+    });
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: HTTP_CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        await one(1 + Math.floor(Math.random() * ACCOUNTS));
+        done++;
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  agent.destroy();
+  return done / secs;
+}
+
+/** The in-process anchor (writes-engine.ts) in its own process: writes per second of each round. */
+function inProcess(capture: 'on' | 'off'): number[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-engine-'));
+  try {
+    const r = spawnSync(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, String(ROUNDS), String(SECONDS * 500), String(HTTP_CONNECTIONS)], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`writes-engine failed:\n${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as number[];
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function medianRun(runs: PgbenchRun[]): PgbenchRun {
+  const m = median(runs.map((r) => r.tps));
+  return runs.find((r) => r.tps === m)!;
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-'));
+  fs.chmodSync(dir, 0o755);
+  const update = path.join(dir, 'update.sql');
+  fs.writeFileSync(update, UPDATE_SCRIPT);
+  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+  let pg: BenchPostgres | null = null;
+  try {
+    await agent.start();
+    const patinaPort = agent.pg!.port;
+    load(patinaPort, 'bench', `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`);
+    pg = await startPostgres(dir, ['synchronous_commit=off']);
+    psql(pg.port, 'bench', PG_SCHEMA);
+    load(pg.port, 'bench', 'generate_series(1, $COUNT) x');
+    psql(pg.port, 'bench', 'VACUUM ANALYZE');
+    const postmaster = postmasterPid(pg);
+    process.stdout.write(`writes: pgbench -M prepared -j 2, ${ACCOUNTS} accounts, ${ROUNDS} x ${SECONDS} s per figure (medians), ${os.cpus().length} CPUs; PostgreSQL with synchronous_commit = off\n`);
+    const workloads: [string, string[]][] = [
+      ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1']],
+      ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2']],
+      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2']],
+    ];
+    for (const [name, args] of workloads) {
+      const full = [...args, '-M', 'prepared', '-T', String(SECONDS)];
+      const patina: PgbenchRun[] = [];
+      const postgres: PgbenchRun[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        postgres.push(await pgbench(pg.port, 'bench', full, postmaster));
+        patina.push(await pgbench(patinaPort, 'bench', full, agent.proc.pid!));
+      }
+      const p = medianRun(patina);
+      const q = medianRun(postgres);
+      report(`${name}: Patina`, p.tps, 'tps', 'PostgreSQL', q.tps);
+      const failed = patina.reduce((n, r) => n + r.failed, 0);
+      process.stdout.write(`    rounds: Patina ${patina.map((r) => fmt(r.tps)).join(', ')}; PostgreSQL ${postgres.map((r) => fmt(r.tps)).join(', ')}; failed transactions (Patina): ${failed}\n`);
+      process.stdout.write(`    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (pgbench ${q.clientUs.toFixed(0)})\n`);
+    }
+    stopPostgres(pg);
+    pg = null;
+    const httpRounds: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) httpRounds.push(await driveHttp(agent.http, SECONDS * 500));
+    const on = inProcess('on');
+    const off = inProcess('off');
+    const h = median(httpRounds);
+    report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on));
+    report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off));
+    report(`  in-process, capture off`, median(off), 'writes/s', 'in-process, capture on', median(on));
+    process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.map(fmt).join(', ')}; capture off ${off.map(fmt).join(', ')}\n`);
+  } finally {
+    if (pg) stopPostgres(pg);
+    await agent.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,74 @@
+// LATERAL subqueries of one row, which SQLite has no syntax for. pgbench's catalog probe (PostgreSQL
+// 15, before every built-in workload) joins
+//   CROSS JOIN LATERAL (SELECT pg_catalog.array_position(pg_catalog.current_schemas(true), n.nspname)) AS o(n)
+// and reads o.n. A FROM-less select yields exactly one row per outer row, so the join changes no row
+// count and each `o.n` is its expression: the join is dropped and every `o.col` becomes `(expr)`.
+import type { PgToken } from './lexer';
+import { identName } from './lexer';
+
+const word = (t: PgToken | undefined, w: string) => t !== undefined && t.type === 'word' && t.text.toUpperCase() === w;
+const punct = (t: PgToken | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
+
+/** Index of the ')' matching the '(' at toks[i], or -1. */
+function closer(toks: PgToken[], i: number): number {
+  let depth = 0;
+  for (; i < toks.length; i++) {
+    if (punct(toks[i], '(')) depth++;
+    else if (punct(toks[i], ')') && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The top-level comma-separated items of toks[from, to). */
+function items(toks: PgToken[], from: number, to: number): PgToken[][] {
+  const out: PgToken[][] = [[]];
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const t = toks[i];
+    if (punct(t, '(')) depth++;
+    else if (punct(t, ')')) depth--;
+    if (depth === 0 && punct(t, ',')) out.push([]);
+    else out[out.length - 1].push(t);
+  }
+  return out;
+}
+
+/**
+ * Rewrites `[CROSS] JOIN LATERAL (SELECT e1, ...) [AS] alias (c1, ...)` (no FROM in the subquery)
+ * into references to the expressions themselves; tokens without a LATERAL come back unchanged.
+ */
+export function inlineLateralRows(toks: PgToken[]): PgToken[] {
+  if (!toks.some((t) => word(t, 'LATERAL'))) return toks;
+  for (let i = 0; i < toks.length; i++) {
+    if (!word(toks[i], 'LATERAL') || !punct(toks[i + 1], '(') || !word(toks[i + 2], 'SELECT')) continue;
+    const start = word(toks[i - 1], 'JOIN') ? (word(toks[i - 2], 'CROSS') ? i - 2 : i - 1) : -1;
+    const close = closer(toks, i + 1);
+    if (start < 0 || close < 0) continue;
+    const body = items(toks, i + 3, close);
+    let depth = 0;
+    const hasFrom = toks.slice(i + 3, close).some((t) => (punct(t, '(') ? (depth++, false) : punct(t, ')') ? (depth--, false) : depth === 0 && word(t, 'FROM')));
+    let j = close + 1;
+    if (word(toks[j], 'AS')) j++;
+    const alias = toks[j];
+    if (hasFrom || !alias || (alias.type !== 'word' && alias.type !== 'quoted') || !punct(toks[j + 1], '(')) continue;
+    const colsEnd = closer(toks, j + 1);
+    if (colsEnd < 0) continue;
+    const cols = items(toks, j + 2, colsEnd).map((c) => (c.length === 1 ? identName(c[0]) : ''));
+    if (cols.length !== body.length || cols.includes('')) continue;
+    let end = colsEnd + 1;
+    if (word(toks[end], 'ON') && word(toks[end + 1], 'TRUE')) end += 2;
+    const name = identName(alias);
+    const rest = [...toks.slice(0, start), ...toks.slice(end)];
+    const out: PgToken[] = [];
+    for (let k = 0; k < rest.length; k++) {
+      const t = rest[k];
+      const col = (t.type === 'word' || t.type === 'quoted') && identName(t) === name && punct(rest[k + 1], '.') && rest[k + 2] ? cols.indexOf(identName(rest[k + 2])) : -1;
+      if (col >= 0) {
+        out.push({ type: 'punct', text: '(' }, ...body[col], { type: 'punct', text: ')' });
+        k += 2;
+      } else out.push(t);
+    }
+    return inlineLateralRows(out);
+  }
+  return toks;
+}
