@@ -1,6 +1,9 @@
 import type http from 'node:http';
+import type https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type Config, formatAddr } from './config/config';
+import { type Config, formatAddr, loadConfigFile } from './config/config';
+import { Security } from './auth/security';
+import { checkExposure } from './auth/exposure';
 import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
@@ -8,7 +11,7 @@ import { ChangeCapture } from './crdt/capture';
 import { ClusterIds } from './crdt/cluster-ids';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions } from './live/subscriptions';
-import { createHttpApp, listenHttp } from '../protocols/http/app';
+import { createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
 import { PgServer } from '../protocols/pg/server';
@@ -21,10 +24,13 @@ import { PgServer } from '../protocols/pg/server';
  *   PG wire ────> engine.transaction / engine.lease (BEGIN..COMMIT) ──commit──> (the same capture and feed)
  *   reads ───────> engine.read (point reads in-process, the rest in killable worker processes)
  *   peers ───────> cluster merge ──commit──> the same feed (origin 'remote'); local changesets ──> peers
+ *   security ────> tokens (HTTP middleware), PG users and TLS, HTTPS, peer mutual TLS: one Security, re-read on reload
  */
 export class Agent {
   readonly config: Config;
   readonly engine: Engine<Changeset>;
+  /** Tokens, PostgreSQL users, certificates: asked by every front end, re-read on reload. */
+  readonly security: Security;
   /** The change-feed bus: one changeset per committed transaction, in commit order. */
   readonly feed = new InProcessChangeFeed();
   capture: ChangeCapture | null = null;
@@ -37,19 +43,23 @@ export class Agent {
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
 
-  private constructor(config: Config, engine: Engine<Changeset>) {
+  private constructor(config: Config, engine: Engine<Changeset>, security: Security) {
     this.config = config;
     this.engine = engine;
+    this.security = security;
   }
 
   /** `capture: false` is for the capture benchmark only (its anchor): no clocks, no changesets. */
   static async start(config: Config, internal: { capture?: boolean } = {}): Promise<Agent> {
+    // Refused before anything opens: an exposed port without auth, unreadable secrets or certificates.
+    checkExposure(config);
+    const security = Security.load(config);
     const engine = await Engine.open<Changeset>({
       path: config.db.path,
       schemaPaths: config.db.schemaPaths,
       readWorkers: { min: config.db.readWorkersMin, max: config.db.readWorkersMax },
     });
-    const agent = new Agent(config, engine);
+    const agent = new Agent(config, engine, security);
     try {
       const capture = internal.capture === false ? null : ChangeCapture.install(engine, agent.feed);
       agent.capture = capture;
@@ -58,7 +68,7 @@ export class Agent {
       const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
       agent.subscriptions = subscriptions;
       agent.feed.observe((cs) => subscriptions.onChangeset(cs));
-      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip);
+      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip, security.gossipTls);
       const app = createHttpApp(
         {
           queries: engine,
@@ -69,18 +79,28 @@ export class Agent {
           updates: agent.updates,
           subscriptions,
           health: () => agent.health(),
-          reloadSchema: () => agent.reloadSchema(),
+          reloadSchema: () => agent.reload(),
           extraRoutes: clusterRoutes(agent.cluster),
+          authority: security,
         },
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
-      agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port);
-      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds);
+      agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
+      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, (i) => security.pgListener(i));
+      security.onReload((s) => {
+        if (s.apiTls) (agent.#http as unknown as https.Server).setSecureContext(httpsOptions(s.apiTls));
+        if (s.gossipTls) agent.cluster?.reloadTls(s.gossipTls);
+      });
     } catch (err) {
       await agent.stop();
       throw err;
     }
     return agent;
+  }
+
+  /** The HTTP API's scheme: https with [api.tls]. */
+  get apiScheme(): 'http' | 'https' {
+    return this.security.apiTls ? 'https' : 'http';
   }
 
   /** Where the HTTP API listens (the real port when 0 was asked for). */
@@ -108,8 +128,34 @@ export class Agent {
       ...(this.cluster ? this.cluster.health() : {}),
       update_streams: this.updates?.streams ?? 0,
       subscriptions: this.subscriptions?.stats() ?? null,
+      security: this.security.describe(),
       ...(this.capture ? { patina_id: this.#idTag(this.capture) } : {}),
     };
+  }
+
+  /**
+   * `patina reload` and SIGHUP: re-reads tokens, passwords and certificates (from the config file
+   * when there is one, else from the files and variables already named), then the schema files.
+   * A secret or certificate that cannot be read refuses the reload and keeps the current ones.
+   */
+  async reload(): Promise<Record<string, unknown>> {
+    if (this.config.source) {
+      const fresh = loadConfigFile(this.config.source);
+      // Only what reload re-reads is taken from the file; the rest needs a restart.
+      const api = { ...this.config.api, auth: fresh.api.auth, tls: this.config.api.tls && fresh.api.tls ? fresh.api.tls : this.config.api.tls };
+      api.pg = this.config.api.pg.map((l, i) => {
+        const f = fresh.api.pg[i];
+        return f ? { ...l, users: f.users, password: f.password, tls: l.tls && f.tls ? f.tls : l.tls } : l;
+      });
+      const gossip = this.config.gossip && { ...this.config.gossip, tls: this.config.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : this.config.gossip.tls };
+      const next = { ...this.config, api, gossip };
+      checkExposure(next); // a reload must not take the auth off an exposed port either
+      this.security.reload(next);
+      Object.assign(this.config, { api, gossip });
+    } else {
+      this.security.reload(this.config);
+    }
+    return { ...(await this.reloadSchema()), security: this.security.describe() };
   }
 
   /** patina_id()'s tag, and the peers whose site id gives the same one (their ids could equal ours). */

@@ -1,6 +1,8 @@
 /** What kind of fault an error is; each front end maps kinds to its own codes in one table. */
 export type ErrorKind =
   | 'user' // the request is wrong: bad SQL, bad parameters, refused statement
+  | 'unauthenticated' // no credentials, or credentials that are not valid
+  | 'forbidden' // valid credentials without the role the request needs
   | 'not-found' // a named thing does not exist
   | 'conflict' // a constraint or concurrent state refused the change
   | 'too-large' // a body or value over a configured limit

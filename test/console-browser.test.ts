@@ -7,6 +7,7 @@ import { AgentProcess, startAgent } from './helpers/agent';
 import { request } from './helpers/http';
 import { pgClient } from './helpers/pg';
 import { write } from './helpers/subscriptions';
+import { PatinaClient, type PatinaError } from '../src/client';
 
 // Debian's chromium, installed by .ci/run; playwright-core never downloads a browser of its own.
 const CHROMIUM = process.env.PATINA_CHROMIUM ?? '/usr/bin/chromium';
@@ -207,6 +208,50 @@ describe('web console: a live view through an agent restart', function () {
       fs.rmSync(profile, { recursive: true, force: true });
       await agent.dispose();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('web console and client library with [api.auth]', function () {
+  this.timeout(120000);
+  const READ = 'console-read-token-0123456789';
+  const WRITE = 'console-write-token-0123456789';
+
+  it('loads the page without a token, and shows data only with a valid token typed into it', async () => {
+    const agent = await startAgent({ schema: SCHEMA, config: `[api.auth]\ntokens = [{ token = "${READ}", role = "read" }, { token = "${WRITE}", role = "write" }]\n` });
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    try {
+      // The library sends its token option as the bearer header; without one the agent answers 401.
+      await new PatinaClient({ url: agent.http, token: WRITE }).transaction(["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)"]);
+      await assert.rejects(new PatinaClient({ url: agent.http }).query('SELECT 1').all(), (e: PatinaError) => e.status === 401 && /authentication required/.test(e.message));
+      await assert.rejects(new PatinaClient({ url: agent.http, token: 'wrong' }).query('SELECT 1').all(), (e: PatinaError) => e.status === 401 && /not valid/.test(e.message));
+      await assert.rejects(new PatinaClient({ url: agent.http, token: READ }).transaction(['DELETE FROM items']), (e: PatinaError) => e.status === 403 && /needs the write role/.test(e.message));
+      assert.deepEqual((await new PatinaClient({ url: agent.http, token: READ }).query('SELECT 1').all()).rows, [[1]]);
+
+      const page = context.pages()[0] ?? (await context.newPage());
+      const res = await page.goto(`${agent.http}/console`);
+      assert.equal(res?.status(), 200, 'the page itself needs no token');
+      await waitText(page, '#tables', /authentication required.*\(HTTP 401\)/);
+      await page.fill('#token', 'wrong');
+      await page.click('#token-form button');
+      await waitText(page, '#tables', /not valid.*\(HTTP 401\)/);
+      await page.fill('#token', READ);
+      await page.click('#token-form button');
+      await page.locator('#tables a[data-table="items"]').waitFor();
+      await page.fill('#sql', 'SELECT count(*) FROM items');
+      await page.click('#run');
+      await waitText(page, '#query-status', /1 row ·/);
+      await page.fill('#sql', 'SELECT id, name, qty FROM items');
+      await page.click('#subscribe');
+      await waitText(page, '#live-status', /^live · 1 rows · change 0/);
+      await new PatinaClient({ url: agent.http, token: WRITE }).transaction(['UPDATE items SET qty = 4 WHERE id = 1']);
+      await waitText(page, '#live tr[data-rowid="1"] td[data-col="qty"]', /^4$/);
+      assert.equal(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('patina.token')), READ);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+      await agent.dispose();
     }
   });
 });

@@ -14,7 +14,7 @@ if (!sql) {
 const params = args.map((p) => (/^-?\d+$/.test(p) ? (Number.isSafeInteger(Number(p)) ? Number(p) : BigInt(p)) : /^-?\d+\.\d+$/.test(p) ? Number(p) : p));
 const show = (v) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 
-const client = new PatinaClient({ url: process.env.PATINA_URL ?? 'http://127.0.0.1:8080', token: process.env.PATINA_TOKEN });
+const client = new PatinaClient({ url: process.env.PATINA_URL ?? 'http://127.0.0.1:8080', token: process.env.PATINA_API_TOKEN });
 const sub = client.subscribe(sql, params.length ? params : undefined, { retry: { giveUpAfterMs: 60_000 } });
 process.on('SIGINT', () => sub.close());
 

@@ -1,6 +1,10 @@
 import http from 'node:http';
+import https from 'node:https';
 import Koa from 'koa';
 import Router from '@koa/router';
+import type { Role } from '../../src/auth/roles';
+import type { TlsMaterial } from '../../src/auth/tls-material';
+import { type HttpAuthority, bearerAuth } from './auth';
 import { jsonBody } from './body';
 import { errorBody } from './errors';
 import { type QueryService, handleQuery } from './routes/queries';
@@ -23,6 +27,19 @@ export interface HttpServices {
   reloadSchema(): Promise<Record<string, unknown>>;
   /** Routes of optional parts of the agent (replication's cluster and sync status), given the router. */
   extraRoutes?: (router: Router, json: Koa.Middleware) => void;
+  /** Who a bearer token is; absent: every request is allowed. */
+  authority?: HttpAuthority;
+}
+
+/**
+ * The role each route needs when [api.auth] is on: writes need write, the admin routes admin,
+ * everything else (reads, subscriptions, update streams, status) read. Open routes (health,
+ * metrics) are the config's `api.auth.open_routes`.
+ */
+export function routeRole(method: string, path: string): Role {
+  if (path === '/v1/transactions') return 'write';
+  if (path.startsWith('/v1/admin/')) return 'admin';
+  return 'read';
 }
 
 export interface HttpOptions {
@@ -62,14 +79,19 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   app.use(errorBody);
   app.use(consolePage.routes());
   app.use(consolePage.allowedMethods());
+  if (svc.authority) app.use(bearerAuth(svc.authority, routeRole));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
 }
 
-/** Starts the HTTP server; resolves with the address it listens on. */
-export function listenHttp(app: Koa, host: string, port: number): Promise<http.Server> {
-  const server = http.createServer(app.callback());
+/**
+ * Starts the HTTP server (HTTPS with `tls`; client certificates required when it has a CA);
+ * resolves with the server once it listens.
+ */
+export function listenHttp(app: Koa, host: string, port: number, tls: TlsMaterial | null = null): Promise<http.Server> {
+  // https.Server has every method of http.Server the agent uses (close, closeIdleConnections, ...)
+  const server = tls ? (https.createServer(httpsOptions(tls), app.callback()) as unknown as http.Server) : http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   // A client that sends headers and then nothing must not hold a socket for ever.
   server.headersTimeout = 30_000;
@@ -81,4 +103,9 @@ export function listenHttp(app: Koa, host: string, port: number): Promise<http.S
       resolve(server);
     });
   });
+}
+
+/** HTTPS options from TLS material: a CA means clients must present a certificate it signed. */
+export function httpsOptions(tls: TlsMaterial): https.ServerOptions {
+  return tls.ca ? { cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true } : { cert: tls.cert, key: tls.key };
 }

@@ -4,6 +4,8 @@ import { type ErrorKind, PatinaError } from '../../src/errors';
 /** HTTP status of each error kind: the one table of this front end. */
 export const STATUS: Record<ErrorKind, number> = {
   user: 400,
+  unauthenticated: 401,
+  forbidden: 403,
   'not-found': 404,
   conflict: 409,
   'too-large': 413,

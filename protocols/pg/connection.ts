@@ -7,7 +7,8 @@ import type { SqlValue } from '../../src/engine/values';
 import { type PgToken, lexPg, splitPgStatements } from './lexer';
 import { liftLiterals } from './literals';
 import type { LocalDb } from './local-db';
-import { ScramExchange, type ScramSecret } from './scram';
+import type { PgUserStore } from '../../src/auth/pg-users';
+import { ScramExchange } from './scram';
 import { type Analyzed, type ColumnDesc, type Outcome, type PgEngine, Session, columnOid } from './session';
 import { pgError, sqlstateOf } from './sqlstate';
 import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
@@ -18,9 +19,18 @@ import {
 
 export interface ListenerOptions {
   readonly: boolean;
-  /** SCRAM-SHA-256 keys when a password is configured; null for trust. */
-  secret: ScramSecret | null;
+  /** Who may log in (SCRAM-SHA-256), or trust when none is configured. */
+  users: PgUserStore;
+  /** Refuse a startup that did not come over TLS. */
+  requireTls: boolean;
   queryTimeoutMs: number;
+}
+
+/** What encryption negotiation left: whether the socket is TLS, and bytes already read. */
+export interface Handshake {
+  tls: boolean;
+  rest: Buffer;
+  remoteAddress: string;
 }
 
 /** Connections by process id, for CancelRequest. */
@@ -68,20 +78,26 @@ export class Connection {
   #session: Session | null = null;
   #startup: Record<string, string> = {};
   #scram: ScramExchange | null = null;
+  /** The logged-in user's role decides, with the listener, whether writes are refused. */
+  #readonly = false;
+  readonly #handshake: Handshake;
   #skipping = false;
   readonly #statements = new Map<string, Analyzed>();
   readonly #portals = new Map<string, Portal>();
 
-  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry) {
+  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry, handshake: Handshake) {
     this.#socket = socket;
     this.#engine = engine;
     this.#local = local;
     this.#opts = opts;
+    this.#readonly = opts.readonly;
     this.#registry = registry;
+    this.#handshake = handshake;
     socket.setNoDelay(true);
     socket.on('data', (d) => this.#onData(d));
     socket.on('error', () => this.#close());
     socket.on('close', () => this.#close());
+    if (handshake.rest.length > 0) this.#onData(handshake.rest);
   }
 
   /** CancelRequest for this connection. */
@@ -277,9 +293,18 @@ export class Connection {
     if (code >> 16 !== 3) return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
     void PROTOCOL_3;
     this.#startup = parseStartupParams(r);
-    if (!this.#startup.user) return this.#fatal('28000', 'no PostgreSQL user name specified in startup packet');
-    if (this.#opts.secret) {
-      this.#scram = new ScramExchange(this.#opts.secret);
+    const user = this.#startup.user;
+    if (!user) return this.#fatal('28000', 'no PostgreSQL user name specified in startup packet');
+    if (this.#opts.requireTls && !this.#handshake.tls) {
+      // PostgreSQL's answer when pg_hba.conf has only hostssl lines
+      const db = this.#startup.database || user;
+      return this.#fatal('28000', `no pg_hba.conf entry for host "${this.#handshake.remoteAddress.replace(/^::ffff:/, '')}", user "${user}", database "${db}", no encryption`);
+    }
+    if (this.#opts.users.mode === 'scram') {
+      const principal = this.#opts.users.lookup(user);
+      // an unknown user goes through the same exchange and fails as a wrong password would
+      this.#scram = new ScramExchange(principal?.secret ?? this.#opts.users.decoy, principal !== null);
+      if (principal?.role === 'read') this.#readonly = true;
       this.#phase = 'sasl-initial';
       backend.authSasl(this.#w, ['SCRAM-SHA-256']);
       this.#flush();
@@ -311,14 +336,15 @@ export class Connection {
   #ready() {
     const s = this.#startup;
     this.#session = new Session(this.#engine, this.#local, {
-      readonly: this.#opts.readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
+      readonly: this.#readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
     });
+    this.#session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
     this.#session.onNotice = (code, message) => backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
     backend.authOk(this.#w);
     const params: [string, string][] = [
       ['server_version', '15.0'], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'], ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'],
       ['standard_conforming_strings', 'on'], ['TimeZone', 'UTC'], ['IntervalStyle', 'postgres'], ['application_name', s.application_name ?? ''],
-      ['is_superuser', 'on'], ['session_authorization', s.user], ['default_transaction_read_only', this.#opts.readonly ? 'on' : 'off'], ['in_hot_standby', 'off'],
+      ['is_superuser', 'on'], ['session_authorization', s.user], ['default_transaction_read_only', this.#readonly ? 'on' : 'off'], ['in_hot_standby', 'off'],
     ];
     for (const [k, v] of params) backend.parameterStatus(this.#w, k, v);
     backend.backendKeyData(this.#w, this.pid, this.key);

@@ -1,24 +1,12 @@
 // SCRAM-SHA-256 (RFC 5802/7677) as PostgreSQL speaks it: no channel binding, user name from startup.
+// The keys come from src/auth (the password store); this file only speaks the exchange.
 import crypto from 'node:crypto';
+import type { ScramSecret } from '../../src/auth/scram-secret';
 
-const ITERATIONS = 4096;
+export type { ScramSecret };
 
 const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest();
-
-/** A password's stored keys, computed once per listener. */
-export interface ScramSecret {
-  salt: Buffer;
-  iterations: number;
-  storedKey: Buffer;
-  serverKey: Buffer;
-}
-
-export function scramSecret(password: string): ScramSecret {
-  const salt = crypto.randomBytes(16);
-  const salted = crypto.pbkdf2Sync(password.normalize('NFKC'), salt, ITERATIONS, 32, 'sha256');
-  return { salt, iterations: ITERATIONS, storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key') };
-}
 
 /** One exchange: the client's first message gives the server's; the client's final is verified. */
 export class ScramExchange {
@@ -27,8 +15,12 @@ export class ScramExchange {
   #serverFirst = '';
   #nonce = '';
 
-  constructor(secret: ScramSecret) {
+  readonly #known: boolean;
+
+  /** `known` false: the user does not exist; the exchange runs on a decoy and always fails. */
+  constructor(secret: ScramSecret, known = true) {
     this.#secret = secret;
+    this.#known = known;
   }
 
   /** Takes SASLInitialResponse's data; returns server-first-message, or null if malformed. */
@@ -55,7 +47,7 @@ export class ScramExchange {
     if (proof.length !== signature.length) return null;
     const clientKey = Buffer.alloc(proof.length);
     for (let k = 0; k < proof.length; k++) clientKey[k] = proof[k] ^ signature[k];
-    if (!crypto.timingSafeEqual(sha256(clientKey), this.#secret.storedKey)) return null;
+    if (!crypto.timingSafeEqual(sha256(clientKey), this.#secret.storedKey) || !this.#known) return null;
     return `v=${hmac(this.#secret.serverKey, authMessage).toString('base64')}`;
   }
 }

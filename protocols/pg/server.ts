@@ -1,11 +1,12 @@
 // PostgreSQL listeners: one TCP server per configured address, sharing the catalog connection and
 // the table of connections that CancelRequest looks keys up in.
 import net from 'node:net';
+import type { PgListenerSecurity } from '../../src/auth/security';
 import type { PgListenerConfig } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import { type CancelRegistry, Connection } from './connection';
+import { negotiateEncryption } from './encryption';
 import { LocalDb } from './local-db';
-import { scramSecret } from './scram';
 import type { PgEngine } from './session';
 
 /** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
@@ -28,10 +29,10 @@ export class PgServer implements CancelRegistry {
   }
 
   /** Starts every configured listener; rejects if one cannot bind. */
-  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number): Promise<PgServer> {
+  static async start(engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number, security: (i: number) => PgListenerSecurity): Promise<PgServer> {
     const s = new PgServer(engine);
     try {
-      for (const l of listeners) await s.#listen(l, queryTimeoutSeconds * 1000);
+      for (const [i, l] of listeners.entries()) await s.#listen(l, queryTimeoutSeconds * 1000, () => security(i));
     } catch (err) {
       await s.stop();
       throw err;
@@ -39,12 +40,16 @@ export class PgServer implements CancelRegistry {
     return s;
   }
 
-  #listen(l: PgListenerConfig, queryTimeoutMs: number): Promise<void> {
-    const opts = { readonly: l.readonly, secret: l.password === null ? null : scramSecret(l.password), queryTimeoutMs };
+  /** `security` is asked per connection, so a reload's users and certificates apply to the next one. */
+  #listen(l: PgListenerConfig, queryTimeoutMs: number, security: () => PgListenerSecurity): Promise<void> {
     const server = net.createServer((socket) => {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));
-      new Connection(socket, this.#engine, this.#local, opts, this);
+      const sec = security();
+      negotiateEncryption(socket, () => sec.tls, (n) => {
+        const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs };
+        new Connection(n.socket, this.#engine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' });
+      });
     });
     server.maxConnections = 10000;
     this.#servers.push(server);

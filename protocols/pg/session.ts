@@ -4,7 +4,7 @@
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
-import { checkWriteStatement } from '../../src/engine/classify';
+import { checkReach, checkWriteStatement } from '../../src/engine/classify';
 import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
 import type { Schema } from '../../src/engine/schema/model';
 import type { SqlValue } from '../../src/engine/values';
@@ -405,6 +405,7 @@ export class Session {
       case 'DISCARD': case 'DEALLOCATE': case 'LISTEN': case 'UNLISTEN': case 'NOTIFY': case 'CHECKPOINT':
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
     }
+    checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
     const sql = translate(tokens, this.#dialect, local);
     const nParams = Math.max(maxParam(sig), declaredTypes.length);

@@ -25,6 +25,7 @@ const BY_MESSAGE: [RegExp, string][] = [
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
+  [/is one of the agent's own tables and is not accepted|\(a pragma\) is not accepted|reaches files or the raw database|(ATTACH|DETACH|PRAGMA) statements are not accepted/, '42501'],
   [/schema statements|are not accepted|is one of the agent's own tables/i, '0A000'],
   [/datatype mismatch/i, '42804'],
   [/Missing named parameter|Too many parameter|bind message supplies/i, '08P01'],
@@ -33,6 +34,8 @@ const BY_MESSAGE: [RegExp, string][] = [
 /** SQLSTATE by error kind, when nothing more precise is known. */
 const BY_KIND: Record<ErrorKind, string> = {
   user: '42000',
+  unauthenticated: '28000',
+  forbidden: '42501',
   'not-found': '42704',
   conflict: '23000',
   'too-large': '54000',

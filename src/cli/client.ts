@@ -1,9 +1,12 @@
 import { PatinaClient } from '../client';
 
 /**
- * The client the CLI's commands use: the library, on the agent's API address. PATINA_TOKEN, when
- * set, is sent as the bearer token.
+ * The client the CLI's commands use: the library, on the agent the flags name. `--api-addr` is
+ * HOST:PORT (plain HTTP) or a URL (`https://host:port`; a private CA is trusted through
+ * NODE_EXTRA_CA_CERTS); the bearer token comes from --api-token or PATINA_API_TOKEN.
  */
-export function apiClient(addr: string): PatinaClient {
-  return new PatinaClient({ url: `http://${addr}`, token: process.env.PATINA_TOKEN || undefined });
+export function apiClient(values: { 'api-addr'?: string; 'api-token'?: string }): PatinaClient {
+  const addr = values['api-addr'] ?? '127.0.0.1:8080';
+  const url = /^https?:\/\//.test(addr) ? addr : `http://${addr}`;
+  return new PatinaClient({ url, token: values['api-token'] ?? (process.env.PATINA_API_TOKEN || undefined) });
 }

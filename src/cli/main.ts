@@ -16,7 +16,7 @@ Commands:
   agent     start an agent
   query     run a read query through an agent's HTTP API
   exec      run a write statement through an agent's HTTP API
-  reload    make a running agent re-read its schema files
+  reload    make a running agent re-read its schema files, tokens, passwords and certificates
   cluster   cluster members: list peers with their state and round-trip time
   sync      sync status: per origin agent, the highest version merged and the gaps
 
@@ -39,7 +39,8 @@ Options:
                            (behind a proxy)
   -h, --help               show this help
 
-Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files.`,
+Signals: SIGTERM and SIGINT stop the agent cleanly; SIGHUP re-reads the schema files, tokens,
+passwords and certificates.`,
   query: `Usage: patina query SQL [--param V]... [--columns] [--timer] [--api-addr HOST:PORT]
 
 Runs one read statement and prints rows tab-separated.
@@ -48,7 +49,9 @@ Options:
 ${PARAM_HELP}
       --columns            print the column names first
       --timer              print the query time last
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   exec: `Usage: patina exec SQL [--param V]... [--api-addr HOST:PORT]
 
@@ -56,7 +59,9 @@ Runs one write statement in its own transaction and prints rows affected.
 
 Options:
 ${PARAM_HELP}
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
 
@@ -65,7 +70,9 @@ round-trip time of the last ping.
 
 Options:
       --json               print the agent's JSON answer
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   sync: `Usage: patina sync status [--json] [--api-addr HOST:PORT]
 
@@ -74,14 +81,19 @@ agent is behind what its peers reported.
 
 Options:
       --json               print the agent's JSON answer
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   reload: `Usage: patina reload [--api-addr HOST:PORT]
 
-Makes a running agent re-read its schema files and apply what is new (also done on SIGHUP).
+Makes a running agent re-read its schema files and apply what is new, and re-read its API tokens,
+PostgreSQL users and TLS certificates (also done on SIGHUP). Needs the admin role with [api.auth].
 
 Options:
-      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080)
+      --api-addr HOST:PORT agent to ask (default 127.0.0.1:8080; https://HOST:PORT for HTTPS,
+                           a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
+      --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
 };
 
@@ -156,7 +168,7 @@ async function runAgent(argv: string[]) {
   const advertised = agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
   const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
-  process.stdout.write(`patina: agent ready, HTTP API on http://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
+  process.stdout.write(`patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) return;
@@ -168,8 +180,8 @@ async function runAgent(argv: string[]) {
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGHUP', () => {
-    agent.reloadSchema().then(
-      (r) => process.stderr.write(`patina: schema reloaded: ${JSON.stringify(r)}\n`),
+    agent.reload().then(
+      (r) => process.stderr.write(`patina: schema reloaded (with tokens, passwords and certificates): ${JSON.stringify(r)}\n`),
       (err) => process.stderr.write(`patina: schema reload refused: ${(err as Error).message}\n`),
     );
   });
@@ -177,6 +189,7 @@ async function runAgent(argv: string[]) {
 
 const CLIENT_OPTIONS = {
   'api-addr': { type: 'string', default: '127.0.0.1:8080' },
+  'api-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
@@ -199,7 +212,7 @@ async function runQuery(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
-  const q = apiClient(values['api-addr']).query(positionals[0], paramValues(paramsOf(tokens)));
+  const q = apiClient(values).query(positionals[0], paramValues(paramsOf(tokens)));
   let first = true;
   for await (const row of q) {
     if (first && values.columns) process.stdout.write(q.columns!.join('\t') + '\n');
@@ -214,18 +227,18 @@ async function runExec(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
-  const r = await apiClient(values['api-addr']).transaction([[positionals[0], paramValues(paramsOf(tokens))]]);
+  const r = await apiClient(values).transaction([[positionals[0], paramValues(paramsOf(tokens))]]);
   process.stdout.write(`rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`);
 }
 
 async function runReload(argv: string[]) {
   const { values } = clientArgs(argv);
   if (values.help) return void process.stdout.write(HELP.reload + '\n');
-  const body = await apiClient(values['api-addr']).reloadSchema();
+  const body = await apiClient(values).reloadSchema();
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
-const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
+const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], 'api-token': CLIENT_OPTIONS['api-token'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -236,7 +249,7 @@ async function runCluster(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
-  const body = await apiClient(values['api-addr']).members();
+  const body = await apiClient(values).members();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
   const members = body.members;
@@ -248,7 +261,7 @@ async function runSync(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.sync + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
-  const body = await apiClient(values['api-addr']).syncStatus();
+  const body = await apiClient(values).syncStatus();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
   const origins = body.origins;

@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine';
 import { VersionBook, gapCount, missingRanges } from './bookkeeping';
 import { ChangeReader } from './change-reader';
 import { type Member, Membership } from './membership';
+import type { TlsMaterial } from '../auth/tls-material';
 import { type LineSink, type PeerFrom, PeerTransport } from './transport';
 import { type WireChangeset, type WireCleared, type WireHeads, type WireRow, decodeRows } from './wire';
 
@@ -78,7 +79,7 @@ export class Cluster {
   readonly #logged = new Map<string, number>();
   readonly #stats = { pushed: 0, pushReceived: 0, synced: 0, deferred: 0 };
 
-  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: ClusterTuning) {
+  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: ClusterTuning, tls: TlsMaterial | null) {
     this.#engine = engine;
     this.#capture = capture;
     this.#feed = feed;
@@ -91,15 +92,15 @@ export class Cluster {
         changes: (body, from) => this.#onChanges(body as { cs: WireChangeset[] }, from),
       },
       stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
-    });
+    }, tls);
     const file = engine.path === ':memory:' ? null : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
     this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr));
     this.#members.onUp = (m) => this.#requestSync(m.addr);
   }
 
   /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
-  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: Partial<ClusterTuning> = {}): Promise<Cluster> {
-    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_TUNING, ...tune });
+  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tls: TlsMaterial | null = null, tune: Partial<ClusterTuning> = {}): Promise<Cluster> {
+    const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_TUNING, ...tune }, tls);
     const lease = await engine.lease();
     try {
       c.#book = VersionBook.open(lease.db, capture.actor, () => capture.version);
@@ -113,6 +114,11 @@ export class Cluster {
     c.#syncTimer = setInterval(() => void c.#syncRound(), c.#tune.syncIntervalMs);
     c.#syncTimer.unref();
     return c;
+  }
+
+  /** Takes re-read certificates for new peer connections (after `patina reload`). */
+  reloadTls(tls: TlsMaterial): void {
+    this.#transport.reloadTls(tls);
   }
 
   /** The address peers reach this agent on. */

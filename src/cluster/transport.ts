@@ -1,11 +1,16 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TlsMaterial } from '../auth/tls-material';
 import { type Addr, formatAddr } from '../config/config';
 
 /**
  * The peer transport: HTTP/1.1 with keep-alive between agents, JSON request bodies and JSON or NDJSON
  * responses. Every request and response carries the sender's cluster id, site id and gossip address
  * in headers; a request from another cluster is refused with 409 and never reaches a handler.
+ * With TLS material, both directions are mutual TLS against the cluster's CA: a peer without a
+ * certificate the CA signed fails the handshake before any byte of the protocol is read. Host names
+ * are not checked (agents are dialed by address); the CA's signature is the membership proof.
  */
 export const H_CLUSTER = 'x-patina-cluster';
 export const H_ACTOR = 'x-patina-actor';
@@ -42,16 +47,34 @@ export class PeerTransport {
   #listening = '';
   /** Outgoing connections leave from the address we listen on (unless that is a wildcard). */
   #localAddress: string | undefined;
-  readonly #agent = new http.Agent({ keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 });
+  #agent: http.Agent;
   #server: http.Server | null = null;
   readonly #handlers: PeerHandlers;
+  #tls: TlsMaterial | null;
   /** Refusals of other clusters, by address, so the log says it once. */
   readonly refused = new Set<string>();
 
-  constructor(clusterId: number, actor: string, handlers: PeerHandlers) {
+  constructor(clusterId: number, actor: string, handlers: PeerHandlers, tls: TlsMaterial | null = null) {
     this.#clusterId = clusterId;
     this.#actor = actor;
     this.#handlers = handlers;
+    this.#tls = tls;
+    this.#agent = this.#newAgent();
+  }
+
+  #newAgent(): http.Agent {
+    const opts = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 };
+    const t = this.#tls;
+    return t ? new https.Agent({ ...opts, cert: t.cert, key: t.key, ca: t.ca, rejectUnauthorized: true, checkServerIdentity: () => undefined }) : new http.Agent(opts);
+  }
+
+  /** New certificates: the server presents them to the next handshake, new outgoing connections use them. */
+  reloadTls(tls: TlsMaterial): void {
+    this.#tls = tls;
+    (this.#server as unknown as https.Server | null)?.setSecureContext({ cert: tls.cert, key: tls.key, ca: tls.ca });
+    const old = this.#agent;
+    this.#agent = this.#newAgent();
+    old.destroy();
   }
 
   /** Our own gossip address as peers should dial it (the real port when 0 was asked for). */
@@ -66,7 +89,11 @@ export class PeerTransport {
 
   listen(addr: Addr, advertise: Addr | null = null): Promise<string> {
     if (addr.host !== '0.0.0.0' && addr.host !== '::') this.#localAddress = addr.host;
-    const server = http.createServer((req, res) => void this.#serve(req, res));
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse) => void this.#serve(req, res);
+    const t = this.#tls;
+    const server = t
+      ? (https.createServer({ cert: t.cert, key: t.key, ca: t.ca, requestCert: true, rejectUnauthorized: true }, handle) as unknown as http.Server)
+      : http.createServer(handle);
     server.keepAliveTimeout = 30_000;
     server.requestTimeout = 0;
     this.#server = server;
@@ -149,7 +176,7 @@ export class PeerTransport {
     const [host, port] = splitAddr(addr);
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = http.request(
+      const req = (this.#tls ? https : http).request(
         { host, port, localAddress: this.#localAddress, method: 'POST', path: `/peer/v1/${route}`, agent: this.#agent, timeout: timeoutMs, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...this.#headers() } },
         (res) => {
           if (res.statusCode === 409 && Number(res.headers[H_CLUSTER]) !== this.#clusterId) {

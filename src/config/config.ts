@@ -9,12 +9,49 @@ export interface Addr {
   port: number;
 }
 
+/** The roles of the HTTP API and PostgreSQL users, each allowing what the one before allows. */
+export type Role = 'read' | 'write' | 'admin';
+export const ROLES: readonly Role[] = ['read', 'write', 'admin'];
+
+/** Where a secret comes from: inline in the config, a file, or an environment variable (exactly one). */
+export type SecretSource = { value: string } | { file: string } | { env: string };
+
+/** Certificate files; `caFile` verifies the other side (clients of HTTPS, peers of gossip). */
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
+  caFile: string | null;
+}
+
+export interface ApiTokenConfig {
+  source: SecretSource;
+  role: Role;
+}
+
+/** `[api.auth]`: bearer tokens; the routes in `openRoutes` need none. */
+export interface ApiAuthConfig {
+  tokens: ApiTokenConfig[];
+  openRoutes: string[];
+}
+
+export interface PgUserConfig {
+  name: string;
+  password: SecretSource;
+  role: Role;
+}
+
 export interface PgListenerConfig {
   addr: Addr;
   /** Refuse writes with SQLSTATE 25006. */
   readonly: boolean;
-  /** When set, clients authenticate with SCRAM-SHA-256 against this password. */
+  /** When set, clients authenticate with SCRAM-SHA-256 against this password (any user name, role write). */
   password: string | null;
+  /** `[[api.pg.users]]`: named users with their own passwords and roles (SCRAM-SHA-256). */
+  users?: PgUserConfig[];
+  /** `[api.pg.tls]`: answer SSLRequest with S and upgrade. */
+  tls?: TlsFiles | null;
+  /** Refuse connections that did not upgrade to TLS. */
+  requireTls?: boolean;
 }
 
 export interface GossipConfig {
@@ -23,6 +60,10 @@ export interface GossipConfig {
   advertise?: Addr | null;
   bootstrap: Addr[];
   clusterId: number;
+  /** `[gossip.tls]`: mutual TLS between agents; null: plaintext. */
+  tls?: TlsFiles | null;
+  /** Allows plaintext gossip on a non-loopback address. */
+  plaintext?: boolean;
 }
 
 export interface SubscriptionConfig {
@@ -39,9 +80,22 @@ export interface SubscriptionConfig {
 /** The whole validated configuration of one agent. */
 export interface Config {
   db: { path: string; schemaPaths: string[]; readWorkersMin: number; readWorkersMax: number };
-  api: { addr: Addr; bodyLimit: number; queryTimeoutSeconds: number; pg: PgListenerConfig[] };
+  api: {
+    addr: Addr;
+    bodyLimit: number;
+    queryTimeoutSeconds: number;
+    pg: PgListenerConfig[];
+    /** `[api.auth]`: bearer tokens; null: every request is allowed. */
+    auth?: ApiAuthConfig | null;
+    /** Allows an HTTP API without auth on a non-loopback address. */
+    allowUnauthenticated?: boolean;
+    /** `[api.tls]`: HTTPS; `caFile` (client_ca_file) asks clients for certificates. */
+    tls?: TlsFiles | null;
+  };
   subscriptions: SubscriptionConfig;
   gossip: GossipConfig | null;
+  /** The config file this came from, re-read for secrets and certificates on reload; null: none. */
+  source?: string | null;
 }
 
 /** The folder of the installed package, for the embedded defaults. */
@@ -114,13 +168,77 @@ function table(v: unknown, key: string, allowed: string[]): Record<string, unkno
   return v as Record<string, unknown>;
 }
 
-function pgListener(v: unknown, key: string): PgListenerConfig {
-  const t = table(v, key, ['addr', 'readonly', 'password']);
-  if (t.addr === undefined) throw bad(`${key}.addr`, 'missing');
+function role(v: unknown, key: string): Role {
+  if (typeof v !== 'string' || !ROLES.includes(v as Role)) throw bad(key, `expected one of ${ROLES.map((r) => `"${r}"`).join(', ')}`);
+  return v as Role;
+}
+
+/** A secret given as `NAME`, `NAME_file` or `NAME_env`; the value itself never appears in an error. */
+function secretSource(t: Record<string, unknown>, name: string, key: string, rel: (p: string) => string): SecretSource | null {
+  const given = [name, `${name}_file`, `${name}_env`].filter((k) => t[k] !== undefined);
+  if (given.length > 1) throw bad(key, `give one of ${given.join(', ')}, not several`);
+  if (t[name] !== undefined) {
+    if (typeof t[name] !== 'string' || t[name] === '') throw bad(`${key}.${name}`, 'expected a non-empty string');
+    return { value: t[name] as string };
+  }
+  if (t[`${name}_file`] !== undefined) return { file: rel(str(t[`${name}_file`], `${key}.${name}_file`)) };
+  if (t[`${name}_env`] !== undefined) return { env: str(t[`${name}_env`], `${key}.${name}_env`) };
+  return null;
+}
+
+function tlsFiles(v: unknown, key: string, rel: (p: string) => string, caKey: string | null): TlsFiles {
+  const t = table(v, key, ['cert_file', 'key_file', ...(caKey ? [caKey] : [])]);
+  for (const k of ['cert_file', 'key_file']) if (t[k] === undefined) throw bad(`${key}.${k}`, 'missing');
   return {
+    certFile: rel(str(t.cert_file, `${key}.cert_file`)),
+    keyFile: rel(str(t.key_file, `${key}.key_file`)),
+    caFile: caKey && t[caKey] !== undefined ? rel(str(t[caKey], `${key}.${caKey}`)) : null,
+  };
+}
+
+function pgListener(v: unknown, key: string, rel: (p: string) => string): PgListenerConfig {
+  const t = table(v, key, ['addr', 'readonly', 'password', 'users', 'tls', 'require_tls']);
+  if (t.addr === undefined) throw bad(`${key}.addr`, 'missing');
+  const users = t.users === undefined ? [] : t.users;
+  if (!Array.isArray(users)) throw bad(`${key}.users`, 'expected [[api.pg.users]] entries');
+  const names = new Set<string>();
+  const l: PgListenerConfig = {
     addr: parseAddr(t.addr, `${key}.addr`),
     readonly: t.readonly === undefined ? false : bool(t.readonly, `${key}.readonly`),
     password: t.password === undefined ? null : str(t.password, `${key}.password`),
+    users: users.map((u, i) => {
+      const k = `${key}.users[${i}]`;
+      const ut = table(u, k, ['name', 'password', 'password_file', 'password_env', 'role']);
+      const name = str(ut.name, `${k}.name`);
+      if (names.has(name)) throw bad(`${k}.name`, `user ${JSON.stringify(name)} is listed twice`);
+      names.add(name);
+      const password = secretSource(ut, 'password', k, rel);
+      if (!password) throw bad(`${k}.password`, 'missing (password, password_file or password_env)');
+      return { name, password, role: ut.role === undefined ? 'write' : role(ut.role, `${k}.role`) };
+    }),
+    tls: t.tls === undefined ? null : tlsFiles(t.tls, `${key}.tls`, rel, null),
+    requireTls: t.require_tls === undefined ? false : bool(t.require_tls, `${key}.require_tls`),
+  };
+  if (l.requireTls && !l.tls) throw bad(`${key}.require_tls`, `needs [${key.replace(/\[\d+\]$/, '')}.tls] with cert_file and key_file`);
+  return l;
+}
+
+function apiAuth(v: unknown, rel: (p: string) => string): ApiAuthConfig {
+  const t = table(v, 'api.auth', ['tokens', 'open_routes']);
+  const tokens = t.tokens === undefined ? [] : t.tokens;
+  if (!Array.isArray(tokens) || tokens.length === 0) throw bad('api.auth.tokens', 'expected a list of { token | token_file | token_env, role }');
+  const open = t.open_routes === undefined ? ['/v1/health', '/metrics'] : t.open_routes;
+  if (!Array.isArray(open)) throw bad('api.auth.open_routes', 'expected a list of paths');
+  return {
+    tokens: tokens.map((e, i) => {
+      const k = `api.auth.tokens[${i}]`;
+      const et = table(e, k, ['token', 'token_file', 'token_env', 'role']);
+      const source = secretSource(et, 'token', k, rel);
+      if (!source) throw bad(k, 'needs token, token_file or token_env');
+      if (et.role === undefined) throw bad(`${k}.role`, 'missing');
+      return { source, role: role(et.role, `${k}.role`) };
+    }),
+    openRoutes: open.map((p, i) => str(p, `api.auth.open_routes[${i}]`)),
   };
 }
 
@@ -140,14 +258,17 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (db.read_workers_max !== undefined) cfg.db.readWorkersMax = num(db.read_workers_max, 'db.read_workers_max', 1);
   }
   if (root.api !== undefined) {
-    const api = table(root.api, 'api', ['addr', 'body_limit', 'query_timeout', 'pg']);
+    const api = table(root.api, 'api', ['addr', 'body_limit', 'query_timeout', 'pg', 'auth', 'allow_unauthenticated', 'tls']);
     if (api.addr !== undefined) cfg.api.addr = parseAddr(api.addr, 'api.addr');
     if (api.body_limit !== undefined) cfg.api.bodyLimit = parseSize(api.body_limit, 'api.body_limit');
     if (api.query_timeout !== undefined) cfg.api.queryTimeoutSeconds = num(api.query_timeout, 'api.query_timeout', 0.001, false);
     if (api.pg !== undefined) {
       // [api.pg] for one listener, [[api.pg]] for several
-      cfg.api.pg = Array.isArray(api.pg) ? api.pg.map((l, i) => pgListener(l, `api.pg[${i}]`)) : [pgListener(api.pg, 'api.pg')];
+      cfg.api.pg = Array.isArray(api.pg) ? api.pg.map((l, i) => pgListener(l, `api.pg[${i}]`, rel)) : [pgListener(api.pg, 'api.pg', rel)];
     }
+    if (api.auth !== undefined) cfg.api.auth = apiAuth(api.auth, rel);
+    if (api.allow_unauthenticated !== undefined) cfg.api.allowUnauthenticated = bool(api.allow_unauthenticated, 'api.allow_unauthenticated');
+    if (api.tls !== undefined) cfg.api.tls = tlsFiles(api.tls, 'api.tls', rel, 'client_ca_file');
   }
   if (root.subscriptions !== undefined) {
     const s = table(root.subscriptions, 'subscriptions', ['retain_changes', 'retain_seconds', 'idle_seconds', 'client_buffer']);
@@ -157,7 +278,7 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (s.client_buffer !== undefined) cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
   }
   if (root.gossip !== undefined) {
-    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id']);
+    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id', 'tls', 'plaintext']);
     if (g.addr === undefined) throw bad('gossip.addr', 'missing');
     const boot = g.bootstrap === undefined ? [] : g.bootstrap;
     if (!Array.isArray(boot)) throw bad('gossip.bootstrap', 'expected a list of "HOST:PORT"');
@@ -166,7 +287,10 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
       advertise: g.advertise_addr === undefined ? null : parseAddr(g.advertise_addr, 'gossip.advertise_addr'),
       bootstrap: boot.map((b, i) => parseAddr(b, `gossip.bootstrap[${i}]`)),
       clusterId: g.cluster_id === undefined ? 0 : num(g.cluster_id, 'gossip.cluster_id', 0),
+      tls: g.tls === undefined ? null : tlsFiles(g.tls, 'gossip.tls', rel, 'ca_file'),
+      plaintext: g.plaintext === undefined ? false : bool(g.plaintext, 'gossip.plaintext'),
     };
+    if (cfg.gossip.tls && !cfg.gossip.tls.caFile) throw bad('gossip.tls.ca_file', "missing: peers are verified against the cluster's CA");
   }
   if (cfg.db.readWorkersMin > cfg.db.readWorkersMax) throw bad('db.read_workers_min', 'is larger than db.read_workers_max');
   return cfg;
@@ -187,7 +311,9 @@ export function loadConfigFile(file: string, cfg: Config = defaultConfig()): Con
     throw new PatinaError('user', `config: ${file}: ${(err as Error).message.split('\n')[0]}`);
   }
   try {
-    return applyToml(cfg, doc, path.dirname(path.resolve(file)));
+    const out = applyToml(cfg, doc, path.dirname(path.resolve(file)));
+    out.source = path.resolve(file);
+    return out;
   } catch (err) {
     throw new PatinaError('user', `${(err as Error).message.replace(/^config: /, `config: ${file}: `)}`);
   }

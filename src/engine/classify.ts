@@ -6,6 +6,47 @@ const SCHEMA_WORDS = new Set(['CREATE', 'ALTER', 'DROP']);
 const TX_WORDS = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
 const REFUSED_WORDS = new Set(['ATTACH', 'DETACH', 'PRAGMA', 'VACUUM', 'REINDEX', 'ANALYZE']);
 
+/** Statements that reach past the data: other files, the connection's settings. */
+const REACH_WORDS = new Set(['ATTACH', 'DETACH', 'PRAGMA']);
+/** SQL functions and virtual tables that read or write files or the database's raw pages. */
+const REFUSED_FUNCTIONS = new Set(['load_extension', 'readfile', 'writefile', 'edit', 'fts3_tokenizer', 'sqlite_dbpage', 'sqlite_dbdata', 'sqlite_dbptr', 'zipfile', 'fsdir']);
+
+/**
+ * Refuses, in any statement a client sends (read or write, any front end), what reaches past the
+ * user's tables: the agent's own `__patina*` tables, other files (ATTACH, load_extension, readfile),
+ * and pragmas (the statement and the `pragma_*` table-valued functions).
+ */
+export function checkReach(sql: string, where: string): void {
+  const tokens = significant(tokenize(sql));
+  const first = tokens.find((t) => t.type === 'word')?.text.toUpperCase();
+  if (first !== undefined && REACH_WORDS.has(first)) throw new PatinaError('user', `${where}: ${first} statements are not accepted`);
+  for (const t of tokens) {
+    if (t.type !== 'word' && t.type !== 'quoted') continue;
+    const name = unquoteIdentifier(t.text).toLowerCase();
+    if (name.startsWith(INTERNAL_PREFIX)) throw new PatinaError('user', `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and is not accepted`);
+    if (name.startsWith('pragma_')) throw new PatinaError('user', `${where}: ${name} (a pragma) is not accepted`);
+    if (REFUSED_FUNCTIONS.has(name)) throw new PatinaError('user', `${where}: ${name} (it reaches files or the raw database) is not accepted`);
+  }
+}
+
+const verdicts = new Map<string, PatinaError | null>();
+
+/** checkReach for a read, remembered per SQL text (point reads repeat the same few statements). */
+export function checkReadReach(sql: string, where: string): void {
+  let v = verdicts.get(sql);
+  if (v === undefined) {
+    try {
+      checkReach(sql, where);
+      v = null;
+    } catch (err) {
+      v = err as PatinaError;
+    }
+    if (verdicts.size > 4096) verdicts.clear();
+    verdicts.set(sql, v);
+  }
+  if (v) throw v;
+}
+
 /** The first keyword of a statement, or a user error if it is empty. */
 export function statementKeyword(sql: string, where: string): string {
   const kw = firstKeyword(sql);
@@ -29,11 +70,7 @@ export function checkWriteStatement(sql: string, where: string, opts: { allowTra
     throw new PatinaError('user', `${where}: transaction control (${kw}) is not accepted; the statements of one request already run in one transaction`);
   }
   if (REFUSED_WORDS.has(kw)) throw new PatinaError('user', `${where}: ${kw} statements are not accepted`);
-  for (const t of significant(tokenize(sql))) {
-    if ((t.type === 'word' || t.type === 'quoted') && unquoteIdentifier(t.text).toLowerCase().startsWith(INTERNAL_PREFIX)) {
-      throw new PatinaError('user', `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and cannot be written`);
-    }
-  }
+  checkReach(sql, where);
   if (!TX_WORDS.has(kw)) {
     if (ACCEPTED.size >= ACCEPTED_MAX) ACCEPTED.delete(ACCEPTED.keys().next().value as string);
     ACCEPTED.set(sql, kw);

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
 import { Checkpointer } from './checkpointer';
-import { checkWriteStatement } from './classify';
+import { checkReadReach, checkWriteStatement } from './classify';
 import { openDatabase } from './database';
 import { COMMITS_KEY, MetaStore } from './meta';
 import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
@@ -106,11 +106,13 @@ export class Engine<C = unknown> {
 
   /** Starts a read: in-process when provably bounded (point reads), else on a worker process. */
   read(req: ReadRequest): ReadCursor {
+    checkReadReach(req.sql, 'query');
     return this.#reads.query(req);
   }
 
   /** A point read's rows at once, in-process; null when the read is not provably bounded (use read). */
   pointRead(sql: string, params: SqlParams | undefined): unknown[][] | null {
+    checkReadReach(sql, 'query');
     return this.#reads.pointRead(sql, params);
   }
 

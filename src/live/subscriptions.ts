@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Changeset } from '../bus/changeset';
 import { PatinaError } from '../errors';
+import { checkReadReach } from '../engine/classify';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
@@ -122,6 +123,7 @@ export class Subscriptions {
 
   /** Finds or creates the subscription of a statement; creating checks it and stores its result. */
   async subscribe(sql: string, params: SqlParams | undefined): Promise<Subscription> {
+    checkReadReach(sql, 'query');
     const key = statementKey(sql, params);
     const existing = this.#byKey.get(key);
     if (existing) return existing;

@@ -15,6 +15,8 @@ export interface AgentOptions {
   args?: string[];
   /** Reuse a folder (a restart keeps its database). */
   dir?: string;
+  /** Extra environment variables of the agent process. */
+  env?: Record<string, string>;
 }
 
 /** A real agent process on loopback ports, with its own folder and SQLite file. */
@@ -55,12 +57,12 @@ export class AgentProcess {
   /** Starts the process and waits for its ready line; rejects with its output if it exits first. */
   start(timeoutMs = 20000): Promise<this> {
     this.output = '';
-    this.proc = spawn(process.execPath, [CLI, ...this.args()], { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc = spawn(process.execPath, [CLI, ...this.args()], { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.opts.env } });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`agent did not get ready in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
       const onData = (d: Buffer) => {
         this.output += d.toString();
-        const m = /agent ready, HTTP API on (http:\/\/\S+?),? /.exec(this.output);
+        const m = /agent ready, HTTP API on (https?:\/\/\S+?),? /.exec(this.output);
         if (m) {
           this.http = m[1];
           const pg = /PostgreSQL on ([^\s,]+):(\d+)/.exec(this.output);

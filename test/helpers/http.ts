@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import { parseJsonExact } from '../../src/engine/json';
 
 export interface HttpResult {
@@ -11,11 +12,19 @@ export interface HttpResult {
   lines: unknown[];
 }
 
-/** One request over a real socket; the whole response body is read. */
-export function request(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<HttpResult> {
+/** TLS options of an https request: the CA to trust, a client certificate. */
+export interface ClientTls {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+}
+
+/** One request over a real socket (https for an https base, with `tls`); the whole response body is read. */
+export function request(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}, tls: ClientTls = {}): Promise<HttpResult> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json', ...headers } : headers, agent: false }, (res) => {
+    const h = body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json', ...headers } : headers;
+    const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => {
@@ -39,7 +48,8 @@ export function request(base: string, method: string, path: string, body?: strin
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, lines });
       });
       res.on('error', reject);
-    });
+    };
+    const req = url.protocol === 'https:' ? https.request(url, { method, headers: h, agent: false, ...tls }, onResponse) : http.request(url, { method, headers: h, agent: false }, onResponse);
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -54,10 +64,10 @@ export function postJson(base: string, path: string, body: unknown, headers: Rec
 /**
  * Opens a streaming request and hands back its NDJSON events as they arrive. `close()` ends it.
  */
-export function openStream(base: string, method: string, path: string, body?: string): Promise<NdjsonStream> {
+export function openStream(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<NdjsonStream> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: body !== undefined ? { 'content-type': 'application/json' } : {}, agent: false }, (res) => {
+    const req = http.request(url, { method, headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers, agent: false }, (res) => {
       resolve(new NdjsonStream(req, res));
     });
     req.on('error', reject);
