@@ -1,82 +1,35 @@
-// A subscription client that keeps a map rowid -> cells, and resumes after a disconnect or an
-// agent restart with the query id and the last change id it saw, retrying with backoff.
+// A subscription client on patina/client: the library keeps the map rowid -> cells, resumes after
+// a disconnect or an agent restart with the query id and the last change id (backoff with jitter),
+// re-reads the result when the agent no longer keeps the missed changes, and gives up after a minute.
 //   node examples/clients/subscribe.js 'SELECT id, title, done FROM todos WHERE done = ?' 0
-// Uses only Node's built-in fetch (Node 20). 64-bit integers beyond 2^53 would need an exact JSON
-// parser (Patina writes them exactly); this example uses JSON.parse for brevity.
-const base = process.env.PATINA_URL ?? 'http://127.0.0.1:8080';
-const [sql, ...params] = process.argv.slice(2);
+// In a checkout run `npm install` first (it builds dist/); outside, `require('patina/client')`.
+const { PatinaClient } = require('patina/client');
+
+const [sql, ...args] = process.argv.slice(2);
 if (!sql) {
   console.error('usage: node subscribe.js SQL [PARAM...]');
   process.exit(2);
 }
-const rows = new Map();
-let queryId = null;
-let lastChange = 0;
+// Integers stay exact: past 2^53 they are sent and received as bigint.
+const params = args.map((p) => (/^-?\d+$/.test(p) ? (Number.isSafeInteger(Number(p)) ? Number(p) : BigInt(p)) : /^-?\d+\.\d+$/.test(p) ? Number(p) : p));
+const show = (v) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 
-async function* lines(body) {
-  const decoder = new TextDecoder();
-  let buf = '';
-  for await (const chunk of body) {
-    buf += decoder.decode(chunk, { stream: true });
-    let nl;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      yield JSON.parse(buf.slice(0, nl));
-      buf = buf.slice(nl + 1);
-    }
-  }
-}
-
-async function once() {
-  const res = queryId
-    ? await fetch(`${base}/v1/subscriptions/${queryId}?from=${lastChange}`)
-    : await fetch(`${base}/v1/subscriptions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(params.length ? [sql, params.map((p) => (/^-?\d+(\.\d+)?$/.test(p) ? Number(p) : p))] : sql),
-      });
-  if (res.status === 404 && queryId) {
-    // The subscription is gone (idle too long): start over from a fresh result.
-    queryId = null;
-    rows.clear();
-    return;
-  }
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.json()).error}`);
-  queryId = res.headers.get('patina-query-id') ?? queryId;
-  for await (const ev of lines(res.body)) {
-    if (ev.row) rows.set(ev.row[0], ev.row[1]);
-    else if (ev.eoq) {
-      lastChange = ev.eoq.change_id;
-      console.log(`initial result: ${rows.size} rows (query id ${queryId}, change id ${lastChange})`);
-    } else if (ev.change) {
-      const [kind, rowid, cells, changeId] = ev.change;
-      if (kind === 'delete') rows.delete(rowid);
-      else rows.set(rowid, cells);
-      lastChange = changeId;
-      console.log(`${kind} row ${rowid}: ${JSON.stringify(cells)} (change ${changeId}, ${rows.size} rows)`);
-    } else if (ev.error) {
-      // Too far behind, or changes no longer kept: start over from a fresh result.
-      console.error(`agent says: ${ev.error}`);
-      if (/min change id/.test(ev.error)) {
-        queryId = null;
-        rows.clear();
-      }
-      return;
-    }
-  }
-}
+const client = new PatinaClient({ url: process.env.PATINA_URL ?? 'http://127.0.0.1:8080', token: process.env.PATINA_API_TOKEN });
+const sub = client.subscribe(sql, params.length ? params : undefined, { retry: { giveUpAfterMs: 60_000 } });
+process.on('SIGINT', () => sub.close());
 
 (async () => {
-  let delay = 100;
-  for (let attempt = 0; attempt < 20; attempt++) {
-    try {
-      await once();
-      delay = 100;
-    } catch (err) {
-      console.error(`subscription failed: ${err.message}; retrying in ${delay} ms`);
+  try {
+    for await (const ev of sub) {
+      if (ev.type === 'ready') console.log(`initial result: ${ev.rows.size} rows (query id ${sub.queryId}, change id ${ev.changeId})`);
+      else if (ev.type === 'change') console.log(`${ev.kind} row ${ev.rowId}: ${show(ev.cells)} (change ${ev.changeId}, ${sub.rows.size} rows)`);
+      else if (ev.type === 'reset') console.log(`result read again (${ev.reason}): ${ev.rows.size} rows, change id ${ev.changeId}`);
+      else if (ev.type === 'disconnected') console.error(`disconnected: ${ev.error.message}; retrying in ${ev.retryInMs} ms`);
+      else if (ev.type === 'resumed') console.error(`resumed after change ${ev.changeId}`);
     }
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 10000);
+  } catch (err) {
+    // err.kind is 'gave-up' (agent gone too long), 'request' (bad SQL: err.status 400), ...
+    console.error(`subscription ended (${err.kind}): ${err.message}`);
+    process.exit(1);
   }
-  console.error('giving up after 20 attempts');
-  process.exit(1);
 })();

@@ -14,6 +14,7 @@ import { type UpdateService, handleUpdates } from './routes/updates';
 import { type SubscriptionService, handleResubscribe, handleSubscribe } from './routes/subscriptions';
 import { type BackupService, handleBackup } from './routes/backup';
 import { type RequestObserver, requestMetrics } from './request-metrics';
+import { consoleRouter } from './routes/console';
 
 /** Everything the HTTP front end needs from the rest of the agent: narrow interfaces, no more. */
 export interface HttpServices {
@@ -88,9 +89,15 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
     });
   }
   svc.extraRoutes?.(router, json);
+  // GET /console: the web console's page, script and style. They hold no data, and a browser cannot
+  // send a token when it opens a page, so they come before the API's auth; everything the page shows
+  // it asks the routes above for, with the token typed into it.
+  const consolePage = consoleRouter();
 
   if (svc.metrics) app.use(requestMetrics(svc.metrics));
   app.use(errorBody);
+  app.use(consolePage.routes());
+  app.use(consolePage.allowedMethods());
   if (svc.authority) app.use(bearerAuth(svc.authority, routeRole));
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -2,13 +2,12 @@
 import { parseArgs } from 'node:util';
 import { Agent } from '../agent';
 import { type Config, defaultConfig, loadConfigFile, parseAddr } from '../config/config';
-import { ApiClient } from './client';
-import { parseJsonExact } from '../engine/json';
-import { cellToJson } from '../engine/values';
+import { type Cell, type ParamValue, parseExact, real } from '../client';
+import { apiClient } from './client';
 import path from 'node:path';
 import { LOG_LEVELS, type LogLevel, errorFields, log, setupLogging } from '../observability/log';
 import { restoreDatabase } from '../ops/restore';
-import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson, statementBody } from './params';
+import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson } from './params';
 
 const HELP: Record<string, string> = {
   main: `patina: a replicated SQL database agent
@@ -139,6 +138,18 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/** The library's value of each parameter's JSON text: integers as bigint (INTEGER, exact), other numbers as REAL. */
+function paramValues(texts: string[]): ParamValue[] {
+  return texts.map((t) => {
+    const v = parseExact(t, 'bigint') as ParamValue;
+    return typeof v === 'number' ? real(v) : v;
+  });
+}
+
+/** A cell as the query command prints it: NULL, BLOBs as their byte array, integers exact. */
+function cellText(c: Cell): string {
+  return c === null ? 'NULL' : Array.isArray(c) ? `[${c.join(',')}]` : String(c);
+}
 
 /** The effective config of `patina agent`: defaults, then the file, then the flags. */
 export function agentConfig(argv: string[]): Config {
@@ -240,11 +251,6 @@ const CLIENT_OPTIONS = {
 const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
 const EXEC_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS } as const;
 
-/** The client of the agent the flags name; the token from --api-token or PATINA_API_TOKEN. */
-function apiClient(values: { 'api-addr'?: string; 'api-token'?: string }): ApiClient {
-  return new ApiClient(values['api-addr'] ?? '127.0.0.1:8080', values['api-token'] ?? process.env.PATINA_API_TOKEN);
-}
-
 function clientArgs(argv: string[]) {
   return parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
 }
@@ -262,47 +268,33 @@ async function runQuery(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
-  const api = apiClient(values);
-  const res = await api.post('/v1/queries', statementBody(positionals[0], paramsOf(tokens)));
-  if (!res.ok) fail(((await res.json()) as { error: string }).error);
-  for await (const l of api.lines(res)) {
-    const ev = parseJsonExact(l) as { columns?: string[]; row?: [number, unknown[]]; eoq?: { time: number }; error?: string };
-    if (ev.columns && values.columns) process.stdout.write(ev.columns.join('\t') + '\n');
-    else if (ev.row) process.stdout.write(ev.row[1].map((c) => (c === null ? 'NULL' : typeof c === 'object' ? cellToJson(c) : String(c))).join('\t') + '\n');
-    else if (ev.eoq && values.timer) process.stdout.write(`Time: ${ev.eoq.time.toFixed(6)} s\n`);
-    else if (ev.error) fail(ev.error);
+  const q = apiClient(values).query(positionals[0], paramValues(paramsOf(tokens)));
+  let first = true;
+  for await (const row of q) {
+    if (first && values.columns) process.stdout.write(q.columns!.join('\t') + '\n');
+    first = false;
+    process.stdout.write(row.map(cellText).join('\t') + '\n');
   }
+  if (first && values.columns) process.stdout.write((q.columns ?? []).join('\t') + '\n');
+  if (values.timer) process.stdout.write(`Time: ${(q.time ?? 0).toFixed(6)} s\n`);
 }
 
 async function runExec(argv: string[]) {
   const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
-  const api = apiClient(values);
-  const res = await api.post('/v1/transactions', `[${statementBody(positionals[0], paramsOf(tokens))}]`);
-  const body = (await res.json()) as { results?: { rows_affected?: number; error?: string }[]; error?: string; version?: number | null };
-  if (!res.ok) fail(body.error ?? body.results?.[0]?.error ?? `HTTP ${res.status}`);
-  process.stdout.write(`rows affected: ${body.results?.[0]?.rows_affected}${body.version != null ? `, version ${body.version}` : ''}\n`);
+  const r = await apiClient(values).transaction([[positionals[0], paramValues(paramsOf(tokens))]]);
+  process.stdout.write(`rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`);
 }
 
 async function runReload(argv: string[]) {
   const { values } = clientArgs(argv);
   if (values.help) return void process.stdout.write(HELP.reload + '\n');
-  const api = apiClient(values);
-  const res = await api.post('/v1/admin/reload', undefined);
-  const body = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) fail(String(body.error));
+  const body = await apiClient(values).reloadSchema();
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
 const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], 'api-token': CLIENT_OPTIONS['api-token'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
-
-async function getJson(api: ApiClient, route: string): Promise<Record<string, unknown>> {
-  const res = await api.get(route);
-  const body = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) fail(String(body.error ?? `HTTP ${res.status}`));
-  return body;
-}
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -313,10 +305,10 @@ async function runCluster(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
-  const body = await getJson(apiClient(values), '/v1/cluster/members');
+  const body = await apiClient(values).members();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
-  const members = body.members as { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[];
+  const members = body.members;
   const rows = [['ADDR', 'ACTOR', 'STATE', 'RTT'], ...members.map((m) => [m.addr, m.actor_id ?? '-', m.state, m.rtt_ms === null ? '-' : `${m.rtt_ms.toFixed(2)} ms`])];
   process.stdout.write(table(rows));
 }
@@ -325,10 +317,10 @@ async function runSync(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.sync + '\n');
   if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
-  const body = await getJson(apiClient(values), '/v1/sync/status');
+  const body = await apiClient(values).syncStatus();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
-  const origins = body.origins as { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number; lag_seconds: number }[];
+  const origins = body.origins;
   const rows = [
     ['ORIGIN', 'HEAD', 'MISSING', 'BEHIND', 'LAG', 'GAPS'],
     ...origins.map((o) => [
@@ -348,19 +340,15 @@ async function runBackup(argv: string[]) {
   const { values, positionals } = parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
   if (values.help) return void process.stdout.write(HELP.backup + '\n');
   if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE to write');
-  const api = apiClient(values);
-  const res = await api.post('/v1/admin/backup', { path: path.resolve(positionals[0]) });
-  if (!res.ok) fail(String(((await res.json()) as { error?: string }).error ?? `HTTP ${res.status}`));
   let lastShown = -1;
-  for await (const l of api.lines(res)) {
-    const ev = JSON.parse(l) as { progress?: { bytes_done: number; bytes_total: number }; done?: { path: string; bytes: number; seconds: number; actor_id: string }; error?: string };
-    if (ev.progress) {
+  for await (const ev of apiClient(values).backup(path.resolve(positionals[0]))) {
+    if ('progress' in ev) {
       const pct = ev.progress.bytes_total > 0 ? Math.min(100, Math.floor((100 * ev.progress.bytes_done) / ev.progress.bytes_total)) : 0;
       if (pct !== lastShown) process.stderr.write(`backup: ${pct}% (${mib(ev.progress.bytes_done)} of ${mib(ev.progress.bytes_total)})\n`);
       lastShown = pct;
-    } else if (ev.done) {
+    } else {
       process.stdout.write(`backup written to ${ev.done.path}: ${mib(ev.done.bytes)} in ${ev.done.seconds} s; put it in place with: patina restore ${ev.done.path} --db-path PATH\n`);
-    } else if (ev.error) fail(ev.error);
+    }
   }
 }
 

@@ -48,8 +48,3 @@ export function paramsJson(tokens: readonly { kind: string; name?: string; value
   }
   return out;
 }
-
-/** The request body of one statement: a SQL string, or [sql, [params]]. */
-export function statementBody(sql: string, params: string[]): string {
-  return params.length === 0 ? JSON.stringify(sql) : `[${JSON.stringify(sql)},[${params.join(',')}]]`;
-}
