@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { AgentProcess } from '../test/helpers/agent';
 import { postJson } from '../test/helpers/http';
-import { fmt, median, report } from './util';
+import { fmt, median, postLoop, report } from './util';
 
 const ROWS = 10_000;
 const CONNECTIONS = 16;
@@ -41,33 +41,8 @@ if (process.argv[2] === 'bare-server') {
 }
 
 /** Requests per second: CONNECTIONS keep-alive clients posting point selects for `ms`. */
-async function drive(base: string, ms: number): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const url = new URL('/v1/queries', base);
-  let done = 0;
-  const end = Date.now() + ms;
-  const one = (id: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end(`["${SQL}",[${id}]]`);
-    });
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < end) {
-        await one(1 + Math.floor(Math.random() * ROWS));
-        done++;
-      }
-    }),
-  );
-  const secs = (performance.now() - t0) / 1000;
-  agent.destroy();
-  return done / secs;
+function drive(base: string, ms: number): Promise<number> {
+  return postLoop(base, '/v1/queries', CONNECTIONS, ms, () => `["${SQL}",[${1 + Math.floor(Math.random() * ROWS)}]]`);
 }
 
 /** The same statement in-process: statements per second for `ms`. */

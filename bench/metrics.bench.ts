@@ -3,12 +3,11 @@
 // rounds of the same run; and the cost of one scrape of GET /metrics against one point select.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { postJson, request } from '../test/helpers/http';
 import { type BenchAgent, stopAgent, whenReady } from './agent';
-import { median, report } from './util';
+import { median, postLoop, report } from './util';
 
 const ROWS = 10_000;
 const CONNECTIONS = 16;
@@ -28,32 +27,8 @@ async function start(metrics: 'on' | 'off'): Promise<BenchAgent> {
 }
 
 /** Requests per second: CONNECTIONS keep-alive clients posting point selects for `ms`. */
-async function drive(base: string, ms: number): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const url = new URL('/v1/queries', base);
-  let done = 0;
-  const end = Date.now() + ms;
-  const one = (id: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end(`["${SQL}",[${id}]]`);
-    });
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < end) {
-        await one(1 + Math.floor(Math.random() * ROWS));
-        done++;
-      }
-    }),
-  );
-  agent.destroy();
-  return done / ((performance.now() - t0) / 1000);
+function drive(base: string, ms: number): Promise<number> {
+  return postLoop(base, '/v1/queries', CONNECTIONS, ms, () => `["${SQL}",[${1 + Math.floor(Math.random() * ROWS)}]]`);
 }
 
 async function main() {

@@ -2,13 +2,12 @@
 // PostgreSQL with TLS against a plaintext listener of the same agent; and PG connection set-up with
 // TLS and SCRAM-SHA-256 against plaintext trust. Short runs, rounds alternated, medians printed as
 // ratios against the plaintext anchor of the same run.
-import http from 'node:http';
 import https from 'node:https';
 import { AgentProcess } from '../test/helpers/agent';
 import { postJson } from '../test/helpers/http';
 import { pgClient } from '../test/helpers/pg';
 import { TestCerts } from '../test/helpers/tls';
-import { median, report } from './util';
+import { median, postLoop, report } from './util';
 
 const ROWS = 10_000;
 const CONNECTIONS = 8;
@@ -18,34 +17,10 @@ const CONNECTS = 100;
 const SQL = 'SELECT id, v FROM t WHERE id = ?';
 const TOKEN = 'bench-token-0123456789abcdef';
 
-/** HTTP point selects per second over keep-alive connections (https when the base says so). */
-async function driveHttp(base: string, tls: { ca: Buffer } | null, ms: number): Promise<number> {
-  const agent = tls ? new https.Agent({ keepAlive: true, maxSockets: CONNECTIONS, ca: tls.ca }) : new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const url = new URL('/v1/queries', base);
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(tls ? { authorization: `Bearer ${TOKEN}` } : {}) };
-  const one = (id: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = (tls ? https : http).request(url, { method: 'POST', agent, headers }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end(`["${SQL}",[${id}]]`);
-    });
-  let done = 0;
-  const end = Date.now() + ms;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (Date.now() < end) {
-        await one(1 + Math.floor(Math.random() * ROWS));
-        done++;
-      }
-    }),
-  );
-  agent.destroy();
-  return done / ((performance.now() - t0) / 1000);
+/** HTTP point selects per second over keep-alive connections (HTTPS with the bench's CA and token when `tls` is given). */
+function driveHttp(base: string, tls: { ca: Buffer } | null, ms: number): Promise<number> {
+  const opts = tls ? { https: { ca: tls.ca }, headers: { authorization: `Bearer ${TOKEN}` } } : {};
+  return postLoop(base, '/v1/queries', CONNECTIONS, ms, () => `["${SQL}",[${1 + Math.floor(Math.random() * ROWS)}]]`, opts);
 }
 
 /** PG point selects per second (extended protocol, prepared) over persistent connections. */

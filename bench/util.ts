@@ -1,3 +1,6 @@
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
 /** Helpers shared by the benchmarks: medians, percentiles and the ratio line every figure is printed as. */
 
 export function median(xs: number[]): number {
@@ -19,4 +22,45 @@ export function report(name: string, value: number, unit: string, anchorName: st
 
 export function fmt(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3);
+}
+
+/**
+ * Requests per second: `connections` keep-alive clients POSTing `body()` to `base + path` back to
+ * back for `ms`; any status but 200 fails the bench. `agentOpts` makes it HTTPS (a CA, a token).
+ */
+export async function postLoop(
+  base: string,
+  path: string,
+  connections: number,
+  ms: number,
+  body: () => string,
+  opts: { https?: https.AgentOptions; headers?: Record<string, string> } = {},
+): Promise<number> {
+  const secure = base.startsWith('https:');
+  const agent = secure ? new https.Agent({ keepAlive: true, maxSockets: connections, ...opts.https }) : new http.Agent({ keepAlive: true, maxSockets: connections });
+  const url = new URL(path, base);
+  const request = secure ? https.request : http.request;
+  const one = () =>
+    new Promise<void>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...opts.headers } }, (res) => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(body());
+    });
+  let done = 0;
+  const end = Date.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        await one();
+        done++;
+      }
+    }),
+  );
+  agent.destroy();
+  return done / ((performance.now() - t0) / 1000);
 }

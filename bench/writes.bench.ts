@@ -10,12 +10,11 @@
 // transaction cost the server and pgbench.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentProcess } from '../test/helpers/agent';
 import { type BenchPostgres, type PgbenchRun, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
-import { fmt, median, report } from './util';
+import { fmt, median, postLoop, report } from './util';
 import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
 
 const SECONDS = Number(process.env.WRITES_BENCH_SECONDS ?? 4);
@@ -40,33 +39,8 @@ function load(port: number, user: string, generate: string) {
 }
 
 /** One-row POST /v1/transactions per request from HTTP_CONNECTIONS keep-alive connections: writes per second. */
-async function driveHttp(base: string, ms: number): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: HTTP_CONNECTIONS });
-  const url = new URL('/v1/transactions', base);
-  let done = 0;
-  const end = Date.now() + ms;
-  const one = (aid: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end(`[["${UPDATE_SQL}",[${aid}]]]`);
-    });
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: HTTP_CONNECTIONS }, async () => {
-      while (Date.now() < end) {
-        await one(1 + Math.floor(Math.random() * ACCOUNTS));
-        done++;
-      }
-    }),
-  );
-  const secs = (performance.now() - t0) / 1000;
-  agent.destroy();
-  return done / secs;
+function driveHttp(base: string, ms: number): Promise<number> {
+  return postLoop(base, '/v1/transactions', HTTP_CONNECTIONS, ms, () => `[["${UPDATE_SQL}",[${1 + Math.floor(Math.random() * ACCOUNTS)}]]]`);
 }
 
 /** The in-process anchor (writes-engine.ts) in its own process: writes per second of each round. */
