@@ -44,12 +44,13 @@ export class ChangeCapture implements CommitHooks<Changeset> {
    * triggers stamp the open unit's clocks with the version kept in __patina_capture, always this + 1.
    */
   #assigned: number;
-  /** What the triggers gathered (clock-sql.ts), taken and cleared at the end of a unit. */
-  #takeTouched!: Database.Statement;
+  /** The row changes the triggers noted (clock-sql.ts) after a rowid, and the last rowid a unit took. */
+  #touchedAfter!: Database.Statement;
+  #clearTouched!: Database.Statement;
+  #lastTouch = 0n;
   /** The next unit's version and seqs: after a unit that changed rows. */
   #nextUnit!: Database.Statement;
   #setCapturing!: Database.Statement;
-  #setState!: Database.Statement;
 
   private constructor(engine: Engine<Changeset>, feed: ChangeFeed) {
     this.#db = engine.writer.db;
@@ -105,12 +106,16 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   endUnit(): Changeset | null {
-    const touched = this.#takeTouched.all() as [bigint, string, Buffer, bigint][];
+    const touched = this.#touchedAfter.all(this.#lastTouch) as [bigint, string, Buffer, bigint][];
     if (touched.length === 0) return null;
-    // DELETE ... RETURNING gives no order: first touch first.
-    touched.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    this.#lastTouch = touched[touched.length - 1][0];
+    const first = new Map<string, [bigint, string, Buffer, bigint]>();
+    for (const t of touched) {
+      const key = t[1] + '\u0000' + t[2].toString('latin1');
+      if (!first.has(key)) first.set(key, t);
+    }
     const changes: RowChange[] = [];
-    for (const [, table, pkBytes, aliveBefore] of touched) {
+    for (const [, table, pkBytes, aliveBefore] of first.values()) {
       const ct = this.#tables.get(table);
       if (!ct) continue;
       const pk = decodePk(pkBytes);
@@ -135,6 +140,10 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   rolledBackToSavepoint(): void {}
 
   beforeCommit(): void {
+    if (this.#lastTouch > 0n) {
+      this.#clearTouched.run();
+      this.#lastTouch = 0n;
+    }
     this.ids.beforeCommit();
     if (this.#assigned > this.#lastVersion) this.#setVersion(BigInt(this.#assigned));
   }
@@ -145,19 +154,21 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   afterRollback(): void {
-    // The rollback took __patina_capture back to the last commit's next version, too.
+    // The rollback took __patina_capture back to the last commit's next version, and emptied
+    // __patina_touched as it was then.
     this.#assigned = this.#lastVersion;
+    this.#lastTouch = 0n;
   }
 
   /** The writer's temp tables the triggers keep the open unit's state in (clock-sql.ts). */
   #createState() {
     const db = this.#db;
     for (const sql of [...CAPTURE_STATE_DDL, KEY_MARK_DDL]) db.exec(sql);
-    this.#setState = db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, ?, ?, 0)');
-    this.#setState.run(1, BigInt(this.#assigned + 1));
+    db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, 1, ?, 0)').run(BigInt(this.#assigned + 1));
     this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
     this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
-    this.#takeTouched = db.prepare('DELETE FROM temp.__patina_touched RETURNING ord, tbl, pk, alive_before').raw(true).safeIntegers(true);
+    this.#touchedAfter = db.prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid').raw(true).safeIntegers(true);
+    this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
   }
 
   #registerFunctions() {

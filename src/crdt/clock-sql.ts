@@ -19,8 +19,10 @@ import { isRowidAlias } from './key-rule';
  * site id is a literal), which may read and write the connection's own temp tables:
  *   __patina_capture  one row: capturing (0 while a merge writes clocks itself, or a statement is
  *                     only tried out), version (the db_version of the open unit), seq (its next seq)
- *   __patina_touched  the rows the open unit changed, in order of first touch, and whether each
- *                     was alive then; ChangeCapture takes them at the end of the unit
+ *   __patina_touched  every row change of the open transaction, in order (rowid), and whether the
+ *                     row was alive before; ChangeCapture reads the unit's part at its end (the
+ *                     first touch of a row wins) and empties the table before COMMIT. No index and
+ *                     no conflict check: an append is the cheapest write
  * Temp tables are part of the transaction: a savepoint rolled back undoes what its statements
  * gathered there, along with their clock rows.
  */
@@ -33,7 +35,7 @@ export const clockTableName = (table: string) => `__patina_clock_${table}`;
 /** The writer's per-transaction capture state and touched rows (see above). */
 export const CAPTURE_STATE_DDL = [
   'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL)',
-  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (ord INTEGER PRIMARY KEY, tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL, UNIQUE (tbl, pk))',
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL)',
 ];
 
 /**
@@ -83,7 +85,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     const wasAlive = `(SELECT col_version % 2 = 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}')`;
     const rows = [`('${SENTINEL}', NOT coalesce(${wasAlive}, 0))`, ...cols.map((c) => `(${lit(c)}, 1)`)];
     return [
-      `INSERT OR IGNORE INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, coalesce(${wasAlive}, 0));`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, coalesce(${wasAlive}, 0));`,
       `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${rows.join(', ')}) AS v WHERE v.column2 ${upsert};`,
       nextSeqs,
     ];
@@ -92,7 +94,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const deleteBody = () => {
     const pk = pkSql(t, 'OLD');
     return [
-      `INSERT OR IGNORE INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);`,
       `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, '${SENTINEL}', 2, ${stamped}` +
         ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}' AND col_version % 2 = 0) ${upsert};`,
       nextSeqs,
@@ -119,7 +121,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     const pk = pkSql(t, 'NEW');
     ddl.push(
       `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-        `  INSERT OR IGNORE INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);\n` +
+        `  INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);\n` +
         `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v` +
         ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
     );
