@@ -110,6 +110,8 @@ export class Connection {
   readonly #handshake: Handshake;
   #skipping = false;
   readonly #statements = new Map<string, Analyzed>();
+  /** The unnamed portal (the one nearly every client uses), apart from the named ones: no Map work per query. */
+  #unnamed: Portal | null = null;
   readonly #portals = new Map<string, Portal>();
   readonly #channels: Channels;
   /** NotificationResponses (and notices of ended channels) waiting for the session to be between transactions. */
@@ -282,8 +284,7 @@ export class Connection {
       this.#copyIn.target.abort();
     }
     this.#copyIn = null;
-    this.#portals.forEach(cancelPortal);
-    this.#portals.clear();
+    this.#dropPortals();
     this.#session?.close();
     this.#registry.remove(this.pid);
     this.#socket.destroySoon?.();
@@ -453,8 +454,11 @@ export class Connection {
         }
         const params: SqlValue[] = new Array(m.params.length);
         for (let i = 0; i < params.length; i++) params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
-        this.#portals.get(m.portal)?.outcome?.rows?.cancel();
-        this.#portals.set(m.portal, newPortal(an, params, m.resultFormats));
+        const portal = newPortal(an, params, m.resultFormats);
+        if (m.portal === '') {
+          if (this.#unnamed) cancelPortal(this.#unnamed);
+          this.#unnamed = portal;
+        } else this.#portals.set(m.portal, portal);
         backend.bindComplete(this.#w);
         return;
       }
@@ -468,8 +472,7 @@ export class Connection {
           else backend.noData(this.#w);
           return;
         }
-        const p = this.#portals.get(m.name);
-        if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
+        const p = this.#portal(m.name);
         const columns = session.resultColumns(p.an);
         if (columns) {
           const d = describedFields(columns, p.formats, null);
@@ -479,13 +482,14 @@ export class Connection {
         return;
       }
       case 'execute': {
-        const p = this.#portals.get(m.portal);
-        if (!p) throw pgError('34000', `portal "${m.portal}" does not exist`);
-        return this.#execute(p, m.maxRows > 0 ? m.maxRows : Infinity, false);
+        return this.#execute(this.#portal(m.portal), m.maxRows > 0 ? m.maxRows : Infinity, false);
       }
       case 'close': {
         if (m.kind === 'S') this.#statements.delete(m.name);
-        else {
+        else if (m.name === '') {
+          if (this.#unnamed) cancelPortal(this.#unnamed);
+          this.#unnamed = null;
+        } else {
           this.#portals.get(m.name)?.outcome?.rows?.cancel();
           this.#portals.delete(m.name);
         }
@@ -642,7 +646,18 @@ export class Connection {
     this.#completeTag(`COPY ${n}`);
   }
 
+  /** The portal named so, or 34000. */
+  #portal(name: string): Portal {
+    const p = name === '' ? this.#unnamed : this.#portals.get(name);
+    if (!p) throw pgError('34000', `portal "${name}" does not exist`);
+    return p;
+  }
+
   #dropPortals() {
+    if (this.#unnamed) {
+      cancelPortal(this.#unnamed);
+      this.#unnamed = null;
+    }
     if (this.#portals.size === 0) return;
     this.#portals.forEach(cancelPortal);
     this.#portals.clear();

@@ -355,6 +355,24 @@ const SYNC: Frontend = { type: 'sync' };
 const TERMINATE: Frontend = { type: 'terminate' };
 const COPY_DONE: Frontend = { type: 'copyDone' };
 
+// the usual lists of format codes (none: all text; one text or one binary code for all), shared: no one changes them
+const NO_CODES: number[] = [];
+const TEXT_CODES: number[] = [0];
+const BINARY_CODES: number[] = [1];
+
+/** Bind's format codes. */
+function formatCodes(r: Reader, what: string): number[] {
+  const n = count(r, 65535, what);
+  if (n === 0) return NO_CODES;
+  if (n === 1) {
+    const code = r.i16();
+    return code === 0 ? TEXT_CODES : code === 1 ? BINARY_CODES : [code];
+  }
+  const codes: number[] = [];
+  for (let i = 0; i < n; i++) codes.push(r.i16());
+  return codes;
+}
+
 /** Frontend message decoders, keyed by type byte. */
 export const frontend: Record<string, (r: Reader) => Frontend> = {
   Q: (r) => ({ type: 'query', sql: r.cstr() }),
@@ -369,15 +387,13 @@ export const frontend: Record<string, (r: Reader) => Frontend> = {
   B: (r) => {
     const portal = r.name();
     const statement = r.name();
-    const paramFormats: number[] = [];
-    for (let i = count(r, 65535, 'format'); i > 0; i--) paramFormats.push(r.i16());
+    const paramFormats = formatCodes(r, 'format');
     const params: (Buffer | null)[] = [];
     for (let i = count(r, 65535, 'parameter'); i > 0; i--) {
       const len = r.i32();
       params.push(len === -1 ? null : r.bytes(len));
     }
-    const resultFormats: number[] = [];
-    for (let i = count(r, 65535, 'result format'); i > 0; i--) resultFormats.push(r.i16());
+    const resultFormats = formatCodes(r, 'result format');
     return { type: 'bind', portal, statement, paramFormats, params, resultFormats };
   },
   D: (r) => {
