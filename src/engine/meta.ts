@@ -34,7 +34,10 @@ export class MetaStore {
       }
     }
     const get = compile(knex(META).select('value').where('key', '') /* SQL only; the key is bound at run time */);
-    const set = compile(knex(META).insert({ key: '', value: '' }).onConflict('key').merge());
+    // On conflict only the value: merge() with no columns sets the key too, and SQLite then rewrites
+    // the key's index entry, one more page written to the WAL by every commit (the writer sets the
+    // commit count and db_version in each).
+    const set = compile(knex(META).insert({ key: '', value: '' }).onConflict('key').merge(['value']));
     return new MetaStore(db, db.prepare(get.sql).pluck(), db.prepare(set.sql));
   }
 
