@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Checkpointer } from '../engine/checkpointer';
 
 /** A subscription's row as persisted. */
 export interface StoredSubscription {
@@ -57,6 +58,11 @@ export class SubscriptionStore {
   readonly db: Database.Database;
   readonly file: string;
   readonly #st: Record<string, Database.Statement>;
+  /**
+   * Checkpoints on a thread of their own, as for the data file: SQLite's automatic checkpoint ran
+   * inside every ~150th matcher commit, with its fsyncs, on the agent's thread.
+   */
+  readonly #checkpointer: Checkpointer | null;
 
   constructor(file: string) {
     this.file = file;
@@ -65,6 +71,7 @@ export class SubscriptionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    this.#checkpointer = file === ':memory:' ? null : new Checkpointer(file, this.db);
     const p = (sql: string) => this.db.prepare(sql);
     this.#st = {
       list: p('SELECT * FROM subscriptions ORDER BY id'),
@@ -212,7 +219,10 @@ export class SubscriptionStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const nested = this.db.inTransaction;
+    const out = this.db.transaction(fn)();
+    if (!nested) this.#checkpointer?.committed();
+    return out;
   }
 
   /**
@@ -224,7 +234,9 @@ export class SubscriptionStore {
   }
 
   commit(): void {
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (!this.db.inTransaction) return;
+    this.db.exec('COMMIT');
+    this.#checkpointer?.committed();
   }
 
   rollback(): void {
@@ -249,6 +261,7 @@ export class SubscriptionStore {
   }
 
   close(): void {
+    void this.#checkpointer?.close();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
