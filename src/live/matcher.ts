@@ -1,6 +1,7 @@
 import type { Changeset, RowChange } from '../bus/changeset';
 import type { DataReader } from './data-reader';
 import { Abandoned, Slicer } from './slicer';
+import { SharedEvaluator } from './shared-evaluation';
 import type { SnapshotResult, SnapshotRunner } from './snapshot-runner';
 import type { SubscriptionStore } from './store';
 import type { Outcome, Subscription } from './subscription';
@@ -34,6 +35,7 @@ export class Matcher {
   readonly #runner: SnapshotRunner | null;
   readonly #drop: (sub: Subscription, message: string) => void;
   readonly #slicer: Slicer;
+  readonly #shared: SharedEvaluator;
   readonly #subs = new Set<Subscription>();
   #queue: Changeset[] = [];
   /** Changed rows queued, and in the batch under way. */
@@ -53,6 +55,8 @@ export class Matcher {
   /** Full re-runs to do, and those under way on the runner. */
   readonly #dirty = new Set<Subscription>();
   #running: Subscription[] = [];
+  /** Subscription evaluations done by shared statements (see SharedEvaluator), since start. */
+  #together = 0;
   /** The position of the last batch. */
   #flushedAt = 0;
   #closed = false;
@@ -64,6 +68,7 @@ export class Matcher {
     this.#runner = runner;
     this.#drop = drop;
     this.#slicer = new Slicer(sliceMs);
+    this.#shared = new SharedEvaluator(store);
   }
 
   /** Follows a subscription whose stored result reflects `sub.position`. */
@@ -105,6 +110,11 @@ export class Matcher {
   /** Changed rows waiting to be matched, the batch under way included. */
   get backlog(): number {
     return this.#queuedRows + this.#batchRows;
+  }
+
+  /** Evaluations of subscriptions done together with others of the same SQL, since start. */
+  get evaluatedTogether(): number {
+    return this.#together;
   }
 
   /** How long the oldest changeset not yet matched has waited, seconds (0 when none waits). */
@@ -310,6 +320,9 @@ export class Matcher {
     this.#queuedRows = 0;
     try {
       const woken = this.index.wake(changesOf(batch));
+      // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
+      const groups = SharedEvaluator.groups(woken.keys());
+      const done = new Map<Subscription, Outcome | Error>();
       await this.#evaluate(
         woken.keys(),
         async (sub, position) => {
@@ -318,6 +331,23 @@ export class Matcher {
             this.#dirty.add(sub);
             return null;
           }
+          const group = groups.get(sub);
+          if (group) {
+            for (const s of group) groups.delete(s);
+            const members = group.filter((s) => this.#subs.has(s) && s.position < position);
+            try {
+              if (members.length > 1) {
+                for (const [s, o] of await this.#shared.evaluate(this.#reader.db, members, woken, Date.now(), this.#slicer)) done.set(s, o);
+                this.#together += members.length;
+              }
+            } catch (err) {
+              if (err instanceof Abandoned) throw err;
+              // A read failed (one subscription's parameters, say): nothing was stored; one by one instead.
+            }
+          }
+          const o = done.get(sub);
+          if (o instanceof Error) throw o;
+          if (o) return o;
           return sub.apply(this.#reader.db, woken.get(sub)!, Date.now(), this.#slicer);
         },
         (position) => {

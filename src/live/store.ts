@@ -24,6 +24,14 @@ export interface StoredRow {
   cells: string;
 }
 
+/** A stored row found for one of many subscriptions. */
+export interface PairedRow extends StoredRow {
+  sub: number;
+}
+
+/** Pairs per lookup of rowsByKeys and refRowsByParts. */
+export const MAX_PAIRS = 256;
+
 export interface StoredChange {
   changeId: number;
   kind: string;
@@ -63,6 +71,7 @@ export class SubscriptionStore {
    * inside every ~150th matcher commit, with its fsyncs, on the agent's thread.
    */
   readonly #checkpointer: Checkpointer | null;
+  readonly #pairStmts = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     this.file = file;
@@ -172,6 +181,43 @@ export class SubscriptionStore {
 
   deleteRow(sub: number, rowId: number): void {
     this.#st.deleteRow.run(sub, rowId);
+  }
+
+  /**
+   * Stored rows for many (subscription, source key) pairs in one statement (the shared evaluation
+   * of same-SQL subscriptions); a pair's rows are those rowsByKey gives. At most MAX_PAIRS pairs.
+   */
+  rowsByKeys(pairs: readonly [number, string][]): PairedRow[] {
+    return this.#paired('rows', pairs, [], (v) => `WITH v(sub, key) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_key WHERE r.sub = v.sub AND r.key = v.key`);
+  }
+
+  /** Stored rows built from the given source keys of occurrence `occ`, for many (subscription, key part) pairs (joins). */
+  refRowsByParts(occ: number, pairs: readonly [number, string][]): PairedRow[] {
+    return this.#paired('refs', pairs, [occ], (v) => `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`);
+  }
+
+  /** Runs a statement over a VALUES list of pairs, padded to a power of two with the last pair (cached statements). */
+  #paired(kind: string, pairs: readonly [number, string][], extra: unknown[], sql: (values: string) => string): PairedRow[] {
+    if (pairs.length === 0) return [];
+    if (pairs.length > MAX_PAIRS) throw new Error(`at most ${MAX_PAIRS} pairs per lookup`);
+    let n = 1;
+    while (n < pairs.length) n *= 2;
+    const key = `${kind}:${n}`;
+    let st = this.#pairStmts.get(key);
+    if (!st) this.#pairStmts.set(key, (st = this.db.prepare(sql(Array.from({ length: n }, () => '(?, ?)').join(', ')))));
+    const args: unknown[] = [];
+    for (let k = 0; k < n; k++) args.push(...pairs[Math.min(k, pairs.length - 1)]);
+    return st.all(...args, ...extra) as PairedRow[];
+  }
+
+  /** The query plan of a pair lookup of `n` pairs (for the tests that check lookups stay keyed). */
+  explainPaired(kind: 'rows' | 'refs', n: number): string[] {
+    const pairs = Array.from({ length: n }, (_, k): [number, string] => [k + 1, `k${k}`]);
+    if (kind === 'rows') this.rowsByKeys(pairs);
+    else this.refRowsByParts(0, pairs);
+    const st = this.#pairStmts.get(`${kind}:${n}`)!;
+    const args = pairs.flat();
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args, ...(kind === 'refs' ? [0] : [])) as { detail: string }[]).map((r) => r.detail);
   }
 
   refs(sub: number, occ: number, part: string): number[] {

@@ -244,6 +244,7 @@ export class Subscriptions {
     rerun_at_start: number;
     changes_sent_total: number;
     clients_cut_off_total: number;
+    evaluated_together_total: number;
     loop_delay_ms?: { p99: number; max: number };
   } {
     let clients = 0;
@@ -257,6 +258,7 @@ export class Subscriptions {
       rerun_at_start: this.#rerunAtStart,
       changes_sent_total: this.#tally.sent,
       clients_cut_off_total: this.#tally.cutOffs,
+      evaluated_together_total: this.#matcher.evaluatedTogether,
     };
     if (!loop) return out;
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
