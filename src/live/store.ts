@@ -84,6 +84,9 @@ export class SubscriptionStore {
     const p = (sql: string) => this.db.prepare(sql);
     this.#st = {
       list: p('SELECT * FROM subscriptions ORDER BY id'),
+      // Prepared once: the matcher begins and commits one transaction per batch.
+      begin: p('BEGIN IMMEDIATE'),
+      commit: p('COMMIT'),
       insertSub: p('INSERT INTO subscriptions (uuid, key, sql, params, columns, next_row_id, last_change, listened_at) VALUES (?, ?, ?, ?, ?, 1, 0, ?)'),
       deleteSub: p('DELETE FROM subscriptions WHERE id = ?'),
       deleteRows: p('DELETE FROM rows WHERE sub = ?'),
@@ -276,12 +279,12 @@ export class SubscriptionStore {
    * What others write meanwhile with transaction() nests in it as a savepoint and commits with it.
    */
   begin(): void {
-    this.db.exec('BEGIN IMMEDIATE');
+    this.#st.begin.run();
   }
 
   commit(): void {
     if (!this.db.inTransaction) return;
-    this.db.exec('COMMIT');
+    this.#st.commit.run();
     this.#checkpointer?.committed();
   }
 
