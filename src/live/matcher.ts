@@ -71,11 +71,33 @@ export class Matcher {
     this.#shared = new SharedEvaluator(store);
   }
 
-  /** Follows a subscription whose stored result reflects `sub.position`. */
-  add(sub: Subscription): void {
+  /**
+   * Follows a subscription whose stored result reflects `sub.position`. `load` false leaves its
+   * stored rows out of the wake index: the caller feeds them with loadRows before any write.
+   */
+  add(sub: Subscription, load = true): void {
     this.#subs.add(sub);
-    this.index.add(sub, () => this.#store.allRows(sub.id).map((r) => r.key));
+    this.index.add(sub, () => (load ? this.#store.allRows(sub.id).map((r) => r.key) : []));
     if (this.index.tracksRows(sub)) sub.onRow = (key, delta) => (delta > 0 ? this.index.rowAdded(sub, key) : this.index.rowRemoved(sub, key));
+  }
+
+  /**
+   * Feeds the stored rows of subscriptions added with `load` false to the wake index, a page at a
+   * time, pausing every few milliseconds (start-up: the rows of every pinned subscription, which
+   * may be many, without holding the thread; signals are still heard).
+   */
+  async loadRows(subs: Iterable<Subscription>): Promise<void> {
+    for (const sub of subs) {
+      if (!this.index.tracksRows(sub)) continue;
+      for (let after = 0; ; ) {
+        const page = this.#store.rowsPage(sub.id, after, 1024);
+        if (page.length === 0) break;
+        for (const r of page) this.index.rowAdded(sub, r.key);
+        after = page[page.length - 1].rowId;
+        await this.#slicer.pause();
+      }
+      await this.#slicer.pause();
+    }
   }
 
   /** Stops following a subscription; `then` (its store deletion) runs once no piece of work holds the store. */

@@ -52,21 +52,21 @@ export class SharedEvaluator {
     const ncols = plan.columns.length;
     const values = subs.map((s) => shared.values(s.plan.params));
     const numberOf = new Map(subs.map((s, i) => [s.id, i]));
-    const affected = subs.map(() => new Map<string, Affected>());
+    // Only subscriptions a changed row affects get a map (most get none when many are woken).
+    const affected = new Map<number, Map<string, Affected>>();
     const entry = (i: number, key: string) => {
-      let e = affected[i].get(key);
-      if (!e) affected[i].set(key, (e = {}));
+      let m = affected.get(i);
+      if (!m) affected.set(i, (m = new Map()));
+      let e = m.get(key);
+      if (!e) m.set(key, (e = {}));
       return e;
     };
     for (let occ = 0; occ < plan.occurrences.length; occ++) {
       const table = plan.occurrences[occ].table.toLowerCase();
+      const keysOf = subs.map((s) => woken.get(s)?.get(table));
       const fresh: [number, SqlValue[]][] = [];
-      const stored: [number, string][] = [];
-      subs.forEach((s, i) => {
-        for (const [part, pk] of woken.get(s)?.get(table) ?? []) {
-          if (pk.every((v) => v !== null)) fresh.push([i, pk]);
-          stored.push([s.id, part]);
-        }
+      keysOf.forEach((keys, i) => {
+        if (keys) for (const pk of keys.values()) if (pk.every((v) => v !== null)) fresh.push([i, pk]);
       });
       const per = pairsPer(shared.width(occ));
       for (let at = 0; at < fresh.length; at += per) {
@@ -86,20 +86,41 @@ export class SharedEvaluator {
         }
         await slicer.pause();
       }
+      if (plan.occurrences.length === 1) {
+        // One probe per changed key finds every subscription holding its row; only the pairs
+        // woken count (a holder is always woken by its row's change).
+        const keys = [...new Set(keysOf.flatMap((k) => (k ? [...k.keys()] : [])))];
+        for (let at = 0; at < keys.length; at += MAX_PAIRS) {
+          for (const r of this.#store.rowsByKeys(keys.slice(at, at + MAX_PAIRS))) {
+            const i = numberOf.get(r.sub);
+            if (i !== undefined && keysOf[i]?.has(r.key)) entry(i, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+          }
+          await slicer.pause();
+        }
+        continue;
+      }
+      const stored: [number, string][] = [];
+      keysOf.forEach((keys, i) => {
+        if (keys) for (const part of keys.keys()) stored.push([subs[i].id, part]);
+      });
       for (let at = 0; at < stored.length; at += MAX_PAIRS) {
-        const chunk = stored.slice(at, at + MAX_PAIRS);
-        const rows = plan.occurrences.length === 1 ? this.#store.rowsByKeys(chunk) : this.#store.refRowsByParts(occ, chunk);
-        for (const r of rows) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+        for (const r of this.#store.refRowsByParts(occ, stored.slice(at, at + MAX_PAIRS))) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
         await slicer.pause();
       }
     }
     const out = new Map<Subscription, Outcome | Error>();
     for (let i = 0; i < subs.length; i++) {
+      const sub = subs[i];
+      const mine = affected.get(i);
+      if (!mine) {
+        out.set(sub, { records: [], nextRowId: sub.nextRowId, lastChange: sub.lastChange });
+        continue;
+      }
       try {
-        out.set(subs[i], await subs[i].resolveAll(affected[i], now, slicer));
+        out.set(sub, await sub.resolveAll(mine, now, slicer));
       } catch (err) {
         if (err instanceof Abandoned) throw err;
-        out.set(subs[i], err instanceof Error ? err : new Error(String(err)));
+        out.set(sub, err instanceof Error ? err : new Error(String(err)));
       }
     }
     return out;

@@ -47,7 +47,8 @@ CREATE TABLE IF NOT EXISTS subscriptions (
 CREATE TABLE IF NOT EXISTS rows (
   sub INTEGER NOT NULL, row_id INTEGER NOT NULL, key TEXT NOT NULL, cells TEXT NOT NULL,
   PRIMARY KEY (sub, row_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rows_by_key ON rows (sub, key);
+DROP INDEX IF EXISTS rows_by_key;
+CREATE INDEX IF NOT EXISTS rows_by_source ON rows (key, sub);
 CREATE TABLE IF NOT EXISTS refs (
   sub INTEGER NOT NULL, occ INTEGER NOT NULL, part TEXT NOT NULL, row_id INTEGER NOT NULL,
   PRIMARY KEY (sub, occ, part, row_id)) WITHOUT ROWID;
@@ -71,7 +72,7 @@ export class SubscriptionStore {
    * inside every ~150th matcher commit, with its fsyncs, on the agent's thread.
    */
   readonly #checkpointer: Checkpointer | null;
-  readonly #pairStmts = new Map<string, Database.Statement>();
+  readonly #listStmts = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     this.file = file;
@@ -96,7 +97,7 @@ export class SubscriptionStore {
       setListened: p('UPDATE subscriptions SET listened_at = ? WHERE id = ?'),
       // INDEXED BY: without statistics SQLite prefers the primary key's (sub) prefix, a walk of the
       // whole result per changed row.
-      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_key WHERE sub = ? AND key = ?'),
+      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_source WHERE key = ? AND sub = ?'),
       row: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id = ?'),
       allRows: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ?'),
       rowsPage: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?'),
@@ -158,7 +159,7 @@ export class SubscriptionStore {
   }
 
   rowsByKey(sub: number, key: string): StoredRow[] {
-    return this.#st.rowsByKey.all(sub, key) as StoredRow[];
+    return this.#st.rowsByKey.all(key, sub) as StoredRow[];
   }
 
   row(sub: number, rowId: number): StoredRow | undefined {
@@ -187,40 +188,44 @@ export class SubscriptionStore {
   }
 
   /**
-   * Stored rows for many (subscription, source key) pairs in one statement (the shared evaluation
-   * of same-SQL subscriptions); a pair's rows are those rowsByKey gives. At most MAX_PAIRS pairs.
+   * The stored rows of every subscription with one of these identity keys (single-table results,
+   * whose identity is the source key): one probe per key, whichever subscriptions hold it (the
+   * shared evaluation of same-SQL subscriptions). At most MAX_PAIRS keys.
    */
-  rowsByKeys(pairs: readonly [number, string][]): PairedRow[] {
-    return this.#paired('rows', pairs, [], (v) => `WITH v(sub, key) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_key WHERE r.sub = v.sub AND r.key = v.key`);
+  rowsByKeys(keys: readonly string[]): PairedRow[] {
+    return this.#listed('rows', keys.map((k) => [k]), [], (v) => `WITH v(key) AS (VALUES ${v}) SELECT r.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_source WHERE r.key = v.key`);
   }
 
   /** Stored rows built from the given source keys of occurrence `occ`, for many (subscription, key part) pairs (joins). */
   refRowsByParts(occ: number, pairs: readonly [number, string][]): PairedRow[] {
-    return this.#paired('refs', pairs, [occ], (v) => `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`);
+    return this.#listed('refs', pairs, [occ], (v) => `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`);
   }
 
-  /** Runs a statement over a VALUES list of pairs, padded to a power of two with the last pair (cached statements). */
-  #paired(kind: string, pairs: readonly [number, string][], extra: unknown[], sql: (values: string) => string): PairedRow[] {
-    if (pairs.length === 0) return [];
-    if (pairs.length > MAX_PAIRS) throw new Error(`at most ${MAX_PAIRS} pairs per lookup`);
+  /** Runs a statement over a VALUES list, padded to a power of two with its last entry (cached statements). */
+  #listed(kind: string, list: readonly (readonly unknown[])[], extra: unknown[], sql: (values: string) => string): PairedRow[] {
+    if (list.length === 0) return [];
+    if (list.length > MAX_PAIRS) throw new Error(`at most ${MAX_PAIRS} entries per lookup`);
     let n = 1;
-    while (n < pairs.length) n *= 2;
+    while (n < list.length) n *= 2;
     const key = `${kind}:${n}`;
-    let st = this.#pairStmts.get(key);
-    if (!st) this.#pairStmts.set(key, (st = this.db.prepare(sql(Array.from({ length: n }, () => '(?, ?)').join(', ')))));
+    let st = this.#listStmts.get(key);
+    if (!st) {
+      const row = `(${list[0].map(() => '?').join(', ')})`;
+      this.#listStmts.set(key, (st = this.db.prepare(sql(Array.from({ length: n }, () => row).join(', ')))));
+    }
     const args: unknown[] = [];
-    for (let k = 0; k < n; k++) args.push(...pairs[Math.min(k, pairs.length - 1)]);
+    for (let k = 0; k < n; k++) args.push(...list[Math.min(k, list.length - 1)]);
     return st.all(...args, ...extra) as PairedRow[];
   }
 
-  /** The query plan of a pair lookup of `n` pairs (for the tests that check lookups stay keyed). */
-  explainPaired(kind: 'rows' | 'refs', n: number): string[] {
+  /** The query plan of a lookup of `n` keys or pairs (for the tests that check lookups stay keyed). */
+  explainListed(kind: 'rows' | 'refs', n: number): string[] {
     const pairs = Array.from({ length: n }, (_, k): [number, string] => [k + 1, `k${k}`]);
-    if (kind === 'rows') this.rowsByKeys(pairs);
+    if (kind === 'rows') this.rowsByKeys(pairs.map((p) => p[1]));
     else this.refRowsByParts(0, pairs);
-    const st = this.#pairStmts.get(`${kind}:${n}`)!;
-    const args = pairs.flat();
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args, ...(kind === 'refs' ? [0] : [])) as { detail: string }[]).map((r) => r.detail);
+    const st = this.#listStmts.get(`${kind}:${n}`)!;
+    const args = kind === 'rows' ? pairs.map((p) => p[1]) : [...pairs.flat(), 0];
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args) as { detail: string }[]).map((r) => r.detail);
   }
 
   refs(sub: number, occ: number, part: string): number[] {
