@@ -294,6 +294,7 @@ export class Matcher {
     // Delivered sub by sub, pausing between them: a listener that attached meanwhile already has
     // these changes in its snapshot, and its client stream skips them (see ClientStream.push).
     for (const [sub, o] of done.outcomes) {
+      if (o.records.length === 0) continue;
       sub.deliver(o.records);
       if (this.#slicer.due) await new Promise<void>((r) => setImmediate(r));
     }

@@ -21,6 +21,8 @@ const MAX_STATEMENTS = 256;
 export class SharedEvaluator {
   readonly #store: SubscriptionStore;
   readonly #stmts = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  /** Each subscription's parameter values in statement order (worked out once). */
+  readonly #values = new WeakMap<Subscription, SqlValue[]>();
 
   constructor(store: SubscriptionStore) {
     this.#store = store;
@@ -50,7 +52,11 @@ export class SharedEvaluator {
     const plan = subs[0].plan;
     const shared = plan.shared!;
     const ncols = plan.columns.length;
-    const values = subs.map((s) => shared.values(s.plan.params));
+    const values = subs.map((s) => {
+      let v = this.#values.get(s);
+      if (!v) this.#values.set(s, (v = shared.values(s.plan.params)));
+      return v;
+    });
     const numberOf = new Map(subs.map((s, i) => [s.id, i]));
     // Only subscriptions a changed row affects get a map (most get none when many are woken).
     const affected = new Map<number, Map<string, Affected>>();
