@@ -16,21 +16,51 @@ export function jsonBody(limit: number): Koa.Middleware {
     }
     const declared = Number(ctx.get('content-length') || '0');
     if (declared > limit) throw new PatinaError('too-large', `request body of ${declared} bytes is over the limit of ${limit} bytes`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) {
-        ctx.set('connection', 'close');
-        throw new PatinaError('too-large', `request body is over the limit of ${limit} bytes`);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = await readText(ctx, limit);
     if (text.trim() === '') throw new PatinaError('user', 'request body is empty; expected JSON');
     ctx.state.body = parseJsonExact(text, { integers: 'bigint' });
     await next();
   };
+}
+
+/** The request body as text, refused (413, connection closed) once it passes `limit` bytes. */
+function readText(ctx: Koa.Context, limit: number): Promise<string> {
+  // Events, not `for await`: an async iterator per request costs more than the small body it reads.
+  return new Promise((resolve, reject) => {
+    const req = ctx.req;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume(); // keep reading (and discarding) so that the 413 can be written
+        ctx.set('connection', 'close');
+        reject(new PatinaError('too-large', `request body is over the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onAborted = () => onError(new PatinaError('user', 'the client closed the connection before the request body ended'));
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
 }
 
 /** Reads and discards a body on routes that take none, so a keep-alive connection stays usable. */

@@ -41,8 +41,11 @@ export function parseStatement(v: unknown, where: string): Statement {
  * SQLite's `?NNN` placeholders are named to the driver (better-sqlite3 binds them from an object
  * keyed by the number), so an array given to a statement that uses them binds ?1 to its first value.
  */
+const NUMBERED_HINT = /\?\d/;
+
 function positional(sql: string, params: SqlParams, where: string): SqlParams {
-  if (!Array.isArray(params)) return params;
+  // Most statements have no `?NNN` at all: skip tokenizing them (a cheap test of the text first).
+  if (!Array.isArray(params) || !NUMBERED_HINT.test(sql)) return params;
   const { plain, numbered } = positionalPlaceholders(sql);
   if (!numbered) return params;
   if (plain) throw new PatinaError('user', `${where}: the SQL mixes ? and ?NNN placeholders; use one kind`);
