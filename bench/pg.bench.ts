@@ -16,6 +16,8 @@ import { report } from './util';
 
 const ROWS = 100_000;
 const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 10);
+/** Which pgbench modes to run (PG_BENCH_MODES=prepared for the CPU-per-query target alone). */
+const MODES = (process.env.PG_BENCH_MODES ?? 'simple,extended,prepared').split(',');
 const TABLE = 'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
 const SCRIPT = `\\set aid random(1, ${ROWS})\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n`;
 /** Starts the Node floor responder on the agent's SQLite file, in `procs` processes. */
@@ -64,7 +66,7 @@ async function main() {
     floors.push(floor1.proc, floor2.proc);
     process.stdout.write(`pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`);
     const postmaster = postmasterPid(pg);
-    for (const mode of ['simple', 'extended', 'prepared']) {
+    for (const mode of MODES) {
       const postgres = await pgbench(pg.port, 'bench', mode, script, postmaster);
       const patina = await pgbench(patinaPort, 'bench', mode, script, agent.proc.pid!);
       const nodeFloor = await pgbench(floor1.port, 'bench', mode, script, floor1.proc.pid!);

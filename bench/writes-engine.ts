@@ -1,7 +1,8 @@
 // The in-process anchor of writes.bench.ts: `node writes-engine.js DIR on|off ROUNDS MS CONCURRENCY`
 // starts an Agent in this process (capture on or off), loads pgbench_accounts, and runs the one-row
 // UPDATE through engine.transaction from CONCURRENCY async loops (so group commit applies as it does
-// for HTTP clients); prints the writes per second of each round as JSON.
+// for HTTP clients); prints, as JSON, the writes per second of each round and the CPU time of this
+// process per write (the agent's thread and its checkpoint thread), in µs.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../src/agent';
@@ -19,9 +20,10 @@ async function main() {
   cfg.api.addr = { host: '127.0.0.1', port: 0 };
   const agent = await Agent.start(cfg, { capture: capture !== 'off' });
   await agent.engine.transaction([{ sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n` }]);
-  const out: number[] = [];
+  const out: { rates: number[]; cpuUs: number[] } = { rates: [], cpuUs: [] };
   for (let r = 0; r < Number(rounds); r++) {
     let done = 0;
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const end = t0 + Number(ms);
     await Promise.all(
@@ -32,7 +34,9 @@ async function main() {
         }
       }),
     );
-    out.push(done / ((performance.now() - t0) / 1000));
+    out.rates.push(done / ((performance.now() - t0) / 1000));
+    const cpu = process.cpuUsage(cpu0);
+    out.cpuUs.push((cpu.user + cpu.system) / done);
   }
   await agent.stop();
   process.stdout.write(JSON.stringify(out) + '\n');

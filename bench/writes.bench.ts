@@ -43,13 +43,13 @@ function driveHttp(base: string, ms: number): Promise<number> {
   return postLoop(base, '/v1/transactions', HTTP_CONNECTIONS, ms, () => `[["${UPDATE_SQL}",[${1 + Math.floor(Math.random() * ACCOUNTS)}]]]`);
 }
 
-/** The in-process anchor (writes-engine.ts) in its own process: writes per second of each round. */
-function inProcess(capture: 'on' | 'off'): number[] {
+/** The in-process anchor (writes-engine.ts) in its own process: writes per second and CPU µs per write of each round. */
+function inProcess(capture: 'on' | 'off'): { rates: number[]; cpuUs: number[] } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-engine-'));
   try {
     const r = spawnSync(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, String(ROUNDS), String(SECONDS * 500), String(HTTP_CONNECTIONS)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`writes-engine failed:\n${r.stderr}`);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as number[];
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { rates: number[]; cpuUs: number[] };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -104,10 +104,11 @@ async function main() {
     const on = inProcess('on');
     const off = inProcess('off');
     const h = median(httpRounds);
-    report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on));
-    report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off));
-    report(`  in-process, capture off`, median(off), 'writes/s', 'in-process, capture on', median(on));
-    process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.map(fmt).join(', ')}; capture off ${off.map(fmt).join(', ')}\n`);
+    report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.rates));
+    report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.rates));
+    report(`  in-process, capture off`, median(off.rates), 'writes/s', 'in-process, capture on', median(on.rates));
+    process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.rates.map(fmt).join(', ')}; capture off ${off.rates.map(fmt).join(', ')}\n`);
+    process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs, off ${median(off.cpuUs).toFixed(1)} µs\n`);
   } finally {
     if (pg) stopPostgres(pg);
     await agent.dispose();

@@ -6,10 +6,12 @@ import { decodePk, encodePk } from '../src/crdt/pk';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { runCli } from './helpers/cli';
 import { openStream, postJson } from './helpers/http';
+import { pgClient, pgListeners } from './helpers/pg';
 
 const SCHEMA = `
 CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT, qty INTEGER);
 CREATE TABLE tags (owner TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (owner, n));
+CREATE TABLE mixed (a NOT NULL, b NOT NULL, v TEXT, PRIMARY KEY (a, b));
 `;
 
 interface Clock {
@@ -44,7 +46,7 @@ const versions = (c: Record<string, Clock>) => Object.fromEntries(Object.entries
 describe('change capture: clock tables', function () {
   let agent: AgentProcess;
   before(async () => {
-    agent = await startAgent({ schema: SCHEMA });
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
   });
   after(async () => agent.dispose());
 
@@ -120,6 +122,79 @@ describe('change capture: clock tables', function () {
     const c = await write(agent, 'INSERT INTO items (id) VALUES (12)');
     assert.equal(c.version, b.version! + 1);
     assert.equal(c.actor_id, a.actor_id);
+  });
+
+  it('keys clock rows by the agreed bytes for every key type: 64-bit extremes, unicode and empty text, blobs with zero bytes, reals', async () => {
+    // Columns without a type keep what is stored: integer, real, text or blob. The triggers encode the key in SQL.
+    const keys: [string, unknown[]][] = [
+      ['9223372036854775807, -9223372036854775808', [9223372036854775807n, -9223372036854775808n]],
+      ["'é😀', x'00ff00'", ['é😀', Buffer.from([0, 255, 0])]],
+      ["'', x''", ['', Buffer.alloc(0)]],
+      ["0.1, -1", [0.1, -1n]],
+      ["-1.5e300, 'a''b'", [-1.5e300, "a'b"]],
+    ];
+    for (const [sql] of keys) await write(agent, `INSERT INTO mixed (a, b, v) VALUES (${sql}, 'x')`);
+    for (const [sql, pk] of keys) {
+      assert.deepEqual(versions(clocks(agent, 'mixed', pk)), { '-1': 1, v: 1 }, sql);
+      const [a, b] = sql.split(/, (?=[^,]*$)/);
+      await write(agent, `UPDATE mixed SET v = 'y' WHERE a = ${a} AND b = ${b}`);
+      assert.deepEqual(versions(clocks(agent, 'mixed', pk)), { '-1': 1, v: 2 }, sql);
+      await write(agent, `DELETE FROM mixed WHERE a = ${a} AND b = ${b}`);
+      assert.deepEqual(versions(clocks(agent, 'mixed', pk)), { '-1': 2 }, sql);
+    }
+  });
+
+  it("a client's ROLLBACK TO inside a block leaves only what is kept: one version, no clock for the undone row", async () => {
+    const stream = await openStream(agent.http, 'POST', '/v1/updates/items');
+    const pg = pgClient(pgListeners(agent)[0].port);
+    await pg.connect();
+    try {
+      await pg.query('BEGIN');
+      await pg.query("INSERT INTO items (id, name) VALUES (300, 'kept')");
+      await pg.query('SAVEPOINT s1');
+      await pg.query("INSERT INTO items (id, name) VALUES (301, 'undone')");
+      await pg.query("UPDATE items SET name = 'kept, then undone' WHERE id = 300");
+      await pg.query('ROLLBACK TO SAVEPOINT s1');
+      await pg.query("INSERT INTO items (id, name) VALUES (302, 'after')");
+      await pg.query('COMMIT');
+      assert.deepEqual(await stream.count(2), [{ notify: ['update', [300]] }, { notify: ['update', [302]] }]);
+      const kept = clocks(agent, 'items', [300n]);
+      assert.deepEqual(versions(kept), { '-1': 1, name: 1, qty: 1 });
+      assert.deepEqual(clocks(agent, 'items', [301n]), {});
+      assert.equal(clocks(agent, 'items', [302n])['-1'].db_version, kept['-1'].db_version, 'one version for the block');
+      // The seqs of the block's clock rows go on from where the kept part left them, none used twice.
+      const seqs = [...Object.values(kept), ...Object.values(clocks(agent, 'items', [302n]))].map((c) => c.seq).sort((x, y) => x - y);
+      assert.equal(new Set(seqs).size, seqs.length);
+    } finally {
+      stream.close();
+      await pg.end();
+    }
+  });
+
+  it('opens a file written by an older agent, whose triggers were kept in the file, and captures as before', async () => {
+    const before = await write(agent, "INSERT INTO items (id, name) VALUES (400, 'old file')");
+    await agent.stop();
+    const db = new Database(agent.dbPath);
+    try {
+      // The shape older agents left: persistent triggers calling functions only they defined.
+      db.exec(`CREATE TRIGGER "__patina_upd_items" AFTER UPDATE ON items WHEN patina_capturing() BEGIN SELECT patina_touch('items', 'update', patina_pk(NEW.id), NULL); END`);
+      db.exec(`CREATE TRIGGER "__patina_keymark_items" BEFORE INSERT ON items BEGIN SELECT patina_key_mark('items', NEW.id = -1); END`);
+    } finally {
+      db.close();
+    }
+    await agent.start();
+    const after = await write(agent, "UPDATE items SET name = 'new agent' WHERE id = 400");
+    assert.equal(after.version, before.version! + 1);
+    assert.deepEqual(versions(clocks(agent, 'items', [400n])), { '-1': 1, name: 2, qty: 1 });
+    const ro = new Database(agent.dbPath, { readonly: true });
+    try {
+      assert.deepEqual(ro.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all(), [], 'no trigger is left in the file');
+    } finally {
+      ro.close();
+    }
+    const refused = await postJson(agent.http, '/v1/transactions', ["INSERT INTO items (name) VALUES ('no key')"]);
+    assert.equal(refused.status, 400);
+    assert.match(refused.text, /the key must be chosen by the writer/);
   });
 
   it('captures a table and a column added by `patina reload`', async () => {

@@ -317,6 +317,31 @@ describe('PostgreSQL wire protocol', function () {
     await good.end();
   });
 
+  it('stops reading a client that sends queries and leaves the answers unread, and answers them all once it reads', async () => {
+    const c = await RawPg.open(port);
+    c.send(serialize.query(`INSERT INTO items (id, name) VALUES (90, '${'x'.repeat(1000)}')`));
+    await c.until('readyForQuery');
+    c.socket.pause(); // from here the client reads nothing
+    // 16,000 point selects of 8 KB (a long comment) answered with 1 KB each: 128 MB of questions, more
+    // than the sockets' buffers hold, and 16 MB of answers that the agent would otherwise keep in memory
+    const n = 16000;
+    const question = serialize.query(`SELECT name FROM items WHERE id = 90 -- ${'y'.repeat(8000)}`);
+    for (let i = 0; i < n; i++) c.socket.write(question);
+    await new Promise((r) => setTimeout(r, 2000));
+    // the agent answered until its socket was full and then stopped reading: the questions wait with the client
+    const unsent = c.socket.writableLength;
+    assert.ok(unsent > 32e6, `the agent read on while its answers were not read (the client has ${unsent} bytes left to send)`);
+    c.socket.resume();
+    for (let i = 0; i < n; i++) {
+      const msgs = await c.until('readyForQuery');
+      const row = msgs.find((m) => m.name === 'dataRow') as { fields?: string[] } | undefined;
+      assert.equal(row?.fields?.[0]?.length, 1000);
+    }
+    c.send(serialize.query('DELETE FROM items WHERE id = 90'));
+    await c.until('readyForQuery');
+    c.end();
+  });
+
   it('serves 500 concurrent connections', async () => {
     const clients = await Promise.all(Array.from({ length: 500 }, () => RawPg.open(port)));
     clients.forEach((c, i) => c.send(serialize.query(`SELECT ${i} AS n`)));

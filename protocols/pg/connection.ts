@@ -74,7 +74,9 @@ const OUT_HIGH_WATER = 64 * 1024;
 const NOTIFY_HIGH_WATER = 16 * 1024 * 1024;
 /** Notifications held while the session is inside a transaction. */
 const NOTIFY_QUEUE = 100_000;
-const QUEUE_HIGH_WATER = 1024;
+/** Input read while a message waits (a write, a streamed read) before the socket stops being read. */
+const INPUT_HIGH_WATER = 256 * 1024;
+const NO_BYTES = Buffer.alloc(0);
 let nextPid = 1000 + (process.pid % 1000) * 1000;
 
 /** The result format of column i from Bind's result format codes. */
@@ -90,9 +92,16 @@ export class Connection {
   readonly #registry: CancelRegistry;
   readonly #w = new ByteWriter();
   #phase: Phase = 'startup';
-  #input: Buffer = Buffer.alloc(0);
-  readonly #queue: { type: string; body: Buffer }[] = [];
+  /** Bytes read and not yet handled, from #at on. */
+  #input: Buffer = NO_BYTES;
+  #at = 0;
+  /** The body of the message being handled. */
+  readonly #reader = new Reader(NO_BYTES);
+  /** Handling messages, or waiting for one to finish (the later ones wait in #input). */
   #pumping = false;
+  /** The socket's writes wait for the client to read; reading is paused until they drain. */
+  #outputBlocked = false;
+  #paused = false;
   #session: Session | null = null;
   #startup: Record<string, string> = {};
   #scram: ScramExchange | null = null;
@@ -101,6 +110,8 @@ export class Connection {
   readonly #handshake: Handshake;
   #skipping = false;
   readonly #statements = new Map<string, Analyzed>();
+  /** The unnamed portal (the one nearly every client uses), apart from the named ones: no Map work per query. */
+  #unnamed: Portal | null = null;
   readonly #portals = new Map<string, Portal>();
   readonly #channels: Channels;
   /** NotificationResponses (and notices of ended channels) waiting for the session to be between transactions. */
@@ -134,87 +145,92 @@ export class Connection {
   }
 
   #onData(d: Buffer) {
-    this.#input = this.#input.length === 0 ? d : Buffer.concat([this.#input, d]);
-    try {
-      this.#split();
-    } catch (err) {
-      this.#fatal('08P01', (err as Error).message);
-      return;
-    }
-    if (this.#queue.length > QUEUE_HIGH_WATER) this.#socket.pause();
-    this.#pump();
-  }
-
-  /** Cuts complete messages off the input; the startup packet has no type byte. */
-  #split() {
-    for (;;) {
-      if (this.#phase === 'closed') return;
-      if (this.#phase === 'startup' && this.#queue.length === 0) {
-        if (this.#input.length < 4) return;
-        const len = this.#input.readInt32BE(0);
-        if (len < 8 || len > MAX_STARTUP) throw new ProtocolError(`invalid length of startup packet (${len} bytes)`);
-        if (this.#input.length < len) return;
-        this.#queue.push({ type: '', body: this.#input.subarray(4, len) });
-        this.#input = this.#input.subarray(len);
-        return; // the next packet's framing depends on this one's answer
-      }
-      if (this.#phase === 'startup') return;
-      if (this.#input.length < 1) return;
-      const type = String.fromCharCode(this.#input[0]);
-      // PostgreSQL refuses an unknown type byte before reading a body that may never come
-      if (this.#phase === 'ready' ? !frontend[type] : type !== 'p') throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
-      if (this.#input.length < 5) return;
-      const len = this.#input.readInt32BE(1);
-      if (len < 4 || len > MAX_MESSAGE) throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
-      if (this.#input.length < len + 1) return;
-      this.#queue.push({ type, body: this.#input.subarray(5, len + 1) });
-      this.#input = this.#input.subarray(len + 1);
-    }
+    if (this.#phase === 'closed') return;
+    this.#input = this.#at >= this.#input.length ? d : Buffer.concat([this.#input.subarray(this.#at), d]);
+    this.#at = 0;
+    if (this.#pumping) this.#flow(); // a message is waiting: the rest stays read but unhandled
+    else this.#pump();
   }
 
   /**
-   * Handles queued messages in order, synchronously for as long as each answers synchronously (a
-   * pipelined Bind/Execute/Sync of a point read costs no promise); a message that has to wait (a
-   * write, a streamed read) suspends the loop until it is done. Output is written once the queue is
-   * empty, so a batch of messages read together is answered with one write.
+   * Handles the complete messages of the input in order, where they lie (no copy, no queue),
+   * synchronously for as long as each answers synchronously: a pipelined Bind/Describe/Execute/Sync
+   * of a point read costs no promise. A message that has to wait (a write, a streamed read) suspends
+   * the loop until it is done; nothing is flushed meanwhile, as in PostgreSQL the answers go out
+   * together (a write's BindComplete alone is of no use to the client, and costs a send). What one
+   * turn of reading produced goes out in one write.
    */
   #pump() {
     if (this.#pumping) return;
     this.#pumping = true;
-    while (this.#queue.length > 0 && this.#phase !== 'closed') {
-      const m = this.#queue.shift()!;
+    while (this.#phase !== 'closed') {
       let r: void | Promise<void>;
       try {
-        r = this.#handle(m.type, m.body);
+        const type = this.#nextMessage();
+        if (type === null) break;
+        r = this.#handle(type, this.#reader);
       } catch (err) {
         this.#onFatal(err);
         continue;
       }
       if (r) {
-        // Nothing is flushed while this one waits: as PostgreSQL, the answers go out together
-        // (a write's BindComplete alone is of no use to the client, and costs a send).
         r.catch((err) => this.#onFatal(err)).finally(() => {
           this.#pumping = false;
-          this.#afterMessage();
           this.#pump();
+          this.#flow();
         });
         return;
       }
-      this.#afterMessage();
     }
     this.#pumping = false;
-    if (this.#queue.length === 0) this.#flush();
+    if (this.#at >= this.#input.length) {
+      this.#input = NO_BYTES; // let the chunk go
+      this.#at = 0;
+    }
+    this.#flush();
   }
 
-  #afterMessage() {
+  /**
+   * The next complete message's type ('' for the startup packet, which has none), with the reader
+   * set on its body; null when the input holds no complete message yet.
+   */
+  #nextMessage(): string | null {
+    const input = this.#input;
+    const at = this.#at;
+    const left = input.length - at;
     if (this.#phase === 'startup') {
-      try {
-        this.#split();
-      } catch (err) {
-        this.#onFatal(err);
-      }
+      if (left < 4) return null;
+      const len = input.readInt32BE(at);
+      if (len < 8 || len > MAX_STARTUP) throw new ProtocolError(`invalid length of startup packet (${len} bytes)`);
+      if (left < len) return null;
+      this.#reader.reset(input, at + 4, at + len);
+      this.#at = at + len;
+      return '';
     }
-    if (this.#queue.length < QUEUE_HIGH_WATER / 2 && this.#socket.isPaused()) this.#socket.resume();
+    if (left < 1) return null;
+    const type = String.fromCharCode(input[at]);
+    // PostgreSQL refuses an unknown type byte before reading a body that may never come
+    if (this.#phase === 'ready' ? !frontend[type] : type !== 'p') throw new ProtocolError(`invalid frontend message type ${input[at]}`);
+    if (left < 5) return null;
+    const len = input.readInt32BE(at + 1);
+    if (len < 4 || len > MAX_MESSAGE) throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
+    if (left < len + 1) return null;
+    this.#reader.reset(input, at + 5, at + 1 + len);
+    this.#at = at + 1 + len;
+    return type;
+  }
+
+  /**
+   * Reads the socket or not: not while the client leaves our answers unread (as PostgreSQL, which
+   * blocks in send), nor while a waiting message has more than INPUT_HIGH_WATER bytes behind it.
+   */
+  #flow() {
+    if (this.#phase === 'closed') return;
+    const hold = this.#outputBlocked || (this.#pumping && this.#input.length - this.#at > INPUT_HIGH_WATER);
+    if (hold === this.#paused) return;
+    this.#paused = hold;
+    if (hold) this.#socket.pause();
+    else this.#socket.resume();
   }
 
   #onFatal(err: unknown) {
@@ -224,23 +240,28 @@ export class Connection {
 
   #flush() {
     if (this.#w.length === 0 || this.#phase === 'closed') return;
-    this.#socket.write(this.#w.take());
+    if (this.#socket.write(this.#w.take()) || this.#outputBlocked) return;
+    this.#outputBlocked = true;
+    this.#flow();
+    this.#socket.once('drain', () => {
+      this.#outputBlocked = false;
+      this.#flow();
+    });
   }
 
   /** Flushes and, when the socket's buffer is full, waits for it to drain (a slow reader of a big result). */
   async #flushAndWait() {
-    if (this.#w.length === 0 || this.#phase === 'closed') return;
-    if (!this.#socket.write(this.#w.take())) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.#socket.off('drain', done);
-          this.#socket.off('close', done);
-          resolve();
-        };
-        this.#socket.on('drain', done);
-        this.#socket.on('close', done);
-      });
-    }
+    this.#flush();
+    if (!this.#outputBlocked || this.#phase === 'closed') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.#socket.off('drain', done);
+        this.#socket.off('close', done);
+        resolve();
+      };
+      this.#socket.on('drain', done);
+      this.#socket.on('close', done);
+    });
   }
 
   #fatal(code: string, message: string) {
@@ -254,7 +275,8 @@ export class Connection {
   #close() {
     if (this.#phase === 'closed') return;
     this.#phase = 'closed';
-    this.#queue.length = 0;
+    this.#input = NO_BYTES;
+    this.#at = 0;
     this.#channels.unlistenAll(this.#listener);
     this.#notifications.length = 0;
     if (this.#copyIn) {
@@ -262,25 +284,24 @@ export class Connection {
       this.#copyIn.target.abort();
     }
     this.#copyIn = null;
-    for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
-    this.#portals.clear();
+    this.#dropPortals();
     this.#session?.close();
     this.#registry.remove(this.pid);
     this.#socket.destroySoon?.();
   }
 
-  #handle(type: string, body: Buffer): void | Promise<void> {
+  #handle(type: string, body: Reader): void | Promise<void> {
     switch (this.#phase) {
       case 'startup':
-        return this.#onStartup(new Reader(body));
+        return this.#onStartup(body);
       case 'sasl-initial':
       case 'sasl-final':
         if (type !== 'p') throw new ProtocolError(`expected a password message, got message type ${JSON.stringify(type)}`);
-        return this.#onSasl(new Reader(body));
+        return this.#onSasl(body);
       case 'ready': {
         const decode = frontend[type];
         if (!decode) throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
-        const msg = decode(new Reader(body));
+        const msg = decode(body);
         if (this.#copyIn) return this.#onCopyMessage(msg);
         // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored
         if (msg.type === 'copyData' || msg.type === 'copyDone' || msg.type === 'copyFail') return;
@@ -432,9 +453,12 @@ export class Connection {
           throw pgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`);
         }
         const params: SqlValue[] = new Array(m.params.length);
-        for (let i = 0; i < params.length; i++) params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), `parameter $${i + 1}`);
-        this.#portals.get(m.portal)?.outcome?.rows?.cancel();
-        this.#portals.set(m.portal, newPortal(an, params, m.resultFormats));
+        for (let i = 0; i < params.length; i++) params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
+        const portal = newPortal(an, params, m.resultFormats);
+        if (m.portal === '') {
+          if (this.#unnamed) cancelPortal(this.#unnamed);
+          this.#unnamed = portal;
+        } else this.#portals.set(m.portal, portal);
         backend.bindComplete(this.#w);
         return;
       }
@@ -448,8 +472,7 @@ export class Connection {
           else backend.noData(this.#w);
           return;
         }
-        const p = this.#portals.get(m.name);
-        if (!p) throw pgError('34000', `portal "${m.name}" does not exist`);
+        const p = this.#portal(m.name);
         const columns = session.resultColumns(p.an);
         if (columns) {
           const d = describedFields(columns, p.formats, null);
@@ -459,13 +482,14 @@ export class Connection {
         return;
       }
       case 'execute': {
-        const p = this.#portals.get(m.portal);
-        if (!p) throw pgError('34000', `portal "${m.portal}" does not exist`);
-        return this.#execute(p, m.maxRows > 0 ? m.maxRows : Infinity, false);
+        return this.#execute(this.#portal(m.portal), m.maxRows > 0 ? m.maxRows : Infinity, false);
       }
       case 'close': {
         if (m.kind === 'S') this.#statements.delete(m.name);
-        else {
+        else if (m.name === '') {
+          if (this.#unnamed) cancelPortal(this.#unnamed);
+          this.#unnamed = null;
+        } else {
           this.#portals.get(m.name)?.outcome?.rows?.cancel();
           this.#portals.delete(m.name);
         }
@@ -507,13 +531,14 @@ export class Connection {
       return;
     }
     this.#notifications.push(n);
-    if (!this.#pumping && this.#queue.length === 0 && !this.#copyIn && this.#session?.tx === 'idle') {
+    if (!this.#pumping && !this.#copyIn && this.#session?.tx === 'idle') {
       this.#writeNotifications();
       this.#flush();
     }
   }
 
   #writeNotifications() {
+    if (this.#notifications.length === 0) return;
     for (const n of this.#notifications.splice(0)) {
       if (n.notice) backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code: '01000', message: n.payload }, 'N');
       else backend.notification(this.#w, n.pid, n.channel, n.payload);
@@ -621,9 +646,20 @@ export class Connection {
     this.#completeTag(`COPY ${n}`);
   }
 
+  /** The portal named so, or 34000. */
+  #portal(name: string): Portal {
+    const p = name === '' ? this.#unnamed : this.#portals.get(name);
+    if (!p) throw pgError('34000', `portal "${name}" does not exist`);
+    return p;
+  }
+
   #dropPortals() {
+    if (this.#unnamed) {
+      cancelPortal(this.#unnamed);
+      this.#unnamed = null;
+    }
     if (this.#portals.size === 0) return;
-    for (const p of this.#portals.values()) p.outcome?.rows?.cancel();
+    this.#portals.forEach(cancelPortal);
     this.#portals.clear();
   }
 
@@ -788,6 +824,11 @@ export class Connection {
 const NO_PARAMS: SqlValue[] = [];
 const NO_FORMATS: number[] = [];
 
+/** Ends a portal's streamed read, if it has one. */
+function cancelPortal(p: Portal) {
+  p.outcome?.rows?.cancel();
+}
+
 function newPortal(an: Analyzed, params: SqlValue[], formats: number[]): Portal {
   return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, sent: 0, done: false };
 }
@@ -806,8 +847,8 @@ function controlsTransaction(tokens: PgToken[]): boolean {
  * declared or known from the expression) they are computed once per statement and result formats.
  */
 function describedFields(columns: ColumnDesc[], formats: number[], sample: unknown[][] | null): { fields: Field[]; message: Buffer } {
-  const fixed = columns.every((c) => c.declType || c.oid);
-  const key = formats.join(',');
+  const fixed = columns.every(typeIsKnown);
+  const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
   if (fixed) {
     const hit = FIELD_CACHE.get(columns)?.get(key);
     if (hit) return hit;
@@ -822,6 +863,9 @@ function describedFields(columns: ColumnDesc[], formats: number[], sample: unkno
     if (byFormat.size < 8) byFormat.set(key, d);
   }
   return d;
+}
+function typeIsKnown(c: ColumnDesc): boolean {
+  return Boolean(c.declType || c.oid);
 }
 const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; message: Buffer }>>();
 
@@ -849,10 +893,20 @@ function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
   if (outcome?.tag) return outcome.tag;
   const n = outcome?.affected ?? rows;
   switch (an.command) {
-    case 'INSERT': return `INSERT 0 ${n}`;
-    case 'UPDATE': case 'DELETE': return `${an.command} ${n}`;
-    case 'SELECT': case 'WITH': return `SELECT ${rows}`;
+    case 'INSERT': return countTag('INSERT 0', n);
+    case 'UPDATE': case 'DELETE': return countTag(an.command, n);
+    case 'SELECT': case 'WITH': return countTag('SELECT', rows);
     case 'START TRANSACTION': return 'START TRANSACTION';
-    default: return an.kind === 'sql' && an.columns ? `SELECT ${rows}` : an.command;
+    default: return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
   }
+}
+
+/** Tags with small counts are made once: a point select's 'SELECT 1' is no new string, and the statement counts know it. */
+const SMALL_COUNTS = 64;
+const TAGS = new Map<string, string[]>();
+function countTag(prefix: string, n: number): string {
+  if (n >= SMALL_COUNTS) return `${prefix} ${n}`;
+  let tags = TAGS.get(prefix);
+  if (!tags) TAGS.set(prefix, (tags = Array.from({ length: SMALL_COUNTS }, (_, i) => `${prefix} ${i}`)));
+  return tags[n];
 }

@@ -1,6 +1,9 @@
 /** Statement kinds counted one by one; any other command tag counts as "other". */
 const KINDS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SET', 'SHOW', 'SAVEPOINT', 'RELEASE']);
 
+/** Distinct tags remembered with their kind ('SELECT 1000' and the like are worked out each time past this). */
+const MAX_TAGS = 1024;
+
 /**
  * What the PG front end did, counted for the metrics (read when scraped): connections accepted and
  * open, statements completed by kind, errors by SQLSTATE class (its first two characters).
@@ -8,14 +11,27 @@ const KINDS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'BEGIN', 'COMMIT'
 export class PgCounts {
   accepted = 0;
   open = 0;
-  readonly statements = new Map<string, number>();
   readonly errors = new Map<string, number>();
+  /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection.ts). */
+  readonly #byKind = new Map<string, { n: number }>();
+  readonly #byTag = new Map<string, { n: number }>();
 
-  /** A statement completed with this command tag. */
+  /** Statements completed, by kind. */
+  get statements(): Map<string, number> {
+    return new Map([...this.#byKind].map(([kind, c]) => [kind, c.n]));
+  }
+
+  /** A statement completed with this command tag (once per query: one lookup of a known string). */
   completed(tag: string): void {
-    const word = tag.split(' ', 1)[0];
-    const kind = KINDS.has(word) ? word.toLowerCase() : word === 'START' ? 'begin' : 'other';
-    this.statements.set(kind, (this.statements.get(kind) ?? 0) + 1);
+    let counter = this.#byTag.get(tag);
+    if (counter === undefined) {
+      const word = tag.split(' ', 1)[0];
+      const kind = KINDS.has(word) ? word.toLowerCase() : word === 'START' ? 'begin' : 'other';
+      counter = this.#byKind.get(kind);
+      if (!counter) this.#byKind.set(kind, (counter = { n: 0 }));
+      if (this.#byTag.size < MAX_TAGS) this.#byTag.set(tag, counter);
+    }
+    counter.n++;
   }
 
   /** A statement (or message) failed with this SQLSTATE. */

@@ -144,19 +144,19 @@ export function binaryOf(v: unknown, oid: number): Buffer | null {
   return Buffer.from(textOf(v, oid) ?? '', 'utf8');
 }
 
-function parseInteger(s: string, where: string): number | bigint {
+function parseInteger(s: string, param: number): number | bigint {
   const t = s.trim();
-  if (!/^[-+]?\d+$/.test(t)) throw new PatinaError('user', `invalid input syntax for type integer: "${s}" (${where})`, 'PG_22P02');
+  if (!/^[-+]?\d+$/.test(t)) throw new PatinaError('user', `invalid input syntax for type integer: "${s}" (parameter $${param + 1})`, 'PG_22P02');
   const n = Number(t);
   return Number.isSafeInteger(n) ? n : BigInt(t);
 }
 
 /** Booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0'). */
-function parseBool(s: string, where: string): bigint {
+function parseBool(s: string, param: number): bigint {
   const t = s.trim().toLowerCase();
   if (['t', 'true', 'y', 'yes', 'on', '1'].includes(t)) return 1n;
   if (['f', 'false', 'n', 'no', 'off', '0'].includes(t)) return 0n;
-  throw new PatinaError('user', `invalid input syntax for type boolean: "${s}" (${where})`, 'PG_22P02');
+  throw new PatinaError('user', `invalid input syntax for type boolean: "${s}" (parameter $${param + 1})`, 'PG_22P02');
 }
 
 /** Bytea text input: hex (\x...) or the escape format. */
@@ -171,8 +171,27 @@ function parseBytea(s: string): Buffer {
   return Buffer.from(out);
 }
 
-/** A parameter from the wire to a SQLite value, by its type OID and format (0 text, 1 binary). */
-export function paramValue(raw: Buffer | null, oid: number, format: number, where: string): SqlValue {
+/**
+ * The value of text that is a plain decimal integer, an optional minus and up to 15 digits without
+ * a leading zero (exact as a number, and what an unknown-typed parameter takes as a number); else null.
+ */
+function plainInteger(raw: Buffer): number | null {
+  const len = raw.length;
+  const neg = len > 0 && raw[0] === 45;
+  const from = neg ? 1 : 0;
+  const digits = len - from;
+  if (digits === 0 || digits > 15 || (raw[from] === 48 && digits > 1)) return null;
+  let n = 0;
+  for (let i = from; i < len; i++) {
+    const d = raw[i] - 48;
+    if (d < 0 || d > 9) return null;
+    n = n * 10 + d;
+  }
+  return neg ? -n : n;
+}
+
+/** Parameter `param` (0-based) from the wire to a SQLite value, by its type OID and format (0 text, 1 binary). */
+export function paramValue(raw: Buffer | null, oid: number, format: number, param: number): SqlValue {
   if (raw === null) return null;
   if (format === 1) {
     switch (oid) {
@@ -191,15 +210,20 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, wher
       default: return raw.toString('utf8');
     }
   }
+  if (oid === OID.int2 || oid === OID.int4 || oid === OID.int8 || oid === OID.oid || oid === 0) {
+    // the usual key parameter, read from its bytes: no string, no regular expression
+    const n = plainInteger(raw);
+    if (n !== null) return n;
+  }
   const s = raw.toString('utf8');
   switch (oid) {
-    case OID.int2: case OID.int4: case OID.int8: case OID.oid: return parseInteger(s, where);
+    case OID.int2: case OID.int4: case OID.int8: case OID.oid: return parseInteger(s, param);
     case OID.float4: case OID.float8: case OID.numeric: {
       const n = Number(s);
-      if (s.trim() === '' || (Number.isNaN(n) && s.trim().toLowerCase() !== 'nan')) throw new PatinaError('user', `invalid input syntax for type numeric: "${s}" (${where})`, 'PG_22P02');
+      if (s.trim() === '' || (Number.isNaN(n) && s.trim().toLowerCase() !== 'nan')) throw new PatinaError('user', `invalid input syntax for type numeric: "${s}" (parameter $${param + 1})`, 'PG_22P02');
       return n;
     }
-    case OID.bool: return parseBool(s, where);
+    case OID.bool: return parseBool(s, param);
     case OID.bytea: return parseBytea(s);
     // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
     case OID.date: case OID.timestamp: case OID.timestamptz: {

@@ -11,25 +11,49 @@ export const SSL_REQUEST = 80877103;
 export const GSSENC_REQUEST = 80877104;
 export const CANCEL_REQUEST = 80877102;
 
-/** Accumulates backend messages into one buffer that the connection flushes. */
+/** Strings up to this many characters are written by hand when ASCII (cheaper than a call into Buffer's UTF-8 encoder). */
+const SHORT_STRING = 48;
+
+/**
+ * Accumulates backend messages into one buffer that the connection flushes. What take() hands out is
+ * never written again (the socket may still hold it): writing goes on after it, in a new buffer once
+ * this one is nearly full, so flushing copies nothing.
+ */
 export class ByteWriter {
   #buf: Buffer;
+  /** Where the part not yet taken starts. */
+  #from = 0;
   #pos = 0;
   #start = -1;
+  readonly #size: number;
 
   constructor(size = 16384) {
+    this.#size = size;
     this.#buf = Buffer.allocUnsafe(size);
   }
 
+  /** Bytes written and not yet taken. */
   get length(): number {
-    return this.#pos;
+    return this.#pos - this.#from;
   }
 
   #room(n: number) {
     if (this.#pos + n <= this.#buf.length) return;
-    const next = Buffer.allocUnsafe(Math.max(this.#buf.length * 2, this.#pos + n + 1024));
-    this.#buf.copy(next, 0, 0, this.#pos);
+    const used = this.#pos - this.#from;
+    const next = Buffer.allocUnsafe(Math.max(this.#size, (used + n) * 2));
+    this.#buf.copy(next, 0, this.#from, this.#pos);
+    if (this.#start >= 0) this.#start -= this.#from;
     this.#buf = next;
+    this.#from = 0;
+    this.#pos = used;
+  }
+
+  #int32(n: number, at: number) {
+    const b = this.#buf;
+    b[at] = n >>> 24;
+    b[at + 1] = n >>> 16;
+    b[at + 2] = n >>> 8;
+    b[at + 3] = n;
   }
 
   /** Starts a message of type `type`; end() fills in its length. */
@@ -42,7 +66,8 @@ export class ByteWriter {
   }
 
   end(): this {
-    this.#buf.writeInt32BE(this.#pos - this.#start, this.#start);
+    this.#int32(this.#pos - this.#start, this.#start);
+    this.#start = -1;
     return this;
   }
 
@@ -54,23 +79,38 @@ export class ByteWriter {
 
   i16(n: number): this {
     this.#room(2);
-    this.#buf.writeInt16BE(n, this.#pos);
+    this.#buf[this.#pos] = n >>> 8;
+    this.#buf[this.#pos + 1] = n;
     this.#pos += 2;
     return this;
   }
 
   i32(n: number): this {
     this.#room(4);
-    this.#buf.writeInt32BE(n, this.#pos);
+    this.#int32(n, this.#pos);
     this.#pos += 4;
     return this;
   }
 
+  /** Writes `s` at #pos as UTF-8 (room for it already made); returns its byte length. */
+  #text(s: string): number {
+    const at = this.#pos;
+    if (s.length <= SHORT_STRING) {
+      const b = this.#buf;
+      let i = 0;
+      for (; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        b[at + i] = c;
+      }
+      if (i === s.length) return i;
+    }
+    return this.#buf.write(s, at);
+  }
+
   cstr(s: string): this {
-    const n = Buffer.byteLength(s);
-    this.#room(n + 1);
-    this.#buf.write(s, this.#pos);
-    this.#pos += n;
+    this.#room(s.length <= SHORT_STRING ? s.length * 3 + 1 : Buffer.byteLength(s) + 1);
+    this.#pos += this.#text(s);
     this.#buf[this.#pos++] = 0;
     return this;
   }
@@ -79,15 +119,16 @@ export class ByteWriter {
   value(v: string | Buffer | null): this {
     if (v === null) return this.i32(-1);
     if (typeof v === 'string') {
-      const n = Buffer.byteLength(v);
-      this.#room(n + 4);
-      this.#buf.writeInt32BE(n, this.#pos);
-      this.#buf.write(v, this.#pos + 4);
-      this.#pos += n + 4;
+      this.#room(4 + (v.length <= SHORT_STRING ? v.length * 3 : Buffer.byteLength(v)));
+      const at = this.#pos;
+      this.#pos += 4;
+      const n = this.#text(v);
+      this.#int32(n, at);
+      this.#pos += n;
       return this;
     }
     this.#room(v.length + 4);
-    this.#buf.writeInt32BE(v.length, this.#pos);
+    this.#int32(v.length, this.#pos);
     v.copy(this.#buf, this.#pos + 4);
     this.#pos += v.length + 4;
     return this;
@@ -100,10 +141,15 @@ export class ByteWriter {
     return this;
   }
 
-  /** Takes what was written and starts over. */
+  /** Takes what was written (the bytes stay as they are) and starts over after it. */
   take(): Buffer {
-    const out = Buffer.from(this.#buf.subarray(0, this.#pos));
-    this.#pos = 0;
+    const out = this.#buf.subarray(this.#from, this.#pos);
+    // a nearly full buffer is left to what was taken from it; the next message starts a new one
+    if (this.#buf.length - this.#pos < this.#size / 4) {
+      this.#buf = Buffer.allocUnsafe(this.#size);
+      this.#pos = 0;
+    }
+    this.#from = this.#pos;
     return out;
   }
 }
@@ -173,17 +219,33 @@ export const backend = {
   },
 };
 
-/** Reads fields out of one frontend message body; throws ProtocolError when it runs short. */
+/** Reads fields out of one frontend message body: buf from pos to end (the body lies in the bytes read, uncopied). */
 export class Reader {
-  readonly buf: Buffer;
-  pos = 0;
+  buf: Buffer;
+  pos: number;
+  end: number;
+  #lastName = '';
 
-  constructor(buf: Buffer) {
+  constructor(buf: Buffer, start = 0, end = buf.length) {
     this.buf = buf;
+    this.pos = start;
+    this.end = end;
+  }
+
+  /** Reads another body. */
+  reset(buf: Buffer, start: number, end: number): void {
+    this.buf = buf;
+    this.pos = start;
+    this.end = end;
   }
 
   #need(n: number) {
-    if (this.pos + n > this.buf.length) throw new ProtocolError('message is shorter than its contents');
+    if (this.pos + n > this.end) throw new ProtocolError('message is shorter than its contents');
+  }
+
+  u8(): number {
+    this.#need(1);
+    return this.buf[this.pos++];
   }
 
   i16(): number {
@@ -200,10 +262,51 @@ export class Reader {
     return v;
   }
 
+  /** Where the string at pos ends (its NUL). */
+  #nul(): number {
+    const b = this.buf;
+    // short strings are the rule (names, tags): a loop is cheaper than a call to indexOf
+    for (let i = this.pos, stop = Math.min(this.end, this.pos + 64); i < stop; i++) if (b[i] === 0) return i;
+    const end = b.indexOf(0, this.pos);
+    if (end < 0 || end >= this.end) throw new ProtocolError('string is not terminated');
+    return end;
+  }
+
   cstr(): string {
-    const end = this.buf.indexOf(0, this.pos);
-    if (end < 0) throw new ProtocolError('string is not terminated');
+    const end = this.#nul();
+    const s = end === this.pos ? '' : this.buf.toString('utf8', this.pos, end);
+    this.pos = end + 1;
+    return s;
+  }
+
+  /**
+   * A name (of a prepared statement or portal): a cstr, but the same string as the last name read
+   * when its bytes are the same, so that looking it up in a Map does not hash it again.
+   */
+  name(): string {
+    const end = this.#nul();
+    const n = end - this.pos;
+    if (n === 0) {
+      this.pos = end + 1;
+      return '';
+    }
+    const last = this.#lastName;
+    if (last.length === n && n <= 64) {
+      let same = true;
+      for (let i = 0; i < n; i++) {
+        if (this.buf[this.pos + i] !== last.charCodeAt(i)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        this.pos = end + 1;
+        return last;
+      }
+    }
     const s = this.buf.toString('utf8', this.pos, end);
+    // only an ASCII name compares byte for character
+    if (s.length === n) this.#lastName = s;
     this.pos = end + 1;
     return s;
   }
@@ -217,7 +320,7 @@ export class Reader {
   }
 
   rest(): Buffer {
-    return this.bytes(this.buf.length - this.pos);
+    return this.bytes(this.end - this.pos);
   }
 }
 
@@ -246,6 +349,30 @@ function count(r: Reader, max: number, what: string): number {
   return n;
 }
 
+// the messages without a body, decoded to the same object each time
+const FLUSH: Frontend = { type: 'flush' };
+const SYNC: Frontend = { type: 'sync' };
+const TERMINATE: Frontend = { type: 'terminate' };
+const COPY_DONE: Frontend = { type: 'copyDone' };
+
+// the usual lists of format codes (none: all text; one text or one binary code for all), shared: no one changes them
+const NO_CODES: number[] = [];
+const TEXT_CODES: number[] = [0];
+const BINARY_CODES: number[] = [1];
+
+/** Bind's format codes. */
+function formatCodes(r: Reader, what: string): number[] {
+  const n = count(r, 65535, what);
+  if (n === 0) return NO_CODES;
+  if (n === 1) {
+    const code = r.i16();
+    return code === 0 ? TEXT_CODES : code === 1 ? BINARY_CODES : [code];
+  }
+  const codes: number[] = [];
+  for (let i = 0; i < n; i++) codes.push(r.i16());
+  return codes;
+}
+
 /** Frontend message decoders, keyed by type byte. */
 export const frontend: Record<string, (r: Reader) => Frontend> = {
   Q: (r) => ({ type: 'query', sql: r.cstr() }),
@@ -258,37 +385,35 @@ export const frontend: Record<string, (r: Reader) => Frontend> = {
     return { type: 'parse', name, sql, paramTypes };
   },
   B: (r) => {
-    const portal = r.cstr();
-    const statement = r.cstr();
-    const paramFormats: number[] = [];
-    for (let i = count(r, 65535, 'format'); i > 0; i--) paramFormats.push(r.i16());
+    const portal = r.name();
+    const statement = r.name();
+    const paramFormats = formatCodes(r, 'format');
     const params: (Buffer | null)[] = [];
     for (let i = count(r, 65535, 'parameter'); i > 0; i--) {
       const len = r.i32();
       params.push(len === -1 ? null : r.bytes(len));
     }
-    const resultFormats: number[] = [];
-    for (let i = count(r, 65535, 'result format'); i > 0; i--) resultFormats.push(r.i16());
+    const resultFormats = formatCodes(r, 'result format');
     return { type: 'bind', portal, statement, paramFormats, params, resultFormats };
   },
   D: (r) => {
-    const kind = String.fromCharCode(r.bytes(1)[0]);
+    const kind = String.fromCharCode(r.u8());
     if (kind !== 'S' && kind !== 'P') throw new ProtocolError(`bad Describe kind ${JSON.stringify(kind)}`);
-    return { type: 'describe', kind, name: r.cstr() };
+    return { type: 'describe', kind, name: r.name() };
   },
-  E: (r) => ({ type: 'execute', portal: r.cstr(), maxRows: r.i32() }),
+  E: (r) => ({ type: 'execute', portal: r.name(), maxRows: r.i32() }),
   C: (r) => {
-    const kind = String.fromCharCode(r.bytes(1)[0]);
+    const kind = String.fromCharCode(r.u8());
     if (kind !== 'S' && kind !== 'P') throw new ProtocolError(`bad Close kind ${JSON.stringify(kind)}`);
     return { type: 'close', kind, name: r.cstr() };
   },
-  H: () => ({ type: 'flush' }),
-  S: () => ({ type: 'sync' }),
-  X: () => ({ type: 'terminate' }),
+  H: () => FLUSH,
+  S: () => SYNC,
+  X: () => TERMINATE,
   p: (r) => ({ type: 'password', data: r.rest() }),
   F: () => ({ type: 'unsupported', what: 'function calls (FunctionCall messages)' }),
   d: (r) => ({ type: 'copyData', data: r.rest() }),
-  c: () => ({ type: 'copyDone' }),
+  c: () => COPY_DONE,
   f: (r) => ({ type: 'copyFail', message: r.cstr() }),
 };
 

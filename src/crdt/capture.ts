@@ -6,30 +6,20 @@ import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { CommitHooks } from '../engine/writer';
-import { SENTINEL, captureDdl, clockTableName } from './clock-sql';
+import { CAPTURE_STATE_DDL, SENTINEL, captureDdl, legacyTriggerDrops } from './clock-sql';
 import { ClusterIds } from './cluster-ids';
-import { keyRuleDdl } from './key-rule';
+import { KEY_MARK_DDL, keyRuleDdl } from './key-rule';
 import { decodePk, encodePk } from './pk';
 
 /** The meta key of this agent's highest db_version. */
 export const VERSION_KEY = 'db_version';
 const ID_KEY = 'id_high_water';
 
-/** A row the triggers saw change in the open transaction (first touch wins). */
-interface Touch {
-  table: string;
-  pk: Buffer;
-  /** The row was alive when the transaction first touched it. */
-  aliveBefore: boolean;
-}
-
 /** Statements of one captured table, prepared once per schema. */
 interface CapturedTable {
   def: TableDef;
   /** The row as it is now, by primary key. */
   read: Database.Statement;
-  /** Whether this transaction left a clock row for a key (a savepoint may have undone it). */
-  recorded: Database.Statement;
 }
 
 /**
@@ -49,14 +39,18 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   #capturing = true;
   /** The highest version committed. */
   #lastVersion: number;
-  /** The highest version given to a unit of the open transaction (a group commit has several). */
+  /**
+   * The highest version given to a unit of the open transaction (a group commit has several). The
+   * triggers stamp the open unit's clocks with the version kept in __patina_capture, always this + 1.
+   */
   #assigned: number;
-  // State of the open unit.
-  #txVersion = 0;
-  #seq = 0;
-  readonly #touched = new Map<string, Touch>();
-  /** The unit rolled back to a savepoint of the client's: a touched row may have no clock of this version. */
-  #partlyUndone = false;
+  /** The row changes the triggers noted (clock-sql.ts) after a rowid, and the last rowid a unit took. */
+  #touchedAfter!: Database.Statement;
+  #clearTouched!: Database.Statement;
+  #lastTouch = 0n;
+  /** The next unit's version and seqs: after a unit that changed rows. */
+  #nextUnit!: Database.Statement;
+  #setCapturing!: Database.Statement;
 
   private constructor(engine: Engine<Changeset>, feed: ChangeFeed) {
     this.#db = engine.writer.db;
@@ -75,6 +69,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   static install(engine: Engine<Changeset>, feed: ChangeFeed): ChangeCapture {
     const c = new ChangeCapture(engine, feed);
     c.#registerFunctions();
+    c.#createState();
     engine.onSchema((schema, db) => c.#applySchema(schema, db));
     engine.writer.setHooks(c);
     return c;
@@ -88,12 +83,17 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   /** Runs `fn` with the triggers quiet: for merges of remote changes, which write clocks themselves. */
   withoutCapture<T>(fn: () => T): T {
     const was = this.#capturing;
-    this.#capturing = false;
+    if (was) this.#quiet(true);
     try {
       return fn();
     } finally {
-      this.#capturing = was;
+      if (was) this.#quiet(false);
     }
+  }
+
+  #quiet(quiet: boolean) {
+    this.#capturing = !quiet;
+    this.#setCapturing.run(quiet ? 0 : 1);
   }
 
   quietly<T>(fn: () => T): T {
@@ -106,41 +106,44 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   endUnit(): Changeset | null {
-    if (this.#txVersion === 0 || this.#touched.size === 0) {
-      this.#resetUnit();
-      return null;
+    const touched = this.#touchedAfter.all(this.#lastTouch) as [bigint, string, Buffer, bigint][];
+    if (touched.length === 0) return null;
+    this.#lastTouch = touched[touched.length - 1][0];
+    const first = new Map<string, [bigint, string, Buffer, bigint]>();
+    for (const t of touched) {
+      const key = t[1] + '\u0000' + t[2].toString('latin1');
+      if (!first.has(key)) first.set(key, t);
     }
-    const version = BigInt(this.#txVersion);
     const changes: RowChange[] = [];
-    for (const t of this.#touched.values()) {
-      const ct = this.#tables.get(t.table);
-      if (!ct || (this.#partlyUndone && ct.recorded.get(t.pk, version) === undefined)) continue;
-      const pk = decodePk(t.pk);
+    for (const [, table, pkBytes, aliveBefore] of first.values()) {
+      const ct = this.#tables.get(table);
+      if (!ct) continue;
+      const pk = decodePk(pkBytes);
       const row = ct.read.get(...pk) as Record<string, SqlValue> | undefined;
-      const values = row ? narrowRow(row) : null;
       changes.push({
-        table: t.table,
+        table,
         pk: pk.map((v) => (typeof v === 'bigint' ? narrowInteger(v) : v)),
-        kind: !row ? 'delete' : t.aliveBefore ? 'update' : 'insert',
-        values,
+        kind: !row ? 'delete' : aliveBefore === 1n ? 'update' : 'insert',
+        values: row ? narrowRow(row) : null,
       });
     }
-    const v = this.#txVersion;
-    this.#resetUnit();
-    if (changes.length === 0) return null;
+    const v = this.#assigned + 1;
+    this.#nextUnit.run();
     this.#assigned = v;
     return { actor: this.actor, version: v, origin: 'local', changes, seq: 0 };
   }
 
-  unitRolledBack(): void {
-    this.#resetUnit();
-  }
+  /** Nothing to forget: the savepoint's rollback undid what the unit's triggers gathered (temp tables). */
+  unitRolledBack(): void {}
 
-  rolledBackToSavepoint(): void {
-    this.#partlyUndone = true;
-  }
+  /** Nothing to do, for the same reason: the touched rows left are those still changed. */
+  rolledBackToSavepoint(): void {}
 
   beforeCommit(): void {
+    if (this.#lastTouch > 0n) {
+      this.#clearTouched.run();
+      this.#lastTouch = 0n;
+    }
     this.ids.beforeCommit();
     if (this.#assigned > this.#lastVersion) this.#setVersion(BigInt(this.#assigned));
   }
@@ -151,45 +154,28 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   afterRollback(): void {
+    // The rollback took __patina_capture back to the last commit's next version, and emptied
+    // __patina_touched as it was then.
     this.#assigned = this.#lastVersion;
-    this.#resetUnit();
+    this.#lastTouch = 0n;
   }
 
-  #resetUnit() {
-    this.#partlyUndone = false;
-    this.#txVersion = 0;
-    this.#seq = 0;
-    this.#touched.clear();
+  /** The writer's temp tables the triggers keep the open unit's state in (clock-sql.ts). */
+  #createState() {
+    const db = this.#db;
+    for (const sql of [...CAPTURE_STATE_DDL, KEY_MARK_DDL]) db.exec(sql);
+    db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, 1, ?, 0)').run(BigInt(this.#assigned + 1));
+    this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
+    this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
+    this.#touchedAfter = db.prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid').raw(true).safeIntegers(true);
+    this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
   }
 
   #registerFunctions() {
     const db = this.#db;
-    const site = this.siteId;
-    db.function('patina_capturing', { deterministic: false }, () => (this.#capturing ? 1n : 0n));
-    db.function('patina_pk', { deterministic: true, varargs: true, safeIntegers: true }, (...vals: unknown[]) => encodePk(vals));
-    db.function('patina_site', { deterministic: true }, () => site);
-    db.function('patina_version', { deterministic: false }, () => {
-      if (this.#txVersion === 0) this.#txVersion = this.#assigned + 1;
-      return BigInt(this.#txVersion);
-    });
+    // A REAL key value's bytes (pk.ts); the triggers encode every other type in SQL.
+    db.function('patina_pk_real', { deterministic: true }, (v: unknown) => encodePk([v]).toString('hex', 1));
     db.function('patina_id', { deterministic: false }, () => this.ids.next());
-    // The key rule's triggers (key-rule.ts): what the row being inserted read as, per table.
-    const picked = new Map<string, boolean>();
-    db.function('patina_key_mark', { deterministic: false }, (table: unknown, p: unknown) => {
-      picked.set(table as string, p === 1 || p === 1n);
-      return null;
-    });
-    db.function('patina_key_picked', { deterministic: false }, (table: unknown) => (picked.get(table as string) ? 1n : 0n));
-    db.function('patina_seq', { deterministic: false }, () => BigInt(this.#seq++));
-    db.function('patina_touch', { deterministic: false, safeIntegers: true }, (table: unknown, op: unknown, pk: unknown, clBefore: unknown) => {
-      const buf = pk as Buffer;
-      const key = (table as string) + '\u0000' + buf.toString('latin1');
-      if (!this.#touched.has(key)) {
-        const aliveBefore = op === 'insert' ? typeof clBefore === 'bigint' && clBefore % 2n === 1n : true;
-        this.#touched.set(key, { table: table as string, pk: Buffer.from(buf), aliveBefore });
-      }
-      return null;
-    });
   }
 
   /** Creates clock tables and (re)creates triggers for the tables of `schema`; inside a transaction. */
@@ -201,13 +187,9 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         if (t.columns.some((c) => c.name === SENTINEL)) {
           throw new PatinaError('user', `table "${t.name}": the column name "${SENTINEL}" is reserved by change capture`);
         }
-        for (const sql of [...captureDdl(t), ...keyRuleDdl(t)]) db.exec(sql);
+        for (const sql of [...legacyTriggerDrops(t), ...captureDdl(t, this.siteId), ...keyRuleDdl(t)]) db.exec(sql);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
-        tables.set(t.name, {
-          def: t,
-          read: db.prepare(`SELECT * FROM ${q(t.name)} WHERE ${where}`),
-          recorded: db.prepare(`SELECT 1 FROM ${q(clockTableName(t.name))} WHERE pk = ? AND db_version = ? LIMIT 1`).pluck(),
-        });
+        tables.set(t.name, { def: t, read: db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`) });
       }
       this.#tables = tables;
     };

@@ -1,5 +1,6 @@
-import { quoteIdentifier as q } from '../engine/sql-text';
+import { quoteIdentifier as q, quoteLiteral as lit } from '../engine/sql-text';
 import type { TableDef } from '../engine/schema/model';
+import { isRowidAlias } from './key-rule';
 
 /*
  * The clock table of a schema table `t` and the triggers that fill it (cr-sqlite's layout):
@@ -13,16 +14,17 @@ import type { TableDef } from '../engine/schema/model';
  *   - a column clock (cid = column) exists only while the row is alive.
  *   - db_version, site_id and seq are the origin's: the agent that made the change.
  *
- * A merge of remote changes (src/crdt, later) writes data and clock rows itself with
- * patina_capturing() returning 0, so the triggers stay quiet.
- *
- * Functions the triggers call, registered on the writer connection by capture.ts:
- *   patina_capturing()   1 unless a merge is writing
- *   patina_pk(v, ...)    the encoded primary key
- *   patina_version()     this transaction's db_version (assigned on first use)
- *   patina_site()        this agent's 16-byte site id
- *   patina_seq()         the next seq of this transaction
- *   patina_touch(table, op, pk, cl_before)  notes a changed row for the changeset
+ * The triggers call no JavaScript (a function call from SQLite into JS cost more than the SQL
+ * around it). They are TEMP triggers of the writer connection (created at every start, so the
+ * site id is a literal), which may read and write the connection's own temp tables:
+ *   __patina_capture  one row: capturing (0 while a merge writes clocks itself, or a statement is
+ *                     only tried out), version (the db_version of the open unit), seq (its next seq)
+ *   __patina_touched  every row change of the open transaction, in order (rowid), and whether the
+ *                     row was alive before; ChangeCapture reads the unit's part at its end (the
+ *                     first touch of a row wins) and empties the table before COMMIT. No index and
+ *                     no conflict check: an append is the cheapest write
+ * Temp tables are part of the transaction: a savepoint rolled back undoes what its statements
+ * gathered there, along with their clock rows.
  */
 
 /** The row sentinel's cid. */
@@ -30,73 +32,98 @@ export const SENTINEL = '-1';
 
 export const clockTableName = (table: string) => `__patina_clock_${table}`;
 
-const lit = (s: string) => "'" + s.split("'").join("''") + "'";
+/** The writer's per-transaction capture state and touched rows (see above). */
+export const CAPTURE_STATE_DDL = [
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL)',
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL)',
+];
+
+/**
+ * SQL giving pk.ts's encoding of the key columns of `row`, as a BLOB: per column a type tag and
+ * its payload, as hex, turned into bytes once. A REAL key value (rare) goes through patina_pk_real.
+ */
+export function pkSql(t: TableDef, row: 'NEW' | 'OLD'): string {
+  const parts = t.primaryKey.map((c) => {
+    const v = `${row}.${q(c)}`;
+    // A rowid alias is always an integer; other columns hold whatever type was stored.
+    if (isRowidAlias(t)) return `'01' || printf('%016x', ${v})`;
+    return (
+      `CASE typeof(${v}) WHEN 'integer' THEN '01' || printf('%016x', ${v})` +
+      ` WHEN 'text' THEN '03' || printf('%08x', octet_length(${v})) || hex(${v})` +
+      ` WHEN 'blob' THEN '04' || printf('%08x', octet_length(${v})) || hex(${v})` +
+      ` WHEN 'real' THEN patina_pk_real(${v}) ELSE '00' END`
+    );
+  });
+  return `unhex('${t.primaryKey.length.toString(16).padStart(2, '0')}' || ${parts.join(' || ')})`;
+}
+
+/** DROP statements of the persistent triggers older versions kept in the database file. */
+export function legacyTriggerDrops(t: TableDef): string[] {
+  return ['ins', 'upd', 'updpk', 'del', 'keymark', 'keypick'].map((k) => `DROP TRIGGER IF EXISTS main.${q(`__patina_${k}_${t.name}`)}`);
+}
 
 /** DDL that creates the clock table (if missing) and (re)creates the triggers with the current columns. */
-export function captureDdl(t: TableDef): string[] {
+export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const clock = q(clockTableName(t.name));
-  const table = q(t.name);
+  const table = `main.${q(t.name)}`;
   const name = lit(t.name);
+  const site = `X'${siteId.toString('hex')}'`;
   const pkCols = t.primaryKey;
   const cols = t.columns.map((c) => c.name).filter((c) => !pkCols.includes(c));
-  const pkOf = (row: 'NEW' | 'OLD') => `patina_pk(${pkCols.map((c) => `${row}.${q(c)}`).join(', ')})`;
-  const trig = (kind: string) => q(`__patina_${kind}_${t.name}`);
-  const sentinelCl = (pk: string) => `(SELECT col_version FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}')`;
+  const triggerName = (kind: string) => q(`__patina_${kind}_${t.name}`);
+  const trig = (kind: string) => `temp.${triggerName(kind)}`;
   const cols4 = 'pk, cid, col_version, db_version, site_id, seq';
-  const stamp = 'db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq';
+  const upsert = 'ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq';
+  // The clock rows a statement writes get the next seqs in order, as one counter per unit.
+  const nextSeqs = 'UPDATE __patina_capture SET seq = seq + changes();';
+  const stamped = `s.version, ${site}, s.seq + row_number() OVER () - 1 FROM __patina_capture s`;
 
   // A row comes alive: the sentinel goes to 1 or the next odd causal length; every column clock
   // starts at 1 or goes up by one (an INSERT cannot tell which values differ from before).
-  const insertBody = (row: 'NEW') => {
-    const pk = pkOf(row);
-    const s = [
-      `SELECT patina_touch(${name}, 'insert', p, ${sentinelCl('p')}) FROM (SELECT ${pk} AS p);`,
-      `INSERT INTO ${clock} (${cols4}) SELECT p, '${SENTINEL}', 1, patina_version(), patina_site(), patina_seq() FROM (SELECT ${pk} AS p)` +
-        ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = p AND cid = '${SENTINEL}' AND col_version % 2 = 1)` +
-        ` ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, ${stamp};`,
+  const insertBody = () => {
+    const pk = pkSql(t, 'NEW');
+    const wasAlive = `(SELECT col_version % 2 = 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}')`;
+    const rows = [`('${SENTINEL}', NOT coalesce(${wasAlive}, 0))`, ...cols.map((c) => `(${lit(c)}, 1)`)];
+    return [
+      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, coalesce(${wasAlive}, 0));`,
+      `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${rows.join(', ')}) AS v WHERE v.column2 ${upsert};`,
+      nextSeqs,
     ];
-    if (cols.length > 0) {
-      s.push(
-        `INSERT INTO ${clock} (${cols4}) SELECT p, v.column1, 1, patina_version(), patina_site(), patina_seq()` +
-          ` FROM (SELECT ${pk} AS p), (VALUES ${cols.map((c) => `(${lit(c)})`).join(', ')}) AS v WHERE true` +
-          ` ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, ${stamp};`,
-      );
-    }
-    return s;
   };
   // A row dies: the sentinel goes to the next even causal length, the column clocks go.
-  const deleteBody = (row: 'OLD') => {
-    const pk = pkOf(row);
+  const deleteBody = () => {
+    const pk = pkSql(t, 'OLD');
     return [
-      `SELECT patina_touch(${name}, 'delete', ${pk}, NULL);`,
-      `INSERT INTO ${clock} (${cols4}) SELECT p, '${SENTINEL}', 2, patina_version(), patina_site(), patina_seq() FROM (SELECT ${pk} AS p)` +
-        ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = p AND cid = '${SENTINEL}' AND col_version % 2 = 0)` +
-        ` ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, ${stamp};`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);`,
+      `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, '${SENTINEL}', 2, ${stamped}` +
+        ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}' AND col_version % 2 = 0) ${upsert};`,
+      nextSeqs,
       `DELETE FROM ${clock} WHERE pk = ${pk} AND cid <> '${SENTINEL}';`,
     ];
   };
   const samePk = pkCols.map((c) => `NEW.${q(c)} IS OLD.${q(c)}`).join(' AND ');
   const changed = (c: string) => `NEW.${q(c)} IS NOT OLD.${q(c)}`;
+  const capturing = '(SELECT capturing FROM __patina_capture)';
 
   const ddl = [
-    `CREATE TABLE IF NOT EXISTS ${clock} (pk BLOB NOT NULL, cid TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL,` +
+    `CREATE TABLE IF NOT EXISTS main.${clock} (pk BLOB NOT NULL, cid TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL,` +
       ` site_id BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (pk, cid)) WITHOUT ROWID`,
-    `CREATE INDEX IF NOT EXISTS ${q(`__patina_clock_${t.name}_site_version`)} ON ${clock} (site_id, db_version)`,
+    `CREATE INDEX IF NOT EXISTS main.${q(`__patina_clock_${t.name}_site_version`)} ON ${clock} (site_id, db_version)`,
     ...['ins', 'upd', 'updpk', 'del'].map((k) => `DROP TRIGGER IF EXISTS ${trig(k)}`),
-    `CREATE TRIGGER ${trig('ins')} AFTER INSERT ON ${table} WHEN patina_capturing() BEGIN\n  ${insertBody('NEW').join('\n  ')}\nEND`,
-    `CREATE TRIGGER ${trig('del')} AFTER DELETE ON ${table} WHEN patina_capturing() BEGIN\n  ${deleteBody('OLD').join('\n  ')}\nEND`,
+    `CREATE TEMP TRIGGER ${triggerName('ins')} AFTER INSERT ON ${table} WHEN ${capturing} BEGIN\n  ${insertBody().join('\n  ')}\nEND`,
+    `CREATE TEMP TRIGGER ${triggerName('del')} AFTER DELETE ON ${table} WHEN ${capturing} BEGIN\n  ${deleteBody().join('\n  ')}\nEND`,
     // A changed key is the old row deleted and a new row inserted (as cr-sqlite does).
-    `CREATE TRIGGER ${trig('updpk')} AFTER UPDATE ON ${table} WHEN patina_capturing() AND NOT (${samePk}) BEGIN\n  ` +
-      `${[...deleteBody('OLD'), ...insertBody('NEW')].join('\n  ')}\nEND`,
+    `CREATE TEMP TRIGGER ${triggerName('updpk')} AFTER UPDATE ON ${table} WHEN ${capturing} AND NOT (${samePk}) BEGIN\n  ` +
+      `${[...deleteBody(), ...insertBody()].join('\n  ')}\nEND`,
   ];
   if (cols.length > 0) {
     // Same key: only the columns whose value really changed get a new clock.
+    const pk = pkSql(t, 'NEW');
     ddl.push(
-      `CREATE TRIGGER ${trig('upd')} AFTER UPDATE ON ${table} WHEN patina_capturing() AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-        `  SELECT patina_touch(${name}, 'update', ${pkOf('NEW')}, NULL);\n` +
-        `  INSERT INTO ${clock} (${cols4}) SELECT p, v.column1, 1, patina_version(), patina_site(), patina_seq()` +
-        ` FROM (SELECT ${pkOf('NEW')} AS p), (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v WHERE v.column2` +
-        ` ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, ${stamp};\nEND`,
+      `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
+        `  INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);\n` +
+        `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v` +
+        ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
     );
   }
   return ddl;

@@ -11,9 +11,10 @@ import type { TableDef } from '../engine/schema/model';
  *
  * An INTEGER PRIMARY KEY (a rowid alias) reads as -1 in a BEFORE INSERT trigger both when SQLite
  * will pick it and when -1 was written; the AFTER INSERT trigger tells the two apart (SQLite's pick
- * is never -1 here), so a real key of -1 stays allowed. Functions (registered by capture.ts):
- *   patina_key_mark(table, picked)  notes, per table, whether the row being inserted read as -1
- *   patina_key_picked(table)        that note, for the AFTER trigger of the same row
+ * is never -1 here), so a real key of -1 stays allowed. The BEFORE trigger notes a -1 in the writer's
+ * temp table __patina_key_mark (one row per table, cleared by the next row that reads otherwise),
+ * so the common case, a key given, reads one tiny table and writes nothing. TEMP triggers of the
+ * writer connection, like capture's (clock-sql.ts).
  */
 
 /** Part of every refusal, so front ends can recognise it (PG maps it to 23502). */
@@ -29,17 +30,23 @@ export function keyRuleMessage(table: string, column: string): string {
   return `table ${table}: primary key column ${column} was not given a value (or was NULL), so SQLite would pick one that another agent can pick too; ${KEY_RULE_MARK}: give it a value, for example patina_id() (a 63-bit integer no other agent makes) or a UUID text`;
 }
 
+/** The writer's temp table of the key rule's notes. */
+export const KEY_MARK_DDL = 'CREATE TEMP TABLE IF NOT EXISTS __patina_key_mark (tbl TEXT PRIMARY KEY) WITHOUT ROWID';
+
 /** DDL of the triggers that enforce the key rule on a table with a primary key. */
 export function keyRuleDdl(t: TableDef): string[] {
-  const table = q(t.name);
-  const trig = (kind: string) => q(`__patina_${kind}_${t.name}`);
-  const ddl = ['keymark', 'keypick'].map((k) => `DROP TRIGGER IF EXISTS ${trig(k)}`);
+  const table = `main.${q(t.name)}`;
+  const triggerName = (kind: string) => q(`__patina_${kind}_${t.name}`);
+  const trig = (kind: string) => `temp.${triggerName(kind)}`;
+  const ddl = ['keymark', 'keyclear', 'keypick'].map((k) => `DROP TRIGGER IF EXISTS ${trig(k)}`);
   if (!isRowidAlias(t)) return ddl;
-  const col = q(t.primaryKey[0]);
+  const col = `NEW.${q(t.primaryKey[0])}`;
   const name = lit(t.name);
+  const marked = `EXISTS (SELECT 1 FROM __patina_key_mark WHERE tbl = ${name})`;
   ddl.push(
-    `CREATE TRIGGER ${trig('keymark')} BEFORE INSERT ON ${table} BEGIN SELECT patina_key_mark(${name}, NEW.${col} = -1); END`,
-    `CREATE TRIGGER ${trig('keypick')} AFTER INSERT ON ${table} WHEN patina_key_picked(${name}) AND NEW.${col} <> -1 BEGIN` +
+    `CREATE TEMP TRIGGER ${triggerName('keymark')} BEFORE INSERT ON ${table} WHEN ${col} = -1 BEGIN INSERT OR IGNORE INTO __patina_key_mark (tbl) VALUES (${name}); END`,
+    `CREATE TEMP TRIGGER ${triggerName('keyclear')} BEFORE INSERT ON ${table} WHEN ${col} <> -1 AND ${marked} BEGIN DELETE FROM __patina_key_mark WHERE tbl = ${name}; END`,
+    `CREATE TEMP TRIGGER ${triggerName('keypick')} AFTER INSERT ON ${table} WHEN ${col} <> -1 AND ${marked} BEGIN` +
       ` SELECT RAISE(ABORT, ${lit(keyRuleMessage(t.name, t.primaryKey[0]))}); END`,
   );
   return ddl;

@@ -34,6 +34,12 @@ export async function openDatabase(file: string): Promise<OpenDatabase> {
           conn.pragma('synchronous = NORMAL');
           conn.pragma('busy_timeout = 5000');
           conn.pragma('foreign_keys = OFF');
+          // The writer's page cache: 64 MiB at most, taken as pages are used. At SQLite's default
+          // (2 MiB) a random one-row write to a 100,000-row table and its clock table read most of
+          // its pages back from the OS each time.
+          conn.pragma('cache_size = -65536');
+          // Change capture's per-transaction state lives in temp tables (src/crdt/clock-sql.ts).
+          conn.pragma('temp_store = MEMORY');
           // ON so that rows deleted by REPLACE conflict resolution fire delete triggers: change
           // capture must see them (SQLite skips those triggers when this is OFF).
           conn.pragma('recursive_triggers = ON');

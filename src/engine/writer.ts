@@ -71,6 +71,8 @@ export class Writer<C = unknown> {
   readonly #cache = new Map<string, Database.Statement>();
   #changes: Database.Statement;
   #totalChanges: Database.Statement;
+  /** The transaction control statements every write runs, prepared once (exec parses them each time). */
+  readonly control: Record<'begin' | 'commit' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>;
   #commits = 0;
   #persistCommits: ((n: number) => void) | null = null;
   readonly #commitListeners: (() => void)[] = [];
@@ -82,6 +84,13 @@ export class Writer<C = unknown> {
     this.db = db;
     this.#changes = db.prepare('SELECT changes()');
     this.#totalChanges = db.prepare('SELECT total_changes()').pluck();
+    this.control = {
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      savepoint: db.prepare('SAVEPOINT patina_unit'),
+      release: db.prepare('RELEASE patina_unit'),
+      rollbackTo: db.prepare('ROLLBACK TO patina_unit'),
+    };
   }
 
   /**
@@ -261,7 +270,7 @@ export class WriterLease<C> {
   }
 
   begin(): void {
-    this.#w.db.exec('BEGIN IMMEDIATE');
+    this.#w.control.begin.run();
     this.#changesAtBegin = this.#w._totalChanges();
   }
 
@@ -313,7 +322,7 @@ export class WriterLease<C> {
     try {
       hooks?.beforeCommit(this.#w.db);
       counted = this.#w._countCommit(this.#changesAtBegin);
-      this.#w.db.exec('COMMIT');
+      this.#w.control.commit.run();
     } catch (err) {
       this.rollback();
       throw fromSqliteError(err, 'commit: ');
@@ -333,22 +342,23 @@ export class WriterLease<C> {
   unit<T>(fn: () => T, savepoint: boolean, discard = false): UnitOutcome<T, C> {
     const db = this.#w.db;
     const hooks = this.#w._hooks();
-    if (savepoint || discard) db.exec('SAVEPOINT patina_unit');
+    const c = this.#w.control;
+    if (savepoint || discard) c.savepoint.run();
     try {
       if (discard) {
         const value = hooks ? hooks.quietly(fn) : fn();
-        db.exec('ROLLBACK TO patina_unit');
-        db.exec('RELEASE patina_unit');
+        c.rollbackTo.run();
+        c.release.run();
         return { ok: true, value, change: null };
       }
       const value = fn();
       const change = hooks ? hooks.endUnit(db) : null;
-      if (savepoint) db.exec('RELEASE patina_unit');
+      if (savepoint) c.release.run();
       return { ok: true, value, change };
     } catch (error) {
       if ((savepoint || discard) && db.inTransaction) {
-        db.exec('ROLLBACK TO patina_unit');
-        db.exec('RELEASE patina_unit');
+        c.rollbackTo.run();
+        c.release.run();
         hooks?.unitRolledBack();
       } else this.rollback();
       return { ok: false, error };
