@@ -8,7 +8,7 @@
 // 100,000 rows vs one of 1,000 (target <= 1.5); (6) the agent's event-loop delay p99 and HTTP
 // point-read p99 while 10,000-row changesets stream into 100 subscriptions, vs the same writes with
 // none (target: delay under 50 ms); (7) writes/s with 10,000 subscriptions `WHERE grp = ?` vs none
-// (target >= 0.8).
+// (target >= 0.8), and with 1,000 subscriptions `WHERE id % 1000 = ?` (evaluated together).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -309,8 +309,18 @@ async function loopRun(subs: number): Promise<{ loopP99: number; readP99: number
   }
 }
 
-/** (7) Inserts per second with 10,000 subscriptions `WHERE grp = ?` (idle clients) against none. */
-async function paramsRun(count: number): Promise<{ none: number; many: number }> {
+/** CPU time (user + system, ms) a process has used, all its threads, from /proc. */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks of 1/100 s
+}
+
+/**
+ * (7) Inserts per second with `count` subscriptions of one SQL text (idle clients) against none,
+ * and the agent's CPU time per insert (steadier than a rate on a shared machine); rounds alternate.
+ */
+async function paramsRun(count: number, sql: string): Promise<{ none: number; many: number; cpuNone: number; cpuMany: number }> {
   const a = await startAgent();
   const b = await startAgent();
   try {
@@ -318,7 +328,7 @@ async function paramsRun(count: number): Promise<{ none: number; many: number }>
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (g < count) {
-          const s = await subscribe(b.url, ['SELECT id, grp, val FROM items WHERE grp = ?', [g++]], () => undefined);
+          const s = await subscribe(b.url, [sql, [g++]], () => undefined);
           s.close();
         }
       }),
@@ -327,13 +337,19 @@ async function paramsRun(count: number): Promise<{ none: number; many: number }>
     await throughput(b.url, 1, 500, 8);
     const none: number[] = [];
     const many: number[] = [];
+    const cpuNone: number[] = [];
+    const cpuMany: number[] = [];
+    const rounds = Number(process.env.PATINA_BENCH_ROUNDS ?? 5);
     let id = 10000;
-    for (let r = 0; r < 3; r++) {
-      none.push(await throughput(a.url, id, 1500, 8));
-      many.push(await throughput(b.url, id, 1500, 8));
+    for (let r = 0; r < rounds; r++) {
+      for (const [agent, rates, cpu] of [[a, none, cpuNone], [b, many, cpuMany]] as const) {
+        const c0 = cpuMs(agent.proc.pid!);
+        rates.push(await throughput(agent.url, id, 1500, 8));
+        cpu.push((cpuMs(agent.proc.pid!) - c0) / 1500);
+      }
       id += 1500;
     }
-    return { none: median(none), many: median(many) };
+    return { none: median(none), many: median(many), cpuNone: median(cpuNone), cpuMany: median(cpuMany) };
   } finally {
     await stopAgent(a);
     await stopAgent(b);
@@ -363,8 +379,16 @@ async function main() {
   }
   if (want('params')) {
     const count = Number(process.env.PATINA_BENCH_PARAMS ?? 10000);
-    const t = await paramsRun(count);
+    const t = await paramsRun(count, 'SELECT id, grp, val FROM items WHERE grp = ?');
     report(`writes/s with ${count} subscriptions WHERE grp = ? (one per grp; each write concerns one)`, t.many, 'writes/s', 'with none', t.none);
+    report('  agent CPU per write, none / with them (same runs; >= 0.8 wanted like the rate)', t.cpuNone, 'ms', 'with them', t.cpuMany);
+  }
+  if (want('shared')) {
+    // Not pinnable: every write wakes all of them; evaluated together, once per batch.
+    const count = Number(process.env.PATINA_BENCH_SHARED ?? 1000);
+    const t = await paramsRun(count, 'SELECT id, grp, val FROM items WHERE id % 1000 = ?');
+    report(`writes/s with ${count} subscriptions WHERE id % 1000 = ? (every write wakes all; one concerned)`, t.many, 'writes/s', 'with none', t.none);
+    report('  agent CPU per write, none / with them', t.cpuNone, 'ms', 'with them', t.cpuMany);
   }
   if (!want('join') && !want('idle') && !want('heavy')) return;
   if (want('join')) {

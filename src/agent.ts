@@ -132,7 +132,7 @@ export class Agent {
       });
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
       // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
-      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, (i) => security.pgListener(i), agent.updates);
+      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, (i) => security.pgListener(i), agent.updates, subscriptions);
       security.onReload((s) => {
         if (s.apiTls) (agent.#http as unknown as https.Server).setSecureContext(httpsOptions(s.apiTls));
         if (s.gossipTls) agent.cluster?.reloadTls(s.gossipTls);

@@ -69,6 +69,27 @@ describe('subscriptions across restarts and crashes', function () {
     again.stream.close();
   });
 
+  it('after a restart, pinned subscriptions (team = ?) still hear rows leaving them, thousands of rows each', async () => {
+    // Their stored keys go back into the wake index at start-up, a page at a time: a row whose team
+    // changes away wakes only the subscriptions that hold it, so they must be known.
+    await write(agent.http, [['WITH RECURSIVE s(k) AS (SELECT 100 UNION ALL SELECT k + 1 FROM s WHERE k < 5099) INSERT INTO users SELECT k, NULL, 3 + k % 2, k FROM s']]);
+    const three = await subscribe(agent.http, ['SELECT id, score FROM users WHERE team = ?', [3]]);
+    const four = await subscribe(agent.http, ['SELECT id, score FROM users WHERE team = ?', [4]]);
+    const views = [new ResultMap(), new ResultMap()];
+    views[0].apply(three.stream.events);
+    views[1].apply(four.stream.events);
+    assert.equal(views[0].rows.size, 2500);
+    three.stream.close();
+    four.stream.close();
+    assert.equal(await agent.stop(), 0);
+    await agent.start();
+    await write(agent.http, ['UPDATE users SET team = 9 WHERE id % 10 IN (1, 2)', 'UPDATE users SET score = -1 WHERE id = 4999']);
+    await resume(agent.http, three.id, views[0], 'SELECT id, score FROM users WHERE team = 3');
+    await resume(agent.http, four.id, views[1], 'SELECT id, score FROM users WHERE team = 4');
+    assert.equal(views[0].rows.size, 2000);
+    assert.equal(views[1].rows.size, 2000);
+  });
+
   it('after SIGKILL right after commits, from=N returns every committed change', async () => {
     const join = await subscribe(agent.http, JOIN);
     const view = new ResultMap();

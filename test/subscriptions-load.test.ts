@@ -172,22 +172,39 @@ describe('live subscriptions under load', function () {
     }
   });
 
-  it('refuses a write with 503 and Retry-After while the matcher is behind, keeps the connection, and takes it once caught up', async () => {
-    // No wait before the 503: the refusal does not depend on how fast this machine matches.
+  it('refuses a write with 503 and Retry-After (HTTP) or 53000 (PostgreSQL) while the matcher is behind, keeps the connection, and takes it once caught up', async () => {
+    // No wait before the refusal: it does not depend on how fast this machine matches.
     const { agent, clients, sizes } = await heavyAgent({ config: '[subscriptions]\nmax_backlog_rows = 1000\nadmit_wait_seconds = 0\n' });
+    const pg = pgClient(agent.pg!.port);
     try {
+      await pg.connect();
       await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
       // 80,000 changes are being matched, and 20,000 changed rows wait.
       const r = await postJson(agent.http, '/v1/transactions', [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
       assert.equal(r.status, 503, r.text);
       assert.equal(r.headers['retry-after'], '1');
       assert.match((r.json as { error: string }).error, /20000 written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\)/);
+      // The PG port holds writes back the same way: an autocommit write and a block's write fail
+      // with 53000, nothing is written, and the session goes on.
+      const busy = async (sql: string) => {
+        const err = (await pg.query(sql).then(() => null, (e: unknown) => e)) as { code?: string; message?: string } | null;
+        assert.ok(err, `${sql} was taken while the matcher was behind`);
+        assert.equal(err.code, '53000', err.message);
+        assert.match(err.message ?? '', /written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\); retry after 1 s/);
+      };
+      await busy("INSERT INTO sandwiches VALUES (99998, 'late pg')");
+      await pg.query('BEGIN');
+      await busy("INSERT INTO sandwiches VALUES (99998, 'late pg')");
+      await pg.query('ROLLBACK');
+      assert.deepEqual((await pg.query('SELECT count(*) AS n FROM sandwiches WHERE pk >= 99998')).rows, [{ n: '0' }]);
       for (const [i, c] of clients.entries()) await c.until(() => c.changes >= sizes[i], 120000, `all changes of subscription ${i}`);
       await mustWrite(agent.http, [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
-      for (const c of clients) await c.until(() => c.changes === sizes[clients.indexOf(c)] + 1, 10000, 'the late insert');
+      await pg.query("INSERT INTO sandwiches VALUES (99998, 'late pg')");
+      for (const c of clients) await c.until(() => c.changes === sizes[clients.indexOf(c)] + 2, 10000, 'the late inserts');
       const h = (await request(agent.http, 'GET', '/v1/health')).json as { subscriptions: { queued_rows: number } };
       assert.equal(h.subscriptions.queued_rows, 0);
     } finally {
+      await pg.end().catch(() => undefined);
       for (const c of clients) c.close();
       await agent.dispose();
     }

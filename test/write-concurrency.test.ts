@@ -77,7 +77,8 @@ describe('concurrent writes', function () {
     assert.equal(tellers, history, 'tellers');
     assert.equal(branches, history, 'branches');
     assert.equal(accounts, history, 'accounts');
-    assert.match(pgbench(['-b', 'simple-update', '-t', '60', '-M', 'prepared']), /processed: 240\/240/);
+    // simple-update's SELECT reads the account its UPDATE just changed: the same rare 40001, retried.
+    assert.match(pgbench(['-b', 'simple-update', '-t', '60', '--max-tries', '5', '-M', 'prepared']), /processed: 240\/240/);
     const after = sums();
     assert.equal(after[4], 720);
     assert.equal(after[0], after[3], 'every history row is one account change');

@@ -1,9 +1,7 @@
 import type Koa from 'koa';
+import type { WriteAdmission } from '../../src/engine/write-admission';
 
-/** Whether a write may go ahead now; a refusal names why and when to retry. */
-export interface WriteAdmission {
-  admitWrite(): Promise<{ retryAfter: number; reason: string } | null>;
-}
+export type { WriteAdmission };
 
 /**
  * Backpressure for HTTP writes: holds a write while the agent is behind (live subscriptions not yet

@@ -4,6 +4,8 @@ import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
 import type { PgListenerConfig } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
+import type { WriteAdmission } from '../../src/engine/write-admission';
+import { admittedEngine } from './admission';
 import { type CancelRegistry, Connection } from './connection';
 import { negotiateEncryption } from './encryption';
 import { LocalDb } from './local-db';
@@ -20,6 +22,8 @@ export interface PgBackend extends PgEngine {
 export class PgServer implements CancelRegistry {
   readonly #local: LocalDb;
   readonly #engine: PgBackend;
+  /** What sessions write through: the engine behind the write admission, when there is one. */
+  readonly #sessionEngine: PgEngine;
   readonly #servers: net.Server[] = [];
   readonly #conns = new Map<number, { key: number; conn: Connection }>();
   readonly #sockets = new Set<net.Socket>();
@@ -28,8 +32,9 @@ export class PgServer implements CancelRegistry {
   /** Connections and statements, counted for the metrics. */
   readonly counts = new PgCounts();
 
-  private constructor(engine: PgBackend, updates: TableUpdateSource | null) {
+  private constructor(engine: PgBackend, updates: TableUpdateSource | null, admission: WriteAdmission | null) {
     this.#engine = engine;
+    this.#sessionEngine = admission ? admittedEngine(engine, admission) : engine;
     this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);
     engine.onSchema((schema) => this.#local.refresh(schema));
@@ -37,9 +42,14 @@ export class PgServer implements CancelRegistry {
 
   /** Starts every configured listener; rejects if one cannot bind. */
   static async start(
-    engine: PgBackend, listeners: PgListenerConfig[], queryTimeoutSeconds: number, security: (i: number) => PgListenerSecurity, updates: TableUpdateSource | null = null,
+    engine: PgBackend,
+    listeners: PgListenerConfig[],
+    queryTimeoutSeconds: number,
+    security: (i: number) => PgListenerSecurity,
+    updates: TableUpdateSource | null = null,
+    admission: WriteAdmission | null = null,
   ): Promise<PgServer> {
-    const s = new PgServer(engine, updates);
+    const s = new PgServer(engine, updates, admission);
     try {
       for (const [i, l] of listeners.entries()) await s.#listen(l, queryTimeoutSeconds * 1000, () => security(i));
     } catch (err) {
@@ -62,7 +72,7 @@ export class PgServer implements CancelRegistry {
       const sec = security();
       negotiateEncryption(socket, () => sec.tls, (n) => {
         const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs, counts: this.counts };
-        new Connection(n.socket, this.#engine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' }, this.#channels);
+        new Connection(n.socket, this.#sessionEngine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' }, this.#channels);
       });
     });
     server.maxConnections = 10000;

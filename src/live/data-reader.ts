@@ -20,6 +20,9 @@ export class DataReader {
   readonly #writer: PositionedWriter;
   readonly #own: boolean;
   readonly #position: Database.Statement | null;
+  /** BEGIN and COMMIT prepared once: the matcher begins and ends a read for every batch. */
+  readonly #begin: Database.Statement | null = null;
+  readonly #commit: Database.Statement | null = null;
 
   constructor(path: string, writer: PositionedWriter) {
     this.#writer = writer;
@@ -30,6 +33,8 @@ export class DataReader {
       this.db.pragma('busy_timeout = 5000');
       installReadFunctions(this.db);
       this.#position = this.db.prepare(COMMITS_SQL).pluck();
+      this.#begin = this.db.prepare('BEGIN');
+      this.#commit = this.db.prepare('COMMIT');
     } else {
       this.db = writer.db;
       this.#position = null;
@@ -39,13 +44,13 @@ export class DataReader {
   /** Begins a read transaction at the committed state; returns its commit position. */
   begin(): number {
     if (!this.#position) return this.#writer.commits;
-    if (this.db.inTransaction) this.db.exec('COMMIT');
-    this.db.exec('BEGIN');
+    if (this.db.inTransaction) this.#commit!.run();
+    this.#begin!.run();
     return Number((this.#position.get() as bigint | null | undefined) ?? 0);
   }
 
   end(): void {
-    if (this.#own && this.db.inTransaction) this.db.exec('COMMIT');
+    if (this.#own && this.db.inTransaction) this.#commit!.run();
   }
 
   /** Runs `fn` in a read transaction; `fn` gets the position. */

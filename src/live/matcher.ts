@@ -1,6 +1,7 @@
 import type { Changeset, RowChange } from '../bus/changeset';
 import type { DataReader } from './data-reader';
 import { Abandoned, Slicer } from './slicer';
+import { SharedEvaluator } from './shared-evaluation';
 import type { SnapshotResult, SnapshotRunner } from './snapshot-runner';
 import type { SubscriptionStore } from './store';
 import type { Outcome, Subscription } from './subscription';
@@ -34,6 +35,7 @@ export class Matcher {
   readonly #runner: SnapshotRunner | null;
   readonly #drop: (sub: Subscription, message: string) => void;
   readonly #slicer: Slicer;
+  readonly #shared: SharedEvaluator;
   readonly #subs = new Set<Subscription>();
   #queue: Changeset[] = [];
   /** Changed rows queued, and in the batch under way. */
@@ -53,6 +55,8 @@ export class Matcher {
   /** Full re-runs to do, and those under way on the runner. */
   readonly #dirty = new Set<Subscription>();
   #running: Subscription[] = [];
+  /** Subscription evaluations done by shared statements (see SharedEvaluator), since start. */
+  #together = 0;
   /** The position of the last batch. */
   #flushedAt = 0;
   #closed = false;
@@ -64,13 +68,36 @@ export class Matcher {
     this.#runner = runner;
     this.#drop = drop;
     this.#slicer = new Slicer(sliceMs);
+    this.#shared = new SharedEvaluator(store);
   }
 
-  /** Follows a subscription whose stored result reflects `sub.position`. */
-  add(sub: Subscription): void {
+  /**
+   * Follows a subscription whose stored result reflects `sub.position`. `load` false leaves its
+   * stored rows out of the wake index: the caller feeds them with loadRows before any write.
+   */
+  add(sub: Subscription, load = true): void {
     this.#subs.add(sub);
-    this.index.add(sub, () => this.#store.allRows(sub.id).map((r) => r.key));
+    this.index.add(sub, () => (load ? this.#store.allRows(sub.id).map((r) => r.key) : []));
     if (this.index.tracksRows(sub)) sub.onRow = (key, delta) => (delta > 0 ? this.index.rowAdded(sub, key) : this.index.rowRemoved(sub, key));
+  }
+
+  /**
+   * Feeds the stored rows of subscriptions added with `load` false to the wake index, a page at a
+   * time, pausing every few milliseconds (start-up: the rows of every pinned subscription, which
+   * may be many, without holding the thread; signals are still heard).
+   */
+  async loadRows(subs: Iterable<Subscription>): Promise<void> {
+    for (const sub of subs) {
+      if (!this.index.tracksRows(sub)) continue;
+      for (let after = 0; ; ) {
+        const page = this.#store.rowsPage(sub.id, after, 1024);
+        if (page.length === 0) break;
+        for (const r of page) this.index.rowAdded(sub, r.key);
+        after = page[page.length - 1].rowId;
+        await this.#slicer.pause();
+      }
+      await this.#slicer.pause();
+    }
   }
 
   /** Stops following a subscription; `then` (its store deletion) runs once no piece of work holds the store. */
@@ -105,6 +132,11 @@ export class Matcher {
   /** Changed rows waiting to be matched, the batch under way included. */
   get backlog(): number {
     return this.#queuedRows + this.#batchRows;
+  }
+
+  /** Evaluations of subscriptions done together with others of the same SQL, since start. */
+  get evaluatedTogether(): number {
+    return this.#together;
   }
 
   /** How long the oldest changeset not yet matched has waited, seconds (0 when none waits). */
@@ -262,6 +294,7 @@ export class Matcher {
     // Delivered sub by sub, pausing between them: a listener that attached meanwhile already has
     // these changes in its snapshot, and its client stream skips them (see ClientStream.push).
     for (const [sub, o] of done.outcomes) {
+      if (o.records.length === 0) continue;
       sub.deliver(o.records);
       if (this.#slicer.due) await new Promise<void>((r) => setImmediate(r));
     }
@@ -310,6 +343,9 @@ export class Matcher {
     this.#queuedRows = 0;
     try {
       const woken = this.index.wake(changesOf(batch));
+      // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
+      const groups = SharedEvaluator.groups(woken.keys());
+      const done = new Map<Subscription, Outcome | Error>();
       await this.#evaluate(
         woken.keys(),
         async (sub, position) => {
@@ -318,6 +354,23 @@ export class Matcher {
             this.#dirty.add(sub);
             return null;
           }
+          const group = groups.get(sub);
+          if (group) {
+            for (const s of group) groups.delete(s);
+            const members = group.filter((s) => this.#subs.has(s) && s.position < position);
+            try {
+              if (members.length > 1) {
+                for (const [s, o] of await this.#shared.evaluate(this.#reader.db, members, woken, Date.now(), this.#slicer)) done.set(s, o);
+                this.#together += members.length;
+              }
+            } catch (err) {
+              if (err instanceof Abandoned) throw err;
+              // A read failed (one subscription's parameters, say): nothing was stored; one by one instead.
+            }
+          }
+          const o = done.get(sub);
+          if (o instanceof Error) throw o;
+          if (o) return o;
           return sub.apply(this.#reader.db, woken.get(sub)!, Date.now(), this.#slicer);
         },
         (position) => {

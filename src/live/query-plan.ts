@@ -52,6 +52,28 @@ export interface QueryPlan {
    * new value equals `value` or the result holds it now.
    */
   equalities: Equality[];
+  /** How subscriptions of this SQL with other parameters are evaluated together; null: one by one. */
+  shared: SharedPlan | null;
+}
+
+/**
+ * Statements that evaluate many subscriptions of one SQL text, each with its own parameters, at
+ * once (restricted mode). A VALUES source `__patina_p` lists (subscription number, changed key of
+ * one occurrence, that subscription's parameter values) rows; each parameter of the query reads its
+ * column (`+__patina_p.__patina_vN`: the unary plus keeps a bound parameter's lack of affinity), the
+ * changed occurrence is matched to the row's key, and each result row ends with its subscription
+ * number. VALUES comes first in the join order, so the pairs drive the lookups: the cost is that of
+ * evaluating each pair alone, in one statement instead of one per subscription.
+ */
+export interface SharedPlan {
+  /** Subscriptions whose plans have the same key share statements. */
+  key: string;
+  /** The values of the parameter columns for a subscription's parameters. */
+  values(params: SqlParams | undefined): SqlValue[];
+  /** Values bound per pair: the subscription number, the key parts of `occ`, the parameter values. */
+  width(occ: number): number;
+  /** The statement for `n` pairs of occurrence `occ`, bound positionally, pair after pair. */
+  sql(occ: number, n: number): string;
 }
 
 /** Occurrence `occ`'s `column` equals `value` in every result row, as SQLite compares them. */
@@ -141,7 +163,8 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
   };
   const mode = shape.restrictable ? 'restricted' : 'keyed';
   const equalities = mode === 'restricted' && shape.where ? findEqualities(toks, shape, schema, params) : [];
-  return { sql, params, columns, tables, mode, occurrences: shape.occurrences, fullSql, restrictedSql, equalities };
+  const shared = mode === 'restricted' ? sharedPlan(toks, sql, shape, schema, params, hints, hidden, end) : null;
+  return { sql, params, columns, tables, mode, occurrences: shape.occurrences, fullSql, restrictedSql, equalities, shared };
 }
 
 function multisetPlan(sql: string, params: SqlParams | undefined, columns: string[], tables: Set<string>): QueryPlan {
@@ -157,6 +180,92 @@ function multisetPlan(sql: string, params: SqlParams | undefined, columns: strin
       throw new Error('a multiset plan cannot be restricted');
     },
     equalities: [],
+    shared: null,
+  };
+}
+
+/**
+ * The shared statements of a restricted query (see SharedPlan), or null when its subscriptions are
+ * evaluated one by one: no parameters; a COLLATE in the query or on a column of its tables (a
+ * column reference in place of a parameter changes which collation a comparison uses); `?NNN`, or
+ * positional and named parameters mixed; a bare `*` with USING or NATURAL (it would list the
+ * VALUES columns and cannot be spelled out per table).
+ */
+function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, params: SqlParams | undefined, hints: string[], hidden: string, end: number): SharedPlan | null {
+  if (toks.some((t) => t.type === 'word' && t.text.toUpperCase() === 'COLLATE')) return null;
+  if (shape.occurrences.some((o) => findTable(schema, o.table)?.columns.some((c) => /\bCOLLATE\b/i.test(c.definition)))) return null;
+  if (shape.stars.length > 0 && shape.byName) return null;
+  const edits: { start: number; end: number; text: string }[] = [];
+  const slots: (number | string)[] = [];
+  let positional = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (t.text === '?') {
+      if (toks[i + 1]?.type === 'number' && toks[i + 1].start === t.start + 1) return null;
+      slots.push(positional++);
+      edits.push({ start: t.start, end: t.start + 1, text: `+__patina_p.__patina_v${slots.length - 1}` });
+    } else if (t.type === 'punct' && (t.text === ':' || t.text === '@' || t.text === '$')) {
+      const w = toks[i + 1];
+      if (!w || w.type !== 'word' || w.start !== t.start + 1) return null;
+      let slot = slots.indexOf(w.text);
+      if (slot < 0) slot = slots.push(w.text) - 1;
+      edits.push({ start: t.start, end: w.start + w.text.length, text: `+__patina_p.__patina_v${slot}` });
+      i++;
+    }
+  }
+  if (slots.length === 0) return null;
+  if (positional > 0 ? positional !== slots.length || !Array.isArray(params) : params === undefined || Array.isArray(params)) return null;
+  const all = shape.occurrences.map((o) => `${quoteIdentifier(o.alias)}.*`).join(', ');
+  for (const at of shape.stars) edits.push({ start: at, end: at + 1, text: all });
+  edits.sort((a, b) => a.start - b.start);
+  /** The SQL text from `a` to `b`, parameters read from __patina_p and bare stars spelled out. */
+  const subst = (a: number, b: number): string => {
+    let out = '';
+    let at = a;
+    for (const e of edits) {
+      if (e.start < a || e.start >= b) continue;
+      out += sql.slice(at, e.start) + e.text;
+      at = e.end;
+    }
+    return out + sql.slice(at, b);
+  };
+  const texts = shape.texts;
+  const build = (occ: number, n: number): string => {
+    const o = shape.occurrences[occ];
+    const names = ['__patina_s', ...o.pk.map((_c, j) => `__patina_k${j}`), ...slots.map((_s, i) => `__patina_v${i}`)];
+    const row = `(${names.map(() => '?').join(', ')})`;
+    const cte = `WITH __patina_p(${names.join(', ')}) AS (VALUES ${Array.from({ length: n }, () => row).join(', ')})\n`;
+    const head = `${subst(0, shape.fromStart)}\n, ${hidden}, __patina_p.__patina_s\n`;
+    const match = o.pk.map((c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} = +__patina_p.__patina_k${j}`).join(' AND ');
+    const where = shape.where ? `(${subst(shape.where.exprStart, shape.where.end)}\n)` : null;
+    const tail = shape.where ? subst(shape.where.end, end) : subst(shape.fromEnd, end);
+    if (shape.reorderable) {
+      const order = [occ, ...shape.occurrences.map((_o, k) => k).filter((k) => k !== occ)];
+      const items = order.map((k) => subst(texts[k].item[0], texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''));
+      const conds = [match, ...texts.filter((t) => t.on).map((t) => `(${subst(t.on![0], t.on![1])})`)];
+      if (where) conds.push(where);
+      return `${cte}${head}FROM __patina_p CROSS JOIN ${items.join(' CROSS JOIN ')}\nWHERE ${conds.join(' AND ')}\n${tail}`;
+    }
+    // The query's own FROM clause after __patina_p, the changed occurrence read by its key.
+    const stop = shape.where ? shape.where.start : shape.fromEnd;
+    const at = texts[occ].end;
+    const from = hints[occ] ? `${subst(shape.fromStart + 4, at)} ${hints[occ]}${subst(at, stop)}` : subst(shape.fromStart + 4, stop);
+    return `${cte}${head}FROM __patina_p CROSS JOIN ${from}\nWHERE ${where ? `${where} AND ` : ''}${match}\n${tail}`;
+  };
+  const cache = new Map<string, string>();
+  return {
+    key: sql,
+    values: (p) => slots.map((s) => {
+      const v = typeof s === 'number' ? (p as SqlValue[])[s] : (p as Record<string, SqlValue>)[s];
+      return v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
+    }),
+    width: (occ) => 1 + shape.occurrences[occ].pk.length + slots.length,
+    sql: (occ, n) => {
+      const k = `${occ}:${n}`;
+      let text = cache.get(k);
+      if (text === undefined) cache.set(k, (text = build(occ, n)));
+      return text;
+    },
   };
 }
 
@@ -231,6 +340,9 @@ interface Shape {
   texts: OccurrenceText[];
   /** Whether the restricted SQL may list the changed occurrence first (see planQuery). */
   reorderable: boolean;
+  /** Where the select list has a bare `*`, and whether a join matches columns by name (USING, NATURAL). */
+  stars: number[];
+  byName: boolean;
   restrictable: boolean;
   /** Where FROM starts, and where the FROM clause ends (the next clause or the end). */
   fromStart: number;
@@ -283,7 +395,9 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   const word0 = (k: number) => (toks[k]?.type === 'word' ? toks[k].text.toUpperCase() : '');
   // Whether the FROM clause can be rewritten with any occurrence first (inner joins with ON or
   // commas only; no bare `*` in the select list, whose columns follow the FROM order).
-  let reorderable = !toks.some((t, k) => k < from && depth[k] === 0 && t.text === '*' && (k === 0 || (toks[k - 1].text !== '.' && (toks[k - 1].text === ',' || word0(k - 1) === 'SELECT'))));
+  const stars = toks.filter((t, k) => k < from && depth[k] === 0 && t.text === '*' && (k === 0 || (toks[k - 1].text !== '.' && (toks[k - 1].text === ',' || word0(k - 1) === 'SELECT')))).map((t) => t.start);
+  let reorderable = stars.length === 0;
+  let byName = false;
   const shapeFromEnd = fromEnd < toks.length ? toks[fromEnd].start : endOf(toks);
   let i = from + 1;
   const word = (k: number) => (toks[k] && k < fromEnd && toks[k].type === 'word' ? toks[k].text.toUpperCase() : '');
@@ -318,7 +432,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     // Skip INDEXED BY / NOT INDEXED and the ON / USING constraint up to the next join operator.
     let itemEnd = text.end;
     while (i < fromEnd && !(depth[i] === 0 && (toks[i].text === ',' || JOIN_WORDS.has(word(i))))) {
-      if (depth[i] === 0 && word(i) === 'USING') reorderable = false;
+      if (depth[i] === 0 && word(i) === 'USING') [reorderable, byName] = [false, true];
       if (depth[i] === 0 && word(i) === 'ON' && toks[i + 1]) text.on = [toks[i + 1].start, 0];
       else if (!text.on) itemEnd = toks[i].start + toks[i].text.length;
       i++;
@@ -332,7 +446,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     }
     while (i < fromEnd && JOIN_WORDS.has(word(i))) {
       const w = word(i);
-      if (w === 'NATURAL') reorderable = false;
+      if (w === 'NATURAL') [reorderable, byName] = [false, true];
       if (w === 'LEFT' || w === 'RIGHT' || w === 'FULL') outer = true;
       i++;
       if (w === 'JOIN') break;
@@ -343,6 +457,8 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     occurrences,
     texts,
     reorderable: reorderable && occurrences.length > 1,
+    stars,
+    byName,
     restrictable: !outer && !subselect,
     fromStart: toks[from].start,
     fromEnd: fromEnd < toks.length ? toks[fromEnd].start : endOf(toks),

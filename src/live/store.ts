@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Checkpointer } from '../engine/checkpointer';
 
 /** A subscription's row as persisted. */
 export interface StoredSubscription {
@@ -23,6 +24,14 @@ export interface StoredRow {
   cells: string;
 }
 
+/** A stored row found for one of many subscriptions. */
+export interface PairedRow extends StoredRow {
+  sub: number;
+}
+
+/** Pairs per lookup of rowsByKeys and refRowsByParts. */
+export const MAX_PAIRS = 256;
+
 export interface StoredChange {
   changeId: number;
   kind: string;
@@ -38,7 +47,8 @@ CREATE TABLE IF NOT EXISTS subscriptions (
 CREATE TABLE IF NOT EXISTS rows (
   sub INTEGER NOT NULL, row_id INTEGER NOT NULL, key TEXT NOT NULL, cells TEXT NOT NULL,
   PRIMARY KEY (sub, row_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS rows_by_key ON rows (sub, key);
+DROP INDEX IF EXISTS rows_by_key;
+CREATE INDEX IF NOT EXISTS rows_by_source ON rows (key, sub);
 CREATE TABLE IF NOT EXISTS refs (
   sub INTEGER NOT NULL, occ INTEGER NOT NULL, part TEXT NOT NULL, row_id INTEGER NOT NULL,
   PRIMARY KEY (sub, occ, part, row_id)) WITHOUT ROWID;
@@ -57,6 +67,12 @@ export class SubscriptionStore {
   readonly db: Database.Database;
   readonly file: string;
   readonly #st: Record<string, Database.Statement>;
+  /**
+   * Checkpoints on a thread of their own, as for the data file: SQLite's automatic checkpoint ran
+   * inside every ~150th matcher commit, with its fsyncs, on the agent's thread.
+   */
+  readonly #checkpointer: Checkpointer | null;
+  readonly #listStmts = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     this.file = file;
@@ -65,9 +81,13 @@ export class SubscriptionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    this.#checkpointer = file === ':memory:' ? null : new Checkpointer(file, this.db);
     const p = (sql: string) => this.db.prepare(sql);
     this.#st = {
       list: p('SELECT * FROM subscriptions ORDER BY id'),
+      // Prepared once: the matcher begins and commits one transaction per batch.
+      begin: p('BEGIN IMMEDIATE'),
+      commit: p('COMMIT'),
       insertSub: p('INSERT INTO subscriptions (uuid, key, sql, params, columns, next_row_id, last_change, listened_at) VALUES (?, ?, ?, ?, ?, 1, 0, ?)'),
       deleteSub: p('DELETE FROM subscriptions WHERE id = ?'),
       deleteRows: p('DELETE FROM rows WHERE sub = ?'),
@@ -77,7 +97,7 @@ export class SubscriptionStore {
       setListened: p('UPDATE subscriptions SET listened_at = ? WHERE id = ?'),
       // INDEXED BY: without statistics SQLite prefers the primary key's (sub) prefix, a walk of the
       // whole result per changed row.
-      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_key WHERE sub = ? AND key = ?'),
+      rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_source WHERE key = ? AND sub = ?'),
       row: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id = ?'),
       allRows: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ?'),
       rowsPage: p('SELECT row_id AS rowId, key, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?'),
@@ -139,7 +159,7 @@ export class SubscriptionStore {
   }
 
   rowsByKey(sub: number, key: string): StoredRow[] {
-    return this.#st.rowsByKey.all(sub, key) as StoredRow[];
+    return this.#st.rowsByKey.all(key, sub) as StoredRow[];
   }
 
   row(sub: number, rowId: number): StoredRow | undefined {
@@ -165,6 +185,47 @@ export class SubscriptionStore {
 
   deleteRow(sub: number, rowId: number): void {
     this.#st.deleteRow.run(sub, rowId);
+  }
+
+  /**
+   * The stored rows of every subscription with one of these identity keys (single-table results,
+   * whose identity is the source key): one probe per key, whichever subscriptions hold it (the
+   * shared evaluation of same-SQL subscriptions). At most MAX_PAIRS keys.
+   */
+  rowsByKeys(keys: readonly string[]): PairedRow[] {
+    return this.#listed('rows', keys.map((k) => [k]), [], (v) => `WITH v(key) AS (VALUES ${v}) SELECT r.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_source WHERE r.key = v.key`);
+  }
+
+  /** Stored rows built from the given source keys of occurrence `occ`, for many (subscription, key part) pairs (joins). */
+  refRowsByParts(occ: number, pairs: readonly [number, string][]): PairedRow[] {
+    return this.#listed('refs', pairs, [occ], (v) => `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`);
+  }
+
+  /** Runs a statement over a VALUES list, padded to a power of two with its last entry (cached statements). */
+  #listed(kind: string, list: readonly (readonly unknown[])[], extra: unknown[], sql: (values: string) => string): PairedRow[] {
+    if (list.length === 0) return [];
+    if (list.length > MAX_PAIRS) throw new Error(`at most ${MAX_PAIRS} entries per lookup`);
+    let n = 1;
+    while (n < list.length) n *= 2;
+    const key = `${kind}:${n}`;
+    let st = this.#listStmts.get(key);
+    if (!st) {
+      const row = `(${list[0].map(() => '?').join(', ')})`;
+      this.#listStmts.set(key, (st = this.db.prepare(sql(Array.from({ length: n }, () => row).join(', ')))));
+    }
+    const args: unknown[] = [];
+    for (let k = 0; k < n; k++) args.push(...list[Math.min(k, list.length - 1)]);
+    return st.all(...args, ...extra) as PairedRow[];
+  }
+
+  /** The query plan of a lookup of `n` keys or pairs (for the tests that check lookups stay keyed). */
+  explainListed(kind: 'rows' | 'refs', n: number): string[] {
+    const pairs = Array.from({ length: n }, (_, k): [number, string] => [k + 1, `k${k}`]);
+    if (kind === 'rows') this.rowsByKeys(pairs.map((p) => p[1]));
+    else this.refRowsByParts(0, pairs);
+    const st = this.#listStmts.get(`${kind}:${n}`)!;
+    const args = kind === 'rows' ? pairs.map((p) => p[1]) : [...pairs.flat(), 0];
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args) as { detail: string }[]).map((r) => r.detail);
   }
 
   refs(sub: number, occ: number, part: string): number[] {
@@ -212,7 +273,10 @@ export class SubscriptionStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const nested = this.db.inTransaction;
+    const out = this.db.transaction(fn)();
+    if (!nested) this.#checkpointer?.committed();
+    return out;
   }
 
   /**
@@ -220,11 +284,13 @@ export class SubscriptionStore {
    * What others write meanwhile with transaction() nests in it as a savepoint and commits with it.
    */
   begin(): void {
-    this.db.exec('BEGIN IMMEDIATE');
+    this.#st.begin.run();
   }
 
   commit(): void {
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (!this.db.inTransaction) return;
+    this.#st.commit.run();
+    this.#checkpointer?.committed();
   }
 
   rollback(): void {
@@ -249,6 +315,7 @@ export class SubscriptionStore {
   }
 
   close(): void {
+    void this.#checkpointer?.close();
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {

@@ -25,6 +25,12 @@ const MAX_KEYS = 256;
 /** Rows handled between two looks at the slicer. */
 const PAGE = 256;
 
+/** A row a changeset affected: as stored (if it was in the result) and its fresh cells (if it is now). */
+export interface Affected {
+  old?: StoredRow;
+  now?: string;
+}
+
 /** What one evaluation changed: the records to deliver and the head to adopt once the store commits. */
 export interface Outcome {
   records: ChangeRecord[];
@@ -83,7 +89,7 @@ export class Subscription {
         const cells = rowToJson(row);
         batch.insert(cells, cells);
       } else {
-        batch.insert(this.#identity(row), rowToJson(row.slice(0, this.plan.columns.length)));
+        batch.insert(this.identity(row), rowToJson(row.slice(0, this.plan.columns.length)));
       }
       if (++n % PAGE === 0) await slicer.pause();
     }
@@ -98,7 +104,7 @@ export class Subscription {
    */
   async apply(db: Database.Database, changed: ChangedKeys, now: number, slicer: Slicer): Promise<Outcome> {
     if (this.plan.mode !== 'restricted') return this.reconcile(db, now, slicer);
-    const affected = new Map<string, { old?: StoredRow; now?: string }>();
+    const affected = new Map<string, Affected>();
     const entry = (k: string) => {
       let e = affected.get(k);
       if (!e) affected.set(k, (e = {}));
@@ -111,7 +117,7 @@ export class Subscription {
       if (!keys) continue;
       const pks = [...keys.values()].filter((pk) => pk.every((v) => v !== null));
       for (let at = 0; at < pks.length; at += MAX_KEYS) {
-        for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS))) entry(this.#identity(row)).now = rowToJson(row.slice(0, ncols));
+        for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS))) entry(this.identity(row)).now = rowToJson(row.slice(0, ncols));
         await slicer.pause();
       }
       let n = 0;
@@ -127,6 +133,14 @@ export class Subscription {
         if (++n % PAGE === 0) await slicer.pause();
       }
     }
+    return this.resolveAll(affected, now, slicer);
+  }
+
+  /**
+   * Stores and logs what changed for the rows a changeset affected: by identity key, the stored row
+   * (if any) and the row's fresh cells (if it is in the result now). The caller adopts the head.
+   */
+  async resolveAll(affected: Map<string, Affected>, now: number, slicer: Slicer): Promise<Outcome> {
     const batch = new Batch(this, this.#store, true, now);
     let n = 0;
     for (const [key, e] of affected) {
@@ -196,7 +210,7 @@ export class Subscription {
     const ncols = this.plan.columns.length;
     const fresh = new Map<string, string>();
     for (let i = 0; i < rows.length; i++) {
-      fresh.set(this.#identity(rows[i]), rowToJson(rows[i].slice(0, ncols)));
+      fresh.set(this.identity(rows[i]), rowToJson(rows[i].slice(0, ncols)));
       if (i % PAGE === 0) await slicer.pause();
     }
     const old = new Map<string, StoredRow>();
@@ -245,8 +259,8 @@ export class Subscription {
     }
   }
 
-  /** Key parts of each source occurrence, from the hidden key columns at the end of a row. */
-  #identity(row: unknown[]): string {
+  /** The identity key of a result row: key parts of each source occurrence, from the hidden key columns after the query's own. */
+  identity(row: unknown[]): string {
     let at = this.plan.columns.length;
     const parts = this.plan.occurrences.map((o) => {
       const part = encodeKey(row.slice(at, at + o.pk.length));

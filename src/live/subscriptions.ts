@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { Changeset } from '../bus/changeset';
 import { PatinaError } from '../errors';
 import { checkReadReach } from '../engine/classify';
@@ -119,6 +119,8 @@ export class Subscriptions {
     live.#reader.end();
     const current = live.#store.matched() === position;
     const stale: Subscription[] = [];
+    const added: Subscription[] = [];
+    let slice = performance.now();
     for (const stored of live.#store.list()) {
       try {
         const plan = planQuery(db, engine.schema, stored.sql, decodeParams(stored.params));
@@ -127,12 +129,19 @@ export class Subscriptions {
         const sub = new Subscription({ ...stored, listenedAt: Math.max(stored.listenedAt, now) }, plan, live.#store);
         if (current) sub.position = position;
         else stale.push(sub);
-        live.#add(sub);
+        live.#add(sub, false);
+        added.push(sub);
       } catch (err) {
         process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
         live.#store.deleteSubscription(stored.id);
       }
+      // Sliced like the matcher's work (nothing writes before open returns): signals are heard.
+      if (performance.now() - slice >= SLICE_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        slice = performance.now();
+      }
     }
+    await live.#matcher.loadRows(added);
     if (stale.length > 0) {
       // Re-run in the matcher's queue, sliced, before any batch of new writes.
       live.#rerunAtStart = stale.length;
@@ -244,6 +253,7 @@ export class Subscriptions {
     rerun_at_start: number;
     changes_sent_total: number;
     clients_cut_off_total: number;
+    evaluated_together_total: number;
     loop_delay_ms?: { p99: number; max: number };
   } {
     let clients = 0;
@@ -257,6 +267,7 @@ export class Subscriptions {
       rerun_at_start: this.#rerunAtStart,
       changes_sent_total: this.#tally.sent,
       clients_cut_off_total: this.#tally.cutOffs,
+      evaluated_together_total: this.#matcher.evaluatedTogether,
     };
     if (!loop) return out;
     const ms = (ns: number) => Math.round(ns / 1e4) / 100;
@@ -325,10 +336,10 @@ export class Subscriptions {
     }
   }
 
-  #add(sub: Subscription) {
+  #add(sub: Subscription, load = true) {
     this.#byUuid.set(sub.uuid, sub);
     this.#byKey.set(sub.key, sub);
-    this.#matcher.add(sub);
+    this.#matcher.add(sub, load);
   }
 
   #drop(sub: Subscription, message: string) {

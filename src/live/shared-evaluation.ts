@@ -1,0 +1,155 @@
+import type Database from 'better-sqlite3';
+import type { SqlValue } from '../engine/values';
+import { rowToJson } from '../engine/values';
+import { Abandoned, type Slicer } from './slicer';
+import { MAX_PAIRS, type SubscriptionStore } from './store';
+import type { Affected, Outcome, Subscription } from './subscription';
+import type { ChangedKeys } from './wake-index';
+
+/** Bound values per shared statement stay under SQLite's default limit of 32,766. */
+const MAX_VARIABLES = 32000;
+/** Prepared shared statements kept per connection (the least recently used go first). */
+const MAX_STATEMENTS = 256;
+
+/**
+ * Evaluates woken restricted subscriptions of one SQL text with different parameters together (see
+ * SharedPlan): per occurrence, every (subscription, changed key) pair goes into one statement of up
+ * to 256 pairs, and their stored rows are looked up the same way; then each subscription's
+ * changes are stored and logged as its own evaluation would have. A pair is exactly what that
+ * subscription's own restricted query would have read, so the outcomes are the same.
+ */
+export class SharedEvaluator {
+  readonly #store: SubscriptionStore;
+  readonly #stmts = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  /** Each subscription's parameter values in statement order (worked out once). */
+  readonly #values = new WeakMap<Subscription, SqlValue[]>();
+
+  constructor(store: SubscriptionStore) {
+    this.#store = store;
+  }
+
+  /** The groups of two or more subscriptions that can share statements, by member. */
+  static groups(subs: Iterable<Subscription>): Map<Subscription, Subscription[]> {
+    const byKey = new Map<string, Subscription[]>();
+    for (const s of subs) {
+      const key = s.plan.mode === 'restricted' ? s.plan.shared?.key : undefined;
+      if (key === undefined) continue;
+      const g = byKey.get(key);
+      if (g) g.push(s);
+      else byKey.set(key, [s]);
+    }
+    const out = new Map<Subscription, Subscription[]>();
+    for (const g of byKey.values()) if (g.length > 1) for (const s of g) out.set(s, g);
+    return out;
+  }
+
+  /**
+   * What the changed keys did to each subscription of a group. Reads everything first (a read that
+   * fails throws before anything is stored: the caller then evaluates them one by one); a
+   * subscription whose store writes fail gets its error instead of an outcome.
+   */
+  async evaluate(db: Database.Database, subs: Subscription[], woken: Map<Subscription, ChangedKeys>, now: number, slicer: Slicer): Promise<Map<Subscription, Outcome | Error>> {
+    const plan = subs[0].plan;
+    const shared = plan.shared!;
+    const ncols = plan.columns.length;
+    const values = subs.map((s) => {
+      let v = this.#values.get(s);
+      if (!v) this.#values.set(s, (v = shared.values(s.plan.params)));
+      return v;
+    });
+    const numberOf = new Map(subs.map((s, i) => [s.id, i]));
+    // Only subscriptions a changed row affects get a map (most get none when many are woken).
+    const affected = new Map<number, Map<string, Affected>>();
+    const entry = (i: number, key: string) => {
+      let m = affected.get(i);
+      if (!m) affected.set(i, (m = new Map()));
+      let e = m.get(key);
+      if (!e) m.set(key, (e = {}));
+      return e;
+    };
+    for (let occ = 0; occ < plan.occurrences.length; occ++) {
+      const table = plan.occurrences[occ].table.toLowerCase();
+      const keysOf = subs.map((s) => woken.get(s)?.get(table));
+      const fresh: [number, SqlValue[]][] = [];
+      keysOf.forEach((keys, i) => {
+        if (keys) for (const pk of keys.values()) if (pk.every((v) => v !== null)) fresh.push([i, pk]);
+      });
+      const per = pairsPer(shared.width(occ));
+      for (let at = 0; at < fresh.length; at += per) {
+        const chunk = fresh.slice(at, at + per);
+        let n = 1;
+        while (n < chunk.length) n *= 2;
+        const args: unknown[] = [];
+        for (let k = 0; k < n; k++) {
+          const [i, pk] = chunk[Math.min(k, chunk.length - 1)];
+          args.push(i);
+          for (const v of pk) args.push(v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v);
+          for (const v of values[i]) args.push(v);
+        }
+        for (const row of this.#stmt(db, shared.sql(occ, n)).all(...args) as unknown[][]) {
+          const i = Number(row[row.length - 1]);
+          entry(i, subs[i].identity(row)).now = rowToJson(row.slice(0, ncols));
+        }
+        await slicer.pause();
+      }
+      if (plan.occurrences.length === 1) {
+        // One probe per changed key finds every subscription holding its row; only the pairs
+        // woken count (a holder is always woken by its row's change).
+        const keys = [...new Set(keysOf.flatMap((k) => (k ? [...k.keys()] : [])))];
+        for (let at = 0; at < keys.length; at += MAX_PAIRS) {
+          for (const r of this.#store.rowsByKeys(keys.slice(at, at + MAX_PAIRS))) {
+            const i = numberOf.get(r.sub);
+            if (i !== undefined && keysOf[i]?.has(r.key)) entry(i, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+          }
+          await slicer.pause();
+        }
+        continue;
+      }
+      const stored: [number, string][] = [];
+      keysOf.forEach((keys, i) => {
+        if (keys) for (const part of keys.keys()) stored.push([subs[i].id, part]);
+      });
+      for (let at = 0; at < stored.length; at += MAX_PAIRS) {
+        for (const r of this.#store.refRowsByParts(occ, stored.slice(at, at + MAX_PAIRS))) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+        await slicer.pause();
+      }
+    }
+    const out = new Map<Subscription, Outcome | Error>();
+    for (let i = 0; i < subs.length; i++) {
+      const sub = subs[i];
+      const mine = affected.get(i);
+      if (!mine) {
+        out.set(sub, { records: [], nextRowId: sub.nextRowId, lastChange: sub.lastChange });
+        continue;
+      }
+      try {
+        out.set(sub, await sub.resolveAll(mine, now, slicer));
+      } catch (err) {
+        if (err instanceof Abandoned) throw err;
+        out.set(sub, err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return out;
+  }
+
+  #stmt(db: Database.Database, sql: string): Database.Statement {
+    let stmts = this.#stmts.get(db);
+    if (!stmts) this.#stmts.set(db, (stmts = new Map()));
+    let st = stmts.get(sql);
+    if (st) {
+      stmts.delete(sql); // most recently used last
+    } else {
+      st = db.prepare(sql).raw(true);
+      if (stmts.size >= MAX_STATEMENTS) stmts.delete(stmts.keys().next().value!);
+    }
+    stmts.set(sql, st);
+    return st;
+  }
+}
+
+/** Pairs per shared statement: a power of two, at most 256, within SQLite's bound-variable limit. */
+function pairsPer(width: number): number {
+  let n = MAX_PAIRS;
+  while (n > 1 && n * width > MAX_VARIABLES) n /= 2;
+  return n;
+}
