@@ -2,10 +2,16 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 
-/** Commits after which a checkpoint is asked for (about 5 WAL pages each for a one-row write). */
-const EVERY_COMMITS = 100;
+/**
+ * Commits after which a checkpoint is asked for (about 5 WAL pages each for a one-row write, so the
+ * WAL stays near 20 MB). Every checkpoint costs two fsyncs and a copy of each page written since the
+ * last one; at 1000 rather than 100 commits the hot pages (meta, the clock index's right edge) are
+ * copied once per 1000 writes and the fsyncs are shared by ten times as many: one-client PG writes
+ * measured about 10% less CPU each (README, "Writes").
+ */
+const EVERY_COMMITS = 1000;
 /** A checkpoint is asked for at least this often while commits come. */
-const EVERY_MS = 250;
+const EVERY_MS = 1000;
 /** SQLite's own default, put back if the thread goes away. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
