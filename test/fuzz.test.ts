@@ -223,7 +223,9 @@ describe('fuzzed input against a running agent', function () {
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           if (status >= 500) serverErrors.push(`${status} for ${batch[i].method} ${batch[i].path} ${JSON.stringify(batch[i].headers)} ${JSON.stringify(batch[i].body.toString('latin1'))}`);
         });
-        return status500Free(got) && agent.proc.exitCode === null;
+        // 5xx answers are collected with their requests (asserted below, where they are printed
+        // in full); the property itself only fails when the agent died.
+        return agent.proc.exitCode === null;
       }),
       { numRuns: 1_000_000, interruptAfterTimeLimit: HTTP_MS, markInterruptAsFailure: false, seed: Number(process.env.PATINA_FUZZ_SEED ?? Date.now() % 2 ** 31) },
     );
@@ -284,7 +286,3 @@ describe('fuzzed input against a running agent', function () {
     await t.end();
   });
 });
-
-function status500Free(statuses: number[]): boolean {
-  return statuses.every((s) => s < 500);
-}
