@@ -193,6 +193,9 @@ describe('web console: a live view through an agent restart', function () {
       await write(agent.http, [["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)"]]);
       const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${agent.http}/console`);
+      // The page puts a first query into the empty box once the tables are listed: wait for that,
+      // so it does not land in the middle of the text typed here.
+      await page.locator('#tables a[data-table="items"]').waitFor();
       await page.fill('#sql', 'SELECT id, name, qty FROM items');
       await page.click('#subscribe');
       await waitText(page, '#live-status', /^live · 1 rows · change 0/);
