@@ -70,13 +70,11 @@ export class SharedEvaluator {
     for (let occ = 0; occ < plan.occurrences.length; occ++) {
       const table = plan.occurrences[occ].table.toLowerCase();
       const keysOf = subs.map((s) => woken.get(s)?.get(table));
-      const fresh: [number, SqlValue[]][] = [];
-      keysOf.forEach((keys, i) => {
-        if (keys) for (const pk of keys.values()) if (pk.every((v) => v !== null)) fresh.push([i, pk]);
-      });
+      // Pairs are taken a statement's worth at a time, never gathered all at once: 100 woken
+      // subscriptions of a 10,000-row changeset are a million pairs, too many for one slice.
+      const fresh = freshPairs(keysOf);
       const per = pairsPer(shared.width(occ));
-      for (let at = 0; at < fresh.length; at += per) {
-        const chunk = fresh.slice(at, at + per);
+      for (let chunk = take(fresh, per); chunk.length > 0; chunk = take(fresh, per)) {
         let n = 1;
         while (n < chunk.length) n *= 2;
         const args: unknown[] = [];
@@ -95,9 +93,21 @@ export class SharedEvaluator {
       if (plan.occurrences.length === 1) {
         // One probe per changed key finds every subscription holding its row; only the pairs
         // woken count (a holder is always woken by its row's change).
-        const keys = [...new Set(keysOf.flatMap((k) => (k ? [...k.keys()] : [])))];
-        for (let at = 0; at < keys.length; at += MAX_PAIRS) {
-          for (const r of this.#store.rowsByKeys(keys.slice(at, at + MAX_PAIRS))) {
+        const distinct = new Set<string>();
+        let seen = 0;
+        for (const k of keysOf) {
+          if (!k) continue;
+          for (const key of k.keys()) {
+            distinct.add(key);
+            if (++seen % SLICE_STEP === 0) await slicer.pause();
+          }
+        }
+        const keys = [...distinct];
+        // A key may be held by every subscription of the group: keys per probe so that one probe
+        // reads about ROWS_PER_PROBE stored rows at most, and the slice is checked between probes.
+        const keysPer = Math.max(1, Math.min(MAX_PAIRS, Math.floor(ROWS_PER_PROBE / subs.length)));
+        for (let at = 0; at < keys.length; at += keysPer) {
+          for (const r of this.#store.rowsByKeys(keys.slice(at, at + keysPer))) {
             const i = numberOf.get(r.sub);
             if (i !== undefined && keysOf[i]?.has(r.key)) entry(i, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
           }
@@ -105,12 +115,9 @@ export class SharedEvaluator {
         }
         continue;
       }
-      const stored: [number, string][] = [];
-      keysOf.forEach((keys, i) => {
-        if (keys) for (const part of keys.keys()) stored.push([subs[i].id, part]);
-      });
-      for (let at = 0; at < stored.length; at += MAX_PAIRS) {
-        for (const r of this.#store.refRowsByParts(occ, stored.slice(at, at + MAX_PAIRS))) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+      const stored = storedPairs(subs, keysOf);
+      for (let chunk = take(stored, MAX_PAIRS); chunk.length > 0; chunk = take(stored, MAX_PAIRS)) {
+        for (const r of this.#store.refRowsByParts(occ, chunk)) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
         await slicer.pause();
       }
     }
@@ -145,6 +152,39 @@ export class SharedEvaluator {
     stmts.set(sql, st);
     return st;
   }
+}
+
+/** Stored rows one probe of the store may read (a key's holders are up to the group's size). */
+const ROWS_PER_PROBE = 2048;
+
+/** Keys gone through between checks of the slice where a loop has no statement to pause after. */
+const SLICE_STEP = 4096;
+
+/** (subscription number, changed key) pairs of one table occurrence; a key with a NULL part matches nothing. */
+function* freshPairs(keysOf: (Map<string, SqlValue[]> | undefined)[]): Generator<[number, SqlValue[]]> {
+  for (let i = 0; i < keysOf.length; i++) {
+    const keys = keysOf[i];
+    if (keys) for (const pk of keys.values()) if (pk.every((v) => v !== null)) yield [i, pk];
+  }
+}
+
+/** (subscription id, changed key) pairs whose stored parts are looked up through refs. */
+function* storedPairs(subs: Subscription[], keysOf: (Map<string, SqlValue[]> | undefined)[]): Generator<[number, string]> {
+  for (let i = 0; i < keysOf.length; i++) {
+    const keys = keysOf[i];
+    if (keys) for (const part of keys.keys()) yield [subs[i].id, part];
+  }
+}
+
+/** Up to `n` next items of `it`. */
+function take<T>(it: Iterator<T>, n: number): T[] {
+  const out: T[] = [];
+  while (out.length < n) {
+    const r = it.next();
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
 }
 
 /** Pairs per shared statement: a power of two, at most 256, within SQLite's bound-variable limit. */
