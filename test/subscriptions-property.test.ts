@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import type { NdjsonStream } from './helpers/http';
-import { LIVE_SCHEMA, ResultMap, queryMultiset, sleep, subscribe, write } from './helpers/subscriptions';
+import { LIVE_SCHEMA, ResultMap, converge, subscribe, write } from './helpers/subscriptions';
 
 /** Queries of every kind a subscription must follow exactly. */
 const CORPUS: unknown[] = [
@@ -86,19 +86,6 @@ const op = fc.oneof(
 );
 const batch = fc.array(op, { minLength: 1, maxLength: 6 });
 
-/** Waits until the client-side map of a subscription equals a fresh run of its query. */
-async function converge(base: string, body: unknown, stream: NdjsonStream, view: ResultMap): Promise<void> {
-  const expected = await queryMultiset(base, body);
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    view.apply(stream.events);
-    if (JSON.stringify(view.multiset()) === JSON.stringify(expected)) return;
-    if (Date.now() > deadline || stream.ended) {
-      assert.deepEqual(view.multiset(), expected, `subscription ${JSON.stringify(body)} differs from a fresh query`);
-    }
-    await sleep(10);
-  }
-}
 
 describe('subscriptions stay exact under random writes (property)', function () {
   this.timeout(240000);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { type NdjsonStream, request } from './helpers/http';
-import { LIVE_SCHEMA, ResultMap, queryMultiset, sleep, subscribe, write } from './helpers/subscriptions';
+import { LIVE_SCHEMA, ResultMap, converge, queryMultiset, sleep, subscribe, write } from './helpers/subscriptions';
 
 // Subscriptions of one SQL text with different parameters are evaluated together (one statement
 // for all the woken ones, per changeset). Each must still get exactly its own changes: after every
@@ -52,18 +52,6 @@ const op = fc.oneof(
   fc.record({ user: fc.integer({ min: 1, max: 20 }), tag: fc.constantFrom('a', 'b', 'c') }).map((g) => ['DELETE FROM tags WHERE user_id = ? AND tag = ?', [g.user, g.tag]]),
 );
 
-async function converge(base: string, body: unknown, stream: NdjsonStream, view: ResultMap): Promise<void> {
-  const expected = await queryMultiset(base, body);
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    view.apply(stream.events);
-    if (JSON.stringify(view.multiset()) === JSON.stringify(expected)) return;
-    if (Date.now() > deadline || stream.ended) {
-      assert.deepEqual(view.multiset(), expected, `subscription ${JSON.stringify(body)} differs from a fresh query`);
-    }
-    await sleep(10);
-  }
-}
 
 async function health(base: string): Promise<{ evaluated_together_total: number; queued_rows: number }> {
   const r = await request(base, 'GET', '/v1/health');

@@ -109,3 +109,17 @@ export async function settle(stream: NdjsonStream, quietMs = 300): Promise<void>
     await sleep(quietMs);
   } while (stream.events.length !== n);
 }
+
+/** Waits until the client-side map of a subscription equals a fresh run of its query (5 s at most). */
+export async function converge(base: string, body: unknown, stream: NdjsonStream, view: ResultMap): Promise<void> {
+  const expected = await queryMultiset(base, body);
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    view.apply(stream.events);
+    if (JSON.stringify(view.multiset()) === JSON.stringify(expected)) return;
+    if (Date.now() > deadline || stream.ended) {
+      assert.deepEqual(view.multiset(), expected, `subscription ${JSON.stringify(body)} differs from a fresh query`);
+    }
+    await sleep(10);
+  }
+}
