@@ -98,6 +98,10 @@ describe('POST /v1/transactions', () => {
     const blob = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", ['INSERT INTO t (id, v) VALUES (?, ?)', [2, [300]]]]);
     assert.equal(blob.status, 400);
     assert.match(txError(blob), /statement 2/);
+    // Two statements in one text (found by the fuzz test: it was a 500)
+    const two = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", "INSERT INTO t (id, v) VALUES (2, 'a');ON CONFLICT (id) DO UPDATE SET v = excluded.v"]);
+    assert.equal(two.status, 400, two.text);
+    assert.match(txError(two), /statement 2: .*more than one statement; give each statement on its own/);
     assert.deepEqual(await ids(agent), []);
   });
 

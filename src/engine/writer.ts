@@ -281,6 +281,8 @@ export class WriterLease<C> {
     try {
       st = this.#w.prepare(s.sql);
     } catch (err) {
+      // better-sqlite3 refuses more than one statement in one text with a RangeError, not a SqliteError
+      if (err instanceof RangeError) throw new PatinaError('user', `${where}: ${err.message}; give each statement on its own`);
       throw fromSqliteError(err, `${where}: `);
     }
     const p = s.params;
