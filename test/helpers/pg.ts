@@ -107,6 +107,7 @@ export interface PgClient {
   query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   query(q: { text: string; values?: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
+  on(event: 'error', fn: (err: Error) => void): void;
 }
 
 /** A node-postgres client for a listener. */
