@@ -9,7 +9,12 @@
 //     write's own version, and the last version kept with the data (Patina's storage today);
 //   - clock, no index: the same without the index sync reads (the b-tree write of the clock alone);
 //   - clock + append-only log: no index, a rowid log of (db_version, pk, cid) appended instead.
-// The ratio against bare is the least that capture off / on can be with that storage.
+// The ratio against bare is the least that capture off / on can be with that storage. Then the same
+// for pgbench's TPC-B-like transaction (three one-row UPDATEs, a SELECT, an INSERT into
+// pgbench_history), four per commit: bare, and with its ten clock rows (one per updated column, and
+// the inserted row's six columns and sentinel) under the (site_id, db_version) index; its CPU per
+// transaction is comparable with PostgreSQL's server CPU per TPC-B-like transaction that the writes
+// bench prints.
 // `CLOCK_BENCH_WRITES` (default 20,000) writes per run, 3 runs after one warm-up run; medians.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -88,6 +93,90 @@ function measure(dir: string, shape: Shape, group: number): number {
   }
 }
 
+/** CPU µs per TPC-B-like transaction (medians of 3 runs), four per commit, bare or with its clock rows. */
+function measureTpcb(dir: string, clocked: boolean): number {
+  const file = path.join(dir, `tpcb-${clocked}.db`);
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -65536');
+    const tables: [string, string, number][] = [['pgbench_accounts', 'aid', ACCOUNTS], ['pgbench_tellers', 'tid', 10], ['pgbench_branches', 'bid', 1]];
+    for (const [t, k, n] of tables) {
+      db.exec(`CREATE TABLE ${t} (${k} INTEGER NOT NULL PRIMARY KEY, ref INTEGER, balance INTEGER, filler TEXT);
+        WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${n}) INSERT INTO ${t} SELECT x, 1, 0, '' FROM n;`);
+    }
+    db.exec(`CREATE TABLE pgbench_history (hid INTEGER NOT NULL PRIMARY KEY, tid INTEGER, bid INTEGER, aid INTEGER, delta INTEGER, mtime TIMESTAMP, filler TEXT);
+      CREATE TABLE clock (tbl TEXT NOT NULL, pk BLOB NOT NULL, cid TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL,
+        site_id BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (tbl, pk, cid)) WITHOUT ROWID;
+      INSERT INTO clock SELECT 'pgbench_accounts', unhex('0101' || printf('%016x', aid)), c.cid, 1, 1, zeroblob(16), c.seq
+        FROM pgbench_accounts, (SELECT '-1' AS cid, 0 AS seq UNION ALL SELECT 'ref', 1 UNION ALL SELECT 'balance', 2 UNION ALL SELECT 'filler', 3) AS c;
+      CREATE INDEX clock_site_version ON clock (site_id, db_version);
+      CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value);
+      INSERT INTO meta VALUES ('db_version', 1);`);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const [updA, updT, updB] = tables.map(([t, k]) => db.prepare(`UPDATE ${t} SET balance = balance + ? WHERE ${k} = ?`));
+    const select = db.prepare('SELECT balance FROM pgbench_accounts WHERE aid = ?').pluck();
+    const insert = db.prepare('INSERT INTO pgbench_history (hid, tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, NULL)');
+    const clock = db.prepare(
+      `INSERT INTO clock (tbl, pk, cid, col_version, db_version, site_id, seq) VALUES (?, ?, ?, 1, ?, ?, ?)
+       ON CONFLICT (tbl, pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq`,
+    );
+    const setVersion = db.prepare("UPDATE meta SET value = ? WHERE key = 'db_version'");
+    const begin = db.prepare('BEGIN IMMEDIATE');
+    const commit = db.prepare('COMMIT');
+    const site = Buffer.alloc(16, 7);
+    const key = (n: number) => {
+      const pk = Buffer.allocUnsafe(10);
+      pk[0] = 1;
+      pk[1] = 1;
+      pk.writeBigInt64BE(BigInt(n), 2);
+      return pk;
+    };
+    let version = 1;
+    let hid = 0;
+    const txns = WRITES / 4;
+    const run = () => {
+      for (let i = 0; i < txns; i += 4) {
+        begin.run();
+        for (let j = 0; j < 4; j++) {
+          const aid = 1 + Math.floor(Math.random() * ACCOUNTS);
+          const tid = 1 + Math.floor(Math.random() * 10);
+          const delta = Math.floor(Math.random() * 10001) - 5000;
+          updA.run(delta, aid);
+          select.get(aid);
+          updT.run(delta, tid);
+          updB.run(delta, 1);
+          insert.run(++hid, tid, 1, aid, delta);
+          if (!clocked) continue;
+          version++;
+          let seq = 0;
+          clock.run('pgbench_accounts', key(aid), 'balance', version, site, seq++);
+          clock.run('pgbench_tellers', key(tid), 'balance', version, site, seq++);
+          clock.run('pgbench_branches', key(1), 'balance', version, site, seq++);
+          const h = key(hid);
+          for (const c of ['-1', 'tid', 'bid', 'aid', 'delta', 'mtime', 'filler']) clock.run('pgbench_history', h, c, version, site, seq++);
+        }
+        if (clocked) setVersion.run(version);
+        commit.run();
+        if (i % 400 < 4) db.pragma('wal_checkpoint(PASSIVE)');
+      }
+    };
+    run();
+    const perTx: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const c0 = process.cpuUsage();
+      run();
+      const c = process.cpuUsage(c0);
+      perTx.push((c.user + c.system) / txns);
+    }
+    return median(perTx);
+  } finally {
+    db.close();
+    for (const s of ['', '-wal', '-shm']) fs.rmSync(file + s, { force: true });
+  }
+}
+
 function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-clock-bench-'));
   try {
@@ -96,6 +185,7 @@ function main() {
       const bare = measure(dir, 'bare', group);
       for (const shape of SHAPES.slice(1)) report(`  ${group} write(s) per commit, ${shape}`, measure(dir, shape, group), 'µs', 'bare', bare);
     }
+    report('  TPC-B-like transaction, 4 per commit, with its 10 clock rows', measureTpcb(dir, true), 'µs', 'bare', measureTpcb(dir, false));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
