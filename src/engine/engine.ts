@@ -53,7 +53,11 @@ export class Engine<C = unknown> {
     this.#schema = schema;
     this.#reads = new ReadPool(opts.path, { minWorkers: opts.readWorkers.min, maxWorkers: opts.readWorkers.max });
     this.writer.onCommit(() => this.#reads.committed());
-    this.#checkpointer = opts.path === ':memory:' ? null : new Checkpointer(opts.path, db);
+    const hold = async () => {
+      const lease = await this.writer.lease();
+      return () => lease.release();
+    };
+    this.#checkpointer = opts.path === ':memory:' ? null : new Checkpointer(opts.path, db, hold);
     const checkpointer = this.#checkpointer;
     if (checkpointer) this.writer.onCommit(() => checkpointer.committed());
   }

@@ -80,6 +80,8 @@ export class SubscriptionStore {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    // The checkpoint thread holds the write lock for a moment when it makes the WAL start over.
+    this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
     this.#checkpointer = file === ':memory:' ? null : new Checkpointer(file, this.db);
     const p = (sql: string) => this.db.prepare(sql);
