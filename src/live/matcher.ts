@@ -39,6 +39,8 @@ export class Matcher {
   readonly #reader: DataReader;
   readonly #runner: SnapshotRunner | null;
   readonly #drop: (sub: Subscription, message: string) => void;
+  /** Told of each subscription whose change log grew, once the store committed. */
+  readonly #logged: (sub: Subscription) => void;
   readonly #slicer: Slicer;
   readonly #shared: SharedEvaluator;
   readonly #subs = new Set<Subscription>();
@@ -67,7 +69,8 @@ export class Matcher {
   #closed = false;
   #idle: (() => void)[] = [];
 
-  constructor(store: SubscriptionStore, reader: DataReader, runner: SnapshotRunner | null, drop: (sub: Subscription, message: string) => void, sliceMs: number) {
+  constructor(store: SubscriptionStore, reader: DataReader, runner: SnapshotRunner | null, drop: (sub: Subscription, message: string) => void, sliceMs: number, logged: (sub: Subscription) => void = () => undefined) {
+    this.#logged = logged;
     this.#store = store;
     this.#reader = reader;
     this.#runner = runner;
@@ -297,6 +300,7 @@ export class Matcher {
     for (const [sub, o, at] of done.outcomes) {
       sub.adopt(o);
       sub.position = Math.max(sub.position, at ?? position);
+      if (o.records.length > 0) this.#logged(sub);
     }
     // Delivered sub by sub, pausing between them: a listener that attached meanwhile already has
     // these changes in its snapshot, and its client stream skips them (see ClientStream.push).
