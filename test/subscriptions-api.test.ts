@@ -250,6 +250,34 @@ describe('live subscriptions over HTTP', function () {
     }
   });
 
+  it('counts idle_seconds per subscription from when its last listener left; listening again starts it over', async () => {
+    const idle = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nidle_seconds = 2\n' });
+    try {
+      const kept = await subscribe(idle.http, 'SELECT id FROM users WHERE id > 0');
+      const left = await subscribe(idle.http, 'SELECT id FROM users WHERE id > 1');
+      const back = await subscribe(idle.http, 'SELECT id FROM users WHERE id > 2');
+      left.stream.close();
+      back.stream.close();
+      await sleep(1000);
+      // Listened to again before idle_seconds passed: its idle time starts over once this listener leaves.
+      const again = await openStream(idle.http, 'GET', `/v1/subscriptions/${back.id}`);
+      assert.equal(again.status, 200);
+      await sleep(1500);
+      again.close();
+      // (Counted with /v1/health: a GET of a subscription would listen to it.)
+      for (let i = 0; i < 60 && (await health(idle.http)).subscriptions > 2; i++) await sleep(100);
+      assert.equal((await health(idle.http)).subscriptions, 2, 'the one left without a listener is removed');
+      for (let i = 0; i < 60 && (await health(idle.http)).subscriptions > 1; i++) await sleep(100);
+      assert.equal((await health(idle.http)).subscriptions, 1, 'the one listened to again is removed idle_seconds after its listener left');
+      assert.equal(await statusOf(idle.http, `/v1/subscriptions/${left.id}`), 404);
+      assert.equal(await statusOf(idle.http, `/v1/subscriptions/${back.id}`), 404);
+      assert.equal(await statusOf(idle.http, `/v1/subscriptions/${kept.id}`), 200, 'listened to all along');
+      kept.stream.close();
+    } finally {
+      await idle.dispose();
+    }
+  });
+
   it('removes a subscription nobody listened to for idle_seconds', async () => {
     const idle = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nidle_seconds = 1\n' });
     try {

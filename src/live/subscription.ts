@@ -84,7 +84,7 @@ export class Subscription {
     const batch = new Batch(this, this.#store, false);
     const t0 = performance.now();
     let n = 0;
-    for (const row of this.#run(db, this.plan.fullSql, {}).iterate() as IterableIterator<unknown[]>) {
+    for (const row of this.#run(db, this.plan.fullSql, {}, true).iterate() as IterableIterator<unknown[]>) {
       if (this.plan.mode === 'multiset') {
         const cells = rowToJson(row);
         batch.insert(cells, cells);
@@ -154,7 +154,7 @@ export class Subscription {
   async reconcile(db: Database.Database, now: number, slicer: Slicer): Promise<Outcome> {
     const t0 = performance.now();
     const rows: unknown[][] = [];
-    for (const row of this.#run(db, this.plan.fullSql, {}).iterate() as IterableIterator<unknown[]>) {
+    for (const row of this.#run(db, this.plan.fullSql, {}, true).iterate() as IterableIterator<unknown[]>) {
       rows.push(row);
       if (rows.length % PAGE === 0) await slicer.pause();
     }
@@ -281,14 +281,24 @@ export class Subscription {
     return this.#run(db, this.plan.restrictedSql(occ, n), keys).all() as unknown[][];
   }
 
-  /** A cached statement with the query's parameters and `extra` named ones bound. */
-  #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
-    let stmts = this.#stmts.get(db);
-    if (!stmts) this.#stmts.set(db, (stmts = new Map()));
-    let st = stmts.get(sql);
-    if (!st) {
-      st = db.prepare(sql).raw(true);
-      stmts.set(sql, st);
+  /**
+   * A cached statement with the query's parameters and `extra` named ones bound. `once` (the full
+   * query, run when the subscription is made and at start-up re-runs): from a cache shared by every
+   * subscription, by SQL text, rather than kept by each; 10,000 subscriptions of one SQL otherwise
+   * kept 10,000 prepared copies of it, about 40 MB.
+   */
+  #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>, once = false): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
+    let st: Database.Statement | undefined;
+    if (once) {
+      st = fullStatement(db, sql);
+    } else {
+      let stmts = this.#stmts.get(db);
+      if (!stmts) this.#stmts.set(db, (stmts = new Map()));
+      st = stmts.get(sql);
+      if (!st) {
+        st = db.prepare(sql).raw(true);
+        stmts.set(sql, st);
+      }
     }
     const p = this.plan.params;
     const hasExtra = Object.keys(extra).length > 0;
@@ -301,6 +311,26 @@ export class Subscription {
   openSnapshot(): StoreSnapshot | null {
     return this.#store.openSnapshot(this.id);
   }
+}
+
+/** Full-query statements kept per connection, by SQL text, the least recently used dropped first. */
+const FULL_STATEMENTS = 256;
+const fullStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared full query from the shared cache; a fresh one while the cached one is still being read. */
+function fullStatement(db: Database.Database, sql: string): Database.Statement {
+  let stmts = fullStatements.get(db);
+  if (!stmts) fullStatements.set(db, (stmts = new Map()));
+  let st = stmts.get(sql);
+  if (st?.busy) return db.prepare(sql).raw(true);
+  if (st) {
+    stmts.delete(sql); // most recently used last
+  } else {
+    st = db.prepare(sql).raw(true);
+    if (stmts.size >= FULL_STATEMENTS) stmts.delete(stmts.keys().next().value!);
+  }
+  stmts.set(sql, st);
+  return st;
 }
 
 /** The changes of one evaluation, written to the store as they are found; the head moves on finish. */
