@@ -7,13 +7,14 @@
 //     run in-process through the engine (16 async loops) with change capture on, and with it off.
 // Each figure is the median of ROUNDS runs (WRITES_BENCH_ROUNDS, default 3) of WRITES_BENCH_SECONDS
 // (default 4) each, Patina and PostgreSQL alternating; each pgbench line also prints the CPU time a
-// transaction cost the server and pgbench.
+// transaction cost the server and pgbench. WRITES_BENCH_ONLY=http runs only the HTTP figure and its
+// in-process anchors (no PostgreSQL); PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentProcess } from '../test/helpers/agent';
-import { type BenchPostgres, type PgbenchRun, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
+import { type BenchPostgres, type PgbenchRun, cpuOfTree, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
 import { fmt, median, postLoop, report } from './util';
 import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
 
@@ -60,17 +61,50 @@ function medianRun(runs: PgbenchRun[]): PgbenchRun {
   return runs.find((r) => r.tps === m)!;
 }
 
+/** One-row POST /v1/transactions against the same write in-process, with capture on and off. */
+async function httpFigures(base: string, agentPid: number): Promise<void> {
+  const httpRounds: number[] = [];
+  const serverUs: number[] = [];
+  const clientUs: number[] = [];
+  // One round first that is not counted: the agent's HTTP path runs here for the first time (its
+  // code not yet optimised), and the pgbench runs' WAL is still being checkpointed.
+  await driveHttp(base, SECONDS * 500);
+  for (let r = 0; r < ROUNDS; r++) {
+    const server0 = cpuOfTree(agentPid);
+    const client0 = process.cpuUsage();
+    const t0 = performance.now();
+    const rate = await driveHttp(base, SECONDS * 500);
+    const writes = (rate * (performance.now() - t0)) / 1000;
+    const server = cpuOfTree(agentPid);
+    const client = process.cpuUsage(client0);
+    httpRounds.push(rate);
+    serverUs.push((server.user + server.sys - server0.user - server0.sys) / writes);
+    clientUs.push((client.user + client.system) / writes);
+  }
+  const on = inProcess('on');
+  const off = inProcess('off');
+  const h = median(httpRounds);
+  report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.rates));
+  report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.rates));
+  report(`  in-process, capture off`, median(off.rates), 'writes/s', 'in-process, capture on', median(on.rates));
+  process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.rates.map(fmt).join(', ')}; capture off ${off.rates.map(fmt).join(', ')}\n`);
+  process.stdout.write(`    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs, bench client ${median(clientUs).toFixed(1)} µs\n`);
+  process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs, off ${median(off.cpuUs).toFixed(1)} µs\n`);
+}
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-'));
   fs.chmodSync(dir, 0o755);
   const update = path.join(dir, 'update.sql');
   fs.writeFileSync(update, UPDATE_SCRIPT);
-  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+  const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
+  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], nodeArgs: prof });
   let pg: BenchPostgres | null = null;
   try {
     await agent.start();
     const patinaPort = agent.pg!.port;
     load(patinaPort, 'bench', `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`);
+    if (process.env.WRITES_BENCH_ONLY === 'http') return await httpFigures(agent.http, agent.proc.pid!);
     pg = await startPostgres(dir, ['synchronous_commit=off']);
     psql(pg.port, 'bench', PG_SCHEMA);
     load(pg.port, 'bench', 'generate_series(1, $COUNT) x');
@@ -99,21 +133,10 @@ async function main() {
     }
     stopPostgres(pg);
     pg = null;
-    const httpRounds: number[] = [];
-    // One round first that is not counted: the agent's HTTP path runs here for the first time (its
-    // code not yet optimised), and the pgbench runs' WAL is still being checkpointed.
-    await driveHttp(agent.http, SECONDS * 500);
-    for (let r = 0; r < ROUNDS; r++) httpRounds.push(await driveHttp(agent.http, SECONDS * 500));
-    const on = inProcess('on');
-    const off = inProcess('off');
-    const h = median(httpRounds);
-    report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.rates));
-    report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.rates));
-    report(`  in-process, capture off`, median(off.rates), 'writes/s', 'in-process, capture on', median(on.rates));
-    process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.rates.map(fmt).join(', ')}; capture off ${off.rates.map(fmt).join(', ')}\n`);
-    process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs, off ${median(off.cpuUs).toFixed(1)} µs\n`);
+    await httpFigures(agent.http, agent.proc.pid!);
   } finally {
     if (pg) stopPostgres(pg);
+    if (prof.length > 0) await agent.stop(); // a clean exit writes the profile
     await agent.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
   }
