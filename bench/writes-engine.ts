@@ -2,7 +2,7 @@
 // starts an Agent in this process (capture on or off), loads pgbench_accounts, and runs the one-row
 // UPDATE through engine.transaction from CONCURRENCY async loops (so group commit applies as it does
 // for HTTP clients); prints, as JSON, the writes per second of each round and the CPU time of this
-// process per write (the agent's thread and its checkpoint thread), in µs.
+// process per write (the agent's thread and its checkpoint thread), in µs, and the system part of it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Agent } from '../src/agent';
@@ -20,7 +20,7 @@ async function main() {
   cfg.api.addr = { host: '127.0.0.1', port: 0 };
   const agent = await Agent.start(cfg, { capture: capture !== 'off' });
   await agent.engine.transaction([{ sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n` }]);
-  const out: { rates: number[]; cpuUs: number[] } = { rates: [], cpuUs: [] };
+  const out: { rates: number[]; cpuUs: number[]; sysUs: number[] } = { rates: [], cpuUs: [], sysUs: [] };
   for (let r = 0; r < Number(rounds); r++) {
     let done = 0;
     const cpu0 = process.cpuUsage();
@@ -37,6 +37,7 @@ async function main() {
     out.rates.push(done / ((performance.now() - t0) / 1000));
     const cpu = process.cpuUsage(cpu0);
     out.cpuUs.push((cpu.user + cpu.system) / done);
+    out.sysUs.push(cpu.system / done);
   }
   await agent.stop();
   process.stdout.write(JSON.stringify(out) + '\n');

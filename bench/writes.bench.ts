@@ -45,12 +45,12 @@ function driveHttp(base: string, ms: number): Promise<number> {
 }
 
 /** The in-process anchor (writes-engine.ts) in its own process: writes per second and CPU µs per write of each round. */
-function inProcess(capture: 'on' | 'off'): { rates: number[]; cpuUs: number[] } {
+function inProcess(capture: 'on' | 'off'): { rates: number[]; cpuUs: number[]; sysUs: number[] } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-engine-'));
   try {
     const r = spawnSync(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, String(ROUNDS), String(SECONDS * 500), String(HTTP_CONNECTIONS)], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`writes-engine failed:\n${r.stderr}`);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { rates: number[]; cpuUs: number[] };
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { rates: number[]; cpuUs: number[]; sysUs: number[] };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -65,6 +65,7 @@ function medianRun(runs: PgbenchRun[]): PgbenchRun {
 async function httpFigures(base: string, agentPid: number): Promise<void> {
   const httpRounds: number[] = [];
   const serverUs: number[] = [];
+  const serverSysUs: number[] = [];
   const clientUs: number[] = [];
   // One round first that is not counted: the agent's HTTP path runs here for the first time (its
   // code not yet optimised), and the pgbench runs' WAL is still being checkpointed.
@@ -79,6 +80,7 @@ async function httpFigures(base: string, agentPid: number): Promise<void> {
     const client = process.cpuUsage(client0);
     httpRounds.push(rate);
     serverUs.push((server.user + server.sys - server0.user - server0.sys) / writes);
+    serverSysUs.push((server.sys - server0.sys) / writes);
     clientUs.push((client.user + client.system) / writes);
   }
   const on = inProcess('on');
@@ -88,8 +90,8 @@ async function httpFigures(base: string, agentPid: number): Promise<void> {
   report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.rates));
   report(`  in-process, capture off`, median(off.rates), 'writes/s', 'in-process, capture on', median(on.rates));
   process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.rates.map(fmt).join(', ')}; capture off ${off.rates.map(fmt).join(', ')}\n`);
-  process.stdout.write(`    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs, bench client ${median(clientUs).toFixed(1)} µs\n`);
-  process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs, off ${median(off.cpuUs).toFixed(1)} µs\n`);
+  process.stdout.write(`    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs (system ${median(serverSysUs).toFixed(1)}), bench client ${median(clientUs).toFixed(1)} µs\n`);
+  process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs (system ${median(on.sysUs).toFixed(1)}), off ${median(off.cpuUs).toFixed(1)} µs\n`);
 }
 
 async function main() {
