@@ -5,14 +5,28 @@
 // socket read and write through libuv and V8, one SQLite lookup). Patina's listener is measured
 // against it to tell what Patina's own code costs from what any Node process would.
 //
-// Run as a child process: `node pg-floor.js DB_PATH PROCESSES`; prints `port N` when listening.
+// Run as a child process: `node pg-floor.js DB_PATH PROCESSES [write]`; prints `port N` when listening.
 // With PROCESSES > 1 it uses node:cluster (the primary accepts and hands connections round robin).
+//
+// With `write` it is the floor of the writes bench instead: it knows only the one-row
+// `UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = $1` and runs it on its own SQLite
+// file (WAL, synchronous = NORMAL, the agent's 64 MiB page cache), with no change capture. Writes
+// that arrive in the same turn of the event loop, from any connection, commit in one SQLite
+// transaction (group commit, as Patina's writer does), and each is answered after that commit. So
+// what a write costs here is what any Node front end over SQLite pays for it: the socket, one
+// UPDATE, and a share of one commit. With `write-clock` each write also does the least that the
+// agreed CRDT model (DESIGN.md, cr-sqlite's) asks of a captured write: it upserts the column's clock
+// row (keyed by encoded primary key and column, indexed by site and version for sync) with the
+// write's own db_version, and each commit records the last version: no triggers, no changeset, no
+// feed. The file holds the clock table (see floorFile in writes.bench.ts).
 import cluster from 'node:cluster';
 import net from 'node:net';
 import Database from 'better-sqlite3';
 
-const [dbPath, procsArg] = process.argv.slice(2);
+const [dbPath, procsArg, modeArg] = process.argv.slice(2);
 const procs = Math.max(1, Number(procsArg ?? 1));
+const writes = modeArg === 'write' || modeArg === 'write-clock';
+const clocked = modeArg === 'write-clock';
 
 function msg(type: string, body: Buffer): Buffer {
   const b = Buffer.allocUnsafe(5 + body.length);
@@ -45,14 +59,59 @@ const ROW_DESC = (() => {
   return msg('T', b);
 })();
 const PARAM_DESC = msg('t', Buffer.from([0, 1, 0, 0, 0, 23]));
+const NO_DATA = msg('n', EMPTY);
+const UPDATE_1 = msg('C', cstr('UPDATE 1'));
 const PARSE_COMPLETE = msg('1', EMPTY);
 const BIND_COMPLETE = msg('2', EMPTY);
 const SELECT_1 = msg('C', cstr('SELECT 1'));
 const READY = msg('Z', Buffer.from('I'));
 
+/** Answers of one connection waiting for the group commit of their writes. */
+interface Waiting {
+  socket: net.Socket;
+  out: Buffer[];
+  aids: number[];
+}
+
 function serve() {
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const db = new Database(dbPath, { readonly: !writes, fileMustExist: true });
+  if (writes) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -65536');
+  }
   const stmt = db.prepare('SELECT abalance FROM pgbench_accounts WHERE aid = ?').raw(true);
+  const update = writes ? db.prepare('UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = ?') : null;
+  const clock = clocked
+    ? db.prepare(
+        `INSERT INTO pgbench_accounts__clock (pk, cid, col_version, db_version, site_id, seq) VALUES (?, 'abalance', 1, ?, ?, 0)
+         ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = 0`,
+      )
+    : null;
+  const setVersion = clocked ? db.prepare("UPDATE meta SET value = ? WHERE key = 'db_version'") : null;
+  const site = Buffer.alloc(16, 7);
+  let version = clocked ? Number(db.prepare("SELECT value FROM meta WHERE key = 'db_version'").pluck().get()) : 0;
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  let group: Waiting[] = [];
+  const write = (aid: number) => {
+    update!.run(aid);
+    if (!clock) return;
+    const pk = Buffer.allocUnsafe(10); // pk.ts's encoding: the column count, then a type tag and the integer
+    pk[0] = 1;
+    pk[1] = 1;
+    pk.writeBigInt64BE(BigInt(aid), 2);
+    clock.run(pk, ++version, site);
+  };
+  const commitGroup = () => {
+    const done = group;
+    group = [];
+    begin.run();
+    for (const w of done) for (const aid of w.aids) write(aid);
+    setVersion?.run(version);
+    commit.run();
+    for (const w of done) w.socket.write(w.out.length === 1 ? w.out[0] : Buffer.concat(w.out));
+  };
   const dataRow = (aid: number): Buffer => {
     const row = stmt.get(aid) as unknown[] | undefined;
     const text = Buffer.from(String(row ? row[0] : ''));
@@ -69,6 +128,7 @@ function serve() {
     let buf: Buffer = EMPTY;
     let aid = 0;
     socket.on('data', (d: Buffer) => {
+      const aids: number[] = [];
       buf = buf.length > 0 ? Buffer.concat([buf, d]) : d;
       while (!started) {
         if (buf.length < 8 || buf.length < buf.readInt32BE(0)) return;
@@ -90,7 +150,7 @@ function serve() {
         if (type === 0x50) out.push(PARSE_COMPLETE); // P
         else if (type === 0x44) { // D: statement (S) or portal
           if (body[0] === 0x53) out.push(PARAM_DESC);
-          out.push(ROW_DESC);
+          out.push(writes ? NO_DATA : ROW_DESC);
         } else if (type === 0x42) { // B: portal\0 statement\0 nfmt fmts nparams len value
           let o = body.indexOf(0) + 1;
           o = body.indexOf(0, o) + 1;
@@ -98,14 +158,22 @@ function serve() {
           const n = body.readInt32BE(o);
           aid = Number(body.toString('latin1', o + 4, o + 4 + n));
           out.push(BIND_COMPLETE);
-        } else if (type === 0x45) out.push(dataRow(aid), SELECT_1); // E
+        } else if (type === 0x45) { // E
+          if (writes) {
+            aids.push(aid);
+            out.push(UPDATE_1);
+          } else out.push(dataRow(aid), SELECT_1);
+        }
         else if (type === 0x53) out.push(READY); // S
         else if (type === 0x51) { // Q: the simple query carries the key in its text
           aid = Number(/aid = (\d+)/.exec(body.toString('latin1'))?.[1] ?? 0);
           out.push(ROW_DESC, dataRow(aid), SELECT_1, READY);
         } else if (type === 0x58) return void socket.end(); // X
       }
-      if (out.length > 0) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
+      if (aids.length > 0) {
+        if (group.length === 0) setImmediate(commitGroup);
+        group.push({ socket, out, aids });
+      } else if (out.length > 0) socket.write(out.length === 1 ? out[0] : Buffer.concat(out));
     });
   });
   server.listen(0, '127.0.0.1', () => {

@@ -6,13 +6,13 @@
 // what Node itself does. Each run also prints the CPU time it cost per transaction, the server's
 // (user and system, from /proc) and pgbench's: pgbench shares the machine's cores with the server,
 // so when they are full the TPS ratio is the ratio of these sums.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentProcess } from '../test/helpers/agent';
 import { type BenchPostgres, type PgbenchRun as Run, pgbench as runPgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
-import { report } from './util';
+import { report, startFloor } from './util';
 
 const ROWS = 100_000;
 const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 10);
@@ -20,20 +20,6 @@ const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 10);
 const MODES = (process.env.PG_BENCH_MODES ?? 'simple,extended,prepared').split(',');
 const TABLE = 'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
 const SCRIPT = `\\set aid random(1, ${ROWS})\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n`;
-/** Starts the Node floor responder on the agent's SQLite file, in `procs` processes. */
-function startFloor(dbPath: string, procs: number): Promise<{ port: number; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [path.join(__dirname, 'pg-floor.js'), dbPath, String(procs)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /port (\d+)/.exec(out);
-      if (m) resolve({ port: Number(m[1]), proc });
-    });
-    proc.once('exit', (code) => reject(new Error(`the Node floor responder exited (${code})`)));
-  });
-}
-
 function pgbench(port: number, user: string, mode: string, script: string, serverPid: number): Promise<Run> {
   return runPgbench(port, user, ['-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', mode], serverPid);
 }

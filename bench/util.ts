@@ -1,4 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
 /** Helpers shared by the benchmarks: medians, percentiles and the ratio line every figure is printed as. */
@@ -125,4 +127,21 @@ class ResponseReader {
     this.#waiting = null;
     w.resolve(Number(head.slice(9, 12)));
   }
+}
+
+/**
+ * Starts the Node floor responder (pg-floor.ts) on a SQLite file, in `procs` processes: the
+ * point-select floor of the pgbench bench, or with `write` the one-row UPDATE floor of the writes bench.
+ */
+export function startFloor(dbPath: string, procs: number, mode: 'read' | 'write' | 'write-clock' = 'read'): Promise<{ port: number; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [path.join(__dirname, 'pg-floor.js'), dbPath, String(procs), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /port (\d+)/.exec(out);
+      if (m) resolve({ port: Number(m[1]), proc });
+    });
+    proc.once('exit', (code) => reject(new Error(`the Node floor responder exited (${code})`)));
+  });
 }

@@ -3,20 +3,24 @@
 // started by the bench with the same pgbench tables, in the same run:
 //   - one-row autocommit UPDATE over the PG port (pgbench -M prepared), 1 and 4 clients;
 //   - pgbench's built-in TPC-B-like script, 4 clients;
+//   - the one-row UPDATE also against the Node floor (pg-floor.ts `write`): a responder that knows only
+//     that statement and runs it on a plain SQLite file with group commit and no change capture, i.e.
+//     what any Node front end over SQLite pays for the write; it tells Patina's own cost from the stack's;
 //   - one-row POST /v1/transactions over HTTP, 16 keep-alive connections, against the same statement
 //     run in-process through the engine (16 async loops) with change capture on, and with it off.
 // Each figure is the median of ROUNDS runs (WRITES_BENCH_ROUNDS, default 3) of WRITES_BENCH_SECONDS
 // (default 4) each, Patina and PostgreSQL alternating; each pgbench line also prints the CPU time a
 // transaction cost the server and pgbench. WRITES_BENCH_ONLY=http runs only the HTTP figure and its
 // in-process anchors (no PostgreSQL); PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { AgentProcess } from '../test/helpers/agent';
 import { type BenchPostgres, type PgbenchRun, cpuOfTree, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
-import { fmt, median, postLoop, report } from './util';
+import Database from 'better-sqlite3';
+import { fmt, median, postLoop, report, startFloor } from './util';
 import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
 
 const SECONDS = Number(process.env.WRITES_BENCH_SECONDS ?? 4);
@@ -88,6 +92,28 @@ async function inProcess(capture: 'on' | 'off'): Promise<{ round(): Promise<void
   };
 }
 
+/**
+ * The floors' own SQLite file: the same pgbench_accounts rows, no triggers; for `write-clock`, a clock
+ * table in the shape Patina keeps (a row per column and the row's sentinel, indexed by site and
+ * version) filled as Patina's is after the load, and a meta row for the last version.
+ */
+function floorFile(dir: string): string {
+  const file = path.join(dir, 'floor.db');
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(`${SCHEMA('hid INTEGER NOT NULL PRIMARY KEY')};
+    WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n;
+    CREATE TABLE pgbench_accounts__clock (pk BLOB NOT NULL, cid TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL,
+      site_id BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (pk, cid)) WITHOUT ROWID;
+    CREATE INDEX pgbench_accounts__clock_site_version ON pgbench_accounts__clock (site_id, db_version);
+    INSERT INTO pgbench_accounts__clock SELECT unhex('0101' || printf('%016x', aid)), c.cid, 1, 1, zeroblob(16), c.seq
+      FROM pgbench_accounts, (SELECT '-1' AS cid, 0 AS seq UNION ALL SELECT 'bid', 1 UNION ALL SELECT 'abalance', 2 UNION ALL SELECT 'filler', 3) AS c;
+    CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value);
+    INSERT INTO meta VALUES ('db_version', 1);`);
+  db.close();
+  return file;
+}
+
 function medianRun(runs: PgbenchRun[]): PgbenchRun {
   const m = median(runs.map((r) => r.tps));
   return runs.find((r) => r.tps === m)!;
@@ -143,6 +169,7 @@ async function main() {
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
   const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], nodeArgs: prof });
   let pg: BenchPostgres | null = null;
+  let floors: ChildProcess[] = [];
   try {
     await agent.start();
     const patinaPort = agent.pg!.port;
@@ -153,23 +180,43 @@ async function main() {
     load(pg.port, 'bench', 'generate_series(1, $COUNT) x');
     psql(pg.port, 'bench', 'VACUUM ANALYZE');
     const postmaster = postmasterPid(pg);
+    const file = floorFile(dir);
+    const nodeFloor = await startFloor(file, 1, 'write');
+    const clockFloor = await startFloor(file, 1, 'write-clock');
+    floors = [nodeFloor.proc, clockFloor.proc];
     process.stdout.write(`writes: pgbench -M prepared -j 2, ${ACCOUNTS} accounts, ${ROUNDS} x ${SECONDS} s per figure (medians), ${os.cpus().length} CPUs; PostgreSQL with synchronous_commit = off\n`);
-    const workloads: [string, string[]][] = [
-      ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1']],
-      ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2']],
-      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2']],
+    // [name, pgbench arguments, whether the Node floor knows the script]
+    const workloads: [string, string[], boolean][] = [
+      ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1'], true],
+      ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2'], true],
+      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false],
     ];
-    for (const [name, args] of workloads) {
+    for (const [name, args, floored] of workloads) {
       const full = [...args, '-M', 'prepared', '-T', String(SECONDS)];
       const patina: PgbenchRun[] = [];
       const postgres: PgbenchRun[] = [];
+      const bare: PgbenchRun[] = [];
+      const clocked: PgbenchRun[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         postgres.push(await pgbench(pg.port, 'bench', full, postmaster));
         patina.push(await pgbench(patinaPort, 'bench', full, agent.proc.pid!));
+        if (!floored) continue;
+        bare.push(await pgbench(nodeFloor.port, 'bench', full, nodeFloor.proc.pid!));
+        clocked.push(await pgbench(clockFloor.port, 'bench', full, clockFloor.proc.pid!));
       }
       const p = medianRun(patina);
       const q = medianRun(postgres);
       report(`${name}: Patina`, p.tps, 'tps', 'PostgreSQL', q.tps);
+      if (floored) {
+        const f = medianRun(bare);
+        const c = medianRun(clocked);
+        report(`  Node floor (SQLite, group commit, no capture)`, f.tps, 'tps', 'PostgreSQL', q.tps);
+        report(`  Node floor with the clock row (the CRDT model's least)`, c.tps, 'tps', 'PostgreSQL', q.tps);
+        report(`  Patina`, p.tps, 'tps', 'Node floor with the clock row', c.tps);
+        for (const [label, runs, m] of [['no capture', bare, f], ['with the clock row', clocked, c]] as const) {
+          process.stdout.write(`    Node floor ${label}: rounds ${runs.map((r) => fmt(r.tps)).join(', ')}; CPU per transaction ${(m.serverUser + m.serverSys).toFixed(0)} µs (pgbench ${m.clientUs.toFixed(0)})\n`);
+        }
+      }
       const failed = patina.reduce((n, r) => n + r.failed, 0);
       process.stdout.write(`    rounds: Patina ${patina.map((r) => fmt(r.tps)).join(', ')}; PostgreSQL ${postgres.map((r) => fmt(r.tps)).join(', ')}; failed transactions (Patina): ${failed}\n`);
       process.stdout.write(`    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (pgbench ${q.clientUs.toFixed(0)})\n`);
@@ -179,6 +226,7 @@ async function main() {
     await httpFigures(agent.http, agent.proc.pid!);
   } finally {
     if (pg) stopPostgres(pg);
+    for (const f of floors) f.kill();
     if (prof.length > 0) await agent.stop(); // a clean exit writes the profile
     await agent.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
