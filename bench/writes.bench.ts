@@ -119,12 +119,26 @@ function medianRun(runs: PgbenchRun[]): PgbenchRun {
   return runs.find((r) => r.tps === m)!;
 }
 
+/** Resolves once the process tree of `pid` used under 5% of a core for half a second, or after `maxMs`. */
+async function settle(pid: number, maxMs: number): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) {
+    const a = cpuOfTree(pid);
+    await new Promise((r) => setTimeout(r, 500));
+    const b = cpuOfTree(pid);
+    if (b.user + b.sys - a.user - a.sys < 0.05 * 500_000) return;
+  }
+}
+
 /** One-row POST /v1/transactions against the same write in-process, with capture on and off. */
 async function httpFigures(base: string, agentPid: number): Promise<void> {
   const httpRounds: number[] = [];
   const serverUs: number[] = [];
   const serverSysUs: number[] = [];
   const clientUs: number[] = [];
+  // After the pgbench runs the agent still checkpoints their WAL (its checkpoint thread counts in
+  // its CPU, and takes a core from the HTTP rounds): wait until it is quiet, at most 20 s.
+  await settle(agentPid, 20_000);
   const on = await inProcess('on');
   const off = await inProcess('off');
   // One round of each first that is not counted: the code runs here for the first time (not yet
