@@ -8,6 +8,7 @@ import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
+import { ChangeLogCompactor } from './crdt/change-log';
 import { ClusterIds } from './crdt/cluster-ids';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions } from './live/subscriptions';
@@ -51,6 +52,8 @@ export class Agent {
   #pg: PgServer | null = null;
   readonly metrics = new Metrics();
   #lock: DatabaseLock | null = null;
+  /** Removes change log entries that name nothing any more (crdt/change-log.ts). */
+  #compactor: ChangeLogCompactor | null = null;
   readonly #started = Date.now();
   #stopping: Promise<void> | null = null;
 
@@ -90,6 +93,7 @@ export class Agent {
       if (engine.appliedAtOpen) logSchemaPlan('schema applied at start', engine.appliedAtOpen);
       const capture = internal.capture === false ? null : ChangeCapture.install(engine, agent.feed);
       agent.capture = capture;
+      agent.#compactor = capture ? new ChangeLogCompactor(engine, capture) : null;
       agent.updates = new TableUpdates(agent.feed, () => engine.schema, { capacity: 4096 });
       // Subscriptions catch up with the data (start-up diff) before the first write can happen.
       const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
@@ -257,6 +261,7 @@ export class Agent {
         });
       }
       await this.subscriptions?.close(1500);
+      await this.#compactor?.close();
       await this.engine.close();
       this.#lock?.release();
       if (server) log.info({ db: this.config.db.path }, 'agent stopped');

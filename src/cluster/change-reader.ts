@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Schema, TableDef } from '../engine/schema/model';
-import { quoteIdentifier as q } from '../engine/sql-text';
+import { quoteLiteral as lit, quoteIdentifier as q } from '../engine/sql-text';
 import type { SqlValue } from '../engine/values';
-import { SENTINEL, clockTableName } from '../crdt/clock-sql';
+import { CHANGE_LOG, SENTINEL, clockTableName } from '../crdt/clock-sql';
 import { decodePk } from '../crdt/pk';
 import { encodeValue, type WireRow } from './wire';
 
@@ -80,12 +80,15 @@ export class ChangeReader {
       try {
         this.#tables.push({
           def,
-          // Ordered by version then key then seq, so one row's entries come together.
+          // The change log names the rows; their clocks still stamped with that origin and version
+          // are what stands of the change. Ordered by version then key then seq, so one row's
+          // entries come together.
           clocks: this.#db
             .prepare(
-              `SELECT c.pk, c.cid, c.col_version, c.db_version, c.seq, s.col_version FROM ${clock} c` +
+              `SELECT c.pk, c.cid, c.col_version, c.db_version, c.seq, s.col_version FROM main.${CHANGE_LOG} l` +
+                ` JOIN ${clock} c ON c.pk = l.pk AND c.site_id = l.site_id AND c.db_version = l.db_version` +
                 ` LEFT JOIN ${clock} s ON s.pk = c.pk AND s.cid = '${SENTINEL}'` +
-                ` WHERE c.site_id = ? AND c.db_version BETWEEN ? AND ? ORDER BY c.db_version, c.pk, c.seq`,
+                ` WHERE l.site_id = ? AND l.db_version BETWEEN ? AND ? AND l.tbl = ${lit(def.name)} ORDER BY l.db_version, c.pk, c.seq`,
             )
             .raw(true),
           row: this.#db.prepare(`SELECT * FROM ${q(def.name)} WHERE ${def.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ')}`),

@@ -6,7 +6,7 @@ import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { CommitHooks } from '../engine/writer';
-import { CAPTURE_STATE_DDL, SENTINEL, captureDdl, legacyTriggerDrops } from './clock-sql';
+import { CAPTURE_STATE_DDL, CHANGE_LOG, CHANGE_LOG_DDL, SENTINEL, captureDdl, clockTableName, legacyClockIndex, legacyTriggerDrops } from './clock-sql';
 import { ClusterIds } from './cluster-ids';
 import { KEY_MARK_DDL, keyRuleDdl } from './key-rule';
 import { decodePk, encodePk } from './pk';
@@ -47,7 +47,11 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   /** The row changes the triggers noted (clock-sql.ts) after a rowid, and the last rowid a unit took. */
   #touchedAfter!: Database.Statement;
   #clearTouched!: Database.Statement;
+  /** Appends the change log entries of the unit's touched rows (clock-sql.ts). */
+  #logTouched!: Database.Statement;
   #lastTouch = 0n;
+  /** Change log entries written since the compactor last asked (see change-log.ts). */
+  logged = 0;
   /** The next unit's version and seqs: after a unit that changed rows. */
   #nextUnit!: Database.Statement;
   #setCapturing!: Database.Statement;
@@ -108,6 +112,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   endUnit(): Changeset | null {
     const touched = this.#touchedAfter.all(this.#lastTouch) as [bigint, string, Buffer, bigint][];
     if (touched.length === 0) return null;
+    const v = this.#assigned + 1;
+    this.logged += this.#logTouched.run(this.siteId, v, this.#lastTouch).changes;
     this.#lastTouch = touched[touched.length - 1][0];
     const first = new Map<string, [bigint, string, Buffer, bigint]>();
     for (const t of touched) {
@@ -127,7 +133,6 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         values: row ? narrowRow(row) : null,
       });
     }
-    const v = this.#assigned + 1;
     this.#nextUnit.run();
     this.#assigned = v;
     return { actor: this.actor, version: v, origin: 'local', changes, seq: 0 };
@@ -163,12 +168,13 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   /** The writer's temp tables the triggers keep the open unit's state in (clock-sql.ts). */
   #createState() {
     const db = this.#db;
-    for (const sql of [...CAPTURE_STATE_DDL, KEY_MARK_DDL]) db.exec(sql);
+    for (const sql of [...CAPTURE_STATE_DDL, KEY_MARK_DDL, CHANGE_LOG_DDL]) db.exec(sql);
     db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, 1, ?, 0)').run(BigInt(this.#assigned + 1));
     this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
     this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
     this.#touchedAfter = db.prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid').raw(true).safeIntegers(true);
     this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
+    this.#logTouched = db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE rowid > ?`);
   }
 
   #registerFunctions() {
@@ -176,6 +182,18 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     // A REAL key value's bytes (pk.ts); the triggers encode every other type in SQL.
     db.function('patina_pk_real', { deterministic: true }, (v: unknown) => encodePk([v]).toString('hex', 1));
     db.function('patina_id', { deterministic: false }, () => this.ids.next());
+  }
+
+  /**
+   * A file of an older agent: its clock table has the (site_id, db_version) index instead of entries
+   * in the change log. Makes the entries from the clock rows, then drops the index (once; a table
+   * of n clock rows takes a read of them at that start).
+   */
+  static #migrateClockIndex(db: Database.Database, table: string) {
+    const index = legacyClockIndex(table);
+    if (!db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'index' AND name = ?").get(index)) return;
+    db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT site_id, db_version, ?, pk FROM main.${q(clockTableName(table))}`).run(table);
+    db.exec(`DROP INDEX main.${q(index)}`);
   }
 
   /** Creates clock tables and (re)creates triggers for the tables of `schema`; inside a transaction. */
@@ -188,6 +206,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
           throw new PatinaError('user', `table "${t.name}": the column name "${SENTINEL}" is reserved by change capture`);
         }
         for (const sql of [...legacyTriggerDrops(t), ...captureDdl(t, this.siteId), ...keyRuleDdl(t)]) db.exec(sql);
+        ChangeCapture.#migrateClockIndex(db, t.name);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
         tables.set(t.name, { def: t, read: db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`) });
       }

@@ -6,8 +6,7 @@ import { isRowidAlias } from './key-rule';
  * The clock table of a schema table `t` and the triggers that fill it (cr-sqlite's layout):
  *
  *   "__patina_clock_t" (pk BLOB, cid TEXT, col_version, db_version, site_id BLOB, seq)
- *     PRIMARY KEY (pk, cid), WITHOUT ROWID; index (site_id, db_version) for "what did actor X
- *     write at versions a..b" (sync).
+ *     PRIMARY KEY (pk, cid), WITHOUT ROWID.
  *   - pk is the encoded primary key (pk.ts), cid a column name;
  *   - the row sentinel is cid = '-1': its col_version is the causal length (odd alive, even
  *     deleted). It changes only when the row is created, deleted or re-created;
@@ -25,7 +24,24 @@ import { isRowidAlias } from './key-rule';
  *                     no conflict check: an append is the cheapest write
  * Temp tables are part of the transaction: a savepoint rolled back undoes what its statements
  * gathered there, along with their clock rows.
+ *
+ * "What did actor X write at versions a..b" (sync, src/cluster/change-reader.ts) is answered by one
+ * change log for all tables, not by an index of the clock tables:
+ *   __patina_log (site_id, db_version, tbl, pk), its primary key, WITHOUT ROWID
+ * a row per (origin, version, table, row) whose clocks a transaction set: local units append theirs
+ * at their end (ChangeCapture.endUnit), merges theirs per merged row. A clock row names the
+ * (site_id, db_version) of its last change, so an index on them moved an entry to a random page on
+ * every update (a third WAL page per captured one-row write); the log only appends at the right
+ * edge of each origin's versions, shared by a group. Entries whose clocks have moved on since are
+ * skipped by the reader and removed by the ChangeLogCompactor (change-log.ts).
  */
+
+/** The change log (see above). */
+export const CHANGE_LOG = '__patina_log';
+export const CHANGE_LOG_DDL = `CREATE TABLE IF NOT EXISTS main.${CHANGE_LOG} (site_id BLOB NOT NULL, db_version INTEGER NOT NULL, tbl TEXT NOT NULL, pk BLOB NOT NULL, PRIMARY KEY (site_id, db_version, tbl, pk)) WITHOUT ROWID`;
+
+/** The index of clock tables older agents kept instead of the change log. */
+export const legacyClockIndex = (table: string) => `__patina_clock_${table}_site_version`;
 
 /** The row sentinel's cid. */
 export const SENTINEL = '-1';
@@ -108,7 +124,6 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const ddl = [
     `CREATE TABLE IF NOT EXISTS main.${clock} (pk BLOB NOT NULL, cid TEXT NOT NULL, col_version INTEGER NOT NULL, db_version INTEGER NOT NULL,` +
       ` site_id BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (pk, cid)) WITHOUT ROWID`,
-    `CREATE INDEX IF NOT EXISTS main.${q(`__patina_clock_${t.name}_site_version`)} ON ${clock} (site_id, db_version)`,
     ...['ins', 'upd', 'updpk', 'del'].map((k) => `DROP TRIGGER IF EXISTS ${trig(k)}`),
     `CREATE TEMP TRIGGER ${triggerName('ins')} AFTER INSERT ON ${table} WHEN ${capturing} BEGIN\n  ${insertBody().join('\n  ')}\nEND`,
     `CREATE TEMP TRIGGER ${triggerName('del')} AFTER DELETE ON ${table} WHEN ${capturing} BEGIN\n  ${deleteBody().join('\n  ')}\nEND`,

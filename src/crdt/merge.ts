@@ -5,7 +5,7 @@ import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { ChangeCapture } from './capture';
-import { SENTINEL, clockTableName } from './clock-sql';
+import { CHANGE_LOG, SENTINEL, clockTableName } from './clock-sql';
 import { decodePk } from './pk';
 
 /** One column of a remote row change: its new value and clock. */
@@ -83,6 +83,8 @@ export class ChangeMerger {
   readonly #feed: ChangeFeed;
   #schema: Schema | null = null;
   #tables = new Map<string, TableStatements>();
+  /** Notes a merged row in the change log under its origin's version (clock-sql.ts). */
+  #log: Database.Statement | null = null;
 
   constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed) {
     this.#engine = engine;
@@ -167,6 +169,7 @@ export class ChangeMerger {
       // A newer life of the row (or its death): the old column clocks are void.
       const seq = r.sentinelSeq ?? r.cols[0]?.seq ?? 0;
       t.putClock.run(r.pk, SENTINEL, r.cl, version, site, seq);
+      this.#logRow(t, r.pk, version, site);
       t.dropColumnClocks.run(r.pk);
       if (r.cl % 2 === 0) {
         if (!before) return null;
@@ -180,10 +183,15 @@ export class ChangeMerger {
       if (winners.length === 0 && before) return null;
     }
     for (const c of winners) t.putClock.run(r.pk, c.cid, c.colVersion, version, site, c.seq);
+    if (winners.length > 0) this.#logRow(t, r.pk, version, site);
     this.#upsert(t, pkValues, winners);
     const after = t.row.get(...pkValues) as Record<string, SqlValue>;
     for (const k in after) after[k] = narrow(after[k]);
     return { table: t.def.name, pk: pkValues.map(narrow), kind: before ? 'update' : 'insert', values: after };
+  }
+
+  #logRow(t: TableStatements, pk: Buffer, version: number, site: Buffer): void {
+    this.#capture.logged += this.#log!.run(site, version, t.def.name, pk).changes;
   }
 
   #columnWins(t: TableStatements, pk: Buffer, c: RemoteColumn, before: Record<string, SqlValue> | undefined, site: Buffer): boolean {
@@ -218,6 +226,7 @@ export class ChangeMerger {
     if (schema === this.#schema) return;
     this.#schema = schema;
     this.#tables = new Map();
+    this.#log = db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) VALUES (?, ?, ?, ?)`);
     for (const def of schema.tables.values()) {
       if (def.primaryKey.length === 0) continue;
       const clock = q(clockTableName(def.name));

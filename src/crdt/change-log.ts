@@ -1,0 +1,127 @@
+import type Database from 'better-sqlite3';
+import type { Changeset } from '../bus/changeset';
+import type { Engine } from '../engine/engine';
+import type { Schema } from '../engine/schema/model';
+import { quoteLiteral as lit, quoteIdentifier as q } from '../engine/sql-text';
+import type { ChangeCapture } from './capture';
+import { CHANGE_LOG, clockTableName } from './clock-sql';
+
+/** Entries looked at per writer transaction: a few milliseconds of the writer at most. */
+const SLICE = 1024;
+/** Entries looked at per pass, at most. */
+const MAX_PER_PASS = 65536;
+
+type Entry = [Buffer, bigint, string, Buffer];
+/** Below every entry: site ids are 16 bytes, and an empty blob sorts before any other. */
+const FIRST: Entry = [Buffer.alloc(0), -1n, '', Buffer.alloc(0)];
+
+interface Statements {
+  schema: Schema;
+  /** The entry `limit - 1` places after a position (the slice's last), if the log goes that far. */
+  end: Database.Statement;
+  /** Per table, the DELETE of its stale entries in a range, and after a position to the end. */
+  tables: { bounded: Database.Statement; open: Database.Statement }[];
+}
+
+/**
+ * Keeps the change log (clock-sql.ts) from growing with every write: an entry whose row's clocks all
+ * moved on to later versions (the row was written again, or deleted and its column clocks dropped)
+ * names nothing the sync reader would send, and is removed. Each pass walks the log from where the
+ * last one stopped (wrapping around), looking at about twice as many entries as were written since,
+ * so the walk keeps up with the writes and the log stays within about twice its live entries. It
+ * holds the writer a slice at a time, yielding between slices; it changes no data, so it commits
+ * outside the commit count and the feed. An entry of a table no longer in the schema stays (schema
+ * changes only add).
+ */
+export class ChangeLogCompactor {
+  readonly #engine: Engine<Changeset>;
+  readonly #capture: ChangeCapture;
+  readonly #timer: NodeJS.Timeout;
+  #cursor: Entry | null = null;
+  #prepared: Statements | null = null;
+  #passing: Promise<void> | null = null;
+  #closed = false;
+  /** Entries removed since start. */
+  removed = 0;
+
+  constructor(engine: Engine<Changeset>, capture: ChangeCapture, intervalMs = 1000) {
+    this.#engine = engine;
+    this.#capture = capture;
+    this.#timer = setInterval(() => {
+      this.#passing ??= this.#pass().finally(() => (this.#passing = null));
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  async #pass(): Promise<void> {
+    let budget = Math.min(MAX_PER_PASS, 2 * this.#capture.logged);
+    this.#capture.logged = 0;
+    while (budget > 0 && !this.#closed) {
+      const lease = await this.#engine.lease();
+      let seen: number;
+      try {
+        if (this.#closed) return;
+        seen = this.#slice(lease.db, Math.min(SLICE, budget));
+      } catch (err) {
+        process.stderr.write(`patina: change log compaction failed (it will try again): ${(err as Error).message}\n`);
+        return;
+      } finally {
+        lease.release();
+      }
+      budget -= seen;
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+
+  /**
+   * Looks at up to `limit` entries after the cursor in one transaction, one DELETE per table over
+   * that range (SQLite checks each entry against its clock table; no entry comes to JavaScript);
+   * returns how many it looked at (`limit`).
+   */
+  #slice(db: Database.Database, limit: number): number {
+    const st = this.#statements(db);
+    const from: Entry = this.#cursor ?? FIRST;
+    const to = st.end.get(...from, limit - 1) as Entry | undefined;
+    this.#cursor = to ?? null;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const t of st.tables) this.removed += (to ? t.bounded.run(...from, ...to) : t.open.run(...from)).changes;
+      db.exec('COMMIT');
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+    // The end of the log counts as a whole slice: the budget shrinks even when the log is short.
+    return limit;
+  }
+
+  /** The statements of the current schema (prepared again after a reload). */
+  #statements(db: Database.Database): Statements {
+    const schema = this.#engine.schema;
+    if (this.#prepared?.schema === schema) return this.#prepared;
+    const key = '(site_id, db_version, tbl, pk)';
+    const range = `${key} > (?, ?, ?, ?)`;
+    const stale = (table: string) =>
+      `tbl = ${lit(table)} AND NOT EXISTS (SELECT 1 FROM main.${q(clockTableName(table))} c` +
+      ` WHERE c.pk = ${CHANGE_LOG}.pk AND c.site_id = ${CHANGE_LOG}.site_id AND c.db_version = ${CHANGE_LOG}.db_version)`;
+    const tables = [...schema.tables.values()]
+      .filter((t) => t.primaryKey.length > 0)
+      .map((t) => ({
+        bounded: db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${key} <= (?, ?, ?, ?) AND ${stale(t.name)}`),
+        open: db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${stale(t.name)}`),
+      }));
+    this.#prepared = {
+      schema,
+      end: db.prepare(`SELECT site_id, db_version, tbl, pk FROM main.${CHANGE_LOG} WHERE ${range} ORDER BY ${key.slice(1, -1)} LIMIT 1 OFFSET ?`).raw(true).safeIntegers(true),
+      tables,
+    };
+    return this.#prepared;
+  }
+
+  /** Stops; a pass under way ends after its slice. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#passing;
+  }
+}
