@@ -2,9 +2,12 @@
 // starts an Agent in this process (capture on or off), loads pgbench_accounts, and runs the one-row
 // UPDATE through engine.transaction from CONCURRENCY async loops (so group commit applies as it does
 // for HTTP clients); prints, as JSON, the writes per second of each round and the CPU time of this
-// process per write (the agent's thread and its checkpoint thread), in µs.
+// process per write (the agent's thread and its checkpoint thread), in µs, and the system part of it.
+// With ROUNDS `-` it runs one round per line read on stdin and prints each round's JSON as it ends
+// (writes.bench.ts alternates them with its HTTP rounds); it stops at the end of stdin.
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { Agent } from '../src/agent';
 import { defaultConfig } from '../src/config/config';
 
@@ -20,8 +23,8 @@ async function main() {
   cfg.api.addr = { host: '127.0.0.1', port: 0 };
   const agent = await Agent.start(cfg, { capture: capture !== 'off' });
   await agent.engine.transaction([{ sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n` }]);
-  const out: { rates: number[]; cpuUs: number[] } = { rates: [], cpuUs: [] };
-  for (let r = 0; r < Number(rounds); r++) {
+  const out: { rates: number[]; cpuUs: number[]; sysUs: number[] } = { rates: [], cpuUs: [], sysUs: [] };
+  const round = async () => {
     let done = 0;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
@@ -37,9 +40,19 @@ async function main() {
     out.rates.push(done / ((performance.now() - t0) / 1000));
     const cpu = process.cpuUsage(cpu0);
     out.cpuUs.push((cpu.user + cpu.system) / done);
+    out.sysUs.push(cpu.system / done);
+  };
+  if (rounds === '-') {
+    process.stdout.write('ready\n');
+    for await (const _ of readline.createInterface({ input: process.stdin })) {
+      await round();
+      process.stdout.write(JSON.stringify({ rates: out.rates.slice(-1), cpuUs: out.cpuUs.slice(-1), sysUs: out.sysUs.slice(-1) }) + '\n');
+    }
+  } else {
+    for (let r = 0; r < Number(rounds); r++) await round();
   }
   await agent.stop();
-  process.stdout.write(JSON.stringify(out) + '\n');
+  if (rounds !== '-') process.stdout.write(JSON.stringify(out) + '\n');
 }
 
 if (require.main === module) {

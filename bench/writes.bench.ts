@@ -10,13 +10,15 @@
 //     run in-process through the engine (16 async loops) with change capture on, and with it off.
 // Each figure is the median of ROUNDS runs (WRITES_BENCH_ROUNDS, default 3) of WRITES_BENCH_SECONDS
 // (default 4) each, Patina and PostgreSQL alternating; each pgbench line also prints the CPU time a
-// transaction cost the server and pgbench.
-import { type ChildProcess, spawnSync } from 'node:child_process';
+// transaction cost the server and pgbench. WRITES_BENCH_ONLY=http runs only the HTTP figure and its
+// in-process anchors (no PostgreSQL); PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { AgentProcess } from '../test/helpers/agent';
-import { type BenchPostgres, type PgbenchRun, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
+import { type BenchPostgres, type PgbenchRun, cpuOfTree, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
 import Database from 'better-sqlite3';
 import { fmt, median, postLoop, report, startFloor } from './util';
 import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
@@ -47,16 +49,47 @@ function driveHttp(base: string, ms: number): Promise<number> {
   return postLoop(base, '/v1/transactions', HTTP_CONNECTIONS, ms, () => `[["${UPDATE_SQL}",[${1 + Math.floor(Math.random() * ACCOUNTS)}]]]`);
 }
 
-/** The in-process anchor (writes-engine.ts) in its own process: writes per second and CPU µs per write of each round. */
-function inProcess(capture: 'on' | 'off'): { rates: number[]; cpuUs: number[] } {
+interface EngineRounds {
+  rates: number[];
+  cpuUs: number[];
+  sysUs: number[];
+}
+
+/**
+ * The in-process anchor (writes-engine.ts) in its own process, kept running: `round()` runs one
+ * round there, so that its rounds alternate with the HTTP rounds (this machine's load changes
+ * from minute to minute; the rounds of a ratio should see the same load).
+ */
+async function inProcess(capture: 'on' | 'off'): Promise<{ round(): Promise<void>; results: EngineRounds; stop(): void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-engine-'));
-  try {
-    const r = spawnSync(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, String(ROUNDS), String(SECONDS * 500), String(HTTP_CONNECTIONS)], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`writes-engine failed:\n${r.stderr}`);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { rates: number[]; cpuUs: number[] };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const child = spawn(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, '-', String(SECONDS * 500), String(HTTP_CONNECTIONS)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let log = ''; // the agent's log, shown only if the child fails
+  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  // Its own lines: `ready`, then one JSON object per round (the agent's log lines are skipped).
+  const next = async (): Promise<string> => {
+    for (;;) {
+      const l = await lines.next();
+      if (l.done) throw new Error(`writes-engine (capture ${capture}) ended early:\n${log}`);
+      if (l.value === 'ready' || l.value.startsWith('{"rates"')) return l.value;
+    }
+  };
+  await next();
+  const results: EngineRounds = { rates: [], cpuUs: [], sysUs: [] };
+  return {
+    results,
+    async round() {
+      child.stdin!.write('round\n');
+      const r = JSON.parse(await next()) as EngineRounds;
+      results.rates.push(...r.rates);
+      results.cpuUs.push(...r.cpuUs);
+      results.sysUs.push(...r.sysUs);
+    },
+    stop() {
+      child.stdin!.end();
+      child.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    },
+  };
 }
 
 /**
@@ -86,18 +119,76 @@ function medianRun(runs: PgbenchRun[]): PgbenchRun {
   return runs.find((r) => r.tps === m)!;
 }
 
+/** Resolves once the process tree of `pid` used under 5% of a core for half a second, or after `maxMs`. */
+async function settle(pid: number, maxMs: number): Promise<void> {
+  const end = Date.now() + maxMs;
+  while (Date.now() < end) {
+    const a = cpuOfTree(pid);
+    await new Promise((r) => setTimeout(r, 500));
+    const b = cpuOfTree(pid);
+    if (b.user + b.sys - a.user - a.sys < 0.05 * 500_000) return;
+  }
+}
+
+/** One-row POST /v1/transactions against the same write in-process, with capture on and off. */
+async function httpFigures(base: string, agentPid: number): Promise<void> {
+  const httpRounds: number[] = [];
+  const serverUs: number[] = [];
+  const serverSysUs: number[] = [];
+  const clientUs: number[] = [];
+  // After the pgbench runs the agent still checkpoints their WAL (its checkpoint thread counts in
+  // its CPU, and takes a core from the HTTP rounds): wait until it is quiet, at most 20 s.
+  await settle(agentPid, 20_000);
+  const on = await inProcess('on');
+  const off = await inProcess('off');
+  // One round of each first that is not counted: the code runs here for the first time (not yet
+  // optimised), and the pgbench runs' WAL is still being checkpointed.
+  await driveHttp(base, SECONDS * 500);
+  await on.round();
+  await off.round();
+  on.results.rates.length = on.results.cpuUs.length = on.results.sysUs.length = 0;
+  off.results.rates.length = off.results.cpuUs.length = off.results.sysUs.length = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const server0 = cpuOfTree(agentPid);
+    const client0 = process.cpuUsage();
+    const t0 = performance.now();
+    const rate = await driveHttp(base, SECONDS * 500);
+    const writes = (rate * (performance.now() - t0)) / 1000;
+    const server = cpuOfTree(agentPid);
+    const client = process.cpuUsage(client0);
+    httpRounds.push(rate);
+    serverUs.push((server.user + server.sys - server0.user - server0.sys) / writes);
+    serverSysUs.push((server.sys - server0.sys) / writes);
+    clientUs.push((client.user + client.system) / writes);
+    await on.round();
+    await off.round();
+  }
+  on.stop();
+  off.stop();
+  const h = median(httpRounds);
+  const perRound = httpRounds.map((x, i) => (x / on.results.rates[i]).toFixed(2)).join(', ');
+  report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.results.rates));
+  report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.results.rates));
+  report(`  in-process, capture off`, median(off.results.rates), 'writes/s', 'in-process, capture on', median(on.results.rates));
+  process.stdout.write(`    rounds (alternating): HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.results.rates.map(fmt).join(', ')}; capture off ${off.results.rates.map(fmt).join(', ')}; HTTP / capture on per round: ${perRound}\n`);
+  process.stdout.write(`    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs (system ${median(serverSysUs).toFixed(1)}), bench client ${median(clientUs).toFixed(1)} µs\n`);
+  process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.results.cpuUs).toFixed(1)} µs (system ${median(on.results.sysUs).toFixed(1)}), off ${median(off.results.cpuUs).toFixed(1)} µs\n`);
+}
+
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-'));
   fs.chmodSync(dir, 0o755);
   const update = path.join(dir, 'update.sql');
   fs.writeFileSync(update, UPDATE_SCRIPT);
-  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+  const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
+  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], nodeArgs: prof });
   let pg: BenchPostgres | null = null;
   let floors: ChildProcess[] = [];
   try {
     await agent.start();
     const patinaPort = agent.pg!.port;
     load(patinaPort, 'bench', `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`);
+    if (process.env.WRITES_BENCH_ONLY === 'http') return await httpFigures(agent.http, agent.proc.pid!);
     pg = await startPostgres(dir, ['synchronous_commit=off']);
     psql(pg.port, 'bench', PG_SCHEMA);
     load(pg.port, 'bench', 'generate_series(1, $COUNT) x');
@@ -146,22 +237,11 @@ async function main() {
     }
     stopPostgres(pg);
     pg = null;
-    const httpRounds: number[] = [];
-    // One round first that is not counted: the agent's HTTP path runs here for the first time (its
-    // code not yet optimised), and the pgbench runs' WAL is still being checkpointed.
-    await driveHttp(agent.http, SECONDS * 500);
-    for (let r = 0; r < ROUNDS; r++) httpRounds.push(await driveHttp(agent.http, SECONDS * 500));
-    const on = inProcess('on');
-    const off = inProcess('off');
-    const h = median(httpRounds);
-    report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.rates));
-    report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.rates));
-    report(`  in-process, capture off`, median(off.rates), 'writes/s', 'in-process, capture on', median(on.rates));
-    process.stdout.write(`    rounds: HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.rates.map(fmt).join(', ')}; capture off ${off.rates.map(fmt).join(', ')}\n`);
-    process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.cpuUs).toFixed(1)} µs, off ${median(off.cpuUs).toFixed(1)} µs\n`);
+    await httpFigures(agent.http, agent.proc.pid!);
   } finally {
     if (pg) stopPostgres(pg);
     for (const f of floors) f.kill();
+    if (prof.length > 0) await agent.stop(); // a clean exit writes the profile
     await agent.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -97,6 +97,28 @@ describe('HTTP errors on every route', () => {
     }
   });
 
+  it('routes by path and method: Allow on 405, OPTIONS lists the methods, HEAD answers like GET, any case and a trailing slash match', async () => {
+    const wrong = await request(agent.http, 'PUT', '/v1/transactions');
+    assert.equal(wrong.status, 405);
+    assert.equal(wrong.headers.allow, 'POST');
+    errorOf(wrong);
+    const options = await request(agent.http, 'OPTIONS', '/v1/health');
+    assert.equal(options.status, 200);
+    assert.equal(options.headers.allow, 'HEAD, GET');
+    const head = await request(agent.http, 'HEAD', '/v1/health');
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.match(String(head.headers['content-type']), /application\/json/);
+    for (const path of ['/v1/health/', '/V1/Health']) assert.equal((await request(agent.http, 'GET', path)).status, 200, path);
+    const write = await request(agent.http, 'POST', '/v1/transactions/', JSON.stringify([["INSERT INTO t (id, v) VALUES (?, 'x')", [7]]]));
+    assert.equal(write.status, 200, write.text);
+    // A path parameter is URL-decoded: the table named in the error is the decoded name.
+    const table = await request(agent.http, 'POST', '/v1/updates/no%20such');
+    assert.equal(table.status, 404);
+    assert.equal(errorOf(table), 'table not found in schema: no such');
+    assert.equal((await request(agent.http, 'GET', '/v1/updates/t')).headers.allow, 'POST');
+  });
+
   it('GET /v1/health answers 200 with a small JSON status', async () => {
     const r = await request(agent.http, 'GET', '/v1/health');
     assert.equal(r.status, 200, r.text);

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { type CounterChild, CounterSeries, type HistogramChild, HistogramSeries } from './series';
 
 type Labels = Record<string, string>;
 /** A figure read when scraped: one number, or one per label set. */
@@ -8,11 +9,12 @@ type Reading = number | Iterable<[Labels, number]>;
  * The agent's metrics registry (prom-client): every module's figures are reported through it and
  * served as the Prometheus text format by GET /metrics. Most figures are read at scrape time from
  * the stats each module already keeps (`gauge`, `total`), so no hot path pays for them; the
- * HTTP middleware and the commit observer record directly.
+ * HTTP middleware and the commit observer record directly, into series kept in plain numbers
+ * (`series.ts`).
  */
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly #http: { requests: client.Counter<string>; duration: client.Histogram<string> };
+  readonly #http: { requests: CounterSeries; duration: HistogramSeries };
 
   constructor() {
     // Process figures and the event-loop delay (patina_nodejs_eventloop_lag_*_seconds), from prom-client.
@@ -20,19 +22,19 @@ export class Metrics {
     // Gauges named *_total break the Prometheus naming rules (promtool check metrics refuses them).
     for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) this.registry.removeSingleMetric(`patina_nodejs_${name}`);
     this.#http = {
-      requests: new client.Counter({ name: 'patina_http_requests_total', help: 'HTTP requests answered, by route, method and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] }),
-      duration: new client.Histogram({
-        name: 'patina_http_request_duration_seconds',
-        help: 'Time from request to response start (streams: to their first line), by route and method.',
-        labelNames: ['route', 'method'],
-        buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-        registers: [this.registry],
-      }),
+      requests: new CounterSeries('patina_http_requests_total', 'HTTP requests answered, by route, method and status.', ['route', 'method', 'status'], this.registry),
+      duration: new HistogramSeries(
+        'patina_http_request_duration_seconds',
+        'Time from request to response start (streams: to their first line), by route and method.',
+        [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+        ['route', 'method'],
+        this.registry,
+      ),
     };
   }
 
   /** Label children by route, method and status: looked up once, so a request costs no label hashing. */
-  readonly #children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<string> }>();
+  readonly #children = new Map<string, { count: CounterChild; time: HistogramChild }>();
 
   /** Records one HTTP request (the Koa middleware calls it). */
   observeRequest(route: string, method: string, status: number, seconds: number): void {
@@ -74,12 +76,14 @@ export class Metrics {
     });
   }
 
-  counter(name: string, help: string, labelNames: string[] = []): client.Counter<string> {
-    return new client.Counter({ name, help, labelNames, registers: [this.registry] });
+  /** A counter recorded on a hot path (see series.ts). */
+  counter(name: string, help: string, labelNames: string[] = []): CounterSeries {
+    return new CounterSeries(name, help, labelNames, this.registry);
   }
 
-  histogram(name: string, help: string, buckets: number[], labelNames: string[] = []): client.Histogram<string> {
-    return new client.Histogram({ name, help, buckets, labelNames, registers: [this.registry] });
+  /** A histogram recorded on a hot path (see series.ts). */
+  histogram(name: string, help: string, buckets: number[], labelNames: string[] = []): HistogramSeries {
+    return new HistogramSeries(name, help, buckets, labelNames, this.registry);
   }
 
   get contentType(): string {

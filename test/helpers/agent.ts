@@ -17,6 +17,8 @@ export interface AgentOptions {
   dir?: string;
   /** Extra environment variables of the agent process. */
   env?: Record<string, string>;
+  /** Flags for node itself, before the CLI (e.g. --cpu-prof for a benchmark). */
+  nodeArgs?: string[];
 }
 
 /** A real agent process on loopback ports, with its own folder and SQLite file. */
@@ -57,7 +59,7 @@ export class AgentProcess {
   /** Starts the process and waits for its ready line; rejects with its output if it exits first. */
   start(timeoutMs = 20000): Promise<this> {
     this.output = '';
-    this.proc = spawn(process.execPath, [CLI, ...this.args()], { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.opts.env } });
+    this.proc = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), CLI, ...this.args()], { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.opts.env } });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`agent did not get ready in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
       const onData = (d: Buffer) => {

@@ -4,7 +4,7 @@ import { PatinaError } from '../../../src/errors';
 import type { Statement, StatementResult } from '../../../src/engine/writer';
 import { parseStatement } from '../statements';
 import { secondsSince } from '../../../src/engine/elapsed';
-import { cellToJson } from '../../../src/engine/values';
+import { cellToJson, rowToJson } from '../../../src/engine/values';
 
 /** What POST /v1/transactions needs: one all-or-nothing transaction, and what to report of its change. */
 export interface TransactionService {
@@ -23,21 +23,35 @@ export function handleTransaction(svc: TransactionService): Koa.Middleware {
     const t0 = performance.now();
     try {
       const { results, change } = await svc.transaction(statements);
-      // cellToJson keeps 64-bit integers in RETURNING rows exact (JSON.stringify cannot write a bigint).
-      ctx.type = 'application/json';
-      ctx.body = cellToJson({
-        results: results.map((r) => ({
-          rows_affected: r.rowsAffected,
-          time: r.time,
-          ...(r.rows && r.columns ? { columns: r.columns.map((c) => c.name), rows: r.rows } : {}),
-        })),
-        time: secondsSince(t0),
-        ...(svc.describeChange ? svc.describeChange(change) : {}),
-      });
+      // The header as Koa's `ctx.type = 'application/json'` writes it, without its MIME lookup.
+      ctx.set('content-type', 'application/json; charset=utf-8');
+      ctx.body = transactionJson(results, secondsSince(t0), svc.describeChange ? svc.describeChange(change) : {});
     } catch (err) {
       if (!(err instanceof PatinaError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
       ctx.status = 400;
       ctx.body = { results: [{ error: err.message }], time: secondsSince(t0) };
     }
   };
+}
+
+/**
+ * The answer's JSON text, `{"results": [{"rows_affected", "time", "columns"?, "rows"?}], "time", ...extra}`,
+ * written directly: RETURNING rows cell by cell (cellToJson keeps 64-bit integers exact, which
+ * JSON.stringify cannot), the rest as the numbers and strings they are.
+ */
+export function transactionJson(results: StatementResult[], time: number, extra: Record<string, unknown>): string {
+  let s = '{"results":[';
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    s += `${i ? ',' : ''}{"rows_affected":${cellToJson(r.rowsAffected)},"time":${cellToJson(r.time)}`;
+    if (r.rows && r.columns) {
+      s += `,"columns":${JSON.stringify(r.columns.map((c) => c.name))},"rows":[`;
+      for (let j = 0; j < r.rows.length; j++) s += (j ? ',' : '') + rowToJson(r.rows[j]);
+      s += ']';
+    }
+    s += '}';
+  }
+  s += `],"time":${cellToJson(time)}`;
+  for (const k in extra) s += `,${JSON.stringify(k)}:${cellToJson(extra[k])}`;
+  return s + '}';
 }
