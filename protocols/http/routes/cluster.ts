@@ -1,4 +1,4 @@
-import type { RouteTable } from '../route-table';
+import type Router from '@koa/router';
 
 /** What the cluster routes need: the member list and the per-origin replication state. */
 export interface ClusterService {
@@ -7,7 +7,7 @@ export interface ClusterService {
 }
 
 /** GET /v1/cluster/members and GET /v1/sync/status (what `patina cluster members` and `patina sync status` show). */
-export function clusterRoutes(svc: ClusterService | null): (router: RouteTable) => void {
+export function clusterRoutes(svc: ClusterService | null): (router: Router) => void {
   return (router) => {
     router.get('/v1/cluster/members', (ctx) => {
       ctx.body = { members: svc ? svc.members() : [], clustered: svc !== null };

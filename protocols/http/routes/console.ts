@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Router from '@koa/router';
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
-import { RouteTable } from '../route-table';
 
 // Compiled to dist/protocols/http/routes/: the package root is four folders up.
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -29,8 +29,8 @@ function readAssets(dir: string, exts: string[]): Map<string, { body: Buffer; ty
  * client library (so it goes through the API's auth with the token the user types). The page holds
  * no data; it and its assets come from this package, never from the network.
  */
-export function consoleRouter(): RouteTable {
-  const router = new RouteTable();
+export function consoleRouter(): Router {
+  const router = new Router();
   const own = readAssets(CONSOLE_DIR, ['.html', '.js', '.css']);
   const client = readAssets(CLIENT_ESM_DIR, ['.js']);
   const send = (ctx: Koa.Context, asset: { body: Buffer; type: string } | undefined, what: string) => {
