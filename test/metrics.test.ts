@@ -151,4 +151,27 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     assert.equal(d('patina_http_requests_total{route="unmatched",method="GET",status="404"}'), 1);
     assert.ok(![...s1.samples.keys()].some((k) => k.includes('/no/such/route')), 'paths never become labels');
   });
+
+  it('keeps each histogram whole: buckets rise with le, +Inf equals _count, and _sum holds the seconds', async () => {
+    const a = c.nodes[0];
+    for (let i = 0; i < 20; i++) await exec(a.http, [[`INSERT INTO kv (k, v) VALUES (?, 'h')`, [50_000 + i]]]);
+    const s = await scrape(a.http);
+    for (const [name, labels] of [
+      ['patina_http_request_duration_seconds', 'route="/v1/transactions",method="POST"'],
+      ['patina_write_duration_seconds', 'result="ok"'],
+      ['patina_changeset_rows', 'origin="local"'],
+    ]) {
+      const buckets = [...s.samples]
+        .filter(([k]) => k.startsWith(`${name}_bucket{`) && k.includes(labels))
+        .map(([k, v]) => [/le="([^"]+)"/.exec(k)![1], v] as [string, number]);
+      assert.ok(buckets.length > 2, `${name}{${labels}} has buckets`);
+      const finite = buckets.filter(([le]) => le !== '+Inf').sort((x, y) => Number(x[0]) - Number(y[0]));
+      for (let i = 1; i < finite.length; i++) assert.ok(finite[i][1] >= finite[i - 1][1], `${name} buckets are cumulative`);
+      const count = value(s, `${name}_count{${labels}}`);
+      assert.ok(count >= 20, `${name}_count{${labels}} counts the writes: ${count}`);
+      assert.equal(buckets.find(([le]) => le === '+Inf')?.[1], count, `${name}: +Inf is the count`);
+      assert.ok(finite[finite.length - 1][1] <= count);
+      assert.ok(value(s, `${name}_sum{${labels}}`) > 0, `${name}_sum is positive`);
+    }
+  });
 });
