@@ -27,6 +27,19 @@ const ACCOUNTS = 100_000;
 type Shape = 'bare' | 'clock + (site_id, db_version) index' | 'clock, no index' | 'clock + append-only log';
 const SHAPES: Shape[] = ['bare', 'clock + (site_id, db_version) index', 'clock, no index', 'clock + append-only log'];
 
+/** CPU µs of this process per operation of `run` (`ops` of them): the median of 3 runs after a warm-up run. */
+function cpuPerOperation(run: () => void, ops: number): number {
+  run();
+  const per: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const c0 = process.cpuUsage();
+    run();
+    const c = process.cpuUsage(c0);
+    per.push((c.user + c.system) / ops);
+  }
+  return median(per);
+}
+
 /** CPU µs per write (medians of 3 runs) of one storage shape in groups of `group` writes per commit. */
 function measure(dir: string, shape: Shape, group: number): number {
   const file = path.join(dir, `${SHAPES.indexOf(shape)}-${group}.db`);
@@ -78,15 +91,7 @@ function measure(dir: string, shape: Shape, group: number): number {
         if (i % 1000 < group) db.pragma('wal_checkpoint(PASSIVE)');
       }
     };
-    run();
-    const perWrite: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const c0 = process.cpuUsage();
-      run();
-      const c = process.cpuUsage(c0);
-      perWrite.push((c.user + c.system) / WRITES);
-    }
-    return median(perWrite);
+    return cpuPerOperation(run, WRITES);
   } finally {
     db.close();
     for (const s of ['', '-wal', '-shm']) fs.rmSync(file + s, { force: true });
@@ -162,15 +167,7 @@ function measureTpcb(dir: string, clocked: boolean): number {
         if (i % 400 < 4) db.pragma('wal_checkpoint(PASSIVE)');
       }
     };
-    run();
-    const perTx: number[] = [];
-    for (let r = 0; r < 3; r++) {
-      const c0 = process.cpuUsage();
-      run();
-      const c = process.cpuUsage(c0);
-      perTx.push((c.user + c.system) / txns);
-    }
-    return median(perTx);
+    return cpuPerOperation(run, txns);
   } finally {
     db.close();
     for (const s of ['', '-wal', '-shm']) fs.rmSync(file + s, { force: true });

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { SqlValue } from '../engine/values';
 import { rowToJson } from '../engine/values';
 import { Abandoned, type Slicer } from './slicer';
+import { StatementCache } from './statement-cache';
 import { MAX_PAIRS, type SubscriptionStore } from './store';
 import type { Affected, Outcome, Subscription } from './subscription';
 import type { ChangedKeys } from './wake-index';
@@ -20,7 +21,7 @@ const MAX_STATEMENTS = 256;
  */
 export class SharedEvaluator {
   readonly #store: SubscriptionStore;
-  readonly #stmts = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  readonly #stmts = new StatementCache(MAX_STATEMENTS);
   /** Each subscription's parameter values in statement order (worked out once). */
   readonly #values = new WeakMap<Subscription, SqlValue[]>();
 
@@ -84,7 +85,7 @@ export class SharedEvaluator {
           for (const v of pk) args.push(v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v);
           for (const v of values[i]) args.push(v);
         }
-        for (const row of this.#stmt(db, shared.sql(occ, n)).all(...args) as unknown[][]) {
+        for (const row of this.#stmts.get(db, shared.sql(occ, n)).all(...args) as unknown[][]) {
           const i = Number(row[row.length - 1]);
           entry(i, subs[i].identity(row)).now = rowToJson(row.slice(0, ncols));
         }
@@ -139,19 +140,6 @@ export class SharedEvaluator {
     return out;
   }
 
-  #stmt(db: Database.Database, sql: string): Database.Statement {
-    let stmts = this.#stmts.get(db);
-    if (!stmts) this.#stmts.set(db, (stmts = new Map()));
-    let st = stmts.get(sql);
-    if (st) {
-      stmts.delete(sql); // most recently used last
-    } else {
-      st = db.prepare(sql).raw(true);
-      if (stmts.size >= MAX_STATEMENTS) stmts.delete(stmts.keys().next().value!);
-    }
-    stmts.set(sql, st);
-    return st;
-  }
 }
 
 /** Stored rows one probe of the store may read (a key's holders are up to the group's size). */

@@ -7,6 +7,7 @@ import type { ClientStream } from './client-stream';
 import { changeLine } from './events';
 import { encodeKey, identityKey, identityParts } from './keys';
 import { type QueryPlan, keyParam } from './query-plan';
+import { StatementCache } from './statement-cache';
 import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
 
 import type { Slicer } from './slicer';
@@ -290,7 +291,7 @@ export class Subscription {
   #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>, once = false): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
     let st: Database.Statement | undefined;
     if (once) {
-      st = fullStatement(db, sql);
+      st = fullStatements.get(db, sql);
     } else {
       let stmts = this.#stmts.get(db);
       if (!stmts) this.#stmts.set(db, (stmts = new Map()));
@@ -313,25 +314,8 @@ export class Subscription {
   }
 }
 
-/** Full-query statements kept per connection, by SQL text, the least recently used dropped first. */
-const FULL_STATEMENTS = 256;
-const fullStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A prepared full query from the shared cache; a fresh one while the cached one is still being read. */
-function fullStatement(db: Database.Database, sql: string): Database.Statement {
-  let stmts = fullStatements.get(db);
-  if (!stmts) fullStatements.set(db, (stmts = new Map()));
-  let st = stmts.get(sql);
-  if (st?.busy) return db.prepare(sql).raw(true);
-  if (st) {
-    stmts.delete(sql); // most recently used last
-  } else {
-    st = db.prepare(sql).raw(true);
-    if (stmts.size >= FULL_STATEMENTS) stmts.delete(stmts.keys().next().value!);
-  }
-  stmts.set(sql, st);
-  return st;
-}
+/** Full-query statements kept per connection, by SQL text. */
+const fullStatements = new StatementCache(256);
 
 /** The changes of one evaluation, written to the store as they are found; the head moves on finish. */
 class Batch {
