@@ -101,6 +101,8 @@ export class Checkpointer {
 
   /** The thread failed or ended: SQLite's automatic checkpoints take over again. */
   #fallBack(err: unknown) {
+    this.#release?.(); // a restart under way: the writer must not stay held
+    this.#release = null;
     if (this.#closed) return;
     this.#closed = true;
     if (err) process.stderr.write(`patina: the checkpoint thread failed (${(err as Error).message}); checkpoints run on commit again\n`);
