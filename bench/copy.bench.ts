@@ -1,7 +1,7 @@
 // COPY over the PG port: rows per second loaded with COPY FROM STDIN (pg-copy-streams) against the
 // same rows as 500-row INSERT statements in one BEGIN block, and dumped with COPY TO STDOUT against
 // a plain SELECT of the same rows through node-postgres; one agent, alternating rounds, medians.
-import { Readable, Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AgentProcess } from '../test/helpers/agent';
 import { type PgClient, pgClient } from '../test/helpers/pg';

@@ -43,7 +43,7 @@ function clocks(agent: AgentProcess, table: string, pk: unknown[]): Record<strin
 
 const versions = (c: Record<string, Clock>) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.col_version]));
 
-describe('change capture: clock tables', function () {
+describe('change capture: clock tables', () => {
   let agent: AgentProcess;
   before(async () => {
     agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });

@@ -162,7 +162,7 @@ describe('client library (patina/client): queries, transactions, update streams'
       url: agent.http + '/',
       token: 's3cret',
       fetch: (input, init) => {
-        seen.push(`${init?.method} ${input} ${(init?.headers as Record<string, string>).authorization}`);
+        seen.push(`${init?.method} ${input} ${(init?.headers as Record<string, string> | undefined)?.authorization}`);
         return fetch(input, init);
       },
     });

@@ -166,7 +166,7 @@ describe('fuzzed input against a running agent', function () {
   const acknowledged = new Map<number, number>();
   let stopOthers = false;
   let others: Promise<void> = Promise.resolve();
-  let otherFailures: string[] = [];
+  const otherFailures: string[] = [];
 
   before(async () => {
     certs = TestCerts.generate('agent');

@@ -43,7 +43,7 @@ async function eventually(check: () => Promise<void>, timeoutMs = 10000) {
   }
 }
 
-describe('POST /v1/updates/{table}', function () {
+describe('POST /v1/updates/{table}', () => {
   let agent: AgentProcess;
   const open: NdjsonStream[] = [];
   const stream = async (table: string) => {

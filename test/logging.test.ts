@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AgentProcess, startAgent } from './helpers/agent';
+import { type AgentProcess, startAgent } from './helpers/agent';
 import { runCli } from './helpers/cli';
 import { postJson, request } from './helpers/http';
 import { pgClient } from './helpers/pg';

@@ -73,7 +73,6 @@ describe('replication under random writes, kills, restarts and cuts', function (
           c.heal(n);
           cut.delete(i);
         } else if (troubled) {
-          continue;
         } else if (r < 0.4) {
           log.push(`kill ${n.name}`);
           await n.agent.kill();

@@ -108,6 +108,7 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
  * The console's router only for paths under /console: it has no other routes, and matching every
  * API request against them (the router's own dispatch) cost a few µs of each request.
  */
+// biome-ignore lint/suspicious/noExplicitAny: the router's own middleware type has its own state and context
 function underConsole(router: Koa.Middleware<any, any>): Koa.Middleware {
   const mw = router as Koa.Middleware;
   return (ctx, next) => (ctx.path === '/console' || ctx.path.startsWith('/console/') ? mw(ctx, next) : next());

@@ -306,6 +306,7 @@ export class Connection {
         // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored
         if (msg.type === 'copyData' || msg.type === 'copyDone' || msg.type === 'copyFail') return;
         if (this.#skipping && msg.type !== 'sync' && msg.type !== 'terminate') return;
+        // biome-ignore lint/complexity/noUselessUndefinedInitialization: assigned in try and read after its catch
         let r: void | Promise<void> = undefined;
         try {
           r = this.#onMessage(msg);

@@ -91,7 +91,7 @@ function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]
     for (i++; i < sig.length; i++) {
       const t = sig[i];
       if (depth === 0 && (t.text === ',' || t.text === ')')) {
-        row.push(valueOf(item, ctx.params));
+        row.push(literalValueOf(item, ctx.params));
         item = [];
         if (t.text === ')') break;
         continue;
@@ -118,7 +118,7 @@ function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]
 }
 
 /** The value of a VALUES item that is a literal or a parameter; undefined for an expression. */
-function valueOf(item: ReturnType<typeof lexPg>, params: Record<string, SqlValue> | undefined): SqlValue | undefined {
+function literalValueOf(item: ReturnType<typeof lexPg>, params: Record<string, SqlValue> | undefined): SqlValue | undefined {
   const neg = item.length === 2 && item[0].text === '-';
   const t = item.length === 1 ? item[0] : neg ? item[1] : null;
   if (!t) return undefined;

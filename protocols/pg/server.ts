@@ -21,7 +21,6 @@ export interface PgBackend extends PgEngine {
 
 export class PgServer implements CancelRegistry {
   readonly #local: LocalDb;
-  readonly #engine: PgBackend;
   /** What sessions write through: the engine behind the write admission, when there is one. */
   readonly #sessionEngine: PgEngine;
   readonly #servers: net.Server[] = [];
@@ -33,7 +32,6 @@ export class PgServer implements CancelRegistry {
   readonly counts = new PgCounts();
 
   private constructor(engine: PgBackend, updates: TableUpdateSource | null, admission: WriteAdmission | null) {
-    this.#engine = engine;
     this.#sessionEngine = admission ? admittedEngine(engine, admission) : engine;
     this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);

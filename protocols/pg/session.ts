@@ -159,7 +159,7 @@ function pgColumnName(name: string, sql: string): string {
   if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) || sql.includes(`"${name}"`)) return name;
   if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(name)) return 'bool';
   const f = /^(?:\w+\.)?(\w+)\s*\(/.exec(name);
-  if (f && f[1].startsWith('__pg_')) return INTERNAL_NAMES[f[1]] ?? '?column?'; // what the dialect wrote, not the user
+  if (f?.[1].startsWith('__pg_')) return INTERNAL_NAMES[f[1]] ?? '?column?'; // what the dialect wrote, not the user
   if (f && f[1].toUpperCase() !== 'CAST') return f[1].toLowerCase();
   const c = /^CAST\(.* AS (\w+)\)$/i.exec(name);
   if (c) return c[1].toLowerCase();
@@ -654,7 +654,7 @@ export class Session {
         return this.#savepoint(an);
       case 'set': {
         const s = an.setting;
-        if (s && s.name) {
+        if (s?.name) {
           if (s.value === null) this.facts.settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
           else this.facts.settings.set(s.name, s.value);
         }
@@ -847,7 +847,7 @@ export class Session {
     if (!inner.readonly) {
       // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
       const verb = inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
-      const reads = plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^->  /, '')}`) : ['  ->  Result'];
+      const reads = plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^-> {2}/, '')}`) : ['  ->  Result'];
       lines = [`${verb} on ${targetTable(inner.sql) ?? '?'}`, ...reads];
     }
     if (run) {

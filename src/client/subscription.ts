@@ -66,7 +66,6 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
 
   readonly #t: Transport;
   readonly #body: string;
-  readonly #opts: SubscribeOptions;
   readonly #backoff: Backoff;
   readonly #stop = new AbortController();
   readonly #max: number;
@@ -81,7 +80,6 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     this.#t = transport;
     this.sql = sql;
     this.#body = body;
-    this.#opts = opts;
     this.#backoff = new Backoff(opts.retry);
     this.#max = opts.maxBufferedEvents ?? 100_000;
     this.queryId = opts.id;

@@ -28,7 +28,6 @@ interface PushQueue {
  * (origin 'local'); merged ones go back on it as origin 'remote' (the merger publishes them).
  */
 export class Cluster {
-  readonly #engine: Engine<Changeset>;
   readonly #capture: ChangeCapture;
   readonly #feed: ChangeFeed;
   readonly #cfg: GossipConfig;
@@ -52,7 +51,6 @@ export class Cluster {
   readonly #stats = { pushed: 0, pushReceived: 0, merged: 0, syncRounds: 0, synced: 0, deferred: 0 };
 
   private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: GossipTuning, tls: TlsMaterial | null) {
-    this.#engine = engine;
     this.#capture = capture;
     this.#feed = feed;
     this.#cfg = cfg;

@@ -206,7 +206,7 @@ function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, pa
       edits.push({ start: t.start, end: t.start + 1, text: `+__patina_p.__patina_v${slots.length - 1}` });
     } else if (t.type === 'punct' && (t.text === ':' || t.text === '@' || t.text === '$')) {
       const w = toks[i + 1];
-      if (!w || w.type !== 'word' || w.start !== t.start + 1) return null;
+      if (w?.type !== 'word' || w.start !== t.start + 1) return null;
       let slot = slots.indexOf(w.text);
       if (slot < 0) slot = slots.push(w.text) - 1;
       edits.push({ start: t.start, end: w.start + w.text.length, text: `+__patina_p.__patina_v${slot}` });
