@@ -15,7 +15,9 @@ const now = () => performance.timeOrigin + performance.now();
 
 function startAgent(capture: 'on' | 'off', commits = false): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-'));
-  const proc = fork(path.join(__dirname, 'capture-agent.js'), [dir, capture, commits ? 'commits' : ''], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const proc = fork(path.join(__dirname, 'capture-agent.js'), [dir, capture, commits ? 'commits' : ''], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   return whenReady(proc, dir, /ready (\S+)/);
 }
 
@@ -23,16 +25,25 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(url: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url + '/v1/transactions', { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`status ${res.statusCode}`))));
-    });
+    const req = http.request(
+      url + '/v1/transactions',
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(res.statusCode) : reject(new Error(`status ${res.statusCode}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const insert = (id: number) => JSON.stringify([['INSERT INTO items (id, name, qty, note) VALUES (?, ?, ?, ?)', [id, `item ${id}`, id % 100, 'some note text']]]);
+const insert = (id: number) =>
+  JSON.stringify([
+    ['INSERT INTO items (id, name, qty, note) VALUES (?, ?, ?, ?)', [id, `item ${id}`, id % 100, 'some note text']],
+  ]);
 
 /** Inserts n rows, one transaction each, `concurrency` requests in flight; rows per second. */
 async function throughput(url: string, first: number, n: number, concurrency: number): Promise<number> {
@@ -62,7 +73,13 @@ async function throughputFigures() {
     await stopAgent(on);
     await stopAgent(off);
   }
-  report('inserts/s with capture (HTTP, 1 row per transaction, 8 in flight)', median(rates.on), 'rows/s', 'without capture', median(rates.off));
+  report(
+    'inserts/s with capture (HTTP, 1 row per transaction, 8 in flight)',
+    median(rates.on),
+    'rows/s',
+    'without capture',
+    median(rates.off),
+  );
   report('time per insert with capture', 1e6 / median(rates.on), 'us', 'without capture', 1e6 / median(rates.off));
 }
 
@@ -133,9 +150,23 @@ async function latencyFigures() {
   }
   for (const s of streams) s.destroy();
   await stopAgent(agent);
-  process.stdout.write(`writes: ${total} at ${achieved.toFixed(0)}/s; notify events received: ${received} of ${total * streams.length}\n`);
-  report('commit-to-notify p50 (100 update streams, 1000 writes/s)', median(notifyLatency), 'ms', 'write round trip p50', median(roundTrip));
-  report('commit-to-notify p99 (100 update streams, 1000 writes/s)', percentile(notifyLatency, 99), 'ms', 'write round trip p99', percentile(roundTrip, 99));
+  process.stdout.write(
+    `writes: ${total} at ${achieved.toFixed(0)}/s; notify events received: ${received} of ${total * streams.length}\n`,
+  );
+  report(
+    'commit-to-notify p50 (100 update streams, 1000 writes/s)',
+    median(notifyLatency),
+    'ms',
+    'write round trip p50',
+    median(roundTrip),
+  );
+  report(
+    'commit-to-notify p99 (100 update streams, 1000 writes/s)',
+    percentile(notifyLatency, 99),
+    'ms',
+    'write round trip p99',
+    percentile(roundTrip, 99),
+  );
 }
 
 async function main() {

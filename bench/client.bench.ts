@@ -15,7 +15,11 @@ const BIG = `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHER
 
 async function plain(url: string, sql: string): Promise<number> {
   const t0 = performance.now();
-  const res = await fetch(`${url}/v1/queries`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sql) });
+  const res = await fetch(`${url}/v1/queries`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sql),
+  });
   let rows = 0;
   for await (const line of ndjsonLines(res.body)) {
     const ev = JSON.parse(line);
@@ -49,8 +53,20 @@ async function main() {
       r.libBigint.push(await library(bigint, SMALL));
     }
     report('query() rows/s, small integers', median(r.libSmall), 'rows/s', 'fetch + JSON.parse', median(r.plainSmall));
-    report('query() rows/s, integers past 2^53 (exact)', median(r.libBig), 'rows/s', 'fetch + JSON.parse (rounds them)', median(r.plainBig));
-    report("query() rows/s, integers: 'bigint'", median(r.libBigint), 'rows/s', 'fetch + JSON.parse', median(r.plainSmall));
+    report(
+      'query() rows/s, integers past 2^53 (exact)',
+      median(r.libBig),
+      'rows/s',
+      'fetch + JSON.parse (rounds them)',
+      median(r.plainBig),
+    );
+    report(
+      "query() rows/s, integers: 'bigint'",
+      median(r.libBigint),
+      'rows/s',
+      'fetch + JSON.parse',
+      median(r.plainSmall),
+    );
   } finally {
     await agent.dispose();
   }

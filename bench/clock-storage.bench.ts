@@ -58,7 +58,8 @@ function measure(dir: string, shape: Shape, group: number): number {
       CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value);
       INSERT INTO meta VALUES ('db_version', 1);
       CREATE TABLE log (db_version INTEGER NOT NULL, pk BLOB NOT NULL, cid TEXT NOT NULL);`);
-    if (shape === 'clock + (site_id, db_version) index') db.exec('CREATE INDEX clock_site_version ON clock (site_id, db_version)');
+    if (shape === 'clock + (site_id, db_version) index')
+      db.exec('CREATE INDEX clock_site_version ON clock (site_id, db_version)');
     db.pragma('wal_checkpoint(TRUNCATE)');
     const update = db.prepare('UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = ?');
     const clock = db.prepare(
@@ -106,7 +107,11 @@ function measureTpcb(dir: string, clocked: boolean): number {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('cache_size = -65536');
-    const tables: [string, string, number][] = [['pgbench_accounts', 'aid', ACCOUNTS], ['pgbench_tellers', 'tid', 10], ['pgbench_branches', 'bid', 1]];
+    const tables: [string, string, number][] = [
+      ['pgbench_accounts', 'aid', ACCOUNTS],
+      ['pgbench_tellers', 'tid', 10],
+      ['pgbench_branches', 'bid', 1],
+    ];
     for (const [t, k, n] of tables) {
       db.exec(`CREATE TABLE ${t} (${k} INTEGER NOT NULL PRIMARY KEY, ref INTEGER, balance INTEGER, filler TEXT);
         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${n}) INSERT INTO ${t} SELECT x, 1, 0, '' FROM n;`);
@@ -120,9 +125,13 @@ function measureTpcb(dir: string, clocked: boolean): number {
       CREATE TABLE meta (key TEXT NOT NULL PRIMARY KEY, value);
       INSERT INTO meta VALUES ('db_version', 1);`);
     db.pragma('wal_checkpoint(TRUNCATE)');
-    const [updA, updT, updB] = tables.map(([t, k]) => db.prepare(`UPDATE ${t} SET balance = balance + ? WHERE ${k} = ?`));
+    const [updA, updT, updB] = tables.map(([t, k]) =>
+      db.prepare(`UPDATE ${t} SET balance = balance + ? WHERE ${k} = ?`),
+    );
     const select = db.prepare('SELECT balance FROM pgbench_accounts WHERE aid = ?').pluck();
-    const insert = db.prepare('INSERT INTO pgbench_history (hid, tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, NULL)');
+    const insert = db.prepare(
+      'INSERT INTO pgbench_history (hid, tid, bid, aid, delta, mtime, filler) VALUES (?, ?, ?, ?, ?, CURRENT_TIMESTAMP, NULL)',
+    );
     const clock = db.prepare(
       `INSERT INTO clock (tbl, pk, cid, col_version, db_version, site_id, seq) VALUES (?, ?, ?, 1, ?, ?, ?)
        ON CONFLICT (tbl, pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq`,
@@ -160,7 +169,8 @@ function measureTpcb(dir: string, clocked: boolean): number {
           clock.run('pgbench_tellers', key(tid), 'balance', version, site, seq++);
           clock.run('pgbench_branches', key(1), 'balance', version, site, seq++);
           const h = key(hid);
-          for (const c of ['-1', 'tid', 'bid', 'aid', 'delta', 'mtime', 'filler']) clock.run('pgbench_history', h, c, version, site, seq++);
+          for (const c of ['-1', 'tid', 'bid', 'aid', 'delta', 'mtime', 'filler'])
+            clock.run('pgbench_history', h, c, version, site, seq++);
         }
         if (clocked) setVersion.run(version);
         commit.run();
@@ -177,12 +187,21 @@ function measureTpcb(dir: string, clocked: boolean): number {
 function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-clock-bench-'));
   try {
-    process.stdout.write(`clock storage: one-row UPDATE on ${ACCOUNTS} rows, plain SQLite in this process, ${WRITES} writes x 3 runs, CPU per write (medians)\n`);
+    process.stdout.write(
+      `clock storage: one-row UPDATE on ${ACCOUNTS} rows, plain SQLite in this process, ${WRITES} writes x 3 runs, CPU per write (medians)\n`,
+    );
     for (const group of [1, 4, 16]) {
       const bare = measure(dir, 'bare', group);
-      for (const shape of SHAPES.slice(1)) report(`  ${group} write(s) per commit, ${shape}`, measure(dir, shape, group), 'µs', 'bare', bare);
+      for (const shape of SHAPES.slice(1))
+        report(`  ${group} write(s) per commit, ${shape}`, measure(dir, shape, group), 'µs', 'bare', bare);
     }
-    report('  TPC-B-like transaction, 4 per commit, with its 10 clock rows', measureTpcb(dir, true), 'µs', 'bare', measureTpcb(dir, false));
+    report(
+      '  TPC-B-like transaction, 4 per commit, with its 10 clock rows',
+      measureTpcb(dir, true),
+      'µs',
+      'bare',
+      measureTpcb(dir, false),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -12,7 +12,8 @@ const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable;
 
 const ROWS = 100_000;
 const ROUNDS = 3;
-const SCHEMA = 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT \'\', score REAL, note TEXT);';
+const SCHEMA =
+  "CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', score REAL, note TEXT);";
 
 const row = (i: number) => [i, `name ${i}`, i / 4, i % 3 ? `note number ${i}` : null] as const;
 
@@ -23,7 +24,10 @@ async function copyIn(c: PgClient) {
     text += `${id}\t${name}\t${score}\t${note ?? '\\N'}\n`;
   }
   const t0 = performance.now();
-  await pipeline(Readable.from([Buffer.from(text)]), (c as unknown as { query(s: Writable): Writable }).query(copyStreams.from('COPY t FROM STDIN')));
+  await pipeline(
+    Readable.from([Buffer.from(text)]),
+    (c as unknown as { query(s: Writable): Writable }).query(copyStreams.from('COPY t FROM STDIN')),
+  );
   return ROWS / ((performance.now() - t0) / 1000);
 }
 
@@ -47,7 +51,9 @@ async function inserts(c: PgClient) {
 async function copyOut(c: PgClient) {
   const t0 = performance.now();
   let lines = 0;
-  for await (const chunk of (c as unknown as { query(s: Readable): Readable }).query(copyStreams.to('COPY t TO STDOUT'))) {
+  for await (const chunk of (c as unknown as { query(s: Readable): Readable }).query(
+    copyStreams.to('COPY t TO STDOUT'),
+  )) {
     const b = chunk as Buffer;
     for (let i = b.indexOf(10); i >= 0; i = b.indexOf(10, i + 1)) lines++;
   }

@@ -16,7 +16,8 @@ const CONNECTIONS = 16;
 const ROUNDS = 3;
 const ROUND_MS = 2000;
 const SQL = 'SELECT id, v FROM t WHERE id = ?';
-const MILLION = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c";
+const MILLION =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c";
 
 // ---- the bare server, run in its own process like the agent ----
 if (process.argv[2] === 'bare-server') {
@@ -99,31 +100,40 @@ const rssOf = (pid: number) => field(pid, 'VmRSS');
 const hwmOf = (pid: number) => field(pid, 'VmHWM');
 
 /** Streams the 1M-row result, reading as fast as it comes (or pausing, to play a slow client). */
-function stream(base: string, opts: { pauseAfterBytes?: number; pauseMs?: number } = {}): Promise<{ rows: number; bytes: number }> {
+function stream(
+  base: string,
+  opts: { pauseAfterBytes?: number; pauseMs?: number } = {},
+): Promise<{ rows: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL('/v1/queries', base), { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let bytes = 0;
-      let rows = 0;
-      let paused = false;
-      res.on('data', (d: Buffer) => {
-        bytes += d.length;
-        for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) rows++;
-        if (!paused && opts.pauseAfterBytes !== undefined && bytes >= opts.pauseAfterBytes) {
-          paused = true;
-          res.pause();
-          setTimeout(() => res.resume(), opts.pauseMs ?? 2000);
-        }
-      });
-      res.on('end', () => resolve({ rows: rows - 2, bytes }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      new URL('/v1/queries', base),
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let bytes = 0;
+        let rows = 0;
+        let paused = false;
+        res.on('data', (d: Buffer) => {
+          bytes += d.length;
+          for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) rows++;
+          if (!paused && opts.pauseAfterBytes !== undefined && bytes >= opts.pauseAfterBytes) {
+            paused = true;
+            res.pause();
+            setTimeout(() => res.resume(), opts.pauseMs ?? 2000);
+          }
+        });
+        res.on('end', () => resolve({ rows: rows - 2, bytes }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(MILLION));
   });
 }
 
 async function main() {
-  const agent = await new AgentProcess({ schema: 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT);\n' }).start();
+  const agent = await new AgentProcess({
+    schema: 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT);\n',
+  }).start();
   const bare = { proc: null as ReturnType<typeof fork> | null };
   try {
     const pid = agent.proc.pid!;
@@ -142,19 +152,38 @@ async function main() {
     const slow = await stream(agent.http, { pauseAfterBytes: 4 * 1024 * 1024, pauseMs: 2000 });
     clearInterval(sampler);
     const hwm = memory(pid, 'VmHWM');
-    if (fast.rows !== 1_000_000 || slow.rows !== 1_000_000) throw new Error(`streamed ${fast.rows} and ${slow.rows} rows`);
-    process.stdout.write(`1M-row stream: ${fmt(fast.bytes / 1024 / 1024)} MiB of NDJSON in ${fmt(streamSecs)} s (${fmt(1_000_000 / streamSecs)} rows/s)\n`);
-    report('agent RSS while a client streams 1M rows (sampled peak, agent + read workers)', fastPeak, 'MiB', 'idle agent RSS', idle);
-    report('agent RSS while a client stalls 2 s after 4 MiB of a 1M-row result (sampled peak)', peakNow, 'MiB', 'idle agent RSS', idle);
+    if (fast.rows !== 1_000_000 || slow.rows !== 1_000_000)
+      throw new Error(`streamed ${fast.rows} and ${slow.rows} rows`);
+    process.stdout.write(
+      `1M-row stream: ${fmt(fast.bytes / 1024 / 1024)} MiB of NDJSON in ${fmt(streamSecs)} s (${fmt(1_000_000 / streamSecs)} rows/s)\n`,
+    );
+    report(
+      'agent RSS while a client streams 1M rows (sampled peak, agent + read workers)',
+      fastPeak,
+      'MiB',
+      'idle agent RSS',
+      idle,
+    );
+    report(
+      'agent RSS while a client stalls 2 s after 4 MiB of a 1M-row result (sampled peak)',
+      peakNow,
+      'MiB',
+      'idle agent RSS',
+      idle,
+    );
     report('agent peak RSS over both streams (sum of VmHWM, agent + read workers)', hwm, 'MiB', 'idle agent RSS', idle);
     report('  of which the agent process alone (VmHWM)', hwmOf(pid), 'MiB', 'idle agent process alone', idleAgentOnly);
 
     // ---- point selects per second ----
     const values = Array.from({ length: ROWS }, (_, i) => i + 1);
-    const w = await postJson(agent.http, '/v1/transactions', [["INSERT INTO t (id, v) SELECT value, 'value ' || value FROM json_each(?)", [JSON.stringify(values)]]]);
+    const w = await postJson(agent.http, '/v1/transactions', [
+      ["INSERT INTO t (id, v) SELECT value, 'value ' || value FROM json_each(?)", [JSON.stringify(values)]],
+    ]);
     if (w.status !== 200) throw new Error(w.text);
     const sample = await postJson(agent.http, '/v1/queries', [SQL, [4242]]);
-    bare.proc = fork(__filename, ['bare-server', Buffer.from(sample.text).toString('base64')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    bare.proc = fork(__filename, ['bare-server', Buffer.from(sample.text).toString('base64')], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const barePort = await new Promise<number>((r) => bare.proc!.once('message', (m) => r(m as number)));
     const bareBase = `http://127.0.0.1:${barePort}`;
 
@@ -168,13 +197,27 @@ async function main() {
       b.push(await drive(bareBase, ROUND_MS));
       s.push(inProcess(agent.dbPath, ROUND_MS / 2));
     }
-    process.stdout.write(`point select, ${CONNECTIONS} keep-alive connections, median of ${ROUNDS} rounds of ${ROUND_MS / 1000} s; ${fmt(sample.text.length)} bytes of NDJSON per answer\n`);
+    process.stdout.write(
+      `point select, ${CONNECTIONS} keep-alive connections, median of ${ROUNDS} rounds of ${ROUND_MS / 1000} s; ${fmt(sample.text.length)} bytes of NDJSON per answer\n`,
+    );
     report('agent POST /v1/queries', median(a), 'req/s', 'bare node:http server, same bytes', median(b));
     report('agent POST /v1/queries', median(a), 'req/s', 'same statement in-process (better-sqlite3)', median(s));
     const after = memory(pid, 'VmRSS');
-    report(`agent RSS after the throughput rounds (agent + ${processTree(pid).length - 1} read workers)`, after, 'MiB', 'idle agent RSS', idle);
+    report(
+      `agent RSS after the throughput rounds (agent + ${processTree(pid).length - 1} read workers)`,
+      after,
+      'MiB',
+      'idle agent RSS',
+      idle,
+    );
     await new Promise((r) => setTimeout(r, 32_000)); // idle read workers beyond the minimum are stopped after 30 s
-    report(`agent RSS 32 s later (agent + ${processTree(pid).length - 1} read workers)`, memory(pid, 'VmRSS'), 'MiB', 'idle agent RSS', idle);
+    report(
+      `agent RSS 32 s later (agent + ${processTree(pid).length - 1} read workers)`,
+      memory(pid, 'VmRSS'),
+      'MiB',
+      'idle agent RSS',
+      idle,
+    );
   } finally {
     bare.proc?.kill('SIGKILL');
     await agent.dispose();

@@ -17,7 +17,9 @@ const SQL = 'SELECT id, v FROM t WHERE id = ?';
 
 async function start(metrics: 'on' | 'off'): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-metrics-'));
-  const proc = spawn(process.execPath, [path.join(__dirname, 'metrics-agent.js'), dir, metrics], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [path.join(__dirname, 'metrics-agent.js'), dir, metrics], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const a = await whenReady(proc, dir, /ready (http:\/\/\S+)/);
   const r = await postJson(a.url, '/v1/transactions', [
     `INSERT INTO t (id, v) WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${ROWS}) SELECT x, 'value ' || x FROM c`,
@@ -43,8 +45,16 @@ async function main() {
       withMetrics.push(await drive(on.url, ROUND_MS));
       without.push(await drive(off.url, ROUND_MS));
     }
-    process.stdout.write(`point select, ${CONNECTIONS} keep-alive connections, median of ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s\n`);
-    report('POST /v1/queries with request metrics', median(withMetrics), 'req/s', 'same build without them', median(without));
+    process.stdout.write(
+      `point select, ${CONNECTIONS} keep-alive connections, median of ${ROUNDS} alternating rounds of ${ROUND_MS / 1000} s\n`,
+    );
+    report(
+      'POST /v1/queries with request metrics',
+      median(withMetrics),
+      'req/s',
+      'same build without them',
+      median(without),
+    );
     // One scrape against one point select, each timed sequentially on the agent with metrics.
     const scrapes: number[] = [];
     const selects: number[] = [];

@@ -40,10 +40,22 @@ const cstr = (s: string) => Buffer.from(s + '\0');
 const EMPTY: Buffer = Buffer.alloc(0);
 
 function startupReply(): Buffer {
-  const settings = [['server_version', '15.0'], ['client_encoding', 'UTF8'], ['server_encoding', 'UTF8'], ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on']];
+  const settings = [
+    ['server_version', '15.0'],
+    ['client_encoding', 'UTF8'],
+    ['server_encoding', 'UTF8'],
+    ['DateStyle', 'ISO, MDY'],
+    ['integer_datetimes', 'on'],
+    ['standard_conforming_strings', 'on'],
+  ];
   const key = Buffer.alloc(8);
   key.writeInt32BE(process.pid, 0);
-  return Buffer.concat([msg('R', Buffer.alloc(4)), ...settings.map(([k, v]) => msg('S', Buffer.concat([cstr(k), cstr(v)]))), msg('K', key), msg('Z', Buffer.from('I'))]);
+  return Buffer.concat([
+    msg('R', Buffer.alloc(4)),
+    ...settings.map(([k, v]) => msg('S', Buffer.concat([cstr(k), cstr(v)]))),
+    msg('K', key),
+    msg('Z', Buffer.from('I')),
+  ]);
 }
 
 /** RowDescription of one int4 column named abalance. */
@@ -134,7 +146,8 @@ function serve() {
         if (buf.length < 8 || buf.length < buf.readInt32BE(0)) return;
         const code = buf.readInt32BE(4);
         buf = buf.subarray(buf.readInt32BE(0));
-        if (code === 80877103 || code === 80877104) socket.write('N'); // SSLRequest, GSSENCRequest
+        if (code === 80877103 || code === 80877104)
+          socket.write('N'); // SSLRequest, GSSENCRequest
         else {
           started = true;
           socket.write(startupReply());
@@ -147,25 +160,30 @@ function serve() {
         const type = buf[0];
         const body = buf.subarray(5, len + 1);
         buf = buf.subarray(len + 1);
-        if (type === 0x50) out.push(PARSE_COMPLETE); // P
-        else if (type === 0x44) { // D: statement (S) or portal
+        if (type === 0x50)
+          out.push(PARSE_COMPLETE); // P
+        else if (type === 0x44) {
+          // D: statement (S) or portal
           if (body[0] === 0x53) out.push(PARAM_DESC);
           out.push(writes ? NO_DATA : ROW_DESC);
-        } else if (type === 0x42) { // B: portal\0 statement\0 nfmt fmts nparams len value
+        } else if (type === 0x42) {
+          // B: portal\0 statement\0 nfmt fmts nparams len value
           let o = body.indexOf(0) + 1;
           o = body.indexOf(0, o) + 1;
           o += 2 + 2 * body.readInt16BE(o) + 2;
           const n = body.readInt32BE(o);
           aid = Number(body.toString('latin1', o + 4, o + 4 + n));
           out.push(BIND_COMPLETE);
-        } else if (type === 0x45) { // E
+        } else if (type === 0x45) {
+          // E
           if (writes) {
             aids.push(aid);
             out.push(UPDATE_1);
           } else out.push(dataRow(aid), SELECT_1);
-        }
-        else if (type === 0x53) out.push(READY); // S
-        else if (type === 0x51) { // Q: the simple query carries the key in its text
+        } else if (type === 0x53)
+          out.push(READY); // S
+        else if (type === 0x51) {
+          // Q: the simple query carries the key in its text
           aid = Number(/aid = (\d+)/.exec(body.toString('latin1'))?.[1] ?? 0);
           out.push(ROW_DESC, dataRow(aid), SELECT_1, READY);
         } else if (type === 0x58) return void socket.end(); // X

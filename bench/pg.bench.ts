@@ -11,21 +11,32 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentProcess } from '../test/helpers/agent';
-import { type BenchPostgres, type PgbenchRun as Run, pgbench as runPgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
+import {
+  type BenchPostgres,
+  type PgbenchRun as Run,
+  pgbench as runPgbench,
+  postmasterPid,
+  psql,
+  startPostgres,
+  stopPostgres,
+} from './postgres';
 import { report, startFloor } from './util';
 
 const ROWS = 100_000;
 const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 10);
 /** Which pgbench modes to run (PG_BENCH_MODES=prepared for the CPU-per-query target alone). */
 const MODES = (process.env.PG_BENCH_MODES ?? 'simple,extended,prepared').split(',');
-const TABLE = 'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
+const TABLE =
+  'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
 const SCRIPT = `\\set aid random(1, ${ROWS})\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n`;
 function pgbench(port: number, user: string, mode: string, script: string, serverPid: number): Promise<Run> {
   return runPgbench(port, user, ['-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', mode], serverPid);
 }
 
 function cpuLine(name: string, r: Run) {
-  process.stdout.write(`    CPU per transaction, ${name}: server ${r.serverUser.toFixed(1)} µs user + ${r.serverSys.toFixed(1)} µs system, pgbench ${r.clientUs.toFixed(1)} µs\n`);
+  process.stdout.write(
+    `    CPU per transaction, ${name}: server ${r.serverUser.toFixed(1)} µs user + ${r.serverSys.toFixed(1)} µs system, pgbench ${r.clientUs.toFixed(1)} µs\n`,
+  );
 }
 
 async function main() {
@@ -45,12 +56,18 @@ async function main() {
     process.stderr.write(`loaded ${ROWS} rows into Patina in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     pg = await startPostgres(dir);
     process.stderr.write('PostgreSQL started\n');
-    psql(pg.port, 'bench', `${TABLE}; INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM generate_series(1, ${ROWS}) x`);
+    psql(
+      pg.port,
+      'bench',
+      `${TABLE}; INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM generate_series(1, ${ROWS}) x`,
+    );
     psql(pg.port, 'bench', 'VACUUM ANALYZE pgbench_accounts');
     const floor1 = await startFloor(agent.dbPath, 1);
     const floor2 = await startFloor(agent.dbPath, 2);
     floors.push(floor1.proc, floor2.proc);
-    process.stdout.write(`pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`);
+    process.stdout.write(
+      `pgbench select-only, ${ROWS} rows, -c 4 -j 2, ${SECONDS} s per run (${os.cpus().length} CPUs)\n`,
+    );
     const postmaster = postmasterPid(pg);
     for (const mode of MODES) {
       const postgres = await pgbench(pg.port, 'bench', mode, script, postmaster);
@@ -66,7 +83,13 @@ async function main() {
       cpuLine('Node floor, 1 process', nodeFloor);
       cpuLine('Node floor, 2 processes', nodeFloor2);
       // issue 16's target: Patina's server CPU per transaction at most PostgreSQL's backend's (ratio <= 1)
-      report('    server CPU per transaction', patina.serverUser + patina.serverSys, 'µs', 'PostgreSQL', postgres.serverUser + postgres.serverSys);
+      report(
+        '    server CPU per transaction',
+        patina.serverUser + patina.serverSys,
+        'µs',
+        'PostgreSQL',
+        postgres.serverUser + postgres.serverSys,
+      );
     }
   } finally {
     // runuser does not pass signals on; pg_ctl stops the server it started

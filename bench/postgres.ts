@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
-export const PG_BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find((d) => fs.existsSync(path.join(d, 'initdb')));
+export const PG_BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find(
+  (d) => fs.existsSync(path.join(d, 'initdb')),
+);
 
 /** A PostgreSQL server the bench started: its port, process and data folder. */
 export interface BenchPostgres {
@@ -25,7 +27,8 @@ function freePort(): Promise<number> {
 }
 
 function run(cmd: string, args: string[], opts: { asPostgres?: boolean } = {}): string {
-  const [c, a] = opts.asPostgres && process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+  const [c, a] =
+    opts.asPostgres && process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
   const r = spawnSync(c, a, { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
   return r.stdout;
@@ -38,11 +41,28 @@ function run(cmd: string, args: string[], opts: { asPostgres?: boolean } = {}): 
 export async function startPostgres(dir: string, settings: string[] = ['fsync=off']): Promise<BenchPostgres> {
   if (!PG_BIN) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
   if (process.getuid?.() === 0) spawnSync('chown', ['-R', 'postgres', dir]);
-  run(path.join(PG_BIN, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'bench', '--no-sync'], { asPostgres: true });
+  run(path.join(PG_BIN, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'bench', '--no-sync'], {
+    asPostgres: true,
+  });
   const port = await freePort();
-  const args = ['-D', path.join(dir, 'data'), '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=128MB', ...settings.flatMap((s) => ['-c', s])];
+  const args = [
+    '-D',
+    path.join(dir, 'data'),
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'shared_buffers=128MB',
+    ...settings.flatMap((s) => ['-c', s]),
+  ];
   const postgresBin = path.join(PG_BIN, 'postgres');
-  const proc = process.getuid?.() === 0 ? spawn('runuser', ['-u', 'postgres', '--', postgresBin, ...args], { stdio: 'ignore' }) : spawn(postgresBin, args, { stdio: 'ignore' });
+  const proc =
+    process.getuid?.() === 0
+      ? spawn('runuser', ['-u', 'postgres', '--', postgresBin, ...args], { stdio: 'ignore' })
+      : spawn(postgresBin, args, { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     if (spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', String(port)]).status === 0) return { port, proc, dir };
     await new Promise((r) => setTimeout(r, 100));
@@ -65,7 +85,24 @@ export function postmasterPid(pg: BenchPostgres): number {
 
 /** Runs SQL with psql; user 'bench' is the bench's PostgreSQL, connecting to database postgres. */
 export function psql(port: number, user: string, sql: string): string {
-  return run('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', user === 'bench' ? 'postgres' : 'db', '-c', sql]);
+  return run('psql', [
+    '-X',
+    '-q',
+    '-A',
+    '-t',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    user,
+    '-d',
+    user === 'bench' ? 'postgres' : 'db',
+    '-c',
+    sql,
+  ]);
 }
 
 const TICK_US = 1e6 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
@@ -109,7 +146,17 @@ export interface PgbenchRun {
 export async function pgbench(port: number, user: string, args: string[], serverPid: number): Promise<PgbenchRun> {
   const self0 = cpuOfTree(process.pid);
   const server0 = cpuOfTree(serverPid);
-  const out = run('pgbench', ['-n', ...args, '-h', '127.0.0.1', '-p', String(port), '-U', user, user === 'bench' ? 'postgres' : 'db']);
+  const out = run('pgbench', [
+    '-n',
+    ...args,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    user,
+    user === 'bench' ? 'postgres' : 'db',
+  ]);
   await new Promise((r) => setTimeout(r, 300)); // PostgreSQL's backends exit and are reaped after pgbench disconnects
   const server1 = cpuOfTree(serverPid);
   const self1 = cpuOfTree(process.pid);
@@ -120,6 +167,8 @@ export async function pgbench(port: number, user: string, args: string[], server
   const txns = Number(n[1]);
   const server = (k: 'user' | 'sys') => (server1[k] - server0[k]) / txns;
   // this process's own tree includes the servers it started; subtract their share
-  const clientUs = (self1.user + self1.sys - self0.user - self0.sys - (server1.user + server1.sys - server0.user - server0.sys)) / txns;
+  const clientUs =
+    (self1.user + self1.sys - self0.user - self0.sys - (server1.user + server1.sys - server0.user - server0.sys)) /
+    txns;
   return { tps: Number(m[1]), failed, serverUser: server('user'), serverSys: server('sys'), clientUs };
 }

@@ -17,21 +17,32 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
 function req(base: string, method: string, path: string, body?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const r = http.request(base + path, { method, agent: keepAlive, headers: body ? { 'content-type': 'application/json' } : {} }, (res) => {
-      let t = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (t += d));
-      res.on('end', () => (res.statusCode === 200 ? resolve(t) : reject(new Error(`${path}: ${res.statusCode} ${t}`))));
-    });
+    const r = http.request(
+      base + path,
+      { method, agent: keepAlive, headers: body ? { 'content-type': 'application/json' } : {} },
+      (res) => {
+        let t = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (t += d));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(t) : reject(new Error(`${path}: ${res.statusCode} ${t}`)),
+        );
+      },
+    );
     r.on('error', reject);
     r.end(body);
   });
 }
 
-const tx = (base: string, stmts: unknown[]) => req(base, 'POST', '/v1/transactions', JSON.stringify(stmts)).then((t) => JSON.parse(t) as { version: number; actor_id: string });
+const tx = (base: string, stmts: unknown[]) =>
+  req(base, 'POST', '/v1/transactions', JSON.stringify(stmts)).then(
+    (t) => JSON.parse(t) as { version: number; actor_id: string },
+  );
 
 async function headOf(base: string, actor: string): Promise<number> {
-  const st = JSON.parse(await req(base, 'GET', '/v1/sync/status')) as { origins: { actor_id: string; head: number; missing: number }[] };
+  const st = JSON.parse(await req(base, 'GET', '/v1/sync/status')) as {
+    origins: { actor_id: string; head: number; missing: number }[];
+  };
   const o = st.origins.find((x) => x.actor_id === actor);
   return o && o.missing === 0 ? o.head : 0;
 }
@@ -46,12 +57,21 @@ async function waitHead(base: string, actor: string, version: number, timeoutMs 
 }
 
 async function startNode(bootstrap: string | null): Promise<AgentProcess> {
-  const a = new AgentProcess({ schema: SCHEMA, args: ['--gossip-addr', '127.0.0.1:0', ...(bootstrap ? ['--bootstrap', bootstrap] : [])] });
+  const a = new AgentProcess({
+    schema: SCHEMA,
+    args: ['--gossip-addr', '127.0.0.1:0', ...(bootstrap ? ['--bootstrap', bootstrap] : [])],
+  });
   return a.start(60_000);
 }
 
 /** n transactions of `rows` rows on `writer`, 16 in flight; returns local and peer rates (changesets/s). */
-async function applyRate(writer: AgentProcess, peer: AgentProcess, first: number, n: number, rows: number): Promise<[number, number]> {
+async function applyRate(
+  writer: AgentProcess,
+  peer: AgentProcess,
+  first: number,
+  n: number,
+  rows: number,
+): Promise<[number, number]> {
   let next = 0;
   let last = { version: 0, actor_id: '' };
   const t0 = performance.now();
@@ -60,7 +80,12 @@ async function applyRate(writer: AgentProcess, peer: AgentProcess, first: number
       while (next < n) {
         const i = next++;
         const base = first + i * rows;
-        const r = await tx(writer.http, [['WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO kv (k, v, n) SELECT i, printf(\'v%d\', i), i FROM s', [base, base + rows - 1]]]);
+        const r = await tx(writer.http, [
+          [
+            "WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO kv (k, v, n) SELECT i, printf('v%d', i), i FROM s",
+            [base, base + rows - 1],
+          ],
+        ]);
         if (r.version > last.version) last = r;
       }
     }),
@@ -96,14 +121,21 @@ async function watchKeys(watch: AgentProcess, seen: (k: number, t: number) => vo
  * 500 one-row writes/s on `writer` for `seconds`; latencies (ms) from sending each write to its
  * notify on the writer's own update stream and on the peer's, for the same writes.
  */
-async function latencies(writer: AgentProcess, peer: AgentProcess, first: number, seconds: number): Promise<{ self: number[]; peer: number[] }> {
+async function latencies(
+  writer: AgentProcess,
+  peer: AgentProcess,
+  first: number,
+  seconds: number,
+): Promise<{ self: number[]; peer: number[] }> {
   const sent = new Map<number, number>();
   const out = { self: [] as number[], peer: [] as number[] };
   const streams = await Promise.all(
-    (['self', 'peer'] as const).map((which) => watchKeys(which === 'self' ? writer : peer, (k, t) => {
-      const s = sent.get(k);
-      if (s !== undefined) out[which].push(t - s);
-    })),
+    (['self', 'peer'] as const).map((which) =>
+      watchKeys(which === 'self' ? writer : peer, (k, t) => {
+        const s = sent.get(k);
+        if (s !== undefined) out[which].push(t - s);
+      }),
+    ),
   );
   await new Promise((r) => setTimeout(r, 200));
   const n = seconds * 500;
@@ -125,7 +157,12 @@ async function latencies(writer: AgentProcess, peer: AgentProcess, first: number
 }
 
 /** Changesets/s a paused peer applies once resumed (it catches up by sync), against the writer's commit rate. */
-async function catchUpRate(writer: AgentProcess, peer: AgentProcess, first: number, n: number): Promise<[number, number]> {
+async function catchUpRate(
+  writer: AgentProcess,
+  peer: AgentProcess,
+  first: number,
+  n: number,
+): Promise<[number, number]> {
   peer.proc.kill('SIGSTOP');
   let last = { version: 0, actor_id: '' };
   const t0 = performance.now();
@@ -154,7 +191,12 @@ async function main() {
   try {
     // Let membership settle: every agent knows two alive peers.
     for (;;) {
-      const ms = await Promise.all(nodes.map(async (n) => (JSON.parse(await req(n.http, 'GET', '/v1/cluster/members')) as { members: { state: string }[] }).members));
+      const ms = await Promise.all(
+        nodes.map(
+          async (n) =>
+            (JSON.parse(await req(n.http, 'GET', '/v1/cluster/members')) as { members: { state: string }[] }).members,
+        ),
+      );
       if (ms.every((m) => m.length === 2 && m.every((x) => x.state === 'alive'))) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -168,15 +210,39 @@ async function main() {
         local.push(l);
         peer.push(p);
       }
-      report(`changesets applied/s on a peer (${rows}-row transactions)`, median(peer), 'changesets/s', 'committed/s on the writer', median(local));
+      report(
+        `changesets applied/s on a peer (${rows}-row transactions)`,
+        median(peer),
+        'changesets/s',
+        'committed/s on the writer',
+        median(local),
+      );
     }
 
     const [committed, caughtUp] = await catchUpRate(a, c, 4_000_000, 3000);
-    report('changesets applied/s by a paused peer catching up (1-row)', caughtUp, 'changesets/s', 'committed/s on the writer', committed);
+    report(
+      'changesets applied/s by a paused peer catching up (1-row)',
+      caughtUp,
+      'changesets/s',
+      'committed/s on the writer',
+      committed,
+    );
 
     const lat = await latencies(a, b, 5_000_000, 8);
-    report('write-to-visible on a peer p50 at 500 writes/s', percentile(lat.peer, 50), 'ms', 'on the writer itself', percentile(lat.self, 50));
-    report('write-to-visible on a peer p99 at 500 writes/s', percentile(lat.peer, 99), 'ms', 'on the writer itself', percentile(lat.self, 99));
+    report(
+      'write-to-visible on a peer p50 at 500 writes/s',
+      percentile(lat.peer, 50),
+      'ms',
+      'on the writer itself',
+      percentile(lat.self, 50),
+    );
+    report(
+      'write-to-visible on a peer p99 at 500 writes/s',
+      percentile(lat.peer, 99),
+      'ms',
+      'on the writer itself',
+      percentile(lat.self, 99),
+    );
     if (lat.peer.length < 4000) process.stdout.write(`(only ${lat.peer.length} of 4000 writes seen on the peer)\n`);
 
     // 1M rows in 100 transactions of 10,000 rows, written on a; then a fresh agent syncs them.
@@ -184,7 +250,12 @@ async function main() {
     let last = { version: 0, actor_id: '' };
     for (let i = 0; i < 100; i++) {
       const lo = i * 10_000 + 1;
-      last = await tx(a.http, [['WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO big (id, v, n) SELECT i, printf(\'row %d\', i), i * 7 FROM s', [lo, lo + 9999]]]);
+      last = await tx(a.http, [
+        [
+          "WITH RECURSIVE s(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM s WHERE i < ?) INSERT INTO big (id, v, n) SELECT i, printf('row %d', i), i * 7 FROM s",
+          [lo, lo + 9999],
+        ],
+      ]);
     }
     const writeSecs = (performance.now() - t0) / 1000;
     // b and c must hold it too, so the fresh agent can pull from anyone.
@@ -194,7 +265,9 @@ async function main() {
     const d = await startNode(a.gossip);
     nodes.push(d);
     const tDone = await waitHead(d.http, last.actor_id, last.version, 600_000);
-    const count = JSON.parse((await req(d.http, 'POST', '/v1/queries', JSON.stringify('SELECT count(*) FROM big'))).split('\n')[1]).row[1][0];
+    const count = JSON.parse(
+      (await req(d.http, 'POST', '/v1/queries', JSON.stringify('SELECT count(*) FROM big'))).split('\n')[1],
+    ).row[1][0];
     if (count !== 1_000_000) throw new Error(`fresh agent has ${count} rows`);
     report('fresh agent syncs 1M rows', (tDone - t1) / 1000, 's', 'writing them locally', writeSecs);
   } finally {

@@ -20,7 +20,14 @@ const TOKEN = 'bench-token-0123456789abcdef';
 /** HTTP point selects per second over keep-alive connections (HTTPS with the bench's CA and token when `tls` is given). */
 function driveHttp(base: string, tls: { ca: Buffer } | null, ms: number): Promise<number> {
   const opts = tls ? { https: { ca: tls.ca }, headers: { authorization: `Bearer ${TOKEN}` } } : {};
-  return postLoop(base, '/v1/queries', CONNECTIONS, ms, () => `["${SQL}",[${1 + Math.floor(Math.random() * ROWS)}]]`, opts);
+  return postLoop(
+    base,
+    '/v1/queries',
+    CONNECTIONS,
+    ms,
+    () => `["${SQL}",[${1 + Math.floor(Math.random() * ROWS)}]]`,
+    opts,
+  );
 }
 
 /** PG point selects per second (extended protocol, prepared) over persistent connections. */
@@ -33,7 +40,11 @@ async function drivePg(port: number, extra: Record<string, unknown>, ms: number)
   await Promise.all(
     clients.map(async (c) => {
       while (Date.now() < end) {
-        await c.query({ text: 'SELECT id, v FROM t WHERE id = $1', values: [1 + Math.floor(Math.random() * ROWS)], rowMode: 'array' });
+        await c.query({
+          text: 'SELECT id, v FROM t WHERE id = $1',
+          values: [1 + Math.floor(Math.random() * ROWS)],
+          rowMode: 'array',
+        });
         done++;
       }
     }),
@@ -61,16 +72,22 @@ async function main() {
   const plain = new AgentProcess({ schema, config: '[[api.pg]]\naddr = "127.0.0.1:0"\n' });
   const secure = new AgentProcess({
     schema,
-    config: `[api.tls]\n${certs.pair('agent')}[api.auth]\ntokens = [{ token = "${TOKEN}", role = "read" }, { token = "w-${TOKEN}", role = "write" }]\n` +
+    config:
+      `[api.tls]\n${certs.pair('agent')}[api.auth]\ntokens = [{ token = "${TOKEN}", role = "read" }, { token = "w-${TOKEN}", role = "write" }]\n` +
       `[[api.pg]]\naddr = "127.0.0.1:0"\nrequire_tls = true\n[api.pg.tls]\n${certs.pair('agent')}[[api.pg.users]]\nname = "bench"\npassword = "bench-pw"\nrole = "read"\n`,
   });
   try {
     await plain.start();
     await secure.start();
     const ca = certs.read('ca.crt');
-    const rows = Array.from({ length: ROWS }, (_, i) => [`INSERT INTO t (id, v) VALUES (?, ?)`, [i + 1, `value ${i + 1}`]]);
-    if ((await postJson(plain.http, '/v1/transactions', rows)).status !== 200) throw new Error('seeding the plain agent failed');
-    if ((await postHttps(secure.http, rows, { authorization: `Bearer w-${TOKEN}` }, ca)) !== 200) throw new Error('seeding the TLS agent failed');
+    const rows = Array.from({ length: ROWS }, (_, i) => [
+      `INSERT INTO t (id, v) VALUES (?, ?)`,
+      [i + 1, `value ${i + 1}`],
+    ]);
+    if ((await postJson(plain.http, '/v1/transactions', rows)).status !== 200)
+      throw new Error('seeding the plain agent failed');
+    if ((await postHttps(secure.http, rows, { authorization: `Bearer w-${TOKEN}` }, ca)) !== 200)
+      throw new Error('seeding the TLS agent failed');
     const pgPlain = { port: plain.pg!.port, extra: {} };
     const pgTls = { port: secure.pg!.port, extra: { user: 'bench', password: 'bench-pw', ssl: { ca } } };
 
@@ -87,14 +104,26 @@ async function main() {
       pgTlsRates.push(await drivePg(pgTls.port, pgTls.extra, ROUND_MS));
     }
     report('HTTPS + bearer token point selects/s', median(httpsRates), '/s', 'plain HTTP', median(httpRates));
-    report('PG over TLS point selects/s (SCRAM user)', median(pgTlsRates), '/s', 'plaintext PG (trust)', median(pgRates));
+    report(
+      'PG over TLS point selects/s (SCRAM user)',
+      median(pgTlsRates),
+      '/s',
+      'plaintext PG (trust)',
+      median(pgRates),
+    );
     const connPlain: number[] = [];
     const connTls: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       connPlain.push(await connectCost(pgPlain.port, pgPlain.extra));
       connTls.push(await connectCost(pgTls.port, pgTls.extra));
     }
-    report('PG connect + SELECT 1 with TLS and SCRAM-SHA-256', median(connTls), 'ms', 'plaintext trust', median(connPlain));
+    report(
+      'PG connect + SELECT 1 with TLS and SCRAM-SHA-256',
+      median(connTls),
+      'ms',
+      'plaintext trust',
+      median(connPlain),
+    );
   } finally {
     await plain.dispose();
     await secure.dispose();
@@ -104,10 +133,14 @@ async function main() {
 
 function postHttps(base: string, body: unknown, headers: Record<string, string>, ca: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL('/v1/transactions', base), { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = https.request(
+      new URL('/v1/transactions', base),
+      { method: 'POST', ca, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });

@@ -31,7 +31,21 @@ function startAgent(): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-live-'));
   fs.writeFileSync(path.join(dir, 'schema.sql'), SCHEMA);
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
-  const proc = spawn(process.execPath, [...prof, CLI, 'agent', '--db-path', path.join(dir, 'p.db'), '--api-addr', '127.0.0.1:0', '--schema', path.join(dir, 'schema.sql')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(
+    process.execPath,
+    [
+      ...prof,
+      CLI,
+      'agent',
+      '--db-path',
+      path.join(dir, 'p.db'),
+      '--api-addr',
+      '127.0.0.1:0',
+      '--schema',
+      path.join(dir, 'schema.sql'),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return whenReady(proc, dir, /HTTP API on (http:\/\/\S+?),/);
 }
 
@@ -40,11 +54,17 @@ const now = () => performance.now();
 
 function write(url: string, statements: unknown[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url + '/v1/transactions', { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => (res.statusCode === 200 && !body.includes('"error"') ? resolve() : reject(new Error(`write failed: ${body}`))));
-    });
+    const req = http.request(
+      url + '/v1/transactions',
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () =>
+          res.statusCode === 200 && !body.includes('"error"') ? resolve() : reject(new Error(`write failed: ${body}`)),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(statements));
   });
@@ -53,26 +73,30 @@ function write(url: string, statements: unknown[]): Promise<void> {
 /** A subscription stream; calls onChange(changeId, cells) for every change event. */
 function subscribe(url: string, body: unknown, onChange: (cells: unknown[]) => void): Promise<{ close(): void }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url + '/v1/subscriptions', { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`subscribe: status ${res.statusCode}`));
-      let buf = '';
-      let ready = false;
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        buf += d;
-        let nl;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          if (!ready && line.startsWith('{"eoq"')) {
-            ready = true;
-            resolve({ close: () => req.destroy() });
-          } else if (line.startsWith('{"change"')) {
-            onChange((JSON.parse(line) as { change: [string, number, unknown[], number] }).change[2]);
+    const req = http.request(
+      url + '/v1/subscriptions',
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`subscribe: status ${res.statusCode}`));
+        let buf = '';
+        let ready = false;
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          buf += d;
+          let nl;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            if (!ready && line.startsWith('{"eoq"')) {
+              ready = true;
+              resolve({ close: () => req.destroy() });
+            } else if (line.startsWith('{"change"')) {
+              onChange((JSON.parse(line) as { change: [string, number, unknown[], number] }).change[2]);
+            }
           }
-        }
-      });
-    });
+        });
+      },
+    );
     req.on('error', () => undefined);
     req.end(JSON.stringify(body));
   });
@@ -81,10 +105,19 @@ function subscribe(url: string, body: unknown, onChange: (cells: unknown[]) => v
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** (1) Latency from sending a write to receiving its change, writes paced at `rate` per second. */
-async function latencyRun(subs: number, rate: number, seconds: number): Promise<{ p50: number; p99: number; rtt: number; sent: number; achieved: number }> {
+async function latencyRun(
+  subs: number,
+  rate: number,
+  seconds: number,
+): Promise<{ p50: number; p99: number; rtt: number; sent: number; achieved: number }> {
   const a = await startAgent();
   try {
-    await write(a.url, [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % ?, 0 FROM s', [subs * 2, subs]]]);
+    await write(a.url, [
+      [
+        'WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % ?, 0 FROM s',
+        [subs * 2, subs],
+      ],
+    ]);
     const sentAt = new Map<number, number>();
     const lat: number[] = [];
     const streams = [];
@@ -111,7 +144,9 @@ async function latencyRun(subs: number, rate: number, seconds: number): Promise<
       const id = ((i * 7919) % (subs * 2)) + 1;
       const t0 = now();
       sentAt.set(i, t0);
-      inflight.push(write(a.url, [['UPDATE items SET val = ? WHERE id = ?', [i, id]]]).then(() => void rtts.push(now() - t0)));
+      inflight.push(
+        write(a.url, [['UPDATE items SET val = ? WHERE id = ?', [i, id]]]).then(() => void rtts.push(now() - t0)),
+      );
     }
     await Promise.all(inflight);
     const achieved = total / ((now() - start) / 1000);
@@ -128,8 +163,12 @@ async function joinRun(): Promise<{ small: number; large: number }> {
   const a = await startAgent();
   try {
     await write(a.url, [
-      ['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 1000) INSERT INTO parents SELECT x, \'parent \' || x FROM s'],
-      ['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 100100) INSERT INTO children SELECT x, x % 1000 + 1, CASE WHEN x <= 100 THEN 1 ELSE 2 END, 0 FROM s'],
+      [
+        "WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 1000) INSERT INTO parents SELECT x, 'parent ' || x FROM s",
+      ],
+      [
+        'WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 100100) INSERT INTO children SELECT x, x % 1000 + 1, CASE WHEN x <= 100 THEN 1 ELSE 2 END, 0 FROM s',
+      ],
     ]);
     const sql = 'SELECT c.id, c.val, p.name FROM children c JOIN parents p ON p.id = c.parent_id WHERE c.grp = ?';
     const pending = new Map<number, (t: number) => void>();
@@ -206,7 +245,12 @@ async function heavyRun(): Promise<{ none: number; heavy: number; changes: numbe
   const a = await startAgent();
   const b = await startAgent();
   try {
-    for (const x of [a, b]) await write(x.url, [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 200000) INSERT INTO items SELECT x, x % 100, x FROM s']]);
+    for (const x of [a, b])
+      await write(x.url, [
+        [
+          'WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 200000) INSERT INTO items SELECT x, x % 100, x FROM s',
+        ],
+      ]);
     let changes = 0;
     const s = await subscribe(b.url, 'SELECT grp, count(*), sum(val) FROM items GROUP BY grp', () => changes++);
     await throughput(a.url, 300000, 500, 8); // warm-up
@@ -230,27 +274,38 @@ async function heavyRun(): Promise<{ none: number; heavy: number; changes: numbe
 
 function getJson(url: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: keepAlive }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve(JSON.parse(body) as Record<string, unknown>));
-    }).on('error', reject);
+    http
+      .get(url, { agent: keepAlive }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve(JSON.parse(body) as Record<string, unknown>));
+      })
+      .on('error', reject);
   });
 }
 
 function post(url: string, path: string, body: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = now();
-    const req = http.request(url + path, { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(now() - t0));
-    });
+    const req = http.request(
+      url + path,
+      { method: 'POST', agent: keepAlive, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(now() - t0));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
 }
 
-const fillItems = (n: number) => [['WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % 100, 0 FROM s', [n]]];
+const fillItems = (n: number) => [
+  [
+    'WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < ?) INSERT INTO items SELECT x, x % 100, 0 FROM s',
+    [n],
+  ],
+];
 
 /** (5) Time from a 1,000-row UPDATE to its last change at the client, for a result of `size` rows. */
 async function matcherRun(size: number, rounds: number): Promise<number> {
@@ -285,7 +340,8 @@ async function loopRun(subs: number): Promise<{ loopP99: number; readP99: number
     await write(a.url, fillItems(10000));
     let changes = 0;
     const streams = [];
-    for (let g = 0; g < subs; g++) streams.push(await subscribe(a.url, ['SELECT id, grp, val FROM items WHERE id > ?', [g]], () => changes++));
+    for (let g = 0; g < subs; g++)
+      streams.push(await subscribe(a.url, ['SELECT id, grp, val FROM items WHERE id > ?', [g]], () => changes++));
     await getJson(a.url + '/v1/health'); // resets the loop-delay window
     const reads: number[] = [];
     let reading = true;
@@ -296,7 +352,7 @@ async function loopRun(subs: number): Promise<{ loopP99: number; readP99: number
       }
     })();
     const expected = 2 * (subs * 10000 - (subs * (subs - 1)) / 2);
-    for (let r = 1; r <= 2; r++) await write(a.url, [["UPDATE items SET val = ?", [r]]]);
+    for (let r = 1; r <= 2; r++) await write(a.url, [['UPDATE items SET val = ?', [r]]]);
     for (let i = 0; i < 1200 && changes < expected; i++) await sleep(50);
     if (subs === 0) await sleep(1000);
     reading = false;
@@ -323,7 +379,10 @@ const WARM_ROUNDS = 2;
  * (7) Inserts per second with `count` subscriptions of one SQL text (idle clients) against none,
  * and the agent's CPU time per insert (steadier than a rate on a shared machine); rounds alternate.
  */
-async function paramsRun(count: number, sql: string): Promise<{ none: number; many: number; cpuNone: number; cpuMany: number }> {
+async function paramsRun(
+  count: number,
+  sql: string,
+): Promise<{ none: number; many: number; cpuNone: number; cpuMany: number }> {
   const a = await startAgent();
   const b = await startAgent();
   try {
@@ -346,7 +405,10 @@ async function paramsRun(count: number, sql: string): Promise<{ none: number; ma
     // garbage of making them (its first rounds took two to three times the CPU of the later ones).
     let id = 10000;
     for (let r = -WARM_ROUNDS; r < rounds; r++) {
-      for (const [agent, rates, cpu] of [[a, none, cpuNone], [b, many, cpuMany]] as const) {
+      for (const [agent, rates, cpu] of [
+        [a, none, cpuNone],
+        [b, many, cpuMany],
+      ] as const) {
         const c0 = cpuMs(agent.proc.pid!);
         const rate = await throughput(agent.url, id, 1500, 8);
         if (r < 0) continue;
@@ -368,32 +430,68 @@ async function main() {
   if (want('latency')) {
     for (const n of (process.env.PATINA_BENCH_SUBS ?? '1,100,1000').split(',').map(Number)) {
       const r = await latencyRun(n, 1000, n === 1000 ? 2 : 3);
-      report(`commit-to-change p50, ${n} subscriptions WHERE grp = ? (one per grp; a write concerns one) (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`, r.p50, 'ms', 'write round trip p50', r.rtt);
+      report(
+        `commit-to-change p50, ${n} subscriptions WHERE grp = ? (one per grp; a write concerns one) (${r.sent} writes at ${r.achieved.toFixed(0)}/s)`,
+        r.p50,
+        'ms',
+        'write round trip p50',
+        r.rtt,
+      );
       report(`commit-to-change p99, same run`, r.p99, 'ms', 'write round trip p50', r.rtt);
     }
   }
   if (want('matcher')) {
     const large = await matcherRun(100000, 8);
     const small = await matcherRun(1000, 8);
-    report('1,000-row changeset, write to last change, result of 100,000 rows', large, 'ms', 'same with a result of 1,000 rows', small);
+    report(
+      '1,000-row changeset, write to last change, result of 100,000 rows',
+      large,
+      'ms',
+      'same with a result of 1,000 rows',
+      small,
+    );
   }
   if (want('loop')) {
     const none = await loopRun(0);
     const many = await loopRun(100);
-    report(`event-loop delay p99 while 2 x 10,000-row changesets go into 100 subscriptions (${many.matched} changes)`, many.loopP99, 'ms', 'same writes, no subscription', none.loopP99);
+    report(
+      `event-loop delay p99 while 2 x 10,000-row changesets go into 100 subscriptions (${many.matched} changes)`,
+      many.loopP99,
+      'ms',
+      'same writes, no subscription',
+      none.loopP99,
+    );
     report('HTTP point-read p99 during that load', many.readP99, 'ms', 'same writes, no subscription', none.readP99);
   }
   if (want('params')) {
     const count = Number(process.env.PATINA_BENCH_PARAMS ?? 10000);
     const t = await paramsRun(count, 'SELECT id, grp, val FROM items WHERE grp = ?');
-    report(`writes/s with ${count} subscriptions WHERE grp = ? (one per grp; each write concerns one)`, t.many, 'writes/s', 'with none', t.none);
-    report('  agent CPU per write, none / with them (same runs; >= 0.8 wanted like the rate)', t.cpuNone, 'ms', 'with them', t.cpuMany);
+    report(
+      `writes/s with ${count} subscriptions WHERE grp = ? (one per grp; each write concerns one)`,
+      t.many,
+      'writes/s',
+      'with none',
+      t.none,
+    );
+    report(
+      '  agent CPU per write, none / with them (same runs; >= 0.8 wanted like the rate)',
+      t.cpuNone,
+      'ms',
+      'with them',
+      t.cpuMany,
+    );
   }
   if (want('shared')) {
     // Not pinnable: every write wakes all of them; evaluated together, once per batch.
     const count = Number(process.env.PATINA_BENCH_SHARED ?? 1000);
     const t = await paramsRun(count, 'SELECT id, grp, val FROM items WHERE id % 1000 = ?');
-    report(`writes/s with ${count} subscriptions WHERE id % 1000 = ? (every write wakes all; one concerned)`, t.many, 'writes/s', 'with none', t.none);
+    report(
+      `writes/s with ${count} subscriptions WHERE id % 1000 = ? (every write wakes all; one concerned)`,
+      t.many,
+      'writes/s',
+      'with none',
+      t.none,
+    );
     report('  agent CPU per write, none / with them', t.cpuNone, 'ms', 'with them', t.cpuMany);
   }
   if (!want('join') && !want('idle') && !want('heavy')) return;
@@ -407,7 +505,13 @@ async function main() {
   }
   if (want('heavy')) {
     const h = await heavyRun();
-    report(`writes/s with a GROUP BY subscription over the written 200,000-row table (${h.changes} change events)`, h.heavy, 'writes/s', 'with none', h.none);
+    report(
+      `writes/s with a GROUP BY subscription over the written 200,000-row table (${h.changes} change events)`,
+      h.heavy,
+      'writes/s',
+      'with none',
+      h.none,
+    );
   }
 }
 

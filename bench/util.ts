@@ -19,7 +19,9 @@ export function percentile(xs: number[], p: number): number {
 /** Prints a figure beside its anchor, measured in the same run, as a ratio. */
 export function report(name: string, value: number, unit: string, anchorName: string, anchor: number): void {
   const ratio = value / anchor;
-  process.stdout.write(`${name}: ${fmt(value)} ${unit} | ${anchorName}: ${fmt(anchor)} ${unit} | ratio ${ratio.toFixed(3)}\n`);
+  process.stdout.write(
+    `${name}: ${fmt(value)} ${unit} | ${anchorName}: ${fmt(anchor)} ${unit} | ratio ${ratio.toFixed(3)}\n`,
+  );
 }
 
 export function fmt(n: number): string {
@@ -47,7 +49,11 @@ export async function postLoop(
   const url = new URL(path, base);
   const secure = url.protocol === 'https:';
   const headers = { host: url.host, 'content-type': 'application/json', ...opts.headers };
-  const head = `POST ${url.pathname}${url.search} HTTP/1.1\r\n` + Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head =
+    `POST ${url.pathname}${url.search} HTTP/1.1\r\n` +
+    Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
   const sockets = await Promise.all(Array.from({ length: connections }, () => connect(url, secure, opts.https)));
   let done = 0;
   const end = Date.now() + ms;
@@ -75,7 +81,9 @@ function connect(url: URL, secure: boolean, tlsOptions: tls.ConnectionOptions = 
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || (secure ? 443 : 80));
   return new Promise((resolve, reject) => {
-    const socket = secure ? tls.connect({ host, port, ...tlsOptions }, () => resolve(socket)) : net.connect({ host, port }, () => resolve(socket));
+    const socket = secure
+      ? tls.connect({ host, port, ...tlsOptions }, () => resolve(socket))
+      : net.connect({ host, port }, () => resolve(socket));
     socket.setNoDelay(true);
     socket.once('error', reject);
   });
@@ -133,8 +141,14 @@ class ResponseReader {
  * Starts the Node floor responder (pg-floor.ts) on a SQLite file, in `procs` processes: the
  * point-select floor of the pgbench bench, or with `write` the one-row UPDATE floor of the writes bench.
  */
-export function startFloor(dbPath: string, procs: number, mode: 'read' | 'write' | 'write-clock' = 'read'): Promise<{ port: number; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [path.join(__dirname, 'pg-floor.js'), dbPath, String(procs), mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startFloor(
+  dbPath: string,
+  procs: number,
+  mode: 'read' | 'write' | 'write-clock' = 'read',
+): Promise<{ port: number; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [path.join(__dirname, 'pg-floor.js'), dbPath, String(procs), mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d: Buffer) => {

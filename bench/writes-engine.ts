@@ -16,13 +16,20 @@ export const UPDATE_SQL = 'UPDATE pgbench_accounts SET abalance = abalance + 1 W
 
 async function main() {
   const [dir, capture, rounds, ms, concurrency] = process.argv.slice(2);
-  fs.writeFileSync(path.join(dir, 'schema.sql'), 'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT);\n');
+  fs.writeFileSync(
+    path.join(dir, 'schema.sql'),
+    'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT);\n',
+  );
   const cfg = defaultConfig();
   cfg.db.path = path.join(dir, 'engine.db');
   cfg.db.schemaPaths = [path.join(dir, 'schema.sql')];
   cfg.api.addr = { host: '127.0.0.1', port: 0 };
   const agent = await Agent.start(cfg, { capture: capture !== 'off' });
-  await agent.engine.transaction([{ sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n` }]);
+  await agent.engine.transaction([
+    {
+      sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${ACCOUNTS}) INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM n`,
+    },
+  ]);
   const out: { rates: number[]; cpuUs: number[]; sysUs: number[] } = { rates: [], cpuUs: [], sysUs: [] };
   const round = async () => {
     let done = 0;
@@ -46,7 +53,9 @@ async function main() {
     process.stdout.write('ready\n');
     for await (const _ of readline.createInterface({ input: process.stdin })) {
       await round();
-      process.stdout.write(JSON.stringify({ rates: out.rates.slice(-1), cpuUs: out.cpuUs.slice(-1), sysUs: out.sysUs.slice(-1) }) + '\n');
+      process.stdout.write(
+        JSON.stringify({ rates: out.rates.slice(-1), cpuUs: out.cpuUs.slice(-1), sysUs: out.sysUs.slice(-1) }) + '\n',
+      );
     }
   } else {
     for (let r = 0; r < Number(rounds); r++) await round();

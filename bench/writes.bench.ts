@@ -18,7 +18,16 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { AgentProcess } from '../test/helpers/agent';
-import { type BenchPostgres, type PgbenchRun, cpuOfTree, pgbench, postmasterPid, psql, startPostgres, stopPostgres } from './postgres';
+import {
+  type BenchPostgres,
+  type PgbenchRun,
+  cpuOfTree,
+  pgbench,
+  postmasterPid,
+  psql,
+  startPostgres,
+  stopPostgres,
+} from './postgres';
 import Database from 'better-sqlite3';
 import { fmt, median, postLoop, report, startFloor } from './util';
 import { ACCOUNTS, UPDATE_SQL } from './writes-engine';
@@ -39,14 +48,24 @@ const PG_SCHEMA = SCHEMA('hid BIGSERIAL PRIMARY KEY');
 const UPDATE_SCRIPT = `\\set aid random(1, ${ACCOUNTS})\nUPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n`;
 
 function load(port: number, user: string, generate: string) {
-  psql(port, user, `INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM ${generate.replace('$COUNT', String(ACCOUNTS))}`);
+  psql(
+    port,
+    user,
+    `INSERT INTO pgbench_accounts SELECT x, 1, 0, '' FROM ${generate.replace('$COUNT', String(ACCOUNTS))}`,
+  );
   psql(port, user, `INSERT INTO pgbench_branches VALUES (1, 0, '')`);
   psql(port, user, `INSERT INTO pgbench_tellers SELECT x, 1, 0, '' FROM ${generate.replace('$COUNT', '10')}`);
 }
 
 /** One-row POST /v1/transactions per request from HTTP_CONNECTIONS keep-alive connections: writes per second. */
 function driveHttp(base: string, ms: number): Promise<number> {
-  return postLoop(base, '/v1/transactions', HTTP_CONNECTIONS, ms, () => `[["${UPDATE_SQL}",[${1 + Math.floor(Math.random() * ACCOUNTS)}]]]`);
+  return postLoop(
+    base,
+    '/v1/transactions',
+    HTTP_CONNECTIONS,
+    ms,
+    () => `[["${UPDATE_SQL}",[${1 + Math.floor(Math.random() * ACCOUNTS)}]]]`,
+  );
 }
 
 interface EngineRounds {
@@ -60,9 +79,15 @@ interface EngineRounds {
  * round there, so that its rounds alternate with the HTTP rounds (this machine's load changes
  * from minute to minute; the rounds of a ratio should see the same load).
  */
-async function inProcess(capture: 'on' | 'off'): Promise<{ round(): Promise<void>; results: EngineRounds; stop(): void }> {
+async function inProcess(
+  capture: 'on' | 'off',
+): Promise<{ round(): Promise<void>; results: EngineRounds; stop(): void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-writes-engine-'));
-  const child = spawn(process.execPath, [path.join(__dirname, 'writes-engine.js'), dir, capture, '-', String(SECONDS * 500), String(HTTP_CONNECTIONS)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(__dirname, 'writes-engine.js'), dir, capture, '-', String(SECONDS * 500), String(HTTP_CONNECTIONS)],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let log = ''; // the agent's log, shown only if the child fails
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -167,12 +192,30 @@ async function httpFigures(base: string, agentPid: number): Promise<void> {
   off.stop();
   const h = median(httpRounds);
   const perRound = httpRounds.map((x, i) => (x / on.results.rates[i]).toFixed(2)).join(', ');
-  report(`one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`, h, 'writes/s', 'in-process engine.transaction, capture on', median(on.results.rates));
+  report(
+    `one-row POST /v1/transactions, ${HTTP_CONNECTIONS} connections`,
+    h,
+    'writes/s',
+    'in-process engine.transaction, capture on',
+    median(on.results.rates),
+  );
   report(`  the same`, h, 'writes/s', 'in-process, capture off', median(off.results.rates));
-  report(`  in-process, capture off`, median(off.results.rates), 'writes/s', 'in-process, capture on', median(on.results.rates));
-  process.stdout.write(`    rounds (alternating): HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.results.rates.map(fmt).join(', ')}; capture off ${off.results.rates.map(fmt).join(', ')}; HTTP / capture on per round: ${perRound}\n`);
-  process.stdout.write(`    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs (system ${median(serverSysUs).toFixed(1)}), bench client ${median(clientUs).toFixed(1)} µs\n`);
-  process.stdout.write(`    CPU per in-process write (medians): capture on ${median(on.results.cpuUs).toFixed(1)} µs (system ${median(on.results.sysUs).toFixed(1)}), off ${median(off.results.cpuUs).toFixed(1)} µs\n`);
+  report(
+    `  in-process, capture off`,
+    median(off.results.rates),
+    'writes/s',
+    'in-process, capture on',
+    median(on.results.rates),
+  );
+  process.stdout.write(
+    `    rounds (alternating): HTTP ${httpRounds.map(fmt).join(', ')}; capture on ${on.results.rates.map(fmt).join(', ')}; capture off ${off.results.rates.map(fmt).join(', ')}; HTTP / capture on per round: ${perRound}\n`,
+  );
+  process.stdout.write(
+    `    CPU per HTTP write (medians): agent ${median(serverUs).toFixed(1)} µs (system ${median(serverSysUs).toFixed(1)}), bench client ${median(clientUs).toFixed(1)} µs\n`,
+  );
+  process.stdout.write(
+    `    CPU per in-process write (medians): capture on ${median(on.results.cpuUs).toFixed(1)} µs (system ${median(on.results.sysUs).toFixed(1)}), off ${median(off.results.cpuUs).toFixed(1)} µs\n`,
+  );
 }
 
 async function main() {
@@ -187,7 +230,11 @@ async function main() {
   try {
     await agent.start();
     const patinaPort = agent.pg!.port;
-    load(patinaPort, 'bench', `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`);
+    load(
+      patinaPort,
+      'bench',
+      `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`,
+    );
     if (process.env.WRITES_BENCH_ONLY === 'http') return await httpFigures(agent.http, agent.proc.pid!);
     pg = await startPostgres(dir, ['synchronous_commit=off']);
     psql(pg.port, 'bench', PG_SCHEMA);
@@ -198,7 +245,9 @@ async function main() {
     const nodeFloor = await startFloor(file, 1, 'write');
     const clockFloor = await startFloor(file, 1, 'write-clock');
     floors = [nodeFloor.proc, clockFloor.proc];
-    process.stdout.write(`writes: pgbench -M prepared -j 2, ${ACCOUNTS} accounts, ${ROUNDS} x ${SECONDS} s per figure (medians), ${os.cpus().length} CPUs; PostgreSQL with synchronous_commit = off\n`);
+    process.stdout.write(
+      `writes: pgbench -M prepared -j 2, ${ACCOUNTS} accounts, ${ROUNDS} x ${SECONDS} s per figure (medians), ${os.cpus().length} CPUs; PostgreSQL with synchronous_commit = off\n`,
+    );
     // [name, pgbench arguments, whether the Node floor knows the script]
     const workloads: [string, string[], boolean][] = [
       ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1'], true],
@@ -227,13 +276,22 @@ async function main() {
         report(`  Node floor (SQLite, group commit, no capture)`, f.tps, 'tps', 'PostgreSQL', q.tps);
         report(`  Node floor with the clock row (the CRDT model's least)`, c.tps, 'tps', 'PostgreSQL', q.tps);
         report(`  Patina`, p.tps, 'tps', 'Node floor with the clock row', c.tps);
-        for (const [label, runs, m] of [['no capture', bare, f], ['with the clock row', clocked, c]] as const) {
-          process.stdout.write(`    Node floor ${label}: rounds ${runs.map((r) => fmt(r.tps)).join(', ')}; CPU per transaction ${(m.serverUser + m.serverSys).toFixed(0)} µs (pgbench ${m.clientUs.toFixed(0)})\n`);
+        for (const [label, runs, m] of [
+          ['no capture', bare, f],
+          ['with the clock row', clocked, c],
+        ] as const) {
+          process.stdout.write(
+            `    Node floor ${label}: rounds ${runs.map((r) => fmt(r.tps)).join(', ')}; CPU per transaction ${(m.serverUser + m.serverSys).toFixed(0)} µs (pgbench ${m.clientUs.toFixed(0)})\n`,
+          );
         }
       }
       const failed = patina.reduce((n, r) => n + r.failed, 0);
-      process.stdout.write(`    rounds: Patina ${patina.map((r) => fmt(r.tps)).join(', ')}; PostgreSQL ${postgres.map((r) => fmt(r.tps)).join(', ')}; failed transactions (Patina): ${failed}\n`);
-      process.stdout.write(`    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (pgbench ${q.clientUs.toFixed(0)})\n`);
+      process.stdout.write(
+        `    rounds: Patina ${patina.map((r) => fmt(r.tps)).join(', ')}; PostgreSQL ${postgres.map((r) => fmt(r.tps)).join(', ')}; failed transactions (Patina): ${failed}\n`,
+      );
+      process.stdout.write(
+        `    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (pgbench ${q.clientUs.toFixed(0)})\n`,
+      );
     }
     stopPostgres(pg);
     pg = null;

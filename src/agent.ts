@@ -76,7 +76,10 @@ export class Agent {
     let engine: Engine<Changeset>;
     try {
       if (isBackupCopy(config.db.path)) {
-        throw new PatinaError('user', `${config.db.path} is a backup made by patina backup; put it in place with \`patina restore\`, which gives it a new actor id`);
+        throw new PatinaError(
+          'user',
+          `${config.db.path} is a backup made by patina backup; put it in place with \`patina restore\`, which gives it a new actor id`,
+        );
       }
       engine = await Engine.open<Changeset>({
         path: config.db.path,
@@ -96,10 +99,22 @@ export class Agent {
       agent.#compactor = capture ? new ChangeLogCompactor(engine, capture) : null;
       agent.updates = new TableUpdates(agent.feed, () => engine.schema, { capacity: 4096 });
       // Subscriptions catch up with the data (start-up diff) before the first write can happen.
-      const subscriptions = await Subscriptions.open(engine, subscriptionStorePath(config.db.path), config.subscriptions);
+      const subscriptions = await Subscriptions.open(
+        engine,
+        subscriptionStorePath(config.db.path),
+        config.subscriptions,
+      );
       agent.subscriptions = subscriptions;
       agent.feed.observe((cs) => subscriptions.onChangeset(cs));
-      if (config.gossip && capture) agent.cluster = await Cluster.start(engine, capture, agent.feed, config.gossip, security.gossipTls, config.gossipTuning);
+      if (config.gossip && capture)
+        agent.cluster = await Cluster.start(
+          engine,
+          capture,
+          agent.feed,
+          config.gossip,
+          security.gossipTls,
+          config.gossipTuning,
+        );
       registerAgentMetrics(agent.metrics, {
         dbPath: config.db.path,
         actor: capture?.actor ?? null,
@@ -136,7 +151,15 @@ export class Agent {
       });
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
       // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
-      if (config.api.pg.length > 0) agent.#pg = await PgServer.start(engine, config.api.pg, config.api.queryTimeoutSeconds, (i) => security.pgListener(i), agent.updates, subscriptions);
+      if (config.api.pg.length > 0)
+        agent.#pg = await PgServer.start(
+          engine,
+          config.api.pg,
+          config.api.queryTimeoutSeconds,
+          (i) => security.pgListener(i),
+          agent.updates,
+          subscriptions,
+        );
       security.onReload((s) => {
         if (s.apiTls) (agent.#http as unknown as https.Server).setSecureContext(httpsOptions(s.apiTls));
         if (s.gossipTls) agent.cluster?.reloadTls(s.gossipTls);
@@ -204,12 +227,19 @@ export class Agent {
     if (this.config.source) {
       const fresh = loadConfigFile(this.config.source);
       // Only what reload re-reads is taken from the file; the rest needs a restart.
-      const api = { ...this.config.api, auth: fresh.api.auth, tls: this.config.api.tls && fresh.api.tls ? fresh.api.tls : this.config.api.tls };
+      const api = {
+        ...this.config.api,
+        auth: fresh.api.auth,
+        tls: this.config.api.tls && fresh.api.tls ? fresh.api.tls : this.config.api.tls,
+      };
       api.pg = this.config.api.pg.map((l, i) => {
         const f = fresh.api.pg[i];
         return f ? { ...l, users: f.users, password: f.password, tls: l.tls && f.tls ? f.tls : l.tls } : l;
       });
-      const gossip = this.config.gossip && { ...this.config.gossip, tls: this.config.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : this.config.gossip.tls };
+      const gossip = this.config.gossip && {
+        ...this.config.gossip,
+        tls: this.config.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : this.config.gossip.tls,
+      };
       const next = { ...this.config, api, gossip };
       checkExposure(next); // a reload must not take the auth off an exposed port either
       this.security.reload(next);
@@ -222,7 +252,9 @@ export class Agent {
 
   /** patina_id()'s tag, and the peers whose site id gives the same one (their ids could equal ours). */
   #idTag(capture: ChangeCapture): Record<string, unknown> {
-    const peers = (this.cluster?.members() ?? []).map((m) => m.actor_id).filter((a): a is string => typeof a === 'string' && a !== capture.actor);
+    const peers = (this.cluster?.members() ?? [])
+      .map((m) => m.actor_id)
+      .filter((a): a is string => typeof a === 'string' && a !== capture.actor);
     const shared = peers.filter((a) => ClusterIds.tagOf(Buffer.from(a, 'hex')) === capture.ids.tag);
     return { tag: Number(capture.ids.tag), shared_with: shared };
   }
@@ -270,7 +302,10 @@ export class Agent {
   }
 
   /** An online copy of the database to `file` (absolute, new) while writes go on; see src/ops/backup.ts. */
-  async backup(file: string, onProgress: (p: { bytesDone: number; bytesTotal: number }) => void): Promise<Record<string, unknown>> {
+  async backup(
+    file: string,
+    onProgress: (p: { bytesDone: number; bytesTotal: number }) => void,
+  ): Promise<Record<string, unknown>> {
     const actor = this.capture?.actor ?? null;
     log.info({ file }, 'backup started');
     try {

@@ -38,7 +38,10 @@ export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
       ? 'timeout'
       : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
         ? 'unavailable'
-        : code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CORRUPT' || code === 'SQLITE_FULL'
+        : code === 'SQLITE_IOERR' ||
+            code.startsWith('SQLITE_IOERR') ||
+            code === 'SQLITE_CORRUPT' ||
+            code === 'SQLITE_FULL'
           ? 'internal'
           : 'user';
   return new PatinaError(kind, message, code);

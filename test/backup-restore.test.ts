@@ -51,7 +51,10 @@ describe('online backup and restore', function () {
     const writer = (async () => {
       while (!stop) {
         await write(agent.http, [
-          ['INSERT INTO items (id, grp, payload) VALUES (?, 100, ?), (?, 100, ?)', [100000 + 2 * i, `w${i}a`, 100001 + 2 * i, `w${i}b`]],
+          [
+            'INSERT INTO items (id, grp, payload) VALUES (?, 100, ?), (?, 100, ?)',
+            [100000 + 2 * i, `w${i}a`, 100001 + 2 * i, `w${i}b`],
+          ],
           'UPDATE counter SET n = n + 1 WHERE id = 1',
         ]);
         if (backupRunning) ackedDuring.push(i);
@@ -96,16 +99,25 @@ describe('online backup and restore', function () {
       const copy = await rows(restored.http, 'SELECT id, grp, payload FROM items ORDER BY id');
       const source = await rows(agent.http, 'SELECT id, grp, payload FROM items ORDER BY id');
       const byId = new Map(source.map((r) => [String(r[0]), JSON.stringify(r)]));
-      for (const r of copy) assert.equal(JSON.stringify(r), byId.get(String(r[0])), `row ${r[0]} of the copy is the source's`);
+      for (const r of copy)
+        assert.equal(JSON.stringify(r), byId.get(String(r[0])), `row ${r[0]} of the copy is the source's`);
       const n = Number((await rows(restored.http, 'SELECT n FROM counter WHERE id = 1'))[0][0]);
       const written = copy.filter((r) => Number(r[0]) >= 100000).map((r) => Number(r[0]));
       // The copy is one committed state: transactions 0..n-1 whole, none after.
-      assert.deepEqual(written, Array.from({ length: 2 * n }, (_, k) => 100000 + k));
+      assert.deepEqual(
+        written,
+        Array.from({ length: 2 * n }, (_, k) => 100000 + k),
+      );
       assert.equal(copy.length, 20000 + 2 * n);
-      assert.ok(n - 1 >= ackedBeforeBackup, `writes acknowledged before the backup began are in it (${n} >= ${ackedBeforeBackup + 1})`);
+      assert.ok(
+        n - 1 >= ackedBeforeBackup,
+        `writes acknowledged before the backup began are in it (${n} >= ${ackedBeforeBackup + 1})`,
+      );
       assert.ok(n < i, 'writes made after the backup ended are not');
       // The restored agent writes under a new actor id, from version 1.
-      const w = await write(restored.http, ["INSERT INTO items (id, grp, payload) VALUES (1, 1, 'x') ON CONFLICT (id) DO UPDATE SET payload = 'restored'"]);
+      const w = await write(restored.http, [
+        "INSERT INTO items (id, grp, payload) VALUES (1, 1, 'x') ON CONFLICT (id) DO UPDATE SET payload = 'restored'",
+      ]);
       const src = await write(agent.http, ['UPDATE counter SET n = n WHERE id = 1']);
       assert.notEqual(w.actor_id, src.actor_id);
       assert.equal(w.version, 1);
@@ -152,7 +164,15 @@ describe('online backup and restore', function () {
     assert.notEqual(busy.code, 0);
     assert.match(busy.stderr, new RegExp(`in use by a running agent \\(pid ${agent.proc.pid}\\)`));
     // A backup file used as a database directly: refused (it would write under the backup's actor id).
-    const direct = await runCli(['agent', '--db-path', good, '--api-addr', '127.0.0.1:0', '--schema', path.join(agent.dir, 'schema.sql')]);
+    const direct = await runCli([
+      'agent',
+      '--db-path',
+      good,
+      '--api-addr',
+      '127.0.0.1:0',
+      '--schema',
+      path.join(agent.dir, 'schema.sql'),
+    ]);
     assert.notEqual(direct.code, 0);
     assert.match(direct.stderr, /is a backup made by patina backup; put it in place with `patina restore`/);
     const still = await postJson(agent.http, '/v1/queries', 'SELECT count(*) FROM counter');

@@ -33,7 +33,9 @@ function clocks(agent: AgentProcess, table: string, pk: unknown[]): Record<strin
   const db = new Database(agent.dbPath, { readonly: true });
   try {
     const rows = db
-      .prepare(`SELECT cid, col_version, db_version, hex(site_id) AS site_id, seq FROM "__patina_clock_${table}" WHERE pk = ? ORDER BY cid`)
+      .prepare(
+        `SELECT cid, col_version, db_version, hex(site_id) AS site_id, seq FROM "__patina_clock_${table}" WHERE pk = ? ORDER BY cid`,
+      )
       .all(encodePk(pk)) as Clock[];
     return Object.fromEntries(rows.map((r) => [r.cid, { ...r, site_id: r.site_id.toLowerCase() }]));
   } finally {
@@ -41,7 +43,8 @@ function clocks(agent: AgentProcess, table: string, pk: unknown[]): Record<strin
   }
 }
 
-const versions = (c: Record<string, Clock>) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.col_version]));
+const versions = (c: Record<string, Clock>) =>
+  Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.col_version]));
 
 describe('change capture: clock tables', () => {
   let agent: AgentProcess;
@@ -58,7 +61,12 @@ describe('change capture: clock tables', () => {
       assert.equal(c[k].db_version, w.version);
       assert.equal(c[k].site_id, w.actor_id);
     }
-    assert.deepEqual(Object.values(c).map((x) => x.seq).sort(), [0, 1, 2]);
+    assert.deepEqual(
+      Object.values(c)
+        .map((x) => x.seq)
+        .sort(),
+      [0, 1, 2],
+    );
   });
 
   it('an update bumps only the columns whose value changed', async () => {
@@ -112,7 +120,10 @@ describe('change capture: clock tables', () => {
   it('versions are contiguous across writes, no-ops and failures, and survive a restart', async () => {
     const a = await write(agent, 'INSERT INTO items (id) VALUES (10)');
     await write(agent, 'UPDATE items SET qty = qty WHERE id = 10');
-    const bad = await postJson(agent.http, '/v1/transactions', ['INSERT INTO items (id) VALUES (11)', 'INSERT INTO items (id) VALUES (10)']);
+    const bad = await postJson(agent.http, '/v1/transactions', [
+      'INSERT INTO items (id) VALUES (11)',
+      'INSERT INTO items (id) VALUES (10)',
+    ]);
     assert.equal(bad.status, 400);
     const b = await write(agent, 'INSERT INTO items (id) VALUES (11)');
     assert.equal(b.version, a.version! + 1);
@@ -130,7 +141,7 @@ describe('change capture: clock tables', () => {
       ['9223372036854775807, -9223372036854775808', [9223372036854775807n, -9223372036854775808n]],
       ["'é😀', x'00ff00'", ['é😀', Buffer.from([0, 255, 0])]],
       ["'', x''", ['', Buffer.alloc(0)]],
-      ["0.1, -1", [0.1, -1n]],
+      ['0.1, -1', [0.1, -1n]],
       ["-1.5e300, 'a''b'", [-1.5e300, "a'b"]],
     ];
     for (const [sql] of keys) await write(agent, `INSERT INTO mixed (a, b, v) VALUES (${sql}, 'x')`);
@@ -163,7 +174,9 @@ describe('change capture: clock tables', () => {
       assert.deepEqual(clocks(agent, 'items', [301n]), {});
       assert.equal(clocks(agent, 'items', [302n])['-1'].db_version, kept['-1'].db_version, 'one version for the block');
       // The seqs of the block's clock rows go on from where the kept part left them, none used twice.
-      const seqs = [...Object.values(kept), ...Object.values(clocks(agent, 'items', [302n]))].map((c) => c.seq).sort((x, y) => x - y);
+      const seqs = [...Object.values(kept), ...Object.values(clocks(agent, 'items', [302n]))]
+        .map((c) => c.seq)
+        .sort((x, y) => x - y);
       assert.equal(new Set(seqs).size, seqs.length);
     } finally {
       stream.close();
@@ -177,8 +190,12 @@ describe('change capture: clock tables', () => {
     const db = new Database(agent.dbPath);
     try {
       // The shape older agents left: persistent triggers calling functions only they defined.
-      db.exec(`CREATE TRIGGER "__patina_upd_items" AFTER UPDATE ON items WHEN patina_capturing() BEGIN SELECT patina_touch('items', 'update', patina_pk(NEW.id), NULL); END`);
-      db.exec(`CREATE TRIGGER "__patina_keymark_items" BEFORE INSERT ON items BEGIN SELECT patina_key_mark('items', NEW.id = -1); END`);
+      db.exec(
+        `CREATE TRIGGER "__patina_upd_items" AFTER UPDATE ON items WHEN patina_capturing() BEGIN SELECT patina_touch('items', 'update', patina_pk(NEW.id), NULL); END`,
+      );
+      db.exec(
+        `CREATE TRIGGER "__patina_keymark_items" BEFORE INSERT ON items BEGIN SELECT patina_key_mark('items', NEW.id = -1); END`,
+      );
     } finally {
       db.close();
     }
@@ -188,7 +205,11 @@ describe('change capture: clock tables', () => {
     assert.deepEqual(versions(clocks(agent, 'items', [400n])), { '-1': 1, name: 2, qty: 1 });
     const ro = new Database(agent.dbPath, { readonly: true });
     try {
-      assert.deepEqual(ro.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all(), [], 'no trigger is left in the file');
+      assert.deepEqual(
+        ro.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger'").all(),
+        [],
+        'no trigger is left in the file',
+      );
     } finally {
       ro.close();
     }
@@ -198,7 +219,9 @@ describe('change capture: clock tables', () => {
   });
 
   it('captures a table and a column added by `patina reload`', async () => {
-    const s = SCHEMA.replace('qty INTEGER)', 'qty INTEGER, note TEXT)') + 'CREATE TABLE later (k TEXT NOT NULL PRIMARY KEY, v TEXT);\n';
+    const s =
+      SCHEMA.replace('qty INTEGER)', 'qty INTEGER, note TEXT)') +
+      'CREATE TABLE later (k TEXT NOT NULL PRIMARY KEY, v TEXT);\n';
     fs.writeFileSync(path.join(agent.dir, 'schema.sql'), s);
     const r = await runCli(['reload', '--api-addr', new URL(agent.http).host]);
     assert.equal(r.code, 0, r.stderr);

@@ -49,7 +49,10 @@ describe('client library (patina/client): queries, transactions, update streams'
   after(() => agent.dispose());
 
   it('runs a query as an async iterable of rows, with columns after the first read and the query time at the end', async () => {
-    await client.transaction([["INSERT INTO items (id, name, score) VALUES (?, ?, ?)", [1, 'ann', 1.5]], "INSERT INTO items (id, name) VALUES (2, 'bob')"]);
+    await client.transaction([
+      ['INSERT INTO items (id, name, score) VALUES (?, ?, ?)', [1, 'ann', 1.5]],
+      "INSERT INTO items (id, name) VALUES (2, 'bob')",
+    ]);
     const q = client.query('SELECT id, name, score FROM items ORDER BY id');
     assert.equal(q.columns, undefined);
     const rows = [];
@@ -72,10 +75,16 @@ describe('client library (patina/client): queries, transactions, update streams'
 
   it('binds positional and named parameters (with or without their prefix)', async () => {
     assert.deepEqual((await client.query('SELECT name FROM items WHERE id = ?', [2]).all()).rows, [['bob']]);
-    assert.deepEqual((await client.query('SELECT name FROM items WHERE id = :id AND name = :n', { ':id': 1, n: 'ann' }).all()).rows, [['ann']]);
+    assert.deepEqual(
+      (await client.query('SELECT name FROM items WHERE id = :id AND name = :n', { ':id': 1, n: 'ann' }).all()).rows,
+      [['ann']],
+    );
     assert.deepEqual((await client.query('SELECT ? + 1, ?', [41, true]).all()).rows, [[42, 1]]);
     // A whole JS number binds as INTEGER, a fraction or real(n) as REAL.
-    assert.deepEqual((await client.query('SELECT typeof(?), typeof(?), typeof(?), ?', [2, 2.5, real(2), real(2)]).all()).rows, [['integer', 'real', 'real', 2]]);
+    assert.deepEqual(
+      (await client.query('SELECT typeof(?), typeof(?), typeof(?), ?', [2, 2.5, real(2), real(2)]).all()).rows,
+      [['integer', 'real', 'real', 2]],
+    );
   });
 
   it('keeps 64-bit integers exact both ways, as bigint beyond 2^53 or always with integers: "bigint"', async () => {
@@ -100,17 +109,19 @@ describe('client library (patina/client): queries, transactions, update streams'
     assert.deepEqual((await client.query('SELECT ? - 1', [BIG]).all()).rows, [[9223372036854775806n]]);
   });
 
-  it('turns refusals into a PatinaError with the agent\'s message and status', async () => {
+  it("turns refusals into a PatinaError with the agent's message and status", async () => {
     await rejects(client.query('SELEC 1').all(), (e) => {
       assert.equal(e.kind, 'request');
       assert.equal(e.status, 400);
       assert.match(e.message, /syntax error/);
     });
-    await rejects(client.query("INSERT INTO items (id) VALUES (99)").all(), (e) => assert.equal(e.status, 400));
+    await rejects(client.query('INSERT INTO items (id) VALUES (99)').all(), (e) => assert.equal(e.status, 400));
     await rejects(client.query('SELECT :x', { y: 1n }).all(), (e) => assert.equal(e.status, 400));
     assert.throws(() => client.query('SELECT ?', [Number.NaN]), /params\[0\] is NaN/);
     // An error after rows began streaming ends the iteration with a 'stream' error.
-    const q = client.query('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000) SELECT CASE WHEN x < 150000 THEN x ELSE abs(-9223372036854775807 - 1) END FROM c');
+    const q = client.query(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 200000) SELECT CASE WHEN x < 150000 THEN x ELSE abs(-9223372036854775807 - 1) END FROM c',
+    );
     let n = 0;
     await rejects(
       (async () => {
@@ -122,12 +133,21 @@ describe('client library (patina/client): queries, transactions, update streams'
       },
     );
     assert.ok(n > 0, 'rows came before the error');
-    await rejects(client.query('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', undefined, { timeout: 0.3 }).all(), (e) => assert.equal(e.status, 408));
+    await rejects(
+      client
+        .query('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c', undefined, {
+          timeout: 0.3,
+        })
+        .all(),
+      (e) => assert.equal(e.status, 408),
+    );
   });
 
   it('stops reading when the caller breaks out of a large result, and the agent lives on', async () => {
     let n = 0;
-    for await (const _ of client.query('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000000) SELECT x, x * 2 FROM c')) {
+    for await (const _ of client.query(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 1000000) SELECT x, x * 2 FROM c',
+    )) {
       if (++n === 10) break;
     }
     assert.equal(n, 10);
@@ -135,23 +155,35 @@ describe('client library (patina/client): queries, transactions, update streams'
   });
 
   it('runs transactions all or nothing; a refusal names the failing statement', async () => {
-    const ok = await client.transaction(['INSERT INTO pairs (a, b, v) VALUES (1, \'x\', 1)', { sql: 'UPDATE pairs SET v = :v WHERE a = 1', params: { v: 5 } }]);
+    const ok = await client.transaction([
+      "INSERT INTO pairs (a, b, v) VALUES (1, 'x', 1)",
+      { sql: 'UPDATE pairs SET v = :v WHERE a = 1', params: { v: 5 } },
+    ]);
     assert.deepEqual(
       ok.results.map((r) => r.rows_affected),
       [1, 1],
     );
     assert.equal(typeof ok.version, 'number');
     assert.match(String(ok.actor_id), /^[0-9a-f]{32}$/);
-    const ret = await client.transaction([['INSERT INTO pairs (a, b, v) VALUES (?, ?, ?) RETURNING a, v', [BIG, 'r', 7]]]);
+    const ret = await client.transaction([
+      ['INSERT INTO pairs (a, b, v) VALUES (?, ?, ?) RETURNING a, v', [BIG, 'r', 7]],
+    ]);
     assert.deepEqual(ret.results[0].columns, ['a', 'v']);
     assert.deepEqual(ret.results[0].rows, [[BIG, 7]]);
     await client.transaction([['DELETE FROM pairs WHERE a = ?', [BIG]]]);
-    await rejects(client.transaction(['INSERT INTO pairs (a, b) VALUES (2, \'y\')', 'INSERT INTO pairs (a, b) VALUES (1, \'x\')']), (e) => {
-      assert.equal(e.status, 400);
-      assert.equal(e.statement, 2);
-      assert.match(e.message, /^statement 2: UNIQUE constraint failed/);
-    });
-    assert.deepEqual((await client.query('SELECT count(*) FROM pairs').all()).rows, [[1]], 'the first statement was rolled back');
+    await rejects(
+      client.transaction(["INSERT INTO pairs (a, b) VALUES (2, 'y')", "INSERT INTO pairs (a, b) VALUES (1, 'x')"]),
+      (e) => {
+        assert.equal(e.status, 400);
+        assert.equal(e.statement, 2);
+        assert.match(e.message, /^statement 2: UNIQUE constraint failed/);
+      },
+    );
+    assert.deepEqual(
+      (await client.query('SELECT count(*) FROM pairs').all()).rows,
+      [[1]],
+      'the first statement was rolled back',
+    );
     await rejects(client.transaction([]), (e) => assert.match(e.message, /non-empty/));
     await rejects(client.transaction([42 as unknown as string]), (e) => assert.match(e.message, /statement 1/));
   });
@@ -168,7 +200,10 @@ describe('client library (patina/client): queries, transactions, update streams'
     });
     assert.deepEqual((await c.query('SELECT 1').all()).rows, [[1]]);
     assert.equal((await c.health()).status, 'ok');
-    assert.deepEqual(seen, [`POST ${agent.http}/v1/queries Bearer s3cret`, `GET ${agent.http}/v1/health Bearer s3cret`]);
+    assert.deepEqual(seen, [
+      `POST ${agent.http}/v1/queries Bearer s3cret`,
+      `GET ${agent.http}/v1/health Bearer s3cret`,
+    ]);
   });
 
   it('refuses a bad URL and reports an unreachable agent as a network error', async () => {
@@ -186,7 +221,11 @@ describe('client library (patina/client): queries, transactions, update streams'
 
   it('takes an AbortSignal on every call', async () => {
     const ac = new AbortController();
-    const q = client.query('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000000) SELECT x FROM c', undefined, { signal: ac.signal });
+    const q = client.query(
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 3000000) SELECT x FROM c',
+      undefined,
+      { signal: ac.signal },
+    );
     let n = 0;
     await rejects(
       (async () => {
@@ -194,7 +233,9 @@ describe('client library (patina/client): queries, transactions, update streams'
       })(),
       (e) => assert.equal(e.kind, 'aborted'),
     );
-    await rejects(client.transaction(['SELECT 1'], { signal: AbortSignal.abort() }), (e) => assert.equal(e.kind, 'aborted'));
+    await rejects(client.transaction(['SELECT 1'], { signal: AbortSignal.abort() }), (e) =>
+      assert.equal(e.kind, 'aborted'),
+    );
     await rejects(client.health({ signal: AbortSignal.abort() }), (e) => assert.equal(e.kind, 'aborted'));
 
     const ac2 = new AbortController();
@@ -236,7 +277,10 @@ describe('client library (patina/client): queries, transactions, update streams'
       })();
       const until = async (pred: () => boolean) => {
         for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
-        assert.ok(pred(), JSON.stringify(seen, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+        assert.ok(
+          pred(),
+          JSON.stringify(seen, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+        );
       };
       // The stream starts when the request is answered: keep writing until the first notify shows.
       for (let i = 0; seen.length === 0 && i < 100; i++) {
@@ -293,15 +337,28 @@ describe('client library (patina/client): queries, transactions, update streams'
     }
     const pad = 'k'.repeat(10_000);
     for (let t = 0; t < 20; t++) {
-      await client.transaction(Array.from({ length: 50 }, (_, i) => ['INSERT INTO notes (k) VALUES (?)', [pad + String(t * 50 + i).padStart(6, '0')]] as [string, [string]]));
+      await client.transaction(
+        Array.from(
+          { length: 50 },
+          (_, i) =>
+            ['INSERT INTO notes (k) VALUES (?)', [pad + String(t * 50 + i).padStart(6, '0')]] as [string, [string]],
+        ),
+      );
     }
     await reading;
     assert.equal(gaps.length, 0, 'no notification was lost');
-    assert.deepEqual(keys, Array.from({ length: total }, (_, i) => String(i).padStart(6, '0')));
+    assert.deepEqual(
+      keys,
+      Array.from({ length: total }, (_, i) => String(i).padStart(6, '0')),
+    );
   });
 
   it('examples/clients/subscribe.js follows a subscription through the library', async () => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'examples', 'clients', 'subscribe.js'), 'SELECT id, name FROM items WHERE id = ?', '4'], { env: { ...process.env, PATINA_URL: agent.http }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'examples', 'clients', 'subscribe.js'), 'SELECT id, name FROM items WHERE id = ?', '4'],
+      { env: { ...process.env, PATINA_URL: agent.http }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -319,16 +376,43 @@ describe('client library (patina/client): queries, transactions, update streams'
   });
 
   it('is importable as patina/client from CommonJS and ESM, with typed declarations, and uses no Node-only module', async () => {
-    const cjs = execFileSync(process.execPath, ['-e', "const c = require('patina/client'); console.log(typeof c.PatinaClient, typeof c.PatinaError)"], { cwd: ROOT }).toString();
+    const cjs = execFileSync(
+      process.execPath,
+      ['-e', "const c = require('patina/client'); console.log(typeof c.PatinaClient, typeof c.PatinaError)"],
+      { cwd: ROOT },
+    ).toString();
     assert.equal(cjs.trim(), 'function function');
-    const esm = execFileSync(process.execPath, ['--input-type=module', '-e', "import { PatinaClient } from 'patina/client'; console.log(new PatinaClient({ url: 'http://127.0.0.1:1' }).url)"], { cwd: ROOT }).toString();
+    const esm = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { PatinaClient } from 'patina/client'; console.log(new PatinaClient({ url: 'http://127.0.0.1:1' }).url)",
+      ],
+      { cwd: ROOT },
+    ).toString();
     assert.equal(esm.trim(), 'http://127.0.0.1:1');
     // A consumer project type-checks against the declarations: right use passes, wrong use is caught.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-client-types-'));
     try {
       fs.mkdirSync(path.join(dir, 'node_modules'));
       fs.symlinkSync(ROOT, path.join(dir, 'node_modules', 'patina'));
-      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true, skipLibCheck: false }, files: ['use.ts'] }));
+      fs.writeFileSync(
+        path.join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'node16',
+            moduleResolution: 'node16',
+            target: 'ES2022',
+            lib: ['ES2022', 'DOM'],
+            types: [],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+          },
+          files: ['use.ts'],
+        }),
+      );
       fs.writeFileSync(
         path.join(dir, 'use.ts'),
         `import { PatinaClient, PatinaError, type SubscriptionEvent } from 'patina/client';
@@ -343,7 +427,10 @@ export async function f(): Promise<number> {
 }
 `,
       );
-      execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir, stdio: 'pipe' });
+      execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

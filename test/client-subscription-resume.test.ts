@@ -24,7 +24,12 @@ class Consumer {
           this.events.push(ev);
           if (ev.type === 'change') {
             const last = this.applied[this.applied.length - 1];
-            if (last !== undefined) assert.equal(ev.changeId, last + 1, `change ${ev.changeId} after ${last}: ids are contiguous, none twice`);
+            if (last !== undefined)
+              assert.equal(
+                ev.changeId,
+                last + 1,
+                `change ${ev.changeId} after ${last}: ids are contiguous, none twice`,
+              );
             this.applied.push(ev.changeId);
           } else if (ev.type === 'reset' || ev.type === 'ready') {
             this.applied.push(ev.changeId);
@@ -60,15 +65,23 @@ async function converges(sub: Subscription, base: () => string, timeoutMs = 2000
 
 /** A random write of the users table. */
 function randomWrite(i: number): unknown[] {
-  const id = 1 + (i * 7919) % 40;
+  const id = 1 + ((i * 7919) % 40);
   const r = (i * 104729) % 3;
-  if (r === 0) return [['INSERT INTO users (id, name, score) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET score = excluded.score, name = excluded.name', [id, `u${i}`, (i * 31) % 30]]];
+  if (r === 0)
+    return [
+      [
+        'INSERT INTO users (id, name, score) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET score = excluded.score, name = excluded.name',
+        [id, `u${i}`, (i * 31) % 30],
+      ],
+    ];
   if (r === 1) return [['UPDATE users SET score = score + 5 WHERE id = ?', [id]]];
   return [['DELETE FROM users WHERE id = ?', [id]]];
 }
 
 /** A TCP proxy whose reads from the agent can be paused, so the agent's buffers for this client fill. */
-async function pausingProxy(target: string): Promise<{ addr: string; pause(): void; resume(): void; close(): Promise<void> }> {
+async function pausingProxy(
+  target: string,
+): Promise<{ addr: string; pause(): void; resume(): void; close(): Promise<void> }> {
   const ups: net.Socket[] = [];
   const socks: net.Socket[] = [];
   const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
@@ -140,7 +153,9 @@ describe('client library: subscriptions that resume by themselves', function () 
     const proxy = await TcpProxy.listen();
     proxy.setTarget(agent.http.replace('http://', ''));
     try {
-      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe(SQL, PARAMS, { retry: { initialDelayMs: 20 } });
+      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe(SQL, PARAMS, {
+        retry: { initialDelayMs: 20 },
+      });
       const consumer = new Consumer(sub);
       await sub.ready;
       for (let i = 0; i < 20; i++) await write(agent.http, randomWrite(i));
@@ -167,7 +182,8 @@ describe('client library: subscriptions that resume by themselves', function () 
       const sub = new PatinaClient({ url: agent.http }).subscribe(SQL, PARAMS);
       const consumer = new Consumer(sub, 10); // 10 ms per event: far slower than the writes come
       await sub.ready;
-      for (let i = 0; i < 150; i++) await write(agent.http, [['INSERT INTO users (id, name, score) VALUES (?, ?, ?)', [i, 'n', 11 + i]]]);
+      for (let i = 0; i < 150; i++)
+        await write(agent.http, [['INSERT INTO users (id, name, score) VALUES (?, ?, ?)', [i, 'n', 11 + i]]]);
       await converges(sub, () => agent.http);
       while (consumer.applied[consumer.applied.length - 1] !== sub.changeId) await sleep(50);
       assert.equal(consumer.count('change'), 150, 'every change reached the consumer, in order');
@@ -182,7 +198,9 @@ describe('client library: subscriptions that resume by themselves', function () 
     const agent = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nclient_buffer = 5\n' });
     const proxy = await pausingProxy(agent.http.replace('http://', ''));
     try {
-      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe('SELECT id, name FROM users', undefined, { retry: { initialDelayMs: 20 } });
+      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe('SELECT id, name FROM users', undefined, {
+        retry: { initialDelayMs: 20 },
+      });
       const consumer = new Consumer(sub);
       await sub.ready;
       await write(agent.http, [["INSERT INTO users (id, name) VALUES (1, 'x')"]]);
@@ -196,13 +214,18 @@ describe('client library: subscriptions that resume by themselves', function () 
       proxy.resume();
       await converges2(sub, agent.http, 1, (rows) => rows.get(1)?.[1] === big + (last - 1));
       assert.ok(consumer.count('disconnected') >= 1, 'the agent cut the stream ("fell behind")');
-      const d = consumer.events.find((e) => e.type === 'disconnected') as Extract<SubscriptionEvent, { type: 'disconnected' }>;
+      const d = consumer.events.find((e) => e.type === 'disconnected') as Extract<
+        SubscriptionEvent,
+        { type: 'disconnected' }
+      >;
       assert.match(d.error.message, /fell behind/);
       assert.equal(consumer.count('reset'), 0, 'it resumed from its last change id');
       sub.close();
 
       // The client's own buffer: a consumer that reads nothing for a while gets one reset with the current rows.
-      const lazy = new PatinaClient({ url: agent.http }).subscribe('SELECT id, name FROM users', undefined, { maxBufferedEvents: 10 });
+      const lazy = new PatinaClient({ url: agent.http }).subscribe('SELECT id, name FROM users', undefined, {
+        maxBufferedEvents: 10,
+      });
       await lazy.ready;
       for (let i = 0; i < 30; i++) await write(agent.http, [['UPDATE users SET name = ? WHERE id = 1', [`n${i}`]]]);
       await converges2(lazy, agent.http, 1, (rows) => rows.get(1)?.[1] === 'n29');
@@ -223,11 +246,16 @@ describe('client library: subscriptions that resume by themselves', function () 
   });
 
   it('re-reads the whole result and reports a reset when the agent no longer keeps the missed changes', async () => {
-    const agent = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nretain_changes = 3\nretain_seconds = 0\n' });
+    const agent = await startAgent({
+      schema: LIVE_SCHEMA,
+      config: '[subscriptions]\nretain_changes = 3\nretain_seconds = 0\n',
+    });
     const proxy = await TcpProxy.listen();
     proxy.setTarget(agent.http.replace('http://', ''));
     try {
-      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe(SQL, PARAMS, { retry: { initialDelayMs: 20 } });
+      const sub = new PatinaClient({ url: `http://${proxy.addr}` }).subscribe(SQL, PARAMS, {
+        retry: { initialDelayMs: 20 },
+      });
       const consumer = new Consumer(sub);
       await sub.ready;
       proxy.cut();
@@ -268,7 +296,11 @@ describe('client library: subscriptions that resume by themselves', function () 
       await converges(again, () => agent.http);
       assert.equal(consumer.events[0].type, 'ready');
       assert.equal(consumer.count('reset'), 0);
-      assert.equal(consumer.events.filter((e) => e.type === 'change').length, again.changeId - saved.from, 'only the changes after from');
+      assert.equal(
+        consumer.events.filter((e) => e.type === 'change').length,
+        again.changeId - saved.from,
+        'only the changes after from',
+      );
       again.close();
 
       // A from the agent never sent (ahead of its log): the whole result is read again.
@@ -283,7 +315,10 @@ describe('client library: subscriptions that resume by themselves', function () 
 
       // Bad SQL is not retried: it fails at once.
       const bad = client.subscribe('SELECT nope FROM users');
-      await assert.rejects(bad.ready, (e: PatinaError) => e.kind === 'request' && e.status === 400 && /no such column: nope/.test(e.message));
+      await assert.rejects(
+        bad.ready,
+        (e: PatinaError) => e.kind === 'request' && e.status === 400 && /no such column: nope/.test(e.message),
+      );
       assert.throws(() => client.subscribe(SQL, PARAMS, { from: 3 }), /from needs the id/);
     } finally {
       await agent.dispose();
@@ -294,10 +329,12 @@ describe('client library: subscriptions that resume by themselves', function () 
     const agent = await startAgent({ schema: LIVE_SCHEMA });
     try {
       await write(agent.http, [["INSERT INTO users (id, name, score) VALUES (1, 'a', 50)"]]);
-      const sub = new PatinaClient({ url: agent.http }).subscribe(SQL, PARAMS, { retry: { initialDelayMs: 20, maxDelayMs: 200, giveUpAfterMs: 1500 } });
+      const sub = new PatinaClient({ url: agent.http }).subscribe(SQL, PARAMS, {
+        retry: { initialDelayMs: 20, maxDelayMs: 200, giveUpAfterMs: 1500 },
+      });
       const consumer = new Consumer(sub);
       await sub.ready;
-      await write(agent.http, [["UPDATE users SET score = 60 WHERE id = 1"]]);
+      await write(agent.http, [['UPDATE users SET score = 60 WHERE id = 1']]);
       await converges(sub, () => agent.http);
       await agent.kill();
       await consumer.done;
@@ -308,13 +345,19 @@ describe('client library: subscriptions that resume by themselves', function () 
       assert.match(err.message, /cannot reach the agent at http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED/);
       assert.match(err.message, new RegExp(`\\{ id: '${sub.queryId}', from: 1 \\}`));
       assert.equal(sub.error, err);
-      const attempts = consumer.events.filter((e) => e.type === 'disconnected') as Extract<SubscriptionEvent, { type: 'disconnected' }>[];
+      const attempts = consumer.events.filter((e) => e.type === 'disconnected') as Extract<
+        SubscriptionEvent,
+        { type: 'disconnected' }
+      >[];
       assert.ok(attempts.length >= 3, `several attempts: ${attempts.length}`);
       assert.deepEqual(
         attempts.map((a) => a.attempt),
         attempts.map((_, i) => i + 1),
       );
-      assert.ok(attempts.every((a) => a.retryInMs <= 200), 'waits stay under maxDelayMs');
+      assert.ok(
+        attempts.every((a) => a.retryInMs <= 200),
+        'waits stay under maxDelayMs',
+      );
       assert.deepEqual([...sub.rows.values()], [[1, 'a', 60]], 'the rows stay as last known');
     } finally {
       await agent.dispose();
@@ -323,10 +366,18 @@ describe('client library: subscriptions that resume by themselves', function () 
 });
 
 /** Waits until the map has n rows and `pred` holds; compares with a fresh query of all users. */
-async function converges2(sub: Subscription, base: string, n: number, pred: (rows: Map<number, unknown[]>) => boolean = () => true): Promise<void> {
+async function converges2(
+  sub: Subscription,
+  base: string,
+  n: number,
+  pred: (rows: Map<number, unknown[]>) => boolean = () => true,
+): Promise<void> {
   const deadline = Date.now() + 30000;
   while (Date.now() < deadline && !(sub.rows.size === n && pred(sub.rows))) await sleep(50);
-  assert.ok(sub.rows.size === n && pred(sub.rows), `map did not converge: ${stringify([...sub.rows.values()]).slice(0, 200)}`);
+  assert.ok(
+    sub.rows.size === n && pred(sub.rows),
+    `map did not converge: ${stringify([...sub.rows.values()]).slice(0, 200)}`,
+  );
   const fresh = await postJson(base, '/v1/queries', 'SELECT id, name FROM users');
   const rows = (fresh.lines as { row?: [number, unknown[]] }[]).filter((l) => l.row).map((l) => stringify(l.row![1]));
   assert.deepEqual(multisetOf(sub), rows.sort());

@@ -37,7 +37,9 @@ describe('config file and flags', () => {
   };
 
   it('takes [db] path and schema_paths and [api] addr from the TOML file, relative to the file', async () => {
-    const f = config('[db]\npath = "data/from-file.db"\nschema_paths = ["schema.sql"]\n\n[api]\naddr = "127.0.0.1:0"\n');
+    const f = config(
+      '[db]\npath = "data/from-file.db"\nschema_paths = ["schema.sql"]\n\n[api]\naddr = "127.0.0.1:0"\n',
+    );
     const a = await new BareAgent(['-c', f], { dir }).start();
     try {
       assert.match(a.http, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -51,7 +53,19 @@ describe('config file and flags', () => {
 
   it('lets flags override the file', async () => {
     const f = config('[db]\npath = "file.db"\nschema_paths = ["schema.sql"]\n\n[api]\naddr = "127.0.0.1:1"\n');
-    const a = await new BareAgent(['-c', f, '--api-addr', '127.0.0.1:0', '--db-path', path.join(dir, 'flag.db'), '--schema', path.join(dir, 'other.sql')], { dir }).start();
+    const a = await new BareAgent(
+      [
+        '-c',
+        f,
+        '--api-addr',
+        '127.0.0.1:0',
+        '--db-path',
+        path.join(dir, 'flag.db'),
+        '--schema',
+        path.join(dir, 'other.sql'),
+      ],
+      { dir },
+    ).start();
     try {
       assert.doesNotMatch(a.http, /:1$/);
       assert.ok(fs.existsSync(path.join(dir, 'flag.db')));
@@ -85,9 +99,21 @@ describe('config file and flags', () => {
     { what: 'a path of the wrong type', toml: '[db]\npath = 3\n', key: /db\.path/ },
     { what: 'schema_paths of the wrong type', toml: '[db]\nschema_paths = 3\n', key: /db\.schema_paths/ },
     { what: 'a bad body_limit', toml: '[api]\nbody_limit = "lots"\n', key: /api\.body_limit/ },
-    { what: 'a bad client_buffer_bytes', toml: '[subscriptions]\nclient_buffer_bytes = "lots"\n', key: /subscriptions\.client_buffer_bytes/ },
-    { what: 'a max_backlog_rows of 0', toml: '[subscriptions]\nmax_backlog_rows = 0\n', key: /subscriptions\.max_backlog_rows/ },
-    { what: 'a negative admit_wait_seconds', toml: '[subscriptions]\nadmit_wait_seconds = -1\n', key: /subscriptions\.admit_wait_seconds/ },
+    {
+      what: 'a bad client_buffer_bytes',
+      toml: '[subscriptions]\nclient_buffer_bytes = "lots"\n',
+      key: /subscriptions\.client_buffer_bytes/,
+    },
+    {
+      what: 'a max_backlog_rows of 0',
+      toml: '[subscriptions]\nmax_backlog_rows = 0\n',
+      key: /subscriptions\.max_backlog_rows/,
+    },
+    {
+      what: 'a negative admit_wait_seconds',
+      toml: '[subscriptions]\nadmit_wait_seconds = -1\n',
+      key: /subscriptions\.admit_wait_seconds/,
+    },
     { what: 'a TOML syntax error', toml: '[api\naddr = "127.0.0.1:0"\n', key: /patina\.toml/ },
   ];
   for (const c of invalid) {
@@ -97,7 +123,10 @@ describe('config file and flags', () => {
       assert.notEqual(r.code, 0, r.stdout);
       assert.match(r.stderr, c.key);
       assert.match(r.stderr, /config/);
-      assert.ok(r.stderr.split('\n').filter((l) => l.trim()).length <= 3, `a short error, not a stack trace: ${r.stderr}`);
+      assert.ok(
+        r.stderr.split('\n').filter((l) => l.trim()).length <= 3,
+        `a short error, not a stack trace: ${r.stderr}`,
+      );
     });
   }
 
@@ -108,7 +137,10 @@ describe('config file and flags', () => {
   });
 
   it('refuses a bad --api-addr flag, naming it', async () => {
-    const r = await runCli(['agent', '--api-addr', 'nope', '--db-path', path.join(dir, 'x.db'), '--schema', path.join(dir, 'schema.sql')], { cwd: dir });
+    const r = await runCli(
+      ['agent', '--api-addr', 'nope', '--db-path', path.join(dir, 'x.db'), '--schema', path.join(dir, 'schema.sql')],
+      { cwd: dir },
+    );
     assert.notEqual(r.code, 0);
     assert.match(r.stderr, /--api-addr/);
   });
@@ -117,7 +149,10 @@ describe('config file and flags', () => {
     const a = await startAgent({ schema: TABLE });
     try {
       const addr = a.http.replace('http://', '');
-      const r = await runCli(['agent', '--api-addr', addr, '--db-path', path.join(dir, 'y.db'), '--schema', path.join(dir, 'schema.sql')], { cwd: dir });
+      const r = await runCli(
+        ['agent', '--api-addr', addr, '--db-path', path.join(dir, 'y.db'), '--schema', path.join(dir, 'schema.sql')],
+        { cwd: dir },
+      );
       assert.notEqual(r.code, 0);
       assert.match(r.stderr, /EADDRINUSE|in use/);
     } finally {
@@ -135,7 +170,15 @@ describe('the patina command', () => {
   });
   after(async () => agent.dispose());
 
-  for (const cmd of [[], ['--help'], ['agent', '--help'], ['query', '--help'], ['exec', '--help'], ['reload', '--help'], ['query', '-h']]) {
+  for (const cmd of [
+    [],
+    ['--help'],
+    ['agent', '--help'],
+    ['query', '--help'],
+    ['exec', '--help'],
+    ['reload', '--help'],
+    ['query', '-h'],
+  ]) {
     it(`prints help for \`patina ${cmd.join(' ')}\``, async () => {
       const r = await runCli(cmd);
       assert.equal(r.code, 0, r.stderr);
@@ -151,7 +194,7 @@ describe('the patina command', () => {
     assert.match(r.stderr, /Usage: patina/);
   });
 
-  it('refuses an unknown option with the command\'s usage', async () => {
+  it("refuses an unknown option with the command's usage", async () => {
     const r = await runCli(['query', '--nope', 'SELECT 1']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /Usage: patina query/);
@@ -160,7 +203,20 @@ describe('the patina command', () => {
   });
 
   it('`patina exec` writes with parameters and prints rows affected', async () => {
-    const r = await runCli(['exec', 'INSERT INTO t (id, v) VALUES (?, ?), (?, ?)', '--param', '1', '--param', 'one', '--param', '9223372036854775807', '--param', 'max', '--api-addr', addr]);
+    const r = await runCli([
+      'exec',
+      'INSERT INTO t (id, v) VALUES (?, ?), (?, ?)',
+      '--param',
+      '1',
+      '--param',
+      'one',
+      '--param',
+      '9223372036854775807',
+      '--param',
+      'max',
+      '--api-addr',
+      addr,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /rows affected: 2/);
   });
@@ -169,7 +225,16 @@ describe('the patina command', () => {
     const plain = await runCli(['query', 'SELECT id, v FROM t ORDER BY id', '--api-addr', addr]);
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(plain.stdout, '1\tone\n9223372036854775807\tmax\n');
-    const cols = await runCli(['query', 'SELECT id, v FROM t WHERE id = ?', '--param', '9223372036854775807', '--columns', '--timer', '--api-addr', addr]);
+    const cols = await runCli([
+      'query',
+      'SELECT id, v FROM t WHERE id = ?',
+      '--param',
+      '9223372036854775807',
+      '--columns',
+      '--timer',
+      '--api-addr',
+      addr,
+    ]);
     assert.equal(cols.code, 0, cols.stderr);
     const lines = cols.stdout.trimEnd().split('\n');
     assert.equal(lines[0], 'id\tv');
@@ -217,11 +282,19 @@ describe('shutdown on signals', () => {
       const a = await startAgent({ schema: TABLE });
       try {
         const w = await postJson(a.http, '/v1/transactions', [
-          ["INSERT INTO t (id, v) SELECT value, 'x' FROM json_each(?)", [JSON.stringify(Array.from({ length: 500 }, (_, i) => i))]],
+          [
+            "INSERT INTO t (id, v) SELECT value, 'x' FROM json_each(?)",
+            [JSON.stringify(Array.from({ length: 500 }, (_, i) => i))],
+          ],
         ]);
         assert.equal(w.status, 200, w.text);
         // A stream in flight must not keep the agent from stopping.
-        const s = await openStream(a.http, 'POST', '/v1/queries', JSON.stringify('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c'));
+        const s = await openStream(
+          a.http,
+          'POST',
+          '/v1/queries',
+          JSON.stringify('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c'),
+        );
         await s.count(2);
         s.res.pause();
         const code = await new Promise<number | null>((resolve) => {
@@ -232,7 +305,10 @@ describe('shutdown on signals', () => {
         assert.equal(code, 0, a.output);
         assert.match(a.output, new RegExp(`${sig}, stopping`));
         const wal = a.dbPath + '-wal';
-        assert.ok(!fs.existsSync(wal) || fs.statSync(wal).size === 0, `the WAL was checkpointed: ${fs.existsSync(wal) ? fs.statSync(wal).size : 0} bytes left`);
+        assert.ok(
+          !fs.existsSync(wal) || fs.statSync(wal).size === 0,
+          `the WAL was checkpointed: ${fs.existsSync(wal) ? fs.statSync(wal).size : 0} bytes left`,
+        );
         const db = new Database(a.dbPath, { readonly: true });
         try {
           assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
@@ -250,7 +326,9 @@ describe('shutdown on signals', () => {
     const a = await startAgent({ schema: TABLE });
     try {
       const n = 40;
-      const writes = Array.from({ length: n }, (_, i) => postJson(a.http, '/v1/transactions', [['INSERT INTO t (id, v) VALUES (?, ?)', [i, 'w']]]).catch(() => null));
+      const writes = Array.from({ length: n }, (_, i) =>
+        postJson(a.http, '/v1/transactions', [['INSERT INTO t (id, v) VALUES (?, ?)', [i, 'w']]]).catch(() => null),
+      );
       // Signal once the first write is acknowledged, while the others are queued or on their way.
       await writes[0];
       const exited = new Promise<number | null>((resolve) => a.proc.once('exit', (c) => resolve(c)));

@@ -11,7 +11,16 @@ import { PatinaClient, type PatinaError } from '../src/client';
 
 // Debian's chromium, installed by .ci/run; playwright-core never downloads a browser of its own.
 const CHROMIUM = process.env.PATINA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCHEMA = `
 CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT, qty INTEGER);
 CREATE TABLE notes (k TEXT NOT NULL PRIMARY KEY, body TEXT);
@@ -21,12 +30,21 @@ CREATE TABLE notes (k TEXT NOT NULL PRIMARY KEY, body TEXT);
 async function waitText(page: Page, selector: string, re: RegExp, timeout = 15000): Promise<void> {
   try {
     await page.waitForFunction(
-      ([sel, src, flags]) => new RegExp(src, flags).test((globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector(sel)?.textContent ?? ''),
+      ([sel, src, flags]) =>
+        new RegExp(src, flags).test(
+          (
+            globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }
+          ).document.querySelector(sel)?.textContent ?? '',
+        ),
       [selector, re.source, re.flags] as const,
       { timeout },
     );
   } catch (err) {
-    const now = await page.locator(selector).first().textContent({ timeout: 1000 }).catch(() => '(no such element)');
+    const now = await page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 1000 })
+      .catch(() => '(no such element)');
     throw new Error(`${selector} did not come to match ${re}; its text: ${JSON.stringify(now)}`, { cause: err });
   }
 }
@@ -49,9 +67,16 @@ describe('web console in a real headless Chromium', function () {
   before(async () => {
     a = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0', '--gossip-addr', '127.0.0.1:0'] });
     b = await startAgent({ schema: SCHEMA, args: ['--gossip-addr', '127.0.0.1:0', '--bootstrap', a.gossip!] });
-    await write(a.http, [["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3), (2, 'pears', 5), (3, 'plums', 8)"]]);
+    await write(a.http, [
+      ["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3), (2, 'pears', 5), (3, 'plums', 8)"],
+    ]);
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1180, height: 720 } });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1180, height: 720 },
+    });
     page = context.pages()[0] ?? (await context.newPage());
     const origin = new URL(a.http).origin;
     page.on('request', (r) => {
@@ -95,12 +120,16 @@ describe('web console in a real headless Chromium', function () {
     assert.match((await page.locator('#cluster').textContent()) ?? '', new RegExp(b.gossip!.replace(/\./g, '\\.')));
   });
 
-  it('runs a query and shows its rows streamed into a table with the query time; errors show the agent\'s message', async () => {
+  it("runs a query and shows its rows streamed into a table with the query time; errors show the agent's message", async () => {
     await page.fill('#sql', 'SELECT id, name, qty FROM items ORDER BY id');
     await page.click('#run');
     await waitText(page, '#query-status', /3 rows · query [\d.]+ ms/);
     assert.deepEqual(await page.locator('#results th').allTextContents(), ['id', 'name', 'qty']);
-    assert.deepEqual(await page.locator('#results tbody tr').first().locator('td').allTextContents(), ['1', 'apples', '3']);
+    assert.deepEqual(await page.locator('#results tbody tr').first().locator('td').allTextContents(), [
+      '1',
+      'apples',
+      '3',
+    ]);
     assert.equal(await page.locator('#results tbody tr').count(), 3);
 
     await page.click('#tables a[data-table="notes"]');
@@ -131,7 +160,11 @@ describe('web console in a real headless Chromium', function () {
     await write(a.http, [['UPDATE items SET qty = 55 WHERE id = 2']]);
     await waitText(page, '#live tr[data-rowid="2"] td[data-col="qty"]', /^55$/);
     assert.match((await qty2.getAttribute('class')) ?? '', /changed/);
-    assert.doesNotMatch((await page.locator('#live tr[data-rowid="2"] td[data-col="name"]').getAttribute('class')) ?? '', /changed/, 'only the changed cell is highlighted');
+    assert.doesNotMatch(
+      (await page.locator('#live tr[data-rowid="2"] td[data-col="name"]').getAttribute('class')) ?? '',
+      /changed/,
+      'only the changed cell is highlighted',
+    );
 
     // Through PostgreSQL, on the same agent.
     const client = pgClient(a.pg!.port);
@@ -144,7 +177,10 @@ describe('web console in a real headless Chromium', function () {
       await client.end();
     }
     await waitText(page, '#live tr[data-rowid="2"] td[data-col="name"]', /^big pears$/);
-    assert.match((await page.locator('#live tr[data-rowid="2"] td[data-col="name"]').getAttribute('class')) ?? '', /changed/);
+    assert.match(
+      (await page.locator('#live tr[data-rowid="2"] td[data-col="name"]').getAttribute('class')) ?? '',
+      /changed/,
+    );
     await page.locator('#live tr.inserted[data-rowid="4"]').waitFor();
     assert.deepEqual(await page.locator('#live tr[data-rowid="4"] td').allTextContents(), ['4', '4', 'figs', '13']);
     await waitGone(page, '#live tr[data-rowid="1"]');
@@ -152,7 +188,10 @@ describe('web console in a real headless Chromium', function () {
     // A write on the other agent arrives by replication.
     await write(b.http, [['UPDATE items SET qty = 21 WHERE id = 3']]);
     await waitText(page, '#live tr[data-rowid="3"] td[data-col="qty"]', /^21$/, 30000);
-    assert.match((await page.locator('#live-status').textContent()) ?? '', /^live · 3 rows · change \d+ · query id [0-9a-f-]{36}$/);
+    assert.match(
+      (await page.locator('#live-status').textContent()) ?? '',
+      /^live · 3 rows · change \d+ · query id [0-9a-f-]{36}$/,
+    );
 
     const shot = await page.screenshot({ type: 'png' });
     assert.deepEqual([...shot.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
@@ -168,13 +207,24 @@ describe('web console in a real headless Chromium', function () {
     page.on('request', listener);
     await page.fill('#token', 'tok-123');
     await page.click('#token-form button');
-    assert.equal(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('patina.token')), 'tok-123');
+    assert.equal(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(
+          'patina.token',
+        ),
+      ),
+      'tok-123',
+    );
     await page.fill('#sql', 'SELECT 1');
     await page.click('#run');
     await waitText(page, '#query-status', /1 row ·/);
     page.off('request', listener);
     assert.ok(auth.includes('Bearer tok-123'), JSON.stringify(auth));
-    await page.evaluate(() => (globalThis as unknown as { sessionStorage: { removeItem(k: string): void } }).sessionStorage.removeItem('patina.token'));
+    await page.evaluate(() =>
+      (globalThis as unknown as { sessionStorage: { removeItem(k: string): void } }).sessionStorage.removeItem(
+        'patina.token',
+      ),
+    );
     assert.deepEqual(foreign, [], 'every request went to the agent');
     assert.deepEqual(pageErrors, []);
   });
@@ -188,7 +238,11 @@ describe('web console: a live view through an agent restart', function () {
     const dir = agent.dir;
     const port = new URL(agent.http).port;
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+    });
     try {
       await write(agent.http, [["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)"]]);
       const page = context.pages()[0] ?? (await context.newPage());
@@ -221,15 +275,33 @@ describe('web console and client library with [api.auth]', function () {
   const WRITE = 'console-write-token-0123456789';
 
   it('loads the page without a token, and shows data only with a valid token typed into it', async () => {
-    const agent = await startAgent({ schema: SCHEMA, config: `[api.auth]\ntokens = [{ token = "${READ}", role = "read" }, { token = "${WRITE}", role = "write" }]\n` });
+    const agent = await startAgent({
+      schema: SCHEMA,
+      config: `[api.auth]\ntokens = [{ token = "${READ}", role = "read" }, { token = "${WRITE}", role = "write" }]\n`,
+    });
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+    });
     try {
       // The library sends its token option as the bearer header; without one the agent answers 401.
-      await new PatinaClient({ url: agent.http, token: WRITE }).transaction(["INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)"]);
-      await assert.rejects(new PatinaClient({ url: agent.http }).query('SELECT 1').all(), (e: PatinaError) => e.status === 401 && /authentication required/.test(e.message));
-      await assert.rejects(new PatinaClient({ url: agent.http, token: 'wrong' }).query('SELECT 1').all(), (e: PatinaError) => e.status === 401 && /not valid/.test(e.message));
-      await assert.rejects(new PatinaClient({ url: agent.http, token: READ }).transaction(['DELETE FROM items']), (e: PatinaError) => e.status === 403 && /needs the write role/.test(e.message));
+      await new PatinaClient({ url: agent.http, token: WRITE }).transaction([
+        "INSERT INTO items (id, name, qty) VALUES (1, 'apples', 3)",
+      ]);
+      await assert.rejects(
+        new PatinaClient({ url: agent.http }).query('SELECT 1').all(),
+        (e: PatinaError) => e.status === 401 && /authentication required/.test(e.message),
+      );
+      await assert.rejects(
+        new PatinaClient({ url: agent.http, token: 'wrong' }).query('SELECT 1').all(),
+        (e: PatinaError) => e.status === 401 && /not valid/.test(e.message),
+      );
+      await assert.rejects(
+        new PatinaClient({ url: agent.http, token: READ }).transaction(['DELETE FROM items']),
+        (e: PatinaError) => e.status === 403 && /needs the write role/.test(e.message),
+      );
       assert.deepEqual((await new PatinaClient({ url: agent.http, token: READ }).query('SELECT 1').all()).rows, [[1]]);
 
       const page = context.pages()[0] ?? (await context.newPage());
@@ -250,7 +322,14 @@ describe('web console and client library with [api.auth]', function () {
       await waitText(page, '#live-status', /^live · 1 rows · change 0/);
       await new PatinaClient({ url: agent.http, token: WRITE }).transaction(['UPDATE items SET qty = 4 WHERE id = 1']);
       await waitText(page, '#live tr[data-rowid="1"] td[data-col="qty"]', /^4$/);
-      assert.equal(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('patina.token')), READ);
+      assert.equal(
+        await page.evaluate(() =>
+          (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(
+            'patina.token',
+          ),
+        ),
+        READ,
+      );
     } finally {
       await context.close();
       fs.rmSync(profile, { recursive: true, force: true });

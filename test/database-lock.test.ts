@@ -13,7 +13,18 @@ describe('one agent per database', function () {
     const first = await startAgent({ schema: SCHEMA });
     try {
       const t0 = Date.now();
-      const second = await runCli(['agent', '--db-path', first.dbPath, '--api-addr', '127.0.0.1:0', '--schema', path.join(first.dir, 'schema.sql')], { cwd: first.dir });
+      const second = await runCli(
+        [
+          'agent',
+          '--db-path',
+          first.dbPath,
+          '--api-addr',
+          '127.0.0.1:0',
+          '--schema',
+          path.join(first.dir, 'schema.sql'),
+        ],
+        { cwd: first.dir },
+      );
       assert.notEqual(second.code, 0, second.stdout);
       assert.match(second.stderr, new RegExp(`in use by a running agent \\(pid ${first.proc.pid}\\)`));
       assert.doesNotMatch(second.stdout, /agent ready/);

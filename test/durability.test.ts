@@ -26,20 +26,34 @@ describe('durability', function () {
     // Many small transactions, 16 at a time, as concurrent clients would send them.
     for (let i = 0; i < n; i += 16) {
       const batch = Array.from({ length: Math.min(16, n - i) }, (_, k) => i + k);
-      const rs = await Promise.all(batch.map((id) => postJson(agent.http, '/v1/transactions', [['INSERT INTO t (id, v, b) VALUES (?, ?, ?)', [id, `row ${id}`, [id % 256, 1, 2]]]])));
+      const rs = await Promise.all(
+        batch.map((id) =>
+          postJson(agent.http, '/v1/transactions', [
+            ['INSERT INTO t (id, v, b) VALUES (?, ?, ?)', [id, `row ${id}`, [id % 256, 1, 2]]],
+          ]),
+        ),
+      );
       rs.forEach((r, k) => {
         assert.equal(r.status, 200, r.text);
         acked.push(batch[k]);
       });
     }
     // One larger transaction last, acknowledged just before the kill.
-    const big = await postJson(agent.http, '/v1/transactions', [["INSERT INTO t (id, v) SELECT 100000 + value, 'bulk' FROM json_each(?)", [JSON.stringify(Array.from({ length: 2000 }, (_, i) => i))]]]);
+    const big = await postJson(agent.http, '/v1/transactions', [
+      [
+        "INSERT INTO t (id, v) SELECT 100000 + value, 'bulk' FROM json_each(?)",
+        [JSON.stringify(Array.from({ length: 2000 }, (_, i) => i))],
+      ],
+    ]);
     assert.equal(big.status, 200, big.text);
     await agent.kill();
-    assert.ok(fs.existsSync(agent.dbPath + '-wal'), 'the WAL was left as it was: the agent had no chance to checkpoint');
+    assert.ok(
+      fs.existsSync(agent.dbPath + '-wal'),
+      'the WAL was left as it was: the agent had no chance to checkpoint',
+    );
 
     agent = await new AgentProcess({ dir, schema: SCHEMA }).start();
-    const r = await postJson(agent.http, '/v1/queries', 'SELECT count(*), sum(id < 100000), sum(v = \'bulk\') FROM t');
+    const r = await postJson(agent.http, '/v1/queries', "SELECT count(*), sum(id < 100000), sum(v = 'bulk') FROM t");
     assert.deepEqual((r.lines[1] as { row: unknown }).row, [1, [n + 2000, n, 2000]]);
     const some = await postJson(agent.http, '/v1/queries', ['SELECT v, b FROM t WHERE id = ?', [257]]);
     assert.deepEqual((some.lines[1] as { row: unknown }).row, [1, ['row 257', [1, 1, 2]]]);
@@ -95,7 +109,9 @@ describe('durability', function () {
       Array.from({ length: 16 }, async () => {
         while (next < n) {
           const id = 300000 + next++;
-          const r = await postJson(agent.http, '/v1/transactions', [["INSERT INTO t (id, v, b) VALUES (?, 'unpaused', randomblob(65536))", [id]]]);
+          const r = await postJson(agent.http, '/v1/transactions', [
+            ["INSERT INTO t (id, v, b) VALUES (?, 'unpaused', randomblob(65536))", [id]],
+          ]);
           assert.equal(r.status, 200, r.text);
           largest = Math.max(largest, fs.statSync(wal).size);
         }
@@ -104,10 +120,17 @@ describe('durability', function () {
     // Before, it never did (0 times, the file reached about 540 MiB); the copy into the database file
     // runs at the disk's pace, so how often it does here depends on the machine.
     const started = restarts() - before;
-    assert.ok(started >= 1, `the WAL never started over while ~400 MiB were written (its file reached ${(largest / 1048576).toFixed(0)} MiB)`);
+    assert.ok(
+      started >= 1,
+      `the WAL never started over while ~400 MiB were written (its file reached ${(largest / 1048576).toFixed(0)} MiB)`,
+    );
     await agent.kill();
     agent = await new AgentProcess({ dir, schema: SCHEMA }).start();
-    const r = await postJson(agent.http, '/v1/queries', "SELECT count(*), sum(length(b)), min(id), max(id), count(DISTINCT id) FROM t WHERE v = 'unpaused'");
+    const r = await postJson(
+      agent.http,
+      '/v1/queries',
+      "SELECT count(*), sum(length(b)), min(id), max(id), count(DISTINCT id) FROM t WHERE v = 'unpaused'",
+    );
     assert.deepEqual((r.lines[1] as { row: unknown[] }).row, [1, [n, n * 65536, 300000, 300000 + n - 1, n]]);
   });
 });

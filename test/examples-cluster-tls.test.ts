@@ -24,16 +24,26 @@ describe('the three-agent example over TLS with tokens', function () {
   it('replicates a write made on agent 1 to agents 2 and 3', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-example-'));
     try {
-      for (const d of ['cluster', 'tls', 'schema']) fs.cpSync(path.join(EXAMPLES, d), path.join(root, 'examples', d), { recursive: true });
+      for (const d of ['cluster', 'tls', 'schema'])
+        fs.cpSync(path.join(EXAMPLES, d), path.join(root, 'examples', d), { recursive: true });
       // the example's fixed ports, moved to free ones so that parallel runs do not collide
       const ports = new Map<string, number>();
-      for (const p of ['8081', '8082', '8083', '5471', '5472', '5473', '8791', '8792', '8793']) ports.set(p, await freePort());
+      for (const p of ['8081', '8082', '8083', '5471', '5472', '5473', '8791', '8792', '8793'])
+        ports.set(p, await freePort());
       for (let i = 1; i <= 3; i++) {
         const f = path.join(root, 'examples', 'cluster', `agent${i}.toml`);
-        fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace(/127\.0\.0\.1:(\d{4})/g, (m, p: string) => `127.0.0.1:${ports.get(p) ?? p}`));
+        fs.writeFileSync(
+          f,
+          fs
+            .readFileSync(f, 'utf8')
+            .replace(/127\.0\.0\.1:(\d{4})/g, (m, p: string) => `127.0.0.1:${ports.get(p) ?? p}`),
+        );
       }
       const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
-        const p = spawn('bash', [path.join(root, 'examples', 'cluster', 'run.sh')], { env: { ...process.env, EXAMPLE_ONCE: '1', PATINA_CLI: CLI }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const p = spawn('bash', [path.join(root, 'examples', 'cluster', 'run.sh')], {
+          env: { ...process.env, EXAMPLE_ONCE: '1', PATINA_CLI: CLI },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let text = '';
         p.stdout.on('data', (d) => (text += d));
         p.stderr.on('data', (d) => (text += d));
@@ -45,7 +55,8 @@ describe('the three-agent example over TLS with tokens', function () {
       assert.match(out.text, /agent 3 sees: written on agent 1\n/);
       assert.match(out.text, /alive/);
       const secrets = path.join(root, 'data', 'cluster', 'secrets');
-      for (const f of ['ca.crt', 'agent1.crt', 'agent1.key', 'admin.token', 'read.token', 'app.password']) assert.ok(fs.existsSync(path.join(secrets, f)), f);
+      for (const f of ['ca.crt', 'agent1.crt', 'agent1.key', 'admin.token', 'read.token', 'app.password'])
+        assert.ok(fs.existsSync(path.join(secrets, f)), f);
       const token = fs.readFileSync(path.join(secrets, 'admin.token'), 'utf8').trim();
       assert.ok(!out.text.includes(token), 'the example printed a token');
     } finally {

@@ -15,13 +15,21 @@ function errorOf(res: HttpResult): string {
 /** Sends a body in chunks without a content-length, as a streaming client would. */
 function postChunked(base: string, path: string, chunks: string[]): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL(path, base), { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      new URL(path, base),
+      { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     // The agent may answer 413 and close before the whole body is sent.
-    req.on('error', (e) => (e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(e));
+    req.on('error', (e) =>
+      (e as NodeJS.ErrnoException).code === 'EPIPE' || (e as NodeJS.ErrnoException).code === 'ECONNRESET'
+        ? undefined
+        : reject(e),
+    );
     for (const c of chunks) req.write(c);
     req.end();
   });
@@ -53,7 +61,9 @@ describe('HTTP errors on every route', () => {
       });
 
       it('accepts application/json with a charset', async () => {
-        const r = await request(agent.http, 'POST', route, route === '/v1/queries' ? good : '["SELECT 1"]', { 'content-type': 'application/json; charset=utf-8' });
+        const r = await request(agent.http, 'POST', route, route === '/v1/queries' ? good : '["SELECT 1"]', {
+          'content-type': 'application/json; charset=utf-8',
+        });
         assert.equal(r.status, 200, r.text);
       });
 
@@ -70,7 +80,12 @@ describe('HTTP errors on every route', () => {
         const r = await request(agent.http, 'POST', route, big);
         assert.equal(r.status, 413, r.text);
         assert.match(errorOf(r), /limit/);
-        const chunked = await postChunked(agent.http, route, ['"SELECT \'', 'y'.repeat(LIMIT), 'y'.repeat(LIMIT), '\'"']);
+        const chunked = await postChunked(agent.http, route, [
+          '"SELECT \'',
+          'y'.repeat(LIMIT),
+          'y'.repeat(LIMIT),
+          '\'"',
+        ]);
         assert.equal(chunked.status, 413, chunked.text);
         assert.match(chunked.text, /"error"/);
         // Just under the limit still works.
@@ -90,7 +105,12 @@ describe('HTTP errors on every route', () => {
   }
 
   it('answers 404 with a JSON error to an unknown route', async () => {
-    for (const [method, path] of [['GET', '/'], ['GET', '/v1/nope'], ['POST', '/v2/queries'], ['POST', '/v1/queries/extra']]) {
+    for (const [method, path] of [
+      ['GET', '/'],
+      ['GET', '/v1/nope'],
+      ['POST', '/v2/queries'],
+      ['POST', '/v1/queries/extra'],
+    ]) {
       const r = await request(agent.http, method, path, method === 'POST' ? '"SELECT 1"' : undefined);
       assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
       errorOf(r);
@@ -109,8 +129,14 @@ describe('HTTP errors on every route', () => {
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
     assert.match(String(head.headers['content-type']), /application\/json/);
-    for (const path of ['/v1/health/', '/V1/Health']) assert.equal((await request(agent.http, 'GET', path)).status, 200, path);
-    const write = await request(agent.http, 'POST', '/v1/transactions/', JSON.stringify([["INSERT INTO t (id, v) VALUES (?, 'x')", [7]]]));
+    for (const path of ['/v1/health/', '/V1/Health'])
+      assert.equal((await request(agent.http, 'GET', path)).status, 200, path);
+    const write = await request(
+      agent.http,
+      'POST',
+      '/v1/transactions/',
+      JSON.stringify([["INSERT INTO t (id, v) VALUES (?, 'x')", [7]]]),
+    );
     assert.equal(write.status, 200, write.text);
     // A path parameter is URL-decoded: the table named in the error is the decoded name.
     const table = await request(agent.http, 'POST', '/v1/updates/no%20such');
@@ -133,10 +159,14 @@ describe('HTTP errors on every route', () => {
     const agentPool = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const send = (body: string, type = 'application/json') =>
       new Promise<number>((resolve, reject) => {
-        const req = http.request(new URL('/v1/queries', agent.http), { method: 'POST', headers: { 'content-type': type }, agent: agentPool }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = http.request(
+          new URL('/v1/queries', agent.http),
+          { method: 'POST', headers: { 'content-type': type }, agent: agentPool },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -148,7 +178,7 @@ describe('HTTP errors on every route', () => {
   });
 
   it('answers a JSON error, never a crash, to a body that is JSON but deeply nested or huge in numbers', async () => {
-    const r = await request(agent.http, 'POST', '/v1/queries', '[' .repeat(200) + ']'.repeat(200));
+    const r = await request(agent.http, 'POST', '/v1/queries', '['.repeat(200) + ']'.repeat(200));
     assert.ok(r.status === 400 || r.status === 422, r.text);
     const n = await request(agent.http, 'POST', '/v1/queries', '["SELECT ?", [1e400]]');
     assert.equal(n.status, 400, n.text);

@@ -10,7 +10,8 @@ CREATE TABLE kv (k TEXT NOT NULL PRIMARY KEY, v INTEGER);
 /** POST raw JSON text (for bodies JSON.stringify cannot write, such as 64-bit integers). */
 const postRaw = (base: string, path: string, text: string) => request(base, 'POST', path, text);
 
-const COUNT_TO = (n: number) => `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c`;
+const COUNT_TO = (n: number) =>
+  `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ${n}) SELECT x FROM c`;
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
 
 function errorOf(res: HttpResult): string {
@@ -43,9 +44,14 @@ describe('POST /v1/queries', () => {
       assert.equal(r.status, 200, r.text);
       assert.match(String(r.headers['content-type']), /ndjson/);
       assert.ok(r.text.endsWith('\n'), 'every line ends with a newline');
-      for (const ev of r.lines) assert.equal(Object.keys(ev as object).length, 1, `one key per event: ${JSON.stringify(ev)}`);
+      for (const ev of r.lines)
+        assert.equal(Object.keys(ev as object).length, 1, `one key per event: ${JSON.stringify(ev)}`);
       assert.deepEqual(r.lines[0], { columns: ['id', 's'] });
-      assert.deepEqual(r.lines.slice(1, 4), [{ row: [1, [3, 'three']] }, { row: [2, [2, 'two']] }, { row: [3, [1, 'one']] }]);
+      assert.deepEqual(r.lines.slice(1, 4), [
+        { row: [1, [3, 'three']] },
+        { row: [2, [2, 'two']] },
+        { row: [3, [1, 'one']] },
+      ]);
       const eoq = r.lines[4] as { eoq: Record<string, unknown> };
       assert.deepEqual(Object.keys(eoq.eoq), ['time'], 'eoq carries time only, no change_id');
       assert.equal(typeof eoq.eoq.time, 'number');
@@ -72,21 +78,36 @@ describe('POST /v1/queries', () => {
 
   describe('values', () => {
     it('returns INTEGER, REAL, TEXT and NULL as JSON numbers, strings and null', async () => {
-      const r = await postJson(agent.http, '/v1/queries', "SELECT 42, -7, 1.5, 'héllo \"q\"\n', NULL, 1e300");
+      const r = await postJson(agent.http, '/v1/queries', 'SELECT 42, -7, 1.5, \'héllo "q"\n\', NULL, 1e300');
       assert.equal(r.status, 200, r.text);
       assert.deepEqual((r.lines[1] as { row: unknown[] }).row, [1, [42, -7, 1.5, 'héllo "q"\n', null, 1e300]]);
     });
 
     it('keeps 64-bit integers exact as parameters and in results', async () => {
-      const r = await postRaw(agent.http, '/v1/queries', '["SELECT ?, ?, typeof(?), ? - 1", [9223372036854775807, -9223372036854775808, 9223372036854775807, 9223372036854775807]]');
+      const r = await postRaw(
+        agent.http,
+        '/v1/queries',
+        '["SELECT ?, ?, typeof(?), ? - 1", [9223372036854775807, -9223372036854775808, 9223372036854775807, 9223372036854775807]]',
+      );
       assert.equal(r.status, 200, r.text);
-      assert.ok(r.text.includes('[1,[9223372036854775807,-9223372036854775808,"integer",9223372036854775806]]'), r.text);
-      const lit = await postJson(agent.http, '/v1/queries', 'SELECT 9223372036854775807, -9223372036854775807 - 1, 9007199254740993');
+      assert.ok(
+        r.text.includes('[1,[9223372036854775807,-9223372036854775808,"integer",9223372036854775806]]'),
+        r.text,
+      );
+      const lit = await postJson(
+        agent.http,
+        '/v1/queries',
+        'SELECT 9223372036854775807, -9223372036854775807 - 1, 9007199254740993',
+      );
       assert.ok(lit.text.includes('[9223372036854775807,-9223372036854775808,9007199254740993]'), lit.text);
     });
 
     it('stores 64-bit integers exactly and reads them back', async () => {
-      const w = await postRaw(agent.http, '/v1/transactions', '[["INSERT INTO t (id, i) VALUES (?, ?), (?, ?)", [100, 9223372036854775807, 101, -9223372036854775808]]]');
+      const w = await postRaw(
+        agent.http,
+        '/v1/transactions',
+        '[["INSERT INTO t (id, i) VALUES (?, ?), (?, ?)", [100, 9223372036854775807, 101, -9223372036854775808]]]',
+      );
       assert.equal(w.status, 200, w.text);
       const r = await postJson(agent.http, '/v1/queries', 'SELECT id, i FROM t WHERE id >= 100 ORDER BY id');
       assert.ok(r.text.includes('{"row":[1,[100,9223372036854775807]]}'), r.text);
@@ -102,10 +123,19 @@ describe('POST /v1/queries', () => {
     });
 
     it('takes and returns BLOBs as arrays of byte values', async () => {
-      const r = await postJson(agent.http, '/v1/queries', ['SELECT ?, typeof(?), length(?), x\'00ff10\', zeroblob(0)', [[0, 1, 255], [0, 1, 255], [0, 1, 255]]]);
+      const r = await postJson(agent.http, '/v1/queries', [
+        "SELECT ?, typeof(?), length(?), x'00ff10', zeroblob(0)",
+        [
+          [0, 1, 255],
+          [0, 1, 255],
+          [0, 1, 255],
+        ],
+      ]);
       assert.equal(r.status, 200, r.text);
       assert.deepEqual((r.lines[1] as { row: unknown }).row, [1, [[0, 1, 255], 'blob', 3, [0, 255, 16], []]]);
-      const w = await postJson(agent.http, '/v1/transactions', [['INSERT INTO t (id, b) VALUES (?, ?)', [200, [222, 173, 190, 239]]]]);
+      const w = await postJson(agent.http, '/v1/transactions', [
+        ['INSERT INTO t (id, b) VALUES (?, ?)', [200, [222, 173, 190, 239]]],
+      ]);
       assert.equal(w.status, 200, w.text);
       const back = await postJson(agent.http, '/v1/queries', ['SELECT b, hex(b) FROM t WHERE id = ?', [200]]);
       assert.deepEqual((back.lines[1] as { row: unknown }).row, [1, [[222, 173, 190, 239], 'DEADBEEF']]);
@@ -122,18 +152,27 @@ describe('POST /v1/queries', () => {
 
   describe('parameters', () => {
     it('binds positional parameters in order', async () => {
-      const r = await postJson(agent.http, '/v1/queries', ['SELECT s FROM t WHERE id = ? OR id = ? ORDER BY id', [1, 3]]);
+      const r = await postJson(agent.http, '/v1/queries', [
+        'SELECT s FROM t WHERE id = ? OR id = ? ORDER BY id',
+        [1, 3],
+      ]);
       assert.deepEqual(r.lines.slice(1, 3), [{ row: [1, ['one']] }, { row: [2, ['three']] }]);
     });
 
     it('binds named parameters given as [sql, {":name": v}]', async () => {
-      const r = await postJson(agent.http, '/v1/queries', ['SELECT :a + :b, @c, $d', { ':a': 1, ':b': 2, '@c': 'x', $d: null }]);
+      const r = await postJson(agent.http, '/v1/queries', [
+        'SELECT :a + :b, @c, $d',
+        { ':a': 1, ':b': 2, '@c': 'x', $d: null },
+      ]);
       assert.equal(r.status, 200, r.text);
       assert.deepEqual((r.lines[1] as { row: unknown }).row, [1, [3, 'x', null]]);
     });
 
     it('binds named parameters given as {"query": .., "named_params": ..}', async () => {
-      const r = await postJson(agent.http, '/v1/queries', { query: 'SELECT s FROM t WHERE id = :id', named_params: { ':id': 2 } });
+      const r = await postJson(agent.http, '/v1/queries', {
+        query: 'SELECT s FROM t WHERE id = :id',
+        named_params: { ':id': 2 },
+      });
       assert.equal(r.status, 200, r.text);
       assert.deepEqual((r.lines[1] as { row: unknown }).row, [1, ['two']]);
       const p = await postJson(agent.http, '/v1/queries', { query: 'SELECT s FROM t WHERE id = ?', params: [3] });
@@ -154,11 +193,11 @@ describe('POST /v1/queries', () => {
       const before = await count(agent, 't');
       const nullsBefore = await postJson(agent.http, '/v1/queries', 'SELECT count(*) FROM t WHERE s IS NULL');
       for (const sql of [
-        "INSERT INTO t (id) VALUES (999)",
+        'INSERT INTO t (id) VALUES (999)',
         'UPDATE t SET s = NULL',
         'DELETE FROM t',
-        "INSERT INTO t (id) VALUES (998) RETURNING id",
-        "WITH x AS (SELECT 997 AS id) INSERT INTO t (id) SELECT id FROM x",
+        'INSERT INTO t (id) VALUES (998) RETURNING id',
+        'WITH x AS (SELECT 997 AS id) INSERT INTO t (id) SELECT id FROM x',
         "REPLACE INTO kv (k, v) VALUES ('a', 1)",
       ]) {
         const r = await postJson(agent.http, '/v1/queries', sql);
@@ -172,7 +211,13 @@ describe('POST /v1/queries', () => {
     });
 
     it('refuses schema and connection statements on the read path', async () => {
-      for (const sql of ['CREATE TABLE x (a)', 'DROP TABLE t', 'PRAGMA user_version = 7', "ATTACH 'x.db' AS x", 'BEGIN']) {
+      for (const sql of [
+        'CREATE TABLE x (a)',
+        'DROP TABLE t',
+        'PRAGMA user_version = 7',
+        "ATTACH 'x.db' AS x",
+        'BEGIN',
+      ]) {
         const r = await postJson(agent.http, '/v1/queries', sql);
         assert.equal(r.status, 400, `${sql}: ${r.text}`);
         errorOf(r);
@@ -181,7 +226,7 @@ describe('POST /v1/queries', () => {
       assert.deepEqual((h.json as { tables: string[] }).tables.sort(), ['kv', 't']);
     });
 
-    it('answers bad SQL with a 400 carrying SQLite\'s message', async () => {
+    it("answers bad SQL with a 400 carrying SQLite's message", async () => {
       const syntax = await postJson(agent.http, '/v1/queries', 'SELEC 1');
       assert.equal(syntax.status, 400);
       assert.match(errorOf(syntax), /near "SELEC": syntax error/);
@@ -211,7 +256,18 @@ describe('POST /v1/queries', () => {
     });
 
     it('refuses bodies of the wrong shape with a 400 or 422', async () => {
-      for (const body of ['42', 'null', '{}', '[]', '[1, 2]', '["SELECT 1", 5]', '["SELECT 1", [], 3]', '{"query": 1}', '{"sql": "SELECT 1"}', 'true']) {
+      for (const body of [
+        '42',
+        'null',
+        '{}',
+        '[]',
+        '[1, 2]',
+        '["SELECT 1", 5]',
+        '["SELECT 1", [], 3]',
+        '{"query": 1}',
+        '{"sql": "SELECT 1"}',
+        'true',
+      ]) {
         const r = await postRaw(agent.http, '/v1/queries', body);
         assert.ok(r.status === 400 || r.status === 422, `${body}: ${r.status} ${r.text}`);
         errorOf(r);
@@ -226,7 +282,9 @@ describe('POST /v1/queries', () => {
       const r = await postJson(agent.http, '/v1/queries', sql);
       assert.equal(r.status, 200, 'the head was already sent');
       assert.deepEqual(r.lines[0], { columns: ['v'] });
-      const rows = r.lines.filter((e) => typeof e === 'object' && e !== null && 'row' in e) as { row: [number, [number]] }[];
+      const rows = r.lines.filter((e) => typeof e === 'object' && e !== null && 'row' in e) as {
+        row: [number, [number]];
+      }[];
       assert.equal(rows.length, 1999);
       assert.deepEqual(rows[1998].row, [1999, [1999]]);
       const last = r.lines[r.lines.length - 1] as { error?: string };

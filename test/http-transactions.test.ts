@@ -45,7 +45,10 @@ describe('POST /v1/transactions', () => {
     ]);
     assert.equal(r.status, 200, r.text);
     const body = r.json as TxBody;
-    assert.deepEqual(body.results.map((x) => x.rows_affected), [2, 1, 0]);
+    assert.deepEqual(
+      body.results.map((x) => x.rows_affected),
+      [2, 1, 0],
+    );
     for (const x of body.results) assert.equal(typeof x.time, 'number');
     assert.equal(typeof body.time, 'number');
     assert.deepEqual(await ids(agent), [1, 2]);
@@ -65,7 +68,15 @@ describe('POST /v1/transactions', () => {
     const q = await postJson(agent.http, '/v1/queries', 'SELECT id, v FROM t ORDER BY id');
     assert.deepEqual(
       (q.lines.slice(1, -1) as { row: [number, unknown[]] }[]).map((e) => e.row[1]),
-      [[1, 'plain'], [2, 'positional'], [3, 'named'], [4, 'object positional'], [5, 'object named'], [6, 'object bare'], [7, null]],
+      [
+        [1, 'plain'],
+        [2, 'positional'],
+        [3, 'named'],
+        [4, 'object positional'],
+        [5, 'object named'],
+        [6, 'object bare'],
+        [7, null],
+      ],
     );
   });
 
@@ -89,17 +100,29 @@ describe('POST /v1/transactions', () => {
   });
 
   it('names the failing statement for bad SQL and bad parameters too, and rolls back', async () => {
-    const sql = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", 'INSERT INTO nope VALUES (1)']);
+    const sql = await postJson(agent.http, '/v1/transactions', [
+      'INSERT INTO t (id) VALUES (1)',
+      'INSERT INTO nope VALUES (1)',
+    ]);
     assert.equal(sql.status, 400);
     assert.match(txError(sql), /statement 2: .*no such table: nope/);
-    const params = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", ['INSERT INTO t (id, v) VALUES (?, ?)', [2]]]);
+    const params = await postJson(agent.http, '/v1/transactions', [
+      'INSERT INTO t (id) VALUES (1)',
+      ['INSERT INTO t (id, v) VALUES (?, ?)', [2]],
+    ]);
     assert.equal(params.status, 400);
     assert.match(txError(params), /statement 2/);
-    const blob = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", ['INSERT INTO t (id, v) VALUES (?, ?)', [2, [300]]]]);
+    const blob = await postJson(agent.http, '/v1/transactions', [
+      'INSERT INTO t (id) VALUES (1)',
+      ['INSERT INTO t (id, v) VALUES (?, ?)', [2, [300]]],
+    ]);
     assert.equal(blob.status, 400);
     assert.match(txError(blob), /statement 2/);
     // Two statements in one text (found by the fuzz test: it was a 500)
-    const two = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", "INSERT INTO t (id, v) VALUES (2, 'a');ON CONFLICT (id) DO UPDATE SET v = excluded.v"]);
+    const two = await postJson(agent.http, '/v1/transactions', [
+      'INSERT INTO t (id) VALUES (1)',
+      "INSERT INTO t (id, v) VALUES (2, 'a');ON CONFLICT (id) DO UPDATE SET v = excluded.v",
+    ]);
     assert.equal(two.status, 400, two.text);
     assert.match(txError(two), /statement 2: .*more than one statement; give each statement on its own/);
     assert.deepEqual(await ids(agent), []);
@@ -112,7 +135,20 @@ describe('POST /v1/transactions', () => {
   });
 
   it('refuses bodies of the wrong shape with a 400 or 422', async () => {
-    for (const body of ['"INSERT INTO t (id) VALUES (1)"', '{}', 'null', '42', '[42]', '[null]', '[[]]', '[[1, 2]]', '[{"query": 1}]', '[{"sql": "x"}]', '[{"query": "SELECT 1", "params": 5}]', '[{"query": "SELECT 1", "named_params": [1]}]']) {
+    for (const body of [
+      '"INSERT INTO t (id) VALUES (1)"',
+      '{}',
+      'null',
+      '42',
+      '[42]',
+      '[null]',
+      '[[]]',
+      '[[1, 2]]',
+      '[{"query": 1}]',
+      '[{"sql": "x"}]',
+      '[{"query": "SELECT 1", "params": 5}]',
+      '[{"query": "SELECT 1", "named_params": [1]}]',
+    ]) {
       const r = await request(agent.http, 'POST', '/v1/transactions', body);
       assert.ok(r.status === 400 || r.status === 422, `${body}: ${r.status} ${r.text}`);
       txError(r);
@@ -121,25 +157,38 @@ describe('POST /v1/transactions', () => {
   });
 
   it('refuses schema statements and points at the schema files', async () => {
-    for (const sql of ['CREATE TABLE x (id INTEGER NOT NULL PRIMARY KEY)', 'ALTER TABLE t ADD COLUMN w TEXT', 'DROP TABLE t', 'CREATE INDEX t_v ON t (v)', '  create table y (a)']) {
-      const r = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", sql]);
+    for (const sql of [
+      'CREATE TABLE x (id INTEGER NOT NULL PRIMARY KEY)',
+      'ALTER TABLE t ADD COLUMN w TEXT',
+      'DROP TABLE t',
+      'CREATE INDEX t_v ON t (v)',
+      '  create table y (a)',
+    ]) {
+      const r = await postJson(agent.http, '/v1/transactions', ['INSERT INTO t (id) VALUES (1)', sql]);
       assert.equal(r.status, 400, `${sql}: ${r.text}`);
       const e = txError(r);
       assert.match(e, /statement 2/);
       assert.match(e, /schema files/);
     }
     assert.deepEqual(await ids(agent), []);
-    const tables = await postJson(agent.http, '/v1/queries', "SELECT name FROM sqlite_schema WHERE name NOT LIKE '__patina%' AND name NOT LIKE 'sqlite_%' ORDER BY name");
-    assert.deepEqual((tables.lines.slice(1, -1) as { row: [number, [string]] }[]).map((e) => e.row[1][0]), ['t']);
+    const tables = await postJson(
+      agent.http,
+      '/v1/queries',
+      "SELECT name FROM sqlite_schema WHERE name NOT LIKE '__patina%' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    assert.deepEqual(
+      (tables.lines.slice(1, -1) as { row: [number, [string]] }[]).map((e) => e.row[1][0]),
+      ['t'],
+    );
   });
 
-  it('refuses writes to the agent\'s own __patina tables', async () => {
+  it("refuses writes to the agent's own __patina tables", async () => {
     for (const sql of [
       "INSERT INTO __patina_meta (key, value) VALUES ('x', 1)",
-      "DELETE FROM __patina_meta",
-      "UPDATE \"__patina_meta\" SET value = NULL",
-      "UPDATE [__PATINA_META] SET value = NULL",
-      "INSERT INTO t (id, v) SELECT 1, key FROM main.__patina_meta",
+      'DELETE FROM __patina_meta',
+      'UPDATE "__patina_meta" SET value = NULL',
+      'UPDATE [__PATINA_META] SET value = NULL',
+      'INSERT INTO t (id, v) SELECT 1, key FROM main.__patina_meta',
     ]) {
       const r = await postJson(agent.http, '/v1/transactions', [sql]);
       assert.equal(r.status, 400, `${sql}: ${r.text}`);
@@ -148,7 +197,10 @@ describe('POST /v1/transactions', () => {
     // reads of them are refused too (security-refused-statements tests every front end); the file shows nothing changed
     const db = new Database(agent.dbPath, { readonly: true });
     try {
-      assert.deepEqual(db.prepare("SELECT key FROM __patina_meta WHERE key IN ('site_id', 'x') ORDER BY key").pluck().all(), ['site_id']);
+      assert.deepEqual(
+        db.prepare("SELECT key FROM __patina_meta WHERE key IN ('site_id', 'x') ORDER BY key").pluck().all(),
+        ['site_id'],
+      );
     } finally {
       db.close();
     }
@@ -156,14 +208,19 @@ describe('POST /v1/transactions', () => {
 
   it('refuses transaction control inside a request', async () => {
     for (const sql of ['BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT a']) {
-      const r = await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id) VALUES (1)", sql]);
+      const r = await postJson(agent.http, '/v1/transactions', ['INSERT INTO t (id) VALUES (1)', sql]);
       assert.equal(r.status, 400, `${sql}: ${r.text}`);
     }
     assert.deepEqual(await ids(agent), []);
   });
 
   it('keeps 64-bit integers exact through a transaction', async () => {
-    const r = await request(agent.http, 'POST', '/v1/transactions', '[["INSERT INTO t (id, v) VALUES (?, ?), (?, ?)", [9223372036854775807, "max", -9223372036854775808, "min"]]]');
+    const r = await request(
+      agent.http,
+      'POST',
+      '/v1/transactions',
+      '[["INSERT INTO t (id, v) VALUES (?, ?), (?, ?)", [9223372036854775807, "max", -9223372036854775808, "min"]]]',
+    );
     assert.equal(r.status, 200, r.text);
     const q = await postJson(agent.http, '/v1/queries', 'SELECT id, v FROM t ORDER BY id');
     assert.ok(q.text.includes('[-9223372036854775808,"min"]'), q.text);
@@ -173,7 +230,12 @@ describe('POST /v1/transactions', () => {
   it('serializes concurrent transactions without losing any', async () => {
     const n = 50;
     const rs = await Promise.all(
-      Array.from({ length: n }, (_, i) => postJson(agent.http, '/v1/transactions', [['INSERT INTO t (id, v) VALUES (?, ?)', [i + 1, `v${i}`]], ['UPDATE t SET v = v || ? WHERE id = ?', ['!', i + 1]]])),
+      Array.from({ length: n }, (_, i) =>
+        postJson(agent.http, '/v1/transactions', [
+          ['INSERT INTO t (id, v) VALUES (?, ?)', [i + 1, `v${i}`]],
+          ['UPDATE t SET v = v || ? WHERE id = ?', ['!', i + 1]],
+        ]),
+      ),
     );
     for (const r of rs) assert.equal(r.status, 200, r.text);
     assert.equal((await ids(agent)).length, n);

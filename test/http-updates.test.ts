@@ -64,7 +64,11 @@ describe('POST /v1/updates/{table}', () => {
     await write(agent, ['INSERT INTO users (id, name) VALUES (?, ?)', [1, 'ann']]);
     await write(agent, "UPDATE users SET name = 'anna' WHERE id = 1");
     await write(agent, 'DELETE FROM users WHERE id = 1');
-    assert.deepEqual(await s.count(3), [{ notify: ['update', [1]] }, { notify: ['update', [1]] }, { notify: ['delete', [1]] }]);
+    assert.deepEqual(await s.count(3), [
+      { notify: ['update', [1]] },
+      { notify: ['update', [1]] },
+      { notify: ['delete', [1]] },
+    ]);
   });
 
   it('sends no snapshot: only changes committed after the request', async () => {
@@ -85,7 +89,10 @@ describe('POST /v1/updates/{table}', () => {
 
   it('keeps 64-bit integer keys exact', async () => {
     const s = await stream('users');
-    await write(agent, "INSERT INTO users (id, name) VALUES (9223372036854775807, 'max'), (-9223372036854775808, 'min'), (9007199254740993, 'odd')");
+    await write(
+      agent,
+      "INSERT INTO users (id, name) VALUES (9223372036854775807, 'max'), (-9223372036854775808, 'min'), (9007199254740993, 'odd')",
+    );
     assert.deepEqual(await s.count(3), [
       { notify: ['update', [9223372036854775807n]] },
       { notify: ['update', [-9223372036854775808n]] },
@@ -95,8 +102,18 @@ describe('POST /v1/updates/{table}', () => {
 
   it('reports one event per changed row of a transaction, in the order they changed', async () => {
     const s = await stream('users');
-    await write(agent, "INSERT INTO users (id, name) VALUES (20, 'a')", "INSERT INTO users (id, name) VALUES (21, 'b')", 'DELETE FROM users WHERE id = 20', "UPDATE users SET id = 22 WHERE id = 21");
-    assert.deepEqual(await s.count(3), [{ notify: ['delete', [20]] }, { notify: ['delete', [21]] }, { notify: ['update', [22]] }]);
+    await write(
+      agent,
+      "INSERT INTO users (id, name) VALUES (20, 'a')",
+      "INSERT INTO users (id, name) VALUES (21, 'b')",
+      'DELETE FROM users WHERE id = 20',
+      'UPDATE users SET id = 22 WHERE id = 21',
+    );
+    assert.deepEqual(await s.count(3), [
+      { notify: ['delete', [20]] },
+      { notify: ['delete', [21]] },
+      { notify: ['update', [22]] },
+    ]);
   });
 
   it('a write that changes nothing gives no event and version null; versions are contiguous', async () => {
@@ -117,13 +134,21 @@ describe('POST /v1/updates/{table}', () => {
     assert.equal(c.version, a.version! + 2);
     await s.count(3);
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(s.events, [{ notify: ['update', [30]] }, { notify: ['update', [30]] }, { notify: ['update', [30]] }]);
+    assert.deepEqual(s.events, [
+      { notify: ['update', [30]] },
+      { notify: ['update', [30]] },
+      { notify: ['update', [30]] },
+    ]);
   });
 
   it('a rolled-back transaction gives no event and no version', async () => {
     const s = await stream('users');
     const a = await write(agent, "INSERT INTO users (id, name) VALUES (40, 'a')");
-    const bad = await tx(agent, "INSERT INTO users (id, name) VALUES (41, 'b')", "INSERT INTO users (id, name) VALUES (40, 'dup')");
+    const bad = await tx(
+      agent,
+      "INSERT INTO users (id, name) VALUES (41, 'b')",
+      "INSERT INTO users (id, name) VALUES (40, 'dup')",
+    );
     assert.equal(bad.status, 400);
     const b = await write(agent, "INSERT INTO users (id, name) VALUES (42, 'c')");
     assert.equal(b.version, a.version! + 1);
@@ -154,7 +179,7 @@ describe('POST /v1/updates/{table}', () => {
       const r = await request(agent.http, 'POST', `/v1/updates/${encodeURIComponent(name)}`);
       assert.equal(r.status, 404);
       assert.deepEqual(r.json, { error: `table not found in schema: ${name}` });
-      const q = await postJson(agent.http, '/v1/queries', "SELECT name FROM users WHERE id = 60");
+      const q = await postJson(agent.http, '/v1/queries', 'SELECT name FROM users WHERE id = 60');
       assert.deepEqual(q.lines[1], { row: [1, ['kept']] });
       assert.deepEqual((await health(agent)).tables.sort(), ['big', 'pairs', 'users']);
     });
@@ -214,9 +239,12 @@ describe('POST /v1/updates/{table}', () => {
     const other = await stream('users');
     await eventually(async () => assert.ok((await health(agent)).update_streams >= 3));
     // About 1 KB per event, 40 MB in all: far more than the socket buffers and the agent's limit.
-    const pad = "hex(zeroblob(500))";
+    const pad = 'hex(zeroblob(500))';
     for (let i = 0; i < 20; i++) {
-      await write(agent, `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000) INSERT INTO big (k) SELECT '${i}-' || x || '-' || ${pad} FROM n`);
+      await write(
+        agent,
+        `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000) INSERT INTO big (k) SELECT '${i}-' || x || '-' || ${pad} FROM n`,
+      );
     }
     await write(agent, "INSERT INTO users (id, name) VALUES (80, 'still here')");
     assert.deepEqual(await other.count(1), [{ notify: ['update', [80]] }]);

@@ -42,7 +42,10 @@ describe('keys no other agent can pick (the key rule)', () => {
     ['a missing INTEGER PRIMARY KEY', "INSERT INTO todos (title) VALUES ('x')"],
     ['an explicit NULL key', "INSERT INTO todos (id, title) VALUES (NULL, 'x')"],
     ['INSERT ... SELECT without the key', 'INSERT INTO todos (title) SELECT title FROM src'],
-    ['an upsert without the key', "INSERT INTO todos (title) VALUES ('x') ON CONFLICT (id) DO UPDATE SET title = excluded.title"],
+    [
+      'an upsert without the key',
+      "INSERT INTO todos (title) VALUES ('x') ON CONFLICT (id) DO UPDATE SET title = excluded.title",
+    ],
     ['INSERT OR REPLACE without the key', "INSERT OR REPLACE INTO todos (title) VALUES ('x')"],
     ['DEFAULT VALUES', 'INSERT INTO todos DEFAULT VALUES'],
   ];
@@ -65,7 +68,10 @@ describe('keys no other agent can pick (the key rule)', () => {
   });
 
   it('rolls back the whole transaction when one statement relies on SQLite for a key', async () => {
-    const res = await write(agent, ["INSERT INTO todos (id, title) VALUES (100, 'first')", "INSERT INTO todos (title) VALUES ('second')"]);
+    const res = await write(agent, [
+      "INSERT INTO todos (id, title) VALUES (100, 'first')",
+      "INSERT INTO todos (title) VALUES ('second')",
+    ]);
     assert.match(refusal(res), /^statement 2: table todos/);
     assert.deepEqual(await rows(agent.http, 'SELECT id FROM todos WHERE id = 100'), []);
   });
@@ -79,7 +85,9 @@ describe('keys no other agent can pick (the key rule)', () => {
       "INSERT INTO tagged (k, v) VALUES ('k1', 'text key')",
     ]);
     assert.equal(r.status, 200, r.text);
-    const ids = (await rows(agent.http, "SELECT id FROM todos WHERE id <> -1 UNION ALL SELECT id FROM auto")).map((x) => BigInt(x[0] as number | bigint));
+    const ids = (await rows(agent.http, 'SELECT id FROM todos WHERE id <> -1 UNION ALL SELECT id FROM auto')).map((x) =>
+      BigInt(x[0] as number | bigint),
+    );
     assert.equal(ids.length, 5);
     assert.equal(new Set(ids.map(String)).size, 5, 'every patina_id() differs');
     const tag = ids[0] >> 40n;
@@ -91,7 +99,9 @@ describe('keys no other agent can pick (the key rule)', () => {
   });
 
   it('gives the new key back over HTTP with RETURNING, exact as a 64-bit integer', async () => {
-    const r = await write(agent, ["INSERT INTO todos (id, title) VALUES (patina_id(), 'returned') RETURNING id, title"]);
+    const r = await write(agent, [
+      "INSERT INTO todos (id, title) VALUES (patina_id(), 'returned') RETURNING id, title",
+    ]);
     assert.equal(r.status, 200, r.text);
     const res = (r.json as { results: { columns: string[]; rows: [bigint | number, string][] }[] }).results[0];
     assert.deepEqual(res.columns, ['id', 'title']);
@@ -159,7 +169,10 @@ describe('two agents writing new rows at once', function () {
   it('refuses both writes that leave the key to SQLite, and keeps both rows keyed by patina_id() everywhere', async () => {
     const [a, b] = cluster.nodes;
     const post = (n: typeof a, sql: string) => request(n.http, 'POST', '/v1/transactions', JSON.stringify([sql]));
-    const auto = await Promise.all([post(a, "INSERT INTO todos (title) VALUES ('from A')"), post(b, "INSERT INTO todos (title) VALUES ('from B')")]);
+    const auto = await Promise.all([
+      post(a, "INSERT INTO todos (title) VALUES ('from A')"),
+      post(b, "INSERT INTO todos (title) VALUES ('from B')"),
+    ]);
     for (const r of auto) assert.equal(r.status, 400, r.text);
     const keyed = await Promise.all([
       post(a, "INSERT INTO todos (id, title) VALUES (patina_id(), 'from A')"),
@@ -172,7 +185,9 @@ describe('two agents writing new rows at once', function () {
     for (const n of cluster.nodes) {
       assert.deepEqual(await rows(n.http, 'SELECT title FROM todos ORDER BY title'), [['from A'], ['from B']]);
       assert.deepEqual(await rows(n.http, 'SELECT title FROM auto ORDER BY title'), [['default A'], ['default B']]);
-      const h = (await request(n.http, 'GET', '/v1/health')).json as { patina_id: { tag: number; shared_with: string[] } };
+      const h = (await request(n.http, 'GET', '/v1/health')).json as {
+        patina_id: { tag: number; shared_with: string[] };
+      };
       assert.equal(typeof h.patina_id.tag, 'number');
       assert.deepEqual(h.patina_id.shared_with, []);
     }

@@ -68,7 +68,9 @@ describe('logging: [log] format = "json"', function () {
     assert.ok(!Number.isNaN(Date.parse(started.time)));
     assert.equal(started.db, a.dbPath);
     assert.match(String(started.actor_id), /^[0-9a-f]{32}$/);
-    assert.ok(lines.some((l) => l.msg === 'schema applied at start' && (l.created_tables as string[]).includes('users')));
+    assert.ok(
+      lines.some((l) => l.msg === 'schema applied at start' && (l.created_tables as string[]).includes('users')),
+    );
   });
 
   it('writes no line per request at the default level, but logs slow queries without their parameters', async () => {
@@ -82,15 +84,22 @@ describe('logging: [log] format = "json"', function () {
     await sleep(200);
     // On a loaded machine one of these may pass slow_query_seconds (0.05 s here) and be logged as slow; nothing else may be.
     assert.deepEqual(
-      jsonLines(a).slice(before).filter((l) => !/^slow (read|write)$/.test(l.msg)),
+      jsonLines(a)
+        .slice(before)
+        .filter((l) => !/^slow (read|write)$/.test(l.msg)),
       [],
       'no log line for ordinary requests',
     );
 
-    const slow = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c WHERE ? IS NOT NULL';
+    const slow =
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000000) SELECT count(*) FROM c WHERE ? IS NOT NULL';
     const r = await postJson(a.http, '/v1/queries', [slow, [PARAM_SECRET]]);
     assert.equal(r.status, 200, r.text);
-    await eventually('the slow read is logged', 5000, async () => jsonLines(a).some((l) => l.msg === 'slow read') || 'not yet');
+    await eventually(
+      'the slow read is logged',
+      5000,
+      async () => jsonLines(a).some((l) => l.msg === 'slow read') || 'not yet',
+    );
     const line = jsonLines(a).find((l) => l.msg === 'slow read')!;
     assert.equal(line.level, 'warn');
     assert.equal(line.sql, slow);
@@ -102,10 +111,23 @@ describe('logging: [log] format = "json"', function () {
     const schemaFile = path.join(a.dir, 'schema.sql');
     fs.writeFileSync(schemaFile, LIVE_SCHEMA + '\nCREATE TABLE notes (id INTEGER NOT NULL PRIMARY KEY, body TEXT);\n');
     assert.equal((await request(a.http, 'POST', '/v1/admin/reload')).status, 200);
-    await eventually('the reload is logged', 5000, async () => jsonLines(a).some((l) => l.msg === 'schema reloaded' && (l.created_tables as string[]).includes('notes')) || 'not yet');
+    await eventually(
+      'the reload is logged',
+      5000,
+      async () =>
+        jsonLines(a).some((l) => l.msg === 'schema reloaded' && (l.created_tables as string[]).includes('notes')) ||
+        'not yet',
+    );
     fs.writeFileSync(schemaFile, LIVE_SCHEMA); // dropping notes is refused
     assert.equal((await request(a.http, 'POST', '/v1/admin/reload')).status, 409);
-    await eventually('the refusal is logged', 5000, async () => jsonLines(a).some((l) => l.msg === 'schema reload refused' && l.level === 'warn' && /notes/.test(JSON.stringify(l.err))) || 'not yet');
+    await eventually(
+      'the refusal is logged',
+      5000,
+      async () =>
+        jsonLines(a).some(
+          (l) => l.msg === 'schema reload refused' && l.level === 'warn' && /notes/.test(JSON.stringify(l.err)),
+        ) || 'not yet',
+    );
     fs.writeFileSync(schemaFile, LIVE_SCHEMA + '\nCREATE TABLE notes (id INTEGER NOT NULL PRIMARY KEY, body TEXT);\n');
   });
 
@@ -130,25 +152,46 @@ describe('logging: [log] format = "json"', function () {
     slow.stream.res.resume();
     await slow.stream.until(() => slow.stream.ended, 15000);
     assert.ok(changes(slow.stream.events).length < 60);
-    await eventually('the cut-off is logged', 5000, async () => jsonLines(a).some((l) => l.msg === 'subscription client cut off: it fell behind' && l.level === 'warn' && l.client_buffer === 20) || 'not yet');
+    await eventually(
+      'the cut-off is logged',
+      5000,
+      async () =>
+        jsonLines(a).some(
+          (l) =>
+            l.msg === 'subscription client cut off: it fell behind' && l.level === 'warn' && l.client_buffer === 20,
+        ) || 'not yet',
+    );
     assert.equal(value(await scrape(a.http), 'patina_clients_cut_off_total{stream="subscription"}'), 1);
     void untilChange;
   });
 
   it('logs peers coming up and going down, with their address', async () => {
     const gossip = /gossip on ([^\s,]+)/.exec(a.output)![1];
-    b = await startAgent({ schema: LIVE_SCHEMA, args: ['--gossip-addr', '127.0.0.1:0', '--bootstrap', gossip, '--log-format', 'json'] });
+    b = await startAgent({
+      schema: LIVE_SCHEMA,
+      args: ['--gossip-addr', '127.0.0.1:0', '--bootstrap', gossip, '--log-format', 'json'],
+    });
     const bGossip = /gossip on ([^\s,]+)/.exec(b.output)![1];
-    await eventually('A logs B up', 15_000, async () => jsonLines(a).some((l) => l.msg === 'peer up' && l.peer === bGossip) || 'not yet');
+    await eventually(
+      'A logs B up',
+      15_000,
+      async () => jsonLines(a).some((l) => l.msg === 'peer up' && l.peer === bGossip) || 'not yet',
+    );
     await b.stop();
-    await eventually('A logs B down', 15_000, async () => jsonLines(a).some((l) => l.msg === 'peer down' && l.peer === bGossip && l.level === 'warn') || 'not yet');
+    await eventually(
+      'A logs B down',
+      15_000,
+      async () =>
+        jsonLines(a).some((l) => l.msg === 'peer down' && l.peer === bGossip && l.level === 'warn') || 'not yet',
+    );
     const bLines = jsonLines(b);
     assert.ok(bLines.some((l) => l.msg === 'SIGTERM, stopping'));
     assert.ok(bLines.some((l) => l.msg === 'agent stopped'));
   });
 
-  it('reads the [gossip] timings from the config (today\'s values by default)', async () => {
-    const tuning = ((await request(a.http, 'GET', '/v1/sync/status')).json as { tuning: Record<string, number> }).tuning;
+  it("reads the [gossip] timings from the config (today's values by default)", async () => {
+    const tuning = ((await request(a.http, 'GET', '/v1/sync/status')).json as { tuning: Record<string, number> })
+      .tuning;
     assert.equal(tuning.pingIntervalMs, 200);
     assert.equal(tuning.downAfter, 2);
     assert.equal(tuning.downPingIntervalMs, 500);
@@ -186,7 +229,10 @@ describe('logging: text format and bad settings', function () {
       const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'patina-logcfg-'));
       try {
         fs.writeFileSync(path.join(dir, 'c.toml'), c.toml);
-        const r = await runCli(['agent', '-c', path.join(dir, 'c.toml'), '--db-path', path.join(dir, 'x.db'), '--api-addr', '127.0.0.1:0'], { cwd: dir });
+        const r = await runCli(
+          ['agent', '-c', path.join(dir, 'c.toml'), '--db-path', path.join(dir, 'x.db'), '--api-addr', '127.0.0.1:0'],
+          { cwd: dir },
+        );
         assert.notEqual(r.code, 0, r.stdout);
         assert.match(r.stderr, c.key);
       } finally {

@@ -16,7 +16,10 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     await c.add();
     await eventually('both agents see each other', 20_000, async () => {
       const [a, b] = await Promise.all(c.nodes.map((n) => scrape(n.http)));
-      return [...a.samples].some(([k, v]) => k.startsWith('patina_peer_up{') && v === 1) && [...b.samples].some(([k, v]) => k.startsWith('patina_peer_up{') && v === 1);
+      return (
+        [...a.samples].some(([k, v]) => k.startsWith('patina_peer_up{') && v === 1) &&
+        [...b.samples].some(([k, v]) => k.startsWith('patina_peer_up{') && v === 1)
+      );
     });
   });
   after(async () => c?.dispose());
@@ -25,8 +28,18 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     const s = await scrape(c.nodes[0].http);
     promtoolCheck(s);
     for (const k of s.samples.keys()) assert.match(k, /^patina_/, `every metric has the patina_ prefix: ${k}`);
-    for (const name of ['patina_http_request_duration_seconds_bucket', 'patina_database_size_bytes', 'patina_database_wal_size_bytes', 'patina_nodejs_eventloop_lag_p99_seconds', 'patina_replication_lag_seconds', 'patina_read_workers']) {
-      assert.ok([...s.samples.keys()].some((k) => k.split('{')[0] === name), `${name} is exported`);
+    for (const name of [
+      'patina_http_request_duration_seconds_bucket',
+      'patina_database_size_bytes',
+      'patina_database_wal_size_bytes',
+      'patina_nodejs_eventloop_lag_p99_seconds',
+      'patina_replication_lag_seconds',
+      'patina_read_workers',
+    ]) {
+      assert.ok(
+        [...s.samples.keys()].some((k) => k.split('{')[0] === name),
+        `${name} is exported`,
+      );
     }
   });
 
@@ -50,7 +63,9 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     const load = (async () => {
       for (let i = 0; !stop; i++) {
         // 3 rows per transaction
-        await exec(a.http, [[`INSERT INTO kv (k, v) VALUES (?, 'a'), (?, 'b'), (?, 'c')`, [1000 + 3 * i, 1001 + 3 * i, 1002 + 3 * i]]]);
+        await exec(a.http, [
+          [`INSERT INTO kv (k, v) VALUES (?, 'a'), (?, 'b'), (?, 'c')`, [1000 + 3 * i, 1001 + 3 * i, 1002 + 3 * i]],
+        ]);
         writes++;
         rows += 3;
         const point = await postJson(a.http, '/v1/queries', ['SELECT v FROM kv WHERE k = ?', [1000 + 3 * i]]);
@@ -74,7 +89,14 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     const bad = await postJson(a.http, '/v1/transactions', ['INSERT INTO nope VALUES (1)']);
     assert.equal(bad.status, 400);
     await sub.stream.until((e) => e.filter((x) => 'change' in (x as object)).length >= rows, 20_000);
-    await eventually('agent B merged every write', 30_000, async () => value(await scrape(b.http), 'patina_writes_committed_total{origin="remote"}') - value(b0, 'patina_writes_committed_total{origin="remote"}') >= writes + 1);
+    await eventually(
+      'agent B merged every write',
+      30_000,
+      async () =>
+        value(await scrape(b.http), 'patina_writes_committed_total{origin="remote"}') -
+          value(b0, 'patina_writes_committed_total{origin="remote"}') >=
+        writes + 1,
+    );
 
     const a1 = await scrape(a.http);
     const b1 = await scrape(b.http);
@@ -86,14 +108,20 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     // HTTP by route and status, with a latency histogram per route.
     assert.equal(d(a0, a1, 'patina_http_requests_total{route="/v1/transactions",method="POST",status="200"}'), writes);
     assert.equal(d(a0, a1, 'patina_http_requests_total{route="/v1/transactions",method="POST",status="400"}'), 1);
-    assert.equal(d(a0, a1, 'patina_http_request_duration_seconds_count{route="/v1/transactions",method="POST"}'), writes + 1);
+    assert.equal(
+      d(a0, a1, 'patina_http_request_duration_seconds_count{route="/v1/transactions",method="POST"}'),
+      writes + 1,
+    );
     assert.equal(d(a0, a1, 'patina_http_requests_total{route="/v1/queries",method="POST",status="200"}'), 2 * writes);
     assert.ok(d(a0, a1, 'patina_http_requests_total{route="/metrics",method="GET",status="200"}') >= 5);
     // Writes: committed, rows per changeset, latency.
     assert.equal(d(a0, a1, 'patina_writes_committed_total{origin="local"}'), writes + 1);
     assert.equal(d(a0, a1, 'patina_changeset_rows_sum{origin="local"}'), rows + 1);
     assert.equal(d(a0, a1, 'patina_changeset_rows_count{origin="local"}'), writes + 1);
-    assert.ok(d(a0, a1, 'patina_write_duration_seconds_count{result="ok"}') >= writes + 1, 'HTTP and PostgreSQL autocommit writes are timed');
+    assert.ok(
+      d(a0, a1, 'patina_write_duration_seconds_count{result="ok"}') >= writes + 1,
+      'HTTP and PostgreSQL autocommit writes are timed',
+    );
     assert.ok(d(a0, a1, 'patina_write_duration_seconds_count{result="error"}') >= 1, 'the failed write is timed too');
     // Reads: the point reads in-process (HTTP and PG), the count(*) on workers.
     assert.ok(d(a0, a1, 'patina_reads_total{where="in_process"}') >= 2 * writes);
@@ -117,19 +145,31 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     assert.ok(d(b0, b1, 'patina_replication_changesets_merged_total') >= writes + 1, 'B merged them');
     assert.ok(d(b0, b1, 'patina_changeset_rows_sum{origin="remote"}') >= rows + 1);
     // Sync rounds run on a timer, not per write: wait for one rather than hope one fell in the window.
-    await eventually('A ran a sync round', 30_000, async () => d(a0, await scrape(a.http), 'patina_replication_sync_rounds_total') >= 1);
+    await eventually(
+      'A ran a sync round',
+      30_000,
+      async () => d(a0, await scrape(a.http), 'patina_replication_sync_rounds_total') >= 1,
+    );
     const peerOfA = [...a1.samples.keys()].find((k) => k.startsWith('patina_peer_up{'))!;
     assert.equal(a1.samples.get(peerOfA), 1);
-    assert.equal(a1.samples.get(peerOfA.replace('patina_peer_up{', 'patina_peer_state{').replace('}', ',state="alive"}')), 1);
+    assert.equal(
+      a1.samples.get(peerOfA.replace('patina_peer_up{', 'patina_peer_state{').replace('}', ',state="alive"}')),
+      1,
+    );
     assert.ok(value(a1, peerOfA.replace('patina_peer_up', 'patina_peer_rtt_seconds')) > 0);
     assert.equal(value(b1, 'patina_replication_gaps'), 0);
     assert.ok(value(b1, 'patina_replication_lag_seconds') >= 0);
     // Files and the event loop.
     assert.ok(value(a1, 'patina_database_size_bytes') > 0);
-    assert.ok(value(a1, 'patina_database_wal_size_bytes') + value(a1, 'patina_database_size_bytes') > value(a0, 'patina_database_size_bytes'));
+    assert.ok(
+      value(a1, 'patina_database_wal_size_bytes') + value(a1, 'patina_database_size_bytes') >
+        value(a0, 'patina_database_size_bytes'),
+    );
     assert.ok(value(a1, 'patina_nodejs_eventloop_lag_p99_seconds') > 0);
     // The mid-load scrapes saw the counters rise.
-    const seen = mid.filter((_, i) => i % 2 === 0).map((s) => value(s, 'patina_writes_committed_total{origin="local"}'));
+    const seen = mid
+      .filter((_, i) => i % 2 === 0)
+      .map((s) => value(s, 'patina_writes_committed_total{origin="local"}'));
     assert.ok(seen[seen.length - 1] > seen[0], `writes counted while the load ran: ${seen.join(', ')}`);
 
     await pg.end();
@@ -137,7 +177,11 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
     updates.close();
     await eventually('closed clients are no longer counted', 10_000, async () => {
       const s = await scrape(a.http);
-      return value(s, 'patina_pg_connections') === 0 && value(s, 'patina_subscription_clients') === 0 && value(s, 'patina_update_streams') === 0;
+      return (
+        value(s, 'patina_pg_connections') === 0 &&
+        value(s, 'patina_subscription_clients') === 0 &&
+        value(s, 'patina_update_streams') === 0
+      );
     });
   });
 
@@ -166,7 +210,8 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
         .map(([k, v]) => [/le="([^"]+)"/.exec(k)![1], v] as [string, number]);
       assert.ok(buckets.length > 2, `${name}{${labels}} has buckets`);
       const finite = buckets.filter(([le]) => le !== '+Inf').sort((x, y) => Number(x[0]) - Number(y[0]));
-      for (let i = 1; i < finite.length; i++) assert.ok(finite[i][1] >= finite[i - 1][1], `${name} buckets are cumulative`);
+      for (let i = 1; i < finite.length; i++)
+        assert.ok(finite[i][1] >= finite[i - 1][1], `${name} buckets are cumulative`);
       const count = value(s, `${name}_count{${labels}}`);
       assert.ok(count >= 20, `${name}_count{${labels}} counts the writes: ${count}`);
       assert.equal(buckets.find(([le]) => le === '+Inf')?.[1], count, `${name}: +Inf is the count`);

@@ -7,7 +7,8 @@ import { type Event, changes, untilChange } from './helpers/subscriptions';
 const SCHEMA = 'CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT, score REAL);\n';
 
 /** POST raw JSON text, as a client writes it (JSON.stringify cannot tell 5 from 5.0). */
-const post = (agent: AgentProcess, path: string, text: string) => request(agent.http, 'POST', path, text, { 'content-type': 'application/json' });
+const post = (agent: AgentProcess, path: string, text: string) =>
+  request(agent.http, 'POST', path, text, { 'content-type': 'application/json' });
 
 /** The one row of a read, its cells. */
 async function row(agent: AgentProcess, body: string): Promise<unknown[]> {
@@ -36,31 +37,46 @@ describe('parameters bind with the type their JSON spelling says', () => {
   });
 
   it('keeps 64-bit integers exact and refuses one outside the range with a 400 naming the parameter', async () => {
-    assert.deepEqual(await row(agent, '["SELECT ?, typeof(?), ?", [9223372036854775807, 9223372036854775807, -9223372036854775808]]'), [
-      9223372036854775807n,
-      'integer',
-      -9223372036854775808n,
-    ]);
+    assert.deepEqual(
+      await row(agent, '["SELECT ?, typeof(?), ?", [9223372036854775807, 9223372036854775807, -9223372036854775808]]'),
+      [9223372036854775807n, 'integer', -9223372036854775808n],
+    );
     const r = await post(agent, '/v1/queries', '["SELECT ?, ?", [1, 9223372036854775808]]');
     assert.equal(r.status, 400);
     assert.match((r.json as { error: string }).error, /parameter 2: 9223372036854775808 does not fit a 64-bit integer/);
   });
 
   it('booleans bind as the INTEGERs 1 and 0, and BLOBs as arrays of byte values', async () => {
-    assert.deepEqual(await row(agent, '["SELECT ?, typeof(?), ?, typeof(?), hex(?)", [true, true, false, false, [1, 255]]]'), [1, 'integer', 0, 'integer', '01FF']);
+    assert.deepEqual(
+      await row(agent, '["SELECT ?, typeof(?), ?, typeof(?), hex(?)", [true, true, false, false, [1, 255]]]'),
+      [1, 'integer', 0, 'integer', '01FF'],
+    );
   });
 
   it('stores what was written: an integer in a TEXT column is "5", not "5.0"', async () => {
-    const w = await post(agent, '/v1/transactions', '[["INSERT INTO users (id, name, score) VALUES (?, ?, ?)", [10, 5, 5]], {"query": "INSERT INTO users (id, name) VALUES (?, ?)", "params": [11, 2.5]}]');
+    const w = await post(
+      agent,
+      '/v1/transactions',
+      '[["INSERT INTO users (id, name, score) VALUES (?, ?, ?)", [10, 5, 5]], {"query": "INSERT INTO users (id, name) VALUES (?, ?)", "params": [11, 2.5]}]',
+    );
     assert.equal(w.status, 200, w.text);
-    assert.deepEqual(await row(agent, '"SELECT name, typeof(name), score, typeof(score) FROM users WHERE id = 10"'), ['5', 'text', 5, 'real']);
+    assert.deepEqual(await row(agent, '"SELECT name, typeof(name), score, typeof(score) FROM users WHERE id = 10"'), [
+      '5',
+      'text',
+      5,
+      'real',
+    ]);
     assert.deepEqual(await row(agent, '"SELECT name FROM users WHERE id = 11"'), ['2.5']);
   });
 
   it("SQLite's ?NNN placeholders take their values from the array, repeated and in any order", async () => {
     assert.deepEqual(await row(agent, '["SELECT ?1, typeof(?1), ?2, ?1 + ?2", [5, "x"]]'), [5, 'integer', 'x', 5]);
     assert.deepEqual(await row(agent, '{"query": "SELECT ?2 || ?1", "params": ["a", "b"]}'), ['ba']);
-    const w = await post(agent, '/v1/transactions', '[["INSERT INTO users (id, name) VALUES (?1, ?2) ON CONFLICT (id) DO UPDATE SET name = ?2", [12, "dup"]]]');
+    const w = await post(
+      agent,
+      '/v1/transactions',
+      '[["INSERT INTO users (id, name) VALUES (?1, ?2) ON CONFLICT (id) DO UPDATE SET name = ?2", [12, "dup"]]]',
+    );
     assert.equal(w.status, 200, w.text);
     assert.deepEqual(await row(agent, '"SELECT name FROM users WHERE id = 12"'), ['dup']);
   });
@@ -72,9 +88,17 @@ describe('parameters bind with the type their JSON spelling says', () => {
   });
 
   it('a subscription binds the same way, in its rows and in its changes', async () => {
-    const s = await openStream(agent.http, 'POST', '/v1/subscriptions', '["SELECT id, name, typeof(?1) FROM users WHERE id = ?1", [10]]');
+    const s = await openStream(
+      agent.http,
+      'POST',
+      '/v1/subscriptions',
+      '["SELECT id, name, typeof(?1) FROM users WHERE id = ?1", [10]]',
+    );
     await s.until((e) => e.some((x) => 'eoq' in (x as Event)));
-    assert.deepEqual((s.events as Event[]).filter((e) => 'row' in e).map((e) => (e.row as unknown[])[1]), [[10, '5', 'integer']]);
+    assert.deepEqual(
+      (s.events as Event[]).filter((e) => 'row' in e).map((e) => (e.row as unknown[])[1]),
+      [[10, '5', 'integer']],
+    );
     const w = await post(agent, '/v1/transactions', '[["UPDATE users SET name = ? WHERE id = ?", ["ten", 10]]]');
     assert.equal(w.status, 200, w.text);
     await untilChange(s, 1);
@@ -86,8 +110,31 @@ describe('parameters bind with the type their JSON spelling says', () => {
     const cli = (args: string[]) => runCli([...args, '--api-addr', agent.http.replace('http://', '')]);
 
     it('sends --param as a number only when it reads exactly as one, else as text; --param-json and --null for the rest', async () => {
-      const sql = 'SELECT ' + Array.from({ length: 10 }, (_, i) => `quote(?${i + 1}) || ':' || typeof(?${i + 1})`).join(', ');
-      const r = await cli(['query', sql, '--param', '5', '--param', '5.0', '--param', '00123', '--param', 'null', '--null', '--param', '-0', '--param', '-5', '--param-json', '"007"', '--param', '9223372036854775807', '--param', 'true']);
+      const sql =
+        'SELECT ' + Array.from({ length: 10 }, (_, i) => `quote(?${i + 1}) || ':' || typeof(?${i + 1})`).join(', ');
+      const r = await cli([
+        'query',
+        sql,
+        '--param',
+        '5',
+        '--param',
+        '5.0',
+        '--param',
+        '00123',
+        '--param',
+        'null',
+        '--null',
+        '--param',
+        '-0',
+        '--param',
+        '-5',
+        '--param-json',
+        '"007"',
+        '--param',
+        '9223372036854775807',
+        '--param',
+        'true',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(r.stdout.trim().split('\t'), [
         '5:integer',

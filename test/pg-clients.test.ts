@@ -48,43 +48,78 @@ describe('PostgreSQL clients', function () {
 
     it('runs queries, writes and transactions', () => {
       assert.equal(run(['SELECT id, name FROM users WHERE id <= 2 ORDER BY id'], ['-A', '-t']), '1|ann\n2|bob\n');
-      assert.equal(run([`INSERT INTO users (id, name) VALUES (3, 'cy') RETURNING id`], ['-A', '-t']), '3\nINSERT 0 1\n');
-      assert.equal(run(['BEGIN', `UPDATE users SET name = 'cyd' WHERE id = 3`, 'COMMIT'], ['-A', '-t']), 'BEGIN\nUPDATE 1\nCOMMIT\n');
-      assert.equal(run([`SELECT name FROM users WHERE name ILIKE 'CY%' AND id = ANY(ARRAY[3, 4])`], ['-A', '-t']), 'cyd\n');
-      assert.equal(run([`SELECT '5'::int + 1, E'a\\tb', true, version() LIKE 'PostgreSQL %', current_schema(), current_database(), current_user`], ['-A', '-t']), '6|a\tb|t|t|public|db|tester\n');
-      assert.equal(run(['SHOW server_version', 'SET search_path TO public', 'SHOW search_path'], ['-A', '-t']), '15.0\nSET\npublic\n');
+      assert.equal(
+        run([`INSERT INTO users (id, name) VALUES (3, 'cy') RETURNING id`], ['-A', '-t']),
+        '3\nINSERT 0 1\n',
+      );
+      assert.equal(
+        run(['BEGIN', `UPDATE users SET name = 'cyd' WHERE id = 3`, 'COMMIT'], ['-A', '-t']),
+        'BEGIN\nUPDATE 1\nCOMMIT\n',
+      );
+      assert.equal(
+        run([`SELECT name FROM users WHERE name ILIKE 'CY%' AND id = ANY(ARRAY[3, 4])`], ['-A', '-t']),
+        'cyd\n',
+      );
+      assert.equal(
+        run(
+          [
+            `SELECT '5'::int + 1, E'a\\tb', true, version() LIKE 'PostgreSQL %', current_schema(), current_database(), current_user`,
+          ],
+          ['-A', '-t'],
+        ),
+        '6|a\tb|t|t|public|db|tester\n',
+      );
+      assert.equal(
+        run(['SHOW server_version', 'SET search_path TO public', 'SHOW search_path'], ['-A', '-t']),
+        '15.0\nSET\npublic\n',
+      );
     });
 
     it('lists tables with \\dt and indexes with \\di', () => {
-      assert.equal(run(['\\dt'], ['-A']), 'List of relations\nSchema|Name|Type|Owner\npublic|pgbench_accounts|table|tester\npublic|todos|table|tester\npublic|users|table|tester\n(3 rows)\n');
+      assert.equal(
+        run(['\\dt'], ['-A']),
+        'List of relations\nSchema|Name|Type|Owner\npublic|pgbench_accounts|table|tester\npublic|todos|table|tester\npublic|users|table|tester\n(3 rows)\n',
+      );
       const di = run(['\\di'], ['-A', '-t']);
-      assert.equal(di, 'public|pgbench_accounts_pkey|index|tester|pgbench_accounts\npublic|todos_pkey|index|tester|todos\npublic|todos_user|index|tester|todos\npublic|users_pkey|index|tester|users\n');
+      assert.equal(
+        di,
+        'public|pgbench_accounts_pkey|index|tester|pgbench_accounts\npublic|todos_pkey|index|tester|todos\npublic|todos_user|index|tester|todos\npublic|users_pkey|index|tester|users\n',
+      );
     });
 
     it('describes a table with \\d and \\d+: columns, types, nullability, defaults, keys and indexes', () => {
       const d = run(['\\d todos'], ['-A']);
-      assert.equal(d, [
-        'Table "public.todos"',
-        'Column|Type|Collation|Nullable|Default',
-        'id|bigint||not null|',
-        'user_id|bigint|||',
-        "title|text||not null|''",
-        'done|boolean||not null|false',
-        'created_at|timestamp without time zone|||',
-        'Indexes:',
-        '    "todos_pkey" PRIMARY KEY, btree (id)',
-        '    "todos_user" btree (user_id)',
-        '',
-      ].join('\n'));
+      assert.equal(
+        d,
+        [
+          'Table "public.todos"',
+          'Column|Type|Collation|Nullable|Default',
+          'id|bigint||not null|',
+          'user_id|bigint|||',
+          "title|text||not null|''",
+          'done|boolean||not null|false',
+          'created_at|timestamp without time zone|||',
+          'Indexes:',
+          '    "todos_pkey" PRIMARY KEY, btree (id)',
+          '    "todos_user" btree (user_id)',
+          '',
+        ].join('\n'),
+      );
       const dplus = run(['\\d+ users'], ['-A']);
-      assert.match(dplus, /^Table "public\.users"\nColumn\|Type\|Collation\|Nullable\|Default\|Storage\|Compression\|Stats target\|Description\nid\|bigint\|\|not null\|\|plain\|\|\|\n/);
+      assert.match(
+        dplus,
+        /^Table "public\.users"\nColumn\|Type\|Collation\|Nullable\|Default\|Storage\|Compression\|Stats target\|Description\nid\|bigint\|\|not null\|\|plain\|\|\|\n/,
+      );
       assert.match(dplus, /"users_pkey" PRIMARY KEY, btree \(id\)/);
     });
 
     it('lists schemas with \\dn and databases with \\l, and shows \\conninfo', () => {
       assert.equal(run(['\\dn'], ['-A', '-t']), 'public|tester\n');
       assert.match(run(['\\l'], ['-A', '-t']), /^patina\|tester\|UTF8\|/);
-      assert.match(run(['\\conninfo']), /You are connected to database "db" as user "tester" on host "127\.0\.0\.1" at port "\d+"/);
+      assert.match(
+        run(['\\conninfo']),
+        /You are connected to database "db" as user "tester" on host "127\.0\.0\.1" at port "\d+"/,
+      );
     });
 
     it('reports errors with their SQLSTATE', () => {
@@ -98,7 +133,30 @@ describe('PostgreSQL clients', function () {
     const script = path.join(agent.dir, 'select.sql');
     fs.writeFileSync(script, '\\set aid random(1, 1000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n');
     for (const mode of ['simple', 'extended', 'prepared']) {
-      const r = spawnSync('pgbench', ['-n', '-f', script, '-t', '100', '-c', '2', '-j', '1', '-M', mode, '-h', '127.0.0.1', '-p', String(port), '-U', 'tester', 'db'], { encoding: 'utf8', timeout: 30000 });
+      const r = spawnSync(
+        'pgbench',
+        [
+          '-n',
+          '-f',
+          script,
+          '-t',
+          '100',
+          '-c',
+          '2',
+          '-j',
+          '1',
+          '-M',
+          mode,
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'tester',
+          'db',
+        ],
+        { encoding: 'utf8', timeout: 30000 },
+      );
       assert.equal(r.status, 0, r.stderr + r.stdout);
       assert.match(r.stdout, /number of transactions actually processed: 200\/200/);
       assert.match(r.stdout, /number of failed transactions: 0/);
@@ -108,14 +166,29 @@ describe('PostgreSQL clients', function () {
   it('node-postgres: parameters, types, RETURNING, errors and transactions', async () => {
     const c = pgClient(port);
     await c.connect();
-    const r = await c.query('SELECT id, title, done, created_at FROM todos WHERE user_id = $1 AND done = $2', [1, true]);
+    const r = await c.query('SELECT id, title, done, created_at FROM todos WHERE user_id = $1 AND done = $2', [
+      1,
+      true,
+    ]);
     assert.deepEqual(r.rows, [{ id: '1', title: 'write tests', done: true, created_at: null }]);
-    assert.deepEqual(r.fields.map((f) => f.dataTypeID), [20, 25, 16, 1114]);
-    assert.deepEqual((await c.query('SELECT $2::text AS b, $1 AS a, $2 AS c', [5, 'x'])).rows, [{ b: 'x', a: '5', c: 'x' }]);
-    const ins = await c.query('INSERT INTO todos (id, user_id, title) VALUES ($1, $2, $3) RETURNING id, title', [10, 2, 'héllo ✓ 日本']);
+    assert.deepEqual(
+      r.fields.map((f) => f.dataTypeID),
+      [20, 25, 16, 1114],
+    );
+    assert.deepEqual((await c.query('SELECT $2::text AS b, $1 AS a, $2 AS c', [5, 'x'])).rows, [
+      { b: 'x', a: '5', c: 'x' },
+    ]);
+    const ins = await c.query('INSERT INTO todos (id, user_id, title) VALUES ($1, $2, $3) RETURNING id, title', [
+      10,
+      2,
+      'héllo ✓ 日本',
+    ]);
     assert.deepEqual(ins.rows, [{ id: '10', title: 'héllo ✓ 日本' }]);
     assert.equal((await c.query('UPDATE todos SET done = $1 WHERE id = $2', [true, 10])).rowCount, 1);
-    await assert.rejects(c.query('INSERT INTO todos (id) VALUES ($1)', [10]), (e: { code: string }) => e.code === '23505');
+    await assert.rejects(
+      c.query('INSERT INTO todos (id) VALUES ($1)', [10]),
+      (e: { code: string }) => e.code === '23505',
+    );
     await c.query('BEGIN');
     await c.query('DELETE FROM todos WHERE id = $1', [10]);
     assert.equal((await c.query('SELECT count(*) AS n FROM todos WHERE id = 10')).rows[0].n, '0');
@@ -134,28 +207,79 @@ describe('PostgreSQL clients', function () {
         values: ['true', 'off'],
         rowMode: 'array',
       });
-      assert.deepEqual(r.fields.map((f) => f.name), ['?column?', 'f', 'eq', '?column?', '?column?', '?column?', '?column?', '?column?', 'text', 'int8', 'float8', '?column?', 'varchar', 'exists', 'b', 'nb']);
-      assert.deepEqual(r.fields.map((f) => f.dataTypeID), [16, 16, 16, 16, 23, 23, 1700, 20, 25, 20, 701, 16, 1043, 16, 16, 16]);
-      assert.deepEqual(r.rows, [[true, false, true, false, 1, -5, '1.5', '3000000000', 'x', '2', 1.5, true, 'a', true, true, false]]);
-      const names = await c.query(`SELECT CASE WHEN id = 1 THEN 'one' ELSE 'other' END, id::text, todos.title, count(*)::int, upper(title)::text, abs(-1) FROM todos WHERE id = 1 GROUP BY id`);
-      assert.deepEqual(names.fields.map((f) => f.name), ['case', 'id', 'title', 'count', 'upper', 'abs']);
+      assert.deepEqual(
+        r.fields.map((f) => f.name),
+        [
+          '?column?',
+          'f',
+          'eq',
+          '?column?',
+          '?column?',
+          '?column?',
+          '?column?',
+          '?column?',
+          'text',
+          'int8',
+          'float8',
+          '?column?',
+          'varchar',
+          'exists',
+          'b',
+          'nb',
+        ],
+      );
+      assert.deepEqual(
+        r.fields.map((f) => f.dataTypeID),
+        [16, 16, 16, 16, 23, 23, 1700, 20, 25, 20, 701, 16, 1043, 16, 16, 16],
+      );
+      assert.deepEqual(r.rows, [
+        [true, false, true, false, 1, -5, '1.5', '3000000000', 'x', '2', 1.5, true, 'a', true, true, false],
+      ]);
+      const names = await c.query(
+        `SELECT CASE WHEN id = 1 THEN 'one' ELSE 'other' END, id::text, todos.title, count(*)::int, upper(title)::text, abs(-1) FROM todos WHERE id = 1 GROUP BY id`,
+      );
+      assert.deepEqual(
+        names.fields.map((f) => f.name),
+        ['case', 'id', 'title', 'count', 'upper', 'abs'],
+      );
       // format() with %I and %L, and pg_get_keywords(), as PostgreSQL answers them
-      const fmt = await c.query(`SELECT format('%I.%I', 'public', 'Weird Name') AS a, format('%s=%L, %2$s %%', 'k', 'it''s') AS b FROM information_schema.tables LIMIT 1`);
+      const fmt = await c.query(
+        `SELECT format('%I.%I', 'public', 'Weird Name') AS a, format('%s=%L, %2$s %%', 'k', 'it''s') AS b FROM information_schema.tables LIMIT 1`,
+      );
       assert.deepEqual(fmt.rows, [{ a: 'public."Weird Name"', b: "k='it''s', it's %" }]);
       // bad input: PostgreSQL's SQLSTATEs, and the connection goes on
-      await assert.rejects(c.query(`SELECT format('%I', NULL) FROM information_schema.tables`), (e: { code: string; message: string }) => e.code === '22004' && /null values cannot be formatted as an SQL identifier/.test(e.message));
-      await assert.rejects(c.query(`SELECT format('%s %s', 'a') FROM information_schema.tables`), (e: { code: string; message: string }) => e.code === '22023' && /too few arguments for format\(\)/.test(e.message));
-      const kw = await c.query(`SELECT string_agg(word, ',') AS words FROM pg_catalog.pg_get_keywords() WHERE catcode = 'R' AND word <> ALL ('{all,and}'::text[])`);
+      await assert.rejects(
+        c.query(`SELECT format('%I', NULL) FROM information_schema.tables`),
+        (e: { code: string; message: string }) =>
+          e.code === '22004' && /null values cannot be formatted as an SQL identifier/.test(e.message),
+      );
+      await assert.rejects(
+        c.query(`SELECT format('%s %s', 'a') FROM information_schema.tables`),
+        (e: { code: string; message: string }) =>
+          e.code === '22023' && /too few arguments for format\(\)/.test(e.message),
+      );
+      const kw = await c.query(
+        `SELECT string_agg(word, ',') AS words FROM pg_catalog.pg_get_keywords() WHERE catcode = 'R' AND word <> ALL ('{all,and}'::text[])`,
+      );
       const words = String(kw.rows[0].words).split(',');
       assert.equal(words.length, 75); // PostgreSQL 15 has 77 reserved words
-      assert.ok(words.includes('select') && words.includes('where') && !words.includes('all') && !words.includes('and'));
+      assert.ok(
+        words.includes('select') && words.includes('where') && !words.includes('all') && !words.includes('and'),
+      );
     } finally {
       await c.end();
     }
   });
 
   it('postgres.js: tagged queries, helpers and transactions', async () => {
-    const sql = postgres({ host: '127.0.0.1', port, user: 'tester', database: 'db', max: 2, onnotice: () => undefined });
+    const sql = postgres({
+      host: '127.0.0.1',
+      port,
+      user: 'tester',
+      database: 'db',
+      max: 2,
+      onnotice: () => undefined,
+    });
     try {
       assert.deepEqual([...(await sql`SELECT id, name FROM users WHERE id = ${2}`)], [{ id: '2', name: 'bob' }]);
       await sql`INSERT INTO users ${sql({ id: 20, name: 'pj', email: null })}`;
@@ -165,7 +289,10 @@ describe('PostgreSQL clients', function () {
       });
       await assert.rejects(sql`SELECT nocolumn FROM users`, (e: { code: string }) => e.code === '42703');
       const rows = await sql`SELECT name FROM users WHERE id IN ${sql([1, 2])} ORDER BY id`;
-      assert.deepEqual(rows.map((r) => r.name), ['ann', 'bob']);
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        ['ann', 'bob'],
+      );
     } finally {
       await sql.end();
     }
@@ -222,8 +349,15 @@ print(json.dumps(out))
         for (const mode of ['simple', 'extended'] as const) {
           const label = `${q.client} ${q.what} (${mode})`;
           try {
-            const r = await c.query(mode === 'simple' ? q.sql : ({ text: q.sql, values: [], queryMode: 'extended' } as unknown as string));
-            const cells = new Set(r.rows.flatMap((row) => Object.values(row)).filter((v) => v !== null).map(String));
+            const r = await c.query(
+              mode === 'simple' ? q.sql : ({ text: q.sql, values: [], queryMode: 'extended' } as unknown as string),
+            );
+            const cells = new Set(
+              r.rows
+                .flatMap((row) => Object.values(row))
+                .filter((v) => v !== null)
+                .map(String),
+            );
             const missing = (q.names ?? []).filter((n) => !cells.has(n));
             if (missing.length > 0) failures.push(`${label}: the answer does not name ${missing.join(', ')}`);
           } catch (err) {
@@ -239,8 +373,14 @@ print(json.dumps(out))
 
   it('psqlODBC through unixODBC isql connects and queries', () => {
     const dir = fs.mkdtempSync(path.join(agent.dir, 'odbc-'));
-    fs.writeFileSync(path.join(dir, 'odbcinst.ini'), '[PostgreSQL Unicode]\nDriver=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so\n');
-    fs.writeFileSync(path.join(dir, 'odbc.ini'), `[patina]\nDriver=PostgreSQL Unicode\nServername=127.0.0.1\nPort=${port}\nDatabase=db\nUsername=tester\n`);
+    fs.writeFileSync(
+      path.join(dir, 'odbcinst.ini'),
+      '[PostgreSQL Unicode]\nDriver=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'odbc.ini'),
+      `[patina]\nDriver=PostgreSQL Unicode\nServername=127.0.0.1\nPort=${port}\nDatabase=db\nUsername=tester\n`,
+    );
     const r = spawnSync('isql', ['-b', '-d,', '-c', 'patina'], {
       input: 'SELECT id, name FROM users WHERE id <= 2 ORDER BY id\n',
       encoding: 'utf8',

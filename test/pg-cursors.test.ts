@@ -21,7 +21,8 @@ describe('cursors over the PG port', function () {
   let agent: AgentProcess;
   let port: number;
   let c: PgClient;
-  const rows = async (sql: string) => (await c.query({ text: sql, rowMode: 'array' })).rows.map((r) => r.map(String).join('|'));
+  const rows = async (sql: string) =>
+    (await c.query({ text: sql, rowMode: 'array' })).rows.map((r) => r.map(String).join('|'));
   /** The SQLSTATE a statement fails with ('ok' when it succeeds); an object is a named (prepared) statement. */
   const code = async (q: string | { name: string; text: string }) => {
     try {
@@ -35,7 +36,9 @@ describe('cursors over the PG port', function () {
   before(async () => {
     agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
     port = agent.pg!.port;
-    const r = psql(port, [`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) INSERT INTO items SELECT x, 'item ' || x FROM n`]);
+    const r = psql(port, [
+      `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 5000) INSERT INTO items SELECT x, 'item ' || x FROM n`,
+    ]);
     assert.equal(r.status, 0, r.stderr);
     c = pgClient(port);
     await c.connect();
@@ -50,9 +53,15 @@ describe('cursors over the PG port', function () {
     const d = await c.query('DECLARE cur NO SCROLL CURSOR FOR SELECT id, name FROM items WHERE id <= 10 ORDER BY id');
     assert.equal((d as unknown as { command: string }).command, 'DECLARE');
     const first = await c.query('FETCH 3 FROM cur');
-    assert.deepEqual(first.fields.map((f) => f.name), ['id', 'name']);
+    assert.deepEqual(
+      first.fields.map((f) => f.name),
+      ['id', 'name'],
+    );
     assert.equal(first.rowCount, 3);
-    assert.deepEqual(first.rows.map((r) => String(r.id)), ['1', '2', '3']);
+    assert.deepEqual(
+      first.rows.map((r) => String(r.id)),
+      ['1', '2', '3'],
+    );
     assert.deepEqual(await rows('FETCH NEXT FROM cur'), ['4|item 4']);
     assert.deepEqual(await rows('FETCH FORWARD 2 IN cur'), ['5|item 5', '6|item 6']);
     assert.equal((await c.query('MOVE 2 FROM cur')).rowCount, 2);
@@ -63,16 +72,28 @@ describe('cursors over the PG port', function () {
     await c.query('ROLLBACK');
   });
 
-  it('FETCH through Parse/Bind/Describe/Execute (a named prepared statement) describes the cursor\'s columns', async () => {
+  it("FETCH through Parse/Bind/Describe/Execute (a named prepared statement) describes the cursor's columns", async () => {
     await c.query('BEGIN');
     await c.query('DECLARE pc CURSOR FOR SELECT id, name, id * 2 AS twice FROM items WHERE id <= 5 ORDER BY id');
     // node-postgres sends a named statement as Parse, Bind, Describe (portal), Execute, Sync
     const q = { name: 'fetch_pc', text: 'FETCH 2 FROM pc', rowMode: 'array' } as { text: string; rowMode: 'array' };
     const r1 = await c.query(q);
-    assert.deepEqual(r1.fields.map((f) => f.name), ['id', 'name', 'twice']);
-    assert.deepEqual(r1.rows.map((r) => r.map(String)), [['1', 'item 1', '2'], ['2', 'item 2', '4']]);
+    assert.deepEqual(
+      r1.fields.map((f) => f.name),
+      ['id', 'name', 'twice'],
+    );
+    assert.deepEqual(
+      r1.rows.map((r) => r.map(String)),
+      [
+        ['1', 'item 1', '2'],
+        ['2', 'item 2', '4'],
+      ],
+    );
     const r2 = await c.query(q);
-    assert.deepEqual(r2.rows.map((r) => String(r[0])), ['3', '4']);
+    assert.deepEqual(
+      r2.rows.map((r) => String(r[0])),
+      ['3', '4'],
+    );
     await c.query('CLOSE pc');
     assert.equal(await code({ name: 'fetch_pc', text: 'FETCH 2 FROM pc' }), '34000');
     await c.query('ROLLBACK');
@@ -148,7 +169,10 @@ print(cur.fetchone()[0])
 `;
     const p = spawnSync(PYTHON, ['-c', py], { encoding: 'utf8', timeout: 30000 });
     assert.equal(p.status, 0, p.stderr);
-    assert.equal(p.stdout, `5000 ${(5000 * 5001) / 2} name\n[4991, 4992, 4993] [4994, 4995, 4996]\n1\n2\n34000\n5000\n`);
+    assert.equal(
+      p.stdout,
+      `5000 ${(5000 * 5001) / 2} name\n[4991, 4992, 4993] [4994, 4995, 4996]\n1\n2\n34000\n5000\n`,
+    );
   });
 
   it('a cursor over a million rows holds only what FETCH has asked for', async () => {
@@ -156,7 +180,9 @@ print(cur.fetchone()[0])
     const before = rssMiB(pid);
     await c.query('BEGIN');
     // about 120 bytes a row: 120 MB if the agent held the result
-    await c.query(`DECLARE m CURSOR FOR WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, printf('%0110d', x) FROM n`);
+    await c.query(
+      `DECLARE m CURSOR FOR WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, printf('%0110d', x) FROM n`,
+    );
     let last = 0;
     for (let k = 0; k < 5; k++) {
       const r = await c.query({ text: 'FETCH 1000 FROM m', rowMode: 'array' });

@@ -14,7 +14,11 @@ CREATE TABLE pairs (a TEXT NOT NULL, b INTEGER NOT NULL, v TEXT, PRIMARY KEY (a,
 `;
 const PYTHON = '/usr/bin/python3';
 
-interface Note { channel: string; payload: string; processId: number }
+interface Note {
+  channel: string;
+  payload: string;
+  processId: number;
+}
 
 /** A node-postgres client that records its notifications. */
 async function listener(port: number): Promise<{ c: PgClient; notes: Note[]; until(n: number): Promise<Note[]> }> {
@@ -56,13 +60,19 @@ describe('LISTEN/NOTIFY over the PG port', function () {
     try {
       await l.c.query('LISTEN patina_updates_users');
       await httpWrite(agent.http, "INSERT INTO users (id, name) VALUES (1, 'a'), (9223372036854775807, 'max')");
-      assert.deepEqual((await l.until(2)).map((n) => [n.channel, n.payload]), [
-        ['patina_updates_users', '{"notify":["update",[1]]}'],
-        ['patina_updates_users', '{"notify":["update",[9223372036854775807]]}'],
-      ]);
+      assert.deepEqual(
+        (await l.until(2)).map((n) => [n.channel, n.payload]),
+        [
+          ['patina_updates_users', '{"notify":["update",[1]]}'],
+          ['patina_updates_users', '{"notify":["update",[9223372036854775807]]}'],
+        ],
+      );
       await w.query(`UPDATE users SET name = 'b' WHERE id = 1`);
       await w.query('DELETE FROM users WHERE id = 9223372036854775807');
-      assert.deepEqual((await l.until(2)).map((n) => n.payload), ['{"notify":["update",[1]]}', '{"notify":["delete",[9223372036854775807]]}']);
+      assert.deepEqual(
+        (await l.until(2)).map((n) => n.payload),
+        ['{"notify":["update",[1]]}', '{"notify":["delete",[9223372036854775807]]}'],
+      );
       // a transaction block's rows arrive after its commit; a rolled-back block sends nothing
       await w.query('BEGIN');
       await w.query(`INSERT INTO users (id) VALUES (2)`);
@@ -71,14 +81,23 @@ describe('LISTEN/NOTIFY over the PG port', function () {
       await w.query(`INSERT INTO users (id) VALUES (3)`);
       await w.query(`INSERT INTO pairs (a, b) VALUES ('x', 1)`); // another table: another channel
       await w.query('COMMIT');
-      assert.deepEqual((await l.until(1)).map((n) => n.payload), ['{"notify":["update",[3]]}']);
+      assert.deepEqual(
+        (await l.until(1)).map((n) => n.payload),
+        ['{"notify":["update",[3]]}'],
+      );
       // composite keys in key order; the listener's own writes notify it too
       await l.c.query('LISTEN patina_updates_pairs');
       await l.c.query(`UPDATE pairs SET v = 'y' WHERE a = 'x'`);
-      assert.deepEqual((await l.until(1)).map((n) => [n.channel, n.payload]), [['patina_updates_pairs', '{"notify":["update",["x",1]]}']]);
+      assert.deepEqual(
+        (await l.until(1)).map((n) => [n.channel, n.payload]),
+        [['patina_updates_pairs', '{"notify":["update",["x",1]]}']],
+      );
       await l.c.query('UNLISTEN patina_updates_users');
       await httpWrite(agent.http, 'INSERT INTO users (id) VALUES (4)', "INSERT INTO pairs (a, b) VALUES ('z', 2)");
-      assert.deepEqual((await l.until(1)).map((n) => n.payload), ['{"notify":["update",["z",2]]}']);
+      assert.deepEqual(
+        (await l.until(1)).map((n) => n.payload),
+        ['{"notify":["update",["z",2]]}'],
+      );
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(l.notes, [], 'nothing after UNLISTEN');
     } finally {
@@ -91,7 +110,11 @@ describe('LISTEN/NOTIFY over the PG port', function () {
     const c = pgClient(port);
     await c.connect();
     try {
-      await assert.rejects(c.query('LISTEN patina_updates_nosuch'), (e: { code: string; message: string }) => e.code === '42P01' && /relation "nosuch" does not exist/.test(e.message));
+      await assert.rejects(
+        c.query('LISTEN patina_updates_nosuch'),
+        (e: { code: string; message: string }) =>
+          e.code === '42P01' && /relation "nosuch" does not exist/.test(e.message),
+      );
       await assert.rejects(c.query('NOTIFY'), (e: { code: string }) => e.code === '42601');
       await assert.rejects(c.query('NOTIFY ch, 42'), (e: { code: string }) => e.code === '42601');
       assert.deepEqual((await c.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
@@ -108,26 +131,44 @@ describe('LISTEN/NOTIFY over the PG port', function () {
       await b.c.query('LISTEN "Jobs"');
       await b.c.query(`NOTIFY jobs, 'it''s ready'`);
       const got = await a.until(1);
-      assert.deepEqual(got.map((n) => [n.channel, n.payload]), [['jobs', "it's ready"]]);
-      assert.ok(got[0].processId > 0, 'the sender\'s process id');
+      assert.deepEqual(
+        got.map((n) => [n.channel, n.payload]),
+        [['jobs', "it's ready"]],
+      );
+      assert.ok(got[0].processId > 0, "the sender's process id");
       await b.c.query('BEGIN');
       await b.c.query(`NOTIFY jobs, 'later'`);
       await b.c.query('INSERT INTO users (id) VALUES (900)'); // a block that writes commits as a group-commit unit
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(a.notes, [], 'not before the commit');
       await b.c.query('COMMIT');
-      assert.deepEqual((await a.until(1)).map((n) => n.payload), ['later']);
+      assert.deepEqual(
+        (await a.until(1)).map((n) => n.payload),
+        ['later'],
+      );
       await b.c.query('BEGIN');
       await b.c.query(`NOTIFY jobs, 'never'`);
       await b.c.query('ROLLBACK');
       // pg_notify() with literals or parameters, as application code calls it
       await b.c.query(`SELECT pg_notify('jobs', 'by function')`);
       const r = await b.c.query('SELECT pg_notify($1, $2)', ['jobs', 'by parameter']);
-      assert.deepEqual(r.fields.map((f) => f.name), ['pg_notify']);
-      assert.deepEqual((await a.until(2)).map((n) => n.payload), ['by function', 'by parameter']);
-      await assert.rejects(b.c.query('SELECT pg_notify($1, $2)', ['', 'x']), (e: { code: string }) => e.code === '22023');
+      assert.deepEqual(
+        r.fields.map((f) => f.name),
+        ['pg_notify'],
+      );
+      assert.deepEqual(
+        (await a.until(2)).map((n) => n.payload),
+        ['by function', 'by parameter'],
+      );
+      await assert.rejects(
+        b.c.query('SELECT pg_notify($1, $2)', ['', 'x']),
+        (e: { code: string }) => e.code === '22023',
+      );
       await a.c.query(`NOTIFY "Jobs"`); // the quoted name is another channel
-      assert.deepEqual((await b.until(1)).map((n) => [n.channel, n.payload]), [['Jobs', '']]);
+      assert.deepEqual(
+        (await b.until(1)).map((n) => [n.channel, n.payload]),
+        [['Jobs', '']],
+      );
       await new Promise((r) => setTimeout(r, 200));
       assert.deepEqual(a.notes, [], 'a rolled-back NOTIFY is not sent');
     } finally {
@@ -157,7 +198,10 @@ print(n.channel, n.payload)
     assert.equal(p.stdout, 'patina_updates_users {"notify":["update",[70]]}\n');
     const r = psql(port, ['LISTEN patina_updates_users', `DELETE FROM users WHERE id = 70`, 'SELECT 1']);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /Asynchronous notification "patina_updates_users" with payload "\{"notify":\["delete",\[70\]\]\}" received/);
+    assert.match(
+      r.stdout,
+      /Asynchronous notification "patina_updates_users" with payload "\{"notify":\["delete",\[70\]\]\}" received/,
+    );
   });
 });
 
@@ -175,7 +219,10 @@ describe('LISTEN on a table hears writes replicated from another agent', functio
     try {
       await l.c.query('LISTEN patina_updates_users');
       await httpWrite(a.http, "INSERT INTO users (id, name) VALUES (500, 'from A')");
-      assert.deepEqual((await l.until(1)).map((n) => [n.channel, n.payload]), [['patina_updates_users', '{"notify":["update",[500]]}']]);
+      assert.deepEqual(
+        (await l.until(1)).map((n) => [n.channel, n.payload]),
+        [['patina_updates_users', '{"notify":["update",[500]]}']],
+      );
     } finally {
       await l.c.end();
     }

@@ -33,7 +33,11 @@ describe('PostgreSQL wire protocol', function () {
     agent = await startAgent({ schema: SCHEMA, config: CONFIG });
     [port, readonlyPort, passwordPort] = pgListeners(agent).map((l) => l.port);
     const c = await RawPg.open(port);
-    c.send(serialize.query(`INSERT INTO items (id, name, price, ok) VALUES (1, 'a', 1.5, true), (2, 'b', 2, false), (3, 'c', NULL, NULL)`));
+    c.send(
+      serialize.query(
+        `INSERT INTO items (id, name, price, ok) VALUES (1, 'a', 1.5, true), (2, 'b', 2, false), (3, 'c', NULL, NULL)`,
+      ),
+    );
     const msgs = await c.until('readyForQuery');
     assert.equal(msgs.find((m) => m.name === 'commandComplete')?.text, 'INSERT 0 3');
     c.end();
@@ -49,7 +53,9 @@ describe('PostgreSQL wire protocol', function () {
     c.send(serialize.startup({ user: 'tester', database: 'db', application_name: 'mocha' }));
     const msgs = await c.until('readyForQuery');
     assert.equal(msgs[0].name, 'authenticationOk');
-    const params = Object.fromEntries(msgs.filter((m) => m.name === 'parameterStatus').map((m) => [m.parameterName, m.parameterValue]));
+    const params = Object.fromEntries(
+      msgs.filter((m) => m.name === 'parameterStatus').map((m) => [m.parameterName, m.parameterValue]),
+    );
     assert.match(params.server_version as string, /^15\./);
     assert.equal(params.server_encoding, 'UTF8');
     assert.equal(params.client_encoding, 'UTF8');
@@ -66,12 +72,25 @@ describe('PostgreSQL wire protocol', function () {
 
   it('runs several statements in one simple query, with their tags', async () => {
     const c = await RawPg.open(port);
-    c.send(serialize.query(`SELECT id FROM items ORDER BY id; UPDATE items SET name = name WHERE id < 3; DELETE FROM items WHERE id = 99; SET application_name = 'x'; SHOW application_name; BEGIN; COMMIT`));
+    c.send(
+      serialize.query(
+        `SELECT id FROM items ORDER BY id; UPDATE items SET name = name WHERE id < 3; DELETE FROM items WHERE id = 99; SET application_name = 'x'; SHOW application_name; BEGIN; COMMIT`,
+      ),
+    );
     const msgs = await c.until('readyForQuery');
-    assert.deepEqual(msgs.filter((m) => m.name === 'commandComplete').map((m) => m.text), ['SELECT 3', 'UPDATE 2', 'DELETE 0', 'SET', 'SHOW', 'BEGIN', 'COMMIT']);
-    assert.deepEqual(msgs.filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]), ['1', '2', '3', 'x']);
+    assert.deepEqual(
+      msgs.filter((m) => m.name === 'commandComplete').map((m) => m.text),
+      ['SELECT 3', 'UPDATE 2', 'DELETE 0', 'SET', 'SHOW', 'BEGIN', 'COMMIT'],
+    );
+    assert.deepEqual(
+      msgs.filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]),
+      ['1', '2', '3', 'x'],
+    );
     c.send(serialize.query(''));
-    assert.deepEqual((await c.until('readyForQuery')).map((m) => m.name), ['emptyQuery', 'readyForQuery']);
+    assert.deepEqual(
+      (await c.until('readyForQuery')).map((m) => m.name),
+      ['emptyQuery', 'readyForQuery'],
+    );
     c.end();
   });
 
@@ -82,9 +101,16 @@ describe('PostgreSQL wire protocol', function () {
       return (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]);
     };
     // a later failure rolls back the earlier write of the same message; the session is idle after
-    c.send(serialize.query(`INSERT INTO items (id, name) VALUES (400, 'x'); SELECT id FROM items WHERE id = 400; INSERT INTO items (id, name) VALUES (401, NULL); INSERT INTO items (id, name) VALUES (402, 'never')`));
+    c.send(
+      serialize.query(
+        `INSERT INTO items (id, name) VALUES (400, 'x'); SELECT id FROM items WHERE id = 400; INSERT INTO items (id, name) VALUES (401, NULL); INSERT INTO items (id, name) VALUES (402, 'never')`,
+      ),
+    );
     const msgs = await c.until('readyForQuery');
-    assert.deepEqual(msgs.map((m) => m.name), ['commandComplete', 'rowDescription', 'dataRow', 'commandComplete', 'error', 'readyForQuery']);
+    assert.deepEqual(
+      msgs.map((m) => m.name),
+      ['commandComplete', 'rowDescription', 'dataRow', 'commandComplete', 'error', 'readyForQuery'],
+    );
     assert.equal(msgs[4].code, '23502');
     assert.equal(msgs[5].status, 'I');
     assert.deepEqual(await ids('SELECT id FROM items WHERE id >= 400 ORDER BY id'), []);
@@ -92,7 +118,11 @@ describe('PostgreSQL wire protocol', function () {
     await ids(`INSERT INTO items (id, name) VALUES (403, 'a'); UPDATE items SET name = 'b' WHERE id = 403`);
     assert.deepEqual(await ids(`SELECT name FROM items WHERE id = 403`), ['b']);
     // an explicit COMMIT ends the implicit run: what follows is a run of its own
-    c.send(serialize.query(`BEGIN; INSERT INTO items (id, name) VALUES (404, 'c'); COMMIT; INSERT INTO items (id, name) VALUES (405, 'd'); SELECT * FROM missing`));
+    c.send(
+      serialize.query(
+        `BEGIN; INSERT INTO items (id, name) VALUES (404, 'c'); COMMIT; INSERT INTO items (id, name) VALUES (405, 'd'); SELECT * FROM missing`,
+      ),
+    );
     const m2 = await c.until('readyForQuery');
     assert.equal(m2.find((m) => m.name === 'error')?.code, '42P01');
     assert.equal(m2[m2.length - 1].status, 'I');
@@ -108,25 +138,48 @@ describe('PostgreSQL wire protocol', function () {
 
   it('describes statements and portals, and suspends portals at the row limit', async () => {
     const c = await RawPg.open(port);
-    c.send(Buffer.concat([
-      serialize.parse({ name: 's1', text: 'SELECT id, name, price, ok FROM items WHERE id >= $1 ORDER BY id', types: [] }),
-      serialize.describe({ type: 'S', name: 's1' }),
-      serialize.bind({ statement: 's1', portal: 'p1', values: ['1'] }),
-      serialize.describe({ type: 'P', name: 'p1' }),
-      serialize.execute({ portal: 'p1', rows: 2 }),
-      serialize.execute({ portal: 'p1', rows: 2 }),
-      serialize.parse({ name: '', text: 'INSERT INTO items (id, name) VALUES ($1, $2)', types: [] }),
-      serialize.describe({ type: 'S', name: '' }),
-      serialize.sync(),
-    ]));
+    c.send(
+      Buffer.concat([
+        serialize.parse({
+          name: 's1',
+          text: 'SELECT id, name, price, ok FROM items WHERE id >= $1 ORDER BY id',
+          types: [],
+        }),
+        serialize.describe({ type: 'S', name: 's1' }),
+        serialize.bind({ statement: 's1', portal: 'p1', values: ['1'] }),
+        serialize.describe({ type: 'P', name: 'p1' }),
+        serialize.execute({ portal: 'p1', rows: 2 }),
+        serialize.execute({ portal: 'p1', rows: 2 }),
+        serialize.parse({ name: '', text: 'INSERT INTO items (id, name) VALUES ($1, $2)', types: [] }),
+        serialize.describe({ type: 'S', name: '' }),
+        serialize.sync(),
+      ]),
+    );
     const msgs = await c.until('readyForQuery');
-    assert.deepEqual(msgs.map((m) => m.name), [
-      'parseComplete', 'parameterDescription', 'rowDescription', 'bindComplete', 'rowDescription',
-      'dataRow', 'dataRow', 'portalSuspended', 'dataRow', 'commandComplete',
-      'parseComplete', 'parameterDescription', 'noData', 'readyForQuery',
-    ]);
+    assert.deepEqual(
+      msgs.map((m) => m.name),
+      [
+        'parseComplete',
+        'parameterDescription',
+        'rowDescription',
+        'bindComplete',
+        'rowDescription',
+        'dataRow',
+        'dataRow',
+        'portalSuspended',
+        'dataRow',
+        'commandComplete',
+        'parseComplete',
+        'parameterDescription',
+        'noData',
+        'readyForQuery',
+      ],
+    );
     assert.deepEqual(msgs[1].dataTypeIDs, [20]);
-    assert.deepEqual((msgs[2].fields as { dataTypeID: number }[]).map((f) => f.dataTypeID), [20, 25, 701, 16]);
+    assert.deepEqual(
+      (msgs[2].fields as { dataTypeID: number }[]).map((f) => f.dataTypeID),
+      [20, 25, 701, 16],
+    );
     assert.equal(msgs[9].text, 'SELECT 3');
     assert.deepEqual(msgs[11].dataTypeIDs, [20, 25]);
     assert.deepEqual(msgs[5].fields, ['1', 'a', '1.5', 't']);
@@ -135,21 +188,29 @@ describe('PostgreSQL wire protocol', function () {
 
   it('skips messages after an error until Sync, then sends exactly one ReadyForQuery', async () => {
     const c = await RawPg.open(port);
-    c.send(Buffer.concat([
-      serialize.parse({ text: 'SELEC oops' }),
-      serialize.bind({}),
-      serialize.execute({}),
-      serialize.sync(),
-      serialize.parse({ text: 'SELECT 42' }),
-      serialize.bind({}),
-      serialize.execute({}),
-      serialize.sync(),
-    ]));
+    c.send(
+      Buffer.concat([
+        serialize.parse({ text: 'SELEC oops' }),
+        serialize.bind({}),
+        serialize.execute({}),
+        serialize.sync(),
+        serialize.parse({ text: 'SELECT 42' }),
+        serialize.bind({}),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
     const first = await c.until('readyForQuery');
-    assert.deepEqual(first.map((m) => m.name), ['error', 'readyForQuery']);
+    assert.deepEqual(
+      first.map((m) => m.name),
+      ['error', 'readyForQuery'],
+    );
     assert.equal(first[0].code, '42601');
     const second = await c.until('readyForQuery');
-    assert.deepEqual(second.map((m) => m.name), ['parseComplete', 'bindComplete', 'dataRow', 'commandComplete', 'readyForQuery']);
+    assert.deepEqual(
+      second.map((m) => m.name),
+      ['parseComplete', 'bindComplete', 'dataRow', 'commandComplete', 'readyForQuery'],
+    );
     c.end();
   });
 
@@ -189,16 +250,21 @@ describe('PostgreSQL wire protocol', function () {
     const c = await RawPg.open(port);
     const int8 = Buffer.alloc(8);
     int8.writeBigInt64BE(2n); // bytes that survive pg-protocol's text decoding of cells
-    c.send(Buffer.concat([
-      serialize.parse({ text: 'SELECT id, name, price, ok FROM items WHERE id = $1', types: [20] }),
-      serialize.bind({ values: [int8], binary: true, valueMapper: (v) => v }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]));
+    c.send(
+      Buffer.concat([
+        serialize.parse({ text: 'SELECT id, name, price, ok FROM items WHERE id = $1', types: [20] }),
+        serialize.bind({ values: [int8], binary: true, valueMapper: (v) => v }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
     const msgs = await c.until('readyForQuery');
     const fields = msgs.find((m) => m.name === 'dataRow')!.fields as string[];
-    assert.deepEqual((msgs.find((m) => m.name === 'rowDescription')!.fields as { format: string }[]).map((f) => f.format), ['binary', 'binary', 'binary', 'binary']);
+    assert.deepEqual(
+      (msgs.find((m) => m.name === 'rowDescription')!.fields as { format: string }[]).map((f) => f.format),
+      ['binary', 'binary', 'binary', 'binary'],
+    );
     // pg-protocol hands binary cells over as 'binary' strings
     const cell = (i: number) => Buffer.from(fields[i], 'binary');
     assert.equal(cell(0).readBigInt64BE(0), 2n);
@@ -241,7 +307,11 @@ describe('PostgreSQL wire protocol', function () {
     c.send(serialize.startup({ user: 'tester', database: 'db' }));
     const start = await c.until('readyForQuery');
     const key = start.find((m) => m.name === 'backendKeyData')!;
-    c.send(serialize.query('WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000000) SELECT count(*) FROM n'));
+    c.send(
+      serialize.query(
+        'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000000) SELECT count(*) FROM n',
+      ),
+    );
     await new Promise((r) => setTimeout(r, 300));
     const k = await new Promise<net.Socket>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => resolve(s));
@@ -262,13 +332,19 @@ describe('PostgreSQL wire protocol', function () {
     // another session's read does not see the uncommitted row
     const other = await RawPg.open(port);
     other.send(serialize.query('SELECT count(*) FROM items WHERE id = 100'));
-    assert.equal(((await other.until('readyForQuery')).find((m) => m.name === 'dataRow')?.fields as string[] | undefined)?.[0], '0');
+    assert.equal(
+      ((await other.until('readyForQuery')).find((m) => m.name === 'dataRow')?.fields as string[] | undefined)?.[0],
+      '0',
+    );
     c.socket.destroy();
     other.send(serialize.query(`INSERT INTO items (id, name) VALUES (101, 'kept')`));
     const w = await other.until('readyForQuery');
     assert.equal(w.find((m) => m.name === 'commandComplete')?.text, 'INSERT 0 1');
     other.send(serialize.query('SELECT id FROM items WHERE id >= 100'));
-    assert.deepEqual((await other.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]), ['101']);
+    assert.deepEqual(
+      (await other.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]),
+      ['101'],
+    );
     other.end();
   });
 
@@ -281,10 +357,20 @@ describe('PostgreSQL wire protocol', function () {
     await c.query('INSERT INTO items (id, name) VALUES ($1, $2)', [201, 'y']);
     await c.query('ROLLBACK TO SAVEPOINT s1');
     assert.deepEqual((await c.query('SELECT id FROM items WHERE id >= 200')).rows, [{ id: '200' }]);
-    const res = await request(agent.http, 'POST', '/v1/queries', JSON.stringify('SELECT count(*) FROM items WHERE id >= 200'));
+    const res = await request(
+      agent.http,
+      'POST',
+      '/v1/queries',
+      JSON.stringify('SELECT count(*) FROM items WHERE id >= 200'),
+    );
     assert.match(res.text, /"row":\[1,\[0\]\]/);
     await c.query('COMMIT');
-    const after = await request(agent.http, 'POST', '/v1/queries', JSON.stringify('SELECT count(*) FROM items WHERE id >= 200'));
+    const after = await request(
+      agent.http,
+      'POST',
+      '/v1/queries',
+      JSON.stringify('SELECT count(*) FROM items WHERE id >= 200'),
+    );
     assert.match(after.text, /"row":\[1,\[1\]\]/);
     await c.end();
   });
@@ -293,7 +379,10 @@ describe('PostgreSQL wire protocol', function () {
     const c = pgClient(port);
     await c.connect();
     const r = await c.query('SELECT $1::bool, $2::boolean, id = $3 AS same FROM items WHERE id = 1', [true, 'f', 1]);
-    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]).slice(0, 2), [['bool', 16], ['bool', 16]]);
+    assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]).slice(0, 2), [
+      ['bool', 16],
+      ['bool', 16],
+    ]);
     assert.equal(r.rows[0].bool, false); // two columns named bool: the second wins, as with PostgreSQL
     const one = await c.query({ text: 'SELECT $1', values: [true], types: undefined } as unknown as string);
     assert.equal(one.rows.length, 1);
@@ -304,7 +393,10 @@ describe('PostgreSQL wire protocol', function () {
     const c = pgClient(readonlyPort);
     await c.connect();
     assert.equal((await c.query('SELECT count(*) AS n FROM items')).rows.length, 1);
-    await assert.rejects(c.query(`INSERT INTO items (id, name) VALUES (300, 'no')`), (e: { code: string }) => e.code === '25006');
+    await assert.rejects(
+      c.query(`INSERT INTO items (id, name) VALUES (300, 'no')`),
+      (e: { code: string }) => e.code === '25006',
+    );
     await c.end();
   });
 
@@ -330,7 +422,10 @@ describe('PostgreSQL wire protocol', function () {
     await new Promise((r) => setTimeout(r, 2000));
     // the agent answered until its socket was full and then stopped reading: the questions wait with the client
     const unsent = c.socket.writableLength;
-    assert.ok(unsent > 32e6, `the agent read on while its answers were not read (the client has ${unsent} bytes left to send)`);
+    assert.ok(
+      unsent > 32e6,
+      `the agent read on while its answers were not read (the client has ${unsent} bytes left to send)`,
+    );
     c.socket.resume();
     for (let i = 0; i < n; i++) {
       const msgs = await c.until('readyForQuery');
@@ -345,20 +440,41 @@ describe('PostgreSQL wire protocol', function () {
   it('serves 500 concurrent connections', async () => {
     const clients = await Promise.all(Array.from({ length: 500 }, () => RawPg.open(port)));
     clients.forEach((c, i) => c.send(serialize.query(`SELECT ${i} AS n`)));
-    const answers = await Promise.all(clients.map(async (c) => ((await c.until('readyForQuery', 30000)).find((m) => m.name === 'dataRow')?.fields as string[] | undefined)?.[0]));
-    assert.deepEqual(answers, clients.map((_, i) => String(i)));
+    const answers = await Promise.all(
+      clients.map(
+        async (c) =>
+          (
+            (await c.until('readyForQuery', 30000)).find((m) => m.name === 'dataRow')?.fields as string[] | undefined
+          )?.[0],
+      ),
+    );
+    assert.deepEqual(
+      answers,
+      clients.map((_, i) => String(i)),
+    );
     for (const c of clients) c.end();
   });
 
   it('shows tables added by a schema reload without reconnecting', async () => {
     const c = await RawPg.open(port);
     c.send(serialize.query(`SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' ORDER BY 1`));
-    assert.deepEqual((await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]), ['items']);
-    fs.appendFileSync(path.join(agent.dir, 'schema.sql'), '\nCREATE TABLE later (k TEXT NOT NULL PRIMARY KEY, v INTEGER);\n');
+    assert.deepEqual(
+      (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]),
+      ['items'],
+    );
+    fs.appendFileSync(
+      path.join(agent.dir, 'schema.sql'),
+      '\nCREATE TABLE later (k TEXT NOT NULL PRIMARY KEY, v INTEGER);\n',
+    );
     const r = await request(agent.http, 'POST', '/v1/admin/reload');
     assert.equal(r.status, 200, r.text);
-    c.send(serialize.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`));
-    assert.deepEqual((await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]), ['items', 'later']);
+    c.send(
+      serialize.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`),
+    );
+    assert.deepEqual(
+      (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]),
+      ['items', 'later'],
+    );
     c.end();
   });
 });

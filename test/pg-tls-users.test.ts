@@ -52,13 +52,26 @@ role = "write"
   const ca = () => certs.file('ca.crt');
 
   it('psql connects with sslmode=require and verify-full; a reader gets 25006 on writes', () => {
-    const w = psql(port, ["INSERT INTO items (id, name) VALUES (1, 'one')", 'SELECT name FROM items', 'SHOW ssl'], ['-A', '-t', '-U', 'writer'], { PGSSLMODE: 'verify-full', PGSSLROOTCERT: ca(), PGPASSWORD: WRITER_PASSWORD });
+    const w = psql(
+      port,
+      ["INSERT INTO items (id, name) VALUES (1, 'one')", 'SELECT name FROM items', 'SHOW ssl'],
+      ['-A', '-t', '-U', 'writer'],
+      { PGSSLMODE: 'verify-full', PGSSLROOTCERT: ca(), PGPASSWORD: WRITER_PASSWORD },
+    );
     assert.equal(w.status, 0, w.stderr);
     assert.match(w.stdout, /^INSERT 0 1\none\non\n$/);
-    const r = psql(port, ['SELECT count(*) FROM items'], ['-A', '-t', '-U', 'reader'], { PGSSLMODE: 'require', PGPASSWORD: READER_PASSWORD });
+    const r = psql(port, ['SELECT count(*) FROM items'], ['-A', '-t', '-U', 'reader'], {
+      PGSSLMODE: 'require',
+      PGPASSWORD: READER_PASSWORD,
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, '1\n');
-    const denied = psql(port, ["INSERT INTO items (id, name) VALUES (2, 'two')"], ['-U', 'reader', '-v', 'VERBOSITY=verbose'], { PGSSLMODE: 'require', PGPASSWORD: READER_PASSWORD });
+    const denied = psql(
+      port,
+      ["INSERT INTO items (id, name) VALUES (2, 'two')"],
+      ['-U', 'reader', '-v', 'VERBOSITY=verbose'],
+      { PGSSLMODE: 'require', PGPASSWORD: READER_PASSWORD },
+    );
     assert.notEqual(denied.status, 0);
     assert.match(denied.stderr, /ERROR: {2}25006: cannot execute INSERT in a read-only transaction/);
   });
@@ -66,7 +79,11 @@ role = "write"
   it('verify-full refuses a server whose certificate another CA signed', () => {
     const other = TestCerts.generate('stranger');
     try {
-      const r = psql(port, ['SELECT 1'], ['-U', 'writer'], { PGSSLMODE: 'verify-full', PGSSLROOTCERT: other.file('ca.crt'), PGPASSWORD: WRITER_PASSWORD });
+      const r = psql(port, ['SELECT 1'], ['-U', 'writer'], {
+        PGSSLMODE: 'verify-full',
+        PGSSLROOTCERT: other.file('ca.crt'),
+        PGPASSWORD: WRITER_PASSWORD,
+      });
       assert.notEqual(r.status, 0);
       assert.match(r.stderr, /certificate verify failed/);
     } finally {
@@ -77,7 +94,10 @@ role = "write"
   it('require_tls refuses plaintext with the error PostgreSQL sends (28000, no pg_hba.conf entry ... no encryption)', async () => {
     const r = psql(port, ['SELECT 1'], ['-U', 'writer'], { PGSSLMODE: 'disable', PGPASSWORD: WRITER_PASSWORD });
     assert.notEqual(r.status, 0);
-    assert.match(r.stderr, /FATAL: {2}no pg_hba\.conf entry for host "127\.0\.0\.1", user "writer", database "db", no encryption/);
+    assert.match(
+      r.stderr,
+      /FATAL: {2}no pg_hba\.conf entry for host "127\.0\.0\.1", user "writer", database "db", no encryption/,
+    );
     const c = pgClient(port, { user: 'writer', password: WRITER_PASSWORD, ssl: false });
     await assert.rejects(c.connect(), (err: Error & { code?: string }) => err.code === '28000');
   });
@@ -97,7 +117,11 @@ role = "write"
   });
 
   it('node-postgres connects over TLS with the CA; a reader gets 25006', async () => {
-    const w = pgClient(port, { user: 'writer', password: WRITER_PASSWORD, ssl: { ca: fs.readFileSync(ca()), servername: 'localhost' } });
+    const w = pgClient(port, {
+      user: 'writer',
+      password: WRITER_PASSWORD,
+      ssl: { ca: fs.readFileSync(ca()), servername: 'localhost' },
+    });
     await w.connect();
     await w.query('INSERT INTO items (id, name) VALUES ($1, $2)', [3, 'three']);
     await w.end();
@@ -109,7 +133,15 @@ role = "write"
   });
 
   it('postgres.js connects over TLS', async () => {
-    const sql = postgres({ host: '127.0.0.1', port, user: 'writer', password: WRITER_PASSWORD, database: 'db', ssl: { ca: fs.readFileSync(ca()) }, max: 1 });
+    const sql = postgres({
+      host: '127.0.0.1',
+      port,
+      user: 'writer',
+      password: WRITER_PASSWORD,
+      database: 'db',
+      ssl: { ca: fs.readFileSync(ca()) },
+      max: 1,
+    });
     try {
       const rows = await sql`SELECT name FROM items WHERE id = ${1}`;
       assert.equal(rows[0].name, 'one');
@@ -136,8 +168,14 @@ except psycopg2.Error as e:
 
   it('psqlODBC through isql connects with SSLmode=require', () => {
     const dir = fs.mkdtempSync(path.join(agent.dir, 'odbc-'));
-    fs.writeFileSync(path.join(dir, 'odbcinst.ini'), '[PostgreSQL Unicode]\nDriver=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so\n');
-    fs.writeFileSync(path.join(dir, 'odbc.ini'), `[patina]\nDriver=PostgreSQL Unicode\nServername=127.0.0.1\nPort=${port}\nDatabase=db\nUsername=writer\nPassword=${WRITER_PASSWORD}\nSSLmode=require\n`);
+    fs.writeFileSync(
+      path.join(dir, 'odbcinst.ini'),
+      '[PostgreSQL Unicode]\nDriver=/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'odbc.ini'),
+      `[patina]\nDriver=PostgreSQL Unicode\nServername=127.0.0.1\nPort=${port}\nDatabase=db\nUsername=writer\nPassword=${WRITER_PASSWORD}\nSSLmode=require\n`,
+    );
     const r = spawnSync('isql', ['-b', '-d,', '-c', 'patina'], {
       input: 'SELECT id, name FROM items WHERE id = 1\n',
       encoding: 'utf8',
@@ -156,7 +194,10 @@ except psycopg2.Error as e:
     const r = await request(agent.http, 'POST', '/v1/admin/reload');
     assert.equal(r.status, 200, r.text);
     assert.equal(psql(port, ['SELECT 1'], ['-U', 'writer'], { PGSSLMODE: 'require', PGPASSWORD: next }).status, 0);
-    assert.match(psql(port, ['SELECT 1'], ['-U', 'writer'], { PGSSLMODE: 'require', PGPASSWORD: WRITER_PASSWORD }).stderr, /password authentication failed/);
+    assert.match(
+      psql(port, ['SELECT 1'], ['-U', 'writer'], { PGSSLMODE: 'require', PGPASSWORD: WRITER_PASSWORD }).stderr,
+      /password authentication failed/,
+    );
     fs.writeFileSync(writerFile, WRITER_PASSWORD);
     assert.equal((await request(agent.http, 'POST', '/v1/admin/reload')).status, 200);
   });
@@ -166,11 +207,21 @@ describe('PostgreSQL TLS without require_tls, and the single password', function
   this.timeout(60000);
   it('accepts both TLS and plaintext, and the listener password works for any user name', async () => {
     const certs = TestCerts.generate('agent1');
-    const agent = await startAgent({ schema: SCHEMA, config: `[api.pg]\naddr = "127.0.0.1:0"\npassword = "shared-pw"\n[api.pg.tls]\n${certs.pair('agent1')}` });
+    const agent = await startAgent({
+      schema: SCHEMA,
+      config: `[api.pg]\naddr = "127.0.0.1:0"\npassword = "shared-pw"\n[api.pg.tls]\n${certs.pair('agent1')}`,
+    });
     try {
       const port = agent.pg!.port;
-      for (const [mode, ssl] of [['require', 'on'], ['disable', 'off'], ['prefer', 'on']]) {
-        const r = psql(port, ['SHOW ssl'], ['-A', '-t', '-U', `someone-${mode}`], { PGSSLMODE: mode, PGPASSWORD: 'shared-pw' });
+      for (const [mode, ssl] of [
+        ['require', 'on'],
+        ['disable', 'off'],
+        ['prefer', 'on'],
+      ]) {
+        const r = psql(port, ['SHOW ssl'], ['-A', '-t', '-U', `someone-${mode}`], {
+          PGSSLMODE: mode,
+          PGPASSWORD: 'shared-pw',
+        });
         assert.equal(r.status, 0, `${mode}: ${r.stderr}`);
         assert.equal(r.stdout, `${ssl}\n`, mode);
       }
@@ -194,8 +245,15 @@ describe('PostgreSQL TLS without require_tls, and the single password', function
   });
 
   it('refuses a PostgreSQL listener open to the network without users or password, unless allowed', async () => {
-    await assert.rejects(startAgent({ schema: SCHEMA, args: ['--pg-addr', '0.0.0.0:0'] }), /a PostgreSQL listener would accept anyone on 0\.0\.0\.0:0, which is not loopback; configure \[\[api\.pg\.users\]\] or password, or set api\.allow_unauthenticated = true/);
-    const withUsers = await startAgent({ schema: SCHEMA, config: '[api]\nallow_unauthenticated = true\n[api.pg]\naddr = "0.0.0.0:0"\n[[api.pg.users]]\nname = "u"\npassword = "p"\n' });
+    await assert.rejects(
+      startAgent({ schema: SCHEMA, args: ['--pg-addr', '0.0.0.0:0'] }),
+      /a PostgreSQL listener would accept anyone on 0\.0\.0\.0:0, which is not loopback; configure \[\[api\.pg\.users\]\] or password, or set api\.allow_unauthenticated = true/,
+    );
+    const withUsers = await startAgent({
+      schema: SCHEMA,
+      config:
+        '[api]\nallow_unauthenticated = true\n[api.pg]\naddr = "0.0.0.0:0"\n[[api.pg.users]]\nname = "u"\npassword = "p"\n',
+    });
     await withUsers.dispose();
   });
 
@@ -203,12 +261,24 @@ describe('PostgreSQL TLS without require_tls, and the single password', function
     const certs = TestCerts.generate('a', 'b');
     try {
       for (const [tlsLines, message] of [
-        [`cert_file = "${certs.file('missing.crt')}"\nkey_file = "${certs.file('a.key')}"`, /api\.pg\.tls\.cert_file: cannot read .*missing\.crt: ENOENT/],
-        [`cert_file = "${certs.file('a.crt')}"\nkey_file = "${certs.file('b.key')}"`, /a\.crt and .*b\.key are not a usable certificate and key/],
+        [
+          `cert_file = "${certs.file('missing.crt')}"\nkey_file = "${certs.file('a.key')}"`,
+          /api\.pg\.tls\.cert_file: cannot read .*missing\.crt: ENOENT/,
+        ],
+        [
+          `cert_file = "${certs.file('a.crt')}"\nkey_file = "${certs.file('b.key')}"`,
+          /a\.crt and .*b\.key are not a usable certificate and key/,
+        ],
       ] as [string, RegExp][]) {
-        await assert.rejects(startAgent({ schema: SCHEMA, config: `[api.pg]\naddr = "127.0.0.1:0"\n[api.pg.tls]\n${tlsLines}\n` }), message);
+        await assert.rejects(
+          startAgent({ schema: SCHEMA, config: `[api.pg]\naddr = "127.0.0.1:0"\n[api.pg.tls]\n${tlsLines}\n` }),
+          message,
+        );
       }
-      await assert.rejects(startAgent({ schema: SCHEMA, config: '[api.pg]\naddr = "127.0.0.1:0"\nrequire_tls = true\n' }), /api\.pg\.require_tls: needs \[api\.pg\.tls\]/);
+      await assert.rejects(
+        startAgent({ schema: SCHEMA, config: '[api.pg]\naddr = "127.0.0.1:0"\nrequire_tls = true\n' }),
+        /api\.pg\.require_tls: needs \[api\.pg\.tls\]/,
+      );
     } finally {
       certs.dispose();
     }

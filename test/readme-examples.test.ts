@@ -22,7 +22,10 @@ function readmeCommands(): string[] {
       // A single-quoted argument may span lines (the transactions example); so may a trailing backslash.
       inQuote = (current.replace(/'\\''/g, '').split("'").length - 1) % 2 === 1;
       if (inQuote || line.endsWith('\\')) continue;
-      const cmd = current.replace(/\\\n\s*/g, ' ').replace(/\s+#[^'"\n]*$/, '').trim();
+      const cmd = current
+        .replace(/\\\n\s*/g, ' ')
+        .replace(/\s+#[^'"\n]*$/, '')
+        .trim();
       if (cmd) out.push(cmd);
       current = '';
     }
@@ -57,16 +60,26 @@ describe('the README examples run against npm start as written', function () {
 
   it('runs each one without an error', async () => {
     const addr = agent.http.replace('http://', '');
-    const env: Record<string, string> = { ...process.env, PATH: `${dir}:${process.env.PATH}` } as Record<string, string>;
+    const env: Record<string, string> = { ...process.env, PATH: `${dir}:${process.env.PATH}` } as Record<
+      string,
+      string
+    >;
     // `patina` on PATH, as `npm install -g` or `npx` would give it.
-    fs.writeFileSync(path.join(dir, 'patina'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@" --api-addr ${addr}\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(dir, 'patina'),
+      `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@" --api-addr ${addr}\n`,
+      { mode: 0o755 },
+    );
     for (const original of againstNpmStart(readmeCommands())) {
       let cmd = original.replace(new RegExp(DEFAULT_ADDR.source, 'g'), addr);
       const streams = /^curl -sN/.test(cmd);
       if (streams) cmd = cmd.replace(/^curl -sN/, `curl -sN --max-time 2 -D ${dir}/headers`);
       const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', env, timeout: 20_000 });
       // curl's 28 is its own --max-time ending a stream that would go on for ever.
-      assert.ok(r.status === 0 || (streams && r.status === 28), `${original}\nexit ${r.status}\n${r.stdout}\n${r.stderr}`);
+      assert.ok(
+        r.status === 0 || (streams && r.status === 28),
+        `${original}\nexit ${r.status}\n${r.stdout}\n${r.stderr}`,
+      );
       assert.doesNotMatch(r.stdout, /"error"/, `${original}\n${r.stdout}`);
       assert.doesNotMatch(r.stderr, /error/i, `${original}\n${r.stderr}`);
       if (!streams) assert.notEqual(r.stdout.trim(), '', original);

@@ -6,15 +6,20 @@ import { openStream, postJson, request } from './helpers/http';
 const SCHEMA = 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT);\n';
 /** A read that never ends by itself. */
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c';
-const MILLION = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c";
+const MILLION =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000000) SELECT x, 'row ' || x AS label FROM c";
 
 /** Starts a request that may take long; `done` turns true when it is answered, `abort()` goes away. */
 function longRequest(base: string, sql: string): { readonly done: boolean; abort(): void } {
   const state = { done: false, abort: () => req.destroy() };
-  const req = http.request(new URL('/v1/queries', base), { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-    res.resume();
-    res.on('end', () => (state.done = true));
-  });
+  const req = http.request(
+    new URL('/v1/queries', base),
+    { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+    (res) => {
+      res.resume();
+      res.on('end', () => (state.done = true));
+    },
+  );
   req.on('error', () => (state.done = true));
   req.end(JSON.stringify(sql));
   return state;
@@ -41,35 +46,44 @@ async function readsIdle(agent: AgentProcess): Promise<void> {
 }
 
 /** A raw POST whose response is counted line by line as it arrives, never held whole. */
-function countLines(base: string, sql: string): Promise<{ status: number; rows: number; lastRowid: number; first: string; last: string; rowsBeforeEnd: boolean }> {
+function countLines(
+  base: string,
+  sql: string,
+): Promise<{ status: number; rows: number; lastRowid: number; first: string; last: string; rowsBeforeEnd: boolean }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(new URL('/v1/queries', base), { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
-      let rest = '';
-      let rows = 0;
-      let lastRowid = 0;
-      let first = '';
-      let last = '';
-      let chunks = 0;
-      let rowsBeforeEnd = false;
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => {
-        chunks++;
-        const parts = (rest + d).split('\n');
-        rest = parts.pop()!;
-        for (const l of parts) {
-          if (first === '') first = l;
-          if (l.startsWith('{"row":[')) {
-            rows++;
-            lastRowid = Number(l.slice(8, l.indexOf(',')));
-            if (lastRowid !== rows) reject(new Error(`rowid ${lastRowid} at row ${rows}`));
-          } else last = l;
-        }
-        // Rows arrived in more than one piece: the result was streamed, not sent at the end.
-        if (chunks > 1 && rows > 0) rowsBeforeEnd = true;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, rows, lastRowid, first, last: rest || last, rowsBeforeEnd }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      new URL('/v1/queries', base),
+      { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
+      (res) => {
+        let rest = '';
+        let rows = 0;
+        let lastRowid = 0;
+        let first = '';
+        let last = '';
+        let chunks = 0;
+        let rowsBeforeEnd = false;
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          chunks++;
+          const parts = (rest + d).split('\n');
+          rest = parts.pop()!;
+          for (const l of parts) {
+            if (first === '') first = l;
+            if (l.startsWith('{"row":[')) {
+              rows++;
+              lastRowid = Number(l.slice(8, l.indexOf(',')));
+              if (lastRowid !== rows) reject(new Error(`rowid ${lastRowid} at row ${rows}`));
+            } else last = l;
+          }
+          // Rows arrived in more than one piece: the result was streamed, not sent at the end.
+          if (chunks > 1 && rows > 0) rowsBeforeEnd = true;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, rows, lastRowid, first, last: rest || last, rowsBeforeEnd }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(sql));
   });
@@ -80,7 +94,12 @@ describe('reads and concurrency', function () {
   let agent: AgentProcess;
   before(async () => {
     agent = await startAgent({ schema: SCHEMA });
-    const w = await postJson(agent.http, '/v1/transactions', [["INSERT INTO t (id, v) SELECT value, 'v' || value FROM json_each(?)", [JSON.stringify(Array.from({ length: 1000 }, (_, i) => i))]]]);
+    const w = await postJson(agent.http, '/v1/transactions', [
+      [
+        "INSERT INTO t (id, v) SELECT value, 'v' || value FROM json_each(?)",
+        [JSON.stringify(Array.from({ length: 1000 }, (_, i) => i))],
+      ],
+    ]);
     assert.equal(w.status, 200, w.text);
   });
   after(async () => agent.dispose());
@@ -94,7 +113,9 @@ describe('reads and concurrency', function () {
     for (let round = 0; round < 5; round++) {
       const [p, w] = await Promise.all([
         postJson(agent.http, '/v1/queries', ['SELECT v FROM t WHERE id = ?', [round]]),
-        postJson(agent.http, '/v1/transactions', [['UPDATE t SET v = ? WHERE id = ?', [`updated ${round}`, 500 + round]]]),
+        postJson(agent.http, '/v1/transactions', [
+          ['UPDATE t SET v = ? WHERE id = ?', [`updated ${round}`, 500 + round]],
+        ]),
       ]);
       assert.equal(p.status, 200);
       assert.deepEqual((p.lines[1] as { row: unknown }).row, [1, [`v${round}`]]);
@@ -145,7 +166,12 @@ describe('reads and concurrency', function () {
   });
 
   it('stays responsive while a client stops reading a large result, and frees the read when it goes', async () => {
-    const s = await openStream(agent.http, 'POST', '/v1/queries', JSON.stringify(MILLION.replace('1000000', '100000000')));
+    const s = await openStream(
+      agent.http,
+      'POST',
+      '/v1/queries',
+      JSON.stringify(MILLION.replace('1000000', '100000000')),
+    );
     await s.count(2);
     s.res.pause(); // reads no more; the agent must not buffer the rest
     const before = (await health(agent)).reads.busy;
@@ -165,7 +191,11 @@ describe('reads and concurrency', function () {
   });
 
   it('runs many concurrent point reads, all answered correctly', async () => {
-    const rs = await Promise.all(Array.from({ length: 64 }, (_, i) => postJson(agent.http, '/v1/queries', ['SELECT id, v FROM t WHERE id = ?', [i * 7]])));
+    const rs = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        postJson(agent.http, '/v1/queries', ['SELECT id, v FROM t WHERE id = ?', [i * 7]]),
+      ),
+    );
     rs.forEach((r, i) => {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual((r.lines[1] as { row: [number, unknown[]] }).row[1][0], i * 7);

@@ -4,7 +4,6 @@ import { CLI } from './helpers/agent';
 import { SCHEMA, TestCluster, converged, eventually, exec, members, rows, syncStatus } from './helpers/cluster';
 import { openStream, request } from './helpers/http';
 
-
 describe('replication between three agents', function () {
   this.timeout(90_000);
   let c: TestCluster;
@@ -19,7 +18,9 @@ describe('replication between three agents', function () {
 
   it('makes writes on each agent readable on all, 64-bit integers and blobs exact', async () => {
     const [a, b, cc] = c.nodes;
-    await exec(a.http, [['INSERT INTO kv (k, v, n, r, b) VALUES (?, ?, ?, ?, ?)', [1, 'from a', 9223372036854775807n, 1.5, [0, 1, 255]]]]);
+    await exec(a.http, [
+      ['INSERT INTO kv (k, v, n, r, b) VALUES (?, ?, ?, ?, ?)', [1, 'from a', 9223372036854775807n, 1.5, [0, 1, 255]]],
+    ]);
     await exec(b.http, [['INSERT INTO kv (k, v, n, r) VALUES (?, ?, ?, ?)', [2, 'from b', -9223372036854775808n, 3]]]);
     await exec(cc.http, [['INSERT INTO pairs (a, b, x) VALUES (?, ?, ?)', ['p', 7, 'from c']]]);
     await converged(c.nodes, ['kv', 'pairs']);
@@ -46,12 +47,18 @@ describe('replication between three agents', function () {
     await exec(a.http, [['INSERT INTO kv (k, v, n) VALUES (10, ?, 0), (11, ?, 0)', ['x', 'y']]]);
     await converged(c.nodes, ['kv']);
     await Promise.all([
-      exec(a.http, [['UPDATE kv SET v = ? WHERE k = 10', ['a wins?']], ['UPDATE kv SET v = ? WHERE k = 11', ['a']]]),
+      exec(a.http, [
+        ['UPDATE kv SET v = ? WHERE k = 10', ['a wins?']],
+        ['UPDATE kv SET v = ? WHERE k = 11', ['a']],
+      ]),
       exec(b.http, [['UPDATE kv SET v = ? WHERE k = 10', ['b wins?']], ['UPDATE kv SET n = 42 WHERE k = 11']]),
       exec(cc.http, [['UPDATE kv SET v = ? WHERE k = 10', ['c wins?']]]),
     ]);
     await converged(c.nodes, ['kv']);
-    const [[v10], [v11, n11]] = [(await rows(a.http, 'SELECT v FROM kv WHERE k = 10'))[0], (await rows(a.http, 'SELECT v, n FROM kv WHERE k = 11'))[0]];
+    const [[v10], [v11, n11]] = [
+      (await rows(a.http, 'SELECT v FROM kv WHERE k = 10'))[0],
+      (await rows(a.http, 'SELECT v, n FROM kv WHERE k = 11'))[0],
+    ];
     // The writes race with replication: when all three are concurrent (equal col_versions) the
     // greater value, 'c wins?', wins; when one agent saw another's first, its later write wins.
     // Either way every agent holds the same winner (converged checks that); the tie-break itself
@@ -65,7 +72,10 @@ describe('replication between three agents', function () {
     const [a, b, cc] = c.nodes;
     await exec(a.http, [['INSERT INTO kv (k, v) VALUES (20, ?)', ['doomed']]]);
     await converged(c.nodes, ['kv']);
-    await Promise.all([exec(a.http, [['DELETE FROM kv WHERE k = 20']]), exec(b.http, [['UPDATE kv SET v = ?, n = 5 WHERE k = 20', ['updated']]])]);
+    await Promise.all([
+      exec(a.http, [['DELETE FROM kv WHERE k = 20']]),
+      exec(b.http, [['UPDATE kv SET v = ?, n = 5 WHERE k = 20', ['updated']]]),
+    ]);
     await converged(c.nodes, ['kv']);
     assert.deepEqual(await rows(cc.http, 'SELECT * FROM kv WHERE k = 20'), []);
     await exec(cc.http, [['INSERT INTO kv (k, v) VALUES (20, ?)', ['back']]]);
@@ -89,12 +99,19 @@ describe('replication between three agents', function () {
 
   it('replicates a 100,000-row transaction in chunks, applied whole', async () => {
     const [a, b] = c.nodes;
-    const body = [['WITH RECURSIVE s(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM s WHERE i < 100999) INSERT INTO kv (k, v, n) SELECT i, printf(?, i), i * 2 FROM s', ['row %d']]];
+    const body = [
+      [
+        'WITH RECURSIVE s(i) AS (SELECT 1000 UNION ALL SELECT i + 1 FROM s WHERE i < 100999) INSERT INTO kv (k, v, n) SELECT i, printf(?, i), i * 2 FROM s',
+        ['row %d'],
+      ],
+    ];
     const { version } = await exec(a.http, body);
     assert.ok(version);
     // Never a part of it: either none of the rows or all of them.
     await eventually('100,000 rows on every agent', 60_000, async () => {
-      const counts = await Promise.all(c.nodes.map(async (n) => (await rows(n.http, 'SELECT count(*) FROM kv WHERE k >= 1000'))[0][0] as number));
+      const counts = await Promise.all(
+        c.nodes.map(async (n) => (await rows(n.http, 'SELECT count(*) FROM kv WHERE k >= 1000'))[0][0] as number),
+      );
       for (const n of counts) assert.ok(n === 0 || n === 100_000, `a partial transaction is visible: ${counts}`);
       return counts.every((n) => n === 100_000) || String(counts);
     });
@@ -104,14 +121,24 @@ describe('replication between three agents', function () {
   it('reports members, sync status and health', async () => {
     const [a] = c.nodes;
     await converged(c.nodes, ['kv', 'pairs']);
-    const out = execFileSync(process.execPath, [CLI, 'cluster', 'members', '--api-addr', a.http.replace('http://', '')], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [CLI, 'cluster', 'members', '--api-addr', a.http.replace('http://', '')],
+      { encoding: 'utf8' },
+    );
     assert.match(out, /ADDR\s+ACTOR\s+STATE\s+RTT/);
     assert.equal(out.match(/ alive /g)?.length, 2, out);
     assert.match(out, /\d+\.\d\d ms/);
-    const st = execFileSync(process.execPath, [CLI, 'sync', 'status', '--api-addr', a.http.replace('http://', '')], { encoding: 'utf8' });
+    const st = execFileSync(process.execPath, [CLI, 'sync', 'status', '--api-addr', a.http.replace('http://', '')], {
+      encoding: 'utf8',
+    });
     assert.match(st, /\(self\)/);
     assert.match(st, /gaps: 0/);
-    const h = (await request(a.http, 'GET', '/v1/health')).json as { members: unknown[]; gaps: number; replication_lag_versions: number };
+    const h = (await request(a.http, 'GET', '/v1/health')).json as {
+      members: unknown[];
+      gaps: number;
+      replication_lag_versions: number;
+    };
     assert.equal(h.members.length, 2);
     assert.equal(h.gaps, 0);
     assert.equal(typeof h.replication_lag_versions, 'number');

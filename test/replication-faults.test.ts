@@ -13,7 +13,12 @@ async function writeMany(base: string, first: number, n: number, parallel = 16):
     Array.from({ length: parallel }, async () => {
       while (next < end) {
         const k = next++;
-        await exec(base, [['INSERT INTO kv (k, v, n) VALUES (?, ?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = excluded.n', [k, `v${k}`, k]]]);
+        await exec(base, [
+          [
+            'INSERT INTO kv (k, v, n) VALUES (?, ?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = excluded.n',
+            [k, `v${k}`, k],
+          ],
+        ]);
       }
     }),
   );
@@ -33,11 +38,19 @@ describe('replication through faults', function () {
     await converged(c.nodes, ['kv']);
     await cc.agent.kill();
     await Promise.all([writeMany(a.http, 10_000, 1500), writeMany(b.http, 20_000, 1500)]);
-    await eventually('the killed agent is seen down', 15_000, async () => (await members(a.http)).some((m) => m.state === 'down') || 'not yet');
+    await eventually(
+      'the killed agent is seen down',
+      15_000,
+      async () => (await members(a.http)).some((m) => m.state === 'down') || 'not yet',
+    );
     await cc.start();
     await converged(c.nodes, ['kv'], 60_000);
     assert.deepEqual(await rows(cc.http, 'SELECT count(*) FROM kv'), [[3001]]);
-    await eventually('the restarted agent is alive again for its peers', 15_000, async () => (await members(a.http)).every((m) => m.state === 'alive') || 'not yet');
+    await eventually(
+      'the restarted agent is alive again for its peers',
+      15_000,
+      async () => (await members(a.http)).every((m) => m.state === 'alive') || 'not yet',
+    );
   });
 
   it('brings an agent started empty up to date with a loaded cluster', async () => {
@@ -71,9 +84,16 @@ describe('replication through faults', function () {
     const extra = SCHEMA + '\nCREATE TABLE later (id INTEGER NOT NULL PRIMARY KEY, note TEXT);\n';
     fs.writeFileSync(path.join(a.agent.dir, 'schema.sql'), extra);
     assert.equal((await request(a.http, 'POST', '/v1/admin/reload')).status, 200);
-    await exec(a.http, [['INSERT INTO later (id, note) VALUES (1, ?)', ['ahead']], ['INSERT INTO kv (k, v) VALUES (50, ?)', ['same transaction']]]);
+    await exec(a.http, [
+      ['INSERT INTO later (id, note) VALUES (1, ?)', ['ahead']],
+      ['INSERT INTO kv (k, v) VALUES (50, ?)', ['same transaction']],
+    ]);
     await exec(a.http, [['INSERT INTO kv (k, v) VALUES (51, ?)', ['next transaction']]]);
-    await eventually('the next transaction arrives', 15_000, async () => (await rows(b.http, 'SELECT k FROM kv WHERE k = 51')).length === 1 || 'not yet');
+    await eventually(
+      'the next transaction arrives',
+      15_000,
+      async () => (await rows(b.http, 'SELECT k FROM kv WHERE k = 51')).length === 1 || 'not yet',
+    );
     // Whole or nothing: the row of kv written with the unknown table is not there either; a gap says so.
     assert.deepEqual(await rows(b.http, 'SELECT k FROM kv WHERE k = 50'), []);
     assert.ok((await syncStatus(b.http)).gaps >= 1);

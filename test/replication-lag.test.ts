@@ -31,12 +31,19 @@ describe('replication lag in seconds', function () {
     assert.equal((await request(a.http, 'POST', '/v1/admin/reload')).status, 200);
     await exec(a.http, [["INSERT INTO later (id, note) VALUES (1, 'b cannot merge this yet')"]]);
     const actorA = ((await request(a.http, 'GET', '/v1/sync/status')).json as { actor_id: string }).actor_id;
-    await eventually('B knows it lacks a version of A', 15_000, async () => (await status()).lag_versions >= 1 || JSON.stringify(await status()));
+    await eventually(
+      'B knows it lacks a version of A',
+      15_000,
+      async () => (await status()).lag_versions >= 1 || JSON.stringify(await status()),
+    );
     await sleep(1500);
     const s = await status();
     assert.ok(s.lag_seconds >= 1, `lag grows while the version is missing: ${JSON.stringify(s)}`);
     assert.ok(s.origins.find((o) => o.actor_id === actorA)!.lag_seconds >= 1);
-    const health = (await request(b.http, 'GET', '/v1/health')).json as { replication_lag_seconds: number; replication_lag_versions: number };
+    const health = (await request(b.http, 'GET', '/v1/health')).json as {
+      replication_lag_seconds: number;
+      replication_lag_versions: number;
+    };
     assert.ok(health.replication_lag_seconds >= 1, JSON.stringify(health));
     assert.ok(health.replication_lag_versions >= 1);
     assert.ok(value(await scrape(b.http), 'patina_replication_lag_seconds') >= 1);
@@ -49,7 +56,11 @@ describe('replication lag in seconds', function () {
     fs.writeFileSync(path.join(b.agent.dir, 'schema.sql'), extra);
     assert.equal((await request(b.http, 'POST', '/v1/admin/reload')).status, 200);
     await converged(c.nodes, ['kv', 'later'], 30_000);
-    await eventually('the lag is back to 0', 10_000, async () => (await status()).lag_seconds === 0 || JSON.stringify(await status()));
+    await eventually(
+      'the lag is back to 0',
+      10_000,
+      async () => (await status()).lag_seconds === 0 || JSON.stringify(await status()),
+    );
     assert.equal(value(await scrape(b.http), 'patina_replication_lag_seconds'), 0);
   });
 });

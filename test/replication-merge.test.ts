@@ -14,7 +14,8 @@ describe('merge order of values', () => {
   it('puts INTEGER > REAL > TEXT > BLOB > NULL, then orders by value', () => {
     const order = [null, Buffer.from([1]), Buffer.from([2]), 'a', 'b', 'é', -1.5, 2.5, -5n, 3n, 9223372036854775807n];
     for (let i = 0; i < order.length; i++) {
-      for (let j = 0; j < order.length; j++) assert.equal(compareValues(order[i], order[j]), Math.sign(i - j), `${String(order[i])} vs ${String(order[j])}`);
+      for (let j = 0; j < order.length; j++)
+        assert.equal(compareValues(order[i], order[j]), Math.sign(i - j), `${String(order[i])} vs ${String(order[j])}`);
     }
     assert.equal(compareValues(1n, 100.5), 1, 'an INTEGER beats any REAL');
   });
@@ -27,13 +28,22 @@ describe('version bookkeeping', () => {
     o = markRange(o, 7, 7);
     assert.deepEqual(o, { head: 7, gaps: [[4, 6]] });
     o = markRange(o, 5, 5);
-    assert.deepEqual(o, { head: 7, gaps: [[4, 4], [6, 6]] });
+    assert.deepEqual(o, {
+      head: 7,
+      gaps: [
+        [4, 4],
+        [6, 6],
+      ],
+    });
     o = markRange(o, 4, 6);
     assert.deepEqual(o, { head: 7, gaps: [] });
   });
 
   it('finds what one side has and the other lacks', () => {
-    assert.deepEqual(missingRanges({ head: 10, gaps: [[3, 4]] }, { head: 5, gaps: [[1, 2]] }), [[1, 2], [6, 10]]);
+    assert.deepEqual(missingRanges({ head: 10, gaps: [[3, 4]] }, { head: 5, gaps: [[1, 2]] }), [
+      [1, 2],
+      [6, 10],
+    ]);
     assert.deepEqual(missingRanges({ head: 10, gaps: [] }, { head: 10, gaps: [] }), []);
     assert.deepEqual(missingRanges({ head: 100, gaps: [] }, { head: 0, gaps: [] }, 30), [[1, 30]]);
   });
@@ -51,8 +61,15 @@ describe('ChangeMerger', function () {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-merge-'));
-    fs.writeFileSync(path.join(dir, 'schema.sql'), 'CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT, n INTEGER);');
-    engine = await Engine.open<Changeset>({ path: path.join(dir, 'db'), schemaPaths: [path.join(dir, 'schema.sql')], readWorkers: { min: 0, max: 1 } });
+    fs.writeFileSync(
+      path.join(dir, 'schema.sql'),
+      'CREATE TABLE kv (k INTEGER NOT NULL PRIMARY KEY, v TEXT, n INTEGER);',
+    );
+    engine = await Engine.open<Changeset>({
+      path: path.join(dir, 'db'),
+      schemaPaths: [path.join(dir, 'schema.sql')],
+      readWorkers: { min: 0, max: 1 },
+    });
     const capture = ChangeCapture.install(engine, feed);
     merger = new ChangeMerger(engine, capture, feed);
     const lease = await engine.lease();
@@ -76,14 +93,32 @@ describe('ChangeMerger', function () {
   const table = () => engine.writer.db.prepare('SELECT k, v, n FROM kv ORDER BY k').raw().all();
 
   it('applies a remote changeset, records it, publishes it as remote, and leaves capture quiet', async () => {
-    const r = await merge([{ actor: other, version: 1, rows: [row(1, 1, [['v', 'one', 1], ['n', 10n, 1]])] }]);
+    const r = await merge([
+      {
+        actor: other,
+        version: 1,
+        rows: [
+          row(1, 1, [
+            ['v', 'one', 1],
+            ['n', 10n, 1],
+          ]),
+        ],
+      },
+    ]);
     assert.equal(r.applied, 1);
     assert.deepEqual(table(), [[1n, 'one', 10n]]);
     assert.equal(book.has(other, 1), true);
     assert.equal(seen.at(-1)?.origin, 'remote');
-    assert.deepEqual(seen.at(-1)?.changes, [{ table: 'kv', pk: [1], kind: 'insert', values: { k: 1, v: 'one', n: 10 } }]);
-    const clocks = engine.writer.db.prepare("SELECT cid, hex(site_id) AS s, db_version FROM __patina_clock_kv ORDER BY cid").all() as { cid: string; s: string; db_version: bigint }[];
-    assert.ok(clocks.every((c) => c.s.toLowerCase() === other && c.db_version === 1n), JSON.stringify(clocks, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+    assert.deepEqual(seen.at(-1)?.changes, [
+      { table: 'kv', pk: [1], kind: 'insert', values: { k: 1, v: 'one', n: 10 } },
+    ]);
+    const clocks = engine.writer.db
+      .prepare('SELECT cid, hex(site_id) AS s, db_version FROM __patina_clock_kv ORDER BY cid')
+      .all() as { cid: string; s: string; db_version: bigint }[];
+    assert.ok(
+      clocks.every((c) => c.s.toLowerCase() === other && c.db_version === 1n),
+      JSON.stringify(clocks, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+    );
   });
 
   it('changes nothing when the same changeset comes twice', async () => {
@@ -112,7 +147,18 @@ describe('ChangeMerger', function () {
   });
 
   it('defers a changeset naming an unknown column: nothing applied, nothing recorded', async () => {
-    const r = await merge([{ actor: other, version: 8, rows: [row(2, 1, [['v', 'x', 1], ['nope', 'y', 1]])] }]);
+    const r = await merge([
+      {
+        actor: other,
+        version: 8,
+        rows: [
+          row(2, 1, [
+            ['v', 'x', 1],
+            ['nope', 'y', 1],
+          ]),
+        ],
+      },
+    ]);
     assert.equal(r.deferred.length, 1);
     assert.match(r.deferred[0].reason, /unknown column "nope"/);
     assert.deepEqual(table(), []);

@@ -43,12 +43,22 @@ describe('replication under random writes, kills, restarts and cuts', function (
         const op = rand();
         const stmts =
           op < 0.45
-            ? [['INSERT INTO kv (k, v, n) VALUES (?, ?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = excluded.n', [k, `w${writes}`, writes]]]
+            ? [
+                [
+                  'INSERT INTO kv (k, v, n) VALUES (?, ?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v, n = excluded.n',
+                  [k, `w${writes}`, writes],
+                ],
+              ]
             : op < 0.75
               ? [['UPDATE kv SET r = ?, b = ? WHERE k = ?', [rand(), [writes & 255], k]]]
               : op < 0.9
                 ? [['DELETE FROM kv WHERE k = ?', [k]]]
-                : [['INSERT INTO pairs (a, b, x) VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET x = excluded.x', [`p${k % 7}`, k % 5, `x${writes}`]]];
+                : [
+                    [
+                      'INSERT INTO pairs (a, b, x) VALUES (?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET x = excluded.x',
+                      [`p${k % 7}`, k % 5, `x${writes}`],
+                    ],
+                  ];
         try {
           await exec(n.http, stmts);
           writes++;

@@ -42,7 +42,10 @@ describe('replication after a restore', function () {
     await a.agent.stop();
     const r = await runCli(['restore', file, '--db-path', a.agent.dbPath]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`the backup's actor ${oldActor} \\(versions 1\\.\\.5\\) is kept as a remote origin`));
+    assert.match(
+      r.stdout,
+      new RegExp(`the backup's actor ${oldActor} \\(versions 1\\.\\.5\\) is kept as a remote origin`),
+    );
     await a.start();
     const newActor = await actorOf(a.http);
     assert.notEqual(newActor, oldActor);
@@ -74,7 +77,10 @@ describe('replication after a restore', function () {
     await converged(c.nodes, ['kv', 'pairs']);
     assert.equal((await rows(n.http, "SELECT count(*) FROM kv WHERE v = 'after b backup'"))[0][0], 20);
     await eventually('the new agent reports no lag', 20_000, async () => {
-      const h = (await request(n.http, 'GET', '/v1/health')).json as { replication_lag_seconds: number; replication_lag_versions: number };
+      const h = (await request(n.http, 'GET', '/v1/health')).json as {
+        replication_lag_seconds: number;
+        replication_lag_versions: number;
+      };
       return (h.replication_lag_versions === 0 && h.replication_lag_seconds === 0) || JSON.stringify(h);
     });
   });

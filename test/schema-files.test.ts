@@ -27,7 +27,12 @@ async function rows(agent: AgentProcess, sql: string): Promise<unknown[][]> {
 }
 
 async function indexes(agent: AgentProcess): Promise<string[]> {
-  return (await rows(agent, "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND name NOT LIKE '\\_\\_patina%' ESCAPE '\\' ORDER BY name")).map((r) => r[0] as string);
+  return (
+    await rows(
+      agent,
+      "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND name NOT LIKE '\\_\\_patina%' ESCAPE '\\' ORDER BY name",
+    )
+  ).map((r) => r[0] as string);
 }
 
 async function columns(agent: AgentProcess, table: string): Promise<string[]> {
@@ -40,27 +45,114 @@ async function columns(agent: AgentProcess, table: string): Promise<string[]> {
 describe('schema files', () => {
   describe('validation stops start-up with an error naming file, table and rule', () => {
     const cases: { rule: string; schema: string; table: string | null; line: number; message: RegExp }[] = [
-      { rule: 'no primary key', schema: 'CREATE TABLE a (x INTEGER NOT NULL DEFAULT 0, y TEXT);', table: 'a', line: 1, message: /PRIMARY KEY/ },
-      { rule: 'nullable primary key column', schema: '\n\nCREATE TABLE b (x TEXT PRIMARY KEY, y TEXT);', table: 'b', line: 3, message: /primary key column "x".*NOT NULL/ },
-      { rule: 'nullable INTEGER PRIMARY KEY', schema: 'CREATE TABLE b2 (x INTEGER PRIMARY KEY);', table: 'b2', line: 1, message: /NOT NULL/ },
-      { rule: 'nullable column of a composite key', schema: 'CREATE TABLE b3 (x TEXT NOT NULL, y TEXT, PRIMARY KEY (x, y));', table: 'b3', line: 1, message: /"y".*NOT NULL/ },
-      { rule: 'NOT NULL without DEFAULT', schema: 'CREATE TABLE c (id INTEGER NOT NULL PRIMARY KEY, y TEXT NOT NULL);', table: 'c', line: 1, message: /"y".*DEFAULT/ },
-      { rule: 'UNIQUE index', schema: 'CREATE TABLE d (id INTEGER NOT NULL PRIMARY KEY, y TEXT);\nCREATE UNIQUE INDEX d_y ON d (y);', table: 'd', line: 2, message: /UNIQUE/ },
-      { rule: 'UNIQUE column constraint', schema: 'CREATE TABLE e (id INTEGER NOT NULL PRIMARY KEY, y TEXT UNIQUE);', table: 'e', line: 1, message: /UNIQUE/ },
-      { rule: 'UNIQUE table constraint', schema: 'CREATE TABLE e2 (id INTEGER NOT NULL PRIMARY KEY, y TEXT, z TEXT, UNIQUE (y, z));', table: 'e2', line: 1, message: /UNIQUE/ },
+      {
+        rule: 'no primary key',
+        schema: 'CREATE TABLE a (x INTEGER NOT NULL DEFAULT 0, y TEXT);',
+        table: 'a',
+        line: 1,
+        message: /PRIMARY KEY/,
+      },
+      {
+        rule: 'nullable primary key column',
+        schema: '\n\nCREATE TABLE b (x TEXT PRIMARY KEY, y TEXT);',
+        table: 'b',
+        line: 3,
+        message: /primary key column "x".*NOT NULL/,
+      },
+      {
+        rule: 'nullable INTEGER PRIMARY KEY',
+        schema: 'CREATE TABLE b2 (x INTEGER PRIMARY KEY);',
+        table: 'b2',
+        line: 1,
+        message: /NOT NULL/,
+      },
+      {
+        rule: 'nullable column of a composite key',
+        schema: 'CREATE TABLE b3 (x TEXT NOT NULL, y TEXT, PRIMARY KEY (x, y));',
+        table: 'b3',
+        line: 1,
+        message: /"y".*NOT NULL/,
+      },
+      {
+        rule: 'NOT NULL without DEFAULT',
+        schema: 'CREATE TABLE c (id INTEGER NOT NULL PRIMARY KEY, y TEXT NOT NULL);',
+        table: 'c',
+        line: 1,
+        message: /"y".*DEFAULT/,
+      },
+      {
+        rule: 'UNIQUE index',
+        schema: 'CREATE TABLE d (id INTEGER NOT NULL PRIMARY KEY, y TEXT);\nCREATE UNIQUE INDEX d_y ON d (y);',
+        table: 'd',
+        line: 2,
+        message: /UNIQUE/,
+      },
+      {
+        rule: 'UNIQUE column constraint',
+        schema: 'CREATE TABLE e (id INTEGER NOT NULL PRIMARY KEY, y TEXT UNIQUE);',
+        table: 'e',
+        line: 1,
+        message: /UNIQUE/,
+      },
+      {
+        rule: 'UNIQUE table constraint',
+        schema: 'CREATE TABLE e2 (id INTEGER NOT NULL PRIMARY KEY, y TEXT, z TEXT, UNIQUE (y, z));',
+        table: 'e2',
+        line: 1,
+        message: /UNIQUE/,
+      },
       {
         rule: 'foreign key',
-        schema: 'CREATE TABLE p (id INTEGER NOT NULL PRIMARY KEY);\nCREATE TABLE f (id INTEGER NOT NULL PRIMARY KEY, p INTEGER REFERENCES p (id));',
+        schema:
+          'CREATE TABLE p (id INTEGER NOT NULL PRIMARY KEY);\nCREATE TABLE f (id INTEGER NOT NULL PRIMARY KEY, p INTEGER REFERENCES p (id));',
         table: 'f',
         line: 2,
         message: /foreign key/i,
       },
-      { rule: 'AUTOINCREMENT', schema: 'CREATE TABLE g (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT);', table: 'g', line: 1, message: /AUTOINCREMENT/ },
-      { rule: 'a statement other than CREATE', schema: 'CREATE TABLE h (id INTEGER NOT NULL PRIMARY KEY);\nINSERT INTO h VALUES (1);', table: null, line: 2, message: /only CREATE TABLE and CREATE INDEX/ },
-      { rule: 'CREATE VIEW', schema: 'CREATE VIEW v AS SELECT 1;', table: null, line: 1, message: /only CREATE TABLE and CREATE INDEX/ },
-      { rule: 'CREATE TRIGGER', schema: 'CREATE TABLE h2 (id INTEGER NOT NULL PRIMARY KEY);\nCREATE TRIGGER tr AFTER INSERT ON h2 BEGIN SELECT 1; END;', table: null, line: 2, message: /only CREATE TABLE and CREATE INDEX/ },
-      { rule: 'bad SQL', schema: '-- a comment\nCREATE TABLE i (id INTEGER NOT NULL PRIMARY KEY);\n\nCREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY,, y);', table: 'j', line: 4, message: /syntax error/ },
-      { rule: 'reserved name', schema: 'CREATE TABLE __patina_x (id INTEGER NOT NULL PRIMARY KEY);', table: '__patina_x', line: 1, message: /reserved/ },
+      {
+        rule: 'AUTOINCREMENT',
+        schema: 'CREATE TABLE g (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT);',
+        table: 'g',
+        line: 1,
+        message: /AUTOINCREMENT/,
+      },
+      {
+        rule: 'a statement other than CREATE',
+        schema: 'CREATE TABLE h (id INTEGER NOT NULL PRIMARY KEY);\nINSERT INTO h VALUES (1);',
+        table: null,
+        line: 2,
+        message: /only CREATE TABLE and CREATE INDEX/,
+      },
+      {
+        rule: 'CREATE VIEW',
+        schema: 'CREATE VIEW v AS SELECT 1;',
+        table: null,
+        line: 1,
+        message: /only CREATE TABLE and CREATE INDEX/,
+      },
+      {
+        rule: 'CREATE TRIGGER',
+        schema:
+          'CREATE TABLE h2 (id INTEGER NOT NULL PRIMARY KEY);\nCREATE TRIGGER tr AFTER INSERT ON h2 BEGIN SELECT 1; END;',
+        table: null,
+        line: 2,
+        message: /only CREATE TABLE and CREATE INDEX/,
+      },
+      {
+        rule: 'bad SQL',
+        schema:
+          '-- a comment\nCREATE TABLE i (id INTEGER NOT NULL PRIMARY KEY);\n\nCREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY,, y);',
+        table: 'j',
+        line: 4,
+        message: /syntax error/,
+      },
+      {
+        rule: 'reserved name',
+        schema: 'CREATE TABLE __patina_x (id INTEGER NOT NULL PRIMARY KEY);',
+        table: '__patina_x',
+        line: 1,
+        message: /reserved/,
+      },
     ];
     for (const c of cases) {
       it(`refuses ${c.rule}`, async () => {
@@ -70,7 +162,10 @@ describe('schema files', () => {
         assert.ok(output.includes(`${file}:${c.line}`), `names ${file}:${c.line}: ${output}`);
         if (c.table) assert.ok(output.includes(`"${c.table}"`), `names table ${c.table}: ${output}`);
         assert.match(output, c.message);
-        assert.ok(output.split('\n').filter((l) => l.trim()).length <= 3, `a short error, not a stack trace: ${output}`);
+        assert.ok(
+          output.split('\n').filter((l) => l.trim()).length <= 3,
+          `a short error, not a stack trace: ${output}`,
+        );
       });
     }
 
@@ -112,7 +207,10 @@ describe('schema files', () => {
       );
       await agent.start();
       assert.deepEqual(await columns(agent, 'a'), ['id', 'v', 'w']);
-      assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [[1, 'one', 7], [2, 'two', 7]]);
+      assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [
+        [1, 'one', 7],
+        [2, 'two', 7],
+      ]);
       assert.deepEqual(await indexes(agent), ['a_w']);
       const w = await postJson(agent.http, '/v1/transactions', ["INSERT INTO b (id, n) VALUES ('x', 1.5)"]);
       assert.equal(w.status, 200, w.text);
@@ -134,7 +232,10 @@ describe('schema files', () => {
       assert.deepEqual(await rows(agent, "SELECT sql LIKE '%(w, v)%' FROM sqlite_schema WHERE name = 'a_w'"), [[1]]);
       const h = await request(agent.http, 'GET', '/v1/health');
       assert.deepEqual((h.json as { tables: string[] }).tables.sort(), ['a', 'b', 'c']);
-      const w = await postJson(agent.http, '/v1/transactions', ["INSERT INTO c (id) VALUES (1)", "UPDATE a SET x = 'new' WHERE id = 1"]);
+      const w = await postJson(agent.http, '/v1/transactions', [
+        'INSERT INTO c (id) VALUES (1)',
+        "UPDATE a SET x = 'new' WHERE id = 1",
+      ]);
       assert.equal(w.status, 200, w.text);
     });
 
@@ -164,11 +265,30 @@ describe('schema files', () => {
       'CREATE TABLE c (id INTEGER NOT NULL PRIMARY KEY);\n' +
       'CREATE TABLE d (id INTEGER NOT NULL PRIMARY KEY);\n';
     const destructive: { change: string; schema: string; message: RegExp }[] = [
-      { change: 'dropping a table', schema: CURRENT.replace('CREATE TABLE d (id INTEGER NOT NULL PRIMARY KEY);\n', ''), message: /"d".*dropping a table/ },
+      {
+        change: 'dropping a table',
+        schema: CURRENT.replace('CREATE TABLE d (id INTEGER NOT NULL PRIMARY KEY);\n', ''),
+        message: /"d".*dropping a table/,
+      },
       { change: 'dropping a column', schema: CURRENT.replace(', y BLOB', ''), message: /"y".*dropping a column/ },
-      { change: 'changing a column type', schema: CURRENT.replace('v TEXT', 'v INTEGER'), message: /"v".*changing a column/ },
-      { change: 'changing the key', schema: CURRENT.replace('CREATE TABLE c (id INTEGER NOT NULL PRIMARY KEY)', 'CREATE TABLE c (id INTEGER NOT NULL, k TEXT NOT NULL DEFAULT \'\', PRIMARY KEY (id, k))'), message: /"c"/ },
-      { change: 'a new NOT NULL column without default', schema: CURRENT.replace('n REAL', 'n REAL, m TEXT NOT NULL'), message: /"m"/ },
+      {
+        change: 'changing a column type',
+        schema: CURRENT.replace('v TEXT', 'v INTEGER'),
+        message: /"v".*changing a column/,
+      },
+      {
+        change: 'changing the key',
+        schema: CURRENT.replace(
+          'CREATE TABLE c (id INTEGER NOT NULL PRIMARY KEY)',
+          "CREATE TABLE c (id INTEGER NOT NULL, k TEXT NOT NULL DEFAULT '', PRIMARY KEY (id, k))",
+        ),
+        message: /"c"/,
+      },
+      {
+        change: 'a new NOT NULL column without default',
+        schema: CURRENT.replace('n REAL', 'n REAL, m TEXT NOT NULL'),
+        message: /"m"/,
+      },
     ];
     for (const d of destructive) {
       it(`refuses ${d.change} on reload and on restart, and keeps the data`, async () => {
@@ -177,7 +297,10 @@ describe('schema files', () => {
         assert.notEqual(r.code, 0, r.stdout);
         assert.match(r.stderr, /refused|DEFAULT/);
         assert.match(r.stderr, d.message);
-        assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [[1, 'one', 7], [2, 'two', 7]]);
+        assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [
+          [1, 'one', 7],
+          [2, 'two', 7],
+        ]);
         assert.deepEqual(await columns(agent, 'a'), ['id', 'v', 'w', 'x', 'y']);
 
         assert.equal(await agent.stop(), 0);
@@ -185,7 +308,10 @@ describe('schema files', () => {
         assert.notEqual(agent.proc.exitCode, 0);
         write(CURRENT);
         await agent.start();
-        assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [[1, 'one', 7], [2, 'two', 7]]);
+        assert.deepEqual(await rows(agent, 'SELECT id, v, w FROM a ORDER BY id'), [
+          [1, 'one', 7],
+          [2, 'two', 7],
+        ]);
         assert.deepEqual(await rows(agent, 'SELECT id, n FROM b'), [['x', 1.5]]);
         assert.deepEqual(await rows(agent, 'SELECT count(*) FROM d'), [[0]]);
       });
@@ -206,7 +332,10 @@ describe('schema files', () => {
     const sdir = path.join(dir, 'schema');
     fs.mkdirSync(sdir);
     fs.writeFileSync(path.join(sdir, '01-a.sql'), 'CREATE TABLE a (id INTEGER NOT NULL PRIMARY KEY);');
-    fs.writeFileSync(path.join(sdir, '02-b.sql'), 'CREATE TABLE b (id INTEGER NOT NULL PRIMARY KEY);\nCREATE INDEX b_id ON b (id);');
+    fs.writeFileSync(
+      path.join(sdir, '02-b.sql'),
+      'CREATE TABLE b (id INTEGER NOT NULL PRIMARY KEY);\nCREATE INDEX b_id ON b (id);',
+    );
     fs.writeFileSync(path.join(sdir, 'notes.txt'), 'not SQL');
     const agent = await new AgentProcess({ dir, args: ['--schema', sdir] }).start();
     try {

@@ -28,7 +28,7 @@ const READS: [string, RegExp][] = [
 ];
 
 const WRITES: [string, RegExp][] = [
-  ["INSERT INTO t (id, v) SELECT 1, value FROM __patina_meta", /own tables/],
+  ['INSERT INTO t (id, v) SELECT 1, value FROM __patina_meta', /own tables/],
   ["INSERT INTO t (id, v) VALUES (1, readfile('/etc/passwd'))", /readfile .* is not accepted/],
   ["UPDATE t SET v = (SELECT name FROM pragma_table_info('t'))", /pragma_table_info \(a pragma\) is not accepted/],
   ["DELETE FROM t WHERE v = load_extension('x')", /load_extension .* is not accepted/],
@@ -44,7 +44,10 @@ describe('statements reaching past the user tables are refused on every front en
   before(async () => {
     agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
     port = agent.pg!.port;
-    assert.equal((await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id, v) VALUES (7, 'kept')"])).status, 200);
+    assert.equal(
+      (await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id, v) VALUES (7, 'kept')"])).status,
+      200,
+    );
   });
   after(() => agent?.dispose());
 
@@ -95,7 +98,10 @@ describe('statements reaching past the user tables are refused on every front en
   });
 
   it('no file was attached or written', () => {
-    assert.equal(fs.existsSync('/tmp/patina-other.db') && fs.statSync('/tmp/patina-other.db').mtimeMs > Date.now() - 60000, false);
+    assert.equal(
+      fs.existsSync('/tmp/patina-other.db') && fs.statSync('/tmp/patina-other.db').mtimeMs > Date.now() - 60000,
+      false,
+    );
     assert.equal(fs.existsSync(path.join(agent.dir, 'x.db')), false);
   });
 });

@@ -16,7 +16,9 @@ describe('an agent started from the CLI', () => {
   });
 
   it('writes through /v1/transactions and reads it back through /v1/queries', async () => {
-    const w = await postJson(agent.http, '/v1/transactions', [["INSERT INTO users (id, name) VALUES (?, ?)", [1, 'ann']]]);
+    const w = await postJson(agent.http, '/v1/transactions', [
+      ['INSERT INTO users (id, name) VALUES (?, ?)', [1, 'ann']],
+    ]);
     assert.equal(w.status, 200, w.text);
     const r = await postJson(agent.http, '/v1/queries', 'SELECT id, name FROM users');
     assert.deepEqual(r.lines.slice(0, 2), [{ columns: ['id', 'name'] }, { row: [1, [1, 'ann']] }]);

@@ -8,7 +8,9 @@ describe('REGEXP in reads, over HTTP and PostgreSQL', () => {
   let client: PgClient;
   before(async () => {
     agent = await startAgent({ args: ['--pg-addr', '127.0.0.1:0'] });
-    const w = await postJson(agent.http, '/v1/transactions', [["INSERT INTO users (id, name) VALUES (1, 'Ann'), (2, 'bob'), (3, 'Anna')"]]);
+    const w = await postJson(agent.http, '/v1/transactions', [
+      ["INSERT INTO users (id, name) VALUES (1, 'Ann'), (2, 'bob'), (3, 'Anna')"],
+    ]);
     assert.equal(w.status, 200, w.text);
     client = pgClient(agent.pg!.port);
     await client.connect();
@@ -19,7 +21,10 @@ describe('REGEXP in reads, over HTTP and PostgreSQL', () => {
   });
 
   it('matches with REGEXP in POST /v1/queries', async () => {
-    const r = await postJson(agent.http, '/v1/queries', ["SELECT id FROM users WHERE name REGEXP ? ORDER BY id", ['^Ann']]);
+    const r = await postJson(agent.http, '/v1/queries', [
+      'SELECT id FROM users WHERE name REGEXP ? ORDER BY id',
+      ['^Ann'],
+    ]);
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.lines.slice(1, -1), [{ row: [1, [1]] }, { row: [2, [3]] }]);
   });
@@ -31,7 +36,17 @@ describe('REGEXP in reads, over HTTP and PostgreSQL', () => {
   });
 
   it('answers ~ and ~* on user tables through the PG listener', async () => {
-    assert.deepEqual((await client.query("SELECT id FROM users WHERE name ~ '^Ann' ORDER BY id")).rows.map((r) => Number((r as { id: unknown }).id)), [1, 3]);
-    assert.deepEqual((await client.query("SELECT id FROM users WHERE name ~* '^(ann|BOB)$' ORDER BY id")).rows.map((r) => Number((r as { id: unknown }).id)), [1, 2]);
+    assert.deepEqual(
+      (await client.query("SELECT id FROM users WHERE name ~ '^Ann' ORDER BY id")).rows.map((r) =>
+        Number((r as { id: unknown }).id),
+      ),
+      [1, 3],
+    );
+    assert.deepEqual(
+      (await client.query("SELECT id FROM users WHERE name ~* '^(ann|BOB)$' ORDER BY id")).rows.map((r) =>
+        Number((r as { id: unknown }).id),
+      ),
+      [1, 2],
+    );
   });
 });

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { type AgentProcess, startAgent } from './helpers/agent';
 import { openStream, postJson, request } from './helpers/http';
-import { type Event, LIVE_SCHEMA, ResultMap, changes, sleep, subscribe, untilChange, write } from './helpers/subscriptions';
+import {
+  type Event,
+  LIVE_SCHEMA,
+  ResultMap,
+  changes,
+  sleep,
+  subscribe,
+  untilChange,
+  write,
+} from './helpers/subscriptions';
 
 async function health(base: string): Promise<{ subscriptions: number; clients: number }> {
   const r = await request(base, 'GET', '/v1/health');
@@ -33,7 +42,10 @@ describe('live subscriptions over HTTP', function () {
     const ev = stream.events as Event[];
     assert.deepEqual(ev[0], { columns: ['id', 'name'] });
     const rows = ev.filter((e) => 'row' in e).map((e) => (e.row as unknown[])[1]);
-    assert.deepEqual(rows.sort(), [[1, 'ann'], [2, 'bob']]);
+    assert.deepEqual(rows.sort(), [
+      [1, 'ann'],
+      [2, 'bob'],
+    ]);
     const eoq = ev[ev.length - 1].eoq as { time: number; change_id: number };
     assert.equal(eoq.change_id, 0);
     assert.equal(typeof eoq.time, 'number');
@@ -50,14 +62,20 @@ describe('live subscriptions over HTTP', function () {
   });
 
   it('sends insert, update and delete with contiguous change ids; updates keep their row id; deletes carry the last values', async () => {
-    const { stream } = await subscribe(agent.http, 'SELECT u.name, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.score >= 100');
+    const { stream } = await subscribe(
+      agent.http,
+      'SELECT u.name, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.score >= 100',
+    );
     const view = new ResultMap();
     view.apply(stream.events);
     await write(agent.http, ["INSERT INTO users VALUES (10, 'dee', 1, 100), (11, 'eve', 2, 110)"]);
     await untilChange(stream, 2);
     view.apply(stream.events);
     const before = changes(stream.events);
-    assert.deepEqual(before.map((c) => c[0]), ['insert', 'insert']);
+    assert.deepEqual(
+      before.map((c) => c[0]),
+      ['insert', 'insert'],
+    );
     const deeRow = before.find((c) => c[2][0] === 'dee')![1];
     await write(agent.http, ["UPDATE users SET name = 'dee2' WHERE id = 10"]);
     await untilChange(stream, 3);
@@ -65,7 +83,11 @@ describe('live subscriptions over HTTP', function () {
     // A change of the joined table reaches every row built from it.
     await write(agent.http, ["UPDATE teams SET title = 'azure' WHERE id = 2"]);
     await untilChange(stream, 4);
-    assert.deepEqual(changes(stream.events)[3].slice(0, 3), ['update', before.find((c) => c[2][0] === 'eve')![1], ['eve', 'azure']]);
+    assert.deepEqual(changes(stream.events)[3].slice(0, 3), [
+      'update',
+      before.find((c) => c[2][0] === 'eve')![1],
+      ['eve', 'azure'],
+    ]);
     await write(agent.http, ['DELETE FROM users WHERE id = 10']);
     await untilChange(stream, 5);
     assert.deepEqual(changes(stream.events)[4], ['delete', deeRow, ['dee2', 'red'], 5]);
@@ -77,12 +99,22 @@ describe('live subscriptions over HTTP', function () {
   it('emits nothing for a write that leaves the result unchanged, and all changes of one transaction together', async () => {
     const { stream } = await subscribe(agent.http, ['SELECT id, score FROM users WHERE score > ?', [1000]]);
     await write(agent.http, ["UPDATE users SET name = 'ann!' WHERE id = 1", 'UPDATE users SET score = 5 WHERE id = 2']);
-    await write(agent.http, ['INSERT INTO users VALUES (20, NULL, 1, 2000)', 'INSERT INTO users VALUES (21, NULL, 1, 2100)', 'UPDATE users SET score = 2001 WHERE id = 20']);
+    await write(agent.http, [
+      'INSERT INTO users VALUES (20, NULL, 1, 2000)',
+      'INSERT INTO users VALUES (21, NULL, 1, 2100)',
+      'UPDATE users SET score = 2001 WHERE id = 20',
+    ]);
     await untilChange(stream, 2);
     await sleep(200);
     const cs = changes(stream.events);
-    assert.deepEqual(cs.map((c) => c[3]), [1, 2]);
-    assert.deepEqual(cs.map((c) => JSON.stringify([c[0], c[2]])).sort(), ['["insert",[20,2001]]', '["insert",[21,2100]]']);
+    assert.deepEqual(
+      cs.map((c) => c[3]),
+      [1, 2],
+    );
+    assert.deepEqual(cs.map((c) => JSON.stringify([c[0], c[2]])).sort(), [
+      '["insert",[20,2001]]',
+      '["insert",[21,2100]]',
+    ]);
     stream.close();
   });
 
@@ -116,15 +148,24 @@ describe('live subscriptions over HTTP', function () {
     stream.close();
     const get = await openStream(agent.http, 'GET', `/v1/subscriptions/${id}?from=1`);
     await untilChange(get, 3);
-    assert.deepEqual(get.events.map((e) => Object.keys(e as Event)[0]), ['change', 'change']);
-    assert.deepEqual(changes(get.events).map((c) => c[3]), [2, 3]);
+    assert.deepEqual(
+      get.events.map((e) => Object.keys(e as Event)[0]),
+      ['change', 'change'],
+    );
+    assert.deepEqual(
+      changes(get.events).map((c) => c[3]),
+      [2, 3],
+    );
     await write(agent.http, ['UPDATE users SET score = 4 WHERE id = 40']);
     await untilChange(get, 4);
     get.close();
     const post = await openStream(agent.http, 'POST', '/v1/subscriptions?from=3', JSON.stringify(body));
     assert.equal(post.res.headers['patina-query-id'], id);
     await untilChange(post, 4);
-    assert.deepEqual(changes(post.events).map((c) => c[3]), [4]);
+    assert.deepEqual(
+      changes(post.events).map((c) => c[3]),
+      [4],
+    );
     post.close();
   });
 
@@ -181,7 +222,8 @@ describe('live subscriptions over HTTP', function () {
     slow.stream.res.pause();
     const big = 'x'.repeat(200000);
     // Enough data to fill the socket buffers, then more than client_buffer (20) changes behind them.
-    for (let i = 0; i < 60; i++) await write(agent.http, [[`INSERT INTO users VALUES (?, ?, 6, 0)`, [600 + i, big + i]]]);
+    for (let i = 0; i < 60; i++)
+      await write(agent.http, [[`INSERT INTO users VALUES (?, ?, 6, 0)`, [600 + i, big + i]]]);
     await untilChange(fast.stream, 60);
     const view = new ResultMap();
     view.apply(fast.stream.events);
@@ -212,14 +254,21 @@ describe('live subscriptions over HTTP', function () {
     const eoq = (stream.events.find((e) => 'eoq' in (e as Event)) as { eoq: { time: number } }).eoq;
     assert.equal(Math.round(eoq.time * 1e6) / 1e6, eoq.time);
     stream.close();
-    for (const [path, body] of [['/v1/queries', '"SELECT 1"'], ['/v1/transactions', '["UPDATE users SET score = score WHERE id = 1"]']]) {
+    for (const [path, body] of [
+      ['/v1/queries', '"SELECT 1"'],
+      ['/v1/transactions', '["UPDATE users SET score = score WHERE id = 1"]'],
+    ]) {
       const r = await request(agent.http, 'POST', path, body);
-      for (const m of r.text.matchAll(/"time":([0-9.e-]+)/g)) assert.match(m[1], /^\d+(\.\d{1,6})?$/, `${path}: ${r.text}`);
+      for (const m of r.text.matchAll(/"time":([0-9.e-]+)/g))
+        assert.match(m[1], /^\d+(\.\d{1,6})?$/, `${path}: ${r.text}`);
     }
   });
 
   it('ends the stream with an error naming the min change id when changes after from are no longer kept', async () => {
-    const small = await startAgent({ schema: LIVE_SCHEMA, config: '[subscriptions]\nretain_changes = 3\nretain_seconds = 0\n' });
+    const small = await startAgent({
+      schema: LIVE_SCHEMA,
+      config: '[subscriptions]\nretain_changes = 3\nretain_seconds = 0\n',
+    });
     try {
       const { stream, id } = await subscribe(small.http, 'SELECT id, score FROM users');
       for (let i = 0; i < 8; i++) await write(small.http, [[`INSERT INTO users VALUES (?, NULL, 1, 0)`, [i]]]);
@@ -243,7 +292,10 @@ describe('live subscriptions over HTTP', function () {
       // Within what is kept, from still works.
       const ok = await openStream(small.http, 'GET', `/v1/subscriptions/${id}?from=5`);
       await untilChange(ok, 8);
-      assert.deepEqual(changes(ok.events).map((c) => c[3]), [6, 7, 8]);
+      assert.deepEqual(
+        changes(ok.events).map((c) => c[3]),
+        [6, 7, 8],
+      );
       ok.close();
     } finally {
       await small.dispose();
@@ -268,7 +320,11 @@ describe('live subscriptions over HTTP', function () {
       for (let i = 0; i < 60 && (await health(idle.http)).subscriptions > 2; i++) await sleep(100);
       assert.equal((await health(idle.http)).subscriptions, 2, 'the one left without a listener is removed');
       for (let i = 0; i < 60 && (await health(idle.http)).subscriptions > 1; i++) await sleep(100);
-      assert.equal((await health(idle.http)).subscriptions, 1, 'the one listened to again is removed idle_seconds after its listener left');
+      assert.equal(
+        (await health(idle.http)).subscriptions,
+        1,
+        'the one listened to again is removed idle_seconds after its listener left',
+      );
       assert.equal(await statusOf(idle.http, `/v1/subscriptions/${left.id}`), 404);
       assert.equal(await statusOf(idle.http, `/v1/subscriptions/${back.id}`), 404);
       assert.equal(await statusOf(idle.http, `/v1/subscriptions/${kept.id}`), 200, 'listened to all along');

@@ -48,7 +48,10 @@ function subscribeBody(sql: string, params?: unknown[]): string {
 }
 
 /** Point reads every `everyMs` over HTTP and PostgreSQL until stopped; the slowest answer of each. */
-function pointReads(agent: AgentProcess, everyMs: number): { stop(): Promise<{ http: number; pg: number; count: number }> } {
+function pointReads(
+  agent: AgentProcess,
+  everyMs: number,
+): { stop(): Promise<{ http: number; pg: number; count: number }> } {
   let running = true;
   let worstHttp = 0;
   let worstPg = 0;
@@ -60,7 +63,12 @@ function pointReads(agent: AgentProcess, everyMs: number): { stop(): Promise<{ h
     for (let i = 0; running; i++) {
       const pk = (i * 7919) % 1000;
       let t0 = performance.now();
-      const r = await request(agent.http, 'POST', '/v1/queries', JSON.stringify(['SELECT sandwich FROM sandwiches WHERE pk = ?', [pk]]));
+      const r = await request(
+        agent.http,
+        'POST',
+        '/v1/queries',
+        JSON.stringify(['SELECT sandwich FROM sandwiches WHERE pk = ?', [pk]]),
+      );
       worstHttp = Math.max(worstHttp, performance.now() - t0);
       assert.equal(r.status, 200, r.text);
       t0 = performance.now();
@@ -85,13 +93,21 @@ function pointReads(agent: AgentProcess, everyMs: number): { stop(): Promise<{ h
 }
 
 /** An agent with 20,000 rows and four range subscriptions (20,000, 19,000, 18,000, 17,000 rows), each with a fast client. */
-async function heavyAgent(opts: { config?: string; dir?: string } = {}): Promise<{ agent: AgentProcess; clients: LineClient[]; sizes: number[] }> {
+async function heavyAgent(
+  opts: { config?: string; dir?: string } = {},
+): Promise<{ agent: AgentProcess; clients: LineClient[]; sizes: number[] }> {
   const agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], ...opts });
   await fill(agent.http, 20000);
   const bounds = [0, 1000, 2000, 3000];
   const clients: LineClient[] = [];
   for (const n of bounds) {
-    const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk >= ?', [n]), { kind: 'fast' });
+    const c = await LineClient.open(
+      agent.http,
+      'POST',
+      '/v1/subscriptions',
+      subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk >= ?', [n]),
+      { kind: 'fast' },
+    );
     clients.push(c);
     await c.until(() => c.eoq, 30000, 'eoq');
     assert.equal(c.rows, 20000 - n);
@@ -115,15 +131,21 @@ describe('live subscriptions under load', function () {
       const fast = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody(sql), { kind: 'fast' });
       clients.push(fast);
       await fast.until(() => fast.eoq, 10000, 'eoq');
-      const slow = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, { kind: 'slow', everyMs: 25 });
-      const stalled = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, { kind: 'stalled' });
+      const slow = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, {
+        kind: 'slow',
+        everyMs: 25,
+      });
+      const stalled = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${fast.queryId}`, undefined, {
+        kind: 'stalled',
+      });
       clients.push(slow, stalled);
       await slow.until(() => slow.eoq, 10000, 'eoq of the slow client');
       const text = 'x'.repeat(2048);
       const acks: number[] = [];
       for (let t = 0; t < 20; t++) acks.push(await mustWrite(agent.http, insertRows(10000 + t * 1000, 1000, text)));
       // Acknowledged in seconds: never held behind the subscriptions' work (30 s in the report).
-      for (const [i, ms] of acks.entries()) assert.ok(ms < 10000, `write ${i + 1} took ${Math.round(ms)} ms to be acknowledged`);
+      for (const [i, ms] of acks.entries())
+        assert.ok(ms < 10000, `write ${i + 1} took ${Math.round(ms)} ms to be acknowledged`);
       await fast.until(() => fast.changes >= 20000, 60000, 'all 20,000 changes at the fast client');
       assert.equal(fast.changes, 20000);
       assert.equal(fast.fault, null);
@@ -139,7 +161,10 @@ describe('live subscriptions under load', function () {
       const clientPort = stalled.req.socket!.localPort!;
       const deadline = Date.now() + 30000;
       while (established(agentPort, clientPort) && Date.now() < deadline) await sleep(200);
-      assert.ok(!established(agentPort, clientPort), 'the agent closed the connection of the client that stopped reading');
+      assert.ok(
+        !established(agentPort, clientPort),
+        'the agent closed the connection of the client that stopped reading',
+      );
       const h = (await request(agent.http, 'GET', '/v1/health')).json as { subscriptions: { clients: number } };
       assert.equal(h.subscriptions.clients, 1, 'only the fast client is still listening');
     } finally {
@@ -156,7 +181,8 @@ describe('live subscriptions under load', function () {
       await sleep(100);
       await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
       const acked = performance.now();
-      for (const [i, c] of clients.entries()) await c.until(() => c.changes >= 20000 - bounds[i], 120000, `all changes of subscription ${i}`);
+      for (const [i, c] of clients.entries())
+        await c.until(() => c.changes >= 20000 - bounds[i], 120000, `all changes of subscription ${i}`);
       const matchedMs = performance.now() - acked;
       const { http: worstHttp, pg: worstPg, count } = await reads.stop();
       for (const [i, c] of clients.entries()) {
@@ -164,8 +190,14 @@ describe('live subscriptions under load', function () {
         assert.equal(c.fault, null);
       }
       assert.ok(count > 0, 'point reads ran');
-      assert.ok(worstHttp < 1000, `an HTTP point read waited ${Math.round(worstHttp)} ms (matching took ${Math.round(matchedMs)} ms)`);
-      assert.ok(worstPg < 1000, `a PostgreSQL point read waited ${Math.round(worstPg)} ms (matching took ${Math.round(matchedMs)} ms)`);
+      assert.ok(
+        worstHttp < 1000,
+        `an HTTP point read waited ${Math.round(worstHttp)} ms (matching took ${Math.round(matchedMs)} ms)`,
+      );
+      assert.ok(
+        worstPg < 1000,
+        `a PostgreSQL point read waited ${Math.round(worstPg)} ms (matching took ${Math.round(matchedMs)} ms)`,
+      );
     } finally {
       for (const c of clients) c.close();
       await agent.dispose();
@@ -174,7 +206,9 @@ describe('live subscriptions under load', function () {
 
   it('refuses a write with 503 and Retry-After (HTTP) or 53000 (PostgreSQL) while the matcher is behind, keeps the connection, and takes it once caught up', async () => {
     // No wait before the refusal: it does not depend on how fast this machine matches.
-    const { agent, clients, sizes } = await heavyAgent({ config: '[subscriptions]\nmax_backlog_rows = 1000\nadmit_wait_seconds = 0\n' });
+    const { agent, clients, sizes } = await heavyAgent({
+      config: '[subscriptions]\nmax_backlog_rows = 1000\nadmit_wait_seconds = 0\n',
+    });
     const pg = pgClient(agent.pg!.port);
     try {
       await pg.connect();
@@ -183,24 +217,35 @@ describe('live subscriptions under load', function () {
       const r = await postJson(agent.http, '/v1/transactions', [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
       assert.equal(r.status, 503, r.text);
       assert.equal(r.headers['retry-after'], '1');
-      assert.match((r.json as { error: string }).error, /20000 written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\)/);
+      assert.match(
+        (r.json as { error: string }).error,
+        /20000 written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\)/,
+      );
       // The PG port holds writes back the same way: an autocommit write and a block's write fail
       // with 53000, nothing is written, and the session goes on.
       const busy = async (sql: string) => {
-        const err = (await pg.query(sql).then(() => null, (e: unknown) => e)) as { code?: string; message?: string } | null;
+        const err = (await pg.query(sql).then(
+          () => null,
+          (e: unknown) => e,
+        )) as { code?: string; message?: string } | null;
         assert.ok(err, `${sql} was taken while the matcher was behind`);
         assert.equal(err.code, '53000', err.message);
-        assert.match(err.message ?? '', /written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\); retry after 1 s/);
+        assert.match(
+          err.message ?? '',
+          /written rows are waiting to be matched against live subscriptions \(subscriptions.max_backlog_rows is 1000\); retry after 1 s/,
+        );
       };
       await busy("INSERT INTO sandwiches VALUES (99998, 'late pg')");
       await pg.query('BEGIN');
       await busy("INSERT INTO sandwiches VALUES (99998, 'late pg')");
       await pg.query('ROLLBACK');
       assert.deepEqual((await pg.query('SELECT count(*) AS n FROM sandwiches WHERE pk >= 99998')).rows, [{ n: '0' }]);
-      for (const [i, c] of clients.entries()) await c.until(() => c.changes >= sizes[i], 120000, `all changes of subscription ${i}`);
+      for (const [i, c] of clients.entries())
+        await c.until(() => c.changes >= sizes[i], 120000, `all changes of subscription ${i}`);
       await mustWrite(agent.http, [["INSERT INTO sandwiches VALUES (99999, 'late')"]]);
       await pg.query("INSERT INTO sandwiches VALUES (99998, 'late pg')");
-      for (const c of clients) await c.until(() => c.changes === sizes[clients.indexOf(c)] + 2, 10000, 'the late inserts');
+      for (const c of clients)
+        await c.until(() => c.changes === sizes[clients.indexOf(c)] + 2, 10000, 'the late inserts');
       const h = (await request(agent.http, 'GET', '/v1/health')).json as { subscriptions: { queued_rows: number } };
       assert.equal(h.subscriptions.queued_rows, 0);
     } finally {
@@ -214,12 +259,24 @@ describe('live subscriptions under load', function () {
     const agent = await startAgent({ schema: SCHEMA, config: '[subscriptions]\nmax_backlog_rows = 50\n' });
     const clients: LineClient[] = [];
     try {
-      const watcher = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk FROM sandwiches'), { kind: 'fast' });
+      const watcher = await LineClient.open(
+        agent.http,
+        'POST',
+        '/v1/subscriptions',
+        subscribeBody('SELECT pk FROM sandwiches'),
+        { kind: 'fast' },
+      );
       clients.push(watcher);
       await watcher.until(() => watcher.eoq, 10000, 'eoq');
       for (let g = 0; g < 300; g++) {
         // Made, then left without a listener: it lives on (idle_seconds) and is matched all the same.
-        const c = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk % 300 = ?', [g]), { kind: 'fast' });
+        const c = await LineClient.open(
+          agent.http,
+          'POST',
+          '/v1/subscriptions',
+          subscribeBody('SELECT pk, sandwich FROM sandwiches WHERE pk % 300 = ?', [g]),
+          { kind: 'fast' },
+        );
         await c.until(() => c.eoq, 10000, 'eoq');
         c.close();
       }
@@ -232,7 +289,12 @@ describe('live subscriptions under load', function () {
           const pk = next++;
           for (;;) {
             // A reset would reject here and fail the test.
-            const r = await request(agent.http, 'POST', '/v1/transactions', JSON.stringify([['INSERT INTO sandwiches VALUES (?, ?)', [pk, `s${pk}`]]]));
+            const r = await request(
+              agent.http,
+              'POST',
+              '/v1/transactions',
+              JSON.stringify([['INSERT INTO sandwiches VALUES (?, ?)', [pk, `s${pk}`]]]),
+            );
             statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
             if (r.status === 200) break;
             assert.equal(r.status, 503, r.text);
@@ -243,7 +305,10 @@ describe('live subscriptions under load', function () {
         }
       };
       await Promise.all(Array.from({ length: 60 }, worker));
-      assert.deepEqual([...statuses.keys()].filter((s) => s !== 200 && s !== 503), []);
+      assert.deepEqual(
+        [...statuses.keys()].filter((s) => s !== 200 && s !== 503),
+        [],
+      );
       assert.equal(statuses.get(200), total);
       await watcher.until(() => watcher.changes >= total, 60000, 'every acknowledged insert at the watcher');
       assert.equal(watcher.changes, total);
@@ -269,7 +334,14 @@ describe('live subscriptions under load', function () {
       for (const c of clients) c.close();
       await agent.start();
       for (const [i, s] of seen.entries()) {
-        const c = await LineClient.open(agent.http, 'GET', `/v1/subscriptions/${s.id}?from=${s.last}`, undefined, { kind: 'fast' }, s.last);
+        const c = await LineClient.open(
+          agent.http,
+          'GET',
+          `/v1/subscriptions/${s.id}?from=${s.last}`,
+          undefined,
+          { kind: 'fast' },
+          s.last,
+        );
         clients.push(c);
         await c.until(() => s.changes + c.changes >= sizes[i], 120000, `the rest of subscription ${i}'s changes`);
         assert.equal(s.changes + c.changes, sizes[i]);
@@ -286,7 +358,13 @@ describe('live subscriptions under load', function () {
     const { agent, clients } = await heavyAgent();
     try {
       // A client that does not read holds the clean stop for its grace period.
-      const stalled = await LineClient.open(agent.http, 'POST', '/v1/subscriptions', subscribeBody('SELECT pk, sandwich FROM sandwiches'), { kind: 'stalled' });
+      const stalled = await LineClient.open(
+        agent.http,
+        'POST',
+        '/v1/subscriptions',
+        subscribeBody('SELECT pk, sandwich FROM sandwiches'),
+        { kind: 'stalled' },
+      );
       clients.push(stalled);
       await mustWrite(agent.http, [["UPDATE sandwiches SET sandwich = 'new' || pk"]]);
       const exit = exitOf(agent);
@@ -300,7 +378,11 @@ describe('live subscriptions under load', function () {
       assert.match(agent.output, /SIGINT again, stopping now/);
       for (const c of clients) c.close();
       await agent.start();
-      const r = await postJson(agent.http, '/v1/queries', "SELECT count(*) FROM sandwiches WHERE sandwich = 'new' || pk");
+      const r = await postJson(
+        agent.http,
+        '/v1/queries',
+        "SELECT count(*) FROM sandwiches WHERE sandwich = 'new' || pk",
+      );
       assert.deepEqual((r.lines[1] as { row: unknown[] }).row[1], [20000]);
     } finally {
       for (const c of clients) c.close();

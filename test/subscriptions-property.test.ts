@@ -11,7 +11,7 @@ const CORPUS: unknown[] = [
   ['SELECT id, score FROM users WHERE team = ?', [1]],
   ['SELECT name FROM users WHERE score BETWEEN ? AND ?', [20, 70]],
   ['SELECT id FROM users WHERE score > :min', { ':min': 40 }],
-  'SELECT tag, user_id FROM tags WHERE tag IN (\'a\', \'c\')',
+  "SELECT tag, user_id FROM tags WHERE tag IN ('a', 'c')",
   'SELECT * FROM tags WHERE weight > 3',
   'SELECT id * 2 + 1, upper(name), coalesce(team, -1), score / 3.0 FROM users',
   "SELECT id, CASE WHEN score > 50 THEN 'hi' ELSE 'lo' END FROM users WHERE name IS NOT NULL",
@@ -67,25 +67,43 @@ const CORPUS: unknown[] = [
 
 const name = fc.option(fc.constantFrom('ann', 'bob', 'cy', 'dee'), { nil: null });
 const op = fc.oneof(
-  fc.record({ id: fc.integer({ min: 1, max: 12 }), name, team: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }), score: fc.integer({ min: 0, max: 100 }) }).map((u) => [
-    'INSERT INTO users (id, name, team, score) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, team = excluded.team, score = excluded.score',
-    [u.id, u.name, u.team, u.score],
-  ]),
+  fc
+    .record({
+      id: fc.integer({ min: 1, max: 12 }),
+      name,
+      team: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
+      score: fc.integer({ min: 0, max: 100 }),
+    })
+    .map((u) => [
+      'INSERT INTO users (id, name, team, score) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, team = excluded.team, score = excluded.score',
+      [u.id, u.name, u.team, u.score],
+    ]),
   fc.integer({ min: 1, max: 12 }).map((id) => ['DELETE FROM users WHERE id = ?', [id]]),
-  fc.record({ team: fc.integer({ min: 1, max: 5 }), d: fc.integer({ min: -20, max: 20 }) }).map((x) => ['UPDATE users SET score = score + ? WHERE team = ?', [x.d, x.team]]),
-  fc.record({ id: fc.integer({ min: 1, max: 4 }), title: fc.constantFrom('red', 'rose', 'blue', 'x') }).map((t) => [
-    'INSERT INTO teams (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title',
-    [t.id, t.title],
-  ]),
+  fc
+    .record({ team: fc.integer({ min: 1, max: 5 }), d: fc.integer({ min: -20, max: 20 }) })
+    .map((x) => ['UPDATE users SET score = score + ? WHERE team = ?', [x.d, x.team]]),
+  fc
+    .record({ id: fc.integer({ min: 1, max: 4 }), title: fc.constantFrom('red', 'rose', 'blue', 'x') })
+    .map((t) => [
+      'INSERT INTO teams (id, title) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET title = excluded.title',
+      [t.id, t.title],
+    ]),
   fc.integer({ min: 1, max: 4 }).map((id) => ['DELETE FROM teams WHERE id = ?', [id]]),
-  fc.record({ user: fc.integer({ min: 1, max: 12 }), tag: fc.constantFrom('a', 'b', 'c'), weight: fc.integer({ min: 0, max: 9 }) }).map((g) => [
-    'INSERT INTO tags (user_id, tag, weight) VALUES (?, ?, ?) ON CONFLICT (user_id, tag) DO UPDATE SET weight = excluded.weight',
-    [g.user, g.tag, g.weight],
-  ]),
-  fc.record({ user: fc.integer({ min: 1, max: 12 }), tag: fc.constantFrom('a', 'b', 'c') }).map((g) => ['DELETE FROM tags WHERE user_id = ? AND tag = ?', [g.user, g.tag]]),
+  fc
+    .record({
+      user: fc.integer({ min: 1, max: 12 }),
+      tag: fc.constantFrom('a', 'b', 'c'),
+      weight: fc.integer({ min: 0, max: 9 }),
+    })
+    .map((g) => [
+      'INSERT INTO tags (user_id, tag, weight) VALUES (?, ?, ?) ON CONFLICT (user_id, tag) DO UPDATE SET weight = excluded.weight',
+      [g.user, g.tag, g.weight],
+    ]),
+  fc
+    .record({ user: fc.integer({ min: 1, max: 12 }), tag: fc.constantFrom('a', 'b', 'c') })
+    .map((g) => ['DELETE FROM tags WHERE user_id = ? AND tag = ?', [g.user, g.tag]]),
 );
 const batch = fc.array(op, { minLength: 1, maxLength: 6 });
-
 
 describe('subscriptions stay exact under random writes (property)', function () {
   this.timeout(240000);

@@ -44,9 +44,14 @@ function restrictedPlan(sql: string, params: SqlParams | undefined, occ: number,
   const plan = planQuery(db, schema, sql, params);
   assert.equal(plan.mode, 'restricted', sql);
   const keys: Record<string, unknown> = {};
-  for (let k = 0; k < n; k++) plan.occurrences[occ].pk.forEach((_c, j) => (keys[keyParam(k, j)] = j === 0 && plan.occurrences[occ].pk.length > 1 ? `p${k}` : k));
+  for (let k = 0; k < n; k++)
+    plan.occurrences[occ].pk.forEach(
+      (_c, j) => (keys[keyParam(k, j)] = j === 0 && plan.occurrences[occ].pk.length > 1 ? `p${k}` : k),
+    );
   const args = params === undefined ? [keys] : Array.isArray(params) ? [...params, keys] : [{ ...params, ...keys }];
-  return (db.prepare(`EXPLAIN QUERY PLAN ${plan.restrictedSql(occ, n)}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+  return (db.prepare(`EXPLAIN QUERY PLAN ${plan.restrictedSql(occ, n)}`).all(...args) as { detail: string }[]).map(
+    (r) => r.detail,
+  );
 }
 
 /** The outermost loop reads the restricted occurrence by its key, and nothing scans it. */
@@ -55,7 +60,13 @@ function assertKeyed(sql: string, params: SqlParams | undefined, occ: number, al
     const lines = restrictedPlan(sql, params, occ, n);
     const first = lines.find((l) => /^(SEARCH|SCAN) /.test(l) && !/VALUES CLAUSE/.test(l))!;
     const text = `${sql} (occurrence ${occ}, ${n} keys):\n  ${lines.join('\n  ')}`;
-    assert.match(first, new RegExp(`^SEARCH ${alias} USING (INTEGER PRIMARY KEY \\(rowid=\\?\\)|PRIMARY KEY \\(|INDEX sqlite_autoindex_)`), text);
+    assert.match(
+      first,
+      new RegExp(
+        `^SEARCH ${alias} USING (INTEGER PRIMARY KEY \\(rowid=\\?\\)|PRIMARY KEY \\(|INDEX sqlite_autoindex_)`,
+      ),
+      text,
+    );
     assert.ok(!lines.some((l) => new RegExp(`^SCAN ${alias}\\b`).test(l)), text);
   }
 }
@@ -97,19 +108,29 @@ describe('restricted subscription SQL is driven by the changed keys (EXPLAIN QUE
 
   it('the other side of a join is looked up through its index, not scanned', () => {
     const lines = restrictedPlan('SELECT u.name, t.title FROM users u JOIN teams t ON t.id = u.team', undefined, 1, 4);
-    assert.ok(lines.some((l) => /^SEARCH u USING INDEX users_team \(team=\?\)/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /^SEARCH u USING INDEX users_team \(team=\?\)/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('leaves an index choice the query makes itself alone', () => {
     const lines = restrictedPlan('SELECT id FROM users INDEXED BY users_score WHERE score > 3', undefined, 0, 4);
-    assert.ok(lines.some((l) => /USING (COVERING )?INDEX users_score/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /USING (COVERING )?INDEX users_score/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it("the store's lookups by source key use their index, never the subscription's whole result", () => {
     const store = new SubscriptionStore(':memory:');
     try {
-      assert.deepEqual(store.explain('rowsByKey', 1, 'k'), ['SEARCH rows USING INDEX rows_by_source (key=? AND sub=?)']);
-      assert.deepEqual(store.explain('refs', 1, 0, 'k'), ['SEARCH refs USING PRIMARY KEY (sub=? AND occ=? AND part=?)']);
+      assert.deepEqual(store.explain('rowsByKey', 1, 'k'), [
+        'SEARCH rows USING INDEX rows_by_source (key=? AND sub=?)',
+      ]);
+      assert.deepEqual(store.explain('refs', 1, 0, 'k'), [
+        'SEARCH refs USING PRIMARY KEY (sub=? AND occ=? AND part=?)',
+      ]);
       assert.deepEqual(store.explain('row', 1, 2), ['SEARCH rows USING PRIMARY KEY (sub=? AND row_id=?)']);
     } finally {
       store.close();
@@ -124,8 +145,11 @@ function sharedPlanLines(sql: string, params: SqlParams, occ: number, n: number)
   assert.ok(plan.shared, `${sql} is evaluated together with its other parameters`);
   const o = plan.occurrences[occ];
   const args: unknown[] = [];
-  for (let k = 0; k < n; k++) args.push(k % 3, ...o.pk.map((_c, j) => (j === 0 && o.pk.length > 1 ? `p${k}` : k)), ...plan.shared.values(params));
-  return (db.prepare(`EXPLAIN QUERY PLAN ${plan.shared.sql(occ, n)}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+  for (let k = 0; k < n; k++)
+    args.push(k % 3, ...o.pk.map((_c, j) => (j === 0 && o.pk.length > 1 ? `p${k}` : k)), ...plan.shared.values(params));
+  return (db.prepare(`EXPLAIN QUERY PLAN ${plan.shared.sql(occ, n)}`).all(...args) as { detail: string }[]).map(
+    (r) => r.detail,
+  );
 }
 
 /** The pairs are the outer loop, each reads the changed occurrence by its key, and nothing scans it. */
@@ -135,7 +159,13 @@ function assertSharedKeyed(sql: string, params: SqlParams, occ: number, alias: s
     const loops = lines.filter((l) => /^(SEARCH|SCAN) /.test(l) && !/CONSTANT ROWS?$/.test(l));
     const text = `${sql} (occurrence ${occ}, ${n} pairs):\n  ${lines.join('\n  ')}`;
     assert.equal(loops[0], 'SCAN __patina_p', text);
-    assert.match(loops[1], new RegExp(`^SEARCH ${alias} USING (INTEGER PRIMARY KEY \\(rowid=\\?\\)|PRIMARY KEY \\(|INDEX sqlite_autoindex_)`), text);
+    assert.match(
+      loops[1],
+      new RegExp(
+        `^SEARCH ${alias} USING (INTEGER PRIMARY KEY \\(rowid=\\?\\)|PRIMARY KEY \\(|INDEX sqlite_autoindex_)`,
+      ),
+      text,
+    );
     assert.ok(!lines.some((l) => new RegExp(`^SCAN ${alias}\\b`).test(l)), text);
   }
 }
@@ -173,19 +203,34 @@ describe('shared statements of same-SQL subscriptions are driven by the (subscri
     const one = (sql: string, params?: SqlParams) => planQuery(db, schema, sql, params).shared;
     assert.equal(one('SELECT id FROM users WHERE name = ? COLLATE NOCASE', ['a']), null, 'COLLATE');
     assert.equal(one('SELECT id FROM users WHERE team = ?1', { 1: 2 }), null, '?NNN');
-    assert.equal(one('SELECT * FROM tags JOIN users ON users.id = tags.user_id JOIN teams USING (id) WHERE weight = ?', [1]), null, 'bare * with USING');
+    assert.equal(
+      one('SELECT * FROM tags JOIN users ON users.id = tags.user_id JOIN teams USING (id) WHERE weight = ?', [1]),
+      null,
+      'bare * with USING',
+    );
     assert.equal(one('SELECT id FROM users WHERE team = 1'), null, 'no parameters');
-    assert.ok(one('SELECT users.* FROM tags JOIN users ON users.id = tags.user_id JOIN teams USING (id) WHERE weight = ?', [1]), 'USING without a bare *');
+    assert.ok(
+      one('SELECT users.* FROM tags JOIN users ON users.id = tags.user_id JOIN teams USING (id) WHERE weight = ?', [1]),
+      'USING without a bare *',
+    );
   });
 
   it("the store's lookups for many keys (any subscription) and (subscription, key) pairs use their indexes", () => {
     const store = new SubscriptionStore(':memory:');
     try {
       for (const n of [1, 16]) {
-        const rows = store.explainListed('rows', n).filter((l) => /^(SEARCH|SCAN) /.test(l) && !/CONSTANT ROWS?$/.test(l));
+        const rows = store
+          .explainListed('rows', n)
+          .filter((l) => /^(SEARCH|SCAN) /.test(l) && !/CONSTANT ROWS?$/.test(l));
         assert.deepEqual(rows, ['SCAN v', 'SEARCH r USING INDEX rows_by_source (key=?)']);
-        const refs = store.explainListed('refs', n).filter((l) => /^(SEARCH|SCAN) /.test(l) && !/CONSTANT ROWS?$/.test(l));
-        assert.deepEqual(refs, ['SCAN v', 'SEARCH f USING PRIMARY KEY (sub=? AND occ=? AND part=?)', 'SEARCH r USING PRIMARY KEY (sub=? AND row_id=?)']);
+        const refs = store
+          .explainListed('refs', n)
+          .filter((l) => /^(SEARCH|SCAN) /.test(l) && !/CONSTANT ROWS?$/.test(l));
+        assert.deepEqual(refs, [
+          'SCAN v',
+          'SEARCH f USING PRIMARY KEY (sub=? AND occ=? AND part=?)',
+          'SEARCH r USING PRIMARY KEY (sub=? AND row_id=?)',
+        ]);
       }
     } finally {
       store.close();

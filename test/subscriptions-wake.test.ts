@@ -18,7 +18,10 @@ const pins = (sql: string, params?: SqlParams) => plan(sql, params).equalities.m
 /** A stand-in with what the index reads of a subscription. */
 function sub(sql: string, params?: SqlParams): Subscription {
   const p = plan(sql, params);
-  return { plan: p, identityParts: (key: string) => (p.occurrences.length === 1 ? [key] : (JSON.parse(key) as string[])) } as unknown as Subscription;
+  return {
+    plan: p,
+    identityParts: (key: string) => (p.occurrences.length === 1 ? [key] : (JSON.parse(key) as string[])),
+  } as unknown as Subscription;
 }
 
 const change = (table: string, pk: unknown[], values: Record<string, unknown> | null): RowChange =>
@@ -30,18 +33,32 @@ describe('which subscriptions a change wakes', () => {
     assert.deepEqual(pins('SELECT id FROM users WHERE score > ? AND team = ?', [1, 4]), [[0, 'team', 4]]);
     assert.deepEqual(pins('SELECT id FROM users u WHERE 7 = u.team AND name = :n', { n: 'ann' }), [[0, 'team', 7]]);
     assert.deepEqual(pins("SELECT * FROM tags WHERE tag = 'a'"), [[0, 'tag', 'a']]);
-    assert.deepEqual(pins('SELECT u.id FROM users u JOIN teams t ON t.id = u.team WHERE t.id = ? AND u.score = 2', [5]), [[1, 'id', 5], [0, 'score', 2]]);
+    assert.deepEqual(
+      pins('SELECT u.id FROM users u JOIN teams t ON t.id = u.team WHERE t.id = ? AND u.score = 2', [5]),
+      [
+        [1, 'id', 5],
+        [0, 'score', 2],
+      ],
+    );
   });
 
   it('leaves out what SQLite would not compare as stored values are', () => {
-    assert.deepEqual(pins('SELECT id FROM users WHERE team = ?', ['3']), [], 'text against an INTEGER column is converted');
+    assert.deepEqual(
+      pins('SELECT id FROM users WHERE team = ?', ['3']),
+      [],
+      'text against an INTEGER column is converted',
+    );
     assert.deepEqual(pins('SELECT id FROM users WHERE name = 3'), [], 'a number against a TEXT column is converted');
     assert.deepEqual(pins("SELECT id FROM notes WHERE body = 'x'"), [], 'NOCASE collation');
     assert.deepEqual(pins('SELECT id FROM users WHERE team = 1 OR score = 2'), []);
     assert.deepEqual(pins('SELECT id FROM users WHERE score BETWEEN 1 AND 5 AND team = 2'), []);
     assert.deepEqual(pins('SELECT id FROM users WHERE team + 0 = 2'), []);
     assert.deepEqual(pins('SELECT count(*) FROM users WHERE team = 2'), [], 'only restricted plans');
-    assert.deepEqual(pins("SELECT id FROM notes WHERE kind = '2'"), [[0, 'kind', '2']], 'no affinity: compared as stored');
+    assert.deepEqual(
+      pins("SELECT id FROM notes WHERE kind = '2'"),
+      [[0, 'kind', '2']],
+      'no affinity: compared as stored',
+    );
   });
 
   it('wakes a pinned subscription for a row whose new value matches or that its result holds, and others for every change', () => {

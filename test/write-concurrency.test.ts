@@ -53,14 +53,24 @@ describe('concurrent writes', function () {
   after(() => agent.dispose());
 
   function pgbench(args: string[]): string {
-    const r = spawnSync('pgbench', ['-n', '-c', '4', '-j', '2', '-h', '127.0.0.1', '-p', String(port), '-U', 'tester', ...args, 'db'], { encoding: 'utf8', timeout: 90000 });
+    const r = spawnSync(
+      'pgbench',
+      ['-n', '-c', '4', '-j', '2', '-h', '127.0.0.1', '-p', String(port), '-U', 'tester', ...args, 'db'],
+      { encoding: 'utf8', timeout: 90000 },
+    );
     assert.equal(r.status, 0, `pgbench ${args.join(' ')} failed:\n${r.stderr}\n${r.stdout}`);
     assert.match(r.stdout, /number of failed transactions: 0 \(0\.000%\)/, r.stdout);
     return r.stdout;
   }
 
   function sums(): number[] {
-    const r = psql(port, ['SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers), (SELECT sum(bbalance) FROM pgbench_branches), (SELECT sum(delta) FROM pgbench_history), (SELECT count(*) FROM pgbench_history)'], ['-A', '-t']);
+    const r = psql(
+      port,
+      [
+        'SELECT (SELECT sum(abalance) FROM pgbench_accounts), (SELECT sum(tbalance) FROM pgbench_tellers), (SELECT sum(bbalance) FROM pgbench_branches), (SELECT sum(delta) FROM pgbench_history), (SELECT count(*) FROM pgbench_history)',
+      ],
+      ['-A', '-t'],
+    );
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.trim().split('|').map(Number);
   }
@@ -78,7 +88,10 @@ describe('concurrent writes', function () {
     assert.equal(branches, history, 'branches');
     assert.equal(accounts, history, 'accounts');
     // simple-update's SELECT reads the account its UPDATE just changed: the same rare 40001, retried.
-    assert.match(pgbench(['-b', 'simple-update', '-t', '60', '--max-tries', '5', '-M', 'prepared']), /processed: 240\/240/);
+    assert.match(
+      pgbench(['-b', 'simple-update', '-t', '60', '--max-tries', '5', '-M', 'prepared']),
+      /processed: 240\/240/,
+    );
     const after = sums();
     assert.equal(after[4], 720);
     assert.equal(after[0], after[3], 'every history row is one account change');
@@ -86,14 +99,20 @@ describe('concurrent writes', function () {
     assert.match(pgbench(['-b', 'select-only', '-t', '200', '-M', 'prepared']), /processed: 800\/800/);
   });
 
-  it('answers pgbench\'s catalog probe for its tables (LATERAL, array_position, current_schemas, partitions)', async () => {
+  it("answers pgbench's catalog probe for its tables (LATERAL, array_position, current_schemas, partitions)", async () => {
     const [c] = await connected(port, 1);
     try {
       const probe =
-        "select o.n, p.partstrat, pg_catalog.count(i.inhparent) from pg_catalog.pg_class as c join pg_catalog.pg_namespace as n on (n.oid = c.relnamespace) cross join lateral (select pg_catalog.array_position(pg_catalog.current_schemas(true), n.nspname)) as o(n) left join pg_catalog.pg_partitioned_table as p on (p.partrelid = c.oid) left join pg_catalog.pg_inherits as i on (c.oid = i.inhparent) where c.relname = $1 and o.n is not null group by 1, 2 order by 1 asc limit 1";
+        'select o.n, p.partstrat, pg_catalog.count(i.inhparent) from pg_catalog.pg_class as c join pg_catalog.pg_namespace as n on (n.oid = c.relnamespace) cross join lateral (select pg_catalog.array_position(pg_catalog.current_schemas(true), n.nspname)) as o(n) left join pg_catalog.pg_partitioned_table as p on (p.partrelid = c.oid) left join pg_catalog.pg_inherits as i on (c.oid = i.inhparent) where c.relname = $1 and o.n is not null group by 1, 2 order by 1 asc limit 1';
       const r = await c.query({ text: probe, values: ['pgbench_accounts'], rowMode: 'array' });
-      assert.deepEqual(r.rows.map((row) => row.map(String)), [['2', 'null', '0']]);
-      assert.deepEqual(r.fields.map((f) => f.name), ['n', 'partstrat', 'count']);
+      assert.deepEqual(
+        r.rows.map((row) => row.map(String)),
+        [['2', 'null', '0']],
+      );
+      assert.deepEqual(
+        r.fields.map((f) => f.name),
+        ['n', 'partstrat', 'count'],
+      );
       const none = await c.query({ text: probe, values: ['no_such_table'], rowMode: 'array' });
       assert.equal(none.rows.length, 0);
     } finally {
@@ -110,7 +129,19 @@ describe('concurrent writes', function () {
     // 150 requests at once: every 10th inserts id 7 again and fails; the others insert two rows each.
     const rs = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        postJson(agent.http, '/v1/transactions', i % 10 === 3 ? [['INSERT INTO items VALUES (?, ?)', [1000 + i, 'lost']], ['INSERT INTO items VALUES (7, ?)', ['dup']]] : [['INSERT INTO items VALUES (?, ?)', [1000 + i, 'a']], ['INSERT INTO items VALUES (?, ?)', [5000 + i, 'b']]]),
+        postJson(
+          agent.http,
+          '/v1/transactions',
+          i % 10 === 3
+            ? [
+                ['INSERT INTO items VALUES (?, ?)', [1000 + i, 'lost']],
+                ['INSERT INTO items VALUES (7, ?)', ['dup']],
+              ]
+            : [
+                ['INSERT INTO items VALUES (?, ?)', [1000 + i, 'a']],
+                ['INSERT INTO items VALUES (?, ?)', [5000 + i, 'b']],
+              ],
+        ),
       ),
     );
     const versions: number[] = [];
@@ -123,12 +154,22 @@ describe('concurrent writes', function () {
         versions.push((r.json as { version: number }).version);
       }
     });
-    assert.deepEqual([...versions].sort((a, b) => a - b), Array.from({ length: 135 }, (_, k) => before + 1 + k), 'contiguous versions, one per successful request');
+    assert.deepEqual(
+      [...versions].sort((a, b) => a - b),
+      Array.from({ length: 135 }, (_, k) => before + 1 + k),
+      'contiguous versions, one per successful request',
+    );
     // Each request's rows carry its own version in the clock tables.
     const db = new Database(agent.dbPath, { readonly: true });
     try {
-      const clock = db.prepare("SELECT db_version FROM __patina_clock_items WHERE pk = (SELECT pk FROM __patina_clock_items c2 WHERE c2.cid = '-1' AND c2.db_version = ? LIMIT 1) AND cid = '-1'").pluck();
-      const pkCount = db.prepare("SELECT count(*) FROM __patina_clock_items WHERE cid = '-1' AND db_version = ?").pluck();
+      const clock = db
+        .prepare(
+          "SELECT db_version FROM __patina_clock_items WHERE pk = (SELECT pk FROM __patina_clock_items c2 WHERE c2.cid = '-1' AND c2.db_version = ? LIMIT 1) AND cid = '-1'",
+        )
+        .pluck();
+      const pkCount = db
+        .prepare("SELECT count(*) FROM __patina_clock_items WHERE cid = '-1' AND db_version = ?")
+        .pluck();
       for (const v of versions) {
         assert.equal(clock.get(v), v);
         assert.equal(pkCount.get(v), 2, `version ${v} wrote two rows`);
@@ -156,17 +197,27 @@ describe('concurrent writes', function () {
       // another connection writes meanwhile: the block does not hold the writer
       await b.query("UPDATE items SET v = 'theirs' WHERE id = 21");
       await a.query("INSERT INTO items VALUES (22, 'new')");
-      await assert.rejects(a.query("INSERT INTO items VALUES (7, 'dup')"), /duplicate key value violates unique constraint "items_pkey"/); // PostgreSQL's words (issue 17)
+      await assert.rejects(
+        a.query("INSERT INTO items VALUES (7, 'dup')"),
+        /duplicate key value violates unique constraint "items_pkey"/,
+      ); // PostgreSQL's words (issue 17)
       const c = await a.query('COMMIT');
       assert.equal((c as unknown as { command: string }).command, 'ROLLBACK');
-      assert.deepEqual((await b.query('SELECT id, v FROM items WHERE id IN (20, 21, 22) ORDER BY id')).rows, [{ id: '20', v: 'old' }, { id: '21', v: 'theirs' }]);
+      assert.deepEqual((await b.query('SELECT id, v FROM items WHERE id IN (20, 21, 22) ORDER BY id')).rows, [
+        { id: '20', v: 'old' },
+        { id: '21', v: 'theirs' },
+      ]);
       await a.query('BEGIN');
       await a.query("UPDATE items SET v = 'mine' WHERE id = 20");
       await a.query("INSERT INTO items VALUES (22, 'new')");
       await a.query('COMMIT');
-      assert.deepEqual((await b.query('SELECT id, v FROM items WHERE id IN (20, 21, 22) ORDER BY id')).rows, [{ id: '20', v: 'mine' }, { id: '21', v: 'theirs' }, { id: '22', v: 'new' }]);
+      assert.deepEqual((await b.query('SELECT id, v FROM items WHERE id IN (20, 21, 22) ORDER BY id')).rows, [
+        { id: '20', v: 'mine' },
+        { id: '21', v: 'theirs' },
+        { id: '22', v: 'new' },
+      ]);
       await a.query('BEGIN');
-      await a.query("DELETE FROM items WHERE id = 22");
+      await a.query('DELETE FROM items WHERE id = 22');
       await a.query('ROLLBACK');
       assert.equal(Number(one((await b.query('SELECT count(*) FROM items WHERE id = 22')).rows)), 1);
     } finally {
@@ -183,8 +234,17 @@ describe('concurrent writes', function () {
       assert.equal(Number(one((await a.query('SELECT n FROM counters WHERE id = 1')).rows)), 10);
       await b.query('UPDATE counters SET n = 100 WHERE id = 1');
       await a.query('UPDATE counters SET n = 11 WHERE id = 1');
-      await assert.rejects(a.query('COMMIT'), (err: { code?: string; message: string }) => err.code === '40001' && /could not serialize/.test(err.message));
-      assert.deepEqual((await a.query('SELECT n, touched FROM counters WHERE id = 1')).rows.map((r) => [Number(r.n), Number(r.touched)]), [[100, 0]]);
+      await assert.rejects(
+        a.query('COMMIT'),
+        (err: { code?: string; message: string }) => err.code === '40001' && /could not serialize/.test(err.message),
+      );
+      assert.deepEqual(
+        (await a.query('SELECT n, touched FROM counters WHERE id = 1')).rows.map((r) => [
+          Number(r.n),
+          Number(r.touched),
+        ]),
+        [[100, 0]],
+      );
       // the session goes on
       await a.query('BEGIN');
       await a.query('UPDATE counters SET touched = touched + 1 WHERE id = 1');
@@ -235,14 +295,26 @@ describe('concurrent writes, replicated and killed', function () {
   this.timeout(120000);
 
   it('replicates exactly the committed group-commit writes and deferred blocks, one version each, no gaps', async () => {
-    const cluster = await TestCluster.start(2, { schema: CLUSTER_SCHEMA, args: (i) => (i === 0 ? ['--pg-addr', '127.0.0.1:0'] : []) });
+    const cluster = await TestCluster.start(2, {
+      schema: CLUSTER_SCHEMA,
+      args: (i) => (i === 0 ? ['--pg-addr', '127.0.0.1:0'] : []),
+    });
     const [a, b] = cluster.nodes;
     const clients = await connected(a.agent.pg!.port, 4);
     try {
       const versions: number[] = [];
       const http = Promise.all(
         Array.from({ length: 60 }, (_, i) =>
-          postJson(a.http, '/v1/transactions', i % 7 === 0 ? [['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'x']], ['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'dup']]] : [['INSERT INTO kv (k, v) VALUES (?, ?)', [i, 'http']]]).then((r) => {
+          postJson(
+            a.http,
+            '/v1/transactions',
+            i % 7 === 0
+              ? [
+                  ['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'x']],
+                  ['INSERT INTO kv (k, v) VALUES (?, ?)', [100000 + i, 'dup']],
+                ]
+              : [['INSERT INTO kv (k, v) VALUES (?, ?)', [i, 'http']]],
+          ).then((r) => {
             if (i % 7 === 0) assert.equal(r.status, 400, r.text);
             else {
               assert.equal(r.status, 200, r.text);
@@ -311,7 +383,9 @@ describe('concurrent writes, replicated and killed', function () {
       (async () => {
         for (let i = 0; !killed; i++) {
           const id = 900000 + i;
-          const r = await postJson(agent.http, '/v1/transactions', [['INSERT INTO items VALUES (?, ?)', [id, 'http']]]).catch(() => null);
+          const r = await postJson(agent.http, '/v1/transactions', [
+            ['INSERT INTO items VALUES (?, ?)', [id, 'http']],
+          ]).catch(() => null);
           if (!r) return;
           if (r.status === 200) ackedHttp.push(id);
         }
@@ -320,8 +394,11 @@ describe('concurrent writes, replicated and killed', function () {
     await Promise.all(clients.map((c) => c.end().catch(() => undefined)));
     const again = await new AgentProcess({ dir, schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] }).start();
     try {
-      const all = new Map((await rows(again.http, 'SELECT id, v FROM items')).map(([id, v]) => [Number(id), String(v)]));
-      for (const id of acked) assert.ok(all.get(id) === 'first' && all.get(id + 1) === 'second', `acknowledged block ${id} is there`);
+      const all = new Map(
+        (await rows(again.http, 'SELECT id, v FROM items')).map(([id, v]) => [Number(id), String(v)]),
+      );
+      for (const id of acked)
+        assert.ok(all.get(id) === 'first' && all.get(id + 1) === 'second', `acknowledged block ${id} is there`);
       for (const id of ackedHttp) assert.equal(all.get(id), 'http');
       for (const [id, v] of all) {
         if (v === 'first') assert.equal(all.get(id + 1), 'second', `block ${id} is whole`);

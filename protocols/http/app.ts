@@ -69,7 +69,11 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   const admit: Koa.Middleware = svc.admission ? admitWrites(svc.admission) : (_ctx, next) => next();
   router.post('/v1/transactions', json, admit, handleTransaction(svc.transactions));
   // Empty POST: no body, no content type required.
-  if (svc.updates) router.post('/v1/updates/:table', handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 4 << 20 }));
+  if (svc.updates)
+    router.post(
+      '/v1/updates/:table',
+      handleUpdates(svc.updates, { maxBufferedBytes: opts.updateBufferBytes ?? 4 << 20 }),
+    );
   if (svc.subscriptions) {
     router.post('/v1/subscriptions', json, handleSubscribe(svc.subscriptions));
     router.get('/v1/subscriptions/:id', handleResubscribe(svc.subscriptions));
@@ -120,7 +124,9 @@ function underConsole(router: Koa.Middleware<any, any>): Koa.Middleware {
  */
 export function listenHttp(app: Koa, host: string, port: number, tls: TlsMaterial | null = null): Promise<http.Server> {
   // https.Server has every method of http.Server the agent uses (close, closeIdleConnections, ...)
-  const server = tls ? (https.createServer(httpsOptions(tls), app.callback()) as unknown as http.Server) : http.createServer(app.callback());
+  const server = tls
+    ? (https.createServer(httpsOptions(tls), app.callback()) as unknown as http.Server)
+    : http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   // A client that sends headers and then nothing must not hold a socket for ever.
   server.headersTimeout = 30_000;
@@ -136,5 +142,7 @@ export function listenHttp(app: Koa, host: string, port: number, tls: TlsMateria
 
 /** HTTPS options from TLS material: a CA means clients must present a certificate it signed. */
 export function httpsOptions(tls: TlsMaterial): https.ServerOptions {
-  return tls.ca ? { cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true } : { cert: tls.cert, key: tls.key };
+  return tls.ca
+    ? { cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true }
+    : { cert: tls.cert, key: tls.key };
 }

@@ -21,7 +21,12 @@ export function bearerAuth(authority: HttpAuthority, roleFor: (method: string, p
     const m = /^Bearer +(\S+) *$/i.exec(header);
     if (!m) {
       ctx.set('WWW-Authenticate', 'Bearer realm="patina"');
-      throw new PatinaError('unauthenticated', header === '' ? 'authentication required: send Authorization: Bearer <token>' : 'the Authorization header is not "Bearer <token>"');
+      throw new PatinaError(
+        'unauthenticated',
+        header === ''
+          ? 'authentication required: send Authorization: Bearer <token>'
+          : 'the Authorization header is not "Bearer <token>"',
+      );
     }
     const role = authority.tokenRole(m[1]);
     if (role === null) {

@@ -12,10 +12,14 @@ export function jsonBody(limit: number): Koa.Middleware {
   return async (ctx, next) => {
     const type = ctx.get('content-type').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json') {
-      throw Object.assign(new PatinaError('user', `content-type must be application/json, got ${type ? JSON.stringify(type) : 'none'}`), { status: 415 });
+      throw Object.assign(
+        new PatinaError('user', `content-type must be application/json, got ${type ? JSON.stringify(type) : 'none'}`),
+        { status: 415 },
+      );
     }
     const declared = Number(ctx.get('content-length') || '0');
-    if (declared > limit) throw new PatinaError('too-large', `request body of ${declared} bytes is over the limit of ${limit} bytes`);
+    if (declared > limit)
+      throw new PatinaError('too-large', `request body of ${declared} bytes is over the limit of ${limit} bytes`);
     const text = await readText(ctx, limit);
     if (text.trim() === '') throw new PatinaError('user', 'request body is empty; expected JSON');
     ctx.state.body = parseJsonExact(text, { integers: 'bigint' });
@@ -49,7 +53,8 @@ function readText(ctx: Koa.Context, limit: number): Promise<string> {
       cleanup();
       reject(err);
     };
-    const onAborted = () => onError(new PatinaError('user', 'the client closed the connection before the request body ended'));
+    const onAborted = () =>
+      onError(new PatinaError('user', 'the client closed the connection before the request body ended'));
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);

@@ -20,7 +20,12 @@ export function requestMetrics(obs: RequestObserver): Koa.Middleware {
     } finally {
       const matched = (ctx as unknown as { _matchedRoute?: unknown })._matchedRoute;
       const route = typeof matched === 'string' ? matched : 'unmatched';
-      obs.observeRequest(route, METHODS.has(ctx.method) ? ctx.method : 'other', ctx.status, (performance.now() - t0) / 1000);
+      obs.observeRequest(
+        route,
+        METHODS.has(ctx.method) ? ctx.method : 'other',
+        ctx.status,
+        (performance.now() - t0) / 1000,
+      );
     }
   };
 }

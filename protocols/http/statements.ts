@@ -13,15 +13,22 @@ export function parseStatement(v: unknown, where: string): Statement {
     if (v.length < 1 || v.length > 2 || typeof v[0] !== 'string') {
       throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or [sql, {named params}]`);
     }
-    return v.length === 2 && v[1] !== null ? { sql: v[0], params: positional(v[0], toSqlParams(v[1], where), where) } : { sql: v[0] };
+    return v.length === 2 && v[1] !== null
+      ? { sql: v[0], params: positional(v[0], toSqlParams(v[1], where), where) }
+      : { sql: v[0] };
   }
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     for (const k of Object.keys(o)) {
-      if (k !== 'query' && k !== 'params' && k !== 'named_params') throw new PatinaError('user', `${where}: unknown key ${JSON.stringify(k)}; expected query, params or named_params`);
+      if (k !== 'query' && k !== 'params' && k !== 'named_params')
+        throw new PatinaError(
+          'user',
+          `${where}: unknown key ${JSON.stringify(k)}; expected query, params or named_params`,
+        );
     }
     if (typeof o.query !== 'string') throw new PatinaError('user', `${where}: "query" must be a SQL string`);
-    if (o.params !== undefined && o.named_params !== undefined) throw new PatinaError('user', `${where}: give params or named_params, not both`);
+    if (o.params !== undefined && o.named_params !== undefined)
+      throw new PatinaError('user', `${where}: give params or named_params, not both`);
     if (o.params !== undefined) {
       if (!Array.isArray(o.params)) throw new PatinaError('user', `${where}: "params" must be an array`);
       return { sql: o.query, params: positional(o.query, toSqlParams(o.params, where), where) };
@@ -34,7 +41,10 @@ export function parseStatement(v: unknown, where: string): Statement {
     }
     return { sql: o.query };
   }
-  throw new PatinaError('user', `${where}: expected a SQL string, [sql, [params]] or {"query": sql, ...}, got ${v === null ? 'null' : typeof v}`);
+  throw new PatinaError(
+    'user',
+    `${where}: expected a SQL string, [sql, [params]] or {"query": sql, ...}, got ${v === null ? 'null' : typeof v}`,
+  );
 }
 
 /**

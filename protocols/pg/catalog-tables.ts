@@ -57,34 +57,51 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
     hastriggers bool DEFAULT 0, rowsecurity bool DEFAULT 0`,
   pg_indexes: 'schemaname name, tablename name, indexname name, tablespace name, indexdef text',
   pg_views: 'schemaname name, viewname name, viewowner name, definition text',
-  pg_matviews: 'schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes bool, ispopulated bool, definition text',
-  pg_sequences: 'schemaname name, sequencename name, sequenceowner name, data_type text, start_value int8, min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, last_value int8',
-  pg_sequence: 'seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool',
+  pg_matviews:
+    'schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes bool, ispopulated bool, definition text',
+  pg_sequences:
+    'schemaname name, sequencename name, sequenceowner name, data_type text, start_value int8, min_value int8, max_value int8, increment_by int8, cycle bool, cache_size int8, last_value int8',
+  pg_sequence:
+    'seqrelid oid, seqtypid oid, seqstart int8, seqincrement int8, seqmax int8, seqmin int8, seqcache int8, seqcycle bool',
   pg_inherits: 'inhrelid oid, inhparent oid, inhseqno int4, inhdetachpending bool',
-  pg_trigger: 'oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char1, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs text, tgqual text, tgoldtable name, tgnewtable name',
-  pg_rewrite: 'oid oid, rulename name, ev_class oid, ev_type char1, ev_enabled char1, is_instead bool, ev_qual text, ev_action text',
+  pg_trigger:
+    'oid oid, tgrelid oid, tgparentid oid, tgname name, tgfoid oid, tgtype int2, tgenabled char1, tgisinternal bool, tgconstrrelid oid, tgconstrindid oid, tgconstraint oid, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs text, tgqual text, tgoldtable name, tgnewtable name',
+  pg_rewrite:
+    'oid oid, rulename name, ev_class oid, ev_type char1, ev_enabled char1, is_instead bool, ev_qual text, ev_action text',
   pg_enum: 'oid oid, enumtypid oid, enumsortorder float4, enumlabel name',
-  pg_extension: 'oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig _oid, extcondition _text',
+  pg_extension:
+    'oid oid, extname name, extowner oid, extnamespace oid, extrelocatable bool, extversion text, extconfig _oid, extcondition _text',
   pg_depend: 'classid oid, objid oid, objsubid int4, refclassid oid, refobjid oid, refobjsubid int4, deptype char1',
-  pg_language: 'oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl _text',
+  pg_language:
+    'oid oid, lanname name, lanowner oid, lanispl bool, lanpltrusted bool, lanplcallfoid oid, laninline oid, lanvalidator oid, lanacl _text',
   pg_foreign_table: 'ftrelid oid, ftserver oid, ftoptions _text',
-  pg_foreign_server: 'oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl _text, srvoptions _text',
-  pg_foreign_data_wrapper: 'oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl _text, fdwoptions _text',
-  pg_partitioned_table: 'partrelid oid, partstrat char1, partnatts int2, partdefid oid, partattrs int2vector, partclass text, partcollation text, partexprs text',
-  pg_policy: 'oid oid, polname name, polrelid oid, polcmd char1, polpermissive bool, polroles _oid, polqual text, polwithcheck text',
-  pg_statistic_ext: 'oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind _char, stxexprs text',
-  pg_publication: 'oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool',
+  pg_foreign_server:
+    'oid oid, srvname name, srvowner oid, srvfdw oid, srvtype text, srvversion text, srvacl _text, srvoptions _text',
+  pg_foreign_data_wrapper:
+    'oid oid, fdwname name, fdwowner oid, fdwhandler oid, fdwvalidator oid, fdwacl _text, fdwoptions _text',
+  pg_partitioned_table:
+    'partrelid oid, partstrat char1, partnatts int2, partdefid oid, partattrs int2vector, partclass text, partcollation text, partexprs text',
+  pg_policy:
+    'oid oid, polname name, polrelid oid, polcmd char1, polpermissive bool, polroles _oid, polqual text, polwithcheck text',
+  pg_statistic_ext:
+    'oid oid, stxrelid oid, stxname name, stxnamespace oid, stxowner oid, stxstattarget int4, stxkeys int2vector, stxkind _char, stxexprs text',
+  pg_publication:
+    'oid oid, pubname name, pubowner oid, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool',
   pg_publication_rel: 'oid oid, prpubid oid, prrelid oid, prqual text, prattrs int2vector',
   pg_publication_namespace: 'oid oid, pnpubid oid, pnnspid oid',
   pg_event_trigger: 'oid oid, evtname name, evtevent name, evtowner oid, evtfoid oid, evtenabled char1, evttags _text',
   pg_cast: 'oid oid, castsource oid, casttarget oid, castfunc oid, castcontext char1, castmethod char1',
-  pg_operator: 'oid oid, oprname name, oprnamespace oid, oprowner oid, oprkind char1, oprcanmerge bool, oprcanhash bool, oprleft oid, oprright oid, oprresult oid, oprcom oid, oprnegate oid, oprcode text, oprrest text, oprjoin text',
-  pg_opclass: 'oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, opcdefault bool, opckeytype oid',
-  pg_range: 'rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical text, rngsubdiff text',
+  pg_operator:
+    'oid oid, oprname name, oprnamespace oid, oprowner oid, oprkind char1, oprcanmerge bool, oprcanhash bool, oprleft oid, oprright oid, oprresult oid, oprcom oid, oprnegate oid, oprcode text, oprrest text, oprjoin text',
+  pg_opclass:
+    'oid oid, opcmethod oid, opcname name, opcnamespace oid, opcowner oid, opcfamily oid, opcintype oid, opcdefault bool, opckeytype oid',
+  pg_range:
+    'rngtypid oid, rngsubtype oid, rngmultitypid oid, rngcollation oid, rngsubopc oid, rngcanonical text, rngsubdiff text',
   pg_stat_activity: `datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename name, application_name text, client_addr text,
     client_hostname text, client_port int4, backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz,
     wait_event_type text, wait_event text, state text, backend_xid text, backend_xmin text, query_id int8, query text, backend_type text`,
-  pg_stat_user_tables: 'relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_live_tup int8, n_dead_tup int8',
+  pg_stat_user_tables:
+    'relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_live_tup int8, n_dead_tup int8',
   pg_locks: 'locktype text, database oid, relation oid, pid int4, mode text, granted bool',
   pg_timezone_names: 'name text, abbrev text, utc_offset text, is_dst bool',
   pg_available_extensions: 'name name, default_version text, installed_version text, comment text',
@@ -92,7 +109,8 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
 };
 
 export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
-  schemata: 'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path text',
+  schemata:
+    'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path text',
   tables: `table_catalog name, table_schema name, table_name name, table_type text, self_referencing_column_name name, reference_generation text,
     user_defined_type_catalog name, user_defined_type_schema name, user_defined_type_name name, is_insertable_into text, is_typed text, commit_action text`,
   columns: `table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, column_default text, is_nullable text,
@@ -106,14 +124,22 @@ export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
     constraint_type text, is_deferrable text, initially_deferred text, enforced text, nulls_distinct text`,
   key_column_usage: `constraint_catalog name, constraint_schema name, constraint_name name, table_catalog name, table_schema name, table_name name,
     column_name name, ordinal_position int4, position_in_unique_constraint int4`,
-  constraint_column_usage: 'table_catalog name, table_schema name, table_name name, column_name name, constraint_catalog name, constraint_schema name, constraint_name name',
-  referential_constraints: 'constraint_catalog name, constraint_schema name, constraint_name name, unique_constraint_catalog name, unique_constraint_schema name, unique_constraint_name name, match_option text, update_rule text, delete_rule text',
-  views: 'table_catalog name, table_schema name, table_name name, view_definition text, check_option text, is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text',
-  routines: 'specific_catalog name, specific_schema name, specific_name name, routine_catalog name, routine_schema name, routine_name name, routine_type text, data_type text, routine_definition text, external_language text',
-  sequences: 'sequence_catalog name, sequence_schema name, sequence_name name, data_type text, numeric_precision int4, start_value text, minimum_value text, maximum_value text, increment text, cycle_option text',
-  triggers: 'trigger_catalog name, trigger_schema name, trigger_name name, event_manipulation text, event_object_catalog name, event_object_schema name, event_object_table name, action_statement text, action_timing text',
+  constraint_column_usage:
+    'table_catalog name, table_schema name, table_name name, column_name name, constraint_catalog name, constraint_schema name, constraint_name name',
+  referential_constraints:
+    'constraint_catalog name, constraint_schema name, constraint_name name, unique_constraint_catalog name, unique_constraint_schema name, unique_constraint_name name, match_option text, update_rule text, delete_rule text',
+  views:
+    'table_catalog name, table_schema name, table_name name, view_definition text, check_option text, is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text',
+  routines:
+    'specific_catalog name, specific_schema name, specific_name name, routine_catalog name, routine_schema name, routine_name name, routine_type text, data_type text, routine_definition text, external_language text',
+  sequences:
+    'sequence_catalog name, sequence_schema name, sequence_name name, data_type text, numeric_precision int4, start_value text, minimum_value text, maximum_value text, increment text, cycle_option text',
+  triggers:
+    'trigger_catalog name, trigger_schema name, trigger_name name, event_manipulation text, event_object_catalog name, event_object_schema name, event_object_table name, action_statement text, action_timing text',
   check_constraints: 'constraint_catalog name, constraint_schema name, constraint_name name, check_clause text',
-  character_sets: 'character_set_catalog name, character_set_schema name, character_set_name name, character_repertoire name, form_of_use name, default_collate_catalog name, default_collate_schema name, default_collate_name name',
+  character_sets:
+    'character_set_catalog name, character_set_schema name, character_set_name name, character_repertoire name, form_of_use name, default_collate_catalog name, default_collate_schema name, default_collate_name name',
   enabled_roles: 'role_name name',
-  parameters: 'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode text, parameter_name name, data_type text',
+  parameters:
+    'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode text, parameter_name name, data_type text',
 };

@@ -11,13 +11,33 @@ import type { PgUserStore } from '../../src/auth/pg-users';
 import { ScramExchange } from './scram';
 import { CopyParser, formatCopyRow } from './copy';
 import type { Channels, Listener } from './notifications';
-import { type Analyzed, type ColumnDesc, type CopyIn, type Outcome, type PgEngine, Session, columnOid } from './session';
+import {
+  type Analyzed,
+  type ColumnDesc,
+  type CopyIn,
+  type Outcome,
+  type PgEngine,
+  Session,
+  columnOid,
+} from './session';
 import { pgError, sqlstateOf } from './sqlstate';
 import type { PgCounts } from './statement-counts';
 import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
 import {
-  ByteWriter, CANCEL_REQUEST, type Field, type Frontend, GSSENC_REQUEST, MAX_MESSAGE, MAX_STARTUP, PROTOCOL_3, ProtocolError, Reader,
-  SSL_REQUEST, backend, frontend, parseStartupParams,
+  ByteWriter,
+  CANCEL_REQUEST,
+  type Field,
+  type Frontend,
+  GSSENC_REQUEST,
+  MAX_MESSAGE,
+  MAX_STARTUP,
+  PROTOCOL_3,
+  ProtocolError,
+  Reader,
+  SSL_REQUEST,
+  backend,
+  frontend,
+  parseStartupParams,
 } from './wire';
 
 export interface ListenerOptions {
@@ -80,7 +100,8 @@ const NO_BYTES = Buffer.alloc(0);
 let nextPid = 1000 + (process.pid % 1000) * 1000;
 
 /** The result format of column i from Bind's result format codes. */
-const formatOf = (formats: number[], i: number) => (formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : formats[i] ?? 0);
+const formatOf = (formats: number[], i: number) =>
+  formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : (formats[i] ?? 0);
 
 export class Connection {
   readonly pid = nextPid++;
@@ -119,11 +140,20 @@ export class Connection {
   readonly #listener: Listener = {
     pid: this.pid,
     deliver: (channel, payload, pid) => this.#queueNotification({ channel, payload, pid }),
-    channelEnded: (channel, why) => this.#queueNotification({ channel, payload: `LISTEN ${channel} ended: ${why}`, pid: 0, notice: true }),
+    channelEnded: (channel, why) =>
+      this.#queueNotification({ channel, payload: `LISTEN ${channel} ended: ${why}`, pid: 0, notice: true }),
   };
   #copyIn: CopyInState | null = null;
 
-  constructor(socket: net.Socket, engine: PgEngine, local: LocalDb, opts: ListenerOptions, registry: CancelRegistry, handshake: Handshake, channels: Channels) {
+  constructor(
+    socket: net.Socket,
+    engine: PgEngine,
+    local: LocalDb,
+    opts: ListenerOptions,
+    registry: CancelRegistry,
+    handshake: Handshake,
+    channels: Channels,
+  ) {
     this.#channels = channels;
     this.#socket = socket;
     this.#engine = engine;
@@ -148,7 +178,8 @@ export class Connection {
     if (this.#phase === 'closed') return;
     this.#input = this.#at >= this.#input.length ? d : Buffer.concat([this.#input.subarray(this.#at), d]);
     this.#at = 0;
-    if (this.#pumping) this.#flow(); // a message is waiting: the rest stays read but unhandled
+    if (this.#pumping)
+      this.#flow(); // a message is waiting: the rest stays read but unhandled
     else this.#pump();
   }
 
@@ -210,10 +241,12 @@ export class Connection {
     if (left < 1) return null;
     const type = String.fromCharCode(input[at]);
     // PostgreSQL refuses an unknown type byte before reading a body that may never come
-    if (this.#phase === 'ready' ? !frontend[type] : type !== 'p') throw new ProtocolError(`invalid frontend message type ${input[at]}`);
+    if (this.#phase === 'ready' ? !frontend[type] : type !== 'p')
+      throw new ProtocolError(`invalid frontend message type ${input[at]}`);
     if (left < 5) return null;
     const len = input.readInt32BE(at + 1);
-    if (len < 4 || len > MAX_MESSAGE) throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
+    if (len < 4 || len > MAX_MESSAGE)
+      throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
     if (left < len + 1) return null;
     this.#reader.reset(input, at + 5, at + 1 + len);
     this.#at = at + 1 + len;
@@ -296,7 +329,8 @@ export class Connection {
         return this.#onStartup(body);
       case 'sasl-initial':
       case 'sasl-final':
-        if (type !== 'p') throw new ProtocolError(`expected a password message, got message type ${JSON.stringify(type)}`);
+        if (type !== 'p')
+          throw new ProtocolError(`expected a password message, got message type ${JSON.stringify(type)}`);
         return this.#onSasl(body);
       case 'ready': {
         const decode = frontend[type];
@@ -313,7 +347,11 @@ export class Connection {
         } catch (err) {
           this.#onError(err, msg);
         }
-        if (r) return r.then(() => this.#drainOutput(), (err) => (this.#onError(err, msg), this.#drainOutput()));
+        if (r)
+          return r.then(
+            () => this.#drainOutput(),
+            (err) => (this.#onError(err, msg), this.#drainOutput()),
+          );
         return this.#drainOutput();
       }
     }
@@ -339,7 +377,14 @@ export class Connection {
   #sendError(err: unknown) {
     const { code, message, detail, where } = sqlstateOf(err);
     this.#opts.counts?.failed(code);
-    backend.error(this.#w, { severity: 'ERROR', severityV: 'ERROR', code, message: message.replace(/^(statement( \d+)?|commit): /, ''), detail, where });
+    backend.error(this.#w, {
+      severity: 'ERROR',
+      severityV: 'ERROR',
+      code,
+      message: message.replace(/^(statement( \d+)?|commit): /, ''),
+      detail,
+      where,
+    });
   }
 
   #onStartup(r: Reader) {
@@ -356,7 +401,8 @@ export class Connection {
       this.#close();
       return;
     }
-    if (code >> 16 !== 3) return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
+    if (code >> 16 !== 3)
+      return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
     void PROTOCOL_3;
     this.#startup = parseStartupParams(r);
     const user = this.#startup.user;
@@ -364,7 +410,10 @@ export class Connection {
     if (this.#opts.requireTls && !this.#handshake.tls) {
       // PostgreSQL's answer when pg_hba.conf has only hostssl lines
       const db = this.#startup.database || user;
-      return this.#fatal('28000', `no pg_hba.conf entry for host "${this.#handshake.remoteAddress.replace(/^::ffff:/, '')}", user "${user}", database "${db}", no encryption`);
+      return this.#fatal(
+        '28000',
+        `no pg_hba.conf entry for host "${this.#handshake.remoteAddress.replace(/^::ffff:/, '')}", user "${user}", database "${db}", no encryption`,
+      );
     }
     if (this.#opts.users.mode === 'scram') {
       const principal = this.#opts.users.lookup(user);
@@ -384,7 +433,8 @@ export class Connection {
     const denied = () => this.#fatal('28P01', `password authentication failed for user "${user}"`);
     if (this.#phase === 'sasl-initial') {
       const mechanism = r.cstr();
-      if (mechanism !== 'SCRAM-SHA-256') return this.#fatal('28000', `SASL authentication mechanism ${mechanism} is not supported; use SCRAM-SHA-256`);
+      if (mechanism !== 'SCRAM-SHA-256')
+        return this.#fatal('28000', `SASL authentication mechanism ${mechanism} is not supported; use SCRAM-SHA-256`);
       const len = r.i32();
       const first = this.#scram!.first(r.bytes(len).toString('utf8'));
       if (first === null) return denied();
@@ -402,20 +452,39 @@ export class Connection {
   #ready() {
     const s = this.#startup;
     this.#session = new Session(this.#engine, this.#local, {
-      readonly: this.#readonly, timeoutMs: this.#opts.queryTimeoutMs, user: s.user, database: s.database || s.user, pid: this.pid, applicationName: s.application_name ?? '',
+      readonly: this.#readonly,
+      timeoutMs: this.#opts.queryTimeoutMs,
+      user: s.user,
+      database: s.database || s.user,
+      pid: this.pid,
+      applicationName: s.application_name ?? '',
     });
     this.#session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
     this.#session.channels = {
       listen: (channel) => this.#channels.listen(this.#listener, channel),
-      unlisten: (channel) => (channel === null ? this.#channels.unlistenAll(this.#listener) : this.#channels.unlisten(this.#listener, channel)),
+      unlisten: (channel) =>
+        channel === null
+          ? this.#channels.unlistenAll(this.#listener)
+          : this.#channels.unlisten(this.#listener, channel),
       notify: (channel, payload) => this.#channels.notify(channel, payload, this.pid),
     };
-    this.#session.onNotice = (code, message) => backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
+    this.#session.onNotice = (code, message) =>
+      backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
     backend.authOk(this.#w);
     const params: [string, string][] = [
-      ['server_version', '15.0'], ['server_encoding', 'UTF8'], ['client_encoding', 'UTF8'], ['DateStyle', 'ISO, MDY'], ['integer_datetimes', 'on'],
-      ['standard_conforming_strings', 'on'], ['TimeZone', 'UTC'], ['IntervalStyle', 'postgres'], ['application_name', s.application_name ?? ''],
-      ['is_superuser', 'on'], ['session_authorization', s.user], ['default_transaction_read_only', this.#readonly ? 'on' : 'off'], ['in_hot_standby', 'off'],
+      ['server_version', '15.0'],
+      ['server_encoding', 'UTF8'],
+      ['client_encoding', 'UTF8'],
+      ['DateStyle', 'ISO, MDY'],
+      ['integer_datetimes', 'on'],
+      ['standard_conforming_strings', 'on'],
+      ['TimeZone', 'UTC'],
+      ['IntervalStyle', 'postgres'],
+      ['application_name', s.application_name ?? ''],
+      ['is_superuser', 'on'],
+      ['session_authorization', s.user],
+      ['default_transaction_read_only', this.#readonly ? 'on' : 'off'],
+      ['in_hot_standby', 'off'],
     ];
     for (const [k, v] of params) backend.parameterStatus(this.#w, k, v);
     backend.backendKeyData(this.#w, this.pid, this.key);
@@ -436,12 +505,17 @@ export class Connection {
       case 'query':
         return this.#simpleQuery(m.sql);
       case 'parse': {
-        if (m.name !== '' && this.#statements.has(m.name)) throw pgError('42P05', `prepared statement "${m.name}" already exists`);
-        const an = session.analyzeCached(`P${m.paramTypes.join(',')}\0${m.sql}`, () => {
-          const stmts = splitPgStatements(m.sql);
-          if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
-          return stmts[0] ?? lexPg('');
-        }, m.paramTypes);
+        if (m.name !== '' && this.#statements.has(m.name))
+          throw pgError('42P05', `prepared statement "${m.name}" already exists`);
+        const an = session.analyzeCached(
+          `P${m.paramTypes.join(',')}\0${m.sql}`,
+          () => {
+            const stmts = splitPgStatements(m.sql);
+            if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+            return stmts[0] ?? lexPg('');
+          },
+          m.paramTypes,
+        );
         this.#statements.set(m.name, an);
         backend.parseComplete(this.#w);
         return;
@@ -449,12 +523,17 @@ export class Connection {
       case 'bind': {
         const an = this.#statements.get(m.statement);
         if (!an) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
-        if (m.portal !== '' && this.#portals.has(m.portal)) throw pgError('42P03', `cursor "${m.portal}" already exists`);
+        if (m.portal !== '' && this.#portals.has(m.portal))
+          throw pgError('42P03', `cursor "${m.portal}" already exists`);
         if (m.params.length !== an.paramTypes.length) {
-          throw pgError('08P01', `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`);
+          throw pgError(
+            '08P01',
+            `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`,
+          );
         }
         const params: SqlValue[] = new Array(m.params.length);
-        for (let i = 0; i < params.length; i++) params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
+        for (let i = 0; i < params.length; i++)
+          params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
         const portal = newPortal(an, params, m.resultFormats);
         if (m.portal === '') {
           if (this.#unnamed) cancelPortal(this.#unnamed);
@@ -467,7 +546,10 @@ export class Connection {
         if (m.kind === 'S') {
           const an = this.#statements.get(m.name);
           if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
-          backend.parameterDescription(this.#w, an.paramTypes.map((t) => t || OID.text));
+          backend.parameterDescription(
+            this.#w,
+            an.paramTypes.map((t) => t || OID.text),
+          );
           const columns = session.resultColumns(an);
           if (columns) this.#w.bytes(describedFields(columns, NO_FORMATS, null).message);
           else backend.noData(this.#w);
@@ -541,7 +623,8 @@ export class Connection {
   #writeNotifications() {
     if (this.#notifications.length === 0) return;
     for (const n of this.#notifications.splice(0)) {
-      if (n.notice) backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code: '01000', message: n.payload }, 'N');
+      if (n.notice)
+        backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code: '01000', message: n.payload }, 'N');
       else backend.notification(this.#w, n.pid, n.channel, n.payload);
     }
   }
@@ -571,7 +654,8 @@ export class Connection {
         }
         case 'copyFail':
           return fail(pgError('57014', `COPY from stdin failed: ${msg.message}`));
-        case 'flush': case 'sync':
+        case 'flush':
+        case 'sync':
           return; // ignored during COPY, as the protocol says
         case 'terminate':
           fail(pgError('08P01', 'the client terminated during COPY from stdin'));
@@ -599,11 +683,21 @@ export class Connection {
           if (this.#copyIn !== state || this.#phase === 'closed') return;
           this.#copyIn = null;
           target.abort();
-          void state.resume(pgError('57014', `COPY from stdin received no data for ${timeoutMs / 1000} s (api.query_timeout) and was rolled back: it held the writer`));
+          void state.resume(
+            pgError(
+              '57014',
+              `COPY from stdin received no data for ${timeoutMs / 1000} s (api.query_timeout) and was rolled back: it held the writer`,
+            ),
+          );
           this.#flush();
         }, timeoutMs);
         idle.unref();
-        const state: CopyInState = { target, parser: new CopyParser(an.copy!.stmt.options, target.table), idle, resume: (err) => (err === null ? this.#runSimple(stmts, i + 1) : this.#simpleDone(err)) };
+        const state: CopyInState = {
+          target,
+          parser: new CopyParser(an.copy!.stmt.options, target.table),
+          idle,
+          resume: (err) => (err === null ? this.#runSimple(stmts, i + 1) : this.#simpleDone(err)),
+        };
         this.#copyIn = state;
         backend.copyResponse(this.#w, 'G', target.columns.length);
       },
@@ -689,11 +783,19 @@ export class Connection {
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in') return this.#startCopyIn(an, stmts, i);
           const r = this.#copyOut(an);
-          if (r) return r.then(() => this.#runSimple(stmts, i + 1), (err) => this.#simpleDone(err));
+          if (r)
+            return r.then(
+              () => this.#runSimple(stmts, i + 1),
+              (err) => this.#simpleDone(err),
+            );
           continue;
         }
         const r = this.#execute(newPortal(an, lifted ? lifted.values : NO_PARAMS, NO_FORMATS), Infinity, true);
-        if (r) return r.then(() => this.#runSimple(stmts, i + 1), (err) => this.#simpleDone(err));
+        if (r)
+          return r.then(
+            () => this.#runSimple(stmts, i + 1),
+            (err) => this.#simpleDone(err),
+          );
       }
     } catch (err) {
       return this.#simpleDone(err);
@@ -816,7 +918,13 @@ export class Connection {
     w.begin('D').i16(row.length);
     for (let i = 0; i < row.length; i++) {
       const f = fields[i];
-      w.value(f === undefined ? textOf(row[i], OID.text) : f.format === 1 ? binaryOf(row[i], f.typeOid) : textOf(row[i], f.typeOid));
+      w.value(
+        f === undefined
+          ? textOf(row[i], OID.text)
+          : f.format === 1
+            ? binaryOf(row[i], f.typeOid)
+            : textOf(row[i], f.typeOid),
+      );
     }
     w.end();
   }
@@ -847,7 +955,11 @@ function controlsTransaction(tokens: PgToken[]): boolean {
  * RowDescription fields and their message bytes. When no column's type depends on the values (all
  * declared or known from the expression) they are computed once per statement and result formats.
  */
-function describedFields(columns: ColumnDesc[], formats: number[], sample: unknown[][] | null): { fields: Field[]; message: Buffer } {
+function describedFields(
+  columns: ColumnDesc[],
+  formats: number[],
+  sample: unknown[][] | null,
+): { fields: Field[]; message: Buffer } {
   const fixed = columns.every(typeIsKnown);
   const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
   if (fixed) {
@@ -871,7 +983,11 @@ function typeIsKnown(c: ColumnDesc): boolean {
 const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; message: Buffer }>>();
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
-function fieldsOf(columns: { name: string; declType: string | null }[], formats: number[], sample: unknown[][] | null): Field[] {
+function fieldsOf(
+  columns: { name: string; declType: string | null }[],
+  formats: number[],
+  sample: unknown[][] | null,
+): Field[] {
   return columns.map((c, i) => {
     // the first value tells, but a column of numbers is float8 if any value at hand has a fraction
     // (SQLite's REAL 4.0 reaches us as the integer 4: sum(amount) would else be int8 and '6.5' in it)
@@ -886,7 +1002,15 @@ function fieldsOf(columns: { name: string; declType: string | null }[], formats:
       }
     }
     const typeOid = columnOid(c, v);
-    return { name: c.name, tableOid: 0, column: 0, typeOid, typeSize: typeSize(typeOid), typeMod: -1, format: formatOf(formats, i) };
+    return {
+      name: c.name,
+      tableOid: 0,
+      column: 0,
+      typeOid,
+      typeSize: typeSize(typeOid),
+      typeMod: -1,
+      format: formatOf(formats, i),
+    };
   });
 }
 
@@ -894,11 +1018,18 @@ function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
   if (outcome?.tag) return outcome.tag;
   const n = outcome?.affected ?? rows;
   switch (an.command) {
-    case 'INSERT': return countTag('INSERT 0', n);
-    case 'UPDATE': case 'DELETE': return countTag(an.command, n);
-    case 'SELECT': case 'WITH': return countTag('SELECT', rows);
-    case 'START TRANSACTION': return 'START TRANSACTION';
-    default: return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
+    case 'INSERT':
+      return countTag('INSERT 0', n);
+    case 'UPDATE':
+    case 'DELETE':
+      return countTag(an.command, n);
+    case 'SELECT':
+    case 'WITH':
+      return countTag('SELECT', rows);
+    case 'START TRANSACTION':
+      return 'START TRANSACTION';
+    default:
+      return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
   }
 }
 

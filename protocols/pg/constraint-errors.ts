@@ -26,39 +26,58 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
     const table = cols[0][0];
     const columns = cols.map((c) => c[1]);
     const def = ctx.schema.tables.get(table);
-    const isPk = def !== undefined && def.primaryKey.length === columns.length && def.primaryKey.every((c, i) => c === columns[i]);
-    const name = isPk ? `${table}_pkey` : def?.indexes.find((ix) => ix.unique && ix.columns.join() === columns.join())?.name ?? `${table}_${columns.join('_')}_key`;
+    const isPk =
+      def !== undefined && def.primaryKey.length === columns.length && def.primaryKey.every((c, i) => c === columns[i]);
+    const name = isPk
+      ? `${table}_pkey`
+      : (def?.indexes.find((ix) => ix.unique && ix.columns.join() === columns.join())?.name ??
+        `${table}_${columns.join('_')}_key`);
     const key = conflictingKey(ctx, table, columns);
     const detail = key ? `Key (${columns.join(', ')})=(${key.map(keyText).join(', ')}) already exists.` : undefined;
     return new PgError('conflict', `duplicate key value violates unique constraint "${name}"`, '23505', detail);
   }
   m = /^NOT NULL constraint failed: (\w+)\.(\w+)$/.exec(text);
-  if (m) return new PgError('conflict', `null value in column "${m[2]}" of relation "${m[1]}" violates not-null constraint`, '23502');
+  if (m)
+    return new PgError(
+      'conflict',
+      `null value in column "${m[2]}" of relation "${m[1]}" violates not-null constraint`,
+      '23502',
+    );
   m = /^CHECK constraint failed: (.+)$/.exec(text);
   if (m) {
     const table = targetTable(ctx.sql) ?? 'unknown';
     const def = ctx.schema.tables.get(table);
     let name = m[1];
     if (!/^\w+$/.test(name) || def?.columns.some((c) => c.name === name)) {
-      const used = def ? def.columns.filter((c) => new RegExp(`\\b${c.name}\\b`, 'i').test(m![1])).map((c) => c.name) : [];
+      const used = def
+        ? def.columns.filter((c) => new RegExp(`\\b${c.name}\\b`, 'i').test(m![1])).map((c) => c.name)
+        : [];
       name = used.length === 1 ? `${table}_${used[0]}_check` : `${table}_check`;
     }
     return new PgError('conflict', `new row for relation "${table}" violates check constraint "${name}"`, '23514');
   }
   if (/FOREIGN KEY constraint failed/.test(text)) {
-    return new PgError('conflict', `insert or update on table "${targetTable(ctx.sql) ?? 'unknown'}" violates foreign key constraint`, '23503');
+    return new PgError(
+      'conflict',
+      `insert or update on table "${targetTable(ctx.sql) ?? 'unknown'}" violates foreign key constraint`,
+      '23503',
+    );
   }
   return err;
 }
 
-const keyText = (v: SqlValue) => (v === null ? 'null' : v instanceof Uint8Array ? `\\x${Buffer.from(v).toString('hex')}` : String(v));
+const keyText = (v: SqlValue) =>
+  v === null ? 'null' : v instanceof Uint8Array ? `\\x${Buffer.from(v).toString('hex')}` : String(v);
 
 /** The table an INSERT, UPDATE or DELETE writes to. */
 export function targetTable(sql: string): string | null {
   const sig = lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
   for (let i = 0; i + 1 < sig.length; i++) {
     const w = sig[i].type === 'word' ? sig[i].text.toUpperCase() : '';
-    if ((w === 'INTO' || w === 'UPDATE' || (w === 'FROM' && i > 0 && sig[i - 1].text.toUpperCase() === 'DELETE')) && (sig[i + 1].type === 'word' || sig[i + 1].type === 'quoted')) {
+    if (
+      (w === 'INTO' || w === 'UPDATE' || (w === 'FROM' && i > 0 && sig[i - 1].text.toUpperCase() === 'DELETE')) &&
+      (sig[i + 1].type === 'word' || sig[i + 1].type === 'quoted')
+    ) {
       return identName(sig[i + 1]);
     }
   }
@@ -118,11 +137,15 @@ function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]
 }
 
 /** The value of a VALUES item that is a literal or a parameter; undefined for an expression. */
-function literalValueOf(item: ReturnType<typeof lexPg>, params: Record<string, SqlValue> | undefined): SqlValue | undefined {
+function literalValueOf(
+  item: ReturnType<typeof lexPg>,
+  params: Record<string, SqlValue> | undefined,
+): SqlValue | undefined {
   const neg = item.length === 2 && item[0].text === '-';
   const t = item.length === 1 ? item[0] : neg ? item[1] : null;
   if (!t) return undefined;
-  if (t.type === 'number') return /^\d+$/.test(t.text) ? (neg ? -BigInt(t.text) : BigInt(t.text)) : Number((neg ? '-' : '') + t.text);
+  if (t.type === 'number')
+    return /^\d+$/.test(t.text) ? (neg ? -BigInt(t.text) : BigInt(t.text)) : Number((neg ? '-' : '') + t.text);
   if (neg) return undefined;
   if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
   if (t.type === 'param') return params?.[t.text.slice(1)];

@@ -31,7 +31,8 @@ export interface CopyStatement {
 }
 
 const word = (t: PgToken | undefined) => (t?.type === 'word' ? t.text.toUpperCase() : '');
-const stringValue = (t: PgToken | undefined): string | null => (t?.type === 'string' ? t.text.slice(1, -1).split("''").join("'") : null);
+const stringValue = (t: PgToken | undefined): string | null =>
+  t?.type === 'string' ? t.text.slice(1, -1).split("''").join("'") : null;
 
 /**
  * COPY table [(cols)] FROM STDIN | COPY {table [(cols)] | (query)} TO STDOUT, with options in
@@ -53,7 +54,11 @@ export function parseCopy(sig: PgToken[], tokens: PgToken[]): CopyStatement {
     query = tokens.slice(tokens.indexOf(sig[i]) + 1, tokens.indexOf(sig[j]));
     i = j + 1;
   } else {
-    if (sig[i]?.type !== 'word' && sig[i]?.type !== 'quoted') throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": COPY needs a table or a (query)`);
+    if (sig[i]?.type !== 'word' && sig[i]?.type !== 'quoted')
+      throw pgError(
+        '42601',
+        `syntax error at or near "${sig[i]?.text ?? 'end of input'}": COPY needs a table or a (query)`,
+      );
     table = identName(sig[i]);
     if (table === 'public' && sig[i + 1]?.text === '.' && sig[i + 2]) table = identName(sig[(i += 2)]);
     i++;
@@ -63,11 +68,18 @@ export function parseCopy(sig: PgToken[], tokens: PgToken[]): CopyStatement {
     }
   }
   const dir = word(sig[i]);
-  if (dir !== 'FROM' && dir !== 'TO') throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": expected FROM STDIN or TO STDOUT`);
+  if (dir !== 'FROM' && dir !== 'TO')
+    throw pgError(
+      '42601',
+      `syntax error at or near "${sig[i]?.text ?? 'end of input'}": expected FROM STDIN or TO STDOUT`,
+    );
   if (dir === 'FROM' && query) throw pgError('42601', 'COPY (query) FROM is not valid: COPY FROM takes a table');
   const target = word(sig[i + 1]);
   if (target !== (dir === 'FROM' ? 'STDIN' : 'STDOUT')) {
-    throw pgError('0A000', `COPY ${dir} a file or program on the server is not supported by Patina: use COPY ... ${dir} ${dir === 'FROM' ? 'STDIN' : 'STDOUT'} (psql's \\copy does)`);
+    throw pgError(
+      '0A000',
+      `COPY ${dir} a file or program on the server is not supported by Patina: use COPY ... ${dir} ${dir === 'FROM' ? 'STDIN' : 'STDOUT'} (psql's \\copy does)`,
+    );
   }
   const options = parseOptions(sig.slice(i + 2));
   return { direction: dir === 'FROM' ? 'in' : 'out', table, columns, query, options };
@@ -91,9 +103,15 @@ function parseOptions(opts: PgToken[]): CopyOptions {
         else if (v === 'csv' || v === 'text') set.format = v;
         else throw pgError('22023', `COPY format "${v ?? ''}" not recognized`);
         return 1;
-      case 'CSV': set.format = 'csv'; return 0;
-      case 'BINARY': binary = true; return 0;
-      case 'TEXT': set.format = 'text'; return 0;
+      case 'CSV':
+        set.format = 'csv';
+        return 0;
+      case 'BINARY':
+        binary = true;
+        return 0;
+      case 'TEXT':
+        set.format = 'text';
+        return 0;
       case 'HEADER': {
         if (v === 'match') throw pgError('0A000', 'COPY HEADER MATCH is not supported by Patina');
         const off = v === 'false' || v === 'off' || v === '0';
@@ -101,14 +119,24 @@ function parseOptions(opts: PgToken[]): CopyOptions {
         set.header = !off;
         return off || on ? 1 : 0;
       }
-      case 'DELIMITER': set.delimiter = one(name, t, stringValue(t)); return 1;
-      case 'NULL': set.null = one(name, t, stringValue(t)); return 1;
-      case 'QUOTE': set.quote = one(name, t, stringValue(t)); return 1;
-      case 'ESCAPE': set.escape = one(name, t, stringValue(t)); return 1;
+      case 'DELIMITER':
+        set.delimiter = one(name, t, stringValue(t));
+        return 1;
+      case 'NULL':
+        set.null = one(name, t, stringValue(t));
+        return 1;
+      case 'QUOTE':
+        set.quote = one(name, t, stringValue(t));
+        return 1;
+      case 'ESCAPE':
+        set.escape = one(name, t, stringValue(t));
+        return 1;
       case 'ENCODING':
         if (!/^utf-?8$/i.test(v ?? '')) throw pgError('0A000', `COPY ENCODING ${v}: Patina reads and writes UTF8 only`);
         return 1;
-      case 'FREEZE': case 'OIDS': return v === 'true' || v === 'false' || v === 'on' || v === 'off' ? 1 : 0;
+      case 'FREEZE':
+      case 'OIDS':
+        return v === 'true' || v === 'false' || v === 'on' || v === 'off' ? 1 : 0;
       default:
         throw pgError('42601', `option "${name.toLowerCase()}" not recognized`);
     }
@@ -130,7 +158,14 @@ function parseOptions(opts: PgToken[]): CopyOptions {
       if (name === 'FORCE') throw pgError('0A000', 'COPY FORCE options are not supported by Patina');
       if (word(opts[i]) === 'AS') i++;
       if (name === '') name = opts[i - 1]?.text ?? '';
-      i += apply(name, ['DELIMITER', 'NULL', 'QUOTE', 'ESCAPE', 'ENCODING'].includes(name) ? opts[i] : word(opts[i]) === 'TRUE' || word(opts[i]) === 'FALSE' ? opts[i] : undefined);
+      i += apply(
+        name,
+        ['DELIMITER', 'NULL', 'QUOTE', 'ESCAPE', 'ENCODING'].includes(name)
+          ? opts[i]
+          : word(opts[i]) === 'TRUE' || word(opts[i]) === 'FALSE'
+            ? opts[i]
+            : undefined,
+      );
     }
   }
   if (binary) throw pgError('0A000', 'COPY BINARY is not supported by Patina: use FORMAT text or FORMAT csv');
@@ -145,10 +180,13 @@ function parseOptions(opts: PgToken[]): CopyOptions {
     header: set.header ?? false,
   };
   if (o.delimiter.length !== 1) throw pgError('0A000', 'COPY delimiter must be a single one-byte character');
-  if (csv && (o.quote.length !== 1 || o.escape.length !== 1)) throw pgError('0A000', 'COPY quote and escape must be single one-byte characters');
-  if (!csv && (set.quote !== undefined || set.escape !== undefined)) throw pgError('0A000', 'COPY QUOTE and ESCAPE are available only in CSV mode');
+  if (csv && (o.quote.length !== 1 || o.escape.length !== 1))
+    throw pgError('0A000', 'COPY quote and escape must be single one-byte characters');
+  if (!csv && (set.quote !== undefined || set.escape !== undefined))
+    throw pgError('0A000', 'COPY QUOTE and ESCAPE are available only in CSV mode');
   if (o.header && !csv && format !== 'text') throw pgError('0A000', 'COPY HEADER needs text or CSV mode');
-  if (o.delimiter === '\n' || o.delimiter === '\r' || (!csv && o.delimiter === '\\')) throw pgError('22023', 'COPY delimiter cannot be newline, carriage return or backslash');
+  if (o.delimiter === '\n' || o.delimiter === '\r' || (!csv && o.delimiter === '\\'))
+    throw pgError('22023', 'COPY delimiter cannot be newline, carriage return or backslash');
   return o;
 }
 
@@ -214,7 +252,8 @@ export class CopyParser {
       if (csv) this.#line += countNewlines(raw);
     }
     this.#buf = this.#buf.slice(start);
-    if (final && this.#buf.length > 0 && !this.#ended) throw copyError('22P04', 'unterminated CSV quoted field', this.#line + 1, this.#table);
+    if (final && this.#buf.length > 0 && !this.#ended)
+      throw copyError('22P04', 'unterminated CSV quoted field', this.#line + 1, this.#table);
     return out;
   }
 }
@@ -231,7 +270,12 @@ function csvRecordEnd(s: string, from: number, o: CopyOptions): number {
   for (let i = from; i < s.length; i++) {
     const c = s[i];
     if (quoted) {
-      if (c === o.escape && (s[i + 1] === o.quote || s[i + 1] === o.escape) && (o.escape !== o.quote || s[i + 1] === o.quote)) i++;
+      if (
+        c === o.escape &&
+        (s[i + 1] === o.quote || s[i + 1] === o.escape) &&
+        (o.escape !== o.quote || s[i + 1] === o.quote)
+      )
+        i++;
       else if (c === o.quote) quoted = false;
     } else if (c === o.quote) quoted = true;
     else if (c === '\n') return i;
@@ -248,7 +292,11 @@ function csvFields(raw: string, o: CopyOptions, line: number, table: string): (s
     const c = raw[i];
     if (quoted) {
       if (c === undefined) throw copyError('22P04', 'unterminated CSV quoted field', line, table);
-      if (c === o.escape && (raw[i + 1] === o.quote || raw[i + 1] === o.escape) && (o.escape !== o.quote || raw[i + 1] === o.quote)) {
+      if (
+        c === o.escape &&
+        (raw[i + 1] === o.quote || raw[i + 1] === o.escape) &&
+        (o.escape !== o.quote || raw[i + 1] === o.quote)
+      ) {
         f += raw[++i];
       } else if (c === o.quote) quoted = false;
       else f += c;
@@ -302,7 +350,14 @@ function textFields(raw: string, o: CopyOptions): (string | null)[] {
 }
 
 /** A COPY error: PostgreSQL's SQLSTATE and message, with CONTEXT naming the line. */
-export function copyError(code: string, message: string, line: number, table: string, column?: string, value?: string | null): PgError {
+export function copyError(
+  code: string,
+  message: string,
+  line: number,
+  table: string,
+  column?: string,
+  value?: string | null,
+): PgError {
   const e = new PgError('user', message, code);
   e.where = `COPY ${table}, line ${line}${column !== undefined ? `, column ${column}: ${value === null ? 'null input' : JSON.stringify(value)}` : ''}`;
   return e;
@@ -315,7 +370,8 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     const oid = oidOfDeclType(decl);
     const type = TYPE_DISPLAY[oid] ?? 'text';
     const t = decl.toLowerCase();
-    if (/int/.test(t)) return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
+    if (/int/.test(t))
+      return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;
     if (/numeric|decimal/.test(t)) return (s: string) => pgFloat(s, 'numeric') as number;
     if (/bool/.test(t)) {
@@ -329,7 +385,8 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     if (/blob|bytea/.test(t)) {
       return (s: string) => {
         if (!s.startsWith('\\x')) return Buffer.from(s, 'utf8');
-        if (!/^[0-9a-fA-F]*$/.test(s.slice(2)) || s.length % 2 !== 0) throw Object.assign(new Error(`invalid input syntax for type bytea`), { code: 'PG_22P02' });
+        if (!/^[0-9a-fA-F]*$/.test(s.slice(2)) || s.length % 2 !== 0)
+          throw Object.assign(new Error(`invalid input syntax for type bytea`), { code: 'PG_22P02' });
         return Buffer.from(s.slice(2), 'hex');
       };
     }
@@ -345,7 +402,14 @@ export function formatCopyRow(texts: (string | null)[], o: CopyOptions): string 
     const v = texts[i];
     if (o.format === 'csv') {
       if (v === null) s += o.null;
-      else if (v === o.null || v.includes(o.delimiter) || v.includes(o.quote) || v.includes('\n') || v.includes('\r') || (o.escape !== o.quote && v.includes(o.escape))) {
+      else if (
+        v === o.null ||
+        v.includes(o.delimiter) ||
+        v.includes(o.quote) ||
+        v.includes('\n') ||
+        v.includes('\r') ||
+        (o.escape !== o.quote && v.includes(o.escape))
+      ) {
         let q = '';
         for (const ch of v) q += ch === o.quote || (ch === o.escape && o.escape !== o.quote) ? o.escape + ch : ch;
         s += o.quote + q + o.quote;

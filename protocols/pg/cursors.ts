@@ -25,7 +25,10 @@ export function parseFetch(sig: PgToken[], move: boolean): { name: string; count
   const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
   const num = (k: number) => (sig[k]?.type === 'number' && /^\d+$/.test(sig[k].text) ? Number(sig[k].text) : null);
   if (['PRIOR', 'FIRST', 'LAST', 'ABSOLUTE', 'RELATIVE', 'BACKWARD'].includes(up(i)) || sig[i]?.text === '-') {
-    throw pgError('55000', 'cursor can only scan forward: Patina cursors are NO SCROLL (FETCH NEXT, FORWARD n, n or ALL)');
+    throw pgError(
+      '55000',
+      'cursor can only scan forward: Patina cursors are NO SCROLL (FETCH NEXT, FORWARD n, n or ALL)',
+    );
   }
   if (up(i) === 'NEXT') i++;
   else if (up(i) === 'FORWARD') {
@@ -36,7 +39,10 @@ export function parseFetch(sig: PgToken[], move: boolean): { name: string; count
   else if (num(i) !== null) (count = num(i)!), i++;
   if (up(i) === 'FROM' || up(i) === 'IN') i++;
   if (!sig[i] || (sig[i].type !== 'word' && sig[i].type !== 'quoted') || sig.length > i + 1) {
-    throw pgError('42601', `syntax error at or near "${sig[i]?.text ?? 'end of input'}": ${move ? 'MOVE' : 'FETCH'} needs a cursor name`);
+    throw pgError(
+      '42601',
+      `syntax error at or near "${sig[i]?.text ?? 'end of input'}": ${move ? 'MOVE' : 'FETCH'} needs a cursor name`,
+    );
   }
   return { name: identName(sig[i]), count };
 }

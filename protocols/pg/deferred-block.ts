@@ -106,6 +106,7 @@ function sameRows(a: unknown[][] | undefined, b: unknown[][] | undefined): boole
 }
 
 function sameValue(x: SqlValue, y: SqlValue): boolean {
-  if (x instanceof Uint8Array || y instanceof Uint8Array) return x instanceof Uint8Array && y instanceof Uint8Array && Buffer.compare(x, y) === 0;
+  if (x instanceof Uint8Array || y instanceof Uint8Array)
+    return x instanceof Uint8Array && y instanceof Uint8Array && Buffer.compare(x, y) === 0;
   return x === y;
 }

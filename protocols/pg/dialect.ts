@@ -7,7 +7,13 @@ import { TYPE_DISPLAY, oidOfDeclType } from './types';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
-  [...Object.values(PG_CATALOG_TABLES), ...Object.values(INFORMATION_SCHEMA_TABLES)].flatMap((cols) => cols.split(',').map((c) => c.trim().split(/\s+/)).filter((c) => c[1] === 'bool').map((c) => c[0])),
+  [...Object.values(PG_CATALOG_TABLES), ...Object.values(INFORMATION_SCHEMA_TABLES)].flatMap((cols) =>
+    cols
+      .split(',')
+      .map((c) => c.trim().split(/\s+/))
+      .filter((c) => c[1] === 'bool')
+      .map((c) => c[0]),
+  ),
 );
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
@@ -22,33 +28,74 @@ export interface DialectContext {
   columnType?: (table: string | null, column: string) => string | null;
 }
 
-const isWord = (t: Tok | undefined, w?: string) => t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
+const isWord = (t: Tok | undefined, w?: string) =>
+  t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
 const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
 const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
 
 /** Words that end an operand rather than name a function before '('. */
-const NOT_FUNCTIONS = new Set(['AND', 'OR', 'NOT', 'IN', 'SELECT', 'WHERE', 'ON', 'FROM', 'AS', 'THEN', 'ELSE', 'WHEN', 'IS', 'EXISTS', 'VALUES', 'BY', 'LIKE', 'CASE', 'RETURNING', 'SET', 'INTO', 'JOIN', 'USING', 'HAVING', 'ANY', 'ALL']);
+const NOT_FUNCTIONS = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'SELECT',
+  'WHERE',
+  'ON',
+  'FROM',
+  'AS',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'IS',
+  'EXISTS',
+  'VALUES',
+  'BY',
+  'LIKE',
+  'CASE',
+  'RETURNING',
+  'SET',
+  'INTO',
+  'JOIN',
+  'USING',
+  'HAVING',
+  'ANY',
+  'ALL',
+]);
 
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
 function castTo(x: string, type: string, isArray: boolean): string {
   if (isArray) return x;
   switch (type) {
     // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts
-    case 'int2': case 'smallint':
+    case 'int2':
+    case 'smallint':
       return `__pg_int(${x}, 'smallint')`;
-    case 'int': case 'int4': case 'integer': case 'serial':
+    case 'int':
+    case 'int4':
+    case 'integer':
+    case 'serial':
       return `__pg_int(${x}, 'integer')`;
-    case 'int8': case 'bigint': case 'bigserial':
+    case 'int8':
+    case 'bigint':
+    case 'bigserial':
       return `__pg_int(${x}, 'bigint')`;
-    case 'oid': case 'xid': case 'cid':
+    case 'oid':
+    case 'xid':
+    case 'cid':
       return `CAST(${x} AS INTEGER)`;
-    case 'float4': case 'real':
+    case 'float4':
+    case 'real':
       return `__pg_float(${x}, 'real')`;
-    case 'float8': case 'double precision': case 'float':
+    case 'float8':
+    case 'double precision':
+    case 'float':
       return `__pg_float(${x}, 'double precision')`;
-    case 'numeric': case 'decimal':
+    case 'numeric':
+    case 'decimal':
       return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
-    case 'bool': case 'boolean':
+    case 'bool':
+    case 'boolean':
       return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
     case 'bytea': {
       const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
@@ -60,15 +107,29 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `__pg_regtype(${x})`;
     case 'regnamespace':
       return `__pg_regnamespace(${x})`;
-    case 'regproc': case 'regprocedure':
+    case 'regproc':
+    case 'regprocedure':
       return `${x}`;
-    case 'text': case 'varchar': case 'character varying': case 'char': case 'character': case 'bpchar': case 'name': case 'citext':
+    case 'text':
+    case 'varchar':
+    case 'character varying':
+    case 'char':
+    case 'character':
+    case 'bpchar':
+    case 'name':
+    case 'citext':
       return `CAST(${x} AS TEXT)`;
-    case 'date': return dateCast(x, '__pg_date', castDate);
-    case 'timestamp': return dateCast(x, '__pg_timestamp', castTimestamp);
-    case 'timestamptz': return dateCast(x, '__pg_timestamptz', castTimestamptz);
-    case 'time': case 'timetz': return dateCast(x, '__pg_time', castTime);
-    case 'interval': return dateCast(x, '__pg_interval', castInterval);
+    case 'date':
+      return dateCast(x, '__pg_date', castDate);
+    case 'timestamp':
+      return dateCast(x, '__pg_timestamp', castTimestamp);
+    case 'timestamptz':
+      return dateCast(x, '__pg_timestamptz', castTimestamptz);
+    case 'time':
+    case 'timetz':
+      return dateCast(x, '__pg_time', castTime);
+    case 'interval':
+      return dateCast(x, '__pg_interval', castInterval);
     default: // json, uuid, ...: SQLite keeps them as text already
       return x;
   }
@@ -154,7 +215,13 @@ export function joinTokens(toks: Tok[]): string {
   for (const t of toks) {
     const tight =
       prev === undefined ||
-      isPunct(t, '.') || isPunct(prev, '.') || isPunct(t, ',') || isPunct(t, ')') || isPunct(prev, '(') || isPunct(t, ']') || isPunct(prev, '[') ||
+      isPunct(t, '.') ||
+      isPunct(prev, '.') ||
+      isPunct(t, ',') ||
+      isPunct(t, ')') ||
+      isPunct(prev, '(') ||
+      isPunct(t, ']') ||
+      isPunct(prev, '[') ||
       (isPunct(t, '(') && (prev.type === 'word' || prev.type === 'quoted'));
     s += (tight ? '' : ' ') + t.text;
     prev = t;
@@ -165,15 +232,28 @@ export function joinTokens(toks: Tok[]): string {
 /** Function calls replaced by their value for the session (the read workers do not have them). */
 function sessionValue(name: string, ctx: DialectContext): string | null {
   switch (name) {
-    case 'version': return quoteString(ctx.version);
-    case 'current_database': case 'current_catalog': return quoteString(ctx.database);
-    case 'current_user': case 'session_user': case 'user': return quoteString(ctx.user);
-    case 'current_schema': return "'public'";
-    case 'now': case 'transaction_timestamp': case 'statement_timestamp': case 'clock_timestamp':
+    case 'version':
+      return quoteString(ctx.version);
+    case 'current_database':
+    case 'current_catalog':
+      return quoteString(ctx.database);
+    case 'current_user':
+    case 'session_user':
+    case 'user':
+      return quoteString(ctx.user);
+    case 'current_schema':
+      return "'public'";
+    case 'now':
+    case 'transaction_timestamp':
+    case 'statement_timestamp':
+    case 'clock_timestamp':
       return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
-    case 'localtimestamp': return "strftime('%Y-%m-%d %H:%M:%f','now')";
-    case 'localtime': return "strftime('%H:%M:%f','now')";
-    default: return null;
+    case 'localtimestamp':
+      return "strftime('%Y-%m-%d %H:%M:%f','now')";
+    case 'localtime':
+      return "strftime('%H:%M:%f','now')";
+    default:
+      return null;
   }
 }
 
@@ -181,7 +261,15 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
-const BARE_FUNCTIONS = new Set(['current_user', 'session_user', 'user', 'current_schema', 'current_catalog', 'localtimestamp', 'localtime']);
+const BARE_FUNCTIONS = new Set([
+  'current_user',
+  'session_user',
+  'user',
+  'current_schema',
+  'current_catalog',
+  'localtimestamp',
+  'localtime',
+]);
 
 /**
  * Rewrites one PostgreSQL statement for SQLite. `local` is true when the statement runs on the
@@ -202,11 +290,43 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
 
 /** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */
 const TYPEOF_NAMES: Record<string, string> = {
-  int: 'integer', int4: 'integer', integer: 'integer', serial: 'integer', int2: 'smallint', smallint: 'smallint', int8: 'bigint', bigint: 'bigint', bigserial: 'bigint',
-  float4: 'real', real: 'real', float8: 'double precision', float: 'double precision', 'double precision': 'double precision', numeric: 'numeric', decimal: 'numeric',
-  bool: 'boolean', boolean: 'boolean', text: 'text', varchar: 'character varying', 'character varying': 'character varying', char: 'character', character: 'character',
-  bpchar: 'character', name: 'name', date: 'date', time: 'time without time zone', timestamp: 'timestamp without time zone',
-  timestamptz: 'timestamp with time zone', timetz: 'time with time zone', interval: 'interval', json: 'json', jsonb: 'jsonb', uuid: 'uuid', bytea: 'bytea', oid: 'oid', regclass: 'regclass',
+  int: 'integer',
+  int4: 'integer',
+  integer: 'integer',
+  serial: 'integer',
+  int2: 'smallint',
+  smallint: 'smallint',
+  int8: 'bigint',
+  bigint: 'bigint',
+  bigserial: 'bigint',
+  float4: 'real',
+  real: 'real',
+  float8: 'double precision',
+  float: 'double precision',
+  'double precision': 'double precision',
+  numeric: 'numeric',
+  decimal: 'numeric',
+  bool: 'boolean',
+  boolean: 'boolean',
+  text: 'text',
+  varchar: 'character varying',
+  'character varying': 'character varying',
+  char: 'character',
+  character: 'character',
+  bpchar: 'character',
+  name: 'name',
+  date: 'date',
+  time: 'time without time zone',
+  timestamp: 'timestamp without time zone',
+  timestamptz: 'timestamp with time zone',
+  timetz: 'time with time zone',
+  interval: 'interval',
+  json: 'json',
+  jsonb: 'jsonb',
+  uuid: 'uuid',
+  bytea: 'bytea',
+  oid: 'oid',
+  regclass: 'regclass',
 };
 
 /**
@@ -248,7 +368,11 @@ function staticType(arg: Tok[], ctx: DialectContext): string | null {
     return null;
   }
   const ident = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
-  if (ctx.columnType && (arg.length === 1 || (arg.length === 3 && isPunct(arg[1], '.'))) && arg.every((t, k) => (k % 2 === 0 ? ident(t) : true))) {
+  if (
+    ctx.columnType &&
+    (arg.length === 1 || (arg.length === 3 && isPunct(arg[1], '.'))) &&
+    arg.every((t, k) => (k % 2 === 0 ? ident(t) : true))
+  ) {
     const column = identName(arg[arg.length - 1] as PgToken);
     const decl = ctx.columnType(arg.length === 3 ? identName(arg[0] as PgToken) : null, column);
     if (decl !== null) {
@@ -279,11 +403,19 @@ function rewriteDivision(toks: Tok[]): Tok[] {
         else if (isWord(toks[end], 'END') && --depth === 0) break;
       }
     } else if (t.type === 'word' || t.type === 'quoted') {
-      while (isPunct(toks[end + 1], '.') && toks[end + 2] && (toks[end + 2].type === 'word' || toks[end + 2].type === 'quoted')) end += 2;
+      while (
+        isPunct(toks[end + 1], '.') &&
+        toks[end + 2] &&
+        (toks[end + 2].type === 'word' || toks[end + 2].type === 'quoted')
+      )
+        end += 2;
       if (isPunct(toks[end + 1], '(')) end = closerAfter(toks, end + 1);
     }
     const operand = toks.slice(i + 1, end + 1);
-    toks.splice(i + 1, end - i, { type: 'word', text: '__pg_divisor' }, { type: 'punct', text: '(' }, ...operand, { type: 'punct', text: ')' });
+    toks.splice(i + 1, end - i, { type: 'word', text: '__pg_divisor' }, { type: 'punct', text: '(' }, ...operand, {
+      type: 'punct',
+      text: ')',
+    });
   }
   return toks;
 }
@@ -318,14 +450,26 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
       continue;
     }
     // pg_catalog.f(...) → f(...), public.t → t
-    if ((isWord(t, 'PG_CATALOG') && isPunct(next, '.') && (isWord(toks[i + 2]) || toks[i + 2]?.type === 'quoted') && isPunct(toks[i + 3], '(')) ||
-        ((isWord(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) && isPunct(next, '.') && !isPunct(out[out.length - 1], '.'))) {
+    if (
+      (isWord(t, 'PG_CATALOG') &&
+        isPunct(next, '.') &&
+        (isWord(toks[i + 2]) || toks[i + 2]?.type === 'quoted') &&
+        isPunct(toks[i + 3], '(')) ||
+      ((isWord(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) &&
+        isPunct(next, '.') &&
+        !isPunct(out[out.length - 1], '.'))
+    ) {
       i++;
       continue;
     }
     if (t.type === 'string' && BOOL_LITERALS[t.text.toLowerCase()] && local) {
       const prev = out[out.length - 1];
-      const col = isOp(prev, '=') || isOp(prev, '<>') || isOp(prev, '!=') ? out[out.length - 2] : isOp(next, '=') || isOp(next, '<>') || isOp(next, '!=') ? toks[i + 2] : undefined;
+      const col =
+        isOp(prev, '=') || isOp(prev, '<>') || isOp(prev, '!=')
+          ? out[out.length - 2]
+          : isOp(next, '=') || isOp(next, '<>') || isOp(next, '!=')
+            ? toks[i + 2]
+            : undefined;
       if (col && col.type === 'word' && BOOL_COLUMNS.has(col.text.toLowerCase())) {
         out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
         continue;
@@ -333,8 +477,14 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
     }
     if (t.type === 'op') {
       const map: Record<string, string[]> = {
-        '~': ['REGEXP'], '!~': ['NOT', 'REGEXP'], '~*': ['REGEXP', "'(?i)'", '||'], '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
-        '~~': ['LIKE'], '~~*': ['LIKE'], '!~~': ['NOT', 'LIKE'], '!~~*': ['NOT', 'LIKE'],
+        '~': ['REGEXP'],
+        '!~': ['NOT', 'REGEXP'],
+        '~*': ['REGEXP', "'(?i)'", '||'],
+        '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
+        '~~': ['LIKE'],
+        '~~*': ['LIKE'],
+        '!~~': ['NOT', 'LIKE'],
+        '!~~*': ['NOT', 'LIKE'],
       };
       const m = map[t.text];
       if (m) {
@@ -352,23 +502,45 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
       }
       if (up === 'CAST' && isPunct(next, '(')) castDepth.push(depth + 1);
       // `AS name`: quote the alias so that SQLite keywords work and the name folds as in PostgreSQL
-      if (up === 'AS' && castDepth[castDepth.length - 1] !== depth && next?.type === 'word' && !isPunct(toks[i + 2], '(') && !['MATERIALIZED', 'NOT'].includes(next.text.toUpperCase())) {
+      if (
+        up === 'AS' &&
+        castDepth[castDepth.length - 1] !== depth &&
+        next?.type === 'word' &&
+        !isPunct(toks[i + 2], '(') &&
+        !['MATERIALIZED', 'NOT'].includes(next.text.toUpperCase())
+      ) {
         out.push(t, { type: 'quoted', text: '"' + next.text.toLowerCase() + '"' });
         i++;
         continue;
       }
       const lower = t.text.toLowerCase();
-      if (!afterDot && isPunct(next, '(') && isPunct(toks[i + 2], ')') && sessionValue(lower, ctx) !== null && (!local || CLOCK_VALUES.has(lower))) {
+      if (
+        !afterDot &&
+        isPunct(next, '(') &&
+        isPunct(toks[i + 2], ')') &&
+        sessionValue(lower, ctx) !== null &&
+        (!local || CLOCK_VALUES.has(lower))
+      ) {
         out.push({ type: 'group', text: sessionValue(lower, ctx)! });
         i += 2;
         continue;
       }
       if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
-        out.push(local && !CLOCK_VALUES.has(lower) ? { type: 'group', text: `${lower}()` } : { type: 'group', text: sessionValue(lower, ctx)! });
+        out.push(
+          local && !CLOCK_VALUES.has(lower)
+            ? { type: 'group', text: `${lower}()` }
+            : { type: 'group', text: sessionValue(lower, ctx)! },
+        );
         continue;
       }
       if (!afterDot && isPunct(next, '(')) {
-        const renamed: Record<string, string> = { string_agg: 'group_concat', json_build_object: 'json_object', jsonb_build_object: 'json_object', json_agg: 'json_group_array', to_json: 'json_quote' };
+        const renamed: Record<string, string> = {
+          string_agg: 'group_concat',
+          json_build_object: 'json_object',
+          jsonb_build_object: 'json_object',
+          json_agg: 'json_group_array',
+          to_json: 'json_quote',
+        };
         if (renamed[lower]) {
           out.push({ type: 'word', text: renamed[lower] });
           continue;
@@ -384,42 +556,84 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
 function rewriteArrays(toks: Tok[]): Tok[] {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if ((isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=')) && (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) && isPunct(toks[i + 2], '(')) {
+    if (
+      (isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=')) &&
+      (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) &&
+      isPunct(toks[i + 2], '(')
+    ) {
       const negate = !isOp(t, '=');
       const close = closerAfter(toks, i + 2);
       const inner = toks.slice(i + 3, close);
       let repl: Tok[];
       if (isWord(inner[0], 'ARRAY') && isPunct(inner[1], '[')) {
-        repl = [{ type: 'punct', text: '(' }, ...inner.slice(2, closerAfter(inner, 1, '[', ']')), { type: 'punct', text: ')' }];
+        repl = [
+          { type: 'punct', text: '(' },
+          ...inner.slice(2, closerAfter(inner, 1, '[', ']')),
+          { type: 'punct', text: ')' },
+        ];
       } else {
         repl = [{ type: 'group', text: '(SELECT value FROM __pg_elems(' }, ...inner, { type: 'group', text: '))' }];
       }
-      const op: Tok[] = negate ? [{ type: 'word', text: 'NOT' }, { type: 'word', text: 'IN' }] : [{ type: 'word', text: 'IN' }];
+      const op: Tok[] = negate
+        ? [
+            { type: 'word', text: 'NOT' },
+            { type: 'word', text: 'IN' },
+          ]
+        : [{ type: 'word', text: 'IN' }];
       toks.splice(i, close - i + 1, ...op, ...repl);
       continue;
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '[')) {
       const close = closerAfter(toks, i + 1, '[', ']');
-      toks.splice(i, close - i + 1, { type: 'word', text: '__pg_array' }, { type: 'punct', text: '(' }, ...toks.slice(i + 2, close), { type: 'punct', text: ')' });
+      toks.splice(
+        i,
+        close - i + 1,
+        { type: 'word', text: '__pg_array' },
+        { type: 'punct', text: '(' },
+        ...toks.slice(i + 2, close),
+        { type: 'punct', text: ')' },
+      );
       continue;
     }
     // (expr)[n] and name[n]: an element of a PostgreSQL array (text '{a,b}'), 1-based
-    if (isPunct(t, '[') && !isPunct(toks[i + 1], ']') && i > 0 && (isPunct(toks[i - 1], ')') || ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))) {
+    if (
+      isPunct(t, '[') &&
+      !isPunct(toks[i + 1], ']') &&
+      i > 0 &&
+      (isPunct(toks[i - 1], ')') ||
+        ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))
+    ) {
       const close = closerAfter(toks, i, '[', ']');
       let start = i - 1;
       if (isPunct(toks[start], ')')) {
         start = openerBefore(toks, start, '(', ')');
-        if (start > 0 && toks[start - 1].type === 'word' && !NOT_FUNCTIONS.has(toks[start - 1].text.toUpperCase())) start--;
+        if (start > 0 && toks[start - 1].type === 'word' && !NOT_FUNCTIONS.has(toks[start - 1].text.toUpperCase()))
+          start--;
       }
-      while (start > 1 && isPunct(toks[start - 1], '.') && (toks[start - 2].type === 'word' || toks[start - 2].type === 'quoted')) start -= 2;
-      const elem: Tok[] = [{ type: 'word', text: '__pg_elem' }, { type: 'punct', text: '(' }, ...toks.slice(start, i), { type: 'punct', text: ',' }, ...toks.slice(i + 1, close), { type: 'punct', text: ')' }];
+      while (
+        start > 1 &&
+        isPunct(toks[start - 1], '.') &&
+        (toks[start - 2].type === 'word' || toks[start - 2].type === 'quoted')
+      )
+        start -= 2;
+      const elem: Tok[] = [
+        { type: 'word', text: '__pg_elem' },
+        { type: 'punct', text: '(' },
+        ...toks.slice(start, i),
+        { type: 'punct', text: ',' },
+        ...toks.slice(i + 1, close),
+        { type: 'punct', text: ')' },
+      ];
       toks.splice(start, close - start + 1, ...elem);
       i = start;
       continue;
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '(')) {
       const close = closerAfter(toks, i + 1);
-      toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), { type: 'group', text: ') SELECT __pg_array_agg(v) FROM __a)' });
+      toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), {
+        type: 'group',
+        text: ') SELECT __pg_array_agg(v) FROM __a)',
+      });
     }
   }
   return toks;
@@ -446,7 +660,7 @@ function operandStart(out: Tok[]): number {
   let j = out.length - 1;
   if (isPunct(out[j], ')')) {
     j = openerBefore(out, j, '(', ')');
-    if (j > 0 && (out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase()))) {
+    if (j > 0 && out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase())) {
       j--;
       if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
     }
@@ -471,14 +685,30 @@ function rewriteDateSyntax(toks: Tok[]): Tok[] {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const prev = out[out.length - 1];
-    if (isWord(t, 'EXTRACT') && isPunct(toks[i + 1], '(') && (isWord(toks[i + 2]) || toks[i + 2]?.type === 'string') && isWord(toks[i + 3], 'FROM')) {
+    if (
+      isWord(t, 'EXTRACT') &&
+      isPunct(toks[i + 1], '(') &&
+      (isWord(toks[i + 2]) || toks[i + 2]?.type === 'string') &&
+      isWord(toks[i + 3], 'FROM')
+    ) {
       const field = toks[i + 2].type === 'string' ? toks[i + 2].text : quoteString(toks[i + 2].text.toLowerCase());
-      out.push({ type: 'word', text: 'date_part' }, toks[i + 1], { type: 'string', text: field }, { type: 'punct', text: ',' });
+      out.push(
+        { type: 'word', text: 'date_part' },
+        toks[i + 1],
+        { type: 'string', text: field },
+        { type: 'punct', text: ',' },
+      );
       i += 3;
       continue;
     }
     // x AT TIME ZONE 'UTC': the session's zone already
-    if (isWord(t, 'AT') && isWord(toks[i + 1], 'TIME') && isWord(toks[i + 2], 'ZONE') && toks[i + 3]?.type === 'string' && /^'(utc|gmt|etc\/utc|z|\+00(:00)?)'$/i.test(toks[i + 3].text)) {
+    if (
+      isWord(t, 'AT') &&
+      isWord(toks[i + 1], 'TIME') &&
+      isWord(toks[i + 2], 'ZONE') &&
+      toks[i + 3]?.type === 'string' &&
+      /^'(utc|gmt|etc\/utc|z|\+00(:00)?)'$/i.test(toks[i + 3].text)
+    ) {
       i += 3;
       continue;
     }
@@ -504,9 +734,45 @@ function rewriteDateSyntax(toks: Tok[]): Tok[] {
 
 /** Types whose CAST(x AS type) PostgreSQL means differently from SQLite (which reads the name for an affinity only). */
 const PG_CAST_TYPES = new Set([
-  'int', 'int2', 'int4', 'int8', 'integer', 'bigint', 'smallint', 'float4', 'float8', 'real', 'double precision', 'float', 'numeric', 'decimal',
-  'bool', 'boolean', 'bytea', 'regclass', 'regtype', 'regnamespace', 'regproc', 'regprocedure', 'text', 'varchar', 'character varying', 'char',
-  'character', 'bpchar', 'name', 'citext', 'date', 'timestamp', 'timestamptz', 'time', 'timetz', 'interval', 'json', 'jsonb', 'uuid',
+  'int',
+  'int2',
+  'int4',
+  'int8',
+  'integer',
+  'bigint',
+  'smallint',
+  'float4',
+  'float8',
+  'real',
+  'double precision',
+  'float',
+  'numeric',
+  'decimal',
+  'bool',
+  'boolean',
+  'bytea',
+  'regclass',
+  'regtype',
+  'regnamespace',
+  'regproc',
+  'regprocedure',
+  'text',
+  'varchar',
+  'character varying',
+  'char',
+  'character',
+  'bpchar',
+  'name',
+  'citext',
+  'date',
+  'timestamp',
+  'timestamptz',
+  'time',
+  'timetz',
+  'interval',
+  'json',
+  'jsonb',
+  'uuid',
 ]);
 
 /** CAST(x AS type) as PostgreSQL means it (SQLite's CAST AS date would make '2026-11-03' the number 2026); innermost first. */
@@ -524,7 +790,10 @@ function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (as < 0) continue;
     const { name, isArray } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
-    toks.splice(i, close - i + 1, { type: 'group', text: castTo(joinTokens(rewriteIntervalArithmetic(toks.slice(i + 2, as))), name, isArray) });
+    toks.splice(i, close - i + 1, {
+      type: 'group',
+      text: castTo(joinTokens(rewriteIntervalArithmetic(toks.slice(i + 2, as))), name, isArray),
+    });
   }
   return toks;
 }
@@ -533,7 +802,11 @@ function rewriteCastCalls(toks: Tok[]): Tok[] {
 function endsOperand(t: Tok | undefined): boolean {
   if (t === undefined) return false;
   if (t.type === 'punct') return t.text === ')' || t.text === ']';
-  if (t.type === 'word') return !NOT_FUNCTIONS.has(t.text.toUpperCase()) && !['SELECT', 'DISTINCT', 'BETWEEN', 'ELSE', 'RETURN'].includes(t.text.toUpperCase());
+  if (t.type === 'word')
+    return (
+      !NOT_FUNCTIONS.has(t.text.toUpperCase()) &&
+      !['SELECT', 'DISTINCT', 'BETWEEN', 'ELSE', 'RETURN'].includes(t.text.toUpperCase())
+    );
   return t.type !== 'op';
 }
 
@@ -542,7 +815,12 @@ function rewriteIntervalArithmetic(toks: Tok[]): Tok[] {
   // a unary minus first (`x + - interval '1 day'`): the interval negated
   for (let i = 0; i + 1 < toks.length; i++) {
     const next = toks[i + 1];
-    if (isOp(toks[i], '-') && next.type === 'group' && next.text.startsWith('__pg_interval(') && !endsOperand(toks[i - 1])) {
+    if (
+      isOp(toks[i], '-') &&
+      next.type === 'group' &&
+      next.text.startsWith('__pg_interval(') &&
+      !endsOperand(toks[i - 1])
+    ) {
       toks.splice(i, 2, { type: 'group', text: `__pg_interval(${next.text} || ' ago')` });
     }
   }
@@ -550,9 +828,17 @@ function rewriteIntervalArithmetic(toks: Tok[]): Tok[] {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const next = toks[i + 1];
-    if ((isOp(t, '+') || isOp(t, '-')) && next?.type === 'group' && next.text.startsWith('__pg_interval(') && endsOperand(out[out.length - 1])) {
+    if (
+      (isOp(t, '+') || isOp(t, '-')) &&
+      next?.type === 'group' &&
+      next.text.startsWith('__pg_interval(') &&
+      endsOperand(out[out.length - 1])
+    ) {
       const left = out.splice(operandStart(out));
-      out.push({ type: 'group', text: `__pg_add_interval(${joinTokens(left)}, ${next.text}, ${isOp(t, '-') ? -1 : 1})` });
+      out.push({
+        type: 'group',
+        text: `__pg_add_interval(${joinTokens(left)}, ${next.text}, ${isOp(t, '-') ? -1 : 1})`,
+      });
       i++;
       continue;
     }
@@ -568,19 +854,35 @@ function rewriteIntervalArithmetic(toks: Tok[]): Tok[] {
  */
 function rewriteSetReturning(sql: string): string {
   // FROM unnest(x) a: the alias names the element, as in PostgreSQL
-  sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (_m, kw: string, x: string, a: string) => `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`);
+  sql = sql.replace(
+    /\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi,
+    (_m, kw: string, x: string, a: string) => `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
+  );
   sql = aliasFromFunctions(sql);
   // pgjdbc's getPrimaryKeys: information_schema._pg_expandarray(indkey) AS keys ... (i.keys).x, (i.keys).n
-  sql = sql.replace(/information_schema\._pg_expandarray\(([\w.]+)\) AS "(\w+)" FROM ([\w."]+) (\w+)/gi, (_m, x: string, k: string, t: string, a: string) => `__e.value AS "${k}.x", __e.key + 1 AS "${k}.n" FROM ${t} ${a}, __pg_elems(${x}) __e`);
+  sql = sql.replace(
+    /information_schema\._pg_expandarray\(([\w.]+)\) AS "(\w+)" FROM ([\w."]+) (\w+)/gi,
+    (_m, x: string, k: string, t: string, a: string) =>
+      `__e.value AS "${k}.x", __e.key + 1 AS "${k}.n" FROM ${t} ${a}, __pg_elems(${x}) __e`,
+  );
   sql = sql.replace(/\((\w+)\.(\w+)\)\.(x|n)\b/g, (_m, a: string, k: string, f: string) => `${a}."${k}.${f}"`);
   return sql.replace(
     /SELECT unnest\(([\w.]+)\) (\w+), generate_subscripts\(\1, 1\) (\w+) FROM ([\w.]+) (\w+)/i,
-    (_m, x: string, a: string, b: string, t: string, u: string) => `SELECT __e.value AS ${a}, __e.key + 1 AS ${b} FROM ${t} ${u}, __pg_elems(${x}) __e`,
+    (_m, x: string, a: string, b: string, t: string, u: string) =>
+      `SELECT __e.value AS ${a}, __e.key + 1 AS ${b} FROM ${t} ${u}, __pg_elems(${x}) __e`,
   );
 }
 
 /** Functions only the agent's catalog connection has (set-returning ones, session facts as arrays). */
-const LOCAL_FUNCTIONS = new Set(['unnest', 'generate_series', 'current_schemas', 'string_to_array', 'parse_ident', 'generate_subscripts', 'pg_get_keywords']);
+const LOCAL_FUNCTIONS = new Set([
+  'unnest',
+  'generate_series',
+  'current_schemas',
+  'string_to_array',
+  'parse_ident',
+  'generate_subscripts',
+  'pg_get_keywords',
+]);
 
 /**
  * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana): in PostgreSQL the alias
@@ -603,7 +905,12 @@ function aliasFromFunctions(sql: string): string {
     if (!alias || /^(WHERE|ORDER|JOIN|LEFT|GROUP|ON)$/i.test(alias[1])) continue;
     const call = sql.slice(m.index + m[1].length + 1, j + 1);
     const a = alias[1];
-    out += sql.slice(last, m.index) + `${m[1]} ` + (m[2].toLowerCase() === 'generate_series' ? `(SELECT value AS ${a} FROM ${call}) ${a}` : `(SELECT ${call} AS ${a}) ${a}`);
+    out +=
+      sql.slice(last, m.index) +
+      `${m[1]} ` +
+      (m[2].toLowerCase() === 'generate_series'
+        ? `(SELECT value AS ${a} FROM ${call}) ${a}`
+        : `(SELECT ${call} AS ${a}) ${a}`);
     last = j + 1 + alias[0].length;
     re.lastIndex = last;
   }

@@ -17,7 +17,11 @@ export interface Negotiated {
  * Answers encryption requests until the client sends something else, then calls `done` with the
  * socket to speak the protocol on. A failed handshake or a client gone away just closes the socket.
  */
-export function negotiateEncryption(socket: net.Socket, context: () => tls.SecureContext | null, done: (n: Negotiated) => void): void {
+export function negotiateEncryption(
+  socket: net.Socket,
+  context: () => tls.SecureContext | null,
+  done: (n: Negotiated) => void,
+): void {
   let input: Buffer = Buffer.alloc(0);
   let upgraded = false;
   const onData = (d: Buffer) => {

@@ -47,15 +47,33 @@ const CATEGORIES: Record<string, string> = {
     'true union unique user using variadic when where window with ',
 };
 
-const NOT_BARE = new Set((
-  'array as char character create day except fetch filter for from grant group having hour intersect ' +
-  'into isnull limit minute month notnull offset on order over overlaps precision returning second to ' +
-  'union varying where window with within without year '
-).split(' '));
+const NOT_BARE = new Set(
+  (
+    'array as char character create day except fetch filter for from grant group having hour intersect ' +
+    'into isnull limit minute month notnull offset on order over overlaps precision returning second to ' +
+    'union varying where window with within without year '
+  ).split(' '),
+);
 
-const CATDESC: Record<string, string> = { U: 'unreserved', C: 'unreserved (cannot be function or type name)', T: 'reserved (can be function or type name)', R: 'reserved' };
+const CATDESC: Record<string, string> = {
+  U: 'unreserved',
+  C: 'unreserved (cannot be function or type name)',
+  T: 'reserved (can be function or type name)',
+  R: 'reserved',
+};
 
 /** Rows of pg_get_keywords(): word, catcode, barelabel, catdesc, baredesc; sorted by word. */
 export const PG_KEYWORDS: [string, string, number, string, string][] = Object.entries(CATEGORIES)
-  .flatMap(([cat, words]) => words.trim().split(' ').map((w): [string, string, number, string, string] => [w, cat, NOT_BARE.has(w) ? 0 : 1, CATDESC[cat], NOT_BARE.has(w) ? 'requires AS' : 'can be bare label']))
+  .flatMap(([cat, words]) =>
+    words
+      .trim()
+      .split(' ')
+      .map((w): [string, string, number, string, string] => [
+        w,
+        cat,
+        NOT_BARE.has(w) ? 0 : 1,
+        CATDESC[cat],
+        NOT_BARE.has(w) ? 'requires AS' : 'can be bare label',
+      ]),
+  )
   .sort((a, b) => (a[0] < b[0] ? -1 : 1));

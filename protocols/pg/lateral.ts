@@ -46,7 +46,11 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
     if (start < 0 || close < 0) continue;
     const body = items(toks, i + 3, close);
     let depth = 0;
-    const hasFrom = toks.slice(i + 3, close).some((t) => (punct(t, '(') ? (depth++, false) : punct(t, ')') ? (depth--, false) : depth === 0 && word(t, 'FROM')));
+    const hasFrom = toks
+      .slice(i + 3, close)
+      .some((t) =>
+        punct(t, '(') ? (depth++, false) : punct(t, ')') ? (depth--, false) : depth === 0 && word(t, 'FROM'),
+      );
     let j = close + 1;
     if (word(toks[j], 'AS')) j++;
     const alias = toks[j];
@@ -62,7 +66,10 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
     const out: PgToken[] = [];
     for (let k = 0; k < rest.length; k++) {
       const t = rest[k];
-      const col = (t.type === 'word' || t.type === 'quoted') && identName(t) === name && punct(rest[k + 1], '.') && rest[k + 2] ? cols.indexOf(identName(rest[k + 2])) : -1;
+      const col =
+        (t.type === 'word' || t.type === 'quoted') && identName(t) === name && punct(rest[k + 1], '.') && rest[k + 2]
+          ? cols.indexOf(identName(rest[k + 2]))
+          : -1;
       if (col >= 0) {
         out.push({ type: 'punct', text: '(' }, ...body[col], { type: 'punct', text: ')' });
         k += 2;

@@ -26,7 +26,7 @@ export function lexPg(sql: string): PgToken[] {
     } else if (c === '/' && sql[i + 1] === '*') {
       let depth = 0;
       while (i < n) {
-        if (sql[i] === '/' && sql[i + 1] === '*') (depth++, (i += 2));
+        if (sql[i] === '/' && sql[i + 1] === '*') depth++, (i += 2);
         else if (sql[i] === '*' && sql[i + 1] === '/') {
           i += 2;
           if (--depth === 0) break;
@@ -37,7 +37,7 @@ export function lexPg(sql: string): PgToken[] {
       i += 2;
       let s = '';
       while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'")) {
-        if (sql[i] === "'") (s += "'", (i += 2));
+        if (sql[i] === "'") (s += "'"), (i += 2);
         else if (sql[i] === '\\' && i + 1 < n) {
           const e = sql[i + 1];
           i += 2;
@@ -94,9 +94,16 @@ export function lexPg(sql: string): PgToken[] {
       i += 2;
       out.push({ type: 'op', text: '::' });
     } else if (OP_CHARS.includes(c)) {
-      while (i < n && OP_CHARS.includes(sql[i]) && !(sql[i] === '-' && sql[i + 1] === '-') && !(sql[i] === '/' && sql[i + 1] === '*')) i++;
+      while (
+        i < n &&
+        OP_CHARS.includes(sql[i]) &&
+        !(sql[i] === '-' && sql[i + 1] === '-') &&
+        !(sql[i] === '/' && sql[i + 1] === '*')
+      )
+        i++;
       // as PostgreSQL reads `1/-2`: an operator ends in + or - only if it holds one of ~!@#%^&|`?
-      while (i - start > 1 && (sql[i - 1] === '+' || sql[i - 1] === '-') && !/[~!@#%^&|`?]/.test(sql.slice(start, i))) i--;
+      while (i - start > 1 && (sql[i - 1] === '+' || sql[i - 1] === '-') && !/[~!@#%^&|`?]/.test(sql.slice(start, i)))
+        i--;
       out.push({ type: 'op', text: sql.slice(start, i) });
     } else {
       i++;

@@ -8,7 +8,21 @@ import type { PgToken } from './lexer';
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 /** What may follow a lifted literal: the end, a closing parenthesis, or a word that ends the operand. */
-const ENDS = new Set(['AND', 'OR', 'ORDER', 'LIMIT', 'GROUP', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'FETCH', 'FOR']);
+const ENDS = new Set([
+  'AND',
+  'OR',
+  'ORDER',
+  'LIMIT',
+  'GROUP',
+  'OFFSET',
+  'HAVING',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'WINDOW',
+  'FETCH',
+  'FOR',
+]);
 
 export interface Lifted {
   /** The statement's text with `$n` where the literals stood: the cache key of its analysis. */
@@ -33,7 +47,12 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
     const col = sig[i - 2];
     const next = sig[i + 1];
     if (op.type !== 'op' || !COMPARISONS.has(op.text) || (col.type !== 'word' && col.type !== 'quoted')) continue;
-    if (next && !(next.type === 'punct' && (next.text === ')' || next.text === ';')) && !(next.type === 'word' && ENDS.has(next.text.toUpperCase()))) continue;
+    if (
+      next &&
+      !(next.type === 'punct' && (next.text === ')' || next.text === ';')) &&
+      !(next.type === 'word' && ENDS.has(next.text.toUpperCase()))
+    )
+      continue;
     let value: SqlValue;
     if (t.type === 'number') {
       if (!/^\d+$/.test(t.text)) continue; // a decimal's text form matters against TEXT columns; leave it

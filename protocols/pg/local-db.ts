@@ -39,7 +39,12 @@ export function arrayElements(v: unknown): unknown[] {
     }
   } else if (s.startsWith('{')) {
     const inner = s.slice(1, -1);
-    parts = inner === '' ? [] : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p));
+    parts =
+      inner === ''
+        ? []
+        : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) =>
+            p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p,
+          );
   } else {
     parts = s === '' ? [] : s.split(/\s+/);
   }
@@ -48,7 +53,19 @@ export function arrayElements(v: unknown): unknown[] {
 
 /** An array in PostgreSQL's text form. */
 export function arrayText(xs: unknown[]): string {
-  return '{' + xs.map((x) => (x === null ? 'NULL' : typeof x === 'string' && /[,{}"\\\s]|^$/.test(x) ? '"' + x.replace(/["\\]/g, '\\$&') + '"' : String(x))).join(',') + '}';
+  return (
+    '{' +
+    xs
+      .map((x) =>
+        x === null
+          ? 'NULL'
+          : typeof x === 'string' && /[,{}"\\\s]|^$/.test(x)
+            ? '"' + x.replace(/["\\]/g, '\\$&') + '"'
+            : String(x),
+      )
+      .join(',') +
+    '}'
+  );
 }
 
 export class LocalDb {
@@ -68,7 +85,8 @@ export class LocalDb {
     this.db.pragma('busy_timeout = 5000');
     this.db.exec("ATTACH ':memory:' AS pg_catalog; ATTACH ':memory:' AS information_schema");
     for (const [t, cols] of Object.entries(PG_CATALOG_TABLES)) this.db.exec(`CREATE TABLE pg_catalog.${t} (${cols})`);
-    for (const [t, cols] of Object.entries(INFORMATION_SCHEMA_TABLES)) this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
+    for (const [t, cols] of Object.entries(INFORMATION_SCHEMA_TABLES))
+      this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     this.#registerFunctions();
     this.db.pragma('query_only = 1');
   }
@@ -92,10 +110,16 @@ export class LocalDb {
 
   #fill(schema: Schema) {
     const db = this.db;
-    for (const t of [...Object.keys(PG_CATALOG_TABLES).map((t) => `pg_catalog.${t}`), ...Object.keys(INFORMATION_SCHEMA_TABLES).map((t) => `information_schema.${t}`)]) db.exec(`DELETE FROM ${t}`);
+    for (const t of [
+      ...Object.keys(PG_CATALOG_TABLES).map((t) => `pg_catalog.${t}`),
+      ...Object.keys(INFORMATION_SCHEMA_TABLES).map((t) => `information_schema.${t}`),
+    ])
+      db.exec(`DELETE FROM ${t}`);
     const ins = (table: string, row: Record<string, unknown>) => {
       const keys = Object.keys(row);
-      db.prepare(`INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`).run(...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])));
+      db.prepare(`INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`).run(
+        ...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])),
+      );
     };
     const user = 'patina';
     ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
@@ -113,20 +137,55 @@ export class LocalDb {
     ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
     ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
     for (const [oid, name, len, cat] of PG_TYPES) {
-      const elem = name.startsWith('_') ? PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0 : 0;
+      const elem = name.startsWith('_') ? (PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
       const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
-      ins('pg_type', { oid, typname: name, typlen: len, typcategory: cat, typbyval: len > 0 && len <= 8 ? 1 : 0, typelem: elem, typarray: arr, typinput: `${name}in`, typoutput: `${name}out`, typreceive: `${name}recv`, typsend: `${name}send`, typcollation: cat === 'S' ? 100 : 0 });
+      ins('pg_type', {
+        oid,
+        typname: name,
+        typlen: len,
+        typcategory: cat,
+        typbyval: len > 0 && len <= 8 ? 1 : 0,
+        typelem: elem,
+        typarray: arr,
+        typinput: `${name}in`,
+        typoutput: `${name}out`,
+        typreceive: `${name}recv`,
+        typsend: `${name}send`,
+        typcollation: cat === 'S' ? 100 : 0,
+      });
     }
     const settings: [string, string, string][] = [
-      ['server_version', '15.0', 'Preset Options'], ['server_version_num', '150000', 'Preset Options'], ['server_encoding', 'UTF8', 'Preset Options'],
-      ['client_encoding', 'UTF8', 'Client Connection Defaults'], ['DateStyle', 'ISO, MDY', 'Client Connection Defaults'], ['TimeZone', 'UTC', 'Client Connection Defaults'],
-      ['standard_conforming_strings', 'on', 'Version and Platform Compatibility'], ['integer_datetimes', 'on', 'Preset Options'],
-      ['max_identifier_length', '63', 'Preset Options'], ['search_path', '"$user", public', 'Client Connection Defaults'],
-      ['default_transaction_isolation', 'serializable', 'Client Connection Defaults'], ['transaction_isolation', 'serializable', 'Client Connection Defaults'],
-      ['max_connections', '1000', 'Connections and Authentication'], ['block_size', '4096', 'Preset Options'], ['lc_collate', 'C.UTF-8', 'Preset Options'],
-      ['lc_ctype', 'C.UTF-8', 'Preset Options'], ['IntervalStyle', 'postgres', 'Client Connection Defaults'], ['application_name', '', 'Reporting and Logging'],
+      ['server_version', '15.0', 'Preset Options'],
+      ['server_version_num', '150000', 'Preset Options'],
+      ['server_encoding', 'UTF8', 'Preset Options'],
+      ['client_encoding', 'UTF8', 'Client Connection Defaults'],
+      ['DateStyle', 'ISO, MDY', 'Client Connection Defaults'],
+      ['TimeZone', 'UTC', 'Client Connection Defaults'],
+      ['standard_conforming_strings', 'on', 'Version and Platform Compatibility'],
+      ['integer_datetimes', 'on', 'Preset Options'],
+      ['max_identifier_length', '63', 'Preset Options'],
+      ['search_path', '"$user", public', 'Client Connection Defaults'],
+      ['default_transaction_isolation', 'serializable', 'Client Connection Defaults'],
+      ['transaction_isolation', 'serializable', 'Client Connection Defaults'],
+      ['max_connections', '1000', 'Connections and Authentication'],
+      ['block_size', '4096', 'Preset Options'],
+      ['lc_collate', 'C.UTF-8', 'Preset Options'],
+      ['lc_ctype', 'C.UTF-8', 'Preset Options'],
+      ['IntervalStyle', 'postgres', 'Client Connection Defaults'],
+      ['application_name', '', 'Reporting and Logging'],
     ];
-    for (const [name, setting, category] of settings) ins('pg_settings', { name, setting, category, context: 'user', vartype: 'string', source: 'default', boot_val: setting, reset_val: setting, short_desc: '' });
+    for (const [name, setting, category] of settings)
+      ins('pg_settings', {
+        name,
+        setting,
+        category,
+        context: 'user',
+        vartype: 'string',
+        source: 'default',
+        boot_val: setting,
+        reset_val: setting,
+        short_desc: '',
+      });
 
     this.#relNames = new Map();
     this.#indexDefs = new Map();
@@ -136,39 +195,99 @@ export class LocalDb {
     ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
     ischema('schemata', { catalog_name: 'patina', schema_name: 'information_schema', schema_owner: user });
     ischema('enabled_roles', { role_name: user });
-    for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name))) this.#fillTable(t, ins, ischema, user);
+    for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name)))
+      this.#fillTable(t, ins, ischema, user);
   }
 
-  #fillTable(t: TableDef, ins: (table: string, row: Record<string, unknown>) => void, ischema: (table: string, row: Record<string, unknown>) => void, user: string) {
+  #fillTable(
+    t: TableDef,
+    ins: (table: string, row: Record<string, unknown>) => void,
+    ischema: (table: string, row: Record<string, unknown>) => void,
+    user: string,
+  ) {
     const oid = this.#oid(`table:${t.name}`);
     this.#relNames.set(oid, t.name);
     const attnum = (col: string) => t.columns.findIndex((c) => c.name === col) + 1;
-    interface Ix { name: string; unique: boolean; primary: boolean; columns: string[]; constraint: 'p' | 'u' | null }
+    interface Ix {
+      name: string;
+      unique: boolean;
+      primary: boolean;
+      columns: string[];
+      constraint: 'p' | 'u' | null;
+    }
     const indexes: Ix[] = [];
     const pkIndex = t.indexes.find((i) => i.origin === 'pk');
-    if (t.primaryKey.length > 0) indexes.push({ name: `${t.name}_pkey`, unique: true, primary: true, columns: t.primaryKey, constraint: 'p' });
+    if (t.primaryKey.length > 0)
+      indexes.push({ name: `${t.name}_pkey`, unique: true, primary: true, columns: t.primaryKey, constraint: 'p' });
     for (const i of t.indexes) {
       if (i === pkIndex) continue;
       const name = i.origin === 'u' ? `${t.name}_${i.columns.join('_')}_key` : i.name;
-      indexes.push({ name, unique: i.unique, primary: false, columns: i.columns, constraint: i.origin === 'u' ? 'u' : null });
+      indexes.push({
+        name,
+        unique: i.unique,
+        primary: false,
+        columns: i.columns,
+        constraint: i.origin === 'u' ? 'u' : null,
+      });
     }
-    ins('pg_class', { oid, relname: t.name, relnamespace: NS_PUBLIC, reltype: 0, relam: 2, relkind: 'r', relnatts: t.columns.length, relhasindex: indexes.length > 0 });
+    ins('pg_class', {
+      oid,
+      relname: t.name,
+      relnamespace: NS_PUBLIC,
+      reltype: 0,
+      relam: 2,
+      relkind: 'r',
+      relnatts: t.columns.length,
+      relhasindex: indexes.length > 0,
+    });
     ins('pg_tables', { schemaname: 'public', tablename: t.name, tableowner: user, hasindexes: indexes.length > 0 });
-    ischema('tables', { table_catalog: 'patina', table_schema: 'public', table_name: t.name, table_type: 'BASE TABLE', is_insertable_into: 'YES', is_typed: 'NO' });
+    ischema('tables', {
+      table_catalog: 'patina',
+      table_schema: 'public',
+      table_name: t.name,
+      table_type: 'BASE TABLE',
+      is_insertable_into: 'YES',
+      is_typed: 'NO',
+    });
     t.columns.forEach((c, k) => {
       const typ = oidOfDeclType(c.type);
       const notNull = c.notNull || c.pk > 0;
-      ins('pg_attribute', { attrelid: oid, attname: c.name, atttypid: typ, attlen: typeSize(typ), attnum: k + 1, attnotnull: notNull, atthasdef: c.defaultSql !== null, attstorage: typeSize(typ) > 0 ? 'p' : 'x', attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0 });
+      ins('pg_attribute', {
+        attrelid: oid,
+        attname: c.name,
+        atttypid: typ,
+        attlen: typeSize(typ),
+        attnum: k + 1,
+        attnotnull: notNull,
+        atthasdef: c.defaultSql !== null,
+        attstorage: typeSize(typ) > 0 ? 'p' : 'x',
+        attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
+      });
       if (c.defaultSql !== null) {
         const adoid = this.#oid(`default:${t.name}.${c.name}`);
         ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: c.defaultSql });
       }
       const display = TYPE_DISPLAY[typ] ?? 'text';
       ischema('columns', {
-        table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: c.name, ordinal_position: k + 1, column_default: c.defaultSql,
-        is_nullable: notNull ? 'NO' : 'YES', data_type: display, udt_catalog: 'patina', udt_schema: 'pg_catalog', udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
-        numeric_precision: typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : null, numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : null,
-        numeric_scale: typ === OID.int8 ? 0 : null, dtd_identifier: String(k + 1), is_self_referencing: 'NO', is_identity: 'NO', is_generated: 'NEVER', is_updatable: 'YES',
+        table_catalog: 'patina',
+        table_schema: 'public',
+        table_name: t.name,
+        column_name: c.name,
+        ordinal_position: k + 1,
+        column_default: c.defaultSql,
+        is_nullable: notNull ? 'NO' : 'YES',
+        data_type: display,
+        udt_catalog: 'patina',
+        udt_schema: 'pg_catalog',
+        udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
+        numeric_precision: typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : null,
+        numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : null,
+        numeric_scale: typ === OID.int8 ? 0 : null,
+        dtd_identifier: String(k + 1),
+        is_self_referencing: 'NO',
+        is_identity: 'NO',
+        is_generated: 'NEVER',
+        is_updatable: 'YES',
       });
     });
     for (const ix of indexes) {
@@ -177,18 +296,76 @@ export class LocalDb {
       const keys = ix.columns.map(attnum);
       const def = `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`;
       this.#indexDefs.set(ioid, def);
-      ins('pg_class', { oid: ioid, relname: ix.name, relnamespace: NS_PUBLIC, reltype: 0, relam: 403, relkind: 'i', relnatts: keys.length });
-      ins('pg_index', { indexrelid: ioid, indrelid: oid, indnatts: keys.length, indnkeyatts: keys.length, indisunique: ix.unique, indisprimary: ix.primary, indkey: keys.join(' '), indoption: keys.map(() => 0).join(' '), indcollation: keys.map(() => 0).join(' '), indclass: keys.map(() => 0).join(' ') });
+      ins('pg_class', {
+        oid: ioid,
+        relname: ix.name,
+        relnamespace: NS_PUBLIC,
+        reltype: 0,
+        relam: 403,
+        relkind: 'i',
+        relnatts: keys.length,
+      });
+      ins('pg_index', {
+        indexrelid: ioid,
+        indrelid: oid,
+        indnatts: keys.length,
+        indnkeyatts: keys.length,
+        indisunique: ix.unique,
+        indisprimary: ix.primary,
+        indkey: keys.join(' '),
+        indoption: keys.map(() => 0).join(' '),
+        indcollation: keys.map(() => 0).join(' '),
+        indclass: keys.map(() => 0).join(' '),
+      });
       ins('pg_indexes', { schemaname: 'public', tablename: t.name, indexname: ix.name, indexdef: def });
       if (ix.constraint) {
         const coid = this.#oid(`constraint:${t.name}.${ix.name}`);
-        this.#constraintDefs.set(coid, `${ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${ix.columns.join(', ')})`);
-        ins('pg_constraint', { oid: coid, conname: ix.name, connamespace: NS_PUBLIC, contype: ix.constraint, conrelid: oid, conindid: ioid, conkey: arrayText(keys) });
+        this.#constraintDefs.set(
+          coid,
+          `${ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${ix.columns.join(', ')})`,
+        );
+        ins('pg_constraint', {
+          oid: coid,
+          conname: ix.name,
+          connamespace: NS_PUBLIC,
+          contype: ix.constraint,
+          conrelid: oid,
+          conindid: ioid,
+          conkey: arrayText(keys),
+        });
         const ctype = ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
-        ischema('table_constraints', { constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name, table_catalog: 'patina', table_schema: 'public', table_name: t.name, constraint_type: ctype, is_deferrable: 'NO', initially_deferred: 'NO', enforced: 'YES' });
+        ischema('table_constraints', {
+          constraint_catalog: 'patina',
+          constraint_schema: 'public',
+          constraint_name: ix.name,
+          table_catalog: 'patina',
+          table_schema: 'public',
+          table_name: t.name,
+          constraint_type: ctype,
+          is_deferrable: 'NO',
+          initially_deferred: 'NO',
+          enforced: 'YES',
+        });
         ix.columns.forEach((col, k) => {
-          ischema('key_column_usage', { constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name, table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: col, ordinal_position: k + 1 });
-          ischema('constraint_column_usage', { table_catalog: 'patina', table_schema: 'public', table_name: t.name, column_name: col, constraint_catalog: 'patina', constraint_schema: 'public', constraint_name: ix.name });
+          ischema('key_column_usage', {
+            constraint_catalog: 'patina',
+            constraint_schema: 'public',
+            constraint_name: ix.name,
+            table_catalog: 'patina',
+            table_schema: 'public',
+            table_name: t.name,
+            column_name: col,
+            ordinal_position: k + 1,
+          });
+          ischema('constraint_column_usage', {
+            table_catalog: 'patina',
+            table_schema: 'public',
+            table_name: t.name,
+            column_name: col,
+            constraint_catalog: 'patina',
+            constraint_schema: 'public',
+            constraint_name: ix.name,
+          });
         });
       }
     }
@@ -198,14 +375,25 @@ export class LocalDb {
     const db = this.db;
     const s = () => this.session;
     const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
-    const fn = (name: string, f: (...args: unknown[]) => unknown) => db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
+    const fn = (name: string, f: (...args: unknown[]) => unknown) =>
+      db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
     installReadFunctions(db); // regexp, for `~` and `~*`
     fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
     fn('current_user', () => s()?.user ?? 'patina');
     fn('session_user', () => s()?.user ?? 'patina');
     fn('user', () => s()?.user ?? 'patina');
-    fn('string_to_array', (str, sep) => (str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep)))));
-    fn('parse_ident', (str) => (str === null ? null : arrayText((String(str).match(/"(?:[^"]|"")*"|[^.]+/g) ?? []).map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase())))));
+    fn('string_to_array', (str, sep) =>
+      str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
+    );
+    fn('parse_ident', (str) =>
+      str === null
+        ? null
+        : arrayText(
+            (String(str).match(/"(?:[^"]|"")*"|[^.]+/g) ?? []).map((p) =>
+              p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase(),
+            ),
+          ),
+    );
     fn('current_database', () => s()?.database ?? 'patina');
     fn('current_catalog', () => s()?.database ?? 'patina');
     fn('current_schema', () => 'public');
@@ -227,8 +415,20 @@ export class LocalDb {
     fn('pg_function_is_visible', () => 1);
     fn('pg_my_temp_schema', () => 0);
     fn('pg_is_other_temp_schema', () => 0);
-    for (const name of ['has_table_privilege', 'has_schema_privilege', 'has_database_privilege', 'has_column_privilege', 'has_any_column_privilege', 'has_function_privilege', 'has_sequence_privilege', 'pg_has_role']) fn(name, () => 1);
-    fn('format_type', (oid) => (oid === null ? null : TYPE_DISPLAY[num(oid)] ?? PG_TYPES.find((r) => r[0] === num(oid))?.[1] ?? '???'));
+    for (const name of [
+      'has_table_privilege',
+      'has_schema_privilege',
+      'has_database_privilege',
+      'has_column_privilege',
+      'has_any_column_privilege',
+      'has_function_privilege',
+      'has_sequence_privilege',
+      'pg_has_role',
+    ])
+      fn(name, () => 1);
+    fn('format_type', (oid) =>
+      oid === null ? null : (TYPE_DISPLAY[num(oid)] ?? PG_TYPES.find((r) => r[0] === num(oid))?.[1] ?? '???'),
+    );
     fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
     fn('pg_get_indexdef', (oid, col) => {
       const def = this.#indexDefs.get(num(oid)) ?? null;
@@ -237,12 +437,43 @@ export class LocalDb {
       return cols[num(col) - 1] ?? '';
     });
     fn('pg_get_constraintdef', (oid) => this.#constraintDefs.get(num(oid)) ?? null);
-    for (const name of ['obj_description', 'col_description', 'shobj_description', 'pg_get_viewdef', 'pg_get_triggerdef', 'pg_get_ruledef', 'pg_get_functiondef', 'pg_get_function_arguments', 'pg_get_function_result', 'pg_get_function_identity_arguments', 'pg_get_serial_sequence', 'pg_get_statisticsobjdef_columns', 'pg_get_partkeydef', 'pg_tablespace_location', 'pg_get_partition_constraintdef']) fn(name, () => null);
+    for (const name of [
+      'obj_description',
+      'col_description',
+      'shobj_description',
+      'pg_get_viewdef',
+      'pg_get_triggerdef',
+      'pg_get_ruledef',
+      'pg_get_functiondef',
+      'pg_get_function_arguments',
+      'pg_get_function_result',
+      'pg_get_function_identity_arguments',
+      'pg_get_serial_sequence',
+      'pg_get_statisticsobjdef_columns',
+      'pg_get_partkeydef',
+      'pg_tablespace_location',
+      'pg_get_partition_constraintdef',
+    ])
+      fn(name, () => null);
     fn('pg_relation_is_publishable', () => 0);
-    for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size', 'pg_database_size']) fn(name, () => 0);
+    for (const name of [
+      'pg_relation_size',
+      'pg_total_relation_size',
+      'pg_table_size',
+      'pg_indexes_size',
+      'pg_database_size',
+    ])
+      fn(name, () => 0);
     fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
     fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
-    fn('array_to_string', (arr, sep, nullStr) => (arr === null ? null : arrayElements(arr).map((e) => (e === null ? nullStr ?? null : String(e))).filter((e) => e !== null).join(String(sep))));
+    fn('array_to_string', (arr, sep, nullStr) =>
+      arr === null
+        ? null
+        : arrayElements(arr)
+            .map((e) => (e === null ? (nullStr ?? null) : String(e)))
+            .filter((e) => e !== null)
+            .join(String(sep)),
+    );
     fn('array_position', (arr, elem) => {
       if (arr === null || elem === null) return null;
       const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
@@ -258,18 +489,45 @@ export class LocalDb {
       if (x === null) return null;
       if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
         const o = num(typeof x === 'string' ? Number(x) : x);
-        return typeof x === 'string' ? o : this.#relNames.get(o) ?? String(o);
+        return typeof x === 'string' ? o : (this.#relNames.get(o) ?? String(o));
       }
-      const name = String(x).replace(/^public\./, '').replace(/^"(.*)"$/, '$1');
+      const name = String(x)
+        .replace(/^public\./, '')
+        .replace(/^"(.*)"$/, '$1');
       for (const [o, n] of this.#relNames) if (n === name) return o;
       return null;
     });
-    fn('__pg_regtype', (x) => (x === null ? null : typeof x === 'string' && !/^\d+$/.test(x) ? PG_TYPES.find((r) => r[1] === x)?.[0] ?? null : TYPE_DISPLAY[num(x)] ?? String(x)));
-    fn('__pg_regnamespace', (x) => (x === null ? null : ({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ?? String(x)));
-    db.aggregate('__pg_array_agg', { start: () => [] as unknown[], step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc), result: (acc: unknown[]) => arrayText(acc) });
-    db.aggregate('array_agg', { start: () => [] as unknown[], step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc), result: (acc: unknown[]) => arrayText(acc) });
-    db.aggregate('bool_and', { start: 1, step: (acc: number, v: unknown) => (v === null ? acc : acc && Number(v) ? 1 : 0) });
-    db.aggregate('bool_or', { start: 0, step: (acc: number, v: unknown) => (v === null ? acc : acc || Number(v) ? 1 : 0) });
+    fn('__pg_regtype', (x) =>
+      x === null
+        ? null
+        : typeof x === 'string' && !/^\d+$/.test(x)
+          ? (PG_TYPES.find((r) => r[1] === x)?.[0] ?? null)
+          : (TYPE_DISPLAY[num(x)] ?? String(x)),
+    );
+    fn('__pg_regnamespace', (x) =>
+      x === null
+        ? null
+        : (({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ??
+          String(x)),
+    );
+    db.aggregate('__pg_array_agg', {
+      start: () => [] as unknown[],
+      step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc),
+      result: (acc: unknown[]) => arrayText(acc),
+    });
+    db.aggregate('array_agg', {
+      start: () => [] as unknown[],
+      step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc),
+      result: (acc: unknown[]) => arrayText(acc),
+    });
+    db.aggregate('bool_and', {
+      start: 1,
+      step: (acc: number, v: unknown) => (v === null ? acc : acc && Number(v) ? 1 : 0),
+    });
+    db.aggregate('bool_or', {
+      start: 0,
+      step: (acc: number, v: unknown) => (v === null ? acc : acc || Number(v) ? 1 : 0),
+    });
     db.table('__pg_elems', {
       columns: ['value', 'key'],
       parameters: ['arr'],
@@ -336,7 +594,8 @@ export class LocalDb {
     this.session = facts;
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
-      for (const row of rows) for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+      for (const row of rows)
+        for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
       return rows;
     } finally {
       this.session = null;

@@ -85,7 +85,10 @@ export class Channels {
       this.#tableStops.set(channel, stop);
     } catch (err) {
       if (err instanceof PatinaError && err.kind === 'not-found') {
-        throw pgError('42P01', `relation "${table}" does not exist: channel "${channel}" names no table with a primary key (LISTEN ${TABLE_CHANNEL_PREFIX}<table>)`);
+        throw pgError(
+          '42P01',
+          `relation "${table}" does not exist: channel "${channel}" names no table with a primary key (LISTEN ${TABLE_CHANNEL_PREFIX}<table>)`,
+        );
       }
       throw err;
     }

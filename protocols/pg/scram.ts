@@ -41,7 +41,8 @@ export class ScramExchange {
     if (i < 0) return null;
     const withoutProof = clientFinal.slice(0, i);
     const proof = Buffer.from(clientFinal.slice(i + 3), 'base64');
-    if (!new RegExp(`(?:^|,)r=${this.#nonce.replace(/[+/=]/g, (c) => '\\' + c)}(?:,|$)`).test(withoutProof)) return null;
+    if (!new RegExp(`(?:^|,)r=${this.#nonce.replace(/[+/=]/g, (c) => '\\' + c)}(?:,|$)`).test(withoutProof))
+      return null;
     const authMessage = `${this.#clientFirstBare},${this.#serverFirst},${withoutProof}`;
     const signature = hmac(this.#secret.storedKey, authMessage);
     if (proof.length !== signature.length) return null;

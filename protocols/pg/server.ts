@@ -68,10 +68,28 @@ export class PgServer implements CancelRegistry {
         this.counts.open = this.#sockets.size;
       });
       const sec = security();
-      negotiateEncryption(socket, () => sec.tls, (n) => {
-        const opts = { readonly: l.readonly, users: sec.users, requireTls: sec.requireTls, queryTimeoutMs, counts: this.counts };
-        new Connection(n.socket, this.#sessionEngine, this.#local, opts, this, { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' }, this.#channels);
-      });
+      negotiateEncryption(
+        socket,
+        () => sec.tls,
+        (n) => {
+          const opts = {
+            readonly: l.readonly,
+            users: sec.users,
+            requireTls: sec.requireTls,
+            queryTimeoutMs,
+            counts: this.counts,
+          };
+          new Connection(
+            n.socket,
+            this.#sessionEngine,
+            this.#local,
+            opts,
+            this,
+            { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' },
+            this.#channels,
+          );
+        },
+      );
     });
     server.maxConnections = 10000;
     this.#servers.push(server);
@@ -86,7 +104,10 @@ export class PgServer implements CancelRegistry {
 
   /** Where each listener is bound (real ports when 0 was asked for). */
   addresses(): { host: string; port: number }[] {
-    return this.#servers.map((s) => s.address() as net.AddressInfo).filter(Boolean).map((a) => ({ host: a.address, port: a.port }));
+    return this.#servers
+      .map((s) => s.address() as net.AddressInfo)
+      .filter(Boolean)
+      .map((a) => ({ host: a.address, port: a.port }));
   }
 
   add(pid: number, key: number, conn: Connection): void {
@@ -103,9 +124,11 @@ export class PgServer implements CancelRegistry {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.#servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))).concat(
-      [...this.#sockets].map(async (sock) => void sock.destroy()),
-    ));
+    await Promise.all(
+      this.#servers
+        .map((s) => new Promise<void>((resolve) => s.close(() => resolve())))
+        .concat([...this.#sockets].map(async (sock) => void sock.destroy())),
+    );
     this.#local.close();
   }
 }

@@ -31,7 +31,9 @@ export interface PgEngine {
   tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
-  readonly writer: { prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] } };
+  readonly writer: {
+    prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };
+  };
 }
 
 export interface ColumnDesc {
@@ -43,8 +45,24 @@ export interface ColumnDesc {
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
 export interface Analyzed {
-  kind: 'empty' | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'set' | 'show' | 'noop' | 'sql' | 'explain'
-    | 'listen' | 'unlisten' | 'notify' | 'copy' | 'declare' | 'fetch' | 'close-cursor';
+  kind:
+    | 'empty'
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'savepoint'
+    | 'set'
+    | 'show'
+    | 'noop'
+    | 'sql'
+    | 'explain'
+    | 'listen'
+    | 'unlisten'
+    | 'notify'
+    | 'copy'
+    | 'declare'
+    | 'fetch'
+    | 'close-cursor';
   /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
   command: string;
   sql: string;
@@ -118,12 +136,34 @@ const TABLE_NAMES = new WeakMap<Schema, ReadonlySet<string>>();
 const ANALYSES = 256;
 
 const GUC_DEFAULTS: Record<string, string> = {
-  server_version: SERVER_VERSION, server_version_num: '150000', server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY',
-  timezone: 'UTC', standard_conforming_strings: 'on', integer_datetimes: 'on', intervalstyle: 'postgres', is_superuser: 'on',
-  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', transaction_read_only: 'off',
-  default_transaction_read_only: 'off', max_identifier_length: '63', search_path: '"$user", public', application_name: '',
-  lc_collate: 'C.UTF-8', lc_ctype: 'C.UTF-8', lc_messages: 'C.UTF-8', max_connections: '1000', statement_timeout: '0',
-  extra_float_digits: '1', bytea_output: 'hex', client_min_messages: 'notice', block_size: '4096', ssl: 'off', default_text_search_config: 'pg_catalog.english',
+  server_version: SERVER_VERSION,
+  server_version_num: '150000',
+  server_encoding: 'UTF8',
+  client_encoding: 'UTF8',
+  datestyle: 'ISO, MDY',
+  timezone: 'UTC',
+  standard_conforming_strings: 'on',
+  integer_datetimes: 'on',
+  intervalstyle: 'postgres',
+  is_superuser: 'on',
+  transaction_isolation: 'serializable',
+  default_transaction_isolation: 'serializable',
+  transaction_read_only: 'off',
+  default_transaction_read_only: 'off',
+  max_identifier_length: '63',
+  search_path: '"$user", public',
+  application_name: '',
+  lc_collate: 'C.UTF-8',
+  lc_ctype: 'C.UTF-8',
+  lc_messages: 'C.UTF-8',
+  max_connections: '1000',
+  statement_timeout: '0',
+  extra_float_digits: '1',
+  bytea_output: 'hex',
+  client_min_messages: 'notice',
+  block_size: '4096',
+  ssl: 'off',
+  default_text_search_config: 'pg_catalog.english',
 };
 
 const complete = (columns: ColumnDesc[] | null, all: unknown[][]): Outcome => ({ columns, all, rows: null });
@@ -166,27 +206,77 @@ function pgColumnName(name: string, sql: string): string {
   return '?column?';
 }
 
-const INTERNAL_NAMES: Record<string, string> = { __pg_int: 'int4', __pg_float: 'float8', __pg_typeof: 'pg_typeof', __pg_date: 'date', __pg_timestamp: 'timestamp', __pg_timestamptz: 'timestamptz', __pg_time: 'time', __pg_interval: 'interval' };
+const INTERNAL_NAMES: Record<string, string> = {
+  __pg_int: 'int4',
+  __pg_float: 'float8',
+  __pg_typeof: 'pg_typeof',
+  __pg_date: 'date',
+  __pg_timestamp: 'timestamp',
+  __pg_timestamptz: 'timestamptz',
+  __pg_time: 'time',
+  __pg_interval: 'interval',
+};
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
 const CAST_NAMES: Record<string, string> = {
-  int: 'int4', integer: 'int4', int4: 'int4', bigint: 'int8', int8: 'int8', smallint: 'int2', int2: 'int2', serial: 'int4', bigserial: 'int8',
-  real: 'float4', float4: 'float4', float: 'float8', float8: 'float8', 'double precision': 'float8', bool: 'bool', boolean: 'bool',
-  text: 'text', varchar: 'varchar', 'character varying': 'varchar', char: 'bpchar', character: 'bpchar', bpchar: 'bpchar', name: 'name',
-  numeric: 'numeric', decimal: 'numeric', date: 'date', time: 'time', timestamp: 'timestamp', timestamptz: 'timestamptz',
-  json: 'json', jsonb: 'jsonb', uuid: 'uuid', bytea: 'bytea', oid: 'oid', regclass: 'regclass', interval: 'interval',
-  'timestamp with time zone': 'timestamptz', 'timestamp without time zone': 'timestamp', 'time without time zone': 'time',
+  int: 'int4',
+  integer: 'int4',
+  int4: 'int4',
+  bigint: 'int8',
+  int8: 'int8',
+  smallint: 'int2',
+  int2: 'int2',
+  serial: 'int4',
+  bigserial: 'int8',
+  real: 'float4',
+  float4: 'float4',
+  float: 'float8',
+  float8: 'float8',
+  'double precision': 'float8',
+  bool: 'bool',
+  boolean: 'bool',
+  text: 'text',
+  varchar: 'varchar',
+  'character varying': 'varchar',
+  char: 'bpchar',
+  character: 'bpchar',
+  bpchar: 'bpchar',
+  name: 'name',
+  numeric: 'numeric',
+  decimal: 'numeric',
+  date: 'date',
+  time: 'time',
+  timestamp: 'timestamp',
+  timestamptz: 'timestamptz',
+  json: 'json',
+  jsonb: 'jsonb',
+  uuid: 'uuid',
+  bytea: 'bytea',
+  oid: 'oid',
+  regclass: 'regclass',
+  interval: 'interval',
+  'timestamp with time zone': 'timestamptz',
+  'timestamp without time zone': 'timestamp',
+  'time without time zone': 'time',
 };
 
 /** Result types of functions whose values do not tell (a timestamp is text in SQLite). */
 const FUNCTION_TYPES: Record<string, string> = {
-  date_trunc: 'timestamp', date_part: 'float8', extract: 'numeric', to_timestamp: 'timestamptz',
-  avg: 'numeric', total: 'float8', // SQLite's avg is REAL, 2.0 reads as the integer 2
+  date_trunc: 'timestamp',
+  date_part: 'float8',
+  extract: 'numeric',
+  to_timestamp: 'timestamptz',
+  avg: 'numeric',
+  total: 'float8', // SQLite's avg is REAL, 2.0 reads as the integer 2
 };
 
 /** The type a cast or typed literal names: the words of `type` (after `::`, `AS`, or before the literal). */
 function castTypeName(type: PgToken[]): string | null {
-  const words = type.filter((t) => t.text !== '.' && t.text.toLowerCase() !== 'pg_catalog' && (t.type === 'word' || t.type === 'quoted')).map((t) => identName(t));
+  const words = type
+    .filter(
+      (t) => t.text !== '.' && t.text.toLowerCase() !== 'pg_catalog' && (t.type === 'word' || t.type === 'quoted'),
+    )
+    .map((t) => identName(t));
   return CAST_NAMES[words.join(' ')] ?? CAST_NAMES[words[0] ?? ''] ?? null;
 }
 
@@ -206,7 +296,13 @@ const BOOL_WORDS = new Set(['IS', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXIS
 function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[] | null {
   const items = selectListItems(sig);
   if (items === null) return null;
-  if (items.some((it) => it.length === 0 || (it[it.length - 1].text === '*' && (it.length === 1 || it[it.length - 2].text === '.')))) return null;
+  if (
+    items.some(
+      (it) =>
+        it.length === 0 || (it[it.length - 1].text === '*' && (it.length === 1 || it[it.length - 2].text === '.')),
+    )
+  )
+    return null;
   return items.map((it) => {
     let expr = it;
     let aliased = false;
@@ -215,7 +311,8 @@ function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[]
       aliased = true;
     }
     const named = (name: string | null, oid: number) => ({ name: aliased ? null : name, oid });
-    if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase())) return named('?column?', OID.bool);
+    if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase()))
+      return named('?column?', OID.bool);
     const lit = expr.length === 2 && expr[0].text === '-' ? expr[1] : expr.length === 1 ? expr[0] : null;
     if (lit && lit.type === 'number') {
       if (!/^\d+$/.test(lit.text)) return named(null, OID.numeric);
@@ -229,7 +326,8 @@ function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[]
       const up = t.type === 'word' ? t.text.toUpperCase() : '';
       if (t.text === '(' || t.text === '[' || up === 'CASE') d++;
       else if (t.text === ')' || t.text === ']' || up === 'END') d--;
-      else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up))) return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
+      else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up)))
+        return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
       else if (d === 0 && t.text === '::') castAt = k;
     }
     // `a - b::interval` casts only b: an operator expression, as PostgreSQL names it
@@ -283,9 +381,16 @@ function operandName(expr: PgToken[]): string | null {
   const first = expr[0];
   const last = expr[expr.length - 1];
   if (!first || !last) return null;
-  const ident = (t: PgToken) => t.type === 'quoted' || (t.type === 'word' && !['TRUE', 'FALSE', 'NULL'].includes(t.text.toUpperCase()));
+  const ident = (t: PgToken) =>
+    t.type === 'quoted' || (t.type === 'word' && !['TRUE', 'FALSE', 'NULL'].includes(t.text.toUpperCase()));
   if (expr.every((t, k) => (k % 2 === 0 ? ident(t) : t.text === '.'))) return identName(last);
-  if (first.type === 'word' && first.text.toUpperCase() === 'CASE' && last.type === 'word' && last.text.toUpperCase() === 'END') return 'case';
+  if (
+    first.type === 'word' &&
+    first.text.toUpperCase() === 'CASE' &&
+    last.type === 'word' &&
+    last.text.toUpperCase() === 'END'
+  )
+    return 'case';
   if (first.type === 'word' && expr[1]?.text === '(' && last.text === ')' && first.text.toUpperCase() !== 'CAST') {
     let d = 0;
     for (let k = 1; k < expr.length; k++) {
@@ -299,13 +404,23 @@ function operandName(expr: PgToken[]): string | null {
 /** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */
 function selectListNames(tokens: PgToken[]): string[] {
   const items = selectListItems(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')) ?? [];
-  return items.filter((item) => item.length > 0).map((item) => {
-    const last = item[item.length - 1];
-    const asAt = item.length >= 2 && item[item.length - 2].text.toUpperCase() === 'AS';
-    if ((last.type === 'word' || last.type === 'quoted') && (asAt || item.length === 1 || item[item.length - 2].text === '.' || item[item.length - 2].type === 'punct' && item[item.length - 2].text === ')' || item[item.length - 2].type === 'word')) return identName(last);
-    if (item[0].type === 'word' && item[1]?.text === '(') return item[0].text.toLowerCase();
-    return '?column?';
-  });
+  return items
+    .filter((item) => item.length > 0)
+    .map((item) => {
+      const last = item[item.length - 1];
+      const asAt = item.length >= 2 && item[item.length - 2].text.toUpperCase() === 'AS';
+      if (
+        (last.type === 'word' || last.type === 'quoted') &&
+        (asAt ||
+          item.length === 1 ||
+          item[item.length - 2].text === '.' ||
+          (item[item.length - 2].type === 'punct' && item[item.length - 2].text === ')') ||
+          item[item.length - 2].type === 'word')
+      )
+        return identName(last);
+      if (item[0].type === 'word' && item[1]?.text === '(') return item[0].text.toLowerCase();
+      return '?column?';
+    });
 }
 
 /** The items of the first SELECT list (CASE ... END and parentheses nest); null without SELECT. */
@@ -320,7 +435,24 @@ function selectListItems(sig: PgToken[]): PgToken[][] | null {
     const up = t.type === 'word' ? t.text.toUpperCase() : '';
     if (t.text === '(' || up === 'CASE') depth++;
     if (t.text === ')' || up === 'END') depth--;
-    if (depth === 0 && ['FROM', 'WHERE', 'UNION', 'INTERSECT', 'EXCEPT', 'ORDER', 'GROUP', 'LIMIT', 'OFFSET', 'HAVING', 'WINDOW', 'INTO'].includes(up)) break;
+    if (
+      depth === 0 &&
+      [
+        'FROM',
+        'WHERE',
+        'UNION',
+        'INTERSECT',
+        'EXCEPT',
+        'ORDER',
+        'GROUP',
+        'LIMIT',
+        'OFFSET',
+        'HAVING',
+        'WINDOW',
+        'INTO',
+      ].includes(up)
+    )
+      break;
     if (depth === 0 && t.text === ',') {
       items.push(item);
       item = [];
@@ -356,14 +488,36 @@ export class Session {
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
 
-  constructor(engine: PgEngine, local: LocalDb, opts: { readonly: boolean; timeoutMs: number; user: string; database: string; pid: number; applicationName: string }) {
+  constructor(
+    engine: PgEngine,
+    local: LocalDb,
+    opts: {
+      readonly: boolean;
+      timeoutMs: number;
+      user: string;
+      database: string;
+      pid: number;
+      applicationName: string;
+    },
+  ) {
     this.#engine = engine;
     this.#local = local;
     this.#readonlyListener = opts.readonly;
     this.#timeoutMs = opts.timeoutMs;
-    this.facts = { user: opts.user, database: opts.database, version: VERSION_TEXT, pid: opts.pid, settings: new Map(Object.entries(GUC_DEFAULTS)) };
+    this.facts = {
+      user: opts.user,
+      database: opts.database,
+      version: VERSION_TEXT,
+      pid: opts.pid,
+      settings: new Map(Object.entries(GUC_DEFAULTS)),
+    };
     this.facts.settings.set('application_name', opts.applicationName);
-    this.#dialect = { user: opts.user, database: opts.database, version: VERSION_TEXT, columnType: (table, column) => columnType(this.#engine.schema, table, column) };
+    this.#dialect = {
+      user: opts.user,
+      database: opts.database,
+      version: VERSION_TEXT,
+      columnType: (table, column) => columnType(this.#engine.schema, table, column),
+    };
   }
 
   /**
@@ -437,8 +591,13 @@ export class Session {
     for (; i < sig.length; i++) {
       if (up(i) === 'ONLY' || sig[i].text === ',' || sig[i].text === '*') continue;
       if (['RESTART', 'CONTINUE', 'IDENTITY', 'RESTRICT'].includes(up(i))) continue;
-      if (up(i) === 'CASCADE') throw pgError('0A000', 'TRUNCATE ... CASCADE is not supported by Patina (the schema has no foreign keys): truncate each table by name');
-      if (sig[i].type !== 'word' && sig[i].type !== 'quoted') throw pgError('42601', `syntax error at or near "${sig[i].text}"`);
+      if (up(i) === 'CASCADE')
+        throw pgError(
+          '0A000',
+          'TRUNCATE ... CASCADE is not supported by Patina (the schema has no foreign keys): truncate each table by name',
+        );
+      if (sig[i].type !== 'word' && sig[i].type !== 'quoted')
+        throw pgError('42601', `syntax error at or near "${sig[i].text}"`);
       let name = identName(sig[i]);
       if (name === 'public' && sig[i + 1]?.text === '.' && sig[i + 2]) name = identName(sig[(i += 2)]);
       if (!this.#engine.schema.tables.has(name)) throw pgError('42P01', `relation "${name}" does not exist`);
@@ -446,7 +605,16 @@ export class Session {
     }
     if (tables.length === 0) throw pgError('42601', 'syntax error at end of input: TRUNCATE needs a table name');
     const batch = tables.map((t) => `DELETE FROM "${t}"`);
-    return { kind: 'sql', command: 'TRUNCATE TABLE', sql: batch[0], batch, local: false, readonly: false, columns: null, paramTypes: [] };
+    return {
+      kind: 'sql',
+      command: 'TRUNCATE TABLE',
+      sql: batch[0],
+      batch,
+      local: false,
+      readonly: false,
+      columns: null,
+      paramTypes: [],
+    };
   }
 
   /** COPY table FROM STDIN / COPY {table | (query)} TO STDOUT: what to copy, checked against the schema. */
@@ -455,22 +623,45 @@ export class Session {
     const base = { sql: '', local: false, paramTypes: [] as number[] };
     if (stmt.query) {
       const read = this.analyze(stmt.query);
-      if (read.kind !== 'sql' || !read.columns || !read.readonly) throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
-      return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns: read.columns.map((c) => c.name), read } };
+      if (read.kind !== 'sql' || !read.columns || !read.readonly)
+        throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
+      return {
+        ...base,
+        kind: 'copy',
+        command: 'COPY',
+        readonly: true,
+        columns: null,
+        copy: { stmt, columns: read.columns.map((c) => c.name), read },
+      };
     }
     const def = this.#engine.schema.tables.get(stmt.table!);
     if (!def) throw pgError('42P01', `relation "${stmt.table}" does not exist`);
-    for (const c of stmt.columns) if (!def.columns.some((d) => d.name === c)) throw pgError('42703', `column "${c}" of relation "${def.name}" does not exist`);
-    if (new Set(stmt.columns).size !== stmt.columns.length) throw pgError('42701', `column "${stmt.columns.find((c, i) => stmt.columns.indexOf(c) !== i)}" specified more than once`);
+    for (const c of stmt.columns)
+      if (!def.columns.some((d) => d.name === c))
+        throw pgError('42703', `column "${c}" of relation "${def.name}" does not exist`);
+    if (new Set(stmt.columns).size !== stmt.columns.length)
+      throw pgError(
+        '42701',
+        `column "${stmt.columns.find((c, i) => stmt.columns.indexOf(c) !== i)}" specified more than once`,
+      );
     const columns = stmt.columns.length > 0 ? stmt.columns : def.columns.map((c) => c.name);
-    if (stmt.direction === 'in') return { ...base, kind: 'copy', command: 'COPY', readonly: false, columns: null, copy: { stmt, columns, read: null } };
+    if (stmt.direction === 'in')
+      return {
+        ...base,
+        kind: 'copy',
+        command: 'COPY',
+        readonly: false,
+        columns: null,
+        copy: { stmt, columns, read: null },
+      };
     const read = this.analyze(lexPg(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${def.name}"`));
     return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns, read } };
   }
 
   /** DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR [{WITH | WITHOUT} HOLD] FOR query. */
   #declare(sig: PgToken[], tokens: PgToken[], declaredTypes: number[]): Analyzed {
-    if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: DECLARE needs a cursor name');
+    if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted'))
+      throw pgError('42601', 'syntax error: DECLARE needs a cursor name');
     const name = identName(sig[1]);
     let i = 2;
     let hold = false;
@@ -479,16 +670,36 @@ export class Session {
       if (up(i) === 'BINARY') throw pgError('0A000', 'binary cursors are not supported by Patina');
       if (up(i) === 'WITH' && up(i + 1) === 'HOLD') hold = true;
     }
-    if (up(i) !== 'FOR' || !sig[i + 1]) throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
+    if (up(i) !== 'FOR' || !sig[i + 1])
+      throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
     const inner = this.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
-    if (inner.kind !== 'sql' || !inner.columns || !inner.readonly) throw pgError('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
-    return { kind: 'declare', command: 'DECLARE CURSOR', sql: inner.sql, local: inner.local, readonly: true, columns: null, paramTypes: inner.paramTypes, cursor: { name, hold, inner } };
+    if (inner.kind !== 'sql' || !inner.columns || !inner.readonly)
+      throw pgError('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
+    return {
+      kind: 'declare',
+      command: 'DECLARE CURSOR',
+      sql: inner.sql,
+      local: inner.local,
+      readonly: true,
+      columns: null,
+      paramTypes: inner.paramTypes,
+      cursor: { name, hold, inner },
+    };
   }
 
   /** FETCH/MOVE: forward only (cursors.ts reads the direction). */
   #fetch(sig: PgToken[], move: boolean): Analyzed {
     const { name, count } = parseFetch(sig, move);
-    return { kind: 'fetch', command: move ? 'MOVE' : 'FETCH', sql: '', local: false, readonly: true, columns: null, paramTypes: [], cursor: { name, count, move } };
+    return {
+      kind: 'fetch',
+      command: move ? 'MOVE' : 'FETCH',
+      sql: '',
+      local: false,
+      readonly: true,
+      columns: null,
+      paramTypes: [],
+      cursor: { name, count, move },
+    };
   }
 
   /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
@@ -499,7 +710,11 @@ export class Session {
     if (sig[i]?.text === '(') {
       for (i++; i < sig.length && sig[i].text !== ')'; i++) {
         if (up(i) === 'ANALYZE') run = !['FALSE', 'OFF', '0'].includes(up(i + 1) || sig[i + 1]?.text);
-        if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT') throw pgError('0A000', `EXPLAIN (FORMAT ${sig[i + 1]?.text ?? ''}) is not supported by Patina: only FORMAT TEXT`);
+        if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT')
+          throw pgError(
+            '0A000',
+            `EXPLAIN (FORMAT ${sig[i + 1]?.text ?? ''}) is not supported by Patina: only FORMAT TEXT`,
+          );
       }
       i++;
     }
@@ -507,8 +722,21 @@ export class Session {
     const start = tokens.indexOf(sig[i]);
     if (start < 0) throw pgError('42601', 'syntax error at end of input: EXPLAIN needs a statement');
     const inner = this.analyze(tokens.slice(start), declaredTypes);
-    if (inner.kind !== 'sql' || inner.batch) throw pgError('42601', `syntax error at or near "${sig[i].text}": EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, VALUES or WITH`);
-    return { kind: 'explain', command: 'EXPLAIN', sql: inner.sql, local: inner.local, readonly: inner.readonly || !run, columns: [{ name: 'QUERY PLAN', declType: 'text' }], paramTypes: inner.paramTypes, explain: { inner, run } };
+    if (inner.kind !== 'sql' || inner.batch)
+      throw pgError(
+        '42601',
+        `syntax error at or near "${sig[i].text}": EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, VALUES or WITH`,
+      );
+    return {
+      kind: 'explain',
+      command: 'EXPLAIN',
+      sql: inner.sql,
+      local: inner.local,
+      readonly: inner.readonly || !run,
+      columns: [{ name: 'QUERY PLAN', declType: 'text' }],
+      paramTypes: inner.paramTypes,
+      explain: { inner, run },
+    };
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
@@ -519,30 +747,73 @@ export class Session {
     const w = (i: number) => (sig[i] && sig[i].type === 'word' ? sig[i].text.toUpperCase() : '');
     const kw = w(0);
     switch (kw) {
-      case 'BEGIN': case 'START':
+      case 'BEGIN':
+      case 'START':
         return { ...base, kind: 'begin', command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN' };
-      case 'COMMIT': case 'END':
+      case 'COMMIT':
+      case 'END':
         return { ...base, kind: 'commit', command: 'COMMIT' };
-      case 'ROLLBACK': case 'ABORT':
-        if (w(1) === 'TO' || (w(1) === 'TRANSACTION' || w(1) === 'WORK') && w(2) === 'TO') return { ...base, kind: 'savepoint', command: 'ROLLBACK', sql: sig.map((t) => t.text).join(' ').replace(/^ABORT/i, 'ROLLBACK') };
+      case 'ROLLBACK':
+      case 'ABORT':
+        if (w(1) === 'TO' || ((w(1) === 'TRANSACTION' || w(1) === 'WORK') && w(2) === 'TO'))
+          return {
+            ...base,
+            kind: 'savepoint',
+            command: 'ROLLBACK',
+            sql: sig
+              .map((t) => t.text)
+              .join(' ')
+              .replace(/^ABORT/i, 'ROLLBACK'),
+          };
         return { ...base, kind: 'rollback', command: 'ROLLBACK' };
-      case 'SAVEPOINT': case 'RELEASE':
+      case 'SAVEPOINT':
+      case 'RELEASE':
         return { ...base, kind: 'savepoint', command: kw, sql: sig.map((t) => t.text).join(' ') };
-      case 'SET': case 'RESET':
+      case 'SET':
+      case 'RESET':
         return { ...base, kind: 'set', command: kw, setting: parseSet(sig) };
       case 'SHOW': {
-        const name = sig.slice(1).map((t) => identName(t)).join(' ').replace(/^transaction isolation level$/, 'transaction_isolation').replace(/^time zone$/, 'timezone');
-        return { ...base, kind: 'show', command: 'SHOW', columns: name === 'all' ? [{ name: 'name', declType: 'text' }, { name: 'setting', declType: 'text' }, { name: 'description', declType: 'text' }] : [{ name, declType: 'text' }], setting: { name, value: null } };
+        const name = sig
+          .slice(1)
+          .map((t) => identName(t))
+          .join(' ')
+          .replace(/^transaction isolation level$/, 'transaction_isolation')
+          .replace(/^time zone$/, 'timezone');
+        return {
+          ...base,
+          kind: 'show',
+          command: 'SHOW',
+          columns:
+            name === 'all'
+              ? [
+                  { name: 'name', declType: 'text' },
+                  { name: 'setting', declType: 'text' },
+                  { name: 'description', declType: 'text' },
+                ]
+              : [{ name, declType: 'text' }],
+          setting: { name, value: null },
+        };
       }
-      case 'LISTEN': case 'UNLISTEN': {
+      case 'LISTEN':
+      case 'UNLISTEN': {
         if (!sig[1]) throw pgError('42601', `syntax error at end of input: ${kw} needs a channel name`);
-        return { ...base, kind: kw === 'LISTEN' ? 'listen' : 'unlisten', command: kw, channel: { name: sig[1].text === '*' ? null : identName(sig[1]), payload: '' } };
+        return {
+          ...base,
+          kind: kw === 'LISTEN' ? 'listen' : 'unlisten',
+          command: kw,
+          channel: { name: sig[1].text === '*' ? null : identName(sig[1]), payload: '' },
+        };
       }
       case 'NOTIFY': {
-        if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted')) throw pgError('42601', 'syntax error: NOTIFY needs a channel name');
+        if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted'))
+          throw pgError('42601', 'syntax error: NOTIFY needs a channel name');
         let payload = '';
         if (sig[2]?.text === ',') {
-          if (sig[3]?.type !== 'string' || sig.length > 4) throw pgError('42601', `syntax error at or near "${sig[3]?.text ?? 'end of input'}": NOTIFY's payload is a string literal`);
+          if (sig[3]?.type !== 'string' || sig.length > 4)
+            throw pgError(
+              '42601',
+              `syntax error at or near "${sig[3]?.text ?? 'end of input'}": NOTIFY's payload is a string literal`,
+            );
           payload = sig[3].text.slice(1, -1).split("''").join("'");
         } else if (sig.length > 2) throw pgError('42601', `syntax error at or near "${sig[2].text}"`);
         if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
@@ -552,28 +823,54 @@ export class Session {
         return this.#copy(sig, tokens);
       case 'DECLARE':
         return this.#declare(sig, tokens, declaredTypes);
-      case 'FETCH': case 'MOVE':
+      case 'FETCH':
+      case 'MOVE':
         return this.#fetch(sig, kw === 'MOVE');
       case 'CLOSE': {
         const all = w(1) === 'ALL';
         if (!sig[1]) throw pgError('42601', 'syntax error at end of input: CLOSE needs a cursor name');
-        return { ...base, kind: 'close-cursor', command: all ? 'CLOSE CURSOR ALL' : 'CLOSE CURSOR', cursor: { name: all ? null : identName(sig[1]) } };
+        return {
+          ...base,
+          kind: 'close-cursor',
+          command: all ? 'CLOSE CURSOR ALL' : 'CLOSE CURSOR',
+          cursor: { name: all ? null : identName(sig[1]) },
+        };
       }
       case 'TRUNCATE':
         return this.#truncate(sig);
       case 'EXPLAIN':
         return this.#explain(sig, tokens, declaredTypes);
-      case 'DISCARD': case 'DEALLOCATE': case 'CHECKPOINT':
-        return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw, setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null } };
+      case 'DISCARD':
+      case 'DEALLOCATE':
+      case 'CHECKPOINT':
+        return {
+          ...base,
+          kind: 'noop',
+          command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw,
+          setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null },
+        };
     }
     checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
     const notify = pgNotifyCall(sig);
-    if (notify) return { ...base, kind: 'notify', command: 'SELECT', columns: [{ name: 'pg_notify', declType: 'text' }], paramTypes: new Array<number>(maxParam(sig)).fill(OID.text), channel: notify };
+    if (notify)
+      return {
+        ...base,
+        kind: 'notify',
+        command: 'SELECT',
+        columns: [{ name: 'pg_notify', declType: 'text' }],
+        paramTypes: new Array<number>(maxParam(sig)).fill(OID.text),
+        channel: notify,
+      };
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
     const sql = translate(tokens, this.#dialect, local);
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, declaredTypes);
-    let command = kw === 'WITH' ? (sig.find((t, i) => i > 0 && t.type === 'word' && ['INSERT', 'UPDATE', 'DELETE'].includes(t.text.toUpperCase()))?.text.toUpperCase() ?? 'SELECT') : kw;
+    let command =
+      kw === 'WITH'
+        ? (sig
+            .find((t, i) => i > 0 && t.type === 'word' && ['INSERT', 'UPDATE', 'DELETE'].includes(t.text.toUpperCase()))
+            ?.text.toUpperCase() ?? 'SELECT')
+        : kw;
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
     if (command === 'REPLACE') command = 'INSERT';
     let st;
@@ -582,8 +879,18 @@ export class Session {
     } catch (err) {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
       else if (local && catalogRelations(sig)) {
-        if (process.env.PATINA_PG_DEBUG) process.stderr.write(`patina pg: catalog query answered with no rows (${(err as Error).message}):\n${sql}\n`);
-        return { kind: 'sql', command, sql, local, readonly: true, columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })), paramTypes, empty: true };
+        if (process.env.PATINA_PG_DEBUG)
+          process.stderr.write(`patina pg: catalog query answered with no rows (${(err as Error).message}):\n${sql}\n`);
+        return {
+          kind: 'sql',
+          command,
+          sql,
+          local,
+          readonly: true,
+          columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })),
+          paramTypes,
+          empty: true,
+        };
       } else throw err;
     }
     let columns: ColumnDesc[] | null = null;
@@ -593,7 +900,11 @@ export class Session {
       const typed = items && items.length === cols.length ? items : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];
-        return { name: t?.name ?? pgColumnName(c.name, sql), declType: c.type, oid: c.type ? 0 : t?.oid || expressionOid(c.name, paramTypes) };
+        return {
+          name: t?.name ?? pgColumnName(c.name, sql),
+          declType: c.type,
+          oid: c.type ? 0 : t?.oid || expressionOid(c.name, paramTypes),
+        };
       });
     }
     return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
@@ -622,7 +933,12 @@ export class Session {
 
   #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
     const none = NONE;
-    if (this.tx === 'failed' && an.kind !== 'rollback' && an.kind !== 'commit' && !(an.kind === 'savepoint' && an.command === 'ROLLBACK')) {
+    if (
+      this.tx === 'failed' &&
+      an.kind !== 'rollback' &&
+      an.kind !== 'commit' &&
+      !(an.kind === 'savepoint' && an.command === 'ROLLBACK')
+    ) {
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     }
     switch (an.kind) {
@@ -650,7 +966,11 @@ export class Session {
         this.#transactionEnded(false);
         return none;
       case 'savepoint':
-        if (this.tx === 'idle') throw pgError('25P01', `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`);
+        if (this.tx === 'idle')
+          throw pgError(
+            '25P01',
+            `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
+          );
         return this.#savepoint(an);
       case 'set': {
         const s = an.setting;
@@ -662,7 +982,11 @@ export class Session {
       }
       case 'show': {
         const name = an.setting!.name;
-        if (name === 'all') return complete(an.columns, [...this.facts.settings].sort().map(([k, v]) => [k, v, '']));
+        if (name === 'all')
+          return complete(
+            an.columns,
+            [...this.facts.settings].sort().map(([k, v]) => [k, v, '']),
+          );
         const v = this.facts.settings.get(name);
         if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
         return complete(an.columns, [[v]]);
@@ -688,12 +1012,16 @@ export class Session {
         });
         if (!name) throw pgError('22023', 'channel name cannot be empty');
         if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
-        if (this.tx === 'open') this.#notifies.push([name, payload]); // delivered at commit, as in PostgreSQL
+        if (this.tx === 'open')
+          this.#notifies.push([name, payload]); // delivered at commit, as in PostgreSQL
         else this.channels?.notify(name, payload);
         return an.columns ? complete(an.columns, [['']]) : none;
       }
       case 'copy':
-        throw pgError('0A000', 'COPY through the extended query protocol is not supported by Patina: send it as a simple query (psql, pg-copy-streams and psycopg2 do)');
+        throw pgError(
+          '0A000',
+          'COPY through the extended query protocol is not supported by Patina: send it as a simple query (psql, pg-copy-streams and psycopg2 do)',
+        );
       case 'declare':
         return this.#declareCursor(an, params);
       case 'fetch':
@@ -740,13 +1068,15 @@ export class Session {
 
   /** COPY TO STDOUT: the rows of its read, streamed. */
   copyOut(an: Analyzed): Outcome | Promise<Outcome> {
-    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    if (this.tx === 'failed')
+      throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     return this.#runSql(an.copy!.read!, []);
   }
 
   /** COPY FROM STDIN: takes the writer (or the open block's lease) and returns where the rows go. */
   async copyIn(an: Analyzed): Promise<CopyIn> {
-    if (this.tx === 'failed') throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    if (this.tx === 'failed')
+      throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     if (this.#readonlyListener) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
     const { stmt, columns } = an.copy!;
     const table = stmt.table!;
@@ -795,8 +1125,10 @@ export class Session {
       table,
       columns,
       insert: (fields, line) => {
-        if (fields.length > columns.length) throw copyError('22P04', 'extra data after last expected column', line, table);
-        if (fields.length < columns.length) throw copyError('22P04', `missing data for column "${columns[fields.length]}"`, line, table);
+        if (fields.length > columns.length)
+          throw copyError('22P04', 'extra data after last expected column', line, table);
+        if (fields.length < columns.length)
+          throw copyError('22P04', `missing data for column "${columns[fields.length]}"`, line, table);
         const values: SqlValue[] = new Array(fields.length);
         for (let k = 0; k < fields.length; k++) {
           const f = fields[k];
@@ -804,7 +1136,14 @@ export class Session {
             values[k] = f === null ? null : convert[k](f);
           } catch (err) {
             const e = err as { message: string; code?: string };
-            throw copyError(e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02', e.message, line, table, columns[k], f);
+            throw copyError(
+              e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02',
+              e.message,
+              line,
+              table,
+              columns[k],
+              f,
+            );
           }
         }
         try {
@@ -812,8 +1151,19 @@ export class Session {
         } catch (err) {
           const params: Record<string, SqlValue> = {};
           values.forEach((v, k) => (params[k + 1] = v));
-          const e = pgConstraintError(fromSqliteError(err), { schema: this.#engine.schema, sql, params, keyExists: (t, cols, values) => lease.db.prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`).get(...values) !== undefined });
-          const pe = e instanceof PgError ? e : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
+          const e = pgConstraintError(fromSqliteError(err), {
+            schema: this.#engine.schema,
+            sql,
+            params,
+            keyExists: (t, cols, values) =>
+              lease.db
+                .prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`)
+                .get(...values) !== undefined,
+          });
+          const pe =
+            e instanceof PgError
+              ? e
+              : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
           pe.where = `COPY ${table}, line ${line}`;
           throw pe;
         }
@@ -846,8 +1196,10 @@ export class Session {
     let lines = planLines(plan);
     if (!inner.readonly) {
       // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
-      const verb = inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
-      const reads = plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^-> {2}/, '')}`) : ['  ->  Result'];
+      const verb =
+        inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
+      const reads =
+        plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^-> {2}/, '')}`) : ['  ->  Result'];
       lines = [`${verb} on ${targetTable(inner.sql) ?? '?'}`, ...reads];
     }
     if (run) {
@@ -860,7 +1212,10 @@ export class Session {
       lines[0] += ` (actual rows=${rows} loops=1)`;
       lines.push(`Execution Time: ${ms.toFixed(3)} ms`);
     }
-    return complete(an.columns, lines.map((l) => [l]));
+    return complete(
+      an.columns,
+      lines.map((l) => [l]),
+    );
   }
 
   async #savepoint(an: Analyzed): Promise<Outcome> {
@@ -906,7 +1261,7 @@ export class Session {
         next: async () => {
           const r = await cursor.next();
           if (r.done) this.#cursor = null;
-          return r.done ? null : r.value.rows ?? [];
+          return r.done ? null : (r.value.rows ?? []);
         },
         cancel: () => {
           cursor.cancel('the portal was closed');
@@ -933,7 +1288,12 @@ export class Session {
         r = (await this.#engine.transaction(statements)).results[0];
       }
     } catch (err) {
-      throw pgConstraintError(err, { schema: this.#engine.schema, sql: an.sql, params, keyExists: (table, cols, values) => this.#keyExists(table, cols, values) });
+      throw pgConstraintError(err, {
+        schema: this.#engine.schema,
+        sql: an.sql,
+        params,
+        keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
+      });
     }
     return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
   }
@@ -1028,9 +1388,21 @@ export class Session {
 function pgNotifyCall(sig: PgToken[]): { name: string; payload: string; params: (number | null)[] } | null {
   const texts = sig.map((t) => (t.type === 'word' ? t.text.toLowerCase() : t.text));
   const end = texts[texts.length - 1] === ';' ? sig.length - 1 : sig.length;
-  if (end !== 7 || texts[0] !== 'select' || texts[1] !== 'pg_notify' || texts[2] !== '(' || texts[4] !== ',' || texts[6] !== ')') return null;
+  if (
+    end !== 7 ||
+    texts[0] !== 'select' ||
+    texts[1] !== 'pg_notify' ||
+    texts[2] !== '(' ||
+    texts[4] !== ',' ||
+    texts[6] !== ')'
+  )
+    return null;
   const arg = (t: PgToken): [string, number | null] | null =>
-    t.type === 'string' ? [t.text.slice(1, -1).split("''").join("'"), null] : t.type === 'param' ? ['', Number(t.text.slice(1)) - 1] : null;
+    t.type === 'string'
+      ? [t.text.slice(1, -1).split("''").join("'"), null]
+      : t.type === 'param'
+        ? ['', Number(t.text.slice(1)) - 1]
+        : null;
   const a = arg(sig[3]);
   const b = arg(sig[5]);
   if (!a || !b) return null;
@@ -1041,10 +1413,14 @@ function pgNotifyCall(sig: PgToken[]): { name: string; payload: string; params: 
 function paramRecord(list: SqlValue[]): Record<string, SqlValue> | undefined {
   // literals for the common counts: adding indexed properties one by one goes through V8's runtime
   switch (list.length) {
-    case 0: return undefined;
-    case 1: return { 1: list[0] };
-    case 2: return { 1: list[0], 2: list[1] };
-    case 3: return { 1: list[0], 2: list[1], 3: list[2] };
+    case 0:
+      return undefined;
+    case 1:
+      return { 1: list[0] };
+    case 2:
+      return { 1: list[0], 2: list[1] };
+    case 3:
+      return { 1: list[0], 2: list[1], 3: list[2] };
   }
   const params: Record<string, SqlValue> = {};
   for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
@@ -1078,12 +1454,26 @@ function parseSet(sig: PgToken[]): { name: string; value: string | null } {
   const up = (k: number) => sig[k]?.text.toUpperCase();
   if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
   if (up(0) === 'RESET') return { name: sig[i] ? identName(sig[i]) : '', value: null };
-  if (up(i) === 'TIME' && up(i + 1) === 'ZONE') return { name: 'timezone', value: sig.slice(i + 2).map((t) => unquote(t)).join(' ') };
+  if (up(i) === 'TIME' && up(i + 1) === 'ZONE')
+    return {
+      name: 'timezone',
+      value: sig
+        .slice(i + 2)
+        .map((t) => unquote(t))
+        .join(' '),
+    };
   if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') return { name: '', value: null };
   const name = sig[i] ? identName(sig[i]) : '';
   let j = i + 1;
   if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
-  return { name, value: sig.slice(j).map((t) => unquote(t)).join(' ').replace(/ , /g, ', ') };
+  return {
+    name,
+    value: sig
+      .slice(j)
+      .map((t) => unquote(t))
+      .join(' ')
+      .replace(/ , /g, ', '),
+  };
 }
 
 function unquote(t: PgToken): string {
@@ -1101,7 +1491,11 @@ export function inferParamTypes(sig: PgToken[], schema: Schema, n: number, decla
   if (types.every((t) => t !== 0)) return types;
   const tables: string[] = [];
   for (let i = 0; i + 1 < sig.length; i++) {
-    if (['FROM', 'JOIN', 'INTO', 'UPDATE'].includes(sig[i].text.toUpperCase()) && schema.tables.has(identName(sig[i + 1]))) tables.push(identName(sig[i + 1]));
+    if (
+      ['FROM', 'JOIN', 'INTO', 'UPDATE'].includes(sig[i].text.toUpperCase()) &&
+      schema.tables.has(identName(sig[i + 1]))
+    )
+      tables.push(identName(sig[i + 1]));
   }
   const colType = (name: string): number => {
     for (const t of [...tables, ...schema.tables.keys()]) {
@@ -1124,8 +1518,20 @@ export function inferParamTypes(sig: PgToken[], schema: Schema, n: number, decla
       const name = identName(sig[i + 2] ?? t) === 'pg_catalog' ? identName(sig[i + 4] ?? t) : identName(sig[i + 2]);
       set(t, PG_TYPES.find((r) => r[1] === name)?.[0] ?? oidOfDeclType(name));
     }
-    if (prev && cmp.has(prev.text.toUpperCase()) && sig[i - 2] && (sig[i - 2].type === 'word' || sig[i - 2].type === 'quoted')) set(t, colType(identName(sig[i - 2])));
-    if (next && cmp.has(next.text.toUpperCase()) && sig[i + 2] && (sig[i + 2].type === 'word' || sig[i + 2].type === 'quoted')) set(t, colType(identName(sig[i + 2])));
+    if (
+      prev &&
+      cmp.has(prev.text.toUpperCase()) &&
+      sig[i - 2] &&
+      (sig[i - 2].type === 'word' || sig[i - 2].type === 'quoted')
+    )
+      set(t, colType(identName(sig[i - 2])));
+    if (
+      next &&
+      cmp.has(next.text.toUpperCase()) &&
+      sig[i + 2] &&
+      (sig[i + 2].type === 'word' || sig[i + 2].type === 'quoted')
+    )
+      set(t, colType(identName(sig[i + 2])));
     if (prev && ['LIMIT', 'OFFSET'].includes(prev.text.toUpperCase())) set(t, OID.int8);
   }
   // INSERT INTO t (a, b) VALUES ($1, $2), ($3, $4)

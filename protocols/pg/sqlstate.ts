@@ -25,7 +25,10 @@ const BY_MESSAGE: [RegExp, string][] = [
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
-  [/is one of the agent's own tables and is not accepted|\(a pragma\) is not accepted|reaches files or the raw database|(ATTACH|DETACH|PRAGMA) statements are not accepted/, '42501'],
+  [
+    /is one of the agent's own tables and is not accepted|\(a pragma\) is not accepted|reaches files or the raw database|(ATTACH|DETACH|PRAGMA) statements are not accepted/,
+    '42501',
+  ],
   [/schema statements|are not accepted|is one of the agent's own tables/i, '0A000'],
   [/datatype mismatch/i, '42804'],
   [/Missing named parameter|Too many parameter|bind message supplies/i, '08P01'],
@@ -62,9 +65,30 @@ export function pgError(code: string, message: string, kind: ErrorKind = 'user',
 }
 
 /** The SQLSTATE and message of anything a statement threw. */
-export function sqlstateOf(err: unknown): { code: string; message: string; severity: 'ERROR' | 'FATAL'; detail?: string; where?: string } {
-  if (err instanceof PgError) return { code: err.sqliteCode!.slice(3), message: err.message, severity: 'ERROR', detail: err.detail, where: err.where };
-  const e = err instanceof PatinaError ? err : typeof (err as { code?: unknown })?.code === 'string' && /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code)) ? fromSqliteError(err) : err instanceof RangeError || err instanceof TypeError ? new PatinaError('user', err.message) : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+export function sqlstateOf(err: unknown): {
+  code: string;
+  message: string;
+  severity: 'ERROR' | 'FATAL';
+  detail?: string;
+  where?: string;
+} {
+  if (err instanceof PgError)
+    return {
+      code: err.sqliteCode!.slice(3),
+      message: err.message,
+      severity: 'ERROR',
+      detail: err.detail,
+      where: err.where,
+    };
+  const e =
+    err instanceof PatinaError
+      ? err
+      : typeof (err as { code?: unknown })?.code === 'string' &&
+          /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code))
+        ? fromSqliteError(err)
+        : err instanceof RangeError || err instanceof TypeError
+          ? new PatinaError('user', err.message)
+          : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
   if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -1,5 +1,17 @@
 /** Statement kinds counted one by one; any other command tag counts as "other". */
-const KINDS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SET', 'SHOW', 'SAVEPOINT', 'RELEASE']);
+const KINDS = new Set([
+  'SELECT',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+  'SET',
+  'SHOW',
+  'SAVEPOINT',
+  'RELEASE',
+]);
 
 /** Distinct tags remembered with their kind ('SELECT 1000' and the like are worked out each time past this). */
 const MAX_TAGS = 1024;

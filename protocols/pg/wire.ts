@@ -166,7 +166,16 @@ export interface Field {
 }
 
 /** ErrorResponse and NoticeResponse field codes. */
-export const ERROR_FIELDS = { severity: 'S', severityV: 'V', code: 'C', message: 'M', detail: 'D', hint: 'H', position: 'P', where: 'W' } as const;
+export const ERROR_FIELDS = {
+  severity: 'S',
+  severityV: 'V',
+  code: 'C',
+  message: 'M',
+  detail: 'D',
+  hint: 'H',
+  position: 'P',
+  where: 'W',
+} as const;
 
 /** Backend messages: one builder per message type. */
 export const backend = {
@@ -183,7 +192,8 @@ export const backend = {
   readyForQuery: (w: ByteWriter, status: 'I' | 'T' | 'E') => w.begin('Z').byte(status.charCodeAt(0)).end(),
   rowDescription: (w: ByteWriter, fields: Field[]) => {
     w.begin('T').i16(fields.length);
-    for (const f of fields) w.cstr(f.name).i32(f.tableOid).i16(f.column).i32(f.typeOid).i16(f.typeSize).i32(f.typeMod).i16(f.format);
+    for (const f of fields)
+      w.cstr(f.name).i32(f.tableOid).i16(f.column).i32(f.typeOid).i16(f.typeSize).i32(f.typeMod).i16(f.format);
     return w.end();
   },
   dataRow: (w: ByteWriter, cells: (string | Buffer | null)[]) => {
@@ -203,7 +213,8 @@ export const backend = {
     for (const o of oids) w.i32(o);
     return w.end();
   },
-  notification: (w: ByteWriter, pid: number, channel: string, payload: string) => w.begin('A').i32(pid).cstr(channel).cstr(payload).end(),
+  notification: (w: ByteWriter, pid: number, channel: string, payload: string) =>
+    w.begin('A').i32(pid).cstr(channel).cstr(payload).end(),
   /** CopyInResponse ('G') or CopyOutResponse ('H'): overall format 0 (text), every column text. */
   copyResponse: (w: ByteWriter, type: 'G' | 'H', columns: number) => {
     w.begin(type).byte(0).i16(columns);
@@ -214,7 +225,8 @@ export const backend = {
   copyDone: (w: ByteWriter) => w.begin('c').end(),
   error: (w: ByteWriter, fields: Partial<Record<keyof typeof ERROR_FIELDS, string>>, type: 'E' | 'N' = 'E') => {
     w.begin(type);
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) w.byte(ERROR_FIELDS[k as keyof typeof ERROR_FIELDS].charCodeAt(0)).cstr(v);
+    for (const [k, v] of Object.entries(fields))
+      if (v !== undefined) w.byte(ERROR_FIELDS[k as keyof typeof ERROR_FIELDS].charCodeAt(0)).cstr(v);
     return w.byte(0).end();
   },
 };
@@ -330,7 +342,14 @@ export class ProtocolError extends Error {}
 export type Frontend =
   | { type: 'query'; sql: string }
   | { type: 'parse'; name: string; sql: string; paramTypes: number[] }
-  | { type: 'bind'; portal: string; statement: string; paramFormats: number[]; params: (Buffer | null)[]; resultFormats: number[] }
+  | {
+      type: 'bind';
+      portal: string;
+      statement: string;
+      paramFormats: number[];
+      params: (Buffer | null)[];
+      resultFormats: number[];
+    }
   | { type: 'describe'; kind: 'S' | 'P'; name: string }
   | { type: 'execute'; portal: string; maxRows: number }
   | { type: 'close'; kind: 'S' | 'P'; name: string }

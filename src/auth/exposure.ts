@@ -15,15 +15,24 @@ export function isLoopback(host: string): boolean {
 export function checkExposure(cfg: Config): void {
   const open = (a: Addr) => !isLoopback(a.host);
   if (open(cfg.api.addr) && !cfg.api.auth && !cfg.api.allowUnauthenticated) {
-    throw new PatinaError('user', `config: the HTTP API would listen on ${formatAddr(cfg.api.addr)}, which is not loopback, without authentication; configure [api.auth] tokens, or set api.allow_unauthenticated = true to allow it`);
+    throw new PatinaError(
+      'user',
+      `config: the HTTP API would listen on ${formatAddr(cfg.api.addr)}, which is not loopback, without authentication; configure [api.auth] tokens, or set api.allow_unauthenticated = true to allow it`,
+    );
   }
   for (const l of cfg.api.pg) {
     if (open(l.addr) && l.password === null && (l.users ?? []).length === 0 && !cfg.api.allowUnauthenticated) {
-      throw new PatinaError('user', `config: a PostgreSQL listener would accept anyone on ${formatAddr(l.addr)}, which is not loopback; configure [[api.pg.users]] or password, or set api.allow_unauthenticated = true to allow it`);
+      throw new PatinaError(
+        'user',
+        `config: a PostgreSQL listener would accept anyone on ${formatAddr(l.addr)}, which is not loopback; configure [[api.pg.users]] or password, or set api.allow_unauthenticated = true to allow it`,
+      );
     }
   }
   const g = cfg.gossip;
   if (g && open(g.addr) && !g.tls && !g.plaintext) {
-    throw new PatinaError('user', `config: gossip would listen on ${formatAddr(g.addr)}, which is not loopback, in plaintext; configure [gossip.tls] cert_file, key_file and ca_file, or set gossip.plaintext = true to allow it`);
+    throw new PatinaError(
+      'user',
+      `config: gossip would listen on ${formatAddr(g.addr)}, which is not loopback, in plaintext; configure [gossip.tls] cert_file, key_file and ca_file, or set gossip.plaintext = true to allow it`,
+    );
   }
 }

@@ -21,7 +21,10 @@ export class PgUserStore {
 
   private constructor(l: PgListenerConfig, at: string) {
     for (const [i, u] of (l.users ?? []).entries()) {
-      this.#byName.set(u.name, { secret: scramSecret(readSecret(u.password, `${at}.users[${i}].password`)), role: u.role });
+      this.#byName.set(u.name, {
+        secret: scramSecret(readSecret(u.password, `${at}.users[${i}].password`)),
+        role: u.role,
+      });
     }
     this.#anyUser = l.password === null ? null : { secret: scramSecret(l.password), role: 'write' };
     this.mode = this.#byName.size > 0 || this.#anyUser ? 'scram' : 'trust';

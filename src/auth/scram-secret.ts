@@ -16,5 +16,10 @@ export interface ScramSecret {
 export function scramSecret(password: string): ScramSecret {
   const salt = crypto.randomBytes(16);
   const salted = crypto.pbkdf2Sync(password.normalize('NFKC'), salt, ITERATIONS, 32, 'sha256');
-  return { salt, iterations: ITERATIONS, storedKey: sha256(hmac(salted, 'Client Key')), serverKey: hmac(salted, 'Server Key') };
+  return {
+    salt,
+    iterations: ITERATIONS,
+    storedKey: sha256(hmac(salted, 'Client Key')),
+    serverKey: hmac(salted, 'Server Key'),
+  };
 }

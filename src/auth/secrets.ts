@@ -13,13 +13,17 @@ export function readSecret(source: SecretSource, what: string): string {
     try {
       text = fs.readFileSync(source.file, 'utf8');
     } catch (err) {
-      throw new PatinaError('user', `${what}: cannot read ${source.file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new PatinaError(
+        'user',
+        `${what}: cannot read ${source.file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
     const secret = text.replace(/\r?\n$/, '');
     if (secret === '') throw new PatinaError('user', `${what}: ${source.file} is empty`);
     return secret;
   }
   const v = process.env[source.env];
-  if (v === undefined || v === '') throw new PatinaError('user', `${what}: the environment variable ${source.env} is not set`);
+  if (v === undefined || v === '')
+    throw new PatinaError('user', `${what}: the environment variable ${source.env} is not set`);
   return v;
 }

@@ -62,9 +62,15 @@ export class Security {
   reload(cfg: Config): void {
     const next = load(cfg);
     const old = this.#m;
-    if (!!next.apiTls !== !!old.apiTls) throw new PatinaError('user', 'reload: [api.tls] cannot be added or removed while the agent runs; restart it');
-    if (!!next.gossipTls !== !!old.gossipTls) throw new PatinaError('user', 'reload: [gossip.tls] cannot be added or removed while the agent runs; restart it');
-    if (next.pg.length !== old.pg.length) throw new PatinaError('user', 'reload: PostgreSQL listeners cannot be added or removed while the agent runs; restart it');
+    if (!!next.apiTls !== !!old.apiTls)
+      throw new PatinaError('user', 'reload: [api.tls] cannot be added or removed while the agent runs; restart it');
+    if (!!next.gossipTls !== !!old.gossipTls)
+      throw new PatinaError('user', 'reload: [gossip.tls] cannot be added or removed while the agent runs; restart it');
+    if (next.pg.length !== old.pg.length)
+      throw new PatinaError(
+        'user',
+        'reload: PostgreSQL listeners cannot be added or removed while the agent runs; restart it',
+      );
     this.#m = next;
     for (const fn of this.#listeners) fn(this);
   }
@@ -103,6 +109,11 @@ export class Security {
 
   /** What health shows: counts and switches, never a secret. */
   describe(): Record<string, unknown> {
-    return { api_auth: this.apiAuthEnabled, api_tokens: this.#m.tokens?.size ?? 0, api_tls: !!this.#m.apiTls, gossip_tls: !!this.#m.gossipTls };
+    return {
+      api_auth: this.apiAuthEnabled,
+      api_tokens: this.#m.tokens?.size ?? 0,
+      api_tls: !!this.#m.apiTls,
+      gossip_tls: !!this.#m.gossipTls,
+    };
   }
 }

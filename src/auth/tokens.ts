@@ -14,7 +14,10 @@ export class TokenStore {
   /** Reads every token (inline, file or environment variable); throws naming the first it cannot read. */
   static load(tokens: ApiTokenConfig[]): TokenStore {
     const s = new TokenStore();
-    s.#entries = tokens.map((t, i) => ({ digest: digest(readSecret(t.source, `api.auth.tokens[${i}]`)), role: t.role }));
+    s.#entries = tokens.map((t, i) => ({
+      digest: digest(readSecret(t.source, `api.auth.tokens[${i}]`)),
+      role: t.role,
+    }));
     return s;
   }
 

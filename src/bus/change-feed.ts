@@ -13,7 +13,9 @@ export class InProcessChangeFeed implements ChangeFeed {
   readonly #onObserverError: (err: unknown) => void;
 
   constructor(opts: { onObserverError?: (err: unknown) => void } = {}) {
-    this.#onObserverError = opts.onObserverError ?? ((err) => process.stderr.write(`patina: change feed observer failed: ${(err as Error)?.stack ?? err}\n`));
+    this.#onObserverError =
+      opts.onObserverError ??
+      ((err) => process.stderr.write(`patina: change feed observer failed: ${(err as Error)?.stack ?? err}\n`));
   }
 
   /** The seq of the last published changeset (0 before any). */
@@ -40,7 +42,8 @@ export class InProcessChangeFeed implements ChangeFeed {
   }
 
   consume(name: string, capacity: number): FeedConsumer {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`consumer capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`consumer capacity must be a positive integer, got ${capacity}`);
     const c = new QueueConsumer(name, capacity, (x) => this.#consumers.delete(x));
     this.#consumers.add(c);
     return c;

@@ -179,16 +179,24 @@ export function agentConfig(argv: string[]): Config {
   if (values['api-addr']) cfg.api.addr = parseAddr(values['api-addr'], '--api-addr');
   if (values['db-path']) cfg.db.path = path.resolve(values['db-path']);
   if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
-  if (values['pg-addr']) cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
+  if (values['pg-addr'])
+    cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
   if (values['gossip-addr']) {
-    cfg.gossip = { ...cfg.gossip, addr: parseAddr(values['gossip-addr'], '--gossip-addr'), bootstrap: cfg.gossip?.bootstrap ?? [], clusterId: cfg.gossip?.clusterId ?? 0 };
+    cfg.gossip = {
+      ...cfg.gossip,
+      addr: parseAddr(values['gossip-addr'], '--gossip-addr'),
+      bootstrap: cfg.gossip?.bootstrap ?? [],
+      clusterId: cfg.gossip?.clusterId ?? 0,
+    };
   }
   if (values['log-level'] !== undefined) {
-    if (!LOG_LEVELS.includes(values['log-level'] as LogLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+    if (!LOG_LEVELS.includes(values['log-level'] as LogLevel))
+      throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
     cfg.log.level = values['log-level'] as LogLevel;
   }
   if (values['log-format'] !== undefined) {
-    if (values['log-format'] !== 'text' && values['log-format'] !== 'json') throw new UsageError('--log-format must be text or json');
+    if (values['log-format'] !== 'text' && values['log-format'] !== 'json')
+      throw new UsageError('--log-format must be text or json');
     cfg.log.format = values['log-format'];
   }
   if (values['gossip-advertise']) {
@@ -210,10 +218,13 @@ async function runAgent(argv: string[]) {
   const cfg = agentConfig(argv);
   setupLogging(cfg.log);
   const agent = await Agent.start(cfg);
-  const advertised = agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
+  const advertised =
+    agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
   const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
-  process.stdout.write(`patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`);
+  process.stdout.write(
+    `patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`,
+  );
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) {
@@ -248,7 +259,12 @@ const CLIENT_OPTIONS = {
   'api-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-const QUERY_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS, columns: { type: 'boolean' }, timer: { type: 'boolean' } } as const;
+const QUERY_OPTIONS = {
+  ...CLIENT_OPTIONS,
+  ...PARAM_OPTIONS,
+  columns: { type: 'boolean' },
+  timer: { type: 'boolean' },
+} as const;
 const EXEC_OPTIONS = { ...CLIENT_OPTIONS, ...PARAM_OPTIONS } as const;
 
 function clientArgs(argv: string[]) {
@@ -265,7 +281,13 @@ function paramsOf(tokens: Parameters<typeof paramsJson>[0]): string[] {
 }
 
 async function runQuery(argv: string[]) {
-  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: QUERY_OPTIONS, strict: true, allowPositionals: true, tokens: true });
+  const { values, positionals, tokens } = parseArgs({
+    args: joinParamValues(argv),
+    options: QUERY_OPTIONS,
+    strict: true,
+    allowPositionals: true,
+    tokens: true,
+  });
   if (values.help) return void process.stdout.write(HELP.query + '\n');
   if (positionals.length !== 1) throw new UsageError('query takes exactly one SQL statement');
   const q = apiClient(values).query(positionals[0], paramValues(paramsOf(tokens)));
@@ -280,11 +302,19 @@ async function runQuery(argv: string[]) {
 }
 
 async function runExec(argv: string[]) {
-  const { values, positionals, tokens } = parseArgs({ args: joinParamValues(argv), options: EXEC_OPTIONS, strict: true, allowPositionals: true, tokens: true });
+  const { values, positionals, tokens } = parseArgs({
+    args: joinParamValues(argv),
+    options: EXEC_OPTIONS,
+    strict: true,
+    allowPositionals: true,
+    tokens: true,
+  });
   if (values.help) return void process.stdout.write(HELP.exec + '\n');
   if (positionals.length !== 1) throw new UsageError('exec takes exactly one SQL statement');
   const r = await apiClient(values).transaction([[positionals[0], paramValues(paramsOf(tokens))]]);
-  process.stdout.write(`rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`);
+  process.stdout.write(
+    `rows affected: ${r.results[0]?.rows_affected}${r.version != null ? `, version ${r.version}` : ''}\n`,
+  );
 }
 
 async function runReload(argv: string[]) {
@@ -294,29 +324,58 @@ async function runReload(argv: string[]) {
   process.stdout.write(`schema reloaded: ${JSON.stringify(body)}\n`);
 }
 
-const STATUS_OPTIONS = { 'api-addr': CLIENT_OPTIONS['api-addr'], 'api-token': CLIENT_OPTIONS['api-token'], json: { type: 'boolean' }, help: CLIENT_OPTIONS.help } as const;
+const STATUS_OPTIONS = {
+  'api-addr': CLIENT_OPTIONS['api-addr'],
+  'api-token': CLIENT_OPTIONS['api-token'],
+  json: { type: 'boolean' },
+  help: CLIENT_OPTIONS.help,
+} as const;
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 async function runCluster(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: STATUS_OPTIONS,
+    strict: true,
+    allowPositionals: true,
+  });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
-  if (positionals.length !== 1 || positionals[0] !== 'members') throw new UsageError('the cluster command is `patina cluster members`');
+  if (positionals.length !== 1 || positionals[0] !== 'members')
+    throw new UsageError('the cluster command is `patina cluster members`');
   const body = await apiClient(values).members();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');
   const members = body.members;
-  const rows = [['ADDR', 'ACTOR', 'STATE', 'RTT'], ...members.map((m) => [m.addr, m.actor_id ?? '-', m.state, m.rtt_ms === null ? '-' : `${m.rtt_ms.toFixed(2)} ms`])];
+  const rows = [
+    ['ADDR', 'ACTOR', 'STATE', 'RTT'],
+    ...members.map((m) => [m.addr, m.actor_id ?? '-', m.state, m.rtt_ms === null ? '-' : `${m.rtt_ms.toFixed(2)} ms`]),
+  ];
   process.stdout.write(table(rows));
 }
 
 async function runSync(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: STATUS_OPTIONS, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: STATUS_OPTIONS,
+    strict: true,
+    allowPositionals: true,
+  });
   if (values.help) return void process.stdout.write(HELP.sync + '\n');
-  if (positionals.length !== 1 || positionals[0] !== 'status') throw new UsageError('the sync command is `patina sync status`');
+  if (positionals.length !== 1 || positionals[0] !== 'status')
+    throw new UsageError('the sync command is `patina sync status`');
   const body = await apiClient(values).syncStatus();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (body.clustered === false) return void process.stdout.write('this agent runs alone (no gossip address)\n');
@@ -333,21 +392,34 @@ async function runSync(argv: string[]) {
     ]),
   ];
   process.stdout.write(table(rows));
-  process.stdout.write(`gaps: ${body.gaps}, behind peers: ${body.lag_versions} versions, lag: ${Number(body.lag_seconds).toFixed(1)} s\n`);
+  process.stdout.write(
+    `gaps: ${body.gaps}, behind peers: ${body.lag_versions} versions, lag: ${Number(body.lag_seconds).toFixed(1)} s\n`,
+  );
 }
 
 async function runBackup(argv: string[]) {
-  const { values, positionals } = parseArgs({ args: argv, options: CLIENT_OPTIONS, strict: true, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: CLIENT_OPTIONS,
+    strict: true,
+    allowPositionals: true,
+  });
   if (values.help) return void process.stdout.write(HELP.backup + '\n');
   if (positionals.length !== 1) throw new UsageError('backup takes exactly one FILE to write');
   let lastShown = -1;
   for await (const ev of apiClient(values).backup(path.resolve(positionals[0]))) {
     if ('progress' in ev) {
-      const pct = ev.progress.bytes_total > 0 ? Math.min(100, Math.floor((100 * ev.progress.bytes_done) / ev.progress.bytes_total)) : 0;
-      if (pct !== lastShown) process.stderr.write(`backup: ${pct}% (${mib(ev.progress.bytes_done)} of ${mib(ev.progress.bytes_total)})\n`);
+      const pct =
+        ev.progress.bytes_total > 0
+          ? Math.min(100, Math.floor((100 * ev.progress.bytes_done) / ev.progress.bytes_total))
+          : 0;
+      if (pct !== lastShown)
+        process.stderr.write(`backup: ${pct}% (${mib(ev.progress.bytes_done)} of ${mib(ev.progress.bytes_total)})\n`);
       lastShown = pct;
     } else {
-      process.stdout.write(`backup written to ${ev.done.path}: ${mib(ev.done.bytes)} in ${ev.done.seconds} s; put it in place with: patina restore ${ev.done.path} --db-path PATH\n`);
+      process.stdout.write(
+        `backup written to ${ev.done.path}: ${mib(ev.done.bytes)} in ${ev.done.seconds} s; put it in place with: patina restore ${ev.done.path} --db-path PATH\n`,
+      );
     }
   }
 }
@@ -365,7 +437,8 @@ async function runRestore(argv: string[]) {
   if (positionals.length !== 1) throw new UsageError('restore takes exactly one backup FILE');
   let dbPath = values['db-path'] ? path.resolve(values['db-path']) : null;
   if (!dbPath && values.config) dbPath = loadConfigFile(values.config).db.path;
-  if (!dbPath) throw new UsageError('restore needs the database to put the backup in place of: --db-path PATH or -c CONFIG');
+  if (!dbPath)
+    throw new UsageError('restore needs the database to put the backup in place of: --db-path PATH or -c CONFIG');
   const r = restoreDatabase(positionals[0], dbPath);
   process.stdout.write(
     `restored ${path.resolve(positionals[0])} to ${r.path}\n` +

@@ -24,7 +24,8 @@ export function joinParamValues(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if ((a === '--param' || a === '--param-json') && i + 1 < argv.length && argv[i + 1].startsWith('-')) out.push(`${a}=${argv[++i]}`);
+    if ((a === '--param' || a === '--param-json') && i + 1 < argv.length && argv[i + 1].startsWith('-'))
+      out.push(`${a}=${argv[++i]}`);
     else out.push(a);
   }
   return out;
@@ -41,7 +42,9 @@ export function paramsJson(tokens: readonly { kind: string; name?: string; value
       try {
         parseJsonExact(t.value!);
       } catch {
-        throw new Error(`--param-json ${JSON.stringify(t.value)} is not JSON; text is written with quotes: --param-json '"abc"'`);
+        throw new Error(
+          `--param-json ${JSON.stringify(t.value)} is not JSON; text is written with quotes: --param-json '"abc"'`,
+        );
       }
       out.push(t.value!);
     }

@@ -28,9 +28,11 @@ export class PatinaClient {
   readonly #t: Transport;
 
   constructor(opts: ClientOptions) {
-    if (!opts || typeof opts.url !== 'string') throw new PatinaError('request', 'PatinaClient needs { url }, e.g. { url: "http://127.0.0.1:8080" }');
+    if (!opts || typeof opts.url !== 'string')
+      throw new PatinaError('request', 'PatinaClient needs { url }, e.g. { url: "http://127.0.0.1:8080" }');
     const ints = opts.integers ?? 'auto';
-    if (ints !== 'auto' && ints !== 'bigint') throw new PatinaError('request', `integers must be 'auto' or 'bigint', got ${JSON.stringify(ints)}`);
+    if (ints !== 'auto' && ints !== 'bigint')
+      throw new PatinaError('request', `integers must be 'auto' or 'bigint', got ${JSON.stringify(ints)}`);
     this.#t = new Transport(opts.url, opts.token, opts.fetch, ints);
   }
 
@@ -48,7 +50,8 @@ export class PatinaClient {
 
   /** Statements in one all-or-nothing transaction; a refusal is a PatinaError naming the statement (`statement`, from 1). */
   async transaction(statements: Statement[], opts: CallOptions = {}): Promise<TransactionResult> {
-    if (!Array.isArray(statements) || statements.length === 0) throw new PatinaError('request', 'a transaction needs a non-empty array of statements');
+    if (!Array.isArray(statements) || statements.length === 0)
+      throw new PatinaError('request', 'a transaction needs a non-empty array of statements');
     const body = '[' + statements.map((s, i) => statementJson(s, i + 1)).join(',') + ']';
     return (await this.#t.json('POST', '/v1/transactions', body, opts.signal)) as TransactionResult;
   }
@@ -70,7 +73,10 @@ export class PatinaClient {
 
   /** GET /v1/cluster/members: the peers, their state and round-trip time. */
   async members(opts: CallOptions = {}): Promise<{ clustered: boolean; members: Member[] }> {
-    return (await this.#t.json('GET', '/v1/cluster/members', undefined, opts.signal)) as { clustered: boolean; members: Member[] };
+    return (await this.#t.json('GET', '/v1/cluster/members', undefined, opts.signal)) as {
+      clustered: boolean;
+      members: Member[];
+    };
   }
 
   /** GET /v1/sync/status: per origin agent, the highest version merged here and the gaps. */
@@ -106,7 +112,15 @@ export interface Member {
 
 export interface SyncStatus {
   clustered?: boolean;
-  origins: { actor_id: string; self: boolean; head: number; gaps: [number, number][]; missing: number; behind: number; lag_seconds: number }[];
+  origins: {
+    actor_id: string;
+    self: boolean;
+    head: number;
+    gaps: [number, number][];
+    missing: number;
+    behind: number;
+    lag_seconds: number;
+  }[];
   gaps?: number;
   lag_versions?: number;
   lag_seconds?: number;
@@ -120,6 +134,7 @@ export type BackupEvent =
 function statementJson(s: Statement, n: number): string {
   if (typeof s === 'string') return JSON.stringify(s);
   if (Array.isArray(s)) return statementBody(s[0], s[1], (v, w) => toJson(v, `statement ${n} ${w}`));
-  if (s && typeof s === 'object' && typeof s.sql === 'string') return statementBody(s.sql, s.params, (v, w) => toJson(v, `statement ${n} ${w}`));
+  if (s && typeof s === 'object' && typeof s.sql === 'string')
+    return statementBody(s.sql, s.params, (v, w) => toJson(v, `statement ${n} ${w}`));
   throw new PatinaError('request', `statement ${n}: expected a SQL string, [sql, params] or { sql, params }`);
 }

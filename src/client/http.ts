@@ -17,7 +17,11 @@ export class Transport {
     } catch {
       // reported below
     }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new PatinaError('request', `url must be an absolute http(s) URL like http://127.0.0.1:8080, got ${JSON.stringify(url)}`);
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+      throw new PatinaError(
+        'request',
+        `url must be an absolute http(s) URL like http://127.0.0.1:8080, got ${JSON.stringify(url)}`,
+      );
     this.base = u.href.replace(/\/+$/, '');
     this.#token = token;
     const f = fetchFn ?? (globalThis.fetch as FetchFn | undefined);
@@ -35,7 +39,12 @@ export class Transport {
    * One request. Resolves with a response whose status is 2xx; any other status becomes a
    * PatinaError with the agent's message. A fetch that throws becomes 'network' or 'aborted'.
    */
-  async send(method: string, path: string, body: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
+  async send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json, application/x-ndjson' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`;
@@ -51,7 +60,12 @@ export class Transport {
   }
 
   /** A request whose answer is one JSON value. */
-  async json(method: string, path: string, body: string | undefined, signal: AbortSignal | undefined): Promise<unknown> {
+  async json(
+    method: string,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
     const res = await this.send(method, path, body, signal);
     let text: string;
     try {
@@ -64,7 +78,13 @@ export class Transport {
 }
 
 /** The PatinaError of a refused request: the agent's {"error"} (or a transaction's failing statement) and the status. */
-async function errorOf(res: Response, method: string, path: string, signal: AbortSignal | undefined, base: string): Promise<PatinaError> {
+async function errorOf(
+  res: Response,
+  method: string,
+  path: string,
+  signal: AbortSignal | undefined,
+  base: string,
+): Promise<PatinaError> {
   let text = '';
   try {
     text = await res.text();
@@ -95,6 +115,7 @@ export function statementBody(sql: string, params: unknown, toJson: (v: unknown,
   if (typeof sql !== 'string') throw new PatinaError('request', `SQL must be a string, got ${typeof sql}`);
   if (params === undefined || params === null) return `{"query":${JSON.stringify(sql)}}`;
   if (Array.isArray(params)) return `{"query":${JSON.stringify(sql)},"params":${toJson(params, 'params')}}`;
-  if (typeof params === 'object' && !(params instanceof Uint8Array)) return `{"query":${JSON.stringify(sql)},"named_params":${toJson(params, 'params')}}`;
+  if (typeof params === 'object' && !(params instanceof Uint8Array))
+    return `{"query":${JSON.stringify(sql)},"named_params":${toJson(params, 'params')}}`;
   throw new PatinaError('request', 'params must be an array (positional) or an object of named values');
 }

@@ -6,4 +6,13 @@ export { Subscription, type SubscriptionEvent, type SubscribeOptions } from './s
 export type { UpdateEvent, UpdatesOptions } from './updates.js';
 export { parseExact, toJson, type IntegerMode } from './json.js';
 export { real, Real } from './types.js';
-export type { Cell, Row, Params, ParamValue, Statement, CallOptions, RetryOptions, TransactionResult } from './types.js';
+export type {
+  Cell,
+  Row,
+  Params,
+  ParamValue,
+  Statement,
+  CallOptions,
+  RetryOptions,
+  TransactionResult,
+} from './types.js';

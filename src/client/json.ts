@@ -58,7 +58,7 @@ class ExactParser {
       this.#i++;
       const o: Record<string, unknown> = {};
       this.#ws();
-      if (s[this.#i] === '}') return this.#i++, o;
+      if (s[this.#i] === '}') return (this.#i++, o);
       for (;;) {
         this.#ws();
         if (s[this.#i] !== '"') this.#fail('expected a key');
@@ -76,7 +76,7 @@ class ExactParser {
       this.#i++;
       const a: unknown[] = [];
       this.#ws();
-      if (s[this.#i] === ']') return this.#i++, a;
+      if (s[this.#i] === ']') return (this.#i++, a);
       for (;;) {
         a.push(this.#value());
         this.#ws();
@@ -86,9 +86,9 @@ class ExactParser {
       }
     }
     if (c === '"') return this.#string();
-    if (s.startsWith('true', this.#i)) return (this.#i += 4), true;
-    if (s.startsWith('false', this.#i)) return (this.#i += 5), false;
-    if (s.startsWith('null', this.#i)) return (this.#i += 4), null;
+    if (s.startsWith('true', this.#i)) return ((this.#i += 4), true);
+    if (s.startsWith('false', this.#i)) return ((this.#i += 5), false);
+    if (s.startsWith('null', this.#i)) return ((this.#i += 4), null);
     NUMBER.lastIndex = this.#i;
     const m = NUMBER.exec(s);
     if (!m) this.#fail('expected a value');
@@ -143,7 +143,13 @@ export function toJson(v: unknown, where = 'value'): string {
   if (v instanceof Date) return JSON.stringify(v.toISOString());
   if (Array.isArray(v)) return '[' + v.map((x, i) => toJson(x, `${where}[${i}]`)).join(',') + ']';
   if (typeof v === 'object') {
-    return '{' + Object.entries(v as Record<string, unknown>).map(([k, x]) => JSON.stringify(k) + ':' + toJson(x, `${where}.${k}`)).join(',') + '}';
+    return (
+      '{' +
+      Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => JSON.stringify(k) + ':' + toJson(x, `${where}.${k}`))
+        .join(',') +
+      '}'
+    );
   }
   throw new PatinaError('request', `${where} of type ${typeof v} cannot be sent`);
 }

@@ -10,7 +10,14 @@ export type SubscriptionEvent =
   /** The initial result is in `rows` (the subscription's own live map). */
   | { type: 'ready'; columns: string[]; rows: ReadonlyMap<number, Row>; changeId: number; time: number }
   /** One change, already applied to `rows`; `previous` holds the row's cells before an update or delete. */
-  | { type: 'change'; kind: 'insert' | 'update' | 'delete'; rowId: number; cells: Row; previous?: Row; changeId: number }
+  | {
+      type: 'change';
+      kind: 'insert' | 'update' | 'delete';
+      rowId: number;
+      cells: Row;
+      previous?: Row;
+      changeId: number;
+    }
   /**
    * The whole result was read again (the agent no longer kept the changes after `changeId`, forgot
    * the subscription, or this consumer fell too far behind): take `rows` as the truth from here on.
@@ -86,7 +93,8 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     this.ready = new Promise((resolve, reject) => (this.#ready = { resolve, reject }));
     this.ready.catch(() => {}); // a caller who only iterates must not get an unhandled rejection
     if (opts.from !== undefined) {
-      if (!Number.isSafeInteger(opts.from) || opts.from < 0) throw new PatinaError('request', `from must be a change id (a non-negative integer), got ${opts.from}`);
+      if (!Number.isSafeInteger(opts.from) || opts.from < 0)
+        throw new PatinaError('request', `from must be a change id (a non-negative integer), got ${opts.from}`);
       if (opts.id === undefined) throw new PatinaError('request', 'from needs the id of the subscription to resume');
       this.changeId = opts.from;
       if (opts.rows) for (const [k, v] of opts.rows) this.rows.set(k, v);
@@ -97,7 +105,11 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
       this.#fail(new PatinaError('aborted', 'the subscription was aborted', 0, { cause: signal.reason }));
       return;
     }
-    signal?.addEventListener('abort', () => this.#fail(new PatinaError('aborted', 'the subscription was aborted', 0, { cause: signal.reason })), { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => this.#fail(new PatinaError('aborted', 'the subscription was aborted', 0, { cause: signal.reason })),
+      { once: true },
+    );
     void this.#run(opts.id === undefined ? 'post' : opts.from !== undefined ? 'from' : 'full');
   }
 
@@ -106,7 +118,8 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     if (this.#done) return;
     this.#done = true;
     this.#stop.abort();
-    if (!this.#isReady) this.#ready.reject(new PatinaError('aborted', 'the subscription was closed before its first result'));
+    if (!this.#isReady)
+      this.#ready.reject(new PatinaError('aborted', 'the subscription was closed before its first result'));
     this.#wakeUp();
   }
 
@@ -115,7 +128,8 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<SubscriptionEvent> {
-    if (this.#iterating) throw new PatinaError('request', 'a subscription has one consumer at a time; it is already being iterated');
+    if (this.#iterating)
+      throw new PatinaError('request', 'a subscription has one consumer at a time; it is already being iterated');
     this.#iterating = true;
     try {
       for (;;) {
@@ -141,7 +155,13 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     if (this.#done) return;
     if (this.#queue.length >= this.#max && ev.type === 'change') {
       this.#queue = [];
-      ev = { type: 'reset', reason: `the consumer fell behind: more than ${this.#max} events were waiting; these are the current rows`, columns: this.columns, rows: this.rows, changeId: this.changeId };
+      ev = {
+        type: 'reset',
+        reason: `the consumer fell behind: more than ${this.#max} events were waiting; these are the current rows`,
+        columns: this.columns,
+        rows: this.rows,
+        changeId: this.changeId,
+      };
     }
     this.#queue.push(ev);
     this.#wakeUp();
@@ -189,9 +209,17 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
       const wait = this.#backoff.next();
       if (wait === null) {
         const where = this.queryId ? ` ${this.queryId}` : '';
-        const resume = this.queryId && this.#isReady ? `; to go on later, subscribe with { id: '${this.queryId}', from: ${this.changeId} } and the rows kept` : '';
+        const resume =
+          this.queryId && this.#isReady
+            ? `; to go on later, subscribe with { id: '${this.queryId}', from: ${this.changeId} } and the rows kept`
+            : '';
         return this.#fail(
-          new PatinaError('gave-up', `gave up on subscription${where} after ${Math.round(this.#backoff.failingForMs / 1000)} s of failed attempts (${this.#backoff.attempt}); last error: ${error.message}${resume}`, error.status, { cause: error }),
+          new PatinaError(
+            'gave-up',
+            `gave up on subscription${where} after ${Math.round(this.#backoff.failingForMs / 1000)} s of failed attempts (${this.#backoff.attempt}); last error: ${error.message}${resume}`,
+            error.status,
+            { cause: error },
+          ),
         );
       }
       this.#emit({ type: 'disconnected', error, retryInMs: Math.round(wait), attempt: this.#backoff.attempt });
@@ -208,12 +236,25 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
       res =
         mode === 'post'
           ? await t.send('POST', '/v1/subscriptions', this.#body, signal)
-          : await t.send('GET', `/v1/subscriptions/${encodeURIComponent(this.queryId!)}${mode === 'from' ? `?from=${this.changeId}` : ''}`, undefined, signal);
+          : await t.send(
+              'GET',
+              `/v1/subscriptions/${encodeURIComponent(this.queryId!)}${mode === 'from' ? `?from=${this.changeId}` : ''}`,
+              undefined,
+              signal,
+            );
     } catch (err) {
       const e = fetchError(err, t.base, signal);
       if (e.kind === 'request') {
-        if (mode !== 'post' && e.status === 404) return { now: 'post', reason: `the agent no longer has subscription ${this.queryId} (${e.message}); subscribed again` };
-        if (mode === 'from' && e.status !== 401 && e.status !== 403) return { now: 'full', reason: `resuming after change ${this.changeId} was refused (${e.message}); read the whole result again` };
+        if (mode !== 'post' && e.status === 404)
+          return {
+            now: 'post',
+            reason: `the agent no longer has subscription ${this.queryId} (${e.message}); subscribed again`,
+          };
+        if (mode === 'from' && e.status !== 401 && e.status !== 403)
+          return {
+            now: 'full',
+            reason: `resuming after change ${this.changeId} was refused (${e.message}); read the whole result again`,
+          };
         return { fatal: e };
       }
       return { retry: mode, error: e };
@@ -239,19 +280,32 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
         if (this.#done) return { retry: mode, error: new PatinaError('aborted', 'closed') };
         const ev = parseLine(line, t.ints);
         if ('change' in ev) {
-          if (fresh) return { retry: mode, error: new PatinaError('protocol', 'a change came before the end of the initial result', res.status) };
+          if (fresh)
+            return {
+              retry: mode,
+              error: new PatinaError('protocol', 'a change came before the end of the initial result', res.status),
+            };
           const [kind, rowId, cells, changeId] = ev.change;
           changesHere++;
           if (changeId <= this.changeId) continue; // already applied: never twice
-          if (changeId !== this.changeId + 1) return { now: 'full', reason: `change ${changeId} came after ${this.changeId}; read the whole result again` };
+          if (changeId !== this.changeId + 1)
+            return {
+              now: 'full',
+              reason: `change ${changeId} came after ${this.changeId}; read the whole result again`,
+            };
           const previous = this.rows.get(rowId);
           if (kind === 'delete') this.rows.delete(rowId);
           else this.rows.set(rowId, cells);
           this.changeId = changeId;
           this.#backoff.progressed();
-          this.#emit(previous === undefined ? { type: 'change', kind, rowId, cells, changeId } : { type: 'change', kind, rowId, cells, previous, changeId });
+          this.#emit(
+            previous === undefined
+              ? { type: 'change', kind, rowId, cells, changeId }
+              : { type: 'change', kind, rowId, cells, previous, changeId },
+          );
         } else if ('row' in ev) {
-          if (!fresh) return { retry: mode, error: new PatinaError('protocol', 'a row came on a resumed stream', res.status) };
+          if (!fresh)
+            return { retry: mode, error: new PatinaError('protocol', 'a row came on a resumed stream', res.status) };
           fresh.set(ev.row[0], ev.row[1]);
         } else if ('columns' in ev) {
           freshColumns = ev.columns;
@@ -264,24 +318,40 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
           this.#backoff.progressed();
           if (!this.#isReady) {
             this.#isReady = true;
-            this.#emit({ type: 'ready', columns: this.columns, rows: this.rows, changeId: this.changeId, time: ev.eoq.time });
+            this.#emit({
+              type: 'ready',
+              columns: this.columns,
+              rows: this.rows,
+              changeId: this.changeId,
+              time: ev.eoq.time,
+            });
             this.#ready.resolve();
           } else {
-            this.#emit({ type: 'reset', reason: reason || 'read the whole result again', columns: this.columns, rows: this.rows, changeId: this.changeId });
+            this.#emit({
+              type: 'reset',
+              reason: reason || 'read the whole result again',
+              columns: this.columns,
+              rows: this.rows,
+              changeId: this.changeId,
+            });
           }
         } else if ('error' in ev) {
           const e = new PatinaError('stream', ev.error, res.status);
           if (fresh) return { retry: mode, error: e };
           // A resume refused before anything came (changes no longer kept, or a change id the agent
           // does not have): only the whole result can put the rows right.
-          if (mode === 'from' && changesHere === 0 && !TRANSIENT.test(ev.error)) return { now: 'full', reason: `${ev.error}; read the whole result again` };
+          if (mode === 'from' && changesHere === 0 && !TRANSIENT.test(ev.error))
+            return { now: 'full', reason: `${ev.error}; read the whole result again` };
           return { retry: 'from', error: e };
         }
       }
     } catch (err) {
       return { retry: fresh ? mode : 'from', error: fetchError(err, t.base, signal) };
     }
-    return { retry: fresh ? mode : 'from', error: new PatinaError('network', `the agent at ${t.base} closed the stream`, res.status) };
+    return {
+      retry: fresh ? mode : 'from',
+      error: new PatinaError('network', `the agent at ${t.base} closed the stream`, res.status),
+    };
   }
 }
 

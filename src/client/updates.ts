@@ -29,7 +29,11 @@ export interface UpdatesOptions {
  * backoff and jitter until `retry.giveUpAfterMs` of failures (then a PatinaError of kind
  * 'gave-up'). An unknown table is a PatinaError at once. Leaving the loop closes the stream.
  */
-export async function* tableUpdates(t: Transport, table: string, opts: UpdatesOptions = {}): AsyncGenerator<UpdateEvent> {
+export async function* tableUpdates(
+  t: Transport,
+  table: string,
+  opts: UpdatesOptions = {},
+): AsyncGenerator<UpdateEvent> {
   if (typeof table !== 'string' || table === '') throw new PatinaError('request', 'updates needs a table name');
   const reader = new UpdateReader(t, table, opts);
   try {
@@ -57,7 +61,8 @@ class UpdateReader {
     this.#opts = opts;
     this.#max = opts.maxBufferedEvents ?? 100_000;
     const signal = opts.signal;
-    const onAbort = () => this.#fail(new PatinaError('aborted', `the update stream of ${table} was aborted`, 0, { cause: signal?.reason }));
+    const onAbort = () =>
+      this.#fail(new PatinaError('aborted', `the update stream of ${table} was aborted`, 0, { cause: signal?.reason }));
     if (signal?.aborted) onAbort();
     else {
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -113,7 +118,12 @@ class UpdateReader {
     let lastError: PatinaError | null = null;
     while (!this.#done) {
       try {
-        const res = await t.send('POST', `/v1/updates/${encodeURIComponent(this.#table)}`, undefined, this.#stop.signal);
+        const res = await t.send(
+          'POST',
+          `/v1/updates/${encodeURIComponent(this.#table)}`,
+          undefined,
+          this.#stop.signal,
+        );
         backoff.connected();
         if (lastError) this.#push({ type: 'gap', reason: 'reconnected', error: lastError });
         for await (const line of ndjsonLines(res.body)) {
@@ -124,7 +134,11 @@ class UpdateReader {
             this.#push({ type: 'notify', kind: ev.notify[0], key: ev.notify[1] });
           } else if ('error' in ev) throw new PatinaError('stream', ev.error, res.status);
         }
-        throw new PatinaError('network', `the agent at ${t.base} closed the update stream of ${this.#table}`, res.status);
+        throw new PatinaError(
+          'network',
+          `the agent at ${t.base} closed the update stream of ${this.#table}`,
+          res.status,
+        );
       } catch (err) {
         if (this.#done) return;
         const e = fetchError(err, t.base, this.#stop.signal);
@@ -133,7 +147,14 @@ class UpdateReader {
       }
       const wait = backoff.next();
       if (wait === null) {
-        return this.#fail(new PatinaError('gave-up', `gave up on the update stream of ${this.#table} after ${Math.round(backoff.failingForMs / 1000)} s of failed attempts (${backoff.attempt}); last error: ${lastError.message}`, lastError.status, { cause: lastError }));
+        return this.#fail(
+          new PatinaError(
+            'gave-up',
+            `gave up on the update stream of ${this.#table} after ${Math.round(backoff.failingForMs / 1000)} s of failed attempts (${backoff.attempt}); last error: ${lastError.message}`,
+            lastError.status,
+            { cause: lastError },
+          ),
+        );
       }
       await sleep(wait, this.#stop.signal);
     }

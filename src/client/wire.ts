@@ -14,7 +14,8 @@ export type WireEvent =
 /** Parses one NDJSON line; in 'bigint' mode ids (row, change) still come back as numbers. */
 export function parseLine(line: string, ints: IntegerMode): WireEvent {
   const ev = parseExact(line, ints) as Record<string, unknown>;
-  if (ev === null || typeof ev !== 'object' || Array.isArray(ev)) throw new PatinaError('protocol', `unexpected line from the agent: ${line.slice(0, 200)}`);
+  if (ev === null || typeof ev !== 'object' || Array.isArray(ev))
+    throw new PatinaError('protocol', `unexpected line from the agent: ${line.slice(0, 200)}`);
   if (ints === 'bigint') {
     if ('row' in ev) (ev.row as unknown[])[0] = Number((ev.row as unknown[])[0]);
     else if ('change' in ev) {

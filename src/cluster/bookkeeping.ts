@@ -36,10 +36,17 @@ export class VersionBook {
   static open(db: Database.Database, selfHex: string, localHead: () => number): VersionBook {
     for (const sql of VERSION_TABLES_DDL) db.exec(sql);
     const book = new VersionBook(db, selfHex, localHead);
-    for (const r of db.prepare('SELECT site_id, head FROM __patina_versions').all() as { site_id: Buffer; head: bigint }[]) {
+    for (const r of db.prepare('SELECT site_id, head FROM __patina_versions').all() as {
+      site_id: Buffer;
+      head: bigint;
+    }[]) {
       book.#origins.set(r.site_id.toString('hex'), { head: Number(r.head), gaps: [] });
     }
-    for (const r of db.prepare('SELECT site_id, start, "end" FROM __patina_gaps ORDER BY site_id, start').all() as { site_id: Buffer; start: bigint; end: bigint }[]) {
+    for (const r of db.prepare('SELECT site_id, start, "end" FROM __patina_gaps ORDER BY site_id, start').all() as {
+      site_id: Buffer;
+      start: bigint;
+      end: bigint;
+    }[]) {
       book.#origins.get(r.site_id.toString('hex'))?.gaps.push([Number(r.start), Number(r.end)]);
     }
     return book;
@@ -103,7 +110,11 @@ export class VersionTxn {
     const next = markRange(old, from, to);
     const site = Buffer.from(actor, 'hex');
     if (next.head !== old.head) {
-      this.#db.prepare('INSERT INTO __patina_versions (site_id, head) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET head = excluded.head').run(site, next.head);
+      this.#db
+        .prepare(
+          'INSERT INTO __patina_versions (site_id, head) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET head = excluded.head',
+        )
+        .run(site, next.head);
     }
     const key = (r: Range) => `${r[0]}:${r[1]}`;
     const before = new Set(old.gaps.map(key));

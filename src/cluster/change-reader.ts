@@ -41,7 +41,9 @@ export class ChangeReader {
       for (const t of this.#tables) {
         const byRow = new Map<string, WireRow>();
         let current: Record<string, SqlValue> | undefined;
-        for (const [pk, cid, colVersion, dbVersion, seq, cl] of t.clocks.iterate(site, from, to) as Iterable<[Buffer, string, bigint, bigint, bigint, bigint | null]>) {
+        for (const [pk, cid, colVersion, dbVersion, seq, cl] of t.clocks.iterate(site, from, to) as Iterable<
+          [Buffer, string, bigint, bigint, bigint, bigint | null]
+        >) {
           const v = Number(dbVersion);
           const key = v + ':' + pk.toString('latin1');
           let row = byRow.get(key);
@@ -91,7 +93,9 @@ export class ChangeReader {
                 ` WHERE l.site_id = ? AND l.db_version BETWEEN ? AND ? AND l.tbl = ${lit(def.name)} ORDER BY l.db_version, c.pk, c.seq`,
             )
             .raw(true),
-          row: this.#db.prepare(`SELECT * FROM ${q(def.name)} WHERE ${def.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ')}`),
+          row: this.#db.prepare(
+            `SELECT * FROM ${q(def.name)} WHERE ${def.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ')}`,
+          ),
         });
       } catch {
         // The clock table is not there yet (capture installs it with the schema): nothing to read.

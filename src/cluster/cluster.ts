@@ -50,20 +50,35 @@ export class Cluster {
   readonly #logged = new Map<string, number>();
   readonly #stats = { pushed: 0, pushReceived: 0, merged: 0, syncRounds: 0, synced: 0, deferred: 0 };
 
-  private constructor(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tune: GossipTuning, tls: TlsMaterial | null) {
+  private constructor(
+    engine: Engine<Changeset>,
+    capture: ChangeCapture,
+    feed: ChangeFeed,
+    cfg: GossipConfig,
+    tune: GossipTuning,
+    tls: TlsMaterial | null,
+  ) {
     this.#capture = capture;
     this.#feed = feed;
     this.#cfg = cfg;
     this.#tune = tune;
     this.#merger = new ChangeMerger(engine, capture, feed);
-    this.#transport = new PeerTransport(cfg.clusterId, capture.actor, {
-      json: {
-        ping: (body, from) => this.#members.handlePing(body, from),
-        changes: (body, from) => this.#onChanges(body as { cs: WireChangeset[] }, from),
+    this.#transport = new PeerTransport(
+      cfg.clusterId,
+      capture.actor,
+      {
+        json: {
+          ping: (body, from) => this.#members.handlePing(body, from),
+          changes: (body, from) => this.#onChanges(body as { cs: WireChangeset[] }, from),
+        },
+        stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
       },
-      stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
-    }, tls);
-    const file = engine.path === ':memory:' ? null : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
+      tls,
+    );
+    const file =
+      engine.path === ':memory:'
+        ? null
+        : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
     this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr), {
       intervalMs: tune.pingIntervalMs / 2,
       timeoutMs: tune.pingTimeoutMs,
@@ -78,7 +93,14 @@ export class Cluster {
   }
 
   /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
-  static async start(engine: Engine<Changeset>, capture: ChangeCapture, feed: ChangeFeed, cfg: GossipConfig, tls: TlsMaterial | null = null, tune: Partial<GossipTuning> = {}): Promise<Cluster> {
+  static async start(
+    engine: Engine<Changeset>,
+    capture: ChangeCapture,
+    feed: ChangeFeed,
+    cfg: GossipConfig,
+    tls: TlsMaterial | null = null,
+    tune: Partial<GossipTuning> = {},
+  ): Promise<Cluster> {
     const c = new Cluster(engine, capture, feed, cfg, { ...DEFAULT_GOSSIP_TUNING, ...tune }, tls);
     const lease = await engine.lease();
     try {
@@ -133,7 +155,10 @@ export class Cluster {
   }
 
   #fanOut(msgs: WireChangeset[], exclude: Set<string>): void {
-    const peers = shuffle(this.#members.alive().filter((m) => !exclude.has(m.addr) && !exclude.has(m.actor))).slice(0, this.#tune.fanout);
+    const peers = shuffle(this.#members.alive().filter((m) => !exclude.has(m.addr) && !exclude.has(m.actor))).slice(
+      0,
+      this.#tune.fanout,
+    );
     for (const p of peers) {
       let q = this.#push.get(p.addr);
       if (!q) this.#push.set(p.addr, (q = { queue: [], inFlight: false }));
@@ -163,11 +188,19 @@ export class Cluster {
   async #onChanges(body: { cs: WireChangeset[] }, from: PeerFrom): Promise<unknown> {
     this.#members.heardFrom(from.addr, from.actor);
     for (const c of body.cs ?? []) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
-    const fresh = (body.cs ?? []).filter((c) => c.part === 0 && c.end && c.a !== this.#capture.actor && !this.#book.has(c.a, c.v));
+    const fresh = (body.cs ?? []).filter(
+      (c) => c.part === 0 && c.end && c.a !== this.#capture.actor && !this.#book.has(c.a, c.v),
+    );
     this.#stats.pushReceived += body.cs?.length ?? 0;
     if (fresh.length === 0) return {};
-    await this.#merge(fresh.map((c) => ({ actor: c.a, version: c.v, rows: decodeRows(c.r) })), [], from.addr);
-    const onward = fresh.filter((c) => (c.ttl ?? 0) > 0 && this.#book.has(c.a, c.v)).map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
+    await this.#merge(
+      fresh.map((c) => ({ actor: c.a, version: c.v, rows: decodeRows(c.r) })),
+      [],
+      from.addr,
+    );
+    const onward = fresh
+      .filter((c) => (c.ttl ?? 0) > 0 && this.#book.has(c.a, c.v))
+      .map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
     if (onward.length > 0) this.#fanOut(onward, new Set([from.addr, from.actor]));
     return {};
   }
@@ -187,7 +220,10 @@ export class Cluster {
       const alive = this.#members.alive();
       const soon = alive.filter((m) => this.#syncSoon.has(m.addr));
       this.#syncSoon.clear();
-      const others = shuffle(alive.filter((m) => !soon.includes(m))).slice(0, Math.max(0, this.#tune.syncPeers - soon.length));
+      const others = shuffle(alive.filter((m) => !soon.includes(m))).slice(
+        0,
+        Math.max(0, this.#tune.syncPeers - soon.length),
+      );
       for (const m of [...soon, ...others]) {
         if (this.#stopped) break;
         try {
@@ -257,7 +293,12 @@ export class Cluster {
     this.#heardHeads(want);
     const mine = this.#book.heads();
     // The peer has something this agent lacks: pull from it soon (so the exchange goes both ways).
-    if (from.addr && Object.entries(want).some(([a, o]) => a !== this.#capture.actor && missingRanges(o, this.#book.get(a), 1).length > 0)) {
+    if (
+      from.addr &&
+      Object.entries(want).some(
+        ([a, o]) => a !== this.#capture.actor && missingRanges(o, this.#book.get(a), 1).length > 0,
+      )
+    ) {
       this.#requestSync(from.addr);
     }
     let budget = this.#tune.syncMaxRows;
@@ -278,7 +319,13 @@ export class Cluster {
             if (v > next) await out.write({ a: actor, cleared: [next, v - 1] } satisfies WireCleared);
             for (let i = 0, part = 0; i < rows.length || part === 0; i += this.#tune.chunkRows, part++) {
               const end = i + this.#tune.chunkRows >= rows.length;
-              await out.write({ a: actor, v, r: rows.slice(i, i + this.#tune.chunkRows), part, end } satisfies WireChangeset);
+              await out.write({
+                a: actor,
+                v,
+                r: rows.slice(i, i + this.#tune.chunkRows),
+                part,
+                end,
+              } satisfies WireChangeset);
             }
             n += rows.length;
             next = v + 1;
@@ -295,19 +342,31 @@ export class Cluster {
     await out.write({ done: true, more, heads: mine });
   }
 
-  async #merge(batch: RemoteChangeset[], cleared: { actor: string; from: number; to: number }[], peer: string): Promise<MergeResult> {
+  async #merge(
+    batch: RemoteChangeset[],
+    cleared: { actor: string; from: number; to: number }[],
+    peer: string,
+  ): Promise<MergeResult> {
     const r = await this.#merger.merge(batch, cleared, () => this.#book.begin());
     this.#stats.merged += r.applied;
     for (const d of r.deferred) {
       this.#stats.deferred++;
-      this.#log(`deferred:${d.reason}`, `changeset ${d.version} of ${d.actor.slice(0, 8)} from ${peer} waits for this agent's schema: ${d.reason}`);
+      this.#log(
+        `deferred:${d.reason}`,
+        `changeset ${d.version} of ${d.actor.slice(0, 8)} from ${peer} waits for this agent's schema: ${d.reason}`,
+      );
     }
-    for (const f of r.failed) this.#log(`failed:${f.reason}`, `changeset ${f.version} of ${f.actor.slice(0, 8)} from ${peer} could not be merged: ${f.reason}`);
+    for (const f of r.failed)
+      this.#log(
+        `failed:${f.reason}`,
+        `changeset ${f.version} of ${f.actor.slice(0, 8)} from ${peer} could not be merged: ${f.reason}`,
+      );
     return r;
   }
 
   #heardHeads(heads: WireHeads): void {
-    for (const [actor, o] of Object.entries(heads)) if (actor !== this.#capture.actor && o?.head > 0) this.#lag.heard(actor, o.head);
+    for (const [actor, o] of Object.entries(heads))
+      if (actor !== this.#capture.actor && o?.head > 0) this.#lag.heard(actor, o.head);
   }
 
   /** Logs a message at most once a minute per key. */
@@ -335,7 +394,8 @@ export class Cluster {
     const heads = this.#book.heads();
     const now = Date.now();
     // Origins that peers reported and this agent has nothing of yet count too (head 0).
-    for (const ph of this.#peerHeads.values()) for (const actor of Object.keys(ph)) heads[actor] ??= { head: 0, gaps: [] };
+    for (const ph of this.#peerHeads.values())
+      for (const actor of Object.keys(ph)) heads[actor] ??= { head: 0, gaps: [] };
     const origins = Object.entries(heads).map(([actor, o]) => ({
       actor_id: actor,
       self: actor === this.#capture.actor,
@@ -361,7 +421,12 @@ export class Cluster {
 
   /** The figures GET /metrics exports (read when scraped). */
   metrics() {
-    const s = this.syncStatus() as { gaps: number; lag_versions: number; lag_seconds: number; last_sync_ms_ago: number | null };
+    const s = this.syncStatus() as {
+      gaps: number;
+      lag_versions: number;
+      lag_seconds: number;
+      last_sync_ms_ago: number | null;
+    };
     return {
       members: this.members() as { addr: string; state: string; rtt_ms: number | null }[],
       stats: { ...this.#stats },

@@ -36,7 +36,6 @@ export interface MembershipOptions {
   downProbeMs: number;
 }
 
-
 /**
  * Who is in the cluster and who answers. Each agent pings every known peer about once a second
  * (a down one every few seconds); each ping and its answer carry the sender's member list, so A
@@ -57,7 +56,13 @@ export class Membership {
   /** Called when a peer that answered stops answering (`downAfter` failed probes). */
   onDown: (m: Member) => void = () => {};
 
-  constructor(transport: PeerTransport, selfActor: string, file: string | null, bootstrap: string[], opts: MembershipOptions) {
+  constructor(
+    transport: PeerTransport,
+    selfActor: string,
+    file: string | null,
+    bootstrap: string[],
+    opts: MembershipOptions,
+  ) {
     this.#t = transport;
     this.#self = selfActor;
     this.#opts = opts;
@@ -153,7 +158,9 @@ export class Membership {
   async #probe(m: Member): Promise<void> {
     const t0 = performance.now();
     try {
-      const body = (await this.#t.call(m.addr, 'ping', this.#pingBody(), this.#opts.timeoutMs)) as PingBody & { actor?: string };
+      const body = (await this.#t.call(m.addr, 'ping', this.#pingBody(), this.#opts.timeoutMs)) as PingBody & {
+        actor?: string;
+      };
       this.#seen(m.addr, body.actor ?? m.actor, performance.now() - t0);
       this.#learn(body);
     } catch (err) {
@@ -196,7 +203,10 @@ export class Membership {
     if (!this.#file) return;
     const tmp = `${this.#file}.tmp`;
     try {
-      fs.writeFileSync(tmp, JSON.stringify({ members: this.all().map((m) => ({ addr: m.addr, actor: m.actor })) }, null, 1));
+      fs.writeFileSync(
+        tmp,
+        JSON.stringify({ members: this.all().map((m) => ({ addr: m.addr, actor: m.actor })) }, null, 1),
+      );
       fs.renameSync(tmp, this.#file);
     } catch {
       // best effort: the bootstrap list still works

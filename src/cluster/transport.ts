@@ -65,7 +65,16 @@ export class PeerTransport {
   #newAgent(): http.Agent {
     const opts = { keepAlive: true, maxSockets: 8, keepAliveMsecs: 1000 };
     const t = this.#tls;
-    return t ? new https.Agent({ ...opts, cert: t.cert, key: t.key, ca: t.ca, rejectUnauthorized: true, checkServerIdentity: () => undefined }) : new http.Agent(opts);
+    return t
+      ? new https.Agent({
+          ...opts,
+          cert: t.cert,
+          key: t.key,
+          ca: t.ca,
+          rejectUnauthorized: true,
+          checkServerIdentity: () => undefined,
+        })
+      : new http.Agent(opts);
   }
 
   /** New certificates: the server presents them to the next handshake, new outgoing connections use them. */
@@ -92,7 +101,10 @@ export class PeerTransport {
     const handle = (req: http.IncomingMessage, res: http.ServerResponse) => void this.#serve(req, res);
     const t = this.#tls;
     const server = t
-      ? (https.createServer({ cert: t.cert, key: t.key, ca: t.ca, requestCert: true, rejectUnauthorized: true }, handle) as unknown as http.Server)
+      ? (https.createServer(
+          { cert: t.cert, key: t.key, ca: t.ca, requestCert: true, rejectUnauthorized: true },
+          handle,
+        ) as unknown as http.Server)
       : http.createServer(handle);
     server.keepAliveTimeout = 30_000;
     server.requestTimeout = 0;
@@ -123,7 +135,10 @@ export class PeerTransport {
       const theirs = Number(req.headers[H_CLUSTER]);
       if (theirs !== this.#clusterId) {
         req.resume();
-        return fail(409, `cluster id mismatch: this agent is in cluster ${this.#clusterId}, the peer in ${req.headers[H_CLUSTER]}`);
+        return fail(
+          409,
+          `cluster id mismatch: this agent is in cluster ${this.#clusterId}, the peer in ${req.headers[H_CLUSTER]}`,
+        );
       }
       const from: PeerFrom = { actor: String(req.headers[H_ACTOR] ?? ''), addr: String(req.headers[H_ADDR] ?? '') };
       const name = (req.url ?? '').replace(/^\/peer\/v1\//, '');
@@ -156,7 +171,13 @@ export class PeerTransport {
   }
 
   /** POSTs JSON to a peer and hands each NDJSON line of its answer to `onLine`, in order. */
-  async stream(addr: string, route: string, body: unknown, idleTimeoutMs: number, onLine: (obj: unknown) => Promise<void> | void): Promise<void> {
+  async stream(
+    addr: string,
+    route: string,
+    body: unknown,
+    idleTimeoutMs: number,
+    onLine: (obj: unknown) => Promise<void> | void,
+  ): Promise<void> {
     const res = await this.#request(addr, route, body, idleTimeoutMs);
     let buf = '';
     res.setEncoding('utf8');
@@ -177,15 +198,35 @@ export class PeerTransport {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = (this.#tls ? https : http).request(
-        { host, port, localAddress: this.#localAddress, method: 'POST', path: `/peer/v1/${route}`, agent: this.#agent, timeout: timeoutMs, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...this.#headers() } },
+        {
+          host,
+          port,
+          localAddress: this.#localAddress,
+          method: 'POST',
+          path: `/peer/v1/${route}`,
+          agent: this.#agent,
+          timeout: timeoutMs,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            ...this.#headers(),
+          },
+        },
         (res) => {
           if (res.statusCode === 409 && Number(res.headers[H_CLUSTER]) !== this.#clusterId) {
             res.resume();
             this.refused.add(addr);
-            return reject(new ClusterMismatch(`peer ${addr} is in cluster ${res.headers[H_CLUSTER]}, this agent in ${this.#clusterId}`));
+            return reject(
+              new ClusterMismatch(
+                `peer ${addr} is in cluster ${res.headers[H_CLUSTER]}, this agent in ${this.#clusterId}`,
+              ),
+            );
           }
           if (res.statusCode !== 200) {
-            readBody(res).then((t) => reject(new Error(`peer ${addr} answered ${res.statusCode}: ${t.slice(0, 200)}`)), reject);
+            readBody(res).then(
+              (t) => reject(new Error(`peer ${addr} answered ${res.statusCode}: ${t.slice(0, 200)}`)),
+              reject,
+            );
             return;
           }
           if (Number(res.headers[H_CLUSTER]) !== this.#clusterId) {

@@ -74,9 +74,20 @@ export function decodeRows(rows: WireRow[]): RemoteRow[] {
   return rows.map((w) => {
     const cols: RemoteColumn[] = [];
     for (let i = 4; i + 3 < w.length; i += 4) {
-      cols.push({ cid: w[i] as string, val: decodeValue(w[i + 1] as WireValue), colVersion: w[i + 2] as number, seq: w[i + 3] as number });
+      cols.push({
+        cid: w[i] as string,
+        val: decodeValue(w[i + 1] as WireValue),
+        colVersion: w[i + 2] as number,
+        seq: w[i + 3] as number,
+      });
     }
     const sentinelSeq = w[3] as number;
-    return { table: w[0] as string, pk: Buffer.from(w[1] as string, 'base64'), cl: w[2] as number, sentinelSeq: sentinelSeq < 0 ? null : sentinelSeq, cols };
+    return {
+      table: w[0] as string,
+      pk: Buffer.from(w[1] as string, 'base64'),
+      cl: w[2] as number,
+      sentinelSeq: sentinelSeq < 0 ? null : sentinelSeq,
+      cols,
+    };
   });
 }

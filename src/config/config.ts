@@ -164,7 +164,15 @@ export function defaultConfig(): Config {
       readWorkersMax: 16,
     },
     api: { addr: { host: '127.0.0.1', port: 8080 }, bodyLimit: 16 * 1024 * 1024, queryTimeoutSeconds: 60, pg: [] },
-    subscriptions: { retainChanges: 10000, retainSeconds: 3600, idleSeconds: 600, clientBuffer: 10000, clientBufferBytes: 4 * 1024 * 1024, maxBacklogRows: 100000, admitWaitSeconds: 1 },
+    subscriptions: {
+      retainChanges: 10000,
+      retainSeconds: 3600,
+      idleSeconds: 600,
+      clientBuffer: 10000,
+      clientBufferBytes: 4 * 1024 * 1024,
+      maxBacklogRows: 100000,
+      admitWaitSeconds: 1,
+    },
     gossip: null,
     gossipTuning: { ...DEFAULT_GOSSIP_TUNING },
     log: { ...DEFAULT_LOG },
@@ -187,7 +195,19 @@ export function formatAddr(a: Addr): string {
   return a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+};
 
 function parseSize(v: unknown, key: string): number {
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
@@ -224,12 +244,18 @@ function table(v: unknown, key: string, allowed: string[]): Record<string, unkno
 }
 
 function role(v: unknown, key: string): Role {
-  if (typeof v !== 'string' || !ROLES.includes(v as Role)) throw bad(key, `expected one of ${ROLES.map((r) => `"${r}"`).join(', ')}`);
+  if (typeof v !== 'string' || !ROLES.includes(v as Role))
+    throw bad(key, `expected one of ${ROLES.map((r) => `"${r}"`).join(', ')}`);
   return v as Role;
 }
 
 /** A secret given as `NAME`, `NAME_file` or `NAME_env`; the value itself never appears in an error. */
-function secretSource(t: Record<string, unknown>, name: string, key: string, rel: (p: string) => string): SecretSource | null {
+function secretSource(
+  t: Record<string, unknown>,
+  name: string,
+  key: string,
+  rel: (p: string) => string,
+): SecretSource | null {
   const given = [name, `${name}_file`, `${name}_env`].filter((k) => t[k] !== undefined);
   if (given.length > 1) throw bad(key, `give one of ${given.join(', ')}, not several`);
   if (t[name] !== undefined) {
@@ -274,14 +300,16 @@ function pgListener(v: unknown, key: string, rel: (p: string) => string): PgList
     tls: t.tls === undefined ? null : tlsFiles(t.tls, `${key}.tls`, rel, null),
     requireTls: t.require_tls === undefined ? false : bool(t.require_tls, `${key}.require_tls`),
   };
-  if (l.requireTls && !l.tls) throw bad(`${key}.require_tls`, `needs [${key.replace(/\[\d+\]$/, '')}.tls] with cert_file and key_file`);
+  if (l.requireTls && !l.tls)
+    throw bad(`${key}.require_tls`, `needs [${key.replace(/\[\d+\]$/, '')}.tls] with cert_file and key_file`);
   return l;
 }
 
 function apiAuth(v: unknown, rel: (p: string) => string): ApiAuthConfig {
   const t = table(v, 'api.auth', ['tokens', 'open_routes']);
   const tokens = t.tokens === undefined ? [] : t.tokens;
-  if (!Array.isArray(tokens) || tokens.length === 0) throw bad('api.auth.tokens', 'expected a list of { token | token_file | token_env, role }');
+  if (!Array.isArray(tokens) || tokens.length === 0)
+    throw bad('api.auth.tokens', 'expected a list of { token | token_file | token_env, role }');
   const open = t.open_routes === undefined ? ['/v1/health', '/metrics'] : t.open_routes;
   if (!Array.isArray(open)) throw bad('api.auth.open_routes', 'expected a list of paths');
   return {
@@ -313,33 +341,71 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
     if (db.read_workers_max !== undefined) cfg.db.readWorkersMax = num(db.read_workers_max, 'db.read_workers_max', 1);
   }
   if (root.api !== undefined) {
-    const api = table(root.api, 'api', ['addr', 'body_limit', 'query_timeout', 'pg', 'auth', 'allow_unauthenticated', 'tls']);
+    const api = table(root.api, 'api', [
+      'addr',
+      'body_limit',
+      'query_timeout',
+      'pg',
+      'auth',
+      'allow_unauthenticated',
+      'tls',
+    ]);
     if (api.addr !== undefined) cfg.api.addr = parseAddr(api.addr, 'api.addr');
     if (api.body_limit !== undefined) cfg.api.bodyLimit = parseSize(api.body_limit, 'api.body_limit');
-    if (api.query_timeout !== undefined) cfg.api.queryTimeoutSeconds = num(api.query_timeout, 'api.query_timeout', 0.001, false);
+    if (api.query_timeout !== undefined)
+      cfg.api.queryTimeoutSeconds = num(api.query_timeout, 'api.query_timeout', 0.001, false);
     if (api.pg !== undefined) {
       // [api.pg] for one listener, [[api.pg]] for several
-      cfg.api.pg = Array.isArray(api.pg) ? api.pg.map((l, i) => pgListener(l, `api.pg[${i}]`, rel)) : [pgListener(api.pg, 'api.pg', rel)];
+      cfg.api.pg = Array.isArray(api.pg)
+        ? api.pg.map((l, i) => pgListener(l, `api.pg[${i}]`, rel))
+        : [pgListener(api.pg, 'api.pg', rel)];
     }
     if (api.auth !== undefined) cfg.api.auth = apiAuth(api.auth, rel);
-    if (api.allow_unauthenticated !== undefined) cfg.api.allowUnauthenticated = bool(api.allow_unauthenticated, 'api.allow_unauthenticated');
+    if (api.allow_unauthenticated !== undefined)
+      cfg.api.allowUnauthenticated = bool(api.allow_unauthenticated, 'api.allow_unauthenticated');
     if (api.tls !== undefined) cfg.api.tls = tlsFiles(api.tls, 'api.tls', rel, 'client_ca_file');
   }
   if (root.subscriptions !== undefined) {
-    const s = table(root.subscriptions, 'subscriptions', ['retain_changes', 'retain_seconds', 'idle_seconds', 'client_buffer', 'client_buffer_bytes', 'max_backlog_rows', 'admit_wait_seconds']);
-    if (s.retain_changes !== undefined) cfg.subscriptions.retainChanges = num(s.retain_changes, 'subscriptions.retain_changes', 1);
-    if (s.retain_seconds !== undefined) cfg.subscriptions.retainSeconds = num(s.retain_seconds, 'subscriptions.retain_seconds', 0, false);
-    if (s.idle_seconds !== undefined) cfg.subscriptions.idleSeconds = num(s.idle_seconds, 'subscriptions.idle_seconds', 0, false);
-    if (s.client_buffer !== undefined) cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
-    if (s.client_buffer_bytes !== undefined) cfg.subscriptions.clientBufferBytes = parseSize(s.client_buffer_bytes, 'subscriptions.client_buffer_bytes');
-    if (s.max_backlog_rows !== undefined) cfg.subscriptions.maxBacklogRows = num(s.max_backlog_rows, 'subscriptions.max_backlog_rows', 1);
-    if (s.admit_wait_seconds !== undefined) cfg.subscriptions.admitWaitSeconds = num(s.admit_wait_seconds, 'subscriptions.admit_wait_seconds', 0, false);
+    const s = table(root.subscriptions, 'subscriptions', [
+      'retain_changes',
+      'retain_seconds',
+      'idle_seconds',
+      'client_buffer',
+      'client_buffer_bytes',
+      'max_backlog_rows',
+      'admit_wait_seconds',
+    ]);
+    if (s.retain_changes !== undefined)
+      cfg.subscriptions.retainChanges = num(s.retain_changes, 'subscriptions.retain_changes', 1);
+    if (s.retain_seconds !== undefined)
+      cfg.subscriptions.retainSeconds = num(s.retain_seconds, 'subscriptions.retain_seconds', 0, false);
+    if (s.idle_seconds !== undefined)
+      cfg.subscriptions.idleSeconds = num(s.idle_seconds, 'subscriptions.idle_seconds', 0, false);
+    if (s.client_buffer !== undefined)
+      cfg.subscriptions.clientBuffer = num(s.client_buffer, 'subscriptions.client_buffer', 1);
+    if (s.client_buffer_bytes !== undefined)
+      cfg.subscriptions.clientBufferBytes = parseSize(s.client_buffer_bytes, 'subscriptions.client_buffer_bytes');
+    if (s.max_backlog_rows !== undefined)
+      cfg.subscriptions.maxBacklogRows = num(s.max_backlog_rows, 'subscriptions.max_backlog_rows', 1);
+    if (s.admit_wait_seconds !== undefined)
+      cfg.subscriptions.admitWaitSeconds = num(s.admit_wait_seconds, 'subscriptions.admit_wait_seconds', 0, false);
   }
   if (root.gossip !== undefined) {
-    const g = table(root.gossip, 'gossip', ['addr', 'advertise_addr', 'bootstrap', 'cluster_id', 'tls', 'plaintext', ...Object.keys(TUNING_KEYS)]);
+    const g = table(root.gossip, 'gossip', [
+      'addr',
+      'advertise_addr',
+      'bootstrap',
+      'cluster_id',
+      'tls',
+      'plaintext',
+      ...Object.keys(TUNING_KEYS),
+    ]);
     for (const [key, [field, min, unit]] of Object.entries(TUNING_KEYS)) {
       if (g[key] === undefined) continue;
-      cfg.gossipTuning[field] = unit === 'seconds' ? Math.round(num(g[key], `gossip.${key}`, min, false) * 1000) : num(g[key], `gossip.${key}`, min);
+      cfg.gossipTuning[field] =
+        unit === 'seconds'
+          ? Math.round(num(g[key], `gossip.${key}`, min, false) * 1000)
+          : num(g[key], `gossip.${key}`, min);
     }
     // Without addr, [gossip] only tunes: the agent runs alone unless --gossip-addr is given.
     const boot = g.bootstrap === undefined ? [] : g.bootstrap;
@@ -352,27 +418,42 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
       plaintext: g.plaintext === undefined ? false : bool(g.plaintext, 'gossip.plaintext'),
     };
     if (g.addr !== undefined) cfg.gossip = { addr: parseAddr(g.addr, 'gossip.addr'), ...rest };
-    else if (g.advertise_addr !== undefined || g.bootstrap !== undefined || g.cluster_id !== undefined || g.tls !== undefined || g.plaintext !== undefined) {
+    else if (
+      g.advertise_addr !== undefined ||
+      g.bootstrap !== undefined ||
+      g.cluster_id !== undefined ||
+      g.tls !== undefined ||
+      g.plaintext !== undefined
+    ) {
       throw bad('gossip.addr', 'missing');
     }
-    if (cfg.gossip?.tls && !cfg.gossip.tls.caFile) throw bad('gossip.tls.ca_file', "missing: peers are verified against the cluster's CA");
+    if (cfg.gossip?.tls && !cfg.gossip.tls.caFile)
+      throw bad('gossip.tls.ca_file', "missing: peers are verified against the cluster's CA");
   }
   if (root.log !== undefined) {
     const l = table(root.log, 'log', ['level', 'format', 'slow_query_seconds']);
     if (l.level !== undefined) {
-      if (!LOG_LEVELS.includes(l.level as LogLevel)) throw bad('log.level', `expected one of ${LOG_LEVELS.map((x) => `"${x}"`).join(', ')}`);
+      if (!LOG_LEVELS.includes(l.level as LogLevel))
+        throw bad('log.level', `expected one of ${LOG_LEVELS.map((x) => `"${x}"`).join(', ')}`);
       cfg.log.level = l.level as LogLevel;
     }
     if (l.format !== undefined) {
       if (l.format !== 'text' && l.format !== 'json') throw bad('log.format', 'expected "text" or "json"');
       cfg.log.format = l.format as LogFormat;
     }
-    if (l.slow_query_seconds !== undefined) cfg.log.slowQuerySeconds = num(l.slow_query_seconds, 'log.slow_query_seconds', 0, false);
+    if (l.slow_query_seconds !== undefined)
+      cfg.log.slowQuerySeconds = num(l.slow_query_seconds, 'log.slow_query_seconds', 0, false);
   }
-  if (cfg.gossipTuning.pingTimeoutMs < 1 || cfg.gossipTuning.pingIntervalMs < 1 || cfg.gossipTuning.syncIntervalMs < 1 || cfg.gossipTuning.downPingIntervalMs < 1) {
+  if (
+    cfg.gossipTuning.pingTimeoutMs < 1 ||
+    cfg.gossipTuning.pingIntervalMs < 1 ||
+    cfg.gossipTuning.syncIntervalMs < 1 ||
+    cfg.gossipTuning.downPingIntervalMs < 1
+  ) {
     throw bad('gossip', 'intervals and timeouts must be at least 0.001 seconds');
   }
-  if (cfg.db.readWorkersMin > cfg.db.readWorkersMax) throw bad('db.read_workers_min', 'is larger than db.read_workers_max');
+  if (cfg.db.readWorkersMin > cfg.db.readWorkersMax)
+    throw bad('db.read_workers_min', 'is larger than db.read_workers_max');
   return cfg;
 }
 

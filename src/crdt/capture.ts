@@ -6,7 +6,16 @@ import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
 import type { CommitHooks } from '../engine/writer';
-import { CAPTURE_STATE_DDL, CHANGE_LOG, CHANGE_LOG_DDL, SENTINEL, captureDdl, clockTableName, legacyClockIndex, legacyTriggerDrops } from './clock-sql';
+import {
+  CAPTURE_STATE_DDL,
+  CHANGE_LOG,
+  CHANGE_LOG_DDL,
+  SENTINEL,
+  captureDdl,
+  clockTableName,
+  legacyClockIndex,
+  legacyTriggerDrops,
+} from './clock-sql';
 import { ClusterIds } from './cluster-ids';
 import { KEY_MARK_DDL, keyRuleDdl } from './key-rule';
 import { decodePk, encodePk } from './pk';
@@ -66,7 +75,11 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     this.#assigned = this.#lastVersion;
     this.#setVersion = (ver) => engine.meta.set(VERSION_KEY, ver);
     const ids = engine.meta.get(ID_KEY);
-    this.ids = new ClusterIds(this.siteId, ids === undefined || ids === null ? null : BigInt(ids as number | bigint), (hw) => engine.meta.set(ID_KEY, hw));
+    this.ids = new ClusterIds(
+      this.siteId,
+      ids === undefined || ids === null ? null : BigInt(ids as number | bigint),
+      (hw) => engine.meta.set(ID_KEY, hw),
+    );
   }
 
   /** Installs capture on the engine's writer: functions, clock tables and triggers (now and on every reload), commit hooks. */
@@ -169,12 +182,19 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   #createState() {
     const db = this.#db;
     for (const sql of [...CAPTURE_STATE_DDL, KEY_MARK_DDL, CHANGE_LOG_DDL]) db.exec(sql);
-    db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, 1, ?, 0)').run(BigInt(this.#assigned + 1));
+    db.prepare('INSERT OR REPLACE INTO temp.__patina_capture (id, capturing, version, seq) VALUES (1, 1, ?, 0)').run(
+      BigInt(this.#assigned + 1),
+    );
     this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
     this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
-    this.#touchedAfter = db.prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid').raw(true).safeIntegers(true);
+    this.#touchedAfter = db
+      .prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid')
+      .raw(true)
+      .safeIntegers(true);
     this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
-    this.#logTouched = db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE rowid > ?`);
+    this.#logTouched = db.prepare(
+      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE rowid > ?`,
+    );
   }
 
   #registerFunctions() {
@@ -192,7 +212,9 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   static #migrateClockIndex(db: Database.Database, table: string) {
     const index = legacyClockIndex(table);
     if (!db.prepare("SELECT 1 FROM main.sqlite_master WHERE type = 'index' AND name = ?").get(index)) return;
-    db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT site_id, db_version, ?, pk FROM main.${q(clockTableName(table))}`).run(table);
+    db.prepare(
+      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT site_id, db_version, ?, pk FROM main.${q(clockTableName(table))}`,
+    ).run(table);
     db.exec(`DROP INDEX main.${q(index)}`);
   }
 
@@ -203,7 +225,10 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       for (const t of schema.tables.values()) {
         if (t.primaryKey.length === 0) continue; // not replicated: no identity to merge on
         if (t.columns.some((c) => c.name === SENTINEL)) {
-          throw new PatinaError('user', `table "${t.name}": the column name "${SENTINEL}" is reserved by change capture`);
+          throw new PatinaError(
+            'user',
+            `table "${t.name}": the column name "${SENTINEL}" is reserved by change capture`,
+          );
         }
         for (const sql of [...legacyTriggerDrops(t), ...captureDdl(t, this.siteId), ...keyRuleDdl(t)]) db.exec(sql);
         ChangeCapture.#migrateClockIndex(db, t.name);

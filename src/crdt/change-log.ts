@@ -107,12 +107,19 @@ export class ChangeLogCompactor {
     const tables = [...schema.tables.values()]
       .filter((t) => t.primaryKey.length > 0)
       .map((t) => ({
-        bounded: db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${key} <= (?, ?, ?, ?) AND ${stale(t.name)}`),
+        bounded: db.prepare(
+          `DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${key} <= (?, ?, ?, ?) AND ${stale(t.name)}`,
+        ),
         open: db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${stale(t.name)}`),
       }));
     this.#prepared = {
       schema,
-      end: db.prepare(`SELECT site_id, db_version, tbl, pk FROM main.${CHANGE_LOG} WHERE ${range} ORDER BY ${key.slice(1, -1)} LIMIT 1 OFFSET ?`).raw(true).safeIntegers(true),
+      end: db
+        .prepare(
+          `SELECT site_id, db_version, tbl, pk FROM main.${CHANGE_LOG} WHERE ${range} ORDER BY ${key.slice(1, -1)} LIMIT 1 OFFSET ?`,
+        )
+        .raw(true)
+        .safeIntegers(true),
       tables,
     };
     return this.#prepared;

@@ -75,7 +75,9 @@ export function pkSql(t: TableDef, row: 'NEW' | 'OLD'): string {
 
 /** DROP statements of the persistent triggers older versions kept in the database file. */
 export function legacyTriggerDrops(t: TableDef): string[] {
-  return ['ins', 'upd', 'updpk', 'del', 'keymark', 'keypick'].map((k) => `DROP TRIGGER IF EXISTS main.${q(`__patina_${k}_${t.name}`)}`);
+  return ['ins', 'upd', 'updpk', 'del', 'keymark', 'keypick'].map(
+    (k) => `DROP TRIGGER IF EXISTS main.${q(`__patina_${k}_${t.name}`)}`,
+  );
 }
 
 /** DDL that creates the clock table (if missing) and (re)creates the triggers with the current columns. */
@@ -89,7 +91,8 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const triggerName = (kind: string) => q(`__patina_${kind}_${t.name}`);
   const trig = (kind: string) => `temp.${triggerName(kind)}`;
   const cols4 = 'pk, cid, col_version, db_version, site_id, seq';
-  const upsert = 'ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq';
+  const upsert =
+    'ON CONFLICT (pk, cid) DO UPDATE SET col_version = col_version + 1, db_version = excluded.db_version, site_id = excluded.site_id, seq = excluded.seq';
   // The clock rows a statement writes get the next seqs in order, as one counter per unit.
   const nextSeqs = 'UPDATE __patina_capture SET seq = seq + changes();';
   const stamped = `s.version, ${site}, s.seq + row_number() OVER () - 1 FROM __patina_capture s`;

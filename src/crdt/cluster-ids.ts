@@ -34,7 +34,8 @@ export class ClusterIds {
 
   /** The next id. */
   next(): bigint {
-    if (this.#next >= COUNTER_LIMIT) throw new PatinaError('internal', 'patina_id(): this agent has used all 2^40 of its ids');
+    if (this.#next >= COUNTER_LIMIT)
+      throw new PatinaError('internal', 'patina_id(): this agent has used all 2^40 of its ids');
     return (this.tag << COUNTER_BITS) | this.#next++;
   }
 

@@ -96,7 +96,11 @@ export class ChangeMerger {
    * Merges `batch` and marks `cleared` (versions with nothing left to send) seen, all in one
    * transaction; `begin` opens the version bookkeeping for it.
    */
-  async merge(batch: RemoteChangeset[], cleared: { actor: string; from: number; to: number }[], begin: () => SeenVersions): Promise<MergeResult> {
+  async merge(
+    batch: RemoteChangeset[],
+    cleared: { actor: string; from: number; to: number }[],
+    begin: () => SeenVersions,
+  ): Promise<MergeResult> {
     const result: MergeResult = { applied: 0, duplicate: 0, deferred: [], failed: [] };
     if (batch.length === 0 && cleared.length === 0) return result;
     const lease = await this.#engine.lease();
@@ -119,7 +123,8 @@ export class ChangeMerger {
               seen.mark(cs.actor, cs.version, cs.version);
               db.exec('RELEASE patina_merge');
               result.applied++;
-              if (changes.length > 0) published.push({ actor: cs.actor, version: cs.version, origin: 'remote', changes, seq: 0 });
+              if (changes.length > 0)
+                published.push({ actor: cs.actor, version: cs.version, origin: 'remote', changes, seq: 0 });
             } catch (err) {
               db.exec('ROLLBACK TO patina_merge');
               db.exec('RELEASE patina_merge');
@@ -148,7 +153,9 @@ export class ChangeMerger {
     for (const r of cs.rows) {
       const t = this.#tables.get(r.table);
       if (!t) throw new Deferred(`unknown table ${JSON.stringify(r.table)}`);
-      for (const c of r.cols) if (!t.columns.has(c.cid)) throw new Deferred(`unknown column ${JSON.stringify(c.cid)} of table ${JSON.stringify(r.table)}`);
+      for (const c of r.cols)
+        if (!t.columns.has(c.cid))
+          throw new Deferred(`unknown column ${JSON.stringify(c.cid)} of table ${JSON.stringify(r.table)}`);
     }
     const site = Buffer.from(cs.actor, 'hex');
     const out: RowChange[] = [];
@@ -194,7 +201,13 @@ export class ChangeMerger {
     this.#capture.logged += this.#log!.run(site, version, t.def.name, pk).changes;
   }
 
-  #columnWins(t: TableStatements, pk: Buffer, c: RemoteColumn, before: Record<string, SqlValue> | undefined, site: Buffer): boolean {
+  #columnWins(
+    t: TableStatements,
+    pk: Buffer,
+    c: RemoteColumn,
+    before: Record<string, SqlValue> | undefined,
+    site: Buffer,
+  ): boolean {
     const local = t.clock.get(pk, c.cid) as { col_version: bigint; site_id: Buffer } | undefined;
     if (!local) return true;
     const lv = Number(local.col_version);
@@ -226,7 +239,9 @@ export class ChangeMerger {
     if (schema === this.#schema) return;
     this.#schema = schema;
     this.#tables = new Map();
-    this.#log = db.prepare(`INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) VALUES (?, ?, ?, ?)`);
+    this.#log = db.prepare(
+      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) VALUES (?, ?, ?, ?)`,
+    );
     for (const def of schema.tables.values()) {
       if (def.primaryKey.length === 0) continue;
       const clock = q(clockTableName(def.name));

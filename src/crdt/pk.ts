@@ -24,7 +24,8 @@ const BLOB = 0x04;
 
 /** Encodes primary-key values (in key-column order) into the agreed bytes. */
 export function encodePk(values: readonly unknown[]): Buffer {
-  if (values.length === 0 || values.length > 255) throw new Error(`a primary key has 1 to 255 columns, got ${values.length}`);
+  if (values.length === 0 || values.length > 255)
+    throw new Error(`a primary key has 1 to 255 columns, got ${values.length}`);
   let size = 1;
   const texts: (Buffer | null)[] = values.map((v) => (typeof v === 'string' ? Buffer.from(v, 'utf8') : null));
   values.forEach((v, i) => {

@@ -17,12 +17,72 @@ interface Bounded {
  * per cursor (point lookups by key), with no loop, sort, aggregate, subroutine or function call.
  */
 const STRAIGHT_LINE = new Set([
-  'Init', 'Transaction', 'TableLock', 'OpenRead', 'Close', 'Halt', 'Noop', 'Explain', 'ColumnsUsed', 'ReleaseReg',
-  'SeekRowid', 'NotExists', 'SeekGE', 'SeekGT', 'SeekLE', 'SeekLT', 'IdxGT', 'IdxGE', 'IdxLT', 'IdxLE', 'DeferredSeek', 'IdxRowid',
-  'Rowid', 'Column', 'ResultRow', 'Variable', 'Integer', 'Int64', 'Real', 'String8', 'String', 'Null', 'Blob',
-  'Copy', 'SCopy', 'IntCopy', 'IsNull', 'NotNull', 'Affinity', 'RealAffinity', 'Cast', 'TypeCheck', 'MustBeInt', 'CollSeq',
-  'Eq', 'Ne', 'Lt', 'Le', 'Gt', 'Ge', 'If', 'IfNot', 'And', 'Or', 'Not', 'BitAnd', 'BitOr', 'BitNot', 'ShiftLeft', 'ShiftRight',
-  'Add', 'Subtract', 'Multiply', 'Divide', 'Remainder', 'Concat',
+  'Init',
+  'Transaction',
+  'TableLock',
+  'OpenRead',
+  'Close',
+  'Halt',
+  'Noop',
+  'Explain',
+  'ColumnsUsed',
+  'ReleaseReg',
+  'SeekRowid',
+  'NotExists',
+  'SeekGE',
+  'SeekGT',
+  'SeekLE',
+  'SeekLT',
+  'IdxGT',
+  'IdxGE',
+  'IdxLT',
+  'IdxLE',
+  'DeferredSeek',
+  'IdxRowid',
+  'Rowid',
+  'Column',
+  'ResultRow',
+  'Variable',
+  'Integer',
+  'Int64',
+  'Real',
+  'String8',
+  'String',
+  'Null',
+  'Blob',
+  'Copy',
+  'SCopy',
+  'IntCopy',
+  'IsNull',
+  'NotNull',
+  'Affinity',
+  'RealAffinity',
+  'Cast',
+  'TypeCheck',
+  'MustBeInt',
+  'CollSeq',
+  'Eq',
+  'Ne',
+  'Lt',
+  'Le',
+  'Gt',
+  'Ge',
+  'If',
+  'IfNot',
+  'And',
+  'Or',
+  'Not',
+  'BitAnd',
+  'BitOr',
+  'BitNot',
+  'ShiftLeft',
+  'ShiftRight',
+  'Add',
+  'Subtract',
+  'Multiply',
+  'Divide',
+  'Remainder',
+  'Concat',
 ]);
 
 const CACHE = 512;
@@ -58,12 +118,26 @@ export class BoundedReads {
       for (let r = 0; r < rows.length; r++) {
         const row = rows[r];
         if (format === 'ndjson') text += '{"row":[' + (r + 1) + ',' + rowToJson(row) + ']}\n';
-        else for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+        else
+          for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
       }
-      return { type: 'head', id, columns: b.columns, time, batch: { count: rows.length, text, rows: format === 'values' ? rows : [] }, done: true };
+      return {
+        type: 'head',
+        id,
+        columns: b.columns,
+        time,
+        batch: { count: rows.length, text, rows: format === 'values' ? rows : [] },
+        done: true,
+      };
     } catch (err) {
       const e = err as { message?: string; code?: string };
-      return { type: 'error', id, kind: readErrorKind(err), message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined };
+      return {
+        type: 'error',
+        id,
+        kind: readErrorKind(err),
+        message: e.message ?? String(err),
+        code: typeof e.code === 'string' ? e.code : undefined,
+      };
     }
   }
 
@@ -80,7 +154,11 @@ export class BoundedReads {
       rows = this.#run(b, params);
     } catch (err) {
       const e = err as { message?: string; code?: string };
-      throw new PatinaError(readErrorKind(err), e.message ?? String(err), typeof e.code === 'string' ? e.code : undefined);
+      throw new PatinaError(
+        readErrorKind(err),
+        e.message ?? String(err),
+        typeof e.code === 'string' ? e.code : undefined,
+      );
     }
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];
@@ -95,7 +173,9 @@ export class BoundedReads {
     // writes go through this process's writer, so its snapshot is the latest committed state, and
     // taking the WAL read lock once instead of per statement is most of a point read's cost.
     if (!this.#db.inTransaction) this.#db.exec('BEGIN');
-    const rows = (params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)) as unknown[][];
+    const rows = (
+      params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)
+    ) as unknown[][];
     // A statement prepared before a reload is re-prepared by SQLite on its step; its columns follow.
     if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
     return rows;
@@ -126,8 +206,13 @@ export class BoundedReads {
     try {
       const stmt = prepareRead(this.#db, sql);
       const args = params === undefined ? [] : Array.isArray(params) ? params : [params];
-      const program = this.#db.prepare('EXPLAIN ' + sql).safeIntegers(false).all(...args) as { addr: number; opcode: string; p2: number }[];
-      const bounded = program.every((op) => STRAIGHT_LINE.has(op.opcode) || (op.opcode === 'Goto' && (op.p2 > op.addr || op.p2 === 1)));
+      const program = this.#db
+        .prepare('EXPLAIN ' + sql)
+        .safeIntegers(false)
+        .all(...args) as { addr: number; opcode: string; p2: number }[];
+      const bounded = program.every(
+        (op) => STRAIGHT_LINE.has(op.opcode) || (op.opcode === 'Goto' && (op.p2 > op.addr || op.p2 === 1)),
+      );
       verdict = bounded ? { stmt: stmt.raw(true), columns: columnsOf(stmt) } : null;
     } catch {
       verdict = null; // a worker reports the error

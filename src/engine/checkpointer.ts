@@ -47,7 +47,9 @@ export class Checkpointer {
   constructor(file: string, writer: Database.Database, hold: (() => Promise<() => void>) | null = null) {
     this.#writer = writer;
     this.#hold = hold;
-    this.#worker = new Worker(path.join(__dirname, 'checkpoint-worker.js'), { workerData: { path: file, restartFrames: RESTART_FRAMES } });
+    this.#worker = new Worker(path.join(__dirname, 'checkpoint-worker.js'), {
+      workerData: { path: file, restartFrames: RESTART_FRAMES },
+    });
     this.#worker.unref();
     this.#worker.on('message', (m: { large?: boolean }) => {
       this.#busy = false;
@@ -105,7 +107,10 @@ export class Checkpointer {
     this.#release = null;
     if (this.#closed) return;
     this.#closed = true;
-    if (err) process.stderr.write(`patina: the checkpoint thread failed (${(err as Error).message}); checkpoints run on commit again\n`);
+    if (err)
+      process.stderr.write(
+        `patina: the checkpoint thread failed (${(err as Error).message}); checkpoints run on commit again\n`,
+      );
     if (this.#writer.open) this.#writer.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   }
 

@@ -9,7 +9,18 @@ const REFUSED_WORDS = new Set(['ATTACH', 'DETACH', 'PRAGMA', 'VACUUM', 'REINDEX'
 /** Statements that reach past the data: other files, the connection's settings. */
 const REACH_WORDS = new Set(['ATTACH', 'DETACH', 'PRAGMA']);
 /** SQL functions and virtual tables that read or write files or the database's raw pages. */
-const REFUSED_FUNCTIONS = new Set(['load_extension', 'readfile', 'writefile', 'edit', 'fts3_tokenizer', 'sqlite_dbpage', 'sqlite_dbdata', 'sqlite_dbptr', 'zipfile', 'fsdir']);
+const REFUSED_FUNCTIONS = new Set([
+  'load_extension',
+  'readfile',
+  'writefile',
+  'edit',
+  'fts3_tokenizer',
+  'sqlite_dbpage',
+  'sqlite_dbdata',
+  'sqlite_dbptr',
+  'zipfile',
+  'fsdir',
+]);
 
 /**
  * Refuses, in any statement a client sends (read or write, any front end), what reaches past the
@@ -19,13 +30,19 @@ const REFUSED_FUNCTIONS = new Set(['load_extension', 'readfile', 'writefile', 'e
 export function checkReach(sql: string, where: string): void {
   const tokens = significant(tokenize(sql));
   const first = tokens.find((t) => t.type === 'word')?.text.toUpperCase();
-  if (first !== undefined && REACH_WORDS.has(first)) throw new PatinaError('user', `${where}: ${first} statements are not accepted`);
+  if (first !== undefined && REACH_WORDS.has(first))
+    throw new PatinaError('user', `${where}: ${first} statements are not accepted`);
   for (const t of tokens) {
     if (t.type !== 'word' && t.type !== 'quoted') continue;
     const name = unquoteIdentifier(t.text).toLowerCase();
-    if (name.startsWith(INTERNAL_PREFIX)) throw new PatinaError('user', `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and is not accepted`);
+    if (name.startsWith(INTERNAL_PREFIX))
+      throw new PatinaError(
+        'user',
+        `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and is not accepted`,
+      );
     if (name.startsWith('pragma_')) throw new PatinaError('user', `${where}: ${name} (a pragma) is not accepted`);
-    if (REFUSED_FUNCTIONS.has(name)) throw new PatinaError('user', `${where}: ${name} (it reaches files or the raw database) is not accepted`);
+    if (REFUSED_FUNCTIONS.has(name))
+      throw new PatinaError('user', `${where}: ${name} (it reaches files or the raw database) is not accepted`);
   }
 }
 
@@ -59,15 +76,25 @@ export function statementKeyword(sql: string, where: string): string {
  * files), transaction control (a request is one transaction already), connection-level commands,
  * and anything naming the agent's own tables.
  */
-export function checkWriteStatement(sql: string, where: string, opts: { allowTransactionControl?: boolean } = {}): string {
+export function checkWriteStatement(
+  sql: string,
+  where: string,
+  opts: { allowTransactionControl?: boolean } = {},
+): string {
   const known = ACCEPTED.get(sql);
   if (known !== undefined) return known; // the same text is accepted again (each write of a hot path is checked twice)
   const kw = statementKeyword(sql, where);
   if (SCHEMA_WORDS.has(kw)) {
-    throw new PatinaError('user', `${where}: schema statements (${kw}) are not accepted; change the schema files (db.schema_paths) and run \`patina reload\``);
+    throw new PatinaError(
+      'user',
+      `${where}: schema statements (${kw}) are not accepted; change the schema files (db.schema_paths) and run \`patina reload\``,
+    );
   }
   if (TX_WORDS.has(kw) && !opts.allowTransactionControl) {
-    throw new PatinaError('user', `${where}: transaction control (${kw}) is not accepted; the statements of one request already run in one transaction`);
+    throw new PatinaError(
+      'user',
+      `${where}: transaction control (${kw}) is not accepted; the statements of one request already run in one transaction`,
+    );
   }
   if (REFUSED_WORDS.has(kw)) throw new PatinaError('user', `${where}: ${kw} statements are not accepted`);
   checkReach(sql, where);

@@ -17,7 +17,8 @@ function pgFail(code: string, message: string): never {
   throw Object.assign(new Error(message), { code: `PG_${code}` });
 }
 
-const TS_RE = /^\s*(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
+const TS_RE =
+  /^\s*(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
 const TIME_RE = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*$/;
 
 const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate(); // m: 1-12
@@ -30,7 +31,10 @@ function parseInstant(v: unknown, type: string, fn: string, dropZone = false): I
   if (v === null || v === undefined) return null;
   if (typeof v !== 'string') {
     const what = typeof v === 'number' || typeof v === 'bigint' ? `the number ${v}` : 'a blob';
-    pgFail('22007', `${fn}: expected a ${type} (text such as '2026-11-22 05:13:36'), got ${what}; to_timestamp() turns epoch seconds into a timestamp`);
+    pgFail(
+      '22007',
+      `${fn}: expected a ${type} (text such as '2026-11-22 05:13:36'), got ${what}; to_timestamp() turns epoch seconds into a timestamp`,
+    );
   }
   const word = v.trim().toLowerCase();
   if (word === 'epoch') return { ms: 0, us: 0, tz: false };
@@ -40,7 +44,16 @@ function parseInstant(v: unknown, type: string, fn: string, dropZone = false): I
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
   const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
-  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || micros > 0))) {
+  if (
+    mo < 1 ||
+    mo > 12 ||
+    d < 1 ||
+    d > daysIn(y, mo) ||
+    h > 24 ||
+    mi > 59 ||
+    s > 60 ||
+    (h === 24 && (mi > 0 || s > 0 || micros > 0))
+  ) {
     pgFail('22008', `date/time field value out of range: "${v}"`);
   }
   let ms = Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(micros / 1000));
@@ -84,7 +97,8 @@ for (const [canon, names] of Object.entries({
   decade: ['decade', 'decades', 'dec'],
   century: ['century', 'centuries', 'c', 'cent'],
   millennium: ['millennium', 'millennia', 'mil', 'mils'],
-})) for (const n of names) UNITS[n] = canon;
+}))
+  for (const n of names) UNITS[n] = canon;
 
 function unitOf(v: unknown, fn: string): string {
   const u = UNITS[String(v).trim().toLowerCase()];
@@ -108,18 +122,42 @@ export function dateTrunc(unit: unknown, v: unknown): string | null {
   };
   let ms: number;
   switch (u) {
-    case 'milliseconds': ms = t.ms; break;
-    case 'second': ms = Math.floor(t.ms / 1000) * 1000; break;
-    case 'minute': ms = Math.floor(t.ms / 60_000) * 60_000; break;
-    case 'hour': ms = Math.floor(t.ms / 3_600_000) * 3_600_000; break;
-    case 'day': ms = Math.floor(t.ms / 86_400_000) * 86_400_000; break;
-    case 'week': ms = (Math.floor(t.ms / 86_400_000) - ((d.getUTCDay() + 6) % 7)) * 86_400_000; break; // Monday
-    case 'month': ms = start(y, d.getUTCMonth()); break;
-    case 'quarter': ms = start(y, Math.floor(d.getUTCMonth() / 3) * 3); break;
-    case 'year': ms = start(y); break;
-    case 'decade': ms = start(Math.floor(y / 10) * 10); break;
-    case 'century': ms = start(Math.floor((y - 1) / 100) * 100 + 1); break;
-    default: ms = start(Math.floor((y - 1) / 1000) * 1000 + 1); break; // millennium
+    case 'milliseconds':
+      ms = t.ms;
+      break;
+    case 'second':
+      ms = Math.floor(t.ms / 1000) * 1000;
+      break;
+    case 'minute':
+      ms = Math.floor(t.ms / 60_000) * 60_000;
+      break;
+    case 'hour':
+      ms = Math.floor(t.ms / 3_600_000) * 3_600_000;
+      break;
+    case 'day':
+      ms = Math.floor(t.ms / 86_400_000) * 86_400_000;
+      break;
+    case 'week':
+      ms = (Math.floor(t.ms / 86_400_000) - ((d.getUTCDay() + 6) % 7)) * 86_400_000;
+      break; // Monday
+    case 'month':
+      ms = start(y, d.getUTCMonth());
+      break;
+    case 'quarter':
+      ms = start(y, Math.floor(d.getUTCMonth() / 3) * 3);
+      break;
+    case 'year':
+      ms = start(y);
+      break;
+    case 'decade':
+      ms = start(Math.floor(y / 10) * 10);
+      break;
+    case 'century':
+      ms = start(Math.floor((y - 1) / 100) * 100 + 1);
+      break;
+    default:
+      ms = start(Math.floor((y - 1) / 1000) * 1000 + 1);
+      break; // millennium
   }
   return formatInstant({ ms, us: 0, tz: t.tz });
 }
@@ -141,27 +179,58 @@ export function datePart(field: unknown, v: unknown): number | null {
   const d = new Date(t.ms);
   const y = d.getUTCFullYear();
   const secs = d.getUTCSeconds() + d.getUTCMilliseconds() / 1000 + t.us / 1e6;
-  switch (f === 'epoch' || f === 'dow' || f === 'isodow' || f === 'doy' || f === 'isoyear' || f.startsWith('timezone') ? f : UNITS[f]) {
-    case 'epoch': return t.ms / 1000 + t.us / 1e6;
-    case 'microseconds': return d.getUTCSeconds() * 1e6 + d.getUTCMilliseconds() * 1000 + t.us;
-    case 'milliseconds': return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds() + t.us / 1000;
-    case 'second': return secs;
-    case 'minute': return d.getUTCMinutes();
-    case 'hour': return d.getUTCHours();
-    case 'day': return d.getUTCDate();
-    case 'dow': return d.getUTCDay();
-    case 'isodow': return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
-    case 'doy': return Math.floor((Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y)) / 86_400_000) + 1;
-    case 'week': return isoWeek(d).week;
-    case 'isoyear': return isoWeek(d).year;
-    case 'month': return d.getUTCMonth() + 1;
-    case 'quarter': return Math.floor(d.getUTCMonth() / 3) + 1;
-    case 'year': return y;
-    case 'decade': return Math.floor(y / 10);
-    case 'century': return Math.floor((y + 99) / 100);
-    case 'millennium': return Math.floor((y + 999) / 1000);
-    case 'timezone': case 'timezone_hour': case 'timezone_minute': return 0;
-    default: return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
+  switch (
+    f === 'epoch' || f === 'dow' || f === 'isodow' || f === 'doy' || f === 'isoyear' || f.startsWith('timezone')
+      ? f
+      : UNITS[f]
+  ) {
+    case 'epoch':
+      return t.ms / 1000 + t.us / 1e6;
+    case 'microseconds':
+      return d.getUTCSeconds() * 1e6 + d.getUTCMilliseconds() * 1000 + t.us;
+    case 'milliseconds':
+      return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds() + t.us / 1000;
+    case 'second':
+      return secs;
+    case 'minute':
+      return d.getUTCMinutes();
+    case 'hour':
+      return d.getUTCHours();
+    case 'day':
+      return d.getUTCDate();
+    case 'dow':
+      return d.getUTCDay();
+    case 'isodow':
+      return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
+    case 'doy':
+      return (
+        Math.floor(
+          (Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y)) /
+            86_400_000,
+        ) + 1
+      );
+    case 'week':
+      return isoWeek(d).week;
+    case 'isoyear':
+      return isoWeek(d).year;
+    case 'month':
+      return d.getUTCMonth() + 1;
+    case 'quarter':
+      return Math.floor(d.getUTCMonth() / 3) + 1;
+    case 'year':
+      return y;
+    case 'decade':
+      return Math.floor(y / 10);
+    case 'century':
+      return Math.floor((y + 99) / 100);
+    case 'millennium':
+      return Math.floor((y + 999) / 1000);
+    case 'timezone':
+    case 'timezone_hour':
+    case 'timezone_minute':
+      return 0;
+    default:
+      return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
   }
 }
 
@@ -173,9 +242,19 @@ interface Interval {
 }
 
 const PER_UNIT: Record<string, [keyof Interval, number]> = {
-  microseconds: ['micros', 1], milliseconds: ['micros', 1000], second: ['micros', 1e6], minute: ['micros', 6e7], hour: ['micros', 3.6e9],
-  day: ['days', 1], week: ['days', 7], month: ['months', 1], quarter: ['months', 3], year: ['months', 12], decade: ['months', 120],
-  century: ['months', 1200], millennium: ['months', 12000],
+  microseconds: ['micros', 1],
+  milliseconds: ['micros', 1000],
+  second: ['micros', 1e6],
+  minute: ['micros', 6e7],
+  hour: ['micros', 3.6e9],
+  day: ['days', 1],
+  week: ['days', 7],
+  month: ['months', 1],
+  quarter: ['months', 3],
+  year: ['months', 12],
+  decade: ['months', 120],
+  century: ['months', 1200],
+  millennium: ['months', 12000],
 };
 
 /** Reads PostgreSQL interval text: '7 days', '-30 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
@@ -195,7 +274,9 @@ function parseInterval(v: unknown): Interval | null {
     }
     const clock = /^([+-])?(\d+):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/.exec(w);
     if (clock) {
-      const us = ((Number(clock[2]) * 60 + Number(clock[3])) * 60 + Number(clock[4] ?? 0)) * 1e6 + Number((clock[5] ?? '').slice(0, 6).padEnd(6, '0'));
+      const us =
+        ((Number(clock[2]) * 60 + Number(clock[3])) * 60 + Number(clock[4] ?? 0)) * 1e6 +
+        Number((clock[5] ?? '').slice(0, 6).padEnd(6, '0'));
       iv.micros += clock[1] === '-' ? -us : us;
       continue;
     }
@@ -258,7 +339,9 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
     const y = Math.floor(total / 12);
     const mo = total - y * 12;
     const day = Math.min(d.getUTCDate(), daysIn(y, mo + 1));
-    const x = new Date(Date.UTC(2000, mo, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+    const x = new Date(
+      Date.UTC(2000, mo, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()),
+    );
     x.setUTCFullYear(y);
     d.setTime(x.getTime());
   }
@@ -278,7 +361,13 @@ const EPOCH_2000 = Date.UTC(2000, 0, 1);
 /** The text stored as PostgreSQL would print it for `type`; null when it does not read as one. */
 export function pgDateText(v: string, type: 'date' | 'timestamp' | 'timestamptz' | 'time'): string | null {
   try {
-    return type === 'date' ? castDate(v) : type === 'timestamp' ? castTimestamp(v) : type === 'timestamptz' ? castTimestamptz(v) : castTime(v);
+    return type === 'date'
+      ? castDate(v)
+      : type === 'timestamp'
+        ? castTimestamp(v)
+        : type === 'timestamptz'
+          ? castTimestamptz(v)
+          : castTime(v);
   } catch {
     return null;
   }
@@ -333,7 +422,8 @@ export function castTime(v: unknown): string | null {
   if (v === null || v === undefined) return null;
   const m = typeof v === 'string' ? TIME_RE.exec(v) : null;
   if (m) {
-    if (Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 60) pgFail('22008', `date/time field value out of range: "${v}"`);
+    if (Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 60)
+      pgFail('22008', `date/time field value out of range: "${v}"`);
     const frac = (m[4] ?? '').slice(0, 6).replace(/0+$/, '');
     return `${pad(Number(m[1]))}:${m[2]}:${m[3] ?? '00'}${frac ? '.' + frac : ''}`;
   }

@@ -87,7 +87,13 @@ export class Engine<C = unknown> {
   /** Calls `fn` with the schema now and after every reload. */
   onSchema(fn: SchemaListener): void {
     this.#schemaListeners.push(fn);
-    fn(this.#schema, this.writer.db, { statements: [], createdTables: [...this.#schema.tables.keys()], addedColumns: [], createdIndexes: [], droppedIndexes: [] });
+    fn(this.#schema, this.writer.db, {
+      statements: [],
+      createdTables: [...this.#schema.tables.keys()],
+      addedColumns: [],
+      createdIndexes: [],
+      droppedIndexes: [],
+    });
   }
 
   /** Re-reads the schema files and applies what is new, in one transaction, between writes. */

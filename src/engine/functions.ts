@@ -14,9 +14,14 @@ export function installReadFunctions(db: Database.Database): void {
   installPgFunctions(db);
   // patina_id() counts on the writer (src/crdt/cluster-ids.ts); a read cannot keep what it hands out.
   db.function('patina_id', { deterministic: false }, () => {
-    throw Object.assign(new Error('patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id'), {
-      code: 'PATINA_ID_IN_READ',
-    });
+    throw Object.assign(
+      new Error(
+        'patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id',
+      ),
+      {
+        code: 'PATINA_ID_IN_READ',
+      },
+    );
   });
   const cache = new Map<string, RegExp>();
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {

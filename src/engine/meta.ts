@@ -26,10 +26,12 @@ export class MetaStore {
   static open(knex: Knex, db: Database.Database): MetaStore {
     const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(META);
     if (!exists) {
-      for (const q of knex.schema.createTable(META, (t) => {
-        t.text('key').primary().notNullable();
-        t.binary('value');
-      }).toSQL()) {
+      for (const q of knex.schema
+        .createTable(META, (t) => {
+          t.text('key').primary().notNullable();
+          t.binary('value');
+        })
+        .toSQL()) {
         db.exec(q.sql);
       }
     }

@@ -8,7 +8,11 @@ import { secondsSince } from './elapsed';
 /** A batch is also cut once it has taken this long to fill, so slow rows go out as they come. */
 const BATCH_MS = 50;
 
-const WRITES = () => Object.assign(new Error('statement writes; a read may not change the database, and writes go to POST /v1/transactions'), { code: 'PATINA_WRITES' });
+const WRITES = () =>
+  Object.assign(
+    new Error('statement writes; a read may not change the database, and writes go to POST /v1/transactions'),
+    { code: 'PATINA_WRITES' },
+  );
 const WRITE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'REPLACE']);
 
 /**
@@ -20,10 +24,20 @@ export function prepareRead(db: Database.Database, sql: string): Database.Statem
   try {
     stmt = db.prepare(sql);
   } catch (err) {
-    if (err instanceof Database.SqliteError && significant(tokenize(sql)).some((t) => t.type === 'word' && WRITE_WORDS.has(t.text.toUpperCase()))) throw WRITES();
+    if (
+      err instanceof Database.SqliteError &&
+      significant(tokenize(sql)).some((t) => t.type === 'word' && WRITE_WORDS.has(t.text.toUpperCase()))
+    )
+      throw WRITES();
     throw err;
   }
-  if (!stmt.reader) throw Object.assign(new Error('statement is not a query (it returns no rows); a read must be a SELECT, and writes go to POST /v1/transactions'), { code: 'PATINA_NOT_A_QUERY' });
+  if (!stmt.reader)
+    throw Object.assign(
+      new Error(
+        'statement is not a query (it returns no rows); a read must be a SELECT, and writes go to POST /v1/transactions',
+      ),
+      { code: 'PATINA_NOT_A_QUERY' },
+    );
   if (!stmt.readonly) throw WRITES();
   return stmt;
 }
@@ -32,7 +46,8 @@ export function prepareRead(db: Database.Database, sql: string): Database.Statem
 export function readErrorKind(err: unknown): 'user' | 'timeout' | 'internal' {
   const code = (err as { code?: unknown }).code;
   if (code === 'SQLITE_INTERRUPT') return 'timeout';
-  if (typeof code === 'string') return code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CORRUPT' ? 'internal' : 'user';
+  if (typeof code === 'string')
+    return code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CORRUPT' ? 'internal' : 'user';
   return err instanceof RangeError || err instanceof TypeError ? 'user' : 'internal';
 }
 
@@ -58,11 +73,19 @@ export class ReadJob {
   /** A step that failed after rows of the same batch were read: thrown after those rows went out. */
   #failure: unknown = undefined;
 
-  constructor(stmt: Database.Statement, params: SqlParams | undefined, format: RowFormat, batchRows: number, batchBytes: number) {
+  constructor(
+    stmt: Database.Statement,
+    params: SqlParams | undefined,
+    format: RowFormat,
+    batchRows: number,
+    batchBytes: number,
+  ) {
     const t0 = performance.now();
     stmt.raw(true);
     const p = params;
-    this.#iter = (p === undefined ? stmt.iterate() : Array.isArray(p) ? stmt.iterate(...p) : stmt.iterate(p)) as IterableIterator<unknown[]>;
+    this.#iter = (
+      p === undefined ? stmt.iterate() : Array.isArray(p) ? stmt.iterate(...p) : stmt.iterate(p)
+    ) as IterableIterator<unknown[]>;
     this.#format = format;
     this.#batchRows = batchRows;
     this.#batchBytes = batchBytes;

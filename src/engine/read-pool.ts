@@ -187,7 +187,11 @@ export class ReadPool {
     this.#trimTimer = setTimeout(() => {
       this.#trimTimer = null;
       const now = Date.now();
-      while (this.#slots.size > this.#opts.minWorkers && this.#idle.length > 0 && now - this.#idle[0].idleSince >= IDLE_RETIRE_MS) {
+      while (
+        this.#slots.size > this.#opts.minWorkers &&
+        this.#idle.length > 0 &&
+        now - this.#idle[0].idleSince >= IDLE_RETIRE_MS
+      ) {
         const slot = this.#idle.shift()!;
         this.#slots.delete(slot);
         slot.worker.kill('SIGKILL');
@@ -359,7 +363,11 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
 
   #timeout() {
     const secs = (this.#req.timeoutMs ?? 0) / 1000;
-    const err = new PatinaError('timeout', `query interrupted: it ran longer than the timeout of ${secs} s`, 'SQLITE_INTERRUPT');
+    const err = new PatinaError(
+      'timeout',
+      `query interrupted: it ran longer than the timeout of ${secs} s`,
+      'SQLITE_INTERRUPT',
+    );
     const slot = this.#slot;
     this._fail(err);
     this.#pool._unqueue(this);

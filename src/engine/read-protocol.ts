@@ -10,7 +10,16 @@ export interface ColumnInfo {
 }
 
 export type ToWorker =
-  | { type: 'run'; id: number; sql: string; params: SqlParams | undefined; format: RowFormat; credits: number; batchRows: number; batchBytes: number }
+  | {
+      type: 'run';
+      id: number;
+      sql: string;
+      params: SqlParams | undefined;
+      format: RowFormat;
+      credits: number;
+      batchRows: number;
+      batchBytes: number;
+    }
   | { type: 'credit'; id: number; n: number }
   | { type: 'cancel'; id: number };
 

@@ -11,10 +11,9 @@ import { ReadJob, prepareRead, readErrorKind } from './read-job';
 // When the agent dies (even by SIGKILL) this process must not live on, and its main thread may be
 // stuck in a statement: a watchdog thread notices the new parent and kills the process.
 const parent = process.ppid;
-new Worker(
-  `setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 500);`,
-  { eval: true },
-).unref();
+new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 500);`, {
+  eval: true,
+}).unref();
 process.on('disconnect', () => process.exit(0));
 const db = new Database(process.argv[2], { readonly: true, fileMustExist: true });
 db.defaultSafeIntegers(true);
@@ -27,7 +26,13 @@ const post = (m: FromWorker) => process.send!(m);
 
 function fail(id: number, err: unknown) {
   const e = err as { message?: string; code?: string };
-  post({ type: 'error', id, kind: readErrorKind(err), message: e.message ?? String(err), code: typeof e.code === 'string' ? e.code : undefined });
+  post({
+    type: 'error',
+    id,
+    kind: readErrorKind(err),
+    message: e.message ?? String(err),
+    code: typeof e.code === 'string' ? e.code : undefined,
+  });
   if (job && job.id === id) closeJob();
 }
 

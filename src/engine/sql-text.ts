@@ -33,8 +33,14 @@ export function tokenize(sql: string): Token[] {
       let j = i + 1;
       for (;;) {
         const k = sql.indexOf(c, j);
-        if (k < 0) { j = sql.length; break; }
-        if (sql[k + 1] === c) { j = k + 2; continue; }
+        if (k < 0) {
+          j = sql.length;
+          break;
+        }
+        if (sql[k + 1] === c) {
+          j = k + 2;
+          continue;
+        }
         j = k + 1;
         break;
       }
@@ -97,7 +103,11 @@ export function firstKeyword(sql: string): string {
 /** An identifier without its quotes, as SQLite reads it. */
 export function unquoteIdentifier(text: string): string {
   const c = text[0];
-  if (c === '"' || c === '`') return text.slice(1, -1).split(c + c).join(c);
+  if (c === '"' || c === '`')
+    return text
+      .slice(1, -1)
+      .split(c + c)
+      .join(c);
   if (c === '[') return text.slice(1, -1);
   return text;
 }

@@ -32,7 +32,10 @@ export function toSqlValue(v: unknown, where: string): SqlValue {
     for (let i = 0; i < v.length; i++) {
       const b = typeof v[i] === 'bigint' ? Number(v[i]) : v[i];
       if (typeof b !== 'number' || !Number.isInteger(b) || b < 0 || b > 255) {
-        throw new PatinaError('user', `${where}: a BLOB is an array of byte values 0-255; element ${i} is ${JSON.stringify(String(b))}`);
+        throw new PatinaError(
+          'user',
+          `${where}: a BLOB is an array of byte values 0-255; element ${i} is ${JSON.stringify(String(b))}`,
+        );
       }
       bytes[i] = b as number;
     }
@@ -49,7 +52,8 @@ export function toSqlParams(params: unknown, where: string): SqlParams {
     for (const [k, v] of Object.entries(params)) {
       // better-sqlite3 wants names without their prefix; `:a`, `@a` and `$a` all bind `a`.
       const name = /^[:@$]/.test(k) ? k.slice(1) : k;
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new PatinaError('user', `${where}: bad parameter name ${JSON.stringify(k)}`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        throw new PatinaError('user', `${where}: bad parameter name ${JSON.stringify(k)}`);
       named[name] = toSqlValue(v, `${where} parameter ${k}`);
     }
     return named;
@@ -82,7 +86,13 @@ export function cellToJson(v: unknown): string {
   }
   if (Array.isArray(v)) return '[' + v.map(cellToJson).join(',') + ']';
   if (typeof v === 'object') {
-    return '{' + Object.entries(v as Record<string, unknown>).map(([k, x]) => JSON.stringify(k) + ':' + cellToJson(x)).join(',') + '}';
+    return (
+      '{' +
+      Object.entries(v as Record<string, unknown>)
+        .map(([k, x]) => JSON.stringify(k) + ':' + cellToJson(x))
+        .join(',') +
+      '}'
+    );
   }
   return JSON.stringify(String(v));
 }

@@ -282,7 +282,8 @@ export class WriterLease<C> {
       st = this.#w.prepare(s.sql);
     } catch (err) {
       // better-sqlite3 refuses more than one statement in one text with a RangeError, not a SqliteError
-      if (err instanceof RangeError) throw new PatinaError('user', `${where}: ${err.message}; give each statement on its own`);
+      if (err instanceof RangeError)
+        throw new PatinaError('user', `${where}: ${err.message}; give each statement on its own`);
       throw fromSqliteError(err, `${where}: `);
     }
     const p = s.params;
@@ -290,7 +291,8 @@ export class WriterLease<C> {
     try {
       if (st.reader) {
         const rows = st.raw(true).all(...args) as unknown[][];
-        for (const row of rows) for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
+        for (const row of rows)
+          for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
         const columns = st.columns().map((c) => ({ name: c.name, declType: c.type }));
         const rowsAffected = st.readonly ? 0 : this.#w._changes();
         return { rowsAffected, time: secondsSince(t0), columns, rows };
@@ -298,7 +300,8 @@ export class WriterLease<C> {
       const info = st.run(...args);
       return { rowsAffected: info.changes, time: secondsSince(t0) };
     } catch (err) {
-      if (err instanceof RangeError || err instanceof TypeError) throw new PatinaError('user', `${where}: ${err.message}`);
+      if (err instanceof RangeError || err instanceof TypeError)
+        throw new PatinaError('user', `${where}: ${err.message}`);
       throw fromSqliteError(err, `${where}: `);
     }
   }

@@ -65,7 +65,9 @@ export class ClientStream {
     }
     if (n > 0 && this.#bytes + bytes > this.#limits.bytes) {
       this.#tally?.cutOff(this.#limits.bytes);
-      this.fail(`the client fell behind: more than ${this.#limits.bytes} bytes of changes were waiting to be sent; ${RESUME}`);
+      this.fail(
+        `the client fell behind: more than ${this.#limits.bytes} bytes of changes were waiting to be sent; ${RESUME}`,
+      );
       return;
     }
     for (const l of lines) this.#queue.push(l);

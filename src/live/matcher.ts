@@ -69,7 +69,14 @@ export class Matcher {
   #closed = false;
   #idle: (() => void)[] = [];
 
-  constructor(store: SubscriptionStore, reader: DataReader, runner: SnapshotRunner | null, drop: (sub: Subscription, message: string) => void, sliceMs: number, logged: (sub: Subscription) => void = () => undefined) {
+  constructor(
+    store: SubscriptionStore,
+    reader: DataReader,
+    runner: SnapshotRunner | null,
+    drop: (sub: Subscription, message: string) => void,
+    sliceMs: number,
+    logged: (sub: Subscription) => void = () => undefined,
+  ) {
     this.#logged = logged;
     this.#store = store;
     this.#reader = reader;
@@ -86,7 +93,8 @@ export class Matcher {
   add(sub: Subscription, load = true): void {
     this.#subs.add(sub);
     this.index.add(sub, () => (load ? this.#store.allRows(sub.id).map((r) => r.key) : []));
-    if (this.index.tracksRows(sub)) sub.onRow = (key, delta) => (delta > 0 ? this.index.rowAdded(sub, key) : this.index.rowRemoved(sub, key));
+    if (this.index.tracksRows(sub))
+      sub.onRow = (key, delta) => (delta > 0 ? this.index.rowAdded(sub, key) : this.index.rowRemoved(sub, key));
   }
 
   /**
@@ -157,7 +165,10 @@ export class Matcher {
    * Makes a subscription: `make` runs in the queue, inside a read transaction (its position given)
    * and a store transaction, and stores its first result; the subscription joins once that commits.
    */
-  create(tables: Iterable<string>, make: (position: number, slicer: Slicer) => Promise<{ sub: Subscription; outcome: Outcome }>): Promise<Subscription> {
+  create(
+    tables: Iterable<string>,
+    make: (position: number, slicer: Slicer) => Promise<{ sub: Subscription; outcome: Outcome }>,
+  ): Promise<Subscription> {
     if (this.#closed) return Promise.reject(new Error('the matcher is closed'));
     const names = [...tables];
     return new Promise<Subscription>((resolve, reject) => {
@@ -195,7 +206,8 @@ export class Matcher {
         subs,
         (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
         (position) => {
-          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0) this.#store.setMatched(position);
+          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0)
+            this.#store.setMatched(position);
         },
       ),
     );
@@ -266,7 +278,8 @@ export class Matcher {
         await this.#slicer.pause();
       }
     } catch (err) {
-      if (!(err instanceof Abandoned)) process.stderr.write(`patina: subscription matching stopped: ${(err as Error)?.message ?? err}\n`);
+      if (!(err instanceof Abandoned))
+        process.stderr.write(`patina: subscription matching stopped: ${(err as Error)?.message ?? err}\n`);
     } finally {
       this.#pumping = null;
       this.#startRuns();
@@ -279,7 +292,9 @@ export class Matcher {
    * around `fn`; after the commit, each outcome's head and position are adopted and its records
    * delivered. An outcome's position is the state it reflects (the read position unless it says).
    */
-  async #work<T>(fn: (position: number) => Promise<{ result: T; outcomes: Evaluated[] }>): Promise<{ result: T; position: number }> {
+  async #work<T>(
+    fn: (position: number) => Promise<{ result: T; outcomes: Evaluated[] }>,
+  ): Promise<{ result: T; position: number }> {
     const position = this.#reader.begin();
     this.#inWork = true;
     let done: { result: T; outcomes: Evaluated[] };
@@ -316,7 +331,11 @@ export class Matcher {
    * Evaluates subscriptions in one piece of work; one that fails is dropped. `fn` returns null to
    * leave a subscription as it is. `onDone` runs last inside the store transaction.
    */
-  async #evaluate(subs: Iterable<Subscription>, fn: (sub: Subscription, position: number) => Promise<Outcome | [Outcome, number] | null>, onDone: (position: number) => void): Promise<void> {
+  async #evaluate(
+    subs: Iterable<Subscription>,
+    fn: (sub: Subscription, position: number) => Promise<Outcome | [Outcome, number] | null>,
+    onDone: (position: number) => void,
+  ): Promise<void> {
     const failed: [Subscription, unknown][] = [];
     const list = [...subs];
     try {
@@ -342,7 +361,8 @@ export class Matcher {
       // The log could not be written: these subscriptions no longer follow the data.
       for (const sub of list) failed.push([sub, err]);
     }
-    for (const [sub, err] of failed) this.#drop(sub, `the subscription failed and was removed: ${(err as Error)?.message ?? err}`);
+    for (const [sub, err] of failed)
+      this.#drop(sub, `the subscription failed and was removed: ${(err as Error)?.message ?? err}`);
   }
 
   /**
@@ -357,7 +377,13 @@ export class Matcher {
     const t0 = performance.now();
     let n = this.#queue.length;
     await new Promise<void>((r) => setImmediate(r));
-    while (this.#queue.length > n && this.#queuedRows < GATHER_ROWS && performance.now() - t0 < GATHER_MS && this.#tasks.length === 0 && !this.#slicer.abandoned) {
+    while (
+      this.#queue.length > n &&
+      this.#queuedRows < GATHER_ROWS &&
+      performance.now() - t0 < GATHER_MS &&
+      this.#tasks.length === 0 &&
+      !this.#slicer.abandoned
+    ) {
       n = this.#queue.length;
       await new Promise<void>((r) => setTimeout(r, 1));
     }
@@ -389,7 +415,14 @@ export class Matcher {
             const members = group.filter((s) => this.#subs.has(s) && s.position < position);
             try {
               if (members.length > 1) {
-                for (const [s, o] of await this.#shared.evaluate(this.#reader.db, members, woken, Date.now(), this.#slicer)) done.set(s, o);
+                for (const [s, o] of await this.#shared.evaluate(
+                  this.#reader.db,
+                  members,
+                  woken,
+                  Date.now(),
+                  this.#slicer,
+                ))
+                  done.set(s, o);
                 this.#together += members.length;
               }
             } catch (err) {
@@ -422,19 +455,18 @@ export class Matcher {
     const here = (err: unknown) => {
       if (this.#closed) return;
       // The thread or its read transaction failed: re-run these here instead.
-      process.stderr.write(`patina: subscription re-runs fell back to the agent's thread: ${(err as Error)?.message ?? err}\n`);
+      process.stderr.write(
+        `patina: subscription re-runs fell back to the agent's thread: ${(err as Error)?.message ?? err}\n`,
+      );
       this.#running = [];
       this.reconcile(subs);
     };
-    runner.run(subs.map((s) => ({ key: s.id, sql: s.plan.fullSql, params: s.plan.params }))).then(
-      (r) => {
-        if (r.error !== undefined) return here(new Error(r.error));
-        if (this.#closed) return;
-        this.#tasks.push(() => this.#applyRun(subs, r));
-        this.#kick();
-      },
-      here,
-    );
+    runner.run(subs.map((s) => ({ key: s.id, sql: s.plan.fullSql, params: s.plan.params }))).then((r) => {
+      if (r.error !== undefined) return here(new Error(r.error));
+      if (this.#closed) return;
+      this.#tasks.push(() => this.#applyRun(subs, r));
+      this.#kick();
+    }, here);
   }
 
   async #applyRun(subs: Subscription[], r: SnapshotResult): Promise<void> {
@@ -450,7 +482,8 @@ export class Matcher {
         return [await sub.diffAll(res.rows, Date.now(), this.#slicer), r.position];
       },
       () => {
-        if (this.#dirty.size === 0 && this.#queue.length === 0) this.#store.setMatched(Math.max(r.position, this.#flushedAt));
+        if (this.#dirty.size === 0 && this.#queue.length === 0)
+          this.#store.setMatched(Math.max(r.position, this.#flushedAt));
       },
     );
   }

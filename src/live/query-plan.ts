@@ -85,10 +85,34 @@ export interface Equality {
 
 const CLAUSE_END = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT']);
 const JOIN_WORDS = new Set(['NATURAL', 'LEFT', 'RIGHT', 'FULL', 'OUTER', 'INNER', 'CROSS', 'JOIN']);
-const NOT_ALIAS = new Set([...CLAUSE_END, ...JOIN_WORDS, 'ON', 'USING', 'INDEXED', 'NOT', 'UNION', 'EXCEPT', 'INTERSECT']);
+const NOT_ALIAS = new Set([
+  ...CLAUSE_END,
+  ...JOIN_WORDS,
+  'ON',
+  'USING',
+  'INDEXED',
+  'NOT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+]);
 const AGGREGATES = new Set([
-  'COUNT', 'SUM', 'TOTAL', 'AVG', 'MIN', 'MAX', 'GROUP_CONCAT', 'STRING_AGG', 'JSON_GROUP_ARRAY', 'JSON_GROUP_OBJECT',
-  'JSONB_GROUP_ARRAY', 'JSONB_GROUP_OBJECT', 'MEDIAN', 'PERCENTILE', 'PERCENTILE_CONT', 'PERCENTILE_DISC',
+  'COUNT',
+  'SUM',
+  'TOTAL',
+  'AVG',
+  'MIN',
+  'MAX',
+  'GROUP_CONCAT',
+  'STRING_AGG',
+  'JSON_GROUP_ARRAY',
+  'JSON_GROUP_OBJECT',
+  'JSONB_GROUP_ARRAY',
+  'JSONB_GROUP_OBJECT',
+  'MEDIAN',
+  'PERCENTILE',
+  'PERCENTILE_CONT',
+  'PERCENTILE_DISC',
 ]);
 
 /** Named parameter for key `k`, part `j`, of a restricted query. */
@@ -100,26 +124,45 @@ export function keyParam(k: number, j: number): string {
  * Checks a subscription's statement and works out how to follow it. Refuses (user errors) anything
  * but one read-only SELECT that prepares, binds its parameters and reads at least one schema table.
  */
-export function planQuery(db: Database.Database, schema: Schema, sql: string, params: SqlParams | undefined): QueryPlan {
+export function planQuery(
+  db: Database.Database,
+  schema: Schema,
+  sql: string,
+  params: SqlParams | undefined,
+): QueryPlan {
   const toks = significant(tokenize(sql));
   while (toks.length > 0 && toks[toks.length - 1].text === ';') toks.pop();
   const first = toks[0]?.type === 'word' ? toks[0].text.toUpperCase() : '';
   if (first !== 'SELECT' && first !== 'WITH') {
-    throw new PatinaError('user', first ? `a subscription takes one SELECT statement, not ${first}` : 'a subscription needs a SELECT statement; the body holds none');
+    throw new PatinaError(
+      'user',
+      first
+        ? `a subscription takes one SELECT statement, not ${first}`
+        : 'a subscription needs a SELECT statement; the body holds none',
+    );
   }
   const stmt = prepare(db, sql);
-  if (!stmt.reader || !stmt.readonly) throw new PatinaError('user', 'a subscription takes one SELECT statement that only reads; this one writes');
+  if (!stmt.reader || !stmt.readonly)
+    throw new PatinaError('user', 'a subscription takes one SELECT statement that only reads; this one writes');
   bindCheck(stmt, params);
   const columns = stmt.columns().map((c) => c.name);
   const { tables, aggregate } = sourceTables(db, schema, sql, params);
-  if (tables.size === 0) throw new PatinaError('user', 'the query reads no schema table, so it would never change; subscribe to a query over the cluster\'s tables');
+  if (tables.size === 0)
+    throw new PatinaError(
+      'user',
+      "the query reads no schema table, so it would never change; subscribe to a query over the cluster's tables",
+    );
 
   const end = endOf(toks);
   const shape = aggregate ? null : analyzeShape(toks, schema);
   if (!shape) return multisetPlan(sql, params, columns, tables);
 
   const hidden = shape.occurrences
-    .flatMap((o, i) => o.pk.map((c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} AS ${quoteIdentifier(`__patina_h${i}_${j}`)}`))
+    .flatMap((o, i) =>
+      o.pk.map(
+        (c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} AS ${quoteIdentifier(`__patina_h${i}_${j}`)}`,
+      ),
+    )
     .join(', ');
   const head = `${sql.slice(0, shape.fromStart)}\n, ${hidden}\n`;
   const fullSql = head + sql.slice(shape.fromStart, end);
@@ -143,13 +186,19 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
     const o = shape.occurrences[occ];
     const cols = o.pk.map((c) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)}`);
     const keys = Array.from({ length: n }, (_, k) => o.pk.map((_c, j) => '@' + keyParam(k, j)));
-    const restriction = cols.length === 1 ? `${cols[0]} IN (${keys.map((k) => k[0]).join(', ')})` : `(${cols.join(', ')}) IN (VALUES ${keys.map((k) => `(${k.join(', ')})`).join(', ')})`;
+    const restriction =
+      cols.length === 1
+        ? `${cols[0]} IN (${keys.map((k) => k[0]).join(', ')})`
+        : `(${cols.join(', ')}) IN (VALUES ${keys.map((k) => `(${k.join(', ')})`).join(', ')})`;
     if (shape.reorderable) {
       // The changed occurrence first and every other after it (CROSS JOIN fixes SQLite's loop
       // order), ON conditions moved to WHERE (the same for inner joins): the changed keys are the
       // outer loop, and the other tables are reached from them, whatever their indexes offer.
       const order = [occ, ...shape.occurrences.map((_o, k) => k).filter((k) => k !== occ)];
-      const items = order.map((k) => sql.slice(shape.texts[k].item[0], shape.texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''));
+      const items = order.map(
+        (k) =>
+          sql.slice(shape.texts[k].item[0], shape.texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''),
+      );
       const conds = shape.texts.filter((t) => t.on).map((t) => `(${sql.slice(t.on![0], t.on![1])})`);
       if (shape.where) conds.push(`(${sql.slice(shape.where.exprStart, shape.where.end)}\n)`);
       conds.push(restriction);
@@ -164,7 +213,18 @@ export function planQuery(db: Database.Database, schema: Schema, sql: string, pa
   const mode = shape.restrictable ? 'restricted' : 'keyed';
   const equalities = mode === 'restricted' && shape.where ? findEqualities(toks, shape, schema, params) : [];
   const shared = mode === 'restricted' ? sharedPlan(toks, sql, shape, schema, params, hints, hidden, end) : null;
-  return { sql, params, columns, tables, mode, occurrences: shape.occurrences, fullSql, restrictedSql, equalities, shared };
+  return {
+    sql,
+    params,
+    columns,
+    tables,
+    mode,
+    occurrences: shape.occurrences,
+    fullSql,
+    restrictedSql,
+    equalities,
+    shared,
+  };
 }
 
 function multisetPlan(sql: string, params: SqlParams | undefined, columns: string[], tables: Set<string>): QueryPlan {
@@ -191,9 +251,19 @@ function multisetPlan(sql: string, params: SqlParams | undefined, columns: strin
  * positional and named parameters mixed; a bare `*` with USING or NATURAL (it would list the
  * VALUES columns and cannot be spelled out per table).
  */
-function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, params: SqlParams | undefined, hints: string[], hidden: string, end: number): SharedPlan | null {
+function sharedPlan(
+  toks: Token[],
+  sql: string,
+  shape: Shape,
+  schema: Schema,
+  params: SqlParams | undefined,
+  hints: string[],
+  hidden: string,
+  end: number,
+): SharedPlan | null {
   if (toks.some((t) => t.type === 'word' && t.text.toUpperCase() === 'COLLATE')) return null;
-  if (shape.occurrences.some((o) => findTable(schema, o.table)?.columns.some((c) => /\bCOLLATE\b/i.test(c.definition)))) return null;
+  if (shape.occurrences.some((o) => findTable(schema, o.table)?.columns.some((c) => /\bCOLLATE\b/i.test(c.definition))))
+    return null;
   if (shape.stars.length > 0 && shape.byName) return null;
   const edits: { start: number; end: number; text: string }[] = [];
   const slots: (number | string)[] = [];
@@ -214,7 +284,12 @@ function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, pa
     }
   }
   if (slots.length === 0) return null;
-  if (positional > 0 ? positional !== slots.length || !Array.isArray(params) : params === undefined || Array.isArray(params)) return null;
+  if (
+    positional > 0
+      ? positional !== slots.length || !Array.isArray(params)
+      : params === undefined || Array.isArray(params)
+  )
+    return null;
   const all = shape.occurrences.map((o) => `${quoteIdentifier(o.alias)}.*`).join(', ');
   for (const at of shape.stars) edits.push({ start: at, end: at + 1, text: all });
   edits.sort((a, b) => a.start - b.start);
@@ -236,12 +311,16 @@ function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, pa
     const row = `(${names.map(() => '?').join(', ')})`;
     const cte = `WITH __patina_p(${names.join(', ')}) AS (VALUES ${Array.from({ length: n }, () => row).join(', ')})\n`;
     const head = `${subst(0, shape.fromStart)}\n, ${hidden}, __patina_p.__patina_s\n`;
-    const match = o.pk.map((c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} = +__patina_p.__patina_k${j}`).join(' AND ');
+    const match = o.pk
+      .map((c, j) => `${quoteIdentifier(o.alias)}.${quoteIdentifier(c)} = +__patina_p.__patina_k${j}`)
+      .join(' AND ');
     const where = shape.where ? `(${subst(shape.where.exprStart, shape.where.end)}\n)` : null;
     const tail = shape.where ? subst(shape.where.end, end) : subst(shape.fromEnd, end);
     if (shape.reorderable) {
       const order = [occ, ...shape.occurrences.map((_o, k) => k).filter((k) => k !== occ)];
-      const items = order.map((k) => subst(texts[k].item[0], texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''));
+      const items = order.map(
+        (k) => subst(texts[k].item[0], texts[k].item[1]) + (k === occ && hints[k] ? ` ${hints[k]}` : ''),
+      );
       const conds = [match, ...texts.filter((t) => t.on).map((t) => `(${subst(t.on![0], t.on![1])})`)];
       if (where) conds.push(where);
       return `${cte}${head}FROM __patina_p CROSS JOIN ${items.join(' CROSS JOIN ')}\nWHERE ${conds.join(' AND ')}\n${tail}`;
@@ -249,16 +328,19 @@ function sharedPlan(toks: Token[], sql: string, shape: Shape, schema: Schema, pa
     // The query's own FROM clause after __patina_p, the changed occurrence read by its key.
     const stop = shape.where ? shape.where.start : shape.fromEnd;
     const at = texts[occ].end;
-    const from = hints[occ] ? `${subst(shape.fromStart + 4, at)} ${hints[occ]}${subst(at, stop)}` : subst(shape.fromStart + 4, stop);
+    const from = hints[occ]
+      ? `${subst(shape.fromStart + 4, at)} ${hints[occ]}${subst(at, stop)}`
+      : subst(shape.fromStart + 4, stop);
     return `${cte}${head}FROM __patina_p CROSS JOIN ${from}\nWHERE ${where ? `${where} AND ` : ''}${match}\n${tail}`;
   };
   const cache = new Map<string, string>();
   return {
     key: sql,
-    values: (p) => slots.map((s) => {
-      const v = typeof s === 'number' ? (p as SqlValue[])[s] : (p as Record<string, SqlValue>)[s];
-      return v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
-    }),
+    values: (p) =>
+      slots.map((s) => {
+        const v = typeof s === 'number' ? (p as SqlValue[])[s] : (p as Record<string, SqlValue>)[s];
+        return v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v;
+      }),
     width: (occ) => 1 + shape.occurrences[occ].pk.length + slots.length,
     sql: (occ, n) => {
       const k = `${occ}:${n}`;
@@ -273,7 +355,8 @@ function prepare(db: Database.Database, sql: string): Database.Statement {
   try {
     return db.prepare(sql);
   } catch (err) {
-    if (err instanceof RangeError) throw new PatinaError('user', `a subscription takes one SELECT statement: ${err.message}`);
+    if (err instanceof RangeError)
+      throw new PatinaError('user', `a subscription takes one SELECT statement: ${err.message}`);
     const e = fromSqliteError(err, 'the query does not prepare: ');
     throw e.kind === 'internal' ? e : new PatinaError('user', e.message, e.sqliteCode);
   }
@@ -292,12 +375,23 @@ function bindCheck(stmt: Database.Statement, params: SqlParams | undefined): voi
 }
 
 /** Schema tables the compiled program opens (tables and their indexes), and whether it aggregates. */
-function sourceTables(db: Database.Database, schema: Schema, sql: string, params: SqlParams | undefined): { tables: Set<string>; aggregate: boolean } {
+function sourceTables(
+  db: Database.Database,
+  schema: Schema,
+  sql: string,
+  params: SqlParams | undefined,
+): { tables: Set<string>; aggregate: boolean } {
   const roots = new Map<string, string>();
-  for (const r of db.prepare("SELECT rootpage, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')").raw(true).all() as [bigint | null, string][]) {
+  for (const r of db
+    .prepare("SELECT rootpage, tbl_name FROM sqlite_schema WHERE type IN ('table', 'index')")
+    .raw(true)
+    .all() as [bigint | null, string][]) {
     if (r[0] !== null) roots.set(String(r[0]), r[1]);
   }
-  const program = db.prepare(`EXPLAIN ${sql}`).raw(true).all(...bindArgs(params)) as [unknown, string, unknown, unknown, unknown][];
+  const program = db
+    .prepare(`EXPLAIN ${sql}`)
+    .raw(true)
+    .all(...bindArgs(params)) as [unknown, string, unknown, unknown, unknown][];
   const tables = new Set<string>();
   let aggregate = false;
   for (const [, opcode, , p2, p3] of program) {
@@ -305,7 +399,11 @@ function sourceTables(db: Database.Database, schema: Schema, sql: string, params
     if ((opcode === 'OpenRead' || opcode === 'ReopenIdx') && String(p3) === '0') {
       const name = roots.get(String(p2));
       if (name === undefined) continue;
-      if (isInternalName(name)) throw new PatinaError('user', `the query reads ${name}, one of the agent's own tables; subscribe to the cluster's tables only`);
+      if (isInternalName(name))
+        throw new PatinaError(
+          'user',
+          `the query reads ${name}, one of the agent's own tables; subscribe to the cluster's tables only`,
+        );
       const t = findTable(schema, name);
       if (t) tables.add(t.name.toLowerCase());
     }
@@ -319,10 +417,16 @@ function sourceTables(db: Database.Database, schema: Schema, sql: string, params
  * table has neither (the planner decides).
  */
 function keyIndexHint(db: Database.Database, table: string): string {
-  const list = db.prepare(`SELECT name, origin FROM pragma_index_list(?)`).all(table) as { name: string; origin: string }[];
+  const list = db.prepare(`SELECT name, origin FROM pragma_index_list(?)`).all(table) as {
+    name: string;
+    origin: string;
+  }[];
   const pk = list.find((x) => x.origin === 'pk');
   if (pk) return `INDEXED BY ${quoteIdentifier(pk.name)}`;
-  const rowidAlias = db.prepare(`SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0 AND upper(type) = 'INTEGER'`).pluck().get(table) as number;
+  const rowidAlias = db
+    .prepare(`SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0 AND upper(type) = 'INTEGER'`)
+    .pluck()
+    .get(table) as number;
   const keyCols = db.prepare(`SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0`).pluck().get(table) as number;
   return rowidAlias === 1 && keyCols === 1 ? 'NOT INDEXED' : '';
 }
@@ -371,21 +475,38 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     if (d === 0 && (w === 'UNION' || w === 'EXCEPT' || w === 'INTERSECT')) return null;
   }
   if (toks[0].text.toUpperCase() !== 'SELECT') return null; // WITH
-  const top = (i: number, ...words: string[]) => depth[i] === 0 && toks[i].type === 'word' && words.includes(toks[i].text.toUpperCase());
+  const top = (i: number, ...words: string[]) =>
+    depth[i] === 0 && toks[i].type === 'word' && words.includes(toks[i].text.toUpperCase());
   if (toks[1] && top(1, 'DISTINCT')) return null;
   let from = -1;
-  for (let i = 1; i < toks.length; i++) if (top(i, 'FROM')) { from = i; break; }
+  for (let i = 1; i < toks.length; i++)
+    if (top(i, 'FROM')) {
+      from = i;
+      break;
+    }
   if (from < 0) return null;
   let fromEnd = toks.length;
-  for (let i = from + 1; i < toks.length; i++) if (top(i, ...CLAUSE_END)) { fromEnd = i; break; }
+  for (let i = from + 1; i < toks.length; i++)
+    if (top(i, ...CLAUSE_END)) {
+      fromEnd = i;
+      break;
+    }
   let where: Shape['where'] = null;
   for (let i = fromEnd; i < toks.length; i++) {
     if (top(i, 'GROUP', 'HAVING', 'WINDOW', 'LIMIT')) return null;
     if (top(i, 'WHERE')) {
       let e = toks.length;
-      for (let j = i + 1; j < toks.length; j++) if (top(j, ...CLAUSE_END)) { e = j; break; }
+      for (let j = i + 1; j < toks.length; j++)
+        if (top(j, ...CLAUSE_END)) {
+          e = j;
+          break;
+        }
       if (e === i + 1) return null;
-      where = { start: toks[i].start, exprStart: toks[i + 1].start, end: e < toks.length ? toks[e].start : endOf(toks) };
+      where = {
+        start: toks[i].start,
+        exprStart: toks[i + 1].start,
+        end: e < toks.length ? toks[e].start : endOf(toks),
+      };
     }
   }
 
@@ -395,7 +516,15 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
   const word0 = (k: number) => (toks[k]?.type === 'word' ? toks[k].text.toUpperCase() : '');
   // Whether the FROM clause can be rewritten with any occurrence first (inner joins with ON or
   // commas only; no bare `*` in the select list, whose columns follow the FROM order).
-  const stars = toks.filter((t, k) => k < from && depth[k] === 0 && t.text === '*' && (k === 0 || (toks[k - 1].text !== '.' && (toks[k - 1].text === ',' || word0(k - 1) === 'SELECT')))).map((t) => t.start);
+  const stars = toks
+    .filter(
+      (t, k) =>
+        k < from &&
+        depth[k] === 0 &&
+        t.text === '*' &&
+        (k === 0 || (toks[k - 1].text !== '.' && (toks[k - 1].text === ',' || word0(k - 1) === 'SELECT'))),
+    )
+    .map((t) => t.start);
   let reorderable = stars.length === 0;
   let byName = false;
   const shapeFromEnd = fromEnd < toks.length ? toks[fromEnd].start : endOf(toks);
@@ -427,7 +556,12 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
     }
     occurrences.push({ table: table.name, alias, pk: table.primaryKey });
     const last = toks[i - 1];
-    const text: OccurrenceText = { end: last.start + last.text.length, hinted: word(i) === 'INDEXED' || (word(i) === 'NOT' && word(i + 1) === 'INDEXED'), item: [itemStart, 0], on: null };
+    const text: OccurrenceText = {
+      end: last.start + last.text.length,
+      hinted: word(i) === 'INDEXED' || (word(i) === 'NOT' && word(i + 1) === 'INDEXED'),
+      item: [itemStart, 0],
+      on: null,
+    };
     texts.push(text);
     // Skip INDEXED BY / NOT INDEXED and the ON / USING constraint up to the next join operator.
     let itemEnd = text.end;
@@ -474,7 +608,8 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
  */
 function findEqualities(toks: Token[], shape: Shape, schema: Schema, params: SqlParams | undefined): Equality[] {
   const where = shape.where!;
-  if (toks.some((t, i) => t.text === '?' && toks[i + 1]?.type === 'number' && toks[i + 1].start === t.start + 1)) return []; // ?NNN
+  if (toks.some((t, i) => t.text === '?' && toks[i + 1]?.type === 'number' && toks[i + 1].start === t.start + 1))
+    return []; // ?NNN
   const conjuncts: number[][] = [[]];
   let d = 0;
   for (let i = 0; i < toks.length; i++) {
@@ -499,7 +634,14 @@ function findEqualities(toks: Token[], shape: Shape, schema: Schema, params: Sql
   return out;
 }
 
-function equality(toks: Token[], col: number[], val: number[], shape: Shape, schema: Schema, params: SqlParams | undefined): Equality | null {
+function equality(
+  toks: Token[],
+  col: number[],
+  val: number[],
+  shape: Shape,
+  schema: Schema,
+  params: SqlParams | undefined,
+): Equality | null {
   const ident = (i: number) => toks[i].type === 'word' || toks[i].type === 'quoted';
   let occ = -1;
   let name: string;
@@ -509,13 +651,19 @@ function equality(toks: Token[], col: number[], val: number[], shape: Shape, sch
     name = unquoteIdentifier(toks[col[2]].text);
   } else if (col.length === 1 && ident(col[0])) {
     name = unquoteIdentifier(toks[col[0]].text);
-    const owners = shape.occurrences.map((o, i) => (findTable(schema, o.table)?.columns.some((c) => c.name.toLowerCase() === name.toLowerCase()) ? i : -1)).filter((i) => i >= 0);
+    const owners = shape.occurrences
+      .map((o, i) =>
+        findTable(schema, o.table)?.columns.some((c) => c.name.toLowerCase() === name.toLowerCase()) ? i : -1,
+      )
+      .filter((i) => i >= 0);
     if (owners.length === 1) occ = owners[0];
   } else {
     return null;
   }
   if (occ < 0) return null;
-  const column = findTable(schema, shape.occurrences[occ].table)?.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  const column = findTable(schema, shape.occurrences[occ].table)?.columns.find(
+    (c) => c.name.toLowerCase() === name.toLowerCase(),
+  );
   if (!column || /\bCOLLATE\b/i.test(column.definition)) return null;
   const value = literalValue(toks, val, params);
   if (value === undefined) return null;
@@ -533,7 +681,12 @@ function literalValue(toks: Token[], val: number[], params: SqlParams | undefine
     const index = toks.slice(0, val[0]).filter((x) => x.text === '?').length;
     return index < params.length ? params[index] : undefined;
   }
-  if (val.length === 2 && (t.text === ':' || t.text === '@' || t.text === '$') && toks[val[1]].type === 'word' && toks[val[1]].start === t.start + 1) {
+  if (
+    val.length === 2 &&
+    (t.text === ':' || t.text === '@' || t.text === '$') &&
+    toks[val[1]].type === 'word' &&
+    toks[val[1]].start === t.start + 1
+  ) {
     if (params === undefined || Array.isArray(params)) return undefined;
     const v = (params as Record<string, SqlValue>)[toks[val[1]].text];
     return v === undefined ? undefined : v;

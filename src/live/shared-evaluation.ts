@@ -49,7 +49,13 @@ export class SharedEvaluator {
    * fails throws before anything is stored: the caller then evaluates them one by one); a
    * subscription whose store writes fail gets its error instead of an outcome.
    */
-  async evaluate(db: Database.Database, subs: Subscription[], woken: Map<Subscription, ChangedKeys>, now: number, slicer: Slicer): Promise<Map<Subscription, Outcome | Error>> {
+  async evaluate(
+    db: Database.Database,
+    subs: Subscription[],
+    woken: Map<Subscription, ChangedKeys>,
+    now: number,
+    slicer: Slicer,
+  ): Promise<Map<Subscription, Outcome | Error>> {
     const plan = subs[0].plan;
     const shared = plan.shared!;
     const ncols = plan.columns.length;
@@ -110,7 +116,8 @@ export class SharedEvaluator {
         for (let at = 0; at < keys.length; at += keysPer) {
           for (const r of this.#store.rowsByKeys(keys.slice(at, at + keysPer))) {
             const i = numberOf.get(r.sub);
-            if (i !== undefined && keysOf[i]?.has(r.key)) entry(i, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+            if (i !== undefined && keysOf[i]?.has(r.key))
+              entry(i, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
           }
           await slicer.pause();
         }
@@ -118,7 +125,8 @@ export class SharedEvaluator {
       }
       const stored = storedPairs(subs, keysOf);
       for (let chunk = take(stored, MAX_PAIRS); chunk.length > 0; chunk = take(stored, MAX_PAIRS)) {
-        for (const r of this.#store.refRowsByParts(occ, chunk)) entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
+        for (const r of this.#store.refRowsByParts(occ, chunk))
+          entry(numberOf.get(r.sub)!, r.key).old = { rowId: r.rowId, key: r.key, cells: r.cells };
         await slicer.pause();
       }
     }
@@ -139,7 +147,6 @@ export class SharedEvaluator {
     }
     return out;
   }
-
 }
 
 /** Stored rows one probe of the store may read (a key's holders are up to the group's size). */
@@ -157,7 +164,10 @@ function* freshPairs(keysOf: (Map<string, SqlValue[]> | undefined)[]): Generator
 }
 
 /** (subscription id, changed key) pairs whose stored parts are looked up through refs. */
-function* storedPairs(subs: Subscription[], keysOf: (Map<string, SqlValue[]> | undefined)[]): Generator<[number, string]> {
+function* storedPairs(
+  subs: Subscription[],
+  keysOf: (Map<string, SqlValue[]> | undefined)[],
+): Generator<[number, string]> {
   for (let i = 0; i < keysOf.length; i++) {
     const keys = keysOf[i];
     if (keys) for (const part of keys.keys()) yield [subs[i].id, part];

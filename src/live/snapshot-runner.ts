@@ -63,7 +63,9 @@ export class SnapshotRunner {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const w = new Worker(path.join(__dirname, 'snapshot-worker.js'), { workerData: { path: this.#dbPath, positionSql: COMMITS_SQL } });
+    const w = new Worker(path.join(__dirname, 'snapshot-worker.js'), {
+      workerData: { path: this.#dbPath, positionSql: COMMITS_SQL },
+    });
     w.unref();
     w.on('message', (r: SnapshotResult) => {
       const p = this.#pending;

@@ -29,7 +29,12 @@ parentPort!.on('message', (req: SnapshotRequest) => {
           cache.set(job.sql, (st = db.prepare(job.sql).raw(true)));
         }
         const p = job.params;
-        const args = p === undefined ? [] : Array.isArray(p) ? p.map(bindable) : [Object.fromEntries(Object.entries(p).map(([k, v]) => [k, bindable(v)]))];
+        const args =
+          p === undefined
+            ? []
+            : Array.isArray(p)
+              ? p.map(bindable)
+              : [Object.fromEntries(Object.entries(p).map(([k, v]) => [k, bindable(v)]))];
         out.results.push({ key: job.key, rows: st.all(...args) as unknown[][] });
       } catch (err) {
         out.results.push({ key: job.key, error: (err as Error).message ?? String(err) });

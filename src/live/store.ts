@@ -90,7 +90,9 @@ export class SubscriptionStore {
       // Prepared once: the matcher begins and commits one transaction per batch.
       begin: p('BEGIN IMMEDIATE'),
       commit: p('COMMIT'),
-      insertSub: p('INSERT INTO subscriptions (uuid, key, sql, params, columns, next_row_id, last_change, listened_at) VALUES (?, ?, ?, ?, ?, 1, 0, ?)'),
+      insertSub: p(
+        'INSERT INTO subscriptions (uuid, key, sql, params, columns, next_row_id, last_change, listened_at) VALUES (?, ?, ?, ?, ?, 1, 0, ?)',
+      ),
       deleteSub: p('DELETE FROM subscriptions WHERE id = ?'),
       deleteRows: p('DELETE FROM rows WHERE sub = ?'),
       deleteRefs: p('DELETE FROM refs WHERE sub = ?'),
@@ -110,11 +112,15 @@ export class SubscriptionStore {
       insertRef: p('INSERT OR IGNORE INTO refs (sub, occ, part, row_id) VALUES (?, ?, ?, ?)'),
       deleteRef: p('DELETE FROM refs WHERE sub = ? AND occ = ? AND part = ? AND row_id = ?'),
       appendChange: p('INSERT INTO changes (sub, change_id, kind, row_id, cells, at) VALUES (?, ?, ?, ?, ?, ?)'),
-      changes: p('SELECT change_id AS changeId, kind, row_id AS rowId, cells FROM changes WHERE sub = ? AND change_id > ? AND change_id <= ? ORDER BY change_id LIMIT ?'),
+      changes: p(
+        'SELECT change_id AS changeId, kind, row_id AS rowId, cells FROM changes WHERE sub = ? AND change_id > ? AND change_id <= ? ORDER BY change_id LIMIT ?',
+      ),
       minChange: p('SELECT min(change_id) FROM changes WHERE sub = ?').pluck(),
       prune: p('DELETE FROM changes WHERE sub = ? AND change_id <= ? AND at < ?'),
       getState: p('SELECT value FROM state WHERE key = ?').pluck(),
-      setState: p('INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      setState: p(
+        'INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      ),
     };
   }
 
@@ -132,7 +138,14 @@ export class SubscriptionStore {
     }));
   }
 
-  insertSubscription(uuid: string, key: string, sql: string, params: string | null, columns: string[], now: number): number {
+  insertSubscription(
+    uuid: string,
+    key: string,
+    sql: string,
+    params: string | null,
+    columns: string[],
+    now: number,
+  ): number {
     return Number(this.#st.insertSub.run(uuid, key, sql, params, JSON.stringify(columns), now).lastInsertRowid);
   }
 
@@ -195,16 +208,33 @@ export class SubscriptionStore {
    * shared evaluation of same-SQL subscriptions). At most MAX_PAIRS keys.
    */
   rowsByKeys(keys: readonly string[]): PairedRow[] {
-    return this.#listed('rows', keys.map((k) => [k]), [], (v) => `WITH v(key) AS (VALUES ${v}) SELECT r.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_source WHERE r.key = v.key`);
+    return this.#listed(
+      'rows',
+      keys.map((k) => [k]),
+      [],
+      (v) =>
+        `WITH v(key) AS (VALUES ${v}) SELECT r.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN rows AS r INDEXED BY rows_by_source WHERE r.key = v.key`,
+    );
   }
 
   /** Stored rows built from the given source keys of occurrence `occ`, for many (subscription, key part) pairs (joins). */
   refRowsByParts(occ: number, pairs: readonly [number, string][]): PairedRow[] {
-    return this.#listed('refs', pairs, [occ], (v) => `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`);
+    return this.#listed(
+      'refs',
+      pairs,
+      [occ],
+      (v) =>
+        `WITH v(sub, part) AS (VALUES ${v}) SELECT v.sub AS sub, r.row_id AS rowId, r.key AS key, r.cells AS cells FROM v CROSS JOIN refs AS f CROSS JOIN rows AS r WHERE f.sub = v.sub AND f.occ = ? AND f.part = v.part AND r.sub = f.sub AND r.row_id = f.row_id`,
+    );
   }
 
   /** Runs a statement over a VALUES list, padded to a power of two with its last entry (cached statements). */
-  #listed(kind: string, list: readonly (readonly unknown[])[], extra: unknown[], sql: (values: string) => string): PairedRow[] {
+  #listed(
+    kind: string,
+    list: readonly (readonly unknown[])[],
+    extra: unknown[],
+    sql: (values: string) => string,
+  ): PairedRow[] {
     if (list.length === 0) return [];
     if (list.length > MAX_PAIRS) throw new Error(`at most ${MAX_PAIRS} entries per lookup`);
     let n = 1;
@@ -227,7 +257,9 @@ export class SubscriptionStore {
     else this.refRowsByParts(0, pairs);
     const st = this.#listStmts.get(`${kind}:${n}`)!;
     const args = kind === 'rows' ? pairs.map((p) => p[1]) : [...pairs.flat(), 0];
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+    return (this.db.prepare(`EXPLAIN QUERY PLAN ${st.source}`).all(...args) as { detail: string }[]).map(
+      (r) => r.detail,
+    );
   }
 
   refs(sub: number, occ: number, part: string): number[] {
@@ -308,7 +340,9 @@ export class SubscriptionStore {
     const db = new Database(this.file, { readonly: true });
     try {
       db.exec('BEGIN');
-      const head = db.prepare('SELECT last_change FROM subscriptions WHERE id = ?').pluck().get(sub) as number | undefined;
+      const head = db.prepare('SELECT last_change FROM subscriptions WHERE id = ?').pluck().get(sub) as
+        | number
+        | undefined;
       return new StoreSnapshot(db, sub, head ?? 0);
     } catch (err) {
       db.close();
@@ -339,7 +373,9 @@ export class StoreSnapshot {
     this.#db = db;
     this.#sub = sub;
     this.lastChange = lastChange;
-    this.#page = db.prepare('SELECT row_id AS rowId, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?');
+    this.#page = db.prepare(
+      'SELECT row_id AS rowId, cells FROM rows WHERE sub = ? AND row_id > ? ORDER BY row_id LIMIT ?',
+    );
   }
 
   /** The next page of rows; empty at the end. */

@@ -118,7 +118,8 @@ export class Subscription {
       if (!keys) continue;
       const pks = [...keys.values()].filter((pk) => pk.every((v) => v !== null));
       for (let at = 0; at < pks.length; at += MAX_KEYS) {
-        for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS))) entry(this.identity(row)).now = rowToJson(row.slice(0, ncols));
+        for (const row of this.#restricted(db, i, pks.slice(at, at + MAX_KEYS)))
+          entry(this.identity(row)).now = rowToJson(row.slice(0, ncols));
         await slicer.pause();
       }
       let n = 0;
@@ -252,7 +253,10 @@ export class Subscription {
       }
       if (c.after >= first) {
         const skip = c.after - first + 1;
-        c.push(lines.slice(skip), sizes.slice(skip).reduce((a, b) => a + b, 0));
+        c.push(
+          lines.slice(skip),
+          sizes.slice(skip).reduce((a, b) => a + b, 0),
+        );
       } else {
         c.push(lines, bytes);
       }
@@ -277,7 +281,9 @@ export class Subscription {
     const keys: Record<string, SqlValue> = {};
     for (let k = 0; k < n; k++) {
       const pk = pks[Math.min(k, pks.length - 1)];
-      pk.forEach((v, j) => (keys[keyParam(k, j)] = v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v));
+      pk.forEach(
+        (v, j) => (keys[keyParam(k, j)] = v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v),
+      );
     }
     return this.#run(db, this.plan.restrictedSql(occ, n), keys).all() as unknown[][];
   }
@@ -288,7 +294,12 @@ export class Subscription {
    * subscription, by SQL text, rather than kept by each; 10,000 subscriptions of one SQL otherwise
    * kept 10,000 prepared copies of it, about 40 MB.
    */
-  #run(db: Database.Database, sql: string, extra: Record<string, SqlValue>, once = false): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
+  #run(
+    db: Database.Database,
+    sql: string,
+    extra: Record<string, SqlValue>,
+    once = false,
+  ): { all(): unknown[]; iterate(): IterableIterator<unknown> } {
     let st: Database.Statement | undefined;
     if (once) {
       st = fullStatements.get(db, sql);
@@ -303,7 +314,16 @@ export class Subscription {
     }
     const p = this.plan.params;
     const hasExtra = Object.keys(extra).length > 0;
-    const args: unknown[] = p === undefined ? (hasExtra ? [extra] : []) : Array.isArray(p) ? (hasExtra ? [...p, extra] : p) : [{ ...p, ...extra }];
+    const args: unknown[] =
+      p === undefined
+        ? hasExtra
+          ? [extra]
+          : []
+        : Array.isArray(p)
+          ? hasExtra
+            ? [...p, extra]
+            : p
+          : [{ ...p, ...extra }];
     const s = st;
     return { all: () => s.all(...args), iterate: () => s.iterate(...args) };
   }
@@ -351,7 +371,15 @@ class Batch {
     } else if (old) {
       this.#store.deleteRow(this.#sub.id, old.rowId);
       this.#sub.onRow?.(old.key, -1);
-      if (this.#refs) this.#sub.plan.occurrences.forEach((_o, i) => this.#store.deleteRef(this.#sub.id, i, identityParts(old.key, this.#sub.plan.occurrences.length)[i], old.rowId));
+      if (this.#refs)
+        this.#sub.plan.occurrences.forEach((_o, i) =>
+          this.#store.deleteRef(
+            this.#sub.id,
+            i,
+            identityParts(old.key, this.#sub.plan.occurrences.length)[i],
+            old.rowId,
+          ),
+        );
       this.#record('delete', old.rowId, old.cells);
     } else if (cells !== undefined) {
       this.insert(key, cells);

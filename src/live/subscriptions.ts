@@ -109,7 +109,14 @@ export class Subscriptions {
     const memory = engine.path === ':memory:';
     this.#runner = memory ? null : new SnapshotRunner(engine.path);
     // An in-memory database has no second connection to hold a snapshot across turns: no pauses.
-    this.#matcher = new Matcher(store, this.#reader, this.#runner, (sub, message) => this.#drop(sub, message), memory ? Infinity : SLICE_MS, (sub) => this.#logged(sub));
+    this.#matcher = new Matcher(
+      store,
+      this.#reader,
+      this.#runner,
+      (sub, message) => this.#drop(sub, message),
+      memory ? Infinity : SLICE_MS,
+      (sub) => this.#logged(sub),
+    );
   }
 
   /**
@@ -192,7 +199,11 @@ export class Subscriptions {
       const now = Date.now();
       const uuid = crypto.randomUUID();
       const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
-      const sub = new Subscription({ id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now }, plan, this.#store);
+      const sub = new Subscription(
+        { id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now },
+        plan,
+        this.#store,
+      );
       return { sub, outcome: await sub.initialize(this.#reader.db, slicer) };
     });
     this.#making.set(key, making);
@@ -204,7 +215,10 @@ export class Subscriptions {
       return sub;
     } catch (err) {
       if (err instanceof PatinaError) throw err;
-      throw new PatinaError(this.#closed ? 'unavailable' : 'internal', `the subscription could not be made: ${(err as Error).message}`);
+      throw new PatinaError(
+        this.#closed ? 'unavailable' : 'internal',
+        `the subscription could not be made: ${(err as Error).message}`,
+      );
     } finally {
       this.#making.delete(key);
     }
@@ -222,14 +236,33 @@ export class Subscriptions {
       const min = this.#store.minChange(sub.id) ?? last + 1;
       // Ahead of the log: the client holds changes this agent never made (another agent's subscription,
       // or a store that was reset); unlike changes no longer kept, waiting will not bring them.
-      if (from > last) return ended(`change id ${from} is ahead of this subscription, whose last change id is ${last}: this agent never sent it (a different agent, or its subscription store was reset); re-read with GET /v1/subscriptions/${uuid} without from`);
-      if (from < min - 1) return ended(`changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`);
+      if (from > last)
+        return ended(
+          `change id ${from} is ahead of this subscription, whose last change id is ${last}: this agent never sent it (a different agent, or its subscription store was reset); re-read with GET /v1/subscriptions/${uuid} without from`,
+        );
+      if (from < min - 1)
+        return ended(
+          `changes after ${from} are no longer kept; re-subscribe without from to get the current rows; min change id: ${min}`,
+        );
       const client = this.#attach(sub);
-      return { lines: client.lines(this.#backfill(sub, client, from, last)), close: () => client.close(), onCut: (fn) => (client.onFail = fn) };
+      return {
+        lines: client.lines(this.#backfill(sub, client, from, last)),
+        close: () => client.close(),
+        onCut: (fn) => (client.onFail = fn),
+      };
     }
     const snapshot = sub.openSnapshot();
     const client = this.#attach(sub);
-    const prefix = snapshot ? snapshotLines(sub, snapshot) : [columnsLine(sub.plan.columns), ...this.#store.allRows(sub.id).sort((a, b) => a.rowId - b.rowId).map((r) => rowLine(r.rowId, r.cells)), eoqLine(sub.queryTime, sub.lastChange)];
+    const prefix = snapshot
+      ? snapshotLines(sub, snapshot)
+      : [
+          columnsLine(sub.plan.columns),
+          ...this.#store
+            .allRows(sub.id)
+            .sort((a, b) => a.rowId - b.rowId)
+            .map((r) => rowLine(r.rowId, r.cells)),
+          eoqLine(sub.queryTime, sub.lastChange),
+        ];
     return { lines: client.lines(prefix), close: () => client.close(), onCut: (fn) => (client.onFail = fn) };
   }
 
@@ -243,7 +276,8 @@ export class Subscriptions {
       idle.push(sub);
     }
     for (const sub of idle) this.#drop(sub, 'removed: nobody listened to it');
-    for (const sub of this.#long) this.#store.prune(sub.id, sub.lastChange - this.#opts.retainChanges, now - this.#opts.retainSeconds * 1000);
+    for (const sub of this.#long)
+      this.#store.prune(sub.id, sub.lastChange - this.#opts.retainChanges, now - this.#opts.retainSeconds * 1000);
     if (this.#listened.size === 0) return;
     this.#store.transaction(() => {
       for (const sub of this.#listened) {
@@ -312,7 +346,9 @@ export class Subscriptions {
   }
 
   /** Ends every listener's stream (the agent is stopping); the subscriptions stay for a restart. */
-  endListeners(message = 'the agent is shutting down; resume with GET /v1/subscriptions/{id}?from=<last change id seen>'): void {
+  endListeners(
+    message = 'the agent is shutting down; resume with GET /v1/subscriptions/{id}?from=<last change id seen>',
+  ): void {
     for (const sub of this.#byUuid.values()) for (const c of [...sub.clients]) c.fail(message);
   }
 
@@ -328,7 +364,9 @@ export class Subscriptions {
       // Changesets still queue meanwhile: the store is marked as matching the data only when none waits.
       await this.#matcher.close(budgetMs);
     } catch (err) {
-      process.stderr.write(`patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`);
+      process.stderr.write(
+        `patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`,
+      );
     }
     this.#closed = true;
     this.#loop.disable();
@@ -371,17 +409,22 @@ export class Subscriptions {
   }
 
   #attach(sub: Subscription): ClientStream {
-    const client = new ClientStream({ events: this.#opts.clientBuffer, bytes: this.#opts.clientBufferBytes }, sub.lastChange, () => {
-      sub.clients.delete(client);
-      sub.listenedAt = Date.now();
-      if (this.#closed || this.#byUuid.get(sub.uuid) !== sub) return;
-      this.#store.setListened(sub.id, sub.listenedAt);
-      if (sub.clients.size === 0) {
-        this.#listened.delete(sub);
-        this.#quiet.delete(sub); // re-added last: the quiet ones stay in the order they went quiet
-        this.#quiet.add(sub);
-      }
-    }, this.#tally);
+    const client = new ClientStream(
+      { events: this.#opts.clientBuffer, bytes: this.#opts.clientBufferBytes },
+      sub.lastChange,
+      () => {
+        sub.clients.delete(client);
+        sub.listenedAt = Date.now();
+        if (this.#closed || this.#byUuid.get(sub.uuid) !== sub) return;
+        this.#store.setListened(sub.id, sub.listenedAt);
+        if (sub.clients.size === 0) {
+          this.#listened.delete(sub);
+          this.#quiet.delete(sub); // re-added last: the quiet ones stay in the order they went quiet
+          this.#quiet.add(sub);
+        }
+      },
+      this.#tally,
+    );
     sub.clients.add(client);
     sub.listenedAt = Date.now();
     if (this.#byUuid.get(sub.uuid) === sub) {
@@ -398,7 +441,9 @@ export class Subscriptions {
       if (this.#closed) return;
       const page = this.#store.changes(sub.id, at, upTo, PAGE);
       if (page.length === 0 || page[0].changeId !== at + 1) {
-        client.fail(`changes after ${at} were removed while they were being sent; min change id: ${this.#store.minChange(sub.id) ?? sub.lastChange + 1}`);
+        client.fail(
+          `changes after ${at} were removed while they were being sent; min change id: ${this.#store.minChange(sub.id) ?? sub.lastChange + 1}`,
+        );
         return;
       }
       let s = '';
@@ -409,7 +454,10 @@ export class Subscriptions {
   }
 }
 
-async function* snapshotLines(sub: Subscription, snapshot: NonNullable<ReturnType<Subscription['openSnapshot']>>): AsyncGenerator<string> {
+async function* snapshotLines(
+  sub: Subscription,
+  snapshot: NonNullable<ReturnType<Subscription['openSnapshot']>>,
+): AsyncGenerator<string> {
   try {
     yield columnsLine(sub.plan.columns);
     for (;;) {
@@ -434,7 +482,10 @@ function ended(message: string): Listener {
 
 /** The identity of a statement: its SQL text and its parameters, exactly. */
 export function statementKey(sql: string, params: SqlParams | undefined): string {
-  return crypto.createHash('sha256').update(JSON.stringify([sql, encodeParams(params)])).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([sql, encodeParams(params)]))
+    .digest('hex');
 }
 
 /** Parameters as JSON that keeps 64-bit integers and BLOBs exact. */
@@ -443,7 +494,13 @@ export function encodeParams(params: SqlParams | undefined): string | null {
   const enc = (v: SqlValue): unknown =>
     typeof v === 'bigint' ? { $i: v.toString() } : v instanceof Uint8Array ? { $b: Buffer.from(v).toString('hex') } : v;
   if (Array.isArray(params)) return JSON.stringify(params.map(enc));
-  return JSON.stringify(Object.fromEntries(Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, enc(v)])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.entries(params)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, enc(v)]),
+    ),
+  );
 }
 
 export function decodeParams(text: string | null): SqlParams | undefined {

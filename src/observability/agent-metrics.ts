@@ -25,7 +25,14 @@ export interface MeteredAgent {
   pg(): { accepted: number; open: number; statements: Map<string, number>; errors: Map<string, number> } | null;
   cluster(): {
     members: { addr: string; state: string; rtt_ms: number | null }[];
-    stats: { pushed: number; pushReceived: number; merged: number; syncRounds: number; synced: number; deferred: number };
+    stats: {
+      pushed: number;
+      pushReceived: number;
+      merged: number;
+      syncRounds: number;
+      synced: number;
+      deferred: number;
+    };
     gaps: number;
     lagVersions: number;
     lagSeconds: number;
@@ -37,19 +44,38 @@ const PEER_STATES = ['alive', 'suspect', 'down', 'joining'];
 
 /** Registers every figure of the agent with the registry (once, at start). */
 export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
-  m.gauge('patina_agent_info', 'Always 1; the labels name this agent.', () => [[{ actor_id: a.actor ?? '' }, 1]], ['actor_id']);
+  m.gauge('patina_agent_info', 'Always 1; the labels name this agent.', () => [[{ actor_id: a.actor ?? '' }, 1]], [
+    'actor_id',
+  ]);
 
   // Writes: counted from the change feed (every committed changeset, local or merged), timed by the engine.
-  const committed = m.counter('patina_writes_committed_total', 'Transactions committed that changed rows, by origin (local, or merged from a peer).', ['origin']);
-  const rows = m.histogram('patina_changeset_rows', 'Rows changed per committed changeset, by origin.', [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 20000, 100000], ['origin']);
+  const committed = m.counter(
+    'patina_writes_committed_total',
+    'Transactions committed that changed rows, by origin (local, or merged from a peer).',
+    ['origin'],
+  );
+  const rows = m.histogram(
+    'patina_changeset_rows',
+    'Rows changed per committed changeset, by origin.',
+    [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 20000, 100000],
+    ['origin'],
+  );
   // Children looked up once: a commit then costs two additions and a bucket search.
-  const byOrigin = { local: { committed: committed.labels('local'), rows: rows.labels('local') }, remote: { committed: committed.labels('remote'), rows: rows.labels('remote') } };
+  const byOrigin = {
+    local: { committed: committed.labels('local'), rows: rows.labels('local') },
+    remote: { committed: committed.labels('remote'), rows: rows.labels('remote') },
+  };
   a.feed.observe((cs: Changeset) => {
     const o = byOrigin[cs.origin];
     o.committed.inc();
     o.rows.observe(cs.changes.length);
   });
-  const writes = m.histogram('patina_write_duration_seconds', 'Write transactions (HTTP and PostgreSQL autocommit): time from request to commit, by result.', [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], ['result']);
+  const writes = m.histogram(
+    'patina_write_duration_seconds',
+    'Write transactions (HTTP and PostgreSQL autocommit): time from request to commit, by result.',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    ['result'],
+  );
   const writeOk = writes.labels('ok');
   const writeError = writes.labels('error');
   a.engine.onWrite = (seconds, ok, sql) => {
@@ -59,10 +85,18 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
   a.engine.onWorkerRead = (sql, seconds) => noteQueryTime('read', sql, seconds);
 
   // Reads.
-  m.total('patina_reads_total', 'Reads started, by where they ran: in_process (provably bounded point reads) or worker.', () => {
-    const r = a.engine.readStats();
-    return [[{ where: 'in_process' }, r.in_process_total], [{ where: 'worker' }, r.on_workers_total]];
-  }, ['where']);
+  m.total(
+    'patina_reads_total',
+    'Reads started, by where they ran: in_process (provably bounded point reads) or worker.',
+    () => {
+      const r = a.engine.readStats();
+      return [
+        [{ where: 'in_process' }, r.in_process_total],
+        [{ where: 'worker' }, r.on_workers_total],
+      ];
+    },
+    ['where'],
+  );
   m.gauge('patina_read_workers', 'Read worker processes alive.', () => a.engine.readStats().workers);
   m.gauge('patina_read_workers_busy', 'Read worker processes running a read.', () => a.engine.readStats().busy);
   m.gauge('patina_reads_waiting', 'Reads waiting for a free worker.', () => a.engine.readStats().waiting);
@@ -71,44 +105,138 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
   const subs = () => a.subscriptions();
   m.gauge('patina_subscriptions', 'Live subscriptions kept.', () => subs()?.subscriptions ?? 0);
   m.gauge('patina_subscription_clients', 'Clients listening to subscriptions.', () => subs()?.clients ?? 0);
-  m.total('patina_subscription_changes_sent_total', 'Change events sent live to subscription clients.', () => subs()?.changes_sent_total ?? 0);
-  m.gauge('patina_matcher_queue_length', 'Committed changesets waiting for the subscription matcher.', () => subs()?.queued_changesets ?? 0);
-  m.gauge('patina_matcher_lag_seconds', 'How long the oldest changeset waiting for the matcher has waited.', () => subs()?.matcher_lag_seconds ?? 0);
-  m.gauge('patina_update_streams', 'Open table update streams (POST /v1/updates/{table}).', () => a.updates()?.streams ?? 0);
-  m.total('patina_clients_cut_off_total', 'Streaming clients cut off for falling behind, by kind of stream.', () => [
-    [{ stream: 'subscription' }, subs()?.clients_cut_off_total ?? 0],
-    [{ stream: 'update' }, a.updates()?.cutOffs ?? 0],
-  ], ['stream']);
+  m.total(
+    'patina_subscription_changes_sent_total',
+    'Change events sent live to subscription clients.',
+    () => subs()?.changes_sent_total ?? 0,
+  );
+  m.gauge(
+    'patina_matcher_queue_length',
+    'Committed changesets waiting for the subscription matcher.',
+    () => subs()?.queued_changesets ?? 0,
+  );
+  m.gauge(
+    'patina_matcher_lag_seconds',
+    'How long the oldest changeset waiting for the matcher has waited.',
+    () => subs()?.matcher_lag_seconds ?? 0,
+  );
+  m.gauge(
+    'patina_update_streams',
+    'Open table update streams (POST /v1/updates/{table}).',
+    () => a.updates()?.streams ?? 0,
+  );
+  m.total(
+    'patina_clients_cut_off_total',
+    'Streaming clients cut off for falling behind, by kind of stream.',
+    () => [
+      [{ stream: 'subscription' }, subs()?.clients_cut_off_total ?? 0],
+      [{ stream: 'update' }, a.updates()?.cutOffs ?? 0],
+    ],
+    ['stream'],
+  );
 
   // PostgreSQL front end.
   m.gauge('patina_pg_connections', 'PostgreSQL connections open.', () => a.pg()?.open ?? 0);
   m.total('patina_pg_connections_accepted_total', 'PostgreSQL connections accepted.', () => a.pg()?.accepted ?? 0);
-  m.total('patina_pg_statements_total', 'PostgreSQL statements completed, by kind (command tag).', () => byLabel('kind', a.pg()?.statements), ['kind']);
-  m.total('patina_pg_errors_total', 'PostgreSQL errors sent, by SQLSTATE class (its first two characters).', () => byLabel('sqlstate_class', a.pg()?.errors), ['sqlstate_class']);
+  m.total(
+    'patina_pg_statements_total',
+    'PostgreSQL statements completed, by kind (command tag).',
+    () => byLabel('kind', a.pg()?.statements),
+    ['kind'],
+  );
+  m.total(
+    'patina_pg_errors_total',
+    'PostgreSQL errors sent, by SQLSTATE class (its first two characters).',
+    () => byLabel('sqlstate_class', a.pg()?.errors),
+    ['sqlstate_class'],
+  );
 
   // Replication.
   const cl = () => a.cluster();
-  m.gauge('patina_peer_up', '1 when the peer answers pings (alive or suspect), else 0.', () => (cl()?.members ?? []).map((p) => [{ peer: p.addr }, p.state === 'alive' || p.state === 'suspect' ? 1 : 0] as [Record<string, string>, number]), ['peer']);
-  m.gauge('patina_peer_state', '1 for the state each peer is in (alive, suspect, down, joining).', () => (cl()?.members ?? []).flatMap((p) => PEER_STATES.map((s) => [{ peer: p.addr, state: s }, p.state === s ? 1 : 0] as [Record<string, string>, number])), ['peer', 'state']);
-  m.gauge('patina_peer_rtt_seconds', "Round-trip time of the peer's last answered ping.", () => (cl()?.members ?? []).filter((p) => p.rtt_ms !== null).map((p) => [{ peer: p.addr }, p.rtt_ms! / 1000] as [Record<string, string>, number]), ['peer']);
-  m.total('patina_replication_changesets_pushed_total', 'Changesets sent to peers by push (best effort).', () => cl()?.stats.pushed ?? 0);
-  m.total('patina_replication_changesets_received_total', 'Changesets received from peers by push.', () => cl()?.stats.pushReceived ?? 0);
-  m.total('patina_replication_changesets_merged_total', 'Changesets from peers merged here (push and sync).', () => cl()?.stats.merged ?? 0);
+  m.gauge(
+    'patina_peer_up',
+    '1 when the peer answers pings (alive or suspect), else 0.',
+    () =>
+      (cl()?.members ?? []).map(
+        (p) =>
+          [{ peer: p.addr }, p.state === 'alive' || p.state === 'suspect' ? 1 : 0] as [Record<string, string>, number],
+      ),
+    ['peer'],
+  );
+  m.gauge(
+    'patina_peer_state',
+    '1 for the state each peer is in (alive, suspect, down, joining).',
+    () =>
+      (cl()?.members ?? []).flatMap((p) =>
+        PEER_STATES.map((s) => [{ peer: p.addr, state: s }, p.state === s ? 1 : 0] as [Record<string, string>, number]),
+      ),
+    ['peer', 'state'],
+  );
+  m.gauge(
+    'patina_peer_rtt_seconds',
+    "Round-trip time of the peer's last answered ping.",
+    () =>
+      (cl()?.members ?? [])
+        .filter((p) => p.rtt_ms !== null)
+        .map((p) => [{ peer: p.addr }, p.rtt_ms! / 1000] as [Record<string, string>, number]),
+    ['peer'],
+  );
+  m.total(
+    'patina_replication_changesets_pushed_total',
+    'Changesets sent to peers by push (best effort).',
+    () => cl()?.stats.pushed ?? 0,
+  );
+  m.total(
+    'patina_replication_changesets_received_total',
+    'Changesets received from peers by push.',
+    () => cl()?.stats.pushReceived ?? 0,
+  );
+  m.total(
+    'patina_replication_changesets_merged_total',
+    'Changesets from peers merged here (push and sync).',
+    () => cl()?.stats.merged ?? 0,
+  );
   m.total('patina_replication_sync_rounds_total', 'Anti-entropy sync rounds run.', () => cl()?.stats.syncRounds ?? 0);
   m.total('patina_replication_syncs_total', 'Sync exchanges with one peer completed.', () => cl()?.stats.synced ?? 0);
-  m.total('patina_replication_deferred_total', "Changesets deferred because this agent's schema lacks their table or column.", () => cl()?.stats.deferred ?? 0);
-  m.gauge('patina_replication_gaps', 'Versions of other agents missing below their highest version merged here.', () => cl()?.gaps ?? 0);
-  m.gauge('patina_replication_lag_versions', 'Versions this agent lacks: gaps plus how far behind what peers reported.', () => cl()?.lagVersions ?? 0);
-  m.gauge('patina_replication_lag_seconds', 'Age of the oldest version this agent knows of and lacks (0 when it lacks none).', () => cl()?.lagSeconds ?? 0);
-  m.gauge('patina_replication_last_sync_age_seconds', 'Seconds since the last completed sync exchange (-1 before the first).', () => {
-    const c = cl();
-    return c?.lastSyncSecondsAgo ?? -1;
-  });
+  m.total(
+    'patina_replication_deferred_total',
+    "Changesets deferred because this agent's schema lacks their table or column.",
+    () => cl()?.stats.deferred ?? 0,
+  );
+  m.gauge(
+    'patina_replication_gaps',
+    'Versions of other agents missing below their highest version merged here.',
+    () => cl()?.gaps ?? 0,
+  );
+  m.gauge(
+    'patina_replication_lag_versions',
+    'Versions this agent lacks: gaps plus how far behind what peers reported.',
+    () => cl()?.lagVersions ?? 0,
+  );
+  m.gauge(
+    'patina_replication_lag_seconds',
+    'Age of the oldest version this agent knows of and lacks (0 when it lacks none).',
+    () => cl()?.lagSeconds ?? 0,
+  );
+  m.gauge(
+    'patina_replication_last_sync_age_seconds',
+    'Seconds since the last completed sync exchange (-1 before the first).',
+    () => {
+      const c = cl();
+      return c?.lastSyncSecondsAgo ?? -1;
+    },
+  );
 
   // Files.
   m.gauge('patina_database_size_bytes', 'Size of the SQLite data file.', () => fileSize(a.dbPath));
-  m.gauge('patina_database_wal_size_bytes', "Size of the data file's write-ahead log.", () => fileSize(`${a.dbPath}-wal`));
-  m.gauge('patina_subscription_store_size_bytes', 'Size of the subscription store file and its write-ahead log.', () => fileSize(`${a.dbPath}.subscriptions`) + fileSize(`${a.dbPath}.subscriptions-wal`));
+  m.gauge('patina_database_wal_size_bytes', "Size of the data file's write-ahead log.", () =>
+    fileSize(`${a.dbPath}-wal`),
+  );
+  m.gauge(
+    'patina_subscription_store_size_bytes',
+    'Size of the subscription store file and its write-ahead log.',
+    () => fileSize(`${a.dbPath}.subscriptions`) + fileSize(`${a.dbPath}.subscriptions-wal`),
+  );
 }
 
 function byLabel(label: string, counts: Map<string, number> | undefined): [Record<string, string>, number][] {

@@ -20,9 +20,15 @@ export class Metrics {
     // Process figures and the event-loop delay (patina_nodejs_eventloop_lag_*_seconds), from prom-client.
     client.collectDefaultMetrics({ register: this.registry, prefix: 'patina_', eventLoopMonitoringPrecision: 10 });
     // Gauges named *_total break the Prometheus naming rules (promtool check metrics refuses them).
-    for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) this.registry.removeSingleMetric(`patina_nodejs_${name}`);
+    for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total'])
+      this.registry.removeSingleMetric(`patina_nodejs_${name}`);
     this.#http = {
-      requests: new CounterSeries('patina_http_requests_total', 'HTTP requests answered, by route, method and status.', ['route', 'method', 'status'], this.registry),
+      requests: new CounterSeries(
+        'patina_http_requests_total',
+        'HTTP requests answered, by route, method and status.',
+        ['route', 'method', 'status'],
+        this.registry,
+      ),
       duration: new HistogramSeries(
         'patina_http_request_duration_seconds',
         'Time from request to response start (streams: to their first line), by route and method.',
@@ -41,7 +47,10 @@ export class Metrics {
     const key = `${route} ${method} ${status}`;
     let c = this.#children.get(key);
     if (!c) {
-      c = { count: this.#http.requests.labels(route, method, String(status)), time: this.#http.duration.labels(route, method) };
+      c = {
+        count: this.#http.requests.labels(route, method, String(status)),
+        time: this.#http.duration.labels(route, method),
+      };
       this.#children.set(key, c);
     }
     c.count.inc();

@@ -33,7 +33,8 @@ abstract class Series<Child> {
     const key = values.join('\u0000');
     let c = this.#children.get(key);
     if (!c) {
-      if (values.length !== this.labelNames.length) throw new Error(`${this.name}: expected labels ${this.labelNames.join(', ')}`);
+      if (values.length !== this.labelNames.length)
+        throw new Error(`${this.name}: expected labels ${this.labelNames.join(', ')}`);
       const labels: Labels = {};
       this.labelNames.forEach((n, i) => (labels[n] = values[i]));
       c = { labels, child: this.newChild() };

@@ -15,7 +15,11 @@ try {
   }
   const copy = new Database(out);
   try {
-    copy.prepare('INSERT INTO __patina_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(markKey, mark);
+    copy
+      .prepare(
+        'INSERT INTO __patina_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      )
+      .run(markKey, mark);
     copy.pragma('journal_mode = DELETE'); // one self-contained file
   } finally {
     copy.close();

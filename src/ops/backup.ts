@@ -39,11 +39,17 @@ export function isBackupCopy(dbPath: string): boolean {
 
 /** Refuses a target that is not an absolute path in an existing folder, or that exists already. */
 export function checkBackupTarget(file: unknown): string {
-  if (typeof file !== 'string' || file === '') throw new PatinaError('user', 'backup: expected {"path": "/absolute/path/of/the/backup/file"}');
-  if (!path.isAbsolute(file)) throw new PatinaError('user', `backup: the path must be absolute (the agent's working folder is not the caller's): ${file}`);
+  if (typeof file !== 'string' || file === '')
+    throw new PatinaError('user', 'backup: expected {"path": "/absolute/path/of/the/backup/file"}');
+  if (!path.isAbsolute(file))
+    throw new PatinaError(
+      'user',
+      `backup: the path must be absolute (the agent's working folder is not the caller's): ${file}`,
+    );
   if (fs.existsSync(file)) throw new PatinaError('conflict', `backup: ${file} exists already; choose a new file name`);
   const dir = path.dirname(file);
-  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new PatinaError('user', `backup: folder ${dir} does not exist`);
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+    throw new PatinaError('user', `backup: folder ${dir} does not exist`);
   return file;
 }
 
@@ -53,7 +59,12 @@ export function checkBackupTarget(file: unknown): string {
  * meanwhile. The copy is written beside the target and linked into place once complete and marked
  * as a backup, which `patina restore` puts in place with a new actor id.
  */
-export async function backupDatabase(dbPath: string, file: string, mark: Record<string, unknown>, onProgress: (p: BackupProgress) => void): Promise<BackupResult> {
+export async function backupDatabase(
+  dbPath: string,
+  file: string,
+  mark: Record<string, unknown>,
+  onProgress: (p: BackupProgress) => void,
+): Promise<BackupResult> {
   const target = checkBackupTarget(file);
   const partial = `${target}.partial-${process.pid}`;
   const t0 = performance.now();
@@ -62,7 +73,9 @@ export async function backupDatabase(dbPath: string, file: string, mark: Record<
   try {
     onProgress({ bytesDone: 0, bytesTotal });
     await new Promise<void>((resolve, reject) => {
-      const w = new Worker(path.join(__dirname, 'backup-worker.js'), { workerData: { db: dbPath, out: partial, markKey: BACKUP_MARK, mark: JSON.stringify(mark) } });
+      const w = new Worker(path.join(__dirname, 'backup-worker.js'), {
+        workerData: { db: dbPath, out: partial, markKey: BACKUP_MARK, mark: JSON.stringify(mark) },
+      });
       w.once('message', (m: { ok?: true; error?: string }) => (m.ok ? resolve() : reject(new Error(m.error))));
       w.once('error', reject);
       w.once('exit', (code) => reject(new Error(`the backup worker exited (${code})`)));

@@ -32,7 +32,11 @@ export class DatabaseLock {
       db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, what TEXT NOT NULL, since TEXT NOT NULL)');
       db.exec('BEGIN IMMEDIATE');
       db.exec('DELETE FROM holder');
-      db.prepare('INSERT INTO holder (pid, what, since) VALUES (?, ?, ?)').run(process.pid, holder, new Date().toISOString());
+      db.prepare('INSERT INTO holder (pid, what, since) VALUES (?, ?, ?)').run(
+        process.pid,
+        holder,
+        new Date().toISOString(),
+      );
       db.exec('COMMIT');
       // Held from here on: no write of ours follows, so nothing is journalled and readers go on.
       db.exec('BEGIN IMMEDIATE');
@@ -41,7 +45,10 @@ export class DatabaseLock {
       const who = busy ? readHolder(db) : null;
       db.close();
       if (!busy) throw new PatinaError('internal', `cannot take the lock ${file}: ${(err as Error).message}`);
-      throw new PatinaError('conflict', `database ${dbPath} is in use by ${who ? `a running ${who.what} (pid ${who.pid})` : 'another running agent'}; only one agent may open a database`);
+      throw new PatinaError(
+        'conflict',
+        `database ${dbPath} is in use by ${who ? `a running ${who.what} (pid ${who.pid})` : 'another running agent'}; only one agent may open a database`,
+      );
     }
     return new DatabaseLock(file, db);
   }

@@ -30,7 +30,8 @@ export function restoreDatabase(backupFile: string, dbPath: string): RestoreResu
   const src = path.resolve(backupFile);
   const dest = path.resolve(dbPath);
   checkBackup(src);
-  if (!fs.existsSync(path.dirname(dest))) throw new PatinaError('user', `restore: folder ${path.dirname(dest)} does not exist`);
+  if (!fs.existsSync(path.dirname(dest)))
+    throw new PatinaError('user', `restore: folder ${path.dirname(dest)} does not exist`);
   const lock = DatabaseLock.acquire(dest, 'restore');
   const tmp = `${dest}.restoring`;
   try {
@@ -38,7 +39,14 @@ export function restoreDatabase(backupFile: string, dbPath: string): RestoreResu
     fs.copyFileSync(src, tmp);
     const result = newIdentity(tmp);
     // The old database's WAL and the subscriptions kept beside it belong to other data: they go first.
-    for (const f of [`${dest}-wal`, `${dest}-shm`, `${dest}.subscriptions`, `${dest}.subscriptions-wal`, `${dest}.subscriptions-shm`]) fs.rmSync(f, { force: true });
+    for (const f of [
+      `${dest}-wal`,
+      `${dest}-shm`,
+      `${dest}.subscriptions`,
+      `${dest}.subscriptions-wal`,
+      `${dest}.subscriptions-shm`,
+    ])
+      fs.rmSync(f, { force: true });
     fs.renameSync(tmp, dest);
     return { path: dest, ...result };
   } catch (err) {
@@ -83,7 +91,9 @@ function newIdentity(file: string): { actor: string; previousActor: string; prev
   try {
     db.defaultSafeIntegers(true);
     const get = db.prepare('SELECT value FROM __patina_meta WHERE key = ?').pluck();
-    const set = db.prepare('INSERT INTO __patina_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    const set = db.prepare(
+      'INSERT INTO __patina_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    );
     const out = db.transaction(() => {
       const old = get.get('site_id') as Buffer | undefined;
       const oldVersion = Number((get.get(VERSION_KEY) as bigint | number | string | undefined) ?? 0);
@@ -93,9 +103,14 @@ function newIdentity(file: string): { actor: string; previousActor: string; prev
       db.prepare('DELETE FROM __patina_meta WHERE key = ?').run(BACKUP_MARK);
       for (const sql of VERSION_TABLES_DDL) db.exec(sql);
       if (old && oldVersion > 0) {
-        db.prepare('INSERT INTO __patina_versions (site_id, head) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET head = max(head, excluded.head)').run(old, BigInt(oldVersion));
+        db.prepare(
+          'INSERT INTO __patina_versions (site_id, head) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET head = max(head, excluded.head)',
+        ).run(old, BigInt(oldVersion));
       }
-      set.run('restored_from', JSON.stringify({ actor: old?.toString('hex') ?? null, version: oldVersion, at: new Date().toISOString() }));
+      set.run(
+        'restored_from',
+        JSON.stringify({ actor: old?.toString('hex') ?? null, version: oldVersion, at: new Date().toISOString() }),
+      );
       return { actor: site.toString('hex'), previousActor: old?.toString('hex') ?? '', previousVersion: oldVersion };
     })();
     db.pragma('journal_mode = WAL');

@@ -59,9 +59,16 @@ export class AgentProcess {
   /** Starts the process and waits for its ready line; rejects with its output if it exits first. */
   start(timeoutMs = 20000): Promise<this> {
     this.output = '';
-    this.proc = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), CLI, ...this.args()], { cwd: this.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...this.opts.env } });
+    this.proc = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), CLI, ...this.args()], {
+      cwd: this.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...this.opts.env },
+    });
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`agent did not get ready in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`agent did not get ready in ${timeoutMs} ms:\n${this.output}`)),
+        timeoutMs,
+      );
       const onData = (d: Buffer) => {
         this.output += d.toString();
         const m = /agent ready, HTTP API on (https?:\/\/\S+?),? /.exec(this.output);

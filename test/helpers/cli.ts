@@ -9,9 +9,16 @@ export interface CliResult {
 }
 
 /** Runs `patina ARGS...` as a user would and collects its output and exit code. */
-export function runCli(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+    const p = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...opts.env },
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d) => (stdout += d));

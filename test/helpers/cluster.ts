@@ -68,7 +68,15 @@ export class TestCluster {
     const agent = new AgentProcess({
       dir,
       schema: this.#opts.schema,
-      args: ['--gossip-addr', `${ip}:0`, '--gossip-advertise', proxy.addr, ...boot, ...(this.#opts.args?.(i) ?? []), ...extra],
+      args: [
+        '--gossip-addr',
+        `${ip}:0`,
+        '--gossip-advertise',
+        proxy.addr,
+        ...boot,
+        ...(this.#opts.args?.(i) ?? []),
+        ...extra,
+      ],
     });
     const node = new ClusterNode(String.fromCharCode(65 + i), ip, proxy, agent);
     this.nodes.push(node);
@@ -122,20 +130,29 @@ export async function dump(base: string, table: string): Promise<string> {
   return JSON.stringify(rs, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
-export async function syncStatus(base: string): Promise<{ gaps: number; origins: { actor_id: string; head: number; missing: number }[] }> {
+export async function syncStatus(
+  base: string,
+): Promise<{ gaps: number; origins: { actor_id: string; head: number; missing: number }[] }> {
   const r = await request(base, 'GET', '/v1/sync/status');
   return r.json as { gaps: number; origins: { actor_id: string; head: number; missing: number }[] };
 }
 
-export async function members(base: string): Promise<{ addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[]> {
+export async function members(
+  base: string,
+): Promise<{ addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[]> {
   const r = await request(base, 'GET', '/v1/cluster/members');
-  return (r.json as { members: { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[] }).members;
+  return (r.json as { members: { addr: string; actor_id: string | null; state: string; rtt_ms: number | null }[] })
+    .members;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns true; fails with `what` and the last detail after timeoutMs. */
-export async function eventually(what: string, timeoutMs: number, check: () => Promise<boolean | string>): Promise<void> {
+export async function eventually(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<boolean | string>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown = '';
   for (;;) {
@@ -146,7 +163,8 @@ export async function eventually(what: string, timeoutMs: number, check: () => P
     } catch (err) {
       last = (err as Error).message;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms (${String(last).slice(0, 2000)})`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not reached in ${timeoutMs} ms (${String(last).slice(0, 2000)})`);
     await sleep(200);
   }
 }
@@ -159,12 +177,18 @@ export async function converged(nodes: ClusterNode[], tables: string[], timeoutM
     const live = nodes.filter((n) => n.running);
     for (const t of tables) {
       const dumps = await Promise.all(live.map((n) => dump(n.http, t)));
-      if (dumps.some((d) => d !== dumps[0])) return `table ${t} differs: ${live.map((n, i) => `${n.name}: ${dumps[i].length} chars`).join(', ')}`;
+      if (dumps.some((d) => d !== dumps[0]))
+        return `table ${t} differs: ${live.map((n, i) => `${n.name}: ${dumps[i].length} chars`).join(', ')}`;
     }
     const st = await Promise.all(live.map((n) => syncStatus(n.http)));
     const heads = st.map((s) => Object.fromEntries(s.origins.map((o) => [o.actor_id, o.head])));
     for (const s of st) if (s.gaps !== 0) return `gaps: ${s.gaps}`;
-    const key = (h: Record<string, number>) => JSON.stringify(Object.entries(h).filter(([, v]) => v > 0).sort());
+    const key = (h: Record<string, number>) =>
+      JSON.stringify(
+        Object.entries(h)
+          .filter(([, v]) => v > 0)
+          .sort(),
+      );
     if (heads.some((h) => key(h) !== key(heads[0]))) return `heads differ: ${heads.map(key).join(' | ')}`;
     return true;
   });

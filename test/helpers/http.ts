@@ -20,10 +20,18 @@ export interface ClientTls {
 }
 
 /** One request over a real socket (https for an https base, with `tls`); the whole response body is read. */
-export function request(base: string, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}, tls: ClientTls = {}): Promise<HttpResult> {
+export function request(
+  base: string,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+  tls: ClientTls = {},
+): Promise<HttpResult> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const h = body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json', ...headers } : headers;
+    const h =
+      body !== undefined && !('content-type' in headers) ? { 'content-type': 'application/json', ...headers } : headers;
     const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on('data', (c) => chunks.push(c));
@@ -49,7 +57,10 @@ export function request(base: string, method: string, path: string, body?: strin
       });
       res.on('error', reject);
     };
-    const req = url.protocol === 'https:' ? https.request(url, { method, headers: h, agent: false, ...tls }, onResponse) : http.request(url, { method, headers: h, agent: false }, onResponse);
+    const req =
+      url.protocol === 'https:'
+        ? https.request(url, { method, headers: h, agent: false, ...tls }, onResponse)
+        : http.request(url, { method, headers: h, agent: false }, onResponse);
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -57,19 +68,44 @@ export function request(base: string, method: string, path: string, body?: strin
 }
 
 /** POST a JSON value (or raw text) with content-type application/json. */
-export function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
-  return request(base, 'POST', path, typeof body === 'string' && headers.raw === '1' ? body : JSON.stringify(body), headers);
+export function postJson(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
+  return request(
+    base,
+    'POST',
+    path,
+    typeof body === 'string' && headers.raw === '1' ? body : JSON.stringify(body),
+    headers,
+  );
 }
 
 /**
  * Opens a streaming request and hands back its NDJSON events as they arrive. `close()` ends it.
  */
-export function openStream(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<NdjsonStream> {
+export function openStream(
+  base: string,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<NdjsonStream> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers, agent: false }, (res) => {
-      resolve(new NdjsonStream(req, res));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
+        agent: false,
+      },
+      (res) => {
+        resolve(new NdjsonStream(req, res));
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -119,9 +155,15 @@ export class NdjsonStream {
   async until(pred: (events: unknown[]) => boolean, timeoutMs = 10000): Promise<unknown[]> {
     const deadline = Date.now() + timeoutMs;
     while (!pred(this.events)) {
-      if (this.ended) throw new Error(`stream ended before the condition held; events: ${JSON.stringify(this.events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      if (this.ended)
+        throw new Error(
+          `stream ended before the condition held; events: ${JSON.stringify(this.events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+        );
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; events so far: ${JSON.stringify(this.events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out; events so far: ${JSON.stringify(this.events, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+        );
       await new Promise<void>((r) => {
         const t = setTimeout(r, left);
         this.#waiters.push(() => {

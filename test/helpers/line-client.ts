@@ -35,16 +35,27 @@ export class LineClient {
   }
 
   /** `after`: the change id the client resumes after (GET with from=). */
-  static open(base: string, method: string, path: string, body: string | undefined, mode: ReadMode, after = 0): Promise<LineClient> {
+  static open(
+    base: string,
+    method: string,
+    path: string,
+    body: string | undefined,
+    mode: ReadMode,
+    after = 0,
+  ): Promise<LineClient> {
     const url = new URL(path, base);
     return new Promise((resolve, reject) => {
-      const req = http.request(url, { method, headers: body !== undefined ? { 'content-type': 'application/json' } : {}, agent: false }, (res) => {
-        c.res = res;
-        c.status = res.statusCode ?? 0;
-        c.queryId = String(res.headers['patina-query-id'] ?? '');
-        c.#read(mode);
-        resolve(c);
-      });
+      const req = http.request(
+        url,
+        { method, headers: body !== undefined ? { 'content-type': 'application/json' } : {}, agent: false },
+        (res) => {
+          c.res = res;
+          c.status = res.statusCode ?? 0;
+          c.queryId = String(res.headers['patina-query-id'] ?? '');
+          c.#read(mode);
+          resolve(c);
+        },
+      );
       const c = new LineClient(req);
       c.lastChange = after;
       req.on('error', (err) => {
@@ -133,7 +144,10 @@ export class LineClient {
     const deadline = Date.now() + timeoutMs;
     while (!pred()) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}: rows ${this.rows}, changes ${this.changes}, error ${this.error}, ended ${this.ended}, closed ${this.closed}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}: rows ${this.rows}, changes ${this.changes}, error ${this.error}, ended ${this.ended}, closed ${this.closed}`,
+        );
       await new Promise<void>((r) => {
         const t = setTimeout(r, Math.min(left, 200));
         this.#waiters.push(() => {

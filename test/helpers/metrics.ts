@@ -25,7 +25,10 @@ export async function scrape(base: string): Promise<Scrape> {
 /** A sample's value; fails naming it when it is absent. */
 export function value(s: Scrape, key: string): number {
   const v = s.samples.get(key);
-  assert.ok(v !== undefined, `no sample ${key} in:\n${[...s.samples.keys()].filter((k) => k.startsWith(key.split('{')[0])).join('\n')}`);
+  assert.ok(
+    v !== undefined,
+    `no sample ${key} in:\n${[...s.samples.keys()].filter((k) => k.startsWith(key.split('{')[0])).join('\n')}`,
+  );
   return v;
 }
 

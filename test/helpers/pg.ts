@@ -69,8 +69,10 @@ export class RawPg {
     for (;;) {
       const i = this.messages.findIndex((m) => m.name === name);
       if (i >= 0) return this.messages.splice(0, i + 1);
-      if (this.closed) throw new Error(`connection closed before ${name}; got ${this.messages.map((m) => m.name).join(', ')}`);
-      if (Date.now() > deadline) throw new Error(`no ${name} in ${timeoutMs} ms; got ${this.messages.map((m) => m.name).join(', ')}`);
+      if (this.closed)
+        throw new Error(`connection closed before ${name}; got ${this.messages.map((m) => m.name).join(', ')}`);
+      if (Date.now() > deadline)
+        throw new Error(`no ${name} in ${timeoutMs} ms; got ${this.messages.map((m) => m.name).join(', ')}`);
       await new Promise<void>((r) => {
         this.#waiters.push(r);
         setTimeout(r, 50);
@@ -93,19 +95,49 @@ export class RawPg {
 }
 
 /** Runs psql against a listener: -X (no psqlrc), -A -t optional, one command per -c. */
-export function psql(port: number, commands: string[], extra: string[] = [], env: Record<string, string> = {}): SpawnSyncReturns<string> {
-  return spawnSync('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', 'tester', '-d', 'db', ...extra, ...commands.flatMap((c) => ['-c', c])], {
-    encoding: 'utf8',
-    env: { ...process.env, PGCONNECT_TIMEOUT: '10', ...env },
-    timeout: 30000,
-  });
+export function psql(
+  port: number,
+  commands: string[],
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(
+    'psql',
+    [
+      '-X',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-U',
+      'tester',
+      '-d',
+      'db',
+      ...extra,
+      ...commands.flatMap((c) => ['-c', c]),
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, PGCONNECT_TIMEOUT: '10', ...env },
+      timeout: 30000,
+    },
+  );
 }
 
 /** The part of node-postgres's Client the tests use (the package ships no types). */
 export interface PgClient {
   connect(): Promise<void>;
-  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
-  query(q: { text: string; values?: unknown[]; rowMode: 'array' }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
+  query(q: {
+    text: string;
+    values?: unknown[];
+    rowMode: 'array';
+  }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
   on(event: 'error', fn: (err: Error) => void): void;
 }

@@ -19,7 +19,11 @@ export async function write(base: string, statements: unknown[]): Promise<void> 
 }
 
 /** Opens POST /v1/subscriptions and waits for its eoq. */
-export async function subscribe(base: string, body: unknown, query = ''): Promise<{ stream: NdjsonStream; id: string }> {
+export async function subscribe(
+  base: string,
+  body: unknown,
+  query = '',
+): Promise<{ stream: NdjsonStream; id: string }> {
   const stream = await openStream(base, 'POST', `/v1/subscriptions${query}`, JSON.stringify(body));
   assert.equal(stream.status, 200);
   await stream.until((e) => e.some((x) => 'eoq' in (x as Event)));
@@ -28,7 +32,9 @@ export async function subscribe(base: string, body: unknown, query = ''): Promis
 
 /** The change events of a stream. */
 export function changes(events: unknown[]): [string, number, unknown[], number][] {
-  return events.filter((e) => 'change' in (e as Event)).map((e) => (e as { change: [string, number, unknown[], number] }).change);
+  return events
+    .filter((e) => 'change' in (e as Event))
+    .map((e) => (e as { change: [string, number, unknown[], number] }).change);
 }
 
 /** Waits until the stream has seen the change with this id. */
@@ -64,7 +70,7 @@ export class ResultMap {
           this.rows.set(id, cells);
         } else if (kind === 'delete') {
           assert.ok(this.rows.has(id), `delete of row id ${id}, which does not exist`);
-          assert.deepEqual(cells, this.rows.get(id), 'a delete carries the row\'s last values');
+          assert.deepEqual(cells, this.rows.get(id), "a delete carries the row's last values");
           this.rows.delete(id);
         } else {
           assert.fail(`unknown change kind ${kind}`);
@@ -83,7 +89,11 @@ export class ResultMap {
 
 /** The rows of a fresh POST /v1/queries, as a sorted multiset of JSON texts. */
 export async function queryMultiset(base: string, body: unknown): Promise<string[]> {
-  const sql = Array.isArray(body) ? (Array.isArray(body[1]) ? { query: body[0], params: body[1] } : { query: body[0], named_params: body[1] }) : body;
+  const sql = Array.isArray(body)
+    ? Array.isArray(body[1])
+      ? { query: body[0], params: body[1] }
+      : { query: body[0], named_params: body[1] }
+    : body;
   const r = await postJson(base, '/v1/queries', sql);
   assert.equal(r.status, 200, r.text);
   const out: string[] = [];

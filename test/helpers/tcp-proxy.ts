@@ -70,7 +70,12 @@ export class TcpProxy {
   #accept(client: net.Socket): void {
     if (!this.target) return void client.destroy();
     const upstream = net.connect(this.target.port, this.target.host);
-    const pair: Pair = { client, upstream, source: (client.remoteAddress ?? '').replace(/^::ffff:/, ''), tainted: false };
+    const pair: Pair = {
+      client,
+      upstream,
+      source: (client.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      tainted: false,
+    };
     this.#pairs.add(pair);
     const close = () => {
       client.destroy();

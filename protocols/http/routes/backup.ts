@@ -5,7 +5,10 @@ import { errorLine, line, streamNdjson } from '../ndjson';
 export interface BackupService {
   /** Throws a user or conflict error for a target that cannot be written (before anything is sent). */
   checkBackupTarget(path: unknown): string;
-  backup(path: string, onProgress: (p: { bytesDone: number; bytesTotal: number }) => void): Promise<Record<string, unknown>>;
+  backup(
+    path: string,
+    onProgress: (p: { bytesDone: number; bytesTotal: number }) => void,
+  ): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -25,7 +28,9 @@ export function handleBackup(svc: BackupService): Koa.Middleware {
       wake?.();
     };
     void svc
-      .backup(target, (p) => push(line('progress', JSON.stringify({ bytes_done: p.bytesDone, bytes_total: p.bytesTotal }))))
+      .backup(target, (p) =>
+        push(line('progress', JSON.stringify({ bytes_done: p.bytesDone, bytes_total: p.bytesTotal }))),
+      )
       .then(
         (done) => push(line('done', JSON.stringify(done))),
         (err) => push(errorLine((err as Error).message)),

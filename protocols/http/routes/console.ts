@@ -11,7 +11,11 @@ export const CONSOLE_DIR = path.join(ROOT, 'protocols', 'http', 'console');
 /** The browser build of patina/client (`npm run build` writes it; no network needed). */
 export const CLIENT_ESM_DIR = path.join(ROOT, 'dist', 'client-esm');
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
 
 /** The files of a folder with these extensions, read once: only they can be served, so no path escapes. */
 function readAssets(dir: string, exts: string[]): Map<string, { body: Buffer; type: string }> {
@@ -38,14 +42,23 @@ export function consoleRouter(): Router {
     ctx.type = asset.type;
     ctx.set('cache-control', 'no-cache');
     // The page may load only its own files and talk only to this agent.
-    ctx.set('content-security-policy', "default-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    ctx.set(
+      'content-security-policy',
+      "default-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
     ctx.set('x-content-type-options', 'nosniff');
     ctx.body = asset.body;
   };
   router.get('/console', (ctx) => send(ctx, own.get('index.html'), 'index.html'));
-  router.get('/console/:file', (ctx) => send(ctx, ctx.params.file === 'index.html' ? undefined : own.get(ctx.params.file), ctx.params.file));
+  router.get('/console/:file', (ctx) =>
+    send(ctx, ctx.params.file === 'index.html' ? undefined : own.get(ctx.params.file), ctx.params.file),
+  );
   router.get('/console/client/:file', (ctx) => {
-    if (client.size === 0) throw new PatinaError('unavailable', `the console's client library is not built (${CLIENT_ESM_DIR} is missing); run npm run build`);
+    if (client.size === 0)
+      throw new PatinaError(
+        'unavailable',
+        `the console's client library is not built (${CLIENT_ESM_DIR} is missing); run npm run build`,
+      );
     send(ctx, client.get(ctx.params.file), `client/${ctx.params.file}`);
   });
   return router;

@@ -14,7 +14,8 @@ export function timeoutMs(ctx: Koa.Context, defaultSeconds: number): number {
   const t = ctx.query.timeout;
   if (t === undefined) return defaultSeconds * 1000;
   const n = Number(Array.isArray(t) ? t[0] : t);
-  if (!Number.isFinite(n) || n <= 0) throw new PatinaError('user', `timeout must be a positive number of seconds, got ${JSON.stringify(t)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new PatinaError('user', `timeout must be a positive number of seconds, got ${JSON.stringify(t)}`);
   return n * 1000;
 }
 
@@ -25,7 +26,12 @@ export function timeoutMs(ctx: Koa.Context, defaultSeconds: number): number {
 export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): Koa.Middleware {
   return async (ctx) => {
     const st = parseStatement(ctx.state.body, 'query');
-    const cursor = svc.read({ sql: st.sql, params: st.params, format: 'ndjson', timeoutMs: timeoutMs(ctx, defaultTimeoutSeconds) });
+    const cursor = svc.read({
+      sql: st.sql,
+      params: st.params,
+      format: 'ndjson',
+      timeoutMs: timeoutMs(ctx, defaultTimeoutSeconds),
+    });
     // Listen before the head arrives: a client that leaves during a long first step frees the worker.
     // The response's 'close' (not the request's, which closes once its body is read) means the client went.
     ctx.res.once('close', () => cursor.cancel('the client went away'));
@@ -41,7 +47,10 @@ export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): K
       // The whole result is here already (point reads): one string, no stream machinery.
       ctx.type = 'application/x-ndjson';
       ctx.set('cache-control', 'no-store');
-      ctx.body = line('columns', JSON.stringify(head.columns.map((c) => c.name))) + complete.map((b) => b.text!).join('') + line('eoq', `{"time":${head.time}}`);
+      ctx.body =
+        line('columns', JSON.stringify(head.columns.map((c) => c.name))) +
+        complete.map((b) => b.text!).join('') +
+        line('eoq', `{"time":${head.time}}`);
       return;
     }
     streamNdjson(

@@ -32,7 +32,8 @@ function fromParam(ctx: Koa.Context): number | undefined {
   const f = ctx.query.from;
   if (f === undefined) return undefined;
   const s = Array.isArray(f) ? f[0] : f;
-  if (!/^\d+$/.test(s) || !Number.isSafeInteger(Number(s))) throw new PatinaError('user', `from must be a change id (a non-negative integer), got ${JSON.stringify(s)}`);
+  if (!/^\d+$/.test(s) || !Number.isSafeInteger(Number(s)))
+    throw new PatinaError('user', `from must be a change id (a non-negative integer), got ${JSON.stringify(s)}`);
   return Number(s);
 }
 
@@ -60,7 +61,11 @@ export function handleSubscribe(svc: SubscriptionService): Koa.Middleware {
     let uuid: string;
     if (from !== undefined) {
       const found = svc.find(st.sql, st.params);
-      if (!found) throw new PatinaError('user', `no subscription exists for this SQL and parameters, so there is nothing to resume from change id ${from}; subscribe without from first`);
+      if (!found)
+        throw new PatinaError(
+          'user',
+          `no subscription exists for this SQL and parameters, so there is nothing to resume from change id ${from}; subscribe without from first`,
+        );
       uuid = found.uuid;
     } else {
       uuid = (await svc.subscribe(st.sql, st.params)).uuid;
@@ -77,7 +82,11 @@ export function handleResubscribe(svc: SubscriptionService): Koa.Middleware {
     const uuid = String(ctx.params.id);
     const from = fromParam(ctx);
     const listener = svc.listen(uuid, from);
-    if (!listener) throw new PatinaError('not-found', `no subscription with query id ${uuid}; it may have been removed after nobody listened to it; subscribe again with POST /v1/subscriptions`);
+    if (!listener)
+      throw new PatinaError(
+        'not-found',
+        `no subscription with query id ${uuid}; it may have been removed after nobody listened to it; subscribe again with POST /v1/subscriptions`,
+      );
     stream(ctx, uuid, listener);
   };
 }

@@ -18,7 +18,8 @@ export function handleTransaction(svc: TransactionService): Koa.Middleware {
   return async (ctx) => {
     const body = ctx.state.body;
     if (!Array.isArray(body)) throw new PatinaError('user', 'body must be a JSON array of statements');
-    if (body.length === 0) throw new PatinaError('user', 'body is an empty array; a transaction needs at least one statement');
+    if (body.length === 0)
+      throw new PatinaError('user', 'body is an empty array; a transaction needs at least one statement');
     const statements = body.map((s, i) => parseStatement(s, `statement ${i + 1}`));
     const t0 = performance.now();
     try {

@@ -37,7 +37,9 @@ function render(u: TableUpdate): string {
 export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Koa.Middleware {
   return (ctx) => {
     const res = ctx.res;
-    const stream = new UpdateStream(res, opts.maxBufferedBytes, () => svc.cutOff?.(ctx.params.table, opts.maxBufferedBytes));
+    const stream = new UpdateStream(res, opts.maxBufferedBytes, () =>
+      svc.cutOff?.(ctx.params.table, opts.maxBufferedBytes),
+    );
     stream.stop = svc.watch(ctx.params.table, stream); // before any header: an unknown table is a plain 404
     ctx.status = 200;
     ctx.set('content-type', 'application/x-ndjson');
@@ -76,7 +78,9 @@ class UpdateStream implements UpdateSink {
     if (this.#bytes + s.length > this.#max) {
       this.#onCutOff();
       this.stop();
-      this.fail(`update stream closed: the client left more than ${this.#max} bytes of updates unread; read faster or reconnect`);
+      this.fail(
+        `update stream closed: the client left more than ${this.#max} bytes of updates unread; read faster or reconnect`,
+      );
       return;
     }
     this.#pending.push(s);

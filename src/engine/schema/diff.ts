@@ -14,7 +14,13 @@ export interface SchemaPlan {
 const norm = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 function sameColumn(a: ColumnDef, b: ColumnDef): boolean {
-  return a.name === b.name && norm(a.type) === norm(b.type) && a.notNull === b.notNull && norm(a.defaultSql) === norm(b.defaultSql) && a.pk === b.pk;
+  return (
+    a.name === b.name &&
+    norm(a.type) === norm(b.type) &&
+    a.notNull === b.notNull &&
+    norm(a.defaultSql) === norm(b.defaultSql) &&
+    a.pk === b.pk
+  );
 }
 
 function describe(c: ColumnDef): string {
@@ -29,10 +35,17 @@ const explicitIndexes = (t: TableDef) => t.indexes.filter((ix) => ix.origin === 
  * already stored is refused with an error that names it, and nothing is applied.
  */
 export function planSchema(current: Schema, desired: Schema): SchemaPlan {
-  const plan: SchemaPlan = { statements: [], createdTables: [], addedColumns: [], createdIndexes: [], droppedIndexes: [] };
+  const plan: SchemaPlan = {
+    statements: [],
+    createdTables: [],
+    addedColumns: [],
+    createdIndexes: [],
+    droppedIndexes: [],
+  };
   const refusals: string[] = [];
   for (const name of current.tables.keys()) {
-    if (!desired.tables.has(name)) refusals.push(`table "${name}" is in the database but not in the schema files; dropping a table is not allowed`);
+    if (!desired.tables.has(name))
+      refusals.push(`table "${name}" is in the database but not in the schema files; dropping a table is not allowed`);
   }
   for (const want of desired.tables.values()) {
     const at = want.file ? `${want.file}:${want.line}: ` : '';
@@ -46,16 +59,23 @@ export function planSchema(current: Schema, desired: Schema): SchemaPlan {
     const wantCols = new Map(want.columns.map((c) => [c.name, c]));
     for (const c of have.columns) {
       const w = wantCols.get(c.name);
-      if (!w) refusals.push(`${at}table "${want.name}": column "${c.name}" is missing from the schema files; dropping a column is not allowed`);
+      if (!w)
+        refusals.push(
+          `${at}table "${want.name}": column "${c.name}" is missing from the schema files; dropping a column is not allowed`,
+        );
       else if (!sameColumn(c, w)) {
-        refusals.push(`${at}table "${want.name}": column "${c.name}" would change from ${describe(c)} to ${describe(w)}; changing a column is not allowed`);
+        refusals.push(
+          `${at}table "${want.name}": column "${c.name}" would change from ${describe(c)} to ${describe(w)}; changing a column is not allowed`,
+        );
       }
     }
     const haveCols = new Set(have.columns.map((c) => c.name));
     for (const c of want.columns) {
       if (haveCols.has(c.name)) continue;
       if (c.pk > 0) {
-        refusals.push(`${at}table "${want.name}": new column "${c.name}" is part of the primary key; changing the key is not allowed`);
+        refusals.push(
+          `${at}table "${want.name}": new column "${c.name}" is part of the primary key; changing the key is not allowed`,
+        );
         continue;
       }
       if (c.notNull && c.defaultSql === null) {

@@ -67,7 +67,10 @@ export function introspect(db: Database.Database, where: Where = () => ({ file: 
       pk: c.pk,
       definition: defs.get(c.name) ?? `"${c.name}" ${c.type}`,
     }));
-    const primaryKey = columns.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    const primaryKey = columns
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
     const indexes: IndexDef[] = [];
     const list = db.prepare('SELECT * FROM pragma_index_list(?)').safeIntegers(false).all(name) as {
       name: string;
@@ -75,11 +78,26 @@ export function introspect(db: Database.Database, where: Where = () => ({ file: 
       origin: string;
     }[];
     for (const ix of list) {
-      const cols = (db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').safeIntegers(false).all(ix.name) as { name: string | null }[]).map(
-        (r) => r.name ?? '<expr>',
-      );
-      const ixSql = (db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").safeIntegers(false).get(ix.name) as { sql: string | null } | undefined)?.sql ?? '';
-      indexes.push({ name: ix.name, table: name, unique: ix.unique === 1, columns: cols, origin: ix.origin, sql: ixSql });
+      const cols = (
+        db.prepare('SELECT name FROM pragma_index_info(?) ORDER BY seqno').safeIntegers(false).all(ix.name) as {
+          name: string | null;
+        }[]
+      ).map((r) => r.name ?? '<expr>');
+      const ixSql =
+        (
+          db
+            .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?")
+            .safeIntegers(false)
+            .get(ix.name) as { sql: string | null } | undefined
+        )?.sql ?? '';
+      indexes.push({
+        name: ix.name,
+        table: name,
+        unique: ix.unique === 1,
+        columns: cols,
+        origin: ix.origin,
+        sql: ixSql,
+      });
     }
     const w = where(name);
     tables.set(name, { name, columns, primaryKey, indexes, sql, file: w.file, line: w.line });

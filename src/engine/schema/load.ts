@@ -17,7 +17,11 @@ export function schemaFiles(paths: string[]): string[] {
       throw new PatinaError('user', `schema path ${p} does not exist`);
     }
     if (st.isDirectory()) {
-      for (const f of fs.readdirSync(p).filter((f) => f.endsWith('.sql')).sort()) files.push(path.join(p, f));
+      for (const f of fs
+        .readdirSync(p)
+        .filter((f) => f.endsWith('.sql'))
+        .sort())
+        files.push(path.join(p, f));
     } else {
       files.push(p);
     }
@@ -26,14 +30,21 @@ export function schemaFiles(paths: string[]): string[] {
 }
 
 /** What a schema statement declares, read from its tokens. */
-function declared(sql: string): { kind: 'table' | 'index' | 'other'; name: string; table: string; unique: boolean; autoincrement: boolean } {
+function declared(sql: string): {
+  kind: 'table' | 'index' | 'other';
+  name: string;
+  table: string;
+  unique: boolean;
+  autoincrement: boolean;
+} {
   const words = significant(tokenize(sql));
   const upper = words.map((t) => (t.type === 'word' ? t.text.toUpperCase() : t.text));
   const autoincrement = upper.includes('AUTOINCREMENT');
   let i = 1;
   const unique = upper[i] === 'UNIQUE';
   if (unique) i++;
-  if (upper[i] === 'TEMP' || upper[i] === 'TEMPORARY' || upper[i] === 'VIRTUAL') return { kind: 'other', name: '', table: '', unique, autoincrement };
+  if (upper[i] === 'TEMP' || upper[i] === 'TEMPORARY' || upper[i] === 'VIRTUAL')
+    return { kind: 'other', name: '', table: '', unique, autoincrement };
   const kind = upper[i] === 'TABLE' ? 'table' : upper[i] === 'INDEX' ? 'index' : 'other';
   i++;
   if (upper[i] === 'IF' && upper[i + 1] === 'NOT' && upper[i + 2] === 'EXISTS') i += 3;
@@ -62,21 +73,36 @@ export function loadSchema(paths: string[]): Schema {
         const kw = firstKeyword(st.sql);
         const d = declared(st.sql);
         if (kw !== 'CREATE' || d.kind === 'other') {
-          throw new PatinaError('user', `${at}: only CREATE TABLE and CREATE INDEX statements are allowed in schema files`);
+          throw new PatinaError(
+            'user',
+            `${at}: only CREATE TABLE and CREATE INDEX statements are allowed in schema files`,
+          );
         }
         if (isInternalName(d.name)) {
-          throw new PatinaError('user', `${at}: ${d.kind} "${d.name}": names starting with __patina or sqlite_ are reserved`);
+          throw new PatinaError(
+            'user',
+            `${at}: ${d.kind} "${d.name}": names starting with __patina or sqlite_ are reserved`,
+          );
         }
         if (d.kind === 'index' && d.unique) {
-          throw new PatinaError('user', `${at}: index "${d.name}" on table "${d.table}": UNIQUE indexes are not allowed; the primary key is the only unique constraint, because replicas merge rows by key`);
+          throw new PatinaError(
+            'user',
+            `${at}: index "${d.name}" on table "${d.table}": UNIQUE indexes are not allowed; the primary key is the only unique constraint, because replicas merge rows by key`,
+          );
         }
         if (d.kind === 'table' && d.autoincrement) {
-          throw new PatinaError('user', `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`);
+          throw new PatinaError(
+            'user',
+            `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`,
+          );
         }
         try {
           mem.exec(st.sql);
         } catch (err) {
-          throw new PatinaError('user', `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${(err as Error).message}`);
+          throw new PatinaError(
+            'user',
+            `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${(err as Error).message}`,
+          );
         }
         if (d.kind === 'table') where.set(d.name, { file, line: st.line });
       }
@@ -86,14 +112,20 @@ export function loadSchema(paths: string[]): Schema {
       const at = `${t.file}:${t.line}: table "${t.name}"`;
       if (t.primaryKey.length === 0) throw new PatinaError('user', `${at}: a table must have a PRIMARY KEY`);
       for (const c of t.columns) {
-        if (c.pk > 0 && !c.notNull) throw new PatinaError('user', `${at}: primary key column "${c.name}" must be declared NOT NULL`);
+        if (c.pk > 0 && !c.notNull)
+          throw new PatinaError('user', `${at}: primary key column "${c.name}" must be declared NOT NULL`);
         if (c.pk === 0 && c.notNull && c.defaultSql === null) {
-          throw new PatinaError('user', `${at}: NOT NULL column "${c.name}" needs a DEFAULT, so that rows from agents that lack it can merge`);
+          throw new PatinaError(
+            'user',
+            `${at}: NOT NULL column "${c.name}" needs a DEFAULT, so that rows from agents that lack it can merge`,
+          );
         }
       }
-      if (t.indexes.some((ix) => ix.origin === 'u')) throw new PatinaError('user', `${at}: UNIQUE constraints are not allowed besides the primary key`);
+      if (t.indexes.some((ix) => ix.origin === 'u'))
+        throw new PatinaError('user', `${at}: UNIQUE constraints are not allowed besides the primary key`);
       const fks = mem.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(t.name);
-      if (fks.length > 0) throw new PatinaError('user', `${at}: foreign keys are not allowed; replicas apply rows in any order`);
+      if (fks.length > 0)
+        throw new PatinaError('user', `${at}: foreign keys are not allowed; replicas apply rows in any order`);
     }
     return schema;
   } finally {
