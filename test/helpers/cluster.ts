@@ -145,29 +145,9 @@ export async function members(
     .members;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { eventually, sleep } from './wait';
 
-/** Polls `check` until it returns true; fails with `what` and the last detail after timeoutMs. */
-export async function eventually(
-  what: string,
-  timeoutMs: number,
-  check: () => Promise<boolean | string>,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown = '';
-  for (;;) {
-    try {
-      const r = await check();
-      if (r === true) return;
-      last = r;
-    } catch (err) {
-      last = (err as Error).message;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`${what}: not reached in ${timeoutMs} ms (${String(last).slice(0, 2000)})`);
-    await sleep(200);
-  }
-}
+export { eventually, sleep };
 
 /**
  * Waits until every running node has identical tables, no gaps, and the same head for every origin.

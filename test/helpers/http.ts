@@ -185,3 +185,22 @@ export class NdjsonStream {
     this.res.destroy();
   }
 }
+
+/** Writes statements in one transaction over HTTP; fails the test unless every statement succeeded. */
+export async function write(
+  base: string,
+  statements: unknown[],
+): Promise<{ version: number | null; actor_id: string; results: unknown[] }> {
+  const r = await postJson(base, '/v1/transactions', statements);
+  if (r.status !== 200) throw new Error(`write answered ${r.status}: ${r.text}`);
+  const body = r.json as { version: number | null; actor_id: string; results: { error?: string }[] };
+  for (const x of body.results) if (x.error !== undefined) throw new Error(`write failed: ${r.text}`);
+  return body;
+}
+
+/** The agent's health document (GET /v1/health), typed by the caller. */
+export async function health<T = Record<string, unknown>>(base: string): Promise<T> {
+  const r = await request(base, 'GET', '/v1/health');
+  if (r.status !== 200) throw new Error(`health answered ${r.status}: ${r.text}`);
+  return r.json as T;
+}

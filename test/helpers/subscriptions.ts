@@ -10,13 +10,7 @@ CREATE TABLE tags (user_id INTEGER NOT NULL, tag TEXT NOT NULL, weight INTEGER, 
 
 export type Event = Record<string, unknown>;
 
-/** Writes statements in one transaction; fails the test on an error. */
-export async function write(base: string, statements: unknown[]): Promise<void> {
-  const r = await postJson(base, '/v1/transactions', statements);
-  assert.equal(r.status, 200, r.text);
-  const results = (r.json as { results: { error?: string }[] }).results;
-  for (const x of results) assert.equal(x.error, undefined, r.text);
-}
+export { write } from './http';
 
 /** Opens POST /v1/subscriptions and waits for its eoq. */
 export async function subscribe(
@@ -108,7 +102,9 @@ export function stringify(v: unknown): string {
   return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from './wait';
+
+export { sleep };
 
 /** Waits until a stream has had at least one event and then none for `quietMs`. */
 export async function settle(stream: NdjsonStream, quietMs = 300): Promise<void> {

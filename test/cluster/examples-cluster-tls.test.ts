@@ -1,0 +1,66 @@
+// The three-agent example (examples/cluster/run.sh) runs as the README says: certificates made with
+// openssl, mutual TLS between agents, HTTPS with tokens, and replication across the three.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { CLI } from '../helpers/agent';
+
+const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('the three-agent example over TLS with tokens', function () {
+  this.timeout(90000);
+  it('replicates a write made on agent 1 to agents 2 and 3', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-example-'));
+    try {
+      for (const d of ['cluster', 'tls', 'schema'])
+        fs.cpSync(path.join(EXAMPLES, d), path.join(root, 'examples', d), { recursive: true });
+      // the example's fixed ports, moved to free ones so that parallel runs do not collide
+      const ports = new Map<string, number>();
+      for (const p of ['8081', '8082', '8083', '5471', '5472', '5473', '8791', '8792', '8793'])
+        ports.set(p, await freePort());
+      for (let i = 1; i <= 3; i++) {
+        const f = path.join(root, 'examples', 'cluster', `agent${i}.toml`);
+        fs.writeFileSync(
+          f,
+          fs
+            .readFileSync(f, 'utf8')
+            .replace(/127\.0\.0\.1:(\d{4})/g, (m, p: string) => `127.0.0.1:${ports.get(p) ?? p}`),
+        );
+      }
+      const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
+        const p = spawn('bash', [path.join(root, 'examples', 'cluster', 'run.sh')], {
+          env: { ...process.env, EXAMPLE_ONCE: '1', PATINA_CLI: CLI },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let text = '';
+        p.stdout.on('data', (d) => (text += d));
+        p.stderr.on('data', (d) => (text += d));
+        p.on('close', (code) => resolve({ code, text }));
+      });
+      assert.equal(out.code, 0, out.text);
+      assert.match(out.text, /agent ready, HTTP API on https:\/\//);
+      assert.match(out.text, /agent 2 sees: written on agent 1\n/);
+      assert.match(out.text, /agent 3 sees: written on agent 1\n/);
+      assert.match(out.text, /alive/);
+      const secrets = path.join(root, 'data', 'cluster', 'secrets');
+      for (const f of ['ca.crt', 'agent1.crt', 'agent1.key', 'admin.token', 'read.token', 'app.password'])
+        assert.ok(fs.existsSync(path.join(secrets, f)), f);
+      const token = fs.readFileSync(path.join(secrets, 'admin.token'), 'utf8').trim();
+      assert.ok(!out.text.includes(token), 'the example printed a token');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

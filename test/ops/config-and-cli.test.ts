@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { AgentProcess, type AgentOptions, startAgent } from '../helpers/agent';
+import { runCli } from '../helpers/cli';
+import { openStream, postJson, request } from '../helpers/http';
+
+/** An agent started with exactly the arguments given (no --db-path or --api-addr added). */
+class BareAgent extends AgentProcess {
+  readonly #argv: string[];
+  constructor(argv: string[], opts: AgentOptions = {}) {
+    super(opts);
+    this.#argv = argv;
+  }
+  override args(): string[] {
+    return ['agent', ...this.#argv];
+  }
+}
+
+const TABLE = 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT);\n';
+
+describe('config file and flags', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-config-'));
+    fs.writeFileSync(path.join(dir, 'schema.sql'), TABLE);
+    fs.writeFileSync(path.join(dir, 'other.sql'), 'CREATE TABLE other (id INTEGER NOT NULL PRIMARY KEY);\n');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const config = (text: string) => {
+    const f = path.join(dir, 'patina.toml');
+    fs.writeFileSync(f, text);
+    return f;
+  };
+
+  it('takes [db] path and schema_paths and [api] addr from the TOML file, relative to the file', async () => {
+    const f = config(
+      '[db]\npath = "data/from-file.db"\nschema_paths = ["schema.sql"]\n\n[api]\naddr = "127.0.0.1:0"\n',
+    );
+    const a = await new BareAgent(['-c', f], { dir }).start();
+    try {
+      assert.match(a.http, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.ok(fs.existsSync(path.join(dir, 'data', 'from-file.db')));
+      const h = await request(a.http, 'GET', '/v1/health');
+      assert.deepEqual((h.json as { tables: string[] }).tables, ['t']);
+    } finally {
+      await a.kill();
+    }
+  });
+
+  it('lets flags override the file', async () => {
+    const f = config('[db]\npath = "file.db"\nschema_paths = ["schema.sql"]\n\n[api]\naddr = "127.0.0.1:1"\n');
+    const a = await new BareAgent(
+      [
+        '-c',
+        f,
+        '--api-addr',
+        '127.0.0.1:0',
+        '--db-path',
+        path.join(dir, 'flag.db'),
+        '--schema',
+        path.join(dir, 'other.sql'),
+      ],
+      { dir },
+    ).start();
+    try {
+      assert.doesNotMatch(a.http, /:1$/);
+      assert.ok(fs.existsSync(path.join(dir, 'flag.db')));
+      assert.ok(!fs.existsSync(path.join(dir, 'file.db')));
+      const h = await request(a.http, 'GET', '/v1/health');
+      assert.deepEqual((h.json as { tables: string[] }).tables, ['other']);
+    } finally {
+      await a.kill();
+    }
+  });
+
+  it('takes api.body_limit as a size with a unit', async () => {
+    const f = config('[db]\nschema_paths = ["schema.sql"]\n[api]\naddr = "127.0.0.1:0"\nbody_limit = "2KiB"\n');
+    const a = await new BareAgent(['-c', f, '--db-path', path.join(dir, 'x.db')], { dir }).start();
+    try {
+      const r = await postJson(a.http, '/v1/queries', `SELECT '${'x'.repeat(3000)}'`);
+      assert.equal(r.status, 413);
+      const ok = await postJson(a.http, '/v1/queries', `SELECT '${'x'.repeat(1500)}'`);
+      assert.equal(ok.status, 200);
+    } finally {
+      await a.kill();
+    }
+  });
+
+  const invalid: { what: string; toml: string; key: RegExp }[] = [
+    { what: 'an unknown key', toml: '[db]\nnope = 1\n', key: /db\.nope/ },
+    { what: 'an unknown section', toml: '[dbx]\npath = "a"\n', key: /dbx/ },
+    { what: 'a wrong type', toml: '[api]\naddr = 8080\n', key: /api\.addr/ },
+    { what: 'a bad address', toml: '[api]\naddr = "localhost"\n', key: /api\.addr/ },
+    { what: 'a port out of range', toml: '[api]\naddr = "127.0.0.1:70000"\n', key: /api\.addr/ },
+    { what: 'a path of the wrong type', toml: '[db]\npath = 3\n', key: /db\.path/ },
+    { what: 'schema_paths of the wrong type', toml: '[db]\nschema_paths = 3\n', key: /db\.schema_paths/ },
+    { what: 'a bad body_limit', toml: '[api]\nbody_limit = "lots"\n', key: /api\.body_limit/ },
+    {
+      what: 'a bad client_buffer_bytes',
+      toml: '[subscriptions]\nclient_buffer_bytes = "lots"\n',
+      key: /subscriptions\.client_buffer_bytes/,
+    },
+    {
+      what: 'a max_backlog_rows of 0',
+      toml: '[subscriptions]\nmax_backlog_rows = 0\n',
+      key: /subscriptions\.max_backlog_rows/,
+    },
+    {
+      what: 'a negative admit_wait_seconds',
+      toml: '[subscriptions]\nadmit_wait_seconds = -1\n',
+      key: /subscriptions\.admit_wait_seconds/,
+    },
+    { what: 'a TOML syntax error', toml: '[api\naddr = "127.0.0.1:0"\n', key: /patina\.toml/ },
+  ];
+  for (const c of invalid) {
+    it(`refuses ${c.what}, naming the key`, async () => {
+      const f = config(c.toml);
+      const r = await runCli(['agent', '-c', f, '--db-path', path.join(dir, 'x.db')], { cwd: dir });
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.match(r.stderr, c.key);
+      assert.match(r.stderr, /config/);
+      assert.ok(
+        r.stderr.split('\n').filter((l) => l.trim()).length <= 3,
+        `a short error, not a stack trace: ${r.stderr}`,
+      );
+    });
+  }
+
+  it('refuses a config file that does not exist', async () => {
+    const r = await runCli(['agent', '-c', path.join(dir, 'missing.toml')], { cwd: dir });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /missing\.toml/);
+  });
+
+  it('refuses a bad --api-addr flag, naming it', async () => {
+    const r = await runCli(
+      ['agent', '--api-addr', 'nope', '--db-path', path.join(dir, 'x.db'), '--schema', path.join(dir, 'schema.sql')],
+      { cwd: dir },
+    );
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /--api-addr/);
+  });
+
+  it('refuses an address already in use with a clear error', async () => {
+    const a = await startAgent({ schema: TABLE });
+    try {
+      const addr = a.http.replace('http://', '');
+      const r = await runCli(
+        ['agent', '--api-addr', addr, '--db-path', path.join(dir, 'y.db'), '--schema', path.join(dir, 'schema.sql')],
+        { cwd: dir },
+      );
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /EADDRINUSE|in use/);
+    } finally {
+      await a.dispose();
+    }
+  });
+});
+
+describe('the patina command', () => {
+  let agent: AgentProcess;
+  let addr: string;
+  before(async () => {
+    agent = await startAgent({ schema: TABLE });
+    addr = agent.http.replace('http://', '');
+  });
+  after(async () => agent.dispose());
+
+  for (const cmd of [
+    [],
+    ['--help'],
+    ['agent', '--help'],
+    ['query', '--help'],
+    ['exec', '--help'],
+    ['reload', '--help'],
+    ['query', '-h'],
+  ]) {
+    it(`prints help for \`patina ${cmd.join(' ')}\``, async () => {
+      const r = await runCli(cmd);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /Usage: patina/);
+      if (cmd[0] && cmd[0] !== '--help') assert.match(r.stdout, new RegExp(`patina ${cmd[0]}`));
+    });
+  }
+
+  it('refuses an unknown command with the usage and exit code 2', async () => {
+    const r = await runCli(['frobnicate']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown command "frobnicate"/);
+    assert.match(r.stderr, /Usage: patina/);
+  });
+
+  it("refuses an unknown option with the command's usage", async () => {
+    const r = await runCli(['query', '--nope', 'SELECT 1']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /Usage: patina query/);
+    const a = await runCli(['agent', '--nope']);
+    assert.equal(a.code, 2);
+  });
+
+  it('`patina exec` writes with parameters and prints rows affected', async () => {
+    const r = await runCli([
+      'exec',
+      'INSERT INTO t (id, v) VALUES (?, ?), (?, ?)',
+      '--param',
+      '1',
+      '--param',
+      'one',
+      '--param',
+      '9223372036854775807',
+      '--param',
+      'max',
+      '--api-addr',
+      addr,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /rows affected: 2/);
+  });
+
+  it('`patina query` prints rows tab-separated, with --columns and --timer', async () => {
+    const plain = await runCli(['query', 'SELECT id, v FROM t ORDER BY id', '--api-addr', addr]);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(plain.stdout, '1\tone\n9223372036854775807\tmax\n');
+    const cols = await runCli([
+      'query',
+      'SELECT id, v FROM t WHERE id = ?',
+      '--param',
+      '9223372036854775807',
+      '--columns',
+      '--timer',
+      '--api-addr',
+      addr,
+    ]);
+    assert.equal(cols.code, 0, cols.stderr);
+    const lines = cols.stdout.trimEnd().split('\n');
+    assert.equal(lines[0], 'id\tv');
+    assert.equal(lines[1], '9223372036854775807\tmax');
+    assert.match(lines[2], /^Time: \d+\.\d+ s$/);
+    assert.equal(lines.length, 3);
+  });
+
+  it('`patina query` prints NULL and BLOBs readably', async () => {
+    const r = await runCli(['query', "SELECT NULL, x'0102', 1.5", '--api-addr', addr]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'NULL\t[1,2]\t1.5\n');
+  });
+
+  it('`patina query` and `patina exec` report refusals and SQL errors with a non-zero exit', async () => {
+    const w = await runCli(['query', 'DELETE FROM t', '--api-addr', addr]);
+    assert.notEqual(w.code, 0);
+    assert.match(w.stderr, /patina:/);
+    const bad = await runCli(['query', 'SELEC 1', '--api-addr', addr]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /syntax error/);
+    const dup = await runCli(['exec', 'INSERT INTO t (id) VALUES (1)', '--api-addr', addr]);
+    assert.notEqual(dup.code, 0);
+    assert.match(dup.stderr, /UNIQUE constraint failed/);
+    const missing = await runCli(['query', '--api-addr', addr]);
+    assert.equal(missing.code, 2);
+  });
+
+  it('`patina query` reports an agent it cannot reach', async () => {
+    const r = await runCli(['query', 'SELECT 1', '--api-addr', '127.0.0.1:1']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /cannot reach/);
+  });
+
+  it('`patina reload` reports what it applied', async () => {
+    const r = await runCli(['reload', '--api-addr', addr]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /schema reloaded/);
+  });
+});
+
+describe('shutdown on signals', () => {
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${sig} stops the agent with exit code 0 and closes the database`, async () => {
+      const a = await startAgent({ schema: TABLE });
+      try {
+        const w = await postJson(a.http, '/v1/transactions', [
+          [
+            "INSERT INTO t (id, v) SELECT value, 'x' FROM json_each(?)",
+            [JSON.stringify(Array.from({ length: 500 }, (_, i) => i))],
+          ],
+        ]);
+        assert.equal(w.status, 200, w.text);
+        // A stream in flight must not keep the agent from stopping.
+        const s = await openStream(
+          a.http,
+          'POST',
+          '/v1/queries',
+          JSON.stringify('WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c'),
+        );
+        await s.count(2);
+        s.res.pause();
+        const code = await new Promise<number | null>((resolve) => {
+          a.proc.once('exit', (c) => resolve(c));
+          a.proc.kill(sig);
+        });
+        s.close();
+        assert.equal(code, 0, a.output);
+        assert.match(a.output, new RegExp(`${sig}, stopping`));
+        const wal = a.dbPath + '-wal';
+        assert.ok(
+          !fs.existsSync(wal) || fs.statSync(wal).size === 0,
+          `the WAL was checkpointed: ${fs.existsSync(wal) ? fs.statSync(wal).size : 0} bytes left`,
+        );
+        const db = new Database(a.dbPath, { readonly: true });
+        try {
+          assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+          assert.equal(db.prepare('SELECT count(*) FROM t').pluck().get(), 500);
+        } finally {
+          db.close();
+        }
+      } finally {
+        await a.dispose();
+      }
+    });
+  }
+
+  it('finishes writes in flight on SIGTERM', async () => {
+    const a = await startAgent({ schema: TABLE });
+    try {
+      const n = 40;
+      const writes = Array.from({ length: n }, (_, i) =>
+        postJson(a.http, '/v1/transactions', [['INSERT INTO t (id, v) VALUES (?, ?)', [i, 'w']]]).catch(() => null),
+      );
+      // Signal once the first write is acknowledged, while the others are queued or on their way.
+      await writes[0];
+      const exited = new Promise<number | null>((resolve) => a.proc.once('exit', (c) => resolve(c)));
+      a.proc.kill('SIGTERM');
+      const results = await Promise.all(writes);
+      // One signal only: a second one would stop the agent at once (tested in subscriptions-load).
+      const code = await exited;
+      assert.equal(code, 0);
+      const acked = results.filter((r) => r && r.status === 200).length;
+      const db = new Database(a.dbPath, { readonly: true });
+      try {
+        // Every acknowledged write is there; none is half there.
+        assert.ok((db.prepare('SELECT count(*) FROM t').pluck().get() as number) >= acked);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await a.dispose();
+    }
+  });
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type AgentProcess, CLI, startAgent } from '../helpers/agent';
+import { postJson } from '../helpers/http';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** Where `npm start` listens, as the README writes it. */
+const DEFAULT_ADDR = /\b(localhost|127\.0\.0\.1):8080\b/;
+
+/** The shell commands of the README's ```sh blocks, continuation lines joined, comments dropped. */
+function readmeCommands(): string[] {
+  const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    let current = '';
+    let inQuote = false;
+    for (const line of m[1].split('\n')) {
+      current += (current ? '\n' : '') + line;
+      // A single-quoted argument may span lines (the transactions example); so may a trailing backslash.
+      inQuote = (current.replace(/'\\''/g, '').split("'").length - 1) % 2 === 1;
+      if (inQuote || line.endsWith('\\')) continue;
+      const cmd = current
+        .replace(/\\\n\s*/g, ' ')
+        .replace(/\s+#[^'"\n]*$/, '')
+        .trim();
+      if (cmd) out.push(cmd);
+      current = '';
+    }
+  }
+  return out;
+}
+
+/** The commands that talk to the agent `npm start` runs: curl and the client commands of the CLI. */
+function againstNpmStart(cmds: string[]): string[] {
+  return cmds.filter((c) => (/^curl /.test(c) && DEFAULT_ADDR.test(c)) || /^patina (query|exec|reload)\b/.test(c));
+}
+
+describe('the README examples run against npm start as written', function () {
+  this.timeout(120_000);
+  let agent: AgentProcess;
+  let dir: string;
+  before(async () => {
+    // What `npm start` runs: the example schema (and a PG listener, which these examples do not use).
+    agent = await startAgent({ args: ['--schema', path.join(ROOT, 'examples', 'schema')] });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-readme-'));
+  });
+  after(async () => {
+    await agent.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the HTTP and CLI examples', () => {
+    const cmds = againstNpmStart(readmeCommands());
+    assert.ok(cmds.filter((c) => c.startsWith('curl')).length >= 8, cmds.join('\n'));
+    assert.ok(cmds.filter((c) => c.startsWith('patina')).length >= 3, cmds.join('\n'));
+  });
+
+  it('runs each one without an error', async () => {
+    const addr = agent.http.replace('http://', '');
+    const env: Record<string, string> = { ...process.env, PATH: `${dir}:${process.env.PATH}` } as Record<
+      string,
+      string
+    >;
+    // `patina` on PATH, as `npm install -g` or `npx` would give it.
+    fs.writeFileSync(
+      path.join(dir, 'patina'),
+      `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@" --api-addr ${addr}\n`,
+      { mode: 0o755 },
+    );
+    for (const original of againstNpmStart(readmeCommands())) {
+      let cmd = original.replace(new RegExp(DEFAULT_ADDR.source, 'g'), addr);
+      const streams = /^curl -sN/.test(cmd);
+      if (streams) cmd = cmd.replace(/^curl -sN/, `curl -sN --max-time 2 -D ${dir}/headers`);
+      const r = spawnSync('bash', ['-c', cmd], { encoding: 'utf8', env, timeout: 20_000 });
+      // curl's 28 is its own --max-time ending a stream that would go on for ever.
+      assert.ok(
+        r.status === 0 || (streams && r.status === 28),
+        `${original}\nexit ${r.status}\n${r.stdout}\n${r.stderr}`,
+      );
+      assert.doesNotMatch(r.stdout, /"error"/, `${original}\n${r.stdout}`);
+      assert.doesNotMatch(r.stderr, /error/i, `${original}\n${r.stderr}`);
+      if (!streams) assert.notEqual(r.stdout.trim(), '', original);
+      if (streams && /v1\/subscriptions -H/.test(original)) {
+        // The next examples resume this subscription by its id, from change 2: give it two changes.
+        env.ID = /patina-query-id: (\S+)/i.exec(fs.readFileSync(`${dir}/headers`, 'utf8'))![1];
+        const w = await postJson(agent.http, '/v1/transactions', [
+          "INSERT INTO users (id, name) VALUES (1, 'ann') ON CONFLICT (id) DO NOTHING",
+          "INSERT INTO todos (id, user_id, title) VALUES (patina_id(), 1, 'buy milk'), (patina_id(), 1, 'call bob')",
+        ]);
+        assert.equal(w.status, 200, w.text);
+      }
+    }
+    assert.ok(env.ID, 'the README subscribes before it resumes');
+  });
+});

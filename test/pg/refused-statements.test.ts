@@ -1,0 +1,107 @@
+// Statements that reach past the user's tables (the agent's own __patina tables, other files, pragmas)
+// are refused on every front end: HTTP queries, HTTP transactions, subscriptions, PostgreSQL.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type AgentProcess, startAgent } from '../helpers/agent';
+import { postJson } from '../helpers/http';
+import { pgClient, psql } from '../helpers/pg';
+
+const SCHEMA = 'CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, v TEXT);';
+
+/** Reads (the HTTP query and subscription routes, PG) and the writes that carry the same reach. */
+const READS: [string, RegExp][] = [
+  ['SELECT * FROM __patina_meta', /__patina_meta is one of the agent's own tables/],
+  ['SELECT count(*) FROM "__patina_clock_t"', /__patina_clock_t is one of the agent's own tables/],
+  ['SELECT * FROM main.[__PATINA_META]', /__PATINA_META is one of the agent's own tables/],
+  ['SELECT t.id FROM t JOIN __patina_clock_t c ON 1', /own tables/],
+  ['PRAGMA table_info(t)', /PRAGMA statements are not accepted/],
+  ['pragma user_version', /PRAGMA statements are not accepted/],
+  ["SELECT name FROM pragma_table_info('t')", /pragma_table_info \(a pragma\) is not accepted/],
+  ['SELECT * FROM PRAGMA_database_list', /pragma_database_list \(a pragma\) is not accepted/],
+  ["ATTACH '/tmp/patina-other.db' AS other", /ATTACH statements are not accepted/],
+  ['DETACH other', /DETACH statements are not accepted/],
+  ["SELECT load_extension('/tmp/x.so')", /load_extension .* is not accepted/],
+  ["SELECT readfile('/etc/passwd')", /readfile .* is not accepted/],
+  ["SELECT writefile('/tmp/x', 'y')", /writefile .* is not accepted/],
+  ['SELECT * FROM sqlite_dbpage', /sqlite_dbpage .* is not accepted/],
+];
+
+const WRITES: [string, RegExp][] = [
+  ['INSERT INTO t (id, v) SELECT 1, value FROM __patina_meta', /own tables/],
+  ["INSERT INTO t (id, v) VALUES (1, readfile('/etc/passwd'))", /readfile .* is not accepted/],
+  ["UPDATE t SET v = (SELECT name FROM pragma_table_info('t'))", /pragma_table_info \(a pragma\) is not accepted/],
+  ["DELETE FROM t WHERE v = load_extension('x')", /load_extension .* is not accepted/],
+  ["ATTACH 'x.db' AS x", /ATTACH statements are not accepted/],
+  ['PRAGMA journal_mode = DELETE', /PRAGMA statements are not accepted/],
+];
+
+describe('statements reaching past the user tables are refused on every front end', function () {
+  this.timeout(60000);
+  let agent: AgentProcess;
+  let port: number;
+
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    port = agent.pg!.port;
+    assert.equal(
+      (await postJson(agent.http, '/v1/transactions', ["INSERT INTO t (id, v) VALUES (7, 'kept')"])).status,
+      200,
+    );
+  });
+  after(() => agent?.dispose());
+
+  it('HTTP queries: 400 with an error naming what is refused', async () => {
+    for (const [sql, message] of READS) {
+      const r = await postJson(agent.http, '/v1/queries', sql);
+      assert.equal(r.status, 400, `${sql}: ${r.text}`);
+      assert.match((r.json as { error: string }).error, message, sql);
+    }
+  });
+
+  it('HTTP transactions: 400, nothing applied', async () => {
+    for (const [sql, message] of [...WRITES, ...READS.filter(([s]) => !s.startsWith('SELECT'))]) {
+      const r = await postJson(agent.http, '/v1/transactions', ["UPDATE t SET v = 'changed' WHERE id = 7", sql]);
+      assert.equal(r.status, 400, `${sql}: ${r.text}`);
+      assert.match(JSON.stringify(r.json), message, sql);
+    }
+    const rows = await postJson(agent.http, '/v1/queries', 'SELECT v FROM t WHERE id = 7');
+    assert.match(rows.text, /"kept"/);
+  });
+
+  it('subscriptions: 400, no subscription made', async () => {
+    for (const [sql, message] of READS) {
+      const r = await postJson(agent.http, '/v1/subscriptions', sql);
+      assert.equal(r.status, 400, `${sql}: ${r.text}`);
+      assert.match((r.json as { error: string }).error, message, sql);
+    }
+  });
+
+  it('PostgreSQL, simple and extended query: 42501 with the same words, and the session goes on', async () => {
+    const c = pgClient(port);
+    await c.connect();
+    try {
+      for (const [sql, message] of [...READS, ...WRITES]) {
+        await assert.rejects(c.query(sql), (err: Error & { code?: string }) => {
+          assert.match(err.message, message, sql);
+          assert.equal(err.code, '42501', `${sql}: ${err.message}`);
+          return true;
+        });
+        await assert.rejects(c.query({ text: sql, values: [], rowMode: 'array' }), message);
+      }
+      assert.equal((await c.query('SELECT v FROM t WHERE id = 7')).rows[0].v, 'kept');
+    } finally {
+      await c.end();
+    }
+    const r = psql(port, ['SELECT * FROM __patina_meta']);
+    assert.match(r.stderr, /ERROR: {2}__patina_meta is one of the agent's own tables and is not accepted/);
+  });
+
+  it('no file was attached or written', () => {
+    assert.equal(
+      fs.existsSync('/tmp/patina-other.db') && fs.statSync('/tmp/patina-other.db').mtimeMs > Date.now() - 60000,
+      false,
+    );
+    assert.equal(fs.existsSync(path.join(agent.dir, 'x.db')), false);
+  });
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import type { RowChange } from '../../src/bus/changeset';
+import { introspect } from '../../src/engine/schema/introspect';
+import type { SqlParams } from '../../src/engine/values';
+import { planQuery } from '../../src/live/query-plan';
+import type { Subscription } from '../../src/live/subscription';
+import { WakeIndex } from '../../src/live/wake-index';
+import { LIVE_SCHEMA } from '../helpers/subscriptions';
+
+const db = new Database(':memory:');
+db.exec(LIVE_SCHEMA + 'CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT COLLATE NOCASE, kind);');
+const schema = introspect(db);
+
+const plan = (sql: string, params?: SqlParams) => planQuery(db, schema, sql, params);
+const pins = (sql: string, params?: SqlParams) => plan(sql, params).equalities.map((e) => [e.occ, e.column, e.value]);
+
+/** A stand-in with what the index reads of a subscription. */
+function sub(sql: string, params?: SqlParams): Subscription {
+  const p = plan(sql, params);
+  return {
+    plan: p,
+    identityParts: (key: string) => (p.occurrences.length === 1 ? [key] : (JSON.parse(key) as string[])),
+  } as unknown as Subscription;
+}
+
+const change = (table: string, pk: unknown[], values: Record<string, unknown> | null): RowChange =>
+  ({ table, pk, kind: values ? 'update' : 'delete', values }) as RowChange;
+
+describe('which subscriptions a change wakes', () => {
+  it('finds `col = value` conjuncts of WHERE whose comparison is a plain equality', () => {
+    assert.deepEqual(pins('SELECT id FROM users WHERE team = ?', [3]), [[0, 'team', 3]]);
+    assert.deepEqual(pins('SELECT id FROM users WHERE score > ? AND team = ?', [1, 4]), [[0, 'team', 4]]);
+    assert.deepEqual(pins('SELECT id FROM users u WHERE 7 = u.team AND name = :n', { n: 'ann' }), [[0, 'team', 7]]);
+    assert.deepEqual(pins("SELECT * FROM tags WHERE tag = 'a'"), [[0, 'tag', 'a']]);
+    assert.deepEqual(
+      pins('SELECT u.id FROM users u JOIN teams t ON t.id = u.team WHERE t.id = ? AND u.score = 2', [5]),
+      [
+        [1, 'id', 5],
+        [0, 'score', 2],
+      ],
+    );
+  });
+
+  it('leaves out what SQLite would not compare as stored values are', () => {
+    assert.deepEqual(
+      pins('SELECT id FROM users WHERE team = ?', ['3']),
+      [],
+      'text against an INTEGER column is converted',
+    );
+    assert.deepEqual(pins('SELECT id FROM users WHERE name = 3'), [], 'a number against a TEXT column is converted');
+    assert.deepEqual(pins("SELECT id FROM notes WHERE body = 'x'"), [], 'NOCASE collation');
+    assert.deepEqual(pins('SELECT id FROM users WHERE team = 1 OR score = 2'), []);
+    assert.deepEqual(pins('SELECT id FROM users WHERE score BETWEEN 1 AND 5 AND team = 2'), []);
+    assert.deepEqual(pins('SELECT id FROM users WHERE team + 0 = 2'), []);
+    assert.deepEqual(pins('SELECT count(*) FROM users WHERE team = 2'), [], 'only restricted plans');
+    assert.deepEqual(
+      pins("SELECT id FROM notes WHERE kind = '2'"),
+      [[0, 'kind', '2']],
+      'no affinity: compared as stored',
+    );
+  });
+
+  it('wakes a pinned subscription for a row whose new value matches or that its result holds, and others for every change', () => {
+    const index = new WakeIndex();
+    const two = sub('SELECT id FROM users WHERE team = ?', [2]);
+    const three = sub('SELECT id FROM users WHERE team = ?', [3]);
+    const all = sub('SELECT id FROM users WHERE score > 1');
+    index.add(two, () => ['i10']); // holds user 10
+    index.add(three, () => []);
+    index.add(all, () => []);
+    const woken = (changes: RowChange[]) => [...index.wake(changes).keys()];
+    assert.deepEqual(woken([change('users', [1], { id: 1, team: 4 })]), [all]);
+    assert.deepEqual(woken([change('users', [1], { id: 1, team: 3 })]), [three, all]);
+    assert.deepEqual(woken([change('users', [10], { id: 10, team: 4 })]), [two, all], 'the old value matched');
+    assert.deepEqual(woken([change('users', [10], null)]), [two, all]);
+    assert.deepEqual(woken([change('users', [1], { id: 1, team: null })]), [all], 'NULL equals nothing');
+    assert.deepEqual(woken([change('teams', [1], { id: 1 })]), []);
+    const keys = index.wake([change('users', [1], { id: 1, team: 3 }), change('users', [2], { id: 2, team: 5 })]);
+    assert.deepEqual([...keys.get(three)!.get('users')!.keys()], ['i1'], 'only the rows that concern it');
+    assert.deepEqual([...keys.get(all)!.get('users')!.keys()], ['i1', 'i2']);
+    index.rowRemoved(two, 'i10');
+    index.rowAdded(three, 'i10');
+    assert.deepEqual(woken([change('users', [10], { id: 10, team: 4 })]), [three, all]);
+    index.remove(three);
+    index.remove(all);
+    assert.deepEqual(woken([change('users', [10], { id: 10, team: 3 })]), []);
+    assert.equal(index.reads('users'), true);
+    index.remove(two);
+    assert.equal(index.reads('users'), false);
+  });
+});
