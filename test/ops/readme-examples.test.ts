@@ -10,9 +10,23 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 /** Where `npm start` listens, as the README writes it. */
 const DEFAULT_ADDR = /\b(localhost|127\.0\.0\.1):8080\b/;
 
-/** The shell commands of the README's ```sh blocks, continuation lines joined, comments dropped. */
+/** The pages whose examples run, in reading order (a later page's examples use an earlier page's rows). */
+const PAGES = [
+  'README.md',
+  'docs/http-api.md',
+  'docs/subscriptions.md',
+  'docs/client.md',
+  'docs/replication.md',
+  'docs/postgres.md',
+  'docs/schema.md',
+  'docs/security.md',
+  'docs/configuration.md',
+  'docs/operations.md',
+];
+
+/** The shell commands of the docs' ```sh blocks, continuation lines joined, comments dropped. */
 function readmeCommands(): string[] {
-  const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const text = PAGES.map((p) => fs.readFileSync(path.join(ROOT, p), 'utf8')).join('\n');
   const out: string[] = [];
   for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
     let current = '';
@@ -38,7 +52,7 @@ function againstNpmStart(cmds: string[]): string[] {
   return cmds.filter((c) => (/^curl /.test(c) && DEFAULT_ADDR.test(c)) || /^patina (query|exec|reload)\b/.test(c));
 }
 
-describe('the README examples run against npm start as written', function () {
+describe('the examples of the README and docs run against npm start as written', function () {
   this.timeout(120_000);
   let agent: AgentProcess;
   let dir: string;
