@@ -76,7 +76,17 @@ const CASES: { name: string; pg: string; patina: string; values: string[] }[] = 
     values: ["'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'", "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A12'"],
   },
   { name: 'json', pg: 'json', patina: 'JSON', values: ['\'{"a": [1, 2.5, "x"]}\''] },
-  { name: 'jsonb', pg: 'jsonb', patina: 'JSONB', values: ['\'{"a": [1, 2.5, "x"]}\'', "'[]'"] },
+  {
+    name: 'jsonb',
+    pg: 'jsonb',
+    patina: 'JSONB',
+    values: [
+      '\'{"a": [1, 2.5, "x"]}\'',
+      "'[]'",
+      '\'{"bb":1,"a":[1.0,2e2,-0,"x\\u00e9\\n"],"a":{"z":null,"y":true}, "c" : "é"}\'',
+      '\'"scalar"\'',
+    ],
+  },
   { name: 'int4[]', pg: 'int4[]', patina: 'INT4[]', values: ["'{}'", "'{1,NULL,3}'"] },
   { name: 'int8[]', pg: 'int8[]', patina: 'INT8[]', values: ["'{9223372036854775807,-1}'"] },
   {

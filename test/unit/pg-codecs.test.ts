@@ -88,6 +88,8 @@ describe('PostgreSQL codecs', () => {
     assert.equal(codec(17).text(Buffer.from([0, 255])), '\\x00ff');
     assert.equal(hex(codec(17).binary('\\x00ff')), '00ff');
     assert.equal(hex(codec(3802).binary('[]')), '015b5d');
+    assert.equal(codec(3802).text('{"bb":1,"a":[1.0,2e2],"a":3}'), '{"a": 3, "bb": 1}');
+    assert.equal(codec(3802).text('not json'), 'not json');
     assert.throws(() => codec(3802).textOfBinary(Buffer.from('025b5d', 'hex')), /unsupported jsonb version number 2/);
     assert.throws(
       () => codec(114).textOfBinary(Buffer.from('{')),

@@ -2,6 +2,7 @@
 // unknown), jsonb (a version byte 1, then the text), bytea (the bytes themselves) and uuid (16 bytes).
 import { BadBinary, type Codec, bytes, expectLength, notA } from './codec';
 import { floatText } from './float';
+import { jsonbText } from './jsonb';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -58,12 +59,18 @@ export const jsonCodec: Codec = {
   textOfBinary: (raw) => checkedJson(utf8Of(raw, 'json'), 'json'),
 };
 
+/** A stored jsonb value as PostgreSQL prints it; text that is no JSON as it is. */
+const jsonbOut = (v: unknown) => {
+  const s = plainText(v);
+  return jsonbText(s) ?? s;
+};
+
 export const jsonbCodec: Codec = {
   oid: 3802,
   name: 'jsonb',
-  text: plainText,
+  text: jsonbOut,
   binary: (v) => {
-    const s = plainText(v);
+    const s = jsonbOut(v);
     const b = bytes(1 + Buffer.byteLength(s));
     b[0] = 1;
     b.write(s, 1);
