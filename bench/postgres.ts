@@ -1,82 +1,12 @@
 // A throwaway PostgreSQL server for the benchmarks' anchors (initdb into a temp folder), psql, and
 // pgbench runs measured with the CPU time they cost the server and pgbench. Shared by pg.bench.ts
 // and writes.bench.ts.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { type BenchPostgres, run } from '../test/helpers/postgres-server';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
-export const PG_BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find(
-  (d) => fs.existsSync(path.join(d, 'initdb')),
-);
-
-/** A PostgreSQL server the bench started: its port, process and data folder. */
-export interface BenchPostgres {
-  port: number;
-  proc: ChildProcess;
-  dir: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function run(cmd: string, args: string[], opts: { asPostgres?: boolean } = {}): string {
-  const [c, a] =
-    opts.asPostgres && process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-  const r = spawnSync(c, a, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
-
-/**
- * A throwaway PostgreSQL server in `dir` (as the postgres user when we are root: it refuses to run as
- * root), with `settings` (name=value) on top of shared_buffers=128MB.
- */
-export async function startPostgres(dir: string, settings: string[] = ['fsync=off']): Promise<BenchPostgres> {
-  if (!PG_BIN) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
-  if (process.getuid?.() === 0) spawnSync('chown', ['-R', 'postgres', dir]);
-  run(path.join(PG_BIN, 'initdb'), ['-D', path.join(dir, 'data'), '-A', 'trust', '-U', 'bench', '--no-sync'], {
-    asPostgres: true,
-  });
-  const port = await freePort();
-  const args = [
-    '-D',
-    path.join(dir, 'data'),
-    '-p',
-    String(port),
-    '-k',
-    dir,
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'shared_buffers=128MB',
-    ...settings.flatMap((s) => ['-c', s]),
-  ];
-  const postgresBin = path.join(PG_BIN, 'postgres');
-  const proc =
-    process.getuid?.() === 0
-      ? spawn('runuser', ['-u', 'postgres', '--', postgresBin, ...args], { stdio: 'ignore' })
-      : spawn(postgresBin, args, { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    if (spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', String(port)]).status === 0) return { port, proc, dir };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('PostgreSQL did not start');
-}
-
-/** Stops a server startPostgres started (runuser does not pass signals on; pg_ctl stops it). */
-export function stopPostgres(pg: BenchPostgres): void {
-  const ctl = path.join(PG_BIN!, 'pg_ctl');
-  const args = ['stop', '-D', path.join(pg.dir, 'data'), '-m', 'fast'];
-  if (process.getuid?.() === 0) spawnSync('runuser', ['-u', 'postgres', '--', ctl, ...args]);
-  else spawnSync(ctl, args);
-}
+export { PG_BIN, type BenchPostgres, startPostgres, stopPostgres } from '../test/helpers/postgres-server';
 
 /** The postmaster's pid (the root of the server's processes). */
 export function postmasterPid(pg: BenchPostgres): number {

@@ -22,7 +22,7 @@ import {
 } from './session';
 import { pgError, sqlstateOf } from './sqlstate';
 import type { PgCounts } from './statement-counts';
-import { OID, binaryOf, paramValue, textOf, typeSize } from './types';
+import { OID, binaryOf, hasBinary, paramValue, textOf, typeSize } from './types';
 import {
   ByteWriter,
   CANCEL_REQUEST,
@@ -531,6 +531,9 @@ export class Connection {
             `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`,
           );
         }
+        checkFormats(m.paramFormats, m.params.length);
+        for (const code of m.resultFormats)
+          if (code !== 0 && code !== 1) throw pgError('22023', `unsupported format code: ${code}`);
         const params: SqlValue[] = new Array(m.params.length);
         for (let i = 0; i < params.length; i++)
           params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
@@ -916,18 +919,29 @@ export class Connection {
   #dataRow(row: unknown[], fields: Field[]) {
     const w = this.#w;
     w.begin('D').i16(row.length);
-    for (let i = 0; i < row.length; i++) {
-      const f = fields[i];
-      w.value(
-        f === undefined
-          ? textOf(row[i], OID.text)
-          : f.format === 1
-            ? binaryOf(row[i], f.typeOid)
-            : textOf(row[i], f.typeOid),
-      );
+    try {
+      for (let i = 0; i < row.length; i++) {
+        const f = fields[i];
+        w.value(
+          f === undefined
+            ? textOf(row[i], OID.text)
+            : f.format === 1
+              ? binaryOf(row[i], f.typeOid, f.name)
+              : textOf(row[i], f.typeOid),
+        );
+      }
+    } catch (err) {
+      w.abandon(); // no half row: the error follows the rows sent before it
+      throw err;
     }
     w.end();
   }
+}
+
+/** Bind's parameter format codes: none (all text), one for all, or one per parameter. */
+function checkFormats(formats: number[], params: number) {
+  if (formats.length > 1 && formats.length !== params)
+    throw pgError('08P01', `bind message has ${formats.length} parameter formats but ${params} parameters`);
 }
 
 const NO_PARAMS: SqlValue[] = [];
@@ -960,6 +974,8 @@ function describedFields(
   formats: number[],
   sample: unknown[][] | null,
 ): { fields: Field[]; message: Buffer } {
+  if (formats.length > 1 && formats.length !== columns.length)
+    throw pgError('08P01', `bind message has ${formats.length} result formats but query has ${columns.length} columns`);
   const fixed = columns.every(typeIsKnown);
   const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
   if (fixed) {
@@ -1001,7 +1017,11 @@ function fieldsOf(
         if ((typeof v !== 'number' && typeof v !== 'bigint') || !Number.isInteger(v)) break;
       }
     }
-    const typeOid = columnOid(c, v);
+    const format = formatOf(formats, i);
+    // a binary column's type is what Describe of the statement announced (asyncpg and pgjdbc decode
+    // by it), so never the values' guess; a type without a binary form is announced and sent as text
+    let typeOid = columnOid(c, format === 1 ? undefined : v);
+    if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
     return {
       name: c.name,
       tableOid: 0,
@@ -1009,7 +1029,7 @@ function fieldsOf(
       typeOid,
       typeSize: typeSize(typeOid),
       typeMod: -1,
-      format: formatOf(formats, i),
+      format,
     };
   });
 }

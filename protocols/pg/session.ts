@@ -18,6 +18,7 @@ import { type CopyStatement, columnConverters, copyError, parseCopy } from './co
 import { SqlCursors, parseFetch } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { PgError, pgError, sqlstateOf } from './sqlstate';
+import { arrayOidOf } from './codecs/registry';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 
 /** What the PG front end needs from the engine. */
@@ -268,6 +269,7 @@ const FUNCTION_TYPES: Record<string, string> = {
   to_timestamp: 'timestamptz',
   avg: 'numeric',
   total: 'float8', // SQLite's avg is REAL, 2.0 reads as the integer 2
+  count: 'int8',
 };
 
 /** The type a cast or typed literal names: the words of `type` (after `::`, `AS`, or before the literal). */
@@ -1515,8 +1517,11 @@ export function inferParamTypes(sig: PgToken[], schema: Schema, n: number, decla
     const prev = sig[i - 1];
     const next = sig[i + 1];
     if (next?.text === '::' && sig[i + 2]) {
-      const name = identName(sig[i + 2] ?? t) === 'pg_catalog' ? identName(sig[i + 4] ?? t) : identName(sig[i + 2]);
-      set(t, PG_TYPES.find((r) => r[1] === name)?.[0] ?? oidOfDeclType(name));
+      const at = identName(sig[i + 2] ?? t) === 'pg_catalog' ? i + 4 : i + 2;
+      const name = identName(sig[at] ?? t);
+      const oid = PG_TYPES.find((r) => r[1] === name)?.[0] ?? oidOfDeclType(name);
+      // `$1::oid[]` (asyncpg's type lookup) is an array of the type
+      set(t, sig[at + 1]?.text === '[' && sig[at + 2]?.text === ']' ? (arrayOidOf(oid) ?? OID.text) : oid);
     }
     if (
       prev &&

@@ -1,7 +1,11 @@
 // PostgreSQL types: OIDs, the OID of a SQLite declared type, and values to and from the wire.
-import { pgDateBinary, pgDateFromBinary, pgDateText } from '../../src/engine/dates';
-import { PatinaError } from '../../src/errors';
+import { pgDateText } from '../../src/engine/dates';
 import type { SqlValue } from '../../src/engine/values';
+import { PatinaError } from '../../src/errors';
+import { BadBinary, NotEncodable } from './codecs/codec';
+import { parseDecimal } from './codecs/numeric';
+import { ARRAY_TYPES, arrayOidOf, codecOf } from './codecs/registry';
+import { plainText, uuidText } from './codecs/text';
 
 export const OID = {
   bool: 16,
@@ -66,16 +70,8 @@ export const PG_TYPES: [number, string, number, string][] = [
   [2205, 'regclass', 4, 'N'],
   [2950, 'uuid', 16, 'U'],
   [3802, 'jsonb', -1, 'U'],
-  [1000, '_bool', -1, 'A'],
-  [1005, '_int2', -1, 'A'],
-  [1007, '_int4', -1, 'A'],
-  [1016, '_int8', -1, 'A'],
-  [1009, '_text', -1, 'A'],
-  [1028, '_oid', -1, 'A'],
-  [1002, '_char', -1, 'A'],
-  [1003, '_name', -1, 'A'],
-  [1021, '_float4', -1, 'A'],
-  [1022, '_float8', -1, 'A'],
+  [30, 'oidvector', -1, 'A'],
+  ...ARRAY_TYPES.map(([oid, name]): [number, string, number, string] => [oid, name, -1, 'A']),
 ];
 
 /** format_type(): the SQL name PostgreSQL shows for a type. */
@@ -110,7 +106,9 @@ export const TYPE_DISPLAY: Record<number, string> = {
   1028: 'oid[]',
   1002: '"char"[]',
   1003: 'name[]',
+  30: 'oidvector',
 };
+for (const [oid, , elem] of ARRAY_TYPES) TYPE_DISPLAY[oid] ??= `${TYPE_DISPLAY[elem] ?? 'text'}[]`;
 
 /**
  * The OID of a column from its declared type. SQLite integers are 64-bit, so every integer type is
@@ -119,7 +117,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
 export function oidOfDeclType(decl: string | null | undefined): number {
   if (!decl) return OID.text;
   const t = decl.toLowerCase().replace(/\(.*$/, '').trim();
-  if (t.endsWith('[]')) return OID.text;
+  if (t.endsWith('[]')) return arrayOidOf(oidOfDeclType(t.slice(0, -2))) ?? OID.text;
   if (t.startsWith('_')) return PG_TYPES.find((r) => r[1] === t)?.[0] ?? OID.text;
   switch (t) {
     case 'bool':
@@ -148,6 +146,8 @@ export function oidOfDeclType(decl: string | null | undefined): number {
     case 'varchar':
     case 'character varying':
       return OID.varchar;
+    case 'bpchar':
+      return OID.bpchar;
     // the catalog's own columns
     case 'oid':
     case 'regproc':
@@ -191,86 +191,37 @@ export function typeSize(oid: number): number {
   return row ? row[2] : -1;
 }
 
-function floatText(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return 'Infinity';
-  if (v === -Infinity) return '-Infinity';
-  return String(v);
-}
-
-/** A cell in text format, as PostgreSQL prints the column's type; null stays null. */
+/** A cell in text format, as PostgreSQL prints the column's type; null stays null. A value that is no value of the type goes as it is. */
 export function textOf(v: unknown, oid: number): string | null {
   if (v === null || v === undefined) return null;
-  if (oid === OID.bool) {
-    if (v === 1 || v === 1n) return 't';
-    if (v === 0 || v === 0n) return 'f';
+  const codec = codecOf(oid);
+  if (codec === undefined) return plainText(v);
+  try {
+    return codec.text(v);
+  } catch (err) {
+    if (err instanceof NotEncodable) return plainText(v);
+    throw err;
   }
-  if (typeof v === 'number') return floatText(v);
-  if (typeof v === 'bigint') return v.toString();
-  // a date or time column prints as PostgreSQL would, whatever its stored spelling ('...T...Z' from
-  // JavaScript made psycopg2 read 30.000Z as 4200 microseconds); text that is no date goes as it is
-  if (typeof v === 'string') {
-    const kind = DATE_KINDS[oid];
-    if (kind) return pgDateText(v, kind) ?? v;
-  }
-  if (v instanceof Uint8Array) return '\\x' + Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
-  return String(v);
 }
 
-const DATE_KINDS: Record<number, 'date' | 'timestamp' | 'timestamptz' | 'time'> = {
-  [OID.date]: 'date',
-  [OID.timestamp]: 'timestamp',
-  [OID.timestamptz]: 'timestamptz',
-  [OID.time]: 'time',
-};
+/** Whether results of a type can go in binary format (else the column is announced, and sent, as text). */
+export const hasBinary = (oid: number): boolean => codecOf(oid) !== undefined;
 
-/** A cell in binary format for the common types; other types are sent as their text bytes. */
-export function binaryOf(v: unknown, oid: number): Buffer | null {
+/** A cell in binary format, exactly as PostgreSQL encodes the type; refused (22P03) when the value is no value of it. */
+export function binaryOf(v: unknown, oid: number, column: string): Buffer | null {
   if (v === null || v === undefined) return null;
-  const num =
-    typeof v === 'bigint'
-      ? v
-      : typeof v === 'number'
-        ? v
-        : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v))
-          ? Number(v)
-          : null;
-  switch (oid) {
-    case OID.bool:
-      return Buffer.from([num !== null && Number(num) !== 0 ? 1 : 0]);
-    case OID.int2:
-    case OID.int4:
-    case OID.int8:
-    case OID.oid: {
-      if (num === null) break;
-      const b = Buffer.alloc(oid === OID.int2 ? 2 : oid === OID.int8 ? 8 : 4);
-      if (oid === OID.int2) b.writeInt16BE(Number(num));
-      else if (oid === OID.int8) b.writeBigInt64BE(typeof num === 'bigint' ? num : BigInt(Math.trunc(num)));
-      else if (oid === OID.oid) b.writeUInt32BE(Number(num) >>> 0);
-      else b.writeInt32BE(Number(num));
-      return b;
-    }
-    case OID.float4:
-    case OID.float8: {
-      if (num === null) break;
-      const b = Buffer.alloc(oid === OID.float4 ? 4 : 8);
-      if (oid === OID.float4) b.writeFloatBE(Number(num));
-      else b.writeDoubleBE(Number(num));
-      return b;
-    }
-    case OID.bytea:
-      if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-      break;
-    case OID.date:
-    case OID.timestamp:
-    case OID.timestamptz:
-    case OID.time: {
-      const b = typeof v === 'string' ? pgDateBinary(v, DATE_KINDS[oid]) : null;
-      if (b) return b;
-      break;
-    }
+  const codec = codecOf(oid) ?? codecOf(OID.text)!;
+  try {
+    return codec.binary(v);
+  } catch (err) {
+    if (err instanceof NotEncodable)
+      throw new PatinaError(
+        'user',
+        `column "${column}": ${err.message}, so it has no binary form; read it in text format or correct the value`,
+        'PG_22P03',
+      );
+    throw err;
   }
-  return Buffer.from(textOf(v, oid) ?? '', 'utf8');
 }
 
 function parseInteger(s: string, param: number): number | bigint {
@@ -306,8 +257,33 @@ function parseBytea(s: string): Buffer {
   return Buffer.from(out);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 /**
- * The value of text that is a plain decimal integer, an optional minus and up to 15 digits without
+ * A numeric or float parameter as SQLite keeps it: an integer exactly (a bigint beyond 2^53), other
+ * numbers as doubles, NaN as the text 'NaN' (SQLite would make a NULL of a NaN double).
+ */
+function parseNumber(s: string, oid: number, param: number): SqlValue {
+  const t = s.trim();
+  if (oid === OID.numeric && /^[-+]?\d+$/.test(t)) {
+    const b = BigInt(t);
+    if (b >= INT64_MIN && b <= INT64_MAX) return Number.isSafeInteger(Number(b)) ? Number(b) : b;
+  }
+  const d = parseDecimal(t);
+  if (d === null)
+    throw new PatinaError(
+      'user',
+      `invalid input syntax for type ${oid === OID.numeric ? 'numeric' : oid === OID.float4 ? 'real' : 'double precision'}: "${s}" (parameter $${param + 1})`,
+      'PG_22P02',
+    );
+  if (d.special === 'NaN') return 'NaN';
+  if (d.special) return d.special === 'Infinity' ? Infinity : -Infinity;
+  return Number(t);
+}
+
+/**
+ * The text that is a plain decimal integer, an optional minus and up to 15 digits without
  * a leading zero (exact as a number, and what an unknown-typed parameter takes as a number); else null.
  */
 function plainInteger(raw: Buffer): number | null {
@@ -325,45 +301,50 @@ function plainInteger(raw: Buffer): number | null {
   return neg ? -n : n;
 }
 
+/** A binary parameter as the value its text form would be stored as; refused (22P03) when it does not decode. */
+function binaryParam(raw: Buffer, oid: number, param: number): SqlValue {
+  if (oid === 0) return Buffer.from(raw); // no type given: the bytes the client sent
+  const codec = codecOf(oid);
+  if (codec === undefined)
+    throw new PatinaError(
+      'user',
+      `incorrect binary data format in bind parameter $${param + 1}: type OID ${oid} has no binary format in Patina (send it as text)`,
+      'PG_22P03',
+    );
+  try {
+    if (codec.fromBinary) return codec.fromBinary(raw) as SqlValue;
+    return textParam(codec.textOfBinary(raw), oid, param);
+  } catch (err) {
+    if (err instanceof BadBinary)
+      throw new PatinaError(
+        'user',
+        `incorrect binary data format in bind parameter $${param + 1} (${codec.name}): ${err.message}`,
+        `PG_${err.code}`,
+      );
+    throw err;
+  }
+}
+
 /** Parameter `param` (0-based) from the wire to a SQLite value, by its type OID and format (0 text, 1 binary). */
 export function paramValue(raw: Buffer | null, oid: number, format: number, param: number): SqlValue {
   if (raw === null) return null;
-  if (format === 1) {
-    switch (oid) {
-      case OID.bool:
-        return raw[0] ? 1n : 0n;
-      case OID.int2:
-        return raw.readInt16BE(0);
-      case OID.int4:
-        return raw.readInt32BE(0);
-      case OID.oid:
-        return raw.readUInt32BE(0);
-      case OID.int8: {
-        const b = raw.readBigInt64BE(0);
-        return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
-      }
-      case OID.float4:
-        return raw.readFloatBE(0);
-      case OID.float8:
-        return raw.readDoubleBE(0);
-      case OID.bytea:
-      case 0:
-        return Buffer.from(raw);
-      case OID.date:
-      case OID.timestamp:
-      case OID.timestamptz:
-      case OID.time:
-        return pgDateFromBinary(raw, DATE_KINDS[oid]);
-      default:
-        return raw.toString('utf8');
-    }
-  }
+  if (format === 1) return binaryParam(raw, oid, param);
+  if (format !== 0)
+    throw new PatinaError(
+      'user',
+      `incorrect binary data format in bind parameter $${param + 1}: unsupported format code ${format} (0 is text, 1 binary)`,
+      'PG_22P03',
+    );
   if (oid === OID.int2 || oid === OID.int4 || oid === OID.int8 || oid === OID.oid || oid === 0) {
     // the usual key parameter, read from its bytes: no string, no regular expression
     const n = plainInteger(raw);
     if (n !== null) return n;
   }
-  const s = raw.toString('utf8');
+  return textParam(raw.toString('utf8'), oid, param);
+}
+
+/** A text parameter of type `oid` as SQLite keeps it. */
+function textParam(s: string, oid: number, param: number): SqlValue {
   switch (oid) {
     case OID.int2:
     case OID.int4:
@@ -372,20 +353,14 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, para
       return parseInteger(s, param);
     case OID.float4:
     case OID.float8:
-    case OID.numeric: {
-      const n = Number(s);
-      if (s.trim() === '' || (Number.isNaN(n) && s.trim().toLowerCase() !== 'nan'))
-        throw new PatinaError(
-          'user',
-          `invalid input syntax for type numeric: "${s}" (parameter $${param + 1})`,
-          'PG_22P02',
-        );
-      return n;
-    }
+    case OID.numeric:
+      return parseNumber(s, oid, param);
     case OID.bool:
       return parseBool(s, param);
     case OID.bytea:
       return parseBytea(s);
+    case OID.uuid:
+      return uuidText(s) ?? s;
     // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
     case OID.date:
     case OID.timestamp:
@@ -401,3 +376,9 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, para
       return s;
   }
 }
+
+const DATE_KINDS: Record<number, 'date' | 'timestamp' | 'timestamptz'> = {
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp',
+  [OID.timestamptz]: 'timestamptz',
+};

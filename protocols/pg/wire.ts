@@ -65,6 +65,13 @@ export class ByteWriter {
     return this;
   }
 
+  /** Drops the message begun and not ended (a row whose cell could not be encoded). */
+  abandon(): void {
+    if (this.#start < 0) return;
+    this.#pos = this.#start - 1;
+    this.#start = -1;
+  }
+
   end(): this {
     this.#int32(this.#pos - this.#start, this.#start);
     this.#start = -1;

@@ -235,7 +235,7 @@ export function datePart(field: unknown, v: unknown): number | null {
 }
 
 /** An interval as PostgreSQL keeps it: months, days and microseconds, each signed. */
-interface Interval {
+export interface Interval {
   months: number;
   days: number;
   micros: number;
@@ -258,7 +258,7 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
 };
 
 /** Reads PostgreSQL interval text: '7 days', '-30 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
-function parseInterval(v: unknown): Interval | null {
+export function parseInterval(v: unknown): Interval | null {
   if (v === null || v === undefined) return null;
   const text = String(v);
   const iv: Interval = { months: 0, days: 0, micros: 0 };
@@ -308,7 +308,7 @@ function parseInterval(v: unknown): Interval | null {
 }
 
 /** PostgreSQL's text form of an interval: '1 year 2 mons 3 days 04:05:06'. */
-function formatInterval(iv: Interval): string {
+export function formatInterval(iv: Interval): string {
   const parts: string[] = [];
   const years = Math.trunc(iv.months / 12);
   const months = iv.months % 12;

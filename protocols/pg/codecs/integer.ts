@@ -1,0 +1,121 @@
+// The integer types (int2, int4, int8, oid) and bool: fixed-width big-endian binary forms, range
+// checked both ways. int8 stays exact: a value beyond 2^53 is a bigint, never a rounded number.
+import { type Codec, bytes, expectLength, notA } from './codec';
+import { floatText } from './float';
+
+const TWO_32 = 2 ** 32;
+
+/** A stored value as an integer within [min, max]: a number, a bigint or integer text. */
+function integerOf(v: unknown, type: string, min: bigint, max: bigint): number | bigint {
+  let n: number | bigint | null = null;
+  if (typeof v === 'number') n = Number.isInteger(v) ? v : null;
+  else if (typeof v === 'bigint') n = v;
+  else if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) n = BigInt(v.trim());
+  if (n === null || n < min || n > max) return notA(type, v);
+  return n;
+}
+
+/** Text of an integer column's value: integers as digits, anything else as PostgreSQL would print it. */
+function integerText(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : floatText(v);
+  return String(v);
+}
+
+function fixedInt(oid: number, name: string, size: 2 | 4, min: number, max: number): Codec {
+  const read = (raw: Buffer) => {
+    expectLength(raw, size, name);
+    return size === 2 ? raw.readInt16BE(0) : oid === 26 ? raw.readUInt32BE(0) : raw.readInt32BE(0);
+  };
+  return {
+    oid,
+    name,
+    text: integerText,
+    binary: (v) => {
+      const n = Number(integerOf(v, name, BigInt(min), BigInt(max)));
+      const b = bytes(size);
+      if (size === 2) b.writeInt16BE(n);
+      else if (oid === 26) b.writeUInt32BE(n);
+      else b.writeInt32BE(n);
+      return b;
+    },
+    textOfBinary: (raw) => String(read(raw)),
+    fromBinary: read,
+  };
+}
+
+export const int2Codec = fixedInt(21, 'int2', 2, -32768, 32767);
+export const int4Codec = fixedInt(23, 'int4', 4, -2147483648, 2147483647);
+export const oidCodec = fixedInt(26, 'oid', 4, 0, 4294967295);
+
+const INT8_MIN = -(2n ** 63n);
+const INT8_MAX = 2n ** 63n - 1n;
+
+/** An int8 from 8 bytes: a number when exact, else a bigint. */
+export function readInt8(raw: Buffer): number | bigint {
+  const hi = raw.readInt32BE(0);
+  const lo = raw.readUInt32BE(4);
+  // |hi| < 2^21 keeps hi·2^32 + lo within Number's exact integers
+  if (hi >= -0x200000 && hi < 0x200000) return hi * TWO_32 + lo;
+  return raw.readBigInt64BE(0);
+}
+
+export const int8Codec: Codec = {
+  oid: 20,
+  name: 'int8',
+  text: integerText,
+  binary: (v) => {
+    const b = bytes(8);
+    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+      const hi = Math.floor(v / TWO_32);
+      b.writeInt32BE(hi, 0);
+      b.writeUInt32BE(v - hi * TWO_32, 4);
+    } else b.writeBigInt64BE(BigInt(integerOf(v, 'int8', INT8_MIN, INT8_MAX)));
+    return b;
+  },
+  textOfBinary: (raw) => {
+    expectLength(raw, 8, 'int8');
+    return String(readInt8(raw));
+  },
+  fromBinary: (raw) => {
+    expectLength(raw, 8, 'int8');
+    return readInt8(raw);
+  },
+};
+
+const TRUE_WORDS = new Set(['t', 'true', 'y', 'yes', 'on', '1']);
+const FALSE_WORDS = new Set(['f', 'false', 'n', 'no', 'off', '0']);
+
+/** A stored boolean (1 and 0, as booleans bind; or a boolean word) as true or false; null when it is none. */
+function boolOf(v: unknown): boolean | null {
+  if (v === 1 || v === 1n || v === true) return true;
+  if (v === 0 || v === 0n || v === false) return false;
+  if (typeof v === 'string') {
+    const w = v.trim().toLowerCase();
+    if (TRUE_WORDS.has(w)) return true;
+    if (FALSE_WORDS.has(w)) return false;
+  }
+  return null;
+}
+
+const TRUE_BYTE = Buffer.from([1]);
+const FALSE_BYTE = Buffer.from([0]);
+
+export const boolCodec: Codec = {
+  oid: 16,
+  name: 'bool',
+  text: (v) => {
+    const b = boolOf(v);
+    return b === null ? integerText(v) : b ? 't' : 'f';
+  },
+  binary: (v) => {
+    const b = boolOf(v);
+    if (b === null) return notA('bool', v);
+    return b ? TRUE_BYTE : FALSE_BYTE;
+  },
+  textOfBinary: (raw) => (boolCodec.fromBinary!(raw) === 1n ? 't' : 'f'),
+  // booleans bind as INTEGER 1 and 0, as text parameters do
+  fromBinary: (raw) => {
+    expectLength(raw, 1, 'bool');
+    return raw[0] !== 0 ? 1n : 0n; // any byte but 0 is true, as boolrecv reads it
+  },
+};

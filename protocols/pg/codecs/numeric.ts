@@ -1,0 +1,152 @@
+// NUMERIC in PostgreSQL's forms. Text: plain decimal digits, never an exponent ('1e30' prints as 31
+// digits), the scale kept ('-0.0001'). Binary: int16 count of base-10000 digits, int16 weight of the
+// first digit, uint16 sign (NaN and the infinities are signs), uint16 display scale, then the digits.
+import { BadBinary, type Codec, bytes, notA } from './codec';
+
+const POS = 0x0000;
+const NEG = 0x4000;
+const NAN = 0xc000;
+const PINF = 0xd000;
+const NINF = 0xf000;
+const DSCALE_MAX = 0x3fff;
+
+/** A decimal as its parts: sign, integer digits without leading zeros, fraction digits (their count is the scale). */
+export interface Decimal {
+  neg: boolean;
+  int: string;
+  frac: string;
+  special?: 'NaN' | 'Infinity' | '-Infinity';
+}
+
+const DECIMAL_RE = /^\s*([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+
+/** Reads numeric input text ('1.50', '-1e30', ' NaN ', 'Infinity'); null when it is no number. */
+export function parseDecimal(s: string): Decimal | null {
+  const m = DECIMAL_RE.exec(s);
+  if (!m) {
+    const w = s.trim().toLowerCase();
+    if (w === 'nan') return { neg: false, int: '', frac: '', special: 'NaN' };
+    if (w === 'infinity' || w === '+infinity' || w === 'inf' || w === '+inf')
+      return { neg: false, int: '', frac: '', special: 'Infinity' };
+    if (w === '-infinity' || w === '-inf') return { neg: true, int: '', frac: '', special: '-Infinity' };
+    return null;
+  }
+  const intDigits = m[2];
+  const fracDigits = m[3] ?? '';
+  if (intDigits === '' && fracDigits === '') return null;
+  const exp = m[4] ? Number(m[4]) : 0;
+  if (!Number.isSafeInteger(exp) || Math.abs(exp) > 1000) return null;
+  let int = intDigits;
+  let frac = fracDigits;
+  if (exp > 0) {
+    const moved = frac.slice(0, exp).padEnd(exp, '0');
+    int += moved;
+    frac = frac.slice(exp);
+  } else if (exp < 0) {
+    const k = -exp;
+    const padded = int.padStart(k, '0');
+    frac = padded.slice(padded.length - k) + frac;
+    int = padded.slice(0, padded.length - k);
+  }
+  int = int.replace(/^0+/, '');
+  return { neg: m[1] === '-', int, frac };
+}
+
+/** The decimal of a stored value: a number, a bigint or numeric text. */
+export function decimalOf(v: unknown): Decimal {
+  if (typeof v === 'bigint')
+    return v < 0n ? { neg: true, int: (-v).toString(), frac: '' } : { neg: false, int: v.toString(), frac: '' };
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return { neg: false, int: '', frac: '', special: 'NaN' };
+    if (!Number.isFinite(v)) return { neg: v < 0, int: '', frac: '', special: v < 0 ? '-Infinity' : 'Infinity' };
+    return parseDecimal(String(v))!;
+  }
+  if (typeof v === 'string') {
+    const d = parseDecimal(v);
+    if (d) return d;
+  }
+  return notA('numeric', v);
+}
+
+const isZero = (d: Decimal) => !/[1-9]/.test(d.int) && !/[1-9]/.test(d.frac);
+
+/** PostgreSQL's text of a decimal. */
+export function decimalText(d: Decimal): string {
+  if (d.special) return d.special;
+  const body = (d.int || '0') + (d.frac ? '.' + d.frac : '');
+  return d.neg && !isZero(d) ? '-' + body : body;
+}
+
+/** The binary form of a decimal. */
+export function decimalBinary(d: Decimal): Buffer {
+  if (d.special) {
+    const b = bytes(8);
+    b.writeInt16BE(0, 0);
+    b.writeInt16BE(0, 2);
+    b.writeUInt16BE(d.special === 'NaN' ? NAN : d.special === 'Infinity' ? PINF : NINF, 4);
+    b.writeUInt16BE(0, 6);
+    return b;
+  }
+  const dscale = d.frac.length;
+  const int = d.int.padStart(Math.ceil(d.int.length / 4) * 4, '0');
+  const frac = d.frac.padEnd(Math.ceil(d.frac.length / 4) * 4, '0');
+  const all = int + frac;
+  const groups: number[] = [];
+  for (let i = 0; i < all.length; i += 4) groups.push(Number(all.slice(i, i + 4)));
+  let weight = int.length / 4 - 1;
+  let first = 0;
+  while (first < groups.length && groups[first] === 0) {
+    first++;
+    weight--;
+  }
+  let last = groups.length;
+  while (last > first && groups[last - 1] === 0) last--;
+  const digits = groups.slice(first, last);
+  const zero = digits.length === 0;
+  const b = bytes(8 + 2 * digits.length);
+  b.writeInt16BE(digits.length, 0);
+  b.writeInt16BE(zero ? 0 : weight, 2);
+  b.writeUInt16BE(d.neg && !zero ? NEG : POS, 4);
+  b.writeUInt16BE(dscale, 6);
+  for (let i = 0; i < digits.length; i++) b.writeInt16BE(digits[i], 8 + 2 * i);
+  return b;
+}
+
+/** A binary numeric as PostgreSQL's text, checked as numeric_recv checks it (digits past the scale are cut). */
+export function numericTextOfBinary(raw: Buffer): string {
+  if (raw.length < 8) throw new BadBinary(`numeric takes at least 8 bytes, got ${raw.length}`);
+  const n = raw.readInt16BE(0);
+  const weight = raw.readInt16BE(2);
+  const sign = raw.readUInt16BE(4);
+  const dscale = raw.readUInt16BE(6);
+  if (n < 0 || raw.length !== 8 + 2 * n)
+    throw new BadBinary(`numeric with ${n} digits takes ${8 + 2 * Math.max(n, 0)} bytes, got ${raw.length}`);
+  if (sign === NAN) return 'NaN';
+  if (sign === PINF) return 'Infinity';
+  if (sign === NINF) return '-Infinity';
+  if (sign !== POS && sign !== NEG)
+    throw new BadBinary(`invalid sign in external "numeric" value (0x${sign.toString(16)})`);
+  if (dscale > DSCALE_MAX) throw new BadBinary(`invalid scale in external "numeric" value (${dscale})`);
+  const digit = (g: number) => {
+    if (g < 0 || g >= n) return 0;
+    return raw.readInt16BE(8 + 2 * g);
+  };
+  for (let g = 0; g < n; g++) {
+    const x = digit(g);
+    if (x < 0 || x > 9999) throw new BadBinary(`invalid digit in external "numeric" value (${x})`);
+  }
+  // digit g stands for 10000^(weight - g)
+  let int = '';
+  for (let p = weight; p >= 0; p--) int += String(digit(weight - p)).padStart(4, '0');
+  let frac = '';
+  for (let p = -1; frac.length < dscale; p--) frac += String(digit(weight - p)).padStart(4, '0');
+  return decimalText({ neg: sign === NEG, int: int.replace(/^0+/, ''), frac: frac.slice(0, dscale) });
+}
+
+export const numericCodec: Codec = {
+  oid: 1700,
+  name: 'numeric',
+  text: (v) => decimalText(decimalOf(v)),
+  binary: (v) => decimalBinary(decimalOf(v)),
+  textOfBinary: numericTextOfBinary,
+};

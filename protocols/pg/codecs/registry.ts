@@ -1,0 +1,76 @@
+// Every codec by type OID: a lookup in a plain array, cheap enough for each cell of each row.
+import { arrayCodec } from './array';
+import type { Codec } from './codec';
+import { dateCodec, intervalCodec, timeCodec, timestampCodec, timestamptzCodec } from './datetime';
+import { float4Codec, float8Codec } from './float';
+import { boolCodec, int2Codec, int4Codec, int8Codec, oidCodec } from './integer';
+import { numericCodec } from './numeric';
+import {
+  bpcharCodec,
+  byteaCodec,
+  charCodec,
+  jsonCodec,
+  jsonbCodec,
+  nameCodec,
+  textCodec,
+  unknownCodec,
+  uuidCodec,
+  varcharCodec,
+  xmlCodec,
+} from './text';
+
+/** Base types and the OIDs of their array types, as pg_type has them. */
+const BASES: [Codec, number, string][] = [
+  [boolCodec, 1000, '_bool'],
+  [byteaCodec, 1001, '_bytea'],
+  [charCodec, 1002, '_char'],
+  [nameCodec, 1003, '_name'],
+  [int2Codec, 1005, '_int2'],
+  [int4Codec, 1007, '_int4'],
+  [textCodec, 1009, '_text'],
+  [oidCodec, 1028, '_oid'],
+  [bpcharCodec, 1014, '_bpchar'],
+  [varcharCodec, 1015, '_varchar'],
+  [int8Codec, 1016, '_int8'],
+  [float4Codec, 1021, '_float4'],
+  [float8Codec, 1022, '_float8'],
+  [jsonCodec, 199, '_json'],
+  [xmlCodec, 143, '_xml'],
+  [dateCodec, 1182, '_date'],
+  [timeCodec, 1183, '_time'],
+  [timestampCodec, 1115, '_timestamp'],
+  [timestamptzCodec, 1185, '_timestamptz'],
+  [intervalCodec, 1187, '_interval'],
+  [numericCodec, 1231, '_numeric'],
+  [uuidCodec, 2951, '_uuid'],
+  [jsonbCodec, 3807, '_jsonb'],
+];
+
+const CODECS: Codec[] = [];
+for (const [c, arrayOid, arrayName] of BASES) {
+  CODECS[c.oid] = c;
+  CODECS[arrayOid] = arrayCodec(arrayOid, arrayName, c);
+}
+CODECS[unknownCodec.oid] = unknownCodec;
+// regproc and regclass columns of the catalog hold OIDs
+CODECS[24] = { ...oidCodec, oid: 24, name: 'regproc' };
+CODECS[2205] = { ...oidCodec, oid: 2205, name: 'regclass' };
+CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
+CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
+
+/** The codec of a type, or undefined when it has none (then its values go as text). */
+export function codecOf(oid: number): Codec | undefined {
+  return CODECS[oid];
+}
+
+/** The array types with codecs: OID, name, element OID (for pg_type). */
+export const ARRAY_TYPES: [number, string, number][] = [
+  ...BASES.map(([c, oid, name]): [number, string, number] => [oid, name, c.oid]),
+];
+
+const ARRAY_OF: Record<number, number> = Object.fromEntries(BASES.map(([c, oid]) => [c.oid, oid]));
+
+/** The OID of the array type of an element type, if it has one. */
+export function arrayOidOf(elemOid: number): number | undefined {
+  return ARRAY_OF[elemOid];
+}

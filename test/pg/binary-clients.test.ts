@@ -1,0 +1,74 @@
+// Round trips through the drivers that use the binary format: asyncpg (binary for every value),
+// psycopg 3 (binary=True, prepare=True) and pgjdbc (binary once a PreparedStatement has run 5
+// times). Each inserts NUMERIC, int8, timestamps, bytea, uuid and arrays and reads them back.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type AgentProcess, startAgent } from '../helpers/agent';
+import { psql } from '../helpers/pg';
+
+const PYTHON = '/usr/bin/python3'; // Debian's python3, which has asyncpg and psycopg 3
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'binary-clients');
+const SCHEMA = `CREATE TABLE vals (id INTEGER NOT NULL PRIMARY KEY, n NUMERIC, big INTEGER, ts TIMESTAMP, tstz TIMESTAMPTZ,
+  d DATE, b BYTEA, u UUID, tags TEXT[], ints INT4[], f DOUBLE PRECISION, ok BOOLEAN);
+`;
+
+function run(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 90000 });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}:\n${r.stderr}${r.stdout}`);
+  return r.stdout.trim();
+}
+
+describe('binary-format drivers round-trip every type', function () {
+  this.timeout(120000);
+  let agent: AgentProcess;
+  let port: number;
+
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    port = agent.pg!.port;
+    const r = psql(port, [`INSERT INTO vals (id, tags, ints) VALUES (50, '{"a b","",NULL,"NULL"}', '{1,NULL,3}')`]);
+    assert.equal(r.status, 0, r.stderr);
+  });
+  after(async () => {
+    await agent?.dispose();
+  });
+
+  it('asyncpg: NUMERIC (-0.0001, 1E+30, NaN), int8 extremes, timestamps before 2000 with microseconds, bytea, uuid, arrays with NULLs', () => {
+    const out = JSON.parse(run(PYTHON, [path.join(FIXTURES, 'asyncpg_roundtrip.py'), String(port)]));
+    assert.deepEqual(out, { rows: 4, bad: [] });
+  });
+
+  it('psycopg 3 with binary=True and prepare=True', () => {
+    const out = JSON.parse(run(PYTHON, [path.join(FIXTURES, 'psycopg_roundtrip.py'), String(port)]));
+    assert.deepEqual(out, { rows: 3, bad: [] });
+  });
+
+  it('pgjdbc: setBigDecimal in, getBigDecimal out, over 10 executions of one PreparedStatement', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-jdbc-'));
+    try {
+      run('javac', ['-d', dir, path.join(FIXTURES, 'JdbcRoundTrip.java')]);
+      const out = run('java', ['-cp', `${dir}:/usr/share/java/postgresql.jar`, 'JdbcRoundTrip', String(port)]);
+      assert.equal(out, 'ok');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // what pgjdbc stored is the number, not its driver's bytes
+    const r = psql(port, ['SELECT n FROM vals WHERE id BETWEEN 100 AND 109 ORDER BY id'], ['-A', '-t']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(r.stdout.trim().split('\n'), [
+      '-0.0001',
+      '12345.678',
+      '0',
+      '1000000000000000000000000000000',
+      '-42',
+      '0.5',
+      '9999.0001',
+      '0.0000000001',
+      '7',
+      '-123.25',
+    ]);
+  });
+});
