@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import { type ErrorKind, PatinaError } from '../../src/errors';
+import { InternalError, internalError } from '../../src/observability/internal-error';
 
 /** HTTP status of each error kind: the one table of this front end. */
 export const STATUS: Record<ErrorKind, number> = {
@@ -26,12 +27,14 @@ export async function errorBody(ctx: Koa.Context, next: Koa.Next): Promise<void>
       ctx.body = { error: `method ${ctx.method} is not allowed on ${ctx.path}` };
     }
   } catch (err) {
-    const e = err instanceof PatinaError ? err : toPatinaError(err);
+    let e = err instanceof PatinaError ? err : toPatinaError(err);
+    // An internal fault's own message stays in the log; the client gets the id the log line carries.
+    if (e.kind === 'internal' && !(e instanceof InternalError))
+      e = internalError(err, `HTTP ${ctx.method} ${ctx.path}`);
     // A few refusals are specific to HTTP (415 for a wrong content type) and carry their own status.
     const own = (err as { status?: unknown }).status;
     ctx.status = err instanceof PatinaError && typeof own === 'number' ? own : STATUS[e.kind];
     ctx.body = { error: e.message };
-    if (e.kind === 'internal') ctx.app.emit('error', err, ctx);
   }
 }
 
@@ -41,5 +44,5 @@ function toPatinaError(err: unknown): PatinaError {
     const kind: ErrorKind = e.status === 404 ? 'not-found' : e.status === 413 ? 'too-large' : 'user';
     return new PatinaError(kind, e.message ?? 'bad request');
   }
-  return new PatinaError('internal', `internal error: ${e?.message ?? String(err)}`);
+  return new PatinaError('internal', e?.message ?? String(err));
 }

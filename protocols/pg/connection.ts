@@ -268,7 +268,10 @@ export class Connection {
 
   #onFatal(err: unknown) {
     if (err instanceof ProtocolError) this.#fatal('08P01', err.message);
-    else this.#fatal(sqlstateOf(err).code, sqlstateOf(err).message);
+    else {
+      const { code, message } = sqlstateOf(err);
+      this.#fatal(code, message);
+    }
   }
 
   #flush() {

@@ -5,6 +5,12 @@ import type { ScramSecret } from '../../src/auth/scram-secret';
 
 export type { ScramSecret };
 
+/** The value of attribute `name` in a SCRAM attribute list (`a=..,r=..`), or undefined. Values hold no comma. */
+function attribute(list: string, name: string): string | undefined {
+  for (const part of list.split(',')) if (part.length > 1 && part[0] === name && part[1] === '=') return part.slice(2);
+  return undefined;
+}
+
 const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
 const sha256 = (data: Buffer) => crypto.createHash('sha256').update(data).digest();
 
@@ -28,9 +34,9 @@ export class ScramExchange {
     const m = /^([ny]),(?:a=[^,]*)?,(.*)$/.exec(clientFirst);
     if (!m) return null;
     this.#clientFirstBare = m[2];
-    const nonce = /(?:^|,)r=([^,]+)/.exec(this.#clientFirstBare);
+    const nonce = attribute(this.#clientFirstBare, 'r');
     if (!nonce) return null;
-    this.#nonce = nonce[1] + crypto.randomBytes(18).toString('base64');
+    this.#nonce = nonce + crypto.randomBytes(18).toString('base64');
     this.#serverFirst = `r=${this.#nonce},s=${this.#secret.salt.toString('base64')},i=${this.#secret.iterations}`;
     return this.#serverFirst;
   }
@@ -41,8 +47,8 @@ export class ScramExchange {
     if (i < 0) return null;
     const withoutProof = clientFinal.slice(0, i);
     const proof = Buffer.from(clientFinal.slice(i + 3), 'base64');
-    if (!new RegExp(`(?:^|,)r=${this.#nonce.replace(/[+/=]/g, (c) => '\\' + c)}(?:,|$)`).test(withoutProof))
-      return null;
+    // The nonce is compared as a string: a client's nonce may hold any printable character but a comma.
+    if (attribute(withoutProof, 'r') !== this.#nonce) return null;
     const authMessage = `${this.#clientFirstBare},${this.#serverFirst},${withoutProof}`;
     const signature = hmac(this.#secret.storedKey, authMessage);
     if (proof.length !== signature.length) return null;

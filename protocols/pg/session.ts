@@ -1162,10 +1162,10 @@ export class Session {
                 .prepare(`SELECT 1 FROM "${t}" WHERE ${cols.map((c) => `"${c}" = ?`).join(' AND ')}`)
                 .get(...values) !== undefined,
           });
-          const pe =
-            e instanceof PgError
-              ? e
-              : new PgError('user', sqlstateOf(e).message.replace(/^statement: /, ''), sqlstateOf(e).code);
+          const state = e instanceof PgError ? undefined : sqlstateOf(e);
+          const pe = state
+            ? new PgError('user', state.message.replace(/^statement: /, ''), state.code)
+            : (e as PgError);
           pe.where = `COPY ${table}, line ${line}`;
           throw pe;
         }

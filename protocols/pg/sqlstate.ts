@@ -1,5 +1,6 @@
 // Errors to SQLSTATE: the one table of this front end (HTTP has its status table).
 import { type ErrorKind, PatinaError, fromSqliteError } from '../../src/errors';
+import { InternalError, internalError } from '../../src/observability/internal-error';
 
 /** SQLSTATE by SQLite extended result code, before anything else is looked at. */
 const BY_SQLITE_CODE: Record<string, string> = {
@@ -88,7 +89,12 @@ export function sqlstateOf(err: unknown): {
         ? fromSqliteError(err)
         : err instanceof RangeError || err instanceof TypeError
           ? new PatinaError('user', err.message)
-          : new PatinaError('internal', `internal error: ${(err as Error)?.message ?? String(err)}`);
+          : internalError(err, 'PostgreSQL front end');
+  // An internal fault's own message never reaches the client: it gets an id the log line carries.
+  if (e.kind === 'internal' && !(e instanceof InternalError)) {
+    const hidden = internalError(err, 'PostgreSQL front end');
+    return { code: BY_KIND.internal, message: hidden.message, severity: 'ERROR' };
+  }
   const sc = e.sqliteCode;
   if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
   if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import { clientMessage } from '../../../src/observability/internal-error';
 import { errorLine, line, streamNdjson } from '../ndjson';
 
 /** What POST /v1/admin/backup needs: a check of the target, then the copy with progress. */
@@ -33,7 +34,7 @@ export function handleBackup(svc: BackupService): Koa.Middleware {
       )
       .then(
         (done) => push(line('done', JSON.stringify(done))),
-        (err) => push(errorLine((err as Error).message)),
+        (err) => push(errorLine(clientMessage(err, 'HTTP backup'))),
       )
       .finally(() => {
         finished = true;

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
 import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
+import { clientMessage } from '../../../src/observability/internal-error';
 import { errorLine, line, streamNdjson } from '../ndjson';
 import { parseStatement } from '../statements';
 
@@ -61,7 +62,7 @@ export function handleQuery(svc: QueryService, defaultTimeoutSeconds: number): K
           for await (const batch of cursor) yield batch.text!;
           yield line('eoq', `{"time":${head.time}}`);
         } catch (err) {
-          yield errorLine((err as Error).message);
+          yield errorLine(clientMessage(err, 'HTTP POST /v1/queries'));
         } finally {
           cursor.cancel('the client went away');
         }

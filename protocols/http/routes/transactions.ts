@@ -1,3 +1,4 @@
+import { STATUS } from '../errors';
 import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
@@ -29,7 +30,8 @@ export function handleTransaction(svc: TransactionService): Koa.Middleware {
       ctx.body = transactionJson(results, secondsSince(t0), svc.describeChange ? svc.describeChange(change) : {});
     } catch (err) {
       if (!(err instanceof PatinaError) || err.kind === 'internal' || err.kind === 'unavailable') throw err;
-      ctx.status = 400;
+      // The status from the error's kind, as every route: a constraint conflict is 409, a bad statement 400.
+      ctx.status = STATUS[err.kind];
       ctx.body = { results: [{ error: err.message }], time: secondsSince(t0) };
     }
   };
