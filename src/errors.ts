@@ -32,17 +32,22 @@ export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = prefix + (e?.message ?? String(err));
   if (code === undefined) return new PatinaError('internal', message);
-  const kind = code.startsWith('SQLITE_CONSTRAINT')
-    ? 'conflict'
-    : code === 'SQLITE_INTERRUPT'
-      ? 'timeout'
-      : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
-        ? 'unavailable'
-        : code === 'SQLITE_IOERR' ||
-            code.startsWith('SQLITE_IOERR') ||
-            code === 'SQLITE_CORRUPT' ||
-            code === 'SQLITE_FULL'
-          ? 'internal'
-          : 'user';
+  // A duplicate key conflicts with a row that exists (409 over HTTP); NOT NULL, CHECK and the key
+  // rule are the request's own fault (400).
+  const kind =
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE'
+      ? 'conflict'
+      : code.startsWith('SQLITE_CONSTRAINT')
+        ? 'user'
+        : code === 'SQLITE_INTERRUPT'
+          ? 'timeout'
+          : code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED'
+            ? 'unavailable'
+            : code === 'SQLITE_IOERR' ||
+                code.startsWith('SQLITE_IOERR') ||
+                code === 'SQLITE_CORRUPT' ||
+                code === 'SQLITE_FULL'
+              ? 'internal'
+              : 'user';
   return new PatinaError(kind, message, code);
 }

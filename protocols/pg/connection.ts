@@ -49,6 +49,10 @@ export interface ListenerOptions {
   queryTimeoutMs: number;
   /** Where statements and errors are counted for the metrics. */
   counts?: PgCounts;
+  /** The listener is over max_connections: a startup gets 53300 (a cancel request still works). */
+  tooMany?: boolean;
+  /** Called once the client has logged in (the listener's authentication_timeout stops). */
+  onAuthenticated?: () => void;
 }
 
 /** What encryption negotiation left: whether the socket is TLS, and bytes already read. */
@@ -406,6 +410,10 @@ export class Connection {
     }
     if (code >> 16 !== 3)
       return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
+    if (this.#opts.tooMany) {
+      if (this.#opts.counts) this.#opts.counts.tooMany++;
+      return this.#fatal('53300', 'sorry, too many clients already');
+    }
     void PROTOCOL_3;
     this.#startup = parseStartupParams(r);
     const user = this.#startup.user;
@@ -453,6 +461,7 @@ export class Connection {
   }
 
   #ready() {
+    this.#opts.onAuthenticated?.();
     const s = this.#startup;
     this.#session = new Session(this.#engine, this.#local, {
       readonly: this.#readonly,

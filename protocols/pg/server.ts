@@ -2,7 +2,7 @@
 // the table of connections that CancelRequest looks keys up in.
 import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
-import type { PgListenerConfig } from '../../src/config/config';
+import { PG_LISTENER_DEFAULTS, type PgListenerConfig } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
 import { admittedEngine } from './admission';
@@ -59,14 +59,31 @@ export class PgServer implements CancelRegistry {
 
   /** `security` is asked per connection, so a reload's users and certificates apply to the next one. */
   #listen(l: PgListenerConfig, queryTimeoutMs: number, security: () => PgListenerSecurity): Promise<void> {
+    const authTimeoutMs = 1000 * (l.authenticationTimeoutSeconds ?? PG_LISTENER_DEFAULTS.authenticationTimeoutSeconds);
+    const maxConnections = l.maxConnections ?? PG_LISTENER_DEFAULTS.maxConnections;
+    let open = 0;
     const server = net.createServer((socket) => {
       this.#sockets.add(socket);
+      open++;
       this.counts.accepted++;
       this.counts.open = this.#sockets.size;
+      // PostgreSQL's authentication_timeout: a client that never finishes logging in (silent, or stopped
+      // mid-startup) is closed, as PostgreSQL does, with nothing sent; its socket and memory are freed.
+      let authenticated = false;
+      const authTimer = setTimeout(() => {
+        if (authenticated) return;
+        this.counts.authTimeouts++;
+        socket.destroy();
+      }, authTimeoutMs);
+      authTimer.unref();
       socket.on('close', () => {
+        clearTimeout(authTimer);
+        open--;
         this.#sockets.delete(socket);
         this.counts.open = this.#sockets.size;
       });
+      // Past max_connections the client still gets an answer it understands, after its startup packet (53300).
+      const tooMany = open > maxConnections;
       const sec = security();
       negotiateEncryption(
         socket,
@@ -78,6 +95,11 @@ export class PgServer implements CancelRegistry {
             requireTls: sec.requireTls,
             queryTimeoutMs,
             counts: this.counts,
+            tooMany,
+            onAuthenticated: () => {
+              authenticated = true;
+              clearTimeout(authTimer);
+            },
           };
           new Connection(
             n.socket,

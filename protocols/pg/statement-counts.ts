@@ -23,6 +23,10 @@ const MAX_TAGS = 1024;
 export class PgCounts {
   accepted = 0;
   open = 0;
+  /** Connections closed for not logging in within authentication_timeout. */
+  authTimeouts = 0;
+  /** Startups refused with 53300 past max_connections. */
+  tooMany = 0;
   readonly errors = new Map<string, number>();
   /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection.ts). */
   readonly #byKind = new Map<string, { n: number }>();

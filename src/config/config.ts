@@ -53,7 +53,14 @@ export interface PgListenerConfig {
   tls?: TlsFiles | null;
   /** Refuse connections that did not upgrade to TLS. */
   requireTls?: boolean;
+  /** `authentication_timeout`: seconds a connection has to finish its startup and login (PostgreSQL's 60). */
+  authenticationTimeoutSeconds?: number;
+  /** `max_connections`: open connections of this listener past which a new one gets 53300 (PostgreSQL's 100). */
+  maxConnections?: number;
 }
+
+/** PostgreSQL's defaults for the limits of a listener that says nothing. */
+export const PG_LISTENER_DEFAULTS = { authenticationTimeoutSeconds: 60, maxConnections: 100 };
 
 export interface GossipConfig {
   addr: Addr;
@@ -278,7 +285,16 @@ function tlsFiles(v: unknown, key: string, rel: (p: string) => string, caKey: st
 }
 
 function pgListener(v: unknown, key: string, rel: (p: string) => string): PgListenerConfig {
-  const t = table(v, key, ['addr', 'readonly', 'password', 'users', 'tls', 'require_tls']);
+  const t = table(v, key, [
+    'addr',
+    'readonly',
+    'password',
+    'users',
+    'tls',
+    'require_tls',
+    'authentication_timeout',
+    'max_connections',
+  ]);
   if (t.addr === undefined) throw bad(`${key}.addr`, 'missing');
   const users = t.users === undefined ? [] : t.users;
   if (!Array.isArray(users)) throw bad(`${key}.users`, 'expected [[api.pg.users]] entries');
@@ -299,6 +315,14 @@ function pgListener(v: unknown, key: string, rel: (p: string) => string): PgList
     }),
     tls: t.tls === undefined ? null : tlsFiles(t.tls, `${key}.tls`, rel, null),
     requireTls: t.require_tls === undefined ? false : bool(t.require_tls, `${key}.require_tls`),
+    authenticationTimeoutSeconds:
+      t.authentication_timeout === undefined
+        ? PG_LISTENER_DEFAULTS.authenticationTimeoutSeconds
+        : num(t.authentication_timeout, `${key}.authentication_timeout`, 0.1, false),
+    maxConnections:
+      t.max_connections === undefined
+        ? PG_LISTENER_DEFAULTS.maxConnections
+        : num(t.max_connections, `${key}.max_connections`, 1),
   };
   if (l.requireTls && !l.tls)
     throw bad(`${key}.require_tls`, `needs [${key.replace(/\[\d+\]$/, '')}.tls] with cert_file and key_file`);

@@ -22,7 +22,14 @@ export interface MeteredAgent {
     clients_cut_off_total: number;
   } | null;
   updates(): { streams: number; cutOffs: number } | null;
-  pg(): { accepted: number; open: number; statements: Map<string, number>; errors: Map<string, number> } | null;
+  pg(): {
+    accepted: number;
+    open: number;
+    authTimeouts: number;
+    tooMany: number;
+    statements: Map<string, number>;
+    errors: Map<string, number>;
+  } | null;
   cluster(): {
     members: { addr: string; state: string; rtt_ms: number | null }[];
     stats: {
@@ -138,6 +145,16 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
   // PostgreSQL front end.
   m.gauge('patina_pg_connections', 'PostgreSQL connections open.', () => a.pg()?.open ?? 0);
   m.total('patina_pg_connections_accepted_total', 'PostgreSQL connections accepted.', () => a.pg()?.accepted ?? 0);
+  m.total(
+    'patina_pg_authentication_timeouts_total',
+    'PostgreSQL connections closed for not logging in within authentication_timeout.',
+    () => a.pg()?.authTimeouts ?? 0,
+  );
+  m.total(
+    'patina_pg_connections_refused_total',
+    'PostgreSQL startups refused with 53300 past max_connections.',
+    () => a.pg()?.tooMany ?? 0,
+  );
   m.total(
     'patina_pg_statements_total',
     'PostgreSQL statements completed, by kind (command tag).',

@@ -30,8 +30,8 @@ export function restoreDatabase(backupFile: string, dbPath: string): RestoreResu
   const src = path.resolve(backupFile);
   const dest = path.resolve(dbPath);
   checkBackup(src);
-  if (!fs.existsSync(path.dirname(dest)))
-    throw new PatinaError('user', `restore: folder ${path.dirname(dest)} does not exist`);
+  // As `patina agent --db-path` does: a new folder for a new database is made.
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
   const lock = DatabaseLock.acquire(dest, 'restore');
   const tmp = `${dest}.restoring`;
   try {

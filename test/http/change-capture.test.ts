@@ -119,7 +119,7 @@ describe('change capture: clock tables', () => {
       'INSERT INTO items (id) VALUES (11)',
       'INSERT INTO items (id) VALUES (10)',
     ]);
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 409, 'a duplicate key is a conflict');
     const b = await write(agent, 'INSERT INTO items (id) VALUES (11)');
     assert.equal(b.version, a.version! + 1);
     assert.deepEqual(clocks(agent, 'items', [11n])['-1'].db_version, b.version);

@@ -88,7 +88,7 @@ describe('POST /v1/transactions', () => {
       "INSERT INTO t (id, v) VALUES (1, 'duplicate key')",
       "INSERT INTO t (id, v) VALUES (2, 'never')",
     ]);
-    assert.equal(r.status, 400, r.text);
+    assert.equal(r.status, 409, r.text); // a duplicate key is a conflict
     const body = r.json as TxBody;
     assert.equal(body.results.length, 1);
     assert.match(body.results[0].error!, /^statement 3: /);

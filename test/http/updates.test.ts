@@ -128,7 +128,7 @@ describe('POST /v1/updates/{table}', () => {
       "INSERT INTO users (id, name) VALUES (41, 'b')",
       "INSERT INTO users (id, name) VALUES (40, 'dup')",
     );
-    assert.equal(bad.status, 400);
+    assert.equal(bad.status, 409, 'a duplicate key is a conflict');
     const b = await write(agent, "INSERT INTO users (id, name) VALUES (42, 'c')");
     assert.equal(b.version, a.version! + 1);
     await s.count(2);

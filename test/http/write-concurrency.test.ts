@@ -146,7 +146,7 @@ describe('concurrent writes', function () {
     const versions: number[] = [];
     rs.forEach((r, i) => {
       if (i % 10 === 3) {
-        assert.equal(r.status, 400, r.text);
+        assert.equal(r.status, 409, r.text); // a duplicate key is a conflict
         assert.match(r.text, /statement 2: UNIQUE constraint failed: items\.id/);
       } else {
         assert.equal(r.status, 200, r.text);
@@ -314,7 +314,7 @@ describe('concurrent writes, replicated and killed', function () {
                 ]
               : [['INSERT INTO kv (k, v) VALUES (?, ?)', [i, 'http']]],
           ).then((r) => {
-            if (i % 7 === 0) assert.equal(r.status, 400, r.text);
+            if (i % 7 === 0) assert.equal(r.status, 409, r.text);
             else {
               assert.equal(r.status, 200, r.text);
               versions.push((r.json as { version: number }).version);

@@ -84,8 +84,9 @@ describe('online backup and restore', function () {
     assert.ok(ackedDuring.length > 0, 'writes were acknowledged while the backup ran');
     assert.ok(slowestPointRead < 1000, `point reads stay answered during the backup (slowest ${slowestPointRead} ms)`);
 
-    const restoredPath = path.join(dir, 'restored', 'patina.db');
-    fs.mkdirSync(path.dirname(restoredPath));
+    // A folder that does not exist yet, two levels deep: restore makes it, as `patina agent --db-path` does.
+    const restoredPath = path.join(dir, 'restored', 'new', 'patina.db');
+    assert.equal(fs.existsSync(path.dirname(restoredPath)), false);
     const restore = await runCli(['restore', file, '--db-path', restoredPath]);
     assert.equal(restore.code, 0, restore.stderr);
     assert.match(restore.stdout, /new actor id [0-9a-f]{32}/);

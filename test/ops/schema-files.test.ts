@@ -147,6 +147,20 @@ describe('schema files', () => {
         message: /syntax error/,
       },
       {
+        rule: 'a type that is no PostgreSQL type (a missing comma between two columns)',
+        schema: 'CREATE TABLE todo (\n  id INTEGER NOT NULL PRIMARY KEY,\n  body TEXT\n  due DATE\n);',
+        table: 'todo',
+        line: 3,
+        message: /column "body": type "TEXT due DATE" is not a type Patina maps to PostgreSQL/,
+      },
+      {
+        rule: 'an unknown type name',
+        schema: 'CREATE TABLE m (id INTEGER NOT NULL PRIMARY KEY, amount MONEY);',
+        table: 'm',
+        line: 1,
+        message: /column "amount": type "MONEY"/,
+      },
+      {
         rule: 'reserved name',
         schema: 'CREATE TABLE __patina_x (id INTEGER NOT NULL PRIMARY KEY);',
         table: '__patina_x',
@@ -316,6 +330,24 @@ describe('schema files', () => {
         assert.deepEqual(await rows(agent, 'SELECT count(*) FROM d'), [[0]]);
       });
     }
+
+    it('refuses a reload with a type typo, keeps the running schema, and takes the corrected file', async () => {
+      write(`${CURRENT}CREATE TABLE t2 (\n  id INTEGER NOT NULL PRIMARY KEY,\n  body TEXT\n  due DATE\n);\n`);
+      const r = await runCli(['reload', '--api-addr', agent.http.replace('http://', '')]);
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /schema\.sql:\d+: table "t2", column "body": type "TEXT due DATE"/);
+      const missing = await postJson(agent.http, '/v1/queries', JSON.stringify('SELECT * FROM t2'));
+      assert.equal(missing.status, 400, 'the refused table was not made');
+      write(`${CURRENT}CREATE TABLE t2 (\n  id INTEGER NOT NULL PRIMARY KEY,\n  body TEXT,\n  due DATE\n);\n`);
+      const ok = await runCli(['reload', '--api-addr', agent.http.replace('http://', '')]);
+      assert.equal(ok.code, 0, ok.stderr);
+      const w = await postJson(agent.http, '/v1/transactions', [
+        "INSERT INTO t2 (id, body, due) VALUES (1, 'b', '2026-01-02')",
+      ]);
+      assert.equal(w.status, 200, w.text);
+      assert.deepEqual(await rows(agent, 'SELECT body, due FROM t2'), [['b', '2026-01-02']]);
+      write(CURRENT);
+    });
 
     it('refuses a reload whose files break a rule, and keeps running', async () => {
       write(CURRENT + 'CREATE TABLE e (x TEXT);\n');

@@ -14,6 +14,7 @@ CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT 
 const CONFIG = `
 [[api.pg]]
 addr = "127.0.0.1:0"
+max_connections = 600 # the 500 concurrent connections below
 [[api.pg]]
 addr = "127.0.0.1:0"
 readonly = true

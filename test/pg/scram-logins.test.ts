@@ -165,7 +165,7 @@ print(ok, refused)
         PGPASSWORD: 'nope',
       });
       assert.notEqual(r.status, 0);
-      assert.match(r.stderr, /FATAL:  password authentication failed for user "app"/);
+      assert.match(r.stderr, /FATAL: {2}password authentication failed for user "app"/);
     }
     assert.doesNotMatch(agent.output, /Invalid regular expression|internal error/);
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PatinaError } from '../../errors';
 import { firstKeyword, significant, splitStatements, tokenize, unquoteIdentifier } from '../sql-text';
+import { ACCEPTED_TYPES, isAcceptedType } from './column-types';
 import { introspect } from './introspect';
 import { type Schema, isInternalName } from './model';
 
@@ -66,6 +67,7 @@ export function loadSchema(paths: string[]): Schema {
   const mem = new Database(':memory:');
   try {
     const where = new Map<string, { file: string; line: number }>();
+    const statementOf = new Map<string, string>();
     for (const file of schemaFiles(paths)) {
       const text = fs.readFileSync(file, 'utf8');
       for (const st of splitStatements(text)) {
@@ -104,7 +106,10 @@ export function loadSchema(paths: string[]): Schema {
             `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${(err as Error).message}`,
           );
         }
-        if (d.kind === 'table') where.set(d.name, { file, line: st.line });
+        if (d.kind === 'table') {
+          where.set(d.name, { file, line: st.line });
+          statementOf.set(d.name, st.sql);
+        }
       }
     }
     const schema = introspect(mem, (t) => where.get(t) ?? { file: '', line: 0 });
@@ -112,6 +117,13 @@ export function loadSchema(paths: string[]): Schema {
       const at = `${t.file}:${t.line}: table "${t.name}"`;
       if (t.primaryKey.length === 0) throw new PatinaError('user', `${at}: a table must have a PRIMARY KEY`);
       for (const c of t.columns) {
+        if (!isAcceptedType(c.type)) {
+          const line = t.line + linesBefore(statementOf.get(t.name) ?? '', c.name, c.type);
+          throw new PatinaError(
+            'user',
+            `${t.file}:${line}: table "${t.name}", column "${c.name}": type ${JSON.stringify(c.type.replace(/\s+/g, ' '))} is not a type Patina maps to PostgreSQL (a missing comma between two columns reads as one column with a long type); accepted: ${ACCEPTED_TYPES.join(', ')}, with an optional size such as VARCHAR(40) or NUMERIC(12, 2) and [] for an array`,
+          );
+        }
         if (c.pk > 0 && !c.notNull)
           throw new PatinaError('user', `${at}: primary key column "${c.name}" must be declared NOT NULL`);
         if (c.pk === 0 && c.notNull && c.defaultSql === null) {
@@ -131,4 +143,12 @@ export function loadSchema(paths: string[]): Schema {
   } finally {
     mem.close();
   }
+}
+
+/** How many lines into a CREATE TABLE statement a column's definition starts (0 when not found). */
+function linesBefore(sql: string, column: string, type: string): number {
+  const first = type.trim().split(/\s+/)[0] ?? '';
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`["\`\\[]?${esc(column)}["\`\\]]?\\s+${esc(first)}`, 'i').exec(sql);
+  return m ? sql.slice(0, m.index).split('\n').length - 1 : 0;
 }
