@@ -14,19 +14,27 @@ export type ErrorKind =
 export class PatinaError extends Error {
   readonly kind: ErrorKind;
   readonly sqliteCode?: string;
+  /** PostgreSQL's SQLSTATE, set where the error is thrown when it is known there; the PG front end sends it. */
+  readonly sqlstate?: string;
 
-  constructor(kind: ErrorKind, message: string, sqliteCode?: string) {
+  constructor(kind: ErrorKind, message: string, sqliteCode?: string, sqlstate?: string) {
     super(message);
     this.name = 'PatinaError';
     this.kind = kind;
     if (sqliteCode !== undefined) this.sqliteCode = sqliteCode;
+    if (sqlstate !== undefined) this.sqlstate = sqlstate;
   }
+}
+
+/** A user error with PostgreSQL's SQLSTATE, raised by the PostgreSQL-compatible parts (functions, codecs). */
+export function sqlStateError(sqlstate: string, message: string, kind: ErrorKind = 'user'): PatinaError {
+  return new PatinaError(kind, message, undefined, sqlstate);
 }
 
 /** Turns anything thrown by SQLite into a PatinaError, keeping SQLite's message and code. */
 export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
   if (err instanceof PatinaError) {
-    return prefix ? new PatinaError(err.kind, prefix + err.message, err.sqliteCode) : err;
+    return prefix ? new PatinaError(err.kind, prefix + err.message, err.sqliteCode, err.sqlstate) : err;
   }
   const e = err as { message?: string; code?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;

@@ -9,6 +9,7 @@ import { pgFloat, pgInteger } from '../../src/engine/pg-functions';
 import { type PgToken, identName } from './lexer';
 import { PgError, pgError } from './sqlstate';
 import { TYPE_DISPLAY, oidOfDeclType } from './types';
+import { sqlStateError } from '../../src/errors';
 
 export interface CopyOptions {
   format: 'text' | 'csv';
@@ -379,14 +380,14 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
         const v = s.trim().toLowerCase();
         if (['t', 'true', 'y', 'yes', 'on', '1'].includes(v)) return 1;
         if (['f', 'false', 'n', 'no', 'off', '0'].includes(v)) return 0;
-        throw Object.assign(new Error(`invalid input syntax for type boolean: "${s}"`), { code: 'PG_22P02' });
+        throw sqlStateError('22P02', `invalid input syntax for type boolean: "${s}"`);
       };
     }
     if (/blob|bytea/.test(t)) {
       return (s: string) => {
         if (!s.startsWith('\\x')) return Buffer.from(s, 'utf8');
         if (!/^[0-9a-fA-F]*$/.test(s.slice(2)) || s.length % 2 !== 0)
-          throw Object.assign(new Error(`invalid input syntax for type bytea`), { code: 'PG_22P02' });
+          throw sqlStateError('22P02', 'invalid input syntax for type bytea');
         return Buffer.from(s.slice(2), 'hex');
       };
     }

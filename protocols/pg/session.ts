@@ -20,6 +20,7 @@ import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { arrayOidOf } from './codecs/registry';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
+import { errorFields, log } from '../../src/observability/log';
 
 /** What the PG front end needs from the engine. */
 export interface PgEngine {
@@ -881,8 +882,7 @@ export class Session {
     } catch (err) {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
       else if (local && catalogRelations(sig)) {
-        if (process.env.PATINA_PG_DEBUG)
-          process.stderr.write(`patina pg: catalog query answered with no rows (${(err as Error).message}):\n${sql}\n`);
+        log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
         return {
           kind: 'sql',
           command,
@@ -1137,15 +1137,8 @@ export class Session {
           try {
             values[k] = f === null ? null : convert[k](f);
           } catch (err) {
-            const e = err as { message: string; code?: string };
-            throw copyError(
-              e.code?.startsWith('PG_') ? e.code.slice(3) : '22P02',
-              e.message,
-              line,
-              table,
-              columns[k],
-              f,
-            );
+            const e = err as { message: string; sqlstate?: string };
+            throw copyError(e.sqlstate ?? '22P02', e.message, line, table, columns[k], f);
           }
         }
         try {
@@ -1226,7 +1219,7 @@ export class Session {
       try {
         this.#lease!.savepoint(an.sql, an.command === 'ROLLBACK');
       } catch (err) {
-        throw new PatinaError('user', (err as Error).message, 'PG_3B001');
+        throw new PatinaError('user', (err as Error).message, undefined, '3B001');
       }
     }
     if (an.command === 'ROLLBACK') this.tx = 'open';

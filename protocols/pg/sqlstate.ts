@@ -1,4 +1,5 @@
 // Errors to SQLSTATE: the one table of this front end (HTTP has its status table).
+import { KEY_RULE_MARK } from '../../src/crdt/key-rule';
 import { type ErrorKind, PatinaError, fromSqliteError } from '../../src/errors';
 import { InternalError, internalError } from '../../src/observability/internal-error';
 
@@ -18,21 +19,21 @@ const BY_SQLITE_CODE: Record<string, string> = {
   SQLITE_LOCKED: '55P03',
 };
 
-/** SQLSTATE by the text of SQLite's message, for errors whose code is only SQLITE_ERROR. */
-const BY_MESSAGE: [RegExp, string][] = [
-  [/the key must be chosen by the writer/, '23502'], // src/crdt/key-rule.ts: the key would be NULL for SQLite to fill in
+/**
+ * SQLSTATE of SQLite's own errors (and better-sqlite3's binding errors), whose only code is
+ * SQLITE_ERROR (or none): their message is all SQLite gives. Patina's own errors never come here:
+ * they carry their SQLSTATE in the `sqlstate` field where they are thrown. The key rule's refusal
+ * is raised by a trigger (RAISE carries no code), so its mark is matched here too.
+ */
+const BY_SQLITE_MESSAGE: [RegExp, string][] = [
+  [new RegExp(KEY_RULE_MARK), '23502'],
   [/no such table|no such view|unknown database/i, '42P01'],
   [/no such column|has no column named/i, '42703'],
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
-  [
-    /is one of the agent's own tables and is not accepted|\(a pragma\) is not accepted|reaches files or the raw database|(ATTACH|DETACH|PRAGMA) statements are not accepted/,
-    '42501',
-  ],
-  [/schema statements|are not accepted|is one of the agent's own tables/i, '0A000'],
   [/datatype mismatch/i, '42804'],
-  [/Missing named parameter|Too many parameter|bind message supplies/i, '08P01'],
+  [/Missing named parameter|Too many parameter|Too few parameter/i, '08P01'],
 ];
 
 /** SQLSTATE by error kind, when nothing more precise is known. */
@@ -55,7 +56,7 @@ export class PgError extends PatinaError {
   where?: string;
 
   constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
-    super(kind, message, 'PG_' + code);
+    super(kind, message, undefined, code);
     if (detail !== undefined) this.detail = detail;
   }
 }
@@ -75,7 +76,7 @@ export function sqlstateOf(err: unknown): {
 } {
   if (err instanceof PgError)
     return {
-      code: err.sqliteCode!.slice(3),
+      code: err.sqlstate!,
       message: err.message,
       severity: 'ERROR',
       detail: err.detail,
@@ -85,7 +86,7 @@ export function sqlstateOf(err: unknown): {
     err instanceof PatinaError
       ? err
       : typeof (err as { code?: unknown })?.code === 'string' &&
-          /^(SQLITE|PG_|PATINA_)/.test(String((err as { code: string }).code))
+          /^(SQLITE|PATINA_)/.test(String((err as { code: string }).code))
         ? fromSqliteError(err)
         : err instanceof RangeError || err instanceof TypeError
           ? new PatinaError('user', err.message)
@@ -95,10 +96,12 @@ export function sqlstateOf(err: unknown): {
     const hidden = internalError(err, 'PostgreSQL front end');
     return { code: BY_KIND.internal, message: hidden.message, severity: 'ERROR' };
   }
+  if (e.sqlstate) return { code: e.sqlstate, message: e.message, severity: 'ERROR' };
   const sc = e.sqliteCode;
-  if (sc?.startsWith('PG_')) return { code: sc.slice(3), message: e.message, severity: 'ERROR' };
-  if (sc && BY_SQLITE_CODE[sc]) return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };
-  for (const [re, code] of BY_MESSAGE) if (re.test(e.message)) return { code, message: e.message, severity: 'ERROR' };
+  if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
+    return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };
+  for (const [re, code] of BY_SQLITE_MESSAGE)
+    if (re.test(e.message)) return { code, message: e.message, severity: 'ERROR' };
   if (sc?.startsWith('SQLITE_CONSTRAINT')) return { code: '23000', message: e.message, severity: 'ERROR' };
   return { code: BY_KIND[e.kind], message: e.message, severity: 'ERROR' };
 }

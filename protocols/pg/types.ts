@@ -218,7 +218,8 @@ export function binaryOf(v: unknown, oid: number, column: string): Buffer | null
       throw new PatinaError(
         'user',
         `column "${column}": ${err.message}, so it has no binary form; read it in text format or correct the value`,
-        'PG_22P03',
+        undefined,
+        '22P03',
       );
     throw err;
   }
@@ -230,7 +231,8 @@ function parseInteger(s: string, param: number): number | bigint {
     throw new PatinaError(
       'user',
       `invalid input syntax for type integer: "${s}" (parameter $${param + 1})`,
-      'PG_22P02',
+      undefined,
+      '22P02',
     );
   const n = Number(t);
   return Number.isSafeInteger(n) ? n : BigInt(t);
@@ -241,7 +243,12 @@ function parseBool(s: string, param: number): bigint {
   const t = s.trim().toLowerCase();
   if (['t', 'true', 'y', 'yes', 'on', '1'].includes(t)) return 1n;
   if (['f', 'false', 'n', 'no', 'off', '0'].includes(t)) return 0n;
-  throw new PatinaError('user', `invalid input syntax for type boolean: "${s}" (parameter $${param + 1})`, 'PG_22P02');
+  throw new PatinaError(
+    'user',
+    `invalid input syntax for type boolean: "${s}" (parameter $${param + 1})`,
+    undefined,
+    '22P02',
+  );
 }
 
 /** Bytea text input: hex (\x...) or the escape format. */
@@ -275,7 +282,8 @@ function parseNumber(s: string, oid: number, param: number): SqlValue {
     throw new PatinaError(
       'user',
       `invalid input syntax for type ${oid === OID.numeric ? 'numeric' : oid === OID.float4 ? 'real' : 'double precision'}: "${s}" (parameter $${param + 1})`,
-      'PG_22P02',
+      undefined,
+      '22P02',
     );
   if (d.special === 'NaN') return 'NaN';
   if (d.special) return d.special === 'Infinity' ? Infinity : -Infinity;
@@ -309,7 +317,8 @@ function binaryParam(raw: Buffer, oid: number, param: number): SqlValue {
     throw new PatinaError(
       'user',
       `incorrect binary data format in bind parameter $${param + 1}: type OID ${oid} has no binary format in Patina (send it as text)`,
-      'PG_22P03',
+      undefined,
+      '22P03',
     );
   try {
     if (codec.fromBinary) return codec.fromBinary(raw) as SqlValue;
@@ -319,7 +328,8 @@ function binaryParam(raw: Buffer, oid: number, param: number): SqlValue {
       throw new PatinaError(
         'user',
         `incorrect binary data format in bind parameter $${param + 1} (${codec.name}): ${err.message}`,
-        `PG_${err.code}`,
+        undefined,
+        err.code,
       );
     throw err;
   }
@@ -333,7 +343,8 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, para
     throw new PatinaError(
       'user',
       `incorrect binary data format in bind parameter $${param + 1}: unsupported format code ${format} (0 is text, 1 binary)`,
-      'PG_22P03',
+      undefined,
+      '22P03',
     );
   if (oid === OID.int2 || oid === OID.int4 || oid === OID.int8 || oid === OID.oid || oid === 0) {
     // the usual key parameter, read from its bytes: no string, no regular expression

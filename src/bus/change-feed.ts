@@ -1,4 +1,5 @@
 import type { ChangeFeed, Changeset, FeedConsumer } from './changeset';
+import { errorFields, log } from '../observability/log';
 
 /**
  * The in-process change-feed bus. `publish` runs at commit, in commit order, and stamps each
@@ -14,8 +15,7 @@ export class InProcessChangeFeed implements ChangeFeed {
 
   constructor(opts: { onObserverError?: (err: unknown) => void } = {}) {
     this.#onObserverError =
-      opts.onObserverError ??
-      ((err) => process.stderr.write(`patina: change feed observer failed: ${(err as Error)?.stack ?? err}\n`));
+      opts.onObserverError ?? ((err) => log.error(errorFields(err), 'change feed observer failed'));
   }
 
   /** The seq of the last published changeset (0 before any). */

@@ -5,6 +5,7 @@ import type { Schema } from '../engine/schema/model';
 import { quoteLiteral as lit, quoteIdentifier as q } from '../engine/sql-text';
 import type { ChangeCapture } from './capture';
 import { CHANGE_LOG, clockTableName } from './clock-sql';
+import { errorFields, log } from '../observability/log';
 
 /** Entries looked at per writer transaction: a few milliseconds of the writer at most. */
 const SLICE = 1024;
@@ -63,7 +64,7 @@ export class ChangeLogCompactor {
         if (this.#closed) return;
         seen = this.#slice(lease.db, Math.min(SLICE, budget));
       } catch (err) {
-        process.stderr.write(`patina: change log compaction failed (it will try again): ${(err as Error).message}\n`);
+        log.warn(errorFields(err), 'change log compaction failed (it will try again)');
         return;
       } finally {
         lease.release();

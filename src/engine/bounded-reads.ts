@@ -130,13 +130,14 @@ export class BoundedReads {
         done: true,
       };
     } catch (err) {
-      const e = err as { message?: string; code?: string };
+      const e = err as { message?: string; code?: string; sqlstate?: string };
       return {
         type: 'error',
         id,
         kind: readErrorKind(err),
         message: e.message ?? String(err),
         code: typeof e.code === 'string' ? e.code : undefined,
+        sqlstate: e.sqlstate,
       };
     }
   }
@@ -153,11 +154,12 @@ export class BoundedReads {
     try {
       rows = this.#run(b, params);
     } catch (err) {
-      const e = err as { message?: string; code?: string };
+      const e = err as { message?: string; code?: string; sqlstate?: string };
       throw new PatinaError(
         readErrorKind(err),
         e.message ?? String(err),
         typeof e.code === 'string' ? e.code : undefined,
+        e.sqlstate,
       );
     }
     for (let r = 0; r < rows.length; r++) {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { errorFields, log } from '../observability/log';
 
 /**
  * Commits after which a checkpoint is asked for (about 5 WAL pages each for a one-row write, so the
@@ -107,10 +108,7 @@ export class Checkpointer {
     this.#release = null;
     if (this.#closed) return;
     this.#closed = true;
-    if (err)
-      process.stderr.write(
-        `patina: the checkpoint thread failed (${(err as Error).message}); checkpoints run on commit again\n`,
-      );
+    if (err) log.error(errorFields(err), 'the checkpoint thread failed; checkpoints run on commit again');
     if (this.#writer.open) this.#writer.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   }
 

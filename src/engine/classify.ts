@@ -2,6 +2,10 @@ import { PatinaError } from '../errors';
 import { INTERNAL_PREFIX } from './schema/model';
 import { firstKeyword, significant, tokenize, unquoteIdentifier } from './sql-text';
 
+// SQLSTATEs of the refusals below, which the PG front end sends.
+const INSUFFICIENT_PRIVILEGE = '42501';
+const FEATURE_NOT_SUPPORTED = '0A000';
+
 const SCHEMA_WORDS = new Set(['CREATE', 'ALTER', 'DROP']);
 const TX_WORDS = new Set(['BEGIN', 'COMMIT', 'END', 'ROLLBACK', 'SAVEPOINT', 'RELEASE']);
 const REFUSED_WORDS = new Set(['ATTACH', 'DETACH', 'PRAGMA', 'VACUUM', 'REINDEX', 'ANALYZE']);
@@ -31,7 +35,7 @@ export function checkReach(sql: string, where: string): void {
   const tokens = significant(tokenize(sql));
   const first = tokens.find((t) => t.type === 'word')?.text.toUpperCase();
   if (first !== undefined && REACH_WORDS.has(first))
-    throw new PatinaError('user', `${where}: ${first} statements are not accepted`);
+    throw new PatinaError('user', `${where}: ${first} statements are not accepted`, undefined, INSUFFICIENT_PRIVILEGE);
   for (const t of tokens) {
     if (t.type !== 'word' && t.type !== 'quoted') continue;
     const name = unquoteIdentifier(t.text).toLowerCase();
@@ -39,10 +43,18 @@ export function checkReach(sql: string, where: string): void {
       throw new PatinaError(
         'user',
         `${where}: ${unquoteIdentifier(t.text)} is one of the agent's own tables and is not accepted`,
+        undefined,
+        INSUFFICIENT_PRIVILEGE,
       );
-    if (name.startsWith('pragma_')) throw new PatinaError('user', `${where}: ${name} (a pragma) is not accepted`);
+    if (name.startsWith('pragma_'))
+      throw new PatinaError('user', `${where}: ${name} (a pragma) is not accepted`, undefined, INSUFFICIENT_PRIVILEGE);
     if (REFUSED_FUNCTIONS.has(name))
-      throw new PatinaError('user', `${where}: ${name} (it reaches files or the raw database) is not accepted`);
+      throw new PatinaError(
+        'user',
+        `${where}: ${name} (it reaches files or the raw database) is not accepted`,
+        undefined,
+        INSUFFICIENT_PRIVILEGE,
+      );
   }
 }
 
@@ -88,15 +100,25 @@ export function checkWriteStatement(
     throw new PatinaError(
       'user',
       `${where}: schema statements (${kw}) are not accepted; change the schema files (db.schema_paths) and run \`patina reload\``,
+      undefined,
+      FEATURE_NOT_SUPPORTED,
     );
   }
   if (TX_WORDS.has(kw) && !opts.allowTransactionControl) {
     throw new PatinaError(
       'user',
       `${where}: transaction control (${kw}) is not accepted; the statements of one request already run in one transaction`,
+      undefined,
+      FEATURE_NOT_SUPPORTED,
     );
   }
-  if (REFUSED_WORDS.has(kw)) throw new PatinaError('user', `${where}: ${kw} statements are not accepted`);
+  if (REFUSED_WORDS.has(kw))
+    throw new PatinaError(
+      'user',
+      `${where}: ${kw} statements are not accepted`,
+      undefined,
+      REACH_WORDS.has(kw) ? INSUFFICIENT_PRIVILEGE : FEATURE_NOT_SUPPORTED,
+    );
   checkReach(sql, where);
   if (!TX_WORDS.has(kw)) {
     if (ACCEPTED.size >= ACCEPTED_MAX) ACCEPTED.delete(ACCEPTED.keys().next().value as string);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -14,7 +15,7 @@ interface Instant {
 
 /** An error with a PostgreSQL SQLSTATE, as a user error (the PG front end reports the code). */
 function pgFail(code: string, message: string): never {
-  throw Object.assign(new Error(message), { code: `PG_${code}` });
+  throw sqlStateError(code, message);
 }
 
 const TS_RE =

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
 import { installPgFunctions } from './pg-functions';
+import { sqlStateError } from '../errors';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
@@ -14,13 +15,9 @@ export function installReadFunctions(db: Database.Database): void {
   installPgFunctions(db);
   // patina_id() counts on the writer (src/crdt/cluster-ids.ts); a read cannot keep what it hands out.
   db.function('patina_id', { deterministic: false }, () => {
-    throw Object.assign(
-      new Error(
-        'patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id',
-      ),
-      {
-        code: 'PATINA_ID_IN_READ',
-      },
+    throw sqlStateError(
+      '0A000',
+      'patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id',
     );
   });
   const cache = new Map<string, RegExp>();
@@ -33,8 +30,8 @@ export function installReadFunctions(db: Database.Database): void {
       try {
         re = new RegExp(ci ? key.slice(4) : key, ci ? 'i' : '');
       } catch (err) {
-        // A user error (code set), not a fault of the agent.
-        throw Object.assign(new Error(`REGEXP: ${(err as Error).message}`), { code: 'PATINA_BAD_PATTERN' });
+        // A user error, not a fault of the agent: PostgreSQL's invalid_regular_expression.
+        throw sqlStateError('2201B', `REGEXP: ${(err as Error).message}`);
       }
       if (cache.size < 1000) cache.set(key, re);
     }

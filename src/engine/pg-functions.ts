@@ -1,13 +1,14 @@
+import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
 // forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
 // connection a PG statement can run on (writer, read workers, point reads, the catalog connection).
-// An error carries its SQLSTATE as code `PG_<state>`; the PG front end reports it as that state.
+// An error carries PostgreSQL's SQLSTATE in its `sqlstate` field; the PG front end reports it.
 
 /** An error a function raises with PostgreSQL's SQLSTATE. */
 function pgFail(state: string, message: string): Error {
-  return Object.assign(new Error(message), { code: `PG_${state}` });
+  return sqlStateError(state, message);
 }
 
 const INT_RANGES: Record<string, [bigint, bigint]> = {

@@ -4,6 +4,7 @@ import type { ColumnInfo, RowBatch, RowFormat } from './read-protocol';
 import { significant, tokenize } from './sql-text';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
+import { PatinaError } from '../errors';
 
 /** A batch is also cut once it has taken this long to fill, so slow rows go out as they come. */
 const BATCH_MS = 50;
@@ -44,6 +45,7 @@ export function prepareRead(db: Database.Database, sql: string): Database.Statem
 
 /** The error kind of a failure in a read. */
 export function readErrorKind(err: unknown): 'user' | 'timeout' | 'internal' {
+  if (err instanceof PatinaError) return err.kind === 'timeout' || err.kind === 'internal' ? err.kind : 'user';
   const code = (err as { code?: unknown }).code;
   if (code === 'SQLITE_INTERRUPT') return 'timeout';
   if (typeof code === 'string')

@@ -306,7 +306,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
       case 'error': {
         const kind = m.kind === 'timeout' ? 'timeout' : m.kind;
         // Rows the worker read before the failure are still delivered, then the error.
-        this._fail(new PatinaError(kind, m.message, m.code), true);
+        this._fail(new PatinaError(kind, m.message, m.code, m.sqlstate), true);
         return true;
       }
     }

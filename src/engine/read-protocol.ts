@@ -27,7 +27,15 @@ export type FromWorker =
   | { type: 'head'; id: number; columns: ColumnInfo[]; time: number; batch: RowBatch | null; done: boolean }
   | { type: 'rows'; id: number; batch: RowBatch; done: boolean }
   | { type: 'done'; id: number }
-  | { type: 'error'; id: number; kind: 'user' | 'timeout' | 'internal' | 'conflict'; message: string; code?: string };
+  | {
+      type: 'error';
+      id: number;
+      kind: 'user' | 'timeout' | 'internal' | 'conflict';
+      message: string;
+      code?: string;
+      /** PostgreSQL's SQLSTATE when the failure carried one (a PostgreSQL-compatible function's). */
+      sqlstate?: string;
+    };
 
 /** A batch of rows: NDJSON text (for 'ndjson') or rows of cells (for 'values'), and how many rows. */
 export interface RowBatch {

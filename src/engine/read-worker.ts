@@ -25,13 +25,14 @@ let job: { id: number; read: ReadJob; credits: number } | null = null;
 const post = (m: FromWorker) => process.send!(m);
 
 function fail(id: number, err: unknown) {
-  const e = err as { message?: string; code?: string };
+  const e = err as { message?: string; code?: string; sqlstate?: string };
   post({
     type: 'error',
     id,
     kind: readErrorKind(err),
     message: e.message ?? String(err),
     code: typeof e.code === 'string' ? e.code : undefined,
+    sqlstate: e.sqlstate,
   });
   if (job && job.id === id) closeJob();
 }

@@ -7,6 +7,7 @@ import type { SnapshotResult, SnapshotRunner } from './snapshot-runner';
 import type { SubscriptionStore } from './store';
 import type { Outcome, Subscription } from './subscription';
 import { WakeIndex } from './wake-index';
+import { errorFields, log } from '../observability/log';
 
 /** How long a batch may wait for changesets that keep coming, and up to how many changed rows (see #gather). */
 const GATHER_MS = 20;
@@ -278,8 +279,7 @@ export class Matcher {
         await this.#slicer.pause();
       }
     } catch (err) {
-      if (!(err instanceof Abandoned))
-        process.stderr.write(`patina: subscription matching stopped: ${(err as Error)?.message ?? err}\n`);
+      if (!(err instanceof Abandoned)) log.error(errorFields(err), 'subscription matching stopped');
     } finally {
       this.#pumping = null;
       this.#startRuns();
@@ -455,9 +455,7 @@ export class Matcher {
     const here = (err: unknown) => {
       if (this.#closed) return;
       // The thread or its read transaction failed: re-run these here instead.
-      process.stderr.write(
-        `patina: subscription re-runs fell back to the agent's thread: ${(err as Error)?.message ?? err}\n`,
-      );
+      log.warn(errorFields(err), "subscription re-runs fell back to the agent's thread");
       this.#running = [];
       this.reconcile(subs);
     };

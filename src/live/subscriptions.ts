@@ -6,7 +6,7 @@ import { checkReadReach } from '../engine/classify';
 import type { Schema } from '../engine/schema/model';
 import type { SqlParams, SqlValue } from '../engine/values';
 import { ClientStream } from './client-stream';
-import { log } from '../observability/log';
+import { errorFields, log } from '../observability/log';
 import { changeLine, columnsLine, eoqLine, errorLine, rowLine } from './events';
 import { type PositionedWriter, DataReader } from './data-reader';
 import { Matcher } from './matcher';
@@ -148,7 +148,7 @@ export class Subscriptions {
         live.#add(sub, false);
         added.push(sub);
       } catch (err) {
-        process.stderr.write(`patina: subscription ${stored.uuid} dropped at start-up: ${(err as Error).message}\n`);
+        log.warn({ ...errorFields(err), subscription: stored.uuid }, 'subscription dropped at start-up');
         live.#store.deleteSubscription(stored.id);
       }
       // Sliced like the matcher's work (nothing writes before open returns): signals are heard.
@@ -364,9 +364,7 @@ export class Subscriptions {
       // Changesets still queue meanwhile: the store is marked as matching the data only when none waits.
       await this.#matcher.close(budgetMs);
     } catch (err) {
-      process.stderr.write(
-        `patina: subscriptions could not catch up before stopping (start-up will): ${(err as Error).message}\n`,
-      );
+      log.warn(errorFields(err), 'subscriptions could not catch up before stopping (start-up will)');
     }
     this.#closed = true;
     this.#loop.disable();

@@ -174,7 +174,7 @@ describe('client library (patina/client): queries, transactions, update streams'
     await rejects(
       client.transaction(["INSERT INTO pairs (a, b) VALUES (2, 'y')", "INSERT INTO pairs (a, b) VALUES (1, 'x')"]),
       (e) => {
-        assert.equal(e.status, 400);
+        assert.equal(e.status, 409);
         assert.equal(e.statement, 2);
         assert.match(e.message, /^statement 2: UNIQUE constraint failed/);
       },
