@@ -31,7 +31,7 @@ export function fmt(n: number): string {
 /**
  * Requests per second: `connections` keep-alive clients POSTing `body()` to `base + path` back to
  * back for `ms`; any status but 200 fails the bench. `opts.https` makes it HTTPS (a CA), `headers`
- * adds headers (a token).
+ * adds headers (a token), `rate` paces the requests (per second, over all connections).
  *
  * The client shares the machine's cores with the agent it measures, so it is kept cheap: one socket
  * per connection, the request written as one prebuilt string, and the answer read by its
@@ -44,7 +44,7 @@ export async function postLoop(
   connections: number,
   ms: number,
   body: () => string,
-  opts: { https?: tls.ConnectionOptions; headers?: Record<string, string> } = {},
+  opts: { https?: tls.ConnectionOptions; headers?: Record<string, string>; rate?: number } = {},
 ): Promise<number> {
   const url = new URL(path, base);
   const secure = url.protocol === 'https:';
@@ -56,6 +56,7 @@ export async function postLoop(
       .join('');
   const sockets = await Promise.all(Array.from({ length: connections }, () => connect(url, secure, opts.https)));
   let done = 0;
+  let issued = 0;
   const end = Date.now() + ms;
   const t0 = performance.now();
   try {
@@ -63,6 +64,11 @@ export async function postLoop(
       sockets.map(async (socket) => {
         const answers = new ResponseReader(socket);
         while (Date.now() < end) {
+          if (opts.rate) {
+            // paced: request n leaves no earlier than n / rate seconds after the start
+            const due = t0 + (issued++ * 1000) / opts.rate - performance.now();
+            if (due > 0) await new Promise((r) => setTimeout(r, due));
+          }
           const b = body();
           socket.write(`${head}content-length: ${Buffer.byteLength(b)}\r\n\r\n${b}`);
           const status = await answers.next();

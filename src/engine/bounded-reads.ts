@@ -188,6 +188,11 @@ export class BoundedReads {
     if (this.#db.inTransaction) this.#db.exec('COMMIT');
   }
 
+  /** How many verdicts (with their statements) are kept. */
+  get cachedStatements(): number {
+    return this.#verdicts.size;
+  }
+
   /** Forgets verdicts and statements: the schema changed (a `SELECT *` may have new columns). */
   clear(): void {
     this.endSnapshot();

@@ -163,6 +163,15 @@ export class Engine<C = unknown> {
     return this.writer.lease();
   }
 
+  /** What the statement caches hold, and how many writes ran as the shared statement of their shape. */
+  statementStats(): { writer: number; bounded_reads: number; shared_writes_total: number } {
+    return {
+      writer: this.writer.cachedStatements,
+      bounded_reads: this.#reads.cachedStatements,
+      shared_writes_total: this.writer.sharedRuns,
+    };
+  }
+
   readStats() {
     return this.#reads.stats();
   }

@@ -122,6 +122,11 @@ export class ReadPool {
     this.#bounded?.clear();
   }
 
+  /** Statements the in-process reads keep prepared. */
+  get cachedStatements(): number {
+    return this.#bounded?.cachedStatements ?? 0;
+  }
+
   /** How many workers exist and how many are running a read. */
   stats(): { workers: number; busy: number; waiting: number; in_process_total: number; on_workers_total: number } {
     return {

@@ -4,6 +4,7 @@ import { PatinaError, fromSqliteError } from '../errors';
 import type { ColumnInfo } from './read-protocol';
 import { type SqlParams, narrowInteger } from './values';
 import { secondsSince } from './elapsed';
+import { shareLiterals } from './literals';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -69,6 +70,10 @@ export class Writer<C = unknown> {
   #hooks: CommitHooks<C> | null = null;
   #tail: Promise<void> = Promise.resolve();
   readonly #cache = new Map<string, Database.Statement>();
+  /** Statements that ran as the shared statement of their shape. */
+  sharedRuns = 0;
+  /** Shapes of literal writes that did not prepare (a literal where SQL wants one, e.g. VARCHAR(10)). */
+  readonly #unshaped = new Set<string>();
   #changes: Database.Statement;
   #totalChanges: Database.Statement;
   /** The transaction control statements every write runs, prepared once (exec parses them each time). */
@@ -204,23 +209,75 @@ export class Writer<C = unknown> {
     for (const m of q) m.reject(err);
   }
 
+  /**
+   * The statement that runs `sql` with `args`. A write with its values in the text and no
+   * parameters runs as the statement of its shape with the values bound (see literals.ts), so that
+   * distinct texts do not each leave a prepared statement behind; everything else by its text.
+   */
+  statement(sql: string, args: unknown[]): { st: Database.Statement; args: unknown[] } {
+    const exact = this.#cache.get(sql);
+    if (exact) return { st: this.#cached(sql, exact), args };
+    if (args.length === 0) {
+      const shape = shareLiterals(sql);
+      if (shape) {
+        const st = this.#shape(shape.sql);
+        if (st) {
+          this.sharedRuns++;
+          return { st, args: shape.values };
+        }
+      }
+    }
+    return { st: this.prepare(sql), args };
+  }
+
+  /** The statement of a shape, or null (remembered) when the shape does not prepare: its text runs instead. */
+  #shape(sql: string): Database.Statement | null {
+    const st = this.#cache.get(sql);
+    if (st) return this.#cached(sql, st);
+    if (this.#unshaped.has(sql)) return null;
+    try {
+      return this.#add(sql, this.db.prepare(sql));
+    } catch {
+      if (this.#unshaped.size >= STMT_CACHE) this.#unshaped.clear();
+      this.#unshaped.add(sql);
+      return null;
+    }
+  }
+
   /** A prepared statement, cached by its text. */
   prepare(sql: string): Database.Statement {
-    let st = this.#cache.get(sql);
-    if (st) {
-      this.#cache.delete(sql);
-      this.#cache.set(sql, st);
-      return st;
+    const st = this.#cache.get(sql);
+    if (st) return this.#cached(sql, st);
+    const shape = shareLiterals(sql);
+    if (shape) {
+      // described by its shape: same columns, and no statement left behind per text
+      const shaped = this.#shape(shape.sql);
+      if (shaped) return shaped;
     }
-    st = this.db.prepare(sql);
+    return this.#add(sql, this.db.prepare(sql));
+  }
+
+  #cached(sql: string, st: Database.Statement): Database.Statement {
+    this.#cache.delete(sql); // most recently used last
+    this.#cache.set(sql, st);
+    return st;
+  }
+
+  #add(sql: string, st: Database.Statement): Database.Statement {
     this.#cache.set(sql, st);
     if (this.#cache.size > STMT_CACHE) this.#cache.delete(this.#cache.keys().next().value as string);
     return st;
   }
 
+  /** How many prepared statements the cache holds (for /metrics). */
+  get cachedStatements(): number {
+    return this.#cache.size;
+  }
+
   /** Forgets prepared statements; the schema changed. */
   clearCache(): void {
     this.#cache.clear();
+    this.#unshaped.clear();
   }
 
   _hooks(): CommitHooks<C> | null {
@@ -277,17 +334,17 @@ export class WriterLease<C> {
   /** Runs one statement; SQLite errors come back as PatinaErrors prefixed with `where`. */
   run(s: Statement, where: string): StatementResult {
     const t0 = performance.now();
+    const p = s.params;
     let st: Database.Statement;
+    let args: unknown[] = p === undefined ? [] : Array.isArray(p) ? p : [p];
     try {
-      st = this.#w.prepare(s.sql);
+      ({ st, args } = this.#w.statement(s.sql, args));
     } catch (err) {
       // better-sqlite3 refuses more than one statement in one text with a RangeError, not a SqliteError
       if (err instanceof RangeError)
         throw new PatinaError('user', `${where}: ${err.message}; give each statement on its own`);
       throw fromSqliteError(err, `${where}: `);
     }
-    const p = s.params;
-    const args = p === undefined ? [] : Array.isArray(p) ? p : [p];
     try {
       if (st.reader) {
         const rows = st.raw(true).all(...args) as unknown[][];

@@ -10,6 +10,7 @@ export interface MeteredAgent {
   feed: ChangeFeed;
   engine: {
     readStats(): { workers: number; busy: number; waiting: number; in_process_total: number; on_workers_total: number };
+    statementStats(): { writer: number; bounded_reads: number; shared_writes_total: number };
     onWrite: ((seconds: number, ok: boolean, firstSql: string) => void) | null;
     onWorkerRead: ((sql: string, seconds: number) => void) | null;
   };
@@ -103,6 +104,23 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
       ];
     },
     ['where'],
+  );
+  m.gauge(
+    'patina_statement_cache_entries',
+    'Prepared statements kept by the writer and by in-process reads (each cache is bounded).',
+    () => {
+      const s = a.engine.statementStats();
+      return [
+        [{ cache: 'writer' }, s.writer],
+        [{ cache: 'bounded_reads' }, s.bounded_reads],
+      ];
+    },
+    ['cache'],
+  );
+  m.total(
+    'patina_writes_shared_statement_total',
+    'Statements with their values written into the SQL text that ran as the one prepared statement of their shape.',
+    () => a.engine.statementStats().shared_writes_total,
   );
   m.gauge('patina_read_workers', 'Read worker processes alive.', () => a.engine.readStats().workers);
   m.gauge('patina_read_workers_busy', 'Read worker processes running a read.', () => a.engine.readStats().busy);
