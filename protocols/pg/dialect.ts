@@ -1,5 +1,6 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
+import { rewriteCatalogSyntax } from './catalog/sql-rewrites';
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
 import { inlineLateralRows } from './lateral';
@@ -285,7 +286,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteCastCalls(toks);
   toks = rewriteIntervalArithmetic(toks);
   toks = rewriteDivision(toks);
-  return rewriteSetReturning(joinTokens(toks));
+  return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));
 }
 
 /** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */
