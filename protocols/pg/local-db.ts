@@ -136,6 +136,7 @@ export class LocalDb {
     ins('pg_namespace', { oid: NS_PUBLIC, nspname: 'public', nspowner: 6171 });
     ins('pg_description', { objoid: NS_PUBLIC, classoid: 2615, objsubid: 0, description: 'standard public schema' });
     ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
+    ins('pg_namespace', { oid: 99, nspname: 'pg_toast', nspowner: 10 });
     ins('pg_database', { oid: 5, datname: 'patina' });
     ins('pg_roles', { oid: 10, rolname: this.#roleName });
     ins('pg_roles', { oid: 6171, rolname: 'pg_database_owner', rolsuper: 0, rolcanlogin: 0 });

@@ -66,17 +66,17 @@ function trimFrom(sql: string): string {
   );
 }
 
-/** SUBSTRING(x FROM a [FOR b]) → substr(x, a[, b]) (both count from 1 and clip a start below 1 alike). */
+/** SUBSTRING(x [FROM a] [FOR b]) → substr(x, a[, b]) (both count from 1 and clip a start below 1 alike). */
 function substringFrom(sql: string): string {
   const re = /\bsubstring\(/gi;
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
     const open = m.index + m[0].length - 1;
     const end = closingParen(sql, open);
     const from = topLevelWord(sql, 'from', open + 1, end - 1);
-    if (from.length !== 1) continue;
-    const forAt = topLevelWord(sql, 'for', from[0], end - 1);
-    const x = sql.slice(open + 1, from[0]).trim();
-    const a = sql.slice(from[0] + 4, forAt[0] ?? end - 1).trim();
+    const forAt = topLevelWord(sql, 'for', from[0] ?? open + 1, end - 1);
+    if (from.length > 1 || (from.length === 0 && forAt.length !== 1)) continue;
+    const x = sql.slice(open + 1, from[0] ?? forAt[0]).trim();
+    const a = from.length ? sql.slice(from[0] + 4, forAt[0] ?? end - 1).trim() : '1';
     const b = forAt.length ? `, ${sql.slice(forAt[0] + 3, end - 1).trim()}` : '';
     const replacement = `substr(${x}, ${a}${b})`;
     sql = sql.slice(0, m.index) + replacement + sql.slice(end);
