@@ -110,7 +110,8 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `__pg_regnamespace(${x})`;
     case 'regproc':
     case 'regprocedure':
-      return `${x}`;
+      // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
+      return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
     case 'text':
     case 'varchar':
     case 'character varying':
