@@ -96,7 +96,7 @@ describe('PostgreSQL clients', function () {
           'Column|Type|Collation|Nullable|Default',
           'id|bigint||not null|',
           'user_id|bigint|||',
-          "title|text||not null|''",
+          "title|text||not null|''::text",
           'done|boolean||not null|false',
           'created_at|timestamp without time zone|||',
           'Indexes:',
@@ -114,7 +114,7 @@ describe('PostgreSQL clients', function () {
     });
 
     it('lists schemas with \\dn and databases with \\l, and shows \\conninfo', () => {
-      assert.equal(run(['\\dn'], ['-A', '-t']), 'public|tester\n');
+      assert.equal(run(['\\dn'], ['-A', '-t']), 'public|pg_database_owner\n');
       assert.match(run(['\\l'], ['-A', '-t']), /^patina\|tester\|UTF8\|/);
       assert.match(
         run(['\\conninfo']),
@@ -328,7 +328,7 @@ print(json.dumps(out))
     assert.deepEqual(out.columns, [
       ['id', 'BIGINT', false, null],
       ['user_id', 'BIGINT', true, null],
-      ['title', 'TEXT', false, "''"],
+      ['title', 'TEXT', false, "''::text"],
       ['done', 'BOOLEAN', false, 'false'],
       ['created_at', 'TIMESTAMP', true, null],
     ]);
