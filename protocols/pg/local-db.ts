@@ -89,10 +89,7 @@ export class LocalDb {
     this.db.defaultSafeIntegers(true);
     this.db.pragma('busy_timeout = 5000');
     this.db.exec("ATTACH ':memory:' AS pg_catalog; ATTACH ':memory:' AS information_schema");
-    for (const [t, cols] of Object.entries(PG_CATALOG_TABLES))
-      this.db.exec(
-        `CREATE TABLE pg_catalog.${t} (${cols}${/^oid oid\b/.test(cols) ? `, tableoid oid DEFAULT ${CATALOG_RELATION_OIDS[t] ?? 0}` : ''})`,
-      );
+    for (const [t, cols] of Object.entries(PG_CATALOG_TABLES)) this.db.exec(`CREATE TABLE pg_catalog.${t} (${cols})`);
     for (const [t, cols] of Object.entries(INFORMATION_SCHEMA_TABLES))
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     this.#registerFunctions();
@@ -107,6 +104,9 @@ export class LocalDb {
 
   /** Rebuilds the catalog from the schema (at start and after every reload). */
   refresh(schema: Schema): void {
+    // filled under the placeholder names; the next statement renames them for its session
+    this.#roleName = 'patina';
+    this.#databaseName = 'patina';
     this.db.pragma('query_only = 0');
     try {
       this.db.transaction(() => this.#fill(schema))();
@@ -137,7 +137,7 @@ export class LocalDb {
     ins('pg_description', { objoid: NS_PUBLIC, classoid: 2615, objsubid: 0, description: 'standard public schema' });
     ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
     ins('pg_namespace', { oid: 99, nspname: 'pg_toast', nspowner: 10 });
-    ins('pg_database', { oid: 5, datname: 'patina' });
+    ins('pg_database', { oid: 5, datname: this.#databaseName });
     ins('pg_roles', { oid: 10, rolname: this.#roleName });
     ins('pg_roles', { oid: 6171, rolname: 'pg_database_owner', rolsuper: 0, rolcanlogin: 0 });
     ins('pg_user', { usename: this.#roleName, usesysid: 10 });
@@ -690,7 +690,7 @@ export class LocalDb {
   /** Runs a read here; rows are arrays of cells with integers narrowed. */
   run(st: Database.Statement, params: Record<string, unknown> | undefined, facts: SessionFacts): unknown[][] {
     this.session = facts;
-    if (facts.user !== this.#roleName) this.#renameOwner(facts.user);
+    if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -703,10 +703,28 @@ export class LocalDb {
 
   // The bootstrap role (oid 10) owns every object, as the initdb user does in PostgreSQL; it carries
   // the name of the user whose statement runs, so that `\dt` and pg_dump's OWNER TO name a real role.
+  // The one database is, likewise, the one the client asked for (what current_database() says).
   #roleName = 'patina';
-  #renameOwner(user: string) {
+  #databaseName = 'patina';
+  #rename(facts: SessionFacts) {
+    const user = facts.user;
     this.db.pragma('query_only = 0');
     try {
+      this.db.prepare('UPDATE pg_catalog.pg_database SET datname = ? WHERE oid = 5').run(facts.database);
+      for (const [table, column] of [
+        ['schemata', 'catalog_name'],
+        ['tables', 'table_catalog'],
+        ['columns', 'table_catalog'],
+        ['columns', 'udt_catalog'],
+        ['table_constraints', 'constraint_catalog'],
+        ['table_constraints', 'table_catalog'],
+        ['key_column_usage', 'constraint_catalog'],
+        ['key_column_usage', 'table_catalog'],
+        ['constraint_column_usage', 'constraint_catalog'],
+        ['constraint_column_usage', 'table_catalog'],
+      ])
+        this.db.prepare(`UPDATE information_schema.${table} SET ${column} = ?`).run(facts.database);
+      this.#databaseName = facts.database;
       this.db.prepare('UPDATE pg_catalog.pg_roles SET rolname = ? WHERE oid = 10').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_user SET usename = ? WHERE usesysid = 10').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_tables SET tableowner = ?').run(user);

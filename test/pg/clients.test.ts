@@ -115,7 +115,7 @@ describe('PostgreSQL clients', function () {
 
     it('lists schemas with \\dn and databases with \\l, and shows \\conninfo', () => {
       assert.equal(run(['\\dn'], ['-A', '-t']), 'public|pg_database_owner\n');
-      assert.match(run(['\\l'], ['-A', '-t']), /^patina\|tester\|UTF8\|/);
+      assert.match(run(['\\l'], ['-A', '-t']), /^db\|tester\|UTF8\|/);
       assert.match(
         run(['\\conninfo']),
         /You are connected to database "db" as user "tester" on host "127\.0\.0\.1" at port "\d+"/,

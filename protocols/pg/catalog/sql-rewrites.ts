@@ -1,3 +1,5 @@
+import { CATALOG_RELATION_OIDS } from './relation-oids';
+
 // Catalog queries use PostgreSQL syntax SQLite lacks: column alias lists on set-returning functions,
 // TRIM(BOTH x FROM y), SUBSTRING(x FROM a FOR b) and pgjdbc's set-returning _pg_expandarray in a
 // select list. These rewrites run on the translated text of statements for the catalog connection.
@@ -130,7 +132,31 @@ function expandArrayInSelectList(sql: string): string {
   }
 }
 
+/**
+ * `c.tableoid` (pg_dump keys every object by it) is a system column: it is not part of `c.*`, so
+ * it is no column of the catalog tables either. It becomes the OID of the catalog table the alias
+ * names; a bare `tableoid` that of the first catalog table the statement reads.
+ */
+function tableOids(sql: string): string {
+  if (!/\btableoid\b/i.test(sql)) return sql;
+  const aliases = new Map<string, number>();
+  let first: number | undefined;
+  const re = /(?:\bFROM|\bJOIN|,)\s+(?:pg_catalog\.)?(pg_\w+)(?:\s+(?:AS\s+)?("?\w+"?))?/gi;
+  for (let m = re.exec(sql); m; m = re.exec(sql)) {
+    const oid = CATALOG_RELATION_OIDS[m[1].toLowerCase()];
+    if (oid === undefined) continue;
+    first ??= oid;
+    aliases.set(m[1].toLowerCase(), oid);
+    if (m[2] && !/^(on|where|join|left|right|inner|cross|order|group|limit|using)$/i.test(m[2]))
+      aliases.set(m[2].replace(/"/g, '').toLowerCase(), oid);
+  }
+  return sql.replace(/(\b[\w"]+\.)?\btableoid\b/gi, (whole, qual: string | undefined) => {
+    const oid = qual ? aliases.get(qual.slice(0, -1).replace(/"/g, '').toLowerCase()) : first;
+    return oid === undefined ? whole : String(oid);
+  });
+}
+
 /** The rewrites above, in the order they need. */
 export function rewriteCatalogSyntax(sql: string): string {
-  return expandArrayInSelectList(substringFrom(trimFrom(aliasColumnLists(sql))));
+  return tableOids(expandArrayInSelectList(substringFrom(trimFrom(aliasColumnLists(sql)))));
 }
