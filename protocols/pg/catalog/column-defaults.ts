@@ -12,7 +12,14 @@ export function pgDefaultExpr(defaultSql: string, oid: number): string {
   }
   if (/^(true|false)$/i.test(d)) return d.toLowerCase();
   if (oid === OID.bool && /^[01]$/.test(d)) return d === '1' ? 'true' : 'false';
-  if (/^-\d+(\.\d+)?$/.test(d)) return `'${d}'::${TYPE_DISPLAY[oid] ?? 'numeric'}`;
+  // a number literal keeps its own type: integer within int4, else bigint, numeric with a point;
+  // PostgreSQL folds a minus sign or a bigint into a quoted constant with a cast
+  if (/^-?\d+$/.test(d)) {
+    const int4 = BigInt(d) >= -2147483648n && BigInt(d) <= 2147483647n;
+    if (!int4) return `'${d}'::bigint`;
+    return d.startsWith('-') ? `'${d}'::integer` : d;
+  }
+  if (/^-\d*\.\d+$/.test(d)) return `'${d}'::numeric`;
   if (/^null$/i.test(d)) return 'NULL';
   if (/^current_timestamp$/i.test(d)) return 'CURRENT_TIMESTAMP';
   return d;
