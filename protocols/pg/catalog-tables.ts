@@ -106,6 +106,30 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_timezone_names: 'name text, abbrev text, utc_offset text, is_dst bool',
   pg_available_extensions: 'name name, default_version text, installed_version text, comment text',
   pg_auth_members: 'roleid oid, member oid, grantor oid, admin_option bool',
+  pg_init_privs: 'objoid oid, classoid oid, objsubid int4, privtype char1, initprivs _text',
+  pg_opfamily: 'oid oid, opfmethod oid, opfname name, opfnamespace oid, opfowner oid',
+  pg_amop:
+    'oid oid, amopfamily oid, amoplefttype oid, amoprighttype oid, amopstrategy int2, amoppurpose char1, amopopr oid, amopmethod oid, amopsortfamily oid',
+  pg_amproc: 'oid oid, amprocfamily oid, amproclefttype oid, amprocrighttype oid, amprocnum int2, amproc text',
+  pg_ts_parser:
+    'oid oid, prsname name, prsnamespace oid, prsstart text, prstoken text, prsend text, prsheadline text, prslextype text',
+  pg_ts_template: 'oid oid, tmplname name, tmplnamespace oid, tmplinit text, tmpllexize text',
+  pg_ts_dict: 'oid oid, dictname name, dictnamespace oid, dictowner oid, dicttemplate oid, dictinitoption text',
+  pg_ts_config: 'oid oid, cfgname name, cfgnamespace oid, cfgowner oid, cfgparser oid',
+  pg_conversion:
+    'oid oid, conname name, connamespace oid, conowner oid, conforencoding int4, contoencoding int4, conproc text, condefault bool',
+  pg_default_acl: 'oid oid, defaclrole oid, defaclnamespace oid, defaclobjtype char1, defaclacl _text',
+  pg_transform: 'oid oid, trftype oid, trflang oid, trffromsql text, trftosql text',
+  pg_subscription: `oid oid, subdbid oid, subname name, subowner oid, subenabled bool, subbinary bool, substream bool,
+    subtwophasestate char1, subdisableonerr bool, subconninfo text, subslotname name, subsynccommit text, subpublications _text`,
+  pg_seclabels:
+    'objoid oid, classoid oid, objsubid int4, objtype text, objnamespace oid, objname text, provider text, label text',
+  pg_seclabel: 'objoid oid, classoid oid, objsubid int4, provider text, label text',
+  pg_shseclabel: 'objoid oid, classoid oid, provider text, label text',
+  pg_largeobject_metadata: 'oid oid, lomowner oid, lomacl _text',
+  pg_statistic_ext_data: 'stxoid oid, stxdinherit bool',
+  pg_user_mappings: 'umid oid, srvid oid, srvname name, umuser oid, usename name, umoptions _text',
+  pg_aggregate: 'aggfnoid text, aggkind char1, aggnumdirectargs int2, aggtransfn text, aggfinalfn text',
 };
 
 export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {

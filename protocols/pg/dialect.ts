@@ -1,5 +1,6 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
+import { rewriteCatalogSyntax } from './catalog/sql-rewrites';
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
 import { inlineLateralRows } from './lateral';
@@ -109,7 +110,8 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `__pg_regnamespace(${x})`;
     case 'regproc':
     case 'regprocedure':
-      return `${x}`;
+      // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
+      return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
     case 'text':
     case 'varchar':
     case 'character varying':
@@ -285,7 +287,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteCastCalls(toks);
   toks = rewriteIntervalArithmetic(toks);
   toks = rewriteDivision(toks);
-  return rewriteSetReturning(joinTokens(toks));
+  return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));
 }
 
 /** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */

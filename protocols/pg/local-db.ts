@@ -8,6 +8,9 @@ import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from './types';
+import { CATALOG_RELATION_OIDS } from './catalog/relation-oids';
+import { pgDefaultExpr } from './catalog/column-defaults';
+import { typeAlign, typeStorage } from './catalog/type-storage';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from './sqlstate';
 
@@ -78,6 +81,8 @@ export class LocalDb {
   #relNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
+  /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
+  #settings = new Map<string, string>();
 
   constructor(path: string) {
     this.db = new Database(path, { fileMustExist: true });
@@ -99,6 +104,9 @@ export class LocalDb {
 
   /** Rebuilds the catalog from the schema (at start and after every reload). */
   refresh(schema: Schema): void {
+    // filled under the placeholder names; the next statement renames them for its session
+    this.#roleName = 'patina';
+    this.#databaseName = 'patina';
     this.db.pragma('query_only = 0');
     try {
       this.db.transaction(() => this.#fill(schema))();
@@ -121,13 +129,18 @@ export class LocalDb {
         ...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])),
       );
     };
-    const user = 'patina';
+    const user = this.#roleName;
     ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
-    ins('pg_namespace', { oid: NS_PUBLIC, nspname: 'public', nspowner: 10 });
+    // PostgreSQL 15's public schema: owned by pg_database_owner, with its standard comment (pg_dump
+    // leaves a schema so made out of the dump)
+    ins('pg_namespace', { oid: NS_PUBLIC, nspname: 'public', nspowner: 6171 });
+    ins('pg_description', { objoid: NS_PUBLIC, classoid: 2615, objsubid: 0, description: 'standard public schema' });
     ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
-    ins('pg_database', { oid: 5, datname: 'patina' });
-    ins('pg_roles', { oid: 10, rolname: user });
-    ins('pg_user', { usename: user, usesysid: 10 });
+    ins('pg_namespace', { oid: 99, nspname: 'pg_toast', nspowner: 10 });
+    ins('pg_database', { oid: 5, datname: this.#databaseName });
+    ins('pg_roles', { oid: 10, rolname: this.#roleName });
+    ins('pg_roles', { oid: 6171, rolname: 'pg_database_owner', rolsuper: 0, rolcanlogin: 0 });
+    ins('pg_user', { usename: this.#roleName, usesysid: 10 });
     ins('pg_am', { oid: 2, amname: 'heap', amhandler: 'heap_tableam_handler', amtype: 't' });
     ins('pg_am', { oid: 403, amname: 'btree', amhandler: 'bthandler', amtype: 'i' });
     ins('pg_tablespace', { oid: 1663, spcname: 'pg_default' });
@@ -147,11 +160,14 @@ export class LocalDb {
         typbyval: len > 0 && len <= 8 ? 1 : 0,
         typelem: elem,
         typarray: arr,
-        typinput: `${name}in`,
-        typoutput: `${name}out`,
-        typreceive: `${name}recv`,
-        typsend: `${name}send`,
+        typinput: elem ? 'array_in' : `${name}in`,
+        typoutput: elem ? 'array_out' : `${name}out`,
+        typreceive: elem ? 'array_recv' : `${name}recv`,
+        typsend: elem ? 'array_send' : `${name}send`,
+        typsubscript: elem ? 'array_subscript_handler' : '-',
         typcollation: cat === 'S' ? 100 : 0,
+        typstorage: typeStorage(oid, len),
+        typalign: typeAlign(oid),
       });
     }
     const settings: [string, string, string][] = [
@@ -173,7 +189,12 @@ export class LocalDb {
       ['lc_ctype', 'C.UTF-8', 'Preset Options'],
       ['IntervalStyle', 'postgres', 'Client Connection Defaults'],
       ['application_name', '', 'Reporting and Logging'],
+      // pgjdbc reads these before getImportedKeys/getExportedKeys and pg_dump before its queries
+      ['max_index_keys', '32', 'Preset Options'],
+      ['max_function_args', '100', 'Preset Options'],
+      ['restrict_nonsystem_relation_kind', '', 'Client Connection Defaults'],
     ];
+    this.#settings = new Map(settings.map(([name, setting]) => [name.toLowerCase(), setting]));
     for (const [name, setting, category] of settings)
       ins('pg_settings', {
         name,
@@ -187,7 +208,7 @@ export class LocalDb {
         short_desc: '',
       });
 
-    this.#relNames = new Map();
+    this.#relNames = new Map(Object.entries(CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
     const ischema = (table: string, row: Record<string, unknown>) => ins(`information_schema.${table}`, row);
@@ -260,12 +281,14 @@ export class LocalDb {
         attnum: k + 1,
         attnotnull: notNull,
         atthasdef: c.defaultSql !== null,
-        attstorage: typeSize(typ) > 0 ? 'p' : 'x',
+        attstorage: typeStorage(typ, typeSize(typ)),
+        attalign: typeAlign(typ),
+        attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
         attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
       });
       if (c.defaultSql !== null) {
         const adoid = this.#oid(`default:${t.name}.${c.name}`);
-        ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: c.defaultSql });
+        ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: pgDefaultExpr(c.defaultSql, typ) });
       }
       const display = TYPE_DISPLAY[typ] ?? 'text';
       ischema('columns', {
@@ -274,7 +297,7 @@ export class LocalDb {
         table_name: t.name,
         column_name: c.name,
         ordinal_position: k + 1,
-        column_default: c.defaultSql,
+        column_default: c.defaultSql === null ? null : pgDefaultExpr(c.defaultSql, typ),
         is_nullable: notNull ? 'NO' : 'YES',
         data_type: display,
         udt_catalog: 'patina',
@@ -304,6 +327,25 @@ export class LocalDb {
         relam: 403,
         relkind: 'i',
         relnatts: keys.length,
+        relpages: 1, // a btree's metapage, as an empty PostgreSQL index has
+        reltuples: 0,
+      });
+      // an index's own columns, which psql's `\d index` and pg_dump's statistics query read
+      ix.columns.forEach((col, k) => {
+        const c = t.columns.find((x) => x.name === col);
+        const typ = oidOfDeclType(c?.type);
+        ins('pg_attribute', {
+          attrelid: ioid,
+          attname: col,
+          atttypid: typ,
+          attlen: typeSize(typ),
+          attnum: k + 1,
+          attstattarget: -1,
+          attstorage: typeStorage(typ, typeSize(typ)),
+          attalign: typeAlign(typ),
+          attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
+          attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
+        });
       });
       ins('pg_index', {
         indexrelid: ioid,
@@ -397,9 +439,26 @@ export class LocalDb {
     fn('current_database', () => s()?.database ?? 'patina');
     fn('current_catalog', () => s()?.database ?? 'patina');
     fn('current_schema', () => 'public');
-    fn('current_schemas', () => '{pg_catalog,public}');
-    fn('current_setting', (name) => s()?.settings.get(String(name).toLowerCase()) ?? null);
-    fn('set_config', (_n, v) => v);
+    // the schemas of search_path that exist (public; "$user" names none), pg_catalog first when asked
+    fn('current_schemas', (implicit) => {
+      const path = (s()?.settings.get('search_path') ?? 'public')
+        .split(',')
+        .map((x) => x.trim().replace(/^"(.*)"$/, '$1'));
+      const found = path.filter((x) => x === 'public' || x === 'pg_catalog' || x === 'information_schema');
+      if (implicit !== null && num(implicit) && !found.includes('pg_catalog')) found.unshift('pg_catalog');
+      return arrayText(found);
+    });
+    fn('current_setting', (name, missingOk) => {
+      const key = String(name).toLowerCase();
+      const v = s()?.settings.get(key) ?? this.#settings.get(key);
+      if (v !== undefined) return v;
+      if (missingOk !== undefined && missingOk !== null && num(missingOk)) return null;
+      throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
+    });
+    fn('set_config', (name, v) => {
+      if (name !== null) s()?.settings.set(String(name).toLowerCase(), v === null ? '' : String(v));
+      return v;
+    });
     fn('pg_backend_pid', () => s()?.pid ?? 0);
     fn('inet_server_addr', () => '127.0.0.1');
     fn('inet_server_port', () => 5432);
@@ -407,7 +466,15 @@ export class LocalDb {
     fn('pg_is_in_recovery', () => 0);
     fn('pg_postmaster_start_time', () => STARTED);
     fn('txid_current', () => 1);
-    fn('pg_get_userbyid', () => s()?.user ?? 'patina');
+    fn('pg_get_userbyid', (oid) =>
+      oid === null
+        ? null
+        : num(oid) === 10
+          ? this.#roleName
+          : num(oid) === 6171
+            ? 'pg_database_owner'
+            : `unknown (OID=${num(oid)})`,
+    );
     fn('pg_encoding_to_char', () => 'UTF8');
     fn('pg_char_to_encoding', () => 6);
     fn('pg_table_is_visible', () => 1);
@@ -484,7 +551,28 @@ export class LocalDb {
     fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
     fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
     fn('__pg_array', (...xs) => arrayText(xs.map((x) => (typeof x === 'bigint' ? Number(x) : x))));
-    fn('__pg_elem', (arr, i) => arrayElements(arr)[num(i) - 1] ?? null);
+    // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
+    fn('__pg_elem', (arr, i) =>
+      arr === null || i === null ? null : (arrayElements(arr)[num(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
+    );
+    fn('array_remove', (arr, x) =>
+      arr === null
+        ? null
+        : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
+    );
+    fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
+    fn('acldefault', () => null);
+    for (const side of ['both', 'leading', 'trailing'] as const)
+      fn(`__pg_trim_${side}`, (chars, str) => {
+        if (str === null || chars === null) return null;
+        const set = new Set([...String(chars)]);
+        const cs = [...String(str)];
+        let a = 0;
+        let b = cs.length;
+        if (side !== 'trailing') while (a < b && set.has(cs[a])) a++;
+        if (side !== 'leading') while (b > a && set.has(cs[b - 1])) b--;
+        return cs.slice(a, b).join('');
+      });
     fn('__pg_regclass', (x) => {
       if (x === null) return null;
       if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
@@ -492,7 +580,7 @@ export class LocalDb {
         return typeof x === 'string' ? o : (this.#relNames.get(o) ?? String(o));
       }
       const name = String(x)
-        .replace(/^public\./, '')
+        .replace(/^(public|pg_catalog)\./, '')
         .replace(/^"(.*)"$/, '$1');
       for (const [o, n] of this.#relNames) if (n === name) return o;
       return null;
@@ -534,6 +622,16 @@ export class LocalDb {
       *rows(arr: unknown) {
         const xs = arrayElements(arr);
         for (let i = 0; i < xs.length; i++) yield [xs[i] as never, i];
+      },
+    });
+    db.table('pg_options_to_table', {
+      columns: ['option_name', 'option_value'],
+      parameters: ['options'],
+      *rows(options: unknown) {
+        for (const o of arrayElements(options)) {
+          const [k, ...v] = String(o).split('=');
+          yield [k, v.join('=')];
+        }
       },
     });
     db.table('unnest', {
@@ -592,6 +690,7 @@ export class LocalDb {
   /** Runs a read here; rows are arrays of cells with integers narrowed. */
   run(st: Database.Statement, params: Record<string, unknown> | undefined, facts: SessionFacts): unknown[][] {
     this.session = facts;
+    if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -599,6 +698,41 @@ export class LocalDb {
       return rows;
     } finally {
       this.session = null;
+    }
+  }
+
+  // The bootstrap role (oid 10) owns every object, as the initdb user does in PostgreSQL; it carries
+  // the name of the user whose statement runs, so that `\dt` and pg_dump's OWNER TO name a real role.
+  // The one database is, likewise, the one the client asked for (what current_database() says).
+  #roleName = 'patina';
+  #databaseName = 'patina';
+  #rename(facts: SessionFacts) {
+    const user = facts.user;
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.prepare('UPDATE pg_catalog.pg_database SET datname = ? WHERE oid = 5').run(facts.database);
+      for (const [table, column] of [
+        ['schemata', 'catalog_name'],
+        ['tables', 'table_catalog'],
+        ['columns', 'table_catalog'],
+        ['columns', 'udt_catalog'],
+        ['table_constraints', 'constraint_catalog'],
+        ['table_constraints', 'table_catalog'],
+        ['key_column_usage', 'constraint_catalog'],
+        ['key_column_usage', 'table_catalog'],
+        ['constraint_column_usage', 'constraint_catalog'],
+        ['constraint_column_usage', 'table_catalog'],
+      ])
+        this.db.prepare(`UPDATE information_schema.${table} SET ${column} = ?`).run(facts.database);
+      this.#databaseName = facts.database;
+      this.db.prepare('UPDATE pg_catalog.pg_roles SET rolname = ? WHERE oid = 10').run(user);
+      this.db.prepare('UPDATE pg_catalog.pg_user SET usename = ? WHERE usesysid = 10').run(user);
+      this.db.prepare('UPDATE pg_catalog.pg_tables SET tableowner = ?').run(user);
+      this.db.prepare('UPDATE information_schema.schemata SET schema_owner = ?').run(user);
+      this.db.prepare('UPDATE information_schema.enabled_roles SET role_name = ?').run(user);
+      this.#roleName = user;
+    } finally {
+      this.db.pragma('query_only = 1');
     }
   }
 

@@ -12,6 +12,7 @@ import type { Statement, StatementResult, WriterLease } from '../../src/engine/w
 import { PatinaError, fromSqliteError } from '../../src/errors';
 import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
 import { type PgToken, identName, lexPg } from './lexer';
+import { lockTable } from './catalog/lock-table';
 import type { LocalDb, SessionFacts } from './local-db';
 import { pgConstraintError, targetTable } from './constraint-errors';
 import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
@@ -843,6 +844,8 @@ export class Session {
         return this.#truncate(sig);
       case 'EXPLAIN':
         return this.#explain(sig, tokens, declaredTypes);
+      case 'LOCK':
+        return { ...base, kind: 'noop', command: lockTable(sig) };
       case 'DISCARD':
       case 'DEALLOCATE':
       case 'CHECKPOINT':

@@ -96,7 +96,7 @@ describe('PostgreSQL clients', function () {
           'Column|Type|Collation|Nullable|Default',
           'id|bigint||not null|',
           'user_id|bigint|||',
-          "title|text||not null|''",
+          "title|text||not null|''::text",
           'done|boolean||not null|false',
           'created_at|timestamp without time zone|||',
           'Indexes:',
@@ -114,8 +114,8 @@ describe('PostgreSQL clients', function () {
     });
 
     it('lists schemas with \\dn and databases with \\l, and shows \\conninfo', () => {
-      assert.equal(run(['\\dn'], ['-A', '-t']), 'public|tester\n');
-      assert.match(run(['\\l'], ['-A', '-t']), /^patina\|tester\|UTF8\|/);
+      assert.equal(run(['\\dn'], ['-A', '-t']), 'public|pg_database_owner\n');
+      assert.match(run(['\\l'], ['-A', '-t']), /^db\|tester\|UTF8\|/);
       assert.match(
         run(['\\conninfo']),
         /You are connected to database "db" as user "tester" on host "127\.0\.0\.1" at port "\d+"/,
@@ -328,7 +328,7 @@ print(json.dumps(out))
     assert.deepEqual(out.columns, [
       ['id', 'BIGINT', false, null],
       ['user_id', 'BIGINT', true, null],
-      ['title', 'TEXT', false, "''"],
+      ['title', 'TEXT', false, "''::text"],
       ['done', 'BOOLEAN', false, 'false'],
       ['created_at', 'TIMESTAMP', true, null],
     ]);

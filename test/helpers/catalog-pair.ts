@@ -1,0 +1,68 @@
+// A Patina agent and a real PostgreSQL 15 holding the same tables (test/fixtures/catalog-schema.ts):
+// PostgreSQL is the oracle of what a client's schema browsing should see.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { POSTGRES_SCHEMA, PATINA_SCHEMA, ROWS } from '../fixtures/catalog-schema';
+import { type AgentProcess, startAgent } from './agent';
+import { psql } from './pg';
+import { type BenchPostgres, startPostgres, stopPostgres } from './postgres-server';
+
+/** Both servers, each with database `db` and user `tester`. */
+export interface CatalogPair {
+  agent: AgentProcess;
+  postgres: BenchPostgres;
+  /** PostgreSQL listener port of Patina, then of PostgreSQL. */
+  patinaPort: number;
+  postgresPort: number;
+  dispose(): Promise<void>;
+}
+
+/** Runs psql on `port` as tester@db; its stdout, failing the test on any error. */
+export function psqlOk(port: number, commands: string[], extra: string[] = []): string {
+  const r = psql(port, commands, extra);
+  assert.equal(r.status, 0, `psql ${commands.join('; ')}:\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** CREATE DATABASE on a PostgreSQL server (connected to its `postgres` database). */
+export function createDatabase(port: number, name: string): void {
+  const r = spawnSync(
+    'psql',
+    ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', 'tester', '-d', 'postgres', '-c', `CREATE DATABASE ${name}`],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, `CREATE DATABASE ${name}: ${r.stderr}`);
+}
+
+/** Starts both servers with the schema (and the fixture's rows when `rows`). */
+export async function startCatalogPair(opts: { rows?: boolean } = {}): Promise<CatalogPair> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-catalog-'));
+  const postgres = await startPostgres(dir, ['fsync=off', 'TimeZone=UTC'], 'tester');
+  let agent: AgentProcess | undefined;
+  try {
+    createDatabase(postgres.port, 'db');
+    psqlOk(postgres.port, [POSTGRES_SCHEMA]);
+    agent = await startAgent({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    if (opts.rows) for (const port of [postgres.port, agent.pg!.port]) psqlOk(port, ROWS);
+  } catch (err) {
+    await agent?.dispose();
+    stopPostgres(postgres);
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  const a = agent;
+  return {
+    agent: a,
+    postgres,
+    patinaPort: a.pg!.port,
+    postgresPort: postgres.port,
+    async dispose() {
+      await a.dispose();
+      stopPostgres(postgres);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// pgjdbc's DatabaseMetaData (what DBeaver, Metabase and Tableau browse a schema with) on Patina and
+// on a real PostgreSQL 15 holding the same tables: each call's rows, column by column, must agree.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'catalog-clients');
+
+function run(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 90000 });
+  assert.equal(r.status, 0, `${cmd} ${args.join(' ')}:\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** The program's output as sections: call name → lines (the header first). */
+function sections(out: string): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  let cur: string[] = [];
+  for (const line of out.split('\n')) {
+    if (line.startsWith('## ')) m.set(line.slice(3), (cur = []));
+    else if (line !== '') cur.push(line);
+  }
+  return m;
+}
+
+describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
+  this.timeout(120000);
+  let pair: CatalogPair;
+  let patina: Map<string, string[]>;
+  let postgres: Map<string, string[]>;
+  let dir: string;
+
+  before(async () => {
+    pair = await startCatalogPair();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-jdbc-meta-'));
+    run('javac', ['-d', dir, path.join(FIXTURES, 'CatalogMeta.java')]);
+    const call = (port: number) =>
+      sections(run('java', ['-cp', `${dir}:/usr/share/java/postgresql.jar`, 'CatalogMeta', String(port)]));
+    patina = call(pair.patinaPort);
+    postgres = call(pair.postgresPort);
+  });
+  after(async () => {
+    await pair?.dispose();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const same =
+    (prefix: string, opts: { header?: boolean } = {}) =>
+    () => {
+      const names = [...postgres.keys()].filter((k) => k === prefix || k.startsWith(`${prefix} `));
+      assert.ok(names.length > 0, `PostgreSQL answered no ${prefix}`);
+      for (const name of names) {
+        const p = patina.get(name);
+        assert.ok(p, `Patina answered no ${name}`);
+        const want = postgres.get(name)!;
+        assert.ok(!p[0].startsWith('ERROR'), `${name}: ${p[0]}`);
+        if (opts.header === false) assert.deepEqual(p.slice(1), want.slice(1), name);
+        else assert.deepEqual(p, want, name);
+      }
+    };
+
+  it('getSchemas, getCatalogs and getTableTypes', () => {
+    same('schemas')();
+    same('catalogs')();
+    same('tableTypes')();
+  });
+  it('getTables lists the tables', same('tables'));
+  it('getColumns gives each column its type, size, nullability and default', same('columns'));
+  it('getPrimaryKeys names the key columns in order (none for a table that does not exist)', same('primaryKeys'));
+  it('getIndexInfo lists the primary key and the indexes column by column', same('indexInfo'));
+  it('getImportedKeys, getExportedKeys and getCrossReference answer empty, without an error', () => {
+    for (const call of ['importedKeys', 'exportedKeys', 'crossReference']) {
+      same(call)();
+      for (const [name, lines] of patina) if (name.startsWith(call)) assert.equal(lines.length, 1, name);
+    }
+  });
+  it('getBestRowIdentifier picks the primary key', same('bestRowIdentifier'));
+  it('getTablePrivileges and getColumnPrivileges', () => {
+    same('tablePrivileges')();
+    same('columnPrivileges')();
+  });
+  it('getFunctions and getProcedures (no user functions)', () => {
+    same('functions')();
+    // the rows agree; the labels of pgjdbc's unaliased NULL columns are the SQL front end's to name
+    same('procedures', { header: false })();
+  });
+
+  it('getTypeInfo describes every type Patina announces as PostgreSQL does', () => {
+    const pg = new Map(
+      postgres
+        .get('typeInfo')!
+        .slice(1)
+        .map((l) => [l.split('\t')[0], l]),
+    );
+    const rows = patina.get('typeInfo')!;
+    assert.deepEqual(rows[0], postgres.get('typeInfo')![0]);
+    const names = rows.slice(1).map((l) => l.split('\t')[0]);
+    for (const t of [
+      'bool',
+      'int8',
+      'int4',
+      'text',
+      'numeric',
+      'float8',
+      'timestamp',
+      'uuid',
+      'jsonb',
+      '_int8',
+      '_text',
+    ])
+      assert.ok(names.includes(t), `getTypeInfo lacks ${t}`);
+    for (const line of rows.slice(1)) assert.equal(line, pg.get(line.split('\t')[0]), 'type row');
+  });
+});

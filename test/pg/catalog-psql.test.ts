@@ -1,0 +1,81 @@
+// Schema browsing with psql's \d family, pgcli (completion refresher and \d) and SQLAlchemy/pandas, on Patina and on
+// a real PostgreSQL 15 holding the same tables: what the user sees must be the same.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { psql } from '../helpers/pg';
+
+const PYTHON = '/usr/bin/python3'; // Debian's python3, which has pgcli, SQLAlchemy and pandas
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'catalog-clients');
+
+function python(script: string, args: string[]): unknown {
+  const r = spawnSync(PYTHON, [path.join(FIXTURES, script), ...args], { encoding: 'utf8', timeout: 90000 });
+  assert.equal(r.status, 0, `${script}:\n${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', function () {
+  this.timeout(120000);
+  let pair: CatalogPair;
+
+  before(async () => {
+    pair = await startCatalogPair({ rows: true });
+  });
+  after(() => pair?.dispose());
+
+  /** psql's output and errors for one command on both servers. */
+  const both = (cmd: string) =>
+    [pair.patinaPort, pair.postgresPort].map((port) => {
+      const r = psql(port, [cmd]);
+      return { status: r.status, out: r.stdout, err: r.stderr };
+    });
+
+  for (const cmd of [
+    '\\d',
+    '\\dt',
+    '\\di',
+    '\\d orders',
+    '\\d+ orders',
+    '\\d line_items',
+    '\\d+ line_items',
+    '\\d customers',
+    '\\d orders_pkey',
+    '\\d line_items_pkey',
+    '\\d orders_paid_placed',
+    '\\dn',
+    '\\dv',
+    '\\ds',
+    '\\df',
+    '\\dT',
+  ])
+    it(`psql ${cmd} shows what PostgreSQL shows`, () => {
+      const [patina, postgres] = both(cmd);
+      assert.equal(postgres.status, 0, postgres.err);
+      assert.deepEqual(patina, postgres);
+    });
+
+  it('psql \\d on a relation that does not exist says so as PostgreSQL does', () => {
+    const [patina, postgres] = both('\\d no_such_table');
+    assert.match(postgres.err, /Did not find any relation named "no_such_table"/);
+    assert.deepEqual(patina, postgres);
+  });
+
+  it("pgcli's completion refresher, completions and \\d show what they show on PostgreSQL", () => {
+    const cmds = ['\\d orders', '\\d line_items', '\\dt', '\\di', '\\d no_such_table'];
+    const patina = python('pgcli_catalog.py', [String(pair.patinaPort), ...cmds]) as Record<string, unknown>;
+    const postgres = python('pgcli_catalog.py', [String(pair.postgresPort), ...cmds]);
+    assert.deepEqual(patina['columns of o.'], ['amount', 'customer_id', 'id', 'note', 'paid', 'placed_at', 'ref']);
+    assert.deepEqual(patina, postgres);
+  });
+
+  it('SQLAlchemy reflection and pandas.read_sql_table see what they see on PostgreSQL', () => {
+    const patina = python('sqlalchemy_catalog.py', [String(pair.patinaPort)]) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const postgres = python('sqlalchemy_catalog.py', [String(pair.postgresPort)]);
+    assert.deepEqual(patina.line_items.pk, { constrained_columns: ['order_id', 'line'], name: 'line_items_pkey' });
+    assert.deepEqual(patina, postgres);
+  });
+});
