@@ -61,6 +61,21 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
     assert.deepEqual(patina, postgres);
   });
 
+  it('current_setting: max_index_keys as PostgreSQL has it; an unknown name is 42704, or NULL with missing_ok', () => {
+    for (const sql of [
+      "SELECT current_setting('max_index_keys'), current_setting('max_identifier_length')",
+      "SELECT current_setting('no_such_setting', true) IS NULL",
+      "SELECT setting FROM pg_settings WHERE name = 'max_index_keys'",
+    ]) {
+      const [patina, postgres] = both(sql);
+      assert.equal(postgres.status, 0, postgres.err);
+      assert.deepEqual(patina, postgres, sql);
+    }
+    const [patina, postgres] = both("SELECT current_setting('no_such_setting')");
+    assert.match(postgres.err, /unrecognized configuration parameter "no_such_setting"/);
+    assert.deepEqual(patina, postgres);
+  });
+
   it("pgcli's completion refresher, completions and \\d show what they show on PostgreSQL", () => {
     const cmds = ['\\d orders', '\\d line_items', '\\dt', '\\di', '\\d no_such_table'];
     const patina = python('pgcli_catalog.py', [String(pair.patinaPort), ...cmds]) as Record<string, unknown>;

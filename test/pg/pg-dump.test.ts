@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { type CatalogPair, createDatabase, startCatalogPair } from '../helpers/catalog-pair';
+import { psql } from '../helpers/pg';
 
 function pgDump(port: number, args: string[]): { status: number | null; stdout: string; stderr: string } {
   return spawnSync('pg_dump', ['-h', '127.0.0.1', '-p', String(port), '-U', 'tester', ...args, 'db'], {
@@ -119,6 +120,20 @@ describe('pg_dump', function () {
     const none = pgDump(pair.patinaPort, ['--schema-only', '-t', 'no_such_table']);
     assert.notEqual(none.status, 0);
     assert.match(none.stderr, /no matching tables were found/);
+  });
+
+  it('LOCK TABLE IN ACCESS SHARE MODE (what pg_dump takes) is accepted; stronger modes are refused naming the mode', () => {
+    const share = psql(pair.patinaPort, ['BEGIN', 'LOCK TABLE public.orders IN ACCESS SHARE MODE', 'COMMIT']);
+    assert.equal(share.status, 0, share.stderr);
+    assert.equal(share.stdout, 'BEGIN\nLOCK TABLE\nCOMMIT\n');
+    for (const [stmt, mode] of [
+      ['LOCK TABLE orders', 'ACCESS EXCLUSIVE'],
+      ['LOCK TABLE orders IN ROW EXCLUSIVE MODE', 'ROW EXCLUSIVE'],
+    ]) {
+      const r = psql(pair.patinaPort, [stmt], ['-v', 'VERBOSITY=verbose']);
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr, new RegExp(`0A000: LOCK TABLE \\.\\.\\. IN ${mode} MODE is not supported`));
+    }
   });
 
   it('the dump names the connected user as the owner', () => {

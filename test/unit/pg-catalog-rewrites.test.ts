@@ -20,6 +20,17 @@ describe('catalog rewrites', () => {
     );
   });
 
+  it('FROM unnest(x) with no alias names its column unnest, as PostgreSQL does', () => {
+    assert.equal(
+      rewriteCatalogSyntax('SELECT * FROM unnest(current_schemas(true))'),
+      'SELECT * FROM (SELECT value AS unnest FROM unnest(current_schemas(true))) unnest',
+    );
+    assert.equal(
+      rewriteCatalogSyntax("SELECT * FROM unnest('{a}') WHERE unnest <> ''"),
+      "SELECT * FROM (SELECT value AS unnest FROM unnest('{a}')) unnest WHERE unnest <> ''",
+    );
+  });
+
   it('TRIM(BOTH/LEADING/TRAILING x FROM y) and SUBSTRING(x FROM a FOR b), nested and quoted', () => {
     assert.equal(
       rewriteCatalogSyntax(`SELECT trim(both '"' from pg_get_indexdef(o, 1, false))`),

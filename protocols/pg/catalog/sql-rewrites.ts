@@ -42,7 +42,8 @@ function topLevelWord(sql: string, word: string, from: number, to: number): numb
 
 /**
  * `FROM unnest(x) AS a(c)`, `generate_series(1, n) s(r)`: the alias list names the function's one
- * column, so the call becomes a subquery whose column has that name.
+ * column, so the call becomes a subquery whose column has that name; `FROM unnest(x)` alone names
+ * it `unnest`.
  */
 function aliasColumnLists(sql: string): string {
   const re = /(\bFROM|\bJOIN|,)\s+(unnest|generate_series)\(/gi;
@@ -50,11 +51,14 @@ function aliasColumnLists(sql: string): string {
     const start = m.index + m[1].length;
     const callStart = sql.indexOf(m[2], start);
     const end = closingParen(sql, callStart + m[2].length);
-    const alias = /^\s+(?:as\s+)?("?\w+"?)\(("?\w+"?)\)/i.exec(sql.slice(end));
-    if (!alias) continue;
     const call = sql.slice(callStart, end);
-    const replacement = ` (SELECT value AS ${alias[2]} FROM ${call}) ${alias[1]}`;
-    sql = sql.slice(0, start) + replacement + sql.slice(end + alias[0].length);
+    const alias = /^\s+(?:as\s+)?("?\w+"?)\(("?\w+"?)\)/i.exec(sql.slice(end));
+    // no alias at all: PostgreSQL names the column after the function
+    const bare = alias ? null : /^(?=\s*(?:$|;|\)|(?:where|order|group|limit|union)\b))/i.exec(sql.slice(end));
+    if (!alias && !bare) continue;
+    const [table, column] = alias ? [alias[1], alias[2]] : [m[2].toLowerCase(), m[2].toLowerCase()];
+    const replacement = ` (SELECT value AS ${column} FROM ${call}) ${table}`;
+    sql = sql.slice(0, start) + replacement + sql.slice(end + (alias ?? bare)![0].length);
     re.lastIndex = start + replacement.length;
   }
   return sql;
