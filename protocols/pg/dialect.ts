@@ -27,6 +27,8 @@ export interface DialectContext {
   version: string;
   /** The declared type of a schema column (in `table` when named, else in any table); null when unknown. */
   columnType?: (table: string | null, column: string) => string | null;
+  /** A schema table's columns in order, with their default expressions; null when no such table. */
+  columns?: (table: string) => { name: string; defaultSql: string | null }[] | null;
 }
 
 const isWord = (t: Tok | undefined, w?: string) =>
@@ -279,6 +281,7 @@ const BARE_FUNCTIONS = new Set([
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
+  toks = rewriteInsertDefaults(toks, ctx);
   toks = rewriteTypeof(toks, ctx);
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);
@@ -288,6 +291,66 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteIntervalArithmetic(toks);
   toks = rewriteDivision(toks);
   return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));
+}
+
+/** An identifier token as PostgreSQL reads it: quoted kept, bare folded to lower case. */
+function identText(t: Tok): string {
+  return t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase();
+}
+
+/**
+ * `INSERT INTO t (a, b) VALUES (1, DEFAULT)`: SQLite has no DEFAULT in VALUES, so each DEFAULT
+ * becomes the column's default expression from the schema (NULL when it has none, as in
+ * PostgreSQL). What ORMs send for a column left out (Drizzle, Kysely).
+ */
+function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
+  if (!isWord(toks[0], 'INSERT') || !ctx.columns || !toks.some((t) => isWord(t, 'DEFAULT'))) return toks;
+  let i = 1;
+  while (i < toks.length && !isWord(toks[i], 'INTO')) i++;
+  i++;
+  if (toks[i + 1] && isPunct(toks[i + 1], '.')) i += 2; // public.t
+  const nameTok = toks[i];
+  if (!nameTok || (nameTok.type !== 'word' && nameTok.type !== 'quoted')) return toks;
+  const table = ctx.columns(identText(nameTok));
+  if (!table) return toks;
+  i++;
+  if (isWord(toks[i], 'AS')) i += 2;
+  let names = table.map((c) => c.name);
+  if (isPunct(toks[i], '(')) {
+    const close = closerAfter(toks, i);
+    names = toks
+      .slice(i + 1, close)
+      .filter((t) => t.type === 'word' || t.type === 'quoted')
+      .map(identText);
+    i = close + 1;
+  }
+  if (!isWord(toks[i], 'VALUES')) return toks;
+  const out = toks.slice(0, i + 1);
+  i++;
+  while (isPunct(toks[i], '(')) {
+    const close = closerAfter(toks, i);
+    out.push(toks[i]);
+    let col = 0;
+    let depth = 0;
+    for (let k = i + 1; k < close; k++) {
+      const t = toks[k];
+      if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+      else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
+      if (depth === 0 && isPunct(t, ',')) col++;
+      const alone = isPunct(toks[k - 1], '(') || isPunct(toks[k - 1], ',');
+      const ends = k + 1 === close || isPunct(toks[k + 1], ',');
+      if (depth === 0 && isWord(t, 'DEFAULT') && alone && ends) {
+        const def = table.find((c) => c.name.toLowerCase() === names[col]?.toLowerCase())?.defaultSql;
+        out.push({ type: 'group', text: def ? `(${def})` : 'NULL' });
+      } else out.push(t);
+    }
+    out.push(toks[close]);
+    i = close + 1;
+    if (!isPunct(toks[i], ',')) break;
+    out.push(toks[i]);
+    i++;
+  }
+  return out.concat(toks.slice(i));
 }
 
 /** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */

@@ -4,6 +4,7 @@
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
 import { installReadFunctions } from '../../src/engine/functions';
+import { arrayElements } from '../../src/engine/pg-functions';
 import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
@@ -28,31 +29,6 @@ const NS_PUBLIC = 2200;
 const NS_INFO = 13000;
 const FIRST_OID = 16384;
 const STMT_CACHE = 512;
-
-/** Elements of an array as the catalog stores it: '{a,b}', an int2vector '1 2', or JSON '[...]'. */
-export function arrayElements(v: unknown): unknown[] {
-  if (v === null || v === undefined) return [];
-  const s = String(v).trim();
-  let parts: string[];
-  if (s.startsWith('[')) {
-    try {
-      return JSON.parse(s) as unknown[];
-    } catch {
-      return [];
-    }
-  } else if (s.startsWith('{')) {
-    const inner = s.slice(1, -1);
-    parts =
-      inner === ''
-        ? []
-        : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) =>
-            p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p,
-          );
-  } else {
-    parts = s === '' ? [] : s.split(/\s+/);
-  }
-  return parts.map((p) => (/^-?\d+$/.test(p) ? Number(p) : p === 'NULL' ? null : p));
-}
 
 /** An array in PostgreSQL's text form. */
 export function arrayText(xs: unknown[]): string {
@@ -615,14 +591,6 @@ export class LocalDb {
     db.aggregate('bool_or', {
       start: 0,
       step: (acc: number, v: unknown) => (v === null ? acc : acc || Number(v) ? 1 : 0),
-    });
-    db.table('__pg_elems', {
-      columns: ['value', 'key'],
-      parameters: ['arr'],
-      *rows(arr: unknown) {
-        const xs = arrayElements(arr);
-        for (let i = 0; i < xs.length; i++) yield [xs[i] as never, i];
-      },
     });
     db.table('pg_options_to_table', {
       columns: ['option_name', 'option_value'],

@@ -1,5 +1,6 @@
 // PostgreSQL listeners: one TCP server per configured address, sharing the catalog connection and
 // the table of connections that CancelRequest looks keys up in.
+import { loadParser } from './sql/result-types';
 import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
 import { PG_LISTENER_DEFAULTS, type PgListenerConfig } from '../../src/config/config';
@@ -48,6 +49,7 @@ export class PgServer implements CancelRegistry {
     admission: WriteAdmission | null = null,
   ): Promise<PgServer> {
     const s = new PgServer(engine, updates, admission);
+    await loadParser();
     try {
       for (const [i, l] of listeners.entries()) await s.#listen(l, queryTimeoutSeconds * 1000, () => security(i));
     } catch (err) {

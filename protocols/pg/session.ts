@@ -4,6 +4,7 @@
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
+import { cachedResultColumns } from './sql/result-types';
 import { checkReach, checkWriteStatement } from '../../src/engine/classify';
 import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
 import type { Schema } from '../../src/engine/schema/model';
@@ -521,6 +522,7 @@ export class Session {
       database: opts.database,
       version: VERSION_TEXT,
       columnType: (table, column) => columnType(this.#engine.schema, table, column),
+      columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
     };
   }
 
@@ -903,12 +905,18 @@ export class Session {
       const cols = st.columns();
       const items = kw === 'SELECT' ? selectListTypes(sig) : null;
       const typed = items && items.length === cols.length ? items : null;
+      // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
+      const tree =
+        kw === 'SELECT' && !catalogRelations(sig)
+          ? cachedResultColumns(tokens.map((t) => t.text).join(' '), this.#engine.schema)
+          : null;
+      const parsed = tree && tree.length === cols.length ? tree : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];
         return {
           name: t?.name ?? pgColumnName(c.name, sql),
           declType: c.type,
-          oid: c.type ? 0 : t?.oid || expressionOid(c.name, paramTypes),
+          oid: c.type ? 0 : parsed?.[i].oid || t?.oid || expressionOid(c.name, paramTypes),
         };
       });
     }

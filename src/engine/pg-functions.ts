@@ -62,7 +62,46 @@ function typeOfValue(x: unknown): string {
   return 'bytea';
 }
 
+/** Elements of an array as the catalog stores it: '{a,b}', an int2vector '1 2', or JSON '[...]'. */
+export function arrayElements(v: unknown): unknown[] {
+  if (v === null || v === undefined) return [];
+  const s = String(v).trim();
+  let parts: string[];
+  if (s.startsWith('[')) {
+    try {
+      return JSON.parse(s) as unknown[];
+    } catch {
+      return [];
+    }
+  } else if (s.startsWith('{')) {
+    const inner = s.slice(1, -1);
+    parts =
+      inner === ''
+        ? []
+        : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) =>
+            p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p,
+          );
+  } else {
+    parts = s === '' ? [] : s.split(/\s+/);
+  }
+  return parts.map((p) => (/^-?\d+$/.test(p) ? integer(p) : p === 'NULL' ? null : p));
+}
+
+function integer(p: string): number | bigint {
+  const n = Number(p);
+  return Number.isSafeInteger(n) ? n : BigInt(p);
+}
+
 export function installPgFunctions(db: Database.Database): void {
+  // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
+  db.table('__pg_elems', {
+    columns: ['value', 'key'],
+    parameters: ['arr'],
+    *rows(arr: unknown) {
+      const xs = arrayElements(arr);
+      for (let i = 0; i < xs.length; i++) yield [xs[i] as never, i];
+    },
+  });
   // the divisor of `/` and `%`: PostgreSQL's division_by_zero where SQLite would answer NULL
   db.function('__pg_divisor', { deterministic: true }, (x: unknown) => {
     if (isZero(x)) throw pgFail('22012', 'division by zero');

@@ -56,8 +56,7 @@ describe('COPY over the PG port', function () {
   let c: PgClient;
   const run = (cmds: string[], extra: string[] = []) => psql(port, cmds, ['-A', '-t', ...extra]);
   const count = async () => Number((await c.query('SELECT count(*) AS n FROM users')).rows[0].n);
-  const goesOn = async () =>
-    assert.deepEqual((await c.query({ text: 'SELECT 1 + 1', rowMode: 'array' })).rows, [['2']]);
+  const goesOn = async () => assert.deepEqual((await c.query({ text: 'SELECT 1 + 1', rowMode: 'array' })).rows, [[2]]);
 
   before(async () => {
     agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });

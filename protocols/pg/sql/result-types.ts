@@ -1,0 +1,439 @@
+/**
+ * The name and type of every result column of a SELECT, read off PostgreSQL's own parse tree
+ * (libpg-query: the server's parser compiled to WebAssembly) and the schema, with PostgreSQL's
+ * signatures of the common functions and operators: count → int8, sum(int8) → numeric, avg →
+ * numeric, max(x) → the type of x, now() → timestamptz, date_trunc → timestamp, casts, CASE,
+ * COALESCE. A column whose type the tree does not tell gets 0 (its values decide, as before).
+ *
+ * Parsing costs some 40 µs, so results are kept by the text's shape (literals replaced by one of
+ * their kind, which keeps their types): a point select in the simple protocol, new text each time,
+ * parses once.
+ */
+import { loadModule, parseSync } from 'libpg-query';
+import type { Schema } from '../../../src/engine/schema/model';
+import { OID, oidOfDeclType } from '../types';
+
+export interface ResultColumn {
+  /** PostgreSQL's name for the column (the alias, the column, the function, `?column?`). */
+  name: string;
+  /** 0 when the tree does not tell. */
+  oid: number;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
+const FLOATS = new Set<number>([OID.float4, OID.float8]);
+
+/** PostgreSQL's type names (as casts and pg_catalog write them) → OID. */
+const TYPE_NAMES: Record<string, number> = {
+  int2: OID.int2,
+  smallint: OID.int2,
+  int4: OID.int4,
+  int: OID.int4,
+  integer: OID.int4,
+  int8: OID.int8,
+  bigint: OID.int8,
+  float4: OID.float4,
+  real: OID.float4,
+  float8: OID.float8,
+  'double precision': OID.float8,
+  numeric: OID.numeric,
+  decimal: OID.numeric,
+  bool: OID.bool,
+  boolean: OID.bool,
+  text: OID.text,
+  varchar: OID.varchar,
+  bpchar: OID.bpchar,
+  name: OID.name,
+  date: OID.date,
+  time: OID.time,
+  timestamp: OID.timestamp,
+  timestamptz: OID.timestamptz,
+  interval: OID.interval,
+  json: OID.json,
+  jsonb: OID.jsonb,
+  uuid: OID.uuid,
+  bytea: OID.bytea,
+  oid: OID.oid,
+};
+
+/** Functions whose result type does not depend on their arguments. */
+const FIXED: Record<string, number> = {
+  count: OID.int8,
+  now: OID.timestamptz,
+  transaction_timestamp: OID.timestamptz,
+  statement_timestamp: OID.timestamptz,
+  clock_timestamp: OID.timestamptz,
+  to_timestamp: OID.timestamptz,
+  date_part: OID.float8,
+  extract: OID.numeric,
+  random: OID.float8,
+  length: OID.int4,
+  char_length: OID.int4,
+  character_length: OID.int4,
+  octet_length: OID.int4,
+  strpos: OID.int4,
+  position: OID.int4,
+  lower: OID.text,
+  upper: OID.text,
+  initcap: OID.text,
+  concat: OID.text,
+  concat_ws: OID.text,
+  substr: OID.text,
+  substring: OID.text,
+  replace: OID.text,
+  trim: OID.text,
+  btrim: OID.text,
+  ltrim: OID.text,
+  rtrim: OID.text,
+  lpad: OID.text,
+  rpad: OID.text,
+  left: OID.text,
+  right: OID.text,
+  md5: OID.text,
+  to_char: OID.text,
+  string_agg: OID.text,
+  format: OID.text,
+  version: OID.text,
+  current_database: OID.name,
+  current_schema: OID.name,
+  current_user: OID.name,
+  bool_and: OID.bool,
+  bool_or: OID.bool,
+  every: OID.bool,
+  json_agg: OID.json,
+  json_build_object: OID.json,
+  jsonb_agg: OID.jsonb,
+  jsonb_build_object: OID.jsonb,
+  gen_random_uuid: OID.uuid,
+  row_number: OID.int8,
+  rank: OID.int8,
+  dense_rank: OID.int8,
+  ntile: OID.int4,
+  age: OID.interval,
+  to_date: OID.date,
+};
+
+const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = {
+  SVFOP_CURRENT_DATE: ['current_date', OID.date],
+  SVFOP_CURRENT_TIMESTAMP: ['current_timestamp', OID.timestamptz],
+  SVFOP_CURRENT_TIMESTAMP_N: ['current_timestamp', OID.timestamptz],
+  SVFOP_LOCALTIMESTAMP: ['localtimestamp', OID.timestamp],
+  SVFOP_LOCALTIMESTAMP_N: ['localtimestamp', OID.timestamp],
+  SVFOP_LOCALTIME: ['localtime', OID.time],
+  SVFOP_LOCALTIME_N: ['localtime', OID.time],
+  SVFOP_CURRENT_USER: ['current_user', OID.name],
+  SVFOP_USER: ['current_user', OID.name],
+  SVFOP_SESSION_USER: ['session_user', OID.name],
+  SVFOP_CURRENT_CATALOG: ['current_catalog', OID.name],
+  SVFOP_CURRENT_SCHEMA: ['current_schema', OID.name],
+};
+
+const strings = (list: Node[] | undefined): string[] => (list ?? []).map((n) => n.String?.sval ?? '');
+
+/** The type a TypeName names, or 0. */
+function typeNameOid(t: Node): number {
+  if (!t || t.arrayBounds) return 0;
+  const names = strings(t.names).filter((n) => n !== 'pg_catalog');
+  return TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0;
+}
+
+/** PostgreSQL's name for the type (the name of an unaliased cast of a non-column). */
+function typeDisplayName(t: Node): string {
+  const names = strings(t.names).filter((n) => n !== 'pg_catalog');
+  const oid = typeNameOid(t);
+  const canonical = Object.entries(TYPE_NAMES).find(([, o]) => o === oid)?.[0];
+  return canonical ?? names[names.length - 1] ?? '?column?';
+}
+
+/** The tables of a FROM list: alias (or name) → table name, lower case. */
+type Scope = Map<string, string>;
+
+function scopeOf(from: Node[] | undefined, scope: Scope): void {
+  for (const f of from ?? []) {
+    if (f.RangeVar) {
+      const rel = String(f.RangeVar.relname).toLowerCase();
+      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
+    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope);
+  }
+}
+
+class Typer {
+  constructor(
+    readonly schema: Schema,
+    readonly scope: Scope,
+  ) {}
+
+  column(fields: string[]): number {
+    const name = fields[fields.length - 1]?.toLowerCase();
+    if (!name) return 0;
+    const tables =
+      fields.length >= 2 ? [this.scope.get(fields[fields.length - 2].toLowerCase())] : [...this.scope.values()];
+    let found = 0;
+    for (const t of tables) {
+      const col = t ? this.schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
+      if (col) {
+        if (found) return 0; // ambiguous: SQLite will say so
+        found = oidOfDeclType(col.type);
+      }
+    }
+    return found;
+  }
+
+  /** The type of an expression, 0 when not known. */
+  type(n: Node): number {
+    if (!n) return 0;
+    if (n.ColumnRef) return this.column(strings(n.ColumnRef.fields));
+    if (n.A_Const) {
+      const c = n.A_Const;
+      if (c.isnull) return 0;
+      if (c.ival !== undefined) return OID.int4;
+      if (c.fval !== undefined) {
+        const f = String(c.fval.fval);
+        // an integer too large for int4 is int8, then numeric
+        if (/^-?\d+$/.test(f)) return BigInt(f) <= 9223372036854775807n ? OID.int8 : OID.numeric;
+        return OID.numeric;
+      }
+      if (c.boolval !== undefined) return OID.bool;
+      if (c.sval !== undefined) return OID.text;
+      if (c.bsval !== undefined) return 0;
+      return 0;
+    }
+    if (n.TypeCast) return typeNameOid(n.TypeCast.typeName);
+    if (n.BoolExpr || n.NullTest || n.BooleanTest) return OID.bool;
+    if (n.SubLink) {
+      const t = n.SubLink.subLinkType;
+      if (t === 'EXPR_SUBLINK') {
+        const inner = n.SubLink.subselect?.SelectStmt;
+        const cols = inner ? selectTypes(inner, this.schema) : null;
+        return cols?.length === 1 ? cols[0].oid : 0;
+      }
+      return OID.bool;
+    }
+    if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[1] ?? 0;
+    if (n.CoalesceExpr) return this.common(n.CoalesceExpr.args);
+    if (n.MinMaxExpr) return this.common(n.MinMaxExpr.args);
+    if (n.CaseExpr) {
+      const results = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result);
+      if (n.CaseExpr.defresult) results.push(n.CaseExpr.defresult);
+      return this.common(results);
+    }
+    if (n.A_Expr) return this.operator(n.A_Expr);
+    if (n.FuncCall) return this.func(n.FuncCall);
+    return 0;
+  }
+
+  /** The type the branches of CASE or COALESCE resolve to: one type, or numbers promoted. */
+  common(args: Node[] | undefined): number {
+    let out = 0;
+    for (const a of args ?? []) {
+      if (a?.A_Const?.isnull) continue;
+      const t = this.type(a);
+      if (t === 0) return 0;
+      if (out === 0 || out === t) out = t;
+      else if (isNumber(out) && isNumber(t)) out = promote(out, t);
+      else if (a.A_Const?.sval !== undefined)
+        continue; // an unknown literal takes the other's type
+      else return 0;
+    }
+    return out;
+  }
+
+  operator(e: Node): number {
+    const op = strings(e.name)[0];
+    switch (e.kind) {
+      case 'AEXPR_OP': {
+        if (
+          ['=', '<>', '!=', '<', '>', '<=', '>=', '~', '!~', '~*', '!~*', '~~', '!~~', '@>', '<@', '?', '&&'].includes(
+            op,
+          )
+        )
+          return OID.bool;
+        if (op === '||') return OID.text;
+        if (op === '->') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
+        if (op === '->>') return OID.text;
+        if (!e.lexpr) return this.type(e.rexpr); // unary minus
+        const l = this.type(e.lexpr);
+        const r = this.type(e.rexpr);
+        if (isNumber(l) && isNumber(r)) return promote(l, r);
+        if ((l === OID.timestamp || l === OID.timestamptz) && r === OID.interval) return l;
+        if (l === OID.timestamp && r === OID.timestamp && op === '-') return OID.interval;
+        if (l === OID.date && r === OID.date && op === '-') return OID.int4;
+        return 0;
+      }
+      case 'AEXPR_NULLIF':
+        return this.type(e.lexpr);
+      default: // IN, LIKE, ILIKE, BETWEEN, DISTINCT, ANY/ALL, SIMILAR
+        return OID.bool;
+    }
+  }
+
+  func(f: Node): number {
+    const names = strings(f.funcname);
+    const name = names[names.length - 1]?.toLowerCase();
+    if (name in FIXED) return FIXED[name];
+    const arg = (i: number) => this.type(f.args?.[i]);
+    switch (name) {
+      case 'sum': {
+        const t = arg(0);
+        if (t === OID.int2 || t === OID.int4) return OID.int8;
+        if (t === OID.int8 || t === OID.numeric) return OID.numeric;
+        if (FLOATS.has(t) || t === OID.interval) return t;
+        return 0;
+      }
+      case 'avg': {
+        const t = arg(0);
+        if (INTS.has(t) || t === OID.numeric) return OID.numeric;
+        if (FLOATS.has(t)) return OID.float8;
+        return t === OID.interval ? t : 0;
+      }
+      case 'max':
+      case 'min':
+      case 'abs':
+      case 'first_value':
+      case 'last_value':
+      case 'lag':
+      case 'lead':
+        return arg(0);
+      case 'round':
+      case 'trunc':
+      case 'ceil':
+      case 'ceiling':
+      case 'floor':
+      case 'sign': {
+        const t = arg(0);
+        return FLOATS.has(t) ? OID.float8 : INTS.has(t) || t === OID.numeric ? OID.numeric : 0;
+      }
+      case 'date_trunc': {
+        const t = arg(1);
+        return t === OID.timestamptz || t === OID.date ? OID.timestamptz : t === OID.interval ? t : OID.timestamp;
+      }
+      case 'coalesce':
+      case 'greatest':
+      case 'least':
+        return this.common(f.args);
+      case 'generate_series':
+        return INTS.has(arg(0)) ? promote(arg(0), arg(1)) : 0;
+    }
+    return 0;
+  }
+
+  /** PostgreSQL's name for an unaliased result column. */
+  name(n: Node): string {
+    if (n.ColumnRef) {
+      const f = n.ColumnRef.fields;
+      return f[f.length - 1]?.String?.sval ?? '?column?';
+    }
+    if (n.FuncCall) {
+      const names = strings(n.FuncCall.funcname);
+      return names[names.length - 1] ?? '?column?';
+    }
+    if (n.TypeCast) {
+      const inner = this.name(n.TypeCast.arg);
+      return inner !== '?column?' ? inner : typeDisplayName(n.TypeCast.typeName);
+    }
+    if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?';
+    if (n.CoalesceExpr) return 'coalesce';
+    if (n.MinMaxExpr) return n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least';
+    if (n.CaseExpr) return 'case';
+    if (n.A_Expr?.kind === 'AEXPR_NULLIF') return 'nullif';
+    if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return 'exists';
+    if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return 'array';
+    if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
+      const t = n.SubLink.subselect?.SelectStmt?.targetList;
+      if (t?.length === 1) return t[0].ResTarget.name ?? this.name(t[0].ResTarget.val);
+    }
+    return '?column?';
+  }
+}
+
+function isNumber(oid: number): boolean {
+  return INTS.has(oid) || FLOATS.has(oid) || oid === OID.numeric;
+}
+
+/** The result type of arithmetic on two number types, as PostgreSQL resolves it. */
+function promote(a: number, b: number): number {
+  if (a === OID.float8 || b === OID.float8 || a === OID.float4 || b === OID.float4) return OID.float8;
+  if (a === OID.numeric || b === OID.numeric) return OID.numeric;
+  if (a === OID.int8 || b === OID.int8) return OID.int8;
+  if (a === OID.int4 || b === OID.int4) return OID.int4;
+  return a || b;
+}
+
+/** The columns of a SelectStmt, or null when its list has a `*` or it is a set operation. */
+function selectTypes(s: Node, schema: Schema): ResultColumn[] | null {
+  if (!s.targetList || s.op !== 'SETOP_NONE') return null;
+  const scope: Scope = new Map();
+  scopeOf(s.fromClause, scope);
+  const typer = new Typer(schema, scope);
+  const out: ResultColumn[] = [];
+  for (const t of s.targetList) {
+    const r = t.ResTarget;
+    if (!r || r.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return null;
+    out.push({ name: r.name ?? typer.name(r.val), oid: typer.type(r.val) });
+  }
+  return out;
+}
+
+/**
+ * The result columns of one SELECT statement, from PostgreSQL's parse tree; null when the text is
+ * not one plain SELECT, has a `*`, or does not parse (the caller keeps its own reading).
+ */
+export function resultColumns(sql: string, schema: Schema): ResultColumn[] | null {
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return null;
+  }
+  const stmts = tree.stmts ?? [];
+  if (stmts.length !== 1 || !stmts[0].stmt?.SelectStmt) return null;
+  return selectTypes(stmts[0].stmt.SelectStmt, schema);
+}
+
+/**
+ * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
+ * null when the text has none. Strings become '', integers 1 (int4) or 2147483648 (int8), decimals 1.5.
+ */
+export function shapeKey(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'|\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\.\d+\b/g, (m) => {
+    if (m[0] === "'") return "''";
+    if (/^\d+$/.test(m)) return m.length < 10 || Number(m) <= 2147483647 ? '1' : '2147483648';
+    return '1.5';
+  });
+}
+
+const CACHE_MAX = 1024;
+const cache = new Map<string, ResultColumn[] | null>();
+let cachedFor: Schema | null = null;
+export const resultTypeStats = { hits: 0, misses: 0 };
+
+let loaded = false;
+/** Loads the parser's WebAssembly module (once; the PG listener awaits it before it listens). */
+export async function loadParser(): Promise<void> {
+  if (loaded) return;
+  await loadModule();
+  loaded = true;
+}
+
+/** resultColumns, kept by the text's shape (forgotten when the schema changes). */
+export function cachedResultColumns(sql: string, schema: Schema): ResultColumn[] | null {
+  if (!loaded) return null;
+  if (cachedFor !== schema) {
+    cache.clear();
+    cachedFor = schema;
+  }
+  const key = shapeKey(sql);
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    resultTypeStats.hits++;
+    return hit;
+  }
+  resultTypeStats.misses++;
+  const cols = resultColumns(key, schema);
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, cols);
+  return cols;
+}
