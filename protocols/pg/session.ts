@@ -4,6 +4,7 @@
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
+import { analysisCounts } from './statement-counts';
 import { cachedResultColumns } from './sql/result-types';
 import { checkReach, checkWriteStatement } from '../../src/engine/classify';
 import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
@@ -536,7 +537,11 @@ export class Session {
       this.#analysesSchema = this.#engine.schema;
     }
     let an = this.#analyses.get(key);
-    if (an) return an;
+    if (an) {
+      analysisCounts.hits++;
+      return an;
+    }
+    analysisCounts.misses++;
     an = this.analyze(tokens(), declaredTypes);
     if (this.#analyses.size >= ANALYSES) this.#analyses.delete(this.#analyses.keys().next().value as string);
     this.#analyses.set(key, an);

@@ -16,6 +16,9 @@ const KINDS = new Set([
 /** Distinct tags remembered with their kind ('SELECT 1000' and the like are worked out each time past this). */
 const MAX_TAGS = 1024;
 
+/** Statement analyses found in a session's cache, and made (the parse and analysis of a new text). */
+export const analysisCounts = { hits: 0, misses: 0 };
+
 /**
  * What the PG front end did, counted for the metrics (read when scraped): connections accepted and
  * open, statements completed by kind, errors by SQLSTATE class (its first two characters).
@@ -31,6 +34,11 @@ export class PgCounts {
   /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection.ts). */
   readonly #byKind = new Map<string, { n: number }>();
   readonly #byTag = new Map<string, { n: number }>();
+
+  /** Statement analyses found in a session's cache (hit) and made (miss). */
+  get analyses(): { hits: number; misses: number } {
+    return analysisCounts;
+  }
 
   /** Statements completed, by kind. */
   get statements(): Map<string, number> {

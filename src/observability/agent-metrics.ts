@@ -30,6 +30,7 @@ export interface MeteredAgent {
     tooMany: number;
     statements: Map<string, number>;
     errors: Map<string, number>;
+    analyses: { hits: number; misses: number };
   } | null;
   cluster(): {
     members: { addr: string; state: string; rtt_ms: number | null }[];
@@ -172,6 +173,15 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
     'patina_pg_connections_refused_total',
     'PostgreSQL startups refused with 53300 past max_connections.',
     () => a.pg()?.tooMany ?? 0,
+  );
+  m.total(
+    'patina_pg_analysis_cache_total',
+    "PostgreSQL statements whose analysis (parse, types, translation) was found in the session's cache (hit) or made (miss).",
+    () => [
+      [{ result: 'hit' }, a.pg()?.analyses.hits ?? 0],
+      [{ result: 'miss' }, a.pg()?.analyses.misses ?? 0],
+    ],
+    ['result'],
   );
   m.total(
     'patina_pg_statements_total',
