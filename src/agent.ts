@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type Config, formatAddr, loadConfigFile } from './config/config';
 import { Security } from './auth/security';
 import { checkExposure } from './auth/exposure';
+import { reloadable } from './config/reload';
 import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
@@ -225,25 +226,12 @@ export class Agent {
    */
   async reload(): Promise<Record<string, unknown>> {
     if (this.config.source) {
-      const fresh = loadConfigFile(this.config.source);
       // Only what reload re-reads is taken from the file; the rest needs a restart.
-      const api = {
-        ...this.config.api,
-        auth: fresh.api.auth,
-        tls: this.config.api.tls && fresh.api.tls ? fresh.api.tls : this.config.api.tls,
-      };
-      api.pg = this.config.api.pg.map((l, i) => {
-        const f = fresh.api.pg[i];
-        return f ? { ...l, users: f.users, password: f.password, tls: l.tls && f.tls ? f.tls : l.tls } : l;
-      });
-      const gossip = this.config.gossip && {
-        ...this.config.gossip,
-        tls: this.config.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : this.config.gossip.tls,
-      };
-      const next = { ...this.config, api, gossip };
+      const taken = reloadable(this.config, loadConfigFile(this.config.source));
+      const next = { ...this.config, ...taken };
       checkExposure(next); // a reload must not take the auth off an exposed port either
       this.security.reload(next);
-      Object.assign(this.config, { api, gossip });
+      Object.assign(this.config, taken);
     } else {
       this.security.reload(this.config);
     }

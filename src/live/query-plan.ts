@@ -76,11 +76,116 @@ export interface SharedPlan {
   sql(occ: number, n: number): string;
 }
 
-/** Occurrence `occ`'s `column` equals `value` in every result row, as SQLite compares them. */
+/**
+ * Occurrence `occ`'s `column` (or a deterministic expression of its row) equals `value` in every
+ * result row, as SQLite compares them.
+ */
 export interface Equality {
   occ: number;
+  /** The column; for an expression, `expr` and `columns` say what to evaluate (column is then the expression's text). */
   column: string;
   value: SqlValue;
+  /** An expression of the row with its column references as `@c1`, `@c2`, ... (in the order of `columns`). */
+  expr?: string;
+  columns?: string[];
+  /**
+   * How a whole number of each column was stored: a changeset gives JavaScript numbers, so 1 may be
+   * INTEGER 1 or REAL 1.0 (`||` prints them differently). 'any': the column's affinity does not say.
+   */
+  wholeAs?: ('integer' | 'real' | 'any')[];
+}
+
+/**
+ * Scalar functions that always give the same result for the same arguments and read nothing but
+ * them: an expression of a row built from these (and operators other than comparisons) can be
+ * evaluated on the changed row alone.
+ */
+const DETERMINISTIC_FUNCTIONS = new Set([
+  'ABS',
+  'LOWER',
+  'UPPER',
+  'LENGTH',
+  'SUBSTR',
+  'SUBSTRING',
+  'TRIM',
+  'LTRIM',
+  'RTRIM',
+  'REPLACE',
+  'COALESCE',
+  'IFNULL',
+  'NULLIF',
+  'ROUND',
+  'HEX',
+  'INSTR',
+  'UNICODE',
+  'JSON_EXTRACT',
+  'SIGN',
+]);
+const EXPRESSION_PUNCT = new Set(['(', ')', ',', '%', '+', '-', '*', '/', '|', '&', '.']);
+
+/**
+ * `tokens` as an expression of one occurrence's row (`pk % 1000`, `lower(email)`, `a || '/' || b`),
+ * rewritten with `@cN` for its column references; null when it reads anything else (a parameter, a
+ * subquery, another occurrence, a function not known to be deterministic, a comparison, a column
+ * with a collation), or is a bare column.
+ */
+function rowExpression(
+  toks: Token[],
+  expr: number[],
+  shape: Shape,
+  schema: Schema,
+): { occ: number; expr: string; columns: string[]; wholeAs: ('integer' | 'real' | 'any')[] } | null {
+  let occ = -1;
+  const columns: string[] = [];
+  const wholeAs: ('integer' | 'real' | 'any')[] = [];
+  let out = '';
+  const use = (o: number, name: string): boolean => {
+    if (occ >= 0 && o !== occ) return false;
+    occ = o;
+    const col = findTable(schema, shape.occurrences[o].table)?.columns.find(
+      (c) => c.name.toLowerCase() === name.toLowerCase(),
+    );
+    if (!col || /\bCOLLATE\b/i.test(col.definition)) return false;
+    let n = columns.indexOf(col.name);
+    if (n < 0) {
+      n = columns.push(col.name) - 1;
+      const t = col.type.toUpperCase();
+      const affinity = affinityOf(col.type);
+      // INTEGER and NUMERIC affinity store a whole REAL as INTEGER; REAL affinity keeps it REAL
+      wholeAs.push(
+        /REAL|FLOA|DOUB/.test(t) && !t.includes('INT') ? 'real' : affinity === 'numeric' ? 'integer' : 'any',
+      );
+    }
+    out += ` @c${n + 1} `;
+    return true;
+  };
+  for (let k = 0; k < expr.length; k++) {
+    const t = toks[expr[k]];
+    const next = toks[expr[k + 1]];
+    if (t.type === 'number' || t.type === 'string') out += ` ${t.text} `;
+    else if (t.type === 'punct' && EXPRESSION_PUNCT.has(t.text) && t.text !== '.') out += t.text;
+    else if ((t.type === 'word' || t.type === 'quoted') && next?.text === '.' && expr[k + 2] !== undefined) {
+      const alias = unquoteIdentifier(t.text).toLowerCase();
+      const o = shape.occurrences.findIndex((x) => x.alias.toLowerCase() === alias);
+      const c = toks[expr[k + 2]];
+      if (o < 0 || (c.type !== 'word' && c.type !== 'quoted') || !use(o, unquoteIdentifier(c.text))) return null;
+      k += 2;
+    } else if (t.type === 'word' && next?.text === '(') {
+      if (!DETERMINISTIC_FUNCTIONS.has(t.text.toUpperCase())) return null;
+      out += t.text;
+    } else if (t.type === 'word' || t.type === 'quoted') {
+      const name = unquoteIdentifier(t.text);
+      const owners = shape.occurrences
+        .map((o, i) =>
+          findTable(schema, o.table)?.columns.some((c) => c.name.toLowerCase() === name.toLowerCase()) ? i : -1,
+        )
+        .filter((i) => i >= 0);
+      if (owners.length !== 1 || !use(owners[0], name)) return null;
+    } else return null;
+  }
+  // `(col)` is still the column (with its affinity): an operator or a function must make it an expression
+  if (occ < 0 || !/[%+\-*/|&]|\w\(/.test(out.replace(/'(?:[^']|'')*'/g, "''"))) return null;
+  return { occ, expr: out.trim(), columns, wholeAs };
 }
 
 const CLAUSE_END = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT']);
@@ -658,7 +763,12 @@ function equality(
       .filter((i) => i >= 0);
     if (owners.length === 1) occ = owners[0];
   } else {
-    return null;
+    const e = rowExpression(toks, col, shape, schema);
+    if (!e) return null;
+    const value = literalValue(toks, val, params);
+    // an expression has no affinity: compared as stored (NULL equals nothing)
+    if (value === undefined || value === null) return null;
+    return { occ: e.occ, column: e.expr, value, expr: e.expr, columns: e.columns, wholeAs: e.wholeAs };
   }
   if (occ < 0) return null;
   const column = findTable(schema, shape.occurrences[occ].table)?.columns.find(

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { RowChange } from '../bus/changeset';
 import type { SqlValue } from '../engine/values';
 import { encodeKey } from './keys';
@@ -9,15 +10,27 @@ export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
 /** How one subscription listens to one table: to every change, or through one `column = value`. */
 interface Listening {
   sub: Subscription;
-  /** The equality's column and encoded value; null: every change of the table wakes it. */
+  /** The equality's column (or expression text) and encoded value; null: every change of the table wakes it. */
   column: string | null;
   value: string | null;
+  /** For an expression: the statement that evaluates it on a row's values, and the columns it reads. */
+  expr?: { stmt: Database.Statement; columns: string[]; wholeAs: ('integer' | 'real' | 'any')[] };
 }
 
 interface TableEntry {
   all: Set<Subscription>;
   /** column -> encoded value -> subscriptions whose rows all have that value there. */
   byValue: Map<string, Map<string, Set<Subscription>>>;
+  /** expression text -> how to evaluate it, and encoded value -> subscriptions whose rows all give that value. */
+  byExpr: Map<
+    string,
+    {
+      stmt: Database.Statement;
+      columns: string[];
+      wholeAs: ('integer' | 'real' | 'any')[];
+      values: Map<string, Set<Subscription>>;
+    }
+  >;
   /** encoded key of a source row -> subscriptions whose stored result holds a row built from it, with how many. */
   holders: Map<string, Map<Subscription, number>>;
 }
@@ -45,7 +58,13 @@ export class WakeIndex {
       // Only when the table appears once: a self-join's other occurrence is not pinned.
       if (plan.occurrences.filter((o) => o.table.toLowerCase() === table).length !== 1) continue;
       if (listening.get(table)?.column !== null) continue;
-      listening.set(table, { sub, column: e.column, value: encodeKey([e.value]) });
+      let expr: Listening['expr'];
+      if (e.expr !== undefined) {
+        const stmt = this.#evaluator(e.expr);
+        if (!stmt) continue;
+        expr = { stmt, columns: e.columns!, wholeAs: e.wholeAs! };
+      }
+      listening.set(table, { sub, column: e.column, value: encodeKey([e.value]), expr });
       occ.set(table, e.occ);
     }
     this.#subs.set(sub, { listening, occ });
@@ -53,6 +72,14 @@ export class WakeIndex {
       const entry = this.#entry(t);
       if (l.column === null) {
         entry.all.add(sub);
+        continue;
+      }
+      if (l.expr) {
+        let x = entry.byExpr.get(l.column);
+        if (!x) entry.byExpr.set(l.column, (x = { ...l.expr, values: new Map() }));
+        let subs = x.values.get(l.value!);
+        if (!subs) x.values.set(l.value!, (subs = new Set()));
+        subs.add(sub);
         continue;
       }
       let values = entry.byValue.get(l.column);
@@ -79,6 +106,12 @@ export class WakeIndex {
       if (!entry) continue;
       if (l.column === null) {
         entry.all.delete(sub);
+      } else if (l.expr) {
+        const x = entry.byExpr.get(l.column);
+        const subs = x?.values.get(l.value!);
+        subs?.delete(sub);
+        if (subs && subs.size === 0) x!.values.delete(l.value!);
+        if (x && x.values.size === 0) entry.byExpr.delete(l.column);
       } else {
         const values = entry.byValue.get(l.column);
         const subs = values?.get(l.value!);
@@ -86,7 +119,8 @@ export class WakeIndex {
         if (subs && subs.size === 0) values!.delete(l.value!);
         if (values && values.size === 0) entry.byValue.delete(l.column);
       }
-      if (entry.all.size === 0 && entry.byValue.size === 0 && entry.holders.size === 0) this.#tables.delete(t);
+      if (entry.all.size === 0 && entry.byValue.size === 0 && entry.byExpr.size === 0 && entry.holders.size === 0)
+        this.#tables.delete(t);
     }
   }
 
@@ -145,6 +179,30 @@ export class WakeIndex {
           const subs = values.get(encodeKey([v]));
           if (subs) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
         }
+        // each distinct expression evaluated once for the row, its value looked up
+        for (const x of entry.byExpr.values()) {
+          let v: unknown;
+          try {
+            const args: Record<string, unknown> = {};
+            for (let k = 0; k < x.columns.length; k++) {
+              let a = c.values[x.columns[k]] ?? null;
+              if (typeof a === 'number' && Number.isInteger(a)) {
+                // bound as it is stored: a whole number is INTEGER unless the column keeps REAL
+                if (x.wholeAs[k] === 'any') throw new Error('INTEGER or REAL: the changeset does not say');
+                if (x.wholeAs[k] === 'integer') a = BigInt(a);
+              }
+              args[`c${k + 1}`] = a;
+            }
+            v = x.stmt.get(args);
+          } catch {
+            // the query itself will say what is wrong with this row: wake every subscription of the expression
+            for (const subs of x.values.values()) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+            continue;
+          }
+          if (v === null || v === undefined) continue;
+          const subs = x.values.get(encodeKey([v]));
+          if (subs) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+        }
       }
       const holders = entry.holders.get(key);
       if (holders) for (const s of holders.keys()) addKey(s, t, key, c.pk as SqlValue[]);
@@ -155,8 +213,30 @@ export class WakeIndex {
 
   #entry(t: string): TableEntry {
     let e = this.#tables.get(t);
-    if (!e) this.#tables.set(t, (e = { all: new Set(), byValue: new Map(), holders: new Map() }));
+    if (!e) this.#tables.set(t, (e = { all: new Set(), byValue: new Map(), byExpr: new Map(), holders: new Map() }));
     return e;
+  }
+
+  /** A connection of its own that evaluates row expressions (no table: only the values bound). */
+  #db: Database.Database | null = null;
+  readonly #evaluators = new Map<string, Database.Statement | null>();
+
+  /** The statement that evaluates `expr` on bound column values; null when SQLite will not prepare it. */
+  #evaluator(expr: string): Database.Statement | null {
+    let st = this.#evaluators.get(expr);
+    if (st !== undefined) return st;
+    if (!this.#db) {
+      this.#db = new Database(':memory:');
+      this.#db.defaultSafeIntegers(true);
+    }
+    try {
+      st = this.#db.prepare(`SELECT ${expr}`).pluck();
+    } catch {
+      st = null; // then the subscription is woken by every change, as before
+    }
+    if (this.#evaluators.size >= 4096) this.#evaluators.clear();
+    this.#evaluators.set(expr, st);
+    return st;
   }
 
   #hold(sub: Subscription, identity: string, delta: number) {

@@ -60,6 +60,16 @@ const CORPUS: unknown[] = [
   ['SELECT u.id, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.team = ?', [1]],
   ['SELECT t.title, u.name FROM teams t JOIN users u ON u.team = t.id WHERE t.id = :t', { ':t': 2 }],
   ['SELECT user_id, weight FROM tags WHERE tag = ? AND weight > ?', ['a', 2]],
+  // `expression of the row = value`: woken only for rows whose expression gives the value (or that
+  // they hold); text against an integer expression never equals, NULL never equals
+  ['SELECT id, score FROM users WHERE id % 4 = ?', [1]],
+  ['SELECT id, score FROM users WHERE id % 4 = ?', [3]],
+  ['SELECT id FROM users WHERE lower(name) = ?', ['bob']],
+  ["SELECT id, team FROM users WHERE name || '-' || team = ?", ['ann-1']],
+  ['SELECT id FROM users WHERE score + 0 = ?', [50]],
+  ['SELECT id FROM users WHERE abs(score - 50) = ? AND team = ?', [10, 2]],
+  ['SELECT id FROM users WHERE id % 4 = ?', ['1']],
+  ['SELECT user_id, tag FROM tags WHERE weight * 2 = ?', [8]],
   // REGEXP (a read-connection function) in a restricted and in a multiset plan
   "SELECT id, name FROM users WHERE name REGEXP '^[ab]'",
   "SELECT count(*) FROM users WHERE name REGEXP 'e'",

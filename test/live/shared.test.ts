@@ -179,10 +179,10 @@ describe('same-SQL subscriptions with different parameters, evaluated together',
       assert.deepEqual(view.multiset(), await queryMultiset(agent.http, bodies[i]), JSON.stringify(bodies[i]));
       assert.equal(streams[i].events.filter((x) => 'change' in (x as object)).length, want, JSON.stringify(bodies[i]));
     }
-    assert.ok(
-      (await together(agent.http)) - before >= 1000,
-      'the 1,000 non-pinned subscriptions were evaluated together',
-    );
+    // both kinds are found by value now (`id % 1000 = ?` too): a row wakes one of each, and the woken
+    // subscriptions of one SQL in a batch are evaluated together
+    const evaluated = (await together(agent.http)) - before;
+    assert.ok(evaluated >= 300 && evaluated < 2000, `${evaluated} subscriptions evaluated together`);
     for (const s of streams) s.close();
   });
 });

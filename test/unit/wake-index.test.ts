@@ -52,13 +52,68 @@ describe('which subscriptions a change wakes', () => {
     assert.deepEqual(pins("SELECT id FROM notes WHERE body = 'x'"), [], 'NOCASE collation');
     assert.deepEqual(pins('SELECT id FROM users WHERE team = 1 OR score = 2'), []);
     assert.deepEqual(pins('SELECT id FROM users WHERE score BETWEEN 1 AND 5 AND team = 2'), []);
-    assert.deepEqual(pins('SELECT id FROM users WHERE team + 0 = 2'), []);
     assert.deepEqual(pins('SELECT count(*) FROM users WHERE team = 2'), [], 'only restricted plans');
     assert.deepEqual(
       pins("SELECT id FROM notes WHERE kind = '2'"),
       [[0, 'kind', '2']],
       'no affinity: compared as stored',
     );
+  });
+
+  it('finds `expression of the row = value`: operators and deterministic functions of one occurrence', () => {
+    const exprs = (sql: string, params?: SqlParams) =>
+      plan(sql, params ?? (sql.includes('?') ? [2] : undefined)).equalities.map((e) => [
+        e.occ,
+        e.expr ?? null,
+        e.columns ?? null,
+        e.value,
+      ]);
+    assert.deepEqual(exprs('SELECT id FROM users WHERE id % 1000 = ?', [7]), [[0, '@c1 % 1000', ['id'], 7]]);
+    assert.deepEqual(exprs('SELECT id FROM users WHERE lower(name) = ?', ['ann']), [
+      [0, 'lower( @c1 )', ['name'], 'ann'],
+    ]);
+    assert.deepEqual(exprs("SELECT u.id FROM users u WHERE u.name || '/' || u.team = ?", ['a/1']), [
+      [0, "@c1 || '/' || @c2", ['name', 'team'], 'a/1'],
+    ]);
+    assert.deepEqual(exprs('SELECT id FROM users WHERE team + 0 = 2'), [[0, '@c1 + 0', ['team'], 2]]);
+    for (const sql of [
+      'SELECT id FROM users WHERE random() % 2 = 1', // not deterministic
+      'SELECT id FROM users WHERE (team) = ?', // still the column, with its affinity
+      'SELECT id FROM users WHERE id % ? = 1', // a parameter inside
+      'SELECT id FROM users WHERE (team = 1) = 1', // a comparison inside
+      'SELECT u.id FROM users u JOIN teams t ON t.id = u.team WHERE u.team + t.id = 3', // two occurrences
+      "SELECT id FROM notes WHERE body || '' = 'x'", // a column with a collation
+      'SELECT id FROM users WHERE id % 1000 = NULL',
+    ])
+      assert.deepEqual(exprs(sql), [], sql);
+  });
+
+  it('wakes an expression subscription only for rows whose expression gives its value, whatever their number', () => {
+    const index = new WakeIndex();
+    const subs = Array.from({ length: 1000 }, (_, k) => sub('SELECT id FROM users WHERE id % 1000 = ?', [k]));
+    for (const s of subs) index.add(s, () => []);
+    const lower = sub('SELECT id FROM users WHERE lower(name) = ?', ['ann']);
+    index.add(lower, () => ['i5']);
+    const woken = (changes: RowChange[]) => [...index.wake(changes).keys()];
+    assert.deepEqual(woken([change('users', [2017], { id: 2017, name: 'Bob', team: 1, score: 0 })]), [subs[17]]);
+    assert.deepEqual(woken([change('users', [3], { id: 3, name: 'ANN', team: 1, score: 0 })]), [subs[3], lower]);
+    assert.deepEqual(
+      woken([change('users', [5], { id: 5, name: 'bob', team: 1, score: 0 })]),
+      [subs[5], lower],
+      'the result holds the row: its old value matched',
+    );
+    assert.deepEqual(woken([change('users', [6], { id: 6, name: null, team: 1, score: 0 })]), [subs[6]], 'NULL');
+    assert.deepEqual(woken([change('users', [9007199254740993n], { id: 9007199254740993n, name: 'x' })]), [subs[993]]);
+    // a column without affinity: 1 may have been INTEGER 1 or REAL 1.0 ('1' and '1.0' here), so such a row wakes them all
+    const kind = sub("SELECT id FROM notes WHERE kind || '' = ?", ['1']);
+    index.add(kind, () => []);
+    assert.deepEqual(woken([change('notes', [1], { id: 1, body: 'b', kind: 1 })]), [kind]);
+    assert.deepEqual(woken([change('notes', [1], { id: 1, body: 'b', kind: 'x' })]), []);
+    assert.deepEqual(woken([change('notes', [1], { id: 1, body: 'b', kind: '1' })]), [kind]);
+    index.remove(kind);
+    for (const s of subs) index.remove(s);
+    index.remove(lower);
+    assert.equal(index.reads('users'), false);
   });
 
   it('wakes a pinned subscription for a row whose new value matches or that its result holds, and others for every change', () => {
