@@ -80,16 +80,20 @@ export class Cluster {
         ? null
         : path.join(path.dirname(engine.path), `${path.basename(engine.path)}.members.json`);
     this.#members = new Membership(this.#transport, capture.actor, file, cfg.bootstrap.map(formatAddr), {
-      intervalMs: tune.pingIntervalMs / 2,
+      intervalMs: tune.pingIntervalMs,
       timeoutMs: tune.pingTimeoutMs,
       downAfter: tune.downAfter,
       downProbeMs: tune.downPingIntervalMs,
+      forgetAfterMs: tune.forgetAfterMs,
     });
     this.#members.onUp = (m) => {
       log.info({ peer: m.addr, actor: m.actor }, 'peer up');
       this.#requestSync(m.addr);
     };
-    this.#members.onDown = (m) => log.warn({ peer: m.addr, actor: m.actor, failed_pings: m.failures }, 'peer down');
+    this.#members.onDown = (m) =>
+      m.state === 'left'
+        ? log.info({ peer: m.addr, actor: m.actor }, 'peer left')
+        : log.warn({ peer: m.addr, actor: m.actor, failed_probes: m.failures }, 'peer down');
   }
 
   /** Opens the bookkeeping, listens for peers, joins through the bootstrap peers and starts syncing. */
@@ -452,7 +456,7 @@ export class Cluster {
     if (this.#stopped) return;
     this.#stopped = true;
     if (this.#syncTimer) clearInterval(this.#syncTimer);
-    this.#members.stop();
+    await this.#members.stop(); // announces the departure: no one suspects an agent that left
     await this.#transport.close();
     this.#reader.close();
   }

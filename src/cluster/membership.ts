@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import { log } from '../observability/log';
+import { type SwimMember, type SwimMessage, SwimCore } from './swim';
 import { ClusterMismatch, type PeerFrom, type PeerTransport } from './transport';
 
-export type MemberState = 'alive' | 'suspect' | 'down' | 'joining';
+export type MemberState = 'alive' | 'suspect' | 'down' | 'joining' | 'left';
 
 /** One peer agent as this agent sees it. */
 export interface Member {
@@ -10,50 +11,44 @@ export interface Member {
   /** Its site id (hex); '' until it first answered. */
   actor: string;
   state: MemberState;
-  /** Round-trip time of the last answered ping, milliseconds. */
+  /** Round-trip time of the last answered probe, milliseconds. */
   rttMs: number | null;
   /** When it last answered (ms since epoch); 0 never. */
   lastSeen: number;
   failures: number;
-  /** When to probe it next (ms since epoch). */
-  nextProbe: number;
-}
-
-/** What a ping carries both ways: the sender's view of the members, so membership spreads. */
-interface PingBody {
-  actor?: string;
-  members: { addr: string; actor: string; state: MemberState }[];
 }
 
 export interface MembershipOptions {
-  /** How often the probe loop runs, ms. */
+  /** The protocol period: one probe each, ms. */
   intervalMs: number;
   /** A probe without an answer in this long fails, ms. */
   timeoutMs: number;
-  /** Failed probes in a row before a peer is taken for down. */
+  /** Periods (times log10 of the cluster size) a member stays suspect before it is down. */
   downAfter: number;
-  /** How often a down peer is probed, ms. */
+  /** How often one down peer is probed, ms. */
   downProbeMs: number;
+  /** A down or departed member is forgotten after this long, ms. */
+  forgetAfterMs: number;
 }
 
 /**
- * Who is in the cluster and who answers. Each agent pings every known peer about once a second
- * (a down one every few seconds); each ping and its answer carry the sender's member list, so A
- * that knows B learns C from B. A peer failing `downAfter` probes in a row is down: nothing is
- * sent to it until a probe succeeds again. Members are saved to a file beside the database, so a
- * restarted agent rejoins by itself.
+ * Who is in the cluster and who answers: SWIM (src/cluster/swim.ts) over the peer transport. Each
+ * period this agent probes one member, asks others to probe it when it does not answer, and
+ * suspects it, then takes it for down, when none can reach it; changes ride on the probes. The
+ * whole list travels only when an agent joins and in a push-pull every 30 s. SIGTERM announces the
+ * departure. Members are saved to a file beside the database, so a restarted agent rejoins by itself.
  */
 export class Membership {
   readonly #t: PeerTransport;
   readonly #opts: MembershipOptions;
   readonly #file: string | null;
-  readonly #members = new Map<string, Member>();
-  readonly #self: string;
+  readonly #core: SwimCore;
+  readonly #seeds: string[];
   #timer: NodeJS.Timeout | null = null;
   #saveTimer: NodeJS.Timeout | null = null;
-  /** Called when a peer comes up (new, or back from down): sync with it soon. */
+  /** Called when a peer comes up (first answer, or back from down): sync with it soon. */
   onUp: (m: Member) => void = () => {};
-  /** Called when a peer that answered stops answering (`downAfter` failed probes). */
+  /** Called when a peer goes down or leaves. */
   onDown: (m: Member) => void = () => {};
 
   constructor(
@@ -64,118 +59,89 @@ export class Membership {
     opts: MembershipOptions,
   ) {
     this.#t = transport;
-    this.#self = selfActor;
     this.#opts = opts;
     this.#file = file;
-    for (const m of this.#load()) this.#add(m.addr, m.actor);
-    for (const b of bootstrap) this.#add(b, '');
+    this.#core = new SwimCore(
+      { addr: '', actor: selfActor },
+      { send: (addr, msg, timeoutMs) => this.#send(addr, msg, timeoutMs) },
+      {
+        periodMs: opts.intervalMs,
+        timeoutMs: opts.timeoutMs,
+        suspicionMult: opts.downAfter,
+        downProbeMs: opts.downProbeMs,
+        forgetAfterMs: opts.forgetAfterMs,
+      },
+    );
+    this.#core.onUp = (m) => this.onUp(view(m));
+    this.#core.onDown = (m) => this.onDown(view(m));
+    this.#core.onChange = () => this.#save();
+    this.#seeds = [...this.#load().map((m) => m.addr), ...bootstrap];
+    for (const m of this.#load()) this.#core.know(m.addr, m.actor);
+    for (const b of bootstrap) this.#core.know(b, '');
   }
 
   start(): void {
-    // Drop ourselves in case we were saved under our own address (a restart on the same port).
-    this.#members.delete(this.#t.addr);
-    this.#timer = setInterval(() => this.#tick(), this.#opts.intervalMs);
+    // Our own address is known once the transport listens; drop ourselves if saved under it.
+    (this.#core.self as { addr: string }).addr = this.#t.addr;
+    this.#core.members.delete(this.#t.addr);
+    this.#timer = setInterval(() => void this.#core.tick().catch(() => undefined), this.#opts.intervalMs);
     this.#timer.unref();
-    this.#tick();
+    void this.#core.join(this.#seeds.filter((a) => a !== this.#t.addr)).then((joined) => {
+      if (!joined && this.#seeds.length > 0) log.info({ seeds: this.#seeds }, 'cluster: no seed answered yet');
+    });
   }
 
   /** Every peer that answers, for sending to. */
   alive(): Member[] {
-    return [...this.#members.values()].filter((m) => m.state === 'alive' || m.state === 'suspect');
+    return this.#core.up().map(view);
   }
 
   all(): Member[] {
-    return [...this.#members.values()].sort((a, b) => a.addr.localeCompare(b.addr));
+    return [...this.#core.members.values()].map(view).sort((a, b) => a.addr.localeCompare(b.addr));
   }
 
-  /** The ping handler: note the sender as alive, learn its members, answer with ours. */
-  handlePing(body: unknown, from: PeerFrom): PingBody {
-    if (from.addr) this.#seen(from.addr, from.actor, null);
-    this.#learn(body as PingBody);
-    return this.#pingBody();
+  /** The SWIM message handler (route `ping`): probes, indirect probes, joins and departures. */
+  handlePing(body: unknown, from: PeerFrom): Promise<SwimMessage> | SwimMessage {
+    const msg = body as SwimMessage;
+    if (!msg || typeof msg !== 'object' || typeof msg.t !== 'string' || !msg.from) {
+      // an older agent's ping: it is alive; answer in the new form
+      if (from.addr) this.#core.heard(from.addr, from.actor);
+      return this.#core.handle({
+        t: 'ping',
+        from: { s: 'alive', addr: from.addr, actor: from.actor, inc: 0 },
+        updates: [],
+      });
+    }
+    // the transport's headers name the sender; its message must not claim to be someone else
+    if (from.addr && msg.from.addr !== from.addr) msg.from = { ...msg.from, addr: from.addr };
+    return this.#core.handle(msg);
   }
 
   /** Notes that a peer answered some other request. */
   heardFrom(addr: string, actor: string): void {
-    this.#seen(addr, actor, null);
+    if (addr) this.#core.heard(addr, actor);
   }
 
-  #pingBody(): PingBody {
-    return { actor: this.#self, members: this.all().map((m) => ({ addr: m.addr, actor: m.actor, state: m.state })) };
+  /** Drops a member that will not return (`patina cluster forget`); the others hear it left. */
+  forget(addr: string): boolean {
+    return this.#core.forget(addr);
   }
 
-  #learn(body: PingBody | undefined): void {
-    for (const m of body?.members ?? []) {
-      if (m.addr === this.#t.addr || m.actor === this.#self) continue;
-      // Only learn peers others can reach; a down one we will find by probing if it comes back.
-      if (m.state !== 'down') this.#add(m.addr, m.actor);
-    }
+  /** Messages and bytes of membership this agent sent. */
+  get traffic(): { sent: number; bytes: number } {
+    return { ...this.#core.stats };
   }
 
-  #add(addr: string, actor: string): void {
-    if (!addr || addr === this.#t.addr || (actor && actor === this.#self)) return;
-    if (this.#members.has(addr)) return;
-    if (actor) {
-      // The same agent at a new address (restarted on another port) replaces the old entry, unless
-      // the old one answers (then `addr` is the stale one).
-      for (const [a, m] of this.#members) {
-        if (m.actor !== actor) continue;
-        if (m.state === 'alive' || m.state === 'suspect') return;
-        this.#members.delete(a);
-      }
-    }
-    this.#members.set(addr, { addr, actor, state: 'joining', rttMs: null, lastSeen: 0, failures: 0, nextProbe: 0 });
-    this.#save();
-  }
-
-  #seen(addr: string, actor: string, rtt: number | null): void {
-    if (addr === this.#t.addr || (actor && actor === this.#self)) return;
-    if (!this.#members.has(addr)) this.#add(addr, actor);
-    const m = this.#members.get(addr);
-    if (!m) return;
-    const wasUp = m.state === 'alive' || m.state === 'suspect';
-    if (actor && m.actor !== actor) {
-      for (const [a, o] of this.#members) if (o.actor === actor && a !== addr) this.#members.delete(a);
-      m.actor = actor;
-      this.#save();
-    }
-    m.state = 'alive';
-    m.failures = 0;
-    m.lastSeen = Date.now();
-    if (rtt !== null) m.rttMs = rtt;
-    if (!wasUp) this.onUp(m);
-  }
-
-  #tick(): void {
-    const now = Date.now();
-    for (const m of this.#members.values()) {
-      if (m.nextProbe > now) continue;
-      m.nextProbe = now + (m.state === 'down' ? this.#opts.downProbeMs : this.#opts.intervalMs * 2);
-      void this.#probe(m);
-    }
-  }
-
-  async #probe(m: Member): Promise<void> {
-    const t0 = performance.now();
+  async #send(addr: string, msg: SwimMessage, timeoutMs: number): Promise<SwimMessage> {
     try {
-      const body = (await this.#t.call(m.addr, 'ping', this.#pingBody(), this.#opts.timeoutMs)) as PingBody & {
-        actor?: string;
-      };
-      this.#seen(m.addr, body.actor ?? m.actor, performance.now() - t0);
-      this.#learn(body);
+      return (await this.#t.call(addr, 'ping', msg, timeoutMs)) as SwimMessage;
     } catch (err) {
-      if (err instanceof ClusterMismatch) {
+      if (err instanceof ClusterMismatch && this.#core.members.delete(addr)) {
         // Another cluster's agent: forget it (it refuses our changes and we refuse its).
-        if (this.#members.delete(m.addr)) log.warn({ peer: m.addr }, `cluster: ${err.message}; not a member`);
+        log.warn({ peer: addr }, `cluster: ${err.message}; not a member`);
         this.#save();
-        return;
       }
-      if (!this.#members.has(m.addr)) return;
-      m.failures++;
-      const was = m.state;
-      m.state = m.failures >= this.#opts.downAfter ? 'down' : m.state === 'joining' ? 'joining' : 'suspect';
-      if (m.state === 'down') m.rttMs = null;
-      if (m.state === 'down' && was !== 'down' && m.lastSeen > 0) this.onDown(m);
+      throw err;
     }
   }
 
@@ -203,20 +169,34 @@ export class Membership {
     if (!this.#file) return;
     const tmp = `${this.#file}.tmp`;
     try {
-      fs.writeFileSync(
-        tmp,
-        JSON.stringify({ members: this.all().map((m) => ({ addr: m.addr, actor: m.actor })) }, null, 1),
-      );
+      const keep = [...this.#core.members.values()].filter((m) => m.state !== 'left');
+      fs.writeFileSync(tmp, JSON.stringify({ members: keep.map((m) => ({ addr: m.addr, actor: m.actor })) }, null, 1));
       fs.renameSync(tmp, this.#file);
     } catch {
       // best effort: the bootstrap list still works
     }
   }
 
-  stop(): void {
+  /** Announces the departure (briefly), stops probing and saves the list. */
+  async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#core.leave(500).catch(() => undefined);
+    // keep answering (as departed) for a period, so a member probing us now hears that we left
+    await new Promise((r) => setTimeout(r, Math.min(1000, this.#opts.intervalMs)));
     if (this.#saveTimer) clearTimeout(this.#saveTimer);
     this.#saveTimer = null;
     this.saveNow();
   }
+}
+
+function view(m: SwimMember): Member {
+  return {
+    addr: m.addr,
+    actor: m.actor,
+    state: m.state === 'alive' && m.lastSeen === 0 ? 'joining' : m.state,
+    rttMs: m.state === 'down' || m.state === 'left' ? null : m.rttMs,
+    lastSeen: m.lastSeen,
+    failures: m.failures,
+  };
 }

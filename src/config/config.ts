@@ -117,6 +117,8 @@ export interface GossipTuning {
   syncMaxRows: number;
   /** Rows merged per transaction on the receiving side (changesets are never split). */
   mergeBatchRows: number;
+  /** A member down (or departed) this long is dropped from the member list, ms. */
+  forgetAfterMs: number;
 }
 
 export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
@@ -132,6 +134,7 @@ export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
   chunkRows: 2000,
   syncMaxRows: 100_000,
   mergeBatchRows: 5000,
+  forgetAfterMs: 72 * 3600_000,
 });
 
 /** The whole validated configuration of one agent. */
@@ -495,6 +498,7 @@ const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'coun
   chunk_rows: ['chunkRows', 1, 'count'],
   sync_max_rows: ['syncMaxRows', 1, 'count'],
   merge_batch_rows: ['mergeBatchRows', 1, 'count'],
+  forget_after: ['forgetAfterMs', 0.001, 'seconds'],
 };
 
 /** Reads a TOML config file over the defaults; errors name the file and the key at fault. */

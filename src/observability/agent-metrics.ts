@@ -49,7 +49,7 @@ export interface MeteredAgent {
   } | null;
 }
 
-const PEER_STATES = ['alive', 'suspect', 'down', 'joining'];
+const PEER_STATES = ['alive', 'suspect', 'down', 'joining', 'left'];
 
 /** Registers every figure of the agent with the registry (once, at start). */
 export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {

@@ -1,0 +1,504 @@
+/**
+ * SWIM membership (Das, Gupta, Motivala 2002), as HashiCorp's memberlist runs it, over any transport
+ * that can send a message and wait for its answer. It knows nothing of sockets or timers: the owner
+ * calls `tick()` once per protocol period and hands it incoming messages, so the same code runs in
+ * the agent (src/cluster/membership.ts) and in the 1,000-agent simulation (test/cluster/swim-simulation).
+ *
+ * - Each period one probe, to the next member of a shuffled round-robin list. No answer within the
+ *   timeout: `k` other members are asked to probe it (ping-req). Still no answer: it is suspect.
+ * - A suspect member that stays so for the suspicion timeout (`suspicionMult` periods, times
+ *   log10 of the cluster size) is down. Incarnation numbers order what is said of a member; a member
+ *   that hears itself suspected or declared down refutes it with a higher incarnation.
+ * - Membership changes ride on probes and answers, at most `maxPiggyback` a message, each sent about
+ *   `retransmitMult` · log10(N+1) times, fewest-sent first; updates about the probed member go first
+ *   (Lifeguard's "buddy system": a suspect hears of its suspicion at once). The full member list is
+ *   sent only to join (push-pull with one member) and in a push-pull with one random member every
+ *   `pushPullMs`, as memberlist does.
+ * - A member that leaves says so (`leave`): it is `left`, never suspected. A down member is probed
+ *   now and then (a healed partition rejoins); a down or left member is forgotten after `forgetAfterMs`.
+ */
+
+export type SwimState = 'alive' | 'suspect' | 'down' | 'left';
+
+/** What one member says of another: state and incarnation. */
+export interface SwimUpdate {
+  s: SwimState;
+  addr: string;
+  actor: string;
+  inc: number;
+}
+
+export interface SwimMessage {
+  t: 'ping' | 'ack' | 'ping-req' | 'req-ack' | 'join' | 'leave';
+  from: SwimUpdate;
+  /** ping-req: whom to probe. req-ack: whether it answered. */
+  target?: string;
+  ok?: boolean;
+  updates: SwimUpdate[];
+  /** join and its answer: the sender's whole member list. */
+  members?: SwimUpdate[];
+}
+
+export interface SwimNet {
+  /** Sends `msg` to `addr` and resolves with the answer; rejects when none came within `timeoutMs`. */
+  send(addr: string, msg: SwimMessage, timeoutMs: number): Promise<SwimMessage>;
+}
+
+export interface SwimOptions {
+  periodMs: number;
+  timeoutMs: number;
+  /** Members asked to probe an unanswering one. */
+  indirect: number;
+  suspicionMult: number;
+  /** Lifeguard: a suspicion nobody confirms lasts this many times the shortest timeout. */
+  suspicionMaxMult: number;
+  retransmitMult: number;
+  maxPiggyback: number;
+  pushPullMs: number;
+  /** How often one down member is probed. */
+  downProbeMs: number;
+  forgetAfterMs: number;
+  now: () => number;
+  random: () => number;
+}
+
+export const SWIM_DEFAULTS: Omit<SwimOptions, 'now' | 'random'> = {
+  periodMs: 1000,
+  timeoutMs: 500,
+  indirect: 3,
+  suspicionMult: 4,
+  suspicionMaxMult: 6,
+  retransmitMult: 4,
+  maxPiggyback: 8,
+  pushPullMs: 30_000,
+  downProbeMs: 2000,
+  forgetAfterMs: 72 * 3600_000,
+};
+
+export interface SwimMember {
+  addr: string;
+  actor: string;
+  state: SwimState;
+  inc: number;
+  /** When it became suspect, down or left (ms); 0 otherwise. */
+  since: number;
+  /** Round-trip time of the last direct probe, ms. */
+  rttMs: number | null;
+  lastSeen: number;
+  /** Failed probes (direct and indirect) since it last answered. */
+  failures: number;
+  /** While suspect: how many times others confirmed the suspicion (it shortens the timeout). */
+  confirmations: number;
+}
+
+const RANK: Record<SwimState, number> = { alive: 0, suspect: 1, down: 2, left: 3 };
+
+export class SwimCore {
+  readonly self: { addr: string; actor: string };
+  readonly members = new Map<string, SwimMember>();
+  readonly opts: SwimOptions;
+  /** Called when a member comes up: new, or back from suspect-turned-down or left. */
+  onUp: (m: SwimMember) => void = () => {};
+  /** Called when a member goes down or leaves. */
+  onDown: (m: SwimMember) => void = () => {};
+  /** Called when the member list changed (to save it). */
+  onChange: () => void = () => {};
+  readonly stats = { sent: 0, bytes: 0 };
+  #inc: number;
+  readonly #net: SwimNet;
+  /** Updates to piggyback by how often each was sent (bucket), then by member address. */
+  readonly #buckets: Map<string, SwimUpdate>[] = [];
+  /** Each queued member address's bucket. */
+  readonly #queued = new Map<string, number>();
+  #order: string[] = [];
+  #next = 0;
+  #lastPushPull: number;
+  #lastDownProbe = 0;
+  #left = false;
+
+  constructor(self: { addr: string; actor: string }, net: SwimNet, opts: Partial<SwimOptions> = {}) {
+    this.self = self;
+    this.#net = net;
+    this.opts = { ...SWIM_DEFAULTS, now: Date.now, random: Math.random, ...opts };
+    // A restarted agent starts above whatever was said of it before (the clock moved on).
+    this.#inc = this.opts.now();
+    this.#lastPushPull = this.opts.now();
+  }
+
+  get incarnation(): number {
+    return this.#inc;
+  }
+
+  #me(): SwimUpdate {
+    return { s: this.#left ? 'left' : 'alive', addr: this.self.addr, actor: this.self.actor, inc: this.#inc };
+  }
+
+  /** Members that answer (alive or suspect). */
+  up(): SwimMember[] {
+    return [...this.members.values()].filter((m) => m.state === 'alive' || m.state === 'suspect');
+  }
+
+  /** Notes that `addr` answered (any request proves it alive). */
+  heard(addr: string, actor: string): void {
+    const m = this.members.get(addr);
+    this.#heard(addr, { s: 'alive', addr, actor, inc: m?.inc ?? 0 }, null);
+  }
+
+  /** Adds an address to probe (a bootstrap peer, a saved member) without saying anything of it. */
+  know(addr: string, actor = ''): void {
+    if (addr === this.self.addr || this.members.has(addr)) return;
+    this.members.set(addr, {
+      addr,
+      actor,
+      state: 'alive',
+      inc: 0,
+      since: 0,
+      rttMs: null,
+      lastSeen: 0,
+      failures: 0,
+      confirmations: 0,
+    });
+    this.#insertInOrder(addr);
+  }
+
+  /** Joins through the first of `seeds` that answers: push-pull of the whole member list. */
+  async join(seeds: string[]): Promise<boolean> {
+    for (const addr of this.#shuffle(seeds.filter((a) => a !== this.self.addr))) {
+      try {
+        const reply = await this.#send(addr, { t: 'join', from: this.#me(), updates: [], members: this.#full() });
+        this.#heard(addr, reply.from, null);
+        for (const u of reply.members ?? []) this.apply(u);
+        this.#lastPushPull = this.opts.now();
+        return true;
+      } catch {
+        // the next seed
+      }
+    }
+    return false;
+  }
+
+  /** Says goodbye to a few members; the rest hear it through them. */
+  async leave(timeoutMs = 500): Promise<void> {
+    this.#left = true;
+    this.#inc++;
+    const msg = (): SwimMessage => ({ t: 'leave', from: this.#me(), updates: this.#piggyback(null) });
+    const to = this.#shuffle(this.up().map((m) => m.addr)).slice(0, Math.max(3, this.opts.indirect));
+    await Promise.all(to.map((a) => this.#net.send(a, msg(), timeoutMs).catch(() => undefined)));
+  }
+
+  /** Drops a member that will not return, and tells the others it left. */
+  forget(addr: string): boolean {
+    const m = this.members.get(addr);
+    if (!m) return false;
+    this.#enqueue({ s: 'left', addr, actor: m.actor, inc: m.inc });
+    this.members.delete(addr);
+    this.onChange();
+    return true;
+  }
+
+  /** One protocol period: a probe, the suspicion timeouts, now and then a push-pull and a down member's probe. */
+  async tick(): Promise<void> {
+    if (this.#left) return;
+    const now = this.opts.now();
+    for (const m of [...this.members.values()]) {
+      if (m.state === 'suspect' && now - m.since >= this.#suspicionMs(m.confirmations)) {
+        this.#setState(m, 'down', m.inc);
+        this.#enqueue({ s: 'down', addr: m.addr, actor: m.actor, inc: m.inc });
+      }
+      if ((m.state === 'down' || m.state === 'left') && m.since > 0 && now - m.since >= this.opts.forgetAfterMs) {
+        this.members.delete(m.addr);
+        this.onChange();
+      }
+    }
+    const work: Promise<void>[] = [];
+    const target = this.#nextTarget();
+    if (target) work.push(this.#probe(target));
+    if (now - this.#lastDownProbe >= this.opts.downProbeMs) {
+      this.#lastDownProbe = now;
+      const down = [...this.members.values()].filter((m) => m.state === 'down');
+      if (down.length > 0) work.push(this.#probeDown(down[Math.floor(this.opts.random() * down.length)]));
+    }
+    if (now - this.#lastPushPull >= this.opts.pushPullMs) {
+      this.#lastPushPull = now;
+      const up = this.up();
+      if (up.length > 0) work.push(this.join([up[Math.floor(this.opts.random() * up.length)].addr]).then(() => {}));
+    }
+    await Promise.all(work);
+  }
+
+  /** Answers a message from another member. */
+  async handle(msg: SwimMessage): Promise<SwimMessage> {
+    if (msg.from) this.#heard(msg.from.addr, msg.from, null);
+    for (const u of msg.updates ?? []) this.apply(u);
+    switch (msg.t) {
+      case 'join':
+        for (const u of msg.members ?? []) this.apply(u);
+        return { t: 'ack', from: this.#me(), updates: this.#piggyback(msg.from?.addr ?? null), members: this.#full() };
+      case 'ping-req': {
+        let ok = false;
+        const target = msg.target ?? '';
+        if (target && target !== this.self.addr) {
+          try {
+            const reply = await this.#send(target, {
+              t: 'ping',
+              from: this.#me(),
+              updates: this.#piggyback(target),
+            });
+            this.#heard(target, reply.from, null);
+            for (const u of reply.updates ?? []) this.apply(u);
+            ok = true;
+          } catch {
+            ok = false;
+          }
+        }
+        return { t: 'req-ack', from: this.#me(), ok, updates: this.#piggyback(msg.from?.addr ?? null, target || null) };
+      }
+      default:
+        return { t: 'ack', from: this.#me(), updates: this.#piggyback(msg.from?.addr ?? null) };
+    }
+  }
+
+  /** Takes in what another member says of `u.addr`. */
+  apply(u: SwimUpdate): void {
+    if (!u || typeof u.addr !== 'string' || typeof u.inc !== 'number') return;
+    if (u.addr === this.self.addr || (u.actor && u.actor === this.self.actor)) {
+      // Said of me: refute anything but alive, unless I am leaving.
+      if (u.s !== 'alive' && !this.#left && u.inc >= this.#inc) {
+        this.#inc = u.inc + 1;
+        this.#enqueue(this.#me());
+      }
+      return;
+    }
+    let m = this.members.get(u.addr);
+    if (!m) {
+      if (u.s === 'left' || u.s === 'down') return; // nothing to learn of a member we never knew
+      this.know(u.addr, u.actor);
+      m = this.members.get(u.addr)!;
+      m.inc = u.inc;
+      this.#replaceSameActor(m);
+      this.#setState(m, u.s, u.inc, true);
+      this.#enqueue(u);
+      this.onChange();
+      return;
+    }
+    if (u.actor && !m.actor) m.actor = u.actor;
+    if (u.s === 'suspect' && m.state === 'suspect' && u.inc === m.inc) m.confirmations++;
+    // A higher incarnation wins; at the same one, the graver state wins (left > down > suspect > alive).
+    if (u.inc > m.inc || (u.inc === m.inc && RANK[u.s] > RANK[m.state])) {
+      const was = m.state;
+      this.#setState(m, u.s, u.inc);
+      this.#enqueue(u);
+      if ((was === 'down' || was === 'left') && (u.s === 'alive' || u.s === 'suspect') && m.lastSeen > 0) this.onUp(m);
+    }
+  }
+
+  #replaceSameActor(m: SwimMember): void {
+    if (!m.actor) return;
+    for (const [a, o] of this.members)
+      if (a !== m.addr && o.actor === m.actor && o.state !== 'alive' && o.state !== 'suspect') this.members.delete(a);
+  }
+
+  #setState(m: SwimMember, s: SwimState, inc: number, fresh = false): void {
+    const was = m.state;
+    m.inc = inc;
+    if (was === s && !fresh) return;
+    m.state = s;
+    m.since = s === 'alive' ? 0 : this.opts.now();
+    m.confirmations = 0;
+    if (s === 'alive') m.failures = 0;
+    if ((s === 'down' || s === 'left') && (was === 'alive' || was === 'suspect')) this.onDown(m);
+    if (s === 'alive' && was !== 'alive') this.#insertInOrder(m.addr);
+    if (s === 'down' || s === 'left') this.onChange();
+  }
+
+  #heard(addr: string, from: SwimUpdate | undefined, rtt: number | null): void {
+    if (!addr || addr === this.self.addr) return;
+    let m = this.members.get(addr);
+    // up for the owner: answered before and not down or left since
+    const wasUp = m !== undefined && m.lastSeen > 0 && (m.state === 'alive' || m.state === 'suspect');
+    if (!m) {
+      this.know(addr, from?.actor ?? '');
+      m = this.members.get(addr)!;
+      m.inc = from?.inc ?? 0;
+      this.#replaceSameActor(m);
+      this.#setState(m, from?.s === 'left' ? 'left' : 'alive', m.inc, true);
+      if (from) this.#enqueue({ ...from, addr, s: m.state });
+      this.onChange();
+    } else {
+      if (from?.actor && m.actor !== from.actor) {
+        m.actor = from.actor;
+        this.#replaceSameActor(m);
+        this.onChange();
+      }
+      // Only its own word at a higher incarnation settles a suspicion or a death (what it hears of
+      // itself in our answer makes it refute): else a stale rumour would kill it again.
+      const inc = from?.inc ?? 0;
+      if (from?.s === 'left' && inc >= m.inc) {
+        if (m.state !== 'left') this.#enqueue({ s: 'left', addr, actor: m.actor, inc });
+        this.#setState(m, 'left', inc);
+      } else if (inc > m.inc || (m.state === 'alive' && m.lastSeen === 0)) {
+        this.#setState(m, 'alive', Math.max(inc, m.inc));
+        this.#enqueue({ s: 'alive', addr, actor: m.actor, inc: m.inc });
+      }
+    }
+    m.lastSeen = this.opts.now();
+    m.failures = 0;
+    if (rtt !== null) m.rttMs = rtt;
+    if (!wasUp && m.state === 'alive') this.onUp(m);
+  }
+
+  async #probe(m: SwimMember): Promise<void> {
+    const t0 = this.opts.now();
+    try {
+      const reply = await this.#send(m.addr, { t: 'ping', from: this.#me(), updates: this.#piggyback(m.addr) });
+      this.#heard(m.addr, reply.from, this.opts.now() - t0);
+      for (const u of reply.updates ?? []) this.apply(u);
+      return;
+    } catch {
+      m.failures++;
+    }
+    const helpers = this.#shuffle(this.up().filter((x) => x.addr !== m.addr)).slice(0, this.opts.indirect);
+    const answers = await Promise.all(
+      helpers.map((h) =>
+        this.#send(h.addr, { t: 'ping-req', from: this.#me(), target: m.addr, updates: this.#piggyback(h.addr) }, 2)
+          .then((r) => {
+            for (const u of r.updates ?? []) this.apply(u);
+            return r.ok === true;
+          })
+          .catch(() => false),
+      ),
+    );
+    if (!this.members.has(m.addr)) return;
+    if (answers.some(Boolean)) {
+      m.failures = 0;
+      m.lastSeen = this.opts.now();
+      return;
+    }
+    m.failures++;
+    if (m.state === 'alive') {
+      this.#setState(m, 'suspect', m.inc);
+      this.#enqueue({ s: 'suspect', addr: m.addr, actor: m.actor, inc: m.inc });
+    }
+  }
+
+  async #probeDown(m: SwimMember): Promise<void> {
+    try {
+      const reply = await this.#send(m.addr, { t: 'ping', from: this.#me(), updates: this.#piggyback(m.addr) });
+      this.#heard(m.addr, reply.from, null);
+      for (const u of reply.updates ?? []) this.apply(u);
+    } catch {
+      // still down
+    }
+  }
+
+  #send(addr: string, msg: SwimMessage, timeoutFactor = 1): Promise<SwimMessage> {
+    this.stats.sent++;
+    this.stats.bytes += approximateBytes(msg);
+    return this.#net.send(addr, msg, this.opts.timeoutMs * timeoutFactor);
+  }
+
+  #full(): SwimUpdate[] {
+    const out = [this.#me()];
+    for (const m of this.members.values()) out.push({ s: m.state, addr: m.addr, actor: m.actor, inc: m.inc });
+    return out;
+  }
+
+  /**
+   * How long a suspicion lasts before the member is down (Lifeguard, as memberlist computes it):
+   * from `suspicionMaxMult` times the shortest timeout down to the shortest as independent
+   * confirmations come in (`suspicionMult - 2` expected). A member that is really gone is suspected
+   * by everyone who probes it, so it is declared down fast; a slow link alone waits the longest.
+   */
+  #suspicionMs(confirmations: number): number {
+    const n = this.members.size + 1;
+    const min = this.opts.suspicionMult * Math.max(1, Math.log10(n)) * this.opts.periodMs;
+    const max = this.opts.suspicionMaxMult * min;
+    const k = Math.max(1, this.opts.suspicionMult - 2);
+    const frac = Math.log(Math.min(confirmations, k) + 1) / Math.log(k + 1);
+    return Math.max(min, max - (max - min) * frac);
+  }
+
+  #retransmitLimit(): number {
+    return this.opts.retransmitMult * Math.ceil(Math.log10(this.members.size + 2));
+  }
+
+  #enqueue(u: SwimUpdate): void {
+    const b = this.#queued.get(u.addr);
+    if (b !== undefined) this.#buckets[b].delete(u.addr);
+    (this.#buckets[0] ??= new Map()).set(u.addr, u);
+    this.#queued.set(u.addr, 0);
+  }
+
+  /**
+   * Up to maxPiggyback updates for a message to `to`: first what this member holds of `about` (by
+   * default the recipient) when it is not alive (Lifeguard's buddy system: a suspect hears of its
+   * suspicion at once and refutes it; a prober hears from a helper that its target left), then the
+   * least sent of the queue.
+   */
+  #piggyback(to: string | null, about: string | null = to): SwimUpdate[] {
+    const out: SwimUpdate[] = [];
+    const held = about === null ? undefined : this.members.get(about);
+    if (held && held.state !== 'alive') out.push({ s: held.state, addr: held.addr, actor: held.actor, inc: held.inc });
+    if (this.#queued.size === 0) return out;
+    const limit = this.#retransmitLimit();
+    const picked: [string, number][] = [];
+    const first = to === null ? undefined : this.#queued.get(to);
+    if (first !== undefined && out.length === 0) picked.push([to!, first]);
+    for (let b = 0; b < this.#buckets.length && picked.length < this.opts.maxPiggyback; b++) {
+      const bucket = this.#buckets[b];
+      if (!bucket) continue;
+      for (const addr of bucket.keys()) {
+        if (picked.length >= this.opts.maxPiggyback) break;
+        if (addr !== to && addr !== about) picked.push([addr, b]);
+      }
+    }
+    for (const [addr, b] of picked) {
+      const u = this.#buckets[b].get(addr)!;
+      out.push(u);
+      this.#buckets[b].delete(addr);
+      if (b + 1 >= limit) this.#queued.delete(addr);
+      else {
+        (this.#buckets[b + 1] ??= new Map()).set(addr, u);
+        this.#queued.set(addr, b + 1);
+      }
+    }
+    return out;
+  }
+
+  #nextTarget(): SwimMember | null {
+    for (let tries = 0; tries <= this.#order.length; tries++) {
+      if (this.#next >= this.#order.length) {
+        this.#order = this.#shuffle([...this.members.keys()]);
+        this.#next = 0;
+        if (this.#order.length === 0) return null;
+      }
+      const m = this.members.get(this.#order[this.#next++]);
+      if (m && (m.state === 'alive' || m.state === 'suspect')) return m;
+    }
+    return null;
+  }
+
+  /** A new member goes at a random place of the rest of this round (memberlist does the same). */
+  #insertInOrder(addr: string): void {
+    if (this.#order.includes(addr)) return;
+    const at = this.#next + Math.floor(this.opts.random() * (this.#order.length - this.#next + 1));
+    this.#order.splice(at, 0, addr);
+  }
+
+  #shuffle<T>(xs: T[]): T[] {
+    for (let i = xs.length - 1; i > 0; i--) {
+      const j = Math.floor(this.opts.random() * (i + 1));
+      [xs[i], xs[j]] = [xs[j], xs[i]];
+    }
+    return xs;
+  }
+}
+
+/** A message's size as JSON, without making the string (for the traffic figures). */
+export function approximateBytes(msg: SwimMessage): number {
+  const u = (x: SwimUpdate) => 40 + x.addr.length + x.actor.length + x.s.length;
+  let n = 40 + u(msg.from) + (msg.target?.length ?? 0);
+  for (const x of msg.updates ?? []) n += u(x);
+  for (const x of msg.members ?? []) n += u(x);
+  return n;
+}
