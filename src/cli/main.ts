@@ -19,7 +19,7 @@ Commands:
   query     run a read query through an agent's HTTP API
   exec      run a write statement through an agent's HTTP API
   reload    make a running agent re-read its schema files, tokens, passwords and certificates
-  cluster   cluster members: list peers with their state and round-trip time
+  cluster   cluster members: list peers with their state and round-trip time; cluster forget ADDR
   sync      sync status: per origin agent, the highest version merged, the gaps and the lag
   backup    ask a running agent for an online copy of its database
   restore   put a backup in place as an agent's database (agent stopped; new actor id)
@@ -73,9 +73,12 @@ ${PARAM_HELP}
       --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
   cluster: `Usage: patina cluster members [--json] [--api-addr HOST:PORT]
+       patina cluster forget ADDR [--api-addr HOST:PORT]
 
-Lists the agent's peers: gossip address, actor id, state (alive, suspect, down, joining) and
-round-trip time of the last ping.
+members: the agent's peers: gossip address, actor id, state (alive, suspect, down, joining, left)
+and round-trip time of the last probe.
+forget: drops a member that will not return (admin role); the other agents hear it left. Members
+down or departed for gossip.forget_after (72 h) are dropped by themselves.
 
 Options:
       --json               print the agent's JSON answer
@@ -353,8 +356,14 @@ async function runCluster(argv: string[]) {
     allowPositionals: true,
   });
   if (values.help) return void process.stdout.write(HELP.cluster + '\n');
+  if (positionals[0] === 'forget') {
+    if (positionals.length !== 2)
+      throw new UsageError('`patina cluster forget ADDR`: the gossip address of one member');
+    const r = await apiClient(values).forgetMember(positionals[1]);
+    return void process.stdout.write(`forgot ${r.forgotten}\n`);
+  }
   if (positionals.length !== 1 || positionals[0] !== 'members')
-    throw new UsageError('the cluster command is `patina cluster members`');
+    throw new UsageError('the cluster commands are `patina cluster members` and `patina cluster forget ADDR`');
   const body = await apiClient(values).members();
   if (values.json) return void process.stdout.write(JSON.stringify(body) + '\n');
   if (!body.clustered) return void process.stdout.write('this agent runs alone (no gossip address)\n');

@@ -79,6 +79,13 @@ export class PatinaClient {
     };
   }
 
+  /** POST /v1/admin/cluster/forget: drops a member that will not return (admin role). */
+  async forgetMember(addr: string, opts: CallOptions = {}): Promise<{ forgotten: string }> {
+    return (await this.#t.json('POST', '/v1/admin/cluster/forget', JSON.stringify({ addr }), opts.signal)) as {
+      forgotten: string;
+    };
+  }
+
   /** GET /v1/sync/status: per origin agent, the highest version merged here and the gaps. */
   async syncStatus(opts: CallOptions = {}): Promise<SyncStatus> {
     return (await this.#t.json('GET', '/v1/sync/status', undefined, opts.signal)) as SyncStatus;

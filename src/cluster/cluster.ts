@@ -148,7 +148,7 @@ export class Cluster {
           if (cs.origin !== 'local' || cs.changes.length > this.#tune.pushMaxRows) continue;
           const rows = this.#reader.read(cs.actor, cs.version, cs.version).get(cs.version);
           if (!rows) continue;
-          this.#fanOut([{ a: cs.actor, v: cs.version, r: rows, part: 0, end: true, ttl: this.#tune.ttl }], new Set());
+          this.#fanOut([{ a: cs.actor, v: cs.version, r: rows, part: 0, end: true, ttl: this.#pushTtl() }], new Set());
         }
       } catch {
         // Fell behind the feed: what was dropped reaches the peers through sync.
@@ -156,6 +156,17 @@ export class Cluster {
         consumer.close();
       }
     }
+  }
+
+  /**
+   * Hops a pushed changeset may travel: enough for `fanout` peers a hop to cover the cluster with
+   * high probability (log base fanout of its size, plus one), at least `push_ttl`. Each agent passes a
+   * changeset on only the first time it merges it, so the cost stays about fanout messages per agent.
+   */
+  #pushTtl(): number {
+    const n = this.#members.alive().length + 1;
+    const fanout = Math.max(2, this.#tune.fanout);
+    return Math.max(this.#tune.ttl, Math.ceil(Math.log(n) / Math.log(fanout)) + 1);
   }
 
   #fanOut(msgs: WireChangeset[], exclude: Set<string>): void {
@@ -382,6 +393,11 @@ export class Cluster {
   }
 
   // ---- status ----
+
+  /** Drops a member that will not return (it is told to the others as departed). */
+  forget(addr: string): boolean {
+    return this.#members.forget(addr);
+  }
 
   members(): Record<string, unknown>[] {
     return this.#members.all().map((m) => ({
