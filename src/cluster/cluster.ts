@@ -165,14 +165,24 @@ export class Cluster {
    */
   #pushTtl(): number {
     const n = this.#members.alive().length + 1;
-    const fanout = Math.max(2, this.#tune.fanout);
-    return Math.max(this.#tune.ttl, Math.ceil(Math.log(n) / Math.log(fanout)) + 1);
+    return Math.max(this.#tune.ttl, Math.ceil(Math.log(n) / Math.log(this.#pushFanout())) + 1);
+  }
+
+  /**
+   * Peers each agent pushes a changeset to: ln(N) + 1, at least `fanout`. An agent that forwards a
+   * rumour once to f random peers leaves about e^-f of the cluster uninformed; with f = ln N + 1 that
+   * is under one agent in expectation, so a push reaches everyone with high probability and sync is
+   * left to repair what the network lost.
+   */
+  #pushFanout(): number {
+    const n = this.#members.alive().length + 1;
+    return Math.max(2, this.#tune.fanout, Math.ceil(Math.log(n)) + 1);
   }
 
   #fanOut(msgs: WireChangeset[], exclude: Set<string>): void {
     const peers = shuffle(this.#members.alive().filter((m) => !exclude.has(m.addr) && !exclude.has(m.actor))).slice(
       0,
-      this.#tune.fanout,
+      this.#pushFanout(),
     );
     for (const p of peers) {
       let q = this.#push.get(p.addr);
@@ -450,6 +460,7 @@ export class Cluster {
     return {
       members: this.members() as { addr: string; state: string; rtt_ms: number | null }[],
       stats: { ...this.#stats },
+      membership: this.#members.traffic,
       gaps: s.gaps,
       lagVersions: s.lag_versions,
       lagSeconds: s.lag_seconds,

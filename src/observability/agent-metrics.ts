@@ -42,6 +42,7 @@ export interface MeteredAgent {
       synced: number;
       deferred: number;
     };
+    membership: { sent: number; bytes: number };
     gaps: number;
     lagVersions: number;
     lagSeconds: number;
@@ -225,6 +226,16 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
         .filter((p) => p.rtt_ms !== null)
         .map((p) => [{ peer: p.addr }, p.rtt_ms! / 1000] as [Record<string, string>, number]),
     ['peer'],
+  );
+  m.total(
+    'patina_membership_messages_sent_total',
+    'SWIM membership messages this agent sent (probes, indirect probes, joins, departures).',
+    () => cl()?.membership.sent ?? 0,
+  );
+  m.total(
+    'patina_membership_bytes_sent_total',
+    'Bytes of the SWIM membership messages this agent sent, as JSON (approximate).',
+    () => cl()?.membership.bytes ?? 0,
   );
   m.total(
     'patina_replication_changesets_pushed_total',
