@@ -165,28 +165,51 @@ describe('logging: [log] format = "json"', function () {
     void untilChange;
   });
 
-  it('logs peers coming up and going down, with their address', async () => {
+  it('logs peers coming up, leaving (SIGTERM) and going down (SIGKILL), with their address', async () => {
     const gossip = /gossip on ([^\s,]+)/.exec(a.output)![1];
-    b = await startAgent({
-      schema: LIVE_SCHEMA,
-      args: ['--gossip-addr', '127.0.0.1:0', '--bootstrap', gossip, '--log-format', 'json'],
-    });
-    const bGossip = /gossip on ([^\s,]+)/.exec(b.output)![1];
-    await eventually(
-      'A logs B up',
-      15_000,
-      async () => jsonLines(a).some((l) => l.msg === 'peer up' && l.peer === bGossip) || 'not yet',
-    );
+    const join = async () => {
+      const agent = await startAgent({
+        schema: LIVE_SCHEMA,
+        args: ['--gossip-addr', '127.0.0.1:0', '--bootstrap', gossip, '--log-format', 'json'],
+      });
+      const addr = /gossip on ([^\s,]+)/.exec(agent.output)![1];
+      await eventually(
+        'A logs the new agent up',
+        15_000,
+        async () => jsonLines(a).some((l) => l.msg === 'peer up' && l.peer === addr) || 'not yet',
+      );
+      return { agent, addr };
+    };
+    const left = await join();
+    b = left.agent;
     await b.stop();
     await eventually(
-      'A logs B down',
+      'A logs B left',
       15_000,
       async () =>
-        jsonLines(a).some((l) => l.msg === 'peer down' && l.peer === bGossip && l.level === 'warn') || 'not yet',
+        jsonLines(a).some((l) => l.msg === 'peer left' && l.peer === left.addr && l.level === 'info') || 'not yet',
     );
+    assert.ok(!jsonLines(a).some((l) => l.msg === 'peer down' && l.peer === left.addr), 'a departure is not a failure');
     const bLines = jsonLines(b);
     assert.ok(bLines.some((l) => l.msg === 'SIGTERM, stopping'));
     assert.ok(bLines.some((l) => l.msg === 'agent stopped'));
+
+    await b.dispose();
+    const killed = await join();
+    b = killed.agent;
+    await b.kill();
+    await eventually(
+      'A logs C down',
+      30_000,
+      async () =>
+        jsonLines(a).some(
+          (l) =>
+            l.msg === 'peer down' &&
+            l.peer === killed.addr &&
+            l.level === 'warn' &&
+            typeof l.failed_probes === 'number',
+        ) || 'not yet',
+    );
   });
 
   it("reads the [gossip] timings from the config (today's values by default)", async () => {
