@@ -18,7 +18,7 @@ const BOOL_COLUMNS = new Set(
 );
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
-type Tok = PgToken | { type: 'group'; text: string };
+import { type Tok, rewriteGreatestLeast, rewriteLike, rewriteNullOrder } from './sql/pg-semantics';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
 export interface DialectContext {
@@ -29,6 +29,8 @@ export interface DialectContext {
   columnType?: (table: string | null, column: string) => string | null;
   /** A schema table's columns in order, with their default expressions; null when no such table. */
   columns?: (table: string) => { name: string; defaultSql: string | null }[] | null;
+  /** Whether every schema table with a column of this name declares it NOT NULL (false when none has it). */
+  notNull?: (column: string) => boolean;
 }
 
 const isWord = (t: Tok | undefined, w?: string) =>
@@ -282,6 +284,9 @@ const BARE_FUNCTIONS = new Set([
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
   toks = rewriteInsertDefaults(toks, ctx);
+  toks = rewriteLike(toks);
+  toks = rewriteNullOrder(toks, ctx.notNull ?? (() => false));
+  toks = rewriteGreatestLeast(toks);
   toks = rewriteTypeof(toks, ctx);
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);

@@ -6,6 +6,7 @@
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
 import { analysisCounts } from './statement-counts';
 import { cachedResultColumns } from './sql/result-types';
+import { explainRefusal } from './sql/unsupported';
 import { checkReach, checkWriteStatement } from '../../src/engine/classify';
 import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
 import type { Schema } from '../../src/engine/schema/model';
@@ -524,6 +525,7 @@ export class Session {
       version: VERSION_TEXT,
       columnType: (table, column) => columnType(this.#engine.schema, table, column),
       columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
+      notNull: (column) => notNullEverywhere(this.#engine.schema, column),
     };
   }
 
@@ -903,7 +905,7 @@ export class Session {
           paramTypes,
           empty: true,
         };
-      } else throw err;
+      } else throw explainRefusal(tokens.map((t) => t.text).join(''), err);
     }
     let columns: ColumnDesc[] | null = null;
     if (st.reader) {
@@ -1451,6 +1453,20 @@ function planLines(rows: unknown[][]): string[] {
 }
 
 /** The declared type of a schema column, in `table` when named, else the first table that has it. */
+const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
+/** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
+function notNullEverywhere(schema: Schema, column: string): boolean {
+  let known = notNullCache.get(schema);
+  if (!known) notNullCache.set(schema, (known = new Map()));
+  let v = known.get(column);
+  if (v === undefined) {
+    const cols = [...schema.tables.values()].flatMap((t) => t.columns.filter((c) => c.name.toLowerCase() === column));
+    v = cols.length > 0 && cols.every((c) => c.notNull || c.pk > 0);
+    known.set(column, v);
+  }
+  return v;
+}
+
 function columnType(schema: Schema, table: string | null, column: string): string | null {
   for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
     const c = t?.columns.find((c) => c.name.toLowerCase() === column);

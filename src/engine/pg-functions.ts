@@ -53,6 +53,43 @@ export function pgFloat(x: unknown, type: string): unknown {
   throw pgFail('42846', `cannot cast type bytea to ${type}`);
 }
 
+/** A GLOB character that stands for itself. */
+const globLiteral = (c: string) => (c === '*' ? '[*]' : c === '?' ? '[?]' : c === '[' ? '[[]' : c);
+
+/** A GLOB class of the characters PostgreSQL's ILIKE takes for `c` (those with the same lower case). */
+function globFolded(c: string): string {
+  const lower = c.toLowerCase();
+  const chars = [...new Set([c, lower, c.toUpperCase()])].filter(
+    (x) => [...x].length === 1 && x.toLowerCase() === lower,
+  );
+  return chars.length > 1 ? `[${chars.join('')}]` : globLiteral(c);
+}
+
+/**
+ * A LIKE pattern (PostgreSQL's: % and _, `escape` before a character takes it literally) as a GLOB
+ * pattern; `insensitive` for ILIKE, which compares the lower case of both sides (Unicode, as
+ * PostgreSQL does in UTF8), so each letter becomes the class of its cases.
+ */
+export function likeToGlob(pattern: string, esc = '\\', insensitive = false): string {
+  if ([...esc].length > 1)
+    throw pgFail('22025', 'invalid escape string: an ESCAPE string must be empty or one character');
+  const literal = insensitive ? globFolded : globLiteral;
+  const chars = [...pattern];
+  let out = '';
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k];
+    if (esc !== '' && c === esc) {
+      k++;
+      if (k >= chars.length)
+        throw pgFail('22025', 'invalid escape string: LIKE pattern must not end with escape character');
+      out += literal(chars[k]);
+    } else if (c === '%') out += '*';
+    else if (c === '_') out += '?';
+    else out += literal(c);
+  }
+  return out;
+}
+
 /** PostgreSQL's name of the type of a value SQLite holds (what pg_typeof says when the SQL does not tell). */
 function typeOfValue(x: unknown): string {
   if (x === null || x === undefined) return 'unknown';
@@ -109,5 +146,14 @@ export function installPgFunctions(db: Database.Database): void {
   });
   db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
+  for (const [name, insensitive] of [
+    ['__pg_like_glob', false],
+    ['__pg_ilike_glob', true],
+  ] as const)
+    db.function(name, { deterministic: true, varargs: true }, (p: unknown, e?: unknown) =>
+      p === null || p === undefined || e === null
+        ? null
+        : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive),
+    );
   db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
 }

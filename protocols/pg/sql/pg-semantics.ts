@@ -1,0 +1,254 @@
+// PostgreSQL meanings that SQLite would silently change: the same text runs on both, with a
+// different answer. Each rewrite here makes SQLite answer as PostgreSQL 15 does, on tokens that
+// the dialect then translates further (test/pg/semantics-oracle.test.ts runs each on both).
+//
+// - LIKE is case sensitive, and `\` escapes by default: `a LIKE p` becomes `a GLOB __pg_like_glob(p)`
+//   (the pattern turned into a GLOB pattern by src/engine/pg-functions.ts); ILIKE likewise, with each
+//   letter as the class of its cases (`[aA]`), so that it folds Unicode case as PostgreSQL does in UTF8.
+// - NULLs sort last in ascending order and first in descending order: each ORDER BY term without
+//   NULLS FIRST/LAST gets the one PostgreSQL implies, except a column every table declares NOT NULL
+//   (so an index still gives the order).
+// - greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is).
+import type { PgToken } from '../lexer';
+import { pgError } from '../sqlstate';
+
+export type Tok = PgToken | { type: 'group'; text: string };
+
+const isWord = (t: Tok | undefined, w?: string) =>
+  t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
+const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
+const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
+
+/** Index of the ')' matching the '(' at toks[i], or -1 when it is not closed. */
+function closer(toks: Tok[], i: number): number {
+  let depth = 0;
+  for (; i < toks.length; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')') && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Words that end an operand (a pattern, an ORDER BY term) rather than name a column. */
+const OPERAND_ENDS = new Set([
+  'AND', 'OR', 'NOT', 'IS', 'IN', 'BETWEEN', 'LIKE', 'ILIKE', 'GLOB', 'ESCAPE', 'SIMILAR', 'THEN', 'WHEN',
+  'ELSE', 'END', 'FROM', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION',
+  'EXCEPT', 'INTERSECT', 'RETURNING', 'ON', 'USING', 'ASC', 'DESC', 'NULLS', 'AS', 'COLLATE', 'WINDOW',
+  'ROWS', 'RANGE', 'GROUPS', 'SELECT', 'SET', 'VALUES', 'DO', 'ANY', 'ALL', 'SOME', 'JOIN', 'LEFT',
+  'RIGHT', 'INNER', 'OUTER', 'CROSS', 'FULL', 'NATURAL',
+]); // biome-ignore format: a word list
+
+/**
+ * The end (exclusive) of the simple expression starting at toks[i]: literals, parameters, column
+ * references, function calls and parenthesised groups joined by `||`, each with `::type` casts.
+ * Returns i when there is no such expression there.
+ */
+function operandEnd(toks: Tok[], i: number): number {
+  let j = i;
+  for (;;) {
+    const t = toks[j];
+    if (t === undefined) return i;
+    if (isPunct(t, '(')) {
+      const c = closer(toks, j);
+      if (c < 0) return i;
+      j = c + 1;
+    } else if (t.type === 'string' || t.type === 'number' || t.type === 'param' || t.type === 'group') j++;
+    else if (t.type === 'quoted' || (t.type === 'word' && !OPERAND_ENDS.has(t.text.toUpperCase()))) {
+      j++;
+      while (isPunct(toks[j], '.') && (toks[j + 1]?.type === 'word' || toks[j + 1]?.type === 'quoted')) j += 2;
+      if (isPunct(toks[j], '(')) {
+        const c = closer(toks, j);
+        if (c < 0) return i;
+        j = c + 1;
+      }
+    } else return i;
+    while (isOp(toks[j], '::') && (toks[j + 1]?.type === 'word' || toks[j + 1]?.type === 'quoted')) {
+      j += 2;
+      if (isPunct(toks[j], '(')) j = closer(toks, j) + 1; // varchar(20)
+      while (isPunct(toks[j], '[') && isPunct(toks[j + 1], ']')) j += 2;
+    }
+    if (isOp(toks[j], '||')) j++;
+    else return j;
+  }
+}
+
+const LIKE_OPS: Record<string, { not: boolean; insensitive: boolean }> = {
+  '~~': { not: false, insensitive: false },
+  '!~~': { not: true, insensitive: false },
+  '~~*': { not: false, insensitive: true },
+  '!~~*': { not: true, insensitive: true },
+};
+
+/** LIKE, ILIKE and their operators (~~, ~~*, !~~, !~~*) with PostgreSQL's case and escape rules. */
+export function rewriteLike(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'LIKE') || isWord(t, 'ILIKE') || (t.type === 'op' && LIKE_OPS[t.text]))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const op = t.type === 'op' ? LIKE_OPS[t.text] : undefined;
+    if (!op && !isWord(t, 'LIKE') && !isWord(t, 'ILIKE')) {
+      out.push(t);
+      continue;
+    }
+    const insensitive = op ? op.insensitive : isWord(t, 'ILIKE');
+    const name = op ? `operator ${t.text}` : t.text.toUpperCase();
+    const end = operandEnd(toks, i + 1);
+    if (end === i + 1) {
+      const what = toks[i + 1] ? `${toks[i + 1].text} after ${name}` : `${name} without a pattern`;
+      throw pgError('0A000', `${what} is not supported: the pattern must be a value, parameter, column or || of these`);
+    }
+    if (toks[end]?.type === 'op' && !['=', '<>', '!=', '<', '>', '<=', '>='].includes(toks[end].text))
+      throw pgError(
+        '0A000',
+        `operator ${toks[end].text} in a ${name} pattern is not supported: put the pattern in parentheses`,
+      );
+    if (op?.not) out.push({ type: 'word', text: 'NOT' });
+    const pattern = toks.slice(i + 1, end);
+    let esc: Tok[] | null = null;
+    let next = end;
+    if (isWord(toks[end], 'ESCAPE')) {
+      const e = operandEnd(toks, end + 1);
+      if (e === end + 1) throw pgError('42601', 'syntax error: ESCAPE needs a character');
+      esc = toks.slice(end + 1, e);
+      next = e;
+    }
+    const fn = insensitive ? '__pg_ilike_glob' : '__pg_like_glob';
+    out.push({ type: 'word', text: 'GLOB' }, { type: 'word', text: fn }, { type: 'punct', text: '(' });
+    out.push(...pattern);
+    if (esc) out.push({ type: 'punct', text: ',' }, ...esc);
+    out.push({ type: 'punct', text: ')' });
+    i = next - 1;
+  }
+  return out;
+}
+
+/** Words after which an ORDER BY list ends. */
+const ORDER_ENDS = new Set([
+  'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'ROWS', 'RANGE', 'GROUPS', 'WINDOW',
+  'RETURNING',
+]); // biome-ignore format: a word list
+
+/** Keywords a column or table name follows that are not the end of an expression. */
+const NOT_BEFORE_ALIAS = new Set(['BY', 'DISTINCT', 'INTO', 'UPDATE', 'TABLE', 'CASE', 'WITH', 'RECURSIVE', 'ONLY']);
+
+/** Words that end an expression, so that a name after them is an alias (`SELECT f(x) id`). */
+const aliasBefore = (t: Tok | undefined) =>
+  t !== undefined &&
+  (isWord(t, 'AS') ||
+    isPunct(t, ')') ||
+    t.type === 'string' ||
+    t.type === 'number' ||
+    t.type === 'quoted' ||
+    (t.type === 'word' && !OPERAND_ENDS.has(t.text.toUpperCase()) && !NOT_BEFORE_ALIAS.has(t.text.toUpperCase())));
+
+const identName = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+
+/**
+ * ORDER BY terms with PostgreSQL's NULL order made explicit. `notNull(name)` says whether every
+ * table with a column of that name declares it NOT NULL: such a term is left as written, unless the
+ * statement also uses the name as an alias.
+ */
+export function rewriteNullOrder(toks: Tok[], notNull: (column: string) => boolean): Tok[] {
+  if (!toks.some((t) => isWord(t, 'ORDER'))) return toks;
+  const aliased = new Set<string>();
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i];
+    if ((t.type === 'word' || t.type === 'quoted') && aliasBefore(toks[i - 1]) && !isPunct(toks[i + 1], '.'))
+      aliased.add(identName(t));
+  }
+  const out: Tok[] = [];
+  const depthAt: number[] = []; // depth of each token
+  let depth = 0;
+  for (const t of toks) {
+    if (isPunct(t, ')')) depth--;
+    depthAt.push(depth);
+    if (isPunct(t, '(')) depth++;
+  }
+  let i = 0;
+  while (i < toks.length) {
+    if (!(isWord(toks[i], 'ORDER') && isWord(toks[i + 1], 'BY'))) {
+      out.push(toks[i++]);
+      continue;
+    }
+    out.push(toks[i], toks[i + 1]);
+    const d = depthAt[i];
+    i += 2;
+    let term: Tok[] = [];
+    const flush = () => {
+      out.push(...term);
+      const words = term.filter((t, k) => depthAt[i - term.length + k] === d);
+      const last = words[words.length - 1];
+      const bare = term.filter((t) => !isWord(t, 'ASC') && !isWord(t, 'DESC'));
+      const column = bare.length === 1 ? bare[0] : bare.length === 3 && isPunct(bare[1], '.') ? bare[2] : undefined;
+      const keeps =
+        column !== undefined &&
+        (column.type === 'word' || column.type === 'quoted') &&
+        !aliased.has(identName(column)) &&
+        notNull(identName(column));
+      if (term.length > 0 && !words.some((t) => isWord(t, 'NULLS') || isWord(t, 'USING')) && !keeps) {
+        out.push({ type: 'word', text: 'NULLS' }, { type: 'word', text: isWord(last, 'DESC') ? 'FIRST' : 'LAST' });
+      }
+      term = [];
+    };
+    while (i < toks.length) {
+      const t = toks[i];
+      if (
+        depthAt[i] < d ||
+        (depthAt[i] === d && (isPunct(t, ';') || (t.type === 'word' && ORDER_ENDS.has(t.text.toUpperCase()))))
+      )
+        break;
+      if (depthAt[i] === d && isPunct(t, ',')) {
+        flush();
+        out.push(t);
+        i++;
+        continue;
+      }
+      term.push(t);
+      i++;
+    }
+    flush();
+  }
+  return out;
+}
+
+/** greatest(a, b, ...) and least(...) as max()/min() of rotated coalesces, so that NULLs are skipped. */
+export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'GREATEST') || isWord(t, 'LEAST'))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const c = isPunct(toks[i + 1], '(') && !isPunct(toks[i - 1], '.') ? closer(toks, i + 1) : -1;
+    if (!(isWord(t, 'GREATEST') || isWord(t, 'LEAST')) || c < 0) {
+      out.push(t);
+      continue;
+    }
+    const args: Tok[][] = [[]];
+    let depth = 0;
+    for (const a of rewriteGreatestLeast(toks.slice(i + 2, c))) {
+      if (isPunct(a, '(')) depth++;
+      else if (isPunct(a, ')')) depth--;
+      if (depth === 0 && isPunct(a, ',')) args.push([]);
+      else args[args.length - 1].push(a);
+    }
+    const fn = isWord(t, 'GREATEST') ? 'max' : 'min';
+    const open: Tok = { type: 'punct', text: '(' };
+    const close: Tok = { type: 'punct', text: ')' };
+    const comma: Tok = { type: 'punct', text: ',' };
+    if (args.length === 1) out.push(open, ...args[0], close);
+    else {
+      out.push({ type: 'word', text: fn }, open);
+      args.forEach((_, k) => {
+        if (k > 0) out.push(comma);
+        out.push({ type: 'word', text: 'coalesce' }, open);
+        for (let m = 0; m < args.length; m++) {
+          if (m > 0) out.push(comma);
+          out.push(open, ...args[(k + m) % args.length], close);
+        }
+        out.push(close);
+      });
+      out.push(close);
+    }
+    i = c;
+  }
+  return out;
+}

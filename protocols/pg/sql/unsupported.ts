@@ -1,0 +1,88 @@
+// PostgreSQL constructs with no SQLite translation. When SQLite refuses a translated statement, its
+// PostgreSQL parse tree is searched for them, so the client gets 0A000 (feature_not_supported)
+// naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent.
+import { parseSync } from 'libpg-query';
+import { pgError } from '../sqlstate';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const JSONB_OPS: Record<string, string> = {
+  '@>': 'containment',
+  '<@': 'containment',
+  '?': 'key existence',
+  '?|': 'key existence',
+  '?&': 'key existence',
+  '#>': 'path extraction',
+  '#>>': 'path extraction',
+  '#-': 'path deletion',
+  '@?': 'JSON path',
+  '@@': 'JSON path or text search',
+};
+
+const LOCKS: Record<string, string> = {
+  LCS_FORUPDATE: 'FOR UPDATE',
+  LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE',
+  LCS_FORSHARE: 'FOR SHARE',
+  LCS_FORKEYSHARE: 'FOR KEY SHARE',
+};
+
+const GROUPING: Record<string, string> = {
+  GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
+  GROUPING_SET_CUBE: 'GROUP BY CUBE',
+  GROUPING_SET_SETS: 'GROUP BY GROUPING SETS',
+};
+
+/** The first construct of the tree with no translation (`what|hint`); null when none. */
+function find(n: Node): string | null {
+  if (Array.isArray(n)) {
+    for (const x of n) {
+      const f = find(x);
+      if (f) return f;
+    }
+    return null;
+  }
+  if (n === null || typeof n !== 'object') return null;
+  const s = n.SelectStmt;
+  if (s) {
+    if (s.distinctClause?.some((d: Node) => Object.keys(d).length > 0)) return 'SELECT DISTINCT ON';
+    const lock = s.lockingClause?.[0]?.LockingClause;
+    if (lock)
+      return `${LOCKS[lock.strength] ?? 'a locking clause'}|rows cannot be locked, since every agent takes writes`;
+  }
+  if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
+  if (n.RangeTableSample) return 'TABLESAMPLE';
+  if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral) return 'LATERAL';
+  if (n.RangeSubselect?.alias?.colnames && n.RangeSubselect.subquery?.SelectStmt?.valuesLists)
+    return 'column names for a VALUES list in FROM (AS v(a, b))|name the columns in the first row: (SELECT 1 AS a, 2 AS b UNION ALL VALUES (3, 4))';
+  if (n.MergeStmt) return 'MERGE';
+  if (n.A_Expr) {
+    const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
+    if (op && JSONB_OPS[op]) return `the jsonb ${JSONB_OPS[op]} operator ${op}|-> and ->> are`;
+  }
+  if (n.FuncCall?.agg_within_group) return 'WITHIN GROUP';
+  for (const k of Object.keys(n)) {
+    const f = find(n[k]);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** What of this PostgreSQL text has no translation, or null (also when it does not parse). */
+export function untranslatable(sql: string): string | null {
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return null;
+  }
+  return find(tree.stmts ?? []);
+}
+
+/** 0A000 naming the construct when SQLite refused the translation of one; else the error itself. */
+export function explainRefusal(sql: string, err: unknown): unknown {
+  const found = untranslatable(sql);
+  if (!found) return err;
+  const [what, hint] = found.split('|');
+  return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
+}

@@ -1,0 +1,69 @@
+// The pure rewrites of protocols/pg/sql/pg-semantics.ts and the LIKE pattern conversion they call
+// (test/pg/semantics-oracle.test.ts runs the same meanings against PostgreSQL 15).
+import assert from 'node:assert/strict';
+import { lexPg } from '../../protocols/pg/lexer';
+import { rewriteGreatestLeast, rewriteLike, rewriteNullOrder, type Tok } from '../../protocols/pg/sql/pg-semantics';
+import { likeToGlob } from '../../src/engine/pg-functions';
+
+const toks = (sql: string) => lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
+const text = (t: Tok[]) => t.map((x) => x.text).join(' ');
+
+describe('PostgreSQL meanings kept in SQLite', () => {
+  it('LIKE patterns become GLOB patterns: % _ and \\ escapes; GLOB specials taken literally', () => {
+    assert.equal(likeToGlob('a%b_c'), 'a*b?c');
+    assert.equal(likeToGlob('100\\%'), '100%');
+    assert.equal(likeToGlob('x*y?[z]'), 'x[*]y[?][[]z]');
+    assert.equal(likeToGlob('a#_', '#'), 'a_');
+    assert.equal(likeToGlob('a\\b', ''), 'a\\b');
+    assert.equal(likeToGlob('Éa%', '\\', true), '[Éé][aA]*');
+    assert.throws(
+      () => likeToGlob('a\\'),
+      (e: { message: string }) => /must not end with escape/.test(e.message),
+    );
+    assert.throws(
+      () => likeToGlob('a', '##'),
+      (e: { message: string }) => /one character/.test(e.message),
+    );
+  });
+
+  it('LIKE, ILIKE and their operators call the GLOB conversion on the pattern operand only', () => {
+    assert.equal(text(rewriteLike(toks("SELECT a LIKE 'x%' AND b"))), "SELECT a GLOB __pg_like_glob ( 'x%' ) AND b");
+    assert.equal(
+      text(rewriteLike(toks("SELECT a NOT ILIKE '%' || $1 || '%' ESCAPE '!'"))),
+      "SELECT a NOT GLOB __pg_ilike_glob ( '%' || $1 || '%' , '!' )",
+    );
+    assert.equal(text(rewriteLike(toks("SELECT a !~~* 'x'"))), "SELECT a NOT GLOB __pg_ilike_glob ( 'x' )");
+    assert.throws(
+      () => rewriteLike(toks("SELECT a LIKE ANY (ARRAY['x'])")),
+      (e: { sqlstate?: string }) => e.sqlstate === '0A000',
+    );
+    assert.throws(
+      () => rewriteLike(toks("SELECT a LIKE 'x' + 1")),
+      (e: { sqlstate?: string }) => e.sqlstate === '0A000',
+    );
+  });
+
+  it('ORDER BY terms get PostgreSQL NULL order unless the column is NOT NULL everywhere and not an alias', () => {
+    const notNull = (c: string) => c === 'id';
+    assert.equal(
+      text(rewriteNullOrder(toks('SELECT * FROM t ORDER BY id, name DESC, 2 LIMIT 3'), notNull)),
+      'SELECT * FROM t ORDER BY id , name DESC NULLS FIRST , 2 NULLS LAST LIMIT 3',
+    );
+    assert.equal(
+      text(rewriteNullOrder(toks('SELECT x AS id FROM t ORDER BY id'), notNull)),
+      'SELECT x AS id FROM t ORDER BY id NULLS LAST',
+    );
+    assert.equal(
+      text(rewriteNullOrder(toks('SELECT row_number() OVER (ORDER BY a NULLS FIRST) FROM t ORDER BY t.id'), notNull)),
+      'SELECT row_number ( ) OVER ( ORDER BY a NULLS FIRST ) FROM t ORDER BY t . id',
+    );
+  });
+
+  it('greatest and least skip NULLs: max/min of rotated coalesces; one argument is itself', () => {
+    assert.equal(
+      text(rewriteGreatestLeast(toks('SELECT greatest(a, b)'))),
+      'SELECT max ( coalesce ( ( a ) , ( b ) ) , coalesce ( ( b ) , ( a ) ) )',
+    );
+    assert.equal(text(rewriteGreatestLeast(toks('SELECT least(x)'))), 'SELECT ( x )');
+  });
+});
