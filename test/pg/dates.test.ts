@@ -262,7 +262,8 @@ describe('PostgreSQL dates and times', function () {
       `SELECT current_date, localtimestamp, (now() + interval '1 day')::date > current_date`,
     );
     assert.equal(today, new Date().toISOString().slice(0, 10));
-    assert.match(local, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}$/);
+    // PostgreSQL prints the fraction without its trailing zeros, and none for a whole second
+    assert.match(local, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{0,5}[1-9])?$/);
     assert.equal(later, 't');
     assert.deepEqual(
       await one(
