@@ -4,6 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type { Role } from '../../src/auth/roles';
 import type { TlsMaterial } from '../../src/auth/tls-material';
+import { TCP_KEEPALIVE_IDLE_MS } from '../../src/config/config';
 import { type WriteAdmission, admitWrites } from './admission';
 import { type HttpAuthority, bearerAuth } from './auth';
 import { jsonBody } from './body';
@@ -124,9 +125,12 @@ function underConsole(router: Koa.Middleware<any, any>): Koa.Middleware {
  */
 export function listenHttp(app: Koa, host: string, port: number, tls: TlsMaterial | null = null): Promise<http.Server> {
   // https.Server has every method of http.Server the agent uses (close, closeIdleConnections, ...)
+  // TCP keepalive: a peer gone without a FIN (cable pulled, VM paused) is found by the kernel's
+  // probes after 10 s of silence (then tcp_keepalive_intvl x tcp_keepalive_probes; docs/operations.md).
+  const keepAlive = { keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_IDLE_MS };
   const server = tls
-    ? (https.createServer(httpsOptions(tls), app.callback()) as unknown as http.Server)
-    : http.createServer(app.callback());
+    ? (https.createServer({ ...httpsOptions(tls), ...keepAlive }, app.callback()) as unknown as http.Server)
+    : http.createServer(keepAlive, app.callback());
   server.keepAliveTimeout = 65_000;
   // A client that sends headers and then nothing must not hold a socket for ever.
   server.headersTimeout = 30_000;

@@ -3,7 +3,7 @@
 import { loadParser } from './sql/result-types';
 import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
-import { PG_LISTENER_DEFAULTS, type PgListenerConfig } from '../../src/config/config';
+import { PG_LISTENER_DEFAULTS, type PgListenerConfig, TCP_KEEPALIVE_IDLE_MS } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
 import { admittedEngine } from './admission';
@@ -64,7 +64,7 @@ export class PgServer implements CancelRegistry {
     const authTimeoutMs = 1000 * (l.authenticationTimeoutSeconds ?? PG_LISTENER_DEFAULTS.authenticationTimeoutSeconds);
     const maxConnections = l.maxConnections ?? PG_LISTENER_DEFAULTS.maxConnections;
     let open = 0;
-    const server = net.createServer((socket) => {
+    const server = net.createServer({ keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_IDLE_MS }, (socket) => {
       this.#sockets.add(socket);
       open++;
       this.counts.accepted++;

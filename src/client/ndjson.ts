@@ -1,10 +1,14 @@
 import { PatinaError } from './errors.js';
 
 /**
- * The lines of an NDJSON body as they arrive (web streams only). Stops reading and releases the
- * connection when the caller stops iterating.
+ * The lines of an NDJSON body as they arrive (web streams only); empty lines (an agent's heartbeats)
+ * are skipped, after `onData` has seen them. Stops reading and releases the connection when the
+ * caller stops iterating.
  */
-export async function* ndjsonLines(body: ReadableStream<Uint8Array> | null): AsyncGenerator<string> {
+export async function* ndjsonLines(
+  body: ReadableStream<Uint8Array> | null,
+  onData?: () => void,
+): AsyncGenerator<string> {
   if (!body) throw new PatinaError('protocol', 'the agent sent no body where a stream was expected');
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -17,6 +21,7 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array> | null): Asy
         done = true;
         break;
       }
+      onData?.();
       buf += decoder.decode(r.value, { stream: true });
       let start = 0;
       let nl;
@@ -33,4 +38,54 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array> | null): Asy
     if (!done) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
+}
+
+/**
+ * A watchdog for a stream whose agent sends a heartbeat every few seconds (its `patina-heartbeat`
+ * header): when nothing arrives for 2.5 heartbeats it aborts `conn` with a network error, so a
+ * connection whose peer vanished without a FIN is given up and resumed. `expect(s)` arms it before
+ * the response (for requests the agent answers at once); `response(res)` arms it from the header,
+ * or disarms it for an agent that sends none. Call `touch` on each chunk read, `stop` when done.
+ */
+export function streamWatchdog(
+  conn: AbortController,
+  base: string,
+): {
+  expect: (seconds: number) => void;
+  response: (res: Response) => void;
+  touch: () => void;
+  stop: () => void;
+  error: () => PatinaError | undefined;
+} {
+  let seconds = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let error: PatinaError | undefined;
+  const stop = () => clearTimeout(timer);
+  const touch = () => {
+    stop();
+    if (!(seconds > 0)) return;
+    const limitMs = seconds * 2500;
+    timer = setTimeout(() => {
+      error = new PatinaError(
+        'network',
+        `nothing came from the agent at ${base} for ${limitMs / 1000} s though it sends a heartbeat every ${seconds} s: the connection is taken as dead`,
+      );
+      conn.abort(error);
+    }, limitMs);
+    // Node: the watchdog alone must not keep a process alive.
+    (timer as { unref?: () => void }).unref?.();
+  };
+  return {
+    expect: (s) => {
+      seconds = s;
+      touch();
+    },
+    response: (res) => {
+      seconds = Number(res.headers.get('patina-heartbeat'));
+      touch();
+    },
+    touch,
+    stop,
+    error: () => error,
+  };
 }

@@ -1,7 +1,7 @@
 import { Backoff, sleep } from './backoff.js';
 import { PatinaError, fetchError } from './errors.js';
 import type { Transport } from './http.js';
-import { ndjsonLines } from './ndjson.js';
+import { ndjsonLines, streamWatchdog } from './ndjson.js';
 import type { Row, RetryOptions } from './types.js';
 import { parseLine } from './wire.js';
 
@@ -38,6 +38,11 @@ export interface SubscribeOptions {
   rows?: Iterable<[number, Row]>;
   columns?: string[];
   retry?: RetryOptions;
+  /**
+   * Seconds of silence after which the agent sends an empty line (default 10; 0 for none). With
+   * them, a connection whose peer vanished without a FIN is noticed after 2.5 of these and resumed.
+   */
+  heartbeat?: number;
   /**
    * Events held for a consumer slower than the agent (default 100,000). The map stays current
    * whatever the consumer does; past this many waiting events they are dropped for one reset.
@@ -76,6 +81,7 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
   readonly #backoff: Backoff;
   readonly #stop = new AbortController();
   readonly #max: number;
+  readonly #heartbeat: number;
   #queue: SubscriptionEvent[] = [];
   #wake: (() => void) | null = null;
   #done = false;
@@ -89,6 +95,9 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     this.#body = body;
     this.#backoff = new Backoff(opts.retry);
     this.#max = opts.maxBufferedEvents ?? 100_000;
+    this.#heartbeat = opts.heartbeat ?? 10;
+    if (!Number.isInteger(this.#heartbeat) || this.#heartbeat < 0 || this.#heartbeat > 3600)
+      throw new PatinaError('request', `heartbeat must be whole seconds from 0 to 3600, got ${opts.heartbeat}`);
     this.queryId = opts.id;
     this.ready = new Promise((resolve, reject) => (this.#ready = { resolve, reject }));
     this.ready.catch(() => {}); // a caller who only iterates must not get an unhandled rejection
@@ -229,21 +238,43 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
 
   /** One request and its stream, until it ends; says what to do next. */
   async #connect(mode: Mode, reason: string): Promise<Outcome> {
+    const conn = new AbortController();
+    const stop = () => conn.abort(this.#stop.signal.reason);
+    this.#stop.signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await this.#stream(mode, reason, conn);
+    } finally {
+      this.#stop.signal.removeEventListener('abort', stop);
+    }
+  }
+
+  async #stream(mode: Mode, reason: string, conn: AbortController): Promise<Outcome> {
     const t = this.#t;
     const signal = this.#stop.signal;
+    const params = [
+      mode === 'from' ? `from=${this.changeId}` : '',
+      this.#heartbeat ? `heartbeat=${this.#heartbeat}` : '',
+    ]
+      .filter((p) => p !== '')
+      .join('&');
+    const query = params ? `?${params}` : '';
+    // A GET is answered at once (a POST may first run the query): its headers are watched too.
+    const watchdog = streamWatchdog(conn, t.base);
+    if (mode !== 'post') watchdog.expect(this.#heartbeat);
     let res: Response;
     try {
       res =
         mode === 'post'
-          ? await t.send('POST', '/v1/subscriptions', this.#body, signal)
+          ? await t.send('POST', `/v1/subscriptions${query}`, this.#body, conn.signal)
           : await t.send(
               'GET',
-              `/v1/subscriptions/${encodeURIComponent(this.queryId!)}${mode === 'from' ? `?from=${this.changeId}` : ''}`,
+              `/v1/subscriptions/${encodeURIComponent(this.queryId!)}${query}`,
               undefined,
-              signal,
+              conn.signal,
             );
     } catch (err) {
-      const e = fetchError(err, t.base, signal);
+      watchdog.stop();
+      const e = watchdog.error() ?? fetchError(err, t.base, signal);
       if (e.kind === 'request') {
         if (mode !== 'post' && e.status === 404)
           return {
@@ -275,8 +306,9 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
     let fresh: Map<number, Row> | null = mode === 'from' ? null : new Map();
     let freshColumns = this.columns;
     let changesHere = 0;
+    watchdog.response(res);
     try {
-      for await (const line of ndjsonLines(res.body)) {
+      for await (const line of ndjsonLines(res.body, watchdog.touch)) {
         if (this.#done) return { retry: mode, error: new PatinaError('aborted', 'closed') };
         const ev = parseLine(line, t.ints);
         if ('change' in ev) {
@@ -346,7 +378,9 @@ export class Subscription implements AsyncIterable<SubscriptionEvent> {
         }
       }
     } catch (err) {
-      return { retry: fresh ? mode : 'from', error: fetchError(err, t.base, signal) };
+      return { retry: fresh ? mode : 'from', error: watchdog.error() ?? fetchError(err, t.base, signal) };
+    } finally {
+      watchdog.stop();
     }
     return {
       retry: fresh ? mode : 'from',

@@ -1,7 +1,7 @@
 import { Backoff, sleep } from './backoff.js';
 import { PatinaError, fetchError } from './errors.js';
 import type { Transport } from './http.js';
-import { ndjsonLines } from './ndjson.js';
+import { ndjsonLines, streamWatchdog } from './ndjson.js';
 import type { Cell, RetryOptions } from './types.js';
 import { parseLine } from './wire.js';
 
@@ -21,6 +21,8 @@ export interface UpdatesOptions {
   retry?: RetryOptions;
   /** Notifications held for a consumer slower than the agent (default 100,000); past it, one gap. */
   maxBufferedEvents?: number;
+  /** Seconds of silence after which the agent sends an empty line (default 10; 0 for none); see SubscribeOptions. */
+  heartbeat?: number;
 }
 
 /**
@@ -116,17 +118,27 @@ class UpdateReader {
     const t = this.#t;
     const backoff = new Backoff(this.#opts.retry);
     let lastError: PatinaError | null = null;
+    const heartbeat = this.#opts.heartbeat ?? 10;
+    if (!Number.isInteger(heartbeat) || heartbeat < 0 || heartbeat > 3600)
+      return this.#fail(new PatinaError('request', `heartbeat must be whole seconds from 0 to 3600, got ${heartbeat}`));
     while (!this.#done) {
+      const conn = new AbortController();
+      const stop = () => conn.abort(this.#stop.signal.reason);
+      this.#stop.signal.addEventListener('abort', stop, { once: true });
+      // The agent answers an update stream's headers at once: they are watched too.
+      const watchdog = streamWatchdog(conn, t.base);
+      watchdog.expect(heartbeat);
       try {
         const res = await t.send(
           'POST',
-          `/v1/updates/${encodeURIComponent(this.#table)}`,
+          `/v1/updates/${encodeURIComponent(this.#table)}${heartbeat ? `?heartbeat=${heartbeat}` : ''}`,
           undefined,
-          this.#stop.signal,
+          conn.signal,
         );
         backoff.connected();
         if (lastError) this.#push({ type: 'gap', reason: 'reconnected', error: lastError });
-        for await (const line of ndjsonLines(res.body)) {
+        watchdog.response(res);
+        for await (const line of ndjsonLines(res.body, watchdog.touch)) {
           if (this.#done) return;
           const ev = parseLine(line, t.ints);
           if ('notify' in ev) {
@@ -141,9 +153,12 @@ class UpdateReader {
         );
       } catch (err) {
         if (this.#done) return;
-        const e = fetchError(err, t.base, this.#stop.signal);
+        const e = watchdog.error() ?? fetchError(err, t.base, this.#stop.signal);
         if (e.kind === 'aborted' || e.kind === 'request') return this.#fail(e);
         lastError = e;
+      } finally {
+        watchdog.stop();
+        this.#stop.signal.removeEventListener('abort', stop);
       }
       const wait = backoff.next();
       if (wait === null) {

@@ -60,6 +60,9 @@ export interface PgListenerConfig {
 }
 
 /** PostgreSQL's defaults for the limits of a listener that says nothing. */
+/** Silence on an agent's HTTP or PG socket before TCP keepalive probes start (docs/operations.md). */
+export const TCP_KEEPALIVE_IDLE_MS = 10_000;
+
 export const PG_LISTENER_DEFAULTS = { authenticationTimeoutSeconds: 60, maxConnections: 100 };
 
 export interface GossipConfig {

@@ -7,6 +7,8 @@ interface Pair {
   source: string;
   /** It dropped traffic at some point: it is closed when the cut heals. */
   tainted: boolean;
+  /** Silenced for good by freezeOpen(): bytes dropped both ways, the sockets left open. */
+  frozen?: boolean;
 }
 
 /**
@@ -47,6 +49,14 @@ export class TcpProxy {
     this.#cut = true;
   }
 
+  /**
+   * Silences the connections open now for good: bytes are dropped both ways and the sockets stay
+   * open, as with a peer that vanished without a FIN; new connections pass as before.
+   */
+  freezeOpen(): void {
+    for (const p of this.#pairs) p.frozen = true;
+  }
+
   heal(): void {
     this.#cut = false;
     this.#closeTainted();
@@ -62,6 +72,7 @@ export class TcpProxy {
   }
 
   #dropping(p: Pair): boolean {
+    if (p.frozen) return true;
     const d = this.#cut || this.#blocked.has(p.source);
     if (d) p.tainted = true;
     return d;

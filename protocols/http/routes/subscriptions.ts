@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
 import type { SqlParams } from '../../../src/engine/values';
-import { streamNdjson } from '../ndjson';
+import { heartbeatParam, streamNdjson } from '../ndjson';
 import { parseStatement } from '../statements';
 
 /** A listener's NDJSON lines; close() ends it when the client goes away. */
@@ -37,7 +37,7 @@ function fromParam(ctx: Koa.Context): number | undefined {
   return Number(s);
 }
 
-function stream(ctx: Koa.Context, uuid: string, listener: SubscriptionListener): void {
+function stream(ctx: Koa.Context, uuid: string, listener: SubscriptionListener, heartbeatMs?: number): void {
   ctx.set(QUERY_ID_HEADER, uuid);
   ctx.res.on('close', () => listener.close());
   // A client that stopped reading never lets the error line through: close its socket after a grace.
@@ -46,7 +46,7 @@ function stream(ctx: Koa.Context, uuid: string, listener: SubscriptionListener):
       if (!ctx.res.writableFinished) ctx.res.destroy();
     }, CUT_GRACE_MS).unref();
   });
-  streamNdjson(ctx, listener.lines);
+  streamNdjson(ctx, listener.lines, heartbeatMs);
 }
 
 /**
@@ -58,6 +58,7 @@ export function handleSubscribe(svc: SubscriptionService): Koa.Middleware {
   return async (ctx) => {
     const st = parseStatement(ctx.state.body, 'subscription');
     const from = fromParam(ctx);
+    const heartbeat = heartbeatParam(ctx);
     let uuid: string;
     if (from !== undefined) {
       const found = svc.find(st.sql, st.params);
@@ -72,7 +73,7 @@ export function handleSubscribe(svc: SubscriptionService): Koa.Middleware {
     }
     const listener = svc.listen(uuid, from);
     if (!listener) throw new PatinaError('not-found', `subscription ${uuid} was removed`);
-    stream(ctx, uuid, listener);
+    stream(ctx, uuid, listener, heartbeat);
   };
 }
 
@@ -81,12 +82,13 @@ export function handleResubscribe(svc: SubscriptionService): Koa.Middleware {
   return async (ctx) => {
     const uuid = String(ctx.params.id);
     const from = fromParam(ctx);
+    const heartbeat = heartbeatParam(ctx);
     const listener = svc.listen(uuid, from);
     if (!listener)
       throw new PatinaError(
         'not-found',
         `no subscription with query id ${uuid}; it may have been removed after nobody listened to it; subscribe again with POST /v1/subscriptions`,
       );
-    stream(ctx, uuid, listener);
+    stream(ctx, uuid, listener, heartbeat);
   };
 }

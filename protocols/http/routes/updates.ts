@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type Koa from 'koa';
 import type { TableUpdate, UpdateSink } from '../../../src/live/table-updates';
 import { rowToJson } from '../../../src/engine/values';
-import { errorLine, line } from '../ndjson';
+import { errorLine, heartbeatParam, line } from '../ndjson';
 
 /** What POST /v1/updates/{table} needs: a source of a table's changed keys. */
 export interface UpdateService {
@@ -37,6 +37,7 @@ function render(u: TableUpdate): string {
 export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Koa.Middleware {
   return (ctx) => {
     const res = ctx.res;
+    const heartbeat = heartbeatParam(ctx);
     const stream = new UpdateStream(res, opts.maxBufferedBytes, () =>
       svc.cutOff?.(ctx.params.table, opts.maxBufferedBytes),
     );
@@ -46,7 +47,12 @@ export function handleUpdates(svc: UpdateService, opts: UpdateStreamOptions): Ko
     ctx.set('cache-control', 'no-store');
     ctx.respond = false;
     res.flushHeaders();
-    res.on('close', () => stream.stop());
+    let beat: NodeJS.Timeout | undefined;
+    if (heartbeat !== undefined) beat = setInterval(() => stream.heartbeat(heartbeat), Math.max(250, heartbeat / 4));
+    res.on('close', () => {
+      clearInterval(beat);
+      stream.stop();
+    });
   };
 }
 
@@ -72,6 +78,15 @@ class UpdateStream implements UpdateSink {
     this.#onCutOff = onCutOff;
   }
 
+  #lastWrite = Date.now();
+
+  /** An empty line when nothing was written for `ms` (and nothing waits to be). */
+  heartbeat(ms: number): void {
+    if (this.#done || this.#waiting !== 'no' || Date.now() - this.#lastWrite < ms) return;
+    this.#lastWrite = Date.now();
+    this.#res.write('\n');
+  }
+
   update(u: TableUpdate): void {
     if (this.#done) return;
     const s = render(u);
@@ -94,6 +109,7 @@ class UpdateStream implements UpdateSink {
   #flush() {
     this.#waiting = 'no';
     if (this.#done) return;
+    this.#lastWrite = Date.now();
     const q = this.#pending;
     let i = 0;
     while (i < q.length) {
