@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `npm test`'s set-up (its pretest step): the Debian packages of the real clients the tests drive.
+# Installs the missing ones with apt-get (as root, or through sudo when it needs no password);
+# otherwise says which are missing and the command to run, and stops.
+#
+#   postgresql-client, postgresql  psql, pgbench, pg_dump, and PostgreSQL 15 as the tests' oracle
+#   python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy, python3-pandas
+#                                  the Python drivers and ORM (run with /usr/bin/python3)
+#   pgcli                          its completion and \d
+#   default-jdk-headless, libpostgresql-jdbc-java   pgjdbc (DatabaseMetaData, binary format)
+#   unixodbc, odbc-postgresql      psqlODBC through isql
+#   openssl, curl                  the TLS tests' certificates; HTTPS
+#   prometheus                     promtool checks /metrics
+#   chromium                       the web console's browser test (driven by playwright-core)
+#
+# PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
+set -euo pipefail
+
+pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java"
+
+if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
+if ! command -v dpkg >/dev/null 2>&1; then
+  echo "test set-up: not a Debian system; install the equivalents of: $pkgs" >&2
+  echo "then run again with PATINA_SKIP_TEST_DEPS=1" >&2
+  exit 1
+fi
+
+missing=""
+for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO="sudo"
+else
+  echo "test set-up: these Debian packages are missing:$missing" >&2
+  echo "install them as root:  apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+  echo "(or run the tests anyway with PATINA_SKIP_TEST_DEPS=1; those that need them will fail)" >&2
+  exit 1
+fi
+
+echo "test set-up: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2
