@@ -84,7 +84,10 @@ export interface Equality {
   occ: number;
   /** The column; for an expression, `expr` and `columns` say what to evaluate (column is then the expression's text). */
   column: string;
+  /** The value (the first, for `IN (...)`). */
   value: SqlValue;
+  /** Every value it may equal: `[value]`, or the list of `col IN (v1, v2, ...)`. */
+  values: SqlValue[];
   /** An expression of the row with its column references as `@c1`, `@c2`, ... (in the order of `columns`). */
   expr?: string;
   columns?: string[];
@@ -706,7 +709,7 @@ function analyzeShape(toks: Token[], schema: Schema): Shape | null {
 }
 
 /**
- * The `col = ?`, `col = :name` and `col = literal` conjuncts at the top of WHERE whose comparison is
+ * The `col = ?`, `col = :name`, `col = literal` and `col IN (...)` conjuncts at the top of WHERE whose comparison is
  * a plain equality of stored values: BINARY collation, and a value whose type the column's affinity
  * leaves as it is (a number against a numeric column, text against a text one, anything against
  * none). Anything less sure is left out; the subscription then hears every change of that table.
@@ -730,13 +733,50 @@ function findEqualities(toks: Token[], shape: Shape, schema: Schema, params: Sql
   const out: Equality[] = [];
   for (const c of conjuncts) {
     const eq = c.findIndex((i) => toks[i].text === '=');
-    if (eq < 0) continue;
+    if (eq < 0) {
+      const e = inList(toks, c, shape, schema, params);
+      if (e && !out.some((o) => o.occ === e.occ)) out.push(e);
+      continue;
+    }
     const left = c.slice(0, eq);
     const right = c.slice(eq + 1);
     const e = equality(toks, left, right, shape, schema, params) ?? equality(toks, right, left, shape, schema, params);
     if (e && !out.some((o) => o.occ === e.occ)) out.push(e);
   }
   return out;
+}
+
+/**
+ * `col IN (v1, v2, ...)` (or an expression of the row IN a list) with values as `equality` takes
+ * them: one Equality whose `values` are the list's. NOT IN, a subquery or a value of another kind is
+ * left out.
+ */
+function inList(
+  toks: Token[],
+  c: number[],
+  shape: Shape,
+  schema: Schema,
+  params: SqlParams | undefined,
+): Equality | null {
+  const k = c.findIndex((i) => toks[i].type === 'word' && toks[i].text.toUpperCase() === 'IN');
+  if (k < 1 || toks[c[k - 1]].text.toUpperCase() === 'NOT') return null;
+  if (toks[c[k + 1]]?.text !== '(' || toks[c[c.length - 1]].text !== ')') return null;
+  const items: number[][] = [[]];
+  let d = 0;
+  for (const i of c.slice(k + 2, -1)) {
+    const t = toks[i].text;
+    if (t === '(') d++;
+    if (t === ')') d--;
+    if (d < 0) return null; // the list closed before the conjunct's end
+    if (d === 0 && t === ',') items.push([]);
+    else items[items.length - 1].push(i);
+  }
+  if (d !== 0 || items.some((v) => v.length === 0)) return null;
+  const left = c.slice(0, k);
+  const found = items.map((v) => equality(toks, left, v, shape, schema, params));
+  const first = found[0];
+  if (!first || found.some((e) => !e || e.occ !== first.occ || e.column !== first.column)) return null;
+  return { ...first, values: found.map((e) => e!.value) };
 }
 
 function equality(
@@ -768,7 +808,7 @@ function equality(
     const value = literalValue(toks, val, params);
     // an expression has no affinity: compared as stored (NULL equals nothing)
     if (value === undefined || value === null) return null;
-    return { occ: e.occ, column: e.expr, value, expr: e.expr, columns: e.columns, wholeAs: e.wholeAs };
+    return { occ: e.occ, column: e.expr, value, values: [value], expr: e.expr, columns: e.columns, wholeAs: e.wholeAs };
   }
   if (occ < 0) return null;
   const column = findTable(schema, shape.occurrences[occ].table)?.columns.find(
@@ -780,7 +820,7 @@ function equality(
   const affinity = affinityOf(column.type);
   const numeric = typeof value === 'number' || typeof value === 'bigint';
   if (affinity === 'numeric' ? !numeric : affinity === 'text' ? typeof value !== 'string' : false) return null;
-  return { occ, column: column.name, value };
+  return { occ, column: column.name, value, values: [value] };
 }
 
 /** The value of `?`, `:name` (or @, $) or a number or string literal; undefined for anything else. */

@@ -7,12 +7,12 @@ import type { Subscription } from './subscription';
 /** Changed primary keys: table (lower case) -> encoded key -> key values. */
 export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
 
-/** How one subscription listens to one table: to every change, or through one `column = value`. */
+/** How one subscription listens to one table: to every change, or through `column = value` (or IN a list). */
 interface Listening {
   sub: Subscription;
-  /** The equality's column (or expression text) and encoded value; null: every change of the table wakes it. */
+  /** The equality's column (or expression text) and encoded values (one, or an IN list's); null: every change of the table wakes it. */
   column: string | null;
-  value: string | null;
+  values: string[] | null;
   /** For an expression: the statement that evaluates it on a row's values, and the columns it reads. */
   expr?: { stmt: Database.Statement; columns: string[]; wholeAs: ('integer' | 'real' | 'any')[] };
 }
@@ -36,9 +36,9 @@ interface TableEntry {
 }
 
 /**
- * Which subscriptions a changed row can concern. A subscription whose WHERE pins a column of a
- * table to one value (`col = ?`) is woken by a change of that table only when the row's new value
- * is that value, or when its result holds the row now (the old value matched); every other
+ * Which subscriptions a changed row can concern. A subscription whose WHERE pins a column (or an
+ * expression of the row) of a table to one value (`col = ?`) or a list (`col IN (?, ?)`) is woken by a change of that table only when the row's new value
+ * is one of them, or when its result holds the row now (the old value matched); every other
  * subscription is woken by every change of the tables it reads. The cost of a changed row then
  * follows the subscriptions it can concern, not all subscriptions of its table.
  */
@@ -52,7 +52,7 @@ export class WakeIndex {
     const listening = new Map<string, Listening>();
     const occ = new Map<string, number>();
     const plan = sub.plan;
-    for (const t of plan.tables) listening.set(t, { sub, column: null, value: null });
+    for (const t of plan.tables) listening.set(t, { sub, column: null, values: null });
     for (const e of plan.equalities) {
       const table = plan.occurrences[e.occ].table.toLowerCase();
       // Only when the table appears once: a self-join's other occurrence is not pinned.
@@ -64,7 +64,8 @@ export class WakeIndex {
         if (!stmt) continue;
         expr = { stmt, columns: e.columns!, wholeAs: e.wholeAs! };
       }
-      listening.set(table, { sub, column: e.column, value: encodeKey([e.value]), expr });
+      const values = [...new Set(e.values.map((v) => encodeKey([v])))];
+      listening.set(table, { sub, column: e.column, values, expr });
       occ.set(table, e.occ);
     }
     this.#subs.set(sub, { listening, occ });
@@ -74,19 +75,21 @@ export class WakeIndex {
         entry.all.add(sub);
         continue;
       }
+      let byValue: Map<string, Set<Subscription>>;
       if (l.expr) {
         let x = entry.byExpr.get(l.column);
         if (!x) entry.byExpr.set(l.column, (x = { ...l.expr, values: new Map() }));
-        let subs = x.values.get(l.value!);
-        if (!subs) x.values.set(l.value!, (subs = new Set()));
-        subs.add(sub);
-        continue;
+        byValue = x.values;
+      } else {
+        let values = entry.byValue.get(l.column);
+        if (!values) entry.byValue.set(l.column, (values = new Map()));
+        byValue = values;
       }
-      let values = entry.byValue.get(l.column);
-      if (!values) entry.byValue.set(l.column, (values = new Map()));
-      let subs = values.get(l.value!);
-      if (!subs) values.set(l.value!, (subs = new Set()));
-      subs.add(sub);
+      for (const v of l.values!) {
+        let subs = byValue.get(v);
+        if (!subs) byValue.set(v, (subs = new Set()));
+        subs.add(sub);
+      }
     }
     if (occ.size > 0) for (const key of rows()) this.rowAdded(sub, key);
   }
@@ -106,18 +109,17 @@ export class WakeIndex {
       if (!entry) continue;
       if (l.column === null) {
         entry.all.delete(sub);
-      } else if (l.expr) {
-        const x = entry.byExpr.get(l.column);
-        const subs = x?.values.get(l.value!);
-        subs?.delete(sub);
-        if (subs && subs.size === 0) x!.values.delete(l.value!);
-        if (x && x.values.size === 0) entry.byExpr.delete(l.column);
       } else {
-        const values = entry.byValue.get(l.column);
-        const subs = values?.get(l.value!);
-        subs?.delete(sub);
-        if (subs && subs.size === 0) values!.delete(l.value!);
-        if (values && values.size === 0) entry.byValue.delete(l.column);
+        const byValue = l.expr ? entry.byExpr.get(l.column)?.values : entry.byValue.get(l.column);
+        for (const v of l.values!) {
+          const subs = byValue?.get(v);
+          subs?.delete(sub);
+          if (subs && subs.size === 0) byValue!.delete(v);
+        }
+        if (byValue && byValue.size === 0) {
+          if (l.expr) entry.byExpr.delete(l.column);
+          else entry.byValue.delete(l.column);
+        }
       }
       if (entry.all.size === 0 && entry.byValue.size === 0 && entry.byExpr.size === 0 && entry.holders.size === 0)
         this.#tables.delete(t);

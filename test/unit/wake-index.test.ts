@@ -116,6 +116,43 @@ describe('which subscriptions a change wakes', () => {
     assert.equal(index.reads('users'), false);
   });
 
+  it('finds `col IN (values)` and `expression IN (values)` conjuncts, each value as `=` would take it', () => {
+    const lists = (sql: string, params?: SqlParams) =>
+      plan(sql, params).equalities.map((e) => [e.occ, e.column, e.values]);
+    assert.deepEqual(lists('SELECT id FROM users WHERE team IN (?, ?, 5)', [1, 2]), [[0, 'team', [1, 2, 5]]]);
+    assert.deepEqual(lists('SELECT id FROM users WHERE score > :s AND team IN (:a, :b)', { s: 0, a: 7, b: 8 }), [
+      [0, 'team', [7, 8]],
+    ]);
+    assert.deepEqual(lists('SELECT id FROM users WHERE score > 1 AND team IN (7)'), [[0, 'team', [7]]]);
+    assert.deepEqual(lists('SELECT id FROM users WHERE id % 1000 IN (?, ?)', [3, 4]), [[0, '@c1 % 1000', [3, 4]]]);
+    for (const sql of [
+      'SELECT id FROM users WHERE team NOT IN (1, 2)',
+      'SELECT id FROM users WHERE team IN (SELECT id FROM teams)',
+      "SELECT id FROM users WHERE team IN (1, '2')", // text against an INTEGER column is converted
+      'SELECT id FROM users WHERE team IN (1, score)',
+      'SELECT id FROM users WHERE team IN (1) OR score = 2',
+      "SELECT id FROM notes WHERE body IN ('x')", // NOCASE collation
+    ])
+      assert.deepEqual(lists(sql), [], sql);
+  });
+
+  it('wakes an IN-list subscription for rows whose value is one of its values, or that its result holds', () => {
+    const index = new WakeIndex();
+    const list = sub('SELECT id FROM users WHERE team IN (?, ?)', [2, 3]);
+    const mod = sub('SELECT id FROM users WHERE id % 10 IN (1, 2)');
+    index.add(list, () => ['i10']); // holds user 10
+    index.add(mod, () => []);
+    const woken = (changes: RowChange[]) => [...index.wake(changes).keys()];
+    assert.deepEqual(woken([change('users', [5], { id: 5, team: 3 })]), [list]);
+    assert.deepEqual(woken([change('users', [5], { id: 5, team: 4 })]), []);
+    assert.deepEqual(woken([change('users', [21], { id: 21, team: 2 })]), [list, mod]);
+    assert.deepEqual(woken([change('users', [10], { id: 10, team: 9 })]), [list], 'the old value matched');
+    index.remove(list);
+    assert.deepEqual(woken([change('users', [5], { id: 5, team: 3 })]), []);
+    index.remove(mod);
+    assert.equal(index.reads('users'), false);
+  });
+
   it('wakes a pinned subscription for a row whose new value matches or that its result holds, and others for every change', () => {
     const index = new WakeIndex();
     const two = sub('SELECT id FROM users WHERE team = ?', [2]);
