@@ -12,6 +12,8 @@ const CORPUS: unknown[] = [
   ['SELECT name FROM users WHERE score BETWEEN ? AND ?', [20, 70]],
   ['SELECT id FROM users WHERE score > :min', { ':min': 40 }],
   "SELECT tag, user_id FROM tags WHERE tag IN ('a', 'c')",
+  ['SELECT id, name, team FROM users WHERE team IN (?, ?) AND score > ?', [1, 2, 10]],
+  ['SELECT id FROM users WHERE id % 4 IN (?, 3)', [1]],
   'SELECT * FROM tags WHERE weight > 3',
   'SELECT id * 2 + 1, upper(name), coalesce(team, -1), score / 3.0 FROM users',
   "SELECT id, CASE WHEN score > 50 THEN 'hi' ELSE 'lo' END FROM users WHERE name IS NOT NULL",
