@@ -14,6 +14,7 @@ import { pgDefaultExpr } from './catalog/column-defaults';
 import { typeAlign, typeStorage } from './catalog/type-storage';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from './sqlstate';
+import { Lru } from '../../src/lru';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -53,7 +54,7 @@ export class LocalDb {
   session: SessionFacts | null = null;
   readonly #oids = new Map<string, number>();
   #nextOid = FIRST_OID;
-  readonly #cache = new Map<string, Database.Statement>();
+  readonly #cache = new Lru<string, Database.Statement>(STMT_CACHE);
   #relNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
@@ -650,7 +651,6 @@ export class LocalDb {
     let st = this.#cache.get(sql);
     if (st) return st;
     st = this.db.prepare(sql);
-    if (this.#cache.size >= STMT_CACHE) this.#cache.delete(this.#cache.keys().next().value as string);
     this.#cache.set(sql, st);
     return st;
   }

@@ -25,6 +25,7 @@ import { PgError, pgError, sqlstateOf } from './sqlstate';
 import { arrayOidOf } from './codecs/registry';
 import { OID, PG_TYPES, oidOfDeclType } from './types';
 import { errorFields, log } from '../../src/observability/log';
+import { Lru } from '../../src/lru';
 
 /** What the PG front end needs from the engine. */
 export interface PgEngine {
@@ -485,7 +486,7 @@ export class Session {
   #cursor: ReadCursor | null = null;
   #closed = false;
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
-  readonly #analyses = new Map<string, Analyzed>();
+  readonly #analyses = new Lru<string, Analyzed>(ANALYSES);
   #analysesSchema: Schema | null = null;
   /** LISTEN/NOTIFY; null until the connection wires them. */
   channels: SessionChannels | null = null;
@@ -545,7 +546,6 @@ export class Session {
     }
     analysisCounts.misses++;
     an = this.analyze(tokens(), declaredTypes);
-    if (this.#analyses.size >= ANALYSES) this.#analyses.delete(this.#analyses.keys().next().value as string);
     this.#analyses.set(key, an);
     return an;
   }

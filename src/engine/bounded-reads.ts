@@ -6,6 +6,7 @@ import { PatinaError } from '../errors';
 import { prepareRead, readErrorKind } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
+import { Lru } from '../lru';
 
 interface Bounded {
   stmt: Database.Statement;
@@ -95,7 +96,7 @@ const CACHE = 512;
  */
 export class BoundedReads {
   readonly #db: Database.Database;
-  readonly #verdicts = new Map<string, Bounded | null>();
+  readonly #verdicts = new Lru<string, Bounded | null>(CACHE);
 
   constructor(dbPath: string) {
     this.#db = new Database(dbPath, { readonly: true, fileMustExist: true });
@@ -224,7 +225,6 @@ export class BoundedReads {
     } catch {
       verdict = null; // a worker reports the error
     }
-    if (this.#verdicts.size >= CACHE) this.#verdicts.delete(this.#verdicts.keys().next().value as string);
     this.#verdicts.set(sql, verdict);
     return verdict;
   }

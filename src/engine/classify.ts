@@ -1,6 +1,7 @@
 import { PatinaError } from '../errors';
 import { INTERNAL_PREFIX } from './schema/model';
 import { firstKeyword, significant, tokenize, unquoteIdentifier } from './sql-text';
+import { Lru } from '../lru';
 
 // SQLSTATEs of the refusals below, which the PG front end sends.
 const INSUFFICIENT_PRIVILEGE = '42501';
@@ -58,7 +59,7 @@ export function checkReach(sql: string, where: string): void {
   }
 }
 
-const verdicts = new Map<string, PatinaError | null>();
+const verdicts = new Lru<string, PatinaError | null>(4096);
 
 /** checkReach for a read, remembered per SQL text (point reads repeat the same few statements). */
 export function checkReadReach(sql: string, where: string): void {
@@ -70,7 +71,6 @@ export function checkReadReach(sql: string, where: string): void {
     } catch (err) {
       v = err as PatinaError;
     }
-    if (verdicts.size > 4096) verdicts.clear();
     verdicts.set(sql, v);
   }
   if (v) throw v;
@@ -121,12 +121,10 @@ export function checkWriteStatement(
     );
   checkReach(sql, where);
   if (!TX_WORDS.has(kw)) {
-    if (ACCEPTED.size >= ACCEPTED_MAX) ACCEPTED.delete(ACCEPTED.keys().next().value as string);
     ACCEPTED.set(sql, kw);
   }
   return kw;
 }
 
-/** Statement texts checkWriteStatement accepted (without transaction control), oldest first. */
-const ACCEPTED = new Map<string, string>();
-const ACCEPTED_MAX = 1024;
+/** Statement texts checkWriteStatement accepted (without transaction control), with their keyword. */
+const ACCEPTED = new Lru<string, string>(1024);

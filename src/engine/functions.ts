@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
 import { installPgFunctions } from './pg-functions';
 import { sqlStateError } from '../errors';
+import { Lru } from '../lru';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
@@ -20,7 +21,7 @@ export function installReadFunctions(db: Database.Database): void {
       'patina_id() makes a key only in a write, e.g. INSERT INTO t (id, ...) VALUES (patina_id(), ...) RETURNING id',
     );
   });
-  const cache = new Map<string, RegExp>();
+  const cache = new Lru<string, RegExp>(1000);
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
     if (pattern === null || value === null) return null;
     const key = String(pattern);
@@ -33,7 +34,7 @@ export function installReadFunctions(db: Database.Database): void {
         // A user error, not a fault of the agent: PostgreSQL's invalid_regular_expression.
         throw sqlStateError('2201B', `REGEXP: ${(err as Error).message}`);
       }
-      if (cache.size < 1000) cache.set(key, re);
+      cache.set(key, re);
     }
     return re.test(String(value)) ? 1 : 0;
   });

@@ -5,6 +5,7 @@ import type { ColumnInfo } from './read-protocol';
 import { type SqlParams, narrowInteger } from './values';
 import { secondsSince } from './elapsed';
 import { shareLiterals } from './literals';
+import { Lru } from '../lru';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -69,11 +70,11 @@ export class Writer<C = unknown> {
   readonly db: Database.Database;
   #hooks: CommitHooks<C> | null = null;
   #tail: Promise<void> = Promise.resolve();
-  readonly #cache = new Map<string, Database.Statement>();
+  readonly #cache = new Lru<string, Database.Statement>(STMT_CACHE);
   /** Statements that ran as the shared statement of their shape. */
   sharedRuns = 0;
   /** Shapes of literal writes that did not prepare (a literal where SQL wants one, e.g. VARCHAR(10)). */
-  readonly #unshaped = new Set<string>();
+  readonly #unshaped = new Lru<string, true>(STMT_CACHE);
   #changes: Database.Statement;
   #totalChanges: Database.Statement;
   /** The transaction control statements every write runs, prepared once (exec parses them each time). */
@@ -216,7 +217,7 @@ export class Writer<C = unknown> {
    */
   statement(sql: string, args: unknown[]): { st: Database.Statement; args: unknown[] } {
     const exact = this.#cache.get(sql);
-    if (exact) return { st: this.#cached(sql, exact), args };
+    if (exact) return { st: exact, args };
     if (args.length === 0) {
       const shape = shareLiterals(sql);
       if (shape) {
@@ -233,13 +234,12 @@ export class Writer<C = unknown> {
   /** The statement of a shape, or null (remembered) when the shape does not prepare: its text runs instead. */
   #shape(sql: string): Database.Statement | null {
     const st = this.#cache.get(sql);
-    if (st) return this.#cached(sql, st);
-    if (this.#unshaped.has(sql)) return null;
+    if (st) return st;
+    if (this.#unshaped.get(sql)) return null;
     try {
       return this.#add(sql, this.db.prepare(sql));
     } catch {
-      if (this.#unshaped.size >= STMT_CACHE) this.#unshaped.clear();
-      this.#unshaped.add(sql);
+      this.#unshaped.set(sql, true);
       return null;
     }
   }
@@ -247,7 +247,7 @@ export class Writer<C = unknown> {
   /** A prepared statement, cached by its text. */
   prepare(sql: string): Database.Statement {
     const st = this.#cache.get(sql);
-    if (st) return this.#cached(sql, st);
+    if (st) return st;
     const shape = shareLiterals(sql);
     if (shape) {
       // described by its shape: same columns, and no statement left behind per text
@@ -257,15 +257,8 @@ export class Writer<C = unknown> {
     return this.#add(sql, this.db.prepare(sql));
   }
 
-  #cached(sql: string, st: Database.Statement): Database.Statement {
-    this.#cache.delete(sql); // most recently used last
-    this.#cache.set(sql, st);
-    return st;
-  }
-
   #add(sql: string, st: Database.Statement): Database.Statement {
     this.#cache.set(sql, st);
-    if (this.#cache.size > STMT_CACHE) this.#cache.delete(this.#cache.keys().next().value as string);
     return st;
   }
 

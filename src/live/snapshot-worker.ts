@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { installReadFunctions } from '../engine/functions';
 import type { SnapshotRequest, SnapshotResult } from './snapshot-runner';
+import { Lru } from '../lru';
 
 const { path, positionSql } = workerData as { path: string; positionSql: string };
 const db = new Database(path, { readonly: true, fileMustExist: true });
@@ -12,7 +13,7 @@ db.defaultSafeIntegers(true);
 db.pragma('busy_timeout = 5000');
 installReadFunctions(db);
 const position = db.prepare(positionSql).pluck();
-const cache = new Map<string, Database.Statement>();
+const cache = new Lru<string, Database.Statement>(256);
 
 const bindable = (v: unknown) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v) : v);
 
@@ -25,7 +26,6 @@ parentPort!.on('message', (req: SnapshotRequest) => {
       try {
         let st = cache.get(job.sql);
         if (!st) {
-          if (cache.size > 256) cache.clear();
           cache.set(job.sql, (st = db.prepare(job.sql).raw(true)));
         }
         const p = job.params;

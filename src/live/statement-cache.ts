@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { Lru } from '../lru';
 
 /**
  * Prepared raw statements by SQL text, per connection, at most `max` per connection (the least
@@ -6,7 +7,7 @@ import type Database from 'better-sqlite3';
  */
 export class StatementCache {
   readonly #max: number;
-  readonly #byDb = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+  readonly #byDb = new WeakMap<Database.Database, Lru<string, Database.Statement>>();
 
   constructor(max: number) {
     this.#max = max;
@@ -15,16 +16,12 @@ export class StatementCache {
   /** The statement of `sql` on `db`; a fresh one while the cached one is still being iterated. */
   get(db: Database.Database, sql: string): Database.Statement {
     let stmts = this.#byDb.get(db);
-    if (!stmts) this.#byDb.set(db, (stmts = new Map()));
-    let st = stmts.get(sql);
+    if (!stmts) this.#byDb.set(db, (stmts = new Lru(this.#max)));
+    const st = stmts.get(sql);
     if (st?.busy) return db.prepare(sql).raw(true);
-    if (st) {
-      stmts.delete(sql); // most recently used last
-    } else {
-      st = db.prepare(sql).raw(true);
-      if (stmts.size >= this.#max) stmts.delete(stmts.keys().next().value!);
-    }
-    stmts.set(sql, st);
-    return st;
+    if (st) return st;
+    const fresh = db.prepare(sql).raw(true);
+    stmts.set(sql, fresh);
+    return fresh;
   }
 }

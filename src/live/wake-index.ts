@@ -3,6 +3,7 @@ import type { RowChange } from '../bus/changeset';
 import type { SqlValue } from '../engine/values';
 import { encodeKey } from './keys';
 import type { Subscription } from './subscription';
+import { Lru } from '../lru';
 
 /** Changed primary keys: table (lower case) -> encoded key -> key values. */
 export type ChangedKeys = Map<string, Map<string, SqlValue[]>>;
@@ -221,7 +222,7 @@ export class WakeIndex {
 
   /** A connection of its own that evaluates row expressions (no table: only the values bound). */
   #db: Database.Database | null = null;
-  readonly #evaluators = new Map<string, Database.Statement | null>();
+  readonly #evaluators = new Lru<string, Database.Statement | null>(4096);
 
   /** The statement that evaluates `expr` on bound column values; null when SQLite will not prepare it. */
   #evaluator(expr: string): Database.Statement | null {
@@ -236,7 +237,6 @@ export class WakeIndex {
     } catch {
       st = null; // then the subscription is woken by every change, as before
     }
-    if (this.#evaluators.size >= 4096) this.#evaluators.clear();
     this.#evaluators.set(expr, st);
     return st;
   }

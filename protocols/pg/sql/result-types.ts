@@ -12,6 +12,7 @@
 import { loadModule, parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types';
+import { Lru } from '../../../src/lru';
 
 export interface ResultColumn {
   /** PostgreSQL's name for the column (the alias, the column, the function, `?column?`). */
@@ -406,7 +407,7 @@ export function shapeKey(sql: string): string {
 }
 
 const CACHE_MAX = 1024;
-const cache = new Map<string, ResultColumn[] | null>();
+const cache = new Lru<string, ResultColumn[] | null>(CACHE_MAX);
 let cachedFor: Schema | null = null;
 export const resultTypeStats = { hits: 0, misses: 0 };
 
@@ -433,7 +434,6 @@ export function cachedResultColumns(sql: string, schema: Schema): ResultColumn[]
   }
   resultTypeStats.misses++;
   const cols = resultColumns(key, schema);
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(key, cols);
   return cols;
 }
