@@ -1,19 +1,18 @@
 import type http from 'node:http';
 import type https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type Config, formatAddr, loadConfigFile } from './config/config';
+import { type Config, formatAddr } from './config/config';
 import { Security } from './auth/security';
 import { checkExposure } from './auth/exposure';
-import { reloadable } from './config/reload';
+import { reloadedConfig } from './config/reload';
 import { Engine } from './engine/engine';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
 import { ChangeLogCompactor } from './crdt/change-log';
-import { ClusterIds } from './crdt/cluster-ids';
 import { TableUpdates } from './live/table-updates';
-import { Subscriptions } from './live/subscriptions';
-import { createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
+import { Subscriptions, subscriptionStoreFile } from './live/subscriptions';
+import { closeHttpServer, createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
 import { PgServer } from '../protocols/pg/server';
@@ -21,9 +20,10 @@ import { PatinaError } from './errors';
 import { errorFields, log } from './observability/log';
 import { Metrics } from './observability/metrics';
 import { registerAgentMetrics } from './observability/agent-metrics';
-import { backupDatabase, checkBackupTarget, isBackupCopy } from './ops/backup';
+import { healthDocument } from './observability/health';
+import { backupLogged, checkBackupTarget, isBackupCopy } from './ops/backup';
 import { DatabaseLock } from './ops/db-lock';
-import type { SchemaPlan } from './engine/schema/diff';
+import { type SchemaPlan, planSummary } from './engine/schema/diff';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
@@ -102,7 +102,7 @@ export class Agent {
       // Subscriptions catch up with the data (start-up diff) before the first write can happen.
       const subscriptions = await Subscriptions.open(
         engine,
-        subscriptionStorePath(config.db.path),
+        subscriptionStoreFile(config.db.path),
         config.subscriptions,
       );
       agent.subscriptions = subscriptions;
@@ -145,11 +145,6 @@ export class Agent {
         },
         { bodyLimit: config.api.bodyLimit, queryTimeoutSeconds: config.api.queryTimeoutSeconds },
       );
-      app.on('error', (err, ctx) => {
-        // A client that went away mid-stream is not a fault of the agent.
-        if (CLIENT_GONE.has((err as { code?: string }).code ?? '')) return;
-        log.error({ ...errorFields(err), method: ctx?.method, path: ctx?.path }, 'HTTP request failed');
-      });
       agent.#http = await listenHttp(app, config.api.addr.host, config.api.addr.port, security.apiTls);
       // LISTEN patina_updates_<table> on the PG port hears the same table update streams as HTTP
       if (config.api.pg.length > 0)
@@ -206,17 +201,8 @@ export class Agent {
   }
 
   health(): Record<string, unknown> {
-    return {
-      status: 'ok',
-      uptime_seconds: Math.round((Date.now() - this.#started) / 1000),
-      tables: [...this.engine.schema.tables.keys()],
-      reads: this.engine.readStats(),
-      ...(this.cluster ? this.cluster.health() : {}),
-      update_streams: this.updates?.streams ?? 0,
-      subscriptions: this.subscriptions?.stats(true) ?? null,
-      security: this.security.describe(),
-      ...(this.capture ? { patina_id: this.#idTag(this.capture) } : {}),
-    };
+    const { engine, cluster, updates, subscriptions, security, capture } = this;
+    return healthDocument({ started: this.#started, engine, cluster, updates, subscriptions, security, capture });
   }
 
   /**
@@ -225,26 +211,10 @@ export class Agent {
    * A secret or certificate that cannot be read refuses the reload and keeps the current ones.
    */
   async reload(): Promise<Record<string, unknown>> {
-    if (this.config.source) {
-      // Only what reload re-reads is taken from the file; the rest needs a restart.
-      const taken = reloadable(this.config, loadConfigFile(this.config.source));
-      const next = { ...this.config, ...taken };
-      checkExposure(next); // a reload must not take the auth off an exposed port either
-      this.security.reload(next);
-      Object.assign(this.config, taken);
-    } else {
-      this.security.reload(this.config);
-    }
+    const next = reloadedConfig(this.config); // only what reload re-reads; the rest needs a restart
+    this.security.reload(next);
+    Object.assign(this.config, next);
     return { ...(await this.reloadSchema()), security: this.security.describe() };
-  }
-
-  /** patina_id()'s tag, and the peers whose site id gives the same one (their ids could equal ours). */
-  #idTag(capture: ChangeCapture): Record<string, unknown> {
-    const peers = (this.cluster?.members() ?? [])
-      .map((m) => m.actor_id)
-      .filter((a): a is string => typeof a === 'string' && a !== capture.actor);
-    const shared = peers.filter((a) => ClusterIds.tagOf(Buffer.from(a, 'hex')) === capture.ids.tag);
-    return { tag: Number(capture.ids.tag), shared_with: shared };
   }
 
   async reloadSchema(): Promise<Record<string, unknown>> {
@@ -256,12 +226,7 @@ export class Agent {
       throw err;
     }
     logSchemaPlan('schema reloaded', plan);
-    return {
-      created_tables: plan.createdTables,
-      added_columns: plan.addedColumns.map((c) => `${c.table}.${c.column}`),
-      created_indexes: plan.createdIndexes,
-      dropped_indexes: plan.droppedIndexes,
-    };
+    return planSummary(plan);
   }
 
   /** Stops accepting, lets in-flight writes finish, closes the database. */
@@ -272,14 +237,7 @@ export class Agent {
       await this.#pg?.stop();
       this.updates?.close();
       this.subscriptions?.endListeners();
-      if (server) {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          // Streams (queries, subscriptions) would hold the server open; end them after a grace period.
-          setTimeout(() => server.closeAllConnections(), 2000).unref();
-        });
-      }
+      if (server) await closeHttpServer(server);
       await this.subscriptions?.close(1500);
       await this.#compactor?.close();
       await this.engine.close();
@@ -290,39 +248,11 @@ export class Agent {
   }
 
   /** An online copy of the database to `file` (absolute, new) while writes go on; see src/ops/backup.ts. */
-  async backup(
-    file: string,
-    onProgress: (p: { bytesDone: number; bytesTotal: number }) => void,
-  ): Promise<Record<string, unknown>> {
-    const actor = this.capture?.actor ?? null;
-    log.info({ file }, 'backup started');
-    try {
-      const r = await backupDatabase(this.engine.path, file, { actor, at: new Date().toISOString() }, onProgress);
-      log.info({ file, bytes: r.bytes, seconds: r.seconds }, 'backup written');
-      return { path: r.path, bytes: r.bytes, seconds: Math.round(r.seconds * 1000) / 1000, actor_id: actor };
-    } catch (err) {
-      log.error({ ...errorFields(err), file }, 'backup failed');
-      throw err;
-    }
+  backup(file: string, onProgress: (p: { bytesDone: number; bytesTotal: number }) => void) {
+    return backupLogged(this.engine.path, file, this.capture?.actor ?? null, onProgress);
   }
 }
 
-const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED']);
-
 function logSchemaPlan(msg: string, plan: SchemaPlan): void {
-  if (plan.statements.length === 0) return;
-  log.info(
-    {
-      created_tables: plan.createdTables,
-      added_columns: plan.addedColumns.map((c) => `${c.table}.${c.column}`),
-      created_indexes: plan.createdIndexes,
-      dropped_indexes: plan.droppedIndexes,
-    },
-    msg,
-  );
-}
-
-/** Subscriptions are kept beside the database, never in the replicated data file. */
-function subscriptionStorePath(dbPath: string): string {
-  return dbPath === ':memory:' ? ':memory:' : `${dbPath}.subscriptions`;
+  if (plan.statements.length > 0) log.info(planSummary(plan), msg);
 }

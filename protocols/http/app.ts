@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type { Role } from '../../src/auth/roles';
 import type { TlsMaterial } from '../../src/auth/tls-material';
 import { TCP_KEEPALIVE_IDLE_MS } from '../../src/config/config';
+import { errorFields, log } from '../../src/observability/log';
 import { type WriteAdmission, admitWrites } from './admission';
 import { type HttpAuthority, bearerAuth } from './auth';
 import { jsonBody } from './body';
@@ -63,6 +64,11 @@ export interface HttpOptions {
 export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
   const app = new Koa();
   app.silent = true;
+  app.on('error', (err, ctx) => {
+    // A client that went away mid-stream is not a fault of the agent.
+    if (CLIENT_GONE.has((err as { code?: string }).code ?? '')) return;
+    log.error({ ...errorFields(err), method: ctx?.method, path: ctx?.path }, 'HTTP request failed');
+  });
   const router = new Router();
   const json = jsonBody(opts.bodyLimit);
 
@@ -117,6 +123,21 @@ export function createHttpApp(svc: HttpServices, opts: HttpOptions): Koa {
 function underConsole(router: Koa.Middleware<any, any>): Koa.Middleware {
   const mw = router as Koa.Middleware;
   return (ctx, next) => (ctx.path === '/console' || ctx.path.startsWith('/console/') ? mw(ctx, next) : next());
+}
+
+/** Socket errors of a client that went away (not faults of the agent, never logged). */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED']);
+
+/**
+ * Stops the HTTP server: no new connections, idle ones closed at once, and streams (queries,
+ * subscriptions), which would hold it open, ended after `graceMs`.
+ */
+export function closeHttpServer(server: http.Server, graceMs = 2000): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), graceMs).unref();
+  });
 }
 
 /**

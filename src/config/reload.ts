@@ -1,4 +1,5 @@
-import type { Config } from './config';
+import { checkExposure } from '../auth/exposure';
+import { type Config, loadConfigFile } from './config';
 
 /**
  * What a reload takes from a freshly read config file: the tokens, PostgreSQL users and passwords,
@@ -20,4 +21,17 @@ export function reloadable(current: Config, fresh: Config): Pick<Config, 'api' |
     tls: current.gossip.tls && fresh.gossip?.tls ? fresh.gossip.tls : current.gossip.tls,
   };
   return { api, gossip };
+}
+
+/**
+ * The config `patina reload` goes on with: the running one with the reloadable parts of its config
+ * file, when there is one; else the running one (its files and variables are read again by the
+ * security). Refused when the result would expose a port without auth; the running config is not
+ * touched (the caller takes the result once the security accepted it).
+ */
+export function reloadedConfig(config: Config): Config {
+  if (!config.source) return config;
+  const next = { ...config, ...reloadable(config, loadConfigFile(config.source)) };
+  checkExposure(next); // a reload must not take the auth off an exposed port either
+  return next;
 }

@@ -61,6 +61,11 @@ const PAGE = 512;
  * connection of its own (see matcher.ts), logs the changes in the store and only then hands them
  * to the listeners.
  */
+/** Where subscriptions are kept: beside the database, never in the replicated data file. */
+export function subscriptionStoreFile(dbPath: string): string {
+  return dbPath === ':memory:' ? ':memory:' : `${dbPath}.subscriptions`;
+}
+
 export class Subscriptions {
   readonly #engine: LiveEngine;
   readonly #store: SubscriptionStore;

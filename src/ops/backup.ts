@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { PatinaError } from '../errors';
+import { errorFields, log } from '../observability/log';
 
 /** The meta key that marks a file as a backup not yet restored (an agent refuses to open it as it is). */
 export const BACKUP_MARK = 'backup_of';
@@ -99,5 +100,23 @@ function size(file: string): number {
     return fs.statSync(file).size;
   } catch {
     return 0;
+  }
+}
+
+/** POST /v1/admin/backup and `patina backup`: backupDatabase with its start, end or failure logged. */
+export async function backupLogged(
+  dbPath: string,
+  file: string,
+  actor: string | null,
+  onProgress: (p: BackupProgress) => void,
+): Promise<Record<string, unknown>> {
+  log.info({ file }, 'backup started');
+  try {
+    const r = await backupDatabase(dbPath, file, { actor, at: new Date().toISOString() }, onProgress);
+    log.info({ file, bytes: r.bytes, seconds: r.seconds }, 'backup written');
+    return { path: r.path, bytes: r.bytes, seconds: Math.round(r.seconds * 1000) / 1000, actor_id: actor };
+  } catch (err) {
+    log.error({ ...errorFields(err), file }, 'backup failed');
+    throw err;
   }
 }

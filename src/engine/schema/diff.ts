@@ -107,3 +107,13 @@ export function planSchema(current: Schema, desired: Schema): SchemaPlan {
   }
   return plan;
 }
+
+/** What a plan changed, as `patina reload` answers it and the log says it. */
+export function planSummary(plan: SchemaPlan): Record<string, string[]> {
+  return {
+    created_tables: plan.createdTables,
+    added_columns: plan.addedColumns.map((c) => `${c.table}.${c.column}`),
+    created_indexes: plan.createdIndexes,
+    dropped_indexes: plan.droppedIndexes,
+  };
+}
