@@ -18,7 +18,7 @@ const BOOL_COLUMNS = new Set(
 );
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
-import { type Tok, rewriteGreatestLeast, rewriteLike, rewriteNullOrder } from './sql/pg-semantics';
+import { type Tok, rewriteGreatestLeast, rewriteLike, rewriteNullOrder, rewriteValuesAlias } from './sql/pg-semantics';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
 export interface DialectContext {
@@ -284,6 +284,7 @@ const BARE_FUNCTIONS = new Set([
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
   toks = rewriteInsertDefaults(toks, ctx);
+  toks = rewriteValuesAlias(toks);
   toks = rewriteLike(toks);
   toks = rewriteNullOrder(toks, ctx.notNull ?? (() => false));
   toks = rewriteGreatestLeast(toks);

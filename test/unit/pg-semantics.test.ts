@@ -2,7 +2,13 @@
 // (test/pg/semantics-oracle.test.ts runs the same meanings against PostgreSQL 15).
 import assert from 'node:assert/strict';
 import { lexPg } from '../../protocols/pg/lexer';
-import { rewriteGreatestLeast, rewriteLike, rewriteNullOrder, type Tok } from '../../protocols/pg/sql/pg-semantics';
+import {
+  rewriteGreatestLeast,
+  rewriteLike,
+  rewriteNullOrder,
+  rewriteValuesAlias,
+  type Tok,
+} from '../../protocols/pg/sql/pg-semantics';
 import { likeToGlob } from '../../src/engine/pg-functions';
 
 const toks = (sql: string) => lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
@@ -65,5 +71,18 @@ describe('PostgreSQL meanings kept in SQLite', () => {
       'SELECT max ( coalesce ( ( a ) , ( b ) ) , coalesce ( ( b ) , ( a ) ) )',
     );
     assert.equal(text(rewriteGreatestLeast(toks('SELECT least(x)'))), 'SELECT ( x )');
+  });
+
+  it('a VALUES list with column names in its alias becomes a subquery naming column1, column2, ...', () => {
+    assert.equal(
+      text(rewriteValuesAlias(toks("SELECT * FROM (VALUES (1, 'a')) AS v(n, s)"))),
+      "SELECT * FROM ( SELECT column1 AS n , column2 AS s FROM ( VALUES ( 1 , 'a' ) ) ) AS v",
+    );
+    assert.equal(
+      text(rewriteValuesAlias(toks('SELECT * FROM (VALUES (1)) v("X")'))),
+      'SELECT * FROM ( SELECT column1 AS "X" FROM ( VALUES ( 1 ) ) ) AS v',
+    );
+    for (const sql of ['SELECT * FROM (VALUES (1)) AS v', 'INSERT INTO t (a) VALUES (1)', 'SELECT f((VALUES (1)))'])
+      assert.equal(text(rewriteValuesAlias(toks(sql))), text(toks(sql)), sql);
   });
 });

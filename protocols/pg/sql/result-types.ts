@@ -149,16 +149,44 @@ function typeDisplayName(t: Node): string {
   return canonical ?? names[names.length - 1] ?? '?column?';
 }
 
-/** The tables of a FROM list: alias (or name) → table name, lower case. */
-type Scope = Map<string, string>;
+/**
+ * The sources of a FROM list: alias (or name) → a table name (lower case), or the columns of a
+ * subquery or VALUES list in FROM (`(VALUES (1, 'a')) AS v(n, s)`), typed as PostgreSQL types them.
+ */
+type Scope = Map<string, string | ResultColumn[]>;
 
-function scopeOf(from: Node[] | undefined, scope: Scope): void {
+function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
       const rel = String(f.RangeVar.relname).toLowerCase();
       scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
-    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope);
+    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
+    else if (f.RangeSubselect?.alias && !f.RangeSubselect.lateral) {
+      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);
+      if (!cols) continue;
+      const names = strings(f.RangeSubselect.alias.colnames);
+      scope.set(
+        String(f.RangeSubselect.alias.aliasname).toLowerCase(),
+        cols.map((c, i) => ({ name: names[i] ?? c.name, oid: c.oid })),
+      );
+    }
   }
+}
+
+/** The columns of a subquery in FROM: a VALUES list (column1, ... typed by its rows) or a SELECT. */
+function subqueryColumns(s: Node, schema: Schema): ResultColumn[] | null {
+  if (!s) return null;
+  if (s.valuesLists) {
+    const typer = new Typer(schema, new Map());
+    const rows: Node[][] = s.valuesLists.map((r: Node) => r.List?.items ?? []);
+    const width = rows[0]?.length ?? 0;
+    if (rows.some((r) => r.length !== width)) return null;
+    return rows[0].map((_, i) => ({
+      name: `column${i + 1}`,
+      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : promote(a, b))),
+    }));
+  }
+  return selectTypes(s, schema);
 }
 
 class Typer {
@@ -174,6 +202,14 @@ class Typer {
       fields.length >= 2 ? [this.scope.get(fields[fields.length - 2].toLowerCase())] : [...this.scope.values()];
     let found = 0;
     for (const t of tables) {
+      if (Array.isArray(t)) {
+        const col = t.find((c) => c.name.toLowerCase() === name);
+        if (col) {
+          if (found) return 0;
+          found = col.oid;
+        }
+        continue;
+      }
       const col = t ? this.schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
       if (col) {
         if (found) return 0; // ambiguous: SQLite will say so
@@ -367,12 +403,21 @@ function promote(a: number, b: number): number {
 function selectTypes(s: Node, schema: Schema): ResultColumn[] | null {
   if (!s.targetList || s.op !== 'SETOP_NONE') return null;
   const scope: Scope = new Map();
-  scopeOf(s.fromClause, scope);
+  scopeOf(s.fromClause, scope, schema);
   const typer = new Typer(schema, scope);
   const out: ResultColumn[] = [];
   for (const t of s.targetList) {
     const r = t.ResTarget;
-    if (!r || r.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return null;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (fields?.some((f: Node) => f.A_Star)) {
+      // `*` (or `v.*`) only over sources whose columns are known here: subqueries and VALUES lists
+      const sources =
+        fields.length === 1 ? [...scope.values()] : [scope.get(String(fields[0].String?.sval).toLowerCase())];
+      if (sources.length === 0 || !sources.every((x) => Array.isArray(x))) return null;
+      for (const x of sources as ResultColumn[][]) out.push(...x);
+      continue;
+    }
+    if (!r) return null;
     out.push({ name: r.name ?? typer.name(r.val), oid: typer.type(r.val) });
   }
   return out;
