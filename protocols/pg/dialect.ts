@@ -18,6 +18,7 @@ const BOOL_COLUMNS = new Set(
 );
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
+import { isOp, isPunct, isWord } from './sql/tokens';
 import { type Tok, rewriteGreatestLeast, rewriteLike, rewriteNullOrder, rewriteValuesAlias } from './sql/pg-semantics';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
@@ -32,11 +33,6 @@ export interface DialectContext {
   /** Whether every schema table with a column of this name declares it NOT NULL (false when none has it). */
   notNull?: (column: string) => boolean;
 }
-
-const isWord = (t: Tok | undefined, w?: string) =>
-  t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
-const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
-const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
 
 /** Words that end an operand rather than name a function before '('. */
 const NOT_FUNCTIONS = new Set([

@@ -5,19 +5,7 @@
 // count and each `o.n` is its expression: the join is dropped and every `o.col` becomes `(expr)`.
 import type { PgToken } from './lexer';
 import { identName } from './lexer';
-
-const word = (t: PgToken | undefined, w: string) => t !== undefined && t.type === 'word' && t.text.toUpperCase() === w;
-const punct = (t: PgToken | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
-
-/** Index of the ')' matching the '(' at toks[i], or -1. */
-function closer(toks: PgToken[], i: number): number {
-  let depth = 0;
-  for (; i < toks.length; i++) {
-    if (punct(toks[i], '(')) depth++;
-    else if (punct(toks[i], ')') && --depth === 0) return i;
-  }
-  return -1;
-}
+import { closer, isPunct, isWord } from './sql/tokens';
 
 /** The top-level comma-separated items of toks[from, to). */
 function items(toks: PgToken[], from: number, to: number): PgToken[][] {
@@ -25,9 +13,9 @@ function items(toks: PgToken[], from: number, to: number): PgToken[][] {
   let depth = 0;
   for (let i = from; i < to; i++) {
     const t = toks[i];
-    if (punct(t, '(')) depth++;
-    else if (punct(t, ')')) depth--;
-    if (depth === 0 && punct(t, ',')) out.push([]);
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    if (depth === 0 && isPunct(t, ',')) out.push([]);
     else out[out.length - 1].push(t);
   }
   return out;
@@ -38,10 +26,10 @@ function items(toks: PgToken[], from: number, to: number): PgToken[][] {
  * into references to the expressions themselves; tokens without a LATERAL come back unchanged.
  */
 export function inlineLateralRows(toks: PgToken[]): PgToken[] {
-  if (!toks.some((t) => word(t, 'LATERAL'))) return toks;
+  if (!toks.some((t) => isWord(t, 'LATERAL'))) return toks;
   for (let i = 0; i < toks.length; i++) {
-    if (!word(toks[i], 'LATERAL') || !punct(toks[i + 1], '(') || !word(toks[i + 2], 'SELECT')) continue;
-    const start = word(toks[i - 1], 'JOIN') ? (word(toks[i - 2], 'CROSS') ? i - 2 : i - 1) : -1;
+    if (!isWord(toks[i], 'LATERAL') || !isPunct(toks[i + 1], '(') || !isWord(toks[i + 2], 'SELECT')) continue;
+    const start = isWord(toks[i - 1], 'JOIN') ? (isWord(toks[i - 2], 'CROSS') ? i - 2 : i - 1) : -1;
     const close = closer(toks, i + 1);
     if (start < 0 || close < 0) continue;
     const body = items(toks, i + 3, close);
@@ -49,25 +37,25 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
     const hasFrom = toks
       .slice(i + 3, close)
       .some((t) =>
-        punct(t, '(') ? (depth++, false) : punct(t, ')') ? (depth--, false) : depth === 0 && word(t, 'FROM'),
+        isPunct(t, '(') ? (depth++, false) : isPunct(t, ')') ? (depth--, false) : depth === 0 && isWord(t, 'FROM'),
       );
     let j = close + 1;
-    if (word(toks[j], 'AS')) j++;
+    if (isWord(toks[j], 'AS')) j++;
     const alias = toks[j];
-    if (hasFrom || !alias || (alias.type !== 'word' && alias.type !== 'quoted') || !punct(toks[j + 1], '(')) continue;
+    if (hasFrom || !alias || (alias.type !== 'word' && alias.type !== 'quoted') || !isPunct(toks[j + 1], '(')) continue;
     const colsEnd = closer(toks, j + 1);
     if (colsEnd < 0) continue;
     const cols = items(toks, j + 2, colsEnd).map((c) => (c.length === 1 ? identName(c[0]) : ''));
     if (cols.length !== body.length || cols.includes('')) continue;
     let end = colsEnd + 1;
-    if (word(toks[end], 'ON') && word(toks[end + 1], 'TRUE')) end += 2;
+    if (isWord(toks[end], 'ON') && isWord(toks[end + 1], 'TRUE')) end += 2;
     const name = identName(alias);
     const rest = [...toks.slice(0, start), ...toks.slice(end)];
     const out: PgToken[] = [];
     for (let k = 0; k < rest.length; k++) {
       const t = rest[k];
       const col =
-        (t.type === 'word' || t.type === 'quoted') && identName(t) === name && punct(rest[k + 1], '.') && rest[k + 2]
+        (t.type === 'word' || t.type === 'quoted') && identName(t) === name && isPunct(rest[k + 1], '.') && rest[k + 2]
           ? cols.indexOf(identName(rest[k + 2]))
           : -1;
       if (col >= 0) {

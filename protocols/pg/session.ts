@@ -1452,7 +1452,6 @@ function planLines(rows: unknown[][]): string[] {
   return lines.length > 0 ? lines : ['(no plan)'];
 }
 
-/** The declared type of a schema column, in `table` when named, else the first table that has it. */
 const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
 /** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
 function notNullEverywhere(schema: Schema, column: string): boolean {
@@ -1467,6 +1466,7 @@ function notNullEverywhere(schema: Schema, column: string): boolean {
   return v;
 }
 
+/** The declared type of a schema column, in `table` when named, else the first table that has it. */
 function columnType(schema: Schema, table: string | null, column: string): string | null {
   for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
     const c = t?.columns.find((c) => c.name.toLowerCase() === column);

@@ -138,6 +138,12 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT c.name, v.rank FROM customers c JOIN (VALUES (1, 10), (2, 20)) AS v(id, rank) ON v.id = c.id ORDER BY 2',
     ])
       await same(sql);
+    // an error in such a query is the error it is, not a refusal of the construct
+    for (const c of [patina, postgres])
+      await assert.rejects(
+        c.query('SELECT nope FROM (VALUES (1)) AS v (a)'),
+        (e: { code?: string; message: string }) => e.code === '42703' && /nope/.test(e.message),
+      );
     const p = await patina.query('SELECT * FROM (VALUES (1, 2)) AS v (a, b)');
     assert.deepEqual(
       p.fields.map((f) => f.name),

@@ -11,25 +11,10 @@
 // - greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is).
 // - A VALUES list in FROM names its columns in its alias, `(VALUES (1, 'a')) AS v(n, s)`, which
 //   SQLite's grammar lacks: it becomes `(SELECT column1 AS n, column2 AS s FROM (VALUES ...)) AS v`.
-import type { PgToken } from '../lexer';
 import { pgError } from '../sqlstate';
+import { type Tok, closer, isOp, isPunct, isWord } from './tokens';
 
-export type Tok = PgToken | { type: 'group'; text: string };
-
-const isWord = (t: Tok | undefined, w?: string) =>
-  t !== undefined && t.type === 'word' && (w === undefined || t.text.toUpperCase() === w);
-const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
-const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
-
-/** Index of the ')' matching the '(' at toks[i], or -1 when it is not closed. */
-function closer(toks: Tok[], i: number): number {
-  let depth = 0;
-  for (; i < toks.length; i++) {
-    if (isPunct(toks[i], '(')) depth++;
-    else if (isPunct(toks[i], ')') && --depth === 0) return i;
-  }
-  return -1;
-}
+export type { Tok };
 
 /** Words that end an operand (a pattern, an ORDER BY term) rather than name a column. */
 const OPERAND_ENDS = new Set([

@@ -53,8 +53,6 @@ function find(n: Node): string | null {
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
   if (n.RangeTableSample) return 'TABLESAMPLE';
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral) return 'LATERAL';
-  if (n.RangeSubselect?.alias?.colnames && n.RangeSubselect.subquery?.SelectStmt?.valuesLists)
-    return 'column names for a VALUES list in FROM (AS v(a, b))|name the columns in the first row: (SELECT 1 AS a, 2 AS b UNION ALL VALUES (3, 4))';
   if (n.MergeStmt) return 'MERGE';
   if (n.A_Expr) {
     const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
