@@ -12,6 +12,7 @@
 import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
 import type { SqlValue } from '../../src/engine/values';
 import { pgError } from './sqlstate';
+import { Lru } from '../../src/lru';
 
 /** More statements than this and the block takes the writer instead (replays grow with the square). */
 export const DEFERRED_STEPS = 64;
@@ -26,8 +27,19 @@ interface Step {
   writes: boolean;
 }
 
+/** tablesNamed's answers per set of table names (a schema), by SQL text: a block's statements repeat. */
+const NAMED = new WeakMap<ReadonlySet<string>, Lru<string, Set<string>>>();
+
 /** The schema tables an SQL text names (by its identifiers; a name inside a string only costs a replay). */
 export function tablesNamed(sql: string, tables: ReadonlySet<string>): Set<string> {
+  let known = NAMED.get(tables);
+  if (!known) NAMED.set(tables, (known = new Lru(1024)));
+  let out = known.get(sql);
+  if (!out) known.set(sql, (out = scanTables(sql, tables)));
+  return out;
+}
+
+function scanTables(sql: string, tables: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const m of sql.matchAll(/"((?:[^"]|"")+)"|([A-Za-z_][A-Za-z0-9_$]*)/g)) {
     const name = (m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]).toLowerCase();

@@ -78,7 +78,10 @@ export class Writer<C = unknown> {
   #changes: Database.Statement;
   #totalChanges: Database.Statement;
   /** The transaction control statements every write runs, prepared once (exec parses them each time). */
-  readonly control: Record<'begin' | 'commit' | 'savepoint' | 'release' | 'rollbackTo', Database.Statement>;
+  readonly control: Record<
+    'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo',
+    Database.Statement
+  >;
   #commits = 0;
   #persistCommits: ((n: number) => void) | null = null;
   readonly #commitListeners: (() => void)[] = [];
@@ -93,6 +96,7 @@ export class Writer<C = unknown> {
     this.control = {
       begin: db.prepare('BEGIN IMMEDIATE'),
       commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
       savepoint: db.prepare('SAVEPOINT patina_unit'),
       release: db.prepare('RELEASE patina_unit'),
       rollbackTo: db.prepare('ROLLBACK TO patina_unit'),
@@ -398,12 +402,15 @@ export class WriterLease<C> {
     const db = this.#w.db;
     const hooks = this.#w._hooks();
     const c = this.#w.control;
-    if (savepoint || discard) c.savepoint.run();
+    if (savepoint) c.savepoint.run();
     try {
       if (discard) {
+        // Without a savepoint (a try-out alone in its group), the group's ROLLBACK undoes it.
         const value = hooks ? hooks.quietly(fn) : fn();
-        c.rollbackTo.run();
-        c.release.run();
+        if (savepoint) {
+          c.rollbackTo.run();
+          c.release.run();
+        }
         return { ok: true, value, change: null };
       }
       const value = fn();
@@ -411,7 +418,7 @@ export class WriterLease<C> {
       if (savepoint) c.release.run();
       return { ok: true, value, change };
     } catch (error) {
-      if ((savepoint || discard) && db.inTransaction) {
+      if (savepoint && db.inTransaction) {
         c.rollbackTo.run();
         c.release.run();
         hooks?.unitRolledBack();
@@ -457,6 +464,13 @@ export class WriterLease<C> {
         continue;
       }
       if (!db.inTransaction) return; // the one member failed and rolled back
+      if (done.every((d) => d.m.discard)) {
+        // Only try-outs: nothing to keep. A COMMIT would write the pages they touched and undid to the
+        // WAL again, and count a commit that changed nothing.
+        this.rollback();
+        for (const d of done) d.m.resolve({ value: d.value, change: null });
+        return;
+      }
       try {
         this.commitUnits(done.flatMap((d) => (d.change === null ? [] : [d.change])));
       } catch (err) {
@@ -469,7 +483,8 @@ export class WriterLease<C> {
   }
 
   rollback(): void {
-    if (this.#w.db.inTransaction) this.#w.db.exec('ROLLBACK');
+    if (this.#w.db.inTransaction) this.#w.control.rollback.run();
+    this.#changesAtBegin = null;
     this.#w._hooks()?.afterRollback();
   }
 
