@@ -19,7 +19,14 @@ const BOOL_COLUMNS = new Set(
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
 import { isOp, isPunct, isWord } from './sql/tokens';
-import { type Tok, rewriteGreatestLeast, rewriteLike, rewriteNullOrder, rewriteValuesAlias } from './sql/pg-semantics';
+import {
+  type Tok,
+  rewriteGreatestLeast,
+  rewriteJsonbOps,
+  rewriteLike,
+  rewriteNullOrder,
+  rewriteValuesAlias,
+} from './sql/pg-semantics';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
 export interface DialectContext {
@@ -284,6 +291,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteLike(toks);
   toks = rewriteNullOrder(toks, ctx.notNull ?? (() => false));
   toks = rewriteGreatestLeast(toks);
+  toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
   toks = rewriteWords(toks, ctx, local);
   toks = rewriteArrays(toks);

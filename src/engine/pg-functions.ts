@@ -1,5 +1,6 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
+import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
 // forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
@@ -156,4 +157,55 @@ export function installPgFunctions(db: Database.Database): void {
         : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive),
     );
   db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
+  installJsonbOperators(db);
+}
+
+/** A jsonb operand: its parsed value, or 22P02 as PostgreSQL answers text that is no JSON. */
+function jsonOperand(x: unknown): Json {
+  try {
+    return parseJson(typeof x === 'string' ? x : String(x));
+  } catch {
+    throw pgFail('22P02', `invalid input syntax for type json: ${JSON.stringify(String(x)).slice(0, 80)}`);
+  }
+}
+
+/** A text[] operand (a path, a list of keys), or null when one of its elements is NULL. */
+function textArray(x: unknown): string[] | null {
+  const xs = arrayElements(x);
+  return xs.some((e) => e === null) ? null : xs.map(String);
+}
+
+/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/pg-semantics.ts calls them). */
+function installJsonbOperators(db: Database.Database): void {
+  const fn = (name: string, f: (a: unknown, b: unknown) => unknown) =>
+    db.function(name, { deterministic: true }, (a: unknown, b: unknown) =>
+      a === null || b === null ? null : (f(a, b) as number),
+    );
+  const bool = (b: boolean) => (b ? 1 : 0);
+  fn('__pg_jsonb_contains', (a, b) => bool(jsonbContains(jsonOperand(a), jsonOperand(b))));
+  fn('__pg_jsonb_contained', (a, b) => bool(jsonbContains(jsonOperand(b), jsonOperand(a))));
+  fn('__pg_jsonb_exists', (a, k) => bool(jsonbHasKey(jsonOperand(a), String(k))));
+  fn('__pg_jsonb_exists_any', (a, ks) => {
+    const v = jsonOperand(a);
+    return bool(arrayElements(ks).some((k) => k !== null && jsonbHasKey(v, String(k))));
+  });
+  fn('__pg_jsonb_exists_all', (a, ks) => {
+    const v = jsonOperand(a);
+    return bool(arrayElements(ks).every((k) => k === null || jsonbHasKey(v, String(k))));
+  });
+  fn('__pg_jsonb_path', (a, p) => {
+    const path = textArray(p);
+    const v = path && jsonbPath(jsonOperand(a), path);
+    return v === undefined || path === null ? null : printJsonb(v);
+  });
+  fn('__pg_jsonb_path_text', (a, p) => {
+    const path = textArray(p);
+    const v = path && jsonbPath(jsonOperand(a), path);
+    if (v === undefined || v === null || path === null) return null;
+    return typeof v === 'string' ? v : printJsonb(v);
+  });
+  fn('__pg_jsonb_delete_path', (a, p) => {
+    const path = textArray(p);
+    return path === null ? null : printJsonb(jsonbDeletePath(jsonOperand(a), path));
+  });
 }

@@ -37,16 +37,22 @@ export function createDatabase(port: number, name: string): void {
   assert.equal(r.status, 0, `CREATE DATABASE ${name}: ${r.stderr}`);
 }
 
-/** Starts both servers with the schema (and the fixture's rows when `rows`). */
-export async function startCatalogPair(opts: { rows?: boolean } = {}): Promise<CatalogPair> {
+/**
+ * Starts both servers with the fixture's schema (and its rows when `rows`), or with a schema of the
+ * test's own: `schemas` as Patina's schema file and PostgreSQL's DDL, then `rows` run on both.
+ */
+export async function startCatalogPair(
+  opts: { rows?: boolean | string[]; schemas?: { patina: string; postgres: string } } = {},
+): Promise<CatalogPair> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-catalog-'));
   const postgres = await startPostgres(dir, ['fsync=off', 'TimeZone=UTC'], 'tester');
   let agent: AgentProcess | undefined;
   try {
     createDatabase(postgres.port, 'db');
-    psqlOk(postgres.port, [POSTGRES_SCHEMA]);
-    agent = await startAgent({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
-    if (opts.rows) for (const port of [postgres.port, agent.pg!.port]) psqlOk(port, ROWS);
+    psqlOk(postgres.port, [opts.schemas?.postgres ?? POSTGRES_SCHEMA]);
+    agent = await startAgent({ schema: opts.schemas?.patina ?? PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    const rows = opts.rows === true ? ROWS : opts.rows || [];
+    for (const port of [postgres.port, agent.pg!.port]) if (rows.length > 0) psqlOk(port, rows);
   } catch (err) {
     await agent?.dispose();
     stopPostgres(postgres);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { lexPg } from '../../protocols/pg/lexer';
 import {
   rewriteGreatestLeast,
+  rewriteJsonbOps,
   rewriteLike,
   rewriteNullOrder,
   rewriteValuesAlias,
@@ -84,5 +85,30 @@ describe('PostgreSQL meanings kept in SQLite', () => {
     );
     for (const sql of ['SELECT * FROM (VALUES (1)) AS v', 'INSERT INTO t (a) VALUES (1)', 'SELECT f((VALUES (1)))'])
       assert.equal(text(rewriteValuesAlias(toks(sql))), text(toks(sql)), sql);
+  });
+
+  it("jsonb's operators become calls with PostgreSQL's precedence: arithmetic inside, comparison outside, from the left", () => {
+    const j = (sql: string) => text(rewriteJsonbOps(toks(sql)));
+    assert.equal(j("a @> '{}'"), "__pg_jsonb_contains ( a , '{}' )");
+    assert.equal(j("x = t.d -> 'k' @> $1::jsonb"), "x = __pg_jsonb_contains ( t . d -> 'k' , $1 :: jsonb )");
+    assert.equal(j("d #>> '{a}' || 'x'"), "__pg_jsonb_path_text ( d , '{a}' ) || 'x'");
+    assert.equal(
+      j("f(d) ? 'k' AND d ?| ARRAY['a', 'b']"),
+      "__pg_jsonb_exists ( f ( d ) , 'k' ) AND __pg_jsonb_exists_any ( d , json_array ( 'a' , 'b' ) )",
+    );
+    assert.equal(j("(a) @> (b) ? 'z'"), "__pg_jsonb_exists ( __pg_jsonb_contains ( ( a ) , ( b ) ) , 'z' )");
+    assert.equal(j('d #> p[1] <@ e'), '__pg_jsonb_contained ( __pg_jsonb_path ( d , p [ 1 ] ) , e )');
+    assert.equal(j('a @> b + c'), '__pg_jsonb_contains ( a , b + c )');
+    for (const [sql, op] of [
+      ["SELECT @> '{}'", '@>'],
+      ['SELECT ?', '?'],
+      ['SELECT a #>', '#>'],
+    ])
+      assert.throws(
+        () => j(sql),
+        (e: { sqlstate?: string; message: string }) =>
+          e.sqlstate === '0A000' && e.message.includes(`operator ${op} here`),
+        sql,
+      );
   });
 });

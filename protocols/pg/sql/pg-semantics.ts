@@ -287,3 +287,178 @@ export function rewriteValuesAlias(toks: Tok[]): Tok[] {
   }
   return out;
 }
+
+/** jsonb's operators, as the functions src/engine/pg-functions.ts defines. */
+const JSONB_FUNCTIONS: Record<string, string> = {
+  '@>': '__pg_jsonb_contains',
+  '<@': '__pg_jsonb_contained',
+  '?': '__pg_jsonb_exists',
+  '?|': '__pg_jsonb_exists_any',
+  '?&': '__pg_jsonb_exists_all',
+  '#>': '__pg_jsonb_path',
+  '#>>': '__pg_jsonb_path_text',
+  '#-': '__pg_jsonb_delete_path',
+};
+
+/** Operators that bind at least as tightly as jsonb's, so that a left operand goes on through them. */
+const LEFT_CHAIN = new Set(['||', '->', '->>', '+', '-', '*', '/', '%', '^']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
+
+/** Index of the opener matching the closer at ts[j] (')' or ']'), scanning back; -1 when none. */
+function openerBefore(ts: readonly Tok[], j: number): number {
+  const close = ts[j].text;
+  const open = close === ')' ? '(' : '[';
+  let depth = 0;
+  for (let k = j; k >= 0; k--) {
+    if (isPunct(ts[k], close)) depth++;
+    else if (isPunct(ts[k], open) && --depth === 0) return k;
+  }
+  return -1;
+}
+
+/** Index of the ']' matching the '[' at ts[i]; -1 when none. */
+function bracketAfter(ts: readonly Tok[], i: number): number {
+  let depth = 0;
+  for (let k = i; k < ts.length; k++) {
+    if (isPunct(ts[k], '[')) depth++;
+    else if (isPunct(ts[k], ']') && --depth === 0) return k;
+  }
+  return -1;
+}
+
+const nameTok = (t: Tok | undefined) =>
+  t !== undefined && (t.type === 'quoted' || (t.type === 'word' && !OPERAND_ENDS.has(t.text.toUpperCase())));
+
+/** Start of the primary expression (with casts and subscripts) that ends at ts[end - 1]; -1 when none. */
+function primaryStart(ts: readonly Tok[], end: number): number {
+  let j = end - 1;
+  for (;;) {
+    // a cast's type at the end: ::name, ::name(n), ::name[]
+    let k = j;
+    while (isPunct(ts[k], ']') && isPunct(ts[k - 1], '[')) k -= 2;
+    if (isPunct(ts[k], ')')) {
+      const o = openerBefore(ts, k);
+      if (o > 1 && nameTok(ts[o - 1]) && isOp(ts[o - 2], '::')) k = o - 1;
+    }
+    if (nameTok(ts[k]) && isOp(ts[k - 1], '::')) {
+      j = k - 2;
+      continue;
+    }
+    break;
+  }
+  const t = ts[j];
+  if (t === undefined) return -1;
+  if (isPunct(t, ']')) {
+    const o = openerBefore(ts, j);
+    if (o < 0) return -1;
+    if (isWord(ts[o - 1], 'ARRAY')) return o - 1;
+    return primaryStart(ts, o); // a subscript of what comes before
+  }
+  if (isPunct(t, ')')) {
+    let s = openerBefore(ts, j);
+    if (s < 0) return -1;
+    if (nameTok(ts[s - 1])) {
+      s--; // a function call
+      while (isPunct(ts[s - 1], '.') && nameTok(ts[s - 2])) s -= 2;
+    }
+    return s;
+  }
+  if (t.type === 'string' || t.type === 'number' || t.type === 'param' || t.type === 'group') return j;
+  if (nameTok(t)) {
+    let s = j;
+    while (isPunct(ts[s - 1], '.') && nameTok(ts[s - 2])) s -= 2;
+    return s;
+  }
+  return -1;
+}
+
+/** The left operand of a jsonb operator: primaries joined by operators that bind as tightly or more. */
+function leftOperandStart(ts: readonly Tok[], end: number): number {
+  let s = primaryStart(ts, end);
+  if (s < 0) return -1;
+  while (ts[s - 1]?.type === 'op' && LEFT_CHAIN.has(ts[s - 1].text)) {
+    const before = primaryStart(ts, s - 1);
+    if (before >= 0) s = before;
+    else if (ts[s - 1].text === '-' || ts[s - 1].text === '+')
+      return s - 1; // unary
+    else break;
+  }
+  return s;
+}
+
+/** End (exclusive) of the primary expression starting at ts[i], with subscripts and casts; i when none. */
+function primaryEnd(ts: readonly Tok[], i: number): number {
+  let j = i;
+  if (isOp(ts[j], '-') || isOp(ts[j], '+')) j++;
+  const t = ts[j];
+  if (t === undefined) return i;
+  if (isPunct(t, '(')) j = closer(ts, j) + 1;
+  else if (isWord(t, 'ARRAY') && isPunct(ts[j + 1], '[')) j = bracketAfter(ts, j + 1) + 1;
+  else if (t.type === 'string' || t.type === 'number' || t.type === 'param' || t.type === 'group') j++;
+  else if (nameTok(t)) {
+    j++;
+    while (isPunct(ts[j], '.') && nameTok(ts[j + 1])) j += 2;
+    if (isPunct(ts[j], '(')) j = closer(ts, j) + 1;
+  } else return i;
+  if (j <= 0) return i;
+  for (;;) {
+    if (isPunct(ts[j], '[')) {
+      const c = bracketAfter(ts, j);
+      if (c < 0) return i;
+      j = c + 1;
+    } else if (isOp(ts[j], '::') && nameTok(ts[j + 1])) {
+      j += 2;
+      if (isPunct(ts[j], '(')) j = closer(ts, j) + 1;
+      while (isPunct(ts[j], '[') && isPunct(ts[j + 1], ']')) j += 2;
+    } else return j;
+  }
+}
+
+/** The right operand: primaries joined by arithmetic, which binds more tightly than jsonb's operators. */
+function rightOperandEnd(ts: readonly Tok[], i: number): number {
+  let j = primaryEnd(ts, i);
+  while (j > i && ts[j]?.type === 'op' && ARITHMETIC.has(ts[j].text)) {
+    const k = primaryEnd(ts, j + 1);
+    if (k === j + 1) break;
+    j = k;
+  }
+  return j;
+}
+
+/**
+ * jsonb's operators `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` as calls of their functions, with
+ * PostgreSQL's precedence (they bind less tightly than arithmetic, more than comparison, and from
+ * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
+ */
+export function rewriteJsonbOps(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => t.type === 'op' && JSONB_FUNCTIONS[t.text])) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const fn = t.type === 'op' ? JSONB_FUNCTIONS[t.text] : undefined;
+    if (!fn) {
+      out.push(t);
+      continue;
+    }
+    const start = leftOperandStart(out, out.length);
+    const end = rightOperandEnd(toks, i + 1);
+    if (start < 0 || end === i + 1)
+      throw pgError(
+        '0A000',
+        `operator ${t.text} here is not supported: put each of its operands in parentheses, as in (a) ${t.text} (b)`,
+      );
+    let right = rewriteJsonbOps(toks.slice(i + 1, end));
+    if (isWord(right[0], 'ARRAY') && isPunct(right[1], '[') && bracketAfter(right, 1) === right.length - 1)
+      right = [
+        { type: 'word', text: 'json_array' },
+        { type: 'punct', text: '(' },
+        ...right.slice(2, -1),
+        { type: 'punct', text: ')' },
+      ];
+    const left = out.splice(start);
+    out.push({ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...left, { type: 'punct', text: ',' }, ...right);
+    out.push({ type: 'punct', text: ')' });
+    i = end - 1;
+  }
+  return out;
+}

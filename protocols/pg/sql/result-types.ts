@@ -283,14 +283,33 @@ class Typer {
     switch (e.kind) {
       case 'AEXPR_OP': {
         if (
-          ['=', '<>', '!=', '<', '>', '<=', '>=', '~', '!~', '~*', '!~*', '~~', '!~~', '@>', '<@', '?', '&&'].includes(
-            op,
-          )
+          [
+            '=',
+            '<>',
+            '!=',
+            '<',
+            '>',
+            '<=',
+            '>=',
+            '~',
+            '!~',
+            '~*',
+            '!~*',
+            '~~',
+            '!~~',
+            '@>',
+            '<@',
+            '?',
+            '?|',
+            '?&',
+            '&&',
+          ].includes(op)
         )
           return OID.bool;
         if (op === '||') return OID.text;
-        if (op === '->') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
-        if (op === '->>') return OID.text;
+        if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
+        if (op === '->>' || op === '#>>') return OID.text;
+        if (op === '#-') return OID.jsonb;
         if (!e.lexpr) return this.type(e.rexpr); // unary minus
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);

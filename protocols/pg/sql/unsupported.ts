@@ -8,14 +8,6 @@ import { pgError } from '../sqlstate';
 type Node = any;
 
 const JSONB_OPS: Record<string, string> = {
-  '@>': 'containment',
-  '<@': 'containment',
-  '?': 'key existence',
-  '?|': 'key existence',
-  '?&': 'key existence',
-  '#>': 'path extraction',
-  '#>>': 'path extraction',
-  '#-': 'path deletion',
   '@?': 'JSON path',
   '@@': 'JSON path or text search',
 };
@@ -56,7 +48,8 @@ function find(n: Node): string | null {
   if (n.MergeStmt) return 'MERGE';
   if (n.A_Expr) {
     const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
-    if (op && JSONB_OPS[op]) return `the jsonb ${JSONB_OPS[op]} operator ${op}|-> and ->> are`;
+    if (op && JSONB_OPS[op])
+      return `the jsonb ${JSONB_OPS[op]} operator ${op}|->, ->>, #>, #>>, #-, @>, <@, ?, ?| and ?& are`;
   }
   if (n.FuncCall?.agg_within_group) return 'WITHIN GROUP';
   for (const k of Object.keys(n)) {

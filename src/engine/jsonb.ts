@@ -1,0 +1,221 @@
+// JSON values as jsonb models them: objects as Maps (the last of duplicate keys kept), numbers as
+// their text (exact, 64-bit integers and long decimals included). jsonb's text as PostgreSQL prints
+// it: keys sorted (shorter first, then by bytes), ', ' and ': ' between items, numbers as numeric
+// prints them ('2e2' is 200), strings re-escaped.
+import { sqlStateError } from '../errors';
+import { decimalText, parseDecimal } from './decimal';
+
+export type Json = null | boolean | { num: string } | string | Json[] | Map<string, Json>;
+
+/** Reads JSON keeping each number's text; throws on anything else. */
+export function parseJson(s: string): Json {
+  let i = 0;
+  const space = () => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++;
+  };
+  const fail = (): never => {
+    throw new SyntaxError(`invalid JSON at ${i}`);
+  };
+  const value = (): Json => {
+    space();
+    const c = s[i];
+    if (c === '{') {
+      i++;
+      const m = new Map<string, Json>();
+      space();
+      if (s[i] === '}') return (i++, m);
+      for (;;) {
+        space();
+        if (s[i] !== '"') fail();
+        const k = string();
+        space();
+        if (s[i++] !== ':') fail();
+        m.delete(k); // the last of duplicate keys wins
+        m.set(k, value());
+        space();
+        if (s[i] === '}') return (i++, m);
+        if (s[i++] !== ',') fail();
+      }
+    }
+    if (c === '[') {
+      i++;
+      const a: Json[] = [];
+      space();
+      if (s[i] === ']') return (i++, a);
+      for (;;) {
+        a.push(value());
+        space();
+        if (s[i] === ']') return (i++, a);
+        if (s[i++] !== ',') fail();
+      }
+    }
+    if (c === '"') return string();
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const)
+      if (s.startsWith(word, i)) return ((i += word.length), v);
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(s.slice(i, i + 400));
+    if (!m) fail();
+    i += m![0].length;
+    return { num: m![0] };
+  };
+  const string = (): string => {
+    const m = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/.exec(s.slice(i));
+    if (!m) fail();
+    i += m![0].length;
+    return JSON.parse(m![0]) as string;
+  };
+  const v = value();
+  space();
+  if (i !== s.length) fail();
+  return v;
+}
+
+const ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+function quote(s: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what gets escaped
+  return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+function byKey(a: string, b: string): number {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length - y.length || Buffer.compare(x, y);
+}
+
+export function printJsonb(v: Json): string {
+  if (v === null) return 'null';
+  if (v === true) return 'true';
+  if (v === false) return 'false';
+  if (typeof v === 'string') return quote(v);
+  if (Array.isArray(v)) return `[${v.map(printJsonb).join(', ')}]`;
+  if (v instanceof Map)
+    return `{${[...v.keys()]
+      .sort(byKey)
+      .map((k) => `${quote(k)}: ${printJsonb(v.get(k)!)}`)
+      .join(', ')}}`;
+  return decimalText(parseDecimal(v.num)!);
+}
+
+/** jsonb's text of JSON text; null when it is no JSON. */
+export function jsonbText(s: string): string | null {
+  try {
+    return printJsonb(parseJson(s));
+  } catch {
+    return null;
+  }
+}
+
+// jsonb's operators that SQLite lacks (PostgreSQL's jsonb_contains, jsonb_exists, jsonb_extract_path
+// and jsonb_delete_path), on parsed values. protocols/pg/sql/pg-semantics.ts turns `a @> b` and the
+// others into calls of the SQL functions src/engine/pg-functions.ts makes of these.
+
+/** A number's value as text without an exponent or trailing zeros ('1.50' and '15e-1' are '1.5'). */
+function numberKey(text: string): string {
+  const d = parseDecimal(text)!;
+  return decimalText({ ...d, frac: d.frac.replace(/0+$/, '') });
+}
+
+function sameScalar(a: Json, b: Json): boolean {
+  if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) || a instanceof Map || Array.isArray(b) || b instanceof Map) return false;
+  return numberKey(a.num) === numberKey(b.num);
+}
+
+const isContainer = (v: Json): v is Json[] | Map<string, Json> => Array.isArray(v) || v instanceof Map;
+
+/**
+ * `a @> b`: every key and value of an object in b is in a's object, every element of an array in b is
+ * in a's array (containers contained by some container of a), scalars equal. At the top level an
+ * array contains a scalar that is one of its elements (PostgreSQL stores a lone scalar as an array).
+ */
+export function jsonbContains(a: Json, b: Json): boolean {
+  if (Array.isArray(a) && !isContainer(b)) return a.some((x) => !isContainer(x) && sameScalar(x, b));
+  return contains(a, b);
+}
+
+function contains(a: Json, b: Json): boolean {
+  if (a instanceof Map) {
+    if (!(b instanceof Map)) return false;
+    for (const [k, v] of b) {
+      if (!a.has(k)) return false;
+      const x = a.get(k)!;
+      if (isContainer(v) ? !contains(x, v) : isContainer(x) || !sameScalar(x, v)) return false;
+    }
+    return true;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b)) return false;
+    return b.every((v) =>
+      isContainer(v) ? a.some((x) => contains(x, v)) : a.some((x) => !isContainer(x) && sameScalar(x, v)),
+    );
+  }
+  return !isContainer(b) && sameScalar(a, b);
+}
+
+/** `a ? key`: a key of a's object, a string element of its array, or a's string itself. */
+export function jsonbHasKey(a: Json, key: string): boolean {
+  if (a instanceof Map) return a.has(key);
+  if (Array.isArray(a)) return a.some((x) => x === key);
+  return a === key;
+}
+
+/** The element of an array a path step names ('-1' is the last), or undefined. */
+function arrayIndex(a: Json[], step: string): number | undefined {
+  if (!/^\s*[+-]?\d+\s*$/.test(step)) return undefined;
+  const n = Number(step);
+  const i = n < 0 ? a.length + n : n;
+  return i >= 0 && i < a.length ? i : undefined;
+}
+
+/** `a #> path`: the value at the path (object keys, array indexes), or undefined when there is none. */
+export function jsonbPath(a: Json, path: string[]): Json | undefined {
+  let v: Json | undefined = a;
+  for (const step of path) {
+    if (v instanceof Map) v = v.get(step);
+    else if (Array.isArray(v)) {
+      const i = arrayIndex(v, step);
+      v = i === undefined ? undefined : v[i];
+    } else return undefined;
+    if (v === undefined) return undefined;
+  }
+  return v;
+}
+
+/** `a #- path`: a without the value at the path (a itself when there is none). */
+export function jsonbDeletePath(a: Json, path: string[]): Json {
+  if (!isContainer(a)) throw sqlStateError('22023', 'cannot delete path in scalar');
+  return deletePath(a, path, 0);
+}
+
+function deletePath(a: Json, path: string[], at: number): Json {
+  if (at >= path.length || !isContainer(a)) return a;
+  const step = path[at];
+  const last = at === path.length - 1;
+  if (a instanceof Map) {
+    if (!a.has(step)) return a;
+    const out = new Map(a);
+    if (last) out.delete(step);
+    else out.set(step, deletePath(a.get(step)!, path, at + 1));
+    return out;
+  }
+  if (!/^\s*[+-]?\d+\s*$/.test(step))
+    throw sqlStateError('22P02', `path element at position ${at + 1} is not an integer: "${step}"`);
+  const i = arrayIndex(a, step);
+  if (i === undefined) return a;
+  const out = [...a];
+  if (last) out.splice(i, 1);
+  else out[i] = deletePath(a[i], path, at + 1);
+  return out;
+}

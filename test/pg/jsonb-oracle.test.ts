@@ -1,0 +1,122 @@
+// jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-) on a JSONB column: the same statements on Patina
+// and on PostgreSQL 15 through node-postgres, compared by value and by the result's column types.
+import assert from 'node:assert/strict';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { type PgClient, pgClient } from '../helpers/pg';
+
+const SCHEMAS = {
+  patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, data JSONB, tags TEXT);',
+  postgres: 'CREATE TABLE docs (id bigint NOT NULL PRIMARY KEY, data jsonb, tags text);',
+};
+const ROWS = [
+  `INSERT INTO docs (id, data) VALUES
+    (1, '{"a": 1, "b": {"c": [1, 2, {"d": "x"}]}, "tags": ["red", "blue"]}'),
+    (2, '{"a": 1.0, "b": {"c": []}, "n": null, "big": 9007199254740993}'),
+    (3, '["red", "green", 3, [4, 5], {"k": true}]'),
+    (4, '"red"'),
+    (5, '{"a": "1", "nested": {"a": {"b": {"c": 2e2}}}}'),
+    (6, NULL)`,
+];
+
+describe('jsonb operators against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let pair: CatalogPair;
+  let patina: PgClient;
+  let postgres: PgClient;
+
+  before(async () => {
+    pair = await startCatalogPair({ schemas: SCHEMAS, rows: ROWS });
+    patina = pgClient(pair.patinaPort);
+    postgres = pgClient(pair.postgresPort);
+    await patina.connect();
+    await postgres.connect();
+  });
+  after(async () => {
+    await patina?.end();
+    await postgres?.end();
+    await pair?.dispose();
+  });
+
+  async function same(sql: string, params?: unknown[]): Promise<unknown[][]> {
+    const p = await patina.query({ text: sql, values: params, rowMode: 'array' });
+    const g = await postgres.query({ text: sql, values: params, rowMode: 'array' });
+    assert.deepEqual(p.rows, g.rows, `${sql} ${JSON.stringify(params ?? [])}`);
+    const types = (r: { fields: { dataTypeID: number }[] }) => r.fields.map((f) => f.dataTypeID);
+    assert.deepEqual(types(p), types(g), `column types of ${sql}`);
+    return p.rows;
+  }
+
+  it('containment @> and <@, by value, with the top-level array and scalar rules', async () => {
+    for (const q of [
+      `SELECT id FROM docs WHERE data @> '{"a": 1}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '{"b": {"c": [2]}}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '{"b": {"c": [{"d": "x"}]}}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '["red"]' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '"red"' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '[[4]]' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '{"n": null}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '{"big": 9007199254740993}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data @> '{"big": 9007199254740992}' ORDER BY id`,
+      `SELECT id FROM docs WHERE '{"a": 1}' <@ data ORDER BY id`,
+      `SELECT id FROM docs WHERE NOT data @> '{}' OR data IS NULL ORDER BY id`,
+      `SELECT id, data @> '{"a": 1}' AS has_a, data <@ '{"a": 1, "b": 2}' FROM docs ORDER BY id`,
+      `SELECT '{"a": 1}'::jsonb @> '{"a": 1}'::jsonb, '[1, 2, 2]'::jsonb @> '[2, 1]', '1'::jsonb @> '[1]', '{"a": [1]}'::jsonb @> '{"a": 1}'`,
+    ])
+      await same(q);
+    await same('SELECT id FROM docs WHERE data @> $1 ORDER BY id', ['{"tags": ["blue"]}']);
+    await same('SELECT id FROM docs WHERE data @> $1::jsonb ORDER BY id', ['{"a": 1}']);
+  });
+
+  it('key existence ?, ?| and ?& (object keys, string elements of arrays, a string scalar)', async () => {
+    for (const q of [
+      `SELECT id FROM docs WHERE data ? 'a' ORDER BY id`,
+      `SELECT id FROM docs WHERE data ? 'red' ORDER BY id`,
+      `SELECT id FROM docs WHERE data ? '3' ORDER BY id`,
+      `SELECT id FROM docs WHERE data ?| array['n', 'nested'] ORDER BY id`,
+      `SELECT id FROM docs WHERE data ?& array['a', 'b'] ORDER BY id`,
+      `SELECT id FROM docs WHERE data ?& '{}' ORDER BY id`,
+      `SELECT id FROM docs WHERE data -> 'b' ? 'c' ORDER BY id`,
+      `SELECT id, data ? 'tags' AS t FROM docs ORDER BY id`,
+    ])
+      await same(q);
+  });
+
+  it('paths #>, #>> and deletion #-', async () => {
+    for (const q of [
+      `SELECT id, data #> '{b,c}' FROM docs ORDER BY id`,
+      `SELECT id, data #> '{b,c,2}', data #>> '{b,c,2,d}', data #>> '{b,c,-1,d}' FROM docs ORDER BY id`,
+      `SELECT id, data #>> '{a}', data #>> '{n}', data #>> '{nested,a}' FROM docs ORDER BY id`,
+      `SELECT id, data #> '{}' FROM docs ORDER BY id`,
+      `SELECT id, data #> '{3,1}', data #>> '{0}' FROM docs ORDER BY id`,
+      `SELECT id FROM docs WHERE data #>> '{b,c,2,d}' = 'x'`,
+      `SELECT id, data #- '{b,c}', data #- '{0}', data #- '{nested,a,b}', data #- '{a,x}' FROM docs WHERE id IN (1, 2, 5) ORDER BY id`,
+      `SELECT data #- '{0}', data #- '{-1}', data #- '{3,0}', data #- '{9}', data #- '{4,k}', data #- '{}' FROM docs WHERE id = 3`,
+      `SELECT data -> 'nested' #> '{a,b}' FROM docs WHERE id = 5`,
+    ])
+      await same(q);
+    await same('SELECT data #>> $1 FROM docs WHERE id = 1', ['{b,c,1}']);
+  });
+
+  it('writes with them: an UPDATE whose SET and WHERE use them changes the same rows to the same values', async () => {
+    const sql = `UPDATE docs SET data = data #- '{b,c}' WHERE data ? 'b' AND data @> '{"a": 1}'`;
+    const p = await patina.query(sql);
+    const g = await postgres.query(sql);
+    assert.equal(p.rowCount, g.rowCount);
+    assert.equal(p.rowCount, 2);
+    await same('SELECT id, data FROM docs ORDER BY id');
+  });
+
+  it('text that is no JSON, or a path #- cannot take, gets the error PostgreSQL gives, and the session goes on', async () => {
+    for (const [sql, code] of [
+      [`SELECT '{not json' ::jsonb @> '{}'`, '22P02'],
+      [`SELECT data #- '{b}' FROM docs WHERE id = 3`, '22P02'],
+      [`SELECT data #- '{a}' FROM docs WHERE id = 4`, '22023'],
+    ])
+      for (const c of [patina, postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string; message: string }) => {
+          assert.equal(e.code, code, `${sql}: ${e.message}`);
+          return true;
+        });
+    await same('SELECT 1');
+  });
+});
