@@ -82,7 +82,9 @@ async function main() {
       const misses = count(after, 'miss') - count(before, 'miss');
       const nodeFloor = await pgbench(floor1.port, 'bench', mode, script, floor1.proc.pid!);
       const nodeFloor2 = await pgbench(floor2.port, 'bench', mode, script, floor2.proc.pid!);
-      report(`pgbench -M ${mode} point selects: Patina`, patina.tps, 'tps', 'PostgreSQL', postgres.tps);
+      // the issue's goal for prepared point selects: 1.0x PostgreSQL's TPS (not met on 2 cores, see docs/performance.md)
+      const tpsGoal = mode === 'prepared' ? { atLeast: 1 } : undefined;
+      report(`pgbench -M ${mode} point selects: Patina`, patina.tps, 'tps', 'PostgreSQL', postgres.tps, tpsGoal);
       report(`  Node floor, 1 process`, nodeFloor.tps, 'tps', 'PostgreSQL', postgres.tps);
       report(`  Node floor, 2 processes`, nodeFloor2.tps, 'tps', 'PostgreSQL', postgres.tps);
       report(`  Patina`, patina.tps, 'tps', 'Node floor, 1 process', nodeFloor.tps);
@@ -100,6 +102,7 @@ async function main() {
         'µs',
         'PostgreSQL',
         postgres.serverUser + postgres.serverSys,
+        { atMost: 1 },
       );
     }
   } finally {

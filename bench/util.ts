@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { performance } from 'node:perf_hooks';
+import { type Goal, recordFigure } from './figures';
 /** Helpers shared by the benchmarks: medians, percentiles and the ratio line every figure is printed as. */
 
 export function median(xs: number[]): number {
@@ -16,12 +17,27 @@ export function percentile(xs: number[], p: number): number {
   return s[i];
 }
 
-/** Prints a figure beside its anchor, measured in the same run, as a ratio. */
-export function report(name: string, value: number, unit: string, anchorName: string, anchor: number): void {
+/**
+ * Prints a figure beside its anchor, measured in the same run, as a ratio (and the goal for that
+ * ratio, if given), and records it for the bench's chart (bench/figures.ts).
+ */
+export function report(
+  name: string,
+  value: number,
+  unit: string,
+  anchorName: string,
+  anchor: number,
+  goal?: Goal,
+): void {
+  recordFigure({ name, value, unit, anchorName, anchor, goal });
   const ratio = value / anchor;
   process.stdout.write(
-    `${name}: ${fmt(value)} ${unit} | ${anchorName}: ${fmt(anchor)} ${unit} | ratio ${ratio.toFixed(3)}\n`,
+    `${name}: ${fmt(value)} ${unit} | ${anchorName}: ${fmt(anchor)} ${unit} | ratio ${ratio.toFixed(3)}${goalText(goal)}\n`,
   );
+}
+
+function goalText(goal?: Goal): string {
+  return !goal ? '' : 'atMost' in goal ? ` (goal <= ${goal.atMost})` : ` (goal >= ${goal.atLeast})`;
 }
 
 export function fmt(n: number): string {
