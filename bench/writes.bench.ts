@@ -254,7 +254,7 @@ async function main() {
     const workloads: [string, string[], boolean, number][] = [
       ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1'], true, 1],
       ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2'], true, 1],
-      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.7],
+      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.5],
     ];
     for (const [name, args, floored, goal] of workloads) {
       const full = [...args, '-M', 'prepared', '-T', String(SECONDS)];
