@@ -39,6 +39,8 @@ export class Cluster {
   #lag!: LagClock;
   #reader!: ChangeReader;
   readonly #push = new Map<string, PushQueue>();
+  /** Pushed changesets being merged now (`actor:version`). */
+  readonly #arriving = new Set<string>();
   /** Each peer's heads as last heard (its sync request or answer), for the replication lag. */
   readonly #peerHeads = new Map<string, WireHeads>();
   readonly #syncSoon = new Set<string>();
@@ -214,19 +216,30 @@ export class Cluster {
     this.#members.heardFrom(from.addr, from.actor);
     for (const c of body.cs ?? []) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
     const fresh = (body.cs ?? []).filter(
-      (c) => c.part === 0 && c.end && c.a !== this.#capture.actor && !this.#book.has(c.a, c.v),
+      (c) =>
+        c.part === 0 &&
+        c.end &&
+        c.a !== this.#capture.actor &&
+        !this.#book.has(c.a, c.v) &&
+        !this.#arriving.has(`${c.a}:${c.v}`),
     );
     this.#stats.pushReceived += body.cs?.length ?? 0;
     if (fresh.length === 0) return {};
-    await this.#merge(
-      fresh.map((c) => ({ actor: c.a, version: c.v, rows: decodeRows(c.r) })),
-      [],
-      from.addr,
-    );
-    const onward = fresh
-      .filter((c) => (c.ttl ?? 0) > 0 && this.#book.has(c.a, c.v))
-      .map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
+    // Passed on at once, while this agent merges it: a hop costs the network, not the merge too. A
+    // copy that arrives during the merge is not merged or passed on again.
+    const onward = fresh.filter((c) => (c.ttl ?? 0) > 0).map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
     if (onward.length > 0) this.#fanOut(onward, new Set([from.addr, from.actor]));
+    const keys = fresh.map((c) => `${c.a}:${c.v}`);
+    for (const k of keys) this.#arriving.add(k);
+    try {
+      await this.#merge(
+        fresh.map((c) => ({ actor: c.a, version: c.v, rows: decodeRows(c.r) })),
+        [],
+        from.addr,
+      );
+    } finally {
+      for (const k of keys) this.#arriving.delete(k);
+    }
     return {};
   }
 
