@@ -3,7 +3,10 @@ import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
 import { rewriteCatalogSyntax } from './catalog/sql-rewrites';
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
 import { type PgToken, identName, lexPg, quoteString } from './lexer';
-import { inlineLateralRows } from './lateral';
+import { inlineLateralRows, inlineLateralSubqueries } from './lateral';
+import { rewriteDmlForms } from './sql/dml-forms';
+import { rewriteJsonValues } from './sql/json-values';
+import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './sql/standard-forms';
 import { TYPE_DISPLAY, oidOfDeclType } from './types';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
@@ -285,11 +288,23 @@ const BARE_FUNCTIONS = new Set([
  * agent's catalog connection, where PostgreSQL's functions exist; elsewhere they become values.
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
-  let toks: Tok[] = inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'));
+  let toks: Tok[] = inlineLateralSubqueries(
+    inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+  );
+  toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);
+  toks = rewriteJsonValues(toks, {
+    columnType: (table, column) => ctx.columnType?.(table, column) ?? null,
+    columns: (table) => ctx.columns?.(table) ?? null,
+  });
+  toks = rewriteStandardCalls(toks);
+  toks = rewriteFetchFirst(toks);
+  toks = rewriteSelectListSeries(toks);
   toks = rewriteValuesAlias(toks);
   toks = rewriteLike(toks);
-  toks = rewriteNullOrder(toks, ctx.notNull ?? (() => false));
+  // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
+  const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));
+  toks = rewriteNullOrder(toks, (!outerJoin && ctx.notNull) || (() => false));
   toks = rewriteGreatestLeast(toks);
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
@@ -614,7 +629,17 @@ function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
           json_build_object: 'json_object',
           jsonb_build_object: 'json_object',
           json_agg: 'json_group_array',
+          jsonb_agg: 'json_group_array',
+          json_build_array: 'json_array',
+          jsonb_build_array: 'json_array',
+          json_object_agg: 'json_group_object',
+          jsonb_object_agg: 'json_group_object',
+          jsonb_array_length: 'json_array_length',
+          row_to_json: 'json',
           to_json: 'json_quote',
+          to_jsonb: 'json_quote',
+          btrim: 'trim',
+          random: '__pg_random',
         };
         if (renamed[lower]) {
           out.push({ type: 'word', text: renamed[lower] });

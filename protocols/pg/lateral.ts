@@ -67,3 +67,138 @@ export function inlineLateralRows(toks: PgToken[]): PgToken[] {
   }
   return toks;
 }
+
+/** Aggregates: a SELECT of one of these and no GROUP BY yields exactly one row. */
+const AGGREGATES = new Set([
+  'count', 'sum', 'avg', 'min', 'max', 'json_agg', 'jsonb_agg', 'array_agg', 'string_agg', 'json_object_agg',
+  'jsonb_object_agg', 'bool_and', 'bool_or', 'every',
+]); // biome-ignore format: a word list
+
+/** The top-level index of word `w` in toks[from, to), or -1. */
+function topLevelWord(toks: PgToken[], from: number, to: number, w: string): number {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isWord(toks[i], w)) return i;
+  }
+  return -1;
+}
+
+/** Whether the select list toks[from, to) calls an aggregate outside any subquery (and not as a window). */
+function aggregates(toks: PgToken[], from: number, to: number): boolean {
+  const subquery: boolean[] = [];
+  for (let i = from; i < to; i++) {
+    const t = toks[i];
+    if (isPunct(t, '(')) subquery.push(isWord(toks[i + 1], 'SELECT'));
+    else if (isPunct(t, ')')) subquery.pop();
+    else if (
+      t.type === 'word' &&
+      AGGREGATES.has(t.text.toLowerCase()) &&
+      isPunct(toks[i + 1], '(') &&
+      !subquery.includes(true) &&
+      !isWord(toks[closer(toks, i + 1) + 1], 'OVER')
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * The LIMIT of a subquery body toks[from, to) (SELECT ... FROM ...) that keeps it to one row, or of
+ * the one subquery it reads from: `LIMIT 1`, or `LIMIT $n` checked to be at most 1 when it runs.
+ * Returns the body with that check in place, or null when the body may give more rows.
+ */
+function oneRowBody(toks: PgToken[], from: number, to: number): PgToken[] | null {
+  const limited = (a: number, b: number): PgToken[] | null => {
+    const at = topLevelWord(toks, a, b, 'LIMIT');
+    if (at < 0) return null;
+    const v = toks[at + 1];
+    const after = at + 2;
+    if (!(after === b || isWord(toks[after], 'OFFSET'))) return null;
+    if (v?.type === 'number' && Number(v.text) <= 1) return toks.slice(a, b);
+    if (v?.type !== 'param') return null;
+    return [
+      ...toks.slice(a, at + 1),
+      { type: 'word', text: '__pg_lateral_limit' },
+      { type: 'punct', text: '(' },
+      v,
+      { type: 'punct', text: ')' },
+      ...toks.slice(after, b),
+    ];
+  };
+  const own = limited(from, to);
+  if (own) return own;
+  const f = topLevelWord(toks, from, to, 'FROM');
+  if (f < 0 || !isPunct(toks[f + 1], '(') || !isWord(toks[f + 2], 'SELECT')) return null;
+  const close = closer(toks, f + 1);
+  let a = close + 1;
+  if (isWord(toks[a], 'AS')) a++;
+  const rest = a + 1;
+  if (!(rest === to || isWord(toks[rest], 'WHERE'))) return null;
+  const inner = limited(f + 2, close);
+  return inner ? [...toks.slice(from, f + 2), ...inner, ...toks.slice(close, to)] : null;
+}
+
+/**
+ * `LEFT JOIN LATERAL (SELECT e1 AS c1, ... FROM ...) alias ON true`, as Drizzle's relational queries
+ * send it, when the subquery gives at most one row: an aggregate with no GROUP BY (a related list,
+ * `coalesce(json_agg(...), '[]')`), or a LIMIT of 1 (a related row). Such a join adds no row and
+ * drops none, so it goes, and each `alias.ck` becomes the scalar subquery `(SELECT ek FROM ...)`.
+ * An aggregate may also be a CROSS JOIN LATERAL or `JOIN LATERAL ... ON true` (exactly one row).
+ */
+export function inlineLateralSubqueries(toks: PgToken[]): PgToken[] {
+  if (!toks.some((t) => isWord(t, 'LATERAL'))) return toks;
+  for (let i = 0; i < toks.length; i++) {
+    if (!isWord(toks[i], 'LATERAL') || !isPunct(toks[i + 1], '(') || !isWord(toks[i + 2], 'SELECT')) continue;
+    if (!isWord(toks[i - 1], 'JOIN')) continue;
+    const left = isWord(toks[i - 2], 'LEFT') || (isWord(toks[i - 2], 'OUTER') && isWord(toks[i - 3], 'LEFT'));
+    const start =
+      i -
+      1 -
+      (isWord(toks[i - 2], 'OUTER') ? 2 : ['LEFT', 'CROSS', 'INNER'].some((w) => isWord(toks[i - 2], w)) ? 1 : 0);
+    const close = closer(toks, i + 1);
+    if (close < 0) continue;
+    let j = close + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    const alias = toks[j];
+    if (!alias || (alias.type !== 'word' && alias.type !== 'quoted')) continue;
+    let end = j + 1;
+    if (isWord(toks[end], 'ON') && isWord(toks[end + 1], 'TRUE')) end += 2;
+    else if (!isWord(toks[i - 2], 'CROSS')) continue;
+    const listStart = isWord(toks[i + 3], 'DISTINCT') ? -1 : i + 3;
+    const fromAt = topLevelWord(toks, i + 3, close, 'FROM');
+    if (listStart < 0 || fromAt < 0 || topLevelWord(toks, fromAt, close, 'GROUP') >= 0) continue;
+    const aggregate = aggregates(toks, listStart, fromAt);
+    const body = aggregate ? toks.slice(fromAt, close) : left ? oneRowBody(toks, fromAt, close) : null;
+    if (!body) continue;
+    const cols = new Map<string, PgToken[]>();
+    for (const item of items(toks, listStart, fromAt)) {
+      const n = item.length;
+      const named = n >= 3 && isWord(item[n - 2], 'AS');
+      const last = item[n - 1];
+      if (!last || (last.type !== 'word' && last.type !== 'quoted')) break;
+      cols.set(identName(last), named ? item.slice(0, n - 2) : item);
+    }
+    if (cols.size !== items(toks, listStart, fromAt).length) continue;
+    const name = identName(alias);
+    const rest = [...toks.slice(0, start), ...toks.slice(end)];
+    const out: PgToken[] = [];
+    for (let k = 0; k < rest.length; k++) {
+      const t = rest[k];
+      const expr =
+        (t.type === 'word' || t.type === 'quoted') && identName(t) === name && isPunct(rest[k + 1], '.') && rest[k + 2]
+          ? cols.get(identName(rest[k + 2]))
+          : undefined;
+      if (expr && !isPunct(rest[k - 1], '.')) {
+        out.push({ type: 'punct', text: '(' }, { type: 'word', text: 'SELECT' }, ...expr, ...body, {
+          type: 'punct',
+          text: ')',
+        });
+        k += 2;
+      } else out.push(t);
+    }
+    return inlineLateralSubqueries(out);
+  }
+  return toks;
+}

@@ -4,7 +4,8 @@
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
 import { installReadFunctions } from '../../src/engine/functions';
-import { arrayElements } from '../../src/engine/pg-functions';
+import { addInterval } from '../../src/engine/dates';
+import { arrayElements, arrayText } from '../../src/engine/pg-functions';
 import type { Schema, TableDef } from '../../src/engine/schema/model';
 import { narrowInteger } from '../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
@@ -32,22 +33,6 @@ const FIRST_OID = 16384;
 const STMT_CACHE = 512;
 
 /** An array in PostgreSQL's text form. */
-export function arrayText(xs: unknown[]): string {
-  return (
-    '{' +
-    xs
-      .map((x) =>
-        x === null
-          ? 'NULL'
-          : typeof x === 'string' && /[,{}"\\\s]|^$/.test(x)
-            ? '"' + x.replace(/["\\]/g, '\\$&') + '"'
-            : String(x),
-      )
-      .join(',') +
-    '}'
-  );
-}
-
 export class LocalDb {
   readonly db: Database.Database;
   /** The session whose statement is running now (statements here run synchronously, one at a time). */
@@ -527,7 +512,6 @@ export class LocalDb {
     fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
     fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
     fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
-    fn('__pg_array', (...xs) => arrayText(xs.map((x) => (typeof x === 'bigint' ? Number(x) : x))));
     // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
     fn('__pg_elem', (arr, i) =>
       arr === null || i === null ? null : (arrayElements(arr)[num(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
@@ -575,24 +559,6 @@ export class LocalDb {
         : (({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ??
           String(x)),
     );
-    db.aggregate('__pg_array_agg', {
-      start: () => [] as unknown[],
-      step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc),
-      result: (acc: unknown[]) => arrayText(acc),
-    });
-    db.aggregate('array_agg', {
-      start: () => [] as unknown[],
-      step: (acc: unknown[], v: unknown) => (acc.push(typeof v === 'bigint' ? Number(v) : v), acc),
-      result: (acc: unknown[]) => arrayText(acc),
-    });
-    db.aggregate('bool_and', {
-      start: 1,
-      step: (acc: number, v: unknown) => (v === null ? acc : acc && Number(v) ? 1 : 0),
-    });
-    db.aggregate('bool_or', {
-      start: 0,
-      step: (acc: number, v: unknown) => (v === null ? acc : acc || Number(v) ? 1 : 0),
-    });
     db.table('pg_options_to_table', {
       columns: ['option_name', 'option_value'],
       parameters: ['options'],
@@ -639,6 +605,24 @@ export class LocalDb {
       columns: ['value'],
       parameters: ['start', 'stop', 'step'],
       *rows(start: unknown, stop: unknown, step: unknown) {
+        if (start === null || stop === null || step === null) return;
+        if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
+          // timestamps, a step of an interval (PostgreSQL's timestamp form)
+          const end = addInterval(stop, '00:00:00', 1);
+          const next = (v: string) => addInterval(v, step ?? '1 day', 1);
+          let v = addInterval(start, '00:00:00', 1);
+          if (v === null || end === null) return;
+          const first = next(v);
+          if (first === null || first === v) return;
+          const up = first > v;
+          while (up ? v <= end : v >= end) {
+            yield [v];
+            const n = next(v);
+            if (n === null) return;
+            v = n;
+          }
+          return;
+        }
         const st = step === null || step === undefined ? 1 : num(step);
         if (st === 0) return;
         for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield [i];

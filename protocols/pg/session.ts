@@ -905,7 +905,7 @@ export class Session {
           paramTypes,
           empty: true,
         };
-      } else throw explainRefusal(tokens.map((t) => t.text).join(''), err);
+      } else throw explainRefusal(tokens.map((t) => t.text).join(' '), err); // lifted literals come without spaces
     }
     let columns: ColumnDesc[] | null = null;
     if (st.reader) {
@@ -921,7 +921,7 @@ export class Session {
       columns = cols.map((c, i) => {
         const t = typed?.[i];
         return {
-          name: t?.name ?? pgColumnName(c.name, sql),
+          name: t?.name ?? parsed?.[i].name ?? pgColumnName(c.name, sql),
           declType: c.type,
           oid: c.type ? 0 : parsed?.[i].oid || t?.oid || expressionOid(c.name, paramTypes),
         };

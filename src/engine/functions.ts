@@ -38,4 +38,27 @@ export function installReadFunctions(db: Database.Database): void {
     }
     return re.test(String(value)) ? 1 : 0;
   });
+  // regexp_replace(source, pattern, replacement [, flags]): the first match, every one with 'g';
+  // \1..\9 and \& in the replacement as PostgreSQL writes them. JavaScript's regular expressions
+  // stand in for PostgreSQL's (the same for the common classes, quantifiers and groups).
+  db.function('regexp_replace', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    if (args.length < 3 || args.length > 4)
+      throw sqlStateError(
+        '42883',
+        'function regexp_replace takes 3 or 4 arguments (source, pattern, replacement, flags)',
+      );
+    if (args.some((a) => a === null)) return null;
+    const [source, pattern, replacement, flags = ''] = args.map(String);
+    if (/[^gi]/.test(flags)) throw sqlStateError('22023', `invalid regular expression option: "${flags}"`);
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern, [...new Set(flags)].join(''));
+    } catch (err) {
+      throw sqlStateError('2201B', `invalid regular expression: ${(err as Error).message}`);
+    }
+    const js = replacement
+      .replace(/\$/g, '$$$$')
+      .replace(/\\([1-9&\\])/g, (_m, c: string) => (c === '&' ? '$&' : c === '\\' ? '\\' : `$${c}`));
+    return source.replace(re, js);
+  });
 }

@@ -1,5 +1,6 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
+import { installPgStringFunctions } from './pg-strings';
 import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
@@ -125,6 +126,24 @@ export function arrayElements(v: unknown): unknown[] {
   return parts.map((p) => (/^-?\d+$/.test(p) ? integer(p) : p === 'NULL' ? null : p));
 }
 
+/** An array as PostgreSQL prints it: `{1,NULL,"a b"}` (elements with separators, quotes or spaces quoted). */
+export function arrayText(xs: unknown[]): string {
+  const item = (x: unknown) =>
+    x === null || x === undefined
+      ? 'NULL'
+      : typeof x === 'string' && /[,{}"\\\s]|^$|^null$/i.test(x)
+        ? '"' + x.replace(/["\\]/g, '\\$&') + '"'
+        : String(x);
+  return `{${xs.map(item).join(',')}}`;
+}
+
+/** An aggregate that collects its values (array_agg and the ARRAY(...) constructor). */
+const collect = {
+  start: () => [] as unknown[],
+  step: (acc: unknown[], v: unknown) => (acc.push(v), acc),
+  result: (acc: unknown[]) => arrayText(acc),
+};
+
 function integer(p: string): number | bigint {
   const n = Number(p);
   return Number.isSafeInteger(n) ? n : BigInt(p);
@@ -157,6 +176,42 @@ export function installPgFunctions(db: Database.Database): void {
         : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive),
     );
   db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
+  // PostgreSQL's random() is a float8 in [0, 1); SQLite's is a 64-bit integer
+  db.function('__pg_random', { deterministic: false }, () => Math.random());
+  // ARRAY[...], ARRAY(SELECT ...) and array_agg, whose values are PostgreSQL's array text
+  db.function('__pg_array', { deterministic: true, varargs: true }, (...xs: unknown[]) => arrayText(xs));
+  db.aggregate('__pg_array_agg', collect);
+  db.aggregate('array_agg', collect);
+  // bool_and/every and bool_or skip NULLs, and are NULL over no rows
+  for (const [name, and] of [
+    ['bool_and', true],
+    ['every', true],
+    ['bool_or', false],
+  ] as const)
+    db.aggregate(name, {
+      start: () => null as number | null,
+      step: (acc: number | null, v: unknown) =>
+        v === null ? acc : and ? (acc ?? 1) && (Number(v) ? 1 : 0) : (acc ?? 0) || (Number(v) ? 1 : 0),
+    });
+  // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
+  db.function('__pg_json_timestamp', { deterministic: true }, (x: unknown, tz: unknown) => {
+    if (x === null || typeof x !== 'string') return x as never;
+    const m = /^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*)$/.exec(x);
+    if (!m) return x;
+    const frac = (m[3] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
+    const zone = Number(tz) ? (m[4] === '' || m[4] === '+00' || m[4] === 'Z' ? '+00:00' : m[4]) : '';
+    return `${m[1]}T${m[2]}${frac}${zone}`;
+  });
+  // LIMIT $n of a LATERAL subquery that protocols/pg/lateral.ts made a scalar subquery: one row at most
+  db.function('__pg_lateral_limit', { deterministic: true }, (n: unknown) => {
+    if (n !== null && Number(n) > 1)
+      throw pgFail(
+        '0A000',
+        `LATERAL subquery with LIMIT ${n} is not supported: Patina runs a LATERAL join of at most one row per row`,
+      );
+    return n as never;
+  });
+  installPgStringFunctions(db);
   installJsonbOperators(db);
 }
 
@@ -204,6 +259,10 @@ function installJsonbOperators(db: Database.Database): void {
     if (v === undefined || v === null || path === null) return null;
     return typeof v === 'string' ? v : printJsonb(v);
   });
+  // a jsonb value as PostgreSQL prints it, for a document that embeds it (json_build_object, json_agg)
+  db.function('__pg_jsonb_text', { deterministic: true }, (a: unknown) =>
+    a === null ? null : printJsonb(jsonOperand(a)),
+  );
   fn('__pg_jsonb_delete_path', (a, p) => {
     const path = textArray(p);
     return path === null ? null : printJsonb(jsonbDeletePath(jsonOperand(a), path));

@@ -12,6 +12,7 @@
 import { loadModule, parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types';
+import { arrayOidOf } from '../codecs/registry';
 import { Lru } from '../../../src/lru';
 
 export interface ResultColumn {
@@ -108,6 +109,19 @@ const FIXED: Record<string, number> = {
   json_build_object: OID.json,
   jsonb_agg: OID.jsonb,
   jsonb_build_object: OID.jsonb,
+  json_build_array: OID.json,
+  jsonb_build_array: OID.jsonb,
+  json_object_agg: OID.json,
+  jsonb_object_agg: OID.jsonb,
+  to_json: OID.json,
+  to_jsonb: OID.jsonb,
+  row_to_json: OID.json,
+  json_array_length: OID.int4,
+  jsonb_array_length: OID.int4,
+  split_part: OID.text,
+  repeat: OID.text,
+  reverse: OID.text,
+  regexp_replace: OID.text,
   gen_random_uuid: OID.uuid,
   row_number: OID.int8,
   rank: OID.int8,
@@ -161,7 +175,7 @@ function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
       const rel = String(f.RangeVar.relname).toLowerCase();
       scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
-    else if (f.RangeSubselect?.alias && !f.RangeSubselect.lateral) {
+    else if (f.RangeSubselect?.alias) {
       const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);
       if (!cols) continue;
       const names = strings(f.RangeSubselect.alias.colnames);
@@ -370,6 +384,10 @@ class Typer {
       case 'greatest':
       case 'least':
         return this.common(f.args);
+      case 'array_agg': {
+        const t = arg(0);
+        return t ? (arrayOidOf(t) ?? 0) : 0;
+      }
       case 'generate_series':
         return INTS.has(arg(0)) ? promote(arg(0), arg(1)) : 0;
     }

@@ -1,0 +1,379 @@
+// The values PostgreSQL's JSON builders put in a document (json_build_object, json_build_array,
+// json_agg, to_json, row_to_json and their jsonb twins), as ORMs' relational queries build them
+// (Drizzle's json_build_array of a related row, Kysely's json_agg(agg) of a subquery, Prisma's
+// jsonb_build_object). SQLite would put a boolean in as 1, a timestamp with a space, a json column
+// as a string, and has no whole-row reference (`row_to_json(u)`, `json_agg(t)`). Each argument that
+// is a column of a known type becomes its JSON value, and a FROM item's name whose columns are
+// known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
+import { type Tok, closer, isOp, isPunct, isWord } from './tokens';
+
+export interface JsonSchema {
+  /** The declared type of a column of `table` (lower case), or null. */
+  columnType(table: string, column: string): string | null;
+  /** A table's columns in order, or null when there is no such table. */
+  columns(table: string): { name: string }[] | null;
+}
+
+/** Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. */
+const BUILDERS: Record<string, 'all' | 'odd' | number> = {
+  json_build_object: 'odd',
+  jsonb_build_object: 'odd',
+  json_build_array: 'all',
+  jsonb_build_array: 'all',
+  json_agg: 0,
+  jsonb_agg: 0,
+  to_json: 0,
+  to_jsonb: 0,
+  row_to_json: 0,
+  json_object_agg: 1,
+  jsonb_object_agg: 1,
+};
+
+/** Builders that aggregate rows. */
+const AGGREGATES = new Set(['json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+
+/** Calls whose value is a JSON document (SQLite marks it so, and embeds it as JSON). */
+const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'json_array']);
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+const str = (text: string): Tok => ({ type: 'string', text: `'${text.replace(/'/g, "''")}'` });
+const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
+const nameOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+
+/** A column of a FROM item: its name and declared type ('json' for a computed document), null when unknown. */
+interface Column {
+  name: string;
+  type: string | null;
+}
+
+/** A FROM item: its name, the '(' that opens its query (-1 for the statement), its columns. */
+interface Source {
+  name: string;
+  scope: number;
+  cols: Column[];
+}
+
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set([
+  'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
+  'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'SET', 'RETURNING', 'WINDOW', 'FOR',
+  'LATERAL', 'FETCH', 'VALUES', 'SELECT', 'AS',
+]); // biome-ignore format: a word list
+
+/** Top-level comma-separated items of toks[from, to). */
+function items(toks: readonly Tok[], from: number, to: number): Tok[][] {
+  const out: Tok[][] = [[]];
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    const t = toks[i];
+    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+    else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
+    if (depth === 0 && isPunct(t, ',')) out.push([]);
+    else out[out.length - 1].push(t);
+  }
+  return out.length === 1 && out[0].length === 0 ? [] : out;
+}
+
+/** The index of the top-level word `w` in toks[from, to), or -1. */
+function topLevelWord(toks: readonly Tok[], from: number, to: number, w: string): number {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isWord(toks[i], w)) return i;
+  }
+  return -1;
+}
+
+/** A column reference `c` or `q.c` (quoted or not): [qualifier, column], else null. */
+function columnRef(e: readonly Tok[]): [string | null, string] | null {
+  if (e.length === 1 && isName(e[0]) && !isWord(e[0], 'TRUE') && !isWord(e[0], 'FALSE') && !isWord(e[0], 'NULL'))
+    return [null, nameOf(e[0])];
+  if (e.length === 3 && isName(e[0]) && isPunct(e[1], '.') && isName(e[2])) return [nameOf(e[0]), nameOf(e[2])];
+  return null;
+}
+
+/** Whether an expression's value is a JSON document: a builder's call, a ::json cast, or coalesce of those. */
+function isJsonExpr(e: readonly Tok[]): boolean {
+  if (e.length >= 2 && isOp(e[e.length - 2], '::') && /^jsonb?$/i.test(e[e.length - 1].text)) return true;
+  if (e.length < 3) return false;
+  if (isPunct(e[0], '(') && isWord(e[1], 'SELECT') && closer(e, 0) === e.length - 1) {
+    // a scalar subquery of one document
+    const from = topLevelWord(e, 2, e.length - 1, 'FROM');
+    const list = items(e, 2, from < 0 ? e.length - 1 : from);
+    const only = list.length === 1 ? list[0] : [];
+    const n = only.length;
+    return isJsonExpr(n >= 3 && isWord(only[n - 2], 'AS') ? only.slice(0, n - 2) : only);
+  }
+  if (e[0].type !== 'word' || !isPunct(e[1], '(') || closer(e, 1) !== e.length - 1) return false;
+  const name = e[0].text.toLowerCase();
+  if (JSON_CALLS.has(name)) return true;
+  return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
+}
+
+class JsonRewriter {
+  readonly sources: Source[] = [];
+
+  constructor(
+    readonly toks: Tok[],
+    readonly schema: JsonSchema,
+  ) {
+    this.collect();
+  }
+
+  /** The '(' of each query level enclosing toks[k], innermost first, then -1 for the statement. */
+  openers(k: number): number[] {
+    const out: number[] = [];
+    let depth = 0;
+    for (let i = k - 1; i >= 0; i--) {
+      if (isPunct(this.toks[i], ')')) depth++;
+      else if (isPunct(this.toks[i], '(')) {
+        if (depth === 0) out.push(i);
+        else depth--;
+      }
+    }
+    out.push(-1);
+    return out;
+  }
+
+  /** The FROM items visible at toks[k], innermost query first. */
+  visible(k: number): Source[] {
+    const out: Source[] = [];
+    for (const o of this.openers(k)) for (const s of this.sources) if (s.scope === o) out.push(s);
+    return out;
+  }
+
+  lookup(name: string, k: number): Source | undefined {
+    return this.visible(k).find((s) => s.name === name);
+  }
+
+  /** Every FROM item of the statement: tables (by alias, else name), then subqueries. */
+  collect(): void {
+    const toks = this.toks;
+    const derived: [string, number, number, number][] = [];
+    for (let i = 1; i < toks.length; i++) {
+      const prev = toks[i - 1];
+      const starts = isWord(prev, 'FROM') || isWord(prev, 'JOIN') || isPunct(prev, ',');
+      if (!starts) continue;
+      let j = i;
+      if ((isWord(toks[j], 'PUBLIC') || toks[j].text === '"public"') && isPunct(toks[j + 1], '.')) j += 2;
+      if (isPunct(toks[j], '(') && isWord(toks[j + 1], 'SELECT')) {
+        const close = closer(toks, j);
+        if (close < 0) continue;
+        let a = close + 1;
+        if (isWord(toks[a], 'AS')) a++;
+        if (isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()))
+          derived.push([nameOf(toks[a]), j + 1, close, this.openers(j)[0]]);
+        continue;
+      }
+      if (!isName(toks[j]) || isPunct(toks[j + 1], '(') || isPunct(toks[j + 1], '.')) continue;
+      const table = nameOf(toks[j]);
+      const cols = this.schema.columns(table);
+      if (!cols) continue;
+      const typed = cols.map((c) => ({
+        name: c.name.toLowerCase(),
+        type: this.schema.columnType(table, c.name.toLowerCase()),
+      }));
+      let a = j + 1;
+      if (isWord(toks[a], 'AS')) a++;
+      const alias = isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()) ? nameOf(toks[a]) : table;
+      this.sources.push({ name: alias, scope: this.openers(j)[0], cols: typed });
+    }
+    // subqueries innermost first (an outer one may select from an inner one's columns)
+    derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
+    for (const [name, from, to, scope] of derived) {
+      const cols = this.selectColumns(from, to);
+      if (cols) this.sources.push({ name, scope, cols });
+    }
+  }
+
+  /** The columns of `SELECT ... FROM ...` in toks[from, to), or null when a name is not plain. */
+  selectColumns(from: number, to: number): Column[] | null {
+    let start = from + 1;
+    if (isWord(this.toks[start], 'DISTINCT') || isWord(this.toks[start], 'ALL')) start++;
+    const fromAt = topLevelWord(this.toks, start, to, 'FROM');
+    const inside = start + 1; // a position inside this query, to see its FROM items
+    const out: Column[] = [];
+    for (const item of items(this.toks, start, fromAt < 0 ? to : fromAt)) {
+      const n = item.length;
+      if (n >= 1 && isOp(item[n - 1], '*')) {
+        const q = n === 3 ? nameOf(item[0]) : null;
+        const own = this.visible(inside).filter((s) => s.scope === this.openers(inside)[0]);
+        const cols = q ? this.lookup(q, inside)?.cols : n === 1 && own.length === 1 ? own[0].cols : undefined;
+        if (!cols) return null;
+        out.push(...cols);
+        continue;
+      }
+      let expr = item;
+      let name: string | null = null;
+      if (n >= 3 && isWord(item[n - 2], 'AS') && isName(item[n - 1])) {
+        name = nameOf(item[n - 1]);
+        expr = item.slice(0, n - 2);
+      } else if (n >= 2 && isName(item[n - 1]) && !isPunct(item[n - 2], '.') && !isOp(item[n - 2], '::')) {
+        name = nameOf(item[n - 1]);
+        expr = item.slice(0, n - 1);
+      }
+      const ref = columnRef(expr);
+      name ??= ref?.[1] ?? null;
+      if (name === null) return null;
+      out.push({ name, type: ref ? this.columnType(ref, inside) : isJsonExpr(expr) ? 'json' : null });
+    }
+    return out;
+  }
+
+  columnType([q, c]: [string | null, string], k: number): string | null {
+    const candidates = q !== null ? [this.lookup(q, k)] : this.visible(k);
+    for (const s of candidates) {
+      const col = s?.cols.find((x) => x.name === c);
+      if (col) return col.type;
+    }
+    return null;
+  }
+
+  /** An argument of a builder as its JSON value. */
+  value(e: Tok[], k: number): Tok[] {
+    if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
+      return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
+    const ref = columnRef(e);
+    if (ref) {
+      // a bare name that is no column but a FROM item: the whole row, as an object
+      const whole = ref[0] === null && this.columnType(ref, k) === null ? this.lookup(ref[1], k) : undefined;
+      if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1]))) return this.row(whole);
+      return this.typed(e, this.columnType(ref, k));
+    }
+    // a ::json cast, or a scalar subquery of a document (SQLite's JSON mark does not cross a subquery)
+    if (
+      (e.length > 2 && isOp(e[e.length - 2], '::') && /^jsonb?$/i.test(e[e.length - 1].text)) ||
+      (isPunct(e[0], '(') && isJsonExpr(e))
+    )
+      return [word('json'), punct('('), ...e, punct(')')];
+    if (e.length > 3 && isWord(e[0], 'COALESCE') && isPunct(e[1], '(') && closer(e, 1) === e.length - 1) {
+      const args = items(e, 2, e.length - 1).map((a) => this.value(a, k));
+      return [e[0], punct('('), ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])), punct(')')];
+    }
+    return e;
+  }
+
+  /** A column's value as JSON by its declared type. */
+  typed(e: Tok[], type: string | null): Tok[] {
+    const t = (type ?? '').toLowerCase().replace(/\(.*$/, '').trim();
+    if (t === 'bool' || t === 'boolean')
+      return [
+        word('json'),
+        punct('('),
+        word('CASE'),
+        word('WHEN'),
+        ...e,
+        word('THEN'),
+        str('true'),
+        word('WHEN'),
+        word('NOT'),
+        ...e,
+        word('THEN'),
+        str('false'),
+        word('END'),
+        punct(')'),
+      ];
+    if (t === 'json') return [word('json'), punct('('), ...e, punct(')')];
+    // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
+    if (t === 'jsonb')
+      return [word('json'), punct('('), word('__pg_jsonb_text'), punct('('), ...e, punct(')'), punct(')')];
+    const zone =
+      t === 'timestamptz' || t === 'timestamp with time zone'
+        ? 1
+        : t === 'timestamp' || t === 'datetime' || t === 'timestamp without time zone'
+          ? 0
+          : -1;
+    if (zone >= 0)
+      return [
+        word('__pg_json_timestamp'),
+        punct('('),
+        ...e,
+        punct(','),
+        { type: 'number', text: String(zone) },
+        punct(')'),
+      ];
+    return e;
+  }
+
+  /** json_object('c1', a.c1, ...) of a FROM item's columns. */
+  row(source: Source): Tok[] {
+    const alias = source.name;
+    const args = source.cols.flatMap((c) => [
+      punct(','),
+      str(c.name),
+      punct(','),
+      ...this.typed([quoted(alias), punct('.'), quoted(c.name)], c.type),
+    ]);
+    return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
+  }
+
+  /** Each builder's value arguments, last call first (so earlier indexes stay put). */
+  rewrite(): Tok[] {
+    const toks = this.toks;
+    for (let i = toks.length - 2; i >= 0; i--) {
+      const t = toks[i];
+      if (t.type !== 'word' || !isPunct(toks[i + 1], '(') || isPunct(toks[i - 1], '.')) continue;
+      const which = BUILDERS[t.text.toLowerCase()];
+      if (which === undefined) continue;
+      const close = closer(toks, i + 1);
+      if (close < 0) continue;
+      // json_agg(x ORDER BY ...): the ORDER BY stays after the value
+      const orderAt = topLevelWord(toks, i + 2, close, 'ORDER');
+      const args = items(toks, i + 2, orderAt < 0 ? close : orderAt);
+      const out = args.map((a, k) =>
+        which === 'all' || (which === 'odd' && k % 2 === 1) || which === k ? this.value(a, i) : a,
+      );
+      const body = out.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a]));
+      toks.splice(i + 2, (orderAt < 0 ? close : orderAt) - (i + 2), ...body);
+      if (AGGREGATES.has(t.text.toLowerCase())) this.nullWhenEmpty(i);
+    }
+    return toks;
+  }
+
+  /**
+   * json_agg over no rows is NULL in PostgreSQL, where SQLite's json_group_array says '[]' (and
+   * json_group_object '{}'): the call at toks[i] becomes CASE WHEN count(*) = 0 THEN NULL ELSE ... END,
+   * which keeps its value a JSON document. A window call (OVER) is left as it is.
+   */
+  nullWhenEmpty(i: number): void {
+    const toks = this.toks;
+    let end = closer(toks, i + 1) + 1;
+    const filter: Tok[] = [];
+    if (isWord(toks[end], 'FILTER') && isPunct(toks[end + 1], '(')) {
+      const c = closer(toks, end + 1);
+      filter.push(...toks.slice(end, c + 1));
+      end = c + 1;
+    }
+    if (isWord(toks[end], 'OVER')) return;
+    const call = toks.slice(i, end);
+    toks.splice(
+      i,
+      end - i,
+      punct('('),
+      word('CASE'),
+      word('WHEN'),
+      word('count'),
+      punct('('),
+      { type: 'op', text: '*' },
+      punct(')'),
+      ...filter,
+      { type: 'op', text: '=' },
+      { type: 'number', text: '0' },
+      word('THEN'),
+      word('NULL'),
+      word('ELSE'),
+      ...call,
+      word('END'),
+      punct(')'),
+    );
+  }
+}
+
+/** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */
+export function rewriteJsonValues(toks: Tok[], schema: JsonSchema): Tok[] {
+  if (!toks.some((t) => t.type === 'word' && BUILDERS[t.text.toLowerCase()] !== undefined)) return toks;
+  return new JsonRewriter(toks, schema).rewrite();
+}

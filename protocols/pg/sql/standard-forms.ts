@@ -1,0 +1,233 @@
+// SQL-standard spellings PostgreSQL reads and SQLite's grammar lacks, as ORMs and query builders
+// write them: `position(a IN b)`, `substring(x FROM a FOR b)`, `trim(BOTH c FROM x)`,
+// `OFFSET n ROWS FETCH FIRST m ROWS ONLY` (SQLAlchemy's fetch(), Hibernate, jOOQ) and an OFFSET
+// without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
+import { pgError } from '../sqlstate';
+import { type Tok, closer, isPunct, isWord } from './tokens';
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+
+/** Indexes of the top-level (depth 0) words `w` inside toks[from, to). */
+function topLevel(toks: readonly Tok[], from: number, to: number, w: string): number[] {
+  const at: number[] = [];
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isWord(toks[i], w)) at.push(i);
+  }
+  return at;
+}
+
+const call = (name: string, args: Tok[][]): Tok[] => [
+  word(name),
+  punct('('),
+  ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])),
+  punct(')'),
+];
+
+/** The SQLite call for a `position`, `substring` or `trim` whose arguments use keywords, or null. */
+function standardCall(name: string, args: Tok[]): Tok[] | null {
+  const end = args.length;
+  if (name === 'POSITION') {
+    const at = topLevel(args, 0, end, 'IN');
+    if (at.length !== 1) return null;
+    return call('instr', [args.slice(at[0] + 1), args.slice(0, at[0])]);
+  }
+  if (name === 'SUBSTRING') {
+    const from = topLevel(args, 0, end, 'FROM');
+    const forAt = topLevel(args, 0, end, 'FOR');
+    if (from.length > 1 || forAt.length > 1 || (from.length === 0 && forAt.length === 0)) return null;
+    const x = args.slice(0, from[0] ?? forAt[0]);
+    const start = from.length ? args.slice(from[0] + 1, forAt[0] ?? end) : [{ type: 'number', text: '1' } as Tok];
+    // substring(x FROM 'pattern') is a regular expression match in PostgreSQL
+    if (start.length === 1 && start[0].type === 'string') return null;
+    return call('substr', forAt.length ? [x, start, args.slice(forAt[0] + 1)] : [x, start]);
+  }
+  if (name === 'TRIM') {
+    let i = 0;
+    let fn = 'trim';
+    if (isWord(args[0], 'BOTH') || isWord(args[0], 'LEADING') || isWord(args[0], 'TRAILING')) {
+      fn = isWord(args[0], 'LEADING') ? 'ltrim' : isWord(args[0], 'TRAILING') ? 'rtrim' : 'trim';
+      i = 1;
+    }
+    const from = topLevel(args, i, end, 'FROM');
+    if (from.length !== 1) return i === 0 ? null : call(fn, [args.slice(i)]);
+    const chars = args.slice(i, from[0]);
+    const x = args.slice(from[0] + 1);
+    return call(fn, chars.length ? [x, chars] : [x]);
+  }
+  return null;
+}
+
+/** position(a IN b), substring(x FROM a FOR b), trim([BOTH|LEADING|TRAILING] [c] FROM x); innermost first. */
+export function rewriteStandardCalls(toks: Tok[]): Tok[] {
+  for (let i = 0; i + 2 < toks.length; i++)
+    if (isWord(toks[i], 'STRING_AGG') && isPunct(toks[i + 1], '(') && isWord(toks[i + 2], 'DISTINCT'))
+      throw pgError(
+        '0A000',
+        'string_agg(DISTINCT x, delimiter) is not supported: SQLite takes DISTINCT with one argument only; aggregate over SELECT DISTINCT in a subquery',
+      );
+  if (!toks.some((t) => isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM'))) return toks;
+  for (let i = toks.length - 2; i >= 0; i--) {
+    const t = toks[i];
+    if (!(isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM')) || !isPunct(toks[i + 1], '(')) continue;
+    if (isPunct(toks[i - 1], '.')) continue;
+    const close = closer(toks, i + 1);
+    if (close < 0) continue;
+    const repl = standardCall(t.text.toUpperCase(), toks.slice(i + 2, close));
+    if (repl) toks.splice(i, close - i + 1, ...repl);
+  }
+  return toks;
+}
+
+/**
+ * `OFFSET n ROW[S]` and `FETCH {FIRST|NEXT} [n] ROW[S] ONLY` → SQLite's `LIMIT n OFFSET m`; an
+ * OFFSET with no LIMIT gets `LIMIT -1` (no limit), which SQLite's grammar requires before it.
+ */
+export function rewriteFetchFirst(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'OFFSET') || isWord(t, 'FETCH'))) return toks;
+  const depthAt: number[] = [];
+  let depth = 0;
+  for (const t of toks) {
+    if (isPunct(t, ')')) depth--;
+    depthAt.push(depth);
+    if (isPunct(t, '(')) depth++;
+  }
+  /** The index where the clauses of the query level of toks[i] begin (after its '(' or at 0). */
+  const levelStart = (i: number) => {
+    let k = i;
+    while (k > 0 && !(depthAt[k - 1] < depthAt[i])) k--;
+    return k;
+  };
+  /** The end of an expression at toks[i] in this level: up to ROW(S), a clause word, ')' or ';'. */
+  const valueEnd = (i: number) => {
+    let k = i;
+    while (
+      k < toks.length &&
+      depthAt[k] >= depthAt[i] &&
+      !(
+        depthAt[k] === depthAt[i] &&
+        (isPunct(toks[k], ')') ||
+          isPunct(toks[k], ';') ||
+          ['ROW', 'ROWS', 'FETCH', 'OFFSET', 'LIMIT', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT'].some((w) =>
+            isWord(toks[k], w),
+          ))
+      )
+    )
+      k++;
+    return k;
+  };
+  const out: Tok[] = [];
+  // Positions in `out` of the OFFSET of each level (by the index where the level starts)
+  const offsetAt = new Map<number, number>();
+  const limited = new Set<number>();
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!isWord(t, 'LIMIT') && !isWord(t, 'OFFSET') && !isWord(t, 'FETCH')) {
+      out.push(t);
+      continue;
+    }
+    const level = levelStart(i);
+    if (isWord(t, 'LIMIT')) {
+      limited.add(level);
+      const off = offsetAt.get(level);
+      const end = valueEnd(i + 1);
+      const all = end === i + 2 && isWord(toks[i + 1], 'ALL');
+      const limit = all ? [t, { type: 'number', text: '-1' } as Tok] : toks.slice(i, end);
+      // OFFSET n LIMIT m, which PostgreSQL reads too: the LIMIT goes first
+      if (off !== undefined && isWord(out[off], 'LIMIT')) out.splice(off, 2, ...limit);
+      else out.push(...limit);
+      i = end - 1;
+      continue;
+    }
+    if (isWord(t, 'OFFSET')) {
+      const end = valueEnd(i + 1);
+      offsetAt.set(level, out.length);
+      out.push(...(limited.has(level) ? [] : [word('LIMIT'), { type: 'number', text: '-1' } as Tok]), t);
+      out.push(...toks.slice(i + 1, end));
+      i = end - 1;
+      if (isWord(toks[end], 'ROW') || isWord(toks[end], 'ROWS')) i = end;
+      continue;
+    }
+    if (isWord(t, 'FETCH') && (isWord(toks[i + 1], 'FIRST') || isWord(toks[i + 1], 'NEXT'))) {
+      let k = i + 2;
+      const end = isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS') ? k : valueEnd(k);
+      const count = end > k ? toks.slice(k, end) : [{ type: 'number', text: '1' } as Tok];
+      k = end;
+      if (isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS')) k++;
+      if (!isWord(toks[k], 'ONLY')) {
+        out.push(t);
+        continue; // WITH TIES: left for SQLite to refuse
+      }
+      const limit = [word('LIMIT'), ...(count.length > 1 ? [punct('('), ...count, punct(')')] : count)];
+      const off = offsetAt.get(level);
+      // the OFFSET came first: the LIMIT goes before it (in place of the LIMIT -1 it was given)
+      if (off !== undefined && isWord(out[off], 'LIMIT')) out.splice(off, 2, ...limit);
+      else if (off !== undefined) out.splice(off, 0, ...limit);
+      else out.push(...limit);
+      limited.add(level);
+      i = k;
+      continue;
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** The clause word (SELECT, FROM, JOIN, ...) that toks[i] belongs to, at its own depth. */
+function clauseOf(toks: readonly Tok[], i: number): string {
+  let depth = 0;
+  for (let k = i - 1; k >= 0; k--) {
+    if (isPunct(toks[k], ')')) depth++;
+    else if (isPunct(toks[k], '(')) {
+      if (depth === 0) return '(';
+      depth--;
+    } else if (depth === 0 && toks[k].type === 'word') {
+      const w = toks[k].text.toUpperCase();
+      if (['SELECT', 'FROM', 'JOIN', 'WHERE', 'ON', 'GROUP', 'HAVING', 'ORDER', 'RETURNING', 'SET'].includes(w))
+        return w;
+    }
+  }
+  return '';
+}
+
+/**
+ * `SELECT generate_series(a, b[, step]) [AS x]` alone: one row per value, as PostgreSQL gives, by
+ * selecting from the table function. Elsewhere in a select list (beside other items, or with a FROM)
+ * a set-returning call has no translation: 0A000, rather than SQLite's one row or none.
+ */
+export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'GENERATE_SERIES') || isWord(t, 'UNNEST'))) return toks;
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i];
+    if (!(isWord(t, 'GENERATE_SERIES') || isWord(t, 'UNNEST')) || !isPunct(toks[i + 1], '(')) continue;
+    if (clauseOf(toks, i) !== 'SELECT') continue;
+    const close = closer(toks, i + 1);
+    let end = close + 1;
+    let alias: Tok = { type: 'quoted', text: `"${t.text.toLowerCase()}"` };
+    if (isWord(toks[end], 'AS')) end++;
+    if (toks[end] && (toks[end].type === 'word' || toks[end].type === 'quoted') && !isWord(toks[end], 'FROM'))
+      alias = toks[end++];
+    if (isPunct(toks[end], ';')) end++;
+    const alone = i === 1 && isWord(toks[0], 'SELECT') && end === toks.length;
+    // unnest in a select list: SQLAlchemy's primary-key query, which the dialect joins itself
+    if (isWord(t, 'UNNEST')) continue;
+    if (!alone || close < 0)
+      throw pgError(
+        '0A000',
+        `${t.text.toLowerCase()}() in a select list is supported only alone (SELECT generate_series(...)); write FROM generate_series(...) AS x`,
+      );
+    // FROM generate_series(...) AS x names its value x (dialect.ts, aliasFromFunctions)
+    return [
+      toks[0],
+      alias,
+      { type: 'word', text: 'FROM' },
+      ...toks.slice(i, close + 1),
+      { type: 'word', text: 'AS' },
+      alias,
+    ];
+  }
+  return toks;
+}

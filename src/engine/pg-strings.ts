@@ -1,0 +1,76 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
+
+// PostgreSQL's string functions that SQLite lacks or spells differently, as ORMs and hand-written
+// SQL call them (left, lpad, split_part, initcap, md5, ...). On every connection a PG statement can
+// run on, as the strict casts of pg-functions.ts are. NULL in, NULL out, as PostgreSQL's are strict.
+
+const chars = (x: unknown) => [...String(x)];
+const count = (x: unknown) => (typeof x === 'bigint' ? Number(x) : Number(x));
+
+/** lpad/rpad: `s` cut or filled to `n` characters with `fill` repeated (PostgreSQL cuts on the right either way). */
+function pad(s: unknown, n: unknown, fill: unknown, left: boolean): string {
+  const cs = chars(s);
+  const len = Math.max(0, count(n));
+  if (cs.length >= len) return cs.slice(0, len).join('');
+  const f = chars(fill === undefined ? ' ' : fill);
+  if (f.length === 0) return cs.join('');
+  const need = len - cs.length;
+  const filler = Array.from({ length: need }, (_, i) => f[i % f.length]).join('');
+  return left ? filler + cs.join('') : cs.join('') + filler;
+}
+
+/** initcap: the first letter of each run of letters and digits upper case, the rest lower case. */
+function initcap(s: string): string {
+  let out = '';
+  let inWord = false;
+  for (const c of s) {
+    const alnum = /[\p{L}\p{N}]/u.test(c);
+    out += alnum ? (inWord ? c.toLowerCase() : c.toUpperCase()) : c;
+    inWord = alnum;
+  }
+  return out;
+}
+
+/** split_part(s, delimiter, n): the n-th field (from the end when negative), '' past the last. */
+function splitPart(s: string, delim: string, n: number): string {
+  if (n === 0) throw sqlStateError('22023', 'field position must not be zero');
+  const parts = delim === '' ? [s] : s.split(delim);
+  const at = n > 0 ? n - 1 : parts.length + n;
+  return parts[at] ?? '';
+}
+
+export function installPgStringFunctions(db: Database.Database): void {
+  const fn = (name: string, f: (...args: unknown[]) => unknown, deterministic = true) =>
+    db.function(name, { deterministic, varargs: true }, (...args: unknown[]) =>
+      args.some((a) => a === null) ? null : (f(...args) as never),
+    );
+  for (const name of ['char_length', 'character_length']) fn(name, (s) => chars(s).length);
+  fn('strpos', (s, sub) => {
+    const at = String(s).indexOf(String(sub));
+    return at < 0 ? 0 : chars(String(s).slice(0, at)).length + 1;
+  });
+  fn('left', (s, n) => {
+    const cs = chars(s);
+    const k = count(n);
+    return (k >= 0 ? cs.slice(0, k) : cs.slice(0, Math.max(0, cs.length + k))).join('');
+  });
+  fn('right', (s, n) => {
+    const cs = chars(s);
+    const k = count(n);
+    return (k >= 0 ? cs.slice(Math.max(0, cs.length - k)) : cs.slice(Math.min(cs.length, -k))).join('');
+  });
+  fn('lpad', (s, n, f) => pad(s, n, f, true));
+  fn('rpad', (s, n, f) => pad(s, n, f, false));
+  fn('repeat', (s, n) => String(s).repeat(Math.max(0, count(n))));
+  fn('reverse', (s) => chars(s).reverse().join(''));
+  fn('split_part', (s, d, n) => splitPart(String(s), String(d), count(n)));
+  fn('initcap', (s) => initcap(String(s)));
+  fn('md5', (s) =>
+    createHash('md5')
+      .update(typeof s === 'string' ? s : String(s))
+      .digest('hex'),
+  );
+  fn('gen_random_uuid', () => randomUUID(), false);
+}
