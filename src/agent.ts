@@ -1,29 +1,27 @@
 import type http from 'node:http';
-import type https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { type Config, formatAddr } from './config/config';
+import type { Config } from './config/config';
 import { Security } from './auth/security';
 import { checkExposure } from './auth/exposure';
 import { reloadedConfig } from './config/reload';
-import { Engine } from './engine/engine';
+import type { Engine } from './engine/engine';
+import { logSchemaPlan, reloadSchemaLogged } from './engine/schema/plan-log';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
 import { ChangeCapture } from './crdt/capture';
 import { ChangeLogCompactor } from './crdt/change-log';
 import { TableUpdates } from './live/table-updates';
 import { Subscriptions, subscriptionStoreFile } from './live/subscriptions';
-import { closeHttpServer, createHttpApp, httpsOptions, listenHttp } from '../protocols/http/app';
+import { closeHttpServer, createHttpApp, httpAddr, listenHttp, reloadHttpsTls } from '../protocols/http/app';
 import { clusterRoutes } from '../protocols/http/routes/cluster';
 import { Cluster } from './cluster/cluster';
 import { PgServer } from '../protocols/pg/server';
-import { PatinaError } from './errors';
-import { errorFields, log } from './observability/log';
+import { log } from './observability/log';
 import { Metrics } from './observability/metrics';
 import { registerAgentMetrics } from './observability/agent-metrics';
-import { healthDocument } from './observability/health';
-import { backupLogged, checkBackupTarget, isBackupCopy } from './ops/backup';
-import { DatabaseLock } from './ops/db-lock';
-import { type SchemaPlan, planSummary } from './engine/schema/diff';
+import { healthDocument, startedFields } from './observability/health';
+import { backupLogged, checkBackupTarget } from './ops/backup';
+import type { DatabaseLock } from './ops/db-lock';
+import { openEngine } from './ops/open-engine';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
@@ -72,25 +70,8 @@ export class Agent {
     // Refused before anything opens: an exposed port without auth, unreadable secrets or certificates.
     checkExposure(config);
     const security = Security.load(config);
-    // One agent per database: a second one stops here, naming the first one's pid.
-    const lock = config.db.path === ':memory:' ? null : DatabaseLock.acquire(config.db.path);
-    let engine: Engine<Changeset>;
-    try {
-      if (isBackupCopy(config.db.path)) {
-        throw new PatinaError(
-          'user',
-          `${config.db.path} is a backup made by patina backup; put it in place with \`patina restore\`, which gives it a new actor id`,
-        );
-      }
-      engine = await Engine.open<Changeset>({
-        path: config.db.path,
-        schemaPaths: config.db.schemaPaths,
-        readWorkers: { min: config.db.readWorkersMin, max: config.db.readWorkersMax },
-      });
-    } catch (err) {
-      lock?.release();
-      throw err;
-    }
+    // One agent per database, locked before it opens; a backup copy not yet restored is refused.
+    const { engine, lock } = await openEngine(config.db);
     const agent = new Agent(config, engine, security);
     agent.#lock = lock;
     try {
@@ -122,7 +103,7 @@ export class Agent {
         feed: agent.feed,
         engine,
         subscriptions: () => agent.subscriptions?.stats() ?? null,
-        updates: () => (agent.updates ? { streams: agent.updates.streams, cutOffs: agent.updates.cutOffs } : null),
+        updates: () => agent.updates ?? null,
         pg: () => agent.#pg?.counts ?? null,
         cluster: () => agent.cluster?.metrics() ?? null,
       });
@@ -157,21 +138,10 @@ export class Agent {
           subscriptions,
         );
       security.onReload((s) => {
-        if (s.apiTls) (agent.#http as unknown as https.Server).setSecureContext(httpsOptions(s.apiTls));
+        if (s.apiTls && agent.#http) reloadHttpsTls(agent.#http, s.apiTls);
         if (s.gossipTls) agent.cluster?.reloadTls(s.gossipTls);
       });
-      log.info(
-        {
-          http: agent.apiAddr,
-          pg: agent.pgAddrs,
-          gossip: agent.cluster?.addr ?? null,
-          db: config.db.path,
-          actor_id: capture?.actor ?? null,
-          version: capture?.version ?? null,
-          tables: [...engine.schema.tables.keys()],
-        },
-        'agent started',
-      );
+      log.info(startedFields(agent), 'agent started');
     } catch (err) {
       await agent.stop();
       throw err;
@@ -186,13 +156,12 @@ export class Agent {
 
   /** Where the HTTP API listens (the real port when 0 was asked for). */
   get apiAddr(): string {
-    const a = this.#http?.address() as AddressInfo | null;
-    return a ? formatAddr({ host: a.address, port: a.port }) : formatAddr(this.config.api.addr);
+    return httpAddr(this.#http, this.config.api.addr);
   }
 
   /** Where the PostgreSQL listeners are bound (real ports when 0 was asked for). */
   get pgAddrs(): string[] {
-    return this.#pg?.addresses().map((a) => formatAddr(a)) ?? [];
+    return this.#pg?.listening() ?? [];
   }
 
   /** Where this agent listens for peers, when it replicates. */
@@ -217,16 +186,9 @@ export class Agent {
     return { ...(await this.reloadSchema()), security: this.security.describe() };
   }
 
-  async reloadSchema(): Promise<Record<string, unknown>> {
-    let plan: SchemaPlan;
-    try {
-      plan = await this.engine.reloadSchema();
-    } catch (err) {
-      log.warn(errorFields(err), 'schema reload refused');
-      throw err;
-    }
-    logSchemaPlan('schema reloaded', plan);
-    return planSummary(plan);
+  /** The schema half of `reload`: re-reads the schema files and applies what is new, logged. */
+  reloadSchema(): Promise<Record<string, unknown>> {
+    return reloadSchemaLogged(this.engine);
   }
 
   /** Stops accepting, lets in-flight writes finish, closes the database. */
@@ -251,8 +213,4 @@ export class Agent {
   backup(file: string, onProgress: (p: { bytesDone: number; bytesTotal: number }) => void) {
     return backupLogged(this.engine.path, file, this.capture?.actor ?? null, onProgress);
   }
-}
-
-function logSchemaPlan(msg: string, plan: SchemaPlan): void {
-  if (plan.statements.length > 0) log.info(planSummary(plan), msg);
 }

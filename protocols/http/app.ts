@@ -1,10 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import type { Role } from '../../src/auth/roles';
 import type { TlsMaterial } from '../../src/auth/tls-material';
-import { TCP_KEEPALIVE_IDLE_MS } from '../../src/config/config';
+import { type Addr, TCP_KEEPALIVE_IDLE_MS, formatAddr } from '../../src/config/config';
 import { errorFields, log } from '../../src/observability/log';
 import { type WriteAdmission, admitWrites } from './admission';
 import { type HttpAuthority, bearerAuth } from './auth';
@@ -170,4 +171,15 @@ export function httpsOptions(tls: TlsMaterial): https.ServerOptions {
   return tls.ca
     ? { cert: tls.cert, key: tls.key, ca: tls.ca, requestCert: true, rejectUnauthorized: true }
     : { cert: tls.cert, key: tls.key };
+}
+
+/** A running HTTPS server takes new certificates for the connections that follow (`patina reload`). */
+export function reloadHttpsTls(server: http.Server, tls: TlsMaterial): void {
+  (server as unknown as https.Server).setSecureContext(httpsOptions(tls));
+}
+
+/** Where the server listens (the real port when 0 was asked for); `asked` when it does not listen. */
+export function httpAddr(server: http.Server | null, asked: Addr): string {
+  const a = server?.address() as AddressInfo | null | undefined;
+  return a ? formatAddr({ host: a.address, port: a.port }) : formatAddr(asked);
 }

@@ -3,7 +3,12 @@
 import { loadParser } from './sql/result-types';
 import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
-import { PG_LISTENER_DEFAULTS, type PgListenerConfig, TCP_KEEPALIVE_IDLE_MS } from '../../src/config/config';
+import {
+  PG_LISTENER_DEFAULTS,
+  type PgListenerConfig,
+  TCP_KEEPALIVE_IDLE_MS,
+  formatAddr,
+} from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
 import { admittedEngine } from './admission';
@@ -132,6 +137,11 @@ export class PgServer implements CancelRegistry {
       .map((s) => s.address() as net.AddressInfo)
       .filter(Boolean)
       .map((a) => ({ host: a.address, port: a.port }));
+  }
+
+  /** The same, as `host:port` (`[host]:port` for IPv6). */
+  listening(): string[] {
+    return this.addresses().map((a) => formatAddr(a));
   }
 
   add(pid: number, key: number, conn: Connection): void {

@@ -1,5 +1,6 @@
 import type { Security } from '../auth/security';
 import type { Cluster } from '../cluster/cluster';
+import type { Config } from '../config/config';
 import type { ChangeCapture } from '../crdt/capture';
 import { ClusterIds } from '../crdt/cluster-ids';
 import type { Engine } from '../engine/engine';
@@ -30,6 +31,29 @@ export function healthDocument(p: HealthParts): Record<string, unknown> {
     subscriptions: p.subscriptions?.stats(true) ?? null,
     security: p.security.describe(),
     ...(p.capture ? { patina_id: idTag(p.capture, p.cluster) } : {}),
+  };
+}
+
+/** What an agent says of itself when it has started (the 'agent started' log line). */
+export interface StartedParts {
+  apiAddr: string;
+  pgAddrs: string[];
+  cluster: Cluster | null;
+  config: Config;
+  capture: ChangeCapture | null;
+  engine: Engine<Changeset>;
+}
+
+/** The fields of the 'agent started' log line: where it listens, its database, actor and tables. */
+export function startedFields(p: StartedParts): Record<string, unknown> {
+  return {
+    http: p.apiAddr,
+    pg: p.pgAddrs,
+    gossip: p.cluster?.addr ?? null,
+    db: p.config.db.path,
+    actor_id: p.capture?.actor ?? null,
+    version: p.capture?.version ?? null,
+    tables: [...p.engine.schema.tables.keys()],
   };
 }
 
