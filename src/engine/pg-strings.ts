@@ -9,10 +9,19 @@ import { sqlStateError } from '../errors';
 const chars = (x: unknown) => [...String(x)];
 const count = (x: unknown) => (typeof x === 'bigint' ? Number(x) : Number(x));
 
+/** The longest text repeat, lpad and rpad make (PostgreSQL's limit is 1 GB; the agent's memory is shared). */
+const MAX_CHARS = 100_000_000;
+
+function checkLength(n: number): void {
+  if (n > MAX_CHARS)
+    throw sqlStateError('54000', `requested length too large: at most ${MAX_CHARS.toLocaleString('en')} characters`);
+}
+
 /** lpad/rpad: `s` cut or filled to `n` characters with `fill` repeated (PostgreSQL cuts on the right either way). */
 function pad(s: unknown, n: unknown, fill: unknown, left: boolean): string {
   const cs = chars(s);
   const len = Math.max(0, count(n));
+  checkLength(len);
   if (cs.length >= len) return cs.slice(0, len).join('');
   const f = chars(fill === undefined ? ' ' : fill);
   if (f.length === 0) return cs.join('');
@@ -63,7 +72,11 @@ export function installPgStringFunctions(db: Database.Database): void {
   });
   fn('lpad', (s, n, f) => pad(s, n, f, true));
   fn('rpad', (s, n, f) => pad(s, n, f, false));
-  fn('repeat', (s, n) => String(s).repeat(Math.max(0, count(n))));
+  fn('repeat', (s, n) => {
+    const k = Math.max(0, count(n));
+    checkLength(String(s).length * k);
+    return String(s).repeat(k);
+  });
   fn('reverse', (s) => chars(s).reverse().join(''));
   fn('split_part', (s, d, n) => splitPart(String(s), String(d), count(n)));
   fn('initcap', (s) => initcap(String(s)));
