@@ -163,7 +163,7 @@ export class Cluster {
   /**
    * Hops a pushed changeset may travel: enough for `fanout` peers a hop to cover the cluster with
    * high probability (log base fanout of its size, plus one), at least `push_ttl`. Each agent passes a
-   * changeset on only the first time it merges it, so the cost stays about fanout messages per agent.
+   * changeset on only the first time it gets it, so the cost stays about fanout messages per agent.
    */
   #pushTtl(): number {
     const n = this.#members.alive().length + 1;

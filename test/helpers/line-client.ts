@@ -87,7 +87,9 @@ export class LineClient {
     } else if (mode.kind === 'slow') {
       res.pause();
       this.#timer = setInterval(() => {
-        const d = res.read() as string | null;
+        // at most 16 KiB a tick (read() alone returns all that is buffered, which can be far more,
+        // and a slow client then kept up on a slow machine)
+        const d = (res.read(16384) ?? res.read()) as string | null;
         if (d !== null) this.#take(d);
       }, mode.everyMs);
     } else {
