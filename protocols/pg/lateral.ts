@@ -5,7 +5,7 @@
 // count and each `o.n` is its expression: the join is dropped and every `o.col` becomes `(expr)`.
 import type { PgToken } from './lexer';
 import { identName } from './lexer';
-import { closer, isPunct, isWord } from './sql/tokens';
+import { closer, isPunct, isWord, topLevelWord } from './sql/tokens';
 
 /** The top-level comma-separated items of toks[from, to). */
 function items(toks: PgToken[], from: number, to: number): PgToken[][] {
@@ -73,17 +73,6 @@ const AGGREGATES = new Set([
   'count', 'sum', 'avg', 'min', 'max', 'json_agg', 'jsonb_agg', 'array_agg', 'string_agg', 'json_object_agg',
   'jsonb_object_agg', 'bool_and', 'bool_or', 'every',
 ]); // biome-ignore format: a word list
-
-/** The top-level index of word `w` in toks[from, to), or -1. */
-function topLevelWord(toks: PgToken[], from: number, to: number, w: string): number {
-  let depth = 0;
-  for (let i = from; i < to; i++) {
-    if (isPunct(toks[i], '(')) depth++;
-    else if (isPunct(toks[i], ')')) depth--;
-    else if (depth === 0 && isWord(toks[i], w)) return i;
-  }
-  return -1;
-}
 
 /** Whether the select list toks[from, to) calls an aggregate outside any subquery (and not as a window). */
 function aggregates(toks: PgToken[], from: number, to: number): boolean {

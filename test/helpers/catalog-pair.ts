@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { POSTGRES_SCHEMA, PATINA_SCHEMA, ROWS } from '../fixtures/catalog-schema';
 import { type AgentProcess, startAgent } from './agent';
-import { psql } from './pg';
+import { type PgClient, pgClient, psql } from './pg';
 import { type BenchPostgres, startPostgres, stopPostgres } from './postgres-server';
 
 /** Both servers, each with database `db` and user `tester`. */
@@ -71,4 +71,51 @@ export async function startCatalogPair(
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Both servers with a node-postgres client connected to each: the oracle tests' setup. */
+export interface OracleClients {
+  pair: CatalogPair;
+  patina: PgClient;
+  postgres: PgClient;
+  close(): Promise<void>;
+}
+
+export async function startOracle(opts: Parameters<typeof startCatalogPair>[0] = {}): Promise<OracleClients> {
+  const pair = await startCatalogPair(opts);
+  const patina = pgClient(pair.patinaPort);
+  const postgres = pgClient(pair.postgresPort);
+  await patina.connect();
+  await postgres.connect();
+  return {
+    pair,
+    patina,
+    postgres,
+    async close() {
+      await patina.end();
+      await postgres.end();
+      await pair.dispose();
+    },
+  };
+}
+
+/**
+ * Runs `sql` on both servers; fails unless the rows (in any order when `sorted`), the column type
+ * OIDs and the row counts are the same. Returns Patina's rows.
+ */
+export async function sameOnBoth(
+  o: OracleClients,
+  sql: string,
+  params?: unknown[],
+  opts: { sorted?: boolean; types?: boolean } = {},
+): Promise<unknown[][]> {
+  const p = await o.patina.query({ text: sql, values: params, rowMode: 'array' });
+  const g = await o.postgres.query({ text: sql, values: params, rowMode: 'array' });
+  const order = (rows: unknown[][]) =>
+    opts.sorted ? [...rows].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : rows;
+  assert.deepEqual(order(p.rows), order(g.rows), `${sql} ${JSON.stringify(params ?? [])}`);
+  const types = (r: { fields: { dataTypeID: number }[] }) => r.fields.map((f) => f.dataTypeID);
+  if (opts.types !== false) assert.deepEqual(types(p), types(g), `column types of ${sql}`);
+  assert.equal(p.rowCount, g.rowCount, `row count of ${sql}`);
+  return p.rows;
 }

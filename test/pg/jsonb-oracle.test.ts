@@ -1,8 +1,8 @@
 // jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-) on a JSONB column: the same statements on Patina
 // and on PostgreSQL 15 through node-postgres, compared by value and by the result's column types.
 import assert from 'node:assert/strict';
-import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { type PgClient, pgClient } from '../helpers/pg';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
 
 const SCHEMAS = {
   patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, data JSONB, tags TEXT);',
@@ -20,31 +20,17 @@ const ROWS = [
 
 describe('jsonb operators against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let pair: CatalogPair;
+  let o: OracleClients;
   let patina: PgClient;
   let postgres: PgClient;
 
   before(async () => {
-    pair = await startCatalogPair({ schemas: SCHEMAS, rows: ROWS });
-    patina = pgClient(pair.patinaPort);
-    postgres = pgClient(pair.postgresPort);
-    await patina.connect();
-    await postgres.connect();
+    o = await startOracle({ schemas: SCHEMAS, rows: ROWS });
+    ({ patina, postgres } = o);
   });
-  after(async () => {
-    await patina?.end();
-    await postgres?.end();
-    await pair?.dispose();
-  });
+  after(() => o?.close());
 
-  async function same(sql: string, params?: unknown[]): Promise<unknown[][]> {
-    const p = await patina.query({ text: sql, values: params, rowMode: 'array' });
-    const g = await postgres.query({ text: sql, values: params, rowMode: 'array' });
-    assert.deepEqual(p.rows, g.rows, `${sql} ${JSON.stringify(params ?? [])}`);
-    const types = (r: { fields: { dataTypeID: number }[] }) => r.fields.map((f) => f.dataTypeID);
-    assert.deepEqual(types(p), types(g), `column types of ${sql}`);
-    return p.rows;
-  }
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
 
   it('containment @> and <@, by value, with the top-level array and scalar rules', async () => {
     for (const q of [

@@ -3,8 +3,8 @@
 // protocol, on Patina and on PostgreSQL 15, compared by rows and by the result columns' type OIDs.
 // What Patina refuses is asserted with its SQLSTATE (docs/postgres.md lists it).
 import assert from 'node:assert/strict';
-import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { type PgClient, pgClient } from '../helpers/pg';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
 
 const SCHEMAS = {
   patina: `
@@ -41,35 +41,17 @@ type Case = [string, unknown[]?];
 
 describe('SQL ORMs send, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let pair: CatalogPair;
+  let o: OracleClients;
   let patina: PgClient;
   let postgres: PgClient;
 
   before(async () => {
-    pair = await startCatalogPair({ schemas: SCHEMAS, rows: ROWS });
-    patina = pgClient(pair.patinaPort);
-    postgres = pgClient(pair.postgresPort);
-    await patina.connect();
-    await postgres.connect();
+    o = await startOracle({ schemas: SCHEMAS, rows: ROWS });
+    ({ patina, postgres } = o);
   });
-  after(async () => {
-    await patina?.end();
-    await postgres?.end();
-    await pair?.dispose();
-  });
+  after(() => o?.close());
 
-  const types = (r: { fields: { dataTypeID: number }[] }) => r.fields.map((f) => f.dataTypeID);
-
-  async function same(sql: string, params?: unknown[], sorted = false): Promise<unknown[][]> {
-    const p = await patina.query({ text: sql, values: params, rowMode: 'array' });
-    const g = await postgres.query({ text: sql, values: params, rowMode: 'array' });
-    const order = (rows: unknown[][]) =>
-      sorted ? [...rows].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1)) : rows;
-    assert.deepEqual(order(p.rows), order(g.rows), `${sql} ${JSON.stringify(params ?? [])}`);
-    assert.deepEqual(types(p), types(g), `column types of ${sql}`);
-    assert.equal(p.rowCount, g.rowCount, `row count of ${sql}`);
-    return p.rows;
-  }
+  const same = (sql: string, params?: unknown[], sorted = false) => sameOnBoth(o, sql, params, { sorted });
 
   async function all(cases: Case[]): Promise<void> {
     for (const [sql, params] of cases) await same(sql, params);

@@ -1,8 +1,8 @@
 // Result column names and types, and the SQL that ORMs send, with PostgreSQL 15 as the oracle: the
 // same statements on both servers (same tables, same rows), through node-postgres.
 import assert from 'node:assert/strict';
-import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { type PgClient, pgClient } from '../helpers/pg';
+import { type OracleClients, startOracle } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
 
 type Result = { fields: [string, number][]; rows: unknown[][] };
 
@@ -13,22 +13,15 @@ async function run(c: PgClient, sql: string, params?: unknown[]): Promise<Result
 
 describe('result types and ORM SQL, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let pair: CatalogPair;
+  let o: OracleClients;
   let patina: PgClient;
   let postgres: PgClient;
 
   before(async () => {
-    pair = await startCatalogPair({ rows: true });
-    patina = pgClient(pair.patinaPort);
-    postgres = pgClient(pair.postgresPort);
-    await patina.connect();
-    await postgres.connect();
+    o = await startOracle({ rows: true });
+    ({ patina, postgres } = o);
   });
-  after(async () => {
-    await patina?.end();
-    await postgres?.end();
-    await pair?.dispose();
-  });
+  after(() => o?.close());
 
   async function both(sql: string, params?: unknown[]): Promise<[Result, Result]> {
     return [await run(patina, sql, params), await run(postgres, sql, params)];

@@ -2,8 +2,8 @@
 // greatest/least with NULLs), and constructs with no translation: the same statements on Patina and
 // on PostgreSQL 15, through node-postgres (simple protocol without parameters, extended with).
 import assert from 'node:assert/strict';
-import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { type PgClient, pgClient } from '../helpers/pg';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
 
 const MORE_ROWS = [
   `INSERT INTO customers (id, name, email) VALUES
@@ -15,33 +15,21 @@ const MORE_ROWS = [
 
 describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let pair: CatalogPair;
+  let o: OracleClients;
   let patina: PgClient;
   let postgres: PgClient;
 
   before(async () => {
-    pair = await startCatalogPair({ rows: true });
-    patina = pgClient(pair.patinaPort);
-    postgres = pgClient(pair.postgresPort);
-    await patina.connect();
-    await postgres.connect();
+    o = await startOracle({ rows: true });
+    ({ patina, postgres } = o);
     for (const sql of MORE_ROWS) {
       await patina.query(sql);
       await postgres.query(sql);
     }
   });
-  after(async () => {
-    await patina?.end();
-    await postgres?.end();
-    await pair?.dispose();
-  });
+  after(() => o?.close());
 
-  async function same(sql: string, params?: unknown[]): Promise<unknown[][]> {
-    const p = await patina.query({ text: sql, values: params, rowMode: 'array' });
-    const g = await postgres.query({ text: sql, values: params, rowMode: 'array' });
-    assert.deepEqual(p.rows, g.rows, `${sql} ${JSON.stringify(params ?? [])}`);
-    return p.rows;
-  }
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
 
   it('LIKE is case sensitive and escapes with \\; ILIKE folds case; *, ? and [ are plain characters', async () => {
     const queries = [

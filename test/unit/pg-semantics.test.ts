@@ -103,6 +103,7 @@ describe('PostgreSQL meanings kept in SQLite', () => {
       ["SELECT @> '{}'", '@>'],
       ['SELECT ?', '?'],
       ['SELECT a #>', '#>'],
+      ["SELECT a @> '{}'::varchar(", '@>'],
     ])
       assert.throws(
         () => j(sql),

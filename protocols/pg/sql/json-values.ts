@@ -5,7 +5,7 @@
 // as a string, and has no whole-row reference (`row_to_json(u)`, `json_agg(t)`). Each argument that
 // is a column of a known type becomes its JSON value, and a FROM item's name whose columns are
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
-import { type Tok, closer, isOp, isPunct, isWord } from './tokens';
+import { type Tok, closer, isOp, isPunct, isWord, topLevelWord } from './tokens';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */
@@ -74,17 +74,6 @@ function items(toks: readonly Tok[], from: number, to: number): Tok[][] {
     else out[out.length - 1].push(t);
   }
   return out.length === 1 && out[0].length === 0 ? [] : out;
-}
-
-/** The index of the top-level word `w` in toks[from, to), or -1. */
-function topLevelWord(toks: readonly Tok[], from: number, to: number, w: string): number {
-  let depth = 0;
-  for (let i = from; i < to; i++) {
-    if (isPunct(toks[i], '(')) depth++;
-    else if (isPunct(toks[i], ')')) depth--;
-    else if (depth === 0 && isWord(toks[i], w)) return i;
-  }
-  return -1;
 }
 
 /** A column reference `c` or `q.c` (quoted or not): [qualifier, column], else null. */

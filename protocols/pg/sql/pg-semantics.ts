@@ -31,32 +31,13 @@ const OPERAND_ENDS = new Set([
  * Returns i when there is no such expression there.
  */
 function operandEnd(toks: Tok[], i: number): number {
-  let j = i;
-  for (;;) {
-    const t = toks[j];
-    if (t === undefined) return i;
-    if (isPunct(t, '(')) {
-      const c = closer(toks, j);
-      if (c < 0) return i;
-      j = c + 1;
-    } else if (t.type === 'string' || t.type === 'number' || t.type === 'param' || t.type === 'group') j++;
-    else if (t.type === 'quoted' || (t.type === 'word' && !OPERAND_ENDS.has(t.text.toUpperCase()))) {
-      j++;
-      while (isPunct(toks[j], '.') && (toks[j + 1]?.type === 'word' || toks[j + 1]?.type === 'quoted')) j += 2;
-      if (isPunct(toks[j], '(')) {
-        const c = closer(toks, j);
-        if (c < 0) return i;
-        j = c + 1;
-      }
-    } else return i;
-    while (isOp(toks[j], '::') && (toks[j + 1]?.type === 'word' || toks[j + 1]?.type === 'quoted')) {
-      j += 2;
-      if (isPunct(toks[j], '(')) j = closer(toks, j) + 1; // varchar(20)
-      while (isPunct(toks[j], '[') && isPunct(toks[j + 1], ']')) j += 2;
-    }
-    if (isOp(toks[j], '||')) j++;
-    else return j;
+  let j = primaryEnd(toks, i);
+  while (j > i && isOp(toks[j], '||')) {
+    const k = primaryEnd(toks, j + 1);
+    if (k === j + 1) return i;
+    j = k;
   }
+  return j;
 }
 
 const LIKE_OPS: Record<string, { not: boolean; insensitive: boolean }> = {
@@ -400,7 +381,7 @@ function primaryEnd(ts: readonly Tok[], i: number): number {
     while (isPunct(ts[j], '.') && nameTok(ts[j + 1])) j += 2;
     if (isPunct(ts[j], '(')) j = closer(ts, j) + 1;
   } else return i;
-  if (j <= 0) return i;
+  if (j <= 0) return i; // an unclosed bracket
   for (;;) {
     if (isPunct(ts[j], '[')) {
       const c = bracketAfter(ts, j);
@@ -408,7 +389,11 @@ function primaryEnd(ts: readonly Tok[], i: number): number {
       j = c + 1;
     } else if (isOp(ts[j], '::') && nameTok(ts[j + 1])) {
       j += 2;
-      if (isPunct(ts[j], '(')) j = closer(ts, j) + 1;
+      if (isPunct(ts[j], '(')) {
+        const c = closer(ts, j);
+        if (c < 0) return i;
+        j = c + 1;
+      }
       while (isPunct(ts[j], '[') && isPunct(ts[j + 1], ']')) j += 2;
     } else return j;
   }

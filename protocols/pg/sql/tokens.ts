@@ -18,3 +18,14 @@ export function closer(toks: readonly Tok[], i: number): number {
   }
   return -1;
 }
+
+/** The index of the word `w` in toks[from, to) outside any parentheses, or -1. */
+export function topLevelWord(toks: readonly Tok[], from: number, to: number, w: string): number {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isWord(toks[i], w)) return i;
+  }
+  return -1;
+}
