@@ -11,13 +11,13 @@ import {
 } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
-import { admittedEngine } from './admission';
-import { type CancelRegistry, Connection } from './connection';
-import { negotiateEncryption } from './encryption';
-import { LocalDb } from './local-db';
-import { Channels, type TableUpdateSource } from './notifications';
+import { admittedEngine } from './connection/admission';
+import { type CancelRegistry, Connection } from './connection/connection';
+import { negotiateEncryption } from './connection/encryption';
+import { LocalDb } from './catalog/local-db';
+import { Channels, type TableUpdateSource } from './session/notifications';
 import { PgCounts } from './statement-counts';
-import type { PgEngine } from './session';
+import type { PgEngine } from './session/session';
 
 /** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
 export interface PgBackend extends PgEngine {

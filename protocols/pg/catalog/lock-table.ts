@@ -2,7 +2,7 @@
 // Patina's schema changes only at a reload, which waits for no reader, and every read sees one
 // snapshot of the SQLite file: ACCESS SHARE holds already. Stronger modes would promise to block
 // writers, which Patina cannot do from one front end, so they are refused.
-import type { PgToken } from '../lexer';
+import type { PgToken } from '../sql/lexer';
 import { pgError } from '../sqlstate';
 
 /** The command tag of a LOCK statement Patina honours; a 0A000 error naming the mode otherwise. */

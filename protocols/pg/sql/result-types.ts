@@ -11,8 +11,8 @@
  */
 import { loadModule, parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
-import { OID, oidOfDeclType } from '../types';
-import { arrayOidOf } from '../codecs/registry';
+import { OID, oidOfDeclType } from '../types/types';
+import { arrayOidOf } from '../types/registry';
 import { Lru } from '../../../src/lru';
 
 export interface ResultColumn {

@@ -1,5 +1,5 @@
 // Token tests shared by the PG dialect's rewrites (dialect.ts, sql/pg-semantics.ts, lateral.ts).
-import type { PgToken } from '../lexer';
+import type { PgToken } from './lexer';
 
 /** A lexer token, or a group of tokens already rewritten into one piece of text. */
 export type Tok = PgToken | { type: 'group'; text: string };

@@ -1,11 +1,11 @@
 // SQLite's constraint errors in PostgreSQL's words: `UNIQUE constraint failed: users.id` reaches a PG
 // client as `duplicate key value violates unique constraint "users_pkey"` with the DETAIL line
 // `Key (id)=(1) already exists.`, as psql, ORMs and log scrapers expect.
-import type { Schema } from '../../src/engine/schema/model';
-import type { SqlValue } from '../../src/engine/values';
-import { PatinaError } from '../../src/errors';
-import { identName, lexPg } from './lexer';
-import { PgError } from './sqlstate';
+import type { Schema } from '../../../src/engine/schema/model';
+import type { SqlValue } from '../../../src/engine/values';
+import { PatinaError } from '../../../src/errors';
+import { identName, lexPg } from '../sql/lexer';
+import { PgError } from '../sqlstate';
 
 /** What the rewording needs: the schema, the failed statement and a way to see whether a key exists. */
 export interface ConstraintContext {

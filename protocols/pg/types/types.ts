@@ -1,11 +1,11 @@
 // PostgreSQL types: OIDs, the OID of a SQLite declared type, and values to and from the wire.
-import { pgDateText } from '../../src/engine/dates';
-import type { SqlValue } from '../../src/engine/values';
-import { PatinaError } from '../../src/errors';
-import { BadBinary, NotEncodable } from './codecs/codec';
-import { parseDecimal } from './codecs/numeric';
-import { ARRAY_TYPES, arrayOidOf, codecOf } from './codecs/registry';
-import { plainText, uuidText } from './codecs/text';
+import { pgDateText } from '../../../src/engine/dates';
+import type { SqlValue } from '../../../src/engine/values';
+import { PatinaError } from '../../../src/errors';
+import { BadBinary, NotEncodable } from './codec';
+import { parseDecimal } from './numeric';
+import { ARRAY_TYPES, arrayOidOf, codecOf } from './registry';
+import { plainText, uuidText } from './text';
 
 export const OID = {
   bool: 16,

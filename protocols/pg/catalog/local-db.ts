@@ -3,19 +3,19 @@
 // catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
-import { installReadFunctions } from '../../src/engine/functions';
-import { addInterval } from '../../src/engine/dates';
-import { arrayElements, arrayText } from '../../src/engine/pg-functions';
-import type { Schema, TableDef } from '../../src/engine/schema/model';
-import { narrowInteger } from '../../src/engine/values';
-import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
-import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from './types';
-import { CATALOG_RELATION_OIDS } from './catalog/relation-oids';
-import { pgDefaultExpr } from './catalog/column-defaults';
-import { typeAlign, typeStorage } from './catalog/type-storage';
+import { installReadFunctions } from '../../../src/engine/functions';
+import { addInterval } from '../../../src/engine/dates';
+import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
+import type { Schema, TableDef } from '../../../src/engine/schema/model';
+import { narrowInteger } from '../../../src/engine/values';
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
+import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/types';
+import { CATALOG_RELATION_OIDS } from './relation-oids';
+import { pgDefaultExpr } from './column-defaults';
+import { typeAlign, typeStorage } from './type-storage';
 import { PG_KEYWORDS } from './keywords';
-import { pgError } from './sqlstate';
-import { Lru } from '../../src/lru';
+import { pgError } from '../sqlstate';
+import { Lru } from '../../../src/lru';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {

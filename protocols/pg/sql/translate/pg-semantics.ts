@@ -11,8 +11,8 @@
 // - greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is).
 // - A VALUES list in FROM names its columns in its alias, `(VALUES (1, 'a')) AS v(n, s)`, which
 //   SQLite's grammar lacks: it becomes `(SELECT column1 AS n, column2 AS s FROM (VALUES ...)) AS v`.
-import { pgError } from '../sqlstate';
-import { type Tok, closer, isOp, isPunct, isWord } from './tokens';
+import { pgError } from '../../sqlstate';
+import { type Tok, closer, isOp, isPunct, isWord } from '../tokens';
 
 export type { Tok };
 

@@ -1,7 +1,7 @@
 // The pure rewrites of protocols/pg/sql/pg-semantics.ts and the LIKE pattern conversion they call
 // (test/pg/semantics-oracle.test.ts runs the same meanings against PostgreSQL 15).
 import assert from 'node:assert/strict';
-import { lexPg } from '../../protocols/pg/lexer';
+import { lexPg } from '../../../protocols/pg/sql/lexer';
 import {
   rewriteGreatestLeast,
   rewriteJsonbOps,
@@ -9,8 +9,8 @@ import {
   rewriteNullOrder,
   rewriteValuesAlias,
   type Tok,
-} from '../../protocols/pg/sql/pg-semantics';
-import { likeToGlob } from '../../src/engine/pg-functions';
+} from '../../../protocols/pg/sql/translate/pg-semantics';
+import { likeToGlob } from '../../../src/engine/pg-functions';
 
 const toks = (sql: string) => lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
 const text = (t: Tok[]) => t.map((x) => x.text).join(' ');

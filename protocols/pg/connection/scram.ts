@@ -1,7 +1,7 @@
 // SCRAM-SHA-256 (RFC 5802/7677) as PostgreSQL speaks it: no channel binding, user name from startup.
 // The keys come from src/auth (the password store); this file only speaks the exchange.
 import crypto from 'node:crypto';
-import type { ScramSecret } from '../../src/auth/scram-secret';
+import type { ScramSecret } from '../../../src/auth/scram-secret';
 
 export type { ScramSecret };
 

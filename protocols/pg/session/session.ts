@@ -4,28 +4,28 @@
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
-import { analysisCounts } from './statement-counts';
-import { cachedResultColumns } from './sql/result-types';
-import { explainRefusal } from './sql/unsupported';
-import { checkReach, checkWriteStatement } from '../../src/engine/classify';
-import type { ReadCursor, ReadRequest } from '../../src/engine/read-pool';
-import type { Schema } from '../../src/engine/schema/model';
-import type { SqlValue } from '../../src/engine/values';
-import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
-import { PatinaError, fromSqliteError } from '../../src/errors';
-import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from './dialect';
-import { type PgToken, identName, lexPg } from './lexer';
-import { lockTable } from './catalog/lock-table';
-import type { LocalDb, SessionFacts } from './local-db';
+import { analysisCounts } from '../statement-counts';
+import { cachedResultColumns } from '../sql/result-types';
+import { explainRefusal } from '../sql/unsupported';
+import { checkReach, checkWriteStatement } from '../../../src/engine/classify';
+import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
+import type { Schema } from '../../../src/engine/schema/model';
+import type { SqlValue } from '../../../src/engine/values';
+import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import { PatinaError, fromSqliteError } from '../../../src/errors';
+import { type DialectContext, catalogRelations, hasNoFrom, maxParam, translate } from '../sql/translate/translate';
+import { type PgToken, identName, lexPg } from '../sql/lexer';
+import { lockTable } from '../catalog/lock-table';
+import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { pgConstraintError, targetTable } from './constraint-errors';
-import { type CopyStatement, columnConverters, copyError, parseCopy } from './copy';
+import { type CopyStatement, columnConverters, copyError, parseCopy } from '../copy/copy';
 import { SqlCursors, parseFetch } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
-import { PgError, pgError, sqlstateOf } from './sqlstate';
-import { arrayOidOf } from './codecs/registry';
-import { OID, PG_TYPES, oidOfDeclType } from './types';
-import { errorFields, log } from '../../src/observability/log';
-import { Lru } from '../../src/lru';
+import { PgError, pgError, sqlstateOf } from '../sqlstate';
+import { arrayOidOf } from '../types/registry';
+import { OID, PG_TYPES, oidOfDeclType } from '../types/types';
+import { errorFields, log } from '../../../src/observability/log';
+import { Lru } from '../../../src/lru';
 
 /** What the PG front end needs from the engine. */
 export interface PgEngine {

@@ -2,8 +2,8 @@
 // write them: `position(a IN b)`, `substring(x FROM a FOR b)`, `trim(BOTH c FROM x)`,
 // `OFFSET n ROWS FETCH FIRST m ROWS ONLY` (SQLAlchemy's fetch(), Hibernate, jOOQ) and an OFFSET
 // without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
-import { pgError } from '../sqlstate';
-import { type Tok, closer, isPunct, isWord } from './tokens';
+import { pgError } from '../../sqlstate';
+import { type Tok, closer, isPunct, isWord } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });

@@ -1,10 +1,10 @@
 // The PostgreSQL codecs as pure functions: the forms PostgreSQL 15 gives (the bytes were read off a
 // real server; test/pg/binary-oracle.test.ts compares them live), and refusals of bad input.
 import assert from 'node:assert/strict';
-import { BadBinary, NotEncodable } from '../../protocols/pg/codecs/codec';
-import { floatText } from '../../protocols/pg/codecs/float';
-import { decimalBinary, numericTextOfBinary, parseDecimal } from '../../protocols/pg/codecs/numeric';
-import { codecOf } from '../../protocols/pg/codecs/registry';
+import { BadBinary, NotEncodable } from '../../../protocols/pg/types/codec';
+import { floatText } from '../../../protocols/pg/types/float';
+import { decimalBinary, numericTextOfBinary, parseDecimal } from '../../../protocols/pg/types/numeric';
+import { codecOf } from '../../../protocols/pg/types/registry';
 
 const hex = (b: Buffer) => b.toString('hex');
 const codec = (oid: number) => codecOf(oid)!;

@@ -3,9 +3,9 @@
 //   CROSS JOIN LATERAL (SELECT pg_catalog.array_position(pg_catalog.current_schemas(true), n.nspname)) AS o(n)
 // and reads o.n. A FROM-less select yields exactly one row per outer row, so the join changes no row
 // count and each `o.n` is its expression: the join is dropped and every `o.col` becomes `(expr)`.
-import type { PgToken } from './lexer';
-import { identName } from './lexer';
-import { closer, isPunct, isWord, topLevelWord } from './sql/tokens';
+import type { PgToken } from '../lexer';
+import { identName } from '../lexer';
+import { closer, isPunct, isWord, topLevelWord } from '../tokens';
 
 /** The top-level comma-separated items of toks[from, to). */
 function items(toks: PgToken[], from: number, to: number): PgToken[][] {

@@ -2,8 +2,8 @@
 // send them: a target alias without AS (`UPDATE posts p SET ...`), `DELETE ... USING`, an alias in
 // RETURNING (`INSERT INTO users AS u ... RETURNING u.id`: SQLite's RETURNING knows only the table's
 // own name) and `ON CONFLICT ON CONSTRAINT t_pkey` (the primary key is a table's one unique constraint).
-import { pgError } from '../sqlstate';
-import { type Tok, isPunct, isWord } from './tokens';
+import { pgError } from '../../sqlstate';
+import { type Tok, isPunct, isWord } from '../tokens';
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 const nameOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());

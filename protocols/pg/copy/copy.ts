@@ -3,13 +3,13 @@
 // type as PostgreSQL would (a bad value is 22P02 naming the line); COPY TO rows are formatted one
 // batch at a time.
 import { StringDecoder } from 'node:string_decoder';
-import type { TableDef } from '../../src/engine/schema/model';
-import type { SqlValue } from '../../src/engine/values';
-import { pgFloat, pgInteger } from '../../src/engine/pg-functions';
-import { type PgToken, identName } from './lexer';
-import { PgError, pgError } from './sqlstate';
-import { TYPE_DISPLAY, oidOfDeclType } from './types';
-import { sqlStateError } from '../../src/errors';
+import type { TableDef } from '../../../src/engine/schema/model';
+import type { SqlValue } from '../../../src/engine/values';
+import { pgFloat, pgInteger } from '../../../src/engine/pg-functions';
+import { type PgToken, identName } from '../sql/lexer';
+import { PgError, pgError } from '../sqlstate';
+import { TYPE_DISPLAY, oidOfDeclType } from '../types/types';
+import { sqlStateError } from '../../../src/errors';
 
 export interface CopyOptions {
   format: 'text' | 'csv';

@@ -2,9 +2,9 @@
 // PostgreSQL prints them (test/pg/catalog-*.test.ts and pg-dump.test.ts check the same live against
 // PostgreSQL 15).
 import assert from 'node:assert/strict';
-import { pgDefaultExpr } from '../../protocols/pg/catalog/column-defaults';
-import { rewriteCatalogSyntax } from '../../protocols/pg/catalog/sql-rewrites';
-import { OID } from '../../protocols/pg/types';
+import { pgDefaultExpr } from '../../../protocols/pg/catalog/column-defaults';
+import { rewriteCatalogSyntax } from '../../../protocols/pg/catalog/sql-rewrites';
+import { OID } from '../../../protocols/pg/types/types';
 
 describe('catalog rewrites', () => {
   it('f(x) AS a(c) becomes a subquery whose one column is c', () => {

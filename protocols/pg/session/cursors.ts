@@ -1,8 +1,8 @@
 // SQL cursors of a session (DECLARE / FETCH / MOVE / CLOSE): each holds the rows of its query's
 // streamed read and pulls the next batch only when FETCH asks for more than it has.
-import type { PgToken } from './lexer';
-import { identName } from './lexer';
-import { pgError } from './sqlstate';
+import type { PgToken } from '../sql/lexer';
+import { identName } from '../sql/lexer';
+import { pgError } from '../sqlstate';
 
 /** Rows of a result, pulled batch by batch (a session's streamed read). */
 export interface RowBatches {

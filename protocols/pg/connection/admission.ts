@@ -1,6 +1,6 @@
-import type { WriteAdmission } from '../../src/engine/write-admission';
-import { pgError } from './sqlstate';
-import type { PgEngine } from './session';
+import type { WriteAdmission } from '../../../src/engine/write-admission';
+import { pgError } from '../sqlstate';
+import type { PgEngine } from '../session/session';
 
 /**
  * Backpressure for PostgreSQL writes, as admitWrites is for HTTP: every way a session takes the

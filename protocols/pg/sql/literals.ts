@@ -2,8 +2,8 @@
 // `... WHERE aid = 7` share one analysis, one SQLite statement and one point-read verdict (pgbench
 // -M simple, dashboards that inline their filters). Only spots where a bound value means exactly
 // what the literal meant are taken: an integer or string compared with a column in the WHERE clause.
-import type { SqlValue } from '../../src/engine/values';
-import { catalogRelations, hasNoFrom, joinTokens } from './dialect';
+import type { SqlValue } from '../../../src/engine/values';
+import { catalogRelations, hasNoFrom, joinTokens } from './translate/translate';
 import type { PgToken } from './lexer';
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);

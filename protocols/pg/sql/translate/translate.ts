@@ -1,13 +1,13 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
-import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './catalog-tables';
-import { rewriteCatalogSyntax } from './catalog/sql-rewrites';
-import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../src/engine/dates';
-import { type PgToken, identName, lexPg, quoteString } from './lexer';
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
+import { rewriteCatalogSyntax } from '../../catalog/sql-rewrites';
+import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import { type PgToken, identName, lexPg, quoteString } from '../lexer';
 import { inlineLateralRows, inlineLateralSubqueries } from './lateral';
-import { rewriteDmlForms } from './sql/dml-forms';
-import { rewriteJsonValues } from './sql/json-values';
-import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './sql/standard-forms';
-import { TYPE_DISPLAY, oidOfDeclType } from './types';
+import { rewriteDmlForms } from './dml-forms';
+import { rewriteJsonValues } from './json-values';
+import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
+import { TYPE_DISPLAY, oidOfDeclType } from '../../types/types';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -21,7 +21,7 @@ const BOOL_COLUMNS = new Set(
 );
 const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
 
-import { isOp, isPunct, isWord } from './sql/tokens';
+import { isOp, isPunct, isWord } from '../tokens';
 import {
   type Tok,
   rewriteGreatestLeast,
@@ -29,7 +29,7 @@ import {
   rewriteLike,
   rewriteNullOrder,
   rewriteValuesAlias,
-} from './sql/pg-semantics';
+} from './pg-semantics';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
 export interface DialectContext {

@@ -5,7 +5,7 @@
 // as a string, and has no whole-row reference (`row_to_json(u)`, `json_agg(t)`). Each argument that
 // is a column of a known type becomes its JSON value, and a FROM item's name whose columns are
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
-import { type Tok, closer, isOp, isPunct, isWord, topLevelWord } from './tokens';
+import { type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */

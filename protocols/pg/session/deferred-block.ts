@@ -9,10 +9,10 @@
 // (a concurrent commit changed what the block saw), the block is refused with 40001 and nothing of it
 // is written. So a block that commits is equivalent to running it whole at its commit: what the
 // client saw, what it computed from that, and what is written all agree with one serial order.
-import type { Statement, StatementResult, WriterLease } from '../../src/engine/writer';
-import type { SqlValue } from '../../src/engine/values';
-import { pgError } from './sqlstate';
-import { Lru } from '../../src/lru';
+import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { SqlValue } from '../../../src/engine/values';
+import { pgError } from '../sqlstate';
+import { Lru } from '../../../src/lru';
 
 /** More statements than this and the block takes the writer instead (replays grow with the square). */
 export const DEFERRED_STEPS = 64;

@@ -1,10 +1,10 @@
 // LISTEN/NOTIFY for the PG front end: channels shared by the connections of this agent, and one
 // channel per table (`patina_updates_<table>`) fed by the table update streams of the change feed,
 // so a PG client hears of every changed row, written through any front end or replicated.
-import type { TableUpdate, UpdateSink } from '../../src/live/table-updates';
-import { rowToJson } from '../../src/engine/values';
-import { PatinaError } from '../../src/errors';
-import { pgError } from './sqlstate';
+import type { TableUpdate, UpdateSink } from '../../../src/live/table-updates';
+import { rowToJson } from '../../../src/engine/values';
+import { PatinaError } from '../../../src/errors';
+import { pgError } from '../sqlstate';
 
 /** What the PG front end needs of the table update streams (src/live/table-updates.ts). */
 export interface TableUpdateSource {

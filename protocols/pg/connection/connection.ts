@@ -3,14 +3,14 @@
 // of a simple query, or when the output grows large.
 import crypto from 'node:crypto';
 import type net from 'node:net';
-import type { SqlValue } from '../../src/engine/values';
-import { type PgToken, lexPg, splitPgStatements } from './lexer';
-import { liftLiterals } from './literals';
-import type { LocalDb } from './local-db';
-import type { PgUserStore } from '../../src/auth/pg-users';
+import type { SqlValue } from '../../../src/engine/values';
+import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
+import { liftLiterals } from '../sql/literals';
+import type { LocalDb } from '../catalog/local-db';
+import type { PgUserStore } from '../../../src/auth/pg-users';
 import { ScramExchange } from './scram';
-import { CopyParser, formatCopyRow } from './copy';
-import type { Channels, Listener } from './notifications';
+import { CopyParser, formatCopyRow } from '../copy/copy';
+import type { Channels, Listener } from '../session/notifications';
 import {
   type Analyzed,
   type ColumnDesc,
@@ -19,10 +19,10 @@ import {
   type PgEngine,
   Session,
   columnOid,
-} from './session';
-import { pgError, sqlstateOf } from './sqlstate';
-import type { PgCounts } from './statement-counts';
-import { OID, binaryOf, hasBinary, paramValue, textOf, typeSize } from './types';
+} from '../session/session';
+import { pgError, sqlstateOf } from '../sqlstate';
+import type { PgCounts } from '../statement-counts';
+import { OID, binaryOf, hasBinary, paramValue, textOf, typeSize } from '../types/types';
 import {
   ByteWriter,
   CANCEL_REQUEST,
@@ -38,7 +38,7 @@ import {
   backend,
   frontend,
   parseStartupParams,
-} from './wire';
+} from '../wire/wire';
 
 export interface ListenerOptions {
   readonly: boolean;
