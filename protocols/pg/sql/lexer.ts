@@ -142,3 +142,10 @@ export function identName(t: PgToken): string {
   if (t.type === 'quoted') return t.text.slice(1, -1).split('""').join('"');
   return t.text.toLowerCase();
 }
+
+/** The highest $n a statement uses. */
+export function maxParam(tokens: PgToken[]): number {
+  let m = 0;
+  for (const t of tokens) if (t.type === 'param') m = Math.max(m, Number(t.text.slice(1)));
+  return m;
+}

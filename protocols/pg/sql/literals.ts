@@ -3,7 +3,8 @@
 // -M simple, dashboards that inline their filters). Only spots where a bound value means exactly
 // what the literal meant are taken: an integer or string compared with a column in the WHERE clause.
 import type { SqlValue } from '../../../src/engine/values';
-import { catalogRelations, hasNoFrom, joinTokens } from './translate/translate';
+import { catalogRelations, hasNoFrom } from './local-statements';
+import { joinTokens } from './tokens';
 import type { PgToken } from './lexer';
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);

@@ -1,5 +1,6 @@
-// Token tests shared by the PG dialect's rewrites (dialect.ts, sql/pg-semantics.ts, lateral.ts).
-import type { PgToken } from './lexer';
+// Tokens as the translation passes (sql/translate/) see them: tests of one token, matching
+// brackets, where an operand starts and ends, a type name after `::`, and tokens joined back into SQL.
+import { type PgToken, identName } from './lexer';
 
 /** A lexer token, or a group of tokens already rewritten into one piece of text. */
 export type Tok = PgToken | { type: 'group'; text: string };
@@ -28,4 +29,143 @@ export function topLevelWord(toks: readonly Tok[], from: number, to: number, w: 
     else if (depth === 0 && isWord(toks[i], w)) return i;
   }
   return -1;
+}
+
+/** Words that end an operand rather than name a function before '('. */
+export const NOT_FUNCTIONS = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'SELECT',
+  'WHERE',
+  'ON',
+  'FROM',
+  'AS',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'IS',
+  'EXISTS',
+  'VALUES',
+  'BY',
+  'LIKE',
+  'CASE',
+  'RETURNING',
+  'SET',
+  'INTO',
+  'JOIN',
+  'USING',
+  'HAVING',
+  'ANY',
+  'ALL',
+]);
+
+const MULTIWORD_TYPES: [string[], string][] = [
+  [['DOUBLE', 'PRECISION'], 'double precision'],
+  [['CHARACTER', 'VARYING'], 'character varying'],
+  [['TIMESTAMP', 'WITH', 'TIME', 'ZONE'], 'timestamptz'],
+  [['TIMESTAMP', 'WITHOUT', 'TIME', 'ZONE'], 'timestamp'],
+  [['TIME', 'WITH', 'TIME', 'ZONE'], 'timetz'],
+  [['TIME', 'WITHOUT', 'TIME', 'ZONE'], 'time'],
+];
+
+/** Reads a type name at toks[i] (after '::'): returns the name and the index after it. */
+export function readType(toks: Tok[], i: number): { name: string; isArray: boolean; end: number } {
+  if (isWord(toks[i], 'PG_CATALOG') && isPunct(toks[i + 1], '.')) i += 2;
+  let name = toks[i] ? (toks[i].type === 'quoted' ? identName(toks[i] as PgToken) : toks[i].text.toLowerCase()) : '';
+  let end = i + 1;
+  for (const [words, n] of MULTIWORD_TYPES) {
+    if (words.every((w, k) => isWord(toks[i + k], w))) {
+      name = n;
+      end = i + words.length;
+      break;
+    }
+  }
+  if (isPunct(toks[end], '(')) {
+    while (end < toks.length && !isPunct(toks[end], ')')) end++;
+    end++;
+  }
+  let isArray = false;
+  while (isPunct(toks[end], '[') && isPunct(toks[end + 1], ']')) {
+    isArray = true;
+    end += 2;
+  }
+  return { name, isArray, end };
+}
+
+/** Index of the '(' matching the ')' at out[j], scanning back. */
+export function openerBefore(out: Tok[], j: number, open: string, close: string): number {
+  let depth = 0;
+  for (; j >= 0; j--) {
+    if (isPunct(out[j], close)) depth++;
+    else if (isPunct(out[j], open) && --depth === 0) return j;
+  }
+  return 0;
+}
+
+/** Index of the ')' matching the '(' at toks[i]. */
+export function closerAfter(toks: Tok[], i: number, open = '(', close = ')'): number {
+  let depth = 0;
+  for (; i < toks.length; i++) {
+    if (isPunct(toks[i], open)) depth++;
+    else if (isPunct(toks[i], close) && --depth === 0) return i;
+  }
+  return toks.length - 1;
+}
+
+/** Joins tokens with spaces where SQL needs them. */
+export function joinTokens(toks: Tok[]): string {
+  let s = '';
+  let prev: Tok | undefined;
+  for (const t of toks) {
+    const tight =
+      prev === undefined ||
+      isPunct(t, '.') ||
+      isPunct(prev, '.') ||
+      isPunct(t, ',') ||
+      isPunct(t, ')') ||
+      isPunct(prev, '(') ||
+      isPunct(t, ']') ||
+      isPunct(prev, '[') ||
+      (isPunct(t, '(') && (prev.type === 'word' || prev.type === 'quoted'));
+    s += (tight ? '' : ' ') + t.text;
+    prev = t;
+  }
+  return s;
+}
+
+/** An identifier token as PostgreSQL reads it: quoted kept, bare folded to lower case. */
+export function identText(t: Tok): string {
+  return t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase();
+}
+
+/** Where the operand that ends `out` starts: a call or parenthesized group, a subscript, a (dotted) name or a literal. */
+export function operandStart(out: Tok[]): number {
+  let j = out.length - 1;
+  if (isPunct(out[j], ')')) {
+    j = openerBefore(out, j, '(', ')');
+    if (j > 0 && out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase())) {
+      j--;
+      if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
+    }
+  } else if (isPunct(out[j], ']')) {
+    j = openerBefore(out, j, '[', ']');
+    if (j > 0) j--;
+  } else {
+    while (j > 1 && isPunct(out[j - 1], '.') && (out[j - 2].type === 'word' || out[j - 2].type === 'quoted')) j -= 2;
+  }
+  return j;
+}
+
+/** Whether a token can end a left operand (not a keyword, '(' or ',': then the sign is unary). */
+export function endsOperand(t: Tok | undefined): boolean {
+  if (t === undefined) return false;
+  if (t.type === 'punct') return t.text === ')' || t.text === ']';
+  if (t.type === 'word')
+    return (
+      !NOT_FUNCTIONS.has(t.text.toUpperCase()) &&
+      !['SELECT', 'DISTINCT', 'BETWEEN', 'ELSE', 'RETURN'].includes(t.text.toUpperCase())
+    );
+  return t.type !== 'op';
 }

@@ -1,0 +1,183 @@
+// Casts as PostgreSQL means them: `x::type` and `CAST(x AS type)` become SQLite expressions with
+// PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
+// dates and times converted once when the operand is a literal, else per row by __pg_* functions).
+// CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
+import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import { quoteString } from '../lexer';
+import { type Tok, closerAfter, isOp, isPunct, isWord, joinTokens, operandStart, readType } from '../tokens';
+import { rewriteIntervalArithmetic } from './interval-arithmetic';
+
+/** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
+function castTo(x: string, type: string, isArray: boolean): string {
+  if (isArray) return x;
+  switch (type) {
+    // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts
+    case 'int2':
+    case 'smallint':
+      return `__pg_int(${x}, 'smallint')`;
+    case 'int':
+    case 'int4':
+    case 'integer':
+    case 'serial':
+      return `__pg_int(${x}, 'integer')`;
+    case 'int8':
+    case 'bigint':
+    case 'bigserial':
+      return `__pg_int(${x}, 'bigint')`;
+    case 'oid':
+    case 'xid':
+    case 'cid':
+      return `CAST(${x} AS INTEGER)`;
+    case 'float4':
+    case 'real':
+      return `__pg_float(${x}, 'real')`;
+    case 'float8':
+    case 'double precision':
+    case 'float':
+      return `__pg_float(${x}, 'double precision')`;
+    case 'numeric':
+    case 'decimal':
+      return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
+    case 'bool':
+    case 'boolean':
+      return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
+    case 'bytea': {
+      const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
+      return hex ? `X'${hex[1]}'` : `CAST(${x} AS BLOB)`;
+    }
+    case 'regclass':
+      return `__pg_regclass(${x})`;
+    case 'regtype':
+      return `__pg_regtype(${x})`;
+    case 'regnamespace':
+      return `__pg_regnamespace(${x})`;
+    case 'regproc':
+    case 'regprocedure':
+      // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
+      return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
+    case 'text':
+    case 'varchar':
+    case 'character varying':
+    case 'char':
+    case 'character':
+    case 'bpchar':
+    case 'name':
+    case 'citext':
+      return `CAST(${x} AS TEXT)`;
+    case 'date':
+      return dateCast(x, '__pg_date', castDate);
+    case 'timestamp':
+      return dateCast(x, '__pg_timestamp', castTimestamp);
+    case 'timestamptz':
+      return dateCast(x, '__pg_timestamptz', castTimestamptz);
+    case 'time':
+    case 'timetz':
+      return dateCast(x, '__pg_time', castTime);
+    case 'interval':
+      return dateCast(x, '__pg_interval', castInterval);
+    default: // json, uuid, ...: SQLite keeps them as text already
+      return x;
+  }
+}
+
+/**
+ * A cast to a date or time type: a literal is converted here (once), anything else per row by `fn`.
+ * Dates and timestamps are SQLite text ('2026-11-22 05:13:36'), so comparisons are text comparisons.
+ */
+function dateCast(x: string, fn: string, convert: (v: unknown) => string | null): string {
+  if (/^'(?:[^']|'')*'$/.test(x)) {
+    try {
+      const v = convert(x.slice(1, -1).split("''").join("'"));
+      if (v === null) return 'NULL';
+      if (fn === '__pg_interval') return `${fn}(${quoteString(v)})`; // still an interval to rewriteIntervalArithmetic
+      // A timestamptz literal is nearly always compared with stored UTC text ('2026-11-01 00:00:00'),
+      // which '+00' would sort after: the literal is that text, converted to UTC.
+      return quoteString(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
+    } catch {
+      // bad input: the function reports it when the statement runs
+    }
+  }
+  return `${fn}(${x})`;
+}
+
+export function rewriteCasts(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!isOp(t, '::') || out.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const { name, isArray, end } = readType(toks, i + 1);
+    const operand = rewriteIntervalArithmetic(out.splice(operandStart(out)));
+    out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
+    i = end - 1;
+  }
+  return out;
+}
+
+/** Types whose CAST(x AS type) PostgreSQL means differently from SQLite (which reads the name for an affinity only). */
+const PG_CAST_TYPES = new Set([
+  'int',
+  'int2',
+  'int4',
+  'int8',
+  'integer',
+  'bigint',
+  'smallint',
+  'float4',
+  'float8',
+  'real',
+  'double precision',
+  'float',
+  'numeric',
+  'decimal',
+  'bool',
+  'boolean',
+  'bytea',
+  'regclass',
+  'regtype',
+  'regnamespace',
+  'regproc',
+  'regprocedure',
+  'text',
+  'varchar',
+  'character varying',
+  'char',
+  'character',
+  'bpchar',
+  'name',
+  'citext',
+  'date',
+  'timestamp',
+  'timestamptz',
+  'time',
+  'timetz',
+  'interval',
+  'json',
+  'jsonb',
+  'uuid',
+]);
+
+/** CAST(x AS type) as PostgreSQL means it (SQLite's CAST AS date would make '2026-11-03' the number 2026); innermost first. */
+export function rewriteCastCalls(toks: Tok[]): Tok[] {
+  for (let i = toks.length - 2; i >= 0; i--) {
+    if (!isWord(toks[i], 'CAST') || !isPunct(toks[i + 1], '(')) continue;
+    const close = closerAfter(toks, i + 1);
+    let as = -1;
+    let depth = 0;
+    for (let k = i + 2; k < close; k++) {
+      if (isPunct(toks[k], '(')) depth++;
+      else if (isPunct(toks[k], ')')) depth--;
+      else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
+    }
+    if (as < 0) continue;
+    const { name, isArray } = readType(toks, as + 1);
+    if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
+    toks.splice(i, close - i + 1, {
+      type: 'group',
+      text: castTo(joinTokens(rewriteIntervalArithmetic(toks.slice(i + 2, as))), name, isArray),
+    });
+  }
+  return toks;
+}

@@ -1,0 +1,64 @@
+// Date and time syntax SQLite's grammar lacks: EXTRACT(field FROM x), typed literals (DATE '...',
+// TIMESTAMP WITH TIME ZONE '...', INTERVAL '3' DAY) turned into casts of the string, and
+// `AT TIME ZONE 'UTC'`, which is the session's zone already and so dropped.
+import { quoteString } from '../lexer';
+import { type Tok, isOp, isPunct, isWord, readType } from '../tokens';
+
+const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
+const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIMETZ', 'INTERVAL']);
+
+/**
+ * EXTRACT(field FROM x) → date_part('field', x); typed literals (DATE '2026-01-01', TIMESTAMP WITH
+ * TIME ZONE '...', INTERVAL '7 days') → casts of the string, which rewriteCasts then converts.
+ */
+export function rewriteDateSyntax(toks: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const prev = out[out.length - 1];
+    if (
+      isWord(t, 'EXTRACT') &&
+      isPunct(toks[i + 1], '(') &&
+      (isWord(toks[i + 2]) || toks[i + 2]?.type === 'string') &&
+      isWord(toks[i + 3], 'FROM')
+    ) {
+      const field = toks[i + 2].type === 'string' ? toks[i + 2].text : quoteString(toks[i + 2].text.toLowerCase());
+      out.push(
+        { type: 'word', text: 'date_part' },
+        toks[i + 1],
+        { type: 'string', text: field },
+        { type: 'punct', text: ',' },
+      );
+      i += 3;
+      continue;
+    }
+    // x AT TIME ZONE 'UTC': the session's zone already
+    if (
+      isWord(t, 'AT') &&
+      isWord(toks[i + 1], 'TIME') &&
+      isWord(toks[i + 2], 'ZONE') &&
+      toks[i + 3]?.type === 'string' &&
+      /^'(utc|gmt|etc\/utc|z|\+00(:00)?)'$/i.test(toks[i + 3].text)
+    ) {
+      i += 3;
+      continue;
+    }
+    if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !isPunct(prev, '.') && !isOp(prev, '::')) {
+      const { name, end: typeEnd } = readType(toks, i);
+      let end = typeEnd;
+      if (toks[end]?.type === 'string') {
+        let lit = toks[end];
+        // the SQL-standard INTERVAL '3' DAY
+        if (name === 'interval' && isWord(toks[end + 1]) && INTERVAL_FIELDS.has(toks[end + 1].text.toUpperCase())) {
+          lit = { type: 'string', text: `${lit.text.slice(0, -1)} ${toks[end + 1].text.toLowerCase()}'` };
+          end++;
+        }
+        out.push(lit, { type: 'op', text: '::' }, { type: 'word', text: name });
+        i = end;
+        continue;
+      }
+    }
+    out.push(t);
+  }
+  return out;
+}

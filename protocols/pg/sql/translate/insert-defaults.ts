@@ -1,0 +1,60 @@
+// DEFAULT in an INSERT's VALUES, which SQLite does not read: each becomes the column's default
+// expression from the schema (NULL when it has none, as in PostgreSQL). ORMs send it for a column
+// left out (Drizzle, Kysely).
+import { type Tok, closerAfter, identText, isPunct, isWord } from '../tokens';
+import type { DialectContext } from './translate';
+
+/**
+ * `INSERT INTO t (a, b) VALUES (1, DEFAULT)`: SQLite has no DEFAULT in VALUES, so each DEFAULT
+ * becomes the column's default expression from the schema (NULL when it has none, as in
+ * PostgreSQL). What ORMs send for a column left out (Drizzle, Kysely).
+ */
+export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
+  if (!isWord(toks[0], 'INSERT') || !ctx.columns || !toks.some((t) => isWord(t, 'DEFAULT'))) return toks;
+  let i = 1;
+  while (i < toks.length && !isWord(toks[i], 'INTO')) i++;
+  i++;
+  if (toks[i + 1] && isPunct(toks[i + 1], '.')) i += 2; // public.t
+  const nameTok = toks[i];
+  if (!nameTok || (nameTok.type !== 'word' && nameTok.type !== 'quoted')) return toks;
+  const table = ctx.columns(identText(nameTok));
+  if (!table) return toks;
+  i++;
+  if (isWord(toks[i], 'AS')) i += 2;
+  let names = table.map((c) => c.name);
+  if (isPunct(toks[i], '(')) {
+    const close = closerAfter(toks, i);
+    names = toks
+      .slice(i + 1, close)
+      .filter((t) => t.type === 'word' || t.type === 'quoted')
+      .map(identText);
+    i = close + 1;
+  }
+  if (!isWord(toks[i], 'VALUES')) return toks;
+  const out = toks.slice(0, i + 1);
+  i++;
+  while (isPunct(toks[i], '(')) {
+    const close = closerAfter(toks, i);
+    out.push(toks[i]);
+    let col = 0;
+    let depth = 0;
+    for (let k = i + 1; k < close; k++) {
+      const t = toks[k];
+      if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+      else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
+      if (depth === 0 && isPunct(t, ',')) col++;
+      const alone = isPunct(toks[k - 1], '(') || isPunct(toks[k - 1], ',');
+      const ends = k + 1 === close || isPunct(toks[k + 1], ',');
+      if (depth === 0 && isWord(t, 'DEFAULT') && alone && ends) {
+        const def = table.find((c) => c.name.toLowerCase() === names[col]?.toLowerCase())?.defaultSql;
+        out.push({ type: 'group', text: def ? `(${def})` : 'NULL' });
+      } else out.push(t);
+    }
+    out.push(toks[close]);
+    i = close + 1;
+    if (!isPunct(toks[i], ',')) break;
+    out.push(toks[i]);
+    i++;
+  }
+  return out.concat(toks.slice(i));
+}

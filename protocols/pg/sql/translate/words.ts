@@ -1,0 +1,205 @@
+// Word by word: PostgreSQL's operators and words that SQLite spells otherwise (~ is REGEXP, ILIKE is
+// LIKE, OPERATOR(pg_catalog.~), COLLATE dropped, pg_catalog. and public. prefixes dropped, renamed
+// functions such as string_agg), aliases quoted, 't'/'f' compared with catalog booleans as 1/0, and
+// session functions (version(), current_user, now()) replaced by their values where the statement
+// runs on a read worker, which does not have them.
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
+import { quoteString } from '../lexer';
+import { type Tok, closerAfter, isOp, isPunct, isWord } from '../tokens';
+import type { DialectContext } from './translate';
+
+/** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
+const BOOL_COLUMNS = new Set(
+  [...Object.values(PG_CATALOG_TABLES), ...Object.values(INFORMATION_SCHEMA_TABLES)].flatMap((cols) =>
+    cols
+      .split(',')
+      .map((c) => c.trim().split(/\s+/))
+      .filter((c) => c[1] === 'bool')
+      .map((c) => c[0]),
+  ),
+);
+const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
+
+/** Function calls replaced by their value for the session (the read workers do not have them). */
+function sessionValue(name: string, ctx: DialectContext): string | null {
+  switch (name) {
+    case 'version':
+      return quoteString(ctx.version);
+    case 'current_database':
+    case 'current_catalog':
+      return quoteString(ctx.database);
+    case 'current_user':
+    case 'session_user':
+    case 'user':
+      return quoteString(ctx.user);
+    case 'current_schema':
+      return "'public'";
+    case 'now':
+    case 'transaction_timestamp':
+    case 'statement_timestamp':
+    case 'clock_timestamp':
+      return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+    case 'localtimestamp':
+      return "strftime('%Y-%m-%d %H:%M:%f','now')";
+    case 'localtime':
+      return "strftime('%H:%M:%f','now')";
+    default:
+      return null;
+  }
+}
+
+/** Clock readings: values on every connection (the catalog's has no such functions either). */
+const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
+
+/** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
+const BARE_FUNCTIONS = new Set([
+  'current_user',
+  'session_user',
+  'user',
+  'current_schema',
+  'current_catalog',
+  'localtimestamp',
+  'localtime',
+]);
+
+export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): Tok[] {
+  const out: Tok[] = [];
+  const castDepth: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    if (isPunct(t, '(')) depth++;
+    if (isPunct(t, ')')) {
+      if (castDepth[castDepth.length - 1] === depth) castDepth.pop();
+      depth--;
+    }
+    // OPERATOR(pg_catalog.~) → ~
+    if (isWord(t, 'OPERATOR') && isPunct(next, '(')) {
+      const close = closerAfter(toks, i + 1);
+      const op = toks.slice(i + 2, close).filter((x) => x.type === 'op');
+      if (op.length === 1) {
+        toks.splice(i, close - i + 1, op[0]);
+        i--;
+        continue;
+      }
+    }
+    // COLLATE pg_catalog.default, COLLATE "C": SQLite's own collation is what there is
+    if (isWord(t, 'COLLATE')) {
+      let j = i + 1;
+      if (isPunct(toks[j + 1], '.')) j += 2;
+      i = j;
+      continue;
+    }
+    // pg_catalog.f(...) → f(...), public.t → t
+    if (
+      (isWord(t, 'PG_CATALOG') &&
+        isPunct(next, '.') &&
+        (isWord(toks[i + 2]) || toks[i + 2]?.type === 'quoted') &&
+        isPunct(toks[i + 3], '(')) ||
+      ((isWord(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) &&
+        isPunct(next, '.') &&
+        !isPunct(out[out.length - 1], '.'))
+    ) {
+      i++;
+      continue;
+    }
+    if (t.type === 'string' && BOOL_LITERALS[t.text.toLowerCase()] && local) {
+      const prev = out[out.length - 1];
+      const col =
+        isOp(prev, '=') || isOp(prev, '<>') || isOp(prev, '!=')
+          ? out[out.length - 2]
+          : isOp(next, '=') || isOp(next, '<>') || isOp(next, '!=')
+            ? toks[i + 2]
+            : undefined;
+      if (col && col.type === 'word' && BOOL_COLUMNS.has(col.text.toLowerCase())) {
+        out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
+        continue;
+      }
+    }
+    if (t.type === 'op') {
+      const map: Record<string, string[]> = {
+        '~': ['REGEXP'],
+        '!~': ['NOT', 'REGEXP'],
+        '~*': ['REGEXP', "'(?i)'", '||'],
+        '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
+        '~~': ['LIKE'],
+        '~~*': ['LIKE'],
+        '!~~': ['NOT', 'LIKE'],
+        '!~~*': ['NOT', 'LIKE'],
+      };
+      const m = map[t.text];
+      if (m) {
+        for (const w of m) out.push({ type: w.startsWith("'") ? 'string' : w === '||' ? 'op' : 'word', text: w });
+        continue;
+      }
+    }
+    if (t.type === 'word') {
+      const up = t.text.toUpperCase();
+      const prev = out[out.length - 1];
+      const afterDot = isPunct(prev, '.');
+      if (up === 'ILIKE') {
+        out.push({ type: 'word', text: 'LIKE' });
+        continue;
+      }
+      if (up === 'CAST' && isPunct(next, '(')) castDepth.push(depth + 1);
+      // `AS name`: quote the alias so that SQLite keywords work and the name folds as in PostgreSQL
+      if (
+        up === 'AS' &&
+        castDepth[castDepth.length - 1] !== depth &&
+        next?.type === 'word' &&
+        !isPunct(toks[i + 2], '(') &&
+        !['MATERIALIZED', 'NOT'].includes(next.text.toUpperCase())
+      ) {
+        out.push(t, { type: 'quoted', text: '"' + next.text.toLowerCase() + '"' });
+        i++;
+        continue;
+      }
+      const lower = t.text.toLowerCase();
+      if (
+        !afterDot &&
+        isPunct(next, '(') &&
+        isPunct(toks[i + 2], ')') &&
+        sessionValue(lower, ctx) !== null &&
+        (!local || CLOCK_VALUES.has(lower))
+      ) {
+        out.push({ type: 'group', text: sessionValue(lower, ctx)! });
+        i += 2;
+        continue;
+      }
+      if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
+        out.push(
+          local && !CLOCK_VALUES.has(lower)
+            ? { type: 'group', text: `${lower}()` }
+            : { type: 'group', text: sessionValue(lower, ctx)! },
+        );
+        continue;
+      }
+      if (!afterDot && isPunct(next, '(')) {
+        const renamed: Record<string, string> = {
+          string_agg: 'group_concat',
+          json_build_object: 'json_object',
+          jsonb_build_object: 'json_object',
+          json_agg: 'json_group_array',
+          jsonb_agg: 'json_group_array',
+          json_build_array: 'json_array',
+          jsonb_build_array: 'json_array',
+          json_object_agg: 'json_group_object',
+          jsonb_object_agg: 'json_group_object',
+          jsonb_array_length: 'json_array_length',
+          row_to_json: 'json',
+          to_json: 'json_quote',
+          to_jsonb: 'json_quote',
+          btrim: 'trim',
+          random: '__pg_random',
+        };
+        if (renamed[lower]) {
+          out.push({ type: 'word', text: renamed[lower] });
+          continue;
+        }
+      }
+    }
+    out.push(t);
+  }
+  return out;
+}
