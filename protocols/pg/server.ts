@@ -17,7 +17,7 @@ import { negotiateEncryption } from './connection/encryption';
 import { LocalDb } from './catalog/local-db';
 import { Channels, type TableUpdateSource } from './session/notifications';
 import { PgCounts } from './statement-counts';
-import type { PgEngine } from './session/session';
+import type { PgEngine } from './session/engine';
 
 /** The engine as the PG front end sees it, plus where its file is and how to hear of schema reloads. */
 export interface PgBackend extends PgEngine {

@@ -1,6 +1,6 @@
 import type { WriteAdmission } from '../../../src/engine/write-admission';
 import { pgError } from '../sqlstate';
-import type { PgEngine } from '../session/session';
+import type { PgEngine } from '../session/engine';
 
 /**
  * Backpressure for PostgreSQL writes, as admitWrites is for HTTP: every way a session takes the

@@ -11,15 +11,11 @@ import type { PgUserStore } from '../../../src/auth/pg-users';
 import { ScramExchange } from './scram';
 import { CopyParser, formatCopyRow } from '../copy/copy';
 import type { Channels, Listener } from '../session/notifications';
-import {
-  type Analyzed,
-  type ColumnDesc,
-  type CopyIn,
-  type Outcome,
-  type PgEngine,
-  Session,
-  columnOid,
-} from '../session/session';
+import type { CopyIn } from '../copy/copy-in';
+import type { Analyzed, ColumnDesc } from '../sql/analyzed';
+import { columnOid } from '../sql/result-columns';
+import type { Outcome, PgEngine } from '../session/engine';
+import { Session } from '../session/session';
 import { pgError, sqlstateOf } from '../sqlstate';
 import type { PgCounts } from '../statement-counts';
 import { OID, binaryOf, hasBinary, paramValue, textOf, typeSize } from '../types/types';
@@ -519,7 +515,7 @@ export class Connection {
       case 'parse': {
         if (m.name !== '' && this.#statements.has(m.name))
           throw pgError('42P05', `prepared statement "${m.name}" already exists`);
-        const an = session.analyzeCached(
+        const an = session.analyzer.cached(
           `P${m.paramTypes.join(',')}\0${m.sql}`,
           () => {
             const stmts = splitPgStatements(m.sql);
@@ -793,7 +789,9 @@ export class Connection {
         const param = tokens.find((t) => t.type === 'param');
         if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
         const lifted = liftLiterals(tokens);
-        const an = lifted ? session.analyzeCached(`S${lifted.key}`, () => lifted.tokens) : session.analyze(tokens);
+        const an = lifted
+          ? session.analyzer.cached(`S${lifted.key}`, () => lifted.tokens)
+          : session.analyzer.analyze(tokens);
         if (an.kind === 'noop' && an.command === 'DEALLOCATE') this.#deallocate(an);
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in') return this.#startCopyIn(an, stmts, i);

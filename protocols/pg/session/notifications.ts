@@ -94,3 +94,21 @@ export class Channels {
     }
   }
 }
+
+/**
+ * The channel and payload of a NOTIFY or SELECT pg_notify(...) as bound: each a literal, or the
+ * parameter whose index `params` names (NULL is ''). 22023 for an empty channel or a payload of
+ * 8000 bytes or more, as PostgreSQL.
+ */
+export function notifyArguments(
+  channel: { name: string | null; payload: string; params?: (number | null)[] },
+  params: unknown[],
+): [string, string] {
+  const [name, payload] = [channel.name!, channel.payload].map((v, k) => {
+    const p = channel.params?.[k];
+    return p === undefined || p === null ? v : params[p] === null ? '' : String(params[p]);
+  });
+  if (!name) throw pgError('22023', 'channel name cannot be empty');
+  if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+  return [name, payload];
+}

@@ -1,0 +1,40 @@
+// What the PG front end needs from the engine (PgEngine, the narrow interface it is given), and
+// what running a statement gives back (Outcome: rows at once, or a source streaming them).
+import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
+import type { Schema } from '../../../src/engine/schema/model';
+import type { SqlValue } from '../../../src/engine/values';
+import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { ColumnDesc } from '../sql/analyzed';
+
+/** What the PG front end needs from the engine. */
+export interface PgEngine {
+  readonly schema: Schema;
+  read(req: ReadRequest): ReadCursor;
+  /** A bounded point read's rows at once; null when it has to go through read(). */
+  pointRead(sql: string, params: Record<string, SqlValue> | undefined): unknown[][] | null;
+  lease(): Promise<WriterLease<unknown>>;
+  group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
+  tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;
+  transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
+  /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
+  readonly writer: {
+    prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };
+  };
+}
+
+/** Rows of a result, pulled batch by batch. */
+export interface RowSource {
+  next(): Promise<unknown[][] | null>;
+  cancel(): void;
+}
+
+export interface Outcome {
+  columns: ColumnDesc[] | null;
+  /** Every row, when the result is already complete (point reads, catalog, writes); else `rows` streams them. */
+  all: unknown[][] | null;
+  rows: RowSource | null;
+  /** Rows changed, for INSERT/UPDATE/DELETE tags. */
+  affected?: number;
+  /** A tag other than the statement's own (COMMIT of a failed transaction is ROLLBACK). */
+  tag?: string;
+}

@@ -1,0 +1,30 @@
+// EXPLAIN's text: SQLite's EXPLAIN QUERY PLAN rows as PostgreSQL-style indented lines, and a write
+// shown as PostgreSQL shows one (the write on its table, over the plan of what it reads).
+import type { Analyzed } from '../sql/analyzed';
+import { targetTable } from './constraint-errors';
+
+/** The plan lines EXPLAIN answers for `inner` from SQLite's plan rows. */
+export function explainLines(plan: unknown[][], inner: Analyzed): string[] {
+  let lines = planLines(plan);
+  if (!inner.readonly) {
+    // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
+    const verb =
+      inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();
+    const reads =
+      plan.length > 0 ? lines.map((l) => `  ->  ${l.trimStart().replace(/^-> {2}/, '')}`) : ['  ->  Result'];
+    lines = [`${verb} on ${targetTable(inner.sql) ?? '?'}`, ...reads];
+  }
+  return lines;
+}
+
+/** SQLite's EXPLAIN QUERY PLAN rows (id, parent, notused, detail) as PostgreSQL-style indented lines. */
+function planLines(rows: unknown[][]): string[] {
+  const depth = new Map<unknown, number>([[0, -1]]);
+  const lines: string[] = [];
+  for (const [id, parent, , detail] of rows) {
+    const d = (depth.get(parent) ?? -1) + 1;
+    depth.set(id, d);
+    lines.push(d === 0 ? String(detail) : `${' '.repeat(6 * (d - 1))}  ->  ${detail}`);
+  }
+  return lines.length > 0 ? lines : ['(no plan)'];
+}

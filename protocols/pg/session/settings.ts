@@ -1,0 +1,91 @@
+// The session's settings (GUCs): their defaults as PostgreSQL 15 reports them, and SET / RESET
+// parsed into a name and a value (SHOW reads them back; the connection sends some at startup).
+import { type PgToken, identName } from '../sql/lexer';
+import { pgError } from '../sqlstate';
+
+export const SERVER_VERSION = '15.0';
+export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
+
+export const GUC_DEFAULTS: Record<string, string> = {
+  server_version: SERVER_VERSION,
+  server_version_num: '150000',
+  server_encoding: 'UTF8',
+  client_encoding: 'UTF8',
+  datestyle: 'ISO, MDY',
+  timezone: 'UTC',
+  standard_conforming_strings: 'on',
+  integer_datetimes: 'on',
+  intervalstyle: 'postgres',
+  is_superuser: 'on',
+  transaction_isolation: 'serializable',
+  default_transaction_isolation: 'serializable',
+  transaction_read_only: 'off',
+  default_transaction_read_only: 'off',
+  max_identifier_length: '63',
+  search_path: '"$user", public',
+  application_name: '',
+  lc_collate: 'C.UTF-8',
+  lc_ctype: 'C.UTF-8',
+  lc_messages: 'C.UTF-8',
+  max_connections: '1000',
+  statement_timeout: '0',
+  extra_float_digits: '1',
+  bytea_output: 'hex',
+  client_min_messages: 'notice',
+  block_size: '4096',
+  ssl: 'off',
+  default_text_search_config: 'pg_catalog.english',
+};
+
+/** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */
+export function parseSet(sig: PgToken[]): { name: string; value: string | null } {
+  let i = 1;
+  const up = (k: number) => sig[k]?.text.toUpperCase();
+  if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
+  if (up(0) === 'RESET') return { name: sig[i] ? identName(sig[i]) : '', value: null };
+  if (up(i) === 'TIME' && up(i + 1) === 'ZONE')
+    return {
+      name: 'timezone',
+      value: sig
+        .slice(i + 2)
+        .map((t) => unquote(t))
+        .join(' '),
+    };
+  if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') return { name: '', value: null };
+  const name = sig[i] ? identName(sig[i]) : '';
+  let j = i + 1;
+  if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
+  return {
+    name,
+    value: sig
+      .slice(j)
+      .map((t) => unquote(t))
+      .join(' ')
+      .replace(/ , /g, ', '),
+  };
+}
+
+function unquote(t: PgToken): string {
+  if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
+  if (t.type === 'quoted') return identName(t);
+  return t.text;
+}
+
+/** SET (a value) or RESET (null: the default) of one setting; a nameless one (SET TRANSACTION ...) is ignored. */
+export function applySetting(
+  settings: Map<string, string>,
+  s: { name: string; value: string | null } | undefined,
+): void {
+  if (s?.name) {
+    if (s.value === null) settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
+    else settings.set(s.name, s.value);
+  }
+}
+
+/** SHOW name's rows (SHOW ALL: name, setting, description of each, sorted); 42704 for an unknown name. */
+export function showRows(settings: ReadonlyMap<string, string>, name: string): unknown[][] {
+  if (name === 'all') return [...settings].sort().map(([k, v]) => [k, v, '']);
+  const v = settings.get(name);
+  if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
+  return [[v]];
+}

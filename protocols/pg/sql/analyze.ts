@@ -1,0 +1,278 @@
+// Statement analysis: one statement's tokens → its kind, its SQLite form, its parameter types and
+// its result columns (Analyzed), kept per session by statement text so that a repeated Parse or a
+// simple query differing only in literals is analysed once.
+import { checkReach } from '../../../src/engine/classify';
+import type { Schema } from '../../../src/engine/schema/model';
+import { Lru } from '../../../src/lru';
+import { errorFields, log } from '../../../src/observability/log';
+import { lockTable } from '../catalog/lock-table';
+import type { LocalDb } from '../catalog/local-db';
+import type { PgEngine } from '../session/engine';
+import { parseSet } from '../session/settings';
+import { pgError } from '../sqlstate';
+import { analysisCounts } from '../statement-counts';
+import { OID } from '../types/types';
+import {
+  analyzeCopy,
+  analyzeDeclare,
+  analyzeExplain,
+  analyzeFetch,
+  analyzeTruncate,
+  pgNotifyCall,
+} from './analyze-commands';
+import type { Analyzed, ColumnDesc } from './analyzed';
+import { type PgToken, identName, maxParam } from './lexer';
+import { catalogRelations, hasNoFrom } from './local-statements';
+import { inferParamTypes } from './param-types';
+import { expressionOid, pgColumnName, selectListNames } from './result-columns';
+import { cachedResultColumns } from './result-types';
+import { selectListTypes } from './select-list';
+import { type DialectContext, translate } from './translate/translate';
+import { explainRefusal } from './unsupported';
+
+/** Analyses a session keeps by statement text. */
+const ANALYSES = 256;
+
+/** Analyses statements for one session, against the engine's schema (re-read when it reloads). */
+export class Analyzer {
+  readonly #engine: PgEngine;
+  readonly #local: LocalDb;
+  readonly #dialect: DialectContext;
+  /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
+  readonly #analyses = new Lru<string, Analyzed>(ANALYSES);
+  #analysesSchema: Schema | null = null;
+
+  constructor(engine: PgEngine, local: LocalDb, facts: { user: string; database: string; version: string }) {
+    this.#engine = engine;
+    this.#local = local;
+    this.#dialect = {
+      user: facts.user,
+      database: facts.database,
+      version: facts.version,
+      columnType: (table, column) => columnType(this.#engine.schema, table, column),
+      columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
+      notNull: (column) => notNullEverywhere(this.#engine.schema, column),
+    };
+  }
+
+  /**
+   * The analysis stored under `key`, or a new one from `tokens()` (kept unless the schema reloaded
+   * since: a `SELECT *` may have gained columns). Errors are not kept.
+   */
+  cached(key: string, tokens: () => PgToken[], declaredTypes: number[] = []): Analyzed {
+    if (this.#analysesSchema !== this.#engine.schema) {
+      this.#analyses.clear();
+      this.#analysesSchema = this.#engine.schema;
+    }
+    let an = this.#analyses.get(key);
+    if (an) {
+      analysisCounts.hits++;
+      return an;
+    }
+    analysisCounts.misses++;
+    an = this.analyze(tokens(), declaredTypes);
+    this.#analyses.set(key, an);
+    return an;
+  }
+
+  /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
+  analyze(tokens: PgToken[], declaredTypes: number[] = []): Analyzed {
+    const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
+    const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
+    if (sig.length === 0) return { ...base, kind: 'empty', command: '' };
+    const w = (i: number) => (sig[i] && sig[i].type === 'word' ? sig[i].text.toUpperCase() : '');
+    const kw = w(0);
+    switch (kw) {
+      case 'BEGIN':
+      case 'START':
+        return { ...base, kind: 'begin', command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN' };
+      case 'COMMIT':
+      case 'END':
+        return { ...base, kind: 'commit', command: 'COMMIT' };
+      case 'ROLLBACK':
+      case 'ABORT':
+        if (w(1) === 'TO' || ((w(1) === 'TRANSACTION' || w(1) === 'WORK') && w(2) === 'TO'))
+          return {
+            ...base,
+            kind: 'savepoint',
+            command: 'ROLLBACK',
+            sql: sig
+              .map((t) => t.text)
+              .join(' ')
+              .replace(/^ABORT/i, 'ROLLBACK'),
+          };
+        return { ...base, kind: 'rollback', command: 'ROLLBACK' };
+      case 'SAVEPOINT':
+      case 'RELEASE':
+        return { ...base, kind: 'savepoint', command: kw, sql: sig.map((t) => t.text).join(' ') };
+      case 'SET':
+      case 'RESET':
+        return { ...base, kind: 'set', command: kw, setting: parseSet(sig) };
+      case 'SHOW': {
+        const name = sig
+          .slice(1)
+          .map((t) => identName(t))
+          .join(' ')
+          .replace(/^transaction isolation level$/, 'transaction_isolation')
+          .replace(/^time zone$/, 'timezone');
+        return {
+          ...base,
+          kind: 'show',
+          command: 'SHOW',
+          columns:
+            name === 'all'
+              ? [
+                  { name: 'name', declType: 'text' },
+                  { name: 'setting', declType: 'text' },
+                  { name: 'description', declType: 'text' },
+                ]
+              : [{ name, declType: 'text' }],
+          setting: { name, value: null },
+        };
+      }
+      case 'LISTEN':
+      case 'UNLISTEN': {
+        if (!sig[1]) throw pgError('42601', `syntax error at end of input: ${kw} needs a channel name`);
+        return {
+          ...base,
+          kind: kw === 'LISTEN' ? 'listen' : 'unlisten',
+          command: kw,
+          channel: { name: sig[1].text === '*' ? null : identName(sig[1]), payload: '' },
+        };
+      }
+      case 'NOTIFY': {
+        if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted'))
+          throw pgError('42601', 'syntax error: NOTIFY needs a channel name');
+        let payload = '';
+        if (sig[2]?.text === ',') {
+          if (sig[3]?.type !== 'string' || sig.length > 4)
+            throw pgError(
+              '42601',
+              `syntax error at or near "${sig[3]?.text ?? 'end of input'}": NOTIFY's payload is a string literal`,
+            );
+          payload = sig[3].text.slice(1, -1).split("''").join("'");
+        } else if (sig.length > 2) throw pgError('42601', `syntax error at or near "${sig[2].text}"`);
+        if (Buffer.byteLength(payload) >= 8000) throw pgError('22023', 'payload string too long');
+        return { ...base, kind: 'notify', command: 'NOTIFY', channel: { name: identName(sig[1]), payload } };
+      }
+      case 'COPY':
+        return analyzeCopy(sig, tokens, this.#engine.schema, this);
+      case 'DECLARE':
+        return analyzeDeclare(sig, tokens, declaredTypes, this);
+      case 'FETCH':
+      case 'MOVE':
+        return analyzeFetch(sig, kw === 'MOVE');
+      case 'CLOSE': {
+        const all = w(1) === 'ALL';
+        if (!sig[1]) throw pgError('42601', 'syntax error at end of input: CLOSE needs a cursor name');
+        return {
+          ...base,
+          kind: 'close-cursor',
+          command: all ? 'CLOSE CURSOR ALL' : 'CLOSE CURSOR',
+          cursor: { name: all ? null : identName(sig[1]) },
+        };
+      }
+      case 'TRUNCATE':
+        return analyzeTruncate(sig, this.#engine.schema);
+      case 'EXPLAIN':
+        return analyzeExplain(sig, tokens, declaredTypes, this);
+      case 'LOCK':
+        return { ...base, kind: 'noop', command: lockTable(sig) };
+      case 'DISCARD':
+      case 'DEALLOCATE':
+      case 'CHECKPOINT':
+        return {
+          ...base,
+          kind: 'noop',
+          command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw,
+          setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null },
+        };
+    }
+    checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
+    const notify = pgNotifyCall(sig);
+    if (notify)
+      return {
+        ...base,
+        kind: 'notify',
+        command: 'SELECT',
+        columns: [{ name: 'pg_notify', declType: 'text' }],
+        paramTypes: new Array<number>(maxParam(sig)).fill(OID.text),
+        channel: notify,
+      };
+    const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
+    const sql = translate(tokens, this.#dialect, local);
+    const nParams = Math.max(maxParam(sig), declaredTypes.length);
+    const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, declaredTypes);
+    let command =
+      kw === 'WITH'
+        ? (sig
+            .find((t, i) => i > 0 && t.type === 'word' && ['INSERT', 'UPDATE', 'DELETE'].includes(t.text.toUpperCase()))
+            ?.text.toUpperCase() ?? 'SELECT')
+        : kw;
+    if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
+    if (command === 'REPLACE') command = 'INSERT';
+    let st;
+    try {
+      st = this.#local.prepare(sql);
+    } catch (err) {
+      if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
+      else if (local && catalogRelations(sig)) {
+        log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
+        return {
+          kind: 'sql',
+          command,
+          sql,
+          local,
+          readonly: true,
+          columns: selectListNames(tokens).map((name) => ({ name, declType: 'text' })),
+          paramTypes,
+          empty: true,
+        };
+      } else throw explainRefusal(tokens.map((t) => t.text).join(' '), err); // lifted literals come without spaces
+    }
+    let columns: ColumnDesc[] | null = null;
+    if (st.reader) {
+      const cols = st.columns();
+      const items = kw === 'SELECT' ? selectListTypes(sig) : null;
+      const typed = items && items.length === cols.length ? items : null;
+      // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
+      const tree =
+        kw === 'SELECT' && !catalogRelations(sig)
+          ? cachedResultColumns(tokens.map((t) => t.text).join(' '), this.#engine.schema)
+          : null;
+      const parsed = tree && tree.length === cols.length ? tree : null;
+      columns = cols.map((c, i) => {
+        const t = typed?.[i];
+        return {
+          name: t?.name ?? parsed?.[i].name ?? pgColumnName(c.name, sql),
+          declType: c.type,
+          oid: c.type ? 0 : parsed?.[i].oid || t?.oid || expressionOid(c.name, paramTypes),
+        };
+      });
+    }
+    return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
+  }
+}
+
+const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
+/** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
+function notNullEverywhere(schema: Schema, column: string): boolean {
+  let known = notNullCache.get(schema);
+  if (!known) notNullCache.set(schema, (known = new Map()));
+  let v = known.get(column);
+  if (v === undefined) {
+    const cols = [...schema.tables.values()].flatMap((t) => t.columns.filter((c) => c.name.toLowerCase() === column));
+    v = cols.length > 0 && cols.every((c) => c.notNull || c.pk > 0);
+    known.set(column, v);
+  }
+  return v;
+}
+
+/** The declared type of a schema column, in `table` when named, else the first table that has it. */
+function columnType(schema: Schema, table: string | null, column: string): string | null {
+  for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
+    const c = t?.columns.find((c) => c.name.toLowerCase() === column);
+    if (c) return c.type;
+  }
+  return null;
+}

@@ -1,0 +1,54 @@
+// A statement as the front end understands it: what Parse (or one statement of a simple query)
+// makes of PostgreSQL SQL, cached by its text (sql/analyze.ts), and what Execute runs.
+import type { CopyStatement } from '../copy/copy';
+
+export interface ColumnDesc {
+  name: string;
+  declType: string | null;
+  /** The type of an expression column when the SQL tells it (a cast, a comparison, a parameter); 0 or absent: from the values. */
+  oid?: number;
+}
+
+/** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
+export interface Analyzed {
+  kind:
+    | 'empty'
+    | 'begin'
+    | 'commit'
+    | 'rollback'
+    | 'savepoint'
+    | 'set'
+    | 'show'
+    | 'noop'
+    | 'sql'
+    | 'explain'
+    | 'listen'
+    | 'unlisten'
+    | 'notify'
+    | 'copy'
+    | 'declare'
+    | 'fetch'
+    | 'close-cursor';
+  /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
+  command: string;
+  sql: string;
+  local: boolean;
+  readonly: boolean;
+  /** Result columns; null when the statement returns none. */
+  columns: ColumnDesc[] | null;
+  /** Parameter type OIDs; 0 = unknown, inferred from the value. */
+  paramTypes: number[];
+  /** A catalog query naming something Patina does not model: answered with no rows. */
+  empty?: boolean;
+  setting?: { name: string; value: string | null };
+  /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
+  batch?: string[];
+  /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
+  explain?: { inner: Analyzed; run: boolean };
+  /** LISTEN, UNLISTEN (null channel: `*`) and NOTIFY. */
+  channel?: { name: string | null; payload: string; params?: (number | null)[] };
+  /** COPY: the statement, and for COPY TO the read that gives its rows. */
+  copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
+  /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
+  cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
+}

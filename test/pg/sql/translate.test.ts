@@ -1,0 +1,192 @@
+// The translation passes of protocols/pg/sql/translate/, one by one on tokens, and translate() on a
+// whole statement; bad input (unclosed brackets, a cast with no type, a missing table) must come
+// back as text SQLite then refuses, never an exception or a loop.
+import assert from 'node:assert/strict';
+import { type PgToken, lexPg } from '../../../protocols/pg/sql/lexer';
+import { type Tok, joinTokens } from '../../../protocols/pg/sql/tokens';
+import { rewriteArrays } from '../../../protocols/pg/sql/translate/arrays';
+import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/translate/casts';
+import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
+import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
+import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
+import { rewriteSetReturning } from '../../../protocols/pg/sql/translate/set-returning';
+import { type DialectContext, translate } from '../../../protocols/pg/sql/translate/translate';
+import { rewriteTypeof } from '../../../protocols/pg/sql/translate/typeof';
+import { rewriteWords } from '../../../protocols/pg/sql/translate/words';
+
+const toks = (sql: string): PgToken[] => lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
+const pass = (rewrite: (t: Tok[]) => Tok[]) => (sql: string) => joinTokens(rewrite(toks(sql)));
+
+const ctx: DialectContext = {
+  user: 'alice',
+  database: 'db1',
+  version: 'PostgreSQL 15.0 (Patina)',
+  columns: (table) =>
+    table === 'users'
+      ? [
+          { name: 'id', defaultSql: 'patina_id()' },
+          { name: 'name', defaultSql: null },
+          { name: 'n', defaultSql: '42' },
+        ]
+      : null,
+  columnType: (_table, column) => (column === 'id' ? 'INTEGER' : column === 'name' ? 'TEXT' : null),
+  notNull: () => false,
+};
+
+describe('PG translation passes', () => {
+  it('casts: strict integers and floats, booleans by their words, bytea hex, dates converted once', () => {
+    const casts = pass(rewriteCasts);
+    assert.equal(
+      casts("SELECT x::int, '12'::bigint, y::numeric"),
+      "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), CAST(__pg_float(y, 'numeric') AS NUMERIC)",
+    );
+    assert.equal(
+      casts("SELECT 'yes'::boolean, '\\x0aff'::bytea, 'a'::text[]"),
+      "SELECT (lower('yes') IN ('t','true','y','yes','on','1')), X'0aff', 'a'",
+    );
+    assert.equal(
+      casts("SELECT '2026-01-02'::date, '2026-01-02 03:04:05+02'::timestamptz, '7 days'::interval"),
+      "SELECT '2026-01-02', '2026-01-02 01:04:05', __pg_interval('7 days')",
+    );
+    assert.equal(
+      casts('SELECT a.b::pg_catalog.int8, x::double precision'),
+      "SELECT __pg_int(a.b, 'bigint'), __pg_float(x, 'double precision')",
+    );
+    // a literal that is no date is left to the function, which reports it when the statement runs
+    assert.equal(casts("SELECT 'not a date'::date"), "SELECT __pg_date('not a date')");
+    // no type after :: — the cast is dropped, SQLite gets the operand
+    assert.equal(casts('SELECT x::'), 'SELECT x');
+  });
+
+  it('CAST(x AS type) as PostgreSQL means it, innermost first; SQLite spellings and bad forms left alone', () => {
+    const calls = pass(rewriteCastCalls);
+    assert.equal(
+      calls('SELECT CAST(x AS integer), CAST(y AS BLOB), CAST(CAST(z AS text) AS int)'),
+      "SELECT __pg_int(x, 'integer'), CAST(y AS BLOB), __pg_int(CAST(z AS TEXT), 'integer')",
+    );
+    assert.equal(calls('SELECT CAST(x integer)'), 'SELECT CAST(x integer)');
+    assert.equal(calls('SELECT CAST('), 'SELECT CAST(');
+  });
+
+  it('arrays: ANY/ALL as IN lists, ARRAY constructors, 1-based subscripts', () => {
+    const arrays = pass(rewriteArrays);
+    assert.equal(
+      arrays('SELECT 1 WHERE id = ANY($1) AND id <> ALL(ARRAY[1,2])'),
+      'SELECT 1 WHERE id IN (SELECT value FROM __pg_elems( $1 )) AND id NOT IN(1, 2)',
+    );
+    assert.equal(
+      arrays('SELECT ARRAY[1,2,3], (a)[2], tags[1], ARRAY(SELECT id FROM t)'),
+      'SELECT __pg_array(1, 2, 3), __pg_elem((a), 2), __pg_elem(tags, 1), (WITH __a(v) AS ( SELECT id FROM t ) SELECT __pg_array_agg(v) FROM __a)',
+    );
+    // unclosed: still text, which SQLite refuses
+    assert.equal(typeof arrays('SELECT ARRAY[1,2'), 'string');
+    assert.equal(arrays('SELECT x = ANY('), 'SELECT x IN (SELECT value FROM __pg_elems( ))');
+  });
+
+  it('date syntax: EXTRACT, typed literals, INTERVAL n unit, AT TIME ZONE UTC only', () => {
+    const dates = pass(rewriteDateSyntax);
+    assert.equal(
+      dates("SELECT EXTRACT(year FROM d), DATE '2026-01-01', INTERVAL '3' DAY, t AT TIME ZONE 'UTC'"),
+      "SELECT date_part('year', d), '2026-01-01' :: date, '3 day' :: interval, t",
+    );
+    assert.equal(
+      dates("SELECT TIMESTAMP WITH TIME ZONE '2026-01-01 00:00:00+00', t AT TIME ZONE 'Europe/Paris'"),
+      "SELECT '2026-01-01 00:00:00+00' :: timestamptz, t AT TIME ZONE 'Europe/Paris'",
+    );
+    assert.equal(dates('SELECT EXTRACT('), 'SELECT EXTRACT(');
+    assert.equal(dates('SELECT DATE'), 'SELECT DATE');
+  });
+
+  it('division: each divisor one operand through __pg_divisor; a lone / is left alone', () => {
+    const division = pass(rewriteDivision);
+    assert.equal(
+      division('SELECT a / b, c % (d + 1), e / -f.g, h / CASE WHEN x THEN 0 ELSE 1 END, i / fn(j)'),
+      'SELECT a / __pg_divisor(b), c % __pg_divisor((d + 1)), e / __pg_divisor(- f.g), h / __pg_divisor(CASE WHEN x THEN 0 ELSE 1 END), i / __pg_divisor(fn(j))',
+    );
+    assert.equal(division('SELECT 1 /'), 'SELECT 1 /');
+    assert.equal(division('SELECT / 2'), 'SELECT / 2');
+  });
+
+  it('DEFAULT in VALUES: the column default from the schema, NULL without one; unknown tables untouched', () => {
+    const defaults = pass((t) => rewriteInsertDefaults(t, ctx));
+    assert.equal(
+      defaults("INSERT INTO users (id, name, n) VALUES (DEFAULT, 'a', DEFAULT), (1, DEFAULT, 2)"),
+      "INSERT INTO users(id, name, n) VALUES((patina_id()), 'a', (42)), (1, NULL, 2)",
+    );
+    assert.equal(
+      defaults("INSERT INTO users VALUES (DEFAULT, 'x', DEFAULT)"),
+      "INSERT INTO users VALUES((patina_id()), 'x', (42))",
+    );
+    assert.equal(defaults('INSERT INTO nosuch (a) VALUES (DEFAULT)'), 'INSERT INTO nosuch(a) VALUES(DEFAULT)');
+    // DEFAULT inside an expression is not the column's default: SQLite refuses it, as PostgreSQL does
+    assert.equal(
+      defaults('INSERT INTO users (id) VALUES (coalesce(DEFAULT, 1))'),
+      'INSERT INTO users(id) VALUES(coalesce(DEFAULT, 1))',
+    );
+    assert.equal(
+      defaults('INSERT INTO users (id, name) VALUES (DEFAULT'),
+      'INSERT INTO users(id, name) VALUES(DEFAULT',
+    );
+    assert.equal(defaults('INSERT INTO'), 'INSERT INTO');
+  });
+
+  it('pg_typeof: the type the SQL gives, else the value type at run time', () => {
+    const typeOf = pass((t) => rewriteTypeof(t, ctx));
+    assert.equal(
+      typeOf(
+        "SELECT pg_typeof(1), pg_typeof(3000000000), pg_typeof(1.5), pg_typeof('x'), pg_typeof(true), pg_typeof(x::int[]), pg_typeof(id), pg_typeof(users.name)",
+      ),
+      "SELECT 'integer', 'bigint', 'numeric', 'unknown', 'boolean', 'integer[]', 'bigint', 'text'",
+    );
+    assert.equal(typeOf('SELECT pg_typeof(zz), pg_typeof(a + b)'), 'SELECT __pg_typeof(zz), __pg_typeof(a + b)');
+    assert.equal(typeOf('SELECT pg_typeof()'), 'SELECT __pg_typeof()');
+    assert.equal(typeOf('SELECT pg_typeof('), 'SELECT __pg_typeof(');
+  });
+
+  it('words: operators, renamed functions, aliases, session values off the catalog connection', () => {
+    const words = pass((t) => rewriteWords(t, ctx, false));
+    assert.equal(
+      words(
+        "SELECT a ~ 'x', b !~* 'y', c ILIKE 'z', string_agg(d, ','), version(), current_user, now(), x AS Name, public.t.a, pg_catalog.lower(s), e COLLATE \"C\", OPERATOR(pg_catalog.~) 'q'",
+      ),
+      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, lower(s), e, REGEXP 'q'",
+    );
+    const local = pass((t) => rewriteWords(t, ctx, true));
+    assert.equal(
+      local("SELECT version(), current_user, now() FROM pg_index WHERE indisprimary = 't'"),
+      "SELECT version(), current_user(), strftime('%Y-%m-%d %H:%M:%f+00','now') FROM pg_index WHERE indisprimary = 1",
+    );
+    assert.equal(words('SELECT OPERATOR('), 'SELECT OPERATOR(');
+  });
+
+  it('set-returning functions in FROM and select lists become joins SQLite runs', () => {
+    assert.equal(
+      rewriteSetReturning('SELECT x FROM unnest(a) AS v'),
+      'SELECT x FROM (SELECT value AS v FROM unnest(a)) v',
+    );
+    assert.equal(
+      rewriteSetReturning('SELECT i FROM generate_series(1, 3) AS i'),
+      'SELECT i FROM (SELECT value AS i FROM generate_series(1, 3)) i',
+    );
+    assert.equal(
+      rewriteSetReturning('SELECT unnest(k) a, generate_subscripts(k, 1) b FROM t u'),
+      'SELECT __e.value AS a, __e.key + 1 AS b FROM t u, __pg_elems(k) __e',
+    );
+    assert.equal(rewriteSetReturning('SELECT 1 FROM generate_series('), 'SELECT 1 FROM generate_series(');
+  });
+
+  it('translate runs the passes in order over one statement', () => {
+    assert.equal(
+      translate(
+        lexPg(
+          "SELECT id::text, ARRAY[1,2] FROM public.users WHERE name ILIKE $1 AND created > now() - INTERVAL '1 day' ORDER BY 1 / 2",
+        ),
+        ctx,
+        false,
+      ),
+      "SELECT CAST(id AS TEXT), __pg_array(1, 2) FROM users WHERE name GLOB __pg_ilike_glob($1) AND created > __pg_add_interval(strftime('%Y-%m-%d %H:%M:%f+00','now'), __pg_interval('1 day'), -1) ORDER BY 1 / __pg_divisor(2) NULLS LAST",
+    );
+    assert.equal(translate(lexPg(''), ctx, false), '');
+    assert.equal(typeof translate(lexPg('SELECT ((( FROM'), ctx, false), 'string');
+  });
+});
