@@ -31,7 +31,7 @@ export class PgCounts {
   /** Startups refused with 53300 past max_connections. */
   tooMany = 0;
   readonly errors = new Map<string, number>();
-  /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection.ts). */
+  /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection/results.ts). */
   readonly #byKind = new Map<string, { n: number }>();
   readonly #byTag = new Map<string, { n: number }>();
 

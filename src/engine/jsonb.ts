@@ -118,7 +118,7 @@ export function jsonbText(s: string): string | null {
 }
 
 // jsonb's operators that SQLite lacks (PostgreSQL's jsonb_contains, jsonb_exists, jsonb_extract_path
-// and jsonb_delete_path), on parsed values. protocols/pg/sql/pg-semantics.ts turns `a @> b` and the
+// and jsonb_delete_path), on parsed values. protocols/pg/sql/translate/pg-semantics.ts turns `a @> b` and the
 // others into calls of the SQL functions src/engine/pg-functions.ts makes of these.
 
 /** A number's value as text without an exponent or trailing zeros ('1.50' and '15e-1' are '1.5'). */

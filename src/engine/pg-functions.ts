@@ -202,7 +202,7 @@ export function installPgFunctions(db: Database.Database): void {
     const zone = Number(tz) ? (m[4] === '' || m[4] === '+00' || m[4] === 'Z' ? '+00:00' : m[4]) : '';
     return `${m[1]}T${m[2]}${frac}${zone}`;
   });
-  // LIMIT $n of a LATERAL subquery that protocols/pg/lateral.ts made a scalar subquery: one row at most
+  // LIMIT $n of a LATERAL subquery that protocols/pg/sql/translate/lateral.ts made a scalar subquery: one row at most
   db.function('__pg_lateral_limit', { deterministic: true }, (n: unknown) => {
     if (n !== null && Number(n) > 1)
       throw pgFail(
@@ -230,7 +230,7 @@ function textArray(x: unknown): string[] | null {
   return xs.some((e) => e === null) ? null : xs.map(String);
 }
 
-/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/pg-semantics.ts calls them). */
+/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/translate/pg-semantics.ts calls them). */
 function installJsonbOperators(db: Database.Database): void {
   const fn = (name: string, f: (a: unknown, b: unknown) => unknown) =>
     db.function(name, { deterministic: true }, (a: unknown, b: unknown) =>

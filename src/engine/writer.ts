@@ -165,7 +165,7 @@ export class Writer<C = unknown> {
    * Runs `run` on the writer and undoes it (a savepoint of the next group commit rolled back, capture
    * quiet): what statements would do now, changing nothing. It may see writes of the same group
    * that are not committed yet; whoever relies on the answer checks it again when it commits
-   * (protocols/pg/deferred-block.ts).
+   * (protocols/pg/session/deferred-block.ts).
    */
   async tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
     return (await this.#enqueue(run, true)).value;

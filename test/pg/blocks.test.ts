@@ -1,4 +1,4 @@
-// Transaction blocks over the PG port that do not hold the writer (protocols/pg/deferred-block.ts):
+// Transaction blocks over the PG port that do not hold the writer (protocols/pg/session/deferred-block.ts):
 // each statement is tried out on the writer and undone until COMMIT runs the block for real.
 import assert from 'node:assert/strict';
 import { type AgentProcess, startAgent } from '../helpers/agent';

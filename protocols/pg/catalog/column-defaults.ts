@@ -1,7 +1,7 @@
 // A column's DEFAULT as PostgreSQL prints it (pg_get_expr on pg_attrdef.adbin): string literals carry
 // their type's cast (`''::text`), numbers and booleans print bare. pg_dump writes this text into the
 // CREATE TABLE it emits, and psql's \d, pgjdbc's COLUMN_DEF and SQLAlchemy show it.
-import { OID, TYPE_DISPLAY } from '../types/types';
+import { OID, TYPE_DISPLAY } from '../types/oids';
 
 /** The default expression of a column of type `oid` in PostgreSQL's words. */
 export function pgDefaultExpr(defaultSql: string, oid: number): string {

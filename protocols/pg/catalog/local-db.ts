@@ -9,7 +9,7 @@ import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
 import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
-import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/types';
+import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { pgDefaultExpr } from './column-defaults';
 import { typeAlign, typeStorage } from './type-storage';

@@ -1,7 +1,7 @@
 // The pg_catalog and information_schema tables clients query, as SQLite tables. Column types are
 // PostgreSQL type names so results carry PostgreSQL's type OIDs (bool prints t/f, oid, name, ...).
 // Only columns clients are known to read are declared; a query naming anything else fails over to
-// an empty answer (see local-db.ts).
+// an empty answer (see catalog/local-db.ts).
 
 export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_namespace: 'oid oid, nspname name, nspowner oid, nspacl _text',

@@ -1,6 +1,8 @@
-// One client connection: the protocol state machine. Bytes in → messages (wire.ts tables) → one
-// handler per message in the current phase → backend messages out, flushed at Sync, Flush, the end
-// of a simple query, or when the output grows large.
+// One client connection: the protocol state machine. Bytes in → messages (wire/frontend.ts tables)
+// → one handler per message in the current phase (startup and SASL: startup.ts; then simple query,
+// extended query over portals, COPY) → backend messages out (wire/backend.ts), flushed at Sync,
+// Flush, the end of a simple query, or when the output grows large; the socket is not read while
+// the client leaves our answers unread or a waiting message has much input behind it.
 import crypto from 'node:crypto';
 import type net from 'node:net';
 import type { SqlValue } from '../../../src/engine/values';
@@ -8,33 +10,23 @@ import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
 import { liftLiterals } from '../sql/literals';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgUserStore } from '../../../src/auth/pg-users';
-import { ScramExchange } from './scram';
-import { CopyParser, formatCopyRow } from '../copy/copy';
+import type { ScramExchange } from './scram';
+import { CopyParser } from '../copy/format';
 import type { Channels, Listener } from '../session/notifications';
 import type { CopyIn } from '../copy/copy-in';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
-import { columnOid } from '../sql/result-columns';
 import type { Outcome, PgEngine } from '../session/engine';
 import { Session } from '../session/session';
 import { pgError, sqlstateOf } from '../sqlstate';
 import type { PgCounts } from '../statement-counts';
-import { OID, binaryOf, hasBinary, paramValue, textOf, typeSize } from '../types/types';
-import {
-  ByteWriter,
-  CANCEL_REQUEST,
-  type Field,
-  type Frontend,
-  GSSENC_REQUEST,
-  MAX_MESSAGE,
-  MAX_STARTUP,
-  PROTOCOL_3,
-  ProtocolError,
-  Reader,
-  SSL_REQUEST,
-  backend,
-  frontend,
-  parseStartupParams,
-} from '../wire/wire';
+import { OID } from '../types/oids';
+import { binaryOf, paramValue, textOf } from '../types/values';
+import { ByteWriter, type Field, backend } from '../wire/backend';
+import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, frontend } from '../wire/frontend';
+import { readSasl, readStartup, startupParameters } from './startup';
+import { NO_FORMATS, NO_PARAMS, type Portal, cancelPortal, checkFormats, formatOf, newPortal } from './portal';
+import { sendCopyOut } from './copy-out';
+import { describedFields, tagOf } from './results';
 
 export interface ListenerOptions {
   readonly: boolean;
@@ -65,19 +57,6 @@ export interface CancelRegistry {
   cancel(pid: number, key: number): void;
 }
 
-interface Portal {
-  an: Analyzed;
-  params: SqlValue[];
-  formats: number[];
-  fields: Field[] | null;
-  outcome: Outcome | null;
-  /** Rows at hand; `at` is the next one to send. */
-  pending: unknown[][];
-  at: number;
-  sent: number;
-  done: boolean;
-}
-
 type Phase = 'startup' | 'sasl-initial' | 'sasl-final' | 'ready' | 'closed';
 
 /** COPY FROM STDIN in progress: where the rows go, and what runs after it (the rest of the simple query). */
@@ -98,10 +77,6 @@ const NOTIFY_QUEUE = 100_000;
 const INPUT_HIGH_WATER = 256 * 1024;
 const NO_BYTES = Buffer.alloc(0);
 let nextPid = 1000 + (process.pid % 1000) * 1000;
-
-/** The result format of column i from Bind's result format codes. */
-const formatOf = (formats: number[], i: number) =>
-  formats.length === 0 ? 0 : formats.length === 1 ? formats[0] : (formats[i] ?? 0);
 
 export class Connection {
   readonly pid = nextPid++;
@@ -391,69 +366,46 @@ export class Connection {
   }
 
   #onStartup(r: Reader) {
-    const code = r.i32();
-    if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
-      this.#socket.write('N');
-      return;
+    const step = readStartup(r, this.#opts, this.#handshake);
+    switch (step.kind) {
+      case 'no-encryption':
+        this.#socket.write('N');
+        return;
+      case 'cancel':
+        this.#registry.cancel(step.pid, step.key);
+        this.#socket.end();
+        this.#close();
+        return;
+      case 'fatal':
+        return this.#fatal(step.code, step.message);
+      case 'login':
+        this.#startup = step.params;
+        this.#readonly = step.readonly;
+        if (step.scram) {
+          this.#scram = step.scram;
+          this.#phase = 'sasl-initial';
+          backend.authSasl(this.#w, ['SCRAM-SHA-256']);
+          this.#flush();
+          return;
+        }
+        this.#ready();
     }
-    if (code === CANCEL_REQUEST) {
-      const pid = r.i32();
-      const key = r.i32();
-      this.#registry.cancel(pid, key);
-      this.#socket.end();
-      this.#close();
-      return;
-    }
-    if (code >> 16 !== 3)
-      return this.#fatal('0A000', `unsupported frontend protocol ${code >> 16}.${code & 0xffff}: server supports 3.0`);
-    if (this.#opts.tooMany) {
-      if (this.#opts.counts) this.#opts.counts.tooMany++;
-      return this.#fatal('53300', 'sorry, too many clients already');
-    }
-    void PROTOCOL_3;
-    this.#startup = parseStartupParams(r);
-    const user = this.#startup.user;
-    if (!user) return this.#fatal('28000', 'no PostgreSQL user name specified in startup packet');
-    if (this.#opts.requireTls && !this.#handshake.tls) {
-      // PostgreSQL's answer when pg_hba.conf has only hostssl lines
-      const db = this.#startup.database || user;
-      return this.#fatal(
-        '28000',
-        `no pg_hba.conf entry for host "${this.#handshake.remoteAddress.replace(/^::ffff:/, '')}", user "${user}", database "${db}", no encryption`,
-      );
-    }
-    if (this.#opts.users.mode === 'scram') {
-      const principal = this.#opts.users.lookup(user);
-      // an unknown user goes through the same exchange and fails as a wrong password would
-      this.#scram = new ScramExchange(principal?.secret ?? this.#opts.users.decoy, principal !== null);
-      if (principal?.role === 'read') this.#readonly = true;
-      this.#phase = 'sasl-initial';
-      backend.authSasl(this.#w, ['SCRAM-SHA-256']);
-      this.#flush();
-      return;
-    }
-    this.#ready();
   }
 
   #onSasl(r: Reader) {
-    const user = this.#startup.user;
-    const denied = () => this.#fatal('28P01', `password authentication failed for user "${user}"`);
-    if (this.#phase === 'sasl-initial') {
-      const mechanism = r.cstr();
-      if (mechanism !== 'SCRAM-SHA-256')
-        return this.#fatal('28000', `SASL authentication mechanism ${mechanism} is not supported; use SCRAM-SHA-256`);
-      const len = r.i32();
-      const first = this.#scram!.first(r.bytes(len).toString('utf8'));
-      if (first === null) return denied();
-      this.#phase = 'sasl-final';
-      backend.authSaslContinue(this.#w, first);
-      this.#flush();
-      return;
+    const step = readSasl(r, this.#scram!, this.#phase === 'sasl-initial', this.#startup.user);
+    switch (step.kind) {
+      case 'fatal':
+        return this.#fatal(step.code, step.message);
+      case 'continue':
+        this.#phase = 'sasl-final';
+        backend.authSaslContinue(this.#w, step.data);
+        this.#flush();
+        return;
+      case 'final':
+        backend.authSaslFinal(this.#w, step.data);
+        this.#ready();
     }
-    const final = this.#scram!.final(r.rest().toString('utf8'));
-    if (final === null) return denied();
-    backend.authSaslFinal(this.#w, final);
-    this.#ready();
   }
 
   #ready() {
@@ -479,22 +431,7 @@ export class Connection {
     this.#session.onNotice = (code, message) =>
       backend.error(this.#w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
     backend.authOk(this.#w);
-    const params: [string, string][] = [
-      ['server_version', '15.0'],
-      ['server_encoding', 'UTF8'],
-      ['client_encoding', 'UTF8'],
-      ['DateStyle', 'ISO, MDY'],
-      ['integer_datetimes', 'on'],
-      ['standard_conforming_strings', 'on'],
-      ['TimeZone', 'UTC'],
-      ['IntervalStyle', 'postgres'],
-      ['application_name', s.application_name ?? ''],
-      ['is_superuser', 'on'],
-      ['session_authorization', s.user],
-      ['default_transaction_read_only', this.#readonly ? 'on' : 'off'],
-      ['in_hot_standby', 'off'],
-    ];
-    for (const [k, v] of params) backend.parameterStatus(this.#w, k, v);
+    for (const [k, v] of startupParameters(s, this.#readonly)) backend.parameterStatus(this.#w, k, v);
     backend.backendKeyData(this.#w, this.pid, this.key);
     this.#registry.add(this.pid, this.key, this);
     this.#phase = 'ready';
@@ -723,33 +660,12 @@ export class Connection {
     return this.#sendCopyOut(an, out);
   }
 
-  async #sendCopyOut(an: Analyzed, out: Outcome): Promise<void> {
-    const { options } = an.copy!.stmt;
-    const names = an.copy!.columns;
-    let batch = out.all;
-    if (!batch) batch = (await out.rows!.next()) ?? [];
-    const fields = fieldsOf(out.columns ?? names.map((name) => ({ name, declType: null })), NO_FORMATS, batch);
-    backend.copyResponse(this.#w, 'H', names.length);
-    if (options.header) backend.copyData(this.#w, Buffer.from(formatCopyRow(names, options)));
-    let n = 0;
-    const texts: (string | null)[] = new Array(names.length);
-    for (;;) {
-      for (const row of batch) {
-        for (let k = 0; k < texts.length; k++) texts[k] = textOf(row[k], fields[k].typeOid);
-        backend.copyData(this.#w, Buffer.from(formatCopyRow(texts, options)));
-      }
-      n += batch.length;
-      if (this.#w.length > OUT_HIGH_WATER) await this.#flushAndWait();
-      if (this.#phase === 'closed') {
-        out.rows?.cancel();
-        return;
-      }
-      const next = out.rows ? await out.rows.next() : null;
-      if (next === null) break;
-      batch = next;
-    }
-    backend.copyDone(this.#w);
-    this.#completeTag(`COPY ${n}`);
+  #sendCopyOut(an: Analyzed, out: Outcome): Promise<void> {
+    return sendCopyOut(this.#w, an, out, {
+      drain: () => this.#drainOutput(),
+      closed: () => this.#phase === 'closed',
+      complete: (tag) => this.#completeTag(tag),
+    });
   }
 
   /** The portal named so, or 34000. */
@@ -948,127 +864,10 @@ export class Connection {
   }
 }
 
-/** Bind's parameter format codes: none (all text), one for all, or one per parameter. */
-function checkFormats(formats: number[], params: number) {
-  if (formats.length > 1 && formats.length !== params)
-    throw pgError('08P01', `bind message has ${formats.length} parameter formats but ${params} parameters`);
-}
-
-const NO_PARAMS: SqlValue[] = [];
-const NO_FORMATS: number[] = [];
-
-/** Ends a portal's streamed read, if it has one. */
-function cancelPortal(p: Portal) {
-  p.outcome?.rows?.cancel();
-}
-
-function newPortal(an: Analyzed, params: SqlValue[], formats: number[]): Portal {
-  return { an, params, formats, fields: null, outcome: null, pending: NO_ROWS, at: 0, sent: 0, done: false };
-}
-const NO_ROWS: unknown[][] = [];
-
 const TX_WORDS = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE', 'PREPARE']);
 
 /** Whether a statement is transaction control (which turns off the implicit transaction of a simple query). */
 function controlsTransaction(tokens: PgToken[]): boolean {
   const first = tokens.find((t) => t.type !== 'space' && t.type !== 'comment');
   return first !== undefined && first.type === 'word' && TX_WORDS.has(first.text.toUpperCase());
-}
-
-/**
- * RowDescription fields and their message bytes. When no column's type depends on the values (all
- * declared or known from the expression) they are computed once per statement and result formats.
- */
-function describedFields(
-  columns: ColumnDesc[],
-  formats: number[],
-  sample: unknown[][] | null,
-): { fields: Field[]; message: Buffer } {
-  if (formats.length > 1 && formats.length !== columns.length)
-    throw pgError('08P01', `bind message has ${formats.length} result formats but query has ${columns.length} columns`);
-  const fixed = columns.every(typeIsKnown);
-  const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
-  if (fixed) {
-    const hit = FIELD_CACHE.get(columns)?.get(key);
-    if (hit) return hit;
-  }
-  const fields = fieldsOf(columns, formats, sample);
-  const w = new ByteWriter(256);
-  backend.rowDescription(w, fields);
-  const d = { fields, message: w.take() };
-  if (fixed) {
-    let byFormat = FIELD_CACHE.get(columns);
-    if (!byFormat) FIELD_CACHE.set(columns, (byFormat = new Map()));
-    if (byFormat.size < 8) byFormat.set(key, d);
-  }
-  return d;
-}
-function typeIsKnown(c: ColumnDesc): boolean {
-  return Boolean(c.declType || c.oid);
-}
-const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; message: Buffer }>>();
-
-/** RowDescription fields: type from the declared type, else from the first rows' values. */
-function fieldsOf(
-  columns: { name: string; declType: string | null }[],
-  formats: number[],
-  sample: unknown[][] | null,
-): Field[] {
-  return columns.map((c, i) => {
-    // the first value tells, but a column of numbers is float8 if any value at hand has a fraction
-    // (SQLite's REAL 4.0 reaches us as the integer 4: sum(amount) would else be int8 and '6.5' in it)
-    let v: unknown;
-    if (sample) {
-      for (const row of sample) {
-        const x = row[i];
-        if (x === null || x === undefined) continue;
-        if (v === undefined) v = x;
-        if (typeof x === 'number' && !Number.isInteger(x)) v = x;
-        if ((typeof v !== 'number' && typeof v !== 'bigint') || !Number.isInteger(v)) break;
-      }
-    }
-    const format = formatOf(formats, i);
-    // a binary column's type is what Describe of the statement announced (asyncpg and pgjdbc decode
-    // by it), so never the values' guess; a type without a binary form is announced and sent as text
-    let typeOid = columnOid(c, format === 1 ? undefined : v);
-    if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
-    return {
-      name: c.name,
-      tableOid: 0,
-      column: 0,
-      typeOid,
-      typeSize: typeSize(typeOid),
-      typeMod: -1,
-      format,
-    };
-  });
-}
-
-function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
-  if (outcome?.tag) return outcome.tag;
-  const n = outcome?.affected ?? rows;
-  switch (an.command) {
-    case 'INSERT':
-      return countTag('INSERT 0', n);
-    case 'UPDATE':
-    case 'DELETE':
-      return countTag(an.command, n);
-    case 'SELECT':
-    case 'WITH':
-      return countTag('SELECT', rows);
-    case 'START TRANSACTION':
-      return 'START TRANSACTION';
-    default:
-      return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
-  }
-}
-
-/** Tags with small counts are made once: a point select's 'SELECT 1' is no new string, and the statement counts know it. */
-const SMALL_COUNTS = 64;
-const TAGS = new Map<string, string[]>();
-function countTag(prefix: string, n: number): string {
-  if (n >= SMALL_COUNTS) return `${prefix} ${n}`;
-  let tags = TAGS.get(prefix);
-  if (!tags) TAGS.set(prefix, (tags = Array.from({ length: SMALL_COUNTS }, (_, i) => `${prefix} ${i}`)));
-  return tags[n];
 }

@@ -3,7 +3,7 @@
 // tries SSL or plaintext). Whatever else comes first is the startup packet, handed on untouched.
 import type net from 'node:net';
 import tls from 'node:tls';
-import { GSSENC_REQUEST, SSL_REQUEST } from '../wire/wire';
+import { GSSENC_REQUEST, SSL_REQUEST } from '../wire/frontend';
 
 export interface Negotiated {
   socket: net.Socket;

@@ -7,7 +7,7 @@ import type { WriterLease } from '../../../src/engine/writer';
 import { fromSqliteError } from '../../../src/errors';
 import { pgConstraintError } from '../session/constraint-errors';
 import { PgError, sqlstateOf } from '../sqlstate';
-import { copyError } from './copy';
+import { copyError } from './format';
 
 /** COPY FROM STDIN's rows going into the writer: one transaction (or the open block), all or nothing. */
 export interface CopyIn {

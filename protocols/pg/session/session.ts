@@ -12,7 +12,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
-import { columnConverters } from '../copy/copy';
+import { columnConverters } from '../copy/format';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
@@ -53,7 +53,7 @@ export class Session {
   /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
   implicit = false;
   #lease: WriterLease<unknown> | null = null;
-  /** The open block's statements since its first write, when it does not hold the writer (deferred-block.ts). */
+  /** The open block's statements since its first write, when it does not hold the writer (session/deferred-block.ts). */
   #block: DeferredBlock | null = null;
   #cursor: ReadCursor | null = null;
   #closed = false;
@@ -437,7 +437,7 @@ export class Session {
   }
 
   /**
-   * Whether a write of an explicit block goes on without the writer (deferred-block.ts). Not for the
+   * Whether a write of an explicit block goes on without the writer (session/deferred-block.ts). Not for the
    * implicit transaction of one simple query (no round trip to wait for), a block already holding
    * the writer, a write returning rows (a default such as patina_id() gives other values each run),
    * nor a block past DEFERRED_STEPS statements.

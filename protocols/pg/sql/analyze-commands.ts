@@ -3,7 +3,7 @@
 // statement's tokens and checks them against the schema; the query inside COPY, DECLARE or EXPLAIN
 // is analysed by the Analyzer passed in.
 import type { Schema } from '../../../src/engine/schema/model';
-import { parseCopy } from '../copy/copy';
+import { parseCopy } from '../copy/statement';
 import { parseFetch } from '../session/cursors';
 import { pgError } from '../sqlstate';
 import type { Analyzed } from './analyzed';
@@ -126,7 +126,7 @@ export function analyzeDeclare(
   };
 }
 
-/** FETCH/MOVE: forward only (cursors.ts reads the direction). */
+/** FETCH/MOVE: forward only (session/cursors.ts reads the direction). */
 export function analyzeFetch(sig: PgToken[], move: boolean): Analyzed {
   const { name, count } = parseFetch(sig, move);
   return {

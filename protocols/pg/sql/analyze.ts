@@ -11,7 +11,7 @@ import type { PgEngine } from '../session/engine';
 import { parseSet } from '../session/settings';
 import { pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
-import { OID } from '../types/types';
+import { OID } from '../types/oids';
 import {
   analyzeCopy,
   analyzeDeclare,

@@ -1,6 +1,6 @@
 // A statement as the front end understands it: what Parse (or one statement of a simple query)
 // makes of PostgreSQL SQL, cached by its text (sql/analyze.ts), and what Execute runs.
-import type { CopyStatement } from '../copy/copy';
+import type { CopyStatement } from '../copy/statement';
 
 export interface ColumnDesc {
   name: string;

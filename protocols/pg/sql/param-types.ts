@@ -3,7 +3,7 @@
 // LIMIT/OFFSET). 0 where nothing tells: the value decides.
 import type { Schema } from '../../../src/engine/schema/model';
 import { arrayOidOf } from '../types/registry';
-import { OID, PG_TYPES, oidOfDeclType } from '../types/types';
+import { OID, PG_TYPES, oidOfDeclType } from '../types/oids';
 import { type PgToken, identName } from './lexer';
 
 /**

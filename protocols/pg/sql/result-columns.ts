@@ -2,7 +2,7 @@
 // unaliased expression column, the type an expression has whatever its values (a bare parameter,
 // a cast to boolean), and at last the type guessed from a value; catalog queries answered with no
 // rows name their columns from the select list.
-import { OID, oidOfDeclType } from '../types/types';
+import { OID, oidOfDeclType } from '../types/oids';
 import type { ColumnDesc } from './analyzed';
 import { type PgToken, identName } from './lexer';
 import { selectListItems } from './select-list';

@@ -11,7 +11,7 @@
  */
 import { loadModule, parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
-import { OID, oidOfDeclType } from '../types/types';
+import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import { Lru } from '../../../src/lru';
 

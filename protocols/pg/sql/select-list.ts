@@ -2,7 +2,7 @@
 // as its tokens tell: booleans from comparisons, casts and typed literals, integer and decimal
 // literals, functions whose values do not tell (count, avg, date_trunc). The parse tree's answer
 // (sql/result-types.ts) comes first where there is one; this is for what it leaves open.
-import { OID, oidOfDeclType } from '../types/types';
+import { OID, oidOfDeclType } from '../types/oids';
 import { type PgToken, identName } from './lexer';
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */

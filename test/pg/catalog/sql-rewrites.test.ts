@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { pgDefaultExpr } from '../../../protocols/pg/catalog/column-defaults';
 import { rewriteCatalogSyntax } from '../../../protocols/pg/catalog/sql-rewrites';
-import { OID } from '../../../protocols/pg/types/types';
+import { OID } from '../../../protocols/pg/types/oids';
 
 describe('catalog rewrites', () => {
   it('f(x) AS a(c) becomes a subquery whose one column is c', () => {

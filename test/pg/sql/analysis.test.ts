@@ -9,7 +9,7 @@ import { type PgToken, lexPg } from '../../../protocols/pg/sql/lexer';
 import { inferParamTypes } from '../../../protocols/pg/sql/param-types';
 import { columnOid, expressionOid, pgColumnName, selectListNames } from '../../../protocols/pg/sql/result-columns';
 import { selectListTypes } from '../../../protocols/pg/sql/select-list';
-import { OID } from '../../../protocols/pg/types/types';
+import { OID } from '../../../protocols/pg/types/oids';
 
 const db = new Database(':memory:');
 db.exec(

@@ -1,4 +1,4 @@
-// The pure rewrites of protocols/pg/sql/pg-semantics.ts and the LIKE pattern conversion they call
+// The pure rewrites of protocols/pg/sql/translate/pg-semantics.ts and the LIKE pattern conversion they call
 // (test/pg/semantics-oracle.test.ts runs the same meanings against PostgreSQL 15).
 import assert from 'node:assert/strict';
 import { lexPg } from '../../../protocols/pg/sql/lexer';

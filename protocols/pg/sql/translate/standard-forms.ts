@@ -219,7 +219,7 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
         '0A000',
         `${t.text.toLowerCase()}() in a select list is supported only alone (SELECT generate_series(...)); write FROM generate_series(...) AS x`,
       );
-    // FROM generate_series(...) AS x names its value x (dialect.ts, aliasFromFunctions)
+    // FROM generate_series(...) AS x names its value x (translate/set-returning.ts, aliasFromFunctions)
     return [
       toks[0],
       alias,

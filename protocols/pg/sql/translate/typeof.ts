@@ -1,7 +1,7 @@
 // pg_typeof(x): PostgreSQL's name of the type the SQL gives x (a literal, a cast, a schema column)
 // as a string literal; where the SQL does not tell, __pg_typeof names the type of the value SQLite
 // holds when the statement runs.
-import { TYPE_DISPLAY, oidOfDeclType } from '../../types/types';
+import { TYPE_DISPLAY, oidOfDeclType } from '../../types/oids';
 import { type PgToken, identName, quoteString } from '../lexer';
 import { type Tok, closerAfter, isOp, isPunct, isWord, readType } from '../tokens';
 import type { DialectContext } from './translate';

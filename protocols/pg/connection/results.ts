@@ -1,0 +1,109 @@
+// What a result says besides its rows: RowDescription (column names, type OIDs from the declared
+// types or the values at hand, formats), computed once per statement and formats when no type
+// depends on the values, and the CommandComplete tag (INSERT 0 n, SELECT n, ...).
+import type { Outcome } from '../session/engine';
+import type { Analyzed, ColumnDesc } from '../sql/analyzed';
+import { columnOid } from '../sql/result-columns';
+import { pgError } from '../sqlstate';
+import { OID, typeSize } from '../types/oids';
+import { hasBinary } from '../types/values';
+import { ByteWriter, type Field, backend } from '../wire/backend';
+import { formatOf } from './portal';
+
+/**
+ * RowDescription fields and their message bytes. When no column's type depends on the values (all
+ * declared or known from the expression) they are computed once per statement and result formats.
+ */
+export function describedFields(
+  columns: ColumnDesc[],
+  formats: number[],
+  sample: unknown[][] | null,
+): { fields: Field[]; message: Buffer } {
+  if (formats.length > 1 && formats.length !== columns.length)
+    throw pgError('08P01', `bind message has ${formats.length} result formats but query has ${columns.length} columns`);
+  const fixed = columns.every(typeIsKnown);
+  const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
+  if (fixed) {
+    const hit = FIELD_CACHE.get(columns)?.get(key);
+    if (hit) return hit;
+  }
+  const fields = fieldsOf(columns, formats, sample);
+  const w = new ByteWriter(256);
+  backend.rowDescription(w, fields);
+  const d = { fields, message: w.take() };
+  if (fixed) {
+    let byFormat = FIELD_CACHE.get(columns);
+    if (!byFormat) FIELD_CACHE.set(columns, (byFormat = new Map()));
+    if (byFormat.size < 8) byFormat.set(key, d);
+  }
+  return d;
+}
+function typeIsKnown(c: ColumnDesc): boolean {
+  return Boolean(c.declType || c.oid);
+}
+const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; message: Buffer }>>();
+
+/** RowDescription fields: type from the declared type, else from the first rows' values. */
+export function fieldsOf(
+  columns: { name: string; declType: string | null }[],
+  formats: number[],
+  sample: unknown[][] | null,
+): Field[] {
+  return columns.map((c, i) => {
+    // the first value tells, but a column of numbers is float8 if any value at hand has a fraction
+    // (SQLite's REAL 4.0 reaches us as the integer 4: sum(amount) would else be int8 and '6.5' in it)
+    let v: unknown;
+    if (sample) {
+      for (const row of sample) {
+        const x = row[i];
+        if (x === null || x === undefined) continue;
+        if (v === undefined) v = x;
+        if (typeof x === 'number' && !Number.isInteger(x)) v = x;
+        if ((typeof v !== 'number' && typeof v !== 'bigint') || !Number.isInteger(v)) break;
+      }
+    }
+    const format = formatOf(formats, i);
+    // a binary column's type is what Describe of the statement announced (asyncpg and pgjdbc decode
+    // by it), so never the values' guess; a type without a binary form is announced and sent as text
+    let typeOid = columnOid(c, format === 1 ? undefined : v);
+    if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
+    return {
+      name: c.name,
+      tableOid: 0,
+      column: 0,
+      typeOid,
+      typeSize: typeSize(typeOid),
+      typeMod: -1,
+      format,
+    };
+  });
+}
+
+export function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
+  if (outcome?.tag) return outcome.tag;
+  const n = outcome?.affected ?? rows;
+  switch (an.command) {
+    case 'INSERT':
+      return countTag('INSERT 0', n);
+    case 'UPDATE':
+    case 'DELETE':
+      return countTag(an.command, n);
+    case 'SELECT':
+    case 'WITH':
+      return countTag('SELECT', rows);
+    case 'START TRANSACTION':
+      return 'START TRANSACTION';
+    default:
+      return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
+  }
+}
+
+/** Tags with small counts are made once: a point select's 'SELECT 1' is no new string, and the statement counts know it. */
+const SMALL_COUNTS = 64;
+const TAGS = new Map<string, string[]>();
+function countTag(prefix: string, n: number): string {
+  if (n >= SMALL_COUNTS) return `${prefix} ${n}`;
+  let tags = TAGS.get(prefix);
+  if (!tags) TAGS.set(prefix, (tags = Array.from({ length: SMALL_COUNTS }, (_, i) => `${prefix} ${i}`)));
+  return tags[n];
+}

@@ -1,0 +1,188 @@
+// PostgreSQL types by OID: the OIDs Patina answers with, the pg_type rows of each (name, size,
+// category), the names pg_typeof and the catalog show, and the OID of a SQLite declared type or of
+// a value when nothing declares it.
+import { ARRAY_TYPES, arrayOidOf } from './registry';
+
+export const OID = {
+  bool: 16,
+  bytea: 17,
+  char: 18,
+  name: 19,
+  int8: 20,
+  int2: 21,
+  int2vector: 22,
+  int4: 23,
+  regproc: 24,
+  text: 25,
+  oid: 26,
+  json: 114,
+  xml: 142,
+  float4: 700,
+  float8: 701,
+  unknown: 705,
+  varchar: 1043,
+  bpchar: 1042,
+  date: 1082,
+  time: 1083,
+  timestamp: 1114,
+  timestamptz: 1184,
+  interval: 1186,
+  numeric: 1700,
+  regclass: 2205,
+  uuid: 2950,
+  jsonb: 3802,
+  textArray: 1009,
+  oidArray: 1028,
+  int2Array: 1005,
+  charArray: 1002,
+  nameArray: 1003,
+} as const;
+
+/** Type rows of pg_type: oid, name, length, category. */
+export const PG_TYPES: [number, string, number, string][] = [
+  [16, 'bool', 1, 'B'],
+  [17, 'bytea', -1, 'U'],
+  [18, 'char', 1, 'S'],
+  [19, 'name', 64, 'S'],
+  [20, 'int8', 8, 'N'],
+  [21, 'int2', 2, 'N'],
+  [22, 'int2vector', -1, 'A'],
+  [23, 'int4', 4, 'N'],
+  [24, 'regproc', 4, 'N'],
+  [25, 'text', -1, 'S'],
+  [26, 'oid', 4, 'N'],
+  [114, 'json', -1, 'U'],
+  [700, 'float4', 4, 'N'],
+  [701, 'float8', 8, 'N'],
+  [705, 'unknown', -2, 'X'],
+  [1042, 'bpchar', -1, 'S'],
+  [1043, 'varchar', -1, 'S'],
+  [1082, 'date', 4, 'D'],
+  [1083, 'time', 8, 'D'],
+  [1114, 'timestamp', 8, 'D'],
+  [1184, 'timestamptz', 8, 'D'],
+  [1186, 'interval', 16, 'T'],
+  [1700, 'numeric', -1, 'N'],
+  [2205, 'regclass', 4, 'N'],
+  [2950, 'uuid', 16, 'U'],
+  [3802, 'jsonb', -1, 'U'],
+  [30, 'oidvector', -1, 'A'],
+  ...ARRAY_TYPES.map(([oid, name]): [number, string, number, string] => [oid, name, -1, 'A']),
+];
+
+/** format_type(): the SQL name PostgreSQL shows for a type. */
+export const TYPE_DISPLAY: Record<number, string> = {
+  16: 'boolean',
+  17: 'bytea',
+  18: '"char"',
+  19: 'name',
+  20: 'bigint',
+  21: 'smallint',
+  23: 'integer',
+  25: 'text',
+  26: 'oid',
+  114: 'json',
+  700: 'real',
+  701: 'double precision',
+  1042: 'character',
+  1043: 'character varying',
+  1082: 'date',
+  1083: 'time without time zone',
+  1114: 'timestamp without time zone',
+  1184: 'timestamp with time zone',
+  1186: 'interval',
+  1700: 'numeric',
+  2950: 'uuid',
+  3802: 'jsonb',
+  22: 'int2vector',
+  24: 'regproc',
+  2205: 'regclass',
+  1005: 'smallint[]',
+  1009: 'text[]',
+  1028: 'oid[]',
+  1002: '"char"[]',
+  1003: 'name[]',
+  30: 'oidvector',
+};
+for (const [oid, , elem] of ARRAY_TYPES) TYPE_DISPLAY[oid] ??= `${TYPE_DISPLAY[elem] ?? 'text'}[]`;
+
+/**
+ * The OID of a column from its declared type. SQLite integers are 64-bit, so every integer type is
+ * int8; the rest follow SQLite's affinity rules, with the date, time, JSON and UUID names kept.
+ */
+export function oidOfDeclType(decl: string | null | undefined): number {
+  if (!decl) return OID.text;
+  const t = decl.toLowerCase().replace(/\(.*$/, '').trim();
+  if (t.endsWith('[]')) return arrayOidOf(oidOfDeclType(t.slice(0, -2))) ?? OID.text;
+  if (t.startsWith('_')) return PG_TYPES.find((r) => r[1] === t)?.[0] ?? OID.text;
+  switch (t) {
+    case 'bool':
+    case 'boolean':
+      return OID.bool;
+    case 'date':
+      return OID.date;
+    case 'time':
+    case 'time without time zone':
+      return OID.time;
+    case 'timestamp':
+    case 'datetime':
+    case 'timestamp without time zone':
+      return OID.timestamp;
+    case 'timestamptz':
+    case 'timestamp with time zone':
+      return OID.timestamptz;
+    case 'json':
+      return OID.json;
+    case 'jsonb':
+      return OID.jsonb;
+    case 'uuid':
+      return OID.uuid;
+    case 'interval':
+      return OID.interval;
+    case 'varchar':
+    case 'character varying':
+      return OID.varchar;
+    case 'bpchar':
+      return OID.bpchar;
+    // the catalog's own columns
+    case 'oid':
+    case 'regproc':
+    case 'regclass':
+      return OID.oid;
+    case 'name':
+      return OID.name;
+    case '"char"':
+    case 'char1':
+      return OID.char;
+    case 'int2vector':
+      return OID.int2vector;
+    case 'int8':
+      return OID.int8;
+    case 'int2':
+      return OID.int2;
+    case 'int4':
+      return OID.int4;
+    case 'float4':
+      return OID.float4;
+  }
+  if (t.includes('int')) return OID.int8;
+  if (t.includes('char') || t.includes('clob') || t.includes('text')) return OID.text;
+  if (t.includes('blob') || t === 'bytea') return OID.bytea;
+  if (t.includes('real') || t.includes('floa') || t.includes('doub')) return OID.float8;
+  if (t.includes('numeric') || t.includes('decimal')) return OID.numeric;
+  return OID.text;
+}
+
+/** The OID of a value when nothing declares it. */
+export function oidOfValue(v: unknown): number {
+  if (typeof v === 'bigint') return OID.int8;
+  if (typeof v === 'number') return Number.isInteger(v) ? OID.int8 : OID.float8;
+  if (v instanceof Uint8Array) return OID.bytea;
+  return OID.text;
+}
+
+/** Type size PostgreSQL reports in RowDescription. */
+export function typeSize(oid: number): number {
+  const row = PG_TYPES.find((r) => r[0] === oid);
+  return row ? row[2] : -1;
+}
