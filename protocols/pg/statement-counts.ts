@@ -1,3 +1,5 @@
+// Statements and errors of the PG front end, counted for the metrics: by command tag (a few kinds
+// one by one, the rest as other), by SQLSTATE, and the statement analysis cache's hits and misses.
 /** Statement kinds counted one by one; any other command tag counts as "other". */
 const KINDS = new Set([
   'SELECT',

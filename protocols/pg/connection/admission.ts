@@ -1,3 +1,5 @@
+// Backpressure for PostgreSQL writes: the engine the sessions get, wrapped so that every way to
+// the writer first asks the agent's write admission (53000 when subscriptions stay behind).
 import type { WriteAdmission } from '../../../src/engine/write-admission';
 import { pgError } from '../sqlstate';
 import type { PgEngine } from '../session/engine';

@@ -1,3 +1,7 @@
+// The PostgreSQL SQL lexer: tokens (words, strings with their E'' and $$ forms, quoted names,
+// numbers, $n, operators, comments), statements split at top-level semicolons, identifiers folded as
+// PostgreSQL folds them, and literals quoted back.
+
 /** A lexical token of PostgreSQL SQL: enough to split statements and rewrite them for SQLite. */
 export interface PgToken {
   type: 'word' | 'string' | 'quoted' | 'number' | 'param' | 'op' | 'punct' | 'space' | 'comment';
