@@ -1,6 +1,7 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { installPgStringFunctions } from './pg-strings';
+import { installToChar } from './to-char';
 import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
@@ -212,6 +213,7 @@ export function installPgFunctions(db: Database.Database): void {
     return n as never;
   });
   installPgStringFunctions(db);
+  installToChar(db);
   installJsonbOperators(db);
 }
 
