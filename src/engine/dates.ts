@@ -7,7 +7,7 @@ import { sqlStateError } from '../errors';
 // zone ('...+02', '...Z') is converted to UTC and printed with '+00', as timestamptz is.
 
 /** A point in time: whole milliseconds UTC, microseconds beyond them, and whether it carries a zone. */
-interface Instant {
+export interface Instant {
   ms: number;
   us: number;
   tz: boolean;
@@ -28,7 +28,7 @@ const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate(
  * Reads a timestamp, a date or PostgreSQL's special words; `type` names the type in errors. With
  * `dropZone` a zone in the text is ignored, as PostgreSQL's date, time and timestamp inputs do.
  */
-function parseInstant(v: unknown, type: string, fn: string, dropZone = false): Instant | null {
+export function parseInstant(v: unknown, type: string, fn: string, dropZone = false): Instant | null {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'string') {
     const what = typeof v === 'number' || typeof v === 'bigint' ? `the number ${v}` : 'a blob';
@@ -164,10 +164,10 @@ export function dateTrunc(unit: unknown, v: unknown): string | null {
 }
 
 /** ISO 8601 week number and its year. */
-function isoWeek(d: Date): { week: number; year: number } {
-  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+export function isoWeek(d: Date): { week: number; year: number } {
+  const day = Math.floor(d.getTime() / 86_400_000) * 86_400_000;
   const thursday = new Date(day + (3 - ((d.getUTCDay() + 6) % 7)) * 86_400_000);
-  const jan1 = Date.UTC(thursday.getUTCFullYear(), 0, 1);
+  const jan1 = new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(thursday.getUTCFullYear()); // Date.UTC reads 0-99 as 1900s
   return { week: Math.floor((thursday.getTime() - jan1) / 86_400_000 / 7) + 1, year: thursday.getUTCFullYear() };
 }
 

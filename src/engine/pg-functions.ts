@@ -1,6 +1,7 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { installPgStringFunctions } from './pg-strings';
+import { installToChar } from './to-char';
 import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
@@ -149,6 +150,29 @@ function integer(p: string): number | bigint {
   return Number.isSafeInteger(n) ? n : BigInt(p);
 }
 
+interface DistinctText {
+  seen: Set<string>;
+  sep: string;
+}
+
+/** The distinct non-NULL texts joined by the separator, sorted ascending or descending; NULL over none. */
+function distinctJoin(desc: boolean) {
+  return {
+    start: (): DistinctText => ({ seen: new Set<string>(), sep: '' }),
+    step: (acc: DistinctText, ...[v, sep]: unknown[]) => {
+      if (v === null || v === undefined) return acc;
+      acc.seen.add(typeof v === 'string' ? v : String(v));
+      if (sep !== null && sep !== undefined) acc.sep = String(sep);
+      return acc;
+    },
+    result: (acc: DistinctText) => {
+      if (acc.seen.size === 0) return null;
+      const sorted = [...acc.seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return (desc ? sorted.reverse() : sorted).join(acc.sep);
+    },
+  };
+}
+
 export function installPgFunctions(db: Database.Database): void {
   // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
   db.table('__pg_elems', {
@@ -193,6 +217,13 @@ export function installPgFunctions(db: Database.Database): void {
       step: (acc: number | null, v: unknown) =>
         v === null ? acc : and ? (acc ?? 1) && (Number(v) ? 1 : 0) : (acc ?? 0) || (Number(v) ? 1 : 0),
     });
+  // string_agg(DISTINCT x, sep [ORDER BY x [DESC]]): PostgreSQL sorts the values to drop repeats, so
+  // they come out in order (code point order, as the C and C.UTF-8 collations sort); NULLs skipped
+  for (const desc of [false, true])
+    db.aggregate(desc ? '__pg_string_agg_distinct_desc' : '__pg_string_agg_distinct', {
+      ...distinctJoin(desc),
+      varargs: true,
+    } as never);
   // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
   db.function('__pg_json_timestamp', { deterministic: true }, (x: unknown, tz: unknown) => {
     if (x === null || typeof x !== 'string') return x as never;
@@ -212,6 +243,7 @@ export function installPgFunctions(db: Database.Database): void {
     return n as never;
   });
   installPgStringFunctions(db);
+  installToChar(db);
   installJsonbOperators(db);
 }
 

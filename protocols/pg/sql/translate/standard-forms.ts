@@ -61,14 +61,59 @@ function standardCall(name: string, args: Tok[]): Tok[] | null {
   return null;
 }
 
-/** position(a IN b), substring(x FROM a FOR b), trim([BOTH|LEADING|TRAILING] [c] FROM x); innermost first. */
+/** Indexes of the top-level commas inside toks. */
+function topLevelCommas(toks: readonly Tok[]): number[] {
+  const at: number[] = [];
+  let depth = 0;
+  toks.forEach((t, i) => {
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth === 0 && isPunct(t, ',')) at.push(i);
+  });
+  return at;
+}
+
+const sameTokens = (a: readonly Tok[], b: readonly Tok[]) =>
+  a.length === b.length && a.every((t, k) => t.type === b[k].type && t.text.toLowerCase() === b[k].text.toLowerCase());
+
+/**
+ * string_agg(DISTINCT x, sep [ORDER BY x [ASC|DESC]]) → __pg_string_agg_distinct[_desc](x, sep): SQLite
+ * takes DISTINCT with one argument only. PostgreSQL drops repeats by sorting, so the values come out
+ * sorted; an ORDER BY of anything but x is PostgreSQL's 42P10.
+ */
+function distinctStringAgg(args: Tok[]): Tok[] {
+  const commas = topLevelCommas(args);
+  if (commas.length !== 1)
+    throw pgError('42883', 'string_agg(DISTINCT ...) takes two arguments: the value and the delimiter');
+  const x = args.slice(0, commas[0]);
+  let sep = args.slice(commas[0] + 1);
+  let desc = false;
+  const order = topLevel(sep, 0, sep.length, 'ORDER');
+  if (order.length > 0) {
+    const by = sep.slice(order[0] + 2);
+    sep = sep.slice(0, order[0]);
+    let key = by;
+    const last = by[by.length - 1];
+    if (last && (isWord(last, 'ASC') || isWord(last, 'DESC'))) {
+      desc = isWord(last, 'DESC');
+      key = by.slice(0, -1);
+    }
+    if (!sameTokens(key, x))
+      throw pgError('42P10', 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
+  }
+  return call(desc ? '__pg_string_agg_distinct_desc' : '__pg_string_agg_distinct', [x, sep]);
+}
+
+/**
+ * position(a IN b), substring(x FROM a FOR b), trim([BOTH|LEADING|TRAILING] [c] FROM x), innermost
+ * first; string_agg(DISTINCT x, sep).
+ */
 export function rewriteStandardCalls(toks: Tok[]): Tok[] {
-  for (let i = 0; i + 2 < toks.length; i++)
-    if (isWord(toks[i], 'STRING_AGG') && isPunct(toks[i + 1], '(') && isWord(toks[i + 2], 'DISTINCT'))
-      throw pgError(
-        '0A000',
-        'string_agg(DISTINCT x, delimiter) is not supported: SQLite takes DISTINCT with one argument only; aggregate over SELECT DISTINCT in a subquery',
-      );
+  for (let i = toks.length - 3; i >= 0; i--)
+    if (isWord(toks[i], 'STRING_AGG') && isPunct(toks[i + 1], '(') && isWord(toks[i + 2], 'DISTINCT')) {
+      const close = closer(toks, i + 1);
+      if (close > 0) toks.splice(i, close - i + 1, ...distinctStringAgg(toks.slice(i + 3, close)));
+    }
   if (!toks.some((t) => isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM'))) return toks;
   for (let i = toks.length - 2; i >= 0; i--) {
     const t = toks[i];

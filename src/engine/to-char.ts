@@ -1,0 +1,543 @@
+import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
+import { type Instant, isoWeek, parseInstant } from './dates';
+import { parseDecimal } from './decimal';
+
+// to_char(value, format): PostgreSQL's formatting of timestamps, dates and numbers, as reports and
+// BI tools call it (`to_char(created_at, 'YYYY-MM')`, `to_char(total, 'FM999,999.00')`). A value is
+// a timestamp when it is text that reads as one (Patina keeps timestamps as text), else a number.
+// The session time zone is UTC, as everywhere in Patina. Patterns and their padding are PostgreSQL
+// 15's, checked against it in test/pg/to-char-oracle.test.ts; what is not here (intervals, RN,
+// EEEE, V, L, localized TM names) is refused with 0A000 naming it rather than printed differently.
+
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
+
+/** Date/time patterns, longest first where one begins another, as PostgreSQL matches them. */
+const DATE_PATTERNS = [
+  'A.D.',
+  'A.M.',
+  'AD',
+  'AM',
+  'B.C.',
+  'BC',
+  'CC',
+  'DAY',
+  'DDD',
+  'DD',
+  'DY',
+  'Day',
+  'Dy',
+  'D',
+  'FF1',
+  'FF2',
+  'FF3',
+  'FF4',
+  'FF5',
+  'FF6',
+  'FX',
+  'HH24',
+  'HH12',
+  'HH',
+  'IDDD',
+  'ID',
+  'IW',
+  'IYYY',
+  'IYY',
+  'IY',
+  'I',
+  'J',
+  'MI',
+  'MM',
+  'MONTH',
+  'MON',
+  'MS',
+  'Month',
+  'Mon',
+  'OF',
+  'P.M.',
+  'PM',
+  'Q',
+  'RM',
+  'SSSSS',
+  'SSSS',
+  'SS',
+  'TZH',
+  'TZM',
+  'TZ',
+  'US',
+  'WW',
+  'W',
+  'Y,YYY',
+  'YYYY',
+  'YYY',
+  'YY',
+  'Y',
+];
+/** Lower-case spellings PostgreSQL also takes (names and AM/PM then print in lower case). */
+const LOWER_PATTERNS = DATE_PATTERNS.filter((p) => p === p.toUpperCase() && !['TZH', 'TZM'].includes(p)).map((p) =>
+  p.toLowerCase(),
+);
+const ALL_DATE_PATTERNS = [...DATE_PATTERNS, ...LOWER_PATTERNS];
+
+interface DatePiece {
+  pattern: string;
+  fm: boolean;
+  th: 'TH' | 'th' | null;
+}
+
+/** Splits a date/time format into patterns (with FM/TM prefixes, TH/th suffixes) and literal text. */
+function parseDateFormat(fmt: string): (DatePiece | string)[] {
+  const out: (DatePiece | string)[] = [];
+  let i = 0;
+  while (i < fmt.length) {
+    let fm = false;
+    let j = i;
+    for (;;) {
+      const two = fmt.slice(j, j + 2);
+      if (two === 'FM' || two === 'fm') fm = true;
+      else if (two !== 'TM' && two !== 'tm') break;
+      j += 2;
+    }
+    const pattern = ALL_DATE_PATTERNS.find((p) => fmt.startsWith(p, j));
+    if (pattern) {
+      j += pattern.length;
+      const suffix = fmt.slice(j, j + 2);
+      const th = suffix === 'TH' || suffix === 'th' ? suffix : null;
+      if (th) j += 2;
+      out.push({ pattern, fm, th });
+      i = j;
+      continue;
+    }
+    if (j > i) {
+      // FM or TM before no pattern: PostgreSQL drops the prefix
+      i = j;
+      continue;
+    }
+    const c = fmt[i];
+    if (c === '"') {
+      let text = '';
+      i++;
+      while (i < fmt.length && fmt[i] !== '"') {
+        if (fmt[i] === '\\' && i + 1 < fmt.length) i++;
+        text += fmt[i++];
+      }
+      i++;
+      out.push(text);
+    } else if (c === '\\' && fmt[i + 1] === '"') {
+      out.push('"');
+      i += 2;
+    } else {
+      out.push(c);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** 'st', 'nd', 'rd' or 'th' for the number a text ends with (11th, 12th, 13th). */
+function ordinal(s: string, upper: boolean): string {
+  const last = s.charCodeAt(s.length - 1) - 48;
+  const teen = s.length > 1 && s[s.length - 2] === '1';
+  const suffix = teen || last < 1 || last > 3 ? 'th' : ['st', 'nd', 'rd'][last - 1];
+  return upper ? suffix.toUpperCase() : suffix;
+}
+
+const zeros = (n: number, width: number, fm: boolean) => (fm ? String(n) : String(n).padStart(width, '0'));
+
+/** Same case as the pattern: 'MONTH' upper, 'month' lower, 'Month' as written. */
+function cased(pattern: string, word: string): string {
+  if (pattern === pattern.toUpperCase()) return word.toUpperCase();
+  if (pattern === pattern.toLowerCase()) return word.toLowerCase();
+  return word;
+}
+
+/** One date/time pattern's text for the instant `t`. */
+function datePattern(p: DatePiece, t: Instant, d: Date): string {
+  const fm = p.fm;
+  const y = d.getUTCFullYear();
+  const month = d.getUTCMonth();
+  const hour = d.getUTCHours();
+  const micros = d.getUTCMilliseconds() * 1000 + t.us;
+  const dayStart = Math.floor(t.ms / 86_400_000) * 86_400_000;
+  const doy = Math.round((dayStart - new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y)) / 86_400_000) + 1;
+  const upper = p.pattern.toUpperCase();
+  switch (upper) {
+    case 'A.D.':
+    case 'B.C.':
+      return cased(p.pattern, y > 0 ? 'A.D.' : 'B.C.');
+    case 'AD':
+    case 'BC':
+      return cased(p.pattern, y > 0 ? 'AD' : 'BC');
+    case 'A.M.':
+    case 'P.M.':
+      return cased(p.pattern, hour >= 12 ? 'P.M.' : 'A.M.');
+    case 'AM':
+    case 'PM':
+      return cased(p.pattern, hour >= 12 ? 'PM' : 'AM');
+    case 'CC':
+      return zeros(Math.floor((y - 1) / 100) + 1, 2, fm);
+    case 'DAY':
+      return fm ? cased(p.pattern, DAYS[d.getUTCDay()]) : cased(p.pattern, DAYS[d.getUTCDay()]).padEnd(9);
+    case 'DY':
+      return cased(p.pattern, DAYS[d.getUTCDay()].slice(0, 3));
+    case 'DDD':
+      return zeros(doy, 3, fm);
+    case 'DD':
+      return zeros(d.getUTCDate(), 2, fm);
+    case 'D':
+      return String(d.getUTCDay() + 1);
+    case 'FF1':
+    case 'FF2':
+    case 'FF3':
+    case 'FF4':
+    case 'FF5':
+    case 'FF6': {
+      const n = Number(upper[2]);
+      return String(Math.floor(micros / 10 ** (6 - n))).padStart(n, '0');
+    }
+    case 'FX':
+      return '';
+    case 'HH24':
+      return zeros(hour, 2, fm);
+    case 'HH12':
+    case 'HH':
+      return zeros(hour % 12 === 0 ? 12 : hour % 12, 2, fm);
+    case 'IDDD': {
+      const w = isoWeek(d).week;
+      return zeros((w - 1) * 7 + (d.getUTCDay() === 0 ? 7 : d.getUTCDay()), 3, fm);
+    }
+    case 'ID':
+      return String(d.getUTCDay() === 0 ? 7 : d.getUTCDay());
+    case 'IW':
+      return zeros(isoWeek(d).week, 2, fm);
+    case 'IYYY':
+      return zeros(isoWeek(d).year, 4, fm);
+    case 'IYY':
+      return zeros(isoWeek(d).year % 1000, 3, fm);
+    case 'IY':
+      return zeros(isoWeek(d).year % 100, 2, fm);
+    case 'I':
+      return String(isoWeek(d).year % 10);
+    case 'J':
+      return String(Math.floor(dayStart / 86_400_000) + 2_440_588);
+    case 'MI':
+      return zeros(d.getUTCMinutes(), 2, fm);
+    case 'MM':
+      return zeros(month + 1, 2, fm);
+    case 'MONTH':
+      return fm ? cased(p.pattern, MONTHS[month]) : cased(p.pattern, MONTHS[month]).padEnd(9);
+    case 'MON':
+      return cased(p.pattern, MONTHS[month].slice(0, 3));
+    case 'MS':
+      return zeros(Math.floor(micros / 1000), 3, fm);
+    case 'OF':
+      return fm ? '+0' : '+00';
+    case 'Q':
+      return String(Math.floor(month / 3) + 1);
+    case 'RM': {
+      const r = cased(p.pattern, ROMAN[month]);
+      return fm ? r : r.padEnd(4);
+    }
+    case 'SSSSS':
+    case 'SSSS':
+      return String(hour * 3600 + d.getUTCMinutes() * 60 + d.getUTCSeconds());
+    case 'SS':
+      return zeros(d.getUTCSeconds(), 2, fm);
+    case 'TZH':
+      return '+00';
+    case 'TZM':
+      return '00';
+    case 'TZ':
+      return t.tz ? cased(p.pattern, 'UTC') : '';
+    case 'US':
+      return zeros(micros, 6, fm);
+    case 'WW':
+      return zeros(Math.floor((doy - 1) / 7) + 1, 2, fm);
+    case 'W':
+      return String(Math.floor((d.getUTCDate() - 1) / 7) + 1);
+    case 'Y,YYY':
+      return `${Math.floor(y / 1000)},${String(y % 1000).padStart(3, '0')}`;
+    case 'YYYY':
+      return zeros(y, 4, fm);
+    case 'YYY':
+      return zeros(y % 1000, 3, fm);
+    case 'YY':
+      return zeros(y % 100, 2, fm);
+    default:
+      return String(y % 10); // Y
+  }
+}
+
+function formatInstantAs(t: Instant, fmt: string): string {
+  const d = new Date(t.ms);
+  let out = '';
+  for (const piece of parseDateFormat(fmt)) {
+    if (typeof piece === 'string') {
+      out += piece;
+      continue;
+    }
+    const s = datePattern(piece, t, d);
+    out += piece.th && /\d$/.test(s) ? s + ordinal(s, piece.th === 'TH') : s;
+  }
+  return out;
+}
+
+/** A numeric format: its items in order and what they add up to. */
+interface NumberFormat {
+  items: string[];
+  /** Digit positions before and after the decimal point. */
+  pre: number;
+  post: number;
+  decimal: boolean;
+  fm: boolean;
+  /** The first integer position that prints 0 rather than blank (a '0' in the format), or -1. */
+  zeroStart: number;
+  /** Fraction digits FM keeps: up to the last '0' after the point. */
+  zeroEnd: number;
+  /** Where the sign goes: before the first digit, S before/after the number, MI/PL/SG items, <> for PR. */
+  sign: 'default' | 'S-pre' | 'S-post' | 'items' | 'PR';
+  /** PL without MI or SG: the default sign is written too (a blank before a positive number). */
+  plOnly: boolean;
+  th: 'TH' | 'th' | null;
+}
+
+const NUMBER_ITEMS = ['FM', 'fm', 'MI', 'mi', 'PL', 'pl', 'SG', 'sg', 'PR', 'pr', 'TH', 'th'];
+const REFUSED_NUMBER_ITEMS = ['EEEE', 'eeee', 'RN', 'rn', 'V', 'v', 'L', 'l'];
+
+function parseNumberFormat(fmt: string): NumberFormat {
+  const f: NumberFormat = {
+    items: [],
+    pre: 0,
+    post: 0,
+    decimal: false,
+    fm: false,
+    zeroStart: -1,
+    zeroEnd: 0,
+    sign: 'default',
+    plOnly: false,
+    th: null,
+  };
+  let minus = false;
+  let plus = false;
+  let i = 0;
+  while (i < fmt.length) {
+    const refused = REFUSED_NUMBER_ITEMS.find((p) => fmt.startsWith(p, i));
+    if (refused) throw sqlStateError('0A000', `to_char: the number pattern ${refused.toUpperCase()} is not supported`);
+    const two = NUMBER_ITEMS.find((p) => fmt.startsWith(p, i));
+    const c = fmt[i];
+    if (two) {
+      const u = two.toUpperCase();
+      i += 2;
+      if (u === 'FM') f.fm = true;
+      else if (u === 'TH') f.th = two as 'TH' | 'th';
+      else {
+        if (u === 'MI' || u === 'SG') minus = true;
+        if (u === 'PL' || u === 'SG') plus = true;
+        if (u === 'PR') f.sign = 'PR';
+        f.items.push(u);
+      }
+    } else if (c === '9' || c === '0') {
+      if (c === '0' && !f.decimal && f.zeroStart < 0) f.zeroStart = f.pre;
+      if (f.decimal) {
+        f.post++;
+        if (c === '0') f.zeroEnd = f.post;
+      } else f.pre++;
+      f.items.push(c);
+      i++;
+    } else if (c === '.' || c === 'D' || c === 'd') {
+      if (f.decimal) throw sqlStateError('42601', 'multiple decimal points');
+      f.decimal = true;
+      f.items.push('.');
+      i++;
+    } else if (c === ',' || c === 'G' || c === 'g') {
+      f.items.push(',');
+      i++;
+    } else if (c === 'S' || c === 's') {
+      f.sign = f.pre === 0 && !f.decimal ? 'S-pre' : 'S-post';
+      f.items.push('S');
+      i++;
+    } else if (c === '"') {
+      let text = '';
+      i++;
+      while (i < fmt.length && fmt[i] !== '"') {
+        if (fmt[i] === '\\' && i + 1 < fmt.length) i++;
+        text += fmt[i++];
+      }
+      i++;
+      f.items.push(`"${text}`);
+    } else {
+      f.items.push(`"${c === '\\' && fmt[i + 1] === '"' ? fmt[++i] : c}`);
+      i++;
+    }
+  }
+  if (minus || plus) {
+    if (f.sign !== 'default') throw sqlStateError('42601', 'cannot use "S" and "PL"/"MI"/"SG"/"PR" together');
+    f.sign = 'items';
+    f.plOnly = plus && !minus;
+  }
+  return f;
+}
+
+/** `int.frac` of |value| rounded half away from zero to `post` digits, and its sign. */
+function roundedDigits(v: unknown, post: number): { neg: boolean; int: string; frac: string } {
+  let text: string;
+  if (typeof v === 'bigint') text = v.toString();
+  else if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw sqlStateError('0A000', `to_char of ${v} is not supported`);
+    text = Math.abs(v) >= 1e21 ? BigInt(Math.trunc(v)).toString() : v.toFixed(Math.min(100, post + 2));
+  } else text = String(v);
+  const dec = parseDecimal(text);
+  if (!dec) throw sqlStateError('22P02', `to_char: ${JSON.stringify(text)} is neither a number nor a timestamp`);
+  if (dec.special) throw sqlStateError('0A000', `to_char of ${dec.special} is not supported`);
+  let digits = (dec.int.replace(/^0+/, '') || '0') + dec.frac.padEnd(post, '0');
+  const extra = Math.max(0, dec.frac.length - post);
+  if (extra > 0) {
+    const dropped = digits.slice(digits.length - extra);
+    digits = digits.slice(0, digits.length - extra);
+    if (dropped[0] >= '5') {
+      // add one to the last kept digit, carrying
+      const arr = digits.split('');
+      let k = arr.length - 1;
+      while (k >= 0 && arr[k] === '9') arr[k--] = '0';
+      if (k >= 0) arr[k] = String(Number(arr[k]) + 1);
+      else arr.unshift('1');
+      digits = arr.join('');
+    }
+  }
+  const cut = digits.length - post;
+  const int = digits.slice(0, cut).replace(/^0+(?=\d)/, '');
+  const frac = digits.slice(cut);
+  const neg = dec.neg && /[1-9]/.test(int + frac);
+  return { neg, int, frac };
+}
+
+function formatNumberAs(v: unknown, fmt: string): string {
+  const f = parseNumberFormat(fmt);
+  let { neg, int, frac } = roundedDigits(v, f.post);
+  if (int.length > f.pre) {
+    int = '#'.repeat(f.pre);
+    frac = '#'.repeat(f.post);
+  }
+  const sign = neg ? '-' : '+';
+  const spaces = Math.max(0, f.pre - int.length);
+  // FM drops fraction digits after the last non-zero one, but not those a '0' asks for
+  let keepFrac = f.post;
+  if (f.fm) {
+    keepFrac = frac.replace(/0+$/, '').length;
+    if (frac.startsWith('#')) keepFrac = f.post;
+    keepFrac = Math.max(keepFrac, f.zeroEnd);
+  }
+  // a zero integer part prints blank when the number has a fraction and no '0' asks for it
+  const blankZero = int === '0' && f.post > 0 && f.zeroStart < 0;
+  let out = '';
+  let signWritten = f.sign === 'items' && !f.plOnly;
+  if (f.sign === 'default' && !neg && f.fm) signWritten = true;
+  const bracket = f.sign === 'PR' && !(f.fm && !neg);
+  let digitWritten = false;
+  let slot = 0; // digit position in the format, integer positions then fraction ones
+  let intPos = 0; // next character of `int`
+  let fracPos = 0;
+  const lastSlot = f.pre + (f.fm ? keepFrac : f.post) - 1;
+  const writeSign = () => {
+    if (signWritten) return;
+    signWritten = true;
+    if (f.sign === 'S-pre') out += sign;
+    else if (bracket) out += neg ? '<' : ' ';
+    else if (f.sign === 'S-post' || f.sign === 'PR') return;
+    else if (neg) out += '-';
+    else if (!f.fm) out += ' ';
+  };
+  const endOfNumber = () => {
+    if (f.sign === 'S-post') out += sign;
+    else if (bracket) out += neg ? '>' : ' ';
+  };
+  for (const item of f.items) {
+    if (item === '9' || item === '0') {
+      if (slot < f.pre) {
+        const i = slot;
+        if (i < spaces) {
+          if (f.zeroStart >= 0 && i >= f.zeroStart) {
+            writeSign();
+            out += '0';
+            digitWritten = true;
+          } else if (!f.fm) out += ' ';
+        } else {
+          const ch = int[intPos++];
+          if (blankZero) {
+            if (!f.fm) out += ' ';
+            else if (keepFrac === 0) out += '0';
+          } else {
+            writeSign();
+            out += ch;
+            digitWritten = true;
+          }
+        }
+      } else {
+        const k = slot - f.pre;
+        if (k < keepFrac || item === '0') {
+          out += frac[fracPos];
+          digitWritten = true;
+        }
+        fracPos++;
+      }
+      if (slot === lastSlot) endOfNumber();
+      slot++;
+    } else if (item === '.') {
+      writeSign();
+      out += '.';
+      if (f.pre + (f.fm ? keepFrac : f.post) === f.pre && slot === f.pre) endOfNumber();
+    } else if (item === ',') {
+      if (digitWritten) out += ',';
+      else if (!f.fm) out += ' ';
+    } else if (item === 'S') {
+      // written beside the number
+    } else if (item === 'MI') {
+      if (neg) out += '-';
+      else if (!f.fm) out += ' ';
+    } else if (item === 'PL') {
+      if (!neg) out += '+';
+      else if (!f.fm) out += ' ';
+    } else if (item === 'SG') out += sign;
+    else if (item === 'PR') {
+      // the brackets are written around the number
+    } else out += item.slice(1);
+  }
+  if (f.th && !neg && /\d$/.test(int) && !f.decimal) out += ordinal(int, f.th === 'TH');
+  return out;
+}
+
+/** to_char(value, format); NULL in either gives NULL. */
+export function toChar(v: unknown, fmt: unknown): string | null {
+  if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
+  const format = String(fmt);
+  if (typeof v === 'string' && /^\s*-?\d{4,}-\d/.test(v)) {
+    const t = parseInstant(v, 'timestamp', 'to_char');
+    if (!t) return null;
+    // a date is formatted as a timestamp with time zone at midnight, as PostgreSQL's to_char(date) is
+    if (/^\s*-?\d{4,}-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
+    return formatInstantAs(t, format);
+  }
+  if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
+    throw sqlStateError('0A000', 'to_char of an interval is not supported; extract its fields with date_part');
+  if (v instanceof Uint8Array) throw sqlStateError('42883', 'function to_char(bytea, text) does not exist');
+  return formatNumberAs(v, format);
+}
+
+export function installToChar(db: Database.Database): void {
+  db.function('to_char', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt));
+}
