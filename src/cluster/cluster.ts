@@ -139,7 +139,7 @@ export class Cluster {
     return this.#transport.listening;
   }
 
-  // ---- push: committed changesets go to a few peers at once, who pass them on ----
+  // ---- push: committed changesets go down a tree of the alive peers, one copy each ----
 
   async #pushLocal(): Promise<void> {
     while (!this.#stopped) {
@@ -150,7 +150,8 @@ export class Cluster {
           if (cs.origin !== 'local' || cs.changes.length > this.#tune.pushMaxRows) continue;
           const rows = this.#reader.read(cs.actor, cs.version, cs.version).get(cs.version);
           if (!rows) continue;
-          this.#fanOut([{ a: cs.actor, v: cs.version, r: rows, part: 0, end: true, ttl: this.#pushTtl() }], new Set());
+          const peers = shuffle(this.#members.alive().map((m) => m.addr));
+          this.#spread({ a: cs.actor, v: cs.version, r: rows, part: 0, end: true }, peers);
         }
       } catch {
         // Fell behind the feed: what was dropped reaches the peers through sync.
@@ -161,37 +162,33 @@ export class Cluster {
   }
 
   /**
-   * Hops a pushed changeset may travel: enough for `fanout` peers a hop to cover the cluster with
-   * high probability (log base fanout of its size, plus one), at least `push_ttl`. Each agent passes a
-   * changeset on only the first time it gets it, so the cost stays about fanout messages per agent.
-   */
-  #pushTtl(): number {
-    const n = this.#members.alive().length + 1;
-    return Math.max(this.#tune.ttl, Math.ceil(Math.log(n) / Math.log(this.#pushFanout())) + 1);
-  }
-
-  /**
-   * Peers each agent pushes a changeset to: ln(N) + 1, at least `fanout`. An agent that forwards a
-   * rumour once to f random peers leaves about e^-f of the cluster uninformed; with f = ln N + 1 that
-   * is under one agent in expectation, so a push reaches everyone with high probability and sync is
-   * left to repair what the network lost.
+   * Branches of the push tree at each agent: ln(N) + 1, at least `fanout`, so a changeset reaches N
+   * agents in about log(N) / log(ln N) hops (2 at 24 agents, 4 at 1,000).
    */
   #pushFanout(): number {
     const n = this.#members.alive().length + 1;
     return Math.max(2, this.#tune.fanout, Math.ceil(Math.log(n)) + 1);
   }
 
-  #fanOut(msgs: WireChangeset[], exclude: Set<string>): void {
-    const peers = shuffle(this.#members.alive().filter((m) => !exclude.has(m.addr) && !exclude.has(m.actor))).slice(
-      0,
-      this.#pushFanout(),
-    );
-    for (const p of peers) {
-      let q = this.#push.get(p.addr);
-      if (!q) this.#push.set(p.addr, (q = { queue: [], inFlight: false }));
-      for (const m of msgs) q.queue.push(m);
+  /**
+   * Sends a changeset to `peers`, the part of the push tree this agent covers: they are cut into
+   * fanout groups; the first of each group gets it with the rest of its group (`to`) to cover in turn.
+   * Each agent gets one copy per write (the random rumour it replaces sent about fanout copies to each).
+   * The origin shuffles its alive peers per changeset, so the agents that forward change from write to
+   * write. A peer this agent knows to be down or gone is skipped, and the rest of its group covered.
+   */
+  #spread(c: WireChangeset, to: string[]): void {
+    const peers = to.filter((a) => a !== this.addr && !this.#members.gone(a));
+    const groups = Math.min(this.#pushFanout(), peers.length);
+    for (let g = 0; g < groups; g++) {
+      const lo = Math.floor((g * peers.length) / groups);
+      const hi = Math.floor(((g + 1) * peers.length) / groups);
+      const addr = peers[lo];
+      let q = this.#push.get(addr);
+      if (!q) this.#push.set(addr, (q = { queue: [], inFlight: false }));
+      q.queue.push({ ...c, to: peers.slice(lo + 1, hi) });
       if (q.queue.length > PUSH_QUEUE) q.queue.splice(0, q.queue.length - PUSH_QUEUE);
-      this.#pump(p.addr, q);
+      this.#pump(addr, q);
     }
   }
 
@@ -203,8 +200,10 @@ export class Cluster {
     this.#transport
       .call(addr, 'changes', { cs: batch }, 10_000)
       .catch(() => {
-        // Best effort: a peer that missed it gets it by sync.
-        if (!this.#members.alive().some((m) => m.addr === addr)) q.queue.length = 0;
+        // Best effort: the peer gets it by sync; the part of the tree below it is covered from here.
+        const up = this.#members.alive().some((m) => m.addr === addr);
+        const failed = up ? batch : [...batch, ...q.queue.splice(0)];
+        for (const c of failed) if (c.to && c.to.length > 0) this.#spread({ ...c, to: undefined }, c.to);
       })
       .finally(() => {
         q.inFlight = false;
@@ -214,8 +213,13 @@ export class Cluster {
 
   async #onChanges(body: { cs: WireChangeset[] }, from: PeerFrom): Promise<unknown> {
     this.#members.heardFrom(from.addr, from.actor);
-    for (const c of body.cs ?? []) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
-    const fresh = (body.cs ?? []).filter(
+    const all = body.cs ?? [];
+    this.#stats.pushReceived += all.length;
+    // Passed on at once, while this agent merges it (a hop costs the network, not the merge too),
+    // and even when this agent has it already (from sync): the agents below it in the tree have not.
+    for (const c of all) if (c.to && c.to.length > 0) this.#spread({ ...c, to: undefined }, c.to);
+    for (const c of all) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
+    const fresh = all.filter(
       (c) =>
         c.part === 0 &&
         c.end &&
@@ -223,12 +227,8 @@ export class Cluster {
         !this.#book.has(c.a, c.v) &&
         !this.#arriving.has(`${c.a}:${c.v}`),
     );
-    this.#stats.pushReceived += body.cs?.length ?? 0;
     if (fresh.length === 0) return {};
-    // Passed on at once, while this agent merges it: a hop costs the network, not the merge too. A
-    // copy that arrives during the merge is not merged or passed on again.
-    const onward = fresh.filter((c) => (c.ttl ?? 0) > 0).map((c) => ({ ...c, ttl: (c.ttl ?? 1) - 1 }));
-    if (onward.length > 0) this.#fanOut(onward, new Set([from.addr, from.actor]));
+    // A copy that arrives during the merge (a sender that took over a failed branch) is not merged again.
     const keys = fresh.map((c) => `${c.a}:${c.v}`);
     for (const k of keys) this.#arriving.add(k);
     try {

@@ -96,6 +96,12 @@ export class Membership {
     return this.#core.up().map(view);
   }
 
+  /** Whether `addr` is known to be down or to have left (an unknown address is not). */
+  gone(addr: string): boolean {
+    const s = this.#core.members.get(addr)?.state;
+    return s === 'down' || s === 'left';
+  }
+
   all(): Member[] {
     return [...this.#core.members.values()].map(view).sort((a, b) => a.addr.localeCompare(b.addr));
   }

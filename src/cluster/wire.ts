@@ -56,8 +56,8 @@ export interface WireChangeset {
   r: WireRow[];
   part: number;
   end: boolean;
-  /** Hops left to pass it on (broadcast only). */
-  ttl?: number;
+  /** Push only: the peers this agent passes it on to (its part of the push tree). */
+  to?: string[];
 }
 
 /** Versions of an origin that exist but have nothing left to send: every change was overwritten. */

@@ -1,0 +1,65 @@
+// Push, the fast path of replication: a committed changeset goes down a tree of the alive peers, so
+// each agent gets one copy, and an agent whose child in the tree does not answer covers that child's
+// part itself. Anti-entropy is set to once an hour here, so what arrives came by push.
+import assert from 'node:assert/strict';
+import { AgentProcess } from '../helpers/agent';
+import { SCHEMA, eventually, exec, members, rows } from '../helpers/cluster';
+import { request } from '../helpers/http';
+
+const N = 8;
+
+async function pushReceived(base: string): Promise<number> {
+  const r = await request(base, 'GET', '/v1/sync/status');
+  return (r.json as { stats: { pushReceived: number } }).stats.pushReceived;
+}
+
+describe('push of changesets down a tree of the peers', function () {
+  this.timeout(120_000);
+  const nodes: AgentProcess[] = [];
+
+  before(async () => {
+    for (let i = 0; i < N; i++) {
+      const boot = i > 0 ? ['--bootstrap', nodes[0].gossip!] : [];
+      const a = new AgentProcess({
+        schema: SCHEMA,
+        config: '[gossip]\nsync_interval = 3600\n',
+        args: ['--gossip-addr', `127.0.0.${i + 2}:0`, ...boot],
+      });
+      nodes.push(a);
+      await a.start();
+    }
+    await eventually('every agent sees all others alive', 30_000, async () => {
+      const all = await Promise.all(nodes.map((n) => members(n.http)));
+      return all.every((m) => m.filter((x) => x.state === 'alive').length === N - 1) || 'not yet';
+    });
+  });
+  after(async () => {
+    for (const n of nodes) await n.dispose();
+  });
+
+  it(`gives each of ${N} agents one copy of every write`, async () => {
+    const before = await Promise.all(nodes.map((n) => pushReceived(n.http)));
+    for (let k = 1; k <= 5; k++) await exec(nodes[0].http, [['INSERT INTO kv (k, v) VALUES (?, ?)', [k, 'pushed']]]);
+    await eventually('every agent has the 5 rows', 20_000, async () => {
+      const counts = await Promise.all(nodes.map((n) => rows(n.http, 'SELECT count(*) FROM kv')));
+      return counts.every((c) => JSON.stringify(c) === '[[5]]') || JSON.stringify(counts);
+    });
+    const after = await Promise.all(nodes.map((n) => pushReceived(n.http)));
+    assert.deepEqual(
+      after.map((x, i) => x - before[i]),
+      [0, ...Array(N - 1).fill(5)],
+    );
+  });
+
+  it('reaches the agents below a killed one in the tree, before anyone takes it for down', async () => {
+    const killed = nodes[N - 1];
+    await killed.kill();
+    for (let k = 101; k <= 110; k++)
+      await exec(nodes[1].http, [['INSERT INTO kv (k, v) VALUES (?, ?)', [k, 'pushed']]]);
+    const live = nodes.slice(0, N - 1);
+    await eventually('every live agent has the 10 rows', 20_000, async () => {
+      const counts = await Promise.all(live.map((n) => rows(n.http, 'SELECT count(*) FROM kv WHERE k > 100')));
+      return counts.every((c) => JSON.stringify(c) === '[[10]]') || JSON.stringify(counts);
+    });
+  });
+});
