@@ -108,10 +108,8 @@ export interface GossipTuning {
   syncIntervalMs: number;
   /** Peers synced with per round. */
   syncPeers: number;
-  /** Peers each changeset is pushed to, by its origin and by each agent passing it on. */
+  /** Branches of the push tree at each agent (at least; ln(N) + 1 in larger clusters). */
   fanout: number;
-  /** Hops a pushed changeset travels beyond its origin's peers. */
-  ttl: number;
   /** Larger local changesets are not pushed; sync carries them in chunks. */
   pushMaxRows: number;
   /** Rows per chunk on the wire. */
@@ -132,7 +130,6 @@ export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
   syncIntervalMs: 2000,
   syncPeers: 2,
   fanout: 3,
-  ttl: 2,
   pushMaxRows: 1000,
   chunkRows: 2000,
   syncMaxRows: 100_000,
@@ -421,6 +418,8 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
       cfg.subscriptions.admitWaitSeconds = num(s.admit_wait_seconds, 'subscriptions.admit_wait_seconds', 0, false);
   }
   if (root.gossip !== undefined) {
+    const retired = RETIRED_GOSSIP_KEYS.find((k) => (root.gossip as Record<string, unknown>)[k] !== undefined);
+    if (retired) throw bad(`gossip.${retired}`, RETIRED_WHY[retired]);
     const g = table(root.gossip, 'gossip', [
       'addr',
       'advertise_addr',
@@ -487,6 +486,13 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
   return cfg;
 }
 
+/** `[gossip]` keys the replication protocol no longer reads, and what took their place. */
+const RETIRED_WHY: Record<string, string> = {
+  push_ttl:
+    'is no longer used: a pushed changeset goes down a tree of the alive peers (fanout branches at each agent) and reaches every agent without a hop count; remove the line',
+};
+const RETIRED_GOSSIP_KEYS = Object.keys(RETIRED_WHY);
+
 /** `[gossip]` keys of the tunables: field, minimum, and whether the file gives seconds (kept as ms). */
 const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'count']> = {
   ping_interval: ['pingIntervalMs', 0.001, 'seconds'],
@@ -496,7 +502,6 @@ const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'coun
   sync_interval: ['syncIntervalMs', 0.001, 'seconds'],
   sync_peers: ['syncPeers', 1, 'count'],
   fanout: ['fanout', 0, 'count'],
-  push_ttl: ['ttl', 0, 'count'],
   push_max_rows: ['pushMaxRows', 0, 'count'],
   chunk_rows: ['chunkRows', 1, 'count'],
   sync_max_rows: ['syncMaxRows', 1, 'count'],

@@ -114,6 +114,11 @@ describe('config file and flags', () => {
       toml: '[subscriptions]\nadmit_wait_seconds = -1\n',
       key: /subscriptions\.admit_wait_seconds/,
     },
+    {
+      what: 'a [gossip] key the protocol no longer reads, saying what replaced it',
+      toml: '[gossip]\npush_ttl = 2\n',
+      key: /gossip\.push_ttl: is no longer used: a pushed changeset goes down a tree/,
+    },
     { what: 'a TOML syntax error', toml: '[api\naddr = "127.0.0.1:0"\n', key: /patina\.toml/ },
   ];
   for (const c of invalid) {
