@@ -6,8 +6,15 @@ import { SharedEvaluator } from './shared-evaluation';
 import type { SnapshotResult, SnapshotRunner } from './snapshot-runner';
 import type { SubscriptionStore } from './store';
 import type { Outcome, Subscription } from './subscription';
-import { WakeIndex } from './wake-index';
+import { type ChangedKeys, WakeIndex } from './wake-index';
 import { errorFields, log } from '../observability/log';
+
+/**
+ * How long the changes of subscriptions nobody listens to may wait before they are matched, and up
+ * to how many changed keys (see #defer).
+ */
+const LATER_MS = 200;
+const LATER_KEYS = 10_000;
 
 /** How long a batch may wait for changesets that keep coming, and up to how many changed rows (see #gather). */
 const GATHER_MS = 20;
@@ -69,6 +76,13 @@ export class Matcher {
   #flushedAt = 0;
   #closed = false;
   #idle: (() => void)[] = [];
+  /** Whether the changes of subscriptions without listeners may wait (not with an in-memory store). */
+  readonly #mayWait: boolean;
+  /** Changed keys of restricted subscriptions without listeners, not matched yet (see #defer). */
+  #later = new Map<Subscription, ChangedKeys>();
+  #laterKeys = 0;
+  #laterDue = false;
+  #laterTimer: NodeJS.Timeout | null = null;
 
   constructor(
     store: SubscriptionStore,
@@ -85,6 +99,7 @@ export class Matcher {
     this.#drop = drop;
     this.#slicer = new Slicer(sliceMs);
     this.#shared = new SharedEvaluator(store);
+    this.#mayWait = store.file !== ':memory:';
   }
 
   /**
@@ -121,6 +136,7 @@ export class Matcher {
   remove(sub: Subscription, then: () => void): void {
     this.#subs.delete(sub);
     this.#dirty.delete(sub);
+    if (this.#later.has(sub)) this.#takeLater(sub, undefined);
     this.index.remove(sub);
     sub.onRow = null;
     if (this.#inWork) this.#deferred.push(then);
@@ -207,7 +223,12 @@ export class Matcher {
         subs,
         (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
         (position) => {
-          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0)
+          if (
+            this.#dirty.size === 0 &&
+            this.#running.length === 0 &&
+            this.#queue.length === 0 &&
+            this.#later.size === 0
+          )
             this.#store.setMatched(position);
         },
       ),
@@ -224,6 +245,7 @@ export class Matcher {
     if (this.#closed) return;
     const timer = setTimeout(() => this.#slicer.abandon(), budgetMs);
     try {
+      this.matchWaiting();
       await this.#untilIdle();
       const heavy = [...new Set([...this.#dirty, ...this.#running])].filter((s) => this.#subs.has(s));
       this.#dirty.clear();
@@ -233,7 +255,7 @@ export class Matcher {
         this.reconcile(heavy);
         await this.#untilIdle();
       }
-      if (!this.#slicer.abandoned && this.#queue.length === 0 && this.#tasks.length === 0) {
+      if (!this.#slicer.abandoned && this.#queue.length === 0 && this.#tasks.length === 0 && this.#later.size === 0) {
         // Nothing queued: every commit that concerns a subscription was matched.
         const position = this.#reader.begin();
         try {
@@ -244,6 +266,7 @@ export class Matcher {
       }
     } finally {
       clearTimeout(timer);
+      if (this.#laterTimer) clearTimeout(this.#laterTimer);
       this.#closed = true;
       this.#slicer.abandon();
       this.#runner?.close();
@@ -272,7 +295,7 @@ export class Matcher {
       while (!this.#slicer.abandoned) {
         const task = this.#tasks.shift();
         if (task) await task();
-        else if (this.#queue.length > 0) {
+        else if (this.#queue.length > 0 || this.#laterDue) {
           await this.#gather();
           await this.#flush();
         } else break;
@@ -412,7 +435,8 @@ export class Matcher {
     this.#batchSince = this.#queuedSince;
     this.#queuedRows = 0;
     try {
-      const woken = this.index.wake(changesOf(batch));
+      const woken = this.#now(this.index.wake(changesOf(batch)));
+      if (woken.size === 0) return; // nothing to match now (nothing woken, or what was waits)
       // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
       const groups = SharedEvaluator.groups(woken.keys());
       const done = new Map<Subscription, Outcome | Error>();
@@ -452,12 +476,76 @@ export class Matcher {
         },
         (position) => {
           this.#flushedAt = position;
-          if (this.#dirty.size === 0 && this.#running.length === 0) this.#store.setMatched(position);
+          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#later.size === 0)
+            this.#store.setMatched(position);
         },
       );
     } finally {
       this.#batchRows = 0;
     }
+  }
+
+  /**
+   * Of the subscriptions a batch woke, those to match now. The changed keys of restricted ones that
+   * nobody listens to wait (see #defer) and are matched with a later batch: one read, one shared
+   * statement and one store commit then serve many writes (most of what a batch of a few writes
+   * cost). A subscription matched now takes its waiting keys along; so do all of them once they are
+   * due. A change is matched against the state of its batch's read, whichever batch that is, and
+   * diffed against the stored result, so it is the same change later, or part of a larger one.
+   */
+  #now(woken: Map<Subscription, ChangedKeys>): Map<Subscription, ChangedKeys> {
+    const now = new Map<Subscription, ChangedKeys>();
+    for (const [sub, keys] of woken) {
+      if (this.#mayWait && !this.#laterDue && sub.clients.size === 0 && sub.plan.mode === 'restricted')
+        this.#defer(sub, keys);
+      else now.set(sub, keys);
+    }
+    if (this.#laterDue) {
+      this.#laterDue = false;
+      if (this.#laterTimer) clearTimeout(this.#laterTimer);
+      this.#laterTimer = null;
+      for (const sub of [...this.#later.keys()]) now.set(sub, this.#takeLater(sub, now.get(sub)));
+    } else {
+      for (const [sub, keys] of now) if (this.#later.has(sub)) now.set(sub, this.#takeLater(sub, keys));
+    }
+    return now;
+  }
+
+  /**
+   * Keeps a subscription's changed keys to match later: within LATER_MS of the first that waits, once
+   * LATER_KEYS wait, when a listener attaches (matchWaiting) or at the stop.
+   */
+  #defer(sub: Subscription, keys: ChangedKeys) {
+    let mine = this.#later.get(sub);
+    if (!mine) this.#later.set(sub, (mine = new Map()));
+    this.#laterKeys += addKeys(mine, keys);
+    if (this.#laterKeys >= LATER_KEYS) this.#laterDue = true;
+    else
+      this.#laterTimer ??= setTimeout(() => {
+        this.#laterTimer = null;
+        this.matchWaiting();
+      }, LATER_MS);
+  }
+
+  /** A subscription's waiting keys, with `more` added; it waits no longer. */
+  #takeLater(sub: Subscription, more: ChangedKeys | undefined): ChangedKeys {
+    const mine = this.#later.get(sub)!;
+    this.#later.delete(sub);
+    for (const keys of mine.values()) this.#laterKeys -= keys.size;
+    if (more) addKeys(mine, more);
+    return mine;
+  }
+
+  /** Whether changes of this subscription wait to be matched. */
+  waits(sub: Subscription): boolean {
+    return this.#later.has(sub);
+  }
+
+  /** Matches the changes that wait, at the next turn of the queue (a listener attached: they should not wait). */
+  matchWaiting(): void {
+    if (this.#later.size === 0 || this.#closed) return;
+    this.#laterDue = true;
+    this.#kick();
   }
 
   /** Sends the subscriptions that need a full re-run to the runner, if it is free. */
@@ -495,11 +583,26 @@ export class Matcher {
         return [await sub.diffAll(res.rows, Date.now(), this.#slicer), r.position];
       },
       () => {
-        if (this.#dirty.size === 0 && this.#queue.length === 0)
+        if (this.#dirty.size === 0 && this.#queue.length === 0 && this.#later.size === 0)
           this.#store.setMatched(Math.max(r.position, this.#flushedAt));
       },
     );
   }
+}
+
+/** Adds `from`'s keys to `into` (never sharing its maps: the wake index shares them); returns how many were new. */
+function addKeys(into: ChangedKeys, from: ChangedKeys): number {
+  let added = 0;
+  for (const [table, keys] of from) {
+    let mine = into.get(table);
+    if (!mine) into.set(table, (mine = new Map()));
+    for (const [k, pk] of keys) {
+      if (mine.has(k)) continue;
+      mine.set(k, pk);
+      added++;
+    }
+  }
+  return added;
 }
 
 function* changesOf(batch: Changeset[]): Iterable<RowChange> {

@@ -429,6 +429,8 @@ export class Subscriptions {
       this.#tally,
     );
     sub.clients.add(client);
+    // Its changes that wait (nobody listened) are matched now, and reach it as changes.
+    if (this.#matcher.waits(sub)) this.#matcher.matchWaiting();
     sub.listenedAt = Date.now();
     if (this.#byUuid.get(sub.uuid) === sub) {
       this.#listened.add(sub);

@@ -169,6 +169,41 @@ describe('live subscriptions over HTTP', function () {
     post.close();
   });
 
+  it('changes made while nobody listened reach a client that comes back, after its snapshot (GET) or after its from', async () => {
+    const body = 'SELECT id, name, score FROM users WHERE team = 5';
+    const { stream, id } = await subscribe(agent.http, body);
+    stream.close();
+    for (let i = 0; i < 100 && (await health(agent.http)).clients > 0; i++) await sleep(20);
+    // Nobody listens: the agent may match these later than it would for a listener.
+    await write(agent.http, ["INSERT INTO users VALUES (50, 'a', 5, 1), (51, 'b', 5, 2)"]);
+    await write(agent.http, ['UPDATE users SET score = 3 WHERE id = 50', 'DELETE FROM users WHERE id = 51']);
+    await write(agent.http, ["INSERT INTO users VALUES (52, 'c', 5, 4)"]);
+    const get = await openStream(agent.http, 'GET', `/v1/subscriptions/${id}`);
+    const resumed = await openStream(agent.http, 'GET', `/v1/subscriptions/${id}?from=0`);
+    const want = JSON.stringify(['[50,"a",3]', '[52,"c",4]']);
+    const views = [new ResultMap(), new ResultMap()];
+    await get.until((events) => {
+      views[0].apply(events);
+      return JSON.stringify(views[0].multiset()) === want;
+    });
+    await resumed.until((events) => {
+      views[1].apply(events);
+      return JSON.stringify(views[1].multiset()) === want;
+    });
+    assert.ok(views[0].lastChange > 0);
+    assert.equal(views[1].lastChange, views[0].lastChange, 'the same change ids on both streams');
+    // And a listener's changes go on from there.
+    await write(agent.http, ["INSERT INTO users VALUES (53, 'd', 5, 5)"]);
+    await untilChange(get, views[0].lastChange + 1);
+    await untilChange(resumed, views[0].lastChange + 1);
+    views[0].apply(get.events);
+    views[1].apply(resumed.events);
+    assert.deepEqual(views[0].multiset(), ['[50,"a",3]', '[52,"c",4]', '[53,"d",5]']);
+    assert.deepEqual(views[1].multiset(), views[0].multiset());
+    get.close();
+    resumed.close();
+  });
+
   it('refuses POST with from for a subscription that does not exist (400)', async () => {
     const r = await postJson(agent.http, '/v1/subscriptions?from=3', 'SELECT id FROM users WHERE id = 12345');
     assert.equal(r.status, 400);

@@ -138,6 +138,39 @@ describe('subscriptions across restarts and crashes', function () {
     s.close();
   });
 
+  it('after SIGKILL, a client resumes from the last change it was sent, and a subscription nobody listened to from its own', async () => {
+    const heard = ['SELECT id, name FROM users WHERE team = ?', [1]];
+    const quiet = ['SELECT id, name FROM users WHERE team = ?', [2]];
+    const h = await subscribe(agent.http, heard);
+    const q = await subscribe(agent.http, quiet);
+    const views = [new ResultMap(), new ResultMap()];
+    views[0].apply(h.stream.events);
+    views[1].apply(q.stream.events);
+    q.stream.close();
+    // Each write changes both; the client of the first is sent its change before the next write.
+    for (let i = 10; i < 30; i++) {
+      const statements: unknown[] = [
+        ['INSERT INTO users VALUES (?, ?, 1, 0), (?, ?, 2, 0)', [i, `h${i}`, 100 + i, `q${i}`]],
+      ];
+      if (i % 3 === 0) statements.push(["UPDATE users SET name = name || '!' WHERE id IN (?, ?)", [i - 1, 99 + i]]);
+      await write(agent.http, statements);
+      await untilChange(h.stream, views[0].lastChange + 1);
+      views[0].apply(h.stream.events);
+    }
+    await agent.kill();
+    await agent.start();
+    await resume(agent.http, h.id, views[0], 'SELECT id, name FROM users WHERE team = 1');
+    await resume(agent.http, q.id, views[1], 'SELECT id, name FROM users WHERE team = 2');
+    assert.equal(views[1].rows.size, 20);
+    // Both go on with the next change id.
+    const again = await openStream(agent.http, 'GET', `/v1/subscriptions/${h.id}?from=${views[0].lastChange}`);
+    await write(agent.http, ["INSERT INTO users VALUES (99, 'last', 1, 0)"]);
+    await untilChange(again, views[0].lastChange + 1);
+    views[0].apply(again.events);
+    assert.equal(views[0].rows.size, 22, 'ann, twenty and the last');
+    again.close();
+  });
+
   it('at start-up, turns commits whose changes never reached the log into new changes', async () => {
     const sql = 'SELECT id, name FROM users WHERE team = 1';
     const sub = await subscribe(agent.http, sql);
