@@ -9,6 +9,7 @@ import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/transl
 import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
+import { rewriteJsonValues } from '../../../protocols/pg/sql/translate/json-values';
 import { rewriteSetReturning } from '../../../protocols/pg/sql/translate/set-returning';
 import { type DialectContext, translate } from '../../../protocols/pg/sql/translate/translate';
 import { rewriteTypeof } from '../../../protocols/pg/sql/translate/typeof';
@@ -108,6 +109,23 @@ describe('PG translation passes', () => {
     ]) {
       assert.throws(() => arrays(sql), { sqlstate: '42601', message: 'syntax error at end of input' }, sql);
     }
+  });
+
+  it('JSON builders: a recognisably boolean argument is true/false, once; CASE, arithmetic and subqueries are left', () => {
+    const json = pass((t) => rewriteJsonValues(t, { columnType: () => null, columns: () => null }));
+    const asJson = (e: string) => `json(CASE(${e}) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`;
+    assert.equal(
+      json("SELECT json_build_object('a', x > 1, 'b', (y IS NULL), 'c', NOT z)"),
+      `SELECT json_build_object('a', ${asJson('x > 1')}, 'b', ${asJson('(y IS NULL)')}, 'c', ${asJson('NOT z')})`,
+    );
+    assert.equal(
+      json('SELECT json_build_array(a AND b, c IN (1, 2))'),
+      `SELECT json_build_array(${asJson('a AND b')}, ${asJson('c IN(1, 2)')})`,
+    );
+    assert.equal(
+      json("SELECT json_build_array(x + 1, CASE WHEN x > 1 THEN 'a' END, (SELECT x = 1), f(x = 1), (x > 1)::text)"),
+      "SELECT json_build_array(x + 1, CASE WHEN x > 1 THEN 'a' END, (SELECT x = 1), f(x = 1), (x > 1) :: text)",
+    );
   });
 
   it('date syntax: EXTRACT, typed literals, INTERVAL n unit, AT TIME ZONE UTC only', () => {
