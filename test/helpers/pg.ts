@@ -137,6 +137,8 @@ export interface PgClient {
     text: string;
     values?: unknown[];
     rowMode: 'array';
+    /** 'extended': Parse/Bind/Execute even with no parameters (node-postgres sends a simple Query then). */
+    queryMode?: 'extended';
   }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
   on(event: 'error', fn: (err: Error) => void): void;

@@ -222,6 +222,26 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('computed booleans inside a JSON document are true/false/null, as PostgreSQL prints them', async () => {
+    await all([
+      [
+        "SELECT json_build_object('adult', age > 30, 'mail', email IS NOT NULL, 'none', email IS NULL, 'off', NOT active) FROM users ORDER BY id",
+      ],
+      [
+        "SELECT jsonb_build_object('both', active AND age >= 31, 'either', active OR age < 0, 'bal', (balance > 10)) FROM users ORDER BY id",
+      ],
+      [
+        "SELECT json_build_array(id = 1, name LIKE 'C%', id IN (1, 3), EXISTS (SELECT 1 FROM posts p WHERE p.author_id = users.id)) FROM users ORDER BY id",
+      ],
+      ["SELECT jsonb_build_array(age BETWEEN 30 AND 40, name <> 'bob', age > $1) FROM users ORDER BY id", [40]],
+      ['SELECT json_agg(views > 5 ORDER BY id), json_object_agg(id, published AND views > 5) FROM posts'],
+      // not recognisably boolean: numbers and CASE stay what they are
+      [
+        "SELECT json_build_object('n', age + 1, 'c', CASE WHEN age > 30 THEN 'old' ELSE 'young' END, 's', (SELECT count(*) FROM posts p WHERE p.author_id = users.id)) FROM users ORDER BY id",
+      ],
+    ]);
+  });
+
   it('casts, dates, strings, booleans, BETWEEN, IS DISTINCT FROM', async () => {
     await all([
       ["SELECT id::text, age::int, balance::numeric, balance::text, '42'::int, '3.5'::numeric FROM users ORDER BY id"],

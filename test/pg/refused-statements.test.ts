@@ -97,6 +97,42 @@ describe('statements reaching past the user tables are refused on every front en
     assert.match(r.stderr, /ERROR: {2}__patina_meta is one of the agent's own tables and is not accepted/);
   });
 
+  it("PostgreSQL: text PostgreSQL's parser refuses gets its 42601 and words, simple and extended, and the session goes on", async () => {
+    // PostgreSQL 15's answers to the same text
+    const SYNTAX: [string, string][] = [
+      ['SELECT ::int', 'syntax error at or near "::"'],
+      ['SELECT 1, ::int FROM t', 'syntax error at or near "::"'],
+      ['SELECT id::', 'syntax error at end of input'],
+      ['SELECT ARRAY[1,2', 'syntax error at end of input'],
+      ['SELECT ARRAY[1,2 FROM t', 'syntax error at or near "FROM"'],
+      ['SELECT id FROM t WHERE id = ANY(ARRAY[7]', 'syntax error at end of input'],
+      ['SELECT abs(id).v::int FROM t', 'syntax error at or near "."'],
+    ];
+    const c = pgClient(port);
+    await c.connect();
+    try {
+      for (const [sql, message] of SYNTAX) {
+        const simple = () => c.query(sql);
+        const extended = () => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' });
+        for (const query of [simple, extended]) {
+          await assert.rejects(query(), (err: Error & { code?: string }) => {
+            assert.equal(err.message, message, sql);
+            assert.equal(err.code, '42601', `${sql}: ${err.message}`);
+            return true;
+          });
+          assert.equal((await c.query('SELECT v FROM t WHERE id = 7')).rows[0].v, 'kept', sql);
+        }
+      }
+      // the cast after ')' takes the whole call as its operand
+      const r = await c.query(
+        'SELECT abs(id)::text AS a, upper(v)::varchar AS u, ARRAY[id, 8]::text AS arr FROM t WHERE id = 7',
+      );
+      assert.deepEqual(r.rows, [{ a: '7', u: 'KEPT', arr: '{7,8}' }]);
+    } finally {
+      await c.end();
+    }
+  });
+
   it('no file was attached or written', () => {
     assert.equal(
       fs.existsSync('/tmp/patina-other.db') && fs.statSync('/tmp/patina-other.db').mtimeMs > Date.now() - 60000,

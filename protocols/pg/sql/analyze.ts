@@ -200,7 +200,13 @@ export class Analyzer {
         channel: notify,
       };
     const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
-    const sql = translate(tokens, this.#dialect, local);
+    const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
+    let sql: string;
+    try {
+      sql = translate(tokens, this.#dialect, local);
+    } catch (err) {
+      throw explainRefusal(text, err);
+    }
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, declaredTypes);
     let command =
@@ -228,7 +234,7 @@ export class Analyzer {
           paramTypes,
           empty: true,
         };
-      } else throw explainRefusal(tokens.map((t) => t.text).join(' '), err); // lifted literals come without spaces
+      } else throw explainRefusal(text, err);
     }
     let columns: ColumnDesc[] | null = null;
     if (st.reader) {

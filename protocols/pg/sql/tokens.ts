@@ -106,12 +106,18 @@ export function openerBefore(out: Tok[], j: number, open: string, close: string)
 
 /** Index of the ')' matching the '(' at toks[i]. */
 export function closerAfter(toks: Tok[], i: number, open = '(', close = ')'): number {
+  const at = closerIndex(toks, i, open, close);
+  return at < 0 ? toks.length - 1 : at;
+}
+
+/** Index of the bracket closing the one at toks[i]; -1 when the statement ends first. */
+export function closerIndex(toks: Tok[], i: number, open = '(', close = ')'): number {
   let depth = 0;
   for (; i < toks.length; i++) {
     if (isPunct(toks[i], open)) depth++;
     else if (isPunct(toks[i], close) && --depth === 0) return i;
   }
-  return toks.length - 1;
+  return -1;
 }
 
 /** Joins tokens with spaces where SQL needs them. */
@@ -143,19 +149,26 @@ export function identText(t: Tok): string {
 /** Where the operand that ends `out` starts: a call or parenthesized group, a subscript, a (dotted) name or a literal. */
 export function operandStart(out: Tok[]): number {
   let j = out.length - 1;
-  if (isPunct(out[j], ')')) {
-    j = openerBefore(out, j, '(', ')');
-    if (j > 0 && out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase())) {
-      j--;
-      if (j > 1 && isPunct(out[j - 1], '.')) j -= 2;
+  for (;;) {
+    if (isPunct(out[j], ')')) {
+      j = openerBefore(out, j, '(', ')');
+      if (j > 0 && out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase())) j--;
+    } else if (isPunct(out[j], ']')) {
+      j = openerBefore(out, j, '[', ']');
+      if (j > 0) j--;
     }
-  } else if (isPunct(out[j], ']')) {
-    j = openerBefore(out, j, '[', ']');
-    if (j > 0) j--;
-  } else {
-    while (j > 1 && isPunct(out[j - 1], '.') && (out[j - 2].type === 'word' || out[j - 2].type === 'quoted')) j -= 2;
+    // a qualified name (a.b, s.f(x)) or a field of a parenthesised value (f(a).b): one operand
+    const before = out[j - 2];
+    if (
+      j > 1 &&
+      isPunct(out[j - 1], '.') &&
+      (before.type === 'word' || before.type === 'quoted' || isPunct(before, ')'))
+    ) {
+      j -= 2;
+      continue;
+    }
+    return j;
   }
-  return j;
 }
 
 /** Whether a token can end a left operand (not a keyword, '(' or ',': then the sign is unary). */

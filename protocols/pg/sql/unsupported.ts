@@ -1,6 +1,7 @@
 // PostgreSQL constructs with no SQLite translation. When SQLite refuses a translated statement, its
 // PostgreSQL parse tree is searched for them, so the client gets 0A000 (feature_not_supported)
-// naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent.
+// naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent;
+// text PostgreSQL does not parse gets its parser's 42601 instead.
 import { parseSync } from 'libpg-query';
 import { pgError } from '../sqlstate';
 
@@ -59,20 +60,21 @@ function find(n: Node): string | null {
   return null;
 }
 
-/** What of this PostgreSQL text has no translation, or null (also when it does not parse). */
-export function untranslatable(sql: string): string | null {
+/**
+ * PostgreSQL's own answer when the translation or SQLite refused a statement: its parser's syntax
+ * error (42601, PostgreSQL's words) when the text does not parse, 0A000 naming a construct with
+ * no translation, else the error itself.
+ */
+export function explainRefusal(sql: string, err: unknown): unknown {
   let tree: Node;
   try {
     tree = parseSync(sql);
-  } catch {
-    return null;
+  } catch (parseErr) {
+    // only the parser's refusals carry sqlDetails (not, say, a module not loaded)
+    const e = parseErr as Error & { sqlDetails?: unknown };
+    return e.sqlDetails ? pgError('42601', e.message) : err;
   }
-  return find(tree.stmts ?? []);
-}
-
-/** 0A000 naming the construct when SQLite refused the translation of one; else the error itself. */
-export function explainRefusal(sql: string, err: unknown): unknown {
-  const found = untranslatable(sql);
+  const found = find(tree.stmts ?? []);
   if (!found) return err;
   const [what, hint] = found.split('|');
   return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);

@@ -9,6 +9,7 @@ import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/transl
 import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
+import { rewriteJsonValues } from '../../../protocols/pg/sql/translate/json-values';
 import { rewriteSetReturning } from '../../../protocols/pg/sql/translate/set-returning';
 import { type DialectContext, translate } from '../../../protocols/pg/sql/translate/translate';
 import { rewriteTypeof } from '../../../protocols/pg/sql/translate/typeof';
@@ -54,8 +55,26 @@ describe('PG translation passes', () => {
     );
     // a literal that is no date is left to the function, which reports it when the statement runs
     assert.equal(casts("SELECT 'not a date'::date"), "SELECT __pg_date('not a date')");
-    // no type after :: — the cast is dropped, SQLite gets the operand
-    assert.equal(casts('SELECT x::'), 'SELECT x');
+    // the operand after ')' is the whole value: a call, its field, a qualified call
+    assert.equal(casts('SELECT f(a).b::int'), "SELECT __pg_int(f(a).b, 'integer')");
+    assert.equal(casts('SELECT (f(a)).b::int'), "SELECT __pg_int((f(a)).b, 'integer')");
+    assert.equal(casts('SELECT s.f(a)::int + 1'), "SELECT __pg_int(s.f(a), 'integer') + 1");
+    assert.equal(casts('SELECT NULL::int, (1)::text'), "SELECT __pg_int(NULL, 'integer'), CAST((1) AS TEXT)");
+  });
+
+  it('casts with nothing to cast or no type are syntax errors (42601), as PostgreSQL parses them', () => {
+    const casts = pass(rewriteCasts);
+    for (const [sql, message] of [
+      ['SELECT ::int', 'syntax error at or near "::"'],
+      ['::int', 'syntax error at or near "::"'],
+      ['SELECT 1, ::int', 'syntax error at or near "::"'],
+      ['SELECT (::int)', 'syntax error at or near "::"'],
+      ['SELECT 1 WHERE ::int = 1', 'syntax error at or near "::"'],
+      ['SELECT x::', 'syntax error at end of input'],
+      ['SELECT x::, y', 'syntax error at or near ","'],
+    ]) {
+      assert.throws(() => casts(sql), { sqlstate: '42601', message }, sql);
+    }
   });
 
   it('CAST(x AS type) as PostgreSQL means it, innermost first; SQLite spellings and bad forms left alone', () => {
@@ -78,9 +97,35 @@ describe('PG translation passes', () => {
       arrays('SELECT ARRAY[1,2,3], (a)[2], tags[1], ARRAY(SELECT id FROM t)'),
       'SELECT __pg_array(1, 2, 3), __pg_elem((a), 2), __pg_elem(tags, 1), (WITH __a(v) AS ( SELECT id FROM t ) SELECT __pg_array_agg(v) FROM __a)',
     );
-    // unclosed: still text, which SQLite refuses
-    assert.equal(typeof arrays('SELECT ARRAY[1,2'), 'string');
-    assert.equal(arrays('SELECT x = ANY('), 'SELECT x IN (SELECT value FROM __pg_elems( ))');
+    // unclosed: PostgreSQL's syntax error at the end, with no token lost on the way
+    for (const sql of [
+      'SELECT ARRAY[1,2',
+      'SELECT ARRAY[1, x[2]',
+      'SELECT ARRAY[',
+      'SELECT tags[1',
+      'SELECT x = ANY(',
+      'SELECT x = ANY(ARRAY[1,2]',
+      'SELECT ARRAY(SELECT 1',
+    ]) {
+      assert.throws(() => arrays(sql), { sqlstate: '42601', message: 'syntax error at end of input' }, sql);
+    }
+  });
+
+  it('JSON builders: a recognisably boolean argument is true/false, once; CASE, arithmetic and subqueries are left', () => {
+    const json = pass((t) => rewriteJsonValues(t, { columnType: () => null, columns: () => null }));
+    const asJson = (e: string) => `json(CASE(${e}) WHEN 1 THEN 'true' WHEN 0 THEN 'false' END)`;
+    assert.equal(
+      json("SELECT json_build_object('a', x > 1, 'b', (y IS NULL), 'c', NOT z)"),
+      `SELECT json_build_object('a', ${asJson('x > 1')}, 'b', ${asJson('(y IS NULL)')}, 'c', ${asJson('NOT z')})`,
+    );
+    assert.equal(
+      json('SELECT json_build_array(a AND b, c IN (1, 2))'),
+      `SELECT json_build_array(${asJson('a AND b')}, ${asJson('c IN(1, 2)')})`,
+    );
+    assert.equal(
+      json("SELECT json_build_array(x + 1, CASE WHEN x > 1 THEN 'a' END, (SELECT x = 1), f(x = 1), (x > 1)::text)"),
+      "SELECT json_build_array(x + 1, CASE WHEN x > 1 THEN 'a' END, (SELECT x = 1), f(x = 1), (x > 1) :: text)",
+    );
   });
 
   it('date syntax: EXTRACT, typed literals, INTERVAL n unit, AT TIME ZONE UTC only', () => {

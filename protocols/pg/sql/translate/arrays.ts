@@ -1,7 +1,15 @@
 // PostgreSQL arrays, which Patina keeps as PostgreSQL's text form ('{a,b}'): ARRAY[...] and
 // ARRAY(SELECT ...) build that text, `= ANY(...)` and `<> ALL(...)` become IN and NOT IN over the
 // elements, and `x[n]` takes the n-th element (1-based), through the agent's __pg_* functions.
-import { type Tok, NOT_FUNCTIONS, closerAfter, isOp, isPunct, isWord, openerBefore } from '../tokens';
+import { pgError } from '../../sqlstate';
+import { type Tok, NOT_FUNCTIONS, closerIndex, isOp, isPunct, isWord, openerBefore } from '../tokens';
+
+/** The bracket closing toks[i]; an unclosed one is PostgreSQL's syntax error (the statement ends inside it). */
+function closed(toks: Tok[], i: number, open: string, close: string): number {
+  const at = closerIndex(toks, i, open, close);
+  if (at < 0) throw pgError('42601', 'syntax error at end of input');
+  return at;
+}
 
 /** ARRAY[...], ARRAY(SELECT ...), = ANY(...), <> ALL(...). Arrays are PostgreSQL text ('{a,b}'). */
 export function rewriteArrays(toks: Tok[]): Tok[] {
@@ -13,13 +21,13 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       isPunct(toks[i + 2], '(')
     ) {
       const negate = !isOp(t, '=');
-      const close = closerAfter(toks, i + 2);
+      const close = closed(toks, i + 2, '(', ')');
       const inner = toks.slice(i + 3, close);
       let repl: Tok[];
       if (isWord(inner[0], 'ARRAY') && isPunct(inner[1], '[')) {
         repl = [
           { type: 'punct', text: '(' },
-          ...inner.slice(2, closerAfter(inner, 1, '[', ']')),
+          ...inner.slice(2, closed(inner, 1, '[', ']')),
           { type: 'punct', text: ')' },
         ];
       } else {
@@ -35,7 +43,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       continue;
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '[')) {
-      const close = closerAfter(toks, i + 1, '[', ']');
+      const close = closed(toks, i + 1, '[', ']');
       toks.splice(
         i,
         close - i + 1,
@@ -54,7 +62,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       (isPunct(toks[i - 1], ')') ||
         ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))
     ) {
-      const close = closerAfter(toks, i, '[', ']');
+      const close = closed(toks, i, '[', ']');
       let start = i - 1;
       if (isPunct(toks[start], ')')) {
         start = openerBefore(toks, start, '(', ')');
@@ -80,7 +88,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       continue;
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '(')) {
-      const close = closerAfter(toks, i + 1);
+      const close = closed(toks, i + 1, '(', ')');
       toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), {
         type: 'group',
         text: ') SELECT __pg_array_agg(v) FROM __a)',

@@ -3,8 +3,19 @@
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { type Tok, closerAfter, isOp, isPunct, isWord, joinTokens, operandStart, readType } from '../tokens';
+import {
+  type Tok,
+  closerAfter,
+  endsOperand,
+  isOp,
+  isPunct,
+  isWord,
+  joinTokens,
+  operandStart,
+  readType,
+} from '../tokens';
 import { rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
@@ -104,10 +115,16 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (!isOp(t, '::') || out.length === 0) {
+    if (!isOp(t, '::')) {
       out.push(t);
       continue;
     }
+    // PostgreSQL's parser refuses a cast with nothing to cast or no type, as the grammar does
+    if (!endsOperand(out.at(-1))) throw pgError('42601', 'syntax error at or near "::"');
+    const type = toks[i + 1];
+    if (type === undefined) throw pgError('42601', 'syntax error at end of input');
+    if (type.type !== 'word' && type.type !== 'quoted')
+      throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end } = readType(toks, i + 1);
     const operand = rewriteIntervalArithmetic(out.splice(operandStart(out)));
     out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });

@@ -102,6 +102,27 @@ function isJsonExpr(e: readonly Tok[]): boolean {
   return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
 }
 
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const BOOLEAN_WORDS = new Set(['IS', 'NOT', 'AND', 'OR', 'EXISTS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN']);
+
+/**
+ * Whether an expression is recognisably boolean: a comparison, IS [NOT] NULL, NOT, AND/OR, EXISTS,
+ * IN, LIKE or BETWEEN at its top level (not inside brackets or a CASE), or such an expression in parentheses.
+ */
+function isBooleanExpr(e: readonly Tok[]): boolean {
+  if (e.length === 0) return false;
+  if (isPunct(e[0], '(') && closer(e, 0) === e.length - 1)
+    return !isWord(e[1], 'SELECT') && isBooleanExpr(e.slice(1, -1));
+  let depth = 0;
+  for (const t of e) {
+    if (isPunct(t, '(') || isPunct(t, '[') || isWord(t, 'CASE')) depth++;
+    else if (isPunct(t, ')') || isPunct(t, ']') || isWord(t, 'END')) depth--;
+    else if (depth === 0 && t.type === 'op' && COMPARISONS.has(t.text)) return true;
+    else if (depth === 0 && t.type === 'word' && BOOLEAN_WORDS.has(t.text.toUpperCase())) return true;
+  }
+  return false;
+}
+
 class JsonRewriter {
   readonly sources: Source[] = [];
 
@@ -238,6 +259,26 @@ class JsonRewriter {
       (isPunct(e[0], '(') && isJsonExpr(e))
     )
       return [word('json'), punct('('), ...e, punct(')')];
+    // SQLite's 1/0/NULL of a comparison as JSON's true/false/null, evaluated once
+    if (isBooleanExpr(e))
+      return [
+        word('json'),
+        punct('('),
+        word('CASE'),
+        punct('('),
+        ...e,
+        punct(')'),
+        word('WHEN'),
+        { type: 'number', text: '1' },
+        word('THEN'),
+        str('true'),
+        word('WHEN'),
+        { type: 'number', text: '0' },
+        word('THEN'),
+        str('false'),
+        word('END'),
+        punct(')'),
+      ];
     if (e.length > 3 && isWord(e[0], 'COALESCE') && isPunct(e[1], '(') && closer(e, 1) === e.length - 1) {
       const args = items(e, 2, e.length - 1).map((a) => this.value(a, k));
       return [e[0], punct('('), ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])), punct(')')];
