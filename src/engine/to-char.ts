@@ -100,6 +100,17 @@ interface DatePiece {
   th: 'TH' | 'th' | null;
 }
 
+/** The text of a double-quoted part of a format starting at `i` (\\ takes the next character as is), and where it ends. */
+function quoted(fmt: string, i: number): { text: string; end: number } {
+  let text = '';
+  let k = i + 1;
+  while (k < fmt.length && fmt[k] !== '"') {
+    if (fmt[k] === '\\' && k + 1 < fmt.length) k++;
+    text += fmt[k++];
+  }
+  return { text, end: k + 1 };
+}
+
 /** Splits a date/time format into patterns (with FM/TM prefixes, TH/th suffixes) and literal text. */
 function parseDateFormat(fmt: string): (DatePiece | string)[] {
   const out: (DatePiece | string)[] = [];
@@ -130,14 +141,9 @@ function parseDateFormat(fmt: string): (DatePiece | string)[] {
     }
     const c = fmt[i];
     if (c === '"') {
-      let text = '';
-      i++;
-      while (i < fmt.length && fmt[i] !== '"') {
-        if (fmt[i] === '\\' && i + 1 < fmt.length) i++;
-        text += fmt[i++];
-      }
-      i++;
-      out.push(text);
+      const q = quoted(fmt, i);
+      out.push(q.text);
+      i = q.end;
     } else if (c === '\\' && fmt[i + 1] === '"') {
       out.push('"');
       i += 2;
@@ -372,14 +378,9 @@ function parseNumberFormat(fmt: string): NumberFormat {
       f.items.push('S');
       i++;
     } else if (c === '"') {
-      let text = '';
-      i++;
-      while (i < fmt.length && fmt[i] !== '"') {
-        if (fmt[i] === '\\' && i + 1 < fmt.length) i++;
-        text += fmt[i++];
-      }
-      i++;
-      f.items.push(`"${text}`);
+      const q = quoted(fmt, i);
+      f.items.push(`"${q.text}`);
+      i = q.end;
     } else {
       f.items.push(`"${c === '\\' && fmt[i + 1] === '"' ? fmt[++i] : c}`);
       i++;
