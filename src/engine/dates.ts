@@ -353,6 +353,167 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
   return formatInstant({ ms, us, tz: t.tz });
 }
 
+/**
+ * The date and time operators whose operand types the PG front end read off the parse tree
+ * (sql/typed-operators.ts names the kinds): `date + 1`, `date - date`, `timestamp - timestamp`,
+ * `date + time`, `interval * 2`, `interval + interval`, `x ± interval` either way round. Each kind is
+ * one signature of PostgreSQL's, so the values are read as those types and never guessed.
+ */
+export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | number | null {
+  if (a === null || a === undefined || b === null || b === undefined) return null;
+  switch (kind) {
+    case 'date+int':
+      return addDays(a, b, 1);
+    case 'int+date':
+      return addDays(b, a, 1);
+    case 'date-int':
+      return addDays(a, b, -1);
+    case 'date-date': {
+      const x = parseInstant(a, 'date', 'date - date', true)!;
+      const y = parseInstant(b, 'date', 'date - date', true)!;
+      return Math.round(
+        (Math.floor(x.ms / 86_400_000) * 86_400_000 - Math.floor(y.ms / 86_400_000) * 86_400_000) / 86_400_000,
+      );
+    }
+    case 'date+time':
+      return dateAndTime(a, b);
+    case 'time+date':
+      return dateAndTime(b, a);
+    case 'ts+iv':
+      return addInterval(a, b, 1);
+    case 'ts-iv':
+      return addInterval(a, b, -1);
+    case 'iv+ts':
+      return addInterval(b, a, 1);
+    case 'date+iv':
+    case 'date-iv':
+      return addInterval(castTimestamp(a), b, kind === 'date+iv' ? 1 : -1);
+    case 'iv+date':
+      return addInterval(castTimestamp(b), a, 1);
+    case 'time+iv':
+    case 'time-iv':
+    case 'iv+time': {
+      const [t, iv] = kind === 'iv+time' ? [b, a] : [a, b];
+      const time = formatInterval({ months: 0, days: 0, micros: parseInterval(iv)!.micros }); // a time wraps at midnight
+      const moved = addInterval(`2000-01-01 ${castTime(t)}`, time, kind === 'time-iv' ? -1 : 1);
+      return moved?.slice(11) ?? null;
+    }
+    case 'ts-ts': {
+      const x = parseInstant(a, 'timestamp', 'timestamp - timestamp')!;
+      const y = parseInstant(b, 'timestamp', 'timestamp - timestamp')!;
+      const micros = (x.ms - y.ms) * 1000 + (x.us - y.us);
+      const days = Math.trunc(micros / 86_400_000_000);
+      return formatInterval({ months: 0, days, micros: micros - days * 86_400_000_000 });
+    }
+    case 'iv+iv':
+    case 'iv-iv': {
+      const x = parseInterval(a)!;
+      const y = parseInterval(b)!;
+      const k = kind === 'iv+iv' ? 1 : -1;
+      return formatInterval({
+        months: x.months + k * y.months,
+        days: x.days + k * y.days,
+        micros: x.micros + k * y.micros,
+      });
+    }
+    case 'iv*num':
+      return scaleInterval(a, Number(b));
+    case 'num*iv':
+      return scaleInterval(b, Number(a));
+    case 'iv/num': {
+      const n = Number(b);
+      if (n === 0) pgFail('22012', 'division by zero');
+      return scaleInterval(a, 1 / n);
+    }
+  }
+  pgFail('42883', `operator kind ${String(kind)} is not known`);
+}
+
+function addDays(date: unknown, n: unknown, sign: number): string | null {
+  const t = parseInstant(date, 'date', 'date + integer', true)!;
+  const days = Number(n);
+  if (!Number.isInteger(days)) pgFail('22P02', `invalid input syntax for type integer: "${String(n)}"`);
+  return formatDate(new Date(Math.floor(t.ms / 86_400_000) * 86_400_000 + sign * days * 86_400_000));
+}
+
+function dateAndTime(date: unknown, time: unknown): string | null {
+  const d = castDate(date);
+  const t = castTime(time);
+  return d && t && castTimestamp(`${d} ${t}`);
+}
+
+/** interval × f as PostgreSQL multiplies it: fractions of months spill into days (30 each), of days into time. */
+function scaleInterval(v: unknown, f: number): string | null {
+  const iv = parseInterval(v)!;
+  if (!Number.isFinite(f)) pgFail('22008', 'interval out of range');
+  const months = iv.months * f;
+  const wholeMonths = Math.trunc(months);
+  const days = iv.days * f + (months - wholeMonths) * 30;
+  const wholeDays = Math.trunc(days);
+  const micros = Math.round(iv.micros * f + (days - wholeDays) * 86_400_000_000);
+  return formatInterval({ months: wholeMonths, days: wholeDays, micros });
+}
+
+/** make_date(year, month, day). */
+export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
+  if (y === null || m === null || d === null) return null;
+  const [year, month, day] = [y, m, d].map(Number);
+  if (
+    ![year, month, day].every(Number.isInteger) ||
+    year === 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysIn(year, month)
+  )
+    pgFail('22008', `date field value out of range: ${String(y)}-${pad(month)}-${pad(day)}`);
+  return castDate(`${pad(year < 0 ? year + 1 : year, 4)}-${pad(month)}-${pad(day)}`);
+}
+
+/**
+ * age(a, b): the difference as years, months and days by the calendar ('1 year 2 mons 3 days'),
+ * as PostgreSQL's timestamp_age counts it (a day short borrows the earlier month's days).
+ */
+export function age(a: unknown, b: unknown): string | null {
+  const x = parseInstant(a, 'timestamp', 'age');
+  const y = parseInstant(b, 'timestamp', 'age');
+  if (!x || !y) return null;
+  const fields = (t: Instant) => {
+    const d = new Date(t.ms);
+    return {
+      y: d.getUTCFullYear(),
+      mo: d.getUTCMonth() + 1,
+      d: d.getUTCDate(),
+      us:
+        ((d.getUTCHours() * 60 + d.getUTCMinutes()) * 60 + d.getUTCSeconds()) * 1e6 +
+        d.getUTCMilliseconds() * 1000 +
+        t.us,
+    };
+  };
+  const f1 = fields(x);
+  const f2 = fields(y);
+  const neg = x.ms * 1000 + x.us < y.ms * 1000 + y.us;
+  const k = neg ? -1 : 1;
+  let us = k * (f1.us - f2.us);
+  let days = k * (f1.d - f2.d);
+  let months = k * (f1.mo - f2.mo);
+  let years = k * (f1.y - f2.y);
+  while (us < 0) {
+    us += 86_400_000_000;
+    days--;
+  }
+  const earlier = neg ? f1 : f2;
+  while (days < 0) {
+    days += daysIn(earlier.y, earlier.mo);
+    months--;
+  }
+  while (months < 0) {
+    months += 12;
+    years--;
+  }
+  return formatInterval({ months: k * (years * 12 + months), days: k * days, micros: k * us });
+}
+
 // The PostgreSQL wire's forms of dates and times, for the PG front end: text as PostgreSQL prints
 // it, and the binary forms (days, or microseconds, since 2000-01-01). Values that do not read as a
 // date are left to the caller (null here).
@@ -465,4 +626,9 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v));
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
+  db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));
+  db.function('age', det, (a: unknown, b: unknown) => age(a, b));
+  // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
+  db.function('age', (a: unknown) => age(formatDate(new Date()), a));
+  db.function('__pg_date_arith', det, (kind: unknown, a: unknown, b: unknown) => dateArithmetic(kind, a, b));
 }

@@ -28,6 +28,8 @@ import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type DialectContext, translate } from './translate/translate';
+import { mayHaveTypedOperators, typedOperators } from './typed-operators';
+import { isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 
 /** Analyses a session keeps by statement text. */
@@ -73,6 +75,26 @@ export class Analyzer {
     an = this.analyze(tokens(), declaredTypes);
     this.#analyses.set(key, an);
     return an;
+  }
+
+  /**
+   * The tokens with each date or time operator and `^` marked with what it computes (from the parse
+   * tree and the schema), for translate/typed-arithmetic.ts; the tokens themselves when the
+   * statement has none. `text` is the tokens joined by spaces, the text the tree's offsets are in.
+   */
+  #markTypedOperators(sig: PgToken[], tokens: PgToken[], text: string, declared: number[]): PgToken[] {
+    const schema = this.#engine.schema;
+    if (!mayHaveTypedOperators(sig, (c) => columnType(schema, null, c))) return tokens;
+    const found = typedOperators(text, schema, declared);
+    if (!found || found.size === 0) return tokens;
+    const out = tokens.slice();
+    let at = 0; // byte offset of out[i] in text
+    for (let i = 0; i < out.length; i++) {
+      const kind = found.get(at);
+      if (kind !== undefined && out[i].type === 'op') out[i] = { ...out[i], arith: kind };
+      at += Buffer.byteLength(out[i].text) + 1;
+    }
+    return out;
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
@@ -203,7 +225,7 @@ export class Analyzer {
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
     let sql: string;
     try {
-      sql = translate(tokens, this.#dialect, local);
+      sql = translate(this.#markTypedOperators(sig, tokens, text, declaredTypes), this.#dialect, local);
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -242,15 +264,13 @@ export class Analyzer {
       const items = kw === 'SELECT' ? selectListTypes(sig) : null;
       const typed = items && items.length === cols.length ? items : null;
       // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
-      const tree =
-        kw === 'SELECT' && !catalogRelations(sig)
-          ? cachedResultColumns(tokens.map((t) => t.text).join(' '), this.#engine.schema)
-          : null;
+      const returning = WRITES.has(kw) && sig.some((t) => isWord(t, 'RETURNING'));
+      const tree = kw === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema) : null;
       const parsed = tree && tree.length === cols.length ? tree : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];
         return {
-          name: t?.name ?? parsed?.[i].name ?? pgColumnName(c.name, sql),
+          name: parsed?.[i].name ?? t?.name ?? pgColumnName(c.name, sql),
           declType: c.type,
           oid: c.type ? 0 : parsed?.[i].oid || t?.oid || expressionOid(c.name, paramTypes),
         };
@@ -259,6 +279,8 @@ export class Analyzer {
     return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
   }
 }
+
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
 const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
 /** Whether every table with a column of this name declares it NOT NULL or in its primary key. */

@@ -6,6 +6,8 @@
 export interface PgToken {
   type: 'word' | 'string' | 'quoted' | 'number' | 'param' | 'op' | 'punct' | 'space' | 'comment';
   text: string;
+  /** For an operator: what it computes given its operands' types (sql/typed-operators.ts), when that is not SQLite's. */
+  arith?: string;
 }
 
 const OP_CHARS = '+-*/<>=~!@#%^&|`?';

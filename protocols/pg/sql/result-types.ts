@@ -14,6 +14,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import { Lru } from '../../../src/lru';
+import { dateOperator, untyped } from './typed-operators';
 
 export interface ResultColumn {
   /** PostgreSQL's name for the column (the alias, the column, the function, `?column?`). */
@@ -128,6 +129,7 @@ const FIXED: Record<string, number> = {
   dense_rank: OID.int8,
   ntile: OID.int4,
   age: OID.interval,
+  make_date: OID.date,
   to_date: OID.date,
 };
 
@@ -167,15 +169,23 @@ function typeDisplayName(t: Node): string {
  * The sources of a FROM list: alias (or name) → a table name (lower case), or the columns of a
  * subquery or VALUES list in FROM (`(VALUES (1, 'a')) AS v(n, s)`), typed as PostgreSQL types them.
  */
-type Scope = Map<string, string | ResultColumn[]>;
+export type Scope = Map<string, string | ResultColumn[]>;
 
-function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
+export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
       const rel = String(f.RangeVar.relname).toLowerCase();
       scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
-    else if (f.RangeSubselect?.alias) {
+    else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
+      // FROM generate_series(1, 10) [AS g [(x)]]: one column, named by the alias or the function
+      const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
+      const fn = strings(call?.funcname).pop()?.toLowerCase();
+      if (fn !== 'generate_series') continue;
+      const alias = f.RangeFunction.alias;
+      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+      scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
+    } else if (f.RangeSubselect?.alias) {
       const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);
       if (!cols) continue;
       const names = strings(f.RangeSubselect.alias.colnames);
@@ -203,7 +213,7 @@ function subqueryColumns(s: Node, schema: Schema): ResultColumn[] | null {
   return selectTypes(s, schema);
 }
 
-class Typer {
+export class Typer {
   constructor(
     readonly schema: Schema,
     readonly scope: Scope,
@@ -327,11 +337,14 @@ class Typer {
         if (!e.lexpr) return this.type(e.rexpr); // unary minus
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
+        if (op === '^') return l === OID.numeric || r === OID.numeric ? OID.numeric : OID.float8;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
-        if ((l === OID.timestamp || l === OID.timestamptz) && r === OID.interval) return l;
-        if (l === OID.timestamp && r === OID.timestamp && op === '-') return OID.interval;
-        if (l === OID.date && r === OID.date && op === '-') return OID.int4;
-        return 0;
+        const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
+        try {
+          return dateOperator(l, op, r, unknown)?.oid ?? 0;
+        } catch {
+          return 0; // no such operator: the statement is refused when it is translated
+        }
       }
       case 'AEXPR_NULLIF':
         return this.type(e.lexpr);
@@ -405,7 +418,10 @@ class Typer {
       return names[names.length - 1] ?? '?column?';
     }
     if (n.TypeCast) {
-      const inner = this.name(n.TypeCast.arg);
+      // the operand's own name wins; a type name only from the outermost cast (`(x::date)::timestamp`)
+      let arg = n.TypeCast.arg;
+      while (arg?.TypeCast) arg = arg.TypeCast.arg;
+      const inner = this.name(arg);
       return inner !== '?column?' ? inner : typeDisplayName(n.TypeCast.typeName);
     }
     if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?';
@@ -437,10 +453,10 @@ function promote(a: number, b: number): number {
 }
 
 /** The columns of a SelectStmt, or null when its list has a `*` or it is a set operation. */
-function selectTypes(s: Node, schema: Schema): ResultColumn[] | null {
+function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultColumn[] | null {
   if (!s.targetList || s.op !== 'SETOP_NONE') return null;
-  const scope: Scope = new Map();
-  scopeOf(s.fromClause, scope, schema);
+  const scope: Scope = sources ?? new Map();
+  if (!sources) scopeOf(s.fromClause, scope, schema);
   const typer = new Typer(schema, scope);
   const out: ResultColumn[] = [];
   for (const t of s.targetList) {
@@ -472,8 +488,20 @@ export function resultColumns(sql: string, schema: Schema): ResultColumn[] | nul
     return null;
   }
   const stmts = tree.stmts ?? [];
-  if (stmts.length !== 1 || !stmts[0].stmt?.SelectStmt) return null;
-  return selectTypes(stmts[0].stmt.SelectStmt, schema);
+  if (stmts.length !== 1) return null;
+  const st = stmts[0].stmt;
+  if (st?.SelectStmt) return selectTypes(st.SelectStmt, schema);
+  const write = st?.InsertStmt ?? st?.UpdateStmt ?? st?.DeleteStmt;
+  return write ? returningTypes(write, schema) : null;
+}
+
+/** The columns of an INSERT, UPDATE or DELETE's RETURNING list, typed over its table (null with a `*`). */
+function returningTypes(w: Node, schema: Schema): ResultColumn[] | null {
+  const list: Node[] | undefined = w.returningClause?.exprs ?? w.returningList;
+  if (!list?.length) return null;
+  const scope: Scope = new Map();
+  scopeOf([{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])], scope, schema);
+  return selectTypes({ targetList: list, op: 'SETOP_NONE' }, schema, scope);
 }
 
 /**

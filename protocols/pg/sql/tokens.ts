@@ -182,3 +182,30 @@ export function endsOperand(t: Tok | undefined): boolean {
     );
   return t.type !== 'op';
 }
+
+/**
+ * The index of the last token of the operand that starts at toks[j] (after any signs): a literal,
+ * parameter or group, a parenthesized group, CASE ... END, or a (dotted) name or call; -1 at the end.
+ */
+export function operandEnd(toks: Tok[], j: number): number {
+  while (isOp(toks[j], '-') || isOp(toks[j], '+')) j++;
+  const t = toks[j];
+  if (t === undefined) return -1;
+  let end = j;
+  if (isPunct(t, '(')) end = closerAfter(toks, j);
+  else if (isWord(t, 'CASE')) {
+    for (let depth = 0; end < toks.length; end++) {
+      if (isWord(toks[end], 'CASE')) depth++;
+      else if (isWord(toks[end], 'END') && --depth === 0) break;
+    }
+  } else if (t.type === 'word' || t.type === 'quoted') {
+    while (
+      isPunct(toks[end + 1], '.') &&
+      toks[end + 2] &&
+      (toks[end + 2].type === 'word' || toks[end + 2].type === 'quoted')
+    )
+      end += 2;
+    if (isPunct(toks[end + 1], '(')) end = closerAfter(toks, end + 1);
+  }
+  return end;
+}

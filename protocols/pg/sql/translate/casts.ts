@@ -16,7 +16,7 @@ import {
   operandStart,
   readType,
 } from '../tokens';
-import { rewriteIntervalArithmetic } from './interval-arithmetic';
+import { rewriteDateArithmetic } from './typed-arithmetic';
 
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
 function castTo(x: string, type: string, isArray: boolean): string {
@@ -100,7 +100,7 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
     try {
       const v = convert(x.slice(1, -1).split("''").join("'"));
       if (v === null) return 'NULL';
-      if (fn === '__pg_interval') return `${fn}(${quoteString(v)})`; // still an interval to rewriteIntervalArithmetic
+      if (fn === '__pg_interval') return `${fn}(${quoteString(v)})`; // still an interval to rewriteDateArithmetic
       // A timestamptz literal is nearly always compared with stored UTC text ('2026-11-01 00:00:00'),
       // which '+00' would sort after: the literal is that text, converted to UTC.
       return quoteString(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
@@ -126,7 +126,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end } = readType(toks, i + 1);
-    const operand = rewriteIntervalArithmetic(out.splice(operandStart(out)));
+    const operand = rewriteDateArithmetic(out.splice(operandStart(out)));
     out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
     i = end - 1;
   }
@@ -193,7 +193,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: castTo(joinTokens(rewriteIntervalArithmetic(toks.slice(i + 2, as))), name, isArray),
+      text: castTo(joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))), name, isArray),
     });
   }
   return toks;

@@ -1,6 +1,7 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 // translate() runs the passes in order, one file each in this folder; the order matters (LATERAL and
-// DML forms first, casts after the words and date syntax they read, division last).
+// DML forms first, casts after the words and date syntax they read, the operators the analysis
+// typed (typed-arithmetic.ts) after the casts that make their operands one group, division last).
 import { rewriteCatalogSyntax } from '../../catalog/sql-rewrites';
 import type { PgToken } from '../lexer';
 import { isWord, joinTokens } from '../tokens';
@@ -10,7 +11,6 @@ import { rewriteDateSyntax } from './date-syntax';
 import { rewriteDivision } from './division';
 import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
-import { rewriteIntervalArithmetic } from './interval-arithmetic';
 import { rewriteJsonValues } from './json-values';
 import { inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import {
@@ -23,6 +23,7 @@ import {
 } from './pg-semantics';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
+import { rewriteDateArithmetic } from './typed-arithmetic';
 import { rewriteTypeof } from './typeof';
 import { rewriteWords } from './words';
 
@@ -69,7 +70,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
   toks = rewriteCastCalls(toks);
-  toks = rewriteIntervalArithmetic(toks);
+  toks = rewriteDateArithmetic(toks);
   toks = rewriteDivision(toks);
   return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));
 }

@@ -1,0 +1,72 @@
+// Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
+// operand types off PostgreSQL's parse tree): `date + 1`, `date - date`, `interval * 2`, ... become
+// __pg_date_arith('kind', left, right) and `a ^ b` becomes power(a, b). By precedence as PostgreSQL
+// binds them: `^` first, then `*` and `/`, then `+` and `-`, each left to right, so an operand that
+// an earlier sweep rewrote is one group token by the time a looser operator takes it.
+import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart } from '../tokens';
+import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
+
+/**
+ * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
+ * then `x ± interval` the analysis could not type (an operand of unknown type). The casts pass runs
+ * it on a cast's operand before that becomes one group.
+ */
+export function rewriteDateArithmetic(toks: Tok[]): Tok[] {
+  return rewriteIntervalArithmetic(rewriteTypedArithmetic(negateIntervals(toks)));
+}
+
+const TIGHTER: Record<string, Set<string>> = {
+  '^': new Set(),
+  '*': new Set(['^']),
+  '/': new Set(['^']),
+  '+': new Set(['^', '*', '/', '%']),
+  '-': new Set(['^', '*', '/', '%']),
+};
+
+const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string } =>
+  t !== undefined && t.type === 'op' && 'arith' in t && t.arith !== undefined && ops.includes(t.text);
+
+export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && t.arith !== undefined)) return toks;
+  for (const ops of [['^'], ['*', '/'], ['+', '-']]) toks = sweep(toks, ops);
+  return toks;
+}
+
+/** One precedence level, left to right. */
+function sweep(toks: Tok[], ops: string[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!marked(t, ops) || out.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const tighter = TIGHTER[t.text];
+    // the left operand, with the tighter operators it ends in (`a * b + d`: a * b)
+    let start = operandStart(out);
+    while (start >= 2 && out[start - 1].type === 'op' && tighter.has(out[start - 1].text))
+      start = operandStart(out.slice(0, start - 1));
+    // a sign binds tighter than any of these (`-2 ^ 2` is 4)
+    while (start >= 1 && (isOp(out[start - 1], '-') || isOp(out[start - 1], '+')) && !endsOperand(out[start - 2]))
+      start--;
+    // the right operand, likewise (`d + interval '1 day' * n` when that * was not marked)
+    let end = operandEnd(toks, i + 1);
+    if (end < 0) {
+      out.push(t);
+      continue;
+    }
+    while (toks[end + 1]?.type === 'op' && tighter.has(toks[end + 1].text) && !isOp(toks[end + 1], t.text)) {
+      const next = operandEnd(toks, end + 2);
+      if (next < 0) break;
+      end = next;
+    }
+    const left = joinTokens(out.splice(start));
+    const right = joinTokens(toks.slice(i + 1, end + 1));
+    out.push({
+      type: 'group',
+      text: t.arith === 'pow' ? `power(${left}, ${right})` : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+    });
+    i = end;
+  }
+  return out;
+}

@@ -1,0 +1,192 @@
+// Operators whose meaning depends on their operands' types, read off PostgreSQL's parse tree: the
+// date and time arithmetic (`date + 1`, `date - date`, `timestamp - timestamp`, `interval * 2`,
+// `x ± interval` either way round) and `^`. SQLite holds dates as text and would add 1 to the year
+// ('2024-01-31' + 1 = 2025) or subtract text as numbers (0), silently; here each such operator is
+// found in the tree with its operand types, and the translation (translate/typed-arithmetic.ts)
+// turns it into a call that computes PostgreSQL's answer. A combination PostgreSQL has no operator
+// for (`timestamp + integer`) is 42883 as there, at analysis, instead of a wrong value.
+import { parseSync } from 'libpg-query';
+import type { Schema } from '../../../src/engine/schema/model';
+import { pgError } from '../sqlstate';
+import { OID } from '../types/oids';
+import type { PgToken } from './lexer';
+import { type Scope, Typer, scopeOf } from './result-types';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
+const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
+const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
+
+/** Words that may give an operand a date or time type (a cheap test before parsing). */
+const HINTS = new Set([
+  'date',
+  'time',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'current_date',
+  'current_timestamp',
+  'localtimestamp',
+  'localtime',
+  'now',
+  'date_trunc',
+  'to_timestamp',
+  'to_date',
+  'make_date',
+  'age',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'clock_timestamp',
+]);
+const DATETIME_DECL = /date|time|interval/i;
+
+/**
+ * Whether a statement may hold an operator this module rewrites: `^`, or an arithmetic operator
+ * beside a word that can be a date or time (a type name, a clock function, a date or time column).
+ */
+export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
+  let arithmetic = false;
+  let hint = false;
+  for (const t of sig) {
+    if (t.type === 'op') {
+      if (t.text === '^') return true;
+      if (t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/') arithmetic = true;
+    } else if (!hint && t.type === 'word') {
+      const w = t.text.toLowerCase();
+      hint = HINTS.has(w) || DATETIME_DECL.test(columnType(w) ?? '');
+    }
+  }
+  return arithmetic && hint;
+}
+
+const PG_NAMES: Record<number, string> = {
+  [OID.date]: 'date',
+  [OID.time]: 'time without time zone',
+  [OID.timestamp]: 'timestamp without time zone',
+  [OID.timestamptz]: 'timestamp with time zone',
+  [OID.interval]: 'interval',
+  [OID.int2]: 'smallint',
+  [OID.int4]: 'integer',
+  [OID.int8]: 'bigint',
+  [OID.numeric]: 'numeric',
+  [OID.float4]: 'real',
+  [OID.float8]: 'double precision',
+  [OID.text]: 'text',
+  [OID.bool]: 'boolean',
+};
+
+/**
+ * The kind of a date or time operator (a name dates.ts's __pg_date_arith knows), its result type,
+ * or null when no operand is a date or time. `unknown` marks an untyped string literal operand.
+ * Integers of any width count (PostgreSQL wants int4 for `date + n`, but the schema's integer
+ * columns are int8).
+ */
+export function dateOperator(
+  l: number,
+  op: string,
+  r: number,
+  unknown: 'l' | 'r' | null = null,
+): { kind: string; oid: number } | null {
+  const lt = unknown === 'l' ? -1 : l;
+  const rt = unknown === 'r' ? -1 : r;
+  if (!DATETIMES.has(lt) && !DATETIMES.has(rt)) return null;
+  if (lt === 0 || rt === 0) return null; // an operand of unknown type: SQLite decides, as before
+  const date = OID.date;
+  const iv = OID.interval;
+  const instant = (x: number) => INSTANTS.has(x);
+  if (op === '+') {
+    if (lt === date && INTS.has(rt)) return { kind: 'date+int', oid: date };
+    if (INTS.has(lt) && rt === date) return { kind: 'int+date', oid: date };
+    if (lt === date && rt === OID.time) return { kind: 'date+time', oid: OID.timestamp };
+    if (lt === OID.time && rt === date) return { kind: 'time+date', oid: OID.timestamp };
+    if (instant(lt) && (rt === iv || rt === -1)) return { kind: 'ts+iv', oid: lt };
+    if ((lt === iv || lt === -1) && instant(rt)) return { kind: 'iv+ts', oid: rt };
+    if (lt === date && rt === iv) return { kind: 'date+iv', oid: OID.timestamp };
+    if (lt === iv && rt === date) return { kind: 'iv+date', oid: OID.timestamp };
+    if (lt === OID.time && rt === iv) return { kind: 'time+iv', oid: OID.time };
+    if (lt === iv && rt === OID.time) return { kind: 'iv+time', oid: OID.time };
+    if (lt === iv && rt === iv) return { kind: 'iv+iv', oid: iv };
+  } else if (op === '-') {
+    if (lt === date && INTS.has(rt)) return { kind: 'date-int', oid: date };
+    if (lt === date && (rt === date || rt === -1)) return { kind: 'date-date', oid: OID.int4 };
+    if (instant(lt) && rt === iv) return { kind: 'ts-iv', oid: lt };
+    if ((lt === date || instant(lt)) && (instant(rt) || rt === date || (rt === -1 && lt !== date)))
+      return { kind: 'ts-ts', oid: iv };
+    if (lt === date && rt === iv) return { kind: 'date-iv', oid: OID.timestamp };
+    if (lt === OID.time && rt === iv) return { kind: 'time-iv', oid: OID.time };
+    if (lt === iv && rt === iv) return { kind: 'iv-iv', oid: iv };
+  } else if (op === '*') {
+    if (lt === iv && NUMBERS.has(rt)) return { kind: 'iv*num', oid: iv };
+    if (NUMBERS.has(lt) && rt === iv) return { kind: 'num*iv', oid: iv };
+  } else if (op === '/') {
+    if (lt === iv && NUMBERS.has(rt)) return { kind: 'iv/num', oid: iv };
+  }
+  const name = (t: number) => (t === -1 ? 'unknown' : (PG_NAMES[t] ?? 'unknown'));
+  if (unknown && op === '+' && (lt === date || rt === date))
+    throw pgError('42725', `operator is not unique: ${name(lt)} + ${name(rt)}`);
+  throw pgError(
+    '42883',
+    `operator does not exist: ${name(lt)} ${op} ${name(rt)}; PostgreSQL has no such operator (cast an operand)`,
+  );
+}
+
+/**
+ * The operators to rewrite in one statement, by the byte offset of the operator in `sql`: a date
+ * operator's kind, or `pow` for `^`. Null when the text does not parse (SQLite then reports it).
+ * Throws 42883 for a date or time combination PostgreSQL has no operator for.
+ */
+export function typedOperators(sql: string, schema: Schema, declared: number[] = []): Map<number, string> | null {
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return null;
+  }
+  const out = new Map<number, string>();
+  for (const s of tree.stmts ?? []) walk(s.stmt, new Typer(schema, new Map()), out, declared);
+  return out;
+}
+
+function withSources(typer: Typer, sources: Node[]): Typer {
+  const scope: Scope = new Map(typer.scope);
+  scopeOf(sources, scope, typer.schema);
+  return new Typer(typer.schema, scope);
+}
+
+/** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
+export function untyped(n: Node, declared: number[] = []): boolean {
+  return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
+}
+
+function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[]): void {
+  if (n === null || typeof n !== 'object') return;
+  if (Array.isArray(n)) {
+    for (const x of n) walk(x, typer, out, declared);
+    return;
+  }
+  let t = typer;
+  if (n.SelectStmt) t = withSources(typer, n.SelectStmt.fromClause ?? []);
+  else if (n.UpdateStmt)
+    t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
+  else if (n.DeleteStmt)
+    t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
+  else if (n.InsertStmt) {
+    const rel = n.InsertStmt.relation;
+    // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
+    t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+  } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
+    const e = n.A_Expr;
+    const op = e.name?.[e.name.length - 1]?.String?.sval;
+    if (op === '^') out.set(e.location, 'pow');
+    else if (op === '+' || op === '-' || op === '*' || op === '/') {
+      const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
+      const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
+      const found = dateOperator(type(e.lexpr), op, type(e.rexpr), unknown);
+      if (found) out.set(e.location, found.kind);
+    }
+  }
+  for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
+}

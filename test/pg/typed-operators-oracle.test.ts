@@ -1,0 +1,122 @@
+// Operators whose meaning depends on their operands' types (date and time arithmetic, `^`), and
+// result columns typed from the parse tree (RETURNING lists, generate_series in FROM, nested casts'
+// names): the same statements on Patina and on PostgreSQL 15 through node-postgres, values and
+// column types compared. SQLite alone would add 1 to a date's year ('2024-01-31' + 1 = 2025) and
+// subtract dates as numbers (0).
+import assert from 'node:assert/strict';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+
+describe('operators typed by their operands, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let o: OracleClients;
+
+  before(async () => {
+    o = await startOracle({ rows: true });
+    for (const c of [o.patina, o.postgres])
+      await c.query(
+        `INSERT INTO orders (id, customer_id, amount, placed_at) VALUES (7, 1, 3, '2024-01-31 23:30:00'), (8, 2, 4, '2024-02-29 00:00:00.25')`,
+      );
+  });
+  after(() => o?.close());
+
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+
+  it('date ± integer, date − date, date + time, date ± interval, either way round', async () => {
+    for (const sql of [
+      "SELECT date '2024-01-31' + 1, 1 + date '2024-01-31', date '2024-03-01' - 1, date '2024-12-31' + 366",
+      "SELECT date '2024-03-01' - date '2024-01-01', date '2024-01-01' - date '2024-03-01'",
+      "SELECT date '2024-01-01' + time '10:30', time '23:59:59.5' + date '2024-02-28'",
+      "SELECT date '2024-01-31' + interval '1 month', date '2024-01-01' - interval '1 hour', interval '1 day' + date '2024-02-28'",
+      "SELECT date '2024-02-29' + interval '1 year', date '2024-01-05' - '2024-01-01'",
+      "SELECT id, placed_at::date + 1, placed_at::date - 7, placed_at::date - date '2024-01-01' FROM orders WHERE placed_at IS NOT NULL ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at::date + 1 = date '2024-02-01' ORDER BY id",
+      'SELECT id, placed_at::date + customer_id::int FROM orders WHERE placed_at IS NOT NULL ORDER BY id',
+    ])
+      await same(sql);
+    assert.deepEqual(await same("SELECT (date '2024-01-31' + 1)::text, date '2024-03-01' - date '2024-01-01'"), [
+      ['2024-02-01', 60],
+    ]);
+  });
+
+  it('timestamp − timestamp, timestamp ± interval, intervals added, multiplied and divided', async () => {
+    for (const sql of [
+      "SELECT timestamp '2024-01-01 10:00' - timestamp '2024-01-01 08:30', timestamp '2024-03-01' - timestamp '2024-01-01'",
+      "SELECT timestamp '2024-01-01' - timestamp '2024-01-02 01:00', timestamp '2024-01-05' - '2024-01-01'",
+      "SELECT timestamp '2024-01-31 10:00' + interval '1 month', interval '90 minutes' + timestamp '2024-01-01 23:00'",
+      "SELECT timestamp '2024-01-01 10:00' + '1 day', timestamp '2024-03-31' - interval '1 month'",
+      "SELECT interval '1 day' + interval '2 hours', interval '1 day' - interval '36 hours', interval '1 day' * 2",
+      "SELECT interval '1 month' * 1.5, 3 * interval '1 hour', interval '1 day' / 3, interval '1 day' * 2 + date '2024-01-01'",
+      "SELECT date '2024-01-01' + interval '1 day' * 3, time '23:00' + interval '2 hours', time '01:00' - interval '2 hours'",
+      "SELECT id, placed_at - timestamp '2024-01-01', placed_at + interval '12 hours' FROM orders WHERE placed_at IS NOT NULL ORDER BY id",
+      "SELECT count(*) FROM orders WHERE placed_at > timestamp '2024-03-01' - interval '40 days'",
+      "SELECT date '2024-01-01' + 1 + 1, (date '2024-01-01' + 1) - date '2023-12-25'",
+    ])
+      await same(sql);
+  });
+
+  it('parameters without a type are read as PostgreSQL reads an untyped literal there', async () => {
+    await same("SELECT date '2024-03-01' - $1, timestamp '2024-01-01' + $2, timestamp '2024-01-05' - $3", [
+      '2024-01-01',
+      '1 day',
+      '2024-01-01',
+    ]);
+    await same("SELECT date '2024-01-01' + $1::int, $2::date - 1", [5, '2024-03-01']);
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(c.query("SELECT date '2024-01-01' + $1", [1]), (e: { code?: string }) => e.code === '42725');
+  });
+
+  it('a combination PostgreSQL has no operator for is 42883 (42725 when ambiguous), not a wrong value', async () => {
+    for (const [sql, code] of [
+      ['SELECT placed_at + 1 FROM orders', '42883'],
+      ["SELECT timestamp '2024-01-01' + timestamp '2024-01-02'", '42883'],
+      ["SELECT date '2024-01-01' + date '2024-01-02'", '42883'],
+      ["SELECT interval '1 day' + 1", '42883'],
+      ["SELECT date '2024-01-05' + '1 day'", '42725'],
+    ]) {
+      for (const c of [o.patina, o.postgres])
+        await assert.rejects(
+          c.query(sql),
+          (e: { code?: string }) => e.code === code,
+          `${sql} on ${c === o.patina ? 'Patina' : 'PostgreSQL'}`,
+        );
+    }
+    assert.equal((await o.patina.query('SELECT 1 AS alive')).rows[0].alive, 1);
+  });
+
+  it('^ is power, binding tighter than * and looser than a sign', async () => {
+    for (const sql of [
+      'SELECT 2 ^ 3, 2 ^ 3 ^ 2, -2 ^ 2, 2 * 3 ^ 2, 2 ^ 0.5 > 1.41',
+      'SELECT id, customer_id ^ 2 FROM orders ORDER BY id',
+    ])
+      await same(sql);
+  });
+
+  it('age() and make_date()', async () => {
+    for (const sql of [
+      "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",
+      "SELECT age(date '2020-02-29', date '2024-02-28'), age(timestamp '2024-03-31 00:00:00.5', timestamp '2023-02-28 23:00')",
+      'SELECT make_date(2024, 2, 29), make_date(2023, 12, 31)',
+    ])
+      await same(sql);
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(c.query('SELECT make_date(2023, 2, 29)'), (e: { code?: string }) => e.code === '22008');
+  });
+
+  it('RETURNING lists, generate_series in FROM and nested casts are named and typed as PostgreSQL does', async () => {
+    await same(
+      "INSERT INTO orders (id, customer_id, note) VALUES (20, 1, NULL) RETURNING id, note IS NULL, customer_id + 1, amount * 2, note || 'y', paid AND true",
+    );
+    await same(
+      'UPDATE orders SET amount = 5 WHERE id = 20 RETURNING amount, amount::text, placed_at IS NULL AS never_placed',
+    );
+    await same('DELETE FROM orders WHERE id = 20 RETURNING id, paid OR false');
+    for (const sql of [
+      'SELECT * FROM generate_series(1, 3)',
+      'SELECT * FROM generate_series(1, 3) AS g(x)',
+      'SELECT g FROM generate_series(1, 3) g',
+      'SELECT x FROM generate_series(1::bigint, 3) x',
+      "SELECT (date '2024-01-01')::timestamp, id::text || '-' || customer_id::text FROM orders ORDER BY id",
+    ])
+      await same(sql);
+  });
+});
