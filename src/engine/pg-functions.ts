@@ -173,6 +173,21 @@ function distinctJoin(desc: boolean) {
   };
 }
 
+/**
+ * A cast to boolean as PostgreSQL reads it: t/true/y/yes/on/1 and f/false/n/no/off/0 (any case,
+ * unique prefixes, spaces around), numbers by being non-zero; anything else is 22P02 (it was false).
+ */
+export function pgBool(x: unknown): number | null {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'number' || typeof x === 'bigint') return x === 0 || x === 0n ? 0 : 1;
+  if (typeof x !== 'string') throw pgFail('42846', 'cannot cast type bytea to boolean');
+  const w = x.trim().toLowerCase();
+  const prefixOf = (word: string, min = 1) => w.length >= min && word.startsWith(w);
+  if (prefixOf('true') || prefixOf('yes') || w === 'on' || w === '1') return 1;
+  if (prefixOf('false') || prefixOf('no') || prefixOf('off', 2) || w === '0') return 0;
+  throw pgFail('22P02', `invalid input syntax for type boolean: "${x}"`);
+}
+
 export function installPgFunctions(db: Database.Database): void {
   // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
   db.table('__pg_elems', {
@@ -188,6 +203,7 @@ export function installPgFunctions(db: Database.Database): void {
     if (isZero(x)) throw pgFail('22012', 'division by zero');
     return x as number;
   });
+  db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
   db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   for (const [name, insensitive] of [

@@ -86,4 +86,17 @@ export function installPgStringFunctions(db: Database.Database): void {
       .digest('hex'),
   );
   fn('gen_random_uuid', () => randomUUID(), false);
+  // substr/substring as PostgreSQL counts: positions before 1 are cut off, not counted from the end
+  // (SQLite's substr('hello', -1, 3) is 'o', PostgreSQL's 'h'); a negative length is an error
+  fn('__pg_substr', (s, start, n) => substring(s, count(start), n === undefined ? undefined : count(n)));
+}
+
+/** PostgreSQL's substr(s, start [, n]) over characters (bytes of a bytea). */
+function substring(s: unknown, start: number, n: number | undefined): unknown {
+  if (n !== undefined && n < 0) throw sqlStateError('22011', 'negative substring length not allowed');
+  const end = n === undefined ? Infinity : start + n; // exclusive, 1-based
+  const from = Math.max(start, 1) - 1;
+  const to = end === Infinity ? undefined : Math.max(end - 1, from);
+  if (s instanceof Uint8Array) return s.subarray(from, to);
+  return chars(s).slice(from, to).join('');
 }

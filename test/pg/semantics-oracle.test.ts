@@ -139,6 +139,25 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
+  it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words', async () => {
+    for (const sql of [
+      "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",
+      "SELECT substring('héllo', 2, 2), substring('hello' from 0), substr(name, -2, 4) FROM customers ORDER BY id",
+      "SELECT 'yes'::boolean, ' TRUE '::bool, 'of'::bool, 'n'::bool, 1::boolean, 0::boolean, CAST('1' AS boolean), NULL::bool",
+    ])
+      await same(sql);
+    // SQLite's substr('hello', -1, 3) is 'o' and its cast made 'x' false
+    for (const [sql, code] of [
+      ["SELECT substr('hello', 1, -1)", '22011'],
+      ["SELECT 'x'::bool", '22P02'],
+      ["SELECT 'o'::boolean", '22P02'],
+      ['SELECT CAST(name AS boolean) FROM customers', '22P02'],
+    ]) {
+      for (const c of [patina, postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);
+    }
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       ['SELECT DISTINCT ON (customer_id) id FROM orders ORDER BY customer_id, id', /SELECT DISTINCT ON/],

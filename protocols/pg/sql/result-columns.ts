@@ -23,19 +23,19 @@ export function columnOid(c: ColumnDesc, sample: unknown): number {
 
 /**
  * The type an expression column has whatever its values: a bare parameter has the parameter's
- * type, a cast to boolean (translated to an IN test) is bool. 0 when the values must tell.
+ * type, a cast to boolean (__pg_bool) is bool. 0 when the values must tell.
  */
 export function expressionOid(sqliteName: string, paramTypes: number[]): number {
   const p = /^\$(\d+)$/.exec(sqliteName);
   if (p) return paramTypes[Number(p[1]) - 1] ?? 0;
-  if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(sqliteName)) return OID.bool;
+  if (/^__pg_bool\(.*\)$/.test(sqliteName)) return OID.bool;
   return 0;
 }
 
 /** PostgreSQL's name for an unaliased expression column: the function's name, else ?column?. */
 export function pgColumnName(name: string, sql: string): string {
   if (/^[A-Za-z_][A-Za-z0-9_$]*$/.test(name) || sql.includes(`"${name}"`)) return name;
-  if (/^\(lower\(.*\) IN \('t','true','y','yes','on','1'\)\)$/.test(name)) return 'bool';
+  if (/^__pg_bool\(.*\)$/.test(name)) return 'bool';
   const f = /^(?:\w+\.)?(\w+)\s*\(/.exec(name);
   if (f?.[1].startsWith('__pg_')) return INTERNAL_NAMES[f[1]] ?? '?column?'; // what the dialect wrote, not the user
   if (f && f[1].toUpperCase() !== 'CAST') return f[1].toLowerCase();
@@ -53,6 +53,7 @@ const INTERNAL_NAMES: Record<string, string> = {
   __pg_timestamptz: 'timestamptz',
   __pg_time: 'time',
   __pg_interval: 'interval',
+  __pg_substr: 'substr',
 };
 
 /** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */

@@ -51,7 +51,7 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
     case 'bool':
     case 'boolean':
-      return `(lower(${x}) IN ('t','true','y','yes','on','1'))`;
+      return `__pg_bool(${x})`;
     case 'bytea': {
       const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
       return hex ? `X'${hex[1]}'` : `CAST(${x} AS BLOB)`;

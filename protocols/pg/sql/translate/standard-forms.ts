@@ -43,7 +43,7 @@ function standardCall(name: string, args: Tok[]): Tok[] | null {
     const start = from.length ? args.slice(from[0] + 1, forAt[0] ?? end) : [{ type: 'number', text: '1' } as Tok];
     // substring(x FROM 'pattern') is a regular expression match in PostgreSQL
     if (start.length === 1 && start[0].type === 'string') return null;
-    return call('substr', forAt.length ? [x, start, args.slice(forAt[0] + 1)] : [x, start]);
+    return call('__pg_substr', forAt.length ? [x, start, args.slice(forAt[0] + 1)] : [x, start]);
   }
   if (name === 'TRIM') {
     let i = 0;

@@ -191,6 +191,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           to_json: 'json_quote',
           to_jsonb: 'json_quote',
           btrim: 'trim',
+          substr: '__pg_substr',
+          substring: '__pg_substr',
           random: '__pg_random',
         };
         if (renamed[lower]) {
