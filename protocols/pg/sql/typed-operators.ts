@@ -10,7 +10,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
-import { type Scope, Typer, scopeOf } from './result-types';
+import { type Scope, Typer, scopeOf } from './expression-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;

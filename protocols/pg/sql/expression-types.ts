@@ -1,0 +1,321 @@
+// The type and name of an expression of PostgreSQL's parse tree, over the schema: columns through
+// the FROM list's sources (tables, subqueries, VALUES lists, generate_series), literals, casts,
+// operators (the date and time ones as typed-operators.ts resolves them), functions, CASE and
+// COALESCE; and the columns of a SELECT's list. 0 where the tree does not tell.
+import type { Schema } from '../../../src/engine/schema/model';
+import { OID, oidOfDeclType } from '../types/oids';
+import { arrayOidOf } from '../types/registry';
+import type { ResultColumn } from './result-types';
+import {
+  FIXED,
+  FLOATS,
+  INTS,
+  SQL_VALUE_FUNCTIONS,
+  isNumber,
+  promote,
+  strings,
+  typeDisplayName,
+  typeNameOid,
+} from './type-signatures';
+import { dateOperator, untyped } from './typed-operators';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/**
+ * The sources of a FROM list: alias (or name) → a table name (lower case), or the columns of a
+ * subquery or VALUES list in FROM (`(VALUES (1, 'a')) AS v(n, s)`), typed as PostgreSQL types them.
+ */
+export type Scope = Map<string, string | ResultColumn[]>;
+
+export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
+  for (const f of from ?? []) {
+    if (f.RangeVar) {
+      const rel = String(f.RangeVar.relname).toLowerCase();
+      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
+    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
+    else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
+      // FROM generate_series(1, 10) [AS g [(x)]]: one column, named by the alias or the function
+      const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
+      const fn = strings(call?.funcname).pop()?.toLowerCase();
+      if (fn !== 'generate_series') continue;
+      const alias = f.RangeFunction.alias;
+      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+      scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
+    } else if (f.RangeSubselect?.alias) {
+      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);
+      if (!cols) continue;
+      const names = strings(f.RangeSubselect.alias.colnames);
+      scope.set(
+        String(f.RangeSubselect.alias.aliasname).toLowerCase(),
+        cols.map((c, i) => ({ name: names[i] ?? c.name, oid: c.oid })),
+      );
+    }
+  }
+}
+
+/** The columns of a subquery in FROM: a VALUES list (column1, ... typed by its rows) or a SELECT. */
+function subqueryColumns(s: Node, schema: Schema): ResultColumn[] | null {
+  if (!s) return null;
+  if (s.valuesLists) {
+    const typer = new Typer(schema, new Map());
+    const rows: Node[][] = s.valuesLists.map((r: Node) => r.List?.items ?? []);
+    const width = rows[0]?.length ?? 0;
+    if (rows.some((r) => r.length !== width)) return null;
+    return rows[0].map((_, i) => ({
+      name: `column${i + 1}`,
+      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : promote(a, b))),
+    }));
+  }
+  return selectTypes(s, schema);
+}
+
+export class Typer {
+  constructor(
+    readonly schema: Schema,
+    readonly scope: Scope,
+  ) {}
+
+  column(fields: string[]): number {
+    const name = fields[fields.length - 1]?.toLowerCase();
+    if (!name) return 0;
+    const tables =
+      fields.length >= 2 ? [this.scope.get(fields[fields.length - 2].toLowerCase())] : [...this.scope.values()];
+    let found = 0;
+    for (const t of tables) {
+      if (Array.isArray(t)) {
+        const col = t.find((c) => c.name.toLowerCase() === name);
+        if (col) {
+          if (found) return 0;
+          found = col.oid;
+        }
+        continue;
+      }
+      const col = t ? this.schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
+      if (col) {
+        if (found) return 0; // ambiguous: SQLite will say so
+        found = oidOfDeclType(col.type);
+      }
+    }
+    return found;
+  }
+
+  /** The type of an expression, 0 when not known. */
+  type(n: Node): number {
+    if (!n) return 0;
+    if (n.ColumnRef) return this.column(strings(n.ColumnRef.fields));
+    if (n.A_Const) {
+      const c = n.A_Const;
+      if (c.isnull) return 0;
+      if (c.ival !== undefined) return OID.int4;
+      if (c.fval !== undefined) {
+        const f = String(c.fval.fval);
+        // an integer too large for int4 is int8, then numeric
+        if (/^-?\d+$/.test(f)) return BigInt(f) <= 9223372036854775807n ? OID.int8 : OID.numeric;
+        return OID.numeric;
+      }
+      if (c.boolval !== undefined) return OID.bool;
+      if (c.sval !== undefined) return OID.text;
+      if (c.bsval !== undefined) return 0;
+      return 0;
+    }
+    if (n.TypeCast) return typeNameOid(n.TypeCast.typeName);
+    if (n.BoolExpr || n.NullTest || n.BooleanTest) return OID.bool;
+    if (n.SubLink) {
+      const t = n.SubLink.subLinkType;
+      if (t === 'EXPR_SUBLINK') {
+        const inner = n.SubLink.subselect?.SelectStmt;
+        const cols = inner ? selectTypes(inner, this.schema) : null;
+        return cols?.length === 1 ? cols[0].oid : 0;
+      }
+      return OID.bool;
+    }
+    if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[1] ?? 0;
+    if (n.CoalesceExpr) return this.common(n.CoalesceExpr.args);
+    if (n.MinMaxExpr) return this.common(n.MinMaxExpr.args);
+    if (n.CaseExpr) {
+      const results = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result);
+      if (n.CaseExpr.defresult) results.push(n.CaseExpr.defresult);
+      return this.common(results);
+    }
+    if (n.A_Expr) return this.operator(n.A_Expr);
+    if (n.FuncCall) return this.func(n.FuncCall);
+    return 0;
+  }
+
+  /** The type the branches of CASE or COALESCE resolve to: one type, or numbers promoted. */
+  common(args: Node[] | undefined): number {
+    let out = 0;
+    for (const a of args ?? []) {
+      if (a?.A_Const?.isnull) continue;
+      const t = this.type(a);
+      if (t === 0) return 0;
+      if (out === 0 || out === t) out = t;
+      else if (isNumber(out) && isNumber(t)) out = promote(out, t);
+      else if (a.A_Const?.sval !== undefined)
+        continue; // an unknown literal takes the other's type
+      else return 0;
+    }
+    return out;
+  }
+
+  operator(e: Node): number {
+    const op = strings(e.name)[0];
+    switch (e.kind) {
+      case 'AEXPR_OP': {
+        if (
+          [
+            '=',
+            '<>',
+            '!=',
+            '<',
+            '>',
+            '<=',
+            '>=',
+            '~',
+            '!~',
+            '~*',
+            '!~*',
+            '~~',
+            '!~~',
+            '@>',
+            '<@',
+            '?',
+            '?|',
+            '?&',
+            '&&',
+          ].includes(op)
+        )
+          return OID.bool;
+        if (op === '||') return OID.text;
+        if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
+        if (op === '->>' || op === '#>>') return OID.text;
+        if (op === '#-') return OID.jsonb;
+        if (!e.lexpr) return this.type(e.rexpr); // unary minus
+        const l = this.type(e.lexpr);
+        const r = this.type(e.rexpr);
+        if (op === '^') return l === OID.numeric || r === OID.numeric ? OID.numeric : OID.float8;
+        if (isNumber(l) && isNumber(r)) return promote(l, r);
+        const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
+        try {
+          return dateOperator(l, op, r, unknown)?.oid ?? 0;
+        } catch {
+          return 0; // no such operator: the statement is refused when it is translated
+        }
+      }
+      case 'AEXPR_NULLIF':
+        return this.type(e.lexpr);
+      default: // IN, LIKE, ILIKE, BETWEEN, DISTINCT, ANY/ALL, SIMILAR
+        return OID.bool;
+    }
+  }
+
+  func(f: Node): number {
+    const names = strings(f.funcname);
+    const name = names[names.length - 1]?.toLowerCase();
+    if (name in FIXED) return FIXED[name];
+    const arg = (i: number) => this.type(f.args?.[i]);
+    switch (name) {
+      case 'sum': {
+        const t = arg(0);
+        if (t === OID.int2 || t === OID.int4) return OID.int8;
+        if (t === OID.int8 || t === OID.numeric) return OID.numeric;
+        if (FLOATS.has(t) || t === OID.interval) return t;
+        return 0;
+      }
+      case 'avg': {
+        const t = arg(0);
+        if (INTS.has(t) || t === OID.numeric) return OID.numeric;
+        if (FLOATS.has(t)) return OID.float8;
+        return t === OID.interval ? t : 0;
+      }
+      case 'max':
+      case 'min':
+      case 'abs':
+      case 'first_value':
+      case 'last_value':
+      case 'lag':
+      case 'lead':
+        return arg(0);
+      case 'round':
+      case 'trunc':
+      case 'ceil':
+      case 'ceiling':
+      case 'floor':
+      case 'sign': {
+        const t = arg(0);
+        return FLOATS.has(t) ? OID.float8 : INTS.has(t) || t === OID.numeric ? OID.numeric : 0;
+      }
+      case 'date_trunc': {
+        const t = arg(1);
+        return t === OID.timestamptz || t === OID.date ? OID.timestamptz : t === OID.interval ? t : OID.timestamp;
+      }
+      case 'coalesce':
+      case 'greatest':
+      case 'least':
+        return this.common(f.args);
+      case 'array_agg': {
+        const t = arg(0);
+        return t ? (arrayOidOf(t) ?? 0) : 0;
+      }
+      case 'generate_series':
+        return INTS.has(arg(0)) ? promote(arg(0), arg(1)) : 0;
+    }
+    return 0;
+  }
+
+  /** PostgreSQL's name for an unaliased result column. */
+  name(n: Node): string {
+    if (n.ColumnRef) {
+      const f = n.ColumnRef.fields;
+      return f[f.length - 1]?.String?.sval ?? '?column?';
+    }
+    if (n.FuncCall) {
+      const names = strings(n.FuncCall.funcname);
+      return names[names.length - 1] ?? '?column?';
+    }
+    if (n.TypeCast) {
+      // the operand's own name wins; a type name only from the outermost cast (`(x::date)::timestamp`)
+      let arg = n.TypeCast.arg;
+      while (arg?.TypeCast) arg = arg.TypeCast.arg;
+      const inner = this.name(arg);
+      return inner !== '?column?' ? inner : typeDisplayName(n.TypeCast.typeName);
+    }
+    if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?';
+    if (n.CoalesceExpr) return 'coalesce';
+    if (n.MinMaxExpr) return n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least';
+    if (n.CaseExpr) return 'case';
+    if (n.A_Expr?.kind === 'AEXPR_NULLIF') return 'nullif';
+    if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return 'exists';
+    if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return 'array';
+    if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
+      const t = n.SubLink.subselect?.SelectStmt?.targetList;
+      if (t?.length === 1) return t[0].ResTarget.name ?? this.name(t[0].ResTarget.val);
+    }
+    return '?column?';
+  }
+}
+
+/** The columns of a SelectStmt, or null when its list has a `*` or it is a set operation. */
+export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultColumn[] | null {
+  if (!s.targetList || s.op !== 'SETOP_NONE') return null;
+  const scope: Scope = sources ?? new Map();
+  if (!sources) scopeOf(s.fromClause, scope, schema);
+  const typer = new Typer(schema, scope);
+  const out: ResultColumn[] = [];
+  for (const t of s.targetList) {
+    const r = t.ResTarget;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (fields?.some((f: Node) => f.A_Star)) {
+      // `*` (or `v.*`) only over sources whose columns are known here: subqueries and VALUES lists
+      const sources =
+        fields.length === 1 ? [...scope.values()] : [scope.get(String(fields[0].String?.sval).toLowerCase())];
+      if (sources.length === 0 || !sources.every((x) => Array.isArray(x))) return null;
+      for (const x of sources as ResultColumn[][]) out.push(...x);
+      continue;
+    }
+    if (!r) return null;
+    out.push({ name: r.name ?? typer.name(r.val), oid: typer.type(r.val) });
+  }
+  return out;
+}

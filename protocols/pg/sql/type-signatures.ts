@@ -1,0 +1,158 @@
+// PostgreSQL's signatures as the result typing reads them: type names → OIDs, functions whose
+// result type is fixed, the SQL value functions (current_date, ...), and how numbers promote.
+import { OID } from '../types/oids';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+export const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
+export const FLOATS = new Set<number>([OID.float4, OID.float8]);
+
+/** PostgreSQL's type names (as casts and pg_catalog write them) → OID. */
+export const TYPE_NAMES: Record<string, number> = {
+  int2: OID.int2,
+  smallint: OID.int2,
+  int4: OID.int4,
+  int: OID.int4,
+  integer: OID.int4,
+  int8: OID.int8,
+  bigint: OID.int8,
+  float4: OID.float4,
+  real: OID.float4,
+  float8: OID.float8,
+  'double precision': OID.float8,
+  numeric: OID.numeric,
+  decimal: OID.numeric,
+  bool: OID.bool,
+  boolean: OID.bool,
+  text: OID.text,
+  varchar: OID.varchar,
+  bpchar: OID.bpchar,
+  name: OID.name,
+  date: OID.date,
+  time: OID.time,
+  timestamp: OID.timestamp,
+  timestamptz: OID.timestamptz,
+  interval: OID.interval,
+  json: OID.json,
+  jsonb: OID.jsonb,
+  uuid: OID.uuid,
+  bytea: OID.bytea,
+  oid: OID.oid,
+};
+
+/** Functions whose result type does not depend on their arguments. */
+export const FIXED: Record<string, number> = {
+  count: OID.int8,
+  now: OID.timestamptz,
+  transaction_timestamp: OID.timestamptz,
+  statement_timestamp: OID.timestamptz,
+  clock_timestamp: OID.timestamptz,
+  to_timestamp: OID.timestamptz,
+  date_part: OID.float8,
+  extract: OID.numeric,
+  random: OID.float8,
+  length: OID.int4,
+  char_length: OID.int4,
+  character_length: OID.int4,
+  octet_length: OID.int4,
+  strpos: OID.int4,
+  position: OID.int4,
+  lower: OID.text,
+  upper: OID.text,
+  initcap: OID.text,
+  concat: OID.text,
+  concat_ws: OID.text,
+  substr: OID.text,
+  substring: OID.text,
+  replace: OID.text,
+  trim: OID.text,
+  btrim: OID.text,
+  ltrim: OID.text,
+  rtrim: OID.text,
+  lpad: OID.text,
+  rpad: OID.text,
+  left: OID.text,
+  right: OID.text,
+  md5: OID.text,
+  to_char: OID.text,
+  string_agg: OID.text,
+  format: OID.text,
+  version: OID.text,
+  current_database: OID.name,
+  current_schema: OID.name,
+  current_user: OID.name,
+  bool_and: OID.bool,
+  bool_or: OID.bool,
+  every: OID.bool,
+  json_agg: OID.json,
+  json_build_object: OID.json,
+  jsonb_agg: OID.jsonb,
+  jsonb_build_object: OID.jsonb,
+  json_build_array: OID.json,
+  jsonb_build_array: OID.jsonb,
+  json_object_agg: OID.json,
+  jsonb_object_agg: OID.jsonb,
+  to_json: OID.json,
+  to_jsonb: OID.jsonb,
+  row_to_json: OID.json,
+  json_array_length: OID.int4,
+  jsonb_array_length: OID.int4,
+  split_part: OID.text,
+  repeat: OID.text,
+  reverse: OID.text,
+  regexp_replace: OID.text,
+  gen_random_uuid: OID.uuid,
+  row_number: OID.int8,
+  rank: OID.int8,
+  dense_rank: OID.int8,
+  ntile: OID.int4,
+  age: OID.interval,
+  make_date: OID.date,
+  to_date: OID.date,
+};
+
+export const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = {
+  SVFOP_CURRENT_DATE: ['current_date', OID.date],
+  SVFOP_CURRENT_TIMESTAMP: ['current_timestamp', OID.timestamptz],
+  SVFOP_CURRENT_TIMESTAMP_N: ['current_timestamp', OID.timestamptz],
+  SVFOP_LOCALTIMESTAMP: ['localtimestamp', OID.timestamp],
+  SVFOP_LOCALTIMESTAMP_N: ['localtimestamp', OID.timestamp],
+  SVFOP_LOCALTIME: ['localtime', OID.time],
+  SVFOP_LOCALTIME_N: ['localtime', OID.time],
+  SVFOP_CURRENT_USER: ['current_user', OID.name],
+  SVFOP_USER: ['current_user', OID.name],
+  SVFOP_SESSION_USER: ['session_user', OID.name],
+  SVFOP_CURRENT_CATALOG: ['current_catalog', OID.name],
+  SVFOP_CURRENT_SCHEMA: ['current_schema', OID.name],
+};
+
+export const strings = (list: Node[] | undefined): string[] => (list ?? []).map((n) => n.String?.sval ?? '');
+
+/** The type a TypeName names, or 0. */
+export function typeNameOid(t: Node): number {
+  if (!t || t.arrayBounds) return 0;
+  const names = strings(t.names).filter((n) => n !== 'pg_catalog');
+  return TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0;
+}
+
+/** PostgreSQL's name for the type (the name of an unaliased cast of a non-column). */
+export function typeDisplayName(t: Node): string {
+  const names = strings(t.names).filter((n) => n !== 'pg_catalog');
+  const oid = typeNameOid(t);
+  const canonical = Object.entries(TYPE_NAMES).find(([, o]) => o === oid)?.[0];
+  return canonical ?? names[names.length - 1] ?? '?column?';
+}
+
+export function isNumber(oid: number): boolean {
+  return INTS.has(oid) || FLOATS.has(oid) || oid === OID.numeric;
+}
+
+/** The result type of arithmetic on two number types, as PostgreSQL resolves it. */
+export function promote(a: number, b: number): number {
+  if (a === OID.float8 || b === OID.float8 || a === OID.float4 || b === OID.float4) return OID.float8;
+  if (a === OID.numeric || b === OID.numeric) return OID.numeric;
+  if (a === OID.int8 || b === OID.int8) return OID.int8;
+  if (a === OID.int4 || b === OID.int4) return OID.int4;
+  return a || b;
+}
