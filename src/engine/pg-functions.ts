@@ -204,6 +204,13 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
+  // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
+  // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
+  db.function('__pg_real_divisor', { deterministic: true }, (x: unknown) => {
+    if (x === null || x === undefined) return null;
+    if (isZero(x)) throw pgFail('22012', 'division by zero');
+    return typeof x === 'string' ? (x as never) : Number(x);
+  });
   db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   for (const [name, insensitive] of [

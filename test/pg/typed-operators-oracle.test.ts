@@ -83,6 +83,30 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     assert.equal((await o.patina.query('SELECT 1 AS alive')).rows[0].alive, 1);
   });
 
+  it('a numeric division divides as numbers, also when both sides hold whole numbers (2 / 4 is 0.5, not 0)', async () => {
+    for (const sql of [
+      'SELECT id, (amount / 2)::float8, (amount / 8)::float8, (1 / amount)::float8 FROM orders WHERE amount IS NOT NULL ORDER BY id',
+      'SELECT (sum(amount) / count(*))::float8, (sum(customer_id) / count(*))::float8 FROM orders',
+      'SELECT customer_id, (count(*) * 100 / sum(count(*)) OVER ())::float8 FROM orders GROUP BY customer_id ORDER BY customer_id',
+      'SELECT 7 / 2, (7::numeric / 2)::float8, 10 / count(*) FILTER (WHERE paid) FROM orders',
+    ])
+      await same(sql);
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(
+        c.query('SELECT amount / (customer_id - customer_id) FROM orders WHERE amount IS NOT NULL'),
+        (e: { code?: string }) => e.code === '22012',
+      );
+  });
+
+  it('a window or filtered aggregate is one operand (d - lag(d) OVER (...))', async () => {
+    for (const sql of [
+      'SELECT id, placed_at - lag(placed_at) OVER (ORDER BY id) FROM orders ORDER BY id',
+      'SELECT id, lag(placed_at) OVER w - placed_at FROM orders WINDOW w AS (ORDER BY id) ORDER BY id',
+      'SELECT id, placed_at - lag(placed_at) OVER w FROM orders WINDOW w AS (ORDER BY id) ORDER BY id',
+    ])
+      await same(sql);
+  });
+
   it('^ is power, binding tighter than * and looser than a sign', async () => {
     for (const sql of [
       'SELECT 2 ^ 3, 2 ^ 3 ^ 2, -2 ^ 2, 2 * 3 ^ 2, 2 ^ 0.5 > 1.41',

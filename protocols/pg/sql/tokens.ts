@@ -152,10 +152,20 @@ export function operandStart(out: Tok[]): number {
   for (;;) {
     if (isPunct(out[j], ')')) {
       j = openerBefore(out, j, '(', ')');
+      // a call's FILTER (...) or OVER (...): the call before it is part of the operand
+      if (j > 1 && (isWord(out[j - 1], 'OVER') || isWord(out[j - 1], 'FILTER')) && isPunct(out[j - 2], ')')) {
+        j -= 2;
+        continue;
+      }
       if (j > 0 && out[j - 1].type === 'word' && !NOT_FUNCTIONS.has(out[j - 1].text.toUpperCase())) j--;
     } else if (isPunct(out[j], ']')) {
       j = openerBefore(out, j, '[', ']');
       if (j > 0) j--;
+    }
+    // OVER a named window (`sum(x) OVER w`)
+    if (j > 1 && out[j].type === 'word' && isWord(out[j - 1], 'OVER') && isPunct(out[j - 2], ')')) {
+      j -= 2;
+      continue;
     }
     // a qualified name (a.b, s.f(x)) or a field of a parenthesised value (f(a).b): one operand
     const before = out[j - 2];
@@ -205,7 +215,13 @@ export function operandEnd(toks: Tok[], j: number): number {
       (toks[end + 2].type === 'word' || toks[end + 2].type === 'quoted')
     )
       end += 2;
-    if (isPunct(toks[end + 1], '(')) end = closerAfter(toks, end + 1);
+    if (isPunct(toks[end + 1], '(')) {
+      end = closerAfter(toks, end + 1);
+      // an aggregate's FILTER (...) and a window call's OVER (...) or OVER name belong to it
+      if (isWord(toks[end + 1], 'FILTER') && isPunct(toks[end + 2], '(')) end = closerAfter(toks, end + 2);
+      if (isWord(toks[end + 1], 'OVER'))
+        end = isPunct(toks[end + 2], '(') ? closerAfter(toks, end + 2) : Math.min(end + 2, toks.length - 1);
+    }
   }
   return end;
 }

@@ -1,7 +1,8 @@
 // Operators whose meaning depends on their operands' types, read off PostgreSQL's parse tree: the
 // date and time arithmetic (`date + 1`, `date - date`, `timestamp - timestamp`, `interval * 2`,
-// `x ± interval` either way round) and `^`. SQLite holds dates as text and would add 1 to the year
-// ('2024-01-31' + 1 = 2025) or subtract text as numbers (0), silently; here each such operator is
+// `x ± interval` either way round), `^`, and division of numerics. SQLite holds dates as text and would add 1 to the year
+// ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC that holds a whole
+// number as an integer (2 / 4 = 0), silently; here each such operator is
 // found in the tree with its operand types, and the translation (translate/typed-arithmetic.ts)
 // turns it into a call that computes PostgreSQL's answer. A combination PostgreSQL has no operator
 // for (`timestamp + integer`) is 42883 as there, at analysis, instead of a wrong value.
@@ -44,15 +45,16 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 
 /**
- * Whether a statement may hold an operator this module rewrites: `^`, or an arithmetic operator
- * beside a word that can be a date or time (a type name, a clock function, a date or time column).
+ * Whether a statement may hold an operator this module rewrites: `^` or `/`, or an arithmetic
+ * operator beside a word that can be a date or time (a type name, a clock function, a date or time
+ * column).
  */
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
   for (const t of sig) {
     if (t.type === 'op') {
-      if (t.text === '^') return true;
+      if (t.text === '^' || t.text === '/') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/') arithmetic = true;
     } else if (!hint && t.type === 'word') {
       const w = t.text.toLowerCase();
@@ -184,8 +186,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     else if (op === '+' || op === '-' || op === '*' || op === '/') {
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
-      const found = dateOperator(type(e.lexpr), op, type(e.rexpr), unknown);
+      const l = type(e.lexpr);
+      const r = type(e.rexpr);
+      const found = dateOperator(l, op, r, unknown);
       if (found) out.set(e.location, found.kind);
+      // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
+      else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
     }
   }
   for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);

@@ -59,6 +59,16 @@ describe('typed operators', () => {
       'SELECT power(- 2, 2), power(power(2, 3), 2)',
     );
     assert.equal(t('SELECT f(x).y - t.d', { 0: 'ts-ts' }), "SELECT __pg_date_arith('ts-ts', f(x).y, t.d)");
+    // a window call with its OVER, an aggregate with its FILTER, is one operand on either side
+    assert.equal(
+      t('SELECT d - lag(d) OVER (ORDER BY d), lag(d) OVER w - d', { 0: 'ts-ts', 1: 'ts-ts' }),
+      "SELECT __pg_date_arith('ts-ts', d, lag(d) OVER(ORDER BY d)), __pg_date_arith('ts-ts', lag(d) OVER w, d)",
+    );
+    // a numeric division keeps its left operand and takes its divisor as a double
+    assert.equal(
+      t('SELECT a * b / sum(c) FILTER (WHERE e) + 1', { 1: 'num/' }),
+      'SELECT a * b / __pg_real_divisor(sum(c) FILTER(WHERE e)) + 1',
+    );
     // an operator at the end, or with nothing before it, is left for SQLite to refuse
     assert.equal(t('SELECT d +', { 0: 'date+int' }), 'SELECT d +');
     assert.equal(t('+ 1', { 0: 'date+int' }), '+ 1');

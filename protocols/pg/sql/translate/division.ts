@@ -9,7 +9,9 @@ import { type Tok, endsOperand, isOp, operandEnd } from '../tokens';
  */
 export function rewriteDivision(toks: Tok[]): Tok[] {
   for (let i = 1; i < toks.length - 1; i++) {
-    if (!(isOp(toks[i], '/') || isOp(toks[i], '%')) || !endsOperand(toks[i - 1])) continue;
+    const t = toks[i];
+    if (!(isOp(t, '/') || isOp(t, '%')) || !endsOperand(toks[i - 1])) continue;
+    if ('arith' in t && t.arith === 'num/') continue; // its divisor is __pg_real_divisor already
     const end = operandEnd(toks, i + 1);
     if (end < 0) continue;
     const operand = toks.slice(i + 1, end + 1);

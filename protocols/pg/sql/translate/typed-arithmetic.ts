@@ -1,6 +1,7 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
 // operand types off PostgreSQL's parse tree): `date + 1`, `date - date`, `interval * 2`, ... become
-// __pg_date_arith('kind', left, right) and `a ^ b` becomes power(a, b). By precedence as PostgreSQL
+// __pg_date_arith('kind', left, right), `a ^ b` becomes power(a, b), and the divisor of a numeric
+// division __pg_real_divisor(b). By precedence as PostgreSQL
 // binds them: `^` first, then `*` and `/`, then `+` and `-`, each left to right, so an operand that
 // an earlier sweep rewrote is one group token by the time a looser operator takes it.
 import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart } from '../tokens';
@@ -39,6 +40,18 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     const t = toks[i];
     if (!marked(t, ops) || out.length === 0) {
       out.push(t);
+      continue;
+    }
+    if (t.arith === 'num/') {
+      // a numeric division: the divisor as a double, so SQLite does not divide integers; its left
+      // operand stays as it is (`a * b / c` is still (a * b) / c)
+      const end = operandEnd(toks, i + 1);
+      if (end < 0) {
+        out.push(t);
+        continue;
+      }
+      out.push(t, { type: 'group', text: `__pg_real_divisor(${joinTokens(toks.slice(i + 1, end + 1))})` });
+      i = end;
       continue;
     }
     const tighter = TIGHTER[t.text];
