@@ -11,6 +11,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
+import { endsOperand } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -52,10 +53,13 @@ const DATETIME_DECL = /date|time|interval/i;
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
-  for (const t of sig) {
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
     if (t.type === 'op') {
+      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
+      if (!endsOperand(sig[i - 1])) continue;
       if (t.text === '^' || t.text === '/') return true;
-      if (t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/') arithmetic = true;
+      if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (!hint && t.type === 'word') {
       const w = t.text.toLowerCase();
       hint = HINTS.has(w) || DATETIME_DECL.test(columnType(w) ?? '');

@@ -7,7 +7,7 @@ import { dateArithmetic } from '../../../src/engine/dates';
 import { lexPg } from '../../../protocols/pg/sql/lexer';
 import { type Tok, joinTokens } from '../../../protocols/pg/sql/tokens';
 import { rewriteDateArithmetic } from '../../../protocols/pg/sql/translate/typed-arithmetic';
-import { dateOperator } from '../../../protocols/pg/sql/typed-operators';
+import { dateOperator, mayHaveTypedOperators } from '../../../protocols/pg/sql/typed-operators';
 import { OID } from '../../../protocols/pg/types/oids';
 
 /** Tokens with the n-th operator (counting from 0) marked as the analysis would mark it. */
@@ -40,6 +40,21 @@ describe('typed operators', () => {
     );
     assert.throws(() => k(OID.date, '*', OID.int4), /operator does not exist: date \* integer/);
     assert.throws(() => k(OID.date, '+', OID.text, 'r'), /operator is not unique: date \+ unknown/);
+  });
+
+  it('parses only statements that may hold such an operator (not a literal INSERT with signs)', () => {
+    const col = (c: string) => (c === 'placed_at' ? 'TIMESTAMP' : c === 'n' ? 'INTEGER' : null);
+    const may = (sql: string) =>
+      mayHaveTypedOperators(
+        lexPg(sql).filter((t) => t.type !== 'space'),
+        col,
+      );
+    assert.equal(may("INSERT INTO t (n, placed_at) VALUES (-5, '2024-01-01'), (+3, now())"), false);
+    assert.equal(may('SELECT n + 1 FROM t'), false);
+    assert.equal(may('SELECT placed_at - n FROM t'), true);
+    assert.equal(may("SELECT now() - interval '1 day'"), true);
+    assert.equal(may('SELECT n / 2, 2 ^ 3 FROM t'), true);
+    assert.equal(may('SELECT -n FROM t WHERE placed_at IS NULL'), false);
   });
 
   it('operands found by precedence: ^ before * and /, those before + and -, signs bind tightest', () => {
