@@ -175,6 +175,9 @@ export function isoWeek(d: Date): { week: number; year: number } {
 export function datePart(field: unknown, v: unknown): number | null {
   if (field === null) return null;
   const f = String(field).trim().toLowerCase();
+  // an interval ('1 day 02:00:00', what timestamp - timestamp gives): its fields, as PostgreSQL reads them
+  if (typeof v === 'string' && !TS_RE.test(v) && !/^\s*(epoch|now|today)\s*$/i.test(v))
+    return intervalPart(f, field, v);
   const t = parseInstant(v, 'timestamp', 'date_part');
   if (!t) return null;
   const d = new Date(t.ms);
@@ -232,6 +235,44 @@ export function datePart(field: unknown, v: unknown): number | null {
       return 0;
     default:
       return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
+  }
+}
+
+/** date_part of an interval: epoch counts a year as 365.25 days and a month as 30, as PostgreSQL does. */
+function intervalPart(f: string, field: unknown, v: string): number {
+  const iv = parseInterval(v)!;
+  const secs = Math.trunc(iv.micros / 1e6);
+  const fracUs = iv.micros - secs * 1e6;
+  const years = Math.trunc(iv.months / 12);
+  switch (f === 'epoch' ? f : UNITS[f]) {
+    case 'epoch':
+      return iv.micros / 1e6 + years * 365.25 * 86_400 + (iv.months % 12) * 30 * 86_400 + iv.days * 86_400;
+    case 'microseconds':
+      return (secs % 60) * 1e6 + fracUs;
+    case 'milliseconds':
+      return (secs % 60) * 1000 + fracUs / 1000;
+    case 'second':
+      return (secs % 60) + fracUs / 1e6;
+    case 'minute':
+      return Math.trunc(secs / 60) % 60;
+    case 'hour':
+      return Math.trunc(secs / 3600);
+    case 'day':
+      return iv.days;
+    case 'month':
+      return iv.months % 12;
+    case 'quarter':
+      return Math.trunc((iv.months % 12) / 3) + 1;
+    case 'year':
+      return years;
+    case 'decade':
+      return Math.trunc(years / 10);
+    case 'century':
+      return Math.trunc(years / 100);
+    case 'millennium':
+      return Math.trunc(years / 1000);
+    default:
+      return pgFail('0A000', `unit "${String(field)}" not supported for type interval`);
   }
 }
 

@@ -115,6 +115,20 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       await same(sql);
   });
 
+  it('extract and date_part of an interval (the seconds between two timestamps)', async () => {
+    for (const sql of [
+      "SELECT extract(epoch from interval '1 day 02:00:00.5')::float8, extract(hour from interval '27 hours')::float8, extract(minute from interval '-90 minutes')::float8",
+      "SELECT extract(epoch from interval '1 year 2 mons 3 days')::float8, extract(month from interval '14 months')::float8, date_part('second', interval '1 min 2.25 sec')",
+      'SELECT id, extract(epoch from placed_at - lag(placed_at) OVER (ORDER BY id))::float8 FROM orders ORDER BY id',
+    ])
+      await same(sql);
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(
+        c.query("SELECT extract(dow from interval '1 day')"),
+        (e: { code?: string }) => e.code === '0A000',
+      );
+  });
+
   it('age() and make_date()', async () => {
     for (const sql of [
       "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",
