@@ -1,15 +1,14 @@
-// The pure rewrites of protocols/pg/sql/translate/pg-semantics.ts and the LIKE pattern conversion they call
+// The pure rewrites of PostgreSQL meanings (translate/like.ts, null-order.ts, greatest-least.ts,
+// values-alias.ts, jsonb-ops.ts) and the LIKE pattern conversion they call
 // (test/pg/semantics-oracle.test.ts runs the same meanings against PostgreSQL 15).
 import assert from 'node:assert/strict';
 import { lexPg } from '../../../protocols/pg/sql/lexer';
-import {
-  rewriteGreatestLeast,
-  rewriteJsonbOps,
-  rewriteLike,
-  rewriteNullOrder,
-  rewriteValuesAlias,
-  type Tok,
-} from '../../../protocols/pg/sql/translate/pg-semantics';
+import type { Tok } from '../../../protocols/pg/sql/tokens';
+import { rewriteGreatestLeast } from '../../../protocols/pg/sql/translate/greatest-least';
+import { rewriteJsonbOps } from '../../../protocols/pg/sql/translate/jsonb-ops';
+import { rewriteLike } from '../../../protocols/pg/sql/translate/like';
+import { rewriteNullOrder } from '../../../protocols/pg/sql/translate/null-order';
+import { rewriteValuesAlias } from '../../../protocols/pg/sql/translate/values-alias';
 import { likeToGlob } from '../../../src/engine/pg-functions';
 
 const toks = (sql: string) => lexPg(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');

@@ -4,7 +4,7 @@
 // typed (typed-arithmetic.ts) after the casts that make their operands one group, division last).
 import { rewriteCatalogSyntax } from '../../catalog/sql-rewrites';
 import type { PgToken } from '../lexer';
-import { isWord, joinTokens } from '../tokens';
+import { type Tok, isWord, joinTokens } from '../tokens';
 import { rewriteArrays } from './arrays';
 import { rewriteCastCalls, rewriteCasts } from './casts';
 import { rewriteDateSyntax } from './date-syntax';
@@ -13,14 +13,11 @@ import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteJsonValues } from './json-values';
 import { inlineLateralRows, inlineLateralSubqueries } from './lateral';
-import {
-  type Tok,
-  rewriteGreatestLeast,
-  rewriteJsonbOps,
-  rewriteLike,
-  rewriteNullOrder,
-  rewriteValuesAlias,
-} from './pg-semantics';
+import { rewriteGreatestLeast } from './greatest-least';
+import { rewriteJsonbOps } from './jsonb-ops';
+import { rewriteLike } from './like';
+import { rewriteNullOrder } from './null-order';
+import { rewriteValuesAlias } from './values-alias';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic } from './typed-arithmetic';

@@ -1,0 +1,85 @@
+// jsonb's operators @>, <@, ?, ?|, ?&, #>, #>> and #- (SQLite lacks them; its `?` is a parameter)
+// as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence.
+// test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
+import { pgError } from '../../sqlstate';
+import { type Tok, isPunct, isWord } from '../tokens';
+import { bracketAfter, primaryEnd, primaryStart } from './primaries';
+
+/** jsonb's operators, as the functions src/engine/pg-functions.ts defines. */
+const JSONB_FUNCTIONS: Record<string, string> = {
+  '@>': '__pg_jsonb_contains',
+  '<@': '__pg_jsonb_contained',
+  '?': '__pg_jsonb_exists',
+  '?|': '__pg_jsonb_exists_any',
+  '?&': '__pg_jsonb_exists_all',
+  '#>': '__pg_jsonb_path',
+  '#>>': '__pg_jsonb_path_text',
+  '#-': '__pg_jsonb_delete_path',
+};
+
+/** Operators that bind at least as tightly as jsonb's, so that a left operand goes on through them. */
+const LEFT_CHAIN = new Set(['||', '->', '->>', '+', '-', '*', '/', '%', '^']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
+
+/** The left operand of a jsonb operator: primaries joined by operators that bind as tightly or more. */
+function leftOperandStart(ts: readonly Tok[], end: number): number {
+  let s = primaryStart(ts, end);
+  if (s < 0) return -1;
+  while (ts[s - 1]?.type === 'op' && LEFT_CHAIN.has(ts[s - 1].text)) {
+    const before = primaryStart(ts, s - 1);
+    if (before >= 0) s = before;
+    else if (ts[s - 1].text === '-' || ts[s - 1].text === '+')
+      return s - 1; // unary
+    else break;
+  }
+  return s;
+}
+
+/** The right operand: primaries joined by arithmetic, which binds more tightly than jsonb's operators. */
+function rightOperandEnd(ts: readonly Tok[], i: number): number {
+  let j = primaryEnd(ts, i);
+  while (j > i && ts[j]?.type === 'op' && ARITHMETIC.has(ts[j].text)) {
+    const k = primaryEnd(ts, j + 1);
+    if (k === j + 1) break;
+    j = k;
+  }
+  return j;
+}
+
+/**
+ * jsonb's operators `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` as calls of their functions, with
+ * PostgreSQL's precedence (they bind less tightly than arithmetic, more than comparison, and from
+ * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
+ */
+export function rewriteJsonbOps(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => t.type === 'op' && JSONB_FUNCTIONS[t.text])) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const fn = t.type === 'op' ? JSONB_FUNCTIONS[t.text] : undefined;
+    if (!fn) {
+      out.push(t);
+      continue;
+    }
+    const start = leftOperandStart(out, out.length);
+    const end = rightOperandEnd(toks, i + 1);
+    if (start < 0 || end === i + 1)
+      throw pgError(
+        '0A000',
+        `operator ${t.text} here is not supported: put each of its operands in parentheses, as in (a) ${t.text} (b)`,
+      );
+    let right = rewriteJsonbOps(toks.slice(i + 1, end));
+    if (isWord(right[0], 'ARRAY') && isPunct(right[1], '[') && bracketAfter(right, 1) === right.length - 1)
+      right = [
+        { type: 'word', text: 'json_array' },
+        { type: 'punct', text: '(' },
+        ...right.slice(2, -1),
+        { type: 'punct', text: ')' },
+      ];
+    const left = out.splice(start);
+    out.push({ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...left, { type: 'punct', text: ',' }, ...right);
+    out.push({ type: 'punct', text: ')' });
+    i = end - 1;
+  }
+  return out;
+}

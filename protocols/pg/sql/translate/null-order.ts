@@ -1,0 +1,95 @@
+// NULLs sort last in ascending order and first in descending order (SQLite: the other way round):
+// each ORDER BY term without NULLS FIRST/LAST gets the one PostgreSQL implies, except a column
+// every table declares NOT NULL (so an index still gives the order).
+// SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
+import { type Tok, isPunct, isWord } from '../tokens';
+import { OPERAND_ENDS } from './primaries';
+
+/** Words after which an ORDER BY list ends. */
+const ORDER_ENDS = new Set([
+  'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'ROWS', 'RANGE', 'GROUPS', 'WINDOW',
+  'RETURNING',
+]); // biome-ignore format: a word list
+
+/** Keywords a column or table name follows that are not the end of an expression. */
+const NOT_BEFORE_ALIAS = new Set(['BY', 'DISTINCT', 'INTO', 'UPDATE', 'TABLE', 'CASE', 'WITH', 'RECURSIVE', 'ONLY']);
+
+/** Words that end an expression, so that a name after them is an alias (`SELECT f(x) id`). */
+const aliasBefore = (t: Tok | undefined) =>
+  t !== undefined &&
+  (isWord(t, 'AS') ||
+    isPunct(t, ')') ||
+    t.type === 'string' ||
+    t.type === 'number' ||
+    t.type === 'quoted' ||
+    (t.type === 'word' && !OPERAND_ENDS.has(t.text.toUpperCase()) && !NOT_BEFORE_ALIAS.has(t.text.toUpperCase())));
+
+const identName = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+
+/**
+ * ORDER BY terms with PostgreSQL's NULL order made explicit. `notNull(name)` says whether every
+ * table with a column of that name declares it NOT NULL: such a term is left as written, unless the
+ * statement also uses the name as an alias.
+ */
+export function rewriteNullOrder(toks: Tok[], notNull: (column: string) => boolean): Tok[] {
+  if (!toks.some((t) => isWord(t, 'ORDER'))) return toks;
+  const aliased = new Set<string>();
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i];
+    if ((t.type === 'word' || t.type === 'quoted') && aliasBefore(toks[i - 1]) && !isPunct(toks[i + 1], '.'))
+      aliased.add(identName(t));
+  }
+  const out: Tok[] = [];
+  const depthAt: number[] = []; // depth of each token
+  let depth = 0;
+  for (const t of toks) {
+    if (isPunct(t, ')')) depth--;
+    depthAt.push(depth);
+    if (isPunct(t, '(')) depth++;
+  }
+  let i = 0;
+  while (i < toks.length) {
+    if (!(isWord(toks[i], 'ORDER') && isWord(toks[i + 1], 'BY'))) {
+      out.push(toks[i++]);
+      continue;
+    }
+    out.push(toks[i], toks[i + 1]);
+    const d = depthAt[i];
+    i += 2;
+    let term: Tok[] = [];
+    const flush = () => {
+      out.push(...term);
+      const words = term.filter((t, k) => depthAt[i - term.length + k] === d);
+      const last = words[words.length - 1];
+      const bare = term.filter((t) => !isWord(t, 'ASC') && !isWord(t, 'DESC'));
+      const column = bare.length === 1 ? bare[0] : bare.length === 3 && isPunct(bare[1], '.') ? bare[2] : undefined;
+      const keeps =
+        column !== undefined &&
+        (column.type === 'word' || column.type === 'quoted') &&
+        !aliased.has(identName(column)) &&
+        notNull(identName(column));
+      if (term.length > 0 && !words.some((t) => isWord(t, 'NULLS') || isWord(t, 'USING')) && !keeps) {
+        out.push({ type: 'word', text: 'NULLS' }, { type: 'word', text: isWord(last, 'DESC') ? 'FIRST' : 'LAST' });
+      }
+      term = [];
+    };
+    while (i < toks.length) {
+      const t = toks[i];
+      if (
+        depthAt[i] < d ||
+        (depthAt[i] === d && (isPunct(t, ';') || (t.type === 'word' && ORDER_ENDS.has(t.text.toUpperCase()))))
+      )
+        break;
+      if (depthAt[i] === d && isPunct(t, ',')) {
+        flush();
+        out.push(t);
+        i++;
+        continue;
+      }
+      term.push(t);
+      i++;
+    }
+    flush();
+  }
+  return out;
+}
