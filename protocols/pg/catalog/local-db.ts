@@ -3,9 +3,7 @@
 // catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
 import Database from 'better-sqlite3';
-import { installReadFunctions } from '../../../src/engine/functions';
-import { addInterval } from '../../../src/engine/dates';
-import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
+import { arrayText } from '../../../src/engine/pg-functions';
 import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
@@ -13,8 +11,7 @@ import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/o
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { pgDefaultExpr } from './column-defaults';
 import { typeAlign, typeStorage } from './type-storage';
-import { PG_KEYWORDS } from './keywords';
-import { pgError } from '../sqlstate';
+import { registerCatalogFunctions } from './catalog-functions';
 import { Lru } from '../../../src/lru';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
@@ -54,7 +51,15 @@ export class LocalDb {
     for (const [t, cols] of Object.entries(PG_CATALOG_TABLES)) this.db.exec(`CREATE TABLE pg_catalog.${t} (${cols})`);
     for (const [t, cols] of Object.entries(INFORMATION_SCHEMA_TABLES))
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
-    this.#registerFunctions();
+    registerCatalogFunctions(this.db, {
+      session: () => this.session,
+      setting: (name) => this.#settings.get(name),
+      roleName: () => this.#roleName,
+      relName: (oid) => this.#relNames.get(oid),
+      relNames: () => this.#relNames,
+      indexDef: (oid) => this.#indexDefs.get(oid),
+      constraintDef: (oid) => this.#constraintDefs.get(oid),
+    });
     this.db.pragma('query_only = 1');
   }
 
@@ -375,261 +380,6 @@ export class LocalDb {
     }
   }
 
-  #registerFunctions() {
-    const db = this.db;
-    const s = () => this.session;
-    const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
-    const fn = (name: string, f: (...args: unknown[]) => unknown) =>
-      db.function(name, { varargs: true, deterministic: false }, f as (...args: unknown[]) => never);
-    installReadFunctions(db); // regexp, for `~` and `~*`
-    fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
-    fn('current_user', () => s()?.user ?? 'patina');
-    fn('session_user', () => s()?.user ?? 'patina');
-    fn('user', () => s()?.user ?? 'patina');
-    fn('string_to_array', (str, sep) =>
-      str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
-    );
-    fn('parse_ident', (str) =>
-      str === null
-        ? null
-        : arrayText(
-            (String(str).match(/"(?:[^"]|"")*"|[^.]+/g) ?? []).map((p) =>
-              p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase(),
-            ),
-          ),
-    );
-    fn('current_database', () => s()?.database ?? 'patina');
-    fn('current_catalog', () => s()?.database ?? 'patina');
-    fn('current_schema', () => 'public');
-    // the schemas of search_path that exist (public; "$user" names none), pg_catalog first when asked
-    fn('current_schemas', (implicit) => {
-      const path = (s()?.settings.get('search_path') ?? 'public')
-        .split(',')
-        .map((x) => x.trim().replace(/^"(.*)"$/, '$1'));
-      const found = path.filter((x) => x === 'public' || x === 'pg_catalog' || x === 'information_schema');
-      if (implicit !== null && num(implicit) && !found.includes('pg_catalog')) found.unshift('pg_catalog');
-      return arrayText(found);
-    });
-    fn('current_setting', (name, missingOk) => {
-      const key = String(name).toLowerCase();
-      const v = s()?.settings.get(key) ?? this.#settings.get(key);
-      if (v !== undefined) return v;
-      if (missingOk !== undefined && missingOk !== null && num(missingOk)) return null;
-      throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
-    });
-    fn('set_config', (name, v) => {
-      if (name !== null) s()?.settings.set(String(name).toLowerCase(), v === null ? '' : String(v));
-      return v;
-    });
-    fn('pg_backend_pid', () => s()?.pid ?? 0);
-    fn('inet_server_addr', () => '127.0.0.1');
-    fn('inet_server_port', () => 5432);
-    fn('inet_client_addr', () => '127.0.0.1');
-    fn('pg_is_in_recovery', () => 0);
-    fn('pg_postmaster_start_time', () => STARTED);
-    fn('txid_current', () => 1);
-    fn('pg_get_userbyid', (oid) =>
-      oid === null
-        ? null
-        : num(oid) === 10
-          ? this.#roleName
-          : num(oid) === 6171
-            ? 'pg_database_owner'
-            : `unknown (OID=${num(oid)})`,
-    );
-    fn('pg_encoding_to_char', () => 'UTF8');
-    fn('pg_char_to_encoding', () => 6);
-    fn('pg_table_is_visible', () => 1);
-    fn('pg_type_is_visible', () => 1);
-    fn('pg_function_is_visible', () => 1);
-    fn('pg_my_temp_schema', () => 0);
-    fn('pg_is_other_temp_schema', () => 0);
-    for (const name of [
-      'has_table_privilege',
-      'has_schema_privilege',
-      'has_database_privilege',
-      'has_column_privilege',
-      'has_any_column_privilege',
-      'has_function_privilege',
-      'has_sequence_privilege',
-      'pg_has_role',
-    ])
-      fn(name, () => 1);
-    fn('format_type', (oid) =>
-      oid === null ? null : (TYPE_DISPLAY[num(oid)] ?? PG_TYPES.find((r) => r[0] === num(oid))?.[1] ?? '???'),
-    );
-    fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
-    fn('pg_get_indexdef', (oid, col) => {
-      const def = this.#indexDefs.get(num(oid)) ?? null;
-      if (def === null || col === undefined || num(col) === 0) return def;
-      const cols = /\((.*)\)$/.exec(def)?.[1].split(', ') ?? [];
-      return cols[num(col) - 1] ?? '';
-    });
-    fn('pg_get_constraintdef', (oid) => this.#constraintDefs.get(num(oid)) ?? null);
-    for (const name of [
-      'obj_description',
-      'col_description',
-      'shobj_description',
-      'pg_get_viewdef',
-      'pg_get_triggerdef',
-      'pg_get_ruledef',
-      'pg_get_functiondef',
-      'pg_get_function_arguments',
-      'pg_get_function_result',
-      'pg_get_function_identity_arguments',
-      'pg_get_serial_sequence',
-      'pg_get_statisticsobjdef_columns',
-      'pg_get_partkeydef',
-      'pg_tablespace_location',
-      'pg_get_partition_constraintdef',
-    ])
-      fn(name, () => null);
-    fn('pg_relation_is_publishable', () => 0);
-    for (const name of [
-      'pg_relation_size',
-      'pg_total_relation_size',
-      'pg_table_size',
-      'pg_indexes_size',
-      'pg_database_size',
-    ])
-      fn(name, () => 0);
-    fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
-    fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
-    fn('array_to_string', (arr, sep, nullStr) =>
-      arr === null
-        ? null
-        : arrayElements(arr)
-            .map((e) => (e === null ? (nullStr ?? null) : String(e)))
-            .filter((e) => e !== null)
-            .join(String(sep)),
-    );
-    fn('array_position', (arr, elem) => {
-      if (arr === null || elem === null) return null;
-      const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
-      return at < 0 ? null : at + 1;
-    });
-    fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-    fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
-    fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-    fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
-    // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
-    fn('__pg_elem', (arr, i) =>
-      arr === null || i === null ? null : (arrayElements(arr)[num(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
-    );
-    fn('array_remove', (arr, x) =>
-      arr === null
-        ? null
-        : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
-    );
-    fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
-    fn('acldefault', () => null);
-    for (const side of ['both', 'leading', 'trailing'] as const)
-      fn(`__pg_trim_${side}`, (chars, str) => {
-        if (str === null || chars === null) return null;
-        const set = new Set([...String(chars)]);
-        const cs = [...String(str)];
-        let a = 0;
-        let b = cs.length;
-        if (side !== 'trailing') while (a < b && set.has(cs[a])) a++;
-        if (side !== 'leading') while (b > a && set.has(cs[b - 1])) b--;
-        return cs.slice(a, b).join('');
-      });
-    fn('__pg_regclass', (x) => {
-      if (x === null) return null;
-      if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
-        const o = num(typeof x === 'string' ? Number(x) : x);
-        return typeof x === 'string' ? o : (this.#relNames.get(o) ?? String(o));
-      }
-      const name = String(x)
-        .replace(/^(public|pg_catalog)\./, '')
-        .replace(/^"(.*)"$/, '$1');
-      for (const [o, n] of this.#relNames) if (n === name) return o;
-      return null;
-    });
-    fn('__pg_regtype', (x) =>
-      x === null
-        ? null
-        : typeof x === 'string' && !/^\d+$/.test(x)
-          ? (PG_TYPES.find((r) => r[1] === x)?.[0] ?? null)
-          : (TYPE_DISPLAY[num(x)] ?? String(x)),
-    );
-    fn('__pg_regnamespace', (x) =>
-      x === null
-        ? null
-        : (({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ??
-          String(x)),
-    );
-    db.table('pg_options_to_table', {
-      columns: ['option_name', 'option_value'],
-      parameters: ['options'],
-      *rows(options: unknown) {
-        for (const o of arrayElements(options)) {
-          const [k, ...v] = String(o).split('=');
-          yield [k, v.join('=')];
-        }
-      },
-    });
-    db.table('unnest', {
-      columns: ['value'],
-      parameters: ['arr'],
-      *rows(arr: unknown) {
-        for (const x of arrayElements(arr)) yield [x as never];
-      },
-    });
-    db.table('pg_get_keywords', {
-      columns: ['word', 'catcode', 'barelabel', 'catdesc', 'baredesc'],
-      *rows() {
-        for (const k of PG_KEYWORDS) yield k;
-      },
-    });
-    // PostgreSQL's format(): %s, %I (identifier, quoted when needed), %L (literal), %%, with n$ positions.
-    // Only catalog queries run here (Metabase's `format('%I.%I', schema, table)`); elsewhere format() is SQLite's printf.
-    fn('format', (fmt, ...args) => {
-      if (fmt === null) return null;
-      let next = 0;
-      return String(fmt).replace(/%(?:(\d+)\$)?([sIL%])/g, (_m, pos: string | undefined, kind: string) => {
-        if (kind === '%') return '%';
-        const i = pos ? Number(pos) - 1 : next;
-        next = i + 1;
-        if (i >= args.length) throw pgError('22023', 'too few arguments for format()');
-        const v = args[i];
-        if (kind === 's') return v === null ? '' : String(v);
-        if (kind === 'I') {
-          if (v === null) throw pgError('22004', 'null values cannot be formatted as an SQL identifier');
-          return quoteIdent(String(v));
-        }
-        return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
-      });
-    });
-    db.table('generate_series', {
-      columns: ['value'],
-      parameters: ['start', 'stop', 'step'],
-      *rows(start: unknown, stop: unknown, step: unknown) {
-        if (start === null || stop === null || step === null) return;
-        if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
-          // timestamps, a step of an interval (PostgreSQL's timestamp form)
-          const end = addInterval(stop, '00:00:00', 1);
-          const next = (v: string) => addInterval(v, step ?? '1 day', 1);
-          let v = addInterval(start, '00:00:00', 1);
-          if (v === null || end === null) return;
-          const first = next(v);
-          if (first === null || first === v) return;
-          const up = first > v;
-          while (up ? v <= end : v >= end) {
-            yield [v];
-            const n = next(v);
-            if (n === null) return;
-            v = n;
-          }
-          return;
-        }
-        const st = step === null || step === undefined ? 1 : num(step);
-        if (st === 0) return;
-        for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield [i];
-      },
-    });
-  }
-
   /** A prepared statement on this connection, cached by its text. */
   prepare(sql: string): Database.Statement {
     let st = this.#cache.get(sql);
@@ -692,10 +442,3 @@ export class LocalDb {
     this.db.close();
   }
 }
-
-/** An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower case and plain. */
-function quoteIdent(x: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(x) ? x : '"' + x.replace(/"/g, '""') + '"';
-}
-
-const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');
