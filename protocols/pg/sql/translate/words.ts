@@ -1,6 +1,6 @@
 // Word by word: PostgreSQL's operators and words that SQLite spells otherwise (~ is REGEXP, ILIKE is
 // LIKE, OPERATOR(pg_catalog.~), COLLATE dropped, pg_catalog. and public. prefixes dropped, renamed
-// functions such as string_agg), aliases quoted, 't'/'f' compared with catalog booleans as 1/0, and
+// functions such as string_agg, IS UNKNOWN), aliases quoted, 't'/'f' compared with catalog booleans as 1/0, and
 // session functions (version(), current_user, now()) replaced by their values where the statement
 // runs on a read worker, which does not have them.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
@@ -140,6 +140,11 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const afterDot = isPunct(prev, '.');
       if (up === 'ILIKE') {
         out.push({ type: 'word', text: 'LIKE' });
+        continue;
+      }
+      // x IS [NOT] UNKNOWN: the boolean test for NULL, which SQLite spells IS [NOT] NULL
+      if (up === 'UNKNOWN' && (isWord(prev, 'IS') || (isWord(prev, 'NOT') && isWord(out[out.length - 2], 'IS')))) {
+        out.push({ type: 'word', text: 'NULL' });
         continue;
       }
       if (up === 'CAST' && isPunct(next, '(')) castDepth.push(depth + 1);
