@@ -74,7 +74,7 @@ function formatDate(d: Date): string {
 }
 
 /** PostgreSQL's text form: '2026-11-22 05:13:36.25', with '+00' for a timestamp with a zone. */
-function formatInstant(t: Instant, withZone = t.tz): string {
+export function formatInstant(t: Instant, withZone = t.tz): string {
   const d = new Date(t.ms);
   let s = `${formatDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   const micros = d.getUTCMilliseconds() * 1000 + t.us;

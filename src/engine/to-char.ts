@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { type Instant, isoWeek, parseInstant } from './dates';
+import { type Instant, formatInstant, isoWeek, parseInstant } from './dates';
 import { parseDecimal } from './decimal';
 
 // to_char(value, format): PostgreSQL's formatting of timestamps, dates and numbers, as reports and
@@ -539,6 +539,138 @@ export function toChar(v: unknown, fmt: unknown): string | null {
   return formatNumberAs(v, format);
 }
 
+// to_date(text, format) and to_timestamp(text, format): the reverse, as PostgreSQL reads text by a
+// format outside FX mode: spaces before a field skipped, a separator in the format matching any one
+// separator of the text, a field followed at once by another field read at its width (YYYYMMDD).
+
+const FIELD_WIDTH: Record<string, number> = {
+  YYYY: 4, YYY: 3, YY: 2, Y: 1, MM: 2, DD: 2, DDD: 3, HH24: 2, HH12: 2, HH: 2, MI: 2, SS: 2, MS: 3, US: 6,
+  FF1: 1, FF2: 2, FF3: 3, FF4: 4, FF5: 5, FF6: 6,
+}; // biome-ignore format: a table
+
+const NAME_PATTERNS = new Set(['MONTH', 'MON', 'DAY', 'DY']);
+const MERIDIANS = new Set(['AM', 'PM', 'A.M.', 'P.M.']);
+
+/** The fields read from `text` by `fmt`; 22007 naming the field where the text does not fit. */
+function readByFormat(text: string, fmt: string, fn: string) {
+  const f = { year: 1, month: 1, day: 1, doy: 0, hour: 0, minute: 0, second: 0, micros: 0, pm: null as boolean | null };
+  const pieces = parseDateFormat(fmt);
+  let at = 0;
+  const isSep = (c: string | undefined) => c !== undefined && !/[\p{L}\p{N}]/u.test(c);
+  for (let k = 0; k < pieces.length; k++) {
+    const p = pieces[k];
+    if (typeof p === 'string') {
+      for (const c of p) {
+        if (isSep(c)) {
+          if (isSep(text[at])) at++;
+        } else if (text[at]?.toLowerCase() === c.toLowerCase()) at++;
+      }
+      continue;
+    }
+    while (text[at] === ' ') at++;
+    const up = p.pattern.toUpperCase();
+    if (NAME_PATTERNS.has(up)) {
+      const names = up.startsWith('MON') ? MONTHS : DAYS;
+      const rest = text.slice(at).toLowerCase();
+      const i = names.findIndex((n) =>
+        rest.startsWith(up.length === 3 || up === 'DY' ? n.slice(0, 3).toLowerCase() : n.toLowerCase()),
+      );
+      if (i < 0) throw sqlStateError('22007', `invalid value "${text.slice(at, at + 9)}" for "${p.pattern}"`);
+      at += up === 'MON' || up === 'DY' ? 3 : names[i].length;
+      if (up.startsWith('MON')) f.month = i + 1;
+      continue;
+    }
+    if (MERIDIANS.has(up)) {
+      const m = /^([ap])\.?m\.?/i.exec(text.slice(at));
+      if (!m) throw sqlStateError('22007', `invalid value "${text.slice(at, at + 4)}" for "${p.pattern}"`);
+      f.pm = m[1].toLowerCase() === 'p';
+      at += m[0].length;
+      continue;
+    }
+    const width = FIELD_WIDTH[up];
+    if (width === undefined) throw sqlStateError('0A000', `${fn}: the format pattern "${p.pattern}" is not supported`);
+    const next = pieces[k + 1];
+    const fixed = next !== undefined && typeof next !== 'string';
+    const m = (fixed ? new RegExp(`^[+-]?\\d{1,${width}}`) : /^[+-]?\d+/).exec(text.slice(at));
+    if (!m) throw sqlStateError('22007', `invalid value "${text.slice(at, at + width) || '(end)'}" for "${p.pattern}"`);
+    at += m[0].length;
+    const n = Number(m[0]);
+    switch (up) {
+      case 'YYYY':
+      case 'YYY':
+      case 'Y':
+        f.year = n;
+        break;
+      case 'YY':
+        f.year = m[0].length <= 2 ? (n < 70 ? 2000 + n : 1900 + n) : n;
+        break;
+      case 'MM':
+        f.month = n;
+        break;
+      case 'DD':
+        f.day = n;
+        break;
+      case 'DDD':
+        f.doy = n;
+        break;
+      case 'HH24':
+        f.hour = n;
+        break;
+      case 'HH':
+      case 'HH12':
+        if (n < 1 || n > 12)
+          throw sqlStateError('22008', `hour "${n}" is invalid for the 12-hour clock; use the 24-hour clock`);
+        f.hour = n % 12;
+        break;
+      case 'MI':
+        f.minute = n;
+        break;
+      case 'SS':
+        f.second = n;
+        break;
+      case 'MS':
+        f.micros = Number(m[0].padEnd(3, '0')) * 1000;
+        break;
+      default: // US, FF1-FF6
+        f.micros = Number(m[0].padEnd(6, '0').slice(0, 6));
+    }
+  }
+  if (f.pm !== null) f.hour = (f.hour % 12) + (f.pm ? 12 : 0);
+  return f;
+}
+
+function fromFields(f: ReturnType<typeof readByFormat>, text: string): Instant {
+  if (f.doy) {
+    f.month = 1;
+    f.day = f.doy;
+  } else if (f.month < 1 || f.month > 12 || f.day < 1 || f.day > daysInMonth(f.year, f.month))
+    throw sqlStateError('22008', `date/time field value out of range: "${text}"`);
+  if (f.hour > 24 || f.minute > 59 || f.second > 60)
+    throw sqlStateError('22008', `date/time field value out of range: "${text}"`);
+  const ms = new Date(
+    Date.UTC(2000, f.month - 1, f.day, f.hour, f.minute, f.second, Math.floor(f.micros / 1000)),
+  ).setUTCFullYear(f.year);
+  return { ms, us: f.micros % 1000, tz: true };
+}
+
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+const daysInMonth = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+
+/** to_date(text, format). */
+export function toDate(v: unknown, fmt: unknown): string | null {
+  if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
+  const t = fromFields(readByFormat(String(v), String(fmt), 'to_date'), String(v));
+  return formatInstant(t, false).slice(0, 10);
+}
+
+/** to_timestamp(text, format): a timestamp with time zone (UTC). */
+export function toTimestampByFormat(v: unknown, fmt: unknown): string | null {
+  if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
+  return formatInstant(fromFields(readByFormat(String(v), String(fmt), 'to_timestamp'), String(v)), true);
+}
+
 export function installToChar(db: Database.Database): void {
   db.function('to_char', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt));
+  db.function('to_date', { deterministic: true }, (v: unknown, fmt: unknown) => toDate(v, fmt));
+  db.function('to_timestamp', { deterministic: true }, (v: unknown, fmt: unknown) => toTimestampByFormat(v, fmt));
 }

@@ -78,7 +78,7 @@ const NUMBER_FORMATS = [
   '999,999.99',
 ];
 
-describe('to_char against PostgreSQL 15', function () {
+describe('to_char, to_date and to_timestamp(text, format) against PostgreSQL 15', function () {
   this.timeout(60_000);
   let o: OracleClients;
 
@@ -112,6 +112,29 @@ describe('to_char against PostgreSQL 15', function () {
     for (const f of ['999.99', 'FM9999.0000', '9999'])
       await sameOnBoth(o, `SELECT id, to_char(ratio, '${f}') FROM sales ORDER BY id`);
     await sameOnBoth(o, 'SELECT to_char(amount, $1) FROM sales ORDER BY id', ['FM999,990.00']);
+  });
+
+  it('reads dates and timestamps by a format with to_date and to_timestamp(text, format)', async () => {
+    for (const sql of [
+      "SELECT to_date('2024-01-05', 'YYYY-MM-DD'), to_date('05/01/2024', 'DD/MM/YYYY'), to_date('20240105', 'YYYYMMDD')",
+      "SELECT to_date('Jan 5, 2024', 'Mon DD, YYYY'), to_date('5 March 2024', 'DD Month YYYY'), to_date('24-01-05', 'YY-MM-DD')",
+      "SELECT to_timestamp('2024-01-05 13:45:10', 'YYYY-MM-DD HH24:MI:SS'), to_timestamp('05.01.2024 01:45 PM', 'DD.MM.YYYY HH:MI AM')",
+      "SELECT to_timestamp('2024-01-05 13:45:10.123', 'YYYY-MM-DD HH24:MI:SS.MS'), to_date('2024', 'YYYY'), to_date('2024 060', 'YYYY DDD')",
+      "SELECT to_date('Friday 2024-01-05', 'Day YYYY-MM-DD'), to_date('2024/1/5', 'YYYY/MM/DD'), to_date(NULL, 'YYYY')",
+      "SELECT (to_date('2024-01-05', 'YYYY-MM-DD') + 1)::text, to_timestamp(1700000000)",
+    ])
+      await sameOnBoth(o, sql);
+    for (const [sql, code] of [
+      ["SELECT to_date('2024-13-05', 'YYYY-MM-DD')", '22008'],
+      ["SELECT to_date('2024-02-30', 'YYYY-MM-DD')", '22008'],
+      ["SELECT to_date('abcd-01-05', 'YYYY-MM-DD')", '22007'],
+    ])
+      for (const c of [o.patina, o.postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);
+    await assert.rejects(
+      o.patina.query("SELECT to_date('2024 5', 'YYYY Q')"),
+      (e: { code?: string; message: string }) => e.code === '0A000' && /"Q" is not supported/.test(e.message),
+    );
   });
 
   it('refuses what it cannot format the same way, with the SQLSTATE and what is wrong', async () => {
