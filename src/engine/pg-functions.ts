@@ -279,13 +279,22 @@ function jsonOperand(x: unknown): Json {
   }
 }
 
+/** json_typeof: object, array, string, number, boolean or null, as PostgreSQL names them. */
+function jsonTypeof(v: Json): string {
+  if (v === null) return 'null';
+  if (typeof v === 'boolean') return 'boolean';
+  if (typeof v === 'string') return 'string';
+  if (Array.isArray(v)) return 'array';
+  return v instanceof Map ? 'object' : 'number';
+}
+
 /** A text[] operand (a path, a list of keys), or null when one of its elements is NULL. */
 function textArray(x: unknown): string[] | null {
   const xs = arrayElements(x);
   return xs.some((e) => e === null) ? null : xs.map(String);
 }
 
-/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/translate/pg-semantics.ts calls them). */
+/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/translate/jsonb-ops.ts calls them), and json(b)_typeof. */
 function installJsonbOperators(db: Database.Database): void {
   const fn = (name: string, f: (a: unknown, b: unknown) => unknown) =>
     db.function(name, { deterministic: true }, (a: unknown, b: unknown) =>
@@ -318,6 +327,8 @@ function installJsonbOperators(db: Database.Database): void {
   db.function('__pg_jsonb_text', { deterministic: true }, (a: unknown) =>
     a === null ? null : printJsonb(jsonOperand(a)),
   );
+  for (const name of ['json_typeof', 'jsonb_typeof'])
+    db.function(name, { deterministic: true }, (a: unknown) => (a === null ? null : jsonTypeof(jsonOperand(a))));
   fn('__pg_jsonb_delete_path', (a, p) => {
     const path = textArray(p);
     return path === null ? null : printJsonb(jsonbDeletePath(jsonOperand(a), path));

@@ -83,6 +83,15 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT data #>> $1 FROM docs WHERE id = 1', ['{b,c,1}']);
   });
 
+  it('json_typeof and jsonb_typeof name the kind of each value', async () => {
+    await same(
+      `SELECT id, jsonb_typeof(data), jsonb_typeof(data -> 'a'), jsonb_typeof(data -> 'n'), json_typeof(data::json -> 'b') FROM docs ORDER BY id`,
+    );
+    await same(
+      `SELECT jsonb_typeof('true'), json_typeof('"x"'), jsonb_typeof('[1]'), jsonb_typeof('1.5e3'), jsonb_typeof(NULL)`,
+    );
+  });
+
   it('writes with them: an UPDATE whose SET and WHERE use them changes the same rows to the same values', async () => {
     const sql = `UPDATE docs SET data = data #- '{b,c}' WHERE data ? 'b' AND data @> '{"a": 1}'`;
     const p = await patina.query(sql);

@@ -98,6 +98,8 @@ export const FIXED: Record<string, number> = {
   row_to_json: OID.json,
   json_array_length: OID.int4,
   jsonb_array_length: OID.int4,
+  json_typeof: OID.text,
+  jsonb_typeof: OID.text,
   split_part: OID.text,
   repeat: OID.text,
   reverse: OID.text,
