@@ -173,6 +173,10 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ["SELECT '{\"a\": 1}'::jsonb @? '$.a'", /JSON path operator @\?/],
       ['SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY amount) FROM orders', /WITHIN GROUP/],
       ["SELECT id FROM customers WHERE name LIKE ANY (ARRAY['a%'])", /ANY after LIKE/],
+      [
+        'WITH gone AS (DELETE FROM orders WHERE id > 1000 RETURNING id) SELECT count(*) FROM gone',
+        /data-modifying statement in WITH/,
+      ],
     ];
     for (const [sql, message] of refused) {
       await postgres.query(sql);

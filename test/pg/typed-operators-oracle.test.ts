@@ -91,6 +91,12 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       'SELECT 7 / 2, (7::numeric / 2)::float8, 10 / count(*) FILTER (WHERE paid) FROM orders',
     ])
       await same(sql);
+    // in a RETURNING list and an ON CONFLICT update, where the new row is also `excluded`
+    await same('INSERT INTO orders (id, customer_id, amount) VALUES (30, 1, 2) RETURNING id, (amount / 4)::float8');
+    await same(
+      "INSERT INTO orders (id, customer_id, amount, placed_at) VALUES (30, 1, 6, '2024-05-05') ON CONFLICT (id) DO UPDATE SET amount = (orders.amount + excluded.amount) / 16, placed_at = excluded.placed_at + interval '1 hour' RETURNING (amount)::float8, placed_at",
+    );
+    await same('DELETE FROM orders WHERE id = 30');
     for (const c of [o.patina, o.postgres])
       await assert.rejects(
         c.query('SELECT amount / (customer_id - customer_id) FROM orders WHERE amount IS NOT NULL'),

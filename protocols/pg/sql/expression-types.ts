@@ -80,7 +80,9 @@ export class Typer {
     const name = fields[fields.length - 1]?.toLowerCase();
     if (!name) return 0;
     const tables =
-      fields.length >= 2 ? [this.scope.get(fields[fields.length - 2].toLowerCase())] : [...this.scope.values()];
+      fields.length >= 2
+        ? [this.scope.get(fields[fields.length - 2].toLowerCase())]
+        : [...new Set(this.scope.values())]; // two aliases of one table (excluded) are one source
     let found = 0;
     for (const t of tables) {
       if (Array.isArray(t)) {

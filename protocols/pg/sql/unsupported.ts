@@ -47,6 +47,11 @@ function find(n: Node): string | null {
   if (n.RangeTableSample) return 'TABLESAMPLE';
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral) return 'LATERAL';
   if (n.MergeStmt) return 'MERGE';
+  if (n.CommonTableExpr) {
+    const q = n.CommonTableExpr.ctequery;
+    if (q?.InsertStmt || q?.UpdateStmt || q?.DeleteStmt)
+      return 'a data-modifying statement in WITH|run the INSERT, UPDATE or DELETE on its own, with RETURNING';
+  }
   if (n.A_Expr) {
     const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
     if (op && JSONB_OPS[op])
