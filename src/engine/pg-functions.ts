@@ -204,6 +204,10 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
+  // a boolean cast to text, as PostgreSQL prints it
+  db.function('__pg_bool_text', { deterministic: true }, (x: unknown) =>
+    x === null || x === undefined ? null : x === 0 || x === 0n ? 'false' : 'true',
+  );
   // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
   // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
   db.function('__pg_real_divisor', { deterministic: true }, (x: unknown) => {

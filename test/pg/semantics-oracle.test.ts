@@ -139,12 +139,15 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
-  it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words; IS UNKNOWN', async () => {
+  it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {
     for (const sql of [
       "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",
       "SELECT substring('héllo', 2, 2), substring('hello' from 0), substr(name, -2, 4) FROM customers ORDER BY id",
       "SELECT 'yes'::boolean, ' TRUE '::bool, 'of'::bool, 'n'::bool, 1::boolean, 0::boolean, CAST('1' AS boolean), NULL::bool",
       'SELECT id, paid IS UNKNOWN, (paid AND NULL) IS NOT UNKNOWN FROM orders ORDER BY id',
+      'SELECT id, paid::text, CAST(paid AS varchar), (id > 1)::text, true::text FROM orders ORDER BY id',
+      "SELECT string_agg(paid::text, ',' ORDER BY id) FROM orders",
+      "SELECT id FROM orders WHERE paid::text = 'true' ORDER BY id",
     ])
       await same(sql);
     // SQLite's substr('hello', -1, 3) is 'o' and its cast made 'x' false

@@ -11,8 +11,9 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
-import { endsOperand } from './tokens';
+import { endsOperand, isOp, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
+import { typeNameOid } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -21,6 +22,9 @@ const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
 const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
+const TEXT_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+const TEXT_TYPE_WORDS = new Set(['text', 'varchar']);
 
 /** Words that may give an operand a date or time type (a cheap test before parsing). */
 const HINTS = new Set([
@@ -53,8 +57,11 @@ const DATETIME_DECL = /date|time|interval/i;
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
+  let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
+    if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToText = true;
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
@@ -65,7 +72,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       hint = HINTS.has(w) || DATETIME_DECL.test(columnType(w) ?? '');
     }
   }
-  return arithmetic && hint;
+  return (arithmetic && hint) || castToText;
 }
 
 const PG_NAMES: Record<number, string> = {
@@ -183,6 +190,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+  } else if (
+    n.TypeCast &&
+    TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&
+    typer.type(n.TypeCast.arg) === OID.bool
+  ) {
+    out.set(n.TypeCast.location, 'bool-text'); // `true` and `false`, where SQLite's CAST gives 1 and 0
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;

@@ -111,6 +111,9 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
   return `${fn}(${x})`;
 }
 
+/** A cast the analysis found to turn a boolean into text (sql/typed-operators.ts): `true`/`false`, not 1/0. */
+const boolText = (t: Tok) => 'arith' in t && t.arith === 'bool-text';
+
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -126,8 +129,8 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end } = readType(toks, i + 1);
-    const operand = rewriteDateArithmetic(out.splice(operandStart(out)));
-    out.push({ type: 'group', text: castTo(joinTokens(operand), name, isArray) });
+    const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
+    out.push({ type: 'group', text: boolText(t) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray) });
     i = end - 1;
   }
   return out;
@@ -191,9 +194,10 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (as < 0) continue;
     const { name, isArray } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
+    const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: castTo(joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))), name, isArray),
+      text: boolText(toks[i]) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray),
     });
   }
   return toks;
