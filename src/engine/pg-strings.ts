@@ -86,6 +86,17 @@ export function installPgStringFunctions(db: Database.Database): void {
       .digest('hex'),
   );
   fn('gen_random_uuid', () => randomUUID(), false);
+  // bytea to and from text (hex, base64, escape), the SHA-2 digests, div()
+  fn('encode', (b, f) => encode(bytesOf(b), String(f).toLowerCase()));
+  fn('decode', (t, f) => decode(String(t), String(f).toLowerCase()));
+  for (const alg of ['sha224', 'sha256', 'sha384', 'sha512'])
+    fn(alg, (b) => createHash(alg).update(bytesOf(b)).digest());
+  fn('div', (a, b) => {
+    const x = Number(a);
+    const y = Number(b);
+    if (y === 0) throw sqlStateError('22012', 'division by zero');
+    return Math.trunc(x / y);
+  });
   // substr/substring as PostgreSQL counts: positions before 1 are cut off, not counted from the end
   // (SQLite's substr('hello', -1, 3) is 'o', PostgreSQL's 'h'); a negative length is an error
   fn('__pg_substr', (s, start, n) => substring(s, count(start), n === undefined ? undefined : count(n)));
@@ -99,4 +110,45 @@ function substring(s: unknown, start: number, n: number | undefined): unknown {
   const to = end === Infinity ? undefined : Math.max(end - 1, from);
   if (s instanceof Uint8Array) return s.subarray(from, to);
   return chars(s).slice(from, to).join('');
+}
+
+/** A bytea operand: a blob as it is, text as its UTF-8 bytes (an unknown literal PostgreSQL would read as bytea text). */
+function bytesOf(x: unknown): Buffer {
+  if (x instanceof Uint8Array) return Buffer.from(x);
+  const t = String(x);
+  return t.startsWith('\\x') ? Buffer.from(t.slice(2), 'hex') : Buffer.from(t, 'utf8');
+}
+
+function encode(b: Buffer, format: string): string {
+  if (format === 'hex') return b.toString('hex');
+  if (format === 'base64') return (b.toString('base64').match(/.{1,76}/g) ?? ['']).join('\n');
+  if (format === 'escape') {
+    let out = '';
+    for (const c of b)
+      out += c === 92 ? '\\\\' : c === 0 || c > 127 ? '\\' + c.toString(8).padStart(3, '0') : String.fromCharCode(c);
+    return out;
+  }
+  throw sqlStateError('22023', `unrecognized encoding: "${format}"`);
+}
+
+function decode(t: string, format: string): Buffer {
+  if (format === 'hex') {
+    const h = t.replace(/\s+/g, '');
+    const bad = /[^0-9a-fA-F]/.exec(h);
+    if (bad) throw sqlStateError('22023', `invalid hexadecimal digit: "${bad[0]}"`);
+    if (h.length % 2) throw sqlStateError('22023', 'invalid hexadecimal data: odd number of digits');
+    return Buffer.from(h, 'hex');
+  }
+  if (format === 'base64') return Buffer.from(t.replace(/\s+/g, ''), 'base64');
+  if (format === 'escape') {
+    const out: number[] = [];
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] === '\\' && t[i + 1] === '\\') out.push(92), i++;
+      else if (t[i] === '\\' && /^[0-7]{3}$/.test(t.slice(i + 1, i + 4)))
+        out.push(parseInt(t.slice(i + 1, i + 4), 8)), (i += 3);
+      else out.push(...Buffer.from(t[i], 'utf8'));
+    }
+    return Buffer.from(out);
+  }
+  throw sqlStateError('22023', `unrecognized encoding: "${format}"`);
 }

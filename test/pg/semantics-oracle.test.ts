@@ -162,6 +162,23 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('encode, decode and the SHA-2 digests of bytea; div()', async () => {
+    for (const sql of [
+      "SELECT encode('abc'::bytea, 'hex'), encode('abc'::bytea, 'base64'), encode('\\x610162005c'::bytea, 'escape')",
+      "SELECT decode('616263', 'hex'), decode('YWJj', 'base64'), encode(decode('61 62', 'hex'), 'hex'), decode('a\\001b\\\\', 'escape')",
+      "SELECT encode(sha256('abc'::bytea), 'hex'), encode(sha512(id::text::bytea), 'hex'), md5(name) FROM customers ORDER BY id",
+      "SELECT encode(repeat('x', 100)::bytea, 'base64'), div(7, 2), div(-7, 2), div(7.5, 2)",
+    ])
+      await same(sql);
+    for (const [sql, code] of [
+      ["SELECT decode('zz', 'hex')", '22023'],
+      ["SELECT encode('a'::bytea, 'rot13')", '22023'],
+      ['SELECT div(1, 0)', '22012'],
+    ])
+      for (const c of [patina, postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       ['SELECT DISTINCT ON (customer_id) id FROM orders ORDER BY customer_id, id', /SELECT DISTINCT ON/],
