@@ -86,6 +86,10 @@ export function installPgStringFunctions(db: Database.Database): void {
       .digest('hex'),
   );
   fn('gen_random_uuid', () => randomUUID(), false);
+  // text cast to bytea as PostgreSQL reads it: \x and hex digits, else the escape format
+  db.function('__pg_bytea', { deterministic: true }, (x: unknown) =>
+    x === null || x === undefined ? null : x instanceof Uint8Array ? x : byteaInput(String(x)),
+  );
   // bytea to and from text (hex, base64, escape), the SHA-2 digests, div()
   fn('encode', (b, f) => encode(bytesOf(b), String(f).toLowerCase()));
   fn('decode', (t, f) => decode(String(t), String(f).toLowerCase()));
@@ -151,4 +155,14 @@ function decode(t: string, format: string): Buffer {
     return Buffer.from(out);
   }
   throw sqlStateError('22023', `unrecognized encoding: "${format}"`);
+}
+
+/** bytea's text input: `\\x` then hex digits (spaces between pairs allowed), else the escape format. */
+function byteaInput(t: string): Buffer {
+  if (t.startsWith('\\x')) return decode(t.slice(2), 'hex');
+  for (let i = 0; i < t.length; i++)
+    if (t[i] === '\\' && t[i + 1] !== '\\' && !/^[0-3][0-7]{2}$/.test(t.slice(i + 1, i + 4)))
+      throw sqlStateError('22P02', 'invalid input syntax for type bytea');
+    else if (t[i] === '\\') i += t[i + 1] === '\\' ? 1 : 3;
+  return decode(t, 'escape');
 }

@@ -162,18 +162,21 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
-  it('encode, decode and the SHA-2 digests of bytea; div()', async () => {
+  it('encode, decode and the SHA-2 digests of bytea; text cast to bytea; div()', async () => {
     for (const sql of [
       "SELECT encode('abc'::bytea, 'hex'), encode('abc'::bytea, 'base64'), encode('\\x610162005c'::bytea, 'escape')",
       "SELECT decode('616263', 'hex'), decode('YWJj', 'base64'), encode(decode('61 62', 'hex'), 'hex'), decode('a\\001b\\\\', 'escape')",
       "SELECT encode(sha256('abc'::bytea), 'hex'), encode(sha512(id::text::bytea), 'hex'), md5(name) FROM customers ORDER BY id",
       "SELECT encode(repeat('x', 100)::bytea, 'base64'), div(7, 2), div(-7, 2), div(7.5, 2)",
+      // text cast to bytea reads the escape format (SQLite's CAST AS BLOB kept the backslashes)
+      "SELECT 'abc'::bytea, E'a\\\\001b\\\\\\\\'::bytea, CAST('x' AS bytea), length('a\\001'::bytea), encode('héllo'::bytea, 'hex')",
     ])
       await same(sql);
     for (const [sql, code] of [
       ["SELECT decode('zz', 'hex')", '22023'],
       ["SELECT encode('a'::bytea, 'rot13')", '22023'],
       ['SELECT div(1, 0)', '22012'],
+      ["SELECT 'a\\9'::bytea", '22P02'],
     ])
       for (const c of [patina, postgres])
         await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);

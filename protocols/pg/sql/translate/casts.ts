@@ -54,7 +54,7 @@ function castTo(x: string, type: string, isArray: boolean): string {
       return `__pg_bool(${x})`;
     case 'bytea': {
       const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
-      return hex ? `X'${hex[1]}'` : `CAST(${x} AS BLOB)`;
+      return hex ? `X'${hex[1]}'` : `__pg_bytea(${x})`;
     }
     case 'regclass':
       return `__pg_regclass(${x})`;
