@@ -291,6 +291,34 @@ describe('concurrent writes', function () {
     }
   });
 
+  it('holds the COMMIT of a block that writes a row another open block read back for 2 s at most', async () => {
+    const [a, b] = await connected(port, 2);
+    try {
+      await a.query('UPDATE counters SET n = 5 WHERE id = 1');
+      await a.query('BEGIN');
+      await a.query('UPDATE counters SET touched = touched + 1 WHERE id = 1');
+      assert.equal(Number(one((await a.query('SELECT n FROM counters WHERE id = 1')).rows)), 5);
+      // a's client goes quiet; b's block writes the row a read
+      await b.query('BEGIN');
+      await b.query('UPDATE counters SET n = 6 WHERE id = 1');
+      const t0 = Date.now();
+      await b.query('COMMIT');
+      const waited = Date.now() - t0;
+      assert.ok(waited >= 1900 && waited < 10000, `COMMIT waited ${waited} ms`);
+      await assert.rejects(a.query('COMMIT'), (err: { code?: string }) => err.code === '40001');
+      assert.deepEqual(
+        (await a.query('SELECT n, touched FROM counters WHERE id = 1')).rows.map((r) => [
+          Number(r.n),
+          Number(r.touched),
+        ]),
+        [[6, 0]],
+      );
+      await a.query('UPDATE counters SET n = 0 WHERE id = 1');
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
   it('runs a pgbench script of blocks that update and read back one of 5 accounts, 4 clients, with no failure and no retry', () => {
     const script = `${agent.dir}/hot.sql`;
     fs.writeFileSync(

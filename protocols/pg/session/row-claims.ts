@@ -13,10 +13,15 @@
 // COMMIT as before), and so do autocommit writes, HTTP writes and merges: a block whose read row one
 // of those changes still fails with 40001. Two blocks waiting for each other (each read a row the
 // other writes) do not wait: the first to commit wins, the other fails with 40001 as before. No wait
-// lasts longer than the session's query timeout.
+// lasts longer than CLAIM_WAIT_MS (nor the session's query timeout): a block left open by its client
+// holds the others back that long at most, and then they go on as before claims (the one that read
+// may then fail with 40001).
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { Lru } from '../../../src/lru';
+
+/** The longest a block waits for another (the blocks of one workload last milliseconds). */
+export const CLAIM_WAIT_MS = 2000;
 
 /** A point statement: the table and key of its one row, and whether it reads it (SELECT) or writes it. */
 export interface PointRow {

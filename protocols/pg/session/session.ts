@@ -20,7 +20,7 @@ import { pgError } from '../sqlstate';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
-import { BlockRows, pointRow, rowClaimsOf } from './row-claims';
+import { BlockRows, CLAIM_WAIT_MS, pointRow, rowClaimsOf } from './row-claims';
 import type { Outcome, PgEngine } from './engine';
 import { explainLines } from './explain';
 import { notifyArguments } from './notifications';
@@ -131,7 +131,7 @@ export class Session {
     const rows = this.#rows;
     try {
       if (rows) {
-        await rowClaimsOf(this.#engine.writer).beforeCommit(rows, this.#timeoutMs);
+        await rowClaimsOf(this.#engine.writer).beforeCommit(rows, this.#claimWaitMs());
         if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
       }
       await this.#engine.group((lease) => block.replay(lease));
@@ -477,7 +477,7 @@ export class Session {
     }
     const row = pointRow(statement.sql, statement.params as Record<string, SqlValue> | undefined, this.#engine.schema);
     if (row) {
-      const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#timeoutMs);
+      const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
       if (wait) {
         await wait;
         if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
@@ -506,6 +506,11 @@ export class Session {
       this.#block = null;
     }
     this.#lease = lease;
+  }
+
+  /** How long a statement of a block waits for other blocks' row claims at most. */
+  #claimWaitMs(): number {
+    return Math.min(CLAIM_WAIT_MS, this.#timeoutMs);
   }
 
   /** The open block ended: other blocks no longer wait for the rows it read. */
