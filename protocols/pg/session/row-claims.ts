@@ -29,7 +29,7 @@ export interface PointRow {
   reads: boolean;
 }
 
-const IDENT = String.raw`("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)`;
+const IDENT = `("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_$]*)`;
 const VALUE = String.raw`(\$\d+|-?\d+|'(?:[^']|'')*')`;
 const TAIL = String.raw`\s+WHERE\s+${IDENT}\s*=\s*${VALUE}\s*;?\s*$`;
 const SELECT = new RegExp(String.raw`^\s*SELECT\s+[\s\S]+?\s+FROM\s+${IDENT}${TAIL}`, 'i');
