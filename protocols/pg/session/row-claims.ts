@@ -176,6 +176,7 @@ export class RowClaims {
   }
 
   #claim(block: BlockRows, key: string): void {
+    if (block.ended) return; // its connection closed while it waited
     let owners = this.#claimants.get(key);
     if (!owners) this.#claimants.set(key, (owners = new Set()));
     owners.add(block);

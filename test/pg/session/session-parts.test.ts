@@ -159,5 +159,15 @@ describe('PG session parts', () => {
     await dCommit;
     claims.release(d);
     assert.equal(claims.size, 0);
+    // a block whose connection closed while it waited claims nothing when the wait ends
+    const [f, g] = [new BlockRows(), new BlockRows()];
+    claims.note(f, writeX, 1000);
+    claims.note(f, x, 1000);
+    claims.note(g, writeX, 1000);
+    const gWaits = claims.note(g, x, 1000)!;
+    claims.release(g);
+    claims.release(f);
+    await gWaits;
+    assert.equal(claims.size, 0);
   });
 });
