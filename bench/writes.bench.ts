@@ -11,7 +11,8 @@
 // Each figure is the median of ROUNDS runs (WRITES_BENCH_ROUNDS, default 3) of WRITES_BENCH_SECONDS
 // (default 4) each, Patina and PostgreSQL alternating; each pgbench line also prints the CPU time a
 // transaction cost the server and pgbench. WRITES_BENCH_ONLY=http runs only the HTTP figure and its
-// in-process anchors (no PostgreSQL); PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
+// in-process anchors (no PostgreSQL), =pg only the pgbench figures, =tpcb only TPC-B-like;
+// PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -237,7 +238,8 @@ async function main() {
       'bench',
       `(WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < $COUNT) SELECT x FROM n)`,
     );
-    if (process.env.WRITES_BENCH_ONLY === 'http') return await httpFigures(agent.http, agent.proc.pid!);
+    const only = process.env.WRITES_BENCH_ONLY;
+    if (only === 'http') return await httpFigures(agent.http, agent.proc.pid!);
     pg = await startPostgres(dir, ['synchronous_commit=off']);
     psql(pg.port, 'bench', PG_SCHEMA);
     load(pg.port, 'bench', 'generate_series(1, $COUNT) x');
@@ -256,7 +258,7 @@ async function main() {
       ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2'], true, 1],
       ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.5],
     ];
-    for (const [name, args, floored, goal] of workloads) {
+    for (const [name, args, floored, goal] of only === 'tpcb' ? workloads.slice(2) : workloads) {
       const full = [...args, '-M', 'prepared', '-T', String(SECONDS)];
       const patina: PgbenchRun[] = [];
       const postgres: PgbenchRun[] = [];
@@ -297,6 +299,7 @@ async function main() {
     }
     stopPostgres(pg);
     pg = null;
+    if (only === 'pg' || only === 'tpcb') return;
     await httpFigures(agent.http, agent.proc.pid!);
   } finally {
     if (pg) stopPostgres(pg);

@@ -20,6 +20,7 @@ import { pgError } from '../sqlstate';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
+import { BlockRows, CLAIM_WAIT_MS, pointRow, rowClaimsOf } from './row-claims';
 import type { Outcome, PgEngine } from './engine';
 import { explainLines } from './explain';
 import { notifyArguments } from './notifications';
@@ -55,6 +56,8 @@ export class Session {
   #lease: WriterLease<unknown> | null = null;
   /** The open block's statements since its first write, when it does not hold the writer (session/deferred-block.ts). */
   #block: DeferredBlock | null = null;
+  /** The rows the open block read and wrote by key, so that blocks that would fail each other wait (session/row-claims.ts). */
+  #rows: BlockRows | null = null;
   #cursor: ReadCursor | null = null;
   #closed = false;
   /** LISTEN/NOTIFY; null until the connection wires them. */
@@ -108,6 +111,7 @@ export class Session {
   #finish(commit: boolean) {
     this.tx = 'idle';
     this.#block = null;
+    this.#releaseRows();
     this.#transactionEnded(commit);
     const lease = this.#lease;
     this.#lease = null;
@@ -124,11 +128,18 @@ export class Session {
   async #commitDeferred(block: DeferredBlock): Promise<Outcome> {
     this.tx = 'idle';
     this.#block = null;
+    const rows = this.#rows;
     try {
+      if (rows) {
+        await rowClaimsOf(this.#engine.writer).beforeCommit(rows, this.#claimWaitMs());
+        if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
+      }
       await this.#engine.group((lease) => block.replay(lease));
     } catch (err) {
       this.#transactionEnded(false);
       throw err;
+    } finally {
+      if (this.#rows === rows) this.#releaseRows();
     }
     this.#transactionEnded(true);
     return NONE;
@@ -186,6 +197,7 @@ export class Session {
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         this.#endLease();
         this.#block = null;
+        this.#releaseRows();
         this.tx = 'idle';
         this.#transactionEnded(false);
         return none;
@@ -463,6 +475,14 @@ export class Session {
       const r = this.#lease!.run(statement, 'statement');
       return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
     }
+    const row = pointRow(statement.sql, statement.params as Record<string, SqlValue> | undefined, this.#engine.schema);
+    if (row) {
+      const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
+      if (wait) {
+        await wait;
+        if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
+      }
+    }
     const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
     return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
   }
@@ -488,6 +508,18 @@ export class Session {
     this.#lease = lease;
   }
 
+  /** How long a statement of a block waits for other blocks' row claims at most. */
+  #claimWaitMs(): number {
+    return Math.min(CLAIM_WAIT_MS, this.#timeoutMs);
+  }
+
+  /** The open block ended: other blocks no longer wait for the rows it read. */
+  #releaseRows() {
+    const rows = this.#rows;
+    this.#rows = null;
+    if (rows) rowClaimsOf(this.#engine.writer).release(rows);
+  }
+
   #endLease() {
     const lease = this.#lease;
     this.#lease = null;
@@ -508,6 +540,7 @@ export class Session {
     this.#notifies.length = 0;
     this.#endLease();
     this.#block = null;
+    this.#releaseRows();
     this.tx = 'idle';
   }
 }

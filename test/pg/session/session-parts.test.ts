@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict';
 import { explainLines } from '../../../protocols/pg/session/explain';
 import { notifyArguments } from '../../../protocols/pg/session/notifications';
+import { BlockRows, RowClaims, pointRow } from '../../../protocols/pg/session/row-claims';
+import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import { applySetting, parseSet, showRows } from '../../../protocols/pg/session/settings';
 import type { Analyzed } from '../../../protocols/pg/sql/analyzed';
 import { lexPg } from '../../../protocols/pg/sql/lexer';
@@ -80,5 +82,92 @@ describe('PG session parts', () => {
     ]);
     const truncate = { readonly: false, command: 'TRUNCATE TABLE', sql: 'DELETE FROM "users"' } as Analyzed;
     assert.deepEqual(explainLines([], truncate), ['Delete on users', '  ->  Result']);
+  });
+
+  it('row claims: the one row of a point statement by its one-column key, and nothing for other shapes', () => {
+    const table = (name: string, primaryKey: string[]) => ({ name, primaryKey }) as unknown as TableDef;
+    const schema: Schema = {
+      tables: new Map([
+        ['Accounts', table('Accounts', ['aid'])],
+        ['pairs', table('pairs', ['a', 'b'])],
+      ]),
+    };
+    const row = (sql: string, params?: Record<string, unknown>) =>
+      pointRow(sql, params as Record<string, never> | undefined, schema);
+    assert.deepEqual(row('SELECT abalance FROM accounts WHERE aid = $1', { 1: 7 }), {
+      key: 'accounts\u00007',
+      reads: true,
+    });
+    assert.deepEqual(row('UPDATE "Accounts" SET abalance = abalance + $1 WHERE "aid" = $2;', { 1: 5, 2: '7' }), {
+      key: 'accounts\u00007',
+      reads: false,
+    });
+    assert.deepEqual(row('update accounts set x = 1 where aid = -3'), { key: 'accounts\u0000-3', reads: false });
+    assert.deepEqual(row("DELETE FROM accounts WHERE aid = 'it''s'"), { key: "accounts\u0000it's", reads: false });
+    // not one row by the key: no claim (the block is checked at COMMIT only)
+    for (const sql of [
+      'SELECT abalance FROM accounts WHERE bid = $1',
+      'SELECT abalance FROM accounts WHERE aid = $1 AND bid = 2',
+      'SELECT abalance FROM accounts WHERE aid > $1',
+      'SELECT * FROM pairs WHERE a = $1',
+      'SELECT * FROM nowhere WHERE aid = $1',
+      'INSERT INTO accounts (aid) VALUES ($1)',
+    ])
+      assert.equal(row(sql, { 1: 1 }), null, sql);
+    assert.equal(row('SELECT abalance FROM accounts WHERE aid = $1', { 1: null }), null);
+  });
+
+  it('row claims: a read waits for the block that claims a row either writes, a cycle does not wait, release wakes', async () => {
+    const claims = new RowClaims();
+    const [a, b, c] = [new BlockRows(), new BlockRows(), new BlockRows()];
+    const x = { key: 't\u00001', reads: true };
+    const writeX = { key: x.key, reads: false };
+    assert.equal(claims.note(a, writeX, 1000), null);
+    assert.equal(claims.note(a, x, 1000), null); // a claims x
+    assert.equal(claims.note(b, writeX, 1000), null); // a write alone does not wait
+    let read = false;
+    const waiting = claims.note(b, x, 1000)!.then(() => (read = true));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(read, false);
+    assert.equal(claims.beforeCommit(a, 1000), null); // nobody else claims x
+    claims.release(a);
+    await waiting;
+    assert.equal(read, true);
+    // a COMMIT waits for a block that read a row it writes
+    const z = { key: 't\u00003', reads: true };
+    assert.equal(claims.note(c, z, 1000), null);
+    assert.equal(claims.beforeCommit(c, 1000), null);
+    claims.note(b, { key: z.key, reads: false }, 1000);
+    let committed = false;
+    const bCommit = claims.beforeCommit(b, 1000)!.then(() => (committed = true));
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(committed, false);
+    claims.release(c);
+    await bCommit;
+    claims.release(b);
+    assert.equal(claims.size, 0);
+    // two blocks that each read a row the other writes: the second COMMIT does not wait for the first
+    const [d, e] = [new BlockRows(), new BlockRows()];
+    const y = { key: 't\u00002', reads: true };
+    claims.note(d, x, 1000);
+    claims.note(e, y, 1000);
+    claims.note(d, { key: y.key, reads: false }, 1000);
+    claims.note(e, { key: x.key, reads: false }, 1000);
+    const dCommit = claims.beforeCommit(d, 1000)!;
+    assert.equal(claims.beforeCommit(e, 1000), null);
+    claims.release(e);
+    await dCommit;
+    claims.release(d);
+    assert.equal(claims.size, 0);
+    // a block whose connection closed while it waited claims nothing when the wait ends
+    const [f, g] = [new BlockRows(), new BlockRows()];
+    claims.note(f, writeX, 1000);
+    claims.note(f, x, 1000);
+    claims.note(g, writeX, 1000);
+    const gWaits = claims.note(g, x, 1000)!;
+    claims.release(g);
+    claims.release(f);
+    await gWaits;
+    assert.equal(claims.size, 0);
   });
 });
