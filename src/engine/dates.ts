@@ -495,6 +495,64 @@ function scaleInterval(v: unknown, f: number): string | null {
   return formatInterval({ months: wholeMonths, days: wholeDays, micros });
 }
 
+const ZONES = new Map<string, Intl.DateTimeFormat>();
+
+/** The offset of a time zone from UTC at an instant, in milliseconds; 22023 for a zone that is not known. */
+function zoneOffsetMs(zone: string, ms: number): number {
+  let f = ZONES.get(zone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+        era: 'short',
+      });
+    } catch {
+      pgFail('22023', `time zone "${zone}" not recognized`);
+    }
+    if (ZONES.size < 1000) ZONES.set(zone, f);
+  }
+  const p: Record<string, string> = {};
+  for (const x of f.formatToParts(new Date(ms))) p[x.type] = x.value;
+  const year = p.era === 'BC' || p.era === 'B' ? 1 - Number(p.year) : Number(p.year);
+  const wall = new Date(
+    Date.UTC(2000, Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)),
+  ).setUTCFullYear(year);
+  return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+/**
+ * x AT TIME ZONE z: 'tz-local' reads a timestamp's wall time in zone z and gives the instant (a
+ * timestamp with time zone, printed in UTC); 'tz-wall' gives an instant's (or a date's midnight's)
+ * wall time in z, a timestamp.
+ */
+export function atTimeZone(kind: unknown, v: unknown, zone: unknown): string | null {
+  if (v === null || v === undefined || zone === null || zone === undefined) return null;
+  const z = String(zone).trim();
+  const utc = /^(utc|gmt|z|etc\/utc|etc\/gmt|\+00(:00)?)$/i.test(z);
+  if (kind === 'tz-local') {
+    const t = parseInstant(v, 'timestamp', 'AT TIME ZONE', true)!;
+    if (utc) return formatInstant({ ...t, tz: true }, true);
+    // the instant whose wall time in z is t, with the offsets in force a day before and after: a
+    // wall time that happens twice (clocks set back) is the later instant, one that never happens
+    // (clocks set forward) is read with the offset before the change, as PostgreSQL reads them
+    const before = t.ms - zoneOffsetMs(z, t.ms - 86_400_000);
+    const after = t.ms - zoneOffsetMs(z, t.ms + 86_400_000);
+    const fits = (m: number) => zoneOffsetMs(z, m) === t.ms - m;
+    const ms = fits(before) && fits(after) ? Math.max(before, after) : fits(after) && !fits(before) ? after : before;
+    return formatInstant({ ms, us: t.us, tz: true }, true);
+  }
+  const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE')!;
+  if (utc) return formatInstant(t, false);
+  return formatInstant({ ms: t.ms + zoneOffsetMs(z, t.ms), us: t.us, tz: false }, false);
+}
+
 /** make_date(year, month, day). */
 export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
   if (y === null || m === null || d === null) return null;
@@ -671,5 +729,6 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));
+  db.function('__pg_at_zone', det, (kind: unknown, v: unknown, zone: unknown) => atTimeZone(kind, v, zone));
   db.function('__pg_date_arith', det, (kind: unknown, a: unknown, b: unknown) => dateArithmetic(kind, a, b));
 }

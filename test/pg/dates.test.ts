@@ -269,7 +269,8 @@ describe('PostgreSQL dates and times', function () {
       await one(
         `SELECT created_at AT TIME ZONE 'UTC', date_trunc('day', created_at AT TIME ZONE 'utc') FROM events WHERE id = 1`,
       ),
-      [['2026-11-03 10:15:30', '2026-11-03 00:00:00']],
+      // a timestamp read in UTC is a timestamp with time zone, as in PostgreSQL
+      [['2026-11-03 10:15:30+00', '2026-11-03 00:00:00+00']],
     );
     assert.deepEqual(
       await one(`SELECT - interval '1 year 2 mons', created_at + - interval '1 day' FROM events WHERE id = 1`),

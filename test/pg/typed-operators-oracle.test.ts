@@ -135,6 +135,25 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       );
   });
 
+  it('x AT TIME ZONE z: a timestamp read in a zone is an instant, an instant seen in a zone a timestamp', async () => {
+    for (const sql of [
+      "SELECT timestamp '2024-01-01 10:00' AT TIME ZONE 'UTC', timestamptz '2024-01-01 10:00+02' AT TIME ZONE 'UTC'",
+      "SELECT timestamp '2024-01-01 10:00' AT TIME ZONE 'America/New_York', timestamptz '2024-07-01 10:00+00' AT TIME ZONE 'Europe/Paris'",
+      // Metabase's report time zone: a timestamp column read as UTC, then seen in the report's zone
+      "SELECT id, (placed_at AT TIME ZONE 'UTC') AT TIME ZONE 'America/New_York', date_trunc('day', (placed_at AT TIME ZONE 'UTC') AT TIME ZONE 'Asia/Kolkata') FROM orders ORDER BY id",
+      // clocks set forward (a wall time that never happens) and back (one that happens twice)
+      "SELECT timestamp '2024-03-10 02:30' AT TIME ZONE 'America/New_York', timestamp '2024-11-03 01:30' AT TIME ZONE 'America/New_York'",
+      "SELECT timestamp '2024-03-31 02:30' AT TIME ZONE 'Europe/Berlin', timestamp '2024-10-27 02:30' AT TIME ZONE 'Europe/Berlin', timestamp '2024-04-07 02:30' AT TIME ZONE 'Australia/Sydney'",
+      "SELECT date '2024-01-01' AT TIME ZONE 'Asia/Tokyo', placed_at::timestamp AT TIME ZONE 'UTC' + interval '1 hour' FROM orders WHERE id = 1",
+    ])
+      await same(sql);
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(
+        c.query("SELECT placed_at AT TIME ZONE 'Mars/Olympus' FROM orders WHERE placed_at IS NOT NULL"),
+        (e: { code?: string }) => e.code === '22023',
+      );
+  });
+
   it('age() and make_date()', async () => {
     for (const sql of [
       "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",

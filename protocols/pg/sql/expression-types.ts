@@ -248,6 +248,11 @@ export class Typer {
         const t = arg(0);
         return FLOATS.has(t) ? OID.float8 : INTS.has(t) || t === OID.numeric ? OID.numeric : 0;
       }
+      case 'timezone': {
+        // x AT TIME ZONE z: a timestamp's wall time read in z is an instant; an instant's wall time in z
+        const t = arg(1);
+        return t === OID.timestamp ? OID.timestamptz : t === OID.timestamptz || t === OID.date ? OID.timestamp : 0;
+      }
       case 'date_trunc': {
         const t = arg(1);
         return t === OID.timestamptz || t === OID.date ? OID.timestamptz : t === OID.interval ? t : OID.timestamp;

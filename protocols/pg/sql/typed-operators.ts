@@ -60,6 +60,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
+    if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
     if (t.type === 'op') {
@@ -169,6 +170,16 @@ function withSources(typer: Typer, sources: Node[]): Typer {
   return new Typer(typer.schema, scope);
 }
 
+/** `x AT TIME ZONE z`, which the parser makes pg_catalog.timezone(z, x). */
+function isAtTimeZone(f: Node): boolean {
+  const names = f?.funcname;
+  return (
+    f?.funcformat === 'COERCE_SQL_SYNTAX' &&
+    names?.[names.length - 1]?.String?.sval === 'timezone' &&
+    f.args?.length === 2
+  );
+}
+
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
 export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
@@ -190,6 +201,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+  } else if (isAtTimeZone(n.FuncCall)) {
+    const t = typer.type(n.FuncCall.args[1]);
+    if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
+    else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
   } else if (
     n.TypeCast &&
     TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&

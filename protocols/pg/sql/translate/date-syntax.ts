@@ -32,9 +32,11 @@ export function rewriteDateSyntax(toks: Tok[]): Tok[] {
       i += 3;
       continue;
     }
-    // x AT TIME ZONE 'UTC': the session's zone already
+    // x AT TIME ZONE 'UTC' of an operand the analysis could not type: the session's zone already
+    // (a typed one is marked, and typed-arithmetic.ts converts it)
     if (
       isWord(t, 'AT') &&
+      !('arith' in t && t.arith) &&
       isWord(toks[i + 1], 'TIME') &&
       isWord(toks[i + 2], 'ZONE') &&
       toks[i + 3]?.type === 'string' &&

@@ -4,7 +4,7 @@
 // division __pg_real_divisor(b). By precedence as PostgreSQL
 // binds them: `^` first, then `*` and `/`, then `+` and `-`, each left to right, so an operand that
 // an earlier sweep rewrote is one group token by the time a looser operator takes it.
-import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart } from '../tokens';
+import { type Tok, endsOperand, isOp, isWord, joinTokens, operandEnd, operandStart } from '../tokens';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -13,7 +13,29 @@ import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmeti
  * it on a cast's operand before that becomes one group.
  */
 export function rewriteDateArithmetic(toks: Tok[]): Tok[] {
-  return rewriteIntervalArithmetic(rewriteTypedArithmetic(negateIntervals(toks)));
+  return rewriteIntervalArithmetic(rewriteTypedArithmetic(negateIntervals(rewriteAtTimeZone(toks))));
+}
+
+/**
+ * `x AT TIME ZONE z` the analysis typed (it binds tighter than any arithmetic): a timestamp's wall
+ * time read in zone z is an instant ('tz-local'), an instant's wall time in z a timestamp ('tz-wall').
+ */
+function rewriteAtTimeZone(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'AT') && 'arith' in t && t.arith)) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const kind = isWord(t, 'AT') && 'arith' in t ? t.arith : undefined;
+    const end = kind && isWord(toks[i + 1], 'TIME') && isWord(toks[i + 2], 'ZONE') ? operandEnd(toks, i + 3) : -1;
+    if (!kind || end < 0 || out.length === 0) {
+      out.push(t);
+      continue;
+    }
+    const left = joinTokens(out.splice(operandStart(out)));
+    out.push({ type: 'group', text: `__pg_at_zone('${kind}', ${left}, ${joinTokens(toks.slice(i + 3, end + 1))})` });
+    i = end;
+  }
+  return out;
 }
 
 const TIGHTER: Record<string, Set<string>> = {
