@@ -84,7 +84,8 @@ export class Analyzer {
    */
   #markTypedOperators(sig: PgToken[], tokens: PgToken[], text: string, declared: number[]): PgToken[] {
     const schema = this.#engine.schema;
-    if (!mayHaveTypedOperators(sig, (c) => columnType(schema, null, c))) return tokens;
+    const dated = datedColumns(schema);
+    if (!mayHaveTypedOperators(sig, (c) => (dated.has(c) ? 'date' : null))) return tokens;
     const found = typedOperators(text, schema, declared);
     if (!found || found.size === 0) return tokens;
     const out = tokens.slice();
@@ -282,6 +283,21 @@ export class Analyzer {
 }
 
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
+
+const datedCache = new WeakMap<Schema, ReadonlySet<string>>();
+/** The lower-case names of the schema's date, time, timestamp and interval columns (any table). */
+function datedColumns(schema: Schema): ReadonlySet<string> {
+  let names = datedCache.get(schema);
+  if (!names) {
+    names = new Set(
+      [...schema.tables.values()].flatMap((t) =>
+        t.columns.filter((c) => /date|time|interval/i.test(c.type)).map((c) => c.name.toLowerCase()),
+      ),
+    );
+    datedCache.set(schema, names);
+  }
+  return names;
+}
 
 const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
 /** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
