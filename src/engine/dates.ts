@@ -553,6 +553,65 @@ export function atTimeZone(kind: unknown, v: unknown, zone: unknown): string | n
   return formatInstant({ ms: t.ms + zoneOffsetMs(z, t.ms), us: t.us, tz: false }, false);
 }
 
+/**
+ * justify_hours (24 hours → 1 day), justify_days (30 days → 1 month) and justify_interval (both,
+ * with the signs of the parts made to agree), as PostgreSQL's interval_justify_* do.
+ */
+export function justify(kind: 'hours' | 'days' | 'interval', v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const iv = { ...parseInterval(v)! };
+  const DAY = 86_400_000_000;
+  if (kind === 'interval') {
+    // PostgreSQL: whole days out of the time, whole months out of the days, then one borrow so the
+    // parts share a sign
+    const wholeDays = Math.trunc(iv.micros / DAY);
+    iv.days += wholeDays;
+    iv.micros -= wholeDays * DAY;
+    const wholeMonths = Math.trunc(iv.days / 30);
+    iv.months += wholeMonths;
+    iv.days -= wholeMonths * 30;
+    if (iv.months > 0 && (iv.days < 0 || (iv.days === 0 && iv.micros < 0))) {
+      iv.days += 30;
+      iv.months--;
+    } else if (iv.months < 0 && (iv.days > 0 || (iv.days === 0 && iv.micros > 0))) {
+      iv.days -= 30;
+      iv.months++;
+    }
+    if (iv.days > 0 && iv.micros < 0) {
+      iv.micros += DAY;
+      iv.days--;
+    } else if (iv.days < 0 && iv.micros > 0) {
+      iv.micros -= DAY;
+      iv.days++;
+    }
+    return formatInterval(iv);
+  }
+  if (kind === 'hours') {
+    const wholeDays = Math.trunc(iv.micros / DAY);
+    iv.days += wholeDays;
+    iv.micros -= wholeDays * DAY;
+    if (iv.days > 0 && iv.micros < 0) {
+      iv.micros += DAY;
+      iv.days--;
+    } else if (iv.days < 0 && iv.micros > 0) {
+      iv.micros -= DAY;
+      iv.days++;
+    }
+    return formatInterval(iv);
+  }
+  const wholeMonths = Math.trunc(iv.days / 30);
+  iv.months += wholeMonths;
+  iv.days -= wholeMonths * 30;
+  if (iv.months > 0 && iv.days < 0) {
+    iv.days += 30;
+    iv.months--;
+  } else if (iv.months < 0 && iv.days > 0) {
+    iv.days -= 30;
+    iv.months++;
+  }
+  return formatInterval(iv);
+}
+
 /** make_date(year, month, day). */
 export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
   if (y === null || m === null || d === null) return null;
@@ -729,6 +788,8 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));
+  for (const kind of ['hours', 'days', 'interval'] as const)
+    db.function(`justify_${kind}`, det, (v: unknown) => justify(kind, v));
   db.function('__pg_at_zone', det, (kind: unknown, v: unknown, zone: unknown) => atTimeZone(kind, v, zone));
   db.function('__pg_date_arith', det, (kind: unknown, a: unknown, b: unknown) => dateArithmetic(kind, a, b));
 }

@@ -154,11 +154,15 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       );
   });
 
-  it('age() and make_date()', async () => {
+  it('age(), make_date() and justify_hours/days/interval', async () => {
     for (const sql of [
       "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",
       "SELECT age(date '2020-02-29', date '2024-02-28'), age(timestamp '2024-03-31 00:00:00.5', timestamp '2023-02-28 23:00')",
       'SELECT make_date(2024, 2, 29), make_date(2023, 12, 31)',
+      "SELECT justify_hours(interval '27 hours'), justify_hours(interval '-27 hours'), justify_hours(interval '1 day -3 hours')",
+      "SELECT justify_days(interval '35 days'), justify_days(interval '-35 days'), justify_days(interval '1 mon -5 days')",
+      "SELECT justify_interval(interval '1 mon -1 hour'), justify_interval(interval '-1 mon 1 hour'), justify_interval(interval '35 days 27 hours')",
+      "SELECT justify_interval(timestamp '2024-03-01' - timestamp '2024-01-01 10:00'), justify_days(NULL)",
     ])
       await same(sql);
     for (const c of [o.patina, o.postgres])

@@ -117,6 +117,9 @@ export const FIXED: Record<string, number> = {
   dense_rank: OID.int8,
   ntile: OID.int4,
   age: OID.interval,
+  justify_hours: OID.interval,
+  justify_days: OID.interval,
+  justify_interval: OID.interval,
   make_date: OID.date,
   to_date: OID.date,
 };
