@@ -26,6 +26,7 @@ export class VersionBook {
   readonly #db: Database.Database;
   readonly #self: string;
   readonly #localHead: () => number;
+  #stamp = 0;
 
   private constructor(db: Database.Database, self: string, localHead: () => number) {
     this.#db = db;
@@ -83,8 +84,14 @@ export class VersionBook {
     return new VersionTxn(this, this.#db);
   }
 
+  /** Counts the changes to the mirror (not to this agent's own head): for caches of what heads() says. */
+  get stamp(): number {
+    return this.#stamp;
+  }
+
   _commit(changed: Map<string, OriginVersions>): void {
     for (const [a, o] of changed) this.#origins.set(a, o);
+    this.#stamp++;
   }
 }
 

@@ -51,6 +51,8 @@ export class Cluster {
    * sync round passes over a peer that holds what this agent holds.
    */
   readonly #peerDigest = new Map<string, string>();
+  /** This agent's heads digest, and what it was computed from (the book's stamp, the local head). */
+  #digest = { book: -1, local: -1, d: '' };
   #syncing = false;
   #syncTimer: NodeJS.Timeout | null = null;
   #lastSync = 0;
@@ -107,7 +109,7 @@ export class Cluster {
       log.info({ peer: m.addr, actor: m.actor }, 'peer up');
       this.#requestSync(m.addr);
     };
-    this.#members.stateDigest = () => headsDigest(this.#book.heads());
+    this.#members.stateDigest = () => this.#headsDigest();
     this.#members.onStateDigest = (addr, h) => this.#peerDigest.set(addr, h);
     this.#members.onDown = (m) =>
       m.state === 'left'
@@ -278,7 +280,7 @@ export class Cluster {
       // Passed over: peers whose heads, as last heard, are this agent's (they have nothing more, or
       // had not when last heard: what they got since shows in their next digest, or reaches this
       // agent through another peer). Peers heard to differ go first, then those never heard.
-      const mine = headsDigest(this.#book.heads());
+      const mine = this.#headsDigest();
       const rest = alive.filter((m) => !soon.includes(m));
       const wanted = Math.max(0, this.#tune.syncPeers - soon.length);
       const differ = shuffle(rest.filter((m) => this.#peerDigest.has(m.addr) && this.#peerDigest.get(m.addr) !== mine));
@@ -429,6 +431,14 @@ export class Cluster {
         `changeset ${f.version} of ${f.actor.slice(0, 8)} from ${peer} could not be merged: ${f.reason}`,
       );
     return r;
+  }
+
+  /** This agent's heads digest (on every membership message and answer: recomputed only when the heads moved). */
+  #headsDigest(): string {
+    const c = this.#digest;
+    if (c.book !== this.#book.stamp || c.local !== this.#capture.version)
+      this.#digest = { book: this.#book.stamp, local: this.#capture.version, d: headsDigest(this.#book.heads()) };
+    return this.#digest.d;
   }
 
   #heardHeads(heads: WireHeads): void {
