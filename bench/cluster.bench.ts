@@ -4,7 +4,8 @@
 //      period against 100 agents (flat is the goal), periods until every agent sees a killed one down,
 //      periods until 1,000 agents that joined through one seed all know each other.
 //  (2) Real agents on loopback (4, 8, 16 and 24 processes, each bootstrapped from the first, as the
-//      issue measured): membership bytes sent per agent per second while idle, and the time until a
+//      issue measured): membership bytes sent per agent per second while idle (and, beside it, all
+//      peer bytes: membership, sync and push request and answer bodies), and the time until a
 //      write reaches every other agent's /v1/updates stream (30 writes spread over the agents), p50
 //      p90 and p99, against the same with 4 agents (p99 against the goal, 100 ms).
 import http from 'node:http';
@@ -79,9 +80,14 @@ async function directCluster(n: number): Promise<{ nodes: AgentProcess[]; dispos
   return { nodes, dispose };
 }
 
-async function real(
-  n: number,
-): Promise<{ idleBytesPerSecond: number; p50: number; p90: number; p99: number; reached: number }> {
+async function real(n: number): Promise<{
+  idleBytesPerSecond: number;
+  idlePeerBytesPerSecond: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  reached: number;
+}> {
   const c = await directCluster(n);
   const streams: http.ClientRequest[] = [];
   try {
@@ -91,14 +97,22 @@ async function real(
       await new Promise((r) => setTimeout(r, 250));
     }
     const bytes = async () => {
-      let sum = 0;
-      for (const x of c.nodes) sum += (await scrape(x.http)).samples.get('patina_membership_bytes_sent_total') ?? 0;
-      return sum;
+      let membership = 0;
+      let peer = 0;
+      for (const x of c.nodes) {
+        const s = (await scrape(x.http)).samples;
+        membership += s.get('patina_membership_bytes_sent_total') ?? 0;
+        peer += s.get('patina_peer_bytes_sent_total') ?? 0;
+      }
+      return { membership, peer };
     };
     const b0 = await bytes();
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, 10_000));
-    const idleBytesPerSecond = ((await bytes()) - b0) / ((performance.now() - t0) / 1000);
+    const b1 = await bytes();
+    const seconds = (performance.now() - t0) / 1000;
+    const idleBytesPerSecond = (b1.membership - b0.membership) / seconds;
+    const idlePeerBytesPerSecond = (b1.peer - b0.peer) / seconds;
     const seen = new Map<number, Set<number>>();
     const sentAt = new Map<number, number>();
     const reached: number[] = [];
@@ -124,6 +138,7 @@ async function real(
     for (let i = 0; i < 100 && reached.length < 30; i++) await new Promise((r) => setTimeout(r, 100));
     return {
       idleBytesPerSecond: idleBytesPerSecond / n,
+      idlePeerBytesPerSecond: idlePeerBytesPerSecond / n,
       p50: percentile(reached, 50),
       p90: percentile(reached, 90),
       p99: percentile(reached, 99),
@@ -165,6 +180,13 @@ async function main(): Promise<void> {
       'B/s',
       'the first size',
       base.idleBytesPerSecond,
+    );
+    report(
+      `  all peer bytes sent per agent per second, idle (bodies: membership, sync, push)`,
+      r.idlePeerBytesPerSecond,
+      'B/s',
+      'the first size',
+      base.idlePeerBytesPerSecond,
     );
     report(`  write reaches every other agent, p50`, r.p50, 'ms', 'the first size', base.p50);
     report(`  write reaches every other agent, p90`, r.p90, 'ms', 'the first size', base.p90);

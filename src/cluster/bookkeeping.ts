@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { WireHeads } from './wire';
 
@@ -25,6 +26,7 @@ export class VersionBook {
   readonly #db: Database.Database;
   readonly #self: string;
   readonly #localHead: () => number;
+  #stamp = 0;
 
   private constructor(db: Database.Database, self: string, localHead: () => number) {
     this.#db = db;
@@ -82,8 +84,14 @@ export class VersionBook {
     return new VersionTxn(this, this.#db);
   }
 
+  /** Counts the changes to the mirror (not to this agent's own head): for caches of what heads() says. */
+  get stamp(): number {
+    return this.#stamp;
+  }
+
   _commit(changed: Map<string, OriginVersions>): void {
     for (const [a, o] of changed) this.#origins.set(a, o);
+    this.#stamp++;
   }
 }
 
@@ -183,4 +191,21 @@ function push(out: Range[], s: number, e: number, left: number): number {
 /** Versions missing in `o`: the gaps, counted. */
 export function gapCount(o: OriginVersions): number {
   return o.gaps.reduce((n, [s, e]) => n + e - s + 1, 0);
+}
+
+/**
+ * A digest of heads (per origin, the head and the gaps below it): two agents that hold the same
+ * versions have the same digest. Origins with nothing (head 0, no gaps) are left out, so an origin
+ * one agent merely named does not make a difference.
+ */
+export function headsDigest(heads: WireHeads): string {
+  const h = createHash('sha1');
+  for (const actor of Object.keys(heads).sort()) {
+    const o = heads[actor];
+    if (!o || (o.head === 0 && o.gaps.length === 0)) continue;
+    h.update(`${actor}:${o.head}`);
+    for (const [s, e] of o.gaps) h.update(`,${s}-${e}`);
+    h.update(';');
+  }
+  return h.digest('base64').slice(0, 16);
 }

@@ -4,7 +4,7 @@ import { DEFAULT_GOSSIP_TUNING, type GossipConfig, type GossipTuning, formatAddr
 import type { ChangeCapture } from '../crdt/capture';
 import { ChangeMerger, type MergeResult, type RemoteChangeset } from '../crdt/merge';
 import type { Engine } from '../engine/engine';
-import { VersionBook, gapCount, missingRanges } from './bookkeeping';
+import { VersionBook, gapCount, headsDigest, missingRanges } from './bookkeeping';
 import { ChangeReader } from './change-reader';
 import { type Member, Membership } from './membership';
 import type { TlsMaterial } from '../auth/tls-material';
@@ -16,6 +16,8 @@ import { type WireChangeset, type WireCleared, type WireHeads, type WireRow, dec
 const PUSH_QUEUE = 20_000;
 const PUSH_BATCH = 500;
 const STREAM_IDLE_MS = 15_000;
+/** Every this many sync rounds, one peer is pulled from even when all are known to be level. */
+const SYNC_ANYWAY_ROUNDS = 10;
 
 interface PushQueue {
   queue: WireChangeset[];
@@ -44,13 +46,28 @@ export class Cluster {
   /** Each peer's heads as last heard (its sync request or answer), for the replication lag. */
   readonly #peerHeads = new Map<string, WireHeads>();
   readonly #syncSoon = new Set<string>();
+  /**
+   * Each peer's heads digest as last heard (on a membership message or answer, or in a sync), so a
+   * sync round passes over a peer that holds what this agent holds.
+   */
+  readonly #peerDigest = new Map<string, string>();
+  /** This agent's heads digest, and what it was computed from (the book's stamp, the local head). */
+  #digest = { book: -1, local: -1, d: '' };
   #syncing = false;
   #syncTimer: NodeJS.Timeout | null = null;
   #lastSync = 0;
   #window = 256;
   #stopped = false;
   readonly #logged = new Map<string, number>();
-  readonly #stats = { pushed: 0, pushReceived: 0, merged: 0, syncRounds: 0, synced: 0, deferred: 0 };
+  readonly #stats = {
+    pushed: 0,
+    pushReceived: 0,
+    merged: 0,
+    syncRounds: 0,
+    synced: 0,
+    syncSkipped: 0,
+    deferred: 0,
+  };
 
   private constructor(
     engine: Engine<Changeset>,
@@ -92,6 +109,8 @@ export class Cluster {
       log.info({ peer: m.addr, actor: m.actor }, 'peer up');
       this.#requestSync(m.addr);
     };
+    this.#members.stateDigest = () => this.#headsDigest();
+    this.#members.onStateDigest = (addr, h) => this.#peerDigest.set(addr, h);
     this.#members.onDown = (m) =>
       m.state === 'left'
         ? log.info({ peer: m.addr, actor: m.actor }, 'peer left')
@@ -258,10 +277,18 @@ export class Cluster {
       const alive = this.#members.alive();
       const soon = alive.filter((m) => this.#syncSoon.has(m.addr));
       this.#syncSoon.clear();
-      const others = shuffle(alive.filter((m) => !soon.includes(m))).slice(
-        0,
-        Math.max(0, this.#tune.syncPeers - soon.length),
-      );
+      // Passed over: peers whose heads, as last heard, are this agent's (they have nothing more, or
+      // had not when last heard: what they got since shows in their next digest, or reaches this
+      // agent through another peer). Peers heard to differ go first, then those never heard.
+      const mine = this.#headsDigest();
+      const rest = alive.filter((m) => !soon.includes(m));
+      const wanted = Math.max(0, this.#tune.syncPeers - soon.length);
+      const differ = shuffle(rest.filter((m) => this.#peerDigest.has(m.addr) && this.#peerDigest.get(m.addr) !== mine));
+      const unheard = shuffle(rest.filter((m) => !this.#peerDigest.has(m.addr)));
+      let others = [...differ, ...unheard].slice(0, wanted);
+      if (others.length === 0 && soon.length === 0 && this.#stats.syncRounds % SYNC_ANYWAY_ROUNDS === 0)
+        others = shuffle(rest).slice(0, 1); // now and then one anyway, whatever was heard
+      this.#stats.syncSkipped += Math.min(wanted, rest.length) - others.length;
       for (const m of [...soon, ...others]) {
         if (this.#stopped) break;
         try {
@@ -299,6 +326,7 @@ export class Cluster {
           more = !!l.more;
           if (l.heads) {
             this.#peerHeads.set(m.addr, l.heads);
+            this.#peerDigest.set(m.addr, headsDigest(l.heads));
             this.#heardHeads(l.heads);
           }
           return;
@@ -327,7 +355,10 @@ export class Cluster {
 
   async #serveSync(body: { heads: WireHeads }, from: PeerFrom, out: LineSink): Promise<void> {
     const want = body.heads ?? {};
-    if (from.addr) this.#peerHeads.set(from.addr, want);
+    if (from.addr) {
+      this.#peerHeads.set(from.addr, want);
+      this.#peerDigest.set(from.addr, headsDigest(want));
+    }
     this.#heardHeads(want);
     const mine = this.#book.heads();
     // The peer has something this agent lacks: pull from it soon (so the exchange goes both ways).
@@ -402,6 +433,14 @@ export class Cluster {
     return r;
   }
 
+  /** This agent's heads digest (on every membership message and answer: recomputed only when the heads moved). */
+  #headsDigest(): string {
+    const c = this.#digest;
+    if (c.book !== this.#book.stamp || c.local !== this.#capture.version)
+      this.#digest = { book: this.#book.stamp, local: this.#capture.version, d: headsDigest(this.#book.heads()) };
+    return this.#digest.d;
+  }
+
   #heardHeads(heads: WireHeads): void {
     for (const [actor, o] of Object.entries(heads))
       if (actor !== this.#capture.actor && o?.head > 0) this.#lag.heard(actor, o.head);
@@ -474,6 +513,7 @@ export class Cluster {
       members: this.members() as { addr: string; state: string; rtt_ms: number | null }[],
       stats: { ...this.#stats },
       membership: this.#members.traffic,
+      peerBytesSent: this.#transport.bytesSent,
       gaps: s.gaps,
       lagVersions: s.lag_versions,
       lagSeconds: s.lag_seconds,

@@ -133,6 +133,16 @@ export class Membership {
     return this.#core.forget(addr);
   }
 
+  /** A digest of this agent's replication state, sent on every membership message and answer. */
+  set stateDigest(f: () => string) {
+    this.#core.meta = f;
+  }
+
+  /** Called with the state digest a peer sent on a membership message or answer. */
+  set onStateDigest(f: (addr: string, h: string) => void) {
+    this.#core.onMeta = f;
+  }
+
   /** Messages and bytes of membership this agent sent. */
   get traffic(): { sent: number; bytes: number } {
     return { ...this.#core.stats };

@@ -12,11 +12,13 @@
  * - Membership changes ride on probes and answers, at most `maxPiggyback` a message, each sent about
  *   `retransmitMult` · log10(N+1) times, fewest-sent first; updates about the probed member go first
  *   (Lifeguard's "buddy system": a suspect hears of its suspicion at once). The full member list is
- *   sent only to join (push-pull with one member) and in a push-pull with one random member every
- *   `pushPullMs`, as memberlist does.
+ *   sent to join (push-pull with one member); every `pushPullMs` a push-pull with one random member
+ *   sends a digest of the list first, and the lists only when the two digests differ.
  * - A member that leaves says so (`leave`): it is `left`, never suspected. A down member is probed
  *   now and then (a healed partition rejoins); a down or left member is forgotten after `forgetAfterMs`.
  */
+
+import { createHash } from 'node:crypto';
 
 export type SwimState = 'alive' | 'suspect' | 'down' | 'left';
 
@@ -37,6 +39,17 @@ export interface SwimMessage {
   updates: SwimUpdate[];
   /** join and its answer: the sender's whole member list. */
   members?: SwimUpdate[];
+  /**
+   * The periodic push-pull sends a digest of its member list instead of the list; an answer that
+   * agrees carries the same digest and no list, one that differs carries its list (and digest).
+   */
+  digest?: string;
+  /**
+   * The owner's own state digest, opaque to SWIM (the agent's: a digest of its replication heads,
+   * so anti-entropy can pass over a peer known to hold what this agent holds). On every message
+   * and answer when the owner gives one.
+   */
+  h?: string;
 }
 
 export interface SwimNet {
@@ -103,6 +116,10 @@ export class SwimCore {
   onDown: (m: SwimMember) => void = () => {};
   /** Called when the member list changed (to save it). */
   onChange: () => void = () => {};
+  /** The owner's state digest to put on every message and answer (`h`); none when null. */
+  meta: (() => string) | null = null;
+  /** Called with the state digest a member sent (on its message or its answer). */
+  onMeta: (addr: string, h: string) => void = () => {};
   readonly stats = { sent: 0, bytes: 0 };
   #inc: number;
   readonly #net: SwimNet;
@@ -167,6 +184,7 @@ export class SwimCore {
       try {
         const reply = await this.#send(addr, { t: 'join', from: this.#me(), updates: [], members: this.#full() });
         this.#heard(addr, reply.from, null);
+        for (const u of reply.updates ?? []) this.apply(u);
         for (const u of reply.members ?? []) this.apply(u);
         this.#lastPushPull = this.opts.now();
         return true;
@@ -175,6 +193,32 @@ export class SwimCore {
       }
     }
     return false;
+  }
+
+  /**
+   * The periodic push-pull with one member: a digest of the member list first; the lists travel
+   * only when the digests differ (its list in the answer, ours in a second message when, having
+   * taken its list in, ours still differs from its). Members that agree exchange a few bytes.
+   */
+  async pushPull(addr: string): Promise<void> {
+    const reply = await this.#send(addr, { t: 'join', from: this.#me(), updates: [], digest: this.digest() });
+    this.#heard(addr, reply.from, null);
+    for (const u of reply.updates ?? []) this.apply(u);
+    for (const u of reply.members ?? []) this.apply(u);
+    // agreed; or it sent its list and ours now matches its digest (it has nothing to learn from us)
+    if (reply.digest !== undefined && reply.digest === this.digest()) return;
+    await this.join([addr]);
+  }
+
+  /**
+   * A digest of the member list (each member's address, site id, state and incarnation, this
+   * member's own included): two members with the same view of the cluster have the same digest.
+   */
+  digest(): string {
+    const h = createHash('sha1');
+    for (const u of this.#full().sort((a, b) => (a.addr < b.addr ? -1 : a.addr > b.addr ? 1 : 0)))
+      h.update(`${u.addr} ${u.actor} ${u.s} ${u.inc}\n`);
+    return h.digest('base64').slice(0, 16);
   }
 
   /** Says goodbye to a few members; the rest hear it through them. */
@@ -221,19 +265,35 @@ export class SwimCore {
     if (now - this.#lastPushPull >= this.opts.pushPullMs) {
       this.#lastPushPull = now;
       const up = this.up();
-      if (up.length > 0) work.push(this.join([up[Math.floor(this.opts.random() * up.length)].addr]).then(() => {}));
+      if (up.length > 0)
+        work.push(this.pushPull(up[Math.floor(this.opts.random() * up.length)].addr).catch(() => undefined));
     }
     await Promise.all(work);
   }
 
   /** Answers a message from another member. */
   async handle(msg: SwimMessage): Promise<SwimMessage> {
+    if (msg.from && typeof msg.h === 'string') this.onMeta(msg.from.addr, msg.h);
+    const reply = await this.#answer(msg);
+    if (this.meta) reply.h = this.meta();
+    return reply;
+  }
+
+  async #answer(msg: SwimMessage): Promise<SwimMessage> {
     if (msg.from) this.#heard(msg.from.addr, msg.from, null);
     for (const u of msg.updates ?? []) this.apply(u);
     switch (msg.t) {
-      case 'join':
+      case 'join': {
         for (const u of msg.members ?? []) this.apply(u);
-        return { t: 'ack', from: this.#me(), updates: this.#piggyback(msg.from?.addr ?? null), members: this.#full() };
+        const updates = this.#piggyback(msg.from?.addr ?? null);
+        if (msg.members === undefined && msg.digest !== undefined) {
+          // a periodic push-pull: the list only when the views differ
+          const digest = this.digest();
+          if (digest === msg.digest) return { t: 'ack', from: this.#me(), updates, digest };
+          return { t: 'ack', from: this.#me(), updates, members: this.#full(), digest };
+        }
+        return { t: 'ack', from: this.#me(), updates, members: this.#full() };
+      }
       case 'ping-req': {
         let ok = false;
         const target = msg.target ?? '';
@@ -391,10 +451,13 @@ export class SwimCore {
     }
   }
 
-  #send(addr: string, msg: SwimMessage, timeoutFactor = 1): Promise<SwimMessage> {
+  async #send(addr: string, msg: SwimMessage, timeoutFactor = 1): Promise<SwimMessage> {
+    if (this.meta) msg.h = this.meta();
     this.stats.sent++;
     this.stats.bytes += approximateBytes(msg);
-    return this.#net.send(addr, msg, this.opts.timeoutMs * timeoutFactor);
+    const reply = await this.#net.send(addr, msg, this.opts.timeoutMs * timeoutFactor);
+    if (typeof reply?.h === 'string') this.onMeta(addr, reply.h);
+    return reply;
   }
 
   #full(): SwimUpdate[] {
@@ -497,7 +560,12 @@ export class SwimCore {
 /** A message's size as JSON, without making the string (for the traffic figures). */
 export function approximateBytes(msg: SwimMessage): number {
   const u = (x: SwimUpdate) => 40 + x.addr.length + x.actor.length + x.s.length;
-  let n = 40 + u(msg.from) + (msg.target?.length ?? 0);
+  let n =
+    40 +
+    u(msg.from) +
+    (msg.target?.length ?? 0) +
+    (msg.digest ? msg.digest.length + 12 : 0) +
+    (msg.h ? msg.h.length + 7 : 0);
   for (const x of msg.updates ?? []) n += u(x);
   for (const x of msg.members ?? []) n += u(x);
   return n;

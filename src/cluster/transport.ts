@@ -51,6 +51,8 @@ export class PeerTransport {
   #server: http.Server | null = null;
   readonly #handlers: PeerHandlers;
   #tls: TlsMaterial | null;
+  /** Bytes of request and answer bodies this agent wrote to peers (every route; headers not counted). */
+  bytesSent = 0;
   /** Refusals of other clusters, by address, so the log says it once. */
   readonly refused = new Set<string>();
 
@@ -150,13 +152,14 @@ export class PeerTransport {
       }
       const body = JSON.parse(await readBody(req));
       if (json) {
-        const out = await json(body, from);
+        const out = JSON.stringify((await json(body, from)) ?? null);
+        this.bytesSent += out.length;
         res.writeHead(200, { 'content-type': 'application/json', ...this.#headers() });
-        res.end(JSON.stringify(out ?? null));
+        res.end(out);
         return;
       }
       res.writeHead(200, { 'content-type': 'application/x-ndjson', ...this.#headers() });
-      const sink = responseSink(res);
+      const sink = responseSink(res, (n) => (this.bytesSent += n));
       await stream!(body, from, sink);
       res.end();
     } catch (err) {
@@ -196,6 +199,7 @@ export class PeerTransport {
   #request(addr: string, route: string, body: unknown, timeoutMs: number): Promise<http.IncomingMessage> {
     const [host, port] = splitAddr(addr);
     const payload = JSON.stringify(body);
+    this.bytesSent += payload.length;
     return new Promise((resolve, reject) => {
       const req = (this.#tls ? https : http).request(
         {
@@ -275,7 +279,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function responseSink(res: http.ServerResponse): LineSink {
+function responseSink(res: http.ServerResponse, count: (n: number) => void): LineSink {
   let open = true;
   res.on('close', () => (open = false));
   return {
@@ -284,7 +288,9 @@ function responseSink(res: http.ServerResponse): LineSink {
     },
     write(obj: unknown): Promise<void> {
       if (!open) return Promise.reject(new Error('peer went away'));
-      if (res.write(JSON.stringify(obj) + '\n')) return Promise.resolve();
+      const line = JSON.stringify(obj) + '\n';
+      count(line.length);
+      if (res.write(line)) return Promise.resolve();
       return new Promise((resolve, reject) => {
         const done = () => {
           res.off('drain', done);

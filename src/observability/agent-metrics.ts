@@ -40,9 +40,11 @@ export interface MeteredAgent {
       merged: number;
       syncRounds: number;
       synced: number;
+      syncSkipped: number;
       deferred: number;
     };
     membership: { sent: number; bytes: number };
+    peerBytesSent: number;
     gaps: number;
     lagVersions: number;
     lagSeconds: number;
@@ -238,6 +240,11 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
     () => cl()?.membership.bytes ?? 0,
   );
   m.total(
+    'patina_peer_bytes_sent_total',
+    'Bytes of peer request and answer bodies this agent sent (membership, push and sync; headers not counted).',
+    () => cl()?.peerBytesSent ?? 0,
+  );
+  m.total(
     'patina_replication_changesets_pushed_total',
     'Changesets sent to peers by push (best effort).',
     () => cl()?.stats.pushed ?? 0,
@@ -254,6 +261,11 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
   );
   m.total('patina_replication_sync_rounds_total', 'Anti-entropy sync rounds run.', () => cl()?.stats.syncRounds ?? 0);
   m.total('patina_replication_syncs_total', 'Sync exchanges with one peer completed.', () => cl()?.stats.synced ?? 0);
+  m.total(
+    'patina_replication_syncs_skipped_total',
+    'Syncs a round left out because the peers, as last heard, held what this agent holds.',
+    () => cl()?.stats.syncSkipped ?? 0,
+  );
   m.total(
     'patina_replication_deferred_total',
     "Changesets deferred because this agent's schema lacks their table or column.",

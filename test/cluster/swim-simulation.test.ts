@@ -4,6 +4,7 @@
 // bounded number of periods, no agent taken for dead under message loss, departures announced, and
 // a new agent learning the whole cluster from one seed. The figures at scale: `npm run bench -- cluster`.
 import assert from 'node:assert/strict';
+import { type SwimMessage, type SwimNet, SwimCore } from '../../src/cluster/swim';
 import { SimCluster } from '../helpers/swim-sim';
 
 /** A cluster where every agent already knows every other (as after a join has spread). */
@@ -113,5 +114,70 @@ describe('SWIM membership in simulated clusters', function () {
     c.dead.add(c.nodes[2].self.addr);
     c.nodes[0].forget(c.nodes[2].self.addr);
     assert.ok(!c.nodes[0].members.has(c.nodes[2].self.addr));
+  });
+});
+
+describe('the periodic push-pull of member lists', () => {
+  /** Two members over a network that records every message and answer. */
+  function pair() {
+    const log: SwimMessage[] = [];
+    const cores = new Map<string, SwimCore>();
+    const net: SwimNet = {
+      send: async (addr, msg) => {
+        log.push(msg);
+        const reply = await cores.get(addr)!.handle(msg);
+        log.push(reply);
+        return reply;
+      },
+    };
+    let now = 1000;
+    const opts = { now: () => now, random: Math.random };
+    const a = new SwimCore({ addr: '10.0.0.1:8787', actor: 'aa' }, net, opts);
+    const b = new SwimCore({ addr: '10.0.0.2:8787', actor: 'bb' }, net, opts);
+    cores.set(a.self.addr, a).set(b.self.addr, b);
+    a.know(b.self.addr, 'bb');
+    b.know(a.self.addr, 'aa');
+    return { a, b, log, tick: () => (now += 1000) };
+  }
+
+  it('sends a digest and no list when both views agree', async () => {
+    const { a, b, log } = pair();
+    await a.pushPull(b.self.addr); // the first: incarnations differ, the lists go
+    assert.equal(a.digest(), b.digest());
+    log.length = 0;
+    await a.pushPull(b.self.addr);
+    assert.equal(log.length, 2, 'one message and its answer');
+    assert.ok(log.every((m) => m.members === undefined && m.digest === a.digest()));
+  });
+
+  it('repairs a difference either way when the views differ', async () => {
+    const { a, b, log } = pair();
+    await a.pushPull(b.self.addr);
+    // each learns a member the other does not know, with nothing queued to tell it
+    b.know('10.0.0.3:8787', 'cc');
+    a.know('10.0.0.4:8787', 'dd');
+    log.length = 0;
+    await a.pushPull(b.self.addr);
+    assert.ok(a.members.has('10.0.0.3:8787'), 'the initiator learnt what the other knew');
+    assert.ok(b.members.has('10.0.0.4:8787'), 'the other learnt what the initiator knew');
+    assert.ok(log.some((m) => m.members !== undefined));
+    assert.equal(a.digest(), b.digest());
+  });
+
+  it('runs every pushPullMs from the protocol period', async () => {
+    const { a, b, log, tick } = pair();
+    const pushPulls = () => log.filter((m) => m.t === 'join').length;
+    for (let p = 0; p < 25; p++) {
+      tick();
+      await a.tick();
+    }
+    assert.equal(pushPulls(), 0, 'none before pushPullMs (30 s)');
+    b.know('10.0.0.3:8787', 'cc');
+    for (let p = 0; p < 10; p++) {
+      tick();
+      await a.tick();
+    }
+    assert.equal(pushPulls(), 1);
+    assert.ok(a.members.has('10.0.0.3:8787'));
   });
 });

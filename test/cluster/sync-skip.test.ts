@@ -1,0 +1,63 @@
+// Anti-entropy passes over peers that hold what this agent holds: each agent's heads digest rides on
+// its membership messages, and a sync round pulls only from peers heard to differ (or never heard).
+// Here the writer pushes nothing (push_max_rows = 0), so its writes reach the others only by sync:
+// they must still arrive while idle rounds sync far less than before.
+import assert from 'node:assert/strict';
+import { AgentProcess } from '../helpers/agent';
+import { SCHEMA, eventually, exec, members, rows, syncStatus } from '../helpers/cluster';
+
+const N = 3;
+
+interface Stats {
+  syncRounds: number;
+  synced: number;
+  syncSkipped: number;
+}
+
+const stats = async (n: AgentProcess) => ((await syncStatus(n.http)) as unknown as { stats: Stats }).stats;
+
+describe('anti-entropy skips peers whose heads match', function () {
+  this.timeout(60_000);
+  const nodes: AgentProcess[] = [];
+
+  before(async () => {
+    for (let i = 0; i < N; i++) {
+      const boot = i > 0 ? ['--bootstrap', nodes[0].gossip!] : [];
+      const a = new AgentProcess({
+        schema: SCHEMA,
+        config: `[gossip]\nsync_interval = 0.2\nping_interval = 0.2\n${i === 0 ? 'push_max_rows = 0\n' : ''}`,
+        args: ['--gossip-addr', `127.0.0.${i + 2}:0`, ...boot],
+      });
+      nodes.push(a);
+      await a.start();
+    }
+    await eventually('every agent sees all others alive', 20_000, async () => {
+      const all = await Promise.all(nodes.map((n) => members(n.http)));
+      return all.every((m) => m.filter((x) => x.state === 'alive').length === N - 1) || 'not yet';
+    });
+  });
+  after(async () => {
+    for (const n of nodes) await n.dispose();
+  });
+
+  it('syncs less than once a round while idle, and still brings a write that was not pushed', async () => {
+    await new Promise((r) => setTimeout(r, 1000));
+    const before = await Promise.all(nodes.map(stats));
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = await Promise.all(nodes.map(stats));
+    for (let i = 0; i < N; i++) {
+      const rounds = after[i].syncRounds - before[i].syncRounds;
+      const synced = after[i].synced - before[i].synced;
+      assert.ok(rounds >= 5, `agent ${i}: ${rounds} sync rounds in 2 s`);
+      // without the digests each round pulls from both other agents: 2 syncs a round
+      assert.ok(synced < rounds, `agent ${i}: ${synced} syncs in ${rounds} rounds`);
+      assert.ok(after[i].syncSkipped > before[i].syncSkipped, `agent ${i} skipped none`);
+    }
+    for (let k = 1; k <= 5; k++) await exec(nodes[0].http, [['INSERT INTO kv (k, v) VALUES (?, ?)', [k, 'synced']]]);
+    await eventually('every agent has the 5 rows', 15_000, async () => {
+      const counts = await Promise.all(nodes.map((n) => rows(n.http, 'SELECT count(*) FROM kv')));
+      return counts.every((c) => JSON.stringify(c) === '[[5]]') || JSON.stringify(counts);
+    });
+    assert.equal((await stats(nodes[1])).synced > after[1].synced, true);
+  });
+});
