@@ -27,14 +27,20 @@ CREATE TABLE children (id INTEGER NOT NULL PRIMARY KEY, parent_id INTEGER, grp I
 CREATE INDEX children_grp ON children (grp);
 `;
 
+let agents = 0;
+
 function startAgent(): Promise<BenchAgent> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-bench-live-'));
   fs.writeFileSync(path.join(dir, 'schema.sql'), SCHEMA);
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
+  // PATINA_BENCH_NODE_ARGS: more node flags for the agents (say --trace-gc); their stdout is then
+  // copied to agent-N.log in PATINA_BENCH_LOGS (default the OS temp folder)
+  const extra = (process.env.PATINA_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(
     process.execPath,
     [
       ...prof,
+      ...extra,
       CLI,
       'agent',
       '--db-path',
@@ -46,6 +52,11 @@ function startAgent(): Promise<BenchAgent> {
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
+  if (extra.length > 0) {
+    const log = path.join(process.env.PATINA_BENCH_LOGS ?? os.tmpdir(), `agent-${++agents}.log`);
+    proc.stdout!.pipe(fs.createWriteStream(log));
+    process.stdout.write(`agent ${agents} (pid ${proc.pid}): stdout in ${log}\n`);
+  }
   return whenReady(proc, dir, /HTTP API on (http:\/\/\S+?),/);
 }
 
@@ -392,17 +403,29 @@ function cpuMs(pid: number): number {
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks of 1/100 s
 }
 
+/** Resident memory (MB) of a process, from /proc. */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
 /** Alternating rounds of paramsRun done before the counted ones. */
 const WARM_ROUNDS = 2;
+
+/** Inserts per round of paramsRun (PATINA_BENCH_ROUND_WRITES). */
+const ROUND_WRITES = Number(process.env.PATINA_BENCH_ROUND_WRITES ?? 4000);
 
 /**
  * (7) Inserts per second with `count` subscriptions of one SQL text (idle clients) against none,
  * and the agent's CPU time per insert (steadier than a rate on a shared machine); rounds alternate.
+ * An agent's CPU for a round runs until its next round starts: the matching of its last writes
+ * (changes of subscriptions nobody listens to wait up to 200 ms) is done while the other agent's
+ * round runs, and counts for the writes that caused it.
  */
 async function paramsRun(
   count: number,
   sql: string,
-): Promise<{ none: number; many: number; cpuNone: number; cpuMany: number }> {
+): Promise<{ none: number; many: number; cpuNone: number; cpuMany: number; rssNone: number; rssMany: number }> {
   const a = await startAgent();
   const b = await startAgent();
   try {
@@ -415,6 +438,8 @@ async function paramsRun(
         }
       }),
     );
+    const rssNone = rssMb(a.proc.pid!);
+    const rssMany = rssMb(b.proc.pid!);
     const none: number[] = [];
     const many: number[] = [];
     const cpuNone: number[] = [];
@@ -423,21 +448,40 @@ async function paramsRun(
     // The first WARM_ROUNDS alternating rounds are not counted: both agents' write paths are still
     // being compiled, and the agent that just made `count` subscriptions is still collecting the
     // garbage of making them (its first rounds took two to three times the CPU of the later ones).
+    const sides = [
+      { agent: a, rates: none, cpu: cpuNone, c0: 0 },
+      { agent: b, rates: many, cpu: cpuMany, c0: 0 },
+    ];
+    const cpuOf = (side: (typeof sides)[0], r: number) => {
+      const c = cpuMs(side.agent.proc.pid!);
+      if (r > 0) side.cpu.push((c - side.c0) / ROUND_WRITES); // the previous counted round's
+      side.c0 = c;
+    };
     let id = 10000;
     for (let r = -WARM_ROUNDS; r < rounds; r++) {
-      for (const [agent, rates, cpu] of [
-        [a, none, cpuNone],
-        [b, many, cpuMany],
-      ] as const) {
-        const c0 = cpuMs(agent.proc.pid!);
-        const rate = await throughput(agent.url, id, 1500, 8);
-        if (r < 0) continue;
-        rates.push(rate);
-        cpu.push((cpuMs(agent.proc.pid!) - c0) / 1500);
+      for (const side of sides) {
+        cpuOf(side, r);
+        const rate = await throughput(side.agent.url, id, ROUND_WRITES, 8);
+        if (process.env.PATINA_BENCH_VERBOSE)
+          process.stdout.write(
+            `round ${r} pid ${side.agent.proc.pid}: ${rate.toFixed(0)} writes/s, ends ${(now() - side.agent.started).toFixed(0)} ms after spawn\n`,
+          );
+        if (r >= 0) side.rates.push(rate);
       }
-      id += 1500;
+      id += ROUND_WRITES;
     }
-    return { none: median(none), many: median(many), cpuNone: median(cpuNone), cpuMany: median(cpuMany) };
+    await sleep(500); // the last round's waiting changes are matched
+    for (const side of sides) cpuOf(side, rounds);
+    if (process.env.PATINA_BENCH_VERBOSE)
+      process.stdout.write(`CPU ms/write, none: ${cpuNone.join(', ')}; with them: ${cpuMany.join(', ')}\n`);
+    return {
+      none: median(none),
+      many: median(many),
+      cpuNone: median(cpuNone),
+      cpuMany: median(cpuMany),
+      rssNone,
+      rssMany,
+    };
   } finally {
     await stopAgent(a);
     await stopAgent(b);
@@ -512,6 +556,7 @@ async function main() {
     report('  agent CPU per write, none / with them (same runs)', t.cpuNone, 'ms', 'with them', t.cpuMany, {
       atLeast: 0.9,
     });
+    report(`  agent RSS with ${count} subscriptions, after making them`, t.rssMany, 'MB', 'agent with none', t.rssNone);
   }
   if (want('shared')) {
     // An expression of the row: found by value, as `grp = ?` is.

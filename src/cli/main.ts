@@ -5,6 +5,7 @@ import { type Config, defaultConfig, loadConfigFile, parseAddr } from '../config
 import { type Cell, type ParamValue, parseExact, real } from '../client';
 import { apiClient } from './client';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { LOG_LEVELS, type LogLevel, errorFields, log, setupLogging } from '../observability/log';
 import { restoreDatabase } from '../ops/restore';
 import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson } from './params';
@@ -218,6 +219,12 @@ export function agentConfig(argv: string[]): Config {
 }
 
 async function runAgent(argv: string[]) {
+  // V8's allocation-site pretenuring learns from the objects that lived long at a site (say the
+  // requests of 10,000 subscription streams) and then makes every later object of that site in the
+  // old generation: the short-lived objects of each later write went there too, about 3.4 KB a
+  // write, and the agent's collections cost three times as much (docs/subscriptions.md, "Writes/s
+  // with 10,000"). The agent's long-lived objects are few and made once; its per-request ones die young.
+  v8.setFlagsFromString('--no-allocation-site-pretenuring');
   const cfg = agentConfig(argv);
   setupLogging(cfg.log);
   const agent = await Agent.start(cfg);
