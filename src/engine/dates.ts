@@ -560,56 +560,46 @@ export function atTimeZone(kind: unknown, v: unknown, zone: unknown): string | n
 export function justify(kind: 'hours' | 'days' | 'interval', v: unknown): string | null {
   if (v === null || v === undefined) return null;
   const iv = { ...parseInterval(v)! };
-  const DAY = 86_400_000_000;
-  if (kind === 'interval') {
-    // PostgreSQL: whole days out of the time, whole months out of the days, then one borrow so the
-    // parts share a sign
-    const wholeDays = Math.trunc(iv.micros / DAY);
-    iv.days += wholeDays;
-    iv.micros -= wholeDays * DAY;
-    const wholeMonths = Math.trunc(iv.days / 30);
-    iv.months += wholeMonths;
-    iv.days -= wholeMonths * 30;
-    if (iv.months > 0 && (iv.days < 0 || (iv.days === 0 && iv.micros < 0))) {
-      iv.days += 30;
-      iv.months--;
-    } else if (iv.months < 0 && (iv.days > 0 || (iv.days === 0 && iv.micros > 0))) {
-      iv.days -= 30;
-      iv.months++;
-    }
-    if (iv.days > 0 && iv.micros < 0) {
-      iv.micros += DAY;
-      iv.days--;
-    } else if (iv.days < 0 && iv.micros > 0) {
-      iv.micros -= DAY;
-      iv.days++;
-    }
-    return formatInterval(iv);
-  }
-  if (kind === 'hours') {
-    const wholeDays = Math.trunc(iv.micros / DAY);
-    iv.days += wholeDays;
-    iv.micros -= wholeDays * DAY;
-    if (iv.days > 0 && iv.micros < 0) {
-      iv.micros += DAY;
-      iv.days--;
-    } else if (iv.days < 0 && iv.micros > 0) {
-      iv.micros -= DAY;
-      iv.days++;
-    }
-    return formatInterval(iv);
-  }
-  const wholeMonths = Math.trunc(iv.days / 30);
-  iv.months += wholeMonths;
-  iv.days -= wholeMonths * 30;
-  if (iv.months > 0 && iv.days < 0) {
+  if (kind !== 'days') timeIntoDays(iv);
+  if (kind !== 'hours') daysIntoMonths(iv, kind === 'interval');
+  if (kind !== 'days') borrowDay(iv);
+  return formatInterval(iv);
+}
+
+const DAY_US = 86_400_000_000;
+
+/** Whole days out of the time part. */
+function timeIntoDays(iv: Interval): void {
+  const whole = Math.trunc(iv.micros / DAY_US);
+  iv.days += whole;
+  iv.micros -= whole * DAY_US;
+}
+
+/** Whole 30-day months out of the days, then one month borrowed so months and days (and time) share a sign. */
+function daysIntoMonths(iv: Interval, withTime: boolean): void {
+  const whole = Math.trunc(iv.days / 30);
+  iv.months += whole;
+  iv.days -= whole * 30;
+  const rest = (sign: number) =>
+    Math.sign(iv.days) === sign || (withTime && iv.days === 0 && Math.sign(iv.micros) === sign);
+  if (iv.months > 0 && rest(-1)) {
     iv.days += 30;
     iv.months--;
-  } else if (iv.months < 0 && iv.days > 0) {
+  } else if (iv.months < 0 && rest(1)) {
     iv.days -= 30;
     iv.months++;
   }
-  return formatInterval(iv);
+}
+
+/** One day borrowed so that days and time share a sign. */
+function borrowDay(iv: Interval): void {
+  if (iv.days > 0 && iv.micros < 0) {
+    iv.micros += DAY_US;
+    iv.days--;
+  } else if (iv.days < 0 && iv.micros > 0) {
+    iv.micros -= DAY_US;
+    iv.days++;
+  }
 }
 
 /** make_date(year, month, day). */

@@ -2,8 +2,8 @@
 // each agent gets one copy, and an agent whose child in the tree does not answer covers that child's
 // part itself. Anti-entropy is set to once an hour here, so what arrives came by push.
 import assert from 'node:assert/strict';
-import { AgentProcess } from '../helpers/agent';
-import { SCHEMA, eventually, exec, members, rows } from '../helpers/cluster';
+import type { AgentProcess } from '../helpers/agent';
+import { eventually, exec, rows, startMesh } from '../helpers/cluster';
 import { request } from '../helpers/http';
 
 const N = 8;
@@ -18,20 +18,7 @@ describe('push of changesets down a tree of the peers', function () {
   const nodes: AgentProcess[] = [];
 
   before(async () => {
-    for (let i = 0; i < N; i++) {
-      const boot = i > 0 ? ['--bootstrap', nodes[0].gossip!] : [];
-      const a = new AgentProcess({
-        schema: SCHEMA,
-        config: '[gossip]\nsync_interval = 3600\n',
-        args: ['--gossip-addr', `127.0.0.${i + 2}:0`, ...boot],
-      });
-      nodes.push(a);
-      await a.start();
-    }
-    await eventually('every agent sees all others alive', 30_000, async () => {
-      const all = await Promise.all(nodes.map((n) => members(n.http)));
-      return all.every((m) => m.filter((x) => x.state === 'alive').length === N - 1) || 'not yet';
-    });
+    await startMesh(nodes, N, () => '[gossip]\nsync_interval = 3600\n', 30_000);
   });
   after(async () => {
     for (const n of nodes) await n.dispose();

@@ -3,8 +3,8 @@
 // Here the writer pushes nothing (push_max_rows = 0), so its writes reach the others only by sync:
 // they must still arrive while idle rounds sync far less than before.
 import assert from 'node:assert/strict';
-import { AgentProcess } from '../helpers/agent';
-import { SCHEMA, eventually, exec, members, rows, syncStatus } from '../helpers/cluster';
+import type { AgentProcess } from '../helpers/agent';
+import { eventually, exec, rows, startMesh, syncStatus } from '../helpers/cluster';
 
 const N = 3;
 
@@ -21,20 +21,12 @@ describe('anti-entropy skips peers whose heads match', function () {
   const nodes: AgentProcess[] = [];
 
   before(async () => {
-    for (let i = 0; i < N; i++) {
-      const boot = i > 0 ? ['--bootstrap', nodes[0].gossip!] : [];
-      const a = new AgentProcess({
-        schema: SCHEMA,
-        config: `[gossip]\nsync_interval = 0.2\nping_interval = 0.2\n${i === 0 ? 'push_max_rows = 0\n' : ''}`,
-        args: ['--gossip-addr', `127.0.0.${i + 2}:0`, ...boot],
-      });
-      nodes.push(a);
-      await a.start();
-    }
-    await eventually('every agent sees all others alive', 20_000, async () => {
-      const all = await Promise.all(nodes.map((n) => members(n.http)));
-      return all.every((m) => m.filter((x) => x.state === 'alive').length === N - 1) || 'not yet';
-    });
+    await startMesh(
+      nodes,
+      N,
+      (i) => `[gossip]\nsync_interval = 0.2\nping_interval = 0.2\n${i === 0 ? 'push_max_rows = 0\n' : ''}`,
+      20_000,
+    );
   });
   after(async () => {
     for (const n of nodes) await n.dispose();

@@ -150,6 +150,34 @@ import { eventually, sleep } from './wait';
 export { eventually, sleep };
 
 /**
+ * Starts `n` agents on loopback gossip addresses 127.0.0.2, .3, ..., each bootstrapped from the
+ * first, with `config(i)` as agent i's config file, and waits until every one sees all the others
+ * alive. The agents are pushed onto `nodes` as they start, so an `after` hook disposes of them all
+ * even when starting fails.
+ */
+export async function startMesh(
+  nodes: AgentProcess[],
+  n: number,
+  config: (i: number) => string,
+  aliveWithinMs = 30_000,
+): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const boot = i > 0 ? ['--bootstrap', nodes[0].gossip!] : [];
+    const a = new AgentProcess({
+      schema: SCHEMA,
+      config: config(i),
+      args: ['--gossip-addr', `127.0.0.${i + 2}:0`, ...boot],
+    });
+    nodes.push(a);
+    await a.start();
+  }
+  await eventually('every agent sees all others alive', aliveWithinMs, async () => {
+    const all = await Promise.all(nodes.map((x) => members(x.http)));
+    return all.every((m) => m.filter((x) => x.state === 'alive').length === n - 1) || 'not yet';
+  });
+}
+
+/**
  * Waits until every running node has identical tables, no gaps, and the same head for every origin.
  */
 export async function converged(nodes: ClusterNode[], tables: string[], timeoutMs = 30_000): Promise<void> {
