@@ -169,7 +169,7 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       await assert.rejects(c.query('SELECT make_date(2023, 2, 29)'), (e: { code?: string }) => e.code === '22008');
   });
 
-  it('RETURNING lists, generate_series in FROM and nested casts are named and typed as PostgreSQL does', async () => {
+  it('RETURNING lists, set operations, generate_series in FROM, CASE and nested casts are named and typed as PostgreSQL does', async () => {
     await same(
       "INSERT INTO orders (id, customer_id, note) VALUES (20, 1, NULL) RETURNING id, note IS NULL, customer_id + 1, amount * 2, note || 'y', paid AND true",
     );
@@ -177,11 +177,22 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       'UPDATE orders SET amount = 5 WHERE id = 20 RETURNING amount, amount::text, placed_at IS NULL AS never_placed',
     );
     await same('DELETE FROM orders WHERE id = 20 RETURNING id, paid OR false');
+    // INTERSECT binds tighter than UNION in PostgreSQL; SQLite would go left to right: refused, not another answer
+    await o.postgres.query('SELECT id FROM orders UNION SELECT 1 INTERSECT SELECT 2');
+    await assert.rejects(
+      o.patina.query('SELECT id FROM orders UNION SELECT 1 INTERSECT SELECT 2'),
+      (e: { code?: string; message: string }) => e.code === '0A000' && /left to right/.test(e.message),
+    );
     for (const sql of [
       'SELECT * FROM generate_series(1, 3)',
       'SELECT * FROM generate_series(1, 3) AS g(x)',
       'SELECT g FROM generate_series(1, 3) g',
       'SELECT x FROM generate_series(1::bigint, 3) x',
+      // a set operation is typed by all its branches (SQLite declares the first one's: 2.5 in an int8 column)
+      'SELECT customer_id FROM orders UNION SELECT 2.5 ORDER BY 1',
+      "SELECT id, note FROM orders INTERSECT SELECT 1, 'first' UNION ALL SELECT 1.5, 'z' ORDER BY 1",
+      // CASE takes its ELSE branch's name when that is a column's; ARRAY(SELECT x) is an array of x's type
+      "SELECT CASE WHEN paid THEN id ELSE customer_id END, CASE WHEN paid THEN 'y' ELSE 'n' END, ARRAY(SELECT id FROM orders ORDER BY id) FROM orders ORDER BY id",
       "SELECT (date '2024-01-01')::timestamp, id::text || '-' || customer_id::text FROM orders ORDER BY id",
     ])
       await same(sql);

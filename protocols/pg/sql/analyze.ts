@@ -271,10 +271,13 @@ export class Analyzer {
       const parsed = tree && tree.length === cols.length ? tree : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];
+        const p = parsed?.[i];
+        // a set operation's column is typed by all its branches (SQLite declares the first one's)
+        const declType = p?.setop ? null : c.type;
         return {
-          name: parsed?.[i].name ?? t?.name ?? pgColumnName(c.name, sql),
-          declType: c.type,
-          oid: c.type ? 0 : parsed?.[i].oid || t?.oid || expressionOid(c.name, paramTypes),
+          name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
+          declType,
+          oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
         };
       });
     }

@@ -125,10 +125,12 @@ export class Typer {
     if (n.BoolExpr || n.NullTest || n.BooleanTest) return OID.bool;
     if (n.SubLink) {
       const t = n.SubLink.subLinkType;
-      if (t === 'EXPR_SUBLINK') {
+      if (t === 'EXPR_SUBLINK' || t === 'ARRAY_SUBLINK') {
         const inner = n.SubLink.subselect?.SelectStmt;
         const cols = inner ? selectTypes(inner, this.schema) : null;
-        return cols?.length === 1 ? cols[0].oid : 0;
+        const oid = cols?.length === 1 ? cols[0].oid : 0;
+        // ARRAY(SELECT x): an array of x's type (it was typed bool, as EXISTS is)
+        return t === 'EXPR_SUBLINK' ? oid : oid ? (arrayOidOf(oid) ?? 0) : 0;
       }
       return OID.bool;
     }
@@ -273,39 +275,72 @@ export class Typer {
 
   /** PostgreSQL's name for an unaliased result column. */
   name(n: Node): string {
+    return this.figure(n)[0];
+  }
+
+  /**
+   * PostgreSQL's FigureColname: a name and its strength (2 from a column, function or keyword
+   * expression, 1 from a cast's type or CASE, 0 for none); a cast or CASE keeps a stronger name
+   * from its operand (its ELSE branch for CASE).
+   */
+  figure(n: Node): [string, number] {
+    if (!n) return ['?column?', 0];
     if (n.ColumnRef) {
       const f = n.ColumnRef.fields;
-      return f[f.length - 1]?.String?.sval ?? '?column?';
+      const last = f[f.length - 1]?.String?.sval;
+      return last ? [last, 2] : ['?column?', 0];
     }
     if (n.FuncCall) {
       const names = strings(n.FuncCall.funcname);
-      return names[names.length - 1] ?? '?column?';
+      return [names[names.length - 1] ?? '?column?', 2];
     }
     if (n.TypeCast) {
-      // the operand's own name wins; a type name only from the outermost cast (`(x::date)::timestamp`)
-      let arg = n.TypeCast.arg;
-      while (arg?.TypeCast) arg = arg.TypeCast.arg;
-      const inner = this.name(arg);
-      return inner !== '?column?' ? inner : typeDisplayName(n.TypeCast.typeName);
+      const inner = this.figure(n.TypeCast.arg);
+      return inner[1] > 1 ? inner : [typeDisplayName(n.TypeCast.typeName), 1];
     }
-    if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?';
-    if (n.CoalesceExpr) return 'coalesce';
-    if (n.MinMaxExpr) return n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least';
-    if (n.CaseExpr) return 'case';
-    if (n.A_Expr?.kind === 'AEXPR_NULLIF') return 'nullif';
-    if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return 'exists';
-    if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return 'array';
+    if (n.CaseExpr) {
+      const inner = this.figure(n.CaseExpr.defresult);
+      return inner[1] > 1 ? inner : ['case', 1];
+    }
+    if (n.SQLValueFunction) return [SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?', 2];
+    if (n.CoalesceExpr) return ['coalesce', 2];
+    if (n.MinMaxExpr) return [n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least', 2];
+    if (n.A_Expr?.kind === 'AEXPR_NULLIF') return ['nullif', 2];
+    if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return ['exists', 2];
+    if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return ['array', 2];
     if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
       const t = n.SubLink.subselect?.SelectStmt?.targetList;
-      if (t?.length === 1) return t[0].ResTarget.name ?? this.name(t[0].ResTarget.val);
+      if (t?.length === 1) {
+        if (t[0].ResTarget.name) return [t[0].ResTarget.name, 2];
+        return this.figure(t[0].ResTarget.val);
+      }
     }
-    return '?column?';
+    return ['?column?', 0];
   }
 }
 
-/** The columns of a SelectStmt, or null when its list has a `*` or it is a set operation. */
+/**
+ * The columns of a UNION, INTERSECT or EXCEPT: named by its first branch, typed as PostgreSQL
+ * resolves the branches (one type, or numbers promoted; 0 when they differ otherwise). `setop`
+ * tells the caller that SQLite's declared type (the first branch's column) does not hold.
+ */
+function setOperationTypes(s: Node, schema: Schema): ResultColumn[] | null {
+  const branch = (b: Node) => (b?.op && b.op !== 'SETOP_NONE' ? setOperationTypes(b, schema) : selectTypes(b, schema));
+  const l = branch(s.larg);
+  const r = branch(s.rarg);
+  if (!l || !r || l.length !== r.length) return null;
+  return l.map((c, i) => {
+    const a = c.oid;
+    const b = r[i].oid;
+    const oid = a === b ? a : a && b && isNumber(a) && isNumber(b) ? promote(a, b) : 0;
+    return { name: c.name, oid, setop: true };
+  });
+}
+
+/** The columns of a SelectStmt, or null when its list has a `*`. */
 export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultColumn[] | null {
-  if (!s.targetList || s.op !== 'SETOP_NONE') return null;
+  if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema);
+  if (!s.targetList) return null;
   const scope: Scope = sources ?? new Map();
   if (!sources) scopeOf(s.fromClause, scope, schema);
   const typer = new Typer(schema, scope);

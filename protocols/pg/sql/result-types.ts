@@ -20,6 +20,8 @@ export interface ResultColumn {
   name: string;
   /** 0 when the tree does not tell. */
   oid: number;
+  /** A column of UNION/INTERSECT/EXCEPT: SQLite's declared type is its first branch's only. */
+  setop?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -61,6 +61,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
+    if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
     if (t.type === 'op') {
@@ -192,6 +193,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     return;
   }
   let t = typer;
+  if (n.SelectStmt?.rarg?.op && n.SelectStmt.rarg.op !== 'SETOP_NONE')
+    // `a UNION b INTERSECT c` is a UNION (b INTERSECT c) in PostgreSQL; SQLite reads its compound
+    // operators left to right, (a UNION b) INTERSECT c, another answer, so it is refused
+    throw pgError(
+      '0A000',
+      'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
+    );
   if (n.SelectStmt) t = withSources(typer, n.SelectStmt.fromClause ?? []);
   else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
