@@ -230,13 +230,27 @@ export class Cluster {
       });
   }
 
+  /**
+   * The agents a pushed changeset is to be passed on to, as a peer listed them, kept to the members
+   * this agent knows, each once: a peer's list cannot make this agent push to other addresses, nor
+   * to one address many times. A member this agent has not heard of yet gets it by sync.
+   */
+  #knownTargets(to: unknown): string[] {
+    if (!Array.isArray(to) || to.length === 0) return [];
+    const known = new Set(this.#members.alive().map((m) => m.addr));
+    return [...new Set(to.filter((a): a is string => typeof a === 'string' && known.has(a)))];
+  }
+
   async #onChanges(body: { cs: WireChangeset[] }, from: PeerFrom): Promise<unknown> {
     this.#members.heardFrom(from.addr, from.actor);
     const all = body.cs ?? [];
     this.#stats.pushReceived += all.length;
     // Passed on at once, while this agent merges it (a hop costs the network, not the merge too),
     // and even when this agent has it already (from sync): the agents below it in the tree have not.
-    for (const c of all) if (c.to && c.to.length > 0) this.#spread({ ...c, to: undefined }, c.to);
+    for (const c of all) {
+      const to = this.#knownTargets(c.to);
+      if (to.length > 0) this.#spread({ ...c, to: undefined }, to);
+    }
     for (const c of all) if (c.a !== this.#capture.actor) this.#lag.heard(c.a, c.v);
     const fresh = all.filter(
       (c) =>

@@ -2,8 +2,9 @@
 // each agent gets one copy, and an agent whose child in the tree does not answer covers that child's
 // part itself. Anti-entropy is set to once an hour here, so what arrives came by push.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import type { AgentProcess } from '../helpers/agent';
-import { eventually, exec, rows, startMesh } from '../helpers/cluster';
+import { eventually, exec, members, rows, sleep, startMesh } from '../helpers/cluster';
 import { request } from '../helpers/http';
 
 const N = 8;
@@ -36,6 +37,51 @@ describe('push of changesets down a tree of the peers', function () {
       after.map((x, i) => x - before[i]),
       [0, ...Array(N - 1).fill(5)],
     );
+  });
+
+  it("passes a changeset on only to members it knows, each once, whatever a peer's list says", async () => {
+    // a listener that is no member, named in the list (twice), with members named many times over
+    const stranger = net.createServer((s) => {
+      strangerConnections++;
+      s.destroy();
+    });
+    let strangerConnections = 0;
+    await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.99', resolve));
+    const strangerAddr = `127.0.0.99:${(stranger.address() as net.AddressInfo).port}`;
+    try {
+      const before = await Promise.all(nodes.map((n) => pushReceived(n.http)));
+      const member = nodes[2].gossip!;
+      // sent as agent 0, with a part of its first write, which every agent holds already
+      const first = (await members(nodes[1].http)).find((m) => m.addr === nodes[0].gossip)!;
+      const actor = first.actor_id!;
+      const body = JSON.stringify({
+        cs: [
+          {
+            a: 'ffffffffffffffffffffffffffffffff',
+            v: 1,
+            part: 1,
+            end: false,
+            r: [],
+            to: [strangerAddr, strangerAddr, ...Array(50).fill(member)],
+          },
+        ],
+      });
+      const r = await request(`http://${nodes[1].gossip}`, 'POST', '/peer/v1/changes', body, {
+        'x-patina-cluster': '0',
+        'x-patina-actor': actor,
+        'x-patina-addr': nodes[0].gossip!,
+      });
+      assert.equal(r.status, 200, r.text);
+      await eventually('the member got it once', 10_000, async () => {
+        const now = await pushReceived(nodes[2].http);
+        return now - before[2] >= 1 || 'not yet';
+      });
+      await sleep(500);
+      assert.equal((await pushReceived(nodes[2].http)) - before[2], 1, 'one copy, not fifty');
+      assert.equal(strangerConnections, 0, 'nothing was sent to an address that is no member');
+    } finally {
+      stranger.close();
+    }
   });
 
   it('reaches the agents below a killed one in the tree, before anyone takes it for down', async () => {
