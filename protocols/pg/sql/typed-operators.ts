@@ -1,11 +1,14 @@
-// Operators whose meaning depends on their operands' types, read off PostgreSQL's parse tree: the
-// date and time arithmetic (`date + 1`, `date - date`, `timestamp - timestamp`, `interval * 2`,
-// `x ± interval` either way round), `^`, and division of numerics. SQLite holds dates as text and would add 1 to the year
-// ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC that holds a whole
-// number as an integer (2 / 4 = 0), silently; here each such operator is
-// found in the tree with its operand types, and the translation (translate/typed-arithmetic.ts)
-// turns it into a call that computes PostgreSQL's answer. A combination PostgreSQL has no operator
-// for (`timestamp + integer`) is 42883 as there, at analysis, instead of a wrong value.
+// What PostgreSQL's parse tree tells that the tokens do not, marked on the statement's tokens for the
+// translation (translate/typed-arithmetic.ts, translate/casts.ts):
+// - operators whose meaning depends on their operands' types: date and time arithmetic (`date + 1`,
+//   `date - date`, `timestamp - timestamp`, `interval * 2`, `x ± interval` either way round), `^`,
+//   and the division of numerics. SQLite holds dates as text and would add 1 to the year
+//   ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC holding a whole
+//   number as an integer (2 / 4 = 0), silently;
+// - `x AT TIME ZONE z` by the type of x, and a boolean cast to text (`true`, not SQLite's 1).
+// A combination PostgreSQL has no operator for (`timestamp + integer`) is 42883 as there, and a set
+// operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
+// another answer.
 import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
@@ -50,9 +53,10 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 
 /**
- * Whether a statement may hold an operator this module rewrites: `^` or `/`, or an arithmetic
- * operator beside a word that can be a date or time (a type name, a clock function, a date or time
- * column).
+ * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
+ * beside a word that can be a date or time (a type name, a clock function, a date or time column),
+ * AT TIME ZONE, a cast to text, INTERSECT beside UNION or EXCEPT. A cheap test on the tokens, so
+ * that other statements are not parsed.
  */
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;

@@ -1,9 +1,9 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
-// operand types off PostgreSQL's parse tree): `date + 1`, `date - date`, `interval * 2`, ... become
-// __pg_date_arith('kind', left, right), `a ^ b` becomes power(a, b), and the divisor of a numeric
-// division __pg_real_divisor(b). By precedence as PostgreSQL
-// binds them: `^` first, then `*` and `/`, then `+` and `-`, each left to right, so an operand that
-// an earlier sweep rewrote is one group token by the time a looser operator takes it.
+// operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
+// `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
+// becomes power(a, b); the divisor of a numeric division __pg_real_divisor(b). By precedence as
+// PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
+// right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
 import { type Tok, endsOperand, isOp, isWord, joinTokens, operandEnd, operandStart } from '../tokens';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
