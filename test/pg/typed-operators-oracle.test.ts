@@ -188,6 +188,10 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       'SELECT * FROM generate_series(1, 3) AS g(x)',
       'SELECT g FROM generate_series(1, 3) g',
       'SELECT x FROM generate_series(1::bigint, 3) x',
+      // series of timestamps are timestamps (they were text), of dates timestamps with time zone
+      "SELECT g, g + interval '1 hour' FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-02', '6 hours') g",
+      "SELECT g FROM generate_series(date '2024-01-01', date '2024-01-03', interval '1 day') g",
+      "SELECT day::date, count(orders.id) FROM generate_series(date '2024-01-30', date '2024-02-02', interval '1 day') AS day LEFT JOIN orders ON orders.placed_at::date = day::date GROUP BY day ORDER BY day",
       // a set operation is typed by all its branches (SQLite declares the first one's: 2.5 in an int8 column)
       'SELECT customer_id FROM orders UNION SELECT 2.5 ORDER BY 1',
       "SELECT id, note FROM orders INTERSECT SELECT 1, 'first' UNION ALL SELECT 1.5, 'z' ORDER BY 1",

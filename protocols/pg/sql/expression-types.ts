@@ -267,8 +267,12 @@ export class Typer {
         const t = arg(0);
         return t ? (arrayOidOf(t) ?? 0) : 0;
       }
-      case 'generate_series':
-        return INTS.has(arg(0)) ? promote(arg(0), arg(1)) : 0;
+      case 'generate_series': {
+        const t = arg(0);
+        if (INTS.has(t) || t === OID.numeric) return promote(t, arg(1));
+        // timestamps with an interval step; a date is read as a timestamp with time zone, as there
+        return t === OID.timestamp ? t : t === OID.timestamptz || t === OID.date ? OID.timestamptz : 0;
+      }
     }
     return 0;
   }
