@@ -182,6 +182,27 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);
   });
 
+  it('integer arithmetic past 64 bits in a result is 22003 bigint out of range (SQLite made a double of it)', async () => {
+    await same('SELECT 9223372036854775807, -9223372036854775808, 9223372036854775806 + 1');
+    for (const sql of [
+      'SELECT 9223372036854775807 + 1',
+      'SELECT (-9223372036854775808) / -1',
+      'SELECT -9223372036854775807 - 2',
+      'SELECT id * 9223372036854775807 FROM customers ORDER BY id',
+    ])
+      for (const c of [patina, postgres])
+        await assert.rejects(
+          c.query(sql),
+          (e: { code?: string; message: string }) => e.code === '22003' && /bigint out of range/.test(e.message),
+          sql,
+        );
+    // in binary format too (what pgjdbc and asyncpg read)
+    await assert.rejects(
+      patina.query({ text: 'SELECT 9223372036854775807 * 2', binary: true } as never),
+      (e: { code?: string }) => e.code === '22003',
+    );
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       ['SELECT DISTINCT ON (customer_id) id FROM orders ORDER BY customer_id, id', /SELECT DISTINCT ON/],

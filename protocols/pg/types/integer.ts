@@ -2,6 +2,7 @@
 // checked both ways. int8 stays exact: a value beyond 2^53 is a bigint, never a rounded number.
 import { type Codec, bytes, expectLength, notA } from './codec';
 import { floatText } from './float';
+import { pgError } from '../sqlstate';
 
 const TWO_32 = 2 ** 32;
 
@@ -59,12 +60,22 @@ export function readInt8(raw: Buffer): number | bigint {
   return raw.readBigInt64BE(0);
 }
 
+/**
+ * A double beyond 64 bits in an int8 column is integer arithmetic that overflowed (SQLite makes a
+ * double of it): PostgreSQL's 22003, not the double's digits as if they were the integer.
+ */
+function overflowed(v: unknown): unknown {
+  if (typeof v === 'number' && Math.abs(v) >= 2 ** 63) throw pgError('22003', 'bigint out of range');
+  return v;
+}
+
 export const int8Codec: Codec = {
   oid: 20,
   name: 'int8',
-  text: integerText,
+  text: (v) => integerText(overflowed(v)),
   binary: (v) => {
     const b = bytes(8);
+    overflowed(v);
     if (typeof v === 'number' && Number.isSafeInteger(v)) {
       const hi = Math.floor(v / TWO_32);
       b.writeInt32BE(hi, 0);
