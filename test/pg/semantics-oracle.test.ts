@@ -182,6 +182,18 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         await assert.rejects(c.query(sql), (e: { code?: string }) => e.code === code, sql);
   });
 
+  it('a string literal compared with a computed number is read as that number (SQLite compared text with it)', async () => {
+    for (const sql of [
+      "SELECT '9' > 10, '10' > 9, 1 = '1', 2.5 > '10', '1e1' = 10.0",
+      "SELECT customer_id, count(*) FROM orders GROUP BY customer_id HAVING count(*) >= '1' ORDER BY customer_id",
+      "SELECT id FROM orders WHERE customer_id + 1 = '3' OR '4' = 2 * customer_id ORDER BY id",
+      "SELECT id FROM customers WHERE length(name) > '4' ORDER BY id",
+    ])
+      await same(sql);
+    for (const c of [patina, postgres])
+      await assert.rejects(c.query("SELECT count(*) > 'x' FROM orders"), (e: { code?: string }) => e.code === '22P02');
+  });
+
   it('integer arithmetic past 64 bits in a result is 22003 bigint out of range (SQLite made a double of it)', async () => {
     await same('SELECT 9223372036854775807, -9223372036854775808, 9223372036854775806 + 1');
     for (const sql of [

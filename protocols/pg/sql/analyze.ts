@@ -92,7 +92,10 @@ export class Analyzer {
     let at = 0; // byte offset of out[i] in text
     for (let i = 0; i < out.length; i++) {
       const kind = found.get(at);
-      if (kind !== undefined && (out[i].type === 'op' || isWord(out[i], 'CAST') || isWord(out[i], 'AT')))
+      if (
+        kind !== undefined &&
+        (out[i].type === 'op' || out[i].type === 'string' || isWord(out[i], 'CAST') || isWord(out[i], 'AT'))
+      )
         out[i] = { ...out[i], arith: kind };
       at += Buffer.byteLength(out[i].text) + 1;
     }

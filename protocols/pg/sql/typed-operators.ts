@@ -14,7 +14,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
-import { endsOperand, isOp, isWord } from './tokens';
+import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
 import { typeNameOid } from './type-signatures';
 
@@ -68,6 +68,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
+    if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
@@ -79,6 +80,36 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     }
   }
   return (arithmetic && hint) || castToText;
+}
+
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+
+/**
+ * Whether the comparison at sig[i] has a string literal on one side and, on the other, something
+ * that is no bare column (a call, a group, a number): there SQLite compares text with a number
+ * (text is greater than any number), where PostgreSQL reads the literal as a number. A bare column
+ * converts the literal by its affinity in SQLite too, so those are not parsed for it.
+ */
+function comparesTextWithNumber(sig: PgToken[], i: number): boolean {
+  const a = sig[i - 1];
+  const b = sig[i + 1];
+  const arithmetic = (x: PgToken | undefined) => x?.type === 'op' && ARITHMETIC.has(x.text);
+  const computedAfter = b?.type === 'number' || isPunct(b, '(') || isPunct(sig[i + 2], '(') || arithmetic(sig[i + 2]);
+  const computedBefore = a?.type === 'number' || isPunct(a, ')') || arithmetic(sig[i - 2]);
+  return (a?.type === 'string' && computedAfter) || (b?.type === 'string' && computedBefore);
+}
+
+/**
+ * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
+ * text (`count(*) > '5'` compares with 5), or 22P02 when it is none.
+ */
+function literalAsNumber(text: string, type: number): string {
+  const t = text.trim();
+  const integer = INTS.has(type);
+  const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
+  if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
+  return t.replace(/^\+/, '');
 }
 
 const PG_NAMES: Record<number, string> = {
@@ -227,7 +258,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     if (op === '^') out.set(e.location, 'pow');
-    else if (op === '+' || op === '-' || op === '*' || op === '/') {
+    else if (COMPARISONS.has(op)) {
+      const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
+      const other = lit === e.lexpr ? e.rexpr : e.lexpr;
+      const type = lit && !other.ColumnRef ? typer.type(other) : 0;
+      if (lit && NUMBERS.has(type))
+        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    } else if (op === '+' || op === '-' || op === '*' || op === '/') {
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
       const l = type(e.lexpr);

@@ -55,6 +55,10 @@ describe('typed operators', () => {
     assert.equal(may("SELECT now() - interval '1 day'"), true);
     assert.equal(may('SELECT n / 2, 2 ^ 3 FROM t'), true);
     assert.equal(may('SELECT -n FROM t WHERE placed_at IS NULL'), false);
+    // a string compared with a computed value is parsed; with a bare column (SQLite's affinity) it is not
+    assert.equal(may("SELECT n FROM t GROUP BY n HAVING count(*) > '5'"), true);
+    assert.equal(may("SELECT n FROM t WHERE '3' = n + 1"), true);
+    assert.equal(may("SELECT n FROM t WHERE name = 'x' AND n = '5'"), false);
   });
 
   it('operands found by precedence: ^ before * and /, those before + and -, signs bind tightest', () => {

@@ -51,6 +51,10 @@ const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string }
 
 export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && t.arith !== undefined)) return toks;
+  // a string literal compared with a number: the number PostgreSQL reads it as
+  toks = toks.map((t) =>
+    t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:') ? { type: 'number', text: t.arith.slice(4) } : t,
+  );
   for (const ops of [['^'], ['*', '/'], ['+', '-']]) toks = sweep(toks, ops);
   return toks;
 }
