@@ -158,7 +158,7 @@ function decode(t: string, format: string): Buffer {
 }
 
 /** bytea's text input: `\\x` then hex digits (spaces between pairs allowed), else the escape format. */
-function byteaInput(t: string): Buffer {
+export function byteaInput(t: string): Buffer {
   if (t.startsWith('\\x')) return decode(t.slice(2), 'hex');
   for (let i = 0; i < t.length; i++)
     if (t[i] === '\\' && t[i + 1] !== '\\' && !/^[0-3][0-7]{2}$/.test(t.slice(i + 1, i + 4)))

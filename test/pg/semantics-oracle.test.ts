@@ -162,6 +162,23 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('boolean and bytea parameters are read as the casts read them (prefixes, the escape format), bad ones name the parameter', async () => {
+    await same('SELECT id FROM orders WHERE paid = $1 ORDER BY id', ['ye']);
+    await same('SELECT id FROM orders WHERE paid = $1 ORDER BY id', [' OFF ']);
+    await same("SELECT encode($1::bytea, 'hex'), encode($2::bytea, 'hex')", ['a\\001b\\\\', '\\x6162']);
+    for (const [sql, value] of [
+      ['SELECT id FROM orders WHERE paid = $1', 'x'],
+      ["SELECT encode($1::bytea, 'hex')", 'a\\9'],
+    ]) {
+      await assert.rejects(postgres.query(sql, [value]), (e: { code?: string }) => e.code === '22P02');
+      await assert.rejects(
+        patina.query(sql, [value]),
+        (e: { code?: string; message: string }) => e.code === '22P02' && /parameter \$1/.test(e.message),
+        sql,
+      );
+    }
+  });
+
   it('encode, decode and the SHA-2 digests of bytea; text cast to bytea; div()', async () => {
     for (const sql of [
       "SELECT encode('abc'::bytea, 'hex'), encode('abc'::bytea, 'base64'), encode('\\x610162005c'::bytea, 'escape')",

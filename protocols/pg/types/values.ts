@@ -2,6 +2,8 @@
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { pgDateText } from '../../../src/engine/dates';
+import { pgBool } from '../../../src/engine/pg-functions';
+import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { BadBinary, NotEncodable } from './codec';
@@ -57,30 +59,14 @@ function parseInteger(s: string, param: number): number | bigint {
   return Number.isSafeInteger(n) ? n : BigInt(t);
 }
 
-/** Booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0'). */
-function parseBool(s: string, param: number): bigint {
-  const t = s.trim().toLowerCase();
-  if (['t', 'true', 'y', 'yes', 'on', '1'].includes(t)) return 1n;
-  if (['f', 'false', 'n', 'no', 'off', '0'].includes(t)) return 0n;
-  throw new PatinaError(
-    'user',
-    `invalid input syntax for type boolean: "${s}" (parameter $${param + 1})`,
-    undefined,
-    '22P02',
-  );
-}
-
-/** Bytea text input: hex (\x...) or the escape format. */
-function parseBytea(s: string): Buffer {
-  if (s.startsWith('\\x')) return Buffer.from(s.slice(2), 'hex');
-  const out: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '\\' && s[i + 1] === '\\') out.push(92), i++;
-    else if (s[i] === '\\' && /^[0-7]{3}$/.test(s.slice(i + 1, i + 4)))
-      out.push(parseInt(s.slice(i + 1, i + 4), 8)), (i += 3);
-    else out.push(...Buffer.from(s[i], 'utf8'));
+/** A text parameter read as the cast reads its type (src/engine), its error naming the parameter. */
+function asParam<T>(read: () => T, param: number): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof PatinaError)) throw err;
+    throw new PatinaError('user', `${err.message} (parameter $${param + 1})`, undefined, err.sqlstate ?? '22P02');
   }
-  return Buffer.from(out);
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -186,9 +172,10 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.numeric:
       return parseNumber(s, oid, param);
     case OID.bool:
-      return parseBool(s, param);
+      // booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0')
+      return asParam(() => BigInt(pgBool(s)!), param);
     case OID.bytea:
-      return parseBytea(s);
+      return asParam(() => byteaInput(s), param);
     case OID.uuid:
       return uuidText(s) ?? s;
     // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
