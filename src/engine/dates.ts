@@ -299,12 +299,19 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
   millennium: ['months', 12000],
 };
 
-/** Reads PostgreSQL interval text: '7 days', '-30 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
+/** Reads PostgreSQL interval text: '7 days', '-30 day', '1 month - 1 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
 export function parseInterval(v: unknown): Interval | null {
   if (v === null || v === undefined) return null;
   const text = String(v);
   const iv: Interval = { months: 0, days: 0, micros: 0 };
-  const words = text.trim().toLowerCase().replace(/^@\s*/, '').split(/\s+/).filter(Boolean);
+  // a sign may stand apart from its number ('1 month - 1 day', what Metabase writes for a month's end)
+  const words = text
+    .trim()
+    .toLowerCase()
+    .replace(/^@\s*/, '')
+    .replace(/(^|\s)([+-])\s+(?=[\d.])/g, '$1$2')
+    .split(/\s+/)
+    .filter(Boolean);
   const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
   if (words.length === 0) bad();
   let ago = false;

@@ -1,5 +1,7 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
+import { installPgArrayFunctions } from './pg-arrays';
+import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
 import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
@@ -227,6 +229,13 @@ export function installPgFunctions(db: Database.Database): void {
         : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive),
     );
   db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
+  // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
+  db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a: unknown, b: unknown) => {
+    if (a === null || b === null) return null;
+    if (typeof a !== 'bigint' || typeof b !== 'bigint')
+      throw pgFail('42883', 'operator does not exist: # on non-integers');
+    return a ^ b;
+  });
   // PostgreSQL's random() is a float8 in [0, 1); SQLite's is a 64-bit integer
   db.function('__pg_random', { deterministic: false }, () => Math.random());
   // ARRAY[...], ARRAY(SELECT ...) and array_agg, whose values are PostgreSQL's array text
@@ -270,6 +279,8 @@ export function installPgFunctions(db: Database.Database): void {
     return n as never;
   });
   installPgStringFunctions(db);
+  installPgStatistics(db);
+  installPgArrayFunctions(db);
   installToChar(db);
   installJsonbOperators(db);
 }

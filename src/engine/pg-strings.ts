@@ -101,6 +101,23 @@ export function installPgStringFunctions(db: Database.Database): void {
     if (y === 0) throw sqlStateError('22012', 'division by zero');
     return Math.trunc(x / y);
   });
+  fn('cbrt', (x) => Math.cbrt(Number(x)));
+  // SIMILAR TO's pattern as the regular expression `regexp` runs (protocols/pg/sql/translate/like.ts)
+  db.function('__pg_similar', { deterministic: true, varargs: true }, (p: unknown, e?: unknown) =>
+    p === null || p === undefined || e === null ? null : similarToRegex(String(p), e === undefined ? '\\' : String(e)),
+  );
+  // translate(s, from, to): each character of `from` becomes the one at its place in `to`, or is dropped
+  fn('translate', (s, from, to) => {
+    const f = chars(from);
+    const t = chars(to);
+    const map = new Map<string, string>();
+    f.forEach((c, i) => {
+      if (!map.has(c)) map.set(c, t[i] ?? '');
+    });
+    return chars(s)
+      .map((c) => map.get(c) ?? c)
+      .join('');
+  });
   // substr/substring as PostgreSQL counts: positions before 1 are cut off, not counted from the end
   // (SQLite's substr('hello', -1, 3) is 'o', PostgreSQL's 'h'); a negative length is an error
   fn('__pg_substr', (s, start, n) => substring(s, count(start), n === undefined ? undefined : count(n)));
@@ -165,4 +182,40 @@ export function byteaInput(t: string): Buffer {
       throw sqlStateError('22P02', 'invalid input syntax for type bytea');
     else if (t[i] === '\\') i += t[i + 1] === '\\' ? 1 : 3;
   return decode(t, 'escape');
+}
+
+/**
+ * A SIMILAR TO pattern as a JavaScript regular expression, as PostgreSQL's similar_escape reads it:
+ * anchored at both ends; `%` any characters and `_` one (newlines too); `|`, `*`, `+`, `?`, `{m,n}`,
+ * groups and bracket expressions as in a regular expression; `.`, `^`, `$` and other characters
+ * literal; the escape character (default `\`) makes the next one literal.
+ */
+export function similarToRegex(p: string, esc: string): string {
+  if (esc.length > 1) throw sqlStateError('22025', 'invalid escape string: it must be empty or one character');
+  const cs = chars(p);
+  let out = '';
+  for (let i = 0; i < cs.length; i++) {
+    const c = cs[i];
+    if (esc !== '' && c === esc) {
+      const next = cs[++i];
+      if (next === undefined)
+        throw sqlStateError('2201B', 'invalid regular expression: pattern ends in the escape character');
+      out += next.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    } else if (c === '[') {
+      // a bracket expression, up to its closing ] (one right after [ or [^ belongs to it)
+      let j = i + 1;
+      if (cs[j] === '^') j++;
+      if (cs[j] === ']') j++;
+      while (j < cs.length && cs[j] !== ']') j++;
+      out += cs
+        .slice(i, j + 1)
+        .join('')
+        .replace(/\\/g, '\\\\');
+      i = j;
+    } else if (c === '%') out += '[\\s\\S]*';
+    else if (c === '_') out += '[\\s\\S]';
+    else if ('|*+?{}()'.includes(c)) out += c;
+    else out += c.replace(/[\\^$.\]/-]/g, '\\$&');
+  }
+  return `^(?:${out})$`;
 }

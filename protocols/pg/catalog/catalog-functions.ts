@@ -32,9 +32,6 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('current_user', () => s()?.user ?? 'patina');
   fn('session_user', () => s()?.user ?? 'patina');
   fn('user', () => s()?.user ?? 'patina');
-  fn('string_to_array', (str, sep) =>
-    str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
-  );
   fn('parse_ident', (str) =>
     str === null
       ? null
@@ -141,32 +138,6 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     fn(name, () => 0);
   fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
   fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
-  fn('array_to_string', (arr, sep, nullStr) =>
-    arr === null
-      ? null
-      : arrayElements(arr)
-          .map((e) => (e === null ? (nullStr ?? null) : String(e)))
-          .filter((e) => e !== null)
-          .join(String(sep)),
-  );
-  fn('array_position', (arr, elem) => {
-    if (arr === null || elem === null) return null;
-    const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
-    return at < 0 ? null : at + 1;
-  });
-  fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-  fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
-  fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-  fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
-  // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
-  fn('__pg_elem', (arr, i) =>
-    arr === null || i === null ? null : (arrayElements(arr)[num(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
-  );
-  fn('array_remove', (arr, x) =>
-    arr === null
-      ? null
-      : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
-  );
   fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
   fn('acldefault', () => null);
   for (const side of ['both', 'leading', 'trailing'] as const)

@@ -4,7 +4,7 @@
 // COALESCE; and the columns of a SELECT's list. 0 where the tree does not tell.
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
-import { arrayOidOf } from '../types/registry';
+import { arrayOidOf, elementOidOf } from '../types/registry';
 import type { ResultColumn } from './result-types';
 import {
   FIXED,
@@ -35,10 +35,10 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema):
       scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
     else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
-      // FROM generate_series(1, 10) [AS g [(x)]]: one column, named by the alias or the function
+      // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
       const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
       const fn = strings(call?.funcname).pop()?.toLowerCase();
-      if (fn !== 'generate_series') continue;
+      if (fn !== 'generate_series' && fn !== 'unnest') continue;
       const alias = f.RangeFunction.alias;
       const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
       scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
@@ -112,8 +112,13 @@ export class Typer {
       if (c.ival !== undefined) return OID.int4;
       if (c.fval !== undefined) {
         const f = String(c.fval.fval);
-        // an integer too large for int4 is int8, then numeric
-        if (/^-?\d+$/.test(f)) return BigInt(f) <= 9223372036854775807n ? OID.int8 : OID.numeric;
+        // an integer too large for int4 is int8, then numeric; a negated one (-2147483648) that fits
+        // int4 is int4, as PostgreSQL's grammar folds the sign into the constant
+        if (/^-?\d+$/.test(f)) {
+          const v = BigInt(f);
+          if (v >= -2147483648n && v <= 2147483647n) return OID.int4;
+          return v >= -9223372036854775808n && v <= 9223372036854775807n ? OID.int8 : OID.numeric;
+        }
         return OID.numeric;
       }
       if (c.boolval !== undefined) return OID.bool;
@@ -144,6 +149,16 @@ export class Typer {
     }
     if (n.A_Expr) return this.operator(n.A_Expr);
     if (n.FuncCall) return this.func(n.FuncCall);
+    if (n.A_ArrayExpr) {
+      // ARRAY[1, 2]: an array of its elements' common type
+      const t = this.common(n.A_ArrayExpr.elements);
+      return t ? (arrayOidOf(t) ?? 0) : 0;
+    }
+    if (n.A_Indirection && n.A_Indirection.indirection?.length === 1 && n.A_Indirection.indirection[0].A_Indices) {
+      // (ARRAY[...])[n]: an element
+      const t = this.type(n.A_Indirection.arg);
+      return n.A_Indirection.indirection[0].A_Indices.is_slice ? t : (elementOidOf(t) ?? 0);
+    }
     return 0;
   }
 
@@ -227,6 +242,16 @@ export class Typer {
         if (FLOATS.has(t) || t === OID.interval) return t;
         return 0;
       }
+      case 'stddev':
+      case 'stddev_samp':
+      case 'stddev_pop':
+      case 'variance':
+      case 'var_samp':
+      case 'var_pop': {
+        // numeric over integers and numerics, as avg
+        const t = arg(0);
+        return INTS.has(t) || t === OID.numeric ? OID.numeric : FLOATS.has(t) ? OID.float8 : 0;
+      }
       case 'avg': {
         const t = arg(0);
         if (INTS.has(t) || t === OID.numeric) return OID.numeric;
@@ -267,6 +292,14 @@ export class Typer {
         const t = arg(0);
         return t ? (arrayOidOf(t) ?? 0) : 0;
       }
+      case 'percentile_cont':
+        return f.args?.[0]?.A_ArrayExpr ? 0 : OID.float8;
+      case 'percentile_disc':
+      case 'mode':
+        // the type of the WITHIN GROUP (ORDER BY x) key
+        return f.agg_within_group ? this.type(f.agg_order?.[0]?.SortBy?.node) : 0;
+      case 'unnest':
+        return f.args?.length === 1 ? (elementOidOf(arg(0)) ?? 0) : 0;
       case 'generate_series': {
         const t = arg(0);
         if (INTS.has(t) || t === OID.numeric) return promote(t, arg(1));
@@ -312,6 +345,11 @@ export class Typer {
     if (n.A_Expr?.kind === 'AEXPR_NULLIF') return ['nullif', 2];
     if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return ['exists', 2];
     if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return ['array', 2];
+    if (n.A_Indirection) {
+      // x.field names the field; x[n] takes x's name
+      const last = n.A_Indirection.indirection?.[n.A_Indirection.indirection.length - 1];
+      return last?.String?.sval ? [last.String.sval, 2] : this.figure(n.A_Indirection.arg);
+    }
     if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
       const t = n.SubLink.subselect?.SelectStmt?.targetList;
       if (t?.length === 1) {

@@ -57,12 +57,18 @@ function returningTypes(w: Node, schema: Schema): ResultColumn[] | null {
 
 /**
  * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
- * null when the text has none. Strings become '', integers 1 (int4) or 2147483648 (int8), decimals 1.5.
+ * null when the text has none. Strings become '', integers 1 (int4) or 9999999999 (int8), decimals 1.5.
  */
 export function shapeKey(sql: string): string {
   return sql.replace(/'(?:[^']|'')*'|\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\.\d+\b/g, (m) => {
     if (m[0] === "'") return "''";
-    if (/^\d+$/.test(m)) return m.length < 10 || Number(m) <= 2147483647 ? '1' : '2147483648';
+    if (/^\d+$/.test(m)) {
+      if (m.length < 10 || Number(m) <= 2147483647) return '1';
+      // 2147483648 is int8 but -2147483648 int4, and 9223372036854775808 numeric but its negation
+      // int8 (PostgreSQL folds the sign into the constant): those stay as they are
+      const n = BigInt(m);
+      return n === 2147483648n || n > 9223372036854775807n ? m : '9999999999';
+    }
     return '1.5';
   });
 }

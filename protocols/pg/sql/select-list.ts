@@ -105,8 +105,9 @@ export function selectListTypes(sig: PgToken[]): { name: string | null; oid: num
     const lit = expr.length === 2 && expr[0].text === '-' ? expr[1] : expr.length === 1 ? expr[0] : null;
     if (lit && lit.type === 'number') {
       if (!/^\d+$/.test(lit.text)) return named(null, OID.numeric);
-      const n = BigInt(lit.text);
-      return named(null, n <= 2147483648n ? OID.int4 : OID.int8);
+      const n = expr.length === 2 ? -BigInt(lit.text) : BigInt(lit.text);
+      if (n >= -2147483648n && n <= 2147483647n) return named(null, OID.int4);
+      return named(null, n >= -9223372036854775808n && n <= 9223372036854775807n ? OID.int8 : OID.numeric);
     }
     let d = 0;
     let castAt = -1;

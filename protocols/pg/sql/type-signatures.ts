@@ -1,5 +1,6 @@
 // PostgreSQL's signatures as the result typing reads them: type names → OIDs, functions whose
 // result type is fixed, the SQL value functions (current_date, ...), and how numbers promote.
+import { arrayOidOf } from '../types/registry';
 import { OID } from '../types/oids';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -44,6 +45,29 @@ export const TYPE_NAMES: Record<string, number> = {
 /** Functions whose result type does not depend on their arguments. */
 export const FIXED: Record<string, number> = {
   count: OID.int8,
+  // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
+  corr: OID.float8,
+  covar_pop: OID.float8,
+  covar_samp: OID.float8,
+  regr_count: OID.int8,
+  regr_avgx: OID.float8,
+  regr_avgy: OID.float8,
+  regr_sxx: OID.float8,
+  regr_syy: OID.float8,
+  regr_sxy: OID.float8,
+  regr_slope: OID.float8,
+  regr_intercept: OID.float8,
+  regr_r2: OID.float8,
+  cbrt: OID.float8,
+  string_to_array: OID.textArray,
+  array_to_string: OID.text,
+  array_length: OID.int4,
+  array_position: OID.int4,
+  array_upper: OID.int4,
+  array_lower: OID.int4,
+  cardinality: OID.int4,
+  date: OID.date,
+  translate: OID.text,
   now: OID.timestamptz,
   transaction_timestamp: OID.timestamptz,
   statement_timestamp: OID.timestamptz,
@@ -143,9 +167,12 @@ export const strings = (list: Node[] | undefined): string[] => (list ?? []).map(
 
 /** The type a TypeName names, or 0. */
 export function typeNameOid(t: Node): number {
-  if (!t || t.arrayBounds) return 0;
+  if (!t) return 0;
   const names = strings(t.names).filter((n) => n !== 'pg_catalog');
-  return TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0;
+  const oid = TYPE_NAMES[names.join(' ')] ?? TYPE_NAMES[names[names.length - 1]] ?? 0;
+  // `int[]`, `text[]`: the array type of the element, when it has a codec
+  if (t.arrayBounds) return t.arrayBounds.length === 1 && oid ? (arrayOidOf(oid) ?? 0) : 0;
+  return oid;
 }
 
 /** PostgreSQL's name for the type (the name of an unaliased cast of a non-column). */

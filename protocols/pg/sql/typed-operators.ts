@@ -1,7 +1,7 @@
 // What PostgreSQL's parse tree tells that the tokens do not, marked on the statement's tokens for the
 // translation (translate/typed-arithmetic.ts, translate/casts.ts):
 // - operators whose meaning depends on their operands' types: date and time arithmetic (`date + 1`,
-//   `date - date`, `timestamp - timestamp`, `interval * 2`, `x ± interval` either way round), `^`,
+//   `date - date`, `timestamp - timestamp`, `interval * 2`, `x ± interval` either way round), `^`, `#`,
 //   and the division of numerics. SQLite holds dates as text and would add 1 to the year
 //   ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC holding a whole
 //   number as an integer (2 / 4 = 0), silently;
@@ -72,7 +72,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
-      if (t.text === '^' || t.text === '/') return true;
+      if (t.text === '^' || t.text === '/' || t.text === '#') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (!hint && t.type === 'word') {
       const w = t.text.toLowerCase();
@@ -258,7 +258,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     if (op === '^') out.set(e.location, 'pow');
-    else if (COMPARISONS.has(op)) {
+    else if (op === '#') {
+      // bitwise XOR of integers, which SQLite has no operator for
+      const l = typer.type(e.lexpr);
+      const r = typer.type(e.rexpr);
+      if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0)) out.set(e.location, 'xor');
+    } else if (COMPARISONS.has(op)) {
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;
       const type = lit && !other.ColumnRef ? typer.type(other) : 0;

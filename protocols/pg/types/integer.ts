@@ -22,7 +22,19 @@ function integerText(v: unknown): string {
   return String(v);
 }
 
+/**
+ * An integer beyond int2 or int4 in a column of that type is arithmetic that overflowed (`2147483647 + 1`:
+ * SQLite's integers are 64-bit): PostgreSQL's 22003, in text as in binary, not a number the type cannot hold.
+ */
+function inRange(v: unknown, name: string, min: number, max: number): unknown {
+  if ((typeof v === 'number' && Number.isInteger(v)) || typeof v === 'bigint') {
+    if (v < min || v > max) throw pgError('22003', `${name === 'int2' ? 'smallint' : 'integer'} out of range`);
+  }
+  return v;
+}
+
 function fixedInt(oid: number, name: string, size: 2 | 4, min: number, max: number): Codec {
+  const checked = oid !== 26;
   const read = (raw: Buffer) => {
     expectLength(raw, size, name);
     return size === 2 ? raw.readInt16BE(0) : oid === 26 ? raw.readUInt32BE(0) : raw.readInt32BE(0);
@@ -30,8 +42,9 @@ function fixedInt(oid: number, name: string, size: 2 | 4, min: number, max: numb
   return {
     oid,
     name,
-    text: integerText,
+    text: checked ? (v) => integerText(inRange(v, name, min, max)) : integerText,
     binary: (v) => {
+      if (checked) inRange(v, name, min, max);
       const n = Number(integerOf(v, name, BigInt(min), BigInt(max)));
       const b = bytes(size);
       if (size === 2) b.writeInt16BE(n);

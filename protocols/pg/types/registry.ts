@@ -74,3 +74,10 @@ const ARRAY_OF: Record<number, number> = Object.fromEntries(BASES.map(([c, oid])
 export function arrayOidOf(elemOid: number): number | undefined {
   return ARRAY_OF[elemOid];
 }
+
+const ELEMENT_OF: Record<number, number> = Object.fromEntries(BASES.map(([c, oid]) => [oid, c.oid]));
+
+/** The element type of an array type, if it is one. */
+export function elementOidOf(arrayOid: number): number | undefined {
+  return ELEMENT_OF[arrayOid];
+}

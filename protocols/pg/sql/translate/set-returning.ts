@@ -29,11 +29,11 @@ export function rewriteSetReturning(sql: string): string {
 }
 
 /**
- * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana): in PostgreSQL the alias
+ * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana), `FROM unnest(ARRAY[...]) u`: in PostgreSQL the alias
  * of a function in FROM names its value, so each becomes a subquery with one column of that name.
  */
 function aliasFromFunctions(sql: string): string {
-  const re = /(\bFROM|\bJOIN|,) (generate_series|string_to_array)\(/gi;
+  const re = /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest)\(/gi;
   let out = '';
   let last = 0;
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
@@ -52,7 +52,7 @@ function aliasFromFunctions(sql: string): string {
     out +=
       sql.slice(last, m.index) +
       `${m[1]} ` +
-      (m[2].toLowerCase() === 'generate_series'
+      (m[2].toLowerCase() !== 'string_to_array'
         ? `(SELECT value AS ${a} FROM ${call}) ${a}`
         : `(SELECT ${call} AS ${a}) ${a}`);
     last = j + 1 + alias[0].length;

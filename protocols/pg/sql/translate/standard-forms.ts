@@ -239,7 +239,7 @@ function clauseOf(toks: readonly Tok[], i: number): string {
 }
 
 /**
- * `SELECT generate_series(a, b[, step]) [AS x]` alone: one row per value, as PostgreSQL gives, by
+ * `SELECT generate_series(a, b[, step]) [AS x]` or `SELECT unnest(array) [AS x]` alone: one row per value, as PostgreSQL gives, by
  * selecting from the table function. Elsewhere in a select list (beside other items, or with a FROM)
  * a set-returning call has no translation: 0A000, rather than SQLite's one row or none.
  */
@@ -257,13 +257,15 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
       alias = toks[end++];
     if (isPunct(toks[end], ';')) end++;
     const alone = i === 1 && isWord(toks[0], 'SELECT') && end === toks.length;
-    // unnest in a select list: SQLAlchemy's primary-key query, which the dialect joins itself
-    if (isWord(t, 'UNNEST')) continue;
-    if (!alone || close < 0)
+    // unnest beside generate_subscripts: SQLAlchemy's primary-key query, which set-returning.ts joins
+    if (isWord(t, 'UNNEST') && !alone && toks.some((x) => isWord(x, 'GENERATE_SUBSCRIPTS'))) continue;
+    if (!alone || close < 0) {
+      const fn = t.text.toLowerCase();
       throw pgError(
         '0A000',
-        `${t.text.toLowerCase()}() in a select list is supported only alone (SELECT generate_series(...)); write FROM generate_series(...) AS x`,
+        `${fn}() in a select list is supported only alone (SELECT ${fn}(...)); write FROM ${fn}(...) AS x`,
       );
+    }
     // FROM generate_series(...) AS x names its value x (translate/set-returning.ts, aliasFromFunctions)
     return [
       toks[0],

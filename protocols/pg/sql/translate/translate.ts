@@ -17,6 +17,7 @@ import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
 import { rewriteNullOrder } from './null-order';
+import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -52,6 +53,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     columns: (table) => ctx.columns?.(table) ?? null,
   });
   toks = rewriteStandardCalls(toks);
+  toks = rewriteOrderedSet(toks);
   toks = rewriteFetchFirst(toks);
   toks = rewriteSelectListSeries(toks);
   toks = rewriteValuesAlias(toks);

@@ -51,6 +51,14 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 /** Clock readings: values on every connection (the catalog's has no such functions either). */
 const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
 
+/** The clocks that take a precision (`current_timestamp(0)`): strftime format, and whether a zone follows. */
+const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
+  current_timestamp: ['%Y-%m-%d %H:%M:%f', true],
+  localtimestamp: ['%Y-%m-%d %H:%M:%f', false],
+  current_time: ['%H:%M:%f', true],
+  localtime: ['%H:%M:%f', false],
+};
+
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
 const BARE_FUNCTIONS = new Set([
   'current_user',
@@ -161,6 +169,24 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         continue;
       }
       const lower = t.text.toLowerCase();
+      // current_timestamp(0), localtimestamp(3), ...: the clock to that many digits of the second
+      if (
+        !afterDot &&
+        PRECISION_CLOCKS[lower] &&
+        isPunct(next, '(') &&
+        toks[i + 2]?.type === 'number' &&
+        isPunct(toks[i + 3], ')')
+      ) {
+        const p = Math.min(Number(toks[i + 2].text), 6);
+        const [format, zone] = PRECISION_CLOCKS[lower];
+        const len = (format.includes('%d') ? 19 : 8) + (p > 0 ? 1 + Math.min(p, 3) : 0); // SQLite's clock has ms
+        out.push({
+          type: 'group',
+          text: `(substr(strftime('${format}','now'), 1, ${len})${zone ? " || '+00'" : ''})`,
+        });
+        i += 3;
+        continue;
+      }
       if (
         !afterDot &&
         isPunct(next, '(') &&

@@ -1,0 +1,41 @@
+import type Database from 'better-sqlite3';
+import { arrayElements, arrayText } from './pg-functions';
+
+// PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
+// protocols/pg/types/array.ts): on every connection a PG statement runs on, so that `tags[1]` and
+// array_length(tags, 1) work on a table's rows as on the catalog.
+export function installPgArrayFunctions(db: Database.Database): void {
+  const fn = (name: string, f: (...args: unknown[]) => unknown) =>
+    db.function(name, { varargs: true, deterministic: true }, f as (...args: unknown[]) => never);
+  fn('string_to_array', (str, sep) =>
+    str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
+  );
+  fn('array_to_string', (arr, sep, nullStr) =>
+    arr === null
+      ? null
+      : arrayElements(arr)
+          .map((e) => (e === null ? (nullStr ?? null) : String(e)))
+          .filter((e) => e !== null)
+          .join(String(sep)),
+  );
+  fn('array_position', (arr, elem) => {
+    if (arr === null || elem === null) return null;
+    const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
+    return at < 0 ? null : at + 1;
+  });
+  fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
+  fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
+  fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
+  fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
+  // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
+  fn('__pg_elem', (arr, i) =>
+    arr === null || i === null
+      ? null
+      : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
+  );
+  fn('array_remove', (arr, x) =>
+    arr === null
+      ? null
+      : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
+  );
+}

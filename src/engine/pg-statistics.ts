@@ -1,0 +1,199 @@
+import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
+
+// PostgreSQL's statistical aggregates, which SQLite lacks (a BI tool's "standard deviation"):
+// stddev/variance in their sample and population forms over one column, and the two-column
+// corr, covar_* and regr_* (arguments Y, X, as PostgreSQL takes them). Running means and sums of
+// squared deviations (Welford), with the inverse step, so each also works as a window function
+// over a moving frame. A row with a NULL argument is skipped; too few rows give NULL, as there.
+
+interface Moments {
+  n: number;
+  mx: number;
+  my: number;
+  sxx: number;
+  syy: number;
+  sxy: number;
+}
+
+const num = (x: unknown): number => {
+  if (typeof x === 'number') return x;
+  if (typeof x === 'bigint') return Number(x);
+  const s = String(x).trim();
+  const v = Number(s);
+  if (s === '' || Number.isNaN(v))
+    throw sqlStateError('22P02', `invalid input syntax for type double precision: "${x}"`);
+  return v;
+};
+
+function add(m: Moments, y: number, x: number): Moments {
+  m.n++;
+  const dx = x - m.mx;
+  const dy = y - m.my;
+  m.mx += dx / m.n;
+  m.my += dy / m.n;
+  m.sxx += dx * (x - m.mx);
+  m.syy += dy * (y - m.my);
+  m.sxy += dx * (y - m.my);
+  return m;
+}
+
+function remove(m: Moments, y: number, x: number): Moments {
+  if (m.n <= 1) return { n: 0, mx: 0, my: 0, sxx: 0, syy: 0, sxy: 0 };
+  const n = m.n - 1;
+  const mx = (m.n * m.mx - x) / n;
+  const my = (m.n * m.my - y) / n;
+  m.sxx -= (x - mx) * (x - m.mx);
+  m.syy -= (y - my) * (y - m.my);
+  m.sxy -= (x - mx) * (y - m.my);
+  m.n = n;
+  m.mx = mx;
+  m.my = my;
+  return m;
+}
+
+const start = (): Moments => ({ n: 0, mx: 0, my: 0, sxx: 0, syy: 0, sxy: 0 });
+/** A sum of squares cannot be below 0; rounding in the inverse step can make it a hair negative. */
+const sq = (v: number) => Math.max(v, 0);
+
+const ONE: Record<string, (m: Moments) => number | null> = {
+  var_samp: (m) => (m.n < 2 ? null : sq(m.syy) / (m.n - 1)),
+  var_pop: (m) => (m.n < 1 ? null : sq(m.syy) / m.n),
+  stddev_samp: (m) => (m.n < 2 ? null : Math.sqrt(sq(m.syy) / (m.n - 1))),
+  stddev_pop: (m) => (m.n < 1 ? null : Math.sqrt(sq(m.syy) / m.n)),
+};
+ONE.variance = ONE.var_samp;
+ONE.stddev = ONE.stddev_samp;
+
+const TWO: Record<string, (m: Moments) => number | null> = {
+  corr: (m) => (m.n < 1 || m.sxx === 0 || m.syy === 0 ? null : m.sxy / Math.sqrt(sq(m.sxx) * sq(m.syy))),
+  covar_pop: (m) => (m.n < 1 ? null : m.sxy / m.n),
+  covar_samp: (m) => (m.n < 2 ? null : m.sxy / (m.n - 1)),
+  regr_count: (m) => m.n,
+  regr_avgx: (m) => (m.n < 1 ? null : m.mx),
+  regr_avgy: (m) => (m.n < 1 ? null : m.my),
+  regr_sxx: (m) => (m.n < 1 ? null : sq(m.sxx)),
+  regr_syy: (m) => (m.n < 1 ? null : sq(m.syy)),
+  regr_sxy: (m) => (m.n < 1 ? null : m.sxy),
+  regr_slope: (m) => (m.n < 1 || m.sxx === 0 ? null : m.sxy / m.sxx),
+  regr_intercept: (m) => (m.n < 1 || m.sxx === 0 ? null : m.my - (m.sxy / m.sxx) * m.mx),
+  regr_r2: (m) => (m.n < 1 || m.sxx === 0 ? null : m.syy === 0 ? 1 : (m.sxy * m.sxy) / (m.sxx * m.syy)),
+};
+
+export function installPgStatistics(db: Database.Database): void {
+  installOrderedSetAggregates(db);
+  for (const [name, result] of Object.entries(ONE))
+    db.aggregate(name, {
+      start,
+      step: (m: Moments, v: unknown) => (v === null ? m : add(m, num(v), 0)),
+      inverse: (m: Moments, v: unknown) => (v === null ? m : remove(m, num(v), 0)),
+      result: (m: Moments) => result(m),
+    });
+  // two arguments: better-sqlite3 counts them from step's parameters (its typings know of one)
+  for (const [name, result] of Object.entries(TWO))
+    db.aggregate(name, {
+      start,
+      step: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : add(m, num(y), num(x))),
+      inverse: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : remove(m, num(y), num(x))),
+      result: (m: Moments) => result(m),
+    } as never);
+}
+
+/** The aggregates above, for the PG front end's result types. */
+export const STATISTICS_ONE = Object.keys(ONE);
+export const STATISTICS_TWO = Object.keys(TWO);
+
+/** Numbers to sort for percentile_cont: NULLs skipped. */
+function sortedNumbers(xs: unknown[]): number[] {
+  return xs
+    .filter((x) => x !== null)
+    .map(num)
+    .sort((a, b) => a - b);
+}
+
+/** The fraction of percentile_cont/percentile_disc: one number in [0, 1]. */
+function fraction(f: unknown): number {
+  const v = num(f);
+  if (!(v >= 0 && v <= 1)) throw sqlStateError('22003', `percentile value ${v} is not between 0 and 1`);
+  return v;
+}
+
+/** Orders values as SQLite does (numbers before text), for percentile_disc and mode over any type. */
+function compare(a: unknown, b: unknown): number {
+  const na = typeof a === 'number' || typeof a === 'bigint';
+  const nb = typeof b === 'number' || typeof b === 'bigint';
+  if (na && nb) return (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
+  if (na !== nb) return na ? -1 : 1;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/**
+ * The ordered-set aggregates (protocols/pg/sql/translate/ordered-set.ts writes them for
+ * `percentile_cont(f) WITHIN GROUP (ORDER BY x [DESC])` and the like): the values are kept and
+ * sorted at the end, as PostgreSQL does.
+ */
+export function installOrderedSetAggregates(db: Database.Database): void {
+  interface Acc {
+    f: unknown;
+    desc: boolean;
+    xs: unknown[];
+  }
+  const start = (): Acc => ({ f: null, desc: false, xs: [] });
+  const step = (a: Acc, f: unknown, desc: unknown, x: unknown) => {
+    a.f = f;
+    a.desc = Number(desc) === 1;
+    if (x !== null) a.xs.push(x);
+    return a;
+  };
+  db.aggregate('__pg_percentile_cont', {
+    start,
+    step,
+    result: (a: Acc) => {
+      const xs = sortedNumbers(a.xs);
+      if (xs.length === 0 || a.f === null) return null;
+      if (a.desc) xs.reverse(); // interpolated in the order asked for, as PostgreSQL rounds
+      const p = fraction(a.f);
+      const at = p * (xs.length - 1);
+      const lo = Math.floor(at);
+      const hi = Math.ceil(at);
+      return xs[lo] + (xs[hi] - xs[lo]) * (at - lo);
+    },
+  } as never);
+  db.aggregate('__pg_percentile_disc', {
+    start,
+    step,
+    result: (a: Acc) => {
+      if (a.xs.length === 0 || a.f === null) return null;
+      const xs = [...a.xs].sort(compare);
+      if (a.desc) xs.reverse();
+      const p = fraction(a.f);
+      // the first value whose position in the order reaches the fraction
+      return xs[Math.max(0, Math.ceil(p * xs.length) - 1)] as never;
+    },
+  } as never);
+  db.aggregate('__pg_mode', {
+    start: () => [] as unknown[],
+    step: (xs: unknown[], x: unknown) => {
+      if (x !== null) xs.push(x);
+      return xs;
+    },
+    result: (xs: unknown[]) => {
+      // the most frequent value; among equals the first in the order, as PostgreSQL returns it
+      const sorted = [...xs].sort(compare);
+      let best: unknown = null;
+      let bestN = 0;
+      for (let i = 0; i < sorted.length; ) {
+        let j = i;
+        while (j < sorted.length && compare(sorted[j], sorted[i]) === 0) j++;
+        if (j - i > bestN) {
+          best = sorted[i];
+          bestN = j - i;
+        }
+        i = j;
+      }
+      return best as never;
+    },
+  });
+}

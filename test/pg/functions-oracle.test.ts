@@ -1,0 +1,141 @@
+// Arrays, set-returning calls, statistics, SIMILAR TO, bitwise XOR and other functions BI tools and
+// hand-written SQL use: the same statements on Patina and on PostgreSQL 15 through node-postgres,
+// values and column types compared (floating results to 12 significant digits, since PostgreSQL
+// computes numeric statistics exactly and Patina in doubles). Before, `SELECT ARRAY[1, 2]` came back
+// as text, `SELECT unnest(ARRAY[1, 2])` gave no row, `2147483647 + 1` printed 2147483648 as an
+// integer, and stddev, SIMILAR TO and `#` were errors.
+import assert from 'node:assert/strict';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+
+describe('functions and operators, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let o: OracleClients;
+
+  before(async () => {
+    o = await startOracle({ rows: true });
+    for (const c of [o.patina, o.postgres])
+      await c.query(
+        `INSERT INTO line_items (order_id, line, qty, price) VALUES (2, 1, 5, -2), (2, 2, 10, 0.1), (2, 3, 7, NULL)`,
+      );
+  });
+  after(() => o?.close());
+
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+
+  /** Both refuse `sql` with the same SQLSTATE. */
+  async function sameError(sql: string): Promise<void> {
+    const code = async (c: OracleClients['patina']) =>
+      c.query(sql).then(
+        () => 'no error',
+        (e: { code?: string }) => e.code,
+      );
+    const [p, g] = [await code(o.patina), await code(o.postgres)];
+    assert.notEqual(g, 'no error', sql);
+    assert.equal(p, g, sql);
+  }
+
+  /** The same rows, numbers compared to 12 significant digits, and the same column types. */
+  async function close(sql: string): Promise<void> {
+    const p = await o.patina.query({ text: sql, rowMode: 'array' });
+    const g = await o.postgres.query({ text: sql, rowMode: 'array' });
+    assert.deepEqual(
+      p.fields.map((f) => f.dataTypeID),
+      g.fields.map((f) => f.dataTypeID),
+      `column types of ${sql}`,
+    );
+    assert.equal(p.rows.length, g.rows.length, sql);
+    p.rows.forEach((row, i) =>
+      (row as unknown[]).forEach((v, j) => {
+        const w = (g.rows[i] as unknown[])[j];
+        if (v === null || w === null) assert.equal(v, w, sql);
+        else assert.equal(Number(v).toPrecision(12), Number(w).toPrecision(12), `${sql}: row ${i} column ${j}`);
+      }),
+    );
+  }
+
+  it('ARRAY[...] and array casts are arrays, of their elements type; unnest alone gives one row per element', async () => {
+    for (const sql of [
+      'SELECT ARRAY[1, 2], ARRAY[1.5, 2], ARRAY[$$a$$, $$b"c$$], ARRAY[1, NULL]',
+      "SELECT '{1,2}'::int[], ARRAY[1, 2]::int8[], '{a,b}'::text[] AS x, '{}'::int8[]",
+      'SELECT (ARRAY[10, 20, 30])[2], ARRAY[id, customer_id] FROM orders ORDER BY id',
+      'SELECT unnest(ARRAY[1, 2, 3])',
+      "SELECT unnest('{4,5}'::int[]) AS x",
+      "SELECT unnest(ARRAY['a', 'b'])",
+      'SELECT x FROM unnest(ARRAY[3, 1, 2]) AS x ORDER BY x',
+      // array functions on a table's rows (they were on the catalog's connection only)
+      'SELECT array_length(ARRAY[id, customer_id], 1), cardinality(ARRAY[id]), array_to_string(ARRAY[id, customer_id], $$-$$), (ARRAY[id, 7])[2] FROM orders ORDER BY id',
+      "SELECT string_to_array(email, '@') FROM customers ORDER BY id",
+    ])
+      await same(sql);
+    assert.deepEqual(await same('SELECT ARRAY[1, 2] AS a'), [[[1, 2]]]);
+    // beside other items a set-returning call has no translation: refused, not one row or none
+    await assert.rejects(o.patina.query('SELECT id, unnest(ARRAY[1, 2]) FROM orders'), { code: '0A000' });
+  });
+
+  it('stddev, variance, corr, covariance and regression, as aggregates and over windows', async () => {
+    for (const sql of [
+      'SELECT stddev(qty), variance(qty), stddev_pop(price), var_samp(price), var_pop(qty), stddev_samp(price) FROM line_items',
+      'SELECT corr(qty, price), covar_pop(qty, price), covar_samp(qty, price), regr_slope(qty, price), regr_intercept(qty, price), regr_r2(qty, price), regr_count(qty, price), regr_avgx(qty, price), regr_avgy(qty, price) FROM line_items',
+      'SELECT order_id, stddev_pop(qty), var_samp(price) FROM line_items GROUP BY order_id ORDER BY order_id',
+      'SELECT order_id, line, stddev(price) OVER (ORDER BY order_id, line ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM line_items ORDER BY order_id, line',
+      'SELECT stddev(qty), corr(qty, price), regr_count(qty, price) FROM line_items WHERE false',
+    ])
+      await close(sql);
+  });
+
+  it('medians and quantiles: percentile_cont, percentile_disc and mode WITHIN GROUP', async () => {
+    for (const sql of [
+      'SELECT order_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY qty) FROM line_items GROUP BY order_id ORDER BY order_id',
+      'SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY price DESC), percentile_disc(0.5) WITHIN GROUP (ORDER BY qty), percentile_disc(0) WITHIN GROUP (ORDER BY line), mode() WITHIN GROUP (ORDER BY order_id) FROM line_items',
+      'SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY price) FILTER (WHERE qty > 1), percentile_disc(1) WITHIN GROUP (ORDER BY placed_at) FROM line_items, orders',
+      'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY qty) FROM line_items WHERE false',
+    ])
+      await close(sql);
+    await sameError('SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY qty) FROM line_items');
+  });
+
+  it("an interval's sign may stand apart from its number (Metabase's month end)", async () => {
+    await same(
+      "SELECT (date_trunc('month', placed_at) + interval '1 month - 1 day')::date, interval '- 2 hours', interval '-1 day + 2 hours' FROM orders ORDER BY id",
+    );
+  });
+
+  it('SIMILAR TO, with its escape, as PostgreSQL reads the pattern', async () => {
+    for (const sql of [
+      "SELECT 'abc' SIMILAR TO 'a%', 'abc' SIMILAR TO '(a|b)%c', 'abc' NOT SIMILAR TO 'b%', 'ab' SIMILAR TO 'a{1,2}b'",
+      "SELECT 'a.c' SIMILAR TO 'a.c', 'abc' SIMILAR TO 'a.c', 'a_c' SIMILAR TO 'a\\_c', 'abc' SIMILAR TO 'a\\_c', 'x$' SIMILAR TO 'x$'",
+      "SELECT 'a%c' SIMILAR TO 'a#%c' ESCAPE '#', 'abc' SIMILAR TO 'a#%c' ESCAPE '#', NULL SIMILAR TO 'a'",
+      "SELECT id FROM customers WHERE email SIMILAR TO '[a-z]+@%' ORDER BY id",
+      "SELECT id FROM customers WHERE name || '!' NOT SIMILAR TO 'a%' ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it('integer operators and functions: XOR, translate, cbrt, date()', async () => {
+    for (const sql of [
+      'SELECT 5 # 3, 5 # 3 + 1, 9223372036854775807 # 1, 5 & 3, 5 | 3, 1 << 3',
+      "SELECT translate('abcabc', 'ab', 'x'), translate('héllo', 'é', 'e'), cbrt(8), date(placed_at) FROM orders ORDER BY id",
+      "SELECT id FROM orders WHERE date(placed_at) = '2024-03-01'",
+    ])
+      await same(sql);
+  });
+
+  it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
+    await sameError('SELECT 2147483647 + 1');
+    await sameError('SELECT 32767::int2 + 1::int2');
+    await sameError('SELECT -2147483648 - 1');
+    await same('SELECT 2147483647 + 1::int8, 2147483646 + 1');
+  });
+
+  it('the clocks with a precision, and the root operators refused by name', async () => {
+    const [[ts, lts]] = (
+      await o.patina.query({
+        text: 'SELECT current_timestamp(0)::text, localtimestamp(2)::text',
+        rowMode: 'array',
+      })
+    ).rows as string[][];
+    assert.match(ts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00$/);
+    assert.match(lts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d\d$/);
+    await assert.rejects(o.patina.query('SELECT |/ 16'), { code: '0A000', message: /sqrt\(x\)/ });
+  });
+});
