@@ -127,6 +127,43 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT 2147483647 + 1::int8, 2147483646 + 1');
   });
 
+  it('row values compare as in PostgreSQL; a record as a column is refused by name', async () => {
+    for (const sql of [
+      "SELECT ROW(1, 2) = ROW(1, 2), (1, 2) < (1, 3), ROW(1, 'a') <> ROW(1, 'b')",
+      'SELECT id FROM orders WHERE ROW(id, customer_id) > ROW(1, 1) ORDER BY id',
+    ])
+      await same(sql);
+    await assert.rejects(o.patina.query("SELECT ROW(1, 'a')"), { code: '0A000', message: /row value/ });
+  });
+
+  it("the catalog's helpers: boolean answers typed bool, pg_size_pretty, format_type with typmods, to_regclass", async () => {
+    for (const sql of [
+      "SELECT pg_is_in_recovery(), has_table_privilege('orders', 'SELECT'), has_schema_privilege('public', 'USAGE')",
+      'SELECT current_schemas(false), current_schemas(true), pg_catalog.pg_encoding_to_char(6)',
+      'SELECT format_type(23, NULL), format_type(1043, 14), format_type(1700, 655366), format_type(1042, 5)',
+      "SELECT quote_ident('a b'), quote_literal('x''y'), quote_nullable(NULL), quote_nullable(1)",
+      'SELECT pg_size_pretty(1234567::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(-20000000::bigint), pg_size_pretty(5000000000000000::bigint)',
+      "SELECT to_regclass('orders') IS NOT NULL, to_regclass('nope') IS NULL",
+    ])
+      await same(sql);
+  });
+
+  it('ANALYZE and VACUUM are accepted with their tags, and name only tables that exist', async () => {
+    for (const sql of [
+      'ANALYZE',
+      'ANALYZE orders',
+      'VACUUM',
+      'VACUUM (ANALYZE) orders, customers',
+      'VACUUM FULL orders',
+    ]) {
+      const tag = async (c: OracleClients['patina']) =>
+        ((await c.query(sql)) as unknown as { command: string }).command;
+      assert.equal(await tag(o.patina), await tag(o.postgres), sql);
+    }
+    await sameError('ANALYZE nope');
+    await sameError('VACUUM orders, nope');
+  });
+
   it('the clocks with a precision, and the root operators refused by name', async () => {
     const [[ts, lts]] = (
       await o.patina.query({

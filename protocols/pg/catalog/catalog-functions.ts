@@ -98,8 +98,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_has_role',
   ])
     fn(name, () => 1);
-  fn('format_type', (oid) =>
-    oid === null ? null : (TYPE_DISPLAY[num(oid)] ?? PG_TYPES.find((r) => r[0] === num(oid))?.[1] ?? '???'),
+  fn('format_type', (oid, typmod) =>
+    oid === null ? null : formatType(num(oid), typmod === null || typmod === undefined ? -1 : num(typmod)),
   );
   fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
   fn('pg_get_indexdef', (oid, col) => {
@@ -136,7 +136,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_database_size',
   ])
     fn(name, () => 0);
-  fn('pg_size_pretty', (n) => `${n ?? 0} bytes`);
+  fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
+  fn('quote_nullable', (x) => (x === null ? 'NULL' : "'" + String(x).replace(/'/g, "''") + "'"));
   fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
   fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
   fn('acldefault', () => null);
@@ -151,7 +152,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       if (side !== 'leading') while (b > a && set.has(cs[b - 1])) b--;
       return cs.slice(a, b).join('');
     });
-  fn('__pg_regclass', (x) => {
+  const regclass = (x: unknown) => {
     if (x === null) return null;
     if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
       const o = num(typeof x === 'string' ? Number(x) : x);
@@ -162,7 +163,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       .replace(/^"(.*)"$/, '$1');
     for (const [o, n] of state.relNames()) if (n === name) return o;
     return null;
-  });
+  };
+  fn('__pg_regclass', regclass);
+  // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
+  fn('to_regclass', (x) => (x === null ? null : regclass(String(x))));
   fn('__pg_regtype', (x) =>
     x === null
       ? null
@@ -253,3 +257,26 @@ function quoteIdent(x: string): string {
 }
 
 const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');
+
+/** pg_size_pretty as PostgreSQL 15 rounds it: bytes below 10 kB, then kB, MB, GB, TB, PB, each halved-and-rounded. */
+export function sizePretty(size: number): string {
+  const limit = 10 * 1024;
+  const limit2 = limit * 2 - 1;
+  if (Math.abs(size) < limit) return `${size} bytes`;
+  const half = (n: number) => (n < 0 ? Math.trunc((n - 1) / 2) : Math.trunc((n + 1) / 2));
+  let n = Math.trunc(size / 2 ** 9); // in half-kB
+  for (const unit of ['kB', 'MB', 'GB', 'TB']) {
+    if (Math.abs(n) < limit2) return `${half(n)} ${unit}`;
+    n = Math.trunc(n / 2 ** 10);
+  }
+  return `${half(n)} PB`;
+}
+
+/** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
+function formatType(oid: number, typmod: number): string {
+  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? '???';
+  if (typmod < 0) return name;
+  if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
+  if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;
+  return name;
+}

@@ -6,6 +6,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { Lru } from '../../../src/lru';
 import { errorFields, log } from '../../../src/observability/log';
 import { lockTable } from '../catalog/lock-table';
+import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
 import { parseSet } from '../session/settings';
@@ -205,6 +206,10 @@ export class Analyzer {
         return analyzeExplain(sig, tokens, declaredTypes, this);
       case 'LOCK':
         return { ...base, kind: 'noop', command: lockTable(sig) };
+      case 'ANALYZE':
+      case 'ANALYSE':
+      case 'VACUUM':
+        return { ...base, kind: 'noop', command: maintenance(tokens.map((t) => t.text).join(''), this.#engine.schema) };
       case 'DISCARD':
       case 'DEALLOCATE':
       case 'CHECKPOINT':

@@ -43,6 +43,9 @@ function find(n: Node): string | null {
     if (lock)
       return `${LOCKS[lock.strength] ?? 'a locking clause'}|rows cannot be locked, since every agent takes writes`;
   }
+  if (s?.targetList?.some((t: Node) => t.ResTarget?.val?.RowExpr))
+    return 'a row value (record) as a result column|select its fields as columns';
+  if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
   if (n.RangeTableSample) return 'TABLESAMPLE';
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral) return 'LATERAL';

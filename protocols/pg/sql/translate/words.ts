@@ -146,6 +146,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
+      // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)
+      if (up === 'ROW' && isPunct(next, '(') && !afterDot) continue;
       if (up === 'ILIKE') {
         out.push({ type: 'word', text: 'LIKE' });
         continue;
