@@ -68,6 +68,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await same(sql);
     assert.deepEqual(await same('SELECT ARRAY[1, 2] AS a'), [[[1, 2]]]);
+    // alone in a subquery too, and `= ANY (subquery)` is the subquery form
+    for (const sql of [
+      'SELECT id FROM orders WHERE id IN (SELECT unnest(ARRAY[1, 2])) ORDER BY id',
+      'SELECT id FROM orders WHERE id = ANY (SELECT generate_series(1, 2)) ORDER BY id',
+      'SELECT id FROM orders WHERE id <> ALL (SELECT order_id FROM line_items) ORDER BY id',
+      'SELECT id FROM orders WHERE id = ANY (VALUES (1), (4)) ORDER BY id',
+    ])
+      await same(sql);
     // beside other items a set-returning call has no translation: refused, not one row or none
     await assert.rejects(o.patina.query('SELECT id, unnest(ARRAY[1, 2]) FROM orders'), { code: '0A000' });
   });

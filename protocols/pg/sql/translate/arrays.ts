@@ -24,7 +24,10 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       const close = closed(toks, i + 2, '(', ')');
       const inner = toks.slice(i + 3, close);
       let repl: Tok[];
-      if (isWord(inner[0], 'ARRAY') && isPunct(inner[1], '[')) {
+      if (isWord(inner[0], 'SELECT') || isWord(inner[0], 'WITH') || isWord(inner[0], 'VALUES')) {
+        // x = ANY (SELECT ...): the subquery form, which is IN (SELECT ...)
+        repl = [{ type: 'punct', text: '(' }, ...inner, { type: 'punct', text: ')' }];
+      } else if (isWord(inner[0], 'ARRAY') && isPunct(inner[1], '[')) {
         repl = [
           { type: 'punct', text: '(' },
           ...inner.slice(2, closed(inner, 1, '[', ']')),

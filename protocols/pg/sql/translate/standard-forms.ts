@@ -255,11 +255,13 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
     if (isWord(toks[end], 'AS')) end++;
     if (toks[end] && (toks[end].type === 'word' || toks[end].type === 'quoted') && !isWord(toks[end], 'FROM'))
       alias = toks[end++];
-    if (isPunct(toks[end], ';')) end++;
-    const alone = i === 1 && isWord(toks[0], 'SELECT') && end === toks.length;
+    // alone: the whole statement (`SELECT unnest(...)`) or a whole subquery (`IN (SELECT unnest($1))`)
+    const whole = i === 1 && (end === toks.length || (isPunct(toks[end], ';') && end + 1 === toks.length));
+    const sub = i >= 2 && isPunct(toks[i - 2], '(') && isPunct(toks[end], ')') && closer(toks, i - 2) === end;
+    const alone = isWord(toks[i - 1], 'SELECT') && (whole || sub) && close >= 0;
     // unnest beside generate_subscripts: SQLAlchemy's primary-key query, which set-returning.ts joins
     if (isWord(t, 'UNNEST') && !alone && toks.some((x) => isWord(x, 'GENERATE_SUBSCRIPTS'))) continue;
-    if (!alone || close < 0) {
+    if (!alone) {
       const fn = t.text.toLowerCase();
       throw pgError(
         '0A000',
@@ -267,14 +269,16 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
       );
     }
     // FROM generate_series(...) AS x names its value x (translate/set-returning.ts, aliasFromFunctions)
-    return [
-      toks[0],
+    toks = [
+      ...toks.slice(0, i),
       alias,
       { type: 'word', text: 'FROM' },
       ...toks.slice(i, close + 1),
       { type: 'word', text: 'AS' },
       alias,
+      ...toks.slice(whole ? toks.length : end),
     ];
+    i += 4 + (close - i);
   }
   return toks;
 }
