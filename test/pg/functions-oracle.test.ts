@@ -135,6 +135,25 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT 2147483647 + 1::int8, 2147483646 + 1');
   });
 
+  it('SELECT DISTINCT ON: the first row of each group in the ORDER BY order, in subqueries too', async () => {
+    for (const sql of [
+      'SELECT DISTINCT ON (order_id) order_id, line, qty FROM line_items ORDER BY order_id, qty DESC',
+      'SELECT DISTINCT ON (order_id) * FROM line_items ORDER BY order_id, price DESC NULLS LAST',
+      'SELECT DISTINCT ON (li.order_id) li.* FROM line_items li ORDER BY li.order_id, li.price NULLS FIRST',
+      'SELECT DISTINCT ON (1) order_id AS o, qty * 2 AS twice FROM line_items ORDER BY 1, twice',
+      'SELECT DISTINCT ON (order_id) order_id, line FROM line_items WHERE qty > 1 ORDER BY order_id, line LIMIT 1 OFFSET 1',
+      'SELECT DISTINCT ON (o.customer_id) o.customer_id, l.qty FROM orders o JOIN line_items l ON l.order_id = o.id ORDER BY o.customer_id, l.qty DESC',
+      'SELECT s.line FROM (SELECT DISTINCT ON (order_id) order_id, line FROM line_items ORDER BY order_id, line DESC) AS s ORDER BY s.line',
+      'WITH top AS (SELECT DISTINCT ON (order_id) order_id, qty FROM line_items ORDER BY order_id, qty) SELECT * FROM top ORDER BY qty',
+    ])
+      await same(sql);
+    await sameError('SELECT DISTINCT ON (order_id) order_id, line FROM line_items ORDER BY line');
+    await assert.rejects(o.patina.query('SELECT DISTINCT ON (order_id) order_id FROM line_items UNION SELECT 9'), {
+      code: '0A000',
+      message: /subquery/,
+    });
+  });
+
   it('row values compare as in PostgreSQL; a record as a column is refused by name', async () => {
     for (const sql of [
       "SELECT ROW(1, 2) = ROW(1, 2), (1, 2) < (1, 3), ROW(1, 'a') <> ROW(1, 'b')",

@@ -234,7 +234,10 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
 
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
-      ['SELECT DISTINCT ON (customer_id) id FROM orders ORDER BY customer_id, id', /SELECT DISTINCT ON/],
+      [
+        'INSERT INTO orders (id) SELECT DISTINCT ON (customer_id) id + 1000 FROM orders ORDER BY customer_id, id',
+        /SELECT DISTINCT ON/,
+      ],
       ['SELECT id FROM orders FOR UPDATE', /FOR UPDATE is not supported/],
       ['SELECT id FROM orders FOR SHARE', /FOR SHARE/],
       [

@@ -77,6 +77,9 @@ function find(n: Node): string | null {
  * no translation, else the error itself.
  */
 export function explainRefusal(sql: string, err: unknown): unknown {
+  // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
+  const state = (err as { sqlstate?: string } | null)?.sqlstate;
+  if (state === '0A000' || state === '42P10') return err;
   let tree: Node;
   try {
     tree = parseSync(sql);

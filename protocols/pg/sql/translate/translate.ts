@@ -8,6 +8,7 @@ import { type Tok, isWord, joinTokens } from '../tokens';
 import { rewriteArrays } from './arrays';
 import { rewriteCastCalls, rewriteCasts } from './casts';
 import { rewriteDateSyntax } from './date-syntax';
+import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
 import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
@@ -46,6 +47,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   let toks: Tok[] = inlineLateralSubqueries(
     inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
   );
+  toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);
   toks = rewriteJsonValues(toks, {
