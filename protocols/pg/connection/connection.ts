@@ -14,7 +14,7 @@ import type { PgEngine } from '../session/engine';
 import { Session } from '../session/session';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
-import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, frontend } from '../wire/frontend';
+import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
 import type { CancelRegistry, Handshake, ListenerOptions } from './listener-options';
 import { readSasl, readStartup, startupParameters } from './startup';
 import { CopyFromStdin } from './copy-from-stdin';
@@ -37,6 +37,11 @@ interface Queries {
 /** Input read while a message waits (a write, a streamed read) before the socket stops being read. */
 const INPUT_HIGH_WATER = 256 * 1024;
 const NO_BYTES = Buffer.alloc(0);
+/** #nextMessage's answers besides a type byte. */
+const NO_MESSAGE = -1;
+const STARTUP_PACKET = 0;
+/** The type byte of PasswordMessage (and SASL's responses), 'p'. */
+const PASSWORD = 0x70;
 let nextPid = 1000 + (process.pid % 1000) * 1000;
 
 export class Connection {
@@ -135,7 +140,7 @@ export class Connection {
       let r: void | Promise<void>;
       try {
         const type = this.#nextMessage();
-        if (type === null) break;
+        if (type === NO_MESSAGE) break;
         r = this.#handle(type, this.#reader);
       } catch (err) {
         this.#onFatal(err);
@@ -159,32 +164,32 @@ export class Connection {
   }
 
   /**
-   * The next complete message's type ('' for the startup packet, which has none), with the reader
-   * set on its body; null when the input holds no complete message yet.
+   * The next complete message's type byte (STARTUP_PACKET for the startup packet, which has none),
+   * with the reader set on its body; NO_MESSAGE when the input holds no complete message yet.
    */
-  #nextMessage(): string | null {
+  #nextMessage(): number {
     const input = this.#input;
     const at = this.#at;
     const left = input.length - at;
     if (this.#phase === 'startup') {
-      if (left < 4) return null;
+      if (left < 4) return NO_MESSAGE;
       const len = input.readInt32BE(at);
       if (len < 8 || len > MAX_STARTUP) throw new ProtocolError(`invalid length of startup packet (${len} bytes)`);
-      if (left < len) return null;
+      if (left < len) return NO_MESSAGE;
       this.#reader.reset(input, at + 4, at + len);
       this.#at = at + len;
-      return '';
+      return STARTUP_PACKET;
     }
-    if (left < 1) return null;
-    const type = String.fromCharCode(input[at]);
+    if (left < 1) return NO_MESSAGE;
+    const type = input[at];
     // PostgreSQL refuses an unknown type byte before reading a body that may never come
-    if (this.#phase === 'ready' ? !frontend[type] : type !== 'p')
-      throw new ProtocolError(`invalid frontend message type ${input[at]}`);
-    if (left < 5) return null;
+    if (this.#phase === 'ready' ? decoders[type] === undefined : type !== PASSWORD)
+      throw new ProtocolError(`invalid frontend message type ${type}`);
+    if (left < 5) return NO_MESSAGE;
     const len = input.readInt32BE(at + 1);
     if (len < 4 || len > MAX_MESSAGE)
       throw new ProtocolError(`invalid message length ${len} (the limit is ${MAX_MESSAGE} bytes)`);
-    if (left < len + 1) return null;
+    if (left < len + 1) return NO_MESSAGE;
     this.#reader.reset(input, at + 5, at + 1 + len);
     this.#at = at + 1 + len;
     return type;
@@ -233,18 +238,20 @@ export class Connection {
     this.#socket.destroySoon?.();
   }
 
-  #handle(type: string, body: Reader): void | Promise<void> {
+  #handle(type: number, body: Reader): void | Promise<void> {
     switch (this.#phase) {
       case 'startup':
         return this.#onStartup(body);
       case 'sasl-initial':
       case 'sasl-final':
-        if (type !== 'p')
-          throw new ProtocolError(`expected a password message, got message type ${JSON.stringify(type)}`);
+        if (type !== PASSWORD)
+          throw new ProtocolError(
+            `expected a password message, got message type ${JSON.stringify(String.fromCharCode(type))}`,
+          );
         return this.#onSasl(body);
       case 'ready': {
-        const decode = frontend[type];
-        if (!decode) throw new ProtocolError(`invalid frontend message type ${type.charCodeAt(0)}`);
+        const decode = decoders[type];
+        if (!decode) throw new ProtocolError(`invalid frontend message type ${type}`);
         const msg = decode(body);
         if (this.#copyIn.active) return this.#copyIn.onMessage(msg);
         // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored

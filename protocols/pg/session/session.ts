@@ -139,8 +139,9 @@ export class Session {
   }
 
   #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
-    const none = NONE;
     const t = this.#t;
+    if (an.kind === 'sql' && t.state !== 'failed') return this.#runSql(an, params); // the common case, first
+    const none = NONE;
     if (
       t.state === 'failed' &&
       an.kind !== 'rollback' &&
