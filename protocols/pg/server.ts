@@ -12,7 +12,8 @@ import {
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
 import { admittedEngine } from './connection/admission';
-import { type CancelRegistry, Connection } from './connection/connection';
+import { Connection } from './connection/connection';
+import type { CancelRegistry } from './connection/listener-options';
 import { negotiateEncryption } from './connection/encryption';
 import { LocalDb } from './catalog/local-db';
 import { Channels, type TableUpdateSource } from './session/notifications';

@@ -11,6 +11,8 @@ import { Lru } from '../lru';
 interface Bounded {
   stmt: Database.Statement;
   columns: ColumnInfo[];
+  /** The program has one ResultRow (it answers one row at most): read with get(), no list built in C++. */
+  single: boolean;
 }
 
 /**
@@ -176,9 +178,16 @@ export class BoundedReads {
     // writes go through this process's writer, so its snapshot is the latest committed state, and
     // taking the WAL read lock once instead of per statement is most of a point read's cost.
     if (!this.#db.inTransaction) this.#db.exec('BEGIN');
-    const rows = (
-      params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)
-    ) as unknown[][];
+    let rows: unknown[][];
+    if (b.single) {
+      const row = (
+        params === undefined ? b.stmt.get() : Array.isArray(params) ? b.stmt.get(...params) : b.stmt.get(params)
+      ) as unknown[] | undefined;
+      rows = row === undefined ? [] : [row];
+    } else
+      rows = (
+        params === undefined ? b.stmt.all() : Array.isArray(params) ? b.stmt.all(...params) : b.stmt.all(params)
+      ) as unknown[][];
     // A statement prepared before a reload is re-prepared by SQLite on its step; its columns follow.
     if (rows.length > 0 && rows[0].length !== b.columns.length) b.columns = columnsOf(b.stmt);
     return rows;
@@ -221,7 +230,8 @@ export class BoundedReads {
       const bounded = program.every(
         (op) => STRAIGHT_LINE.has(op.opcode) || (op.opcode === 'Goto' && (op.p2 > op.addr || op.p2 === 1)),
       );
-      verdict = bounded ? { stmt: stmt.raw(true), columns: columnsOf(stmt) } : null;
+      const single = program.filter((op) => op.opcode === 'ResultRow').length === 1;
+      verdict = bounded ? { stmt: stmt.raw(true), columns: columnsOf(stmt), single } : null;
     } catch {
       verdict = null; // a worker reports the error
     }

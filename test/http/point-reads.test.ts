@@ -53,6 +53,26 @@ describe('point reads answered in-process', () => {
     }
   });
 
+  it('answer every row of a read by keys that has more than one result row (UNION ALL), over HTTP and PostgreSQL', async () => {
+    const w = await postJson(agent.http, '/v1/transactions', [
+      ['INSERT INTO kv (k, v) VALUES (?, ?)', [701, 'a']],
+      ['INSERT INTO kv (k, v) VALUES (?, ?)', [702, 'b']],
+    ]);
+    assert.equal(w.status, 200, w.text);
+    const sql = 'SELECT v FROM kv WHERE k = ? UNION ALL SELECT v FROM kv WHERE k = ?';
+    const r = await postJson(agent.http, '/v1/queries', [sql, [701, 702]]);
+    assert.deepEqual(r.lines.slice(1, -1), [{ row: [1, ['a']] }, { row: [2, ['b']] }]);
+    const client = pgClient(agent.pg!.port);
+    await client.connect();
+    try {
+      const both = await client.query(sql.replace('?', '$1').replace('?', '$2'), [701, 702]);
+      assert.deepEqual(both.rows, [{ v: 'a' }, { v: 'b' }]);
+      assert.deepEqual((await client.query('SELECT v FROM kv WHERE k = $1', [702])).rows, [{ v: 'b' }]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('give an empty result for a missing key, and 64-bit keys exactly', async () => {
     const r = await request(
       agent.http,

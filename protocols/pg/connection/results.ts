@@ -21,12 +21,11 @@ export function describedFields(
 ): { fields: Field[]; message: Buffer } {
   if (formats.length > 1 && formats.length !== columns.length)
     throw pgError('08P01', `bind message has ${formats.length} result formats but query has ${columns.length} columns`);
-  const fixed = columns.every(typeIsKnown);
   const key = formats.length === 0 ? '' : formats.length === 1 && formats[0] === 0 ? '0' : formats.join(',');
-  if (fixed) {
-    const hit = FIELD_CACHE.get(columns)?.get(key);
-    if (hit) return hit;
-  }
+  // only fixed types are cached: a hit needs no check of the columns
+  const hit = FIELD_CACHE.get(columns)?.get(key);
+  if (hit) return hit;
+  const fixed = columns.every(typeIsKnown);
   const fields = fieldsOf(columns, formats, sample);
   const w = new ByteWriter(256);
   backend.rowDescription(w, fields);
@@ -84,26 +83,34 @@ export function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): stri
   const n = outcome?.affected ?? rows;
   switch (an.command) {
     case 'INSERT':
-      return countTag('INSERT 0', n);
+      return countTag(INSERT_TAGS, n);
     case 'UPDATE':
+      return countTag(UPDATE_TAGS, n);
     case 'DELETE':
-      return countTag(an.command, n);
+      return countTag(DELETE_TAGS, n);
     case 'SELECT':
     case 'WITH':
-      return countTag('SELECT', rows);
+      return countTag(SELECT_TAGS, rows);
     case 'START TRANSACTION':
       return 'START TRANSACTION';
     default:
-      return an.kind === 'sql' && an.columns ? countTag('SELECT', rows) : an.command;
+      return an.kind === 'sql' && an.columns ? countTag(SELECT_TAGS, rows) : an.command;
   }
 }
 
 /** Tags with small counts are made once: a point select's 'SELECT 1' is no new string, and the statement counts know it. */
 const SMALL_COUNTS = 64;
-const TAGS = new Map<string, string[]>();
-function countTag(prefix: string, n: number): string {
-  if (n >= SMALL_COUNTS) return `${prefix} ${n}`;
-  let tags = TAGS.get(prefix);
-  if (!tags) TAGS.set(prefix, (tags = Array.from({ length: SMALL_COUNTS }, (_, i) => `${prefix} ${i}`)));
-  return tags[n];
+interface Tags {
+  prefix: string;
+  small: string[];
+}
+function tags(prefix: string): Tags {
+  return { prefix, small: Array.from({ length: SMALL_COUNTS }, (_, i) => `${prefix} ${i}`) };
+}
+const INSERT_TAGS = tags('INSERT 0');
+const UPDATE_TAGS = tags('UPDATE');
+const DELETE_TAGS = tags('DELETE');
+const SELECT_TAGS = tags('SELECT');
+function countTag(tags: Tags, n: number): string {
+  return n < SMALL_COUNTS ? tags.small[n] : `${tags.prefix} ${n}`;
 }

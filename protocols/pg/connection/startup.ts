@@ -12,7 +12,7 @@ import {
   SSL_REQUEST,
   parseStartupParams,
 } from '../wire/frontend';
-import type { Handshake, ListenerOptions } from './connection';
+import type { Handshake, ListenerOptions } from './listener-options';
 
 /** What the connection does with a startup packet. */
 export type StartupStep =

@@ -38,3 +38,6 @@ export interface Outcome {
   /** A tag other than the statement's own (COMMIT of a failed transaction is ROLLBACK). */
   tag?: string;
 }
+
+/** The outcome of a statement that answers nothing (transaction control, SET, LISTEN, ...). */
+export const NO_OUTCOME: Outcome = Object.freeze({ columns: null, all: [], rows: null }) as Outcome;

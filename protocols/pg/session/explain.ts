@@ -1,7 +1,29 @@
 // EXPLAIN's text: SQLite's EXPLAIN QUERY PLAN rows as PostgreSQL-style indented lines, and a write
-// shown as PostgreSQL shows one (the write on its table, over the plan of what it reads).
+// shown as PostgreSQL shows one (the write on its table, over the plan of what it reads); with
+// ANALYZE, the statement run and its rows and time added.
 import type { Analyzed } from '../sql/analyzed';
 import { targetTable } from './constraint-errors';
+import type { Outcome } from './engine';
+
+/** EXPLAIN [ANALYZE]'s lines: the plan, and for ANALYZE the statement run (by `run`), its rows counted and timed. */
+export async function explainText(
+  plan: unknown[][],
+  explain: { inner: Analyzed; run: boolean },
+  run: () => Outcome | Promise<Outcome>,
+): Promise<string[]> {
+  const { inner } = explain;
+  const lines = explainLines(plan, inner);
+  if (!explain.run) return lines;
+  const t0 = performance.now();
+  const out = await run();
+  let rows = out.all?.length ?? 0;
+  if (out.rows) for (let batch = await out.rows.next(); batch; batch = await out.rows.next()) rows += batch.length;
+  if (out.affected !== undefined && inner.command !== 'SELECT') rows = out.affected;
+  const ms = performance.now() - t0;
+  lines[0] += ` (actual rows=${rows} loops=1)`;
+  lines.push(`Execution Time: ${ms.toFixed(3)} ms`);
+  return lines;
+}
 
 /** The plan lines EXPLAIN answers for `inner` from SQLite's plan rows. */
 export function explainLines(plan: unknown[][], inner: Analyzed): string[] {

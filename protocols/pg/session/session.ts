@@ -4,12 +4,12 @@
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
 // autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
-// What a statement is comes from the session's Analyzer (sql/analyze.ts).
+// What a statement is comes from the session's Analyzer (sql/analyze.ts); the transaction, and
+// where an open block's writes go, is transaction.ts's.
 import { checkWriteStatement } from '../../../src/engine/classify';
 import type { ReadCursor } from '../../../src/engine/read-pool';
-import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
-import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { columnConverters } from '../copy/format';
@@ -19,12 +19,12 @@ import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
-import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
-import { BlockRows, CLAIM_WAIT_MS, pointRow, rowClaimsOf } from './row-claims';
-import type { Outcome, PgEngine } from './engine';
-import { explainLines } from './explain';
+import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
+import { explainText } from './explain';
 import { notifyArguments } from './notifications';
+import { paramRecord } from './params';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, showRows } from './settings';
+import { Transaction, type TxState } from './transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
 export interface SessionChannels {
@@ -34,13 +34,10 @@ export interface SessionChannels {
   notify(channel: string, payload: string): void;
 }
 
-export type TxState = 'idle' | 'open' | 'failed';
-
-/** Table names of each schema, lower case (deferred blocks ask for them at every statement). */
-const TABLE_NAMES = new WeakMap<Schema, ReadonlySet<string>>();
+export type { TxState } from './transaction';
 
 const complete = (columns: ColumnDesc[] | null, all: unknown[][]): Outcome => ({ columns, all, rows: null });
-const NONE: Outcome = Object.freeze({ columns: null, all: [], rows: null }) as Outcome;
+const NONE = NO_OUTCOME;
 
 export class Session {
   readonly #engine: PgEngine;
@@ -50,14 +47,7 @@ export class Session {
   readonly facts: SessionFacts;
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
-  tx: TxState = 'idle';
-  /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
-  implicit = false;
-  #lease: WriterLease<unknown> | null = null;
-  /** The open block's statements since its first write, when it does not hold the writer (session/deferred-block.ts). */
-  #block: DeferredBlock | null = null;
-  /** The rows the open block read and wrote by key, so that blocks that would fail each other wait (session/row-claims.ts). */
-  #rows: BlockRows | null = null;
+  readonly #t: Transaction;
   #cursor: ReadCursor | null = null;
   #closed = false;
   /** LISTEN/NOTIFY; null until the connection wires them. */
@@ -93,56 +83,38 @@ export class Session {
     };
     this.facts.settings.set('application_name', opts.applicationName);
     this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
+    this.#t = new Transaction(
+      engine,
+      opts.timeoutMs,
+      (committed) => this.#transactionEnded(committed),
+      () => this.#closed,
+    );
+  }
+
+  /** The transaction's state, as ReadyForQuery tells it. */
+  get tx(): TxState {
+    return this.#t.state;
+  }
+
+  /** A statement's error fails the open block (the connection marks it so). */
+  set tx(state: TxState) {
+    this.#t.state = state;
+  }
+
+  /** The open transaction is the implicit one of a multi-statement simple query. */
+  get implicit(): boolean {
+    return this.#t.implicit;
   }
 
   /** Starts the implicit transaction of a simple query of several statements (as PostgreSQL does). */
   beginImplicit(): void {
-    this.tx = 'open';
-    this.implicit = true;
+    this.#t.state = 'open';
+    this.#t.implicit = true;
   }
 
   /** Ends the implicit transaction: commits when every statement succeeded, else rolls back. */
   endImplicit(ok: boolean): void {
-    this.implicit = false;
-    this.#finish(ok && this.tx === 'open');
-  }
-
-  /** Ends the transaction: commits the writer's block or rolls it back. */
-  #finish(commit: boolean) {
-    this.tx = 'idle';
-    this.#block = null;
-    this.#releaseRows();
-    this.#transactionEnded(commit);
-    const lease = this.#lease;
-    this.#lease = null;
-    if (!lease) return;
-    try {
-      if (commit) lease.commit();
-      else lease.rollback();
-    } finally {
-      lease.release();
-    }
-  }
-
-  /** COMMIT of a block that did not hold the writer: the whole block again, as one unit of a group commit. */
-  async #commitDeferred(block: DeferredBlock): Promise<Outcome> {
-    this.tx = 'idle';
-    this.#block = null;
-    const rows = this.#rows;
-    try {
-      if (rows) {
-        await rowClaimsOf(this.#engine.writer).beforeCommit(rows, this.#claimWaitMs());
-        if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
-      }
-      await this.#engine.group((lease) => block.replay(lease));
-    } catch (err) {
-      this.#transactionEnded(false);
-      throw err;
-    } finally {
-      if (this.#rows === rows) this.#releaseRows();
-    }
-    this.#transactionEnded(true);
-    return NONE;
+    this.#t.endImplicit(ok);
   }
 
   /**
@@ -155,21 +127,23 @@ export class Session {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
         return r.catch((err) => {
-          if (this.tx === 'open') this.tx = 'failed';
+          if (this.#t.state === 'open') this.#t.state = 'failed';
           throw err;
         });
       }
       return r;
     } catch (err) {
-      if (this.tx === 'open') this.tx = 'failed';
+      if (this.#t.state === 'open') this.#t.state = 'failed';
       throw err;
     }
   }
 
   #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
+    const t = this.#t;
+    if (an.kind === 'sql' && t.state !== 'failed') return this.#runSql(an, params); // the common case, first
     const none = NONE;
     if (
-      this.tx === 'failed' &&
+      t.state === 'failed' &&
       an.kind !== 'rollback' &&
       an.kind !== 'commit' &&
       !(an.kind === 'savepoint' && an.command === 'ROLLBACK')
@@ -180,34 +154,26 @@ export class Session {
       case 'empty':
         return none;
       case 'begin':
-        if (this.implicit) this.implicit = false;
-        else if (this.tx !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
-        else this.tx = 'open';
+        if (t.implicit) t.implicit = false;
+        else if (t.state !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
+        else t.state = 'open';
         return none;
-      case 'commit': {
-        this.implicit = false;
-        if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
-        const failed = this.tx === 'failed';
-        if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
-        this.#finish(!failed);
-        return failed ? { ...none, tag: 'ROLLBACK' } : none;
-      }
+      case 'commit':
+        t.implicit = false;
+        if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        return t.commit();
       case 'rollback':
-        this.implicit = false;
-        if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
-        this.#endLease();
-        this.#block = null;
-        this.#releaseRows();
-        this.tx = 'idle';
-        this.#transactionEnded(false);
+        t.implicit = false;
+        if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        t.rollback();
         return none;
       case 'savepoint':
-        if (this.tx === 'idle')
+        if (t.state === 'idle')
           throw pgError(
             '25P01',
             `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
           );
-        return this.#savepoint(an);
+        return t.savepoint(an, this.#readonlyListener);
       case 'set':
         applySetting(this.facts.settings, an.setting);
         return none;
@@ -229,7 +195,7 @@ export class Session {
       case 'notify': {
         // NOTIFY ch, 'x' or SELECT pg_notify(ch, x), whose arguments may be parameters
         const [name, payload] = notifyArguments(an.channel!, params);
-        if (this.tx === 'open')
+        if (t.state === 'open')
           this.#notifies.push([name, payload]); // delivered at commit, as in PostgreSQL
         else this.channels?.notify(name, payload);
         return an.columns ? complete(an.columns, [['']]) : none;
@@ -253,7 +219,8 @@ export class Session {
 
   async #declareCursor(an: Analyzed, params: SqlValue[]): Promise<Outcome> {
     const { name, hold, inner } = an.cursor!;
-    if (this.tx === 'idle' && !hold) throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
+    if (this.#t.state === 'idle' && !hold)
+      throw pgError('25P01', 'DECLARE CURSOR can only be used in transaction blocks');
     if (this.#cursors.has(name!)) throw pgError('42P03', `cursor "${name}" already exists`);
     const out = await this.#runSql(inner!, params);
     this.#cursor = null; // a later CancelRequest is for a later statement, not this cursor's read
@@ -285,14 +252,14 @@ export class Session {
 
   /** COPY TO STDOUT: the rows of its read, streamed. */
   copyOut(an: Analyzed): Outcome | Promise<Outcome> {
-    if (this.tx === 'failed')
+    if (this.#t.state === 'failed')
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     return this.#runSql(an.copy!.read!, []);
   }
 
   /** COPY FROM STDIN: takes the writer (or the open block's lease) and returns where the rows go. */
   async copyIn(an: Analyzed): Promise<CopyIn> {
-    if (this.tx === 'failed')
+    if (this.#t.state === 'failed')
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
     if (this.#readonlyListener) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
     const { stmt, columns } = an.copy!;
@@ -301,11 +268,11 @@ export class Session {
     const convert = columnConverters(def, columns);
     const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
     checkWriteStatement(sql, 'statement');
-    const inBlock = this.tx === 'open';
+    const inBlock = this.#t.state === 'open';
     let lease: WriterLease<unknown>;
     if (inBlock) {
-      await this.#ensureLease();
-      lease = this.#lease!;
+      await this.#t.ensureLease();
+      lease = this.#t.lease!;
     } else {
       lease = await this.#engine.lease();
       if (this.#closed) {
@@ -323,13 +290,13 @@ export class Session {
       sql,
       convert,
       failBlock: () => {
-        this.tx = 'failed';
+        this.#t.state = 'failed';
       },
     });
   }
 
   async #runExplain(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
-    const { inner, run } = an.explain!;
+    const { inner } = an.explain!;
     const params = paramRecord(list);
     const eqp = `EXPLAIN QUERY PLAN ${inner.sql}`;
     let plan: unknown[][];
@@ -337,41 +304,18 @@ export class Session {
       plan = this.#local.run(this.#local.prepare(eqp), params, this.facts);
     } catch {
       // a write to a captured table prepares only on the writer (its triggers call the agent's functions)
-      const lease = this.#lease ?? (await this.#engine.lease());
+      const lease = this.#t.lease ?? (await this.#engine.lease());
       try {
         plan = lease.run({ sql: eqp, params }, 'statement').rows ?? [];
       } finally {
-        if (lease !== this.#lease) lease.release();
+        if (lease !== this.#t.lease) lease.release();
       }
     }
-    const lines = explainLines(plan, inner);
-    if (run) {
-      const t0 = performance.now();
-      const out = await this.#runSql(inner, list);
-      let rows = out.all?.length ?? 0;
-      if (out.rows) for (let batch = await out.rows.next(); batch; batch = await out.rows.next()) rows += batch.length;
-      if (out.affected !== undefined && inner.command !== 'SELECT') rows = out.affected;
-      const ms = performance.now() - t0;
-      lines[0] += ` (actual rows=${rows} loops=1)`;
-      lines.push(`Execution Time: ${ms.toFixed(3)} ms`);
-    }
+    const lines = await explainText(plan, an.explain!, () => this.#runSql(inner, list));
     return complete(
       an.columns,
       lines.map((l) => [l]),
     );
-  }
-
-  async #savepoint(an: Analyzed): Promise<Outcome> {
-    if (!this.#readonlyListener) {
-      await this.#ensureLease();
-      try {
-        this.#lease!.savepoint(an.sql, an.command === 'ROLLBACK');
-      } catch (err) {
-        throw new PatinaError('user', (err as Error).message, undefined, '3B001');
-      }
-    }
-    if (an.command === 'ROLLBACK') this.tx = 'open';
-    return NONE;
   }
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
@@ -379,11 +323,12 @@ export class Session {
     const params = paramRecord(list);
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
-    if (this.#lease) {
-      const r = this.#lease.run({ sql: an.sql, params }, 'statement');
+    const lease = this.#t.lease;
+    if (lease) {
+      const r = lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
-    if (this.#block) return this.#runDeferred(an, { sql: an.sql, params });
+    if (this.#t.deferred) return this.#t.runDeferred(an, { sql: an.sql, params });
     const rows = this.#engine.pointRead(an.sql, params); // point reads answer at once, in-process
     if (rows) return complete(an.columns, rows);
     return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
@@ -420,13 +365,14 @@ export class Session {
       checkWriteStatement(sql, 'statement');
       return { sql, params };
     });
+    const t = this.#t;
     let r: StatementResult;
     try {
-      if (this.tx === 'open' && !an.batch && this.#defers(an)) {
-        return await this.#runDeferred(an, statements[0]);
-      } else if (this.tx === 'open') {
-        await this.#ensureLease();
-        for (const s of statements) r = this.#lease!.run(s, 'statement');
+      if (t.state === 'open' && !an.batch && t.defers(an)) {
+        return await t.runDeferred(an, statements[0]);
+      } else if (t.state === 'open') {
+        await t.ensureLease();
+        for (const s of statements) r = t.lease!.run(s, 'statement');
       } else {
         r = (await this.#engine.transaction(statements)).results[0];
       }
@@ -444,86 +390,8 @@ export class Session {
   /** Whether a row with this key exists, as this session sees the data (its open transaction, or the last commit). */
   #keyExists(table: string, columns: string[], values: SqlValue[]): boolean {
     const sql = `SELECT 1 FROM "${table}" WHERE ${columns.map((c) => `"${c}" = ?`).join(' AND ')}`;
-    const db = this.#lease?.db ?? this.#local.db;
+    const db = this.#t.lease?.db ?? this.#local.db;
     return db.prepare(sql).get(...values) !== undefined;
-  }
-
-  /**
-   * Whether a write of an explicit block goes on without the writer (session/deferred-block.ts). Not for the
-   * implicit transaction of one simple query (no round trip to wait for), a block already holding
-   * the writer, a write returning rows (a default such as patina_id() gives other values each run),
-   * nor a block past DEFERRED_STEPS statements.
-   */
-  #defers(an: Analyzed): boolean {
-    if (this.implicit || this.#lease || an.columns !== null) return false;
-    return (this.#block?.size ?? 0) < DEFERRED_STEPS;
-  }
-
-  /** The schema's table names, lower case (kept per schema). */
-  #tableNames(): ReadonlySet<string> {
-    const schema = this.#engine.schema;
-    let names = TABLE_NAMES.get(schema);
-    if (!names) TABLE_NAMES.set(schema, (names = new Set([...schema.tables.keys()].map((t) => t.toLowerCase()))));
-    return names;
-  }
-
-  /** Tries a statement of a deferred block out on the writer, after the block's earlier ones. */
-  async #runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
-    const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
-    if (block.size >= DEFERRED_STEPS) {
-      await this.#ensureLease();
-      const r = this.#lease!.run(statement, 'statement');
-      return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
-    }
-    const row = pointRow(statement.sql, statement.params as Record<string, SqlValue> | undefined, this.#engine.schema);
-    if (row) {
-      const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
-      if (wait) {
-        await wait;
-        if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
-      }
-    }
-    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
-    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
-  }
-
-  /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
-  async #ensureLease() {
-    if (this.#lease) return;
-    const lease = await this.#engine.lease();
-    if (this.#closed) {
-      lease.release();
-      throw new PatinaError('unavailable', 'the connection was closed');
-    }
-    lease.begin();
-    if (this.#block) {
-      try {
-        this.#block.replay(lease);
-      } catch (err) {
-        lease.release();
-        throw err;
-      }
-      this.#block = null;
-    }
-    this.#lease = lease;
-  }
-
-  /** How long a statement of a block waits for other blocks' row claims at most. */
-  #claimWaitMs(): number {
-    return Math.min(CLAIM_WAIT_MS, this.#timeoutMs);
-  }
-
-  /** The open block ended: other blocks no longer wait for the rows it read. */
-  #releaseRows() {
-    const rows = this.#rows;
-    this.#rows = null;
-    if (rows) rowClaimsOf(this.#engine.writer).release(rows);
-  }
-
-  #endLease() {
-    const lease = this.#lease;
-    this.#lease = null;
-    lease?.release();
   }
 
   /** CancelRequest: interrupts a read running on a worker (writes are short and run to the end). */
@@ -538,27 +406,6 @@ export class Session {
     this.cancel();
     this.#cursors.close(null);
     this.#notifies.length = 0;
-    this.#endLease();
-    this.#block = null;
-    this.#releaseRows();
-    this.tx = 'idle';
+    this.#t.close();
   }
-}
-
-/** Positional parameters as SQLite's named ones ($1 is "1"); undefined when there are none. */
-function paramRecord(list: SqlValue[]): Record<string, SqlValue> | undefined {
-  // literals for the common counts: adding indexed properties one by one goes through V8's runtime
-  switch (list.length) {
-    case 0:
-      return undefined;
-    case 1:
-      return { 1: list[0] };
-    case 2:
-      return { 1: list[0], 2: list[1] };
-    case 3:
-      return { 1: list[0], 2: list[1], 3: list[2] };
-  }
-  const params: Record<string, SqlValue> = {};
-  for (let i = 0; i < list.length; i++) params[i + 1] = list[i];
-  return params;
 }

@@ -173,8 +173,10 @@ function formatCodes(r: Reader, what: string): number[] {
   return codes;
 }
 
+type Decoder = (r: Reader) => Frontend;
+
 /** Frontend message decoders, keyed by type byte. */
-export const frontend: Record<string, (r: Reader) => Frontend> = {
+const frontend: Record<string, Decoder> = {
   Q: (r) => ({ type: 'query', sql: r.cstr() }),
   P: (r) => {
     const name = r.cstr();
@@ -226,3 +228,8 @@ export function parseStartupParams(r: Reader): Record<string, string> {
     out[k] = r.cstr();
   }
 }
+
+/** The decoders by the type byte's code (a message's first byte indexes this: no string per message). */
+export const decoders: readonly (Decoder | undefined)[] = Array.from({ length: 256 }, (_, code) =>
+  Object.hasOwn(frontend, String.fromCharCode(code)) ? frontend[String.fromCharCode(code)] : undefined,
+);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { PgUserStore } from '../../../src/auth/pg-users';
 import type { PgListenerConfig } from '../../../src/config/config';
-import type { Handshake, ListenerOptions } from '../../../protocols/pg/connection/connection';
+import type { Handshake, ListenerOptions } from '../../../protocols/pg/connection/listener-options';
 import { ScramExchange } from '../../../protocols/pg/connection/scram';
 import { readSasl, readStartup, startupParameters } from '../../../protocols/pg/connection/startup';
 import { CANCEL_REQUEST, PROTOCOL_3, Reader, SSL_REQUEST } from '../../../protocols/pg/wire/frontend';

@@ -1,0 +1,133 @@
+// The extended query protocol's named things: prepared statements (Parse, Close, DEALLOCATE) and
+// portals (Bind), and what Describe says of either. Execute, Sync and Flush are the connection's
+// (connection.ts); running a portal is run-portal.ts's.
+import type { SqlValue } from '../../../src/engine/values';
+import type { Session } from '../session/session';
+import { lexPg, splitPgStatements } from '../sql/lexer';
+import type { Analyzed } from '../sql/analyzed';
+import { pgError } from '../sqlstate';
+import { OID } from '../types/oids';
+import { paramValue } from '../types/values';
+import { type ByteWriter, backend } from '../wire/backend';
+import type { Frontend } from '../wire/frontend';
+import { NO_FORMATS, type Portal, cancelPortal, checkFormats, formatOf, newPortal } from './portal';
+import { describedFields } from './results';
+
+type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
+
+export class ExtendedQuery {
+  readonly #session: Session;
+  readonly #w: ByteWriter;
+  readonly #statements = new Map<string, Analyzed>();
+  /** The unnamed portal (the one nearly every client uses), apart from the named ones: no Map work per query. */
+  #unnamed: Portal | null = null;
+  readonly #portals = new Map<string, Portal>();
+
+  constructor(session: Session, w: ByteWriter) {
+    this.#session = session;
+    this.#w = w;
+  }
+
+  /** Parse: the statement analysed (once per text and parameter types, in the session's Analyzer) and named. */
+  parse(m: Message<'parse'>) {
+    if (m.name !== '' && this.#statements.has(m.name))
+      throw pgError('42P05', `prepared statement "${m.name}" already exists`);
+    const an = this.#session.analyzer.cached(
+      `P${m.paramTypes.join(',')}\0${m.sql}`,
+      () => {
+        const stmts = splitPgStatements(m.sql);
+        if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+        return stmts[0] ?? lexPg('');
+      },
+      m.paramTypes,
+    );
+    this.#statements.set(m.name, an);
+    backend.parseComplete(this.#w);
+  }
+
+  /** Bind: a portal of a prepared statement, its parameters read from the wire by their types and formats. */
+  bind(m: Message<'bind'>) {
+    const an = this.#statements.get(m.statement);
+    if (!an) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
+    if (m.portal !== '' && this.#portals.has(m.portal)) throw pgError('42P03', `cursor "${m.portal}" already exists`);
+    if (m.params.length !== an.paramTypes.length) {
+      throw pgError(
+        '08P01',
+        `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${an.paramTypes.length}`,
+      );
+    }
+    checkFormats(m.paramFormats, m.params.length);
+    for (const code of m.resultFormats)
+      if (code !== 0 && code !== 1) throw pgError('22023', `unsupported format code: ${code}`);
+    const params: SqlValue[] = new Array(m.params.length);
+    for (let i = 0; i < params.length; i++)
+      params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
+    const portal = newPortal(an, params, m.resultFormats);
+    if (m.portal === '') {
+      if (this.#unnamed) cancelPortal(this.#unnamed);
+      this.#unnamed = portal;
+    } else this.#portals.set(m.portal, portal);
+    backend.bindComplete(this.#w);
+  }
+
+  /** Describe: a statement's ParameterDescription and RowDescription (or NoData), or a portal's RowDescription. */
+  describe(m: Message<'describe'>) {
+    if (m.kind === 'S') {
+      const an = this.#statements.get(m.name);
+      if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
+      backend.parameterDescription(
+        this.#w,
+        an.paramTypes.map((t) => t || OID.text),
+      );
+      const columns = this.#session.resultColumns(an);
+      if (columns) this.#w.bytes(describedFields(columns, NO_FORMATS, null).message);
+      else backend.noData(this.#w);
+      return;
+    }
+    const p = this.portal(m.name);
+    const columns = this.#session.resultColumns(p.an);
+    if (columns) {
+      const d = describedFields(columns, p.formats, null);
+      p.fields = d.fields;
+      this.#w.bytes(d.message);
+    } else backend.noData(this.#w);
+  }
+
+  /** Close of a statement or a portal (a portal's streamed read ends). */
+  close(m: Message<'close'>) {
+    if (m.kind === 'S') this.#statements.delete(m.name);
+    else if (m.name === '') {
+      if (this.#unnamed) cancelPortal(this.#unnamed);
+      this.#unnamed = null;
+    } else {
+      this.#portals.get(m.name)?.outcome?.rows?.cancel();
+      this.#portals.delete(m.name);
+    }
+    backend.closeComplete(this.#w);
+  }
+
+  /** DEALLOCATE name | ALL as a statement. */
+  deallocate(an: Analyzed) {
+    const name = an.setting?.name ?? '';
+    if (name === 'all' || name === 'deallocate') this.#statements.clear();
+    else this.#statements.delete(name);
+  }
+
+  /** The portal named so, or 34000. */
+  portal(name: string): Portal {
+    const p = name === '' ? this.#unnamed : this.#portals.get(name);
+    if (!p) throw pgError('34000', `portal "${name}" does not exist`);
+    return p;
+  }
+
+  /** Every portal closed (at the end of a transaction, and of the connection). */
+  dropPortals() {
+    if (this.#unnamed) {
+      cancelPortal(this.#unnamed);
+      this.#unnamed = null;
+    }
+    if (this.#portals.size === 0) return;
+    this.#portals.forEach(cancelPortal);
+    this.#portals.clear();
+  }
+}

@@ -1,0 +1,89 @@
+// What a connection sends: every backend message goes into one ByteWriter, written to the socket
+// in one write per turn of reading (or sooner once it grows large, waiting for a slow reader);
+// statement errors and command tags are written here, and counted for the metrics.
+import type net from 'node:net';
+import { sqlstateOf } from '../sqlstate';
+import type { PgCounts } from '../statement-counts';
+import { ByteWriter, backend } from '../wire/backend';
+
+/** Output past this many bytes is written before the next message is handled. */
+export const OUT_HIGH_WATER = 64 * 1024;
+
+export class Output {
+  readonly w = new ByteWriter();
+  readonly #socket: net.Socket;
+  readonly #counts: PgCounts | undefined;
+  /** Called when the socket's buffer fills or drains (the connection stops or resumes reading). */
+  readonly #onBlocked: () => void;
+  readonly #closed: () => boolean;
+  #blocked = false;
+
+  constructor(socket: net.Socket, counts: PgCounts | undefined, onBlocked: () => void, closed: () => boolean) {
+    this.#socket = socket;
+    this.#counts = counts;
+    this.#onBlocked = onBlocked;
+    this.#closed = closed;
+  }
+
+  /** The socket's writes wait for the client to read. */
+  get blocked(): boolean {
+    return this.#blocked;
+  }
+
+  /** Writes what is buffered in one socket write. */
+  flush() {
+    if (this.w.length === 0 || this.#closed()) return;
+    if (this.#socket.write(this.w.take()) || this.#blocked) return;
+    this.#blocked = true;
+    this.#onBlocked();
+    this.#socket.once('drain', () => {
+      this.#blocked = false;
+      this.#onBlocked();
+    });
+  }
+
+  /** Flushes and, when the socket's buffer is full, waits for it to drain (a slow reader of a big result). */
+  async flushAndWait() {
+    this.flush();
+    if (!this.#blocked || this.#closed()) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        this.#socket.off('drain', done);
+        this.#socket.off('close', done);
+        resolve();
+      };
+      this.#socket.on('drain', done);
+      this.#socket.on('close', done);
+    });
+  }
+
+  /** Writes the output once it is large, waiting for a slow reader to take it. */
+  drain(): void | Promise<void> {
+    if (this.w.length > OUT_HIGH_WATER) return this.flushAndWait();
+  }
+
+  /** CommandComplete, counted. */
+  completeTag(tag: string) {
+    this.#counts?.completed(tag);
+    backend.commandComplete(this.w, tag);
+  }
+
+  /** A statement's ErrorResponse, counted. */
+  sendError(err: unknown) {
+    const { code, message, detail, where } = sqlstateOf(err);
+    this.#counts?.failed(code);
+    backend.error(this.w, {
+      severity: 'ERROR',
+      severityV: 'ERROR',
+      code,
+      message: message.replace(/^(statement( \d+)?|commit): /, ''),
+      detail,
+      where,
+    });
+  }
+
+  /** A WARNING notice. */
+  warn(code: string, message: string) {
+    backend.error(this.w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
+  }
+}

@@ -1,0 +1,130 @@
+// The simple query protocol: a Query message's statements in order, each with its literals lifted
+// into parameters (one analysis per shape of statement), run through an unnamed portal; COPY in
+// either direction; then ReadyForQuery. Statements of a message of several that run outside a
+// BEGIN block form one implicit transaction, as in PostgreSQL: a failure rolls back the earlier
+// writes of that run; COMMIT or ROLLBACK ends the run, BEGIN turns it into an explicit block.
+import type { Outcome } from '../session/engine';
+import type { Session } from '../session/session';
+import type { Analyzed } from '../sql/analyzed';
+import { type PgToken, splitPgStatements } from '../sql/lexer';
+import { liftLiterals } from '../sql/literals';
+import { pgError } from '../sqlstate';
+import { backend } from '../wire/backend';
+import type { CopyFromStdin } from './copy-from-stdin';
+import { sendCopyOut } from './copy-out';
+import type { ExtendedQuery } from './extended-query';
+import type { Output } from './output';
+import { NO_FORMATS, NO_PARAMS, newPortal } from './portal';
+import type { PortalRunner } from './run-portal';
+
+/** What a simple query needs of its connection besides the session. */
+export interface SimpleQueryParts {
+  out: Output;
+  runner: PortalRunner;
+  /** Its portals are dropped when the transaction ends; DEALLOCATE removes its statements. */
+  extended: ExtendedQuery;
+  copyIn: CopyFromStdin;
+  closed(): boolean;
+  /** ReadyForQuery, after the notifications waiting for the session to be idle. */
+  readyForQuery(): void;
+}
+
+export class SimpleQuery {
+  readonly #session: Session;
+  readonly #parts: SimpleQueryParts;
+
+  constructor(session: Session, parts: SimpleQueryParts) {
+    this.#session = session;
+    this.#parts = parts;
+  }
+
+  /** A Query message. */
+  run(sql: string): void | Promise<void> {
+    const stmts = splitPgStatements(sql);
+    if (stmts.length === 0) backend.emptyQuery(this.#parts.out.w);
+    return this.#runFrom(stmts, 0);
+  }
+
+  #runFrom(stmts: PgToken[][], from: number): void | Promise<void> {
+    const session = this.#session;
+    const { runner, extended } = this.#parts;
+    try {
+      for (let i = from; i < stmts.length; i++) {
+        const tokens = stmts[i];
+        if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
+        const param = tokens.find((t) => t.type === 'param');
+        if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
+        const lifted = liftLiterals(tokens);
+        const an = lifted
+          ? session.analyzer.cached(`S${lifted.key}`, () => lifted.tokens)
+          : session.analyzer.analyze(tokens);
+        if (an.kind === 'noop' && an.command === 'DEALLOCATE') extended.deallocate(an);
+        if (an.kind === 'copy') {
+          if (an.copy!.stmt.direction === 'in')
+            return this.#parts.copyIn.start(session, an, (err) =>
+              err === null ? this.#runFrom(stmts, i + 1) : this.#done(err),
+            );
+          const r = this.#copyOut(an);
+          if (r) return this.#thenRest(r, stmts, i + 1);
+          continue;
+        }
+        const r = runner.execute(newPortal(an, lifted ? lifted.values : NO_PARAMS, NO_FORMATS), Infinity, true);
+        if (r) return this.#thenRest(r, stmts, i + 1);
+      }
+    } catch (err) {
+      return this.#done(err);
+    }
+    return this.#done(null);
+  }
+
+  /** The statements from `from` on once a statement that had to wait is done (or the end with its error). */
+  #thenRest(r: Promise<void>, stmts: PgToken[][], from: number): Promise<void> {
+    return r.then(
+      () => this.#runFrom(stmts, from),
+      (err) => this.#done(err),
+    );
+  }
+
+  /** The end of the message: its error, the implicit transaction's end, ReadyForQuery. */
+  #done(err: unknown) {
+    const session = this.#session;
+    const { out } = this.#parts;
+    if (err !== null) {
+      if (session.tx === 'open') session.tx = 'failed';
+      out.sendError(err);
+    }
+    if (session.implicit) {
+      try {
+        session.endImplicit(err === null);
+      } catch (e) {
+        out.sendError(e);
+      }
+    }
+    if (session.tx === 'idle') this.#parts.extended.dropPortals();
+    this.#parts.readyForQuery();
+  }
+
+  /** COPY TO STDOUT: CopyOutResponse, a CopyData per row as the read yields them (waiting for a slow client), CopyDone. */
+  #copyOut(an: Analyzed): void | Promise<void> {
+    const out = this.#session.copyOut(an);
+    if (out instanceof Promise) return out.then((o) => this.#sendCopyOut(an, o));
+    return this.#sendCopyOut(an, out);
+  }
+
+  #sendCopyOut(an: Analyzed, outcome: Outcome): Promise<void> {
+    const { out } = this.#parts;
+    return sendCopyOut(out.w, an, outcome, {
+      drain: () => out.drain(),
+      closed: () => this.#parts.closed(),
+      complete: (tag) => out.completeTag(tag),
+    });
+  }
+}
+
+const TX_WORDS = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE', 'PREPARE']);
+
+/** Whether a statement is transaction control (which turns off the implicit transaction of a simple query). */
+function controlsTransaction(tokens: PgToken[]): boolean {
+  const first = tokens.find((t) => t.type !== 'space' && t.type !== 'comment');
+  return first !== undefined && first.type === 'word' && TX_WORDS.has(first.text.toUpperCase());
+}
