@@ -50,3 +50,22 @@ export function decimalText(d: Decimal): string {
   const body = (d.int || '0') + (d.frac ? '.' + d.frac : '');
   return d.neg && !isZero(d) ? '-' + body : body;
 }
+
+/**
+ * A decimal at exactly `scale` fraction digits, rounded half away from zero as PostgreSQL rounds a
+ * value into numeric(p, s) (1.005 is 1.01, 2.5 at scale 0 is 3); zeros added to a shorter fraction.
+ */
+export function decimalAtScale(d: Decimal, scale: number): Decimal {
+  if (d.special || d.frac.length === scale) return d;
+  if (d.frac.length < scale) return { ...d, frac: d.frac.padEnd(scale, '0') };
+  const up = d.frac.charCodeAt(scale) >= 53; // the first digit cut is 5 or more
+  let digits = (d.int + d.frac.slice(0, scale)).split('');
+  if (up) {
+    let i = digits.length - 1;
+    while (i >= 0 && digits[i] === '9') digits[i--] = '0';
+    if (i >= 0) digits[i] = String(Number(digits[i]) + 1);
+    else digits = ['1', ...digits];
+  }
+  const intLen = digits.length - scale;
+  return { neg: d.neg, int: digits.slice(0, intLen).join('').replace(/^0+/, ''), frac: digits.slice(intLen).join('') };
+}

@@ -76,6 +76,13 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT id FROM orders WHERE id = ANY (VALUES (1), (4)) ORDER BY id',
     ])
       await same(sql);
+    // the other comparisons with ANY/SOME/ALL of an array, NULL elements and empty arrays included
+    for (const sql of [
+      'SELECT id FROM orders WHERE customer_id > ANY (ARRAY[0, 1]) ORDER BY id',
+      "SELECT line, qty <= ALL ('{5,10}'::int[]), qty > SOME (ARRAY[7]) FROM line_items ORDER BY order_id, line",
+      'SELECT qty > ANY (ARRAY[1, NULL]), qty > ALL (ARRAY[1, NULL]), qty < ALL (ARRAY[1, NULL]), qty >= ALL (ARRAY[]::int[]), qty < ANY (ARRAY[]::int[]) FROM line_items ORDER BY order_id, line',
+    ])
+      await same(sql);
     // beside other items a set-returning call has no translation: refused, not one row or none
     await assert.rejects(o.patina.query('SELECT id, unnest(ARRAY[1, 2]) FROM orders'), { code: '0A000' });
   });

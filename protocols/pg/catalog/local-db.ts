@@ -7,7 +7,7 @@ import { arrayText } from '../../../src/engine/pg-functions';
 import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
-import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/oids';
+import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { pgDefaultExpr } from './column-defaults';
 import { typeAlign, typeStorage } from './type-storage';
@@ -239,6 +239,7 @@ export class LocalDb {
     });
     t.columns.forEach((c, k) => {
       const typ = oidOfDeclType(c.type);
+      const typmod = typ === OID.numeric || typ === OID.varchar ? typmodOfDeclType(c.type) : -1;
       const notNull = c.notNull || c.pk > 0;
       ins('pg_attribute', {
         attrelid: oid,
@@ -246,6 +247,7 @@ export class LocalDb {
         atttypid: typ,
         attlen: typeSize(typ),
         attnum: k + 1,
+        atttypmod: typmod,
         attnotnull: notNull,
         atthasdef: c.defaultSql !== null,
         attstorage: typeStorage(typ, typeSize(typ)),
@@ -270,9 +272,17 @@ export class LocalDb {
         udt_catalog: 'patina',
         udt_schema: 'pg_catalog',
         udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
-        numeric_precision: typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : null,
-        numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : null,
-        numeric_scale: typ === OID.int8 ? 0 : null,
+        character_maximum_length: typ === OID.varchar && typmod > 0 ? typmod - 4 : null,
+        numeric_precision:
+          typ === OID.int8
+            ? 64
+            : typ === OID.float8
+              ? 53
+              : typ === OID.numeric && typmod > 0
+                ? (typmod - 4) >> 16
+                : null,
+        numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : typ === OID.numeric ? 10 : null,
+        numeric_scale: typ === OID.int8 ? 0 : typ === OID.numeric && typmod > 0 ? (typmod - 4) & 0xffff : null,
         dtd_identifier: String(k + 1),
         is_self_referencing: 'NO',
         is_identity: 'NO',

@@ -5,7 +5,7 @@ import type { Outcome } from '../session/engine';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { columnOid } from '../sql/result-columns';
 import { pgError } from '../sqlstate';
-import { OID, typeSize } from '../types/oids';
+import { OID, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { hasBinary } from '../types/values';
 import { ByteWriter, type Field, backend } from '../wire/backend';
 import { formatOf } from './portal';
@@ -66,13 +66,21 @@ export function fieldsOf(
     // by it), so never the values' guess; a type without a binary form is announced and sent as text
     let typeOid = columnOid(c, format === 1 ? undefined : v);
     if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
+    // a table column's numeric(p, s), varchar(n), char(n): announced (pgjdbc's getScale, a BI tool's
+    // format) and kept in the values (numeric(10,2) prints 12.50, as PostgreSQL stored it)
+    const typeMod =
+      c.declType &&
+      (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar) &&
+      oidOfDeclType(c.declType) === typeOid
+        ? typmodOfDeclType(c.declType)
+        : -1;
     return {
       name: c.name,
       tableOid: 0,
       column: 0,
       typeOid,
       typeSize: typeSize(typeOid),
-      typeMod: -1,
+      typeMod,
       format,
     };
   });

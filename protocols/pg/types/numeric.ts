@@ -2,9 +2,9 @@
 // digits), the scale kept ('-0.0001'). Binary: int16 count of base-10000 digits, int16 weight of the
 // first digit, uint16 sign (NaN and the infinities are signs), uint16 display scale, then the digits.
 import { BadBinary, type Codec, bytes, notA } from './codec';
-import { type Decimal, decimalText, parseDecimal } from '../../../src/engine/decimal';
+import { type Decimal, decimalAtScale, decimalText, parseDecimal } from '../../../src/engine/decimal';
 
-export { type Decimal, decimalText, parseDecimal };
+export { type Decimal, decimalAtScale, decimalText, parseDecimal };
 
 const POS = 0x0000;
 const NEG = 0x4000;

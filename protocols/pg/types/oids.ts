@@ -186,3 +186,23 @@ export function typeSize(oid: number): number {
   const row = PG_TYPES.find((r) => r[0] === oid);
   return row ? row[2] : -1;
 }
+
+/**
+ * The type modifier PostgreSQL keeps for a declared type: numeric(p, s) and decimal(p, s) as
+ * ((p << 16) | s) + 4, varchar(n) and char(n) as n + 4; -1 when the declaration has none.
+ */
+export function typmodOfDeclType(decl: string | null | undefined): number {
+  if (!decl) return -1;
+  const m =
+    /^\s*(numeric|decimal|varchar|character varying|char|character|bpchar)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$/i.exec(
+      decl,
+    );
+  if (!m) return -1;
+  const n = Number(m[2]);
+  if (/^(numeric|decimal)$/i.test(m[1])) {
+    const scale = Number(m[3] ?? 0);
+    if (n < 1 || n > 1000 || scale > n) return -1;
+    return ((n << 16) | scale) + 4;
+  }
+  return n >= 1 && n <= 10485760 ? n + 4 : -1;
+}

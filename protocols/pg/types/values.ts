@@ -7,17 +7,25 @@ import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { BadBinary, NotEncodable } from './codec';
-import { parseDecimal } from './numeric';
+import { decimalAtScale, decimalBinary, decimalOf, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
 import { codecOf } from './registry';
 import { plainText, uuidText } from './text';
 
-/** A cell in text format, as PostgreSQL prints the column's type; null stays null. A value that is no value of the type goes as it is. */
-export function textOf(v: unknown, oid: number): string | null {
+/**
+ * A cell in text format, as PostgreSQL prints the column's type; null stays null. A value that is
+ * no value of the type goes as it is. `typmod` is the column's (numeric(p, s) prints s digits,
+ * char(n) is padded to n), -1 for none.
+ */
+export function textOf(v: unknown, oid: number, typmod = -1): string | null {
   if (v === null || v === undefined) return null;
   const codec = codecOf(oid);
   if (codec === undefined) return plainText(v);
   try {
+    if (typmod >= 4) {
+      if (oid === OID.numeric) return decimalText(decimalAtScale(decimalOf(v), (typmod - 4) & 0xffff));
+      if (oid === OID.bpchar) return codec.text(v).padEnd(typmod - 4, ' ');
+    }
     return codec.text(v);
   } catch (err) {
     if (err instanceof NotEncodable) return plainText(v);
@@ -29,10 +37,11 @@ export function textOf(v: unknown, oid: number): string | null {
 export const hasBinary = (oid: number): boolean => codecOf(oid) !== undefined;
 
 /** A cell in binary format, exactly as PostgreSQL encodes the type; refused (22P03) when the value is no value of it. */
-export function binaryOf(v: unknown, oid: number, column: string): Buffer | null {
+export function binaryOf(v: unknown, oid: number, column: string, typmod = -1): Buffer | null {
   if (v === null || v === undefined) return null;
   const codec = codecOf(oid) ?? codecOf(OID.text)!;
   try {
+    if (typmod >= 4 && oid === OID.numeric) return decimalBinary(decimalAtScale(decimalOf(v), (typmod - 4) & 0xffff));
     return codec.binary(v);
   } catch (err) {
     if (err instanceof NotEncodable)

@@ -1,8 +1,10 @@
 // PostgreSQL arrays, which Patina keeps as PostgreSQL's text form ('{a,b}'): ARRAY[...] and
 // ARRAY(SELECT ...) build that text, `= ANY(...)` and `<> ALL(...)` become IN and NOT IN over the
-// elements, and `x[n]` takes the n-th element (1-based), through the agent's __pg_* functions.
+// elements, `x < ANY (array)` and `x >= ALL (array)` the largest or smallest truth over them, and `x[n]` takes the n-th element (1-based), through the agent's __pg_* functions.
 import { pgError } from '../../sqlstate';
-import { type Tok, NOT_FUNCTIONS, closerIndex, isOp, isPunct, isWord, openerBefore } from '../tokens';
+import { type Tok, NOT_FUNCTIONS, closerIndex, isOp, isPunct, isWord, openerBefore, operandStart } from '../tokens';
+
+const ORDER_OPS = new Set(['<', '>', '<=', '>=']);
 
 /** The bracket closing toks[i]; an unclosed one is PostgreSQL's syntax error (the statement ends inside it). */
 function closed(toks: Tok[], i: number, open: string, close: string): number {
@@ -43,6 +45,66 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
           ]
         : [{ type: 'word', text: 'IN' }];
       toks.splice(i, close - i + 1, ...op, ...repl);
+      continue;
+    }
+    // x < ANY (array), x >= ALL (array): whether the comparison holds for some or every element
+    if (
+      t.type === 'op' &&
+      ORDER_OPS.has(t.text) &&
+      (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) &&
+      isPunct(toks[i + 2], '(') &&
+      !isWord(toks[i + 3], 'SELECT') &&
+      !isWord(toks[i + 3], 'WITH') &&
+      !isWord(toks[i + 3], 'VALUES')
+    ) {
+      const all = isWord(toks[i + 1], 'ALL');
+      const close = closed(toks, i + 2, '(', ')');
+      const start = operandStart(toks.slice(0, i));
+      if (start < 0 || start >= i) throw pgError('42601', `syntax error at or near "${t.text}"`);
+      const left = toks.slice(start, i);
+      // true when some (every) element compares true; else NULL when one compared NULL; else false.
+      // Over no elements ANY is false and ALL true, as in PostgreSQL.
+      const c = (): Tok[] => [
+        { type: 'punct', text: '(' },
+        ...left,
+        t,
+        { type: 'word', text: 'value' },
+        { type: 'punct', text: ')' },
+      ];
+      const w = (text: string): Tok => ({ type: 'word', text });
+      const pu = (text: string): Tok => ({ type: 'punct', text });
+      const repl: Tok[] = [
+        pu('('),
+        w('SELECT'),
+        w('CASE'),
+        w('WHEN'),
+        ...(all
+          ? [w('min'), ...c(), { type: 'op', text: '=' } as Tok, { type: 'number', text: '0' } as Tok]
+          : [w('max'), ...c()]),
+        w('THEN'),
+        { type: 'number', text: all ? '0' : '1' },
+        w('WHEN'),
+        w('count'),
+        ...c(),
+        { type: 'op', text: '<' },
+        w('count'),
+        pu('('),
+        { type: 'op', text: '*' },
+        pu(')'),
+        w('THEN'),
+        w('NULL'),
+        w('ELSE'),
+        { type: 'number', text: all ? '1' : '0' },
+        w('END'),
+        w('FROM'),
+        w('__pg_elems'),
+        pu('('),
+        ...toks.slice(i + 3, close),
+        pu(')'),
+        pu(')'),
+      ];
+      toks.splice(start, close - start + 1, ...repl);
+      i = start;
       continue;
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '[')) {
