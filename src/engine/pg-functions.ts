@@ -1,5 +1,6 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
+import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
@@ -229,6 +230,27 @@ export function installPgFunctions(db: Database.Database): void {
         : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive),
     );
   db.function('__pg_typeof', { deterministic: true }, (x: unknown) => typeOfValue(x));
+  // a % b of numerics and doubles: the remainder with the dividend's sign (SQLite's % makes integers of both)
+  db.function('__pg_mod', { deterministic: true }, (a: unknown, b: unknown) => {
+    if (a === null || b === null) return null;
+    const x = Number(pgFloat(a, 'numeric'));
+    const y = Number(pgFloat(b, 'numeric'));
+    if (y === 0) throw pgFail('22012', 'division by zero');
+    return x % y;
+  });
+  // x::numeric(p, s): rounded half away from zero to s digits; 22003 when it needs more than p - s before the point
+  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) => {
+    if (x === null || x === undefined) return null;
+    const v = pgFloat(x, 'numeric') as number;
+    const scale = Number(s);
+    const d = decimalAtScale(parseDecimal(String(v))!, scale);
+    if (d.int.length > Number(p) - scale)
+      throw pgFail(
+        '22003',
+        `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${Number(p) - scale}`,
+      );
+    return Number(decimalText(d));
+  });
   // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
   db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a: unknown, b: unknown) => {
     if (a === null || b === null) return null;

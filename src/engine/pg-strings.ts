@@ -102,6 +102,9 @@ export function installPgStringFunctions(db: Database.Database): void {
     return Math.trunc(x / y);
   });
   fn('cbrt', (x) => Math.cbrt(Number(x)));
+  fn('ascii', (s) => String(s).codePointAt(0) ?? 0);
+  fn('bit_length', (s) => (s instanceof Uint8Array ? s.length : Buffer.byteLength(String(s))) * 8);
+  fn('to_number', (s, f) => toNumber(String(s), String(f)));
   // SIMILAR TO's pattern as the regular expression `regexp` runs (protocols/pg/sql/translate/like.ts)
   db.function('__pg_similar', { deterministic: true, varargs: true }, (p: unknown, e?: unknown) =>
     p === null || p === undefined || e === null ? null : similarToRegex(String(p), e === undefined ? '\\' : String(e)),
@@ -218,4 +221,34 @@ export function similarToRegex(p: string, esc: string): string {
     else out += c.replace(/[\\^$.\]/-]/g, '\\$&');
   }
   return `^(?:${out})$`;
+}
+
+/**
+ * to_number(text, format) for the number patterns BI tools write: digits by `9` and `0`, the point
+ * by `.` or `D`, group separators (`,`, `G`) and `FM` skipped, a sign from `-`, `S`, `MI` or `PR`'s
+ * angle brackets. What the format does not place is ignored, as PostgreSQL reads loosely outside FX.
+ */
+function toNumber(s: string, format: string): number {
+  const f = format.toUpperCase();
+  const point = f.includes('D') || f.includes('.');
+  let t = s.trim();
+  let neg = false;
+  if (/^<.*>$/.test(t)) {
+    neg = true;
+    t = t.slice(1, -1);
+  }
+  if (/-/.test(t)) neg = true;
+  const decimalSep = f.includes('D') || f.includes('.') ? '.' : null;
+  let digits = '';
+  let seenPoint = false;
+  for (const c of t) {
+    if (c >= '0' && c <= '9') digits += c;
+    else if (point && c === decimalSep && !seenPoint) {
+      digits += '.';
+      seenPoint = true;
+    }
+  }
+  if (digits === '' || digits === '.') throw sqlStateError('22P02', `invalid input syntax for type numeric: "${s}"`);
+  const v = Number(digits);
+  return neg ? -v : v;
 }

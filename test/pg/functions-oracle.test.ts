@@ -135,6 +135,21 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it('the remainder of numerics keeps the fraction; casts to numeric(p, s) and varchar(n) round and cut', async () => {
+    for (const sql of [
+      'SELECT 7.5 % 2, -7.5 % 2, 10 % 3, -7 % 2, amount % 5 FROM orders ORDER BY id',
+      'SELECT avg(qty)::numeric(10,1), 2.5::numeric(3,0), 1.005::numeric(5,2), price::numeric(10,2) FROM line_items GROUP BY price ORDER BY price',
+      // the same text with other modifiers is another shape of the analysis cache
+      'SELECT 1.5::numeric(5,2) AS a',
+      'SELECT 1.5::numeric(5,1) AS a',
+      "SELECT 'abcdef'::varchar(3), CAST('abcdef' AS character varying(2)), 'ab'::char(1)",
+      "SELECT to_number('12,345.6', '99G999D9'), to_number('-12.5', '999.9'), ascii('A'), ascii('é'), bit_length('ab')",
+    ])
+      await same(sql);
+    await sameError('SELECT 123.456::numeric(4,2)');
+    await sameError('SELECT 7.5 % 0');
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

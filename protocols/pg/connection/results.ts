@@ -44,7 +44,7 @@ const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; mes
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 export function fieldsOf(
-  columns: { name: string; declType: string | null }[],
+  columns: { name: string; declType: string | null; typmod?: number }[],
   formats: number[],
   sample: unknown[][] | null,
 ): Field[] {
@@ -69,11 +69,13 @@ export function fieldsOf(
     // a table column's numeric(p, s), varchar(n), char(n): announced (pgjdbc's getScale, a BI tool's
     // format) and kept in the values (numeric(10,2) prints 12.50, as PostgreSQL stored it)
     const typeMod =
-      c.declType &&
-      (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar) &&
-      oidOfDeclType(c.declType) === typeOid
-        ? typmodOfDeclType(c.declType)
-        : -1;
+      c.typmod !== undefined && (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar)
+        ? c.typmod
+        : c.declType &&
+            (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar) &&
+            oidOfDeclType(c.declType) === typeOid
+          ? typmodOfDeclType(c.declType)
+          : -1;
     return {
       name: c.name,
       tableOid: 0,

@@ -286,6 +286,7 @@ export class Analyzer {
           name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
           declType,
           oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
+          ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
         };
       });
     }

@@ -7,6 +7,8 @@ export interface ColumnDesc {
   declType: string | null;
   /** The type of an expression column when the SQL tells it (a cast, a comparison, a parameter); 0 or absent: from the values. */
   oid?: number;
+  /** A cast's type modifier (`x::numeric(10,2)`); absent: the declared type's, if any. */
+  typmod?: number;
 }
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */

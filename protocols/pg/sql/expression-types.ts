@@ -399,7 +399,20 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultCol
       continue;
     }
     if (!r) return null;
-    out.push({ name: r.name ?? typer.name(r.val), oid: typer.type(r.val) });
+    const typmod = castTypmod(r.val);
+    out.push({ name: r.name ?? typer.name(r.val), oid: typer.type(r.val), ...(typmod >= 0 ? { typmod } : {}) });
   }
   return out;
+}
+
+/** The type modifier of `x::numeric(p, s)`, `x::varchar(n)`, `x::char(n)`: -1 for other expressions. */
+export function castTypmod(n: Node): number {
+  const tn = n?.TypeCast?.typeName;
+  if (!tn?.typmods || tn.arrayBounds) return -1;
+  const mods = (tn.typmods as Node[]).map((m) => m.A_Const?.ival?.ival ?? (m.A_Const?.ival ? 0 : Number.NaN));
+  if (mods.some((m) => !Number.isInteger(m))) return -1;
+  const oid = typeNameOid(tn);
+  if (oid === OID.numeric && mods[0] >= 1 && (mods[1] ?? 0) <= mods[0]) return ((mods[0] << 16) | (mods[1] ?? 0)) + 4;
+  if ((oid === OID.varchar || oid === OID.bpchar) && mods[0] >= 1) return mods[0] + 4;
+  return -1;
 }

@@ -22,6 +22,8 @@ export interface ResultColumn {
   oid: number;
   /** A column of UNION/INTERSECT/EXCEPT: SQLite's declared type is its first branch's only. */
   setop?: boolean;
+  /** The type modifier of a cast to numeric(p, s), varchar(n) or char(n); absent for none. */
+  typmod?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -55,13 +57,17 @@ function returningTypes(w: Node, schema: Schema): ResultColumn[] | null {
   return selectTypes({ targetList: list, op: 'SETOP_NONE' }, schema, scope);
 }
 
+const TYPE_MODS_OR_LITERALS =
+  /\b(?:numeric|decimal|varchar|character varying|character|char|bpchar)\s*\(\s*\d+\s*(?:,\s*\d+\s*)?\)|'(?:[^']|'')*'|\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\.\d+\b/gi;
+
 /**
  * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
  * null when the text has none. Strings become '', integers 1 (int4) or 9999999999 (int8), decimals 1.5.
  */
 export function shapeKey(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'|\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\.\d+\b/g, (m) => {
+  return sql.replace(TYPE_MODS_OR_LITERALS, (m) => {
     if (m[0] === "'") return "''";
+    if (/^[a-z]/i.test(m)) return m; // a type's modifiers (numeric(10,2)) are part of the shape
     if (/^\d+$/.test(m)) {
       if (m.length < 10 || Number(m) <= 2147483647) return '1';
       // 2147483648 is int8 but -2147483648 int4, and 9223372036854775808 numeric but its negation

@@ -70,8 +70,8 @@ const MULTIWORD_TYPES: [string[], string][] = [
   [['TIME', 'WITHOUT', 'TIME', 'ZONE'], 'time'],
 ];
 
-/** Reads a type name at toks[i] (after '::'): returns the name and the index after it. */
-export function readType(toks: Tok[], i: number): { name: string; isArray: boolean; end: number } {
+/** Reads a type name at toks[i] (after '::'): returns the name, its modifiers (`numeric(10, 2)`) and the index after it. */
+export function readType(toks: Tok[], i: number): { name: string; isArray: boolean; end: number; mods: number[] } {
   if (isWord(toks[i], 'PG_CATALOG') && isPunct(toks[i + 1], '.')) i += 2;
   let name = toks[i] ? (toks[i].type === 'quoted' ? identName(toks[i] as PgToken) : toks[i].text.toLowerCase()) : '';
   let end = i + 1;
@@ -82,8 +82,12 @@ export function readType(toks: Tok[], i: number): { name: string; isArray: boole
       break;
     }
   }
+  const mods: number[] = [];
   if (isPunct(toks[end], '(')) {
-    while (end < toks.length && !isPunct(toks[end], ')')) end++;
+    while (end < toks.length && !isPunct(toks[end], ')')) {
+      if (toks[end].type === 'number') mods.push(Number(toks[end].text));
+      end++;
+    }
     end++;
   }
   let isArray = false;
@@ -91,7 +95,7 @@ export function readType(toks: Tok[], i: number): { name: string; isArray: boole
     isArray = true;
     end += 2;
   }
-  return { name, isArray, end };
+  return { name, isArray, end, mods };
 }
 
 /** Index of the '(' matching the ')' at out[j], scanning back. */

@@ -59,6 +59,9 @@ export const FIXED: Record<string, number> = {
   regr_intercept: OID.float8,
   regr_r2: OID.float8,
   cbrt: OID.float8,
+  ascii: OID.int4,
+  bit_length: OID.int4,
+  to_number: OID.numeric,
   // the catalog's answers (protocols/pg/catalog/catalog-functions.ts)
   pg_is_in_recovery: OID.bool,
   pg_table_is_visible: OID.bool,

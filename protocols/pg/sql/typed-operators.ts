@@ -72,7 +72,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
-      if (t.text === '^' || t.text === '/' || t.text === '#') return true;
+      if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (!hint && t.type === 'word') {
       const w = t.text.toLowerCase();
@@ -269,6 +269,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit && !other.ColumnRef ? typer.type(other) : 0;
       if (lit && NUMBERS.has(type))
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    } else if (op === '%') {
+      // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
+      const l = typer.type(e.lexpr);
+      const r = typer.type(e.rexpr);
+      if ((NUMBERS.has(l) && !INTS.has(l)) || (NUMBERS.has(r) && !INTS.has(r))) out.set(e.location, 'num%');
     } else if (op === '+' || op === '-' || op === '*' || op === '/') {
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));

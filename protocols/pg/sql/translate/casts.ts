@@ -18,9 +18,15 @@ import {
 } from '../tokens';
 import { rewriteDateArithmetic } from './typed-arithmetic';
 
-/** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema, no modifiers). */
-function castTo(x: string, type: string, isArray: boolean): string {
+/** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
+function castTo(x: string, type: string, isArray: boolean, mods: number[] = []): string {
   if (isArray) return x;
+  if (mods.length > 0) {
+    // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
+    if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
+    if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
+      return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
+  }
   switch (type) {
     // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts
     case 'int2':
@@ -128,9 +134,12 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type === undefined) throw pgError('42601', 'syntax error at end of input');
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
-    const { name, isArray, end } = readType(toks, i + 1);
+    const { name, isArray, end, mods } = readType(toks, i + 1);
     const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
-    out.push({ type: 'group', text: boolText(t) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray) });
+    out.push({
+      type: 'group',
+      text: boolText(t) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
+    });
     i = end - 1;
   }
   return out;
@@ -192,12 +201,12 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
       else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
     }
     if (as < 0) continue;
-    const { name, isArray } = readType(toks, as + 1);
+    const { name, isArray, mods } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: boolText(toks[i]) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray),
+      text: boolText(toks[i]) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
     });
   }
   return toks;

@@ -1,7 +1,7 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
 // operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
 // `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
-// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b); the divisor of a numeric division __pg_real_divisor(b). By precedence as
+// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); the divisor of a numeric division __pg_real_divisor(b). By precedence as
 // PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
 // right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
 import { type Tok, endsOperand, isOp, isWord, joinTokens, operandEnd, operandStart } from '../tokens';
@@ -42,6 +42,7 @@ const TIGHTER: Record<string, Set<string>> = {
   '^': new Set(),
   '*': new Set(['^']),
   '/': new Set(['^']),
+  '%': new Set(['^']),
   '+': new Set(['^', '*', '/', '%']),
   '-': new Set(['^', '*', '/', '%']),
   // `#` (bitwise XOR) is one of PostgreSQL's other operators, looser than arithmetic
@@ -57,7 +58,7 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:') ? { type: 'number', text: t.arith.slice(4) } : t,
   );
-  for (const ops of [['^'], ['*', '/'], ['+', '-'], ['#']]) toks = sweep(toks, ops);
+  for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#']]) toks = sweep(toks, ops);
   return toks;
 }
 
@@ -110,7 +111,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
           ? `power(${left}, ${right})`
           : t.arith === 'xor'
             ? `__pg_xor(${left}, ${right})`
-            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+            : t.arith === 'num%'
+              ? `__pg_mod(${left}, ${right})`
+              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
