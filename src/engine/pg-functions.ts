@@ -238,6 +238,15 @@ export function installPgFunctions(db: Database.Database): void {
     if (y === 0) throw pgFail('22012', 'division by zero');
     return x % y;
   });
+  // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
+  db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) => {
+    if (x === null || n === null) return null;
+    const v = Number(pgFloat(x, 'numeric'));
+    const k = Number(n);
+    if (k < 0) return Math.trunc(v / 10 ** -k) * 10 ** -k;
+    const d = parseDecimal(String(v));
+    return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
+  });
   // x::numeric(p, s): rounded half away from zero to s digits; 22003 when it needs more than p - s before the point
   db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) => {
     if (x === null || x === undefined) return null;

@@ -6,9 +6,11 @@
 import assert from 'node:assert/strict';
 import { type OracleClients, psqlOk, sameOnBoth, startOracle } from '../helpers/catalog-pair';
 
-const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), rate NUMERIC(6,4), code VARCHAR(8), plain NUMERIC);`;
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), rate NUMERIC(6,4), code VARCHAR(8), plain NUMERIC);
+CREATE TABLE pay (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), qty INTEGER);`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 0.1, 'ab', 1.50), (2, 1.005, 3, 'x', 2), (3, -0.005, NULL, NULL, NULL), (4, 99999.999, 1.23456, 'abc', 0.1)`,
+  `INSERT INTO pay VALUES (1, 12.50, 3), (2, 0.10, 1), (3, 0.20, 2), (4, 19.99, NULL), (5, NULL, 4)`,
 ];
 
 describe('type modifiers of declared columns, against PostgreSQL 15', function () {
@@ -29,6 +31,19 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     // COPY TO prints them the same way
     const copy = (port: number) => psqlOk(port, ['COPY (SELECT amount, rate FROM m ORDER BY id) TO STDOUT']);
     assert.equal(copy(o.pair.patinaPort), copy(o.pair.postgresPort));
+  });
+
+  it("computed numerics print the scale PostgreSQL's numeric carries: sums of money, literals, round(x, n)", async () => {
+    for (const sql of [
+      'SELECT sum(amount), min(amount), max(amount), sum(amount * qty), sum(amount) + 0.005 FROM pay',
+      'SELECT id, amount * 2, amount + 1, amount - 0.5, -amount, abs(amount) FROM pay ORDER BY id',
+      // COALESCE and CASE print the larger scale of their branches (PostgreSQL keeps each value's:
+      // there coalesce(NULL, 0) is 0, here 0.00)
+      'SELECT coalesce(amount, 0), coalesce(sum(amount), 0) FROM pay WHERE amount IS NOT NULL GROUP BY amount ORDER BY 1',
+      'SELECT 0.1 + 0.2, 1.50, 1.5 * 2, -1.25, 1.005 + 1, round(2.345, 2), round(2.5), round(12.5, 0), 1e3',
+      'SELECT round(sum(amount) / 3, 2), trunc(avg(amount), 1), s.total FROM pay, (SELECT sum(amount) AS total FROM pay) s GROUP BY s.total',
+    ])
+      await sameOnBoth(o, sql);
   });
 
   it('RowDescription announces the modifiers, in both formats', async () => {

@@ -29,7 +29,8 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
   const texts: (string | null)[] = new Array(names.length);
   for (;;) {
     for (const row of batch) {
-      for (let k = 0; k < texts.length; k++) texts[k] = textOf(row[k], fields[k].typeOid, fields[k].typeMod);
+      for (let k = 0; k < texts.length; k++)
+        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod);
       backend.copyData(w, Buffer.from(formatCopyRow(texts, options)));
     }
     n += batch.length;

@@ -44,7 +44,7 @@ const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; mes
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 export function fieldsOf(
-  columns: { name: string; declType: string | null; typmod?: number }[],
+  columns: { name: string; declType: string | null; typmod?: number; scale?: number }[],
   formats: number[],
   sample: unknown[][] | null,
 ): Field[] {
@@ -76,6 +76,9 @@ export function fieldsOf(
             oidOfDeclType(c.declType) === typeOid
           ? typmodOfDeclType(c.declType)
           : -1;
+    // sum(amount) of a numeric(10,2) prints 2 digits as PostgreSQL's numeric carries them, with no modifier announced
+    const valueMod =
+      typeMod < 0 && typeOid === OID.numeric && c.scale !== undefined ? (1000 << 16) + c.scale + 4 : undefined;
     return {
       name: c.name,
       tableOid: 0,
@@ -84,6 +87,7 @@ export function fieldsOf(
       typeSize: typeSize(typeOid),
       typeMod,
       format,
+      ...(valueMod !== undefined ? { valueMod } : {}),
     };
   });
 }

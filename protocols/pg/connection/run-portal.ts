@@ -123,8 +123,8 @@ export class PortalRunner {
           f === undefined
             ? textOf(row[i], OID.text)
             : f.format === 1
-              ? binaryOf(row[i], f.typeOid, f.name, f.typeMod)
-              : textOf(row[i], f.typeOid, f.typeMod),
+              ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod)
+              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod),
         );
       }
     } catch (err) {

@@ -287,6 +287,7 @@ export class Analyzer {
           declType,
           oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
+          ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
         };
       });
     }

@@ -9,6 +9,8 @@ export interface ColumnDesc {
   oid?: number;
   /** A cast's type modifier (`x::numeric(10,2)`); absent: the declared type's, if any. */
   typmod?: number;
+  /** A numeric's display scale where no modifier is announced (`sum(amount)` of a numeric(10,2)). */
+  scale?: number;
 }
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */

@@ -24,6 +24,8 @@ export interface ResultColumn {
   setop?: boolean;
   /** The type modifier of a cast to numeric(p, s), varchar(n) or char(n); absent for none. */
   typmod?: number;
+  /** A numeric's display scale when no modifier gives it (sum(amount), amount * 2, 0.1 + 0.2). */
+  scale?: number;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -62,20 +64,26 @@ const TYPE_MODS_OR_LITERALS =
 
 /**
  * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
- * null when the text has none. Strings become '', integers 1 (int4) or 9999999999 (int8), decimals 1.5.
+ * null when the text has none. Strings become '', integers 1 (int4) or 9999999999 (int8), decimals
+ * 1.5, 1.55, ... (as many fraction digits as they had).
  */
 export function shapeKey(sql: string): string {
-  return sql.replace(TYPE_MODS_OR_LITERALS, (m) => {
+  // round(x, 2) and trunc(x, 2) take their scale from the integer: integers before a `)` stay then
+  const scaled = /\b(?:round|trunc)\s*\(/i.test(sql);
+  return sql.replace(TYPE_MODS_OR_LITERALS, (m, offset: number) => {
     if (m[0] === "'") return "''";
     if (/^[a-z]/i.test(m)) return m; // a type's modifiers (numeric(10,2)) are part of the shape
     if (/^\d+$/.test(m)) {
+      if (scaled && /^\s*\)/.test(sql.slice(offset + m.length))) return m;
       if (m.length < 10 || Number(m) <= 2147483647) return '1';
       // 2147483648 is int8 but -2147483648 int4, and 9223372036854775808 numeric but its negation
       // int8 (PostgreSQL folds the sign into the constant): those stay as they are
       const n = BigInt(m);
       return n === 2147483648n || n > 9223372036854775807n ? m : '9999999999';
     }
-    return '1.5';
+    // a decimal keeps its count of fraction digits, which is its numeric's display scale
+    const frac = /^\d*\.(\d*)$/.exec(m);
+    return frac ? `1.${'5'.repeat(frac[1].length)}` : '1.5e1';
   });
 }
 

@@ -161,6 +161,8 @@ export interface Field {
   typeSize: number;
   typeMod: number;
   format: number;
+  /** The modifier the values are printed by when it is not the one announced (a numeric's display scale); absent: typeMod. */
+  valueMod?: number;
 }
 
 /** ErrorResponse and NoticeResponse field codes. */
