@@ -2,6 +2,7 @@ import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { installPgArrayFunctions } from './pg-arrays';
+import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
@@ -312,6 +313,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStringFunctions(db);
   installPgStatistics(db);
   installPgArrayFunctions(db);
+  installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);
   installJsonbOperators(db);
 }

@@ -83,6 +83,35 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT data #>> $1 FROM docs WHERE id = 1', ['{b,c,1}']);
   });
 
+  it('the set-returning JSON functions, in FROM (per row of a table too) and alone in a select list', async () => {
+    for (const q of [
+      `SELECT * FROM jsonb_each('{"b": [1], "a": 1, "aa": "x", "n": null}')`,
+      `SELECT key, value FROM jsonb_each_text('{"b": [1], "a": 1, "aa": "x", "n": null, "t": true}') ORDER BY key`,
+      `SELECT * FROM json_each('{"b": 1, "a": "x"}')`,
+      `SELECT value FROM jsonb_array_elements('[1, "a", null, {"k": [2]}]')`,
+      `SELECT x FROM jsonb_array_elements_text('["x", 2, null]') AS x`,
+      `SELECT jsonb_object_keys('{"bb": 1, "a": 2}')`,
+      `SELECT jsonb_array_elements('[1, [2]]')`,
+      // per row: LATERAL or not, the alias naming the value or the record
+      `SELECT d.id, e FROM docs d, jsonb_array_elements(d.data -> 'tags') AS e ORDER BY d.id, e`,
+      `SELECT d.id, e FROM docs d CROSS JOIN LATERAL jsonb_array_elements_text(d.data -> 'tags') e WHERE e <> 'blue' ORDER BY 1, 2`,
+      `SELECT d.id, kv.key, kv.value FROM docs d, jsonb_each(d.data -> 'b') kv ORDER BY 1, 2`,
+      `SELECT d.id, count(*) FROM docs d, jsonb_object_keys(d.data -> 'nested') k GROUP BY d.id ORDER BY 1`,
+    ])
+      await same(q);
+    await assert.rejects(patina.query(`SELECT * FROM jsonb_array_elements('{"a": 1}')`), { code: '22023' });
+  });
+
+  it('jsonb_set, jsonb_strip_nulls, jsonb_pretty and the extract_path functions', async () => {
+    for (const q of [
+      `SELECT jsonb_set('{"a": 1}', '{b}', '2'), jsonb_set('{"a": {"b": 1}}', '{a,b}', '"x"'), jsonb_set('{"a": 1}', '{b}', '2', false), jsonb_set('[1, 2]', '{1}', '9'), jsonb_set('[1, 2]', '{5}', '9')`,
+      `SELECT id, jsonb_set(data, '{a}', '7') FROM docs WHERE jsonb_typeof(data) = 'object' ORDER BY id`,
+      `SELECT jsonb_strip_nulls('{"a": null, "b": {"c": null, "d": 1}}'), jsonb_pretty('{"b": [1, {}], "a": 1}')`,
+      `SELECT jsonb_extract_path(data, 'b', 'c'), jsonb_extract_path_text(data, 'nested', 'a', 'b', 'c'), json_extract_path_text('{"a": ["x"]}', 'a', '0') FROM docs ORDER BY id`,
+    ])
+      await same(q);
+  });
+
   it('json_typeof and jsonb_typeof name the kind of each value', async () => {
     await same(
       `SELECT id, jsonb_typeof(data), jsonb_typeof(data -> 'a'), jsonb_typeof(data -> 'n'), json_typeof(data::json -> 'b') FROM docs ORDER BY id`,

@@ -28,6 +28,16 @@ type Node = any;
  */
 export type Scope = Map<string, string | ResultColumn[]>;
 
+/** The JSON functions of one column in FROM (the alias names their value, as generate_series's). */
+const SINGLE_COLUMN_JSON = new Set([
+  'json_array_elements',
+  'jsonb_array_elements',
+  'json_array_elements_text',
+  'jsonb_array_elements_text',
+  'json_object_keys',
+  'jsonb_object_keys',
+]);
+
 export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
@@ -38,9 +48,20 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema):
       // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
       const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
       const fn = strings(call?.funcname).pop()?.toLowerCase();
-      if (fn !== 'generate_series' && fn !== 'unnest') continue;
+      const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
+      if (each) {
+        // FROM jsonb_each(x) [AS e]: key text, value jsonb (json, text)
+        const value = each[1] ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
+        scope.set(String(f.RangeFunction.alias?.aliasname ?? fn).toLowerCase(), [
+          { name: 'key', oid: OID.text },
+          { name: 'value', oid: value },
+        ]);
+        continue;
+      }
+      if (fn !== 'generate_series' && fn !== 'unnest' && !(fn && SINGLE_COLUMN_JSON.has(fn))) continue;
       const alias = f.RangeFunction.alias;
-      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+      // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
+      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
       scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
     } else if (f.RangeSubselect?.alias) {
       const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);

@@ -191,3 +191,13 @@ export function inlineLateralSubqueries(toks: PgToken[]): PgToken[] {
   }
   return toks;
 }
+
+/**
+ * `CROSS JOIN LATERAL jsonb_array_elements(t.tags) AS e`, `, LATERAL unnest(t.xs) u`: LATERAL before
+ * a function call says what SQLite's table-valued functions do anyway (their arguments may read
+ * earlier FROM items), so the word goes. LATERAL before a subquery is left to the rewrites above.
+ */
+export function dropLateralOfCalls(toks: PgToken[]): PgToken[] {
+  if (!toks.some((t) => isWord(t, 'LATERAL'))) return toks;
+  return toks.filter((t, i) => !(isWord(t, 'LATERAL') && toks[i + 1]?.type === 'word' && isPunct(toks[i + 2], '(')));
+}

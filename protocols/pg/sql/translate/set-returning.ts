@@ -9,9 +9,8 @@
  */
 export function rewriteSetReturning(sql: string): string {
   // FROM unnest(x) a: the alias names the element, as in PostgreSQL
-  sql = sql.replace(
-    /\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi,
-    (_m, kw: string, x: string, a: string) => `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
+  sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (m, kw: string, x: string, a: string) =>
+    correlated(`unnest(${x})`) ? m : `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
   );
   sql = aliasFromFunctions(sql);
   // pgjdbc's getPrimaryKeys: information_schema._pg_expandarray(indkey) AS keys ... (i.keys).x, (i.keys).n
@@ -33,9 +32,11 @@ export function rewriteSetReturning(sql: string): string {
  * of a function in FROM names its value, so each becomes a subquery with one column of that name.
  */
 function aliasFromFunctions(sql: string): string {
-  const re = /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest)\(/gi;
+  const re =
+    /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest|__pg_jsonb?_array_elements(?:_text)?|__pg_jsonb?_object_keys)\(/gi;
   let out = '';
   let last = 0;
+  const renames: string[] = [];
   for (let m = re.exec(sql); m; m = re.exec(sql)) {
     let depth = 0;
     let j = m.index + m[0].length - 1;
@@ -49,6 +50,13 @@ function aliasFromFunctions(sql: string): string {
     if (!alias || /^(WHERE|ORDER|JOIN|LEFT|GROUP|ON)$/i.test(alias[1])) continue;
     const call = sql.slice(m.index + m[1].length + 1, j + 1);
     const a = alias[1];
+    if (m[2].toLowerCase() !== 'string_to_array' && correlated(call)) {
+      // arguments from the row of an earlier FROM item (jsonb_array_elements(t.tags) e): SQLite runs
+      // the table-valued function per row as it stands, and a subquery could not see t, so the
+      // function keeps its alias and a bare `e` elsewhere reads its value
+      renames.push(a);
+      continue;
+    }
     out +=
       sql.slice(last, m.index) +
       `${m[1]} ` +
@@ -58,5 +66,24 @@ function aliasFromFunctions(sql: string): string {
     last = j + 1 + alias[0].length;
     re.lastIndex = last;
   }
-  return out + sql.slice(last);
+  let result = out + sql.slice(last);
+  for (const a of renames) result = renameAlias(result, a);
+  return result;
+}
+
+/** Whether a call's arguments name a column (an identifier that is no function name), outside strings. */
+function correlated(call: string): boolean {
+  const args = call.slice(call.indexOf('(') + 1, -1).replace(/'(?:[^']|'')*'/g, "''");
+  return /(?:^|[^\w$."])(?:"[^"]+"|[A-Za-z_]\w*)(?!\w|\s*\(|")/.test(args);
+}
+
+/** `a` read as a column outside strings (not `a.x`, not `x.a`, no call, not its definition `) [AS] a`): `a.value`. */
+function renameAlias(sql: string, a: string): string {
+  const name = a.replace(/"/g, '').replace(/[^\w]/g, '');
+  const pattern = `(?:"${name}"|\\b${name}\\b)`;
+  const re = new RegExp(`(?<![.\\w"])(?<!\\)\\s(?:AS\\s)?)${pattern}(?![.\\w"(])`, 'gi');
+  return sql
+    .split(/('(?:[^']|'')*')/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(re, `${a}.value`)))
+    .join('');
 }

@@ -243,11 +243,24 @@ function clauseOf(toks: readonly Tok[], i: number): string {
  * selecting from the table function. Elsewhere in a select list (beside other items, or with a FROM)
  * a set-returning call has no translation: 0A000, rather than SQLite's one row or none.
  */
+/** The set-returning functions of one column a select list may hold alone. */
+const SET_RETURNING = new Set([
+  'generate_series',
+  'unnest',
+  'json_array_elements',
+  'jsonb_array_elements',
+  'json_array_elements_text',
+  'jsonb_array_elements_text',
+  'json_object_keys',
+  'jsonb_object_keys',
+]);
+const isSetReturning = (t: Tok) => t.type === 'word' && SET_RETURNING.has(t.text.toLowerCase());
+
 export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => isWord(t, 'GENERATE_SERIES') || isWord(t, 'UNNEST'))) return toks;
+  if (!toks.some(isSetReturning)) return toks;
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
-    if (!(isWord(t, 'GENERATE_SERIES') || isWord(t, 'UNNEST')) || !isPunct(toks[i + 1], '(')) continue;
+    if (!isSetReturning(t) || !isPunct(toks[i + 1], '(')) continue;
     if (clauseOf(toks, i) !== 'SELECT') continue;
     const close = closer(toks, i + 1);
     let end = close + 1;

@@ -13,7 +13,7 @@ import { rewriteDivision } from './division';
 import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteJsonValues } from './json-values';
-import { inlineLateralRows, inlineLateralSubqueries } from './lateral';
+import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
@@ -45,7 +45,7 @@ export interface DialectContext {
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
   let toks: Tok[] = inlineLateralSubqueries(
-    inlineLateralRows(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+    inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
   );
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);

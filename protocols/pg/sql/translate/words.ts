@@ -51,6 +51,26 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 /** Clock readings: values on every connection (the catalog's has no such functions either). */
 const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
 
+/**
+ * PostgreSQL's JSON functions, called by their __pg_ names (src/engine/pg-json-functions.ts): SQLite
+ * has some of these names itself with other meanings (its jsonb_set returns its binary JSONB).
+ */
+const PG_JSON_FUNCTIONS: Record<string, string> = Object.fromEntries(
+  [
+    'each',
+    'each_text',
+    'array_elements',
+    'array_elements_text',
+    'object_keys',
+    'strip_nulls',
+    'extract_path',
+    'extract_path_text',
+  ]
+    .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
+    .concat(['jsonb_set', 'jsonb_pretty'])
+    .map((f) => [f, `__pg_${f}`]),
+);
+
 /** The clocks that take a precision (`current_timestamp(0)`): strftime format, and whether a zone follows. */
 const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
   current_timestamp: ['%Y-%m-%d %H:%M:%f', true],
@@ -210,6 +230,7 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       }
       if (!afterDot && isPunct(next, '(')) {
         const renamed: Record<string, string> = {
+          ...PG_JSON_FUNCTIONS,
           string_agg: 'group_concat',
           json_build_object: 'json_object',
           jsonb_build_object: 'json_object',

@@ -1,0 +1,184 @@
+import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
+import { type Json, parseJson, printJsonb } from './jsonb';
+
+// PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
+// something else (SQLite's jsonb_set returns its own binary JSONB, its json_each has other columns):
+// the PG front end calls these as __pg_<name> (protocols/pg/sql/translate/words.ts renames them).
+// The set-returning ones are table-valued functions, so `FROM jsonb_array_elements(t.tags) e` and
+// `SELECT * FROM jsonb_each(x)` run as joins. jsonb's object keys come in its order (shorter first,
+// then by bytes), json's in the document's.
+
+function operand(x: unknown): Json {
+  try {
+    return parseJson(typeof x === 'string' ? x : String(x));
+  } catch {
+    throw sqlStateError('22P02', `invalid input syntax for type json: ${JSON.stringify(String(x)).slice(0, 80)}`);
+  }
+}
+
+function byKey(a: string, b: string): number {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length - y.length || Buffer.compare(x, y);
+}
+
+/** The text value of a JSON value as ->> gives it: strings unquoted, null as NULL, containers as JSON. */
+function asText(v: Json): string | null {
+  if (v === null) return null;
+  if (typeof v === 'string') return v;
+  return printJsonb(v);
+}
+
+function entries(v: Json, jsonb: boolean, fn: string): [string, Json][] {
+  if (!(v instanceof Map)) throw sqlStateError('22023', `cannot call ${fn} on a non-object`);
+  const keys = [...v.keys()];
+  if (jsonb) keys.sort(byKey);
+  return keys.map((k) => [k, v.get(k) as Json]);
+}
+
+function elements(v: Json, fn: string): Json[] {
+  if (!Array.isArray(v))
+    throw sqlStateError(
+      '22023',
+      v instanceof Map ? 'cannot extract elements from an object' : 'cannot extract elements from a scalar',
+    );
+  return v;
+}
+
+/** jsonb_set(target, path, value [, create_missing]): the value at the path replaced (or added). */
+function setPath(target: Json, path: string[], value: Json, create: boolean): Json {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (target instanceof Map) {
+    if (!target.has(head) && (!create || rest.length > 0)) return target;
+    const out = new Map(target);
+    out.set(head, rest.length === 0 ? value : setPath(target.get(head) as Json, rest, value, create));
+    return out;
+  }
+  if (Array.isArray(target)) {
+    if (!/^-?\d+$/.test(head)) throw sqlStateError('22P02', `path element is not an integer: "${head}"`);
+    let i = Number(head);
+    if (i < 0) i += target.length;
+    const out = [...target];
+    if (i >= 0 && i < target.length) out[i] = rest.length === 0 ? value : setPath(target[i], rest, value, create);
+    else if (create && rest.length === 0) {
+      if (i < 0) out.unshift(value);
+      else out.push(value);
+    }
+    return out;
+  }
+  return target;
+}
+
+function stripNulls(v: Json): Json {
+  if (Array.isArray(v)) return v.map(stripNulls);
+  if (v instanceof Map) {
+    const out = new Map<string, Json>();
+    for (const [k, x] of v) if (x !== null) out.set(k, stripNulls(x));
+    return out;
+  }
+  return v;
+}
+
+function pretty(v: Json, indent = ''): string {
+  const inner = `${indent}    `;
+  // an empty container puts its closing bracket on a line of its own, as PostgreSQL prints it
+  if (Array.isArray(v))
+    return v.length === 0 ? `[\n${indent}]` : `[\n${v.map((x) => inner + pretty(x, inner)).join(',\n')}\n${indent}]`;
+  if (v instanceof Map) {
+    if (v.size === 0) return `{\n${indent}}`;
+    const keys = [...v.keys()].sort(byKey);
+    return `{\n${keys.map((k) => `${inner}${printJsonb(k)}: ${pretty(v.get(k) as Json, inner)}`).join(',\n')}\n${indent}}`;
+  }
+  return printJsonb(v);
+}
+
+function pathOf(args: unknown[]): string[] {
+  return args.map((a) => String(a));
+}
+
+function extractPath(v: Json, path: string[]): Json | undefined {
+  let cur: Json | undefined = v;
+  for (const p of path) {
+    if (cur instanceof Map) cur = cur.get(p);
+    else if (Array.isArray(cur) && /^-?\d+$/.test(p)) {
+      const i = Number(p);
+      cur = cur[i < 0 ? cur.length + i : i];
+    } else return undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+export function installPgJsonFunctions(db: Database.Database, arrayElements: (x: unknown) => unknown[]): void {
+  for (const jsonb of [true, false]) {
+    const p = jsonb ? 'jsonb' : 'json';
+    db.table(`__pg_${p}_each`, {
+      columns: ['key', 'value'],
+      parameters: ['j'],
+      *rows(j: unknown) {
+        if (j === null || j === undefined) return;
+        for (const [k, v] of entries(operand(j), jsonb, `${p}_each`)) yield [k, printJsonb(v)];
+      },
+    });
+    db.table(`__pg_${p}_each_text`, {
+      columns: ['key', 'value'],
+      parameters: ['j'],
+      *rows(j: unknown) {
+        if (j === null || j === undefined) return;
+        for (const [k, v] of entries(operand(j), jsonb, `${p}_each_text`)) yield [k, asText(v)];
+      },
+    });
+    db.table(`__pg_${p}_array_elements`, {
+      columns: ['value'],
+      parameters: ['j'],
+      *rows(j: unknown) {
+        if (j === null || j === undefined) return;
+        for (const v of elements(operand(j), `${p}_array_elements`)) yield [printJsonb(v)];
+      },
+    });
+    db.table(`__pg_${p}_array_elements_text`, {
+      columns: ['value'],
+      parameters: ['j'],
+      *rows(j: unknown) {
+        if (j === null || j === undefined) return;
+        for (const v of elements(operand(j), `${p}_array_elements_text`)) yield [asText(v)];
+      },
+    });
+    db.table(`__pg_${p}_object_keys`, {
+      columns: ['value'],
+      parameters: ['j'],
+      *rows(j: unknown) {
+        if (j === null || j === undefined) return;
+        for (const [k] of entries(operand(j), jsonb, `${p}_object_keys`)) yield [k];
+      },
+    });
+    const fn = (name: string, f: (...args: unknown[]) => unknown) =>
+      db.function(name, { deterministic: true, varargs: true }, (...args: unknown[]) =>
+        args[0] === null || args[0] === undefined ? null : (f(...args) as never),
+      );
+    fn(`__pg_${p}_strip_nulls`, (j) => printJsonb(stripNulls(operand(j))));
+    fn(`__pg_${p}_extract_path`, (j, ...path) => {
+      if (path.some((x) => x === null)) return null;
+      const v = extractPath(operand(j), pathOf(path));
+      return v === undefined ? null : printJsonb(v);
+    });
+    fn(`__pg_${p}_extract_path_text`, (j, ...path) => {
+      if (path.some((x) => x === null)) return null;
+      const v = extractPath(operand(j), pathOf(path));
+      return v === undefined ? null : asText(v);
+    });
+  }
+  db.function('__pg_jsonb_pretty', { deterministic: true }, (j: unknown) =>
+    j === null || j === undefined ? null : pretty(operand(j)),
+  );
+  db.function('__pg_jsonb_set', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    const [target, path, value, create] = args;
+    if (args.length < 3 || args.length > 4)
+      throw sqlStateError('42883', 'function jsonb_set takes 3 or 4 arguments (target, path, value, create_missing)');
+    if (target === null || path === null || value === null) return null;
+    const keys = arrayElements(path).map((k) => String(k));
+    return printJsonb(setPath(operand(target), keys, operand(value), create === undefined || Number(create) !== 0));
+  });
+}
