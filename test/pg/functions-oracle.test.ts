@@ -83,8 +83,23 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT qty > ANY (ARRAY[1, NULL]), qty > ALL (ARRAY[1, NULL]), qty < ALL (ARRAY[1, NULL]), qty >= ALL (ARRAY[]::int[]), qty < ANY (ARRAY[]::int[]) FROM line_items ORDER BY order_id, line',
     ])
       await same(sql);
-    // beside other items a set-returning call has no translation: refused, not one row or none
-    await assert.rejects(o.patina.query('SELECT id, unnest(ARRAY[1, 2]) FROM orders'), { code: '0A000' });
+    // beside other items: one row per value of each row (a join with the function), as PostgreSQL gives
+    for (const sql of [
+      'SELECT id, unnest(ARRAY[1, 2]) FROM orders ORDER BY id',
+      'SELECT id, unnest(ARRAY[1, 2]) + 1 AS u FROM orders WHERE id < 3 ORDER BY id, u',
+      'SELECT 1 AS a, generate_series(1, 3) AS g',
+      'SELECT order_id, line, generate_series(1, qty) FROM line_items WHERE qty < 6 ORDER BY 1, 2, 3',
+    ])
+      await same(sql);
+    // with an aggregate, DISTINCT or a second such call PostgreSQL runs it after them: refused, not another answer
+    for (const sql of [
+      'SELECT count(*), unnest(ARRAY[1]) FROM orders',
+      'SELECT DISTINCT unnest(ARRAY[1, 1, 2]) FROM orders',
+      'SELECT unnest(ARRAY[1]), unnest(ARRAY[2]) FROM orders',
+    ]) {
+      await o.postgres.query(sql);
+      await assert.rejects(o.patina.query(sql), { code: '0A000' }, sql);
+    }
   });
 
   it('stddev, variance, corr, covariance and regression, as aggregates and over windows', async () => {

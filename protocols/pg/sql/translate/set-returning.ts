@@ -10,7 +10,9 @@
 export function rewriteSetReturning(sql: string): string {
   // FROM unnest(x) a: the alias names the element, as in PostgreSQL
   sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (m, kw: string, x: string, a: string) =>
-    correlated(`unnest(${x})`) ? m : `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
+    (kw.toUpperCase() !== 'FROM' && correlated(`unnest(${x})`)) || a === '"__pg_srf"'
+      ? m
+      : `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
   );
   sql = aliasFromFunctions(sql);
   // pgjdbc's getPrimaryKeys: information_schema._pg_expandarray(indkey) AS keys ... (i.keys).x, (i.keys).n
@@ -50,7 +52,8 @@ function aliasFromFunctions(sql: string): string {
     if (!alias || /^(WHERE|ORDER|JOIN|LEFT|GROUP|ON)$/i.test(alias[1])) continue;
     const call = sql.slice(m.index + m[1].length + 1, j + 1);
     const a = alias[1];
-    if (m[2].toLowerCase() !== 'string_to_array' && correlated(call)) {
+    if (a === '"__pg_srf"') continue; // a select list's call made a join (standard-forms.ts): read as __pg_srf.value
+    if (m[2].toLowerCase() !== 'string_to_array' && m[1].toUpperCase() !== 'FROM' && correlated(call)) {
       // arguments from the row of an earlier FROM item (jsonb_array_elements(t.tags) e): SQLite runs
       // the table-valued function per row as it stands, and a subquery could not see t, so the
       // function keeps its alias and a bare `e` elsewhere reads its value
@@ -71,7 +74,10 @@ function aliasFromFunctions(sql: string): string {
   return result;
 }
 
-/** Whether a call's arguments name a column (an identifier that is no function name), outside strings. */
+/**
+ * Whether a call's arguments name a column (an identifier that is no function name), outside strings:
+ * after `,` or JOIN, a column of an earlier FROM item.
+ */
 function correlated(call: string): boolean {
   const args = call.slice(call.indexOf('(') + 1, -1).replace(/'(?:[^']|'')*'/g, "''");
   return /(?:^|[^\w$."])(?:"[^"]+"|[A-Za-z_]\w*)(?!\w|\s*\(|")/.test(args);

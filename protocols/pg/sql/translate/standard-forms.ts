@@ -275,10 +275,15 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
     // unnest beside generate_subscripts: SQLAlchemy's primary-key query, which set-returning.ts joins
     if (isWord(t, 'UNNEST') && !alone && toks.some((x) => isWord(x, 'GENERATE_SUBSCRIPTS'))) continue;
     if (!alone) {
+      const joined = close >= 0 ? setReturningAsJoin(toks, i, close) : null;
+      if (joined) {
+        toks = joined;
+        continue;
+      }
       const fn = t.text.toLowerCase();
       throw pgError(
         '0A000',
-        `${fn}() in a select list is supported only alone (SELECT ${fn}(...)); write FROM ${fn}(...) AS x`,
+        `${fn}() in a select list is supported alone, or once in a SELECT without aggregates, GROUP BY or DISTINCT; write FROM ${fn}(...) AS x`,
       );
     }
     // FROM generate_series(...) AS x names its value x (translate/set-returning.ts, aliasFromFunctions)
@@ -294,4 +299,73 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
     i += 4 + (close - i);
   }
   return toks;
+}
+
+const AGGREGATES = new Set([
+  'COUNT',
+  'SUM',
+  'AVG',
+  'MIN',
+  'MAX',
+  'ARRAY_AGG',
+  'STRING_AGG',
+  'JSON_AGG',
+  'JSONB_AGG',
+  'JSON_OBJECT_AGG',
+  'JSONB_OBJECT_AGG',
+  'BOOL_AND',
+  'BOOL_OR',
+  'EVERY',
+  'STDDEV',
+  'VARIANCE',
+]);
+const CLAUSE_ENDS = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR']);
+
+/**
+ * `SELECT id, jsonb_array_elements_text(tags) AS tag FROM t`: a set-returning call beside other items
+ * gives one row per value of each row, which is a join with the table-valued function:
+ * `SELECT id, "__pg_srf".value AS tag FROM t, jsonb_array_elements_text(tags) AS "__pg_srf"`. Only
+ * for the statement's own SELECT with one such call and no aggregate, window, GROUP BY, HAVING,
+ * DISTINCT or set operation (PostgreSQL runs the call after those); null otherwise.
+ */
+function setReturningAsJoin(toks: Tok[], i: number, close: number): Tok[] | null {
+  if (!isWord(toks[0], 'SELECT') || isWord(toks[1], 'DISTINCT')) return null;
+  let depth = 0;
+  let listEnd = toks.length;
+  let from = -1;
+  let fromEnd = toks.length;
+  for (let k = 1; k < toks.length; k++) {
+    const t = toks[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    if (depth < 0) return null;
+    const up = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (k >= i && k <= close) continue;
+    if (up === 'OVER' || (AGGREGATES.has(up) && isPunct(toks[k + 1], '('))) return null;
+    if (isSetReturning(t) && isPunct(toks[k + 1], '(')) return null; // two calls: PostgreSQL runs them in step
+    if (depth !== 0) continue;
+    if (['UNION', 'INTERSECT', 'EXCEPT', 'GROUP', 'HAVING'].includes(up)) return null;
+    if (up === 'SELECT' && k > 0) return null;
+    if (up === 'FROM' && from < 0) {
+      if (k < i) return null;
+      from = k;
+      listEnd = k;
+    } else if (from < 0 && CLAUSE_ENDS.has(up) && k > close) {
+      listEnd = Math.min(listEnd, k);
+    } else if (from >= 0 && fromEnd === toks.length && CLAUSE_ENDS.has(up)) fromEnd = k;
+    if (isPunct(t, ';') && k > close) {
+      listEnd = Math.min(listEnd, k);
+      if (from >= 0 && fromEnd === toks.length) fromEnd = k;
+    }
+  }
+  const alias: Tok = { type: 'quoted', text: '"__pg_srf"' };
+  const call = toks.slice(i, close + 1);
+  const ref: Tok[] = [alias, { type: 'punct', text: '.' }, { type: 'word', text: 'value' }];
+  const item: Tok[] = [...call, { type: 'word', text: 'AS' }, alias];
+  const at = from >= 0 ? fromEnd : listEnd;
+  const tail = toks.slice(at);
+  const head = [...toks.slice(0, i), ...ref, ...toks.slice(close + 1, at)];
+  return from >= 0
+    ? [...head, { type: 'punct', text: ',' }, ...item, ...tail]
+    : [...head, { type: 'word', text: 'FROM' }, ...item, ...tail];
 }
