@@ -7,6 +7,14 @@ import { arrayElements, arrayText } from './pg-functions';
 export function installPgArrayFunctions(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
     db.function(name, { varargs: true, deterministic: true }, f as (...args: unknown[]) => never);
+  // a || b of arrays ('aa'), an array and an element ('as') or an element and an array ('sa')
+  db.function('__pg_array_cat', { deterministic: true }, (kind: unknown, a: unknown, b: unknown) => {
+    const k = String(kind);
+    const left = k[0] === 'a' ? (a === null ? [] : arrayElements(a)) : [a];
+    const right = k[1] === 'a' ? (b === null ? [] : arrayElements(b)) : [b];
+    if (k === 'aa' && a === null && b === null) return null;
+    return arrayText([...left, ...right]);
+  });
   fn('string_to_array', (str, sep) =>
     str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
   );

@@ -65,6 +65,10 @@ describe('functions and operators, against PostgreSQL 15', function () {
       // array functions on a table's rows (they were on the catalog's connection only)
       'SELECT array_length(ARRAY[id, customer_id], 1), cardinality(ARRAY[id]), array_to_string(ARRAY[id, customer_id], $$-$$), (ARRAY[id, 7])[2] FROM orders ORDER BY id',
       "SELECT string_to_array(email, '@') FROM customers ORDER BY id",
+      // || of arrays is concatenation (SQLite would make text of them: '{1,2}3')
+      "SELECT ARRAY[1, 2] || 3, ARRAY[1] || ARRAY[2, 3], 0 || ARRAY[1], 'a' || 'b', ARRAY['a'] || 'b'::text",
+      "SELECT ARRAY[id] || customer_id, '{7}'::int8[] || id FROM orders ORDER BY id",
+      'SELECT array_agg(id ORDER BY id) || 99::int8 FROM orders',
     ])
       await same(sql);
     assert.deepEqual(await same('SELECT ARRAY[1, 2] AS a'), [[[1, 2]]]);

@@ -378,7 +378,12 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       '42P10',
       /ORDER BY expressions must appear in argument list/,
     );
-    await refused('SELECT id, generate_series(1, 2) FROM users', [], '0A000', /generate_series\(\) in a select list/);
+    await refused(
+      'SELECT count(*), generate_series(1, 2) FROM users',
+      [],
+      '0A000',
+      /generate_series\(\) in a select list/,
+    );
     await refused(
       'INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT ON CONSTRAINT users_email_key DO NOTHING',
       [1, 'x'],

@@ -326,7 +326,12 @@ export class Typer {
           ].includes(op)
         )
           return OID.bool;
-        if (op === '||') return OID.text;
+        if (op === '||') {
+          // an array's concatenation is that array; text otherwise
+          const l = this.type(e.lexpr);
+          const r = this.type(e.rexpr);
+          return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
+        }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
         if (op === '->>' || op === '#>>') return OID.text;
         if (op === '#-') return OID.jsonb;

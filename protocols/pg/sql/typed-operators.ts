@@ -17,6 +17,7 @@ import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
 import { typeNameOid } from './type-signatures';
+import { elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -73,6 +74,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
+      // `||` of arrays (ARRAY[1] || 2): parsed when the statement has an array at all
+      if (t.text === '||' && sig.some((x) => isWord(x, 'ARRAY') || isPunct(x, '[') || isWord(x, 'ARRAY_AGG')))
+        return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (!hint && t.type === 'word') {
       const w = t.text.toLowerCase();
@@ -269,6 +273,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit && !other.ColumnRef ? typer.type(other) : 0;
       if (lit && NUMBERS.has(type))
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    } else if (op === '||') {
+      // array concatenation, which SQLite would make text concatenation ('{1,2}3')
+      const l = elementOidOf(typer.type(e.lexpr)) !== undefined;
+      const r = elementOidOf(typer.type(e.rexpr)) !== undefined;
+      if (l || r) out.set(e.location, `arr||${l ? 'a' : 's'}${r ? 'a' : 's'}`);
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);

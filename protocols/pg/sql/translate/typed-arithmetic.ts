@@ -47,6 +47,7 @@ const TIGHTER: Record<string, Set<string>> = {
   '-': new Set(['^', '*', '/', '%']),
   // `#` (bitwise XOR) is one of PostgreSQL's other operators, looser than arithmetic
   '#': new Set(['^', '*', '/', '%', '+', '-']),
+  '||': new Set(['^', '*', '/', '%', '+', '-']),
 };
 
 const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string } =>
@@ -58,7 +59,7 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:') ? { type: 'number', text: t.arith.slice(4) } : t,
   );
-  for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#']]) toks = sweep(toks, ops);
+  for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   return toks;
 }
 
@@ -113,7 +114,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
             ? `__pg_xor(${left}, ${right})`
             : t.arith === 'num%'
               ? `__pg_mod(${left}, ${right})`
-              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+              : t.arith.startsWith('arr||')
+                ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
