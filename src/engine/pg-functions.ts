@@ -239,6 +239,12 @@ export function installPgFunctions(db: Database.Database): void {
     if (y === 0) throw pgFail('22012', 'division by zero');
     return x % y;
   });
+  // round(double): half to even, as PostgreSQL's (the C library's rint); SQLite's round goes away from zero
+  db.function('__pg_round_even', { deterministic: true }, (x: unknown) => {
+    if (x === null || x === undefined) return null;
+    const v = Number(pgFloat(x, 'double precision'));
+    return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
+  });
   // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
   db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) => {
     if (x === null || n === null) return null;

@@ -148,6 +148,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
   it('integer operators and functions: XOR, translate, cbrt, date()', async () => {
     for (const sql of [
       'SELECT 5 # 3, 5 # 3 + 1, 9223372036854775807 # 1, 5 & 3, 5 | 3, 1 << 3',
+      'SELECT round(2.5::float8), round(3.5::float8), round(-2.5::float8), round(2.5), round(price) FROM line_items ORDER BY order_id, line',
       "SELECT translate('abcabc', 'ab', 'x'), translate('héllo', 'é', 'e'), cbrt(8), date(placed_at) FROM orders ORDER BY id",
       "SELECT id FROM orders WHERE date(placed_at) = '2024-03-01'",
     ])

@@ -95,7 +95,11 @@ export class Analyzer {
       const kind = found.get(at);
       if (
         kind !== undefined &&
-        (out[i].type === 'op' || out[i].type === 'string' || isWord(out[i], 'CAST') || isWord(out[i], 'AT'))
+        (out[i].type === 'op' ||
+          out[i].type === 'string' ||
+          isWord(out[i], 'CAST') ||
+          isWord(out[i], 'AT') ||
+          isWord(out[i], 'ROUND'))
       )
         out[i] = { ...out[i], arith: kind };
       at += Buffer.byteLength(out[i].text) + 1;

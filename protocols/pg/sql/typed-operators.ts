@@ -16,7 +16,7 @@ import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
-import { typeNameOid } from './type-signatures';
+import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -66,6 +66,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
+    if (isWord(t, 'ROUND') && isPunct(sig[i + 1], '(')) return true; // round(double) rounds half to even
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -252,6 +253,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (
+    n.FuncCall &&
+    n.FuncCall.args?.length === 1 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round'
+  ) {
+    // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
+    const t = typer.type(n.FuncCall.args[0]);
+    if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
   } else if (
     n.TypeCast &&
     TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&

@@ -166,6 +166,10 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
+      if ('arith' in t && t.arith === 'round-even') {
+        out.push({ type: 'word', text: '__pg_round_even' });
+        continue;
+      }
       // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)
       if (up === 'ROW' && isPunct(next, '(') && !afterDot) continue;
       if (up === 'ILIKE') {
