@@ -99,7 +99,8 @@ export class Analyzer {
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||
           isWord(out[i], 'AT') ||
-          isWord(out[i], 'ROUND'))
+          isWord(out[i], 'ROUND') ||
+          isWord(out[i], 'PG_TYPEOF'))
       )
         out[i] = { ...out[i], arith: kind };
       at += Buffer.byteLength(out[i].text) + 1;

@@ -12,7 +12,7 @@
 import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
-import { OID } from '../types/oids';
+import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
@@ -66,7 +66,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
-    if (isWord(t, 'ROUND') && isPunct(sig[i + 1], '(')) return true; // round(double) rounds half to even
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument
+    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF')) && isPunct(sig[i + 1], '(')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -253,6 +254,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (
+    n.FuncCall &&
+    n.FuncCall.args?.length === 1 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'pg_typeof'
+  ) {
+    const t = typer.type(n.FuncCall.args[0]);
+    if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
   } else if (
     n.FuncCall &&
     n.FuncCall.args?.length === 1 &&

@@ -56,7 +56,10 @@ export function rewriteTypeof(toks: Tok[], ctx: DialectContext): Tok[] {
     if (!isWord(toks[i], 'PG_TYPEOF') || !isPunct(toks[i + 1], '(') || isPunct(toks[i - 1], '.')) continue;
     const close = closerAfter(toks, i + 1);
     const arg = toks.slice(i + 2, close);
-    const known = staticType(arg, ctx);
+    // the type the parse tree gives the argument (sql/typed-operators.ts marked it), else the tokens'
+    const mark = (toks[i] as { arith?: string }).arith;
+    const marked = mark?.startsWith('typeof:') ? mark.slice(7) : undefined;
+    const known = marked ?? staticType(arg, ctx);
     if (known) toks.splice(i, close - i + 1, { type: 'string', text: quoteString(known) });
     else toks[i] = { type: 'word', text: '__pg_typeof' };
   }
