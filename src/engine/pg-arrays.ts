@@ -10,8 +10,11 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // a || b of arrays ('aa'), an array and an element ('as') or an element and an array ('sa')
   db.function('__pg_array_cat', { deterministic: true }, (kind: unknown, a: unknown, b: unknown) => {
     const k = String(kind);
-    const left = k[0] === 'a' ? (a === null ? [] : arrayElements(a)) : [a];
-    const right = k[1] === 'a' ? (b === null ? [] : arrayElements(b)) : [b];
+    // '?': a side of unknown type, an array when its value reads as one (or is NULL)
+    const isArray = (c: string, v: unknown) =>
+      c === 'a' || (c === '?' && (v === null || (typeof v === 'string' && /^\s*\{.*\}\s*$/s.test(v))));
+    const left = isArray(k[0], a) ? (a === null ? [] : arrayElements(a)) : [a];
+    const right = isArray(k[1], b) ? (b === null ? [] : arrayElements(b)) : [b];
     if (k === 'aa' && a === null && b === null) return null;
     return arrayText([...left, ...right]);
   });

@@ -292,9 +292,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
-      const l = elementOidOf(typer.type(e.lexpr)) !== undefined;
-      const r = elementOidOf(typer.type(e.rexpr)) !== undefined;
-      if (l || r) out.set(e.location, `arr||${l ? 'a' : 's'}${r ? 'a' : 's'}`);
+      const lt = typer.type(e.lexpr);
+      const rt = typer.type(e.rexpr);
+      const l = elementOidOf(lt) !== undefined;
+      const r = elementOidOf(rt) !== undefined;
+      // a side of unknown type beside an array ('?'): an array when its value is one (a catalog's text[])
+      const side = (isArray: boolean, t: number) => (isArray ? 'a' : t === 0 ? '?' : 's');
+      if (l || r) out.set(e.location, `arr||${side(l, lt)}${side(r, rt)}`);
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);

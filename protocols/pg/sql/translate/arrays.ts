@@ -154,10 +154,20 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '(')) {
       const close = closed(toks, i + 1, '(', ')');
-      toks.splice(i, close - i + 1, { type: 'group', text: '(WITH __a(v) AS (' }, ...toks.slice(i + 2, close), {
-        type: 'group',
-        text: ') SELECT __pg_array_agg(v) FROM __a)',
-      });
+      // balanced parentheses as tokens, so that a later pass takes the whole as one operand
+      toks.splice(
+        i,
+        close - i + 1,
+        { type: 'punct', text: '(' },
+        { type: 'word', text: 'WITH' },
+        { type: 'group', text: '__a(v)' },
+        { type: 'word', text: 'AS' },
+        { type: 'punct', text: '(' },
+        ...toks.slice(i + 2, close),
+        { type: 'punct', text: ')' },
+        { type: 'group', text: 'SELECT __pg_array_agg(v) FROM __a' },
+        { type: 'punct', text: ')' },
+      );
     }
   }
   return toks;
