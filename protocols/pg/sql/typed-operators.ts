@@ -259,7 +259,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     n.FuncCall.args?.length === 1 &&
     strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'pg_typeof'
   ) {
-    const t = typer.type(n.FuncCall.args[0]);
+    // (a string literal is `unknown` there, which translate/typeof.ts answers)
+    const t = n.FuncCall.args[0].A_Const?.sval !== undefined ? 0 : typer.type(n.FuncCall.args[0]);
     if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
   } else if (
     n.FuncCall &&

@@ -95,7 +95,7 @@ describe('PG translation passes', () => {
     );
     assert.equal(
       arrays('SELECT ARRAY[1,2,3], (a)[2], tags[1], ARRAY(SELECT id FROM t)'),
-      'SELECT __pg_array(1, 2, 3), __pg_elem((a), 2), __pg_elem(tags, 1), (WITH __a(v) AS ( SELECT id FROM t ) SELECT __pg_array_agg(v) FROM __a)',
+      'SELECT __pg_array(1, 2, 3), __pg_elem((a), 2), __pg_elem(tags, 1), (WITH __a(v) AS(SELECT id FROM t) SELECT __pg_array_agg(v) FROM __a)',
     );
     // unclosed: PostgreSQL's syntax error at the end, with no token lost on the way
     for (const sql of [
