@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
-import { installPgFunctions } from './pg-functions';
+import { arrayText, installPgFunctions } from './pg-functions';
 import { sqlStateError } from '../errors';
 import { Lru } from '../lru';
 
@@ -60,5 +60,44 @@ export function installReadFunctions(db: Database.Database): void {
       .replace(/\$/g, '$$$$')
       .replace(/\\([1-9&\\])/g, (_m, c: string) => (c === '&' ? '$&' : c === '\\' ? '\\' : `$${c}`));
     return source.replace(re, js);
+  });
+  const compile = (pattern: unknown, flags: unknown = ''): RegExp => {
+    const f = String(flags ?? '');
+    if (/[^gi]/.test(f)) throw sqlStateError('22023', `invalid regular expression option: "${f}"`);
+    try {
+      return new RegExp(String(pattern), [...new Set(f)].join(''));
+    } catch (err) {
+      throw sqlStateError('2201B', `invalid regular expression: ${(err as Error).message}`);
+    }
+  };
+  // a match as PostgreSQL's text[]: the groups' texts, or the whole match when the pattern has none
+  const matchArray = (m: RegExpMatchArray) => arrayText(m.length > 1 ? m.slice(1).map((x) => x ?? null) : [m[0]]);
+  // substring(x FROM 'pattern'): the first group's text, else the whole match; NULL for none
+  db.function('__pg_substring_regex', { deterministic: true }, (x: unknown, p: unknown) => {
+    if (x === null || p === null) return null;
+    const m = String(x).match(compile(p));
+    return m ? (m.length > 1 ? (m[1] ?? null) : m[0]) : null;
+  });
+  // regexp_match(s, p [, flags]): the first match as text[], NULL for none
+  db.function('regexp_match', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    if (args.length < 2 || args.length > 3)
+      throw sqlStateError('42883', 'function regexp_match takes 2 or 3 arguments');
+    if (args.some((a) => a === null)) return null;
+    const m = String(args[0]).match(compile(args[1], String(args[2] ?? '').replace('g', '')));
+    return m ? matchArray(m) : null;
+  });
+  // regexp_matches(s, p [, flags]): one row per match ('g': every one), each a text[]
+  db.table('__pg_regexp_matches', {
+    columns: ['value'],
+    parameters: ['s', 'p', 'flags'],
+    *rows(str: unknown, p: unknown, flags: unknown) {
+      if (str === null || p === null || str === undefined || p === undefined) return;
+      const f = flags === undefined || flags === null ? '' : String(flags);
+      const re = compile(p, f.includes('g') ? f : `${f}g`);
+      for (const m of String(str).matchAll(re)) {
+        yield [matchArray(m)];
+        if (!f.includes('g')) return;
+      }
+    },
   });
 }

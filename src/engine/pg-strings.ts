@@ -103,6 +103,20 @@ export function installPgStringFunctions(db: Database.Database): void {
   });
   fn('cbrt', (x) => Math.cbrt(Number(x)));
   fn('ascii', (s) => String(s).codePointAt(0) ?? 0);
+  fn('chr', (n) => {
+    const c = Number(n);
+    if (c === 0) throw sqlStateError('54000', 'null character not permitted');
+    if (!Number.isInteger(c) || c < 0 || c > 0x10ffff)
+      throw sqlStateError('54000', `requested character too large for encoding: ${n}`);
+    return String.fromCodePoint(c);
+  });
+  // overlay(x PLACING y FROM a [FOR b]): y in place of the b characters of x from a (b: y's length)
+  fn('__pg_overlay', (x, y, a, b) => {
+    const cs = chars(x);
+    const start = count(a);
+    const n = b === undefined ? chars(y).length : count(b);
+    return [...cs.slice(0, Math.max(start - 1, 0)), String(y), ...cs.slice(Math.max(start - 1 + n, 0))].join('');
+  });
   fn('bit_length', (s) => (s instanceof Uint8Array ? s.length : Buffer.byteLength(String(s))) * 8);
   fn('to_number', (s, f) => toNumber(String(s), String(f)));
   // SIMILAR TO's pattern as the regular expression `regexp` runs (protocols/pg/sql/translate/like.ts)

@@ -151,6 +151,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT round(2.5::float8), round(3.5::float8), round(-2.5::float8), round(2.5), round(price) FROM line_items ORDER BY order_id, line',
       "SELECT translate('abcabc', 'ab', 'x'), translate('héllo', 'é', 'e'), cbrt(8), date(placed_at) FROM orders ORDER BY id",
       "SELECT id FROM orders WHERE date(placed_at) = '2024-03-01'",
+      // ~x is bitwise NOT (it was read as a regular expression match)
+      'SELECT ~5, ~0, ~id, 5 & 3, 1 << 3, 8 >> 1 FROM orders ORDER BY id',
+      // regular expressions: substring(x FROM pattern), regexp_match, regexp_matches (one row per match with 'g')
+      "SELECT substring('hello' from 'l+'), substring('ab12' from '([0-9])'), substring(email from '@(.*)$') FROM customers ORDER BY id",
+      "SELECT regexp_match('abc', '(b)(c)'), regexp_match('abc', 'z'), regexp_match('aBc', 'b', 'i')",
+      "SELECT regexp_matches('a1b22c333', '[0-9]+', 'g')",
+      "SELECT id, regexp_matches(name, '(n+)') FROM customers ORDER BY id",
+      "SELECT chr(65), chr(233), overlay('hello' placing 'XX' from 2 for 3), overlay('hello' placing 'XX' from 2), overlay('hello' placing '' from 2 for 2)",
     ])
       await same(sql);
   });
@@ -168,6 +176,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
     await sameError('SELECT 123.456::numeric(4,2)');
     await sameError('SELECT 7.5 % 0');
+    await sameError('SELECT chr(0)');
   });
 
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {

@@ -30,6 +30,7 @@ export type Scope = Map<string, string | ResultColumn[]>;
 
 /** The JSON functions of one column in FROM (the alias names their value, as generate_series's). */
 const SINGLE_COLUMN_JSON = new Set([
+  'regexp_matches',
   'json_array_elements',
   'jsonb_array_elements',
   'json_array_elements_text',
@@ -302,6 +303,7 @@ export class Typer {
     const op = strings(e.name)[0];
     switch (e.kind) {
       case 'AEXPR_OP': {
+        if (!e.lexpr && op === '~') return this.type(e.rexpr); // ~x: bitwise NOT, no regex match
         if (
           [
             '=',

@@ -27,7 +27,7 @@ const call = (name: string, args: Tok[][]): Tok[] => [
   punct(')'),
 ];
 
-/** The SQLite call for a `position`, `substring` or `trim` whose arguments use keywords, or null. */
+/** The SQLite call for a `position`, `substring`, `overlay` or `trim` whose arguments use keywords, or null. */
 function standardCall(name: string, args: Tok[]): Tok[] | null {
   const end = args.length;
   if (name === 'POSITION') {
@@ -41,9 +41,22 @@ function standardCall(name: string, args: Tok[]): Tok[] | null {
     if (from.length > 1 || forAt.length > 1 || (from.length === 0 && forAt.length === 0)) return null;
     const x = args.slice(0, from[0] ?? forAt[0]);
     const start = from.length ? args.slice(from[0] + 1, forAt[0] ?? end) : [{ type: 'number', text: '1' } as Tok];
-    // substring(x FROM 'pattern') is a regular expression match in PostgreSQL
-    if (start.length === 1 && start[0].type === 'string') return null;
+    // substring(x FROM 'pattern') is a regular expression match in PostgreSQL: the first
+    // parenthesised group's text, or the whole match
+    if (start.length === 1 && start[0].type === 'string')
+      return forAt.length ? null : call('__pg_substring_regex', [x, start]);
     return call('__pg_substr', forAt.length ? [x, start, args.slice(forAt[0] + 1)] : [x, start]);
+  }
+  if (name === 'OVERLAY') {
+    // overlay(x PLACING y FROM a [FOR b])
+    const placing = topLevel(args, 0, end, 'PLACING');
+    const from = topLevel(args, 0, end, 'FROM');
+    const forAt = topLevel(args, 0, end, 'FOR');
+    if (placing.length !== 1 || from.length !== 1 || forAt.length > 1) return null;
+    const x = args.slice(0, placing[0]);
+    const y = args.slice(placing[0] + 1, from[0]);
+    const a = args.slice(from[0] + 1, forAt[0] ?? end);
+    return call('__pg_overlay', forAt.length ? [x, y, a, args.slice(forAt[0] + 1)] : [x, y, a]);
   }
   if (name === 'TRIM') {
     let i = 0;
@@ -105,7 +118,8 @@ function distinctStringAgg(args: Tok[]): Tok[] {
 }
 
 /**
- * position(a IN b), substring(x FROM a FOR b), trim([BOTH|LEADING|TRAILING] [c] FROM x), innermost
+ * position(a IN b), substring(x FROM a FOR b), substring(x FROM 'regex'), overlay(x PLACING y FROM a
+ * [FOR b]), trim([BOTH|LEADING|TRAILING] [c] FROM x), innermost
  * first; string_agg(DISTINCT x, sep).
  */
 export function rewriteStandardCalls(toks: Tok[]): Tok[] {
@@ -114,10 +128,12 @@ export function rewriteStandardCalls(toks: Tok[]): Tok[] {
       const close = closer(toks, i + 1);
       if (close > 0) toks.splice(i, close - i + 1, ...distinctStringAgg(toks.slice(i + 3, close)));
     }
-  if (!toks.some((t) => isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM'))) return toks;
+  const standard = (t: Tok) =>
+    isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM') || isWord(t, 'OVERLAY');
+  if (!toks.some(standard)) return toks;
   for (let i = toks.length - 2; i >= 0; i--) {
     const t = toks[i];
-    if (!(isWord(t, 'POSITION') || isWord(t, 'SUBSTRING') || isWord(t, 'TRIM')) || !isPunct(toks[i + 1], '(')) continue;
+    if (!standard(t) || !isPunct(toks[i + 1], '(')) continue;
     if (isPunct(toks[i - 1], '.')) continue;
     const close = closer(toks, i + 1);
     if (close < 0) continue;
@@ -253,6 +269,7 @@ const SET_RETURNING = new Set([
   'jsonb_array_elements_text',
   'json_object_keys',
   'jsonb_object_keys',
+  'regexp_matches',
 ]);
 const isSetReturning = (t: Tok) => t.type === 'word' && SET_RETURNING.has(t.text.toLowerCase());
 

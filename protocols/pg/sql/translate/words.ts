@@ -5,7 +5,7 @@
 // runs on a read worker, which does not have them.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
 import { quoteString } from '../lexer';
-import { type Tok, closerAfter, isOp, isPunct, isWord } from '../tokens';
+import { type Tok, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
@@ -67,7 +67,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = Object.fromEntries(
     'extract_path_text',
   ]
     .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
-    .concat(['jsonb_set', 'jsonb_pretty'])
+    .concat(['jsonb_set', 'jsonb_pretty', 'regexp_matches'])
     .map((f) => [f, `__pg_${f}`]),
 );
 
@@ -144,6 +144,11 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
         continue;
       }
+    }
+    // ~x is bitwise NOT, which SQLite spells the same; only a `~` between operands is a regex match
+    if (isOp(t, '~') && !endsOperand(out[out.length - 1])) {
+      out.push(t);
+      continue;
     }
     if (t.type === 'op') {
       const map: Record<string, string[]> = {
