@@ -110,6 +110,12 @@ export interface GossipTuning {
   syncPeers: number;
   /** Branches of the push tree at each agent (at least; ln(N) + 1 in larger clusters). */
   fanout: number;
+  /**
+   * An agent sends a changeset straight to this many of its peers, when it has no more: a cluster of
+   * up to this many + 1 agents gets a write in one hop, a larger one through a tree of this many
+   * branches (0: the tree of `fanout` branches alone).
+   */
+  pushDirect: number;
   /** Larger local changesets are not pushed; sync carries them in chunks. */
   pushMaxRows: number;
   /** Rows per chunk on the wire. */
@@ -130,6 +136,7 @@ export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
   syncIntervalMs: 2000,
   syncPeers: 2,
   fanout: 3,
+  pushDirect: 32,
   pushMaxRows: 1000,
   chunkRows: 2000,
   syncMaxRows: 100_000,
@@ -502,6 +509,7 @@ const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'coun
   sync_interval: ['syncIntervalMs', 0.001, 'seconds'],
   sync_peers: ['syncPeers', 1, 'count'],
   fanout: ['fanout', 0, 'count'],
+  push_direct: ['pushDirect', 0, 'count'],
   push_max_rows: ['pushMaxRows', 0, 'count'],
   chunk_rows: ['chunkRows', 1, 'count'],
   sync_max_rows: ['syncMaxRows', 1, 'count'],
