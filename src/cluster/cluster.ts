@@ -93,6 +93,7 @@ export class Cluster {
         stream: { sync: (body, from, out) => this.#serveSync(body as { heads: WireHeads }, from, out) },
       },
       tls,
+      { frames: tune.frames },
     );
     const file =
       engine.path === ':memory:'
@@ -512,6 +513,7 @@ export class Cluster {
       lag_versions: origins.reduce((n, o) => n + o.behind + o.missing, 0),
       lag_seconds: origins.reduce((n, o) => Math.max(n, o.lag_seconds), 0),
       last_sync_ms_ago: this.#lastSync ? Date.now() - this.#lastSync : null,
+      peer_connections: this.#transport.channels,
       stats: { ...this.#stats },
       tuning: { ...this.#tune },
     };

@@ -126,6 +126,8 @@ export interface GossipTuning {
   mergeBatchRows: number;
   /** A member down (or departed) this long is dropped from the member list, ms. */
   forgetAfterMs: number;
+  /** Pings and pushes over one framed connection per peer (false: an HTTP request each, as older agents). */
+  frames: boolean;
 }
 
 export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
@@ -142,6 +144,7 @@ export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
   syncMaxRows: 100_000,
   mergeBatchRows: 5000,
   forgetAfterMs: 72 * 3600_000,
+  frames: true,
 });
 
 /** The whole validated configuration of one agent. */
@@ -434,8 +437,10 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
       'cluster_id',
       'tls',
       'plaintext',
+      'frames',
       ...Object.keys(TUNING_KEYS),
     ]);
+    if (g.frames !== undefined) cfg.gossipTuning.frames = bool(g.frames, 'gossip.frames');
     for (const [key, [field, min, unit]] of Object.entries(TUNING_KEYS)) {
       if (g[key] === undefined) continue;
       cfg.gossipTuning[field] =
@@ -501,7 +506,7 @@ const RETIRED_WHY: Record<string, string> = {
 const RETIRED_GOSSIP_KEYS = Object.keys(RETIRED_WHY);
 
 /** `[gossip]` keys of the tunables: field, minimum, and whether the file gives seconds (kept as ms). */
-const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'count']> = {
+const TUNING_KEYS: Record<string, [Exclude<keyof GossipTuning, 'frames'>, number, 'seconds' | 'count']> = {
   ping_interval: ['pingIntervalMs', 0.001, 'seconds'],
   ping_timeout: ['pingTimeoutMs', 0.001, 'seconds'],
   down_after: ['downAfter', 1, 'count'],
