@@ -110,6 +110,12 @@ export interface GossipTuning {
   syncPeers: number;
   /** Branches of the push tree at each agent (at least; ln(N) + 1 in larger clusters). */
   fanout: number;
+  /**
+   * An agent sends a changeset straight to this many of its peers, when it has no more: a cluster of
+   * up to this many + 1 agents gets a write in one hop, a larger one through a tree of this many
+   * branches (0: the tree of `fanout` branches alone).
+   */
+  pushDirect: number;
   /** Larger local changesets are not pushed; sync carries them in chunks. */
   pushMaxRows: number;
   /** Rows per chunk on the wire. */
@@ -120,6 +126,8 @@ export interface GossipTuning {
   mergeBatchRows: number;
   /** A member down (or departed) this long is dropped from the member list, ms. */
   forgetAfterMs: number;
+  /** Pings and pushes over one framed connection per peer (false: an HTTP request each, as older agents). */
+  frames: boolean;
 }
 
 export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
@@ -130,11 +138,13 @@ export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
   syncIntervalMs: 2000,
   syncPeers: 2,
   fanout: 3,
+  pushDirect: 32,
   pushMaxRows: 1000,
   chunkRows: 2000,
   syncMaxRows: 100_000,
   mergeBatchRows: 5000,
   forgetAfterMs: 72 * 3600_000,
+  frames: true,
 });
 
 /** The whole validated configuration of one agent. */
@@ -427,8 +437,10 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
       'cluster_id',
       'tls',
       'plaintext',
+      'frames',
       ...Object.keys(TUNING_KEYS),
     ]);
+    if (g.frames !== undefined) cfg.gossipTuning.frames = bool(g.frames, 'gossip.frames');
     for (const [key, [field, min, unit]] of Object.entries(TUNING_KEYS)) {
       if (g[key] === undefined) continue;
       cfg.gossipTuning[field] =
@@ -494,7 +506,7 @@ const RETIRED_WHY: Record<string, string> = {
 const RETIRED_GOSSIP_KEYS = Object.keys(RETIRED_WHY);
 
 /** `[gossip]` keys of the tunables: field, minimum, and whether the file gives seconds (kept as ms). */
-const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'count']> = {
+const TUNING_KEYS: Record<string, [Exclude<keyof GossipTuning, 'frames'>, number, 'seconds' | 'count']> = {
   ping_interval: ['pingIntervalMs', 0.001, 'seconds'],
   ping_timeout: ['pingTimeoutMs', 0.001, 'seconds'],
   down_after: ['downAfter', 1, 'count'],
@@ -502,6 +514,7 @@ const TUNING_KEYS: Record<string, [keyof GossipTuning, number, 'seconds' | 'coun
   sync_interval: ['syncIntervalMs', 0.001, 'seconds'],
   sync_peers: ['syncPeers', 1, 'count'],
   fanout: ['fanout', 0, 'count'],
+  push_direct: ['pushDirect', 0, 'count'],
   push_max_rows: ['pushMaxRows', 0, 'count'],
   chunk_rows: ['chunkRows', 1, 'count'],
   sync_max_rows: ['syncMaxRows', 1, 'count'],

@@ -1,6 +1,8 @@
-// Push, the fast path of replication: a committed changeset goes down a tree of the alive peers, so
-// each agent gets one copy, and an agent whose child in the tree does not answer covers that child's
-// part itself. Anti-entropy is set to once an hour here, so what arrives came by push.
+// Push, the fast path of replication: a committed changeset goes straight to every alive peer (up to
+// push_direct of them) or down a tree of them, so each agent gets one copy, and an agent whose child
+// in the tree does not answer covers that child's part itself. Anti-entropy is set to once an hour
+// here, so what arrives came by push. Agent 0 has the default push_direct (32: it sends its writes
+// to the 7 others itself); the others have push_direct = 0, the tree of ln(N) + 1 branches.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import type { AgentProcess } from '../helpers/agent';
@@ -9,33 +11,68 @@ import { request } from '../helpers/http';
 
 const N = 8;
 
-async function pushReceived(base: string): Promise<number> {
+async function pushStats(base: string): Promise<{ pushed: number; pushReceived: number }> {
   const r = await request(base, 'GET', '/v1/sync/status');
-  return (r.json as { stats: { pushReceived: number } }).stats.pushReceived;
+  return (r.json as { stats: { pushed: number; pushReceived: number } }).stats;
 }
 
-describe('push of changesets down a tree of the peers', function () {
+async function pushReceived(base: string): Promise<number> {
+  return (await pushStats(base)).pushReceived;
+}
+
+/** Per agent, pushed and received copies since `before`. */
+async function pushedSince(nodes: AgentProcess[], before: { pushed: number; pushReceived: number }[]) {
+  const now = await Promise.all(nodes.map((n) => pushStats(n.http)));
+  return {
+    sent: now.map((x, i) => x.pushed - before[i].pushed),
+    received: now.map((x, i) => x.pushReceived - before[i].pushReceived),
+  };
+}
+
+describe('push of changesets to the peers, straight or down a tree', function () {
   this.timeout(120_000);
   const nodes: AgentProcess[] = [];
 
   before(async () => {
-    await startMesh(nodes, N, () => '[gossip]\nsync_interval = 3600\n', 30_000);
+    await startMesh(nodes, N, (i) => `[gossip]\nsync_interval = 3600\n${i === 0 ? '' : 'push_direct = 0\n'}`, 30_000);
   });
   after(async () => {
     for (const n of nodes) await n.dispose();
   });
 
-  it(`gives each of ${N} agents one copy of every write`, async () => {
-    const before = await Promise.all(nodes.map((n) => pushReceived(n.http)));
+  it(`sends a write straight to each of the ${N - 1} others in a cluster of up to push_direct + 1 agents`, async () => {
+    const before = await Promise.all(nodes.map((n) => pushStats(n.http)));
     for (let k = 1; k <= 5; k++) await exec(nodes[0].http, [['INSERT INTO kv (k, v) VALUES (?, ?)', [k, 'pushed']]]);
     await eventually('every agent has the 5 rows', 20_000, async () => {
-      const counts = await Promise.all(nodes.map((n) => rows(n.http, 'SELECT count(*) FROM kv')));
+      const counts = await Promise.all(nodes.map((n) => rows(n.http, 'SELECT count(*) FROM kv WHERE k <= 5')));
       return counts.every((c) => JSON.stringify(c) === '[[5]]') || JSON.stringify(counts);
     });
-    const after = await Promise.all(nodes.map((n) => pushReceived(n.http)));
+    const d = await pushedSince(nodes, before);
+    assert.deepEqual(d.received, [0, ...Array(N - 1).fill(5)]);
     assert.deepEqual(
-      after.map((x, i) => x - before[i]),
-      [0, ...Array(N - 1).fill(5)],
+      d.sent,
+      [5 * (N - 1), ...Array(N - 1).fill(0)],
+      'the origin sent every copy, no one passed one on',
+    );
+  });
+
+  it(`gives each of ${N} agents one copy of every write down a tree (push_direct = 0)`, async () => {
+    const before = await Promise.all(nodes.map((n) => pushStats(n.http)));
+    for (let k = 11; k <= 15; k++) await exec(nodes[1].http, [['INSERT INTO kv (k, v) VALUES (?, ?)', [k, 'pushed']]]);
+    await eventually('every agent has the 5 rows', 20_000, async () => {
+      const counts = await Promise.all(
+        nodes.map((n) => rows(n.http, 'SELECT count(*) FROM kv WHERE k BETWEEN 11 AND 15')),
+      );
+      return counts.every((c) => JSON.stringify(c) === '[[5]]') || JSON.stringify(counts);
+    });
+    const d = await pushedSince(nodes, before);
+    assert.deepEqual(d.received, [5, 0, ...Array(N - 2).fill(5)]);
+    // ln(8) + 1 = 4 branches at the origin, the rest handed on by the first of each
+    assert.equal(d.sent[1], 5 * 4, 'the origin sent one copy per branch');
+    assert.equal(
+      d.sent.reduce((a, b) => a + b, 0),
+      5 * (N - 1),
+      'one copy per agent in all',
     );
   });
 

@@ -220,6 +220,8 @@ describe('logging: [log] format = "json"', function () {
     assert.equal(tuning.downPingIntervalMs, 500);
     assert.equal(tuning.syncIntervalMs, 500);
     assert.equal(tuning.fanout, 3);
+    assert.equal(tuning.pushDirect, 32);
+    assert.equal(tuning.frames, true);
     assert.equal(tuning.chunkRows, 2000);
   });
 });
@@ -243,6 +245,8 @@ describe('logging: text format and bad settings', function () {
     { toml: '[log]\ncolour = true\n', key: /log\.colour.*unknown key/ },
     { toml: '[gossip]\nping_interval = 0\n', key: /gossip\.ping_interval/ },
     { toml: '[gossip]\nfanout = -1\n', key: /gossip\.fanout/ },
+    { toml: '[gossip]\npush_direct = -1\n', key: /gossip\.push_direct/ },
+    { toml: '[gossip]\nframes = "yes"\n', key: /gossip\.frames/ },
     { toml: '[gossip]\ndown_after = 1.5\n', key: /gossip\.down_after/ },
     { toml: '[gossip]\nchunk_rows = "many"\n', key: /gossip\.chunk_rows/ },
     { toml: '[gossip]\nbootstrap = ["127.0.0.1:1"]\n', key: /gossip\.addr.*missing/ },
