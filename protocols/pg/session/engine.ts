@@ -11,7 +11,7 @@ export interface PgEngine {
   readonly schema: Schema;
   read(req: ReadRequest): ReadCursor;
   /** A bounded point read's rows at once; null when it has to go through read(). */
-  pointRead(sql: string, params: Record<string, SqlValue> | undefined): unknown[][] | null;
+  pointRead(sql: string, params: Record<string, SqlValue> | SqlValue[] | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
   group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
   tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;

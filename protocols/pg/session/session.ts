@@ -320,6 +320,11 @@ export class Session {
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
     if (an.empty) return complete(an.columns, []);
+    if (an.positional !== undefined && an.readonly && !this.#t.lease && !this.#t.deferred) {
+      // a point read binds its values by position: no object of named parameters to build and look up
+      const rows = this.#engine.pointRead(an.positional, list);
+      if (rows) return complete(an.columns, rows);
+    }
     const params = paramRecord(list);
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
@@ -329,7 +334,7 @@ export class Session {
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
     if (this.#t.deferred) return this.#t.runDeferred(an, { sql: an.sql, params });
-    const rows = this.#engine.pointRead(an.sql, params); // point reads answer at once, in-process
+    const rows = an.positional === undefined ? this.#engine.pointRead(an.sql, params) : null; // in-process, at once
     if (rows) return complete(an.columns, rows);
     return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
   }

@@ -22,7 +22,7 @@ import {
   pgNotifyCall,
 } from './analyze-commands';
 import type { Analyzed, ColumnDesc } from './analyzed';
-import { type PgToken, identName, maxParam } from './lexer';
+import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { inferParamTypes } from './param-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
@@ -296,8 +296,28 @@ export class Analyzer {
         };
       });
     }
-    return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes };
+    const positional = st.readonly && !local ? positionalSql(sql, paramTypes.length) : undefined;
+    return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes, positional };
   }
+}
+
+/**
+ * The SQL with $1..$n replaced by `?` when they appear each once, in order, and are all the
+ * statement's parameters (so the list of values binds by position as it binds by name); else undefined.
+ */
+export function positionalSql(sql: string, params: number): string | undefined {
+  if (params === 0) return undefined;
+  let next = 1;
+  let text = '';
+  let same = '';
+  for (const t of lexPg(sql)) {
+    same += t.text;
+    if (t.type !== 'param') text += t.text;
+    else if (t.text !== `$${next++}`) return undefined;
+    else text += '?';
+  }
+  // every parameter used, and the tokens are the whole text (nothing the lexer left out)
+  return next === params + 1 && same === sql ? text : undefined;
 }
 
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);

@@ -42,6 +42,11 @@ export interface Analyzed {
   columns: ColumnDesc[] | null;
   /** Parameter type OIDs; 0 = unknown, inferred from the value. */
   paramTypes: number[];
+  /**
+   * `sql` with its $1..$n as SQLite's anonymous `?`, when each appears once and in order: bound by
+   * position (no object of named parameters, no lookup by name). Only for reads, on the point-read path.
+   */
+  positional?: string;
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
   setting?: { name: string; value: string | null };

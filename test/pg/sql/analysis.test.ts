@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { introspect } from '../../../src/engine/schema/introspect';
+import { positionalSql } from '../../../protocols/pg/sql/analyze';
 import { analyzeFetch, analyzeTruncate, pgNotifyCall } from '../../../protocols/pg/sql/analyze-commands';
 import { type PgToken, lexPg } from '../../../protocols/pg/sql/lexer';
 import { inferParamTypes } from '../../../protocols/pg/sql/param-types';
@@ -152,5 +153,17 @@ describe('PG statement analysis', () => {
     assert.deepEqual(pgNotifyCall(toks('SELECT pg_notify($1, $2);')), { name: '', payload: '', params: [0, 1] });
     assert.equal(pgNotifyCall(toks("SELECT pg_notify('a')")), null);
     assert.equal(pgNotifyCall(toks("SELECT pg_notify(x, 'y')")), null);
+  });
+
+  it('binds by position only when $1..$n appear once each, in order, and are all the parameters', () => {
+    assert.equal(positionalSql('SELECT v FROM t WHERE k = $1 AND j = $2', 2), 'SELECT v FROM t WHERE k = ? AND j = ?');
+    assert.equal(
+      positionalSql("SELECT '$2', v FROM t WHERE k = $1 -- $3", 1),
+      "SELECT '$2', v FROM t WHERE k = ? -- $3",
+    );
+    assert.equal(positionalSql('SELECT v FROM t WHERE k = $2 AND j = $1', 2), undefined);
+    assert.equal(positionalSql('SELECT v FROM t WHERE k = $1 OR j = $1', 1), undefined);
+    assert.equal(positionalSql('SELECT v FROM t WHERE k = $1', 2), undefined); // a declared type with no use
+    assert.equal(positionalSql('SELECT v FROM t', 0), undefined);
   });
 });
