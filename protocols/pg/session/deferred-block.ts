@@ -80,6 +80,17 @@ export class DeferredBlock {
     }
   }
 
+  /** Keeps what `statement` told when it ran on the block's own held transaction (Writer.hold). */
+  record(statement: Statement, r: StatementResult, writes: boolean): void {
+    this.#steps.push({
+      statement,
+      rowsAffected: r.rowsAffected,
+      rows: r.rows,
+      tables: this.#tables(statement.sql),
+      writes,
+    });
+  }
+
   /**
    * Runs `statement` after the block's statements on `lease` and keeps what it told. Only the earlier
    * writes it can see are replayed first: those to tables it names, and the writes those depend on.

@@ -17,10 +17,11 @@ import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
+import { blockCounts } from '../statement-counts';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
-import { BlockRows, CLAIM_WAIT_MS, pointRow, rowClaimsOf } from './row-claims';
+import { BlockRows, CLAIM_WAIT_MS, type PointRow, pointRow, rowClaimsOf } from './row-claims';
 import type { Outcome, PgEngine } from './engine';
 import { explainLines } from './explain';
 import { notifyArguments } from './notifications';
@@ -54,6 +55,8 @@ export class Session {
   /** The open transaction is the implicit one of a multi-statement simple query (BEGIN makes it explicit). */
   implicit = false;
   #lease: WriterLease<unknown> | null = null;
+  /** #lease is the block's held transaction (Writer.hold): its statements run once, on it, and it may be preempted. */
+  #held = false;
   /** The open block's statements since its first write, when it does not hold the writer (session/deferred-block.ts). */
   #block: DeferredBlock | null = null;
   /** The rows the open block read and wrote by key, so that blocks that would fail each other wait (session/row-claims.ts). */
@@ -111,6 +114,7 @@ export class Session {
   #finish(commit: boolean) {
     this.tx = 'idle';
     this.#block = null;
+    this.#unheld();
     this.#releaseRows();
     this.#transactionEnded(commit);
     const lease = this.#lease;
@@ -135,6 +139,7 @@ export class Session {
         if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
       }
       await this.#engine.group((lease) => block.replay(lease));
+      blockCounts.replayed++;
     } catch (err) {
       this.#transactionEnded(false);
       throw err;
@@ -142,6 +147,19 @@ export class Session {
       if (this.#rows === rows) this.#releaseRows();
     }
     this.#transactionEnded(true);
+    return NONE;
+  }
+
+  /** COMMIT of a block that holds its transaction: commits it as it is, unless a block that read a row it writes is open. */
+  #commitHeld(): Outcome | Promise<Outcome> {
+    const rows = this.#rows;
+    if (rows && rowClaimsOf(this.#engine.writer).commitBlocked(rows)) {
+      // waiting while holding the writer would hold that block's COMMIT back too: go on without it
+      this.#preemptHeld();
+      return this.#commitDeferred(this.#block!);
+    }
+    this.#finish(true);
+    blockCounts.direct++;
     return NONE;
   }
 
@@ -188,6 +206,7 @@ export class Session {
         this.implicit = false;
         if (this.tx === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
         const failed = this.tx === 'failed';
+        if (!failed && this.#held) return this.#commitHeld();
         if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
         this.#finish(!failed);
         return failed ? { ...none, tag: 'ROLLBACK' } : none;
@@ -379,7 +398,7 @@ export class Session {
     const params = paramRecord(list);
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
-    if (this.#lease) {
+    if (this.#lease && !this.#held) {
       const r = this.#lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
@@ -455,7 +474,7 @@ export class Session {
    * nor a block past DEFERRED_STEPS statements.
    */
   #defers(an: Analyzed): boolean {
-    if (this.implicit || this.#lease || an.columns !== null) return false;
+    if (this.implicit || (this.#lease && !this.#held) || an.columns !== null) return false;
     return (this.#block?.size ?? 0) < DEFERRED_STEPS;
   }
 
@@ -467,10 +486,14 @@ export class Session {
     return names;
   }
 
-  /** Tries a statement of a deferred block out on the writer, after the block's earlier ones. */
+  /**
+   * A statement of a block that does not take the writer for good: on the block's held transaction
+   * when it has one, or opens one when nothing else writes (its first write); else tried out on the
+   * writer after the block's earlier statements (session/deferred-block.ts).
+   */
   async #runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
     const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
-    if (block.size >= DEFERRED_STEPS) {
+    if (block.size >= DEFERRED_STEPS && !this.#held) {
       await this.#ensureLease();
       const r = this.#lease!.run(statement, 'statement');
       return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
@@ -479,17 +502,88 @@ export class Session {
     if (row) {
       const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
       if (wait) {
+        this.#preemptHeld(); // holding the writer while waiting for another block would hold its COMMIT back
         await wait;
         if (this.#closed) throw new PatinaError('unavailable', 'the connection was closed');
       }
     }
-    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
+    const writes = !an.readonly;
+    if (!this.#held && !this.#lease && block.size === 0 && writes) {
+      const lease = await this.#engine.hold(() => this.#heldPreempted());
+      if (lease && this.#closed) {
+        lease.release();
+        throw new PatinaError('unavailable', 'the connection was closed');
+      }
+      if (lease) {
+        this.#lease = lease;
+        this.#held = true;
+        rowClaimsOf(this.#engine.writer).holder = this.#rows ??= new BlockRows();
+      }
+    }
+    if (this.#held) return this.#runHeld(an, block, statement, writes);
+    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, writes), this.#mayReadInHold(row));
     return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /**
+   * Whether a try-out may run inside another block's held transaction: not a read of a row that
+   * block wrote and has not committed (it would tell what may never commit), which waits for its end.
+   */
+  #mayReadInHold(row: PointRow | null): (() => boolean) | undefined {
+    if (!row?.reads) return undefined;
+    const claims = rowClaimsOf(this.#engine.writer);
+    const mine = this.#rows;
+    return () => {
+      const holder = claims.holder;
+      return !holder || holder === mine || !holder.written.has(row.key);
+    };
+  }
+
+  /** Runs a statement once, on the block's held transaction; kept in the block in case the transaction is preempted. */
+  #runHeld(an: Analyzed, block: DeferredBlock, statement: Statement, writes: boolean): Outcome {
+    let r: StatementResult;
+    try {
+      r = this.#lease!.run(statement, 'statement');
+    } catch (err) {
+      // the block has failed: nothing of it stays, and the writer is free for the others now
+      this.#endLease();
+      this.#block = null;
+      throw err;
+    }
+    block.record(statement, r, writes);
+    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /** The writer rolled back the block's held transaction (others waited too long): the block goes on deferred. */
+  #heldPreempted() {
+    blockCounts.preempted++;
+    this.#lease = null;
+    this.#unheld();
+  }
+
+  /** The block's transaction is no longer held (ended, preempted or kept as a lease). */
+  #unheld() {
+    if (!this.#held) return;
+    this.#held = false;
+    const claims = rowClaimsOf(this.#engine.writer);
+    if (claims.holder === this.#rows) claims.holder = null;
+  }
+
+  #preemptHeld() {
+    if (this.#held) this.#engine.writer.preempt(this.#lease!);
   }
 
   /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
   async #ensureLease() {
-    if (this.#lease) return;
+    if (this.#lease) {
+      if (this.#held) {
+        // the block's held transaction becomes its lease until COMMIT, no longer preempted
+        this.#engine.writer.keep(this.#lease);
+        this.#unheld();
+        this.#block = null;
+      }
+      return;
+    }
     const lease = await this.#engine.lease();
     if (this.#closed) {
       lease.release();
@@ -523,6 +617,7 @@ export class Session {
   #endLease() {
     const lease = this.#lease;
     this.#lease = null;
+    this.#unheld();
     lease?.release();
   }
 
