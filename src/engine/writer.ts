@@ -206,11 +206,6 @@ export class Writer<C = unknown> {
     return this.#held === null && this.#outsideLeases === 0 && !this.#queue.some((m) => !m.discard);
   }
 
-  /** Whether `lease` is a block's held transaction (not preempted, not ended). */
-  holds(lease: WriterLease<C>): boolean {
-    return this.#held?.lease === lease;
-  }
-
   /** Rolls back the held transaction of `lease` now (its holder goes on without the writer). */
   preempt(lease: WriterLease<C>): void {
     if (this.#held?.lease === lease) this.#preempt(this.#held);

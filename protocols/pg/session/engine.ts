@@ -21,8 +21,7 @@ export interface PgEngine {
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
   readonly writer: {
-    /** Whether `lease` is still a held block transaction; preempt rolls it back, keep makes it an ordinary lease. */
-    holds(lease: WriterLease<unknown>): boolean;
+    /** A block's held transaction (hold()): preempt rolls it back, keep makes it an ordinary lease. */
     preempt(lease: WriterLease<unknown>): void;
     keep(lease: WriterLease<unknown>): void;
     prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };

@@ -3,7 +3,9 @@
 // Where a statement runs: catalog queries on the front end's local connection; other reads through
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
-// autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
+// autocommit statement; a BEGIN block's statements on the transaction it holds while nothing else
+// writes (Writer.hold), else tried out and replayed at COMMIT (deferred-block.ts), or on a lease
+// from its first write to its COMMIT (SAVEPOINT, RETURNING, COPY, long blocks).
 // What a statement is comes from the session's Analyzer (sql/analyze.ts).
 import { checkWriteStatement } from '../../../src/engine/classify';
 import type { ReadCursor } from '../../../src/engine/read-pool';
