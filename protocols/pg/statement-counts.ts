@@ -22,6 +22,12 @@ const MAX_TAGS = 1024;
 export const analysisCounts = { hits: 0, misses: 0 };
 
 /**
+ * Transaction blocks committed on their own held transaction (each statement run once) or replayed at
+ * COMMIT (session/deferred-block.ts), and held transactions rolled back for others (preempted).
+ */
+export const blockCounts = { direct: 0, replayed: 0, preempted: 0 };
+
+/**
  * What the PG front end did, counted for the metrics (read when scraped): connections accepted and
  * open, statements completed by kind, errors by SQLSTATE class (its first two characters).
  */
@@ -40,6 +46,11 @@ export class PgCounts {
   /** Statement analyses found in a session's cache (hit) and made (miss). */
   get analyses(): { hits: number; misses: number } {
     return analysisCounts;
+  }
+
+  /** Blocks committed directly or replayed, and held transactions preempted. */
+  get blocks(): { direct: number; replayed: number; preempted: number } {
+    return blockCounts;
   }
 
   /** Statements completed, by kind. */

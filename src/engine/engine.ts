@@ -154,8 +154,13 @@ export class Engine<C = unknown> {
   }
 
   /** Runs `run` on the writer in a transaction that is always rolled back (a PG block's statement, tried out). */
-  tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
-    return this.writer.tryOut(run);
+  tryOut<T>(run: (lease: WriterLease<C>) => T, inHold?: () => boolean): Promise<T> {
+    return this.writer.tryOut(run, inHold);
+  }
+
+  /** A transaction a PG block holds between its statements while nothing else writes (Writer.hold). */
+  hold(preempted: () => void): Promise<WriterLease<C> | null> {
+    return this.writer.hold(preempted);
   }
 
   /** Holds the writer for an interactive transaction (the PG front end). */

@@ -49,6 +49,8 @@ export interface GroupMember<C> {
   run(lease: WriterLease<C>): unknown;
   /** Tried out only: rolled back to its savepoint whatever happens, capture quiet. */
   discard: boolean;
+  /** A try-out that may run inside a held transaction only while this says so (Writer.hold). */
+  inHold?: () => boolean;
   resolve(r: { value: unknown; change: C | null }): void;
   reject(err: unknown): void;
   settled: boolean;
@@ -59,6 +61,19 @@ export type UnitOutcome<T, C> = { ok: true; value: T; change: C | null } | { ok:
 
 /** Most writes one group commit takes; the rest wait for the next. */
 const GROUP_LIMIT = 512;
+
+/**
+ * How long other writers wait for a block that holds the writer between its statements (hold())
+ * before its transaction is rolled back and it goes on without the writer.
+ */
+export const HOLD_WAIT_MS = 5;
+
+/** A block's transaction kept open between its statements (Writer.hold). */
+interface Held<C> {
+  lease: WriterLease<C>;
+  preempted: () => void;
+  timer: NodeJS.Timeout | null;
+}
 
 const STMT_CACHE = 256;
 
@@ -88,6 +103,11 @@ export class Writer<C = unknown> {
   /** Writes waiting for the next group commit, and whether one is scheduled. */
   #queue: GroupMember<C>[] = [];
   #groupScheduled = false;
+  /** The block holding the writer between its statements, if any (hold()). */
+  #held: Held<C> | null = null;
+  #heldPassScheduled = false;
+  /** Leases asked for by others than the group commit and hold(), not yet released. */
+  #outsideLeases = 0;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -135,11 +155,128 @@ export class Writer<C = unknown> {
 
   /** Waits for the writer and holds it until the lease is released. */
   lease(): Promise<WriterLease<C>> {
+    this.#outsideLeases++;
+    this.#waitForHolder();
+    return this.#lease(() => this.#outsideLeases--);
+  }
+
+  #lease(onRelease: (() => void) | null): Promise<WriterLease<C>> {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const ready = this.#tail.then(() => new WriterLease<C>(this, release));
+    const ready = this.#tail.then(
+      () =>
+        new WriterLease<C>(this, () => {
+          onRelease?.();
+          release();
+        }),
+    );
     this.#tail = this.#tail.then(() => held);
     return ready;
+  }
+
+  /**
+   * A transaction for a PG block that runs its statements on it directly, held between them, when
+   * nothing else waits to write; null when something does. While it is held, other blocks'
+   * statements are tried out inside it (Writer.tryOut, rolled back to a savepoint), and everything
+   * that commits or takes a lease waits for its end, at most HOLD_WAIT_MS: then the transaction is
+   * rolled back and `preempted` is called (its holder goes on without the writer).
+   */
+  async hold(preempted: () => void): Promise<WriterLease<C> | null> {
+    if (!this.#idle()) return null;
+    const lease = await this.#lease(null);
+    if (!this.#idle() || !this.db.open) {
+      lease.release();
+      return null;
+    }
+    try {
+      lease.begin();
+    } catch (err) {
+      lease.release();
+      throw err;
+    }
+    const held: Held<C> = { lease, preempted, timer: null };
+    this.#held = held;
+    lease._onRelease(() => this.#unhold(held));
+    if (this.#queue.length > 0) this.#scheduleHeldPass();
+    return lease;
+  }
+
+  /** Nothing holds, takes or waits for the writer to commit (try-outs may wait: they run inside a hold). */
+  #idle(): boolean {
+    return this.#held === null && this.#outsideLeases === 0 && !this.#queue.some((m) => !m.discard);
+  }
+
+  /** Rolls back the held transaction of `lease` now (its holder goes on without the writer). */
+  preempt(lease: WriterLease<C>): void {
+    if (this.#held?.lease === lease) this.#preempt(this.#held);
+  }
+
+  /** Keeps `lease` as an ordinary lease: others wait for it without bound, as for any lease. */
+  keep(lease: WriterLease<C>): void {
+    if (this.#held?.lease !== lease) return;
+    this.#unhold(this.#held);
+    this.#outsideLeases++;
+    lease._onRelease(() => this.#outsideLeases--);
+  }
+
+  #preempt(held: Held<C>): void {
+    if (this.#held !== held) return;
+    this.#unhold(held);
+    held.lease.rollback();
+    held.preempted();
+    held.lease.release();
+  }
+
+  #unhold(held: Held<C>): void {
+    if (this.#held !== held) return;
+    this.#held = null;
+    if (held.timer) clearTimeout(held.timer);
+    // try-outs that came after the last pass go to a group commit now
+    if (this.#queue.length > 0 && !this.#groupScheduled) {
+      this.#groupScheduled = true;
+      setImmediate(() => void this.#commitGroup());
+    }
+  }
+
+  /** Something waits to commit or to take a lease: the holder has HOLD_WAIT_MS to end. */
+  #waitForHolder(): void {
+    const held = this.#held;
+    if (!held || held.timer) return;
+    held.timer = setTimeout(() => this.#preempt(held), HOLD_WAIT_MS);
+  }
+
+  #scheduleHeldPass(): void {
+    if (this.#heldPassScheduled) return;
+    this.#heldPassScheduled = true;
+    setImmediate(() => {
+      this.#heldPassScheduled = false;
+      this.#runHeldTryOuts();
+    });
+  }
+
+  /** Runs the waiting try-outs inside the held transaction, each rolled back to its savepoint. */
+  #runHeldTryOuts(): void {
+    const held = this.#held;
+    if (!held) return;
+    const now = (m: GroupMember<C>) => m.discard && (!m.inHold || m.inHold());
+    const tryOuts = this.#queue.filter(now);
+    if (tryOuts.length < this.#queue.filter((m) => m.discard).length) this.#waitForHolder(); // some wait for its end
+    if (tryOuts.length === 0) return;
+    this.#queue = this.#queue.filter((m) => !now(m));
+    for (let i = 0; i < tryOuts.length; i++) {
+      const m = tryOuts[i];
+      if (this.#held !== held || !this.db.inTransaction) {
+        // the held transaction was lost (a statement rolled it back): the rest go to a group
+        this.#queue.unshift(...tryOuts.slice(i));
+        if (this.#held === held) this.#preempt(held);
+        return;
+      }
+      const r = held.lease.unit(() => m.run(held.lease), true, true);
+      m.settled = true;
+      if (r.ok) m.resolve({ value: r.value, change: null });
+      else m.reject(r.error);
+    }
+    if (!this.db.inTransaction) this.#preempt(held);
   }
 
   /**
@@ -165,15 +302,24 @@ export class Writer<C = unknown> {
    * Runs `run` on the writer and undoes it (a savepoint of the next group commit rolled back, capture
    * quiet): what statements would do now, changing nothing. It may see writes of the same group
    * that are not committed yet; whoever relies on the answer checks it again when it commits
-   * (protocols/pg/session/deferred-block.ts).
+   * (protocols/pg/session/deferred-block.ts). While a block holds the writer (hold()), it runs inside
+   * that block's transaction when `inHold` says it may (by default), else after it.
    */
-  async tryOut<T>(run: (lease: WriterLease<C>) => T): Promise<T> {
-    return (await this.#enqueue(run, true)).value;
+  async tryOut<T>(run: (lease: WriterLease<C>) => T, inHold?: () => boolean): Promise<T> {
+    return (await this.#enqueue(run, true, inHold)).value;
   }
 
-  #enqueue<T>(run: (lease: WriterLease<C>) => T, discard: boolean): Promise<{ value: T; change: C | null }> {
+  #enqueue<T>(
+    run: (lease: WriterLease<C>) => T,
+    discard: boolean,
+    inHold?: () => boolean,
+  ): Promise<{ value: T; change: C | null }> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ run, discard, resolve: resolve as GroupMember<C>['resolve'], reject, settled: false });
+      this.#queue.push({ run, discard, inHold, resolve: resolve as GroupMember<C>['resolve'], reject, settled: false });
+      if (this.#held) {
+        if (discard) return this.#scheduleHeldPass();
+        this.#waitForHolder();
+      }
       if (!this.#groupScheduled) {
         this.#groupScheduled = true;
         setImmediate(() => void this.#commitGroup());
@@ -184,7 +330,7 @@ export class Writer<C = unknown> {
   async #commitGroup(): Promise<void> {
     let lease: WriterLease<C>;
     try {
-      lease = await this.lease();
+      lease = await this.#lease(null);
     } catch (err) {
       this.#failQueue(err);
       return;
@@ -306,6 +452,7 @@ export class Writer<C = unknown> {
 export class WriterLease<C> {
   readonly #w: Writer<C>;
   readonly #release: () => void;
+  #onRelease: (() => void) | null = null;
   #released = false;
   /** total_changes() at BEGIN (null when the transaction was begun some other way). */
   #changesAtBegin: number | null = null;
@@ -493,6 +640,11 @@ export class WriterLease<C> {
     if (this.#released) return;
     this.#released = true;
     if (this.#w.db.inTransaction) this.rollback();
+    this.#onRelease?.();
     this.#release();
+  }
+
+  _onRelease(fn: () => void): void {
+    this.#onRelease = fn;
   }
 }

@@ -31,6 +31,7 @@ export interface MeteredAgent {
     statements: Map<string, number>;
     errors: Map<string, number>;
     analyses: { hits: number; misses: number };
+    blocks: { direct: number; replayed: number; preempted: number };
   } | null;
   cluster(): {
     members: { addr: string; state: string; rtt_ms: number | null }[];
@@ -185,6 +186,20 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
       [{ result: 'miss' }, a.pg()?.analyses.misses ?? 0],
     ],
     ['result'],
+  );
+  m.total(
+    'patina_pg_block_commits_total',
+    'PostgreSQL transaction blocks committed: on the transaction they held, each statement run once (direct), or run again at COMMIT after being tried out (replayed).',
+    () => [
+      [{ path: 'direct' }, a.pg()?.blocks.direct ?? 0],
+      [{ path: 'replayed' }, a.pg()?.blocks.replayed ?? 0],
+    ],
+    ['path'],
+  );
+  m.total(
+    'patina_pg_block_holds_preempted_total',
+    'PostgreSQL blocks whose held transaction was rolled back before COMMIT so that other writes would not wait for it (the block went on by try-out and replay).',
+    () => a.pg()?.blocks.preempted ?? 0,
   );
   m.total(
     'patina_pg_statements_total',

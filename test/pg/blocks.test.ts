@@ -1,9 +1,12 @@
-// Transaction blocks over the PG port that do not hold the writer (protocols/pg/session/deferred-block.ts):
-// each statement is tried out on the writer and undone until COMMIT runs the block for real.
+// Transaction blocks over the PG port. A block that finds nothing else writing holds its own
+// transaction and runs each statement once (Writer.hold); others wait for it a few milliseconds at
+// most, then it is rolled back and goes on as a deferred block (protocols/pg/session/deferred-block.ts):
+// each statement tried out on the writer and undone, until COMMIT runs the block for real.
 import assert from 'node:assert/strict';
-import { type AgentProcess, startAgent } from '../helpers/agent';
-import { scrape, value } from '../helpers/metrics';
-import { pgClient } from '../helpers/pg';
+import { AgentProcess, startAgent } from '../helpers/agent';
+import { type Scrape, scrape, value } from '../helpers/metrics';
+import { type PgClient, pgClient } from '../helpers/pg';
+import { changes, subscribe } from '../helpers/subscriptions';
 
 const SCHEMA = `CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, n INTEGER NOT NULL DEFAULT 0, note TEXT);`;
 
@@ -40,6 +43,192 @@ describe('PG transaction blocks tried out before COMMIT', function () {
       assert.deepEqual((await c.query('SELECT n FROM items')).rows, [{ n: '15' }]);
     } finally {
       await c.end();
+    }
+  });
+});
+
+/** The block counters of /metrics: committed directly, replayed, preempted. */
+function blocks(s: Scrape) {
+  return {
+    direct: value(s, 'patina_pg_block_commits_total{path="direct"}'),
+    replayed: value(s, 'patina_pg_block_commits_total{path="replayed"}'),
+    preempted: value(s, 'patina_pg_block_holds_preempted_total'),
+  };
+}
+
+async function connected(port: number, n: number): Promise<PgClient[]> {
+  const clients = Array.from({ length: n }, () => pgClient(port));
+  await Promise.all(clients.map((c) => c.connect()));
+  return clients;
+}
+
+describe('PG transaction blocks that hold their own transaction', function () {
+  this.timeout(60000);
+  let agent: AgentProcess;
+
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+  });
+  after(() => agent.dispose());
+  beforeEach(async () => {
+    const [c] = await connected(agent.pg!.port, 1);
+    await c.query('DELETE FROM items');
+    await c.query('INSERT INTO items (id, n) VALUES (1, 0), (2, 0), (3, 0)');
+    await c.end();
+  });
+
+  it('commits a block alone on its own transaction, run once, and publishes its changes as one change each', async () => {
+    const [c] = await connected(agent.pg!.port, 1);
+    const sub = await subscribe(agent.http, 'SELECT id, n FROM items');
+    try {
+      const before = blocks(await scrape(agent.http));
+      await c.query('BEGIN');
+      assert.equal((await c.query('UPDATE items SET n = n + 5 WHERE id = $1', [1])).rowCount, 1);
+      assert.deepEqual((await c.query('SELECT n FROM items WHERE id = 1')).rows, [{ n: '5' }]);
+      await c.query('INSERT INTO items (id, n) VALUES (4, 7)');
+      await c.query('COMMIT');
+      const after = blocks(await scrape(agent.http));
+      assert.deepEqual(
+        [after.direct - before.direct, after.replayed - before.replayed, after.preempted - before.preempted],
+        [1, 0, 0],
+      );
+      const events = await sub.stream.until((e) => changes(e).length >= 2);
+      assert.deepEqual(
+        changes(events).map(([kind, , cells]) => [kind, cells]),
+        [
+          ['update', [1, 5]],
+          ['insert', [4, 7]],
+        ],
+      );
+      assert.deepEqual(
+        (await c.query('SELECT id, n FROM items ORDER BY id')).rows.map((r) => [r.id, r.n]),
+        [
+          ['1', '5'],
+          ['2', '0'],
+          ['3', '0'],
+          ['4', '7'],
+        ],
+      );
+    } finally {
+      sub.stream.close();
+      await c.end();
+    }
+  });
+
+  it('rolls back the held transaction of an idle block when another write waits, and the block still commits by replay', async () => {
+    const [a, b] = await connected(agent.pg!.port, 2);
+    try {
+      const before = blocks(await scrape(agent.http));
+      await a.query('BEGIN');
+      await a.query('UPDATE items SET n = n + 1 WHERE id = 1'); // holds the writer; its client now sits idle
+      const t0 = Date.now();
+      await b.query('UPDATE items SET n = 100 WHERE id = 2'); // waits a few ms, then the block is preempted
+      const waited = Date.now() - t0;
+      assert.ok(waited < 2000, `the autocommit write waited ${waited} ms`);
+      assert.deepEqual((await b.query('SELECT n FROM items WHERE id = 1')).rows, [{ n: '0' }]); // nothing of a is visible
+      assert.deepEqual((await a.query('SELECT n FROM items WHERE id = 1')).rows, [{ n: '1' }]); // a still sees its write
+      await a.query('UPDATE items SET n = n + 1 WHERE id = 3');
+      await a.query('COMMIT');
+      const after = blocks(await scrape(agent.http));
+      assert.equal(after.preempted - before.preempted, 1);
+      assert.equal(after.replayed - before.replayed, 1);
+      assert.equal(after.direct - before.direct, 0);
+      assert.deepEqual(
+        (await b.query('SELECT id, n FROM items ORDER BY id')).rows.map((r) => [r.id, r.n]),
+        [
+          ['1', '1'],
+          ['2', '100'],
+          ['3', '1'],
+        ],
+      );
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('writes nothing of a held block rolled back or failed, and frees the writer at once when a statement fails', async () => {
+    const [a, b] = await connected(agent.pg!.port, 2);
+    try {
+      const before = blocks(await scrape(agent.http));
+      await a.query('BEGIN');
+      await a.query('UPDATE items SET n = 9 WHERE id = 1');
+      await a.query('ROLLBACK');
+      await a.query('BEGIN');
+      await a.query('UPDATE items SET n = 9 WHERE id = 1');
+      await assert.rejects(
+        a.query('INSERT INTO items (id) VALUES (2)'),
+        (err: { code?: string }) => err.code === '23505',
+      );
+      await b.query('UPDATE items SET n = 50 WHERE id = 3'); // no held transaction is left to wait for
+      await assert.rejects(a.query('SELECT 1'), (err: { code?: string }) => err.code === '25P02');
+      assert.equal(((await a.query('COMMIT')) as unknown as { command: string }).command, 'ROLLBACK');
+      const after = blocks(await scrape(agent.http));
+      assert.equal(after.preempted - before.preempted, 0);
+      assert.equal(after.direct + after.replayed - before.direct - before.replayed, 0);
+      assert.deepEqual(
+        (await a.query('SELECT id, n FROM items ORDER BY id')).rows.map((r) => [r.id, r.n]),
+        [
+          ['1', '0'],
+          ['2', '0'],
+          ['3', '50'],
+        ],
+      );
+    } finally {
+      await Promise.all([a.end(), b.end()]);
+    }
+  });
+
+  it('loses no increment when 4 connections run blocks on 3 rows at once, some held and some replayed, and fails none', async () => {
+    const clients = await connected(agent.pg!.port, 4);
+    try {
+      const before = blocks(await scrape(agent.http));
+      await Promise.all(
+        clients.map(async (c, k) => {
+          for (let i = 0; i < 40; i++) {
+            const id = 1 + ((i + k) % 3);
+            await c.query('BEGIN');
+            await c.query('UPDATE items SET n = n + $1 WHERE id = $2', [k + 1, id]);
+            const seen = Number((await c.query('SELECT n FROM items WHERE id = $1', [id])).rows[0].n);
+            await c.query('UPDATE items SET note = $1 WHERE id = $2', [String(seen), id]);
+            await c.query('COMMIT');
+          }
+        }),
+      );
+      const after = blocks(await scrape(agent.http));
+      assert.equal(after.direct + after.replayed - before.direct - before.replayed, 160);
+      assert.ok(after.direct > before.direct, 'some blocks committed on their own transaction');
+      const sum = (await clients[0].query('SELECT sum(n) AS n FROM items')).rows[0].n;
+      assert.equal(Number(sum), 40 * (1 + 2 + 3 + 4));
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+  });
+
+  it('keeps a block committed on its own transaction across a SIGKILL right after COMMIT', async () => {
+    const own = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    let again: AgentProcess | null = null;
+    try {
+      const [c] = await connected(own.pg!.port, 1);
+      (c as unknown as { on(event: string, fn: () => void): void }).on('error', () => undefined);
+      await c.query('BEGIN');
+      await c.query('INSERT INTO items (id, n) VALUES (10, 1), (11, 2)');
+      await c.query('UPDATE items SET n = n + 40 WHERE id = 10');
+      await c.query('COMMIT');
+      assert.equal(blocks(await scrape(own.http)).direct, 1);
+      await own.kill(); // SIGKILL
+      again = await new AgentProcess({ dir: own.dir, schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] }).start();
+      const [d] = await connected(again.pg!.port, 1);
+      assert.deepEqual(
+        (await d.query('SELECT id, n FROM items ORDER BY id')).rows.map((r) => [r.id, r.n]),
+        [
+          ['10', '41'],
+          ['11', '2'],
+        ],
+      );
+      await d.end();
+    } finally {
+      await again?.dispose();
+      await own.dispose();
     }
   });
 });

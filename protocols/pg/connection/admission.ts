@@ -28,13 +28,17 @@ export function admittedEngine(engine: PgEngine, admission: WriteAdmission): PgE
       await admit();
       return engine.lease();
     },
+    hold: async (preempted) => {
+      await admit();
+      return engine.hold(preempted);
+    },
     group: async (run) => {
       await admit();
       return engine.group(run);
     },
-    tryOut: async (run) => {
+    tryOut: async (run, inHold) => {
       await admit();
-      return engine.tryOut(run);
+      return engine.tryOut(run, inHold);
     },
     transaction: async (statements) => {
       await admit();

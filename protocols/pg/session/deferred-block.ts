@@ -9,6 +9,9 @@
 // (a concurrent commit changed what the block saw), the block is refused with 40001 and nothing of it
 // is written. So a block that commits is equivalent to running it whole at its commit: what the
 // client saw, what it computed from that, and what is written all agree with one serial order.
+// A block whose first write finds the writer free holds a transaction of its own instead (Writer.hold)
+// and runs each statement once; its statements are kept here too (record), so that if the held
+// transaction is preempted, the block goes on deferred with what it has told so far.
 import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import type { SqlValue } from '../../../src/engine/values';
 import { pgError } from '../sqlstate';
@@ -78,6 +81,17 @@ export class DeferredBlock {
         throw serializationFailure('a concurrent transaction changed what this transaction read or wrote');
       }
     }
+  }
+
+  /** Keeps what `statement` told when it ran on the block's own held transaction (Writer.hold). */
+  record(statement: Statement, r: StatementResult, writes: boolean): void {
+    this.#steps.push({
+      statement,
+      rowsAffected: r.rowsAffected,
+      rows: r.rows,
+      tables: this.#tables(statement.sql),
+      writes,
+    });
   }
 
   /**

@@ -13,11 +13,17 @@ export interface PgEngine {
   /** A bounded point read's rows at once; null when it has to go through read(). */
   pointRead(sql: string, params: Record<string, SqlValue> | SqlValue[] | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
+  /** A transaction the block holds between its statements while nothing else writes; null when something does. */
+  hold(preempted: () => void): Promise<WriterLease<unknown> | null>;
   group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
-  tryOut<T>(run: (lease: WriterLease<unknown>) => T): Promise<T>;
+  /** `inHold`: whether it may run inside a block's held transaction now (else it waits for its end). */
+  tryOut<T>(run: (lease: WriterLease<unknown>) => T, inHold?: () => boolean): Promise<T>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
   readonly writer: {
+    /** A block's held transaction (hold()): preempt rolls it back, keep makes it an ordinary lease. */
+    preempt(lease: WriterLease<unknown>): void;
+    keep(lease: WriterLease<unknown>): void;
     prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };
   };
 }

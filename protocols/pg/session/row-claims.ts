@@ -96,6 +96,8 @@ export function pointRow(sql: string, params: Record<string, SqlValue> | undefin
 /** One open deferred block's rows: those it read (claimed) and those it wrote. */
 export class BlockRows {
   readonly claimed = new Set<string>();
+  /** The rows it claimed by reading them (claimed also holds, from its COMMIT on, the rows it writes). */
+  readonly read = new Set<string>();
   readonly written = new Set<string>();
   /** Past its COMMIT's wait: its commit is queued for the writer, ahead of every later one. */
   committing = false;
@@ -125,6 +127,12 @@ export class BlockRows {
 /** The claims of every open deferred block of one writer. */
 export class RowClaims {
   readonly #claimants = new Map<string, Set<BlockRows>>();
+  /**
+   * The rows of the block holding the writer's transaction (Writer.hold): other blocks' statements
+   * are tried out inside it and would read its uncommitted writes, so their reads of rows it wrote
+   * wait until it ends (or is preempted).
+   */
+  holder: BlockRows | null = null;
 
   /** Another open block that `block` must wait for before reading `key` (null: none, or waiting would deadlock). */
   #blockerOfRead(block: BlockRows, key: string): BlockRows | null {
@@ -137,12 +145,19 @@ export class RowClaims {
     return null;
   }
 
-  /** Another open block that claims a row `block` writes (null: none, or waiting would deadlock). */
+  /**
+   * Another open block that claims a row `block` writes (null: none, or waiting would deadlock). A
+   * block past its COMMIT's wait that only writes the row is not waited for: its commit does not
+   * depend on the row's value, and its claim is there to hold readers back.
+   */
   #blockerOfCommit(block: BlockRows): BlockRows | null {
     for (const key of block.written) {
       const owners = this.#claimants.get(key);
       if (!owners) continue;
-      for (const other of owners) if (other !== block && !other.ended && !this.#waitsFor(other, block)) return other;
+      for (const other of owners) {
+        if (other === block || other.ended || (other.committing && !other.read.has(key))) continue;
+        if (!this.#waitsFor(other, block)) return other;
+      }
     }
     return null;
   }
@@ -175,8 +190,9 @@ export class RowClaims {
     free();
   }
 
-  #claim(block: BlockRows, key: string): void {
+  #claim(block: BlockRows, key: string, read: boolean): void {
     if (block.ended) return; // its connection closed while it waited
+    if (read) block.read.add(key);
     let owners = this.#claimants.get(key);
     if (!owners) this.#claimants.set(key, (owners = new Set()));
     owners.add(block);
@@ -194,15 +210,20 @@ export class RowClaims {
       return null;
     }
     if (!this.#blockerOfRead(block, row.key)) {
-      this.#claim(block, row.key);
+      this.#claim(block, row.key, true);
       return null;
     }
     return this.#waitWhile(
       block,
       () => this.#blockerOfRead(block, row.key),
       limitMs,
-      () => this.#claim(block, row.key),
+      () => this.#claim(block, row.key, true),
     );
+  }
+
+  /** Whether `block`'s COMMIT would wait now (beforeCommit) for another block that claims a row it writes. */
+  commitBlocked(block: BlockRows): boolean {
+    return this.#blockerOfCommit(block) !== null;
   }
 
   /**
@@ -213,7 +234,7 @@ export class RowClaims {
   beforeCommit(block: BlockRows, limitMs: number): Promise<void> | null {
     const claimWritten = () => {
       block.committing = true;
-      for (const key of block.written) this.#claim(block, key);
+      for (const key of block.written) this.#claim(block, key, false);
     };
     if (!this.#blockerOfCommit(block)) {
       claimWritten();

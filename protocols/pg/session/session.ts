@@ -3,7 +3,9 @@
 // Where a statement runs: catalog queries on the front end's local connection; other reads through
 // engine.read (point reads in-process, the rest on a cancellable read worker); reads after a write inside a transaction on the
 // writer (to see their own writes); writes through the writer, one engine transaction per
-// autocommit statement, or one lease from the first write of a BEGIN block to its COMMIT.
+// autocommit statement; a BEGIN block's statements on the transaction it holds while nothing else
+// writes (Writer.hold), else tried out and replayed at COMMIT (deferred-block.ts), or on a lease
+// from its first write to its COMMIT (SAVEPOINT, RETURNING, COPY, long blocks).
 // What a statement is comes from the session's Analyzer (sql/analyze.ts); the transaction, and
 // where an open block's writes go, is transaction.ts's.
 import { checkWriteStatement } from '../../../src/engine/classify';
@@ -329,7 +331,7 @@ export class Session {
     if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
     if (!an.readonly) return this.#write(an, params);
     const lease = this.#t.lease;
-    if (lease) {
+    if (lease && !this.#t.held) {
       const r = lease.run({ sql: an.sql, params }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }

@@ -1,16 +1,19 @@
 // A session's transaction: its state (idle, open, failed; the implicit one of a simple query of
-// several statements), and where an explicit block's writes go: a deferred block that does not
-// hold the writer and runs again at COMMIT (deferred-block.ts), with the rows it claimed so that
-// blocks that would fail each other wait (row-claims.ts); or the writer's lease, taken when the
-// block has to hold it (a write returning rows, SAVEPOINT, COPY, a long block) and kept to its end.
+// several statements), and where an explicit block's statements go: on the transaction the block
+// holds while nothing else writes (Writer.hold), each statement run once and COMMIT committing it;
+// else a deferred block that does not hold the writer and runs again at COMMIT (deferred-block.ts),
+// with the rows it claimed so that blocks that would fail each other wait (row-claims.ts); or the
+// writer's lease, taken when the block has to hold it (a write returning rows, SAVEPOINT, COPY, a
+// long block) and kept to its end.
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
-import type { Statement, WriterLease } from '../../../src/engine/writer';
+import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { Analyzed } from '../sql/analyzed';
+import { blockCounts } from '../statement-counts';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
-import { BlockRows, CLAIM_WAIT_MS, pointRow, rowClaimsOf } from './row-claims';
+import { BlockRows, CLAIM_WAIT_MS, type PointRow, pointRow, rowClaimsOf } from './row-claims';
 
 export type TxState = 'idle' | 'open' | 'failed';
 
@@ -27,6 +30,8 @@ export class Transaction {
   readonly #ended: (committed: boolean) => void;
   readonly #closed: () => boolean;
   #lease: WriterLease<unknown> | null = null;
+  /** #lease is the block's held transaction (Writer.hold): its statements run once, on it, and it may be preempted. */
+  #held = false;
   /** The open block's statements since its first write, when it does not hold the writer (deferred-block.ts). */
   #block: DeferredBlock | null = null;
   /** The rows the open block read and wrote by key, so that blocks that would fail each other wait (row-claims.ts). */
@@ -39,9 +44,14 @@ export class Transaction {
     this.#closed = closed;
   }
 
-  /** The writer, when the open block holds it. */
+  /** The writer, when the open block holds it (a lease, or its held transaction). */
   get lease(): WriterLease<unknown> | null {
     return this.#lease;
+  }
+
+  /** The lease is the block's held transaction: its reads go through runDeferred too (they may be kept for a replay). */
+  get held(): boolean {
+    return this.#held;
   }
 
   /** The open block has statements that run again at COMMIT (its reads go through runDeferred too). */
@@ -58,6 +68,7 @@ export class Transaction {
   /** COMMIT: the deferred block again as one unit of a group commit, or the lease's commit; ROLLBACK's tag when the block failed. */
   commit(): Outcome | Promise<Outcome> {
     const failed = this.state === 'failed';
+    if (!failed && this.#held) return this.#commitHeld();
     if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
     this.#finish(!failed);
     return failed ? { ...NO_OUTCOME, tag: 'ROLLBACK' } : NO_OUTCOME;
@@ -75,6 +86,7 @@ export class Transaction {
   #finish(commit: boolean) {
     this.state = 'idle';
     this.#block = null;
+    this.#unheld();
     this.#releaseRows();
     this.#ended(commit);
     const lease = this.#lease;
@@ -99,6 +111,7 @@ export class Transaction {
         if (this.#closed()) throw new PatinaError('unavailable', 'the connection was closed');
       }
       await this.#engine.group((lease) => block.replay(lease));
+      blockCounts.replayed++;
     } catch (err) {
       this.#ended(false);
       throw err;
@@ -106,6 +119,19 @@ export class Transaction {
       if (this.#rows === rows) this.#releaseRows();
     }
     this.#ended(true);
+    return NO_OUTCOME;
+  }
+
+  /** COMMIT of a block that holds its transaction: commits it as it is, unless a block that read a row it writes is open. */
+  #commitHeld(): Outcome | Promise<Outcome> {
+    const rows = this.#rows;
+    if (rows && rowClaimsOf(this.#engine.writer).commitBlocked(rows)) {
+      // waiting while holding the writer would hold that block's COMMIT back too: go on without it
+      this.#preemptHeld();
+      return this.#commitDeferred(this.#block!);
+    }
+    this.#finish(true);
+    blockCounts.direct++;
     return NO_OUTCOME;
   }
 
@@ -130,14 +156,18 @@ export class Transaction {
    * nor a block past DEFERRED_STEPS statements.
    */
   defers(an: Analyzed): boolean {
-    if (this.implicit || this.#lease || an.columns !== null) return false;
+    if (this.implicit || (this.#lease && !this.#held) || an.columns !== null) return false;
     return (this.#block?.size ?? 0) < DEFERRED_STEPS;
   }
 
-  /** Tries a statement of a deferred block out on the writer, after the block's earlier ones. */
+  /**
+   * A statement of a block that does not take the writer for good: on the block's held transaction
+   * when it has one, or opens one when nothing else writes (its first write); else tried out on the
+   * writer after the block's earlier statements (deferred-block.ts).
+   */
   async runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
     const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
-    if (block.size >= DEFERRED_STEPS) {
+    if (block.size >= DEFERRED_STEPS && !this.#held) {
       await this.ensureLease();
       const r = this.#lease!.run(statement, 'statement');
       return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
@@ -146,17 +176,88 @@ export class Transaction {
     if (row) {
       const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
       if (wait) {
+        this.#preemptHeld(); // holding the writer while waiting for another block would hold its COMMIT back
         await wait;
         if (this.#closed()) throw new PatinaError('unavailable', 'the connection was closed');
       }
     }
-    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, !an.readonly));
+    const writes = !an.readonly;
+    if (!this.#held && !this.#lease && block.size === 0 && writes) {
+      const lease = await this.#engine.hold(() => this.#heldPreempted());
+      if (lease && this.#closed()) {
+        lease.release();
+        throw new PatinaError('unavailable', 'the connection was closed');
+      }
+      if (lease) {
+        this.#lease = lease;
+        this.#held = true;
+        rowClaimsOf(this.#engine.writer).holder = this.#rows ??= new BlockRows();
+      }
+    }
+    if (this.#held) return this.#runHeld(an, block, statement, writes);
+    const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, writes), this.#mayReadInHold(row));
     return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /**
+   * Whether a try-out may run inside another block's held transaction: not a read of a row that
+   * block wrote and has not committed (it would tell what may never commit), which waits for its end.
+   */
+  #mayReadInHold(row: PointRow | null): (() => boolean) | undefined {
+    if (!row?.reads) return undefined;
+    const claims = rowClaimsOf(this.#engine.writer);
+    const mine = this.#rows;
+    return () => {
+      const holder = claims.holder;
+      return !holder || holder === mine || !holder.written.has(row.key);
+    };
+  }
+
+  /** Runs a statement once, on the block's held transaction; kept in the block in case the transaction is preempted. */
+  #runHeld(an: Analyzed, block: DeferredBlock, statement: Statement, writes: boolean): Outcome {
+    let r: StatementResult;
+    try {
+      r = this.#lease!.run(statement, 'statement');
+    } catch (err) {
+      // the block has failed: nothing of it stays, and the writer is free for the others now
+      this.#endLease();
+      this.#block = null;
+      throw err;
+    }
+    block.record(statement, r, writes);
+    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /** The writer rolled back the block's held transaction (others waited too long): the block goes on deferred. */
+  #heldPreempted() {
+    blockCounts.preempted++;
+    this.#lease = null;
+    this.#unheld();
+  }
+
+  /** The block's transaction is no longer held (ended, preempted or kept as a lease). */
+  #unheld() {
+    if (!this.#held) return;
+    this.#held = false;
+    const claims = rowClaimsOf(this.#engine.writer);
+    if (claims.holder === this.#rows) claims.holder = null;
+  }
+
+  #preemptHeld() {
+    if (this.#held) this.#engine.writer.preempt(this.#lease!);
   }
 
   /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
   async ensureLease() {
-    if (this.#lease) return;
+    if (this.#lease) {
+      if (this.#held) {
+        // the block's held transaction becomes its lease until COMMIT, no longer preempted
+        this.#engine.writer.keep(this.#lease);
+        this.#unheld();
+        this.#block = null;
+      }
+      return;
+    }
     const lease = await this.#engine.lease();
     if (this.#closed()) {
       lease.release();
@@ -206,6 +307,7 @@ export class Transaction {
   #endLease() {
     const lease = this.#lease;
     this.#lease = null;
+    this.#unheld();
     lease?.release();
   }
 }

@@ -117,7 +117,7 @@ describe('PG session parts', () => {
     assert.equal(row('SELECT abalance FROM accounts WHERE aid = $1', { 1: null }), null);
   });
 
-  it('row claims: a read waits for the block that claims a row either writes, a cycle does not wait, release wakes', async () => {
+  it('row claims: a read waits for the block that claims a row either writes, a cycle does not wait, release wakes, a COMMIT waits only for blocks that read its rows', async () => {
     const claims = new RowClaims();
     const [a, b, c] = [new BlockRows(), new BlockRows(), new BlockRows()];
     const x = { key: 't\u00001', reads: true };
@@ -168,6 +168,28 @@ describe('PG session parts', () => {
     claims.release(g);
     claims.release(f);
     await gWaits;
+    assert.equal(claims.size, 0);
+    // a COMMIT does not wait for a committing block that only writes the row (tpcb-like's branch),
+    // and does wait for one that read it
+    const [h, k] = [new BlockRows(), new BlockRows()];
+    const branch = { key: 'b\u00001', reads: false };
+    claims.note(h, branch, 1000);
+    claims.note(k, branch, 1000);
+    assert.equal(claims.beforeCommit(h, 1000), null); // h claims the branch until it ends
+    assert.equal(claims.commitBlocked(k), false);
+    assert.equal(claims.beforeCommit(k, 1000), null);
+    claims.release(h);
+    claims.release(k);
+    assert.equal(claims.size, 0);
+    const [p, q] = [new BlockRows(), new BlockRows()];
+    claims.note(p, branch, 1000);
+    claims.note(p, { key: branch.key, reads: true }, 1000);
+    claims.note(q, branch, 1000);
+    assert.equal(claims.beforeCommit(p, 1000), null);
+    assert.equal(claims.commitBlocked(q), true); // p read the row q writes
+    claims.release(p);
+    assert.equal(claims.commitBlocked(q), false);
+    claims.release(q);
     assert.equal(claims.size, 0);
   });
 });
