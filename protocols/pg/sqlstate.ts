@@ -33,6 +33,8 @@ const BY_SQLITE_MESSAGE: [RegExp, string][] = [
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
   [/datatype mismatch/i, '42804'],
+  // sum() of integers past 64 bits (PostgreSQL's sum of bigint is a numeric and goes on)
+  [/^integer overflow$/i, '22003'],
   [/Missing named parameter|Too many parameter|Too few parameter/i, '08P01'],
 ];
 

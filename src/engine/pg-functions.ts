@@ -254,6 +254,18 @@ export function installPgFunctions(db: Database.Database): void {
     const d = parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
   });
+  // a value written into a varchar(n) column: 22001 past n characters, as PostgreSQL refuses it
+  // (trailing spaces past n are cut instead)
+  db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) => {
+    if (x === null || x === undefined || x instanceof Uint8Array) return x as never;
+    const s = typeof x === 'string' ? x : String(x);
+    const max = Number(n);
+    if (s.length <= max) return s;
+    const cs = [...s];
+    if (cs.length <= max) return s;
+    if (cs.slice(max).every((c) => c === ' ')) return cs.slice(0, max).join('');
+    throw pgFail('22001', `value too long for type character varying(${max})`);
+  });
   // x::numeric(p, s): rounded half away from zero to s digits; 22003 when it needs more than p - s before the point
   db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) => {
     if (x === null || x === undefined) return null;

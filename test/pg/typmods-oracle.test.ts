@@ -46,6 +46,26 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       await sameOnBoth(o, sql);
   });
 
+  it('a write rounds numeric(p, s) and refuses too long varchar(n) as PostgreSQL does (INSERT, UPDATE, ON CONFLICT, parameters)', async () => {
+    for (const c of [o.patina, o.postgres]) {
+      await c.query(`INSERT INTO m (id, amount, code) VALUES (11, 1.005, 'abc'), (12, 2.5, 'x  ')`);
+      await c.query('INSERT INTO m (id, amount, rate, code) VALUES ($1, $2, $3, $4)', [13, '1.234', '1.23456', 'ab']);
+      await c.query(`UPDATE m SET amount = amount * 1.0011, code = code || 'z' WHERE id = 11`);
+      await c.query(
+        'INSERT INTO m (id, amount) VALUES (11, 7.777) ON CONFLICT (id) DO UPDATE SET amount = excluded.amount',
+      );
+    }
+    // stored rounded: arithmetic on them agrees too
+    await sameOnBoth(o, 'SELECT id, amount, rate, code, amount * 2 FROM m WHERE id > 10 ORDER BY id');
+    for (const [sql, code] of [
+      [`INSERT INTO m (id, code) VALUES (14, 'abcdefghij')`, '22001'],
+      ['INSERT INTO m (id, amount) VALUES (15, 123456789.5)', '22003'],
+      [`UPDATE m SET code = 'way too long text' WHERE id = 12`, '22001'],
+    ])
+      for (const c of [o.patina, o.postgres]) await assert.rejects(c.query(sql), { code }, sql);
+    await sameOnBoth(o, 'SELECT count(*) FROM m WHERE id > 10');
+  });
+
   it('RowDescription announces the modifiers, in both formats', async () => {
     for (const binary of [false, true]) {
       const mods = async (c: OracleClients['patina']) =>

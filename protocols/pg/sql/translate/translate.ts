@@ -24,6 +24,7 @@ import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic } from './typed-arithmetic';
 import { rewriteTypeof } from './typeof';
+import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteWords } from './words';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
@@ -50,6 +51,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);
+  toks = rewriteTypedAssignments(toks, ctx);
   toks = rewriteJsonValues(toks, {
     columnType: (table, column) => ctx.columnType?.(table, column) ?? null,
     columns: (table) => ctx.columns?.(table) ?? null,
