@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -13,8 +14,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
     // '?': a side of unknown type, an array when its value reads as one (or is NULL)
     const isArray = (c: string, v: unknown) =>
       c === 'a' || (c === '?' && (v === null || (typeof v === 'string' && /^\s*\{.*\}\s*$/s.test(v))));
-    const left = isArray(k[0], a) ? (a === null ? [] : arrayElements(a)) : [a];
-    const right = isArray(k[1], b) ? (b === null ? [] : arrayElements(b)) : [b];
+    const elements = (v: unknown) => {
+      if (v === null) return [];
+      if (typeof v === 'string' && !/^\s*[{[]/.test(v))
+        throw sqlStateError('22P02', `malformed array literal: "${v.slice(0, 80)}"`);
+      return arrayElements(v);
+    };
+    const left = isArray(k[0], a) ? elements(a) : [a];
+    const right = isArray(k[1], b) ? elements(b) : [b];
     if (k === 'aa' && a === null && b === null) return null;
     return arrayText([...left, ...right]);
   });

@@ -115,6 +115,8 @@ export function installPgStringFunctions(db: Database.Database): void {
     const cs = chars(x);
     const start = count(a);
     const n = b === undefined ? chars(y).length : count(b);
+    // PostgreSQL's overlay is substring(x, 1, a - 1) || y || substring(x, a + n): a before 1 is a negative length
+    if (start < 1 || n < 0) throw sqlStateError('22011', 'negative substring length not allowed');
     return [...cs.slice(0, Math.max(start - 1, 0)), String(y), ...cs.slice(Math.max(start - 1 + n, 0))].join('');
   });
   fn('bit_length', (s) => (s instanceof Uint8Array ? s.length : Buffer.byteLength(String(s))) * 8);

@@ -68,6 +68,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
       // || of arrays is concatenation (SQLite would make text of them: '{1,2}3')
       "SELECT ARRAY[1, 2] || 3, ARRAY[1] || ARRAY[2, 3], 0 || ARRAY[1], 'a' || 'b', ARRAY['a'] || 'b'::text",
       "SELECT ARRAY[id] || customer_id, '{7}'::int8[] || id FROM orders ORDER BY id",
+      "SELECT ARRAY[1] || '{2,3}', '{0}' || ARRAY[1]",
       'SELECT array_agg(id ORDER BY id) || 99::int8 FROM orders',
     ])
       await same(sql);
@@ -177,6 +178,8 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await sameError('SELECT 123.456::numeric(4,2)');
     await sameError('SELECT 7.5 % 0');
     await sameError('SELECT chr(0)');
+    await sameError("SELECT ARRAY[1] || 'x'");
+    await sameError("SELECT overlay('hello' placing 'y' from -5)");
   });
 
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {

@@ -298,8 +298,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const l = elementOidOf(lt) !== undefined;
       const r = elementOidOf(rt) !== undefined;
       // a side of unknown type beside an array ('?'): an array when its value is one (a catalog's text[])
-      const side = (isArray: boolean, t: number) => (isArray ? 'a' : t === 0 ? '?' : 's');
-      if (l || r) out.set(e.location, `arr||${side(l, lt)}${side(r, rt)}`);
+      // and an untyped string literal beside an array is an array literal, as PostgreSQL reads it
+      const side = (isArray: boolean, t: number, n: Node) =>
+        isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
+      if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);
