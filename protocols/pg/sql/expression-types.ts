@@ -8,6 +8,7 @@ import { arrayOidOf, elementOidOf } from '../types/registry';
 import type { ResultColumn } from './result-types';
 import {
   FIXED,
+  ONE_COLUMN_SET_RETURNING,
   FLOATS,
   INTS,
   SQL_VALUE_FUNCTIONS,
@@ -27,17 +28,6 @@ type Node = any;
  * subquery or VALUES list in FROM (`(VALUES (1, 'a')) AS v(n, s)`), typed as PostgreSQL types them.
  */
 export type Scope = Map<string, string | ResultColumn[]>;
-
-/** The JSON functions of one column in FROM (the alias names their value, as generate_series's). */
-const SINGLE_COLUMN_JSON = new Set([
-  'regexp_matches',
-  'json_array_elements',
-  'jsonb_array_elements',
-  'json_array_elements_text',
-  'jsonb_array_elements_text',
-  'json_object_keys',
-  'jsonb_object_keys',
-]);
 
 export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
   for (const f of from ?? []) {
@@ -59,7 +49,7 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema):
         ]);
         continue;
       }
-      if (fn !== 'generate_series' && fn !== 'unnest' && !(fn && SINGLE_COLUMN_JSON.has(fn))) continue;
+      if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
       const alias = f.RangeFunction.alias;
       // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
       const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);

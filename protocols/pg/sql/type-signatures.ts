@@ -235,3 +235,16 @@ export function promote(a: number, b: number): number {
   if (a === OID.int4 || b === OID.int4) return OID.int4;
   return a || b;
 }
+
+/** The set-returning functions of one column: FROM fn(...) AS x names its value x; alone in a select list they give rows. */
+export const ONE_COLUMN_SET_RETURNING = new Set([
+  'generate_series',
+  'unnest',
+  'json_array_elements',
+  'jsonb_array_elements',
+  'json_array_elements_text',
+  'jsonb_array_elements_text',
+  'json_object_keys',
+  'jsonb_object_keys',
+  'regexp_matches',
+]);

@@ -9,19 +9,29 @@ import type { DialectContext } from './translate';
  * becomes the column's default expression from the schema (NULL when it has none, as in
  * PostgreSQL). What ORMs send for a column left out (Drizzle, Kysely).
  */
-export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
-  if (!isWord(toks[0], 'INSERT') || !ctx.columns || !toks.some((t) => isWord(t, 'DEFAULT'))) return toks;
+/** The target of `INSERT INTO t [AS a] [(cols)]`: the table's name and columns, the names written to, and where the rest starts. */
+export interface InsertTarget {
+  name: string;
+  columns: { name: string; defaultSql: string | null }[];
+  names: string[];
+  /** The index of the token after the column list (VALUES, SELECT, DEFAULT VALUES, ...). */
+  at: number;
+}
+
+export function insertTarget(toks: Tok[], ctx: DialectContext): InsertTarget | null {
+  if (!isWord(toks[0], 'INSERT') || !ctx.columns) return null;
   let i = 1;
   while (i < toks.length && !isWord(toks[i], 'INTO')) i++;
   i++;
   if (toks[i + 1] && isPunct(toks[i + 1], '.')) i += 2; // public.t
   const nameTok = toks[i];
-  if (!nameTok || (nameTok.type !== 'word' && nameTok.type !== 'quoted')) return toks;
-  const table = ctx.columns(identText(nameTok));
-  if (!table) return toks;
+  if (!nameTok || (nameTok.type !== 'word' && nameTok.type !== 'quoted')) return null;
+  const name = identText(nameTok);
+  const columns = ctx.columns(name);
+  if (!columns) return null;
   i++;
   if (isWord(toks[i], 'AS')) i += 2;
-  let names = table.map((c) => c.name);
+  let names = columns.map((c) => c.name);
   if (isPunct(toks[i], '(')) {
     const close = closerAfter(toks, i);
     names = toks
@@ -30,6 +40,16 @@ export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
       .map(identText);
     i = close + 1;
   }
+  return { name, columns, names, at: i };
+}
+
+export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
+  if (!toks.some((t) => isWord(t, 'DEFAULT'))) return toks;
+  const target = insertTarget(toks, ctx);
+  if (!target) return toks;
+  const table = target.columns;
+  const names = target.names;
+  let i = target.at;
   if (!isWord(toks[i], 'VALUES')) return toks;
   const out = toks.slice(0, i + 1);
   i++;

@@ -4,6 +4,7 @@
 // without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
 import { pgError } from '../../sqlstate';
 import { type Tok, closer, isPunct, isWord } from '../tokens';
+import { ONE_COLUMN_SET_RETURNING } from '../type-signatures';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -259,19 +260,7 @@ function clauseOf(toks: readonly Tok[], i: number): string {
  * selecting from the table function. Elsewhere in a select list (beside other items, or with a FROM)
  * a set-returning call has no translation: 0A000, rather than SQLite's one row or none.
  */
-/** The set-returning functions of one column a select list may hold alone. */
-const SET_RETURNING = new Set([
-  'generate_series',
-  'unnest',
-  'json_array_elements',
-  'jsonb_array_elements',
-  'json_array_elements_text',
-  'jsonb_array_elements_text',
-  'json_object_keys',
-  'jsonb_object_keys',
-  'regexp_matches',
-]);
-const isSetReturning = (t: Tok) => t.type === 'word' && SET_RETURNING.has(t.text.toLowerCase());
+const isSetReturning = (t: Tok) => t.type === 'word' && ONE_COLUMN_SET_RETURNING.has(t.text.toLowerCase());
 
 export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
   if (!toks.some(isSetReturning)) return toks;

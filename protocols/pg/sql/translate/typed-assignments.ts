@@ -4,6 +4,7 @@
 // values of INSERT ... VALUES and of UPDATE's and ON CONFLICT's SET go through __pg_numeric and
 // __pg_varchar (src/engine/pg-functions.ts) for such columns. INSERT ... SELECT is left as it is.
 import { type Tok, closer, identText, isOp, isPunct, isWord } from '../tokens';
+import { insertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
 
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
@@ -79,26 +80,11 @@ export function rewriteTypedAssignments(toks: Tok[], ctx: DialectContext): Tok[]
     }
     return [...toks.slice(0, set + 1), ...setList(toks, set + 1, end, table, ctx), ...toks.slice(end)];
   }
-  if (!isWord(toks[0], 'INSERT')) return toks;
-  let i = 1;
-  while (i < toks.length && !isWord(toks[i], 'INTO')) i++;
-  i++;
-  if (isPunct(toks[i + 1], '.')) i += 2;
-  const table = toks[i] ? identText(toks[i]) : '';
-  const cols = ctx.columns(table);
-  if (!cols) return toks;
-  i++;
-  if (isWord(toks[i], 'AS')) i += 2;
-  let names = cols.map((c) => c.name);
-  if (isPunct(toks[i], '(')) {
-    const close = closer(toks, i);
-    if (close < 0) return toks;
-    names = toks
-      .slice(i + 1, close)
-      .filter((t) => t.type === 'word' || t.type === 'quoted')
-      .map(identText);
-    i = close + 1;
-  }
+  const target = insertTarget(toks, ctx);
+  if (!target) return toks;
+  const table = target.name;
+  const names = target.names;
+  let i = target.at;
   const wraps = names.map((n) => assignment(ctx.columnType?.(table, n) ?? null));
   let out = toks;
   if (wraps.some(Boolean) && isWord(toks[i], 'VALUES')) {
