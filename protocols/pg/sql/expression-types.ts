@@ -3,7 +3,7 @@
 // operators (the date and time ones as typed-operators.ts resolves them), functions, CASE and
 // COALESCE; and the columns of a SELECT's list. 0 where the tree does not tell.
 import type { Schema } from '../../../src/engine/schema/model';
-import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
+import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf, elementOidOf } from '../types/registry';
 import type { ResultColumn } from './result-types';
 import {
@@ -19,6 +19,7 @@ import {
   typeNameOid,
 } from './type-signatures';
 import { dateOperator, untyped } from './typed-operators';
+import { castTypmod, scaleOf } from './numeric-scale';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -112,105 +113,6 @@ export class Typer {
       }
     }
     return found;
-  }
-
-  /** The scale of a column: a subquery's column's, a table column's numeric(p, s), 0 for an integer one. */
-  columnScale(fields: string[]): number | undefined {
-    const name = fields[fields.length - 1]?.toLowerCase();
-    const tables =
-      fields.length >= 2
-        ? [this.scope.get(fields[fields.length - 2].toLowerCase())]
-        : [...new Set(this.scope.values())];
-    const found: (number | undefined)[] = [];
-    for (const t of tables) {
-      if (Array.isArray(t)) {
-        const col = t.find((c) => c.name.toLowerCase() === name);
-        if (col) found.push(col.scale);
-        continue;
-      }
-      const col = t ? this.schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
-      if (!col) continue;
-      const oid = oidOfDeclType(col.type);
-      const mod = typmodOfDeclType(col.type);
-      found.push(oid === OID.numeric && mod >= 4 ? (mod - 4) & 0xffff : INTS.has(oid) ? 0 : undefined);
-    }
-    return found.length === 1 ? found[0] : undefined;
-  }
-
-  /**
-   * The display scale PostgreSQL's numeric carries for an expression (digits after the point: a
-   * numeric(p, s) column's s, a literal's digits, the larger of a sum's, the total of a product's,
-   * round(x, n)'s n); undefined where it is not known this way (a division, avg, a double).
-   */
-  scale(n: Node): number | undefined {
-    if (!n) return undefined;
-    if (n.ColumnRef) return this.columnScale(strings(n.ColumnRef.fields));
-    if (n.A_Const) {
-      if (n.A_Const.ival !== undefined) return 0;
-      const f = n.A_Const.fval?.fval;
-      if (f === undefined || /e/i.test(String(f))) return undefined;
-      return /\.(\d*)/.exec(String(f))?.[1].length ?? 0;
-    }
-    if (n.TypeCast) {
-      const mod = castTypmod(n);
-      const t = typeNameOid(n.TypeCast.typeName);
-      if (t === OID.numeric) return mod >= 4 ? (mod - 4) & 0xffff : this.scale(n.TypeCast.arg);
-      return INTS.has(t) ? 0 : undefined;
-    }
-    if (n.A_Expr?.kind === 'AEXPR_OP') {
-      const op = strings(n.A_Expr.name)[0];
-      if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? this.scale(n.A_Expr.rexpr) : undefined;
-      const l = this.scale(n.A_Expr.lexpr);
-      const r = this.scale(n.A_Expr.rexpr);
-      if (l === undefined || r === undefined) return undefined;
-      if (op === '+' || op === '-') return Math.max(l, r);
-      if (op === '*') return l + r;
-      return undefined;
-    }
-    if (n.CoalesceExpr || n.MinMaxExpr) return this.largestScale(n.CoalesceExpr?.args ?? n.MinMaxExpr.args);
-    if (n.CaseExpr) {
-      const results = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result);
-      if (n.CaseExpr.defresult) results.push(n.CaseExpr.defresult);
-      return this.largestScale(results);
-    }
-    if (n.FuncCall) {
-      const f = n.FuncCall;
-      const name = strings(f.funcname).pop()?.toLowerCase();
-      const args: Node[] = f.args ?? [];
-      switch (name) {
-        case 'sum':
-        case 'min':
-        case 'max':
-        case 'abs':
-          return args.length === 1 ? this.scale(args[0]) : undefined;
-        case 'round':
-        case 'trunc': {
-          if (args.length === 1) return 0;
-          const k = args[1]?.A_Const?.ival;
-          return k === undefined ? undefined : Math.max(0, k.ival ?? 0);
-        }
-        case 'ceil':
-        case 'ceiling':
-        case 'floor':
-          return 0;
-        case 'coalesce':
-        case 'greatest':
-        case 'least':
-          return this.largestScale(args);
-      }
-    }
-    return undefined;
-  }
-
-  largestScale(args: Node[]): number | undefined {
-    let out: number | undefined;
-    for (const a of args) {
-      if (a?.A_Const?.isnull) continue;
-      const s = this.scale(a);
-      if (s === undefined) return undefined;
-      out = Math.max(out ?? 0, s);
-    }
-    return out;
   }
 
   /** The type of an expression, 0 when not known. */
@@ -518,7 +420,7 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultCol
     if (!r) return null;
     const typmod = castTypmod(r.val);
     const oid = typer.type(r.val);
-    const scale = oid === OID.numeric && typmod < 0 ? typer.scale(r.val) : undefined;
+    const scale = oid === OID.numeric && typmod < 0 ? scaleOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),
       oid,
@@ -527,16 +429,4 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultCol
     });
   }
   return out;
-}
-
-/** The type modifier of `x::numeric(p, s)`, `x::varchar(n)`, `x::char(n)`: -1 for other expressions. */
-export function castTypmod(n: Node): number {
-  const tn = n?.TypeCast?.typeName;
-  if (!tn?.typmods || tn.arrayBounds) return -1;
-  const mods = (tn.typmods as Node[]).map((m) => m.A_Const?.ival?.ival ?? (m.A_Const?.ival ? 0 : Number.NaN));
-  if (mods.some((m) => !Number.isInteger(m))) return -1;
-  const oid = typeNameOid(tn);
-  if (oid === OID.numeric && mods[0] >= 1 && (mods[1] ?? 0) <= mods[0]) return ((mods[0] << 16) | (mods[1] ?? 0)) + 4;
-  if ((oid === OID.varchar || oid === OID.bpchar) && mods[0] >= 1) return mods[0] + 4;
-  return -1;
 }

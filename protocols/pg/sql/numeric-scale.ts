@@ -1,0 +1,118 @@
+// The display scale PostgreSQL's numeric carries for an expression of the parse tree (what a
+// computed numeric prints: `sum(amount)` of a numeric(10,2) has 2 digits, `0.1 + 0.2` one), and the
+// type modifier of a cast (`x::numeric(10,2)`, `x::varchar(3)`), for RowDescription and the values.
+import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
+import type { Typer } from './expression-types';
+import { INTS, strings, typeNameOid } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** The scale of a column: a subquery's column's, a table column's numeric(p, s), 0 for an integer one. */
+function columnScale(t: Typer, fields: string[]): number | undefined {
+  const name = fields[fields.length - 1]?.toLowerCase();
+  const tables =
+    fields.length >= 2 ? [t.scope.get(fields[fields.length - 2].toLowerCase())] : [...new Set(t.scope.values())];
+  const found: (number | undefined)[] = [];
+  for (const src of tables) {
+    if (Array.isArray(src)) {
+      const col = src.find((c) => c.name.toLowerCase() === name);
+      if (col) found.push(col.scale);
+      continue;
+    }
+    const col = src ? t.schema.tables.get(src)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
+    if (!col) continue;
+    const oid = oidOfDeclType(col.type);
+    const mod = typmodOfDeclType(col.type);
+    found.push(oid === OID.numeric && mod >= 4 ? (mod - 4) & 0xffff : INTS.has(oid) ? 0 : undefined);
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The display scale PostgreSQL's numeric carries for an expression (digits after the point: a
+ * numeric(p, s) column's s, a literal's digits, the larger of a sum's, the total of a product's,
+ * round(x, n)'s n); undefined where it is not known this way (a division, avg, a double).
+ */
+export function scaleOf(t: Typer, n: Node): number | undefined {
+  if (!n) return undefined;
+  if (n.ColumnRef) return columnScale(t, strings(n.ColumnRef.fields));
+  if (n.A_Const) {
+    if (n.A_Const.ival !== undefined) return 0;
+    const f = n.A_Const.fval?.fval;
+    if (f === undefined || /e/i.test(String(f))) return undefined;
+    return /\.(\d*)/.exec(String(f))?.[1].length ?? 0;
+  }
+  if (n.TypeCast) {
+    const mod = castTypmod(n);
+    const to = typeNameOid(n.TypeCast.typeName);
+    if (to === OID.numeric) return mod >= 4 ? (mod - 4) & 0xffff : scaleOf(t, n.TypeCast.arg);
+    return INTS.has(to) ? 0 : undefined;
+  }
+  if (n.A_Expr?.kind === 'AEXPR_OP') {
+    const op = strings(n.A_Expr.name)[0];
+    if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
+    const l = scaleOf(t, n.A_Expr.lexpr);
+    const r = scaleOf(t, n.A_Expr.rexpr);
+    if (l === undefined || r === undefined) return undefined;
+    if (op === '+' || op === '-') return Math.max(l, r);
+    if (op === '*') return l + r;
+    return undefined;
+  }
+  if (n.CoalesceExpr || n.MinMaxExpr) return largestScale(t, n.CoalesceExpr?.args ?? n.MinMaxExpr.args);
+  if (n.CaseExpr) {
+    const results = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result);
+    if (n.CaseExpr.defresult) results.push(n.CaseExpr.defresult);
+    return largestScale(t, results);
+  }
+  if (n.FuncCall) {
+    const f = n.FuncCall;
+    const name = strings(f.funcname).pop()?.toLowerCase();
+    const args: Node[] = f.args ?? [];
+    switch (name) {
+      case 'sum':
+      case 'min':
+      case 'max':
+      case 'abs':
+        return args.length === 1 ? scaleOf(t, args[0]) : undefined;
+      case 'round':
+      case 'trunc': {
+        if (args.length === 1) return 0;
+        const k = args[1]?.A_Const?.ival;
+        return k === undefined ? undefined : Math.max(0, k.ival ?? 0);
+      }
+      case 'ceil':
+      case 'ceiling':
+      case 'floor':
+        return 0;
+      case 'coalesce':
+      case 'greatest':
+      case 'least':
+        return largestScale(t, args);
+    }
+  }
+  return undefined;
+}
+
+function largestScale(t: Typer, args: Node[]): number | undefined {
+  let out: number | undefined;
+  for (const a of args) {
+    if (a?.A_Const?.isnull) continue;
+    const s = scaleOf(t, a);
+    if (s === undefined) return undefined;
+    out = Math.max(out ?? 0, s);
+  }
+  return out;
+}
+
+/** The type modifier of `x::numeric(p, s)`, `x::varchar(n)`, `x::char(n)`: -1 for other expressions. */
+export function castTypmod(n: Node): number {
+  const tn = n?.TypeCast?.typeName;
+  if (!tn?.typmods || tn.arrayBounds) return -1;
+  const mods = (tn.typmods as Node[]).map((m) => m.A_Const?.ival?.ival ?? (m.A_Const?.ival ? 0 : Number.NaN));
+  if (mods.some((m) => !Number.isInteger(m))) return -1;
+  const oid = typeNameOid(tn);
+  if (oid === OID.numeric && mods[0] >= 1 && (mods[1] ?? 0) <= mods[0]) return ((mods[0] << 16) | (mods[1] ?? 0)) + 4;
+  if ((oid === OID.varchar || oid === OID.bpchar) && mods[0] >= 1) return mods[0] + 4;
+  return -1;
+}
