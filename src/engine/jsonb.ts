@@ -88,7 +88,8 @@ function quote(s: string): string {
   return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }
 
-function byKey(a: string, b: string): number {
+/** jsonb's order of object keys: shorter first, then by bytes. */
+export function byKey(a: string, b: string): number {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length - y.length || Buffer.compare(x, y);
@@ -106,6 +107,15 @@ export function printJsonb(v: Json): string {
       .map((k) => `${quote(k)}: ${printJsonb(v.get(k)!)}`)
       .join(', ')}}`;
   return decimalText(parseDecimal(v.num)!);
+}
+
+/** A json or jsonb operand: its parsed value, or 22P02 as PostgreSQL answers text that is no JSON. */
+export function jsonOperand(x: unknown): Json {
+  try {
+    return parseJson(typeof x === 'string' ? x : String(x));
+  } catch {
+    throw sqlStateError('22P02', `invalid input syntax for type json: ${JSON.stringify(String(x)).slice(0, 80)}`);
+  }
 }
 
 /** jsonb's text of JSON text; null when it is no JSON. */

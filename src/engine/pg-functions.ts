@@ -6,7 +6,7 @@ import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
-import { type Json, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, parseJson, printJsonb } from './jsonb';
+import { type Json, jsonOperand, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, printJsonb } from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
 // forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
@@ -334,15 +334,6 @@ export function installPgFunctions(db: Database.Database): void {
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);
   installJsonbOperators(db);
-}
-
-/** A jsonb operand: its parsed value, or 22P02 as PostgreSQL answers text that is no JSON. */
-function jsonOperand(x: unknown): Json {
-  try {
-    return parseJson(typeof x === 'string' ? x : String(x));
-  } catch {
-    throw pgFail('22P02', `invalid input syntax for type json: ${JSON.stringify(String(x)).slice(0, 80)}`);
-  }
 }
 
 /** json_typeof: object, array, string, number, boolean or null, as PostgreSQL names them. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { type Json, parseJson, printJsonb } from './jsonb';
+import { type Json, byKey, jsonOperand, printJsonb } from './jsonb';
 
 // PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
 // something else (SQLite's jsonb_set returns its own binary JSONB, its json_each has other columns):
@@ -8,20 +8,6 @@ import { type Json, parseJson, printJsonb } from './jsonb';
 // The set-returning ones are table-valued functions, so `FROM jsonb_array_elements(t.tags) e` and
 // `SELECT * FROM jsonb_each(x)` run as joins. jsonb's object keys come in its order (shorter first,
 // then by bytes), json's in the document's.
-
-function operand(x: unknown): Json {
-  try {
-    return parseJson(typeof x === 'string' ? x : String(x));
-  } catch {
-    throw sqlStateError('22P02', `invalid input syntax for type json: ${JSON.stringify(String(x)).slice(0, 80)}`);
-  }
-}
-
-function byKey(a: string, b: string): number {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length - y.length || Buffer.compare(x, y);
-}
 
 /** The text value of a JSON value as ->> gives it: strings unquoted, null as NULL, containers as JSON. */
 function asText(v: Json): string | null {
@@ -119,7 +105,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k, v] of entries(operand(j), jsonb, `${p}_each`)) yield [k, printJsonb(v)];
+        for (const [k, v] of entries(jsonOperand(j), jsonb, `${p}_each`)) yield [k, printJsonb(v)];
       },
     });
     db.table(`__pg_${p}_each_text`, {
@@ -127,7 +113,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k, v] of entries(operand(j), jsonb, `${p}_each_text`)) yield [k, asText(v)];
+        for (const [k, v] of entries(jsonOperand(j), jsonb, `${p}_each_text`)) yield [k, asText(v)];
       },
     });
     db.table(`__pg_${p}_array_elements`, {
@@ -135,7 +121,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const v of elements(operand(j), `${p}_array_elements`)) yield [printJsonb(v)];
+        for (const v of elements(jsonOperand(j), `${p}_array_elements`)) yield [printJsonb(v)];
       },
     });
     db.table(`__pg_${p}_array_elements_text`, {
@@ -143,7 +129,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const v of elements(operand(j), `${p}_array_elements_text`)) yield [asText(v)];
+        for (const v of elements(jsonOperand(j), `${p}_array_elements_text`)) yield [asText(v)];
       },
     });
     db.table(`__pg_${p}_object_keys`, {
@@ -151,27 +137,27 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k] of entries(operand(j), jsonb, `${p}_object_keys`)) yield [k];
+        for (const [k] of entries(jsonOperand(j), jsonb, `${p}_object_keys`)) yield [k];
       },
     });
     const fn = (name: string, f: (...args: unknown[]) => unknown) =>
       db.function(name, { deterministic: true, varargs: true }, (...args: unknown[]) =>
         args[0] === null || args[0] === undefined ? null : (f(...args) as never),
       );
-    fn(`__pg_${p}_strip_nulls`, (j) => printJsonb(stripNulls(operand(j))));
+    fn(`__pg_${p}_strip_nulls`, (j) => printJsonb(stripNulls(jsonOperand(j))));
     fn(`__pg_${p}_extract_path`, (j, ...path) => {
       if (path.some((x) => x === null)) return null;
-      const v = extractPath(operand(j), pathOf(path));
+      const v = extractPath(jsonOperand(j), pathOf(path));
       return v === undefined ? null : printJsonb(v);
     });
     fn(`__pg_${p}_extract_path_text`, (j, ...path) => {
       if (path.some((x) => x === null)) return null;
-      const v = extractPath(operand(j), pathOf(path));
+      const v = extractPath(jsonOperand(j), pathOf(path));
       return v === undefined ? null : asText(v);
     });
   }
   db.function('__pg_jsonb_pretty', { deterministic: true }, (j: unknown) =>
-    j === null || j === undefined ? null : pretty(operand(j)),
+    j === null || j === undefined ? null : pretty(jsonOperand(j)),
   );
   db.function('__pg_jsonb_set', { deterministic: true, varargs: true }, (...args: unknown[]) => {
     const [target, path, value, create] = args;
@@ -179,6 +165,8 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       throw sqlStateError('42883', 'function jsonb_set takes 3 or 4 arguments (target, path, value, create_missing)');
     if (target === null || path === null || value === null) return null;
     const keys = arrayElements(path).map((k) => String(k));
-    return printJsonb(setPath(operand(target), keys, operand(value), create === undefined || Number(create) !== 0));
+    return printJsonb(
+      setPath(jsonOperand(target), keys, jsonOperand(value), create === undefined || Number(create) !== 0),
+    );
   });
 }

@@ -99,10 +99,6 @@ export function installPgStatistics(db: Database.Database): void {
     } as never);
 }
 
-/** The aggregates above, for the PG front end's result types. */
-export const STATISTICS_ONE = Object.keys(ONE);
-export const STATISTICS_TWO = Object.keys(TWO);
-
 /** Numbers to sort for percentile_cont: NULLs skipped. */
 function sortedNumbers(xs: unknown[]): number[] {
   return xs

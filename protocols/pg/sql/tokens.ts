@@ -10,6 +10,24 @@ export const isWord = (t: Tok | undefined, w?: string) =>
 export const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
 export const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
 
+/** The items of toks[from, to) between commas outside parentheses and brackets, as [start, end) pairs. */
+export function topLevelItems(toks: readonly Tok[], from: number, to: number): [number, number][] {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let start = from;
+  for (let k = from; k < to; k++) {
+    const t = toks[k];
+    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+    else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
+    else if (depth === 0 && isPunct(t, ',')) {
+      out.push([start, k]);
+      start = k + 1;
+    }
+  }
+  out.push([start, to]);
+  return out;
+}
+
 /** Index of the ')' matching the '(' at toks[i], or -1 when it is not closed. */
 export function closer(toks: readonly Tok[], i: number): number {
   let depth = 0;

@@ -254,22 +254,18 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
-  } else if (
-    n.FuncCall &&
-    n.FuncCall.args?.length === 1 &&
-    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'pg_typeof'
-  ) {
-    // (a string literal is `unknown` there, which translate/typeof.ts answers)
-    const t = n.FuncCall.args[0].A_Const?.sval !== undefined ? 0 : typer.type(n.FuncCall.args[0]);
-    if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
-  } else if (
-    n.FuncCall &&
-    n.FuncCall.args?.length === 1 &&
-    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round'
-  ) {
-    // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
-    const t = typer.type(n.FuncCall.args[0]);
-    if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
+  } else if (n.FuncCall?.args?.length === 1) {
+    const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase();
+    const arg = n.FuncCall.args[0];
+    if (fn === 'pg_typeof') {
+      // (a string literal is `unknown` there, which translate/typeof.ts answers)
+      const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
+      if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+    } else if (fn === 'round') {
+      // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
+      const t = typer.type(arg);
+      if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
+    }
   } else if (
     n.TypeCast &&
     TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&

@@ -13,7 +13,7 @@
 // from the schema when FROM names tables. The statement or a subquery in parentheses may start
 // with it; a DISTINCT ON in a branch of a set operation stays 0A000 (sql/unsupported.ts).
 import { pgError } from '../../sqlstate';
-import { type Tok, closer, isPunct, isWord, joinTokens } from '../tokens';
+import { type Tok, closer, isPunct, isWord, joinTokens, topLevelItems } from '../tokens';
 
 const CLAUSES = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
 const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
@@ -28,23 +28,9 @@ const q = (text: string): Tok => ({ type: 'quoted', text: `"${text}"` });
 const w = (text: string): Tok => ({ type: 'word', text });
 const p = (text: string): Tok => ({ type: 'punct', text });
 
-/** Splits toks[from, to) at the commas outside parentheses and brackets. */
-function splitTop(toks: Tok[], from: number, to: number): Tok[][] {
-  const out: Tok[][] = [];
-  let depth = 0;
-  let start = from;
-  for (let i = from; i < to; i++) {
-    const t = toks[i];
-    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
-    else if (isPunct(t, ')') || isPunct(t, ']')) depth--;
-    else if (depth === 0 && isPunct(t, ',')) {
-      out.push(toks.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(toks.slice(start, to));
-  return out;
-}
+/** The items of toks[from, to) between top-level commas. */
+const splitTop = (toks: Tok[], from: number, to: number): Tok[][] =>
+  topLevelItems(toks, from, to).map(([a, b]) => toks.slice(a, b));
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 

@@ -3,7 +3,7 @@
 // longer than n characters (22001; trailing spaces are cut instead). SQLite keeps any value, so the
 // values of INSERT ... VALUES and of UPDATE's and ON CONFLICT's SET go through __pg_numeric and
 // __pg_varchar (src/engine/pg-functions.ts) for such columns. INSERT ... SELECT is left as it is.
-import { type Tok, closer, identText, isOp, isPunct, isWord } from '../tokens';
+import { type Tok, closer, identText, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 import { insertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
 
@@ -22,27 +22,10 @@ function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
   ];
 }
 
-/** Splits toks[from, to) at top-level commas: [start, end) pairs. */
-function items(toks: Tok[], from: number, to: number): [number, number][] {
-  const out: [number, number][] = [];
-  let depth = 0;
-  let start = from;
-  for (let k = from; k < to; k++) {
-    if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
-    else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) depth--;
-    else if (depth === 0 && isPunct(toks[k], ',')) {
-      out.push([start, k]);
-      start = k + 1;
-    }
-  }
-  out.push([start, to]);
-  return out;
-}
-
 /** Rewrites toks[from, to) (a SET list) in place of itself: `col = expr` with expr wrapped for typmod columns. */
 function setList(toks: Tok[], from: number, to: number, table: string, ctx: DialectContext): Tok[] {
   const out: Tok[] = [];
-  for (const [a, b] of items(toks, from, to)) {
+  for (const [a, b] of topLevelItems(toks, from, to)) {
     if (out.length) out.push({ type: 'punct', text: ',' });
     let col = a;
     if (isPunct(toks[a + 1], '.')) col = a + 2; // alias.col
@@ -94,7 +77,7 @@ export function rewriteTypedAssignments(toks: Tok[], ctx: DialectContext): Tok[]
       const close = closer(toks, i);
       if (close < 0) return toks;
       out.push(toks[i]);
-      items(toks, i + 1, close).forEach(([a, b], k) => {
+      topLevelItems(toks, i + 1, close).forEach(([a, b], k) => {
         if (k > 0) out.push({ type: 'punct', text: ',' });
         const wrap = wraps[k];
         out.push(...(wrap && !isWord(toks[a], 'DEFAULT') && b > a ? wrap(toks.slice(a, b)) : toks.slice(a, b)));
