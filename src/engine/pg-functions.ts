@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
+import { installPgMathFunctions } from './pg-math';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
@@ -331,6 +332,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStringFunctions(db);
   installPgStatistics(db);
   installPgArrayFunctions(db);
+  installPgMathFunctions(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);
   installJsonbOperators(db);

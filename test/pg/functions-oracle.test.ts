@@ -182,6 +182,30 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await sameError("SELECT overlay('hello' placing 'y' from -5)");
   });
 
+  it('the float8 functions are typed float8 whatever their input (sqrt(16) was a bigint 4), numbers and bits', async () => {
+    for (const sql of [
+      // typed by the signature, not by the value SQLite happened to give (4.0 read back as an integer)
+      'SELECT sqrt(16), exp(0), ln(1), log(100), power(2, 10), degrees(pi()), radians(180), sin(0), atan2(1, 1)',
+      'SELECT sqrt(qty), power(qty, 2), log(qty) FROM line_items WHERE qty IS NOT NULL ORDER BY order_id, line',
+      'SELECT mod(7, 2), mod(-7, 3), mod(7.5, 2), mod(qty, 4) FROM line_items ORDER BY order_id, line',
+      'SELECT width_bucket(5, 0, 10, 4), width_bucket(-1, 0, 10, 4), width_bucket(10, 0, 10, 4), width_bucket(5.5, 10, 0, 4)',
+      'SELECT width_bucket(qty, 0, 20, 5) FROM line_items ORDER BY order_id, line',
+      'SELECT gcd(12, 18), lcm(4, 6), gcd(-12, 0), lcm(0, 5), gcd(9223372036854775807, 7), factorial(5), factorial(25)',
+      "SELECT to_hex(255), to_hex(9223372036854775807), starts_with('abc', 'ab'), starts_with(name, 'x') FROM customers ORDER BY id",
+      'SELECT bit_and(qty), bit_or(qty), bit_xor(qty) FROM line_items',
+      'SELECT bit_or(qty) FROM line_items WHERE false',
+      "SELECT isfinite(date '2024-01-01'), make_timestamp(2024, 1, 1, 1, 2, 3.5), make_timestamp(2024, 2, 29, 23, 59, 59)",
+      "SELECT regexp_split_to_array('a1b2c', '[0-9]'), regexp_split_to_array('abc', ''), regexp_split_to_array(',a,', ','), regexp_split_to_array('aXbxc', 'x', 'i')",
+      // extract is numeric with PostgreSQL's scale: 6 digits for seconds and epochs, none for a date's
+      "SELECT extract(epoch FROM timestamp '2024-01-01 00:00:01.5'), extract(second FROM timestamp '2024-01-05 13:04:05'), extract(year FROM timestamp '2024-01-05 13:04:05')",
+      "SELECT extract(milliseconds FROM timestamp '2024-01-05 13:04:05.25'), extract(epoch FROM date '2024-01-01'), extract(epoch FROM interval '1 day 2 hours')",
+      'SELECT extract(epoch FROM placed_at), extract(hour FROM placed_at) FROM orders ORDER BY id',
+    ])
+      await same(sql);
+    await sameError('SELECT width_bucket(1, 0, 10, 0)');
+    await sameError('SELECT factorial(-1)');
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

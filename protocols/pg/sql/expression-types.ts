@@ -294,6 +294,30 @@ export class Typer {
         const t = arg(0);
         return FLOATS.has(t) ? OID.float8 : INTS.has(t) || t === OID.numeric ? OID.numeric : 0;
       }
+      case 'sqrt':
+      case 'exp':
+      case 'ln':
+      case 'log10':
+        // numeric for a numeric argument, else the double precision function
+        return arg(0) === OID.numeric ? OID.numeric : OID.float8;
+      case 'log':
+        return f.args?.length === 2 || arg(0) === OID.numeric ? OID.numeric : OID.float8;
+      case 'power':
+      case 'pow':
+        return arg(0) === OID.numeric || arg(1) === OID.numeric ? OID.numeric : OID.float8;
+      case 'mod':
+      case 'gcd':
+      case 'lcm': {
+        // integers keep the wider integer type; a numeric or an unknown side is numeric
+        const [a, b] = [arg(0), arg(1)];
+        return INTS.has(a) && INTS.has(b) ? promote(a, b) : OID.numeric;
+      }
+      case 'bit_and':
+      case 'bit_or':
+      case 'bit_xor': {
+        const t = arg(0);
+        return INTS.has(t) ? t : 0;
+      }
       case 'timezone': {
         // x AT TIME ZONE z: a timestamp's wall time read in z is an instant; an instant's wall time in z
         const t = arg(1);

@@ -85,6 +85,15 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'ceiling':
       case 'floor':
         return 0;
+      case 'extract': {
+        // PostgreSQL 14+: seconds and epochs carry microseconds (6 digits), milliseconds 3, the rest 0;
+        // a date has no time of day (its epoch is whole seconds)
+        const field = String(args[0]?.A_Const?.sval?.sval ?? '').toLowerCase();
+        if (field === 'julian') return undefined;
+        if (field === 'milliseconds') return 3;
+        if (field === 'second' || field === 'epoch') return t.type(args[1]) === OID.date ? 0 : 6;
+        return 0;
+      }
       case 'coalesce':
       case 'greatest':
       case 'least':
