@@ -1,6 +1,8 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
+import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
+import { floatText } from './float-text';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
@@ -210,9 +212,33 @@ export function installPgFunctions(db: Database.Database): void {
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
   // a boolean cast to text, as PostgreSQL prints it
-  db.function('__pg_bool_text', { deterministic: true }, (x: unknown) =>
-    x === null || x === undefined ? null : x === 0 || x === 0n ? 'false' : 'true',
-  );
+  // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
+  // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
+  // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10')
+  db.function('__pg_text', { deterministic: true }, (kind: unknown, x: unknown) => {
+    if (x === null || x === undefined) return null;
+    switch (kind) {
+      case 'bool':
+      case 'boolout': {
+        // a cast to text says true/false; concat and format print the output function's t/f
+        const no = x === 0 || x === 0n || x === '0' || x === 'f' || x === 'false';
+        return kind === 'bool' ? (no ? 'false' : 'true') : no ? 'f' : 't';
+      }
+      case 'float8':
+      case 'float4':
+        return typeof x === 'number' ? floatText(kind === 'float4' ? Math.fround(x) : x, kind === 'float4') : String(x);
+      case 'date':
+      case 'timestamp':
+      case 'time':
+        return typeof x === 'string' ? (pgDateText(x, kind) ?? x) : String(x);
+    }
+    // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
+    if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
+      const d = parseDecimal(String(x));
+      if (d) return decimalText(decimalAtScale(d, Number(kind.slice(8))));
+    }
+    return String(x);
+  });
   // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
   // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
   db.function('__pg_real_divisor', { deterministic: true }, (x: unknown) => {

@@ -206,6 +206,21 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await sameError('SELECT factorial(-1)');
   });
 
+  it('values made text print as PostgreSQL prints their type: booleans, doubles, timestamps, numeric(p, s)', async () => {
+    // a timestamp written as a bare date is stored so; as text it is a whole timestamp
+    for (const c of [o.patina, o.postgres])
+      await c.query(`INSERT INTO orders (id, customer_id, paid, placed_at) VALUES (3, 1, false, '2024-03-02')`);
+    for (const sql of [
+      // SQLite's text of the double 6 is '6.0' and of the boolean 1 is '1'
+      "SELECT price::text, CAST(price AS varchar), price || '', 'x' || price FROM line_items ORDER BY order_id, line",
+      "SELECT paid::text, 'x' || paid, paid || 'x', concat(paid, price), concat_ws(',', paid, placed_at), format('%s %s', paid, price) FROM orders JOIN line_items ON order_id = orders.id ORDER BY orders.id, line",
+      "SELECT id, placed_at::text, 'at ' || placed_at, (placed_at::date)::text FROM orders ORDER BY id",
+      "SELECT string_agg(price::text, ',' ORDER BY order_id, line) FROM line_items",
+      "SELECT 2.0::float8::text, 1e20::float8::text, 1e-7::float8::text, true::text, 1.5::numeric(10,2)::text, 'v' || 12.5::numeric(10,2)",
+    ])
+      await same(sql);
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

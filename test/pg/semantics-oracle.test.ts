@@ -232,6 +232,14 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
+  it('LIMIT ALL and LIMIT NULL are no limit, OFFSET NULL none, also as NULL parameters', async () => {
+    await same('SELECT id FROM customers ORDER BY id LIMIT ALL');
+    await same('SELECT id FROM customers ORDER BY id LIMIT ALL OFFSET 3');
+    await same('SELECT id FROM customers ORDER BY id LIMIT NULL OFFSET NULL');
+    await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [null, null]);
+    await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [2, 1]);
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       [
@@ -253,6 +261,10 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         'WITH gone AS (DELETE FROM orders WHERE id > 1000 RETURNING id) SELECT count(*) FROM gone',
         /data-modifying statement in WITH/,
       ],
+      // SQLite's answer was a syntax error about text the client never sent
+      ['SELECT customer_id FROM orders INTERSECT ALL SELECT customer_id FROM orders', /INTERSECT ALL/],
+      ['SELECT customer_id FROM orders EXCEPT ALL SELECT 10', /EXCEPT ALL/],
+      ['SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0', /BETWEEN SYMMETRIC/],
     ];
     for (const [sql, message] of refused) {
       await postgres.query(sql);

@@ -100,7 +100,10 @@ export class Analyzer {
           isWord(out[i], 'CAST') ||
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
-          isWord(out[i], 'PG_TYPEOF'))
+          isWord(out[i], 'PG_TYPEOF') ||
+          isWord(out[i], 'CONCAT') ||
+          isWord(out[i], 'CONCAT_WS') ||
+          isWord(out[i], 'FORMAT'))
       )
         out[i] = { ...out[i], arith: kind };
       at += Buffer.byteLength(out[i].text) + 1;

@@ -5,7 +5,8 @@
 //   and the division of numerics. SQLite holds dates as text and would add 1 to the year
 //   ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC holding a whole
 //   number as an integer (2 / 4 = 0), silently;
-// - `x AT TIME ZONE z` by the type of x, and a boolean cast to text (`true`, not SQLite's 1).
+// - `x AT TIME ZONE z` by the type of x; a boolean, float, date or timestamp made text by a cast,
+//   `||`, concat or format, as PostgreSQL prints its type (`true`, not SQLite's 1; `-2`, not `-2.0`).
 // A combination PostgreSQL has no operator for (`timestamp + integer`) is 42883 as there, and a set
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
@@ -16,6 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
+import { scaleOf } from './numeric-scale';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -70,6 +72,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF')) && isPunct(sig[i + 1], '(')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToText = true;
+    // text made of a value whose type prints otherwise than SQLite's text (`'x' || flag`, concat(...))
+    if (isOp(t, '||') || (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')))
       castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op') {
@@ -266,12 +271,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const t = typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
-  } else if (
-    n.TypeCast &&
-    TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&
-    typer.type(n.TypeCast.arg) === OID.bool
-  ) {
-    out.set(n.TypeCast.location, 'bool-text'); // `true` and `false`, where SQLite's CAST gives 1 and 0
+  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
+    // `true`, not SQLite's 1; `-2`, not its -2.0; a timestamp in full
+    const kind = textKind(typer, n.TypeCast.arg);
+    if (kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -298,6 +301,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const side = (isArray: boolean, t: number, n: Node) =>
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
+      // text concatenation: each side as PostgreSQL prints its type ('x' || true is 'xtrue', not 'x1')
+      else {
+        const [kl, kr] = [textKind(typer, e.lexpr), textKind(typer, e.rexpr)];
+        if (kl || kr) out.set(e.location, `txt||${kl ?? '-'},${kr ?? '-'}`);
+      }
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);
@@ -314,5 +322,37 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
     }
   }
+  if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
+    // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
+    // (these print a boolean with its output function: t and f, where a cast to text says true and false)
+    const kinds = (n.FuncCall.args as Node[]).map((a) => {
+      const kind = textKind(typer, a);
+      return kind === 'bool' ? 'boolout' : (kind ?? '-');
+    });
+    if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
+  }
   for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
 }
+
+/** Types whose PostgreSQL text differs from SQLite's text of the stored value (__pg_text prints them). */
+const TEXT_KIND: Record<number, string> = {
+  [OID.bool]: 'bool',
+  [OID.float8]: 'float8',
+  [OID.float4]: 'float4',
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp',
+  [OID.time]: 'time',
+};
+
+/** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */
+function textKind(typer: Typer, n: Node): string | null {
+  const type = typer.type(n);
+  if (type === OID.numeric) {
+    const scale = scaleOf(typer, n);
+    return scale === undefined ? null : `numeric:${scale}`;
+  }
+  return TEXT_KIND[type] ?? null;
+}
+
+/** Functions that make text of each argument. */
+const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);

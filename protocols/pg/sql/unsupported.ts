@@ -43,6 +43,10 @@ function find(n: Node): string | null {
     if (lock)
       return `${LOCKS[lock.strength] ?? 'a locking clause'}|rows cannot be locked, since every agent takes writes`;
   }
+  if (s?.all && (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT'))
+    return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
+  if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')
+    return 'BETWEEN SYMMETRIC|write x BETWEEN least(a, b) AND greatest(a, b)';
   if (s?.targetList?.some((t: Node) => t.ResTarget?.val?.RowExpr))
     return 'a row value (record) as a result column|select its fields as columns';
   if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';

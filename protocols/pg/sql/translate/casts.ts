@@ -117,8 +117,13 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
   return `${fn}(${x})`;
 }
 
-/** A cast the analysis found to turn a boolean into text (sql/typed-operators.ts): `true`/`false`, not 1/0. */
-const boolText = (t: Tok) => 'arith' in t && t.arith === 'bool-text';
+/**
+ * The operand of a cast to text the analysis found to be of a type PostgreSQL prints otherwise than
+ * SQLite's text of the value (sql/typed-operators.ts): `true` not 1, `-2` not `-2.0`, a timestamp in full.
+ */
+function asText(t: Tok, operand: string): string {
+  return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
+}
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -138,7 +143,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
     out.push({
       type: 'group',
-      text: boolText(t) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
+      text: castTo(asText(t, operand), name, isArray, mods),
     });
     i = end - 1;
   }
@@ -206,7 +211,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: boolText(toks[i]) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
+      text: castTo(asText(toks[i], operand), name, isArray, mods),
     });
   }
   return toks;

@@ -146,9 +146,22 @@ export function rewriteStandardCalls(toks: Tok[]): Tok[] {
 
 /**
  * `OFFSET n ROW[S]` and `FETCH {FIRST|NEXT} [n] ROW[S] ONLY` → SQLite's `LIMIT n OFFSET m`; an
- * OFFSET with no LIMIT gets `LIMIT -1` (no limit), which SQLite's grammar requires before it.
+ * OFFSET with no LIMIT gets `LIMIT -1` (no limit), which SQLite's grammar requires before it, as
+ * does `LIMIT ALL`.
  */
 export function rewriteFetchFirst(toks: Tok[]): Tok[] {
+  // LIMIT ALL and LIMIT NULL (no limit) are SQLite's LIMIT -1, OFFSET NULL is 0, and a parameter
+  // there may be NULL too (SQLite's datatype mismatch otherwise)
+  if (toks.some((t, i) => isWord(toks[i - 1], 'LIMIT') || isWord(toks[i - 1], 'OFFSET')))
+    toks = toks.map((t, i) => {
+      const limit = isWord(toks[i - 1], 'LIMIT');
+      if (!limit && !isWord(toks[i - 1], 'OFFSET')) return t;
+      const none = limit ? '-1' : '0';
+      if ((limit && isWord(t, 'ALL')) || isWord(t, 'NULL')) return { type: 'number', text: none };
+      if (t.type === 'param' && (toks[i + 1] === undefined || toks[i + 1].type !== 'op'))
+        return { type: 'group', text: `coalesce(${t.text}, ${none})` };
+      return t;
+    });
   if (!toks.some((t) => isWord(t, 'OFFSET') || isWord(t, 'FETCH'))) return toks;
   const depthAt: number[] = [];
   let depth = 0;

@@ -22,7 +22,7 @@ import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
-import { rewriteDateArithmetic } from './typed-arithmetic';
+import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteWords } from './words';
@@ -73,6 +73,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
   toks = rewriteCastCalls(toks);
+  toks = rewriteTextArguments(toks);
   toks = rewriteDateArithmetic(toks);
   toks = rewriteDivision(toks);
   return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));

@@ -4,7 +4,18 @@
 // becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); the divisor of a numeric division __pg_real_divisor(b). By precedence as
 // PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
 // right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
-import { type Tok, endsOperand, isOp, isWord, joinTokens, operandEnd, operandStart } from '../tokens';
+import {
+  type Tok,
+  closer,
+  endsOperand,
+  isOp,
+  isPunct,
+  isWord,
+  joinTokens,
+  operandEnd,
+  operandStart,
+  topLevelItems,
+} from '../tokens';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -116,9 +127,39 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
               ? `__pg_mod(${left}, ${right})`
               : t.arith.startsWith('arr||')
                 ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                : t.arith.startsWith('txt||')
+                  ? textConcat(t.arith.slice(5), left, right)
+                  : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
+}
+
+/** `a || b` with a side of a type PostgreSQL prints otherwise than SQLite ('l,r' kinds, '-' for as is). */
+function textConcat(kinds: string, left: string, right: string): string {
+  const [l, r] = kinds.split(',');
+  const side = (k: string, x: string) => (k === '-' ? x : `__pg_text('${k}', ${x})`);
+  return `(${side(l, left)} || ${side(r, right)})`;
+}
+
+/**
+ * concat(...), concat_ws(...), format(...) whose arguments the analysis typed (`textargs:k1,k2,...`,
+ * sql/typed-operators.ts): each marked argument made text as PostgreSQL prints its type. Innermost first.
+ */
+export function rewriteTextArguments(toks: Tok[]): Tok[] {
+  for (let i = toks.length - 2; i >= 0; i--) {
+    const t = toks[i];
+    if (!('arith' in t) || !t.arith?.startsWith('textargs:') || !isPunct(toks[i + 1], '(')) continue;
+    const close = closer(toks, i + 1);
+    const kinds = t.arith.slice(9).split(',');
+    const items = close < 0 ? [] : topLevelItems(toks, i + 2, close);
+    if (items.length !== kinds.length) continue;
+    const args = items.map(([a, b], k) => {
+      const text = joinTokens(rewriteDateArithmetic(toks.slice(a, b)));
+      return kinds[k] === '-' ? text : `__pg_text('${kinds[k]}', ${text})`;
+    });
+    toks.splice(i + 1, close - i, { type: 'group', text: `(${args.join(', ')})` });
+  }
+  return toks;
 }
