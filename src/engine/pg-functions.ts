@@ -340,11 +340,17 @@ export function installPgFunctions(db: Database.Database): void {
   // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
   db.function('__pg_json_timestamp', { deterministic: true }, (x: unknown, tz: unknown) => {
     if (x === null || typeof x !== 'string') return x as never;
-    const m = /^(\d{4,}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*)$/.exec(x);
+    // a timestamp written as a bare date is stored so: midnight
+    const m = /^(\d{4,}-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
     if (!m) return x;
     const frac = (m[3] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
     const zone = Number(tz) ? (m[4] === '' || m[4] === '+00' || m[4] === 'Z' ? '+00:00' : m[4]) : '';
-    return `${m[1]}T${m[2]}${frac}${zone}`;
+    return `${m[1]}T${m[2] ?? '00:00:00'}${frac}${zone}`;
+  });
+  // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
+  db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {
+    if (typeof x !== 'number') return x as never;
+    return Number.isFinite(x) ? floatText(x) : JSON.stringify(floatText(x));
   });
   // LIMIT $n of a LATERAL subquery that protocols/pg/sql/translate/lateral.ts made a scalar subquery: one row at most
   db.function('__pg_lateral_limit', { deterministic: true }, (n: unknown) => {

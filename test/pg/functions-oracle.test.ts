@@ -217,6 +217,10 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT id, placed_at::text, 'at ' || placed_at, (placed_at::date)::text FROM orders ORDER BY id",
       "SELECT string_agg(price::text, ',' ORDER BY order_id, line) FROM line_items",
       "SELECT 2.0::float8::text, 1e20::float8::text, 1e-7::float8::text, true::text, 1.5::numeric(10,2)::text, 'v' || 12.5::numeric(10,2)",
+      // and as JSON: a double -2 (not -2.0), a timestamp stored as a date at midnight
+      'SELECT json_agg(price ORDER BY order_id, line), to_json(min(price)) FROM line_items',
+      'SELECT row_to_json(x) FROM (SELECT id, paid, placed_at FROM orders) x ORDER BY x.id',
+      "SELECT json_build_object('at', placed_at, 'paid', paid) FROM orders ORDER BY id",
     ])
       await same(sql);
   });

@@ -307,6 +307,8 @@ class JsonRewriter {
         punct(')'),
       ];
     if (t === 'json') return [word('json'), punct('('), ...e, punct(')')];
+    if (FLOAT_TYPES.has(t))
+      return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
     // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
     if (t === 'jsonb')
       return [word('json'), punct('('), word('__pg_jsonb_text'), punct('('), ...e, punct(')'), punct(')')];
@@ -407,3 +409,6 @@ export function rewriteJsonValues(toks: Tok[], schema: JsonSchema): Tok[] {
   if (!toks.some((t) => t.type === 'word' && BUILDERS[t.text.toLowerCase()] !== undefined)) return toks;
   return new JsonRewriter(toks, schema).rewrite();
 }
+
+/** Declared types of doubles, whose JSON is PostgreSQL's float text. */
+const FLOAT_TYPES = new Set(['real', 'float', 'float4', 'float8', 'double', 'double precision']);
