@@ -25,6 +25,7 @@ import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { inferParamTypes } from './param-types';
+import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
@@ -248,7 +249,12 @@ export class Analyzer {
       throw explainRefusal(text, err);
     }
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
-    const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, declaredTypes);
+    // from the parse tree where it tells (declared types kept), then from the tokens
+    const fromTree =
+      nParams > 0 && declaredTypes.filter((d) => d).length < nParams
+        ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
+        : null;
+    const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
     let command =
       kw === 'WITH'
         ? (sig

@@ -1,0 +1,225 @@
+// The type of each $n from where it stands in PostgreSQL's parse tree, as PostgreSQL resolves a
+// parameter the client sent no type for: the type of what it is compared with (`=`, `<`, IN lists,
+// BETWEEN, IS DISTINCT FROM, a row's field; the array of it for `= ANY($1)`), combined with by
+// arithmetic, assigned to (INSERT's VALUES and SELECT, UPDATE SET, ON CONFLICT SET), cast to; text
+// for LIKE and the string functions; bool for a condition; int8 for LIMIT and OFFSET; the type of a
+// CASE's or COALESCE's other branches. Clients such as asyncpg encode each argument by the type
+// ParameterDescription names, so a parameter left `text` made `d BETWEEN $1 AND $2` refuse a datetime.
+// 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say.
+import { parseSync } from 'libpg-query';
+import type { Schema } from '../../../src/engine/schema/model';
+import { OID, oidOfDeclType } from '../types/oids';
+import { arrayOidOf } from '../types/registry';
+import { type Scope, Typer, scopeOf } from './expression-types';
+import { isNumber, promote, strings, typeNameOid } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const COMPARE = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%']);
+const TEXT_OPS = new Set(['~~', '~~*', '!~~', '!~~*', '~', '~*', '!~', '!~*']);
+const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
+/** Functions whose parameters are text. */
+const TEXT_FUNCTIONS = new Set([
+  'lower',
+  'upper',
+  'trim',
+  'btrim',
+  'ltrim',
+  'rtrim',
+  'length',
+  'char_length',
+  'initcap',
+  'md5',
+  'reverse',
+  'strpos',
+  'starts_with',
+  'split_part',
+  'replace',
+]);
+
+/** The parameters' types (declared ones kept); null when the text does not parse. */
+export function treeParamTypes(sql: string, schema: Schema, n: number, declared: number[]): number[] | null {
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return null;
+  }
+  const types = Array.from({ length: n }, (_, i) => declared[i] ?? 0);
+  const walker = new ParamWalker(schema, types);
+  // twice, so that `$1 = $2 AND $2 = a` types both
+  for (let pass = 0; pass < 2; pass++)
+    for (const s of tree.stmts ?? []) walker.walk(s.stmt, new Typer(schema, new Map()));
+  return types;
+}
+
+class ParamWalker {
+  constructor(
+    readonly schema: Schema,
+    readonly types: number[],
+  ) {}
+
+  /** The type of an expression: a parameter's as found so far, else the typer's. */
+  typeOf(typer: Typer, x: Node): number {
+    if (x?.ParamRef) return this.types[x.ParamRef.number - 1] ?? 0;
+    return typer.type(x);
+  }
+
+  /** Gives `x` the type `oid` when it is a parameter not typed yet. */
+  assign(x: Node, oid: number): void {
+    const k = (x?.ParamRef?.number ?? 0) - 1;
+    if (k >= 0 && k < this.types.length && this.types[k] === 0 && oid) this.types[k] = oid;
+  }
+
+  /**
+   * Each of `xs` that is a parameter takes the type the others resolve to: one type, numbers
+   * promoted (`a IN ($1, 5)`), a string literal yielding to the other type; none when they disagree.
+   */
+  together(typer: Typer, xs: Node[]): void {
+    let common = 0;
+    for (const x of xs) {
+      const t = this.typeOf(typer, x);
+      if (t === 0 || t === common || (x?.A_Const?.sval !== undefined && common !== 0)) continue;
+      if (common === 0 || (common === OID.text && xs.some((y) => y?.A_Const?.sval !== undefined))) common = t;
+      else if (isNumber(common) && isNumber(t)) common = promote(common, t);
+      else return;
+    }
+    for (const x of xs) this.assign(x, common);
+  }
+
+  /** A table's column types in order, or by the names INSERT lists. */
+  targetTypes(relation: Node, cols: Node[] | undefined): number[] {
+    const table = this.schema.tables.get(String(relation?.relname ?? '').toLowerCase());
+    if (!table) return [];
+    const names = cols?.length ? cols.map((c) => String(c.ResTarget?.name ?? '').toLowerCase()) : null;
+    const byName = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name);
+    return (names ? names.map(byName) : table.columns).map((c) => (c ? oidOfDeclType(c.type) : 0));
+  }
+
+  walk(n: Node, typer: Typer): void {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) this.walk(x, typer);
+      return;
+    }
+    let t = typer;
+    if (n.SelectStmt) {
+      const s = n.SelectStmt;
+      t = withSources(typer, s.fromClause ?? []);
+      this.assign(s.limitCount, OID.int8);
+      this.assign(s.limitOffset, OID.int8);
+      this.assign(s.whereClause, OID.bool);
+      this.assign(s.havingClause, OID.bool);
+    } else if (n.UpdateStmt) {
+      const u = n.UpdateStmt;
+      t = withSources(typer, [{ RangeVar: u.relation }, ...(u.fromClause ?? [])]);
+      this.assignColumns(u.relation, u.targetList);
+      this.assign(u.whereClause, OID.bool);
+    } else if (n.DeleteStmt) {
+      t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
+      this.assign(n.DeleteStmt.whereClause, OID.bool);
+    } else if (n.InsertStmt) {
+      const ins = n.InsertStmt;
+      t = withSources(typer, [
+        { RangeVar: ins.relation },
+        { RangeVar: { ...ins.relation, alias: { aliasname: 'excluded' } } },
+      ]);
+      const targets = this.targetTypes(ins.relation, ins.cols);
+      const sel = ins.selectStmt?.SelectStmt;
+      for (const row of sel?.valuesLists ?? [])
+        (row.List?.items ?? []).forEach((x: Node, i: number) => this.assign(x, targets[i]));
+      (sel?.valuesLists ? [] : (sel?.targetList ?? [])).forEach((r: Node, i: number) =>
+        this.assign(r.ResTarget?.val, targets[i]),
+      );
+      this.assignColumns(ins.relation, ins.onConflictClause?.targetList);
+    } else if (n.A_Expr) this.expr(n.A_Expr, typer);
+    else if (n.BoolExpr) for (const x of n.BoolExpr.args ?? []) this.assign(x, OID.bool);
+    else if (n.TypeCast) this.assign(n.TypeCast.arg, typeNameOid(n.TypeCast.typeName));
+    else if (n.CoalesceExpr) this.together(typer, n.CoalesceExpr.args ?? []);
+    else if (n.MinMaxExpr) this.together(typer, n.MinMaxExpr.args ?? []);
+    else if (n.CaseExpr) {
+      const c = n.CaseExpr;
+      const whens: Node[] = (c.args ?? []).map((w: Node) => w.CaseWhen);
+      if (c.arg) this.together(typer, [c.arg, ...whens.map((w) => w?.expr)]);
+      else for (const w of whens) this.assign(w?.expr, OID.bool);
+      this.together(typer, [...whens.map((w) => w?.result), ...(c.defresult ? [c.defresult] : [])]);
+    } else if (n.FuncCall) {
+      const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
+      const args: Node[] = n.FuncCall.args ?? [];
+      if (TEXT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
+      else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
+        this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
+    }
+    for (const k in n) if (k !== 'location') this.walk(n[k], t);
+  }
+
+  /** SET col = $1 (UPDATE, ON CONFLICT DO UPDATE): the column's type. */
+  assignColumns(relation: Node, targets: Node[] | undefined): void {
+    const table = this.schema.tables.get(String(relation?.relname ?? '').toLowerCase());
+    for (const r of targets ?? []) {
+      const name = String(r.ResTarget?.name ?? '').toLowerCase();
+      const col = table?.columns.find((c) => c.name.toLowerCase() === name);
+      if (col) this.assign(r.ResTarget.val, oidOfDeclType(col.type));
+    }
+  }
+
+  expr(e: Node, typer: Typer): void {
+    const op = strings(e.name).pop() ?? '';
+    const items = (x: Node): Node[] => (Array.isArray(x) ? x : (x?.List?.items ?? [x]));
+    switch (e.kind) {
+      case 'AEXPR_OP':
+      case 'AEXPR_DISTINCT':
+      case 'AEXPR_NOT_DISTINCT':
+      case 'AEXPR_NULLIF': {
+        if (!e.lexpr || !e.rexpr) return;
+        if (TEXT_OPS.has(op)) {
+          this.assign(e.lexpr, OID.text);
+          this.assign(e.rexpr, OID.text);
+          return;
+        }
+        if (e.kind === 'AEXPR_OP' && !COMPARE.has(op)) return;
+        // (a, b) = ($1, $2): field by field
+        if (e.lexpr.RowExpr && e.rexpr.RowExpr) {
+          const [l, r] = [e.lexpr.RowExpr.args ?? [], e.rexpr.RowExpr.args ?? []];
+          l.forEach((x: Node, i: number) => this.together(typer, [x, r[i]]));
+          return;
+        }
+        const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
+        // date and time arithmetic has operands of other types (date + 1, timestamp - interval)
+        if ((op === '+' || op === '-') && (DATETIMES.has(lt) || DATETIMES.has(rt))) return;
+        this.assign(e.lexpr, rt);
+        this.assign(e.rexpr, lt);
+        return;
+      }
+      case 'AEXPR_OP_ANY':
+      case 'AEXPR_OP_ALL': {
+        const lt = this.typeOf(typer, e.lexpr);
+        if (e.rexpr?.A_ArrayExpr) for (const x of e.rexpr.A_ArrayExpr.elements ?? []) this.assign(x, lt);
+        else this.assign(e.rexpr, TEXT_OPS.has(op) ? OID.textArray : lt ? (arrayOidOf(lt) ?? 0) : 0);
+        return;
+      }
+      case 'AEXPR_IN':
+        this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+        return;
+      case 'AEXPR_LIKE':
+      case 'AEXPR_ILIKE':
+      case 'AEXPR_SIMILAR':
+        this.assign(e.lexpr, OID.text);
+        for (const x of items(e.rexpr)) this.assign(x, OID.text);
+        return;
+      case 'AEXPR_BETWEEN':
+      case 'AEXPR_NOT_BETWEEN':
+      case 'AEXPR_BETWEEN_SYM':
+      case 'AEXPR_NOT_BETWEEN_SYM':
+        this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+        return;
+    }
+  }
+}
+
+function withSources(typer: Typer, sources: Node[]): Typer {
+  const scope: Scope = new Map(typer.scope);
+  scopeOf(sources, scope, typer.schema);
+  return new Typer(typer.schema, scope);
+}
