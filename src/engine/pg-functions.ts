@@ -45,6 +45,52 @@ export function pgInteger(x: unknown, type: string): unknown {
   return n;
 }
 
+/**
+ * A value into varchar(n) (`type` 'character varying') or char(n) ('character'): 22001 past n
+ * characters, as PostgreSQL refuses it; trailing spaces past n are cut instead (all of char(n)'s:
+ * Patina keeps it as text, unpadded). Blobs pass.
+ */
+export function pgCharacters(x: unknown, max: number, type: string): unknown {
+  if (x === null || x === undefined || x instanceof Uint8Array) return x ?? null;
+  // char(n)'s trailing spaces mean nothing in PostgreSQL (length, ||, = ignore them): kept without
+  const s = type === 'character' ? String(x).replace(/ +$/, '') : typeof x === 'string' ? x : String(x);
+  if (s.length <= max) return s;
+  const cs = [...s];
+  if (cs.length <= max) return s;
+  if (cs.slice(max).every((c) => c === ' ')) return cs.slice(0, max).join('');
+  throw pgFail('22001', `value too long for type ${type}(${max})`);
+}
+
+/**
+ * A double's decimal digits as PostgreSQL's float8 to numeric conversion takes them: 15 significant
+ * digits (DBL_DIG), so a numeric computed as a double (1.005 * 3 = 3.0149999999999997) rounds as
+ * the exact 3.015 would; integers exactly.
+ */
+export function doubleDigits(v: number): string {
+  return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : v.toPrecision(15);
+}
+
+/**
+ * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
+ * than p - s digits before the point (text is read exactly, a double by doubleDigits).
+ */
+export function pgNumericTypmod(x: unknown, p: number, scale: number): number | null {
+  if (x === null || x === undefined) return null;
+  const exact = typeof x === 'string' ? parseDecimal(x) : null;
+  const d0 = exact && !exact.special ? exact : parseDecimal(doubleDigits(pgFloat(x, 'numeric') as number));
+  if (!d0 || d0.special) {
+    if (d0?.special === 'NaN') return Number.NaN;
+    throw pgFail('22003', 'numeric field overflow');
+  }
+  const d = decimalAtScale(d0, scale);
+  if (d.int.length > p - scale)
+    throw pgFail(
+      '22003',
+      `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}`,
+    );
+  return Number(decimalText(d));
+}
+
 /** `x` to double precision (or numeric): text must read as a number. */
 export function pgFloat(x: unknown, type: string): unknown {
   if (x === null || x === undefined) return null;
@@ -254,31 +300,18 @@ export function installPgFunctions(db: Database.Database): void {
     const d = parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
   });
-  // a value written into a varchar(n) column: 22001 past n characters, as PostgreSQL refuses it
-  // (trailing spaces past n are cut instead)
-  db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) => {
-    if (x === null || x === undefined || x instanceof Uint8Array) return x as never;
-    const s = typeof x === 'string' ? x : String(x);
-    const max = Number(n);
-    if (s.length <= max) return s;
-    const cs = [...s];
-    if (cs.length <= max) return s;
-    if (cs.slice(max).every((c) => c === ' ')) return cs.slice(0, max).join('');
-    throw pgFail('22001', `value too long for type character varying(${max})`);
-  });
-  // x::numeric(p, s): rounded half away from zero to s digits; 22003 when it needs more than p - s before the point
-  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) => {
-    if (x === null || x === undefined) return null;
-    const v = pgFloat(x, 'numeric') as number;
-    const scale = Number(s);
-    const d = decimalAtScale(parseDecimal(String(v))!, scale);
-    if (d.int.length > Number(p) - scale)
-      throw pgFail(
-        '22003',
-        `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${Number(p) - scale}`,
-      );
-    return Number(decimalText(d));
-  });
+  // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL
+  // refuses it (trailing spaces past n are cut instead)
+  db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) =>
+    pgCharacters(x, Number(n), 'character varying'),
+  );
+  db.function('__pg_char', { deterministic: true }, (x: unknown, n: unknown) =>
+    pgCharacters(x, Number(n), 'character'),
+  );
+  // x::numeric(p, s) and a value written into a numeric(p, s) column
+  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) =>
+    pgNumericTypmod(x, Number(p), Number(s)),
+  );
   // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
   db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a: unknown, b: unknown) => {
     if (a === null || b === null) return null;

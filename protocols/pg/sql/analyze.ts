@@ -30,7 +30,7 @@ import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type DialectContext, translate } from './translate/translate';
 import { mayHaveTypedOperators, typedOperators } from './typed-operators';
-import { isWord } from './tokens';
+import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 
 /** Analyses a session keeps by statement text. */
@@ -55,7 +55,24 @@ export class Analyzer {
       columnType: (table, column) => columnType(this.#engine.schema, table, column),
       columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
       notNull: (column) => notNullEverywhere(this.#engine.schema, column),
+      selectWidth: (query) => this.#selectWidth(query),
     };
+  }
+
+  /** The number of columns of a query (INSERT ... SELECT's), from SQLite's prepared statement; null when it does not prepare. */
+  #selectWidth(query: Tok[]): number | null {
+    try {
+      const sql = translate(query as PgToken[], this.#dialect, false);
+      let st: { reader: boolean; columns(): unknown[] };
+      try {
+        st = this.#local.prepare(sql);
+      } catch {
+        st = this.#engine.writer.prepare(sql);
+      }
+      return st.reader ? st.columns().length : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
