@@ -1,6 +1,7 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
+import { installExactDivision } from './pg-exact-division';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgStatistics } from './pg-statistics';
@@ -363,6 +364,7 @@ export function installPgFunctions(db: Database.Database): void {
   });
   installPgStringFunctions(db);
   installPgStatistics(db);
+  installExactDivision(db);
   installPgArrayFunctions(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);

@@ -65,6 +65,24 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       await sameOnBoth(o, sql);
   });
 
+  it("numeric division and avg print PostgreSQL's digits (select_div_scale), exactly", async () => {
+    // before, both were doubles: 0.3333333333333333, 1.5, 8.1975
+    for (const sql of [
+      'SELECT 1 / 3::numeric, 100 / 3::numeric, 2 / 0.5, 0 / 3::numeric, -7 / 2::numeric, 0.001 / 7, 1.00 / 3, 123456789 / 7::numeric',
+      'SELECT avg(qty), avg(amount), sum(amount) / count(*), sum(amount) / count(amount), avg(DISTINCT qty) FROM pay',
+      'SELECT id, amount / 3, amount / qty, qty / amount FROM pay ORDER BY id',
+      'SELECT avg(qty) FILTER (WHERE qty > 1), avg(amount) FROM pay WHERE id > 100',
+      'SELECT id, avg(qty) OVER (ORDER BY id), avg(amount) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pay ORDER BY id',
+      // ordered by the alias: by the number, not the text ('10.5' after '9.25')
+      'SELECT qty::int8 AS q, avg(amount * 100) AS a FROM pay GROUP BY qty ORDER BY a DESC NULLS LAST',
+      'SELECT id % 2 AS odd, sum(amount) / count(*) AS per FROM pay GROUP BY 1 ORDER BY per',
+      // inside an expression a division is still a double; with a scale given it agrees
+      'SELECT round(avg(amount), 2), avg(qty)::numeric(10,3), round(sum(amount) / 3, 4) FROM pay',
+    ])
+      await sameOnBoth(o, sql);
+    for (const c of [o.patina, o.postgres]) await assert.rejects(c.query('SELECT 1 / 0::numeric'), { code: '22012' });
+  });
+
   it('a write rounds numeric(p, s) and refuses too long varchar(n) as PostgreSQL does (INSERT, UPDATE, ON CONFLICT, parameters)', async () => {
     for (const c of [o.patina, o.postgres]) {
       await c.query(`INSERT INTO m (id, amount, code) VALUES (11, 1.005, 'abc'), (12, 2.5, 'x  ')`);

@@ -112,11 +112,13 @@ export class Analyzer {
       const kind = found.get(at);
       if (
         kind !== undefined &&
-        (out[i].type === 'op' ||
+        (kind === 'num-order' ||
+          out[i].type === 'op' ||
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
+          isWord(out[i], 'AVG') ||
           isWord(out[i], 'PG_TYPEOF'))
       )
         out[i] = { ...out[i], arith: kind };

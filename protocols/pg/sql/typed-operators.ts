@@ -66,8 +66,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
-    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument
-    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF')) && isPunct(sig[i + 1], '(')) return true;
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
+    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG')) && isPunct(sig[i + 1], '(')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -202,8 +202,48 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
     return null;
   }
   const out = new Map<number, string>();
-  for (const s of tree.stmts ?? []) walk(s.stmt, new Typer(schema, new Map()), out, declared);
+  for (const s of tree.stmts ?? []) {
+    walk(s.stmt, new Typer(schema, new Map()), out, declared);
+    markExactColumns(s.stmt?.SelectStmt, new Typer(schema, new Map()), out);
+  }
   return out;
+}
+
+/**
+ * A result column of the statement's own SELECT that is a numeric division or avg of integers or
+ * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
+ * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
+ * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
+ * position leaves it a double, as does DISTINCT or a set operation.
+ */
+function markExactColumns(s: Node, typer: Typer, out: Map<number, string>): void {
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
+  const t = withSources(typer, s.fromClause ?? []);
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  (s.targetList as Node[]).forEach((item, k) => {
+    const v = item.ResTarget?.val;
+    const name: string | undefined = item.ResTarget?.name;
+    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
+    const e = v.A_Expr;
+    let mark: [number, string] | null = null;
+    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
+      const l = t.type(e.lexpr);
+      const r = t.type(e.rexpr);
+      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
+        mark = [e.location, 'num/x'];
+    } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
+      const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
+      const a = t.type(v.FuncCall.args[0]);
+      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
+        mark = [v.FuncCall.location, 'avg-x'];
+    }
+    if (!mark) return;
+    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
+    const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
+    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
+    out.set(mark[0], mark[1]);
+    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
+  });
 }
 
 function withSources(typer: Typer, sources: Node[]): Typer {
