@@ -85,6 +85,14 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'ceiling':
       case 'floor':
         return 0;
+      case 'extract': {
+        // PostgreSQL's extract gives microseconds' digits to seconds and the epoch (of a time,
+        // timestamp or interval), milliseconds' to milliseconds, whole numbers otherwise and of a date
+        const unit = String(args[0]?.A_Const?.sval?.sval ?? '').toLowerCase();
+        if (args.length !== 2 || !unit || unit === 'julian') return undefined;
+        if (t.type(args[1]) === OID.date) return 0;
+        return unit === 'epoch' || unit === 'second' ? 6 : unit === 'milliseconds' ? 3 : 0;
+      }
       case 'coalesce':
       case 'greatest':
       case 'least':

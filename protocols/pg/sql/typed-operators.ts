@@ -10,6 +10,7 @@
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
 import { parseSync } from 'libpg-query';
+import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
@@ -62,6 +63,8 @@ const DATETIME_DECL = /date|time|interval/i;
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
+  let datedColumn = false;
+  let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
@@ -80,12 +83,15 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '||' && sig.some((x) => isWord(x, 'ARRAY') || isPunct(x, '[') || isWord(x, 'ARRAY_AGG')))
         return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
-    } else if (!hint && t.type === 'word') {
+    } else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
-      hint = HINTS.has(w) || DATETIME_DECL.test(columnType(w) ?? '');
-    }
+      const dated = DATETIME_DECL.test(columnType(w) ?? '');
+      hint ||= HINTS.has(w) || dated;
+      datedColumn ||= dated;
+    } else if (t.type === 'string') string = true;
   }
-  return (arithmetic && hint) || castToText;
+  // a string literal beside a date or time column may be compared with it
+  return (arithmetic && hint) || castToText || (string && datedColumn);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
@@ -246,6 +252,29 @@ function markExactColumns(s: Node, typer: Typer, out: Map<number, string>): void
   });
 }
 
+const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
+  [OID.date]: castDate,
+  [OID.timestamp]: castTimestamp,
+  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
+  [OID.time]: castTime,
+};
+
+/**
+ * String literals compared with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
+ * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
+ * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
+ */
+function markDateLiterals(items: Node[], type: number, out: Map<number, string>): void {
+  const input = DATE_INPUT[type];
+  if (!input) return;
+  for (const lit of items) {
+    const text = lit?.A_Const?.sval?.sval;
+    if (typeof text !== 'string') continue;
+    const v = input(text);
+    if (v !== null) out.set(lit.A_Const.location, `str:${v}`);
+  }
+}
+
 function withSources(typer: Typer, sources: Node[]): Typer {
   const scope: Scope = new Map(typer.scope);
   scopeOf(sources, scope, typer.schema);
@@ -312,6 +341,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.TypeCast.arg) === OID.bool
   ) {
     out.set(n.TypeCast.location, 'bool-text'); // `true` and `false`, where SQLite's CAST gives 1 and 0
+  } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
+    markDateLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -324,9 +355,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (COMPARISONS.has(op)) {
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;
-      const type = lit && !other.ColumnRef ? typer.type(other) : 0;
-      if (lit && NUMBERS.has(type))
+      const type = lit ? typer.type(other) : 0;
+      if (lit && NUMBERS.has(type) && !other.ColumnRef)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+      else if (lit) markDateLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
       const lt = typer.type(e.lexpr);

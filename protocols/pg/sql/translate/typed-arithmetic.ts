@@ -8,6 +8,7 @@
 // PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
 // right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
 import { type Tok, endsOperand, isOp, isWord, joinTokens, operandEnd, operandStart } from '../tokens';
+import { quoteString } from '../lexer';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -65,11 +66,13 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
-      : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-        ? { type: 'word', text: '__pg_numeric_avg' }
-        : 'arith' in t && t.arith === 'num-order'
-          ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
-          : t,
+      : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
+        ? { type: 'string', text: quoteString(t.arith.slice(4)) }
+        : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+          ? { type: 'word', text: '__pg_numeric_avg' }
+          : 'arith' in t && t.arith === 'num-order'
+            ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
+            : t,
   );
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   return toks;
