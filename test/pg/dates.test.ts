@@ -132,14 +132,14 @@ describe('PostgreSQL dates and times', function () {
       '22',
       '5',
       '0',
-      '0.25',
+      '0.250000',
       '0',
       '7',
       '326',
       '47',
       '4',
-      '1795323600.25',
-      '250',
+      '1795323600.250000',
+      '250.000',
       '0',
     ]);
     assert.deepEqual(r.fields.map((f) => [f.name, f.dataTypeID]).slice(-2), [

@@ -17,6 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
+import { scaleOf } from './numeric-scale';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -80,17 +81,26 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (!endsOperand(sig[i - 1])) continue;
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
       // `||` of arrays (ARRAY[1] || 2): parsed when the statement has an array at all
-      if (t.text === '||' && sig.some((x) => isWord(x, 'ARRAY') || isPunct(x, '[') || isWord(x, 'ARRAY_AGG')))
-        return true;
+      // `||` of arrays (ARRAY[1] || 2), or of text and a number (which prints as PostgreSQL casts it)
+      if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
       const dated = DATETIME_DECL.test(columnType(w) ?? '');
       hint ||= HINTS.has(w) || dated;
       datedColumn ||= dated;
-    } else if (t.type === 'string') string = true;
+    } else if (t.type === 'string' && !string) {
+      // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
+      const before = sig[i - 1];
+      string =
+        (before?.type === 'op' && COMPARISONS.has(before.text)) ||
+        (sig[i + 1]?.type === 'op' && COMPARISONS.has(sig[i + 1].text)) ||
+        isWord(before, 'BETWEEN') ||
+        isWord(before, 'AND') ||
+        ((isPunct(before, '(') || isPunct(before, ',')) && sig.some((x) => isWord(x, 'IN')));
+    }
   }
-  // a string literal beside a date or time column may be compared with it
+  // a string literal compared with something, beside a date or time column, may be compared with it
   return (arithmetic && hint) || castToText || (string && datedColumn);
 }
 
@@ -335,12 +345,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const t = typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
-  } else if (
-    n.TypeCast &&
-    TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) &&
-    typer.type(n.TypeCast.arg) === OID.bool
-  ) {
-    out.set(n.TypeCast.location, 'bool-text'); // `true` and `false`, where SQLite's CAST gives 1 and 0
+  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) && !n.TypeCast.typeName.typmods) {
+    // a cast to text prints as PostgreSQL: `true` and `false` (SQLite's CAST gives 1 and 0), a double's
+    // shortest digits (100, not 100.0), a numeric's scale (1.50, not 1.5)
+    const from = typer.type(n.TypeCast.arg);
+    const scale = from === OID.numeric ? scaleOf(typer, n.TypeCast.arg) : undefined;
+    const kind =
+      from === OID.bool
+        ? 'bool-text'
+        : from === OID.float8 || from === OID.float4
+          ? `float-text:${from === OID.float4 ? 1 : 0}`
+          : scale !== undefined
+            ? `num-text:${scale}`
+            : null;
+    if (kind) out.set(n.TypeCast.location, kind);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     markDateLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
@@ -370,6 +388,19 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const side = (isArray: boolean, t: number, n: Node) =>
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
+      else {
+        // text || a double or a numeric: the number as its cast to text prints it (1.50, 0; not 1.5, 0.0)
+        const asText = (t: number, n: Node) =>
+          t === OID.float8 || t === OID.float4
+            ? `f${t === OID.float4 ? 1 : 0}`
+            : t === OID.numeric && scaleOf(typer, n) !== undefined
+              ? `n${scaleOf(typer, n)}`
+              : '';
+        const a = asText(lt, e.lexpr);
+        const b = asText(rt, e.rexpr);
+        // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
+        out.set(e.location, `txt||${a};${b}`);
+      }
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);

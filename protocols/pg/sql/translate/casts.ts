@@ -117,8 +117,17 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
   return `${fn}(${x})`;
 }
 
-/** A cast the analysis found to turn a boolean into text (sql/typed-operators.ts): `true`/`false`, not 1/0. */
-const boolText = (t: Tok) => 'arith' in t && t.arith === 'bool-text';
+/**
+ * A cast to text the analysis typed (sql/typed-operators.ts): a boolean's `true`/`false` (not 1/0),
+ * a double's shortest digits (not SQLite's 100.0), a numeric at its scale; null for another cast.
+ */
+function textCast(t: Tok, operand: string): string | null {
+  const kind = 'arith' in t ? t.arith : undefined;
+  if (kind === 'bool-text') return `__pg_bool_text(${operand})`;
+  if (kind?.startsWith('float-text:')) return `__pg_float_text(${operand}, ${kind.slice(11)})`;
+  if (kind?.startsWith('num-text:')) return `__pg_numeric_text(${operand}, ${kind.slice(9)})`;
+  return null;
+}
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -138,7 +147,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
     out.push({
       type: 'group',
-      text: boolText(t) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
+      text: textCast(t, operand) ?? castTo(operand, name, isArray, mods),
     });
     i = end - 1;
   }
@@ -206,7 +215,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: boolText(toks[i]) ? `__pg_bool_text(${operand})` : castTo(operand, name, isArray, mods),
+      text: textCast(toks[i], operand) ?? castTo(operand, name, isArray, mods),
     });
   }
   return toks;

@@ -134,9 +134,20 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 ? `__pg_numeric_div(${left}, ${right})`
                 : t.arith.startsWith('arr||')
                   ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                  : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                  : t.arith.startsWith('txt||')
+                    ? textConcat(t.arith.slice(5), left, right)
+                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
+}
+
+/** Text `a || b` as PostgreSQL binds it, a double or numeric side printed as its cast to text prints it ('f0;', ';n2', ';'). */
+function textConcat(kinds: string, left: string, right: string): string {
+  const asText = (k: string, x: string) =>
+    k[0] === 'f' ? `__pg_float_text(${x}, ${k.slice(1)})` : k[0] === 'n' ? `__pg_numeric_text(${x}, ${k.slice(1)})` : x;
+  const [a, b] = kinds.split(';');
+  // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
+  return `((${asText(a, left)}) || (${asText(b, right)}))`;
 }
