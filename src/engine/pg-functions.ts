@@ -302,6 +302,20 @@ export function installPgFunctions(db: Database.Database): void {
     const v = Number(pgFloat(x, 'double precision'));
     return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
   });
+  // round(numeric, n): the decimal (a double by its 15 digits, as PostgreSQL reads float8) rounded
+  // half away from zero, so round(1.005, 2) is 1.01; n may be negative (round(1234, -2) is 1200)
+  db.function('__pg_round_numeric', { deterministic: true }, (x: unknown, n: unknown) => {
+    if (x === null || x === undefined || n === null || n === undefined) return null;
+    const v = Number(pgFloat(x, 'numeric'));
+    const k = Number(n);
+    if (!Number.isFinite(v)) return v;
+    const d = parseDecimal(doubleDigits(v))!;
+    if (k >= 0) return Number(decimalText(decimalAtScale(d, k)));
+    const digits = d.int.padStart(-k, '0');
+    const at = digits.length + k;
+    const shifted = decimalAtScale({ ...d, int: digits.slice(0, at), frac: digits.slice(at) + d.frac }, 0);
+    return Number(decimalText(shifted)) * 10 ** -k;
+  });
   // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
   db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) => {
     if (x === null || n === null) return null;

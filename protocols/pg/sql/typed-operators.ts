@@ -333,6 +333,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
+    // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
+    // rounds the double 1.00499999999999989... to 1.0
+    const t = typer.type(n.FuncCall.args[0]);
+    if (t === OID.numeric || INTS.has(t)) out.set(n.FuncCall.location, 'round-numeric');
   } else if (n.FuncCall?.args?.length === 1) {
     const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase();
     const arg = n.FuncCall.args[0];
