@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
+import { installExactDivision } from './pg-exact-division';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
@@ -46,6 +47,52 @@ export function pgInteger(x: unknown, type: string): unknown {
   } else throw pgFail('42846', `cannot cast type bytea to ${type}`);
   if (n < range[0] || n > range[1]) throw pgFail('22003', `${type} out of range`);
   return n;
+}
+
+/**
+ * A value into varchar(n) (`type` 'character varying') or char(n) ('character'): 22001 past n
+ * characters, as PostgreSQL refuses it; trailing spaces past n are cut instead (all of char(n)'s:
+ * Patina keeps it as text, unpadded). Blobs pass.
+ */
+export function pgCharacters(x: unknown, max: number, type: string): unknown {
+  if (x === null || x === undefined || x instanceof Uint8Array) return x ?? null;
+  // char(n)'s trailing spaces mean nothing in PostgreSQL (length, ||, = ignore them): kept without
+  const s = type === 'character' ? String(x).replace(/ +$/, '') : typeof x === 'string' ? x : String(x);
+  if (s.length <= max) return s;
+  const cs = [...s];
+  if (cs.length <= max) return s;
+  if (cs.slice(max).every((c) => c === ' ')) return cs.slice(0, max).join('');
+  throw pgFail('22001', `value too long for type ${type}(${max})`);
+}
+
+/**
+ * A double's decimal digits as PostgreSQL's float8 to numeric conversion takes them: 15 significant
+ * digits (DBL_DIG), so a numeric computed as a double (1.005 * 3 = 3.0149999999999997) rounds as
+ * the exact 3.015 would; integers exactly.
+ */
+export function doubleDigits(v: number): string {
+  return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : v.toPrecision(15);
+}
+
+/**
+ * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
+ * than p - s digits before the point (text is read exactly, a double by doubleDigits).
+ */
+export function pgNumericTypmod(x: unknown, p: number, scale: number): number | null {
+  if (x === null || x === undefined) return null;
+  const exact = typeof x === 'string' ? parseDecimal(x) : null;
+  const d0 = exact && !exact.special ? exact : parseDecimal(doubleDigits(pgFloat(x, 'numeric') as number));
+  if (!d0 || d0.special) {
+    if (d0?.special === 'NaN') return Number.NaN;
+    throw pgFail('22003', 'numeric field overflow');
+  }
+  const d = decimalAtScale(d0, scale);
+  if (d.int.length > p - scale)
+    throw pgFail(
+      '22003',
+      `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}`,
+    );
+  return Number(decimalText(d));
 }
 
 /** `x` to double precision (or numeric): text must read as a number. */
@@ -211,7 +258,6 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
-  // a boolean cast to text, as PostgreSQL prints it
   // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
   // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
   // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10')
@@ -238,6 +284,19 @@ export function installPgFunctions(db: Database.Database): void {
       if (d) return decimalText(decimalAtScale(d, Number(kind.slice(8))));
     }
     return String(x);
+  });
+  // a boolean cast to text, as PostgreSQL prints it
+  db.function('__pg_bool_text', { deterministic: true }, (x: unknown) =>
+    x === null || x === undefined ? null : x === 0 || x === 0n ? 'false' : 'true',
+  );
+  // a double cast to text as PostgreSQL prints it (100, 1e+20, 0; SQLite's CAST gives 100.0, 1.0e+20,
+  // 0.0), and a numeric at the scale the analysis found for it (1.50::text is 1.50)
+  db.function('__pg_float_text', { deterministic: true }, (x: unknown, single: unknown) =>
+    typeof x === 'number' ? floatText(x, Number(single) === 1) : x === null || x === undefined ? null : String(x),
+  );
+  db.function('__pg_numeric_text', { deterministic: true }, (x: unknown, scale: unknown) => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) return x === null || x === undefined ? null : String(x);
+    return decimalText(decimalAtScale(parseDecimal(String(x))!, Number(scale)));
   });
   // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
   // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
@@ -272,6 +331,20 @@ export function installPgFunctions(db: Database.Database): void {
     const v = Number(pgFloat(x, 'double precision'));
     return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
   });
+  // round(numeric, n): the decimal (a double by its 15 digits, as PostgreSQL reads float8) rounded
+  // half away from zero, so round(1.005, 2) is 1.01; n may be negative (round(1234, -2) is 1200)
+  db.function('__pg_round_numeric', { deterministic: true }, (x: unknown, n: unknown) => {
+    if (x === null || x === undefined || n === null || n === undefined) return null;
+    const v = Number(pgFloat(x, 'numeric'));
+    const k = Number(n);
+    if (!Number.isFinite(v)) return v;
+    const d = parseDecimal(doubleDigits(v))!;
+    if (k >= 0) return Number(decimalText(decimalAtScale(d, k)));
+    const digits = d.int.padStart(-k, '0');
+    const at = digits.length + k;
+    const shifted = decimalAtScale({ ...d, int: digits.slice(0, at), frac: digits.slice(at) + d.frac }, 0);
+    return Number(decimalText(shifted)) * 10 ** -k;
+  });
   // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
   db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) => {
     if (x === null || n === null) return null;
@@ -281,31 +354,18 @@ export function installPgFunctions(db: Database.Database): void {
     const d = parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
   });
-  // a value written into a varchar(n) column: 22001 past n characters, as PostgreSQL refuses it
-  // (trailing spaces past n are cut instead)
-  db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) => {
-    if (x === null || x === undefined || x instanceof Uint8Array) return x as never;
-    const s = typeof x === 'string' ? x : String(x);
-    const max = Number(n);
-    if (s.length <= max) return s;
-    const cs = [...s];
-    if (cs.length <= max) return s;
-    if (cs.slice(max).every((c) => c === ' ')) return cs.slice(0, max).join('');
-    throw pgFail('22001', `value too long for type character varying(${max})`);
-  });
-  // x::numeric(p, s): rounded half away from zero to s digits; 22003 when it needs more than p - s before the point
-  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) => {
-    if (x === null || x === undefined) return null;
-    const v = pgFloat(x, 'numeric') as number;
-    const scale = Number(s);
-    const d = decimalAtScale(parseDecimal(String(v))!, scale);
-    if (d.int.length > Number(p) - scale)
-      throw pgFail(
-        '22003',
-        `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${Number(p) - scale}`,
-      );
-    return Number(decimalText(d));
-  });
+  // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL
+  // refuses it (trailing spaces past n are cut instead)
+  db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) =>
+    pgCharacters(x, Number(n), 'character varying'),
+  );
+  db.function('__pg_char', { deterministic: true }, (x: unknown, n: unknown) =>
+    pgCharacters(x, Number(n), 'character'),
+  );
+  // x::numeric(p, s) and a value written into a numeric(p, s) column
+  db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) =>
+    pgNumericTypmod(x, Number(p), Number(s)),
+  );
   // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
   db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a: unknown, b: unknown) => {
     if (a === null || b === null) return null;
@@ -363,6 +423,7 @@ export function installPgFunctions(db: Database.Database): void {
   });
   installPgStringFunctions(db);
   installPgStatistics(db);
+  installExactDivision(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

@@ -225,6 +225,18 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it('math functions typed as PostgreSQL resolves them, and round(numeric, n) rounds the decimal', async () => {
+    // of integers the float8 form wins (round(2) was numeric, power(2, 10) and log(100) bigint);
+    // round(1.005, 2) was 1.00 (SQLite rounds the double 1.00499999...)
+    for (const sql of [
+      'SELECT round(2), ceil(2), floor(-2), trunc(2), sign(-3), power(2, 10), log(100), sqrt(16), exp(0), ln(1), mod(-7, 3)',
+      'SELECT round(5::int8, 1), round(1.005, 2), round(0.285, 2), round(-1.005, 2), round(1234.5, -2), round(60, -3), round(650, -3), round(12345678.125, 2)',
+      'SELECT round(2.5::float8), ceil(2.5::float8), sign(-2.5::float8), abs(-2), abs(-2.5)',
+      'SELECT id, round(amount, 1), round(amount * 1.005, 2) FROM orders ORDER BY id',
+    ])
+      await same(sql);
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

@@ -211,6 +211,17 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await assert.rejects(c.query("SELECT count(*) > 'x' FROM orders"), (e: { code?: string }) => e.code === '22P02');
   });
 
+  it("numbers become text as PostgreSQL prints them, and || binds looser than arithmetic (SQLite's binds tighter)", async () => {
+    // SQLite's CAST gave 100.0, 1.0e+20 and 0.0 for doubles, 1.5 for 1.50, and 'n=' || 1 + 2 was 2
+    for (const sql of [
+      'SELECT 100.0::float8::text, 1e20::float8::text, 0::float8::text, 0.1::float4::text, CAST(2.5e-7::float8 AS varchar), true::text',
+      'SELECT 1.50::text, (1.5 * 2)::text, CAST(2.50 AS text), round(2.345, 2)::text, 12.5::varchar(3)',
+      "SELECT 'a' || 1.50 || 'b' || 2.0::float8, 'n=' || 1 + 2, 'p' || 2 * 3 || 'q', 'x' || -1, 'a' || 'b' = 'ab'",
+      "SELECT customers.id || ':' || name, 'total: ' || amount::float8 FROM customers LEFT JOIN orders ON orders.customer_id = customers.id ORDER BY customers.id, orders.id",
+    ])
+      await same(sql);
+  });
+
   it('integer arithmetic past 64 bits in a result is 22003 bigint out of range (SQLite made a double of it)', async () => {
     await same('SELECT 9223372036854775807, -9223372036854775808, 9223372036854775806 + 1');
     for (const sql of [

@@ -62,7 +62,7 @@ describe('PostgreSQL semantics over the PG port', function () {
     // and what does not divide by zero is PostgreSQL's arithmetic
     assert.deepEqual(
       (await c.query({ text: 'SELECT 7/2, 7 % 3, 1/-2, -7/2, 2*3/4, 7.0/2', rowMode: 'array' })).rows[0].map(String),
-      ['3', '1', '0', '-3', '1', '3.5'],
+      ['3', '1', '0', '-3', '1', '3.5000000000000000'],
     );
   });
 

@@ -154,6 +154,26 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       );
   });
 
+  it('a string compared with a timestamp is read as one (SQLite compared the text: 10:00:00 > 10:00)', async () => {
+    // rows at 2024-03-01 10:00:00, 2024-01-31 23:30:00, 2024-02-29 00:00:00.25
+    for (const sql of [
+      "SELECT id FROM orders WHERE placed_at > '2024-03-01 10:00' ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at <= '2024-03-01 10:00' ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at = '2024-03-01T10:00' ORDER BY id",
+      "SELECT id FROM orders WHERE '2024-01-31 23:30' >= placed_at ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at BETWEEN '2024-01-31 23:30' AND '2024-03-01 10:00' ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at IN ('2024-03-01 10:00', '2024-01-31 23:30') ORDER BY id",
+      "SELECT id FROM orders WHERE placed_at > '2024-01-31 23:30' AND paid IS NOT NULL ORDER BY id",
+    ])
+      await same(sql);
+    // a write's WHERE too (not lifted into a parameter there)
+    for (const c of [o.patina, o.postgres])
+      assert.equal(
+        (await c.query("UPDATE orders SET amount = amount WHERE placed_at <= '2024-03-01 10:00'")).rowCount,
+        3,
+      );
+  });
+
   it('age(), make_date() and justify_hours/days/interval', async () => {
     for (const sql of [
       "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",

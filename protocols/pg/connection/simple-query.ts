@@ -7,7 +7,7 @@ import type { Outcome } from '../session/engine';
 import type { Session } from '../session/session';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
-import { liftLiterals } from '../sql/literals';
+import { liftLiterals, typedLiterals } from '../sql/literals';
 import { pgError } from '../sqlstate';
 import { backend } from '../wire/backend';
 import type { CopyFromStdin } from './copy-from-stdin';
@@ -68,7 +68,11 @@ export class SimpleQuery {
           if (r) return this.#thenRest(r, stmts, i + 1);
           continue;
         }
-        const r = runner.execute(newPortal(an, lifted ? lifted.values : NO_PARAMS, NO_FORMATS), Infinity, true);
+        const r = runner.execute(
+          newPortal(an, lifted ? typedLiterals(lifted.values, an.paramTypes) : NO_PARAMS, NO_FORMATS),
+          Infinity,
+          true,
+        );
         if (r) return this.#thenRest(r, stmts, i + 1);
       }
     } catch (err) {

@@ -2,12 +2,12 @@
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { StringDecoder } from 'node:string_decoder';
-import { pgFloat, pgInteger } from '../../../src/engine/pg-functions';
+import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
-import { TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
+import { TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
 import type { CopyOptions } from './statement';
 
 export interface CopyRecord {
@@ -192,6 +192,12 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;
+    // a type modifier converts as in an INSERT (numeric(p, s) rounded, varchar(n), char(n) checked)
+    const mods = declaredModifier(decl);
+    if (mods?.type === 'numeric') return (s: string) => pgNumericTypmod(s, mods.precision, mods.scale) as number;
+    if (mods)
+      return (s: string) =>
+        pgCharacters(s, mods.precision, mods.type === 'char' ? 'character' : 'character varying') as string;
     if (/numeric|decimal/.test(t)) return (s: string) => pgFloat(s, 'numeric') as number;
     if (/bool/.test(t)) {
       return (s: string) => {

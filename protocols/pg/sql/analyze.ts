@@ -31,7 +31,7 @@ import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type DialectContext, translate } from './translate/translate';
 import { mayHaveTypedOperators, typedOperators } from './typed-operators';
-import { isWord } from './tokens';
+import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 
 /** Analyses a session keeps by statement text. */
@@ -56,7 +56,24 @@ export class Analyzer {
       columnType: (table, column) => columnType(this.#engine.schema, table, column),
       columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
       notNull: (column) => notNullEverywhere(this.#engine.schema, column),
+      selectWidth: (query) => this.#selectWidth(query),
     };
+  }
+
+  /** The number of columns of a query (INSERT ... SELECT's), from SQLite's prepared statement; null when it does not prepare. */
+  #selectWidth(query: Tok[]): number | null {
+    try {
+      const sql = translate(query as PgToken[], this.#dialect, false);
+      let st: { reader: boolean; columns(): unknown[] };
+      try {
+        st = this.#local.prepare(sql);
+      } catch {
+        st = this.#engine.writer.prepare(sql);
+      }
+      return st.reader ? st.columns().length : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -96,11 +113,13 @@ export class Analyzer {
       const kind = found.get(at);
       if (
         kind !== undefined &&
-        (out[i].type === 'op' ||
+        (kind === 'num-order' ||
+          out[i].type === 'op' ||
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
+          isWord(out[i], 'AVG') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||

@@ -290,22 +290,28 @@ export class Typer {
       case 'ceil':
       case 'ceiling':
       case 'floor':
-      case 'sign': {
-        const t = arg(0);
-        return FLOATS.has(t) ? OID.float8 : INTS.has(t) || t === OID.numeric ? OID.numeric : 0;
-      }
+      case 'sign':
       case 'sqrt':
+      case 'cbrt':
       case 'exp':
       case 'ln':
-      case 'log10':
-        // numeric for a numeric argument, else the double precision function
-        return arg(0) === OID.numeric ? OID.numeric : OID.float8;
       case 'log':
-        return f.args?.length === 2 || arg(0) === OID.numeric ? OID.numeric : OID.float8;
+      case 'log10':
       case 'power':
-      case 'pow':
-        return arg(0) === OID.numeric || arg(1) === OID.numeric ? OID.numeric : OID.float8;
-      case 'mod':
+      case 'pow': {
+        // of integers PostgreSQL picks the float8 form (its preferred numeric type) where both exist;
+        // round(x, n), trunc(x, n) and log(b, x) exist for numeric only, cbrt for float8 only
+        const ts = (f.args ?? []).map((_: Node, i: number) => arg(i));
+        if (ts.some((t: number) => t === 0)) return 0;
+        if (name === 'cbrt') return OID.float8;
+        if ((name === 'round' || name === 'trunc' || name === 'log') && ts.length === 2) return OID.numeric;
+        if (ts.some((t: number) => t === OID.numeric)) return OID.numeric;
+        return ts.every((t: number) => FLOATS.has(t) || INTS.has(t)) ? OID.float8 : 0;
+      }
+      case 'mod': {
+        const ts = [arg(0), arg(1)];
+        return ts.includes(OID.numeric) ? OID.numeric : INTS.has(ts[0]) && INTS.has(ts[1]) ? promote(ts[0], ts[1]) : 0;
+      }
       case 'gcd':
       case 'lcm': {
         // integers keep the wider integer type; a numeric or an unknown side is numeric

@@ -3,6 +3,8 @@
 // -M simple, dashboards that inline their filters). Only spots where a bound value means exactly
 // what the literal meant are taken: an integer or string compared with a column in the WHERE clause.
 import type { SqlValue } from '../../../src/engine/values';
+import { OID } from '../types/oids';
+import { paramValue } from '../types/values';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { joinTokens } from './tokens';
 import type { PgToken } from './lexer';
@@ -66,4 +68,17 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   }
   if (values.length === 0) return null;
   return { key: joinTokens(out), tokens: out, values };
+}
+
+const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz]);
+
+/**
+ * The lifted values as the analysis typed their parameters: a string compared with a date or time
+ * column as that type stores it (`ts > '2024-01-15 10:30'` compares with '2024-01-15 10:30:00';
+ * SQLite compares the text, where '2024-01-15 10:30:00' is the greater), as a bound parameter is.
+ */
+export function typedLiterals(values: SqlValue[], types: readonly number[]): SqlValue[] {
+  return values.map((v, k) =>
+    typeof v === 'string' && DATED.has(types[k]) ? paramValue(Buffer.from(v), types[k], 0, k) : v,
+  );
 }

@@ -86,13 +86,12 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'floor':
         return 0;
       case 'extract': {
-        // PostgreSQL 14+: seconds and epochs carry microseconds (6 digits), milliseconds 3, the rest 0;
-        // a date has no time of day (its epoch is whole seconds)
-        const field = String(args[0]?.A_Const?.sval?.sval ?? '').toLowerCase();
-        if (field === 'julian') return undefined;
-        if (field === 'milliseconds') return 3;
-        if (field === 'second' || field === 'epoch') return t.type(args[1]) === OID.date ? 0 : 6;
-        return 0;
+        // PostgreSQL's extract gives microseconds' digits to seconds and the epoch (of a time,
+        // timestamp or interval), milliseconds' to milliseconds, whole numbers otherwise and of a date
+        const unit = String(args[0]?.A_Const?.sval?.sval ?? '').toLowerCase();
+        if (args.length !== 2 || !unit || unit === 'julian') return undefined;
+        if (t.type(args[1]) === OID.date) return 0;
+        return unit === 'epoch' || unit === 'second' ? 6 : unit === 'milliseconds' ? 3 : 0;
       }
       case 'coalesce':
       case 'greatest':

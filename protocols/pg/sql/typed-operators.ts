@@ -11,6 +11,7 @@
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
 import { parseSync } from 'libpg-query';
+import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
@@ -64,12 +65,14 @@ const DATETIME_DECL = /date|time|interval/i;
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
+  let datedColumn = false;
+  let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
-    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument
-    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF')) && isPunct(sig[i + 1], '(')) return true;
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
+    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG')) && isPunct(sig[i + 1], '(')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -82,15 +85,27 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (!endsOperand(sig[i - 1])) continue;
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
       // `||` of arrays (ARRAY[1] || 2): parsed when the statement has an array at all
-      if (t.text === '||' && sig.some((x) => isWord(x, 'ARRAY') || isPunct(x, '[') || isWord(x, 'ARRAY_AGG')))
-        return true;
+      // `||` of arrays (ARRAY[1] || 2), or of text and a number (which prints as PostgreSQL casts it)
+      if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
-    } else if (!hint && t.type === 'word') {
+    } else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
-      hint = HINTS.has(w) || DATETIME_DECL.test(columnType(w) ?? '');
+      const dated = DATETIME_DECL.test(columnType(w) ?? '');
+      hint ||= HINTS.has(w) || dated;
+      datedColumn ||= dated;
+    } else if (t.type === 'string' && !string) {
+      // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
+      const before = sig[i - 1];
+      string =
+        (before?.type === 'op' && COMPARISONS.has(before.text)) ||
+        (sig[i + 1]?.type === 'op' && COMPARISONS.has(sig[i + 1].text)) ||
+        isWord(before, 'BETWEEN') ||
+        isWord(before, 'AND') ||
+        ((isPunct(before, '(') || isPunct(before, ',')) && sig.some((x) => isWord(x, 'IN')));
     }
   }
-  return (arithmetic && hint) || castToText;
+  // a string literal compared with something, beside a date or time column, may be compared with it
+  return (arithmetic && hint) || castToText || (string && datedColumn);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
@@ -207,8 +222,71 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
     return null;
   }
   const out = new Map<number, string>();
-  for (const s of tree.stmts ?? []) walk(s.stmt, new Typer(schema, new Map()), out, declared);
+  for (const s of tree.stmts ?? []) {
+    walk(s.stmt, new Typer(schema, new Map()), out, declared);
+    markExactColumns(s.stmt?.SelectStmt, new Typer(schema, new Map()), out);
+  }
   return out;
+}
+
+/**
+ * A result column of the statement's own SELECT that is a numeric division or avg of integers or
+ * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
+ * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
+ * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
+ * position leaves it a double, as does DISTINCT or a set operation.
+ */
+function markExactColumns(s: Node, typer: Typer, out: Map<number, string>): void {
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
+  const t = withSources(typer, s.fromClause ?? []);
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  (s.targetList as Node[]).forEach((item, k) => {
+    const v = item.ResTarget?.val;
+    const name: string | undefined = item.ResTarget?.name;
+    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
+    const e = v.A_Expr;
+    let mark: [number, string] | null = null;
+    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
+      const l = t.type(e.lexpr);
+      const r = t.type(e.rexpr);
+      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
+        mark = [e.location, 'num/x'];
+    } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
+      const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
+      const a = t.type(v.FuncCall.args[0]);
+      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
+        mark = [v.FuncCall.location, 'avg-x'];
+    }
+    if (!mark) return;
+    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
+    const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
+    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
+    out.set(mark[0], mark[1]);
+    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
+  });
+}
+
+const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
+  [OID.date]: castDate,
+  [OID.timestamp]: castTimestamp,
+  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
+  [OID.time]: castTime,
+};
+
+/**
+ * String literals compared with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
+ * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
+ * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
+ */
+function markDateLiterals(items: Node[], type: number, out: Map<number, string>): void {
+  const input = DATE_INPUT[type];
+  if (!input) return;
+  for (const lit of items) {
+    const text = lit?.A_Const?.sval?.sval;
+    if (typeof text !== 'string') continue;
+    const v = input(text);
+    if (v !== null) out.set(lit.A_Const.location, `str:${v}`);
+  }
 }
 
 function withSources(typer: Typer, sources: Node[]): Typer {
@@ -259,6 +337,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
+    // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
+    // rounds the double 1.00499999999999989... to 1.0
+    const t = typer.type(n.FuncCall.args[0]);
+    if (t === OID.numeric || INTS.has(t)) out.set(n.FuncCall.location, 'round-numeric');
   } else if (n.FuncCall?.args?.length === 1) {
     const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase();
     const arg = n.FuncCall.args[0];
@@ -271,10 +354,24 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const t = typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
-  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
-    // `true`, not SQLite's 1; `-2`, not its -2.0; a timestamp in full
-    const kind = textKind(typer, n.TypeCast.arg);
-    if (kind) out.set(n.TypeCast.location, `text:${kind}`);
+  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) && !n.TypeCast.typeName.typmods) {
+    // a cast to text prints as PostgreSQL: `true` and `false` (SQLite's CAST gives 1 and 0), a double's
+    // shortest digits (100, not 100.0), a numeric's scale (1.50, not 1.5)
+    const from = typer.type(n.TypeCast.arg);
+    const scale = from === OID.numeric ? scaleOf(typer, n.TypeCast.arg) : undefined;
+    const kind =
+      from === OID.bool
+        ? 'bool-text'
+        : from === OID.float8 || from === OID.float4
+          ? `float-text:${from === OID.float4 ? 1 : 0}`
+          : scale !== undefined
+            ? `num-text:${scale}`
+            : TEXT_KIND[from]
+              ? `text:${TEXT_KIND[from]}` // a date, time or timestamp in full
+              : null;
+    if (kind) out.set(n.TypeCast.location, kind);
+  } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
+    markDateLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -287,9 +384,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (COMPARISONS.has(op)) {
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;
-      const type = lit && !other.ColumnRef ? typer.type(other) : 0;
-      if (lit && NUMBERS.has(type))
+      const type = lit ? typer.type(other) : 0;
+      if (lit && NUMBERS.has(type) && !other.ColumnRef)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+      else if (lit) markDateLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
       const lt = typer.type(e.lexpr);
@@ -301,10 +399,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const side = (isArray: boolean, t: number, n: Node) =>
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
-      // text concatenation: each side as PostgreSQL prints its type ('x' || true is 'xtrue', not 'x1')
       else {
-        const [kl, kr] = [textKind(typer, e.lexpr), textKind(typer, e.rexpr)];
-        if (kl || kr) out.set(e.location, `txt||${kl ?? '-'},${kr ?? '-'}`);
+        // text || a double or a numeric: the number as its cast to text prints it (1.50, 0; not 1.5, 0.0)
+        const asText = (t: number, n: Node) =>
+          t === OID.float8 || t === OID.float4
+            ? `f${t === OID.float4 ? 1 : 0}`
+            : t === OID.numeric && scaleOf(typer, n) !== undefined
+              ? `n${scaleOf(typer, n)}`
+              : TEXT_KIND[t]
+                ? `k${TEXT_KIND[t]}` // 'x' || true is 'xtrue' (not 'x1'), a timestamp in full
+                : '';
+        const a = asText(lt, e.lexpr);
+        const b = asText(rt, e.rexpr);
+        // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
+        out.set(e.location, `txt||${a};${b}`);
       }
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)

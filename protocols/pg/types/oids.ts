@@ -187,22 +187,32 @@ export function typeSize(oid: number): number {
   return row ? row[2] : -1;
 }
 
+/** The modifier of a declared `numeric(p, s)`, `varchar(n)` or `char(n)` (n as precision, scale 0); null for none. */
+export function declaredModifier(
+  decl: string | null | undefined,
+): { type: 'numeric' | 'varchar' | 'char'; precision: number; scale: number } | null {
+  if (!decl) return null;
+  const m =
+    /^\s*(numeric|decimal|varchar|character varying|char|character|bpchar)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$/i.exec(
+      decl,
+    );
+  if (!m) return null;
+  const kind = m[1].toLowerCase();
+  const type = kind === 'numeric' || kind === 'decimal' ? 'numeric' : /var/.test(kind) ? 'varchar' : 'char';
+  return { type, precision: Number(m[2]), scale: Number(m[3] ?? 0) };
+}
+
 /**
  * The type modifier PostgreSQL keeps for a declared type: numeric(p, s) and decimal(p, s) as
  * ((p << 16) | s) + 4, varchar(n) and char(n) as n + 4; -1 when the declaration has none.
  */
 export function typmodOfDeclType(decl: string | null | undefined): number {
-  if (!decl) return -1;
-  const m =
-    /^\s*(numeric|decimal|varchar|character varying|char|character|bpchar)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)\s*$/i.exec(
-      decl,
-    );
+  const m = declaredModifier(decl);
   if (!m) return -1;
-  const n = Number(m[2]);
-  if (/^(numeric|decimal)$/i.test(m[1])) {
-    const scale = Number(m[3] ?? 0);
-    if (n < 1 || n > 1000 || scale > n) return -1;
-    return ((n << 16) | scale) + 4;
+  const n = m.precision;
+  if (m.type === 'numeric') {
+    if (n < 1 || n > 1000 || m.scale > n) return -1;
+    return ((n << 16) | m.scale) + 4;
   }
   return n >= 1 && n <= 10485760 ? n + 4 : -1;
 }

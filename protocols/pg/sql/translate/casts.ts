@@ -118,11 +118,18 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
 }
 
 /**
- * The operand of a cast to text the analysis found to be of a type PostgreSQL prints otherwise than
- * SQLite's text of the value (sql/typed-operators.ts): `true` not 1, `-2` not `-2.0`, a timestamp in full.
+ * A cast to text the analysis typed (sql/typed-operators.ts): a boolean's `true`/`false` (not 1/0),
+ * a double's shortest digits (not SQLite's 100.0), a numeric at its scale, a date, time or timestamp
+ * in full; null for another cast.
  */
-function asText(t: Tok, operand: string): string {
-  return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
+function textCast(t: Tok, operand: string): string | null {
+  const kind = 'arith' in t ? t.arith : undefined;
+  if (kind === 'bool-text') return `__pg_bool_text(${operand})`;
+  if (kind?.startsWith('float-text:')) return `__pg_float_text(${operand}, ${kind.slice(11)})`;
+  if (kind?.startsWith('num-text:')) return `__pg_numeric_text(${operand}, ${kind.slice(9)})`;
+  // a date, time or timestamp in full ('2024-03-02 00:00:00' for a timestamp stored as '2024-03-02')
+  if (kind?.startsWith('text:')) return `__pg_text('${kind.slice(5)}', ${operand})`;
+  return null;
 }
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
@@ -143,7 +150,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
     out.push({
       type: 'group',
-      text: castTo(asText(t, operand), name, isArray, mods),
+      text: textCast(t, operand) ?? castTo(operand, name, isArray, mods),
     });
     i = end - 1;
   }
@@ -211,7 +218,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: castTo(asText(toks[i], operand), name, isArray, mods),
+      text: textCast(toks[i], operand) ?? castTo(operand, name, isArray, mods),
     });
   }
   return toks;

@@ -1,26 +1,28 @@
 // DEFAULT in an INSERT's VALUES, which SQLite does not read: each becomes the column's default
 // expression from the schema (NULL when it has none, as in PostgreSQL). ORMs send it for a column
 // left out (Drizzle, Kysely).
-import { type Tok, closerAfter, identText, isPunct, isWord } from '../tokens';
+import { type Tok, closerAfter, identText, isPunct, isWord, topLevelWord } from '../tokens';
 import type { DialectContext } from './translate';
 
-/**
- * `INSERT INTO t (a, b) VALUES (1, DEFAULT)`: SQLite has no DEFAULT in VALUES, so each DEFAULT
- * becomes the column's default expression from the schema (NULL when it has none, as in
- * PostgreSQL). What ORMs send for a column left out (Drizzle, Kysely).
- */
-/** The target of `INSERT INTO t [AS a] [(cols)]`: the table's name and columns, the names written to, and where the rest starts. */
+/** The target of `[WITH ...] INSERT INTO t [AS a] [(cols)]`: the table's name and columns, the names written to, and where the rest starts. */
 export interface InsertTarget {
   name: string;
   columns: { name: string; defaultSql: string | null }[];
+  /** The columns named in the list, else all the table's. */
   names: string[];
+  /** Whether the statement names its columns. */
+  listed: boolean;
+  /** The index of INSERT (after a WITH clause). */
+  verb: number;
   /** The index of the token after the column list (VALUES, SELECT, DEFAULT VALUES, ...). */
   at: number;
 }
 
 export function insertTarget(toks: Tok[], ctx: DialectContext): InsertTarget | null {
-  if (!isWord(toks[0], 'INSERT') || !ctx.columns) return null;
-  let i = 1;
+  if (!ctx.columns) return null;
+  const verb = isWord(toks[0], 'WITH') ? topLevelWord(toks, 1, toks.length, 'INSERT') : 0;
+  if (verb < 0 || !isWord(toks[verb], 'INSERT')) return null;
+  let i = verb + 1;
   while (i < toks.length && !isWord(toks[i], 'INTO')) i++;
   i++;
   if (toks[i + 1] && isPunct(toks[i + 1], '.')) i += 2; // public.t
@@ -32,7 +34,8 @@ export function insertTarget(toks: Tok[], ctx: DialectContext): InsertTarget | n
   i++;
   if (isWord(toks[i], 'AS')) i += 2;
   let names = columns.map((c) => c.name);
-  if (isPunct(toks[i], '(')) {
+  const listed = isPunct(toks[i], '(') && !isWord(toks[i + 1], 'SELECT') && !isWord(toks[i + 1], 'WITH');
+  if (listed) {
     const close = closerAfter(toks, i);
     names = toks
       .slice(i + 1, close)
@@ -40,9 +43,14 @@ export function insertTarget(toks: Tok[], ctx: DialectContext): InsertTarget | n
       .map(identText);
     i = close + 1;
   }
-  return { name, columns, names, at: i };
+  return { name, columns, names, listed, verb, at: i };
 }
 
+/**
+ * `INSERT INTO t (a, b) VALUES (1, DEFAULT)`: SQLite has no DEFAULT in VALUES, so each DEFAULT
+ * becomes the column's default expression from the schema (NULL when it has none, as in
+ * PostgreSQL). What ORMs send for a column left out (Drizzle, Kysely).
+ */
 export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
   if (!toks.some((t) => isWord(t, 'DEFAULT'))) return toks;
   const target = insertTarget(toks, ctx);

@@ -38,6 +38,8 @@ export interface DialectContext {
   columns?: (table: string) => { name: string; defaultSql: string | null }[] | null;
   /** Whether every schema table with a column of this name declares it NOT NULL (false when none has it). */
   notNull?: (column: string) => boolean;
+  /** How many columns a query (PostgreSQL tokens) yields, as SQLite prepares it; null when it does not prepare. */
+  selectWidth?: (query: Tok[]) => number | null;
 }
 
 /**

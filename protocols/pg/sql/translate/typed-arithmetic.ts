@@ -1,7 +1,10 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
 // operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
 // `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
-// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); the divisor of a numeric division __pg_real_divisor(b). By precedence as
+// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); the divisor of a numeric division __pg_real_divisor(b),
+// or the whole division __pg_numeric_div(a, b) and avg(x) __pg_numeric_avg(x) where they are a
+// result column, exact (typed-operators.ts markExactColumns; ORDER BY its alias sorts by
+// CAST(alias AS REAL), not by the text). By precedence as
 // PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
 // right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
 import {
@@ -16,6 +19,7 @@ import {
   operandStart,
   topLevelItems,
 } from '../tokens';
+import { quoteString } from '../lexer';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -61,14 +65,25 @@ const TIGHTER: Record<string, Set<string>> = {
   '||': new Set(['^', '*', '/', '%', '+', '-']),
 };
 
+const SAME_LEVEL = new Set(['^', '*', '/', '%']);
+
 const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string } =>
   t !== undefined && t.type === 'op' && 'arith' in t && t.arith !== undefined && ops.includes(t.text);
 
 export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && t.arith !== undefined)) return toks;
   // a string literal compared with a number: the number PostgreSQL reads it as
+  // and avg of a result column, exact (src/engine/pg-exact-division.ts)
   toks = toks.map((t) =>
-    t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:') ? { type: 'number', text: t.arith.slice(4) } : t,
+    t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
+      ? { type: 'number', text: t.arith.slice(4) }
+      : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
+        ? { type: 'string', text: quoteString(t.arith.slice(4)) }
+        : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+          ? { type: 'word', text: '__pg_numeric_avg' }
+          : 'arith' in t && t.arith === 'num-order'
+            ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
+            : t,
   );
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   return toks;
@@ -95,7 +110,8 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       i = end;
       continue;
     }
-    const tighter = TIGHTER[t.text];
+    // an exact division is a result column's whole expression: its left operand runs to the start
+    const tighter = t.arith === 'num/x' ? SAME_LEVEL : TIGHTER[t.text];
     // the left operand, with the tighter operators it ends in (`a * b + d`: a * b)
     let start = operandStart(out);
     while (start >= 2 && out[start - 1].type === 'op' && tighter.has(out[start - 1].text))
@@ -125,22 +141,32 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
             ? `__pg_xor(${left}, ${right})`
             : t.arith === 'num%'
               ? `__pg_mod(${left}, ${right})`
-              : t.arith.startsWith('arr||')
-                ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                : t.arith.startsWith('txt||')
-                  ? textConcat(t.arith.slice(5), left, right)
-                  : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+              : t.arith === 'num/x'
+                ? `__pg_numeric_div(${left}, ${right})`
+                : t.arith.startsWith('arr||')
+                  ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                  : t.arith.startsWith('txt||')
+                    ? textConcat(t.arith.slice(5), left, right)
+                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
 }
 
-/** `a || b` with a side of a type PostgreSQL prints otherwise than SQLite ('l,r' kinds, '-' for as is). */
+/** Text `a || b` as PostgreSQL binds it, a double or numeric side printed as its cast to text prints it ('f0;', ';n2', ';'). */
 function textConcat(kinds: string, left: string, right: string): string {
-  const [l, r] = kinds.split(',');
-  const side = (k: string, x: string) => (k === '-' ? x : `__pg_text('${k}', ${x})`);
-  return `(${side(l, left)} || ${side(r, right)})`;
+  const asText = (k: string, x: string) =>
+    k[0] === 'f'
+      ? `__pg_float_text(${x}, ${k.slice(1)})`
+      : k[0] === 'n'
+        ? `__pg_numeric_text(${x}, ${k.slice(1)})`
+        : k[0] === 'k'
+          ? `__pg_text('${k.slice(1)}', ${x})` // a boolean (true/false), a date, time or timestamp in full
+          : x;
+  const [a, b] = kinds.split(';');
+  // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
+  return `((${asText(a, left)}) || (${asText(b, right)}))`;
 }
 
 /**

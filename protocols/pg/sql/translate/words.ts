@@ -171,8 +171,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
-      if ('arith' in t && t.arith === 'round-even') {
-        out.push({ type: 'word', text: '__pg_round_even' });
+      if ('arith' in t && (t.arith === 'round-even' || t.arith === 'round-numeric')) {
+        out.push({ type: 'word', text: t.arith === 'round-even' ? '__pg_round_even' : '__pg_round_numeric' });
         continue;
       }
       // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)

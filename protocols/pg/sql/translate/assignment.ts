@@ -1,0 +1,33 @@
+// What a value written into a column becomes, for typed-assignments.ts and insert-select.ts: the
+// call that converts it for the column's type modifier, and the checks of an INSERT's width.
+import { pgError } from '../../sqlstate';
+import { declaredModifier } from '../../types/oids';
+import type { Tok } from '../tokens';
+import type { InsertTarget } from './insert-defaults';
+
+/** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
+export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
+  const m = declaredModifier(decl);
+  if (!m) return null;
+  const fn = m.type === 'numeric' ? '__pg_numeric' : m.type === 'varchar' ? '__pg_varchar' : '__pg_char';
+  const args = m.type === 'numeric' ? `, ${m.precision}, ${m.scale})` : `, ${m.precision})`;
+  return (v) => [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'group', text: args }];
+}
+
+/** PostgreSQL's refusal of an INSERT whose rows do not have as many values as it names columns. */
+export function checkWidth(target: InsertTarget, width: number): void {
+  if (width > target.names.length) throw pgError('42601', 'INSERT has more expressions than target columns');
+  if (target.listed && width < target.names.length)
+    throw pgError('42601', 'INSERT has more target columns than expressions');
+}
+
+/**
+ * The tokens before `at` with a column list of `names` added when the statement had none (SQLite
+ * wants a value for every column then; PostgreSQL fills the columns left out with their defaults).
+ */
+export function withColumnList(toks: Tok[], target: InsertTarget, names: string[]): Tok[] {
+  const head = toks.slice(0, target.at);
+  if (target.listed || names.length === target.columns.length) return head;
+  const list = names.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
+  return [...head, { type: 'group', text: `(${list})` }];
+}

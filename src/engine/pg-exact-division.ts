@@ -1,0 +1,126 @@
+// PostgreSQL's numeric division and avg, exactly: the operands as scaled integers (BigInt), the
+// quotient at the scale PostgreSQL's select_div_scale (numeric.c) picks, rounded half away from
+// zero, and given back as text so that no double cuts its digits (`1 / 3::numeric` is
+// 0.33333333333333333333, `avg` of 1 and 2 is 1.5000000000000000). The PG front end uses them
+// only where a result column is such a division or avg itself (translate/typed-arithmetic.ts),
+// since text would compare and sort as text inside SQLite.
+import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
+import { parseDecimal } from './decimal';
+
+/** A decimal as digits × 10^-scale. */
+interface Scaled {
+  digits: bigint;
+  scale: number;
+}
+
+/** PostgreSQL's numeric's minimum significant digits of a quotient, and its base-10000 digit. */
+const MIN_SIG_DIGITS = 16;
+const DEC_DIGITS = 4;
+const MAX_DISPLAY_SCALE = 1000;
+
+/**
+ * A SQLite value as a decimal: an integer exactly, a double by its 15 significant digits (as
+ * PostgreSQL converts float8 to numeric, so a sum of cents 32.790000000000006 is 32.79), numeric
+ * text exactly. Null for NULL; 22P02 for text that is no number.
+ */
+export function scaledOf(v: unknown): Scaled | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return { digits: v, scale: 0 };
+  const text =
+    typeof v === 'number'
+      ? Number.isInteger(v)
+        ? BigInt(v).toString()
+        : Number.isFinite(v)
+          ? v.toPrecision(15)
+          : ''
+      : String(v);
+  const d = parseDecimal(text);
+  if (!d || d.special) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${text}"`);
+  const frac = typeof v === 'number' ? d.frac.replace(/0+$/, '') : d.frac;
+  const digits = BigInt((d.int || '0') + frac);
+  return { digits: d.neg ? -digits : digits, scale: frac.length };
+}
+
+/** The weight (power of 10000) and value of the first non-zero base-10000 digit; 0, 0 for zero. */
+function firstDigit(x: Scaled): [number, number] {
+  if (x.digits === 0n) return [0, 0];
+  const abs = x.digits < 0n ? -x.digits : x.digits;
+  // the leading digit's power of ten, and the base-10000 digit (aligned at the point) it falls in
+  const e = abs.toString().length - x.scale - 1;
+  const weight = Math.floor(e / DEC_DIGITS);
+  const shift = x.scale + weight * DEC_DIGITS;
+  return [weight, Number(shift >= 0 ? abs / 10n ** BigInt(shift) : abs * 10n ** BigInt(-shift))];
+}
+
+/** The result scale of var1 / var2, as numeric.c's select_div_scale. */
+export function divScale(a: Scaled, b: Scaled): number {
+  const [w1, d1] = firstDigit(a);
+  const [w2, d2] = firstDigit(b);
+  let qweight = w1 - w2;
+  if (d1 <= d2) qweight--;
+  let rscale = MIN_SIG_DIGITS - qweight * DEC_DIGITS;
+  rscale = Math.max(rscale, a.scale, b.scale, 0);
+  return Math.min(rscale, MAX_DISPLAY_SCALE);
+}
+
+/** a / b at `scale` digits, rounded half away from zero, as PostgreSQL's text. */
+export function divideText(a: Scaled, b: Scaled, scale: number): string {
+  if (b.digits === 0n) throw sqlStateError('22012', 'division by zero');
+  // a / b = (A / 10^sa) / (B / 10^sb); times 10^scale: A * 10^(sb + scale) / (B * 10^sa)
+  let num = a.digits * 10n ** BigInt(b.scale + scale);
+  let den = b.digits * 10n ** BigInt(a.scale);
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  let q = num / den;
+  const r = num % den;
+  if ((r < 0n ? -r : r) * 2n >= den) q += num < 0n ? -1n : 1n;
+  const neg = q < 0n;
+  const s = (neg ? -q : q).toString().padStart(scale + 1, '0');
+  const body = scale > 0 ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s;
+  return neg ? `-${body}` : body;
+}
+
+/** Sum and count of avg's inputs, exactly. */
+interface AvgState {
+  sum: Scaled;
+  n: bigint;
+}
+
+function add(s: Scaled, x: Scaled, sign: bigint): Scaled {
+  const scale = Math.max(s.scale, x.scale);
+  const digits = s.digits * 10n ** BigInt(scale - s.scale) + sign * x.digits * 10n ** BigInt(scale - x.scale);
+  return { digits, scale };
+}
+
+/** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
+export function installExactDivision(db: Database.Database): void {
+  db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
+    const a = scaledOf(x);
+    const b = scaledOf(y);
+    if (a === null || b === null) return null;
+    if (b.digits === 0n) throw sqlStateError('22012', 'division by zero');
+    return divideText(a, b, divScale(a, b));
+  });
+  db.aggregate('__pg_numeric_avg', {
+    safeIntegers: true,
+    start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n }) as AvgState,
+    step: (st: AvgState, v: unknown) => {
+      const x = scaledOf(v);
+      if (x === null) return st;
+      return { sum: add(st.sum, x, 1n), n: st.n + 1n };
+    },
+    inverse: (st: AvgState, v: unknown) => {
+      const x = scaledOf(v);
+      if (x === null) return st;
+      return { sum: add(st.sum, x, -1n), n: st.n - 1n };
+    },
+    result: (st: AvgState) => {
+      if (st.n === 0n) return null;
+      const count: Scaled = { digits: st.n, scale: 0 };
+      return divideText(st.sum, count, divScale(st.sum, count));
+    },
+  } as never);
+}
