@@ -11,6 +11,8 @@ import {
   ONE_COLUMN_SET_RETURNING,
   FLOATS,
   INTS,
+  MATH_FUNCTIONS,
+  mathResult,
   SQL_VALUE_FUNCTIONS,
   isNumber,
   promote,
@@ -253,6 +255,11 @@ export class Typer {
     const name = names[names.length - 1]?.toLowerCase();
     if (name in FIXED) return FIXED[name];
     const arg = (i: number) => this.type(f.args?.[i]);
+    if (MATH_FUNCTIONS.has(name))
+      return mathResult(
+        name,
+        (f.args ?? []).map((_: Node, i: number) => arg(i)),
+      );
     switch (name) {
       case 'sum': {
         const t = arg(0);
@@ -285,33 +292,6 @@ export class Typer {
       case 'lag':
       case 'lead':
         return arg(0);
-      case 'round':
-      case 'trunc':
-      case 'ceil':
-      case 'ceiling':
-      case 'floor':
-      case 'sign':
-      case 'sqrt':
-      case 'cbrt':
-      case 'exp':
-      case 'ln':
-      case 'log':
-      case 'log10':
-      case 'power':
-      case 'pow': {
-        // of integers PostgreSQL picks the float8 form (its preferred numeric type) where both exist;
-        // round(x, n), trunc(x, n) and log(b, x) exist for numeric only, cbrt for float8 only
-        const ts = (f.args ?? []).map((_: Node, i: number) => arg(i));
-        if (ts.some((t: number) => t === 0)) return 0;
-        if (name === 'cbrt') return OID.float8;
-        if ((name === 'round' || name === 'trunc' || name === 'log') && ts.length === 2) return OID.numeric;
-        if (ts.some((t: number) => t === OID.numeric)) return OID.numeric;
-        return ts.every((t: number) => FLOATS.has(t) || INTS.has(t)) ? OID.float8 : 0;
-      }
-      case 'mod': {
-        const ts = [arg(0), arg(1)];
-        return ts.includes(OID.numeric) ? OID.numeric : INTS.has(ts[0]) && INTS.has(ts[1]) ? promote(ts[0], ts[1]) : 0;
-      }
       case 'timezone': {
         // x AT TIME ZONE z: a timestamp's wall time read in z is an instant; an instant's wall time in z
         const t = arg(1);
