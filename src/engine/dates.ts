@@ -625,6 +625,35 @@ export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
   return castDate(`${pad(year < 0 ? year + 1 : year, 4)}-${pad(month)}-${pad(day)}`);
 }
 
+/** make_timestamp(year, month, day, hour, min, sec): sec may have a fraction. */
+export function makeTimestamp(
+  y: unknown,
+  mo: unknown,
+  d: unknown,
+  h: unknown,
+  mi: unknown,
+  sec: unknown,
+): string | null {
+  const date = makeDate(y, mo, d);
+  if (date === null || h === null || mi === null || sec === null) return null;
+  const [hour, minute, second] = [h, mi, sec].map(Number);
+  if (
+    !Number.isInteger(hour) ||
+    !Number.isInteger(minute) ||
+    hour < 0 ||
+    hour > 24 ||
+    minute < 0 ||
+    minute > 59 ||
+    !(second >= 0 && second <= 60)
+  )
+    pgFail('22008', `time field value out of range: ${pad(hour)}:${pad(minute)}:${pad(Math.floor(second))}`);
+  const whole = Math.floor(second);
+  const frac = String(Math.round((second - whole) * 1e6))
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return castTimestamp(`${date} ${pad(hour)}:${pad(minute)}:${pad(whole)}${frac ? `.${frac}` : ''}`);
+}
+
 /**
  * age(a, b): the difference as years, months and days by the calendar ('1 year 2 mons 3 days'),
  * as PostgreSQL's timestamp_age counts it (a day short borrows the earlier month's days).
@@ -782,6 +811,9 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
   db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));
+  db.function('make_timestamp', det, (y: unknown, m: unknown, d: unknown, h: unknown, mi: unknown, s: unknown) =>
+    makeTimestamp(y, m, d, h, mi, s),
+  );
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));

@@ -194,6 +194,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it('starts_with and make_timestamp (they were 42883 no such function)', async () => {
+    await same(
+      "SELECT starts_with('abc', 'ab'), starts_with('abc', 'b'), starts_with(NULL, 'a'), make_timestamp(2024, 2, 29, 12, 30, 45.5), make_timestamp(2024, 1, 1, 0, 0, 0)",
+    );
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(c.query('SELECT make_timestamp(2024, 2, 30, 0, 0, 0)'), { code: '22008' });
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

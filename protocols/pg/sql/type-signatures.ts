@@ -185,6 +185,8 @@ export const FIXED: Record<string, number> = {
   justify_days: OID.interval,
   justify_interval: OID.interval,
   make_date: OID.date,
+  make_timestamp: OID.timestamp,
+  starts_with: OID.bool,
   to_date: OID.date,
 };
 

@@ -48,6 +48,7 @@ const HINTS = new Set([
   'to_timestamp',
   'to_date',
   'make_date',
+  'make_timestamp',
   'age',
   'transaction_timestamp',
   'statement_timestamp',
