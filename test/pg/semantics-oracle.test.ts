@@ -222,6 +222,18 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("a string compared with a boolean column is read as a boolean ('t', 'yes'; SQLite compared the text with 1)", async () => {
+    for (const sql of [
+      "SELECT count(*) FROM orders WHERE paid = 'true'",
+      "SELECT id FROM orders WHERE paid = 't' ORDER BY id",
+      "SELECT id FROM orders WHERE 'no' = paid OR paid IN ('yes') ORDER BY id",
+      "SELECT id, paid <> 'f' FROM orders ORDER BY id",
+    ])
+      await same(sql);
+    for (const c of [patina, postgres])
+      await assert.rejects(c.query("SELECT id FROM orders WHERE paid = 'maybe'"), { code: '22P02' });
+  });
+
   it('integer arithmetic past 64 bits in a result is 22003 bigint out of range (SQLite made a double of it)', async () => {
     await same('SELECT 9223372036854775807, -9223372036854775808, 9223372036854775806 + 1');
     for (const sql of [

@@ -11,6 +11,7 @@
 // another answer.
 import { parseSync } from 'libpg-query';
 import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
+import { pgBool } from '../../../src/engine/pg-functions';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
@@ -87,9 +88,10 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
-      const dated = DATETIME_DECL.test(columnType(w) ?? '');
+      const type = columnType(w) ?? '';
+      const dated = DATETIME_DECL.test(type);
       hint ||= HINTS.has(w) || dated;
-      datedColumn ||= dated;
+      datedColumn ||= dated || /^bool/i.test(type);
     } else if (t.type === 'string' && !string) {
       // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
       const before = sig[i - 1];
@@ -271,11 +273,18 @@ const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
 };
 
 /**
- * String literals compared with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
+ * String literals compared with a boolean ('t', 'yes': `num:1`, SQLite holds booleans as 1 and 0
+ * and compared the text), or with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
  * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
  * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
  */
 function markDateLiterals(items: Node[], type: number, out: Map<number, string>): void {
+  if (type === OID.bool) {
+    for (const lit of items)
+      if (typeof lit?.A_Const?.sval?.sval === 'string')
+        out.set(lit.A_Const.location, `num:${pgBool(lit.A_Const.sval.sval) ? 1 : 0}`);
+    return;
+  }
   const input = DATE_INPUT[type];
   if (!input) return;
   for (const lit of items) {
