@@ -1,12 +1,24 @@
 // What a value written into a column becomes, for typed-assignments.ts and insert-select.ts: the
 // call that converts it for the column's type modifier, and the checks of an INSERT's width.
 import { pgError } from '../../sqlstate';
-import { declaredModifier } from '../../types/oids';
-import type { Tok } from '../tokens';
+import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
+import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
+
+/** A value that is an integer already: an integer literal (signed), a parameter (bound by its type), NULL. */
+const isInteger = (v: Tok[]) => {
+  const t = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
+  return t !== undefined && ((t.type === 'number' && /^\d+$/.test(t.text)) || t.type === 'param' || isWord(t, 'NULL'));
+};
 
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
 export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
+  // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
+  if (oidOfDeclType(decl) === OID.int8)
+    return (v) =>
+      isInteger(v)
+        ? v
+        : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
   const m = declaredModifier(decl);
   if (!m) return null;
   const fn = m.type === 'numeric' ? '__pg_numeric' : m.type === 'varchar' ? '__pg_varchar' : '__pg_char';
