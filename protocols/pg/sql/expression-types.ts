@@ -223,9 +223,10 @@ export class Typer {
         )
           return OID.bool;
         if (op === '||') {
-          // an array's concatenation is that array; text otherwise
+          // an array's concatenation is that array, jsonb's jsonb; text otherwise
           const l = this.type(e.lexpr);
           const r = this.type(e.rexpr);
+          if (l === OID.jsonb || r === OID.jsonb) return OID.jsonb;
           return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;

@@ -10,14 +10,14 @@
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
 import { parseSync } from 'libpg-query';
-import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
-import { pgBool } from '../../../src/engine/pg-functions';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
+import { markComparedLiterals } from './compared-literals';
+import { markExactColumns } from './exact-columns';
 import { scaleOf } from './numeric-scale';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
@@ -223,76 +223,10 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   const out = new Map<number, string>();
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
-    markExactColumns(s.stmt?.SelectStmt, new Typer(schema, new Map()), out);
+    const select = s.stmt?.SelectStmt;
+    if (select) markExactColumns(select, withSources(new Typer(schema, new Map()), select.fromClause ?? []), out);
   }
   return out;
-}
-
-/**
- * A result column of the statement's own SELECT that is a numeric division or avg of integers or
- * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
- * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
- * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
- * position leaves it a double, as does DISTINCT or a set operation.
- */
-function markExactColumns(s: Node, typer: Typer, out: Map<number, string>): void {
-  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
-  const t = withSources(typer, s.fromClause ?? []);
-  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
-  (s.targetList as Node[]).forEach((item, k) => {
-    const v = item.ResTarget?.val;
-    const name: string | undefined = item.ResTarget?.name;
-    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
-    const e = v.A_Expr;
-    let mark: [number, string] | null = null;
-    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      const l = t.type(e.lexpr);
-      const r = t.type(e.rexpr);
-      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
-        mark = [e.location, 'num/x'];
-    } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
-      const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
-      const a = t.type(v.FuncCall.args[0]);
-      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
-        mark = [v.FuncCall.location, 'avg-x'];
-    }
-    if (!mark) return;
-    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
-    const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
-    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
-    out.set(mark[0], mark[1]);
-    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
-  });
-}
-
-const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
-  [OID.date]: castDate,
-  [OID.timestamp]: castTimestamp,
-  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
-  [OID.time]: castTime,
-};
-
-/**
- * String literals compared with a boolean ('t', 'yes': `num:1`, SQLite holds booleans as 1 and 0
- * and compared the text), or with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
- * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
- * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
- */
-function markDateLiterals(items: Node[], type: number, out: Map<number, string>): void {
-  if (type === OID.bool) {
-    for (const lit of items)
-      if (typeof lit?.A_Const?.sval?.sval === 'string')
-        out.set(lit.A_Const.location, `num:${pgBool(lit.A_Const.sval.sval) ? 1 : 0}`);
-    return;
-  }
-  const input = DATE_INPUT[type];
-  if (!input) return;
-  for (const lit of items) {
-    const text = lit?.A_Const?.sval?.sval;
-    if (typeof text !== 'string') continue;
-    const v = input(text);
-    if (v !== null) out.set(lit.A_Const.location, `str:${v}`);
-  }
 }
 
 function withSources(typer: Typer, sources: Node[]): Typer {
@@ -375,7 +309,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
             : null;
     if (kind) out.set(n.TypeCast.location, kind);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
-    markDateLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
+    markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -391,7 +325,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit ? typer.type(other) : 0;
       if (lit && NUMBERS.has(type) && !other.ColumnRef)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
-      else if (lit) markDateLiterals([lit], type, out);
+      else if (lit) markComparedLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
       const lt = typer.type(e.lexpr);
@@ -403,6 +337,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const side = (isArray: boolean, t: number, n: Node) =>
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
+      else if (lt === OID.jsonb || rt === OID.jsonb) out.set(e.location, 'jsonb||');
       else {
         // text || a double or a numeric: the number as its cast to text prints it (1.50, 0; not 1.5, 0.0)
         const asText = (t: number, n: Node) =>
