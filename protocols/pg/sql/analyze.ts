@@ -119,6 +119,8 @@ export class Analyzer {
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
           isWord(out[i], 'AVG') ||
+          isWord(out[i], 'SUM') ||
+          isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'PG_TYPEOF'))
       )
         out[i] = { ...out[i], arith: kind };

@@ -287,6 +287,8 @@ export class Typer {
       }
       case 'max':
       case 'min':
+        // of varchar and char PostgreSQL takes the text aggregate
+        return arg(0) === OID.varchar || arg(0) === OID.bpchar ? OID.text : arg(0);
       case 'abs':
       case 'first_value':
       case 'last_value':

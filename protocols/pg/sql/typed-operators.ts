@@ -67,13 +67,18 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let arithmetic = false;
   let hint = false;
   let datedColumn = false;
+  let sum = false;
   let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
-    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG')) && isPunct(sig[i + 1], '(')) return true;
+    if (
+      (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
+      isPunct(sig[i + 1], '(')
+    )
+      return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -86,7 +91,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // `||` of arrays (ARRAY[1] || 2), or of text and a number (which prints as PostgreSQL casts it)
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
-    } else if (t.type === 'word' && (!hint || !datedColumn)) {
+    } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
       const type = columnType(w) ?? '';
       const dated = DATETIME_DECL.test(type);
@@ -104,7 +110,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     }
   }
   // a string literal compared with something, beside a date or time column, may be compared with it
-  return (arithmetic && hint) || castToText || (string && datedColumn);
+  // (and sum() beside one: of an interval it adds the parts)
+  return (arithmetic && hint) || castToText || ((string || sum) && datedColumn);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
@@ -277,6 +284,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_char' &&
+    typer.type(n.FuncCall.args[0]) === OID.timestamptz
+  ) {
+    out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
     // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
     // rounds the double 1.00499999999999989... to 1.0
@@ -289,6 +302,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+    } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
+      out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if (fn === 'round') {
       // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
       const t = typer.type(arg);
