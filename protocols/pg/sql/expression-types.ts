@@ -10,6 +10,7 @@ import {
   FIXED,
   ONE_COLUMN_SET_RETURNING,
   FLOATS,
+  BOOL_OPERATORS,
   INTS,
   MATH_FUNCTIONS,
   mathResult,
@@ -180,17 +181,21 @@ export class Typer {
   /** The type the branches of CASE or COALESCE resolve to: one type, or numbers promoted. */
   common(args: Node[] | undefined): number {
     let out = 0;
+    let literal = false;
     for (const a of args ?? []) {
       if (a?.A_Const?.isnull) continue;
+      // an unknown literal takes the others' type (text when all are such)
+      if (a?.A_Const?.sval !== undefined) {
+        literal = true;
+        continue;
+      }
       const t = this.type(a);
       if (t === 0) return 0;
       if (out === 0 || out === t) out = t;
       else if (isNumber(out) && isNumber(t)) out = promote(out, t);
-      else if (a.A_Const?.sval !== undefined)
-        continue; // an unknown literal takes the other's type
       else return 0;
     }
-    return out;
+    return out || (literal ? OID.text : 0);
   }
 
   operator(e: Node): number {
@@ -198,30 +203,7 @@ export class Typer {
     switch (e.kind) {
       case 'AEXPR_OP': {
         if (!e.lexpr && op === '~') return this.type(e.rexpr); // ~x: bitwise NOT, no regex match
-        if (
-          [
-            '=',
-            '<>',
-            '!=',
-            '<',
-            '>',
-            '<=',
-            '>=',
-            '~',
-            '!~',
-            '~*',
-            '!~*',
-            '~~',
-            '!~~',
-            '@>',
-            '<@',
-            '?',
-            '?|',
-            '?&',
-            '&&',
-          ].includes(op)
-        )
-          return OID.bool;
+        if (BOOL_OPERATORS.has(op)) return OID.bool;
         if (op === '||') {
           // an array's concatenation is that array, jsonb's jsonb; text otherwise
           const l = this.type(e.lexpr);

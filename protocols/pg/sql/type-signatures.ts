@@ -251,6 +251,9 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'regexp_matches',
 ]);
 
+/** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */
+export const BOOL_OPERATORS = new Set('= <> != < > <= >= ~ !~ ~* !~* ~~ !~~ @> <@ ? ?| ?& &&'.split(' '));
+
 /** The math functions mathResult types. */
 export const MATH_FUNCTIONS = new Set(
   'round trunc ceil ceiling floor sign sqrt cbrt exp ln log log10 power pow mod'.split(' '),

@@ -68,6 +68,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let hint = false;
   let datedColumn = false;
   let sum = false;
+  let choice = false;
+  let anyString = false;
   let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
@@ -92,6 +94,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
       const type = columnType(w) ?? '';
@@ -99,6 +102,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       hint ||= HINTS.has(w) || dated;
       datedColumn ||= dated || /^bool/i.test(type);
     } else if (t.type === 'string' && !string) {
+      anyString = true;
       // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
       const before = sig[i - 1];
       string =
@@ -111,10 +115,12 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   }
   // a string literal compared with something, beside a date or time column, may be compared with it
   // (and sum() beside one: of an interval it adds the parts)
-  return (arithmetic && hint) || castToText || ((string || sum) && datedColumn);
+  // (and CASE, COALESCE, GREATEST, LEAST with a string literal: it takes the others' type)
+  return (arithmetic && hint) || castToText || ((string || sum) && datedColumn) || (choice && anyString);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const CHOICES = new Set(['CASE', 'COALESCE', 'GREATEST', 'LEAST']);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 
 /**
@@ -309,6 +315,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const t = typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
+  } else if (n.CoalesceExpr || n.MinMaxExpr || n.CaseExpr) {
+    // an untyped string among typed values takes their type (least(n, '3') is 3; SQLite's min of
+    // 4 and '3' was 4, numbers sorting before text), 22P02 when it is none
+    const c = n.CaseExpr;
+    const args: Node[] = c
+      ? [...(c.args ?? []).map((w: Node) => w.CaseWhen?.result), c.defresult]
+      : (n.CoalesceExpr ?? n.MinMaxExpr).args;
+    const lits = args.filter((a) => a?.A_Const?.sval !== undefined);
+    const type =
+      lits.length > 0 && lits.length < args.filter((a) => a && !a.A_Const?.isnull).length ? typer.type(n) : 0;
+    if (NUMBERS.has(type))
+      for (const lit of lits)
+        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    else if (type) markComparedLiterals(lits, type, out);
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) && !n.TypeCast.typeName.typmods) {
     // a cast to text prints as PostgreSQL: `true` and `false` (SQLite's CAST gives 1 and 0), a double's
     // shortest digits (100, not 100.0), a numeric's scale (1.50, not 1.5)
