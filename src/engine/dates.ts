@@ -625,6 +625,35 @@ export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
   return castDate(`${pad(year < 0 ? year + 1 : year, 4)}-${pad(month)}-${pad(day)}`);
 }
 
+/** make_timestamp(year, month, day, hour, min, sec): sec may have a fraction. */
+export function makeTimestamp(
+  y: unknown,
+  mo: unknown,
+  d: unknown,
+  h: unknown,
+  mi: unknown,
+  sec: unknown,
+): string | null {
+  const date = makeDate(y, mo, d);
+  if (date === null || h === null || mi === null || sec === null) return null;
+  const [hour, minute, second] = [h, mi, sec].map(Number);
+  if (
+    !Number.isInteger(hour) ||
+    !Number.isInteger(minute) ||
+    hour < 0 ||
+    hour > 24 ||
+    minute < 0 ||
+    minute > 59 ||
+    !(second >= 0 && second <= 60)
+  )
+    pgFail('22008', `time field value out of range: ${pad(hour)}:${pad(minute)}:${pad(Math.floor(second))}`);
+  const whole = Math.floor(second);
+  const frac = String(Math.round((second - whole) * 1e6))
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return castTimestamp(`${date} ${pad(hour)}:${pad(minute)}:${pad(whole)}${frac ? `.${frac}` : ''}`);
+}
+
 /**
  * age(a, b): the difference as years, months and days by the calendar ('1 year 2 mons 3 days'),
  * as PostgreSQL's timestamp_age counts it (a day short borrows the earlier month's days).
@@ -765,6 +794,28 @@ export function toTimestamp(v: unknown): string | null {
   return formatInstant({ ms, us: micros - ms * 1000, tz: true });
 }
 
+const STORED: Record<string, (v: unknown) => string | null> = {
+  date: castDate,
+  timestamp: castTimestamp,
+  timestamptz: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
+  time: castTime,
+  interval: castInterval,
+};
+
+/**
+ * A value written into a date, time, timestamp, timestamptz or interval column in the form the
+ * column keeps (UTC text without '+00' for timestamptz, '10:30:00', '1 day 02:00:00'), so that
+ * comparisons, casts and aggregates read it; text this parser does not read is kept as sent.
+ */
+export function storedDateTime(kind: string, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return STORED[kind]?.(v) ?? v;
+  } catch {
+    return v;
+  }
+}
+
 /**
  * Registers the functions on a connection: date_trunc, date_part, to_timestamp under their
  * PostgreSQL names; the casts and interval arithmetic under __pg_* names the dialect writes.
@@ -781,7 +832,29 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v));
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
+  db.function('__pg_store_dt', det, (kind: unknown, v: unknown) => storedDateTime(String(kind), v) as string);
+  // sum and avg of intervals (SQLite's would add their texts as numbers): months, days and
+  // microseconds summed apart, as PostgreSQL's interval_pl; avg divides the sum as interval_div
+  for (const avg of [false, true])
+    db.aggregate(avg ? '__pg_interval_avg' : '__pg_interval_sum', {
+      start: () => ({ months: 0, days: 0, micros: 0, n: 0 }),
+      step: (a: Interval & { n: number }, v: unknown) => {
+        const iv = parseInterval(v);
+        if (!iv) return a;
+        return { months: a.months + iv.months, days: a.days + iv.days, micros: a.micros + iv.micros, n: a.n + 1 };
+      },
+      inverse: (a: Interval & { n: number }, v: unknown) => {
+        const iv = parseInterval(v);
+        if (!iv) return a;
+        return { months: a.months - iv.months, days: a.days - iv.days, micros: a.micros - iv.micros, n: a.n - 1 };
+      },
+      result: (a: Interval & { n: number }) =>
+        a.n === 0 ? null : avg ? scaleInterval(formatInterval(a), 1 / a.n) : formatInterval(a),
+    });
   db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));
+  db.function('make_timestamp', det, (y: unknown, m: unknown, d: unknown, h: unknown, mi: unknown, s: unknown) =>
+    makeTimestamp(y, m, d, h, mi, s),
+  );
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));

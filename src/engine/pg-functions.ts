@@ -306,6 +306,11 @@ export function installPgFunctions(db: Database.Database): void {
     return typeof x === 'string' ? (x as never) : Number(x);
   });
   db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
+  // a value written into an integer column: a fraction rounded half away from zero (as numeric to
+  // integer), text read strictly, 64-bit integers exactly
+  db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
+    typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
+  );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   for (const [name, insensitive] of [
     ['__pg_like_glob', false],

@@ -97,7 +97,20 @@ function extractPath(v: Json, path: string[]): Json | undefined {
   return cur;
 }
 
+/**
+ * jsonb `a || b` as PostgreSQL's jsonb_concat: two objects merge (b's keys win), two arrays join, an
+ * array takes the other value as an element at its end or start, any other two become an array.
+ */
+export function jsonbConcat(a: Json, b: Json): Json {
+  if (a instanceof Map && b instanceof Map) return new Map([...a, ...b]);
+  const items = (v: Json) => (Array.isArray(v) ? v : [v]);
+  return [...items(a), ...items(b)];
+}
+
 export function installPgJsonFunctions(db: Database.Database, arrayElements: (x: unknown) => unknown[]): void {
+  db.function('__pg_jsonb_concat', { deterministic: true }, (a: unknown, b: unknown) =>
+    a === null || b === null ? null : printJsonb(jsonbConcat(jsonOperand(a), jsonOperand(b))),
+  );
   for (const jsonb of [true, false]) {
     const p = jsonb ? 'jsonb' : 'json';
     db.table(`__pg_${p}_each`, {

@@ -1,10 +1,9 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { castTimestamp, makeDate } from './dates';
 
 // PostgreSQL's number functions and bit aggregates that SQLite lacks (gcd, lcm, factorial,
-// width_bucket, to_hex, bit_and/bit_or/bit_xor) and a few small ones of other kinds (starts_with,
-// isfinite, make_timestamp): on every connection a PG statement can run on, as pg-strings.ts's.
+// width_bucket, to_hex, bit_and/bit_or/bit_xor) and isfinite: on every connection a PG statement
+// can run on, as pg-strings.ts's (starts_with is there, make_timestamp in dates.ts).
 // Integers arrive as BigInt (safeIntegers), so 64-bit values stay exact; NULL in, NULL out.
 
 const INT8_MIN = -(2n ** 63n);
@@ -73,26 +72,8 @@ export function installPgMathFunctions(db: Database.Database): void {
     const n = whole(a, 'to_hex');
     return (n < 0n ? n + 2n ** 64n : n).toString(16);
   });
-  fn('starts_with', (s, p) => (String(s).startsWith(String(p)) ? 1 : 0));
   // dates, timestamps and intervals are finite unless they are PostgreSQL's 'infinity' or '-infinity'
   fn('isfinite', (v) => (/^\s*[-+]?infinity\s*$/i.test(String(v)) ? 0 : 1));
-  fn('make_timestamp', (y, mo, d, h, mi, s) => {
-    const date = makeDate(Number(y), Number(mo), Number(d));
-    const [hh, mm, ss] = [h, mi, s].map(Number);
-    if (
-      !Number.isInteger(hh) ||
-      !Number.isInteger(mm) ||
-      hh < 0 ||
-      hh > 24 ||
-      mm < 0 ||
-      mm > 59 ||
-      !(ss >= 0 && ss <= 60)
-    )
-      throw sqlStateError('22008', `time field value out of range: ${hh}:${mm}:${ss}`);
-    const p2 = (n: number) => String(n).padStart(2, '0');
-    const sec = ss.toFixed(6).replace(/\.?0+$/, '');
-    return castTimestamp(`${date} ${p2(hh)}:${p2(mm)}:${ss < 10 ? '0' : ''}${sec}`);
-  });
   // bit_and / bit_or / bit_xor of integers: NULL over no rows (or only NULLs)
   const bits = (name: string, op: (a: bigint, b: bigint) => bigint) =>
     db.aggregate(name, {

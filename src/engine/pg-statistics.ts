@@ -3,14 +3,14 @@ import { sqlStateError } from '../errors';
 
 // PostgreSQL's statistical aggregates, which SQLite lacks (a BI tool's "standard deviation"):
 // stddev/variance in their sample and population forms over one column, and the two-column
-// corr, covar_* and regr_* (arguments Y, X, as PostgreSQL takes them). Running means and sums of
-// squared deviations (Welford), with the inverse step, so each also works as a window function
-// over a moving frame. A row with a NULL argument is skipped; too few rows give NULL, as there.
+// corr, covar_* and regr_* (arguments Y, X, as PostgreSQL takes them). Sums and sums of squared
+// deviations as PostgreSQL keeps them (Youngs-Cramer), with the inverse step, so each also works as
+// a window function over a moving frame. A row with a NULL argument is skipped; too few rows give NULL, as there.
 
 interface Moments {
   n: number;
-  mx: number;
-  my: number;
+  sx: number;
+  sy: number;
   sxx: number;
   syy: number;
   sxy: number;
@@ -26,33 +26,53 @@ const num = (x: unknown): number => {
   return v;
 };
 
-function add(m: Moments, y: number, x: number): Moments {
-  m.n++;
-  const dx = x - m.mx;
-  const dy = y - m.my;
-  m.mx += dx / m.n;
-  m.my += dy / m.n;
-  m.sxx += dx * (x - m.mx);
-  m.syy += dy * (y - m.my);
-  m.sxy += dx * (y - m.my);
+// PostgreSQL's float8_accum (one column, in sy/syy) and float8_regr_accum (Y, X): the Youngs-Cramer
+// sums, operation for operation, so the last digit agrees too (Welford's running means did not:
+// var_samp 6.515624999999999 where PostgreSQL prints 6.515625)
+function add1(m: Moments, y: number): Moments {
+  const n0 = m.n;
+  m.n = n0 + 1;
+  m.sy += y;
+  if (n0 > 0) {
+    const t = y * m.n - m.sy;
+    m.syy += (t * t) / (m.n * n0);
+  }
   return m;
 }
 
+function add2(m: Moments, y: number, x: number): Moments {
+  const n0 = m.n;
+  m.n = n0 + 1;
+  m.sx += x;
+  m.sy += y;
+  if (n0 > 0) {
+    const tx = x * m.n - m.sx;
+    const ty = y * m.n - m.sy;
+    const scale = 1 / (m.n * n0);
+    m.sxx += tx * tx * scale;
+    m.syy += ty * ty * scale;
+    m.sxy += tx * ty * scale;
+  }
+  return m;
+}
+
+/** The inverse of add2 (add1 with x = 0), for a window's moving frame. */
 function remove(m: Moments, y: number, x: number): Moments {
-  if (m.n <= 1) return { n: 0, mx: 0, my: 0, sxx: 0, syy: 0, sxy: 0 };
-  const n = m.n - 1;
-  const mx = (m.n * m.mx - x) / n;
-  const my = (m.n * m.my - y) / n;
-  m.sxx -= (x - mx) * (x - m.mx);
-  m.syy -= (y - my) * (y - m.my);
-  m.sxy -= (x - mx) * (y - m.my);
-  m.n = n;
-  m.mx = mx;
-  m.my = my;
+  if (m.n <= 1) return start();
+  const n = m.n;
+  const tx = x * n - m.sx;
+  const ty = y * n - m.sy;
+  const scale = 1 / (n * (n - 1));
+  m.sxx -= tx * tx * scale;
+  m.syy -= ty * ty * scale;
+  m.sxy -= tx * ty * scale;
+  m.n = n - 1;
+  m.sx -= x;
+  m.sy -= y;
   return m;
 }
 
-const start = (): Moments => ({ n: 0, mx: 0, my: 0, sxx: 0, syy: 0, sxy: 0 });
+const start = (): Moments => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0 });
 /** A sum of squares cannot be below 0; rounding in the inverse step can make it a hair negative. */
 const sq = (v: number) => Math.max(v, 0);
 
@@ -70,13 +90,13 @@ const TWO: Record<string, (m: Moments) => number | null> = {
   covar_pop: (m) => (m.n < 1 ? null : m.sxy / m.n),
   covar_samp: (m) => (m.n < 2 ? null : m.sxy / (m.n - 1)),
   regr_count: (m) => m.n,
-  regr_avgx: (m) => (m.n < 1 ? null : m.mx),
-  regr_avgy: (m) => (m.n < 1 ? null : m.my),
+  regr_avgx: (m) => (m.n < 1 ? null : m.sx / m.n),
+  regr_avgy: (m) => (m.n < 1 ? null : m.sy / m.n),
   regr_sxx: (m) => (m.n < 1 ? null : sq(m.sxx)),
   regr_syy: (m) => (m.n < 1 ? null : sq(m.syy)),
   regr_sxy: (m) => (m.n < 1 ? null : m.sxy),
   regr_slope: (m) => (m.n < 1 || m.sxx === 0 ? null : m.sxy / m.sxx),
-  regr_intercept: (m) => (m.n < 1 || m.sxx === 0 ? null : m.my - (m.sxy / m.sxx) * m.mx),
+  regr_intercept: (m) => (m.n < 1 || m.sxx === 0 ? null : (m.sy - (m.sx * m.sxy) / m.sxx) / m.n),
   regr_r2: (m) => (m.n < 1 || m.sxx === 0 ? null : m.syy === 0 ? 1 : (m.sxy * m.sxy) / (m.sxx * m.syy)),
 };
 
@@ -85,7 +105,7 @@ export function installPgStatistics(db: Database.Database): void {
   for (const [name, result] of Object.entries(ONE))
     db.aggregate(name, {
       start,
-      step: (m: Moments, v: unknown) => (v === null ? m : add(m, num(v), 0)),
+      step: (m: Moments, v: unknown) => (v === null ? m : add1(m, num(v))),
       inverse: (m: Moments, v: unknown) => (v === null ? m : remove(m, num(v), 0)),
       result: (m: Moments) => result(m),
     });
@@ -93,7 +113,7 @@ export function installPgStatistics(db: Database.Database): void {
   for (const [name, result] of Object.entries(TWO))
     db.aggregate(name, {
       start,
-      step: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : add(m, num(y), num(x))),
+      step: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : add2(m, num(y), num(x))),
       inverse: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : remove(m, num(y), num(x))),
       result: (m: Moments) => result(m),
     } as never);

@@ -87,6 +87,10 @@ export function installPgStringFunctions(db: Database.Database): void {
   );
   fn('gen_random_uuid', () => randomUUID(), false);
   // text cast to bytea as PostgreSQL reads it: \x and hex digits, else the escape format
+  // starts_with(s, prefix), true when s begins with prefix (as text, by code points)
+  db.function('starts_with', { deterministic: true }, (x: unknown, p: unknown) =>
+    x === null || p === null ? null : String(x).startsWith(String(p)) ? 1 : 0,
+  );
   db.function('__pg_bytea', { deterministic: true }, (x: unknown) =>
     x === null || x === undefined ? null : x instanceof Uint8Array ? x : byteaInput(String(x)),
   );

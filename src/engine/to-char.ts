@@ -522,15 +522,18 @@ function formatNumberAs(v: unknown, fmt: string): string {
   return out;
 }
 
-/** to_char(value, format); NULL in either gives NULL. */
-export function toChar(v: unknown, fmt: unknown): string | null {
+/**
+ * to_char(value, format); NULL in either gives NULL. `instant` when the value is a timestamp with
+ * time zone (kept as UTC text without its '+00', so TZ must print UTC by the type).
+ */
+export function toChar(v: unknown, fmt: unknown, instant = false): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const format = String(fmt);
   if (typeof v === 'string' && /^\s*-?\d{4,}-\d/.test(v)) {
     const t = parseInstant(v, 'timestamp', 'to_char');
     if (!t) return null;
     // a date is formatted as a timestamp with time zone at midnight, as PostgreSQL's to_char(date) is
-    if (/^\s*-?\d{4,}-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
+    if (instant || /^\s*-?\d{4,}-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
     return formatInstantAs(t, format);
   }
   if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
@@ -671,6 +674,7 @@ export function toTimestampByFormat(v: unknown, fmt: unknown): string | null {
 
 export function installToChar(db: Database.Database): void {
   db.function('to_char', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt));
+  db.function('__pg_to_char_tz', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt, true));
   db.function('to_date', { deterministic: true }, (v: unknown, fmt: unknown) => toDate(v, fmt));
   db.function('to_timestamp', { deterministic: true }, (v: unknown, fmt: unknown) => toTimestampByFormat(v, fmt));
 }

@@ -116,6 +116,13 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT stddev(qty), corr(qty, price), regr_count(qty, price) FROM line_items WHERE false',
     ])
       await close(sql);
+    // over doubles, to the last digit: the same sums as PostgreSQL (Welford's gave 6.515624999999999 for 6.515625)
+    for (const sql of [
+      'SELECT stddev(x), var_samp(x), var_pop(x), stddev_pop(x) FROM (VALUES (1.5::float8), (2.25), (NULL), (-3.5), (0)) v(x)',
+      'SELECT var_samp(x) FROM (VALUES (0.1::float8), (0.2::float8), (0.3::float8), (1e10::float8)) v(x)',
+      'SELECT corr(y, x), covar_pop(y, x), covar_samp(y, x), regr_slope(y, x), regr_intercept(y, x), regr_r2(y, x), regr_sxx(y, x), regr_syy(y, x), regr_sxy(y, x) FROM (VALUES (1.5::float8, 2.25::float8), (2.7, 3.1), (3.3, 0.5), (9.1, 7.7)) v(x, y)',
+    ])
+      await same(sql);
   });
 
   it('medians and quantiles: percentile_cont, percentile_disc and mode WITHIN GROUP', async () => {
@@ -235,6 +242,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT id, round(amount, 1), round(amount * 1.005, 2) FROM orders ORDER BY id',
     ])
       await same(sql);
+  });
+
+  it('starts_with and make_timestamp (they were 42883 no such function)', async () => {
+    await same(
+      "SELECT starts_with('abc', 'ab'), starts_with('abc', 'b'), starts_with(NULL, 'a'), make_timestamp(2024, 2, 29, 12, 30, 45.5), make_timestamp(2024, 1, 1, 0, 0, 0)",
+    );
+    for (const c of [o.patina, o.postgres])
+      await assert.rejects(c.query('SELECT make_timestamp(2024, 2, 30, 0, 0, 0)'), { code: '22008' });
   });
 
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {

@@ -112,6 +112,13 @@ describe('jsonb operators against PostgreSQL 15', function () {
       await same(q);
   });
 
+  it('jsonb || merges objects and joins arrays (it was the two texts joined)', async () => {
+    await same(
+      `SELECT '{"a":1, "c":3}'::jsonb || '{"b":2, "a":9}'::jsonb, '[1]'::jsonb || '[2, 3]'::jsonb, '[1]'::jsonb || '2'::jsonb, '1'::jsonb || '[2]'::jsonb, '1'::jsonb || '2'::jsonb, '{"a":1}'::jsonb || '[2]'::jsonb, NULL::jsonb || '1'::jsonb`,
+    );
+    await same(`SELECT id, data || '{"z": 0}' FROM docs ORDER BY id`);
+  });
+
   it('json_typeof and jsonb_typeof name the kind of each value', async () => {
     await same(
       `SELECT id, jsonb_typeof(data), jsonb_typeof(data -> 'a'), jsonb_typeof(data -> 'n'), json_typeof(data::json -> 'b') FROM docs ORDER BY id`,

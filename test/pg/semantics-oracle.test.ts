@@ -222,6 +222,30 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("a string compared with a boolean column is read as a boolean ('t', 'yes'; SQLite compared the text with 1)", async () => {
+    for (const sql of [
+      "SELECT count(*) FROM orders WHERE paid = 'true'",
+      "SELECT id FROM orders WHERE paid = 't' ORDER BY id",
+      "SELECT id FROM orders WHERE 'no' = paid OR paid IN ('yes') ORDER BY id",
+      "SELECT id, paid <> 'f' FROM orders ORDER BY id",
+    ])
+      await same(sql);
+    for (const c of [patina, postgres])
+      await assert.rejects(c.query("SELECT id FROM orders WHERE paid = 'maybe'"), { code: '22P02' });
+  });
+
+  it("a string literal in CASE, COALESCE, GREATEST or LEAST takes the other values' type", async () => {
+    // least(id, '3') was 4 for id 4 (SQLite sorts numbers before text); CASE ... '1' ELSE 2 was text
+    for (const sql of [
+      "SELECT id, least(id, '3'), greatest(amount, '5.5'), coalesce(placed_at, '2000-01-01'), coalesce(paid, 'f') FROM orders ORDER BY id",
+      "SELECT id, CASE WHEN paid THEN '1' ELSE id END, CASE WHEN id > 2 THEN placed_at ELSE '2024-01-01 10:00' END FROM orders ORDER BY 1",
+      "SELECT id FROM orders WHERE coalesce(placed_at, '2000-01-01') < '2024-03-01 10:00' ORDER BY id",
+    ])
+      await same(sql);
+    for (const c of [patina, postgres])
+      await assert.rejects(c.query("SELECT CASE WHEN paid THEN id ELSE 'x' END FROM orders"), { code: '22P02' });
+  });
+
   it('integer arithmetic past 64 bits in a result is 22003 bigint out of range (SQLite made a double of it)', async () => {
     await same('SELECT 9223372036854775807, -9223372036854775808, 9223372036854775806 + 1');
     for (const sql of [

@@ -133,6 +133,8 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       ['INSERT INTO w (id, code) SELECT id + 40, t FROM src WHERE id = 5', '22001'],
       ["INSERT INTO w (id, ch) SELECT 45, 'abcde'", '22001'],
       ["INSERT INTO w (id, ch) VALUES (46, 'abcde')", '22001'],
+      // an integer column reads text strictly
+      ["INSERT INTO pay (id, qty) VALUES (40, '2.5')", '22P02'],
       // the width of the rows against the columns named, as PostgreSQL words it
       ['INSERT INTO w (id, amount) SELECT 47, 1, 2', '42601'],
       ['INSERT INTO w (id, amount) SELECT 48', '42601'],
@@ -140,6 +142,16 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     ])
       for (const c of [o.patina, o.postgres]) await assert.rejects(c.query(sql), { code }, sql);
     await sameOnBoth(o, 'SELECT count(*) FROM w WHERE id >= 40');
+  });
+
+  it('an integer column takes a fraction rounded, as PostgreSQL assigns a numeric (2.5 was stored as 2.5)', async () => {
+    for (const c of [o.patina, o.postgres]) {
+      await c.query("INSERT INTO pay (id, qty) VALUES (20, 2.5), (21, -2.5), (22, '7'), (23, 1.4999)");
+      await c.query('INSERT INTO pay (id, qty) SELECT 24, avg(qty) FROM pay WHERE id < 5');
+      await c.query('UPDATE pay SET qty = qty * 1.5 WHERE id = 22');
+    }
+    // pay.qty is integer on both; read back as int8 so the types agree (Patina's integers are int8)
+    await sameOnBoth(o, 'SELECT id, qty::int8, qty * 2 = qty + qty FROM pay WHERE id >= 20 ORDER BY id');
   });
 
   it('COPY FROM converts as an assignment does too', async () => {

@@ -2,12 +2,13 @@
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { StringDecoder } from 'node:string_decoder';
+import { storedDateTime } from '../../../src/engine/dates';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
-import { TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
+import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
 import type { CopyOptions } from './statement';
 
 export interface CopyRecord {
@@ -182,6 +183,14 @@ export function copyError(
   return e;
 }
 
+const DATED_KINDS: Record<number, string> = {
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp',
+  [OID.timestamptz]: 'timestamptz',
+  [OID.time]: 'time',
+  [OID.interval]: 'interval',
+};
+
 /** Converts COPY text to each column's SQLite value as PostgreSQL reads its type; bad text is 22P02. */
 export function columnConverters(def: TableDef, columns: string[]): ((s: string) => SqlValue)[] {
   return columns.map((name) => {
@@ -189,6 +198,10 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     const oid = oidOfDeclType(decl);
     const type = TYPE_DISPLAY[oid] ?? 'text';
     const t = decl.toLowerCase();
+    // dates and times in the form the column keeps (a timestamptz as UTC text), as an INSERT's
+    // (before the integers: INTERVAL has "int" in it, and COPY into one was 22P02 for bigint)
+    const dated = DATED_KINDS[oid];
+    if (dated) return (s: string) => storedDateTime(dated, s) as string;
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;

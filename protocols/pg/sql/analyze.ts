@@ -104,7 +104,7 @@ export class Analyzer {
   #markTypedOperators(sig: PgToken[], tokens: PgToken[], text: string, declared: number[]): PgToken[] {
     const schema = this.#engine.schema;
     const dated = datedColumns(schema);
-    if (!mayHaveTypedOperators(sig, (c) => (dated.has(c) ? 'date' : null))) return tokens;
+    if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null)) return tokens;
     const found = typedOperators(text, schema, declared);
     if (!found || found.size === 0) return tokens;
     const out = tokens.slice();
@@ -120,6 +120,8 @@ export class Analyzer {
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
           isWord(out[i], 'AVG') ||
+          isWord(out[i], 'SUM') ||
+          isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||
@@ -350,16 +352,21 @@ export function positionalSql(sql: string, params: number): string | undefined {
 
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
-const datedCache = new WeakMap<Schema, ReadonlySet<string>>();
-/** The lower-case names of the schema's date, time, timestamp and interval columns (any table). */
-function datedColumns(schema: Schema): ReadonlySet<string> {
+const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
+/**
+ * The lower-case names of the schema's date, time, timestamp and interval columns ('date') and
+ * boolean ones ('bool'), of any table, for mayHaveTypedOperators.
+ */
+function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
   if (!names) {
-    names = new Set(
-      [...schema.tables.values()].flatMap((t) =>
-        t.columns.filter((c) => /date|time|interval/i.test(c.type)).map((c) => c.name.toLowerCase()),
-      ),
-    );
+    const found = new Map<string, string>();
+    for (const t of schema.tables.values())
+      for (const c of t.columns) {
+        if (/date|time|interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
+        else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
+      }
+    names = found;
     datedCache.set(schema, names);
   }
   return names;

@@ -10,7 +10,10 @@ import {
   FIXED,
   ONE_COLUMN_SET_RETURNING,
   FLOATS,
+  BOOL_OPERATORS,
   INTS,
+  MATH_FUNCTIONS,
+  mathResult,
   SQL_VALUE_FUNCTIONS,
   isNumber,
   promote,
@@ -178,17 +181,21 @@ export class Typer {
   /** The type the branches of CASE or COALESCE resolve to: one type, or numbers promoted. */
   common(args: Node[] | undefined): number {
     let out = 0;
+    let literal = false;
     for (const a of args ?? []) {
       if (a?.A_Const?.isnull) continue;
+      // an unknown literal takes the others' type (text when all are such)
+      if (a?.A_Const?.sval !== undefined) {
+        literal = true;
+        continue;
+      }
       const t = this.type(a);
       if (t === 0) return 0;
       if (out === 0 || out === t) out = t;
       else if (isNumber(out) && isNumber(t)) out = promote(out, t);
-      else if (a.A_Const?.sval !== undefined)
-        continue; // an unknown literal takes the other's type
       else return 0;
     }
-    return out;
+    return out || (literal ? OID.text : 0);
   }
 
   operator(e: Node): number {
@@ -196,34 +203,12 @@ export class Typer {
     switch (e.kind) {
       case 'AEXPR_OP': {
         if (!e.lexpr && op === '~') return this.type(e.rexpr); // ~x: bitwise NOT, no regex match
-        if (
-          [
-            '=',
-            '<>',
-            '!=',
-            '<',
-            '>',
-            '<=',
-            '>=',
-            '~',
-            '!~',
-            '~*',
-            '!~*',
-            '~~',
-            '!~~',
-            '@>',
-            '<@',
-            '?',
-            '?|',
-            '?&',
-            '&&',
-          ].includes(op)
-        )
-          return OID.bool;
+        if (BOOL_OPERATORS.has(op)) return OID.bool;
         if (op === '||') {
-          // an array's concatenation is that array; text otherwise
+          // an array's concatenation is that array, jsonb's jsonb; text otherwise
           const l = this.type(e.lexpr);
           const r = this.type(e.rexpr);
+          if (l === OID.jsonb || r === OID.jsonb) return OID.jsonb;
           return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
@@ -253,6 +238,11 @@ export class Typer {
     const name = names[names.length - 1]?.toLowerCase();
     if (name in FIXED) return FIXED[name];
     const arg = (i: number) => this.type(f.args?.[i]);
+    if (MATH_FUNCTIONS.has(name))
+      return mathResult(
+        name,
+        (f.args ?? []).map((_: Node, i: number) => arg(i)),
+      );
     switch (name) {
       case 'sum': {
         const t = arg(0);
@@ -279,39 +269,14 @@ export class Typer {
       }
       case 'max':
       case 'min':
+        // of varchar and char PostgreSQL takes the text aggregate
+        return arg(0) === OID.varchar || arg(0) === OID.bpchar ? OID.text : arg(0);
       case 'abs':
       case 'first_value':
       case 'last_value':
       case 'lag':
       case 'lead':
         return arg(0);
-      case 'round':
-      case 'trunc':
-      case 'ceil':
-      case 'ceiling':
-      case 'floor':
-      case 'sign':
-      case 'sqrt':
-      case 'cbrt':
-      case 'exp':
-      case 'ln':
-      case 'log':
-      case 'log10':
-      case 'power':
-      case 'pow': {
-        // of integers PostgreSQL picks the float8 form (its preferred numeric type) where both exist;
-        // round(x, n), trunc(x, n) and log(b, x) exist for numeric only, cbrt for float8 only
-        const ts = (f.args ?? []).map((_: Node, i: number) => arg(i));
-        if (ts.some((t: number) => t === 0)) return 0;
-        if (name === 'cbrt') return OID.float8;
-        if ((name === 'round' || name === 'trunc' || name === 'log') && ts.length === 2) return OID.numeric;
-        if (ts.some((t: number) => t === OID.numeric)) return OID.numeric;
-        return ts.every((t: number) => FLOATS.has(t) || INTS.has(t)) ? OID.float8 : 0;
-      }
-      case 'mod': {
-        const ts = [arg(0), arg(1)];
-        return ts.includes(OID.numeric) ? OID.numeric : INTS.has(ts[0]) && INTS.has(ts[1]) ? promote(ts[0], ts[1]) : 0;
-      }
       case 'gcd':
       case 'lcm': {
         // integers keep the wider integer type; a numeric or an unknown side is numeric

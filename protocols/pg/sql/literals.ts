@@ -70,11 +70,11 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   return { key: joinTokens(out), tokens: out, values };
 }
 
-const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz]);
+const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.bool]);
 
 /**
- * The lifted values as the analysis typed their parameters: a string compared with a date or time
- * column as that type stores it (`ts > '2024-01-15 10:30'` compares with '2024-01-15 10:30:00';
+ * The lifted values as the analysis typed their parameters: a string compared with a boolean, date
+ * or time column as that type stores it ('t' as 1) (`ts > '2024-01-15 10:30'` compares with '2024-01-15 10:30:00';
  * SQLite compares the text, where '2024-01-15 10:30:00' is the greater), as a bound parameter is.
  */
 export function typedLiterals(values: SqlValue[], types: readonly number[]): SqlValue[] {

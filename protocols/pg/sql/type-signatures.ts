@@ -274,3 +274,26 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'jsonb_object_keys',
   'regexp_matches',
 ]);
+
+/** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */
+export const BOOL_OPERATORS = new Set('= <> != < > <= >= ~ !~ ~* !~* ~~ !~~ @> <@ ? ?| ?& &&'.split(' '));
+
+/** The math functions mathResult types. */
+export const MATH_FUNCTIONS = new Set(
+  'round trunc ceil ceiling floor sign sqrt cbrt exp ln log log10 power pow mod'.split(' '),
+);
+
+/**
+ * The result type of a math function of these argument types: of integers PostgreSQL picks the
+ * float8 form (its preferred numeric type) where a numeric one exists too; round(x, n), trunc(x, n)
+ * and log(b, x) exist for numeric only, cbrt for float8 only; mod keeps integers. 0 when unknown.
+ */
+export function mathResult(name: string, ts: number[]): number {
+  if (ts.some((t) => t === 0)) return 0;
+  if (name === 'mod')
+    return ts.includes(OID.numeric) ? OID.numeric : ts.every((t) => INTS.has(t)) ? promote(ts[0], ts[1]) : 0;
+  if (name === 'cbrt') return OID.float8;
+  if ((name === 'round' || name === 'trunc' || name === 'log') && ts.length === 2) return OID.numeric;
+  if (ts.some((t) => t === OID.numeric)) return OID.numeric;
+  return ts.every((t) => FLOATS.has(t) || INTS.has(t)) ? OID.float8 : 0;
+}

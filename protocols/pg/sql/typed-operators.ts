@@ -11,13 +11,14 @@
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
 import { parseSync } from 'libpg-query';
-import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import type { PgToken } from './lexer';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
+import { markComparedLiterals } from './compared-literals';
+import { markExactColumns } from './exact-columns';
 import { scaleOf } from './numeric-scale';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
@@ -49,6 +50,7 @@ const HINTS = new Set([
   'to_timestamp',
   'to_date',
   'make_date',
+  'make_timestamp',
   'age',
   'transaction_timestamp',
   'statement_timestamp',
@@ -66,13 +68,20 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let arithmetic = false;
   let hint = false;
   let datedColumn = false;
+  let sum = false;
+  let choice = false;
+  let anyString = false;
   let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
-    if ((isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG')) && isPunct(sig[i + 1], '(')) return true;
+    if (
+      (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
+      isPunct(sig[i + 1], '(')
+    )
+      return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
@@ -88,12 +97,16 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // `||` of arrays (ARRAY[1] || 2), or of text and a number (which prints as PostgreSQL casts it)
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
-    } else if (t.type === 'word' && (!hint || !datedColumn)) {
+    } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
+    else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
-      const dated = DATETIME_DECL.test(columnType(w) ?? '');
+      const type = columnType(w) ?? '';
+      const dated = DATETIME_DECL.test(type);
       hint ||= HINTS.has(w) || dated;
-      datedColumn ||= dated;
+      datedColumn ||= dated || /^bool/i.test(type);
     } else if (t.type === 'string' && !string) {
+      anyString = true;
       // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
       const before = sig[i - 1];
       string =
@@ -105,10 +118,13 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     }
   }
   // a string literal compared with something, beside a date or time column, may be compared with it
-  return (arithmetic && hint) || castToText || (string && datedColumn);
+  // (and sum() beside one: of an interval it adds the parts)
+  // (and CASE, COALESCE, GREATEST, LEAST with a string literal: it takes the others' type)
+  return (arithmetic && hint) || castToText || ((string || sum) && datedColumn) || (choice && anyString);
 }
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const CHOICES = new Set(['CASE', 'COALESCE', 'GREATEST', 'LEAST']);
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 
 /**
@@ -224,69 +240,10 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   const out = new Map<number, string>();
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
-    markExactColumns(s.stmt?.SelectStmt, new Typer(schema, new Map()), out);
+    const select = s.stmt?.SelectStmt;
+    if (select) markExactColumns(select, withSources(new Typer(schema, new Map()), select.fromClause ?? []), out);
   }
   return out;
-}
-
-/**
- * A result column of the statement's own SELECT that is a numeric division or avg of integers or
- * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
- * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
- * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
- * position leaves it a double, as does DISTINCT or a set operation.
- */
-function markExactColumns(s: Node, typer: Typer, out: Map<number, string>): void {
-  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
-  const t = withSources(typer, s.fromClause ?? []);
-  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
-  (s.targetList as Node[]).forEach((item, k) => {
-    const v = item.ResTarget?.val;
-    const name: string | undefined = item.ResTarget?.name;
-    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
-    const e = v.A_Expr;
-    let mark: [number, string] | null = null;
-    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      const l = t.type(e.lexpr);
-      const r = t.type(e.rexpr);
-      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
-        mark = [e.location, 'num/x'];
-    } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
-      const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
-      const a = t.type(v.FuncCall.args[0]);
-      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
-        mark = [v.FuncCall.location, 'avg-x'];
-    }
-    if (!mark) return;
-    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
-    const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
-    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
-    out.set(mark[0], mark[1]);
-    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
-  });
-}
-
-const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
-  [OID.date]: castDate,
-  [OID.timestamp]: castTimestamp,
-  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
-  [OID.time]: castTime,
-};
-
-/**
- * String literals compared with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
- * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
- * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
- */
-function markDateLiterals(items: Node[], type: number, out: Map<number, string>): void {
-  const input = DATE_INPUT[type];
-  if (!input) return;
-  for (const lit of items) {
-    const text = lit?.A_Const?.sval?.sval;
-    if (typeof text !== 'string') continue;
-    const v = input(text);
-    if (v !== null) out.set(lit.A_Const.location, `str:${v}`);
-  }
 }
 
 function withSources(typer: Typer, sources: Node[]): Typer {
@@ -337,6 +294,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_char' &&
+    typer.type(n.FuncCall.args[0]) === OID.timestamptz
+  ) {
+    out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
     // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
     // rounds the double 1.00499999999999989... to 1.0
@@ -349,11 +312,27 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+    } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
+      out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if (fn === 'round') {
       // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
       const t = typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
+  } else if (n.CoalesceExpr || n.MinMaxExpr || n.CaseExpr) {
+    // an untyped string among typed values takes their type (least(n, '3') is 3; SQLite's min of
+    // 4 and '3' was 4, numbers sorting before text), 22P02 when it is none
+    const c = n.CaseExpr;
+    const args: Node[] = c
+      ? [...(c.args ?? []).map((w: Node) => w.CaseWhen?.result), c.defresult]
+      : (n.CoalesceExpr ?? n.MinMaxExpr).args;
+    const lits = args.filter((a) => a?.A_Const?.sval !== undefined);
+    const type =
+      lits.length > 0 && lits.length < args.filter((a) => a && !a.A_Const?.isnull).length ? typer.type(n) : 0;
+    if (NUMBERS.has(type))
+      for (const lit of lits)
+        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    else if (type) markComparedLiterals(lits, type, out);
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) && !n.TypeCast.typeName.typmods) {
     // a cast to text prints as PostgreSQL: `true` and `false` (SQLite's CAST gives 1 and 0), a double's
     // shortest digits (100, not 100.0), a numeric's scale (1.50, not 1.5)
@@ -371,7 +350,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
               : null;
     if (kind) out.set(n.TypeCast.location, kind);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
-    markDateLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
+    markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -387,7 +366,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit ? typer.type(other) : 0;
       if (lit && NUMBERS.has(type) && !other.ColumnRef)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
-      else if (lit) markDateLiterals([lit], type, out);
+      else if (lit) markComparedLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
       const lt = typer.type(e.lexpr);
@@ -399,6 +378,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const side = (isArray: boolean, t: number, n: Node) =>
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
+      else if (lt === OID.jsonb || rt === OID.jsonb) out.set(e.location, 'jsonb||');
       else {
         // text || a double or a numeric: the number as its cast to text prints it (1.50, 0; not 1.5, 0.0)
         const asText = (t: number, n: Node) =>

@@ -1,7 +1,7 @@
 // Values to and from the wire: a result cell in text or binary format as PostgreSQL prints or
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
-import { pgDateText } from '../../../src/engine/dates';
+import { pgDateText, storedDateTime } from '../../../src/engine/dates';
 import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
@@ -194,6 +194,11 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       const t = pgDateText(s, DATE_KINDS[oid]);
       return t === null ? s : t.replace(/\+00$/, '');
     }
+    // a time and an interval as an INSERT's literal is kept ('10:30' as '10:30:00')
+    case OID.time:
+      return storedDateTime('time', s) as string;
+    case OID.interval:
+      return storedDateTime('interval', s) as string;
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
       if (/^-?(0|[1-9]\d*)\.\d*[1-9]$/.test(s) && String(Number(s)) === s) return Number(s);

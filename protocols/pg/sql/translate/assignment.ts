@@ -1,17 +1,68 @@
 // What a value written into a column becomes, for typed-assignments.ts and insert-select.ts: the
 // call that converts it for the column's type modifier, and the checks of an INSERT's width.
+import { storedDateTime } from '../../../../src/engine/dates';
 import { pgError } from '../../sqlstate';
-import { declaredModifier } from '../../types/oids';
-import type { Tok } from '../tokens';
+import { quoteString } from '../lexer';
+import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
+import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
+
+/** A value that is an integer already: an integer literal (signed), a parameter (bound by its type), NULL. */
+const isInteger = (v: Tok[]) => {
+  const t = v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) ? v[1] : v.length === 1 ? v[0] : undefined;
+  return t !== undefined && ((t.type === 'number' && /^\d+$/.test(t.text)) || t.type === 'param' || isWord(t, 'NULL'));
+};
+
+const DATE_KINDS: Record<number, string> = {
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp',
+  [OID.timestamptz]: 'timestamptz',
+  [OID.time]: 'time',
+  [OID.interval]: 'interval',
+};
+
+/**
+ * A value for a date or time column in the form the column keeps ('2024-03-10 23:30:00-05' as the
+ * UTC '2024-03-11 04:30:00'): a literal converted here, an expression by __pg_store_dt per row; a
+ * parameter is converted when it is bound.
+ */
+function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
+  return (v) => {
+    if (v.length === 1 && v[0].type === 'string') {
+      const text = v[0].text.slice(1, -1).split("''").join("'");
+      const stored = storedDateTime(kind, text);
+      return stored === text ? v : [{ type: 'string', text: quoteString(String(stored)) }];
+    }
+    if (isInteger(v)) return v;
+    return [
+      { type: 'word', text: '__pg_store_dt' },
+      { type: 'punct', text: '(' },
+      { type: 'string', text: `'${kind}'` },
+      { type: 'punct', text: ',' },
+      ...v,
+      { type: 'punct', text: ')' },
+    ];
+  };
+}
 
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
 export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
+  const dated = DATE_KINDS[oidOfDeclType(decl)];
+  if (dated) return dateAssignment(dated);
+  // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
+  if (oidOfDeclType(decl) === OID.int8)
+    return (v) =>
+      isInteger(v)
+        ? v
+        : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
   const m = declaredModifier(decl);
   if (!m) return null;
   const fn = m.type === 'numeric' ? '__pg_numeric' : m.type === 'varchar' ? '__pg_varchar' : '__pg_char';
-  const args = m.type === 'numeric' ? `, ${m.precision}, ${m.scale})` : `, ${m.precision})`;
-  return (v) => [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'group', text: args }];
+  const args: Tok[] = (m.type === 'numeric' ? [m.precision, m.scale] : [m.precision]).flatMap((n) => [
+    { type: 'punct', text: ',' },
+    { type: 'number', text: String(n) },
+  ]);
+  return (v) => [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, ...args, { type: 'punct', text: ')' }];
 }
 
 /** PostgreSQL's refusal of an INSERT whose rows do not have as many values as it names columns. */

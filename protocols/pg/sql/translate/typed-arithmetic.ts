@@ -145,9 +145,11 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 ? `__pg_numeric_div(${left}, ${right})`
                 : t.arith.startsWith('arr||')
                   ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                  : t.arith.startsWith('txt||')
-                    ? textConcat(t.arith.slice(5), left, right)
-                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                  : t.arith === 'jsonb||'
+                    ? `__pg_jsonb_concat(${left}, ${right})`
+                    : t.arith.startsWith('txt||')
+                      ? textConcat(t.arith.slice(5), left, right)
+                      : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }

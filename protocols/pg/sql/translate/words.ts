@@ -79,6 +79,15 @@ const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
   localtime: ['%H:%M:%f', false],
 };
 
+/** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
+const RENAMED: Record<string, string> = {
+  'round-even': '__pg_round_even',
+  'round-numeric': '__pg_round_numeric',
+  'to-char-tz': '__pg_to_char_tz',
+  'sum-iv': '__pg_interval_sum',
+  'avg-iv': '__pg_interval_avg',
+};
+
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
 const BARE_FUNCTIONS = new Set([
   'current_user',
@@ -171,8 +180,9 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
-      if ('arith' in t && (t.arith === 'round-even' || t.arith === 'round-numeric')) {
-        out.push({ type: 'word', text: t.arith === 'round-even' ? '__pg_round_even' : '__pg_round_numeric' });
+      const renamed = 'arith' in t && t.arith ? RENAMED[t.arith] : undefined;
+      if (renamed) {
+        out.push({ type: 'word', text: renamed });
         continue;
       }
       // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)

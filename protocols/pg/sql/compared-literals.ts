@@ -1,0 +1,38 @@
+// String literals compared with a boolean, date, time or timestamp, read as that type (SQLite holds
+// booleans as 1 and 0 and dates as text, and would compare the literal's text with them).
+import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
+import { pgBool } from '../../../src/engine/pg-functions';
+import { OID } from '../types/oids';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
+  [OID.date]: castDate,
+  [OID.timestamp]: castTimestamp,
+  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
+  [OID.time]: castTime,
+};
+
+/**
+ * String literals compared with a boolean ('t', 'yes': `num:1`, SQLite holds booleans as 1 and 0
+ * and compared the text), or with a date, time or timestamp (`ts > '2024-01-15 10:30'`, BETWEEN, IN):
+ * 'str:' and the literal as the type stores it ('2024-01-15 10:30:00'), since SQLite compares the
+ * text and '2024-01-15 10:30:00' > '2024-01-15 10:30' there; bad input is PostgreSQL's error.
+ */
+export function markComparedLiterals(items: Node[], type: number, out: Map<number, string>): void {
+  if (type === OID.bool) {
+    for (const lit of items)
+      if (typeof lit?.A_Const?.sval?.sval === 'string')
+        out.set(lit.A_Const.location, `num:${pgBool(lit.A_Const.sval.sval) ? 1 : 0}`);
+    return;
+  }
+  const input = DATE_INPUT[type];
+  if (!input) return;
+  for (const lit of items) {
+    const text = lit?.A_Const?.sval?.sval;
+    if (typeof text !== 'string') continue;
+    const v = input(text);
+    if (v !== null) out.set(lit.A_Const.location, `str:${v}`);
+  }
+}

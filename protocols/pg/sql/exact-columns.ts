@@ -1,0 +1,44 @@
+// Result columns computed exactly: a numeric division or avg that is a column of the statement's
+// own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+import { OID } from '../types/oids';
+import type { Typer } from './expression-types';
+import { INTS, strings } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/**
+ * A result column of the statement's own SELECT that is a numeric division or avg of integers or
+ * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
+ * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
+ * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
+ * position leaves it a double, as does DISTINCT or a set operation.
+ */
+export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): void {
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  (s.targetList as Node[]).forEach((item, k) => {
+    const v = item.ResTarget?.val;
+    const name: string | undefined = item.ResTarget?.name;
+    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
+    const e = v.A_Expr;
+    let mark: [number, string] | null = null;
+    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
+      const l = t.type(e.lexpr);
+      const r = t.type(e.rexpr);
+      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
+        mark = [e.location, 'num/x'];
+    } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
+      const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
+      const a = t.type(v.FuncCall.args[0]);
+      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
+        mark = [v.FuncCall.location, 'avg-x'];
+    }
+    if (!mark) return;
+    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
+    const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
+    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
+    out.set(mark[0], mark[1]);
+    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
+  });
+}

@@ -1,0 +1,78 @@
+// Dates, times and intervals written on the PG port are kept in the form their column reads, so
+// what reads them agrees with PostgreSQL 15: a timestamptz literal with an offset, a short time, an
+// interval in words. Before, INSERT's literals and COPY's fields were stored as sent: `at::time` of
+// '2024-03-10 23:30:00-05' was 23:30:00, `t = '10:30:00'` missed '10:30', and sum(interval) was {}.
+import assert from 'node:assert/strict';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, at TIMESTAMPTZ, d DATE, t TIME, dur INTERVAL, name VARCHAR(20));`;
+const ROWS = [
+  `INSERT INTO ev VALUES (1, '2024-03-10 01:30:00+00', '2024-03-10', '10:30', '1 day 2 hours', 'alpha'),
+    (2, '2024-03-10 23:30:00-05', '2024-2-29', '23:59:59.5', '90 minutes', 'Beta'), (3, NULL, NULL, NULL, NULL, NULL),
+    (4, '2023-12-31 23:59:59.999+00', '2023-12-31', '00:00', '-1 day', 'gamma')`,
+];
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
+
+describe('dates, times and intervals as written on the PG port, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let o: OracleClients;
+
+  before(async () => {
+    o = await startOracle({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
+  });
+  after(() => o?.close());
+
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+
+  it('INSERT literals are kept as the column reads them: casts, comparisons and JSON agree', async () => {
+    for (const sql of [
+      'SELECT id, at, d, t, dur, name FROM ev ORDER BY id',
+      "SELECT id, at::date, at::time, date_trunc('day', at), extract(hour FROM at) FROM ev ORDER BY id",
+      "SELECT id FROM ev WHERE at >= '2024-03-11 00:00:00+00' ORDER BY id",
+      "SELECT id FROM ev WHERE t = '10:30:00' OR d = '2024-02-29' ORDER BY id",
+      "SELECT id FROM ev WHERE t > '10:00' ORDER BY id",
+      "SELECT json_build_object('id', id, 'at', at, 'd', d) FROM ev ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it('to_char of a timestamptz prints its zone (UTC); sum and avg of intervals add their parts', async () => {
+    await same("SELECT id, to_char(at, 'YYYY-MM-DD HH24:MI TZ') FROM ev ORDER BY id");
+    await same('SELECT sum(dur), avg(dur), count(dur) FROM ev');
+    await same(
+      'SELECT id, sum(dur) OVER (ORDER BY id), avg(dur) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM ev ORDER BY id',
+    );
+    // min and max of a varchar are text, as PostgreSQL's text aggregates
+    await same('SELECT min(name), max(name) FROM ev');
+  });
+
+  it('parameters and COPY are kept the same way', async () => {
+    for (const c of [o.patina, o.postgres]) {
+      await c.query('INSERT INTO ev (id, at, t, dur) VALUES ($1, $2, $3, $4)', [
+        10,
+        '2024-05-01 12:00:00+02',
+        '7:05',
+        '2 hours',
+      ]);
+      const stream = (c as unknown as { query(s: Writable): Writable }).query(
+        copyStreams.from('COPY ev (id, at, d, t, dur) FROM STDIN'),
+      );
+      await pipeline(Readable.from([Buffer.from('11\t2024-05-01 12:00:00-03\t2024-5-1\t8:00\t3 days\n')]), stream);
+    }
+    await same("SELECT id, at, at::time, d, t, dur, t < '07:30:00' FROM ev WHERE id >= 10 ORDER BY id");
+    assert.deepEqual(
+      (
+        await o.patina.query({
+          text: 'SELECT count(*) FROM ev WHERE at::time = $1',
+          values: ['10:00:00'],
+          rowMode: 'array',
+        })
+      ).rows,
+      [['1']],
+    );
+  });
+});
