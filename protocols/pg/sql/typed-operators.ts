@@ -20,6 +20,7 @@ import { type Scope, Typer, scopeOf } from './expression-types';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { scaleOf } from './numeric-scale';
+import { TEXT_FUNCTIONS, TEXT_KIND, textKind } from './text-kinds';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -421,26 +422,3 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   }
   for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
 }
-
-/** Types whose PostgreSQL text differs from SQLite's text of the stored value (__pg_text prints them). */
-const TEXT_KIND: Record<number, string> = {
-  [OID.bool]: 'bool',
-  [OID.float8]: 'float8',
-  [OID.float4]: 'float4',
-  [OID.date]: 'date',
-  [OID.timestamp]: 'timestamp',
-  [OID.time]: 'time',
-};
-
-/** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */
-function textKind(typer: Typer, n: Node): string | null {
-  const type = typer.type(n);
-  if (type === OID.numeric) {
-    const scale = scaleOf(typer, n);
-    return scale === undefined ? null : `numeric:${scale}`;
-  }
-  return TEXT_KIND[type] ?? null;
-}
-
-/** Functions that make text of each argument. */
-const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);

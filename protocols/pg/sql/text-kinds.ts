@@ -1,0 +1,32 @@
+// How a value made text (a cast to text, `||`, concat, concat_ws, format) is printed where SQLite's
+// text of the stored value differs from PostgreSQL's: the kinds __pg_text (src/engine/pg-functions.ts)
+// takes, read off the parse tree's types (typed-operators.ts marks them).
+import { OID } from '../types/oids';
+import type { Typer } from './expression-types';
+import { scaleOf } from './numeric-scale';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** Types whose PostgreSQL text differs from SQLite's text of the stored value (__pg_text prints them). */
+export const TEXT_KIND: Record<number, string> = {
+  [OID.bool]: 'bool',
+  [OID.float8]: 'float8',
+  [OID.float4]: 'float4',
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp',
+  [OID.time]: 'time',
+};
+
+/** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */
+export function textKind(typer: Typer, n: Node): string | null {
+  const type = typer.type(n);
+  if (type === OID.numeric) {
+    const scale = scaleOf(typer, n);
+    return scale === undefined ? null : `numeric:${scale}`;
+  }
+  return TEXT_KIND[type] ?? null;
+}
+
+/** Functions that make text of each argument. */
+export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
