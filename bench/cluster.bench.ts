@@ -87,7 +87,8 @@ async function simulatedFalseDowns(n: number, minutes: number, loss: number): Pr
 }
 
 async function simulation(): Promise<void> {
-  const sizes = (process.env.PATINA_BENCH_SIM ?? '10,100,300,1000').split(',').map(Number);
+  const sizes = (process.env.PATINA_BENCH_SIM ?? '10,100,300,1000').split(',').filter(Boolean).map(Number);
+  if (sizes.length === 0) return;
   process.stdout.write(`simulated SWIM: ${LATENCY_MS} ms links, ${LOSS * 100}% loss each way, seed ${SEED}\n`);
   const traffic = new Map<number, { msgs: number; bytes: number }>();
   for (const n of sizes) traffic.set(n, await simulatedTraffic(n));

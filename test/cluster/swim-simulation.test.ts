@@ -1,8 +1,10 @@
-// SWIM membership (src/cluster/swim.ts, the code the agent runs) in simulated clusters of up to
-// 1,000 agents: one process, a virtual clock, a network that loses messages on demand. What a fleet
-// needs: traffic per agent that does not grow with the cluster, dead agents found by everyone in a
-// bounded number of periods, no agent taken for dead under message loss, departures announced, and
-// a new agent learning the whole cluster from one seed. The figures at scale: `npm run bench -- cluster`.
+// SWIM membership (src/cluster/swim.ts, the code the agent runs, with its defaults) in simulated
+// clusters of up to 1,000 agents: one process, a virtual clock, links of 20 ms that lose 1% of the
+// messages where a test says so (test/helpers/swim-sim.ts). What a fleet needs: traffic per agent
+// that does not grow with the cluster, killed agents down everywhere within 10 s, no agent taken for
+// dead under message loss, departures announced, a new agent learning the whole cluster from one
+// seed, suspicions shortened only by other members' confirmations. The figures at scale, with
+// more agents killed and longer runs: `npm run bench -- cluster`.
 import assert from 'node:assert/strict';
 import { type SwimMessage, type SwimNet, SwimCore } from '../../src/cluster/swim';
 import { SimCluster } from '../helpers/swim-sim';
