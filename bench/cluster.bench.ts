@@ -11,7 +11,8 @@
 //      issue measured): membership bytes sent per agent per second while idle (and, beside it, all
 //      peer bytes: membership, sync and push request and answer bodies), and the time until a
 //      write reaches every other agent's /v1/updates stream (30 writes spread over the agents), p50
-//      p90 and p99, against the same with 4 agents (p99 against the goal, 100 ms).
+//      p90 and p99, against the same with 4 agents (p99 against the goal, 100 ms); then the time
+//      until every other agent lists one killed with SIGKILL down.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AgentProcess } from '../test/helpers/agent';
@@ -190,6 +191,7 @@ async function real(n: number): Promise<{
   p90: number;
   p99: number;
   reached: number;
+  killedDownMs: number;
 }> {
   const c = await directCluster(n);
   const streams: http.ClientRequest[] = [];
@@ -239,7 +241,19 @@ async function real(n: number): Promise<{
       await new Promise((r) => setTimeout(r, 100));
     }
     for (let i = 0; i < 100 && reached.length < 30; i++) await new Promise((r) => setTimeout(r, 100));
+    // the last agent killed (SIGKILL): until every other one lists it down (polled every 100 ms)
+    const victim = c.nodes[n - 1];
+    await victim.kill();
+    const k0 = performance.now();
+    let killedDownMs = Number.NaN;
+    for (let i = 0; i < 300 && Number.isNaN(killedDownMs); i++) {
+      const views = await Promise.all(c.nodes.slice(0, n - 1).map((x) => members(x.http)));
+      if (views.every((v) => v.some((m) => m.addr === victim.gossip && m.state === 'down')))
+        killedDownMs = performance.now() - k0;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
     return {
+      killedDownMs,
       idleBytesPerSecond: idleBytesPerSecond / n,
       idlePeerBytesPerSecond: idlePeerBytesPerSecond / n,
       p50: percentile(reached, 50),
@@ -286,6 +300,9 @@ async function main(): Promise<void> {
       {
         atMost: 1,
       },
+    );
+    process.stdout.write(
+      `  an agent killed (SIGKILL): down at every other agent after ${fmt(r.killedDownMs / 1000)} s\n`,
     );
   }
 }
