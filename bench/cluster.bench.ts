@@ -6,7 +6,9 @@
 //      10% of the agents killed at once, and for each the time until every live agent marks it down,
 //      p50, p99 and worst, in seconds and periods, against the 10 s goal; "down" events among agents
 //      that all live, in 10 simulated minutes at 1,000 agents without loss (goal: none) and with 1%;
-//      periods until 1,000 agents that joined through one seed all know each other.
+//      periods until 1,000 agents that joined through one seed all know each other; 40 writes down
+//      the push tree (src/cluster/push-tree.ts) at 100, 300 and 1,000 agents: time until 99% and
+//      all of the others have each, and how many lack it after 1 s (goal: all within 1 s, p99).
 //  (2) Real agents on loopback (4, 8, 16 and 24 processes, each bootstrapped from the first, as the
 //      issue measured): membership bytes sent per agent per second while idle (and, beside it, all
 //      peer bytes: membership, sync and push request and answer bodies), and the time until a
@@ -19,12 +21,15 @@ import { AgentProcess } from '../test/helpers/agent';
 import { SCHEMA, members } from '../test/helpers/cluster';
 import { postJson } from '../test/helpers/http';
 import { scrape } from '../test/helpers/metrics';
+import type { SwimCore } from '../src/cluster/swim';
+import { pushFanout, pushGroups } from '../src/cluster/push-tree';
+import { DEFAULT_GOSSIP_TUNING } from '../src/config/config';
 import { SimCluster } from '../test/helpers/swim-sim';
 import { fmt, percentile, report } from './util';
 
 const SEED = Number(process.env.PATINA_BENCH_SEED ?? 17);
 const LATENCY_MS = 20;
-const LOSS = 0.01;
+const LOSS = Number(process.env.PATINA_BENCH_LOSS ?? 0.01);
 
 /** n simulated agents that all know each other (as after the joins have spread), 20 ms links, 1% loss. */
 function simulatedCluster(n: number, seed: number, loss = LOSS): SimCluster {
@@ -75,6 +80,62 @@ async function simulatedKills(n: number): Promise<{ everywhere: number[]; falseD
   return { everywhere, falseDowns, periodMs: c.periodMs };
 }
 
+/**
+ * Writes pushed down the push tree (src/cluster/push-tree.ts, as src/cluster/cluster.ts sends them)
+ * over the simulated network, one every 2 s from a random agent, with the agent's rules: the
+ * origin shuffles the members it holds up; a receiver passes the changeset on at once to the members
+ * of its part that it knows; a child that does not answer within 10 s has its part covered by its
+ * parent. For each write, the ms until 99% and 100% of the other agents had it (Infinity: not within
+ * 2 s, after which anti-entropy, not simulated, would bring it).
+ */
+async function simulatedBroadcast(
+  n: number,
+  writes: number,
+): Promise<{ to99: number[]; to100: number[]; missed: number[] }> {
+  const c = simulatedCluster(n, SEED + 2);
+  await c.run(5000);
+  const to99: number[] = [];
+  const to100: number[] = [];
+  const missed: number[] = [];
+  const upAddrs = (x: SwimCore) => new Set(x.up().map((m) => m.addr));
+  for (let w = 0; w < writes; w++) {
+    const origin = c.nodes[Math.floor(c.random() * n)];
+    const got = new Map<string, number>();
+    const t0 = c.now;
+    const spread = (from: SwimCore, to: string[]) => {
+      const up = upAddrs(from);
+      const peers = to.filter((a) => a !== from.self.addr && up.has(a));
+      for (const { addr, cover } of pushGroups(peers, pushFanout(up.size, DEFAULT_GOSSIP_TUNING))) {
+        const handle = () => {
+          const node = c.byAddr.get(addr)!;
+          if (!got.has(addr)) got.set(addr, c.now - t0);
+          const known = upAddrs(node);
+          const mine = cover.filter((a) => known.has(a));
+          if (mine.length > 0) spread(node, mine);
+          return {};
+        };
+        c.request(addr, handle, 10_000).catch(() => {
+          if (cover.length > 0) spread(from, cover);
+        });
+      }
+    };
+    const peers = [...upAddrs(origin)];
+    for (let i = peers.length - 1; i > 0; i--) {
+      const j = Math.floor(c.random() * (i + 1));
+      [peers[i], peers[j]] = [peers[j], peers[i]];
+    }
+    spread(origin, peers);
+    await c.run(2000);
+    const times = [...got].filter(([a]) => a !== origin.self.addr).map(([, t]) => t);
+    times.sort((a, b) => a - b);
+    const need99 = Math.ceil(0.99 * (n - 1));
+    to99.push(times.length >= need99 ? times[need99 - 1] : Number.POSITIVE_INFINITY);
+    to100.push(times.length >= n - 1 ? times[n - 2] : Number.POSITIVE_INFINITY);
+    missed.push(n - 1 - times.filter((t) => t <= 1000).length);
+  }
+  return { to99, to100, missed };
+}
+
 /** "down" events in a cluster where every agent lives, over `minutes` simulated minutes. */
 async function simulatedFalseDowns(n: number, minutes: number, loss: number): Promise<number> {
   const c = simulatedCluster(n, SEED + 1, loss);
@@ -119,6 +180,17 @@ async function simulation(): Promise<void> {
         `${k.falseDowns} live agents marked down\n`,
     );
     report(`  ${n} agents: a killed agent down everywhere, p99 (s)`, p99 / 1000, 's', 'goal 10 s', 10, { atMost: 1 });
+  }
+  for (const n of sizes.filter((x) => x >= 100)) {
+    const b = await simulatedBroadcast(n, 40);
+    const ms = (x: number) => (Number.isFinite(x) ? `${fmt(x)} ms` : 'not within 2 s');
+    process.stdout.write(
+      `simulated ${n} agents, 40 writes down the push tree: 99% of the others have one after p50 ` +
+        `${ms(percentile(b.to99, 50))}, p99 ${ms(percentile(b.to99, 99))}; all after p50 ` +
+        `${ms(percentile(b.to100, 50))}, p99 ${ms(percentile(b.to100, 99))}; ` +
+        `${b.to100.filter((x) => x <= 1000).length} of 40 at all within 1 s (goal: p99 within 1 s); ` +
+        `agents without it after 1 s, p50 ${percentile(b.missed, 50)}, worst ${Math.max(...b.missed)}\n`,
+    );
   }
   const minutes = Number(process.env.PATINA_BENCH_SIM_MINUTES ?? 10);
   const big = Math.max(...sizes);

@@ -165,6 +165,16 @@ export class SimCluster {
   }
 
   #send(addr: string, msg: SwimMessage, timeoutMs: number): Promise<SwimMessage> {
+    const to = this.byAddr.get(addr);
+    return this.request(addr, () => to!.handle(msg), timeoutMs);
+  }
+
+  /**
+   * A request to member `addr` over the simulated network: `handle` runs there after the one-way
+   * delay (unless the request is lost or the member dead) and its answer comes back the same way;
+   * the request fails at its timeout when no answer came.
+   */
+  request<T>(addr: string, handle: () => Promise<T> | T, timeoutMs: number): Promise<T> {
     return new Promise((resolve, reject) => {
       let settled = false;
       this.at(this.now + timeoutMs, () => {
@@ -172,11 +182,10 @@ export class SimCluster {
         settled = true;
         reject(new Error('timeout'));
       });
-      const to = this.byAddr.get(addr);
-      if (!to || this.random() < this.loss) return;
+      if (!this.byAddr.has(addr) || this.random() < this.loss) return;
       this.at(this.now + this.latencyMs, () => {
         if (this.dead.has(addr)) return;
-        void to.handle(msg).then((reply) => {
+        void Promise.resolve(handle()).then((reply) => {
           if (this.dead.has(addr) || this.random() < this.loss) return;
           this.at(this.now + this.latencyMs, () => {
             if (settled) return;
