@@ -1,33 +1,209 @@
 // Replication at the scale of a fleet.
-//  (1) SWIM membership simulated at 100, 300 and 1,000 agents (src/cluster/swim.ts, the code the
-//      agent runs, over an in-process network on a virtual clock): membership bytes per agent per
-//      period against 100 agents (flat is the goal), periods until every agent sees a killed one down,
-//      periods until 1,000 agents that joined through one seed all know each other.
+//  (1) SWIM membership simulated (src/cluster/swim.ts, the code the agent runs, with the agent's
+//      defaults, over an in-process network on a virtual clock: 20 ms each way, 1% of messages lost
+//      each way; test/helpers/swim-sim.ts), seeded: membership messages and bytes per agent per
+//      second at 10, 100, 300 and 1,000 agents against 10 (goal at 1,000: messages at most 1.2x);
+//      10% of the agents killed at once, and for each the time until every live agent marks it down,
+//      p50, p99 and worst, in seconds and periods, against the 10 s goal; "down" events among agents
+//      that all live, in 10 simulated minutes at 1,000 agents without loss (goal: none) and with 1%;
+//      periods until 1,000 agents that joined through one seed all know each other; 40 writes down
+//      the push tree (src/cluster/push-tree.ts) at 100, 300 and 1,000 agents: time until 99% and
+//      all of the others have each, and how many lack it after 1 s (goal: all within 1 s, p99).
 //  (2) Real agents on loopback (4, 8, 16 and 24 processes, each bootstrapped from the first, as the
 //      issue measured): membership bytes sent per agent per second while idle (and, beside it, all
 //      peer bytes: membership, sync and push request and answer bodies), and the time until a
 //      write reaches every other agent's /v1/updates stream (30 writes spread over the agents), p50
-//      p90 and p99, against the same with 4 agents (p99 against the goal, 100 ms).
+//      p90 and p99, against the same with 4 agents (p99 against the goal, 100 ms); then the time
+//      until every other agent lists one killed with SIGKILL down.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { AgentProcess } from '../test/helpers/agent';
 import { SCHEMA, members } from '../test/helpers/cluster';
 import { postJson } from '../test/helpers/http';
 import { scrape } from '../test/helpers/metrics';
+import type { SwimCore } from '../src/cluster/swim';
+import { pushFanout, pushGroups } from '../src/cluster/push-tree';
+import { DEFAULT_GOSSIP_TUNING } from '../src/config/config';
 import { SimCluster } from '../test/helpers/swim-sim';
-import { percentile, report } from './util';
+import { fmt, percentile, report } from './util';
 
-async function simulated(n: number): Promise<{ bytesPerPeriod: number; detect: number }> {
-  const c = new SimCluster(n, {}, 17);
+const SEED = Number(process.env.PATINA_BENCH_SEED ?? 17);
+const LATENCY_MS = 20;
+const LOSS = Number(process.env.PATINA_BENCH_LOSS ?? 0.01);
+
+/** n simulated agents that all know each other (as after the joins have spread), 20 ms links, 1% loss. */
+function simulatedCluster(n: number, seed: number, loss = LOSS): SimCluster {
+  const c = new SimCluster(n, {}, seed);
+  c.latencyMs = LATENCY_MS;
+  c.loss = loss;
   for (const a of c.nodes) for (const b of c.nodes) if (a !== b) a.know(b.self.addr, b.self.actor);
-  await c.until(() => false, 5);
+  return c;
+}
+
+/** Membership messages and bytes sent per agent per second, over 30 s after 10 s. */
+async function simulatedTraffic(n: number): Promise<{ msgs: number; bytes: number }> {
+  const c = simulatedCluster(n, SEED);
+  await c.run(10_000);
   const t0 = c.traffic();
-  await c.until(() => false, 20);
+  await c.run(30_000);
   const t1 = c.traffic();
-  const victim = c.nodes[n >> 1].self.addr;
-  c.dead.add(victim);
-  const detect = await c.until(() => c.live().every((x) => x.members.get(victim)?.state === 'down'), 200);
-  return { bytesPerPeriod: (t1.bytes - t0.bytes) / n / 20, detect };
+  return { msgs: (t1.sent - t0.sent) / n / 30, bytes: (t1.bytes - t0.bytes) / n / 30 };
+}
+
+/**
+ * 10% of n agents (at least 1) killed at once after 10 s: for each, the ms until every live agent
+ * marked it down (-1: not within 60 s); and the "down" events of agents that live.
+ */
+async function simulatedKills(n: number): Promise<{ everywhere: number[]; falseDowns: number; periodMs: number }> {
+  const c = simulatedCluster(n, SEED);
+  await c.run(10_000);
+  const victims = new Set<string>();
+  for (let i = 0, k = Math.max(1, Math.round(n / 10)); i < k; i++)
+    victims.add(c.nodes[Math.floor(((i + 0.5) * n) / k)].self.addr);
+  const t0 = c.now;
+  const marked = new Map<string, number>(); // victim -> agents that marked it down
+  const last = new Map<string, number>();
+  let falseDowns = 0;
+  for (const x of c.nodes)
+    x.onDown = (m) => {
+      if (!victims.has(m.addr)) {
+        if (m.state === 'down') falseDowns++;
+        return;
+      }
+      marked.set(m.addr, (marked.get(m.addr) ?? 0) + 1);
+      last.set(m.addr, c.now - t0);
+    };
+  for (const v of victims) c.dead.add(v);
+  const live = n - victims.size;
+  await c.untilMs(() => [...victims].every((v) => marked.get(v) === live), 60_000);
+  const everywhere = [...victims].map((v) => (marked.get(v) === live ? last.get(v)! : -1));
+  return { everywhere, falseDowns, periodMs: c.periodMs };
+}
+
+/**
+ * Writes pushed down the push tree (src/cluster/push-tree.ts, as src/cluster/cluster.ts sends them)
+ * over the simulated network, one every 2 s from a random agent, with the agent's rules: the
+ * origin shuffles the members it holds up; a receiver passes the changeset on at once to the members
+ * of its part that it knows; a child that does not answer within 10 s has its part covered by its
+ * parent. For each write, the ms until 99% and 100% of the other agents had it (Infinity: not within
+ * 2 s, after which anti-entropy, not simulated, would bring it).
+ */
+async function simulatedBroadcast(
+  n: number,
+  writes: number,
+): Promise<{ to99: number[]; to100: number[]; missed: number[] }> {
+  const c = simulatedCluster(n, SEED + 2);
+  await c.run(5000);
+  const to99: number[] = [];
+  const to100: number[] = [];
+  const missed: number[] = [];
+  const upAddrs = (x: SwimCore) => new Set(x.up().map((m) => m.addr));
+  for (let w = 0; w < writes; w++) {
+    const origin = c.nodes[Math.floor(c.random() * n)];
+    const got = new Map<string, number>();
+    const t0 = c.now;
+    const spread = (from: SwimCore, to: string[]) => {
+      const up = upAddrs(from);
+      const peers = to.filter((a) => a !== from.self.addr && up.has(a));
+      for (const { addr, cover } of pushGroups(peers, pushFanout(up.size, DEFAULT_GOSSIP_TUNING))) {
+        const handle = () => {
+          const node = c.byAddr.get(addr)!;
+          if (!got.has(addr)) got.set(addr, c.now - t0);
+          const known = upAddrs(node);
+          const mine = cover.filter((a) => known.has(a));
+          if (mine.length > 0) spread(node, mine);
+          return {};
+        };
+        c.request(addr, handle, 10_000).catch(() => {
+          if (cover.length > 0) spread(from, cover);
+        });
+      }
+    };
+    const peers = [...upAddrs(origin)];
+    for (let i = peers.length - 1; i > 0; i--) {
+      const j = Math.floor(c.random() * (i + 1));
+      [peers[i], peers[j]] = [peers[j], peers[i]];
+    }
+    spread(origin, peers);
+    await c.run(2000);
+    const times = [...got].filter(([a]) => a !== origin.self.addr).map(([, t]) => t);
+    times.sort((a, b) => a - b);
+    const need99 = Math.ceil(0.99 * (n - 1));
+    to99.push(times.length >= need99 ? times[need99 - 1] : Number.POSITIVE_INFINITY);
+    to100.push(times.length >= n - 1 ? times[n - 2] : Number.POSITIVE_INFINITY);
+    missed.push(n - 1 - times.filter((t) => t <= 1000).length);
+  }
+  return { to99, to100, missed };
+}
+
+/** "down" events in a cluster where every agent lives, over `minutes` simulated minutes. */
+async function simulatedFalseDowns(n: number, minutes: number, loss: number): Promise<number> {
+  const c = simulatedCluster(n, SEED + 1, loss);
+  let downs = 0;
+  for (const x of c.nodes)
+    x.onDown = (m) => {
+      if (m.state === 'down') downs++;
+    };
+  await c.run(minutes * 60_000);
+  return downs;
+}
+
+async function simulation(): Promise<void> {
+  const sizes = (process.env.PATINA_BENCH_SIM ?? '10,100,300,1000').split(',').filter(Boolean).map(Number);
+  if (sizes.length === 0) return;
+  process.stdout.write(`simulated SWIM: ${LATENCY_MS} ms links, ${LOSS * 100}% loss each way, seed ${SEED}\n`);
+  const traffic = new Map<number, { msgs: number; bytes: number }>();
+  for (const n of sizes) traffic.set(n, await simulatedTraffic(n));
+  const base = traffic.get(sizes[0])!;
+  for (const [n, t] of traffic) {
+    const goal = n === 1000 ? { atMost: 1.2 } : undefined;
+    report(
+      `simulated ${n} agents: membership messages per agent per second`,
+      t.msgs,
+      'msg/s',
+      `${sizes[0]} agents`,
+      base.msgs,
+      goal,
+    );
+    report(`  membership bytes per agent per second`, t.bytes, 'B/s', `${sizes[0]} agents`, base.bytes);
+  }
+  for (const n of sizes.filter((x) => x >= 100)) {
+    const k = await simulatedKills(n);
+    const s = (ms: number) => `${fmt(ms / 1000)} s, ${fmt(ms / k.periodMs)} periods`;
+    const done = k.everywhere.filter((x) => x >= 0);
+    const p50 = percentile(done, 50);
+    const p99 = percentile(done, 99);
+    const worst = Math.max(...done);
+    process.stdout.write(
+      `simulated ${n} agents, ${k.everywhere.length} killed at once: down everywhere after p50 ${s(p50)}; ` +
+        `p99 ${s(p99)}; worst ${s(worst)}; ${k.everywhere.length - done.length} not within 60 s; ` +
+        `${k.falseDowns} live agents marked down\n`,
+    );
+    report(`  ${n} agents: a killed agent down everywhere, p99 (s)`, p99 / 1000, 's', 'goal 10 s', 10, { atMost: 1 });
+  }
+  for (const n of sizes.filter((x) => x >= 100)) {
+    const b = await simulatedBroadcast(n, 40);
+    const ms = (x: number) => (Number.isFinite(x) ? `${fmt(x)} ms` : 'not within 2 s');
+    process.stdout.write(
+      `simulated ${n} agents, 40 writes down the push tree: 99% of the others have one after p50 ` +
+        `${ms(percentile(b.to99, 50))}, p99 ${ms(percentile(b.to99, 99))}; all after p50 ` +
+        `${ms(percentile(b.to100, 50))}, p99 ${ms(percentile(b.to100, 99))}; ` +
+        `${b.to100.filter((x) => x <= 1000).length} of 40 at all within 1 s (goal: p99 within 1 s); ` +
+        `agents without it after 1 s, p50 ${percentile(b.missed, 50)}, worst ${Math.max(...b.missed)}\n`,
+    );
+  }
+  const minutes = Number(process.env.PATINA_BENCH_SIM_MINUTES ?? 10);
+  const big = Math.max(...sizes);
+  for (const loss of [0, LOSS])
+    process.stdout.write(
+      `simulated ${big} agents, none killed, ${minutes} simulated minutes, ${loss * 100}% loss: ` +
+        `${await simulatedFalseDowns(big, minutes, loss)} false "down" (goal without loss: 0)\n`,
+    );
+  const join = new SimCluster(1000, {}, 19);
+  const seed = join.nodes[0].self.addr;
+  await join.complete(Promise.all(join.nodes.slice(1).map((x) => x.join([seed]))));
+  const periods = await join.until(() => join.nodes.every((x) => x.members.size === 999), 400);
+  process.stdout.write(`simulated 1,000 agents joining through one seed: all know all after ${periods} periods\n`);
 }
 
 /** Opens POST /v1/updates/kv and calls `on(k, t)` for each key announced. */
@@ -87,6 +263,7 @@ async function real(n: number): Promise<{
   p90: number;
   p99: number;
   reached: number;
+  killedDownMs: number;
 }> {
   const c = await directCluster(n);
   const streams: http.ClientRequest[] = [];
@@ -136,7 +313,19 @@ async function real(n: number): Promise<{
       await new Promise((r) => setTimeout(r, 100));
     }
     for (let i = 0; i < 100 && reached.length < 30; i++) await new Promise((r) => setTimeout(r, 100));
+    // the last agent killed (SIGKILL): until every other one lists it down (polled every 100 ms)
+    const victim = c.nodes[n - 1];
+    await victim.kill();
+    const k0 = performance.now();
+    let killedDownMs = Number.NaN;
+    for (let i = 0; i < 300 && Number.isNaN(killedDownMs); i++) {
+      const views = await Promise.all(c.nodes.slice(0, n - 1).map((x) => members(x.http)));
+      if (views.every((v) => v.some((m) => m.addr === victim.gossip && m.state === 'down')))
+        killedDownMs = performance.now() - k0;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
     return {
+      killedDownMs,
       idleBytesPerSecond: idleBytesPerSecond / n,
       idlePeerBytesPerSecond: idlePeerBytesPerSecond / n,
       p50: percentile(reached, 50),
@@ -151,27 +340,11 @@ async function real(n: number): Promise<{
 }
 
 async function main(): Promise<void> {
-  const sims = new Map<number, { bytesPerPeriod: number; detect: number }>();
-  for (const n of (process.env.PATINA_BENCH_SIM ?? '100,300,1000').split(',').map(Number))
-    sims.set(n, await simulated(n));
-  for (const [n, s] of sims) {
-    report(
-      `simulated ${n} agents: membership bytes per agent per period`,
-      s.bytesPerPeriod,
-      'B',
-      '100 agents',
-      sims.get(100)!.bytesPerPeriod,
-    );
-    report(`  periods until all see a killed agent down`, s.detect, 'periods', '100 agents', sims.get(100)!.detect);
-  }
-  const join = new SimCluster(1000, {}, 19);
-  const seed = join.nodes[0].self.addr;
-  await Promise.all(join.nodes.slice(1).map((x) => x.join([seed])));
-  const periods = await join.until(() => join.nodes.every((x) => x.members.size === 999), 400);
-  process.stdout.write(`simulated 1,000 agents joining through one seed: all know all after ${periods} periods\n`);
+  await simulation();
 
   const runs = new Map<number, Awaited<ReturnType<typeof real>>>();
-  for (const n of (process.env.PATINA_BENCH_AGENTS ?? '4,8,16,24').split(',').map(Number)) runs.set(n, await real(n));
+  for (const n of (process.env.PATINA_BENCH_AGENTS ?? '4,8,16,24').split(',').filter(Boolean).map(Number))
+    runs.set(n, await real(n));
   const base = runs.values().next().value!;
   for (const [n, r] of runs) {
     report(
@@ -199,6 +372,9 @@ async function main(): Promise<void> {
       {
         atMost: 1,
       },
+    );
+    process.stdout.write(
+      `  an agent killed (SIGKILL): down at every other agent after ${fmt(r.killedDownMs / 1000)} s\n`,
     );
   }
 }

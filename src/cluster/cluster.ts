@@ -7,6 +7,7 @@ import type { Engine } from '../engine/engine';
 import { VersionBook, gapCount, headsDigest, missingRanges } from './bookkeeping';
 import { ChangeReader } from './change-reader';
 import { type Member, Membership } from './membership';
+import { pushFanout, pushGroups } from './push-tree';
 import type { TlsMaterial } from '../auth/tls-material';
 import { type LineSink, type PeerFrom, PeerTransport } from './transport';
 import { log } from '../observability/log';
@@ -182,33 +183,19 @@ export class Cluster {
   }
 
   /**
-   * Branches of the push tree at each agent: every peer up to `pushDirect` (32), so a cluster of up
-   * to 33 agents gets a write in one hop and one of 1,000 in two; beyond, and at least, ln(N) + 1 and
-   * `fanout`. A hop costs a process woken on a busy machine (11 ms p50, 27 p90 at 24 agents on 2
-   * cores); a copy more from one sender costs it a fraction of a millisecond.
-   */
-  #pushFanout(): number {
-    const n = this.#members.alive().length + 1;
-    return Math.max(2, this.#tune.fanout, Math.ceil(Math.log(n)) + 1, Math.min(n - 1, this.#tune.pushDirect));
-  }
-
-  /**
    * Sends a changeset to `peers`, the part of the push tree this agent covers: they are cut into
-   * fanout groups; the first of each group gets it with the rest of its group (`to`) to cover in turn.
+   * fanout groups (push-tree.ts); the first of each group gets it with the rest of its group (`to`)
+   * to cover in turn.
    * Each agent gets one copy per write (the random rumour it replaces sent about fanout copies to each).
    * The origin shuffles its alive peers per changeset, so the agents that forward change from write to
    * write. A peer this agent knows to be down or gone is skipped, and the rest of its group covered.
    */
   #spread(c: WireChangeset, to: string[]): void {
     const peers = to.filter((a) => a !== this.addr && !this.#members.gone(a));
-    const groups = Math.min(this.#pushFanout(), peers.length);
-    for (let g = 0; g < groups; g++) {
-      const lo = Math.floor((g * peers.length) / groups);
-      const hi = Math.floor(((g + 1) * peers.length) / groups);
-      const addr = peers[lo];
+    for (const { addr, cover } of pushGroups(peers, pushFanout(this.#members.alive().length, this.#tune))) {
       let q = this.#push.get(addr);
       if (!q) this.#push.set(addr, (q = { queue: [], inFlight: false }));
-      q.queue.push({ ...c, to: peers.slice(lo + 1, hi) });
+      q.queue.push({ ...c, to: cover });
       if (q.queue.length > PUSH_QUEUE) q.queue.splice(0, q.queue.length - PUSH_QUEUE);
       this.#pump(addr, q);
     }

@@ -6,12 +6,17 @@
  *
  * - Each period one probe, to the next member of a shuffled round-robin list. No answer within the
  *   timeout: `k` other members are asked to probe it (ping-req). Still no answer: it is suspect.
- * - A suspect member that stays so for the suspicion timeout (`suspicionMult` periods, times
- *   log10 of the cluster size) is down. Incarnation numbers order what is said of a member; a member
- *   that hears itself suspected or declared down refutes it with a higher incarnation.
+ * - A suspect member that stays so for the suspicion timeout is down: `suspicionMult` periods times
+ *   log10 of the cluster size when `suspicionMult - 2` other members confirmed the suspicion (each
+ *   counted once, by its address on the suspicion), up to `suspicionMaxMult` times that when none
+ *   did (Lifeguard, as memberlist computes it). Incarnation numbers order what is said of a member; a
+ *   member that hears itself suspected or declared down refutes it with a higher incarnation.
  * - Membership changes ride on probes and answers, at most `maxPiggyback` a message, each sent about
- *   `retransmitMult` · log10(N+1) times, fewest-sent first; updates about the probed member go first
- *   (Lifeguard's "buddy system": a suspect hears of its suspicion at once). The full member list is
+ *   `retransmitMult` · log10(N+1) times, fewest-sent first, urgent ones (suspicions, deaths,
+ *   departures, refutations) before the rest; updates about the probed member go first (Lifeguard's
+ *   "buddy system": a suspect hears of its suspicion at once). While urgent ones are queued they also
+ *   go to `gossipNodes` random members every `gossipMs` (memberlist's gossip), so a death reaches
+ *   1,000 agents in about half a second instead of some seconds of probes. The full member list is
  *   sent to join (push-pull with one member); every `pushPullMs` a push-pull with one random member
  *   sends a digest of the list first, and the lists only when the two digests differ.
  * - A member that leaves says so (`leave`): it is `left`, never suspected. A down member is probed
@@ -28,10 +33,13 @@ export interface SwimUpdate {
   addr: string;
   actor: string;
   inc: number;
+  /** On a suspicion: the member that suspects (Lifeguard counts distinct ones as confirmations). */
+  by?: string;
 }
 
 export interface SwimMessage {
-  t: 'ping' | 'ack' | 'ping-req' | 'req-ack' | 'join' | 'leave';
+  /** `gossip` carries urgent changes between probes; an agent that does not know it answers as to a ping. */
+  t: 'ping' | 'ack' | 'ping-req' | 'req-ack' | 'join' | 'leave' | 'gossip';
   from: SwimUpdate;
   /** ping-req: whom to probe. req-ack: whether it answered. */
   target?: string;
@@ -67,6 +75,12 @@ export interface SwimOptions {
   suspicionMaxMult: number;
   retransmitMult: number;
   maxPiggyback: number;
+  /**
+   * How often urgent changes (a suspicion, a death, a departure, a refutation) still queued are sent
+   * to `gossipNodes` random members besides riding on the probes (memberlist's gossip interval); 0: never.
+   */
+  gossipMs: number;
+  gossipNodes: number;
   pushPullMs: number;
   /** How often one down member is probed. */
   downProbeMs: number;
@@ -75,14 +89,24 @@ export interface SwimOptions {
   random: () => number;
 }
 
+/**
+ * Close to memberlist's (3 indirect probes, suspicion up to 6 times its shortest, retransmissions
+ * 4 · log10(N+1), urgent changes gossiped to 3 members every 200 ms), with a 500 ms period and a
+ * 250 ms probe timeout (memberlist's LAN: 1 s and 500 ms) and a suspicion of at least 3 · log10(N)
+ * periods (memberlist's LAN: 4, its loopback: 3). With memberlist's LAN values a killed agent among
+ * 1,000 is down after 12 s of suspicion at least; with these, 4.5 s, and down everywhere within 10 s
+ * (docs/replication.md has the simulated figures).
+ */
 export const SWIM_DEFAULTS: Omit<SwimOptions, 'now' | 'random'> = {
-  periodMs: 1000,
-  timeoutMs: 500,
+  periodMs: 500,
+  timeoutMs: 250,
   indirect: 3,
-  suspicionMult: 4,
+  suspicionMult: 3,
   suspicionMaxMult: 6,
   retransmitMult: 4,
-  maxPiggyback: 8,
+  maxPiggyback: 16,
+  gossipMs: 200,
+  gossipNodes: 3,
   pushPullMs: 30_000,
   downProbeMs: 2000,
   forgetAfterMs: 72 * 3600_000,
@@ -100,8 +124,10 @@ export interface SwimMember {
   lastSeen: number;
   /** Failed probes (direct and indirect) since it last answered. */
   failures: number;
-  /** While suspect: how many times others confirmed the suspicion (it shortens the timeout). */
+  /** While suspect: how many members besides the first confirmed the suspicion (it shortens the timeout). */
   confirmations: number;
+  /** While suspect: the members that suspect it (the first, then the confirmers). */
+  suspectedBy: Set<string> | null;
 }
 
 const RANK: Record<SwimState, number> = { alive: 0, suspect: 1, down: 2, left: 3 };
@@ -123,11 +149,20 @@ export class SwimCore {
   readonly stats = { sent: 0, bytes: 0 };
   #inc: number;
   readonly #net: SwimNet;
-  /** Updates to piggyback by how often each was sent (bucket), then by member address. */
+  /**
+   * Updates to piggyback by how often each was sent (bucket), then by member address: the urgent
+   * ones (suspicions, deaths, departures, refutations) apart, sent before the others.
+   */
   readonly #buckets: Map<string, SwimUpdate>[] = [];
-  /** Each queued member address's bucket. */
-  readonly #queued = new Map<string, number>();
+  readonly #urgentBuckets: Map<string, SwimUpdate>[] = [];
+  /** Each queued member address's bucket, and whether it is urgent. */
+  readonly #queued = new Map<string, { b: number; urgent: boolean }>();
+  #urgentCount = 0;
+  /** Members this one holds suspect (their timeouts are checked at every gossip round too). */
+  readonly #suspects = new Set<string>();
   #order: string[] = [];
+  /** The addresses in #order (a member that went since stays there until the next shuffle). */
+  #inOrder = new Set<string>();
   #next = 0;
   #lastPushPull: number;
   #lastDownProbe = 0;
@@ -174,6 +209,7 @@ export class SwimCore {
       lastSeen: 0,
       failures: 0,
       confirmations: 0,
+      suspectedBy: null,
     });
     this.#insertInOrder(addr);
   }
@@ -234,8 +270,9 @@ export class SwimCore {
   forget(addr: string): boolean {
     const m = this.members.get(addr);
     if (!m) return false;
-    this.#enqueue({ s: 'left', addr, actor: m.actor, inc: m.inc });
+    this.#enqueue({ s: 'left', addr, actor: m.actor, inc: m.inc }, true);
     this.members.delete(addr);
+    this.#suspects.delete(addr);
     this.onChange();
     return true;
   }
@@ -244,22 +281,20 @@ export class SwimCore {
   async tick(): Promise<void> {
     if (this.#left) return;
     const now = this.opts.now();
-    for (const m of [...this.members.values()]) {
-      if (m.state === 'suspect' && now - m.since >= this.#suspicionMs(m.confirmations)) {
-        this.#setState(m, 'down', m.inc);
-        this.#enqueue({ s: 'down', addr: m.addr, actor: m.actor, inc: m.inc });
-      }
-      if ((m.state === 'down' || m.state === 'left') && m.since > 0 && now - m.since >= this.opts.forgetAfterMs) {
-        this.members.delete(m.addr);
-        this.onChange();
-      }
-    }
+    this.#suspicionTimeouts();
     const work: Promise<void>[] = [];
     const target = this.#nextTarget();
     if (target) work.push(this.#probe(target));
     if (now - this.#lastDownProbe >= this.opts.downProbeMs) {
+      // one pass over the list every downProbeMs (not every period): forget, and probe one down member
       this.#lastDownProbe = now;
-      const down = [...this.members.values()].filter((m) => m.state === 'down');
+      const down: SwimMember[] = [];
+      for (const m of [...this.members.values()]) {
+        if ((m.state === 'down' || m.state === 'left') && m.since > 0 && now - m.since >= this.opts.forgetAfterMs) {
+          this.members.delete(m.addr);
+          this.onChange();
+        } else if (m.state === 'down') down.push(m);
+      }
       if (down.length > 0) work.push(this.#probeDown(down[Math.floor(this.opts.random() * down.length)]));
     }
     if (now - this.#lastPushPull >= this.opts.pushPullMs) {
@@ -269,6 +304,56 @@ export class SwimCore {
         work.push(this.pushPull(up[Math.floor(this.opts.random() * up.length)].addr).catch(() => undefined));
     }
     await Promise.all(work);
+  }
+
+  /**
+   * Between probes (every `gossipMs`): the suspicions that timed out are deaths, and when urgent
+   * changes are queued they go to `gossipNodes` random members (each message also carries the
+   * other queued changes, and its answer the other member's). Nothing is sent when none is queued,
+   * so a quiet cluster sends only its probes.
+   */
+  async gossip(): Promise<void> {
+    if (this.#left) return;
+    this.#suspicionTimeouts();
+    if (this.#urgentCount === 0) return;
+    const to = this.#randomUp(this.opts.gossipNodes);
+    await Promise.all(
+      to.map((m) =>
+        this.#send(m.addr, { t: 'gossip', from: this.#me(), updates: this.#piggyback(m.addr) })
+          .then((reply) => {
+            this.#heard(m.addr, reply.from, null);
+            for (const u of reply.updates ?? []) this.apply(u);
+          })
+          .catch(() => undefined),
+      ),
+    );
+  }
+
+  #suspicionTimeouts(): void {
+    if (this.#suspects.size === 0) return;
+    const now = this.opts.now();
+    for (const addr of [...this.#suspects]) {
+      const m = this.members.get(addr);
+      if (m?.state !== 'suspect') {
+        this.#suspects.delete(addr);
+        continue;
+      }
+      if (now - m.since >= this.#suspicionMs(m.confirmations)) {
+        this.#setState(m, 'down', m.inc);
+        this.#enqueue({ s: 'down', addr: m.addr, actor: m.actor, inc: m.inc }, true);
+      }
+    }
+  }
+
+  /** Up to `n` distinct members that answer, at random (sampled from the probe order: no full scan). */
+  #randomUp(n: number): SwimMember[] {
+    const out: SwimMember[] = [];
+    const order = this.#order;
+    for (let tries = 0; tries < 4 * n && out.length < n && order.length > 0; tries++) {
+      const m = this.members.get(order[Math.floor(this.opts.random() * order.length)]);
+      if (m && (m.state === 'alive' || m.state === 'suspect') && !out.includes(m)) out.push(m);
+    }
+    return out;
   }
 
   /** Answers a message from another member. */
@@ -325,7 +410,7 @@ export class SwimCore {
       // Said of me: refute anything but alive, unless I am leaving.
       if (u.s !== 'alive' && !this.#left && u.inc >= this.#inc) {
         this.#inc = u.inc + 1;
-        this.#enqueue(this.#me());
+        this.#enqueue(this.#me(), true);
       }
       return;
     }
@@ -337,19 +422,35 @@ export class SwimCore {
       m.inc = u.inc;
       this.#replaceSameActor(m);
       this.#setState(m, u.s, u.inc, true);
-      this.#enqueue(u);
+      if (u.s === 'suspect') m.suspectedBy = new Set([u.by ?? '']);
+      this.#enqueue(u, u.s !== 'alive');
       this.onChange();
       return;
     }
     if (u.actor && !m.actor) m.actor = u.actor;
-    if (u.s === 'suspect' && m.state === 'suspect' && u.inc === m.inc) m.confirmations++;
+    if (u.s === 'suspect' && m.state === 'suspect' && u.inc === m.inc) {
+      // Lifeguard: another member suspects it too; passed on so that others can count it as well,
+      // up to the confirmations that shorten a timeout (more change no one's)
+      if (this.#confirm(m, u.by ?? '') && m.confirmations <= this.#expectedConfirmations()) this.#enqueue(u, true);
+      return;
+    }
     // A higher incarnation wins; at the same one, the graver state wins (left > down > suspect > alive).
     if (u.inc > m.inc || (u.inc === m.inc && RANK[u.s] > RANK[m.state])) {
       const was = m.state;
       this.#setState(m, u.s, u.inc);
-      this.#enqueue(u);
+      if (u.s === 'suspect') m.suspectedBy = new Set([u.by ?? '']);
+      this.#enqueue(u, u.s !== 'alive' || was !== 'alive');
       if ((was === 'down' || was === 'left') && (u.s === 'alive' || u.s === 'suspect') && m.lastSeen > 0) this.onUp(m);
     }
+  }
+
+  /** Counts `by` as confirming the suspicion of `m`: whether it is a new confirmer. */
+  #confirm(m: SwimMember, by: string): boolean {
+    const set = (m.suspectedBy ??= new Set());
+    if (set.has(by)) return false;
+    set.add(by);
+    m.confirmations = set.size - 1;
+    return true;
   }
 
   #replaceSameActor(m: SwimMember): void {
@@ -365,6 +466,8 @@ export class SwimCore {
     m.state = s;
     m.since = s === 'alive' ? 0 : this.opts.now();
     m.confirmations = 0;
+    m.suspectedBy = null;
+    if (s === 'suspect') this.#suspects.add(m.addr);
     if (s === 'alive') m.failures = 0;
     if ((s === 'down' || s === 'left') && (was === 'alive' || was === 'suspect')) this.onDown(m);
     if (s === 'alive' && was !== 'alive') this.#insertInOrder(m.addr);
@@ -385,6 +488,10 @@ export class SwimCore {
       if (from) this.#enqueue({ ...from, addr, s: m.state });
       this.onChange();
     } else {
+      // a member known by its address alone (bootstrap) is announced once it answers; one known
+      // from others' word is not (they announce it: at 1,000 members, re-announcing each member
+      // at first contact kept every message full for the first round of probes, about 8 minutes)
+      const unannounced = m.lastSeen === 0 && m.actor === '';
       if (from?.actor && m.actor !== from.actor) {
         m.actor = from.actor;
         this.#replaceSameActor(m);
@@ -394,11 +501,12 @@ export class SwimCore {
       // itself in our answer makes it refute): else a stale rumour would kill it again.
       const inc = from?.inc ?? 0;
       if (from?.s === 'left' && inc >= m.inc) {
-        if (m.state !== 'left') this.#enqueue({ s: 'left', addr, actor: m.actor, inc });
+        if (m.state !== 'left') this.#enqueue({ s: 'left', addr, actor: m.actor, inc }, true);
         this.#setState(m, 'left', inc);
-      } else if (inc > m.inc || (m.state === 'alive' && m.lastSeen === 0)) {
+      } else if (inc > m.inc || (m.state === 'alive' && unannounced)) {
+        const refutes = m.state !== 'alive';
         this.#setState(m, 'alive', Math.max(inc, m.inc));
-        this.#enqueue({ s: 'alive', addr, actor: m.actor, inc: m.inc });
+        this.#enqueue({ s: 'alive', addr, actor: m.actor, inc: m.inc }, refutes);
       }
     }
     m.lastSeen = this.opts.now();
@@ -435,9 +543,14 @@ export class SwimCore {
       return;
     }
     m.failures++;
+    const me = this.self.addr;
     if (m.state === 'alive') {
       this.#setState(m, 'suspect', m.inc);
-      this.#enqueue({ s: 'suspect', addr: m.addr, actor: m.actor, inc: m.inc });
+      m.suspectedBy = new Set([me]);
+      this.#enqueue({ s: 'suspect', addr: m.addr, actor: m.actor, inc: m.inc, by: me }, true);
+    } else if (m.state === 'suspect' && this.#confirm(m, me) && m.confirmations <= this.#expectedConfirmations()) {
+      // suspected by others, and now by this member's own probe: an independent confirmation
+      this.#enqueue({ s: 'suspect', addr: m.addr, actor: m.actor, inc: m.inc, by: me }, true);
     }
   }
 
@@ -468,61 +581,85 @@ export class SwimCore {
 
   /**
    * How long a suspicion lasts before the member is down (Lifeguard, as memberlist computes it):
-   * from `suspicionMaxMult` times the shortest timeout down to the shortest as independent
-   * confirmations come in (`suspicionMult - 2` expected). A member that is really gone is suspected
-   * by everyone who probes it, so it is declared down fast; a slow link alone waits the longest.
+   * from `suspicionMaxMult` times the shortest timeout down to the shortest as members other than
+   * the first suspecter confirm it (`suspicionMult - 2` distinct ones expected; none in a cluster too
+   * small to give them). A member that is really gone is suspected by everyone who probes it, so it
+   * is declared down fast; a slow link alone waits the longest. The timeout runs from when this
+   * member heard of the suspicion.
    */
   #suspicionMs(confirmations: number): number {
     const n = this.members.size + 1;
     const min = this.opts.suspicionMult * Math.max(1, Math.log10(n)) * this.opts.periodMs;
     const max = this.opts.suspicionMaxMult * min;
-    const k = Math.max(1, this.opts.suspicionMult - 2);
+    const k = this.#expectedConfirmations();
+    if (k < 1) return min;
     const frac = Math.log(Math.min(confirmations, k) + 1) / Math.log(k + 1);
     return Math.max(min, max - (max - min) * frac);
+  }
+
+  /** Lifeguard's k: the confirmations of a suspicion expected before the shortest timeout. */
+  #expectedConfirmations(): number {
+    const k = this.opts.suspicionMult - 2;
+    return this.members.size - 1 < k ? 0 : k;
   }
 
   #retransmitLimit(): number {
     return this.opts.retransmitMult * Math.ceil(Math.log10(this.members.size + 2));
   }
 
-  #enqueue(u: SwimUpdate): void {
-    const b = this.#queued.get(u.addr);
-    if (b !== undefined) this.#buckets[b].delete(u.addr);
-    (this.#buckets[0] ??= new Map()).set(u.addr, u);
-    this.#queued.set(u.addr, 0);
+  /** Queues what to say of `u.addr` (replacing what was queued of it), urgent ones apart. */
+  #enqueue(u: SwimUpdate, urgent = false): void {
+    this.#dequeue(u.addr);
+    const buckets = urgent ? this.#urgentBuckets : this.#buckets;
+    (buckets[0] ??= new Map()).set(u.addr, u);
+    this.#queued.set(u.addr, { b: 0, urgent });
+    if (urgent) this.#urgentCount++;
+  }
+
+  #dequeue(addr: string): void {
+    const q = this.#queued.get(addr);
+    if (!q) return;
+    (q.urgent ? this.#urgentBuckets : this.#buckets)[q.b].delete(addr);
+    this.#queued.delete(addr);
+    if (q.urgent) this.#urgentCount--;
   }
 
   /**
    * Up to maxPiggyback updates for a message to `to`: first what this member holds of `about` (by
    * default the recipient) when it is not alive (Lifeguard's buddy system: a suspect hears of its
    * suspicion at once and refutes it; a prober hears from a helper that its target left), then the
-   * least sent of the queue.
+   * least sent of the urgent queue, then the least sent of the rest.
    */
   #piggyback(to: string | null, about: string | null = to): SwimUpdate[] {
     const out: SwimUpdate[] = [];
     const held = about === null ? undefined : this.members.get(about);
-    if (held && held.state !== 'alive') out.push({ s: held.state, addr: held.addr, actor: held.actor, inc: held.inc });
+    if (held && held.state !== 'alive') {
+      const by = held.suspectedBy?.values().next().value;
+      out.push({ s: held.state, addr: held.addr, actor: held.actor, inc: held.inc, ...(by ? { by } : {}) });
+    }
     if (this.#queued.size === 0) return out;
     const limit = this.#retransmitLimit();
-    const picked: [string, number][] = [];
-    const first = to === null ? undefined : this.#queued.get(to);
-    if (first !== undefined && out.length === 0) picked.push([to!, first]);
-    for (let b = 0; b < this.#buckets.length && picked.length < this.opts.maxPiggyback; b++) {
-      const bucket = this.#buckets[b];
-      if (!bucket) continue;
-      for (const addr of bucket.keys()) {
-        if (picked.length >= this.opts.maxPiggyback) break;
-        if (addr !== to && addr !== about) picked.push([addr, b]);
+    const picked: string[] = [];
+    if (to !== null && out.length === 0 && this.#queued.has(to)) picked.push(to);
+    for (const buckets of [this.#urgentBuckets, this.#buckets])
+      for (let b = 0; b < buckets.length && picked.length < this.opts.maxPiggyback; b++) {
+        const bucket = buckets[b];
+        if (!bucket) continue;
+        for (const addr of bucket.keys()) {
+          if (picked.length >= this.opts.maxPiggyback) break;
+          if (addr !== to && addr !== about) picked.push(addr);
+        }
       }
-    }
-    for (const [addr, b] of picked) {
-      const u = this.#buckets[b].get(addr)!;
+    for (const addr of picked) {
+      const q = this.#queued.get(addr)!;
+      const buckets = q.urgent ? this.#urgentBuckets : this.#buckets;
+      const u = buckets[q.b].get(addr)!;
       out.push(u);
-      this.#buckets[b].delete(addr);
-      if (b + 1 >= limit) this.#queued.delete(addr);
+      buckets[q.b].delete(addr);
+      if (q.b + 1 >= limit) this.#dequeue(addr);
       else {
-        (this.#buckets[b + 1] ??= new Map()).set(addr, u);
-        this.#queued.set(addr, b + 1);
+        (buckets[q.b + 1] ??= new Map()).set(addr, u);
+        q.b++;
       }
     }
     return out;
@@ -532,6 +669,7 @@ export class SwimCore {
     for (let tries = 0; tries <= this.#order.length; tries++) {
       if (this.#next >= this.#order.length) {
         this.#order = this.#shuffle([...this.members.keys()]);
+        this.#inOrder = new Set(this.#order);
         this.#next = 0;
         if (this.#order.length === 0) return null;
       }
@@ -543,7 +681,8 @@ export class SwimCore {
 
   /** A new member goes at a random place of the rest of this round (memberlist does the same). */
   #insertInOrder(addr: string): void {
-    if (this.#order.includes(addr)) return;
+    if (this.#inOrder.has(addr)) return;
+    this.#inOrder.add(addr);
     const at = this.#next + Math.floor(this.opts.random() * (this.#order.length - this.#next + 1));
     this.#order.splice(at, 0, addr);
   }
@@ -559,7 +698,7 @@ export class SwimCore {
 
 /** A message's size as JSON, without making the string (for the traffic figures). */
 export function approximateBytes(msg: SwimMessage): number {
-  const u = (x: SwimUpdate) => 40 + x.addr.length + x.actor.length + x.s.length;
+  const u = (x: SwimUpdate) => 40 + x.addr.length + x.actor.length + x.s.length + (x.by ? x.by.length + 8 : 0);
   let n =
     40 +
     u(msg.from) +

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { SWIM_DEFAULTS } from '../cluster/swim';
 import { PatinaError } from '../errors';
 import { DEFAULT_LOG, LOG_LEVELS, type LogConfig, type LogFormat, type LogLevel } from '../observability/log';
 
@@ -96,11 +97,11 @@ export interface SubscriptionConfig {
 
 /** Replication's timings and sizes (`[gossip]`); the defaults suit a handful of agents on a LAN. */
 export interface GossipTuning {
-  /** Each peer is pinged this often, ms. */
+  /** The SWIM protocol period: one probe of one member each, ms. */
   pingIntervalMs: number;
-  /** A ping without an answer in this long fails, ms. */
+  /** A probe without an answer in this long fails (then others are asked to probe), ms. */
   pingTimeoutMs: number;
-  /** Failed pings in a row before a peer is taken for down. */
+  /** The shortest suspicion before a suspect peer is down, in periods times log10 of the cluster size. */
   downAfter: number;
   /** How often a down peer is pinged, ms. */
   downPingIntervalMs: number;
@@ -131,9 +132,9 @@ export interface GossipTuning {
 }
 
 export const DEFAULT_GOSSIP_TUNING: Readonly<GossipTuning> = Object.freeze({
-  pingIntervalMs: 1000,
-  pingTimeoutMs: 1000,
-  downAfter: 3,
+  pingIntervalMs: SWIM_DEFAULTS.periodMs,
+  pingTimeoutMs: SWIM_DEFAULTS.timeoutMs,
+  downAfter: SWIM_DEFAULTS.suspicionMult,
   downPingIntervalMs: 2000,
   syncIntervalMs: 2000,
   syncPeers: 2,

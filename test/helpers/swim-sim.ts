@@ -1,28 +1,34 @@
 // A cluster of SWIM members in one process: the real protocol code (src/cluster/swim.ts) over a
-// simulated network that loses a share of the messages and knows which members are dead, on a
-// virtual clock. A period is one tick of every live member, all of their messages answered within
-// it (a lost message or a dead member is an answer that never comes: a timeout).
+// simulated network on a virtual clock. Events run in time order: each member ticks once a period at
+// its own phase (as agents started at different moments do) and gossips every gossipMs, a message takes `latencyMs` each way
+// and is lost with probability `loss` each way, and a request whose answer has not come back by its
+// timeout fails then (a dead member never answers). Seeded: the same seed gives the same run.
 import { type SwimMessage, type SwimNet, SwimCore, type SwimOptions } from '../../src/cluster/swim';
 
+interface SimEvent {
+  at: number;
+  seq: number;
+  run: () => void;
+}
+
 export class SimCluster {
+  /** The virtual clock, ms. */
   now = 0;
   readonly nodes: SwimCore[] = [];
+  readonly byAddr = new Map<string, SwimCore>();
   readonly dead = new Set<string>();
+  /** Probability that a message (each way) is lost. */
   loss = 0;
+  /** One-way delay of every message, ms. */
+  latencyMs = 0;
+  readonly periodMs: number;
   #seed: number;
+  #seq = 0;
+  readonly #heap: SimEvent[] = [];
 
   constructor(n: number, opts: Partial<SwimOptions> = {}, seed = 1) {
     this.#seed = seed;
-    const net: SwimNet = {
-      send: async (addr: string, msg: SwimMessage): Promise<SwimMessage> => {
-        await Promise.resolve();
-        const to = this.byAddr.get(addr);
-        if (!to || this.dead.has(addr) || this.random() < this.loss) throw new Error('timeout');
-        const reply = await to.handle(msg);
-        if (this.random() < this.loss) throw new Error('timeout');
-        return reply;
-      },
-    };
+    const net: SwimNet = { send: (addr, msg, timeoutMs) => this.#send(addr, msg, timeoutMs) };
     for (let i = 0; i < n; i++) {
       const addr = `10.0.${i >> 8}.${i & 255}:8787`;
       const node = new SwimCore({ addr, actor: `a${i}` }, net, {
@@ -33,9 +39,23 @@ export class SimCluster {
       this.nodes.push(node);
       this.byAddr.set(addr, node);
     }
+    this.periodMs = this.nodes[0]?.opts.periodMs ?? 1000;
+    for (const node of this.nodes) {
+      const tick = () => {
+        if (!this.dead.has(node.self.addr)) void node.tick().catch(() => undefined);
+        this.at(this.now + this.periodMs, tick);
+      };
+      this.at(Math.floor(this.random() * this.periodMs), tick);
+      const gossipMs = node.opts.gossipMs;
+      if (gossipMs > 0) {
+        const gossip = () => {
+          if (!this.dead.has(node.self.addr)) void node.gossip().catch(() => undefined);
+          this.at(this.now + gossipMs, gossip);
+        };
+        this.at(Math.floor(this.random() * gossipMs), gossip);
+      }
+    }
   }
-
-  readonly byAddr = new Map<string, SwimCore>();
 
   /** A deterministic generator (mulberry32), so a run can be repeated. */
   random(): number {
@@ -50,10 +70,58 @@ export class SimCluster {
     return this.nodes.filter((n) => !this.dead.has(n.self.addr));
   }
 
-  /** One protocol period of every live member. */
-  async period(): Promise<void> {
-    await Promise.all(this.live().map((n) => n.tick()));
-    this.now += this.nodes[0].opts.periodMs;
+  /** Runs `run` at virtual time `at` (ms). */
+  at(at: number, run: () => void): void {
+    const h = this.#heap;
+    h.push({ at, seq: this.#seq++, run });
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  #pop(): SimEvent {
+    const h = this.#heap;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && before(h[l], h[m])) m = l;
+        if (r < h.length && before(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  /**
+   * Runs the cluster for `ms` of virtual time. The events of one instant run, then every promise
+   * they settled runs on (what it sends is scheduled from this instant) before the clock moves.
+   */
+  async run(ms: number): Promise<void> {
+    const end = this.now + ms;
+    while (this.#heap.length > 0 && this.#heap[0].at <= end) {
+      const t = this.#heap[0].at;
+      this.now = t;
+      while (this.#heap.length > 0 && this.#heap[0].at === t) this.#pop().run();
+      await new Promise((r) => setImmediate(r));
+    }
+    this.now = end;
+  }
+
+  /** One protocol period of virtual time (every live member ticks once). */
+  period(): Promise<void> {
+    return this.run(this.periodMs);
   }
 
   /** Runs periods until `done` holds (or `max` periods): how many it took, or -1. */
@@ -61,6 +129,26 @@ export class SimCluster {
     for (let p = 1; p <= max; p++) {
       await this.period();
       if (done()) return p;
+    }
+    return -1;
+  }
+
+  /** Runs the cluster until `work` (something a member started: a join, a departure) is done. */
+  async complete<T>(work: Promise<T>): Promise<T> {
+    let done = false;
+    const settled = work.finally(() => {
+      done = true;
+    });
+    while (!done) await this.run(10);
+    return settled;
+  }
+
+  /** Runs in steps of `stepMs` until `done` holds (or `maxMs` passed): the virtual ms it took, or -1. */
+  async untilMs(done: () => boolean, maxMs: number, stepMs = 10): Promise<number> {
+    const t0 = this.now;
+    while (this.now - t0 < maxMs) {
+      await this.run(stepMs);
+      if (done()) return this.now - t0;
     }
     return -1;
   }
@@ -75,4 +163,41 @@ export class SimCluster {
     }
     return { sent, bytes };
   }
+
+  #send(addr: string, msg: SwimMessage, timeoutMs: number): Promise<SwimMessage> {
+    const to = this.byAddr.get(addr);
+    return this.request(addr, () => to!.handle(msg), timeoutMs);
+  }
+
+  /**
+   * A request to member `addr` over the simulated network: `handle` runs there after the one-way
+   * delay (unless the request is lost or the member dead) and its answer comes back the same way;
+   * the request fails at its timeout when no answer came.
+   */
+  request<T>(addr: string, handle: () => Promise<T> | T, timeoutMs: number): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      this.at(this.now + timeoutMs, () => {
+        if (settled) return;
+        settled = true;
+        reject(new Error('timeout'));
+      });
+      if (!this.byAddr.has(addr) || this.random() < this.loss) return;
+      this.at(this.now + this.latencyMs, () => {
+        if (this.dead.has(addr)) return;
+        void Promise.resolve(handle()).then((reply) => {
+          if (this.dead.has(addr) || this.random() < this.loss) return;
+          this.at(this.now + this.latencyMs, () => {
+            if (settled) return;
+            settled = true;
+            resolve(reply);
+          });
+        });
+      });
+    });
+  }
+}
+
+function before(a: SimEvent, b: SimEvent): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
