@@ -172,9 +172,11 @@ export class SimCluster {
   /**
    * A request to member `addr` over the simulated network: `handle` runs there after the one-way
    * delay (unless the request is lost or the member dead) and its answer comes back the same way;
-   * the request fails at its timeout when no answer came.
+   * the request fails at its timeout when no answer came. Over a `stream` (the agents' TCP
+   * connections, which carry pushes) a lost message is not lost but late: TCP resends it after its
+   * retransmission timeout (200 ms at least on Linux, doubling each time it is lost again).
    */
-  request<T>(addr: string, handle: () => Promise<T> | T, timeoutMs: number): Promise<T> {
+  request<T>(addr: string, handle: () => Promise<T> | T, timeoutMs: number, stream = false): Promise<T> {
     return new Promise((resolve, reject) => {
       let settled = false;
       this.at(this.now + timeoutMs, () => {
@@ -182,12 +184,21 @@ export class SimCluster {
         settled = true;
         reject(new Error('timeout'));
       });
-      if (!this.byAddr.has(addr) || this.random() < this.loss) return;
-      this.at(this.now + this.latencyMs, () => {
+      // a message is lost; over a stream (TCP) it is resent instead, after the retransmission timeout
+      const delay = (): number | null => {
+        if (!stream) return this.random() < this.loss ? null : this.latencyMs;
+        let d = this.latencyMs;
+        for (let rto = TCP_MIN_RTO_MS; this.random() < this.loss; rto *= 2) d += rto;
+        return d;
+      };
+      const there = delay();
+      if (!this.byAddr.has(addr) || there === null) return;
+      this.at(this.now + there, () => {
         if (this.dead.has(addr)) return;
         void Promise.resolve(handle()).then((reply) => {
-          if (this.dead.has(addr) || this.random() < this.loss) return;
-          this.at(this.now + this.latencyMs, () => {
+          const back = delay();
+          if (this.dead.has(addr) || back === null) return;
+          this.at(this.now + back, () => {
             if (settled) return;
             settled = true;
             resolve(reply);
@@ -201,3 +212,6 @@ export class SimCluster {
 function before(a: SimEvent, b: SimEvent): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
+
+/** Linux's smallest TCP retransmission timeout (TCP_RTO_MIN). */
+const TCP_MIN_RTO_MS = 200;
