@@ -125,6 +125,30 @@ describe('SWIM membership in simulated clusters', function () {
     assert.ok(periods > 0, 'not everyone saw it come back');
   });
 
+  it('a partition that heals: each side takes the other for down, then all are up everywhere again', async () => {
+    const c = converged(200, 13);
+    c.latencyMs = 20;
+    c.loss = 0.01;
+    const side = new Map(c.nodes.map((n, i) => [n.self.addr, i % 2]));
+    c.partition = (a, b) => side.get(a) !== side.get(b);
+    const across = () =>
+      c.nodes.flatMap((n) =>
+        c.nodes
+          .filter((m) => side.get(m.self.addr) !== side.get(n.self.addr))
+          .map((m) => n.members.get(m.self.addr)?.state),
+      );
+    const split = await c.until(() => across().every((s) => s === 'down'), 120);
+    assert.ok(split > 0, 'the two halves did not take each other for down');
+    c.partition = null;
+    const healed = await c.until(() => across().every((s) => s === 'alive'), 240);
+    assert.ok(
+      healed > 0,
+      `not healed after 240 periods: ${across().filter((s) => s !== 'alive').length} views still not alive`,
+    );
+    // and nothing was lost on either side: every agent knows all 199 others
+    assert.ok(c.nodes.every((n) => n.members.size === 199));
+  });
+
   it('200 agents joining through one seed all learn the whole cluster', async () => {
     const c = new SimCluster(200, {}, 11);
     const seed = c.nodes[0].self.addr;

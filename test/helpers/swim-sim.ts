@@ -21,6 +21,8 @@ export class SimCluster {
   loss = 0;
   /** One-way delay of every message, ms. */
   latencyMs = 0;
+  /** A network partition: messages between two addresses it separates are dropped (null: none). */
+  partition: ((from: string, to: string) => boolean) | null = null;
   readonly periodMs: number;
   #seed: number;
   #seq = 0;
@@ -166,6 +168,7 @@ export class SimCluster {
 
   #send(addr: string, msg: SwimMessage, timeoutMs: number): Promise<SwimMessage> {
     const to = this.byAddr.get(addr);
+    if (this.partition?.(msg.from.addr, addr)) return this.request('', () => msg, timeoutMs); // never answered
     return this.request(addr, () => to!.handle(msg), timeoutMs);
   }
 
