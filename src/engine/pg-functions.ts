@@ -285,19 +285,6 @@ export function installPgFunctions(db: Database.Database): void {
     }
     return String(x);
   });
-  // a boolean cast to text, as PostgreSQL prints it
-  db.function('__pg_bool_text', { deterministic: true }, (x: unknown) =>
-    x === null || x === undefined ? null : x === 0 || x === 0n ? 'false' : 'true',
-  );
-  // a double cast to text as PostgreSQL prints it (100, 1e+20, 0; SQLite's CAST gives 100.0, 1.0e+20,
-  // 0.0), and a numeric at the scale the analysis found for it (1.50::text is 1.50)
-  db.function('__pg_float_text', { deterministic: true }, (x: unknown, single: unknown) =>
-    typeof x === 'number' ? floatText(x, Number(single) === 1) : x === null || x === undefined ? null : String(x),
-  );
-  db.function('__pg_numeric_text', { deterministic: true }, (x: unknown, scale: unknown) => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) return x === null || x === undefined ? null : String(x);
-    return decimalText(decimalAtScale(parseDecimal(String(x))!, Number(scale)));
-  });
   // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
   // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
   db.function('__pg_real_divisor', { deterministic: true }, (x: unknown) => {

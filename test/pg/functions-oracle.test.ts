@@ -336,7 +336,8 @@ describe('functions and operators, against PostgreSQL 15', function () {
       })
     ).rows as string[][];
     assert.match(ts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+00$/);
-    assert.match(lts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d\d$/);
+    // at most 2 digits of the second, printed as PostgreSQL prints a timestamp (no trailing zeros: .5, none for .00)
+    assert.match(lts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,2})?$/);
     await assert.rejects(o.patina.query('SELECT |/ 16'), { code: '0A000', message: /sqrt\(x\)/ });
   });
 });

@@ -20,7 +20,7 @@ const COMPARE = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '
 const TEXT_OPS = new Set(['~~', '~~*', '!~~', '!~~*', '~', '~*', '!~', '!~*']);
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 /** Functions whose parameters are text. */
-const TEXT_FUNCTIONS = new Set([
+const TEXT_ARGUMENT_FUNCTIONS = new Set([
   'lower',
   'upper',
   'trim',
@@ -147,7 +147,7 @@ class ParamWalker {
     } else if (n.FuncCall) {
       const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
       const args: Node[] = n.FuncCall.args ?? [];
-      if (TEXT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
+      if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
       else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
         this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
     }

@@ -9,7 +9,7 @@ import { scaleOf } from './numeric-scale';
 type Node = any;
 
 /** Types whose PostgreSQL text differs from SQLite's text of the stored value (__pg_text prints them). */
-export const TEXT_KIND: Record<number, string> = {
+const TEXT_KIND: Record<number, string> = {
   [OID.bool]: 'bool',
   [OID.float8]: 'float8',
   [OID.float4]: 'float4',

@@ -19,8 +19,7 @@ import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { type Scope, Typer, scopeOf } from './expression-types';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
-import { scaleOf } from './numeric-scale';
-import { TEXT_FUNCTIONS, TEXT_KIND, textKind } from './text-kinds';
+import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -86,16 +85,14 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
-    // text made of a value whose type prints otherwise than SQLite's text (`'x' || flag`, concat(...))
-    if (isOp(t, '||') || (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')))
-      castToText = true;
+    // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
+    if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
-      // `||` of arrays (ARRAY[1] || 2): parsed when the statement has an array at all
-      // `||` of arrays (ARRAY[1] || 2), or of text and a number (which prints as PostgreSQL casts it)
+      // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
@@ -334,22 +331,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       for (const lit of lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
     else if (type) markComparedLiterals(lits, type, out);
-  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName)) && !n.TypeCast.typeName.typmods) {
-    // a cast to text prints as PostgreSQL: `true` and `false` (SQLite's CAST gives 1 and 0), a double's
-    // shortest digits (100, not 100.0), a numeric's scale (1.50, not 1.5)
-    const from = typer.type(n.TypeCast.arg);
-    const scale = from === OID.numeric ? scaleOf(typer, n.TypeCast.arg) : undefined;
-    const kind =
-      from === OID.bool
-        ? 'bool-text'
-        : from === OID.float8 || from === OID.float4
-          ? `float-text:${from === OID.float4 ? 1 : 0}`
-          : scale !== undefined
-            ? `num-text:${scale}`
-            : TEXT_KIND[from]
-              ? `text:${TEXT_KIND[from]}` // a date, time or timestamp in full
-              : null;
-    if (kind) out.set(n.TypeCast.location, kind);
+  } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
+    // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
+    // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
+    const kind = textKind(typer, n.TypeCast.arg);
+    if (kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
@@ -381,17 +367,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
       else if (lt === OID.jsonb || rt === OID.jsonb) out.set(e.location, 'jsonb||');
       else {
-        // text || a double or a numeric: the number as its cast to text prints it (1.50, 0; not 1.5, 0.0)
-        const asText = (t: number, n: Node) =>
-          t === OID.float8 || t === OID.float4
-            ? `f${t === OID.float4 ? 1 : 0}`
-            : t === OID.numeric && scaleOf(typer, n) !== undefined
-              ? `n${scaleOf(typer, n)}`
-              : TEXT_KIND[t]
-                ? `k${TEXT_KIND[t]}` // 'x' || true is 'xtrue' (not 'x1'), a timestamp in full
-                : '';
-        const a = asText(lt, e.lexpr);
-        const b = asText(rt, e.rexpr);
+        // text || a boolean, a double, a numeric or a date: that side as its cast to text prints it
+        // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)
+        const a = textKind(typer, e.lexpr) ?? '';
+        const b = textKind(typer, e.rexpr) ?? '';
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }

@@ -118,18 +118,11 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
 }
 
 /**
- * A cast to text the analysis typed (sql/typed-operators.ts): a boolean's `true`/`false` (not 1/0),
- * a double's shortest digits (not SQLite's 100.0), a numeric at its scale, a date, time or timestamp
- * in full; null for another cast.
+ * A cast to text the analysis typed (sql/typed-operators.ts, `text:kind`): the operand as __pg_text
+ * prints that kind (`true`, not 1; `100`, not 100.0; 1.50 at its scale; a timestamp in full).
  */
-function textCast(t: Tok, operand: string): string | null {
-  const kind = 'arith' in t ? t.arith : undefined;
-  if (kind === 'bool-text') return `__pg_bool_text(${operand})`;
-  if (kind?.startsWith('float-text:')) return `__pg_float_text(${operand}, ${kind.slice(11)})`;
-  if (kind?.startsWith('num-text:')) return `__pg_numeric_text(${operand}, ${kind.slice(9)})`;
-  // a date, time or timestamp in full ('2024-03-02 00:00:00' for a timestamp stored as '2024-03-02')
-  if (kind?.startsWith('text:')) return `__pg_text('${kind.slice(5)}', ${operand})`;
-  return null;
+function asText(t: Tok, operand: string): string {
+  return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
 }
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
@@ -150,7 +143,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
     out.push({
       type: 'group',
-      text: textCast(t, operand) ?? castTo(operand, name, isArray, mods),
+      text: castTo(asText(t, operand), name, isArray, mods),
     });
     i = end - 1;
   }
@@ -218,7 +211,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: textCast(toks[i], operand) ?? castTo(operand, name, isArray, mods),
+      text: castTo(asText(toks[i], operand), name, isArray, mods),
     });
   }
   return toks;

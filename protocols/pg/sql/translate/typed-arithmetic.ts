@@ -156,16 +156,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
   return out;
 }
 
-/** Text `a || b` as PostgreSQL binds it, a double or numeric side printed as its cast to text prints it ('f0;', ';n2', ';'). */
+/** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
 function textConcat(kinds: string, left: string, right: string): string {
-  const asText = (k: string, x: string) =>
-    k[0] === 'f'
-      ? `__pg_float_text(${x}, ${k.slice(1)})`
-      : k[0] === 'n'
-        ? `__pg_numeric_text(${x}, ${k.slice(1)})`
-        : k[0] === 'k'
-          ? `__pg_text('${k.slice(1)}', ${x})` // a boolean (true/false), a date, time or timestamp in full
-          : x;
+  const asText = (k: string, x: string) => (k ? `__pg_text('${k}', ${x})` : x);
   const [a, b] = kinds.split(';');
   // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
   return `((${asText(a, left)}) || (${asText(b, right)}))`;
