@@ -32,6 +32,8 @@ const BY_SQLITE_MESSAGE: [RegExp, string][] = [
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
+  // PostgreSQL's parser refuses set operations of different widths ("each UNION query must have ...")
+  [/do not have the same number of result columns/i, '42601'],
   [/datatype mismatch/i, '42804'],
   // sum() of integers past 64 bits (PostgreSQL's sum of bigint is a numeric and goes on)
   [/^integer overflow$/i, '22003'],

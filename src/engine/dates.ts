@@ -332,7 +332,9 @@ export function parseInterval(v: unknown): Interval | null {
     // '7 days' or '7days'
     const m = /^([+-]?\d+(?:\.\d+)?)([a-z]*)$/.exec(w);
     if (!m) bad();
-    const unit = m![2] || words[++i];
+    // a number with no unit after it is seconds ('0', '10', '1 day 10'), as PostgreSQL reads it
+    const bare = !m![2] && (words[i + 1] === undefined || UNITS[words[i + 1]] === undefined);
+    const unit = bare ? 'second' : m![2] || words[++i];
     const per = unit === undefined ? undefined : PER_UNIT[UNITS[unit] ?? ''];
     if (!per) bad();
     const n = Number(m![1]);
@@ -354,6 +356,16 @@ export function parseInterval(v: unknown): Interval | null {
     iv.micros = -iv.micros;
   }
   return iv;
+}
+
+/**
+ * An interval's place in PostgreSQL's order (interval_cmp): its months as 30 days and its days as 24
+ * hours, in microseconds ('1 day' = '24 hours', '10 days' > '9 days', which their texts are not).
+ * A double: exact to the microsecond within about 285 years.
+ */
+export function intervalKey(v: unknown): number | null {
+  const iv = parseInterval(v);
+  return iv ? (iv.months * 30 + iv.days) * 86_400_000_000 + iv.micros : null;
 }
 
 /** PostgreSQL's text form of an interval: '1 year 2 mons 3 days 04:05:06'. */
@@ -850,6 +862,19 @@ export function installDateFunctions(db: Database.Database): void {
       },
       result: (a: Interval & { n: number }) =>
         a.n === 0 ? null : avg ? scaleInterval(formatInterval(a), 1 / a.n) : formatInterval(a),
+    });
+  // compared and sorted by their length, not their text (the analysis wraps both sides, or the sort key)
+  db.function('__pg_interval_key', det, (v: unknown) => intervalKey(v));
+  // min and max of intervals likewise (SQLite's would pick by the text: max('9 days', '10 days') is '9 days')
+  for (const max of [false, true])
+    db.aggregate(max ? '__pg_interval_max' : '__pg_interval_min', {
+      start: () => ({ key: null as number | null, value: null as unknown }),
+      step: (a: { key: number | null; value: unknown }, v: unknown) => {
+        const key = intervalKey(v);
+        if (key === null || (a.key !== null && (max ? key <= a.key : key >= a.key))) return a;
+        return { key, value: v };
+      },
+      result: (a: { value: unknown }) => (a.value ?? null) as string | null,
     });
   db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));
   db.function('make_timestamp', det, (y: unknown, m: unknown, d: unknown, h: unknown, mi: unknown, s: unknown) =>

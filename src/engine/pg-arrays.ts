@@ -51,6 +51,42 @@ export function installPgArrayFunctions(db: Database.Database): void {
       ? null
       : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
   );
+  fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(arr)), x]));
+  fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(arr))]));
+  fn('array_cat', (a, b) =>
+    a === null && b === null
+      ? null
+      : arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))]),
+  );
+  fn('array_replace', (arr, from, to) =>
+    arr === null
+      ? null
+      : arrayText(
+          arrayElements(arr).map((e) =>
+            (from === null ? e === null : e !== null && String(e) === String(from)) ? to : e,
+          ),
+        ),
+  );
+  // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
+  // elements match nothing, as in PostgreSQL
+  const members = (arr: unknown) =>
+    new Set(
+      arrayElements(arr)
+        .filter((e) => e !== null)
+        .map(String),
+    );
+  const contains = (a: unknown, b: unknown) => {
+    if (a === null || b === null) return null;
+    const have = members(a);
+    return arrayElements(b).every((e) => e !== null && have.has(String(e))) ? 1 : 0;
+  };
+  fn('__pg_array_contains', (a, b) => contains(a, b));
+  fn('__pg_array_contained', (a, b) => contains(b, a));
+  fn('__pg_array_overlap', (a, b) => {
+    if (a === null || b === null) return null;
+    const have = members(a);
+    return arrayElements(b).some((e) => e !== null && have.has(String(e))) ? 1 : 0;
+  });
   fn('array_remove', (arr, x) =>
     arr === null
       ? null

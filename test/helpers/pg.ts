@@ -132,7 +132,13 @@ export interface PgClient {
   query(
     sql: string,
     params?: unknown[],
-  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
+  ): Promise<{
+    rows: Record<string, unknown>[];
+    rowCount: number;
+    /** CommandComplete's command word (SELECT, UPDATE, ...). */
+    command: string;
+    fields: { name: string; dataTypeID: number }[];
+  }>;
   query(q: {
     text: string;
     values?: unknown[];

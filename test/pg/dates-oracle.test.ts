@@ -50,6 +50,28 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await same('SELECT min(name), max(name) FROM ev');
   });
 
+  it('intervals compare, sort, take min and max and fall between bounds by their length, not their text', async () => {
+    // ('10 days' < '9 days' and '1 day' <> '24 hours' as texts; these answered so before)
+    for (const sql of [
+      "SELECT interval '10 days' > interval '9 days', interval '1 day' = interval '24 hours', interval '1 month' >= interval '30 days'",
+      "SELECT id FROM ev WHERE dur > interval '2 hours' ORDER BY id",
+      "SELECT id FROM ev WHERE dur < '1 day' ORDER BY id",
+      "SELECT id FROM ev WHERE dur = interval '26 hours' ORDER BY id",
+      "SELECT id FROM ev WHERE dur + interval '1 day' >= interval '2 days' ORDER BY id",
+      "SELECT id FROM ev WHERE dur BETWEEN interval '1 hour' AND interval '1 day' * 2 ORDER BY id",
+      "SELECT id FROM ev WHERE dur NOT BETWEEN '-2 days' AND '1 hour' ORDER BY id",
+      'SELECT id, dur FROM ev ORDER BY dur, id',
+      'SELECT id, dur FROM ev ORDER BY dur DESC NULLS LAST, id',
+      'SELECT id, dur AS length FROM ev ORDER BY 2 DESC, 1',
+      "SELECT id FROM ev WHERE at IS NOT NULL ORDER BY (at - timestamptz '2024-01-01 00:00:00+00') DESC",
+      "SELECT x FROM (VALUES (interval '1 day'), (interval '9 days'), (interval '10 days'), (interval '1 month')) v(x) ORDER BY x",
+      "SELECT max(x), min(x) FROM (VALUES (interval '1 day'), (interval '9 days'), (interval '10 days')) v(x)",
+      'SELECT max(dur), min(dur), sum(dur) FROM ev',
+      "SELECT name FROM ev GROUP BY name HAVING max(dur) > interval '1 hour' ORDER BY name",
+    ])
+      await same(sql);
+  });
+
   it('parameters and COPY are kept the same way', async () => {
     for (const c of [o.patina, o.postgres]) {
       await c.query('INSERT INTO ev (id, at, t, dur) VALUES ($1, $2, $3, $4)', [

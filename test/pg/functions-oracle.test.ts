@@ -107,6 +107,22 @@ describe('functions and operators, against PostgreSQL 15', function () {
     }
   });
 
+  it("arrays' @>, <@ and && (jsonb's @> was tried on them), array_append, _prepend, _cat, _replace", async () => {
+    for (const sql of [
+      'SELECT ARRAY[1, 2, 3] @> ARRAY[2], ARRAY[1, 2, 3] <@ ARRAY[2], ARRAY[2] <@ ARRAY[1, 2, 3], ARRAY[1, 2] && ARRAY[2, 5]',
+      "SELECT ARRAY[1, 2, NULL] @> ARRAY[NULL::int], ARRAY[1, 2] @> ARRAY[]::int[], ARRAY[1] && ARRAY[3], '{a,b}'::text[] <@ ARRAY['a', 'b', 'c']",
+      'SELECT id FROM orders WHERE ARRAY[customer_id] <@ ARRAY[1, 2]::int8[] ORDER BY id',
+      'SELECT id FROM orders WHERE ARRAY[customer_id, id] && ARRAY[3]::int8[] ORDER BY id',
+      // jsonb's stay jsonb's
+      `SELECT '{"a": 1, "b": 2}'::jsonb @> '{"a": 1}', '{"a": 1}'::jsonb <@ '{"a": 1, "b": 2}'::jsonb`,
+      'SELECT array_append(ARRAY[1], 2), array_prepend(0, ARRAY[1]), array_cat(ARRAY[1], ARRAY[2]), array_remove(ARRAY[1, 2, 1], 1)',
+      'SELECT array_replace(ARRAY[1, 2, 1], 1, 9), array_cat(NULL::int[], ARRAY[1]), array_append(NULL::int[], 1)',
+      "SELECT interval '0', interval '10', interval '1.5', interval '1 day 10', interval '0' = interval '0 seconds'",
+    ])
+      await same(sql);
+    await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[]', [[1, 2, 3]]);
+  });
+
   it('stddev, variance, corr, covariance and regression, as aggregates and over windows', async () => {
     for (const sql of [
       'SELECT stddev(qty), variance(qty), stddev_pop(price), var_samp(price), var_pop(qty), stddev_samp(price) FROM line_items',

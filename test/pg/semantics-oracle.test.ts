@@ -275,6 +275,43 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [2, 1]);
   });
 
+  it('queries in parentheses, TABLE t, and the column types of VALUES and WITH queries', async () => {
+    const queries = [
+      // SQLAlchemy's union of limited selects; SQLite read no query in parentheses (syntax error near "(")
+      '(SELECT id FROM orders ORDER BY id LIMIT 1) UNION ALL (SELECT id FROM orders ORDER BY id DESC LIMIT 1)',
+      '(SELECT id, name FROM customers ORDER BY id LIMIT 2)',
+      '((SELECT 1 AS x))',
+      '(SELECT id FROM customers ORDER BY id LIMIT 3) EXCEPT (SELECT customer_id FROM orders) ORDER BY 1',
+      'SELECT * FROM ((SELECT 1 AS x) UNION (SELECT 2)) s ORDER BY 1',
+      'SELECT 5 IN ((SELECT 4) UNION (SELECT 5))',
+      'SELECT 1 UNION (SELECT 2 ORDER BY 1 LIMIT 1) ORDER BY 1',
+      '(VALUES (1), (2)) UNION ALL (SELECT 3) ORDER BY 1',
+      // TABLE t is SELECT * FROM t
+      'TABLE orders ORDER BY id',
+      'SELECT count(*) FROM (TABLE customers) c',
+      'WITH v AS (SELECT 2 AS y) TABLE v',
+      // a VALUES statement's and a WITH query's columns as PostgreSQL types them (int4, numeric; they were int8, float8)
+      "VALUES (1, 'a', 1.5), (2, 'b', 2.25)",
+      "WITH v AS (SELECT 2 AS y, 'a'::text AS z, 1.5 AS w) SELECT * FROM v",
+      'WITH a AS (SELECT 1 AS x), b AS (SELECT x + 1 AS y FROM a) SELECT y, x FROM b, a',
+      "WITH v(p, q) AS (VALUES (1, 'a')) SELECT p, q FROM v",
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r',
+      'WITH big AS (SELECT id, customer_id FROM orders WHERE amount > 0) SELECT id, customer_id * 2 FROM big ORDER BY id',
+    ];
+    for (const sql of queries) await same(sql);
+    // the command tag is the statement's (the tree's), not its first word's
+    const tag = await patina.query('(SELECT id FROM orders ORDER BY id LIMIT 1)');
+    assert.equal(tag.command, 'SELECT');
+    assert.equal(tag.rowCount, 1);
+    const upd = await patina.query(
+      'WITH v AS (SELECT 1 AS one) UPDATE orders SET note = note WHERE id IN (SELECT one FROM v)',
+    );
+    assert.equal(upd.command, 'UPDATE');
+    // a set operation of different widths is PostgreSQL's syntax error class, as there
+    for (const client of [patina, postgres])
+      await assert.rejects(client.query('SELECT 1 UNION ALL (SELECT 1, 2)'), { code: '42601' });
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       [

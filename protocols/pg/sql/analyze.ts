@@ -29,8 +29,9 @@ import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
+import { statementCommand } from './statement-kind';
 import { type DialectContext, translate } from './translate/translate';
-import { mayHaveTypedOperators, typedOperators } from './typed-operators';
+import { mayHaveTypedOperators, orderMarkKey, typedOperators } from './typed-operators';
 import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 
@@ -121,6 +122,10 @@ export class Analyzer {
           isWord(out[i], 'ROUND') ||
           isWord(out[i], 'AVG') ||
           isWord(out[i], 'SUM') ||
+          isWord(out[i], 'MIN') ||
+          isWord(out[i], 'BETWEEN') ||
+          isWord(out[i], 'NOT') ||
+          isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
@@ -128,6 +133,8 @@ export class Analyzer {
           isWord(out[i], 'FORMAT'))
       )
         out[i] = { ...out[i], arith: kind };
+      const sortKey = found.get(orderMarkKey(at));
+      if (sortKey !== undefined) out[i] = { ...out[i], sortKey };
       at += Buffer.byteLength(out[i].text) + 1;
     }
     return out;
@@ -276,12 +283,8 @@ export class Analyzer {
         ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
         : null;
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
-    let command =
-      kw === 'WITH'
-        ? (sig
-            .find((t, i) => i > 0 && t.type === 'word' && ['INSERT', 'UPDATE', 'DELETE'].includes(t.text.toUpperCase()))
-            ?.text.toUpperCase() ?? 'SELECT')
-        : kw;
+    // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
+    let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
     if (command === 'REPLACE') command = 'INSERT';
     let st;
@@ -309,8 +312,8 @@ export class Analyzer {
       const items = kw === 'SELECT' ? selectListTypes(sig) : null;
       const typed = items && items.length === cols.length ? items : null;
       // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
-      const returning = WRITES.has(kw) && sig.some((t) => isWord(t, 'RETURNING'));
-      const tree = kw === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema) : null;
+      const returning = WRITES.has(command) && sig.some((t) => isWord(t, 'RETURNING'));
+      const tree = command === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema) : null;
       const parsed = tree && tree.length === cols.length ? tree : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];
@@ -354,8 +357,8 @@ const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
 
 const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
 /**
- * The lower-case names of the schema's date, time, timestamp and interval columns ('date') and
- * boolean ones ('bool'), of any table, for mayHaveTypedOperators.
+ * The lower-case names of the schema's date, time and timestamp columns ('date'), interval ones
+ * ('interval') and boolean ones ('bool'), of any table, for mayHaveTypedOperators.
  */
 function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
@@ -363,7 +366,8 @@ function datedColumns(schema: Schema): ReadonlyMap<string, string> {
     const found = new Map<string, string>();
     for (const t of schema.tables.values())
       for (const c of t.columns) {
-        if (/date|time|interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
+        if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
+        else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
       }
     names = found;

@@ -33,12 +33,14 @@ type Node = any;
  */
 export type Scope = Map<string, string | ResultColumn[]>;
 
-export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema): void {
+export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, ctes: Ctes = NO_CTES): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
       const rel = String(f.RangeVar.relname).toLowerCase();
-      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), rel);
-    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema);
+      // a WITH query's name (unqualified) is that query's columns
+      const cte = f.RangeVar.schemaname ? undefined : ctes.get(rel);
+      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), cte ?? rel);
+    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
     else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
       // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
       const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
@@ -59,7 +61,7 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema):
       const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
       scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
     } else if (f.RangeSubselect?.alias) {
-      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema);
+      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
       if (!cols) continue;
       const names = strings(f.RangeSubselect.alias.colnames);
       scope.set(
@@ -70,8 +72,35 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema):
   }
 }
 
+/** The queries of a WITH clause by name, with their columns (typed as far as the tree tells). */
+type Ctes = ReadonlyMap<string, ResultColumn[]>;
+const NO_CTES: Ctes = new Map();
+
+/**
+ * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a
+ * recursive one typed by its first branch, as PostgreSQL types it.
+ */
+function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
+  if (!w?.ctes?.length) return outer;
+  const out = new Map(outer);
+  for (const c of w.ctes) {
+    const e = c.CommonTableExpr;
+    let q = e?.ctequery?.SelectStmt;
+    if (!q) continue;
+    if (w.recursive && q.op && q.op !== 'SETOP_NONE') q = q.larg;
+    const cols = subqueryColumns(q, schema, out);
+    if (!cols) continue;
+    const names = strings(e.aliascolnames);
+    out.set(
+      String(e.ctename).toLowerCase(),
+      cols.map((col, i) => ({ ...col, name: names[i] ?? col.name })),
+    );
+  }
+  return out;
+}
+
 /** The columns of a subquery in FROM: a VALUES list (column1, ... typed by its rows) or a SELECT. */
-function subqueryColumns(s: Node, schema: Schema): ResultColumn[] | null {
+function subqueryColumns(s: Node, schema: Schema, ctes: Ctes = NO_CTES): ResultColumn[] | null {
   if (!s) return null;
   if (s.valuesLists) {
     const typer = new Typer(schema, new Map());
@@ -83,7 +112,7 @@ function subqueryColumns(s: Node, schema: Schema): ResultColumn[] | null {
       oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : promote(a, b))),
     }));
   }
-  return selectTypes(s, schema);
+  return selectTypes(s, schema, undefined, ctes);
 }
 
 export class Typer {
@@ -302,6 +331,15 @@ export class Typer {
       case 'greatest':
       case 'least':
         return this.common(f.args);
+      case 'array_append':
+      case 'array_remove':
+      case 'array_replace':
+      case 'array_cat':
+      case 'array_prepend': {
+        // the array argument's type
+        const t = arg(name === 'array_prepend' ? 1 : 0) || (name === 'array_cat' ? arg(1) : 0);
+        return elementOidOf(t) !== undefined ? t : 0;
+      }
       case 'array_agg': {
         const t = arg(0);
         return t ? (arrayOidOf(t) ?? 0) : 0;
@@ -380,8 +418,9 @@ export class Typer {
  * resolves the branches (one type, or numbers promoted; 0 when they differ otherwise). `setop`
  * tells the caller that SQLite's declared type (the first branch's column) does not hold.
  */
-function setOperationTypes(s: Node, schema: Schema): ResultColumn[] | null {
-  const branch = (b: Node) => (b?.op && b.op !== 'SETOP_NONE' ? setOperationTypes(b, schema) : selectTypes(b, schema));
+function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] | null {
+  const branch = (b: Node) =>
+    b?.op && b.op !== 'SETOP_NONE' ? setOperationTypes(b, schema, ctes) : selectTypes(b, schema, undefined, ctes);
   const l = branch(s.larg);
   const r = branch(s.rarg);
   if (!l || !r || l.length !== r.length) return null;
@@ -394,11 +433,14 @@ function setOperationTypes(s: Node, schema: Schema): ResultColumn[] | null {
 }
 
 /** The columns of a SelectStmt, or null when its list has a `*`. */
-export function selectTypes(s: Node, schema: Schema, sources?: Scope): ResultColumn[] | null {
-  if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema);
+export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Ctes = NO_CTES): ResultColumn[] | null {
+  const ctes = cteColumns(s.withClause, schema, outer);
+  if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema, ctes);
+  // a VALUES statement: column1, ... typed by its rows
+  if (s.valuesLists) return subqueryColumns(s, schema, ctes);
   if (!s.targetList) return null;
   const scope: Scope = sources ?? new Map();
-  if (!sources) scopeOf(s.fromClause, scope, schema);
+  if (!sources) scopeOf(s.fromClause, scope, schema, ctes);
   const typer = new Typer(schema, scope);
   const out: ResultColumn[] = [];
   for (const t of s.targetList) {

@@ -8,6 +8,8 @@ export interface PgToken {
   text: string;
   /** For an operator: what it computes given its operands' types (sql/typed-operators.ts), when that is not SQLite's. */
   arith?: string;
+  /** For the first token of an ORDER BY term: sort by this key rather than the value ('iv-order': an interval's length). */
+  sortKey?: string;
 }
 
 const OP_CHARS = '+-*/<>=~!@#%^&|`?';

@@ -17,7 +17,12 @@ function columnScale(t: Typer, fields: string[]): number | undefined {
   for (const src of tables) {
     if (Array.isArray(src)) {
       const col = src.find((c) => c.name.toLowerCase() === name);
-      if (col) found.push(col.scale);
+      // its computed scale, or its numeric(p, s)'s s (a column of a table passed through), 0 for an integer
+      const mod = col?.typmod ?? -1;
+      if (col)
+        found.push(
+          col.scale ?? (col.oid === OID.numeric && mod >= 4 ? (mod - 4) & 0xffff : INTS.has(col.oid) ? 0 : undefined),
+        );
       continue;
     }
     const col = src ? t.schema.tables.get(src)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;

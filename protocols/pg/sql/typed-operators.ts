@@ -73,6 +73,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let anyString = false;
   let string = false;
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
+  let intervalHint = false; // an interval compared, sorted, or in min/max: by its length, not its text
+  let ordered = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -88,6 +90,12 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
+    if (t.type === 'op' && (t.text === '@>' || t.text === '<@')) return true; // of arrays or of jsonb
+    if ((t.type === 'op' && COMPARISONS.has(t.text)) || isWord(t, 'ORDER') || isWord(t, 'MIN') || isWord(t, 'MAX'))
+      ordered = true;
+    if (t.type === 'word' && !intervalHint)
+      intervalHint =
+        INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
       if (!endsOperand(sig[i - 1])) continue;
@@ -118,8 +126,24 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   // a string literal compared with something, beside a date or time column, may be compared with it
   // (and sum() beside one: of an interval it adds the parts)
   // (and CASE, COALESCE, GREATEST, LEAST with a string literal: it takes the others' type)
-  return (arithmetic && hint) || castToText || ((string || sum) && datedColumn) || (choice && anyString);
+  return (
+    (arithmetic && hint) ||
+    castToText ||
+    ((string || sum) && datedColumn) ||
+    (choice && anyString) ||
+    (intervalHint && ordered)
+  );
 }
+
+/** Words that make an interval: the type, and the functions that return one. */
+const INTERVAL_WORDS = new Set([
+  'interval',
+  'age',
+  'justify_hours',
+  'justify_days',
+  'justify_interval',
+  'make_interval',
+]);
 
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 const CHOICES = new Set(['CASE', 'COALESCE', 'GREATEST', 'LEAST']);
@@ -265,6 +289,54 @@ export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
 }
 
+/** Whether a comparison's operands are intervals (one may be an untyped literal or parameter). */
+function comparesIntervals(typer: Typer, l: Node, r: Node, declared: number[]): boolean {
+  const lt = untyped(l, declared) ? -1 : typer.type(l);
+  const rt = untyped(r, declared) ? -1 : typer.type(r);
+  return (lt === OID.interval && (rt === OID.interval || rt === -1)) || (rt === OID.interval && lt === -1);
+}
+
+/**
+ * ORDER BY terms that are intervals, marked at their first token ('iv-order'): translate/null-order.ts
+ * sorts them by their length; a term by position (ORDER BY 2) names its select item ('iv-order:name').
+ */
+function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>): void {
+  // (a set operation's ORDER BY names its columns only, which SQLite would not sort by an expression of)
+  if (select.op && select.op !== 'SETOP_NONE') return;
+  for (const s of select.sortClause ?? []) {
+    const e = s.SortBy?.node;
+    const position = e?.A_Const?.ival ? e.A_Const.ival.ival : undefined;
+    if (position !== undefined) {
+      // ORDER BY 2: by the select item's name (SQLite reads an alias inside an ORDER BY expression)
+      const item = select.targetList?.[position - 1]?.ResTarget;
+      const fields = item?.val?.ColumnRef?.fields;
+      const name = item?.name ?? (fields ? strings(fields).pop() : undefined);
+      if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
+    } else if (e && !e.A_Const && typer.type(e) === OID.interval) {
+      const at = firstLocation(e);
+      if (at >= 0) out.set(orderMarkKey(at), 'iv-order');
+    }
+  }
+}
+
+/** Where a mark for an ORDER BY term's first token is kept: apart from that token's own mark (sum(x) is both). */
+export const orderMarkKey = (at: number) => -(at + 1);
+
+/** The smallest location in a tree: where its text starts (an operator's location is the operator's). */
+function firstLocation(n: Node): number {
+  let min = -1;
+  const visit = (x: Node) => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach(visit);
+    for (const k in x) {
+      if (k === 'location' && typeof x[k] === 'number' && x[k] >= 0) min = min < 0 ? x[k] : Math.min(min, x[k]);
+      else visit(x[k]);
+    }
+  };
+  visit(n);
+  return min;
+}
+
 function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
@@ -279,8 +351,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       '0A000',
       'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
     );
-  if (n.SelectStmt) t = withSources(typer, n.SelectStmt.fromClause ?? []);
-  else if (n.UpdateStmt)
+  if (n.SelectStmt) {
+    t = withSources(typer, n.SelectStmt.fromClause ?? []);
+    markIntervalOrder(n.SelectStmt, t, out);
+  } else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
   else if (n.DeleteStmt)
     t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
@@ -312,6 +386,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
+    } else if ((fn === 'min' || fn === 'max') && !n.FuncCall.over && typer.type(arg) === OID.interval) {
+      out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would pick by the text
     } else if (fn === 'round') {
       // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
       const t = typer.type(arg);
@@ -337,7 +413,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const kind = textKind(typer, n.TypeCast.arg);
     if (kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
-    markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], typer.type(n.A_Expr.lexpr), out);
+    const type = typer.type(n.A_Expr.lexpr);
+    // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
+    if (type === OID.interval && n.A_Expr.kind !== 'AEXPR_IN') out.set(n.A_Expr.location, 'iv-between');
+    else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -347,6 +426,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const l = typer.type(e.lexpr);
       const r = typer.type(e.rexpr);
       if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0)) out.set(e.location, 'xor');
+    } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
+      // intervals compare by their length ('1 day' = '24 hours'), not their text
+      out.set(e.location, 'iv-cmp');
     } else if (COMPARISONS.has(op)) {
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;
@@ -374,6 +456,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }
+    } else if (op === '@>' || op === '<@') {
+      // of arrays (jsonb's otherwise)
+      if (elementOidOf(typer.type(e.lexpr)) !== undefined || elementOidOf(typer.type(e.rexpr)) !== undefined)
+        out.set(e.location, 'arr');
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);

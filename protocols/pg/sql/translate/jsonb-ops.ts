@@ -1,5 +1,6 @@
 // jsonb's operators @>, <@, ?, ?|, ?&, #>, #>> and #- (SQLite lacks them; its `?` is a parameter)
-// as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence.
+// as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence; and
+// arrays' @>, <@ and && as src/engine/pg-arrays.ts's.
 // test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
 import { pgError } from '../../sqlstate';
 import { type Tok, isPunct, isWord } from '../tokens';
@@ -15,6 +16,13 @@ const JSONB_FUNCTIONS: Record<string, string> = {
   '#>': '__pg_jsonb_path',
   '#>>': '__pg_jsonb_path_text',
   '#-': '__pg_jsonb_delete_path',
+};
+
+/** @>, <@ and && of arrays (typed-operators.ts marks them 'arr' by their operands' types; && is only an array's here). */
+const ARRAY_FUNCTIONS: Record<string, string> = {
+  '@>': '__pg_array_contains',
+  '<@': '__pg_array_contained',
+  '&&': '__pg_array_overlap',
 };
 
 /** Operators that bind at least as tightly as jsonb's, so that a left operand goes on through them. */
@@ -52,11 +60,12 @@ function rightOperandEnd(ts: readonly Tok[], i: number): number {
  * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
  */
 export function rewriteJsonbOps(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => t.type === 'op' && JSONB_FUNCTIONS[t.text])) return toks;
+  if (!toks.some((t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&'))) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const fn = t.type === 'op' ? JSONB_FUNCTIONS[t.text] : undefined;
+    const ofArrays = t.type === 'op' && (t.text === '&&' || ('arith' in t && t.arith === 'arr'));
+    const fn = t.type !== 'op' ? undefined : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
     if (!fn) {
       out.push(t);
       continue;
@@ -69,7 +78,7 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         `operator ${t.text} here is not supported: put each of its operands in parentheses, as in (a) ${t.text} (b)`,
       );
     let right = rewriteJsonbOps(toks.slice(i + 1, end));
-    if (isWord(right[0], 'ARRAY') && isPunct(right[1], '[') && bracketAfter(right, 1) === right.length - 1)
+    if (!ofArrays && isWord(right[0], 'ARRAY') && isPunct(right[1], '[') && bracketAfter(right, 1) === right.length - 1)
       right = [
         { type: 'word', text: 'json_array' },
         { type: 'punct', text: '(' },

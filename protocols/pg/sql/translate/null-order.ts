@@ -5,6 +5,35 @@
 import { type Tok, isPunct, isWord } from '../tokens';
 import { OPERAND_ENDS } from './primaries';
 
+/** Words that follow an ORDER BY term's expression. */
+const TERM_TAIL = new Set(['ASC', 'DESC', 'NULLS', 'USING']);
+
+/**
+ * A term the analysis marked to sort by another key than its value (an interval by its length,
+ * typed-operators.ts markIntervalOrder): its expression wrapped in that key's function.
+ */
+function sortKeyed(term: Tok[]): Tok[] {
+  const mark = term.find((t) => 'sortKey' in t && t.sortKey?.startsWith('iv-order'));
+  if (!mark || !('sortKey' in mark)) return term;
+  const named = mark.sortKey?.slice('iv-order:'.length);
+  if (named && mark.type === 'number')
+    // ORDER BY 2: the select item by its name
+    return [{ type: 'group', text: `__pg_interval_key("${named.replace(/"/g, '""')}")` }, ...term.slice(1)];
+  let end = term.length;
+  for (let k = 0; k < term.length; k++)
+    if (isWord(term[k], undefined) && TERM_TAIL.has(term[k].text.toUpperCase()) && k > 0) {
+      end = k;
+      break;
+    }
+  return [
+    { type: 'word', text: '__pg_interval_key' },
+    { type: 'punct', text: '(' },
+    ...term.slice(0, end),
+    { type: 'punct', text: ')' },
+    ...term.slice(end),
+  ];
+}
+
 /** Words after which an ORDER BY list ends. */
 const ORDER_ENDS = new Set([
   'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'ROWS', 'RANGE', 'GROUPS', 'WINDOW',
@@ -58,7 +87,7 @@ export function rewriteNullOrder(toks: Tok[], notNull: (column: string) => boole
     i += 2;
     let term: Tok[] = [];
     const flush = () => {
-      out.push(...term);
+      out.push(...sortKeyed(term));
       const words = term.filter((t, k) => depthAt[i - term.length + k] === d);
       const last = words[words.length - 1];
       const bare = term.filter((t) => !isWord(t, 'ASC') && !isWord(t, 'DESC'));

@@ -20,6 +20,7 @@ import { rewriteLike } from './like';
 import { rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
+import { rewriteSetMembers } from './set-members';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
@@ -50,6 +51,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   let toks: Tok[] = inlineLateralSubqueries(
     inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
   );
+  toks = rewriteSetMembers(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);

@@ -1,11 +1,12 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
 // operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
 // `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
-// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); the divisor of a numeric division __pg_real_divisor(b),
+// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); intervals
+// compared by __pg_interval_key of each side; the divisor of a numeric division __pg_real_divisor(b),
 // or the whole division __pg_numeric_div(a, b) and avg(x) __pg_numeric_avg(x) where they are a
 // result column, exact (typed-operators.ts markExactColumns; ORDER BY its alias sorts by
 // CAST(alias AS REAL), not by the text). By precedence as
-// PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, each left to
+// PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, then `#` and `||`, then comparisons, each left to
 // right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
 import {
   type Tok,
@@ -18,6 +19,7 @@ import {
   operandEnd,
   operandStart,
   topLevelItems,
+  topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
@@ -53,6 +55,8 @@ function rewriteAtTimeZone(toks: Tok[]): Tok[] {
   return out;
 }
 
+const COMPARISON_OPS = ['=', '<>', '!=', '<', '>', '<=', '>='];
+
 const TIGHTER: Record<string, Set<string>> = {
   '^': new Set(),
   '*': new Set(['^']),
@@ -64,6 +68,8 @@ const TIGHTER: Record<string, Set<string>> = {
   '#': new Set(['^', '*', '/', '%', '+', '-']),
   '||': new Set(['^', '*', '/', '%', '+', '-']),
 };
+// comparisons bind looser than all of these
+for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
@@ -86,7 +92,47 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
             : t,
   );
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
-  return toks;
+  // BETWEEN binds looser than those and tighter than comparisons
+  return sweep(rewriteIntervalBetween(toks), COMPARISON_OPS);
+}
+
+const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
+
+/** `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its length. */
+function rewriteIntervalBetween(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && t.arith === 'iv-between')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const not = isWord(t, 'NOT') && isWord(toks[i + 1], 'BETWEEN');
+    const b = not ? i + 1 : i;
+    const and =
+      'arith' in t && t.arith === 'iv-between' && isWord(toks[b], 'BETWEEN')
+        ? topLevelWord(toks, b + 1, toks.length, 'AND')
+        : -1;
+    let end = and < 0 || out.length === 0 ? -1 : operandEnd(toks, and + 1);
+    if (end < 0) {
+      out.push(t);
+      continue;
+    }
+    // the upper bound and the left operand, with the operators binding tighter than BETWEEN
+    while (toks[end + 1]?.type === 'op' && BOUND_OPS.has(toks[end + 1].text)) {
+      const next = operandEnd(toks, end + 2);
+      if (next < 0) break;
+      end = next;
+    }
+    let start = operandStart(out);
+    while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
+      start = operandStart(out.slice(0, start - 1));
+    const left = joinTokens(out.splice(start));
+    const key = (x: Tok[]) => `__pg_interval_key(${joinTokens(x)})`;
+    out.push({
+      type: 'group',
+      text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key(toks.slice(b + 1, and))} AND ${key(toks.slice(and + 1, end + 1))}`,
+    });
+    i = end;
+  }
+  return out;
 }
 
 /** One precedence level, left to right. */
@@ -149,7 +195,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                     ? `__pg_jsonb_concat(${left}, ${right})`
                     : t.arith.startsWith('txt||')
                       ? textConcat(t.arith.slice(5), left, right)
-                      : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                      : t.arith === 'iv-cmp'
+                        ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                        : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }

@@ -86,6 +86,8 @@ const RENAMED: Record<string, string> = {
   'to-char-tz': '__pg_to_char_tz',
   'sum-iv': '__pg_interval_sum',
   'avg-iv': '__pg_interval_avg',
+  'min-iv': '__pg_interval_min',
+  'max-iv': '__pg_interval_max',
 };
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */

@@ -1,0 +1,49 @@
+// `TABLE t` (PostgreSQL's short form of SELECT * FROM t) and queries in parentheses that are a whole
+// statement or a member of a set operation (`(SELECT ... LIMIT 1) UNION ALL (SELECT ... LIMIT 1)`,
+// what SQLAlchemy writes for a union of limited selects): SQLite reads neither (a syntax error near
+// "(" or "table"), so they become SELECT * FROM t and SELECT * FROM (query), the same rows under the
+// same column names. test/pg/semantics-oracle.test.ts runs them on PostgreSQL too.
+import { type Tok, closer, isPunct, isWord } from '../tokens';
+
+const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+const QUERY_STARTS = new Set(['SELECT', 'VALUES', 'WITH', 'TABLE']);
+
+const isSetOp = (t: Tok | undefined) => t?.type === 'word' && SET_OPS.has(t.text.toUpperCase());
+
+/** Whether toks[i] stands where a query begins: the statement's start, after `(`, or after a set operator. */
+function memberPosition(toks: Tok[], i: number): boolean {
+  const prev = toks[i - 1];
+  if (i === 0 || isPunct(prev, '(') || isSetOp(prev)) return true;
+  return (isWord(prev, 'ALL') || isWord(prev, 'DISTINCT')) && isSetOp(toks[i - 2]);
+}
+
+/** Whether the '(' at toks[i] opens a query (SELECT, VALUES, WITH, TABLE or another parenthesis of one). */
+function opensQuery(toks: Tok[], i: number): boolean {
+  let k = i + 1;
+  while (isPunct(toks[k], '(')) k++;
+  const t = toks[k];
+  return t?.type === 'word' && QUERY_STARTS.has(t.text.toUpperCase());
+}
+
+export function rewriteSetMembers(toks: Tok[]): Tok[] {
+  if (!(isPunct(toks[0], '(') || toks.some((t) => isWord(t, 'TABLE')) || toks.some(isSetOp))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    // (also after a WITH clause's last query: `WITH v AS (...) TABLE v`)
+    const afterWith = isPunct(toks[i - 1], ')') && isWord(toks[0], 'WITH');
+    const named = toks[i + 1]?.type === 'word' || toks[i + 1]?.type === 'quoted';
+    if (isWord(t, 'TABLE') && (memberPosition(toks, i) || afterWith) && named) {
+      out.push({ type: 'word', text: 'SELECT' }, { type: 'op', text: '*' }, { type: 'word', text: 'FROM' });
+      continue;
+    }
+    if (isPunct(t, '(') && opensQuery(toks, i)) {
+      const end = closer(toks, i);
+      const next = toks[end + 1];
+      if (end > 0 && (i === 0 || (memberPosition(toks, i) && !isPunct(toks[i - 1], '(')) || isSetOp(next)))
+        out.push({ type: 'word', text: 'SELECT' }, { type: 'op', text: '*' }, { type: 'word', text: 'FROM' });
+    }
+    out.push(t);
+  }
+  return out;
+}
