@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
+import { addInterval } from './dates';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -86,6 +87,45 @@ export function installPgArrayFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const have = members(a);
     return arrayElements(b).some((e) => e !== null && have.has(String(e))) ? 1 : 0;
+  });
+  // the set-returning unnest and generate_series as table-valued functions, on every connection so
+  // that a write may read them (INSERT ... SELECT ... FROM generate_series(1, 100) g)
+  db.table('unnest', {
+    columns: ['value'],
+    parameters: ['arr'],
+    *rows(arr: unknown) {
+      for (const x of arrayElements(arr)) yield [x as never];
+    },
+  });
+  const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+  db.table('generate_series', {
+    columns: ['value'],
+    parameters: ['start', 'stop', 'step'],
+    *rows(start: unknown, stop: unknown, step: unknown) {
+      if (start === null || stop === null || step === null) return;
+      if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
+        // timestamps, a step of an interval (PostgreSQL's timestamp form)
+        const end = addInterval(stop, '00:00:00', 1);
+        const next = (v: string) => addInterval(v, step ?? '1 day', 1);
+        let v = addInterval(start, '00:00:00', 1);
+        if (v === null || end === null) return;
+        const first = next(v);
+        if (first === null || first === v) return;
+        const up = first > v;
+        while (up ? v <= end : v >= end) {
+          yield [v];
+          const n = next(v);
+          if (n === null) return;
+          v = n;
+        }
+        return;
+      }
+      const st = step === null || step === undefined ? 1 : num(step);
+      if (st === 0) return;
+      // integers as integers (a JS number would be a REAL: 'x' || g was 'x1.0')
+      for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st)
+        yield [(Number.isInteger(i) ? BigInt(i) : i) as never];
+    },
   });
   fn('array_remove', (arr, x) =>
     arr === null

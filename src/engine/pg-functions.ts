@@ -258,6 +258,17 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
+  // a cast to json or jsonb: the text, 22P02 when it is no JSON (as PostgreSQL's json_in)
+  db.function('__pg_json_in', { deterministic: true }, (x: unknown) => {
+    if (x === null) return null;
+    const text = Buffer.isBuffer(x) ? x.toString('utf8') : String(x);
+    try {
+      JSON.parse(text);
+    } catch {
+      throw pgFail('22P02', 'invalid input syntax for type json');
+    }
+    return text;
+  });
   // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
   // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
   // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10')

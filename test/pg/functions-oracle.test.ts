@@ -123,6 +123,24 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[]', [[1, 2, 3]]);
   });
 
+  it('unnest of several arrays zips them into rows, the shorter padded with NULLs; to_json(t.*)', async () => {
+    for (const sql of [
+      "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b']) AS u(n, s)",
+      "SELECT * FROM unnest(ARRAY[1, 2, 3], ARRAY['a']) AS u(n, s)",
+      "SELECT * FROM unnest(ARRAY[1], ARRAY['a', 'b'], ARRAY[true, false, true]) AS u(n, s, b)",
+      "SELECT n, s FROM unnest('{1,2}'::int[], '{x,y}'::text[]) u(n, s) WHERE n > 1",
+      "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b'])",
+      "SELECT o.id, u.s FROM orders o JOIN unnest(ARRAY[1, 2]::int8[], ARRAY['a', 'b']) AS u(n, s) ON o.id = u.n ORDER BY o.id",
+      'SELECT to_json(o.*), row_to_json(o.*) FROM orders o ORDER BY id',
+      'SELECT json_agg(x.*) FROM (SELECT id, customer_id FROM orders ORDER BY id) x',
+    ])
+      await same(sql);
+    await same('SELECT * FROM unnest($1::int[], $2::text[]) AS u(n, s)', [
+      [1, 2],
+      ['a', null],
+    ]);
+  });
+
   it('stddev, variance, corr, covariance and regression, as aggregates and over windows', async () => {
     for (const sql of [
       'SELECT stddev(qty), variance(qty), stddev_pop(price), var_samp(price), var_pop(qty), stddev_samp(price) FROM line_items',

@@ -53,6 +53,16 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT id FROM docs WHERE data @> $1::jsonb ORDER BY id', ['{"a": 1}']);
   });
 
+  it('a cast to json or jsonb reads the text: 22P02 for text that is no JSON (it passed, for the client to fail on)', async () => {
+    await same(`SELECT '{"a": 1}'::json, '[1, 2]'::jsonb -> 0, CAST('{"k": [true]}' AS json) -> 'k'`);
+    for (const sql of [`SELECT '{"a":}'::json`, "SELECT '[1,'::jsonb", "SELECT CAST('nope' AS json)"])
+      for (const client of [patina, postgres]) await assert.rejects(client.query(sql), { code: '22P02' }, sql);
+    // a parameter (and a simple query's literal lifted into one) is read when the statement runs
+    for (const client of [patina, postgres])
+      await assert.rejects(client.query('SELECT $1::text::jsonb', ['{bad']), { code: '22P02' });
+    assert.deepEqual((await patina.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
+  });
+
   it('key existence ?, ?| and ?& (object keys, string elements of arrays, a string scalar)', async () => {
     for (const q of [
       `SELECT id FROM docs WHERE data ? 'a' ORDER BY id`,

@@ -298,6 +298,29 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
         [12, 'Gus', 40, 13, 'Hal', 'hal@x.io', 3],
       ],
       ['INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [1, 'dup']],
+      // a bulk insert of arrays zipped by unnest (SQLite's unnest took one array and inserted nothing)
+      [
+        'INSERT INTO tags (post_id, tag) SELECT * FROM unnest($1::int8[], $2::text[]) RETURNING post_id, tag',
+        [
+          [1, 3, 3],
+          ['bulk-a', 'bulk-a', 'bulk-b'],
+        ],
+      ],
+      [
+        'INSERT INTO users (id, name, age) SELECT u.id, u.name, u.age FROM unnest($1::int8[], $2::text[], $3::int8[]) AS u(id, name, age) RETURNING id, name, age',
+        [
+          [20, 21],
+          ['Ivy', 'Jo'],
+          [22, null],
+        ],
+      ],
+      // writes that read generate_series or unnest ran on the catalog's connection: readonly database
+      [
+        "INSERT INTO posts (id, title) SELECT 100 + g, 'gen ' || g FROM generate_series(1, 3) g RETURNING id, title",
+        [],
+      ],
+      ['INSERT INTO users (id) SELECT unnest($1::int8[]) RETURNING id, name, active', [[30, 31]]],
+      ["UPDATE posts SET title = 'x' WHERE id IN (SELECT unnest($1::int8[])) RETURNING id, title", [[101, 103]]],
       ['INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [1, 'dup']],
       ['INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id', [14, 'Ivy']],
       [

@@ -1,10 +1,9 @@
 // The functions of the catalog connection (local-db.ts): what PostgreSQL's catalog queries call
 // (pg_get_indexdef, format_type, current_setting, has_table_privilege, ...), the session facts
-// (version(), current_user), and the set-returning ones as table-valued functions (unnest,
-// generate_series, pg_get_keywords, pg_options_to_table).
+// (version(), current_user), and the set-returning ones as table-valued functions (pg_get_keywords,
+// pg_options_to_table; unnest and generate_series are on every connection, src/engine/pg-arrays.ts).
 import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
-import { addInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
 import { PG_TYPES, TYPE_DISPLAY } from '../types/oids';
 import { PG_KEYWORDS } from './keywords';
@@ -190,13 +189,6 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       }
     },
   });
-  db.table('unnest', {
-    columns: ['value'],
-    parameters: ['arr'],
-    *rows(arr: unknown) {
-      for (const x of arrayElements(arr)) yield [x as never];
-    },
-  });
   db.table('pg_get_keywords', {
     columns: ['word', 'catcode', 'barelabel', 'catdesc', 'baredesc'],
     *rows() {
@@ -221,33 +213,6 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       }
       return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
     });
-  });
-  db.table('generate_series', {
-    columns: ['value'],
-    parameters: ['start', 'stop', 'step'],
-    *rows(start: unknown, stop: unknown, step: unknown) {
-      if (start === null || stop === null || step === null) return;
-      if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
-        // timestamps, a step of an interval (PostgreSQL's timestamp form)
-        const end = addInterval(stop, '00:00:00', 1);
-        const next = (v: string) => addInterval(v, step ?? '1 day', 1);
-        let v = addInterval(start, '00:00:00', 1);
-        if (v === null || end === null) return;
-        const first = next(v);
-        if (first === null || first === v) return;
-        const up = first > v;
-        while (up ? v <= end : v >= end) {
-          yield [v];
-          const n = next(v);
-          if (n === null) return;
-          v = n;
-        }
-        return;
-      }
-      const st = step === null || step === undefined ? 1 : num(step);
-      if (st === 0) return;
-      for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield [i];
-    },
   });
 }
 

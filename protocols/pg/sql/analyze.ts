@@ -268,7 +268,9 @@ export class Analyzer {
         paramTypes: new Array<number>(maxParam(sig)).fill(OID.text),
         channel: notify,
       };
-    const local = catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig));
+    // (a write runs on the writer even when it reads unnest or generate_series, which every connection has)
+    const write = kw === 'INSERT' || kw === 'UPDATE' || kw === 'DELETE';
+    const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
     let sql: string;
     try {

@@ -55,8 +55,21 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
         ]);
         continue;
       }
-      if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
       const alias = f.RangeFunction.alias;
+      if (fn === 'unnest' && call.args?.length > 1) {
+        // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
+        const typer = new Typer(schema, new Map());
+        const names = strings(alias?.colnames);
+        scope.set(
+          String(alias?.aliasname ?? fn).toLowerCase(),
+          call.args.map((a: Node, i: number) => ({
+            name: names[i] ?? 'unnest',
+            oid: elementOidOf(typer.type(a)) ?? 0,
+          })),
+        );
+        continue;
+      }
+      if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
       // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
       const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
       scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);

@@ -92,7 +92,11 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return dateCast(x, '__pg_time', castTime);
     case 'interval':
       return dateCast(x, '__pg_interval', castInterval);
-    default: // json, uuid, ...: SQLite keeps them as text already
+    case 'json':
+    case 'jsonb':
+      // text that is no JSON is 22P02, as PostgreSQL's input function says (a literal at analysis)
+      return dateCast(x, '__pg_json_in', jsonIn);
+    default: // uuid, ...: SQLite keeps them as text already
       return x;
   }
 }
@@ -101,6 +105,18 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
  * A cast to a date or time type: a literal is converted here (once), anything else per row by `fn`.
  * Dates and timestamps are SQLite text ('2026-11-22 05:13:36'), so comparisons are text comparisons.
  */
+/** JSON text as a json or jsonb value: the text itself, 22P02 when it does not parse. */
+export function jsonIn(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  const text = String(v);
+  try {
+    JSON.parse(text);
+  } catch {
+    throw pgError('22P02', 'invalid input syntax for type json', 'user', `Token "${text.slice(0, 40)}" is invalid.`);
+  }
+  return text;
+}
+
 function dateCast(x: string, fn: string, convert: (v: unknown) => string | null): string {
   if (/^'(?:[^']|'')*'$/.test(x)) {
     try {
@@ -110,8 +126,9 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
       // A timestamptz literal is nearly always compared with stored UTC text ('2026-11-01 00:00:00'),
       // which '+00' would sort after: the literal is that text, converted to UTC.
       return quoteString(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
-    } catch {
-      // bad input: the function reports it when the statement runs
+    } catch (err) {
+      // bad JSON is refused at once; a bad date is reported by the function when the statement runs
+      if (fn === '__pg_json_in') throw err;
     }
   }
   return `${fn}(${x})`;

@@ -246,6 +246,11 @@ class JsonRewriter {
   value(e: Tok[], k: number): Tok[] {
     if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
       return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
+    // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
+    if (e.length === 3 && isName(e[0]) && isPunct(e[1], '.') && isOp(e[2], '*')) {
+      const whole = this.lookup(nameOf(e[0]), k);
+      if (whole) return this.row(whole);
+    }
     const ref = columnRef(e);
     if (ref) {
       // a bare name that is no column but a FROM item: the whole row, as an object

@@ -21,6 +21,7 @@ import { rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
 import { rewriteSetMembers } from './set-members';
+import { rewriteMultiUnnest } from './unnest';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
@@ -52,6 +53,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
   );
   toks = rewriteSetMembers(toks);
+  toks = rewriteMultiUnnest(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);
