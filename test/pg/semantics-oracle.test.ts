@@ -312,6 +312,36 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await assert.rejects(client.query('SELECT 1 UNION ALL (SELECT 1, 2)'), { code: '42601' });
   });
 
+  it('a grouped query names only grouped columns or aggregates: 42803, as PostgreSQL (SQLite took any row)', async () => {
+    const refused = [
+      'SELECT id, count(*) FROM orders',
+      'SELECT customer_id, id FROM orders GROUP BY customer_id',
+      'SELECT count(*) FROM orders HAVING id > 1',
+      'SELECT customer_id, count(*) FROM orders GROUP BY customer_id ORDER BY id',
+      'SELECT note FROM orders GROUP BY lower(note)',
+      'SELECT amount + 2, count(*) FROM orders GROUP BY amount + 1',
+    ];
+    for (const sql of refused)
+      for (const client of [patina, postgres]) await assert.rejects(client.query(sql), { code: '42803' }, sql);
+    // what PostgreSQL accepts runs the same
+    for (const sql of [
+      'SELECT o.customer_id, count(*) FROM orders o GROUP BY customer_id ORDER BY 1',
+      'SELECT lower(note) AS n, count(*) FROM orders GROUP BY lower(note) ORDER BY 1',
+      'SELECT upper(lower(note)) AS n FROM orders GROUP BY lower(note) ORDER BY 1',
+      'SELECT lower(note) AS note, count(*) FROM orders GROUP BY 1 ORDER BY note',
+      'SELECT lower(note) AS ln, count(*) FROM orders GROUP BY ln ORDER BY ln',
+      // the primary key grouped: every column of its table is
+      'SELECT id, note, amount FROM orders GROUP BY id ORDER BY id',
+      'SELECT c.id, c.name, count(o.id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id GROUP BY c.id ORDER BY c.id',
+      "SELECT customer_id, count(*) FILTER (WHERE amount > 0), string_agg(note, ',' ORDER BY id) FROM orders GROUP BY customer_id ORDER BY 1",
+      'SELECT customer_id, count(*) OVER () FROM orders GROUP BY customer_id ORDER BY 1',
+      'SELECT customer_id, (SELECT count(*) FROM orders o2 WHERE o2.customer_id = orders.customer_id) FROM orders GROUP BY customer_id ORDER BY 1',
+      'SELECT count(*), max(id) FROM orders',
+      'SELECT customer_id FROM orders GROUP BY customer_id HAVING count(*) > 0 AND customer_id > 0 ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       [

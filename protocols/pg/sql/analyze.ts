@@ -34,6 +34,7 @@ import { type DialectContext, translate } from './translate/translate';
 import { mayHaveTypedOperators, orderMarkKey, typedOperators } from './typed-operators';
 import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
+import { checkGrouping, mayGroup } from './grouping';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -272,6 +273,8 @@ export class Analyzer {
     const write = kw === 'INSERT' || kw === 'UPDATE' || kw === 'DELETE';
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
+    // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
+    if (!local && mayGroup(sig)) checkGrouping(text, this.#engine.schema);
     let sql: string;
     try {
       sql = translate(this.#markTypedOperators(sig, tokens, text, declaredTypes), this.#dialect, local);

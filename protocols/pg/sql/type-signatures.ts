@@ -45,6 +45,8 @@ export const TYPE_NAMES: Record<string, number> = {
 /** Functions whose result type does not depend on their arguments. */
 export const FIXED: Record<string, number> = {
   count: OID.int8,
+  // the type's name as text, its OID in binary (types/registry.ts)
+  pg_typeof: OID.regtype,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
   corr: OID.float8,
   covar_pop: OID.float8,

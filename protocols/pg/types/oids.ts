@@ -1,7 +1,8 @@
 // PostgreSQL types by OID: the OIDs Patina answers with, the pg_type rows of each (name, size,
 // category), the names pg_typeof and the catalog show, and the OID of a SQLite declared type or of
 // a value when nothing declares it.
-import { ARRAY_TYPES, arrayOidOf } from './registry';
+import { bytes, expectLength, notA } from './codec';
+import { ARRAY_TYPES, arrayOidOf, registerCodec } from './registry';
 
 export const OID = {
   bool: 16,
@@ -29,6 +30,7 @@ export const OID = {
   interval: 1186,
   numeric: 1700,
   regclass: 2205,
+  regtype: 2206,
   uuid: 2950,
   jsonb: 3802,
   textArray: 1009,
@@ -64,6 +66,7 @@ export const PG_TYPES: [number, string, number, string][] = [
   [1186, 'interval', 16, 'T'],
   [1700, 'numeric', -1, 'N'],
   [2205, 'regclass', 4, 'N'],
+  [2206, 'regtype', 4, 'N'],
   [2950, 'uuid', 16, 'U'],
   [3802, 'jsonb', -1, 'U'],
   [30, 'oidvector', -1, 'A'],
@@ -97,6 +100,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   22: 'int2vector',
   24: 'regproc',
   2205: 'regclass',
+  2206: 'regtype',
   1005: 'smallint[]',
   1009: 'text[]',
   1028: 'oid[]',
@@ -105,6 +109,26 @@ export const TYPE_DISPLAY: Record<number, string> = {
   30: 'oidvector',
 };
 for (const [oid, , elem] of ARRAY_TYPES) TYPE_DISPLAY[oid] ??= `${TYPE_DISPLAY[elem] ?? 'text'}[]`;
+
+// pg_typeof's regtype: the type's name as text ('integer'), its OID in binary
+const TYPE_OIDS = new Map(Object.entries(TYPE_DISPLAY).map(([oid, name]) => [name, Number(oid)]));
+registerCodec({
+  oid: 2206,
+  name: 'regtype',
+  text: (v) => String(v),
+  binary(v) {
+    const oid = TYPE_OIDS.get(String(v));
+    if (oid === undefined) return notA('regtype', v);
+    const b = bytes(4);
+    b.writeUInt32BE(oid, 0);
+    return b;
+  },
+  textOfBinary(raw) {
+    expectLength(raw, 4, 'regtype');
+    const oid = raw.readUInt32BE(0);
+    return TYPE_DISPLAY[oid] ?? String(oid);
+  },
+});
 
 /**
  * The OID of a column from its declared type. SQLite integers are 64-bit, so every integer type is

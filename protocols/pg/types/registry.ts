@@ -58,6 +58,11 @@ CODECS[2205] = { ...oidCodec, oid: 2205, name: 'regclass' };
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
 CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
 
+/** Adds a codec defined where the type names are (regtype, in oids.ts, which imports this module). */
+export function registerCodec(c: Codec): void {
+  CODECS[c.oid] = c;
+}
+
 /** The codec of a type, or undefined when it has none (then its values go as text). */
 export function codecOf(oid: number): Codec | undefined {
   return CODECS[oid];

@@ -1,0 +1,175 @@
+// A grouped query (GROUP BY, or an aggregate in its select list or HAVING) may name a column outside
+// an aggregate only when it is grouped, or when its table's primary key is grouped (PostgreSQL's
+// functional dependency); otherwise PostgreSQL refuses it with 42803. SQLite answers a "bare
+// column" from an arbitrary row of each group instead (`SELECT id, count(*) FROM t` gave one row
+// with some id), silently. Checked on PostgreSQL's parse tree, over the schema's tables only: a
+// query reading a subquery, a function or a catalog relation, or naming something this check does
+// not place, is left alone rather than refused on a guess.
+import { parseSync } from 'libpg-query';
+import type { Schema } from '../../../src/engine/schema/model';
+import { pgError } from '../sqlstate';
+import type { PgToken } from './lexer';
+import { strings } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** PostgreSQL's aggregate functions (and SQLite's own, which the PG port also runs). */
+const AGGREGATES = new Set([
+  'count', 'sum', 'avg', 'min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg',
+  'jsonb_object_agg', 'bool_and', 'bool_or', 'every', 'bit_and', 'bit_or', 'bit_xor', 'stddev', 'stddev_samp',
+  'stddev_pop', 'variance', 'var_samp', 'var_pop', 'corr', 'covar_pop', 'covar_samp', 'regr_slope',
+  'regr_intercept', 'regr_count', 'regr_r2', 'regr_avgx', 'regr_avgy', 'regr_sxx', 'regr_syy', 'regr_sxy',
+  'percentile_cont', 'percentile_disc', 'mode', 'group_concat', 'total', 'xmlagg',
+]); // biome-ignore format: a word list
+
+/** Whether the tokens may hold a grouped query (GROUP BY, HAVING, or an aggregate call): a cheap test before parsing. */
+export function mayGroup(sig: PgToken[]): boolean {
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    if (t.type !== 'word') continue;
+    const w = t.text.toLowerCase();
+    if (w === 'group' || w === 'having' || (AGGREGATES.has(w) && sig[i + 1]?.text === '(')) return true;
+  }
+  return false;
+}
+
+/** Throws 42803 for a column a grouped query names outside its groups and aggregates. */
+export function checkGrouping(sql: string, schema: Schema): void {
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return; // the translation or SQLite reports it
+  }
+  visit(tree.stmts ?? [], schema);
+}
+
+/** Every SELECT of the tree (subqueries, WITH queries, set operations' arms). */
+function visit(n: Node, schema: Schema): void {
+  if (n === null || typeof n !== 'object') return;
+  if (Array.isArray(n)) {
+    for (const x of n) visit(x, schema);
+    return;
+  }
+  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema);
+  for (const k in n) visit(n[k], schema);
+}
+
+/** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
+function tablesOf(from: Node[] | undefined, schema: Schema, out: Map<string, string>): boolean {
+  for (const f of from ?? []) {
+    if (f.JoinExpr) {
+      if (f.JoinExpr.usingClause || f.JoinExpr.isNatural) return false; // merged columns: not placed here
+      if (!tablesOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, out)) return false;
+    } else if (f.RangeVar && !f.RangeVar.schemaname) {
+      const name = String(f.RangeVar.relname).toLowerCase();
+      if (!schema.tables.has(name)) return false;
+      out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), name);
+    } else return false;
+  }
+  return true;
+}
+
+const isAggregateCall = (f: Node) =>
+  f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
+
+function check(s: Node, schema: Schema): void {
+  const tables = new Map<string, string>();
+  if (!tablesOf(s.fromClause, schema, tables) || tables.size === 0) return;
+  const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
+  if (targets.some((t) => !t)) return;
+  const groups: Node[] = s.groupClause ?? [];
+  if (groups.some((g) => g.GroupingSet)) return;
+  const aggregated = [...targets.map((t) => t.val), s.havingClause].some((e) => hasAggregate(e));
+  if (groups.length === 0 && !aggregated && !s.havingClause) return;
+
+  /** [alias, column] of a column reference, null when it names no column of these tables (an output alias). */
+  const place = (fields: string[]): [string, string] | null => {
+    const column = fields[fields.length - 1]?.toLowerCase();
+    if (fields.length === 2) {
+      const alias = fields[0].toLowerCase();
+      const table = tables.get(alias);
+      return table && hasColumn(schema, table, column) ? [alias, column] : null;
+    }
+    if (fields.length !== 1) return null;
+    const found = [...tables].filter(([, table]) => hasColumn(schema, table, column));
+    return found.length === 1 ? [found[0][0], column] : null;
+  };
+  const key = (e: Node): string =>
+    JSON.stringify(e, (k, v) => {
+      if (k === 'location') return undefined;
+      if (v?.ColumnRef && !v.ColumnRef.fields?.some((f: Node) => f.A_Star)) {
+        const at = place(strings(v.ColumnRef.fields));
+        return at ? { column: at.join('.') } : v;
+      }
+      return v;
+    });
+
+  // the grouped expressions: as written, by an output column's position or by its alias
+  const grouped = new Set<string>();
+  for (const g of groups) {
+    const position = g.A_Const?.ival ? g.A_Const.ival.ival : undefined;
+    const fields = g.ColumnRef ? strings(g.ColumnRef.fields) : [];
+    const byAlias =
+      fields.length === 1 && !place(fields)
+        ? targets.find((t) => t.name?.toLowerCase() === fields[0].toLowerCase())
+        : undefined;
+    const e = position !== undefined ? targets[position - 1]?.val : byAlias ? byAlias.val : g;
+    if (!e) return;
+    grouped.add(key(e));
+  }
+  // tables whose primary key is grouped: each of their columns is (functional dependency)
+  const dependent = new Set<string>();
+  for (const [alias, table] of tables) {
+    const pk = schema.tables.get(table)?.primaryKey ?? [];
+    if (pk.length > 0 && pk.every((c) => grouped.has(JSON.stringify({ column: `${alias}.${c.toLowerCase()}` }))))
+      dependent.add(alias);
+  }
+
+  const walk = (e: Node): void => {
+    if (e === null || typeof e !== 'object') return;
+    if (Array.isArray(e)) {
+      for (const x of e) walk(x);
+      return;
+    }
+    if (grouped.has(key(e))) return;
+    if (e.SubLink || e.SelectStmt) return; // its own query (checked on its own)
+    if (e.FuncCall && isAggregateCall(e.FuncCall)) return;
+    if (e.ColumnRef) {
+      const fields = strings(e.ColumnRef.fields);
+      if (e.ColumnRef.fields?.some((f: Node) => f.A_Star)) return;
+      const at = place(fields);
+      if (at && !dependent.has(at[0]))
+        throw pgError(
+          '42803',
+          `column "${at.join('.')}" must appear in the GROUP BY clause or be used in an aggregate function`,
+        );
+      return;
+    }
+    for (const k in e) if (k !== 'location') walk(e[k]);
+  };
+  for (const t of targets) walk(t.val);
+  walk(s.havingClause);
+  for (const o of s.sortClause ?? []) {
+    // ORDER BY an output column's name sorts by that column (PostgreSQL reads the name so first)
+    const n = o.SortBy?.node;
+    const fields = n?.ColumnRef ? strings(n.ColumnRef.fields) : [];
+    if (fields.length === 1 && targets.some((t) => t.name?.toLowerCase() === fields[0].toLowerCase())) continue;
+    walk(n);
+  }
+}
+
+function hasColumn(schema: Schema, table: string, column: string): boolean {
+  return schema.tables.get(table)?.columns.some((c) => c.name.toLowerCase() === column) ?? false;
+}
+
+/** Whether an expression calls an aggregate outside any subquery. */
+function hasAggregate(e: Node): boolean {
+  if (e === null || typeof e !== 'object') return false;
+  if (Array.isArray(e)) return e.some(hasAggregate);
+  if (e.SubLink || e.SelectStmt) return false;
+  if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall)) return true;
+  for (const k in e) if (k !== 'location' && hasAggregate(e[k])) return true;
+  return false;
+}
