@@ -414,6 +414,35 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
 }
 
 /**
+ * date_bin(stride, source, origin): the start of the stride-long bin holding source, counted from
+ * origin (PostgreSQL 14's); a stride of months or years is 0A000 there and here, one not above 0 22008.
+ */
+export function dateBin(stride: unknown, source: unknown, origin: unknown): string | null {
+  const iv = parseInterval(stride);
+  const t = parseInstant(source, 'timestamp', 'date_bin');
+  const o = parseInstant(origin, 'timestamp', 'date_bin');
+  if (!iv || !t || !o) return null;
+  if (iv.months !== 0) pgFail('0A000', 'timestamps cannot be binned into intervals containing months or years');
+  const step = iv.days * 86_400_000_000 + iv.micros;
+  if (step <= 0) pgFail('22008', 'stride must be greater than zero');
+  const at = (x: Instant) => x.ms * 1000 + x.us;
+  const diff = at(t) - at(o);
+  const bin = at(o) + Math.floor(diff / step) * step;
+  return formatInstant({ ms: Math.floor(bin / 1000), us: ((bin % 1000) + 1000) % 1000, tz: t.tz });
+}
+
+/** make_interval(years, months, weeks, days, hours, mins, secs), each 0 when left out. */
+export function makeInterval(...args: unknown[]): string | null {
+  if (args.some((a) => a === null)) return null;
+  const [y, mo, w, d, h, mi, sec] = Array.from({ length: 7 }, (_, i) => Number(args[i] ?? 0));
+  return formatInterval({
+    months: y * 12 + mo,
+    days: w * 7 + d,
+    micros: Math.round(((h * 60 + mi) * 60 + sec) * 1e6),
+  });
+}
+
+/**
  * The date and time operators whose operand types the PG front end read off the parse tree
  * (sql/typed-operators.ts names the kinds): `date + 1`, `date - date`, `timestamp - timestamp`,
  * `date + time`, `interval * 2`, `interval + interval`, `x ± interval` either way round. Each kind is
@@ -876,6 +905,8 @@ export function installDateFunctions(db: Database.Database): void {
       },
       result: (a: { value: unknown }) => (a.value ?? null) as string | null,
     });
+  db.function('date_bin', det, (s: unknown, v: unknown, o: unknown) => dateBin(s, v, o));
+  db.function('make_interval', { deterministic: true, varargs: true }, (...a: unknown[]) => makeInterval(...a));
   db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));
   db.function('make_timestamp', det, (y: unknown, m: unknown, d: unknown, h: unknown, mi: unknown, s: unknown) =>
     makeTimestamp(y, m, d, h, mi, s),
@@ -886,5 +917,8 @@ export function installDateFunctions(db: Database.Database): void {
   for (const kind of ['hours', 'days', 'interval'] as const)
     db.function(`justify_${kind}`, det, (v: unknown) => justify(kind, v));
   db.function('__pg_at_zone', det, (kind: unknown, v: unknown, zone: unknown) => atTimeZone(kind, v, zone));
+  // timezone(z, x), AT TIME ZONE called by name
+  db.function('__pg_timezone_local', det, (zone: unknown, v: unknown) => atTimeZone('tz-local', v, zone));
+  db.function('__pg_timezone_wall', det, (zone: unknown, v: unknown) => atTimeZone('tz-wall', v, zone));
   db.function('__pg_date_arith', det, (kind: unknown, a: unknown, b: unknown) => dateArithmetic(kind, a, b));
 }

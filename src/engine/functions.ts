@@ -88,22 +88,34 @@ export function installReadFunctions(db: Database.Database): void {
   });
   // regexp_split_to_array(s, p [, flags]): the texts between matches; a zero-length match at the start,
   // at the end or right after another match splits nothing (as PostgreSQL's)
-  db.function('regexp_split_to_array', { deterministic: true, varargs: true }, (...args: unknown[]) => {
-    if (args.length < 2 || args.length > 3)
-      throw sqlStateError('42883', 'function regexp_split_to_array takes 2 or 3 arguments');
-    if (args.some((a) => a === null)) return null;
-    const s = String(args[0]);
+  const split = (str: unknown, p: unknown, flags: unknown): string[] => {
+    const s = String(str);
     const out: string[] = [];
     let start = 0;
     let lastEnd = -1;
-    for (const m of s.matchAll(compile(args[1], `${String(args[2] ?? '').replace('g', '')}g`))) {
+    for (const m of s.matchAll(compile(p, `${String(flags ?? '').replace('g', '')}g`))) {
       const at = m.index ?? 0;
       if (m[0].length === 0 && (at === 0 || at >= s.length || at === lastEnd)) continue;
       out.push(s.slice(start, at));
       start = lastEnd = at + m[0].length;
     }
     out.push(s.slice(start));
-    return arrayText(out);
+    return out;
+  };
+  db.function('regexp_split_to_array', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    if (args.length < 2 || args.length > 3)
+      throw sqlStateError('42883', 'function regexp_split_to_array takes 2 or 3 arguments');
+    if (args.some((a) => a === null)) return null;
+    return arrayText(split(args[0], args[1], args[2]));
+  });
+  // regexp_split_to_table(s, p [, flags]): the same texts, one row each
+  db.table('regexp_split_to_table', {
+    columns: ['value'],
+    parameters: ['s', 'p', 'flags'],
+    *rows(str: unknown, p: unknown, flags: unknown) {
+      if (str === null || p === null || str === undefined || p === undefined) return;
+      for (const x of split(str, p, flags)) yield [x];
+    },
   });
   // regexp_matches(s, p [, flags]): one row per match ('g': every one), each a text[]
   db.table('__pg_regexp_matches', {

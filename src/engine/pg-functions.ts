@@ -258,6 +258,16 @@ export function installPgFunctions(db: Database.Database): void {
     return x as number;
   });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
+  db.function(
+    'num_nulls',
+    { deterministic: true, varargs: true },
+    (...a: unknown[]) => a.filter((x) => x === null).length,
+  );
+  db.function(
+    'num_nonnulls',
+    { deterministic: true, varargs: true },
+    (...a: unknown[]) => a.filter((x) => x !== null).length,
+  );
   // a cast to json or jsonb: the text, 22P02 when it is no JSON (as PostgreSQL's json_in)
   db.function('__pg_json_in', { deterministic: true }, (x: unknown) => {
     if (x === null) return null;

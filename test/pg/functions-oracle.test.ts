@@ -141,6 +141,26 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('date_bin, make_interval (named arguments too), timezone(), num_nulls, regexp_split_to_table, the clocks, SHOW TimeZone', async () => {
+    for (const sql of [
+      "SELECT date_bin('15 minutes', timestamptz '2024-01-01 10:07+00', timestamptz '2024-01-01 00:00+00'), date_bin('1 day', timestamp '2024-01-03 10:07', timestamp '2024-01-01 06:00')",
+      "SELECT date_bin('10 minutes', timestamp '2023-12-31 23:55', timestamp '2024-01-01 00:03'), date_bin('1 hour', placed_at, timestamp '2000-01-01') FROM orders ORDER BY id",
+      'SELECT make_interval(1, 2, 0, 3), make_interval(hours => 1, mins => 30), make_interval(secs => 1.5), make_interval(days => id::int) FROM orders ORDER BY id',
+      "SELECT timezone('UTC', timestamptz '2024-01-01 10:00+02'), timezone('Europe/Berlin', timestamp '2024-07-01 12:00'), timezone('America/New_York', placed_at) FROM orders ORDER BY id",
+      'SELECT num_nulls(1, NULL, note), num_nonnulls(1, NULL, note) FROM orders ORDER BY id',
+      "SELECT regexp_split_to_table('a1b2c', '[0-9]')",
+      "SELECT x FROM regexp_split_to_table('b,a,c', ',') AS x ORDER BY 1",
+      'SELECT statement_timestamp() IS NOT NULL, clock_timestamp() >= transaction_timestamp(), now() <= clock_timestamp()',
+      'SHOW TimeZone',
+    ])
+      await same(sql);
+    for (const client of [o.patina, o.postgres]) {
+      await assert.rejects(client.query("SELECT date_bin('1 month', now(), now())"), { code: '0A000' });
+      await assert.rejects(client.query("SELECT date_bin('0 minutes', now(), now())"), { code: '22008' });
+      await assert.rejects(client.query('SELECT make_interval(fortnights => 2)'), { code: '42883' });
+    }
+  });
+
   it('stddev, variance, corr, covariance and regression, as aggregates and over windows', async () => {
     for (const sql of [
       'SELECT stddev(qty), variance(qty), stddev_pop(price), var_samp(price), var_pop(qty), stddev_samp(price) FROM line_items',

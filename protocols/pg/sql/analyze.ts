@@ -124,6 +124,7 @@ export class Analyzer {
           isWord(out[i], 'AVG') ||
           isWord(out[i], 'SUM') ||
           isWord(out[i], 'MIN') ||
+          isWord(out[i], 'TIMEZONE') ||
           isWord(out[i], 'BETWEEN') ||
           isWord(out[i], 'NOT') ||
           isWord(out[i], 'MAX') ||
@@ -192,7 +193,7 @@ export class Analyzer {
                   { name: 'setting', declType: 'text' },
                   { name: 'description', declType: 'text' },
                 ]
-              : [{ name, declType: 'text' }],
+              : [{ name: GUC_COLUMN_NAMES[name] ?? name, declType: 'text' }],
           setting: { name, value: null },
         };
       }
@@ -359,6 +360,13 @@ export function positionalSql(sql: string, params: number): string | undefined {
 }
 
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
+
+/** SHOW's column is the setting's own name, in its case (`SHOW timezone` answers a column TimeZone). */
+const GUC_COLUMN_NAMES: Record<string, string> = {
+  timezone: 'TimeZone',
+  datestyle: 'DateStyle',
+  intervalstyle: 'IntervalStyle',
+};
 
 const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
 /**

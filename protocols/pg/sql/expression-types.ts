@@ -336,6 +336,8 @@ export class Typer {
         const t = arg(1);
         return t === OID.timestamp ? OID.timestamptz : t === OID.timestamptz || t === OID.date ? OID.timestamp : 0;
       }
+      case 'date_bin':
+        return arg(1) === OID.timestamptz ? OID.timestamptz : OID.timestamp;
       case 'date_trunc': {
         const t = arg(1);
         return t === OID.timestamptz || t === OID.date ? OID.timestamptz : t === OID.interval ? t : OID.timestamp;

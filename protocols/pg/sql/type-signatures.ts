@@ -213,6 +213,10 @@ export const FIXED: Record<string, number> = {
   starts_with: OID.bool,
   isfinite: OID.bool,
   regexp_split_to_array: OID.textArray,
+  regexp_split_to_table: OID.text,
+  make_interval: OID.interval,
+  num_nulls: OID.int4,
+  num_nonnulls: OID.int4,
   to_date: OID.date,
 };
 
@@ -275,6 +279,7 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'json_object_keys',
   'jsonb_object_keys',
   'regexp_matches',
+  'regexp_split_to_table',
 ]);
 
 /** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */

@@ -78,6 +78,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
+    if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
     if (
       (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
@@ -366,6 +367,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
     else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+  } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'timezone') {
+    // timezone(z, x), the call AT TIME ZONE is: the same by the type of x
+    const t = typer.type(n.FuncCall.args[1]);
+    if (t === OID.timestamp) out.set(n.FuncCall.location, 'tzcall-local');
+    else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tzcall-wall');
   } else if (
     n.FuncCall?.args?.length === 2 &&
     strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_char' &&

@@ -35,7 +35,7 @@ export function rewriteSetReturning(sql: string): string {
  */
 function aliasFromFunctions(sql: string): string {
   const re =
-    /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest|__pg_jsonb?_array_elements(?:_text)?|__pg_jsonb?_object_keys|__pg_regexp_matches)\(/gi;
+    /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest|regexp_split_to_table|__pg_jsonb?_array_elements(?:_text)?|__pg_jsonb?_object_keys|__pg_regexp_matches)\(/gi;
   let out = '';
   let last = 0;
   const renames: string[] = [];

@@ -22,6 +22,7 @@ import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
+import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
@@ -54,6 +55,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   );
   toks = rewriteSetMembers(toks);
   toks = rewriteMultiUnnest(toks);
+  toks = rewriteNamedArguments(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);

@@ -49,7 +49,14 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 }
 
 /** Clock readings: values on every connection (the catalog's has no such functions either). */
-const CLOCK_VALUES = new Set(['now', 'localtimestamp', 'localtime']);
+const CLOCK_VALUES = new Set([
+  'now',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'clock_timestamp',
+  'localtimestamp',
+  'localtime',
+]);
 
 /**
  * PostgreSQL's JSON functions, called by their __pg_ names (src/engine/pg-json-functions.ts): SQLite
@@ -88,6 +95,8 @@ const RENAMED: Record<string, string> = {
   'avg-iv': '__pg_interval_avg',
   'min-iv': '__pg_interval_min',
   'max-iv': '__pg_interval_max',
+  'tzcall-local': '__pg_timezone_local',
+  'tzcall-wall': '__pg_timezone_wall',
 };
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
