@@ -150,6 +150,13 @@ class ParamWalker {
       if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
       else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
         this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
+      else if (fn === 'make_interval')
+        // make_interval(years, months, weeks, days, hours, mins int4, secs float8), by position or name
+        args.forEach((a, i) => {
+          const name = a.NamedArgExpr?.name;
+          const secs = name === undefined ? i === 6 : name === 'secs';
+          this.assign(a.NamedArgExpr?.arg ?? a, secs ? OID.float8 : OID.int4);
+        });
     }
     for (const k in n) if (k !== 'location') this.walk(n[k], t);
   }
