@@ -297,6 +297,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       "WITH v(p, q) AS (VALUES (1, 'a')) SELECT p, q FROM v",
       'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r',
       'WITH big AS (SELECT id, customer_id FROM orders WHERE amount > 0) SELECT id, customer_id * 2 FROM big ORDER BY id',
+      // ORDER BY ... USING < and USING > (a syntax error in SQLite)
+      'SELECT id, amount FROM orders ORDER BY amount USING >, id USING <',
     ];
     for (const sql of queries) await same(sql);
     // the command tag is the statement's (the tree's), not its first word's
@@ -342,6 +344,49 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('READ ONLY transactions refuse writes with 25006 (BEGIN READ ONLY, SET TRANSACTION, the session default); they were run', async () => {
+    /** Each statement's command tag, or its SQLSTATE. */
+    const steps = async (client: PgClient, sqls: string[]) => {
+      const out: string[] = [];
+      for (const sql of sqls)
+        out.push(
+          await client.query(sql).then(
+            (r) => `${r.command} ${r.command === 'SHOW' ? JSON.stringify(r.rows) : ''}`,
+            (e: { code?: string }) => `error ${e.code}`,
+          ),
+        );
+      return out;
+    };
+    const runs = [
+      ['BEGIN READ ONLY', 'SHOW transaction_read_only', "UPDATE orders SET note = 'ro' WHERE id = 1", 'ROLLBACK'],
+      ['BEGIN', 'SET TRANSACTION READ ONLY', 'DELETE FROM orders WHERE id = 1', 'ROLLBACK'],
+      ['START TRANSACTION READ WRITE', 'UPDATE orders SET note = note WHERE id = 1', 'ROLLBACK'],
+      [
+        'SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY',
+        'INSERT INTO orders (id, customer_id) VALUES (900, 1)',
+        'BEGIN',
+        'SHOW transaction_read_only',
+        'INSERT INTO orders (id, customer_id) VALUES (900, 1)',
+        'ROLLBACK',
+        'BEGIN READ WRITE',
+        'INSERT INTO orders (id, customer_id) VALUES (900, 1)',
+        'ROLLBACK',
+        'SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE',
+      ],
+      [
+        'SET default_transaction_read_only = on',
+        'DELETE FROM orders WHERE id = 900',
+        'RESET default_transaction_read_only',
+        'DELETE FROM orders WHERE id = 900',
+      ],
+      // outside a block SET TRANSACTION is a warning and changes nothing
+      ['SET TRANSACTION READ ONLY', 'DELETE FROM orders WHERE id = 900'],
+    ];
+    for (const sqls of runs) assert.deepEqual(await steps(patina, sqls), await steps(postgres, sqls), sqls.join('; '));
+    assert.deepEqual(await steps(patina, ['SELECT count(*) FROM orders WHERE id = 900']), ['SELECT ']);
+    assert.equal((await patina.query('SELECT count(*) AS n FROM orders WHERE id = 900')).rows[0].n, '0');
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       [
@@ -367,6 +412,15 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ['SELECT customer_id FROM orders INTERSECT ALL SELECT customer_id FROM orders', /INTERSECT ALL/],
       ['SELECT customer_id FROM orders EXCEPT ALL SELECT 10', /EXCEPT ALL/],
       ['SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0', /BETWEEN SYMMETRIC/],
+      ['SELECT id FROM orders ORDER BY customer_id FETCH FIRST 1 ROWS WITH TIES', /WITH TIES/],
+      // SQL-level prepared statements (42P02 and a syntax error before)
+      ['PREPARE by_id AS SELECT id FROM orders WHERE id = 1', /PREPARE in SQL/],
+      ['EXECUTE by_id', /EXECUTE in SQL/],
+      // SQLite failed when the statement ran, with 42000 'frame starting offset must be a non-negative number'
+      [
+        "SELECT id, count(*) OVER (ORDER BY placed_at RANGE BETWEEN interval '1 day' PRECEDING AND CURRENT ROW) FROM orders",
+        /frame offset of an interval/,
+      ],
     ];
     for (const [sql, message] of refused) {
       await postgres.query(sql);

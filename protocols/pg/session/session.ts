@@ -25,7 +25,7 @@ import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
-import { GUC_DEFAULTS, VERSION_TEXT, applySetting, showRows } from './settings';
+import { GUC_DEFAULTS, VERSION_TEXT, applySetting, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -157,16 +157,25 @@ export class Session {
         return none;
       case 'begin':
         if (t.implicit) t.implicit = false;
-        else if (t.state !== 'idle') this.onNotice('25001', 'there is already a transaction in progress');
-        else t.state = 'open';
+        else if (t.state !== 'idle') {
+          this.onNotice('25001', 'there is already a transaction in progress');
+          return none;
+        } else t.state = 'open';
+        // READ ONLY / READ WRITE, else the session's default_transaction_read_only
+        this.facts.settings.set(
+          'transaction_read_only',
+          an.setting?.value ?? (settingOn(this.facts.settings.get('default_transaction_read_only')) ? 'on' : 'off'),
+        );
         return none;
       case 'commit':
         t.implicit = false;
         if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        this.facts.settings.set('transaction_read_only', 'off');
         return t.commit();
       case 'rollback':
         t.implicit = false;
         if (t.state === 'idle') this.onNotice('25P01', 'there is no transaction in progress');
+        this.facts.settings.set('transaction_read_only', 'off');
         t.rollback();
         return none;
       case 'savepoint':
@@ -177,6 +186,10 @@ export class Session {
           );
         return t.savepoint(an, this.#readonlyListener);
       case 'set':
+        if (an.setting?.name === 'transaction_read_only' && (t.state === 'idle' || t.implicit)) {
+          this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
+          return none;
+        }
         applySetting(this.facts.settings, an.setting);
         return none;
       case 'show':
@@ -263,7 +276,7 @@ export class Session {
   async copyIn(an: Analyzed): Promise<CopyIn> {
     if (this.#t.state === 'failed')
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
-    if (this.#readonlyListener) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
+    if (this.#readOnly()) throw pgError('25006', 'cannot execute COPY FROM in a read-only transaction');
     const { stmt, columns } = an.copy!;
     const table = stmt.table!;
     const def = this.#engine.schema.tables.get(table)!;
@@ -366,8 +379,20 @@ export class Session {
     };
   }
 
+  /**
+   * Whether a write must be refused with 25006: a read-only listener, a transaction begun READ ONLY
+   * (or SET TRANSACTION READ ONLY), or outside a transaction block default_transaction_read_only
+   * (SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, what BI tools set for safety).
+   */
+  #readOnly(): boolean {
+    if (this.#readonlyListener) return true;
+    const t = this.#t;
+    const explicit = t.state !== 'idle' && !t.implicit;
+    return settingOn(this.facts.settings.get(explicit ? 'transaction_read_only' : 'default_transaction_read_only'));
+  }
+
   async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
-    if (this.#readonlyListener) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
+    if (this.#readOnly()) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
     const statements = (an.batch ?? [an.sql]).map((sql) => {
       checkWriteStatement(sql, 'statement');
       return { sql, params };

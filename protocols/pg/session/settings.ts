@@ -51,7 +51,13 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null }
         .map((t) => unquote(t))
         .join(' '),
     };
-  if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') return { name: '', value: null };
+  // SET TRANSACTION ... READ ONLY (this transaction), SET SESSION CHARACTERISTICS AS TRANSACTION ...
+  // READ ONLY (the session's default); their isolation levels are all SERIALIZABLE here
+  if (up(i) === 'TRANSACTION' || up(i) === 'CHARACTERISTICS' || up(i) === 'SESSION') {
+    const mode = readMode(sig, i);
+    if (mode === null) return { name: '', value: null };
+    return { name: up(i) === 'TRANSACTION' ? 'transaction_read_only' : 'default_transaction_read_only', value: mode };
+  }
   const name = sig[i] ? identName(sig[i]) : '';
   let j = i + 1;
   if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
@@ -64,6 +70,20 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null }
       .replace(/ , /g, ', '),
   };
 }
+
+/** 'on' for READ ONLY, 'off' for READ WRITE among a transaction's modes (BEGIN, SET TRANSACTION), else null. */
+export function readMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
+  for (let k = from; k < sig.length - 1; k++)
+    if (sig[k].text.toUpperCase() === 'READ') {
+      const w = sig[k + 1].text.toUpperCase();
+      if (w === 'ONLY') return 'on';
+      if (w === 'WRITE') return 'off';
+    }
+  return null;
+}
+
+/** Whether a boolean setting's text is true (on, true, yes, 1, as PostgreSQL reads it). */
+export const settingOn = (v: string | undefined): boolean => /^\s*(on|true|yes|1|t|y)\s*$/i.test(v ?? '');
 
 function unquote(t: PgToken): string {
   if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");

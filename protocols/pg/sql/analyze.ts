@@ -9,7 +9,7 @@ import { lockTable } from '../catalog/lock-table';
 import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
-import { parseSet } from '../session/settings';
+import { parseSet, readMode } from '../session/settings';
 import { pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID } from '../types/oids';
@@ -151,8 +151,16 @@ export class Analyzer {
     const kw = w(0);
     switch (kw) {
       case 'BEGIN':
-      case 'START':
-        return { ...base, kind: 'begin', command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN' };
+      case 'START': {
+        // BEGIN READ ONLY / READ WRITE: the transaction's mode (the session's default otherwise)
+        const mode = readMode(sig);
+        return {
+          ...base,
+          kind: 'begin',
+          command: kw === 'START' ? 'START TRANSACTION' : 'BEGIN',
+          ...(mode ? { setting: { name: 'transaction_read_only', value: mode } } : {}),
+        };
+      }
       case 'COMMIT':
       case 'END':
         return { ...base, kind: 'commit', command: 'COMMIT' };
@@ -245,6 +253,13 @@ export class Analyzer {
         return analyzeExplain(sig, tokens, declaredTypes, this);
       case 'LOCK':
         return { ...base, kind: 'noop', command: lockTable(sig) };
+      case 'PREPARE':
+      case 'EXECUTE':
+        // (PREPARE TRANSACTION, two-phase commit, likewise)
+        throw pgError(
+          '0A000',
+          `${kw} in SQL is not supported: prepare statements with the protocol (Parse/Bind/Execute), as every driver's prepared statements do`,
+        );
       case 'ANALYZE':
       case 'ANALYSE':
       case 'VACUUM':

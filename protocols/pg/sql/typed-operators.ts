@@ -352,6 +352,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       '0A000',
       'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
     );
+  const frame = n.WindowDef ?? n.FuncCall?.over;
+  if (frame && [frame.startOffset, frame.endOffset].some((o) => o && typer.type(o) === OID.interval))
+    // RANGE BETWEEN interval '1 day' PRECEDING ...: SQLite's frame offsets are numbers (it failed
+    // when the statement ran, 'frame starting offset must be a non-negative number')
+    throw pgError(
+      '0A000',
+      'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds',
+    );
   if (n.SelectStmt) {
     t = withSources(typer, n.SelectStmt.fromClause ?? []);
     markIntervalOrder(n.SelectStmt, t, out);

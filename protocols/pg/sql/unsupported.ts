@@ -43,6 +43,8 @@ function find(n: Node): string | null {
     if (lock)
       return `${LOCKS[lock.strength] ?? 'a locking clause'}|rows cannot be locked, since every agent takes writes`;
   }
+  if (s?.limitOption === 'LIMIT_OPTION_WITH_TIES')
+    return 'FETCH FIRST ... WITH TIES|SQLite has no such limit; rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
   if (s?.all && (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT'))
     return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
   if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')

@@ -87,6 +87,10 @@ export function rewriteNullOrder(toks: Tok[], notNull: (column: string) => boole
     i += 2;
     let term: Tok[] = [];
     const flush = () => {
+      // ORDER BY x USING < / USING >: ascending and descending, which is what they sort by
+      const using = term.findIndex((t) => isWord(t, 'USING'));
+      if (using > 0 && term[using + 1]?.type === 'op' && (term[using + 1].text === '<' || term[using + 1].text === '>'))
+        term.splice(using, 2, { type: 'word', text: term[using + 1].text === '<' ? 'ASC' : 'DESC' });
       out.push(...sortKeyed(term));
       const words = term.filter((t, k) => depthAt[i - term.length + k] === d);
       const last = words[words.length - 1];
