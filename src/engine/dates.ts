@@ -431,6 +431,37 @@ export function dateBin(stride: unknown, source: unknown, origin: unknown): stri
   return formatInstant({ ms: Math.floor(bin / 1000), us: ((bin % 1000) + 1000) % 1000, tz: t.tz });
 }
 
+/**
+ * (s1, e1) OVERLAPS (s2, e2), as PostgreSQL's overlaps_timestamp: each period from its earlier end
+ * to its later one, an end given as an interval counted from the start; NULL where an end that
+ * decides it is NULL.
+ */
+export function overlaps(s1: unknown, e1: unknown, s2: unknown, e2: unknown): number | null {
+  const at = (v: unknown) => {
+    const t = parseInstant(v, 'timestamp', 'OVERLAPS');
+    return t ? t.ms * 1000 + t.us : null;
+  };
+  const end = (start: unknown, v: unknown) =>
+    v !== null && typeof v === 'string' && parseIntervalOrNull(v) ? at(addInterval(start, v, 1)) : at(v);
+  let [a1, b1, a2, b2] = [at(s1), end(s1, e1), at(s2), end(s2, e2)];
+  if (a1 === null || a2 === null) return null;
+  if (b1 !== null && b1 < a1) [a1, b1] = [b1, a1];
+  if (b2 !== null && b2 < a2) [a2, b2] = [b2, a2];
+  if (a1 > a2) return b2 === null ? null : a1 < b2 ? 1 : 0;
+  if (a1 < a2) return b1 === null ? null : a2 < b1 ? 1 : 0;
+  return 1;
+}
+
+/** An interval's parts, or null when the text is no interval (a timestamp, say). */
+function parseIntervalOrNull(v: string): Interval | null {
+  if (TS_RE.test(v)) return null;
+  try {
+    return parseInterval(v);
+  } catch {
+    return null;
+  }
+}
+
 /** make_interval(years, months, weeks, days, hours, mins, secs), each 0 when left out. */
 export function makeInterval(...args: unknown[]): string | null {
   if (args.some((a) => a === null)) return null;
@@ -905,6 +936,7 @@ export function installDateFunctions(db: Database.Database): void {
       },
       result: (a: { value: unknown }) => (a.value ?? null) as string | null,
     });
+  db.function('__pg_overlaps', det, (a: unknown, b: unknown, c: unknown, d: unknown) => overlaps(a, b, c, d));
   db.function('date_bin', det, (s: unknown, v: unknown, o: unknown) => dateBin(s, v, o));
   db.function('make_interval', { deterministic: true, varargs: true }, (...a: unknown[]) => makeInterval(...a));
   db.function('make_date', det, (y: unknown, m: unknown, d: unknown) => makeDate(y, m, d));

@@ -216,6 +216,7 @@ export const FIXED: Record<string, number> = {
   regexp_split_to_table: OID.text,
   make_interval: OID.interval,
   num_nulls: OID.int4,
+  overlaps: OID.bool,
   num_nonnulls: OID.int4,
   to_date: OID.date,
 };

@@ -1,8 +1,8 @@
 // Date and time syntax SQLite's grammar lacks: EXTRACT(field FROM x), typed literals (DATE '...',
 // TIMESTAMP WITH TIME ZONE '...', INTERVAL '3' DAY) turned into casts of the string, and
-// `AT TIME ZONE 'UTC'`, which is the session's zone already and so dropped.
+// `AT TIME ZONE 'UTC'`, which is the session's zone already and so dropped; `(a, b) OVERLAPS (c, d)`.
 import { quoteString } from '../lexer';
-import { type Tok, isOp, isPunct, isWord, readType } from '../tokens';
+import { type Tok, closer, isOp, isPunct, isWord, openerBefore, readType, topLevelItems } from '../tokens';
 
 const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
 const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIMETZ', 'INTERVAL']);
@@ -12,6 +12,7 @@ const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIM
  * TIME ZONE '...', INTERVAL '7 days') → casts of the string, which rewriteCasts then converts.
  */
 export function rewriteDateSyntax(toks: Tok[]): Tok[] {
+  toks = rewriteOverlaps(toks);
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
@@ -63,4 +64,36 @@ export function rewriteDateSyntax(toks: Tok[]): Tok[] {
     out.push(t);
   }
   return out;
+}
+
+/**
+ * `(start, end) OVERLAPS (start, end)` (an end may be an interval from its start) → __pg_overlaps(a,
+ * b, c, d), which compares the periods as PostgreSQL does (src/engine/dates.ts); SQLite has no such
+ * operator (a syntax error near "(").
+ */
+function rewriteOverlaps(toks: Tok[]): Tok[] {
+  for (let i = toks.length - 1; i > 0; i--) {
+    if (!isWord(toks[i], 'OVERLAPS') || !isPunct(toks[i - 1], ')') || !isPunct(toks[i + 1], '(')) continue;
+    const open = openerBefore(toks, i - 1, '(', ')');
+    const close = closer(toks, i + 1);
+    if (open < 0 || close < 0) continue;
+    const left = topLevelItems(toks, open + 1, i - 1);
+    const right = topLevelItems(toks, i + 2, close);
+    if (left.length !== 2 || right.length !== 2) continue;
+    const args: Tok[] = [];
+    for (const [a, b] of [...left, ...right]) {
+      if (args.length > 0) args.push({ type: 'punct', text: ',' });
+      args.push(...toks.slice(a, b));
+    }
+    toks = [
+      ...toks.slice(0, open),
+      { type: 'word', text: '__pg_overlaps' },
+      { type: 'punct', text: '(' },
+      ...args,
+      { type: 'punct', text: ')' },
+      ...toks.slice(close + 1),
+    ];
+    i = open;
+  }
+  return toks;
 }
