@@ -321,6 +321,11 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       ],
       ['INSERT INTO users (id) SELECT unnest($1::int8[]) RETURNING id, name, active', [[30, 31]]],
       ["UPDATE posts SET title = 'x' WHERE id IN (SELECT unnest($1::int8[])) RETURNING id, title", [[101, 103]]],
+      // a write after WITH is a write (it went to the catalog's connection by its first word)
+      [
+        "WITH s AS (SELECT g FROM generate_series(1, 2) g) INSERT INTO posts (id, title) SELECT 110 + g, 'w' FROM s RETURNING id",
+        [],
+      ],
       ['INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id', [1, 'dup']],
       ['INSERT INTO users (id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id', [14, 'Ivy']],
       [

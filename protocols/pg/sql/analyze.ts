@@ -286,9 +286,13 @@ export class Analyzer {
         channel: notify,
       };
     // (a write runs on the writer even when it reads unnest or generate_series, which every connection has)
-    const write = kw === 'INSERT' || kw === 'UPDATE' || kw === 'DELETE';
-    const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
+    // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
+    let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
+    if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
+    if (command === 'REPLACE') command = 'INSERT';
+    const write = WRITES.has(command);
+    const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
     if (!local && mayGroup(sig)) checkGrouping(text, this.#engine.schema);
     let sql: string;
@@ -304,10 +308,6 @@ export class Analyzer {
         ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
         : null;
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
-    // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
-    let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
-    if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
-    if (command === 'REPLACE') command = 'INSERT';
     let st;
     try {
       st = this.#local.prepare(sql);
