@@ -393,6 +393,43 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
     assert.deepEqual(await same('SELECT tag FROM tags WHERE post_id = 2 ORDER BY tag'), [['a'], ['c']]);
   });
 
+  it('a multi-row upsert proposing one key twice is 21000 on both (SQLite updated the row again, last row winning)', async () => {
+    const cases: [string, unknown[]][] = [
+      [
+        'INSERT INTO users (id, name) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET name = excluded.name',
+        [40, 'a', 40, 'b'],
+      ],
+      [
+        "INSERT INTO users (id, name) VALUES (41, 'a'), (41, 'b') ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        [],
+      ],
+      [
+        'INSERT INTO tags (post_id, tag) VALUES ($1, $2), ($1, $2) ON CONFLICT (post_id, tag) DO UPDATE SET tag = excluded.tag',
+        [1, 'dup'],
+      ],
+    ];
+    for (const [sql, params] of cases) {
+      for (const client of [patina, postgres])
+        await assert.rejects(
+          client.query(sql, params),
+          { code: '21000', message: /cannot affect row a second time/ },
+          sql,
+        );
+    }
+    // nothing was written; DO NOTHING and distinct keys go on as before
+    await all([
+      ['SELECT count(*) FROM users WHERE id IN (40, 41)'],
+      [
+        'INSERT INTO users (id, name) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO NOTHING RETURNING id, name',
+        [42, 'a', 42, 'b'],
+      ],
+      [
+        'INSERT INTO users (id, name) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET name = excluded.name RETURNING id, name',
+        [43, 'a', 44, 'b'],
+      ],
+    ]);
+  });
+
   it('what has no translation is refused with its SQLSTATE, naming the construct', async () => {
     await refused('SELECT id FROM users WHERE id = $1 FOR UPDATE', [1], '0A000', /FOR UPDATE is not supported/);
     await refused('SELECT * FROM users u FOR UPDATE', [], '0A000', /FOR UPDATE is not supported/);

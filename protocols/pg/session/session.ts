@@ -25,6 +25,7 @@ import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
+import { checkUpsertKeys } from '../sql/upsert-rows';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
@@ -393,6 +394,7 @@ export class Session {
 
   async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
     if (this.#readOnly()) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
+    if (an.upsertKeys) checkUpsertKeys(an.upsertKeys, params);
     const statements = (an.batch ?? [an.sql]).map((sql) => {
       checkWriteStatement(sql, 'statement');
       return { sql, params };

@@ -30,6 +30,7 @@ import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { statementCommand } from './statement-kind';
+import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { mayHaveTypedOperators, orderMarkKey, typedOperators } from './typed-operators';
 import { type Tok, isWord } from './tokens';
@@ -351,7 +352,20 @@ export class Analyzer {
       });
     }
     const positional = st.readonly && !local ? positionalSql(sql, paramTypes.length) : undefined;
-    return { kind: 'sql', command, sql, local, readonly: st.readonly, columns, paramTypes, positional };
+    // a multi-row upsert: its rows' keys, which must not repeat (PostgreSQL's 21000)
+    const upsert =
+      command === 'INSERT' && sig.some((t) => isWord(t, 'CONFLICT')) ? upsertKeys(text, this.#engine.schema) : null;
+    return {
+      kind: 'sql',
+      command,
+      sql,
+      local,
+      readonly: st.readonly,
+      columns,
+      paramTypes,
+      positional,
+      ...(upsert ? { upsertKeys: upsert } : {}),
+    };
   }
 }
 

@@ -49,6 +49,8 @@ export interface Analyzed {
   positional?: string;
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
+  /** A multi-row INSERT ... ON CONFLICT DO UPDATE: each row's key, checked for repeats when it runs (upsert-rows.ts). */
+  upsertKeys?: string[][];
   setting?: { name: string; value: string | null };
   /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
   batch?: string[];
