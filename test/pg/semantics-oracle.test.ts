@@ -284,6 +284,9 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       '(SELECT id FROM customers ORDER BY id LIMIT 3) EXCEPT (SELECT customer_id FROM orders) ORDER BY 1',
       'SELECT * FROM ((SELECT 1 AS x) UNION (SELECT 2)) s ORDER BY 1',
       'SELECT 5 IN ((SELECT 4) UNION (SELECT 5))',
+      // a subquery before the outer query's UNION stays a subquery
+      'SELECT id FROM orders WHERE id IN (SELECT 1) UNION SELECT 2 ORDER BY 1',
+      'SELECT EXISTS ((SELECT 1) UNION (SELECT 2))',
       'SELECT 1 UNION (SELECT 2 ORDER BY 1 LIMIT 1) ORDER BY 1',
       '(VALUES (1), (2)) UNION ALL (SELECT 3) ORDER BY 1',
       // TABLE t is SELECT * FROM t

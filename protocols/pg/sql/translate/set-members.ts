@@ -40,7 +40,10 @@ export function rewriteSetMembers(toks: Tok[]): Tok[] {
     if (isPunct(t, '(') && opensQuery(toks, i)) {
       const end = closer(toks, i);
       const next = toks[end + 1];
-      if (end > 0 && (i === 0 || (memberPosition(toks, i) && !isPunct(toks[i - 1], '(')) || isSetOp(next)))
+      // the statement, a right-hand member, or a left-hand one inside parentheses (not `IN (SELECT ...) UNION ...`,
+      // where the UNION is the outer query's)
+      const left = isPunct(toks[i - 1], '(') && isSetOp(next);
+      if (end > 0 && memberPosition(toks, i) && (i === 0 || !isPunct(toks[i - 1], '(') || left))
         out.push({ type: 'word', text: 'SELECT' }, { type: 'op', text: '*' }, { type: 'word', text: 'FROM' });
     }
     out.push(t);
