@@ -263,18 +263,12 @@ export class Writer<C = unknown> {
     if (tryOuts.length < this.#queue.filter((m) => m.discard).length) this.#waitForHolder(); // some wait for its end
     if (tryOuts.length === 0) return;
     this.#queue = this.#queue.filter((m) => !now(m));
-    for (let i = 0; i < tryOuts.length; i++) {
-      const m = tryOuts[i];
-      if (this.#held !== held || !this.db.inTransaction) {
-        // the held transaction was lost (a statement rolled it back): the rest go to a group
-        this.#queue.unshift(...tryOuts.slice(i));
-        if (this.#held === held) this.#preempt(held);
-        return;
-      }
-      const r = held.lease.unit(() => m.run(held.lease), true, true);
-      m.settled = true;
-      if (r.ok) m.resolve({ value: r.value, change: null });
-      else m.reject(r.error);
+    const left = held.lease.tryOuts(tryOuts, () => this.#held === held);
+    if (left.length > 0) {
+      // the held transaction was lost (a statement rolled it back): the rest go to a group
+      this.#queue.unshift(...left);
+      if (this.#held === held) this.#preempt(held);
+      return;
     }
     if (!this.db.inTransaction) this.#preempt(held);
   }
@@ -572,6 +566,44 @@ export class WriterLease<C> {
       } else this.rollback();
       return { ok: false, error };
     }
+  }
+
+  /**
+   * Runs try-outs inside the open transaction, each undone at once, capture quiet: one savepoint for
+   * all of them, rolled back to after each (ROLLBACK TO keeps it open), and capture made quiet once.
+   * Settles each member; returns those not run because the transaction was lost (a failing
+   * statement made SQLite roll it back) or `still()` said the transaction is no longer theirs.
+   */
+  tryOuts(members: GroupMember<C>[], still: () => boolean): GroupMember<C>[] {
+    const db = this.#w.db;
+    const hooks = this.#w._hooks();
+    const c = this.#w.control;
+    let i = 0;
+    const all = () => {
+      c.savepoint.run();
+      try {
+        for (; i < members.length; i++) {
+          if (!still() || !db.inTransaction) return;
+          const m = members[i];
+          let r: UnitOutcome<unknown, C>;
+          try {
+            r = { ok: true, value: m.run(this), change: null };
+          } catch (error) {
+            r = { ok: false, error };
+          }
+          if (db.inTransaction) c.rollbackTo.run();
+          else this.rollback();
+          m.settled = true;
+          if (r.ok) m.resolve({ value: r.value, change: null });
+          else m.reject(r.error);
+        }
+      } finally {
+        if (db.inTransaction) c.release.run();
+      }
+    };
+    if (hooks) hooks.quietly(all);
+    else all();
+    return members.slice(i);
   }
 
   /** Runs one of the client's own SAVEPOINT, RELEASE or ROLLBACK TO statements (a PG block holding the writer). */
