@@ -442,6 +442,15 @@ export class Writer<C = unknown> {
   }
 }
 
+/** A statement's result columns, kept per prepared statement (read-only: shared by its results). */
+const COLUMNS = new WeakMap<Database.Statement, ColumnInfo[]>();
+
+function columnsOf(st: Database.Statement): ColumnInfo[] {
+  let columns = COLUMNS.get(st);
+  if (!columns) COLUMNS.set(st, (columns = st.columns().map((c) => ({ name: c.name, declType: c.type }))));
+  return columns;
+}
+
 /** The writer, held: begin, run statements, commit or roll back, release. */
 export class WriterLease<C> {
   readonly #w: Writer<C>;
@@ -488,7 +497,7 @@ export class WriterLease<C> {
         const rows = st.raw(true).all(...args) as unknown[][];
         for (const row of rows)
           for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
-        const columns = st.columns().map((c) => ({ name: c.name, declType: c.type }));
+        const columns = columnsOf(st);
         const rowsAffected = st.readonly ? 0 : this.#w._changes();
         return { rowsAffected, time: secondsSince(t0), columns, rows };
       }
