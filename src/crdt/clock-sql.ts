@@ -109,10 +109,15 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const insertBody = () => {
     const pk = pkSql(t, 'NEW');
     const wasAlive = `(SELECT col_version % 2 = 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}')`;
-    const rows = [`('${SENTINEL}', NOT coalesce(${wasAlive}, 0))`, ...cols.map((c) => `(${lit(c)}, 1)`)];
+    // Each clock row with its place after the sentinel; the sentinel (place 0) is written when the
+    // row was not alive (w.f), and the seqs run on from the unit's next in that order, as
+    // row_number() over the rows written would number them.
+    const rows = [`('${SENTINEL}', 0)`, ...cols.map((c, i) => `(${lit(c)}, ${i + 1})`)];
     return [
       `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, coalesce(${wasAlive}, 0));`,
-      `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${rows.join(', ')}) AS v WHERE v.column2 ${upsert};`,
+      `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, s.version, ${site}, s.seq + v.column2 - 1 + w.f` +
+        ` FROM __patina_capture s, (SELECT NOT coalesce(${wasAlive}, 0) AS f) AS w, (VALUES ${rows.join(', ')}) AS v` +
+        ` WHERE v.column2 > 0 OR w.f ${upsert};`,
       nextSeqs,
     ];
   };
