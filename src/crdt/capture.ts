@@ -118,6 +118,10 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     return this.withoutCapture(fn);
   }
 
+  quietUntilRollback(): void {
+    if (this.#capturing) this.#setCapturing.run(0);
+  }
+
   /** What POST /v1/transactions reports of a transaction's change. */
   describe(change: Changeset | null): { version: number | null; actor_id: string } {
     return { version: change ? change.version : null, actor_id: this.actor };

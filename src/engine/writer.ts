@@ -42,6 +42,11 @@ export interface CommitHooks<C> {
   rolledBackToSavepoint(): void;
   /** Runs `fn` with capture quiet (writes that are rolled back anyway: Writer.tryOut). */
   quietly<T>(fn: () => T): T;
+  /**
+   * Makes capture quiet until the transaction or savepoint open now is rolled back (the switch is
+   * kept in the transaction): for a try-out about to be undone, one statement instead of two.
+   */
+  quietUntilRollback(): void;
 }
 
 /** One write waiting for a group commit: what it runs on the writer, inside its unit. */
@@ -555,8 +560,10 @@ export class WriterLease<C> {
     if (savepoint) c.savepoint.run();
     try {
       if (discard) {
-        // Without a savepoint (a try-out alone in its group), the group's ROLLBACK undoes it.
-        const value = hooks ? hooks.quietly(fn) : fn();
+        // Without a savepoint (a try-out alone in its group), the group's ROLLBACK undoes it, and
+        // capture's quiet switch with it.
+        hooks?.quietUntilRollback();
+        const value = fn();
         if (savepoint) {
           c.rollbackTo.run();
           c.release.run();
@@ -579,7 +586,7 @@ export class WriterLease<C> {
 
   /**
    * Runs try-outs inside the open transaction, each undone at once, capture quiet: one savepoint for
-   * all of them, rolled back to after each (ROLLBACK TO keeps it open), and capture made quiet once.
+   * all of them, rolled back to after each (ROLLBACK TO keeps it open, and undoes the quiet switch).
    * Settles each member; returns those not run because the transaction was lost (a failing
    * statement made SQLite roll it back) or `still()` said the transaction is no longer theirs.
    */
@@ -588,30 +595,27 @@ export class WriterLease<C> {
     const hooks = this.#w._hooks();
     const c = this.#w.control;
     let i = 0;
-    const all = () => {
-      c.savepoint.run();
-      try {
-        for (; i < members.length; i++) {
-          if (!still() || !db.inTransaction) return;
-          const m = members[i];
-          let r: UnitOutcome<unknown, C>;
-          try {
-            r = { ok: true, value: m.run(this), change: null };
-          } catch (error) {
-            r = { ok: false, error };
-          }
-          if (db.inTransaction) c.rollbackTo.run();
-          else this.rollback();
-          m.settled = true;
-          if (r.ok) m.resolve({ value: r.value, change: null });
-          else m.reject(r.error);
+    c.savepoint.run();
+    try {
+      for (; i < members.length; i++) {
+        if (!still() || !db.inTransaction) break;
+        const m = members[i];
+        let r: UnitOutcome<unknown, C>;
+        try {
+          hooks?.quietUntilRollback();
+          r = { ok: true, value: m.run(this), change: null };
+        } catch (error) {
+          r = { ok: false, error };
         }
-      } finally {
-        if (db.inTransaction) c.release.run();
+        if (db.inTransaction) c.rollbackTo.run();
+        else this.rollback();
+        m.settled = true;
+        if (r.ok) m.resolve({ value: r.value, change: null });
+        else m.reject(r.error);
       }
-    };
-    if (hooks) hooks.quietly(all);
-    else all();
+    } finally {
+      if (db.inTransaction) c.release.run();
+    }
     return members.slice(i);
   }
 
