@@ -27,8 +27,9 @@ const ID_KEY = 'id_high_water';
 /** Statements of one captured table, prepared once per schema. */
 interface CapturedTable {
   def: TableDef;
-  /** The row as it is now, by primary key. */
+  /** The row as it is now, by primary key: its values in `names` order (raw, no object built by the driver). */
   read: Database.Statement;
+  names: string[];
 }
 
 /**
@@ -117,6 +118,10 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     return this.withoutCapture(fn);
   }
 
+  quietUntilRollback(): void {
+    if (this.#capturing) this.#setCapturing.run(0);
+  }
+
   /** What POST /v1/transactions reports of a transaction's change. */
   describe(change: Changeset | null): { version: number | null; actor_id: string } {
     return { version: change ? change.version : null, actor_id: this.actor };
@@ -138,12 +143,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       const ct = this.#tables.get(table);
       if (!ct) continue;
       const pk = decodePk(pkBytes);
-      const row = ct.read.get(...pk) as Record<string, SqlValue> | undefined;
+      const raw = ct.read.get(...pk) as SqlValue[] | undefined;
       changes.push({
         table,
         pk: pk.map((v) => (typeof v === 'bigint' ? narrowInteger(v) : v)),
-        kind: !row ? 'delete' : aliveBefore === 1n ? 'update' : 'insert',
-        values: row ? narrowRow(row) : null,
+        kind: !raw ? 'delete' : aliveBefore === 1n ? 'update' : 'insert',
+        values: raw ? rowOf(ct.names, raw) : null,
       });
     }
     this.#nextUnit.run();
@@ -233,7 +238,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         for (const sql of [...legacyTriggerDrops(t), ...captureDdl(t, this.siteId), ...keyRuleDdl(t)]) db.exec(sql);
         ChangeCapture.#migrateClockIndex(db, t.name);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
-        tables.set(t.name, { def: t, read: db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`) });
+        const read = db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`).raw(true);
+        tables.set(t.name, { def: t, read, names: read.columns().map((c) => c.name) });
       }
       this.#tables = tables;
     };
@@ -242,10 +248,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 }
 
-function narrowRow(row: Record<string, SqlValue>): Record<string, SqlValue> {
-  for (const k in row) {
-    const v = row[k];
-    if (typeof v === 'bigint') row[k] = narrowInteger(v);
+/** The row as an object by column name, integers narrowed where exact. */
+function rowOf(names: string[], raw: SqlValue[]): Record<string, SqlValue> {
+  const row: Record<string, SqlValue> = {};
+  for (let i = 0; i < names.length; i++) {
+    const v = raw[i];
+    row[names[i]] = typeof v === 'bigint' ? narrowInteger(v) : v;
   }
   return row;
 }

@@ -20,8 +20,9 @@ interface Statements {
   schema: Schema;
   /** The entry `limit - 1` places after a position (the slice's last), if the log goes that far. */
   end: Database.Statement;
-  /** Per table, the DELETE of its stale entries in a range, and after a position to the end. */
-  tables: { bounded: Database.Statement; open: Database.Statement }[];
+  /** The DELETE of the stale entries of every table in a range, and after a position to the end (null: no table). */
+  bounded: Database.Statement | null;
+  open: Database.Statement | null;
 }
 
 /**
@@ -75,8 +76,8 @@ export class ChangeLogCompactor {
   }
 
   /**
-   * Looks at up to `limit` entries after the cursor in one transaction, one DELETE per table over
-   * that range (SQLite checks each entry against its clock table; no entry comes to JavaScript);
+   * Looks at up to `limit` entries after the cursor in one transaction, one DELETE over that range
+   * (SQLite checks each entry against its table's clock table; no entry comes to JavaScript);
    * returns how many it looked at (`limit`).
    */
   #slice(db: Database.Database, limit: number): number {
@@ -86,7 +87,8 @@ export class ChangeLogCompactor {
     this.#cursor = to ?? null;
     db.exec('BEGIN IMMEDIATE');
     try {
-      for (const t of st.tables) this.removed += (to ? t.bounded.run(...from, ...to) : t.open.run(...from)).changes;
+      if (to && st.bounded) this.removed += st.bounded.run(...from, ...to).changes;
+      else if (!to && st.open) this.removed += st.open.run(...from).changes;
       db.exec('COMMIT');
     } catch (err) {
       if (db.inTransaction) db.exec('ROLLBACK');
@@ -102,17 +104,14 @@ export class ChangeLogCompactor {
     if (this.#prepared?.schema === schema) return this.#prepared;
     const key = '(site_id, db_version, tbl, pk)';
     const range = `${key} > (?, ?, ?, ?)`;
+    // An entry is stale when its table's clock table has no row at its key, origin and version; an
+    // entry of a table no longer in the schema is kept (ELSE 0).
     const stale = (table: string) =>
-      `tbl = ${lit(table)} AND NOT EXISTS (SELECT 1 FROM main.${q(clockTableName(table))} c` +
+      `WHEN ${lit(table)} THEN NOT EXISTS (SELECT 1 FROM main.${q(clockTableName(table))} c` +
       ` WHERE c.pk = ${CHANGE_LOG}.pk AND c.site_id = ${CHANGE_LOG}.site_id AND c.db_version = ${CHANGE_LOG}.db_version)`;
-    const tables = [...schema.tables.values()]
-      .filter((t) => t.primaryKey.length > 0)
-      .map((t) => ({
-        bounded: db.prepare(
-          `DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${key} <= (?, ?, ?, ?) AND ${stale(t.name)}`,
-        ),
-        open: db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${stale(t.name)}`),
-      }));
+    const cases = [...schema.tables.values()].filter((t) => t.primaryKey.length > 0).map((t) => stale(t.name));
+    const isStale = `CASE tbl ${cases.join(' ')} ELSE 0 END`;
+    const some = cases.length > 0;
     this.#prepared = {
       schema,
       end: db
@@ -121,7 +120,10 @@ export class ChangeLogCompactor {
         )
         .raw(true)
         .safeIntegers(true),
-      tables,
+      bounded: some
+        ? db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${key} <= (?, ?, ?, ?) AND ${isStale}`)
+        : null,
+      open: some ? db.prepare(`DELETE FROM main.${CHANGE_LOG} WHERE ${range} AND ${isStale}`) : null,
     };
     return this.#prepared;
   }

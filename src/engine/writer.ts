@@ -42,6 +42,11 @@ export interface CommitHooks<C> {
   rolledBackToSavepoint(): void;
   /** Runs `fn` with capture quiet (writes that are rolled back anyway: Writer.tryOut). */
   quietly<T>(fn: () => T): T;
+  /**
+   * Makes capture quiet until the transaction or savepoint open now is rolled back (the switch is
+   * kept in the transaction): for a try-out about to be undone, one statement instead of two.
+   */
+  quietUntilRollback(): void;
 }
 
 /** One write waiting for a group commit: what it runs on the writer, inside its unit. */
@@ -263,18 +268,12 @@ export class Writer<C = unknown> {
     if (tryOuts.length < this.#queue.filter((m) => m.discard).length) this.#waitForHolder(); // some wait for its end
     if (tryOuts.length === 0) return;
     this.#queue = this.#queue.filter((m) => !now(m));
-    for (let i = 0; i < tryOuts.length; i++) {
-      const m = tryOuts[i];
-      if (this.#held !== held || !this.db.inTransaction) {
-        // the held transaction was lost (a statement rolled it back): the rest go to a group
-        this.#queue.unshift(...tryOuts.slice(i));
-        if (this.#held === held) this.#preempt(held);
-        return;
-      }
-      const r = held.lease.unit(() => m.run(held.lease), true, true);
-      m.settled = true;
-      if (r.ok) m.resolve({ value: r.value, change: null });
-      else m.reject(r.error);
+    const left = held.lease.tryOuts(tryOuts, () => this.#held === held);
+    if (left.length > 0) {
+      // the held transaction was lost (a statement rolled it back): the rest go to a group
+      this.#queue.unshift(...left);
+      if (this.#held === held) this.#preempt(held);
+      return;
     }
     if (!this.db.inTransaction) this.#preempt(held);
   }
@@ -448,6 +447,15 @@ export class Writer<C = unknown> {
   }
 }
 
+/** A statement's result columns, kept per prepared statement (read-only: shared by its results). */
+const COLUMNS = new WeakMap<Database.Statement, ColumnInfo[]>();
+
+function columnsOf(st: Database.Statement): ColumnInfo[] {
+  let columns = COLUMNS.get(st);
+  if (!columns) COLUMNS.set(st, (columns = st.columns().map((c) => ({ name: c.name, declType: c.type }))));
+  return columns;
+}
+
 /** The writer, held: begin, run statements, commit or roll back, release. */
 export class WriterLease<C> {
   readonly #w: Writer<C>;
@@ -494,7 +502,7 @@ export class WriterLease<C> {
         const rows = st.raw(true).all(...args) as unknown[][];
         for (const row of rows)
           for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = narrowInteger(row[i] as bigint);
-        const columns = st.columns().map((c) => ({ name: c.name, declType: c.type }));
+        const columns = columnsOf(st);
         const rowsAffected = st.readonly ? 0 : this.#w._changes();
         return { rowsAffected, time: secondsSince(t0), columns, rows };
       }
@@ -552,8 +560,10 @@ export class WriterLease<C> {
     if (savepoint) c.savepoint.run();
     try {
       if (discard) {
-        // Without a savepoint (a try-out alone in its group), the group's ROLLBACK undoes it.
-        const value = hooks ? hooks.quietly(fn) : fn();
+        // Without a savepoint (a try-out alone in its group), the group's ROLLBACK undoes it, and
+        // capture's quiet switch with it.
+        hooks?.quietUntilRollback();
+        const value = fn();
         if (savepoint) {
           c.rollbackTo.run();
           c.release.run();
@@ -572,6 +582,41 @@ export class WriterLease<C> {
       } else this.rollback();
       return { ok: false, error };
     }
+  }
+
+  /**
+   * Runs try-outs inside the open transaction, each undone at once, capture quiet: one savepoint for
+   * all of them, rolled back to after each (ROLLBACK TO keeps it open, and undoes the quiet switch).
+   * Settles each member; returns those not run because the transaction was lost (a failing
+   * statement made SQLite roll it back) or `still()` said the transaction is no longer theirs.
+   */
+  tryOuts(members: GroupMember<C>[], still: () => boolean): GroupMember<C>[] {
+    const db = this.#w.db;
+    const hooks = this.#w._hooks();
+    const c = this.#w.control;
+    let i = 0;
+    c.savepoint.run();
+    try {
+      for (; i < members.length; i++) {
+        if (!still() || !db.inTransaction) break;
+        const m = members[i];
+        let r: UnitOutcome<unknown, C>;
+        try {
+          hooks?.quietUntilRollback();
+          r = { ok: true, value: m.run(this), change: null };
+        } catch (error) {
+          r = { ok: false, error };
+        }
+        if (db.inTransaction) c.rollbackTo.run();
+        else this.rollback();
+        m.settled = true;
+        if (r.ok) m.resolve({ value: r.value, change: null });
+        else m.reject(r.error);
+      }
+    } finally {
+      if (db.inTransaction) c.release.run();
+    }
+    return members.slice(i);
   }
 
   /** Runs one of the client's own SAVEPOINT, RELEASE or ROLLBACK TO statements (a PG block holding the writer). */

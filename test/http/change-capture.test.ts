@@ -105,6 +105,26 @@ describe('change capture: clock tables', () => {
     assert.deepEqual(versions(clocks(agent, 'items', [3n])), { '-1': 1, name: 1, qty: 1 });
   });
 
+  it("numbers a unit's clock rows in column order: sentinel first when the row comes alive, then each changed column", async () => {
+    const seqs = (pk: bigint) =>
+      Object.fromEntries(Object.entries(clocks(agent, 'items', [pk])).map(([k, v]) => [k, v.seq]));
+    const v = await writeTx(agent.http, [
+      ['INSERT INTO items (id, name, qty) VALUES (40, ?, 1)', ['a']],
+      ['UPDATE items SET name = ?, qty = 2 WHERE id = 40', ['b']],
+      ["UPDATE items SET qty = 3, name = 'b' WHERE id = 40", []],
+    ]);
+    assert.ok(v.version);
+    // insert: sentinel 0, name 1, qty 2; the update of both: name 3, qty 4; the update of qty only: 5
+    assert.deepEqual(seqs(40n), { '-1': 0, name: 3, qty: 5 });
+    await write(agent, 'DELETE FROM items WHERE id = 40');
+    await writeTx(agent.http, [
+      ['INSERT INTO items (id, name) VALUES (41, ?)', ['c']],
+      ["INSERT INTO items (id, name, qty) VALUES (40, 'd', 4)", []],
+    ]);
+    assert.deepEqual(seqs(41n), { '-1': 0, name: 1, qty: 2 });
+    assert.deepEqual(seqs(40n), { '-1': 3, name: 4, qty: 5 });
+  });
+
   it('a table of key columns only keeps just the sentinel', async () => {
     await write(agent, "INSERT INTO tags (owner, n) VALUES ('a', 1)");
     assert.deepEqual(versions(clocks(agent, 'tags', ['a', 1n])), { '-1': 1 });
