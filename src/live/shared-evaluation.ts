@@ -25,8 +25,15 @@ export class SharedEvaluator {
   /** Each subscription's parameter values in statement order (worked out once). */
   readonly #values = new WeakMap<Subscription, SqlValue[]>();
 
-  constructor(store: SubscriptionStore) {
+  /** Whether a subscription may hold a stored row built from this source row (false: no need to look). */
+  readonly #mayHold: (sub: Subscription, table: string, key: string) => boolean;
+
+  constructor(
+    store: SubscriptionStore,
+    mayHold: (sub: Subscription, table: string, key: string) => boolean = () => true,
+  ) {
     this.#store = store;
+    this.#mayHold = mayHold;
   }
 
   /** The groups of two or more subscriptions that can share statements, by member. */
@@ -99,13 +106,15 @@ export class SharedEvaluator {
       }
       if (plan.occurrences.length === 1) {
         // One probe per changed key finds every subscription holding its row; only the pairs
-        // woken count (a holder is always woken by its row's change).
+        // woken count (a holder is always woken by its row's change). A key no woken subscription
+        // may hold (a new row, for pinned ones: the wake index knows their rows) is not looked up.
         const distinct = new Set<string>();
         let seen = 0;
-        for (const k of keysOf) {
+        for (let i = 0; i < keysOf.length; i++) {
+          const k = keysOf[i];
           if (!k) continue;
           for (const key of k.keys()) {
-            distinct.add(key);
+            if (!distinct.has(key) && this.#mayHold(subs[i], table, key)) distinct.add(key);
             if (++seen % SLICE_STEP === 0) await slicer.pause();
           }
         }
