@@ -98,7 +98,7 @@ export class Matcher {
     this.#runner = runner;
     this.#drop = drop;
     this.#slicer = new Slicer(sliceMs);
-    this.#shared = new SharedEvaluator(store, (sub, table, key) => this.index.mayHold(sub, table, key));
+    this.#shared = new SharedEvaluator(store, (sub, table) => this.index.holdsOn(sub, table));
     this.#mayWait = store.file !== ':memory:';
   }
 

@@ -25,15 +25,15 @@ export class SharedEvaluator {
   /** Each subscription's parameter values in statement order (worked out once). */
   readonly #values = new WeakMap<Subscription, SqlValue[]>();
 
-  /** Whether a subscription may hold a stored row built from this source row (false: no need to look). */
-  readonly #mayHold: (sub: Subscription, table: string, key: string) => boolean;
+  /** Whether a subscription holds a stored row built from a source row of a table, when that is known (see WakeIndex.holdsOn). */
+  readonly #holdsOn: (sub: Subscription, table: string) => ((key: string) => boolean) | null;
 
   constructor(
     store: SubscriptionStore,
-    mayHold: (sub: Subscription, table: string, key: string) => boolean = () => true,
+    holdsOn: (sub: Subscription, table: string) => ((key: string) => boolean) | null = () => null,
   ) {
     this.#store = store;
-    this.#mayHold = mayHold;
+    this.#holdsOn = holdsOn;
   }
 
   /** The groups of two or more subscriptions that can share statements, by member. */
@@ -113,8 +113,9 @@ export class SharedEvaluator {
         for (let i = 0; i < keysOf.length; i++) {
           const k = keysOf[i];
           if (!k) continue;
+          const holds = this.#holdsOn(subs[i], table);
           for (const key of k.keys()) {
-            if (!distinct.has(key) && this.#mayHold(subs[i], table, key)) distinct.add(key);
+            if (!holds || holds(key)) distinct.add(key);
             if (++seen % SLICE_STEP === 0) await slicer.pause();
           }
         }

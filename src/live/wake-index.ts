@@ -232,14 +232,17 @@ export class WakeIndex {
   }
 
   /**
-   * Whether a stored row of `sub` may have been built from this source row of `table`: false only
-   * when the index keeps the subscription's holders for that table (it is pinned there) and it holds
-   * no such row, so nothing stored need be looked up.
+   * For a subscription whose holders the index keeps on `table` (it is pinned there): whether its
+   * stored result holds a row built from a given source row of that table. Null for others (any
+   * stored row may have been): then the store must be asked.
    */
-  mayHold(sub: Subscription, table: string, key: string): boolean {
-    if (!this.#subs.get(sub)?.occ.has(table)) return true;
-    const h = this.#tables.get(table)?.holders.get(key);
-    return h === sub || (h instanceof Map && h.has(sub));
+  holdsOn(sub: Subscription, table: string): ((key: string) => boolean) | null {
+    if (!this.#subs.get(sub)?.occ.has(table)) return null;
+    const holders = this.#entry(table).holders;
+    return (key) => {
+      const h = holders.get(key);
+      return h === sub || (h instanceof Map && h.has(sub));
+    };
   }
 
   #entry(t: string): TableEntry {
