@@ -403,6 +403,22 @@ function cpuMs(pid: number): number {
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks of 1/100 s
 }
 
+/** CPU time (ms) of each thread of a process, by thread id with its name, from /proc. */
+function threadCpuMs(pid: number): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, { name, ms: ((Number(f[11]) + Number(f[12])) * 1000) / 100 });
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
 /** Resident memory (MB) of a process, from /proc. */
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -458,8 +474,10 @@ async function paramsRun(
       side.c0 = c;
     };
     let id = 10000;
+    const threads0 = new Map<BenchAgent, ReturnType<typeof threadCpuMs>>();
     for (let r = -WARM_ROUNDS; r < rounds; r++) {
       for (const side of sides) {
+        if (r === 0) threads0.set(side.agent, threadCpuMs(side.agent.proc.pid!));
         cpuOf(side, r);
         const rate = await throughput(side.agent.url, id, ROUND_WRITES, 8);
         if (process.env.PATINA_BENCH_VERBOSE)
@@ -472,8 +490,18 @@ async function paramsRun(
     }
     await sleep(500); // the last round's waiting changes are matched
     for (const side of sides) cpuOf(side, rounds);
-    if (process.env.PATINA_BENCH_VERBOSE)
+    if (process.env.PATINA_BENCH_VERBOSE) {
       process.stdout.write(`CPU ms/write, none: ${cpuNone.join(', ')}; with them: ${cpuMany.join(', ')}\n`);
+      // where each agent's CPU of the counted rounds went, by thread
+      for (const side of sides) {
+        const before = threads0.get(side.agent)!;
+        const parts = [...threadCpuMs(side.agent.proc.pid!)]
+          .map(([tid, t]) => [t.name, t.ms - (before.get(tid)?.ms ?? 0)] as const)
+          .filter(([, ms]) => ms > 0)
+          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+        process.stdout.write(`pid ${side.agent.proc.pid} CPU ms by thread, counted rounds: ${parts.join(', ')}\n`);
+      }
+    }
     return {
       none: median(none),
       many: median(many),

@@ -10,7 +10,8 @@ export function encodeKey(values: readonly unknown[]): string {
   return s;
 }
 
-function encodeValue(v: unknown): string {
+/** One value as encodeKey encodes it (encodeKey([v]) without the array). */
+export function encodeValue(v: unknown): string {
   if (v === null || v === undefined) return 'n';
   switch (typeof v) {
     case 'bigint':

@@ -98,7 +98,7 @@ export class Matcher {
     this.#runner = runner;
     this.#drop = drop;
     this.#slicer = new Slicer(sliceMs);
-    this.#shared = new SharedEvaluator(store);
+    this.#shared = new SharedEvaluator(store, (sub, table) => this.index.holdsOn(sub, table));
     this.#mayWait = store.file !== ':memory:';
   }
 
@@ -435,7 +435,7 @@ export class Matcher {
     this.#batchSince = this.#queuedSince;
     this.#queuedRows = 0;
     try {
-      const woken = this.#now(this.index.wake(changesOf(batch)));
+      const woken = this.#now(this.index.wake(batch.length === 1 ? batch[0].changes : changesOf(batch)));
       if (woken.size === 0) return; // nothing to match now (nothing woken, or what was waits)
       // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
       const groups = SharedEvaluator.groups(woken.keys());
@@ -516,9 +516,14 @@ export class Matcher {
    * LATER_KEYS wait, when a listener attaches (matchWaiting) or at the stop.
    */
   #defer(sub: Subscription, keys: ChangedKeys) {
-    let mine = this.#later.get(sub);
-    if (!mine) this.#later.set(sub, (mine = new Map()));
-    this.#laterKeys += addKeys(mine, keys);
+    const mine = this.#later.get(sub);
+    if (mine) this.#laterKeys += addKeys(mine, keys);
+    else if (this.index.shares(keys)) this.#laterKeys += addKeys(this.#later.set(sub, new Map()).get(sub)!, keys);
+    else {
+      // its own maps (woken by value or by the rows it holds): kept as they are
+      this.#later.set(sub, keys);
+      for (const k of keys.values()) this.#laterKeys += k.size;
+    }
     if (this.#laterKeys >= LATER_KEYS) this.#laterDue = true;
     else
       this.#laterTimer ??= setTimeout(() => {
@@ -605,6 +610,9 @@ function addKeys(into: ChangedKeys, from: ChangedKeys): number {
   return added;
 }
 
-function* changesOf(batch: Changeset[]): Iterable<RowChange> {
-  for (const cs of batch) yield* cs.changes;
+/** The changes of a batch, in commit order. */
+function changesOf(batch: Changeset[]): RowChange[] {
+  const out: RowChange[] = [];
+  for (const cs of batch) for (const c of cs.changes) out.push(c);
+  return out;
 }

@@ -25,8 +25,15 @@ export class SharedEvaluator {
   /** Each subscription's parameter values in statement order (worked out once). */
   readonly #values = new WeakMap<Subscription, SqlValue[]>();
 
-  constructor(store: SubscriptionStore) {
+  /** Whether a subscription holds a stored row built from a source row of a table, when that is known (see WakeIndex.holdsOn). */
+  readonly #holdsOn: (sub: Subscription, table: string) => ((key: string) => boolean) | null;
+
+  constructor(
+    store: SubscriptionStore,
+    holdsOn: (sub: Subscription, table: string) => ((key: string) => boolean) | null = () => null,
+  ) {
     this.#store = store;
+    this.#holdsOn = holdsOn;
   }
 
   /** The groups of two or more subscriptions that can share statements, by member. */
@@ -99,13 +106,16 @@ export class SharedEvaluator {
       }
       if (plan.occurrences.length === 1) {
         // One probe per changed key finds every subscription holding its row; only the pairs
-        // woken count (a holder is always woken by its row's change).
+        // woken count (a holder is always woken by its row's change). A key no woken subscription
+        // may hold (a new row, for pinned ones: the wake index knows their rows) is not looked up.
         const distinct = new Set<string>();
         let seen = 0;
-        for (const k of keysOf) {
+        for (let i = 0; i < keysOf.length; i++) {
+          const k = keysOf[i];
           if (!k) continue;
+          const holds = this.#holdsOn(subs[i], table);
           for (const key of k.keys()) {
-            distinct.add(key);
+            if (!holds || holds(key)) distinct.add(key);
             if (++seen % SLICE_STEP === 0) await slicer.pause();
           }
         }

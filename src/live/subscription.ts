@@ -5,7 +5,7 @@ import type { SqlValue } from '../engine/values';
 import { rowToJson } from '../engine/values';
 import type { ClientStream } from './client-stream';
 import { changeLine } from './events';
-import { encodeKey, identityKey, identityParts } from './keys';
+import { encodeKey, encodeValue, identityKey, identityParts } from './keys';
 import { type QueryPlan, keyParam } from './query-plan';
 import { StatementCache } from './statement-cache';
 import type { StoreSnapshot, StoredRow, StoredSubscription, SubscriptionStore } from './store';
@@ -267,6 +267,9 @@ export class Subscription {
   /** The identity key of a result row: key parts of each source occurrence, from the hidden key columns after the query's own. */
   identity(row: unknown[]): string {
     let at = this.plan.columns.length;
+    const occurrences = this.plan.occurrences;
+    // one table with a one-column key (most queries): the key part alone, made without arrays
+    if (occurrences.length === 1 && occurrences[0].pk.length === 1) return encodeValue(row[at]);
     const parts = this.plan.occurrences.map((o) => {
       const part = encodeKey(row.slice(at, at + o.pk.length));
       at += o.pk.length;

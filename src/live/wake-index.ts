@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import type { RowChange } from '../bus/changeset';
 import type { SqlValue } from '../engine/values';
-import { encodeKey } from './keys';
+import { encodeKey, encodeValue } from './keys';
 import type { Subscription } from './subscription';
 import { Lru } from '../lru';
 
@@ -32,9 +32,16 @@ interface TableEntry {
       values: Map<string, Set<Subscription>>;
     }
   >;
-  /** encoded key of a source row -> subscriptions whose stored result holds a row built from it, with how many. */
-  holders: Map<string, Map<Subscription, number>>;
+  /**
+   * encoded key of a source row -> the subscriptions whose stored result holds a row built from it,
+   * with how many: a Subscription alone for one that holds one such row (the common case, and no
+   * map per row: a pinned subscription's result may hold many rows), else a map.
+   */
+  holders: Map<string, Holders>;
 }
+
+/** Who holds rows built from one source row (see TableEntry.holders). */
+type Holders = Subscription | Map<Subscription, number>;
 
 /**
  * Which subscriptions a changed row can concern. A subscription whose WHERE pins a column (or an
@@ -102,7 +109,10 @@ export class WakeIndex {
     for (const t of s.occ.keys()) {
       const holders = this.#tables.get(t)?.holders;
       if (!holders) continue;
-      for (const [part, m] of holders) if (m.delete(sub) && m.size === 0) holders.delete(part);
+      for (const [part, h] of holders) {
+        if (h === sub) holders.delete(part);
+        else if (h instanceof Map && h.delete(sub) && h.size === 0) holders.delete(part);
+      }
     }
     this.#subs.delete(sub);
     for (const [t, l] of s.listening) {
@@ -154,33 +164,24 @@ export class WakeIndex {
   wake(changes: Iterable<RowChange>): Map<Subscription, ChangedKeys> {
     const all: ChangedKeys = new Map();
     const out = new Map<Subscription, ChangedKeys>();
-    const keysOf = (sub: Subscription) => {
-      let ck = out.get(sub);
-      if (!ck) out.set(sub, (ck = new Map()));
-      return ck;
-    };
-    const addKey = (sub: Subscription, table: string, key: string, pk: SqlValue[]) => {
-      const ck = keysOf(sub);
-      let keys = ck.get(table);
-      if (!keys) ck.set(table, (keys = new Map()));
-      keys.set(key, pk);
-    };
     for (const c of changes) {
       const t = c.table.toLowerCase();
       const entry = this.#tables.get(t);
       if (!entry) continue;
       const key = encodeKey(c.pk);
+      const pk = c.pk as SqlValue[];
       if (entry.all.size > 0) {
         let keys = all.get(t);
         if (!keys) all.set(t, (keys = new Map()));
-        keys.set(key, c.pk as SqlValue[]);
+        keys.set(key, pk);
       }
-      if (c.values) {
+      const row = c.values;
+      if (row) {
         for (const [column, values] of entry.byValue) {
-          const v = c.values[column];
+          const v = row[column];
           if (v === null || v === undefined) continue; // NULL equals nothing
-          const subs = values.get(encodeKey([v]));
-          if (subs) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+          const subs = values.get(encodeValue(v));
+          if (subs) for (const s of subs) addKey(out, s, t, key, pk);
         }
         // each distinct expression evaluated once for the row, its value looked up
         for (const x of entry.byExpr.values()) {
@@ -188,7 +189,7 @@ export class WakeIndex {
           try {
             const args: Record<string, unknown> = {};
             for (let k = 0; k < x.columns.length; k++) {
-              let a = c.values[x.columns[k]] ?? null;
+              let a = row[x.columns[k]] ?? null;
               if (typeof a === 'number' && Number.isInteger(a)) {
                 // bound as it is stored: a whole number is INTEGER unless the column keeps REAL
                 if (x.wholeAs[k] === 'any') throw new Error('INTEGER or REAL: the changeset does not say');
@@ -199,19 +200,49 @@ export class WakeIndex {
             v = x.stmt.get(args);
           } catch {
             // the query itself will say what is wrong with this row: wake every subscription of the expression
-            for (const subs of x.values.values()) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+            for (const subs of x.values.values()) for (const s of subs) addKey(out, s, t, key, pk);
             continue;
           }
           if (v === null || v === undefined) continue;
-          const subs = x.values.get(encodeKey([v]));
-          if (subs) for (const s of subs) addKey(s, t, key, c.pk as SqlValue[]);
+          const subs = x.values.get(encodeValue(v));
+          if (subs) for (const s of subs) addKey(out, s, t, key, pk);
         }
       }
-      const holders = entry.holders.get(key);
-      if (holders) for (const s of holders.keys()) addKey(s, t, key, c.pk as SqlValue[]);
+      const h = entry.holders.get(key);
+      if (h instanceof Map) for (const s of h.keys()) addKey(out, s, t, key, pk);
+      else if (h !== undefined) addKey(out, h, t, key, pk);
     }
-    for (const [t, keys] of all) for (const s of this.#tables.get(t)!.all) keysOf(s).set(t, keys);
+    for (const [t, keys] of all)
+      for (const s of this.#tables.get(t)!.all) {
+        let ck = out.get(s);
+        if (!ck) out.set(s, (ck = new Map()));
+        ck.set(t, keys);
+      }
+    this.#shared = all;
     return out;
+  }
+
+  /** The maps of changed keys the last wake shares among subscriptions woken by every change of a table. */
+  #shared: ChangedKeys = new Map();
+
+  /** Whether some map of `keys` (from the last wake) is shared with other subscriptions: copy it before changing it. */
+  shares(keys: ChangedKeys): boolean {
+    for (const [t, m] of keys) if (this.#shared.get(t) === m) return true;
+    return false;
+  }
+
+  /**
+   * For a subscription whose holders the index keeps on `table` (it is pinned there): whether its
+   * stored result holds a row built from a given source row of that table. Null for others (any
+   * stored row may have been): then the store must be asked.
+   */
+  holdsOn(sub: Subscription, table: string): ((key: string) => boolean) | null {
+    if (!this.#subs.get(sub)?.occ.has(table)) return null;
+    const holders = this.#entry(table).holders;
+    return (key) => {
+      const h = holders.get(key);
+      return h === sub || (h instanceof Map && h.has(sub));
+    };
   }
 
   #entry(t: string): TableEntry {
@@ -244,19 +275,45 @@ export class WakeIndex {
   #hold(sub: Subscription, identity: string, delta: number) {
     const s = this.#subs.get(sub);
     if (!s || s.occ.size === 0) return;
-    const parts = sub.identityParts(identity);
-    for (const [t, occ] of s.occ) {
-      const holders = this.#entry(t).holders;
-      const part = parts[occ];
-      let m = holders.get(part);
-      if (!m) {
-        if (delta < 0) continue;
-        holders.set(part, (m = new Map()));
-      }
-      const n = (m.get(sub) ?? 0) + delta;
-      if (n > 0) m.set(sub, n);
-      else m.delete(sub);
-      if (m.size === 0) holders.delete(part);
+    if (sub.plan.occurrences.length === 1) {
+      // a single table's row: its identity is the source key
+      for (const t of s.occ.keys()) hold(this.#entry(t).holders, identity, sub, delta);
+      return;
     }
+    const parts = sub.identityParts(identity);
+    for (const [t, occ] of s.occ) hold(this.#entry(t).holders, parts[occ], sub, delta);
+  }
+}
+
+/** Adds a changed key to what a subscription must look at. */
+function addKey(out: Map<Subscription, ChangedKeys>, sub: Subscription, table: string, key: string, pk: SqlValue[]) {
+  let ck = out.get(sub);
+  if (!ck) out.set(sub, (ck = new Map()));
+  let keys = ck.get(table);
+  if (!keys) ck.set(table, (keys = new Map()));
+  keys.set(key, pk);
+}
+
+/** Counts `delta` more (or fewer) rows of `sub` built from source row `part`. */
+function hold(holders: Map<string, Holders>, part: string, sub: Subscription, delta: number) {
+  const h = holders.get(part);
+  if (h === undefined) {
+    if (delta > 0) holders.set(part, delta === 1 ? sub : new Map([[sub, delta]]));
+  } else if (h instanceof Map) {
+    const n = (h.get(sub) ?? 0) + delta;
+    if (n > 0) h.set(sub, n);
+    else h.delete(sub);
+    if (h.size === 0) holders.delete(part);
+  } else if (h === sub) {
+    if (delta < 0) holders.delete(part);
+    else if (delta > 0) holders.set(part, new Map([[sub, 1 + delta]]));
+  } else if (delta > 0) {
+    holders.set(
+      part,
+      new Map([
+        [h, 1],
+        [sub, delta],
+      ]),
+    );
   }
 }

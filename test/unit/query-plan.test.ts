@@ -236,4 +236,26 @@ describe('shared statements of same-SQL subscriptions are driven by the (subscri
       store.close();
     }
   });
+
+  it('subscriptions of one SQL text share its plan; their parameters, and what those pin, stay their own', () => {
+    const sql = 'SELECT id, name FROM users WHERE team = ? AND score > 0';
+    const a = planQuery(db, schema, sql, [1]);
+    const b = planQuery(db, schema, sql, [2]);
+    assert.equal(a.fullSql, b.fullSql);
+    assert.equal(a.restrictedSql, b.restrictedSql, 'the same statement builder, not a copy');
+    assert.equal(a.shared, b.shared);
+    assert.deepEqual([a.params, b.params], [[1], [2]]);
+    assert.deepEqual(
+      [a, b].map((p) => p.equalities.map((e) => e.values)),
+      [[[1]], [[2]]],
+    );
+    assert.deepEqual(planQuery(db, schema, sql, ['1']).equalities, [], 'a text the column converts pins nothing');
+    assert.throws(() => planQuery(db, schema, sql, [1, 2]), /the parameters do not bind/);
+    const named = planQuery(db, schema, 'SELECT id, name FROM users WHERE team = :t AND score > 0', { t: 3 });
+    assert.deepEqual(named.params, { t: 3 });
+    // a schema reloaded is a new Schema: its plans are made again
+    const other = planQuery(db, introspect(db), sql, [1]);
+    assert.notEqual(other.restrictedSql, a.restrictedSql);
+    assert.equal(other.fullSql, a.fullSql);
+  });
 });
