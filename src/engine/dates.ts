@@ -184,7 +184,13 @@ export function datePart(field: unknown, v: unknown): number | null {
   const y = d.getUTCFullYear();
   const secs = d.getUTCSeconds() + d.getUTCMilliseconds() / 1000 + t.us / 1e6;
   switch (
-    f === 'epoch' || f === 'dow' || f === 'isodow' || f === 'doy' || f === 'isoyear' || f.startsWith('timezone')
+    f === 'epoch' ||
+    f === 'dow' ||
+    f === 'isodow' ||
+    f === 'doy' ||
+    f === 'isoyear' ||
+    f === 'julian' ||
+    f.startsWith('timezone')
       ? f
       : UNITS[f]
   ) {
@@ -229,6 +235,14 @@ export function datePart(field: unknown, v: unknown): number | null {
       return Math.floor((y + 99) / 100);
     case 'millennium':
       return Math.floor((y + 999) / 1000);
+    case 'julian':
+      // the Julian day: 2440588 is 1970-01-01, and the time of day its fraction
+      return (
+        2_440_588 +
+        Math.floor(t.ms / 86_400_000) +
+        (((t.ms % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000 +
+        t.us / 8.64e10
+      );
     case 'timezone':
     case 'timezone_hour':
     case 'timezone_minute':
