@@ -10,7 +10,8 @@ import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
-import { type Scope, Typer, scopeOf } from './expression-types';
+import { Typer } from './expression-types';
+import { type Scope, scopeOf } from './select-types';
 import { isNumber, promote, strings, typeNameOid } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -13,7 +13,7 @@
 import { loadModule, parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { Lru } from '../../../src/lru';
-import { type Scope, scopeOf, selectTypes } from './expression-types';
+import { type Scope, scopeOf, selectTypes } from './select-types';
 
 export interface ResultColumn {
   /** PostgreSQL's name for the column (the alias, the column, the function, `?column?`). */

@@ -7,7 +7,8 @@ import { dateArithmetic } from '../../../src/engine/dates';
 import { lexPg } from '../../../protocols/pg/sql/lexer';
 import { type Tok, joinTokens } from '../../../protocols/pg/sql/tokens';
 import { rewriteDateArithmetic } from '../../../protocols/pg/sql/translate/typed-arithmetic';
-import { dateOperator, mayHaveTypedOperators } from '../../../protocols/pg/sql/typed-operators';
+import { dateOperator } from '../../../protocols/pg/sql/typed-operators';
+import { mayHaveTypedOperators } from '../../../protocols/pg/sql/typed-operators-hint';
 import { OID } from '../../../protocols/pg/types/oids';
 
 /** Tokens with the n-th operator (counting from 0) marked as the analysis would mark it. */

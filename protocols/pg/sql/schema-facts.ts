@@ -1,0 +1,48 @@
+// What the analysis asks of the schema, by column name across its tables, cached per schema: which
+// columns are dates, times, intervals or booleans (the cheap test before parsing for typed operators),
+// whether a name is NOT NULL everywhere (NULL order), a column's declared type.
+import type { Schema } from '../../../src/engine/schema/model';
+
+const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
+/**
+ * The lower-case names of the schema's date, time and timestamp columns ('date'), interval ones
+ * ('interval') and boolean ones ('bool'), of any table, for mayHaveTypedOperators.
+ */
+export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
+  let names = datedCache.get(schema);
+  if (!names) {
+    const found = new Map<string, string>();
+    for (const t of schema.tables.values())
+      for (const c of t.columns) {
+        if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
+        else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
+        else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
+      }
+    names = found;
+    datedCache.set(schema, names);
+  }
+  return names;
+}
+
+const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
+/** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
+export function notNullEverywhere(schema: Schema, column: string): boolean {
+  let known = notNullCache.get(schema);
+  if (!known) notNullCache.set(schema, (known = new Map()));
+  let v = known.get(column);
+  if (v === undefined) {
+    const cols = [...schema.tables.values()].flatMap((t) => t.columns.filter((c) => c.name.toLowerCase() === column));
+    v = cols.length > 0 && cols.every((c) => c.notNull || c.pk > 0);
+    known.set(column, v);
+  }
+  return v;
+}
+
+/** The declared type of a schema column, in `table` when named, else the first table that has it. */
+export function columnType(schema: Schema, table: string | null, column: string): string | null {
+  for (const t of table === null ? schema.tables.values() : [schema.tables.get(table)]) {
+    const c = t?.columns.find((c) => c.name.toLowerCase() === column);
+    if (c) return c.type;
+  }
+  return null;
+}

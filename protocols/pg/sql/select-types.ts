@@ -1,0 +1,170 @@
+// The columns of a SELECT (names, types, type modifiers and numeric scales, from PostgreSQL's parse
+// tree: its list over its FROM list's sources, a set operation's branches, a VALUES statement) and
+// the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
+// expression-types.ts types each expression over them.
+import type { Schema } from '../../../src/engine/schema/model';
+import { OID } from '../types/oids';
+import { elementOidOf } from '../types/registry';
+import { Typer } from './expression-types';
+import { castTypmod, scaleOf } from './numeric-scale';
+import type { ResultColumn } from './result-types';
+import { ONE_COLUMN_SET_RETURNING, isNumber, promote, strings } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/**
+ * The sources of a FROM list: alias (or name) → a table name (lower case), or the columns of a
+ * subquery or VALUES list in FROM (`(VALUES (1, 'a')) AS v(n, s)`), typed as PostgreSQL types them.
+ */
+export type Scope = Map<string, string | ResultColumn[]>;
+
+export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, ctes: Ctes = NO_CTES): void {
+  for (const f of from ?? []) {
+    if (f.RangeVar) {
+      const rel = String(f.RangeVar.relname).toLowerCase();
+      // a WITH query's name (unqualified) is that query's columns
+      const cte = f.RangeVar.schemaname ? undefined : ctes.get(rel);
+      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), cte ?? rel);
+    } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
+    else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
+      // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
+      const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
+      const fn = strings(call?.funcname).pop()?.toLowerCase();
+      const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
+      if (each) {
+        // FROM jsonb_each(x) [AS e]: key text, value jsonb (json, text)
+        const value = each[1] ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
+        scope.set(String(f.RangeFunction.alias?.aliasname ?? fn).toLowerCase(), [
+          { name: 'key', oid: OID.text },
+          { name: 'value', oid: value },
+        ]);
+        continue;
+      }
+      const alias = f.RangeFunction.alias;
+      if (fn === 'unnest' && call.args?.length > 1) {
+        // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
+        const typer = new Typer(schema, new Map());
+        const names = strings(alias?.colnames);
+        scope.set(
+          String(alias?.aliasname ?? fn).toLowerCase(),
+          call.args.map((a: Node, i: number) => ({
+            name: names[i] ?? 'unnest',
+            oid: elementOidOf(typer.type(a)) ?? 0,
+          })),
+        );
+        continue;
+      }
+      if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
+      // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
+      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
+      scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
+    } else if (f.RangeSubselect?.alias) {
+      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
+      if (!cols) continue;
+      const names = strings(f.RangeSubselect.alias.colnames);
+      scope.set(
+        String(f.RangeSubselect.alias.aliasname).toLowerCase(),
+        cols.map((c, i) => ({ ...c, name: names[i] ?? c.name })),
+      );
+    }
+  }
+}
+
+/** The queries of a WITH clause by name, with their columns (typed as far as the tree tells). */
+type Ctes = ReadonlyMap<string, ResultColumn[]>;
+const NO_CTES: Ctes = new Map();
+
+/**
+ * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a
+ * recursive one typed by its first branch, as PostgreSQL types it.
+ */
+function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
+  if (!w?.ctes?.length) return outer;
+  const out = new Map(outer);
+  for (const c of w.ctes) {
+    const e = c.CommonTableExpr;
+    let q = e?.ctequery?.SelectStmt;
+    if (!q) continue;
+    if (w.recursive && q.op && q.op !== 'SETOP_NONE') q = q.larg;
+    const cols = subqueryColumns(q, schema, out);
+    if (!cols) continue;
+    const names = strings(e.aliascolnames);
+    out.set(
+      String(e.ctename).toLowerCase(),
+      cols.map((col, i) => ({ ...col, name: names[i] ?? col.name })),
+    );
+  }
+  return out;
+}
+
+/** The columns of a subquery in FROM: a VALUES list (column1, ... typed by its rows) or a SELECT. */
+function subqueryColumns(s: Node, schema: Schema, ctes: Ctes = NO_CTES): ResultColumn[] | null {
+  if (!s) return null;
+  if (s.valuesLists) {
+    const typer = new Typer(schema, new Map());
+    const rows: Node[][] = s.valuesLists.map((r: Node) => r.List?.items ?? []);
+    const width = rows[0]?.length ?? 0;
+    if (rows.some((r) => r.length !== width)) return null;
+    return rows[0].map((_, i) => ({
+      name: `column${i + 1}`,
+      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : promote(a, b))),
+    }));
+  }
+  return selectTypes(s, schema, undefined, ctes);
+}
+
+/**
+ * The columns of a UNION, INTERSECT or EXCEPT: named by its first branch, typed as PostgreSQL
+ * resolves the branches (one type, or numbers promoted; 0 when they differ otherwise). `setop`
+ * tells the caller that SQLite's declared type (the first branch's column) does not hold.
+ */
+function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] | null {
+  const branch = (b: Node) =>
+    b?.op && b.op !== 'SETOP_NONE' ? setOperationTypes(b, schema, ctes) : selectTypes(b, schema, undefined, ctes);
+  const l = branch(s.larg);
+  const r = branch(s.rarg);
+  if (!l || !r || l.length !== r.length) return null;
+  return l.map((c, i) => {
+    const a = c.oid;
+    const b = r[i].oid;
+    const oid = a === b ? a : a && b && isNumber(a) && isNumber(b) ? promote(a, b) : 0;
+    return { name: c.name, oid, setop: true };
+  });
+}
+
+/** The columns of a SelectStmt, or null when its list has a `*`. */
+export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Ctes = NO_CTES): ResultColumn[] | null {
+  const ctes = cteColumns(s.withClause, schema, outer);
+  if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema, ctes);
+  // a VALUES statement: column1, ... typed by its rows
+  if (s.valuesLists) return subqueryColumns(s, schema, ctes);
+  if (!s.targetList) return null;
+  const scope: Scope = sources ?? new Map();
+  if (!sources) scopeOf(s.fromClause, scope, schema, ctes);
+  const typer = new Typer(schema, scope);
+  const out: ResultColumn[] = [];
+  for (const t of s.targetList) {
+    const r = t.ResTarget;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (fields?.some((f: Node) => f.A_Star)) {
+      // `*` (or `v.*`) only over sources whose columns are known here: subqueries and VALUES lists
+      const sources =
+        fields.length === 1 ? [...scope.values()] : [scope.get(String(fields[0].String?.sval).toLowerCase())];
+      if (sources.length === 0 || !sources.every((x) => Array.isArray(x))) return null;
+      for (const x of sources as ResultColumn[][]) out.push(...x);
+      continue;
+    }
+    if (!r) return null;
+    const typmod = castTypmod(r.val);
+    const oid = typer.type(r.val);
+    const scale = oid === OID.numeric && typmod < 0 ? scaleOf(typer, r.val) : undefined;
+    out.push({
+      name: r.name ?? typer.name(r.val),
+      oid,
+      ...(typmod >= 0 ? { typmod } : {}),
+      ...(scale !== undefined ? { scale } : {}),
+    });
+  }
+  return out;
+}

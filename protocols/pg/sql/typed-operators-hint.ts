@@ -1,0 +1,139 @@
+// Whether a statement may hold something typed-operators.ts marks: a cheap test on its tokens, so that
+// other statements are not parsed (the words and operators that can make an operand a date, time or
+// interval, a boolean or float made text, a string compared with a computed number, ...).
+import type { PgToken } from './lexer';
+import { TEXT_FUNCTIONS } from './text-kinds';
+import { endsOperand, isOp, isPunct, isWord } from './tokens';
+
+const TEXT_TYPE_WORDS = new Set(['text', 'varchar']);
+
+/** Words that may give an operand a date or time type (a cheap test before parsing). */
+const HINTS = new Set([
+  'date',
+  'time',
+  'timestamp',
+  'timestamptz',
+  'interval',
+  'current_date',
+  'current_timestamp',
+  'localtimestamp',
+  'localtime',
+  'now',
+  'date_trunc',
+  'to_timestamp',
+  'to_date',
+  'make_date',
+  'make_timestamp',
+  'age',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'clock_timestamp',
+]);
+const DATETIME_DECL = /date|time|interval/i;
+
+/**
+ * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
+ * beside a word that can be a date or time (a type name, a clock function, a date or time column),
+ * AT TIME ZONE, a cast to text, INTERSECT beside UNION or EXCEPT. A cheap test on the tokens, so
+ * that other statements are not parsed.
+ */
+export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
+  let arithmetic = false;
+  let hint = false;
+  let datedColumn = false;
+  let sum = false;
+  let choice = false;
+  let anyString = false;
+  let string = false;
+  let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
+  let intervalHint = false; // an interval compared, sorted, or in min/max: by its length, not its text
+  let ordered = false;
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
+    if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
+    if (
+      (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
+      isPunct(sig[i + 1], '(')
+    )
+      return true;
+    if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToText = true;
+    // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
+    if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
+    if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
+    if (t.type === 'op' && (t.text === '@>' || t.text === '<@')) return true; // of arrays or of jsonb
+    if ((t.type === 'op' && COMPARISONS.has(t.text)) || isWord(t, 'ORDER') || isWord(t, 'MIN') || isWord(t, 'MAX'))
+      ordered = true;
+    if (t.type === 'word' && !intervalHint)
+      intervalHint =
+        INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
+    if (t.type === 'op') {
+      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
+      if (!endsOperand(sig[i - 1])) continue;
+      if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
+      // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
+      if (t.text === '||') return true;
+      if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
+    } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
+    else if (t.type === 'word' && (!hint || !datedColumn)) {
+      const w = t.text.toLowerCase();
+      const type = columnType(w) ?? '';
+      const dated = DATETIME_DECL.test(type);
+      hint ||= HINTS.has(w) || dated;
+      datedColumn ||= dated || /^bool/i.test(type);
+    } else if (t.type === 'string' && !string) {
+      anyString = true;
+      // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
+      const before = sig[i - 1];
+      string =
+        (before?.type === 'op' && COMPARISONS.has(before.text)) ||
+        (sig[i + 1]?.type === 'op' && COMPARISONS.has(sig[i + 1].text)) ||
+        isWord(before, 'BETWEEN') ||
+        isWord(before, 'AND') ||
+        ((isPunct(before, '(') || isPunct(before, ',')) && sig.some((x) => isWord(x, 'IN')));
+    }
+  }
+  // a string literal compared with something, beside a date or time column, may be compared with it
+  // (and sum() beside one: of an interval it adds the parts)
+  // (and CASE, COALESCE, GREATEST, LEAST with a string literal: it takes the others' type)
+  return (
+    (arithmetic && hint) ||
+    castToText ||
+    ((string || sum) && datedColumn) ||
+    (choice && anyString) ||
+    (intervalHint && ordered)
+  );
+}
+
+/** Words that make an interval: the type, and the functions that return one. */
+const INTERVAL_WORDS = new Set([
+  'interval',
+  'age',
+  'justify_hours',
+  'justify_days',
+  'justify_interval',
+  'make_interval',
+]);
+
+export const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const CHOICES = new Set(['CASE', 'COALESCE', 'GREATEST', 'LEAST']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+
+/**
+ * Whether the comparison at sig[i] has a string literal on one side and, on the other, something
+ * that is no bare column (a call, a group, a number): there SQLite compares text with a number
+ * (text is greater than any number), where PostgreSQL reads the literal as a number. A bare column
+ * converts the literal by its affinity in SQLite too, so those are not parsed for it.
+ */
+function comparesTextWithNumber(sig: PgToken[], i: number): boolean {
+  const a = sig[i - 1];
+  const b = sig[i + 1];
+  const arithmetic = (x: PgToken | undefined) => x?.type === 'op' && ARITHMETIC.has(x.text);
+  const computedAfter = b?.type === 'number' || isPunct(b, '(') || isPunct(sig[i + 2], '(') || arithmetic(sig[i + 2]);
+  const computedBefore = a?.type === 'number' || isPunct(a, ')') || arithmetic(sig[i - 2]);
+  return (a?.type === 'string' && computedAfter) || (b?.type === 'string' && computedBefore);
+}
