@@ -950,6 +950,26 @@ export function installDateFunctions(db: Database.Database): void {
       },
       result: (a: { value: unknown }) => (a.value ?? null) as string | null,
     });
+  // over a window: the frame's values kept in order, as the frame drops its oldest first (inverse)
+  for (const max of [false, true])
+    db.aggregate(max ? '__pg_interval_max_w' : '__pg_interval_min_w', {
+      start: () => [] as [number, unknown][],
+      step: (a: [number, unknown][], v: unknown) => {
+        const key = intervalKey(v);
+        a.push([key ?? Number.NaN, v]);
+        return a;
+      },
+      inverse: (a: [number, unknown][]) => {
+        a.shift();
+        return a;
+      },
+      result: (a: [number, unknown][]) => {
+        let best: [number, unknown] | null = null;
+        for (const e of a)
+          if (!Number.isNaN(e[0]) && (best === null || (max ? e[0] > best[0] : e[0] < best[0]))) best = e;
+        return (best?.[1] ?? null) as string | null;
+      },
+    });
   db.function('__pg_overlaps', det, (a: unknown, b: unknown, c: unknown, d: unknown) => overlaps(a, b, c, d));
   db.function('date_bin', det, (s: unknown, v: unknown, o: unknown) => dateBin(s, v, o));
   db.function('make_interval', { deterministic: true, varargs: true }, (...a: unknown[]) => makeInterval(...a));

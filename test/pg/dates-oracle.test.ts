@@ -68,6 +68,9 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT max(x), min(x) FROM (VALUES (interval '1 day'), (interval '9 days'), (interval '10 days')) v(x)",
       'SELECT max(dur), min(dur), sum(dur) FROM ev',
       "SELECT name FROM ev GROUP BY name HAVING max(dur) > interval '1 hour' ORDER BY name",
+      // over windows too (the frame's values kept in order)
+      "SELECT n, max(x) OVER (ORDER BY n), min(x) OVER (ORDER BY n ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1, interval '9 days'), (2, interval '10 days'), (3, interval '1 day'), (4, NULL)) v(n, x) ORDER BY n",
+      'SELECT id, max(dur) OVER (), min(dur) OVER (ORDER BY id) FROM ev ORDER BY id',
     ])
       await same(sql);
   });

@@ -267,8 +267,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
-    } else if ((fn === 'min' || fn === 'max') && !n.FuncCall.over && typer.type(arg) === OID.interval) {
-      out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would pick by the text
+    } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
+      out.set(n.FuncCall.location, `${fn}-iv${n.FuncCall.over ? '-w' : ''}`); // SQLite's would pick by the text
     } else if (fn === 'round') {
       // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
       const t = typer.type(arg);

@@ -95,6 +95,8 @@ const RENAMED: Record<string, string> = {
   'avg-iv': '__pg_interval_avg',
   'min-iv': '__pg_interval_min',
   'max-iv': '__pg_interval_max',
+  'min-iv-w': '__pg_interval_min_w',
+  'max-iv-w': '__pg_interval_max_w',
   'tzcall-local': '__pg_timezone_local',
   'tzcall-wall': '__pg_timezone_wall',
 };
