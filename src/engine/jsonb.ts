@@ -203,6 +203,22 @@ export function jsonbPath(a: Json, path: string[]): Json | undefined {
   return v;
 }
 
+/**
+ * `a - key`, `a - keys` (text[]) and `a - index`: an object without those keys, an array without
+ * its string elements equal to one of them or without the element at the index ('-1' the last).
+ */
+export function jsonbMinus(a: Json, keys: string[] | null, index: number | null): Json {
+  if (!isContainer(a)) throw sqlStateError('22023', 'cannot delete from scalar');
+  if (index !== null) {
+    if (!Array.isArray(a)) throw sqlStateError('22023', 'cannot delete from object using integer index');
+    const i = index < 0 ? a.length + index : index;
+    return i >= 0 && i < a.length ? a.filter((_, k) => k !== i) : a;
+  }
+  const drop = new Set(keys);
+  if (Array.isArray(a)) return a.filter((x) => typeof x !== 'string' || !drop.has(x));
+  return new Map([...a].filter(([k]) => !drop.has(k)));
+}
+
 /** `a #- path`: a without the value at the path (a itself when there is none). */
 export function jsonbDeletePath(a: Json, path: string[]): Json {
   if (!isContainer(a)) throw sqlStateError('22023', 'cannot delete path in scalar');

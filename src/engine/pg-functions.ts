@@ -10,7 +10,16 @@ import { installPgMathFunctions } from './pg-math';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
-import { type Json, jsonOperand, jsonbContains, jsonbDeletePath, jsonbHasKey, jsonbPath, printJsonb } from './jsonb';
+import {
+  type Json,
+  jsonOperand,
+  jsonbContains,
+  jsonbDeletePath,
+  jsonbHasKey,
+  jsonbMinus,
+  jsonbPath,
+  printJsonb,
+} from './jsonb';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
 // forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
@@ -459,7 +468,7 @@ function textArray(x: unknown): string[] | null {
   return xs.some((e) => e === null) ? null : xs.map(String);
 }
 
-/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>` and `#-` (protocols/pg/sql/translate/jsonb-ops.ts calls them), and json(b)_typeof. */
+/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` and `-` (protocols/pg/sql/translate/jsonb-ops.ts calls them), and json(b)_typeof. */
 function installJsonbOperators(db: Database.Database): void {
   const fn = (name: string, f: (a: unknown, b: unknown) => unknown) =>
     db.function(name, { deterministic: true }, (a: unknown, b: unknown) =>
@@ -494,6 +503,13 @@ function installJsonbOperators(db: Database.Database): void {
   );
   for (const name of ['json_typeof', 'jsonb_typeof'])
     db.function(name, { deterministic: true }, (a: unknown) => (a === null ? null : jsonTypeof(jsonOperand(a))));
+  // `a - k`: k a key (text), keys (text[]) or an array index (int), as the analysis typed it
+  db.function('__pg_jsonb_minus', { deterministic: true }, (kind: unknown, a: unknown, k: unknown) => {
+    if (a === null || k === null) return null;
+    if (kind === 'int') return printJsonb(jsonbMinus(jsonOperand(a), null, Number(k)));
+    const keys = kind === 'arr' ? textArray(k) : [String(k)];
+    return keys === null ? null : printJsonb(jsonbMinus(jsonOperand(a), keys, null));
+  });
   fn('__pg_jsonb_delete_path', (a, p) => {
     const path = textArray(p);
     return path === null ? null : printJsonb(jsonbDeletePath(jsonOperand(a), path));

@@ -1,4 +1,4 @@
-// jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-) on a JSONB column: the same statements on Patina
+// jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-, -) on a JSONB column: the same statements on Patina
 // and on PostgreSQL 15 through node-postgres, compared by value and by the result's column types.
 import assert from 'node:assert/strict';
 import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
@@ -127,6 +127,28 @@ describe('jsonb operators against PostgreSQL 15', function () {
       `SELECT '{"a":1, "c":3}'::jsonb || '{"b":2, "a":9}'::jsonb, '[1]'::jsonb || '[2, 3]'::jsonb, '[1]'::jsonb || '2'::jsonb, '1'::jsonb || '[2]'::jsonb, '1'::jsonb || '2'::jsonb, '{"a":1}'::jsonb || '[2]'::jsonb, NULL::jsonb || '1'::jsonb`,
     );
     await same(`SELECT id, data || '{"z": 0}' FROM docs ORDER BY id`);
+  });
+
+  it('jsonb - key, - keys and - index take out keys or elements (SQLite subtracted the numbers: 0)', async () => {
+    await same(
+      `SELECT '{"a":1,"b":2}'::jsonb - 'a', '["a","b","a",1]'::jsonb - 'a', '["a","b","c"]'::jsonb - 1, '["a","b","c"]'::jsonb - -1, '["a"]'::jsonb - 5`,
+    );
+    await same(
+      `SELECT '{"a":1,"b":2,"c":3}'::jsonb - ARRAY['a','c'], '{"a":1,"b":2}'::jsonb - '{a,b}'::text[], '{"a":1}'::jsonb - NULL::text, '{"a":1,"b":2}'::jsonb - 'a' || '{"z":0}'`,
+    );
+    await same(
+      `SELECT id, data - 'a', data - 'tags' - 'b', to_jsonb(docs) - 'data' FROM docs WHERE id <> 3 AND id <> 4 ORDER BY id`,
+    );
+    await same(`SELECT id, data - 0, data - 'red' FROM docs WHERE id = 3`);
+    for (const [sql, code] of [
+      [`SELECT '{"a":1}'::jsonb - 0`, '22023'],
+      [`SELECT data - 'a' FROM docs WHERE id = 4`, '22023'],
+    ])
+      for (const c of [patina, postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string; message: string }) => {
+          assert.equal(e.code, code, `${sql}: ${e.message}`);
+          return true;
+        });
   });
 
   it('json_typeof and jsonb_typeof name the kind of each value', async () => {

@@ -156,6 +156,7 @@ export class Typer {
         if (!e.lexpr) return this.type(e.rexpr); // unary minus
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
+        if (op === '-' && l === OID.jsonb) return OID.jsonb;
         if (op === '^') return l === OID.numeric || r === OID.numeric ? OID.numeric : OID.float8;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
         const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;

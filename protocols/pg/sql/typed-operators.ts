@@ -351,8 +351,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
       const l = type(e.lexpr);
       const r = type(e.rexpr);
-      const found = dateOperator(l, op, r, unknown);
+      const found = op === '-' && l === OID.jsonb ? null : dateOperator(l, op, r, unknown);
       if (found) out.set(e.location, found.kind);
+      // jsonb without a key, keys or an array element (SQLite would subtract numbers: 0)
+      else if (op === '-' && l === OID.jsonb)
+        out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
       // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
       else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
     }
