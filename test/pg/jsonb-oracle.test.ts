@@ -142,6 +142,8 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same(`SELECT id, data - 0, data - 'red' FROM docs WHERE id = 3`);
     for (const [sql, code] of [
       [`SELECT '{"a":1}'::jsonb - 0`, '22023'],
+      [`SELECT '{"a":1}'::json - 'a'`, '42883'],
+      [`SELECT data::json - 'a' FROM docs`, '42883'],
       [`SELECT data - 'a' FROM docs WHERE id = 4`, '22023'],
     ])
       for (const c of [patina, postgres])

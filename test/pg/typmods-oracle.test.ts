@@ -60,6 +60,9 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       // there coalesce(NULL, 0) is 0, here 0.00)
       'SELECT coalesce(amount, 0), coalesce(sum(amount), 0) FROM pay WHERE amount IS NOT NULL GROUP BY amount ORDER BY 1',
       'SELECT 0.1 + 0.2, 1.50, 1.5 * 2, -1.25, 1.005 + 1, round(2.345, 2), round(2.5), round(12.5, 0), 1e3',
+      // a decimal in a string keeps its digits when cast ('10.50'::numeric was 10.5)
+      "SELECT '10.50'::numeric, CAST('3.10' AS numeric), '2.500'::decimal, '-.50'::numeric, ' 7 '::numeric, '1e2'::numeric, '10.50'::numeric * 2",
+      "SELECT id, '0.10'::numeric + amount FROM pay WHERE id = 1",
       'SELECT round(sum(amount) / 3, 2), trunc(avg(amount), 1), s.total FROM pay, (SELECT sum(amount) AS total FROM pay) s GROUP BY s.total',
       // extract's numeric carries microseconds' digits for seconds and the epoch (1704103200 was 1704103200.000000)
       "SELECT extract(epoch FROM '2024-01-01 10:00:00.25'::timestamp), extract(second FROM '2024-01-01 10:00:00'::timestamp), extract(milliseconds FROM '2024-01-01 10:00:01'::timestamp), extract(minute FROM '2024-01-01 10:00:00'::timestamp)",

@@ -51,7 +51,12 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
   if (n.TypeCast) {
     const mod = castTypmod(n);
     const to = typeNameOid(n.TypeCast.typeName);
-    if (to === OID.numeric) return mod >= 4 ? (mod - 4) & 0xffff : scaleOf(t, n.TypeCast.arg);
+    if (to === OID.numeric && mod >= 4) return (mod - 4) & 0xffff;
+    // '10.50'::numeric keeps the string's digits (10.50), as numeric's input does
+    const text = n.TypeCast.arg?.A_Const?.sval?.sval;
+    if (to === OID.numeric && typeof text === 'string')
+      return /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(text) ? (/\.(\d*)/.exec(text)?.[1].length ?? 0) : undefined;
+    if (to === OID.numeric) return scaleOf(t, n.TypeCast.arg);
     return INTS.has(to) ? 0 : undefined;
   }
   if (n.A_Expr?.kind === 'AEXPR_OP') {

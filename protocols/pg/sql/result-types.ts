@@ -64,14 +64,18 @@ const TYPE_MODS_OR_LITERALS =
 
 /**
  * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
- * null when the text has none. Strings become '', integers 1 (int4) or 9999999999 (int8), decimals
+ * null when the text has none. Strings become '' (a decimal one '1.5', '1.55', ...), integers 1 (int4) or 9999999999 (int8), decimals
  * 1.5, 1.55, ... (as many fraction digits as they had).
  */
 export function shapeKey(sql: string): string {
   // round(x, 2) and trunc(x, 2) take their scale from the integer: integers before a `)` stay then
   const scaled = /\b(?:round|trunc)\s*\(/i.test(sql);
   return sql.replace(TYPE_MODS_OR_LITERALS, (m, offset: number) => {
-    if (m[0] === "'") return "''";
+    if (m[0] === "'") {
+      // a decimal in a string keeps its count of fraction digits too ('10.50'::numeric is 10.50)
+      const digits = /^'\s*[+-]?\d*\.(\d+)\s*'$/.exec(m);
+      return digits ? `'1.${'5'.repeat(digits[1].length)}'` : "''";
+    }
     if (/^[a-z]/i.test(m)) return m; // a type's modifiers (numeric(10,2)) are part of the shape
     if (/^\d+$/.test(m)) {
       if (scaled && /^\s*\)/.test(sql.slice(offset + m.length))) return m;

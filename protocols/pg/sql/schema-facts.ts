@@ -1,12 +1,12 @@
 // What the analysis asks of the schema, by column name across its tables, cached per schema: which
-// columns are dates, times, intervals, booleans or jsonb (the cheap test before parsing for typed operators),
+// columns are dates, times, intervals, booleans or json (the cheap test before parsing for typed operators),
 // whether a name is NOT NULL everywhere (NULL order), a column's declared type.
 import type { Schema } from '../../../src/engine/schema/model';
 
 const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
 /**
  * The lower-case names of the schema's date, time and timestamp columns ('date'), interval ones
- * ('interval'), boolean ones ('bool') and jsonb ones ('jsonb': `doc - 'key'`), of any table, for mayHaveTypedOperators.
+ * ('interval'), boolean ones ('bool') and json ones ('json': `doc - 'key'`), of any table, for mayHaveTypedOperators.
  */
 export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
@@ -17,7 +17,7 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
-        else if (/^jsonb/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'jsonb');
+        else if (/^json/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'json');
       }
     names = found;
     datedCache.set(schema, names);

@@ -30,7 +30,7 @@ const HINTS = new Set([
   'clock_timestamp',
 ]);
 const DATETIME_DECL = /date|time|interval/i;
-const JSONB_WORD = /^(to_)?jsonb/;
+const JSONB_WORD = /^(to_)?json/;
 
 /**
  * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
@@ -84,8 +84,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       const w = t.text.toLowerCase();
       const type = columnType(w) ?? '';
       const dated = DATETIME_DECL.test(type);
-      // (and jsonb: `doc - 'key'` is no subtraction)
-      hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /jsonb/i.test(type);
+      // (and json: jsonb's `doc - 'key'` is no subtraction, json has none)
+      hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /json/i.test(type);
       datedColumn ||= dated || /^bool/i.test(type);
     } else if (t.type === 'string' && !string) {
       anyString = true;

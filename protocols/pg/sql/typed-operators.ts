@@ -353,6 +353,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const r = type(e.rexpr);
       const found = op === '-' && l === OID.jsonb ? null : dateOperator(l, op, r, unknown);
       if (found) out.set(e.location, found.kind);
+      else if (op === '-' && l === OID.json)
+        throw pgError(
+          '42883',
+          `operator does not exist: json - ${unknown === 'r' ? 'unknown' : (PG_NAMES[r] ?? 'unknown')}; PostgreSQL has no such operator (cast to jsonb)`,
+        );
       // jsonb without a key, keys or an array element (SQLite would subtract numbers: 0)
       else if (op === '-' && l === OID.jsonb)
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
