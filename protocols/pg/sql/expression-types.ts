@@ -61,6 +61,7 @@ export class Typer {
   type(n: Node): number {
     if (!n) return 0;
     if (n.ColumnRef) return this.column(strings(n.ColumnRef.fields));
+    if (n.GroupingFunc) return OID.int4;
     if (n.A_Const) {
       const c = n.A_Const;
       if (c.isnull) return 0;
@@ -296,6 +297,7 @@ export class Typer {
       const names = strings(n.FuncCall.funcname);
       return [names[names.length - 1] ?? '?column?', 2];
     }
+    if (n.GroupingFunc) return ['grouping', 2];
     if (n.TypeCast) {
       const inner = this.figure(n.TypeCast.arg);
       return inner[1] > 1 ? inner : [typeDisplayName(n.TypeCast.typeName), 1];

@@ -9,13 +9,14 @@ import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import type { PgToken } from './lexer';
+import { expandGroupingSets, treeElement } from './grouping-sets';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
 /** PostgreSQL's aggregate functions (and SQLite's own, which the PG port also runs). */
-const AGGREGATES = new Set([
+export const AGGREGATES = new Set([
   'count', 'sum', 'avg', 'min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg',
   'jsonb_object_agg', 'bool_and', 'bool_or', 'every', 'bit_and', 'bit_or', 'bit_xor', 'stddev', 'stddev_samp',
   'stddev_pop', 'variance', 'var_samp', 'var_pop', 'corr', 'covar_pop', 'covar_samp', 'regr_slope',
@@ -79,8 +80,11 @@ function check(s: Node, schema: Schema): void {
   if (!tablesOf(s.fromClause, schema, tables) || tables.size === 0) return;
   const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
   if (targets.some((t) => !t)) return;
-  const groups: Node[] = s.groupClause ?? [];
-  if (groups.some((g) => g.GroupingSet)) return;
+  // with grouping sets (ROLLUP, CUBE): every expression of any set is grouped, and a primary key
+  // carries its table's columns only when it is in every set (PostgreSQL's common grouping)
+  const sets = expandGroupingSets<Node>((s.groupClause ?? []).map(treeElement));
+  if (!sets) return;
+  const groups: Node[] = [...new Set(sets.flat())];
   const aggregated = [...targets.map((t) => t.val), s.havingClause].some((e) => hasAggregate(e));
   if (groups.length === 0 && !aggregated && !s.havingClause) return;
 
@@ -108,7 +112,7 @@ function check(s: Node, schema: Schema): void {
 
   // the grouped expressions: as written, by an output column's position or by its alias
   const grouped = new Set<string>();
-  for (const g of groups) {
+  const groupKey = (g: Node): string | null => {
     const position = g.A_Const?.ival ? g.A_Const.ival.ival : undefined;
     const fields = g.ColumnRef ? strings(g.ColumnRef.fields) : [];
     const byAlias =
@@ -116,14 +120,23 @@ function check(s: Node, schema: Schema): void {
         ? targets.find((t) => t.name?.toLowerCase() === fields[0].toLowerCase())
         : undefined;
     const e = position !== undefined ? targets[position - 1]?.val : byAlias ? byAlias.val : g;
-    if (!e) return;
-    grouped.add(key(e));
+    return e ? key(e) : null;
+  };
+  for (const g of groups) {
+    const k = groupKey(g);
+    if (k === null) return;
+    grouped.add(k);
   }
+  const common = new Set(
+    sets.length === 1
+      ? grouped
+      : sets[0].map(groupKey).filter((k) => sets.every((set) => set.some((g) => groupKey(g) === k))),
+  );
   // tables whose primary key is grouped: each of their columns is (functional dependency)
   const dependent = new Set<string>();
   for (const [alias, table] of tables) {
     const pk = schema.tables.get(table)?.primaryKey ?? [];
-    if (pk.length > 0 && pk.every((c) => grouped.has(JSON.stringify({ column: `${alias}.${c.toLowerCase()}` }))))
+    if (pk.length > 0 && pk.every((c) => common.has(JSON.stringify({ column: `${alias}.${c.toLowerCase()}` }))))
       dependent.add(alias);
   }
 
@@ -135,7 +148,7 @@ function check(s: Node, schema: Schema): void {
     }
     if (grouped.has(key(e))) return;
     if (e.SubLink || e.SelectStmt) return; // its own query (checked on its own)
-    if (e.FuncCall && isAggregateCall(e.FuncCall)) return;
+    if ((e.FuncCall && isAggregateCall(e.FuncCall)) || e.GroupingFunc) return;
     if (e.ColumnRef) {
       const fields = strings(e.ColumnRef.fields);
       if (e.ColumnRef.fields?.some((f: Node) => f.A_Star)) return;

@@ -15,6 +15,7 @@ import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteJsonValues } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteGreatestLeast } from './greatest-least';
+import { rewriteGroupingSets } from './grouping-sets';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
 import { rewriteNullOrder } from './null-order';
@@ -56,6 +57,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteSetMembers(toks);
   toks = rewriteMultiUnnest(toks);
   toks = rewriteNamedArguments(toks);
+  toks = rewriteGroupingSets(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);

@@ -1,0 +1,351 @@
+// GROUP BY ROLLUP(...), CUBE(...) and GROUPING SETS (...), which SQLite lacks, as one grouped query
+// per grouping joined by UNION ALL, as PostgreSQL defines them:
+//   SELECT a, b, sum(x) FROM t GROUP BY ROLLUP(a, b) ORDER BY a, b
+// becomes
+//   SELECT a, b, sum(x) FROM t GROUP BY a, b UNION ALL SELECT a, NULL AS "b", sum(x) FROM t GROUP BY a
+//   UNION ALL SELECT NULL AS "a", NULL AS "b", sum(x) FROM t ORDER BY 1, 2
+// In each query a grouped expression outside that grouping is NULL (outside aggregates' arguments),
+// GROUPING(a, b) is its bit mask, and the ORDER BY names result columns by position. The empty
+// grouping yields one row even from no rows, as PostgreSQL's does. Done for each SELECT (subqueries
+// and WITH queries too), SELECT DISTINCT as UNION, GROUP BY DISTINCT with each grouping once;
+// grouping sets with window functions, a set operation, DISTINCT ON, or an
+// ORDER BY of something not in the select list are refused (0A000, here or by
+// sql/unsupported.ts when SQLite refuses the text).
+// test/pg/grouping-sets-oracle.test.ts compares them with PostgreSQL 15.
+import { pgError } from '../../sqlstate';
+import { AGGREGATES } from '../grouping';
+import { type GroupElement, expandGroupingSets } from '../grouping-sets';
+import { type Tok, closer, identText, isPunct, isWord, topLevelItems } from '../tokens';
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+const NULL: Tok = { type: 'word', text: 'NULL' };
+
+/** Words that start a clause of a SELECT at its top level. */
+const CLAUSES = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR']);
+const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+/** Words that end an expression and are no alias. */
+const NOT_ALIAS = new Set(['END', 'NULL', 'TRUE', 'FALSE', 'ASC', 'DESC', 'AND', 'OR', 'NOT', 'IS']);
+/** Words after an ORDER BY term's expression. */
+const TERM_TAIL = new Set(['ASC', 'DESC', 'NULLS', 'USING']);
+
+/** A token's text for comparing expressions: names as PostgreSQL folds them. */
+const norm = (t: Tok) => (t.type === 'word' || t.type === 'quoted' ? `w:${identText(t)}` : `${t.type}:${t.text}`);
+const sameTokens = (a: Tok[], b: Tok[]) => a.length === b.length && a.every((t, k) => norm(t) === norm(b[k]));
+
+/** A (dotted) column name's parts, or null when the tokens are something else. */
+function columnName(e: Tok[]): string[] | null {
+  if (e.length % 2 === 0) return null;
+  const parts: string[] = [];
+  for (let k = 0; k < e.length; k++) {
+    if (k % 2 === 1) {
+      if (!isPunct(e[k], '.')) return null;
+    } else if (e[k].type === 'word' || e[k].type === 'quoted') parts.push(identText(e[k]));
+    else return null;
+  }
+  return parts;
+}
+
+/** Whether two grouped expressions are the same: equal tokens, or the same column with or without its table. */
+function sameExpr(a: Tok[], b: Tok[]): boolean {
+  if (sameTokens(a, b)) return true;
+  const x = columnName(a);
+  const y = columnName(b);
+  if (!x || !y || x[x.length - 1] !== y[y.length - 1]) return false;
+  return x.length === 1 || y.length === 1;
+}
+
+/** The GROUP BY list's elements; null when one is not understood here. */
+function groupElements(toks: Tok[], from: number, to: number): GroupElement<Tok[]>[] | null {
+  const out: GroupElement<Tok[]>[] = [];
+  for (const [a, b] of topLevelItems(toks, from, to)) {
+    const e = groupElement(toks, a, b, true);
+    if (!e) return null;
+    out.push(e);
+  }
+  return out;
+}
+
+function groupElement(toks: Tok[], a: number, b: number, nested: boolean): GroupElement<Tok[]> | null {
+  if (a >= b) return null;
+  const t = toks[a];
+  const kind = isWord(t, 'ROLLUP') ? 'rollup' : isWord(t, 'CUBE') ? 'cube' : null;
+  if (kind && isPunct(toks[a + 1], '(') && closer(toks, a + 1) === b - 1) {
+    const content: GroupElement<Tok[]>[] = [];
+    for (const [x, y] of topLevelItems(toks, a + 2, b - 1)) {
+      const e = groupElement(toks, x, y, false);
+      if (!e) return null;
+      content.push(e);
+    }
+    return { kind, content };
+  }
+  if (
+    isWord(t, 'GROUPING') &&
+    isWord(toks[a + 1], 'SETS') &&
+    isPunct(toks[a + 2], '(') &&
+    closer(toks, a + 2) === b - 1
+  ) {
+    if (!nested) return null;
+    const content: GroupElement<Tok[]>[] = [];
+    for (const [x, y] of topLevelItems(toks, a + 3, b - 1)) {
+      const e = groupElement(toks, x, y, true);
+      if (!e) return null;
+      content.push(e);
+    }
+    return { kind: 'sets', content };
+  }
+  if (isPunct(t, '(') && closer(toks, a) === b - 1) {
+    if (b - a === 2) return { kind: 'empty' };
+    // () the empty grouping, (a, b) and (a) a grouping of these expressions
+    return { row: topLevelItems(toks, a + 1, b - 1).map(([x, y]) => toks.slice(x, y)) };
+  }
+  return { expr: toks.slice(a, b) };
+}
+
+/**
+ * `e` for one grouping: each grouped expression outside it NULL, GROUPING(...) its bit mask, the
+ * arguments of aggregates and subqueries left as they are. `all` is every grouped expression.
+ */
+function forGrouping(e: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < e.length; i++) {
+    const t = e[i];
+    if (isPunct(t, '(') && isWord(e[i + 1], 'SELECT')) {
+      const end = closer(e, i);
+      out.push(...e.slice(i, end + 1));
+      i = end;
+      continue;
+    }
+    if (t.type === 'word' && isPunct(e[i + 1], '(') && !isPunct(e[i - 1], '.')) {
+      const name = t.text.toLowerCase();
+      if (name === 'grouping') {
+        // GROUPING(a, b): a bit per argument, the first the highest, set when it is not grouped here
+        const end = closer(e, i + 1);
+        const args = topLevelItems(e, i + 2, end).map(([x, y]) => e.slice(x, y));
+        const mask = args.reduce((m, arg) => m * 2 + (set.some((g) => sameExpr(g, arg)) ? 0 : 1), 0);
+        out.push({ type: 'number', text: String(mask) });
+        i = end;
+        continue;
+      }
+      if (AGGREGATES.has(name)) {
+        let end = closer(e, i + 1);
+        // FILTER (WHERE ...) belongs to the aggregate too
+        if (isWord(e[end + 1], 'FILTER') && isPunct(e[end + 2], '(')) end = closer(e, end + 2);
+        out.push(...e.slice(i, end + 1));
+        i = end;
+        continue;
+      }
+    }
+    // a grouped expression outside this grouping, starting here (not the tail of a dotted name)
+    const g = isPunct(e[i - 1], '.') ? undefined : all.find((x) => matchAt(e, i, x) > 0);
+    if (g) {
+      const n = matchAt(e, i, g);
+      if (!set.some((s) => sameExpr(s, e.slice(i, i + n)))) {
+        out.push(NULL);
+        i += n - 1;
+        continue;
+      }
+      out.push(...e.slice(i, i + n));
+      i += n - 1;
+      continue;
+    }
+    out.push(t);
+  }
+  return out;
+}
+
+/** How many tokens of e from i are the grouped expression g (0 when they are not). */
+function matchAt(e: Tok[], i: number, g: Tok[]): number {
+  const follows = (n: number) => !isPunct(e[i + n], '.') && !isPunct(e[i + n], '(');
+  if (sameTokens(e.slice(i, i + g.length), g) && follows(g.length)) return g.length;
+  // a column grouped by its name alone, here with its table (t.a), or the other way round
+  const name = columnName(g);
+  if (!name) return 0;
+  for (const n of [1, 3, 5]) {
+    const here = e.slice(i, i + n);
+    if (here.length === n && columnName(here) && sameExpr(here, g) && follows(n)) return n;
+  }
+  return 0;
+}
+
+/** An item's expression and the name its result column takes (its alias, or a column's name). */
+function selectItem(e: Tok[]): { expr: Tok[]; alias: string | null; name: string | null } {
+  const last = e[e.length - 1];
+  const named = last && (last.type === 'word' || last.type === 'quoted');
+  if (named && e.length > 2 && isWord(e[e.length - 2], 'AS'))
+    return { expr: e.slice(0, -2), alias: identText(last), name: identText(last) };
+  const column = columnName(e);
+  if (column) return { expr: e, alias: null, name: column[column.length - 1] };
+  // `count(*) n`, `'x' label`, `a b`: an alias without AS
+  const before = e[e.length - 2];
+  const bare =
+    named &&
+    !(last.type === 'word' && NOT_ALIAS.has(last.text.toUpperCase())) &&
+    (isPunct(before, ')') ||
+      before?.type === 'number' ||
+      before?.type === 'string' ||
+      (e.length === 2 && (before.type === 'word' || before.type === 'quoted')));
+  if (bare) return { expr: e.slice(0, -1), alias: identText(last), name: identText(last) };
+  return { expr: e, alias: null, name: null };
+}
+
+const quote = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+
+export function rewriteGroupingSets(toks: Tok[]): Tok[] {
+  if (
+    !toks.some(
+      (t, i) =>
+        (isWord(t, 'ROLLUP') || isWord(t, 'CUBE') || (isWord(t, 'GROUPING') && isWord(toks[i + 1], 'SETS'))) &&
+        (isPunct(toks[i + 1], '(') || isWord(toks[i + 1], 'SETS')),
+    )
+  )
+    return toks;
+  return rewriteQuery(toks);
+}
+
+/** A query and, first, each query in parentheses within it (subqueries, WITH queries). */
+function rewriteQuery(toks: Tok[]): Tok[] {
+  const inner: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const end =
+      isPunct(toks[i], '(') && (isWord(toks[i + 1], 'SELECT') || isWord(toks[i + 1], 'WITH')) ? closer(toks, i) : -1;
+    if (end < 0) {
+      inner.push(toks[i]);
+      continue;
+    }
+    inner.push(toks[i], ...rewriteQuery(toks.slice(i + 1, end)), toks[end]);
+    i = end;
+  }
+  return rewriteSelect(inner);
+}
+
+/** One SELECT (after its WITH queries) whose GROUP BY has grouping sets, as a query per grouping. */
+function rewriteSelect(toks: Tok[]): Tok[] {
+  // the SELECT and its clauses, at the top level
+  let select = -1;
+  const at = new Map<string, number>();
+  let depth = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth === 0 && t.type === 'word') {
+      const w = t.text.toUpperCase();
+      if (select < 0) {
+        if (w === 'SELECT') select = i;
+      } else if (SET_OPS.has(w) || w === 'WINDOW' || w === 'FOR') return toks;
+      else if (CLAUSES.has(w) && !at.has(w)) at.set(w, i);
+    }
+    if (select >= 0 && isWord(t, 'OVER')) return toks; // window functions would see one grouping's rows
+  }
+  const group = at.get('GROUP');
+  if (select < 0 || group === undefined || !isWord(toks[group + 1], 'BY')) return toks;
+  // SELECT DISTINCT: the queries joined by UNION, which removes repeats across them all
+  const distinct = isWord(toks[select + 1], 'DISTINCT');
+  if (distinct && isWord(toks[select + 2], 'ON')) return toks;
+  const listFrom = distinct || isWord(toks[select + 1], 'ALL') ? select + 2 : select + 1;
+  const ends = [...at.values()].sort((a, b) => a - b);
+  const end = (start: number) => ends.find((k) => k > start) ?? toks.length;
+
+  // GROUP BY DISTINCT: each grouping once (in any order of its expressions)
+  const distinctSets = isWord(toks[group + 2], 'DISTINCT');
+  const groupFrom = distinctSets || isWord(toks[group + 2], 'ALL') ? group + 3 : group + 2;
+  const elements = groupElements(toks, groupFrom, end(group));
+  if (!elements?.some((e) => 'kind' in e)) return toks; // a plain GROUP BY
+  let sets = expandGroupingSets(elements);
+  if (!sets) return toks;
+  if (distinctSets)
+    sets = sets.filter(
+      (set, k) =>
+        !sets!
+          .slice(0, k)
+          .some(
+            (o) =>
+              set.every((g) => o.some((x) => sameTokens(x, g))) && o.every((x) => set.some((g) => sameTokens(x, g))),
+          ),
+    );
+  const all: Tok[][] = [];
+  for (const g of sets.flat()) if (!all.some((x) => sameTokens(x, g))) all.push(g);
+  // longest first: `t.a` before `a`, `date_trunc('day', d)` before `d`
+  all.sort((a, b) => b.length - a.length);
+
+  const listEnd = end(select);
+  const items = topLevelItems(toks, listFrom, listEnd).map(([a, b]) => selectItem(toks.slice(a, b)));
+  if (items.some((it) => it.expr.length === 0 || (it.expr.length === 1 && isPunct(it.expr[0], '*')))) return toks;
+  const from = at.get('FROM');
+  const body = from === undefined ? [] : toks.slice(from, group); // FROM ... WHERE ...
+  const having = at.get('HAVING');
+  const havingExpr = having === undefined ? null : toks.slice(having + 1, end(having));
+  // ORDER BY, LIMIT, OFFSET, FETCH: after the joined queries
+  const tailAt = ['ORDER', 'LIMIT', 'OFFSET', 'FETCH'].map((w) => at.get(w) ?? toks.length);
+  const tail = toks.slice(Math.min(...tailAt));
+  const aggregated = (e: Tok[]) =>
+    e.some((t, k) => t.type === 'word' && AGGREGATES.has(t.text.toLowerCase()) && isPunct(e[k + 1], '('));
+
+  const members: Tok[][] = sets.map((set) => {
+    const list: Tok[] = [];
+    items.forEach((it, k) => {
+      if (k > 0) list.push(punct(','));
+      const expr = forGrouping(it.expr, all, set);
+      list.push(...expr);
+      const changed = !sameTokens(expr, it.expr);
+      if (it.alias !== null) list.push(word('AS'), quote(it.alias));
+      else if (changed && it.name !== null) list.push(word('AS'), quote(it.name));
+    });
+    const cond = havingExpr && forGrouping(havingExpr, all, set);
+    if (set.length === 0 && !items.some((it) => aggregated(it.expr)) && !(havingExpr && aggregated(havingExpr)))
+      // the empty grouping of a query without aggregates: one row, whatever the rows
+      return [word('SELECT'), ...list, ...(cond ? [word('WHERE'), ...cond] : [])];
+    const grouped: Tok[] = [];
+    set.forEach((g, k) => {
+      if (k > 0) grouped.push(punct(','));
+      grouped.push(...g);
+    });
+    return [
+      word('SELECT'),
+      ...list,
+      ...body,
+      ...(set.length > 0 ? [word('GROUP'), word('BY'), ...grouped] : []),
+      ...(cond ? [word('HAVING'), ...cond] : []),
+    ];
+  });
+  const out: Tok[] = toks.slice(0, select);
+  members.forEach((m, k) => {
+    if (k > 0) out.push(...(distinct ? [word('UNION')] : [word('UNION'), word('ALL')]));
+    out.push(...m);
+  });
+  out.push(...orderByPosition(tail, items));
+  return out;
+}
+
+/** The ORDER BY's terms as positions of the result columns they name (a UNION's ORDER BY takes no other). */
+function orderByPosition(tail: Tok[], items: { expr: Tok[]; name: string | null }[]): Tok[] {
+  if (!isWord(tail[0], 'ORDER')) return tail;
+  let stop = tail.findIndex((t, k) => k > 1 && t.type === 'word' && CLAUSES.has(t.text.toUpperCase()));
+  if (stop < 0) stop = tail.length;
+  const out: Tok[] = [tail[0], tail[1]];
+  topLevelItems(tail, 2, stop).forEach(([a, b], n) => {
+    let e = b;
+    for (let k = a + 1; k < b; k++)
+      if (tail[k].type === 'word' && TERM_TAIL.has(tail[k].text.toUpperCase())) {
+        e = k;
+        break;
+      }
+    const term = tail.slice(a, e);
+    const column = columnName(term);
+    let position =
+      term.length === 1 && term[0].type === 'number'
+        ? Number(term[0].text)
+        : items.findIndex((it) => sameTokens(it.expr, term)) + 1;
+    if (position === 0 && column?.length === 1) position = items.findIndex((it) => it.name === column[0]) + 1;
+    if (position === 0 && column) position = items.findIndex((it) => sameExpr(it.expr, term)) + 1;
+    if (position <= 0)
+      throw pgError(
+        '0A000',
+        `ORDER BY ${term.map((t) => t.text).join(' ')} with GROUPING SETS, ROLLUP or CUBE is not supported: order by a result column (its name or position)`,
+      );
+    if (n > 0) out.push(punct(','));
+    out.push({ type: 'number', text: String(position) }, ...tail.slice(e, b));
+  });
+  return [...out, ...tail.slice(stop)];
+}

@@ -1,0 +1,88 @@
+// GROUP BY ROLLUP, CUBE and GROUPING SETS (subtotals, what analysts and report tools write): the same
+// statements on Patina and on PostgreSQL 15 through node-postgres, compared by value and by the
+// result's column types. They were refused (0A000); now each grouping is a query of its own, joined
+// by UNION ALL (sql/translate/grouping-sets.ts).
+import assert from 'node:assert/strict';
+import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE sales (id BIGINT NOT NULL PRIMARY KEY, region TEXT, product TEXT, amount NUMERIC(10,2), qty BIGINT, day DATE, paid BOOLEAN);`;
+const ROWS = [
+  `INSERT INTO sales VALUES
+    (1, 'north', 'apple', 10.50, 3, '2024-03-01', true),
+    (2, 'north', 'pear', 4.25, 1, '2024-03-01', false),
+    (3, 'south', 'apple', 7.00, 2, '2024-03-02', true),
+    (4, 'south', 'apple', 1.10, 5, '2024-03-03', NULL),
+    (5, 'east', 'plum', 20.00, 8, '2024-03-03', true),
+    (6, NULL, 'pear', 3.30, 4, '2024-03-04', false)`,
+];
+
+describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let o: OracleClients;
+
+  before(async () => {
+    o = await startOracle({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
+  });
+  after(() => o?.close());
+
+  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+
+  it('ROLLUP gives the subtotals and the grand total, NULL where a column is rolled up', async () => {
+    await same('SELECT region, sum(amount), count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY 2');
+    await same(
+      'SELECT region, product, sum(qty), grouping(region, product) FROM sales GROUP BY ROLLUP(region, product) ORDER BY 4, 3, 1',
+    );
+    // a row of columns rolled up together, and plain columns before it (each grouping keeps them)
+    await same('SELECT region, product, sum(qty) FROM sales GROUP BY ROLLUP((region, product)) ORDER BY 3');
+    await same('SELECT paid, region, sum(qty) FROM sales GROUP BY paid, ROLLUP(region) ORDER BY 3, 1');
+  });
+
+  it('CUBE and GROUPING SETS (nested, empty), GROUP BY DISTINCT and SELECT DISTINCT', async () => {
+    await same(
+      'SELECT region, paid, sum(qty), grouping(region), grouping(paid, region) FROM sales GROUP BY CUBE(region, paid) ORDER BY 5, 3, 1',
+    );
+    await same(
+      'SELECT region, product, count(*) AS n FROM sales GROUP BY GROUPING SETS ((region), (product), ()) ORDER BY 3, 1, 2',
+    );
+    await same(
+      'SELECT region, product, sum(qty) FROM sales GROUP BY GROUPING SETS (region, ROLLUP(product)) ORDER BY 3, 1, 2',
+    );
+    await same('SELECT product, sum(qty) FROM sales GROUP BY DISTINCT ROLLUP(product), ROLLUP(product) ORDER BY 2');
+    await same('SELECT DISTINCT product FROM sales GROUP BY ROLLUP(product), product ORDER BY 1');
+  });
+
+  it('expressions, aliases, HAVING, FILTER, LIMIT, parameters, a WITH query and a subquery', async () => {
+    await same(
+      "SELECT date_trunc('day', day) AS d, sum(qty) AS total FROM sales GROUP BY ROLLUP(date_trunc('day', day)) ORDER BY d",
+    );
+    await same(
+      "SELECT coalesce(s.region, 'all') AS region, sum(s.qty) FILTER (WHERE s.paid) AS paid_qty FROM sales s GROUP BY ROLLUP(s.region) HAVING count(*) > 1 ORDER BY 2 DESC, 1 LIMIT 3",
+    );
+    await same('SELECT region, sum(qty) FROM sales WHERE qty > $1 GROUP BY CUBE(region) ORDER BY 2, 1', [1]);
+    await same(
+      'WITH s AS (SELECT * FROM sales WHERE amount > 2) SELECT product, count(*) FROM s GROUP BY ROLLUP(product) ORDER BY 2, 1',
+    );
+    await same(
+      'SELECT * FROM (SELECT region, sum(qty) AS q FROM sales GROUP BY ROLLUP(region)) r WHERE q > 4 ORDER BY q',
+    );
+    // the empty grouping yields its one row even when no row matches, with or without aggregates
+    await same('SELECT region, count(*) FROM sales WHERE id < 0 GROUP BY ROLLUP(region) ORDER BY 1');
+    await same('SELECT region FROM sales WHERE id < 0 GROUP BY ROLLUP(region) ORDER BY 1');
+  });
+
+  it('a column outside every grouping gets 42803; forms not translated get 0A000 naming them', async () => {
+    for (const [sql, code] of [
+      ['SELECT region, product, count(*) FROM sales GROUP BY ROLLUP(region)', '42803'],
+      ['SELECT region, count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY sum(qty)', '0A000'],
+      ['SELECT region, rank() OVER (ORDER BY count(*)) FROM sales GROUP BY ROLLUP(region)', '0A000'],
+    ]) {
+      const p = await o.patina.query(sql).then(
+        () => null,
+        (e: { code?: string; message: string }) => e,
+      );
+      assert.equal(p?.code, code, `${sql}: ${p?.message}`);
+      if (code === '42803') await assert.rejects(o.postgres.query(sql), (e: { code?: string }) => e.code === '42803');
+    }
+    await same('SELECT 1');
+  });
+});
