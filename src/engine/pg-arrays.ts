@@ -52,6 +52,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
       ? null
       : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
   );
+  // arr[lo:hi] ('lu' says which bounds were written; an omitted one is the array's end): the
+  // elements between them, counted from 1 again; NULL when a written bound is NULL
+  db.function('__pg_slice', { deterministic: true }, (arr: unknown, lo: unknown, hi: unknown, given: unknown) => {
+    const g = String(given);
+    if (arr === null || (g.includes('l') && lo === null) || (g.includes('u') && hi === null)) return null;
+    const xs = arrayElements(arr);
+    const from = g.includes('l') ? Math.max(1, Number(lo)) : 1;
+    const to = g.includes('u') ? Math.min(xs.length, Number(hi)) : xs.length;
+    return arrayText(from > to ? [] : xs.slice(from - 1, to));
+  });
   fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(arr)), x]));
   fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(arr))]));
   fn('array_cat', (a, b) =>

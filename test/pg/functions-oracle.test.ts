@@ -107,7 +107,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     }
   });
 
-  it("arrays' @>, <@ and && (jsonb's @> was tried on them), array_append, _prepend, _cat, _replace", async () => {
+  it("arrays' @>, <@ and && (jsonb's @> was tried on them), array_append, _prepend, _cat, _replace, slices", async () => {
     for (const sql of [
       'SELECT ARRAY[1, 2, 3] @> ARRAY[2], ARRAY[1, 2, 3] <@ ARRAY[2], ARRAY[2] <@ ARRAY[1, 2, 3], ARRAY[1, 2] && ARRAY[2, 5]',
       "SELECT ARRAY[1, 2, NULL] @> ARRAY[NULL::int], ARRAY[1, 2] @> ARRAY[]::int[], ARRAY[1] && ARRAY[3], '{a,b}'::text[] <@ ARRAY['a', 'b', 'c']",
@@ -118,9 +118,12 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT array_append(ARRAY[1], 2), array_prepend(0, ARRAY[1]), array_cat(ARRAY[1], ARRAY[2]), array_remove(ARRAY[1, 2, 1], 1)',
       'SELECT array_replace(ARRAY[1, 2, 1], 1, 9), array_cat(NULL::int[], ARRAY[1]), array_append(NULL::int[], 1)',
       "SELECT interval '0', interval '10', interval '1.5', interval '1 day 10', interval '0' = interval '0 seconds'",
+      // slices (were a syntax error near ":")
+      'SELECT (ARRAY[10, 20, 30])[2:3], (ARRAY[10, 20, 30])[:2], (ARRAY[10, 20, 30])[2:], (ARRAY[10, 20, 30])[0:9], (ARRAY[10, 20, 30])[3:2]',
+      "SELECT (ARRAY['a', 'b', 'c'])[1:1], (ARRAY[1, 2, 3])[NULL:2], (string_to_array('a,b,c', ','))[1 + 1:1 + 2], array_length((ARRAY[1, 2, 3, 4])[2:3], 1)",
     ])
       await same(sql);
-    await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[]', [[1, 2, 3]]);
+    await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[], ($1::int[])[$2:$3]', [[1, 2, 3], 2, 3]);
   });
 
   it('unnest of several arrays zips them into rows, the shorter padded with NULLs; to_json(t.*)', async () => {

@@ -119,7 +119,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       );
       continue;
     }
-    // (expr)[n] and name[n]: an element of a PostgreSQL array (text '{a,b}'), 1-based
+    // (expr)[n] and name[n]: an element of a PostgreSQL array (text '{a,b}'), 1-based; [a:b] a slice
     if (
       isPunct(t, '[') &&
       !isPunct(toks[i + 1], ']') &&
@@ -140,14 +140,37 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         (toks[start - 2].type === 'word' || toks[start - 2].type === 'quoted')
       )
         start -= 2;
-      const elem: Tok[] = [
-        { type: 'word', text: '__pg_elem' },
-        { type: 'punct', text: '(' },
-        ...toks.slice(start, i),
-        { type: 'punct', text: ',' },
-        ...toks.slice(i + 1, close),
-        { type: 'punct', text: ')' },
-      ];
+      // x[a:b], x[:b], x[a:]: a slice, the elements between the bounds given
+      let depth = 0;
+      let colon = -1;
+      for (let k = i + 1; k < close && colon < 0; k++) {
+        if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
+        else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) depth--;
+        else if (depth === 0 && isPunct(toks[k], ':')) colon = k;
+      }
+      const bound = (a: number, b: number): Tok[] => (a < b ? toks.slice(a, b) : [{ type: 'word', text: 'NULL' }]);
+      const elem: Tok[] =
+        colon < 0
+          ? [
+              { type: 'word', text: '__pg_elem' },
+              { type: 'punct', text: '(' },
+              ...toks.slice(start, i),
+              { type: 'punct', text: ',' },
+              ...toks.slice(i + 1, close),
+              { type: 'punct', text: ')' },
+            ]
+          : [
+              { type: 'word', text: '__pg_slice' },
+              { type: 'punct', text: '(' },
+              ...toks.slice(start, i),
+              { type: 'punct', text: ',' },
+              ...bound(i + 1, colon),
+              { type: 'punct', text: ',' },
+              ...bound(colon + 1, close),
+              { type: 'punct', text: ',' },
+              { type: 'string', text: `'${colon > i + 1 ? 'l' : ''}${close > colon + 1 ? 'u' : ''}'` },
+              { type: 'punct', text: ')' },
+            ];
       toks.splice(start, close - start + 1, ...elem);
       i = start;
       continue;
