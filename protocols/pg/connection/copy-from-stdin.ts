@@ -2,6 +2,7 @@
 // connection answers CopyInResponse, and then every message is CopyData (parsed into rows as it
 // comes), CopyDone, CopyFail, or something that ends the COPY; a client that stops sending is cut
 // off after api.query_timeout, since it holds the writer.
+import { BinaryCopyParser } from '../copy/binary';
 import { CopyParser } from '../copy/format';
 import type { CopyIn } from '../copy/copy-in';
 import type { Session } from '../session/session';
@@ -17,7 +18,7 @@ export type AfterCopy = (err: unknown) => void | Promise<void>;
 /** COPY FROM STDIN in progress: where the rows go, and what runs after it. */
 interface CopyInState {
   target: CopyIn;
-  parser: CopyParser;
+  parser: CopyParser | BinaryCopyParser;
   /** Ends a COPY whose client stopped sending (it holds the writer). */
   idle: NodeJS.Timeout;
   resume: AfterCopy;
@@ -66,12 +67,15 @@ export class CopyFromStdin {
       idle.unref();
       const state: CopyInState = {
         target,
-        parser: new CopyParser(an.copy!.stmt.options, target.table),
+        parser:
+          an.copy!.stmt.options.format === 'binary'
+            ? new BinaryCopyParser(target.oids, target.table, target.columns)
+            : new CopyParser(an.copy!.stmt.options, target.table),
         idle,
         resume,
       };
       this.#state = state;
-      backend.copyResponse(this.#out.w, 'G', target.columns.length);
+      backend.copyResponse(this.#out.w, 'G', target.columns.length, an.copy!.stmt.options.format === 'binary');
     }, resume);
   }
 

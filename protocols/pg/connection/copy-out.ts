@@ -1,7 +1,8 @@
-// COPY TO STDOUT on the wire: the rows of the COPY's read, formatted batch by batch in text or CSV
+// COPY TO STDOUT on the wire: the rows of the COPY's read, formatted batch by batch in text, CSV or binary
 // as CopyData messages between CopyOutResponse and CopyDone, waiting for a slow client to read.
 import type { Outcome } from '../session/engine';
 import type { Analyzed } from '../sql/analyzed';
+import { binaryCopyHeader, binaryCopyRow, binaryCopyTrailer } from '../copy/binary';
 import { formatCopyRow } from '../copy/format';
 import { textOf } from '../types/values';
 import { type ByteWriter, backend } from '../wire/backend';
@@ -22,13 +23,24 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
   const names = an.copy!.columns;
   let batch = out.all;
   if (!batch) batch = (await out.rows!.next()) ?? [];
-  const fields = fieldsOf(out.columns ?? names.map((name) => ({ name, declType: null })), NO_FORMATS, batch);
-  backend.copyResponse(w, 'H', names.length);
+  // binary: each column in its type's binary form (text for a type without one, as a binary result)
+  const formats = options.format === 'binary' ? [1] : NO_FORMATS;
+  const fields = fieldsOf(out.columns ?? names.map((name) => ({ name, declType: null })), formats, batch);
+  const binary = options.format === 'binary';
+  backend.copyResponse(w, 'H', names.length, binary);
   if (options.header) backend.copyData(w, Buffer.from(formatCopyRow(names, options)));
+  // the binary header goes with the first row, as PostgreSQL sends it (psycopg reads a row from that message)
+  let header = binary ? binaryCopyHeader() : null;
   let n = 0;
   const texts: (string | null)[] = new Array(names.length);
   for (;;) {
     for (const row of batch) {
+      if (binary) {
+        const data = binaryCopyRow(row, fields);
+        backend.copyData(w, header ? Buffer.concat([header, data]) : data);
+        header = null;
+        continue;
+      }
       for (let k = 0; k < texts.length; k++)
         texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod);
       backend.copyData(w, Buffer.from(formatCopyRow(texts, options)));
@@ -44,6 +56,7 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
     if (next === null) break;
     batch = next;
   }
+  if (binary) backend.copyData(w, header ? Buffer.concat([header, binaryCopyTrailer()]) : binaryCopyTrailer());
   backend.copyDone(w);
   io.complete(`COPY ${n}`);
 }

@@ -13,6 +13,8 @@ import { copyError } from './format';
 export interface CopyIn {
   readonly table: string;
   readonly columns: string[];
+  /** The columns' type OIDs (what a binary COPY's fields are). */
+  readonly oids: number[];
   /** Inserts one record; throws PostgreSQL's error naming the line. */
   insert(fields: (string | null)[], line: number): void;
   /** Commits (outside a block); returns the rows copied. */
@@ -31,11 +33,12 @@ export function copyIntoTable(p: {
   schema: Schema;
   table: string;
   columns: string[];
+  oids: number[];
   sql: string;
   convert: ((s: string) => SqlValue)[];
   failBlock: () => void;
 }): CopyIn {
-  const { lease, inBlock, schema, table, columns, sql, convert, failBlock } = p;
+  const { lease, inBlock, schema, table, columns, oids, sql, convert, failBlock } = p;
   // prepared once for the whole COPY (lease.run would look it up per row)
   let insert: ReturnType<typeof lease.db.prepare>;
   try {
@@ -63,6 +66,7 @@ export function copyIntoTable(p: {
   return {
     table,
     columns,
+    oids,
     insert: (fields, line) => {
       if (fields.length > columns.length)
         throw copyError('22P04', 'extra data after last expected column', line, table);

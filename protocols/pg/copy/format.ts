@@ -8,6 +8,7 @@ import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
+import { arrayElements } from '../types/array';
 import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
 import type { CopyOptions } from './statement';
 
@@ -200,6 +201,13 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     const t = decl.toLowerCase();
     // dates and times in the form the column keeps (a timestamptz as UTC text), as an INSERT's
     // (before the integers: INTERVAL has "int" in it, and COPY into one was 22P02 for bigint)
+    // an array's text as an INSERT stores it ('{1,2}'; BIGINT[] was read as a bigint: 22P02)
+    if (t.trimEnd().endsWith('[]'))
+      return (s: string) => {
+        if (!s.trim().startsWith('{') || arrayElements(s) === null)
+          throw sqlStateError('22P02', `malformed array literal: "${s}"`);
+        return s;
+      };
     const dated = DATED_KINDS[oid];
     if (dated) return (s: string) => storedDateTime(dated, s) as string;
     if (/int/.test(t))

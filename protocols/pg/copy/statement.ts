@@ -1,11 +1,11 @@
 // The COPY statement: COPY table [(columns)] FROM STDIN and COPY {table | (query)} TO STDOUT with
-// their options (FORMAT text or csv, DELIMITER, NULL, HEADER, QUOTE, ESCAPE), each checked as
+// their options (FORMAT text, csv or binary, DELIMITER, NULL, HEADER, QUOTE, ESCAPE), each checked as
 // PostgreSQL checks it; other sources and targets (files, programs) are refused.
 import { type PgToken, identName } from '../sql/lexer';
 import { pgError } from '../sqlstate';
 
 export interface CopyOptions {
-  format: 'text' | 'csv';
+  format: 'text' | 'csv' | 'binary';
   delimiter: string;
   null: string;
   quote: string;
@@ -162,7 +162,13 @@ function parseOptions(opts: PgToken[]): CopyOptions {
       );
     }
   }
-  if (binary) throw pgError('0A000', 'COPY BINARY is not supported by Patina: use FORMAT text or FORMAT csv');
+  if (binary) {
+    // PostgreSQL's own refusals: the text options mean nothing in binary
+    for (const name of ['delimiter', 'null', 'quote', 'escape', 'header'] as const)
+      if (set[name] !== undefined && set[name] !== false)
+        throw pgError('42601', `cannot specify ${name.toUpperCase()} in BINARY mode`);
+    return { format: 'binary', delimiter: '', null: '', quote: '', escape: '', header: false };
+  }
   const format = set.format ?? 'text';
   const csv = format === 'csv';
   const o: CopyOptions = {

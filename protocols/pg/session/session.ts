@@ -15,6 +15,7 @@ import type { StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { columnConverters } from '../copy/format';
+import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
@@ -303,6 +304,7 @@ export class Session {
       schema: this.#engine.schema,
       table,
       columns,
+      oids: columns.map((c) => oidOfDeclType(def.columns.find((d) => d.name === c)?.type)),
       sql,
       convert,
       failBlock: () => {

@@ -215,10 +215,12 @@ export const backend = {
   },
   notification: (w: ByteWriter, pid: number, channel: string, payload: string) =>
     w.begin('A').i32(pid).cstr(channel).cstr(payload).end(),
-  /** CopyInResponse ('G') or CopyOutResponse ('H'): overall format 0 (text), every column text. */
-  copyResponse: (w: ByteWriter, type: 'G' | 'H', columns: number) => {
-    w.begin(type).byte(0).i16(columns);
-    for (let i = 0; i < columns; i++) w.i16(0);
+  /** CopyInResponse ('G') or CopyOutResponse ('H'): every column text (format 0), or binary (1). */
+  copyResponse: (w: ByteWriter, type: 'G' | 'H', columns: number, binary = false) => {
+    w.begin(type)
+      .byte(binary ? 1 : 0)
+      .i16(columns);
+    for (let i = 0; i < columns; i++) w.i16(binary ? 1 : 0);
     return w.end();
   },
   copyData: (w: ByteWriter, data: Buffer) => w.begin('d').bytes(data).end(),
