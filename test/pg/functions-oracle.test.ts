@@ -383,6 +383,20 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT pg_typeof(id)::text, pg_typeof(1) = pg_typeof(2) FROM orders ORDER BY id LIMIT 1');
   });
 
+  it("a function of one value in FROM is a one-row table (TypeORM's SELECT * FROM current_schema(): no such table)", async () => {
+    for (const sql of [
+      'SELECT * FROM current_schema()',
+      'SELECT * FROM pg_catalog.current_database()',
+      'SELECT s FROM current_schema() AS s',
+      'SELECT x FROM current_schema() AS s(x)',
+      "SELECT * FROM lower('ABC'), upper('x') u",
+      "SELECT * FROM current_setting('search_path') AS sp",
+      'SELECT count(*) FROM orders WHERE customer_id IN (SELECT * FROM abs(-1)) AND placed_at < now()',
+      'SELECT o.id, n.n IS NOT NULL FROM orders o, now() AS n(n) ORDER BY o.id LIMIT 2',
+    ])
+      await same(sql);
+  });
+
   it('the clocks with a precision, and the root operators refused by name', async () => {
     const [[ts, lts]] = (
       await o.patina.query({

@@ -8,6 +8,7 @@ const LOCAL_FUNCTIONS = new Set([
   'unnest',
   'generate_series',
   'current_schemas',
+  'current_setting',
   'string_to_array',
   'parse_ident',
   'generate_subscripts',

@@ -8,7 +8,7 @@ import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { castTypmod, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
-import { ONE_COLUMN_SET_RETURNING, isNumber, promote, strings } from './type-signatures';
+import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -53,6 +53,14 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
             oid: elementOidOf(typer.type(a)) ?? 0,
           })),
         );
+        continue;
+      }
+      if (fn && SCALAR_IN_FROM.has(fn)) {
+        // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
+        const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+        scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [
+          { name, oid: new Typer(schema, new Map()).func(call) },
+        ]);
         continue;
       }
       if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;

@@ -283,6 +283,19 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'regexp_split_to_table',
 ]);
 
+/**
+ * Functions of one value that clients call in FROM as a one-row table (TypeORM's `SELECT * FROM
+ * current_schema()`): the row's one column is named by the alias, else by the function.
+ */
+export const SCALAR_IN_FROM = new Set([
+  'current_schema', 'current_database', 'current_user', 'session_user', 'current_catalog', 'current_schemas',
+  'version', 'current_setting', 'now', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp',
+  'pg_backend_pid', 'pg_postmaster_start_time', 'pg_is_in_recovery', 'txid_current', 'inet_server_addr',
+  'inet_server_port', 'inet_client_addr', 'pg_encoding_to_char', 'to_timestamp', 'make_date', 'make_timestamp',
+  'date_trunc', 'lower', 'upper', 'md5', 'random', 'gen_random_uuid', 'concat', 'format', 'length', 'to_char',
+  'pg_size_pretty', 'pg_database_size', 'pg_typeof', 'age', 'abs', 'round', 'sqrt', 'power', 'coalesce',
+]); // biome-ignore format: a word list
+
 /** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */
 export const BOOL_OPERATORS = new Set('= <> != < > <= >= ~ !~ ~* !~* ~~ !~~ @> <@ ? ?| ?& &&'.split(' '));
 

@@ -21,6 +21,7 @@ import { rewriteLike } from './like';
 import { rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
+import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
 import { rewriteNamedArguments } from './named-args';
@@ -58,6 +59,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteMultiUnnest(toks);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
+  toks = rewriteScalarFrom(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);

@@ -1,0 +1,93 @@
+// A function of one value in FROM, which PostgreSQL reads as a one-row table (TypeORM connects with
+// `SELECT * FROM current_schema()`; `FROM now() AS t(at)`): SQLite knows only tables and
+// table-valued functions there ("no such table"), so the call becomes a one-row subquery whose
+// column the alias names (its column list, else the alias, else the function):
+//   FROM current_schema()   ->   FROM (SELECT current_schema() AS "current_schema") AS "current_schema"
+import { SCALAR_IN_FROM } from '../type-signatures';
+import { type Tok, closer, identText, isPunct, isWord } from '../tokens';
+
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set([
+  'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
+  'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'WINDOW', 'FETCH', 'FOR', 'LATERAL',
+  'RETURNING', 'WITH',
+]); // biome-ignore format: a word list
+/** Words that end a FROM clause. */
+const FROM_ENDS = new Set([
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'FETCH',
+  'FOR',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'RETURNING',
+  'SET',
+  'SELECT',
+  'VALUES',
+]);
+
+const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+
+export function rewriteScalarFrom(toks: Tok[]): Tok[] {
+  if (!toks.some((t, i) => t.type === 'word' && SCALAR_IN_FROM.has(t.text.toLowerCase()) && isPunct(toks[i + 1], '(')))
+    return toks;
+  const out: Tok[] = [];
+  // per parenthesis depth: whether its clause is a FROM list
+  const inFrom: boolean[] = [false];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const depth = inFrom.length - 1;
+    if (isPunct(t, '(')) inFrom.push(false);
+    else if (isPunct(t, ')')) inFrom.length > 1 && inFrom.pop();
+    else if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom[depth] = true;
+    else if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase())) inFrom[depth] = false;
+    // the item's start: after FROM, JOIN, or a comma of a FROM list (pg_catalog.f too)
+    let at = i;
+    if (isWord(t, 'PG_CATALOG') && isPunct(toks[i + 1], '.')) at = i + 2;
+    const before = toks[i - 1];
+    const starts = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom[depth]);
+    const f = toks[at];
+    if (!starts || f?.type !== 'word' || !SCALAR_IN_FROM.has(f.text.toLowerCase()) || !isPunct(toks[at + 1], '(')) {
+      out.push(t);
+      continue;
+    }
+    const close = closer(toks, at + 1);
+    if (close < 0) {
+      out.push(t);
+      continue;
+    }
+    // [AS] alias [(column)]
+    let j = close + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    let alias = f.text.toLowerCase();
+    let column: string | null = null;
+    const a = toks[j];
+    if ((a?.type === 'word' && !NOT_ALIAS.has(a.text.toUpperCase())) || a?.type === 'quoted') {
+      alias = identText(a);
+      j++;
+      if (isPunct(toks[j], '(')) {
+        const end = closer(toks, j);
+        if (end > j + 1) column = identText(toks[j + 1]);
+        j = end + 1;
+      }
+    } else j = close + 1;
+    out.push(
+      { type: 'punct', text: '(' },
+      { type: 'word', text: 'SELECT' },
+      ...toks.slice(at, close + 1),
+      { type: 'word', text: 'AS' },
+      quoted(column ?? alias),
+      { type: 'punct', text: ')' },
+      { type: 'word', text: 'AS' },
+      quoted(alias),
+    );
+    i = j - 1;
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+// TypeORM and Sequelize as their users use them (entities with relations, eager joins, pagination,
+// operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM, run on
+// PostgreSQL 15 and on Patina, each printing what the application would see; the two must match.
+// TypeORM could not connect before: it starts with `SELECT * FROM current_schema()` ("no such table").
+import assert from 'node:assert/strict';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+
+// biome-ignore lint/suspicious/noExplicitAny: the libraries' own types are checked by their users, not here
+type Any = any;
+/* eslint-disable @typescript-eslint/no-require-imports */
+require('reflect-metadata');
+const typeorm = require('typeorm') as Any;
+const { Sequelize, DataTypes, Op } = require('sequelize') as Any;
+
+const TABLES = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', email VARCHAR(100),
+  born DATE, "createdAt" TIMESTAMPTZ, "updatedAt" TIMESTAMPTZ);
+CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2), author_id BIGINT,
+  tags TEXT[], meta JSONB, "createdAt" TIMESTAMPTZ, "updatedAt" TIMESTAMPTZ);`;
+
+/** What a TypeORM application sees, step by step. */
+async function withTypeorm(port: number): Promise<unknown[]> {
+  const { DataSource, EntitySchema, In, ILike, MoreThan, IsNull } = typeorm;
+  const Author = new EntitySchema({
+    name: 'Author',
+    tableName: 'authors',
+    columns: {
+      id: { type: 'bigint', primary: true },
+      name: { type: 'text' },
+      email: { type: 'varchar', length: 100, nullable: true },
+      born: { type: 'date', nullable: true },
+    },
+    relations: { books: { type: 'one-to-many', target: 'Book', inverseSide: 'author' } },
+  });
+  const Book = new EntitySchema({
+    name: 'Book',
+    tableName: 'books',
+    columns: {
+      id: { type: 'bigint', primary: true },
+      title: { type: 'text' },
+      price: { type: 'numeric', precision: 10, scale: 2, nullable: true },
+      tags: { type: 'text', array: true, nullable: true },
+      meta: { type: 'jsonb', nullable: true },
+    },
+    relations: {
+      author: { type: 'many-to-one', target: 'Author', joinColumn: { name: 'author_id' }, inverseSide: 'books' },
+    },
+  });
+  const ds = new DataSource({
+    type: 'postgres',
+    host: '127.0.0.1',
+    port,
+    username: 'tester',
+    database: 'db',
+    entities: [Author, Book],
+    synchronize: false,
+  });
+  await ds.initialize();
+  const out: unknown[] = [];
+  try {
+    const A = ds.getRepository('Author');
+    const B = ds.getRepository('Book');
+    await A.save([
+      { id: '1', name: 'Ann', born: '1980-05-01' },
+      { id: '2', name: 'Bob' },
+      { id: '3', name: 'Cy' },
+    ]);
+    await B.insert([
+      { id: '10', title: 'A', price: '12.50', author: { id: '1' }, tags: ['x', 'y'], meta: { a: 1 } },
+      { id: '11', title: 'B', price: '3', author: { id: '1' } },
+      { id: '12', title: 'C', price: '7.25', author: { id: '2' } },
+    ]);
+    const authors = await A.find({ relations: { books: true }, order: { id: 'ASC', books: { id: 'ASC' } } });
+    out.push(authors.map((a: Any) => [a.id, a.born, a.books.map((b: Any) => [b.title, b.price, b.tags, b.meta])]));
+    // pagination over a join: TypeORM's DISTINCT subquery of ids first
+    const page = await A.find({ relations: { books: true }, order: { id: 'ASC' }, skip: 1, take: 2 });
+    out.push(page.map((a: Any) => a.name));
+    out.push((await B.findBy({ price: MoreThan(5), title: In(['A', 'C']) })).map((b: Any) => b.title).sort());
+    out.push(await B.count({ where: { author: { name: ILike('a%') } } }));
+    out.push(
+      await A.findAndCount({ where: { email: IsNull() }, take: 1, order: { name: 'DESC' } }).then(([r, n]: Any) => [
+        r.map((x: Any) => x.name),
+        n,
+      ]),
+    );
+    out.push(
+      await B.createQueryBuilder('b')
+        .select('SUM(b.price)', 's')
+        .addSelect('COUNT(*)', 'n')
+        .where('b.tags @> :t', { t: ['x'] })
+        .getRawOne(),
+    );
+    await ds.transaction(async (m: Any) => m.update('Author', { id: '2' }, { email: 'bob@x' }));
+    await assert.rejects(
+      ds.transaction(async (m: Any) => {
+        await m.insert('Author', { id: '5', name: 'E' });
+        throw new Error('rolled back');
+      }),
+      /rolled back/,
+    );
+    out.push(await A.count());
+    await B.upsert([{ id: '12', title: 'C2', price: '8' }], ['id']);
+    out.push((await B.findOneBy({ id: '12' })).title);
+    const qr = ds.createQueryRunner();
+    out.push(await qr.hasTable('books'), await qr.hasColumn('books', 'price'), await qr.hasColumn('books', 'nope'));
+    await qr.release();
+    out.push(await A.insert({ id: '1', name: 'dup' }).catch((e: Any) => e.code));
+  } finally {
+    await ds.destroy();
+  }
+  return out;
+}
+
+/** What a Sequelize application sees, step by step. */
+async function withSequelize(port: number): Promise<unknown[]> {
+  const s = new Sequelize(`postgres://tester@127.0.0.1:${port}/db`, { logging: false });
+  const Author = s.define(
+    'Author',
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true },
+      name: DataTypes.TEXT,
+      email: DataTypes.STRING(100),
+      born: DataTypes.DATEONLY,
+    },
+    { tableName: 'authors' },
+  );
+  const Book = s.define(
+    'Book',
+    {
+      id: { type: DataTypes.BIGINT, primaryKey: true },
+      title: DataTypes.TEXT,
+      price: DataTypes.DECIMAL(10, 2),
+      tags: DataTypes.ARRAY(DataTypes.TEXT),
+      meta: DataTypes.JSONB,
+    },
+    { tableName: 'books' },
+  );
+  Author.hasMany(Book, { foreignKey: 'author_id' });
+  Book.belongsTo(Author, { foreignKey: 'author_id' });
+  const out: unknown[] = [];
+  try {
+    await Book.destroy({ where: {} });
+    await Author.destroy({ where: {} });
+    await Author.create({ id: 1, name: 'Ann', email: 'ann@x', born: '1980-05-01' });
+    await Author.bulkCreate([
+      { id: 2, name: 'Bob' },
+      { id: 3, name: 'Cy' },
+    ]);
+    await Book.bulkCreate([
+      { id: 10, title: 'A', price: '12.50', author_id: 1, tags: ['x', 'y'], meta: { a: 1 } },
+      { id: 11, title: 'B', price: 3, author_id: 1, tags: [], meta: null },
+      { id: 12, title: 'C', price: '7.25', author_id: 2 },
+    ]);
+    const all = await Author.findAll({
+      include: Book,
+      order: [
+        ['id', 'ASC'],
+        [Book, 'id', 'ASC'],
+      ],
+    });
+    out.push(all.map((a: Any) => [a.id, a.name, a.born, a.Books.map((b: Any) => [b.title, b.price, b.tags, b.meta])]));
+    out.push(
+      (await Book.findAll({ where: { price: { [Op.gt]: 5 }, tags: { [Op.contains]: ['x'] } } })).map(
+        (b: Any) => b.title,
+      ),
+    );
+    out.push((await Book.findAndCountAll({ limit: 2, offset: 0, order: [['id', 'DESC']] })).count);
+    out.push(await Book.sum('price'), await Book.count({ where: { meta: { a: 1 } } }));
+    await Author.update({ email: 'bob@x' }, { where: { name: { [Op.iLike]: 'b%' } } });
+    await Book.upsert({ id: 12, title: 'C2', price: '8.00', author_id: 2 });
+    out.push((await Book.findByPk(12)).title);
+    const t = await s.transaction();
+    await Author.create({ id: 4, name: 'Dee' }, { transaction: t });
+    await t.rollback();
+    out.push(await Author.count());
+    const counts = await Author.findAll({
+      attributes: ['name', [s.fn('COUNT', s.col('Books.id')), 'n']],
+      include: [{ model: Book, attributes: [] }],
+      group: ['Author.id'],
+      order: [['name', 'ASC']],
+      raw: true,
+    });
+    out.push(counts.map((r: Any) => [r.name, r.n]));
+    out.push(await Author.create({ id: 1, name: 'dup' }).catch((e: Any) => [e.name, e.parent?.code]));
+  } finally {
+    await s.close();
+  }
+  return out;
+}
+
+describe('TypeORM and Sequelize against PostgreSQL 15', function () {
+  this.timeout(120_000);
+  let pair: CatalogPair;
+
+  before(async () => {
+    pair = await startCatalogPair({ schemas: { patina: TABLES, postgres: TABLES }, rows: [] });
+  });
+  after(() => pair?.dispose());
+
+  it('TypeORM: connects, saves, joins, paginates, filters, upserts, rolls back, sees 23505 as PostgreSQL gives them', async () => {
+    const postgres = await withTypeorm(pair.postgresPort);
+    const patina = await withTypeorm(pair.patinaPort);
+    assert.equal(postgres.length, 12); // every step ran on the oracle
+    assert.deepEqual(patina, postgres);
+  });
+
+  it('Sequelize: creates, includes, operators, sums, upserts, rolls back, sees 23505 as PostgreSQL gives them', async () => {
+    const postgres = await withSequelize(pair.postgresPort);
+    const patina = await withSequelize(pair.patinaPort);
+    assert.equal(postgres.length, 9);
+    assert.deepEqual(patina, postgres);
+  });
+});
