@@ -4,8 +4,8 @@
 # otherwise says which are missing and the command to run, and stops.
 #
 #   postgresql-client, postgresql  psql, pgbench, pg_dump, and PostgreSQL 15 as the tests' oracle
-#   python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy, python3-pandas
-#                                  the Python drivers and ORM (run with /usr/bin/python3)
+#   python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy, python3-pandas, python3-django
+#                                  the Python drivers and ORMs (run with /usr/bin/python3)
 #   pgcli                          its completion and \d
 #   default-jdk-headless, libpostgresql-jdbc-java   pgjdbc (DatabaseMetaData, binary format)
 #   unixodbc, odbc-postgresql      psqlODBC through isql
@@ -16,7 +16,7 @@
 # PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
 set -euo pipefail
 
-pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java"
+pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java"
 
 if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
 if ! command -v dpkg >/dev/null 2>&1; then

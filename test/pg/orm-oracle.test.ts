@@ -1,8 +1,11 @@
-// TypeORM and Sequelize as their users use them (entities with relations, eager joins, pagination,
-// operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM, run on
-// PostgreSQL 15 and on Patina, each printing what the application would see; the two must match.
-// TypeORM could not connect before: it starts with `SELECT * FROM current_schema()` ("no such table").
+// TypeORM, Sequelize and Django's ORM as their users use them (entities with relations, eager joins,
+// pagination, operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM,
+// run on PostgreSQL 15 and on Patina, each printing what the application would see; the two must
+// match. TypeORM could not connect before (it starts with `SELECT * FROM current_schema()`: "no such
+// table"), and Django's update_or_create was refused (its SELECT ... FOR UPDATE: 0A000).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 
 // biome-ignore lint/suspicious/noExplicitAny: the libraries' own types are checked by their users, not here
@@ -187,7 +190,16 @@ async function withSequelize(port: number): Promise<unknown[]> {
   return out;
 }
 
-describe('TypeORM and Sequelize against PostgreSQL 15', function () {
+const DJANGO = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'orm-clients', 'django_orm.py');
+
+/** What the Django script printed (Debian's python3, which has Django). */
+function withDjango(port: number): unknown[] {
+  const r = spawnSync('/usr/bin/python3', [DJANGO, String(port)], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, `${DJANGO} on ${port}:\n${r.stderr}${r.stdout}`);
+  return JSON.parse(r.stdout);
+}
+
+describe('TypeORM, Sequelize and Django against PostgreSQL 15', function () {
   this.timeout(120_000);
   let pair: CatalogPair;
 
@@ -200,6 +212,13 @@ describe('TypeORM and Sequelize against PostgreSQL 15', function () {
     const postgres = await withTypeorm(pair.postgresPort);
     const patina = await withTypeorm(pair.patinaPort);
     assert.equal(postgres.length, 12); // every step ran on the oracle
+    assert.deepEqual(patina, postgres);
+  });
+
+  it('Django: annotate, Q and F, select_related, atomic blocks, update_or_create (its FOR UPDATE), IntegrityError', () => {
+    const postgres = withDjango(pair.postgresPort);
+    const patina = withDjango(pair.patinaPort);
+    assert.equal(postgres.length, 14);
     assert.deepEqual(patina, postgres);
   });
 

@@ -4,7 +4,7 @@
 // What Patina refuses is asserted with its SQLSTATE (docs/postgres.md lists it).
 import assert from 'node:assert/strict';
 import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
-import type { PgClient } from '../helpers/pg';
+import { type PgClient, pgClient } from '../helpers/pg';
 
 const SCHEMAS = {
   patina: `
@@ -430,9 +430,41 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
     ]);
   });
 
+  it("locking clauses run as their transaction's reads (Django's update_or_create, with_for_update; were 0A000)", async () => {
+    for (const c of [patina, postgres]) await c.query('BEGIN');
+    await all([
+      ['SELECT id, name FROM users WHERE id = $1 FOR UPDATE', [1]],
+      ['SELECT u.id FROM users u WHERE u.active ORDER BY u.id FOR NO KEY UPDATE OF u NOWAIT'],
+      ['SELECT id FROM users WHERE id > $1 ORDER BY id LIMIT 2 FOR SHARE SKIP LOCKED', [1]],
+      ['SELECT p.id FROM posts p JOIN users u ON u.id = p.author_id WHERE u.id = 1 ORDER BY p.id FOR UPDATE OF p, u'],
+      ['SELECT substring(name FROM 1 FOR 2) FROM users WHERE id = 1 FOR KEY SHARE'],
+    ]);
+    for (const c of [patina, postgres]) await c.query('COMMIT');
+    // read, then write back what was read, in two sessions at once: the second one's locking read
+    // waits for the first one's COMMIT and reads what it wrote, so no update is lost (on both)
+    for (const port of [o.pair.patinaPort, o.pair.postgresPort]) {
+      const [a, b] = [pgClient(port), pgClient(port)];
+      await Promise.all([a.connect(), b.connect()]);
+      try {
+        await a.query('UPDATE users SET age = 50 WHERE id = 2');
+        for (const c of [a, b]) await c.query('BEGIN');
+        const first = await a.query('SELECT age FROM users WHERE id = 2 FOR UPDATE');
+        const second = b.query('SELECT age FROM users WHERE id = 2 FOR UPDATE'); // waits
+        await a.query('UPDATE users SET age = $1 WHERE id = 2', [Number(first.rows[0].age) + 1]);
+        await a.query('COMMIT');
+        const read = await second;
+        assert.equal(Number(read.rows[0].age), 51, `port ${port}: the second read after the first COMMIT`);
+        await b.query('UPDATE users SET age = $1 WHERE id = 2', [Number(read.rows[0].age) + 1]);
+        await b.query('COMMIT');
+        const { rows } = await a.query('SELECT age FROM users WHERE id = 2');
+        assert.equal(Number(rows[0].age), 52, `port ${port}`);
+      } finally {
+        await Promise.all([a.end(), b.end()]);
+      }
+    }
+  });
+
   it('what has no translation is refused with its SQLSTATE, naming the construct', async () => {
-    await refused('SELECT id FROM users WHERE id = $1 FOR UPDATE', [1], '0A000', /FOR UPDATE is not supported/);
-    await refused('SELECT * FROM users u FOR UPDATE', [], '0A000', /FOR UPDATE is not supported/);
     // text too long to make: refused as PostgreSQL refuses 1 GB (54000), at 100 million characters
     await refused("SELECT repeat('x', 2000000000)", [], '54000', /requested length too large/);
     await refused("SELECT repeat('ab', $1)", [60_000_000], '54000', /requested length too large/);

@@ -396,8 +396,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         'INSERT INTO orders (id) SELECT DISTINCT ON (customer_id) id + 1000 FROM orders ORDER BY customer_id, id',
         /SELECT DISTINCT ON/,
       ],
-      ['SELECT id FROM orders FOR UPDATE', /FOR UPDATE is not supported/],
-      ['SELECT id FROM orders FOR SHARE', /FOR SHARE/],
       [
         'SELECT c.id, x.n FROM customers c, LATERAL (SELECT count(*) AS n FROM orders o WHERE o.customer_id = c.id) x',
         /LATERAL/,

@@ -338,6 +338,8 @@ export class Session {
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
     if (an.empty) return complete(an.columns, []);
+    // SELECT ... FOR UPDATE in a block: on the writer, held to COMMIT (translate/locking.ts)
+    if (an.locks && this.#t.state === 'open') return this.#write(an, paramRecord(list));
     if (an.positional !== undefined && an.readonly && !this.#t.lease && !this.#t.deferred) {
       // a point read binds its values by position: no object of named parameters to build and look up
       const rows = this.#engine.pointRead(an.positional, list);
@@ -395,7 +397,11 @@ export class Session {
   }
 
   async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
-    if (this.#readOnly()) throw pgError('25006', `cannot execute ${an.command} in a read-only transaction`);
+    if (this.#readOnly())
+      throw pgError(
+        '25006',
+        `cannot execute ${an.locks ? 'SELECT FOR UPDATE' : an.command} in a read-only transaction`,
+      );
     if (an.upsertKeys) checkUpsertKeys(an.upsertKeys, params);
     const statements = (an.batch ?? [an.sql]).map((sql) => {
       checkWriteStatement(sql, 'statement');

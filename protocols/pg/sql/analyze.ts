@@ -31,6 +31,7 @@ import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
+import { hasLockingClause } from './translate/locking';
 import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { orderMarkKey, typedOperators } from './typed-operators';
@@ -367,6 +368,7 @@ export class Analyzer {
       paramTypes,
       positional,
       ...(upsert ? { upsertKeys: upsert } : {}),
+      ...(command === 'SELECT' && hasLockingClause(sig) ? { locks: true } : {}),
     };
   }
 }

@@ -51,6 +51,8 @@ export interface Analyzed {
   empty?: boolean;
   /** A multi-row INSERT ... ON CONFLICT DO UPDATE: each row's key, checked for repeats when it runs (upsert-rows.ts). */
   upsertKeys?: string[][];
+  /** A SELECT with a locking clause (FOR UPDATE, FOR SHARE): in a block it takes the writer (translate/locking.ts). */
+  locks?: boolean;
   setting?: { name: string; value: string | null };
   /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
   batch?: string[];

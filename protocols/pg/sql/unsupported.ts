@@ -13,13 +13,6 @@ const JSONB_OPS: Record<string, string> = {
   '@@': 'JSON path or text search',
 };
 
-const LOCKS: Record<string, string> = {
-  LCS_FORUPDATE: 'FOR UPDATE',
-  LCS_FORNOKEYUPDATE: 'FOR NO KEY UPDATE',
-  LCS_FORSHARE: 'FOR SHARE',
-  LCS_FORKEYSHARE: 'FOR KEY SHARE',
-};
-
 const GROUPING: Record<string, string> = {
   GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
   GROUPING_SET_CUBE: 'GROUP BY CUBE',
@@ -39,9 +32,6 @@ function find(n: Node): string | null {
   const s = n.SelectStmt;
   if (s) {
     if (s.distinctClause?.some((d: Node) => Object.keys(d).length > 0)) return 'SELECT DISTINCT ON';
-    const lock = s.lockingClause?.[0]?.LockingClause;
-    if (lock)
-      return `${LOCKS[lock.strength] ?? 'a locking clause'}|rows cannot be locked, since every agent takes writes`;
   }
   if (s?.limitOption === 'LIMIT_OPTION_WITH_TIES')
     return 'FETCH FIRST ... WITH TIES|SQLite has no such limit; rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';

@@ -18,6 +18,7 @@ import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
+import { rewriteLocking } from './locking';
 import { rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
@@ -56,6 +57,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
   );
   toks = rewriteSetMembers(toks);
+  toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
