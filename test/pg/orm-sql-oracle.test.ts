@@ -440,6 +440,12 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       ['SELECT substring(name FROM 1 FOR 2) FROM users WHERE id = 1 FOR KEY SHARE'],
     ]);
     for (const c of [patina, postgres]) await c.query('COMMIT');
+    // a lock is a write's intent: refused in a READ ONLY transaction, as PostgreSQL does
+    for (const c of [patina, postgres]) {
+      await c.query('BEGIN READ ONLY');
+      await assert.rejects(c.query('SELECT id FROM users WHERE id = 1 FOR UPDATE'), { code: '25006' });
+      await c.query('ROLLBACK');
+    }
     // read, then write back what was read, in two sessions at once: the second one's locking read
     // waits for the first one's COMMIT and reads what it wrote, so no update is lost (on both)
     for (const port of [o.pair.patinaPort, o.pair.postgresPort]) {
