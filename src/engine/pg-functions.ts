@@ -497,6 +497,16 @@ function installJsonbOperators(db: Database.Database): void {
     if (v === undefined || v === null || path === null) return null;
     return typeof v === 'string' ? v : printJsonb(v);
   });
+  // x ->> k as PostgreSQL answers it, from SQLite's x -> k (the value's JSON text): a string
+  // unquoted, JSON null NULL, true/false, numbers and containers as jsonb prints them
+  db.function('__pg_json_text', { deterministic: true }, (j: unknown) => {
+    if (j === null) return null;
+    const s = String(j);
+    if (s === 'null') return null;
+    if (s[0] === '"') return JSON.parse(s) as string;
+    if (s === 'true' || s === 'false' || /^-?[1-9]\d{0,14}$/.test(s)) return s;
+    return printJsonb(jsonOperand(s)); // containers with jsonb's spacing, numbers as numeric prints them (1e2: 100)
+  });
   // a jsonb value as PostgreSQL prints it, for a document that embeds it (json_build_object, json_agg)
   db.function('__pg_jsonb_text', { deterministic: true }, (a: unknown) =>
     a === null ? null : printJsonb(jsonOperand(a)),

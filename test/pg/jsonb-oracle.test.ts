@@ -129,6 +129,18 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same(`SELECT id, data || '{"z": 0}' FROM docs ORDER BY id`);
   });
 
+  it("->> gives PostgreSQL's text: a number compares with '1', true is 'true', containers print as jsonb (SQLite gave SQL values)", async () => {
+    await same(
+      `SELECT id, data ->> 'a', data ->> 'big', data ->> 'b', data -> 'b' ->> 'c', data ->> 'n' IS NULL FROM docs ORDER BY id`,
+    );
+    await same(`SELECT id FROM docs WHERE data ->> 'a' = '1' ORDER BY id`);
+    await same(`SELECT id, data -> 4 ->> 'k', data ->> 0, data ->> -1 FROM docs WHERE id = 3`);
+    await same(
+      `SELECT '{"a":1.50}'::jsonb ->> 'a', '{"a":true}'::jsonb ->> 'a' = 'true', '{"a":1e2}'::jsonb ->> 'a', '{"a":"x\\"y"}'::jsonb ->> 'a', '{"a":null}'::jsonb ->> 'a', '{"a":"1"}'::jsonb ->> 'a' || 'x'`,
+    );
+    await same(`SELECT (data ->> 'a')::numeric + 1 FROM docs WHERE id = 1`);
+  });
+
   it('jsonb - key, - keys and - index take out keys or elements (SQLite subtracted the numbers: 0)', async () => {
     await same(
       `SELECT '{"a":1,"b":2}'::jsonb - 'a', '["a","b","a",1]'::jsonb - 'a', '["a","b","c"]'::jsonb - 1, '["a","b","c"]'::jsonb - -1, '["a"]'::jsonb - 5`,

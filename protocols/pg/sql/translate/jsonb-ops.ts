@@ -1,4 +1,5 @@
-// jsonb's operators @>, <@, ?, ?|, ?&, #>, #>> and #- (SQLite lacks them; its `?` is a parameter)
+// jsonb's operators @>, <@, ?, ?|, ?&, #>, #>> and #- (SQLite lacks them; its `?` is a parameter),
+// ->> as the text PostgreSQL gives (SQLite's gives SQL values: 1 for true)
 // as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence; and
 // arrays' @>, <@ and && as src/engine/pg-arrays.ts's.
 // test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
@@ -60,12 +61,15 @@ function rightOperandEnd(ts: readonly Tok[], i: number): number {
  * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
  */
 export function rewriteJsonbOps(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&'))) return toks;
+  if (!toks.some((t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>')))
+    return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const ofArrays = t.type === 'op' && (t.text === '&&' || ('arith' in t && t.arith === 'arr'));
-    const fn = t.type !== 'op' ? undefined : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
+    const text = t.type === 'op' && t.text === '->>';
+    const fn =
+      t.type !== 'op' ? undefined : text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
     if (!fn) {
       out.push(t);
       continue;
@@ -86,7 +90,24 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         { type: 'punct', text: ')' },
       ];
     const left = out.splice(start);
-    out.push({ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...left, { type: 'punct', text: ',' }, ...right);
+    if (text)
+      // x ->> k: PostgreSQL's text of the value (a string unquoted, `true`, a number's digits, NULL for
+      // JSON null); SQLite's ->> gives SQL values (1 for true, the number 1 that '1' does not equal)
+      out.push(
+        { type: 'word', text: '__pg_json_text' },
+        { type: 'punct', text: '(' },
+        ...left,
+        { type: 'op', text: '->' },
+        ...right,
+      );
+    else
+      out.push(
+        { type: 'word', text: fn },
+        { type: 'punct', text: '(' },
+        ...left,
+        { type: 'punct', text: ',' },
+        ...right,
+      );
     out.push({ type: 'punct', text: ')' });
     i = end - 1;
   }
