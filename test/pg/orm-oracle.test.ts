@@ -1,8 +1,9 @@
-// TypeORM, Sequelize and Django's ORM as their users use them (entities with relations, eager joins,
+// TypeORM, Sequelize, Django's ORM and SQLAlchemy's ORM as their users use them (entities with relations, eager joins,
 // pagination, operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM,
 // run on PostgreSQL 15 and on Patina, each printing what the application would see; the two must
 // match. TypeORM could not connect before (it starts with `SELECT * FROM current_schema()`: "no such
-// table"), and Django's update_or_create was refused (its SELECT ... FOR UPDATE: 0A000).
+// table"), Django's update_or_create was refused (its SELECT ... FOR UPDATE: 0A000), and
+// SQLAlchemy's `.astext` comparison found no row (->> gave SQLite's values).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -190,16 +191,17 @@ async function withSequelize(port: number): Promise<unknown[]> {
   return out;
 }
 
-const DJANGO = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'orm-clients', 'django_orm.py');
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'orm-clients');
 
-/** What the Django script printed (Debian's python3, which has Django). */
-function withDjango(port: number): unknown[] {
-  const r = spawnSync('/usr/bin/python3', [DJANGO, String(port)], { encoding: 'utf8', timeout: 60_000 });
-  assert.equal(r.status, 0, `${DJANGO} on ${port}:\n${r.stderr}${r.stdout}`);
+/** What a Python ORM script printed (Debian's python3, which has Django and SQLAlchemy). */
+function withPython(script: string, port: number): unknown[] {
+  const file = path.join(FIXTURES, script);
+  const r = spawnSync('/usr/bin/python3', [file, String(port)], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, `${file} on ${port}:\n${r.stderr}${r.stdout}`);
   return JSON.parse(r.stdout);
 }
 
-describe('TypeORM, Sequelize and Django against PostgreSQL 15', function () {
+describe('TypeORM, Sequelize, Django and SQLAlchemy ORMs against PostgreSQL 15', function () {
   this.timeout(120_000);
   let pair: CatalogPair;
 
@@ -216,9 +218,16 @@ describe('TypeORM, Sequelize and Django against PostgreSQL 15', function () {
   });
 
   it('Django: annotate, Q and F, select_related, atomic blocks, update_or_create (its FOR UPDATE), IntegrityError', () => {
-    const postgres = withDjango(pair.postgresPort);
-    const patina = withDjango(pair.patinaPort);
+    const postgres = withPython('django_orm.py', pair.postgresPort);
+    const patina = withPython('django_orm.py', pair.patinaPort);
     assert.equal(postgres.length, 14);
+    assert.deepEqual(patina, postgres);
+  });
+
+  it("SQLAlchemy's ORM: loading strategies, ARRAY and JSONB operators (.astext), with_for_update, ON CONFLICT, RETURNING", () => {
+    const postgres = withPython('sqlalchemy_orm.py', pair.postgresPort);
+    const patina = withPython('sqlalchemy_orm.py', pair.patinaPort);
+    assert.equal(postgres.length, 17);
     assert.deepEqual(patina, postgres);
   });
 
