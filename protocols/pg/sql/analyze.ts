@@ -317,7 +317,8 @@ export class Analyzer {
       st = this.#local.prepare(sql);
     } catch (err) {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
-      else if (local && catalogRelations(sig)) {
+      else if (local && catalogRelations(sig, true)) {
+        // (a catalog relation Patina does not model; a query of user tables that fails is an error)
         log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
         return {
           kind: 'sql',

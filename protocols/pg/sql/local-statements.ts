@@ -15,15 +15,18 @@ const LOCAL_FUNCTIONS = new Set([
   'pg_get_keywords',
 ]);
 
-/** Relation names that live in the agent's catalog rather than in the database. */
-export function catalogRelations(tokens: PgToken[]): boolean {
+/**
+ * Relation names that live in the agent's catalog rather than in the database, or (unless
+ * `relationsOnly`) functions only the catalog connection has.
+ */
+export function catalogRelations(tokens: PgToken[], relationsOnly = false): boolean {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t.type !== 'word' && t.type !== 'quoted') continue;
     const name = identName(t);
     if (name === 'information_schema' || name === 'pg_catalog') return true;
     if (name.startsWith('pg_') && tokens[i + 1]?.text !== '(') return true;
-    if (LOCAL_FUNCTIONS.has(name) && tokens[i + 1]?.text === '(') return true;
+    if (!relationsOnly && LOCAL_FUNCTIONS.has(name) && tokens[i + 1]?.text === '(') return true;
   }
   return false;
 }

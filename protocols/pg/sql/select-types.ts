@@ -33,11 +33,12 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       const fn = strings(call?.funcname).pop()?.toLowerCase();
       const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
       if (each) {
-        // FROM jsonb_each(x) [AS e]: key text, value jsonb (json, text)
+        // FROM jsonb_each(x) [AS e [(k, v)]]: key text, value jsonb (json, text)
         const value = each[1] ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
+        const names = strings(f.RangeFunction.alias?.colnames);
         scope.set(String(f.RangeFunction.alias?.aliasname ?? fn).toLowerCase(), [
-          { name: 'key', oid: OID.text },
-          { name: 'value', oid: value },
+          { name: names[0] ?? 'key', oid: OID.text },
+          { name: names[1] ?? 'value', oid: value },
         ]);
         continue;
       }

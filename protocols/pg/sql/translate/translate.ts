@@ -14,6 +14,7 @@ import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteJsonValues } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
+import { rewriteFunctionColumns } from './function-columns';
 import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
 import { rewriteJsonbOps } from './jsonb-ops';
@@ -59,6 +60,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteSetMembers(toks);
   toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
+  toks = rewriteFunctionColumns(toks, (table, column) => (ctx.columnType?.(table, column) ?? null) !== null);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
   toks = rewriteScalarFrom(toks);
