@@ -434,15 +434,6 @@ export function installPgFunctions(db: Database.Database): void {
     if (typeof x !== 'number') return x as never;
     return Number.isFinite(x) ? floatText(x) : JSON.stringify(floatText(x));
   });
-  // LIMIT $n of a LATERAL subquery that protocols/pg/sql/translate/lateral.ts made a scalar subquery: one row at most
-  db.function('__pg_lateral_limit', { deterministic: true }, (n: unknown) => {
-    if (n !== null && Number(n) > 1)
-      throw pgFail(
-        '0A000',
-        `LATERAL subquery with LIMIT ${n} is not supported: Patina runs a LATERAL join of at most one row per row`,
-      );
-    return n as never;
-  });
   installPgStringFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);

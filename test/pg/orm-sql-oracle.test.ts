@@ -493,18 +493,12 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       '42704',
       /users_email_key/,
     );
-    // a LATERAL subquery is a scalar subquery only while it gives at most one row
+    // LATERAL with * cannot list the subquery's columns
     await refused(
-      `select "posts"."id", "a"."data" from "posts" left join lateral (select json_build_array("a"."name") as "data" from (select * from "users" "a" where "a"."id" = "posts"."author_id" limit $1) "a") "a" on true`,
-      [2],
-      '0A000',
-      /LATERAL subquery with LIMIT 2/,
-    );
-    await refused(
-      'SELECT p.id FROM posts p LEFT JOIN LATERAL (SELECT t.tag FROM tags t WHERE t.post_id = p.id) x ON true',
+      'SELECT * FROM posts p LEFT JOIN LATERAL (SELECT t.tag FROM tags t WHERE t.post_id = p.id) x ON true',
       [],
       '0A000',
-      /LATERAL/,
+      /LATERAL with \*/,
     );
     await same('SELECT 1');
   });

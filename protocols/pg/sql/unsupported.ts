@@ -44,7 +44,8 @@ function find(n: Node): string | null {
   if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
   if (n.RangeTableSample) return 'TABLESAMPLE';
-  if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral) return 'LATERAL';
+  if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral)
+    return 'LATERAL with * (its subquery selecting *, or * or x.* over it)|name the columns';
   if (n.MergeStmt) return 'MERGE';
   if (n.CommonTableExpr) {
     const q = n.CommonTableExpr.ctequery;

@@ -10,6 +10,9 @@ import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-synt
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
 import { rewriteJsonValues } from '../../../protocols/pg/sql/translate/json-values';
+import { expandGroupingSets } from '../../../protocols/pg/sql/grouping-sets';
+import { rewriteLocking } from '../../../protocols/pg/sql/translate/locking';
+import { rewriteScalarFrom } from '../../../protocols/pg/sql/translate/scalar-from';
 import { rewriteSetReturning } from '../../../protocols/pg/sql/translate/set-returning';
 import { type DialectContext, translate } from '../../../protocols/pg/sql/translate/translate';
 import { rewriteTypeof } from '../../../protocols/pg/sql/translate/typeof';
@@ -234,5 +237,43 @@ describe('PG translation passes', () => {
     );
     assert.equal(translate(lexPg(''), ctx, false), '');
     assert.equal(typeof translate(lexPg('SELECT ((( FROM'), ctx, false), 'string');
+  });
+  it('grouping sets expand in PostgreSQL order: ROLLUP, CUBE, GROUPING SETS, crossed; too many is null', () => {
+    const e = (x: string) => ({ expr: x });
+    assert.deepEqual(expandGroupingSets([{ kind: 'rollup', content: [e('a'), e('b')] }]), [['a', 'b'], ['a'], []]);
+    assert.deepEqual(expandGroupingSets([{ kind: 'cube', content: [e('a'), e('b')] }]), [['a', 'b'], ['a'], ['b'], []]);
+    assert.deepEqual(
+      expandGroupingSets([e('x'), { kind: 'sets', content: [{ row: ['a', 'b'] }, { kind: 'empty' }, e('c')] }]),
+      [['x', 'a', 'b'], ['x'], ['x', 'c']],
+    );
+    assert.deepEqual(expandGroupingSets([{ kind: 'rollup', content: [{ row: ['a', 'b'] }, e('c')] }]), [
+      ['a', 'b', 'c'],
+      ['a', 'b'],
+      [],
+    ]);
+    const thirteen = Array.from({ length: 13 }, (_, k) => e(`c${k}`));
+    assert.equal(expandGroupingSets([{ kind: 'cube', content: thirteen }]), null);
+  });
+
+  it('locking clauses come out whole (OF, NOWAIT, SKIP LOCKED); FOR in substring stays', () => {
+    const lock = pass(rewriteLocking);
+    assert.equal(lock('SELECT id FROM t WHERE id = $1 FOR UPDATE'), 'SELECT id FROM t WHERE id = $1');
+    assert.equal(
+      lock('SELECT * FROM t a, u b FOR NO KEY UPDATE OF a, b NOWAIT LIMIT 1'),
+      'SELECT * FROM t a, u b LIMIT 1',
+    );
+    assert.equal(lock('SELECT 1 FROM t FOR SHARE OF public.t SKIP LOCKED FOR KEY SHARE'), 'SELECT 1 FROM t');
+    assert.equal(lock('SELECT substring(x FROM 1 FOR 2) FROM t'), 'SELECT substring(x FROM 1 FOR 2) FROM t');
+  });
+
+  it('a function of one value in FROM is a one-row subquery named by its alias', () => {
+    const from = pass(rewriteScalarFrom);
+    assert.equal(
+      from('SELECT * FROM current_schema()'),
+      'SELECT * FROM(SELECT current_schema() AS "current_schema") AS "current_schema"',
+    );
+    assert.equal(from('SELECT x FROM t, now() AS n(x)'), 'SELECT x FROM t, (SELECT now() AS "x") AS "n"');
+    // a table named like a function, and a call outside FROM, stay
+    assert.equal(from('SELECT lower(x) FROM lower'), 'SELECT lower(x) FROM lower');
   });
 });

@@ -7,6 +7,7 @@
 // taken for the function's column unless a schema table the statement names has a column of that
 // name (PostgreSQL would call that ambiguous).
 import { type Tok, closer, identText, isPunct, isWord, topLevelItems } from '../tokens';
+import { SelectItems } from './select-items';
 
 /** Functions of one value column (read through the alias). */
 const ONE_VALUE = new Set([
@@ -61,24 +62,33 @@ export function rewriteFunctionColumns(toks: Tok[], hasColumn: (table: string, c
   // a schema table the statement names that has a column of that name keeps it (PostgreSQL: ambiguous)
   const named = new Set(out.filter((t) => t.type === 'word' || t.type === 'quoted').map(identText));
   const isColumn = (column: string) => [...named].some((table) => hasColumn(table, column));
-  // the references: alias.name, and a bare name no schema column has
+  // the references: alias.name, and a bare name no schema column has; one that is a whole item of a
+  // select list keeps its name as the column's (`SELECT s.r FROM ...` is still a column r)
+  const items = new SelectItems();
+  const keepName = (i: number, n: number, name: string) => items.keepName(out, i, n, name);
   const result: Tok[] = [];
   for (let i = 0; i < out.length; i++) {
     const t = out[i];
+    items.step(out, i);
     const named = t.type === 'word' || t.type === 'quoted';
     const dotted = named && isPunct(out[i + 1], '.') && (out[i + 2]?.type === 'word' || out[i + 2]?.type === 'quoted');
     if (dotted) {
       const r = renames.get(identText(out[i + 2]));
       if (r && identText(r.alias) === identText(t)) {
-        result.push(t, ...(r.column ? [out[i + 1], { type: 'word' as const, text: r.column }] : []));
+        const tail = keepName(i, 3, identText(out[i + 2]));
+        result.push(t, ...(r.column ? [out[i + 1], { type: 'word' as const, text: r.column }] : []), ...tail);
         i += 2;
         continue;
       }
     }
-    const r =
-      named && !isPunct(out[i - 1], '.') && !isPunct(out[i + 1], '(') && !isWord(out[i - 1], 'AS')
-        ? renames.get(identText(t))
-        : undefined;
+    // a bare name: not a qualifier (`r.x`), a call, or an alias being defined
+    const bare =
+      named &&
+      !isPunct(out[i - 1], '.') &&
+      !isPunct(out[i + 1], '.') &&
+      !isPunct(out[i + 1], '(') &&
+      !isWord(out[i - 1], 'AS');
+    const r = bare ? renames.get(identText(t)) : undefined;
     if (r && !isColumn(identText(t))) {
       result.push(
         r.alias,
@@ -88,6 +98,7 @@ export function rewriteFunctionColumns(toks: Tok[], hasColumn: (table: string, c
               { type: 'word' as const, text: r.column },
             ]
           : []),
+        ...keepName(i, 1, identText(t)),
       );
       continue;
     }

@@ -271,7 +271,7 @@ function rewriteSelect(toks: Tok[]): Tok[] {
 
   const listEnd = end(select);
   const items = topLevelItems(toks, listFrom, listEnd).map(([a, b]) => selectItem(toks.slice(a, b)));
-  if (items.some((it) => it.expr.length === 0 || (it.expr.length === 1 && isPunct(it.expr[0], '*')))) return toks;
+  if (items.some((it) => it.expr.length === 0 || (it.expr.length === 1 && it.expr[0].text === '*'))) return toks;
   const from = at.get('FROM');
   const body = from === undefined ? [] : toks.slice(from, group); // FROM ... WHERE ...
   const having = at.get('HAVING');

@@ -94,9 +94,8 @@ function aggregates(toks: PgToken[], from: number, to: number): boolean {
 }
 
 /**
- * The LIMIT of a subquery body toks[from, to) (SELECT ... FROM ...) that keeps it to one row, or of
- * the one subquery it reads from: `LIMIT 1`, or `LIMIT $n` checked to be at most 1 when it runs.
- * Returns the body with that check in place, or null when the body may give more rows.
+ * The body toks[from, to) (SELECT ... FROM ...) when a `LIMIT 1` keeps it, or the one subquery it
+ * reads from, to one row; null when it may give more (lateral-json.ts takes those).
  */
 function oneRowBody(toks: PgToken[], from: number, to: number): PgToken[] | null {
   const limited = (a: number, b: number): PgToken[] | null => {
@@ -105,16 +104,7 @@ function oneRowBody(toks: PgToken[], from: number, to: number): PgToken[] | null
     const v = toks[at + 1];
     const after = at + 2;
     if (!(after === b || isWord(toks[after], 'OFFSET'))) return null;
-    if (v?.type === 'number' && Number(v.text) <= 1) return toks.slice(a, b);
-    if (v?.type !== 'param') return null;
-    return [
-      ...toks.slice(a, at + 1),
-      { type: 'word', text: '__pg_lateral_limit' },
-      { type: 'punct', text: '(' },
-      v,
-      { type: 'punct', text: ')' },
-      ...toks.slice(after, b),
-    ];
+    return v?.type === 'number' && Number(v.text) <= 1 ? toks.slice(a, b) : null;
   };
   const own = limited(from, to);
   if (own) return own;

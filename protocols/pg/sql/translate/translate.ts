@@ -14,6 +14,7 @@ import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteJsonValues } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
+import { rewriteLateralJson } from './lateral-json';
 import { rewriteFunctionColumns } from './function-columns';
 import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
@@ -54,13 +55,17 @@ export interface DialectContext {
  * agent's catalog connection, where PostgreSQL's functions exist; elsewhere they become values.
  */
 export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean): string {
-  let toks: Tok[] = inlineLateralSubqueries(
-    inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
+  const hasColumn = (table: string, column: string) => (ctx.columnType?.(table, column) ?? null) !== null;
+  let toks: Tok[] = rewriteLateralJson(
+    inlineLateralSubqueries(
+      inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
+    ),
+    hasColumn,
   );
   toks = rewriteSetMembers(toks);
   toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
-  toks = rewriteFunctionColumns(toks, (table, column) => (ctx.columnType?.(table, column) ?? null) !== null);
+  toks = rewriteFunctionColumns(toks, hasColumn);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
   toks = rewriteScalarFrom(toks);

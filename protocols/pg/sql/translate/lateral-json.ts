@@ -1,0 +1,201 @@
+// LATERAL subqueries of any number of rows (top-N per group, `CROSS JOIN LATERAL (SELECT ... WHERE
+// b.a_id = a.id ORDER BY ... LIMIT 3) x`, PostgREST's and Hasura's embeddings), which SQLite has no
+// syntax for: a subquery in FROM cannot read the FROM items before it, but a table-valued function's
+// argument can. So the subquery's rows become a JSON array built by a correlated scalar subquery, and
+// the join reads it through json_each:
+//   a CROSS JOIN LATERAL (SELECT title, price FROM books b WHERE b.author_id = a.id LIMIT 2) AS x
+// becomes
+//   a CROSS JOIN json_each((SELECT json_group_array(json_array("title", "price"))
+//                           FROM (SELECT title, price FROM books b WHERE ... LIMIT 2) AS __lj)) AS x
+// and `x.title` becomes `json_extract(x.value, '$[0]')` (a bare `title` too, unless a table the
+// statement names has such a column). LEFT JOIN LATERAL ... ON ... keeps its ON (no row: NULLs), a
+// comma or CROSS JOIN drops an outer row the subquery gives nothing for, as in PostgreSQL. Values go
+// through JSON: numbers, text and NULL as they were (a blob cannot: SQLite refuses it). The
+// one-row forms that need no JSON are rewritten before (lateral.ts); `x.*` and `SELECT *` over
+// such a join stay refused (0A000), since the subquery's columns are not listed here.
+import { identName, type PgToken } from '../lexer';
+import { closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
+import { SelectItems } from './select-items';
+
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set([
+  'ON',
+  'WHERE',
+  'JOIN',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'CROSS',
+  'FULL',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+]);
+
+/** The output names of a select list toks[from, to) as PostgreSQL names them; null when one is `*`. */
+function outputNames(toks: PgToken[], from: number, to: number): { names: string[]; aliased: boolean[] } | null {
+  const names: string[] = [];
+  const aliased: boolean[] = [];
+  for (const [a, b] of topLevelItems(toks, from, to)) {
+    const last = toks[b - 1];
+    if (isStar(last)) return null;
+    if (b - a >= 3 && isWord(toks[b - 2], 'AS') && (last.type === 'word' || last.type === 'quoted')) {
+      names.push(identName(last));
+      aliased.push(true);
+      continue;
+    }
+    aliased.push(false);
+    // a column (t.c or c), a call (its function's name), else ?column?
+    if ((last.type === 'word' || last.type === 'quoted') && (b - a === 1 || isPunct(toks[b - 2], '.')))
+      names.push(identName(last));
+    else if (toks[a].type === 'word' && isPunct(toks[a + 1], '(')) names.push(toks[a].text.toLowerCase());
+    else names.push('?column?');
+  }
+  return { names, aliased };
+}
+
+const isStar = (t: PgToken | undefined) => t !== undefined && t.text === '*' && (t.type === 'op' || t.type === 'punct');
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+const word = (text: string): PgToken => ({ type: 'word', text });
+const punct = (text: string): PgToken => ({ type: 'punct', text });
+
+export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, column: string) => boolean): PgToken[] {
+  if (!toks.some((t, i) => isWord(t, 'LATERAL') && isPunct(toks[i + 1], '('))) return toks;
+  for (let i = 0; i < toks.length; i++) {
+    if (!isWord(toks[i], 'LATERAL') || !isPunct(toks[i + 1], '(') || !isWord(toks[i + 2], 'SELECT')) continue;
+    if (!(isWord(toks[i - 1], 'JOIN') || isPunct(toks[i - 1], ','))) continue;
+    const close = closer(toks, i + 1);
+    if (close < 0) continue;
+    // the subquery's select list (of its first SELECT, before any UNION)
+    let depth = 0;
+    let listEnd = close;
+    for (let k = i + 3; k < close; k++) {
+      if (isPunct(toks[k], '(')) depth++;
+      else if (isPunct(toks[k], ')')) depth--;
+      else if (
+        depth === 0 &&
+        toks[k].type === 'word' &&
+        ['FROM', 'WHERE', 'GROUP', 'ORDER', 'LIMIT', 'UNION', 'HAVING', 'WINDOW'].includes(toks[k].text.toUpperCase())
+      ) {
+        listEnd = k;
+        break;
+      }
+    }
+    const listStart = isWord(toks[i + 3], 'DISTINCT') ? i + 4 : i + 3;
+    const out = outputNames(toks, listStart, listEnd);
+    let j = close + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    const alias = toks[j];
+    if (!out || !alias || (alias.type !== 'word' && alias.type !== 'quoted') || NOT_ALIAS.has(alias.text.toUpperCase()))
+      continue;
+    let end = j + 1;
+    let names = out.names;
+    if (isPunct(toks[end], '(')) {
+      const c = closer(toks, end);
+      const given = topLevelItems(toks, end + 1, c).map(([a]) => identName(toks[a]));
+      names = names.map((n, k) => given[k] ?? n);
+      end = c + 1;
+    }
+    // the subquery with a name for each unnamed column, read by name into a JSON array per row
+    const inner: PgToken[] = [];
+    const items = topLevelItems(toks, listStart, listEnd);
+    inner.push(...toks.slice(i + 2, listStart));
+    items.forEach(([a, b], k) => {
+      if (k > 0) inner.push({ type: 'punct', text: ',' });
+      inner.push(...toks.slice(a, b));
+      if (!out.aliased[k]) inner.push({ type: 'word', text: 'AS' }, { type: 'quoted', text: q(`__lj${k}`) });
+    });
+    inner.push(...toks.slice(listEnd, close));
+    const cols: PgToken[] = [];
+    items.forEach((_, k) => {
+      if (k > 0) cols.push(punct(','));
+      cols.push({ type: 'quoted', text: out.aliased[k] ? q(out.names[k]) : q(`__lj${k}`) });
+    });
+    const name = identText(alias);
+    const replaced: PgToken[] = [
+      { type: 'quoted', text: '"json_each"' }, // SQLite's own (words.ts renames the bare name to PostgreSQL's)
+      punct('('),
+      punct('('),
+      word('SELECT'),
+      word('json_group_array'),
+      punct('('),
+      word('json_array'),
+      punct('('),
+      ...cols,
+      punct(')'),
+      punct(')'),
+      word('FROM'),
+      punct('('),
+      ...inner,
+      punct(')'),
+      word('AS'),
+      word('__lj'),
+      punct(')'),
+      punct(')'),
+      word('AS'),
+      { type: 'quoted', text: q(name) },
+    ];
+    const rest = [...toks.slice(0, i), ...replaced, ...toks.slice(end)];
+    const from = i;
+    const to = i + replaced.length;
+    // the references to its columns, outside the subquery itself
+    const named = new Set(rest.filter((t) => t.type === 'word' || t.type === 'quoted').map(identText));
+    const isColumn = (column: string) => [...named].some((table) => hasColumn(table, column));
+    const result: PgToken[] = [];
+    const extract = (k: number): PgToken[] => [
+      word('json_extract'),
+      punct('('),
+      { type: 'quoted', text: q(name) },
+      punct('.'),
+      word('value'),
+      punct(','),
+      { type: 'string', text: `'$[${k}]'` },
+      punct(')'),
+    ];
+    const selectItems = new SelectItems();
+    for (let k = 0; k < rest.length; k++) {
+      const t = rest[k];
+      selectItems.step(rest, k);
+      if (k >= from && k < to) {
+        result.push(t);
+        continue;
+      }
+      const isName = t.type === 'word' || t.type === 'quoted';
+      if (isName && identText(t) === name && isPunct(rest[k + 1], '.') && !isPunct(rest[k - 1], '.')) {
+        const col = rest[k + 2];
+        if (isStar(col)) return toks; // x.*: refused as before
+        const at = col && (col.type === 'word' || col.type === 'quoted') ? names.indexOf(identText(col)) : -1;
+        if (at >= 0) {
+          result.push(...extract(at), ...(selectItems.keepName(rest, k, 3, names[at]) as PgToken[]));
+          k += 2;
+          continue;
+        }
+      }
+      const at =
+        isName &&
+        !isPunct(rest[k - 1], '.') &&
+        !isPunct(rest[k + 1], '.') &&
+        !isPunct(rest[k + 1], '(') &&
+        !isWord(rest[k - 1], 'AS')
+          ? names.indexOf(identText(t))
+          : -1;
+      if (at >= 0 && !isColumn(identText(t))) {
+        result.push(...extract(at), ...(selectItems.keepName(rest, k, 1, names[at]) as PgToken[]));
+        continue;
+      }
+      result.push(t);
+    }
+    // SELECT * would need the subquery's columns spread out: refused as before
+    const top = topLevelWord(result, 0, result.length, 'FROM');
+    if (
+      top > 0 &&
+      result
+        .slice(0, top)
+        .some((t, k) => isStar(t) && (k === 0 || isWord(result[k - 1], 'SELECT') || isPunct(result[k - 1], ',')))
+    )
+      return toks;
+    return rewriteLateralJson(result, hasColumn);
+  }
+  return toks;
+}
