@@ -71,6 +71,13 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       // over windows too (the frame's values kept in order)
       "SELECT n, max(x) OVER (ORDER BY n), min(x) OVER (ORDER BY n ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1, interval '9 days'), (2, interval '10 days'), (3, interval '1 day'), (4, NULL)) v(n, x) ORDER BY n",
       'SELECT id, max(dur) OVER (), min(dur) OVER (ORDER BY id) FROM ev ORDER BY id',
+      // equal lengths are one value in IN lists, groups and count(DISTINCT) (they were apart as texts)
+      "SELECT interval '1 day' IN (interval '24 hours', interval '1 hour'), interval '1 day' NOT IN (interval '24 hours')",
+      "SELECT id FROM ev WHERE dur IN (interval '26 hours', '0', interval '-1 day') ORDER BY id",
+      "SELECT id FROM ev WHERE dur NOT IN (interval '1 day 2 hours') ORDER BY id",
+      "SELECT x, count(*) FROM (VALUES (interval '1 day'), (interval '24 hours'), (interval '2 days')) v(x) GROUP BY x ORDER BY x",
+      "SELECT count(DISTINCT x), count(x) FROM (VALUES (interval '1 day'), (interval '24 hours')) v(x)",
+      'SELECT count(DISTINCT dur), count(*) FROM ev',
     ])
       await same(sql);
   });

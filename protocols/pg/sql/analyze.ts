@@ -130,6 +130,7 @@ export class Analyzer {
           isWord(out[i], 'MIN') ||
           isWord(out[i], 'TIMEZONE') ||
           isWord(out[i], 'BETWEEN') ||
+          isWord(out[i], 'IN') ||
           isWord(out[i], 'NOT') ||
           isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||

@@ -187,6 +187,32 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
   }
 }
 
+/**
+ * GROUP BY items and count(DISTINCT ...) arguments that are intervals, marked at their first token
+ * ('iv-group', kept where ORDER BY's marks are): translate/null-order.ts groups and counts them by
+ * their length (`1 day` and `24 hours` are one group, as in PostgreSQL).
+ */
+function markIntervalGroups(select: Node, typer: Typer, out: Map<number, string>): void {
+  for (const g of select.groupClause ?? []) {
+    if (g.GroupingSet || g.A_Const || typer.type(g) !== OID.interval) continue;
+    const at = firstLocation(g);
+    if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
+  }
+  const visit = (x: Node) => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) return x.forEach(visit);
+    if (x.SelectStmt || x.SubLink) return; // its own scope
+    const f = x.FuncCall;
+    if (f?.agg_distinct && f.args?.length === 1 && typer.type(f.args[0]) === OID.interval) {
+      const at = firstLocation(f.args[0]);
+      if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
+    }
+    for (const k in x) if (k !== 'location') visit(x[k]);
+  };
+  visit(select.targetList);
+  visit(select.havingClause);
+}
+
 /** Where a mark for an ORDER BY term's first token is kept: apart from that token's own mark (sum(x) is both). */
 export const orderMarkKey = (at: number) => -(at + 1);
 
@@ -230,6 +256,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (n.SelectStmt) {
     t = withSources(typer, n.SelectStmt.fromClause ?? []);
     markIntervalOrder(n.SelectStmt, t, out);
+    markIntervalGroups(n.SelectStmt, t, out);
   } else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
   else if (n.DeleteStmt)
@@ -296,7 +323,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
-    if (type === OID.interval && n.A_Expr.kind !== 'AEXPR_IN') out.set(n.A_Expr.location, 'iv-between');
+    if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
     else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;

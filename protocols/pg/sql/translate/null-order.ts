@@ -34,6 +34,56 @@ function sortKeyed(term: Tok[]): Tok[] {
   ];
 }
 
+/** Words that end a GROUP BY item or an aggregate's argument. */
+const ITEM_ENDS = new Set([
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'WINDOW',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'FETCH',
+  'FOR',
+  'FILTER',
+]);
+
+/**
+ * GROUP BY items and count(DISTINCT ...) arguments the analysis marked 'iv-group' (intervals):
+ * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value.
+ */
+export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'sortKey' in t && t.sortKey === 'iv-group')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (!('sortKey' in t && t.sortKey === 'iv-group')) {
+      out.push(t);
+      continue;
+    }
+    // the item: to a comma, a closing parenthesis or a clause word at its own depth
+    let depth = 0;
+    let end = i;
+    for (; end < toks.length; end++) {
+      const x = toks[end];
+      if (isPunct(x, '(')) depth++;
+      else if (isPunct(x, ')') && depth-- === 0) break;
+      else if (
+        depth === 0 &&
+        (isPunct(x, ',') || isPunct(x, ';') || (x.type === 'word' && ITEM_ENDS.has(x.text.toUpperCase())))
+      )
+        break;
+    }
+    out.push({ type: 'word', text: '__pg_interval_key' }, { type: 'punct', text: '(' }, ...toks.slice(i, end), {
+      type: 'punct',
+      text: ')',
+    });
+    i = end - 1;
+  }
+  return out;
+}
+
 /** Words after which an ORDER BY list ends. */
 const ORDER_ENDS = new Set([
   'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'ROWS', 'RANGE', 'GROUPS', 'WINDOW',

@@ -21,7 +21,7 @@ import { rewriteGroupingSets } from './grouping-sets';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
 import { rewriteLocking } from './locking';
-import { rewriteNullOrder } from './null-order';
+import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteValuesAlias } from './values-alias';
 import { rewriteScalarFrom } from './scalar-from';
@@ -85,7 +85,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteLike(toks);
   // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));
-  toks = rewriteNullOrder(toks, (!outerJoin && ctx.notNull) || (() => false));
+  toks = rewriteNullOrder(rewriteIntervalGroups(toks), (!outerJoin && ctx.notNull) || (() => false));
   toks = rewriteGreatestLeast(toks);
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);

@@ -93,10 +93,38 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   );
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
-  return sweep(rewriteIntervalBetween(toks), COMPARISON_OPS);
+  return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
 }
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
+
+/** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
+function rewriteIntervalIn(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && t.arith === 'iv-in')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const not = isWord(t, 'NOT') && isWord(toks[i + 1], 'IN');
+    const at = not ? i + 1 : i;
+    const open =
+      'arith' in t && t.arith === 'iv-in' && isWord(toks[at], 'IN') && isPunct(toks[at + 1], '(') ? at + 1 : -1;
+    const close = open < 0 || out.length === 0 ? -1 : closer(toks, open);
+    if (close < 0) {
+      out.push(t);
+      continue;
+    }
+    let start = operandStart(out);
+    while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
+      start = operandStart(out.slice(0, start - 1));
+    const left = joinTokens(out.splice(start));
+    const items = topLevelItems(toks, open + 1, close).map(
+      ([a, b]) => `__pg_interval_key(${joinTokens(toks.slice(a, b))})`,
+    );
+    out.push({ type: 'group', text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
+    i = close;
+  }
+  return out;
+}
 
 /** `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its length. */
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
