@@ -113,7 +113,8 @@ export function pgFloat(x: unknown, type: string): unknown {
     const s = x.trim().toLowerCase();
     if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
     if (type !== 'numeric' && /^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-    if (s === 'nan') return NaN;
+    // a double's NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL
+    if (s === 'nan') return type === 'numeric' ? NaN : 'NaN';
     throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
   }
   throw pgFail('42846', `cannot cast type bytea to ${type}`);

@@ -397,6 +397,12 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it("a double's NaN cast from text is NaN (SQLite made it NULL), infinities too", async () => {
+    await same(
+      "SELECT 'NaN'::float8, 'nan'::float4, 'Infinity'::float8, '-inf'::float8, 'NaN'::float8 > 1e300::float8",
+    );
+  });
+
   it('the clocks with a precision, and the root operators refused by name', async () => {
     const [[ts, lts]] = (
       await o.patina.query({
