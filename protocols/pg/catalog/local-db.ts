@@ -114,12 +114,20 @@ export class LocalDb {
     ins('pg_collation', { oid: 950, collname: 'C', collcollate: 'C', collctype: 'C' });
     ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
     ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
+    // each type's input, output, receive and send functions, by name (joins to pg_type's columns)
+    const procs = new Set<string>();
+    for (const [, name] of PG_TYPES) {
+      const base = name.startsWith('_') ? 'array_' : name;
+      for (const f of ['in', 'out', 'recv', 'send']) procs.add(`${base}${f}`);
+    }
+    [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
     for (const [oid, name, len, cat] of PG_TYPES) {
       const elem = name.startsWith('_') ? (PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
       const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
       ins('pg_type', {
         oid,
         typname: name,
+        typtype: cat === 'X' ? 'p' : 'b', // unknown is a pseudo-type
         typlen: len,
         typcategory: cat,
         typbyval: len > 0 && len <= 8 ? 1 : 0,

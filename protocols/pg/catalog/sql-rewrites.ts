@@ -161,6 +161,17 @@ function tableOids(sql: string): string {
 }
 
 /** The rewrites above, in the order they need. */
+/**
+ * `proc.oid = typ.typreceive` (Npgsql's type loading query, what .NET clients and Power BI run when
+ * they connect): pg_type's function columns hold the function's name here (a regproc prints as
+ * one), so the join compares pg_proc's name. Both orders.
+ */
+function procJoins(sql: string): string {
+  return sql
+    .replace(/([\w"]+)\.oid\s*=\s*([\w"]+)\.(typinput|typoutput|typreceive|typsend)\b/gi, '$1.proname = $2.$3')
+    .replace(/([\w"]+)\.(typinput|typoutput|typreceive|typsend)\s*=\s*([\w"]+)\.oid\b/gi, '$1.$2 = $3.proname');
+}
+
 export function rewriteCatalogSyntax(sql: string): string {
-  return tableOids(expandArrayInSelectList(substringFrom(trimFrom(aliasColumnLists(sql)))));
+  return procJoins(tableOids(expandArrayInSelectList(substringFrom(trimFrom(aliasColumnLists(sql))))));
 }

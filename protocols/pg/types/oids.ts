@@ -54,6 +54,7 @@ export const PG_TYPES: [number, string, number, string][] = [
   [25, 'text', -1, 'S'],
   [26, 'oid', 4, 'N'],
   [114, 'json', -1, 'U'],
+  [142, 'xml', -1, 'U'],
   [700, 'float4', 4, 'N'],
   [701, 'float8', 8, 'N'],
   [705, 'unknown', -2, 'X'],
