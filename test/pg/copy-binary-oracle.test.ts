@@ -43,4 +43,19 @@ describe('COPY FORMAT binary through asyncpg and psycopg 3, against PostgreSQL 1
     assert.equal(postgres.bad_array, '22P02');
     assert.deepEqual(patina, postgres);
   });
+
+  it("takes an int4, int2 or float4 field for an integer or double column (Patina's INTEGER is int8)", () => {
+    // what a client sends when its types come from a PostgreSQL schema with INTEGER and REAL columns
+    const script = `import psycopg, sys
+with psycopg.connect(f'host=127.0.0.1 port={sys.argv[1]} user=tester dbname=db sslmode=disable', autocommit=True) as c:
+    with c.cursor() as cur:
+        with cur.copy('COPY cb (id, i4, f) FROM STDIN (FORMAT BINARY)') as cp:
+            cp.set_types(['int4', 'int2', 'float4'])
+            cp.write_row((90, -7, 0.5))
+        print(cur.execute('SELECT id, i4, f FROM cb WHERE id = 90').fetchone())
+`;
+    const r = spawnSync(PYTHON, ['-c', script, String(pair.patinaPort)], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '(90, -7, 0.5)\n');
+  });
 });

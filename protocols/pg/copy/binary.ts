@@ -103,7 +103,7 @@ export class BinaryCopyParser {
         }
         const raw = b.subarray(p, p + n);
         p += n;
-        const codec = codecOf(this.#oids[k]) ?? codecOf(OID.text)!;
+        const codec = codecOf(narrower(this.#oids[k], raw.length)) ?? codecOf(OID.text)!;
         try {
           fields[k] = codec.textOfBinary(raw);
         } catch (err) {
@@ -126,6 +126,18 @@ export class BinaryCopyParser {
     this.#buf = b.subarray(at);
     return out;
   }
+}
+
+/**
+ * The type a field of `n` bytes is read as: an integer column's declared INTEGER is int8 here, so a
+ * client that sends the int4 (or int2) its PostgreSQL schema has (psycopg's set_types(['int4'])) is
+ * read as that; a float4 into a double likewise. Other types as declared.
+ */
+function narrower(oid: number, n: number): number {
+  if (oid === OID.int8 && n === 4) return OID.int4;
+  if ((oid === OID.int8 || oid === OID.int4) && n === 2) return OID.int2;
+  if (oid === OID.float8 && n === 4) return OID.float4;
+  return oid;
 }
 
 /** The binary format's header: signature, no flags, no extension. */
