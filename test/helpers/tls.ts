@@ -39,6 +39,15 @@ export class TestCerts {
     return `cert_file = "${this.file(`${name}.crt`)}"\nkey_file = "${this.file(`${name}.key`)}"\n`;
   }
 
+  /**
+   * A PostgreSQL listener's TOML that requires TLS with this certificate and names these users (each
+   * a role and a `password = "..."` or `password_file = "..."` line).
+   */
+  pgListener(name: string, users: { name: string; role: string; secret: string }[]): string {
+    const entries = users.map((u) => `[[api.pg.users]]\nname = "${u.name}"\n${u.secret}\nrole = "${u.role}"\n`);
+    return `[api.pg]\naddr = "127.0.0.1:0"\nrequire_tls = true\n[api.pg.tls]\n${this.pair(name)}${entries.join('')}`;
+  }
+
   dispose(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

@@ -45,16 +45,7 @@ describe('the client matrix over TLS with SCRAM', function () {
   before(async () => {
     certs = TestCerts.generate('agent1');
     agent = new AgentProcess({ schema: SCHEMA });
-    agent.opts.config = `[api.pg]
-addr = "127.0.0.1:0"
-require_tls = true
-[api.pg.tls]
-${certs.pair('agent1')}
-[[api.pg.users]]
-name = "${USER}"
-password = "${PASSWORD}"
-role = "write"
-`;
+    agent.opts.config = certs.pgListener('agent1', [{ name: USER, role: 'write', secret: `password = "${PASSWORD}"` }]);
     await agent.start();
     port = agent.pg!.port;
   });

@@ -27,20 +27,10 @@ describe('PostgreSQL TLS and users', function () {
     agent = new AgentProcess({ schema: SCHEMA });
     writerFile = path.join(agent.dir, 'writer.password');
     fs.writeFileSync(writerFile, WRITER_PASSWORD + '\n');
-    agent.opts.config = `[api.pg]
-addr = "127.0.0.1:0"
-require_tls = true
-[api.pg.tls]
-${certs.pair('agent1')}
-[[api.pg.users]]
-name = "reader"
-password = "${READER_PASSWORD}"
-role = "read"
-[[api.pg.users]]
-name = "writer"
-password_file = "writer.password"
-role = "write"
-`;
+    agent.opts.config = certs.pgListener('agent1', [
+      { name: 'reader', role: 'read', secret: `password = "${READER_PASSWORD}"` },
+      { name: 'writer', role: 'write', secret: 'password_file = "writer.password"' },
+    ]);
     await agent.start();
     port = agent.pg!.port;
   });

@@ -98,6 +98,14 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
+/** Where the left operand of BETWEEN or IN that ends `out` starts: with the operators that bind tighter. */
+function boundOperandStart(out: Tok[]): number {
+  let start = operandStart(out);
+  while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
+    start = operandStart(out.slice(0, start - 1));
+  return start;
+}
+
 /** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && t.arith === 'iv-in')) return toks;
@@ -113,10 +121,7 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       out.push(t);
       continue;
     }
-    let start = operandStart(out);
-    while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
-      start = operandStart(out.slice(0, start - 1));
-    const left = joinTokens(out.splice(start));
+    const left = joinTokens(out.splice(boundOperandStart(out)));
     const items = topLevelItems(toks, open + 1, close).map(
       ([a, b]) => `__pg_interval_key(${joinTokens(toks.slice(a, b))})`,
     );
@@ -149,10 +154,7 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
       if (next < 0) break;
       end = next;
     }
-    let start = operandStart(out);
-    while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
-      start = operandStart(out.slice(0, start - 1));
-    const left = joinTokens(out.splice(start));
+    const left = joinTokens(out.splice(boundOperandStart(out)));
     const key = (x: Tok[]) => `__pg_interval_key(${joinTokens(x)})`;
     out.push({
       type: 'group',
