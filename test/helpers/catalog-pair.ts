@@ -100,6 +100,25 @@ export async function startOracle(opts: Parameters<typeof startCatalogPair>[0] =
 }
 
 /**
+ * The oracle for one `describe`: both servers started before its tests (the same schema on each)
+ * and closed after; `same` runs a statement on both and compares, `clients()` gives the clients.
+ */
+export function oracleSuite(
+  schema: string,
+  rows: string[],
+): {
+  same: (sql: string, params?: unknown[]) => Promise<unknown[][]>;
+  clients: () => OracleClients;
+} {
+  let o: OracleClients | undefined;
+  before(async () => {
+    o = await startOracle({ schemas: { patina: schema, postgres: schema }, rows });
+  });
+  after(() => o?.close());
+  return { same: (sql, params) => sameOnBoth(o!, sql, params), clients: () => o! };
+}
+
+/**
  * Runs `sql` on both servers; fails unless the rows (in any order when `sorted`), the column type
  * OIDs and the row counts are the same. Returns Patina's rows.
  */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, at TIMESTAMPTZ, d DATE, t TIME, dur INTERVAL, name VARCHAR(20));`;
 const ROWS = [
@@ -19,14 +19,7 @@ const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable 
 
 describe('dates, times and intervals as written on the PG port, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let o: OracleClients;
-
-  before(async () => {
-    o = await startOracle({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
-  });
-  after(() => o?.close());
-
-  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
 
   it('INSERT literals are kept as the column reads them: casts, comparisons and JSON agree', async () => {
     for (const sql of [
@@ -97,7 +90,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
   });
 
   it('parameters and COPY are kept the same way', async () => {
-    for (const c of [o.patina, o.postgres]) {
+    for (const c of [clients().patina, clients().postgres]) {
       await c.query('INSERT INTO ev (id, at, t, dur) VALUES ($1, $2, $3, $4)', [
         10,
         '2024-05-01 12:00:00+02',
@@ -112,7 +105,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await same("SELECT id, at, at::time, d, t, dur, t < '07:30:00' FROM ev WHERE id >= 10 ORDER BY id");
     assert.deepEqual(
       (
-        await o.patina.query({
+        await clients().patina.query({
           text: 'SELECT count(*) FROM ev WHERE at::time = $1',
           values: ['10:00:00'],
           rowMode: 'array',

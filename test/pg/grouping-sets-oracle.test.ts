@@ -3,7 +3,7 @@
 // result's column types. They were refused (0A000); now each grouping is a query of its own, joined
 // by UNION ALL (sql/translate/grouping-sets.ts).
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE sales (id BIGINT NOT NULL PRIMARY KEY, region TEXT, product TEXT, amount NUMERIC(10,2), qty BIGINT, day DATE, paid BOOLEAN);`;
 const ROWS = [
@@ -18,14 +18,7 @@ const ROWS = [
 
 describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let o: OracleClients;
-
-  before(async () => {
-    o = await startOracle({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
-  });
-  after(() => o?.close());
-
-  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
 
   it('ROLLUP gives the subtotals and the grand total, NULL where a column is rolled up', async () => {
     await same('SELECT region, sum(amount), count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY 2');
@@ -76,12 +69,15 @@ describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', fu
       ['SELECT region, count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY sum(qty)', '0A000'],
       ['SELECT region, rank() OVER (ORDER BY count(*)) FROM sales GROUP BY ROLLUP(region)', '0A000'],
     ]) {
-      const p = await o.patina.query(sql).then(
-        () => null,
-        (e: { code?: string; message: string }) => e,
-      );
+      const p = await clients()
+        .patina.query(sql)
+        .then(
+          () => null,
+          (e: { code?: string; message: string }) => e,
+        );
       assert.equal(p?.code, code, `${sql}: ${p?.message}`);
-      if (code === '42803') await assert.rejects(o.postgres.query(sql), (e: { code?: string }) => e.code === '42803');
+      if (code === '42803')
+        await assert.rejects(clients().postgres.query(sql), (e: { code?: string }) => e.code === '42803');
     }
     await same('SELECT 1');
   });

@@ -3,7 +3,7 @@
 // the same statements on Patina and on PostgreSQL 15, compared by value and result column types.
 // Before: LATERAL subqueries other than one-row ones were 0A000, and a function's column list was a
 // syntax error (answered with no rows when the statement also read unnest).
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
 CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
@@ -19,14 +19,7 @@ const ROWS = [
 
 describe('LATERAL subqueries and function column lists against PostgreSQL 15', function () {
   this.timeout(60_000);
-  let o: OracleClients;
-
-  before(async () => {
-    o = await startOracle({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
-  });
-  after(() => o?.close());
-
-  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
 
   it('LATERAL subqueries of many rows: CROSS JOIN, comma, JOIN ... ON, LEFT JOIN ... ON true', async () => {
     // top 2 per author by price (an author without books drops out of a CROSS JOIN)
