@@ -188,27 +188,33 @@ export class SubscriptionStore {
   ): number {
     const id = this.#nextId++;
     const cols = JSON.stringify(columns);
-    return this.#write(() => {
-      this.#ops.nums.push(Op.InsertSubscription, id, now, uuid.length, key.length, sql.length);
-      this.#ops.nums.push(params === null ? -1 : params.length, cols.length);
-      this.#ops.strs.push(uuid, key, sql);
-      if (params !== null) this.#ops.strs.push(params);
-      this.#ops.strs.push(cols);
-      return id;
-    });
+    this.#open();
+    this.#ops.nums.push(Op.InsertSubscription, id, now, uuid.length, key.length, sql.length);
+    this.#ops.nums.push(params === null ? -1 : params.length, cols.length);
+    this.#ops.strs.push(uuid, key, sql);
+    if (params !== null) this.#ops.strs.push(params);
+    this.#ops.strs.push(cols);
+    this.#wrote();
+    return id;
   }
 
   /** Removes a subscription with its rows and change log. */
   deleteSubscription(sub: number): void {
-    this.#write(() => this.#ops.nums.push(Op.DeleteSubscription, sub));
+    this.#open();
+    this.#ops.nums.push(Op.DeleteSubscription, sub);
+    this.#wrote();
   }
 
   setHead(sub: number, nextRowId: number, lastChange: number): void {
-    this.#write(() => this.#ops.nums.push(Op.SetHead, sub, nextRowId, lastChange));
+    this.#open();
+    this.#ops.nums.push(Op.SetHead, sub, nextRowId, lastChange);
+    this.#wrote();
   }
 
   setListened(sub: number, at: number): void {
-    this.#write(() => this.#ops.nums.push(Op.SetListened, sub, at));
+    this.#open();
+    this.#ops.nums.push(Op.SetListened, sub, at);
+    this.#wrote();
   }
 
   /** The query plan of a store statement, by its name (for the tests that check lookups stay keyed). */
@@ -239,21 +245,23 @@ export class SubscriptionStore {
   }
 
   insertRow(sub: number, rowId: number, key: string, cells: string): void {
-    this.#write(() => {
-      this.#ops.nums.push(Op.InsertRow, sub, rowId, key.length, cells.length);
-      this.#ops.strs.push(key, cells);
-    });
+    this.#open();
+    this.#ops.nums.push(Op.InsertRow, sub, rowId, key.length, cells.length);
+    this.#ops.strs.push(key, cells);
+    this.#wrote();
   }
 
   updateRow(sub: number, rowId: number, key: string, cells: string): void {
-    this.#write(() => {
-      this.#ops.nums.push(Op.UpdateRow, sub, rowId, key.length, cells.length);
-      this.#ops.strs.push(key, cells);
-    });
+    this.#open();
+    this.#ops.nums.push(Op.UpdateRow, sub, rowId, key.length, cells.length);
+    this.#ops.strs.push(key, cells);
+    this.#wrote();
   }
 
   deleteRow(sub: number, rowId: number): void {
-    this.#write(() => this.#ops.nums.push(Op.DeleteRow, sub, rowId));
+    this.#open();
+    this.#ops.nums.push(Op.DeleteRow, sub, rowId);
+    this.#wrote();
   }
 
   /**
@@ -323,24 +331,24 @@ export class SubscriptionStore {
   }
 
   insertRef(sub: number, occ: number, part: string, rowId: number): void {
-    this.#write(() => {
-      this.#ops.nums.push(Op.InsertRef, sub, occ, rowId, part.length);
-      this.#ops.strs.push(part);
-    });
+    this.#open();
+    this.#ops.nums.push(Op.InsertRef, sub, occ, rowId, part.length);
+    this.#ops.strs.push(part);
+    this.#wrote();
   }
 
   deleteRef(sub: number, occ: number, part: string, rowId: number): void {
-    this.#write(() => {
-      this.#ops.nums.push(Op.DeleteRef, sub, occ, rowId, part.length);
-      this.#ops.strs.push(part);
-    });
+    this.#open();
+    this.#ops.nums.push(Op.DeleteRef, sub, occ, rowId, part.length);
+    this.#ops.strs.push(part);
+    this.#wrote();
   }
 
   appendChange(sub: number, c: StoredChange, at: number): void {
-    this.#write(() => {
-      this.#ops.nums.push(Op.AppendChange, sub, c.changeId, c.rowId, at, c.kind.length, c.cells.length);
-      this.#ops.strs.push(c.kind, c.cells);
-    });
+    this.#open();
+    this.#ops.nums.push(Op.AppendChange, sub, c.changeId, c.rowId, at, c.kind.length, c.cells.length);
+    this.#ops.strs.push(c.kind, c.cells);
+    this.#wrote();
   }
 
   /** Changes with after < change id <= upTo, oldest first, at most `limit`. */
@@ -357,7 +365,9 @@ export class SubscriptionStore {
 
   /** Drops changes up to `upTo` that are older than `before` (ms). */
   prune(sub: number, upTo: number, before: number): void {
-    this.#write(() => this.#ops.nums.push(Op.Prune, sub, upTo, before));
+    this.#open();
+    this.#ops.nums.push(Op.Prune, sub, upTo, before);
+    this.#wrote();
   }
 
   /**
@@ -371,7 +381,9 @@ export class SubscriptionStore {
   }
 
   setMatched(position: number): void {
-    this.#write(() => this.#ops.nums.push(Op.SetMatched, position));
+    this.#open();
+    this.#ops.nums.push(Op.SetMatched, position);
+    this.#wrote();
   }
 
   /**
@@ -394,14 +406,17 @@ export class SubscriptionStore {
     return out;
   }
 
-  /** A write of one operation: part of the open transaction, or one of its own. */
-  #write<T>(record: () => T): T {
+  /** Before a write's operation is recorded. */
+  #open(): void {
     if (this.#closed) throw new Error('the subscription store is closed');
-    const out = record();
-    if (this.#depth === 0) void this.#send(true).catch(() => undefined);
+  }
+
+  /** After a write's operation was recorded: sent as a transaction of its own, or part of the open one. */
+  #wrote(): void {
+    if (this.#depth === 0)
+      void this.#send(true).catch(() => undefined); // failures are logged
     // not inside a nested transaction(), whose writes must be droppable until it returns
     else if (this.#begun && this.#depth === 1 && this.#worker && this.#ops.size >= CHUNK_OPS) void this.#send(false);
-    return out;
   }
 
   /**
