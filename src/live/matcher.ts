@@ -97,7 +97,7 @@ export class Matcher {
     this.#reader = reader;
     this.#runner = runner;
     this.#drop = drop;
-    this.#slicer = new Slicer(sliceMs, () => store.behind);
+    this.#slicer = new Slicer(sliceMs);
     this.#shared = new SharedEvaluator(store, (sub, table) => this.index.holdsOn(sub, table));
     this.#mayWait = store.file !== ':memory:';
   }
@@ -321,12 +321,11 @@ export class Matcher {
     const position = this.#reader.begin();
     this.#inWork = true;
     let done: { result: T; outcomes: Evaluated[] };
-    let committed: Promise<void>;
     try {
       this.#store.begin();
       try {
         done = await fn(position);
-        committed = this.#store.commit();
+        this.#store.commit();
       } catch (err) {
         this.#store.rollback();
         throw err;
@@ -336,17 +335,11 @@ export class Matcher {
       this.#inWork = false;
       for (const d of this.#deferred.splice(0)) d();
     }
-    // The heads move as the transaction is sent: every store read waits for it to be committed
-    // (see SubscriptionStore), so a listener that attaches from now on reads these changes as
-    // stored and its client stream skips them below.
     for (const [sub, o, at] of done.outcomes) {
       sub.adopt(o);
       sub.position = Math.max(sub.position, at ?? position);
       if (o.records.length > 0) this.#logged(sub);
     }
-    // The store's thread commits it meanwhile (this thread serves requests): changes are sent
-    // only once they are logged.
-    await committed;
     // Delivered sub by sub, pausing between them: a listener that attached meanwhile already has
     // these changes in its snapshot, and its client stream skips them (see ClientStream.push).
     for (const [sub, o] of done.outcomes) {

@@ -18,12 +18,9 @@ export class Slicer {
   readonly budgetMs: number;
   #start = performance.now();
   #abandoned = false;
-  /** Whether the work must wait before it goes on (the store's writer thread is behind), checked at each pause. */
-  readonly #behind: () => boolean;
 
-  constructor(budgetMs: number, behind: () => boolean = () => false) {
+  constructor(budgetMs: number) {
     this.budgetMs = budgetMs;
-    this.#behind = behind;
   }
 
   /** Whether the current slice is used up. */
@@ -36,7 +33,6 @@ export class Slicer {
     if (this.#abandoned) throw new Abandoned();
     if (!this.due) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#behind() && !this.#abandoned) await new Promise<void>((resolve) => setTimeout(resolve, 1));
     if (this.#abandoned) throw new Abandoned();
     this.#start = performance.now();
   }

@@ -365,7 +365,7 @@ class Batch {
   resolve(key: string, old: StoredRow | undefined, cells: string | undefined, rekey = false): void {
     if (old && cells !== undefined) {
       if (old.cells === cells && !rekey) return;
-      this.#store.updateRow(this.#sub.id, old.rowId, key, cells);
+      this.#store.updateRow(this.#sub.id, { rowId: old.rowId, key, cells });
       if (old.key !== key && this.#sub.onRow) {
         this.#sub.onRow(old.key, -1);
         this.#sub.onRow(key, 1);
@@ -391,7 +391,7 @@ class Batch {
 
   insert(key: string, cells: string): void {
     const rowId = this.#nextRowId++;
-    this.#store.insertRow(this.#sub.id, rowId, key, cells);
+    this.#store.insertRow(this.#sub.id, { rowId, key, cells });
     this.#sub.onRow?.(key, 1);
     if (this.#refs) {
       const parts = identityParts(key, this.#sub.plan.occurrences.length);

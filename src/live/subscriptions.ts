@@ -281,11 +281,8 @@ export class Subscriptions {
       idle.push(sub);
     }
     for (const sub of idle) this.#drop(sub, 'removed: nobody listened to it');
-    if (this.#long.size > 0)
-      this.#store.transaction(() => {
-        for (const sub of this.#long)
-          this.#store.prune(sub.id, sub.lastChange - this.#opts.retainChanges, now - this.#opts.retainSeconds * 1000);
-      });
+    for (const sub of this.#long)
+      this.#store.prune(sub.id, sub.lastChange - this.#opts.retainChanges, now - this.#opts.retainSeconds * 1000);
     if (this.#listened.size === 0) return;
     this.#store.transaction(() => {
       for (const sub of this.#listened) {

@@ -174,8 +174,8 @@ describe('subscriptions across restarts and crashes', function () {
   it('a change a client was sent is in the store: a resume from just before it gets it at once, and so does one after a SIGKILL right then', async () => {
     const sql = 'SELECT id, name FROM users';
     const sub = await subscribe(agent.http, sql);
-    // Writes back to back from 8 clients: the matcher's batches are logged by the store's own thread
-    // while the next ones are matched.
+    // Writes back to back from 8 clients (the matcher batches them), resumes while they go on: a
+    // change is sent only once the store has logged it (whichever thread writes the store).
     let next = 100;
     const writing = Promise.all(
       Array.from({ length: 8 }, async () => {
