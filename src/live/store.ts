@@ -82,6 +82,11 @@ export class SubscriptionStore {
     this.db.pragma('synchronous = NORMAL');
     // The checkpoint thread holds the write lock for a moment when it makes the WAL start over.
     this.db.pragma('busy_timeout = 5000');
+    // 64 MiB at most, taken as pages are used, as for the data file's writer: at SQLite's default
+    // (2 MiB) the result rows and change log of 10,000 subscriptions, written at scattered places,
+    // were read back from the OS on most inserts (measured alone: 8.4-8.6 -> 7.0-7.2 µs of CPU a
+    // write's two inserts).
+    this.db.pragma('cache_size = -65536');
     this.db.exec(SCHEMA);
     this.#checkpointer = file === ':memory:' ? null : new Checkpointer(file, this.db);
     const p = (sql: string) => this.db.prepare(sql);

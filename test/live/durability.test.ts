@@ -171,6 +171,46 @@ describe('subscriptions across restarts and crashes', function () {
     again.close();
   });
 
+  it('a change a client was sent is in the store: a resume from just before it gets it at once, and so does one after a SIGKILL right then', async () => {
+    const sql = 'SELECT id, name FROM users';
+    const sub = await subscribe(agent.http, sql);
+    // Writes back to back from 8 clients (the matcher batches them), resumes while they go on: a
+    // change is sent only once the store has logged it (whichever thread writes the store).
+    let next = 100;
+    const writing = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < 400) {
+          const i = next++;
+          await write(agent.http, [[`INSERT INTO users VALUES (?, ?, 1, 0)`, [i, `w${i}`]]]);
+        }
+      }),
+    );
+    const resumed: number[] = [];
+    for (let seen = 0; seen < 300; ) {
+      await untilChange(sub.stream, seen + 1);
+      const got = changes(sub.stream.events);
+      const last = got[got.length - 1];
+      seen = last[3];
+      if (resumed.length >= 40) continue;
+      // at once, while writes go on: the store has every change the client was sent
+      const r = await openStream(agent.http, 'GET', `/v1/subscriptions/${sub.id}?from=${seen - 1}`);
+      await untilChange(r, seen);
+      assert.deepEqual(changes(r.events)[0], last);
+      r.close();
+      resumed.push(seen);
+    }
+    await writing;
+    const sent = changes(sub.stream.events);
+    assert.equal(sent.length, 300);
+    await agent.kill();
+    await agent.start();
+    const s = await openStream(agent.http, 'GET', `/v1/subscriptions/${sub.id}?from=0`);
+    await untilChange(s, 300);
+    assert.deepEqual(changes(s.events).slice(0, 300), sent);
+    s.close();
+    assert.ok(resumed.length >= 5, `resumed ${resumed.length} times`);
+  });
+
   it('at start-up, turns commits whose changes never reached the log into new changes', async () => {
     const sql = 'SELECT id, name FROM users WHERE team = 1';
     const sub = await subscribe(agent.http, sql);
