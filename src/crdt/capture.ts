@@ -69,8 +69,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   #seq!: Database.Statement;
   /** The version of the last touched row (afterUnitStatement). */
   #lastTouchVersion!: Database.Statement;
-  #touchedOf!: Database.Statement;
-  #logTouchedOf!: Database.Statement;
+  #touchedAll!: Database.Statement;
+  #logTouchedAll!: Database.Statement;
   /** The version the next unit sharing the open transaction to change rows gets (beginShared). */
   #sharedNext = 0;
   #setCapturing!: Database.Statement;
@@ -166,13 +166,21 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   endSharedUnits(units: SharedUnit[]): Changeset[] {
+    // every row the transaction touched is a unit's (a statement that touched rows gave its unit
+    // a version at once): one read of them and one append to the change log for all units
+    const byVersion = new Map<number, [bigint, string, Buffer, bigint][]>();
+    for (const t of this.#touchedAll.all() as [bigint, string, Buffer, bigint, bigint][]) {
+      const v = Number(t[4]);
+      let rows = byVersion.get(v);
+      if (!rows) byVersion.set(v, (rows = []));
+      rows.push([t[0], t[1], t[2], t[3]]);
+      this.#lastTouch = t[0];
+    }
+    if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
     const changes: Changeset[] = [];
     for (const u of [...units].filter((x) => x.version !== null).sort((a, b) => a.version! - b.version!)) {
       const v = u.version!;
-      const touched = this.#touchedOf.all(BigInt(v)) as [bigint, string, Buffer, bigint][];
-      this.logged += this.#logTouchedOf.run(this.siteId, v, BigInt(v)).changes;
-      if (touched.length > 0) this.#lastTouch = touched[touched.length - 1][0];
-      changes.push(this.#changeOf(touched, v));
+      changes.push(this.#changeOf(byVersion.get(v) ?? [], v));
       this.#assigned = v;
     }
     this.#setUnit.run(BigInt(this.#assigned + 1), 0);
@@ -249,12 +257,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       .prepare('SELECT version FROM temp.__patina_touched ORDER BY rowid DESC LIMIT 1')
       .pluck()
       .safeIntegers(true);
-    this.#touchedOf = db
-      .prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE version = ? ORDER BY rowid')
+    this.#touchedAll = db
+      .prepare('SELECT rowid, tbl, pk, alive_before, version FROM temp.__patina_touched ORDER BY rowid')
       .raw(true)
       .safeIntegers(true);
-    this.#logTouchedOf = db.prepare(
-      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE version = ?`,
+    this.#logTouchedAll = db.prepare(
+      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, version, tbl, pk FROM temp.__patina_touched`,
     );
     this.#logTouched = db.prepare(
       `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE rowid > ?`,
