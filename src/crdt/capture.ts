@@ -178,9 +178,10 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     }
     if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
     const changes: Changeset[] = [];
+    const rows = new Map<string, SqlValue[] | undefined>(); // rows several units touched are read once
     for (const u of [...units].filter((x) => x.version !== null).sort((a, b) => a.version! - b.version!)) {
       const v = u.version!;
-      changes.push(this.#changeOf(byVersion.get(v) ?? [], v));
+      changes.push(this.#changeOf(byVersion.get(v) ?? [], v, rows));
       this.#assigned = v;
     }
     this.#setUnit.run(BigInt(this.#assigned + 1), 0);
@@ -188,18 +189,27 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   /** A unit's changeset from its touched rows (the first touch of a row wins), the rows as they are now. */
-  #changeOf(touched: [bigint, string, Buffer, bigint][], v: number): Changeset {
+  #changeOf(
+    touched: [bigint, string, Buffer, bigint][],
+    v: number,
+    rows?: Map<string, SqlValue[] | undefined>,
+  ): Changeset {
     const first = new Map<string, [bigint, string, Buffer, bigint]>();
     for (const t of touched) {
       const key = t[1] + '\u0000' + t[2].toString('latin1');
       if (!first.has(key)) first.set(key, t);
     }
     const changes: RowChange[] = [];
-    for (const [, table, pkBytes, aliveBefore] of first.values()) {
+    for (const [key, [, table, pkBytes, aliveBefore]] of first) {
       const ct = this.#tables.get(table);
       if (!ct) continue;
       const pk = decodePk(pkBytes);
-      const raw = ct.read.get(...pk) as SqlValue[] | undefined;
+      let raw: SqlValue[] | undefined;
+      if (rows?.has(key)) raw = rows.get(key);
+      else {
+        raw = ct.read.get(...pk) as SqlValue[] | undefined;
+        rows?.set(key, raw);
+      }
       changes.push({
         table,
         pk: pk.map((v) => (typeof v === 'bigint' ? narrowInteger(v) : v)),

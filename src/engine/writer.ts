@@ -313,9 +313,13 @@ export class Writer<C = unknown> {
     member.held.closed = true;
   }
 
-  /** Runs one statement of `member`'s block on its held transaction, as part of its own unit. */
-  runHeld(member: HeldMember<C>, s: Statement, where: string): StatementResult {
+  /**
+   * Runs one statement of `member`'s block on its held transaction, as part of its own unit (a
+   * statement that cannot write, `writes` false, stamps no clock: capture's unit is not switched).
+   */
+  runHeld(member: HeldMember<C>, s: Statement, where: string, writes = true): StatementResult {
     const held = member.held;
+    if (!writes) return held.lease.run(s, where);
     if (held.current !== member) {
       this.#hooks?.enterUnit(held.current?.unit ?? null, member.unit);
       held.current = member;

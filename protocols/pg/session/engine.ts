@@ -31,7 +31,7 @@ export interface PgEngine {
     finishHeld(member: HeldMember<unknown>): boolean | Promise<boolean>;
     leaveHeld(member: HeldMember<unknown>): void;
     closeHeld(member: HeldMember<unknown>): void;
-    runHeld(member: HeldMember<unknown>, s: Statement, where: string): StatementResult;
+    runHeld(member: HeldMember<unknown>, s: Statement, where: string, writes?: boolean): StatementResult;
     sharing(member: HeldMember<unknown>): number;
     prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };
   };

@@ -294,7 +294,7 @@ export class Transaction {
   ): Outcome {
     let r: StatementResult;
     try {
-      r = this.#engine.writer.runHeld(this.#member!, statement, 'statement');
+      r = this.#engine.writer.runHeld(this.#member!, statement, 'statement', writes);
       if (shape?.insert && r.rowsAffected === 1) {
         // the new row's key, so that the blocks sharing the transaction are ordered by it too
         const key = `${shape.insert.table}\0${String(this.#lease!.run({ sql: shape.insert.keyQuery }, 'statement').rows?.[0]?.[0])}`;
