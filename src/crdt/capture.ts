@@ -5,7 +5,7 @@ import { PatinaError } from '../errors';
 import type { Schema, TableDef } from '../engine/schema/model';
 import { quoteIdentifier as q } from '../engine/sql-text';
 import { type SqlValue, narrowInteger } from '../engine/values';
-import type { CommitHooks } from '../engine/writer';
+import type { CommitHooks, SharedUnit } from '../engine/writer';
 import {
   CAPTURE_STATE_DDL,
   CHANGE_LOG,
@@ -64,6 +64,15 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   logged = 0;
   /** The next unit's version and seqs: after a unit that changed rows. */
   #nextUnit!: Database.Statement;
+  /** The open unit's version and next seq (units sharing a transaction, enterUnit), and its seq read back. */
+  #setUnit!: Database.Statement;
+  #seq!: Database.Statement;
+  /** The version of the last touched row (afterUnitStatement). */
+  #lastTouchVersion!: Database.Statement;
+  #touchedAll!: Database.Statement;
+  #logTouchedAll!: Database.Statement;
+  /** The version the next unit sharing the open transaction to change rows gets (beginShared). */
+  #sharedNext = 0;
   #setCapturing!: Database.Statement;
 
   private constructor(engine: Engine<Changeset>, feed: ChangeFeed) {
@@ -133,17 +142,74 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     const v = this.#assigned + 1;
     this.logged += this.#logTouched.run(this.siteId, v, this.#lastTouch).changes;
     this.#lastTouch = touched[touched.length - 1][0];
+    const change = this.#changeOf(touched, v);
+    this.#nextUnit.run();
+    this.#assigned = v;
+    return change;
+  }
+
+  beginShared(): void {
+    this.#sharedNext = this.#assigned + 1;
+  }
+
+  enterUnit(from: SharedUnit | null, to: SharedUnit): void {
+    if (from?.version != null) from.seq = Number(this.#seq.get());
+    if (to.version === null) this.#setUnit.run(BigInt(this.#sharedNext), 0);
+    else this.#setUnit.run(BigInt(to.version), BigInt(to.seq));
+  }
+
+  afterUnitStatement(unit: SharedUnit): void {
+    if (unit.version !== null) return;
+    // a unit with no version yet stamps the next one: it is the unit's once a statement touched a row
+    const last = this.#lastTouchVersion.get() as bigint | undefined;
+    if (last !== undefined && Number(last) === this.#sharedNext) unit.version = this.#sharedNext++;
+  }
+
+  endSharedUnits(units: SharedUnit[]): Changeset[] {
+    // every row the transaction touched is a unit's (a statement that touched rows gave its unit
+    // a version at once): one read of them and one append to the change log for all units
+    const byVersion = new Map<number, [bigint, string, Buffer, bigint][]>();
+    for (const t of this.#touchedAll.all() as [bigint, string, Buffer, bigint, bigint][]) {
+      const v = Number(t[4]);
+      let rows = byVersion.get(v);
+      if (!rows) byVersion.set(v, (rows = []));
+      rows.push([t[0], t[1], t[2], t[3]]);
+      this.#lastTouch = t[0];
+    }
+    if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
+    const changes: Changeset[] = [];
+    const rows = new Map<string, SqlValue[] | undefined>(); // rows several units touched are read once
+    for (const u of [...units].filter((x) => x.version !== null).sort((a, b) => a.version! - b.version!)) {
+      const v = u.version!;
+      changes.push(this.#changeOf(byVersion.get(v) ?? [], v, rows));
+      this.#assigned = v;
+    }
+    this.#setUnit.run(BigInt(this.#assigned + 1), 0);
+    return changes;
+  }
+
+  /** A unit's changeset from its touched rows (the first touch of a row wins), the rows as they are now. */
+  #changeOf(
+    touched: [bigint, string, Buffer, bigint][],
+    v: number,
+    rows?: Map<string, SqlValue[] | undefined>,
+  ): Changeset {
     const first = new Map<string, [bigint, string, Buffer, bigint]>();
     for (const t of touched) {
       const key = t[1] + '\u0000' + t[2].toString('latin1');
       if (!first.has(key)) first.set(key, t);
     }
     const changes: RowChange[] = [];
-    for (const [, table, pkBytes, aliveBefore] of first.values()) {
+    for (const [key, [, table, pkBytes, aliveBefore]] of first) {
       const ct = this.#tables.get(table);
       if (!ct) continue;
       const pk = decodePk(pkBytes);
-      const raw = ct.read.get(...pk) as SqlValue[] | undefined;
+      let raw: SqlValue[] | undefined;
+      if (rows?.has(key)) raw = rows.get(key);
+      else {
+        raw = ct.read.get(...pk) as SqlValue[] | undefined;
+        rows?.set(key, raw);
+      }
       changes.push({
         table,
         pk: pk.map((v) => (typeof v === 'bigint' ? narrowInteger(v) : v)),
@@ -151,8 +217,6 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         values: raw ? rowOf(ct.names, raw) : null,
       });
     }
-    this.#nextUnit.run();
-    this.#assigned = v;
     return { actor: this.actor, version: v, origin: 'local', changes, seq: 0 };
   }
 
@@ -197,6 +261,19 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       .raw(true)
       .safeIntegers(true);
     this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
+    this.#setUnit = db.prepare('UPDATE temp.__patina_capture SET version = ?, seq = ?');
+    this.#seq = db.prepare('SELECT seq FROM temp.__patina_capture').pluck().safeIntegers(true);
+    this.#lastTouchVersion = db
+      .prepare('SELECT version FROM temp.__patina_touched ORDER BY rowid DESC LIMIT 1')
+      .pluck()
+      .safeIntegers(true);
+    this.#touchedAll = db
+      .prepare('SELECT rowid, tbl, pk, alive_before, version FROM temp.__patina_touched ORDER BY rowid')
+      .raw(true)
+      .safeIntegers(true);
+    this.#logTouchedAll = db.prepare(
+      `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, version, tbl, pk FROM temp.__patina_touched`,
+    );
     this.#logTouched = db.prepare(
       `INSERT OR IGNORE INTO main.${CHANGE_LOG} (site_id, db_version, tbl, pk) SELECT ?, ?, tbl, pk FROM temp.__patina_touched WHERE rowid > ?`,
     );

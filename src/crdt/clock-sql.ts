@@ -18,10 +18,11 @@ import { isRowidAlias } from './key-rule';
  * site id is a literal), which may read and write the connection's own temp tables:
  *   __patina_capture  one row: capturing (0 while a merge writes clocks itself, or a statement is
  *                     only tried out), version (the db_version of the open unit), seq (its next seq)
- *   __patina_touched  every row change of the open transaction, in order (rowid), and whether the
- *                     row was alive before; ChangeCapture reads the unit's part at its end (the
- *                     first touch of a row wins) and empties the table before COMMIT. No index and
- *                     no conflict check: an append is the cheapest write
+ *   __patina_touched  every row change of the open transaction, in order (rowid), whether the row
+ *                     was alive before, and the version of the unit that made it (PG blocks sharing
+ *                     a transaction interleave their units); ChangeCapture reads the unit's part at
+ *                     its end (the first touch of a row wins) and empties the table before COMMIT.
+ *                     No index and no conflict check: an append is the cheapest write
  * Temp tables are part of the transaction: a savepoint rolled back undoes what its statements
  * gathered there, along with their clock rows.
  *
@@ -58,7 +59,7 @@ export const clockTableName = (table: string) => `__patina_clock_${table}`;
 /** The writer's per-transaction capture state and touched rows (see above). */
 export const CAPTURE_STATE_DDL = [
   'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL)',
-  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL)',
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL, version INTEGER NOT NULL)',
 ];
 
 /**
@@ -114,7 +115,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     // row_number() over the rows written would number them.
     const rows = [`('${SENTINEL}', 0)`, ...cols.map((c, i) => `(${lit(c)}, ${i + 1})`)];
     return [
-      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, coalesce(${wasAlive}, 0));`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, coalesce(${wasAlive}, 0), version FROM __patina_capture;`,
       `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, s.version, ${site}, s.seq + v.column2 - 1 + w.f` +
         ` FROM __patina_capture s, (SELECT NOT coalesce(${wasAlive}, 0) AS f) AS w, (VALUES ${rows.join(', ')}) AS v` +
         ` WHERE v.column2 > 0 OR w.f ${upsert};`,
@@ -125,7 +126,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const deleteBody = () => {
     const pk = pkSql(t, 'OLD');
     return [
-      `INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;`,
       `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, '${SENTINEL}', 2, ${stamped}` +
         ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}' AND col_version % 2 = 0) ${upsert};`,
       nextSeqs,
@@ -161,7 +162,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
               .join(' + ');
       ddl.push(
         `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-          `  INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);\n` +
+          `  INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;\n` +
           `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, s.version, ${site}, s.seq + v.column3 FROM __patina_capture s,` +
           ` (VALUES ${cols.map((c, i) => `(${lit(c)}, ${changed(c)}, ${before(i)})`).join(', ')}) AS v` +
           ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
@@ -170,7 +171,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     }
     ddl.push(
       `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-        `  INSERT INTO __patina_touched (tbl, pk, alive_before) VALUES (${name}, ${pk}, 1);\n` +
+        `  INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;\n` +
         `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v` +
         ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
     );

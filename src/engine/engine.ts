@@ -12,7 +12,7 @@ import type { SqlParams } from './values';
 import { loadSchema } from './schema/load';
 import type { Schema } from './schema/model';
 import { type SchemaPlan, planSchema } from './schema/diff';
-import { type Statement, type StatementResult, Writer, type WriterLease } from './writer';
+import { type HeldMember, type Statement, type StatementResult, Writer, type WriterLease } from './writer';
 
 export interface EngineOptions {
   path: string;
@@ -159,8 +159,8 @@ export class Engine<C = unknown> {
   }
 
   /** A transaction a PG block holds between its statements while nothing else writes (Writer.hold). */
-  hold(preempted: () => void): Promise<WriterLease<C> | null> {
-    return this.writer.hold(preempted);
+  hold(preempted: () => void, join = false): Promise<HeldMember<C> | null> {
+    return this.writer.hold(preempted, join);
   }
 
   /** Holds the writer for an interactive transaction (the PG front end). */

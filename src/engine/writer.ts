@@ -47,6 +47,24 @@ export interface CommitHooks<C> {
    * kept in the transaction): for a try-out about to be undone, one statement instead of two.
    */
   quietUntilRollback(): void;
+  /**
+   * Units that interleave their statements in one transaction (PG blocks sharing a held one): the
+   * transaction begins; each unit gets its version when a statement of it first changes rows, in
+   * that order (so that the versions committed have no gaps).
+   */
+  beginShared(): void;
+  /** The next statements are `to`'s (its version and seqs stamp their clocks); `from`'s were before. */
+  enterUnit(from: SharedUnit | null, to: SharedUnit): void;
+  /** After a statement of `unit` that may have changed rows: gives it its version if it did. */
+  afterUnitStatement(unit: SharedUnit): void;
+  /** Inside the transaction, at its end: the changes of the units sharing it, in version order. */
+  endSharedUnits(units: SharedUnit[]): C[];
+}
+
+/** A unit of a transaction whose units interleave (CommitHooks.enterUnit): its version once it changed rows, its next seq. */
+export interface SharedUnit {
+  version: number | null;
+  seq: number;
 }
 
 /** One write waiting for a group commit: what it runs on the writer, inside its unit. */
@@ -73,11 +91,37 @@ const GROUP_LIMIT = 512;
  */
 export const HOLD_WAIT_MS = 5;
 
-/** A block's transaction kept open between its statements (Writer.hold). */
+/**
+ * The transaction held between their statements by one or more PG blocks (Writer.hold): each block
+ * is a member; they commit together, in one unit, once every member asked to commit.
+ */
 interface Held<C> {
   lease: WriterLease<C>;
-  preempted: () => void;
+  members: HeldMember<C>[];
   timer: NodeJS.Timeout | null;
+  /** No other block joins it (closeHeld). */
+  closed: boolean;
+  /** The member whose unit capture stamps now (CommitHooks.enterUnit). */
+  current: HeldMember<C> | null;
+}
+
+/** One block of a held transaction (Writer.hold). */
+export class HeldMember<C = unknown> {
+  /** Asked to commit: waits for the other members (or for a preemption). */
+  finished = false;
+  /** Settles the member's wait for the shared commit: true committed, false preempted. */
+  waiter: { resolve(committed: boolean): void; reject(err: unknown): void } | null = null;
+  /** Its own unit of the shared transaction: its own version and changeset. */
+  readonly unit: SharedUnit = { version: null, seq: 0 };
+  constructor(
+    readonly held: Held<C>,
+    readonly preempted: () => void,
+  ) {}
+
+  /** The shared transaction (its statements run on it). */
+  get lease(): WriterLease<C> {
+    return this.held.lease;
+  }
 }
 
 const STMT_CACHE = 256;
@@ -110,6 +154,8 @@ export class Writer<C = unknown> {
   #groupScheduled = false;
   /** The block holding the writer between its statements, if any (hold()). */
   #held: Held<C> | null = null;
+  /** A held transaction being opened (hold() waits for the writer): blocks that come meanwhile join it. */
+  #forming: { held: Held<C>; open: Promise<boolean> } | null = null;
   #heldPassScheduled = false;
   /** Leases asked for by others than the group commit and hold(), not yet released. */
   #outsideLeases = 0;
@@ -184,26 +230,66 @@ export class Writer<C = unknown> {
    * nothing else waits to write; null when something does. While it is held, other blocks'
    * statements are tried out inside it (Writer.tryOut, rolled back to a savepoint), and everything
    * that commits or takes a lease waits for its end, at most HOLD_WAIT_MS: then the transaction is
-   * rolled back and `preempted` is called (its holder goes on without the writer).
+   * rolled back and `preempted` is called (its holder goes on without the writer). When `join`,
+   * a block may also join the transaction other blocks hold (a member): they commit together
+   * (finishHeld), and a preemption ends them all.
    */
-  async hold(preempted: () => void): Promise<WriterLease<C> | null> {
+  async hold(preempted: () => void, join = false): Promise<HeldMember<C> | null> {
+    const now = this.#held;
+    if (now) {
+      if (!join || !this.#joinable(now)) return null;
+      const member = new HeldMember<C>(now, preempted);
+      now.members.push(member);
+      return member;
+    }
+    const forming = this.#forming;
+    if (forming) {
+      // the transaction is being opened: join it, once open
+      if (!join) return null;
+      const member = new HeldMember<C>(forming.held, preempted);
+      forming.held.members.push(member);
+      return (await forming.open) ? member : null;
+    }
     if (!this.#idle()) return null;
+    const held: Held<C> = {
+      lease: null as unknown as WriterLease<C>,
+      members: [],
+      timer: null,
+      closed: false,
+      current: null,
+    };
+    const member = new HeldMember<C>(held, preempted);
+    held.members.push(member);
+    held.current = member; // the unit BEGIN leaves open is the first member's
+    const open = this.#openHeld(held);
+    this.#forming = { held, open };
+    try {
+      return (await open) ? member : null;
+    } finally {
+      if (this.#forming?.held === held) this.#forming = null;
+    }
+  }
+
+  /** Opens the transaction `held`'s members will share, once the writer is free; false when something else wants it by then. */
+  async #openHeld(held: Held<C>): Promise<boolean> {
     const lease = await this.#lease(null);
+    this.#forming = null;
     if (!this.#idle() || !this.db.open) {
       lease.release();
-      return null;
+      return false;
     }
     try {
       lease.begin();
+      this.#hooks?.beginShared();
     } catch (err) {
       lease.release();
       throw err;
     }
-    const held: Held<C> = { lease, preempted, timer: null };
+    held.lease = lease;
     this.#held = held;
     lease._onRelease(() => this.#unhold(held));
     if (this.#queue.length > 0) this.#scheduleHeldPass();
-    return lease;
+    return true;
   }
 
   /** Nothing holds, takes or waits for the writer to commit (try-outs may wait: they run inside a hold). */
@@ -211,24 +297,113 @@ export class Writer<C = unknown> {
     return this.#held === null && this.#outsideLeases === 0 && !this.#queue.some((m) => !m.discard);
   }
 
-  /** Rolls back the held transaction of `lease` now (its holder goes on without the writer). */
-  preempt(lease: WriterLease<C>): void {
-    if (this.#held?.lease === lease) this.#preempt(this.#held);
+  /** Another block may join the held transaction: nothing else waits for it, and no member asked to commit yet. */
+  #joinable(held: Held<C>): boolean {
+    return (
+      !held.closed &&
+      held.timer === null &&
+      this.#outsideLeases === 0 &&
+      !held.members.some((m) => m.finished) &&
+      !this.#queue.some((m) => !m.discard)
+    );
   }
 
-  /** Keeps `lease` as an ordinary lease: others wait for it without bound, as for any lease. */
-  keep(lease: WriterLease<C>): void {
-    if (this.#held?.lease !== lease) return;
-    this.#unhold(this.#held);
+  /** No other block joins the held transaction of `member` from now on. */
+  closeHeld(member: HeldMember<C>): void {
+    member.held.closed = true;
+  }
+
+  /**
+   * Runs one statement of `member`'s block on its held transaction, as part of its own unit (a
+   * statement that cannot write, `writes` false, stamps no clock: capture's unit is not switched).
+   */
+  runHeld(member: HeldMember<C>, s: Statement, where: string, writes = true): StatementResult {
+    const held = member.held;
+    if (!writes) return held.lease.run(s, where);
+    if (held.current !== member) {
+      this.#hooks?.enterUnit(held.current?.unit ?? null, member.unit);
+      held.current = member;
+    }
+    const r = held.lease.run(s, where);
+    if (r.rowsAffected > 0) this.#hooks?.afterUnitStatement(member.unit);
+    return r;
+  }
+
+  /** How many blocks share the held transaction of `member` now (0: it no longer holds). */
+  sharing(member: HeldMember<C>): number {
+    return this.#held === member.held ? member.held.members.length : 0;
+  }
+
+  /** Rolls back the held transaction of `member` now (every member goes on without the writer). */
+  preempt(member: HeldMember<C>): void {
+    if (this.#held === member.held) this.#preempt(member.held);
+  }
+
+  /**
+   * Keeps the held transaction of `member` as an ordinary lease (others wait for it without bound,
+   * as for any lease): true when it is the only member; else the transaction is preempted, false.
+   */
+  keep(member: HeldMember<C>): boolean {
+    const held = member.held;
+    if (this.#held !== held) return false;
+    if (held.members.length > 1) {
+      this.#preempt(held);
+      return false;
+    }
+    this.#unhold(held);
     this.#outsideLeases++;
-    lease._onRelease(() => this.#outsideLeases--);
+    held.lease._onRelease(() => this.#outsideLeases--);
+    return true;
+  }
+
+  /**
+   * The member's block asked to commit. When every member has, the shared transaction commits now
+   * as one unit (true; throws when COMMIT fails); else the member waits for the others: true once
+   * they committed, false when the transaction was preempted (the block then commits by replay).
+   */
+  finishHeld(member: HeldMember<C>): boolean | Promise<boolean> {
+    const held = member.held;
+    if (this.#held !== held) return false;
+    member.finished = true;
+    if (!held.members.every((m) => m.finished)) {
+      this.#waitForHolder(); // a member that went idle holds the others back HOLD_WAIT_MS at most
+      return new Promise((resolve, reject) => (member.waiter = { resolve, reject }));
+    }
+    this.#unhold(held);
+    const waiting = held.members.filter((m) => m !== member);
+    try {
+      held.lease.commitShared(held.members.map((m) => m.unit));
+    } catch (err) {
+      for (const m of waiting) m.waiter?.reject(err);
+      throw err;
+    } finally {
+      held.lease.release();
+    }
+    for (const m of waiting) m.waiter?.resolve(true);
+    return true;
+  }
+
+  /** The member's block ends without committing (rollback, failure, closed connection): the transaction is rolled back. */
+  leaveHeld(member: HeldMember<C>): void {
+    const held = member.held;
+    if (this.#held !== held) return;
+    if (held.members.length === 1) {
+      held.lease.release(); // rolls back
+      return;
+    }
+    held.members.splice(held.members.indexOf(member), 1);
+    member.waiter?.reject(new PatinaError('unavailable', 'the connection was closed'));
+    this.#preempt(held);
   }
 
   #preempt(held: Held<C>): void {
     if (this.#held !== held) return;
     this.#unhold(held);
     held.lease.rollback();
-    held.preempted();
+    for (const m of held.members) {
+      m.preempted();
+      m.waiter?.resolve(false);
+    }
     held.lease.release();
   }
 
@@ -527,6 +702,20 @@ export class WriterLease<C> {
     }
     this.commitUnits(change === null ? [] : [change]);
     return change;
+  }
+
+  /** Commits a transaction whose units interleaved (Writer.hold's blocks sharing it), each its own change. */
+  commitShared(units: SharedUnit[]): C[] {
+    const hooks = this.#w._hooks();
+    let changes: C[] = [];
+    try {
+      if (hooks) changes = hooks.endSharedUnits(units);
+    } catch (err) {
+      this.rollback();
+      throw fromSqliteError(err, 'commit: ');
+    }
+    this.commitUnits(changes);
+    return changes;
   }
 
   /** Commits a transaction whose units already ended (see unit()); publishes their changes in order. */

@@ -28,9 +28,9 @@ export function admittedEngine(engine: PgEngine, admission: WriteAdmission): PgE
       await admit();
       return engine.lease();
     },
-    hold: async (preempted) => {
+    hold: async (preempted, join) => {
       await admit();
-      return engine.hold(preempted);
+      return engine.hold(preempted, join);
     },
     group: async (run) => {
       await admit();

@@ -3,7 +3,7 @@
 import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
-import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { HeldMember, Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import type { ColumnDesc } from '../sql/analyzed';
 
 /** What the PG front end needs from the engine. */
@@ -14,16 +14,25 @@ export interface PgEngine {
   pointRead(sql: string, params: Record<string, SqlValue> | SqlValue[] | undefined): unknown[][] | null;
   lease(): Promise<WriterLease<unknown>>;
   /** A transaction the block holds between its statements while nothing else writes; null when something does. */
-  hold(preempted: () => void): Promise<WriterLease<unknown> | null>;
+  hold(preempted: () => void, join?: boolean): Promise<HeldMember<unknown> | null>;
   group<T>(run: (lease: WriterLease<unknown>) => T): Promise<{ value: T; change: unknown }>;
   /** `inHold`: whether it may run inside a block's held transaction now (else it waits for its end). */
   tryOut<T>(run: (lease: WriterLease<unknown>) => T, inHold?: () => boolean): Promise<T>;
   transaction(statements: Statement[]): Promise<{ results: StatementResult[]; change: unknown }>;
   /** Prepares (never runs) on the writer: writes to tables with capture triggers prepare only there. */
   readonly writer: {
-    /** A block's held transaction (hold()): preempt rolls it back, keep makes it an ordinary lease. */
-    preempt(lease: WriterLease<unknown>): void;
-    keep(lease: WriterLease<unknown>): void;
+    /**
+     * A block's held transaction (hold()): preempt rolls it back, keep makes it an ordinary lease
+     * (false when other blocks share it: it is preempted instead), finishHeld commits it once every
+     * block sharing it did (false: preempted), leaveHeld rolls it back, sharing counts its blocks.
+     */
+    preempt(member: HeldMember<unknown>): void;
+    keep(member: HeldMember<unknown>): boolean;
+    finishHeld(member: HeldMember<unknown>): boolean | Promise<boolean>;
+    leaveHeld(member: HeldMember<unknown>): void;
+    closeHeld(member: HeldMember<unknown>): void;
+    runHeld(member: HeldMember<unknown>, s: Statement, where: string, writes?: boolean): StatementResult;
+    sharing(member: HeldMember<unknown>): number;
     prepare(sql: string): { reader: boolean; readonly: boolean; columns(): { name: string; type: string | null }[] };
   };
 }

@@ -128,11 +128,11 @@ export class BlockRows {
 export class RowClaims {
   readonly #claimants = new Map<string, Set<BlockRows>>();
   /**
-   * The rows of the block holding the writer's transaction (Writer.hold): other blocks' statements
-   * are tried out inside it and would read its uncommitted writes, so their reads of rows it wrote
-   * wait until it ends (or is preempted).
+   * The rows of the blocks holding the writer's transaction (Writer.hold): other blocks' statements
+   * are tried out inside it and would read their uncommitted writes, so their reads of rows one of
+   * them wrote wait until it ends (or is preempted).
    */
-  holder: BlockRows | null = null;
+  readonly holders = new Set<BlockRows>();
 
   /** Another open block that `block` must wait for before reading `key` (null: none, or waiting would deadlock). */
   #blockerOfRead(block: BlockRows, key: string): BlockRows | null {
@@ -150,12 +150,13 @@ export class RowClaims {
    * block past its COMMIT's wait that only writes the row is not waited for: its commit does not
    * depend on the row's value, and its claim is there to hold readers back.
    */
-  #blockerOfCommit(block: BlockRows): BlockRows | null {
+  #blockerOfCommit(block: BlockRows, except?: ReadonlySet<BlockRows>): BlockRows | null {
     for (const key of block.written) {
       const owners = this.#claimants.get(key);
       if (!owners) continue;
       for (const other of owners) {
-        if (other === block || other.ended || (other.committing && !other.read.has(key))) continue;
+        if (other === block || other.ended || (other.committing && !other.read.has(key)) || except?.has(other))
+          continue;
         if (!this.#waitsFor(other, block)) return other;
       }
     }
@@ -221,9 +222,12 @@ export class RowClaims {
     );
   }
 
-  /** Whether `block`'s COMMIT would wait now (beforeCommit) for another block that claims a row it writes. */
-  commitBlocked(block: BlockRows): boolean {
-    return this.#blockerOfCommit(block) !== null;
+  /**
+   * Whether `block`'s COMMIT would wait now (beforeCommit) for another block that claims a row it
+   * writes, but for the blocks `except` (those sharing its held transaction: SharedRows orders them).
+   */
+  commitBlocked(block: BlockRows, except?: ReadonlySet<BlockRows>): boolean {
+    return this.#blockerOfCommit(block, except) !== null;
   }
 
   /**
@@ -267,4 +271,138 @@ export function rowClaimsOf(owner: object): RowClaims {
   let claims = REGISTRIES.get(owner);
   if (!claims) REGISTRIES.set(owner, (claims = new RowClaims()));
   return claims;
+}
+
+/**
+ * What may run on a held transaction that other blocks share (Writer.hold): a point statement (its
+ * one row is noted) with no subquery and not setting its key, or a one-row INSERT ... VALUES with no
+ * subquery, upsert or RETURNING into a table with a rowid (its key is read back and noted). Neither
+ * on a table that has a foreign key, is the target of one, or has a unique index besides its key:
+ * their checks read rows no note covers. Anything else first ends the sharing (the transaction is
+ * preempted, every block goes on deferred).
+ */
+export type SharedShape = { insert: null } | { insert: { table: string; keyQuery: string } };
+
+const SHARED = new WeakMap<Schema, Lru<string, SharedShape | null>>();
+const INSERT = new RegExp(
+  String.raw`^\s*INSERT\s+INTO\s+${IDENT}\s*(?:\([^()]*\))?\s*VALUES\s*\(([\s\S]*)\)\s*;?\s*$`,
+  'i',
+);
+
+/** Whether `table`'s writes check only its own key (see SharedShape). */
+function keyOnly(schema: Schema, table: string): boolean {
+  const def = [...schema.tables.values()].find((t) => t.name.toLowerCase() === table);
+  if (def?.primaryKey.length !== 1) return false;
+  if (/\bREFERENCES\b/i.test(def.sql) || def.indexes.some((i) => i.unique && i.origin !== 'pk')) return false;
+  const named = new RegExp(String.raw`\bREFERENCES\s+"?${table.replace(/[^A-Za-z0-9_$]/g, '\\$&')}"?\b`, 'i');
+  return ![...schema.tables.values()].some((t) => named.test(t.sql));
+}
+
+/** The text between VALUES' parentheses is one row: no parenthesis closes to the top level before the end. */
+function oneRow(values: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < values.length; i++) {
+    const c = values[i];
+    if (c === "'") {
+      const end = values.indexOf("'", i + 1);
+      if (end < 0) return false;
+      i = end;
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function sharedShapeOf(sql: string, schema: Schema): SharedShape | null {
+  if ((sql.match(/\bSELECT\b/gi)?.length ?? 0) > (/^\s*SELECT\b/i.test(sql) ? 1 : 0)) return null;
+  const point = shapeOf(sql, schema);
+  if (point) {
+    if (!point.reads) {
+      if (!keyOnly(schema, point.table)) return null;
+      const set = /^\s*UPDATE\s+\S+\s+SET\s+([\s\S]+?)\s+WHERE\s/i.exec(sql);
+      const key = singleKeys(schema).get(point.table)!;
+      if (set && new RegExp(String.raw`(^|,)\s*"?${key}"?\s*=`, 'i').test(set[1])) return null;
+    }
+    return { insert: null };
+  }
+  const m = INSERT.exec(sql);
+  if (!m || !oneRow(m[2]) || /\b(ON\s+CONFLICT|RETURNING)\b/i.test(sql)) return null;
+  const table = unquote(m[1]);
+  const def = [...schema.tables.values()].find((t) => t.name.toLowerCase() === table);
+  if (!def || !keyOnly(schema, table) || /WITHOUT\s+ROWID\s*;?\s*$/i.test(def.sql)) return null;
+  const q = (n: string) => `"${n.replace(/"/g, '""')}"`;
+  return {
+    insert: { table, keyQuery: `SELECT ${q(def.primaryKey[0])} FROM ${q(def.name)} WHERE rowid = last_insert_rowid()` },
+  };
+}
+
+/** How a statement may run on a held transaction other blocks share; null when it may not (see SharedShape). */
+export function sharedShape(sql: string, schema: Schema): SharedShape | null {
+  let known = SHARED.get(schema);
+  if (!known) SHARED.set(schema, (known = new Lru(1024)));
+  let shape = known.get(sql);
+  if (shape === undefined) known.set(sql, (shape = sharedShapeOf(sql, schema)));
+  return shape;
+}
+
+/**
+ * The order the blocks sharing one held transaction must commit in, as far as their rows tell. They
+ * commit together, in one SQLite COMMIT; what each was told must hold in some serial order of them,
+ * also should the transaction be preempted and each go on deferred (then the row claims order them).
+ * So a block never reads a row another of them wrote (it would be told what no order after a
+ * preemption may keep: the read preempts first, and is tried out on the last commit); a block that
+ * writes a row others wrote or read comes after them, and a write that would close a cycle of
+ * such "after"s preempts too.
+ */
+export class SharedRows {
+  readonly #after = new Map<BlockRows, Set<BlockRows>>();
+
+  /** Whether `a` comes after `b`, directly or through others. */
+  #comesAfter(a: BlockRows, b: BlockRows): boolean {
+    const seen = new Set<BlockRows>();
+    const stack = [a];
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      for (const y of this.#after.get(x) ?? []) {
+        if (y === b) return true;
+        if (!seen.has(y)) {
+          seen.add(y);
+          stack.push(y);
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * `block` (one of `sharing`) is about to read, or write, row `key` (a write is noted in its
+   * BlockRows.written by the caller). False, noting nothing, when it may not: a read of a row another
+   * wrote, or a write that would close a cycle.
+   */
+  touch(block: BlockRows, key: string, writes: boolean, sharing: Iterable<BlockRows>): boolean {
+    const before: BlockRows[] = [];
+    for (const other of sharing) {
+      if (other === block) continue;
+      if (other.written.has(key)) {
+        if (!writes) return false;
+        before.push(other);
+      } else if (writes && other.read.has(key)) before.push(other);
+    }
+    for (const b of before) if (this.#comesAfter(b, block)) return false;
+    if (before.length > 0) {
+      let mine = this.#after.get(block);
+      if (!mine) this.#after.set(block, (mine = new Set()));
+      for (const b of before) mine.add(b);
+    }
+    return true;
+  }
+}
+
+const SHARED_ROWS = new WeakMap<object, SharedRows>();
+
+/** The rows of the blocks sharing one held transaction (`held`: its Writer.hold identity). */
+export function sharedRowsOf(held: object): SharedRows {
+  let rows = SHARED_ROWS.get(held);
+  if (!rows) SHARED_ROWS.set(held, (rows = new SharedRows()));
+  return rows;
 }

@@ -7,13 +7,22 @@
 // long block) and kept to its end.
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
-import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { HeldMember, Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { Analyzed } from '../sql/analyzed';
 import { blockCounts } from '../statement-counts';
 import { DEFERRED_STEPS, DeferredBlock, tablesNamed } from './deferred-block';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
-import { BlockRows, CLAIM_WAIT_MS, type PointRow, pointRow, rowClaimsOf } from './row-claims';
+import {
+  BlockRows,
+  CLAIM_WAIT_MS,
+  type PointRow,
+  type SharedShape,
+  pointRow,
+  rowClaimsOf,
+  sharedRowsOf,
+  sharedShape,
+} from './row-claims';
 
 export type TxState = 'idle' | 'open' | 'failed';
 
@@ -30,8 +39,11 @@ export class Transaction {
   readonly #ended: (committed: boolean) => void;
   readonly #closed: () => boolean;
   #lease: WriterLease<unknown> | null = null;
-  /** #lease is the block's held transaction (Writer.hold): its statements run once, on it, and it may be preempted. */
-  #held = false;
+  /**
+   * The block's part in a held transaction (Writer.hold), #lease then being that transaction: its
+   * statements run once, on it, and it may be preempted; other blocks may share it.
+   */
+  #member: HeldMember<unknown> | null = null;
   /** The open block's statements since its first write, when it does not hold the writer (deferred-block.ts). */
   #block: DeferredBlock | null = null;
   /** The rows the open block read and wrote by key, so that blocks that would fail each other wait (row-claims.ts). */
@@ -51,7 +63,7 @@ export class Transaction {
 
   /** The lease is the block's held transaction: its reads go through runDeferred too (they may be kept for a replay). */
   get held(): boolean {
-    return this.#held;
+    return this.#member !== null;
   }
 
   /** The open block has statements that run again at COMMIT (its reads go through runDeferred too). */
@@ -68,7 +80,7 @@ export class Transaction {
   /** COMMIT: the deferred block again as one unit of a group commit, or the lease's commit; ROLLBACK's tag when the block failed. */
   commit(): Outcome | Promise<Outcome> {
     const failed = this.state === 'failed';
-    if (!failed && this.#held) return this.#commitHeld();
+    if (!failed && this.#member) return this.#commitHeld(this.#member);
     if (!failed && this.#block && !this.#lease) return this.#commitDeferred(this.#block);
     this.#finish(!failed);
     return failed ? { ...NO_OUTCOME, tag: 'ROLLBACK' } : NO_OUTCOME;
@@ -86,7 +98,12 @@ export class Transaction {
   #finish(commit: boolean) {
     this.state = 'idle';
     this.#block = null;
-    this.#unheld();
+    if (this.#member) {
+      this.#endLease(); // (a held block commits through #commitHeld)
+      this.#releaseRows();
+      this.#ended(false);
+      return;
+    }
     this.#releaseRows();
     this.#ended(commit);
     const lease = this.#lease;
@@ -122,16 +139,47 @@ export class Transaction {
     return NO_OUTCOME;
   }
 
-  /** COMMIT of a block that holds its transaction: commits it as it is, unless a block that read a row it writes is open. */
-  #commitHeld(): Outcome | Promise<Outcome> {
+  /**
+   * COMMIT of a block that holds its transaction: commits it as it is, unless a block that read a row
+   * it writes is open; when other blocks share it, once they all asked to commit (if it is preempted
+   * meanwhile, the block commits by replay).
+   */
+  #commitHeld(member: HeldMember<unknown>): Outcome | Promise<Outcome> {
     const rows = this.#rows;
-    if (rows && rowClaimsOf(this.#engine.writer).commitBlocked(rows)) {
+    const block = this.#block!;
+    const claims = rowClaimsOf(this.#engine.writer);
+    if (rows && claims.commitBlocked(rows, claims.holders)) {
       // waiting while holding the writer would hold that block's COMMIT back too: go on without it
       this.#preemptHeld();
-      return this.#commitDeferred(this.#block!);
+      return this.#commitDeferred(block);
     }
-    this.#finish(true);
-    blockCounts.direct++;
+    let done: boolean | Promise<boolean>;
+    try {
+      done = this.#engine.writer.finishHeld(member);
+    } catch (err) {
+      this.#heldEnded(false);
+      throw err;
+    }
+    if (done === true) return this.#heldEnded(true);
+    if (done === false) return this.#commitDeferred(block);
+    return done.then(
+      (committed) => (committed ? this.#heldEnded(true) : this.#commitDeferred(block)),
+      (err) => {
+        this.#heldEnded(false);
+        throw err;
+      },
+    );
+  }
+
+  /** The held transaction of the block committed (or failed to): the block is over. */
+  #heldEnded(committed: boolean): Outcome {
+    this.state = 'idle';
+    this.#block = null;
+    this.#lease = null;
+    this.#unheld();
+    this.#releaseRows();
+    this.#ended(committed);
+    if (committed) blockCounts.direct++;
     return NO_OUTCOME;
   }
 
@@ -156,7 +204,7 @@ export class Transaction {
    * nor a block past DEFERRED_STEPS statements.
    */
   defers(an: Analyzed): boolean {
-    if (this.implicit || (this.#lease && !this.#held) || an.columns !== null) return false;
+    if (this.implicit || (this.#lease && !this.#member) || an.columns !== null) return false;
     return (this.#block?.size ?? 0) < DEFERRED_STEPS;
   }
 
@@ -167,7 +215,7 @@ export class Transaction {
    */
   async runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
     const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
-    if (block.size >= DEFERRED_STEPS && !this.#held) {
+    if (block.size >= DEFERRED_STEPS && !this.#member) {
       await this.ensureLease();
       const r = this.#lease!.run(statement, 'statement');
       return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
@@ -182,19 +230,23 @@ export class Transaction {
       }
     }
     const writes = !an.readonly;
-    if (!this.#held && !this.#lease && block.size === 0 && writes) {
-      const lease = await this.#engine.hold(() => this.#heldPreempted());
-      if (lease && this.#closed()) {
-        lease.release();
+    if (!this.#member && !this.#lease && block.size === 0 && writes) {
+      const join = sharedShape(statement.sql, this.#engine.schema) !== null;
+      const member = await this.#engine.hold(() => this.#heldPreempted(), join);
+      if (member && this.#closed()) {
+        this.#engine.writer.leaveHeld(member);
         throw new PatinaError('unavailable', 'the connection was closed');
       }
-      if (lease) {
-        this.#lease = lease;
-        this.#held = true;
-        rowClaimsOf(this.#engine.writer).holder = this.#rows ??= new BlockRows();
+      if (member) {
+        this.#lease = member.lease;
+        this.#member = member;
+        rowClaimsOf(this.#engine.writer).holders.add((this.#rows ??= new BlockRows()));
       }
     }
-    if (this.#held) return this.#runHeld(an, block, statement, writes);
+    if (this.#member) {
+      const shape = this.#shared(this.#member, statement, row);
+      if (this.#member) return this.#runHeld(an, block, statement, writes, shape);
+    }
     const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, writes), this.#mayReadInHold(row));
     return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
   }
@@ -208,16 +260,48 @@ export class Transaction {
     const claims = rowClaimsOf(this.#engine.writer);
     const mine = this.#rows;
     return () => {
-      const holder = claims.holder;
-      return !holder || holder === mine || !holder.written.has(row.key);
+      for (const holder of claims.holders) if (holder !== mine && holder.written.has(row.key)) return false;
+      return true;
     };
   }
 
+  /**
+   * Before a statement of a block holding its transaction: whether it may run there while other
+   * blocks share it (its shape, see SharedShape), its row noted in the order they commit in
+   * (SharedRows). When it may not, the transaction is preempted (#member is null after) unless the
+   * block holds it alone; then no other block joins it any more.
+   */
+  #shared(member: HeldMember<unknown>, statement: Statement, row: PointRow | null): SharedShape | null {
+    const writer = this.#engine.writer;
+    const shape = sharedShape(statement.sql, this.#engine.schema);
+    if (!shape) {
+      if (writer.sharing(member) > 1) this.#preemptHeld();
+      else writer.closeHeld(member);
+      return null;
+    }
+    if (row && !sharedRowsOf(member.held).touch(this.#rows!, row.key, !row.reads, rowClaimsOf(writer).holders))
+      this.#preemptHeld();
+    return shape;
+  }
+
   /** Runs a statement once, on the block's held transaction; kept in the block in case the transaction is preempted. */
-  #runHeld(an: Analyzed, block: DeferredBlock, statement: Statement, writes: boolean): Outcome {
+  #runHeld(
+    an: Analyzed,
+    block: DeferredBlock,
+    statement: Statement,
+    writes: boolean,
+    shape: SharedShape | null,
+  ): Outcome {
     let r: StatementResult;
     try {
-      r = this.#lease!.run(statement, 'statement');
+      r = this.#engine.writer.runHeld(this.#member!, statement, 'statement', writes);
+      if (shape?.insert && r.rowsAffected === 1) {
+        // the new row's key, so that the blocks sharing the transaction are ordered by it too
+        const key = `${shape.insert.table}\0${String(this.#lease!.run({ sql: shape.insert.keyQuery }, 'statement').rows?.[0]?.[0])}`;
+        this.#rows!.written.add(key);
+        if (!sharedRowsOf(this.#member!.held).touch(this.#rows!, key, true, rowClaimsOf(this.#engine.writer).holders))
+          this.#preemptHeld();
+      }
     } catch (err) {
       // the block has failed: nothing of it stays, and the writer is free for the others now
       this.#endLease();
@@ -237,27 +321,27 @@ export class Transaction {
 
   /** The block's transaction is no longer held (ended, preempted or kept as a lease). */
   #unheld() {
-    if (!this.#held) return;
-    this.#held = false;
-    const claims = rowClaimsOf(this.#engine.writer);
-    if (claims.holder === this.#rows) claims.holder = null;
+    if (!this.#member) return;
+    this.#member = null;
+    if (this.#rows) rowClaimsOf(this.#engine.writer).holders.delete(this.#rows);
   }
 
   #preemptHeld() {
-    if (this.#held) this.#engine.writer.preempt(this.#lease!);
+    if (this.#member) this.#engine.writer.preempt(this.#member);
   }
 
   /** Takes the writer for the rest of the block; a deferred block's statements so far are run on it first. */
   async ensureLease() {
-    if (this.#lease) {
-      if (this.#held) {
-        // the block's held transaction becomes its lease until COMMIT, no longer preempted
-        this.#engine.writer.keep(this.#lease);
+    if (this.#member) {
+      // the block's held transaction becomes its lease until COMMIT, no longer preempted; when other
+      // blocks share it, it is preempted instead (#heldPreempted) and the block takes the writer below
+      if (this.#engine.writer.keep(this.#member)) {
         this.#unheld();
         this.#block = null;
+        return;
       }
-      return;
     }
+    if (this.#lease) return;
     const lease = await this.#engine.lease();
     if (this.#closed()) {
       lease.release();
@@ -306,8 +390,10 @@ export class Transaction {
 
   #endLease() {
     const lease = this.#lease;
+    const member = this.#member;
     this.#lease = null;
     this.#unheld();
-    lease?.release();
+    if (member) this.#engine.writer.leaveHeld(member);
+    else lease?.release();
   }
 }
