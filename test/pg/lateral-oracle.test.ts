@@ -1,7 +1,7 @@
 // LATERAL subqueries of any number of rows (top-N per group, embeddings as PostgREST and Hasura
 // write them) and set-returning functions in FROM with a column list (`unnest(b.tags) AS t(tag)`):
 // the same statements on Patina and on PostgreSQL 15, compared by value and result column types.
-// Before: LATERAL subqueries other than one-row ones were 0A000, and a function's column list was a
+// Before: LATERAL subqueries other than one-row ones were 0A000 (and * over them), and a function's column list was a
 // syntax error (answered with no rows when the statement also read unnest).
 import { oracleSuite } from '../helpers/catalog-pair';
 
@@ -50,6 +50,16 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     // in a subquery, a replaced column keeps its name for the query around it
     await same(
       'SELECT s.title FROM (SELECT x.title FROM authors a CROSS JOIN LATERAL (SELECT title FROM books WHERE author_id = a.id) x) s ORDER BY 1',
+    );
+    // * and x.* spread the subquery's columns by name among the other items' (were 0A000)
+    await same(
+      'SELECT * FROM authors a CROSS JOIN LATERAL (SELECT title FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.title',
+    );
+    await same(
+      'SELECT a.name, x.* FROM authors a CROSS JOIN LATERAL (SELECT title, price AS p FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY 1, 2',
+    );
+    await same(
+      'SELECT * FROM authors a LEFT JOIN LATERAL (SELECT b.title FROM books b WHERE b.author_id = a.id) x ON true JOIN books bb ON bb.author_id = a.id WHERE a.id = 1 ORDER BY x.title, bb.id',
     );
     // 64-bit integers and JSON through the rows
     await same(

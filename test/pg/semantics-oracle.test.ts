@@ -398,7 +398,7 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ],
       [
         'SELECT c.id, x.* FROM customers c, LATERAL (SELECT * FROM orders o WHERE o.customer_id = c.id) x',
-        /LATERAL with \*/,
+        /LATERAL subquery selecting \*/,
       ],
       // grouping sets run (grouping-sets-oracle), but not beside a window function or in a UNION's branch
       [

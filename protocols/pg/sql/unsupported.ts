@@ -45,7 +45,7 @@ function find(n: Node): string | null {
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
   if (n.RangeTableSample) return 'TABLESAMPLE';
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral)
-    return 'LATERAL with * (its subquery selecting *, or * or x.* over it)|name the columns';
+    return 'a LATERAL subquery selecting * (or its x.* inside an expression)|name its columns';
   if (n.MergeStmt) return 'MERGE';
   if (n.CommonTableExpr) {
     const q = n.CommonTableExpr.ctequery;

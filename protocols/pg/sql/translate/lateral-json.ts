@@ -57,6 +57,77 @@ function outputNames(toks: PgToken[], from: number, to: number): { names: string
 const isStar = (t: PgToken | undefined) => t !== undefined && t.text === '*' && (t.type === 'op' || t.type === 'punct');
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** Words that end a FROM clause. */
+const FROM_ENDS = new Set([
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'FETCH',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'FOR',
+]);
+/** Words of a join between FROM items. */
+const JOINS = new Set(['JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL']);
+
+/**
+ * The names of a query's FROM items in order (an alias, else the table's name), from its top-level
+ * FROM at `from`; null when an item is not of a form read here.
+ */
+function fromItems(toks: PgToken[], from: number): string[] | null {
+  const names: string[] = [];
+  let i = from + 1;
+  for (;;) {
+    // one item: name [. name], (subquery), or name(args); then [AS] alias [(columns)]
+    let last: PgToken | undefined;
+    if (isPunct(toks[i], '(')) {
+      i = closer(toks, i) + 1;
+      if (i === 0) return null;
+    } else if (toks[i]?.type === 'word' || toks[i]?.type === 'quoted') {
+      last = toks[i++];
+      while (isPunct(toks[i], '.') && (toks[i + 1]?.type === 'word' || toks[i + 1]?.type === 'quoted')) {
+        last = toks[i + 1];
+        i += 2;
+      }
+      if (isPunct(toks[i], '(')) {
+        i = closer(toks, i) + 1;
+        if (i === 0) return null;
+      }
+    } else return null;
+    if (isWord(toks[i], 'AS')) i++;
+    const a = toks[i];
+    const upper = a?.type === 'word' ? a.text.toUpperCase() : '';
+    if (
+      (a?.type === 'word' && !JOINS.has(upper) && !FROM_ENDS.has(upper) && upper !== 'ON' && upper !== 'USING') ||
+      a?.type === 'quoted'
+    ) {
+      last = a;
+      i++;
+      if (isPunct(toks[i], '(')) i = closer(toks, i) + 1;
+    }
+    if (!last) return null;
+    names.push(identText(last));
+    // ON ... / USING (...) up to the next item
+    let depth = 0;
+    for (; i < toks.length; i++) {
+      const t = toks[i];
+      if (isPunct(t, '(')) depth++;
+      else if (isPunct(t, ')')) {
+        if (depth-- === 0) return names;
+      } else if (depth === 0 && (isPunct(t, ',') || isPunct(t, ';'))) break;
+      else if (depth === 0 && t.type === 'word' && (FROM_ENDS.has(t.text.toUpperCase()) || isWord(t, 'JOIN'))) break;
+    }
+    if (i >= toks.length || isPunct(toks[i], ';')) return names;
+    if (toks[i].type === 'word' && FROM_ENDS.has(toks[i].text.toUpperCase())) return names;
+    i++; // past the comma or JOIN
+  }
+}
+
 const word = (text: string): PgToken => ({ type: 'word', text });
 const punct = (text: string): PgToken => ({ type: 'punct', text });
 
@@ -153,6 +224,13 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
       { type: 'string', text: `'$[${k}]'` },
       punct(')'),
     ];
+    const allColumns = (): PgToken[] =>
+      names.flatMap((n, k) => [
+        ...(k > 0 ? [punct(',')] : []),
+        ...extract(k),
+        word('AS'),
+        { type: 'quoted', text: q(n) } as PgToken,
+      ]);
     const selectItems = new SelectItems();
     for (let k = 0; k < rest.length; k++) {
       const t = rest[k];
@@ -164,7 +242,13 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
       const isName = t.type === 'word' || t.type === 'quoted';
       if (isName && identText(t) === name && isPunct(rest[k + 1], '.') && !isPunct(rest[k - 1], '.')) {
         const col = rest[k + 2];
-        if (isStar(col)) return toks; // x.*: refused as before
+        if (isStar(col)) {
+          // x.*: each of its columns, by name
+          if (!selectItems.inList()) return toks; // (count(x.*) and the like: refused as before)
+          result.push(...allColumns());
+          k += 2;
+          continue;
+        }
         const at = col && (col.type === 'word' || col.type === 'quoted') ? names.indexOf(identText(col)) : -1;
         if (at >= 0) {
           result.push(...extract(at), ...(selectItems.keepName(rest, k, 3, names[at]) as PgToken[]));
@@ -186,15 +270,27 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
       }
       result.push(t);
     }
-    // SELECT * would need the subquery's columns spread out: refused as before
+    // SELECT *: each FROM item's columns in order, the subquery's by name (refused when an item's
+    // name is not found)
     const top = topLevelWord(result, 0, result.length, 'FROM');
-    if (
-      top > 0 &&
-      result
-        .slice(0, top)
-        .some((t, k) => isStar(t) && (k === 0 || isWord(result[k - 1], 'SELECT') || isPunct(result[k - 1], ',')))
-    )
-      return toks;
+    const star =
+      top > 0
+        ? result.findIndex(
+            (t, k) =>
+              k < top &&
+              isStar(t) &&
+              ['SELECT', 'DISTINCT', 'ALL'].some((w) => isWord(result[k - 1], w) || isPunct(result[k - 1], ',')),
+          )
+        : -1;
+    if (star >= 0) {
+      const items = fromItems(result, top);
+      if (!items) return toks;
+      const spread = items.flatMap((a, k) => [
+        ...(k > 0 ? [punct(',')] : []),
+        ...(a === name ? allColumns() : [{ type: 'quoted', text: q(a) } as PgToken, punct('.'), punct('*')]),
+      ]);
+      result.splice(star, 1, ...spread);
+    }
     return rewriteLateralJson(result, hasColumn);
   }
   return toks;

@@ -17,6 +17,11 @@ export class SelectItems {
     else if (isWord(t, 'FROM')) this.#lists[this.#lists.length - 1] = false;
   }
 
+  /** Whether the token last stepped over is in a select list (not in a call or subquery inside it). */
+  inList(): boolean {
+    return this.#lists[this.#lists.length - 1];
+  }
+
   /** `AS "name"` when toks[i, i + n) is a whole select item, else nothing. */
   keepName(toks: readonly Tok[], i: number, n: number, name: string): Tok[] {
     const whole =
