@@ -11,8 +11,10 @@
 // statement names has such a column). LEFT JOIN LATERAL ... ON ... keeps its ON (no row: NULLs), a
 // comma or CROSS JOIN drops an outer row the subquery gives nothing for, as in PostgreSQL. Values go
 // through JSON: numbers, text and NULL as they were (a blob cannot: SQLite refuses it). The
-// one-row forms that need no JSON are rewritten before (lateral.ts); `x.*` and `SELECT *` over
-// such a join stay refused (0A000), since the subquery's columns are not listed here.
+// one-row forms that need no JSON are rewritten before (lateral.ts). `x.*` in a select list and
+// `SELECT *` spread the subquery's columns by name (among the other FROM items' `a.*`); a subquery
+// that selects `*` itself, or `x.*` inside an expression, stays refused (0A000): its columns are not
+// listed here.
 import { identName, type PgToken } from '../lexer';
 import { closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { SelectItems } from './select-items';
