@@ -10,6 +10,19 @@ export const isWord = (t: Tok | undefined, w?: string) =>
 export const isPunct = (t: Tok | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
 export const isOp = (t: Tok | undefined, o: string) => t !== undefined && t.type === 'op' && t.text === o;
 
+/** Words that follow a FROM item and are no alias (of a table, a subquery, a function). */
+export const NOT_FROM_ALIAS = new Set([
+  'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
+  'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'WINDOW', 'FETCH', 'WITH', 'RETURNING',
+  'SET', 'FOR', 'LATERAL',
+]); // biome-ignore format: a word list
+
+/** Words that end a FROM clause (and those that start another clause a FROM list is not in). */
+export const FROM_ENDS = new Set([
+  'WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT',
+  'INTERSECT', 'RETURNING', 'SET', 'SELECT', 'VALUES',
+]); // biome-ignore format: a word list
+
 /** The items of toks[from, to) between commas outside parentheses and brackets, as [start, end) pairs. */
 export function topLevelItems(toks: readonly Tok[], from: number, to: number): [number, number][] {
   const out: [number, number][] = [];

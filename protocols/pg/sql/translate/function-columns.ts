@@ -18,6 +18,11 @@ const ONE_VALUE = new Set([
 const KEY_VALUE = new Set(['json_each', 'jsonb_each', 'json_each_text', 'jsonb_each_text']);
 
 export function rewriteFunctionColumns(toks: Tok[], hasColumn: (table: string, column: string) => boolean): Tok[] {
+  const callsOne = (t: Tok, i: number) =>
+    t.type === 'word' &&
+    isPunct(toks[i + 1], '(') &&
+    (ONE_VALUE.has(t.text.toLowerCase()) || KEY_VALUE.has(t.text.toLowerCase()));
+  if (!toks.some(callsOne)) return toks;
   const renames = new Map<string, { alias: Tok; column: string | null }>(); // name -> alias.column
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {

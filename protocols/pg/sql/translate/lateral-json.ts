@@ -16,23 +16,8 @@
 // that selects `*` itself, or `x.*` inside an expression, stays refused (0A000): its columns are not
 // listed here.
 import { identName, type PgToken } from '../lexer';
-import { closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
+import { FROM_ENDS, NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { SelectItems } from './select-items';
-
-/** Words after a FROM item that are no alias. */
-const NOT_ALIAS = new Set([
-  'ON',
-  'WHERE',
-  'JOIN',
-  'LEFT',
-  'RIGHT',
-  'INNER',
-  'CROSS',
-  'FULL',
-  'GROUP',
-  'ORDER',
-  'LIMIT',
-]);
 
 /** The output names of a select list toks[from, to) as PostgreSQL names them; null when one is `*`. */
 function outputNames(toks: PgToken[], from: number, to: number): { names: string[]; aliased: boolean[] } | null {
@@ -58,24 +43,6 @@ function outputNames(toks: PgToken[], from: number, to: number): { names: string
 
 const isStar = (t: PgToken | undefined) => t !== undefined && t.text === '*' && (t.type === 'op' || t.type === 'punct');
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-/** Words that end a FROM clause. */
-const FROM_ENDS = new Set([
-  'WHERE',
-  'GROUP',
-  'HAVING',
-  'WINDOW',
-  'ORDER',
-  'LIMIT',
-  'OFFSET',
-  'FETCH',
-  'UNION',
-  'EXCEPT',
-  'INTERSECT',
-  'FOR',
-]);
-/** Words of a join between FROM items. */
-const JOINS = new Set(['JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL']);
 
 /**
  * The names of a query's FROM items in order (an alias, else the table's name), from its top-level
@@ -104,10 +71,7 @@ function fromItems(toks: PgToken[], from: number): string[] | null {
     if (isWord(toks[i], 'AS')) i++;
     const a = toks[i];
     const upper = a?.type === 'word' ? a.text.toUpperCase() : '';
-    if (
-      (a?.type === 'word' && !JOINS.has(upper) && !FROM_ENDS.has(upper) && upper !== 'ON' && upper !== 'USING') ||
-      a?.type === 'quoted'
-    ) {
+    if ((a?.type === 'word' && !NOT_FROM_ALIAS.has(upper)) || a?.type === 'quoted') {
       last = a;
       i++;
       if (isPunct(toks[i], '(')) i = closer(toks, i) + 1;
@@ -160,7 +124,12 @@ export function rewriteLateralJson(toks: PgToken[], hasColumn: (table: string, c
     let j = close + 1;
     if (isWord(toks[j], 'AS')) j++;
     const alias = toks[j];
-    if (!out || !alias || (alias.type !== 'word' && alias.type !== 'quoted') || NOT_ALIAS.has(alias.text.toUpperCase()))
+    if (
+      !out ||
+      !alias ||
+      (alias.type !== 'word' && alias.type !== 'quoted') ||
+      NOT_FROM_ALIAS.has(alias.text.toUpperCase())
+    )
       continue;
     let end = j + 1;
     let names = out.names;

@@ -4,33 +4,7 @@
 // column the alias names (its column list, else the alias, else the function):
 //   FROM current_schema()   ->   FROM (SELECT current_schema() AS "current_schema") AS "current_schema"
 import { SCALAR_IN_FROM } from '../type-signatures';
-import { type Tok, closer, identText, isPunct, isWord } from '../tokens';
-
-/** Words after a FROM item that are no alias. */
-const NOT_ALIAS = new Set([
-  'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
-  'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'WINDOW', 'FETCH', 'FOR', 'LATERAL',
-  'RETURNING', 'WITH',
-]); // biome-ignore format: a word list
-/** Words that end a FROM clause. */
-const FROM_ENDS = new Set([
-  'WHERE',
-  'GROUP',
-  'HAVING',
-  'WINDOW',
-  'ORDER',
-  'LIMIT',
-  'OFFSET',
-  'FETCH',
-  'FOR',
-  'UNION',
-  'EXCEPT',
-  'INTERSECT',
-  'RETURNING',
-  'SET',
-  'SELECT',
-  'VALUES',
-]);
+import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, identText, isPunct, isWord } from '../tokens';
 
 const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
 
@@ -68,7 +42,7 @@ export function rewriteScalarFrom(toks: Tok[]): Tok[] {
     let alias = f.text.toLowerCase();
     let column: string | null = null;
     const a = toks[j];
-    if ((a?.type === 'word' && !NOT_ALIAS.has(a.text.toUpperCase())) || a?.type === 'quoted') {
+    if ((a?.type === 'word' && !NOT_FROM_ALIAS.has(a.text.toUpperCase())) || a?.type === 'quoted') {
       alias = identText(a);
       j++;
       if (isPunct(toks[j], '(')) {

@@ -5,20 +5,13 @@
 //   (SELECT e1.value AS "id", e2.value AS "name" FROM __pg_elems(a) e1 FULL JOIN __pg_elems(b) e2
 //    ON e2.key = e1.key) AS u
 // Without a column list each column is named unnest, as in PostgreSQL.
-import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
 const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 const nameOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
-
-/** Words that follow a FROM item and are no alias. */
-const NOT_ALIAS = new Set([
-  'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
-  'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'WINDOW', 'FETCH', 'WITH', 'RETURNING',
-  'SET', 'FOR', 'LATERAL',
-]); // biome-ignore format: a word list
 
 export function rewriteMultiUnnest(toks: Tok[]): Tok[] {
   if (!toks.some((t) => isWord(t, 'UNNEST'))) return toks;
@@ -39,7 +32,7 @@ export function rewriteMultiUnnest(toks: Tok[]): Tok[] {
     if (isWord(toks[j], 'AS')) j++;
     let alias = `__pg_unnest${++n}`;
     let names: string[] = [];
-    if (isName(toks[j]) && !NOT_ALIAS.has(toks[j].text.toUpperCase())) {
+    if (isName(toks[j]) && !NOT_FROM_ALIAS.has(toks[j].text.toUpperCase())) {
       alias = nameOf(toks[j]);
       j++;
       if (isPunct(toks[j], '(')) {
