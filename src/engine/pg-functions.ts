@@ -18,6 +18,7 @@ import {
   jsonbHasKey,
   jsonbMinus,
   jsonbPath,
+  jsonbText,
   printJsonb,
 } from './jsonb';
 
@@ -291,7 +292,8 @@ export function installPgFunctions(db: Database.Database): void {
   });
   // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
   // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
-  // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10')
+  // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10', a
+  // timestamptz with its '+00')
   db.function('__pg_text', { deterministic: true }, (kind: unknown, x: unknown) => {
     if (x === null || x === undefined) return null;
     switch (kind) {
@@ -306,8 +308,12 @@ export function installPgFunctions(db: Database.Database): void {
         return typeof x === 'number' ? floatText(kind === 'float4' ? Math.fround(x) : x, kind === 'float4') : String(x);
       case 'date':
       case 'timestamp':
+      case 'timestamptz':
       case 'time':
         return typeof x === 'string' ? (pgDateText(x, kind) ?? x) : String(x);
+      // jsonb prints its normalised text ('{"a": 1, "b": 2}', keys sorted, 1.50 kept), as its output does
+      case 'jsonb':
+        return typeof x === 'string' ? (jsonbText(x) ?? x) : String(x);
     }
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
     if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {

@@ -5,6 +5,7 @@
 // writes of that run; COMMIT or ROLLBACK ends the run, BEGIN turns it into an explicit block.
 import type { Outcome } from '../session/engine';
 import type { Session } from '../session/session';
+import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
 import { liftLiterals, typedLiterals } from '../sql/literals';
@@ -54,10 +55,7 @@ export class SimpleQuery {
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
         const param = tokens.find((t) => t.type === 'param');
         if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
-        const lifted = liftLiterals(tokens);
-        const an = lifted
-          ? session.analyzer.cached(`S${lifted.key}`, () => lifted.tokens)
-          : session.analyzer.analyze(tokens);
+        const { an, params } = this.#analyze(tokens);
         if (an.kind === 'noop' && an.command === 'DEALLOCATE') extended.deallocate(an);
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in')
@@ -68,17 +66,34 @@ export class SimpleQuery {
           if (r) return this.#thenRest(r, stmts, i + 1);
           continue;
         }
-        const r = runner.execute(
-          newPortal(an, lifted ? typedLiterals(lifted.values, an.paramTypes) : NO_PARAMS, NO_FORMATS),
-          Infinity,
-          true,
-        );
+        const r = runner.execute(newPortal(an, params, NO_FORMATS), Infinity, true);
         if (r) return this.#thenRest(r, stmts, i + 1);
       }
     } catch (err) {
       return this.#done(err);
     }
     return this.#done(null);
+  }
+
+  /**
+   * A statement's analysis, by its shape when literals lift out of it (literals.ts), with the
+   * values to bind; as written when none do, or when an assigned value does not fit its column.
+   */
+  #analyze(tokens: PgToken[]): { an: Analyzed; params: SqlValue[] } {
+    const analyzer = this.#session.analyzer;
+    const lifted = liftLiterals(tokens);
+    if (lifted) {
+      let an: Analyzed | null = null;
+      try {
+        an = analyzer.cached(`S${lifted.key}`, () => lifted.tokens);
+      } catch (err) {
+        // an assigned literal may be typed where a parameter cannot be: the statement as written decides
+        if (!lifted.assigned.includes(true)) throw err;
+      }
+      const params = an && typedLiterals(lifted, an.paramTypes);
+      if (an && params) return { an, params };
+    }
+    return { an: analyzer.analyze(tokens), params: NO_PARAMS };
   }
 
   /** The statements from `from` on once a statement that had to wait is done (or the end with its error). */

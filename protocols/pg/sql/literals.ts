@@ -1,7 +1,14 @@
-// Literals of a simple-query SELECT lifted out into parameters, so that `... WHERE aid = 48213` and
+// Literals of a simple query lifted out into parameters, so that `... WHERE aid = 48213` and
 // `... WHERE aid = 7` share one analysis, one SQLite statement and one point-read verdict (pgbench
-// -M simple, dashboards that inline their filters). Only spots where a bound value means exactly
-// what the literal meant are taken: an integer or string compared with a column in the WHERE clause.
+// -M simple, dashboards that inline their filters), and so do `INSERT ... VALUES (7, 'x')` and
+// `UPDATE t SET v = 'x' WHERE id = 7` (psycopg2, and the ORMs on it, write every value into the SQL
+// text). Only spots where a bound value means exactly what the literal meant are taken: an integer or
+// string compared with a column in a WHERE clause (or its BETWEEN bounds), a whole item of an
+// INSERT's VALUES rows, a whole value of an UPDATE's SET. A literal assigned to a column is an
+// untyped value PostgreSQL reads with the column's type, as it reads a parameter the analysis typed
+// from that column; assignedLiterals() converts each one as Bind does, and when a value does not
+// fit its type the caller analyses the statement as written instead (its error is the literal's).
+import { PatinaError } from '../../../src/errors';
 import type { SqlValue } from '../../../src/engine/values';
 import { OID } from '../types/oids';
 import { paramValue } from '../types/values';
@@ -25,60 +32,191 @@ const ENDS = new Set([
   'WINDOW',
   'FETCH',
   'FOR',
+  'RETURNING',
 ]);
+/** What may follow a value of an UPDATE's SET list. */
+const SET_ENDS = new Set(['WHERE', 'RETURNING', 'FROM']);
 
 export interface Lifted {
   /** The statement's text with `$n` where the literals stood: the cache key of its analysis. */
   key: string;
   tokens: PgToken[];
   values: SqlValue[];
+  /** Per value: true when it is assigned to a column (VALUES, SET), false when compared with one. */
+  assigned: boolean[];
 }
 
-/** The statement with its WHERE-clause comparison literals as parameters; null when there are none. */
+const isWordTok = (t: PgToken | undefined, w: string) =>
+  t !== undefined && t.type === 'word' && t.text.toUpperCase() === w;
+const isPunct = (t: PgToken | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
+const isColumn = (t: PgToken | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
+
+/** The value a liftable literal token stands for; undefined when it is not one (a decimal, an unclosed string). */
+function literalValue(t: PgToken, negative: boolean): SqlValue | undefined {
+  if (t.type === 'number') {
+    if (!/^\d+$/.test(t.text)) return undefined; // a decimal's text form matters against TEXT columns; leave it
+    return BigInt(negative ? `-${t.text}` : t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
+  }
+  if (t.type !== 'string' || negative || t.text.length < 2 || t.text[0] !== "'" || !t.text.endsWith("'"))
+    return undefined;
+  return t.text.slice(1, -1).split("''").join("'");
+}
+
+/** The statement with its liftable literals as parameters; null when there are none. */
 export function liftLiterals(tokens: PgToken[]): Lifted | null {
   const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
-  if (sig.length < 4 || sig[0].type !== 'word' || sig[0].text.toUpperCase() !== 'SELECT') return null;
-  if (sig.some((t) => t.type === 'param') || hasNoFrom(sig) || catalogRelations(sig)) return null;
-  const where = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'WHERE');
-  if (where < 0) return null;
+  if (sig.length < 4 || sig[0].type !== 'word') return null;
+  const first = sig[0].text.toUpperCase();
+  if (first !== 'SELECT' && first !== 'INSERT' && first !== 'UPDATE' && first !== 'DELETE') return null;
+  if (sig.some((t) => t.type === 'param') || catalogRelations(sig)) return null;
+  if (first === 'SELECT' && hasNoFrom(sig)) return null;
   const values: SqlValue[] = [];
+  const assigned: boolean[] = [];
   const out = sig.slice();
+  /** Lifts the literal at i (with a minus sign before it when `negative`) if it is one. */
+  const lift = (i: number, negative: boolean, isAssigned: boolean) => {
+    const value = literalValue(sig[i], negative);
+    if (value === undefined) return;
+    values.push(value);
+    assigned.push(isAssigned);
+    out[i] = { type: 'param', text: `$${values.length}` };
+    if (negative) out[i - 1] = { type: 'space', text: '' };
+  };
+  const where = sig.findIndex((t) => isWordTok(t, 'WHERE'));
+  if (first === 'INSERT') liftValuesRows(sig, lift);
+  if (first === 'UPDATE') liftSetValues(sig, where < 0 ? sig.length : where, lift);
+  if (where >= 0) liftComparisons(sig, where, lift);
+  if (values.length === 0) return null;
+  const kept = out.filter((t) => t.type !== 'space');
+  return { key: joinTokens(kept), tokens: kept, values, assigned };
+}
+
+type Lift = (i: number, negative: boolean, assigned: boolean) => void;
+
+/** WHERE-clause literals compared with a column: `col = 5`, `col BETWEEN 'a' AND 'b'`. */
+function liftComparisons(sig: PgToken[], where: number, lift: Lift) {
   for (let i = where + 2; i < sig.length; i++) {
     const t = sig[i];
     if (t.type !== 'number' && t.type !== 'string') continue;
     const op = sig[i - 1];
     const col = sig[i - 2];
     const next = sig[i + 1];
-    if (op.type !== 'op' || !COMPARISONS.has(op.text) || (col.type !== 'word' && col.type !== 'quoted')) continue;
-    if (
-      next &&
-      !(next.type === 'punct' && (next.text === ')' || next.text === ';')) &&
-      !(next.type === 'word' && ENDS.has(next.text.toUpperCase()))
-    )
-      continue;
-    let value: SqlValue;
-    if (t.type === 'number') {
-      if (!/^\d+$/.test(t.text)) continue; // a decimal's text form matters against TEXT columns; leave it
-      value = BigInt(t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
-    } else {
-      value = t.text.slice(1, -1).split("''").join("'");
+    const ends =
+      !next || isPunct(next, ')') || isPunct(next, ';') || (next.type === 'word' && ENDS.has(next.text.toUpperCase()));
+    if (op.type === 'op' && COMPARISONS.has(op.text) && isColumn(col) && ends) lift(i, false, false);
+    else if (isWordTok(op, 'BETWEEN') && isColumn(col) && isWordTok(next, 'AND')) {
+      // the upper bound too, when it is a plain literal
+      const hi = sig[i + 2];
+      const after = sig[i + 3];
+      const hiEnds =
+        !after ||
+        isPunct(after, ')') ||
+        isPunct(after, ';') ||
+        (after.type === 'word' && ENDS.has(after.text.toUpperCase()));
+      if (hi && (hi.type === 'number' || hi.type === 'string') && hiEnds) {
+        lift(i, false, false);
+        lift(i + 2, false, false);
+        i += 2;
+      }
     }
-    values.push(value);
-    out[i] = { type: 'param', text: `$${values.length}` };
   }
-  if (values.length === 0) return null;
-  return { key: joinTokens(out), tokens: out, values };
+}
+
+/** Whole items of an INSERT's VALUES rows: `VALUES (7, 'x', -3), (8, 'y', 0)`. */
+function liftValuesRows(sig: PgToken[], lift: Lift) {
+  const v = sig.findIndex((t) => isWordTok(t, 'VALUES'));
+  if (v < 0 || !isPunct(sig[v + 1], '(')) return;
+  // a SELECT (or a WITH) before VALUES: not the rows of this INSERT
+  if (sig.slice(0, v).some((t) => isWordTok(t, 'SELECT') || isWordTok(t, 'WITH'))) return;
+  let depth = 0;
+  for (let i = v + 1; i < sig.length; i++) {
+    const t = sig[i];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) {
+      if (--depth === 0 && !isPunct(sig[i + 1], ',')) return; // the last row ended
+    } else if (depth === 1 && (t.type === 'number' || t.type === 'string')) {
+      const prev = sig[i - 1];
+      const negative = prev.type === 'op' && prev.text === '-';
+      const before = negative ? sig[i - 2] : prev;
+      const next = sig[i + 1];
+      if ((isPunct(before, '(') || isPunct(before, ',')) && (isPunct(next, ',') || isPunct(next, ')')))
+        lift(i, negative, true);
+    } else if (depth === 0 && !isPunct(t, ',')) return;
+  }
+}
+
+/** Whole values of an UPDATE's SET list: `SET a = 'x', b = -2 WHERE ...`. */
+function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
+  const set = sig.findIndex((t) => isWordTok(t, 'SET'));
+  if (set < 0) return;
+  let depth = 0;
+  for (let i = set + 1; i < end; i++) {
+    const t = sig[i];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth === 0 && (t.type === 'number' || t.type === 'string')) {
+      const prev = sig[i - 1];
+      const negative = prev.type === 'op' && prev.text === '-';
+      const eq = negative ? sig[i - 2] : prev;
+      const col = negative ? sig[i - 3] : sig[i - 2];
+      const before = negative ? sig[i - 4] : sig[i - 3];
+      const next = sig[i + 1];
+      const ends =
+        !next ||
+        isPunct(next, ',') ||
+        isPunct(next, ';') ||
+        (next.type === 'word' && SET_ENDS.has(next.text.toUpperCase()));
+      // `col = 'x'` right after SET or a comma (not `a.b = ...`, not a row `(a, b) = ...`)
+      if (
+        eq?.type === 'op' &&
+        eq.text === '=' &&
+        isColumn(col) &&
+        (isWordTok(before, 'SET') || isPunct(before, ',')) &&
+        ends
+      )
+        lift(i, negative, true);
+    }
+  }
 }
 
 const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.bool]);
+/** Types an integer literal is assigned to as the same number. */
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.float4, OID.float8, OID.numeric]);
+/** Types a string literal is assigned to as the same text. */
+const TEXTS = new Set<number>([0, OID.text, OID.varchar, OID.bpchar, OID.name]);
 
 /**
  * The lifted values as the analysis typed their parameters: a string compared with a boolean, date
  * or time column as that type stores it ('t' as 1) (`ts > '2024-01-15 10:30'` compares with '2024-01-15 10:30:00';
- * SQLite compares the text, where '2024-01-15 10:30:00' is the greater), as a bound parameter is.
+ * SQLite compares the text, where '2024-01-15 10:30:00' is the greater), as a bound parameter is; a
+ * value assigned to a column read by its type as Bind reads a text parameter, failing as PostgreSQL
+ * fails the literal ('maybe' for a boolean: 22P02). Null when an integer is assigned to a column of
+ * another type (1 for a boolean) or a conversion fails otherwise: the statement then runs as written.
  */
-export function typedLiterals(values: SqlValue[], types: readonly number[]): SqlValue[] {
-  return values.map((v, k) =>
-    typeof v === 'string' && DATED.has(types[k]) ? paramValue(Buffer.from(v), types[k], 0, k) : v,
-  );
+export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValue[] | null {
+  const out: SqlValue[] = [];
+  for (let k = 0; k < lifted.values.length; k++) {
+    const v = lifted.values[k];
+    const type = types[k] ?? 0;
+    if (!lifted.assigned[k]) {
+      out.push(typeof v === 'string' && DATED.has(type) ? paramValue(Buffer.from(v), type, 0, k) : v);
+    } else if (typeof v !== 'string') {
+      if (!NUMBERS.has(type)) return null;
+      out.push(v);
+    } else if (TEXTS.has(type)) {
+      out.push(v);
+    } else {
+      try {
+        out.push(paramValue(Buffer.from(v), type, 0, k));
+      } catch (err) {
+        // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02), without
+        // Bind's "(parameter $n)": the statement has none
+        const suffix = ` (parameter $${k + 1})`;
+        if (err instanceof PatinaError && err.sqlstate?.startsWith('22') && err.message.endsWith(suffix))
+          throw new PatinaError(err.kind, err.message.slice(0, -suffix.length), undefined, err.sqlstate);
+        return null;
+      }
+    }
+  }
+  return out;
 }

@@ -15,7 +15,9 @@ const TEXT_KIND: Record<number, string> = {
   [OID.float4]: 'float4',
   [OID.date]: 'date',
   [OID.timestamp]: 'timestamp',
+  [OID.timestamptz]: 'timestamptz',
   [OID.time]: 'time',
+  [OID.jsonb]: 'jsonb',
 };
 
 /** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */

@@ -1,15 +1,16 @@
 // Values to and from the wire: a result cell in text or binary format as PostgreSQL prints or
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
-import { pgDateText, storedDateTime } from '../../../src/engine/dates';
-import { pgBool } from '../../../src/engine/pg-functions';
+import { castDate, castTimestamp, castTimestamptz, storedDateTime } from '../../../src/engine/dates';
+import { jsonOperand } from '../../../src/engine/jsonb';
+import { arrayElements, pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { BadBinary, NotEncodable } from './codec';
 import { decimalAtScale, decimalBinary, decimalOf, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
-import { codecOf } from './registry';
+import { codecOf, elementOidOf } from './registry';
 import { plainText, uuidText } from './text';
 
 /**
@@ -185,31 +186,72 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       return asParam(() => BigInt(pgBool(s)!), param);
     case OID.bytea:
       return asParam(() => byteaInput(s), param);
-    case OID.uuid:
-      return uuidText(s) ?? s;
+    case OID.uuid: {
+      const u = uuidText(s);
+      if (u === null)
+        throw new PatinaError(
+          'user',
+          `invalid input syntax for type uuid: "${s}" (parameter $${param + 1})`,
+          undefined,
+          '22P02',
+        );
+      return u;
+    }
     // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
     case OID.date:
     case OID.timestamp:
     case OID.timestamptz: {
-      const t = pgDateText(s, DATE_KINDS[oid]);
-      return t === null ? s : t.replace(/\+00$/, '');
+      // 'infinity' is kept as written (the casts do not read it); any other text that is no date
+      // fails as PostgreSQL's input does ('2024-02-30': 22008), where it used to be stored as sent
+      if (/^\s*[-+]?infinity\s*$/i.test(s)) return s;
+      const cast = oid === OID.date ? castDate : oid === OID.timestamp ? castTimestamp : castTimestamptz;
+      return asParam(() => cast(s)!, param).replace(/\+00$/, '');
     }
     // a time and an interval as an INSERT's literal is kept ('10:30' as '10:30:00')
     case OID.time:
       return storedDateTime('time', s) as string;
     case OID.interval:
       return storedDateTime('interval', s) as string;
+    // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as sent
+    case OID.json:
+    case OID.jsonb:
+      asParam(() => jsonOperand(s), param);
+      return s;
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
       if (/^-?(0|[1-9]\d*)\.\d*[1-9]$/.test(s) && String(Number(s)) === s) return Number(s);
       return s;
-    default:
+    default: {
+      const elem = elementOidOf(oid);
+      if (elem !== undefined && CHECKED_ELEMENTS.has(elem)) checkArrayText(s, elem, param);
       return s;
+    }
   }
 }
 
-const DATE_KINDS: Record<number, 'date' | 'timestamp' | 'timestamptz'> = {
-  [OID.date]: 'date',
-  [OID.timestamp]: 'timestamp',
-  [OID.timestamptz]: 'timestamptz',
-};
+/** Element types whose text an array parameter's elements are read as (the rest are kept as text). */
+const CHECKED_ELEMENTS = new Set<number>([
+  OID.int2,
+  OID.int4,
+  OID.int8,
+  OID.float4,
+  OID.float8,
+  OID.numeric,
+  OID.bool,
+  OID.uuid,
+  OID.date,
+  OID.timestamp,
+  OID.timestamptz,
+]);
+
+/**
+ * An array parameter's text ('{1,2}') kept as sent, but each element read as its type reads it,
+ * failing as PostgreSQL's array_in does ('{1,x}' for bigint[]: 22P02); nested arrays are not read.
+ */
+function checkArrayText(s: string, elem: number, param: number): void {
+  const t = s.trim();
+  if (!t.startsWith('{') || !t.endsWith('}'))
+    throw new PatinaError('user', `malformed array literal: "${s}" (parameter $${param + 1})`, undefined, '22P02');
+  if (t.slice(1, -1).includes('{')) return;
+  for (const e of arrayElements(t)) if (typeof e === 'string') textParam(e, elem, param);
+}

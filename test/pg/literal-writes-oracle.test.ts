@@ -1,0 +1,115 @@
+// Writes with their values in the SQL text (psycopg2 and the ORMs on it interpolate every value on
+// the client; psql scripts; pgbench -M simple): the simple protocol lifts an INSERT's VALUES items
+// and an UPDATE's SET values into parameters (one analysis and one SQLite statement per shape), each
+// read with its column's type as Bind reads a parameter. What lands must be what PostgreSQL 15 stores
+// for the same text, for every column type, and the errors the literal would raise stay its errors.
+import assert from 'node:assert/strict';
+import { oracleSuite } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE lw (
+  id BIGINT NOT NULL PRIMARY KEY, n BIGINT, big BIGINT, f DOUBLE PRECISION, amount NUMERIC(10,2), t TEXT,
+  code VARCHAR(5), ok BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, j JSONB, js JSON, b BYTEA, u UUID,
+  iv INTERVAL, nums BIGINT[], tags TEXT[]);`;
+
+const COLUMNS = 'id, n, big, f, amount, t, code, ok, d, ts, tz, j, js, b, u, iv, nums, tags';
+
+describe('literal values written by the simple protocol, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same, clients } = oracleSuite(SCHEMA, []);
+
+  /** The SQLSTATE a statement fails with on a server, or null. */
+  async function stateOf(c: ReturnType<typeof clients>['patina'], sql: string): Promise<string | null> {
+    try {
+      await c.query(sql);
+      return null;
+    } catch (err) {
+      return (err as { code: string }).code;
+    }
+  }
+
+  it('INSERT ... VALUES of every column type, row after row of one shape, stores what PostgreSQL stores', async () => {
+    const rows = [
+      `(1, 42, 9007199254740993, 1.5, 12.5, 'it''s', 'abcde', 't', '2024-02-29', '2024-01-15 10:30', '2024-01-15 10:30:00+02', '{"b": [1, 2], "a": null}', '{"b": 1,  "a": 2}', '\\x00ff10', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', '1 day 02:00', '{1,2,3}', '{a,"b c",NULL}')`,
+      `(2, -7, -9223372036854775808, -0.25, -0.005, E'tab\\there', '', 'false', '1999-12-31', '2000-01-01 00:00:00.123456', '2000-01-01T12:00:00Z', '[]', '"x"', '', '00000000-0000-0000-0000-000000000000', '-3 hours', '{}', '{}')`,
+      `(3, 0, 0, 'NaN', 0, '', NULL, 'yes', 'infinity', '-infinity', 'infinity', '{"k": "ü"}', 'null', '\\x', 'a0eebc999c0b4ef8bb6d6bb9bd380a12', '2 years 3 mons', '{-1}', '{"{}"}')`,
+      `(4, 2147483647, 9223372036854775807, '-Infinity', 99999999.99, 'x', 'a', 'off', '0001-01-01', '2024-06-01', '2024-06-01 00:00', '[1.50, {"b": 1, "a": 2}]', '[1,2]', '\\xDEADBEEF', '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a13}', '00:00:01.5', '{2147483647}', '{"quote\\"d"}')`,
+    ];
+    for (const r of rows) await same(`INSERT INTO lw (${COLUMNS}) VALUES ${r}`);
+    // the same shape with several rows in one statement
+    await same(`INSERT INTO lw (id, n, t) VALUES (5, 1, 'one'), (6, -2, 'two'), (7, 3, NULL)`);
+    await same(`SELECT ${COLUMNS} FROM lw ORDER BY id`);
+    await same('SELECT id, f::text, amount::text, ts::text, tz::text, j::text, js::text, iv::text FROM lw ORDER BY id');
+    // made text by || and concat too (timestamptz lost its +00, jsonb printed the text as written)
+    await same("SELECT id, 'at ' || tz, concat(j, '/', tz) FROM lw ORDER BY id");
+  });
+
+  it('UPDATE ... SET literal values, and the same shape again with other values', async () => {
+    await same(`INSERT INTO lw (id, n, t, ok, amount) VALUES (10, 1, 'a', 'true', 1)`);
+    for (const [v, ok, t] of [
+      ['2', 'f', "'b'"],
+      ['-3', 'on', "'c''d'"],
+      ['4', '0', 'NULL'],
+    ])
+      await same(
+        `UPDATE lw SET n = ${v}, ok = '${ok}', t = ${t}, amount = '${v}.555', ts = '2024-03-0${v.slice(-1)} 08:00' WHERE id = 10`,
+      );
+    await same('SELECT id, n, ok, t, amount, ts FROM lw WHERE id = 10');
+    await same(`UPDATE lw SET j = '{"x": 1}', nums = '{7,8}', d = '2020-02-02' WHERE id = 10 RETURNING id, j, nums, d`);
+    await same(`DELETE FROM lw WHERE id = 10 RETURNING id, n`);
+  });
+
+  it("a literal that does not fit its column fails with the literal's SQLSTATE, and nothing is written", async () => {
+    const o = clients();
+    for (const sql of [
+      `INSERT INTO lw (id, n) VALUES (20, 'abc')`,
+      `INSERT INTO lw (id, ok) VALUES (20, 'maybe')`,
+      `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
+      `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
+      `INSERT INTO lw (id, j) VALUES (20, '{"a": ')`,
+      `INSERT INTO lw (id, u) VALUES (20, 'not-a-uuid')`,
+      `INSERT INTO lw (id, nums) VALUES (20, '{1,x}')`,
+      `UPDATE lw SET n = 'abc' WHERE id = 1`,
+    ]) {
+      const g = await stateOf(o.postgres, sql);
+      assert.notEqual(g, null, sql);
+      assert.equal(await stateOf(o.patina, sql), g, sql);
+    }
+    await same('SELECT count(*) FROM lw WHERE id = 20');
+    await same('SELECT n FROM lw WHERE id = 1');
+  });
+
+  it('a bound text parameter that is no value of its column fails as in PostgreSQL (was stored as sent)', async () => {
+    const o = clients();
+    for (const [column, value] of [
+      ['d', '2024-02-30'],
+      ['ts', 'not a time'],
+      ['tz', '2024-13-01 00:00+00'],
+      ['j', '{"a": '],
+      ['js', 'nope'],
+      ['u', 'not-a-uuid'],
+      ['nums', '{1,x}'],
+      ['nums', '1,2'],
+    ]) {
+      const sql = `INSERT INTO lw (id, ${column}) VALUES (21, $1)`;
+      const state = async (c: typeof o.patina) => {
+        try {
+          await c.query(sql, [value]);
+          return null;
+        } catch (err) {
+          return (err as { code: string }).code;
+        }
+      };
+      const g = await state(o.postgres);
+      assert.notEqual(g, null, `${sql} ${value}`);
+      assert.equal(await state(o.patina), g, `${sql} ${value}`);
+    }
+    await same('SELECT count(*) FROM lw WHERE id = 21');
+    await same('INSERT INTO lw (id, d, u, nums, j) VALUES ($1, $2, $3, $4, $5) RETURNING d, u, nums, j', [
+      22,
+      '2024-02-29',
+      'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+      '{1,-2}',
+      '{"k": [true]}',
+    ]);
+  });
+});
