@@ -397,6 +397,23 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it('set-returning FROM items and tableoid read from tokens: strings stay text, an alias before LIMIT names the value', async () => {
+    for (const sql of [
+      // the rewrite of the translated text turned the string into 'FROM (SELECT value AS a FROM unnest(x)) a'
+      "SELECT 'FROM unnest(x) a' AS s FROM orders ORDER BY id LIMIT 1",
+      "SELECT 'FROM unnest(x) a' AS s",
+      // an alias followed by LIMIT was no column (no such column: x)
+      'SELECT x FROM unnest(ARRAY[3, 4]) x LIMIT 1',
+      // 'tableoid' in a string became '1259'; a bare tableoid took the first catalog table in the
+      // text, the subquery's pg_namespace (2615), not its own SELECT's pg_type
+      "SELECT 'tableoid' AS w FROM pg_class LIMIT 1",
+      "SELECT (SELECT count(*) FROM pg_namespace WHERE nspname = 'public') AS n, tableoid::int AS t FROM pg_type LIMIT 1",
+      // a blob literal the cast wrote stays one when the FROM item is rewritten around it
+      "SELECT i, '\\x01'::bytea AS b FROM generate_series(1, 2) AS i",
+    ])
+      await same(sql);
+  });
+
   it("a double's NaN cast from text is NaN (SQLite made it NULL), infinities too", async () => {
     await same(
       "SELECT 'NaN'::float8, 'nan'::float4, 'Infinity'::float8, '-inf'::float8, 'NaN'::float8 > 1e300::float8",

@@ -1,6 +1,6 @@
 // Tokens as the translation passes (sql/translate/) see them: tests of one token, matching
 // brackets, where an operand starts and ends, a type name after `::`, and tokens joined back into SQL.
-import { type PgToken, identName } from './lexer';
+import { type PgToken, identName, lexPg } from './lexer';
 
 /** A lexer token, or a group of tokens already rewritten into one piece of text. */
 export type Tok = PgToken | { type: 'group'; text: string };
@@ -153,6 +153,29 @@ export function closerIndex(toks: Tok[], i: number, open = '(', close = ')'): nu
     else if (isPunct(toks[i], close) && --depth === 0) return i;
   }
   return -1;
+}
+
+/**
+ * The tokens with every group read back into the tokens of its text, for the late passes that look
+ * at the structure earlier passes wrote as text (a subquery, a call's arguments); `toks` itself when
+ * it holds no group.
+ */
+export function ungroup(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => t.type === 'group')) return toks;
+  return toks.flatMap((t) => (t.type === 'group' ? groupTokens(t.text) : [t]));
+}
+
+/** The tokens of a group's text; SQLite's blob literal `X'01'` (casts.ts writes it) stays one token. */
+function groupTokens(text: string): Tok[] {
+  const out: Tok[] = [];
+  const lexed = lexPg(text);
+  for (let k = 0; k < lexed.length; k++) {
+    const t = lexed[k];
+    if ((t.text === 'X' || t.text === 'x') && t.type === 'word' && lexed[k + 1]?.type === 'string') {
+      out.push({ type: 'string', text: t.text + lexed[++k].text });
+    } else if (t.type !== 'space' && t.type !== 'comment') out.push(t);
+  }
+  return out;
 }
 
 /** Joins tokens with spaces where SQL needs them. */

@@ -209,19 +209,17 @@ describe('PG translation passes', () => {
   });
 
   it('set-returning functions in FROM and select lists become joins SQLite runs', () => {
+    const srf = pass((t) => rewriteSetReturning(t, false));
+    assert.equal(srf('SELECT x FROM unnest(a) AS v'), 'SELECT x FROM(SELECT value AS v FROM unnest(a)) v');
     assert.equal(
-      rewriteSetReturning('SELECT x FROM unnest(a) AS v'),
-      'SELECT x FROM (SELECT value AS v FROM unnest(a)) v',
+      srf('SELECT i FROM generate_series(1, 3) AS i'),
+      'SELECT i FROM(SELECT value AS i FROM generate_series(1, 3)) i',
     );
     assert.equal(
-      rewriteSetReturning('SELECT i FROM generate_series(1, 3) AS i'),
-      'SELECT i FROM (SELECT value AS i FROM generate_series(1, 3)) i',
-    );
-    assert.equal(
-      rewriteSetReturning('SELECT unnest(k) a, generate_subscripts(k, 1) b FROM t u'),
+      srf('SELECT unnest(k) a, generate_subscripts(k, 1) b FROM t u'),
       'SELECT __e.value AS a, __e.key + 1 AS b FROM t u, __pg_elems(k) __e',
     );
-    assert.equal(rewriteSetReturning('SELECT 1 FROM generate_series('), 'SELECT 1 FROM generate_series(');
+    assert.equal(srf('SELECT 1 FROM generate_series('), 'SELECT 1 FROM generate_series(');
   });
 
   it('translate runs the passes in order over one statement', () => {

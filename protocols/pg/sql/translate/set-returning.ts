@@ -1,95 +1,210 @@
-// Set-returning functions as SQLite can run them, on the translated text: unnest, generate_series
-// and string_to_array in FROM with their alias naming the value, information_schema._pg_expandarray
-// (pgjdbc's getPrimaryKeys) and unnest with generate_subscripts in a select list (SQLAlchemy's
-// primary-key query) as joins with the table-valued __pg_elems.
+// Set-returning functions in FROM as SQLite runs them, on the tokens of the translated statement
+// (the last passes in translate.ts; groups earlier passes wrote are read back into tokens first):
+//  - `FROM generate_series(1, 3) AS i`, `unnest(x) u`, `regexp_split_to_table(s, ',') r`, the JSON
+//    ones: in PostgreSQL the alias of a function in FROM names its value, so the call becomes a
+//    subquery with one column of that name, `(SELECT value AS i FROM generate_series(1, 3)) i`;
+//    string_to_array, one array value, `(SELECT string_to_array(s, ',') AS a) a`. After JOIN or a
+//    comma, a call whose arguments read a column (`, jsonb_array_elements(t.tags) e`, an earlier
+//    FROM item's) stays the table-valued function SQLite runs per row (a subquery could not see t),
+//    and a bare `e` elsewhere becomes `e.value`.
+//  - on the catalog connection (`local`), unnest and generate_series with a one-name column list
+//    that function-columns.ts did not take (`pg_catalog.generate_series(1, 32) pos(n)`, pgjdbc's
+//    getImportedKeys) or with no alias at all, whose column is then named after the function.
+//  - `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u` (SQLAlchemy's primary-key query): a
+//    join with the table-valued __pg_elems (value, 0-based key).
+// A call is a FROM item when it follows FROM, JOIN, or a comma of a FROM list (tracked per
+// parenthesis depth, as in scalar-from.ts).
+import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord, ungroup } from '../tokens';
 
-/**
- * `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u ...` (SQLAlchemy's primary-key query):
- * set-returning functions in a select list become a join with the table-valued __pg_elems.
- */
-export function rewriteSetReturning(sql: string): string {
-  // FROM unnest(x) a: the alias names the element, as in PostgreSQL
-  sql = sql.replace(/\b(FROM|JOIN|,) unnest\(([^()]*)\) (?:AS )?("?\w+"?)/gi, (m, kw: string, x: string, a: string) =>
-    (kw.toUpperCase() !== 'FROM' && correlated(`unnest(${x})`)) || a === '"__pg_srf"'
-      ? m
-      : `${kw} (SELECT value AS ${a} FROM unnest(${x})) ${a}`,
-  );
-  sql = aliasFromFunctions(sql);
-  // pgjdbc's getPrimaryKeys: information_schema._pg_expandarray(indkey) AS keys ... (i.keys).x, (i.keys).n
-  sql = sql.replace(
-    /information_schema\._pg_expandarray\(([\w.]+)\) AS "(\w+)" FROM ([\w."]+) (\w+)/gi,
-    (_m, x: string, k: string, t: string, a: string) =>
-      `__e.value AS "${k}.x", __e.key + 1 AS "${k}.n" FROM ${t} ${a}, __pg_elems(${x}) __e`,
-  );
-  sql = sql.replace(/\((\w+)\.(\w+)\)\.(x|n)\b/g, (_m, a: string, k: string, f: string) => `${a}."${k}.${f}"`);
-  return sql.replace(
-    /SELECT unnest\(([\w.]+)\) (\w+), generate_subscripts\(\1, 1\) (\w+) FROM ([\w.]+) (\w+)/i,
-    (_m, x: string, a: string, b: string, t: string, u: string) =>
-      `SELECT __e.value AS ${a}, __e.key + 1 AS ${b} FROM ${t} ${u}, __pg_elems(${x}) __e`,
-  );
+/** The functions whose alias names their value (the JSON ones as words.ts renames them). */
+const ALIASED = new Set([
+  'generate_series', 'string_to_array', 'unnest', 'regexp_split_to_table', '__pg_json_array_elements',
+  '__pg_jsonb_array_elements', '__pg_json_array_elements_text', '__pg_jsonb_array_elements_text',
+  '__pg_json_object_keys', '__pg_jsonb_object_keys', '__pg_regexp_matches',
+]); // biome-ignore format: a word list
+/** What may follow a catalog statement's bare `unnest(...)`/`generate_series(...)` for it to take the function's name. */
+const BARE_ENDS = new Set(['WHERE', 'ORDER', 'GROUP', 'LIMIT', 'UNION']);
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+/** A name that can be a FROM item's alias. */
+const isAlias = (t: Tok | undefined) =>
+  t !== undefined && ((t.type === 'word' && !NOT_FROM_ALIAS.has(t.text.toUpperCase())) || t.type === 'quoted');
+/** A name compared as the old text rewrite compared it: quotes off, case folded. */
+const folded = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1) : t.text).toLowerCase();
+const callsOne = (toks: Tok[]) => (t: Tok, i: number) =>
+  t.type === 'word' &&
+  isPunct(toks[i + 1], '(') &&
+  (ALIASED.has(t.text.toLowerCase()) || isWord(t, 'GENERATE_SUBSCRIPTS'));
+
+export function rewriteSetReturning(input: Tok[], local: boolean): Tok[] {
+  if (!input.some((t, i) => t.type === 'group' || callsOne(input)(t, i))) return input;
+  const toks = ungroup(input);
+  if (!toks.some(callsOne(toks))) return input;
+  const out = sqlalchemyKeys(fromItems(toks, local));
+  return out === toks ? input : out;
 }
 
-/**
- * `FROM generate_series(a, b) AS i, string_to_array(x, ',') s` (Grafana), `FROM unnest(ARRAY[...]) u`: in PostgreSQL the alias
- * of a function in FROM names its value, so each becomes a subquery with one column of that name.
- */
-function aliasFromFunctions(sql: string): string {
-  const re =
-    /(\bFROM|\bJOIN|,) (generate_series|string_to_array|unnest|regexp_split_to_table|__pg_jsonb?_array_elements(?:_text)?|__pg_jsonb?_object_keys|__pg_regexp_matches)\(/gi;
-  let out = '';
-  let last = 0;
-  const renames: string[] = [];
-  for (let m = re.exec(sql); m; m = re.exec(sql)) {
-    let depth = 0;
-    let j = m.index + m[0].length - 1;
-    for (; j < sql.length; j++) {
-      const ch = sql[j];
-      if (ch === "'") j = sql.indexOf("'", j + 1) < 0 ? sql.length : sql.indexOf("'", j + 1);
-      else if (ch === '(') depth++;
-      else if (ch === ')' && --depth === 0) break;
-    }
-    const alias = /^ (?:AS )?("?\w+"?)(?=\s*(?:,|\)|$| WHERE| ORDER| JOIN| LEFT| GROUP))/i.exec(sql.slice(j + 1));
-    if (!alias || /^(WHERE|ORDER|JOIN|LEFT|GROUP|ON)$/i.test(alias[1])) continue;
-    const call = sql.slice(m.index + m[1].length + 1, j + 1);
-    const a = alias[1];
-    if (a === '"__pg_srf"') continue; // a select list's call made a join (standard-forms.ts): read as __pg_srf.value
-    if (m[2].toLowerCase() !== 'string_to_array' && m[1].toUpperCase() !== 'FROM' && correlated(call)) {
-      // arguments from the row of an earlier FROM item (jsonb_array_elements(t.tags) e): SQLite runs
-      // the table-valued function per row as it stands, and a subquery could not see t, so the
-      // function keeps its alias and a bare `e` elsewhere reads its value
-      renames.push(a);
+/** `(SELECT value AS column FROM call) alias`. */
+const valueColumn = (call: Tok[], column: Tok, alias: Tok): Tok[] => [
+  punct('('),
+  word('SELECT'),
+  word('value'),
+  word('AS'),
+  column,
+  word('FROM'),
+  ...call,
+  punct(')'),
+  alias,
+];
+
+/** Whether a call's arguments toks[from, to) name a column (a name that is no function, outside strings). */
+function correlated(toks: Tok[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const t = toks[k];
+    if ((t.type === 'word' || t.type === 'quoted') && !isPunct(toks[k - 1], '.') && !isPunct(toks[k + 1], '('))
+      return true;
+  }
+  return false;
+}
+
+function fromItems(toks: Tok[], local: boolean): Tok[] {
+  const out: Tok[] = [];
+  const renames: Tok[] = [];
+  let changed = false;
+  const inFrom: boolean[] = [false]; // per parenthesis depth: whether its clause is a FROM list
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const depth = inFrom.length - 1;
+    if (isPunct(t, '(')) inFrom.push(false);
+    else if (isPunct(t, ')')) inFrom.length > 1 && inFrom.pop();
+    else if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom[depth] = true;
+    else if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase())) inFrom[depth] = false;
+    const before = toks[i - 1];
+    const starts = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom[depth]);
+    const fn = t.type === 'word' ? t.text.toLowerCase() : '';
+    const close = starts && ALIASED.has(fn) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
+    if (close < 0) {
+      out.push(t);
       continue;
     }
-    out +=
-      sql.slice(last, m.index) +
-      `${m[1]} ` +
-      (m[2].toLowerCase() !== 'string_to_array'
-        ? `(SELECT value AS ${a} FROM ${call}) ${a}`
-        : `(SELECT ${call} AS ${a}) ${a}`);
-    last = j + 1 + alias[0].length;
-    re.lastIndex = last;
+    const call = toks.slice(i, close + 1);
+    let j = close + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    const alias = isAlias(toks[j]) ? toks[j] : undefined;
+    if (local && (fn === 'unnest' || fn === 'generate_series')) {
+      // alias(column)
+      if (alias && isPunct(toks[j + 1], '(') && isAlias(toks[j + 2]) && isPunct(toks[j + 3], ')')) {
+        out.push(...valueColumn(call, toks[j + 2], alias));
+        i = j + 3;
+        changed = true;
+        continue;
+      }
+      // no alias: PostgreSQL names the column after the function
+      const next = toks[close + 1];
+      if (
+        next === undefined ||
+        isPunct(next, ';') ||
+        isPunct(next, ')') ||
+        (next.type === 'word' && BARE_ENDS.has(next.text.toUpperCase()))
+      ) {
+        out.push(...valueColumn(call, word(fn), word(fn)));
+        i = close;
+        changed = true;
+        continue;
+      }
+    }
+    // a column list other passes left, or a select list's call made a join (standard-forms.ts reads __pg_srf.value)
+    if (!alias || isPunct(toks[j + 1], '(') || alias.text === '"__pg_srf"') {
+      out.push(t);
+      continue;
+    }
+    if (fn !== 'string_to_array' && !isWord(before, 'FROM') && correlated(toks, i + 2, close)) {
+      renames.push(alias);
+      out.push(t);
+      continue;
+    }
+    out.push(
+      ...(fn === 'string_to_array'
+        ? [punct('('), word('SELECT'), ...call, word('AS'), alias, punct(')'), alias]
+        : valueColumn(call, alias, alias)),
+    );
+    i = j;
+    changed = true;
   }
-  let result = out + sql.slice(last);
-  for (const a of renames) result = renameAlias(result, a);
-  return result;
+  if (renames.length === 0) return changed ? out : toks;
+  // a bare alias read as a column: not a qualifier (`e.x`), a qualified name (`x.e`), a call, or a
+  // name being defined (`... ) AS e`, `x AS e`)
+  const byName = new Map(renames.map((a) => [folded(a), a]));
+  return out.flatMap((t, k) => {
+    const a = t.type === 'word' || t.type === 'quoted' ? byName.get(folded(t)) : undefined;
+    const bare =
+      a !== undefined &&
+      !isPunct(out[k - 1], '.') &&
+      !isPunct(out[k + 1], '.') &&
+      !isPunct(out[k + 1], '(') &&
+      !isPunct(out[k - 1], ')') &&
+      !isWord(out[k - 1], 'AS');
+    return bare ? [a, punct('.'), word('value')] : [t];
+  });
 }
+
+/** A dotted name `a.b.c` of words starting at toks[i]: the index after it, or -1. */
+function dottedEnd(toks: Tok[], i: number): number {
+  if (toks[i]?.type !== 'word') return -1;
+  while (isPunct(toks[i + 1], '.') && toks[i + 2]?.type === 'word') i += 2;
+  return i + 1;
+}
+
+const sameTokens = (a: Tok[], b: Tok[]) =>
+  a.length === b.length && a.every((t, k) => t.type === b[k].type && t.text.toLowerCase() === b[k].text.toLowerCase());
 
 /**
- * Whether a call's arguments name a column (an identifier that is no function name), outside strings:
- * after `,` or JOIN, a column of an earlier FROM item.
+ * `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u` (SQLAlchemy's primary-key query) →
+ * `SELECT __e.value AS a, __e.key + 1 AS b FROM t u, __pg_elems(x) __e`.
  */
-function correlated(call: string): boolean {
-  const args = call.slice(call.indexOf('(') + 1, -1).replace(/'(?:[^']|'')*'/g, "''");
-  return /(?:^|[^\w$."])(?:"[^"]+"|[A-Za-z_]\w*)(?!\w|\s*\(|")/.test(args);
-}
-
-/** `a` read as a column outside strings (not `a.x`, not `x.a`, no call, not its definition `) [AS] a`): `a.value`. */
-function renameAlias(sql: string, a: string): string {
-  const name = a.replace(/"/g, '').replace(/[^\w]/g, '');
-  const pattern = `(?:"${name}"|\\b${name}\\b)`;
-  const re = new RegExp(`(?<![.\\w"])(?<!\\)\\s(?:AS\\s)?)${pattern}(?![.\\w"(])`, 'gi');
-  return sql
-    .split(/('(?:[^']|'')*')/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(re, `${a}.value`)))
-    .join('');
+function sqlalchemyKeys(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'GENERATE_SUBSCRIPTS'))) return toks;
+  let out = toks;
+  for (let s = 0; s < out.length; s++) {
+    if (!isWord(out[s], 'SELECT') || !isWord(out[s + 1], 'UNNEST') || !isPunct(out[s + 2], '(')) continue;
+    const xEnd = dottedEnd(out, s + 3);
+    if (xEnd < 0 || !isPunct(out[xEnd], ')')) continue;
+    const x = out.slice(s + 3, xEnd);
+    let k = xEnd + 1;
+    if (isWord(out[k], 'AS')) k++;
+    const a = out[k];
+    if (!isAlias(a) || a.type !== 'word' || !isPunct(out[k + 1], ',') || !isWord(out[k + 2], 'GENERATE_SUBSCRIPTS'))
+      continue;
+    k += 3;
+    if (!isPunct(out[k], '(') || !sameTokens(out.slice(k + 1, k + 1 + x.length), x)) continue;
+    k += 1 + x.length;
+    if (!isPunct(out[k], ',') || out[k + 1]?.text !== '1' || !isPunct(out[k + 2], ')')) continue;
+    k += 3;
+    if (isWord(out[k], 'AS')) k++;
+    const b = out[k];
+    if (!isAlias(b) || b.type !== 'word' || !isWord(out[k + 1], 'FROM')) continue;
+    const tEnd = dottedEnd(out, k + 2);
+    const u = out[tEnd];
+    if (tEnd < 0 || !isAlias(u) || u.type !== 'word') continue;
+    const e = word('__e');
+    out = [
+      ...out.slice(0, s + 1),
+      ...[e, punct('.'), word('value'), word('AS'), a, punct(',')],
+      ...[e, punct('.'), word('key'), { type: 'op', text: '+' } as Tok, { type: 'number', text: '1' } as Tok],
+      ...[
+        word('AS'),
+        b,
+        ...out.slice(k + 1, tEnd + 1),
+        punct(','),
+        word('__pg_elems'),
+        punct('('),
+        ...x,
+        punct(')'),
+        e,
+      ],
+      ...out.slice(tEnd + 1),
+    ];
+  }
+  return out;
 }

@@ -305,7 +305,7 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
         `${fn}() in a select list is supported alone, or once in a SELECT without aggregates, GROUP BY or DISTINCT; write FROM ${fn}(...) AS x`,
       );
     }
-    // FROM generate_series(...) AS x names its value x (translate/set-returning.ts, aliasFromFunctions)
+    // FROM generate_series(...) AS x names its value x (translate/set-returning.ts)
     toks = [
       ...toks.slice(0, i),
       alias,

@@ -1,12 +1,15 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
-// translate() runs the passes in order, one file each in this folder; the order matters (LATERAL and
-// DML forms first, casts after the words and date syntax they read, the operators the analysis
-// typed (typed-arithmetic.ts) after the casts that make their operands one group, division last).
-import { rewriteCatalogSyntax } from '../../catalog/sql-rewrites';
+// translate() runs the passes in order, one file each in this folder, each Tok[] in and Tok[] out,
+// and joins the tokens into text once at the end: no pass runs over the statement's text. The
+// order matters (LATERAL and DML forms first, casts after the words and date syntax they read, the
+// operators the analysis typed (typed-arithmetic.ts) after the casts that make their operands one
+// group, division; last the catalog connection's query forms (catalog-forms.ts) and set-returning
+// functions in FROM (set-returning.ts), which read through the groups the passes before them wrote).
 import type { PgToken } from '../lexer';
 import { type Tok, isWord, joinTokens } from '../tokens';
 import { rewriteArrays } from './arrays';
 import { rewriteCastCalls, rewriteCasts } from './casts';
+import { rewriteCatalogForms } from './catalog-forms';
 import { rewriteDateSyntax } from './date-syntax';
 import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
@@ -97,5 +100,8 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteTextArguments(toks);
   toks = rewriteDateArithmetic(toks);
   toks = rewriteDivision(toks);
-  return rewriteSetReturning(local ? rewriteCatalogSyntax(joinTokens(toks)) : joinTokens(toks));
+  // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
+  if (local) toks = rewriteCatalogForms(toks);
+  toks = rewriteSetReturning(toks, local);
+  return joinTokens(toks);
 }
