@@ -37,6 +37,10 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     for (const r of rows) await same(`INSERT INTO lw (${COLUMNS}) VALUES ${r}`);
     // the same shape with several rows in one statement
     await same(`INSERT INTO lw (id, n, t) VALUES (5, 1, 'one'), (6, -2, 'two'), (7, 3, NULL)`);
+    // decimals: a float or numeric column reads them as Bind does; an integer or text column as written
+    await same(`INSERT INTO lw (id, f, amount, t) VALUES (8, 0.1, 1.005, 1.50), (9, -1e-3, -.5, 3.0)`);
+    await same(`INSERT INTO lw (id, n) VALUES (11, 2.5), (12, -2.5)`);
+    await same(`UPDATE lw SET f = 2.25e2, amount = 0.125 WHERE id = 9`);
     await same(`SELECT ${COLUMNS} FROM lw ORDER BY id`);
     await same('SELECT id, f::text, amount::text, ts::text, tz::text, j::text, js::text, iv::text FROM lw ORDER BY id');
     // made text by || and concat too (timestamptz lost its +00, jsonb printed the text as written)
@@ -69,6 +73,8 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       `INSERT INTO lw (id, u) VALUES (20, 'not-a-uuid')`,
       `INSERT INTO lw (id, nums) VALUES (20, '{1,x}')`,
       `UPDATE lw SET n = 'abc' WHERE id = 1`,
+      `INSERT INTO lw (id, amount) VALUES (20, 123456789.5)`,
+      `UPDATE lw SET amount = 1e9 WHERE id = 1`,
     ]) {
       const g = await stateOf(o.postgres, sql);
       assert.notEqual(g, null, sql);

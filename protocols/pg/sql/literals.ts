@@ -6,9 +6,10 @@
 // string compared with a column in a WHERE clause (or its BETWEEN bounds), a whole item of an
 // INSERT's VALUES rows, a whole value of an UPDATE's SET. A literal assigned to a column is an
 // untyped value PostgreSQL reads with the column's type, as it reads a parameter the analysis typed
-// from that column; assignedLiterals() converts each one as Bind does, and when a value does not
+// from that column; typedLiterals() converts each one as Bind does, and when a value does not
 // fit its type the caller analyses the statement as written instead (its error is the literal's).
 import { PatinaError } from '../../../src/errors';
+import { decimalText, parseDecimal } from '../../../src/engine/decimal';
 import type { SqlValue } from '../../../src/engine/values';
 import { OID } from '../types/oids';
 import { paramValue } from '../types/values';
@@ -44,6 +45,8 @@ export interface Lifted {
   values: SqlValue[];
   /** Per value: true when it is assigned to a column (VALUES, SET), false when compared with one. */
   assigned: boolean[];
+  /** Per value: true for an assigned decimal (`1.5`, `-2.50`, `1e3`), kept as its text in `values`. */
+  decimal: boolean[];
 }
 
 const isWordTok = (t: PgToken | undefined, w: string) =>
@@ -51,11 +54,16 @@ const isWordTok = (t: PgToken | undefined, w: string) =>
 const isPunct = (t: PgToken | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
 const isColumn = (t: PgToken | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 
-/** The value a liftable literal token stands for; undefined when it is not one (a decimal, an unclosed string). */
-function literalValue(t: PgToken, negative: boolean): SqlValue | undefined {
+/**
+ * The value a liftable literal token stands for; undefined when it is not one (an unclosed string, a
+ * decimal compared with a column: its text form matters against TEXT columns). An assigned decimal
+ * is its text, read by typedLiterals() as its column's float or numeric.
+ */
+function literalValue(t: PgToken, negative: boolean, assigned: boolean): SqlValue | undefined {
   if (t.type === 'number') {
-    if (!/^\d+$/.test(t.text)) return undefined; // a decimal's text form matters against TEXT columns; leave it
-    return BigInt(negative ? `-${t.text}` : t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
+    if (/^\d+$/.test(t.text)) return BigInt(negative ? `-${t.text}` : t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
+    if (assigned && /^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t.text)) return negative ? `-${t.text}` : t.text;
+    return undefined;
   }
   if (t.type !== 'string' || negative || t.text.length < 2 || t.text[0] !== "'" || !t.text.endsWith("'"))
     return undefined;
@@ -72,13 +80,15 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   if (first === 'SELECT' && hasNoFrom(sig)) return null;
   const values: SqlValue[] = [];
   const assigned: boolean[] = [];
+  const decimal: boolean[] = [];
   const out = sig.slice();
   /** Lifts the literal at i (with a minus sign before it when `negative`) if it is one. */
   const lift = (i: number, negative: boolean, isAssigned: boolean) => {
-    const value = literalValue(sig[i], negative);
+    const value = literalValue(sig[i], negative, isAssigned);
     if (value === undefined) return;
     values.push(value);
     assigned.push(isAssigned);
+    decimal.push(sig[i].type === 'number' && typeof value === 'string');
     out[i] = { type: 'param', text: `$${values.length}` };
     if (negative) out[i - 1] = { type: 'space', text: '' };
   };
@@ -88,7 +98,7 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   if (where >= 0) liftComparisons(sig, where, lift);
   if (values.length === 0) return null;
   const kept = out.filter((t) => t.type !== 'space');
-  return { key: joinTokens(kept), tokens: kept, values, assigned };
+  return { key: joinTokens(kept), tokens: kept, values, assigned, decimal };
 }
 
 type Lift = (i: number, negative: boolean, assigned: boolean) => void;
@@ -180,6 +190,8 @@ function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
 }
 
 const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.bool]);
+/** Types a decimal literal is assigned to as the same number. */
+const DECIMALS = new Set<number>([OID.float4, OID.float8, OID.numeric]);
 /** Types an integer literal is assigned to as the same number. */
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.float4, OID.float8, OID.numeric]);
 /** Types a string literal is assigned to as the same text. */
@@ -191,7 +203,8 @@ const TEXTS = new Set<number>([0, OID.text, OID.varchar, OID.bpchar, OID.name]);
  * SQLite compares the text, where '2024-01-15 10:30:00' is the greater), as a bound parameter is; a
  * value assigned to a column read by its type as Bind reads a text parameter, failing as PostgreSQL
  * fails the literal ('maybe' for a boolean: 22P02). Null when an integer is assigned to a column of
- * another type (1 for a boolean) or a conversion fails otherwise: the statement then runs as written.
+ * another type (1 for a boolean), a decimal to one that is no float or numeric, or a conversion fails
+ * otherwise: the statement then runs as written.
  */
 export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValue[] | null {
   const out: SqlValue[] = [];
@@ -200,6 +213,14 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
     const type = types[k] ?? 0;
     if (!lifted.assigned[k]) {
       out.push(typeof v === 'string' && DATED.has(type) ? paramValue(Buffer.from(v), type, 0, k) : v);
+    } else if (lifted.decimal[k]) {
+      // 1.50 into a float or numeric column, read as Bind reads '1.50'; into a text column its
+      // numeric's text ('1.50', 1e3 as '1000'; SQLite's REAL made it '1.5'); an integer column
+      // rounds it, and that runs as written
+      const d = type !== 0 && TEXTS.has(type) ? parseDecimal(v as string) : null;
+      if (d) out.push(decimalText(d));
+      else if (DECIMALS.has(type)) out.push(paramValue(Buffer.from(v as string), type, 0, k));
+      else return null;
     } else if (typeof v !== 'string') {
       if (!NUMBERS.has(type)) return null;
       out.push(v);
