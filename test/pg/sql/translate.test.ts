@@ -198,7 +198,7 @@ describe('PG translation passes', () => {
         "SELECT a ~ 'x', b !~* 'y', c ILIKE 'z', string_agg(d, ','), version(), current_user, now(), x AS Name, public.t.a, pg_catalog.lower(s), e COLLATE \"C\", OPERATOR(pg_catalog.~) 'q'",
       ),
       // `~` after a comma is the prefix bitwise NOT, left as SQLite spells it
-      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, lower(s), e, ~ 'q'",
+      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, __pg_lower(s), e, ~ 'q'",
     );
     const local = pass((t) => rewriteWords(t, ctx, true));
     assert.equal(
