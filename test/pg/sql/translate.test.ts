@@ -42,7 +42,7 @@ describe('PG translation passes', () => {
     const casts = pass(rewriteCasts);
     assert.equal(
       casts("SELECT x::int, '12'::bigint, y::numeric"),
-      "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), CAST(__pg_float(y, 'numeric') AS NUMERIC)",
+      "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), __pg_to_numeric(y)",
     );
     assert.equal(
       casts("SELECT 'yes'::boolean, '\\x0aff'::bytea, 'a'::text[]"),

@@ -54,7 +54,7 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return `__pg_float(${x}, 'double precision')`;
     case 'numeric':
     case 'decimal':
-      return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
+      return `__pg_to_numeric(${x})`;
     case 'bool':
     case 'boolean':
       return `__pg_bool(${x})`;
