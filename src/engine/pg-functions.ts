@@ -4,6 +4,7 @@ import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import { installExactDivision } from './pg-exact-division';
+import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
@@ -458,6 +459,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStringFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);
+  installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

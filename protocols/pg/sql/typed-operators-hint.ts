@@ -32,6 +32,9 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 const JSONB_WORD = /^(to_)?json/;
 
+/** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
+export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
+
 /**
  * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
  * beside a word that can be a date or time (a type name, a clock function, a date or time column),
@@ -53,9 +56,14 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
-    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
+    // stddev and variance are exact
     if (
-      (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
+      (isWord(t, 'ROUND') ||
+        isWord(t, 'PG_TYPEOF') ||
+        isWord(t, 'AVG') ||
+        isWord(t, 'TO_CHAR') ||
+        (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')
     )
       return true;
