@@ -74,10 +74,10 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op' && (t.text === '@>' || t.text === '<@')) return true; // of arrays or of jsonb
-    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT)
+    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
     if (
       (t.type === 'op' && COMPARISONS.has(t.text)) ||
-      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT'].some((w) => isWord(t, w))
+      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION'].some((w) => isWord(t, w))
     )
       ordered = true;
     if (t.type === 'word' && !intervalHint)
