@@ -90,6 +90,10 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT x FROM (VALUES (interval '9 days'), (interval '2 days')) a(x) UNION SELECT interval '10 days' ORDER BY 1",
       "SELECT id, dur FROM ev UNION SELECT 5, interval '26 hours' UNION SELECT 1, interval '26 hours' ORDER BY dur DESC, id LIMIT 3",
       "SELECT count(*) FROM (SELECT dur FROM ev UNION ALL SELECT interval '26 hours' UNION SELECT NULL) s",
+      // the ORDER BY of the other set operations, by length too (they sorted the text)
+      "SELECT dur FROM ev UNION ALL SELECT interval '10 days' UNION ALL SELECT interval '9 days' ORDER BY 1 NULLS FIRST",
+      "SELECT id, dur AS d FROM ev EXCEPT SELECT 4, interval '-1 day' ORDER BY d DESC LIMIT 2",
+      "SELECT dur FROM ev INTERSECT SELECT interval '1 day 2 hours' UNION ALL SELECT interval '9 days' ORDER BY dur",
     ])
       await same(sql);
   });

@@ -244,21 +244,24 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
 }
 
 /**
- * A UNION (not UNION ALL) whose columns hold intervals, which SQLite would tell apart by their text:
- * the first item of its first member is marked 'iv-union:' and one letter per column, `i` for an
- * interval and `n` for another, then the columns' names (translate/interval-distinct.ts groups
- * the members' UNION ALL by them). Only a chain of UNIONs whose last is not ALL (it removes the
- * repeats of all of them) and whose first member names every column.
+ * A set operation whose columns hold intervals, which SQLite would tell apart and sort by their
+ * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
+ * whose last is not ALL: it removes the repeats of all of them) or `s` only to sort (any other
+ * with an ORDER BY), one letter per column (`i` an interval, `n` another), then the columns' names;
+ * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
+ * where the first member names every column.
  */
 function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>): void {
-  if (select.op !== 'SETOP_UNION' || select.all) return;
+  if (!select.op || select.op === 'SETOP_NONE') return;
+  const group = select.op === 'SETOP_UNION' && !select.all;
+  if (!group && !select.sortClause?.length) return;
   const members: Node[] = [];
   for (let x = select; x; x = x.larg) {
     if (x.op === 'SETOP_NONE' || !x.op) {
       members.unshift(x);
       break;
     }
-    if (x.op !== 'SETOP_UNION' || x.rarg?.op !== 'SETOP_NONE') return;
+    if ((group && x.op !== 'SETOP_UNION') || x.rarg?.op !== 'SETOP_NONE') return;
     members.unshift(x.rarg);
   }
   const first: Node[] = (members[0]?.targetList ?? []).map((x: Node) => x.ResTarget);
@@ -274,7 +277,7 @@ function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>)
   );
   if (!kinds.includes('i')) return;
   const at = firstLocation(first[0].val);
-  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${kinds.join('')}:${JSON.stringify(names)}`);
+  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${group ? 'g' : 's'}${kinds.join('')}:${JSON.stringify(names)}`);
 }
 
 /** Whether a select list calls an aggregate or window function (outside subqueries). */

@@ -298,13 +298,22 @@ describe('PG translation passes', () => {
       marked(
         'SELECT a, iv FROM t UNION SELECT b, c FROM u UNION ALL SELECT 1, NULL ORDER BY 2 DESC, a LIMIT 1',
         1,
-        'iv-union:ni:["a","iv"]',
+        'iv-union:gni:["a","iv"]',
       ),
       'SELECT * FROM(SELECT a, iv FROM t UNION ALL SELECT b, c FROM u UNION ALL SELECT 1, NULL) AS "__pg_u" GROUP BY 1, __pg_interval_key("iv") ORDER BY __pg_interval_key("iv") DESC, a LIMIT 1',
     );
+    // another set operation: only sorted, and only when it has an ORDER BY
+    assert.equal(
+      marked('SELECT a, iv FROM t EXCEPT SELECT b, c FROM u ORDER BY iv', 1, 'iv-union:sni:["a","iv"]'),
+      'SELECT * FROM(SELECT a, iv FROM t EXCEPT SELECT b, c FROM u) AS "__pg_u" ORDER BY __pg_interval_key("iv")',
+    );
+    assert.equal(
+      marked('SELECT a, iv FROM t UNION ALL SELECT b, c FROM u', 1, 'iv-union:sni:["a","iv"]'),
+      'SELECT a, iv FROM t UNION ALL SELECT b, c FROM u',
+    );
     // no UNION where the mark is (a member in parentheses): as it was
     assert.equal(
-      marked('SELECT * FROM (SELECT iv FROM t) s', 4, 'iv-union:i:["iv"]'),
+      marked('SELECT * FROM (SELECT iv FROM t) s', 4, 'iv-union:gi:["iv"]'),
       'SELECT * FROM(SELECT iv FROM t) s',
     );
   });

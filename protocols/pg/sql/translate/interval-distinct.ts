@@ -69,11 +69,12 @@ const unionMark = (t: Tok | undefined): string | undefined =>
   t && 'sortKey' in t && t.sortKey?.startsWith('iv-union:') ? t.sortKey : undefined;
 
 const TAIL = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
+const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 
 /**
- * A UNION of intervals (marked 'iv-union:kinds:names' on its first item) as the UNION ALL of its
- * members grouped by every column, an interval by its length; its ORDER BY sorts an interval
- * column by its length too:
+ * A UNION of intervals (marked 'iv-union:g' with the columns' kinds and names on its first item) as
+ * the UNION ALL of its members grouped by every column, an interval by its length; its ORDER BY
+ * sorts an interval column by its length too, as does another set operation's ('iv-union:s'):
  *
  *   SELECT iv FROM a UNION SELECT iv FROM b ORDER BY 1
  *     →  SELECT * FROM (SELECT iv FROM a UNION ALL SELECT iv FROM b) AS "__pg_u"
@@ -82,7 +83,7 @@ const TAIL = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
 function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
-  const [, kinds, json] = /^iv-union:([in]+):(.*)$/.exec(unionMark(toks[at])!)!;
+  const [, mode, kinds, json] = /^iv-union:([gs])([in]+):(.*)$/.exec(unionMark(toks[at])!)!;
   const names = JSON.parse(json) as string[];
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
@@ -96,13 +97,13 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   }
   if (s < 0) return rewriteIntervalUnion(out);
   const end = clauseEnd(out, s, new Set());
-  // the compound's ORDER BY, LIMIT, ...: after its last UNION, at its depth
+  // the compound's ORDER BY, LIMIT, ...: after its last set operator, at its depth
   let lastUnion = -1;
   let tail = end;
   for (let i = s, depth = 0; i < end; i++) {
     if (isPunct(out[i], '(')) depth++;
     else if (isPunct(out[i], ')')) depth--;
-    else if (depth === 0 && isWord(out[i], 'UNION')) lastUnion = i;
+    else if (depth === 0 && out[i].type === 'word' && SET_OPS.has(out[i].text.toUpperCase())) lastUnion = i;
     else if (depth === 0 && lastUnion >= 0 && out[i].type === 'word' && TAIL.has(out[i].text.toUpperCase())) {
       tail = i;
       break;
@@ -116,7 +117,8 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     if (isPunct(t, '(')) depth++;
     else if (isPunct(t, ')')) depth--;
     members.push(t);
-    if (depth === 0 && isWord(t, 'UNION') && !isWord(out[i + 1], 'ALL')) members.push({ type: 'word', text: 'ALL' });
+    if (mode === 'g' && depth === 0 && isWord(t, 'UNION') && !isWord(out[i + 1], 'ALL'))
+      members.push({ type: 'word', text: 'ALL' });
   }
   const group: Tok[] = [];
   [...kinds].forEach((kind, k) => {
@@ -125,7 +127,9 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   });
   // ORDER BY 1 or ORDER BY name of an interval column: by its length
   const rest = out.slice(tail, end);
-  if (isWord(rest[0], 'ORDER') && isWord(rest[1], 'BY')) {
+  const ordered = isWord(rest[0], 'ORDER') && isWord(rest[1], 'BY');
+  if (mode === 's' && !ordered) return rewriteIntervalUnion(out);
+  if (ordered) {
     const orderEnd = clauseEnd(rest, 2, new Set(['LIMIT', 'OFFSET', 'FETCH']));
     for (const [a] of topLevelItems(rest, 2, orderEnd)) {
       const t = rest[a];
@@ -148,9 +152,7 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     { type: 'punct', text: ')' },
     { type: 'word', text: 'AS' },
     { type: 'quoted', text: '"__pg_u"' },
-    { type: 'word', text: 'GROUP' },
-    { type: 'word', text: 'BY' },
-    ...group,
+    ...(mode === 'g' ? [{ type: 'word', text: 'GROUP' } as Tok, { type: 'word', text: 'BY' } as Tok, ...group] : []),
     ...rest,
   ];
   return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
