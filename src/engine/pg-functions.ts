@@ -350,6 +350,12 @@ export function installPgFunctions(db: Database.Database): void {
     typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
   );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
+  // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)
+  db.function('__pg_not_nan', { deterministic: true, safeIntegers: true }, (x: unknown, type: unknown) => {
+    if (typeof x === 'string' && x.trim().toLowerCase() === 'nan')
+      throw pgFail('0A000', `cannot convert NaN to ${type}`);
+    return x as number;
+  });
   db.function('__pg_to_numeric', { deterministic: true, safeIntegers: true }, (x: unknown) => pgToNumeric(x) as number);
   for (const [name, insensitive] of [
     ['__pg_like_glob', false],

@@ -438,6 +438,17 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await c.query("INSERT INTO orders (id, customer_id, amount) VALUES (90, 1, 'NaN'::numeric), (91, 1, 'NaN')");
     await same("SELECT id, amount FROM orders WHERE amount = 'NaN'::numeric ORDER BY id");
     await same('SELECT id FROM orders WHERE amount = $1 ORDER BY id', ['NaN']);
+    // NaN to an integer is 0A000 (Patina's cast said 22P02, which text 'NaN' to an integer is)
+    for (const sql of [
+      "SELECT 'NaN'::numeric::int",
+      "SELECT CAST('NaN'::numeric AS bigint)",
+      'SELECT amount::smallint FROM orders WHERE id = 90',
+      "SELECT 'NaN'::int",
+    ])
+      await sameError(sql);
+    await same(
+      'SELECT 5.5::numeric::int, (-2.5)::numeric::int8, amount::int FROM orders WHERE id < 90 AND amount IS NOT NULL ORDER BY id',
+    );
     for (const c of [o.patina, o.postgres]) await c.query('DELETE FROM orders WHERE id >= 90');
   });
 

@@ -52,6 +52,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   let intervalHint = false; // an interval compared, sorted, or in min/max: by its length, not its text
   let ordered = false;
+  let castToInt = false;
+  let numericHint = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -70,6 +72,13 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
+    // a numeric cast to an integer: its NaN is 0A000
+    if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToInt = true;
+    if (t.type === 'word' && !numericHint) {
+      const w = t.text.toLowerCase();
+      numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
+    }
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
@@ -119,9 +128,13 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     castToText ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
-    (intervalHint && ordered)
+    (intervalHint && ordered) ||
+    (castToInt && numericHint)
   );
 }
+
+/** The integer types' names. */
+const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);
 
 /** Words that make an interval: the type, and the functions that return one. */
 const INTERVAL_WORDS = new Set([

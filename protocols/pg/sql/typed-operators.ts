@@ -32,6 +32,8 @@ const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.f
 const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 const TEXT_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+/** The integer types, by the name PostgreSQL's errors give them. */
+const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 'integer', [OID.int8]: 'bigint' };
 
 /**
  * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
@@ -394,6 +396,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       for (const lit of lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
     else if (type) markComparedLiterals(lits, type, out);
+  } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === OID.numeric) {
+    // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
+    out.set(n.TypeCast.location, `nan-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
