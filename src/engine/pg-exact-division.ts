@@ -83,11 +83,15 @@ export function divideText(a: Scaled, b: Scaled, scale: number): string {
   return neg ? `-${body}` : body;
 }
 
-/** Sum and count of avg's inputs, exactly. */
+/** Sum and count of avg's inputs, exactly; how many were NaN (any makes the average NaN). */
 interface AvgState {
   sum: Scaled;
   n: bigint;
+  nan: number;
 }
+
+/** numeric's NaN, which the PG front end stores as the text NaN. */
+const isNaNText = (v: unknown) => typeof v === 'string' && v.trim().toLowerCase() === 'nan';
 
 function add(s: Scaled, x: Scaled, sign: bigint): Scaled {
   const scale = Math.max(s.scale, x.scale);
@@ -98,6 +102,8 @@ function add(s: Scaled, x: Scaled, sign: bigint): Scaled {
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
 export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
+    if (x === null || y === null) return null;
+    if (isNaNText(x) || isNaNText(y)) return 'NaN';
     const a = scaledOf(x);
     const b = scaledOf(y);
     if (a === null || b === null) return null;
@@ -106,18 +112,21 @@ export function installExactDivision(db: Database.Database): void {
   });
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
-    start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n }) as AvgState,
+    start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,
     step: (st: AvgState, v: unknown) => {
+      if (isNaNText(v)) return { ...st, nan: st.nan + 1 };
       const x = scaledOf(v);
       if (x === null) return st;
-      return { sum: add(st.sum, x, 1n), n: st.n + 1n };
+      return { sum: add(st.sum, x, 1n), n: st.n + 1n, nan: st.nan };
     },
     inverse: (st: AvgState, v: unknown) => {
+      if (isNaNText(v)) return { ...st, nan: st.nan - 1 };
       const x = scaledOf(v);
       if (x === null) return st;
-      return { sum: add(st.sum, x, -1n), n: st.n - 1n };
+      return { sum: add(st.sum, x, -1n), n: st.n - 1n, nan: st.nan };
     },
     result: (st: AvgState) => {
+      if (st.nan > 0) return 'NaN';
       if (st.n === 0n) return null;
       const count: Scaled = { digits: st.n, scale: 0 };
       return divideText(st.sum, count, divScale(st.sum, count));

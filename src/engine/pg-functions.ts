@@ -4,6 +4,7 @@ import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import { installExactDivision } from './pg-exact-division';
+import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
@@ -88,12 +89,12 @@ export function doubleDigits(v: number): string {
  * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
  * than p - s digits before the point (text is read exactly, a double by doubleDigits).
  */
-export function pgNumericTypmod(x: unknown, p: number, scale: number): number | null {
+export function pgNumericTypmod(x: unknown, p: number, scale: number): number | string | null {
   if (x === null || x === undefined) return null;
   const exact = typeof x === 'string' ? parseDecimal(x) : null;
   const d0 = exact && !exact.special ? exact : parseDecimal(doubleDigits(pgFloat(x, 'numeric') as number));
   if (!d0 || d0.special) {
-    if (d0?.special === 'NaN') return Number.NaN;
+    if (d0?.special === 'NaN') return 'NaN';
     throw pgFail('22003', 'numeric field overflow');
   }
   const d = decimalAtScale(d0, scale);
@@ -114,11 +115,30 @@ export function pgFloat(x: unknown, type: string): unknown {
     const s = x.trim().toLowerCase();
     if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
     if (type !== 'numeric' && /^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
-    // a double's NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL
-    if (s === 'nan') return type === 'numeric' ? NaN : 'NaN';
+    // NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL. As text it
+    // equals itself and sorts above every number, as PostgreSQL's NaN does.
+    if (s === 'nan') return 'NaN';
     throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
   }
   throw pgFail('42846', `cannot cast type bytea to ${type}`);
+}
+
+const INT64_LIMIT = 2 ** 63;
+
+/**
+ * `x::numeric`: a number (an INTEGER when whole and within 64 bits, as SQLite's CAST AS NUMERIC
+ * makes it; integers and integer text exactly), or the text NaN. Text must read as a number (22P02).
+ */
+export function pgToNumeric(x: unknown): bigint | number | string | null {
+  if (x === null || x === undefined) return null;
+  if (typeof x === 'bigint') return x;
+  if (typeof x === 'string' && /^\s*[+-]?\d+\s*$/.test(x)) {
+    const n = BigInt(x.trim());
+    if (n >= -(2n ** 63n) && n < 2n ** 63n) return n;
+  }
+  const v = pgFloat(x, 'numeric');
+  if (typeof v !== 'number') return v as string;
+  return Number.isInteger(v) && Math.abs(v) < INT64_LIMIT ? BigInt(v) : v;
 }
 
 /** A GLOB character that stands for itself. */
@@ -336,6 +356,13 @@ export function installPgFunctions(db: Database.Database): void {
     typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
   );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
+  // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)
+  db.function('__pg_not_nan', { deterministic: true, safeIntegers: true }, (x: unknown, type: unknown) => {
+    if (typeof x === 'string' && x.trim().toLowerCase() === 'nan')
+      throw pgFail('0A000', `cannot convert NaN to ${type}`);
+    return x as number;
+  });
+  db.function('__pg_to_numeric', { deterministic: true, safeIntegers: true }, (x: unknown) => pgToNumeric(x) as number);
   for (const [name, insensitive] of [
     ['__pg_like_glob', false],
     ['__pg_ilike_glob', true],
@@ -444,6 +471,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStringFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);
+  installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

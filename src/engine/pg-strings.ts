@@ -30,13 +30,53 @@ function pad(s: unknown, n: unknown, fill: unknown, left: boolean): string {
   return left ? filler + cs.join('') : cs.join('') + filler;
 }
 
+/**
+ * One character's upper case as PostgreSQL's towupper gives it in a UTF8 database (C.UTF-8 or a
+ * glibc locale): Unicode's simple mapping, one character for one. JavaScript's toUpperCase is the
+ * full mapping, which makes two of some (ß is SS, ﬁ is FI): those keep the character, but the Greek
+ * vowels with a iota below, whose simple mapping is their capital with the iota (ᾳ is ᾼ).
+ */
+function upperChar(c: string): string {
+  const u = c.toUpperCase();
+  if (u.length === 1 || (u.length === 2 && u.codePointAt(0)! > 0xffff)) return u;
+  const code = c.codePointAt(0)!;
+  if ((code >= 0x1f80 && code <= 0x1faf && (code & 0xf) < 8) || code === 0x1fb3 || code === 0x1fc3 || code === 0x1ff3)
+    return String.fromCodePoint(code >= 0x1fb0 ? code + 9 : code + 8);
+  return c;
+}
+
+/** One character's lower case, as towlower (İ is i; JavaScript's full mapping adds a combining dot). */
+const lowerChar = (c: string): string => (c === '\u0130' ? 'i' : c.toLowerCase());
+
+/**
+ * Text to the case PostgreSQL's lower() or upper() gives in a UTF8 database: every letter, one
+ * character at a time (no final sigma, no ß to SS); ASCII text takes the quick way.
+ */
+export function pgCase(x: unknown, upper: boolean): unknown {
+  if (x === null || x === undefined) return null;
+  // SQLite's text of a value that is not text (its lower() took any value: an INTEGER comes as a
+  // bigint, a REAL as a number), a blob's bytes as UTF-8
+  const s =
+    typeof x === 'string'
+      ? x
+      : x instanceof Uint8Array
+        ? Buffer.from(x).toString('utf8')
+        : typeof x === 'number' && Number.isInteger(x) && Math.abs(x) < 1e15
+          ? `${x}.0`
+          : String(x);
+  if (/^[\x00-\x7f]*$/.test(s)) return upper ? s.toUpperCase() : s.toLowerCase();
+  let out = '';
+  for (const c of s) out += upper ? upperChar(c) : lowerChar(c);
+  return out;
+}
+
 /** initcap: the first letter of each run of letters and digits upper case, the rest lower case. */
 function initcap(s: string): string {
   let out = '';
   let inWord = false;
   for (const c of s) {
-    const alnum = /[\p{L}\p{N}]/u.test(c);
-    out += alnum ? (inWord ? c.toLowerCase() : c.toUpperCase()) : c;
+    const alnum = /[\p{Alphabetic}\p{N}]/u.test(c);
+    out += alnum ? (inWord ? lowerChar(c) : upperChar(c)) : c;
     inWord = alnum;
   }
   return out;
@@ -80,6 +120,9 @@ export function installPgStringFunctions(db: Database.Database): void {
   fn('reverse', (s) => chars(s).reverse().join(''));
   fn('split_part', (s, d, n) => splitPart(String(s), String(d), count(n)));
   fn('initcap', (s) => initcap(String(s)));
+  // lower() and upper() of every letter (SQLite's change ASCII letters only); the PG dialect calls these
+  db.function('__pg_lower', { deterministic: true, safeIntegers: true }, (x: unknown) => pgCase(x, false) as string);
+  db.function('__pg_upper', { deterministic: true, safeIntegers: true }, (x: unknown) => pgCase(x, true) as string);
   fn('md5', (s) =>
     createHash('md5')
       .update(typeof s === 'string' ? s : String(s))

@@ -75,6 +75,29 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       await same(sql);
   });
 
+  it('SELECT DISTINCT, DISTINCT ON and UNION take intervals of equal length as one (SQLite compared their texts)', async () => {
+    const v =
+      "(VALUES (interval '1 day', 1), (interval '24 hours', 1), (interval '2 days', 1), (interval '24 hours', 2), (NULL, 1)) v(x, n)";
+    for (const sql of [
+      `SELECT count(*) FROM (SELECT DISTINCT x FROM ${v}) s`,
+      `SELECT extract(epoch from d), n FROM (SELECT DISTINCT x AS d, n FROM ${v}) s ORDER BY 1, 2`,
+      `SELECT DISTINCT x * 2 AS x FROM ${v} WHERE x > interval '1 day' ORDER BY x`,
+      'SELECT DISTINCT dur AS d FROM ev ORDER BY d DESC LIMIT 2',
+      `SELECT DISTINCT ON (x) x, n FROM ${v} ORDER BY x, n`,
+      `SELECT DISTINCT ON (x) n FROM ${v} ORDER BY x DESC, n DESC`,
+      `SELECT count(*) FROM (SELECT x FROM ${v} UNION SELECT interval '48 hours') s`,
+      `SELECT extract(epoch from x) FROM (SELECT x FROM ${v} WHERE n = 1 UNION SELECT x FROM ${v} WHERE n = 2) s ORDER BY 1`,
+      "SELECT x FROM (VALUES (interval '9 days'), (interval '2 days')) a(x) UNION SELECT interval '10 days' ORDER BY 1",
+      "SELECT id, dur FROM ev UNION SELECT 5, interval '26 hours' UNION SELECT 1, interval '26 hours' ORDER BY dur DESC, id LIMIT 3",
+      "SELECT count(*) FROM (SELECT dur FROM ev UNION ALL SELECT interval '26 hours' UNION SELECT NULL) s",
+      // the ORDER BY of the other set operations, by length too (they sorted the text)
+      "SELECT dur FROM ev UNION ALL SELECT interval '10 days' UNION ALL SELECT interval '9 days' ORDER BY 1 NULLS FIRST",
+      "SELECT id, dur AS d FROM ev EXCEPT SELECT 4, interval '-1 day' ORDER BY d DESC LIMIT 2",
+      "SELECT dur FROM ev INTERSECT SELECT interval '1 day 2 hours' UNION ALL SELECT interval '9 days' ORDER BY dur",
+    ])
+      await same(sql);
+  });
+
   it('(start, end) OVERLAPS (start, end), an end given as an interval too (a syntax error in SQLite); julian', async () => {
     for (const sql of [
       "SELECT (date '2024-01-01', date '2024-02-01') OVERLAPS (date '2024-01-15', date '2024-03-01') AS o",

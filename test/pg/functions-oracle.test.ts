@@ -1,7 +1,7 @@
 // Arrays, set-returning calls, statistics, SIMILAR TO, bitwise XOR and other functions BI tools and
 // hand-written SQL use: the same statements on Patina and on PostgreSQL 15 through node-postgres,
-// values and column types compared (floating results to 12 significant digits, since PostgreSQL
-// computes numeric statistics exactly and Patina in doubles). Before, `SELECT ARRAY[1, 2]` came back
+// values and column types compared (some to 12 significant digits: corr and the regr_* family of
+// integers are numeric in PostgreSQL, computed exactly, and doubles in Patina). Before, `SELECT ARRAY[1, 2]` came back
 // as text, `SELECT unnest(ARRAY[1, 2])` gave no row, `2147483647 + 1` printed 2147483648 as an
 // integer, and stddev, SIMILAR TO and `#` were errors.
 import assert from 'node:assert/strict';
@@ -173,6 +173,21 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT stddev(qty), corr(qty, price), regr_count(qty, price) FROM line_items WHERE false',
     ])
       await close(sql);
+    // over integers and numerics a result column is PostgreSQL's numeric, to its last digit
+    // (it printed a double's: 4.041451884327381 for 4.0414518843273803)
+    for (const sql of [
+      'SELECT stddev(qty), variance(qty), stddev_pop(qty), var_pop(qty), stddev_samp(qty), var_samp(qty) FROM line_items',
+      'SELECT order_id, stddev(qty) AS s, var_pop(qty) FROM line_items GROUP BY order_id ORDER BY s, order_id',
+      'SELECT stddev(x), variance(x), stddev_pop(x), var_pop(x) FROM (VALUES (1), (2), (3), (4)) v(x)',
+      'SELECT stddev(x), variance(x), var_pop(x) FROM (VALUES (1.50), (2.25), (-3.125), (NULL)) v(x)',
+      'SELECT stddev(x), variance(x), stddev_pop(x) FROM (VALUES (1000000), (2000000), (3000007)) v(x)',
+      'SELECT stddev(x), variance(x), stddev_pop(x), var_pop(x) FROM (VALUES (0.001), (0.002)) v(x)',
+      'SELECT stddev(x), variance(x), stddev_pop(x), var_pop(x) FROM (VALUES (5), (5)) v(x)',
+      'SELECT stddev_pop(x), var_pop(x), stddev(x), variance(x) FROM (VALUES (7)) v(x)',
+      "SELECT stddev(x), var_pop(x) FROM (VALUES (1), ('NaN'::numeric)) v(x)",
+      'SELECT order_id, line, stddev(qty) OVER (ORDER BY order_id, line ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM line_items ORDER BY order_id, line',
+    ])
+      await same(sql);
     // over doubles, to the last digit: the same sums as PostgreSQL (Welford's gave 6.515624999999999 for 6.515625)
     for (const sql of [
       'SELECT stddev(x), var_samp(x), var_pop(x), stddev_pop(x) FROM (VALUES (1.5::float8), (2.25), (NULL), (-3.5), (0)) v(x)',
@@ -418,6 +433,40 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same(
       "SELECT 'NaN'::float8, 'nan'::float4, 'Infinity'::float8, '-inf'::float8, 'NaN'::float8 > 1e300::float8",
     );
+  });
+
+  it("numeric's NaN is NaN (was NULL): cast, printed, equal to itself, above every number; avg and / of it NaN", async () => {
+    const v = "(VALUES (1, 'NaN'::numeric), (2, 5), (3, -1.5), (4, NULL), (5, ' nan '::numeric)) v(id, n)";
+    for (const sql of [
+      "SELECT 'NaN'::numeric, CAST('nan' AS numeric), 'NaN'::numeric(10, 2), pg_typeof('NaN'::numeric), 'NaN'::numeric::text",
+      "SELECT 'NaN'::numeric = 'NaN'::numeric, 'NaN'::numeric > 1e300, 'NaN'::numeric <> 5, 'NaN'::numeric::float8 > 1e300",
+      `SELECT id, n, n = 'NaN'::numeric, n > 100 FROM ${v} ORDER BY n, id`,
+      `SELECT id, n FROM ${v} ORDER BY n DESC NULLS LAST, id`,
+      `SELECT max(n), min(n), avg(n), count(DISTINCT n) FROM ${v}`,
+      `SELECT n, count(*) FROM ${v} GROUP BY n ORDER BY n`,
+      `SELECT id, n / 2 FROM ${v} ORDER BY id`,
+      `SELECT avg(n) FROM ${v} WHERE id BETWEEN 2 AND 4`,
+      '9007199254740993::numeric, (-9223372036854775807)::numeric, 12.50::numeric'.replace(/^/, 'SELECT '),
+    ])
+      await same(sql);
+    // a parameter and a stored value; 'NaN' in an INSERT was NaN before too
+    await same('SELECT $1::numeric, $1::numeric = $2::numeric', ['NaN', 'NaN']);
+    for (const c of [o.patina, o.postgres])
+      await c.query("INSERT INTO orders (id, customer_id, amount) VALUES (90, 1, 'NaN'::numeric), (91, 1, 'NaN')");
+    await same("SELECT id, amount FROM orders WHERE amount = 'NaN'::numeric ORDER BY id");
+    await same('SELECT id FROM orders WHERE amount = $1 ORDER BY id', ['NaN']);
+    // NaN to an integer is 0A000 (Patina's cast said 22P02, which text 'NaN' to an integer is)
+    for (const sql of [
+      "SELECT 'NaN'::numeric::int",
+      "SELECT CAST('NaN'::numeric AS bigint)",
+      'SELECT amount::smallint FROM orders WHERE id = 90',
+      "SELECT 'NaN'::int",
+    ])
+      await sameError(sql);
+    await same(
+      'SELECT 5.5::numeric::int, (-2.5)::numeric::int8, amount::int FROM orders WHERE id < 90 AND amount IS NOT NULL ORDER BY id',
+    );
+    for (const c of [o.patina, o.postgres]) await c.query('DELETE FROM orders WHERE id >= 90');
   });
 
   it('the clocks with a precision, and the root operators refused by name', async () => {

@@ -73,6 +73,26 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql, params);
   });
 
+  it('lower, upper and initcap change every letter as PostgreSQL does in UTF8 (SQLite changed ASCII only)', async () => {
+    const queries = [
+      "SELECT lower('ÄÖÜ STRASSE ÀB'), upper('äöü straße'), upper('ß'), upper('ǆ ﬁ ŉ ᾳ ᾀ'), lower('ΟΔΟΣ İ ǅ')",
+      "SELECT initcap('ärger ÉCOLE ǆx ßa ⓐb'), lower(NULL::text), upper(''), initcap('o''neil-ÖL')",
+      'SELECT id, lower(name), upper(name), initcap(name) FROM customers ORDER BY id',
+      'SELECT id FROM customers WHERE lower(name) = $1 ORDER BY id',
+      "SELECT id FROM customers WHERE upper(name) = 'ÉCOLE' AND lower(name) LIKE 'é%' ORDER BY id",
+      'SELECT lower(name), count(*) FROM customers GROUP BY lower(name) ORDER BY 1',
+      "SELECT id FROM customers WHERE name ILIKE 'école' AND lower(name) = lower('ÉCOLE') ORDER BY id",
+    ];
+    for (const sql of queries) await same(sql, sql.includes('$1') ? ['école'] : undefined);
+    assert.deepEqual(await same('SELECT id FROM customers WHERE lower(name) = $1 ORDER BY id', ['école']), [['18']]);
+    // every letter of Latin-1, Latin Extended, IPA, Greek and Cyrillic (U+00C0 to U+052F), each way;
+    // but ƛ and ɤ, whose capitals Unicode 16 added (Node's tables have them, glibc 2.36's not)
+    const letters = Array.from({ length: 0x530 - 0xc0 }, (_, i) => String.fromCodePoint(0xc0 + i))
+      .filter((c) => c !== '\u019b' && c !== '\u0264')
+      .join(' ');
+    await same('SELECT lower($1::text), upper($1::text), initcap($1::text)', [letters]);
+  });
+
   it('a pattern ending in the escape character is refused (22025), an escape of two characters too', async () => {
     // PostgreSQL 15 refuses a trailing escape only when matching reaches it, and then not in every
     // encoding ('a' LIKE 'a\\' is false in UTF8); Patina refuses every such pattern (docs/postgres.md).

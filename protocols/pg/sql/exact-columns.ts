@@ -1,16 +1,17 @@
-// Result columns computed exactly: a numeric division or avg that is a column of the statement's
-// own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+// Result columns computed exactly: a numeric division, avg, stddev or variance that is a column of
+// the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { INTS, strings } from './type-signatures';
+import { EXACT_STATISTICS } from './typed-operators-hint';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
 /**
- * A result column of the statement's own SELECT that is a numeric division or avg of integers or
- * numerics itself: 'num/x' and 'avg-x', computed exactly and handed to the client as text
- * (src/engine/pg-exact-division.ts), with PostgreSQL's digits. An ORDER BY naming such a column
+ * A result column of the statement's own SELECT that is a numeric division, avg, stddev or variance
+ * of integers or numerics itself: 'num/x', 'avg-x' and 'stat-x', computed exactly and handed to
+ * the client as text (src/engine/pg-exact-division.ts, pg-exact-statistics.ts), with PostgreSQL's digits. An ORDER BY naming such a column
  * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
  * position leaves it a double, as does DISTINCT or a set operation.
  */
@@ -31,13 +32,17 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
     } else if (v.FuncCall && !v.FuncCall.agg_star && v.FuncCall.args?.length === 1) {
       const fn = strings(v.FuncCall.funcname).join('.').toLowerCase();
       const a = t.type(v.FuncCall.args[0]);
-      if ((fn === 'avg' || fn === 'pg_catalog.avg') && (INTS.has(a) || a === OID.numeric))
-        mark = [v.FuncCall.location, 'avg-x'];
+      const bare = fn.replace(/^pg_catalog\./, '');
+      if (INTS.has(a) || a === OID.numeric) {
+        if (bare === 'avg') mark = [v.FuncCall.location, 'avg-x'];
+        else if (EXACT_STATISTICS.has(bare)) mark = [v.FuncCall.location, 'stat-x'];
+      }
     }
     if (!mark) return;
     // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
-    if (!name && byName.some((n) => strings(n.ColumnRef.fields)[0] === 'avg')) return;
+    const called = strings(v.FuncCall?.funcname ?? []).pop();
+    if (!name && called && byName.some((n) => strings(n.ColumnRef.fields)[0] === called)) return;
     out.set(mark[0], mark[1]);
     for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
   });

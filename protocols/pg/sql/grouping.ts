@@ -72,7 +72,8 @@ function tablesOf(from: Node[] | undefined, schema: Schema, out: Map<string, str
   return true;
 }
 
-const isAggregateCall = (f: Node) =>
+/** Whether a call is an aggregate or a window function. */
+export const isAggregateCall = (f: Node) =>
   f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
 
 function check(s: Node, schema: Schema): void {

@@ -6,7 +6,8 @@ import type { Schema } from '../../../src/engine/schema/model';
 const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
 /**
  * The lower-case names of the schema's date, time and timestamp columns ('date'), interval ones
- * ('interval'), boolean ones ('bool') and json ones ('json': `doc - 'key'`), of any table, for mayHaveTypedOperators.
+ * ('interval'), boolean ones ('bool'), json ones ('json': `doc - 'key'`) and numeric ones ('numeric':
+ * a cast of NaN to an integer), of any table, for mayHaveTypedOperators.
  */
 export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
@@ -18,6 +19,8 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
         else if (/^json/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'json');
+        else if (/numeric|decimal/i.test(c.type) && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), 'numeric');
       }
     names = found;
     datedCache.set(schema, names);

@@ -32,6 +32,9 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 const JSONB_WORD = /^(to_)?json/;
 
+/** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
+export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
+
 /**
  * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
  * beside a word that can be a date or time (a type name, a clock function, a date or time column),
@@ -49,27 +52,41 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
   let intervalHint = false; // an interval compared, sorted, or in min/max: by its length, not its text
   let ordered = false;
+  let castToInt = false;
+  let numericHint = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
-    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg is exact
+    // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
+    // stddev and variance are exact
     if (
-      (isWord(t, 'ROUND') || isWord(t, 'PG_TYPEOF') || isWord(t, 'AVG') || isWord(t, 'TO_CHAR')) &&
+      (isWord(t, 'ROUND') ||
+        isWord(t, 'PG_TYPEOF') ||
+        isWord(t, 'AVG') ||
+        isWord(t, 'TO_CHAR') ||
+        (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')
     )
       return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;
+    // a numeric cast to an integer: its NaN is 0A000
+    if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToInt = true;
+    if (t.type === 'word' && !numericHint) {
+      const w = t.text.toLowerCase();
+      numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
+    }
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op' && (t.text === '@>' || t.text === '<@')) return true; // of arrays or of jsonb
-    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT)
+    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
     if (
       (t.type === 'op' && COMPARISONS.has(t.text)) ||
-      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT'].some((w) => isWord(t, w))
+      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION'].some((w) => isWord(t, w))
     )
       ordered = true;
     if (t.type === 'word' && !intervalHint)
@@ -111,9 +128,13 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     castToText ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
-    (intervalHint && ordered)
+    (intervalHint && ordered) ||
+    (castToInt && numericHint)
   );
 }
+
+/** The integer types' names. */
+const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);
 
 /** Words that make an interval: the type, and the functions that return one. */
 const INTERVAL_WORDS = new Set([

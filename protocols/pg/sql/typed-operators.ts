@@ -18,6 +18,7 @@ import { Typer } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
+import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS } from './typed-operators-hint';
 import { strings, typeNameOid } from './type-signatures';
@@ -31,6 +32,8 @@ const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.f
 const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 const TEXT_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+/** The integer types, by the name PostgreSQL's errors give them. */
+const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 'integer', [OID.int8]: 'bigint' };
 
 /**
  * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
@@ -213,6 +216,82 @@ function markIntervalGroups(select: Node, typer: Typer, out: Map<number, string>
   visit(select.havingClause);
 }
 
+/**
+ * SELECT DISTINCT and DISTINCT ON of intervals, which SQLite would tell apart by their text (`1 day`,
+ * `24 hours`): a DISTINCT ON key is marked 'iv-group' (translate/distinct-on.ts partitions by it,
+ * null-order.ts by its length); a plain DISTINCT's interval items 'iv-distinct' (with the item's
+ * alias, 'iv-distinct:name'), which translate/interval-distinct.ts makes a GROUP BY. Only a
+ * DISTINCT with no GROUP BY, HAVING, aggregate, window function or `*` is rewritten.
+ */
+function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, string>): void {
+  const distinct: Node[] | undefined = select.distinctClause;
+  if (!distinct?.length || (select.op && select.op !== 'SETOP_NONE')) return;
+  const plain = distinct.length === 1 && Object.keys(distinct[0]).length === 0;
+  if (!plain) {
+    for (const k of distinct) {
+      if (k.A_Const || typer.type(k) !== OID.interval) continue;
+      const at = firstLocation(k);
+      if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
+    }
+    return;
+  }
+  if (select.groupClause || select.havingClause || hasAggregate(select.targetList)) return;
+  const items: Node[] = (select.targetList ?? []).map((x: Node) => x.ResTarget);
+  if (items.some((r) => !r?.val || r.val.ColumnRef?.fields?.some((f: Node) => f.A_Star))) return;
+  for (const r of items) {
+    if (typer.type(r.val) !== OID.interval) continue;
+    const at = firstLocation(r.val);
+    if (at >= 0) out.set(orderMarkKey(at), r.name ? `iv-distinct:${r.name}` : 'iv-distinct');
+  }
+}
+
+/**
+ * A set operation whose columns hold intervals, which SQLite would tell apart and sort by their
+ * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
+ * whose last is not ALL: it removes the repeats of all of them) or `s` only to sort (any other
+ * with an ORDER BY), one letter per column (`i` an interval, `n` another), then the columns' names;
+ * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
+ * where the first member names every column.
+ */
+function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>): void {
+  if (!select.op || select.op === 'SETOP_NONE') return;
+  const group = select.op === 'SETOP_UNION' && !select.all;
+  if (!group && !select.sortClause?.length) return;
+  const members: Node[] = [];
+  for (let x = select; x; x = x.larg) {
+    if (x.op === 'SETOP_NONE' || !x.op) {
+      members.unshift(x);
+      break;
+    }
+    if ((group && x.op !== 'SETOP_UNION') || x.rarg?.op !== 'SETOP_NONE') return;
+    members.unshift(x.rarg);
+  }
+  const first: Node[] = (members[0]?.targetList ?? []).map((x: Node) => x.ResTarget);
+  const names = first.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
+  if (names.some((n) => !n) || new Set(names).size !== names.length) return;
+  const kinds = first.map((_, k) =>
+    members.some((m) => {
+      const item = m.targetList?.[k]?.ResTarget?.val;
+      return item && withSources(typer, m.fromClause ?? []).type(item) === OID.interval;
+    })
+      ? 'i'
+      : 'n',
+  );
+  if (!kinds.includes('i')) return;
+  const at = firstLocation(first[0].val);
+  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${group ? 'g' : 's'}${kinds.join('')}:${JSON.stringify(names)}`);
+}
+
+/** Whether a select list calls an aggregate or window function (outside subqueries). */
+function hasAggregate(n: Node): boolean {
+  if (n === null || typeof n !== 'object') return false;
+  if (Array.isArray(n)) return n.some(hasAggregate);
+  if (n.SelectStmt || n.SubLink) return false;
+  if (n.FuncCall && isAggregateCall(n.FuncCall)) return true;
+  for (const k in n) if (k !== 'location' && hasAggregate(n[k])) return true;
+  return false;
+}
+
 /** Where a mark for an ORDER BY term's first token is kept: apart from that token's own mark (sum(x) is both). */
 export const orderMarkKey = (at: number) => -(at + 1);
 
@@ -257,6 +336,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     t = withSources(typer, n.SelectStmt.fromClause ?? []);
     markIntervalOrder(n.SelectStmt, t, out);
     markIntervalGroups(n.SelectStmt, t, out);
+    markIntervalDistinct(n.SelectStmt, t, out);
+    markIntervalUnion(n.SelectStmt, typer, out);
   } else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
   else if (n.DeleteStmt)
@@ -315,6 +396,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       for (const lit of lits)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
     else if (type) markComparedLiterals(lits, type, out);
+  } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === OID.numeric) {
+    // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
+    out.set(n.TypeCast.location, `nan-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
@@ -400,6 +484,23 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       return kind === 'bool' ? 'boolout' : (kind ?? '-');
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
+  }
+  if (n.SelectStmt) {
+    // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):
+    // with them, `iv` of `FROM (SELECT DISTINCT iv FROM t) s` was ambiguous, of no type
+    const from = (x: Node): void => {
+      if (x?.RangeSubselect && !x.RangeSubselect.lateral) walk(x, typer, out, declared);
+      else if (x?.JoinExpr) {
+        from(x.JoinExpr.larg);
+        from(x.JoinExpr.rarg);
+        walk(x.JoinExpr.quals, t, out, declared);
+      } else walk(x, t, out, declared);
+    };
+    for (const k in n.SelectStmt) {
+      if (k === 'fromClause') for (const x of n.SelectStmt.fromClause) from(x);
+      else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared);
+    }
+    return;
   }
   for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
 }

@@ -9,6 +9,8 @@ import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/transl
 import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
+import { rewriteIntervalDistinct } from '../../../protocols/pg/sql/translate/interval-distinct';
+import { rewriteIntervalGroups } from '../../../protocols/pg/sql/translate/null-order';
 import { rewriteJsonValues } from '../../../protocols/pg/sql/translate/json-values';
 import { expandGroupingSets } from '../../../protocols/pg/sql/grouping-sets';
 import { rewriteLocking } from '../../../protocols/pg/sql/translate/locking';
@@ -42,7 +44,7 @@ describe('PG translation passes', () => {
     const casts = pass(rewriteCasts);
     assert.equal(
       casts("SELECT x::int, '12'::bigint, y::numeric"),
-      "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), CAST(__pg_float(y, 'numeric') AS NUMERIC)",
+      "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), __pg_to_numeric(y)",
     );
     assert.equal(
       casts("SELECT 'yes'::boolean, '\\x0aff'::bytea, 'a'::text[]"),
@@ -198,7 +200,7 @@ describe('PG translation passes', () => {
         "SELECT a ~ 'x', b !~* 'y', c ILIKE 'z', string_agg(d, ','), version(), current_user, now(), x AS Name, public.t.a, pg_catalog.lower(s), e COLLATE \"C\", OPERATOR(pg_catalog.~) 'q'",
       ),
       // `~` after a comma is the prefix bitwise NOT, left as SQLite spells it
-      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, lower(s), e, ~ 'q'",
+      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, __pg_lower(s), e, ~ 'q'",
     );
     const local = pass((t) => rewriteWords(t, ctx, true));
     assert.equal(
@@ -273,5 +275,44 @@ describe('PG translation passes', () => {
     assert.equal(from('SELECT x FROM t, now() AS n(x)'), 'SELECT x FROM t, (SELECT now() AS "x") AS "n"');
     // a table named like a function, and a call outside FROM, stay
     assert.equal(from('SELECT lower(x) FROM lower'), 'SELECT lower(x) FROM lower');
+  });
+  it('SELECT DISTINCT and UNION of intervals group by their length (marks as the analysis sets them)', () => {
+    // the n-th token (counting from 0, no spaces) marked with `key`
+    const marked = (sql: string, at: number, key: string) =>
+      joinTokens(
+        rewriteIntervalGroups(
+          rewriteIntervalDistinct(toks(sql).map((t, i) => (i === at ? { ...t, sortKey: key } : t))),
+        ),
+      );
+    assert.equal(
+      marked('SELECT DISTINCT a, iv AS d FROM t WHERE a > 1 ORDER BY d LIMIT 2', 4, 'iv-distinct:d'),
+      'SELECT a, iv AS d FROM t WHERE a > 1 GROUP BY 1, __pg_interval_key(iv) ORDER BY d LIMIT 2',
+    );
+    assert.equal(
+      marked('SELECT n FROM (SELECT DISTINCT iv * 2 x FROM t) s', 6, 'iv-distinct:x'),
+      'SELECT n FROM(SELECT iv * 2 x FROM t GROUP BY __pg_interval_key(iv * 2)) s',
+    );
+    assert.equal(
+      marked(
+        'SELECT a, iv FROM t UNION SELECT b, c FROM u UNION ALL SELECT 1, NULL ORDER BY 2 DESC, a LIMIT 1',
+        1,
+        'iv-union:gni:["a","iv"]',
+      ),
+      'SELECT * FROM(SELECT a, iv FROM t UNION ALL SELECT b, c FROM u UNION ALL SELECT 1, NULL) AS "__pg_u" GROUP BY 1, __pg_interval_key("iv") ORDER BY __pg_interval_key("iv") DESC, a LIMIT 1',
+    );
+    // another set operation: only sorted, and only when it has an ORDER BY
+    assert.equal(
+      marked('SELECT a, iv FROM t EXCEPT SELECT b, c FROM u ORDER BY iv', 1, 'iv-union:sni:["a","iv"]'),
+      'SELECT * FROM(SELECT a, iv FROM t EXCEPT SELECT b, c FROM u) AS "__pg_u" ORDER BY __pg_interval_key("iv")',
+    );
+    assert.equal(
+      marked('SELECT a, iv FROM t UNION ALL SELECT b, c FROM u', 1, 'iv-union:sni:["a","iv"]'),
+      'SELECT a, iv FROM t UNION ALL SELECT b, c FROM u',
+    );
+    // no UNION where the mark is (a member in parentheses): as it was
+    assert.equal(
+      marked('SELECT * FROM (SELECT iv FROM t) s', 4, 'iv-union:gi:["iv"]'),
+      'SELECT * FROM(SELECT iv FROM t) s',
+    );
   });
 });

@@ -54,7 +54,7 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return `__pg_float(${x}, 'double precision')`;
     case 'numeric':
     case 'decimal':
-      return `CAST(__pg_float(${x}, 'numeric') AS NUMERIC)`;
+      return `__pg_to_numeric(${x})`;
     case 'bool':
     case 'boolean':
       return `__pg_bool(${x})`;
@@ -136,9 +136,11 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
 
 /**
  * A cast to text the analysis typed (sql/typed-operators.ts, `text:kind`): the operand as __pg_text
- * prints that kind (`true`, not 1; `100`, not 100.0; 1.50 at its scale; a timestamp in full).
+ * prints that kind (`true`, not 1; `100`, not 100.0; 1.50 at its scale; a timestamp in full). A
+ * numeric cast to an integer (`nan-int:type`): its NaN refused with 0A000, as PostgreSQL does.
  */
 function asText(t: Tok, operand: string): string {
+  if ('arith' in t && t.arith?.startsWith('nan-int:')) return `__pg_not_nan(${operand}, '${t.arith.slice(8)}')`;
   return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
 }
 

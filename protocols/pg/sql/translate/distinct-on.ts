@@ -225,7 +225,15 @@ function rewriteOne(toks: Tok[], columns: (table: string) => string[] | null): T
   );
   if (sorts.length) {
     out.push(w('ORDER'), w('BY'));
-    sorts.forEach((s, i) => out.push(...(i ? [p(',')] : []), q(`__pg_o${i + 1}`), ...s.dir));
+    // an interval sorted by its length inside (null-order.ts) is sorted so outside too
+    const byLength = (s: { expr: Tok[] }) => s.expr.some((t) => 'sortKey' in t && t.sortKey === 'iv-order');
+    sorts.forEach((s, i) =>
+      out.push(
+        ...(i ? [p(',')] : []),
+        byLength(s) ? ({ ...q(`__pg_o${i + 1}`), sortKey: 'iv-order' } as Tok) : q(`__pg_o${i + 1}`),
+        ...s.dir,
+      ),
+    );
   }
   out.push(...toks.slice(tailAt, toks.length));
   return out;

@@ -15,6 +15,7 @@ import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
 import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
+import { rewriteIntervalDistinct } from './interval-distinct';
 import { rewriteJsonValues } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
@@ -88,7 +89,10 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteLike(toks);
   // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));
-  toks = rewriteNullOrder(rewriteIntervalGroups(toks), (!outerJoin && ctx.notNull) || (() => false));
+  toks = rewriteNullOrder(
+    rewriteIntervalGroups(rewriteIntervalDistinct(toks)),
+    (!outerJoin && ctx.notNull) || (() => false),
+  );
   toks = rewriteGreatestLeast(toks);
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);

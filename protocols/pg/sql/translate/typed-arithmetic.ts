@@ -79,7 +79,8 @@ const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string }
 export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && t.arith !== undefined)) return toks;
   // a string literal compared with a number: the number PostgreSQL reads it as
-  // and avg of a result column, exact (src/engine/pg-exact-division.ts)
+  // and avg, stddev and variance of a result column, exact (src/engine/pg-exact-division.ts,
+  // pg-exact-statistics.ts)
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
@@ -87,9 +88,11 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
         ? { type: 'string', text: quoteString(t.arith.slice(4)) }
         : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
           ? { type: 'word', text: '__pg_numeric_avg' }
-          : 'arith' in t && t.arith === 'num-order'
-            ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
-            : t,
+          : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+            ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+            : 'arith' in t && t.arith === 'num-order'
+              ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
+              : t,
   );
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons

@@ -280,6 +280,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           substr: '__pg_substr',
           substring: '__pg_substr',
           random: '__pg_random',
+          lower: '__pg_lower',
+          upper: '__pg_upper',
         };
         if (renamed[lower]) {
           out.push({ type: 'word', text: renamed[lower] });
