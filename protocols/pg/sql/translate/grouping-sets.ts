@@ -23,7 +23,7 @@
 import { pgError } from '../../sqlstate';
 import { AGGREGATES } from '../grouping';
 import { type GroupElement, expandGroupingSets } from '../grouping-sets';
-import { type Tok, closer, identText, isPunct, isWord, topLevelItems } from '../tokens';
+import { type Tok, closer, closerAfter, identText, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -289,7 +289,7 @@ function rewriteSelect(toks: Tok[]): Tok[] {
   /** Whether e calls an aggregate outside its subqueries. */
   const aggregated = (e: Tok[]) => {
     for (let k = 0; k < e.length; k++) {
-      if (isPunct(e[k], '(') && isWord(e[k + 1], 'SELECT')) k = closer(e, k);
+      if (isPunct(e[k], '(') && isWord(e[k + 1], 'SELECT')) k = closerAfter(e, k);
       else if (e[k].type === 'word' && AGGREGATES.has(e[k].text.toLowerCase()) && isPunct(e[k + 1], '(')) return true;
     }
     return false;
@@ -403,7 +403,7 @@ function figure(e: Tok[]): string {
 /** Whether an expression calls a window function (OVER outside its subqueries). */
 function hasOver(e: Tok[]): boolean {
   for (let i = 0; i < e.length; i++) {
-    if (isPunct(e[i], '(') && isWord(e[i + 1], 'SELECT')) i = closer(e, i);
+    if (isPunct(e[i], '(') && isWord(e[i + 1], 'SELECT')) i = closerAfter(e, i);
     else if (isWord(e[i], 'OVER')) return true;
   }
   return false;
@@ -424,14 +424,14 @@ function liftGrouped(e: Tok[], all: Tok[][], hidden: Tok[][]): Tok[] {
   for (let i = 0; i < e.length; i++) {
     const t = e[i];
     if (isPunct(t, '(') && isWord(e[i + 1], 'SELECT')) {
-      const end = closer(e, i);
+      const end = closerAfter(e, i);
       out.push(hide(e.slice(i, end + 1)));
       i = end;
       continue;
     }
     if (t.type === 'word' && isPunct(e[i + 1], '(') && !isPunct(e[i - 1], '.')) {
       const name = t.text.toLowerCase();
-      let end = closer(e, i + 1);
+      let end = closerAfter(e, i + 1);
       if (name === 'grouping') {
         out.push(hide(e.slice(i, end + 1)));
         i = end;
@@ -439,8 +439,8 @@ function liftGrouped(e: Tok[], all: Tok[][], hidden: Tok[][]): Tok[] {
       }
       if (AGGREGATES.has(name)) {
         if (isWord(e[end + 1], 'WITHIN') && isWord(e[end + 2], 'GROUP') && isPunct(e[end + 3], '('))
-          end = closer(e, end + 3);
-        if (isWord(e[end + 1], 'FILTER') && isPunct(e[end + 2], '(')) end = closer(e, end + 2);
+          end = closerAfter(e, end + 3);
+        if (isWord(e[end + 1], 'FILTER') && isPunct(e[end + 2], '(')) end = closerAfter(e, end + 2);
         // an aggregate over the window (sum(sum(x)) OVER ()): its arguments are lifted one by one
         if (!isWord(e[end + 1], 'OVER')) {
           out.push(hide(e.slice(i, end + 1)));
