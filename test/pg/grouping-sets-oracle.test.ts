@@ -86,6 +86,13 @@ describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', fu
       'SELECT * FROM (SELECT region, sum(qty) AS q FROM sales GROUP BY ROLLUP(region) ORDER BY count(*) DESC, q LIMIT 3) r ORDER BY q',
     );
     await same('SELECT region FROM sales WHERE id < 0 GROUP BY ROLLUP(region) ORDER BY sum(qty), count(*)');
+    // a correlated subquery sees a rolled-up column as NULL, in the select list and the ORDER BY
+    await same(
+      'SELECT region, product, (SELECT max(s2.qty) FROM sales s2 WHERE s2.region = sales.region AND s2.product = sales.product) AS m FROM sales GROUP BY ROLLUP(region, product) ORDER BY 1, 2, 3',
+    );
+    await same(
+      'SELECT region, count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY (SELECT count(*) FROM sales s2 WHERE s2.region = sales.region), 1, 2',
+    );
   });
 
   it('window functions over the rows of every grouping (rank of the subtotals, shares of the total)', async () => {

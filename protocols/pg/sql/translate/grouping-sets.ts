@@ -23,7 +23,7 @@
 import { pgError } from '../../sqlstate';
 import { AGGREGATES } from '../grouping';
 import { type GroupElement, expandGroupingSets } from '../grouping-sets';
-import { type Tok, closer, closerAfter, identText, isPunct, isWord, topLevelItems } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, closerAfter, identText, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -119,8 +119,8 @@ function forGrouping(e: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
   for (let i = 0; i < e.length; i++) {
     const t = e[i];
     if (isPunct(t, '(') && isWord(e[i + 1], 'SELECT')) {
-      const end = closer(e, i);
-      out.push(...e.slice(i, end + 1));
+      const end = closerAfter(e, i);
+      out.push(...outerRefsForGrouping(e.slice(i, end + 1), all, set));
       i = end;
       continue;
     }
@@ -158,6 +158,39 @@ function forGrouping(e: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
       continue;
     }
     out.push(t);
+  }
+  return out;
+}
+
+/**
+ * A subquery for one grouping: its qualified references to a grouped column of the query outside
+ * (`t.a`, `t` no FROM item of the subquery) NULL where this grouping rolls the column up, as
+ * PostgreSQL's are. Unqualified names are left (they may be the subquery's own columns).
+ */
+function outerRefsForGrouping(q: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
+  // the names the subquery's FROM items take (an alias hides its table's name); after a comma
+  // of a select list too, which only makes fewer references count as outer
+  const own = new Set<string>();
+  const isName = (x: Tok | undefined) => x !== undefined && (x.type === 'word' || x.type === 'quoted');
+  q.forEach((t, k) => {
+    if (!(isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ',')) || !isName(q[k + 1])) return;
+    const alias = isWord(q[k + 2], 'AS') ? q[k + 3] : q[k + 2];
+    const aliased = isName(alias) && !(alias!.type === 'word' && NOT_FROM_ALIAS.has(alias!.text.toUpperCase()));
+    own.add(identText(aliased ? alias! : q[k + 1]));
+  });
+  const out: Tok[] = [];
+  for (let k = 0; k < q.length; k++) {
+    const ref = q.slice(k, k + 3);
+    const name = isPunct(q[k - 1], '.') || isPunct(q[k + 3], '.') || isPunct(q[k + 3], '(') ? null : columnName(ref);
+    if (name?.length === 2 && !own.has(name[0])) {
+      const grouped = all.some((g) => sameExpr(g, ref));
+      if (grouped && !set.some((g) => sameExpr(g, ref))) {
+        out.push(NULL);
+        k += 2;
+        continue;
+      }
+    }
+    out.push(q[k]);
   }
   return out;
 }
