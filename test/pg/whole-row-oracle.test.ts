@@ -54,11 +54,12 @@ describe('whole-row references against PostgreSQL 15', function () {
     await sameOnBoth(clients(), 'SELECT row_to_json(u) FROM u ORDER BY id');
   });
 
-  it('a whole-row reference inside an expression or of a WITH query is 0A000 naming it', async () => {
+  it('a whole-row reference inside an expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
       'SELECT t IS NULL FROM t',
       'SELECT count(u) FROM u',
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
+      'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {
       await assert.rejects(
         clients().patina.query(sql),

@@ -86,11 +86,11 @@ export function explainRefusal(sql: string, err: unknown): unknown {
     return e.sqlDetails ? pgError('42601', e.message) : err;
   }
   // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
-  // translation makes one (inside an expression, of a WITH query)
+  // translation makes one (inside an expression, of a WITH query, a function or VALUES)
   const missing = /no such column: ("?)([^".\s]+)\1$/.exec((err as Error | null)?.message ?? '')?.[2]?.toLowerCase();
   const whole = missing !== undefined && relationNames(tree.stmts, new Set()).has(missing);
   const found = whole
-    ? `a whole-row reference (${missing}) inside an expression or of a WITH query|select it alone, or name its columns (${missing}.*)`
+    ? `a whole-row reference (${missing}) other than a select item over tables and subqueries|name its columns (${missing}.* or ${missing}.column)`
     : find(tree.stmts ?? []);
   if (!found) return err;
   const [what, hint] = found.split('|');

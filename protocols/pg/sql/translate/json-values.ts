@@ -7,7 +7,7 @@
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
-import { type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
+import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */
@@ -467,7 +467,7 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
     else if (isWord(toks[start], 'DISTINCT'))
       start = isWord(toks[start + 1], 'ON') && isPunct(toks[start + 2], '(') ? closer(toks, start + 2) + 1 : start + 1;
     const fromAt = topLevelWord(toks, start, levelEnd, 'FROM');
-    if (fromAt < 0) continue;
+    if (fromAt < 0 || !knownFrom(toks, fromAt, levelEnd, schema)) continue;
     // the select items' ranges, last first (a replacement leaves earlier ones in place)
     const ranges: [number, number][] = [];
     let depth = 0;
@@ -506,6 +506,35 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
     }
   }
   return toks;
+}
+
+/**
+ * Whether each item of the FROM list at toks[from] is a schema table or a subquery: a function's or
+ * a WITH query's columns are not known here, and one of them may be the name a select item means.
+ */
+function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): boolean {
+  let depth = 0;
+  for (let k = from; k < to; k++) {
+    const t = toks[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    if (depth !== 0) continue;
+    if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase()) && k > from) return true;
+    if (!(isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ','))) continue;
+    let j = k + 1;
+    if (isWord(toks[j], 'LATERAL')) return false;
+    if ((isWord(toks[j], 'PUBLIC') || toks[j]?.text === '"public"') && isPunct(toks[j + 1], '.')) j += 2;
+    if (isPunct(toks[j], '(')) {
+      if (!isWord(toks[j + 1], 'SELECT')) return false; // VALUES, a join in parentheses
+    } else if (
+      !isName(toks[j]) ||
+      isPunct(toks[j + 1], '(') ||
+      isPunct(toks[j + 1], '.') ||
+      !schema.columns(nameOf(toks[j]))
+    )
+      return false;
+  }
+  return true;
 }
 
 /** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */
