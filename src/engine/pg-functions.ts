@@ -335,12 +335,36 @@ export function installPgFunctions(db: Database.Database): void {
       case 'jsonb':
         return typeof x === 'string' ? (jsonbText(x) ?? x) : String(x);
     }
+    // 'array': a one-dimensional array as PostgreSQL prints it (elements quoted only where they must be)
+    if (kind === 'array') {
+      const a = String(x).trim();
+      if (a.startsWith('[')) return arrayText(arrayElements(a));
+      if (!a.startsWith('{') || a.slice(1, -1).includes('{')) return a;
+      const inner = a.slice(1, -1);
+      const parts = inner === '' ? [] : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []);
+      return arrayText(
+        parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p === 'NULL' ? null : p)),
+      );
+    }
+    // 'bpchar:n': a char(n) value padded to n
+    if (typeof kind === 'string' && kind.startsWith('bpchar:')) return String(x).padEnd(Number(kind.slice(7)), ' ');
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
     if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
       const d = parseDecimal(String(x));
       if (d) return decimalText(decimalAtScale(d, Number(kind.slice(8))));
     }
     return String(x);
+  });
+  // a whole row (`SELECT t FROM t`) as PostgreSQL's record text: `(1,abc,)`, each field made text
+  // by the caller (__pg_text), NULL empty, a field that is empty or holds a quote, backslash,
+  // parenthesis, comma or white space in double quotes with quotes and backslashes doubled
+  db.function('__pg_record', { deterministic: true, varargs: true, safeIntegers: true }, (...fields: unknown[]) => {
+    const text = fields.map((x) => {
+      if (x === null || x === undefined) return '';
+      const v = Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
+      return v === '' || /["\\(),\s]/.test(v) ? `"${v.replace(/(["\\])/g, '$1$1')}"` : v;
+    });
+    return `(${text.join(',')})`;
   });
   // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
   // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero

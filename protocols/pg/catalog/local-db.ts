@@ -127,7 +127,7 @@ export class LocalDb {
       ins('pg_type', {
         oid,
         typname: name,
-        typtype: cat === 'X' ? 'p' : 'b', // unknown is a pseudo-type
+        typtype: cat === 'X' || cat === 'P' ? 'p' : 'b', // unknown and record are pseudo-types
         typlen: len,
         typcategory: cat,
         typbyval: len > 0 && len <= 8 ? 1 : 0,

@@ -54,6 +54,8 @@ export class Typer {
         found = oidOfDeclType(col.type);
       }
     }
+    // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record
+    if (!found && fields.length === 1 && this.scope.has(name)) return OID.record;
     return found;
   }
 

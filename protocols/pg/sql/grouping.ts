@@ -43,29 +43,29 @@ export function checkGrouping(sql: string, schema: Schema): void {
   } catch {
     return; // the translation or SQLite reports it
   }
-  visit(tree.stmts ?? [], schema);
+  visit(tree.stmts ?? [], schema, cteNames(tree.stmts, new Set()));
 }
 
 /** Every SELECT of the tree (subqueries, WITH queries, set operations' arms). */
-function visit(n: Node, schema: Schema): void {
+function visit(n: Node, schema: Schema, ctes: Set<string>): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
-    for (const x of n) visit(x, schema);
+    for (const x of n) visit(x, schema, ctes);
     return;
   }
-  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema);
-  for (const k in n) visit(n[k], schema);
+  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes);
+  for (const k in n) visit(n[k], schema, ctes);
 }
 
 /** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
-function tablesOf(from: Node[] | undefined, schema: Schema, out: Map<string, string>): boolean {
+function tablesOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Map<string, string>): boolean {
   for (const f of from ?? []) {
     if (f.JoinExpr) {
       if (f.JoinExpr.usingClause || f.JoinExpr.isNatural) return false; // merged columns: not placed here
-      if (!tablesOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, out)) return false;
+      if (!tablesOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out)) return false;
     } else if (f.RangeVar && !f.RangeVar.schemaname) {
       const name = String(f.RangeVar.relname).toLowerCase();
-      if (!schema.tables.has(name)) return false;
+      if (!schema.tables.has(name) || ctes.has(name)) return false;
       out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), name);
     } else return false;
   }
@@ -76,9 +76,41 @@ function tablesOf(from: Node[] | undefined, schema: Schema, out: Map<string, str
 export const isAggregateCall = (f: Node) =>
   f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
 
-function check(s: Node, schema: Schema): void {
+/** alias → its columns (null when not known here) of a subquery's FROM list. */
+type Scope = Map<string, Set<string> | null>;
+
+function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Scope): void {
+  for (const f of from ?? []) {
+    if (f.JoinExpr) {
+      scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out);
+      if (f.JoinExpr.alias) out.set(String(f.JoinExpr.alias.aliasname).toLowerCase(), null);
+    } else if (f.RangeVar) {
+      const name = String(f.RangeVar.relname).toLowerCase();
+      const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;
+      const columns = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
+      out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), columns);
+    } else {
+      const alias = f.RangeSubselect?.alias ?? f.RangeFunction?.alias;
+      // an item without a name of its own still holds columns this check cannot list
+      out.set(alias ? String(alias.aliasname).toLowerCase() : '', null);
+    }
+  }
+}
+
+/** The names WITH queries take anywhere in the statement (they hide tables of the same name). */
+function cteNames(n: Node, out: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return out;
+  if (Array.isArray(n)) for (const x of n) cteNames(x, out);
+  else {
+    if (n.CommonTableExpr?.ctename) out.add(String(n.CommonTableExpr.ctename).toLowerCase());
+    for (const k in n) cteNames(n[k], out);
+  }
+  return out;
+}
+
+function check(s: Node, schema: Schema, ctes: Set<string>): void {
   const tables = new Map<string, string>();
-  if (!tablesOf(s.fromClause, schema, tables) || tables.size === 0) return;
+  if (!tablesOf(s.fromClause, schema, ctes, tables) || tables.size === 0) return;
   const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
   if (targets.some((t) => !t)) return;
   // with grouping sets (ROLLUP, CUBE): every expression of any set is grouped, and a primary key
@@ -148,7 +180,13 @@ function check(s: Node, schema: Schema): void {
       return;
     }
     if (grouped.has(key(e))) return;
-    if (e.SubLink || e.SelectStmt) return; // its own query (checked on its own)
+    if (e.SubLink) {
+      // the expression it tests belongs to this query; the subquery may name this query's columns
+      walk(e.SubLink.testexpr);
+      sublink(e.SubLink.subselect, []);
+      return;
+    }
+    if (e.SelectStmt) return;
     if ((e.FuncCall && isAggregateCall(e.FuncCall)) || e.GroupingFunc) return;
     if (e.ColumnRef) {
       const fields = strings(e.ColumnRef.fields);
@@ -162,6 +200,86 @@ function check(s: Node, schema: Schema): void {
       return;
     }
     for (const k in e) if (k !== 'location') walk(e[k]);
+  };
+  /**
+   * A subquery's references to this query's columns (PostgreSQL's "subquery uses ungrouped column
+   * ... from outer query"): `scopes` are the FROM lists of the queries between this one and the
+   * reference, innermost last. A name resolves to the innermost query holding it, as PostgreSQL
+   * resolves it; one this check cannot place (a FROM item whose columns it does not know) is left.
+   */
+  const resolve = (fields: string[], scopes: Scope[]): { level: number } | [string, string] | 'unknown' => {
+    const column = fields[fields.length - 1]?.toLowerCase();
+    if (fields.length > 2) return 'unknown';
+    for (let level = scopes.length - 1; level >= 0; level--) {
+      for (const [alias, columns] of scopes[level]) {
+        if (fields.length === 2 && alias === fields[0].toLowerCase()) return { level };
+        if (fields.length === 1 && (columns === null || columns.has(column))) return columns ? { level } : 'unknown';
+      }
+    }
+    return place(fields) ?? 'unknown';
+  };
+  /** The column references of e, outside subqueries. */
+  const refs = (e: Node, out: string[][]): string[][] => {
+    if (e === null || typeof e !== 'object') return out;
+    if (Array.isArray(e)) for (const x of e) refs(x, out);
+    else if (e.ColumnRef) {
+      if (!e.ColumnRef.fields?.some((f: Node) => f.A_Star)) out.push(strings(e.ColumnRef.fields));
+    } else if (!e.SubLink && !e.SelectStmt) for (const k in e) if (k !== 'location') refs(e[k], out);
+    return out;
+  };
+  const sublink = (q: Node, outer: Scope[]): void => {
+    const sel = q?.SelectStmt;
+    if (!sel) return;
+    if (sel.op && sel.op !== 'SETOP_NONE') {
+      sublink({ SelectStmt: sel.larg }, outer);
+      sublink({ SelectStmt: sel.rarg }, outer);
+      return;
+    }
+    const scope: Scope = new Map();
+    scopeOf(sel.fromClause, schema, ctes, scope);
+    const scopes = [...outer, scope];
+    const inner = (e: Node): void => {
+      if (e === null || typeof e !== 'object') return;
+      if (Array.isArray(e)) {
+        for (const x of e) inner(x);
+        return;
+      }
+      const query = e.SelectStmt
+        ? e
+        : (e.SubLink?.subselect ?? e.RangeSubselect?.subquery ?? e.CommonTableExpr?.ctequery);
+      if (query) {
+        inner(e.SubLink?.testexpr);
+        sublink(query, scopes);
+        return;
+      }
+      if (e.FuncCall && isAggregateCall(e.FuncCall) && !e.FuncCall.over) {
+        // an aggregate over no column of this subquery belongs to an outer query (PostgreSQL's
+        // aggregate level): `(SELECT ... WHERE u.x = max(t.v))` aggregates t's rows
+        const levels = refs([e.FuncCall.args, e.FuncCall.agg_filter, e.FuncCall.agg_order], []).map((f) =>
+          resolve(f, scopes),
+        );
+        if (!levels.some((l) => !Array.isArray(l) && l !== 'unknown' && l.level === scopes.length - 1)) return;
+      }
+      if (e.ColumnRef) {
+        if (e.ColumnRef.fields?.some((f: Node) => f.A_Star)) return;
+        const at = resolve(strings(e.ColumnRef.fields), scopes);
+        if (Array.isArray(at) && !dependent.has(at[0]) && !grouped.has(key(e)))
+          throw pgError('42803', `subquery uses ungrouped column "${at.join('.')}" from outer query`);
+        return;
+      }
+      for (const k in e) if (k !== 'location') inner(e[k]);
+    };
+    // ORDER BY and GROUP BY may name the subquery's own output columns
+    const names = new Set((sel.targetList ?? []).map((t: Node) => t.ResTarget?.name?.toLowerCase()));
+    const own = (n: Node) => {
+      const fields = n?.ColumnRef ? strings(n.ColumnRef.fields) : [];
+      return fields.length === 1 && names.has(fields[0].toLowerCase());
+    };
+    for (const k in sel) {
+      if (k === 'sortClause') for (const o of sel.sortClause) own(o.SortBy?.node) || inner(o);
+      else if (k === 'groupClause') for (const g of sel.groupClause) own(g) || inner(g);
+      else inner(sel[k]);
+    }
   };
   for (const t of targets) walk(t.val);
   walk(s.havingClause);

@@ -85,8 +85,27 @@ export function explainRefusal(sql: string, err: unknown): unknown {
     const e = parseErr as Error & { sqlDetails?: unknown };
     return e.sqlDetails ? pgError('42601', e.message) : err;
   }
-  const found = find(tree.stmts ?? []);
+  // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
+  // translation makes one (inside an expression, of a WITH query, a function or VALUES)
+  const missing = /no such column: ("?)([^".\s]+)\1$/.exec((err as Error | null)?.message ?? '')?.[2]?.toLowerCase();
+  const whole = missing !== undefined && relationNames(tree.stmts, new Set()).has(missing);
+  const found = whole
+    ? `a whole-row reference (${missing}) other than a select item over tables and subqueries|name its columns (${missing}.* or ${missing}.column)`
+    : find(tree.stmts ?? []);
   if (!found) return err;
   const [what, hint] = found.split('|');
   return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
+}
+
+/** The names FROM items and WITH queries take in the tree (tables, aliases). */
+function relationNames(n: Node, out: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return out;
+  if (Array.isArray(n)) for (const x of n) relationNames(x, out);
+  else {
+    const name = n.RangeVar?.alias?.aliasname ?? n.RangeVar?.relname ?? n.CommonTableExpr?.ctename;
+    const alias = n.RangeSubselect?.alias?.aliasname ?? n.RangeFunction?.alias?.aliasname;
+    for (const x of [name, alias]) if (x) out.add(String(x).toLowerCase());
+    for (const k in n) relationNames(n[k], out);
+  }
+  return out;
 }

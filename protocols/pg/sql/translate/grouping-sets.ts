@@ -7,15 +7,23 @@
 // In each query a grouped expression outside that grouping is NULL (outside aggregates' arguments),
 // GROUPING(a, b) is its bit mask, and the ORDER BY names result columns by position. The empty
 // grouping yields one row even from no rows, as PostgreSQL's does. Done for each SELECT (subqueries
-// and WITH queries too), SELECT DISTINCT as UNION, GROUP BY DISTINCT with each grouping once;
-// grouping sets with window functions, a set operation, DISTINCT ON, or an
-// ORDER BY of something not in the select list are refused (0A000, here or by
-// sql/unsupported.ts when SQLite refuses the text).
+// and WITH queries too), SELECT DISTINCT as UNION, GROUP BY DISTINCT with each grouping once.
+// Window functions (which must see every grouping's rows) and ORDER BY terms naming no result
+// column put the joined queries in a subquery:
+//   SELECT a, rank() OVER (ORDER BY sum(x)) FROM t GROUP BY ROLLUP(a) ORDER BY count(*)
+// becomes
+//   SELECT "__pg_gs_c1" AS "a", rank() OVER (ORDER BY "__pg_gs_h1") AS "rank" FROM (SELECT a AS
+//   "__pg_gs_c1", sum(x) AS "__pg_gs_h1", count(*) AS "__pg_gs_h2" FROM t GROUP BY a UNION ALL
+//   SELECT NULL ..., sum(x) ..., count(*) ... FROM t) AS "__pg_gs" ORDER BY "__pg_gs_h2"
+// where each aggregate, GROUPING(), subquery and grouped expression the window or the ORDER BY
+// names is a hidden column of each grouping's query (a WINDOW clause's windows too). Grouping
+// sets in a set operation's branch or with DISTINCT ON are refused (0A000, by sql/unsupported.ts
+// when SQLite refuses the text).
 // test/pg/grouping-sets-oracle.test.ts compares them with PostgreSQL 15.
 import { pgError } from '../../sqlstate';
 import { AGGREGATES } from '../grouping';
 import { type GroupElement, expandGroupingSets } from '../grouping-sets';
-import { type Tok, closer, identText, isPunct, isWord, topLevelItems } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, closerAfter, identText, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -111,8 +119,8 @@ function forGrouping(e: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
   for (let i = 0; i < e.length; i++) {
     const t = e[i];
     if (isPunct(t, '(') && isWord(e[i + 1], 'SELECT')) {
-      const end = closer(e, i);
-      out.push(...e.slice(i, end + 1));
+      const end = closerAfter(e, i);
+      out.push(...outerRefsForGrouping(e.slice(i, end + 1), all, set));
       i = end;
       continue;
     }
@@ -150,6 +158,39 @@ function forGrouping(e: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
       continue;
     }
     out.push(t);
+  }
+  return out;
+}
+
+/**
+ * A subquery for one grouping: its qualified references to a grouped column of the query outside
+ * (`t.a`, `t` no FROM item of the subquery) NULL where this grouping rolls the column up, as
+ * PostgreSQL's are. Unqualified names are left (they may be the subquery's own columns).
+ */
+function outerRefsForGrouping(q: Tok[], all: Tok[][], set: Tok[][]): Tok[] {
+  // the names the subquery's FROM items take (an alias hides its table's name); after a comma
+  // of a select list too, which only makes fewer references count as outer
+  const own = new Set<string>();
+  const isName = (x: Tok | undefined) => x !== undefined && (x.type === 'word' || x.type === 'quoted');
+  q.forEach((t, k) => {
+    if (!(isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ',')) || !isName(q[k + 1])) return;
+    const alias = isWord(q[k + 2], 'AS') ? q[k + 3] : q[k + 2];
+    const aliased = isName(alias) && !(alias!.type === 'word' && NOT_FROM_ALIAS.has(alias!.text.toUpperCase()));
+    own.add(identText(aliased ? alias! : q[k + 1]));
+  });
+  const out: Tok[] = [];
+  for (let k = 0; k < q.length; k++) {
+    const ref = q.slice(k, k + 3);
+    const name = isPunct(q[k - 1], '.') || isPunct(q[k + 3], '.') || isPunct(q[k + 3], '(') ? null : columnName(ref);
+    if (name?.length === 2 && !own.has(name[0])) {
+      const grouped = all.some((g) => sameExpr(g, ref));
+      if (grouped && !set.some((g) => sameExpr(g, ref))) {
+        out.push(NULL);
+        k += 2;
+        continue;
+      }
+    }
+    out.push(q[k]);
   }
   return out;
 }
@@ -233,10 +274,9 @@ function rewriteSelect(toks: Tok[]): Tok[] {
       const w = t.text.toUpperCase();
       if (select < 0) {
         if (w === 'SELECT') select = i;
-      } else if (SET_OPS.has(w) || w === 'WINDOW' || w === 'FOR') return toks;
-      else if (CLAUSES.has(w) && !at.has(w)) at.set(w, i);
+      } else if (SET_OPS.has(w) || w === 'FOR') return toks;
+      else if (CLAUSES.has(w) && !at.has(w) && !(w === 'GROUP' && isWord(toks[i - 1], 'WITHIN'))) at.set(w, i);
     }
-    if (select >= 0 && isWord(t, 'OVER')) return toks; // window functions would see one grouping's rows
   }
   const group = at.get('GROUP');
   if (select < 0 || group === undefined || !isWord(toks[group + 1], 'BY')) return toks;
@@ -279,21 +319,60 @@ function rewriteSelect(toks: Tok[]): Tok[] {
   // ORDER BY, LIMIT, OFFSET, FETCH: after the joined queries
   const tailAt = ['ORDER', 'LIMIT', 'OFFSET', 'FETCH'].map((w) => at.get(w) ?? toks.length);
   const tail = toks.slice(Math.min(...tailAt));
-  const aggregated = (e: Tok[]) =>
-    e.some((t, k) => t.type === 'word' && AGGREGATES.has(t.text.toLowerCase()) && isPunct(e[k + 1], '('));
+  /** Whether e calls an aggregate outside its subqueries. */
+  const aggregated = (e: Tok[]) => {
+    for (let k = 0; k < e.length; k++) {
+      if (isPunct(e[k], '(') && isWord(e[k + 1], 'SELECT')) k = closerAfter(e, k);
+      else if (e[k].type === 'word' && AGGREGATES.has(e[k].text.toLowerCase()) && isPunct(e[k + 1], '(')) return true;
+    }
+    return false;
+  };
 
+  // ORDER BY terms naming no result column, and window functions (which must see the rows of every
+  // grouping): the groupings in a subquery carrying what they need as hidden columns, and the
+  // window, the ordering and the result columns computed over it
+  const order = orderTerms(tail, items);
+  const windowed = items.map((it) => hasOver(it.expr));
+  const windowAt = at.get('WINDOW');
+  const wrap =
+    windowAt !== undefined || windowed.some(Boolean) || (order?.terms.some((t) => t.position === 0) ?? false);
+  if (wrap && distinct && order?.terms.some((t) => t.position === 0))
+    throw pgError('42P10', 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+  const hidden: Tok[][] = [];
+  const lift = (e: Tok[]) => liftGrouped(e, all, hidden);
+  const outerItems = wrap ? items.map((it, k) => (windowed[k] ? lift(it.expr) : [quote(`__pg_gs_c${k + 1}`)])) : [];
+  const outerOrder = wrap ? order?.terms.map((t) => (t.position > 0 ? null : lift(t.term))) : undefined;
+  // WINDOW w AS (...): the named windows, over the joined groupings too
+  const windows: Tok[] = [];
+  if (windowAt !== undefined)
+    for (const [a, b] of topLevelItems(toks, windowAt + 1, end(windowAt))) {
+      // name AS ( spec )
+      if (!(isWord(toks[a + 1], 'AS') && isPunct(toks[a + 2], '(') && closer(toks, a + 2) === b - 1)) return toks;
+      if (windows.length > 0) windows.push(punct(','));
+      windows.push(...toks.slice(a, a + 3), ...lift(toks.slice(a + 3, b - 1)), toks[b - 1]);
+    }
+
+  // what each grouping's query computes (a window's own aggregate is computed over them, outside)
+  const memberExprs = [...items.filter((_, k) => !wrap || !windowed[k]).map((it) => it.expr), ...hidden];
   const members: Tok[][] = sets.map((set) => {
     const list: Tok[] = [];
-    items.forEach((it, k) => {
-      if (k > 0) list.push(punct(','));
-      const expr = forGrouping(it.expr, all, set);
+    const add = (expr: Tok[], alias: string | null) => {
+      if (list.length > 0) list.push(punct(','));
       list.push(...expr);
-      const changed = !sameTokens(expr, it.expr);
-      if (it.alias !== null) list.push(word('AS'), quote(it.alias));
-      else if (changed && it.name !== null) list.push(word('AS'), quote(it.name));
+      if (alias !== null) list.push(word('AS'), quote(alias));
+    };
+    items.forEach((it, k) => {
+      if (wrap) {
+        if (!windowed[k]) add(forGrouping(it.expr, all, set), `__pg_gs_c${k + 1}`);
+        return;
+      }
+      const expr = forGrouping(it.expr, all, set);
+      add(expr, it.alias ?? (!sameTokens(expr, it.expr) ? it.name : null));
     });
+    hidden.forEach((h, k) => add(forGrouping(h, all, set), `__pg_gs_h${k + 1}`));
+    if (list.length === 0) add([NULL], '__pg_gs_none');
     const cond = havingExpr && forGrouping(havingExpr, all, set);
-    if (set.length === 0 && !items.some((it) => aggregated(it.expr)) && !(havingExpr && aggregated(havingExpr)))
+    if (set.length === 0 && !memberExprs.some(aggregated) && !(havingExpr && aggregated(havingExpr)))
       // the empty grouping of a query without aggregates: one row, whatever the rows
       return [word('SELECT'), ...list, ...(cond ? [word('WHERE'), ...cond] : [])];
     const grouped: Tok[] = [];
@@ -309,43 +388,159 @@ function rewriteSelect(toks: Tok[]): Tok[] {
       ...(cond ? [word('HAVING'), ...cond] : []),
     ];
   });
-  const out: Tok[] = toks.slice(0, select);
+  const joined: Tok[] = [];
   members.forEach((m, k) => {
-    if (k > 0) out.push(...(distinct ? [word('UNION')] : [word('UNION'), word('ALL')]));
-    out.push(...m);
+    if (k > 0) joined.push(...(distinct && !wrap ? [word('UNION')] : [word('UNION'), word('ALL')]));
+    joined.push(...m);
   });
-  out.push(...orderByPosition(tail, items));
+  /** The ORDER BY with result columns by position and, over the subquery, the other terms lifted. */
+  const orderBy = (terms: (Tok[] | null)[] | undefined): Tok[] => {
+    if (!order) return tail;
+    const out: Tok[] = [tail[0], tail[1]];
+    order.terms.forEach((t, n) => {
+      if (n > 0) out.push(punct(','));
+      const lifted = terms?.[n];
+      out.push(...(lifted ?? [{ type: 'number', text: String(t.position) } as Tok]), ...t.after);
+    });
+    return [...out, ...tail.slice(order.stop)];
+  };
+  if (!wrap) return [...toks.slice(0, select), ...joined, ...orderBy(undefined)];
+  const outer: Tok[] = [];
+  outerItems.forEach((e, k) => {
+    if (k > 0) outer.push(punct(','));
+    outer.push(...e, word('AS'), quote(items[k].name ?? figure(items[k].expr)));
+  });
+  return [
+    ...toks.slice(0, select),
+    word('SELECT'),
+    ...(distinct ? [word('DISTINCT')] : []),
+    ...outer,
+    word('FROM'),
+    punct('('),
+    ...joined,
+    punct(')'),
+    word('AS'),
+    quote('__pg_gs'),
+    ...(windows.length > 0 ? [word('WINDOW'), ...windows] : []),
+    ...orderBy(outerOrder),
+  ];
+}
+
+/** PostgreSQL's name for an unnamed result column: a function's name, else ?column?. */
+function figure(e: Tok[]): string {
+  if (e[0]?.type === 'word' && isPunct(e[1], '(')) return e[0].text.toLowerCase();
+  if (isWord(e[0], 'CASE')) return 'case';
+  return '?column?';
+}
+
+/** Whether an expression calls a window function (OVER outside its subqueries). */
+function hasOver(e: Tok[]): boolean {
+  for (let i = 0; i < e.length; i++) {
+    if (isPunct(e[i], '(') && isWord(e[i + 1], 'SELECT')) i = closerAfter(e, i);
+    else if (isWord(e[i], 'OVER')) return true;
+  }
+  return false;
+}
+
+/**
+ * `e` over the joined groupings: each aggregate call (not a window's own), GROUPING(...), subquery
+ * and grouped expression is a hidden column of each grouping's query (added to `hidden`, once
+ * each), named "__pg_gs_hN"; window calls and the rest stay.
+ */
+function liftGrouped(e: Tok[], all: Tok[][], hidden: Tok[][]): Tok[] {
+  const hide = (x: Tok[]): Tok => {
+    let k = hidden.findIndex((h) => sameTokens(h, x));
+    if (k < 0) k = hidden.push(x) - 1;
+    return quote(`__pg_gs_h${k + 1}`);
+  };
+  const out: Tok[] = [];
+  for (let i = 0; i < e.length; i++) {
+    const t = e[i];
+    if (isPunct(t, '(') && isWord(e[i + 1], 'SELECT')) {
+      const end = closerAfter(e, i);
+      out.push(hide(e.slice(i, end + 1)));
+      i = end;
+      continue;
+    }
+    if (t.type === 'word' && isPunct(e[i + 1], '(') && !isPunct(e[i - 1], '.')) {
+      const name = t.text.toLowerCase();
+      let end = closerAfter(e, i + 1);
+      if (name === 'grouping') {
+        out.push(hide(e.slice(i, end + 1)));
+        i = end;
+        continue;
+      }
+      if (AGGREGATES.has(name)) {
+        if (isWord(e[end + 1], 'WITHIN') && isWord(e[end + 2], 'GROUP') && isPunct(e[end + 3], '('))
+          end = closerAfter(e, end + 3);
+        if (isWord(e[end + 1], 'FILTER') && isPunct(e[end + 2], '(')) end = closerAfter(e, end + 2);
+        // an aggregate over the window (sum(sum(x)) OVER ()): its arguments are lifted one by one
+        if (!isWord(e[end + 1], 'OVER')) {
+          out.push(hide(e.slice(i, end + 1)));
+          i = end;
+          continue;
+        }
+      }
+    }
+    const g = isPunct(e[i - 1], '.') ? undefined : all.find((x) => matchAt(e, i, x) > 0);
+    if (g) {
+      const n = matchAt(e, i, g);
+      out.push(hide(e.slice(i, i + n)));
+      i += n - 1;
+      continue;
+    }
+    out.push(t);
+  }
   return out;
 }
 
-/** The ORDER BY's terms as positions of the result columns they name (a UNION's ORDER BY takes no other). */
-function orderByPosition(tail: Tok[], items: { expr: Tok[]; name: string | null }[]): Tok[] {
-  if (!isWord(tail[0], 'ORDER')) return tail;
-  let stop = tail.findIndex((t, k) => k > 1 && t.type === 'word' && CLAUSES.has(t.text.toUpperCase()));
-  if (stop < 0) stop = tail.length;
-  const out: Tok[] = [tail[0], tail[1]];
-  topLevelItems(tail, 2, stop).forEach(([a, b], n) => {
+/**
+ * The ORDER BY's terms, each with the position of the result column it names (by its name, alias,
+ * position or the same expression; 0 when it names none) and the words after it (ASC, NULLS LAST).
+ * A UNION's ORDER BY takes no other terms.
+ */
+function orderTerms(
+  tail: Tok[],
+  items: { expr: Tok[]; name: string | null }[],
+): { terms: { term: Tok[]; position: number; after: Tok[] }[]; stop: number } | null {
+  if (!isWord(tail[0], 'ORDER')) return null;
+  // the ORDER BY ends at LIMIT, OFFSET or FETCH outside parentheses
+  let stop = tail.length;
+  for (let k = 2, depth = 0; k < tail.length; k++) {
+    if (isPunct(tail[k], '(')) depth++;
+    else if (isPunct(tail[k], ')')) depth--;
+    else if (
+      depth === 0 &&
+      tail[k].type === 'word' &&
+      CLAUSES.has(tail[k].text.toUpperCase()) &&
+      !isWord(tail[k - 1], 'WITHIN')
+    ) {
+      stop = k;
+      break;
+    }
+  }
+  const terms = topLevelItems(tail, 2, stop).map(([a, b]) => {
     let e = b;
-    for (let k = a + 1; k < b; k++)
-      if (tail[k].type === 'word' && TERM_TAIL.has(tail[k].text.toUpperCase())) {
+    for (let k = a + 1, depth = 0; k < b; k++) {
+      if (isPunct(tail[k], '(')) depth++;
+      else if (isPunct(tail[k], ')')) depth--;
+      else if (depth === 0 && tail[k].type === 'word' && TERM_TAIL.has(tail[k].text.toUpperCase())) {
         e = k;
         break;
       }
+    }
     const term = tail.slice(a, e);
     const column = columnName(term);
-    let position =
-      term.length === 1 && term[0].type === 'number'
-        ? Number(term[0].text)
-        : items.findIndex((it) => sameTokens(it.expr, term)) + 1;
+    if (term.length === 1 && term[0].type === 'number') {
+      const position = Number(term[0].text);
+      if (!(position >= 1 && position <= items.length))
+        throw pgError('42P10', `ORDER BY position ${term[0].text} is not in select list`);
+      return { term, position, after: tail.slice(e, b) };
+    }
+    let position = items.findIndex((it) => sameTokens(it.expr, term)) + 1;
     if (position === 0 && column?.length === 1) position = items.findIndex((it) => it.name === column[0]) + 1;
     if (position === 0 && column) position = items.findIndex((it) => sameExpr(it.expr, term)) + 1;
-    if (position <= 0)
-      throw pgError(
-        '0A000',
-        `ORDER BY ${term.map((t) => t.text).join(' ')} with GROUPING SETS, ROLLUP or CUBE is not supported: order by a result column (its name or position)`,
-      );
-    if (n > 0) out.push(punct(','));
-    out.push({ type: 'number', text: String(position) }, ...tail.slice(e, b));
+    return { term, position, after: tail.slice(e, b) };
   });
-  return [...out, ...tail.slice(stop)];
+  return { terms, stop };
 }

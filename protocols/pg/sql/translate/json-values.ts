@@ -5,7 +5,9 @@
 // as a string, and has no whole-row reference (`row_to_json(u)`, `json_agg(t)`). Each argument that
 // is a column of a known type becomes its JSON value, and a FROM item's name whose columns are
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
-import { type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
+// rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
+// becomes PostgreSQL's record text of its columns.
+import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */
@@ -53,6 +55,8 @@ interface Source {
   name: string;
   scope: number;
   cols: Column[];
+  /** A subquery's own tokens, which do not see it. */
+  within?: [number, number];
 }
 
 /** Words after a FROM item that are no alias. */
@@ -195,7 +199,7 @@ class JsonRewriter {
     derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
     for (const [name, from, to, scope] of derived) {
       const cols = this.selectColumns(from, to);
-      if (cols) this.sources.push({ name, scope, cols });
+      if (cols) this.sources.push({ name, scope, cols, within: [from, to] });
     }
   }
 
@@ -407,6 +411,130 @@ class JsonRewriter {
       punct(')'),
     );
   }
+}
+
+/** How __pg_text prints a field of a declared type in a record's text, or null for SQLite's own text. */
+function fieldKind(type: string | null): string | null {
+  const t = (type ?? '').toLowerCase().trim();
+  const base = t.replace(/\(.*$/, '').trim();
+  if (base === 'bool' || base === 'boolean') return 'boolout';
+  if (base === 'real' || base === 'float4') return 'float4';
+  if (FLOAT_TYPES.has(base)) return 'float8';
+  if (base === 'date' || base === 'time' || base === 'timestamp' || base === 'timestamptz') return base;
+  if (base === 'datetime' || base === 'timestamp without time zone') return 'timestamp';
+  if (base === 'timestamp with time zone') return 'timestamptz';
+  if (/\[\s*\]$/.test(t)) return 'array';
+  const chars = /^(?:char|character|bpchar)\s*\(\s*(\d+)\s*\)$/.exec(t);
+  if (chars) return `bpchar:${chars[1]}`;
+  const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/.exec(t);
+  return scale ? `numeric:${scale[1]}` : null;
+}
+
+/**
+ * A select item that is a FROM item's name and no column (`SELECT t FROM t`, `SELECT u, t.id ...`):
+ * the whole row as PostgreSQL's record text, `(1,abc,)`, by __pg_record of its columns, each
+ * printed as its declared type prints. Its column is named as the FROM item (typed record by
+ * sql/expression-types.ts).
+ */
+export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
+  // first a cheap look: a select item (after SELECT or a comma, before a comma, FROM or AS) named as
+  // a word that follows FROM, JOIN or a comma, or the alias after it
+  const names = new Set<string>();
+  toks.forEach((t, k) => {
+    if (isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ','))
+      for (const x of [toks[k + 1], toks[k + 2], toks[k + 3]]) if (isName(x)) names.add(nameOf(x!));
+  });
+  const maybe = toks.some(
+    (t, k) =>
+      isName(t) &&
+      names.has(nameOf(t)) &&
+      (isWord(toks[k - 1], 'SELECT') ||
+        isWord(toks[k - 1], 'DISTINCT') ||
+        isWord(toks[k - 1], 'ALL') ||
+        isPunct(toks[k - 1], ',')) &&
+      (isPunct(toks[k + 1], ',') || isWord(toks[k + 1], 'FROM') || isWord(toks[k + 1], 'AS') || isName(toks[k + 1])),
+  );
+  if (!maybe) return toks;
+  const r = new JsonRewriter(toks, schema);
+  if (r.sources.length === 0) return toks;
+  for (let i = toks.length - 1; i >= 0; i--) {
+    if (!isWord(toks[i], 'SELECT')) continue;
+    const opener = r.openers(i)[0];
+    const levelEnd = opener < 0 ? toks.length : closer(toks, opener);
+    if (levelEnd < 0) continue;
+    let start = i + 1;
+    if (isWord(toks[start], 'ALL')) start++;
+    else if (isWord(toks[start], 'DISTINCT'))
+      start = isWord(toks[start + 1], 'ON') && isPunct(toks[start + 2], '(') ? closer(toks, start + 2) + 1 : start + 1;
+    const fromAt = topLevelWord(toks, start, levelEnd, 'FROM');
+    if (fromAt < 0 || !knownFrom(toks, fromAt, levelEnd, schema)) continue;
+    // the select items' ranges, last first (a replacement leaves earlier ones in place)
+    const ranges: [number, number][] = [];
+    let depth = 0;
+    let a = start;
+    for (let k = start; k <= fromAt; k++) {
+      if (k === fromAt || (depth === 0 && isPunct(toks[k], ','))) {
+        ranges.push([a, k]);
+        a = k + 1;
+      } else if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
+      else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) depth--;
+    }
+    for (const [x, y] of ranges.reverse()) {
+      const n = y - x;
+      const aliased = (n === 3 && isWord(toks[x + 1], 'AS') && isName(toks[x + 2])) || (n === 2 && isName(toks[x + 1]));
+      if (!isName(toks[x]) || !(n === 1 || aliased) || NOT_ALIAS.has(toks[x].text.toUpperCase())) continue;
+      if (['TRUE', 'FALSE', 'NULL', 'DEFAULT'].includes(toks[x].text.toUpperCase()) && toks[x].type === 'word')
+        continue;
+      // PostgreSQL's order, innermost query first: a column of that name, else a FROM item's whole row
+      const name = nameOf(toks[x]);
+      let source: Source | undefined;
+      for (const o of r.openers(x)) {
+        const level = r.sources.filter((s) => s.scope === o && !(s.within && s.within[0] <= x && x < s.within[1]));
+        if (level.some((s) => s.cols.some((c) => c.name === name))) break;
+        source = level.find((s) => s.name === name);
+        if (source) break;
+      }
+      if (!source) continue;
+      const args = source.cols.flatMap((c) => {
+        const col = [quoted(source.name), punct('.'), quoted(c.name)];
+        const kind = fieldKind(c.type);
+        const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
+        return [punct(','), ...field];
+      });
+      const call = [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
+      toks.splice(x, 1, ...call, ...(n === 1 ? [word('AS'), quoted(name)] : []));
+    }
+  }
+  return toks;
+}
+
+/**
+ * Whether each item of the FROM list at toks[from] is a schema table or a subquery: a function's or
+ * a WITH query's columns are not known here, and one of them may be the name a select item means.
+ */
+function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): boolean {
+  let depth = 0;
+  for (let k = from; k < to; k++) {
+    const t = toks[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    if (depth !== 0) continue;
+    if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase()) && k > from) return true;
+    if (!(isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ','))) continue;
+    let j = k + 1;
+    if (isWord(toks[j], 'LATERAL')) return false;
+    if ((isWord(toks[j], 'PUBLIC') || toks[j]?.text === '"public"') && isPunct(toks[j + 1], '.')) j += 2;
+    if (isPunct(toks[j], '(')) {
+      if (!isWord(toks[j + 1], 'SELECT')) return false; // VALUES, a join in parentheses
+    } else if (
+      !isName(toks[j]) ||
+      isPunct(toks[j + 1], '(') ||
+      isPunct(toks[j + 1], '.') ||
+      !schema.columns(nameOf(toks[j]))
+    )
+      return false;
+  }
+  return true;
 }
 
 /** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */

@@ -16,7 +16,7 @@ import { rewriteDivision } from './division';
 import { rewriteDmlForms } from './dml-forms';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
-import { rewriteJsonValues } from './json-values';
+import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
 import { rewriteLateralJson } from './lateral-json';
 import { rewriteFunctionColumns } from './function-columns';
@@ -77,10 +77,11 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDmlForms(toks);
   toks = rewriteInsertDefaults(toks, ctx);
   toks = rewriteTypedAssignments(toks, ctx);
-  toks = rewriteJsonValues(toks, {
-    columnType: (table, column) => ctx.columnType?.(table, column) ?? null,
-    columns: (table) => ctx.columns?.(table) ?? null,
-  });
+  const jsonSchema = {
+    columnType: (table: string, column: string) => ctx.columnType?.(table, column) ?? null,
+    columns: (table: string) => ctx.columns?.(table) ?? null,
+  };
+  toks = rewriteWholeRows(rewriteJsonValues(toks, jsonSchema), jsonSchema);
   toks = rewriteStandardCalls(toks);
   toks = rewriteOrderedSet(toks);
   toks = rewriteFetchFirst(toks);

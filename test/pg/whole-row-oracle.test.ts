@@ -1,0 +1,73 @@
+// Whole-row references (`SELECT t FROM t`): PostgreSQL prints the row as its record text, `(1,abc,)`,
+// each field as its type prints, NULL empty, a field with a comma, quote, backslash, parenthesis or
+// space (or empty) in double quotes. The same statements on Patina and on PostgreSQL 15; the column
+// is typed record on Patina, where PostgreSQL names the table's own composite type (an OID of its
+// catalog), so the types are compared apart. They were 42703 `no such column: t`.
+import assert from 'node:assert/strict';
+import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, s TEXT, n NUMERIC(10,2), b BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, f DOUBLE PRECISION, j JSONB, bb BYTEA, tags TEXT[], ch CHAR(3), big BIGINT);
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, t_id BIGINT, name TEXT);`;
+const ROWS = [
+  `INSERT INTO t VALUES
+    (1, 'abc', 1.50, true, '2024-01-01', '2024-01-01 10:00:00', '2024-01-01 10:00:00+00', 1.5, '{"a": 1}', '\\x0102', '{"a b",c}', 'ab', 9007199254740993),
+    (2, 'x,y', NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, '{}', 'x', -1),
+    (3, 'he said "hi"', 2, NULL, NULL, NULL, NULL, -0.25, '[1, "x"]', NULL, NULL, NULL, NULL),
+    (4, '', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (6, 'a b', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (7, '(p)', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (8, 'back\\slash', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (9, 'NULL', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+  `INSERT INTO u VALUES (1, 1, 'one'), (2, 1, 'two'), (3, 2, 'three')`,
+];
+
+describe('whole-row references against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { clients } = oracleSuite(SCHEMA, ROWS);
+  /** The same rows on both; each whole-row column typed record (2249) on Patina. */
+  const same = async (sql: string, params?: unknown[], records: number[] = [0]) => {
+    const rows = await sameOnBoth(clients(), sql, params, { types: false });
+    const r = await clients().patina.query({ text: sql, values: params, rowMode: 'array' });
+    for (const k of records) assert.equal(r.fields[k].dataTypeID, 2249, `type of column ${k} of ${sql}`);
+    return rows;
+  };
+
+  it('SELECT t FROM t prints each row as PostgreSQL does, every type and quoting rule', async () => {
+    const rows = await same('SELECT t FROM t ORDER BY id');
+    assert.equal(rows[1][0], '(2,"x,y",,f,,,,,,,{},"x  ",-1)');
+    await same('SELECT x FROM t x WHERE id = $1', [1]);
+    const r = await clients().patina.query('SELECT t FROM t WHERE id = 5');
+    assert.equal(r.fields[0].name, 't');
+  });
+
+  it('beside other columns, in a join, under an alias, with DISTINCT, in subqueries', async () => {
+    await same('SELECT u, t.id FROM u JOIN t ON t.id = u.t_id ORDER BY u.id');
+    await same('SELECT id, u AS whole FROM u ORDER BY id', undefined, [1]);
+    await same('SELECT DISTINCT u FROM u ORDER BY 1');
+    await same('SELECT * FROM (SELECT u FROM u) q ORDER BY 1');
+    await same('SELECT (SELECT u FROM u WHERE u.id = t.id) FROM t ORDER BY id');
+    // a subquery's row: PostgreSQL's type is record too
+    await sameOnBoth(clients(), 'SELECT q FROM (SELECT id, name FROM u) q ORDER BY 1');
+    // t.* and row_to_json(t) were already the columns and the object
+    await sameOnBoth(clients(), 'SELECT u.* FROM u ORDER BY id');
+    await sameOnBoth(clients(), 'SELECT row_to_json(u) FROM u ORDER BY id');
+  });
+
+  it('a whole-row reference inside an expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
+    for (const sql of [
+      'SELECT t IS NULL FROM t',
+      'SELECT count(u) FROM u',
+      'WITH w AS (SELECT * FROM u) SELECT w FROM w',
+      'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
+    ]) {
+      await assert.rejects(
+        clients().patina.query(sql),
+        (e: { code?: string; message: string }) =>
+          e.code === '0A000' && /whole-row reference \((t|u|w)\)/.test(e.message),
+        sql,
+      );
+      await clients().postgres.query(sql);
+    }
+  });
+});
