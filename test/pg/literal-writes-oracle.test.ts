@@ -62,6 +62,9 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     const o = clients();
     for (const sql of [
       `INSERT INTO lw (id, n) VALUES (20, 'abc')`,
+      // beyond 64 bits: 22003 (was SQLite's "too big", 42000)
+      `INSERT INTO lw (id, n) VALUES (20, '9223372036854775808')`,
+      `UPDATE lw SET big = '-9223372036854775809' WHERE id = 1`,
       `INSERT INTO lw (id, ok) VALUES (20, 'maybe')`,
       `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
       `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
@@ -82,6 +85,8 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     const o = clients();
     for (const [column, value] of [
       ['d', '2024-02-30'],
+      ['n', '9223372036854775808'],
+      ['big', '-9223372036854775809'],
       ['ts', 'not a time'],
       ['tz', '2024-13-01 00:00+00'],
       ['j', '{"a": '],
