@@ -65,6 +65,10 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       // beyond 64 bits: 22003 (was SQLite's "too big", 42000)
       `INSERT INTO lw (id, n) VALUES (20, '9223372036854775808')`,
       `UPDATE lw SET big = '-9223372036854775809' WHERE id = 1`,
+      // unquoted too: a numeric in PostgreSQL, out of range for the bigint (was "too big", 42000)
+      `INSERT INTO lw (id, n) VALUES (20, 9223372036854775808)`,
+      `INSERT INTO lw (id, n, big) VALUES (20, 1, -9223372036854775809)`,
+      `UPDATE lw SET n = 2, big = 9223372036854775808 WHERE id = 1`,
       `INSERT INTO lw (id, ok) VALUES (20, 'maybe')`,
       `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
       `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
@@ -79,6 +83,10 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     }
     await same('SELECT count(*) FROM lw WHERE id = 20');
     await same('SELECT n FROM lw WHERE id = 1');
+    // beyond 64 bits into a text column it is its digits; compared with a bigint it matches nothing
+    await same('INSERT INTO lw (id, t) VALUES (23, 99999999999999999999), (24, -9223372036854775809) RETURNING id, t');
+    await same('SELECT id FROM lw WHERE big = 9223372036854775808 OR n = -9223372036854775809');
+    await same('DELETE FROM lw WHERE id IN (23, 24)');
   });
 
   it('a bound text parameter that is no value of its column fails as in PostgreSQL (was stored as sent)', async () => {
