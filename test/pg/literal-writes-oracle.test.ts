@@ -73,6 +73,9 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
       `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
       `INSERT INTO lw (id, j) VALUES (20, '{"a": ')`,
+      // a NUL in a jsonb string: 22P05 (was stored); json keeps it (below)
+      `INSERT INTO lw (id, j) VALUES (20, '{"a": "x\\u0000"}')`,
+      `UPDATE lw SET j = '["\\\\\\u0000"]' WHERE id = 1`,
       `INSERT INTO lw (id, u) VALUES (20, 'not-a-uuid')`,
       `INSERT INTO lw (id, nums) VALUES (20, '{1,x}')`,
       `UPDATE lw SET n = 'abc' WHERE id = 1`,
@@ -87,6 +90,8 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same('INSERT INTO lw (id, t) VALUES (23, 99999999999999999999), (24, -9223372036854775809) RETURNING id, t');
     await same('SELECT id FROM lw WHERE big = 9223372036854775808 OR n = -9223372036854775809');
     await same('DELETE FROM lw WHERE id IN (23, 24)');
+    await same(`INSERT INTO lw (id, js, j) VALUES (25, '{"a": "\\u0000"}', '{"a": "\\\\u0000"}') RETURNING js, j`);
+    await same('DELETE FROM lw WHERE id = 25');
   });
 
   it('a bound text parameter that is no value of its column fails as in PostgreSQL (was stored as sent)', async () => {
@@ -98,6 +103,7 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       ['ts', 'not a time'],
       ['tz', '2024-13-01 00:00+00'],
       ['j', '{"a": '],
+      ['j', '{"a": "\\u0000"}'],
       ['js', 'nope'],
       ['u', 'not-a-uuid'],
       ['nums', '{1,x}'],

@@ -226,6 +226,14 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.json:
     case OID.jsonb:
       asParam(() => jsonOperand(s), param);
+      // jsonb keeps its strings as text, which cannot hold a NUL: PostgreSQL refuses \u0000 (22P05)
+      if (oid === OID.jsonb && /(?<!\\)(?:\\\\)*\\u0000/.test(s))
+        throw new PatinaError(
+          'user',
+          `unsupported Unicode escape sequence: \\u0000 cannot be converted to text (parameter $${param + 1})`,
+          undefined,
+          '22P05',
+        );
       return s;
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
