@@ -66,10 +66,20 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     const o = clients();
     for (const sql of [
       `INSERT INTO lw (id, n) VALUES (20, 'abc')`,
+      // beyond 64 bits: 22003 (was SQLite's "too big", 42000)
+      `INSERT INTO lw (id, n) VALUES (20, '9223372036854775808')`,
+      `UPDATE lw SET big = '-9223372036854775809' WHERE id = 1`,
+      // unquoted too: a numeric in PostgreSQL, out of range for the bigint (was "too big", 42000)
+      `INSERT INTO lw (id, n) VALUES (20, 9223372036854775808)`,
+      `INSERT INTO lw (id, n, big) VALUES (20, 1, -9223372036854775809)`,
+      `UPDATE lw SET n = 2, big = 9223372036854775808 WHERE id = 1`,
       `INSERT INTO lw (id, ok) VALUES (20, 'maybe')`,
       `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
       `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
       `INSERT INTO lw (id, j) VALUES (20, '{"a": ')`,
+      // a NUL in a jsonb string: 22P05 (was stored); json keeps it (below)
+      `INSERT INTO lw (id, j) VALUES (20, '{"a": "x\\u0000"}')`,
+      `UPDATE lw SET j = '["\\\\\\u0000"]' WHERE id = 1`,
       `INSERT INTO lw (id, u) VALUES (20, 'not-a-uuid')`,
       `INSERT INTO lw (id, nums) VALUES (20, '{1,x}')`,
       `UPDATE lw SET n = 'abc' WHERE id = 1`,
@@ -82,15 +92,24 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     }
     await same('SELECT count(*) FROM lw WHERE id = 20');
     await same('SELECT n FROM lw WHERE id = 1');
+    // beyond 64 bits into a text column it is its digits; compared with a bigint it matches nothing
+    await same('INSERT INTO lw (id, t) VALUES (23, 99999999999999999999), (24, -9223372036854775809) RETURNING id, t');
+    await same('SELECT id FROM lw WHERE big = 9223372036854775808 OR n = -9223372036854775809');
+    await same('DELETE FROM lw WHERE id IN (23, 24)');
+    await same(`INSERT INTO lw (id, js, j) VALUES (25, '{"a": "\\u0000"}', '{"a": "\\\\u0000"}') RETURNING js, j`);
+    await same('DELETE FROM lw WHERE id = 25');
   });
 
   it('a bound text parameter that is no value of its column fails as in PostgreSQL (was stored as sent)', async () => {
     const o = clients();
     for (const [column, value] of [
       ['d', '2024-02-30'],
+      ['n', '9223372036854775808'],
+      ['big', '-9223372036854775809'],
       ['ts', 'not a time'],
       ['tz', '2024-13-01 00:00+00'],
       ['j', '{"a": '],
+      ['j', '{"a": "\\u0000"}'],
       ['js', 'nope'],
       ['u', 'not-a-uuid'],
       ['nums', '{1,x}'],

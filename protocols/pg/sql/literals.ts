@@ -17,6 +17,8 @@ import { catalogRelations, hasNoFrom } from './local-statements';
 import { joinTokens } from './tokens';
 import type { PgToken } from './lexer';
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 /** What may follow a lifted literal: the end, a closing parenthesis, or a word that ends the operand. */
 const ENDS = new Set([
@@ -38,11 +40,16 @@ const ENDS = new Set([
 /** What may follow a value of an UPDATE's SET list. */
 const SET_ENDS = new Set(['WHERE', 'RETURNING', 'FROM']);
 
+/** An integer literal beyond 64 bits assigned to a column (PostgreSQL reads it as a numeric). */
+export class WideInteger {
+  constructor(readonly text: string) {}
+}
+
 export interface Lifted {
   /** The statement's text with `$n` where the literals stood: the cache key of its analysis. */
   key: string;
   tokens: PgToken[];
-  values: SqlValue[];
+  values: (SqlValue | WideInteger)[];
   /** Per value: true when it is assigned to a column (VALUES, SET), false when compared with one. */
   assigned: boolean[];
   /** Per value: true for an assigned decimal (`1.5`, `-2.50`, `1e3`), kept as its text in `values`. */
@@ -59,9 +66,15 @@ const isColumn = (t: PgToken | undefined) => t !== undefined && (t.type === 'wor
  * decimal compared with a column: its text form matters against TEXT columns). An assigned decimal
  * is its text, read by typedLiterals() as its column's float or numeric.
  */
-function literalValue(t: PgToken, negative: boolean, assigned: boolean): SqlValue | undefined {
+function literalValue(t: PgToken, negative: boolean, assigned: boolean): SqlValue | WideInteger | undefined {
   if (t.type === 'number') {
-    if (/^\d+$/.test(t.text)) return BigInt(negative ? `-${t.text}` : t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
+    if (/^\d+$/.test(t.text)) {
+      const n = BigInt(negative ? `-${t.text}` : t.text); // bound as INTEGER, as the literal was (a JS number binds as REAL)
+      if (n >= INT64_MIN && n <= INT64_MAX) return n;
+      // beyond 64 bits SQLite cannot bind it ("too big") and PostgreSQL reads a numeric: one assigned
+      // is lifted as its text (typedLiterals() reads it by its column), one compared is left as written
+      return assigned ? new WideInteger(n.toString()) : undefined;
+    }
     if (assigned && /^(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t.text)) return negative ? `-${t.text}` : t.text;
     return undefined;
   }
@@ -78,7 +91,7 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   if (first !== 'SELECT' && first !== 'INSERT' && first !== 'UPDATE' && first !== 'DELETE') return null;
   if (sig.some((t) => t.type === 'param') || catalogRelations(sig)) return null;
   if (first === 'SELECT' && hasNoFrom(sig)) return null;
-  const values: SqlValue[] = [];
+  const values: (SqlValue | WideInteger)[] = [];
   const assigned: boolean[] = [];
   const decimal: boolean[] = [];
   const out = sig.slice();
@@ -194,6 +207,7 @@ const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestampt
 const DECIMALS = new Set<number>([OID.float4, OID.float8, OID.numeric]);
 /** Types an integer literal is assigned to as the same number. */
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.float4, OID.float8, OID.numeric]);
+const INTEGERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid]);
 /** Types a string literal is assigned to as the same text. */
 const TEXTS = new Set<number>([0, OID.text, OID.varchar, OID.bpchar, OID.name]);
 
@@ -211,7 +225,13 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
   for (let k = 0; k < lifted.values.length; k++) {
     const v = lifted.values[k];
     const type = types[k] ?? 0;
-    if (!lifted.assigned[k]) {
+    if (v instanceof WideInteger) {
+      // into an integer column it is out of range as PostgreSQL finds it; into a text column it is
+      // its digits; into any other the statement runs as written
+      if (INTEGERS.has(type)) throw new PatinaError('user', 'bigint out of range', undefined, '22003');
+      if (!TEXTS.has(type)) return null;
+      out.push(v.text);
+    } else if (!lifted.assigned[k]) {
       out.push(typeof v === 'string' && DATED.has(type) ? paramValue(Buffer.from(v), type, 0, k) : v);
     } else if (lifted.decimal[k]) {
       // 1.50 into a float or numeric column, read as Bind reads '1.50'; into a text column its

@@ -56,6 +56,9 @@ export function binaryOf(v: unknown, oid: number, column: string, typmod = -1): 
   }
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
 function parseInteger(s: string, param: number): number | bigint {
   const t = s.trim();
   if (!/^[-+]?\d+$/.test(t))
@@ -66,7 +69,17 @@ function parseInteger(s: string, param: number): number | bigint {
       '22P02',
     );
   const n = Number(t);
-  return Number.isSafeInteger(n) ? n : BigInt(t);
+  if (Number.isSafeInteger(n)) return n;
+  const b = BigInt(t);
+  // beyond 64 bits PostgreSQL's input fails (22003); SQLite could not bind it ("too big", 42000)
+  if (b < INT64_MIN || b > INT64_MAX)
+    throw new PatinaError(
+      'user',
+      `value "${s}" is out of range for type bigint (parameter $${param + 1})`,
+      undefined,
+      '22003',
+    );
+  return b;
 }
 
 /** A text parameter read as the cast reads its type (src/engine), its error naming the parameter. */
@@ -78,9 +91,6 @@ function asParam<T>(read: () => T, param: number): T {
     throw new PatinaError('user', `${err.message} (parameter $${param + 1})`, undefined, err.sqlstate ?? '22P02');
   }
 }
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * A numeric or float parameter as SQLite keeps it: an integer exactly (a bigint beyond 2^53), other
@@ -216,6 +226,14 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.json:
     case OID.jsonb:
       asParam(() => jsonOperand(s), param);
+      // jsonb keeps its strings as text, which cannot hold a NUL: PostgreSQL refuses \u0000 (22P05)
+      if (oid === OID.jsonb && /(?<!\\)(?:\\\\)*\\u0000/.test(s))
+        throw new PatinaError(
+          'user',
+          `unsupported Unicode escape sequence: \\u0000 cannot be converted to text (parameter $${param + 1})`,
+          undefined,
+          '22P05',
+        );
       return s;
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
