@@ -334,6 +334,9 @@ export function installPgFunctions(db: Database.Database): void {
       // jsonb prints its normalised text ('{"a": 1, "b": 2}', keys sorted, 1.50 kept), as its output does
       case 'jsonb':
         return typeof x === 'string' ? (jsonbText(x) ?? x) : String(x);
+      // bytea prints in hex ('\x41'), as bytea_output = hex does
+      case 'bytea':
+        return Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
     }
     // 'array': a one-dimensional array as PostgreSQL prints it (elements quoted only where they must be)
     if (kind === 'array') {

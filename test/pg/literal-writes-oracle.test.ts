@@ -40,6 +40,11 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     // decimals: a float or numeric column reads them as Bind does; an integer or text column as written
     await same(`INSERT INTO lw (id, f, amount, t) VALUES (8, 0.1, 1.005, 1.50), (9, -1e-3, -.5, 3.0)`);
     await same(`INSERT INTO lw (id, n) VALUES (11, 2.5), (12, -2.5)`);
+    // an integer array's text in PostgreSQL's form (was kept as written, so = '{1,NULL,3}' missed it)
+    await same(`INSERT INTO lw (id, nums) VALUES (13, '{1, null ,+3}')`);
+    await same(`SELECT id, nums::text FROM lw WHERE nums = '{1,NULL,3}'`);
+    // bytea made text is hex, as bytea_output = hex prints it (was the bytes themselves)
+    await same("SELECT id, b::text, concat('b=', b) FROM lw WHERE b IS NOT NULL ORDER BY id");
     await same(`UPDATE lw SET f = 2.25e2, amount = 0.125 WHERE id = 9`);
     await same(`SELECT ${COLUMNS} FROM lw ORDER BY id`);
     await same('SELECT id, f::text, amount::text, ts::text, tz::text, j::text, js::text, iv::text FROM lw ORDER BY id');

@@ -18,6 +18,7 @@ const TEXT_KIND: Record<number, string> = {
   [OID.timestamptz]: 'timestamptz',
   [OID.time]: 'time',
   [OID.jsonb]: 'jsonb',
+  [OID.bytea]: 'bytea',
 };
 
 /** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */
