@@ -41,6 +41,19 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
   });
   after(() => o?.close());
 
+  it("a window's value of another row keeps its scale: lag, lead, first_value, last_value, nth_value", async () => {
+    // (were 12.5 and 0.1; nth_value was typed float8)
+    await sameOnBoth(
+      o,
+      `SELECT id, lag(amount) OVER w, lead(amount, 2) OVER w, first_value(amount) OVER w,
+         last_value(amount) OVER w, nth_value(amount, 2) OVER w FROM pay WINDOW w AS (ORDER BY id) ORDER BY id`,
+    );
+    await sameOnBoth(
+      o,
+      'SELECT id % 2 AS k, lag(sum(amount)) OVER (ORDER BY id % 2) FROM pay GROUP BY id % 2 ORDER BY k',
+    );
+  });
+
   it('numeric(p, s) values print at scale s, rounded as PostgreSQL stores them', async () => {
     await sameOnBoth(o, 'SELECT id, amount, rate, code FROM m ORDER BY id');
     assert.deepEqual(await sameOnBoth(o, 'SELECT amount, rate FROM m WHERE id IN (1, 2) ORDER BY id'), [

@@ -219,6 +219,7 @@ export class Typer {
       case 'last_value':
       case 'lag':
       case 'lead':
+      case 'nth_value':
         return arg(0);
       case 'gcd':
       case 'lcm': {

@@ -84,7 +84,15 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'min':
       case 'max':
       case 'abs':
+      case 'first_value':
+      case 'last_value':
         return args.length === 1 ? scaleOf(t, args[0]) : undefined;
+      // a window's earlier or later row's value, at its scale (with a default, rows taking it print
+      // the default's own scale: left unknown)
+      case 'lag':
+      case 'lead':
+      case 'nth_value':
+        return args.length <= 2 && args.length > 0 ? scaleOf(t, args[0]) : undefined;
       case 'round':
       case 'trunc': {
         if (args.length === 1) return 0;
