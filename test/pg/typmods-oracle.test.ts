@@ -54,6 +54,15 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     );
   });
 
+  it("a number with an untyped parameter has the number's type (was text)", async () => {
+    for (const sql of [
+      'SELECT count(*) + $1 AS c, max(id) * $1 AS m, sum(id) - $1 AS s FROM pay',
+      'SELECT $1 + sum(id) AS s FROM pay',
+      'SELECT id, id % $1 AS r FROM pay ORDER BY id',
+    ])
+      await sameOnBoth(o, sql, ['2']);
+  });
+
   it('numeric(p, s) values print at scale s, rounded as PostgreSQL stores them', async () => {
     await sameOnBoth(o, 'SELECT id, amount, rate, code FROM m ORDER BY id');
     assert.deepEqual(await sameOnBoth(o, 'SELECT amount, rate FROM m WHERE id IN (1, 2) ORDER BY id'), [

@@ -25,6 +25,9 @@ import { type Scope, selectTypes } from './select-types';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
+/** Operators whose result has their operands' type when both are one number type. */
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+
 export class Typer {
   constructor(
     readonly schema: Schema,
@@ -163,6 +166,10 @@ export class Typer {
         if (op === '^') return l === OID.numeric || r === OID.numeric ? OID.numeric : OID.float8;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
         const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
+        // a number and a parameter or a quoted literal: PostgreSQL reads the unknown side as the
+        // number's type (`sum(n) + $1` is numeric; it was typed text)
+        if ((unknown === 'r' && isNumber(l)) || (unknown === 'l' && isNumber(r)))
+          return ARITHMETIC.has(op) ? (unknown === 'r' ? l : r) : 0;
         try {
           return dateOperator(l, op, r, unknown)?.oid ?? 0;
         } catch {
