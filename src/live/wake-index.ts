@@ -53,15 +53,7 @@ type Holders = Subscription | Map<Subscription, number>;
 export class WakeIndex {
   readonly #tables = new Map<string, TableEntry>();
   /** Per subscription, how it listens to each table, and which occurrence feeds the holders. */
-  readonly #subs = new Map<
-    Subscription,
-    {
-      listening: Map<string, Listening>;
-      occ: Map<string, number>;
-      /** A single-table subscription's holders map (its row identity is the source key), else null. */
-      single: Map<string, Holders> | null;
-    }
-  >();
+  readonly #subs = new Map<Subscription, { listening: Map<string, Listening>; occ: Map<string, number> }>();
 
   /** Adds a subscription; `rows` are the identity keys of its stored result (for pinned tables). */
   add(sub: Subscription, rows: () => Iterable<string>): void {
@@ -84,8 +76,7 @@ export class WakeIndex {
       listening.set(table, { sub, column: e.column, values, expr });
       occ.set(table, e.occ);
     }
-    const single = plan.occurrences.length === 1 && occ.size > 0 ? this.#entry([...occ.keys()][0]).holders : null;
-    this.#subs.set(sub, { listening, occ, single });
+    this.#subs.set(sub, { listening, occ });
     for (const [t, l] of listening) {
       const entry = this.#entry(t);
       if (l.column === null) {
@@ -293,9 +284,9 @@ export class WakeIndex {
   #hold(sub: Subscription, identity: string, delta: number) {
     const s = this.#subs.get(sub);
     if (!s || s.occ.size === 0) return;
-    if (s.single) {
+    if (sub.plan.occurrences.length === 1) {
       // a single table's row: its identity is the source key
-      hold(s.single, identity, sub, delta);
+      for (const t of s.occ.keys()) hold(this.#entry(t).holders, identity, sub, delta);
       return;
     }
     const parts = sub.identityParts(identity);
