@@ -11,7 +11,7 @@ import { errorFields, log } from '../observability/log';
 
 /**
  * How long the changes of subscriptions nobody listens to may wait before they are matched, and up
- * to how many changed keys (see #waitingKeys).
+ * to how many changed keys (see #defer).
  */
 const LATER_MS = 200;
 const LATER_KEYS = 10_000;
@@ -78,7 +78,7 @@ export class Matcher {
   #idle: (() => void)[] = [];
   /** Whether the changes of subscriptions without listeners may wait (not with an in-memory store). */
   readonly #mayWait: boolean;
-  /** Changed keys of restricted subscriptions without listeners, not matched yet (see #waitingKeys). */
+  /** Changed keys of restricted subscriptions without listeners, not matched yet (see #defer). */
   #later = new Map<Subscription, ChangedKeys>();
   #laterKeys = 0;
   #laterDue = false;
@@ -435,10 +435,7 @@ export class Matcher {
     this.#batchSince = this.#queuedSince;
     this.#queuedRows = 0;
     try {
-      const changes = batch.length === 1 ? batch[0].changes : changesOf(batch);
-      const woken = this.#now(
-        this.index.wake(changes, this.#mayWait && !this.#laterDue ? this.#waitingKeys : undefined),
-      );
+      const woken = this.#now(this.index.wake(batch.length === 1 ? batch[0].changes : changesOf(batch)));
       if (woken.size === 0) return; // nothing to match now (nothing woken, or what was waits)
       // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
       const groups = SharedEvaluator.groups(woken.keys());
@@ -490,28 +487,19 @@ export class Matcher {
 
   /**
    * Of the subscriptions a batch woke, those to match now. The changed keys of restricted ones that
-   * nobody listens to wait (see #waitingKeys) and are matched with a later batch: one read, one shared
+   * nobody listens to wait (see #defer) and are matched with a later batch: one read, one shared
    * statement and one store commit then serve many writes (most of what a batch of a few writes
    * cost). A subscription matched now takes its waiting keys along; so do all of them once they are
    * due. A change is matched against the state of its batch's read, whichever batch that is, and
    * diffed against the stored result, so it is the same change later, or part of a larger one.
    */
   #now(woken: Map<Subscription, ChangedKeys>): Map<Subscription, ChangedKeys> {
-    // the keys the wake added to waiting ones (see #waitingKeys)
-    if (this.#deferring.length > 0) {
-      for (let i = 0; i < this.#deferring.length; i += 2)
-        this.#laterKeys +=
-          keyCount(this.#later.get(this.#deferring[i] as Subscription)!) - (this.#deferring[i + 1] as number);
-      this.#deferring.length = 0;
-      if (this.#laterKeys >= LATER_KEYS) this.#laterDue = true;
-      else
-        this.#laterTimer ??= setTimeout(() => {
-          this.#laterTimer = null;
-          this.matchWaiting();
-        }, LATER_MS);
-    }
     const now = new Map<Subscription, ChangedKeys>();
-    for (const [sub, keys] of woken) if (this.#later.get(sub) !== keys) now.set(sub, keys);
+    for (const [sub, keys] of woken) {
+      if (this.#mayWait && !this.#laterDue && sub.clients.size === 0 && sub.plan.mode === 'restricted')
+        this.#defer(sub, keys);
+      else now.set(sub, keys);
+    }
     if (this.#laterDue) {
       this.#laterDue = false;
       if (this.#laterTimer) clearTimeout(this.#laterTimer);
@@ -524,21 +512,25 @@ export class Matcher {
   }
 
   /**
-   * For the wake of a batch: the map a subscription's changed keys are added to when they are to
-   * wait (a restricted one nobody listens to), else undefined. They wait within LATER_MS of the
-   * first that waits, until LATER_KEYS wait, a listener attaches (matchWaiting) or the stop. Added
-   * by the wake itself: no map per batch and subscription, and no copy (#now counts them).
+   * Keeps a subscription's changed keys to match later: within LATER_MS of the first that waits, once
+   * LATER_KEYS wait, when a listener attaches (matchWaiting) or at the stop.
    */
-  readonly #waitingKeys = (sub: Subscription): ChangedKeys | undefined => {
-    if (sub.clients.size > 0 || sub.plan.mode !== 'restricted') return undefined;
-    let mine = this.#later.get(sub);
-    if (!mine) this.#later.set(sub, (mine = new Map()));
-    this.#deferring.push(sub, keyCount(mine));
-    return mine;
-  };
-
-  /** Subscriptions given their waiting keys' map in the wake under way, each with its key count before (flat pairs). */
-  readonly #deferring: (Subscription | number)[] = [];
+  #defer(sub: Subscription, keys: ChangedKeys) {
+    const mine = this.#later.get(sub);
+    if (mine) this.#laterKeys += addKeys(mine, keys);
+    else if (this.index.shares(keys)) this.#laterKeys += addKeys(this.#later.set(sub, new Map()).get(sub)!, keys);
+    else {
+      // its own maps (woken by value or by the rows it holds): kept as they are
+      this.#later.set(sub, keys);
+      for (const k of keys.values()) this.#laterKeys += k.size;
+    }
+    if (this.#laterKeys >= LATER_KEYS) this.#laterDue = true;
+    else
+      this.#laterTimer ??= setTimeout(() => {
+        this.#laterTimer = null;
+        this.matchWaiting();
+      }, LATER_MS);
+  }
 
   /** A subscription's waiting keys, with `more` added; it waits no longer. */
   #takeLater(sub: Subscription, more: ChangedKeys | undefined): ChangedKeys {
@@ -616,13 +608,6 @@ function addKeys(into: ChangedKeys, from: ChangedKeys): number {
     }
   }
   return added;
-}
-
-/** How many keys a ChangedKeys holds. */
-function keyCount(keys: ChangedKeys): number {
-  let n = 0;
-  for (const m of keys.values()) n += m.size;
-  return n;
 }
 
 /** The changes of a batch, in commit order. */

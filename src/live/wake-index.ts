@@ -159,30 +159,17 @@ export class WakeIndex {
 
   /**
    * The changed keys each woken subscription must look at, for changes in commit order. Subscriptions
-   * woken for every change of a table share one map of that table's keys. `into` may give a
-   * subscription's own map to add its keys to (its keys that wait, see Matcher): the wake then adds
-   * to it and returns it as that subscription's, never sharing a map with it.
+   * woken for every change of a table share one map of that table's keys.
    */
-  wake(
-    changes: Iterable<RowChange>,
-    into?: (sub: Subscription) => ChangedKeys | undefined,
-  ): Map<Subscription, ChangedKeys> {
+  wake(changes: Iterable<RowChange>): Map<Subscription, ChangedKeys> {
     const all: ChangedKeys = new Map();
     const out = new Map<Subscription, ChangedKeys>();
-    // the maps `into` gave (a subscription's keys that wait): never given a shared map, copied into
-    let given = null as Set<ChangedKeys> | null;
-    const mapFor = (s: Subscription): ChangedKeys => {
-      const mine = into?.(s);
-      if (!mine) return new Map();
-      (given ??= new Set()).add(mine);
-      return mine;
-    };
     for (const c of changes) {
       const t = c.table.toLowerCase();
       const entry = this.#tables.get(t);
       if (!entry) continue;
+      const key = encodeKey(c.pk);
       const pk = c.pk as SqlValue[];
-      const key = pk.length === 1 ? encodeValue(pk[0]) : encodeKey(pk);
       if (entry.all.size > 0) {
         let keys = all.get(t);
         if (!keys) all.set(t, (keys = new Map()));
@@ -194,7 +181,7 @@ export class WakeIndex {
           const v = row[column];
           if (v === null || v === undefined) continue; // NULL equals nothing
           const subs = values.get(encodeValue(v));
-          if (subs) for (const s of subs) addKey(out, s, t, key, pk, mapFor);
+          if (subs) for (const s of subs) addKey(out, s, t, key, pk);
         }
         // each distinct expression evaluated once for the row, its value looked up
         for (const x of entry.byExpr.values()) {
@@ -213,31 +200,35 @@ export class WakeIndex {
             v = x.stmt.get(args);
           } catch {
             // the query itself will say what is wrong with this row: wake every subscription of the expression
-            for (const subs of x.values.values()) for (const s of subs) addKey(out, s, t, key, pk, mapFor);
+            for (const subs of x.values.values()) for (const s of subs) addKey(out, s, t, key, pk);
             continue;
           }
           if (v === null || v === undefined) continue;
           const subs = x.values.get(encodeValue(v));
-          if (subs) for (const s of subs) addKey(out, s, t, key, pk, mapFor);
+          if (subs) for (const s of subs) addKey(out, s, t, key, pk);
         }
       }
       const h = entry.holders.get(key);
-      if (h instanceof Map) for (const s of h.keys()) addKey(out, s, t, key, pk, mapFor);
-      else if (h !== undefined) addKey(out, h, t, key, pk, mapFor);
+      if (h instanceof Map) for (const s of h.keys()) addKey(out, s, t, key, pk);
+      else if (h !== undefined) addKey(out, h, t, key, pk);
     }
     for (const [t, keys] of all)
       for (const s of this.#tables.get(t)!.all) {
         let ck = out.get(s);
-        if (!ck) out.set(s, (ck = mapFor(s)));
-        if (!given?.has(ck)) {
-          ck.set(t, keys);
-          continue;
-        }
-        let mine = ck.get(t);
-        if (!mine) ck.set(t, (mine = new Map()));
-        for (const [k, pk] of keys) mine.set(k, pk);
+        if (!ck) out.set(s, (ck = new Map()));
+        ck.set(t, keys);
       }
+    this.#shared = all;
     return out;
+  }
+
+  /** The maps of changed keys the last wake shares among subscriptions woken by every change of a table. */
+  #shared: ChangedKeys = new Map();
+
+  /** Whether some map of `keys` (from the last wake) is shared with other subscriptions: copy it before changing it. */
+  shares(keys: ChangedKeys): boolean {
+    for (const [t, m] of keys) if (this.#shared.get(t) === m) return true;
+    return false;
   }
 
   /**
@@ -295,16 +286,9 @@ export class WakeIndex {
 }
 
 /** Adds a changed key to what a subscription must look at. */
-function addKey(
-  out: Map<Subscription, ChangedKeys>,
-  sub: Subscription,
-  table: string,
-  key: string,
-  pk: SqlValue[],
-  mapFor: (sub: Subscription) => ChangedKeys,
-) {
+function addKey(out: Map<Subscription, ChangedKeys>, sub: Subscription, table: string, key: string, pk: SqlValue[]) {
   let ck = out.get(sub);
-  if (!ck) out.set(sub, (ck = mapFor(sub)));
+  if (!ck) out.set(sub, (ck = new Map()));
   let keys = ck.get(table);
   if (!keys) ck.set(table, (keys = new Map()));
   keys.set(key, pk);
