@@ -40,6 +40,16 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     // decimals: a float or numeric column reads them as Bind does; an integer or text column as written
     await same(`INSERT INTO lw (id, f, amount, t) VALUES (8, 0.1, 1.005, 1.50), (9, -1e-3, -.5, 3.0)`);
     await same(`INSERT INTO lw (id, n) VALUES (11, 2.5), (12, -2.5)`);
+    // psycopg2's casts: datetime, date, time, timedelta, bytes, uuid, NaN (the string lifted, the cast kept)
+    for (const [id, day] of [
+      [14, '15'],
+      [15, '16'],
+    ])
+      await same(
+        `INSERT INTO lw (id, ts, tz, d, iv, b, u, f, j) VALUES (${id}, '2024-01-${day}T10:30:00.5'::timestamp, '2024-01-${day}T10:30:00+01:00'::timestamptz, '2024-01-${day}'::date, '1 days 3600.000000 seconds'::interval, '\\x0a${day}'::bytea, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd3800${day}'::uuid, 'NaN'::float, '{"d": ${day}}'::jsonb)`,
+      );
+    await same(`UPDATE lw SET ts = '2024-02-01'::date, f = 'Infinity'::float, iv = '-1 days'::interval WHERE id = 15`);
+    await same('SELECT id, ts, tz, d, iv, b, u, f, j FROM lw WHERE id IN (14, 15) ORDER BY id');
     // an integer array's text in PostgreSQL's form (was kept as written, so = '{1,NULL,3}' missed it)
     await same(`INSERT INTO lw (id, nums) VALUES (13, '{1, null ,+3}')`);
     await same(`SELECT id, nums::text FROM lw WHERE nums = '{1,NULL,3}'`);

@@ -161,11 +161,43 @@ function liftValuesRows(sig: PgToken[], lift: Lift) {
       const prev = sig[i - 1];
       const negative = prev.type === 'op' && prev.text === '-';
       const before = negative ? sig[i - 2] : prev;
-      const next = sig[i + 1];
+      const next = sig[afterCast(sig, i)];
       if ((isPunct(before, '(') || isPunct(before, ',')) && (isPunct(next, ',') || isPunct(next, ')')))
         lift(i, negative, true);
     } else if (depth === 0 && !isPunct(t, ',')) return;
   }
+}
+
+/** Types a quoted literal may be cast to and still be lifted: `'2024-01-15T10:30:00'::timestamp`. */
+const LIFTED_CASTS = new Set([
+  'date',
+  'timestamp',
+  'timestamptz',
+  'time',
+  'interval',
+  'uuid',
+  'bytea',
+  'json',
+  'jsonb',
+  'numeric',
+  'float',
+  'float4',
+  'float8',
+  'real',
+]);
+
+/**
+ * The index after the literal at i and the cast that may follow it: psycopg2 writes a datetime as
+ * `'2024-01-15T10:30:00'::timestamp`, a date, time, timedelta, bytes or NaN with their casts. The
+ * string is lifted and the cast kept (`$1::timestamp`): the parameter takes the cast's type, as
+ * PostgreSQL infers it, and the cast reads it as it read the literal. A cast with a type modifier
+ * or an array type is not lifted.
+ */
+function afterCast(sig: PgToken[], i: number): number {
+  const c = sig[i + 1];
+  const type = sig[i + 2];
+  if (sig[i].type !== 'string' || c?.type !== 'op' || c.text !== '::' || type?.type !== 'word') return i + 1;
+  return LIFTED_CASTS.has(type.text.toLowerCase()) ? i + 3 : i + 1;
 }
 
 /** Whole values of an UPDATE's SET list: `SET a = 'x', b = -2 WHERE ...`. */
@@ -183,7 +215,7 @@ function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
       const eq = negative ? sig[i - 2] : prev;
       const col = negative ? sig[i - 3] : sig[i - 2];
       const before = negative ? sig[i - 4] : sig[i - 3];
-      const next = sig[i + 1];
+      const next = sig[afterCast(sig, i)];
       const ends =
         !next ||
         isPunct(next, ',') ||
