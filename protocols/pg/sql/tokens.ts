@@ -23,6 +23,25 @@ export const FROM_ENDS = new Set([
   'INTERSECT', 'RETURNING', 'SET', 'SELECT', 'VALUES',
 ]); // biome-ignore format: a word list
 
+/**
+ * Where FROM items start, for a pass walking a statement's tokens: right after FROM, JOIN, or a
+ * comma of a FROM list (whether a clause is a FROM list is kept per parenthesis depth). Call the
+ * returned function with each index the pass visits, in order.
+ */
+export function fromItemStarts(): (toks: readonly Tok[], i: number) => boolean {
+  const inFrom: boolean[] = [false];
+  return (toks, i) => {
+    const t = toks[i];
+    const depth = inFrom.length - 1;
+    if (isPunct(t, '(')) inFrom.push(false);
+    else if (isPunct(t, ')')) inFrom.length > 1 && inFrom.pop();
+    else if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom[depth] = true;
+    else if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase())) inFrom[depth] = false;
+    const before = toks[i - 1];
+    return isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom[depth]);
+  };
+}
+
 /** The items of toks[from, to) between commas outside parentheses and brackets, as [start, end) pairs. */
 export function topLevelItems(toks: readonly Tok[], from: number, to: number): [number, number][] {
   const out: [number, number][] = [];

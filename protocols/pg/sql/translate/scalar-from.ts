@@ -4,7 +4,7 @@
 // column the alias names (its column list, else the alias, else the function):
 //   FROM current_schema()   ->   FROM (SELECT current_schema() AS "current_schema") AS "current_schema"
 import { SCALAR_IN_FROM } from '../type-signatures';
-import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, identText, isPunct, isWord } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, fromItemStarts, identText, isPunct, isWord } from '../tokens';
 
 const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
 
@@ -12,20 +12,13 @@ export function rewriteScalarFrom(toks: Tok[]): Tok[] {
   if (!toks.some((t, i) => t.type === 'word' && SCALAR_IN_FROM.has(t.text.toLowerCase()) && isPunct(toks[i + 1], '(')))
     return toks;
   const out: Tok[] = [];
-  // per parenthesis depth: whether its clause is a FROM list
-  const inFrom: boolean[] = [false];
+  const itemStarts = fromItemStarts();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const depth = inFrom.length - 1;
-    if (isPunct(t, '(')) inFrom.push(false);
-    else if (isPunct(t, ')')) inFrom.length > 1 && inFrom.pop();
-    else if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom[depth] = true;
-    else if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase())) inFrom[depth] = false;
     // the item's start: after FROM, JOIN, or a comma of a FROM list (pg_catalog.f too)
+    const starts = itemStarts(toks, i);
     let at = i;
     if (isWord(t, 'PG_CATALOG') && isPunct(toks[i + 1], '.')) at = i + 2;
-    const before = toks[i - 1];
-    const starts = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom[depth]);
     const f = toks[at];
     if (!starts || f?.type !== 'word' || !SCALAR_IN_FROM.has(f.text.toLowerCase()) || !isPunct(toks[at + 1], '(')) {
       out.push(t);

@@ -14,7 +14,7 @@
 //    join with the table-valued __pg_elems (value, 0-based key).
 // A call is a FROM item when it follows FROM, JOIN, or a comma of a FROM list (tracked per
 // parenthesis depth, as in scalar-from.ts).
-import { FROM_ENDS, NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord, ungroup } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, fromItemStarts, isPunct, isWord, ungroup } from '../tokens';
 
 /** The functions whose alias names their value (the JSON ones as words.ts renames them). */
 const ALIASED = new Set([
@@ -72,16 +72,10 @@ function fromItems(toks: Tok[], local: boolean): Tok[] {
   const out: Tok[] = [];
   const renames: Tok[] = [];
   let changed = false;
-  const inFrom: boolean[] = [false]; // per parenthesis depth: whether its clause is a FROM list
+  const itemStarts = fromItemStarts();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const depth = inFrom.length - 1;
-    if (isPunct(t, '(')) inFrom.push(false);
-    else if (isPunct(t, ')')) inFrom.length > 1 && inFrom.pop();
-    else if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom[depth] = true;
-    else if (t.type === 'word' && FROM_ENDS.has(t.text.toUpperCase())) inFrom[depth] = false;
-    const before = toks[i - 1];
-    const starts = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom[depth]);
+    const starts = itemStarts(toks, i);
     const fn = t.type === 'word' ? t.text.toLowerCase() : '';
     const close = starts && ALIASED.has(fn) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
     if (close < 0) {
@@ -119,7 +113,7 @@ function fromItems(toks: Tok[], local: boolean): Tok[] {
       out.push(t);
       continue;
     }
-    if (fn !== 'string_to_array' && !isWord(before, 'FROM') && correlated(toks, i + 2, close)) {
+    if (fn !== 'string_to_array' && !isWord(toks[i - 1], 'FROM') && correlated(toks, i + 2, close)) {
       renames.push(alias);
       out.push(t);
       continue;
