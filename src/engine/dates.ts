@@ -41,7 +41,7 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (word === 'epoch') return { ms: 0, us: 0, tz: false };
   if (word === 'now') return { ms: Date.now(), us: 0, tz: true };
   if (word === 'today') return { ms: Math.floor(Date.now() / 86_400_000) * 86_400_000, us: 0, tz: false };
-  const m = TS_RE.exec(v);
+  const m = TS_RE.exec(v) ?? TS_RE.exec(isoDateText(v));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
   const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
@@ -68,6 +68,90 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** A month's number from its name or an abbreviation of three letters or more; 0 when none. */
+function monthNumber(w: string): number {
+  const l = w.toLowerCase();
+  return l.length < 3 ? 0 : MONTH_NAMES.findIndex((n) => n.startsWith(l)) + 1;
+}
+
+/**
+ * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
+ * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' (DateStyle
+ * MDY, PostgreSQL's default), each with a time after it or not, and a time zone name after the time
+ * ('2024-01-15 10:30:00 Europe/Berlin': the zone's offset at that local time). The text unchanged
+ * when it is none of these (the caller then refuses it).
+ */
+function isoDateText(v: string): string {
+  let s = v.trim();
+  let m: RegExpExecArray | null;
+  const iso = (y: string, mo: number, d: string, rest: string) => `${y}-${pad(mo)}-${pad(Number(d))}${rest}`;
+  if ((m = /^(\d{4})(\d{2})(\d{2})(?=$|[T\s])(.*)$/.exec(s))) s = iso(m[1], Number(m[2]), m[3], m[4]);
+  else if ((m = /^([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[1]))
+    s = iso(m[3], monthNumber(m[1]), m[2], m[4]);
+  else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
+    s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
+  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?=$|\s)(.*)$/.exec(s))) s = iso(m[3], Number(m[1]), m[2], m[4]);
+  const zoned = /^(.*\d)\s+([a-z]+(?:\/[a-z_+-]+)+)$/i.exec(s);
+  if (zoned) {
+    const local = TS_RE.exec(zoned[1]);
+    if (local && !local[8]) {
+      const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((k) => Number(local[k] ?? 0));
+      const wall = Date.UTC(y, mo - 1, d, h, mi, sec);
+      let off = zoneOffsetMinutes(zoned[2], wall);
+      if (off !== null) {
+        off = zoneOffsetMinutes(zoned[2], wall - off * 60_000) ?? off; // the offset at that instant (DST edges)
+        const a = Math.abs(off);
+        s = `${zoned[1]}${off < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
+      }
+    }
+  }
+  return s;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+/** A time zone's offset from UTC in minutes at an instant, from the zone database Node carries; null for no such zone. */
+function zoneOffsetMinutes(zone: string, utcMs: number): number | null {
+  let f = zoneFormats.get(zone);
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      });
+    } catch {
+      f = null;
+    }
+    if (zoneFormats.size < 1000) zoneFormats.set(zone, f);
+  }
+  if (!f) return null;
+  const p: Record<string, number> = {};
+  for (const x of f.formatToParts(new Date(utcMs))) p[x.type] = Number(x.value);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60_000);
+}
 
 function formatDate(d: Date): string {
   return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;

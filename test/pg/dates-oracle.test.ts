@@ -33,6 +33,25 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       await same(sql);
   });
 
+  it('other forms of date input PostgreSQL reads: ISO basic, month names, MDY, zone names (were 22007)', async () => {
+    for (const v of ['20240229', 'Feb 29 2024', 'January 8, 1999', '29-Feb-2024', '8 Jan 1999', '02/29/2024'])
+      await same(`SELECT '${v}'::date, '${v} 10:30'::timestamp`);
+    await same(
+      `SELECT '2024-01-15 10:30:00 Europe/Berlin'::timestamptz, '2024-07-15 10:30:00 America/New_York'::timestamptz,
+         '2024-03-31 02:30:00 Europe/Berlin'::timestamptz, '2024-01-15 10:30 Europe/Berlin'::timestamp`,
+    );
+    // as written into columns, and bound (drivers that send such text)
+    await same(
+      `INSERT INTO ev (id, at, d) VALUES (30, 'Jan 15 2024 10:30:00 America/Chicago', '20240115') RETURNING at, d`,
+    );
+    await same('INSERT INTO ev (id, at, d) VALUES ($1, $2, $3) RETURNING at, d', [
+      31,
+      '2024-06-01 08:00 Asia/Tokyo',
+      '06/01/2024',
+    ]);
+    await same('DELETE FROM ev WHERE id IN (30, 31)'); // the other tests read every row
+  });
+
   it('to_char of a timestamptz prints its zone (UTC); sum and avg of intervals add their parts', async () => {
     await same("SELECT id, to_char(at, 'YYYY-MM-DD HH24:MI TZ') FROM ev ORDER BY id");
     await same('SELECT sum(dur), avg(dur), count(dur) FROM ev');
