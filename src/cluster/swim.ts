@@ -167,11 +167,16 @@ export class SwimCore {
   #lastPushPull: number;
   #lastDownProbe = 0;
   #left = false;
+  /** The clock round trips are measured with. */
+  readonly #rttNow: () => number;
 
   constructor(self: { addr: string; actor: string }, net: SwimNet, opts: Partial<SwimOptions> = {}) {
     this.self = self;
     this.#net = net;
     this.opts = { ...SWIM_DEFAULTS, now: Date.now, random: Math.random, ...opts };
+    // round trips in fractions of a millisecond (Date.now's whole milliseconds made a loopback or LAN
+    // peer's 0); a simulation's own clock measures them in its time
+    this.#rttNow = opts.now ?? (() => performance.now());
     // A restarted agent starts above whatever was said of it before (the clock moved on).
     this.#inc = this.opts.now();
     this.#lastPushPull = this.opts.now();
@@ -516,10 +521,10 @@ export class SwimCore {
   }
 
   async #probe(m: SwimMember): Promise<void> {
-    const t0 = this.opts.now();
+    const t0 = this.#rttNow();
     try {
       const reply = await this.#send(m.addr, { t: 'ping', from: this.#me(), updates: this.#piggyback(m.addr) });
-      this.#heard(m.addr, reply.from, this.opts.now() - t0);
+      this.#heard(m.addr, reply.from, this.#rttNow() - t0);
       for (const u of reply.updates ?? []) this.apply(u);
       return;
     } catch {

@@ -156,7 +156,10 @@ describe('metrics: GET /metrics in the Prometheus text format', function () {
       a1.samples.get(peerOfA.replace('patina_peer_up{', 'patina_peer_state{').replace('}', ',state="alive"}')),
       1,
     );
-    assert.ok(value(a1, peerOfA.replace('patina_peer_up', 'patina_peer_rtt_seconds')) > 0);
+    // a round trip is known once a probe of this peer was answered (probes go round the members on
+    // a timer): wait for one rather than hope one was answered before the scrape
+    const rtt = peerOfA.replace('patina_peer_up', 'patina_peer_rtt_seconds');
+    await eventually("A measured its peer's round trip", 30_000, async () => value(await scrape(a.http), rtt) > 0);
     assert.equal(value(b1, 'patina_replication_gaps'), 0);
     assert.ok(value(b1, 'patina_replication_lag_seconds') >= 0);
     // Files and the event loop.
