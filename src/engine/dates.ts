@@ -94,7 +94,7 @@ function monthNumber(w: string): number {
  * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
  * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' (DateStyle
  * MDY, PostgreSQL's default), each with a time after it or not, and a time zone name after the time
- * ('2024-01-15 10:30:00 Europe/Berlin': the zone's offset at that local time). The text unchanged
+ * ('2024-01-15 10:30:00 Europe/Berlin': read as AT TIME ZONE reads a wall time). The text unchanged
  * when it is none of these (the caller then refuses it).
  */
 function isoDateText(v: string): string {
@@ -113,44 +113,13 @@ function isoDateText(v: string): string {
     if (local && !local[8]) {
       const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((k) => Number(local[k] ?? 0));
       const wall = Date.UTC(y, mo - 1, d, h, mi, sec);
-      let off = zoneOffsetMinutes(zoned[2], wall);
-      if (off !== null) {
-        off = zoneOffsetMinutes(zoned[2], wall - off * 60_000) ?? off; // the offset at that instant (DST edges)
-        const a = Math.abs(off);
-        s = `${zoned[1]}${off < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-      }
+      // read as AT TIME ZONE reads a wall time (DST edges as PostgreSQL; 22023 for no such zone)
+      const off = Math.round((wall - wallTimeInstant(zoned[2], wall)) / 60_000);
+      const a = Math.abs(off);
+      s = `${zoned[1]}${off < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
     }
   }
   return s;
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
-
-/** A time zone's offset from UTC in minutes at an instant, from the zone database Node carries; null for no such zone. */
-function zoneOffsetMinutes(zone: string, utcMs: number): number | null {
-  let f = zoneFormats.get(zone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      });
-    } catch {
-      f = null;
-    }
-    if (zoneFormats.size < 1000) zoneFormats.set(zone, f);
-  }
-  if (!f) return null;
-  const p: Record<string, number> = {};
-  for (const x of f.formatToParts(new Date(utcMs))) p[x.type] = Number(x.value);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  return Math.round((asUtc - Math.floor(utcMs / 1000) * 1000) / 60_000);
 }
 
 function formatDate(d: Date): string {
@@ -705,6 +674,19 @@ function zoneOffsetMs(zone: string, ms: number): number {
 }
 
 /**
+ * The instant whose wall time in zone z is `wall` (a wall time as UTC milliseconds), with the offsets
+ * in force a day before and after: a wall time that happens twice (clocks set back) is the later
+ * instant, one that never happens (clocks set forward) is read with the offset before the change, as
+ * PostgreSQL reads them. 22023 for a zone that is not known.
+ */
+function wallTimeInstant(z: string, wall: number): number {
+  const before = wall - zoneOffsetMs(z, wall - 86_400_000);
+  const after = wall - zoneOffsetMs(z, wall + 86_400_000);
+  const fits = (m: number) => zoneOffsetMs(z, m) === wall - m;
+  return fits(before) && fits(after) ? Math.max(before, after) : fits(after) && !fits(before) ? after : before;
+}
+
+/**
  * x AT TIME ZONE z: 'tz-local' reads a timestamp's wall time in zone z and gives the instant (a
  * timestamp with time zone, printed in UTC); 'tz-wall' gives an instant's (or a date's midnight's)
  * wall time in z, a timestamp.
@@ -716,14 +698,7 @@ export function atTimeZone(kind: unknown, v: unknown, zone: unknown): string | n
   if (kind === 'tz-local') {
     const t = parseInstant(v, 'timestamp', 'AT TIME ZONE', true)!;
     if (utc) return formatInstant({ ...t, tz: true }, true);
-    // the instant whose wall time in z is t, with the offsets in force a day before and after: a
-    // wall time that happens twice (clocks set back) is the later instant, one that never happens
-    // (clocks set forward) is read with the offset before the change, as PostgreSQL reads them
-    const before = t.ms - zoneOffsetMs(z, t.ms - 86_400_000);
-    const after = t.ms - zoneOffsetMs(z, t.ms + 86_400_000);
-    const fits = (m: number) => zoneOffsetMs(z, m) === t.ms - m;
-    const ms = fits(before) && fits(after) ? Math.max(before, after) : fits(after) && !fits(before) ? after : before;
-    return formatInstant({ ms, us: t.us, tz: true }, true);
+    return formatInstant({ ms: wallTimeInstant(z, t.ms), us: t.us, tz: true }, true);
   }
   const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE')!;
   if (utc) return formatInstant(t, false);
