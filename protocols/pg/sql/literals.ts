@@ -14,7 +14,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { OID } from '../types/oids';
 import { paramValue } from '../types/values';
 import { catalogRelations, hasNoFrom } from './local-statements';
-import { joinTokens } from './tokens';
+import { isOp, isPunct, isWord, joinTokens } from './tokens';
 import type { PgToken } from './lexer';
 
 const INT64_MIN = -(2n ** 63n);
@@ -56,9 +56,6 @@ export interface Lifted {
   decimal: boolean[];
 }
 
-const isWordTok = (t: PgToken | undefined, w: string) =>
-  t !== undefined && t.type === 'word' && t.text.toUpperCase() === w;
-const isPunct = (t: PgToken | undefined, p: string) => t !== undefined && t.type === 'punct' && t.text === p;
 const isColumn = (t: PgToken | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 
 /**
@@ -105,7 +102,7 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
     out[i] = { type: 'param', text: `$${values.length}` };
     if (negative) out[i - 1] = { type: 'space', text: '' };
   };
-  const where = sig.findIndex((t) => isWordTok(t, 'WHERE'));
+  const where = sig.findIndex((t) => isWord(t, 'WHERE'));
   if (first === 'INSERT') liftValuesRows(sig, lift);
   if (first === 'UPDATE') liftSetValues(sig, where < 0 ? sig.length : where, lift);
   if (where >= 0) liftComparisons(sig, where, lift);
@@ -118,39 +115,37 @@ type Lift = (i: number, negative: boolean, assigned: boolean) => void;
 
 /** WHERE-clause literals compared with a column: `col = 5`, `col BETWEEN 'a' AND 'b'`. */
 function liftComparisons(sig: PgToken[], where: number, lift: Lift) {
+  /** Whether an operand ends before t: the end, a closing parenthesis, or a word that ends it. */
+  const endsBefore = (t: PgToken | undefined) =>
+    !t || isPunct(t, ')') || isPunct(t, ';') || (t.type === 'word' && ENDS.has(t.text.toUpperCase()));
+  const literal = (t: PgToken | undefined) => t !== undefined && (t.type === 'number' || t.type === 'string');
   for (let i = where + 2; i < sig.length; i++) {
-    const t = sig[i];
-    if (t.type !== 'number' && t.type !== 'string') continue;
+    if (!literal(sig[i])) continue;
     const op = sig[i - 1];
     const col = sig[i - 2];
     const next = sig[i + 1];
-    const ends =
-      !next || isPunct(next, ')') || isPunct(next, ';') || (next.type === 'word' && ENDS.has(next.text.toUpperCase()));
-    if (op.type === 'op' && COMPARISONS.has(op.text) && isColumn(col) && ends) lift(i, false, false);
-    else if (isWordTok(op, 'BETWEEN') && isColumn(col) && isWordTok(next, 'AND')) {
-      // the upper bound too, when it is a plain literal
-      const hi = sig[i + 2];
-      const after = sig[i + 3];
-      const hiEnds =
-        !after ||
-        isPunct(after, ')') ||
-        isPunct(after, ';') ||
-        (after.type === 'word' && ENDS.has(after.text.toUpperCase()));
-      if (hi && (hi.type === 'number' || hi.type === 'string') && hiEnds) {
-        lift(i, false, false);
-        lift(i + 2, false, false);
-        i += 2;
-      }
+    if (op.type === 'op' && COMPARISONS.has(op.text) && isColumn(col) && endsBefore(next)) lift(i, false, false);
+    else if (
+      isWord(op, 'BETWEEN') &&
+      isColumn(col) &&
+      isWord(next, 'AND') &&
+      literal(sig[i + 2]) &&
+      endsBefore(sig[i + 3])
+    ) {
+      // both bounds, when the upper one is a plain literal too
+      lift(i, false, false);
+      lift(i + 2, false, false);
+      i += 2;
     }
   }
 }
 
 /** Whole items of an INSERT's VALUES rows: `VALUES (7, 'x', -3), (8, 'y', 0)`. */
 function liftValuesRows(sig: PgToken[], lift: Lift) {
-  const v = sig.findIndex((t) => isWordTok(t, 'VALUES'));
+  const v = sig.findIndex((t) => isWord(t, 'VALUES'));
   if (v < 0 || !isPunct(sig[v + 1], '(')) return;
   // a SELECT (or a WITH) before VALUES: not the rows of this INSERT
-  if (sig.slice(0, v).some((t) => isWordTok(t, 'SELECT') || isWordTok(t, 'WITH'))) return;
+  if (sig.slice(0, v).some((t) => isWord(t, 'SELECT') || isWord(t, 'WITH'))) return;
   let depth = 0;
   for (let i = v + 1; i < sig.length; i++) {
     const t = sig[i];
@@ -159,7 +154,7 @@ function liftValuesRows(sig: PgToken[], lift: Lift) {
       if (--depth === 0 && !isPunct(sig[i + 1], ',')) return; // the last row ended
     } else if (depth === 1 && (t.type === 'number' || t.type === 'string')) {
       const prev = sig[i - 1];
-      const negative = prev.type === 'op' && prev.text === '-';
+      const negative = isOp(prev, '-');
       const before = negative ? sig[i - 2] : prev;
       const next = sig[afterCast(sig, i)];
       if ((isPunct(before, '(') || isPunct(before, ',')) && (isPunct(next, ',') || isPunct(next, ')')))
@@ -196,13 +191,13 @@ const LIFTED_CASTS = new Set([
 function afterCast(sig: PgToken[], i: number): number {
   const c = sig[i + 1];
   const type = sig[i + 2];
-  if (sig[i].type !== 'string' || c?.type !== 'op' || c.text !== '::' || type?.type !== 'word') return i + 1;
+  if (sig[i].type !== 'string' || !isOp(c, '::') || type?.type !== 'word') return i + 1;
   return LIFTED_CASTS.has(type.text.toLowerCase()) ? i + 3 : i + 1;
 }
 
 /** Whole values of an UPDATE's SET list: `SET a = 'x', b = -2 WHERE ...`. */
 function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
-  const set = sig.findIndex((t) => isWordTok(t, 'SET'));
+  const set = sig.findIndex((t) => isWord(t, 'SET'));
   if (set < 0) return;
   let depth = 0;
   for (let i = set + 1; i < end; i++) {
@@ -211,7 +206,7 @@ function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
     else if (isPunct(t, ')')) depth--;
     else if (depth === 0 && (t.type === 'number' || t.type === 'string')) {
       const prev = sig[i - 1];
-      const negative = prev.type === 'op' && prev.text === '-';
+      const negative = isOp(prev, '-');
       const eq = negative ? sig[i - 2] : prev;
       const col = negative ? sig[i - 3] : sig[i - 2];
       const before = negative ? sig[i - 4] : sig[i - 3];
@@ -222,13 +217,7 @@ function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
         isPunct(next, ';') ||
         (next.type === 'word' && SET_ENDS.has(next.text.toUpperCase()));
       // `col = 'x'` right after SET or a comma (not `a.b = ...`, not a row `(a, b) = ...`)
-      if (
-        eq?.type === 'op' &&
-        eq.text === '=' &&
-        isColumn(col) &&
-        (isWordTok(before, 'SET') || isPunct(before, ',')) &&
-        ends
-      )
+      if (isOp(eq, '=') && isColumn(col) && (isWord(before, 'SET') || isPunct(before, ',')) && ends)
         lift(i, negative, true);
     }
   }
