@@ -10,11 +10,11 @@ import { type ChangedKeys, WakeIndex } from './wake-index';
 import { errorFields, log } from '../observability/log';
 
 /**
- * How long the changes of subscriptions nobody listens to may wait before they are matched, and up
- * to how many changed keys (see #defer).
+ * Changed keys that subscriptions nobody listens to may keep, each and in all, before those over the
+ * limit keep none and are re-run in full when a listener attaches (see #defer).
  */
-const LATER_MS = 200;
-const LATER_KEYS = 10_000;
+const LATER_SUB_KEYS = 1_000;
+const LATER_KEYS = 50_000;
 
 /** How long a batch may wait for changesets that keep coming, and up to how many changed rows (see #gather). */
 const GATHER_MS = 20;
@@ -81,8 +81,12 @@ export class Matcher {
   /** Changed keys of restricted subscriptions without listeners, not matched yet (see #defer). */
   #later = new Map<Subscription, ChangedKeys>();
   #laterKeys = 0;
-  #laterDue = false;
-  #laterTimer: NodeJS.Timeout | null = null;
+  /** Subscriptions without listeners that kept too many changed keys: re-run in full when one attaches. */
+  readonly #stale = new Set<Subscription>();
+  /** Subscriptions marked stale in the store (those of #later and #stale, and those being caught up). */
+  readonly #marked = new Set<Subscription>();
+  /** Subscriptions of #later that got a listener: their keys go with the next batch. */
+  readonly #due = new Set<Subscription>();
 
   constructor(
     store: SubscriptionStore,
@@ -137,6 +141,9 @@ export class Matcher {
     this.#subs.delete(sub);
     this.#dirty.delete(sub);
     if (this.#later.has(sub)) this.#takeLater(sub, undefined);
+    this.#stale.delete(sub);
+    this.#marked.delete(sub);
+    this.#due.delete(sub);
     this.index.remove(sub);
     sub.onRow = null;
     if (this.#inWork) this.#deferred.push(then);
@@ -223,12 +230,8 @@ export class Matcher {
         subs,
         (sub) => sub.reconcile(this.#reader.db, Date.now(), this.#slicer),
         (position) => {
-          if (
-            this.#dirty.size === 0 &&
-            this.#running.length === 0 &&
-            this.#queue.length === 0 &&
-            this.#later.size === 0
-          )
+          // (those whose changes wait are marked stale in the store: the mark says they may be behind)
+          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#queue.length === 0)
             this.#store.setMatched(position);
         },
       ),
@@ -245,8 +248,9 @@ export class Matcher {
     if (this.#closed) return;
     const timer = setTimeout(() => this.#slicer.abandon(), budgetMs);
     try {
-      this.matchWaiting();
       await this.#untilIdle();
+      // What waits keeps its stale mark: it is re-run when a listener attaches after the restart.
+      for (const sub of [...this.#later.keys()]) this.#toStale(sub);
       const heavy = [...new Set([...this.#dirty, ...this.#running])].filter((s) => this.#subs.has(s));
       this.#dirty.clear();
       this.#running = [];
@@ -255,7 +259,7 @@ export class Matcher {
         this.reconcile(heavy);
         await this.#untilIdle();
       }
-      if (!this.#slicer.abandoned && this.#queue.length === 0 && this.#tasks.length === 0 && this.#later.size === 0) {
+      if (!this.#slicer.abandoned && this.#queue.length === 0 && this.#tasks.length === 0) {
         // Nothing queued: every commit that concerns a subscription was matched.
         const position = this.#reader.begin();
         try {
@@ -266,7 +270,6 @@ export class Matcher {
       }
     } finally {
       clearTimeout(timer);
-      if (this.#laterTimer) clearTimeout(this.#laterTimer);
       this.#closed = true;
       this.#slicer.abandon();
       this.#runner?.close();
@@ -295,7 +298,7 @@ export class Matcher {
       while (!this.#slicer.abandoned) {
         const task = this.#tasks.shift();
         if (task) await task();
-        else if (this.#queue.length > 0 || this.#laterDue) {
+        else if (this.#queue.length > 0 || this.#due.size > 0) {
           await this.#gather();
           await this.#flush();
         } else break;
@@ -376,6 +379,12 @@ export class Matcher {
             failed.push([sub, err]);
           }
         }
+        // Caught up: a stale mark goes (one whose later changes wait again keeps it).
+        for (const [sub] of outcomes)
+          if (this.#marked.has(sub) && !this.#later.has(sub) && !this.#stale.has(sub)) {
+            this.#store.setStale(sub.id, false);
+            this.#marked.delete(sub);
+          }
         onDone(position);
         return { result: null, outcomes };
       });
@@ -436,7 +445,14 @@ export class Matcher {
     this.#queuedRows = 0;
     try {
       const woken = this.#now(this.index.wake(batch.length === 1 ? batch[0].changes : changesOf(batch)));
-      if (woken.size === 0) return; // nothing to match now (nothing woken, or what was waits)
+      if (this.#toMark.length > 0) {
+        // before any later batch can record that the store matches the data
+        const marks = this.#toMark.splice(0);
+        this.#store.transaction(() => {
+          for (const sub of marks) this.#store.setStale(sub.id, true);
+        });
+      }
+      if (woken.size === 0) return; // nothing to match now (nothing woken, or what waits)
       // Same-SQL restricted subscriptions are evaluated together, at the first one's turn.
       const groups = SharedEvaluator.groups(woken.keys());
       const done = new Map<Subscription, Outcome | Error>();
@@ -476,8 +492,7 @@ export class Matcher {
         },
         (position) => {
           this.#flushedAt = position;
-          if (this.#dirty.size === 0 && this.#running.length === 0 && this.#later.size === 0)
-            this.#store.setMatched(position);
+          if (this.#dirty.size === 0 && this.#running.length === 0) this.#store.setMatched(position);
         },
       );
     } finally {
@@ -486,50 +501,62 @@ export class Matcher {
   }
 
   /**
-   * Of the subscriptions a batch woke, those to match now. The changed keys of restricted ones that
-   * nobody listens to wait (see #defer) and are matched with a later batch: one read, one shared
-   * statement and one store commit then serve many writes (most of what a batch of a few writes
-   * cost). A subscription matched now takes its waiting keys along; so do all of them once they are
-   * due. A change is matched against the state of its batch's read, whichever batch that is, and
-   * diffed against the stored result, so it is the same change later, or part of a larger one.
+   * Of the subscriptions a batch woke, those to match now. A restricted subscription that nobody
+   * listens to is not kept up write by write: it keeps the changed keys (see #defer) and is marked
+   * stale in the store, and is brought up to date when a listener attaches (matchWaiting), from its
+   * keys, or by a full re-run if it kept too many. A write that concerns only such subscriptions
+   * costs its wake-index lookup. One matched now (it has a listener) takes its waiting keys along.
+   * A change is matched against the state of its batch's read, whichever batch that is, and diffed
+   * against the stored result, so it is the same change later, or part of a larger one.
    */
   #now(woken: Map<Subscription, ChangedKeys>): Map<Subscription, ChangedKeys> {
     const now = new Map<Subscription, ChangedKeys>();
     for (const [sub, keys] of woken) {
-      if (this.#mayWait && !this.#laterDue && sub.clients.size === 0 && sub.plan.mode === 'restricted')
-        this.#defer(sub, keys);
-      else now.set(sub, keys);
+      if (this.#mayWait && sub.clients.size === 0 && sub.plan.mode === 'restricted') this.#defer(sub, keys);
+      else now.set(sub, this.#later.has(sub) ? this.#takeLater(sub, keys) : keys);
     }
-    if (this.#laterDue) {
-      this.#laterDue = false;
-      if (this.#laterTimer) clearTimeout(this.#laterTimer);
-      this.#laterTimer = null;
-      for (const sub of [...this.#later.keys()]) now.set(sub, this.#takeLater(sub, now.get(sub)));
-    } else {
-      for (const [sub, keys] of now) if (this.#later.has(sub)) now.set(sub, this.#takeLater(sub, keys));
+    for (const sub of this.#due) {
+      if (this.#later.has(sub)) now.set(sub, this.#takeLater(sub, now.get(sub)));
     }
+    this.#due.clear();
     return now;
   }
 
+  /** Subscriptions first marked stale by the batch under way: the mark is stored before it goes on. */
+  readonly #toMark: Subscription[] = [];
+
   /**
-   * Keeps a subscription's changed keys to match later: within LATER_MS of the first that waits, once
-   * LATER_KEYS wait, when a listener attaches (matchWaiting) or at the stop.
+   * Keeps a subscription's changed keys for when a listener attaches; past LATER_SUB_KEYS of its own
+   * or LATER_KEYS in all, it keeps none and is re-run in full then (#toStale).
    */
   #defer(sub: Subscription, keys: ChangedKeys) {
+    if (!this.#marked.has(sub)) {
+      this.#marked.add(sub);
+      this.#toMark.push(sub);
+    }
+    if (this.#stale.has(sub)) return;
     const mine = this.#later.get(sub);
-    if (mine) this.#laterKeys += addKeys(mine, keys);
-    else if (this.index.shares(keys)) this.#laterKeys += addKeys(this.#later.set(sub, new Map()).get(sub)!, keys);
+    let kept: number;
+    if (mine) kept = addKeys(mine, keys);
+    else if (this.index.shares(keys)) kept = addKeys(this.#later.set(sub, new Map()).get(sub)!, keys);
     else {
       // its own maps (woken by value or by the rows it holds): kept as they are
       this.#later.set(sub, keys);
-      for (const k of keys.values()) this.#laterKeys += k.size;
+      kept = 0;
+      for (const k of keys.values()) kept += k.size;
     }
-    if (this.#laterKeys >= LATER_KEYS) this.#laterDue = true;
-    else
-      this.#laterTimer ??= setTimeout(() => {
-        this.#laterTimer = null;
-        this.matchWaiting();
-      }, LATER_MS);
+    this.#laterKeys += kept;
+    let own = 0;
+    for (const k of this.#later.get(sub)!.values()) own += k.size;
+    if (own > LATER_SUB_KEYS) this.#toStale(sub);
+    if (this.#laterKeys > LATER_KEYS) for (const s of [...this.#later.keys()]) this.#toStale(s);
+  }
+
+  /** A waiting subscription keeps no keys: it is re-run in full when a listener attaches. */
+  #toStale(sub: Subscription) {
+    if (this.#later.has(sub)) this.#takeLater(sub, undefined);
+    this.#due.delete(sub);
+    this.#stale.add(sub);
   }
 
   /** A subscription's waiting keys, with `more` added; it waits no longer. */
@@ -541,16 +568,36 @@ export class Matcher {
     return mine;
   }
 
-  /** Whether changes of this subscription wait to be matched. */
-  waits(sub: Subscription): boolean {
-    return this.#later.has(sub);
+  /** Subscriptions nobody listens to that are behind the data, waiting for a listener (see #now). */
+  get behind(): number {
+    return this.#later.size + this.#stale.size;
   }
 
-  /** Matches the changes that wait, at the next turn of the queue (a listener attached: they should not wait). */
-  matchWaiting(): void {
-    if (this.#later.size === 0 || this.#closed) return;
-    this.#laterDue = true;
-    this.#kick();
+  /** Whether a subscription is behind the data, waiting for a listener (see #now). */
+  waits(sub: Subscription): boolean {
+    return this.#later.has(sub) || this.#stale.has(sub);
+  }
+
+  /**
+   * A listener attached: a subscription that is behind is brought up to date at the next turn of the
+   * queue, from its waiting keys with the next batch, or re-run in full and diffed if it kept none.
+   */
+  matchWaiting(sub: Subscription): void {
+    if (this.#closed) return;
+    if (this.#stale.delete(sub)) this.reconcile([sub]);
+    else if (this.#later.has(sub)) {
+      this.#due.add(sub);
+      this.#kick();
+    }
+  }
+
+  /**
+   * A subscription whose store mark says it may be behind (start-up): with `lazy` it is re-run when a
+   * listener attaches, else the caller re-runs it now; either way the mark goes once it is caught up.
+   */
+  markedStale(sub: Subscription, lazy: boolean): void {
+    this.#marked.add(sub);
+    if (lazy) this.#stale.add(sub);
   }
 
   /** Sends the subscriptions that need a full re-run to the runner, if it is free. */
@@ -588,7 +635,7 @@ export class Matcher {
         return [await sub.diffAll(res.rows, Date.now(), this.#slicer), r.position];
       },
       () => {
-        if (this.#dirty.size === 0 && this.#queue.length === 0 && this.#later.size === 0)
+        if (this.#dirty.size === 0 && this.#queue.length === 0)
           this.#store.setMatched(Math.max(r.position, this.#flushedAt));
       },
     );

@@ -16,6 +16,11 @@ export interface StoredSubscription {
   nextRowId: number;
   lastChange: number;
   listenedAt: number;
+  /**
+   * Its stored result may be behind the data: it had no listener when writes concerned it, and it is
+   * brought up to date when one attaches (see Matcher: changes nobody listens to).
+   */
+  stale: boolean;
 }
 
 export interface StoredRow {
@@ -43,7 +48,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS subscriptions (
   id INTEGER PRIMARY KEY, uuid TEXT NOT NULL UNIQUE, key TEXT NOT NULL UNIQUE, sql TEXT NOT NULL,
   params TEXT, columns TEXT NOT NULL, next_row_id INTEGER NOT NULL, last_change INTEGER NOT NULL,
-  listened_at INTEGER NOT NULL);
+  listened_at INTEGER NOT NULL, stale INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS rows (
   sub INTEGER NOT NULL, row_id INTEGER NOT NULL, key TEXT NOT NULL, cells TEXT NOT NULL,
   PRIMARY KEY (sub, row_id)) WITHOUT ROWID;
@@ -88,6 +93,9 @@ export class SubscriptionStore {
     // write's two inserts).
     this.db.pragma('cache_size = -65536');
     this.db.exec(SCHEMA);
+    // stores made before the stale mark existed
+    const cols = this.db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('subscriptions');
+    if (!cols.includes('stale')) this.db.exec('ALTER TABLE subscriptions ADD COLUMN stale INTEGER NOT NULL DEFAULT 0');
     this.#checkpointer = file === ':memory:' ? null : new Checkpointer(file, this.db);
     const p = (sql: string) => this.db.prepare(sql);
     this.#st = {
@@ -104,6 +112,7 @@ export class SubscriptionStore {
       deleteChanges: p('DELETE FROM changes WHERE sub = ?'),
       setHead: p('UPDATE subscriptions SET next_row_id = ?, last_change = ? WHERE id = ?'),
       setListened: p('UPDATE subscriptions SET listened_at = ? WHERE id = ?'),
+      setStale: p('UPDATE subscriptions SET stale = ? WHERE id = ?'),
       // INDEXED BY: without statistics SQLite prefers the primary key's (sub) prefix, a walk of the
       // whole result per changed row.
       rowsByKey: p('SELECT row_id AS rowId, key, cells FROM rows INDEXED BY rows_by_source WHERE key = ? AND sub = ?'),
@@ -140,6 +149,7 @@ export class SubscriptionStore {
       nextRowId: r.next_row_id as number,
       lastChange: r.last_change as number,
       listenedAt: r.listened_at as number,
+      stale: r.stale === 1,
     }));
   }
 
@@ -170,6 +180,10 @@ export class SubscriptionStore {
 
   setListened(sub: number, at: number): void {
     this.#st.setListened.run(at, sub);
+  }
+
+  setStale(sub: number, stale: boolean): void {
+    this.#st.setStale.run(stale ? 1 : 0, sub);
   }
 
   /** The query plan of a store statement, by its name (for the tests that check lookups stay keyed). */

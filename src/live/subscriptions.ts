@@ -151,6 +151,8 @@ export class Subscriptions {
         if (current) sub.position = position;
         else stale.push(sub);
         live.#add(sub, false);
+        // behind the data since nobody listened: re-run when a listener attaches (now, if every one is)
+        if (stored.stale) live.#matcher.markedStale(sub, current);
         added.push(sub);
       } catch (err) {
         log.warn({ ...errorFields(err), subscription: stored.uuid }, 'subscription dropped at start-up');
@@ -205,7 +207,18 @@ export class Subscriptions {
       const uuid = crypto.randomUUID();
       const id = this.#store.insertSubscription(uuid, key, sql, encodeParams(params), plan.columns, now);
       const sub = new Subscription(
-        { id, uuid, key, sql, params: null, columns: plan.columns, nextRowId: 1, lastChange: 0, listenedAt: now },
+        {
+          id,
+          uuid,
+          key,
+          sql,
+          params: null,
+          columns: plan.columns,
+          nextRowId: 1,
+          lastChange: 0,
+          listenedAt: now,
+          stale: false,
+        },
         plan,
         this.#store,
       );
@@ -300,6 +313,7 @@ export class Subscriptions {
     queued_rows: number;
     matcher_lag_seconds: number;
     rerun_at_start: number;
+    behind_unlistened: number;
     changes_sent_total: number;
     clients_cut_off_total: number;
     evaluated_together_total: number;
@@ -313,6 +327,7 @@ export class Subscriptions {
       queued_changesets: this.#matcher.queued,
       queued_rows: this.#matcher.backlog,
       matcher_lag_seconds: this.#matcher.lagSeconds,
+      behind_unlistened: this.#matcher.behind,
       rerun_at_start: this.#rerunAtStart,
       changes_sent_total: this.#tally.sent,
       clients_cut_off_total: this.#tally.cutOffs,
@@ -429,8 +444,8 @@ export class Subscriptions {
       this.#tally,
     );
     sub.clients.add(client);
-    // Its changes that wait (nobody listened) are matched now, and reach it as changes.
-    if (this.#matcher.waits(sub)) this.#matcher.matchWaiting();
+    // What changed while nobody listened is matched now, and reaches it as changes.
+    this.#matcher.matchWaiting(sub);
     sub.listenedAt = Date.now();
     if (this.#byUuid.get(sub.uuid) === sub) {
       this.#listened.add(sub);

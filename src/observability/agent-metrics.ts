@@ -19,6 +19,7 @@ export interface MeteredAgent {
     clients: number;
     queued_changesets: number;
     matcher_lag_seconds: number;
+    behind_unlistened: number;
     changes_sent_total: number;
     clients_cut_off_total: number;
   } | null;
@@ -149,6 +150,11 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
     'patina_matcher_lag_seconds',
     'How long the oldest changeset waiting for the matcher has waited.',
     () => subs()?.matcher_lag_seconds ?? 0,
+  );
+  m.gauge(
+    'patina_subscriptions_behind',
+    'Subscriptions nobody listens to whose changes wait for a listener (not kept up write by write).',
+    () => subs()?.behind_unlistened ?? 0,
   );
   m.gauge(
     'patina_update_streams',

@@ -9,6 +9,7 @@ import {
   changes,
   queryMultiset,
   settle,
+  sleep,
   subscribe,
   untilChange,
   write,
@@ -28,7 +29,7 @@ async function rerunAtStart(base: string): Promise<number> {
  * (How many change ids that takes depends on how the matcher batched the writes: two writes
  * handled in one batch may net out to one change of an aggregate row.)
  */
-async function resume(base: string, id: string, view: ResultMap, sql: string): Promise<void> {
+async function resume(base: string, id: string, view: ResultMap, sql: string | [string, unknown[]]): Promise<void> {
   const want = JSON.stringify(await queryMultiset(base, sql));
   const s = await openStream(base, 'GET', `/v1/subscriptions/${id}?from=${view.lastChange}`);
   assert.equal(s.status, 200);
@@ -87,6 +88,45 @@ describe('subscriptions across restarts and crashes', function () {
     await write(agent.http, ["INSERT INTO users VALUES (4, 'dee', 2, 1)"]);
     await untilChange(again.stream, views[0].lastChange + 1);
     again.stream.close();
+  });
+
+  it('a subscription nobody listens to is not kept up write by write: behind until a client comes back (after a clean restart or a SIGKILL too), which then gets every change', async () => {
+    const body: [string, unknown[]] = ['SELECT id, name, score FROM users WHERE team = ?', [7]];
+    const sub = await subscribe(agent.http, body);
+    const view = new ResultMap();
+    view.apply(sub.stream.events);
+    sub.stream.close();
+    const behind = async () => {
+      const h = await request(agent.http, 'GET', '/v1/health');
+      return (h.json as { subscriptions: { clients: number; behind_unlistened: number } }).subscriptions;
+    };
+    for (let i = 0; i < 100 && (await behind()).clients > 0; i++) await sleep(20);
+    assert.equal((await behind()).behind_unlistened, 0);
+    // 1,500 rows: more changed keys than a subscription without listener keeps (it is re-run in full)
+    for (let w = 0; w < 3; w++) {
+      const rows = Array.from({ length: 500 }, (_, i) => `(${1000 + w * 500 + i}, 'u${i}', 7, ${i})`);
+      await write(agent.http, [`INSERT INTO users VALUES ${rows.join(', ')}`]);
+    }
+    await write(agent.http, ['UPDATE users SET score = -1 WHERE id = 1000', 'DELETE FROM users WHERE id = 1001']);
+    await write(agent.http, ["INSERT INTO users VALUES (3000, 'other team', 8, 1)"]);
+    for (let i = 0; i < 100 && (await behind()).behind_unlistened === 0; i++) await sleep(20);
+    assert.equal((await behind()).behind_unlistened, 1);
+    assert.equal(await agent.stop(), 0);
+    await agent.start();
+    assert.equal(await rerunAtStart(agent.http), 0, 'a clean stop: nothing re-run at start-up');
+    assert.equal((await behind()).behind_unlistened, 1, 'still behind after the restart, until a client comes back');
+    await resume(agent.http, sub.id, view, body);
+    assert.equal(view.multiset().length, 1499);
+    assert.equal((await behind()).behind_unlistened, 0);
+    // A few changes (kept as keys), then a SIGKILL: the store's mark still says it is behind.
+    await write(agent.http, ["INSERT INTO users VALUES (4000, 'late', 7, 1)", 'DELETE FROM users WHERE id = 1002']);
+    for (let i = 0; i < 100 && (await behind()).behind_unlistened === 0; i++) await sleep(20);
+    assert.equal((await behind()).behind_unlistened, 1);
+    await agent.kill();
+    await agent.start();
+    await resume(agent.http, sub.id, view, body);
+    assert.equal(view.multiset().length, 1499);
+    assert.ok(view.multiset().includes('[4000,"late",1]'));
   });
 
   it('after a restart, pinned subscriptions (team = ?) still hear rows leaving them, thousands of rows each', async () => {

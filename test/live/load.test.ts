@@ -357,12 +357,12 @@ describe('live subscriptions under load', function () {
   it('a second signal stops the agent at once, and what was acknowledged is there after a restart', async () => {
     const { agent, clients } = await heavyAgent();
     try {
-      // A client that does not read holds the clean stop for its grace period.
+      // A client that does not read a large answer holds the clean stop for its grace period (2 s).
       const stalled = await LineClient.open(
         agent.http,
         'POST',
-        '/v1/subscriptions',
-        subscribeBody('SELECT pk, sandwich FROM sandwiches'),
+        '/v1/queries',
+        subscribeBody('SELECT a.pk, b.sandwich FROM sandwiches a, sandwiches b'),
         { kind: 'stalled' },
       );
       clients.push(stalled);
