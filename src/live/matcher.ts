@@ -288,7 +288,14 @@ export class Matcher {
     // After the committing task: the commit's own response goes first.
     setImmediate(() => {
       this.#scheduled = false;
-      if (!this.#pumping && !this.#closed) this.#pumping = this.#pump();
+      if (this.#pumping || this.#closed) return;
+      // Cleared in a callback, which runs after this assignment even when #pump had nothing to do
+      // and returned without waiting (cleared inside it, the finished promise was assigned after).
+      this.#pumping = this.#pump().finally(() => {
+        this.#pumping = null;
+        this.#startRuns();
+        for (const w of this.#idle.splice(0)) w();
+      });
     });
   }
 
@@ -306,10 +313,6 @@ export class Matcher {
       }
     } catch (err) {
       if (!(err instanceof Abandoned)) log.error(errorFields(err), 'subscription matching stopped');
-    } finally {
-      this.#pumping = null;
-      this.#startRuns();
-      for (const w of this.#idle.splice(0)) w();
     }
   }
 
@@ -512,8 +515,14 @@ export class Matcher {
   #now(woken: Map<Subscription, ChangedKeys>): Map<Subscription, ChangedKeys> {
     const now = new Map<Subscription, ChangedKeys>();
     for (const [sub, keys] of woken) {
-      if (this.#mayWait && sub.clients.size === 0 && sub.plan.mode === 'restricted') this.#defer(sub, keys);
-      else now.set(sub, this.#later.has(sub) ? this.#takeLater(sub, keys) : keys);
+      if (this.#mayWait && sub.clients.size === 0) {
+        if (sub.plan.mode === 'restricted') this.#defer(sub, keys);
+        else {
+          // a full re-run when a listener attaches, not one per batch meanwhile
+          this.#mark(sub);
+          this.#stale.add(sub);
+        }
+      } else now.set(sub, this.#later.has(sub) ? this.#takeLater(sub, keys) : keys);
     }
     for (const sub of this.#due) {
       if (this.#later.has(sub)) now.set(sub, this.#takeLater(sub, now.get(sub)));
@@ -530,10 +539,7 @@ export class Matcher {
    * or LATER_KEYS in all, it keeps none and is re-run in full then (#toStale).
    */
   #defer(sub: Subscription, keys: ChangedKeys) {
-    if (!this.#marked.has(sub)) {
-      this.#marked.add(sub);
-      this.#toMark.push(sub);
-    }
+    this.#mark(sub);
     if (this.#stale.has(sub)) return;
     const mine = this.#later.get(sub);
     let kept: number;
@@ -550,6 +556,13 @@ export class Matcher {
     for (const k of this.#later.get(sub)!.values()) own += k.size;
     if (own > LATER_SUB_KEYS) this.#toStale(sub);
     if (this.#laterKeys > LATER_KEYS) for (const s of [...this.#later.keys()]) this.#toStale(s);
+  }
+
+  /** Marks a subscription stale in the store (with the batch under way) unless it is already. */
+  #mark(sub: Subscription) {
+    if (this.#marked.has(sub)) return;
+    this.#marked.add(sub);
+    this.#toMark.push(sub);
   }
 
   /** A waiting subscription keeps no keys: it is re-run in full when a listener attaches. */
@@ -584,8 +597,14 @@ export class Matcher {
    */
   matchWaiting(sub: Subscription): void {
     if (this.#closed) return;
-    if (this.#stale.delete(sub)) this.reconcile([sub]);
-    else if (this.#later.has(sub)) {
+    if (this.#stale.delete(sub)) {
+      if (sub.plan.mode === 'restricted' || !this.#runner) this.reconcile([sub]);
+      else {
+        // keyed and multiset ones re-run on the runner's thread, as for a write
+        this.#dirty.add(sub);
+        this.#kick();
+      }
+    } else if (this.#later.has(sub)) {
       this.#due.add(sub);
       this.#kick();
     }
@@ -597,7 +616,10 @@ export class Matcher {
    */
   markedStale(sub: Subscription, lazy: boolean): void {
     this.#marked.add(sub);
-    if (lazy) this.#stale.add(sub);
+    if (!lazy) return;
+    this.#stale.add(sub);
+    // its stored result reflects no known position: a re-run of any state is newer
+    sub.position = -1;
   }
 
   /** Sends the subscriptions that need a full re-run to the runner, if it is free. */

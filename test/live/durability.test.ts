@@ -129,6 +129,27 @@ describe('subscriptions across restarts and crashes', function () {
     assert.ok(view.multiset().includes('[4000,"late",1]'));
   });
 
+  it('an aggregate nobody listens to is not re-run write by write: it is re-run once a client comes back, after a clean restart too', async () => {
+    const sub = await subscribe(agent.http, AGG);
+    const view = new ResultMap();
+    view.apply(sub.stream.events);
+    sub.stream.close();
+    const behind = async () => {
+      const h = await request(agent.http, 'GET', '/v1/health');
+      return (h.json as { subscriptions: { clients: number; behind_unlistened: number } }).subscriptions;
+    };
+    for (let i = 0; i < 100 && (await behind()).clients > 0; i++) await sleep(20);
+    for (let i = 0; i < 20; i++)
+      await write(agent.http, [`INSERT INTO users VALUES (${100 + i}, 'u', ${1 + (i % 3)}, ${i})`]);
+    for (let i = 0; i < 100 && (await behind()).behind_unlistened === 0; i++) await sleep(20);
+    assert.equal((await behind()).behind_unlistened, 1);
+    assert.equal(await agent.stop(), 0);
+    await agent.start();
+    assert.equal((await behind()).behind_unlistened, 1);
+    await resume(agent.http, sub.id, view, AGG);
+    assert.equal((await behind()).behind_unlistened, 0);
+  });
+
   it('after a restart, pinned subscriptions (team = ?) still hear rows leaving them, thousands of rows each', async () => {
     // Their stored keys go back into the wake index at start-up, a page at a time: a row whose team
     // changes away wakes only the subscriptions that hold it, so they must be known.
