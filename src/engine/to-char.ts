@@ -176,6 +176,7 @@ function cased(pattern: string, word: string): string {
 function datePattern(p: DatePiece, t: Instant, d: Date): string {
   const fm = p.fm;
   const y = d.getUTCFullYear();
+  const yearOfEra = y > 0 ? y : 1 - y;
   const month = d.getUTCMonth();
   const hour = d.getUTCHours();
   const micros = d.getUTCMilliseconds() * 1000 + t.us;
@@ -276,16 +277,17 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
       return zeros(Math.floor((doy - 1) / 7) + 1, 2, fm);
     case 'W':
       return String(Math.floor((d.getUTCDate() - 1) / 7) + 1);
+    // a year BC prints as its number BC (y is astronomical: 0 is 1 BC), as PostgreSQL's ADJUST_YEAR
     case 'Y,YYY':
-      return `${Math.floor(y / 1000)},${String(y % 1000).padStart(3, '0')}`;
+      return `${Math.floor(yearOfEra / 1000)},${String(yearOfEra % 1000).padStart(3, '0')}`;
     case 'YYYY':
-      return zeros(y, 4, fm);
+      return zeros(yearOfEra, 4, fm);
     case 'YYY':
-      return zeros(y % 1000, 3, fm);
+      return zeros(yearOfEra % 1000, 3, fm);
     case 'YY':
-      return zeros(y % 100, 2, fm);
+      return zeros(yearOfEra % 100, 2, fm);
     default:
-      return String(y % 10); // Y
+      return String(yearOfEra % 10); // Y
   }
 }
 
@@ -529,11 +531,12 @@ function formatNumberAs(v: unknown, fmt: string): string {
 export function toChar(v: unknown, fmt: unknown, instant = false): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const format = String(fmt);
-  if (typeof v === 'string' && /^\s*-?\d{4,}-\d/.test(v)) {
+  // a date or timestamp as stored (a year BC as '/9956')
+  if (typeof v === 'string' && /^\s*(?:-?\d{4,}|\/\d{4})-\d/.test(v)) {
     const t = parseInstant(v, 'timestamp', 'to_char');
     if (!t) return null;
     // a date is formatted as a timestamp with time zone at midnight, as PostgreSQL's to_char(date) is
-    if (instant || /^\s*-?\d{4,}-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
+    if (instant || /^\s*(?:-?\d{4,}|\/\d{4})-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
     return formatInstantAs(t, format);
   }
   if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
@@ -663,7 +666,7 @@ const daysInMonth = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 
 export function toDate(v: unknown, fmt: unknown): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const t = fromFields(readByFormat(String(v), String(fmt), 'to_date'), String(v));
-  return formatInstant(t, false).slice(0, 10);
+  return formatInstant(t, false).split(' ')[0];
 }
 
 /** to_timestamp(text, format): a timestamp with time zone (UTC). */

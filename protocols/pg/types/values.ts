@@ -211,9 +211,8 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.date:
     case OID.timestamp:
     case OID.timestamptz: {
-      // 'infinity' is kept as written (the casts do not read it); any other text that is no date
+      // read as the cast reads it ('infinity', '... EST', '0044-03-15 BC'); text that is no date
       // fails as PostgreSQL's input does ('2024-02-30': 22008), where it used to be stored as sent
-      if (/^\s*[-+]?infinity\s*$/i.test(s)) return s;
       const cast = oid === OID.date ? castDate : oid === OID.timestamp ? castTimestamp : castTimestamptz;
       return asParam(() => cast(s)!, param).replace(/\+00$/, '');
     }
