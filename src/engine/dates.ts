@@ -1101,6 +1101,11 @@ const STORED: Record<string, (v: unknown) => string | null> = {
   interval: castInterval,
 };
 
+/** A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's error for text that is none. */
+export function dateTimeInput(kind: string, v: string): string {
+  return STORED[kind](v) as string;
+}
+
 /**
  * A value written into a date, time, timestamp, timestamptz or interval column in the form the
  * column keeps (UTC text without '+00' for timestamptz, '10:30:00', '1 day 02:00:00'), so that

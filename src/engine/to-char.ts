@@ -172,6 +172,12 @@ function cased(pattern: string, word: string): string {
   return word;
 }
 
+/** The ISO year, a year BC as its number BC (PostgreSQL's ADJUST_YEAR). */
+function isoYearOfEra(d: Date): number {
+  const y = isoWeek(d).year;
+  return y > 0 ? y : 1 - y;
+}
+
 /** One date/time pattern's text for the instant `t`. */
 function datePattern(p: DatePiece, t: Instant, d: Date): string {
   const fm = p.fm;
@@ -196,8 +202,11 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'AM':
     case 'PM':
       return cased(p.pattern, hour >= 12 ? 'PM' : 'AM');
-    case 'CC':
-      return zeros(Math.floor((y - 1) / 100) + 1, 2, fm);
+    case 'CC': {
+      // a century BC counts down from -01 (Math.trunc: C's division in PostgreSQL's DCH_CC)
+      const cc = y > 0 ? Math.floor((y - 1) / 100) + 1 : Math.trunc(y / 100) - 1;
+      return cc >= 0 ? zeros(cc, 2, fm) : `-${zeros(-cc, 2, fm)}`;
+    }
     case 'DAY':
       return fm ? cased(p.pattern, DAYS[d.getUTCDay()]) : cased(p.pattern, DAYS[d.getUTCDay()]).padEnd(9);
     case 'DY':
@@ -233,13 +242,13 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'IW':
       return zeros(isoWeek(d).week, 2, fm);
     case 'IYYY':
-      return zeros(isoWeek(d).year, 4, fm);
+      return zeros(isoYearOfEra(d), 4, fm);
     case 'IYY':
-      return zeros(isoWeek(d).year % 1000, 3, fm);
+      return zeros(isoYearOfEra(d) % 1000, 3, fm);
     case 'IY':
-      return zeros(isoWeek(d).year % 100, 2, fm);
+      return zeros(isoYearOfEra(d) % 100, 2, fm);
     case 'I':
-      return String(isoWeek(d).year % 10);
+      return String(isoYearOfEra(d) % 10);
     case 'J':
       return String(Math.floor(dayStart / 86_400_000) + 2_440_588);
     case 'MI':

@@ -249,6 +249,9 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       'SELECT id, extract(epoch FROM at), extract(dow FROM d), extract(doy FROM d) FROM hist WHERE id IN (1, 3, 7) ORDER BY id',
       "SELECT id, date_trunc('month', ts), date_trunc('year', at), ts::date, ts::time, d::timestamp FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
       "SELECT id, to_char(d, 'YYYY-MM-DD BC'), to_char(ts, 'YYYY AD HH24:MI') FROM hist WHERE id IN (1, 2, 3) ORDER BY id",
+      "SELECT id, to_char(d, 'CC Y,YYY YYY YY Y IYYY IY') FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
+      "SELECT id, date_trunc('century', ts), date_trunc('decade', ts), date_trunc('millennium', d), date_trunc('week', d) FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
+      "SELECT id, ts AT TIME ZONE 'America/New_York', at AT TIME ZONE 'Europe/Berlin' FROM hist WHERE id IN (1, 3) ORDER BY id",
       'SELECT make_date(-44, 3, 15), make_date(-1, 12, 31)',
       // the edges: no year 0, nothing before 4714-11-24 BC
       "SELECT '0000-01-01'::date",
@@ -256,6 +259,26 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT '4714-11-23 23:00 BC'::timestamp",
     ])
       await sameText(sql);
+    // JSON prints a timestamp BC as PostgreSQL does ('0044-03-15T10:00:00 BC'; the JSON compared parsed)
+    await same("SELECT id, json_build_object('ts', ts, 'at', at) FROM hist WHERE id IN (1, 2, 3) ORDER BY id");
+    // COPY reads them as INSERT does, and refuses what PostgreSQL refuses (it kept such text as sent)
+    const copy = async (c: Client, text: string) => {
+      const stream = (c as unknown as { query(s: Writable): Writable }).query(
+        copyStreams.from('COPY hist (id, at, ts, d) FROM STDIN'),
+      );
+      return pipeline(Readable.from([Buffer.from(text)]), stream).then(
+        () => null,
+        (err: { code: string }) => err.code,
+      );
+    };
+    for (const text of [
+      '20\t0100-01-01 00:00 EST BC\t0001-06-01 12:00 BC\t0005-02-29 BC\n',
+      '21\t2024-01-15 10:30 PST\t2024-01-15 10:30 MSK\tinfinity\n',
+      '22\t\\N\t\\N\t0002-02-29 BC\n',
+      '23\t2024-01-15 10:30 FOO\t\\N\t\\N\n',
+    ])
+      assert.equal(await copy(clients().patina, text), await copy(clients().postgres, text), text);
+    await sameText('SELECT * FROM hist WHERE id >= 20 ORDER BY id');
     await sameText('DELETE FROM hist');
   });
 
