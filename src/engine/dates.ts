@@ -492,6 +492,8 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
 export function parseInterval(v: unknown): Interval | null {
   if (v === null || v === undefined) return null;
   const text = String(v);
+  const iso = isoIntervalWords(text);
+  if (iso !== undefined) return parseInterval(iso);
   const iv: Interval = { months: 0, days: 0, micros: 0 };
   // a sign may stand apart from its number ('1 month - 1 day', what Metabase writes for a month's end)
   const words = text
@@ -545,6 +547,18 @@ export function parseInterval(v: unknown): Interval | null {
     iv.micros = -iv.micros;
   }
   return iv;
+}
+
+const N = '([+-]?\\d+(?:\\.\\d+)?)';
+const ISO_INTERVAL = new RegExp(`^P(?:${N}Y)?(?:${N}M)?(?:${N}W)?(?:${N}D)?(?:T(?:${N}H)?(?:${N}M)?(?:${N}S)?)?$`, 'i');
+const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
+
+/** An ISO 8601 interval with designators ('P1Y2M3DT4H5M6.5S', as PostgreSQL reads it) in words; undefined for other text. */
+function isoIntervalWords(text: string): string | undefined {
+  const m = ISO_INTERVAL.exec(text.trim());
+  if (!m || /^P(T)?$/i.test(text.trim())) return undefined;
+  const words = ISO_UNITS.flatMap((u, i) => (m[i + 1] === undefined ? [] : [`${m[i + 1]} ${u}`]));
+  return words.length > 0 ? words.join(' ') : undefined;
 }
 
 /**

@@ -204,6 +204,9 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT '2024-01-15 10:30:00 FOO'::timestamp",
       "SELECT '10:30:00 FOO'::time",
       "SELECT '10:30:00 Europe/Berlin'::time",
+      "SELECT '2024-01-15 10:30:00 Mars/Base'::timestamptz",
+      // with the other forms of input
+      "SELECT 'Jan 15 2024 10:30 PM EST'::timestamptz, '01/15/2024 10:30:00 CET'::timestamptz, '20240115 10:30 JST'::timestamptz, '2024-01-15 10:30 Etc/GMT-3'::timestamptz",
     ])
       await sameText(sql);
     await sameText(
@@ -215,6 +218,18 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       '2024-07-15 10:30 MSK',
     ]);
     await sameText('SELECT id FROM hist WHERE at = $1', ['2024-01-15 16:30 CET']);
+    // a time or an interval parameter that is none: PostgreSQL's error (it was stored as sent)
+    // (the same SQLSTATE; Patina's message names the parameter too)
+    for (const [sql, params] of [
+      ['INSERT INTO hist (id, t) VALUES ($1, $2)', [3, '10:30 FOO']],
+      ['SELECT $1::interval', ['2 fortnights']],
+    ] as const) {
+      const code = async (c: Client) => {
+        const a = await answer(c, sql, [...params]);
+        return 'error' in a ? a.error.split(' ')[0] : 'no error';
+      };
+      assert.deepEqual([await code(clients().patina), await code(clients().postgres)], ['22007', '22007'], sql);
+    }
     await sameText('DELETE FROM hist');
   });
 
@@ -292,6 +307,8 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT '24:00:00'::time, '2024-01-15 24:00:00'::timestamp",
       "SELECT '2024-01-15 10:30:00+05:30'::timestamptz, '2024-01-15 10:30:00+0530'::timestamptz, '2024-01-15 10:30:00+05'::timestamptz, '2024-01-15 10:30:00 -8:00'::timestamptz",
       "SELECT '2024-01-15T10:30:00.123456+05:30'::timestamptz, '2024-01-15T10:30:00.5Z'::timestamptz",
+      // ISO 8601 intervals (were 22007)
+      "SELECT 'P1DT2H'::interval, 'P1Y2M3DT4H5M6.5S'::interval, 'PT36H'::interval, 'P2W'::interval, 'P1.5D'::interval, 'P1.5M'::interval, 'P-1D'::interval",
     ])
       await sameText(sql);
     // as a driver binds them: psycopg2's isoformat, pgjdbc's BC and infinity, node-postgres's offsets
@@ -306,6 +323,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     ].entries())
       await sameText('INSERT INTO hist (id, at, ts, d) VALUES ($1, $2, $3, $4) RETURNING *', [i + 10, v, v, v]);
     await sameText('SELECT id FROM hist ORDER BY at, id');
+    await sameText('SELECT $1::interval, $2::interval', ['P1DT2H30M', '0 years 0 mons 1 days 0 hours 0 mins 0.5 secs']);
     await sameText('DELETE FROM hist');
   });
 });
