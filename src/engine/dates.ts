@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
+import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -19,14 +20,123 @@ function pgFail(code: string, message: string): never {
 }
 
 const TS_RE =
-  /^\s*(\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
-const TIME_RE = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*$/;
+  /^\s*(\/?\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*([+-]\d{1,2}(?::?\d{2})?|[a-z][\w/+-]*)?\s*$/i;
+const TIME_RE = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*([+-]\d{1,2}(?::?\d{2})?|[a-z]+)?\s*$/i;
 
-const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate(); // m: 1-12
+/** The days in month m (1-12) of astronomical year y (Date.UTC would read 0-99 as 1900-1999). */
+function daysIn(y: number, m: number): number {
+  if (m !== 2) return MONTH_DAYS[m - 1];
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+}
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Midnight of a day of astronomical year y (month 1-12), UTC milliseconds. */
+const dayStart = (y: number, m: number, d: number) =>
+  y >= 100 ? Date.UTC(y, m - 1, d) : new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y, m - 1, d);
+
+/** The first instant PostgreSQL's date and timestamp hold: 4714-11-24 BC, midnight UTC. */
+const MIN_MS = new Date(Date.UTC(2000, 10, 24)).setUTCFullYear(-4713);
+const DAY_MS = 86_400_000;
+
+/**
+ * Special words of date and time input ('epoch', 'now', 'today', 'tomorrow', 'yesterday') as an
+ * instant; undefined for other text. ('infinity' has no instant: the casts keep it as text.)
+ */
+function specialInstant(word: string): Instant | undefined {
+  const c = word.charCodeAt(0);
+  if (c >= 48 && c <= 57) return undefined; // a digit: the usual case, no word
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  switch (word) {
+    case 'epoch':
+      return { ms: 0, us: 0, tz: false };
+    case 'now':
+      return { ms: Date.now(), us: 0, tz: true };
+    case 'today':
+      return { ms: today, us: 0, tz: false };
+    case 'tomorrow':
+      return { ms: today + DAY_MS, us: 0, tz: false };
+    case 'yesterday':
+      return { ms: today - DAY_MS, us: 0, tz: false };
+  }
+  return undefined;
+}
+
+/** 'infinity' or '-infinity' (as PostgreSQL prints them) for text that names one, else undefined. */
+function infinityWord(v: unknown): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  const w = v.trim().toLowerCase();
+  return w === 'infinity' ? 'infinity' : w === '-infinity' ? '-infinity' : undefined;
+}
+
+/**
+ * The era ('BC', 'AD') and meridiem ('AM', 'PM') words taken out of date and time text, as
+ * PostgreSQL reads them after the date or the time: '0044-03-15 10:30 PM BC' → '0044-03-15 10:30'.
+ */
+function takeEraAndMeridiem(s: string): { rest: string; bc: boolean; pm: boolean | undefined } {
+  if (!/[a-z]{2}/i.test(s)) return { rest: s, bc: false, pm: undefined }; // no word: the usual case
+  let bc = false;
+  let pm: boolean | undefined;
+  let rest = s.replace(/\s+(bc|ad)(?=\s|$)/i, (_, w: string) => {
+    bc = w.toLowerCase() === 'bc';
+    return '';
+  });
+  rest = rest.replace(/(\d)\s*(am|pm)(?=\s|[+-]|$)/i, (_, d: string, w: string) => {
+    pm = w.toLowerCase() === 'pm';
+    return d;
+  });
+  return { rest, bc, pm };
+}
+
+/** The hour on a 24-hour clock from one with AM or PM after it; 22008 above 12, as PostgreSQL. */
+function meridiemHour(h: number, pm: boolean | undefined, v: string): number {
+  if (pm === undefined) return h;
+  if (h > 12) pgFail('22008', `date/time field value out of range: "${v}"`);
+  return pm ? (h === 12 ? 12 : h + 12) : h === 12 ? 0 : h;
+}
+
+/**
+ * The instant of a wall time (UTC milliseconds as if the zone were UTC) read in the zone the text
+ * names: an offset ('+05:30', '+0530', '-8'), an abbreviation of PostgreSQL's 'Default' set ('EST',
+ * 'CEST', 'Z'; 'MSK' and the others it defines by a zone, with the offset the zone used under it at
+ * that time), or a zone name ('Europe/Berlin', 'Japan'). 22007 (`type`'s invalid input) for a word
+ * that is none of these, 22023 for a name with a '/' that no zone has, as PostgreSQL answers.
+ */
+function zonedInstant(zone: string, wall: number, type: string, v: string): number {
+  const num = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone);
+  if (num) return wall - (num[1] === '-' ? -1 : 1) * (Number(num[2]) * 60 + Number(num[3] ?? 0)) * 60_000;
+  const word = zone.toLowerCase();
+  const fixed = FIXED_ABBREVIATIONS[word];
+  if (fixed !== undefined) return wall - fixed * 1000;
+  const dynamic = ZONE_ABBREVIATIONS[word];
+  if (dynamic) {
+    // PostgreSQL's pg_interpret_timezone_abbrev: the meaning in use at or last before the instant
+    // the wall time is in the zone, else the first after; the zone's own offset when never used
+    const at = wallTimeInstant(dynamic.zone, wall);
+    if (dynamic.history.length === 0) return at;
+    let off = dynamic.history[0][1];
+    for (const [from, o] of dynamic.history) if (from * 1000 <= at) off = o;
+    return wall - off * 1000;
+  }
+  if (/^[a-z]+$/.test(word)) {
+    // an unknown word is tried as a zone name ('Japan'), then refused as PostgreSQL's input is
+    try {
+      return wallTimeInstant(zone, wall);
+    } catch {
+      pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
+    }
+  }
+  try {
+    return wallTimeInstant(zone, wall);
+  } catch {
+    pgFail('22023', `time zone "${word}" not recognized`);
+  }
+}
 
 /**
  * Reads a timestamp, a date or PostgreSQL's special words; `type` names the type in errors. With
- * `dropZone` a zone in the text is ignored, as PostgreSQL's date, time and timestamp inputs do.
+ * `dropZone` a zone in the text is ignored, as PostgreSQL's date, time and timestamp inputs do. Years
+ * BC ('0044-03-15 BC', or the stored form '/9956-03-15') are astronomical years in the instant (1 BC
+ * is year 0), as JavaScript's dates count them.
  */
 export function parseInstant(v: unknown, type: string, fn: string, dropZone = false): Instant | null {
   if (v === null || v === undefined) return null;
@@ -37,33 +147,38 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
       `${fn}: expected a ${type} (text such as '2026-11-22 05:13:36'), got ${what}; to_timestamp() turns epoch seconds into a timestamp`,
     );
   }
-  const word = v.trim().toLowerCase();
-  if (word === 'epoch') return { ms: 0, us: 0, tz: false };
-  if (word === 'now') return { ms: Date.now(), us: 0, tz: true };
-  if (word === 'today') return { ms: Math.floor(Date.now() / 86_400_000) * 86_400_000, us: 0, tz: false };
-  const m = TS_RE.exec(v) ?? TS_RE.exec(isoDateText(v));
+  const special = specialInstant(v.trim().toLowerCase());
+  if (special) return special;
+  const { rest, bc, pm } = takeEraAndMeridiem(v);
+  const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
-  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((k) => Number(m[k] ?? 0));
+  const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
+  const stored = m[1].startsWith('/');
+  // the stored form of a year BC is 10000 minus it after a '/' (so that text order is time order)
+  let y = stored ? 1 - (10_000 - Number(m[1].slice(1))) : Number(m[1]);
+  if (bc) y = stored || y === 0 ? Number.NaN : 1 - y;
+  const hour = meridiemHour(h, pm, v);
   const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
   if (
+    Number.isNaN(y) ||
+    (y === 0 && !bc && !stored) ||
     mo < 1 ||
     mo > 12 ||
     d < 1 ||
     d > daysIn(y, mo) ||
-    h > 24 ||
+    hour > 24 ||
     mi > 59 ||
     s > 60 ||
-    (h === 24 && (mi > 0 || s > 0 || micros > 0))
+    (hour === 24 && (mi > 0 || s > 0 || micros > 0))
   ) {
     pgFail('22008', `date/time field value out of range: "${v}"`);
   }
-  let ms = Date.UTC(y, mo - 1, d, h, mi, s, Math.floor(micros / 1000));
-  if (y < 100) ms = new Date(ms).setUTCFullYear(y); // Date.UTC takes 0-99 as 1900-1999
-  const zone = dropZone ? undefined : m[8];
-  if (zone && !/^(Z|UTC|GMT)$/i.test(zone)) {
-    const z = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone)!;
-    ms -= (z[1] === '-' ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3] ?? 0)) * 60_000;
-  }
+  const wall = dayStart(y, mo, d) + ((hour * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000);
+  const zone = m[8];
+  // a zone is read even where it is dropped, so a word that is none is refused as PostgreSQL does
+  const zoned = zone ? zonedInstant(zone, wall, type, v) : wall;
+  const ms = dropZone ? wall : zoned;
+  if (ms < MIN_MS || wall < MIN_MS) pgFail('22008', `${type === 'date' ? 'date' : 'timestamp'} out of range: "${v}"`);
   return { ms, us: micros % 1000, tz: zone !== undefined };
 }
 
@@ -93,9 +208,8 @@ function monthNumber(w: string): number {
 /**
  * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
  * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' (DateStyle
- * MDY, PostgreSQL's default), each with a time after it or not, and a time zone name after the time
- * ('2024-01-15 10:30:00 Europe/Berlin': read as AT TIME ZONE reads a wall time). The text unchanged
- * when it is none of these (the caller then refuses it).
+ * MDY, PostgreSQL's default), each with a time and a zone after it or not. The text unchanged when it
+ * is none of these (the caller then refuses it).
  */
 function isoDateText(v: string): string {
   let s = v.trim();
@@ -107,32 +221,41 @@ function isoDateText(v: string): string {
   else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
     s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
   else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?=$|\s)(.*)$/.exec(s))) s = iso(m[3], Number(m[1]), m[2], m[4]);
-  const zoned = /^(.*\d)\s+([a-z]+(?:\/[a-z_+-]+)+)$/i.exec(s);
-  if (zoned) {
-    const local = TS_RE.exec(zoned[1]);
-    if (local && !local[8]) {
-      const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((k) => Number(local[k] ?? 0));
-      const wall = Date.UTC(y, mo - 1, d, h, mi, sec);
-      // read as AT TIME ZONE reads a wall time (DST edges as PostgreSQL; 22023 for no such zone)
-      const off = Math.round((wall - wallTimeInstant(zoned[2], wall)) / 60_000);
-      const a = Math.abs(off);
-      s = `${zoned[1]}${off < 0 ? '-' : '+'}${pad(Math.floor(a / 60))}:${pad(a % 60)}`;
-    }
-  }
   return s;
 }
 
-function formatDate(d: Date): string {
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+/**
+ * A year as stored: four digits AD; a year BC as '/' and 10000 minus it ('/9956' for 44 BC), so that
+ * the text order of stored dates is their time order ('-infinity' < BC < AD < 'infinity').
+ */
+function yearText(y: number): string {
+  if (y > 0) return pad(y, 4);
+  if (y < -4713) pgFail('22008', 'date out of range');
+  return `/${pad(10_000 - (1 - y), 4)}`;
 }
 
-/** PostgreSQL's text form: '2026-11-22 05:13:36.25', with '+00' for a timestamp with a zone. */
+function formatDate(d: Date): string {
+  return `${yearText(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+
+/** The time of day: '05:13:36.25'. */
+function clockText(t: Instant, d = new Date(t.ms)): string {
+  const s = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  const micros = d.getUTCMilliseconds() * 1000 + t.us;
+  return micros > 0 ? `${s}.${pad(micros, 6).replace(/0+$/, '')}` : s;
+}
+
+/** The stored text form: '2026-11-22 05:13:36.25', with '+00' for a timestamp with a zone. */
 export function formatInstant(t: Instant, withZone = t.tz): string {
   const d = new Date(t.ms);
-  let s = `${formatDate(d)} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  const micros = d.getUTCMilliseconds() * 1000 + t.us;
-  if (micros > 0) s += '.' + pad(micros, 6).replace(/0+$/, '');
+  const s = `${formatDate(d)} ${clockText(t, d)}`;
   return withZone ? s + '+00' : s;
+}
+
+/** Stored date or timestamp text as PostgreSQL prints it: a year BC ('/9956-03-15') as '0044-03-15 BC'. */
+function printedText(stored: string): string {
+  if (!stored.startsWith('/')) return stored;
+  return `${pad(10_000 - Number(stored.slice(1, 5)), 4)}${stored.slice(5)} BC`;
 }
 
 /** Unit names as PostgreSQL reads them (singular, plural and abbreviations) → one canonical name. */
@@ -229,7 +352,7 @@ export function datePart(field: unknown, v: unknown): number | null {
   if (field === null) return null;
   const f = String(field).trim().toLowerCase();
   // an interval ('1 day 02:00:00', what timestamp - timestamp gives): its fields, as PostgreSQL reads them
-  if (typeof v === 'string' && !TS_RE.test(v) && !/^\s*(epoch|now|today)\s*$/i.test(v))
+  if (typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase()))
     return intervalPart(f, field, v);
   const t = parseInstant(v, 'timestamp', 'date_part');
   if (!t) return null;
@@ -266,28 +389,27 @@ export function datePart(field: unknown, v: unknown): number | null {
     case 'isodow':
       return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
     case 'doy':
-      return (
-        Math.floor(
-          (Date.UTC(y, d.getUTCMonth(), d.getUTCDate()) - new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y)) /
-            86_400_000,
-        ) + 1
-      );
+      // (Date.UTC would read years 0-99 as 1900-1999)
+      return Math.floor(t.ms / DAY_MS) - Math.floor(new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y) / DAY_MS) + 1;
     case 'week':
       return isoWeek(d).week;
-    case 'isoyear':
-      return isoWeek(d).year;
+    case 'isoyear': {
+      const iy = isoWeek(d).year;
+      return iy > 0 ? iy : iy - 1;
+    }
     case 'month':
       return d.getUTCMonth() + 1;
     case 'quarter':
       return Math.floor(d.getUTCMonth() / 3) + 1;
+    // years BC count down from -1 (y is astronomical: 0 is 1 BC), as PostgreSQL's timestamp_part
     case 'year':
-      return y;
+      return y > 0 ? y : y - 1;
     case 'decade':
-      return Math.floor(y / 10);
+      return y > 0 ? Math.floor(y / 10) : -Math.floor((8 - (y - 1)) / 10);
     case 'century':
-      return Math.floor((y + 99) / 100);
+      return y > 0 ? Math.floor((y + 99) / 100) : -Math.floor((99 - (y - 1)) / 100);
     case 'millennium':
-      return Math.floor((y + 999) / 1000);
+      return y > 0 ? Math.floor((y + 999) / 1000) : -Math.floor((999 - (y - 1)) / 1000);
     case 'julian':
       // the Julian day: 2440588 is 1970-01-01, and the time of day its fraction
       return (
@@ -370,6 +492,8 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
 export function parseInterval(v: unknown): Interval | null {
   if (v === null || v === undefined) return null;
   const text = String(v);
+  const iso = isoIntervalWords(text);
+  if (iso !== undefined) return parseInterval(iso);
   const iv: Interval = { months: 0, days: 0, micros: 0 };
   // a sign may stand apart from its number ('1 month - 1 day', what Metabase writes for a month's end)
   const words = text
@@ -423,6 +547,18 @@ export function parseInterval(v: unknown): Interval | null {
     iv.micros = -iv.micros;
   }
   return iv;
+}
+
+const N = '([+-]?\\d+(?:\\.\\d+)?)';
+const ISO_INTERVAL = new RegExp(`^P(?:${N}Y)?(?:${N}M)?(?:${N}W)?(?:${N}D)?(?:T(?:${N}H)?(?:${N}M)?(?:${N}S)?)?$`, 'i');
+const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
+
+/** An ISO 8601 interval with designators ('P1Y2M3DT4H5M6.5S', as PostgreSQL reads it) in words; undefined for other text. */
+function isoIntervalWords(text: string): string | undefined {
+  const m = ISO_INTERVAL.exec(text.trim());
+  if (!m || /^P(T)?$/i.test(text.trim())) return undefined;
+  const words = ISO_UNITS.flatMap((u, i) => (m[i + 1] === undefined ? [] : [`${m[i + 1]} ${u}`]));
+  return words.length > 0 ? words.join(' ') : undefined;
 }
 
 /**
@@ -764,10 +900,11 @@ export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
     month < 1 ||
     month > 12 ||
     day < 1 ||
-    day > daysIn(year, month)
+    day > daysIn(year < 0 ? year + 1 : year, month)
   )
     pgFail('22008', `date field value out of range: ${String(y)}-${pad(month)}-${pad(day)}`);
-  return castDate(`${pad(year < 0 ? year + 1 : year, 4)}-${pad(month)}-${pad(day)}`);
+  // a negative year is a year BC, as PostgreSQL's make_date reads it
+  return castDate(`${pad(Math.abs(year), 4)}-${pad(month)}-${pad(day)}${year < 0 ? ' BC' : ''}`);
 }
 
 /** make_timestamp(year, month, day, hour, min, sec): sec may have a fraction. */
@@ -852,13 +989,15 @@ const EPOCH_2000 = Date.UTC(2000, 0, 1);
 /** The text stored as PostgreSQL would print it for `type`; null when it does not read as one. */
 export function pgDateText(v: string, type: 'date' | 'timestamp' | 'timestamptz' | 'time'): string | null {
   try {
-    return type === 'date'
-      ? castDate(v)
-      : type === 'timestamp'
-        ? castTimestamp(v)
-        : type === 'timestamptz'
-          ? castTimestamptz(v)
-          : castTime(v);
+    const text =
+      type === 'date'
+        ? castDate(v)
+        : type === 'timestamp'
+          ? castTimestamp(v)
+          : type === 'timestamptz'
+            ? castTimestamptz(v)
+            : castTime(v);
+    return text === null ? null : printedText(text);
   } catch {
     return null;
   }
@@ -892,35 +1031,64 @@ export function pgDateFromBinary(raw: Buffer, type: 'date' | 'timestamp' | 'time
   const micros = raw.readBigInt64BE(0);
   const ms = Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
   const us = Number(((micros % 1000n) + 1000n) % 1000n);
-  const text = formatInstant({ ms: EPOCH_2000 + ms, us, tz: false });
-  return type === 'time' ? text.slice(11) : text;
+  const t = { ms: EPOCH_2000 + ms, us, tz: false };
+  return type === 'time' ? clockText(t) : formatInstant(t);
 }
 
-/** The casts: ::date, ::timestamp, ::timestamptz, ::time, ::interval. */
+/**
+ * The casts: ::date, ::timestamp, ::timestamptz, ::time, ::interval. Each gives the stored form
+ * (a year BC as '/9956', a timestamptz in UTC with '+00'); 'infinity' and '-infinity' as they are.
+ */
 export const castDate = (v: unknown): string | null => {
+  const inf = infinityWord(v);
+  if (inf) return inf;
   const t = parseInstant(v, 'date', 'cast to date', true);
   return t && formatDate(new Date(t.ms));
 };
 export const castTimestamp = (v: unknown): string | null => {
+  const inf = infinityWord(v);
+  if (inf) return inf;
   const t = parseInstant(v, 'timestamp', 'cast to timestamp', true);
   return t && formatInstant(t, false);
 };
 export const castTimestamptz = (v: unknown): string | null => {
+  const inf = infinityWord(v);
+  if (inf) return inf;
   const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
   return t && formatInstant(t, true);
 };
+/**
+ * ::time: '10:30', '10:30:00.5 PM', 'allballs' (midnight), with a zone after it that is read and
+ * dropped, as PostgreSQL's time input does; or the time of day of a timestamp.
+ */
 export function castTime(v: unknown): string | null {
   if (v === null || v === undefined) return null;
-  const m = typeof v === 'string' ? TIME_RE.exec(v) : null;
-  if (m) {
-    if (Number(m[1]) > 24 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 60)
-      pgFail('22008', `date/time field value out of range: "${v}"`);
-    const frac = (m[4] ?? '').slice(0, 6).replace(/0+$/, '');
-    return `${pad(Number(m[1]))}:${m[2]}:${m[3] ?? '00'}${frac ? '.' + frac : ''}`;
+  if (typeof v === 'string') {
+    const word = v.trim().toLowerCase();
+    if (word === 'allballs') return '00:00:00';
+    if (word === 'now') return clockText({ ms: Date.now(), us: 0, tz: false });
+    const { rest, bc, pm } = takeEraAndMeridiem(v);
+    const m = bc ? null : TIME_RE.exec(rest);
+    if (m) {
+      const h = meridiemHour(Number(m[1]), pm, v);
+      const micros = m[4] ? Math.round(Number(`0.${m[4]}`) * 1e6) : 0;
+      const total = ((h * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1e6 + micros;
+      if (Number(m[2]) > 59 || Number(m[3] ?? 0) > 60 || total > 24 * 3600 * 1e6)
+        pgFail('22008', `date/time field value out of range: "${v}"`);
+      // a zone after a time alone must be an offset or an abbreviation (a name needs a date)
+      if (m[5] && !/^[+-]/.test(m[5]) && !isAbbreviation(m[5]))
+        pgFail('22007', `invalid input syntax for type time: "${v}"`);
+      if (total === 24 * 3600 * 1e6) return '24:00:00';
+      const ms = Math.floor(total / 1000);
+      return clockText({ ms, us: total - ms * 1000, tz: false });
+    }
   }
   const t = parseInstant(v, 'time', 'cast to time', true)!;
-  return formatInstant(t, false).slice(11);
+  return clockText(t);
 }
+/** Whether a word is an abbreviation of PostgreSQL's 'Default' set ('EST', 'z', 'MSK'). */
+const isAbbreviation = (w: string) =>
+  FIXED_ABBREVIATIONS[w.toLowerCase()] !== undefined || ZONE_ABBREVIATIONS[w.toLowerCase()] !== undefined;
 export const castInterval = (v: unknown): string | null => {
   const iv = parseInterval(v);
   return iv && formatInterval(iv);
@@ -946,6 +1114,11 @@ const STORED: Record<string, (v: unknown) => string | null> = {
   time: castTime,
   interval: castInterval,
 };
+
+/** A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's error for text that is none. */
+export function dateTimeInput(kind: string, v: string): string {
+  return STORED[kind](v) as string;
+}
 
 /**
  * A value written into a date, time, timestamp, timestamptz or interval column in the form the

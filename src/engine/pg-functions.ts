@@ -484,11 +484,14 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_json_timestamp', { deterministic: true }, (x: unknown, tz: unknown) => {
     if (x === null || typeof x !== 'string') return x as never;
     // a timestamp written as a bare date is stored so: midnight
-    const m = /^(\d{4,}-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
+    const m = /^(\d{4,}|\/\d{4})(-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
     if (!m) return x;
-    const frac = (m[3] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
-    const zone = Number(tz) ? (m[4] === '' || m[4] === '+00' || m[4] === 'Z' ? '+00:00' : m[4]) : '';
-    return `${m[1]}T${m[2] ?? '00:00:00'}${frac}${zone}`;
+    const frac = (m[4] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
+    const zone = Number(tz) ? (m[5] === '' || m[5] === '+00' || m[5] === 'Z' ? '+00:00' : m[5]) : '';
+    // a year BC is stored as '/' and 10000 minus it (src/engine/dates.ts): printed '0044-...T... BC'
+    const bc = m[1].startsWith('/');
+    const year = bc ? String(10_000 - Number(m[1].slice(1))).padStart(4, '0') : m[1];
+    return `${year}${m[2]}T${m[3] ?? '00:00:00'}${frac}${zone}${bc ? ' BC' : ''}`;
   });
   // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
   db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {

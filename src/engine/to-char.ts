@@ -172,10 +172,17 @@ function cased(pattern: string, word: string): string {
   return word;
 }
 
+/** The ISO year, a year BC as its number BC (PostgreSQL's ADJUST_YEAR). */
+function isoYearOfEra(d: Date): number {
+  const y = isoWeek(d).year;
+  return y > 0 ? y : 1 - y;
+}
+
 /** One date/time pattern's text for the instant `t`. */
 function datePattern(p: DatePiece, t: Instant, d: Date): string {
   const fm = p.fm;
   const y = d.getUTCFullYear();
+  const yearOfEra = y > 0 ? y : 1 - y;
   const month = d.getUTCMonth();
   const hour = d.getUTCHours();
   const micros = d.getUTCMilliseconds() * 1000 + t.us;
@@ -195,8 +202,11 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'AM':
     case 'PM':
       return cased(p.pattern, hour >= 12 ? 'PM' : 'AM');
-    case 'CC':
-      return zeros(Math.floor((y - 1) / 100) + 1, 2, fm);
+    case 'CC': {
+      // a century BC counts down from -01 (Math.trunc: C's division in PostgreSQL's DCH_CC)
+      const cc = y > 0 ? Math.floor((y - 1) / 100) + 1 : Math.trunc(y / 100) - 1;
+      return cc >= 0 ? zeros(cc, 2, fm) : `-${zeros(-cc, 2, fm)}`;
+    }
     case 'DAY':
       return fm ? cased(p.pattern, DAYS[d.getUTCDay()]) : cased(p.pattern, DAYS[d.getUTCDay()]).padEnd(9);
     case 'DY':
@@ -232,13 +242,13 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'IW':
       return zeros(isoWeek(d).week, 2, fm);
     case 'IYYY':
-      return zeros(isoWeek(d).year, 4, fm);
+      return zeros(isoYearOfEra(d), 4, fm);
     case 'IYY':
-      return zeros(isoWeek(d).year % 1000, 3, fm);
+      return zeros(isoYearOfEra(d) % 1000, 3, fm);
     case 'IY':
-      return zeros(isoWeek(d).year % 100, 2, fm);
+      return zeros(isoYearOfEra(d) % 100, 2, fm);
     case 'I':
-      return String(isoWeek(d).year % 10);
+      return String(isoYearOfEra(d) % 10);
     case 'J':
       return String(Math.floor(dayStart / 86_400_000) + 2_440_588);
     case 'MI':
@@ -276,16 +286,17 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
       return zeros(Math.floor((doy - 1) / 7) + 1, 2, fm);
     case 'W':
       return String(Math.floor((d.getUTCDate() - 1) / 7) + 1);
+    // a year BC prints as its number BC (y is astronomical: 0 is 1 BC), as PostgreSQL's ADJUST_YEAR
     case 'Y,YYY':
-      return `${Math.floor(y / 1000)},${String(y % 1000).padStart(3, '0')}`;
+      return `${Math.floor(yearOfEra / 1000)},${String(yearOfEra % 1000).padStart(3, '0')}`;
     case 'YYYY':
-      return zeros(y, 4, fm);
+      return zeros(yearOfEra, 4, fm);
     case 'YYY':
-      return zeros(y % 1000, 3, fm);
+      return zeros(yearOfEra % 1000, 3, fm);
     case 'YY':
-      return zeros(y % 100, 2, fm);
+      return zeros(yearOfEra % 100, 2, fm);
     default:
-      return String(y % 10); // Y
+      return String(yearOfEra % 10); // Y
   }
 }
 
@@ -529,11 +540,12 @@ function formatNumberAs(v: unknown, fmt: string): string {
 export function toChar(v: unknown, fmt: unknown, instant = false): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const format = String(fmt);
-  if (typeof v === 'string' && /^\s*-?\d{4,}-\d/.test(v)) {
+  // a date or timestamp as stored (a year BC as '/9956')
+  if (typeof v === 'string' && /^\s*(?:-?\d{4,}|\/\d{4})-\d/.test(v)) {
     const t = parseInstant(v, 'timestamp', 'to_char');
     if (!t) return null;
     // a date is formatted as a timestamp with time zone at midnight, as PostgreSQL's to_char(date) is
-    if (instant || /^\s*-?\d{4,}-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
+    if (instant || /^\s*(?:-?\d{4,}|\/\d{4})-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
     return formatInstantAs(t, format);
   }
   if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
@@ -663,7 +675,7 @@ const daysInMonth = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 
 export function toDate(v: unknown, fmt: unknown): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const t = fromFields(readByFormat(String(v), String(fmt), 'to_date'), String(v));
-  return formatInstant(t, false).slice(0, 10);
+  return formatInstant(t, false).split(' ')[0];
 }
 
 /** to_timestamp(text, format): a timestamp with time zone (UTC). */

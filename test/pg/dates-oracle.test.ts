@@ -7,7 +7,8 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
 
-const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, at TIMESTAMPTZ, d DATE, t TIME, dur INTERVAL, name VARCHAR(20));`;
+const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, at TIMESTAMPTZ, d DATE, t TIME, dur INTERVAL, name VARCHAR(20));
+CREATE TABLE hist (id BIGINT NOT NULL PRIMARY KEY, at TIMESTAMPTZ, ts TIMESTAMP, d DATE, t TIME);`;
 const ROWS = [
   `INSERT INTO ev VALUES (1, '2024-03-10 01:30:00+00', '2024-03-10', '10:30', '1 day 2 hours', 'alpha'),
     (2, '2024-03-10 23:30:00-05', '2024-2-29', '23:59:59.5', '90 minutes', 'Beta'), (3, NULL, NULL, NULL, NULL, NULL),
@@ -20,6 +21,25 @@ const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable 
 describe('dates, times and intervals as written on the PG port, against PostgreSQL 15', function () {
   this.timeout(60_000);
   const { same, clients } = oracleSuite(SCHEMA, ROWS);
+  type Client = ReturnType<typeof clients>['patina'];
+  /** Rows as the text each server sends (node-postgres would make Dates of them), or the error's code and message. */
+  /** node-postgres as it is: a query may name its own type parsers. */
+  type RawClient = {
+    query(q: object): Promise<{ rows: unknown[][]; fields: { dataTypeID: number }[] }>;
+  };
+  const answer = (c: Client, sql: string, params?: unknown[]) =>
+    (c as unknown as RawClient)
+      .query({ text: sql, values: params, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } })
+      .then(
+        (r) => ({ rows: r.rows, types: r.fields.map((f) => f.dataTypeID) }),
+        (err: { code: string; message: string }) => ({ error: `${err.code} ${err.message}` }),
+      );
+  /** The same text (or the same error) from both servers. */
+  const sameText = async (sql: string, params?: unknown[]) => {
+    const [p, g] = [await answer(clients().patina, sql, params), await answer(clients().postgres, sql, params)];
+    assert.deepEqual(p, g, `${sql} ${JSON.stringify(params ?? [])}`);
+    return p;
+  };
 
   it('INSERT literals are kept as the column reads them: casts, comparisons and JSON agree', async () => {
     for (const sql of [
@@ -163,5 +183,147 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       ).rows,
       [['1']],
     );
+  });
+
+  it("time zone abbreviations of PostgreSQL's Default set, fixed and by zone, in every date and time input (were 22007)", async () => {
+    for (const sql of [
+      "SELECT '2024-01-15 10:30:00 EST'::timestamptz, '2024-01-15 10:30:00 PST'::timestamptz, '2024-07-15 10:30:00 PDT'::timestamptz",
+      "SELECT '2024-01-15 10:30:00 CET'::timestamptz, '2024-07-15 10:30:00 CEST'::timestamptz, '2024-01-15 10:30 JST'::timestamptz, '2024-01-15 10:30 IST'::timestamptz",
+      "SELECT '2024-01-15 10:30:00 GMT'::timestamptz, '2024-01-15 10:30 UTC'::timestamptz, '2024-01-15 10:30Z'::timestamptz, '2024-01-15 10:30 ut'::timestamptz, '2024-01-15 10:30 Zulu'::timestamptz",
+      // by zone: the offset the zone used under the abbreviation then (MSK was +04 in 2011-2014), the
+      // first one before it was used, the zone's own where the zone database no longer uses it
+      "SELECT '2024-01-15 10:30 MSK'::timestamptz, '2012-01-15 10:30 MSK'::timestamptz, '1990-06-15 10:30 MSK'::timestamptz, '1900-01-15 10:30 MSK'::timestamptz",
+      "SELECT '2024-01-15 10:30 SGT'::timestamptz, '2024-01-15 10:30 volt'::timestamptz, '2024-01-15 10:30 IRKST'::timestamptz",
+      // a word that is no abbreviation is a zone name (PostgreSQL tries it so), with a date alone, after AM/PM
+      "SELECT '2024-01-15 10:30 Japan'::timestamptz, '2024-01-15 10:30 EST5EDT'::timestamptz, '2024-01-15 EST'::timestamptz, '2024-01-15 10:30:00 PM EST'::timestamptz",
+      // dropped by timestamp, date and time, as PostgreSQL drops it
+      "SELECT '2024-01-15 10:30:00 est'::timestamp, '2024-01-15 EST'::date, '10:30:00 PST'::time, '10:30:00+05'::time, '10:30 MSK'::time",
+      "SELECT id FROM ev WHERE at < '2024-03-10 03:00 CET' ORDER BY id",
+      // unknown words: PostgreSQL's 22007 and message; a zone name needs a date for a time
+      "SELECT '2024-01-15 10:30:00 FOO'::timestamptz",
+      "SELECT '2024-01-15 10:30:00 FOO'::timestamp",
+      "SELECT '10:30:00 FOO'::time",
+      "SELECT '10:30:00 Europe/Berlin'::time",
+      "SELECT '2024-01-15 10:30:00 Mars/Base'::timestamptz",
+      // with the other forms of input
+      "SELECT 'Jan 15 2024 10:30 PM EST'::timestamptz, '01/15/2024 10:30:00 CET'::timestamptz, '20240115 10:30 JST'::timestamptz, '2024-01-15 10:30 Etc/GMT-3'::timestamptz",
+    ])
+      await sameText(sql);
+    await sameText(
+      "INSERT INTO hist (id, at, ts, t) VALUES (1, '2024-01-15 10:30:00 EST', '2024-01-15 10:30 PST', '10:30 CET') RETURNING *",
+    );
+    await sameText('INSERT INTO hist (id, at, ts) VALUES ($1, $2, $3) RETURNING *', [
+      2,
+      '2024-07-15 10:30:00 PDT',
+      '2024-07-15 10:30 MSK',
+    ]);
+    await sameText('SELECT id FROM hist WHERE at = $1', ['2024-01-15 16:30 CET']);
+    // a time or an interval parameter that is none: PostgreSQL's error (it was stored as sent)
+    // (the same SQLSTATE; Patina's message names the parameter too)
+    for (const [sql, params] of [
+      ['INSERT INTO hist (id, t) VALUES ($1, $2)', [3, '10:30 FOO']],
+      ['SELECT $1::interval', ['2 fortnights']],
+    ] as const) {
+      const code = async (c: Client) => {
+        const a = await answer(c, sql, [...params]);
+        return 'error' in a ? a.error.split(' ')[0] : 'no error';
+      };
+      assert.deepEqual([await code(clients().patina), await code(clients().postgres)], ['22007', '22007'], sql);
+    }
+    await sameText('DELETE FROM hist');
+  });
+
+  it('BC dates and timestamps: read, printed as PostgreSQL prints them, stored in time order, with arithmetic', async () => {
+    await sameText(
+      `INSERT INTO hist (id, at, ts, d) VALUES (1, '0044-03-15 10:00:00+00 BC', '0044-03-15 10:00 BC', '0044-03-15 BC'),
+        (2, '2024-01-15 10:30:00+00', '0001-01-01 00:00', '0001-01-01'), (3, '0045-12-31 23:00 BC', '0001-12-31 23:59:59.999999 BC', '0001-12-31 BC'),
+        (4, 'infinity', '-infinity', '-infinity'), (5, '-infinity', 'infinity', 'infinity'), (6, '4714-11-24 00:00+00 BC', '4714-11-24 00:00 BC', '4714-11-24 BC')`,
+    );
+    await sameText('INSERT INTO hist (id, ts, d) VALUES ($1, $2, $3)', [
+      7,
+      '0100-02-28 12:00:00.5 BC',
+      '0005-02-29 BC',
+    ]);
+    for (const sql of [
+      'SELECT * FROM hist ORDER BY id',
+      'SELECT id, d::text, ts::text, at::text FROM hist ORDER BY id',
+      // the stored text sorts as time does: '-infinity', BC (earliest first), AD, 'infinity'
+      'SELECT id FROM hist ORDER BY d, id',
+      'SELECT id FROM hist ORDER BY ts DESC, id',
+      'SELECT id FROM hist ORDER BY at NULLS FIRST, id',
+      "SELECT id FROM hist WHERE d < '0001-01-01' ORDER BY id",
+      "SELECT id FROM hist WHERE d BETWEEN '0100-01-01 BC' AND '0044-03-15 BC' ORDER BY id",
+      "SELECT id FROM hist WHERE ts > '0044-03-15 10:00 BC' ORDER BY id",
+      "SELECT id FROM hist WHERE at <= '0045-12-31 23:00+00 BC' ORDER BY id",
+      'SELECT min(d), max(d), min(ts), max(ts), min(at), max(at) FROM hist',
+      "SELECT '0044-03-15 BC'::date < '0001-01-01'::date, '0044-03-15 BC'::date < '0001-03-15 BC'::date",
+      // arithmetic and fields
+      "SELECT id, d + 1, d - 1, d - '0001-01-01'::date, ts + interval '1 month', ts - interval '1 day' FROM hist WHERE id IN (1, 2, 3, 7) ORDER BY id",
+      "SELECT '0001-01-01 BC'::date + interval '1 year', '0005-03-01 BC'::date - 1, age('0001-01-01'::timestamp, '0044-03-15 BC'::timestamp)",
+      'SELECT id, extract(year FROM d), extract(century FROM d), extract(decade FROM d), extract(millennium FROM d), extract(isoyear FROM d) FROM hist WHERE id IN (1, 3, 7) ORDER BY id',
+      'SELECT id, extract(epoch FROM at), extract(dow FROM d), extract(doy FROM d) FROM hist WHERE id IN (1, 3, 7) ORDER BY id',
+      "SELECT id, date_trunc('month', ts), date_trunc('year', at), ts::date, ts::time, d::timestamp FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
+      "SELECT id, to_char(d, 'YYYY-MM-DD BC'), to_char(ts, 'YYYY AD HH24:MI') FROM hist WHERE id IN (1, 2, 3) ORDER BY id",
+      "SELECT id, to_char(d, 'CC Y,YYY YYY YY Y IYYY IY') FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
+      "SELECT id, date_trunc('century', ts), date_trunc('decade', ts), date_trunc('millennium', d), date_trunc('week', d) FROM hist WHERE id IN (1, 3, 7) ORDER BY id",
+      "SELECT id, ts AT TIME ZONE 'America/New_York', at AT TIME ZONE 'Europe/Berlin' FROM hist WHERE id IN (1, 3) ORDER BY id",
+      'SELECT make_date(-44, 3, 15), make_date(-1, 12, 31)',
+      // the edges: no year 0, nothing before 4714-11-24 BC
+      "SELECT '0000-01-01'::date",
+      "SELECT '4714-11-23 BC'::date",
+      "SELECT '4714-11-23 23:00 BC'::timestamp",
+    ])
+      await sameText(sql);
+    // JSON prints a timestamp BC as PostgreSQL does ('0044-03-15T10:00:00 BC'; the JSON compared parsed)
+    await same("SELECT id, json_build_object('ts', ts, 'at', at) FROM hist WHERE id IN (1, 2, 3) ORDER BY id");
+    // COPY reads them as INSERT does, and refuses what PostgreSQL refuses (it kept such text as sent)
+    const copy = async (c: Client, text: string) => {
+      const stream = (c as unknown as { query(s: Writable): Writable }).query(
+        copyStreams.from('COPY hist (id, at, ts, d) FROM STDIN'),
+      );
+      return pipeline(Readable.from([Buffer.from(text)]), stream).then(
+        () => null,
+        (err: { code: string }) => err.code,
+      );
+    };
+    for (const text of [
+      '20\t0100-01-01 00:00 EST BC\t0001-06-01 12:00 BC\t0005-02-29 BC\n',
+      '21\t2024-01-15 10:30 PST\t2024-01-15 10:30 MSK\tinfinity\n',
+      '22\t\\N\t\\N\t0002-02-29 BC\n',
+      '23\t2024-01-15 10:30 FOO\t\\N\t\\N\n',
+    ])
+      assert.equal(await copy(clients().patina, text), await copy(clients().postgres, text), text);
+    await sameText('SELECT * FROM hist WHERE id >= 20 ORDER BY id');
+    await sameText('DELETE FROM hist');
+  });
+
+  it('other input drivers send: infinity, epoch, today, tomorrow, allballs, AM/PM, 7 fractional digits, offsets', async () => {
+    for (const sql of [
+      "SELECT 'infinity'::timestamptz, '-infinity'::timestamp, 'infinity'::date, 'infinity'::date > '2024-01-01'::date",
+      "SELECT 'epoch'::timestamptz, 'epoch'::timestamp, 'epoch'::date, 'tomorrow'::date - 'yesterday'::date, 'today'::date = current_date",
+      "SELECT 'allballs'::time, '10:30 PM'::time, '12:30 AM'::time, '12:30 pm'::time, '2024-01-15 10:30 PM'::timestamp",
+      "SELECT '13:30 PM'::time",
+      "SELECT '10:30:00.1234567'::time, '2024-01-15 10:30:00.1234567'::timestamp, '2024-01-15 23:59:59.9999999'::timestamp",
+      "SELECT '24:00:00'::time, '2024-01-15 24:00:00'::timestamp",
+      "SELECT '2024-01-15 10:30:00+05:30'::timestamptz, '2024-01-15 10:30:00+0530'::timestamptz, '2024-01-15 10:30:00+05'::timestamptz, '2024-01-15 10:30:00 -8:00'::timestamptz",
+      "SELECT '2024-01-15T10:30:00.123456+05:30'::timestamptz, '2024-01-15T10:30:00.5Z'::timestamptz",
+      // ISO 8601 intervals (were 22007)
+      "SELECT 'P1DT2H'::interval, 'P1Y2M3DT4H5M6.5S'::interval, 'PT36H'::interval, 'P2W'::interval, 'P1.5D'::interval, 'P1.5M'::interval, 'P-1D'::interval",
+    ])
+      await sameText(sql);
+    // as a driver binds them: psycopg2's isoformat, pgjdbc's BC and infinity, node-postgres's offsets
+    for (const [i, v] of [
+      '2024-01-15T10:30:00.123456+05:30',
+      '2024-01-15 10:30:00+0530',
+      '2024-01-15 10:30:00-08',
+      'infinity',
+      '-infinity',
+      '0044-03-15 10:00:00 BC',
+      'epoch',
+    ].entries())
+      await sameText('INSERT INTO hist (id, at, ts, d) VALUES ($1, $2, $3, $4) RETURNING *', [i + 10, v, v, v]);
+    await sameText('SELECT id FROM hist ORDER BY at, id');
+    await sameText('SELECT $1::interval, $2::interval', ['P1DT2H30M', '0 years 0 mons 1 days 0 hours 0 mins 0.5 secs']);
+    await sameText('DELETE FROM hist');
   });
 });

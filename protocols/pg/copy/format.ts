@@ -2,7 +2,7 @@
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { StringDecoder } from 'node:string_decoder';
-import { storedDateTime } from '../../../src/engine/dates';
+import { dateTimeInput } from '../../../src/engine/dates';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
@@ -209,7 +209,8 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
         return s;
       };
     const dated = DATED_KINDS[oid];
-    if (dated) return (s: string) => storedDateTime(dated, s) as string;
+    // (text that is no value of the type fails the COPY as in PostgreSQL: '2024-02-30' 22008; it was kept)
+    if (dated) return (s: string) => dateTimeInput(dated, s);
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;

@@ -1,7 +1,7 @@
 // Values to and from the wire: a result cell in text or binary format as PostgreSQL prints or
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
-import { castDate, castTimestamp, castTimestamptz, storedDateTime } from '../../../src/engine/dates';
+import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayElements, arrayText, pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
@@ -211,17 +211,17 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.date:
     case OID.timestamp:
     case OID.timestamptz: {
-      // 'infinity' is kept as written (the casts do not read it); any other text that is no date
+      // read as the cast reads it ('infinity', '... EST', '0044-03-15 BC'); text that is no date
       // fails as PostgreSQL's input does ('2024-02-30': 22008), where it used to be stored as sent
-      if (/^\s*[-+]?infinity\s*$/i.test(s)) return s;
       const cast = oid === OID.date ? castDate : oid === OID.timestamp ? castTimestamp : castTimestamptz;
       return asParam(() => cast(s)!, param).replace(/\+00$/, '');
     }
-    // a time and an interval as an INSERT's literal is kept ('10:30' as '10:30:00')
+    // a time and an interval as an INSERT's literal is kept ('10:30' as '10:30:00'); text that is
+    // none fails as PostgreSQL's input does ('10:30 FOO': 22007), where it used to be stored as sent
     case OID.time:
-      return storedDateTime('time', s) as string;
+      return asParam(() => dateTimeInput('time', s), param);
     case OID.interval:
-      return storedDateTime('interval', s) as string;
+      return asParam(() => dateTimeInput('interval', s), param);
     // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as sent
     case OID.json:
     case OID.jsonb:
