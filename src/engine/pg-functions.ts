@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
+import { parseArrayText } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
@@ -199,6 +200,12 @@ export function arrayElements(v: unknown): unknown[] {
       return [];
     }
   } else if (s.startsWith('{')) {
+    // array_in's reading (white space around elements dropped: '{ a }' is 'a'); the split below for
+    // what it does not read (more dimensions) or refuses
+    try {
+      const xs = parseArrayText(s);
+      if (xs) return xs.map((p) => (p !== null && /^-?\d+$/.test(p) ? integer(p) : p));
+    } catch {}
     const inner = s.slice(1, -1);
     parts =
       inner === ''

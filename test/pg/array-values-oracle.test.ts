@@ -113,6 +113,11 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     ])
       await same(`SELECT id FROM arr WHERE ${where} ORDER BY id`);
     await same('SELECT id FROM arr WHERE tags = $1 ORDER BY id', ['{ a , b }']);
+    // ARRAY[true, false] as a boolean array keeps it ({1,0} before); array functions read text as array_in
+    await same('SELECT id FROM arr WHERE bs = ARRAY[true, false, true, false] ORDER BY id');
+    await same('SELECT ARRAY[true, NULL, false]::text, ARRAY[true] || bs FROM arr WHERE id = 10');
+    await same("SELECT id FROM arr WHERE tags @> '{ a }' ORDER BY id");
+    await same("SELECT tags || '{ x }', array_length('{ p , q }'::text[], 1) FROM arr WHERE id = 10");
     await same('SELECT tags[1], tags[2], bs[2], nums[1], fs[3], array_length(tags, 1) FROM arr WHERE id = 10');
     await same(
       `SELECT '{ a , "b" }'::text[]::text, '{1.50, 2e0}'::numeric[]::text, '{t,false}'::bool[]::text,
