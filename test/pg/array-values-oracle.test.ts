@@ -39,6 +39,7 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     for (const sql of [
       "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x'])",
       "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','2'])",
+      "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1', '2', '3'])",
       'INSERT INTO arr (id, ids) VALUES (2, ARRAY[NULL])',
       "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1'::text])",
       "INSERT INTO arr (id, bs) VALUES (2, ARRAY['t','f'])",

@@ -151,7 +151,9 @@ function liftValuesRows(sig: PgToken[], lift: Lift) {
   let depth = 0;
   for (let i = v + 1; i < sig.length; i++) {
     const t = sig[i];
-    if (isPunct(t, '(')) depth++;
+    // (an element of ARRAY[...] is no item: 'b' of ARRAY['a', 'b', 'c'] lifted alone hid the array's type)
+    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+    else if (isPunct(t, ']')) depth--;
     else if (isPunct(t, ')')) {
       if (--depth === 0 && !isPunct(sig[i + 1], ',')) return; // the last row ended
     } else if (depth === 1 && (t.type === 'number' || t.type === 'string')) {
