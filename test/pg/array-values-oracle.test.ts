@@ -57,6 +57,9 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       'INSERT INTO arr (id, ids) VALUES (2, $1::text[])',
     ])
       assert.equal(await sameError(sql, sql.includes('$1') ? ['{1}'] : undefined), '42804', sql);
+    // ARRAY[$1, $2] of parameters the client left untyped is a text[], as in PostgreSQL
+    assert.equal(await sameError('INSERT INTO arr (id, ids) VALUES (2, ARRAY[$1, $2])', ['1', '2']), '42804');
+    assert.equal(await sameError('UPDATE arr SET bs = ARRAY[$1] WHERE id = 1', ['t']), '42804');
     // what PostgreSQL reads strictly fails as it does; nothing was written
     assert.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x']::bigint[])"), '22P02');
     assert.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, '{1,x}')"), '22P02');
@@ -72,6 +75,7 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       'INSERT INTO arr (id, ids, tags, nums, fs) VALUES (3, ARRAY[1.5, 2.5, -2.5], ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2])',
     );
     await same("INSERT INTO arr (id, ids, tags) VALUES (4, ARRAY['1','2']::bigint[], ARRAY[NULL, 'a'])");
+    await same('INSERT INTO arr (id, tags, ids) VALUES (6, ARRAY[$1, $2], ARRAY[$3::bigint])', [' a ', 'b', '7']);
     await same('INSERT INTO arr (id, ids, tags) SELECT 5, ARRAY[7, NULL], ARRAY[1.5]');
     await same("UPDATE arr SET ids = ARRAY[3, 4], tags = ARRAY['x y', 'z'] WHERE id = 1");
     await same('INSERT INTO arr (id, ids) VALUES (1, ARRAY[9]) ON CONFLICT (id) DO UPDATE SET ids = excluded.ids');

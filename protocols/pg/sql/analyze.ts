@@ -304,7 +304,7 @@ export class Analyzer {
     if (!local && mayGroup(sig)) checkGrouping(text, this.#engine.schema);
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
-      checkArrayAssignments(text, this.#engine.schema);
+      checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
       sql = translate(this.#markTypedOperators(sig, tokens, text, declaredTypes), this.#dialect, local);

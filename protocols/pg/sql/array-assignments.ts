@@ -59,7 +59,7 @@ export function mayAssignArrays(sig: PgToken[], schema: Schema): boolean {
 }
 
 /** Throws 42804 for a value of a type PostgreSQL does not assign to the array column it is written into. */
-export function checkArrayAssignments(sql: string, schema: Schema): void {
+export function checkArrayAssignments(sql: string, schema: Schema, declared: readonly number[] = []): void {
   let stmts: Node[];
   try {
     stmts = parseSync(sql).stmts ?? [];
@@ -68,14 +68,14 @@ export function checkArrayAssignments(sql: string, schema: Schema): void {
   }
   for (const s of stmts) {
     const insert = s.stmt?.InsertStmt;
-    if (insert) checkInsert(insert, schema);
+    if (insert) checkInsert(insert, schema, declared);
     const update = s.stmt?.UpdateStmt;
     if (update) {
       const table = tableOf(update.relation, schema);
       if (!table) continue;
       const scope: Scope = new Map([[String(update.relation.alias?.aliasname ?? table).toLowerCase(), table]]);
       scopeOf(update.fromClause, scope, schema);
-      checkSetList(update.targetList, table, new Typer(schema, scope), schema);
+      checkSetList(update.targetList, table, new Typer(schema, scope), schema, declared);
     }
   }
 }
@@ -87,7 +87,7 @@ function tableOf(rel: Node, schema: Schema): string | null {
   return schema.tables.has(name) ? name : null;
 }
 
-function checkInsert(insert: Node, schema: Schema): void {
+function checkInsert(insert: Node, schema: Schema, declared: readonly number[]): void {
   const table = tableOf(insert.relation, schema);
   if (!table) return;
   const def = schema.tables.get(table)!;
@@ -99,12 +99,14 @@ function checkInsert(insert: Node, schema: Schema): void {
     if (select.valuesLists) {
       const typer = new Typer(schema, new Map());
       for (const row of select.valuesLists)
-        (row.List?.items ?? []).forEach((v: Node, k: number) => check(table, names[k], v, typer, schema));
+        (row.List?.items ?? []).forEach((v: Node, k: number) => check(table, names[k], v, typer, schema, declared));
     } else if (select.targetList && !select.withClause) {
       const scope: Scope = new Map();
       scopeOf(select.fromClause, scope, schema);
       const typer = new Typer(schema, scope);
-      select.targetList.forEach((t: Node, k: number) => check(table, names[k], t.ResTarget?.val, typer, schema));
+      select.targetList.forEach((t: Node, k: number) =>
+        check(table, names[k], t.ResTarget?.val, typer, schema, declared),
+      );
     }
   }
   const conflict = insert.onConflictClause;
@@ -113,40 +115,55 @@ function checkInsert(insert: Node, schema: Schema): void {
       [String(insert.relation.alias?.aliasname ?? table).toLowerCase(), table],
       ['excluded', table],
     ]);
-    checkSetList(conflict.targetList, table, new Typer(schema, scope), schema);
+    checkSetList(conflict.targetList, table, new Typer(schema, scope), schema, declared);
   }
 }
 
-function checkSetList(targets: Node[] | undefined, table: string, typer: Typer, schema: Schema): void {
+function checkSetList(
+  targets: Node[] | undefined,
+  table: string,
+  typer: Typer,
+  schema: Schema,
+  declared: readonly number[],
+): void {
   for (const t of targets ?? []) {
     const r = t.ResTarget;
     // `SET ids[1] = ...` and `SET (a, b) = (...)` are not checked
     if (!r?.name || r.indirection || r.val?.MultiAssignRef) continue;
-    check(table, String(r.name).toLowerCase(), r.val, typer, schema);
+    check(table, String(r.name).toLowerCase(), r.val, typer, schema, declared);
   }
 }
 
 /** 42804 when `value`'s type is known and PostgreSQL has no assignment from it to the array column. */
-function check(table: string, column: string | undefined, value: Node, typer: Typer, schema: Schema): void {
+function check(
+  table: string,
+  column: string | undefined,
+  value: Node,
+  typer: Typer,
+  schema: Schema,
+  declared: readonly number[],
+): void {
   if (!column || !value) return;
   const decl = schema.tables.get(table)?.columns.find((c) => c.name.toLowerCase() === column)?.type;
   if (!decl || !/\[\s*\]\s*$/.test(decl)) return;
   const target = oidOfDeclType(decl);
   if (elementOidOf(target) === undefined) return; // an array of a type this port does not name
-  const source = sourceType(value, typer);
+  const source = sourceType(value, typer, declared);
   if (source === 0 || source === target || assignable(source, target)) return;
   const name = (oid: number) => TYPE_DISPLAY[oid] ?? 'unknown';
   throw pgError('42804', `column "${column}" is of type ${name(target)} but expression is of type ${name(source)}`);
 }
 
 /** The type of a value the tree tells for sure; 0 for an untyped literal (read by the column's type) or anything else. */
-function sourceType(v: Node, typer: Typer): number {
+function sourceType(v: Node, typer: Typer, declared: readonly number[]): number {
   if (v.A_Const) return v.A_Const.sval !== undefined || v.A_Const.isnull ? 0 : typer.type(v);
   if (v.A_ArrayExpr) {
-    // ARRAY['a', NULL]: untyped literals alone make a text[]
+    // ARRAY['a', NULL, $1]: untyped literals and parameters alone make a text[]
+    const untyped = (e: Node) =>
+      (e.A_Const && (e.A_Const.sval !== undefined || e.A_Const.isnull)) ||
+      (e.ParamRef && !declared[e.ParamRef.number - 1]);
     const elements: Node[] = v.A_ArrayExpr.elements ?? [];
-    if (elements.length > 0 && elements.every((e) => e.A_Const && (e.A_Const.sval !== undefined || e.A_Const.isnull)))
-      return arrayOidOf(OID.text)!;
+    if (elements.length > 0 && elements.every(untyped)) return arrayOidOf(OID.text)!;
     return typer.type(v);
   }
   if (v.TypeCast) {
