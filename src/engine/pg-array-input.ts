@@ -1,8 +1,9 @@
 // Array text as PostgreSQL stores it: '{ a , "b" }'::text[] is {a,b}, '{1.50, 2e0}'::float8[] is
 // {1.5,2}, '{t,false}'::bool[] is {t,f}. Patina keeps an array as its text, so the text must be the
 // one PostgreSQL prints for equality (`tags = '{a,b}'`), output and the elements read back
-// (`tags[1]`) to match. Bind (protocols/pg/types/values.ts), a cast to an array type and a value
-// written into an array column (protocols/pg/sql/translate) read arrays through here.
+// (`tags[1]`) to match. Bind (protocols/pg/types/values.ts), a cast to an array type, a value
+// written into an array column (protocols/pg/sql/translate), COPY FROM and the array functions
+// (arrayElements in pg-functions.ts) read array text through here.
 import { sqlStateError } from '../errors';
 import { decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
