@@ -500,20 +500,24 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
         if (source) break;
       }
       if (!source) continue;
-      const args = source.cols.flatMap((c) => {
-        const col = [quoted(source.name), punct('.'), quoted(c.name)];
-        const kind = fieldKind(c.type);
-        const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
-        return [punct(','), ...field];
-      });
-      const call = [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
-      toks.splice(x, 1, ...call, ...(n === 1 ? [word('AS'), quoted(name)] : []));
+      toks.splice(x, 1, ...recordCall(source), ...(n === 1 ? [word('AS'), quoted(name)] : []));
     }
   }
 }
 
+/** __pg_record of a FROM item's columns: its row as PostgreSQL's record text, each field as its type prints. */
+function recordCall(source: Source): Tok[] {
+  const args = source.cols.flatMap((c) => {
+    const col = [quoted(source.name), punct('.'), quoted(c.name)];
+    const kind = fieldKind(c.type);
+    const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
+    return [punct(','), ...field];
+  });
+  return [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
+}
+
 /**
- * `count(t)`, `t IS NULL` and `t IS NOT NULL` of a FROM item's whole row: PostgreSQL counts the rows
+ * `count(t)`, `count(DISTINCT t)`, `t IS NULL` and `t IS NOT NULL` of a FROM item's whole row: PostgreSQL counts the rows
  * where the row is not NULL (a row a LEFT JOIN did not match is), and a row IS NULL when every
  * field is, IS NOT NULL when none is. Over the columns: count(CASE WHEN a IS NOT NULL OR ... THEN 1
  * END), (a IS NULL AND b IS NULL ...). A row of a table has its NOT NULL primary key, so one with
@@ -523,7 +527,7 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
   const at: number[] = [];
   toks.forEach((t, k) => {
     if (!isName(t) || !names.has(nameOf(t)) || isPunct(toks[k - 1], '.') || isPunct(toks[k + 1], '.')) return;
-    const counted = isWord(toks[k - 2], 'COUNT') && isPunct(toks[k - 1], '(') && isPunct(toks[k + 1], ')');
+    const counted = countOf(toks, k) !== null;
     if (counted || nullTest(toks, k + 1) > 0) at.push(k);
   });
   if (at.length === 0) return toks;
@@ -538,22 +542,23 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
       source.cols.flatMap((c, n) => (n === 0 ? field(c, test) : [word(op), ...field(c, test)]));
     const width = nullTest(toks, k + 1);
     if (width === 0) {
-      // count(t): the rows with a field set
-      toks.splice(
-        k,
-        1,
-        word('CASE'),
-        word('WHEN'),
-        ...joined(notNull, 'OR'),
-        word('THEN'),
-        { type: 'number', text: '1' },
-        word('END'),
-      );
+      // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts
+      const value = countOf(toks, k) === 'distinct' ? recordCall(source) : [{ type: 'number', text: '1' } as Tok];
+      toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
     } else {
       toks.splice(k, 1 + width, punct('('), ...joined(width === 2 ? isNull : notNull, 'AND'), punct(')'));
     }
   }
   return toks;
+}
+
+/** Whether toks[k] is the argument of count(k) ('plain') or count(DISTINCT k) ('distinct'), else null. */
+function countOf(toks: Tok[], k: number): 'plain' | 'distinct' | null {
+  if (!isPunct(toks[k + 1], ')')) return null;
+  if (isWord(toks[k - 2], 'COUNT') && isPunct(toks[k - 1], '(')) return 'plain';
+  return isWord(toks[k - 3], 'COUNT') && isPunct(toks[k - 2], '(') && isWord(toks[k - 1], 'DISTINCT')
+    ? 'distinct'
+    : null;
 }
 
 /** The number of tokens of `IS NULL` (2) or `IS NOT NULL` (3) at toks[i], else 0. */
