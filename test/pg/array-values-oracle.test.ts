@@ -122,6 +122,11 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     await same('SELECT id FROM arr WHERE bs = ARRAY[true, false, true, false] ORDER BY id');
     await same('SELECT ARRAY[true, NULL, false]::text, ARRAY[true] || bs FROM arr WHERE id = 10');
     await same("SELECT id FROM arr WHERE tags @> '{ a }' ORDER BY id");
+    // an array an expression builds, made text, prints its elements as their type does ({1,0} before)
+    await same(
+      `SELECT array_agg(id > 10 ORDER BY id)::text, array_agg(id::float8 * 1e19 ORDER BY id)::text,
+        ARRAY(SELECT id > 10 FROM arr ORDER BY id)::text FROM arr`,
+    );
     await same("SELECT tags || '{ x }', array_length('{ p , q }'::text[], 1) FROM arr WHERE id = 10");
     await same('SELECT tags[1], tags[2], bs[2], nums[1], fs[3], array_length(tags, 1) FROM arr WHERE id = 10');
     await same(
