@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval } from './dates';
+import { arrayInput, isElementKind } from './pg-array-input';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -9,6 +10,16 @@ import { arrayElements, arrayText } from './pg-functions';
 export function installPgArrayFunctions(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
     db.function(name, { varargs: true, deterministic: true }, f as (...args: unknown[]) => never);
+  // an array cast to, or written into a column of, an array type: in PostgreSQL's form, each element
+  // read as its type (src/engine/pg-array-input.ts); `lenient` for one an expression built
+  db.function('__pg_array_in', { deterministic: true }, (arr: unknown, kind: unknown, lenient: unknown) => {
+    if (arr === null || arr === undefined) return null;
+    const k = String(kind);
+    const text = typeof arr === 'string' ? arr : String(arr);
+    // the catalog's int2vector ('1 2') and JSON arrays are left to the functions that read them
+    if (!isElementKind(k) || /^\s*(-?\d+(\s+-?\d+)*)?\s*$/.test(text)) return arr as string;
+    return arrayInput(text, k, lenient === 1 || lenient === 1n);
+  });
   // a || b of arrays ('aa'), an array and an element ('as') or an element and an array ('sa')
   db.function('__pg_array_cat', { deterministic: true }, (kind: unknown, a: unknown, b: unknown) => {
     const k = String(kind);

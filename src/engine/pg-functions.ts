@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
+import { type ElementKind, arrayInput, isElementKind, parseArrayText } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
@@ -199,6 +200,12 @@ export function arrayElements(v: unknown): unknown[] {
       return [];
     }
   } else if (s.startsWith('{')) {
+    // array_in's reading (white space around elements dropped: '{ a }' is 'a'); the split below for
+    // what it does not read (more dimensions) or refuses
+    try {
+      const xs = parseArrayText(s);
+      if (xs) return xs.map((p) => (p !== null && /^-?\d+$/.test(p) ? integer(p) : p));
+    } catch {}
     const inner = s.slice(1, -1);
     parts =
       inner === ''
@@ -348,6 +355,20 @@ export function installPgFunctions(db: Database.Database): void {
       return arrayText(
         parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p === 'NULL' ? null : p)),
       );
+    }
+    // 'array:<element>': an array an expression built (array_agg of booleans gave {1,0}, of doubles
+    // {100000000000000000000}) printed as its element type prints ({t,f}, {1e+20})
+    if (
+      typeof kind === 'string' &&
+      kind.startsWith('array:') &&
+      isElementKind(kind.slice(6)) &&
+      typeof x === 'string'
+    ) {
+      try {
+        return arrayInput(x, kind.slice(6) as ElementKind, true);
+      } catch {
+        return x;
+      }
     }
     // 'bpchar:n': a char(n) value padded to n
     if (typeof kind === 'string' && kind.startsWith('bpchar:')) return String(x).padEnd(Number(kind.slice(7)), ' ');

@@ -2,7 +2,8 @@
 // each field as its type prints, NULL empty, a field with a comma, quote, backslash, parenthesis or
 // space (or empty) in double quotes. The same statements on Patina and on PostgreSQL 15; the column
 // is typed record on Patina, where PostgreSQL names the table's own composite type (an OID of its
-// catalog), so the types are compared apart. They were 42703 `no such column: t`.
+// catalog), so the types are compared apart. They were 42703 `no such column: t`. count(t),
+// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000).
 import assert from 'node:assert/strict';
 import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
@@ -54,10 +55,41 @@ describe('whole-row references against PostgreSQL 15', function () {
     await sameOnBoth(clients(), 'SELECT row_to_json(u) FROM u ORDER BY id');
   });
 
-  it('a whole-row reference inside an expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it('count(t), count(DISTINCT t), t IS NULL and t IS NOT NULL count rows and test every field, LEFT JOIN misses too', async () => {
+    await sameOnBoth(clients(), 'SELECT count(t), count(u) FROM t, u');
+    await sameOnBoth(clients(), 'SELECT count(x) FILTER (WHERE id > 3), count(*) FROM t x WHERE id > 1');
+    await sameOnBoth(clients(), 'SELECT id, u IS NULL, u IS NOT NULL, NOT u IS NULL FROM u ORDER BY id');
+    // row 5 has every field but id NULL: neither IS NULL nor IS NOT NULL; row 1 none: IS NOT NULL
+    const rows = await sameOnBoth(clients(), 'SELECT id, t IS NULL, t IS NOT NULL FROM t ORDER BY id');
+    assert.deepEqual(rows[0], ['1', false, true]);
+    assert.deepEqual(rows[4], ['5', false, false]);
+    await sameOnBoth(clients(), 'SELECT id FROM t WHERE t IS NOT NULL ORDER BY id');
+    // the anti-join ORMs write, and counting the matches of each row
+    const misses = await sameOnBoth(
+      clients(),
+      'SELECT t.id FROM t LEFT JOIN u ON u.t_id = t.id WHERE u IS NULL ORDER BY t.id',
+    );
+    assert.equal(misses.length, 7);
+    await sameOnBoth(
+      clients(),
+      'SELECT t.id, count(u) FROM t LEFT JOIN u ON u.t_id = t.id GROUP BY t.id ORDER BY t.id',
+    );
+    await sameOnBoth(clients(), 'SELECT count(q) FROM (SELECT id, name FROM u) q');
+    // count(DISTINCT ...) of rows: equal rows once (two of the subquery's rows are alike)
+    await sameOnBoth(clients(), 'SELECT count(DISTINCT t), count(DISTINCT q) FROM t, (SELECT t_id FROM u) q');
+    await sameOnBoth(
+      clients(),
+      'SELECT t.id, count(DISTINCT u) FROM t LEFT JOIN u ON u.t_id = t.id GROUP BY t.id ORDER BY t.id',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id AND u IS NOT NULL) ORDER BY id',
+    );
+  });
+
+  it('a whole-row reference inside another expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
-      'SELECT t IS NULL FROM t',
-      'SELECT count(u) FROM u',
+      'SELECT t = t FROM t',
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {

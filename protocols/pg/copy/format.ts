@@ -3,12 +3,14 @@
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { StringDecoder } from 'node:string_decoder';
 import { dateTimeInput } from '../../../src/engine/dates';
+import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
+import { declaredElementKind } from '../types/element-kind';
 import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
 import type { CopyOptions } from './statement';
 
@@ -202,6 +204,9 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     // dates and times in the form the column keeps (a timestamptz as UTC text), as an INSERT's
     // (before the integers: INTERVAL has "int" in it, and COPY into one was 22P02 for bigint)
     // an array's text as an INSERT stores it ('{1,2}'; BIGINT[] was read as a bigint: 22P02)
+    const kind = declaredElementKind(decl);
+    // in PostgreSQL's form as an INSERT keeps it ('{ a , b }' as '{a,b}'), each element read as its type
+    if (kind) return (s: string) => arrayInput(s, kind);
     if (t.trimEnd().endsWith('[]'))
       return (s: string) => {
         if (!s.trim().startsWith('{') || arrayElements(s) === null)

@@ -24,6 +24,7 @@ import {
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
+import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
@@ -301,6 +302,9 @@ export class Analyzer {
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
     if (!local && mayGroup(sig)) checkGrouping(text, this.#engine.schema);
+    // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
+    if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
+      checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
       sql = translate(this.#markTypedOperators(sig, tokens, text, declaredTypes), this.#dialect, local);

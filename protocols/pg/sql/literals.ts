@@ -12,6 +12,8 @@ import { PatinaError } from '../../../src/errors';
 import { decimalText, parseDecimal } from '../../../src/engine/decimal';
 import type { SqlValue } from '../../../src/engine/values';
 import { OID } from '../types/oids';
+import { elementKindOf } from '../types/element-kind';
+import { elementOidOf } from '../types/registry';
 import { paramValue } from '../types/values';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { isOp, isPunct, isWord, joinTokens } from './tokens';
@@ -149,7 +151,9 @@ function liftValuesRows(sig: PgToken[], lift: Lift) {
   let depth = 0;
   for (let i = v + 1; i < sig.length; i++) {
     const t = sig[i];
-    if (isPunct(t, '(')) depth++;
+    // (an element of ARRAY[...] is no item: 'b' of ARRAY['a', 'b', 'c'] lifted alone hid the array's type)
+    if (isPunct(t, '(') || isPunct(t, '[')) depth++;
+    else if (isPunct(t, ']')) depth--;
     else if (isPunct(t, ')')) {
       if (--depth === 0 && !isPunct(sig[i + 1], ',')) return; // the last row ended
     } else if (depth === 1 && (t.type === 'number' || t.type === 'string')) {
@@ -253,7 +257,14 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
       if (!TEXTS.has(type)) return null;
       out.push(v.text);
     } else if (!lifted.assigned[k]) {
-      out.push(typeof v === 'string' && DATED.has(type) ? paramValue(Buffer.from(v), type, 0, k) : v);
+      // an array compared in PostgreSQL's form, as the column keeps it (`tags = '{a, b}'` finds '{a,b}')
+      const typed = typeof v === 'string' && (DATED.has(type) || keptArray(type));
+      if (!typed) out.push(v);
+      else {
+        const read = literalAs(v, type, k);
+        if (read === undefined) return null;
+        out.push(read);
+      }
     } else if (lifted.decimal[k]) {
       // 1.50 into a float or numeric column, read as Bind reads '1.50'; into a text column its
       // numeric's text ('1.50', 1e3 as '1000'; SQLite's REAL made it '1.5'); an integer column
@@ -268,17 +279,33 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
     } else if (TEXTS.has(type)) {
       out.push(v);
     } else {
-      try {
-        out.push(paramValue(Buffer.from(v), type, 0, k));
-      } catch (err) {
-        // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02), without
-        // Bind's "(parameter $n)": the statement has none
-        const suffix = ` (parameter $${k + 1})`;
-        if (err instanceof PatinaError && err.sqlstate?.startsWith('22') && err.message.endsWith(suffix))
-          throw new PatinaError(err.kind, err.message.slice(0, -suffix.length), undefined, err.sqlstate);
-        return null;
-      }
+      const read = literalAs(v, type, k);
+      if (read === undefined) return null;
+      out.push(read);
     }
   }
   return out;
+}
+
+/** Whether a type is an array kept in PostgreSQL's form (a literal of it is read as Bind reads it). */
+const keptArray = (type: number) => {
+  const elem = elementOidOf(type);
+  return elem !== undefined && elementKindOf(elem) !== undefined;
+};
+
+/**
+ * String literal `k` read as Bind reads a text parameter of `type`; undefined when that fails other
+ * than as the literal's input (the statement then runs as written).
+ */
+function literalAs(v: string, type: number, k: number): SqlValue | undefined {
+  try {
+    return paramValue(Buffer.from(v), type, 0, k);
+  } catch (err) {
+    // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02), without
+    // Bind's "(parameter $n)": the statement has none
+    const suffix = ` (parameter $${k + 1})`;
+    if (err instanceof PatinaError && err.sqlstate?.startsWith('22') && err.message.endsWith(suffix))
+      throw new PatinaError(err.kind, err.message.slice(0, -suffix.length), undefined, err.sqlstate);
+    return undefined;
+  }
 }

@@ -74,6 +74,18 @@ class ParamWalker {
   }
 
   /**
+   * A value assigned to a column of type `oid`: a parameter takes it; ARRAY[$1, $2] of parameters
+   * and string literals alone is a text[] in PostgreSQL (its elements text, whatever the column;
+   * array-assignments.ts refuses it for a column of another array type, as PostgreSQL does).
+   */
+  assignValue(x: Node, oid: number): void {
+    const elements: Node[] | undefined = x?.A_ArrayExpr?.elements;
+    if (elements?.length && elements.every((e) => e.ParamRef || e.A_Const?.sval !== undefined || e.A_Const?.isnull))
+      for (const e of elements) this.assign(e, OID.text);
+    else this.assign(x, oid);
+  }
+
+  /**
    * Each of `xs` that is a parameter takes the type the others resolve to: one type, numbers
    * promoted (`a IN ($1, 5)`), a string literal yielding to the other type; none when they disagree.
    */
@@ -129,9 +141,9 @@ class ParamWalker {
       const targets = this.targetTypes(ins.relation, ins.cols);
       const sel = ins.selectStmt?.SelectStmt;
       for (const row of sel?.valuesLists ?? [])
-        (row.List?.items ?? []).forEach((x: Node, i: number) => this.assign(x, targets[i]));
+        (row.List?.items ?? []).forEach((x: Node, i: number) => this.assignValue(x, targets[i]));
       (sel?.valuesLists ? [] : (sel?.targetList ?? [])).forEach((r: Node, i: number) =>
-        this.assign(r.ResTarget?.val, targets[i]),
+        this.assignValue(r.ResTarget?.val, targets[i]),
       );
       this.assignColumns(ins.relation, ins.onConflictClause?.targetList);
     } else if (n.A_Expr) this.expr(n.A_Expr, typer);
@@ -168,7 +180,7 @@ class ParamWalker {
     for (const r of targets ?? []) {
       const name = String(r.ResTarget?.name ?? '').toLowerCase();
       const col = table?.columns.find((c) => c.name.toLowerCase() === name);
-      if (col) this.assign(r.ResTarget.val, oidOfDeclType(col.type));
+      if (col) this.assignValue(r.ResTarget.val, oidOfDeclType(col.type));
     }
   }
 

@@ -2,6 +2,7 @@
 // text of the stored value differs from PostgreSQL's: the kinds __pg_text (src/engine/pg-functions.ts)
 // takes, read off the parse tree's types (typed-operators.ts marks them).
 import { OID } from '../types/oids';
+import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
 
@@ -19,6 +20,10 @@ const TEXT_KIND: Record<number, string> = {
   [OID.time]: 'time',
   [OID.jsonb]: 'jsonb',
   [OID.bytea]: 'bytea',
+  // arrays built by expressions keep SQLite's text of their elements (array_agg of booleans: {1,0})
+  [arrayOidOf(OID.bool)!]: 'array:boolean',
+  [arrayOidOf(OID.float8)!]: 'array:double precision',
+  [arrayOidOf(OID.float4)!]: 'array:real',
 };
 
 /** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */

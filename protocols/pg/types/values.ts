@@ -3,11 +3,13 @@
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
-import { arrayElements, arrayText, pgBool } from '../../../src/engine/pg-functions';
+import { arrayInput } from '../../../src/engine/pg-array-input';
+import { arrayElements, pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { BadBinary, NotEncodable } from './codec';
+import { elementKindOf } from './element-kind';
 import { decimalAtScale, decimalBinary, decimalOf, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
 import { codecOf, elementOidOf } from './registry';
@@ -241,41 +243,26 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       return s;
     default: {
       const elem = elementOidOf(oid);
-      return elem !== undefined && CHECKED_ELEMENTS.has(elem) ? checkArrayText(s, elem, param) : s;
+      if (elem === undefined) return s;
+      const kind = elementKindOf(elem);
+      if (kind) return asParam(() => arrayInput(s, kind), param);
+      return CHECKED_ELEMENTS.has(elem) ? checkArrayText(s, elem, param) : s;
     }
   }
 }
 
-/** Element types whose text an array parameter's elements are read as (the rest are kept as text). */
-const CHECKED_ELEMENTS = new Set<number>([
-  OID.int2,
-  OID.int4,
-  OID.int8,
-  OID.float4,
-  OID.float8,
-  OID.numeric,
-  OID.bool,
-  OID.uuid,
-  OID.date,
-  OID.timestamp,
-  OID.timestamptz,
-]);
+/** Element types (other than those arrayInput reads) whose elements an array parameter's are checked as. */
+const CHECKED_ELEMENTS = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
 
 /**
- * An array parameter's text ('{1,2}'), each element read as its type reads it, failing as
- * PostgreSQL's array_in does ('{1,x}' for bigint[]: 22P02); an unquoted NULL in any case is a NULL
- * element. An integer array is kept in PostgreSQL's form ('{1, 2 ,+3}' as '{1,2,3}', so that
- * `nums = '{1,2,3}'` finds it); others as sent. Nested arrays are not read.
+ * An array parameter's text ('{2024-01-01}'), each element read as its type reads it, failing as
+ * PostgreSQL's array_in does; kept as sent. Nested arrays are not read.
  */
 function checkArrayText(s: string, elem: number, param: number): string {
   const t = s.trim();
   if (!t.startsWith('{') || !t.endsWith('}'))
     throw new PatinaError('user', `malformed array literal: "${s}" (parameter $${param + 1})`, undefined, '22P02');
   if (t.slice(1, -1).includes('{')) return s;
-  const values = arrayElements(t).map((e) =>
-    typeof e !== 'string' ? e : /^\s*null\s*$/i.test(e) ? null : textParam(e, elem, param),
-  );
-  return INTEGER_ELEMENTS.has(elem) ? arrayText(values) : s;
+  for (const e of arrayElements(t)) if (typeof e === 'string' && !/^\s*null\s*$/i.test(e)) textParam(e, elem, param);
+  return s;
 }
-
-const INTEGER_ELEMENTS = new Set<number>([OID.int2, OID.int4, OID.int8]);

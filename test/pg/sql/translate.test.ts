@@ -47,9 +47,11 @@ describe('PG translation passes', () => {
       "SELECT __pg_int(x, 'integer'), __pg_int('12', 'bigint'), __pg_to_numeric(y)",
     );
     assert.equal(
-      casts("SELECT 'yes'::boolean, '\\x0aff'::bytea, 'a'::text[]"),
-      "SELECT __pg_bool('yes'), X'0aff', 'a'",
+      casts("SELECT 'yes'::boolean, '\\x0aff'::bytea, '{ a , b }'::text[], tags::bigint[]"),
+      "SELECT __pg_bool('yes'), X'0aff', '{a,b}', __pg_array_in(tags, 'bigint', 1)",
     );
+    // an array literal is read as array_in reads it, at translation
+    assert.throws(() => casts("SELECT 'a'::text[]"), /malformed array literal: "a"/);
     assert.equal(
       casts("SELECT '2026-01-02'::date, '2026-01-02 03:04:05+02'::timestamptz, '7 days'::interval"),
       "SELECT '2026-01-02', '2026-01-02 01:04:05', __pg_interval('7 days')",

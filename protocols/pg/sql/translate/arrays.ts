@@ -114,7 +114,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         close - i + 1,
         { type: 'word', text: '__pg_array' },
         { type: 'punct', text: '(' },
-        ...toks.slice(i + 2, close),
+        ...booleanElements(toks.slice(i + 2, close)),
         { type: 'punct', text: ')' },
       );
       continue;
@@ -194,4 +194,16 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
     }
   }
   return toks;
+}
+
+/**
+ * ARRAY[true, false, NULL]'s elements as a boolean array keeps them, 't' and 'f' (SQLite's 1 and 0
+ * made '{1,0}', which neither equals a stored '{t,f}' nor prints as PostgreSQL's text).
+ */
+function booleanElements(elements: Tok[]): Tok[] {
+  const words = elements.filter((e) => !isPunct(e, ','));
+  const bool = (e: Tok) => isWord(e, 'TRUE') || isWord(e, 'FALSE');
+  if (words.length !== Math.ceil(elements.length / 2) || !words.some(bool)) return elements;
+  if (!words.every((e) => bool(e) || isWord(e, 'NULL'))) return elements;
+  return elements.map((e) => (bool(e) ? { type: 'string', text: isWord(e, 'TRUE') ? "'t'" : "'f'" } : e));
 }

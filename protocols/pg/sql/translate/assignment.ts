@@ -1,6 +1,8 @@
 // What a value written into a column becomes, for typed-assignments.ts and insert-select.ts: the
 // call that converts it for the column's type modifier, and the checks of an INSERT's width.
 import { storedDateTime } from '../../../../src/engine/dates';
+import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
+import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
@@ -45,10 +47,35 @@ function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
   };
 }
 
+/**
+ * A value for an array column in PostgreSQL's form ('{ a , b }' as '{a,b}'; a parameter was read so
+ * by Bind): a literal read here as array_in reads it, an expression per row by __pg_array_in, where
+ * a decimal into an integer array rounds as PostgreSQL's assignment of numeric[] does.
+ */
+function arrayAssignment(kind: ElementKind): (v: Tok[]) => Tok[] {
+  return (v) => {
+    if (v.length === 1 && (v[0].type === 'param' || isWord(v[0], 'NULL'))) return v;
+    if (v.length === 1 && v[0].type === 'string' && /^'(?:[^']|'')*'$/.test(v[0].text))
+      return [{ type: 'string', text: quoteString(arrayInput(v[0].text.slice(1, -1).split("''").join("'"), kind)) }];
+    return [
+      { type: 'word', text: '__pg_array_in' },
+      { type: 'punct', text: '(' },
+      ...v,
+      { type: 'punct', text: ',' },
+      { type: 'string', text: `'${kind}'` },
+      { type: 'punct', text: ',' },
+      { type: 'number', text: '1' },
+      { type: 'punct', text: ')' },
+    ];
+  };
+}
+
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
 export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
   const dated = DATE_KINDS[oidOfDeclType(decl)];
   if (dated) return dateAssignment(dated);
+  const kind = declaredElementKind(decl);
+  if (kind) return arrayAssignment(kind);
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
   if (oidOfDeclType(decl) === OID.int8)
     return (v) =>

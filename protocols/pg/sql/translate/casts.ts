@@ -3,6 +3,7 @@
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
 import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import {
@@ -20,7 +21,7 @@ import { rewriteDateArithmetic } from './typed-arithmetic';
 
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
 function castTo(x: string, type: string, isArray: boolean, mods: number[] = []): string {
-  if (isArray) return x;
+  if (isArray) return arrayCast(x, type);
   if (mods.length > 0) {
     // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
@@ -99,6 +100,48 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     default: // uuid, ...: SQLite keeps them as text already
       return x;
   }
+}
+
+/** Element types by the names a cast spells them with, for arrays kept in PostgreSQL's form. */
+const ELEMENT_KINDS: Record<string, ElementKind> = {
+  int2: 'smallint',
+  smallint: 'smallint',
+  int: 'integer',
+  int4: 'integer',
+  integer: 'integer',
+  int8: 'bigint',
+  bigint: 'bigint',
+  numeric: 'numeric',
+  decimal: 'numeric',
+  float4: 'real',
+  real: 'real',
+  float8: 'double precision',
+  'double precision': 'double precision',
+  float: 'double precision',
+  bool: 'boolean',
+  boolean: 'boolean',
+  text: 'text',
+  varchar: 'text',
+  'character varying': 'text',
+  char: 'text',
+  character: 'text',
+  bpchar: 'text',
+  name: 'text',
+  citext: 'text',
+  uuid: 'uuid',
+};
+
+/**
+ * A cast to an array type: the text in PostgreSQL's form, each element read as its type (`'{ a ,
+ * b }'::text[]` is '{a,b}', `ARRAY['1','x']::bigint[]` 22P02): a literal here, as array_in reads
+ * text; anything else per row, where a decimal into an integer type rounds (ARRAY[1.5]::bigint[]).
+ * Arrays of other types (dates, json) are kept as written.
+ */
+function arrayCast(x: string, type: string): string {
+  const kind = ELEMENT_KINDS[type];
+  if (!kind) return x;
+  if (/^'(?:[^']|'')*'$/.test(x)) return quoteString(arrayInput(x.slice(1, -1).split("''").join("'"), kind));
+  return `__pg_array_in(${x}, '${kind}', 1)`;
 }
 
 /**

@@ -454,9 +454,14 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
         isPunct(toks[k - 1], ',')) &&
       (isPunct(toks[k + 1], ',') || isWord(toks[k + 1], 'FROM') || isWord(toks[k + 1], 'AS') || isName(toks[k + 1])),
   );
-  if (!maybe) return toks;
+  if (maybe) selectItemRows(toks, schema);
+  return wholeRowTests(toks, schema, names);
+}
+
+/** The whole-row select items of rewriteWholeRows, in place. */
+function selectItemRows(toks: Tok[], schema: JsonSchema): void {
   const r = new JsonRewriter(toks, schema);
-  if (r.sources.length === 0) return toks;
+  if (r.sources.length === 0) return;
   for (let i = toks.length - 1; i >= 0; i--) {
     if (!isWord(toks[i], 'SELECT')) continue;
     const opener = r.openers(i)[0];
@@ -495,17 +500,93 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
         if (source) break;
       }
       if (!source) continue;
-      const args = source.cols.flatMap((c) => {
-        const col = [quoted(source.name), punct('.'), quoted(c.name)];
-        const kind = fieldKind(c.type);
-        const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
-        return [punct(','), ...field];
-      });
-      const call = [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
-      toks.splice(x, 1, ...call, ...(n === 1 ? [word('AS'), quoted(name)] : []));
+      toks.splice(x, 1, ...recordCall(source), ...(n === 1 ? [word('AS'), quoted(name)] : []));
+    }
+  }
+}
+
+/** __pg_record of a FROM item's columns: its row as PostgreSQL's record text, each field as its type prints. */
+function recordCall(source: Source): Tok[] {
+  const args = source.cols.flatMap((c) => {
+    const col = [quoted(source.name), punct('.'), quoted(c.name)];
+    const kind = fieldKind(c.type);
+    const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
+    return [punct(','), ...field];
+  });
+  return [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
+}
+
+/**
+ * `count(t)`, `count(DISTINCT t)`, `t IS NULL` and `t IS NOT NULL` of a FROM item's whole row: PostgreSQL counts the rows
+ * where the row is not NULL (a row a LEFT JOIN did not match is), and a row IS NULL when every
+ * field is, IS NOT NULL when none is. Over the columns: count(CASE WHEN a IS NOT NULL OR ... THEN 1
+ * END), (a IS NULL AND b IS NULL ...). A row of a table has its NOT NULL primary key, so one with
+ * a field set is one the join matched.
+ */
+function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok[] {
+  const at: number[] = [];
+  toks.forEach((t, k) => {
+    if (!isName(t) || !names.has(nameOf(t)) || isPunct(toks[k - 1], '.') || isPunct(toks[k + 1], '.')) return;
+    const counted = countOf(toks, k) !== null;
+    if (counted || nullTest(toks, k + 1) > 0) at.push(k);
+  });
+  if (at.length === 0) return toks;
+  const r = new JsonRewriter(toks, schema);
+  for (const k of at.reverse()) {
+    const source = wholeRowSource(r, toks, k, schema);
+    if (!source) continue;
+    const field = (c: Column, test: Tok[]) => [quoted(source.name), punct('.'), quoted(c.name), ...test];
+    const isNull = [word('IS'), word('NULL')];
+    const notNull = [word('IS'), word('NOT'), word('NULL')];
+    const joined = (test: Tok[], op: string) =>
+      source.cols.flatMap((c, n) => (n === 0 ? field(c, test) : [word(op), ...field(c, test)]));
+    const width = nullTest(toks, k + 1);
+    if (width === 0) {
+      // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts
+      const value = countOf(toks, k) === 'distinct' ? recordCall(source) : [{ type: 'number', text: '1' } as Tok];
+      toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
+    } else {
+      toks.splice(k, 1 + width, punct('('), ...joined(width === 2 ? isNull : notNull, 'AND'), punct(')'));
     }
   }
   return toks;
+}
+
+/** Whether toks[k] is the argument of count(k) ('plain') or count(DISTINCT k) ('distinct'), else null. */
+function countOf(toks: Tok[], k: number): 'plain' | 'distinct' | null {
+  if (!isPunct(toks[k + 1], ')')) return null;
+  if (isWord(toks[k - 2], 'COUNT') && isPunct(toks[k - 1], '(')) return 'plain';
+  return isWord(toks[k - 3], 'COUNT') && isPunct(toks[k - 2], '(') && isWord(toks[k - 1], 'DISTINCT')
+    ? 'distinct'
+    : null;
+}
+
+/** The number of tokens of `IS NULL` (2) or `IS NOT NULL` (3) at toks[i], else 0. */
+function nullTest(toks: Tok[], i: number): number {
+  if (!isWord(toks[i], 'IS')) return 0;
+  if (isWord(toks[i + 1], 'NULL')) return 2;
+  return isWord(toks[i + 1], 'NOT') && isWord(toks[i + 2], 'NULL') ? 3 : 0;
+}
+
+/**
+ * The FROM item whose whole row the name at toks[k] is, in PostgreSQL's order (innermost query
+ * first, a column of that name before a FROM item); undefined when it is a column, or when its
+ * query's FROM list holds something whose columns are not known here.
+ */
+function wholeRowSource(r: JsonRewriter, toks: Tok[], k: number, schema: JsonSchema): Source | undefined {
+  const name = nameOf(toks[k]);
+  for (const o of r.openers(k)) {
+    const level = r.sources.filter((s) => s.scope === o && !(s.within && s.within[0] <= k && k < s.within[1]));
+    if (level.some((s) => s.cols.some((c) => c.name === name))) return undefined;
+    const source = level.find((s) => s.name === name);
+    if (!source) continue;
+    const start = o + 1;
+    const end = o < 0 ? toks.length : closer(toks, o);
+    if (!isWord(toks[start], 'SELECT') || end < 0) return undefined;
+    const fromAt = topLevelWord(toks, start + 1, end, 'FROM');
+    return fromAt >= 0 && knownFrom(toks, fromAt, end, schema) ? source : undefined;
+  }
+  return undefined;
 }
 
 /**

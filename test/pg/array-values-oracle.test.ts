@@ -1,0 +1,140 @@
+// Arrays written and read as PostgreSQL 15 does: a value of another type into an array column is
+// 42804 (psycopg2's list of str, ARRAY['1','x'], into bigint[] was stored and replicated), those
+// PostgreSQL assigns are converted (ARRAY[1.5, 2.5] into bigint[] is {2,3}), and array text is
+// kept in PostgreSQL's form ('{ a , "b" }' is {a,b}, '{t,false}' {t,f}), so output, equality and
+// the elements read back match. The same statements on Patina and on a real PostgreSQL 15.
+import assert from 'node:assert/strict';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { oracleSuite } from '../helpers/catalog-pair';
+
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
+
+const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
+  fs DOUBLE PRECISION[], us UUID[], note TEXT);`;
+
+const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
+
+describe('array values written and compared, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same, clients } = oracleSuite(SCHEMA, []);
+
+  /** The SQLSTATE of `sql` on both servers, which must agree; returned. */
+  async function sameError(sql: string, params?: unknown[]): Promise<string> {
+    const code = async (c: ReturnType<typeof clients>['patina']) => {
+      try {
+        await c.query(sql, params);
+        return 'none';
+      } catch (err) {
+        return (err as { code: string }).code;
+      }
+    };
+    const [p, g] = [await code(clients().patina), await code(clients().postgres)];
+    assert.equal(p, g, sql);
+    return p;
+  }
+
+  it('a value of a type PostgreSQL does not assign to the array column is 42804, in every kind of write', async () => {
+    await same("INSERT INTO arr (id, ids, tags) VALUES (1, '{1}', '{a}')");
+    for (const sql of [
+      "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x'])",
+      "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','2'])",
+      "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1', '2', '3'])",
+      'INSERT INTO arr (id, ids) VALUES (2, ARRAY[NULL])',
+      "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1'::text])",
+      "INSERT INTO arr (id, bs) VALUES (2, ARRAY['t','f'])",
+      'INSERT INTO arr (id, bs) VALUES (2, ARRAY[1, 0])',
+      "INSERT INTO arr (id, nums) VALUES (2, ARRAY['1.5'])",
+      'INSERT INTO arr (id, ids) VALUES (2, 5)',
+      "INSERT INTO arr (id, ids) VALUES (2, '{1}'::text[])",
+      "INSERT INTO arr VALUES (2, ARRAY['1'])",
+      "INSERT INTO arr (id, ids) SELECT 2, ARRAY['1','2']",
+      'INSERT INTO arr (id, ids) SELECT 2, tags FROM arr WHERE id = 1',
+      "UPDATE arr SET ids = ARRAY['1','2'] WHERE id = 1",
+      'UPDATE arr SET ids = tags WHERE id = 1',
+      "UPDATE arr SET note = 'x', ids = ARRAY['7'] WHERE id = 1",
+      "INSERT INTO arr (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET ids = ARRAY['1']",
+      'INSERT INTO arr (id, ids) VALUES (2, $1::text[])',
+    ])
+      assert.equal(await sameError(sql, sql.includes('$1') ? ['{1}'] : undefined), '42804', sql);
+    // ARRAY[$1, $2] of parameters the client left untyped is a text[], as in PostgreSQL
+    assert.equal(await sameError('INSERT INTO arr (id, ids) VALUES (2, ARRAY[$1, $2])', ['1', '2']), '42804');
+    assert.equal(await sameError('UPDATE arr SET bs = ARRAY[$1] WHERE id = 1', ['t']), '42804');
+    // what PostgreSQL reads strictly fails as it does; nothing was written
+    assert.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x']::bigint[])"), '22P02');
+    assert.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, '{1,x}')"), '22P02');
+    assert.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, '{1.5}')"), '22P02');
+    assert.equal(await sameError("INSERT INTO arr (id, tags) VALUES (2, '{a,}')"), '22P02');
+    assert.equal(await sameError('INSERT INTO arr (id, bs) VALUES (2, $1)', ['{t,maybe}']), '22P02');
+    assert.equal(await sameError('INSERT INTO arr (id, ids) VALUES (2, $1)', ['{9223372036854775808}']), '22003');
+    await same(ROWS);
+  });
+
+  it('what PostgreSQL assigns is converted as it converts it', async () => {
+    await same(
+      'INSERT INTO arr (id, ids, tags, nums, fs) VALUES (3, ARRAY[1.5, 2.5, -2.5], ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2])',
+    );
+    await same("INSERT INTO arr (id, ids, tags) VALUES (4, ARRAY['1','2']::bigint[], ARRAY[NULL, 'a'])");
+    await same('INSERT INTO arr (id, tags, ids) VALUES (6, ARRAY[$1, $2], ARRAY[$3::bigint])', [' a ', 'b', '7']);
+    await same('INSERT INTO arr (id, ids, tags) SELECT 5, ARRAY[7, NULL], ARRAY[1.5]');
+    await same("UPDATE arr SET ids = ARRAY[3, 4], tags = ARRAY['x y', 'z'] WHERE id = 1");
+    await same('INSERT INTO arr (id, ids) VALUES (1, ARRAY[9]) ON CONFLICT (id) DO UPDATE SET ids = excluded.ids');
+    await same(ROWS);
+  });
+
+  it('array text is kept in PostgreSQL form, so output, equality and elements match', async () => {
+    // simple protocol (the literals lifted), extended with parameters, and casts
+    await same(
+      `INSERT INTO arr (id, ids, tags, nums, bs, fs, us) VALUES (10, '{ 1 , null ,+3}', '{ a , "b" }', '{1.50, 2, 1e3, NULL}',
+        '{t,false, yes ,0}', '{ 1e2 , 1.50,-0.0, Infinity, -inf, NaN, 1e300}', '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}')`,
+    );
+    await same('INSERT INTO arr (id, tags, nums, bs, fs, us) VALUES ($1, $2, $3, $4, $5, $6)', [
+      11,
+      '{NULL, null, "NULL", "", "a b", c\\,d, "e\\"f"}',
+      '{+5, -0.0}',
+      '{on, off, NULL}',
+      '{2.5e-5, 1e16}',
+      '{a0eebc999c0b4ef8bb6d6bb9bd380a12}',
+    ]);
+    // COPY FROM in text format reads them as an INSERT does
+    for (const c of [clients().patina, clients().postgres]) {
+      const stream = (c as unknown as { query(s: Writable): Writable }).query(
+        copyStreams.from('COPY arr (id, tags, bs, nums) FROM STDIN'),
+      );
+      await pipeline(Readable.from([Buffer.from('12\t{ a , "b c" }\t{yes, NULL}\t{ 1.0 }\n')]), stream);
+    }
+    await same("UPDATE arr SET tags = '{ x , y }', bs = '{1}'::bool[] WHERE id = 1");
+    await same("UPDATE arr SET note = 'n', tags = $1 WHERE id = $2", ['{ p , q }', 4]);
+    await same(ROWS);
+    await same('SELECT id, tags, nums, bs, fs, us FROM arr WHERE id >= 10 ORDER BY id');
+    for (const where of [
+      "tags = '{a,b}'",
+      "tags = '{ a, b }'",
+      "bs = '{t,f,t,f}'",
+      "bs = '{true, false, t, f}'",
+      "ids = '{1,NULL,3}'",
+      "fs @> '{100}'",
+      "nums = '{1.50,2,1000,NULL}'",
+    ])
+      await same(`SELECT id FROM arr WHERE ${where} ORDER BY id`);
+    await same('SELECT id FROM arr WHERE tags = $1 ORDER BY id', ['{ a , b }']);
+    // ARRAY[true, false] as a boolean array keeps it ({1,0} before); array functions read text as array_in
+    await same('SELECT id FROM arr WHERE bs = ARRAY[true, false, true, false] ORDER BY id');
+    await same('SELECT ARRAY[true, NULL, false]::text, ARRAY[true] || bs FROM arr WHERE id = 10');
+    await same("SELECT id FROM arr WHERE tags @> '{ a }' ORDER BY id");
+    // an array an expression builds, made text, prints its elements as their type does ({1,0} before)
+    await same(
+      `SELECT array_agg(id > 10 ORDER BY id)::text, array_agg(id::float8 * 1e19 ORDER BY id)::text,
+        ARRAY(SELECT id > 10 FROM arr ORDER BY id)::text FROM arr`,
+    );
+    await same("SELECT tags || '{ x }', array_length('{ p , q }'::text[], 1) FROM arr WHERE id = 10");
+    await same('SELECT tags[1], tags[2], bs[2], nums[1], fs[3], array_length(tags, 1) FROM arr WHERE id = 10');
+    await same(
+      `SELECT '{ a , "b" }'::text[]::text, '{1.50, 2e0}'::numeric[]::text, '{t,false}'::bool[]::text,
+        '{ 1e2 , 1.50}'::float8[]::text, '{NULL, x}'::text[]::text, '{ a , b }'::text[] = '{a,b}'::text[],
+        CAST('{ 1 , 2 }' AS bigint[])`,
+    );
+    assert.equal(await sameError("SELECT '{1,x}'::bigint[]"), '22P02');
+    assert.equal(await sameError("SELECT '{a'::text[]"), '22P02');
+  });
+});

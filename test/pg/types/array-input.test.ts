@@ -1,0 +1,59 @@
+// Array text read as PostgreSQL's array_in reads it and printed as array_out prints it (the forms
+// were read off PostgreSQL 15; test/pg/array-values-oracle.test.ts compares them live).
+import assert from 'node:assert/strict';
+import { arrayInput, parseArrayText } from '../../../src/engine/pg-array-input';
+
+/** The SQLSTATE arrayInput fails with, or null. */
+function failure(s: string, kind: Parameters<typeof arrayInput>[1], lenient = false): string | null {
+  try {
+    arrayInput(s, kind, lenient);
+    return null;
+  } catch (err) {
+    return (err as { sqlstate: string }).sqlstate;
+  }
+}
+
+describe('array text in PostgreSQL form', () => {
+  it('reads elements as array_in: white space, quotes, backslashes, NULL', () => {
+    assert.deepEqual(parseArrayText(' { a , "b" } '), ['a', 'b']);
+    assert.deepEqual(parseArrayText('{NULL, null, "NULL", ""}'), [null, null, 'NULL', '']);
+    assert.deepEqual(parseArrayText('{"a b", c\\,d, "e\\"f", a b }'), ['a b', 'c,d', 'e"f', 'a b']);
+    assert.deepEqual(parseArrayText('{}'), []);
+    assert.deepEqual(parseArrayText('{\\ x\\ }'), [' x ']);
+    // more dimensions and explicit bounds are not read (kept as written)
+    assert.equal(parseArrayText('{{1,2},{3,4}}'), null);
+    assert.equal(parseArrayText('[0:1]={1,2}'), null);
+    for (const bad of ['{a,}', '{,a}', '{a', 'x', '{a"b"}', '{"a"b}', '{a} x', '{"a}'])
+      assert.equal(failure(bad, 'text'), '22P02', bad);
+  });
+
+  it('prints each element as its type prints it', () => {
+    assert.equal(arrayInput('{ a , "b" }', 'text'), '{a,b}');
+    assert.equal(arrayInput('{"a b", "", "NULL", null}', 'text'), '{"a b","","NULL",NULL}');
+    assert.equal(arrayInput('{ 1 , null ,+3, -0}', 'bigint'), '{1,NULL,3,0}');
+    assert.equal(arrayInput('{1.50, 2, 1e3, -0.0, NaN}', 'numeric'), '{1.50,2,1000,0.0,NaN}');
+    assert.equal(
+      arrayInput('{ 1e2 , 1.50,-0.0, Infinity, -inf, NaN, 1e300}', 'double precision'),
+      '{100,1.5,-0,Infinity,-Infinity,NaN,1e+300}',
+    );
+    assert.equal(arrayInput('{0.1}', 'real'), '{0.1}');
+    assert.equal(arrayInput('{t,false, yes ,0, on}', 'boolean'), '{t,f,t,f,t}');
+    assert.equal(
+      arrayInput('{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11,a0eebc999c0b4ef8bb6d6bb9bd380a12}', 'uuid'),
+      '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11,a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a12}',
+    );
+  });
+
+  it('refuses elements as the type input does; an expression rounds decimals into integers', () => {
+    assert.equal(failure('{1,x}', 'bigint'), '22P02');
+    assert.equal(failure('{1.5}', 'bigint'), '22P02');
+    assert.equal(failure('{9223372036854775808}', 'bigint'), '22003');
+    assert.equal(failure('{40000}', 'smallint'), '22003');
+    assert.equal(failure('{maybe}', 'boolean'), '22P02');
+    assert.equal(failure('{1.2.3}', 'numeric'), '22P02');
+    assert.equal(failure('{x}', 'double precision'), '22P02');
+    assert.equal(failure('{a0eebc99}', 'uuid'), '22P02');
+    assert.equal(arrayInput('{1.5,2.5,-2.5,3}', 'bigint', true), '{2,3,-3,3}');
+    assert.equal(failure('{1,x}', 'bigint', true), '22P02');
+  });
+});
