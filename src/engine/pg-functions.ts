@@ -8,6 +8,7 @@ import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
+import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
@@ -405,6 +406,7 @@ export function installPgFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const x = Number(pgFloat(a, 'numeric'));
     const y = Number(pgFloat(b, 'numeric'));
+    if (Number.isNaN(x) || Number.isNaN(y)) return 'NaN'; // numeric's NaN (the text NaN)
     if (y === 0) throw pgFail('22012', 'division by zero');
     return x % y;
   });
@@ -420,6 +422,7 @@ export function installPgFunctions(db: Database.Database): void {
     if (x === null || x === undefined || n === null || n === undefined) return null;
     const v = Number(pgFloat(x, 'numeric'));
     const k = Number(n);
+    if (Number.isNaN(v)) return 'NaN';
     if (!Number.isFinite(v)) return v;
     const d = parseDecimal(doubleDigits(v))!;
     if (k >= 0) return Number(decimalText(decimalAtScale(d, k)));
@@ -433,6 +436,7 @@ export function installPgFunctions(db: Database.Database): void {
     if (x === null || n === null) return null;
     const v = Number(pgFloat(x, 'numeric'));
     const k = Number(n);
+    if (Number.isNaN(v)) return 'NaN';
     if (k < 0) return Math.trunc(v / 10 ** -k) * 10 ** -k;
     const d = parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
@@ -501,6 +505,7 @@ export function installPgFunctions(db: Database.Database): void {
   installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);
+  installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);
   installJsonbOperators(db);

@@ -354,6 +354,7 @@ export class Analyzer {
           oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
+          ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
         };
       });
     }

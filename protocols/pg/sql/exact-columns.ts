@@ -4,24 +4,49 @@ import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
+import { orderMarkKey } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
+
+/** PostgreSQL's name of a select item without an alias, as far as this module needs it. */
+function itemName(r: Node): string {
+  if (r?.name) return r.name;
+  const v = r?.val;
+  if (v?.ColumnRef) return strings(v.ColumnRef.fields).pop() ?? '?column?';
+  if (v?.FuncCall) return strings(v.FuncCall.funcname).pop() ?? '?column?';
+  return '?column?';
+}
 
 /**
  * A result column of the statement's own SELECT that is a numeric division, avg, stddev or variance
  * of integers or numerics itself: 'num/x', 'avg-x' and 'stat-x', computed exactly and handed to
  * the client as text (src/engine/pg-exact-division.ts, pg-exact-statistics.ts), with PostgreSQL's digits. An ORDER BY naming such a column
  * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
- * position leaves it a double, as does DISTINCT or a set operation.
+ * position ('num-order:name' on the position) by the item's name, which an item without an alias is
+ * given ('num-alias:name' on its first token: PostgreSQL's own name for it, `avg`, `?column?`). Where
+ * that name would not be the item's alone (another item, or a column of the schema, has it) the
+ * column stays a double, as it does under DISTINCT or in a set operation.
  */
 export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): void {
   if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  const names = (s.targetList as Node[]).map((item) => itemName(item.ResTarget).toLowerCase());
   (s.targetList as Node[]).forEach((item, k) => {
     const v = item.ResTarget?.val;
     const name: string | undefined = item.ResTarget?.name;
-    if (!v || sorts.some((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1)) return;
+    if (!v) return;
+    const byPosition = sorts.filter((n) => (n?.A_Const?.ival?.ival ?? (n?.A_Const?.ival ? 0 : -1)) === k + 1);
+    // the name ORDER BY k sorts by: PostgreSQL's, unless another item or a column has it (SQLite
+    // would take that), then one of its own (the client sees the name the parse tree gives)
+    let own = itemName(item.ResTarget);
+    const taken = (x: string) =>
+      names.filter((y) => y === x.toLowerCase()).length > 1 ||
+      [...t.schema.tables.values()].some((tb) => tb.columns.some((c) => c.name.toLowerCase() === x.toLowerCase()));
+    if (byPosition.length > 0 && taken(own)) {
+      if (name) return;
+      own = `__pg_exact_${k + 1}`;
+    }
     const e = v.A_Expr;
     let mark: [number, string] | null = null;
     if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
@@ -45,5 +70,8 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
     if (!name && called && byName.some((n) => strings(n.ColumnRef.fields)[0] === called)) return;
     out.set(mark[0], mark[1]);
     for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
+    if (byPosition.length === 0) return;
+    if (!name) out.set(orderMarkKey(item.ResTarget.location), `num-alias:${own}`);
+    for (const n of byPosition) out.set(orderMarkKey(n.A_Const.location), `num-order:${own}`);
   });
 }

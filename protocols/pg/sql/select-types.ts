@@ -6,7 +6,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
-import { castTypmod, scaleOf } from './numeric-scale';
+import { castTypmod, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings } from './type-signatures';
 
@@ -168,11 +168,13 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     const typmod = castTypmod(r.val);
     const oid = typer.type(r.val);
     const scale = oid === OID.numeric && typmod < 0 ? scaleOf(typer, r.val) : undefined;
+    const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),
       oid,
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
+      ...(least !== undefined ? { scale: least, scaleIsMinimum: true } : {}),
     });
   }
   return out;

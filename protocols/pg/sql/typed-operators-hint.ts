@@ -54,6 +54,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let ordered = false;
   let castToInt = false;
   let numericHint = false;
+  let negation = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -93,8 +94,12 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       intervalHint =
         INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
     if (t.type === 'op') {
-      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
-      if (!endsOperand(sig[i - 1])) continue;
+      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic; of a
+      // name or a group it may negate a numeric (-NaN is NaN)
+      if (!endsOperand(sig[i - 1])) {
+        negation ||= t.text === '-' && (sig[i + 1]?.type === 'word' || isPunct(sig[i + 1], '('));
+        continue;
+      }
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
       // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
       if (t.text === '||') return true;
@@ -129,7 +134,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||
-    (castToInt && numericHint)
+    (castToInt && numericHint) ||
+    // numeric arithmetic and sum(): NaN in, NaN out
+    ((arithmetic || sum || negation) && numericHint)
   );
 }
 

@@ -155,6 +155,12 @@ function isAtTimeZone(f: Node): boolean {
   );
 }
 
+/** Whether `+`, `-` or `*` of these operand types is numeric's (one numeric, the other a numeric, an integer or untyped). */
+function numericArithmetic(l: number, r: number): boolean {
+  const fits = (t: number) => t === OID.numeric || INTS.has(t) || t === 0;
+  return (l === OID.numeric || r === OID.numeric) && fits(l) && fits(r);
+}
+
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
 export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
@@ -373,6 +379,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+    } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.numeric) {
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark replaces this)
+      out.set(n.FuncCall.location, `num-${fn}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
@@ -409,6 +418,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
     else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+  } else if (
+    n.A_Expr?.kind === 'AEXPR_OP' &&
+    !n.A_Expr.lexpr &&
+    strings(n.A_Expr.name).pop() === '-' &&
+    typer.type(n.A_Expr.rexpr) === OID.numeric
+  ) {
+    out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0)
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -474,6 +490,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
       // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
       else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0
+      else if (op !== '/' && numericArithmetic(l, r)) out.set(e.location, `num${op}`);
     }
   }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {

@@ -22,6 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
+import { exactSortKey } from './exact-order';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -91,13 +92,41 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
           : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
             ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
             : 'arith' in t && t.arith === 'num-order'
-              ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
+              ? { type: 'group', text: exactSortKey(t.text) }
               : t,
   );
+  toks = rewriteNegations(toks);
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
 }
+
+/** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
+const operandText = (toks: Tok[]): string => joinTokens(rewriteTypedArithmetic(toks));
+
+/** `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than any operator). */
+function rewriteNegations(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && t.arith === 'num-neg')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const end = 'arith' in t && t.arith === 'num-neg' ? operandEnd(toks, i + 1) : -1;
+    if (end < 0) {
+      out.push(t);
+      continue;
+    }
+    out.push({ type: 'group', text: `__pg_num_neg(${operandText(toks.slice(i + 1, end + 1))})` });
+    i = end;
+  }
+  return out;
+}
+
+/** numeric's `+`, `-`, `*` (marked 'num+', ...): the functions that keep NaN (src/engine/pg-numeric-arith.ts). */
+const NUMERIC_OPS: Record<string, string> = {
+  'num+': '__pg_num_add',
+  'num-': '__pg_num_sub',
+  'num*': '__pg_num_mul',
+};
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
@@ -185,7 +214,7 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
         out.push(t);
         continue;
       }
-      out.push(t, { type: 'group', text: `__pg_real_divisor(${joinTokens(toks.slice(i + 1, end + 1))})` });
+      out.push(t, { type: 'group', text: `__pg_real_divisor(${operandText(toks.slice(i + 1, end + 1))})` });
       i = end;
       continue;
     }
@@ -209,12 +238,13 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       if (next < 0) break;
       end = next;
     }
-    const left = joinTokens(out.splice(start));
-    const right = joinTokens(toks.slice(i + 1, end + 1));
+    const left = operandText(out.splice(start));
+    const right = operandText(toks.slice(i + 1, end + 1));
     out.push({
       type: 'group',
-      text:
-        t.arith === 'pow'
+      text: NUMERIC_OPS[t.arith]
+        ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+        : t.arith === 'pow'
           ? `power(${left}, ${right})`
           : t.arith === 'xor'
             ? `__pg_xor(${left}, ${right})`
