@@ -161,6 +161,13 @@ function numericArithmetic(l: number, r: number): boolean {
   return (l === OID.numeric || r === OID.numeric) && fits(l) && fits(r);
 }
 
+/** Whether an operand of numeric arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
+function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
+  if (type !== OID.numeric && type !== 0) return 'never';
+  if (n.A_Const && !n.A_Const.sval) return 'never';
+  return n.ColumnRef || n.ParamRef ? 'ref' : 'expr';
+}
+
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
 export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
@@ -380,8 +387,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.numeric) {
-      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark replaces this)
-      out.set(n.FuncCall.location, `num-${fn}`);
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
+      // replaces this). Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less
+      const f = n.FuncCall;
+      const plain = (arg.ColumnRef || arg.ParamRef) && !f.over && !f.agg_filter && !f.agg_distinct;
+      out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
@@ -491,7 +501,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
       else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0
-      else if (op !== '/' && numericArithmetic(l, r)) out.set(e.location, `num${op}`);
+      else if (op !== '/' && numericArithmetic(l, r)) {
+        // SQLite's own operator where each operand that may be NaN is a column or a parameter
+        // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
+        const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
+        if (a === 'expr' || b === 'expr') out.set(e.location, `num${op}`);
+        else if (a === 'ref' || b === 'ref')
+          out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
+      }
     }
   }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {

@@ -95,7 +95,7 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
               ? { type: 'group', text: exactSortKey(t.text) }
               : t,
   );
-  toks = rewriteNegations(toks);
+  toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
@@ -127,6 +127,32 @@ const NUMERIC_OPS: Record<string, string> = {
   'num-': '__pg_num_sub',
   'num*': '__pg_num_mul',
 };
+
+/** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
+function nanGuarded(a: string | null, b: string | null, value: string): string {
+  const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+  // (NULL with NaN is NULL: SQLite's own operator, reading NaN as 0, tells it)
+  return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+
+/** sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one. */
+function rewriteColumnAggregates(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && (t.arith === 'num-sum-col' || t.arith === 'num-avg-col'))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const agg = 'arith' in t && (t.arith === 'num-sum-col' || t.arith === 'num-avg-col');
+    const close = agg && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
+    if (close < 0) {
+      out.push(t);
+      continue;
+    }
+    const x = joinTokens(toks.slice(i + 2, close));
+    out.push({ type: 'group', text: `iif(max(${x} IS 'NaN'), 'NaN', ${t.text}(${x}))` });
+    i = close;
+  }
+  return out;
+}
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
@@ -240,29 +266,36 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     }
     const left = operandText(out.splice(start));
     const right = operandText(toks.slice(i + 1, end + 1));
+    const guarded = /^num[-+*]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     out.push({
       type: 'group',
-      text: NUMERIC_OPS[t.arith]
-        ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-        : t.arith === 'pow'
-          ? `power(${left}, ${right})`
-          : t.arith === 'xor'
-            ? `__pg_xor(${left}, ${right})`
-            : t.arith === 'num%'
-              ? `__pg_mod(${left}, ${right})`
-              : t.arith === 'num/x'
-                ? `__pg_numeric_div(${left}, ${right})`
-                : t.arith.startsWith('arr||')
-                  ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                  : t.arith === 'jsonb||'
-                    ? `__pg_jsonb_concat(${left}, ${right})`
-                    : t.arith.startsWith('jsonb-')
-                      ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                      : t.arith.startsWith('txt||')
-                        ? textConcat(t.arith.slice(5), left, right)
-                        : t.arith === 'iv-cmp'
-                          ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                          : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+      text: guarded
+        ? nanGuarded(
+            guarded.includes('l') ? left : null,
+            guarded.includes('r') ? right : null,
+            `${left} ${t.text} ${right}`,
+          )
+        : NUMERIC_OPS[t.arith]
+          ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+          : t.arith === 'pow'
+            ? `power(${left}, ${right})`
+            : t.arith === 'xor'
+              ? `__pg_xor(${left}, ${right})`
+              : t.arith === 'num%'
+                ? `__pg_mod(${left}, ${right})`
+                : t.arith === 'num/x'
+                  ? `__pg_numeric_div(${left}, ${right})`
+                  : t.arith.startsWith('arr||')
+                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                    : t.arith === 'jsonb||'
+                      ? `__pg_jsonb_concat(${left}, ${right})`
+                      : t.arith.startsWith('jsonb-')
+                        ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                        : t.arith.startsWith('txt||')
+                          ? textConcat(t.arith.slice(5), left, right)
+                          : t.arith === 'iv-cmp'
+                            ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
