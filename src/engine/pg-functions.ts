@@ -424,7 +424,8 @@ export function installPgFunctions(db: Database.Database): void {
     const k = Number(n);
     if (Number.isNaN(v)) return 'NaN';
     if (!Number.isFinite(v)) return v;
-    const d = parseDecimal(doubleDigits(v))!;
+    // numeric text (an exact avg or stddev) exactly, a double by its 15 digits
+    const d = (typeof x === 'string' ? parseDecimal(x) : null) ?? parseDecimal(doubleDigits(v))!;
     if (k >= 0) return Number(decimalText(decimalAtScale(d, k)));
     const digits = d.int.padStart(-k, '0');
     const at = digits.length + k;
@@ -438,7 +439,7 @@ export function installPgFunctions(db: Database.Database): void {
     const k = Number(n);
     if (Number.isNaN(v)) return 'NaN';
     if (k < 0) return Math.trunc(v / 10 ** -k) * 10 ** -k;
-    const d = parseDecimal(String(v));
+    const d = (typeof x === 'string' ? parseDecimal(x) : null) ?? parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
   });
   // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL

@@ -72,6 +72,17 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('stddev, variance and avg inside +, -, * with integers and literals, or in round/trunc, are exact too (were doubles)', async () => {
+    for (const sql of [
+      'SELECT round(stddev(n), 2), stddev(n) * 2, stddev(q) * 2, round(stddev(q), 3), stddev(q) + 1 FROM m WHERE id < 10',
+      'SELECT avg(n) * 2, avg(q) + 1, round(avg(q), 3), avg(q) * 2.50, 2 * avg(x) - 1, trunc(avg(n), 3) FROM m WHERE id < 10',
+      'SELECT variance(q) - avg(q), avg(n) + avg(x), avg(n) * -1 FROM m WHERE id < 10',
+      'SELECT q, avg(n) * 100 FROM m WHERE id < 10 GROUP BY q ORDER BY 2',
+      'SELECT round(stddev(n), 2), stddev(n) * 2, avg(n) * 2, avg(q) * 2 FROM m',
+    ])
+      await same(sql);
+  });
+
   it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);

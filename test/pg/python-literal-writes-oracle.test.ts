@@ -5,8 +5,7 @@
 // against Patina, printing what the application saw; the two must match step by step. It found
 // 22003 for an integer beyond 64 bits and 22P05 for a jsonb NUL coming back as other errors or not
 // at all. Left out, as they differ outside the lifting (see CHANGELOG): a list of str into a
-// BIGINT[] (psycopg2's ARRAY['1','x']: 42804 in PostgreSQL, stored by Patina), Decimal('NaN') into
-// NUMERIC(p, s) (stored as NULL), date input forms PostgreSQL also reads ('20240229', 'Feb 29
+// BIGINT[] (psycopg2's ARRAY['1','x']: 42804 in PostgreSQL, stored by Patina), date input forms PostgreSQL also reads ('20240229', 'Feb 29
 // 2024', zone names), bytea::text, array text with spaces kept as sent.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

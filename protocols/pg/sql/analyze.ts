@@ -120,6 +120,7 @@ export class Analyzer {
       if (
         kind !== undefined &&
         (kind === 'num-order' ||
+          (kind === 'numx-lit' && out[i].type === 'number') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||

@@ -85,15 +85,17 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
-      : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
-        ? { type: 'string', text: quoteString(t.arith.slice(4)) }
-        : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-          ? { type: 'word', text: '__pg_numeric_avg' }
-          : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-            ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-            : 'arith' in t && t.arith === 'num-order'
-              ? { type: 'group', text: exactSortKey(t.text) }
-              : t,
+      : t.type === 'number' && 'arith' in t && t.arith === 'numx-lit'
+        ? { type: 'string', text: quoteString(t.text) }
+        : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
+          ? { type: 'string', text: quoteString(t.arith.slice(4)) }
+          : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+            ? { type: 'word', text: '__pg_numeric_avg' }
+            : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+              ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+              : 'arith' in t && t.arith === 'num-order'
+                ? { type: 'group', text: exactSortKey(t.text) }
+                : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
@@ -126,6 +128,10 @@ const NUMERIC_OPS: Record<string, string> = {
   'num+': '__pg_num_add',
   'num-': '__pg_num_sub',
   'num*': '__pg_num_mul',
+  // of an exact result column (sql/exact-columns.ts): exactly, as text (src/engine/pg-exact-division.ts)
+  'numx+': '__pg_numeric_add_exact',
+  'numx-': '__pg_numeric_sub_exact',
+  'numx*': '__pg_numeric_mul_exact',
 };
 
 /** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
