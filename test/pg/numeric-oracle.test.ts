@@ -52,6 +52,8 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     );
     await same('SELECT round(stddev(n), 2), stddev(n) * 2, variance(x) + 1 FROM m');
     await same('SELECT id, n * 100.0 / sum(n) OVER () FROM m ORDER BY id');
+    // a query of the WITH clause: its columns typed (they were not: NaN read as 0)
+    await same('WITH t AS (SELECT id, n FROM m) SELECT id, n + 1, -n, sum(n) OVER () FROM t ORDER BY id');
     // too few rows is NULL, NaN or not
     await same('SELECT q, stddev(x), variance(n) FROM m GROUP BY q ORDER BY q');
   });
@@ -65,6 +67,8 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT id, n / 3 FROM m ORDER BY 2, 1',
       'SELECT id, (n) / 3 FROM m ORDER BY 2, 1',
       'SELECT q, sum(n) / count(*) FROM m GROUP BY q ORDER BY 2 NULLS FIRST',
+      // a share of a total, over a query of the WITH clause (printed a double: its columns had no type)
+      'WITH t AS (SELECT q, count(*) AS c FROM m GROUP BY q) SELECT q, c * 100.0 / sum(c) OVER () FROM t ORDER BY 2, 1',
       // two items PostgreSQL names alike, and an item named like a column
       'SELECT q, avg(n), avg(x), stddev(x) FROM m GROUP BY q ORDER BY 2, 3',
       'SELECT q AS avg, avg(n) FROM m GROUP BY q ORDER BY 2',

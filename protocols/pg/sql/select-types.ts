@@ -81,8 +81,11 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
 }
 
 /** The queries of a WITH clause by name, with their columns (typed as far as the tree tells). */
-type Ctes = ReadonlyMap<string, ResultColumn[]>;
+export type Ctes = ReadonlyMap<string, ResultColumn[]>;
 const NO_CTES: Ctes = new Map();
+
+/** The columns of the queries of a statement's own WITH clause, by name. */
+export const ctesOf = (withClause: Node, schema: Schema): Ctes => cteColumns(withClause, schema, NO_CTES);
 
 /**
  * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a

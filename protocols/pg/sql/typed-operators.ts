@@ -15,7 +15,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
-import { type Scope, scopeOf } from './select-types';
+import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
@@ -134,14 +134,19 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
     const select = s.stmt?.SelectStmt;
-    if (select) markExactColumns(select, withSources(new Typer(schema, new Map()), select.fromClause ?? []), out);
+    if (select)
+      markExactColumns(
+        select,
+        withSources(new Typer(schema, new Map()), select.fromClause ?? [], ctesOf(select.withClause, schema)),
+        out,
+      );
   }
   return out;
 }
 
-function withSources(typer: Typer, sources: Node[]): Typer {
+function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
   const scope: Scope = new Map(typer.scope);
-  scopeOf(sources, scope, typer.schema);
+  scopeOf(sources, scope, typer.schema, ctes);
   return new Typer(typer.schema, scope);
 }
 
@@ -346,7 +351,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds',
     );
   if (n.SelectStmt) {
-    t = withSources(typer, n.SelectStmt.fromClause ?? []);
+    // (a query of its own WITH clause typed by its columns)
+    t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));
     markIntervalOrder(n.SelectStmt, t, out);
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);
