@@ -33,6 +33,9 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       "SELECT 'NaN'::numeric + 1, 'NaN'::numeric * 0, 'NaN'::numeric - 'NaN'::numeric, 2 * 'NaN'::numeric, -'NaN'::numeric",
     );
     await same('SELECT n + $1, x * $1 FROM m ORDER BY id', ['NaN']);
+    // of a column: abs, ceil, floor, sign, trunc, round, sqrt, exp, ln, log of NaN are NaN (were 0 or NULL)
+    await same('SELECT id, abs(n), ceil(x), ceiling(n), floor(n), sign(x), trunc(n), round(x) FROM m ORDER BY id');
+    await same('SELECT sqrt(x), exp(x), ln(x), log(x), log10(n) FROM m WHERE id = 10');
     // compared and sorted: NaN is above every number, as there
     await same('SELECT id FROM m WHERE n + 1 > 100 ORDER BY id');
     await same('SELECT id FROM m WHERE n * 2 < 30 ORDER BY id');

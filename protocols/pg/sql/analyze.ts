@@ -121,6 +121,7 @@ export class Analyzer {
         kind !== undefined &&
         (kind === 'num-order' ||
           (kind === 'numx-lit' && out[i].type === 'number') ||
+          (kind === 'num-fn-col' && out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||

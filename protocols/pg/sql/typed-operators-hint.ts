@@ -32,6 +32,11 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 const JSONB_WORD = /^(to_)?json/;
 
+/** Functions of one numeric that are NaN of NaN in PostgreSQL (of a column or parameter, typed-operators.ts marks them). */
+export const NAN_MATH = new Set([
+  'abs', 'ceil', 'ceiling', 'floor', 'sign', 'sqrt', 'exp', 'ln', 'log', 'log10', 'trunc', 'round',
+]); // biome-ignore format: a word list
+
 /** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
 export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
 
@@ -105,6 +110,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
     else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();

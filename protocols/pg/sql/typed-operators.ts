@@ -20,7 +20,7 @@ import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
-import { COMPARISONS } from './typed-operators-hint';
+import { COMPARISONS, NAN_MATH } from './typed-operators-hint';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -398,6 +398,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const f = n.FuncCall;
       const plain = (arg.ColumnRef || arg.ParamRef) && !f.over && !f.agg_filter && !f.agg_distinct;
       out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
+    } else if (fn && NAN_MATH.has(fn) && typer.type(arg) === OID.numeric && (arg.ColumnRef || arg.ParamRef)) {
+      out.set(n.FuncCall.location, 'num-fn-col'); // of NaN NaN (SQLite's read it as 0)
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {

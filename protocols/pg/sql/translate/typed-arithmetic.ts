@@ -141,20 +141,26 @@ function nanGuarded(a: string | null, b: string | null, value: string): string {
   return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
 }
 
-/** sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one. */
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col']);
+
+/**
+ * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
+ * abs(x), sqrt(x), ... ('num-fn-col'): NaN when x is.
+ */
 function rewriteColumnAggregates(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && (t.arith === 'num-sum-col' || t.arith === 'num-avg-col'))) return toks;
+  if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const agg = 'arith' in t && (t.arith === 'num-sum-col' || t.arith === 'num-avg-col');
-    const close = agg && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
+    const mark = 'arith' in t ? t.arith : undefined;
+    const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
     if (close < 0) {
       out.push(t);
       continue;
     }
     const x = joinTokens(toks.slice(i + 2, close));
-    out.push({ type: 'group', text: `iif(max(${x} IS 'NaN'), 'NaN', ${t.text}(${x}))` });
+    const test = mark === 'num-fn-col' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+    out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
     i = close;
   }
   return out;
