@@ -99,6 +99,24 @@ function add(s: Scaled, x: Scaled, sign: bigint): Scaled {
   return { digits, scale };
 }
 
+/** A scaled decimal as PostgreSQL's text, all its scale's digits kept. */
+function scaledText(x: Scaled): string {
+  const neg = x.digits < 0n;
+  const s = (neg ? -x.digits : x.digits).toString().padStart(x.scale + 1, '0');
+  const body = x.scale > 0 ? `${s.slice(0, s.length - x.scale)}.${s.slice(s.length - x.scale)}` : s;
+  return neg ? `-${body}` : body;
+}
+
+/** a + b, a - b, a * b of numerics, exactly at the scale PostgreSQL's numeric gives them (the larger, the sum). */
+function exactArith(op: '+' | '-' | '*', x: unknown, y: unknown): string | null {
+  if (x === null || y === null) return null;
+  if (isNaNText(x) || isNaNText(y)) return 'NaN';
+  const a = scaledOf(x)!;
+  const b = scaledOf(y)!;
+  if (op === '*') return scaledText({ digits: a.digits * b.digits, scale: a.scale + b.scale });
+  return scaledText(add(a, b, op === '+' ? 1n : -1n));
+}
+
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
 export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
@@ -110,6 +128,13 @@ export function installExactDivision(db: Database.Database): void {
     if (b.digits === 0n) throw sqlStateError('22012', 'division by zero');
     return divideText(a, b, divScale(a, b));
   });
+  // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
+  for (const [name, op] of [
+    ['__pg_numeric_add_exact', '+'],
+    ['__pg_numeric_sub_exact', '-'],
+    ['__pg_numeric_mul_exact', '*'],
+  ] as const)
+    db.function(name, { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => exactArith(op, x, y));
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,

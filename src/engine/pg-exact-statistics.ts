@@ -61,8 +61,9 @@ function sqrtText(v: Scaled, scale: number): string {
 
 /** numeric_stddev_internal: the variance or its root, sample or population, as text; null when too few rows. */
 function result(st: Sums, variance: boolean, sample: boolean): string | null {
+  // too few rows is NULL even when one is NaN, as PostgreSQL answers
+  if (st.n + BigInt(st.nan) <= (sample ? 1n : 0n)) return null;
   if (st.nan > 0) return 'NaN';
-  if (st.n <= (sample ? 1n : 0n)) return null;
   const n: Scaled = { digits: st.n, scale: 0 };
   const numerator = add(mul(n, st.sxx), mul(st.sx, st.sx), -1n);
   if (numerator.digits <= 0n) return '0';

@@ -9,6 +9,7 @@ import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installPgMathFunctions } from './pg-math';
+import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
 import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
@@ -426,6 +427,7 @@ export function installPgFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const x = Number(pgFloat(a, 'numeric'));
     const y = Number(pgFloat(b, 'numeric'));
+    if (Number.isNaN(x) || Number.isNaN(y)) return 'NaN'; // numeric's NaN (the text NaN)
     if (y === 0) throw pgFail('22012', 'division by zero');
     return x % y;
   });
@@ -441,8 +443,10 @@ export function installPgFunctions(db: Database.Database): void {
     if (x === null || x === undefined || n === null || n === undefined) return null;
     const v = Number(pgFloat(x, 'numeric'));
     const k = Number(n);
+    if (Number.isNaN(v)) return 'NaN';
     if (!Number.isFinite(v)) return v;
-    const d = parseDecimal(doubleDigits(v))!;
+    // numeric text (an exact avg or stddev) exactly, a double by its 15 digits
+    const d = (typeof x === 'string' ? parseDecimal(x) : null) ?? parseDecimal(doubleDigits(v))!;
     if (k >= 0) return Number(decimalText(decimalAtScale(d, k)));
     const digits = d.int.padStart(-k, '0');
     const at = digits.length + k;
@@ -454,8 +458,9 @@ export function installPgFunctions(db: Database.Database): void {
     if (x === null || n === null) return null;
     const v = Number(pgFloat(x, 'numeric'));
     const k = Number(n);
+    if (Number.isNaN(v)) return 'NaN';
     if (k < 0) return Math.trunc(v / 10 ** -k) * 10 ** -k;
-    const d = parseDecimal(String(v));
+    const d = (typeof x === 'string' ? parseDecimal(x) : null) ?? parseDecimal(String(v));
     return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
   });
   // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL
@@ -525,6 +530,7 @@ export function installPgFunctions(db: Database.Database): void {
   installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);
+  installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installToChar(db);
   installJsonbOperators(db);

@@ -14,6 +14,8 @@ interface Moments {
   sxx: number;
   syy: number;
   sxy: number;
+  /** NaN inputs (numeric's NaN is the text NaN): any makes the answer NaN, as in PostgreSQL. */
+  nan: number;
 }
 
 const num = (x: unknown): number => {
@@ -58,7 +60,7 @@ function add2(m: Moments, y: number, x: number): Moments {
 
 /** The inverse of add2 (add1 with x = 0), for a window's moving frame. */
 function remove(m: Moments, y: number, x: number): Moments {
-  if (m.n <= 1) return start();
+  if (m.n <= 1) return { ...start(), nan: m.nan };
   const n = m.n;
   const tx = x * n - m.sx;
   const ty = y * n - m.sy;
@@ -72,7 +74,16 @@ function remove(m: Moments, y: number, x: number): Moments {
   return m;
 }
 
-const start = (): Moments => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0 });
+const start = (): Moments => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, nan: 0 });
+const isNaNInput = (x: unknown) => typeof x === 'string' && /^\s*nan\s*$/i.test(x);
+const nan = (m: Moments, k: number): Moments => ({ ...m, nan: m.nan + k });
+/** The answer with NaN among the inputs: NaN, but NULL still where too few rows give NULL, as PostgreSQL answers. */
+function withNaN(m: Moments, result: (m: Moments) => number | null): number {
+  if (m.nan === 0) return result(m) as number;
+  // (sums of squares of 1: only the count decides)
+  const counted = result({ ...start(), n: m.n + m.nan, sxx: 1, syy: 1 });
+  return (counted === null ? null : 'NaN') as unknown as number;
+}
 /** A sum of squares cannot be below 0; rounding in the inverse step can make it a hair negative. */
 const sq = (v: number) => Math.max(v, 0);
 
@@ -105,17 +116,19 @@ export function installPgStatistics(db: Database.Database): void {
   for (const [name, result] of Object.entries(ONE))
     db.aggregate(name, {
       start,
-      step: (m: Moments, v: unknown) => (v === null ? m : add1(m, num(v))),
-      inverse: (m: Moments, v: unknown) => (v === null ? m : remove(m, num(v), 0)),
-      result: (m: Moments) => result(m),
+      step: (m: Moments, v: unknown) => (v === null ? m : isNaNInput(v) ? nan(m, 1) : add1(m, num(v))),
+      inverse: (m: Moments, v: unknown) => (v === null ? m : isNaNInput(v) ? nan(m, -1) : remove(m, num(v), 0)),
+      result: (m: Moments) => withNaN(m, result),
     });
   // two arguments: better-sqlite3 counts them from step's parameters (its typings know of one)
   for (const [name, result] of Object.entries(TWO))
     db.aggregate(name, {
       start,
-      step: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : add2(m, num(y), num(x))),
-      inverse: (m: Moments, y: unknown, x: unknown) => (y === null || x === null ? m : remove(m, num(y), num(x))),
-      result: (m: Moments) => result(m),
+      step: (m: Moments, y: unknown, x: unknown) =>
+        y === null || x === null ? m : isNaNInput(y) || isNaNInput(x) ? nan(m, 1) : add2(m, num(y), num(x)),
+      inverse: (m: Moments, y: unknown, x: unknown) =>
+        y === null || x === null ? m : isNaNInput(y) || isNaNInput(x) ? nan(m, -1) : remove(m, num(y), num(x)),
+      result: (m: Moments) => (name === 'regr_count' ? m.n + m.nan : withNaN(m, result)),
     } as never);
 }
 

@@ -5,9 +5,8 @@
 // against Patina, printing what the application saw; the two must match step by step. It found
 // 22003 for an integer beyond 64 bits and 22P05 for a jsonb NUL coming back as other errors or not
 // at all, and a list of str into a BIGINT[] (psycopg2's ARRAY['1','x'], 42804 in PostgreSQL)
-// stored. Left out, as they differ outside the lifting (see CHANGELOG): Decimal('NaN') into
-// NUMERIC(p, s) (stored as NULL), date input forms PostgreSQL also reads ('20240229', 'Feb 29
-// 2024', zone names), bytea::text.
+// stored. Left out, as they differ outside the lifting (see CHANGELOG): date input forms PostgreSQL
+// also reads ('20240229', 'Feb 29 2024', zone names), bytea::text.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

@@ -6,6 +6,7 @@ import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { columnOid } from '../sql/result-columns';
 import { pgError } from '../sqlstate';
 import { OID, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
+import { MIN_SCALE_PRECISION } from '../types/numeric';
 import { hasBinary } from '../types/values';
 import { ByteWriter, type Field, backend } from '../wire/backend';
 import { formatOf } from './portal';
@@ -44,7 +45,7 @@ const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; mes
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 export function fieldsOf(
-  columns: { name: string; declType: string | null; typmod?: number; scale?: number }[],
+  columns: { name: string; declType: string | null; typmod?: number; scale?: number; scaleIsMinimum?: boolean }[],
   formats: number[],
   sample: unknown[][] | null,
 ): Field[] {
@@ -77,8 +78,11 @@ export function fieldsOf(
           ? typmodOfDeclType(c.declType)
           : -1;
     // sum(amount) of a numeric(10,2) prints 2 digits as PostgreSQL's numeric carries them, with no modifier announced
+    // (a minimum scale, `amount + $1`, as the precision MIN_SCALE_PRECISION: the value's own digits beyond it print too)
     const valueMod =
-      typeMod < 0 && typeOid === OID.numeric && c.scale !== undefined ? (1000 << 16) + c.scale + 4 : undefined;
+      typeMod < 0 && typeOid === OID.numeric && c.scale !== undefined
+        ? ((c.scaleIsMinimum ? MIN_SCALE_PRECISION : 1000) << 16) + c.scale + 4
+        : undefined;
     return {
       name: c.name,
       tableOid: 0,

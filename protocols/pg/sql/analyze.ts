@@ -121,6 +121,8 @@ export class Analyzer {
       if (
         kind !== undefined &&
         (kind === 'num-order' ||
+          (kind === 'numx-lit' && out[i].type === 'number') ||
+          (kind === 'num-fn-col' && out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||
@@ -358,6 +360,7 @@ export class Analyzer {
           oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
+          ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
         };
       });
     }

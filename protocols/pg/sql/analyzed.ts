@@ -11,6 +11,8 @@ export interface ColumnDesc {
   typmod?: number;
   /** A numeric's display scale where no modifier is announced (`sum(amount)` of a numeric(10,2)). */
   scale?: number;
+  /** The scale is a minimum: values with more digits print them (`amount + $1`). */
+  scaleIsMinimum?: boolean;
 }
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */

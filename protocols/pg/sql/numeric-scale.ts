@@ -65,7 +65,7 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     const l = scaleOf(t, n.A_Expr.lexpr);
     const r = scaleOf(t, n.A_Expr.rexpr);
     if (l === undefined || r === undefined) return undefined;
-    if (op === '+' || op === '-') return Math.max(l, r);
+    if (op === '+' || op === '-' || op === '%') return Math.max(l, r);
     if (op === '*') return l + r;
     return undefined;
   }
@@ -118,6 +118,32 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The scale of `x ± $n` (either way round, also nested): at least x's, the parameter's value may
+ * carry more digits (`amount + $1` with 1 prints 13.50, with 1.125 13.625), so the values print at
+ * that scale or with their own digits beyond it. Undefined where no such bound is known.
+ */
+export function minimumScaleOf(t: Typer, n: Node): number | undefined {
+  const bound = (x: Node): { scale: number; min: boolean } | undefined => {
+    const cast = x?.TypeCast;
+    const param =
+      x?.ParamRef ??
+      (cast && castTypmod(x) < 0 && typeNameOid(cast.typeName) === OID.numeric ? cast.arg?.ParamRef : undefined);
+    if (param) return { scale: 0, min: true };
+    const e = x?.A_Expr;
+    const op = e?.kind === 'AEXPR_OP' && e.lexpr ? strings(e.name)[0] : undefined;
+    if (op === '+' || op === '-') {
+      const l = bound(e.lexpr);
+      const r = bound(e.rexpr);
+      return l && r ? { scale: Math.max(l.scale, r.scale), min: l.min || r.min } : undefined;
+    }
+    const s = scaleOf(t, x);
+    return s === undefined ? undefined : { scale: s, min: false };
+  };
+  const b = bound(n);
+  return b?.min ? b.scale : undefined;
 }
 
 function largestScale(t: Typer, args: Node[]): number | undefined {

@@ -26,6 +26,8 @@ export interface ResultColumn {
   typmod?: number;
   /** A numeric's display scale when no modifier gives it (sum(amount), amount * 2, 0.1 + 0.2). */
   scale?: number;
+  /** The scale is a minimum: values with more digits print them (`amount + $1`). */
+  scaleIsMinimum?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -6,7 +6,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
-import { castTypmod, scaleOf } from './numeric-scale';
+import { castTypmod, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings } from './type-signatures';
 
@@ -81,8 +81,11 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
 }
 
 /** The queries of a WITH clause by name, with their columns (typed as far as the tree tells). */
-type Ctes = ReadonlyMap<string, ResultColumn[]>;
+export type Ctes = ReadonlyMap<string, ResultColumn[]>;
 const NO_CTES: Ctes = new Map();
+
+/** The columns of the queries of a statement's own WITH clause, by name. */
+export const ctesOf = (withClause: Node, schema: Schema): Ctes => cteColumns(withClause, schema, NO_CTES);
 
 /**
  * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a
@@ -168,11 +171,13 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     const typmod = castTypmod(r.val);
     const oid = typer.type(r.val);
     const scale = oid === OID.numeric && typmod < 0 ? scaleOf(typer, r.val) : undefined;
+    const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),
       oid,
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
+      ...(least !== undefined ? { scale: least, scaleIsMinimum: true } : {}),
     });
   }
   return out;

@@ -32,6 +32,11 @@ const HINTS = new Set([
 const DATETIME_DECL = /date|time|interval/i;
 const JSONB_WORD = /^(to_)?json/;
 
+/** Functions of one numeric that are NaN of NaN in PostgreSQL (of a column or parameter, typed-operators.ts marks them). */
+export const NAN_MATH = new Set([
+  'abs', 'ceil', 'ceiling', 'floor', 'sign', 'sqrt', 'exp', 'ln', 'log', 'log10', 'trunc', 'round',
+]); // biome-ignore format: a word list
+
 /** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
 export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
 
@@ -54,6 +59,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let ordered = false;
   let castToInt = false;
   let numericHint = false;
+  let negation = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -93,13 +99,18 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       intervalHint =
         INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
     if (t.type === 'op') {
-      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic
-      if (!endsOperand(sig[i - 1])) continue;
+      // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic; of a
+      // name or a group it may negate a numeric (-NaN is NaN)
+      if (!endsOperand(sig[i - 1])) {
+        negation ||= t.text === '-' && (sig[i + 1]?.type === 'word' || isPunct(sig[i + 1], '('));
+        continue;
+      }
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;
       // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
+    else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
     else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
@@ -129,7 +140,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||
-    (castToInt && numericHint)
+    (castToInt && numericHint) ||
+    // numeric arithmetic and sum(): NaN in, NaN out
+    ((arithmetic || sum || negation) && numericHint)
   );
 }
 

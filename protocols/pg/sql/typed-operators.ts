@@ -15,12 +15,12 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
-import { type Scope, scopeOf } from './select-types';
+import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
-import { COMPARISONS } from './typed-operators-hint';
+import { COMPARISONS, NAN_MATH } from './typed-operators-hint';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -134,14 +134,19 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
     const select = s.stmt?.SelectStmt;
-    if (select) markExactColumns(select, withSources(new Typer(schema, new Map()), select.fromClause ?? []), out);
+    if (select)
+      markExactColumns(
+        select,
+        withSources(new Typer(schema, new Map()), select.fromClause ?? [], ctesOf(select.withClause, schema)),
+        out,
+      );
   }
   return out;
 }
 
-function withSources(typer: Typer, sources: Node[]): Typer {
+function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
   const scope: Scope = new Map(typer.scope);
-  scopeOf(sources, scope, typer.schema);
+  scopeOf(sources, scope, typer.schema, ctes);
   return new Typer(typer.schema, scope);
 }
 
@@ -153,6 +158,19 @@ function isAtTimeZone(f: Node): boolean {
     names?.[names.length - 1]?.String?.sval === 'timezone' &&
     f.args?.length === 2
   );
+}
+
+/** Whether `+`, `-` or `*` of these operand types is numeric's (one numeric, the other a numeric, an integer or untyped). */
+function numericArithmetic(l: number, r: number): boolean {
+  const fits = (t: number) => t === OID.numeric || INTS.has(t) || t === 0;
+  return (l === OID.numeric || r === OID.numeric) && fits(l) && fits(r);
+}
+
+/** Whether an operand of numeric arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
+function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
+  if (type !== OID.numeric && type !== 0) return 'never';
+  if (n.A_Const && !n.A_Const.sval) return 'never';
+  return n.ColumnRef || n.ParamRef ? 'ref' : 'expr';
 }
 
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
@@ -333,7 +351,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds',
     );
   if (n.SelectStmt) {
-    t = withSources(typer, n.SelectStmt.fromClause ?? []);
+    // (a query of its own WITH clause typed by its columns)
+    t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));
     markIntervalOrder(n.SelectStmt, t, out);
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);
@@ -373,6 +392,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
       if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+    } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.numeric) {
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
+      // replaces this). Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less
+      const f = n.FuncCall;
+      const plain = (arg.ColumnRef || arg.ParamRef) && !f.over && !f.agg_filter && !f.agg_distinct;
+      out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
+    } else if (fn && NAN_MATH.has(fn) && typer.type(arg) === OID.numeric && (arg.ColumnRef || arg.ParamRef)) {
+      out.set(n.FuncCall.location, 'num-fn-col'); // of NaN NaN (SQLite's read it as 0)
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
@@ -409,6 +436,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
     else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+  } else if (
+    n.A_Expr?.kind === 'AEXPR_OP' &&
+    !n.A_Expr.lexpr &&
+    strings(n.A_Expr.name).pop() === '-' &&
+    typer.type(n.A_Expr.rexpr) === OID.numeric
+  ) {
+    out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0)
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -474,6 +508,15 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
       // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
       else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0
+      else if (op !== '/' && numericArithmetic(l, r)) {
+        // SQLite's own operator where each operand that may be NaN is a column or a parameter
+        // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
+        const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
+        if (a === 'expr' || b === 'expr') out.set(e.location, `num${op}`);
+        else if (a === 'ref' || b === 'ref')
+          out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
+      }
     }
   }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {

@@ -29,6 +29,26 @@ export function decimalOf(v: unknown): Decimal {
   return notA('numeric', v);
 }
 
+/**
+ * The precision a computed numeric's value modifier carries when its scale is a minimum
+ * (`amount + $1`): values print at least that many digits, and their own beyond it.
+ */
+export const MIN_SCALE_PRECISION = 1001;
+
+/**
+ * The decimal of a stored value as a numeric of type modifier `typmod` (≥ 4) prints: at its scale,
+ * or, for a minimum scale, at it or the value's own digits (a double's 15 significant, as float8 to numeric).
+ */
+export function decimalAtTypmod(v: unknown, typmod: number): Decimal {
+  const scale = (typmod - 4) & 0xffff;
+  if (typmod >> 16 !== MIN_SCALE_PRECISION) return decimalAtScale(decimalOf(v), scale);
+  const d =
+    typeof v === 'number' && Number.isFinite(v) && !Number.isInteger(v)
+      ? parseDecimal(String(Number(v.toPrecision(15))))!
+      : decimalOf(v);
+  return d.frac.length < scale ? decimalAtScale(d, scale) : d;
+}
+
 /** The binary form of a decimal. */
 export function decimalBinary(d: Decimal): Buffer {
   if (d.special) {

@@ -10,7 +10,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { BadBinary, NotEncodable } from './codec';
 import { elementKindOf } from './element-kind';
-import { decimalAtScale, decimalBinary, decimalOf, decimalText, parseDecimal } from './numeric';
+import { decimalAtTypmod, decimalBinary, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
 import { codecOf, elementOidOf } from './registry';
 import { plainText, uuidText } from './text';
@@ -26,7 +26,7 @@ export function textOf(v: unknown, oid: number, typmod = -1): string | null {
   if (codec === undefined) return plainText(v);
   try {
     if (typmod >= 4) {
-      if (oid === OID.numeric) return decimalText(decimalAtScale(decimalOf(v), (typmod - 4) & 0xffff));
+      if (oid === OID.numeric) return decimalText(decimalAtTypmod(v, typmod));
       if (oid === OID.bpchar) return codec.text(v).padEnd(typmod - 4, ' ');
     }
     return codec.text(v);
@@ -44,7 +44,7 @@ export function binaryOf(v: unknown, oid: number, column: string, typmod = -1): 
   if (v === null || v === undefined) return null;
   const codec = codecOf(oid) ?? codecOf(OID.text)!;
   try {
-    if (typmod >= 4 && oid === OID.numeric) return decimalBinary(decimalAtScale(decimalOf(v), (typmod - 4) & 0xffff));
+    if (typmod >= 4 && oid === OID.numeric) return decimalBinary(decimalAtTypmod(v, typmod));
     return codec.binary(v);
   } catch (err) {
     if (err instanceof NotEncodable)

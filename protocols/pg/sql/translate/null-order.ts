@@ -3,6 +3,7 @@
 // every table declares NOT NULL (so an index still gives the order).
 // SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
 import { type Tok, isPunct, isWord } from '../tokens';
+import { exactSortKey, quotedName } from './exact-order';
 import { OPERAND_ENDS } from './primaries';
 
 /** Words that follow an ORDER BY term's expression. */
@@ -13,6 +14,10 @@ const TERM_TAIL = new Set(['ASC', 'DESC', 'NULLS', 'USING']);
  * typed-operators.ts markIntervalOrder): its expression wrapped in that key's function.
  */
 function sortKeyed(term: Tok[]): Tok[] {
+  const exact = term[0] && 'sortKey' in term[0] ? term[0].sortKey : undefined;
+  if (exact?.startsWith('num-order:') && term[0].type === 'number')
+    // ORDER BY 2 of an exact numeric column: by its number (exact-order.ts)
+    return [{ type: 'group', text: exactSortKey(quotedName(exact.slice(10))) }, ...term.slice(1)];
   const mark = term.find((t) => 'sortKey' in t && t.sortKey?.startsWith('iv-order'));
   if (!mark || !('sortKey' in mark)) return term;
   const named = mark.sortKey?.slice('iv-order:'.length);

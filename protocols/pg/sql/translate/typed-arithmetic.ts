@@ -22,6 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
+import { exactSortKey } from './exact-order';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -84,19 +85,85 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   toks = toks.map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
-      : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
-        ? { type: 'string', text: quoteString(t.arith.slice(4)) }
-        : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-          ? { type: 'word', text: '__pg_numeric_avg' }
-          : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-            ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-            : 'arith' in t && t.arith === 'num-order'
-              ? { type: 'group', text: `CAST(${t.text} AS REAL)` }
-              : t,
+      : t.type === 'number' && 'arith' in t && t.arith === 'numx-lit'
+        ? { type: 'string', text: quoteString(t.text) }
+        : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
+          ? { type: 'string', text: quoteString(t.arith.slice(4)) }
+          : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+            ? { type: 'word', text: '__pg_numeric_avg' }
+            : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+              ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+              : 'arith' in t && t.arith === 'num-order'
+                ? { type: 'group', text: exactSortKey(t.text) }
+                : t,
   );
+  toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
+}
+
+/** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
+const operandText = (toks: Tok[]): string => joinTokens(rewriteTypedArithmetic(toks));
+
+/** `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than any operator). */
+function rewriteNegations(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && t.arith === 'num-neg')) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const end = 'arith' in t && t.arith === 'num-neg' ? operandEnd(toks, i + 1) : -1;
+    if (end < 0) {
+      out.push(t);
+      continue;
+    }
+    out.push({ type: 'group', text: `__pg_num_neg(${operandText(toks.slice(i + 1, end + 1))})` });
+    i = end;
+  }
+  return out;
+}
+
+/** numeric's `+`, `-`, `*` (marked 'num+', ...): the functions that keep NaN (src/engine/pg-numeric-arith.ts). */
+const NUMERIC_OPS: Record<string, string> = {
+  'num+': '__pg_num_add',
+  'num-': '__pg_num_sub',
+  'num*': '__pg_num_mul',
+  // of an exact result column (sql/exact-columns.ts): exactly, as text (src/engine/pg-exact-division.ts)
+  'numx+': '__pg_numeric_add_exact',
+  'numx-': '__pg_numeric_sub_exact',
+  'numx*': '__pg_numeric_mul_exact',
+};
+
+/** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
+function nanGuarded(a: string | null, b: string | null, value: string): string {
+  const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+  // (NULL with NaN is NULL: SQLite's own operator, reading NaN as 0, tells it)
+  return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col']);
+
+/**
+ * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
+ * abs(x), sqrt(x), ... ('num-fn-col'): NaN when x is.
+ */
+function rewriteColumnAggregates(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const mark = 'arith' in t ? t.arith : undefined;
+    const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
+    if (close < 0) {
+      out.push(t);
+      continue;
+    }
+    const x = joinTokens(toks.slice(i + 2, close));
+    const test = mark === 'num-fn-col' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+    out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+    i = close;
+  }
+  return out;
 }
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
@@ -185,7 +252,7 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
         out.push(t);
         continue;
       }
-      out.push(t, { type: 'group', text: `__pg_real_divisor(${joinTokens(toks.slice(i + 1, end + 1))})` });
+      out.push(t, { type: 'group', text: `__pg_real_divisor(${operandText(toks.slice(i + 1, end + 1))})` });
       i = end;
       continue;
     }
@@ -209,30 +276,38 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       if (next < 0) break;
       end = next;
     }
-    const left = joinTokens(out.splice(start));
-    const right = joinTokens(toks.slice(i + 1, end + 1));
+    const left = operandText(out.splice(start));
+    const right = operandText(toks.slice(i + 1, end + 1));
+    const guarded = /^num[-+*]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     out.push({
       type: 'group',
-      text:
-        t.arith === 'pow'
-          ? `power(${left}, ${right})`
-          : t.arith === 'xor'
-            ? `__pg_xor(${left}, ${right})`
-            : t.arith === 'num%'
-              ? `__pg_mod(${left}, ${right})`
-              : t.arith === 'num/x'
-                ? `__pg_numeric_div(${left}, ${right})`
-                : t.arith.startsWith('arr||')
-                  ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                  : t.arith === 'jsonb||'
-                    ? `__pg_jsonb_concat(${left}, ${right})`
-                    : t.arith.startsWith('jsonb-')
-                      ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                      : t.arith.startsWith('txt||')
-                        ? textConcat(t.arith.slice(5), left, right)
-                        : t.arith === 'iv-cmp'
-                          ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                          : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+      text: guarded
+        ? nanGuarded(
+            guarded.includes('l') ? left : null,
+            guarded.includes('r') ? right : null,
+            `${left} ${t.text} ${right}`,
+          )
+        : NUMERIC_OPS[t.arith]
+          ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+          : t.arith === 'pow'
+            ? `power(${left}, ${right})`
+            : t.arith === 'xor'
+              ? `__pg_xor(${left}, ${right})`
+              : t.arith === 'num%'
+                ? `__pg_mod(${left}, ${right})`
+                : t.arith === 'num/x'
+                  ? `__pg_numeric_div(${left}, ${right})`
+                  : t.arith.startsWith('arr||')
+                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                    : t.arith === 'jsonb||'
+                      ? `__pg_jsonb_concat(${left}, ${right})`
+                      : t.arith.startsWith('jsonb-')
+                        ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                        : t.arith.startsWith('txt||')
+                          ? textConcat(t.arith.slice(5), left, right)
+                          : t.arith === 'iv-cmp'
+                            ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }

@@ -92,6 +92,9 @@ const RENAMED: Record<string, string> = {
   'round-numeric': '__pg_round_numeric',
   'to-char-tz': '__pg_to_char_tz',
   'sum-iv': '__pg_interval_sum',
+  // sum() and avg() of a numeric: NaN in, NaN out (SQLite's read the text NaN as 0)
+  'num-sum': '__pg_numeric_sum',
+  'num-avg': '__pg_numeric_avg_double',
   'avg-iv': '__pg_interval_avg',
   'min-iv': '__pg_interval_min',
   'max-iv': '__pg_interval_max',

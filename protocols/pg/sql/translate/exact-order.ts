@@ -1,0 +1,39 @@
+// ORDER BY of a result column computed exactly (sql/exact-columns.ts: a numeric division, avg,
+// stddev or variance, handed to SQLite as text so that no double cuts its digits): by its number,
+// not its text ('10.5' after '9.25'), NaN above every number as in PostgreSQL. An item sorted by
+// position gets PostgreSQL's name for it as its alias ('num-alias:name'), so the ORDER BY can name it.
+import { type Tok, isPunct } from '../tokens';
+
+/** What an exact column named `ref` (SQL text) sorts by: its double, or the text NaN, which SQLite sorts above numbers. */
+export const exactSortKey = (ref: string): string =>
+  `(CASE WHEN ${ref} = 'NaN' THEN 'NaN' ELSE CAST(${ref} AS REAL) END)`;
+
+/** A name as a quoted SQLite identifier. */
+export const quotedName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Words that end a select list item at its own depth. */
+const ITEM_ENDS = new Set([
+  'FROM', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'WINDOW', 'UNION', 'INTERSECT', 'EXCEPT', 'FETCH',
+  'FOR', 'INTO',
+]); // biome-ignore format: a word list
+
+/** Each select item marked 'num-alias:name' (its first token) with `AS "name"` after it. */
+export function rewriteExactAliases(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'sortKey' in t && t.sortKey?.startsWith('num-alias:'))) return toks;
+  const out = toks.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    const t = out[i];
+    if (!('sortKey' in t) || !t.sortKey?.startsWith('num-alias:')) continue;
+    let depth = 0;
+    let end = i;
+    for (; end < out.length; end++) {
+      const x = out[end];
+      if (isPunct(x, '(')) depth++;
+      else if (isPunct(x, ')') && --depth < 0) break;
+      else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
+      else if (depth === 0 && x.type === 'word' && ITEM_ENDS.has(x.text.toUpperCase())) break;
+    }
+    out.splice(end, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(t.sortKey.slice(10)) });
+  }
+  return out;
+}

@@ -1,0 +1,182 @@
+import type Database from 'better-sqlite3';
+
+// numeric's `+`, `-`, `*`, unary `-`, sum() and avg() with PostgreSQL's NaN: the PG front end keeps
+// a numeric NaN as the text NaN (SQLite makes a NaN double NULL), which SQLite's own operators and
+// sum() read as 0 ('NaN'::numeric + 1 was 1). These give NaN for a NaN operand or input, and what
+// SQLite's own give otherwise: integers exactly (a result past 64 bits becomes a double, as SQLite
+// makes it), doubles as doubles, and sum()/avg() with SQLite's Kahan-Babuska-Neumaier summation
+// (func.c), step for step, so that their digits do not change. The PG front end calls them where the
+// parse tree types an operand numeric (protocols/pg/sql/typed-operators.ts).
+
+const INT8_MIN = -(2n ** 63n);
+const INT8_MAX = 2n ** 63n - 1n;
+/** 2^52: past it SQLite's summation splits an integer in two (kahanBabuskaNeumaierStepInt64). */
+const SPLIT = 4503599627370496n;
+const NUMBER_PREFIX = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/;
+
+type Operand = bigint | number | 'NaN' | null;
+
+/** numeric's NaN as the PG front end stores it. */
+export const isNaNText = (v: unknown): boolean => typeof v === 'string' && /^\s*nan\s*$/i.test(v);
+
+/** A value as SQLite's arithmetic reads it (text as its leading number, an integer exactly), or NaN. */
+function operand(v: unknown): Operand {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint' || typeof v === 'number') return v;
+  const s = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
+  if (isNaNText(s)) return 'NaN';
+  if (/^\s*[+-]?\d+\s*$/.test(s)) {
+    const n = BigInt(s.trim());
+    if (n >= INT8_MIN && n <= INT8_MAX) return n;
+  }
+  const m = NUMBER_PREFIX.exec(s);
+  return m ? Number(m[0]) : 0;
+}
+
+type Op = '+' | '-' | '*';
+
+function arith(op: Op, a: unknown, b: unknown): bigint | number | string | null {
+  const x = operand(a);
+  const y = operand(b);
+  if (x === null || y === null) return null;
+  if (x === 'NaN' || y === 'NaN') return 'NaN';
+  if (typeof x === 'bigint' && typeof y === 'bigint') {
+    const r = op === '+' ? x + y : op === '-' ? x - y : x * y;
+    if (r >= INT8_MIN && r <= INT8_MAX) return r;
+  }
+  const fx = Number(x);
+  const fy = Number(y);
+  return op === '+' ? fx + fy : op === '-' ? fx - fy : fx * fy;
+}
+
+/** SQLite's SumCtx: an exact integer sum until a double or an overflow, then a compensated double sum. */
+interface Sum {
+  cnt: number;
+  nan: number;
+  approx: boolean;
+  ovrfl: boolean;
+  iSum: bigint;
+  rSum: number;
+  rErr: number;
+}
+
+const start = (): Sum => ({ cnt: 0, nan: 0, approx: false, ovrfl: false, iSum: 0n, rSum: 0, rErr: 0 });
+
+function kbnStep(p: Sum, r: number): void {
+  const s = p.rSum;
+  const t = s + r;
+  if (Math.abs(s) > Math.abs(r)) p.rErr += s - t + r;
+  else p.rErr += r - t + s;
+  p.rSum = t;
+}
+
+function kbnStepInt(p: Sum, v: bigint): void {
+  if (v <= -SPLIT || v >= SPLIT) {
+    const small = v % 16384n;
+    kbnStep(p, Number(v - small));
+    kbnStep(p, Number(small));
+  } else kbnStep(p, Number(v));
+}
+
+function kbnInit(p: Sum, v: bigint): void {
+  if (v <= -SPLIT || v >= SPLIT) {
+    const small = v % 16384n;
+    p.rSum = Number(v - small);
+    p.rErr = Number(small);
+  } else {
+    p.rSum = Number(v);
+    p.rErr = 0;
+  }
+}
+
+function sumStep(p: Sum, v: unknown): Sum {
+  const x = operand(v);
+  if (x === null) return p;
+  if (x === 'NaN') {
+    p.nan++;
+    return p;
+  }
+  p.cnt++;
+  if (!p.approx) {
+    if (typeof x !== 'bigint') {
+      kbnInit(p, p.iSum);
+      p.approx = true;
+      kbnStep(p, x);
+    } else {
+      const s = p.iSum + x;
+      if (s >= INT8_MIN && s <= INT8_MAX) p.iSum = s;
+      else {
+        p.ovrfl = true;
+        kbnInit(p, p.iSum);
+        p.approx = true;
+        kbnStepInt(p, x);
+      }
+    }
+  } else if (typeof x === 'bigint') kbnStepInt(p, x);
+  else {
+    p.ovrfl = false;
+    kbnStep(p, x);
+  }
+  return p;
+}
+
+function sumInverse(p: Sum, v: unknown): Sum {
+  const x = operand(v);
+  if (x === null) return p;
+  if (x === 'NaN') {
+    p.nan--;
+    return p;
+  }
+  p.cnt--;
+  if (!p.approx) {
+    const s = p.iSum - (typeof x === 'bigint' ? x : BigInt(Math.trunc(x)));
+    if (s >= INT8_MIN && s <= INT8_MAX) p.iSum = s;
+    else {
+      p.ovrfl = true;
+      p.approx = true;
+    }
+  } else if (typeof x === 'bigint') kbnStepInt(p, -x);
+  else kbnStep(p, -x);
+  return p;
+}
+
+/** The sum as SQLite's sumFinalize gives it; NaN when a NaN was summed. */
+function sumResult(p: Sum): bigint | number | string | null {
+  if (p.nan > 0) return 'NaN';
+  if (p.cnt <= 0) return null;
+  if (!p.approx) return p.iSum;
+  if (p.ovrfl) throw new Error('integer overflow');
+  return Number.isFinite(p.rErr) ? p.rSum + p.rErr : p.rSum;
+}
+
+/** The average as SQLite's avgFinalize gives it (a double); NaN when a NaN was among the inputs. */
+function avgResult(p: Sum): number | string | null {
+  if (p.nan > 0) return 'NaN';
+  if (p.cnt <= 0) return null;
+  const r = !p.approx ? Number(p.iSum) : Number.isFinite(p.rErr) ? p.rSum + p.rErr : p.rSum;
+  return r / p.cnt;
+}
+
+/** __pg_num_add/sub/mul/neg and the __pg_numeric_sum and __pg_numeric_avg_double aggregates (also window functions). */
+export function installNumericArithmetic(db: Database.Database): void {
+  const opts = { deterministic: true, safeIntegers: true };
+  db.function('__pg_num_add', opts, (a: unknown, b: unknown) => arith('+', a, b) as number);
+  db.function('__pg_num_sub', opts, (a: unknown, b: unknown) => arith('-', a, b) as number);
+  db.function('__pg_num_mul', opts, (a: unknown, b: unknown) => arith('*', a, b) as number);
+  db.function('__pg_num_neg', opts, (a: unknown) => {
+    const x = operand(a);
+    if (x === null || x === 'NaN') return x as never;
+    return (typeof x === 'bigint' && x !== INT8_MIN ? -x : -Number(x)) as never;
+  });
+  for (const [name, result] of [
+    ['__pg_numeric_sum', sumResult],
+    ['__pg_numeric_avg_double', avgResult],
+  ] as const)
+    db.aggregate(name, {
+      safeIntegers: true,
+      start,
+      step: sumStep,
+      inverse: sumInverse,
+      result: result as (p: Sum) => number,
+    });
+}
