@@ -586,11 +586,6 @@ export class Matcher {
     return this.#later.size + this.#stale.size;
   }
 
-  /** Whether a subscription is behind the data, waiting for a listener (see #now). */
-  waits(sub: Subscription): boolean {
-    return this.#later.has(sub) || this.#stale.has(sub);
-  }
-
   /**
    * A listener attached: a subscription that is behind is brought up to date at the next turn of the
    * queue, from its waiting keys with the next batch, or re-run in full and diffed if it kept none.

@@ -41,6 +41,25 @@ async function resume(base: string, id: string, view: ResultMap, sql: string | [
   s.close();
 }
 
+/** The health's subscription counts: listening clients, and subscriptions behind until a listener attaches. */
+async function liveCounts(base: string): Promise<{ clients: number; behind_unlistened: number }> {
+  const h = await request(base, 'GET', '/v1/health');
+  return (h.json as { subscriptions: { clients: number; behind_unlistened: number } }).subscriptions;
+}
+
+/** Subscribes, keeps the first result in a view, and leaves (once the agent counts no listener). */
+async function subscribeAndLeave(
+  base: string,
+  body: string | [string, unknown[]],
+): Promise<{ id: string; view: ResultMap }> {
+  const sub = await subscribe(base, body);
+  const view = new ResultMap();
+  view.apply(sub.stream.events);
+  sub.stream.close();
+  for (let i = 0; i < 100 && (await liveCounts(base)).clients > 0; i++) await sleep(20);
+  return { id: sub.id, view };
+}
+
 describe('subscriptions across restarts and crashes', function () {
   this.timeout(60000);
   let agent: AgentProcess;
@@ -92,15 +111,9 @@ describe('subscriptions across restarts and crashes', function () {
 
   it('a subscription nobody listens to is not kept up write by write: behind until a client comes back (after a clean restart or a SIGKILL too), which then gets every change', async () => {
     const body: [string, unknown[]] = ['SELECT id, name, score FROM users WHERE team = ?', [7]];
-    const sub = await subscribe(agent.http, body);
-    const view = new ResultMap();
-    view.apply(sub.stream.events);
-    sub.stream.close();
-    const behind = async () => {
-      const h = await request(agent.http, 'GET', '/v1/health');
-      return (h.json as { subscriptions: { clients: number; behind_unlistened: number } }).subscriptions;
-    };
-    for (let i = 0; i < 100 && (await behind()).clients > 0; i++) await sleep(20);
+    const sub = await subscribeAndLeave(agent.http, body);
+    const view = sub.view;
+    const behind = () => liveCounts(agent.http);
     assert.equal((await behind()).behind_unlistened, 0);
     // 1,500 rows: more changed keys than a subscription without listener keeps (it is re-run in full)
     for (let w = 0; w < 3; w++) {
@@ -130,15 +143,9 @@ describe('subscriptions across restarts and crashes', function () {
   });
 
   it('an aggregate nobody listens to is not re-run write by write: it is re-run once a client comes back, after a clean restart too', async () => {
-    const sub = await subscribe(agent.http, AGG);
-    const view = new ResultMap();
-    view.apply(sub.stream.events);
-    sub.stream.close();
-    const behind = async () => {
-      const h = await request(agent.http, 'GET', '/v1/health');
-      return (h.json as { subscriptions: { clients: number; behind_unlistened: number } }).subscriptions;
-    };
-    for (let i = 0; i < 100 && (await behind()).clients > 0; i++) await sleep(20);
+    const sub = await subscribeAndLeave(agent.http, AGG);
+    const view = sub.view;
+    const behind = () => liveCounts(agent.http);
     for (let i = 0; i < 20; i++)
       await write(agent.http, [`INSERT INTO users VALUES (${100 + i}, 'u', ${1 + (i % 3)}, ${i})`]);
     for (let i = 0; i < 100 && (await behind()).behind_unlistened === 0; i++) await sleep(20);
