@@ -20,6 +20,7 @@
 // in-process anchors (no PostgreSQL), =pg only the pgbench figures, =tpcb only TPC-B-like, =literal
 // only the literal writes;
 // PATINA_BENCH_PROF=DIR writes the agent's CPU profile there.
+// PATINA_BENCH_PERF=1 starts the agent with --perf-basic-prof, so `perf record -p PID` names its JavaScript frames.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -308,6 +309,7 @@ async function main() {
   const update = path.join(dir, 'update.sql');
   fs.writeFileSync(update, UPDATE_SCRIPT);
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
+  if (process.env.PATINA_BENCH_PERF) prof.push('--perf-basic-prof');
   const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], nodeArgs: prof });
   let pg: BenchPostgres | null = null;
   let floors: ChildProcess[] = [];
@@ -376,7 +378,7 @@ async function main() {
         `    rounds: Patina ${patina.map((r) => fmt(r.tps)).join(', ')}; PostgreSQL ${postgres.map((r) => fmt(r.tps)).join(', ')}; failed transactions (Patina): ${failed}\n`,
       );
       process.stdout.write(
-        `    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (pgbench ${q.clientUs.toFixed(0)})\n`,
+        `    CPU per transaction: Patina ${(p.serverUser + p.serverSys).toFixed(0)} µs (user ${p.serverUser.toFixed(0)}, system ${p.serverSys.toFixed(0)}; pgbench ${p.clientUs.toFixed(0)}), PostgreSQL ${(q.serverUser + q.serverSys).toFixed(0)} µs (user ${q.serverUser.toFixed(0)}, system ${q.serverSys.toFixed(0)}; pgbench ${q.clientUs.toFixed(0)})\n`,
       );
     }
     if (only !== 'tpcb') await literalFigures(dir, pg, postmaster, patinaPort, agent);

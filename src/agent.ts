@@ -88,6 +88,8 @@ export class Agent {
       );
       agent.subscriptions = subscriptions;
       agent.feed.observe((cs) => subscriptions.onChangeset(cs));
+      // Only live queries read a change's values (the wake index): other tables' rows are not read back.
+      if (capture) capture.rowsWanted = (table) => subscriptions.readsTable(table);
       if (config.gossip && capture)
         agent.cluster = await Cluster.start(
           engine,

@@ -9,7 +9,10 @@ export interface RowChange {
   /** Primary-key values, in the order of the table's primary-key columns. */
   pk: SqlValue[];
   kind: ChangeKind;
-  /** The row's column values after the change (all columns); null for a delete. */
+  /**
+   * The row's column values after the change (all columns); null for a delete, and for a local change
+   * of a table no live query reads (the agent does not read the row back for nobody: ChangeCapture.rowsWanted).
+   */
   values: Record<string, SqlValue> | null;
 }
 

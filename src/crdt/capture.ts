@@ -30,7 +30,12 @@ interface CapturedTable {
   /** The row as it is now, by primary key: its values in `names` order (raw, no object built by the driver). */
   read: Database.Statement;
   names: string[];
+  /** Whether the row exists now, by primary key (a change whose values nobody wants). */
+  exists: Database.Statement;
 }
+
+/** Stands for a row that exists but was not read (its values are not wanted). */
+const NOT_READ: SqlValue[] = [];
 
 /**
  * Change capture: clock tables and triggers on every schema table with a primary key, the
@@ -60,6 +65,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   /** Appends the change log entries of the unit's touched rows (clock-sql.ts). */
   #logTouched!: Database.Statement;
   #lastTouch = 0n;
+  /**
+   * Whether a changed row of the table is read back for the changeset's values. The agent answers from
+   * its live queries (only their wake index reads values); a change nobody wants the values of says
+   * its kind and key, with values null. Asked at commit, in the turn the changeset is published.
+   */
+  rowsWanted: (table: string) => boolean = () => true;
   /** Change log entries written since the compactor last asked (see change-log.ts). */
   logged = 0;
   /** The next unit's version and seqs: after a unit that changed rows. */
@@ -200,6 +211,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       if (!first.has(key)) first.set(key, t);
     }
     const changes: RowChange[] = [];
+    let wanted: string | null = null; // the last table found wanted, and one found not
+    let unwanted: string | null = null;
     for (const [key, [, table, pkBytes, aliveBefore]] of first) {
       const ct = this.#tables.get(table);
       if (!ct) continue;
@@ -207,14 +220,18 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       let raw: SqlValue[] | undefined;
       if (rows?.has(key)) raw = rows.get(key);
       else {
-        raw = ct.read.get(...pk) as SqlValue[] | undefined;
+        const want = table === wanted || (table !== unwanted && this.rowsWanted(table));
+        if (want) wanted = table;
+        else unwanted = table;
+        if (want) raw = ct.read.get(...pk) as SqlValue[] | undefined;
+        else raw = ct.exists.get(...pk) === undefined ? undefined : NOT_READ;
         rows?.set(key, raw);
       }
       changes.push({
         table,
         pk: pk.map((v) => (typeof v === 'bigint' ? narrowInteger(v) : v)),
         kind: !raw ? 'delete' : aliveBefore === 1n ? 'update' : 'insert',
-        values: raw ? rowOf(ct.names, raw) : null,
+        values: raw && raw !== NOT_READ ? rowOf(ct.names, raw) : null,
       });
     }
     return { actor: this.actor, version: v, origin: 'local', changes, seq: 0 };
@@ -316,7 +333,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         ChangeCapture.#migrateClockIndex(db, t.name);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
         const read = db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`).raw(true);
-        tables.set(t.name, { def: t, read, names: read.columns().map((c) => c.name) });
+        const exists = db.prepare(`SELECT 1 FROM main.${q(t.name)} WHERE ${where}`).pluck();
+        tables.set(t.name, { def: t, read, names: read.columns().map((c) => c.name), exists });
       }
       this.#tables = tables;
     };

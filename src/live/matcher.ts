@@ -150,12 +150,17 @@ export class Matcher {
     else then();
   }
 
+  /** Whether a subscription reads the table, or one being made will: what `enqueue` keeps. */
+  reads(table: string): boolean {
+    const t = table.toLowerCase();
+    return this.index.reads(t) || this.#pendingTables.has(t);
+  }
+
   /** The feed observer: queues the changeset if a subscription reads one of its tables. */
   enqueue(cs: Changeset): void {
     if (this.#closed) return;
     for (const c of cs.changes) {
-      const t = c.table.toLowerCase();
-      if (!this.index.reads(t) && !this.#pendingTables.has(t)) continue;
+      if (!this.reads(c.table)) continue;
       if (this.#queue.length === 0) this.#queuedSince = Date.now();
       this.#queue.push(cs);
       this.#queuedRows += cs.changes.length;

@@ -179,6 +179,14 @@ export class Subscriptions {
   }
 
   /** The feed observer: runs at commit, and only queues the changeset for the matcher. */
+  /**
+   * Whether a change of the table needs its row's values: a subscription reads the table, or one being
+   * made will. Asked at commit, in the same turn as the changeset reaches `onChangeset`.
+   */
+  readsTable(table: string): boolean {
+    return !this.#closed && this.#matcher.reads(table);
+  }
+
   onChangeset(cs: Changeset): void {
     if (this.#closed) return;
     this.#matcher.enqueue(cs);
