@@ -90,6 +90,21 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('avg and numeric divisions mixed with numeric columns, sums and parameters print exact digits (were doubles)', async () => {
+    for (const sql of [
+      'SELECT q, avg(n) * n, n * avg(n), (avg(n) + n) * 2, avg(n) * (n + 1), avg(x) - x FROM m GROUP BY q, n, x ORDER BY q',
+      'SELECT id, n / 3 + 1, n * 2 / 3, (n + x) / q, n / q * 2 FROM m ORDER BY id',
+      'SELECT sum(n) * 100 / sum(x), sum(n) / count(*) * 2, sum(x) / 7 - 1, avg(n) + sum(n) FROM m WHERE id < 10',
+      'SELECT q, round(avg(n) * n, 3), trunc(n / 3 * avg(x), 2), -avg(n) * n FROM m GROUP BY q, n, x ORDER BY 2, 1',
+      'SELECT q, avg(n) * n AS p FROM m WHERE id < 10 GROUP BY q, n ORDER BY p DESC',
+      'SELECT q, avg(n) * n FROM m WHERE id < 10 GROUP BY q, n ORDER BY 2 DESC',
+      'SELECT id, n * 100.0 / sum(n) OVER () + 0, avg(x) OVER () * x FROM m WHERE id < 10 ORDER BY id',
+      'SELECT avg(n) * 1.5::numeric, avg(n) * f FROM m WHERE id < 10 GROUP BY f ORDER BY 2',
+    ])
+      await same(sql);
+    await same('SELECT avg(n) * $1, sum(n) / $1 FROM m WHERE id < 10', ['2.5']);
+  });
+
   it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);

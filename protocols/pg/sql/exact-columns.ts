@@ -2,6 +2,7 @@
 // the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
+import { scaleOf } from './numeric-scale';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
 import { orderMarkKey } from './typed-operators';
@@ -23,19 +24,60 @@ function exactAggregate(v: Node, t: Typer): string | undefined {
 }
 
 /**
- * `+`, `-` and `*` over exact aggregates, integers and number literals (`stddev(x) * 2`, `avg(q) + 1`),
- * with one exact aggregate at least: computed exactly too ('numx+', ... on the operators, 'numx-lit'
- * on a decimal literal, which goes as text to keep its digits). Null for any other expression.
+ * Whether `l / r` of these operand types is numeric's division: one numeric, the other a numeric, an
+ * integer or an untyped parameter (0), which PostgreSQL takes as the other's type.
  */
-function exactTree(v: Node, t: Typer): [number, string][] | null {
+function numericDivision(l: number, r: number): boolean {
+  const fits = (x: number) => x === OID.numeric || x === 0 || INTS.has(x);
+  return (l === OID.numeric && fits(r)) || (fits(l) && r === OID.numeric);
+}
+
+/** An operand's type; a parameter's the client declared, 0 for one it did not (PostgreSQL infers it from the other operand). */
+function typeOf(n: Node, t: Typer, declared: number[]): number {
+  return n?.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : t.type(n);
+}
+
+/**
+ * `+`, `-`, `*` and a numeric `/` over exact aggregates, integers, number literals and numerics
+ * (`stddev(x) * 2`, `avg(q) + 1`, `avg(n) * n`, `sum(n) / count(*) * 2`), with one exact aggregate or
+ * division at least: computed exactly too ('numx+', ... on the operators, 'numx-lit' on a decimal
+ * literal, which goes as text to keep its digits). An operator's mark carries the scale of each
+ * operand that is a numeric of known scale and no exact part itself ('numx*:2:' for `avg(x) * n` of a
+ * numeric(10,2) n), at which translate/typed-arithmetic.ts hands it over (its value is a double or
+ * an integer in SQLite: `12.5` of n is 12.50 to PostgreSQL). Null for any other expression.
+ */
+function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   const marks: [number, string][] = [];
   let exact = 0;
+  // a numeric operand that holds no exact part: its scale, '' when not known (its value's own digits)
+  const scaleMark = (n: Node) => {
+    if (n?.A_Const || INTS.has(t.type(n))) return '';
+    const s = scaleOf(t, n);
+    return s === undefined ? '' : String(s);
+  };
   const visit = (n: Node): boolean => {
     const e = n?.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
-    if (op === '+' || op === '-' || op === '*') {
-      marks.push([e.location, `numx${op}`]);
-      return visit(e.lexpr) && visit(e.rexpr);
+    const division = op === '/' && numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared));
+    if (op === '+' || op === '-' || op === '*' || division) {
+      if (op === '/') exact++;
+      const mark: [number, string] = [e.location, `numx${op}`];
+      marks.push(mark);
+      const before = marks.length;
+      if (!visit(e.lexpr)) return false;
+      const left = marks.length === before ? scaleMark(e.lexpr) : '';
+      const middle = marks.length;
+      if (!visit(e.rexpr)) return false;
+      const right = marks.length === middle ? scaleMark(e.rexpr) : '';
+      if (left || right) mark[1] += `:${left}:${right}`;
+      return true;
+    }
+    if (e?.kind === 'AEXPR_OP' && !e.lexpr && strings(e.name).pop() === '-') {
+      // a sign: exact when what it negates has an exact part (`-avg(x) * 2`), as it is otherwise
+      const before = marks.length;
+      if (!visit(e.rexpr)) return false;
+      if (marks.length > before) marks.push([e.location, 'numx-neg']);
+      return true;
     }
     const agg = exactAggregate(n, t);
     if (agg) {
@@ -50,7 +92,8 @@ function exactTree(v: Node, t: Typer): [number, string][] | null {
       marks.push([n.A_Const.location, 'numx-lit']);
       return true;
     }
-    return INTS.has(t.type(n));
+    const type = typeOf(n, t, declared);
+    return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
 }
@@ -81,7 +124,7 @@ function itemName(r: Node): string {
  * that name would not be the item's alone (another item, or a column of the schema, has it) the
  * column stays a double, as it does under DISTINCT or in a set operation.
  */
-export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): void {
+export function markExactColumns(s: Node, t: Typer, out: Map<number, string>, declared: number[] = []): void {
   if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
   const names = (s.targetList as Node[]).map((item) => itemName(item.ResTarget).toLowerCase());
@@ -103,16 +146,13 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
     const e = v.A_Expr;
     let marks: [number, string][] | null = null;
     if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      const l = t.type(e.lexpr);
-      const r = t.type(e.rexpr);
-      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
-        marks = [[e.location, 'num/x']];
+      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) marks = [[e.location, 'num/x']];
     } else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
     else if (isRound(v)) {
       // round(stddev(x), 2): rounds the exact value (its double could round the other way)
       const arg = v.FuncCall.args[0];
-      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t);
-    } else marks = exactTree(v, t);
+      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t, declared);
+    } else marks = exactTree(v, t, declared);
     if (!marks) return;
     // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);

@@ -139,6 +139,7 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
         select,
         withSources(new Typer(schema, new Map()), select.fromClause ?? [], ctesOf(select.withClause, schema)),
         out,
+        declared,
       );
   }
   return out;

@@ -106,18 +106,24 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
 /** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
 const operandText = (toks: Tok[]): string => joinTokens(rewriteTypedArithmetic(toks));
 
-/** `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than any operator). */
+/**
+ * `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than
+ * any operator); of an exact part of a result column ('numx-neg'), exactly.
+ */
 function rewriteNegations(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'num-neg')) return toks;
+  const negation = (t: Tok) => 'arith' in t && (t.arith === 'num-neg' || t.arith === 'numx-neg');
+  if (!toks.some(negation)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const end = 'arith' in t && t.arith === 'num-neg' ? operandEnd(toks, i + 1) : -1;
+    const end = negation(t) ? operandEnd(toks, i + 1) : -1;
     if (end < 0) {
       out.push(t);
       continue;
     }
-    out.push({ type: 'group', text: `__pg_num_neg(${operandText(toks.slice(i + 1, end + 1))})` });
+    const x = operandText(toks.slice(i + 1, end + 1));
+    const exact = 'arith' in t && t.arith === 'numx-neg';
+    out.push({ type: 'group', text: exact ? `__pg_numeric_sub_exact(0, ${x})` : `__pg_num_neg(${x})` });
     i = end;
   }
   return out;
@@ -132,7 +138,18 @@ const NUMERIC_OPS: Record<string, string> = {
   'numx+': '__pg_numeric_add_exact',
   'numx-': '__pg_numeric_sub_exact',
   'numx*': '__pg_numeric_mul_exact',
+  'numx/': '__pg_numeric_div',
 };
+
+/**
+ * An exact operator's call ('numx*:2:' and the like): each operand that is a numeric of known scale
+ * handed over at that scale (__pg_numeric_at: SQLite holds 12.50 as the double 12.5).
+ */
+function exactCall(arith: string, left: string, right: string): string {
+  const [op, ls, rs] = arith.split(':');
+  const at = (x: string, s: string | undefined) => (s ? `__pg_numeric_at(${x}, ${s})` : x);
+  return `${NUMERIC_OPS[op]}(${at(left, ls)}, ${at(right, rs)})`;
+}
 
 /** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
 function nanGuarded(a: string | null, b: string | null, value: string): string {
@@ -287,27 +304,29 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
             guarded.includes('r') ? right : null,
             `${left} ${t.text} ${right}`,
           )
-        : NUMERIC_OPS[t.arith]
-          ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-          : t.arith === 'pow'
-            ? `power(${left}, ${right})`
-            : t.arith === 'xor'
-              ? `__pg_xor(${left}, ${right})`
-              : t.arith === 'num%'
-                ? `__pg_mod(${left}, ${right})`
-                : t.arith === 'num/x'
-                  ? `__pg_numeric_div(${left}, ${right})`
-                  : t.arith.startsWith('arr||')
-                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                    : t.arith === 'jsonb||'
-                      ? `__pg_jsonb_concat(${left}, ${right})`
-                      : t.arith.startsWith('jsonb-')
-                        ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                        : t.arith.startsWith('txt||')
-                          ? textConcat(t.arith.slice(5), left, right)
-                          : t.arith === 'iv-cmp'
-                            ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+        : t.arith.startsWith('numx')
+          ? exactCall(t.arith, left, right)
+          : NUMERIC_OPS[t.arith]
+            ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+            : t.arith === 'pow'
+              ? `power(${left}, ${right})`
+              : t.arith === 'xor'
+                ? `__pg_xor(${left}, ${right})`
+                : t.arith === 'num%'
+                  ? `__pg_mod(${left}, ${right})`
+                  : t.arith === 'num/x'
+                    ? `__pg_numeric_div(${left}, ${right})`
+                    : t.arith.startsWith('arr||')
+                      ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                      : t.arith === 'jsonb||'
+                        ? `__pg_jsonb_concat(${left}, ${right})`
+                        : t.arith.startsWith('jsonb-')
+                          ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                          : t.arith.startsWith('txt||')
+                            ? textConcat(t.arith.slice(5), left, right)
+                            : t.arith === 'iv-cmp'
+                              ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
