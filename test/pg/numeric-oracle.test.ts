@@ -105,6 +105,25 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT avg(n) * $1, sum(n) / $1 FROM m WHERE id < 10', ['2.5']);
   });
 
+  it('an exact column under SELECT DISTINCT or passed on by SELECT * FROM (subquery) keeps its digits (was a double)', async () => {
+    for (const sql of [
+      'SELECT DISTINCT avg(n) FROM m GROUP BY q ORDER BY 1',
+      'SELECT DISTINCT q, avg(n) AS a FROM m GROUP BY q ORDER BY a DESC',
+      'SELECT DISTINCT n * 100.0 / sum(n) OVER () FROM m WHERE id < 10 ORDER BY 1',
+      'SELECT DISTINCT n / 2 FROM m ORDER BY 1',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY q',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a DESC LIMIT 3',
+      'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY b',
+      'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE q > 1 ORDER BY q',
+      // a share of a total (NaN was NULL through the outer query)
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m) s ORDER BY id',
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s ORDER BY share',
+      'SELECT * FROM (SELECT * FROM (SELECT q, avg(x) FROM m GROUP BY q) t) s ORDER BY q',
+      'WITH c AS (SELECT q, count(*) AS k FROM m GROUP BY q) SELECT * FROM (SELECT q, k * 100.0 / sum(k) OVER () AS p FROM c) s ORDER BY q',
+    ])
+      await same(sql);
+  });
+
   it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);

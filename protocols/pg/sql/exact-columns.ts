@@ -124,8 +124,20 @@ function itemName(r: Node): string {
  * that name would not be the item's alone (another item, or a column of the schema, has it) the
  * column stays a double, as it does under DISTINCT or in a set operation.
  */
-export function markExactColumns(s: Node, t: Typer, out: Map<number, string>, declared: number[] = []): void {
-  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
+export function markExactColumns(
+  s: Node,
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[] = [],
+): Set<string> {
+  const exact = new Set<string>();
+  // (SELECT DISTINCT compares the texts, which for one number are one text: exact values of equal
+  // numbers carry the same scale; DISTINCT ON picks rows by its keys, which are not marked)
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE')) return exact;
+  const inner = passedThrough(s);
+  if (inner) return markPassedThrough(s, inner, typerOf, out, declared);
+  const t = typerOf(s);
+  const distinctOn = s.distinctClause?.some((k: Node) => Object.keys(k).length > 0);
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
   const names = (s.targetList as Node[]).map((item) => itemName(item.ResTarget).toLowerCase());
   (s.targetList as Node[]).forEach((item, k) => {
@@ -139,6 +151,8 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>, de
     const taken = (x: string) =>
       names.filter((y) => y === x.toLowerCase()).length > 1 ||
       [...t.schema.tables.values()].some((tb) => tb.columns.some((c) => c.name.toLowerCase() === x.toLowerCase()));
+    // (DISTINCT ON's rewrite reads its ORDER BY positions itself: such an item stays as it was)
+    if (byPosition.length > 0 && distinctOn) return;
     if (byPosition.length > 0 && taken(own)) {
       if (name) return;
       own = `__pg_exact_${k + 1}`;
@@ -159,9 +173,72 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>, de
     const called = strings(v.FuncCall?.funcname ?? []).pop();
     if (!name && called && byName.some((n) => strings(n.ColumnRef.fields)[0] === called)) return;
     for (const [at, kind] of marks) out.set(at, kind);
+    exact.add(itemName(item.ResTarget).toLowerCase());
     for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
     if (byPosition.length === 0) return;
     if (!name) out.set(orderMarkKey(item.ResTarget.location), `num-alias:${own}`);
     for (const n of byPosition) out.set(orderMarkKey(n.A_Const.location), `num-order:${own}`);
   });
+  return exact;
+}
+
+/**
+ * The subquery a SELECT passes on as it is (`SELECT * FROM (...) s`, `SELECT a, b FROM (...) s`, a
+ * WHERE, ORDER BY and LIMIT of its own): its one FROM item, a subquery of no WITH clause, and no
+ * grouping, DISTINCT or window; undefined for any other SELECT.
+ */
+function passedThrough(s: Node): Node | undefined {
+  const from = s.fromClause?.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
+  const inner = from && !from.lateral ? from.subquery?.SelectStmt : undefined;
+  if (!inner || inner.withClause || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
+  const plain = (s.targetList as Node[]).every((x) => x.ResTarget?.val?.ColumnRef);
+  return plain ? inner : undefined;
+}
+
+/** The column names a tree refers to (the last field of each reference), outside subqueries. */
+function namesIn(n: Node, into: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) namesIn(x, into);
+    return into;
+  }
+  const last = n.ColumnRef?.fields?.[n.ColumnRef.fields.length - 1];
+  if (last?.String) into.add(String(last.String.sval).toLowerCase());
+  for (const k in n) if (k !== 'location') namesIn(n[k], into);
+  return into;
+}
+
+/**
+ * A SELECT that passes a subquery's columns on: the subquery's exact columns stay exact through it
+ * when it only hands them on (its WHERE and other expressions do not read them, which would compare
+ * their text) or sorts by their name ('num-order'). Its exact columns' names.
+ */
+function markPassedThrough(
+  s: Node,
+  inner: Node,
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[],
+): Set<string> {
+  const marks = new Map<number, string>();
+  const innerExact = markExactColumns(inner, typerOf, marks, declared);
+  const exact = new Set<string>();
+  if (innerExact.size === 0) return exact;
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String);
+  const read = namesIn([s.whereClause, sorts.filter((n) => !byName.includes(n))], new Set());
+  if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return exact;
+  for (const item of s.targetList as Node[]) {
+    const fields: Node[] = item.ResTarget.val.ColumnRef.fields;
+    const last = fields[fields.length - 1];
+    if (last.A_Star) for (const x of innerExact) exact.add(x);
+    else if (innerExact.has(String(last.String.sval).toLowerCase()))
+      exact.add((item.ResTarget.name ?? String(last.String.sval)).toLowerCase());
+  }
+  for (const [at, kind] of marks) out.set(at, kind);
+  for (const n of byName) {
+    const name = String(n.ColumnRef.fields[0].String.sval).toLowerCase();
+    if (exact.has(name) || innerExact.has(name)) out.set(n.ColumnRef.location, 'num-order');
+  }
+  return exact;
 }

@@ -134,13 +134,12 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
     const select = s.stmt?.SelectStmt;
-    if (select)
-      markExactColumns(
-        select,
-        withSources(new Typer(schema, new Map()), select.fromClause ?? [], ctesOf(select.withClause, schema)),
-        out,
-        declared,
-      );
+    if (select) {
+      // (a subquery the statement passes on is typed with the statement's WITH queries)
+      const ctes = ctesOf(select.withClause, schema);
+      const typerOf = (q: Node) => withSources(new Typer(schema, new Map()), q.fromClause ?? [], ctes);
+      markExactColumns(select, typerOf, out, declared);
+    }
   }
   return out;
 }
