@@ -124,6 +124,28 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
+    // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
+    await same('SELECT id, power(n, 2), x ^ 2, power(x, 0), pow(1, x), power(n, x), n ^ q FROM m WHERE id > 3 ORDER BY id');
+    await same("SELECT power('NaN'::numeric, 0), power(1::numeric, 'NaN'), 'NaN'::numeric ^ 2, power(2, 'NaN'::numeric)");
+    await same(
+      'SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2), ceiling(x / 2), sqrt(n + 1), exp(x - 1), ln(x * 2) FROM m WHERE id > 3 ORDER BY id',
+    );
+    await same('SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2) FROM m ORDER BY id');
+    await same('SELECT abs(-n), sqrt($1::numeric), abs($1::numeric + 1), exp(-$1::numeric) FROM m WHERE id = 1', ['NaN']);
+    await same('SELECT abs(sum(n)), abs(sum(n) - 1), sqrt(abs(max(n) * 2)) FROM m');
+    // a division that stays a double: NaN too (was 0), and by zero 22012 only for a number
+    await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
+    await same('SELECT id FROM m WHERE x / 2 > 0.5 ORDER BY id');
+    await same('SELECT id, x / 0 FROM m WHERE id = 10');
+  });
+
+  it("an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))", async () => {
+    await same('SELECT id, 10 / 4 * n, q / 2 * n, 7 % 4 * n, 2 - 1 + n, 10 - q - n FROM m WHERE id < 10 ORDER BY id');
+    await same('SELECT id, n * 2 / 4, n / 4 * 2, q * n / 4, q / n * 2 FROM m WHERE id < 10 ORDER BY id');
+    await same('SELECT 7::numeric / 2 * 2, 1 - 2 - 3::numeric, 2 * 3 / 4::numeric');
+  });
+
   it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);

@@ -61,6 +61,8 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
   }
   if (n.A_Expr?.kind === 'AEXPR_OP') {
     const op = strings(n.A_Expr.name)[0];
+    // (integer arithmetic is whole: `10 / 4 * n` is 2 * n)
+    if (INTS.has(t.type(n))) return 0;
     if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
     const l = scaleOf(t, n.A_Expr.lexpr);
     const r = scaleOf(t, n.A_Expr.rexpr);

@@ -74,6 +74,12 @@ for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+',
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
+/** What a left operand takes in: the tighter operators and those of its own level (left to right: `2 - 1 + n`). */
+const LEFT: Record<string, Set<string>> = {};
+for (const level of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
+  for (const op of level) LEFT[op] = new Set([...TIGHTER[op], ...level]);
+for (const op of COMPARISON_OPS) LEFT[op] = TIGHTER[op];
+
 const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string } =>
   t !== undefined && t.type === 'op' && 'arith' in t && t.arith !== undefined && ops.includes(t.text);
 
@@ -135,6 +141,8 @@ const NUMERIC_OPS: Record<string, string> = {
   'num-': '__pg_num_sub',
   'num*': '__pg_num_mul',
   // of an exact result column (sql/exact-columns.ts): exactly, as text (src/engine/pg-exact-division.ts)
+  // a numeric division as a double (SQLite would divide two integers as integers), NaN kept
+  'num/': '__pg_num_div',
   'numx+': '__pg_numeric_add_exact',
   'numx-': '__pg_numeric_sub_exact',
   'numx*': '__pg_numeric_mul_exact',
@@ -158,11 +166,24 @@ function nanGuarded(a: string | null, b: string | null, value: string): string {
   return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
 }
 
-const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col']);
+/**
+ * A numeric division whose operands are columns, parameters or numbers (marked 'num/:lr'): by a
+ * double (__pg_real_divisor, 22012 by zero), NaN when an operand that may be NaN is (NaN / 0 too),
+ * NULL with a NULL (SQLite's division reads NaN as 0: `x / 'NaN'` is NULL).
+ */
+function guardedDivision(a: string | null, b: string | null, left: string, right: string): string {
+  const value = `${left} / __pg_real_divisor(${right})`;
+  const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+  if (test.length === 0) return `(${value})`;
+  return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow']);
 
 /**
  * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
- * abs(x), sqrt(x), ... ('num-fn-col'): NaN when x is.
+ * abs(x), sqrt(x), ... of a column ('num-fn-col') or an expression ('num-fn', read twice): NaN when x
+ * is; power(a, b) of numerics ('num-pow'): PostgreSQL's answer when a or b is NaN (__pg_nan_power).
  */
 function rewriteColumnAggregates(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
@@ -171,17 +192,27 @@ function rewriteColumnAggregates(toks: Tok[]): Tok[] {
     const t = toks[i];
     const mark = 'arith' in t ? t.arith : undefined;
     const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
-    if (close < 0) {
+    const args = mark === 'num-pow' && close > 0 ? topLevelItems(toks, i + 2, close) : [];
+    if (close < 0 || (mark === 'num-pow' && args.length !== 2)) {
       out.push(t);
       continue;
     }
-    const x = joinTokens(toks.slice(i + 2, close));
-    const test = mark === 'num-fn-col' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
-    out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+    if (mark === 'num-pow') {
+      const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
+      out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
+    } else {
+      const x = mark === 'num-fn' ? `(${operandText(toks.slice(i + 2, close))})` : joinTokens(toks.slice(i + 2, close));
+      const test = mark === 'num-fn-col' || mark === 'num-fn' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+      out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+    }
     i = close;
   }
   return out;
 }
+
+/** `a ^ b` or power(a, b) of numerics: SQLite's power unless a or b is NaN (it made that NULL). */
+const nanPower = (a: string, b: string, power: string): string =>
+  `(CASE WHEN (${a}) IS 'NaN' OR (${b}) IS 'NaN' THEN __pg_nan_power(${a}, ${b}) ELSE ${power} END)`;
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
@@ -261,23 +292,13 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       out.push(t);
       continue;
     }
-    if (t.arith === 'num/') {
-      // a numeric division: the divisor as a double, so SQLite does not divide integers; its left
-      // operand stays as it is (`a * b / c` is still (a * b) / c)
-      const end = operandEnd(toks, i + 1);
-      if (end < 0) {
-        out.push(t);
-        continue;
-      }
-      out.push(t, { type: 'group', text: `__pg_real_divisor(${operandText(toks.slice(i + 1, end + 1))})` });
-      i = end;
-      continue;
-    }
     // an exact division is a result column's whole expression: its left operand runs to the start
     const tighter = t.arith === 'num/x' ? SAME_LEVEL : TIGHTER[t.text];
-    // the left operand, with the tighter operators it ends in (`a * b + d`: a * b)
+    // the left operand, with the tighter operators it ends in (`a * b + d`: a * b) and those of its
+    // own level before it (`a / b * c`: a / b)
+    const leftOps = t.arith === 'num/x' ? SAME_LEVEL : LEFT[t.text];
     let start = operandStart(out);
-    while (start >= 2 && out[start - 1].type === 'op' && tighter.has(out[start - 1].text))
+    while (start >= 2 && out[start - 1].type === 'op' && leftOps.has(out[start - 1].text))
       start = operandStart(out.slice(0, start - 1));
     // a sign binds tighter than any of these (`-2 ^ 2` is 4)
     while (start >= 1 && (isOp(out[start - 1], '-') || isOp(out[start - 1], '+')) && !endsOperand(out[start - 2]))
@@ -295,38 +316,43 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     }
     const left = operandText(out.splice(start));
     const right = operandText(toks.slice(i + 1, end + 1));
-    const guarded = /^num[-+*]:/.test(t.arith) ? t.arith.slice(5) : undefined;
+    const guarded = /^num[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     out.push({
       type: 'group',
-      text: guarded
-        ? nanGuarded(
-            guarded.includes('l') ? left : null,
-            guarded.includes('r') ? right : null,
-            `${left} ${t.text} ${right}`,
-          )
-        : t.arith.startsWith('numx')
-          ? exactCall(t.arith, left, right)
-          : NUMERIC_OPS[t.arith]
-            ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-            : t.arith === 'pow'
-              ? `power(${left}, ${right})`
-              : t.arith === 'xor'
-                ? `__pg_xor(${left}, ${right})`
-                : t.arith === 'num%'
-                  ? `__pg_mod(${left}, ${right})`
-                  : t.arith === 'num/x'
-                    ? `__pg_numeric_div(${left}, ${right})`
-                    : t.arith.startsWith('arr||')
-                      ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                      : t.arith === 'jsonb||'
-                        ? `__pg_jsonb_concat(${left}, ${right})`
-                        : t.arith.startsWith('jsonb-')
-                          ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                          : t.arith.startsWith('txt||')
-                            ? textConcat(t.arith.slice(5), left, right)
-                            : t.arith === 'iv-cmp'
-                              ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+      text:
+        guarded !== undefined && t.text === '/'
+          ? guardedDivision(guarded.includes('l') ? left : null, guarded.includes('r') ? right : null, left, right)
+          : guarded !== undefined
+            ? nanGuarded(
+                guarded.includes('l') ? left : null,
+                guarded.includes('r') ? right : null,
+                `${left} ${t.text} ${right}`,
+              )
+            : t.arith.startsWith('numx')
+              ? exactCall(t.arith, left, right)
+              : NUMERIC_OPS[t.arith]
+                ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+                : t.arith === 'pow'
+                  ? `power(${left}, ${right})`
+                  : t.arith === 'num-pow'
+                    ? nanPower(left, right, `power(${left}, ${right})`)
+                    : t.arith === 'xor'
+                      ? `__pg_xor(${left}, ${right})`
+                      : t.arith === 'num%'
+                        ? `__pg_mod(${left}, ${right})`
+                        : t.arith === 'num/x'
+                          ? `__pg_numeric_div(${left}, ${right})`
+                          : t.arith.startsWith('arr||')
+                            ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                            : t.arith === 'jsonb||'
+                              ? `__pg_jsonb_concat(${left}, ${right})`
+                              : t.arith.startsWith('jsonb-')
+                                ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                : t.arith.startsWith('txt||')
+                                  ? textConcat(t.arith.slice(5), left, right)
+                                  : t.arith === 'iv-cmp'
+                                    ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
