@@ -126,13 +126,21 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
 
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
     // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
-    await same('SELECT id, power(n, 2), x ^ 2, power(x, 0), pow(1, x), power(n, x), n ^ q FROM m WHERE id > 3 ORDER BY id');
-    await same("SELECT power('NaN'::numeric, 0), power(1::numeric, 'NaN'), 'NaN'::numeric ^ 2, power(2, 'NaN'::numeric)");
+    await same(
+      'SELECT id, power(n, 2), x ^ 2, power(x, 0), pow(1, x), power(n, x), n ^ q FROM m WHERE id > 3 ORDER BY id',
+    );
+    await same(
+      "SELECT power('NaN'::numeric, 0), power(1::numeric, 'NaN'), 'NaN'::numeric ^ 2, power(2, 'NaN'::numeric)",
+    );
     await same(
       'SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2), ceiling(x / 2), sqrt(n + 1), exp(x - 1), ln(x * 2) FROM m WHERE id > 3 ORDER BY id',
     );
-    await same('SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2) FROM m ORDER BY id');
-    await same('SELECT abs(-n), sqrt($1::numeric), abs($1::numeric + 1), exp(-$1::numeric) FROM m WHERE id = 1', ['NaN']);
+    await same(
+      'SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2) FROM m ORDER BY id',
+    );
+    await same('SELECT abs(-n), sqrt($1::numeric), abs($1::numeric + 1), exp(-$1::numeric) FROM m WHERE id = 1', [
+      'NaN',
+    ]);
     await same('SELECT abs(sum(n)), abs(sum(n) - 1), sqrt(abs(max(n) * 2)) FROM m');
     // a division that stays a double: NaN too (was 0), and by zero 22012 only for a number
     await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
@@ -140,7 +148,7 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT id, x / 0 FROM m WHERE id = 10');
   });
 
-  it("an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))", async () => {
+  it('an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))', async () => {
     await same('SELECT id, 10 / 4 * n, q / 2 * n, 7 % 4 * n, 2 - 1 + n, 10 - q - n FROM m WHERE id < 10 ORDER BY id');
     await same('SELECT id, n * 2 / 4, n / 4 * 2, q * n / 4, q / n * 2 FROM m WHERE id < 10 ORDER BY id');
     await same('SELECT 7::numeric / 2 * 2, 1 - 2 - 3::numeric, 2 * 3 / 4::numeric');
@@ -150,5 +158,18 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);
     await same('SELECT x + $1 FROM m WHERE id < 4 ORDER BY id', ['2']);
+  });
+
+  it("a parameter's trailing zeros are kept as PostgreSQL keeps them: $1::numeric with '1.500' is 1.500 (was 1.5)", async () => {
+    for (const v of ['1.500', '1.5', '15e-1', '1.50e1', '-0.10', 'NaN', null])
+      await same('SELECT $1::numeric, $1::numeric + 1, $1::numeric(10,2)', [v]);
+    await same('SELECT n + $1, $1 + n, n - $1, x + $1 FROM m WHERE id < 4 ORDER BY id', ['1.500']);
+    await same('SELECT x + $1, n + $1 FROM m WHERE id < 4 ORDER BY id', ['1.12500']);
+    await same('SELECT $1::numeric + $2::numeric', ['1.50', '2.125']);
+    // written into numeric(p, s): rounded to s, as there
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query('INSERT INTO m (id, n) VALUES (20, $1)', ['1.500']);
+    await same('SELECT n FROM m WHERE id = 20');
+    for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id = 20');
   });
 });

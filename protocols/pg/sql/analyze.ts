@@ -361,6 +361,7 @@ export class Analyzer {
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
+          ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
         };
       });
     }
@@ -368,6 +369,7 @@ export class Analyzer {
     // a multi-row upsert: its rows' keys, which must not repeat (PostgreSQL's 21000)
     const upsert =
       command === 'INSERT' && sig.some((t) => isWord(t, 'CONFLICT')) ? upsertKeys(text, this.#engine.schema) : null;
+    const scaleParams = [...new Set(columns?.flatMap((c) => c.scaleParams ?? []) ?? [])].map((k) => k - 1);
     return {
       kind: 'sql',
       command,
@@ -377,6 +379,7 @@ export class Analyzer {
       columns,
       paramTypes,
       positional,
+      ...(scaleParams.length > 0 ? { scaleParams } : {}),
       ...(upsert ? { upsertKeys: upsert } : {}),
       ...(command === 'SELECT' && hasLockingClause(sig) ? { locks: true } : {}),
     };
