@@ -115,6 +115,12 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a DESC LIMIT 3',
       'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY b',
       'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE q > 1 ORDER BY q',
+      // compared by name in the outer WHERE and sorted by position: by their number, NaN above all
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a > 1 AND a < 15 ORDER BY q',
+      "SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a = 'NaN' ORDER BY q",
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 2 DESC, 1',
+      'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 1',
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s WHERE share > 10 ORDER BY 2',
       // a share of a total (NaN was NULL through the outer query)
       'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m) s ORDER BY id',
       'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s ORDER BY share',

@@ -208,10 +208,43 @@ function namesIn(n: Node, into: Set<string>): Set<string> {
   return into;
 }
 
+/** The column references of a tree outside its subqueries. */
+function refsIn(n: Node, into: Node[]): Node[] {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) refsIn(x, into);
+    return into;
+  }
+  if (n.SubLink || n.SelectStmt) return into;
+  if (n.ColumnRef) into.push(n.ColumnRef);
+  for (const k in n) if (k !== 'location') refsIn(n[k], into);
+  return into;
+}
+
+/** The names the subqueries of a tree refer to. */
+function namesInSubqueries(n: Node, into: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) namesInSubqueries(x, into);
+    return into;
+  }
+  if (n.SubLink || n.SelectStmt) return namesIn(n, into);
+  for (const k in n) if (k !== 'location') namesInSubqueries(n[k], into);
+  return into;
+}
+
+/** A column a SELECT yields: the name SQLite gives it (null: its text), and whether it is exact. */
+interface Yielded {
+  sqlite: string | null;
+  exact: boolean;
+}
+
 /**
  * A SELECT that passes a subquery's columns on: the subquery's exact columns stay exact through it
- * when it only hands them on (its WHERE and other expressions do not read them, which would compare
- * their text) or sorts by their name ('num-order'). Its exact columns' names.
+ * when it hands them on, compares them by their bare name in its WHERE, or sorts by them (by name or
+ * position: 'num-order', by their number, NaN above all). Where it reads them otherwise (a qualified
+ * name in WHERE, a subquery, an ORDER BY expression, a position naming an item SQLite names by its
+ * text) they stay doubles. Its exact columns' names.
  */
 function markPassedThrough(
   s: Node,
@@ -222,23 +255,55 @@ function markPassedThrough(
 ): Set<string> {
   const marks = new Map<number, string>();
   const innerExact = markExactColumns(inner, typerOf, marks, declared);
-  const exact = new Set<string>();
-  if (innerExact.size === 0) return exact;
+  const none = new Set<string>();
+  if (innerExact.size === 0) return none;
+  const last = (fields: Node[]) => fields[fields.length - 1];
+  const isExact = (name: unknown) => innerExact.has(String(name).toLowerCase());
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
   const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String);
-  const read = namesIn([s.whereClause, sorts.filter((n) => !byName.includes(n))], new Set());
-  if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return exact;
+  const byPosition = sorts.filter((n) => n?.A_Const?.ival !== undefined);
+  const otherSorts = sorts.filter((n) => !byName.includes(n) && !byPosition.includes(n));
+  // a WHERE comparing them by their bare name compares their numbers
+  const compared = refsIn(s.whereClause, []).filter((r) => isExact(last(r.fields)?.String?.sval));
+  const elsewhere = namesIn(otherSorts, namesInSubqueries(s.whereClause, new Set()));
+  if (compared.some((r) => r.fields.length !== 1) || [...innerExact].some((x) => elsewhere.has(x))) return none;
+  // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
+  let inside: Yielded[] | null = [];
+  for (const item of inner.targetList as Node[]) {
+    const r = item.ResTarget;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (!r || fields?.some((f) => f.A_Star)) inside = null;
+    if (!r || !inside) break;
+    const column = fields ? last(fields)?.String?.sval : undefined;
+    inside.push({ sqlite: r.name ?? (column === undefined ? null : String(column)), exact: isExact(itemName(r)) });
+  }
+  const exact = new Set<string>();
+  let yielded: Yielded[] | null = [];
   for (const item of s.targetList as Node[]) {
     const fields: Node[] = item.ResTarget.val.ColumnRef.fields;
-    const last = fields[fields.length - 1];
-    if (last.A_Star) for (const x of innerExact) exact.add(x);
-    else if (innerExact.has(String(last.String.sval).toLowerCase()))
-      exact.add((item.ResTarget.name ?? String(last.String.sval)).toLowerCase());
+    if (last(fields).A_Star) {
+      for (const x of innerExact) exact.add(x);
+      yielded = yielded && inside ? [...yielded, ...inside] : null;
+      continue;
+    }
+    const name = String(item.ResTarget.name ?? last(fields).String.sval);
+    const on = isExact(last(fields).String.sval);
+    if (on) exact.add(name.toLowerCase());
+    yielded?.push({ sqlite: name, exact: on });
+  }
+  const positions: [Node, string][] = [];
+  for (const n of byPosition) {
+    if (!yielded) return none;
+    const col = yielded[n.A_Const.ival.ival - 1];
+    if (col?.exact && !col.sqlite) return none;
+    if (col?.exact && col.sqlite) positions.push([n, col.sqlite]);
   }
   for (const [at, kind] of marks) out.set(at, kind);
   for (const n of byName) {
-    const name = String(n.ColumnRef.fields[0].String.sval).toLowerCase();
-    if (exact.has(name) || innerExact.has(name)) out.set(n.ColumnRef.location, 'num-order');
+    const name = String(n.ColumnRef.fields[0].String.sval);
+    if (isExact(name) || exact.has(name.toLowerCase())) out.set(n.ColumnRef.location, 'num-order');
   }
+  for (const r of compared) out.set(r.location, 'num-order');
+  for (const [n, name] of positions) out.set(orderMarkKey(n.A_Const.location), `num-order:${name}`);
   return exact;
 }
