@@ -116,13 +116,15 @@ function itemName(r: Node): string {
 
 /**
  * A result column of the statement's own SELECT that is a numeric division, avg, stddev or variance
- * of integers or numerics itself: 'num/x', 'avg-x' and 'stat-x', computed exactly and handed to
+ * of integers or numerics itself, or a tree of them (exactTree), also under DISTINCT: 'num/x',
+ * 'avg-x' and 'stat-x', computed exactly and handed to
  * the client as text (src/engine/pg-exact-division.ts, pg-exact-statistics.ts), with PostgreSQL's digits. An ORDER BY naming such a column
  * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
  * position ('num-order:name' on the position) by the item's name, which an item without an alias is
  * given ('num-alias:name' on its first token: PostgreSQL's own name for it, `avg`, `?column?`). Where
  * that name would not be the item's alone (another item, or a column of the schema, has it) the
- * column stays a double, as it does under DISTINCT or in a set operation.
+ * column stays a double, as it does in a set operation. A SELECT that only passes a subquery's
+ * columns on keeps the subquery's exact (markPassedThrough). The names of the exact columns.
  */
 export function markExactColumns(
   s: Node,
@@ -189,7 +191,8 @@ export function markExactColumns(
  */
 function passedThrough(s: Node): Node | undefined {
   const from = s.fromClause?.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
-  const inner = from && !from.lateral ? from.subquery?.SelectStmt : undefined;
+  // (an alias naming the columns, `AS s(q, a)`, renames them: not these)
+  const inner = from && !from.lateral && !from.alias?.colnames ? from.subquery?.SelectStmt : undefined;
   if (!inner || inner.withClause || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
   const plain = (s.targetList as Node[]).every((x) => x.ResTarget?.val?.ColumnRef);
   return plain ? inner : undefined;
