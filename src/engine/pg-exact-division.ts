@@ -140,6 +140,13 @@ export function installExactDivision(db: Database.Database): void {
     if (isNaNText(x)) return 'NaN';
     return atScale(scaledOf(x)!, Number(s));
   });
+  // abs() of one (`abs(avg(x) - x)`), its digits kept
+  db.function('__pg_numeric_abs_exact', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null) return null;
+    if (isNaNText(x)) return 'NaN';
+    const a = scaledOf(x)!;
+    return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
+  });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [
     ['__pg_numeric_add_exact', '+'],

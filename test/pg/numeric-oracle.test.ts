@@ -100,6 +100,9 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT q, avg(n) * n FROM m WHERE id < 10 GROUP BY q, n ORDER BY 2 DESC',
       'SELECT id, n * 100.0 / sum(n) OVER () + 0, avg(x) OVER () * x FROM m WHERE id < 10 ORDER BY id',
       'SELECT avg(n) * 1.5::numeric, avg(n) * f FROM m WHERE id < 10 GROUP BY f ORDER BY 2',
+      // abs of them too
+      'SELECT q, abs(avg(n) - n), abs(n / -3), abs(-avg(x)) FROM m GROUP BY q, n ORDER BY q',
+      'SELECT q, abs(avg(n) - 15) FROM m GROUP BY q ORDER BY 2',
     ])
       await same(sql);
     await same('SELECT avg(n) * $1, sum(n) / $1 FROM m WHERE id < 10', ['2.5']);

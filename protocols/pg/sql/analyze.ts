@@ -122,7 +122,8 @@ export class Analyzer {
         kind !== undefined &&
         (kind === 'num-order' ||
           (kind === 'numx-lit' && out[i].type === 'number') ||
-          ((kind === 'num-fn-col' || kind === 'num-fn' || kind === 'num-pow') && out[i].type === 'word') ||
+          ((kind === 'num-fn-col' || kind === 'num-fn' || kind === 'num-pow' || kind === 'numx-abs') &&
+            out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||

@@ -79,6 +79,14 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       if (marks.length > before) marks.push([e.location, 'numx-neg']);
       return true;
     }
+    const f = n?.FuncCall;
+    if (f?.args?.length === 1 && !f.over && strings(f.funcname).pop()?.toLowerCase() === 'abs') {
+      // abs of what has an exact part (`abs(avg(x) - x)`), exactly; as it is otherwise
+      const before = marks.length;
+      if (!visit(f.args[0])) return false;
+      if (marks.length > before) marks.push([f.location, 'numx-abs']);
+      return true;
+    }
     const agg = exactAggregate(n, t);
     if (agg) {
       exact++;

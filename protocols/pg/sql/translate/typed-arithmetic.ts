@@ -95,13 +95,15 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
         ? { type: 'string', text: quoteString(t.text) }
         : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
           ? { type: 'string', text: quoteString(t.arith.slice(4)) }
-          : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-            ? { type: 'word', text: '__pg_numeric_avg' }
-            : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-              ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-              : 'arith' in t && t.arith === 'num-order'
-                ? { type: 'group', text: exactSortKey(t.text) }
-                : t,
+          : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
+            ? { type: 'word', text: '__pg_numeric_abs_exact' }
+            : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+              ? { type: 'word', text: '__pg_numeric_avg' }
+              : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                : 'arith' in t && t.arith === 'num-order'
+                  ? { type: 'group', text: exactSortKey(t.text) }
+                  : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
