@@ -117,6 +117,12 @@ function exactArith(op: '+' | '-' | '*', x: unknown, y: unknown): string | null 
   return scaledText(add(a, b, op === '+' ? 1n : -1n));
 }
 
+/** x at `scale` digits, rounded half away from zero (numeric's rounding), as text. */
+export function atScale(x: Scaled, scale: number): string {
+  if (x.scale <= scale) return scaledText({ digits: x.digits * 10n ** BigInt(scale - x.scale), scale });
+  return divideText(x, { digits: 1n, scale: 0 }, scale);
+}
+
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
 export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
@@ -127,6 +133,19 @@ export function installExactDivision(db: Database.Database): void {
     if (a === null || b === null) return null;
     if (b.digits === 0n) throw sqlStateError('22012', 'division by zero');
     return divideText(a, b, divScale(a, b));
+  });
+  // a numeric operand of one of these whose scale is known: SQLite holds 12.50 as 12.5
+  db.function('__pg_numeric_at', { deterministic: true, safeIntegers: true }, (x: unknown, s: unknown) => {
+    if (x === null) return null;
+    if (isNaNText(x)) return 'NaN';
+    return atScale(scaledOf(x)!, Number(s));
+  });
+  // abs() of one (`abs(avg(x) - x)`), its digits kept
+  db.function('__pg_numeric_abs_exact', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null) return null;
+    if (isNaNText(x)) return 'NaN';
+    const a = scaledOf(x)!;
+    return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
   });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sqlStateError } from '../errors';
 
 // numeric's `+`, `-`, `*`, unary `-`, sum() and avg() with PostgreSQL's NaN: the PG front end keeps
 // a numeric NaN as the text NaN (SQLite makes a NaN double NULL), which SQLite's own operators and
@@ -167,6 +168,24 @@ export function installNumericArithmetic(db: Database.Database): void {
     const x = operand(a);
     if (x === null || x === 'NaN') return x as never;
     return (typeof x === 'bigint' && x !== INT8_MIN ? -x : -Number(x)) as never;
+  });
+  // a numeric division: as a double (SQLite divides two integers as integers), NaN of NaN, 22012 by zero
+  db.function('__pg_num_div', opts, (a: unknown, b: unknown) => {
+    const x = operand(a);
+    const y = operand(b);
+    if (x === null || y === null) return null;
+    if (x === 'NaN' || y === 'NaN') return 'NaN' as never;
+    if (Number(y) === 0) throw sqlStateError('22012', 'division by zero');
+    return Number(x) / Number(y);
+  });
+  // a ^ b with a or b NaN, as PostgreSQL's numeric_power (POSIX pow): NaN ^ 0 and 1 ^ NaN are 1, the rest NaN
+  db.function('__pg_nan_power', opts, (a: unknown, b: unknown) => {
+    const x = operand(a);
+    const y = operand(b);
+    if (x === null || y === null) return null;
+    if (x === 'NaN') return (y !== 'NaN' && Number(y) === 0 ? 1 : 'NaN') as never;
+    if (y === 'NaN') return (Number(x) === 1 ? 1 : 'NaN') as never;
+    return null;
   });
   for (const [name, result] of [
     ['__pg_numeric_sum', sumResult],

@@ -90,9 +90,95 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('avg and numeric divisions mixed with numeric columns, sums and parameters print exact digits (were doubles)', async () => {
+    for (const sql of [
+      'SELECT q, avg(n) * n, n * avg(n), (avg(n) + n) * 2, avg(n) * (n + 1), avg(x) - x FROM m GROUP BY q, n, x ORDER BY q',
+      'SELECT id, n / 3 + 1, n * 2 / 3, (n + x) / q, n / q * 2 FROM m ORDER BY id',
+      'SELECT sum(n) * 100 / sum(x), sum(n) / count(*) * 2, sum(x) / 7 - 1, avg(n) + sum(n) FROM m WHERE id < 10',
+      'SELECT q, round(avg(n) * n, 3), trunc(n / 3 * avg(x), 2), -avg(n) * n FROM m GROUP BY q, n, x ORDER BY 2, 1',
+      'SELECT q, avg(n) * n AS p FROM m WHERE id < 10 GROUP BY q, n ORDER BY p DESC',
+      'SELECT q, avg(n) * n FROM m WHERE id < 10 GROUP BY q, n ORDER BY 2 DESC',
+      'SELECT id, n * 100.0 / sum(n) OVER () + 0, avg(x) OVER () * x FROM m WHERE id < 10 ORDER BY id',
+      'SELECT avg(n) * 1.5::numeric, avg(n) * f FROM m WHERE id < 10 GROUP BY f ORDER BY 2',
+      // abs of them too
+      'SELECT q, abs(avg(n) - n), abs(n / -3), abs(-avg(x)) FROM m GROUP BY q, n ORDER BY q',
+      'SELECT q, abs(avg(n) - 15) FROM m GROUP BY q ORDER BY 2',
+    ])
+      await same(sql);
+    await same('SELECT avg(n) * $1, sum(n) / $1 FROM m WHERE id < 10', ['2.5']);
+  });
+
+  it('an exact column under SELECT DISTINCT or passed on by SELECT * FROM (subquery) keeps its digits (was a double)', async () => {
+    for (const sql of [
+      'SELECT DISTINCT avg(n) FROM m GROUP BY q ORDER BY 1',
+      'SELECT DISTINCT q, avg(n) AS a FROM m GROUP BY q ORDER BY a DESC',
+      'SELECT DISTINCT n * 100.0 / sum(n) OVER () FROM m WHERE id < 10 ORDER BY 1',
+      'SELECT DISTINCT n / 2 FROM m ORDER BY 1',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY q',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a DESC LIMIT 3',
+      'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY b',
+      'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE q > 1 ORDER BY q',
+      // compared by name in the outer WHERE and sorted by position: by their number, NaN above all
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a > 1 AND a < 15 ORDER BY q',
+      "SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a = 'NaN' ORDER BY q",
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 2 DESC, 1',
+      'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 1',
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s WHERE share > 10 ORDER BY 2',
+      // a share of a total (NaN was NULL through the outer query)
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m) s ORDER BY id',
+      'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s ORDER BY share',
+      'SELECT * FROM (SELECT * FROM (SELECT q, avg(x) FROM m GROUP BY q) t) s ORDER BY q',
+      'WITH c AS (SELECT q, count(*) AS k FROM m GROUP BY q) SELECT * FROM (SELECT q, k * 100.0 / sum(k) OVER () AS p FROM c) s ORDER BY q',
+    ])
+      await same(sql);
+  });
+
+  it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
+    // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
+    await same(
+      'SELECT id, power(n, 2), x ^ 2, power(x, 0), pow(1, x), power(n, x), n ^ q FROM m WHERE id > 3 ORDER BY id',
+    );
+    await same(
+      "SELECT power('NaN'::numeric, 0), power(1::numeric, 'NaN'), 'NaN'::numeric ^ 2, power(2, 'NaN'::numeric)",
+    );
+    await same(
+      'SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2), ceiling(x / 2), sqrt(n + 1), exp(x - 1), ln(x * 2) FROM m WHERE id > 3 ORDER BY id',
+    );
+    await same(
+      'SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2) FROM m ORDER BY id',
+    );
+    await same('SELECT abs(-n), sqrt($1::numeric), abs($1::numeric + 1), exp(-$1::numeric) FROM m WHERE id = 1', [
+      'NaN',
+    ]);
+    await same('SELECT abs(sum(n)), abs(sum(n) - 1), sqrt(abs(max(n) * 2)) FROM m');
+    // a division that stays a double: NaN too (was 0), and by zero 22012 only for a number
+    await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
+    await same('SELECT id FROM m WHERE x / 2 > 0.5 ORDER BY id');
+    await same('SELECT id, x / 0 FROM m WHERE id = 10');
+  });
+
+  it('an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))', async () => {
+    await same('SELECT id, 10 / 4 * n, q / 2 * n, 7 % 4 * n, 2 - 1 + n, 10 - q - n FROM m WHERE id < 10 ORDER BY id');
+    await same('SELECT id, n * 2 / 4, n / 4 * 2, q * n / 4, q / n * 2 FROM m WHERE id < 10 ORDER BY id');
+    await same('SELECT 7::numeric / 2 * 2, 1 - 2 - 3::numeric, 2 * 3 / 4::numeric');
+  });
+
   it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
     for (const v of ['1', '1.125', '0.2', '-3'])
       await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);
     await same('SELECT x + $1 FROM m WHERE id < 4 ORDER BY id', ['2']);
+  });
+
+  it("a parameter's trailing zeros are kept as PostgreSQL keeps them: $1::numeric with '1.500' is 1.500 (was 1.5)", async () => {
+    for (const v of ['1.500', '1.5', '15e-1', '1.50e1', '-0.10', 'NaN', null])
+      await same('SELECT $1::numeric, $1::numeric + 1, $1::numeric(10,2)', [v]);
+    await same('SELECT n + $1, $1 + n, n - $1, x + $1 FROM m WHERE id < 4 ORDER BY id', ['1.500']);
+    await same('SELECT x + $1, n + $1 FROM m WHERE id < 4 ORDER BY id', ['1.12500']);
+    await same('SELECT $1::numeric + $2::numeric', ['1.50', '2.125']);
+    // written into numeric(p, s): rounded to s, as there
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query('INSERT INTO m (id, n) VALUES (20, $1)', ['1.500']);
+    await same('SELECT n FROM m WHERE id = 20');
+    for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id = 20');
   });
 });

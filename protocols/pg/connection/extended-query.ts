@@ -10,7 +10,16 @@ import { OID } from '../types/oids';
 import { paramValue } from '../types/values';
 import { type ByteWriter, backend } from '../wire/backend';
 import type { Frontend } from '../wire/frontend';
-import { NO_FORMATS, type Portal, cancelPortal, checkFormats, formatOf, newPortal } from './portal';
+import {
+  NO_FORMATS,
+  type Portal,
+  cancelPortal,
+  checkFormats,
+  formatOf,
+  newPortal,
+  portalColumns,
+  sentScale,
+} from './portal';
 import { describedFields } from './results';
 
 type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
@@ -63,6 +72,10 @@ export class ExtendedQuery {
     for (let i = 0; i < params.length; i++)
       params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
     const portal = newPortal(an, params, m.resultFormats);
+    if (an.scaleParams) {
+      portal.paramScales = [];
+      for (const k of an.scaleParams) portal.paramScales[k] = sentScale(m.params[k], formatOf(m.paramFormats, k));
+    }
     if (m.portal === '') {
       if (this.#unnamed) cancelPortal(this.#unnamed);
       this.#unnamed = portal;
@@ -87,7 +100,7 @@ export class ExtendedQuery {
     const p = this.portal(m.name);
     const columns = this.#session.resultColumns(p.an);
     if (columns) {
-      const d = describedFields(columns, p.formats, null);
+      const d = describedFields(portalColumns(p, columns), p.formats, null);
       p.fields = d.fields;
       this.#w.bytes(d.message);
     } else backend.noData(this.#w);

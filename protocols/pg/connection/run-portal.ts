@@ -9,7 +9,7 @@ import { OID } from '../types/oids';
 import { binaryOf, textOf } from '../types/values';
 import { type Field, backend } from '../wire/backend';
 import { OUT_HIGH_WATER, type Output } from './output';
-import type { Portal } from './portal';
+import { type Portal, portalColumns } from './portal';
 import { describedFields, tagOf } from './results';
 
 export class PortalRunner {
@@ -61,7 +61,7 @@ export class PortalRunner {
   }
 
   #describeResult(p: Portal, columns: ColumnDesc[], simple: boolean) {
-    const d = describedFields(columns, p.formats, p.pending);
+    const d = describedFields(portalColumns(p, columns), p.formats, p.pending);
     p.fields = d.fields;
     if (simple) this.#out.w.bytes(d.message);
   }

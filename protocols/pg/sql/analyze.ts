@@ -122,7 +122,8 @@ export class Analyzer {
         kind !== undefined &&
         (kind === 'num-order' ||
           (kind === 'numx-lit' && out[i].type === 'number') ||
-          (kind === 'num-fn-col' && out[i].type === 'word') ||
+          ((kind === 'num-fn-col' || kind === 'num-fn' || kind === 'num-pow' || kind === 'numx-abs') &&
+            out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||
@@ -361,6 +362,7 @@ export class Analyzer {
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
+          ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
         };
       });
     }
@@ -368,6 +370,7 @@ export class Analyzer {
     // a multi-row upsert: its rows' keys, which must not repeat (PostgreSQL's 21000)
     const upsert =
       command === 'INSERT' && sig.some((t) => isWord(t, 'CONFLICT')) ? upsertKeys(text, this.#engine.schema) : null;
+    const scaleParams = [...new Set(columns?.flatMap((c) => c.scaleParams ?? []) ?? [])].map((k) => k - 1);
     return {
       kind: 'sql',
       command,
@@ -377,6 +380,7 @@ export class Analyzer {
       columns,
       paramTypes,
       positional,
+      ...(scaleParams.length > 0 ? { scaleParams } : {}),
       ...(upsert ? { upsertKeys: upsert } : {}),
       ...(command === 'SELECT' && hasLockingClause(sig) ? { locks: true } : {}),
     };

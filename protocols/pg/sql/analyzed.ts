@@ -13,6 +13,8 @@ export interface ColumnDesc {
   scale?: number;
   /** The scale is a minimum: values with more digits print them (`amount + $1`). */
   scaleIsMinimum?: boolean;
+  /** The parameters (1-based) whose bound text's scale raises the minimum (`$1::numeric` with '1.500' is 1.500). */
+  scaleParams?: number[];
 }
 
 /** A statement as the session understands it (the result of Parse, or of one simple-query statement). */
@@ -49,6 +51,8 @@ export interface Analyzed {
    * position (no object of named parameters, no lookup by name). Only for reads, on the point-read path.
    */
   positional?: string;
+  /** The parameters (0-based) whose text's scale a result column prints at (ColumnDesc.scaleParams); absent for none. */
+  scaleParams?: number[];
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
   /** A multi-row INSERT ... ON CONFLICT DO UPDATE: each row's key, checked for repeats when it runs (upsert-rows.ts). */

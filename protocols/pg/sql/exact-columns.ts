@@ -2,6 +2,7 @@
 // the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
+import { scaleOf } from './numeric-scale';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
 import { orderMarkKey } from './typed-operators';
@@ -23,19 +24,68 @@ function exactAggregate(v: Node, t: Typer): string | undefined {
 }
 
 /**
- * `+`, `-` and `*` over exact aggregates, integers and number literals (`stddev(x) * 2`, `avg(q) + 1`),
- * with one exact aggregate at least: computed exactly too ('numx+', ... on the operators, 'numx-lit'
- * on a decimal literal, which goes as text to keep its digits). Null for any other expression.
+ * Whether `l / r` of these operand types is numeric's division: one numeric, the other a numeric, an
+ * integer or an untyped parameter (0), which PostgreSQL takes as the other's type.
  */
-function exactTree(v: Node, t: Typer): [number, string][] | null {
+function numericDivision(l: number, r: number): boolean {
+  const fits = (x: number) => x === OID.numeric || x === 0 || INTS.has(x);
+  return (l === OID.numeric && fits(r)) || (fits(l) && r === OID.numeric);
+}
+
+/** An operand's type; a parameter's the client declared, 0 for one it did not (PostgreSQL infers it from the other operand). */
+function typeOf(n: Node, t: Typer, declared: number[]): number {
+  return n?.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : t.type(n);
+}
+
+/**
+ * `+`, `-`, `*` and a numeric `/` over exact aggregates, integers, number literals and numerics
+ * (`stddev(x) * 2`, `avg(q) + 1`, `avg(n) * n`, `sum(n) / count(*) * 2`), with one exact aggregate or
+ * division at least: computed exactly too ('numx+', ... on the operators, 'numx-lit' on a decimal
+ * literal, which goes as text to keep its digits). An operator's mark carries the scale of each
+ * operand that is a numeric of known scale and no exact part itself ('numx*:2:' for `avg(x) * n` of a
+ * numeric(10,2) n), at which translate/typed-arithmetic.ts hands it over (its value is a double or
+ * an integer in SQLite: `12.5` of n is 12.50 to PostgreSQL). Null for any other expression.
+ */
+function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   const marks: [number, string][] = [];
   let exact = 0;
+  // a numeric operand that holds no exact part: its scale, '' when not known (its value's own digits)
+  const scaleMark = (n: Node) => {
+    if (n?.A_Const || INTS.has(t.type(n))) return '';
+    const s = scaleOf(t, n);
+    return s === undefined ? '' : String(s);
+  };
   const visit = (n: Node): boolean => {
     const e = n?.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
-    if (op === '+' || op === '-' || op === '*') {
-      marks.push([e.location, `numx${op}`]);
-      return visit(e.lexpr) && visit(e.rexpr);
+    const division = op === '/' && numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared));
+    if (op === '+' || op === '-' || op === '*' || division) {
+      if (op === '/') exact++;
+      const mark: [number, string] = [e.location, `numx${op}`];
+      marks.push(mark);
+      const before = marks.length;
+      if (!visit(e.lexpr)) return false;
+      const left = marks.length === before ? scaleMark(e.lexpr) : '';
+      const middle = marks.length;
+      if (!visit(e.rexpr)) return false;
+      const right = marks.length === middle ? scaleMark(e.rexpr) : '';
+      if (left || right) mark[1] += `:${left}:${right}`;
+      return true;
+    }
+    if (e?.kind === 'AEXPR_OP' && !e.lexpr && strings(e.name).pop() === '-') {
+      // a sign: exact when what it negates has an exact part (`-avg(x) * 2`), as it is otherwise
+      const before = marks.length;
+      if (!visit(e.rexpr)) return false;
+      if (marks.length > before) marks.push([e.location, 'numx-neg']);
+      return true;
+    }
+    const f = n?.FuncCall;
+    if (f?.args?.length === 1 && !f.over && strings(f.funcname).pop()?.toLowerCase() === 'abs') {
+      // abs of what has an exact part (`abs(avg(x) - x)`), exactly; as it is otherwise
+      const before = marks.length;
+      if (!visit(f.args[0])) return false;
+      if (marks.length > before) marks.push([f.location, 'numx-abs']);
+      return true;
     }
     const agg = exactAggregate(n, t);
     if (agg) {
@@ -50,7 +100,8 @@ function exactTree(v: Node, t: Typer): [number, string][] | null {
       marks.push([n.A_Const.location, 'numx-lit']);
       return true;
     }
-    return INTS.has(t.type(n));
+    const type = typeOf(n, t, declared);
+    return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
 }
@@ -73,16 +124,30 @@ function itemName(r: Node): string {
 
 /**
  * A result column of the statement's own SELECT that is a numeric division, avg, stddev or variance
- * of integers or numerics itself: 'num/x', 'avg-x' and 'stat-x', computed exactly and handed to
+ * of integers or numerics itself, or a tree of them (exactTree), also under DISTINCT: 'num/x',
+ * 'avg-x' and 'stat-x', computed exactly and handed to
  * the client as text (src/engine/pg-exact-division.ts, pg-exact-statistics.ts), with PostgreSQL's digits. An ORDER BY naming such a column
  * by its alias sorts by its number ('num-order': SQLite would sort the text); one naming it by
  * position ('num-order:name' on the position) by the item's name, which an item without an alias is
  * given ('num-alias:name' on its first token: PostgreSQL's own name for it, `avg`, `?column?`). Where
  * that name would not be the item's alone (another item, or a column of the schema, has it) the
- * column stays a double, as it does under DISTINCT or in a set operation.
+ * column stays a double, as it does in a set operation. A SELECT that only passes a subquery's
+ * columns on keeps the subquery's exact (markPassedThrough). The names of the exact columns.
  */
-export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): void {
-  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.distinctClause) return;
+export function markExactColumns(
+  s: Node,
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[] = [],
+): Set<string> {
+  const exact = new Set<string>();
+  // (SELECT DISTINCT compares the texts, which for one number are one text: exact values of equal
+  // numbers carry the same scale; DISTINCT ON picks rows by its keys, which are not marked)
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE')) return exact;
+  const inner = passedThrough(s);
+  if (inner) return markPassedThrough(s, inner, typerOf, out, declared);
+  const t = typerOf(s);
+  const distinctOn = s.distinctClause?.some((k: Node) => Object.keys(k).length > 0);
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
   const names = (s.targetList as Node[]).map((item) => itemName(item.ResTarget).toLowerCase());
   (s.targetList as Node[]).forEach((item, k) => {
@@ -96,6 +161,8 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
     const taken = (x: string) =>
       names.filter((y) => y === x.toLowerCase()).length > 1 ||
       [...t.schema.tables.values()].some((tb) => tb.columns.some((c) => c.name.toLowerCase() === x.toLowerCase()));
+    // (DISTINCT ON's rewrite reads its ORDER BY positions itself: such an item stays as it was)
+    if (byPosition.length > 0 && distinctOn) return;
     if (byPosition.length > 0 && taken(own)) {
       if (name) return;
       own = `__pg_exact_${k + 1}`;
@@ -103,25 +170,151 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
     const e = v.A_Expr;
     let marks: [number, string][] | null = null;
     if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      const l = t.type(e.lexpr);
-      const r = t.type(e.rexpr);
-      if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
-        marks = [[e.location, 'num/x']];
+      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) marks = [[e.location, 'num/x']];
     } else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
     else if (isRound(v)) {
       // round(stddev(x), 2): rounds the exact value (its double could round the other way)
       const arg = v.FuncCall.args[0];
-      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t);
-    } else marks = exactTree(v, t);
+      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t, declared);
+    } else marks = exactTree(v, t, declared);
     if (!marks) return;
     // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
     const called = strings(v.FuncCall?.funcname ?? []).pop();
     if (!name && called && byName.some((n) => strings(n.ColumnRef.fields)[0] === called)) return;
     for (const [at, kind] of marks) out.set(at, kind);
+    exact.add(itemName(item.ResTarget).toLowerCase());
     for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
     if (byPosition.length === 0) return;
     if (!name) out.set(orderMarkKey(item.ResTarget.location), `num-alias:${own}`);
     for (const n of byPosition) out.set(orderMarkKey(n.A_Const.location), `num-order:${own}`);
   });
+  return exact;
+}
+
+/**
+ * The subquery a SELECT passes on as it is (`SELECT * FROM (...) s`, `SELECT a, b FROM (...) s`, a
+ * WHERE, ORDER BY and LIMIT of its own): its one FROM item, a subquery of no WITH clause, and no
+ * grouping, DISTINCT or window; undefined for any other SELECT.
+ */
+function passedThrough(s: Node): Node | undefined {
+  const from = s.fromClause?.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
+  // (an alias naming the columns, `AS s(q, a)`, renames them: not these)
+  const inner = from && !from.lateral && !from.alias?.colnames ? from.subquery?.SelectStmt : undefined;
+  if (!inner || inner.withClause || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
+  const plain = (s.targetList as Node[]).every((x) => x.ResTarget?.val?.ColumnRef);
+  return plain ? inner : undefined;
+}
+
+/** The column names a tree refers to (the last field of each reference), outside subqueries. */
+function namesIn(n: Node, into: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) namesIn(x, into);
+    return into;
+  }
+  const last = n.ColumnRef?.fields?.[n.ColumnRef.fields.length - 1];
+  if (last?.String) into.add(String(last.String.sval).toLowerCase());
+  for (const k in n) if (k !== 'location') namesIn(n[k], into);
+  return into;
+}
+
+/** The column references of a tree outside its subqueries. */
+function refsIn(n: Node, into: Node[]): Node[] {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) refsIn(x, into);
+    return into;
+  }
+  if (n.SubLink || n.SelectStmt) return into;
+  if (n.ColumnRef) into.push(n.ColumnRef);
+  for (const k in n) if (k !== 'location') refsIn(n[k], into);
+  return into;
+}
+
+/** The names the subqueries of a tree refer to. */
+function namesInSubqueries(n: Node, into: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return into;
+  if (Array.isArray(n)) {
+    for (const x of n) namesInSubqueries(x, into);
+    return into;
+  }
+  if (n.SubLink || n.SelectStmt) return namesIn(n, into);
+  for (const k in n) if (k !== 'location') namesInSubqueries(n[k], into);
+  return into;
+}
+
+/** A column a SELECT yields: the name SQLite gives it (null: its text), and whether it is exact. */
+interface Yielded {
+  sqlite: string | null;
+  exact: boolean;
+}
+
+/**
+ * A SELECT that passes a subquery's columns on: the subquery's exact columns stay exact through it
+ * when it hands them on, compares them by their bare name in its WHERE, or sorts by them (by name or
+ * position: 'num-order', by their number, NaN above all). Where it reads them otherwise (a qualified
+ * name in WHERE, a subquery, an ORDER BY expression, a position naming an item SQLite names by its
+ * text) they stay doubles. Its exact columns' names.
+ */
+function markPassedThrough(
+  s: Node,
+  inner: Node,
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[],
+): Set<string> {
+  const marks = new Map<number, string>();
+  const innerExact = markExactColumns(inner, typerOf, marks, declared);
+  const none = new Set<string>();
+  if (innerExact.size === 0) return none;
+  const last = (fields: Node[]) => fields[fields.length - 1];
+  const isExact = (name: unknown) => innerExact.has(String(name).toLowerCase());
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String);
+  const byPosition = sorts.filter((n) => n?.A_Const?.ival !== undefined);
+  const otherSorts = sorts.filter((n) => !byName.includes(n) && !byPosition.includes(n));
+  // a WHERE comparing them by their bare name compares their numbers
+  const compared = refsIn(s.whereClause, []).filter((r) => isExact(last(r.fields)?.String?.sval));
+  const elsewhere = namesIn(otherSorts, namesInSubqueries(s.whereClause, new Set()));
+  if (compared.some((r) => r.fields.length !== 1) || [...innerExact].some((x) => elsewhere.has(x))) return none;
+  // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
+  let inside: Yielded[] | null = [];
+  for (const item of inner.targetList as Node[]) {
+    const r = item.ResTarget;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (!r || fields?.some((f) => f.A_Star)) inside = null;
+    if (!r || !inside) break;
+    const column = fields ? last(fields)?.String?.sval : undefined;
+    inside.push({ sqlite: r.name ?? (column === undefined ? null : String(column)), exact: isExact(itemName(r)) });
+  }
+  const exact = new Set<string>();
+  let yielded: Yielded[] | null = [];
+  for (const item of s.targetList as Node[]) {
+    const fields: Node[] = item.ResTarget.val.ColumnRef.fields;
+    if (last(fields).A_Star) {
+      for (const x of innerExact) exact.add(x);
+      yielded = yielded && inside ? [...yielded, ...inside] : null;
+      continue;
+    }
+    const name = String(item.ResTarget.name ?? last(fields).String.sval);
+    const on = isExact(last(fields).String.sval);
+    if (on) exact.add(name.toLowerCase());
+    yielded?.push({ sqlite: name, exact: on });
+  }
+  const positions: [Node, string][] = [];
+  for (const n of byPosition) {
+    if (!yielded) return none;
+    const col = yielded[n.A_Const.ival.ival - 1];
+    if (col?.exact && !col.sqlite) return none;
+    if (col?.exact && col.sqlite) positions.push([n, col.sqlite]);
+  }
+  for (const [at, kind] of marks) out.set(at, kind);
+  for (const n of byName) {
+    const name = String(n.ColumnRef.fields[0].String.sval);
+    if (isExact(name) || exact.has(name.toLowerCase())) out.set(n.ColumnRef.location, 'num-order');
+  }
+  for (const r of compared) out.set(r.location, 'num-order');
+  for (const [n, name] of positions) out.set(orderMarkKey(n.A_Const.location), `num-order:${name}`);
+  return exact;
 }

@@ -61,6 +61,8 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
   }
   if (n.A_Expr?.kind === 'AEXPR_OP') {
     const op = strings(n.A_Expr.name)[0];
+    // (integer arithmetic is whole: `10 / 4 * n` is 2 * n)
+    if (INTS.has(t.type(n))) return 0;
     if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
     const l = scaleOf(t, n.A_Expr.lexpr);
     const r = scaleOf(t, n.A_Expr.rexpr);
@@ -123,15 +125,20 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
 /**
  * The scale of `x ± $n` (either way round, also nested): at least x's, the parameter's value may
  * carry more digits (`amount + $1` with 1 prints 13.50, with 1.125 13.625), so the values print at
- * that scale or with their own digits beyond it. Undefined where no such bound is known.
+ * that scale or with their own digits beyond it, and at least at the scale of the parameters' text
+ * (`$1::numeric` with '1.500' is 1.500: the session knows it at Bind). Undefined where no such bound is known.
  */
-export function minimumScaleOf(t: Typer, n: Node): number | undefined {
+export function minimumScaleOf(t: Typer, n: Node): { scale: number; params: number[] } | undefined {
+  const params: number[] = [];
   const bound = (x: Node): { scale: number; min: boolean } | undefined => {
     const cast = x?.TypeCast;
     const param =
       x?.ParamRef ??
       (cast && castTypmod(x) < 0 && typeNameOid(cast.typeName) === OID.numeric ? cast.arg?.ParamRef : undefined);
-    if (param) return { scale: 0, min: true };
+    if (param) {
+      params.push(param.number);
+      return { scale: 0, min: true };
+    }
     const e = x?.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr ? strings(e.name)[0] : undefined;
     if (op === '+' || op === '-') {
@@ -140,10 +147,12 @@ export function minimumScaleOf(t: Typer, n: Node): number | undefined {
       return l && r ? { scale: Math.max(l.scale, r.scale), min: l.min || r.min } : undefined;
     }
     const s = scaleOf(t, x);
+    // (a plain numeric column's values print their own digits beyond the parameter's: `x + $1`)
+    if (s === undefined && x?.ColumnRef && t.type(x) === OID.numeric) return { scale: 0, min: false };
     return s === undefined ? undefined : { scale: s, min: false };
   };
   const b = bound(n);
-  return b?.min ? b.scale : undefined;
+  return b?.min ? { scale: b.scale, params } : undefined;
 }
 
 function largestScale(t: Typer, args: Node[]): number | undefined {

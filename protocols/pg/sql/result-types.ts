@@ -28,6 +28,8 @@ export interface ResultColumn {
   scale?: number;
   /** The scale is a minimum: values with more digits print them (`amount + $1`). */
   scaleIsMinimum?: boolean;
+  /** The parameters (1-based) whose text's scale raises a minimum scale (`$1::numeric` with '1.500'). */
+  scaleParams?: number[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -177,7 +177,7 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
       oid,
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
-      ...(least !== undefined ? { scale: least, scaleIsMinimum: true } : {}),
+      ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
     });
   }
   return out;

@@ -111,6 +111,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
     else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
+    else if ((isWord(t, 'POWER') || isWord(t, 'POW')) && isPunct(sig[i + 1], '(')) sum = true;
     else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();

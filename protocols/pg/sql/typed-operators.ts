@@ -134,12 +134,12 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared);
     const select = s.stmt?.SelectStmt;
-    if (select)
-      markExactColumns(
-        select,
-        withSources(new Typer(schema, new Map()), select.fromClause ?? [], ctesOf(select.withClause, schema)),
-        out,
-      );
+    if (select) {
+      // (a subquery the statement passes on is typed with the statement's WITH queries)
+      const ctes = ctesOf(select.withClause, schema);
+      const typerOf = (q: Node) => withSources(new Typer(schema, new Map()), q.fromClause ?? [], ctes);
+      markExactColumns(select, typerOf, out, declared);
+    }
   }
   return out;
 }
@@ -380,6 +380,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.FuncCall.args[0]) === OID.timestamptz
   ) {
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    /^pow(er)?$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+    n.FuncCall.args.some((a: Node) => typer.type(a) === OID.numeric)
+  ) {
+    out.set(n.FuncCall.location, 'num-pow'); // NaN ^ x is NaN (1 when x is 0); SQLite's power made it NULL
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
     // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
     // rounds the double 1.00499999999999989... to 1.0
@@ -400,6 +406,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
     } else if (fn && NAN_MATH.has(fn) && typer.type(arg) === OID.numeric && (arg.ColumnRef || arg.ParamRef)) {
       out.set(n.FuncCall.location, 'num-fn-col'); // of NaN NaN (SQLite's read it as 0)
+    } else if (fn && NAN_MATH.has(fn) && typer.type(arg) === OID.numeric && !arg.A_Const) {
+      out.set(n.FuncCall.location, 'num-fn'); // of an expression: the same, the expression read twice
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
@@ -446,7 +454,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
-    if (op === '^') out.set(e.location, 'pow');
+    if (op === '^')
+      out.set(
+        e.location,
+        typer.type(e.lexpr) === OID.numeric || typer.type(e.rexpr) === OID.numeric ? 'num-pow' : 'pow',
+      );
     else if (op === '#') {
       // bitwise XOR of integers, which SQLite has no operator for
       const l = typer.type(e.lexpr);
@@ -506,15 +518,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // jsonb without a key, keys or an array element (SQLite would subtract numbers: 0)
       else if (op === '-' && l === OID.jsonb)
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
-      // numeric division: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
-      else if (op === '/' && (l === OID.numeric || r === OID.numeric)) out.set(e.location, 'num/');
-      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0
-      else if (op !== '/' && numericArithmetic(l, r)) {
+      // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0. A numeric division
+      // divides by a double: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
+      else if ((op === '/' && (l === OID.numeric || r === OID.numeric)) || (op !== '/' && numericArithmetic(l, r))) {
         // SQLite's own operator where each operand that may be NaN is a column or a parameter
         // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
         const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
         if (a === 'expr' || b === 'expr') out.set(e.location, `num${op}`);
-        else if (a === 'ref' || b === 'ref')
+        else if (a === 'ref' || b === 'ref' || op === '/')
           out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
       }
     }

@@ -84,11 +84,19 @@ describe('typed operators', () => {
       t('SELECT d - lag(d) OVER (ORDER BY d), lag(d) OVER w - d', { 0: 'ts-ts', 1: 'ts-ts' }),
       "SELECT __pg_date_arith('ts-ts', d, lag(d) OVER(ORDER BY d)), __pg_date_arith('ts-ts', lag(d) OVER w, d)",
     );
-    // a numeric division keeps its left operand and takes its divisor as a double
+    // a numeric division takes the operators of its level before it as its left operand, its divisor
+    // as a double; of an expression through the function that keeps NaN, of columns behind a NaN test
     assert.equal(
       t('SELECT a * b / sum(c) FILTER (WHERE e) + 1', { 1: 'num/' }),
-      'SELECT a * b / __pg_real_divisor(sum(c) FILTER(WHERE e)) + 1',
+      'SELECT __pg_num_div(a * b, sum(c) FILTER(WHERE e)) + 1',
     );
+    assert.equal(t('SELECT a / 2', { 0: 'num/:' }), 'SELECT (a / __pg_real_divisor(2))');
+    assert.equal(
+      t('SELECT a / 2', { 0: 'num/:l' }),
+      "SELECT (CASE WHEN (a IS 'NaN') AND (a) IS NOT NULL AND (2) IS NOT NULL THEN 'NaN' ELSE a / __pg_real_divisor(2) END)",
+    );
+    // (left to right: `2 - 1 + n` is (2 - 1) + n)
+    assert.equal(t('SELECT 2 - 1 + n', { 1: 'num+' }), 'SELECT __pg_num_add(2 - 1, n)');
     // an operator at the end, or with nothing before it, is left for SQLite to refuse
     assert.equal(t('SELECT d +', { 0: 'date+int' }), 'SELECT d +');
     assert.equal(t('+ 1', { 0: 'date+int' }), '+ 1');

@@ -74,6 +74,12 @@ for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+',
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
+/** What a left operand takes in: the tighter operators and those of its own level (left to right: `2 - 1 + n`). */
+const LEFT: Record<string, Set<string>> = {};
+for (const level of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
+  for (const op of level) LEFT[op] = new Set([...TIGHTER[op], ...level]);
+for (const op of COMPARISON_OPS) LEFT[op] = TIGHTER[op];
+
 const marked = (t: Tok | undefined, ops: string[]): t is Tok & { arith: string } =>
   t !== undefined && t.type === 'op' && 'arith' in t && t.arith !== undefined && ops.includes(t.text);
 
@@ -89,13 +95,15 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
         ? { type: 'string', text: quoteString(t.text) }
         : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
           ? { type: 'string', text: quoteString(t.arith.slice(4)) }
-          : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-            ? { type: 'word', text: '__pg_numeric_avg' }
-            : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-              ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-              : 'arith' in t && t.arith === 'num-order'
-                ? { type: 'group', text: exactSortKey(t.text) }
-                : t,
+          : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
+            ? { type: 'word', text: '__pg_numeric_abs_exact' }
+            : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+              ? { type: 'word', text: '__pg_numeric_avg' }
+              : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                : 'arith' in t && t.arith === 'num-order'
+                  ? { type: 'group', text: exactSortKey(t.text) }
+                  : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
@@ -106,18 +114,24 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
 /** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
 const operandText = (toks: Tok[]): string => joinTokens(rewriteTypedArithmetic(toks));
 
-/** `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than any operator). */
+/**
+ * `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than
+ * any operator); of an exact part of a result column ('numx-neg'), exactly.
+ */
 function rewriteNegations(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'num-neg')) return toks;
+  const negation = (t: Tok) => 'arith' in t && (t.arith === 'num-neg' || t.arith === 'numx-neg');
+  if (!toks.some(negation)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const end = 'arith' in t && t.arith === 'num-neg' ? operandEnd(toks, i + 1) : -1;
+    const end = negation(t) ? operandEnd(toks, i + 1) : -1;
     if (end < 0) {
       out.push(t);
       continue;
     }
-    out.push({ type: 'group', text: `__pg_num_neg(${operandText(toks.slice(i + 1, end + 1))})` });
+    const x = operandText(toks.slice(i + 1, end + 1));
+    const exact = 'arith' in t && t.arith === 'numx-neg';
+    out.push({ type: 'group', text: exact ? `__pg_numeric_sub_exact(0, ${x})` : `__pg_num_neg(${x})` });
     i = end;
   }
   return out;
@@ -129,10 +143,23 @@ const NUMERIC_OPS: Record<string, string> = {
   'num-': '__pg_num_sub',
   'num*': '__pg_num_mul',
   // of an exact result column (sql/exact-columns.ts): exactly, as text (src/engine/pg-exact-division.ts)
+  // a numeric division as a double (SQLite would divide two integers as integers), NaN kept
+  'num/': '__pg_num_div',
   'numx+': '__pg_numeric_add_exact',
   'numx-': '__pg_numeric_sub_exact',
   'numx*': '__pg_numeric_mul_exact',
+  'numx/': '__pg_numeric_div',
 };
+
+/**
+ * An exact operator's call ('numx*:2:' and the like): each operand that is a numeric of known scale
+ * handed over at that scale (__pg_numeric_at: SQLite holds 12.50 as the double 12.5).
+ */
+function exactCall(arith: string, left: string, right: string): string {
+  const [op, ls, rs] = arith.split(':');
+  const at = (x: string, s: string | undefined) => (s ? `__pg_numeric_at(${x}, ${s})` : x);
+  return `${NUMERIC_OPS[op]}(${at(left, ls)}, ${at(right, rs)})`;
+}
 
 /** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
 function nanGuarded(a: string | null, b: string | null, value: string): string {
@@ -141,11 +168,24 @@ function nanGuarded(a: string | null, b: string | null, value: string): string {
   return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
 }
 
-const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col']);
+/**
+ * A numeric division whose operands are columns, parameters or numbers (marked 'num/:lr'): by a
+ * double (__pg_real_divisor, 22012 by zero), NaN when an operand that may be NaN is (NaN / 0 too),
+ * NULL with a NULL (SQLite's division reads NaN as 0: `x / 'NaN'` is NULL).
+ */
+function guardedDivision(a: string | null, b: string | null, left: string, right: string): string {
+  const value = `${left} / __pg_real_divisor(${right})`;
+  const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+  if (test.length === 0) return `(${value})`;
+  return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow']);
 
 /**
  * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
- * abs(x), sqrt(x), ... ('num-fn-col'): NaN when x is.
+ * abs(x), sqrt(x), ... of a column ('num-fn-col') or an expression ('num-fn', read twice): NaN when x
+ * is; power(a, b) of numerics ('num-pow'): PostgreSQL's answer when a or b is NaN (__pg_nan_power).
  */
 function rewriteColumnAggregates(toks: Tok[]): Tok[] {
   if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
@@ -154,17 +194,27 @@ function rewriteColumnAggregates(toks: Tok[]): Tok[] {
     const t = toks[i];
     const mark = 'arith' in t ? t.arith : undefined;
     const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
-    if (close < 0) {
+    const args = mark === 'num-pow' && close > 0 ? topLevelItems(toks, i + 2, close) : [];
+    if (close < 0 || (mark === 'num-pow' && args.length !== 2)) {
       out.push(t);
       continue;
     }
-    const x = joinTokens(toks.slice(i + 2, close));
-    const test = mark === 'num-fn-col' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
-    out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+    if (mark === 'num-pow') {
+      const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
+      out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
+    } else {
+      const x = mark === 'num-fn' ? `(${operandText(toks.slice(i + 2, close))})` : joinTokens(toks.slice(i + 2, close));
+      const test = mark === 'num-fn-col' || mark === 'num-fn' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+      out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+    }
     i = close;
   }
   return out;
 }
+
+/** `a ^ b` or power(a, b) of numerics: SQLite's power unless a or b is NaN (it made that NULL). */
+const nanPower = (a: string, b: string, power: string): string =>
+  `(CASE WHEN (${a}) IS 'NaN' OR (${b}) IS 'NaN' THEN __pg_nan_power(${a}, ${b}) ELSE ${power} END)`;
 
 const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
@@ -244,23 +294,13 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
       out.push(t);
       continue;
     }
-    if (t.arith === 'num/') {
-      // a numeric division: the divisor as a double, so SQLite does not divide integers; its left
-      // operand stays as it is (`a * b / c` is still (a * b) / c)
-      const end = operandEnd(toks, i + 1);
-      if (end < 0) {
-        out.push(t);
-        continue;
-      }
-      out.push(t, { type: 'group', text: `__pg_real_divisor(${operandText(toks.slice(i + 1, end + 1))})` });
-      i = end;
-      continue;
-    }
     // an exact division is a result column's whole expression: its left operand runs to the start
     const tighter = t.arith === 'num/x' ? SAME_LEVEL : TIGHTER[t.text];
-    // the left operand, with the tighter operators it ends in (`a * b + d`: a * b)
+    // the left operand, with the tighter operators it ends in (`a * b + d`: a * b) and those of its
+    // own level before it (`a / b * c`: a / b)
+    const leftOps = t.arith === 'num/x' ? SAME_LEVEL : LEFT[t.text];
     let start = operandStart(out);
-    while (start >= 2 && out[start - 1].type === 'op' && tighter.has(out[start - 1].text))
+    while (start >= 2 && out[start - 1].type === 'op' && leftOps.has(out[start - 1].text))
       start = operandStart(out.slice(0, start - 1));
     // a sign binds tighter than any of these (`-2 ^ 2` is 4)
     while (start >= 1 && (isOp(out[start - 1], '-') || isOp(out[start - 1], '+')) && !endsOperand(out[start - 2]))
@@ -278,36 +318,43 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     }
     const left = operandText(out.splice(start));
     const right = operandText(toks.slice(i + 1, end + 1));
-    const guarded = /^num[-+*]:/.test(t.arith) ? t.arith.slice(5) : undefined;
+    const guarded = /^num[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
     out.push({
       type: 'group',
-      text: guarded
-        ? nanGuarded(
-            guarded.includes('l') ? left : null,
-            guarded.includes('r') ? right : null,
-            `${left} ${t.text} ${right}`,
-          )
-        : NUMERIC_OPS[t.arith]
-          ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-          : t.arith === 'pow'
-            ? `power(${left}, ${right})`
-            : t.arith === 'xor'
-              ? `__pg_xor(${left}, ${right})`
-              : t.arith === 'num%'
-                ? `__pg_mod(${left}, ${right})`
-                : t.arith === 'num/x'
-                  ? `__pg_numeric_div(${left}, ${right})`
-                  : t.arith.startsWith('arr||')
-                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                    : t.arith === 'jsonb||'
-                      ? `__pg_jsonb_concat(${left}, ${right})`
-                      : t.arith.startsWith('jsonb-')
-                        ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                        : t.arith.startsWith('txt||')
-                          ? textConcat(t.arith.slice(5), left, right)
-                          : t.arith === 'iv-cmp'
-                            ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+      text:
+        guarded !== undefined && t.text === '/'
+          ? guardedDivision(guarded.includes('l') ? left : null, guarded.includes('r') ? right : null, left, right)
+          : guarded !== undefined
+            ? nanGuarded(
+                guarded.includes('l') ? left : null,
+                guarded.includes('r') ? right : null,
+                `${left} ${t.text} ${right}`,
+              )
+            : t.arith.startsWith('numx')
+              ? exactCall(t.arith, left, right)
+              : NUMERIC_OPS[t.arith]
+                ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+                : t.arith === 'pow'
+                  ? `power(${left}, ${right})`
+                  : t.arith === 'num-pow'
+                    ? nanPower(left, right, `power(${left}, ${right})`)
+                    : t.arith === 'xor'
+                      ? `__pg_xor(${left}, ${right})`
+                      : t.arith === 'num%'
+                        ? `__pg_mod(${left}, ${right})`
+                        : t.arith === 'num/x'
+                          ? `__pg_numeric_div(${left}, ${right})`
+                          : t.arith.startsWith('arr||')
+                            ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                            : t.arith === 'jsonb||'
+                              ? `__pg_jsonb_concat(${left}, ${right})`
+                              : t.arith.startsWith('jsonb-')
+                                ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                : t.arith.startsWith('txt||')
+                                  ? textConcat(t.arith.slice(5), left, right)
+                                  : t.arith === 'iv-cmp'
+                                    ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
