@@ -159,6 +159,31 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     );
   });
 
+  it('a subquery in FROM takes its column names from its alias, all or the first ones (it was a SQLite syntax error)', async () => {
+    for (const sql of [
+      'SELECT k, v FROM (SELECT id, name FROM customers) s(k, v) ORDER BY k',
+      'SELECT * FROM (SELECT id, name FROM customers ORDER BY id DESC LIMIT 2) AS s (k)',
+      'SELECT s.k, o.amount FROM (SELECT id, name FROM customers) AS s(k, n) JOIN orders o ON o.customer_id = s.k ORDER BY 1, 2',
+      "SELECT * FROM (SELECT 1, 'a') s(x) , (SELECT id FROM customers WHERE id = 10) AS c(cid)",
+      'SELECT (SELECT q FROM (SELECT c.id) s(q)) FROM customers c ORDER BY 1',
+      'SELECT x.a FROM (WITH w AS (SELECT id FROM customers) SELECT id FROM w) x(a) WHERE x.a > 10 ORDER BY 1',
+      "SELECT * FROM (SELECT k FROM (SELECT id FROM customers) i(k) WHERE k = '10') o(z)",
+    ])
+      await same(sql);
+    const p = await patina.query('SELECT * FROM (SELECT 1, 2) AS s (a)');
+    assert.deepEqual(
+      p.fields.map((f) => f.name),
+      ['a', '?column?'],
+    );
+    // more names than columns: 42P10 with PostgreSQL's words
+    for (const c of [patina, postgres])
+      await assert.rejects(
+        c.query('SELECT * FROM (SELECT id FROM customers) s(a, b)'),
+        (e: { code?: string; message: string }) =>
+          e.code === '42P10' && e.message === 'table "s" has 1 columns available but 2 columns specified',
+      );
+  });
+
   it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {
     for (const sql of [
       "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",

@@ -63,21 +63,22 @@ export class Analyzer {
       columnType: (table, column) => columnType(this.#engine.schema, table, column),
       columns: (table) => this.#engine.schema.tables.get(table)?.columns ?? null,
       notNull: (column) => notNullEverywhere(this.#engine.schema, column),
-      selectWidth: (query) => this.#selectWidth(query),
+      selectWidth: (query) => this.#selectColumns(query)?.length ?? null,
+      selectColumns: (query) => this.#selectColumns(query),
     };
   }
 
-  /** The number of columns of a query (INSERT ... SELECT's), from SQLite's prepared statement; null when it does not prepare. */
-  #selectWidth(query: Tok[]): number | null {
+  /** The column names of a query (INSERT ... SELECT's, an aliased subquery's), from SQLite's prepared statement; null when it does not prepare. */
+  #selectColumns(query: Tok[]): string[] | null {
     try {
       const sql = translate(query as PgToken[], this.#dialect, false);
-      let st: { reader: boolean; columns(): unknown[] };
+      let st: { reader: boolean; columns(): { name: string }[] };
       try {
         st = this.#local.prepare(sql);
       } catch {
         st = this.#engine.writer.prepare(sql);
       }
-      return st.reader ? st.columns().length : null;
+      return st.reader ? st.columns().map((c) => c.name) : null;
     } catch {
       return null;
     }

@@ -28,7 +28,7 @@ import { rewriteLike } from './like';
 import { rewriteLocking } from './locking';
 import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
 import { rewriteOrderedSet } from './ordered-set';
-import { rewriteValuesAlias } from './values-alias';
+import { rewriteSubqueryAlias, rewriteValuesAlias } from './values-alias';
 import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
@@ -53,6 +53,8 @@ export interface DialectContext {
   notNull?: (column: string) => boolean;
   /** How many columns a query (PostgreSQL tokens) yields, as SQLite prepares it; null when it does not prepare. */
   selectWidth?: (query: Tok[]) => number | null;
+  /** The names of a query's columns (PostgreSQL tokens) as SQLite prepares it; null when it does not prepare. */
+  selectColumns?: (query: Tok[]) => string[] | null;
 }
 
 /**
@@ -88,6 +90,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteFetchFirst(toks);
   toks = rewriteSelectListSeries(toks);
   toks = rewriteValuesAlias(toks);
+  toks = rewriteSubqueryAlias(toks, (query) => ctx.selectColumns?.(query) ?? null);
   toks = rewriteLike(toks);
   // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));

@@ -1,7 +1,84 @@
-// A VALUES list in FROM names its columns in its alias, `(VALUES (1, 'a')) AS v(n, s)`, which
-// SQLite's grammar lacks: it becomes `(SELECT column1 AS n, column2 AS s FROM (VALUES ...)) AS v`.
-// test/pg/semantics-oracle.test.ts compares it with PostgreSQL 15.
+// A VALUES list or a subquery in FROM names its columns in its alias, `(VALUES (1, 'a')) AS v(n, s)`,
+// `(SELECT id, name FROM t) AS s(k, v)`, which SQLite's grammar lacks. A VALUES list becomes
+// `(SELECT column1 AS n, column2 AS s FROM (VALUES ...)) AS v`; a subquery a query over a CTE with
+// a column list, `(WITH __pg_cols(k, v) AS (SELECT ...) SELECT * FROM __pg_cols) AS s`, which keeps
+// the columns' affinity and may be correlated. Fewer names than columns name the first ones, the
+// others keep the names SQLite gives them (DialectContext.selectColumns).
+// test/pg/semantics-oracle.test.ts compares both with PostgreSQL 15.
+import { pgError } from '../../sqlstate';
 import { type Tok, closer, isPunct, isWord } from '../tokens';
+
+/** The names of an alias's column list, `v(a, b)` from `alias` at j; null when there is none. */
+function aliasNames(toks: Tok[], j: number): { names: Tok[]; end: number } | null {
+  const alias = toks[j];
+  if (!alias || !(alias.type === 'word' || alias.type === 'quoted') || !isPunct(toks[j + 1], '(')) return null;
+  const end = closer(toks, j + 1);
+  if (end < 0) return null;
+  const names: Tok[] = [];
+  for (let k = j + 2; k < end; k += 2) {
+    const n = toks[k];
+    if (!(n.type === 'word' || n.type === 'quoted') || !(k + 1 === end || isPunct(toks[k + 1], ','))) return null;
+    names.push(n);
+  }
+  return names.length > 0 ? { names, end } : null;
+}
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replaceAll('"', '""')}"` });
+
+/**
+ * `(SELECT ...) [AS] s(a, b)` in FROM (or after JOIN, LATERAL or a comma there) as a query over a
+ * CTE with that column list. `columns` gives the query's column names as SQLite prepares it (null
+ * when it does not prepare alone: then the names must be as many as its columns).
+ */
+export function rewriteSubqueryAlias(toks: Tok[], columns: (query: Tok[]) => string[] | null): Tok[] {
+  if (!toks.some((t, i) => isPunct(t, '(') && (isWord(toks[i + 1], 'SELECT') || isWord(toks[i + 1], 'WITH'))))
+    return toks;
+  const out: Tok[] = [];
+  let inFrom = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom = true;
+    else if (isWord(t, 'WHERE') || isWord(t, 'SELECT') || isWord(t, 'GROUP') || isWord(t, 'ORDER')) inFrom = false;
+    const before = toks[i - 1];
+    const placed =
+      isWord(before, 'FROM') || isWord(before, 'JOIN') || isWord(before, 'LATERAL') || (isPunct(before, ',') && inFrom);
+    const c =
+      placed && isPunct(t, '(') && (isWord(toks[i + 1], 'SELECT') || isWord(toks[i + 1], 'WITH'))
+        ? closer(toks, i)
+        : -1;
+    if (c < 0) {
+      out.push(t);
+      continue;
+    }
+    const inner = rewriteSubqueryAlias(toks.slice(i + 1, c), columns);
+    let j = c + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    const list = aliasNames(toks, j);
+    if (!list) {
+      out.push(t, ...inner, toks[c]);
+      i = c;
+      continue;
+    }
+    const names = [...list.names];
+    const known = columns(inner);
+    if (known && known.length < names.length) {
+      const alias = toks[j].type === 'quoted' ? toks[j].text.slice(1, -1).replaceAll('""', '"') : toks[j].text;
+      throw pgError(
+        '42P10',
+        `table "${alias}" has ${known.length} columns available but ${names.length} columns specified`,
+      );
+    }
+    if (known && known.length > names.length) for (const n of known.slice(names.length)) names.push(quoted(n));
+    out.push(punct('('), word('WITH'), word('__pg_cols'), punct('('));
+    names.forEach((n, k) => out.push(...(k > 0 ? [punct(','), n] : [n])));
+    out.push(punct(')'), word('AS'), punct('('), ...inner, punct(')'));
+    out.push(word('SELECT'), punct('*'), word('FROM'), word('__pg_cols'), punct(')'), word('AS'), toks[j]);
+    i = list.end;
+  }
+  return out;
+}
 
 /** `(VALUES ...) [AS] v(a, b)` as a subquery that names SQLite's column1, column2, ... a, b. */
 export function rewriteValuesAlias(toks: Tok[]): Tok[] {
@@ -38,8 +115,6 @@ export function rewriteValuesAlias(toks: Tok[]): Tok[] {
       i = c;
       continue;
     }
-    const word = (text: string): Tok => ({ type: 'word', text });
-    const punct = (text: string): Tok => ({ type: 'punct', text });
     out.push(punct('('), word('SELECT'));
     names.forEach((n, k) => {
       if (k > 0) out.push(punct(','));
