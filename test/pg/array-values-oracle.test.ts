@@ -11,7 +11,8 @@ import { oracleSuite } from '../helpers/catalog-pair';
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
 
 const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
-  fs DOUBLE PRECISION[], us UUID[], note TEXT);`;
+  fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
+  jbs JSONB[]);`;
 
 const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
 
@@ -136,5 +137,93 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     );
     assert.equal(await sameError("SELECT '{1,x}'::bigint[]"), '22P02');
     assert.equal(await sameError("SELECT '{a'::text[]"), '22P02');
+  });
+
+  it('numeric arrays compare by value and boolean ones by truth, in =, @>, <@, &&, ANY/ALL and the array functions', async () => {
+    await same(`INSERT INTO arr (id, nums, bs, tags) VALUES (20, '{1.50, 2, NULL}', '{t,f,NULL}', '{1.50}'),
+      (21, '{NaN, 1e2, -0.0}', '{true}', '{1.5}'), (22, NULL, NULL, NULL), (23, '{}', '{}', '{}')`);
+    for (const where of [
+      "nums = '{1.5,2.000,NULL}'",
+      "nums = '{1.5, 2, NULL}'::numeric[]",
+      'nums = ARRAY[1.5, 2, NULL]',
+      "nums <> '{1.5,2,NULL}'",
+      "nums = '{NaN,100,0}'",
+      "nums @> '{1.5}'",
+      "nums <@ '{1.5, 2.0, 3, NaN, 100, 0}'",
+      "nums && '{2.00}'",
+      "'{100.0}' <@ nums",
+      '1.5 = ANY (nums)',
+      '100 = ANY (nums)',
+      "'NaN' = ANY (nums)",
+      '0 = ANY (nums)',
+      '1.5 <> ALL (nums)',
+      '1.5 < ANY (nums)',
+      '99.5 >= ALL (nums)',
+      "bs @> '{true}'",
+      "bs @> '{yes}'",
+      'bs && ARRAY[false]',
+      "bs <@ '{t,f}'",
+      "bs = '{true,false,NULL}'",
+      'true = ANY (bs)',
+      'false = ANY (bs)',
+      // text arrays still compare as text
+      "tags = '{1.5}'",
+      "tags @> '{1.5}'",
+    ])
+      await same(`SELECT id FROM arr WHERE id >= 20 AND ${where} ORDER BY id`);
+    await same('SELECT id FROM arr WHERE id >= 20 AND nums = $1 ORDER BY id', ['{1.5,2.0,NULL}']);
+    await same('SELECT id FROM arr WHERE id >= 20 AND $1::numeric = ANY (nums) ORDER BY id', ['1.5']);
+    await same(`SELECT id, array_position(nums, 2.0), array_replace(nums, 1.5, 9), array_remove(nums, 1.5),
+      array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
+      array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
+      FROM arr WHERE id >= 20 ORDER BY id`);
+    // a boolean array made text[] says true and false, as boolean's cast to text does
+    await same(
+      'SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id',
+    );
+    await same('SELECT array_agg(id > 21 ORDER BY id)::text[] FROM arr WHERE id >= 20');
+    assert.equal(await sameError("SELECT id FROM arr WHERE nums @> '{x}'"), '22P02');
+    // a NULL array: ANY and ALL are NULL
+    await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');
+  });
+
+  it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
+    await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
+      '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',
+      '{"{\\"a\\" : 1}", "[1, 2]"}', '{"{\\"b\\":2, \\"a\\" : 1}"}')`);
+    await same('INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      31,
+      '{2024-1-6}',
+      '{ 2024-01-06 01:02:03 }',
+      '{2024-01-06 01:02:03-05}',
+      '{ 23:59 }',
+      '{"{}"}',
+      '{"{\\"b\\":[1, 2 ]}"}',
+    ]);
+    await same(`INSERT INTO arr (id, ids, tags) VALUES (32, '{{1,2},{3,4}}', '{{ a , "b" },{NULL,d}}')`);
+    await same(
+      'SELECT id, ds::text, ts::text, tz::text, tms::text, js::text, jbs::text, ids::text, tags::text FROM arr WHERE id >= 30 ORDER BY id',
+    );
+    await same('SELECT id, ds, ts, tz, tms, js, jbs, ids, tags FROM arr WHERE id >= 30 ORDER BY id');
+    await same(
+      "SELECT id FROM arr WHERE ds = '{2024-01-05,NULL,infinity,0044-03-15 BC}' OR ids = '{{1,2},{ 3,4}}' ORDER BY id",
+    );
+    await same('SELECT id, ds[1], ds[4], tms[1], jbs[1]::text FROM arr WHERE id >= 30 ORDER BY id');
+    await same(`SELECT '{2024-1-5}'::date[]::text, '{2024-01-05 01:02:03}'::timestamp[]::text, '{01:02}'::time[]::text,
+      '{{ 1 , 2 },{3,4}}'::int[]::text, '{{"a b",c},{d,NULL}}'::text[]::text, '{{{1},{2}},{{3},{4}}}'::int[]::text`);
+    // bad elements and shapes fail as array_in does
+    for (const [sql, code] of [
+      ["SELECT '{2024-13-5}'::date[]", '22008'],
+      ["SELECT '{25:00}'::time[]", '22008'],
+      ["SELECT '{x}'::date[]", '22007'],
+      ['SELECT \'{"{x"}\'::json[]', '22P02'],
+      ["SELECT '{{1,2},{3}}'::int[]", '22P02'],
+      ["SELECT '{1,{2}}'::int[]", '22P02'],
+      ["SELECT '{{},{}}'::int[]", '22P02'],
+      ["SELECT '{{1,x}}'::int[]", '22P02'],
+      ["INSERT INTO arr (id, ds) VALUES (33, '{2024-02-30}')", '22008'],
+      ["INSERT INTO arr (id, ids) VALUES (33, '{{1},{2,3}}')", '22P02'],
+    ])
+      assert.equal(await sameError(sql), code, sql);
   });
 });

@@ -15,7 +15,11 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
     const found = new Map<string, string>();
     for (const t of schema.tables.values())
       for (const c of t.columns) {
-        if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
+        // numeric and boolean arrays compare by their elements' values (typed-operators.ts)
+        const keyedArray = /\[\s*\]\s*$/.test(c.type) && /^\s*(numeric|decimal|bool)/i.exec(c.type);
+        if (keyedArray && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), /^bool/i.test(keyedArray[1]) ? 'bool[]' : 'numeric[]');
+        else if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
         else if (/^json/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'json');

@@ -307,11 +307,18 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                           ? textConcat(t.arith.slice(5), left, right)
                           : t.arith === 'iv-cmp'
                             ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                            : t.arith.startsWith('arr-cmp:')
+                              ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
+}
+
+/** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key). */
+function arrayComparison(kind: string, op: string, left: string, right: string): string {
+  return `__pg_array_key('${kind}', ${left}) ${op} __pg_array_key('${kind}', ${right})`;
 }
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
