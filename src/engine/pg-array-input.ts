@@ -263,3 +263,34 @@ export function mapArrayText(s: string, f: (x: string) => string): string {
     return s;
   }
 }
+
+/**
+ * A key whose bytes sort as PostgreSQL orders arrays of `kind`: element by element (numbers by
+ * value, false before true, a NULL element after every value), a shorter array before a longer
+ * one it begins. One-dimensional arrays only; other text is its own key.
+ */
+export function arraySortKey(s: string, kind: KeyedKind): string {
+  const xs = parseArrayText(s);
+  if (xs === null) return s;
+  return xs
+    .map((x) => (x === null ? '\x7f' : kind === 'boolean' ? elementKey(x, kind) : numberSortKey(x)))
+    .join('\x01');
+}
+
+/** A numeric's key whose bytes sort as its value: negatives, zero, positives, NaN (as PostgreSQL's numeric orders them). */
+function numberSortKey(x: string): string {
+  const d = parseDecimal(x);
+  if (d === null) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${x}"`);
+  if (d.special === 'NaN') return 'E';
+  if (d.special) return d.neg ? '0' : 'D';
+  const digits = (d.int + d.frac).replace(/0+$/, '');
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  if (digits.slice(lead) === '') return 'B';
+  // the exponent of the first significant digit, offset to stay positive, then the digits from it
+  const exp = String(d.int.length - lead + 500000).padStart(7, '0');
+  const mantissa = digits.slice(lead);
+  if (!d.neg) return `C${exp}${mantissa}`;
+  // a negative: both complemented, and a shorter mantissa (a smaller magnitude) after a longer one
+  const flip = (t: string) => t.replace(/\d/g, (c) => String(9 - Number(c)));
+  return `A${flip(exp)}${flip(mantissa)}:`;
+}

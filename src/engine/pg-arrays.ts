@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval } from './dates';
-import { type KeyedKind, arrayInput, arrayKey, elementKey, isElementKind, isKeyedKind } from './pg-array-input';
+import {
+  type KeyedKind,
+  arrayInput,
+  arrayKey,
+  arraySortKey,
+  elementKey,
+  isElementKind,
+  isKeyedKind,
+} from './pg-array-input';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -117,6 +125,10 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // numeric and boolean arrays compared (=, <>) by their elements' values: '{1.50}' = '{1.5}'
   db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
     arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arrayKey(String(arr), kind),
+  );
+  // <, >, ORDER BY of numeric and boolean arrays: by their elements' values ('{9}' < '{10}')
+  db.function('__pg_array_sortkey', { deterministic: true }, (kind: unknown, arr: unknown) =>
+    arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arraySortKey(String(arr), kind),
   );
   // the elements x = ANY (arr) and x > ALL (arr) compare with: one NULL for a NULL array (x'00', as
   // translate/arrays.ts passes it: SQLite calls no table-valued function with NULL; the comparison is NULL, as in PostgreSQL, not false or true over no elements); of a numeric or

@@ -139,7 +139,7 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     assert.equal(await sameError("SELECT '{a'::text[]"), '22P02');
   });
 
-  it('numeric arrays compare by value and boolean ones by truth, in =, @>, <@, &&, ANY/ALL and the array functions', async () => {
+  it('numeric arrays compare by value and boolean ones by truth, in =, @>, <@, &&, ANY/ALL, the array functions and ORDER BY', async () => {
     await same(`INSERT INTO arr (id, nums, bs, tags) VALUES (20, '{1.50, 2, NULL}', '{t,f,NULL}', '{1.50}'),
       (21, '{NaN, 1e2, -0.0}', '{true}', '{1.5}'), (22, NULL, NULL, NULL), (23, '{}', '{}', '{}')`);
     for (const where of [
@@ -177,6 +177,13 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
       array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
       FROM arr WHERE id >= 20 ORDER BY id`);
+    // arrays of numbers and booleans ordered by their elements' values ('{9}' before '{10}', '{}' first)
+    await same(
+      "INSERT INTO arr (id, ids, nums, fs, bs) VALUES (24, '{10}', '{10}', '{10}', '{t,NULL}'), (25, '{9,1}', '{9,1}', '{9.5}', '{f,t}')",
+    );
+    for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2'])
+      await same(`SELECT id, nums FROM arr WHERE id >= 20 ORDER BY ${order}, id`);
+    await same("SELECT id FROM arr WHERE id >= 20 AND (nums < '{9.5}' OR ids >= '{9}' OR bs > '{f}') ORDER BY id");
     // a boolean array made text[] says true and false, as boolean's cast to text does
     await same(
       'SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id',

@@ -19,6 +19,9 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         const keyedArray = /\[\s*\]\s*$/.test(c.type) && /^\s*(numeric|decimal|bool)/i.exec(c.type);
         if (keyedArray && !found.has(c.name.toLowerCase()))
           found.set(c.name.toLowerCase(), /^bool/i.test(keyedArray[1]) ? 'bool[]' : 'numeric[]');
+        // and arrays of other numbers are ordered by them
+        else if (/^\s*(big|small)?int(eger|[248])?\s*\[|^\s*(real|float[48]?|double precision)\s*\[/i.test(c.type))
+          found.set(c.name.toLowerCase(), 'number[]');
         else if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');

@@ -62,6 +62,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let negation = false;
   let keyedArray = false;
   let keyedUse = false;
+  let orderedArray = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -95,11 +96,14 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // by its elements' values
     if (!keyedArray)
       keyedArray =
-        (t.type === 'word' && /\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+        (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
         (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
+    // an array of other numbers ordered: by their values too
+    if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'number[]';
     if (!keyedUse)
       keyedUse =
-        (t.type === 'op' && (t.text === '=' || t.text === '<>' || t.text === '!=')) ||
+        (t.type === 'op' && COMPARISONS.has(t.text)) ||
+        isWord(t, 'ORDER') ||
         isWord(t, 'ANY') ||
         isWord(t, 'SOME') ||
         isWord(t, 'ALL') ||
@@ -153,6 +157,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (arithmetic && hint) ||
     castToText ||
     (keyedArray && keyedUse) ||
+    (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||

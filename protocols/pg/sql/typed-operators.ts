@@ -183,6 +183,19 @@ function keyedKind(...types: number[]): 'numeric' | 'boolean' | null {
   return null;
 }
 
+/**
+ * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans: arrays ordered by
+ * their elements' values (`<`, ORDER BY), which their text does not ('{10}' < '{9}'); else null.
+ */
+function orderedKind(...types: number[]): 'numeric' | 'boolean' | null {
+  for (const t of types) {
+    const e = elementOidOf(t);
+    if (e !== undefined && NUMBERS.has(e)) return 'numeric';
+    if (e === OID.bool) return 'boolean';
+  }
+  return null;
+}
+
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
 export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
@@ -211,9 +224,15 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       const fields = item?.val?.ColumnRef?.fields;
       const name = item?.name ?? (fields ? strings(fields).pop() : undefined);
       if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
+      else if (name && orderedKind(typer.type(item.val)))
+        out.set(orderMarkKey(e.A_Const.location), `arr-order:${orderedKind(typer.type(item.val))}:${name}`);
     } else if (e && !e.A_Const && typer.type(e) === OID.interval) {
       const at = firstLocation(e);
       if (at >= 0) out.set(orderMarkKey(at), 'iv-order');
+    } else if (e && !e.A_Const && orderedKind(typer.type(e))) {
+      // arrays of numbers and booleans by their elements' values ('{9}' before '{10}')
+      const at = firstLocation(e);
+      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${orderedKind(typer.type(e))}`);
     }
   }
 }
@@ -481,6 +500,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     else if ((op === '=' || op === '<>') && keyed) {
       // numeric arrays equal by their elements' values ('{1.50}' = '{1.5}'), boolean ones by truth
       out.set(e.location, `arr-cmp:${keyed}`);
+    } else if (
+      (op === '<' || op === '>' || op === '<=' || op === '>=') &&
+      orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))
+    ) {
+      // arrays of numbers and booleans ordered by their elements' values ('{9}' < '{10}')
+      out.set(e.location, `arr-ord:${orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))}`);
     } else if (op === '#') {
       // bitwise XOR of integers, which SQLite has no operator for
       const l = typer.type(e.lexpr);

@@ -1,7 +1,7 @@
 // Array text read as PostgreSQL's array_in reads it and printed as array_out prints it (the forms
 // were read off PostgreSQL 15; test/pg/array-values-oracle.test.ts compares them live).
 import assert from 'node:assert/strict';
-import { arrayInput, arrayKey, elementKey, parseArrayText } from '../../../src/engine/pg-array-input';
+import { arrayInput, arrayKey, arraySortKey, elementKey, parseArrayText } from '../../../src/engine/pg-array-input';
 
 /** The SQLSTATE arrayInput fails with, or null. */
 function failure(s: string, kind: Parameters<typeof arrayInput>[1], lenient = false): string | null {
@@ -95,5 +95,20 @@ describe('array text in PostgreSQL form', () => {
     assert.equal(arrayKey('{1.50, 2.000, NULL}', 'numeric'), arrayKey('{1.5,2,NULL}', 'numeric'));
     assert.equal(arrayKey('{true, 0}', 'boolean'), '{t,f}');
     assert.throws(() => elementKey('x', 'numeric'), { sqlstate: '22P02' } as object);
+  });
+
+  it('sort keys order arrays of numbers and booleans as PostgreSQL does', () => {
+    const order = (kind: 'numeric' | 'boolean', xs: string[]) =>
+      [...xs].sort((a, b) => (arraySortKey(a, kind) < arraySortKey(b, kind) ? -1 : 1));
+    const numbers = ['{}', '{-Infinity}', '{-10}', '{-1.51}', '{-1.5}', '{-1}', '{-0.01}', '{0}', '{0.01}', '{1}',
+      '{1,2}', '{1.2}', '{9}', '{10}', '{1e20}', '{Infinity}', '{NaN}', '{NULL}']; // biome-ignore format: a list
+    assert.deepEqual(order('numeric', [...numbers].reverse()), numbers);
+    assert.deepEqual(order('boolean', ['{NULL}', '{t}', '{f,t}', '{f}', '{}']), [
+      '{}',
+      '{f}',
+      '{f,t}',
+      '{t}',
+      '{NULL}',
+    ]);
   });
 });

@@ -309,16 +309,18 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                             ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
                             : t.arith.startsWith('arr-cmp:')
                               ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                              : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                              : t.arith.startsWith('arr-ord:')
+                                ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
 }
 
-/** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key). */
-function arrayComparison(kind: string, op: string, left: string, right: string): string {
-  return `__pg_array_key('${kind}', ${left}) ${op} __pg_array_key('${kind}', ${right})`;
+/** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
+function arrayComparison(kind: string, op: string, left: string, right: string, key = 'key'): string {
+  return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
 }
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
