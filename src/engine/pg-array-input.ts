@@ -266,12 +266,14 @@ export function mapArrayText(s: string, f: (x: string) => string): string {
 
 /**
  * A key whose bytes sort as PostgreSQL orders arrays of `kind`: element by element (numbers by
- * value, false before true, a NULL element after every value), a shorter array before a longer
- * one it begins. One-dimensional arrays only; other text is its own key.
+ * value, false before true, text by its bytes, a NULL element after every value), a shorter array
+ * before a longer one it begins. One-dimensional arrays only; other text is its own key.
  */
-export function arraySortKey(s: string, kind: KeyedKind): string {
+export function arraySortKey(s: string, kind: KeyedKind | 'text'): string {
   const xs = parseArrayText(s);
   if (xs === null) return s;
+  // (text by its bytes, as the C collation orders it: each element after \x02, a NULL \x03)
+  if (kind === 'text') return xs.map((x) => (x === null ? '\x03' : `\x02${x}`)).join('\x01');
   return xs
     .map((x) => (x === null ? '\x7f' : kind === 'boolean' ? elementKey(x, kind) : numberSortKey(x)))
     .join('\x01');

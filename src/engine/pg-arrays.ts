@@ -126,9 +126,11 @@ export function installPgArrayFunctions(db: Database.Database): void {
   db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
     arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arrayKey(String(arr), kind),
   );
-  // <, >, ORDER BY of numeric and boolean arrays: by their elements' values ('{9}' < '{10}')
+  // <, >, ORDER BY of arrays of numbers, booleans and text: by their elements ('{9}' < '{10}', '{}' first)
   db.function('__pg_array_sortkey', { deterministic: true }, (kind: unknown, arr: unknown) =>
-    arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arraySortKey(String(arr), kind),
+    arr === null || arr === undefined || !(isKeyedKind(kind) || kind === 'text')
+      ? (arr as null)
+      : arraySortKey(String(arr), kind),
   );
   // the elements x = ANY (arr) and x > ALL (arr) compare with: one NULL for a NULL array (x'00', as
   // translate/arrays.ts passes it: SQLite calls no table-valued function with NULL; the comparison is NULL, as in PostgreSQL, not false or true over no elements); of a numeric or

@@ -177,11 +177,11 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
       array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
       FROM arr WHERE id >= 20 ORDER BY id`);
-    // arrays of numbers and booleans ordered by their elements' values ('{9}' before '{10}', '{}' first)
+    // arrays of numbers, booleans and text ordered by their elements ('{9}' before '{10}', '{}' first)
     await same(
       "INSERT INTO arr (id, ids, nums, fs, bs) VALUES (24, '{10}', '{10}', '{10}', '{t,NULL}'), (25, '{9,1}', '{9,1}', '{9.5}', '{f,t}')",
     );
-    for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2'])
+    for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2', 'tags'])
       await same(`SELECT id, nums FROM arr WHERE id >= 20 ORDER BY ${order}, id`);
     await same("SELECT id FROM arr WHERE id >= 20 AND (nums < '{9.5}' OR ids >= '{9}' OR bs > '{f}') ORDER BY id");
     // a boolean array made text[] says true and false, as boolean's cast to text does

@@ -9,6 +9,10 @@ const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
  * ('interval'), boolean ones ('bool'), json ones ('json': `doc - 'key'`) and numeric ones ('numeric':
  * a cast of NaN to an integer), of any table, for mayHaveTypedOperators.
  */
+/** Arrays of integers, floats and text, declared ('BIGINT[]', 'varchar(20)[]'). */
+const ORDERED_ARRAY =
+  /^\s*((big|small)?int(eger|[248])?|real|float[48]?|double precision|text|varchar|character varying)\s*(\(\s*\d+\s*\))?\s*\[/i;
+
 export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
   if (!names) {
@@ -19,9 +23,9 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         const keyedArray = /\[\s*\]\s*$/.test(c.type) && /^\s*(numeric|decimal|bool)/i.exec(c.type);
         if (keyedArray && !found.has(c.name.toLowerCase()))
           found.set(c.name.toLowerCase(), /^bool/i.test(keyedArray[1]) ? 'bool[]' : 'numeric[]');
-        // and arrays of other numbers are ordered by them
-        else if (/^\s*(big|small)?int(eger|[248])?\s*\[|^\s*(real|float[48]?|double precision)\s*\[/i.test(c.type))
-          found.set(c.name.toLowerCase(), 'number[]');
+        // and arrays of other numbers and of text are ordered by their elements
+        else if (ORDERED_ARRAY.test(c.type) && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), 'ordered[]');
         else if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');

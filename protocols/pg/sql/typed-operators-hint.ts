@@ -98,8 +98,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       keyedArray =
         (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
         (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
-    // an array of other numbers ordered: by their values too
-    if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'number[]';
+    // an array of other numbers or of text ordered: by their elements too
+    if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
     if (!keyedUse)
       keyedUse =
         (t.type === 'op' && COMPARISONS.has(t.text)) ||

@@ -184,14 +184,16 @@ function keyedKind(...types: number[]): 'numeric' | 'boolean' | null {
 }
 
 /**
- * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans: arrays ordered by
- * their elements' values (`<`, ORDER BY), which their text does not ('{10}' < '{9}'); else null.
+ * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans, 'text' for one of
+ * text: arrays ordered by their elements (`<`, ORDER BY), which their text does not ('{10}' <
+ * '{9}', '{}' after '{a}'); else null.
  */
-function orderedKind(...types: number[]): 'numeric' | 'boolean' | null {
+function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | null {
   for (const t of types) {
     const e = elementOidOf(t);
     if (e !== undefined && NUMBERS.has(e)) return 'numeric';
     if (e === OID.bool) return 'boolean';
+    if (e !== undefined && TEXT_TYPES.has(e)) return 'text';
   }
   return null;
 }

@@ -97,7 +97,7 @@ describe('array text in PostgreSQL form', () => {
     assert.throws(() => elementKey('x', 'numeric'), { sqlstate: '22P02' } as object);
   });
 
-  it('sort keys order arrays of numbers and booleans as PostgreSQL does', () => {
+  it('sort keys order arrays of numbers, booleans and text (C collation) as PostgreSQL does', () => {
     const order = (kind: 'numeric' | 'boolean', xs: string[]) =>
       [...xs].sort((a, b) => (arraySortKey(a, kind) < arraySortKey(b, kind) ? -1 : 1));
     const numbers = ['{}', '{-Infinity}', '{-10}', '{-1.51}', '{-1.5}', '{-1}', '{-0.01}', '{0}', '{0.01}', '{1}',
@@ -110,5 +110,11 @@ describe('array text in PostgreSQL form', () => {
       '{t}',
       '{NULL}',
     ]);
+    const texts = ['{}', '{"",x}', '{B}', '{a}', '{a,b}', '{a,NULL}', '{"a b"}', '{b}', '{ä}', '{NULL}'];
+    const bytes = (a: string) => Buffer.from(arraySortKey(a, 'text'));
+    assert.deepEqual(
+      [...texts].reverse().sort((a, b) => Buffer.compare(bytes(a), bytes(b))),
+      texts,
+    );
   });
 });
