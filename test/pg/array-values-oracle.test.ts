@@ -8,7 +8,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
 
-const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
 
 const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
   fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
@@ -216,6 +216,24 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       "SELECT id FROM arr WHERE ds = '{2024-01-05,NULL,infinity,0044-03-15 BC}' OR ids = '{{1,2},{ 3,4}}' ORDER BY id",
     );
     await same('SELECT id, ds[1], ds[4], tms[1], jbs[1]::text FROM arr WHERE id >= 30 ORDER BY id');
+    // COPY reads them as an INSERT does and writes them as PostgreSQL prints them (a year BC, +00)
+    const copied: string[] = [];
+    for (const c of [clients().patina, clients().postgres]) {
+      const query = <T>(s: T): T => (c as unknown as { query<U>(s: U): U }).query(s);
+      const rows = '34\t{0001-01-01 BC,infinity}\t{2024-01-05 01:02:03-05}\t{"[1,2]"}\t{{ 5 },{6}}\n';
+      await pipeline(
+        Readable.from([Buffer.from(rows)]),
+        query(copyStreams.from('COPY arr (id, ds, tz, jbs, ids) FROM STDIN')),
+      );
+      const out: Buffer[] = [];
+      for await (const chunk of query(
+        copyStreams.to('COPY (SELECT id, ds, tz, jbs, ids FROM arr WHERE id >= 30 ORDER BY id) TO STDOUT'),
+      ))
+        out.push(chunk as Buffer);
+      copied.push(Buffer.concat(out).toString());
+    }
+    assert.equal(copied[0], copied[1]);
+    assert.match(copied[0], /^34\t\{"0001-01-01 BC",infinity\}/m);
     await same(`SELECT '{2024-1-5}'::date[]::text, '{2024-01-05 01:02:03}'::timestamp[]::text, '{01:02}'::time[]::text,
       '{{ 1 , 2 },{3,4}}'::int[]::text, '{{"a b",c},{d,NULL}}'::text[]::text, '{{{1},{2}},{{3},{4}}}'::int[]::text`);
     // bad elements and shapes fail as array_in does
