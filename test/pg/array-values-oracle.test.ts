@@ -177,6 +177,12 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
       array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
       FROM arr WHERE id >= 20 ORDER BY id`);
+    // one group, one distinct value: {1.50} and {1.5}, {t} and {true}
+    await same("INSERT INTO arr (id, nums, bs) VALUES (26, '{1.5,2,NULL}', '{true,false,NULL}')");
+    await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY nums ORDER BY 2');
+    await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY bs ORDER BY 2');
+    await same('SELECT count(DISTINCT nums), count(DISTINCT bs) FROM arr WHERE id >= 20');
+    await same('DELETE FROM arr WHERE id = 26');
     // arrays of numbers, booleans and text ordered by their elements ('{9}' before '{10}', '{}' first)
     await same(
       "INSERT INTO arr (id, ids, nums, fs, bs) VALUES (24, '{10}', '{10}', '{10}', '{t,NULL}'), (25, '{9,1}', '{9,1}', '{9.5}', '{f,t}')",

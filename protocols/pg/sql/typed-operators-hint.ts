@@ -104,6 +104,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       keyedUse =
         (t.type === 'op' && COMPARISONS.has(t.text)) ||
         isWord(t, 'ORDER') ||
+        isWord(t, 'GROUP') ||
+        isWord(t, 'DISTINCT') ||
         isWord(t, 'ANY') ||
         isWord(t, 'SOME') ||
         isWord(t, 'ALL') ||

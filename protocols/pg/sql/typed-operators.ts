@@ -245,20 +245,21 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
  * their length (`1 day` and `24 hours` are one group, as in PostgreSQL).
  */
 function markIntervalGroups(select: Node, typer: Typer, out: Map<number, string>): void {
-  for (const g of select.groupClause ?? []) {
-    if (g.GroupingSet || g.A_Const || typer.type(g) !== OID.interval) continue;
-    const at = firstLocation(g);
-    if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
-  }
+  // (and numeric and boolean arrays, 'arr-group:kind': by their elements' values, {1.50} and {1.5} one group)
+  const mark = (n: Node) => {
+    const type = typer.type(n);
+    const keyed = keyedKind(type);
+    if (type !== OID.interval && !keyed) return;
+    const at = firstLocation(n);
+    if (at >= 0) out.set(orderMarkKey(at), keyed ? `arr-group:${keyed}` : 'iv-group');
+  };
+  for (const g of select.groupClause ?? []) if (!g.GroupingSet && !g.A_Const) mark(g);
   const visit = (x: Node) => {
     if (x === null || typeof x !== 'object') return;
     if (Array.isArray(x)) return x.forEach(visit);
     if (x.SelectStmt || x.SubLink) return; // its own scope
     const f = x.FuncCall;
-    if (f?.agg_distinct && f.args?.length === 1 && typer.type(f.args[0]) === OID.interval) {
-      const at = firstLocation(f.args[0]);
-      if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
-    }
+    if (f?.agg_distinct && f.args?.length === 1) mark(f.args[0]);
     for (const k in x) if (k !== 'location') visit(x[k]);
   };
   visit(select.targetList);

@@ -73,17 +73,21 @@ const ITEM_ENDS = new Set([
 
 /**
  * GROUP BY items and count(DISTINCT ...) arguments the analysis marked 'iv-group' (intervals):
- * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value.
+ * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value;
+ * 'arr-group:kind' (numeric and boolean arrays) in __pg_array_key, `{1.50}` and `{1.5}` likewise.
  */
 export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'sortKey' in t && t.sortKey === 'iv-group')) return toks;
+  const grouped = (t: Tok) => 'sortKey' in t && (t.sortKey === 'iv-group' || t.sortKey?.startsWith('arr-group:'));
+  if (!toks.some(grouped)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (!('sortKey' in t && t.sortKey === 'iv-group')) {
+    if (!grouped(t)) {
       out.push(t);
       continue;
     }
+    // a numeric or boolean array ('arr-group:kind'): by __pg_array_key, its elements' values
+    const array = 'sortKey' in t && t.sortKey?.startsWith('arr-group:') ? t.sortKey.slice(10) : undefined;
     // the item: to a comma, a closing parenthesis or a clause word at its own depth
     let depth = 0;
     let end = i;
@@ -97,10 +101,13 @@ export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
       )
         break;
     }
-    out.push({ type: 'word', text: '__pg_interval_key' }, { type: 'punct', text: '(' }, ...toks.slice(i, end), {
-      type: 'punct',
-      text: ')',
-    });
+    out.push(
+      { type: 'word', text: array ? '__pg_array_key' : '__pg_interval_key' },
+      { type: 'punct', text: '(' },
+      ...(array ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
+      ...toks.slice(i, end),
+      { type: 'punct', text: ')' },
+    );
     i = end - 1;
   }
   return out;
