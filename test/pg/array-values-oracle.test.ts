@@ -182,6 +182,10 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY nums ORDER BY 2');
     await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY bs ORDER BY 2');
     await same('SELECT count(DISTINCT nums), count(DISTINCT bs) FROM arr WHERE id >= 20');
+    await same("SELECT id FROM arr WHERE id >= 20 AND nums IN ('{1.5,2,NULL}', '{3}') ORDER BY id");
+    await same(
+      "SELECT id, nums NOT IN ('{1.5,2,NULL}'::numeric[]), bs IN (ARRAY[true]) FROM arr WHERE id >= 20 ORDER BY id",
+    );
     await same('DELETE FROM arr WHERE id = 26');
     // arrays of numbers, booleans and text ordered by their elements ('{9}' before '{10}', '{}' first)
     await same(

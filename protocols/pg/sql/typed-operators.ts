@@ -481,6 +481,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
+    // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
+    else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
     else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (
     n.A_Expr?.kind === 'AEXPR_OP' &&
