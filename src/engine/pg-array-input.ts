@@ -7,6 +7,8 @@
 import { sqlStateError } from '../errors';
 import { decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
+import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from './dates';
+import { jsonbText } from './jsonb';
 import { arrayText, pgBool, pgFloat, pgInteger } from './pg-functions';
 
 /** Element types whose arrays are kept in PostgreSQL's form, by the name PostgreSQL's errors give them. */
@@ -19,7 +21,13 @@ export type ElementKind =
   | 'double precision'
   | 'boolean'
   | 'text'
-  | 'uuid';
+  | 'uuid'
+  | 'date'
+  | 'timestamp without time zone'
+  | 'timestamp with time zone'
+  | 'time without time zone'
+  | 'json'
+  | 'jsonb';
 
 const KINDS = new Set<string>([
   'smallint',
@@ -31,6 +39,12 @@ const KINDS = new Set<string>([
   'boolean',
   'text',
   'uuid',
+  'date',
+  'timestamp without time zone',
+  'timestamp with time zone',
+  'time without time zone',
+  'json',
+  'jsonb',
 ]);
 export const isElementKind = (k: string): k is ElementKind => KINDS.has(k);
 
@@ -39,63 +53,106 @@ const malformed = (s: string) => sqlStateError('22P02', `malformed array literal
 const space = (c: string | undefined) =>
   c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
 
+/** Array text read as a tree: elements (null for NULL) and, in a multi-dimensional array, sub-arrays. */
+export type ArrayTree = (string | null | ArrayTree)[];
+
 /**
  * The elements of one-dimensional array text as array_in reads them (white space around an element
  * dropped, quotes and backslashes undone, an unquoted NULL a NULL); null for text this does not read
- * (more dimensions, explicit bounds), which is kept as written. 22P02 for text that is no array.
+ * as one dimension (more dimensions, explicit bounds). 22P02 for text that is no array.
  */
 export function parseArrayText(s: string): (string | null)[] | null {
+  const tree = parseArrayTree(s);
+  return tree === null || tree.some(Array.isArray) ? null : (tree as (string | null)[]);
+}
+
+/** Array text as a tree (parseArrayText's reading, sub-arrays included); null for explicit bounds. 22P02 for no array. */
+export function parseArrayTree(s: string): ArrayTree | null {
   let i = 0;
   while (space(s[i])) i++;
   if (s[i] === '[') return null;
   if (s[i] !== '{') throw malformed(s);
-  i++;
-  const out: (string | null)[] = [];
-  while (space(s[i])) i++;
-  if (s[i] === '}') i++;
-  else
-    for (;;) {
-      while (space(s[i])) i++;
-      if (s[i] === '{') return null; // nested
-      let item = '';
-      let literal = false; // quoted or escaped somewhere: never NULL, never empty by accident
-      let kept = 0; // item's length up to its last quoted or escaped character (trailing space cut after it)
-      let closed = false; // after a closing quote only white space may come
-      for (;;) {
-        const c = s[i];
-        if (c === undefined) throw malformed(s);
-        if (c === ',' || c === '}') break;
-        if (closed && !space(c)) throw malformed(s);
-        if (c === '{') throw malformed(s);
-        if (c === '"') {
-          if (item.trim() !== '' || literal) throw malformed(s);
-          literal = true;
-          item = '';
-          for (i++; s[i] !== '"'; i++) {
-            if (s[i] === '\\') i++;
-            if (s[i] === undefined) throw malformed(s);
-            item += s[i];
-          }
-          kept = item.length;
-          closed = true;
-        } else if (c === '\\') {
-          if (s[i + 1] === undefined) throw malformed(s);
-          item += s[++i];
-          literal = true;
-          kept = item.length;
-        } else if (!closed) item += c;
-        i++;
-      }
-      let end = item.length;
-      while (end > kept && space(item[end - 1])) end--;
-      const text = item.slice(0, end);
-      if (text === '' && !literal) throw malformed(s);
-      out.push(!literal && text.toUpperCase() === 'NULL' ? null : text);
-      if (s[i++] === '}') break;
-    }
+  const [tree, end] = readLevel(s, i);
+  i = end;
   while (space(s[i])) i++;
   if (i < s.length) throw malformed(s);
-  return out;
+  return tree;
+}
+
+/** The array at s[at] === '{': its items and the index after its '}'. */
+function readLevel(s: string, at: number): [ArrayTree, number] {
+  let i = at + 1;
+  const out: ArrayTree = [];
+  while (space(s[i])) i++;
+  if (s[i] === '}') return [out, i + 1];
+  for (;;) {
+    while (space(s[i])) i++;
+    if (s[i] === '{') {
+      const [sub, end] = readLevel(s, i);
+      out.push(sub);
+      i = end;
+      while (space(s[i])) i++;
+      if (s[i] !== ',' && s[i] !== '}') throw malformed(s);
+      if (s[i++] === '}') return [out, i];
+      continue;
+    }
+    let item = '';
+    let literal = false; // quoted or escaped somewhere: never NULL, never empty by accident
+    let kept = 0; // item's length up to its last quoted or escaped character (trailing space cut after it)
+    let closed = false; // after a closing quote only white space may come
+    for (;;) {
+      const c = s[i];
+      if (c === undefined) throw malformed(s);
+      if (c === ',' || c === '}') break;
+      if (closed && !space(c)) throw malformed(s);
+      if (c === '{') throw malformed(s);
+      if (c === '"') {
+        if (item.trim() !== '' || literal) throw malformed(s);
+        literal = true;
+        item = '';
+        for (i++; s[i] !== '"'; i++) {
+          if (s[i] === '\\') i++;
+          if (s[i] === undefined) throw malformed(s);
+          item += s[i];
+        }
+        kept = item.length;
+        closed = true;
+      } else if (c === '\\') {
+        if (s[i + 1] === undefined) throw malformed(s);
+        item += s[++i];
+        literal = true;
+        kept = item.length;
+      } else if (!closed) item += c;
+      i++;
+    }
+    let end = item.length;
+    while (end > kept && space(item[end - 1])) end--;
+    const text = item.slice(0, end);
+    if (text === '' && !literal) throw malformed(s);
+    out.push(!literal && text.toUpperCase() === 'NULL' ? null : text);
+    if (s[i++] === '}') return [out, i];
+  }
+}
+
+/**
+ * The dimensions of a tree, 22P02 where array_in refuses it: sub-arrays beside elements, or
+ * sub-arrays of different lengths ('{{1,2},{3}}') or empty ones ('{{},{}}').
+ */
+function dimensions(tree: ArrayTree, s: string): number[] {
+  if (tree.length === 0) return [];
+  const subs = tree.filter(Array.isArray) as ArrayTree[];
+  if (subs.length === 0) return [tree.length];
+  if (subs.length !== tree.length || subs.some((x) => x.length === 0)) throw malformed(s);
+  const inner = dimensions(subs[0], s);
+  for (const sub of subs.slice(1)) if (dimensions(sub, s).join(',') !== inner.join(',')) throw malformed(s);
+  return inner.length === 0 ? [] : [tree.length, ...inner];
+}
+
+/** A tree's text as PostgreSQL prints it ('{{1,2},{3,4}}'), each element through `f`. */
+function treeText(tree: ArrayTree, f: (x: string) => string): string {
+  return `{${tree
+    .map((x) => (Array.isArray(x) ? treeText(x, f) : arrayText([x === null ? null : f(x)]).slice(1, -1)))
+    .join(',')}}`;
 }
 
 const UUID = /^\{?((?:[0-9a-f]{4}-?){7}[0-9a-f]{4})\}?$/i;
@@ -135,6 +192,25 @@ function element(x: string, kind: ElementKind, lenient: boolean): string {
       const h = m[1].replace(/-/g, '').toLowerCase();
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
     }
+    // dates and times as their columns keep them (a year BC as '/9956', a timestamptz in UTC
+    // without '+00'), read as the cast reads them (22007, 22008 as PostgreSQL fails)
+    case 'date':
+      return castDate(x)!;
+    case 'timestamp without time zone':
+      return castTimestamp(x)!;
+    case 'timestamp with time zone':
+      return castTimestamptz(x)!.replace(/\+00$/, '');
+    case 'time without time zone':
+      return dateTimeInput('time', x);
+    // json keeps its text, jsonb its own form ({"a": 1}); 22P02 for text that is no JSON
+    case 'json':
+      if (jsonbText(x) === null) throw sqlStateError('22P02', 'invalid input syntax for type json');
+      return x;
+    case 'jsonb': {
+      const j = jsonbText(x);
+      if (j === null) throw sqlStateError('22P02', 'invalid input syntax for type json');
+      return j;
+    }
     case 'text':
       return x;
   }
@@ -142,11 +218,81 @@ function element(x: string, kind: ElementKind, lenient: boolean): string {
 
 /**
  * Array text of `kind` elements in PostgreSQL's form ('{ 1 , null }' as '{1,NULL}'), each element
- * read as its type reads it (22P02, 22003 as PostgreSQL fails); text this does not read (more
- * dimensions) as it is. `lenient`: see element().
+ * read as its type reads it (22P02, 22003 as PostgreSQL fails), sub-arrays of a multi-dimensional
+ * array too; text with explicit bounds ('[0:1]={1,2}') as it is. `lenient`: see element().
  */
 export function arrayInput(s: string, kind: ElementKind, lenient = false): string {
+  const tree = parseArrayTree(s);
+  if (tree === null) return s;
+  if (!tree.some(Array.isArray))
+    return arrayText(tree.map((x) => (x === null ? null : element(x as string, kind, lenient))));
+  // more dimensions: the same elements, the sub-arrays checked as array_in checks them
+  dimensions(tree, s);
+  return treeText(tree, (x) => element(x, kind, lenient));
+}
+
+/** Element kinds whose equal values may be written apart ('1.50' and '1.5', 'true' and 't'). */
+export type KeyedKind = 'numeric' | 'boolean';
+export const isKeyedKind = (k: unknown): k is KeyedKind => k === 'numeric' || k === 'boolean';
+
+/**
+ * One element's text as its type compares it for equality: a numeric without its scale (1.50 and
+ * 1.5 are one value, as PostgreSQL's numeric_eq says), a boolean as t or f. 22P02 for no such value.
+ */
+export function elementKey(x: unknown, kind: KeyedKind): string {
+  if (kind === 'boolean') return pgBool(x) ? 't' : 'f';
+  const s = typeof x === 'string' ? x : String(x);
+  const d = parseDecimal(s);
+  if (d === null) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${s}"`);
+  return decimalText({ ...d, frac: d.frac.replace(/0+$/, '') });
+}
+
+/** Array text whose elements are their keys (elementKey), for equality; NULL elements stay NULL. */
+export function arrayKey(s: string, kind: KeyedKind): string {
   const xs = parseArrayText(s);
   if (xs === null) return s;
-  return arrayText(xs.map((x) => (x === null ? null : element(x, kind, lenient))));
+  return arrayText(xs.map((x) => (x === null ? null : elementKey(x, kind))));
+}
+
+/** Stored array text with each element through `f` (dates printed as PostgreSQL prints them); the text itself where it reads as no array. */
+export function mapArrayText(s: string, f: (x: string) => string): string {
+  try {
+    const tree = parseArrayTree(s);
+    return tree === null ? s : treeText(tree, f);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * A key whose bytes sort as PostgreSQL orders arrays of `kind`: element by element (numbers by
+ * value, false before true, text by its bytes, a NULL element after every value), a shorter array
+ * before a longer one it begins. One-dimensional arrays only; other text is its own key.
+ */
+export function arraySortKey(s: string, kind: KeyedKind | 'text'): string {
+  const xs = parseArrayText(s);
+  if (xs === null) return s;
+  // (text by its bytes, as the C collation orders it: each element after \x02, a NULL \x03)
+  if (kind === 'text') return xs.map((x) => (x === null ? '\x03' : `\x02${x}`)).join('\x01');
+  return xs
+    .map((x) => (x === null ? '\x7f' : kind === 'boolean' ? elementKey(x, kind) : numberSortKey(x)))
+    .join('\x01');
+}
+
+/** A numeric's key whose bytes sort as its value: negatives, zero, positives, NaN (as PostgreSQL's numeric orders them). */
+function numberSortKey(x: string): string {
+  const d = parseDecimal(x);
+  if (d === null) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${x}"`);
+  if (d.special === 'NaN') return 'E';
+  if (d.special) return d.neg ? '0' : 'D';
+  const digits = (d.int + d.frac).replace(/0+$/, '');
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  if (digits.slice(lead) === '') return 'B';
+  // the exponent of the first significant digit, offset to stay positive, then the digits from it
+  const exp = String(d.int.length - lead + 500000).padStart(7, '0');
+  const mantissa = digits.slice(lead);
+  if (!d.neg) return `C${exp}${mantissa}`;
+  // a negative: both complemented, and a shorter mantissa (a smaller magnitude) after a longer one
+  const flip = (t: string) => t.replace(/\d/g, (c) => String(9 - Number(c)));
+  return `A${flip(exp)}${flip(mantissa)}:`;
 }

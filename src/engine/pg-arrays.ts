@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval } from './dates';
-import { arrayInput, isElementKind } from './pg-array-input';
+import {
+  type KeyedKind,
+  arrayInput,
+  arrayKey,
+  arraySortKey,
+  elementKey,
+  isElementKind,
+  isKeyedKind,
+} from './pg-array-input';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -90,25 +98,75 @@ export function installPgArrayFunctions(db: Database.Database): void {
         ),
   );
   // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
-  // elements match nothing, as in PostgreSQL
-  const members = (arr: unknown) =>
+  // elements match nothing, as in PostgreSQL; numeric and boolean elements by their value ('kind',
+  // from the analysis: 1.50 is 1.5, true is t)
+  const keyOf = (kind: unknown) =>
+    isKeyedKind(kind) ? (e: unknown) => elementKey(e, kind) : (e: unknown) => String(e);
+  const members = (arr: unknown, key: (e: unknown) => string) =>
     new Set(
       arrayElements(arr)
         .filter((e) => e !== null)
-        .map(String),
+        .map(key),
     );
-  const contains = (a: unknown, b: unknown) => {
+  const contains = (a: unknown, b: unknown, kind: unknown) => {
     if (a === null || b === null) return null;
-    const have = members(a);
-    return arrayElements(b).every((e) => e !== null && have.has(String(e))) ? 1 : 0;
+    const key = keyOf(kind);
+    const have = members(a, key);
+    return arrayElements(b).every((e) => e !== null && have.has(key(e))) ? 1 : 0;
   };
-  fn('__pg_array_contains', (a, b) => contains(a, b));
-  fn('__pg_array_contained', (a, b) => contains(b, a));
-  fn('__pg_array_overlap', (a, b) => {
+  fn('__pg_array_contains', (a, b, kind) => contains(a, b, kind));
+  fn('__pg_array_contained', (a, b, kind) => contains(b, a, kind));
+  fn('__pg_array_overlap', (a, b, kind) => {
     if (a === null || b === null) return null;
-    const have = members(a);
-    return arrayElements(b).some((e) => e !== null && have.has(String(e))) ? 1 : 0;
+    const key = keyOf(kind);
+    const have = members(a, key);
+    return arrayElements(b).some((e) => e !== null && have.has(key(e))) ? 1 : 0;
   });
+  // numeric and boolean arrays compared (=, <>) by their elements' values: '{1.50}' = '{1.5}'
+  db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
+    arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arrayKey(String(arr), kind),
+  );
+  // <, >, ORDER BY of arrays of numbers, booleans and text: by their elements ('{9}' < '{10}', '{}' first)
+  db.function('__pg_array_sortkey', { deterministic: true }, (kind: unknown, arr: unknown) =>
+    arr === null || arr === undefined || !(isKeyedKind(kind) || kind === 'text')
+      ? (arr as null)
+      : arraySortKey(String(arr), kind),
+  );
+  // the elements x = ANY (arr) and x > ALL (arr) compare with: one NULL for a NULL array (x'00', as
+  // translate/arrays.ts passes it: SQLite calls no table-valued function with NULL; the comparison is NULL, as in PostgreSQL, not false or true over no elements); of a numeric or
+  // boolean array as SQLite holds such values (numbers, 1 and 0), so that 1.5 finds '1.50' and true 't'
+  db.table('__pg_elems_as', {
+    columns: ['value'],
+    parameters: ['arr', 'kind'],
+    *rows(arr: unknown, kind: unknown) {
+      if (Buffer.isBuffer(arr) && arr.length === 1 && arr[0] === 0) return yield [null as never];
+      for (const x of arrayElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
+    },
+  });
+  // array_position, array_replace and array_remove of a numeric or boolean array (the analysis
+  // renames the call): elements matched by value, a boolean written back as t or f
+  for (const kind of ['numeric', 'boolean'] as KeyedKind[]) {
+    const key = (e: unknown) => elementKey(e, kind);
+    const out = (x: unknown) => (x === null || kind !== 'boolean' ? x : key(x));
+    fn(`__pg_array_position_${kind}`, (arr, elem) => {
+      if (arr === null || elem === null) return null;
+      const k = key(elem);
+      const at = arrayElements(arr).findIndex((e) => e !== null && key(e) === k);
+      return at < 0 ? null : at + 1;
+    });
+    fn(`__pg_array_replace_${kind}`, (arr, from, to) => {
+      if (arr === null) return null;
+      const k = from === null ? null : key(from);
+      return arrayText(
+        arrayElements(arr).map((e) => ((k === null ? e === null : e !== null && key(e) === k) ? out(to) : e)),
+      );
+    });
+    fn(`__pg_array_remove_${kind}`, (arr, x) => {
+      if (arr === null) return null;
+      const k = x === null ? null : key(x);
+      return arrayText(arrayElements(arr).filter((e) => (k === null ? e !== null : e === null || key(e) !== k)));
+    });
+  }
   // the set-returning unnest and generate_series as table-valued functions, on every connection so
   // that a write may read them (INSERT ... SELECT ... FROM generate_series(1, 100) g)
   db.table('unnest', {
@@ -153,4 +211,15 @@ export function installPgArrayFunctions(db: Database.Database): void {
       ? null
       : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
   );
+}
+
+/** An element of a numeric or boolean array as SQLite holds such a value: a number (NaN as its text), 1 or 0. */
+function asValue(x: unknown, kind: unknown): unknown {
+  if (kind === 'boolean') return elementKey(x, 'boolean') === 't' ? 1 : 0;
+  if (kind !== 'numeric' || typeof x !== 'string') return x;
+  const k = elementKey(x, 'numeric');
+  if (!/^-?\d+(\.\d+)?$/.test(k)) return k; // NaN, Infinity
+  if (k.includes('.')) return Number(k);
+  const n = BigInt(k);
+  return n >= -(2n ** 63n) && n < 2n ** 63n ? n : Number(k);
 }

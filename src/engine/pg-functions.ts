@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { pgDateText } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
-import { type ElementKind, arrayInput, isElementKind, parseArrayText } from './pg-array-input';
+import { type ElementKind, arrayInput, isElementKind, mapArrayText, parseArrayText } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
@@ -345,6 +345,16 @@ export function installPgFunctions(db: Database.Database): void {
       // bytea prints in hex ('\x41'), as bytea_output = hex does
       case 'bytea':
         return Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
+    }
+    // 'datearray:<kind>': an array of dates or timestamps made text, each element as its type prints
+    // it ('0044-03-15 BC' for the stored '/9956-03-15', a timestamptz with its '+00')
+    if (typeof kind === 'string' && kind.startsWith('datearray:') && typeof x === 'string')
+      return mapArrayText(x, (e) => pgDateText(e, kind.slice(10) as 'date') ?? e);
+    // 'boolarray': a boolean array made text[] (ARRAY[true]::text[]), each element as boolean's cast
+    // to text says it: {true,false}
+    if (kind === 'boolarray' && typeof x === 'string') {
+      const xs = parseArrayText(x);
+      if (xs) return arrayText(xs.map((e) => (e === null ? null : pgBool(e) ? 'true' : 'false')));
     }
     // 'array': a one-dimensional array as PostgreSQL prints it (elements quoted only where they must be)
     if (kind === 'array') {

@@ -8,10 +8,11 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
 
-const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
 
 const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
-  fs DOUBLE PRECISION[], us UUID[], note TEXT);`;
+  fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
+  jbs JSONB[]);`;
 
 const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
 
@@ -136,5 +137,128 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     );
     assert.equal(await sameError("SELECT '{1,x}'::bigint[]"), '22P02');
     assert.equal(await sameError("SELECT '{a'::text[]"), '22P02');
+  });
+
+  it('numeric arrays compare by value and boolean ones by truth, in =, @>, <@, &&, ANY/ALL, the array functions and ORDER BY', async () => {
+    await same(`INSERT INTO arr (id, nums, bs, tags) VALUES (20, '{1.50, 2, NULL}', '{t,f,NULL}', '{1.50}'),
+      (21, '{NaN, 1e2, -0.0}', '{true}', '{1.5}'), (22, NULL, NULL, NULL), (23, '{}', '{}', '{}')`);
+    for (const where of [
+      "nums = '{1.5,2.000,NULL}'",
+      "nums = '{1.5, 2, NULL}'::numeric[]",
+      'nums = ARRAY[1.5, 2, NULL]',
+      "nums <> '{1.5,2,NULL}'",
+      "nums = '{NaN,100,0}'",
+      "nums @> '{1.5}'",
+      "nums <@ '{1.5, 2.0, 3, NaN, 100, 0}'",
+      "nums && '{2.00}'",
+      "'{100.0}' <@ nums",
+      '1.5 = ANY (nums)',
+      '100 = ANY (nums)',
+      "'NaN' = ANY (nums)",
+      '0 = ANY (nums)',
+      '1.5 <> ALL (nums)',
+      '1.5 < ANY (nums)',
+      '99.5 >= ALL (nums)',
+      "bs @> '{true}'",
+      "bs @> '{yes}'",
+      'bs && ARRAY[false]',
+      "bs <@ '{t,f}'",
+      "bs = '{true,false,NULL}'",
+      'true = ANY (bs)',
+      'false = ANY (bs)',
+      // text arrays still compare as text
+      "tags = '{1.5}'",
+      "tags @> '{1.5}'",
+    ])
+      await same(`SELECT id FROM arr WHERE id >= 20 AND ${where} ORDER BY id`);
+    await same('SELECT id FROM arr WHERE id >= 20 AND nums = $1 ORDER BY id', ['{1.5,2.0,NULL}']);
+    await same('SELECT id FROM arr WHERE id >= 20 AND $1::numeric = ANY (nums) ORDER BY id', ['1.5']);
+    await same(`SELECT id, array_position(nums, 2.0), array_replace(nums, 1.5, 9), array_remove(nums, 1.5),
+      array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
+      array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
+      FROM arr WHERE id >= 20 ORDER BY id`);
+    // one group, one distinct value: {1.50} and {1.5}, {t} and {true}
+    await same("INSERT INTO arr (id, nums, bs) VALUES (26, '{1.5,2,NULL}', '{true,false,NULL}')");
+    await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY nums ORDER BY 2');
+    await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY bs ORDER BY 2');
+    await same('SELECT count(DISTINCT nums), count(DISTINCT bs) FROM arr WHERE id >= 20');
+    await same("SELECT id FROM arr WHERE id >= 20 AND nums IN ('{1.5,2,NULL}', '{3}') ORDER BY id");
+    await same(
+      "SELECT id, nums NOT IN ('{1.5,2,NULL}'::numeric[]), bs IN (ARRAY[true]) FROM arr WHERE id >= 20 ORDER BY id",
+    );
+    await same('DELETE FROM arr WHERE id = 26');
+    // arrays of numbers, booleans and text ordered by their elements ('{9}' before '{10}', '{}' first)
+    await same(
+      "INSERT INTO arr (id, ids, nums, fs, bs) VALUES (24, '{10}', '{10}', '{10}', '{t,NULL}'), (25, '{9,1}', '{9,1}', '{9.5}', '{f,t}')",
+    );
+    for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2', 'tags'])
+      await same(`SELECT id, nums FROM arr WHERE id >= 20 ORDER BY ${order}, id`);
+    await same("SELECT id FROM arr WHERE id >= 20 AND (nums < '{9.5}' OR ids >= '{9}' OR bs > '{f}') ORDER BY id");
+    // a boolean array made text[] says true and false, as boolean's cast to text does
+    await same(
+      'SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id',
+    );
+    await same('SELECT array_agg(id > 21 ORDER BY id)::text[] FROM arr WHERE id >= 20');
+    assert.equal(await sameError("SELECT id FROM arr WHERE nums @> '{x}'"), '22P02');
+    // a NULL array: ANY and ALL are NULL
+    await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');
+  });
+
+  it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
+    await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
+      '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',
+      '{"{\\"a\\" : 1}", "[1, 2]"}', '{"{\\"b\\":2, \\"a\\" : 1}"}')`);
+    await same('INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      31,
+      '{2024-1-6}',
+      '{ 2024-01-06 01:02:03 }',
+      '{2024-01-06 01:02:03-05}',
+      '{ 23:59 }',
+      '{"{}"}',
+      '{"{\\"b\\":[1, 2 ]}"}',
+    ]);
+    await same(`INSERT INTO arr (id, ids, tags) VALUES (32, '{{1,2},{3,4}}', '{{ a , "b" },{NULL,d}}')`);
+    await same(
+      'SELECT id, ds::text, ts::text, tz::text, tms::text, js::text, jbs::text, ids::text, tags::text FROM arr WHERE id >= 30 ORDER BY id',
+    );
+    await same('SELECT id, ds, ts, tz, tms, js, jbs, ids, tags FROM arr WHERE id >= 30 ORDER BY id');
+    await same(
+      "SELECT id FROM arr WHERE ds = '{2024-01-05,NULL,infinity,0044-03-15 BC}' OR ids = '{{1,2},{ 3,4}}' ORDER BY id",
+    );
+    await same('SELECT id, ds[1], ds[4], tms[1], jbs[1]::text FROM arr WHERE id >= 30 ORDER BY id');
+    // COPY reads them as an INSERT does and writes them as PostgreSQL prints them (a year BC, +00)
+    const copied: string[] = [];
+    for (const c of [clients().patina, clients().postgres]) {
+      const query = <T>(s: T): T => (c as unknown as { query<U>(s: U): U }).query(s);
+      const rows = '34\t{0001-01-01 BC,infinity}\t{2024-01-05 01:02:03-05}\t{"[1,2]"}\t{{ 5 },{6}}\n';
+      await pipeline(
+        Readable.from([Buffer.from(rows)]),
+        query(copyStreams.from('COPY arr (id, ds, tz, jbs, ids) FROM STDIN')),
+      );
+      const out: Buffer[] = [];
+      for await (const chunk of query(
+        copyStreams.to('COPY (SELECT id, ds, tz, jbs, ids FROM arr WHERE id >= 30 ORDER BY id) TO STDOUT'),
+      ))
+        out.push(chunk as Buffer);
+      copied.push(Buffer.concat(out).toString());
+    }
+    assert.equal(copied[0], copied[1]);
+    assert.match(copied[0], /^34\t\{"0001-01-01 BC",infinity\}/m);
+    await same(`SELECT '{2024-1-5}'::date[]::text, '{2024-01-05 01:02:03}'::timestamp[]::text, '{01:02}'::time[]::text,
+      '{{ 1 , 2 },{3,4}}'::int[]::text, '{{"a b",c},{d,NULL}}'::text[]::text, '{{{1},{2}},{{3},{4}}}'::int[]::text`);
+    // bad elements and shapes fail as array_in does
+    for (const [sql, code] of [
+      ["SELECT '{2024-13-5}'::date[]", '22008'],
+      ["SELECT '{25:00}'::time[]", '22008'],
+      ["SELECT '{x}'::date[]", '22007'],
+      ['SELECT \'{"{x"}\'::json[]', '22P02'],
+      ["SELECT '{{1,2},{3}}'::int[]", '22P02'],
+      ["SELECT '{1,{2}}'::int[]", '22P02'],
+      ["SELECT '{{},{}}'::int[]", '22P02'],
+      ["SELECT '{{1,x}}'::int[]", '22P02'],
+      ["INSERT INTO arr (id, ds) VALUES (33, '{2024-02-30}')", '22008'],
+      ["INSERT INTO arr (id, ids) VALUES (33, '{{1},{2,3}}')", '22P02'],
+    ])
+      assert.equal(await sameError(sql), code, sql);
   });
 });

@@ -3,7 +3,8 @@
 // space (or empty) in double quotes. The same statements on Patina and on PostgreSQL 15; the column
 // is typed record on Patina, where PostgreSQL names the table's own composite type (an OID of its
 // catalog), so the types are compared apart. They were 42703 `no such column: t`. count(t),
-// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000).
+// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000), and
+// t = u compares records.
 import assert from 'node:assert/strict';
 import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
@@ -87,9 +88,24 @@ describe('whole-row references against PostgreSQL 15', function () {
     );
   });
 
-  it('a whole-row reference inside another expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it("a subquery's row of NULL fields is counted, and whole rows compare as records (two NULL fields equal)", async () => {
+    // rows 5 to 9 of the subquery have only NULL fields: a row still (they were not counted)
+    await sameOnBoth(clients(), 'SELECT count(q), count(DISTINCT q), count(*) FROM (SELECT n, d FROM t) AS q');
+    await sameOnBoth(clients(), 'SELECT count(q) FROM (SELECT n FROM t) q WHERE q IS NULL');
+    await sameOnBoth(
+      clients(),
+      'SELECT t.id, count(q) FROM t LEFT JOIN (SELECT t_id, name FROM u) q ON q.t_id = t.id GROUP BY t.id ORDER BY t.id',
+    );
+    // t = t was 0A000
+    await sameOnBoth(clients(), 'SELECT id, t = t, t <> t FROM t ORDER BY id');
+    await sameOnBoth(clients(), 'SELECT count(*) FROM t x, t y WHERE x = y');
+    await sameOnBoth(clients(), 'SELECT count(*) FROM t x, t y WHERE x != y');
+    await sameOnBoth(clients(), 'SELECT q = q FROM (SELECT n, d FROM t) q ORDER BY 1');
+  });
+
+  it('a whole-row reference inside another expression (ordered: t < t), of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
-      'SELECT t = t FROM t',
+      'SELECT t < t FROM t',
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {

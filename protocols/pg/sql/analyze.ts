@@ -143,7 +143,10 @@ export class Analyzer {
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||
-          isWord(out[i], 'FORMAT'))
+          isWord(out[i], 'FORMAT') ||
+          isWord(out[i], 'ARRAY_POSITION') ||
+          isWord(out[i], 'ARRAY_REPLACE') ||
+          isWord(out[i], 'ARRAY_REMOVE'))
       )
         out[i] = { ...out[i], arith: kind };
       const sortKey = found.get(orderMarkKey(at));

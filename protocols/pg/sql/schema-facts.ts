@@ -9,13 +9,24 @@ const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
  * ('interval'), boolean ones ('bool'), json ones ('json': `doc - 'key'`) and numeric ones ('numeric':
  * a cast of NaN to an integer), of any table, for mayHaveTypedOperators.
  */
+/** Arrays of integers, floats and text, declared ('BIGINT[]', 'varchar(20)[]'). */
+const ORDERED_ARRAY =
+  /^\s*((big|small)?int(eger|[248])?|real|float[48]?|double precision|text|varchar|character varying)\s*(\(\s*\d+\s*\))?\s*\[/i;
+
 export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   let names = datedCache.get(schema);
   if (!names) {
     const found = new Map<string, string>();
     for (const t of schema.tables.values())
       for (const c of t.columns) {
-        if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
+        // numeric and boolean arrays compare by their elements' values (typed-operators.ts)
+        const keyedArray = /\[\s*\]\s*$/.test(c.type) && /^\s*(numeric|decimal|bool)/i.exec(c.type);
+        if (keyedArray && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), /^bool/i.test(keyedArray[1]) ? 'bool[]' : 'numeric[]');
+        // and arrays of other numbers and of text are ordered by their elements
+        else if (ORDERED_ARRAY.test(c.type) && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), 'ordered[]');
+        else if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');
         else if (/^json/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'json');

@@ -24,6 +24,10 @@ const TEXT_KIND: Record<number, string> = {
   [arrayOidOf(OID.bool)!]: 'array:boolean',
   [arrayOidOf(OID.float8)!]: 'array:double precision',
   [arrayOidOf(OID.float4)!]: 'array:real',
+  // arrays of dates keep their elements as the columns do (a year BC as '/9956')
+  [arrayOidOf(OID.date)!]: 'datearray:date',
+  [arrayOidOf(OID.timestamp)!]: 'datearray:timestamp',
+  [arrayOidOf(OID.timestamptz)!]: 'datearray:timestamptz',
 };
 
 /** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */

@@ -60,6 +60,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToInt = false;
   let numericHint = false;
   let negation = false;
+  let keyedArray = false;
+  let keyedUse = false;
+  let orderedArray = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -88,7 +91,25 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
-    if (t.type === 'op' && (t.text === '@>' || t.text === '<@')) return true; // of arrays or of jsonb
+    if (t.type === 'op' && (t.text === '@>' || t.text === '<@' || t.text === '&&')) return true; // of arrays or of jsonb
+    // a numeric or boolean array (a column, a cast) compared, in ANY/ALL or array_position and friends:
+    // by its elements' values
+    if (!keyedArray)
+      keyedArray =
+        (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+        (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
+    // an array of other numbers or of text ordered: by their elements too
+    if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
+    if (!keyedUse)
+      keyedUse =
+        (t.type === 'op' && COMPARISONS.has(t.text)) ||
+        isWord(t, 'ORDER') ||
+        isWord(t, 'GROUP') ||
+        isWord(t, 'DISTINCT') ||
+        isWord(t, 'ANY') ||
+        isWord(t, 'SOME') ||
+        isWord(t, 'ALL') ||
+        (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
     // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
     if (
       (t.type === 'op' && COMPARISONS.has(t.text)) ||
@@ -138,6 +159,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   return (
     (arithmetic && hint) ||
     castToText ||
+    (keyedArray && keyedUse) ||
+    (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||
@@ -146,6 +169,11 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && numericHint)
   );
 }
+
+/** Element types whose arrays compare by their elements' values ('{1.50}' = '{1.5}'), as a cast names them. */
+const KEYED_TYPE_WORDS = new Set(['numeric', 'decimal', 'bool', 'boolean']);
+/** The array functions that match elements, renamed for numeric and boolean arrays. */
+export const KEYED_FUNCTIONS = new Set(['array_position', 'array_replace', 'array_remove']);
 
 /** The integer types' names. */
 const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);

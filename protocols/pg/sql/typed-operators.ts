@@ -20,7 +20,7 @@ import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
-import { COMPARISONS, NAN_MATH } from './typed-operators-hint';
+import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
 import { strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
@@ -173,6 +173,31 @@ function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
   return n.ColumnRef || n.ParamRef ? 'ref' : 'expr';
 }
 
+/** 'numeric' or 'boolean' for an array of those (compared by the elements' values, not their text), else null. */
+function keyedKind(...types: number[]): 'numeric' | 'boolean' | null {
+  for (const t of types) {
+    const e = elementOidOf(t);
+    if (e === OID.numeric) return 'numeric';
+    if (e === OID.bool) return 'boolean';
+  }
+  return null;
+}
+
+/**
+ * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans, 'text' for one of
+ * text: arrays ordered by their elements (`<`, ORDER BY), which their text does not ('{10}' <
+ * '{9}', '{}' after '{a}'); else null.
+ */
+function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | null {
+  for (const t of types) {
+    const e = elementOidOf(t);
+    if (e !== undefined && NUMBERS.has(e)) return 'numeric';
+    if (e === OID.bool) return 'boolean';
+    if (e !== undefined && TEXT_TYPES.has(e)) return 'text';
+  }
+  return null;
+}
+
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
 export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
@@ -201,9 +226,15 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       const fields = item?.val?.ColumnRef?.fields;
       const name = item?.name ?? (fields ? strings(fields).pop() : undefined);
       if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
+      else if (name && orderedKind(typer.type(item.val)))
+        out.set(orderMarkKey(e.A_Const.location), `arr-order:${orderedKind(typer.type(item.val))}:${name}`);
     } else if (e && !e.A_Const && typer.type(e) === OID.interval) {
       const at = firstLocation(e);
       if (at >= 0) out.set(orderMarkKey(at), 'iv-order');
+    } else if (e && !e.A_Const && orderedKind(typer.type(e))) {
+      // arrays of numbers and booleans by their elements' values ('{9}' before '{10}')
+      const at = firstLocation(e);
+      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${orderedKind(typer.type(e))}`);
     }
   }
 }
@@ -214,20 +245,21 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
  * their length (`1 day` and `24 hours` are one group, as in PostgreSQL).
  */
 function markIntervalGroups(select: Node, typer: Typer, out: Map<number, string>): void {
-  for (const g of select.groupClause ?? []) {
-    if (g.GroupingSet || g.A_Const || typer.type(g) !== OID.interval) continue;
-    const at = firstLocation(g);
-    if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
-  }
+  // (and numeric and boolean arrays, 'arr-group:kind': by their elements' values, {1.50} and {1.5} one group)
+  const mark = (n: Node) => {
+    const type = typer.type(n);
+    const keyed = keyedKind(type);
+    if (type !== OID.interval && !keyed) return;
+    const at = firstLocation(n);
+    if (at >= 0) out.set(orderMarkKey(at), keyed ? `arr-group:${keyed}` : 'iv-group');
+  };
+  for (const g of select.groupClause ?? []) if (!g.GroupingSet && !g.A_Const) mark(g);
   const visit = (x: Node) => {
     if (x === null || typeof x !== 'object') return;
     if (Array.isArray(x)) return x.forEach(visit);
     if (x.SelectStmt || x.SubLink) return; // its own scope
     const f = x.FuncCall;
-    if (f?.agg_distinct && f.args?.length === 1 && typer.type(f.args[0]) === OID.interval) {
-      const at = firstLocation(f.args[0]);
-      if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
-    }
+    if (f?.agg_distinct && f.args?.length === 1) mark(f.args[0]);
     for (const k in x) if (k !== 'location') visit(x[k]);
   };
   visit(select.targetList);
@@ -365,6 +397,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+  } else if (
+    n.FuncCall?.args?.length >= 2 &&
+    KEYED_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+    keyedKind(typer.type(n.FuncCall.args[0]))
+  ) {
+    // array_position(nums, 1.5) finds '1.50', array_replace(bs, true, false) finds 't' and writes 'f'
+    const fn = strings(n.FuncCall.funcname).pop()!.toLowerCase().slice(6);
+    out.set(n.FuncCall.location, `arr-${fn}-${keyedKind(typer.type(n.FuncCall.args[0]))}`);
   } else if (isAtTimeZone(n.FuncCall)) {
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
@@ -434,6 +474,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === OID.numeric) {
     // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
     out.set(n.TypeCast.location, `nan-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);
+  } else if (
+    n.TypeCast &&
+    TEXT_TYPES.has(elementOidOf(typeNameOid(n.TypeCast.typeName)) ?? 0) &&
+    keyedKind(typer.type(n.TypeCast.arg)) === 'boolean'
+  ) {
+    out.set(n.TypeCast.location, 'text:boolarray'); // ARRAY[true]::text[] is {true}, as boolean's cast to text says
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
@@ -443,6 +489,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
+    // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
+    else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
     else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (
     n.A_Expr?.kind === 'AEXPR_OP' &&
@@ -451,15 +499,31 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.A_Expr.rexpr) === OID.numeric
   ) {
     out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0)
+  } else if (
+    (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
+    keyedKind(typer.type(n.A_Expr.rexpr))
+  ) {
+    // 1.5 = ANY (nums) finds '1.50', true = ANY (bs) finds 't': the elements as SQLite holds such values
+    out.set(n.A_Expr.location, `elems:${keyedKind(typer.type(n.A_Expr.rexpr))}`);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
+    const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
     if (op === '^')
       out.set(
         e.location,
         typer.type(e.lexpr) === OID.numeric || typer.type(e.rexpr) === OID.numeric ? 'num-pow' : 'pow',
       );
-    else if (op === '#') {
+    else if ((op === '=' || op === '<>') && keyed) {
+      // numeric arrays equal by their elements' values ('{1.50}' = '{1.5}'), boolean ones by truth
+      out.set(e.location, `arr-cmp:${keyed}`);
+    } else if (
+      (op === '<' || op === '>' || op === '<=' || op === '>=') &&
+      orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))
+    ) {
+      // arrays of numbers and booleans ordered by their elements' values ('{9}' < '{10}')
+      out.set(e.location, `arr-ord:${orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))}`);
+    } else if (op === '#') {
       // bitwise XOR of integers, which SQLite has no operator for
       const l = typer.type(e.lexpr);
       const r = typer.type(e.rexpr);
@@ -494,10 +558,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }
-    } else if (op === '@>' || op === '<@') {
-      // of arrays (jsonb's otherwise)
+    } else if (op === '@>' || op === '<@' || op === '&&') {
+      // of arrays (jsonb's otherwise); numeric and boolean elements matched by their values
       if (elementOidOf(typer.type(e.lexpr)) !== undefined || elementOidOf(typer.type(e.rexpr)) !== undefined)
-        out.set(e.location, 'arr');
+        out.set(e.location, keyed ? `arr:${keyed}` : 'arr');
     } else if (op === '%') {
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);

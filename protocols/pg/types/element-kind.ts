@@ -17,9 +17,15 @@ const KINDS: Record<number, ElementKind> = {
   [OID.bpchar]: 'text',
   [OID.name]: 'text',
   [OID.uuid]: 'uuid',
+  [OID.date]: 'date',
+  [OID.timestamp]: 'timestamp without time zone',
+  [OID.timestamptz]: 'timestamp with time zone',
+  [OID.time]: 'time without time zone',
+  [OID.json]: 'json',
+  [OID.jsonb]: 'jsonb',
 };
 
-/** How the elements of an array of `elem` are read and printed; undefined for those kept as written (dates, json). */
+/** How the elements of an array of `elem` are read and printed; undefined for those kept as written (intervals, bytea, ...). */
 export const elementKindOf = (elem: number): ElementKind | undefined => KINDS[elem];
 
 /** The element kind of an array column's declared type (`BIGINT[]`); undefined for no array or one kept as written. */

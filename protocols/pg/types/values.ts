@@ -4,7 +4,7 @@
 import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
-import { arrayElements, pgBool } from '../../../src/engine/pg-functions';
+import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
@@ -245,24 +245,7 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       const elem = elementOidOf(oid);
       if (elem === undefined) return s;
       const kind = elementKindOf(elem);
-      if (kind) return asParam(() => arrayInput(s, kind), param);
-      return CHECKED_ELEMENTS.has(elem) ? checkArrayText(s, elem, param) : s;
+      return kind ? asParam(() => arrayInput(s, kind), param) : s;
     }
   }
-}
-
-/** Element types (other than those arrayInput reads) whose elements an array parameter's are checked as. */
-const CHECKED_ELEMENTS = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
-
-/**
- * An array parameter's text ('{2024-01-01}'), each element read as its type reads it, failing as
- * PostgreSQL's array_in does; kept as sent. Nested arrays are not read.
- */
-function checkArrayText(s: string, elem: number, param: number): string {
-  const t = s.trim();
-  if (!t.startsWith('{') || !t.endsWith('}'))
-    throw new PatinaError('user', `malformed array literal: "${s}" (parameter $${param + 1})`, undefined, '22P02');
-  if (t.slice(1, -1).includes('{')) return s;
-  for (const e of arrayElements(t)) if (typeof e === 'string' && !/^\s*null\s*$/i.test(e)) textParam(e, elem, param);
-  return s;
 }

@@ -98,7 +98,7 @@ describe('PG translation passes', () => {
     const arrays = pass(rewriteArrays);
     assert.equal(
       arrays('SELECT 1 WHERE id = ANY($1) AND id <> ALL(ARRAY[1,2])'),
-      'SELECT 1 WHERE id IN (SELECT value FROM __pg_elems( $1 )) AND id NOT IN(1, 2)',
+      "SELECT 1 WHERE id IN (SELECT value FROM __pg_elems_as(ifnull( $1 , x'00'), '')) AND id NOT IN(1, 2)",
     );
     assert.equal(
       arrays('SELECT ARRAY[1,2,3], (a)[2], tags[1], ARRAY(SELECT id FROM t)'),

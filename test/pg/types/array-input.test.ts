@@ -1,7 +1,7 @@
 // Array text read as PostgreSQL's array_in reads it and printed as array_out prints it (the forms
 // were read off PostgreSQL 15; test/pg/array-values-oracle.test.ts compares them live).
 import assert from 'node:assert/strict';
-import { arrayInput, parseArrayText } from '../../../src/engine/pg-array-input';
+import { arrayInput, arrayKey, arraySortKey, elementKey, parseArrayText } from '../../../src/engine/pg-array-input';
 
 /** The SQLSTATE arrayInput fails with, or null. */
 function failure(s: string, kind: Parameters<typeof arrayInput>[1], lenient = false): string | null {
@@ -20,7 +20,7 @@ describe('array text in PostgreSQL form', () => {
     assert.deepEqual(parseArrayText('{"a b", c\\,d, "e\\"f", a b }'), ['a b', 'c,d', 'e"f', 'a b']);
     assert.deepEqual(parseArrayText('{}'), []);
     assert.deepEqual(parseArrayText('{\\ x\\ }'), [' x ']);
-    // more dimensions and explicit bounds are not read (kept as written)
+    // more dimensions and explicit bounds are no one-dimensional array
     assert.equal(parseArrayText('{{1,2},{3,4}}'), null);
     assert.equal(parseArrayText('[0:1]={1,2}'), null);
     for (const bad of ['{a,}', '{,a}', '{a', 'x', '{a"b"}', '{"a"b}', '{a} x', '{"a}'])
@@ -55,5 +55,66 @@ describe('array text in PostgreSQL form', () => {
     assert.equal(failure('{a0eebc99}', 'uuid'), '22P02');
     assert.equal(arrayInput('{1.5,2.5,-2.5,3}', 'bigint', true), '{2,3,-3,3}');
     assert.equal(failure('{1,x}', 'bigint', true), '22P02');
+  });
+
+  it('reads dates, times and json elements as their types do, kept as their columns keep them', () => {
+    assert.equal(
+      arrayInput('{2024-1-5, NULL, infinity, 0044-03-15 BC}', 'date'),
+      '{2024-01-05,NULL,infinity,/9956-03-15}',
+    );
+    assert.equal(arrayInput('{2024-01-05 01:02:03.50}', 'timestamp without time zone'), '{"2024-01-05 01:02:03.5"}');
+    assert.equal(arrayInput('{2024-01-05 01:02:03+02}', 'timestamp with time zone'), '{"2024-01-04 23:02:03"}');
+    assert.equal(arrayInput('{ 01:02 }', 'time without time zone'), '{01:02:00}');
+    assert.equal(arrayInput('{"{\\"a\\" : 1}"}', 'json'), '{"{\\"a\\" : 1}"}');
+    assert.equal(arrayInput('{"{\\"b\\":2, \\"a\\" : 1}"}', 'jsonb'), '{"{\\"a\\": 1, \\"b\\": 2}"}');
+    assert.equal(failure('{2024-13-5}', 'date'), '22008');
+    assert.equal(failure('{x}', 'date'), '22007');
+    assert.equal(failure('{25:00}', 'time without time zone'), '22008');
+    assert.equal(failure('{"{x"}', 'json'), '22P02');
+  });
+
+  it('reads more dimensions, checking their shape as array_in does', () => {
+    assert.equal(arrayInput('{{ 1 , 2 },{3,4}}', 'integer'), '{{1,2},{3,4}}');
+    assert.equal(arrayInput('{{{1},{2}},{{3},{ NULL }}}', 'integer'), '{{{1},{2}},{{3},{NULL}}}');
+    assert.equal(arrayInput('{{"a b",c},{d,NULL}}', 'text'), '{{"a b",c},{d,NULL}}');
+    for (const bad of ['{{1,2},{3}}', '{1,{2}}', '{{1},2}', '{{},{}}', '{{1},{}}', '{{1,2}', '{{1}}}'])
+      assert.equal(failure(bad, 'integer'), '22P02', bad);
+    assert.equal(failure('{{1,x}}', 'integer'), '22P02');
+    // explicit bounds are kept as written
+    assert.equal(arrayInput('[0:1]={1,2}', 'integer'), '[0:1]={1,2}');
+  });
+
+  it('keys numeric elements by value and boolean ones by truth, for equality', () => {
+    assert.equal(elementKey('1.50', 'numeric'), '1.5');
+    assert.equal(elementKey(1.5, 'numeric'), '1.5');
+    assert.equal(elementKey('-0.00', 'numeric'), '0');
+    assert.equal(elementKey('1e2', 'numeric'), '100');
+    assert.equal(elementKey('NaN', 'numeric'), 'NaN');
+    assert.equal(elementKey('yes', 'boolean'), 't');
+    assert.equal(elementKey(0, 'boolean'), 'f');
+    assert.equal(arrayKey('{1.50, 2.000, NULL}', 'numeric'), arrayKey('{1.5,2,NULL}', 'numeric'));
+    assert.equal(arrayKey('{true, 0}', 'boolean'), '{t,f}');
+    assert.throws(() => elementKey('x', 'numeric'), { sqlstate: '22P02' } as object);
+  });
+
+  it('sort keys order arrays of numbers, booleans and text (C collation) as PostgreSQL does', () => {
+    const order = (kind: 'numeric' | 'boolean', xs: string[]) =>
+      [...xs].sort((a, b) => (arraySortKey(a, kind) < arraySortKey(b, kind) ? -1 : 1));
+    const numbers = ['{}', '{-Infinity}', '{-10}', '{-1.51}', '{-1.5}', '{-1}', '{-0.01}', '{0}', '{0.01}', '{1}',
+      '{1,2}', '{1.2}', '{9}', '{10}', '{1e20}', '{Infinity}', '{NaN}', '{NULL}']; // biome-ignore format: a list
+    assert.deepEqual(order('numeric', [...numbers].reverse()), numbers);
+    assert.deepEqual(order('boolean', ['{NULL}', '{t}', '{f,t}', '{f}', '{}']), [
+      '{}',
+      '{f}',
+      '{f,t}',
+      '{t}',
+      '{NULL}',
+    ]);
+    const texts = ['{}', '{"",x}', '{B}', '{a}', '{a,b}', '{a,NULL}', '{"a b"}', '{b}', '{ä}', '{NULL}'];
+    const bytes = (a: string) => Buffer.from(arraySortKey(a, 'text'));
+    assert.deepEqual(
+      [...texts].reverse().sort((a, b) => Buffer.compare(bytes(a), bytes(b))),
+      texts,
+    );
   });
 });

@@ -36,7 +36,11 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
           { type: 'punct', text: ')' },
         ];
       } else {
-        repl = [{ type: 'group', text: '(SELECT value FROM __pg_elems(' }, ...inner, { type: 'group', text: '))' }];
+        repl = [
+          { type: 'group', text: `(SELECT value FROM ${elems(t)}(` },
+          ...inner,
+          { type: 'group', text: `${kindArg(t)})` },
+        ];
       }
       const op: Tok[] = negate
         ? [
@@ -67,7 +71,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       const c = (): Tok[] => [
         { type: 'punct', text: '(' },
         ...left,
-        t,
+        { type: 'op', text: t.text }, // (without the analysis's mark, which this pass has read)
         { type: 'word', text: 'value' },
         { type: 'punct', text: ')' },
       ];
@@ -97,10 +101,10 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         { type: 'number', text: all ? '1' : '0' },
         w('END'),
         w('FROM'),
-        w('__pg_elems'),
+        { type: 'group', text: elems(t) },
         pu('('),
         ...toks.slice(i + 3, close),
-        pu(')'),
+        { type: 'group', text: kindArg(t) },
         pu(')'),
       ];
       toks.splice(start, close - start + 1, ...repl);
@@ -195,6 +199,16 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
   }
   return toks;
 }
+
+/**
+ * The elements of `op ANY (arr)` (src/engine/pg-arrays.ts's __pg_elems_as: one NULL for a NULL
+ * array, given as x'00' since a table-valued function is not called with NULL, so that the
+ * comparison is NULL as in PostgreSQL); of a numeric or boolean array
+ * (typed-operators.ts's `elems:kind`) as SQLite holds such values.
+ */
+const elemsKind = (op: Tok) => ('arith' in op && op.arith?.startsWith('elems:') ? op.arith.slice(6) : '');
+const elems = (_op: Tok) => '__pg_elems_as(ifnull';
+const kindArg = (op: Tok) => `, x'00'), '${elemsKind(op)}')`;
 
 /**
  * ARRAY[true, false, NULL]'s elements as a boolean array keeps them, 't' and 'f' (SQLite's 1 and 0

@@ -443,6 +443,8 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
   toks.forEach((t, k) => {
     if (isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ','))
       for (const x of [toks[k + 1], toks[k + 2], toks[k + 3]]) if (isName(x)) names.add(nameOf(x!));
+    // a subquery's alias: `) AS s`
+    if (isPunct(t, ')') && isWord(toks[k + 1], 'AS') && isName(toks[k + 2])) names.add(nameOf(toks[k + 2]));
   });
   const maybe = toks.some(
     (t, k) =>
@@ -525,16 +527,35 @@ function recordCall(source: Source): Tok[] {
  */
 function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok[] {
   const at: number[] = [];
+  const whole = (k: number) =>
+    isName(toks[k]) && names.has(nameOf(toks[k])) && !isPunct(toks[k - 1], '.') && !isPunct(toks[k + 1], '.');
   toks.forEach((t, k) => {
-    if (!isName(t) || !names.has(nameOf(t)) || isPunct(toks[k - 1], '.') || isPunct(toks[k + 1], '.')) return;
+    if (!whole(k)) return;
     const counted = countOf(toks, k) !== null;
-    if (counted || nullTest(toks, k + 1) > 0) at.push(k);
+    if (counted || nullTest(toks, k + 1) > 0 || (comparison(toks[k + 1]) && whole(k + 2))) at.push(k);
   });
   if (at.length === 0) return toks;
   const r = new JsonRewriter(toks, schema);
   for (const k of at.reverse()) {
     const source = wholeRowSource(r, toks, k, schema);
     if (!source) continue;
+    if (comparison(toks[k + 1])) {
+      // t = u, t <> u of whole rows: their record texts, two NULL fields equal (PostgreSQL's record_eq)
+      const other = wholeRowSource(r, toks, k + 2, schema);
+      if (!other) continue;
+      const not = !isOp(toks[k + 1], '=');
+      toks.splice(
+        k,
+        3,
+        punct('('),
+        ...recordCall(source),
+        word('IS'),
+        ...(not ? [word('NOT')] : []),
+        ...recordCall(other),
+        punct(')'),
+      );
+      continue;
+    }
     const field = (c: Column, test: Tok[]) => [quoted(source.name), punct('.'), quoted(c.name), ...test];
     const isNull = [word('IS'), word('NULL')];
     const notNull = [word('IS'), word('NOT'), word('NULL')];
@@ -542,14 +563,41 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
       source.cols.flatMap((c, n) => (n === 0 ? field(c, test) : [word(op), ...field(c, test)]));
     const width = nullTest(toks, k + 1);
     if (width === 0) {
-      // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts
+      // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts. A
+      // subquery's row whose fields are all NULL is still a row (not NULL): where no outer join can
+      // make it NULL, every row counts
       const value = countOf(toks, k) === 'distinct' ? recordCall(source) : [{ type: 'number', text: '1' } as Tok];
-      toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
+      if (source.within && !nullExtended(toks, source)) toks.splice(k, 1, ...value);
+      else toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
     } else {
       toks.splice(k, 1 + width, punct('('), ...joined(width === 2 ? isNull : notNull, 'AND'), punct(')'));
     }
   }
   return toks;
+}
+
+/** `=`, `<>` or `!=`. */
+const comparison = (t: Tok | undefined) => isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=');
+
+/**
+ * Whether an outer join may make a subquery's row NULL: it follows LEFT or FULL JOIN, or its query
+ * level has a RIGHT or FULL JOIN (which side is not worked out here).
+ */
+function nullExtended(toks: Tok[], s: Source): boolean {
+  let p = s.within![0] - 2; // the word before its '('
+  if (isWord(toks[p], 'JOIN')) {
+    p--;
+    if (isWord(toks[p], 'OUTER')) p--;
+    if (isWord(toks[p], 'LEFT') || isWord(toks[p], 'FULL')) return true;
+  }
+  const end = s.scope < 0 ? toks.length : closer(toks, s.scope);
+  let depth = 0;
+  for (let k = s.scope + 1; k < end; k++) {
+    if (isPunct(toks[k], '(')) depth++;
+    else if (isPunct(toks[k], ')')) depth--;
+    else if (depth === 0 && (isWord(toks[k], 'RIGHT') || isWord(toks[k], 'FULL'))) return true;
+  }
+  return false;
 }
 
 /** Whether toks[k] is the argument of count(k) ('plain') or count(DISTINCT k) ('distinct'), else null. */

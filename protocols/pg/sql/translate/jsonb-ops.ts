@@ -66,7 +66,10 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const ofArrays = t.type === 'op' && (t.text === '&&' || ('arith' in t && t.arith === 'arr'));
+    const mark = t.type === 'op' && 'arith' in t ? t.arith : undefined;
+    const ofArrays = t.type === 'op' && (t.text === '&&' || mark === 'arr' || mark?.startsWith('arr:') === true);
+    // numeric or boolean elements (typed-operators.ts): matched by their values
+    const keyed = mark?.startsWith('arr:') ? `, '${mark.slice(4)}'` : '';
     const text = t.type === 'op' && t.text === '->>';
     const fn =
       t.type !== 'op' ? undefined : text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
@@ -107,6 +110,7 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         ...left,
         { type: 'punct', text: ',' },
         ...right,
+        ...(keyed ? [{ type: 'group', text: keyed } as Tok] : []),
       );
     out.push({ type: 'punct', text: ')' });
     i = end - 1;

@@ -9,6 +9,12 @@ import { OPERAND_ENDS } from './primaries';
 /** Words that follow an ORDER BY term's expression. */
 const TERM_TAIL = new Set(['ASC', 'DESC', 'NULLS', 'USING']);
 
+/** 'kind:name' as its kind and name (no name: undefined). */
+function splitOnce(s: string): [string, string | undefined] {
+  const at = s.indexOf(':');
+  return at < 0 ? [s, undefined] : [s.slice(0, at), s.slice(at + 1)];
+}
+
 /**
  * A term the analysis marked to sort by another key than its value (an interval by its length,
  * typed-operators.ts markIntervalOrder): its expression wrapped in that key's function.
@@ -18,12 +24,22 @@ function sortKeyed(term: Tok[]): Tok[] {
   if (exact?.startsWith('num-order:') && term[0].type === 'number')
     // ORDER BY 2 of an exact numeric column: by its number (exact-order.ts)
     return [{ type: 'group', text: exactSortKey(quotedName(exact.slice(10))) }, ...term.slice(1)];
-  const mark = term.find((t) => 'sortKey' in t && t.sortKey?.startsWith('iv-order'));
+  const mark = term.find((t) => 'sortKey' in t && /^(iv|arr)-order/.test(t.sortKey ?? ''));
   if (!mark || !('sortKey' in mark)) return term;
-  const named = mark.sortKey?.slice('iv-order:'.length);
+  // an array of numbers or booleans by its elements' values (typed-operators.ts markIntervalOrder)
+  const [array, arrayItem] = mark.sortKey?.startsWith('arr-order:') ? splitOnce(mark.sortKey.slice(10)) : [];
+  const named = array ? arrayItem : mark.sortKey?.slice('iv-order:'.length);
   if (named && mark.type === 'number')
     // ORDER BY 2: the select item by its name
-    return [{ type: 'group', text: `__pg_interval_key("${named.replace(/"/g, '""')}")` }, ...term.slice(1)];
+    return [
+      {
+        type: 'group',
+        text: array
+          ? `__pg_array_sortkey('${array}', "${named.replace(/"/g, '""')}")`
+          : `__pg_interval_key("${named.replace(/"/g, '""')}")`,
+      },
+      ...term.slice(1),
+    ];
   let end = term.length;
   for (let k = 0; k < term.length; k++)
     if (isWord(term[k], undefined) && TERM_TAIL.has(term[k].text.toUpperCase()) && k > 0) {
@@ -31,8 +47,9 @@ function sortKeyed(term: Tok[]): Tok[] {
       break;
     }
   return [
-    { type: 'word', text: '__pg_interval_key' },
+    { type: 'word', text: array ? '__pg_array_sortkey' : '__pg_interval_key' },
     { type: 'punct', text: '(' },
+    ...(array ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
     ...term.slice(0, end),
     { type: 'punct', text: ')' },
     ...term.slice(end),
@@ -56,17 +73,21 @@ const ITEM_ENDS = new Set([
 
 /**
  * GROUP BY items and count(DISTINCT ...) arguments the analysis marked 'iv-group' (intervals):
- * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value.
+ * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value;
+ * 'arr-group:kind' (numeric and boolean arrays) in __pg_array_key, `{1.50}` and `{1.5}` likewise.
  */
 export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'sortKey' in t && t.sortKey === 'iv-group')) return toks;
+  const grouped = (t: Tok) => 'sortKey' in t && (t.sortKey === 'iv-group' || t.sortKey?.startsWith('arr-group:'));
+  if (!toks.some(grouped)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (!('sortKey' in t && t.sortKey === 'iv-group')) {
+    if (!grouped(t)) {
       out.push(t);
       continue;
     }
+    // a numeric or boolean array ('arr-group:kind'): by __pg_array_key, its elements' values
+    const array = 'sortKey' in t && t.sortKey?.startsWith('arr-group:') ? t.sortKey.slice(10) : undefined;
     // the item: to a comma, a closing parenthesis or a clause word at its own depth
     let depth = 0;
     let end = i;
@@ -80,10 +101,13 @@ export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
       )
         break;
     }
-    out.push({ type: 'word', text: '__pg_interval_key' }, { type: 'punct', text: '(' }, ...toks.slice(i, end), {
-      type: 'punct',
-      text: ')',
-    });
+    out.push(
+      { type: 'word', text: array ? '__pg_array_key' : '__pg_interval_key' },
+      { type: 'punct', text: '(' },
+      ...(array ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
+      ...toks.slice(i, end),
+      { type: 'punct', text: ')' },
+    );
     i = end - 1;
   }
   return out;

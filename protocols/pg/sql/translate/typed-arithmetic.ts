@@ -228,24 +228,25 @@ function boundOperandStart(out: Tok[]): number {
 
 /** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'iv-in')) return toks;
+  // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values)
+  const marked = (t: Tok) => 'arith' in t && (t.arith === 'iv-in' || t.arith?.startsWith('arr-in:') === true);
+  if (!toks.some(marked)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const not = isWord(t, 'NOT') && isWord(toks[i + 1], 'IN');
     const at = not ? i + 1 : i;
-    const open =
-      'arith' in t && t.arith === 'iv-in' && isWord(toks[at], 'IN') && isPunct(toks[at + 1], '(') ? at + 1 : -1;
+    const open = marked(t) && isWord(toks[at], 'IN') && isPunct(toks[at + 1], '(') ? at + 1 : -1;
+    const array = 'arith' in t && t.arith?.startsWith('arr-in:') ? t.arith.slice(7) : undefined;
+    const key = (x: string) => (array ? `__pg_array_key('${array}', ${x})` : `__pg_interval_key(${x})`);
     const close = open < 0 || out.length === 0 ? -1 : closer(toks, open);
     if (close < 0) {
       out.push(t);
       continue;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
-    const items = topLevelItems(toks, open + 1, close).map(
-      ([a, b]) => `__pg_interval_key(${joinTokens(toks.slice(a, b))})`,
-    );
-    out.push({ type: 'group', text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
+    const items = topLevelItems(toks, open + 1, close).map(([a, b]) => key(joinTokens(toks.slice(a, b))));
+    out.push({ type: 'group', text: `${key(left)} ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
     i = close;
   }
   return out;
@@ -354,11 +355,20 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                   ? textConcat(t.arith.slice(5), left, right)
                                   : t.arith === 'iv-cmp'
                                     ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                    : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                                    : t.arith.startsWith('arr-cmp:')
+                                      ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                      : t.arith.startsWith('arr-ord:')
+                                        ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                        : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
   return out;
+}
+
+/** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
+function arrayComparison(kind: string, op: string, left: string, right: string, key = 'key'): string {
+  return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
 }
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */

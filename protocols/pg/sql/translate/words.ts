@@ -102,6 +102,12 @@ const RENAMED: Record<string, string> = {
   'max-iv-w': '__pg_interval_max_w',
   'tzcall-local': '__pg_timezone_local',
   'tzcall-wall': '__pg_timezone_wall',
+  // of numeric and boolean arrays: elements matched by their values (src/engine/pg-arrays.ts)
+  ...Object.fromEntries(
+    ['position', 'replace', 'remove'].flatMap((f) =>
+      ['numeric', 'boolean'].map((k) => [`arr-${f}-${k}`, `__pg_array_${f}_${k}`]),
+    ),
+  ),
 };
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
