@@ -1,5 +1,5 @@
-// Result columns computed exactly: a numeric division, avg, stddev or variance that is a column of
-// the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+// Result columns computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...)
+// that is a column of the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { INTS, strings } from './type-signatures';
@@ -55,6 +55,18 @@ function exactTree(v: Node, t: Typer): [number, string][] | null {
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
 }
 
+/**
+ * extract(epoch from x) of a timestamp, timestamptz or interval: a numeric of microseconds' digits
+ * in PostgreSQL, more digits than a double holds far from 1970 ('-62135596799.999999').
+ */
+function isExactEpoch(v: Node, t: Typer): boolean {
+  const f = v?.FuncCall;
+  if (!f || strings(f.funcname).pop()?.toLowerCase() !== 'extract' || f.args?.length !== 2) return false;
+  if (String(f.args[0]?.A_Const?.sval?.sval ?? '').toLowerCase() !== 'epoch') return false;
+  const a = t.type(f.args[1]);
+  return a === OID.timestamp || a === OID.timestamptz || a === OID.interval;
+}
+
 /** round(x, n) or trunc(x, n) with n a constant (also of one argument). */
 function isRound(v: Node): boolean {
   const f = v?.FuncCall;
@@ -107,7 +119,8 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
       const r = t.type(e.rexpr);
       if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
         marks = [[e.location, 'num/x']];
-    } else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
+    } else if (isExactEpoch(v, t)) marks = [[v.FuncCall.location, 'epoch-x']];
+    else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
     else if (isRound(v)) {
       // round(stddev(x), 2): rounds the exact value (its double could round the other way)
       const arg = v.FuncCall.args[0];
