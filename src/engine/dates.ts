@@ -149,7 +149,8 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   }
   const special = specialInstant(v.trim().toLowerCase());
   if (special) return special;
-  const { rest, bc, pm } = takeEraAndMeridiem(v);
+  const { rest, pm, bc: era } = takeEraAndMeridiem(v);
+  const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
   const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];

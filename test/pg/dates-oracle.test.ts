@@ -322,6 +322,8 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT 'J2451187'::date, 'J2451187'::timestamp, 'j2451187'::date, 'J0'::date, 'J1721425'::date, 'J1721426'::date",
       "SELECT 'J2451187 10:30'::timestamp, 'J2451187.5'::timestamp, 'J2451187.25 +02'::timestamptz, 'J 2451187'::date, 'julian 2451187'::date",
       "SELECT 'J2451187.5 10:30'::timestamp",
+      // (a BC after a Julian day is ignored there)
+      "SELECT 'J2451187 BC'::date",
       // ISO 8601's alternative form, extended and basic, alone or after designators
       "SELECT 'P0001-02-03T04:05:06'::interval, 'P0001-02-03'::interval, 'PT04:05:06'::interval, 'P0000-00-01T00:00:00.5'::interval",
       "SELECT 'P0001-02'::interval, 'P0001'::interval, 'P1-2-3T4:5:6'::interval, 'P0001-02-03T04'::interval, 'P-0001-02-03'::interval",
@@ -365,6 +367,9 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       'SELECT id, extract(epoch from at) FROM hist ORDER BY 2 DESC',
       "SELECT extract(epoch from interval '1000000 years 1 mon 2 days 03:04:05.000001'), extract(epoch from interval '-1 year -1 mon 1 day -00:00:00.5')",
       "SELECT extract(epoch from ts - timestamp '2000-01-01') FROM hist WHERE id < 3 ORDER BY id",
+      // and with +, -, * and / of numbers around it
+      'SELECT id, extract(epoch from ts) + 1, extract(epoch from at) * 1000, extract(epoch from ts) - extract(epoch from at) AS d FROM hist WHERE id < 4 ORDER BY d',
+      'SELECT extract(epoch from ts) / 60, round(extract(epoch from at) / 3600, 2), 2 * extract(epoch from ts - at) FROM hist WHERE id < 4 ORDER BY id',
       // of a function in extract's FROM (it was taken for a FROM list: 42601 near "AS")
       'SELECT extract(epoch from now()) > 0, extract(year from now()) >= 2024, extract(epoch from current_timestamp) > 0',
       // an infinite timestamp's epoch and year are infinite, its other fields NULL

@@ -37,6 +37,11 @@ function exactTree(v: Node, t: Typer): [number, string][] | null {
       marks.push([e.location, `numx${op}`]);
       return visit(e.lexpr) && visit(e.rexpr);
     }
+    if (isExactEpoch(n, t)) {
+      exact++;
+      marks.push([n.FuncCall.location, 'epoch-x']);
+      return true;
+    }
     const agg = exactAggregate(n, t);
     if (agg) {
       exact++;
@@ -118,7 +123,13 @@ export function markExactColumns(s: Node, t: Typer, out: Map<number, string>): v
       const l = t.type(e.lexpr);
       const r = t.type(e.rexpr);
       if ((l === OID.numeric && (r === OID.numeric || INTS.has(r))) || (INTS.has(l) && r === OID.numeric))
-        marks = [[e.location, 'num/x']];
+        marks = [
+          [e.location, 'num/x'],
+          // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
+          ...[e.lexpr, e.rexpr]
+            .filter((x) => isExactEpoch(x, t))
+            .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
+        ];
     } else if (isExactEpoch(v, t)) marks = [[v.FuncCall.location, 'epoch-x']];
     else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
     else if (isRound(v)) {
