@@ -149,7 +149,8 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   }
   const special = specialInstant(v.trim().toLowerCase());
   if (special) return special;
-  const { rest, bc, pm } = takeEraAndMeridiem(v);
+  const { rest, pm, bc: era } = takeEraAndMeridiem(v);
+  const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
   const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
@@ -221,7 +222,23 @@ function isoDateText(v: string): string {
   else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
     s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
   else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?=$|\s)(.*)$/.exec(s))) s = iso(m[3], Number(m[1]), m[2], m[4]);
+  else if ((m = /^(?:j|jd|julian)\s*(\d+)(\.\d+)?(?=$|\s)(.*)$/i.exec(s))) s = julianText(m[1], m[2], m[3]);
   return s;
+}
+
+/**
+ * A Julian day ('J2451187', 'J2451187.5': day 0 is 4714-11-24 BC, its fraction the time of day), as
+ * PostgreSQL's date input reads it, in the form TS_RE reads (a year BC stored as '/dddd'), `rest` after it.
+ */
+function julianText(day: string, fraction: string | undefined, rest: string): string {
+  const d = new Date((Number(day) - 2_440_588) * DAY_MS);
+  // past JavaScript's dates (275760 years): let the caller refuse the text
+  if (Number.isNaN(d.getTime())) return `J${day}`;
+  const date = `${yearText(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  if (fraction === undefined) return date + rest;
+  const us = Math.round(Number(`0${fraction}`) * 86_400_000_000);
+  const clock = `${pad(Math.floor(us / 3.6e9))}:${pad(Math.floor(us / 6e7) % 60)}:${pad(Math.floor(us / 1e6) % 60)}`;
+  return `${date} ${clock}.${pad(us % 1e6, 6)}${rest}`;
 }
 
 /**
@@ -339,6 +356,30 @@ export function dateTrunc(unit: unknown, v: unknown): string | null {
   return formatInstant({ ms, us: 0, tz: t.tz });
 }
 
+/**
+ * extract(epoch from x) of a timestamp or an interval as exact decimal text with microseconds'
+ * digits ('-62135596799.999999'), as PostgreSQL's numeric gives it: a double's 17 digits cannot
+ * hold that far from 1970. An interval counts a year as 365.25 days and a month as 30, as there.
+ */
+export function exactEpoch(v: unknown): string | number | null {
+  if (v === null || v === undefined) return null;
+  let micros: bigint;
+  if (typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase())) {
+    if (infinityWord(v)) return datePart('epoch', v);
+    const iv = parseInterval(v)!;
+    const years = BigInt(Math.trunc(iv.months / 12));
+    const days = 1461n * years + 120n * BigInt(iv.months % 12) + 4n * BigInt(iv.days); // in quarter days
+    micros = days * 21_600_000_000n + BigInt(iv.micros);
+  } else {
+    const t = parseInstant(v, 'timestamp', 'date_part');
+    if (!t) return null;
+    micros = BigInt(t.ms) * 1000n + BigInt(t.us);
+  }
+  const neg = micros < 0n;
+  const abs = (neg ? -micros : micros).toString().padStart(7, '0');
+  return `${neg ? '-' : ''}${abs.slice(0, -6)}.${abs.slice(-6)}`;
+}
+
 /** ISO 8601 week number and its year. */
 export function isoWeek(d: Date): { week: number; year: number } {
   const day = Math.floor(d.getTime() / 86_400_000) * 86_400_000;
@@ -351,6 +392,14 @@ export function isoWeek(d: Date): { week: number; year: number } {
 export function datePart(field: unknown, v: unknown): number | null {
   if (field === null) return null;
   const f = String(field).trim().toLowerCase();
+  // an infinite timestamp: the fields that grow with time are infinite too, the others NULL, as in PostgreSQL
+  const inf = infinityWord(v);
+  if (inf !== undefined)
+    return ['epoch', 'julian', 'year', 'isoyear', 'decade', 'century', 'millennium'].includes(UNITS[f] ?? f)
+      ? inf === 'infinity'
+        ? Number.POSITIVE_INFINITY
+        : Number.NEGATIVE_INFINITY
+      : null;
   // an interval ('1 day 02:00:00', what timestamp - timestamp gives): its fields, as PostgreSQL reads them
   if (typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase()))
     return intervalPart(f, field, v);
@@ -492,8 +541,8 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
 export function parseInterval(v: unknown): Interval | null {
   if (v === null || v === undefined) return null;
   const text = String(v);
-  const iso = isoIntervalWords(text);
-  if (iso !== undefined) return parseInterval(iso);
+  const iso = isoInterval(text);
+  if (iso !== undefined) return iso;
   const iv: Interval = { months: 0, days: 0, micros: 0 };
   // a sign may stand apart from its number ('1 month - 1 day', what Metabase writes for a month's end)
   const words = text
@@ -505,6 +554,12 @@ export function parseInterval(v: unknown): Interval | null {
     .filter(Boolean);
   const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
   if (words.length === 0) bad();
+  // each field once, as PostgreSQL's DecodeInterval allows it ('1 day 2 days', '1 hour 02:00' refused)
+  const seen = new Set<string>();
+  const take = (...fields: string[]) => {
+    for (const f of fields) if (seen.has(f)) bad();
+    for (const f of fields) seen.add(f);
+  };
   let ago = false;
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
@@ -514,21 +569,39 @@ export function parseInterval(v: unknown): Interval | null {
     }
     const clock = /^([+-])?(\d+):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/.exec(w);
     if (clock) {
+      take('hour', 'minute', 'second', 'milliseconds', 'microseconds');
       const us =
         ((Number(clock[2]) * 60 + Number(clock[3])) * 60 + Number(clock[4] ?? 0)) * 1e6 +
         Number((clock[5] ?? '').slice(0, 6).padEnd(6, '0'));
       iv.micros += clock[1] === '-' ? -us : us;
       continue;
     }
+    // SQL's year-month ('1-2' is 1 year 2 months, '-1-2' minus both), a unit word after it ignored
+    const ym = /^([+-]?)(\d+)-(\d+)$/.exec(w);
+    if (ym) {
+      if (Number(ym[3]) >= 12) pgFail('22015', `interval field value out of range: "${text}"`);
+      take('month');
+      const months = Number(ym[2]) * 12 + Number(ym[3]);
+      iv.months += ym[1] === '-' ? -months : months;
+      if (UNITS[words[i + 1]] !== undefined) i++;
+      continue;
+    }
     // '7 days' or '7days'
     const m = /^([+-]?\d+(?:\.\d+)?)([a-z]*)$/.exec(w);
     if (!m) bad();
-    // a number with no unit after it is seconds ('0', '10', '1 day 10'), as PostgreSQL reads it
-    const bare = !m![2] && (words[i + 1] === undefined || UNITS[words[i + 1]] === undefined);
-    const unit = bare ? 'second' : m![2] || words[++i];
+    // a number with no unit after it is read as PostgreSQL reads it, from the right: seconds at the
+    // end ('0', '10', '1 day 10'), days before a time of day ('3 4:05:06', SQL's day-time form); before
+    // another number it would be that one's unit twice, which PostgreSQL refuses ('3 4')
+    const next = words[i + 1];
+    const bare = !m![2] && (next === undefined || UNITS[next] === undefined);
+    if (bare && next !== undefined && next !== 'ago' && /^[+-]?[\d.]/.test(next) && !next.includes(':')) bad();
+    const unit = bare ? (next?.includes(':') ? 'day' : 'second') : m![2] || words[++i];
     const per = unit === undefined ? undefined : PER_UNIT[UNITS[unit] ?? ''];
     if (!per) bad();
     const n = Number(m![1]);
+    const canon = UNITS[unit!];
+    if (canon === 'second' && !Number.isInteger(n)) take('second', 'milliseconds', 'microseconds');
+    else take(canon);
     const [field, scale] = per!;
     const total = n * scale;
     // fractions spill into the smaller field, as PostgreSQL does (1.5 months = 1 month 15 days)
@@ -549,16 +622,152 @@ export function parseInterval(v: unknown): Interval | null {
   return iv;
 }
 
-const N = '([+-]?\\d+(?:\\.\\d+)?)';
-const ISO_INTERVAL = new RegExp(`^P(?:${N}Y)?(?:${N}M)?(?:${N}W)?(?:${N}D)?(?:T(?:${N}H)?(?:${N}M)?(?:${N}S)?)?$`, 'i');
-const ISO_UNITS = ['years', 'months', 'weeks', 'days', 'hours', 'minutes', 'seconds'];
+/** C's rint: to the nearest integer, halves to the even one. */
+function rint(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
 
-/** An ISO 8601 interval with designators ('P1Y2M3DT4H5M6.5S', as PostgreSQL reads it) in words; undefined for other text. */
-function isoIntervalWords(text: string): string | undefined {
-  const m = ISO_INTERVAL.exec(text.trim());
-  if (!m || /^P(T)?$/i.test(text.trim())) return undefined;
-  const words = ISO_UNITS.flatMap((u, i) => (m[i + 1] === undefined ? [] : [`${m[i + 1]} ${u}`]));
-  return words.length > 0 ? words.join(' ') : undefined;
+/**
+ * An ISO 8601 interval as PostgreSQL's DecodeISO8601Interval reads it, undefined for text that does
+ * not begin with 'P' (it is then no ISO interval): designators ('P1Y2M3DT4H5M6.5S', 'P2W', 'P1.5D'),
+ * the alternative form, extended ('P0001-02-03T04:05:06') or basic ('P00010203T040506'), and the two
+ * mixed ('P1DT04:05'). 'PT' is a zero interval there, 'P' is refused; fractions spill into the
+ * smaller fields as PostgreSQL's Adjust* functions spill them.
+ */
+function isoInterval(text: string): Interval | undefined {
+  if (text.charCodeAt(0) !== 80 /* P */) return undefined;
+  const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
+  if (text.length < 2) bad();
+  const iv: Interval = { months: 0, days: 0, micros: 0 };
+  let at = 1;
+  // ParseISO8601Number: strtod's number (a sign '-' only), split into its whole part and fraction
+  const number = (): [number, number] => {
+    const m = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(at));
+    if (!m) bad();
+    at += m![0].length;
+    const v = Number(m![0]);
+    if (!Number.isFinite(v) || Math.abs(v) > 9.2e18) pgFail('22015', `interval field value out of range: "${text}"`);
+    return [Math.trunc(v), v - Math.trunc(v)];
+  };
+  const fracMicros = (f: number, scale: number) => {
+    const x = f * scale;
+    iv.micros += Math.trunc(x) + rint(x - Math.trunc(x));
+  };
+  const fracDays = (f: number, scale: number) => {
+    const x = f * scale;
+    iv.days += Math.trunc(x);
+    fracMicros(x - Math.trunc(x), 86_400_000_000);
+  };
+  const years = (v: number, f: number) => {
+    iv.months += v * 12 + Math.round(f * 12);
+  };
+  const months = (v: number, f: number) => {
+    iv.months += v;
+    fracDays(f, 30);
+  };
+  const time = (v: number, f: number, scale: number) => {
+    iv.micros += v * scale;
+    fracMicros(f, scale);
+  };
+  // the digits of a field (after its sign): 8 of them alone are the basic date, 6 the basic time
+  const width = (from: number) => /^-?(\d*)/.exec(text.slice(from))![1].length;
+  let datePart = true;
+  let haveField = false;
+  while (at < text.length) {
+    if (text[at] === 'T') {
+      datePart = false;
+      haveField = false;
+      at++;
+      continue;
+    }
+    const fieldStart = at;
+    const [v, f] = number();
+    const unit = text[at++] ?? '';
+    if (datePart) {
+      switch (unit) {
+        case 'Y':
+          years(v, f);
+          break;
+        case 'M':
+          months(v, f);
+          break;
+        case 'W':
+          iv.days += v * 7;
+          fracDays(f, 7);
+          break;
+        case 'D':
+          iv.days += v;
+          fracMicros(f, 86_400_000_000);
+          break;
+        case 'T':
+        case '':
+        case '-': {
+          if (unit !== '-' && width(fieldStart) === 8 && !haveField) {
+            years(Math.trunc(v / 10_000), 0);
+            iv.months += Math.trunc(v / 100) % 100;
+            iv.days += v % 100;
+            fracDays(f, 1);
+          } else {
+            // the extended form: years, then months and days after '-'
+            if (haveField) bad();
+            years(v, f);
+            if (unit === '-') {
+              months(...number());
+              if (text[at] === '-') {
+                at++;
+                const [d, df] = number();
+                iv.days += d;
+                fracMicros(df, 86_400_000_000);
+              }
+              if (at < text.length && text[at] !== 'T') bad();
+            }
+          }
+          if (unit === 'T') at--; // the loop reads the 'T'
+
+          if (at >= text.length) return iv;
+          continue;
+        }
+        default:
+          bad();
+      }
+    } else {
+      switch (unit) {
+        case 'H':
+          time(v, f, 3_600_000_000);
+          break;
+        case 'M':
+          time(v, f, 60_000_000);
+          break;
+        case 'S':
+          time(v, f, 1_000_000);
+          break;
+        case '':
+        case ':':
+          if (unit === '' && width(fieldStart) === 6 && !haveField) {
+            time(Math.trunc(v / 10_000), 0, 3_600_000_000);
+            time(Math.trunc(v / 100) % 100, 0, 60_000_000);
+            time(v % 100, 0, 1_000_000);
+            fracMicros(f, 1); // PostgreSQL's scale here: the fraction of a microsecond
+            return iv;
+          }
+          // the extended form: hours, then minutes and seconds after ':'
+          if (haveField) bad();
+          time(v, f, 3_600_000_000);
+          if (unit === '') return iv;
+          time(...number(), 60_000_000);
+          if (at >= text.length) return iv;
+          if (text[at++] !== ':') bad();
+          time(...number(), 1_000_000);
+          if (at < text.length) bad();
+          return iv;
+        default:
+          bad();
+      }
+    }
+    haveField = true;
+  }
+  return iv;
 }
 
 /**
@@ -576,17 +785,22 @@ export function formatInterval(iv: Interval): string {
   const parts: string[] = [];
   const years = Math.trunc(iv.months / 12);
   const months = iv.months % 12;
-  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`; // '-1 days', as PostgreSQL prints it
-  if (years) parts.push(plural(years, 'year', 'years'));
-  if (months) parts.push(plural(months, 'mon', 'mons'));
-  if (iv.days) parts.push(plural(iv.days, 'day', 'days'));
+  // a field after a negative one carries its '+' ('-1 days +02:00:00'), as PostgreSQL's EncodeInterval
+  let before = false;
+  const plural = (n: number, one: string, many: string) => {
+    parts.push(`${before && n > 0 ? '+' : ''}${n} ${n === 1 ? one : many}`); // '-1 days', as PostgreSQL prints it
+    before = n < 0;
+  };
+  if (years) plural(years, 'year', 'years');
+  if (months) plural(months, 'mon', 'mons');
+  if (iv.days) plural(iv.days, 'day', 'days');
   if (iv.micros || parts.length === 0) {
     const neg = iv.micros < 0;
     const us = Math.abs(iv.micros);
     const secs = Math.floor(us / 1e6);
     let clock = `${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}`;
     if (us % 1e6) clock += '.' + pad(us % 1e6, 6).replace(/0+$/, '');
-    parts.push((neg ? '-' : '') + clock);
+    parts.push((neg ? '-' : before ? '+' : '') + clock);
   }
   return parts.join(' ');
 }
@@ -724,9 +938,14 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
     case 'ts-ts': {
       const x = parseInstant(a, 'timestamp', 'timestamp - timestamp')!;
       const y = parseInstant(b, 'timestamp', 'timestamp - timestamp')!;
-      const micros = (x.ms - y.ms) * 1000 + (x.us - y.us);
-      const days = Math.trunc(micros / 86_400_000_000);
-      return formatInterval({ months: 0, days, micros: micros - days * 86_400_000_000 });
+      // days and the time apart, both toward zero as PostgreSQL's justify: exact (the microseconds
+      // between years far apart pass 2^53)
+      const ms = x.ms - y.ms;
+      let days = Math.trunc(ms / DAY_MS);
+      let micros = (ms - days * DAY_MS) * 1000 + (x.us - y.us);
+      if (days > 0 && micros < 0) [days, micros] = [days - 1, micros + 86_400_000_000];
+      else if (days < 0 && micros > 0) [days, micros] = [days + 1, micros - 86_400_000_000];
+      return formatInterval({ months: 0, days, micros });
     }
     case 'iv+iv':
     case 'iv-iv': {
@@ -1143,6 +1362,7 @@ export function installDateFunctions(db: Database.Database): void {
   const det = { deterministic: true };
   db.function('date_trunc', det, (u: unknown, v: unknown) => dateTrunc(u, v));
   db.function('date_part', det, (f: unknown, v: unknown) => datePart(f, v));
+  db.function('__pg_exact_epoch', det, (_: unknown, v: unknown) => exactEpoch(v));
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));
   db.function('__pg_date', det, (v: unknown) => castDate(v));

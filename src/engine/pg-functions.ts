@@ -529,6 +529,18 @@ export function installPgFunctions(db: Database.Database): void {
     const year = bc ? String(10_000 - Number(m[1].slice(1))).padStart(4, '0') : m[1];
     return `${year}${m[2]}T${m[3] ?? '00:00:00'}${frac}${zone}${bc ? ' BC' : ''}`;
   });
+  // an error with PostgreSQL's SQLSTATE where a translation checks what SQLite does not (translate/one-row.ts's 21000)
+  db.function('__pg_raise', { deterministic: true }, (code: unknown, message: unknown) => {
+    throw pgFail(String(code), String(message));
+  });
+  // a date as the JSON builders print it: PostgreSQL's text, a year BC ('/9956-03-15') as '0044-03-15 BC'
+  db.function('__pg_json_date', { deterministic: true }, (x: unknown) =>
+    typeof x === 'string' ? (pgDateText(x, 'date') ?? x) : (x as never),
+  );
+  // a bytea as the JSON builders print it: its hex text (\\x0102ff), as bytea_output = hex prints it
+  db.function('__pg_json_bytea', { deterministic: true }, (x: unknown) =>
+    Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : (x as never),
+  );
   // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
   db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {
     if (typeof x !== 'number') return x as never;

@@ -137,6 +137,12 @@ export function installPgStringFunctions(db: Database.Database): void {
   db.function('__pg_bytea', { deterministic: true }, (x: unknown) =>
     x === null || x === undefined ? null : x instanceof Uint8Array ? x : byteaInput(String(x)),
   );
+  // bytea || bytea (a side given as text read as bytea input, as PostgreSQL reads an untyped literal there)
+  db.function('__pg_bytea_concat', { deterministic: true }, (a: unknown, b: unknown) => {
+    if (a === null || a === undefined || b === null || b === undefined) return null;
+    const bytes = (x: unknown) => (x instanceof Uint8Array ? x : byteaInput(String(x)));
+    return Buffer.concat([bytes(a), bytes(b)]);
+  });
   // bytea to and from text (hex, base64, escape), the SHA-2 digests, div()
   fn('encode', (b, f) => encode(bytesOf(b), String(f).toLowerCase()));
   fn('decode', (t, f) => decode(String(t), String(f).toLowerCase()));

@@ -297,6 +297,88 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await sameText('DELETE FROM hist');
   });
 
+  it('a date or timestamp BC in JSON prints as PostgreSQL prints it (the stored form came out: "/9956-03-15")', async () => {
+    await sameText(
+      `INSERT INTO hist (id, at, ts, d) VALUES (1, '0044-03-15 10:00:00+00 BC', '0044-03-15 10:00:00.5 BC', '0044-03-15 BC'),
+        (2, '2024-01-15 10:30:00+00', '2024-01-15 10:30', '2024-01-15'), (3, NULL, NULL, NULL), (4, 'infinity', '-infinity', 'infinity')`,
+    );
+    // (the JSON compared parsed: PostgreSQL's json keeps its builders' spaces)
+    for (const sql of [
+      'SELECT id, to_json(d), to_json(ts), to_json(at), to_jsonb(d) FROM hist ORDER BY id',
+      "SELECT id, json_build_object('d', d, 'ts', ts), jsonb_build_object('d', d, 'at', at), json_build_array(d, ts) FROM hist ORDER BY id",
+      'SELECT row_to_json(hist) FROM hist ORDER BY id',
+      'SELECT row_to_json(x) FROM (SELECT id, d FROM hist) x ORDER BY id',
+      'SELECT jsonb_agg(d ORDER BY id), json_agg(ts ORDER BY id), json_agg(h ORDER BY id), json_object_agg(id, d) FROM hist h',
+      // casts and typed literals of a date or timestamp type
+      "SELECT to_json('0044-03-15 BC'::date), to_json(date '0001-12-31 BC'), to_jsonb(CAST('0100-01-01 BC' AS date)), to_json(timestamp '0044-03-15 10:00 BC')",
+      "SELECT id, to_json(d::timestamp), json_build_object('d', ts::date) FROM hist WHERE id < 3 ORDER BY id",
+    ])
+      await same(sql);
+    await sameText('DELETE FROM hist');
+  });
+
+  it("Julian days, ISO 8601's alternative interval form and SQL's year-month and day-time intervals are read (were 22007)", async () => {
+    for (const sql of [
+      "SELECT 'J2451187'::date, 'J2451187'::timestamp, 'j2451187'::date, 'J0'::date, 'J1721425'::date, 'J1721426'::date",
+      "SELECT 'J2451187 10:30'::timestamp, 'J2451187.5'::timestamp, 'J2451187.25 +02'::timestamptz, 'J 2451187'::date, 'julian 2451187'::date",
+      "SELECT 'J2451187.5 10:30'::timestamp",
+      // (a BC after a Julian day is ignored there)
+      "SELECT 'J2451187 BC'::date",
+      // ISO 8601's alternative form, extended and basic, alone or after designators
+      "SELECT 'P0001-02-03T04:05:06'::interval, 'P0001-02-03'::interval, 'PT04:05:06'::interval, 'P0000-00-01T00:00:00.5'::interval",
+      "SELECT 'P0001-02'::interval, 'P0001'::interval, 'P1-2-3T4:5:6'::interval, 'P0001-02-03T04'::interval, 'P-0001-02-03'::interval",
+      "SELECT 'P00010203T040506'::interval, 'P00010203'::interval, 'PT040506.5'::interval, 'P1Y2M3DT04:05:06'::interval, 'P1DT04:05'::interval",
+      "SELECT 'P1.5-02-03'::interval, 'P0001-02-03T-04:05:06'::interval, 'P1E1D'::interval",
+      // 'PT' is a zero interval in PostgreSQL; 'P' and lower case are not intervals
+      "SELECT 'PT'::interval, 'P1YT'::interval",
+      "SELECT 'P'::interval",
+      "SELECT 'pt1h'::interval",
+      "SELECT 'P0001-02-03T04:05:06:07'::interval",
+      // SQL's year-month and day-time forms, and the '+' PostgreSQL prints after a negative field
+      "SELECT '1-2'::interval, '-1-2'::interval, '+1-2'::interval, '0-0'::interval, '1-2 years'::interval, '1 day 1-2'::interval",
+      "SELECT '1-2 3 4:05:06'::interval, '1-2 3 4:05:06.789'::interval, '1-2 -3 4:05:06'::interval, '-1-2 3 4:05:06'::interval, '1-2 3 4:05:06 ago'::interval",
+      "SELECT '3 4:05:06'::interval, '3 4:05'::interval, '-3 4:05:06'::interval, '1-2 3'::interval, '@ 1-2'::interval",
+      "SELECT '-1 day 2 hours'::interval, '1 year -1 mon 2 days -3 hours'::interval, '1 year -2 mons'::interval, interval '-1 day' + interval '3 hours'",
+      // what PostgreSQL refuses: a month past 11, a field given twice, two numbers without units
+      "SELECT '1-13'::interval",
+      "SELECT '3 4'::interval",
+      "SELECT '1 day 2 days'::interval",
+      "SELECT '1 hour 02:00'::interval",
+      "SELECT '1-2 1-3'::interval",
+    ])
+      await sameText(sql);
+    await sameText('SELECT $1::date, $2::interval, $3::interval', [
+      'J2451187',
+      'P0001-02-03T04:05:06',
+      '1-2 3 4:05:06',
+    ]);
+  });
+
+  it('extract(epoch ...) of a timestamp or an interval is exact to the microsecond however far from 1970', async () => {
+    await sameText(
+      `INSERT INTO hist (id, at, ts, d) VALUES (1, '0001-01-01 00:00:00.000001+00', '0044-03-15 10:00:00.123457 BC', '0044-03-15 BC'),
+        (2, '2024-01-15 10:30:00.5+00', '9999-12-31 23:59:59.999999', '2024-01-15'), (3, NULL, NULL, NULL), (4, '-infinity', 'infinity', 'infinity')`,
+    );
+    for (const sql of [
+      "SELECT extract(epoch from timestamp '0001-01-01 00:00:00.000001'), extract(epoch from timestamp '9999-12-31 23:59:59.999999'), extract(epoch from timestamptz '0044-03-15 10:00:00.123457+00 BC')",
+      'SELECT id, extract(epoch from ts), extract(epoch from at), extract(epoch from d) FROM hist ORDER BY id',
+      // ordered by it, by name and by position, as numbers
+      'SELECT id, extract(epoch from ts) AS e FROM hist ORDER BY e',
+      'SELECT id, extract(epoch from at) FROM hist ORDER BY 2 DESC',
+      "SELECT extract(epoch from interval '1000000 years 1 mon 2 days 03:04:05.000001'), extract(epoch from interval '-1 year -1 mon 1 day -00:00:00.5')",
+      "SELECT extract(epoch from ts - timestamp '2000-01-01') FROM hist WHERE id < 3 ORDER BY id",
+      // and with +, -, * and / of numbers around it
+      'SELECT id, extract(epoch from ts) + 1, extract(epoch from at) * 1000, extract(epoch from ts) - extract(epoch from at) AS d FROM hist WHERE id < 4 ORDER BY d',
+      'SELECT extract(epoch from ts) / 60, round(extract(epoch from at) / 3600, 2), 2 * extract(epoch from ts - at) FROM hist WHERE id < 4 ORDER BY id',
+      // of a function in extract's FROM (it was taken for a FROM list: 42601 near "AS")
+      'SELECT extract(epoch from now()) > 0, extract(year from now()) >= 2024, extract(epoch from current_timestamp) > 0',
+      // an infinite timestamp's epoch and year are infinite, its other fields NULL
+      "SELECT date_part('epoch', ts), date_part('year', ts), date_part('month', ts), extract(year from d) FROM hist WHERE id = 4",
+    ])
+      await sameText(sql);
+    await sameText('DELETE FROM hist');
+  });
+
   it('other input drivers send: infinity, epoch, today, tomorrow, allballs, AM/PM, 7 fractional digits, offsets', async () => {
     for (const sql of [
       "SELECT 'infinity'::timestamptz, '-infinity'::timestamp, 'infinity'::date, 'infinity'::date > '2024-01-01'::date",

@@ -439,6 +439,51 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("an aggregate of the outer query's columns in a subquery groups the outer query: 42803, and 21000 for many rows (SQLite took the first)", async () => {
+    // (as text: the columns' types differ, PostgreSQL's sum of a numeric is numeric)
+    const answer = (client: PgClient, sql: string) =>
+      (client as unknown as { query(q: object): Promise<{ rows: unknown[] }> })
+        .query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } })
+        .then(
+          (r) => JSON.stringify(r.rows),
+          (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+        );
+    for (const [sql, code] of [
+      // sum(o.amount) is the outer query's aggregate: the outer query is grouped, o.id is not
+      ['SELECT (SELECT sum(o.amount) FROM customers) FROM orders o ORDER BY o.id', '42803'],
+      ['SELECT o.id, (SELECT max(o.id) FROM customers c WHERE c.id = 10) FROM orders o', '42803'],
+      // one row of the subquery per customer: more than one row used as an expression
+      ['SELECT (SELECT sum(o.amount) FROM customers) FROM orders o', '21000'],
+      [
+        'SELECT (SELECT max(o.id) AS m FROM customers c WHERE c.id > 10 ORDER BY c.name) + 1 AS x FROM orders o',
+        '21000',
+      ],
+      ['SELECT count(*), (SELECT sum(o.amount) FROM customers c WHERE c.id >= 10) FROM orders o', '21000'],
+      // one row: it runs
+      ['SELECT (SELECT sum(o.amount) FROM customers c WHERE c.id = 10) FROM orders o', null],
+      ['SELECT (SELECT max(o.id) FROM customers c LIMIT 1) FROM orders o', null],
+      ['SELECT (SELECT max(o.id) FROM customers c WHERE c.id < 0) FROM orders o', null],
+      ['SELECT (SELECT max(o.id) + count(*) FROM customers c) FROM orders o', null],
+    ] as const) {
+      const [p, g] = [await answer(patina, sql), await answer(postgres, sql)];
+      if (code) assert.match(g, new RegExp(`^${code} `), sql);
+      assert.equal(p, g, sql);
+    }
+  });
+
+  it("'x' || bytea is bytea, as PostgreSQL's byteacat (it was the text 'x\\x...')", async () => {
+    await same(
+      "SELECT 'b=' || '\\x0102ff'::bytea, '\\x01'::bytea || '\\x02'::bytea, 'x' || 'y'::bytea, 'b=' || decode('00ff', 'hex') || 'c'",
+    );
+    await same(
+      "SELECT pg_typeof('b=' || decode('00', 'hex')), 'b='::text || '\\x01'::bytea, length('ab' || '\\x01'::bytea)",
+    );
+    await same('SELECT $1 || $2::bytea', ['b=', '\\x0a']);
+    // text that is no bytea input: 22P02 on both
+    for (const c of [patina, postgres])
+      await assert.rejects(c.query("SELECT 'a\\q' || '\\x01'::bytea"), (e: { code?: string }) => e.code === '22P02');
+  });
+
   it('READ ONLY transactions refuse writes with 25006 (BEGIN READ ONLY, SET TRANSACTION, the session default); they were run', async () => {
     /** Each statement's command tag, or its SQLSTATE. */
     const steps = async (client: PgClient, sqls: string[]) => {
@@ -509,6 +554,11 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       // SQL-level prepared statements (42P02 and a syntax error before)
       ['PREPARE by_id AS SELECT id FROM orders WHERE id = 1', /PREPARE in SQL/],
       ['EXECUTE by_id', /EXECUTE in SQL/],
+      // system columns (SQLite's 42703 no such column): Patina's rows have no transaction ids or heap places
+      ['SELECT xmin, id FROM orders', /system column "xmin"/],
+      ['SELECT o.ctid FROM orders o WHERE id = 1', /system column "ctid"/],
+      ['UPDATE orders SET note = note WHERE id = 1 AND xmin = 1', /system column "xmin"/],
+      ['SELECT tableoid FROM customers', /system column "tableoid"/],
       // SQLite failed when the statement ran, with 42000 'frame starting offset must be a non-negative number'
       [
         "SELECT id, count(*) OVER (ORDER BY placed_at RANGE BETWEEN interval '1 day' PRECEDING AND CURRENT ROW) FROM orders",

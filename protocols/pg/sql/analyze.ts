@@ -132,6 +132,7 @@ export class Analyzer {
           isWord(out[i], 'AT') ||
           isWord(out[i], 'ROUND') ||
           isWord(out[i], 'AVG') ||
+          isWord(out[i], 'EXTRACT') ||
           isWord(out[i], 'SUM') ||
           isWord(out[i], 'MIN') ||
           isWord(out[i], 'TIMEZONE') ||
@@ -308,13 +309,14 @@ export class Analyzer {
     const write = WRITES.has(command);
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
-    if (!local && mayGroup(sig)) checkGrouping(text, this.#engine.schema);
+    const guards = !local && mayGroup(sig) ? checkGrouping(text, this.#engine.schema) : [];
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
-      sql = translate(this.#markTypedOperators(sig, tokens, text, declaredTypes), this.#dialect, local);
+      const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
+      sql = translate(guards.length > 0 ? markAt(marked, guards, 'one-row') : marked, this.#dialect, local);
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -418,3 +420,14 @@ const GUC_COLUMN_NAMES: Record<string, string> = {
   datestyle: 'DateStyle',
   intervalstyle: 'IntervalStyle',
 };
+
+/** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */
+function markAt(tokens: PgToken[], at: number[], kind: string): PgToken[] {
+  const out = tokens.slice();
+  let offset = 0;
+  for (let i = 0; i < out.length; i++) {
+    if (at.includes(offset)) out[i] = { ...out[i], arith: kind };
+    offset += Buffer.byteLength(out[i].text) + 1;
+  }
+  return out;
+}

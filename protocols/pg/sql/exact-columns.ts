@@ -1,5 +1,5 @@
-// Result columns computed exactly: a numeric division, avg, stddev or variance that is a column of
-// the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+// Result columns computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...)
+// that is a column of the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
@@ -87,6 +87,11 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       if (marks.length > before) marks.push([f.location, 'numx-abs']);
       return true;
     }
+    if (isExactEpoch(n, t)) {
+      exact++;
+      marks.push([n.FuncCall.location, 'epoch-x']);
+      return true;
+    }
     const agg = exactAggregate(n, t);
     if (agg) {
       exact++;
@@ -104,6 +109,18 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
+}
+
+/**
+ * extract(epoch from x) of a timestamp, timestamptz or interval: a numeric of microseconds' digits
+ * in PostgreSQL, more digits than a double holds far from 1970 ('-62135596799.999999').
+ */
+function isExactEpoch(v: Node, t: Typer): boolean {
+  const f = v?.FuncCall;
+  if (!f || strings(f.funcname).pop()?.toLowerCase() !== 'extract' || f.args?.length !== 2) return false;
+  if (String(f.args[0]?.A_Const?.sval?.sval ?? '').toLowerCase() !== 'epoch') return false;
+  const a = t.type(f.args[1]);
+  return a === OID.timestamp || a === OID.timestamptz || a === OID.interval;
 }
 
 /** round(x, n) or trunc(x, n) with n a constant (also of one argument). */
@@ -170,8 +187,16 @@ export function markExactColumns(
     const e = v.A_Expr;
     let marks: [number, string][] | null = null;
     if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) marks = [[e.location, 'num/x']];
-    } else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
+      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared)))
+        marks = [
+          [e.location, 'num/x'],
+          // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
+          ...[e.lexpr, e.rexpr]
+            .filter((x) => isExactEpoch(x, t))
+            .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
+        ];
+    } else if (isExactEpoch(v, t)) marks = [[v.FuncCall.location, 'epoch-x']];
+    else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
     else if (isRound(v)) {
       // round(stddev(x), 2): rounds the exact value (its double could round the other way)
       const arg = v.FuncCall.args[0];

@@ -154,6 +154,9 @@ export class Typer {
           const l = this.type(e.lexpr);
           const r = this.type(e.rexpr);
           if (l === OID.jsonb || r === OID.jsonb) return OID.jsonb;
+          // bytea's own ||, an untyped side read as bytea
+          if ((l === OID.bytea && (r === OID.bytea || untyped(e.rexpr))) || (r === OID.bytea && untyped(e.lexpr)))
+            return OID.bytea;
           return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;

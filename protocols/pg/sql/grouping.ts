@@ -35,26 +35,31 @@ export function mayGroup(sig: PgToken[]): boolean {
   return false;
 }
 
-/** Throws 42803 for a column a grouped query names outside its groups and aggregates. */
-export function checkGrouping(sql: string, schema: Schema): void {
+/**
+ * Throws 42803 for a column a grouped query names outside its groups and aggregates. Returns the
+ * offsets in `sql` of the scalar subqueries an outer aggregate makes many rows (manyRowSubqueries).
+ */
+export function checkGrouping(sql: string, schema: Schema): number[] {
   let tree: Node;
   try {
     tree = parseSync(sql);
   } catch {
-    return; // the translation or SQLite reports it
+    return []; // the translation or SQLite reports it
   }
-  visit(tree.stmts ?? [], schema, cteNames(tree.stmts, new Set()));
+  const guards: number[] = [];
+  visit(tree.stmts ?? [], schema, cteNames(tree.stmts, new Set()), guards);
+  return guards;
 }
 
 /** Every SELECT of the tree (subqueries, WITH queries, set operations' arms). */
-function visit(n: Node, schema: Schema, ctes: Set<string>): void {
+function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
-    for (const x of n) visit(x, schema, ctes);
+    for (const x of n) visit(x, schema, ctes, guards);
     return;
   }
-  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes);
-  for (const k in n) visit(n[k], schema, ctes);
+  if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes, guards);
+  for (const k in n) visit(n[k], schema, ctes, guards);
 }
 
 /** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
@@ -108,19 +113,23 @@ function cteNames(n: Node, out: Set<string>): Set<string> {
   return out;
 }
 
-function check(s: Node, schema: Schema, ctes: Set<string>): void {
+function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): void {
   const tables = new Map<string, string>();
   if (!tablesOf(s.fromClause, schema, ctes, tables) || tables.size === 0) return;
   const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
   if (targets.some((t) => !t)) return;
+  manyRowSubqueries(
+    targets.map((t) => t.val),
+    tables,
+    schema,
+    ctes,
+    guards,
+  );
   // with grouping sets (ROLLUP, CUBE): every expression of any set is grouped, and a primary key
   // carries its table's columns only when it is in every set (PostgreSQL's common grouping)
   const sets = expandGroupingSets<Node>((s.groupClause ?? []).map(treeElement));
   if (!sets) return;
   const groups: Node[] = [...new Set(sets.flat())];
-  const aggregated = [...targets.map((t) => t.val), s.havingClause].some((e) => hasAggregate(e));
-  if (groups.length === 0 && !aggregated && !s.havingClause) return;
-
   /** [alias, column] of a column reference, null when it names no column of these tables (an output alias). */
   const place = (fields: string[]): [string, string] | null => {
     const column = fields[fields.length - 1]?.toLowerCase();
@@ -133,6 +142,31 @@ function check(s: Node, schema: Schema, ctes: Set<string>): void {
     const found = [...tables].filter(([, table]) => hasColumn(schema, table, column));
     return found.length === 1 ? [found[0][0], column] : null;
   };
+  // this query's aggregates: not one over columns of an outer query only (`sum(t.v)` in a subquery
+  // over u is t's query's, which makes that query grouped and leaves this one as it is)
+  const ownAggregates = (e: Node): boolean => {
+    if (e === null || typeof e !== 'object') return false;
+    if (Array.isArray(e)) return e.some(ownAggregates);
+    if (e.SubLink || e.SelectStmt) return false;
+    if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall)) {
+      const refs: string[][] = [];
+      const collect = (n: Node): void => {
+        if (n === null || typeof n !== 'object') return;
+        if (Array.isArray(n)) n.forEach(collect);
+        else if (n.ColumnRef) refs.push(strings(n.ColumnRef.fields));
+        else if (!n.SubLink) for (const k in n) if (k !== 'location') collect(n[k]);
+      };
+      collect([e.FuncCall.args, e.FuncCall.agg_filter]);
+      return refs.length === 0 || refs.some((f) => f.length !== 2 || tables.has(f[0].toLowerCase()));
+    }
+    for (const k in e) if (k !== 'location' && ownAggregates(e[k])) return true;
+    return false;
+  };
+  const aggregated =
+    [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
+    targets.some((t) => outerAggregate(t.val, tables, schema, ctes, []));
+  if (groups.length === 0 && !aggregated && !s.havingClause) return;
+
   const key = (e: Node): string =>
     JSON.stringify(e, (k, v) => {
       if (k === 'location') return undefined;
@@ -292,16 +326,116 @@ function check(s: Node, schema: Schema, ctes: Set<string>): void {
   }
 }
 
-function hasColumn(schema: Schema, table: string, column: string): boolean {
-  return schema.tables.get(table)?.columns.some((c) => c.name.toLowerCase() === column) ?? false;
+/**
+ * Whether a subquery in e calls an aggregate over this query's columns only (`(SELECT sum(t.v) FROM
+ * u)` in a query over t): PostgreSQL's aggregate level makes it this query's aggregate, and this
+ * query a grouped one. `scopes` are the FROM lists of the subqueries around e; a name they may hold
+ * (or that this query's tables lack) is not this query's.
+ */
+function outerAggregate(
+  e: Node,
+  tables: Map<string, string>,
+  schema: Schema,
+  ctes: Set<string>,
+  scopes: Scope[],
+): boolean {
+  if (e === null || typeof e !== 'object') return false;
+  if (Array.isArray(e)) return e.some((x) => outerAggregate(x, tables, schema, ctes, scopes));
+  const sel = e.SubLink?.subselect?.SelectStmt;
+  if (sel) {
+    if (outerAggregate(e.SubLink.testexpr, tables, schema, ctes, scopes)) return true;
+    if (sel.op && sel.op !== 'SETOP_NONE') return false;
+    const scope: Scope = new Map();
+    scopeOf(sel.fromClause, schema, ctes, scope);
+    return [sel.targetList, sel.whereClause, sel.havingClause].some((x) =>
+      outerAggregate(x, tables, schema, ctes, [...scopes, scope]),
+    );
+  }
+  if (e.SelectStmt || e.RangeSubselect) return false;
+  if (scopes.length > 0 && e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall))
+    return aggregateIsOuter(e.FuncCall, tables, schema, scopes);
+  for (const k in e) if (k !== 'location' && outerAggregate(e[k], tables, schema, ctes, scopes)) return true;
+  return false;
 }
 
-/** Whether an expression calls an aggregate outside any subquery. */
-function hasAggregate(e: Node): boolean {
+/** Whether an aggregate call in a subquery (`scopes` the FROM lists around it) is over this query's columns only. */
+function aggregateIsOuter(f: Node, tables: Map<string, string>, schema: Schema, scopes: Scope[]): boolean {
+  const refs: string[][] = [];
+  const collect = (n: Node): void => {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) n.forEach(collect);
+    else if (n.ColumnRef) refs.push(strings(n.ColumnRef.fields));
+    else if (!n.SubLink) for (const k in n) if (k !== 'location') collect(n[k]);
+  };
+  collect([f.args, f.agg_filter]);
+  const ours = (f: string[]) => {
+    const column = f[f.length - 1]?.toLowerCase();
+    if (f.length === 2) {
+      const alias = f[0].toLowerCase();
+      return !scopes.some((sc) => sc.has(alias)) && tables.has(alias) && hasColumn(schema, tables.get(alias)!, column);
+    }
+    if (f.length !== 1) return false;
+    if (scopes.some((sc) => [...sc.values()].some((cols) => cols === null || cols.has(column)))) return false;
+    return [...tables.values()].some((t) => hasColumn(schema, t, column));
+  };
+  return refs.length > 0 && refs.every(ours);
+}
+
+/** Whether e calls, outside subqueries, an aggregate of the subquery it is in (`scopes` around it). */
+function ownAggregate(e: Node, tables: Map<string, string>, schema: Schema, scopes: Scope[]): boolean {
   if (e === null || typeof e !== 'object') return false;
-  if (Array.isArray(e)) return e.some(hasAggregate);
+  if (Array.isArray(e)) return e.some((x) => ownAggregate(x, tables, schema, scopes));
   if (e.SubLink || e.SelectStmt) return false;
-  if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall)) return true;
-  for (const k in e) if (k !== 'location' && hasAggregate(e[k])) return true;
+  if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall))
+    return !aggregateIsOuter(e.FuncCall, tables, schema, scopes);
+  for (const k in e) if (k !== 'location' && ownAggregate(e[k], tables, schema, scopes)) return true;
   return false;
+}
+
+/**
+ * The scalar subqueries in e that an aggregate of this query's columns makes many rows, one per
+ * row of their FROM (`(SELECT sum(t.v) FROM u)`: no aggregate of their own, no GROUP BY, no
+ * LIMIT): the offsets of their '(' in `guards`, for translate/one-row.ts's 21000 when they give more
+ * than one, as PostgreSQL's "more than one row returned by a subquery used as an expression".
+ */
+function manyRowSubqueries(
+  e: Node,
+  tables: Map<string, string>,
+  schema: Schema,
+  ctes: Set<string>,
+  guards: number[],
+): void {
+  if (e === null || typeof e !== 'object') return;
+  if (Array.isArray(e)) {
+    for (const x of e) manyRowSubqueries(x, tables, schema, ctes, guards);
+    return;
+  }
+  const sel = e.SubLink?.subselect?.SelectStmt;
+  if (sel) {
+    if (
+      e.SubLink.subLinkType === 'EXPR_SUBLINK' &&
+      (!sel.op || sel.op === 'SETOP_NONE') &&
+      sel.fromClause?.length > 0 &&
+      !sel.groupClause &&
+      !sel.havingClause &&
+      !sel.limitCount &&
+      !sel.limitOffset &&
+      !sel.distinctClause
+    ) {
+      const scope: Scope = new Map();
+      scopeOf(sel.fromClause, schema, ctes, scope);
+      if (
+        outerAggregate(sel.targetList, tables, schema, ctes, [scope]) &&
+        !ownAggregate(sel.targetList, tables, schema, [scope])
+      )
+        guards.push(e.SubLink.location);
+    }
+    return;
+  }
+  if (e.SelectStmt) return;
+  for (const k in e) if (k !== 'location') manyRowSubqueries(e[k], tables, schema, ctes, guards);
+}
+
+function hasColumn(schema: Schema, table: string, column: string): boolean {
+  return schema.tables.get(table)?.columns.some((c) => c.name.toLowerCase() === column) ?? false;
 }

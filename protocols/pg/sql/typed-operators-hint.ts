@@ -78,6 +78,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       isPunct(sig[i + 1], '(')
     )
       return true;
+    // extract(epoch from x) of a timestamp or interval is exact (exact-columns.ts)
+    if (isWord(t, 'EXTRACT') && isPunct(sig[i + 1], '(') && /^'?epoch'?$/i.test(sig[i + 2]?.text ?? '')) return true;
     if (isWord(t, 'INTERSECT') && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'EXCEPT'))) return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToText = true;

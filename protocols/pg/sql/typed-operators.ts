@@ -550,6 +550,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
       if (l || r) out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
       else if (lt === OID.jsonb || rt === OID.jsonb) out.set(e.location, 'jsonb||');
+      // bytea || bytea, or bytea beside an untyped literal or parameter (read as bytea): bytes, as
+      // PostgreSQL's byteacat (`'b=' || b` is \x623d..., not the text 'b=\x...')
+      else if (
+        (lt === OID.bytea && (rt === OID.bytea || untyped(e.rexpr, declared))) ||
+        (rt === OID.bytea && untyped(e.lexpr, declared))
+      )
+        out.set(e.location, 'bytea||');
       else {
         // text || a boolean, a double, a numeric or a date: that side as its cast to text prints it
         // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)

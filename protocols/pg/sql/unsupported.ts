@@ -85,6 +85,18 @@ export function explainRefusal(sql: string, err: unknown): unknown {
     const e = parseErr as Error & { sqlDetails?: unknown };
     return e.sqlDetails ? pgError('42601', e.message) : err;
   }
+  // a system column PostgreSQL's tables have and Patina's rows do not: xmin and the rest are
+  // transaction ids, ctid a place in the heap, which SQLite keeps no equal of (a constant xmin
+  // would make an ORM's optimistic lock on it pass whatever another writer did); tableoid of a
+  // user table likewise (catalog-forms.ts answers it for the catalog's tables)
+  const system = /no such column: (?:"?[^".\s]+"?\.)?"?(xmin|xmax|cmin|cmax|ctid|tableoid)"?(?:$|\s)/i.exec(
+    (err as Error | null)?.message ?? '',
+  )?.[1];
+  if (system)
+    return pgError(
+      '0A000',
+      `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions or table OIDs (use the primary key, or a version column for optimistic locking)`,
+    );
   // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
   // translation makes one (inside an expression, of a WITH query, a function or VALUES)
   const missing = /no such column: ("?)([^".\s]+)\1$/.exec((err as Error | null)?.message ?? '')?.[2]?.toLowerCase();

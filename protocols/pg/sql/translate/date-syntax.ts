@@ -24,8 +24,10 @@ export function rewriteDateSyntax(toks: Tok[]): Tok[] {
       isWord(toks[i + 3], 'FROM')
     ) {
       const field = toks[i + 2].type === 'string' ? toks[i + 2].text : quoteString(toks[i + 2].text.toLowerCase());
+      // a result column's extract(epoch ...) of a timestamp or interval, marked exact (exact-columns.ts)
+      const exact = 'arith' in t && t.arith === 'epoch-x';
       out.push(
-        { type: 'word', text: 'date_part' },
+        { type: 'word', text: exact ? '__pg_exact_epoch' : 'date_part' },
         toks[i + 1],
         { type: 'string', text: field },
         { type: 'punct', text: ',' },

@@ -106,6 +106,36 @@ function isJsonExpr(e: readonly Tok[]): boolean {
   return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
 }
 
+/** The date or timestamp type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
+function castType(e: readonly Tok[]): string | null {
+  const n = e.length;
+  const dated = (words: readonly Tok[]) => {
+    const name = words.map((w) => w.text.toLowerCase()).join(' ');
+    return /^(date|timestamp|timestamptz|timestamp (with|without) time zone)$/.test(name) ? name : null;
+  };
+  if (n === 2 && e[0].type === 'word' && e[1].type === 'string') return dated([e[0]]);
+  if (n === 4 && isWord(e[0], 'TIMESTAMP') && e[3].type === 'string') return dated(e.slice(0, 3));
+  for (const k of [n - 1, n - 3]) {
+    if (k < 1 || !isOp(e[k - 1], '::')) continue;
+    // the cast must be the expression's last operator at its top level: `a || b::date` is no date
+    let depth = 0;
+    let top = true;
+    for (let i = 0; i < k - 1; i++) {
+      if (isPunct(e[i], '(') || isPunct(e[i], '[')) depth++;
+      else if (isPunct(e[i], ')') || isPunct(e[i], ']')) depth--;
+      else if (depth === 0 && e[i].type === 'op' && !isOp(e[i], '::')) top = false;
+      else if (depth === 0 && e[i].type === 'word' && /^(and|or|not|is|collate|at)$/i.test(e[i].text)) top = false;
+    }
+    if (top && e.slice(k).every((w) => w.type === 'word')) return dated(e.slice(k));
+  }
+  if (n > 5 && isWord(e[0], 'CAST') && isPunct(e[1], '(') && closer(e, 1) === n - 1) {
+    let as = n - 2;
+    while (as > 2 && e[as].type === 'word' && !isWord(e[as], 'AS')) as--;
+    if (isWord(e[as], 'AS')) return dated(e.slice(as + 1, n - 1));
+  }
+  return null;
+}
+
 const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 const BOOLEAN_WORDS = new Set(['IS', 'NOT', 'AND', 'OR', 'EXISTS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN']);
 
@@ -288,6 +318,9 @@ class JsonRewriter {
         word('END'),
         punct(')'),
       ];
+    // a cast to a date or timestamp type, or such a typed literal (DATE '...'): by that type
+    const cast = castType(e);
+    if (cast !== null) return this.typed(e, cast);
     if (e.length > 3 && isWord(e[0], 'COALESCE') && isPunct(e[1], '(') && closer(e, 1) === e.length - 1) {
       const args = items(e, 2, e.length - 1).map((a) => this.value(a, k));
       return [e[0], punct('('), ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])), punct(')')];
@@ -327,6 +360,8 @@ class JsonRewriter {
         : t === 'timestamp' || t === 'datetime' || t === 'timestamp without time zone'
           ? 0
           : -1;
+    if (t === 'date') return [word('__pg_json_date'), punct('('), ...e, punct(')')];
+    if (t === 'bytea' || t === 'blob') return [word('__pg_json_bytea'), punct('('), ...e, punct(')')];
     if (zone >= 0)
       return [
         word('__pg_json_timestamp'),

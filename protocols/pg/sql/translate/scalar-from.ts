@@ -20,7 +20,13 @@ export function rewriteScalarFrom(toks: Tok[]): Tok[] {
     let at = i;
     if (isWord(t, 'PG_CATALOG') && isPunct(toks[i + 1], '.')) at = i + 2;
     const f = toks[at];
-    if (!starts || f?.type !== 'word' || !SCALAR_IN_FROM.has(f.text.toLowerCase()) || !isPunct(toks[at + 1], '(')) {
+    if (
+      !starts ||
+      f?.type !== 'word' ||
+      !SCALAR_IN_FROM.has(f.text.toLowerCase()) ||
+      !isPunct(toks[at + 1], '(') ||
+      inCallSyntax(toks, i)
+    ) {
       out.push(t);
       continue;
     }
@@ -57,4 +63,18 @@ export function rewriteScalarFrom(toks: Tok[]): Tok[] {
     i = j - 1;
   }
   return out;
+}
+
+/** The calls whose arguments SQL writes with FROM: `extract(epoch FROM now())` is no FROM list. */
+const FROM_CALLS = new Set(['EXTRACT', 'SUBSTRING', 'TRIM', 'OVERLAY', 'POSITION']);
+
+/** Whether toks[i] stands inside such a call's parentheses (the '(' it is in follows its name). */
+function inCallSyntax(toks: readonly Tok[], i: number): boolean {
+  let depth = 0;
+  for (let k = i - 1; k >= 0; k--) {
+    if (isPunct(toks[k], ')')) depth++;
+    else if (isPunct(toks[k], '(') && depth-- === 0)
+      return toks[k - 1]?.type === 'word' && FROM_CALLS.has(toks[k - 1].text.toUpperCase());
+  }
+  return false;
 }

@@ -27,6 +27,7 @@ import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
 import { rewriteLocking } from './locking';
 import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
+import { rewriteOneRow } from './one-row';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteSubqueryAlias, rewriteValuesAlias } from './values-alias';
 import { rewriteScalarFrom } from './scalar-from';
@@ -65,7 +66,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   const hasColumn = (table: string, column: string) => (ctx.columnType?.(table, column) ?? null) !== null;
   let toks: Tok[] = rewriteLateralJson(
     inlineLateralSubqueries(
-      inlineLateralRows(dropLateralOfCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
+      inlineLateralRows(
+        dropLateralOfCalls(rewriteOneRow(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
+      ),
     ),
     hasColumn,
   );

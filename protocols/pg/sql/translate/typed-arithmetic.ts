@@ -349,17 +349,19 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                             ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
                             : t.arith === 'jsonb||'
                               ? `__pg_jsonb_concat(${left}, ${right})`
-                              : t.arith.startsWith('jsonb-')
-                                ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                                : t.arith.startsWith('txt||')
-                                  ? textConcat(t.arith.slice(5), left, right)
-                                  : t.arith === 'iv-cmp'
-                                    ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                    : t.arith.startsWith('arr-cmp:')
-                                      ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                      : t.arith.startsWith('arr-ord:')
-                                        ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                        : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                              : t.arith === 'bytea||'
+                                ? `__pg_bytea_concat(${left}, ${right})`
+                                : t.arith.startsWith('jsonb-')
+                                  ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                  : t.arith.startsWith('txt||')
+                                    ? textConcat(t.arith.slice(5), left, right)
+                                    : t.arith === 'iv-cmp'
+                                      ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                      : t.arith.startsWith('arr-cmp:')
+                                        ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                        : t.arith.startsWith('arr-ord:')
+                                          ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                          : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }

@@ -1,0 +1,62 @@
+// A scalar subquery an aggregate of the outer query's columns makes many rows, one per row of its
+// FROM (`SELECT (SELECT sum(t.v) FROM u) FROM t`: sum(t.v) is the outer query's aggregate, as
+// PostgreSQL and SQLite both read it). PostgreSQL refuses more than one row there with 21000; SQLite
+// takes the first. The subquery (its '(' marked 'one-row' by sql/grouping.ts) becomes
+// `(SELECT CASE WHEN (SELECT count(*) FROM ...) > 1 THEN __pg_raise('21000', ...) ELSE x END FROM ...)`.
+import { type PgToken, quoteString } from '../lexer';
+import { closer, isPunct, isWord, topLevelWord } from '../tokens';
+
+const word = (text: string): PgToken => ({ type: 'word', text });
+const punct = (text: string): PgToken => ({ type: 'punct', text });
+
+export function rewriteOneRow(toks: PgToken[]): PgToken[] {
+  if (!toks.some((t) => 'arith' in t && t.arith === 'one-row')) return toks;
+  const out = toks.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    const t = out[i];
+    if (!('arith' in t && t.arith === 'one-row') || !isPunct(t, '(') || !isWord(out[i + 1], 'SELECT')) continue;
+    const close = closer(out, i);
+    const from = close < 0 ? -1 : topLevelWord(out, i + 2, close, 'FROM');
+    if (from < 0) continue;
+    let item = out.slice(i + 2, from);
+    let alias: PgToken[] = [];
+    const n = item.length;
+    if (n > 2 && isWord(item[n - 2], 'AS')) [item, alias] = [item.slice(0, n - 2), item.slice(n - 2)];
+    else if (n > 1 && (item[n - 1].type === 'word' || item[n - 1].type === 'quoted') && isPunct(item[n - 2], ')'))
+      [item, alias] = [item.slice(0, n - 1), item.slice(n - 1)];
+    const order = topLevelWord(out, from, close, 'ORDER');
+    const rows = out.slice(from, order < 0 ? close : order);
+    const guarded: PgToken[] = [
+      punct('('),
+      word('SELECT'),
+      word('CASE'),
+      word('WHEN'),
+      punct('('),
+      word('SELECT'),
+      word('count'),
+      punct('('),
+      { type: 'op', text: '*' },
+      punct(')'),
+      ...rows,
+      punct(')'),
+      { type: 'op', text: '>' },
+      { type: 'number', text: '1' },
+      word('THEN'),
+      word('__pg_raise'),
+      punct('('),
+      { type: 'string', text: quoteString('21000') },
+      punct(','),
+      { type: 'string', text: quoteString('more than one row returned by a subquery used as an expression') },
+      punct(')'),
+      word('ELSE'),
+      punct('('),
+      ...item,
+      punct(')'),
+      word('END'),
+      ...alias,
+      ...out.slice(from, close + 1),
+    ];
+    out.splice(i, close + 1 - i, ...guarded);
+  }
+  return out;
+}
