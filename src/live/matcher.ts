@@ -447,6 +447,7 @@ export class Matcher {
 
   async #flushBatch(): Promise<void> {
     const batch = this.#queue;
+    this.#inFlight = batch;
     this.#queue = [];
     this.#batchRows = this.#queuedRows;
     this.#batchSince = this.#queuedSince;
@@ -505,7 +506,22 @@ export class Matcher {
       );
     } finally {
       this.#batchRows = 0;
+      this.#inFlight = [];
     }
+  }
+
+  /** The changesets of the batch being matched (none between batches). */
+  #inFlight: Changeset[] = [];
+
+  /**
+   * Whether a subscription's stored result may not reflect every commit through `seq` (the feed's
+   * order) yet: a changeset through it is queued or being matched, or the subscription's own changes
+   * wait (nobody listened) or are being re-run.
+   */
+  isBehind(sub: Subscription, seq: number): boolean {
+    if (this.#stale.has(sub) || this.#later.has(sub) || this.#due.has(sub) || this.#dirty.has(sub)) return true;
+    if (this.#running.includes(sub)) return true;
+    return (this.#queue.length > 0 && this.#queue[0].seq <= seq) || (this.#inFlight[0]?.seq ?? Infinity) <= seq;
   }
 
   /**
@@ -520,7 +536,7 @@ export class Matcher {
   #now(woken: Map<Subscription, ChangedKeys>): Map<Subscription, ChangedKeys> {
     const now = new Map<Subscription, ChangedKeys>();
     for (const [sub, keys] of woken) {
-      if (this.#mayWait && sub.clients.size === 0) {
+      if (this.#mayWait && sub.clients.size === 0 && sub.awaited === 0) {
         if (sub.plan.mode === 'restricted') this.#defer(sub, keys);
         else {
           // a full re-run when a listener attaches, not one per batch meanwhile

@@ -52,6 +52,8 @@ export class Subscription {
   readonly key: string;
   readonly plan: QueryPlan;
   readonly clients = new Set<ClientStream>();
+  /** Listeners about to attach, waiting for its stored result to catch up: it is matched as if listened. */
+  awaited = 0;
   nextRowId: number;
   lastChange: number;
   listenedAt: number;

@@ -54,6 +54,8 @@ export interface Listener {
 }
 
 const PAGE = 512;
+/** How long rows asked for wait for the stored result to catch up with the commits before them, at most. */
+const CATCH_UP_MS = 5000;
 
 /**
  * The live queries of this agent. Changesets from the feed are only queued at commit; the Matcher
@@ -95,6 +97,8 @@ export class Subscriptions {
   readonly #loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 5 });
   /** Subscriptions re-run at start-up because the store may have missed commits. */
   #rerunAtStart = 0;
+  /** The feed's order of the last changeset committed (Changeset.seq). */
+  #lastSeq = 0;
   /** Live change lines sent and clients cut off, since start. */
   readonly #tally = {
     sent: 0,
@@ -188,6 +192,7 @@ export class Subscriptions {
   }
 
   onChangeset(cs: Changeset): void {
+    this.#lastSeq = cs.seq;
     if (this.#closed) return;
     this.#matcher.enqueue(cs);
   }
@@ -277,6 +282,48 @@ export class Subscriptions {
         onCut: (fn) => (client.onFail = fn),
       };
     }
+    // Rows as of every commit acknowledged before this request (read your writes): when the stored
+    // result is behind them, the rows wait until it caught up, as if listened meanwhile.
+    const through = this.#lastSeq;
+    if (!this.#matcher.isBehind(sub, through)) return this.#listenNow(sub);
+    let closed = false;
+    let now: Listener | null = null;
+    let cut: (() => void) | null = null;
+    const self = this;
+    const lines = (async function* () {
+      sub.awaited++;
+      try {
+        self.#matcher.matchWaiting(sub);
+        const deadline = Date.now() + CATCH_UP_MS;
+        while (!closed && !self.#closed && self.#matcher.isBehind(sub, through) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 2));
+      } finally {
+        sub.awaited--;
+      }
+      if (closed) return;
+      if (self.#byUuid.get(uuid) !== sub) {
+        yield* ended(`subscription ${uuid} was removed`).lines;
+        return;
+      }
+      now = self.#listenNow(sub);
+      if (cut) now.onCut?.(cut);
+      yield* now.lines;
+    })();
+    return {
+      lines,
+      close: () => {
+        closed = true;
+        now?.close();
+      },
+      onCut: (fn) => {
+        cut = fn;
+        now?.onCut?.(fn);
+      },
+    };
+  }
+
+  /** A listener of the rows as the store has them now, then the changes after them. */
+  #listenNow(sub: Subscription): Listener {
     const snapshot = sub.openSnapshot();
     const client = this.#attach(sub);
     const prefix = snapshot

@@ -1,7 +1,8 @@
+import assert from 'node:assert/strict';
 import { type AgentProcess, startAgent } from '../helpers/agent';
 import type { NdjsonStream } from '../helpers/http';
 import { type PgClient, pgClient } from '../helpers/pg';
-import { LIVE_SCHEMA, ResultMap, converge, sleep, subscribe, write } from '../helpers/subscriptions';
+import { LIVE_SCHEMA, ResultMap, converge, queryMultiset, sleep, subscribe, write } from '../helpers/subscriptions';
 
 // A committed change carries its row's values only for tables a live query reads (or one being made
 // will): the agent does not read rows back for nobody (ChangeCapture.rowsWanted). So the first
@@ -84,5 +85,32 @@ describe('subscriptions made while their tables are written', function () {
     for (const s of subs) await converge(agent.http, s.body, s.stream, s.view);
     for (const s of subs) s.stream.close();
     if (written < 20) throw new Error(`only ${written} transactions were written during the subscriptions`);
+  });
+
+  it('rows asked for after an acknowledged write include it, for subscriptions nobody listened to meanwhile (read your writes)', async () => {
+    // a restricted one (its changed keys wait), an aggregate and a keyed one (re-run when asked)
+    const bodies: [string, unknown[]][] = [
+      ['SELECT id, score FROM users WHERE team = ?', [9]],
+      ['SELECT count(*), sum(score) FROM users WHERE team = 9', []],
+      ['SELECT u.id, u.score, t.title FROM users u JOIN teams t ON t.id = u.team WHERE u.team = 9', []],
+    ];
+    await write(agent.http, [["INSERT INTO teams (id, title) VALUES (9, 'nine') ON CONFLICT (id) DO NOTHING"]]);
+    for (const body of bodies) (await subscribe(agent.http, body)).stream.close();
+    await sleep(100);
+    for (let round = 0; round < 15; round++) {
+      await write(agent.http, [
+        [
+          'INSERT INTO users (id, name, team, score) VALUES (?, ?, 9, ?) ON CONFLICT (id) DO UPDATE SET score = excluded.score',
+          [900 + (round % 4), 'n', round],
+        ],
+      ]);
+      const body = bodies[round % bodies.length];
+      const { stream } = await subscribe(agent.http, body);
+      const view = new ResultMap();
+      view.apply(stream.events);
+      // the rows before eoq are those of a fresh query: nothing acknowledged before comes as a change
+      assert.deepEqual(view.multiset(), await queryMultiset(agent.http, body), `round ${round}: ${body[0]}`);
+      stream.close();
+    }
   });
 });
