@@ -484,6 +484,19 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await assert.rejects(c.query("SELECT 'a\\q' || '\\x01'::bytea"), (e: { code?: string }) => e.code === '22P02');
   });
 
+  it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {
+    for (const sql of [
+      'SELECT to_json(NULL::text), to_jsonb(NULL::int), to_json(NULL::int) IS NULL, to_jsonb(NULL::text) IS NULL',
+      'SELECT id, to_json(amount), to_jsonb(note), to_json(note) IS NULL FROM orders ORDER BY id',
+      "SELECT jsonb_build_object('a', to_jsonb(note))::text, json_build_array(to_jsonb(amount))::text FROM orders ORDER BY id",
+      'SELECT to_json(to_json(note))::text, coalesce(to_jsonb(note), \'"none"\'::jsonb)::text FROM orders ORDER BY id',
+      "SELECT to_json('x'::text)::text, to_jsonb(1)::text, to_json('[1]'::json)::text, to_jsonb('null'::jsonb)::text",
+      'SELECT count(*) FROM orders WHERE to_json(note) IS NULL',
+    ])
+      await same(sql);
+    await same('SELECT to_json($1::text), to_jsonb($2::int)', [null, null]);
+  });
+
   it('READ ONLY transactions refuse writes with 25006 (BEGIN READ ONLY, SET TRANSACTION, the session default); they were run', async () => {
     /** Each statement's command tag, or its SQLSTATE. */
     const steps = async (client: PgClient, sqls: string[]) => {
