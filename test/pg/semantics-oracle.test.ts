@@ -471,6 +471,37 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it("an aggregate in WHERE, JOIN ON or GROUP BY, also of the outer query's columns in a subquery there: 42803 with PostgreSQL's words (it ran)", async () => {
+    const message = (client: PgClient, sql: string) =>
+      client.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(amount) FROM customers)',
+      'SELECT id FROM orders o WHERE (SELECT sum(o.amount) FROM customers c WHERE c.id = 10) > 0',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c HAVING max(o.id) > 0)',
+      'SELECT id FROM orders WHERE sum(amount) > 0',
+      'SELECT id FROM orders WHERE count(*) > 0',
+      'SELECT o.id FROM orders o JOIN customers c ON EXISTS (SELECT max(o.id) FROM line_items)',
+      'SELECT id FROM orders o GROUP BY id, (SELECT sum(o.amount) FROM customers c WHERE c.id = 10)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^42803 aggregate functions are not allowed in /, sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      // the subquery's own aggregates, and the outer query's in HAVING
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(c.id) FROM customers c) ORDER BY 1',
+      'SELECT id FROM orders o WHERE id IN (SELECT max(o2.id) FROM orders o2) ORDER BY 1',
+      'SELECT id FROM orders o WHERE id IN (SELECT max(c.id) + o.id FROM customers c) ORDER BY 1',
+      'SELECT customer_id FROM orders o GROUP BY customer_id HAVING EXISTS (SELECT sum(o.amount) FROM customers) ORDER BY 1',
+      'SELECT (SELECT count(*) FROM orders o WHERE o.id = max(c.id)) FROM customers c',
+    ])
+      await same(sql);
+  });
+
   it("'x' || bytea is bytea, as PostgreSQL's byteacat (it was the text 'x\\x...')", async () => {
     await same(
       "SELECT 'b=' || '\\x0102ff'::bytea, '\\x01'::bytea || '\\x02'::bytea, 'x' || 'y'::bytea, 'b=' || decode('00ff', 'hex') || 'c'",

@@ -162,6 +162,21 @@ function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
     for (const k in e) if (k !== 'location' && ownAggregates(e[k])) return true;
     return false;
   };
+  // an aggregate of this query's rows in its JOIN conditions, WHERE or GROUP BY, also one over its
+  // columns in a subquery there (`WHERE EXISTS (SELECT sum(t.v) FROM u)`): PostgreSQL's 42803, in
+  // the order it reads the clauses (SQLite ran the subquery's as an aggregate of its own, or refused
+  // with another message)
+  const aggregateIn = (e: Node) => ownAggregates(e) || outerAggregate(e, tables, schema, ctes, []);
+  const joinConditions = (from: Node[] | undefined): Node[] =>
+    (from ?? []).flatMap((f: Node) =>
+      f.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
+    );
+  for (const [clause, where] of [
+    [joinConditions(s.fromClause), 'JOIN conditions'],
+    [s.whereClause, 'WHERE'],
+    [s.groupClause, 'GROUP BY'],
+  ] as const)
+    if (aggregateIn(clause)) throw pgError('42803', `aggregate functions are not allowed in ${where}`);
   const aggregated =
     [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
     targets.some((t) => outerAggregate(t.val, tables, schema, ctes, []));
