@@ -502,6 +502,30 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('a qualified column is looked for in the innermost FROM naming its table: 42703 when that table lacks it (it was read from the outer query)', async () => {
+    const message = (client: PgClient, sql: string) =>
+      client.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT (SELECT sum(o.amount) FROM customers o) FROM orders o',
+      'SELECT (SELECT sum(orders.amount) FROM customers orders WHERE orders.id = 10) FROM orders',
+      'SELECT o.id, (SELECT count(*) FROM customers o WHERE o.amount > 0) FROM orders o',
+      'SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^42703 column \w+\.amount does not exist$/, sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      'SELECT id, (SELECT sum(o.id) FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
+      'SELECT count(*) FROM orders o, LATERAL (SELECT o.amount FROM customers c LIMIT 1) x',
+      'SELECT count(*), max(x.a) FROM orders o, (SELECT c.id AS a FROM customers c) x',
+    ])
+      await same(sql);
+  });
+
   it("'x' || bytea is bytea, as PostgreSQL's byteacat (it was the text 'x\\x...')", async () => {
     await same(
       "SELECT 'b=' || '\\x0102ff'::bytea, '\\x01'::bytea || '\\x02'::bytea, 'x' || 'y'::bytea, 'b=' || decode('00ff', 'hex') || 'c'",
