@@ -471,6 +471,61 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it("an aggregate in WHERE, JOIN ON or GROUP BY, also of the outer query's columns in a subquery there: 42803 with PostgreSQL's words (it ran)", async () => {
+    const message = (client: PgClient, sql: string) =>
+      client.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(amount) FROM customers)',
+      'SELECT id FROM orders o WHERE (SELECT sum(o.amount) FROM customers c WHERE c.id = 10) > 0',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c HAVING max(o.id) > 0)',
+      'SELECT id FROM orders WHERE sum(amount) > 0',
+      'SELECT id FROM orders WHERE count(*) > 0',
+      'SELECT o.id FROM orders o JOIN customers c ON EXISTS (SELECT max(o.id) FROM line_items)',
+      'SELECT id FROM orders o GROUP BY id, (SELECT sum(o.amount) FROM customers c WHERE c.id = 10)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^42803 aggregate functions are not allowed in /, sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      // the subquery's own aggregates, and the outer query's in HAVING
+      'SELECT id FROM orders o WHERE EXISTS (SELECT sum(c.id) FROM customers c) ORDER BY 1',
+      'SELECT id FROM orders o WHERE id IN (SELECT max(o2.id) FROM orders o2) ORDER BY 1',
+      'SELECT id FROM orders o WHERE id IN (SELECT max(c.id) + o.id FROM customers c) ORDER BY 1',
+      'SELECT customer_id FROM orders o GROUP BY customer_id HAVING EXISTS (SELECT sum(o.amount) FROM customers) ORDER BY 1',
+      'SELECT (SELECT count(*) FROM orders o WHERE o.id = max(c.id)) FROM customers c',
+    ])
+      await same(sql);
+  });
+
+  it('a qualified column is looked for in the innermost FROM naming its table: 42703 when that table lacks it (it was read from the outer query)', async () => {
+    const message = (client: PgClient, sql: string) =>
+      client.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT (SELECT sum(o.amount) FROM customers o) FROM orders o',
+      'SELECT (SELECT sum(orders.amount) FROM customers orders WHERE orders.id = 10) FROM orders',
+      'SELECT o.id, (SELECT count(*) FROM customers o WHERE o.amount > 0) FROM orders o',
+      'SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^42703 column \w+\.amount does not exist$/, sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      'SELECT id, (SELECT sum(o.id) FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
+      'SELECT count(*) FROM orders o, LATERAL (SELECT o.amount FROM customers c LIMIT 1) x',
+      'SELECT count(*), max(x.a) FROM orders o, (SELECT c.id AS a FROM customers c) x',
+    ])
+      await same(sql);
+  });
+
   it("'x' || bytea is bytea, as PostgreSQL's byteacat (it was the text 'x\\x...')", async () => {
     await same(
       "SELECT 'b=' || '\\x0102ff'::bytea, '\\x01'::bytea || '\\x02'::bytea, 'x' || 'y'::bytea, 'b=' || decode('00ff', 'hex') || 'c'",
@@ -482,6 +537,19 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     // text that is no bytea input: 22P02 on both
     for (const c of [patina, postgres])
       await assert.rejects(c.query("SELECT 'a\\q' || '\\x01'::bytea"), (e: { code?: string }) => e.code === '22P02');
+  });
+
+  it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {
+    for (const sql of [
+      'SELECT to_json(NULL::text), to_jsonb(NULL::int), to_json(NULL::int) IS NULL, to_jsonb(NULL::text) IS NULL',
+      'SELECT id, to_json(amount), to_jsonb(note), to_json(note) IS NULL FROM orders ORDER BY id',
+      "SELECT jsonb_build_object('a', to_jsonb(note))::text, json_build_array(to_jsonb(amount))::text FROM orders ORDER BY id",
+      'SELECT to_json(to_json(note))::text, coalesce(to_jsonb(note), \'"none"\'::jsonb)::text FROM orders ORDER BY id',
+      "SELECT to_json('x'::text)::text, to_jsonb(1)::text, to_json('[1]'::json)::text, to_jsonb('null'::jsonb)::text",
+      'SELECT count(*) FROM orders WHERE to_json(note) IS NULL',
+    ])
+      await same(sql);
+    await same('SELECT to_json($1::text), to_jsonb($2::int)', [null, null]);
   });
 
   it('READ ONLY transactions refuse writes with 25006 (BEGIN READ ONLY, SET TRANSACTION, the session default); they were run', async () => {

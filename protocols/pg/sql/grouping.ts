@@ -47,7 +47,9 @@ export function checkGrouping(sql: string, schema: Schema): number[] {
     return []; // the translation or SQLite reports it
   }
   const guards: number[] = [];
-  visit(tree.stmts ?? [], schema, cteNames(tree.stmts, new Set()), guards);
+  const ctes = cteNames(tree.stmts, new Set());
+  checkQualified(tree.stmts ?? [], schema, ctes, []);
+  visit(tree.stmts ?? [], schema, ctes, guards);
   return guards;
 }
 
@@ -60,6 +62,53 @@ function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
   }
   if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes, guards);
   for (const k in n) visit(n[k], schema, ctes, guards);
+}
+
+/**
+ * A qualified column `a.c` is looked for only in the innermost query whose FROM names `a`, as
+ * PostgreSQL resolves it: when that FROM item is a schema table without the column, it is 42703
+ * (SQLite went on to an outer query's `a`: `(SELECT sum(o.v) FROM u o) FROM t o` summed t's v).
+ * `scopes` are the FROM lists around n, innermost last.
+ */
+function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scope[]): void {
+  if (n === null || typeof n !== 'object') return;
+  if (Array.isArray(n)) {
+    for (const x of n) checkQualified(x, schema, ctes, scopes);
+    return;
+  }
+  const sel = n.SelectStmt;
+  if (sel) {
+    checkQualified(sel.withClause, schema, ctes, scopes);
+    if (sel.op && sel.op !== 'SETOP_NONE') {
+      checkQualified([{ SelectStmt: sel.larg }, { SelectStmt: sel.rarg }], schema, ctes, scopes);
+      return;
+    }
+    const scope: Scope = new Map();
+    scopeOf(sel.fromClause, schema, ctes, scope);
+    const inner = [...scopes, scope];
+    const from = (f: Node): void => {
+      if (f?.JoinExpr) {
+        from(f.JoinExpr.larg);
+        from(f.JoinExpr.rarg);
+        checkQualified(f.JoinExpr.quals, schema, ctes, inner);
+      } else if (f?.RangeSubselect)
+        checkQualified(f.RangeSubselect.subquery, schema, ctes, f.RangeSubselect.lateral ? inner : scopes);
+    };
+    for (const f of sel.fromClause ?? []) from(f);
+    for (const k in sel) if (k !== 'fromClause' && k !== 'withClause') checkQualified(sel[k], schema, ctes, inner);
+    return;
+  }
+  if (n.ColumnRef) {
+    const fields = n.ColumnRef.fields?.some((f: Node) => f.A_Star) ? [] : strings(n.ColumnRef.fields);
+    if (fields.length !== 2) return;
+    const alias = fields[0].toLowerCase();
+    const at = [...scopes].reverse().find((sc) => sc.has(alias));
+    const columns = at?.get(alias);
+    if (columns && !columns.has(fields[1].toLowerCase()))
+      throw pgError('42703', `column ${fields[0]}.${fields[1]} does not exist`);
+    return;
+  }
+  for (const k in n) if (k !== 'location') checkQualified(n[k], schema, ctes, scopes);
 }
 
 /** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
@@ -162,6 +211,21 @@ function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
     for (const k in e) if (k !== 'location' && ownAggregates(e[k])) return true;
     return false;
   };
+  // an aggregate of this query's rows in its JOIN conditions, WHERE or GROUP BY, also one over its
+  // columns in a subquery there (`WHERE EXISTS (SELECT sum(t.v) FROM u)`): PostgreSQL's 42803, in
+  // the order it reads the clauses (SQLite ran the subquery's as an aggregate of its own, or refused
+  // with another message)
+  const aggregateIn = (e: Node) => ownAggregates(e) || outerAggregate(e, tables, schema, ctes, []);
+  const joinConditions = (from: Node[] | undefined): Node[] =>
+    (from ?? []).flatMap((f: Node) =>
+      f.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
+    );
+  for (const [clause, where] of [
+    [joinConditions(s.fromClause), 'JOIN conditions'],
+    [s.whereClause, 'WHERE'],
+    [s.groupClause, 'GROUP BY'],
+  ] as const)
+    if (aggregateIn(clause)) throw pgError('42803', `aggregate functions are not allowed in ${where}`);
   const aggregated =
     [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
     targets.some((t) => outerAggregate(t.val, tables, schema, ctes, []));

@@ -39,6 +39,7 @@ import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
+import { rewriteStrictToJson } from './strict-json';
 import { rewriteWords } from './words';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
@@ -105,7 +106,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteGreatestLeast(toks);
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
-  toks = rewriteWords(toks, ctx, local);
+  toks = rewriteStrictToJson(rewriteWords(toks, ctx, local));
   toks = rewriteArrays(toks);
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);

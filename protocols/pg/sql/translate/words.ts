@@ -7,6 +7,7 @@ import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tabl
 import { quoteString } from '../lexer';
 import { type Tok, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
+import { STRICT_TO_JSON } from './strict-json';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -283,8 +284,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           jsonb_object_agg: 'json_group_object',
           jsonb_array_length: 'json_array_length',
           row_to_json: 'json',
-          to_json: 'json_quote',
-          to_jsonb: 'json_quote',
+          to_json: STRICT_TO_JSON,
+          to_jsonb: STRICT_TO_JSON,
           btrim: 'trim',
           substr: '__pg_substr',
           substring: '__pg_substr',
