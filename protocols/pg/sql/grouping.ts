@@ -198,14 +198,7 @@ function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
     if (Array.isArray(e)) return e.some(ownAggregates);
     if (e.SubLink || e.SelectStmt) return false;
     if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall)) {
-      const refs: string[][] = [];
-      const collect = (n: Node): void => {
-        if (n === null || typeof n !== 'object') return;
-        if (Array.isArray(n)) n.forEach(collect);
-        else if (n.ColumnRef) refs.push(strings(n.ColumnRef.fields));
-        else if (!n.SubLink) for (const k in n) if (k !== 'location') collect(n[k]);
-      };
-      collect([e.FuncCall.args, e.FuncCall.agg_filter]);
+      const refs = aggregateRefs(e.FuncCall);
       return refs.length === 0 || refs.some((f) => f.length !== 2 || tables.has(f[0].toLowerCase()));
     }
     for (const k in e) if (k !== 'location' && ownAggregates(e[k])) return true;
@@ -422,8 +415,8 @@ function outerAggregate(
   return false;
 }
 
-/** Whether an aggregate call in a subquery (`scopes` the FROM lists around it) is over this query's columns only. */
-function aggregateIsOuter(f: Node, tables: Map<string, string>, schema: Schema, scopes: Scope[]): boolean {
+/** The column references of an aggregate call's arguments and FILTER, as name parts (not inside subqueries). */
+function aggregateRefs(f: Node): string[][] {
   const refs: string[][] = [];
   const collect = (n: Node): void => {
     if (n === null || typeof n !== 'object') return;
@@ -432,6 +425,12 @@ function aggregateIsOuter(f: Node, tables: Map<string, string>, schema: Schema, 
     else if (!n.SubLink) for (const k in n) if (k !== 'location') collect(n[k]);
   };
   collect([f.args, f.agg_filter]);
+  return refs;
+}
+
+/** Whether an aggregate call in a subquery (`scopes` the FROM lists around it) is over this query's columns only. */
+function aggregateIsOuter(f: Node, tables: Map<string, string>, schema: Schema, scopes: Scope[]): boolean {
+  const refs = aggregateRefs(f);
   const ours = (f: string[]) => {
     const column = f[f.length - 1]?.toLowerCase();
     if (f.length === 2) {
