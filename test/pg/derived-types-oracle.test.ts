@@ -26,4 +26,30 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
     ])
       await same(sql);
   });
+
+  it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
+    for (const sql of [
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',
+      'SELECT * FROM (SELECT q, avg(n) AS a, sum(n) / 3 AS d FROM m GROUP BY q) s JOIN m USING (q) ORDER BY id',
+      'SELECT id, a FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s JOIN m ON s.q = m.q ORDER BY id',
+      'SELECT s.*, m.n FROM m LEFT JOIN (SELECT q, avg(n) * 2 AS a FROM m GROUP BY q) s ON s.q = m.id ORDER BY m.id',
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s, m WHERE s.q = m.q ORDER BY m.id',
+      // named like a column of the table
+      'SELECT s.n, m.n FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',
+      'SELECT * FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m USING (q) ORDER BY id',
+      // sorted by or compared by its bare name: by its number
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY a DESC, m.id',
+      'SELECT a, id FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s JOIN m USING (q) WHERE a > 1 ORDER BY a',
+      // read in a condition or sorted: still correct (a double inside, compared as a number)
+      'SELECT m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) WHERE s.a > 1 ORDER BY m.id',
+      'SELECT m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.a > m.n ORDER BY m.id',
+    ])
+      await same(sql);
+  });
+
+  it('an exact avg or division in both branches of a UNION ALL keeps its digits (was a double)', async () => {
+    await same('SELECT avg(n) FROM m UNION ALL SELECT avg(x) FROM m');
+    await same('SELECT avg(n) AS a, 1 AS k FROM m UNION ALL SELECT sum(x) / 3, 2 FROM m');
+    await same('SELECT * FROM (SELECT avg(n) AS a FROM m UNION ALL SELECT avg(q) FROM m) u');
+  });
 });

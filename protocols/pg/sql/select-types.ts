@@ -206,6 +206,9 @@ function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): 
 function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): ResultColumn[] | null {
   const item = (f: Node): ResultColumn[] | null => {
     if (f.RangeVar) {
+      // (pg_catalog.x, information_schema.x: not the schema's tables)
+      const ns = f.RangeVar.schemaname ? String(f.RangeVar.schemaname).toLowerCase() : 'public';
+      if (ns !== 'public') return null;
       const name = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
       return sourceColumns(scope.get(name), schema);
     }
