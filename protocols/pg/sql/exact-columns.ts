@@ -160,9 +160,12 @@ export function markExactColumns(
   const exact = new Set<string>();
   // (SELECT DISTINCT compares the texts, which for one number are one text: exact values of equal
   // numbers carry the same scale; DISTINCT ON picks rows by its keys, which are not marked)
+  if (s?.op === 'SETOP_UNION' && s.all) return markUnionAll(s, typerOf, out, declared);
   if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE')) return exact;
   const inner = passedThrough(s);
   if (inner) return markPassedThrough(s, inner, typerOf, out, declared);
+  const joined = joinedThrough(s);
+  if (joined) return markJoinedThrough(s, joined, typerOf, out, declared);
   const t = typerOf(s);
   const distinctOn = s.distinctClause?.some((k: Node) => Object.keys(k).length > 0);
   const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
@@ -304,8 +307,8 @@ function markPassedThrough(
   const elsewhere = namesIn(otherSorts, namesInSubqueries(s.whereClause, new Set()));
   if (compared.some((r) => r.fields.length !== 1) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
-  let inside: Yielded[] | null = [];
-  for (const item of inner.targetList as Node[]) {
+  let inside: Yielded[] | null = inner.targetList ? [] : null;
+  for (const item of (inner.targetList ?? []) as Node[]) {
     const r = item.ResTarget;
     const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
     if (!r || fields?.some((f) => f.A_Star)) inside = null;
@@ -342,4 +345,133 @@ function markPassedThrough(
   for (const r of compared) out.set(r.location, 'num-order');
   for (const [n, name] of positions) out.set(orderMarkKey(n.A_Const.location), `num-order:${name}`);
   return exact;
+}
+
+/**
+ * A SELECT that passes on columns of a join of one subquery with tables (`SELECT s.a, m.id FROM
+ * (...) s JOIN m USING (q)`, `SELECT * FROM (...) s, m WHERE ...`): only column references in its
+ * list, no grouping, DISTINCT or window. The subquery and its alias; undefined for any other SELECT.
+ */
+function joinedThrough(s: Node): { inner: Node; alias: string; items: Node[] } | undefined {
+  if (!s.fromClause?.length || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
+  const items: Node[] = [];
+  const flat = (f: Node): boolean => {
+    if (f.JoinExpr) return !f.JoinExpr.alias && flat(f.JoinExpr.larg) && flat(f.JoinExpr.rarg);
+    items.push(f);
+    return !!f.RangeVar || !!f.RangeSubselect;
+  };
+  if (!(s.fromClause as Node[]).every(flat)) return;
+  const subs = items.filter((f) => f.RangeSubselect);
+  const from = subs.length === 1 && items.length > 1 ? subs[0].RangeSubselect : undefined;
+  const inner = from && !from.lateral && from.alias && !from.alias.colnames ? from.subquery?.SelectStmt : undefined;
+  if (!inner || inner.withClause) return;
+  if (!(s.targetList as Node[]).every((x) => x.ResTarget?.val?.ColumnRef)) return;
+  return { inner, alias: String(from.alias.aliasname).toLowerCase(), items };
+}
+
+/** The ON conditions and USING names of a FROM list's joins, and whether one is NATURAL. */
+function joinConditions(from: Node[], into: Node[]): boolean {
+  let natural = false;
+  for (const f of from) {
+    const j = f.JoinExpr;
+    if (!j) continue;
+    natural ||= !!j.isNatural;
+    into.push(j.quals ?? null, j.usingClause ?? null);
+    natural = joinConditions([j.larg, j.rarg], into) || natural;
+  }
+  return natural;
+}
+
+/**
+ * A SELECT that passes on columns of a join of a subquery (joinedThrough): the subquery's exact
+ * columns stay exact through it when it only hands them on (`*`, `s.*`, `s.a`, a bare `a` no table
+ * of the join has). Where it reads them otherwise (in a join's condition or USING list, a NATURAL
+ * join, its WHERE, ORDER BY or LIMIT, a sort by position) they stay doubles. Its exact columns' names.
+ */
+function markJoinedThrough(
+  s: Node,
+  joined: { inner: Node; alias: string; items: Node[] },
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[],
+): Set<string> {
+  const none = new Set<string>();
+  const marks = new Map<number, string>();
+  const innerExact = markExactColumns(joined.inner, typerOf, marks, declared);
+  if (innerExact.size === 0) return none;
+  const conditions: Node[] = [];
+  if (joinConditions(s.fromClause, conditions)) return none;
+  const t = typerOf(s);
+  const sorts: Node[] = (s.sortClause ?? []).map((x: Node) => x.SortBy?.node);
+  // sorted by or compared in WHERE by their bare name: by their number ('num-order')
+  const bare = (n: Node) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String;
+  const byName = sorts.filter((n) => bare(n));
+  const compared = refsIn(s.whereClause, []).filter((r) => r.fields.length === 1 && r.fields[0].String);
+  const otherSorts = sorts.filter((n) => !byName.includes(n));
+  const read = namesIn([otherSorts, s.limitCount ?? null, conditions], namesInSubqueries(s.whereClause, new Set()));
+  for (const r of refsIn(s.whereClause, [])) if (r.fields.length !== 1) namesIn({ ColumnRef: r }, read);
+  if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return none;
+  const tables = joined.items.filter((f) => f.RangeVar);
+  const inTable = (name: string) =>
+    tables.some((f) => {
+      const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
+      const x = t.scope.get(alias);
+      const cols = Array.isArray(x) ? x : x ? t.schema.tables.get(x)?.columns : undefined;
+      return cols === undefined || cols.some((c) => c.name.toLowerCase() === name);
+    });
+  const exact = new Set<string>();
+  for (const item of s.targetList as Node[]) {
+    const fields: Node[] = item.ResTarget.val.ColumnRef.fields;
+    const last = fields[fields.length - 1];
+    const source = fields.length === 2 ? String(fields[0].String?.sval).toLowerCase() : undefined;
+    if (last.A_Star) {
+      if (fields.length === 1 || source === joined.alias) for (const x of innerExact) exact.add(x);
+      continue;
+    }
+    const column = String(last.String?.sval).toLowerCase();
+    const ours = fields.length === 1 ? !inTable(column) : fields.length === 2 && source === joined.alias;
+    if (ours && innerExact.has(column)) exact.add(String(item.ResTarget.name ?? column).toLowerCase());
+  }
+  const ours = (name: unknown) => innerExact.has(String(name).toLowerCase()) && !inTable(String(name).toLowerCase());
+  // a bare name of an exact column a table of the join also has: PostgreSQL's error, SQLite's
+  if (
+    [...byName.map((n) => n.ColumnRef), ...compared].some(
+      (r) => innerExact.has(String(r.fields[0].String.sval).toLowerCase()) && !ours(r.fields[0].String.sval),
+    )
+  )
+    return none;
+  for (const [at, kind] of marks) out.set(at, kind);
+  for (const n of byName)
+    if (ours(n.ColumnRef.fields[0].String.sval) || exact.has(String(n.ColumnRef.fields[0].String.sval).toLowerCase()))
+      out.set(n.ColumnRef.location, 'num-order');
+  for (const r of compared) if (ours(r.fields[0].String.sval)) out.set(r.location, 'num-order');
+  return exact;
+}
+
+/**
+ * A UNION ALL of two plain SELECTs with no ORDER BY of its own: a column exact in both branches
+ * stays exact (the values pass as they are). Where one branch's column is exact and the other's not,
+ * all stay doubles. The first branch's exact names.
+ */
+function markUnionAll(
+  s: Node,
+  typerOf: (select: Node) => Typer,
+  out: Map<number, string>,
+  declared: number[],
+): Set<string> {
+  const none = new Set<string>();
+  const branches: Node[] = [s.larg, s.rarg];
+  if (s.sortClause || branches.some((b) => !b?.targetList || (b.op && b.op !== 'SETOP_NONE'))) return none;
+  const marks = new Map<number, string>();
+  // each item alone (a branch's names need not be its own: `?column?` twice)
+  const exactAt = branches.map((b) =>
+    (b.targetList as Node[]).map((item) =>
+      markExactColumns({ ...b, targetList: [item] }, typerOf, marks, declared).size > 0 ? 1 : 0,
+    ),
+  );
+  const [l, r] = exactAt;
+  if (l.length !== r.length || l.some((x, k) => x !== r[k]) || !l.includes(1)) return none;
+  for (const [at, kind] of marks) out.set(at, kind);
+  const names = (s.larg.targetList as Node[]).map((x) => itemName(x.ResTarget).toLowerCase());
+  return new Set(names.filter((_, k) => l[k] === 1));
 }

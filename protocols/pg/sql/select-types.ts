@@ -3,7 +3,7 @@
 // the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
 // expression-types.ts types each expression over them.
 import type { Schema } from '../../../src/engine/schema/model';
-import { OID } from '../types/oids';
+import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { castTypmod, minimumScaleOf, scaleOf } from './numeric-scale';
@@ -160,11 +160,17 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     const r = t.ResTarget;
     const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
     if (fields?.some((f: Node) => f.A_Star)) {
-      // `*` (or `v.*`) only over sources whose columns are known here: subqueries and VALUES lists
-      const sources =
-        fields.length === 1 ? [...scope.values()] : [scope.get(String(fields[0].String?.sval).toLowerCase())];
-      if (sources.length === 0 || !sources.every((x) => Array.isArray(x))) return null;
-      for (const x of sources as ResultColumn[][]) out.push(...x);
+      // `*` (or `v.*`): the columns of the FROM list's items (a join's merged columns first), where
+      // all are known here and SQLite spreads them in the same order
+      // (else, as before, the sources when all are subqueries, VALUES lists or functions)
+      const all = [...scope.values()];
+      const cols =
+        fields.length === 1
+          ? (starColumns(s.fromClause, scope, schema) ??
+            (all.every((x) => Array.isArray(x)) ? (all as ResultColumn[][]).flat() : null))
+          : sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema);
+      if (!cols || cols.length === 0) return null;
+      out.push(...cols);
       continue;
     }
     if (!r) return null;
@@ -179,6 +185,58 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
       ...(scale !== undefined ? { scale } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
     });
+  }
+  return out;
+}
+
+/** The columns of one source of a scope: a table's (by its declared types), a subquery's; null when unknown. */
+function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): ResultColumn[] | null {
+  if (Array.isArray(x)) return x;
+  const table = x === undefined ? undefined : schema.tables.get(x);
+  return table ? table.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) })) : null;
+}
+
+/**
+ * The columns `*` gives over a FROM list, in PostgreSQL's order: each item's, a join's `USING` or
+ * NATURAL columns once and first. Null when a source's columns are not known here, or where
+ * SQLite's order would differ (a merged column that is not among the left side's first, in the
+ * USING list's order), or a RIGHT or FULL join merges columns (PostgreSQL's value is then the
+ * right side's or both's), or the merged columns' types differ.
+ */
+function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): ResultColumn[] | null {
+  const item = (f: Node): ResultColumn[] | null => {
+    if (f.RangeVar) {
+      // (pg_catalog.x, information_schema.x: not the schema's tables)
+      const ns = f.RangeVar.schemaname ? String(f.RangeVar.schemaname).toLowerCase() : 'public';
+      if (ns !== 'public') return null;
+      const name = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
+      return sourceColumns(scope.get(name), schema);
+    }
+    if (f.RangeSubselect?.alias && !f.RangeSubselect.lateral)
+      return sourceColumns(scope.get(String(f.RangeSubselect.alias.aliasname).toLowerCase()), schema);
+    const j = f.JoinExpr;
+    if (!j || j.alias) return null;
+    const l = item(j.larg);
+    const r = item(j.rarg);
+    if (!l || !r) return null;
+    const lower = (c: ResultColumn) => c.name.toLowerCase();
+    const merged = j.isNatural
+      ? l.map(lower).filter((n) => r.some((c) => lower(c) === n))
+      : strings(j.usingClause).map((n) => n.toLowerCase());
+    if (merged.length === 0) return [...l, ...r];
+    if (j.jointype !== 'JOIN_INNER' && j.jointype !== 'JOIN_LEFT') return null;
+    for (const [k, n] of merged.entries()) {
+      const left = l[k];
+      const right = r.filter((c) => lower(c) === n);
+      if (!left || lower(left) !== n || right.length !== 1 || right[0].oid !== left.oid) return null;
+    }
+    return [...l, ...r.filter((c) => !merged.includes(lower(c)))];
+  };
+  const out: ResultColumn[] = [];
+  for (const f of from ?? []) {
+    const cols = item(f);
+    if (!cols) return null;
+    out.push(...cols);
   }
   return out;
 }
