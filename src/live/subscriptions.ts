@@ -182,7 +182,6 @@ export class Subscriptions {
     return live;
   }
 
-  /** The feed observer: runs at commit, and only queues the changeset for the matcher. */
   /**
    * Whether a change of the table needs its row's values: a subscription reads the table, or one being
    * made will. Asked at commit, in the same turn as the changeset reaches `onChangeset`.
@@ -191,6 +190,7 @@ export class Subscriptions {
     return !this.#closed && this.#matcher.reads(table);
   }
 
+  /** The feed observer: runs at commit, and only queues the changeset for the matcher. */
   onChangeset(cs: Changeset): void {
     this.#lastSeq = cs.seq;
     if (this.#closed) return;
