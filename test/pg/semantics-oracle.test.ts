@@ -502,6 +502,30 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("a window function in WHERE, JOIN ON or GROUP BY: 42P20 with PostgreSQL's words (it was SQLite's misuse error)", async () => {
+    const message = (client: PgClient, sql: string) =>
+      client.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT id FROM orders WHERE row_number() OVER () > 1',
+      'SELECT id FROM orders WHERE amount > avg(amount) OVER ()',
+      'SELECT o.id FROM orders o JOIN customers c ON c.id = rank() OVER (ORDER BY o.id)',
+      'SELECT count(*) FROM orders GROUP BY row_number() OVER (ORDER BY id)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^42P20 window functions are not allowed in /, sql);
+      assert.equal(p, g, sql);
+    }
+    // where they are allowed, and in a subquery's own select list
+    for (const sql of [
+      'SELECT id, row_number() OVER (ORDER BY id) FROM orders ORDER BY id',
+      'SELECT id FROM orders WHERE id IN (SELECT max(id) OVER () FROM orders) ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
   it('a qualified column is looked for in the innermost FROM naming its table: 42703 when that table lacks it (it was read from the outer query)', async () => {
     const message = (client: PgClient, sql: string) =>
       client.query(sql).then(

@@ -30,7 +30,7 @@ export function mayGroup(sig: PgToken[]): boolean {
     const t = sig[i];
     if (t.type !== 'word') continue;
     const w = t.text.toLowerCase();
-    if (w === 'group' || w === 'having' || (AGGREGATES.has(w) && sig[i + 1]?.text === '(')) return true;
+    if (w === 'group' || w === 'having' || w === 'over' || (AGGREGATES.has(w) && sig[i + 1]?.text === '(')) return true;
   }
   return false;
 }
@@ -213,12 +213,23 @@ function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
     (from ?? []).flatMap((f: Node) =>
       f.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
     );
+  // a window function there is PostgreSQL's 42P20 (SQLite's 'misuse of window function')
+  const windowIn = (e: Node): boolean => {
+    if (e === null || typeof e !== 'object') return false;
+    if (Array.isArray(e)) return e.some(windowIn);
+    if (e.SubLink || e.SelectStmt) return false;
+    if (e.FuncCall?.over) return true;
+    for (const k in e) if (k !== 'location' && windowIn(e[k])) return true;
+    return false;
+  };
   for (const [clause, where] of [
     [joinConditions(s.fromClause), 'JOIN conditions'],
     [s.whereClause, 'WHERE'],
     [s.groupClause, 'GROUP BY'],
-  ] as const)
+  ] as const) {
     if (aggregateIn(clause)) throw pgError('42803', `aggregate functions are not allowed in ${where}`);
+    if (windowIn(clause)) throw pgError('42P20', `window functions are not allowed in ${where}`);
+  }
   const aggregated =
     [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
     targets.some((t) => outerAggregate(t.val, tables, schema, ctes, []));
