@@ -13,6 +13,13 @@ const MORE_ROWS = [
   `INSERT INTO orders (id, customer_id, amount, note) VALUES (3, 10, 7, 'x'), (4, 11, NULL, NULL), (5, 12, -2, 'y')`,
 ];
 
+/** What a statement gives a client: 'ran', or its error's SQLSTATE and message. */
+const message = (client: PgClient, sql: string) =>
+  client.query(sql).then(
+    () => 'ran',
+    (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+  );
+
 describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', function () {
   this.timeout(60_000);
   let o: OracleClients;
@@ -472,11 +479,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
   });
 
   it("an aggregate in WHERE, JOIN ON or GROUP BY, also of the outer query's columns in a subquery there: 42803 with PostgreSQL's words (it ran)", async () => {
-    const message = (client: PgClient, sql: string) =>
-      client.query(sql).then(
-        () => 'ran',
-        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
-      );
     for (const sql of [
       'SELECT id FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
       'SELECT id FROM orders o WHERE EXISTS (SELECT sum(amount) FROM customers)',
@@ -503,11 +505,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
   });
 
   it("a window function in WHERE, JOIN ON or GROUP BY: 42P20 with PostgreSQL's words (it was SQLite's misuse error)", async () => {
-    const message = (client: PgClient, sql: string) =>
-      client.query(sql).then(
-        () => 'ran',
-        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
-      );
     for (const sql of [
       'SELECT id FROM orders WHERE row_number() OVER () > 1',
       'SELECT id FROM orders WHERE amount > avg(amount) OVER ()',
@@ -527,11 +524,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
   });
 
   it('a qualified column is looked for in the innermost FROM naming its table: 42703 when that table lacks it (it was read from the outer query)', async () => {
-    const message = (client: PgClient, sql: string) =>
-      client.query(sql).then(
-        () => 'ran',
-        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
-      );
     for (const sql of [
       'SELECT (SELECT sum(o.amount) FROM customers o) FROM orders o',
       'SELECT (SELECT sum(orders.amount) FROM customers orders WHERE orders.id = 10) FROM orders',
