@@ -30,12 +30,13 @@ interface CapturedTable {
   /** The row as it is now, by primary key: its values in `names` order (raw, no object built by the driver). */
   read: Database.Statement;
   names: string[];
-  /** Whether the row exists now, by primary key (a change whose values nobody wants). */
-  exists: Database.Statement;
 }
 
 /** Stands for a row that exists but was not read (its values are not wanted). */
 const NOT_READ: SqlValue[] = [];
+
+/** A touched row (clock-sql.ts): its rowid, table, encoded key, whether it was alive before and after. */
+type Touch = [bigint, string, Buffer, bigint, bigint];
 
 /**
  * Change capture: clock tables and triggers on every schema table with a primary key, the
@@ -148,7 +149,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   endUnit(): Changeset | null {
-    const touched = this.#touchedAfter.all(this.#lastTouch) as [bigint, string, Buffer, bigint][];
+    const touched = this.#touchedAfter.all(this.#lastTouch) as Touch[];
     if (touched.length === 0) return null;
     const v = this.#assigned + 1;
     this.logged += this.#logTouched.run(this.siteId, v, this.#lastTouch).changes;
@@ -179,12 +180,14 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   endSharedUnits(units: SharedUnit[]): Changeset[] {
     // every row the transaction touched is a unit's (a statement that touched rows gave its unit
     // a version at once): one read of them and one append to the change log for all units
-    const byVersion = new Map<number, [bigint, string, Buffer, bigint][]>();
-    for (const t of this.#touchedAll.all() as [bigint, string, Buffer, bigint, bigint][]) {
-      const v = Number(t[4]);
+    const byVersion = new Map<number, Touch[]>();
+    const alive = new Map<string, bigint>(); // whether each row is alive at the end: its last touch says
+    for (const t of this.#touchedAll.all() as [bigint, string, Buffer, bigint, bigint, bigint][]) {
+      const v = Number(t[5]);
       let rows = byVersion.get(v);
       if (!rows) byVersion.set(v, (rows = []));
-      rows.push([t[0], t[1], t[2], t[3]]);
+      rows.push([t[0], t[1], t[2], t[3], t[4]]);
+      alive.set(t[1] + '\u0000' + t[2].toString('latin1'), t[4]);
       this.#lastTouch = t[0];
     }
     if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
@@ -192,23 +195,30 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     const rows = new Map<string, SqlValue[] | undefined>(); // rows several units touched are read once
     for (const u of [...units].filter((x) => x.version !== null).sort((a, b) => a.version! - b.version!)) {
       const v = u.version!;
-      changes.push(this.#changeOf(byVersion.get(v) ?? [], v, rows));
+      changes.push(this.#changeOf(byVersion.get(v) ?? [], v, rows, alive));
       this.#assigned = v;
     }
     this.#setUnit.run(BigInt(this.#assigned + 1), 0);
     return changes;
   }
 
-  /** A unit's changeset from its touched rows (the first touch of a row wins), the rows as they are now. */
+  /**
+   * A unit's changeset from its touched rows (the first touch of a row gives its kind), the rows as
+   * they are now: read back when their values are wanted, else alive or not as the row's last touch
+   * of the transaction (`alive`; by default the last in `touched`) left it.
+   */
   #changeOf(
-    touched: [bigint, string, Buffer, bigint][],
+    touched: Touch[],
     v: number,
     rows?: Map<string, SqlValue[] | undefined>,
+    alive?: Map<string, bigint>,
   ): Changeset {
-    const first = new Map<string, [bigint, string, Buffer, bigint]>();
+    const first = new Map<string, Touch>();
+    const last = alive ?? new Map<string, bigint>();
     for (const t of touched) {
       const key = t[1] + '\u0000' + t[2].toString('latin1');
       if (!first.has(key)) first.set(key, t);
+      if (!alive) last.set(key, t[4]);
     }
     const changes: RowChange[] = [];
     let wanted: string | null = null; // the last table found wanted, and one found not
@@ -224,7 +234,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         if (want) wanted = table;
         else unwanted = table;
         if (want) raw = ct.read.get(...pk) as SqlValue[] | undefined;
-        else raw = ct.exists.get(...pk) === undefined ? undefined : NOT_READ;
+        else raw = last.get(key) === 1n ? NOT_READ : undefined;
         rows?.set(key, raw);
       }
       changes.push({
@@ -274,7 +284,9 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
     this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
     this.#touchedAfter = db
-      .prepare('SELECT rowid, tbl, pk, alive_before FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid')
+      .prepare(
+        'SELECT rowid, tbl, pk, alive_before, alive_after FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid',
+      )
       .raw(true)
       .safeIntegers(true);
     this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
@@ -285,7 +297,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       .pluck()
       .safeIntegers(true);
     this.#touchedAll = db
-      .prepare('SELECT rowid, tbl, pk, alive_before, version FROM temp.__patina_touched ORDER BY rowid')
+      .prepare('SELECT rowid, tbl, pk, alive_before, alive_after, version FROM temp.__patina_touched ORDER BY rowid')
       .raw(true)
       .safeIntegers(true);
     this.#logTouchedAll = db.prepare(
@@ -333,8 +345,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         ChangeCapture.#migrateClockIndex(db, t.name);
         const where = t.primaryKey.map((c) => `${q(c)} IS ?`).join(' AND ');
         const read = db.prepare(`SELECT * FROM main.${q(t.name)} WHERE ${where}`).raw(true);
-        const exists = db.prepare(`SELECT 1 FROM main.${q(t.name)} WHERE ${where}`).pluck();
-        tables.set(t.name, { def: t, read, names: read.columns().map((c) => c.name), exists });
+        tables.set(t.name, { def: t, read, names: read.columns().map((c) => c.name) });
       }
       this.#tables = tables;
     };

@@ -19,10 +19,14 @@ import { isRowidAlias } from './key-rule';
  *   __patina_capture  one row: capturing (0 while a merge writes clocks itself, or a statement is
  *                     only tried out), version (the db_version of the open unit), seq (its next seq)
  *   __patina_touched  every row change of the open transaction, in order (rowid), whether the row
- *                     was alive before, and the version of the unit that made it (PG blocks sharing
- *                     a transaction interleave their units); ChangeCapture reads the unit's part at
- *                     its end (the first touch of a row wins) and empties the table before COMMIT.
- *                     No index and no conflict check: an append is the cheapest write
+ *                     was alive before and after it, and the version of the unit that made it (PG
+ *                     blocks sharing a transaction interleave their units); ChangeCapture reads the
+ *                     unit's part at its end (the first touch of a row gives its kind, the last
+ *                     whether it is alive now) and empties the table before COMMIT. No index and no
+ *                     conflict check: an append is the cheapest write. A trigger writes the touch
+ *                     first and its clock rows then take the encoded key and aliveness from it
+ *                     (last_insert_rowid() is the touch's rowid inside the trigger), so the key is
+ *                     encoded and the sentinel looked up once per row
  * Temp tables are part of the transaction: a savepoint rolled back undoes what its statements
  * gathered there, along with their clock rows.
  *
@@ -59,7 +63,7 @@ export const clockTableName = (table: string) => `__patina_clock_${table}`;
 /** The writer's per-transaction capture state and touched rows (see above). */
 export const CAPTURE_STATE_DDL = [
   'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL)',
-  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL, version INTEGER NOT NULL)',
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL, alive_after INTEGER NOT NULL, version INTEGER NOT NULL)',
 ];
 
 /**
@@ -104,6 +108,8 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   // The clock rows a statement writes get the next seqs in order, as one counter per unit.
   const nextSeqs = 'UPDATE __patina_capture SET seq = seq + changes();';
   const stamped = `s.version, ${site}, s.seq + row_number() OVER () - 1 FROM __patina_capture s`;
+  // The touch the trigger has just written (its first statement): the row's encoded key, and whether it was alive.
+  const justTouched = '(SELECT pk, alive_before FROM __patina_touched WHERE rowid = last_insert_rowid()) AS t';
 
   // A row comes alive: the sentinel goes to 1 or the next odd causal length; every column clock
   // starts at 1 or goes up by one (an INSERT cannot tell which values differ from before).
@@ -115,10 +121,10 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     // row_number() over the rows written would number them.
     const rows = [`('${SENTINEL}', 0)`, ...cols.map((c, i) => `(${lit(c)}, ${i + 1})`)];
     return [
-      `INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, coalesce(${wasAlive}, 0), version FROM __patina_capture;`,
-      `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, s.version, ${site}, s.seq + v.column2 - 1 + w.f` +
-        ` FROM __patina_capture s, (SELECT NOT coalesce(${wasAlive}, 0) AS f) AS w, (VALUES ${rows.join(', ')}) AS v` +
-        ` WHERE v.column2 > 0 OR w.f ${upsert};`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before, alive_after, version) SELECT ${name}, ${pk}, coalesce(${wasAlive}, 0), 1, version FROM __patina_capture;`,
+      `INSERT INTO ${clock} (${cols4}) SELECT t.pk, v.column1, 1, s.version, ${site}, s.seq + v.column2 - t.alive_before` +
+        ` FROM __patina_capture s, ${justTouched}, (VALUES ${rows.join(', ')}) AS v` +
+        ` WHERE v.column2 > 0 OR NOT t.alive_before ${upsert};`,
       nextSeqs,
     ];
   };
@@ -126,7 +132,7 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
   const deleteBody = () => {
     const pk = pkSql(t, 'OLD');
     return [
-      `INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;`,
+      `INSERT INTO __patina_touched (tbl, pk, alive_before, alive_after, version) SELECT ${name}, ${pk}, 1, 0, version FROM __patina_capture;`,
       `INSERT INTO ${clock} (${cols4}) SELECT ${pk}, '${SENTINEL}', 2, ${stamped}` +
         ` WHERE NOT EXISTS (SELECT 1 FROM ${clock} WHERE pk = ${pk} AND cid = '${SENTINEL}' AND col_version % 2 = 0) ${upsert};`,
       nextSeqs,
@@ -162,8 +168,8 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
               .join(' + ');
       ddl.push(
         `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-          `  INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;\n` +
-          `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, s.version, ${site}, s.seq + v.column3 FROM __patina_capture s,` +
+          `  INSERT INTO __patina_touched (tbl, pk, alive_before, alive_after, version) SELECT ${name}, ${pk}, 1, 1, version FROM __patina_capture;\n` +
+          `  INSERT INTO ${clock} (${cols4}) SELECT t.pk, v.column1, 1, s.version, ${site}, s.seq + v.column3 FROM __patina_capture s, ${justTouched},` +
           ` (VALUES ${cols.map((c, i) => `(${lit(c)}, ${changed(c)}, ${before(i)})`).join(', ')}) AS v` +
           ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
       );
@@ -171,8 +177,8 @@ export function captureDdl(t: TableDef, siteId: Buffer): string[] {
     }
     ddl.push(
       `CREATE TEMP TRIGGER ${triggerName('upd')} AFTER UPDATE ON ${table} WHEN ${capturing} AND ${samePk} AND (${cols.map(changed).join(' OR ')}) BEGIN\n` +
-        `  INSERT INTO __patina_touched (tbl, pk, alive_before, version) SELECT ${name}, ${pk}, 1, version FROM __patina_capture;\n` +
-        `  INSERT INTO ${clock} (${cols4}) SELECT ${pk}, v.column1, 1, ${stamped}, (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v` +
+        `  INSERT INTO __patina_touched (tbl, pk, alive_before, alive_after, version) SELECT ${name}, ${pk}, 1, 1, version FROM __patina_capture;\n` +
+        `  INSERT INTO ${clock} (${cols4}) SELECT t.pk, v.column1, 1, ${stamped}, ${justTouched}, (VALUES ${cols.map((c) => `(${lit(c)}, ${changed(c)})`).join(', ')}) AS v` +
         ` WHERE v.column2 ${upsert};\n  ${nextSeqs}\nEND`,
     );
   }

@@ -36,6 +36,10 @@ function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
       return stored === text ? v : [{ type: 'string', text: quoteString(String(stored)) }];
     }
     if (isInteger(v)) return v;
+    // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
+    // already: no call per row (pgbench's and ORMs' INSERTs write it)
+    if (v.length === 1 && isWord(v[0], 'CURRENT_TIMESTAMP') && (kind === 'timestamp' || kind === 'timestamptz'))
+      return v;
     return [
       { type: 'word', text: '__pg_store_dt' },
       { type: 'punct', text: '(' },
