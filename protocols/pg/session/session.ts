@@ -11,7 +11,7 @@
 import { checkWriteStatement } from '../../../src/engine/classify';
 import type { ReadCursor } from '../../../src/engine/read-pool';
 import type { SqlValue } from '../../../src/engine/values';
-import type { StatementResult, WriterLease } from '../../../src/engine/writer';
+import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { columnConverters } from '../copy/format';
@@ -396,7 +396,7 @@ export class Session {
     return settingOn(this.facts.settings.get(explicit ? 'transaction_read_only' : 'default_transaction_read_only'));
   }
 
-  async #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Promise<Outcome> {
+  #write(an: Analyzed, params: Record<string, SqlValue> | undefined): Outcome | Promise<Outcome> {
     if (this.#readOnly())
       throw pgError(
         '25006',
@@ -408,25 +408,50 @@ export class Session {
       return { sql, params };
     });
     const t = this.#t;
+    if (t.state === 'open' && !an.batch && t.defers(an)) {
+      // a block's write on the transaction it holds answers at once: no promise per statement
+      let r: Outcome | Promise<Outcome>;
+      try {
+        r = t.runDeferred(an, statements[0]);
+      } catch (err) {
+        throw this.#constraintError(err, an, params);
+      }
+      if (!(r instanceof Promise)) return r;
+      return r.catch((err) => {
+        throw this.#constraintError(err, an, params);
+      });
+    }
+    return this.#writeOnLease(an, statements, params);
+  }
+
+  async #writeOnLease(
+    an: Analyzed,
+    statements: Statement[],
+    params: Record<string, SqlValue> | undefined,
+  ): Promise<Outcome> {
+    const t = this.#t;
     let r: StatementResult;
     try {
-      if (t.state === 'open' && !an.batch && t.defers(an)) {
-        return await t.runDeferred(an, statements[0]);
-      } else if (t.state === 'open') {
+      if (t.state === 'open') {
         await t.ensureLease();
         for (const s of statements) r = t.lease!.run(s, 'statement');
       } else {
         r = (await this.#engine.transaction(statements)).results[0];
       }
     } catch (err) {
-      throw pgConstraintError(err, {
-        schema: this.#engine.schema,
-        sql: an.sql,
-        params,
-        keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
-      });
+      throw this.#constraintError(err, an, params);
     }
     return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
+  }
+
+  /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
+  #constraintError(err: unknown, an: Analyzed, params: Record<string, SqlValue> | undefined): unknown {
+    return pgConstraintError(err, {
+      schema: this.#engine.schema,
+      sql: an.sql,
+      params,
+      keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
+    });
   }
 
   /** Whether a row with this key exists, as this session sees the data (its open transaction, or the last commit). */

@@ -5,6 +5,7 @@
 // with the rows it claimed so that blocks that would fail each other wait (row-claims.ts); or the
 // writer's lease, taken when the block has to hold it (a write returning rows, SAVEPOINT, COPY, a
 // long block) and kept to its end.
+import type Database from 'better-sqlite3';
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import type { HeldMember, Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
@@ -213,41 +214,72 @@ export class Transaction {
    * when it has one, or opens one when nothing else writes (its first write); else tried out on the
    * writer after the block's earlier statements (deferred-block.ts).
    */
-  async runDeferred(an: Analyzed, statement: Statement): Promise<Outcome> {
+  runDeferred(an: Analyzed, statement: Statement): Outcome | Promise<Outcome> {
     const block = (this.#block ??= new DeferredBlock((sql) => tablesNamed(sql, this.#tableNames())));
-    if (block.size >= DEFERRED_STEPS && !this.#member) {
-      await this.ensureLease();
-      const r = this.#lease!.run(statement, 'statement');
-      return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
-    }
+    if (block.size >= DEFERRED_STEPS && !this.#member) return this.#runOnLease(an, statement);
     const row = pointRow(statement.sql, statement.params as Record<string, SqlValue> | undefined, this.#engine.schema);
     if (row) {
       const wait = rowClaimsOf(this.#engine.writer).note((this.#rows ??= new BlockRows()), row, this.#claimWaitMs());
       if (wait) {
         this.#preemptHeld(); // holding the writer while waiting for another block would hold its COMMIT back
-        await wait;
-        if (this.#closed()) throw new PatinaError('unavailable', 'the connection was closed');
+        return wait.then(() => {
+          if (this.#closed()) throw new PatinaError('unavailable', 'the connection was closed');
+          return this.#runNoted(an, block, statement, row);
+        });
       }
     }
+    return this.#runNoted(an, block, statement, row);
+  }
+
+  /**
+   * runDeferred once the statement's row is noted: on the block's held transaction at once when it
+   * holds one (the common case, synchronous), else after taking one or as a try-out.
+   */
+  #runNoted(
+    an: Analyzed,
+    block: DeferredBlock,
+    statement: Statement,
+    row: PointRow | null,
+  ): Outcome | Promise<Outcome> {
     const writes = !an.readonly;
-    if (!this.#member && !this.#lease && block.size === 0 && writes) {
-      const join = sharedShape(statement.sql, this.#engine.schema) !== null;
-      const member = await this.#engine.hold(() => this.#heldPreempted(), join);
-      if (member && this.#closed()) {
-        this.#engine.writer.leaveHeld(member);
-        throw new PatinaError('unavailable', 'the connection was closed');
-      }
-      if (member) {
-        this.#lease = member.lease;
-        this.#member = member;
-        rowClaimsOf(this.#engine.writer).holders.add((this.#rows ??= new BlockRows()));
-      }
-    }
+    if (!this.#member && !this.#lease && block.size === 0 && writes)
+      return this.#holdThenRun(an, block, statement, row);
     if (this.#member) {
       const shape = this.#shared(this.#member, statement, row);
       if (this.#member) return this.#runHeld(an, block, statement, writes, shape);
     }
+    return this.#tryOut(an, block, statement, row);
+  }
+
+  /** A block's first write when nothing else writes: opens a held transaction (or joins one) and runs there. */
+  async #holdThenRun(an: Analyzed, block: DeferredBlock, statement: Statement, row: PointRow | null): Promise<Outcome> {
+    const join = sharedShape(statement.sql, this.#engine.schema) !== null;
+    const member = await this.#engine.hold(() => this.#heldPreempted(), join);
+    if (member && this.#closed()) {
+      this.#engine.writer.leaveHeld(member);
+      throw new PatinaError('unavailable', 'the connection was closed');
+    }
+    if (member) {
+      this.#lease = member.lease;
+      this.#member = member;
+      rowClaimsOf(this.#engine.writer).holders.add((this.#rows ??= new BlockRows()));
+      const shape = this.#shared(member, statement, row);
+      if (this.#member) return this.#runHeld(an, block, statement, true, shape);
+    }
+    return this.#tryOut(an, block, statement, row);
+  }
+
+  /** The statement tried out on the writer after the block's earlier statements (deferred-block.ts). */
+  async #tryOut(an: Analyzed, block: DeferredBlock, statement: Statement, row: PointRow | null): Promise<Outcome> {
+    const writes = !an.readonly;
     const r = await this.#engine.tryOut((lease) => block.runNext(lease, statement, writes), this.#mayReadInHold(row));
+    return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
+  }
+
+  /** A block past DEFERRED_STEPS statements: on the writer, taken for good. */
+  async #runOnLease(an: Analyzed, statement: Statement): Promise<Outcome> {
+    await this.ensureLease();
+    const r = this.#lease!.run(statement, 'statement');
     return { columns: an.columns ?? r.columns ?? null, all: r.rows ?? [], rows: null, affected: r.rowsAffected };
   }
 
@@ -297,7 +329,7 @@ export class Transaction {
       r = this.#engine.writer.runHeld(this.#member!, statement, 'statement', writes);
       if (shape?.insert && r.rowsAffected === 1) {
         // the new row's key, so that the blocks sharing the transaction are ordered by it too
-        const key = `${shape.insert.table}\0${String(this.#lease!.run({ sql: shape.insert.keyQuery }, 'statement').rows?.[0]?.[0])}`;
+        const key = `${shape.insert.table}\0${String(insertedKey(this.#lease!.db, shape.insert.keyQuery))}`;
         this.#rows!.written.add(key);
         if (!sharedRowsOf(this.#member!.held).touch(this.#rows!, key, true, rowClaimsOf(this.#engine.writer).holders))
           this.#preemptHeld();
@@ -396,4 +428,16 @@ export class Transaction {
     if (member) this.#engine.writer.leaveHeld(member);
     else lease?.release();
   }
+}
+
+/** The key queries of shared inserts (SharedShape), prepared once per writer connection: one per table. */
+const KEY_QUERIES = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** The key of the row the last INSERT made (`keyQuery`, SharedShape): exact, a bigint for an integer. */
+function insertedKey(db: Database.Database, keyQuery: string): unknown {
+  let byQuery = KEY_QUERIES.get(db);
+  if (!byQuery) KEY_QUERIES.set(db, (byQuery = new Map()));
+  let st = byQuery.get(keyQuery);
+  if (!st) byQuery.set(keyQuery, (st = db.prepare(keyQuery).pluck().safeIntegers(true)));
+  return st.get();
 }
