@@ -213,17 +213,18 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     rows?: Map<string, SqlValue[] | undefined>,
     alive?: Map<string, bigint>,
   ): Changeset {
+    // a row's first touch, its alive-after then set from its last touch (nothing else reads it)
     const first = new Map<string, Touch>();
-    const last = alive ?? new Map<string, bigint>();
     for (const t of touched) {
       const key = t[1] + '\u0000' + t[2].toString('latin1');
-      if (!first.has(key)) first.set(key, t);
-      if (!alive) last.set(key, t[4]);
+      const f = first.get(key);
+      if (f === undefined) first.set(key, t);
+      else f[4] = t[4];
     }
     const changes: RowChange[] = [];
     let wanted: string | null = null; // the last table found wanted, and one found not
     let unwanted: string | null = null;
-    for (const [key, [, table, pkBytes, aliveBefore]] of first) {
+    for (const [key, [, table, pkBytes, aliveBefore, aliveAfter]] of first) {
       const ct = this.#tables.get(table);
       if (!ct) continue;
       const pk = decodePk(pkBytes);
@@ -234,7 +235,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
         if (want) wanted = table;
         else unwanted = table;
         if (want) raw = ct.read.get(...pk) as SqlValue[] | undefined;
-        else raw = last.get(key) === 1n ? NOT_READ : undefined;
+        else raw = (alive ? alive.get(key) : aliveAfter) === 1n ? NOT_READ : undefined;
         rows?.set(key, raw);
       }
       changes.push({

@@ -95,6 +95,20 @@ describe('POST /v1/updates/{table}', () => {
     ]);
   });
 
+  it('a row deleted and made again in one transaction is an update; made and deleted, a delete (no live query reads the table)', async () => {
+    await write(agent, "INSERT INTO users (id, name) VALUES (90, 'a')");
+    const s = await stream('users');
+    await write(
+      agent,
+      'DELETE FROM users WHERE id = 90',
+      "INSERT INTO users (id, name) VALUES (90, 'again')",
+      "INSERT INTO users (id, name) VALUES (91, 'brief')",
+      "INSERT OR REPLACE INTO users (id, name) VALUES (91, 'replaced')",
+      'DELETE FROM users WHERE id = 91',
+    );
+    assert.deepEqual(await s.count(2), [{ notify: ['update', [90]] }, { notify: ['delete', [91]] }]);
+  });
+
   it('a write that changes nothing gives no event and version null; versions are contiguous', async () => {
     const s = await stream('users');
     const a = await write(agent, "INSERT INTO users (id, name) VALUES (30, 'same')");
