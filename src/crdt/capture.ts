@@ -35,8 +35,14 @@ interface CapturedTable {
 /** Stands for a row that exists but was not read (its values are not wanted). */
 const NOT_READ: SqlValue[] = [];
 
-/** A touched row (clock-sql.ts): its rowid, table, encoded key, whether it was alive before and after. */
-type Touch = [bigint, string, Buffer, bigint, bigint];
+/**
+ * A touched row (clock-sql.ts): its rowid, table, encoded key, whether it was alive before and after,
+ * and the row's identity as a string (table, NUL, the key's hex; made by SQLite: no Buffer decoded
+ * to find a row's touches).
+ */
+type Touch = [bigint, string, Buffer, bigint, bigint, string];
+/** The columns of a Touch. */
+const TOUCH = 'rowid, tbl, pk, alive_before, alive_after, tbl || char(0) || hex(pk)';
 
 /**
  * Change capture: clock tables and triggers on every schema table with a primary key, the
@@ -76,9 +82,9 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   logged = 0;
   /** The next unit's version and seqs: after a unit that changed rows. */
   #nextUnit!: Database.Statement;
-  /** The open unit's version and next seq (units sharing a transaction, enterUnit), and its seq read back. */
+  /** The open unit's version and next seq (after a commit, and at a switch between units sharing a transaction, enterUnit: that one gives the left unit's seq back). */
   #setUnit!: Database.Statement;
-  #seq!: Database.Statement;
+  #switchUnit!: Database.Statement;
   /** The version of the last touched row (afterUnitStatement). */
   #lastTouchVersion!: Database.Statement;
   #touchedAll!: Database.Statement;
@@ -165,9 +171,11 @@ export class ChangeCapture implements CommitHooks<Changeset> {
   }
 
   enterUnit(from: SharedUnit | null, to: SharedUnit): void {
-    if (from?.version != null) from.seq = Number(this.#seq.get());
-    if (to.version === null) this.#setUnit.run(BigInt(this.#sharedNext), 0);
-    else this.#setUnit.run(BigInt(to.version), BigInt(to.seq));
+    const left =
+      to.version === null
+        ? this.#switchUnit.get(BigInt(this.#sharedNext), 0n)
+        : this.#switchUnit.get(BigInt(to.version), BigInt(to.seq));
+    if (from?.version != null) from.seq = Number(left as bigint);
   }
 
   afterUnitStatement(unit: SharedUnit): void {
@@ -182,12 +190,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     // a version at once): one read of them and one append to the change log for all units
     const byVersion = new Map<number, Touch[]>();
     const alive = new Map<string, bigint>(); // whether each row is alive at the end: its last touch says
-    for (const t of this.#touchedAll.all() as [bigint, string, Buffer, bigint, bigint, bigint][]) {
-      const v = Number(t[5]);
+    for (const t of this.#touchedAll.all() as [...Touch, bigint][]) {
+      const v = Number(t[6]);
       let rows = byVersion.get(v);
       if (!rows) byVersion.set(v, (rows = []));
-      rows.push([t[0], t[1], t[2], t[3], t[4]]);
-      alive.set(t[1] + '\u0000' + t[2].toString('latin1'), t[4]);
+      rows.push(t as unknown as Touch); // the version after the Touch's columns is not read
+      alive.set(t[5], t[4]);
       this.#lastTouch = t[0];
     }
     if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
@@ -216,9 +224,8 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     // a row's first touch, its alive-after then set from its last touch (nothing else reads it)
     const first = new Map<string, Touch>();
     for (const t of touched) {
-      const key = t[1] + '\u0000' + t[2].toString('latin1');
-      const f = first.get(key);
-      if (f === undefined) first.set(key, t);
+      const f = first.get(t[5]);
+      if (f === undefined) first.set(t[5], t);
       else f[4] = t[4];
     }
     const changes: RowChange[] = [];
@@ -285,20 +292,22 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     this.#setCapturing = db.prepare('UPDATE temp.__patina_capture SET capturing = ?');
     this.#nextUnit = db.prepare('UPDATE temp.__patina_capture SET version = version + 1, seq = 0');
     this.#touchedAfter = db
-      .prepare(
-        'SELECT rowid, tbl, pk, alive_before, alive_after FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid',
-      )
+      .prepare(`SELECT ${TOUCH} FROM temp.__patina_touched WHERE rowid > ? ORDER BY rowid`)
       .raw(true)
       .safeIntegers(true);
     this.#clearTouched = db.prepare('DELETE FROM temp.__patina_touched');
     this.#setUnit = db.prepare('UPDATE temp.__patina_capture SET version = ?, seq = ?');
-    this.#seq = db.prepare('SELECT seq FROM temp.__patina_capture').pluck().safeIntegers(true);
+    // SET's right-hand sides read the row as it was: left_seq takes the seq of the unit being left
+    this.#switchUnit = db
+      .prepare('UPDATE temp.__patina_capture SET left_seq = seq, version = ?, seq = ? RETURNING left_seq')
+      .pluck()
+      .safeIntegers(true);
     this.#lastTouchVersion = db
       .prepare('SELECT version FROM temp.__patina_touched ORDER BY rowid DESC LIMIT 1')
       .pluck()
       .safeIntegers(true);
     this.#touchedAll = db
-      .prepare('SELECT rowid, tbl, pk, alive_before, alive_after, version FROM temp.__patina_touched ORDER BY rowid')
+      .prepare(`SELECT ${TOUCH}, version FROM temp.__patina_touched ORDER BY rowid`)
       .raw(true)
       .safeIntegers(true);
     this.#logTouchedAll = db.prepare(

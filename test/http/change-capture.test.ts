@@ -199,6 +199,63 @@ describe('change capture: clock tables', () => {
     }
   });
 
+  it('two blocks whose writes interleave on one held transaction each get a version, its seqs 0, 1, 2, ... in order', async () => {
+    const made = await writeTx(agent.http, [
+      "INSERT INTO items (id, name, qty) VALUES (740, 'a', 0), (741, 'b', 0), (742, 'c', 0), (743, 'd', 0)",
+    ]);
+    const [a, b] = [pgClient(pgListeners(agent)[0].port), pgClient(pgListeners(agent)[0].port)];
+    await a.connect();
+    await b.connect();
+    try {
+      await a.query('BEGIN');
+      await b.query('BEGIN');
+      await a.query("UPDATE items SET name = 'a1' WHERE id = 740");
+      await b.query("UPDATE items SET name = 'b1', qty = 1 WHERE id = 741");
+      await a.query('UPDATE items SET qty = 2 WHERE id = 740');
+      await b.query("UPDATE items SET name = 'd1' WHERE id = 743");
+      await a.query("UPDATE items SET name = 'c1', qty = 3 WHERE id = 742");
+      await Promise.all([a.query('COMMIT'), b.query('COMMIT')]);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+    const changed = [740n, 741n, 742n, 743n].flatMap((id) =>
+      Object.entries(clocks(agent, 'items', [id]))
+        .filter(([, c]) => c.db_version > made.version!)
+        .map(([cid, c]) => ({ id, cid, version: c.db_version, seq: c.seq })),
+    );
+    const byVersion = new Map<number, typeof changed>();
+    for (const c of changed) byVersion.set(c.version, [...(byVersion.get(c.version) ?? []), c]);
+    const order = (c: { id: bigint; cid: string }) => `${c.id}/${c.cid}`;
+    const [va, vb] = [...byVersion.keys()].sort((x, y) => x - y);
+    assert.equal(byVersion.size, 2);
+    assert.equal(vb, va + 1);
+    // a's writes, in the order it made them: 740's name, 740's qty, 742's name and qty
+    assert.deepEqual(
+      byVersion
+        .get(va)!
+        .sort((x, y) => x.seq - y.seq)
+        .map((c) => [order(c), c.seq]),
+      [
+        ['740/name', 0],
+        ['740/qty', 1],
+        ['742/name', 2],
+        ['742/qty', 3],
+      ],
+    );
+    assert.deepEqual(
+      byVersion
+        .get(vb)!
+        .sort((x, y) => x.seq - y.seq)
+        .map((c) => [order(c), c.seq]),
+      [
+        ['741/name', 0],
+        ['741/qty', 1],
+        ['743/name', 2],
+      ],
+    );
+  });
+
   it('opens a file written by an older agent, whose triggers were kept in the file, and captures as before', async () => {
     const before = await write(agent, "INSERT INTO items (id, name) VALUES (400, 'old file')");
     await agent.stop();
