@@ -30,6 +30,7 @@ import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
+import { usingStarLists } from './select-types';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { hasLockingClause } from './translate/locking';
@@ -316,7 +317,10 @@ export class Analyzer {
     let sql: string;
     try {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
-      sql = translate(guards.length > 0 ? markAt(marked, guards, 'one-row') : marked, this.#dialect, local);
+      const guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
+      const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
+      sql = translate(stars?.size ? replaceAt(guarded, stars) : guarded, this.#dialect, local);
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -420,6 +424,26 @@ const GUC_COLUMN_NAMES: Record<string, string> = {
   datestyle: 'DateStyle',
   intervalstyle: 'IntervalStyle',
 };
+
+/** Whether the tokens may hold a `*` over a USING or NATURAL join: a cheap test before parsing. */
+function mayJoinUsing(sig: PgToken[]): boolean {
+  return (
+    sig.some((t) => t.type === 'op' && t.text === '*') && sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL'))
+  );
+}
+
+/** The tokens with the one at each byte offset of `by` (in the tokens joined by spaces) replaced by the tokens of its text. */
+function replaceAt(tokens: PgToken[], by: Map<number, string>): PgToken[] {
+  const out: PgToken[] = [];
+  let offset = 0;
+  for (const t of tokens) {
+    const text = by.get(offset);
+    if (text !== undefined) out.push(...lexPg(text));
+    else out.push(t);
+    offset += Buffer.byteLength(t.text) + 1;
+  }
+  return out;
+}
 
 /** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */
 function markAt(tokens: PgToken[], at: number[], kind: string): PgToken[] {
