@@ -504,6 +504,37 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("an aggregate or window function in UPDATE's SET, WHERE or RETURNING, or DELETE's WHERE: 42803 and 42P20 with PostgreSQL's words (they ran, or were SQLite's misuse error)", async () => {
+    for (const sql of [
+      'UPDATE orders SET amount = 1 WHERE sum(amount) > 1',
+      'UPDATE orders SET amount = sum(amount)',
+      'UPDATE orders SET amount = count(*) WHERE id = 1',
+      'UPDATE orders o SET amount = (SELECT sum(o.amount) FROM customers c WHERE c.id = 10)',
+      'UPDATE orders SET amount = 1 WHERE id = 1 RETURNING max(id)',
+      'UPDATE orders SET amount = sum(amount) WHERE count(*) > 1',
+      'UPDATE orders o SET amount = 1 FROM customers c WHERE c.id = o.customer_id AND max(c.id) > 1',
+      'DELETE FROM orders WHERE count(*) > 0',
+      'DELETE FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
+      'DELETE FROM orders WHERE id = 1 RETURNING sum(amount)',
+      'UPDATE orders SET amount = row_number() OVER ()',
+      'UPDATE orders SET amount = 1 WHERE row_number() OVER () > 1',
+      'DELETE FROM orders WHERE rank() OVER (ORDER BY id) > 1',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^(42803 aggregate|42P20 window) functions are not allowed in /, sql);
+      assert.equal(p, g, sql);
+    }
+    // a subquery's own aggregate is fine
+    for (const sql of [
+      'UPDATE orders SET amount = (SELECT max(id) FROM customers) WHERE id = 900',
+      'DELETE FROM orders WHERE id = 900 AND amount > (SELECT avg(amount) FROM orders)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.equal(g, 'ran', sql);
+      assert.equal(p, g, sql);
+    }
+  });
+
   it("a window function in WHERE, JOIN ON or GROUP BY: 42P20 with PostgreSQL's words (it was SQLite's misuse error)", async () => {
     for (const sql of [
       'SELECT id FROM orders WHERE row_number() OVER () > 1',
@@ -529,6 +560,12 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT (SELECT sum(orders.amount) FROM customers orders WHERE orders.id = 10) FROM orders',
       'SELECT o.id, (SELECT count(*) FROM customers o WHERE o.amount > 0) FROM orders o',
       'SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+      // without an aggregate too (SQLite read the outer o.amount)
+      'SELECT (SELECT o.amount FROM customers o LIMIT 1) FROM orders o',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+      'SELECT id FROM orders o WHERE id IN (SELECT o.amount FROM customers o)',
+      'UPDATE orders o SET note = (SELECT o.amount::text FROM customers o LIMIT 1) WHERE id = 1',
+      'DELETE FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
     ]) {
       const [p, g] = [await message(patina, sql), await message(postgres, sql)];
       assert.match(g, /^42703 column \w+\.amount does not exist$/, sql);
@@ -538,6 +575,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT id, (SELECT sum(o.id) FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
       'SELECT count(*) FROM orders o, LATERAL (SELECT o.amount FROM customers c LIMIT 1) x',
       'SELECT count(*), max(x.a) FROM orders o, (SELECT c.id AS a FROM customers c) x',
+      'SELECT id, (SELECT o.name FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.id = o.customer_id) ORDER BY 1',
     ])
       await same(sql);
   });

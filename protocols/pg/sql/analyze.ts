@@ -40,7 +40,7 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
-import { checkGrouping, mayGroup } from './grouping';
+import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -310,7 +310,10 @@ export class Analyzer {
     const write = WRITES.has(command);
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
-    const guards = !local && mayGroup(sig) ? checkGrouping(text, this.#engine.schema) : [];
+    // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
+    const grouping = !local && mayGroup(sig);
+    const guards =
+      grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
