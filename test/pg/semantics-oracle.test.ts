@@ -594,6 +594,30 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await assert.rejects(c.query("SELECT 'a\\q' || '\\x01'::bytea"), (e: { code?: string }) => e.code === '22P02');
   });
 
+  it('json builders\' text has PostgreSQL\'s spacing ({"a" : 1}, [1, 2], { "k" : v }); row_to_json and jsonb keep theirs (it was SQLite\'s compact text)', async () => {
+    const queries = [
+      "SELECT json_build_object('a', 'x')::text, json_build_object('a', 1, 'b', json_build_array(1, 'x', NULL))::text, json_build_array(1, json_build_object('k', true))::text",
+      'SELECT json_build_object()::text, json_build_array()::text, row_to_json(t)::text FROM (SELECT 1 AS a, 2 AS b) t',
+      "SELECT json_build_object('a', 1)::text = '{\"a\" : 1}', length(json_build_object('a', 1)::text), json_build_object('a', 1)::jsonb::text, jsonb_build_object('a', 1)::text",
+      "SELECT json_agg(id ORDER BY id)::text, json_agg(json_build_object('id', id) ORDER BY id)::text FROM customers WHERE id < 4",
+      'SELECT json_agg(c ORDER BY id)::text FROM customers c WHERE id < 3',
+      "SELECT json_object_agg(name, json_build_object('id', id) ORDER BY id)::text FROM customers WHERE id < 3",
+      "SELECT id, json_build_object('n', name)::text, CAST(json_build_array(id, name) AS varchar) FROM customers ORDER BY id LIMIT 3",
+      "SELECT c.id, coalesce((SELECT json_agg(json_build_object('id', o.id, 'amount', o.amount) ORDER BY o.id) FROM orders o WHERE o.customer_id = c.id), '[]')::text FROM customers c ORDER BY 1",
+    ];
+    for (const sql of queries) await same(sql);
+    // a json column's own text, as a client that does not parse it reads it
+    const text = { getTypeParser: () => (v: string) => v };
+    for (const sql of [
+      "SELECT json_build_object('id', id, 'tags', json_build_array(name, email)) FROM customers ORDER BY id LIMIT 3",
+      "SELECT c.id, (SELECT json_agg(json_build_object('id', o.id) ORDER BY o.id) FROM orders o WHERE o.customer_id = c.id) FROM customers c ORDER BY 1",
+      'SELECT json_agg(c ORDER BY id), json_agg(id ORDER BY id) FROM customers c',
+    ]) {
+      const run = (client: PgClient) => client.query({ text: sql, rowMode: 'array', types: text }).then((r) => r.rows);
+      assert.deepEqual(await run(patina), await run(postgres), sql);
+    }
+  });
+
   it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {
     for (const sql of [
       'SELECT to_json(NULL::text), to_jsonb(NULL::int), to_json(NULL::int) IS NULL, to_jsonb(NULL::text) IS NULL',

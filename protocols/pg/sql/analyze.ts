@@ -26,6 +26,7 @@ import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
+import { jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
@@ -323,7 +324,9 @@ export class Analyzer {
       const guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
-      sql = translate(stars?.size ? replaceAt(guarded, stars) : guarded, this.#dialect, local);
+      // a json builder's text has PostgreSQL's spacing where it leaves the statement
+      const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
+      sql = translate(stars?.size || layouts?.size ? edited(guarded, stars, layouts) : guarded, this.#dialect, local);
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -435,15 +438,20 @@ function mayJoinUsing(sig: PgToken[]): boolean {
   );
 }
 
-/** The tokens with the one at each byte offset of `by` (in the tokens joined by spaces) replaced by the tokens of its text. */
-function replaceAt(tokens: PgToken[], by: Map<number, string>): PgToken[] {
-  const out: PgToken[] = [];
+/**
+ * The tokens with the one at each byte offset of `stars` (in the tokens joined by spaces) replaced by
+ * the tokens of its text, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ */
+function edited(tokens: PgToken[], stars: Map<number, string> | null, layouts: Map<number, string> | null): PgToken[] {
+  const before = new Map<number, PgToken[]>();
+  const after = new Map<number, PgToken[]>();
+  if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
   let offset = 0;
-  for (const t of tokens) {
-    const text = by.get(offset);
-    if (text !== undefined) out.push(...lexPg(text));
-    else out.push(t);
-    offset += Buffer.byteLength(t.text) + 1;
+  const out: PgToken[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const star = stars?.get(offset);
+    offset += Buffer.byteLength(tokens[i].text) + 1;
+    out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
   }
   return out;
 }
