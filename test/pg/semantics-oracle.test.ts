@@ -618,6 +618,19 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('arithmetic on an infinite epoch is Infinity, -Infinity or NaN as numeric computes it (it was 22P02)', async () => {
+    for (const sql of [
+      "SELECT extract(epoch from 'infinity'::timestamp) + 1, extract(epoch from '-infinity'::timestamp) * 2, extract(epoch from 'infinity'::timestamp) - 1.5",
+      "SELECT extract(epoch from 'infinity'::timestamp) / 2, 1 / extract(epoch from 'infinity'::timestamp), -extract(epoch from 'infinity'::timestamp)",
+      "SELECT extract(epoch from 'infinity'::timestamp) - extract(epoch from 'infinity'::timestamp), extract(epoch from 'infinity'::timestamp) * 0",
+      "SELECT abs(extract(epoch from '-infinity'::timestamp)), extract(epoch from 'infinity'::timestamp) * -2, extract(epoch from 'infinity'::date) + 1",
+      'SELECT id, extract(epoch from placed_at) + 1 FROM orders ORDER BY id',
+    ])
+      await same(sql);
+    const sql = "SELECT extract(epoch from 'infinity'::timestamp) / 0";
+    assert.equal(await message(patina, sql), await message(postgres, sql));
+  });
+
   it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {
     for (const sql of [
       'SELECT to_json(NULL::text), to_jsonb(NULL::int), to_json(NULL::int) IS NULL, to_jsonb(NULL::text) IS NULL',
