@@ -478,6 +478,31 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it("a scalar subquery of more than one row is 21000 with PostgreSQL's words (SQLite took the first); one held to one row runs", async () => {
+    for (const sql of [
+      'SELECT (SELECT name FROM customers) FROM orders',
+      'SELECT id FROM orders WHERE customer_id = (SELECT id FROM customers)',
+      'SELECT (SELECT id FROM customers GROUP BY id) FROM orders',
+      'SELECT id, (SELECT c.name FROM customers c WHERE c.email IS NULL) FROM orders',
+      'UPDATE orders SET note = (SELECT name FROM customers) WHERE id = 1',
+      'DELETE FROM orders WHERE customer_id = (SELECT id FROM customers ORDER BY id)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.equal(g, '21000 more than one row returned by a subquery used as an expression', sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      // a key fixed by its WHERE, a LIMIT, an aggregate, one row found or none
+      'SELECT id, (SELECT name FROM customers c WHERE c.id = o.customer_id) FROM orders o ORDER BY id',
+      "SELECT id FROM orders WHERE customer_id = (SELECT id FROM customers WHERE name = 'ann') ORDER BY id",
+      'SELECT (SELECT name FROM customers ORDER BY id LIMIT 1), (SELECT count(*) FROM customers), (SELECT max(id) FROM customers)',
+      'SELECT id, (SELECT name FROM customers WHERE id < 0) FROM orders ORDER BY id',
+      'SELECT id, (SELECT c.name FROM customers c WHERE c.id = o.customer_id AND c.id > 0) FROM orders o ORDER BY id',
+    ])
+      await same(sql);
+    await same('SELECT (SELECT name FROM customers WHERE email = $1)', ['ann@example.com']);
+  });
+
   it("an aggregate in WHERE, JOIN ON or GROUP BY, also of the outer query's columns in a subquery there: 42803 with PostgreSQL's words (it ran)", async () => {
     for (const sql of [
       'SELECT id FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',

@@ -26,6 +26,7 @@ import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
+import { manyRowScalars, maySubquery } from './scalar-subqueries';
 import { jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
@@ -315,6 +316,9 @@ export class Analyzer {
     const grouping = !local && mayGroup(sig);
     const guards =
       grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
+    // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
+    if (!local && maySubquery(sig))
+      for (const at of manyRowScalars(text, this.#engine.schema)) if (!guards.includes(at)) guards.push(at);
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
