@@ -107,10 +107,50 @@ function scaledText(x: Scaled): string {
   return neg ? `-${body}` : body;
 }
 
+/**
+ * numeric's special values as numbers: NaN, and ±Infinity (a double's, as extract(epoch ...) of an
+ * infinite timestamp gives it, or the text); null for a finite value.
+ */
+function special(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : v;
+  if (typeof v !== 'string') return null;
+  const t = v.trim().toLowerCase();
+  if (t === 'nan') return Number.NaN;
+  if (t === 'infinity' || t === '+infinity' || t === 'inf' || t === '+inf') return Number.POSITIVE_INFINITY;
+  if (t === '-infinity' || t === '-inf') return Number.NEGATIVE_INFINITY;
+  return null;
+}
+
+/** A special result as numeric's text (NaN, Infinity, -Infinity). */
+const specialText = (x: number) => (Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity');
+
+/** The sign of a finite operand (-1, 0, 1), for arithmetic with an infinite one. */
+function signOf(v: unknown): number {
+  const d = scaledOf(v)!.digits;
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+/** a + b, a - b, a * b, a / b where one is special, as PostgreSQL's numeric (Infinity - Infinity is NaN). */
+function specialArith(op: '+' | '-' | '*' | '/', x: unknown, y: unknown): string | null {
+  const a = special(x);
+  const b = special(y);
+  if (a === null && b === null) return null;
+  const l = a ?? signOf(x);
+  const r = b ?? signOf(y);
+  if (op === '/' && b === null && r === 0 && !Number.isNaN(l)) throw sqlStateError('22012', 'division by zero');
+  // a finite operand stands for its sign: a special's result then depends on nothing else
+  // (x / Infinity is 0 for a finite x)
+  if (op === '/' && a === null) return Number.isNaN(r) ? 'NaN' : '0';
+  const v = op === '+' ? l + r : op === '-' ? l - r : op === '*' ? l * r : l / r;
+  return specialText(v);
+}
+
 /** a + b, a - b, a * b of numerics, exactly at the scale PostgreSQL's numeric gives them (the larger, the sum). */
 function exactArith(op: '+' | '-' | '*', x: unknown, y: unknown): string | null {
   if (x === null || y === null) return null;
   if (isNaNText(x) || isNaNText(y)) return 'NaN';
+  const inf = specialArith(op, x, y);
+  if (inf !== null) return inf;
   const a = scaledOf(x)!;
   const b = scaledOf(y)!;
   if (op === '*') return scaledText({ digits: a.digits * b.digits, scale: a.scale + b.scale });
@@ -128,6 +168,8 @@ export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
     if (x === null || y === null) return null;
     if (isNaNText(x) || isNaNText(y)) return 'NaN';
+    const inf = specialArith('/', x, y);
+    if (inf !== null) return inf;
     const a = scaledOf(x);
     const b = scaledOf(y);
     if (a === null || b === null) return null;
@@ -137,13 +179,15 @@ export function installExactDivision(db: Database.Database): void {
   // a numeric operand of one of these whose scale is known: SQLite holds 12.50 as 12.5
   db.function('__pg_numeric_at', { deterministic: true, safeIntegers: true }, (x: unknown, s: unknown) => {
     if (x === null) return null;
-    if (isNaNText(x)) return 'NaN';
+    const inf = special(x);
+    if (inf !== null) return specialText(inf);
     return atScale(scaledOf(x)!, Number(s));
   });
   // abs() of one (`abs(avg(x) - x)`), its digits kept
   db.function('__pg_numeric_abs_exact', { deterministic: true, safeIntegers: true }, (x: unknown) => {
     if (x === null) return null;
-    if (isNaNText(x)) return 'NaN';
+    const inf = special(x);
+    if (inf !== null) return specialText(Math.abs(inf));
     const a = scaledOf(x)!;
     return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
   });

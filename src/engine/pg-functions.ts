@@ -8,6 +8,7 @@ import { installExactDivision } from './pg-exact-division';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
+import { printJsonLayout } from './pg-json-layout';
 import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
@@ -554,6 +555,10 @@ export function installPgFunctions(db: Database.Database): void {
   installPgMathFunctions(db);
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
+  // a json builder's document with PostgreSQL's spacing (sql/json-layout.ts reads the layout)
+  db.function('__pg_json_layout', { deterministic: true }, (doc: unknown, layout: unknown) =>
+    doc === null ? null : printJsonLayout(String(doc), String(layout)),
+  );
   installToChar(db);
   installJsonbOperators(db);
 }

@@ -145,6 +145,8 @@ export interface PgClient {
     rowMode: 'array';
     /** 'extended': Parse/Bind/Execute even with no parameters (node-postgres sends a simple Query then). */
     queryMode?: 'extended';
+    /** The values' parsers (node-postgres's); `{ getTypeParser: () => (v) => v }` gives every value's text. */
+    types?: { getTypeParser: () => (v: string) => unknown };
   }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
   on(event: 'error', fn: (err: Error) => void): void;

@@ -27,6 +27,22 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       await same(sql);
   });
 
+  it("* over a USING or NATURAL join spreads the merged columns first, once (SQLite kept the left side's order)", async () => {
+    for (const sql of [
+      'SELECT * FROM m JOIN (SELECT q, sum(n) AS s FROM m GROUP BY q) s USING (q) ORDER BY id',
+      'SELECT * FROM m LEFT JOIN (SELECT q, max(f) AS f2 FROM m GROUP BY q) s USING (q) ORDER BY id',
+      'SELECT * FROM m a JOIN m b USING (n, q) ORDER BY 1, 2',
+      'SELECT * FROM m a JOIN m b USING (q, n) ORDER BY 1, 2',
+      'SELECT * FROM m NATURAL JOIN (SELECT q, f FROM m) s ORDER BY id',
+      'SELECT *, 1 AS k FROM m JOIN (SELECT q, id AS i FROM m) s USING (q) ORDER BY id',
+      'SELECT * FROM (SELECT id, q FROM m) a JOIN (SELECT q, f FROM m) b USING (q) JOIN m c USING (id) ORDER BY id',
+      'SELECT x.* FROM (SELECT * FROM m JOIN (SELECT q, f AS g FROM m) s USING (q)) x ORDER BY 2',
+      // an expression column of the subquery SQLite names otherwise (sum(n)): still SQLite's order
+      'SELECT q, id FROM (SELECT * FROM m JOIN (SELECT q, sum(n) FROM m GROUP BY q) s USING (q)) x ORDER BY id',
+    ])
+      await same(sql);
+  });
+
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
     for (const sql of [
       'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',

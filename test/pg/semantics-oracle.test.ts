@@ -478,6 +478,31 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it("a scalar subquery of more than one row is 21000 with PostgreSQL's words (SQLite took the first); one held to one row runs", async () => {
+    for (const sql of [
+      'SELECT (SELECT name FROM customers) FROM orders',
+      'SELECT id FROM orders WHERE customer_id = (SELECT id FROM customers)',
+      'SELECT (SELECT id FROM customers GROUP BY id) FROM orders',
+      'SELECT id, (SELECT c.name FROM customers c WHERE c.email IS NULL) FROM orders',
+      'UPDATE orders SET note = (SELECT name FROM customers) WHERE id = 1',
+      'DELETE FROM orders WHERE customer_id = (SELECT id FROM customers ORDER BY id)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.equal(g, '21000 more than one row returned by a subquery used as an expression', sql);
+      assert.equal(p, g, sql);
+    }
+    for (const sql of [
+      // a key fixed by its WHERE, a LIMIT, an aggregate, one row found or none
+      'SELECT id, (SELECT name FROM customers c WHERE c.id = o.customer_id) FROM orders o ORDER BY id',
+      "SELECT id FROM orders WHERE customer_id = (SELECT id FROM customers WHERE name = 'ann') ORDER BY id",
+      'SELECT (SELECT name FROM customers ORDER BY id LIMIT 1), (SELECT count(*) FROM customers), (SELECT max(id) FROM customers)',
+      'SELECT id, (SELECT name FROM customers WHERE id < 0) FROM orders ORDER BY id',
+      'SELECT id, (SELECT c.name FROM customers c WHERE c.id = o.customer_id AND c.id > 0) FROM orders o ORDER BY id',
+    ])
+      await same(sql);
+    await same('SELECT (SELECT name FROM customers WHERE email = $1)', ['ann@example.com']);
+  });
+
   it("an aggregate in WHERE, JOIN ON or GROUP BY, also of the outer query's columns in a subquery there: 42803 with PostgreSQL's words (it ran)", async () => {
     for (const sql of [
       'SELECT id FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
@@ -502,6 +527,37 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT (SELECT count(*) FROM orders o WHERE o.id = max(c.id)) FROM customers c',
     ])
       await same(sql);
+  });
+
+  it("an aggregate or window function in UPDATE's SET, WHERE or RETURNING, or DELETE's WHERE: 42803 and 42P20 with PostgreSQL's words (they ran, or were SQLite's misuse error)", async () => {
+    for (const sql of [
+      'UPDATE orders SET amount = 1 WHERE sum(amount) > 1',
+      'UPDATE orders SET amount = sum(amount)',
+      'UPDATE orders SET amount = count(*) WHERE id = 1',
+      'UPDATE orders o SET amount = (SELECT sum(o.amount) FROM customers c WHERE c.id = 10)',
+      'UPDATE orders SET amount = 1 WHERE id = 1 RETURNING max(id)',
+      'UPDATE orders SET amount = sum(amount) WHERE count(*) > 1',
+      'UPDATE orders o SET amount = 1 FROM customers c WHERE c.id = o.customer_id AND max(c.id) > 1',
+      'DELETE FROM orders WHERE count(*) > 0',
+      'DELETE FROM orders o WHERE EXISTS (SELECT sum(o.amount) FROM customers)',
+      'DELETE FROM orders WHERE id = 1 RETURNING sum(amount)',
+      'UPDATE orders SET amount = row_number() OVER ()',
+      'UPDATE orders SET amount = 1 WHERE row_number() OVER () > 1',
+      'DELETE FROM orders WHERE rank() OVER (ORDER BY id) > 1',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.match(g, /^(42803 aggregate|42P20 window) functions are not allowed in /, sql);
+      assert.equal(p, g, sql);
+    }
+    // a subquery's own aggregate is fine
+    for (const sql of [
+      'UPDATE orders SET amount = (SELECT max(id) FROM customers) WHERE id = 900',
+      'DELETE FROM orders WHERE id = 900 AND amount > (SELECT avg(amount) FROM orders)',
+    ]) {
+      const [p, g] = [await message(patina, sql), await message(postgres, sql)];
+      assert.equal(g, 'ran', sql);
+      assert.equal(p, g, sql);
+    }
   });
 
   it("a window function in WHERE, JOIN ON or GROUP BY: 42P20 with PostgreSQL's words (it was SQLite's misuse error)", async () => {
@@ -529,6 +585,12 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT (SELECT sum(orders.amount) FROM customers orders WHERE orders.id = 10) FROM orders',
       'SELECT o.id, (SELECT count(*) FROM customers o WHERE o.amount > 0) FROM orders o',
       'SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+      // without an aggregate too (SQLite read the outer o.amount)
+      'SELECT (SELECT o.amount FROM customers o LIMIT 1) FROM orders o',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
+      'SELECT id FROM orders o WHERE id IN (SELECT o.amount FROM customers o)',
+      'UPDATE orders o SET note = (SELECT o.amount::text FROM customers o LIMIT 1) WHERE id = 1',
+      'DELETE FROM orders o WHERE EXISTS (SELECT 1 FROM customers o WHERE o.amount > 0)',
     ]) {
       const [p, g] = [await message(patina, sql), await message(postgres, sql)];
       assert.match(g, /^42703 column \w+\.amount does not exist$/, sql);
@@ -538,6 +600,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT id, (SELECT sum(o.id) FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
       'SELECT count(*) FROM orders o, LATERAL (SELECT o.amount FROM customers c LIMIT 1) x',
       'SELECT count(*), max(x.a) FROM orders o, (SELECT c.id AS a FROM customers c) x',
+      'SELECT id, (SELECT o.name FROM customers o WHERE o.id = 10) FROM orders o ORDER BY 1',
+      'SELECT id FROM orders o WHERE EXISTS (SELECT 1 FROM customers c WHERE c.id = o.customer_id) ORDER BY 1',
     ])
       await same(sql);
   });
@@ -553,6 +617,43 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     // text that is no bytea input: 22P02 on both
     for (const c of [patina, postgres])
       await assert.rejects(c.query("SELECT 'a\\q' || '\\x01'::bytea"), (e: { code?: string }) => e.code === '22P02');
+  });
+
+  it('json builders\' text has PostgreSQL\'s spacing ({"a" : 1}, [1, 2], { "k" : v }); row_to_json and jsonb keep theirs (it was SQLite\'s compact text)', async () => {
+    const queries = [
+      "SELECT json_build_object('a', 'x')::text, json_build_object('a', 1, 'b', json_build_array(1, 'x', NULL))::text, json_build_array(1, json_build_object('k', true))::text",
+      'SELECT json_build_object()::text, json_build_array()::text, row_to_json(t)::text FROM (SELECT 1 AS a, 2 AS b) t',
+      "SELECT json_build_object('a', 1)::text = '{\"a\" : 1}', length(json_build_object('a', 1)::text), json_build_object('a', 1)::jsonb::text, jsonb_build_object('a', 1)::text",
+      "SELECT json_agg(id ORDER BY id)::text, json_agg(json_build_object('id', id) ORDER BY id)::text FROM customers WHERE id < 4",
+      'SELECT json_agg(c ORDER BY id)::text FROM customers c WHERE id < 3',
+      "SELECT json_object_agg(name, json_build_object('id', id) ORDER BY id)::text FROM customers WHERE id < 3",
+      "SELECT id, json_build_object('n', name)::text, CAST(json_build_array(id, name) AS varchar) FROM customers ORDER BY id LIMIT 3",
+      "SELECT c.id, coalesce((SELECT json_agg(json_build_object('id', o.id, 'amount', o.amount) ORDER BY o.id) FROM orders o WHERE o.customer_id = c.id), '[]')::text FROM customers c ORDER BY 1",
+    ];
+    for (const sql of queries) await same(sql);
+    // a json column's own text, as a client that does not parse it reads it
+    const text = { getTypeParser: () => (v: string) => v };
+    for (const sql of [
+      "SELECT json_build_object('id', id, 'tags', json_build_array(name, email)) FROM customers ORDER BY id LIMIT 3",
+      "SELECT c.id, (SELECT json_agg(json_build_object('id', o.id) ORDER BY o.id) FROM orders o WHERE o.customer_id = c.id) FROM customers c ORDER BY 1",
+      'SELECT json_agg(c ORDER BY id), json_agg(id ORDER BY id) FROM customers c',
+    ]) {
+      const run = (client: PgClient) => client.query({ text: sql, rowMode: 'array', types: text }).then((r) => r.rows);
+      assert.deepEqual(await run(patina), await run(postgres), sql);
+    }
+  });
+
+  it('arithmetic on an infinite epoch is Infinity, -Infinity or NaN as numeric computes it (it was 22P02)', async () => {
+    for (const sql of [
+      "SELECT extract(epoch from 'infinity'::timestamp) + 1, extract(epoch from '-infinity'::timestamp) * 2, extract(epoch from 'infinity'::timestamp) - 1.5",
+      "SELECT extract(epoch from 'infinity'::timestamp) / 2, 1 / extract(epoch from 'infinity'::timestamp), -extract(epoch from 'infinity'::timestamp)",
+      "SELECT extract(epoch from 'infinity'::timestamp) - extract(epoch from 'infinity'::timestamp), extract(epoch from 'infinity'::timestamp) * 0",
+      "SELECT abs(extract(epoch from '-infinity'::timestamp)), extract(epoch from 'infinity'::timestamp) * -2, extract(epoch from 'infinity'::date) + 1",
+      'SELECT id, extract(epoch from placed_at) + 1 FROM orders ORDER BY id',
+    ])
+      await same(sql);
+    const sql = "SELECT extract(epoch from 'infinity'::timestamp) / 0";
+    assert.equal(await message(patina, sql), await message(postgres, sql));
   });
 
   it("to_json and to_jsonb of NULL are SQL NULL, as PostgreSQL's strict functions (they were the JSON text null)", async () => {

@@ -26,10 +26,13 @@ import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
+import { manyRowScalars, maySubquery } from './scalar-subqueries';
+import { jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
+import { usingStarLists } from './select-types';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { hasLockingClause } from './translate/locking';
@@ -39,7 +42,7 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { type Tok, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
-import { checkGrouping, mayGroup } from './grouping';
+import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -309,14 +312,25 @@ export class Analyzer {
     const write = WRITES.has(command);
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
-    const guards = !local && mayGroup(sig) ? checkGrouping(text, this.#engine.schema) : [];
+    // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
+    const grouping = !local && mayGroup(sig);
+    const guards =
+      grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
+    // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
+    if (!local && maySubquery(sig))
+      for (const at of manyRowScalars(text, this.#engine.schema)) if (!guards.includes(at)) guards.push(at);
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
-      sql = translate(guards.length > 0 ? markAt(marked, guards, 'one-row') : marked, this.#dialect, local);
+      const guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
+      const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
+      // a json builder's text has PostgreSQL's spacing where it leaves the statement
+      const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
+      sql = translate(stars?.size || layouts?.size ? edited(guarded, stars, layouts) : guarded, this.#dialect, local);
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -420,6 +434,31 @@ const GUC_COLUMN_NAMES: Record<string, string> = {
   datestyle: 'DateStyle',
   intervalstyle: 'IntervalStyle',
 };
+
+/** Whether the tokens may hold a `*` over a USING or NATURAL join: a cheap test before parsing. */
+function mayJoinUsing(sig: PgToken[]): boolean {
+  return (
+    sig.some((t) => t.type === 'op' && t.text === '*') && sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL'))
+  );
+}
+
+/**
+ * The tokens with the one at each byte offset of `stars` (in the tokens joined by spaces) replaced by
+ * the tokens of its text, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ */
+function edited(tokens: PgToken[], stars: Map<number, string> | null, layouts: Map<number, string> | null): PgToken[] {
+  const before = new Map<number, PgToken[]>();
+  const after = new Map<number, PgToken[]>();
+  if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  let offset = 0;
+  const out: PgToken[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const star = stars?.get(offset);
+    offset += Buffer.byteLength(tokens[i].text) + 1;
+    out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
+  }
+  return out;
+}
 
 /** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */
 function markAt(tokens: PgToken[], at: number[], kind: string): PgToken[] {

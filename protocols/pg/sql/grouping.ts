@@ -36,10 +36,27 @@ export function mayGroup(sig: PgToken[]): boolean {
 }
 
 /**
- * Throws 42803 for a column a grouped query names outside its groups and aggregates. Returns the
- * offsets in `sql` of the scalar subqueries an outer aggregate makes many rows (manyRowSubqueries).
+ * Whether the tokens may name a qualified column inside a subquery (two SELECTs, or a write with
+ * one, and a `.`), where an inner FROM may hide an outer alias: a cheap test before parsing.
  */
-export function checkGrouping(sql: string, schema: Schema): number[] {
+export function mayNestAliases(sig: PgToken[]): boolean {
+  let selects = 0;
+  let dot = false;
+  for (const t of sig) {
+    if (t.type === 'punct' && t.text === '.') dot = true;
+    else if (t.type === 'word' && t.text.toUpperCase() === 'SELECT') selects++;
+  }
+  const write = sig[0]?.type === 'word' && /^(update|delete|insert)$/i.test(sig[0].text);
+  return dot && selects >= (write ? 1 : 2);
+}
+
+/**
+ * Throws 42703 for a qualified column its innermost FROM naming the alias lacks (checkQualified),
+ * and, when `grouping`, 42803 for a column a grouped query names outside its groups and aggregates
+ * and for an aggregate where none may be. Returns the offsets in `sql` of the scalar subqueries an
+ * outer aggregate makes many rows (manyRowSubqueries).
+ */
+export function checkGrouping(sql: string, schema: Schema, grouping = true): number[] {
   let tree: Node;
   try {
     tree = parseSync(sql);
@@ -49,11 +66,11 @@ export function checkGrouping(sql: string, schema: Schema): number[] {
   const guards: number[] = [];
   const ctes = cteNames(tree.stmts, new Set());
   checkQualified(tree.stmts ?? [], schema, ctes, []);
-  visit(tree.stmts ?? [], schema, ctes, guards);
+  if (grouping) visit(tree.stmts ?? [], schema, ctes, guards);
   return guards;
 }
 
-/** Every SELECT of the tree (subqueries, WITH queries, set operations' arms). */
+/** Every SELECT of the tree (subqueries, WITH queries, set operations' arms), and UPDATE and DELETE. */
 function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
@@ -61,7 +78,45 @@ function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
     return;
   }
   if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE')) check(n.SelectStmt, schema, ctes, guards);
+  if (n.UpdateStmt) checkWrite(n.UpdateStmt, 'UPDATE', schema, ctes);
+  if (n.DeleteStmt) checkWrite(n.DeleteStmt, 'DELETE', schema, ctes);
   for (const k in n) visit(n[k], schema, ctes, guards);
+}
+
+/**
+ * An aggregate or window function in an UPDATE's or DELETE's JOIN conditions, WHERE, RETURNING or
+ * SET (an aggregate of its rows also in a subquery there: `SET x = (SELECT sum(t.v) FROM u)`):
+ * PostgreSQL's 42803 `aggregate functions are not allowed in WHERE` (`UPDATE`, ...) and 42P20, in
+ * the order it reads the clauses (SQLite ran it, or refused with 'misuse of aggregate').
+ */
+function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Set<string>): void {
+  const from: Node[] = [{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])];
+  const tables = new Map<string, string>();
+  const known = tablesOf(from, schema, ctes, tables);
+  const calls = (e: Node, window: boolean): boolean => {
+    if (e === null || typeof e !== 'object') return false;
+    if (Array.isArray(e)) return e.some((x) => calls(x, window));
+    if (e.SubLink || e.SelectStmt) return false;
+    if (e.FuncCall && (window ? !!e.FuncCall.over : !e.FuncCall.over && isAggregateCall(e.FuncCall))) return true;
+    for (const k in e) if (k !== 'location' && calls(e[k], window)) return true;
+    return false;
+  };
+  const joinConditions = (items: Node[]): Node[] =>
+    items.flatMap((f: Node) =>
+      f?.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
+    );
+  const set = kind === 'UPDATE' ? (w.targetList ?? []).map((t: Node) => t.ResTarget?.val) : null;
+  const returning = (w.returningClause?.exprs ?? w.returningList ?? []).map((t: Node) => t.ResTarget?.val);
+  for (const [clause, where] of [
+    [joinConditions(from), 'JOIN conditions'],
+    [w.whereClause, 'WHERE'],
+    [returning, 'RETURNING'],
+    [set, 'UPDATE'],
+  ] as const) {
+    if (calls(clause, false) || (known && outerAggregate(clause, tables, schema, ctes, [])))
+      throw pgError('42803', `aggregate functions are not allowed in ${where}`);
+    if (calls(clause, true)) throw pgError('42P20', `window functions are not allowed in ${where}`);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
 // tree: its list over its FROM list's sources, a set operation's branches, a VALUES statement) and
 // the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
 // expression-types.ts types each expression over them.
+import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
@@ -196,47 +197,141 @@ function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): 
   return table ? table.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) })) : null;
 }
 
+/** A column `*` spreads: the FROM item that holds it (its alias) and its place in SQLite's spread. */
+interface Spread extends ResultColumn {
+  alias: string;
+  at: number;
+}
+
 /**
  * The columns `*` gives over a FROM list, in PostgreSQL's order: each item's, a join's `USING` or
- * NATURAL columns once and first. Null when a source's columns are not known here, or where
- * SQLite's order would differ (a merged column that is not among the left side's first, in the
- * USING list's order), or a RIGHT or FULL join merges columns (PostgreSQL's value is then the
- * right side's or both's), or the merged columns' types differ.
+ * NATURAL columns once and first (a merged column of two types has type 0: its values decide).
+ * `named`: SQLite names every column as PostgreSQL does, so `"alias"."name"` reads it (a table's
+ * columns, a subquery's aliased or bare column references). Null when a source's columns are not
+ * known here, or a RIGHT or FULL join merges columns (PostgreSQL's value is then the right side's
+ * or both's).
  */
-function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): ResultColumn[] | null {
-  const item = (f: Node): ResultColumn[] | null => {
+function joinSpread(from: Node[] | undefined, scope: Scope, schema: Schema): { cols: Spread[]; named: boolean } | null {
+  let named = true;
+  const lower = (c: ResultColumn) => c.name.toLowerCase();
+  const ofSource = (alias: string, named1: boolean): Spread[] | null => {
+    const cols = sourceColumns(scope.get(alias), schema);
+    if (!cols) return null;
+    named &&= named1;
+    return cols.map((c, at) => ({ ...c, alias, at }));
+  };
+  const item = (f: Node): Spread[] | null => {
     if (f.RangeVar) {
       // (pg_catalog.x, information_schema.x: not the schema's tables)
       const ns = f.RangeVar.schemaname ? String(f.RangeVar.schemaname).toLowerCase() : 'public';
       if (ns !== 'public') return null;
-      const name = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
-      return sourceColumns(scope.get(name), schema);
+      const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
+      return ofSource(alias, !Array.isArray(scope.get(alias)));
     }
-    if (f.RangeSubselect?.alias && !f.RangeSubselect.lateral)
-      return sourceColumns(scope.get(String(f.RangeSubselect.alias.aliasname).toLowerCase()), schema);
+    const sub = f.RangeSubselect;
+    if (sub?.alias && !sub.lateral)
+      return ofSource(String(sub.alias.aliasname).toLowerCase(), sqliteNamed(sub.subquery?.SelectStmt, sub.alias));
     const j = f.JoinExpr;
     if (!j || j.alias) return null;
     const l = item(j.larg);
     const r = item(j.rarg);
     if (!l || !r) return null;
-    const lower = (c: ResultColumn) => c.name.toLowerCase();
     const merged = j.isNatural
       ? l.map(lower).filter((n) => r.some((c) => lower(c) === n))
       : strings(j.usingClause).map((n) => n.toLowerCase());
-    if (merged.length === 0) return [...l, ...r];
+    const byAt = (a: Spread, b: Spread) => a.at - b.at;
+    const rest = (side: Spread[]) => side.filter((c) => !merged.includes(lower(c)));
+    // SQLite spreads the left side's columns where they are and drops the right side's merged ones
+    const sqlite = [...[...l].sort(byAt), ...rest(r).sort(byAt)];
+    const at = new Map(sqlite.map((c, i) => [c, i]));
+    const place = (c: Spread): Spread => ({ ...c, at: at.get(c)! });
+    if (merged.length === 0) return [...l, ...r].map(place);
     if (j.jointype !== 'JOIN_INNER' && j.jointype !== 'JOIN_LEFT') return null;
-    for (const [k, n] of merged.entries()) {
-      const left = l[k];
+    const first: Spread[] = [];
+    for (const n of merged) {
+      const left = l.filter((c) => lower(c) === n);
       const right = r.filter((c) => lower(c) === n);
-      if (!left || lower(left) !== n || right.length !== 1 || right[0].oid !== left.oid) return null;
+      if (left.length !== 1 || right.length !== 1) return null;
+      first.push({ ...place(left[0]), oid: right[0].oid === left[0].oid ? left[0].oid : 0 });
     }
-    return [...l, ...r.filter((c) => !merged.includes(lower(c)))];
+    return [...first, ...rest(l).map(place), ...rest(r).map(place)];
   };
-  const out: ResultColumn[] = [];
+  const out: Spread[] = [];
   for (const f of from ?? []) {
     const cols = item(f);
     if (!cols) return null;
-    out.push(...cols);
+    const base = out.length;
+    out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
+  return { cols: out, named };
+}
+
+/** Whether SQLite names a subquery's columns as PostgreSQL does: each aliased, a bare column, or named by the alias list. */
+function sqliteNamed(s: Node, alias: Node): boolean {
+  if (!s) return false;
+  if (s.op && s.op !== 'SETOP_NONE') return sqliteNamed(s.larg, alias);
+  if (s.valuesLists) return true; // column1, column2, ... on both
+  const list: Node[] = s.targetList ?? [];
+  if (strings(alias?.colnames).length >= list.length) return true;
+  return list.every(
+    (t) =>
+      t.ResTarget?.name ||
+      (t.ResTarget?.val?.ColumnRef && !t.ResTarget.val.ColumnRef.fields?.some((f: Node) => f.A_Star)),
+  );
+}
+
+/**
+ * The columns `*` gives over a FROM list, in PostgreSQL's order; null when not known here, or when
+ * SQLite's order differs and usingStarLists cannot write them out in PostgreSQL's.
+ */
+function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): ResultColumn[] | null {
+  const spread = joinSpread(from, scope, schema);
+  if (!spread) return null;
+  if (!spread.named && spread.cols.some((c, i) => c.at !== i)) return null;
+  return spread.cols.map(({ alias: _a, at: _b, ...c }) => c);
+}
+
+/**
+ * The `*` of each SELECT in a statement (subqueries and WITH queries too) that SQLite would spread
+ * in another order than PostgreSQL's (a join's USING or NATURAL columns not the left side's first):
+ * its offset in `sql` → the column list in PostgreSQL's order (`"m"."q", "m"."id", "s"."f"`).
+ */
+export function usingStarLists(sql: string, schema: Schema): Map<number, string> {
+  const out = new Map<number, string>();
+  let tree: Node;
+  try {
+    tree = parseSync(sql);
+  } catch {
+    return out;
+  }
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const visit = (n: Node, ctes: Ctes): void => {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) visit(x, ctes);
+      return;
+    }
+    const s = n.SelectStmt;
+    if (s?.targetList && s.fromClause) {
+      const inner = cteColumns(s.withClause, schema, ctes);
+      const stars = (s.targetList as Node[]).filter((t) => {
+        const f = t.ResTarget?.val?.ColumnRef?.fields;
+        return f?.length === 1 && f[0].A_Star;
+      });
+      if (stars.length > 0) {
+        const scope: Scope = new Map();
+        scopeOf(s.fromClause, scope, schema, inner);
+        const spread = joinSpread(s.fromClause, scope, schema);
+        if (spread?.named && spread.cols.some((c, i) => c.at !== i)) {
+          const list = spread.cols.map((c) => `${quote(c.alias)}.${quote(c.name)}`).join(', ');
+          for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
+        }
+      }
+      for (const k in s) visit(s[k], inner);
+      return;
+    }
+    for (const k in n) visit(n[k], ctes);
+  };
+  visit(tree.stmts ?? [], NO_CTES);
   return out;
 }

@@ -1,8 +1,10 @@
-// A scalar subquery an aggregate of the outer query's columns makes many rows, one per row of its
-// FROM (`SELECT (SELECT sum(t.v) FROM u) FROM t`: sum(t.v) is the outer query's aggregate, as
-// PostgreSQL and SQLite both read it). PostgreSQL refuses more than one row there with 21000; SQLite
-// takes the first. The subquery (its '(' marked 'one-row' by sql/grouping.ts) becomes
-// `(SELECT CASE WHEN (SELECT count(*) FROM ...) > 1 THEN __pg_raise('21000', ...) ELSE x END FROM ...)`.
+// A scalar subquery that may give more than one row: one an aggregate of the outer query's columns
+// makes many rows, one per row of its FROM (`SELECT (SELECT sum(t.v) FROM u) FROM t`: sum(t.v) is
+// the outer query's aggregate, as PostgreSQL and SQLite both read it; sql/grouping.ts), or one
+// nothing holds to one row (`(SELECT x FROM u)`; sql/scalar-subqueries.ts). PostgreSQL refuses more
+// than one row there with 21000; SQLite takes the first. The subquery (its '(' marked 'one-row')
+// becomes `(SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM ... LIMIT 2)) > 1 THEN
+// __pg_raise('21000', ...) ELSE x END FROM ...)`: its FROM and WHERE run again, for two rows at most.
 import { type PgToken, quoteString } from '../lexer';
 import { closer, isPunct, isWord, topLevelWord } from '../tokens';
 
@@ -37,7 +39,14 @@ export function rewriteOneRow(toks: PgToken[]): PgToken[] {
       punct('('),
       { type: 'op', text: '*' },
       punct(')'),
+      word('FROM'),
+      punct('('),
+      word('SELECT'),
+      { type: 'number', text: '1' },
       ...rows,
+      word('LIMIT'),
+      { type: 'number', text: '2' },
+      punct(')'),
       punct(')'),
       { type: 'op', text: '>' },
       { type: 'number', text: '1' },
