@@ -133,6 +133,30 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('an exact avg or division made text (a cast, ||, concat) keeps its digits anywhere (was a double)', async () => {
+    for (const sql of [
+      'SELECT CAST(avg(n) AS text), avg(x)::text, avg(n)::varchar, avg(n)::varchar(5), CAST(avg(q) AS text) FROM m',
+      "SELECT avg(n)::text || ' EUR', 'avg=' || avg(n), (sum(n) / 3)::text, (avg(n) * 2)::varchar FROM m",
+      "SELECT concat(avg(n), 'x'), concat_ws(',', avg(n), avg(x)), format('%s', avg(q)) FROM m",
+      'SELECT q, avg(n)::text AS t FROM m GROUP BY q ORDER BY t',
+      "SELECT q FROM m GROUP BY q HAVING avg(n)::text LIKE '12.5%' ORDER BY q",
+      'SELECT CAST(avg(n) AS text), avg(x)::text FROM m WHERE id >= 4',
+    ])
+      await same(sql);
+  });
+
+  it('coalesce(avg(x), 0) and the like in a result column keep the exact digits (were doubles)', async () => {
+    for (const sql of [
+      'SELECT coalesce(avg(n), 0), coalesce(avg(x), 0.0, 1) FROM m WHERE id < 10',
+      'SELECT q, coalesce(avg(n), 0) FROM m GROUP BY q ORDER BY q',
+      'SELECT q, coalesce(avg(n), 0.0) AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, coalesce(sum(n) / count(*), 0) FROM m GROUP BY q ORDER BY 2 DESC',
+      'SELECT coalesce(avg(n), -1.5), coalesce(avg(n), 1e2) FROM m WHERE id = 4',
+      'SELECT * FROM (SELECT q, coalesce(avg(n), 0) AS a FROM m GROUP BY q) s ORDER BY a',
+    ])
+      await same(sql);
+  });
+
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
     // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
     await same(

@@ -130,12 +130,70 @@ function isRound(v: Node): boolean {
   return (fn === 'round' || fn === 'trunc') && (f.args?.length === 1 || f.args?.[1]?.A_Const?.ival !== undefined);
 }
 
+/**
+ * The marks that compute an expression exactly, as text with PostgreSQL's digits: a numeric division
+ * ('num/x'), avg, stddev or variance of integers or numerics, extract(epoch ...), round or trunc of
+ * one, or a tree of them (exactTree). Null for any other expression. Only where the value is not
+ * compared or sorted inside SQLite (a result column, an operand made text), which would read the text.
+ */
+export function exactMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+  const e = v?.A_Expr;
+  if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
+    if (!numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) return null;
+    return [
+      [e.location, 'num/x'],
+      // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
+      ...[e.lexpr, e.rexpr]
+        .filter((x) => isExactEpoch(x, t))
+        .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
+    ];
+  }
+  if (isExactEpoch(v, t)) return [[v.FuncCall.location, 'epoch-x']];
+  const agg = exactAggregate(v, t);
+  if (agg) return [[v.FuncCall.location, agg]];
+  if (isRound(v)) {
+    // round(stddev(x), 2): rounds the exact value (its double could round the other way)
+    const arg = v.FuncCall.args[0];
+    const inner = exactAggregate(arg, t);
+    return inner ? [[arg.FuncCall.location, inner]] : exactTree(arg, t, declared);
+  }
+  return exactTree(v, t, declared);
+}
+
+/**
+ * coalesce(x, ...) of exact expressions (exactMarks), integer and decimal literals, one exact at
+ * least (`coalesce(avg(x), 0)`, what reports send for an empty group): each exact part's marks, a
+ * decimal literal as text ('numx-lit'). Null for any other expression.
+ */
+function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+  const args: Node[] | undefined = v?.CoalesceExpr?.args;
+  if (!args) return null;
+  const marks: [number, string][] = [];
+  let exact = false;
+  for (const a of args) {
+    const c = a?.A_Const;
+    if (c?.ival !== undefined || c?.isnull) continue;
+    if (c?.fval) {
+      // (a negative one starts at its sign, an exponent has no digits to keep: not these)
+      if (/e|^-/i.test(String(c.fval.fval))) return null;
+      marks.push([c.location, 'numx-lit']);
+      continue;
+    }
+    const m = exactMarks(a, t, declared);
+    if (!m) return null;
+    marks.push(...m);
+    exact = true;
+  }
+  return exact ? marks : null;
+}
+
 /** PostgreSQL's name of a select item without an alias, as far as this module needs it. */
 function itemName(r: Node): string {
   if (r?.name) return r.name;
   const v = r?.val;
   if (v?.ColumnRef) return strings(v.ColumnRef.fields).pop() ?? '?column?';
   if (v?.FuncCall) return strings(v.FuncCall.funcname).pop() ?? '?column?';
+  if (v?.CoalesceExpr) return 'coalesce';
   return '?column?';
 }
 
@@ -187,24 +245,7 @@ export function markExactColumns(
       if (name) return;
       own = `__pg_exact_${k + 1}`;
     }
-    const e = v.A_Expr;
-    let marks: [number, string][] | null = null;
-    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared)))
-        marks = [
-          [e.location, 'num/x'],
-          // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
-          ...[e.lexpr, e.rexpr]
-            .filter((x) => isExactEpoch(x, t))
-            .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
-        ];
-    } else if (isExactEpoch(v, t)) marks = [[v.FuncCall.location, 'epoch-x']];
-    else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
-    else if (isRound(v)) {
-      // round(stddev(x), 2): rounds the exact value (its double could round the other way)
-      const arg = v.FuncCall.args[0];
-      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t, declared);
-    } else marks = exactTree(v, t, declared);
+    const marks = exactMarks(v, t, declared) ?? exactChoice(v, t, declared);
     if (!marks) return;
     // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);

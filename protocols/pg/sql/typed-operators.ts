@@ -17,7 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
-import { markExactColumns } from './exact-columns';
+import { exactMarks, markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
@@ -131,8 +131,9 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
     return null;
   }
   const out = new Map<number, string>();
+  const late = new Map<number, string>();
   for (const s of tree.stmts ?? []) {
-    walk(s.stmt, new Typer(schema, new Map()), out, declared);
+    walk(s.stmt, new Typer(schema, new Map()), out, declared, late);
     const select = s.stmt?.SelectStmt;
     if (select) {
       // (a subquery the statement passes on is typed with the statement's WITH queries)
@@ -141,6 +142,7 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
       markExactColumns(select, typerOf, out, declared);
     }
   }
+  for (const [at, kind] of late) out.set(at, kind);
   return out;
 }
 
@@ -360,10 +362,24 @@ function firstLocation(n: Node): number {
   return min;
 }
 
-function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[]): void {
+/**
+ * An avg, numeric division or tree of them (exact-columns.ts) made text (`avg(x)::text`, `'n=' ||
+ * avg(x)`, concat): computed exactly, as text with PostgreSQL's digits, wherever it is (text compares
+ * as text in both); its marks into `late`.
+ */
+function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): void {
+  if (typer.type(n) !== OID.numeric) return;
+  for (const [at, kind] of exactMarks(n, typer, declared) ?? []) late.set(at, kind);
+}
+
+/**
+ * Marks what the statement's operators and calls compute, walking its tree; `late` takes the marks
+ * of exact parts made text (exactText), which replace the marks the walk sets on those parts after it.
+ */
+function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[], late: Map<number, string>): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
-    for (const x of n) walk(x, typer, out, declared);
+    for (const x of n) walk(x, typer, out, declared, late);
     return;
   }
   let t = typer;
@@ -485,6 +501,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
     const kind = textKind(typer, n.TypeCast.arg);
     if (kind) out.set(n.TypeCast.location, `text:${kind}`);
+    else exactText(n.TypeCast.arg, typer, declared, late);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
@@ -562,6 +579,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)
         const a = textKind(typer, e.lexpr) ?? '';
         const b = textKind(typer, e.rexpr) ?? '';
+        for (const x of [e.lexpr, e.rexpr]) exactText(x, typer, declared, late);
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }
@@ -606,6 +624,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (these print a boolean with its output function: t and f, where a cast to text says true and false)
     const kinds = (n.FuncCall.args as Node[]).map((a) => {
       const kind = textKind(typer, a);
+      exactText(a, typer, declared, late);
       return kind === 'bool' ? 'boolout' : (kind ?? '-');
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
@@ -614,18 +633,18 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):
     // with them, `iv` of `FROM (SELECT DISTINCT iv FROM t) s` was ambiguous, of no type
     const from = (x: Node): void => {
-      if (x?.RangeSubselect && !x.RangeSubselect.lateral) walk(x, typer, out, declared);
+      if (x?.RangeSubselect && !x.RangeSubselect.lateral) walk(x, typer, out, declared, late);
       else if (x?.JoinExpr) {
         from(x.JoinExpr.larg);
         from(x.JoinExpr.rarg);
-        walk(x.JoinExpr.quals, t, out, declared);
-      } else walk(x, t, out, declared);
+        walk(x.JoinExpr.quals, t, out, declared, late);
+      } else walk(x, t, out, declared, late);
     };
     for (const k in n.SelectStmt) {
       if (k === 'fromClause') for (const x of n.SelectStmt.fromClause) from(x);
-      else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared);
+      else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared, late);
     }
     return;
   }
-  for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
+  for (const k in n) if (k !== 'location') walk(n[k], t, out, declared, late);
 }
