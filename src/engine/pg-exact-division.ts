@@ -147,6 +147,16 @@ export function installExactDivision(db: Database.Database): void {
     const a = scaledOf(x)!;
     return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
   });
+  // a comparison in HAVING of an exact avg or division, or a numeric (`HAVING avg(x) = 0.15`):
+  // -1, 0 or 1 as PostgreSQL's numeric compares (NaN equal to NaN, above every number); the
+  // doubles compared 0.15000000000000002 with 0.15
+  db.function('__pg_numeric_cmp', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
+    if (x === null || y === null) return null;
+    const [xn, yn] = [isNaNText(x), isNaNText(y)];
+    if (xn || yn) return xn && yn ? 0 : xn ? 1 : -1;
+    const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [
     ['__pg_numeric_add_exact', '+'],

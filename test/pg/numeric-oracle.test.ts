@@ -157,6 +157,28 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('HAVING compares avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres])
+      await c.query(
+        `INSERT INTO m (id, n, x, q) VALUES (20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`,
+      );
+    for (const sql of [
+      'SELECT q FROM m GROUP BY q HAVING avg(x) = 0.15 ORDER BY q',
+      'SELECT q, avg(n) FROM m GROUP BY q HAVING avg(n) = 0.15 OR avg(n) > 19 ORDER BY q',
+      'SELECT q FROM m GROUP BY q HAVING sum(x) = 0.3 ORDER BY q',
+      'SELECT q FROM m GROUP BY q HAVING sum(n) = 0.3 ORDER BY q',
+      'SELECT q FROM m GROUP BY q HAVING avg(x) * 3 = 1 ORDER BY q',
+      'SELECT q FROM m GROUP BY q HAVING sum(x) / count(*) = 0.15 ORDER BY q',
+      'SELECT q FROM m GROUP BY q HAVING avg(x) > -1.5 AND avg(x) <> 0.15 ORDER BY q',
+      "SELECT q FROM m GROUP BY q HAVING avg(x) = 'NaN' OR avg(x) > min(x) ORDER BY q",
+      "SELECT q FROM m GROUP BY q HAVING avg(x) > '0.15' ORDER BY q",
+    ])
+      await same(sql);
+    await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);
+    for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 20');
+  });
+
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
     // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
     await same(

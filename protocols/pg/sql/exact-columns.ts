@@ -160,6 +160,44 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
   return exactTree(v, t, declared);
 }
 
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+
+/**
+ * The comparisons of a HAVING clause (outside its subqueries) of a numeric, avg or division with a
+ * numeric, an integer, a literal or a parameter (`HAVING avg(x) = 0.15`, `sum(x) / count(*) > 10`):
+ * compared as PostgreSQL's numerics compare ('numx-cmp' on the operator, __pg_numeric_cmp), an exact
+ * side computed exactly (exactMarks), a decimal literal as text ('numx-lit'). The doubles told
+ * 0.15000000000000002 from 0.15. Once per group, so the function's cost is no scan's.
+ */
+export function markExactComparisons(s: Node, t: Typer, declared: number[], out: Map<number, string>): void {
+  const fits = (n: Node) => {
+    const type = typeOf(n, t, declared);
+    return type === OID.numeric || INTS.has(type) || n?.A_Const !== undefined || (type === 0 && n?.ParamRef);
+  };
+  const visit = (n: Node): void => {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) visit(x);
+      return;
+    }
+    if (n.SubLink || n.SelectStmt) return;
+    const e = n.A_Expr;
+    const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
+    const sides: Node[] = op && COMPARISONS.has(op) ? [e.lexpr, e.rexpr] : [];
+    if (sides.length === 2 && sides.every(fits) && sides.some((x) => typeOf(x, t, declared) === OID.numeric)) {
+      out.set(e.location, 'numx-cmp');
+      for (const x of sides) {
+        const literal = x.A_Const?.fval ? String(x.A_Const.fval.fval) : undefined;
+        if (literal !== undefined && !/e|^-/i.test(literal)) out.set(x.A_Const.location, 'numx-lit');
+        for (const [at, kind] of exactMarks(x, t, declared) ?? []) out.set(at, kind);
+      }
+      return;
+    }
+    for (const k in n) if (k !== 'location') visit(n[k]);
+  };
+  visit(s.havingClause);
+}
+
 /**
  * coalesce(x, ...) of exact expressions (exactMarks), integer and decimal literals, one exact at
  * least (`coalesce(avg(x), 0)`, what reports send for an empty group): each exact part's marks, a

@@ -17,7 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
-import { exactMarks, markExactColumns } from './exact-columns';
+import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
@@ -41,6 +41,8 @@ const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 
  */
 function literalAsNumber(text: string, type: number): string {
   const t = text.trim();
+  // numeric's NaN, which the PG front end stores as the text NaN
+  if (type === OID.numeric && /^nan$/i.test(t)) return "'NaN'";
   const integer = INTS.has(type);
   const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
   if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
@@ -405,6 +407,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);
     markIntervalUnion(n.SelectStmt, typer, out);
+    markExactComparisons(n.SelectStmt, t, declared, late);
   } else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
   else if (n.DeleteStmt)

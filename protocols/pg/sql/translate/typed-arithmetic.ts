@@ -331,37 +331,39 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 guarded.includes('r') ? right : null,
                 `${left} ${t.text} ${right}`,
               )
-            : t.arith.startsWith('numx')
-              ? exactCall(t.arith, left, right)
-              : NUMERIC_OPS[t.arith]
-                ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-                : t.arith === 'pow'
-                  ? `power(${left}, ${right})`
-                  : t.arith === 'num-pow'
-                    ? nanPower(left, right, `power(${left}, ${right})`)
-                    : t.arith === 'xor'
-                      ? `__pg_xor(${left}, ${right})`
-                      : t.arith === 'num%'
-                        ? `__pg_mod(${left}, ${right})`
-                        : t.arith === 'num/x'
-                          ? `__pg_numeric_div(${left}, ${right})`
-                          : t.arith.startsWith('arr||')
-                            ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                            : t.arith === 'jsonb||'
-                              ? `__pg_jsonb_concat(${left}, ${right})`
-                              : t.arith === 'bytea||'
-                                ? `__pg_bytea_concat(${left}, ${right})`
-                                : t.arith.startsWith('jsonb-')
-                                  ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                                  : t.arith.startsWith('txt||')
-                                    ? textConcat(t.arith.slice(5), left, right)
-                                    : t.arith === 'iv-cmp'
-                                      ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                      : t.arith.startsWith('arr-cmp:')
-                                        ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                        : t.arith.startsWith('arr-ord:')
-                                          ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                          : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+            : t.arith === 'numx-cmp'
+              ? `__pg_numeric_cmp(${left}, ${right}) ${t.text} 0`
+              : t.arith.startsWith('numx')
+                ? exactCall(t.arith, left, right)
+                : NUMERIC_OPS[t.arith]
+                  ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+                  : t.arith === 'pow'
+                    ? `power(${left}, ${right})`
+                    : t.arith === 'num-pow'
+                      ? nanPower(left, right, `power(${left}, ${right})`)
+                      : t.arith === 'xor'
+                        ? `__pg_xor(${left}, ${right})`
+                        : t.arith === 'num%'
+                          ? `__pg_mod(${left}, ${right})`
+                          : t.arith === 'num/x'
+                            ? `__pg_numeric_div(${left}, ${right})`
+                            : t.arith.startsWith('arr||')
+                              ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                              : t.arith === 'jsonb||'
+                                ? `__pg_jsonb_concat(${left}, ${right})`
+                                : t.arith === 'bytea||'
+                                  ? `__pg_bytea_concat(${left}, ${right})`
+                                  : t.arith.startsWith('jsonb-')
+                                    ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                    : t.arith.startsWith('txt||')
+                                      ? textConcat(t.arith.slice(5), left, right)
+                                      : t.arith === 'iv-cmp'
+                                        ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                        : t.arith.startsWith('arr-cmp:')
+                                          ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                          : t.arith.startsWith('arr-ord:')
+                                            ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }
