@@ -179,6 +179,22 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 20');
   });
 
+  it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits (was a double)', async () => {
+    for (const sql of [
+      'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
+      'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT 9, avg(x) FROM m ORDER BY 1',
+      'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT q, avg(n) FROM m GROUP BY q ORDER BY q',
+      'SELECT q, avg(n) FROM m GROUP BY q INTERSECT SELECT q, avg(n) FROM m WHERE q > 1 GROUP BY q ORDER BY q',
+      'SELECT q, avg(n) FROM m GROUP BY q EXCEPT SELECT q, avg(n) FROM m WHERE q = 1 GROUP BY q ORDER BY q',
+      'SELECT avg(n), 1 AS k FROM m UNION ALL SELECT avg(x), 2 FROM m UNION ALL SELECT sum(n) / 7, 3 FROM m ORDER BY k',
+      'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(n), 1 FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
+      // a member's sum of a NaN (the members' operators were not typed: 4.6557142857142857)
+      'SELECT sum(n) / 7, 1 AS k FROM m UNION ALL SELECT sum(n) / 7 + 1, 2 FROM m ORDER BY k',
+      "SELECT id, x + 1 FROM m WHERE id < 3 UNION ALL SELECT id, -x FROM m WHERE x = 'NaN' ORDER BY 1",
+    ])
+      await same(sql);
+  });
+
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
     // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
     await same(

@@ -256,7 +256,7 @@ export function markExactColumns(
   const exact = new Set<string>();
   // (SELECT DISTINCT compares the texts, which for one number are one text: exact values of equal
   // numbers carry the same scale; DISTINCT ON picks rows by its keys, which are not marked)
-  if (s?.op === 'SETOP_UNION' && s.all) return markUnionAll(s, typerOf, out, declared);
+  if (s?.op && s.op !== 'SETOP_NONE') return markSetOperation(s, typerOf, out, declared);
   if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE')) return exact;
   const inner = passedThrough(s);
   if (inner) return markPassedThrough(s, inner, typerOf, out, declared);
@@ -528,29 +528,52 @@ function markJoinedThrough(
 }
 
 /**
- * A UNION ALL of two plain SELECTs with no ORDER BY of its own: a column exact in both branches
- * stays exact (the values pass as they are). Where one branch's column is exact and the other's not,
- * all stay doubles. The first branch's exact names.
+ * A set operation (UNION, UNION ALL, INTERSECT, EXCEPT, a chain of them) of plain SELECTs: a column
+ * exact in every member stays exact (the values pass as they are; the others compare exact values
+ * as their text, which for one number is one text but where two members give it different scales:
+ * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, or the
+ * operation's ORDER BY sorts by an exact column (SQLite would sort the text), all stay doubles.
+ * The first member's exact names.
  */
-function markUnionAll(
+function markSetOperation(
   s: Node,
   typerOf: (select: Node) => Typer,
   out: Map<number, string>,
   declared: number[],
 ): Set<string> {
   const none = new Set<string>();
-  const branches: Node[] = [s.larg, s.rarg];
-  if (s.sortClause || branches.some((b) => !b?.targetList || (b.op && b.op !== 'SETOP_NONE'))) return none;
+  const members: Node[] = [];
+  for (let x = s; x; x = x.larg) {
+    if (!x.op || x.op === 'SETOP_NONE') {
+      members.unshift(x);
+      break;
+    }
+    if (x.rarg?.op !== 'SETOP_NONE') return none;
+    members.unshift(x.rarg);
+  }
+  if (members.some((b) => !b?.targetList || b.sortClause || b.limitCount || b.limitOffset)) return none;
   const marks = new Map<number, string>();
-  // each item alone (a branch's names need not be its own: `?column?` twice)
-  const exactAt = branches.map((b) =>
+  // each item alone (a member's names need not be its own: `?column?` twice)
+  const exactAt = members.map((b) =>
     (b.targetList as Node[]).map((item) =>
       markExactColumns({ ...b, targetList: [item] }, typerOf, marks, declared).size > 0 ? 1 : 0,
     ),
   );
-  const [l, r] = exactAt;
-  if (l.length !== r.length || l.some((x, k) => x !== r[k]) || !l.includes(1)) return none;
+  const [first] = exactAt;
+  if (!first.includes(1) || exactAt.some((e) => e.length !== first.length || e.some((x, k) => x !== first[k])))
+    return none;
+  const names = (members[0].targetList as Node[]).map((x) => itemName(x.ResTarget).toLowerCase());
+  const exact = new Set(names.filter((_, k) => first[k] === 1));
+  for (const x of s.sortClause ?? []) {
+    const n = x.SortBy?.node;
+    const position = n?.A_Const?.ival ? (n.A_Const.ival.ival ?? 0) : undefined;
+    if (
+      position !== undefined
+        ? first[position - 1] === 1
+        : namesIn(n, new Set()).size === 0 || [...namesIn(n, new Set())].some((y) => exact.has(y))
+    )
+      return none;
+  }
   for (const [at, kind] of marks) out.set(at, kind);
-  const names = (s.larg.targetList as Node[]).map((x) => itemName(x.ResTarget).toLowerCase());
-  return new Set(names.filter((_, k) => l[k] === 1));
+  return exact;
 }

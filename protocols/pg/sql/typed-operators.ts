@@ -645,6 +645,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     };
     for (const k in n.SelectStmt) {
       if (k === 'fromClause') for (const x of n.SelectStmt.fromClause) from(x);
+      // a set operation's members: each a SELECT of its own sources (they were typed by none)
+      else if (k === 'larg' || k === 'rarg') walk({ SelectStmt: n.SelectStmt[k] }, typer, out, declared, late);
       else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared, late);
     }
     return;
