@@ -195,6 +195,22 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it("a subquery's exact column read qualified (s.a), in a join's ON or an ORDER BY expression keeps its digits (was a double)", async () => {
+    for (const sql of [
+      'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE s.a > 1 ORDER BY s.a',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY s.a DESC NULLS LAST',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a + 1',
+      'SELECT s.q, s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) AS s WHERE s.a BETWEEN 1 AND 15 ORDER BY s.q',
+      `SELECT * FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s WHERE s.a = 'NaN' OR s.a < 1 ORDER BY q`,
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.a > m.n ORDER BY m.id, s.a',
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.q = m.q WHERE s.a > 1 ORDER BY s.a DESC, m.id',
+      'SELECT s.a, m.id FROM m LEFT JOIN (SELECT q, avg(n) AS a FROM m GROUP BY q) s ON s.q = m.q AND s.a < 15 ORDER BY m.id',
+      'SELECT s.n, m.n FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m ON s.n > m.n ORDER BY m.id, s.n',
+      'SELECT s.a, m.id FROM (SELECT q, sum(n) / 3 AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY abs(s.a - 10), m.id',
+    ])
+      await same(sql);
+  });
+
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
     // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
     await same(

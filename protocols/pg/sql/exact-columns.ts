@@ -381,10 +381,13 @@ function markPassedThrough(
   const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String);
   const byPosition = sorts.filter((n) => n?.A_Const?.ival !== undefined);
   const otherSorts = sorts.filter((n) => !byName.includes(n) && !byPosition.includes(n));
-  // a WHERE comparing them by their bare name compares their numbers
-  const compared = refsIn(s.whereClause, []).filter((r) => isExact(last(r.fields)?.String?.sval));
-  const elsewhere = namesIn(otherSorts, namesInSubqueries(s.whereClause, new Set()));
-  if (compared.some((r) => r.fields.length !== 1) || [...innerExact].some((x) => elsewhere.has(x))) return none;
+  // read in its WHERE or an ORDER BY expression, by the bare name or the subquery's (`s.a`): read
+  // as their numbers (their doubles, as before they were exact), NaN above all
+  const alias = s.fromClause[0].RangeSubselect.alias?.aliasname;
+  const compared = refsIn([s.whereClause, otherSorts], []).filter((r) => isExact(last(r.fields)?.String?.sval));
+  const elsewhere = namesInSubqueries([s.whereClause, otherSorts], new Set());
+  const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
+  if (!compared.every(ours) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
   let inside: Yielded[] | null = inner.targetList ? [] : null;
   for (const item of (inner.targetList ?? []) as Node[]) {
@@ -485,10 +488,19 @@ function markJoinedThrough(
   // sorted by or compared in WHERE by their bare name: by their number ('num-order')
   const bare = (n: Node) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String;
   const byName = sorts.filter((n) => bare(n));
-  const compared = refsIn(s.whereClause, []).filter((r) => r.fields.length === 1 && r.fields[0].String);
   const otherSorts = sorts.filter((n) => !byName.includes(n));
-  const read = namesIn([otherSorts, s.limitCount ?? null, conditions], namesInSubqueries(s.whereClause, new Set()));
-  for (const r of refsIn(s.whereClause, [])) if (r.fields.length !== 1) namesIn({ ColumnRef: r }, read);
+  // read in its WHERE, a join's ON condition or an ORDER BY expression, by the bare name or the
+  // subquery's (`s.a`, `ON s.a > m.n`): read as their numbers (their doubles, as before), NaN above all
+  const compared = refsIn([s.whereClause, otherSorts, conditions], []).filter((r) =>
+    r.fields.every((f: Node) => f.String),
+  );
+  const using = conditions
+    .filter(Array.isArray)
+    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()));
+  const read = namesIn(
+    s.limitCount ?? null,
+    namesInSubqueries([s.whereClause, otherSorts, conditions], new Set(using)),
+  );
   if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return none;
   const tables = joined.items.filter((f) => f.RangeVar);
   const inTable = (name: string) =>
@@ -512,18 +524,21 @@ function markJoinedThrough(
     if (ours && innerExact.has(column)) exact.add(String(item.ResTarget.name ?? column).toLowerCase());
   }
   const ours = (name: unknown) => innerExact.has(String(name).toLowerCase()) && !inTable(String(name).toLowerCase());
+  const lastName = (r: Node) => String(r.fields[r.fields.length - 1].String.sval).toLowerCase();
   // a bare name of an exact column a table of the join also has: PostgreSQL's error, SQLite's
-  if (
-    [...byName.map((n) => n.ColumnRef), ...compared].some(
-      (r) => innerExact.has(String(r.fields[0].String.sval).toLowerCase()) && !ours(r.fields[0].String.sval),
-    )
-  )
-    return none;
+  const bareRefs = [...byName.map((n) => n.ColumnRef), ...compared.filter((r) => r.fields.length === 1)];
+  if (bareRefs.some((r) => innerExact.has(lastName(r)) && !ours(lastName(r)))) return none;
+  // (a name qualified by the subquery's alias is its column; by another's, not)
+  const qualified = compared.filter(
+    (r) => r.fields.length === 2 && String(r.fields[0].String.sval).toLowerCase() === joined.alias,
+  );
+  if (compared.some((r) => r.fields.length > 2 && innerExact.has(lastName(r)))) return none;
   for (const [at, kind] of marks) out.set(at, kind);
   for (const n of byName)
     if (ours(n.ColumnRef.fields[0].String.sval) || exact.has(String(n.ColumnRef.fields[0].String.sval).toLowerCase()))
       out.set(n.ColumnRef.location, 'num-order');
-  for (const r of compared) if (ours(r.fields[0].String.sval)) out.set(r.location, 'num-order');
+  for (const r of compared) if (r.fields.length === 1 && ours(lastName(r))) out.set(r.location, 'num-order');
+  for (const r of qualified) if (innerExact.has(lastName(r))) out.set(r.location, 'num-order');
   return exact;
 }
 

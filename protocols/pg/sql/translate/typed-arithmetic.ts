@@ -88,7 +88,7 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   // a string literal compared with a number: the number PostgreSQL reads it as
   // and avg, stddev and variance of a result column, exact (src/engine/pg-exact-division.ts,
   // pg-exact-statistics.ts)
-  toks = toks.map((t) =>
+  toks = qualifiedOrderRefs(toks).map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
       : t.type === 'number' && 'arith' in t && t.arith === 'numx-lit'
@@ -109,6 +109,22 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
+}
+
+/** A qualified reference marked 'num-order' on its first name (`s.a`): one token, which that mark makes the column's number. */
+function qualifiedOrderRefs(toks: Tok[]): Tok[] {
+  const at = (t: Tok) => 'arith' in t && t.arith === 'num-order';
+  if (!toks.some(at)) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const name = (x: Tok | undefined) => x?.type === 'word' || x?.type === 'quoted';
+    if (at(t) && name(t) && isPunct(toks[i + 1], '.') && name(toks[i + 2])) {
+      out.push({ ...t, text: `${t.text}.${toks[i + 2].text}` } as Tok);
+      i += 2;
+    } else out.push(t);
+  }
+  return out;
 }
 
 /** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
