@@ -123,6 +123,14 @@ export function atScale(x: Scaled, scale: number): string {
   return divideText(x, { digits: 1n, scale: 0 }, scale);
 }
 
+/** An avg's or sum's state with one more (sign 1) or one fewer (-1) input. */
+function step(st: AvgState, v: unknown, sign: 1n | -1n): AvgState {
+  if (isNaNText(v)) return { ...st, nan: st.nan + Number(sign) };
+  const x = scaledOf(v);
+  if (x === null) return st;
+  return { sum: add(st.sum, x, sign), n: st.n + sign, nan: st.nan };
+}
+
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
 export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
@@ -164,6 +172,14 @@ export function installExactDivision(db: Database.Database): void {
     ['__pg_numeric_mul_exact', '*'],
   ] as const)
     db.function(name, { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => exactArith(op, x, y));
+  // sum of exact values (of extract(epoch ...): microseconds' digits past a double's), as text
+  db.aggregate('__pg_numeric_sum_exact', {
+    safeIntegers: true,
+    start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,
+    step: (st: AvgState, v: unknown) => step(st, v, 1n),
+    inverse: (st: AvgState, v: unknown) => step(st, v, -1n),
+    result: (st: AvgState) => (st.nan > 0 ? 'NaN' : st.n === 0n ? null : scaledText(st.sum)),
+  } as never);
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,

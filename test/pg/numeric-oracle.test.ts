@@ -2,9 +2,11 @@
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
 import { oracleSuite } from '../helpers/catalog-pair';
 
-const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);`;
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
+CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
+  `INSERT INTO e VALUES (1, 1, '2024-01-01 10:00:00.000001'), (2, 1, '2024-01-01 10:00:00.000001'), (3, 1, '2024-01-01 10:00:00.000001'), (4, 1, '2262-01-01 10:00:00.000007'), (5, 2, '1999-12-31 23:59:59.5'), (6, 2, NULL)`,
 ];
 
 describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function () {
@@ -207,6 +209,20 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT s.a, m.id FROM m LEFT JOIN (SELECT q, avg(n) AS a FROM m GROUP BY q) s ON s.q = m.q AND s.a < 15 ORDER BY m.id',
       'SELECT s.n, m.n FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m ON s.n > m.n ORDER BY m.id, s.n',
       'SELECT s.a, m.id FROM (SELECT q, sum(n) / 3 AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY abs(s.a - 10), m.id',
+    ])
+      await same(sql);
+  });
+
+  it('sum and avg of extract(epoch ...) keep its microseconds (a double sum was 14326992000.000011 for .000010)', async () => {
+    for (const sql of [
+      'SELECT sum(extract(epoch from ts)), avg(extract(epoch from ts)), stddev(extract(epoch from ts)) FROM e',
+      'SELECT q, sum(extract(epoch from ts)) AS s FROM e GROUP BY q ORDER BY s',
+      'SELECT q, sum(extract(epoch from ts)) FROM e GROUP BY q ORDER BY 2 DESC',
+      'SELECT sum(extract(epoch from ts)) / 60, sum(extract(epoch from ts))::text, avg(extract(epoch from ts)) / 2 FROM e',
+      'SELECT id, sum(extract(epoch from ts)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM e ORDER BY id',
+      'SELECT sum(extract(epoch from ts)) FROM e WHERE q = 9',
+      'SELECT q FROM e GROUP BY q HAVING sum(extract(epoch from ts)) > 14326992000.00001 ORDER BY q',
+      'SELECT avg(n) / 3, 1 / avg(x) FROM m WHERE id < 10',
     ])
       await same(sql);
   });

@@ -10,17 +10,30 @@ import { orderMarkKey } from './typed-operators';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-/** 'avg-x' or 'stat-x' for avg, stddev or variance of integers or numerics; undefined for anything else. */
-function exactAggregate(v: Node, t: Typer): string | undefined {
+/**
+ * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum of
+ * extract(epoch ...) ('sum-x'), whose argument is then exact too ('epoch-x': a double cut the
+ * microseconds of a sum of epochs, 14326992000.000011 for .000010); undefined for anything else.
+ */
+function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
   const f = v?.FuncCall;
   if (!f || f.agg_star || f.args?.length !== 1) return undefined;
   const bare = strings(f.funcname)
     .join('.')
     .toLowerCase()
     .replace(/^pg_catalog\./, '');
+  const epoch = isExactEpoch(f.args[0], t);
   const a = t.type(f.args[0]);
   if (!INTS.has(a) && a !== OID.numeric) return undefined;
-  return bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : undefined;
+  const kind =
+    bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : bare === 'sum' && epoch ? 'sum-x' : undefined;
+  if (!kind) return undefined;
+  return epoch
+    ? [
+        [f.location, kind],
+        [f.args[0].FuncCall.location, 'epoch-x'],
+      ]
+    : [[f.location, kind]];
 }
 
 /**
@@ -95,7 +108,7 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     const agg = exactAggregate(n, t);
     if (agg) {
       exact++;
-      marks.push([n.FuncCall.location, agg]);
+      marks.push(...agg);
       return true;
     }
     if (n?.A_Const?.fval) {
@@ -140,6 +153,8 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
   const e = v?.A_Expr;
   if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
     if (!numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) return null;
+    // of an exact aggregate (`sum(extract(epoch from d)) / 60`, `avg(x) / 2`): all of it exactly
+    if (exactAggregate(e.lexpr, t) || exactAggregate(e.rexpr, t)) return exactTree(v, t, declared);
     return [
       [e.location, 'num/x'],
       // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
@@ -150,12 +165,11 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
   }
   if (isExactEpoch(v, t)) return [[v.FuncCall.location, 'epoch-x']];
   const agg = exactAggregate(v, t);
-  if (agg) return [[v.FuncCall.location, agg]];
+  if (agg) return agg;
   if (isRound(v)) {
     // round(stddev(x), 2): rounds the exact value (its double could round the other way)
     const arg = v.FuncCall.args[0];
-    const inner = exactAggregate(arg, t);
-    return inner ? [[arg.FuncCall.location, inner]] : exactTree(arg, t, declared);
+    return exactAggregate(arg, t) ?? exactTree(arg, t, declared);
   }
   return exactTree(v, t, declared);
 }

@@ -369,9 +369,13 @@ function firstLocation(n: Node): number {
  * avg(x)`, concat): computed exactly, as text with PostgreSQL's digits, wherever it is (text compares
  * as text in both); its marks into `late`.
  */
-function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): void {
-  if (typer.type(n) !== OID.numeric) return;
-  for (const [at, kind] of exactMarks(n, typer, declared) ?? []) late.set(at, kind);
+function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): boolean {
+  // (round(avg(x), 2) made text prints at its scale, as __pg_text's numeric kind does)
+  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+  if (typer.type(n) !== OID.numeric || fn === 'round' || fn === 'trunc') return false;
+  const marks = exactMarks(n, typer, declared);
+  for (const [at, kind] of marks ?? []) late.set(at, kind);
+  return marks !== null;
 }
 
 /**
@@ -503,8 +507,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
     const kind = textKind(typer, n.TypeCast.arg);
-    if (kind) out.set(n.TypeCast.location, `text:${kind}`);
-    else exactText(n.TypeCast.arg, typer, declared, late);
+    if (!exactText(n.TypeCast.arg, typer, declared, late) && kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
