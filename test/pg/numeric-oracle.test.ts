@@ -13,6 +13,17 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
   this.timeout(60_000);
   const { same, clients } = oracleSuite(SCHEMA, ROWS);
 
+  /** Runs `body` with rows (ids from 20) added to m on both servers, taken out after it, also when it fails. */
+  async function withRows(values: string, body: () => Promise<void>): Promise<void> {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query(`INSERT INTO m (id, n, x, q) VALUES ${values}`);
+    try {
+      await body();
+    } finally {
+      for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 20');
+    }
+  }
+
   it("'NaN' into numeric(p, s) and numeric is stored NaN, by every form of write", async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {
@@ -160,25 +171,22 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
   });
 
   it('HAVING compares avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
-    const { patina, postgres } = clients();
-    for (const c of [patina, postgres])
-      await c.query(
-        `INSERT INTO m (id, n, x, q) VALUES (20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`,
-      );
-    for (const sql of [
-      'SELECT q FROM m GROUP BY q HAVING avg(x) = 0.15 ORDER BY q',
-      'SELECT q, avg(n) FROM m GROUP BY q HAVING avg(n) = 0.15 OR avg(n) > 19 ORDER BY q',
-      'SELECT q FROM m GROUP BY q HAVING sum(x) = 0.3 ORDER BY q',
-      'SELECT q FROM m GROUP BY q HAVING sum(n) = 0.3 ORDER BY q',
-      'SELECT q FROM m GROUP BY q HAVING avg(x) * 3 = 1 ORDER BY q',
-      'SELECT q FROM m GROUP BY q HAVING sum(x) / count(*) = 0.15 ORDER BY q',
-      'SELECT q FROM m GROUP BY q HAVING avg(x) > -1.5 AND avg(x) <> 0.15 ORDER BY q',
-      "SELECT q FROM m GROUP BY q HAVING avg(x) = 'NaN' OR avg(x) > min(x) ORDER BY q",
-      "SELECT q FROM m GROUP BY q HAVING avg(x) > '0.15' ORDER BY q",
-    ])
-      await same(sql);
-    await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);
-    for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 20');
+    const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`;
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q FROM m GROUP BY q HAVING avg(x) = 0.15 ORDER BY q',
+        'SELECT q, avg(n) FROM m GROUP BY q HAVING avg(n) = 0.15 OR avg(n) > 19 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) = 0.3 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(n) = 0.3 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) * 3 = 1 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) / count(*) = 0.15 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) > -1.5 AND avg(x) <> 0.15 ORDER BY q',
+        "SELECT q FROM m GROUP BY q HAVING avg(x) = 'NaN' OR avg(x) > min(x) ORDER BY q",
+        "SELECT q FROM m GROUP BY q HAVING avg(x) > '0.15' ORDER BY q",
+      ])
+        await same(sql);
+      await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);
+    });
   });
 
   it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits (was a double)', async () => {
@@ -225,6 +233,21 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT avg(n) / 3, 1 / avg(x) FROM m WHERE id < 10',
     ])
       await same(sql);
+  });
+
+  it('ceil, floor of an exact avg or division read it exactly (ceil of the double avg 326.00000000000006 was 327)', async () => {
+    const rows =
+      '(20, 572.58, 572.58, 7), (21, 305.47, 305.47, 7), (22, 99.95, 99.95, 7), (23, 40.15, 40.15, 8), (24, 128.42, 128.42, 8), (25, 539.43, 539.43, 8)';
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q, ceil(avg(x)), floor(avg(x)), ceiling(avg(n)), ceil(sum(x) / 3) FROM m GROUP BY q ORDER BY q',
+        'SELECT q, ceil(avg(x)) AS c FROM m GROUP BY q ORDER BY c, q',
+        'SELECT q FROM m GROUP BY q HAVING ceil(avg(x)) = 326 OR floor(avg(n)) = 236 ORDER BY q',
+        "SELECT ceil(avg(x))::text, 'c=' || ceil(avg(x)), round(avg(x), 3)::text FROM m WHERE q = 7",
+      ])
+        await same(sql);
+    });
+    await same("SELECT 's=' || sum(extract(epoch from ts)), concat(sum(extract(epoch from ts)), '') FROM e");
   });
 
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {

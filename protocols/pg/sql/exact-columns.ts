@@ -136,6 +136,9 @@ function isExactEpoch(v: Node, t: Typer): boolean {
   return a === OID.timestamp || a === OID.timestamptz || a === OID.interval;
 }
 
+/** The functions to a whole number: of an exact value, it is read exactly (exactMarks). */
+const WHOLE = new Set(['ceil', 'ceiling', 'floor']);
+
 /** round(x, n) or trunc(x, n) with n a constant (also of one argument). */
 function isRound(v: Node): boolean {
   const f = v?.FuncCall;
@@ -166,6 +169,10 @@ export function exactMarks(v: Node, t: Typer, declared: number[]): [number, stri
   if (isExactEpoch(v, t)) return [[v.FuncCall.location, 'epoch-x']];
   const agg = exactAggregate(v, t);
   if (agg) return agg;
+  const f = v?.FuncCall;
+  if (f?.args?.length === 1 && !f.over && WHOLE.has(strings(f.funcname).pop()?.toLowerCase() ?? ''))
+    // ceil(avg(x)): of the exact value (its double 1.0000000000000002 of 3 / 3 was ceiled to 2)
+    return exactMarks(f.args[0], t, declared);
   if (isRound(v)) {
     // round(stddev(x), 2): rounds the exact value (its double could round the other way)
     const arg = v.FuncCall.args[0];

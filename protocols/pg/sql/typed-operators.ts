@@ -370,12 +370,12 @@ function firstLocation(n: Node): number {
  * as text in both); its marks into `late`.
  */
 function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): boolean {
-  // (round(avg(x), 2) made text prints at its scale, as __pg_text's numeric kind does)
-  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
-  if (typer.type(n) !== OID.numeric || fn === 'round' || fn === 'trunc') return false;
+  if (typer.type(n) !== OID.numeric) return false;
   const marks = exactMarks(n, typer, declared);
   for (const [at, kind] of marks ?? []) late.set(at, kind);
-  return marks !== null;
+  // (round(avg(x), 2), ceil(avg(x)) made text print at their scale, as __pg_text's numeric kind does)
+  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+  return marks !== null && !['round', 'trunc', 'ceil', 'ceiling', 'floor'].includes(fn ?? '');
 }
 
 /**
@@ -583,9 +583,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       else {
         // text || a boolean, a double, a numeric or a date: that side as its cast to text prints it
         // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)
-        const a = textKind(typer, e.lexpr) ?? '';
-        const b = textKind(typer, e.rexpr) ?? '';
-        for (const x of [e.lexpr, e.rexpr]) exactText(x, typer, declared, late);
+        // (an exact side is text already: avg(x), sum(extract(epoch ...)))
+        const a = exactText(e.lexpr, typer, declared, late) ? '' : (textKind(typer, e.lexpr) ?? '');
+        const b = exactText(e.rexpr, typer, declared, late) ? '' : (textKind(typer, e.rexpr) ?? '');
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }
@@ -629,8 +629,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
     // (these print a boolean with its output function: t and f, where a cast to text says true and false)
     const kinds = (n.FuncCall.args as Node[]).map((a) => {
-      const kind = textKind(typer, a);
-      exactText(a, typer, declared, late);
+      const kind = exactText(a, typer, declared, late) ? null : textKind(typer, a);
       return kind === 'bool' ? 'boolout' : (kind ?? '-');
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
