@@ -158,7 +158,7 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
-  it('coalesce(avg(x), 0) and the like in a result column keep the exact digits (were doubles)', async () => {
+  it('coalesce(avg(x), 0) and CASE ... THEN avg(x) in a result column keep the exact digits (were doubles)', async () => {
     for (const sql of [
       'SELECT coalesce(avg(n), 0), coalesce(avg(x), 0.0, 1) FROM m WHERE id < 10',
       'SELECT q, coalesce(avg(n), 0) FROM m GROUP BY q ORDER BY q',
@@ -166,6 +166,10 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT q, coalesce(sum(n) / count(*), 0) FROM m GROUP BY q ORDER BY 2 DESC',
       'SELECT coalesce(avg(n), -1.5), coalesce(avg(n), 1e2) FROM m WHERE id = 4',
       'SELECT * FROM (SELECT q, coalesce(avg(n), 0) AS a FROM m GROUP BY q) s ORDER BY a',
+      // and CASE's values (its conditions compare as before)
+      'SELECT CASE WHEN avg(n) > 1 THEN avg(n) ELSE 0 END FROM m WHERE id < 10',
+      'SELECT q, CASE WHEN count(n) > 0 THEN avg(n) END AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, CASE q WHEN 1 THEN avg(n) WHEN 2 THEN sum(n) / 3 ELSE 0.5 END FROM m GROUP BY q ORDER BY 1',
     ])
       await same(sql);
   });

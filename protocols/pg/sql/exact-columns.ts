@@ -1,5 +1,6 @@
-// Result columns computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...)
-// that is a column of the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+// Numerics computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...) that is
+// a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
+// (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
@@ -220,12 +221,19 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
 }
 
 /**
- * coalesce(x, ...) of exact expressions (exactMarks), integer and decimal literals, one exact at
- * least (`coalesce(avg(x), 0)`, what reports send for an empty group): each exact part's marks, a
- * decimal literal as text ('numx-lit'). Null for any other expression.
+ * coalesce(x, ...) or a CASE whose values are exact expressions (exactMarks), integer and decimal
+ * literals or NULL, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
+ * `CASE WHEN count(*) > 0 THEN avg(x) ELSE 0 END`): each exact part's marks, a decimal literal as
+ * text ('numx-lit'). Null for any other expression.
  */
 function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
-  const args: Node[] | undefined = v?.CoalesceExpr?.args;
+  const kase = v?.CaseExpr;
+  // (a CASE's results, its conditions compare as they did)
+  const args: Node[] | undefined =
+    v?.CoalesceExpr?.args ??
+    (kase
+      ? [...(kase.args ?? []).map((w: Node) => w.CaseWhen?.result), ...(kase.defresult ? [kase.defresult] : [])]
+      : undefined);
   if (!args) return null;
   const marks: [number, string][] = [];
   let exact = false;
@@ -253,6 +261,7 @@ function itemName(r: Node): string {
   if (v?.ColumnRef) return strings(v.ColumnRef.fields).pop() ?? '?column?';
   if (v?.FuncCall) return strings(v.FuncCall.funcname).pop() ?? '?column?';
   if (v?.CoalesceExpr) return 'coalesce';
+  if (v?.CaseExpr) return 'case';
   return '?column?';
 }
 
