@@ -270,18 +270,19 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
   return out;
 }
 
-/** `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its length. */
+/**
+ * `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its
+ * length; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
+ */
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'iv-between')) return toks;
+  const between = (t: Tok) => 'arith' in t && (t.arith === 'iv-between' || t.arith === 'numx-between');
+  if (!toks.some(between)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const not = isWord(t, 'NOT') && isWord(toks[i + 1], 'BETWEEN');
     const b = not ? i + 1 : i;
-    const and =
-      'arith' in t && t.arith === 'iv-between' && isWord(toks[b], 'BETWEEN')
-        ? topLevelWord(toks, b + 1, toks.length, 'AND')
-        : -1;
+    const and = between(t) && isWord(toks[b], 'BETWEEN') ? topLevelWord(toks, b + 1, toks.length, 'AND') : -1;
     let end = and < 0 || out.length === 0 ? -1 : operandEnd(toks, and + 1);
     if (end < 0) {
       out.push(t);
@@ -294,10 +295,13 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
       end = next;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
-    const key = (x: Tok[]) => `__pg_interval_key(${joinTokens(x)})`;
+    const [low, high] = [joinTokens(toks.slice(b + 1, and)), joinTokens(toks.slice(and + 1, end + 1))];
     out.push({
       type: 'group',
-      text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key(toks.slice(b + 1, and))} AND ${key(toks.slice(and + 1, end + 1))}`,
+      text:
+        'arith' in t && t.arith === 'numx-between'
+          ? `${not ? 'NOT ' : ''}(__pg_numeric_cmp(${left}, ${low}) >= 0 AND __pg_numeric_cmp(${left}, ${high}) <= 0)`
+          : `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN __pg_interval_key(${low}) AND __pg_interval_key(${high})`,
     });
     i = end;
   }
