@@ -2,8 +2,8 @@
 // quotient at the scale PostgreSQL's select_div_scale (numeric.c) picks, rounded half away from
 // zero, and given back as text so that no double cuts its digits (`1 / 3::numeric` is
 // 0.33333333333333333333, `avg` of 1 and 2 is 1.5000000000000000). The PG front end uses them
-// only where a result column is such a division or avg itself (translate/typed-arithmetic.ts),
-// since text would compare and sort as text inside SQLite.
+// only where the value is a result column, made text, or compared by __pg_numeric_cmp in HAVING
+// (sql/exact-columns.ts), since text would compare and sort as text inside SQLite.
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { parseDecimal } from './decimal';
