@@ -174,7 +174,7 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
-  it('HAVING compares (and BETWEEN) avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
+  it('HAVING compares (also BETWEEN, IN) avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
     const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`;
     await withRows(rows, async () => {
       for (const sql of [
@@ -189,6 +189,8 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
         "SELECT q FROM m GROUP BY q HAVING avg(x) > '0.15' ORDER BY q",
         'SELECT q FROM m GROUP BY q HAVING sum(x) BETWEEN 0.3 AND 0.3 OR avg(x) NOT BETWEEN 0.15 AND 1 ORDER BY q',
         'SELECT q FROM m GROUP BY q HAVING avg(x) + 1 BETWEEN 1.15 AND 2 * 1 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (0.15, 1) OR sum(x) NOT IN (0.3, NULL) ORDER BY q',
+        "SELECT q FROM m GROUP BY q HAVING sum(x) IN (0.3, 'NaN') ORDER BY q",
       ])
         await same(sql);
       await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);

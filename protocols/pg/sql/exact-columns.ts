@@ -187,8 +187,8 @@ const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
 /**
  * The comparisons of a HAVING clause (outside its subqueries) of a numeric, avg or division with a
  * numeric, an integer, a literal or a parameter (`HAVING avg(x) = 0.15`, `sum(x) / count(*) > 10`,
- * BETWEEN): compared as PostgreSQL's numerics compare ('numx-cmp' on the operator, 'numx-between'
- * on BETWEEN, __pg_numeric_cmp), an exact
+ * BETWEEN, an IN list): compared as PostgreSQL's numerics compare ('numx-cmp' on the operator,
+ * 'numx-between' on BETWEEN, 'numx-in' on IN, __pg_numeric_cmp), an exact
  * side computed exactly (exactMarks), a decimal literal as text ('numx-lit'). The doubles told
  * 0.15000000000000002 from 0.15. Once per group, so the function's cost is no scan's.
  */
@@ -207,11 +207,16 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
     const e = n.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
     const bounds: Node[] | undefined = /^AEXPR_(NOT_)?BETWEEN$/.test(e?.kind ?? '') ? e.rexpr?.List?.items : undefined;
+    const list: Node[] | undefined = e?.kind === 'AEXPR_IN' ? e.rexpr?.List?.items : undefined;
     const sides: Node[] =
-      op && COMPARISONS.has(op) ? [e.lexpr, e.rexpr] : bounds?.length === 2 && e.lexpr ? [e.lexpr, ...bounds] : [];
+      op && COMPARISONS.has(op)
+        ? [e.lexpr, e.rexpr]
+        : (bounds?.length === 2 || list?.length) && e.lexpr
+          ? [e.lexpr, ...(bounds ?? list ?? [])]
+          : [];
     if (sides.length >= 2 && sides.every(fits) && sides.some((x) => typeOf(x, t, declared) === OID.numeric)) {
-      // (BETWEEN's mark on its word, or NOT's of NOT BETWEEN)
-      out.set(e.location, bounds ? 'numx-between' : 'numx-cmp');
+      // (BETWEEN's and IN's mark on their word, or NOT's of NOT BETWEEN and NOT IN)
+      out.set(e.location, bounds ? 'numx-between' : list ? 'numx-in' : 'numx-cmp');
       for (const x of sides) {
         const literal = x.A_Const?.fval ? String(x.A_Const.fval.fval) : undefined;
         if (literal !== undefined && !/e|^-/i.test(literal)) out.set(x.A_Const.location, 'numx-lit');

@@ -246,8 +246,10 @@ function boundOperandStart(out: Tok[]): number {
 
 /** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
-  // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values)
-  const marked = (t: Tok) => 'arith' in t && (t.arith === 'iv-in' || t.arith?.startsWith('arr-in:') === true);
+  // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values; and
+  // numerics in HAVING, 'numx-in': each compared as numerics, __pg_numeric_cmp)
+  const marked = (t: Tok) =>
+    'arith' in t && (t.arith === 'iv-in' || t.arith === 'numx-in' || t.arith?.startsWith('arr-in:') === true);
   if (!toks.some(marked)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -263,6 +265,14 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       continue;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
+    if ('arith' in t && t.arith === 'numx-in') {
+      const each = topLevelItems(toks, open + 1, close).map(
+        ([a, b]) => `__pg_numeric_cmp(${left}, ${joinTokens(toks.slice(a, b))}) = 0`,
+      );
+      out.push({ type: 'group', text: `${not ? 'NOT ' : ''}(${each.join(' OR ')})` });
+      i = close;
+      continue;
+    }
     const items = topLevelItems(toks, open + 1, close).map(([a, b]) => key(joinTokens(toks.slice(a, b))));
     out.push({ type: 'group', text: `${key(left)} ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
     i = close;
