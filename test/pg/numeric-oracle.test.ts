@@ -197,7 +197,7 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     });
   });
 
-  it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits (was a double)', async () => {
+  it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits, also sorted by it (was a double)', async () => {
     for (const sql of [
       'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
       'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT 9, avg(x) FROM m ORDER BY 1',
@@ -209,6 +209,10 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       // a member's sum of a NaN (the members' operators were not typed: 4.6557142857142857)
       'SELECT sum(n) / 7, 1 AS k FROM m UNION ALL SELECT sum(n) / 7 + 1, 2 FROM m ORDER BY k',
       "SELECT id, x + 1 FROM m WHERE id < 3 UNION ALL SELECT id, -x FROM m WHERE x = 'NaN' ORDER BY 1",
+      // sorted by the exact column (named in the first member): by its number
+      'SELECT q, avg(n) AS a FROM m GROUP BY q UNION SELECT 9, avg(x) FROM m ORDER BY a',
+      'SELECT q, avg(n) AS a FROM m GROUP BY q UNION ALL SELECT 9, avg(x) FROM m ORDER BY 2 DESC NULLS LAST, q',
+      'SELECT q, avg(n) AS a FROM m GROUP BY q EXCEPT SELECT q, avg(n) FROM m WHERE q = 1 GROUP BY q ORDER BY a LIMIT 2',
     ])
       await same(sql);
   });

@@ -6,7 +6,7 @@ import type { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
-import { orderMarkKey } from './typed-operators';
+import { firstLocation, orderMarkKey } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -585,8 +585,8 @@ function markJoinedThrough(
  * A set operation (UNION, UNION ALL, INTERSECT, EXCEPT, a chain of them) of plain SELECTs: a column
  * exact in every member stays exact (the values pass as they are; the others compare exact values
  * as their text, which for one number is one text but where two members give it different scales:
- * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, or the
- * operation's ORDER BY sorts by an exact column (SQLite would sort the text), all stay doubles.
+ * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, all
+ * stay doubles; an ORDER BY of an exact column sorts the operation as a subquery by its number.
  * The first member's exact names.
  */
 function markSetOperation(
@@ -616,17 +616,25 @@ function markSetOperation(
   const [first] = exactAt;
   if (!first.includes(1) || exactAt.some((e) => e.length !== first.length || e.some((x, k) => x !== first[k])))
     return none;
-  const names = (members[0].targetList as Node[]).map((x) => itemName(x.ResTarget).toLowerCase());
+  const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
+  const names = items.map((r) => itemName(r).toLowerCase());
   const exact = new Set(names.filter((_, k) => first[k] === 1));
+  let sorted = false;
   for (const x of s.sortClause ?? []) {
     const n = x.SortBy?.node;
     const position = n?.A_Const?.ival ? (n.A_Const.ival.ival ?? 0) : undefined;
-    if (
-      position !== undefined
-        ? first[position - 1] === 1
-        : namesIn(n, new Set()).size === 0 || [...namesIn(n, new Set())].some((y) => exact.has(y))
-    )
-      return none;
+    if (position !== undefined ? first[position - 1] === 1 : [...namesIn(n, new Set())].some((y) => exact.has(y)))
+      sorted = true;
+    else if (position === undefined && namesIn(n, new Set()).size === 0) return none;
+  }
+  if (sorted) {
+    // sorted by an exact column: the operation in a subquery sorted by its number
+    // (translate/interval-distinct.ts's 'iv-union:s', 'x' for such a column), where the first member
+    // names every column, each once (SQLite names the subquery's columns so)
+    const own = items.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
+    const at = orderMarkKey(firstLocation(items[0]?.val));
+    if (own.some((x) => !x) || new Set(own).size !== own.length || out.has(at)) return none;
+    out.set(at, `iv-union:s${first.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(own)}`);
   }
   for (const [at, kind] of marks) out.set(at, kind);
   return exact;

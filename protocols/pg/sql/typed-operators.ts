@@ -350,7 +350,7 @@ function hasAggregate(n: Node): boolean {
 export const orderMarkKey = (at: number) => -(at + 1);
 
 /** The smallest location in a tree: where its text starts (an operator's location is the operator's). */
-function firstLocation(n: Node): number {
+export function firstLocation(n: Node): number {
   let min = -1;
   const visit = (x: Node) => {
     if (x === null || typeof x !== 'object') return;
