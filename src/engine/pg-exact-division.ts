@@ -2,8 +2,8 @@
 // quotient at the scale PostgreSQL's select_div_scale (numeric.c) picks, rounded half away from
 // zero, and given back as text so that no double cuts its digits (`1 / 3::numeric` is
 // 0.33333333333333333333, `avg` of 1 and 2 is 1.5000000000000000). The PG front end uses them
-// only where a result column is such a division or avg itself (translate/typed-arithmetic.ts),
-// since text would compare and sort as text inside SQLite.
+// only where the value is a result column, made text, or compared by __pg_numeric_cmp in HAVING
+// (sql/exact-columns.ts), since text would compare and sort as text inside SQLite.
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { parseDecimal } from './decimal';
@@ -163,6 +163,14 @@ export function atScale(x: Scaled, scale: number): string {
   return divideText(x, { digits: 1n, scale: 0 }, scale);
 }
 
+/** An avg's or sum's state with one more (sign 1) or one fewer (-1) input. */
+function step(st: AvgState, v: unknown, sign: 1n | -1n): AvgState {
+  if (isNaNText(v)) return { ...st, nan: st.nan + Number(sign) };
+  const x = scaledOf(v);
+  if (x === null) return st;
+  return { sum: add(st.sum, x, sign), n: st.n + sign, nan: st.nan };
+}
+
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
 export function installExactDivision(db: Database.Database): void {
   db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
@@ -191,6 +199,16 @@ export function installExactDivision(db: Database.Database): void {
     const a = scaledOf(x)!;
     return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
   });
+  // a comparison in HAVING of an exact avg or division, or a numeric (`HAVING avg(x) = 0.15`):
+  // -1, 0 or 1 as PostgreSQL's numeric compares (NaN equal to NaN, above every number); the
+  // doubles compared 0.15000000000000002 with 0.15
+  db.function('__pg_numeric_cmp', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
+    if (x === null || y === null) return null;
+    const [xn, yn] = [isNaNText(x), isNaNText(y)];
+    if (xn || yn) return xn && yn ? 0 : xn ? 1 : -1;
+    const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [
     ['__pg_numeric_add_exact', '+'],
@@ -198,6 +216,14 @@ export function installExactDivision(db: Database.Database): void {
     ['__pg_numeric_mul_exact', '*'],
   ] as const)
     db.function(name, { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => exactArith(op, x, y));
+  // sum of exact values (of extract(epoch ...): microseconds' digits past a double's), as text
+  db.aggregate('__pg_numeric_sum_exact', {
+    safeIntegers: true,
+    start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,
+    step: (st: AvgState, v: unknown) => step(st, v, 1n),
+    inverse: (st: AvgState, v: unknown) => step(st, v, -1n),
+    result: (st: AvgState) => (st.nan > 0 ? 'NaN' : st.n === 0n ? null : scaledText(st.sum)),
+  } as never);
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,

@@ -2,14 +2,27 @@
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
 import { oracleSuite } from '../helpers/catalog-pair';
 
-const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);`;
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
+CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
+  `INSERT INTO e VALUES (1, 1, '2024-01-01 10:00:00.000001'), (2, 1, '2024-01-01 10:00:00.000001'), (3, 1, '2024-01-01 10:00:00.000001'), (4, 1, '2262-01-01 10:00:00.000007'), (5, 2, '1999-12-31 23:59:59.5'), (6, 2, NULL)`,
 ];
 
 describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function () {
   this.timeout(60_000);
   const { same, clients } = oracleSuite(SCHEMA, ROWS);
+
+  /** Runs `body` with rows (ids from 20) added to m on both servers, taken out after it, also when it fails. */
+  async function withRows(values: string, body: () => Promise<void>): Promise<void> {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query(`INSERT INTO m (id, n, x, q) VALUES ${values}`);
+    try {
+      await body();
+    } finally {
+      for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 20');
+    }
+  }
 
   it("'NaN' into numeric(p, s) and numeric is stored NaN, by every form of write", async () => {
     const { patina, postgres } = clients();
@@ -131,6 +144,122 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'WITH c AS (SELECT q, count(*) AS k FROM m GROUP BY q) SELECT * FROM (SELECT q, k * 100.0 / sum(k) OVER () AS p FROM c) s ORDER BY q',
     ])
       await same(sql);
+  });
+
+  it('an exact avg or division made text (a cast, ||, concat) keeps its digits anywhere (was a double)', async () => {
+    for (const sql of [
+      'SELECT CAST(avg(n) AS text), avg(x)::text, avg(n)::varchar, avg(n)::varchar(5), CAST(avg(q) AS text) FROM m',
+      "SELECT avg(n)::text || ' EUR', 'avg=' || avg(n), (sum(n) / 3)::text, (avg(n) * 2)::varchar FROM m",
+      "SELECT concat(avg(n), 'x'), concat_ws(',', avg(n), avg(x)), format('%s', avg(q)) FROM m",
+      'SELECT q, avg(n)::text AS t FROM m GROUP BY q ORDER BY t',
+      "SELECT q FROM m GROUP BY q HAVING avg(n)::text LIKE '12.5%' ORDER BY q",
+      'SELECT CAST(avg(n) AS text), avg(x)::text FROM m WHERE id >= 4',
+    ])
+      await same(sql);
+  });
+
+  it('coalesce(avg(x), 0) and CASE ... THEN avg(x) in a result column keep the exact digits (were doubles)', async () => {
+    for (const sql of [
+      'SELECT coalesce(avg(n), 0), coalesce(avg(x), 0.0, 1) FROM m WHERE id < 10',
+      'SELECT q, coalesce(avg(n), 0) FROM m GROUP BY q ORDER BY q',
+      'SELECT q, coalesce(avg(n), 0.0) AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, coalesce(sum(n) / count(*), 0) FROM m GROUP BY q ORDER BY 2 DESC',
+      'SELECT coalesce(avg(n), -1.5), coalesce(avg(n), 1e2) FROM m WHERE id = 4',
+      'SELECT * FROM (SELECT q, coalesce(avg(n), 0) AS a FROM m GROUP BY q) s ORDER BY a',
+      // and CASE's values (its conditions compare as before)
+      'SELECT CASE WHEN avg(n) > 1 THEN avg(n) ELSE 0 END FROM m WHERE id < 10',
+      'SELECT q, CASE WHEN count(n) > 0 THEN avg(n) END AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, CASE q WHEN 1 THEN avg(n) WHEN 2 THEN sum(n) / 3 ELSE 0.5 END FROM m GROUP BY q ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
+  it('HAVING compares (also BETWEEN, IN) avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
+    const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`;
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q FROM m GROUP BY q HAVING avg(x) = 0.15 ORDER BY q',
+        'SELECT q, avg(n) FROM m GROUP BY q HAVING avg(n) = 0.15 OR avg(n) > 19 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) = 0.3 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(n) = 0.3 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) * 3 = 1 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) / count(*) = 0.15 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) > -1.5 AND avg(x) <> 0.15 ORDER BY q',
+        "SELECT q FROM m GROUP BY q HAVING avg(x) = 'NaN' OR avg(x) > min(x) ORDER BY q",
+        "SELECT q FROM m GROUP BY q HAVING avg(x) > '0.15' ORDER BY q",
+        'SELECT q FROM m GROUP BY q HAVING sum(x) BETWEEN 0.3 AND 0.3 OR avg(x) NOT BETWEEN 0.15 AND 1 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) + 1 BETWEEN 1.15 AND 2 * 1 ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (0.15, 1) OR sum(x) NOT IN (0.3, NULL) ORDER BY q',
+        "SELECT q FROM m GROUP BY q HAVING sum(x) IN (0.3, 'NaN') ORDER BY q",
+      ])
+        await same(sql);
+      await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);
+    });
+  });
+
+  it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits, also sorted by it (was a double)', async () => {
+    for (const sql of [
+      'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
+      'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT 9, avg(x) FROM m ORDER BY 1',
+      'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT q, avg(n) FROM m GROUP BY q ORDER BY q',
+      'SELECT q, avg(n) FROM m GROUP BY q INTERSECT SELECT q, avg(n) FROM m WHERE q > 1 GROUP BY q ORDER BY q',
+      'SELECT q, avg(n) FROM m GROUP BY q EXCEPT SELECT q, avg(n) FROM m WHERE q = 1 GROUP BY q ORDER BY q',
+      'SELECT avg(n), 1 AS k FROM m UNION ALL SELECT avg(x), 2 FROM m UNION ALL SELECT sum(n) / 7, 3 FROM m ORDER BY k',
+      'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(n), 1 FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
+      // a member's sum of a NaN (the members' operators were not typed: 4.6557142857142857)
+      'SELECT sum(n) / 7, 1 AS k FROM m UNION ALL SELECT sum(n) / 7 + 1, 2 FROM m ORDER BY k',
+      "SELECT id, x + 1 FROM m WHERE id < 3 UNION ALL SELECT id, -x FROM m WHERE x = 'NaN' ORDER BY 1",
+      // sorted by the exact column (named in the first member): by its number
+      'SELECT q, avg(n) AS a FROM m GROUP BY q UNION SELECT 9, avg(x) FROM m ORDER BY a',
+      'SELECT q, avg(n) AS a FROM m GROUP BY q UNION ALL SELECT 9, avg(x) FROM m ORDER BY 2 DESC NULLS LAST, q',
+      'SELECT q, avg(n) AS a FROM m GROUP BY q EXCEPT SELECT q, avg(n) FROM m WHERE q = 1 GROUP BY q ORDER BY a LIMIT 2',
+    ])
+      await same(sql);
+  });
+
+  it("a subquery's exact column read qualified (s.a), in a join's ON or an ORDER BY expression keeps its digits (was a double)", async () => {
+    for (const sql of [
+      'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE s.a > 1 ORDER BY s.a',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY s.a DESC NULLS LAST',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a + 1',
+      'SELECT s.q, s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) AS s WHERE s.a BETWEEN 1 AND 15 ORDER BY s.q',
+      `SELECT * FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s WHERE s.a = 'NaN' OR s.a < 1 ORDER BY q`,
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.a > m.n ORDER BY m.id, s.a',
+      'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.q = m.q WHERE s.a > 1 ORDER BY s.a DESC, m.id',
+      'SELECT s.a, m.id FROM m LEFT JOIN (SELECT q, avg(n) AS a FROM m GROUP BY q) s ON s.q = m.q AND s.a < 15 ORDER BY m.id',
+      'SELECT s.n, m.n FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m ON s.n > m.n ORDER BY m.id, s.n',
+      'SELECT s.a, m.id FROM (SELECT q, sum(n) / 3 AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY abs(s.a - 10), m.id',
+    ])
+      await same(sql);
+  });
+
+  it('sum and avg of extract(epoch ...) keep its microseconds (a double sum was 14326992000.000011 for .000010)', async () => {
+    for (const sql of [
+      'SELECT sum(extract(epoch from ts)), avg(extract(epoch from ts)), stddev(extract(epoch from ts)) FROM e',
+      'SELECT q, sum(extract(epoch from ts)) AS s FROM e GROUP BY q ORDER BY s',
+      'SELECT q, sum(extract(epoch from ts)) FROM e GROUP BY q ORDER BY 2 DESC',
+      'SELECT sum(extract(epoch from ts)) / 60, sum(extract(epoch from ts))::text, avg(extract(epoch from ts)) / 2 FROM e',
+      'SELECT id, sum(extract(epoch from ts)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM e ORDER BY id',
+      'SELECT sum(extract(epoch from ts)) FROM e WHERE q = 9',
+      'SELECT q FROM e GROUP BY q HAVING sum(extract(epoch from ts)) > 14326992000.00001 ORDER BY q',
+      'SELECT avg(n) / 3, 1 / avg(x) FROM m WHERE id < 10',
+    ])
+      await same(sql);
+  });
+
+  it('ceil, floor of an exact avg or division read it exactly (ceil of the double avg 326.00000000000006 was 327)', async () => {
+    const rows =
+      '(20, 572.58, 572.58, 7), (21, 305.47, 305.47, 7), (22, 99.95, 99.95, 7), (23, 40.15, 40.15, 8), (24, 128.42, 128.42, 8), (25, 539.43, 539.43, 8)';
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q, ceil(avg(x)), floor(avg(x)), ceiling(avg(n)), ceil(sum(x) / 3) FROM m GROUP BY q ORDER BY q',
+        'SELECT q, ceil(avg(x)) AS c FROM m GROUP BY q ORDER BY c, q',
+        'SELECT q FROM m GROUP BY q HAVING ceil(avg(x)) = 326 OR floor(avg(n)) = 236 ORDER BY q',
+        "SELECT ceil(avg(x))::text, 'c=' || ceil(avg(x)), round(avg(x), 3)::text FROM m WHERE q = 7",
+      ])
+        await same(sql);
+    });
+    await same("SELECT 's=' || sum(extract(epoch from ts)), concat(sum(extract(epoch from ts)), '') FROM e");
   });
 
   it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {

@@ -1,26 +1,40 @@
-// Result columns computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...)
-// that is a column of the statement's own SELECT (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text).
+// Numerics computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...) that is
+// a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
+// (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
-import { orderMarkKey } from './typed-operators';
+import { firstLocation, orderMarkKey } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-/** 'avg-x' or 'stat-x' for avg, stddev or variance of integers or numerics; undefined for anything else. */
-function exactAggregate(v: Node, t: Typer): string | undefined {
+/**
+ * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum of
+ * extract(epoch ...) ('sum-x'), whose argument is then exact too ('epoch-x': a double cut the
+ * microseconds of a sum of epochs, 14326992000.000011 for .000010); undefined for anything else.
+ */
+function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
   const f = v?.FuncCall;
   if (!f || f.agg_star || f.args?.length !== 1) return undefined;
   const bare = strings(f.funcname)
     .join('.')
     .toLowerCase()
     .replace(/^pg_catalog\./, '');
+  const epoch = isExactEpoch(f.args[0], t);
   const a = t.type(f.args[0]);
   if (!INTS.has(a) && a !== OID.numeric) return undefined;
-  return bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : undefined;
+  const kind =
+    bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : bare === 'sum' && epoch ? 'sum-x' : undefined;
+  if (!kind) return undefined;
+  return epoch
+    ? [
+        [f.location, kind],
+        [f.args[0].FuncCall.location, 'epoch-x'],
+      ]
+    : [[f.location, kind]];
 }
 
 /**
@@ -95,7 +109,7 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     const agg = exactAggregate(n, t);
     if (agg) {
       exact++;
-      marks.push([n.FuncCall.location, agg]);
+      marks.push(...agg);
       return true;
     }
     if (n?.A_Const?.fval) {
@@ -123,11 +137,130 @@ function isExactEpoch(v: Node, t: Typer): boolean {
   return a === OID.timestamp || a === OID.timestamptz || a === OID.interval;
 }
 
+/** The functions to a whole number: of an exact value, it is read exactly (exactMarks). */
+const WHOLE = new Set(['ceil', 'ceiling', 'floor']);
+
 /** round(x, n) or trunc(x, n) with n a constant (also of one argument). */
 function isRound(v: Node): boolean {
   const f = v?.FuncCall;
   const fn = f ? strings(f.funcname).pop()?.toLowerCase() : undefined;
   return (fn === 'round' || fn === 'trunc') && (f.args?.length === 1 || f.args?.[1]?.A_Const?.ival !== undefined);
+}
+
+/**
+ * The marks that compute an expression exactly, as text with PostgreSQL's digits: a numeric division
+ * ('num/x'), avg, stddev or variance of integers or numerics, extract(epoch ...), round or trunc of
+ * one, or a tree of them (exactTree). Null for any other expression. Only where the value is not
+ * compared or sorted inside SQLite (a result column, an operand made text), which would read the text.
+ */
+export function exactMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+  const e = v?.A_Expr;
+  if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
+    if (!numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) return null;
+    // of an exact aggregate (`sum(extract(epoch from d)) / 60`, `avg(x) / 2`): all of it exactly
+    if (exactAggregate(e.lexpr, t) || exactAggregate(e.rexpr, t)) return exactTree(v, t, declared);
+    return [
+      [e.location, 'num/x'],
+      // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
+      ...[e.lexpr, e.rexpr]
+        .filter((x) => isExactEpoch(x, t))
+        .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
+    ];
+  }
+  if (isExactEpoch(v, t)) return [[v.FuncCall.location, 'epoch-x']];
+  const agg = exactAggregate(v, t);
+  if (agg) return agg;
+  const f = v?.FuncCall;
+  if (f?.args?.length === 1 && !f.over && WHOLE.has(strings(f.funcname).pop()?.toLowerCase() ?? ''))
+    // ceil(avg(x)): of the exact value (its double 1.0000000000000002 of 3 / 3 was ceiled to 2)
+    return exactMarks(f.args[0], t, declared);
+  if (isRound(v)) {
+    // round(stddev(x), 2): rounds the exact value (its double could round the other way)
+    const arg = v.FuncCall.args[0];
+    return exactAggregate(arg, t) ?? exactTree(arg, t, declared);
+  }
+  return exactTree(v, t, declared);
+}
+
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+
+/**
+ * The comparisons of a HAVING clause (outside its subqueries) of a numeric, avg or division with a
+ * numeric, an integer, a literal or a parameter (`HAVING avg(x) = 0.15`, `sum(x) / count(*) > 10`,
+ * BETWEEN, an IN list): compared as PostgreSQL's numerics compare ('numx-cmp' on the operator,
+ * 'numx-between' on BETWEEN, 'numx-in' on IN, __pg_numeric_cmp), an exact
+ * side computed exactly (exactMarks), a decimal literal as text ('numx-lit'). The doubles told
+ * 0.15000000000000002 from 0.15. Once per group, so the function's cost is no scan's.
+ */
+export function markExactComparisons(s: Node, t: Typer, declared: number[], out: Map<number, string>): void {
+  const fits = (n: Node) => {
+    const type = typeOf(n, t, declared);
+    return type === OID.numeric || INTS.has(type) || n?.A_Const !== undefined || (type === 0 && n?.ParamRef);
+  };
+  const visit = (n: Node): void => {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) {
+      for (const x of n) visit(x);
+      return;
+    }
+    if (n.SubLink || n.SelectStmt) return;
+    const e = n.A_Expr;
+    const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
+    const bounds: Node[] | undefined = /^AEXPR_(NOT_)?BETWEEN$/.test(e?.kind ?? '') ? e.rexpr?.List?.items : undefined;
+    const list: Node[] | undefined = e?.kind === 'AEXPR_IN' ? e.rexpr?.List?.items : undefined;
+    const sides: Node[] =
+      op && COMPARISONS.has(op)
+        ? [e.lexpr, e.rexpr]
+        : (bounds?.length === 2 || list?.length) && e.lexpr
+          ? [e.lexpr, ...(bounds ?? list ?? [])]
+          : [];
+    if (sides.length >= 2 && sides.every(fits) && sides.some((x) => typeOf(x, t, declared) === OID.numeric)) {
+      // (BETWEEN's and IN's mark on their word, or NOT's of NOT BETWEEN and NOT IN)
+      out.set(e.location, bounds ? 'numx-between' : list ? 'numx-in' : 'numx-cmp');
+      for (const x of sides) {
+        const literal = x.A_Const?.fval ? String(x.A_Const.fval.fval) : undefined;
+        if (literal !== undefined && !/e|^-/i.test(literal)) out.set(x.A_Const.location, 'numx-lit');
+        for (const [at, kind] of exactMarks(x, t, declared) ?? []) out.set(at, kind);
+      }
+      return;
+    }
+    for (const k in n) if (k !== 'location') visit(n[k]);
+  };
+  visit(s.havingClause);
+}
+
+/**
+ * coalesce(x, ...) or a CASE whose values are exact expressions (exactMarks), integer and decimal
+ * literals or NULL, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
+ * `CASE WHEN count(*) > 0 THEN avg(x) ELSE 0 END`): each exact part's marks, a decimal literal as
+ * text ('numx-lit'). Null for any other expression.
+ */
+function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+  const kase = v?.CaseExpr;
+  // (a CASE's results, its conditions compare as they did)
+  const args: Node[] | undefined =
+    v?.CoalesceExpr?.args ??
+    (kase
+      ? [...(kase.args ?? []).map((w: Node) => w.CaseWhen?.result), ...(kase.defresult ? [kase.defresult] : [])]
+      : undefined);
+  if (!args) return null;
+  const marks: [number, string][] = [];
+  let exact = false;
+  for (const a of args) {
+    const c = a?.A_Const;
+    if (c?.ival !== undefined || c?.isnull) continue;
+    if (c?.fval) {
+      // (a negative one starts at its sign, an exponent has no digits to keep: not these)
+      if (/e|^-/i.test(String(c.fval.fval))) return null;
+      marks.push([c.location, 'numx-lit']);
+      continue;
+    }
+    const m = exactMarks(a, t, declared);
+    if (!m) return null;
+    marks.push(...m);
+    exact = true;
+  }
+  return exact ? marks : null;
 }
 
 /** PostgreSQL's name of a select item without an alias, as far as this module needs it. */
@@ -136,6 +269,8 @@ function itemName(r: Node): string {
   const v = r?.val;
   if (v?.ColumnRef) return strings(v.ColumnRef.fields).pop() ?? '?column?';
   if (v?.FuncCall) return strings(v.FuncCall.funcname).pop() ?? '?column?';
+  if (v?.CoalesceExpr) return 'coalesce';
+  if (v?.CaseExpr) return 'case';
   return '?column?';
 }
 
@@ -160,7 +295,7 @@ export function markExactColumns(
   const exact = new Set<string>();
   // (SELECT DISTINCT compares the texts, which for one number are one text: exact values of equal
   // numbers carry the same scale; DISTINCT ON picks rows by its keys, which are not marked)
-  if (s?.op === 'SETOP_UNION' && s.all) return markUnionAll(s, typerOf, out, declared);
+  if (s?.op && s.op !== 'SETOP_NONE') return markSetOperation(s, typerOf, out, declared);
   if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE')) return exact;
   const inner = passedThrough(s);
   if (inner) return markPassedThrough(s, inner, typerOf, out, declared);
@@ -187,24 +322,7 @@ export function markExactColumns(
       if (name) return;
       own = `__pg_exact_${k + 1}`;
     }
-    const e = v.A_Expr;
-    let marks: [number, string][] | null = null;
-    if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-      if (numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared)))
-        marks = [
-          [e.location, 'num/x'],
-          // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
-          ...[e.lexpr, e.rexpr]
-            .filter((x) => isExactEpoch(x, t))
-            .map((x): [number, string] => [x.FuncCall.location, 'epoch-x']),
-        ];
-    } else if (isExactEpoch(v, t)) marks = [[v.FuncCall.location, 'epoch-x']];
-    else if (exactAggregate(v, t)) marks = [[v.FuncCall.location, exactAggregate(v, t)!]];
-    else if (isRound(v)) {
-      // round(stddev(x), 2): rounds the exact value (its double could round the other way)
-      const arg = v.FuncCall.args[0];
-      marks = exactAggregate(arg, t) ? [[arg.FuncCall.location, exactAggregate(arg, t)!]] : exactTree(arg, t, declared);
-    } else marks = exactTree(v, t, declared);
+    const marks = exactMarks(v, t, declared) ?? exactChoice(v, t, declared);
     if (!marks) return;
     // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
@@ -302,10 +420,13 @@ function markPassedThrough(
   const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String);
   const byPosition = sorts.filter((n) => n?.A_Const?.ival !== undefined);
   const otherSorts = sorts.filter((n) => !byName.includes(n) && !byPosition.includes(n));
-  // a WHERE comparing them by their bare name compares their numbers
-  const compared = refsIn(s.whereClause, []).filter((r) => isExact(last(r.fields)?.String?.sval));
-  const elsewhere = namesIn(otherSorts, namesInSubqueries(s.whereClause, new Set()));
-  if (compared.some((r) => r.fields.length !== 1) || [...innerExact].some((x) => elsewhere.has(x))) return none;
+  // read in its WHERE or an ORDER BY expression, by the bare name or the subquery's (`s.a`): read
+  // as their numbers (their doubles, as before they were exact), NaN above all
+  const alias = s.fromClause[0].RangeSubselect.alias?.aliasname;
+  const compared = refsIn([s.whereClause, otherSorts], []).filter((r) => isExact(last(r.fields)?.String?.sval));
+  const elsewhere = namesInSubqueries([s.whereClause, otherSorts], new Set());
+  const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
+  if (!compared.every(ours) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
   let inside: Yielded[] | null = inner.targetList ? [] : null;
   for (const item of (inner.targetList ?? []) as Node[]) {
@@ -406,10 +527,19 @@ function markJoinedThrough(
   // sorted by or compared in WHERE by their bare name: by their number ('num-order')
   const bare = (n: Node) => n?.ColumnRef?.fields?.length === 1 && n.ColumnRef.fields[0].String;
   const byName = sorts.filter((n) => bare(n));
-  const compared = refsIn(s.whereClause, []).filter((r) => r.fields.length === 1 && r.fields[0].String);
   const otherSorts = sorts.filter((n) => !byName.includes(n));
-  const read = namesIn([otherSorts, s.limitCount ?? null, conditions], namesInSubqueries(s.whereClause, new Set()));
-  for (const r of refsIn(s.whereClause, [])) if (r.fields.length !== 1) namesIn({ ColumnRef: r }, read);
+  // read in its WHERE, a join's ON condition or an ORDER BY expression, by the bare name or the
+  // subquery's (`s.a`, `ON s.a > m.n`): read as their numbers (their doubles, as before), NaN above all
+  const compared = refsIn([s.whereClause, otherSorts, conditions], []).filter((r) =>
+    r.fields.every((f: Node) => f.String),
+  );
+  const using = conditions
+    .filter(Array.isArray)
+    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()));
+  const read = namesIn(
+    s.limitCount ?? null,
+    namesInSubqueries([s.whereClause, otherSorts, conditions], new Set(using)),
+  );
   if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return none;
   const tables = joined.items.filter((f) => f.RangeVar);
   const inTable = (name: string) =>
@@ -433,45 +563,79 @@ function markJoinedThrough(
     if (ours && innerExact.has(column)) exact.add(String(item.ResTarget.name ?? column).toLowerCase());
   }
   const ours = (name: unknown) => innerExact.has(String(name).toLowerCase()) && !inTable(String(name).toLowerCase());
+  const lastName = (r: Node) => String(r.fields[r.fields.length - 1].String.sval).toLowerCase();
   // a bare name of an exact column a table of the join also has: PostgreSQL's error, SQLite's
-  if (
-    [...byName.map((n) => n.ColumnRef), ...compared].some(
-      (r) => innerExact.has(String(r.fields[0].String.sval).toLowerCase()) && !ours(r.fields[0].String.sval),
-    )
-  )
-    return none;
+  const bareRefs = [...byName.map((n) => n.ColumnRef), ...compared.filter((r) => r.fields.length === 1)];
+  if (bareRefs.some((r) => innerExact.has(lastName(r)) && !ours(lastName(r)))) return none;
+  // (a name qualified by the subquery's alias is its column; by another's, not)
+  const qualified = compared.filter(
+    (r) => r.fields.length === 2 && String(r.fields[0].String.sval).toLowerCase() === joined.alias,
+  );
+  if (compared.some((r) => r.fields.length > 2 && innerExact.has(lastName(r)))) return none;
   for (const [at, kind] of marks) out.set(at, kind);
   for (const n of byName)
     if (ours(n.ColumnRef.fields[0].String.sval) || exact.has(String(n.ColumnRef.fields[0].String.sval).toLowerCase()))
       out.set(n.ColumnRef.location, 'num-order');
-  for (const r of compared) if (ours(r.fields[0].String.sval)) out.set(r.location, 'num-order');
+  for (const r of compared) if (r.fields.length === 1 && ours(lastName(r))) out.set(r.location, 'num-order');
+  for (const r of qualified) if (innerExact.has(lastName(r))) out.set(r.location, 'num-order');
   return exact;
 }
 
 /**
- * A UNION ALL of two plain SELECTs with no ORDER BY of its own: a column exact in both branches
- * stays exact (the values pass as they are). Where one branch's column is exact and the other's not,
- * all stay doubles. The first branch's exact names.
+ * A set operation (UNION, UNION ALL, INTERSECT, EXCEPT, a chain of them) of plain SELECTs: a column
+ * exact in every member stays exact (the values pass as they are; the others compare exact values
+ * as their text, which for one number is one text but where two members give it different scales:
+ * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, all
+ * stay doubles; an ORDER BY of an exact column sorts the operation as a subquery by its number.
+ * The first member's exact names.
  */
-function markUnionAll(
+function markSetOperation(
   s: Node,
   typerOf: (select: Node) => Typer,
   out: Map<number, string>,
   declared: number[],
 ): Set<string> {
   const none = new Set<string>();
-  const branches: Node[] = [s.larg, s.rarg];
-  if (s.sortClause || branches.some((b) => !b?.targetList || (b.op && b.op !== 'SETOP_NONE'))) return none;
+  const members: Node[] = [];
+  for (let x = s; x; x = x.larg) {
+    if (!x.op || x.op === 'SETOP_NONE') {
+      members.unshift(x);
+      break;
+    }
+    if (x.rarg?.op !== 'SETOP_NONE') return none;
+    members.unshift(x.rarg);
+  }
+  if (members.some((b) => !b?.targetList || b.sortClause || b.limitCount || b.limitOffset)) return none;
   const marks = new Map<number, string>();
-  // each item alone (a branch's names need not be its own: `?column?` twice)
-  const exactAt = branches.map((b) =>
+  // each item alone (a member's names need not be its own: `?column?` twice)
+  const exactAt = members.map((b) =>
     (b.targetList as Node[]).map((item) =>
       markExactColumns({ ...b, targetList: [item] }, typerOf, marks, declared).size > 0 ? 1 : 0,
     ),
   );
-  const [l, r] = exactAt;
-  if (l.length !== r.length || l.some((x, k) => x !== r[k]) || !l.includes(1)) return none;
+  const [first] = exactAt;
+  if (!first.includes(1) || exactAt.some((e) => e.length !== first.length || e.some((x, k) => x !== first[k])))
+    return none;
+  const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
+  const names = items.map((r) => itemName(r).toLowerCase());
+  const exact = new Set(names.filter((_, k) => first[k] === 1));
+  let sorted = false;
+  for (const x of s.sortClause ?? []) {
+    const n = x.SortBy?.node;
+    const position = n?.A_Const?.ival ? (n.A_Const.ival.ival ?? 0) : undefined;
+    if (position !== undefined ? first[position - 1] === 1 : [...namesIn(n, new Set())].some((y) => exact.has(y)))
+      sorted = true;
+    else if (position === undefined && namesIn(n, new Set()).size === 0) return none;
+  }
+  if (sorted) {
+    // sorted by an exact column: the operation in a subquery sorted by its number
+    // (translate/interval-distinct.ts's 'iv-union:s', 'x' for such a column), where the first member
+    // names every column, each once (SQLite names the subquery's columns so)
+    const own = items.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
+    const at = orderMarkKey(firstLocation(items[0]?.val));
+    if (own.some((x) => !x) || new Set(own).size !== own.length || out.has(at)) return none;
+    out.set(at, `iv-union:s${first.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(own)}`);
+  }
   for (const [at, kind] of marks) out.set(at, kind);
-  const names = (s.larg.targetList as Node[]).map((x) => itemName(x.ResTarget).toLowerCase());
-  return new Set(names.filter((_, k) => l[k] === 1));
+  return exact;
 }

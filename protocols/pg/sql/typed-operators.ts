@@ -17,7 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { markComparedLiterals } from './compared-literals';
-import { markExactColumns } from './exact-columns';
+import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
@@ -41,6 +41,8 @@ const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 
  */
 function literalAsNumber(text: string, type: number): string {
   const t = text.trim();
+  // numeric's NaN, which the PG front end stores as the text NaN
+  if (type === OID.numeric && /^nan$/i.test(t)) return "'NaN'";
   const integer = INTS.has(type);
   const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
   if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
@@ -131,8 +133,9 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
     return null;
   }
   const out = new Map<number, string>();
+  const late = new Map<number, string>();
   for (const s of tree.stmts ?? []) {
-    walk(s.stmt, new Typer(schema, new Map()), out, declared);
+    walk(s.stmt, new Typer(schema, new Map()), out, declared, late);
     const select = s.stmt?.SelectStmt;
     if (select) {
       // (a subquery the statement passes on is typed with the statement's WITH queries)
@@ -141,6 +144,7 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
       markExactColumns(select, typerOf, out, declared);
     }
   }
+  for (const [at, kind] of late) out.set(at, kind);
   return out;
 }
 
@@ -346,7 +350,7 @@ function hasAggregate(n: Node): boolean {
 export const orderMarkKey = (at: number) => -(at + 1);
 
 /** The smallest location in a tree: where its text starts (an operator's location is the operator's). */
-function firstLocation(n: Node): number {
+export function firstLocation(n: Node): number {
   let min = -1;
   const visit = (x: Node) => {
     if (x === null || typeof x !== 'object') return;
@@ -360,10 +364,28 @@ function firstLocation(n: Node): number {
   return min;
 }
 
-function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[]): void {
+/**
+ * An avg, numeric division or tree of them (exact-columns.ts) made text (`avg(x)::text`, `'n=' ||
+ * avg(x)`, concat): computed exactly, as text with PostgreSQL's digits, wherever it is (text compares
+ * as text in both); its marks into `late`.
+ */
+function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, string>): boolean {
+  if (typer.type(n) !== OID.numeric) return false;
+  const marks = exactMarks(n, typer, declared);
+  for (const [at, kind] of marks ?? []) late.set(at, kind);
+  // (round(avg(x), 2), ceil(avg(x)) made text print at their scale, as __pg_text's numeric kind does)
+  const fn = n?.FuncCall ? strings(n.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+  return marks !== null && !['round', 'trunc', 'ceil', 'ceiling', 'floor'].includes(fn ?? '');
+}
+
+/**
+ * Marks what the statement's operators and calls compute, walking its tree; `late` takes the marks
+ * of exact parts made text (exactText), which replace the marks the walk sets on those parts after it.
+ */
+function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[], late: Map<number, string>): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
-    for (const x of n) walk(x, typer, out, declared);
+    for (const x of n) walk(x, typer, out, declared, late);
     return;
   }
   let t = typer;
@@ -389,6 +411,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);
     markIntervalUnion(n.SelectStmt, typer, out);
+    markExactComparisons(n.SelectStmt, t, declared, late);
   } else if (n.UpdateStmt)
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
   else if (n.DeleteStmt)
@@ -484,7 +507,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
     const kind = textKind(typer, n.TypeCast.arg);
-    if (kind) out.set(n.TypeCast.location, `text:${kind}`);
+    if (!exactText(n.TypeCast.arg, typer, declared, late) && kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
@@ -560,8 +583,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       else {
         // text || a boolean, a double, a numeric or a date: that side as its cast to text prints it
         // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)
-        const a = textKind(typer, e.lexpr) ?? '';
-        const b = textKind(typer, e.rexpr) ?? '';
+        // (an exact side is text already: avg(x), sum(extract(epoch ...)))
+        const a = exactText(e.lexpr, typer, declared, late) ? '' : (textKind(typer, e.lexpr) ?? '');
+        const b = exactText(e.rexpr, typer, declared, late) ? '' : (textKind(typer, e.rexpr) ?? '');
         // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
         out.set(e.location, `txt||${a};${b}`);
       }
@@ -605,7 +629,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
     // (these print a boolean with its output function: t and f, where a cast to text says true and false)
     const kinds = (n.FuncCall.args as Node[]).map((a) => {
-      const kind = textKind(typer, a);
+      const kind = exactText(a, typer, declared, late) ? null : textKind(typer, a);
       return kind === 'bool' ? 'boolout' : (kind ?? '-');
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
@@ -614,18 +638,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):
     // with them, `iv` of `FROM (SELECT DISTINCT iv FROM t) s` was ambiguous, of no type
     const from = (x: Node): void => {
-      if (x?.RangeSubselect && !x.RangeSubselect.lateral) walk(x, typer, out, declared);
+      if (x?.RangeSubselect && !x.RangeSubselect.lateral) walk(x, typer, out, declared, late);
       else if (x?.JoinExpr) {
         from(x.JoinExpr.larg);
         from(x.JoinExpr.rarg);
-        walk(x.JoinExpr.quals, t, out, declared);
-      } else walk(x, t, out, declared);
+        walk(x.JoinExpr.quals, t, out, declared, late);
+      } else walk(x, t, out, declared, late);
     };
     for (const k in n.SelectStmt) {
       if (k === 'fromClause') for (const x of n.SelectStmt.fromClause) from(x);
-      else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared);
+      // a set operation's members: each a SELECT of its own sources (they were typed by none)
+      else if (k === 'larg' || k === 'rarg') walk({ SelectStmt: n.SelectStmt[k] }, typer, out, declared, late);
+      else if (k !== 'location') walk(n.SelectStmt[k], t, out, declared, late);
     }
     return;
   }
-  for (const k in n) if (k !== 'location') walk(n[k], t, out, declared);
+  for (const k in n) if (k !== 'location') walk(n[k], t, out, declared, late);
 }

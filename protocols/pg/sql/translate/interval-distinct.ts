@@ -6,6 +6,7 @@
 //
 //   SELECT DISTINCT a, iv AS d FROM t ORDER BY d  →  SELECT a, iv AS d FROM t GROUP BY 1, iv ORDER BY d
 import { type Tok, isPunct, isWord, topLevelItems } from '../tokens';
+import { exactSortKey } from './exact-order';
 
 const mark = (t: Tok | undefined): string | undefined =>
   t && 'sortKey' in t && t.sortKey?.startsWith('iv-distinct') ? t.sortKey : undefined;
@@ -83,7 +84,7 @@ const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
-  const [, mode, kinds, json] = /^iv-union:([gs])([in]+):(.*)$/.exec(unionMark(toks[at])!)!;
+  const [, mode, kinds, json] = /^iv-union:([gs])([inx]+):(.*)$/.exec(unionMark(toks[at])!)!;
   const names = JSON.parse(json) as string[];
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
@@ -141,6 +142,9 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
             : -1;
       const single = a + 1 >= orderEnd || rest[a + 1].type === 'word' || isPunct(rest[a + 1], ',');
       if (k >= 0 && kinds[k] === 'i' && single) rest[a] = key(k);
+      // an exact numeric column (sql/exact-columns.ts) by its number, NaN above all
+      if (k >= 0 && kinds[k] === 'x' && single)
+        rest[a] = { type: 'group', text: exactSortKey(`"${names[k].replace(/"/g, '""')}"`) };
     }
   }
   const wrapped: Tok[] = [

@@ -88,7 +88,7 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
   // a string literal compared with a number: the number PostgreSQL reads it as
   // and avg, stddev and variance of a result column, exact (src/engine/pg-exact-division.ts,
   // pg-exact-statistics.ts)
-  toks = toks.map((t) =>
+  toks = qualifiedOrderRefs(toks).map((t) =>
     t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
       ? { type: 'number', text: t.arith.slice(4) }
       : t.type === 'number' && 'arith' in t && t.arith === 'numx-lit'
@@ -99,16 +99,34 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
             ? { type: 'word', text: '__pg_numeric_abs_exact' }
             : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
               ? { type: 'word', text: '__pg_numeric_avg' }
-              : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-                ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-                : 'arith' in t && t.arith === 'num-order'
-                  ? { type: 'group', text: exactSortKey(t.text) }
-                  : t,
+              : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
+                ? { type: 'word', text: '__pg_numeric_sum_exact' }
+                : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                  ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                  : 'arith' in t && t.arith === 'num-order'
+                    ? { type: 'group', text: exactSortKey(t.text) }
+                    : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
+}
+
+/** A qualified reference marked 'num-order' on its first name (`s.a`): one token, which that mark makes the column's number. */
+function qualifiedOrderRefs(toks: Tok[]): Tok[] {
+  const at = (t: Tok) => 'arith' in t && t.arith === 'num-order';
+  if (!toks.some(at)) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const name = (x: Tok | undefined) => x?.type === 'word' || x?.type === 'quoted';
+    if (at(t) && name(t) && isPunct(toks[i + 1], '.') && name(toks[i + 2])) {
+      out.push({ ...t, text: `${t.text}.${toks[i + 2].text}` } as Tok);
+      i += 2;
+    } else out.push(t);
+  }
+  return out;
 }
 
 /** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
@@ -228,8 +246,10 @@ function boundOperandStart(out: Tok[]): number {
 
 /** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
-  // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values)
-  const marked = (t: Tok) => 'arith' in t && (t.arith === 'iv-in' || t.arith?.startsWith('arr-in:') === true);
+  // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values; and
+  // numerics in HAVING, 'numx-in': each compared as numerics, __pg_numeric_cmp)
+  const marked = (t: Tok) =>
+    'arith' in t && (t.arith === 'iv-in' || t.arith === 'numx-in' || t.arith?.startsWith('arr-in:') === true);
   if (!toks.some(marked)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -245,6 +265,14 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       continue;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
+    if ('arith' in t && t.arith === 'numx-in') {
+      const each = topLevelItems(toks, open + 1, close).map(
+        ([a, b]) => `__pg_numeric_cmp(${left}, ${joinTokens(toks.slice(a, b))}) = 0`,
+      );
+      out.push({ type: 'group', text: `${not ? 'NOT ' : ''}(${each.join(' OR ')})` });
+      i = close;
+      continue;
+    }
     const items = topLevelItems(toks, open + 1, close).map(([a, b]) => key(joinTokens(toks.slice(a, b))));
     out.push({ type: 'group', text: `${key(left)} ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
     i = close;
@@ -252,18 +280,19 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
   return out;
 }
 
-/** `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its length. */
+/**
+ * `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its
+ * length; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
+ */
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'iv-between')) return toks;
+  const between = (t: Tok) => 'arith' in t && (t.arith === 'iv-between' || t.arith === 'numx-between');
+  if (!toks.some(between)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     const not = isWord(t, 'NOT') && isWord(toks[i + 1], 'BETWEEN');
     const b = not ? i + 1 : i;
-    const and =
-      'arith' in t && t.arith === 'iv-between' && isWord(toks[b], 'BETWEEN')
-        ? topLevelWord(toks, b + 1, toks.length, 'AND')
-        : -1;
+    const and = between(t) && isWord(toks[b], 'BETWEEN') ? topLevelWord(toks, b + 1, toks.length, 'AND') : -1;
     let end = and < 0 || out.length === 0 ? -1 : operandEnd(toks, and + 1);
     if (end < 0) {
       out.push(t);
@@ -276,10 +305,13 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
       end = next;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
-    const key = (x: Tok[]) => `__pg_interval_key(${joinTokens(x)})`;
+    const [low, high] = [joinTokens(toks.slice(b + 1, and)), joinTokens(toks.slice(and + 1, end + 1))];
     out.push({
       type: 'group',
-      text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key(toks.slice(b + 1, and))} AND ${key(toks.slice(and + 1, end + 1))}`,
+      text:
+        'arith' in t && t.arith === 'numx-between'
+          ? `${not ? 'NOT ' : ''}(__pg_numeric_cmp(${left}, ${low}) >= 0 AND __pg_numeric_cmp(${left}, ${high}) <= 0)`
+          : `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN __pg_interval_key(${low}) AND __pg_interval_key(${high})`,
     });
     i = end;
   }
@@ -331,37 +363,39 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 guarded.includes('r') ? right : null,
                 `${left} ${t.text} ${right}`,
               )
-            : t.arith.startsWith('numx')
-              ? exactCall(t.arith, left, right)
-              : NUMERIC_OPS[t.arith]
-                ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
-                : t.arith === 'pow'
-                  ? `power(${left}, ${right})`
-                  : t.arith === 'num-pow'
-                    ? nanPower(left, right, `power(${left}, ${right})`)
-                    : t.arith === 'xor'
-                      ? `__pg_xor(${left}, ${right})`
-                      : t.arith === 'num%'
-                        ? `__pg_mod(${left}, ${right})`
-                        : t.arith === 'num/x'
-                          ? `__pg_numeric_div(${left}, ${right})`
-                          : t.arith.startsWith('arr||')
-                            ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                            : t.arith === 'jsonb||'
-                              ? `__pg_jsonb_concat(${left}, ${right})`
-                              : t.arith === 'bytea||'
-                                ? `__pg_bytea_concat(${left}, ${right})`
-                                : t.arith.startsWith('jsonb-')
-                                  ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                                  : t.arith.startsWith('txt||')
-                                    ? textConcat(t.arith.slice(5), left, right)
-                                    : t.arith === 'iv-cmp'
-                                      ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                      : t.arith.startsWith('arr-cmp:')
-                                        ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                        : t.arith.startsWith('arr-ord:')
-                                          ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                          : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+            : t.arith === 'numx-cmp'
+              ? `__pg_numeric_cmp(${left}, ${right}) ${t.text} 0`
+              : t.arith.startsWith('numx')
+                ? exactCall(t.arith, left, right)
+                : NUMERIC_OPS[t.arith]
+                  ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+                  : t.arith === 'pow'
+                    ? `power(${left}, ${right})`
+                    : t.arith === 'num-pow'
+                      ? nanPower(left, right, `power(${left}, ${right})`)
+                      : t.arith === 'xor'
+                        ? `__pg_xor(${left}, ${right})`
+                        : t.arith === 'num%'
+                          ? `__pg_mod(${left}, ${right})`
+                          : t.arith === 'num/x'
+                            ? `__pg_numeric_div(${left}, ${right})`
+                            : t.arith.startsWith('arr||')
+                              ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                              : t.arith === 'jsonb||'
+                                ? `__pg_jsonb_concat(${left}, ${right})`
+                                : t.arith === 'bytea||'
+                                  ? `__pg_bytea_concat(${left}, ${right})`
+                                  : t.arith.startsWith('jsonb-')
+                                    ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                    : t.arith.startsWith('txt||')
+                                      ? textConcat(t.arith.slice(5), left, right)
+                                      : t.arith === 'iv-cmp'
+                                        ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                        : t.arith.startsWith('arr-cmp:')
+                                          ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                          : t.arith.startsWith('arr-ord:')
+                                            ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
     });
     i = end;
   }

@@ -1,0 +1,239 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.registerCatalogFunctions = registerCatalogFunctions;
+exports.sizePretty = sizePretty;
+const functions_1 = require("../../../src/engine/functions");
+const pg_functions_1 = require("../../../src/engine/pg-functions");
+const oids_1 = require("../types/oids");
+const keywords_1 = require("./keywords");
+const sqlstate_1 = require("../sqlstate");
+function registerCatalogFunctions(db, state) {
+    const s = () => state.session();
+    const num = (v) => (typeof v === 'bigint' ? Number(v) : v);
+    const fn = (name, f) => db.function(name, { varargs: true, deterministic: false }, f);
+    (0, functions_1.installReadFunctions)(db); // regexp, for `~` and `~*`
+    fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
+    fn('current_user', () => s()?.user ?? 'patina');
+    fn('session_user', () => s()?.user ?? 'patina');
+    fn('user', () => s()?.user ?? 'patina');
+    fn('parse_ident', (str) => str === null
+        ? null
+        : (0, pg_functions_1.arrayText)((String(str).match(/"(?:[^"]|"")*"|[^.]+/g) ?? []).map((p) => p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase())));
+    fn('current_database', () => s()?.database ?? 'patina');
+    fn('current_catalog', () => s()?.database ?? 'patina');
+    fn('current_schema', () => 'public');
+    // the schemas of search_path that exist (public; "$user" names none), pg_catalog first when asked
+    fn('current_schemas', (implicit) => {
+        const path = (s()?.settings.get('search_path') ?? 'public')
+            .split(',')
+            .map((x) => x.trim().replace(/^"(.*)"$/, '$1'));
+        const found = path.filter((x) => x === 'public' || x === 'pg_catalog' || x === 'information_schema');
+        if (implicit !== null && num(implicit) && !found.includes('pg_catalog'))
+            found.unshift('pg_catalog');
+        return (0, pg_functions_1.arrayText)(found);
+    });
+    fn('current_setting', (name, missingOk) => {
+        const key = String(name).toLowerCase();
+        const v = s()?.settings.get(key) ?? state.setting(key);
+        if (v !== undefined)
+            return v;
+        if (missingOk !== undefined && missingOk !== null && num(missingOk))
+            return null;
+        throw (0, sqlstate_1.pgError)('42704', `unrecognized configuration parameter "${String(name)}"`);
+    });
+    fn('set_config', (name, v) => {
+        if (name !== null)
+            s()?.settings.set(String(name).toLowerCase(), v === null ? '' : String(v));
+        return v;
+    });
+    fn('pg_backend_pid', () => s()?.pid ?? 0);
+    fn('inet_server_addr', () => '127.0.0.1');
+    fn('inet_server_port', () => 5432);
+    fn('inet_client_addr', () => '127.0.0.1');
+    fn('pg_is_in_recovery', () => 0);
+    fn('pg_postmaster_start_time', () => STARTED);
+    fn('txid_current', () => 1);
+    fn('pg_get_userbyid', (oid) => oid === null
+        ? null
+        : num(oid) === 10
+            ? state.roleName()
+            : num(oid) === 6171
+                ? 'pg_database_owner'
+                : `unknown (OID=${num(oid)})`);
+    fn('pg_encoding_to_char', () => 'UTF8');
+    fn('pg_char_to_encoding', () => 6);
+    fn('pg_table_is_visible', () => 1);
+    fn('pg_type_is_visible', () => 1);
+    fn('pg_function_is_visible', () => 1);
+    fn('pg_my_temp_schema', () => 0);
+    fn('pg_is_other_temp_schema', () => 0);
+    for (const name of [
+        'has_table_privilege',
+        'has_schema_privilege',
+        'has_database_privilege',
+        'has_column_privilege',
+        'has_any_column_privilege',
+        'has_function_privilege',
+        'has_sequence_privilege',
+        'pg_has_role',
+    ])
+        fn(name, () => 1);
+    fn('format_type', (oid, typmod) => oid === null ? null : formatType(num(oid), typmod === null || typmod === undefined ? -1 : num(typmod)));
+    fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
+    fn('pg_get_indexdef', (oid, col) => {
+        const def = state.indexDef(num(oid)) ?? null;
+        if (def === null || col === undefined || num(col) === 0)
+            return def;
+        const cols = /\((.*)\)$/.exec(def)?.[1].split(', ') ?? [];
+        return cols[num(col) - 1] ?? '';
+    });
+    fn('pg_get_constraintdef', (oid) => state.constraintDef(num(oid)) ?? null);
+    for (const name of [
+        'obj_description',
+        'col_description',
+        'shobj_description',
+        'pg_get_viewdef',
+        'pg_get_triggerdef',
+        'pg_get_ruledef',
+        'pg_get_functiondef',
+        'pg_get_function_arguments',
+        'pg_get_function_result',
+        'pg_get_function_identity_arguments',
+        'pg_get_serial_sequence',
+        'pg_get_statisticsobjdef_columns',
+        'pg_get_partkeydef',
+        'pg_tablespace_location',
+        'pg_get_partition_constraintdef',
+    ])
+        fn(name, () => null);
+    fn('pg_relation_is_publishable', () => 0);
+    for (const name of [
+        'pg_relation_size',
+        'pg_total_relation_size',
+        'pg_table_size',
+        'pg_indexes_size',
+        'pg_database_size',
+    ])
+        fn(name, () => 0);
+    fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
+    fn('quote_nullable', (x) => (x === null ? 'NULL' : "'" + String(x).replace(/'/g, "''") + "'"));
+    fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
+    fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
+    fn('acldefault', () => null);
+    for (const side of ['both', 'leading', 'trailing'])
+        fn(`__pg_trim_${side}`, (chars, str) => {
+            if (str === null || chars === null)
+                return null;
+            const set = new Set([...String(chars)]);
+            const cs = [...String(str)];
+            let a = 0;
+            let b = cs.length;
+            if (side !== 'trailing')
+                while (a < b && set.has(cs[a]))
+                    a++;
+            if (side !== 'leading')
+                while (b > a && set.has(cs[b - 1]))
+                    b--;
+            return cs.slice(a, b).join('');
+        });
+    const regclass = (x) => {
+        if (x === null)
+            return null;
+        if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
+            const o = num(typeof x === 'string' ? Number(x) : x);
+            return typeof x === 'string' ? o : (state.relName(o) ?? String(o));
+        }
+        const name = String(x)
+            .replace(/^(public|pg_catalog)\./, '')
+            .replace(/^"(.*)"$/, '$1');
+        for (const [o, n] of state.relNames())
+            if (n === name)
+                return o;
+        return null;
+    };
+    fn('__pg_regclass', regclass);
+    // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
+    fn('to_regclass', (x) => (x === null ? null : regclass(String(x))));
+    fn('__pg_regtype', (x) => x === null
+        ? null
+        : typeof x === 'string' && !/^\d+$/.test(x)
+            ? (oids_1.PG_TYPES.find((r) => r[1] === x)?.[0] ?? null)
+            : (oids_1.TYPE_DISPLAY[num(x)] ?? String(x)));
+    fn('__pg_regnamespace', (x) => x === null
+        ? null
+        : ({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' }[num(x)] ??
+            String(x)));
+    db.table('pg_options_to_table', {
+        columns: ['option_name', 'option_value'],
+        parameters: ['options'],
+        *rows(options) {
+            for (const o of (0, pg_functions_1.arrayElements)(options)) {
+                const [k, ...v] = String(o).split('=');
+                yield [k, v.join('=')];
+            }
+        },
+    });
+    db.table('pg_get_keywords', {
+        columns: ['word', 'catcode', 'barelabel', 'catdesc', 'baredesc'],
+        *rows() {
+            for (const k of keywords_1.PG_KEYWORDS)
+                yield k;
+        },
+    });
+    // PostgreSQL's format(): %s, %I (identifier, quoted when needed), %L (literal), %%, with n$ positions.
+    // Only catalog queries run here (Metabase's `format('%I.%I', schema, table)`); elsewhere format() is SQLite's printf.
+    fn('format', (fmt, ...args) => {
+        if (fmt === null)
+            return null;
+        let next = 0;
+        return String(fmt).replace(/%(?:(\d+)\$)?([sIL%])/g, (_m, pos, kind) => {
+            if (kind === '%')
+                return '%';
+            const i = pos ? Number(pos) - 1 : next;
+            next = i + 1;
+            if (i >= args.length)
+                throw (0, sqlstate_1.pgError)('22023', 'too few arguments for format()');
+            const v = args[i];
+            if (kind === 's')
+                return v === null ? '' : String(v);
+            if (kind === 'I') {
+                if (v === null)
+                    throw (0, sqlstate_1.pgError)('22004', 'null values cannot be formatted as an SQL identifier');
+                return quoteIdent(String(v));
+            }
+            return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
+        });
+    });
+}
+/** An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower case and plain. */
+function quoteIdent(x) {
+    return /^[a-z_][a-z0-9_]*$/.test(x) ? x : '"' + x.replace(/"/g, '""') + '"';
+}
+const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');
+/** pg_size_pretty as PostgreSQL 15 rounds it: bytes below 10 kB, then kB, MB, GB, TB, PB, each halved-and-rounded. */
+function sizePretty(size) {
+    const limit = 10 * 1024;
+    const limit2 = limit * 2 - 1;
+    if (Math.abs(size) < limit)
+        return `${size} bytes`;
+    const half = (n) => (n < 0 ? Math.trunc((n - 1) / 2) : Math.trunc((n + 1) / 2));
+    let n = Math.trunc(size / 2 ** 9); // in half-kB
+    for (const unit of ['kB', 'MB', 'GB', 'TB']) {
+        if (Math.abs(n) < limit2)
+            return `${half(n)} ${unit}`;
+        n = Math.trunc(n / 2 ** 10);
+    }
+    return `${half(n)} PB`;
+}
+/** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
+function formatType(oid, typmod) {
+    const name = oids_1.TYPE_DISPLAY[oid] ?? oids_1.PG_TYPES.find((r) => r[0] === oid)?.[1] ?? '???';
+    if (typmod < 0)
+        return name;
+    if (oid === 1043 || oid === 1042)
+        return `${name}(${typmod - 4})`;
+    if (oid === 1700)
+        return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;
+    return name;
+}
+//# sourceMappingURL=catalog-functions.js.map

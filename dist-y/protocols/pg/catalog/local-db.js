@@ -1,0 +1,261 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.LocalDb = void 0;
+// The PG front end's own SQLite connection, in the agent's process: the database file (read only, by
+// `PRAGMA query_only`) with an in-memory pg_catalog and information_schema attached. It answers
+// catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
+// in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
+const better_sqlite3_1 = __importDefault(require("better-sqlite3"));
+const values_1 = require("../../../src/engine/values");
+const tables_1 = require("./tables");
+const oids_1 = require("../types/oids");
+const relation_oids_1 = require("./relation-oids");
+const table_rows_1 = require("./table-rows");
+const type_storage_1 = require("./type-storage");
+const catalog_functions_1 = require("./catalog-functions");
+const lru_1 = require("../../../src/lru");
+const NS_CATALOG = 11;
+const NS_INFO = 13000;
+const FIRST_OID = 16384;
+const STMT_CACHE = 512;
+/** The catalog connection: pg_catalog and information_schema from the schema, and the statements run on it. */
+class LocalDb {
+    db;
+    /** The session whose statement is running now (statements here run synchronously, one at a time). */
+    session = null;
+    #oids = new Map();
+    #nextOid = FIRST_OID;
+    #cache = new lru_1.Lru(STMT_CACHE);
+    #relNames = new Map();
+    #indexDefs = new Map();
+    #constraintDefs = new Map();
+    /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
+    #settings = new Map();
+    constructor(path) {
+        this.db = new better_sqlite3_1.default(path, { fileMustExist: true });
+        this.db.defaultSafeIntegers(true);
+        this.db.pragma('busy_timeout = 5000');
+        this.db.exec("ATTACH ':memory:' AS pg_catalog; ATTACH ':memory:' AS information_schema");
+        for (const [t, cols] of Object.entries(tables_1.PG_CATALOG_TABLES))
+            this.db.exec(`CREATE TABLE pg_catalog.${t} (${cols})`);
+        for (const [t, cols] of Object.entries(tables_1.INFORMATION_SCHEMA_TABLES))
+            this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
+        (0, catalog_functions_1.registerCatalogFunctions)(this.db, {
+            session: () => this.session,
+            setting: (name) => this.#settings.get(name),
+            roleName: () => this.#roleName,
+            relName: (oid) => this.#relNames.get(oid),
+            relNames: () => this.#relNames,
+            indexDef: (oid) => this.#indexDefs.get(oid),
+            constraintDef: (oid) => this.#constraintDefs.get(oid),
+        });
+        this.db.pragma('query_only = 1');
+    }
+    #oid(key) {
+        let o = this.#oids.get(key);
+        if (o === undefined)
+            this.#oids.set(key, (o = this.#nextOid++));
+        return o;
+    }
+    /** Rebuilds the catalog from the schema (at start and after every reload). */
+    refresh(schema) {
+        // filled under the placeholder names; the next statement renames them for its session
+        this.#roleName = 'patina';
+        this.#databaseName = 'patina';
+        this.db.pragma('query_only = 0');
+        try {
+            this.db.transaction(() => this.#fill(schema))();
+        }
+        finally {
+            this.db.pragma('query_only = 1');
+        }
+        this.#cache.clear();
+    }
+    #fill(schema) {
+        const db = this.db;
+        for (const t of [
+            ...Object.keys(tables_1.PG_CATALOG_TABLES).map((t) => `pg_catalog.${t}`),
+            ...Object.keys(tables_1.INFORMATION_SCHEMA_TABLES).map((t) => `information_schema.${t}`),
+        ])
+            db.exec(`DELETE FROM ${t}`);
+        const ins = (table, row) => {
+            const keys = Object.keys(row);
+            db.prepare(`INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`).run(...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])));
+        };
+        const user = this.#roleName;
+        ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
+        // PostgreSQL 15's public schema: owned by pg_database_owner, with its standard comment (pg_dump
+        // leaves a schema so made out of the dump)
+        ins('pg_namespace', { oid: table_rows_1.NS_PUBLIC, nspname: 'public', nspowner: 6171 });
+        ins('pg_description', { objoid: table_rows_1.NS_PUBLIC, classoid: 2615, objsubid: 0, description: 'standard public schema' });
+        ins('pg_namespace', { oid: NS_INFO, nspname: 'information_schema', nspowner: 10 });
+        ins('pg_namespace', { oid: 99, nspname: 'pg_toast', nspowner: 10 });
+        ins('pg_database', { oid: 5, datname: this.#databaseName });
+        ins('pg_roles', { oid: 10, rolname: this.#roleName });
+        ins('pg_roles', { oid: 6171, rolname: 'pg_database_owner', rolsuper: 0, rolcanlogin: 0 });
+        ins('pg_user', { usename: this.#roleName, usesysid: 10 });
+        ins('pg_am', { oid: 2, amname: 'heap', amhandler: 'heap_tableam_handler', amtype: 't' });
+        ins('pg_am', { oid: 403, amname: 'btree', amhandler: 'bthandler', amtype: 'i' });
+        ins('pg_tablespace', { oid: 1663, spcname: 'pg_default' });
+        ins('pg_tablespace', { oid: 1664, spcname: 'pg_global' });
+        ins('pg_collation', { oid: 100, collname: 'default', collprovider: 'd' });
+        ins('pg_collation', { oid: 950, collname: 'C', collcollate: 'C', collctype: 'C' });
+        ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
+        ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
+        // each type's input, output, receive and send functions, by name (joins to pg_type's columns)
+        const procs = new Set();
+        for (const [, name] of oids_1.PG_TYPES) {
+            const base = name.startsWith('_') ? 'array_' : name;
+            for (const f of ['in', 'out', 'recv', 'send'])
+                procs.add(`${base}${f}`);
+        }
+        [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
+        for (const [oid, name, len, cat] of oids_1.PG_TYPES) {
+            const elem = name.startsWith('_') ? (oids_1.PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
+            const arr = oids_1.PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
+            ins('pg_type', {
+                oid,
+                typname: name,
+                typtype: cat === 'X' || cat === 'P' ? 'p' : 'b', // unknown and record are pseudo-types
+                typlen: len,
+                typcategory: cat,
+                typbyval: len > 0 && len <= 8 ? 1 : 0,
+                typelem: elem,
+                typarray: arr,
+                typinput: elem ? 'array_in' : `${name}in`,
+                typoutput: elem ? 'array_out' : `${name}out`,
+                typreceive: elem ? 'array_recv' : `${name}recv`,
+                typsend: elem ? 'array_send' : `${name}send`,
+                typsubscript: elem ? 'array_subscript_handler' : '-',
+                typcollation: cat === 'S' ? 100 : 0,
+                typstorage: (0, type_storage_1.typeStorage)(oid, len),
+                typalign: (0, type_storage_1.typeAlign)(oid),
+            });
+        }
+        const settings = [
+            ['server_version', '15.0', 'Preset Options'],
+            ['server_version_num', '150000', 'Preset Options'],
+            ['server_encoding', 'UTF8', 'Preset Options'],
+            ['client_encoding', 'UTF8', 'Client Connection Defaults'],
+            ['DateStyle', 'ISO, MDY', 'Client Connection Defaults'],
+            ['TimeZone', 'UTC', 'Client Connection Defaults'],
+            ['standard_conforming_strings', 'on', 'Version and Platform Compatibility'],
+            ['integer_datetimes', 'on', 'Preset Options'],
+            ['max_identifier_length', '63', 'Preset Options'],
+            ['search_path', '"$user", public', 'Client Connection Defaults'],
+            ['default_transaction_isolation', 'serializable', 'Client Connection Defaults'],
+            ['transaction_isolation', 'serializable', 'Client Connection Defaults'],
+            ['max_connections', '1000', 'Connections and Authentication'],
+            ['block_size', '4096', 'Preset Options'],
+            ['lc_collate', 'C.UTF-8', 'Preset Options'],
+            ['lc_ctype', 'C.UTF-8', 'Preset Options'],
+            ['IntervalStyle', 'postgres', 'Client Connection Defaults'],
+            ['application_name', '', 'Reporting and Logging'],
+            // pgjdbc reads these before getImportedKeys/getExportedKeys and pg_dump before its queries
+            ['max_index_keys', '32', 'Preset Options'],
+            ['max_function_args', '100', 'Preset Options'],
+            ['restrict_nonsystem_relation_kind', '', 'Client Connection Defaults'],
+        ];
+        this.#settings = new Map(settings.map(([name, setting]) => [name.toLowerCase(), setting]));
+        for (const [name, setting, category] of settings)
+            ins('pg_settings', {
+                name,
+                setting,
+                category,
+                context: 'user',
+                vartype: 'string',
+                source: 'default',
+                boot_val: setting,
+                reset_val: setting,
+                short_desc: '',
+            });
+        this.#relNames = new Map(Object.entries(relation_oids_1.CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
+        this.#indexDefs = new Map();
+        this.#constraintDefs = new Map();
+        const ischema = (table, row) => ins(`information_schema.${table}`, row);
+        ischema('schemata', { catalog_name: 'patina', schema_name: 'public', schema_owner: user });
+        ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
+        ischema('schemata', { catalog_name: 'patina', schema_name: 'information_schema', schema_owner: user });
+        ischema('enabled_roles', { role_name: user });
+        const sink = {
+            oid: (key) => this.#oid(key),
+            ins,
+            ischema,
+            user,
+            relNames: this.#relNames,
+            indexDefs: this.#indexDefs,
+            constraintDefs: this.#constraintDefs,
+        };
+        for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name)))
+            (0, table_rows_1.fillTable)(t, sink);
+    }
+    /** A prepared statement on this connection, cached by its text. */
+    prepare(sql) {
+        let st = this.#cache.get(sql);
+        if (st)
+            return st;
+        st = this.db.prepare(sql);
+        this.#cache.set(sql, st);
+        return st;
+    }
+    /** Runs a read here; rows are arrays of cells with integers narrowed. */
+    run(st, params, facts) {
+        this.session = facts;
+        if (facts.user !== this.#roleName || facts.database !== this.#databaseName)
+            this.#rename(facts);
+        try {
+            const rows = (params ? st.raw(true).all(params) : st.raw(true).all());
+            for (const row of rows)
+                for (let i = 0; i < row.length; i++)
+                    if (typeof row[i] === 'bigint')
+                        row[i] = (0, values_1.narrowInteger)(row[i]);
+            return rows;
+        }
+        finally {
+            this.session = null;
+        }
+    }
+    // The bootstrap role (oid 10) owns every object, as the initdb user does in PostgreSQL; it carries
+    // the name of the user whose statement runs, so that `\dt` and pg_dump's OWNER TO name a real role.
+    // The one database is, likewise, the one the client asked for (what current_database() says).
+    #roleName = 'patina';
+    #databaseName = 'patina';
+    #rename(facts) {
+        const user = facts.user;
+        this.db.pragma('query_only = 0');
+        try {
+            this.db.prepare('UPDATE pg_catalog.pg_database SET datname = ? WHERE oid = 5').run(facts.database);
+            for (const [table, column] of [
+                ['schemata', 'catalog_name'],
+                ['tables', 'table_catalog'],
+                ['columns', 'table_catalog'],
+                ['columns', 'udt_catalog'],
+                ['table_constraints', 'constraint_catalog'],
+                ['table_constraints', 'table_catalog'],
+                ['key_column_usage', 'constraint_catalog'],
+                ['key_column_usage', 'table_catalog'],
+                ['constraint_column_usage', 'constraint_catalog'],
+                ['constraint_column_usage', 'table_catalog'],
+            ])
+                this.db.prepare(`UPDATE information_schema.${table} SET ${column} = ?`).run(facts.database);
+            this.#databaseName = facts.database;
+            this.db.prepare('UPDATE pg_catalog.pg_roles SET rolname = ? WHERE oid = 10').run(user);
+            this.db.prepare('UPDATE pg_catalog.pg_user SET usename = ? WHERE usesysid = 10').run(user);
+            this.db.prepare('UPDATE pg_catalog.pg_tables SET tableowner = ?').run(user);
+            this.db.prepare('UPDATE information_schema.schemata SET schema_owner = ?').run(user);
+            this.db.prepare('UPDATE information_schema.enabled_roles SET role_name = ?').run(user);
+            this.#roleName = user;
+        }
+        finally {
+            this.db.pragma('query_only = 1');
+        }
+    }
+    close() {
+        this.db.close();
+    }
+}
+exports.LocalDb = LocalDb;
+//# sourceMappingURL=local-db.js.map

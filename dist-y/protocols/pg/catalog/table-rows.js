@@ -1,0 +1,197 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.NS_PUBLIC = void 0;
+exports.fillTable = fillTable;
+// The catalog rows of one schema table: pg_class, pg_attribute, pg_attrdef, pg_index, pg_indexes,
+// pg_constraint and information_schema's tables, columns and constraints, as PostgreSQL 15 holds
+// them for the same table (LocalDb fills them at start and after every reload).
+const pg_functions_1 = require("../../../src/engine/pg-functions");
+const oids_1 = require("../types/oids");
+const column_defaults_1 = require("./column-defaults");
+const type_storage_1 = require("./type-storage");
+/** The public schema's namespace oid. */
+exports.NS_PUBLIC = 2200;
+/** Inserts the catalog rows of table `t`. */
+function fillTable(t, out) {
+    const { ins, ischema, user } = out;
+    const oid = out.oid(`table:${t.name}`);
+    out.relNames.set(oid, t.name);
+    const attnum = (col) => t.columns.findIndex((c) => c.name === col) + 1;
+    const indexes = [];
+    const pkIndex = t.indexes.find((i) => i.origin === 'pk');
+    if (t.primaryKey.length > 0)
+        indexes.push({ name: `${t.name}_pkey`, unique: true, primary: true, columns: t.primaryKey, constraint: 'p' });
+    for (const i of t.indexes) {
+        if (i === pkIndex)
+            continue;
+        const name = i.origin === 'u' ? `${t.name}_${i.columns.join('_')}_key` : i.name;
+        indexes.push({
+            name,
+            unique: i.unique,
+            primary: false,
+            columns: i.columns,
+            constraint: i.origin === 'u' ? 'u' : null,
+        });
+    }
+    ins('pg_class', {
+        oid,
+        relname: t.name,
+        relnamespace: exports.NS_PUBLIC,
+        reltype: 0,
+        relam: 2,
+        relkind: 'r',
+        relnatts: t.columns.length,
+        relhasindex: indexes.length > 0,
+    });
+    ins('pg_tables', { schemaname: 'public', tablename: t.name, tableowner: user, hasindexes: indexes.length > 0 });
+    ischema('tables', {
+        table_catalog: 'patina',
+        table_schema: 'public',
+        table_name: t.name,
+        table_type: 'BASE TABLE',
+        is_insertable_into: 'YES',
+        is_typed: 'NO',
+    });
+    t.columns.forEach((c, k) => {
+        const typ = (0, oids_1.oidOfDeclType)(c.type);
+        const typmod = typ === oids_1.OID.numeric || typ === oids_1.OID.varchar ? (0, oids_1.typmodOfDeclType)(c.type) : -1;
+        const notNull = c.notNull || c.pk > 0;
+        ins('pg_attribute', {
+            attrelid: oid,
+            attname: c.name,
+            atttypid: typ,
+            attlen: (0, oids_1.typeSize)(typ),
+            attnum: k + 1,
+            atttypmod: typmod,
+            attnotnull: notNull,
+            atthasdef: c.defaultSql !== null,
+            attstorage: (0, type_storage_1.typeStorage)(typ, (0, oids_1.typeSize)(typ)),
+            attalign: (0, type_storage_1.typeAlign)(typ),
+            attbyval: (0, oids_1.typeSize)(typ) > 0 && (0, oids_1.typeSize)(typ) <= 8,
+            attcollation: typ === oids_1.OID.text || typ === oids_1.OID.varchar ? 100 : 0,
+        });
+        if (c.defaultSql !== null) {
+            const adoid = out.oid(`default:${t.name}.${c.name}`);
+            ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: (0, column_defaults_1.pgDefaultExpr)(c.defaultSql, typ) });
+        }
+        const display = oids_1.TYPE_DISPLAY[typ] ?? 'text';
+        ischema('columns', {
+            table_catalog: 'patina',
+            table_schema: 'public',
+            table_name: t.name,
+            column_name: c.name,
+            ordinal_position: k + 1,
+            column_default: c.defaultSql === null ? null : (0, column_defaults_1.pgDefaultExpr)(c.defaultSql, typ),
+            is_nullable: notNull ? 'NO' : 'YES',
+            data_type: display,
+            udt_catalog: 'patina',
+            udt_schema: 'pg_catalog',
+            udt_name: oids_1.PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
+            character_maximum_length: typ === oids_1.OID.varchar && typmod > 0 ? typmod - 4 : null,
+            numeric_precision: typ === oids_1.OID.int8 ? 64 : typ === oids_1.OID.float8 ? 53 : typ === oids_1.OID.numeric && typmod > 0 ? (typmod - 4) >> 16 : null,
+            numeric_precision_radix: typ === oids_1.OID.int8 || typ === oids_1.OID.float8 ? 2 : typ === oids_1.OID.numeric ? 10 : null,
+            numeric_scale: typ === oids_1.OID.int8 ? 0 : typ === oids_1.OID.numeric && typmod > 0 ? (typmod - 4) & 0xffff : null,
+            dtd_identifier: String(k + 1),
+            is_self_referencing: 'NO',
+            is_identity: 'NO',
+            is_generated: 'NEVER',
+            is_updatable: 'YES',
+        });
+    });
+    for (const ix of indexes) {
+        const ioid = out.oid(`index:${t.name}.${ix.name}`);
+        out.relNames.set(ioid, ix.name);
+        const keys = ix.columns.map(attnum);
+        const def = `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`;
+        out.indexDefs.set(ioid, def);
+        ins('pg_class', {
+            oid: ioid,
+            relname: ix.name,
+            relnamespace: exports.NS_PUBLIC,
+            reltype: 0,
+            relam: 403,
+            relkind: 'i',
+            relnatts: keys.length,
+            relpages: 1, // a btree's metapage, as an empty PostgreSQL index has
+            reltuples: 0,
+        });
+        // an index's own columns, which psql's `\d index` and pg_dump's statistics query read
+        ix.columns.forEach((col, k) => {
+            const c = t.columns.find((x) => x.name === col);
+            const typ = (0, oids_1.oidOfDeclType)(c?.type);
+            ins('pg_attribute', {
+                attrelid: ioid,
+                attname: col,
+                atttypid: typ,
+                attlen: (0, oids_1.typeSize)(typ),
+                attnum: k + 1,
+                attstattarget: -1,
+                attstorage: (0, type_storage_1.typeStorage)(typ, (0, oids_1.typeSize)(typ)),
+                attalign: (0, type_storage_1.typeAlign)(typ),
+                attbyval: (0, oids_1.typeSize)(typ) > 0 && (0, oids_1.typeSize)(typ) <= 8,
+                attcollation: typ === oids_1.OID.text || typ === oids_1.OID.varchar ? 100 : 0,
+            });
+        });
+        ins('pg_index', {
+            indexrelid: ioid,
+            indrelid: oid,
+            indnatts: keys.length,
+            indnkeyatts: keys.length,
+            indisunique: ix.unique,
+            indisprimary: ix.primary,
+            indkey: keys.join(' '),
+            indoption: keys.map(() => 0).join(' '),
+            indcollation: keys.map(() => 0).join(' '),
+            indclass: keys.map(() => 0).join(' '),
+        });
+        ins('pg_indexes', { schemaname: 'public', tablename: t.name, indexname: ix.name, indexdef: def });
+        if (ix.constraint) {
+            const coid = out.oid(`constraint:${t.name}.${ix.name}`);
+            out.constraintDefs.set(coid, `${ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${ix.columns.join(', ')})`);
+            ins('pg_constraint', {
+                oid: coid,
+                conname: ix.name,
+                connamespace: exports.NS_PUBLIC,
+                contype: ix.constraint,
+                conrelid: oid,
+                conindid: ioid,
+                conkey: (0, pg_functions_1.arrayText)(keys),
+            });
+            const ctype = ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
+            ischema('table_constraints', {
+                constraint_catalog: 'patina',
+                constraint_schema: 'public',
+                constraint_name: ix.name,
+                table_catalog: 'patina',
+                table_schema: 'public',
+                table_name: t.name,
+                constraint_type: ctype,
+                is_deferrable: 'NO',
+                initially_deferred: 'NO',
+                enforced: 'YES',
+            });
+            ix.columns.forEach((col, k) => {
+                ischema('key_column_usage', {
+                    constraint_catalog: 'patina',
+                    constraint_schema: 'public',
+                    constraint_name: ix.name,
+                    table_catalog: 'patina',
+                    table_schema: 'public',
+                    table_name: t.name,
+                    column_name: col,
+                    ordinal_position: k + 1,
+                });
+                ischema('constraint_column_usage', {
+                    table_catalog: 'patina',
+                    table_schema: 'public',
+                    table_name: t.name,
+                    column_name: col,
+                    constraint_catalog: 'patina',
+                    constraint_schema: 'public',
+                    constraint_name: ix.name,
+                });
+            });
+        }
+    }
+}
+//# sourceMappingURL=table-rows.js.map

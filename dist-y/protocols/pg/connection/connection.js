@@ -1,0 +1,413 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.Connection = void 0;
+// One client connection: the protocol state machine. Bytes in → messages (wire/frontend.ts tables)
+// → one handler per message in the current phase (startup and SASL: startup.ts; then a simple query:
+// simple-query.ts; the extended protocol's Parse, Bind, Describe and Close: extended-query.ts, and
+// Execute, Sync, Flush here; COPY FROM STDIN: copy-from-stdin.ts) → backend messages out
+// (output.ts), flushed at Sync, Flush, the end of a simple query, or when the output grows large;
+// the socket is not read while the client leaves our answers unread or a waiting message has much
+// input behind it. Portals run in run-portal.ts.
+const node_crypto_1 = __importDefault(require("node:crypto"));
+const session_1 = require("../session/session");
+const sqlstate_1 = require("../sqlstate");
+const backend_1 = require("../wire/backend");
+const frontend_1 = require("../wire/frontend");
+const startup_1 = require("./startup");
+const copy_from_stdin_1 = require("./copy-from-stdin");
+const extended_query_1 = require("./extended-query");
+const notification_queue_1 = require("./notification-queue");
+const output_1 = require("./output");
+const run_portal_1 = require("./run-portal");
+const simple_query_1 = require("./simple-query");
+/** Input read while a message waits (a write, a streamed read) before the socket stops being read. */
+const INPUT_HIGH_WATER = 256 * 1024;
+const NO_BYTES = Buffer.alloc(0);
+/** #nextMessage's answers besides a type byte. */
+const NO_MESSAGE = -1;
+const STARTUP_PACKET = 0;
+/** The type byte of PasswordMessage (and SASL's responses), 'p'. */
+const PASSWORD = 0x70;
+let nextPid = 1000 + (process.pid % 1000) * 1000;
+class Connection {
+    pid = nextPid++;
+    key = node_crypto_1.default.randomBytes(4).readInt32BE(0);
+    #socket;
+    #engine;
+    #local;
+    #opts;
+    #registry;
+    #out;
+    #phase = 'startup';
+    /** Bytes read and not yet handled, from #at on. */
+    #input = NO_BYTES;
+    #at = 0;
+    /** The body of the message being handled. */
+    #reader = new frontend_1.Reader(NO_BYTES);
+    /** Handling messages, or waiting for one to finish (the later ones wait in #input). */
+    #pumping = false;
+    #paused = false;
+    #startup = {};
+    #scram = null;
+    /** The logged-in user's role decides, with the listener, whether writes are refused. */
+    #readonly = false;
+    #handshake;
+    /** After an error in the extended protocol: messages up to Sync are skipped. */
+    #skipping = false;
+    #queries = null;
+    #copyIn;
+    #channels;
+    #notifications;
+    #listener = {
+        pid: this.pid,
+        deliver: (channel, payload, pid) => this.#queueNotification({ channel, payload, pid }),
+        channelEnded: (channel, why) => this.#queueNotification({ channel, payload: `LISTEN ${channel} ended: ${why}`, pid: 0, notice: true }),
+    };
+    constructor(socket, engine, local, opts, registry, handshake, channels) {
+        this.#channels = channels;
+        this.#socket = socket;
+        this.#engine = engine;
+        this.#local = local;
+        this.#opts = opts;
+        this.#readonly = opts.readonly;
+        this.#registry = registry;
+        this.#handshake = handshake;
+        const closed = () => this.#phase === 'closed';
+        this.#out = new output_1.Output(socket, opts.counts, () => this.#flow(), closed);
+        this.#notifications = new notification_queue_1.NotificationQueue(this.#out);
+        this.#copyIn = new copy_from_stdin_1.CopyFromStdin(this.#out, opts.queryTimeoutMs, closed, () => {
+            this.#socket.end();
+            this.#close();
+        });
+        socket.setNoDelay(true);
+        socket.on('data', (d) => this.#onData(d));
+        socket.on('error', () => this.#close());
+        socket.on('close', () => this.#close());
+        if (handshake.rest.length > 0)
+            this.#onData(handshake.rest);
+    }
+    /** CancelRequest for this connection. */
+    cancel() {
+        this.#queries?.session.cancel();
+    }
+    #onData(d) {
+        if (this.#phase === 'closed')
+            return;
+        this.#input = this.#at >= this.#input.length ? d : Buffer.concat([this.#input.subarray(this.#at), d]);
+        this.#at = 0;
+        if (this.#pumping)
+            this.#flow(); // a message is waiting: the rest stays read but unhandled
+        else
+            this.#pump();
+    }
+    /**
+     * Handles the complete messages of the input in order, where they lie (no copy, no queue),
+     * synchronously for as long as each answers synchronously: a pipelined Bind/Describe/Execute/Sync
+     * of a point read costs no promise. A message that has to wait (a write, a streamed read) suspends
+     * the loop until it is done; nothing is flushed meanwhile, as in PostgreSQL the answers go out
+     * together (a write's BindComplete alone is of no use to the client, and costs a send). What one
+     * turn of reading produced goes out in one write.
+     */
+    #pump() {
+        if (this.#pumping)
+            return;
+        this.#pumping = true;
+        while (this.#phase !== 'closed') {
+            let r;
+            try {
+                const type = this.#nextMessage();
+                if (type === NO_MESSAGE)
+                    break;
+                r = this.#handle(type, this.#reader);
+            }
+            catch (err) {
+                this.#onFatal(err);
+                continue;
+            }
+            if (r) {
+                r.catch((err) => this.#onFatal(err)).finally(() => {
+                    this.#pumping = false;
+                    this.#pump();
+                    this.#flow();
+                });
+                return;
+            }
+        }
+        this.#pumping = false;
+        if (this.#at >= this.#input.length) {
+            this.#input = NO_BYTES; // let the chunk go
+            this.#at = 0;
+        }
+        this.#out.flush();
+    }
+    /**
+     * The next complete message's type byte (STARTUP_PACKET for the startup packet, which has none),
+     * with the reader set on its body; NO_MESSAGE when the input holds no complete message yet.
+     */
+    #nextMessage() {
+        const input = this.#input;
+        const at = this.#at;
+        const left = input.length - at;
+        if (this.#phase === 'startup') {
+            if (left < 4)
+                return NO_MESSAGE;
+            const len = input.readInt32BE(at);
+            if (len < 8 || len > frontend_1.MAX_STARTUP)
+                throw new frontend_1.ProtocolError(`invalid length of startup packet (${len} bytes)`);
+            if (left < len)
+                return NO_MESSAGE;
+            this.#reader.reset(input, at + 4, at + len);
+            this.#at = at + len;
+            return STARTUP_PACKET;
+        }
+        if (left < 1)
+            return NO_MESSAGE;
+        const type = input[at];
+        // PostgreSQL refuses an unknown type byte before reading a body that may never come
+        if (this.#phase === 'ready' ? frontend_1.decoders[type] === undefined : type !== PASSWORD)
+            throw new frontend_1.ProtocolError(`invalid frontend message type ${type}`);
+        if (left < 5)
+            return NO_MESSAGE;
+        const len = input.readInt32BE(at + 1);
+        if (len < 4 || len > frontend_1.MAX_MESSAGE)
+            throw new frontend_1.ProtocolError(`invalid message length ${len} (the limit is ${frontend_1.MAX_MESSAGE} bytes)`);
+        if (left < len + 1)
+            return NO_MESSAGE;
+        this.#reader.reset(input, at + 5, at + 1 + len);
+        this.#at = at + 1 + len;
+        return type;
+    }
+    /**
+     * Reads the socket or not: not while the client leaves our answers unread (as PostgreSQL, which
+     * blocks in send), nor while a waiting message has more than INPUT_HIGH_WATER bytes behind it.
+     */
+    #flow() {
+        if (this.#phase === 'closed')
+            return;
+        const hold = this.#out.blocked || (this.#pumping && this.#input.length - this.#at > INPUT_HIGH_WATER);
+        if (hold === this.#paused)
+            return;
+        this.#paused = hold;
+        if (hold)
+            this.#socket.pause();
+        else
+            this.#socket.resume();
+    }
+    #onFatal(err) {
+        if (err instanceof frontend_1.ProtocolError)
+            this.#fatal('08P01', err.message);
+        else {
+            const { code, message } = (0, sqlstate_1.sqlstateOf)(err);
+            this.#fatal(code, message);
+        }
+    }
+    #fatal(code, message) {
+        if (this.#phase === 'closed')
+            return;
+        backend_1.backend.error(this.#out.w, { severity: 'FATAL', severityV: 'FATAL', code, message });
+        this.#out.flush();
+        this.#socket.end();
+        this.#close();
+    }
+    #close() {
+        if (this.#phase === 'closed')
+            return;
+        this.#phase = 'closed';
+        this.#input = NO_BYTES;
+        this.#at = 0;
+        this.#channels.unlistenAll(this.#listener);
+        this.#notifications.clear();
+        this.#copyIn.abort();
+        this.#queries?.extended.dropPortals();
+        this.#queries?.session.close();
+        this.#registry.remove(this.pid);
+        this.#socket.destroySoon?.();
+    }
+    #handle(type, body) {
+        switch (this.#phase) {
+            case 'startup':
+                return this.#onStartup(body);
+            case 'sasl-initial':
+            case 'sasl-final':
+                if (type !== PASSWORD)
+                    throw new frontend_1.ProtocolError(`expected a password message, got message type ${JSON.stringify(String.fromCharCode(type))}`);
+                return this.#onSasl(body);
+            case 'ready': {
+                const decode = frontend_1.decoders[type];
+                if (!decode)
+                    throw new frontend_1.ProtocolError(`invalid frontend message type ${type}`);
+                const msg = decode(body);
+                if (this.#copyIn.active)
+                    return this.#copyIn.onMessage(msg);
+                // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored
+                if (msg.type === 'copyData' || msg.type === 'copyDone' || msg.type === 'copyFail')
+                    return;
+                if (this.#skipping && msg.type !== 'sync' && msg.type !== 'terminate')
+                    return;
+                // biome-ignore lint/complexity/noUselessUndefinedInitialization: assigned in try and read after its catch
+                let r = undefined;
+                try {
+                    r = this.#onMessage(msg, this.#queries);
+                }
+                catch (err) {
+                    this.#onError(err, msg);
+                }
+                if (r)
+                    return r.then(() => this.#out.drain(), (err) => (this.#onError(err, msg), this.#out.drain()));
+                return this.#out.drain();
+            }
+        }
+    }
+    /** A statement's error: sent, and in the extended protocol the rest up to Sync is skipped. */
+    #onError(err, msg) {
+        if (err instanceof frontend_1.ProtocolError)
+            throw err;
+        this.#out.sendError(err);
+        if (msg.type !== 'query')
+            this.#skipping = true;
+    }
+    #onStartup(r) {
+        const step = (0, startup_1.readStartup)(r, this.#opts, this.#handshake);
+        switch (step.kind) {
+            case 'no-encryption':
+                this.#socket.write('N');
+                return;
+            case 'cancel':
+                this.#registry.cancel(step.pid, step.key);
+                this.#socket.end();
+                this.#close();
+                return;
+            case 'fatal':
+                return this.#fatal(step.code, step.message);
+            case 'login':
+                this.#startup = step.params;
+                this.#readonly = step.readonly;
+                if (step.scram) {
+                    this.#scram = step.scram;
+                    this.#phase = 'sasl-initial';
+                    backend_1.backend.authSasl(this.#out.w, ['SCRAM-SHA-256']);
+                    this.#out.flush();
+                    return;
+                }
+                this.#ready();
+        }
+    }
+    #onSasl(r) {
+        const step = (0, startup_1.readSasl)(r, this.#scram, this.#phase === 'sasl-initial', this.#startup.user);
+        switch (step.kind) {
+            case 'fatal':
+                return this.#fatal(step.code, step.message);
+            case 'continue':
+                this.#phase = 'sasl-final';
+                backend_1.backend.authSaslContinue(this.#out.w, step.data);
+                this.#out.flush();
+                return;
+            case 'final':
+                backend_1.backend.authSaslFinal(this.#out.w, step.data);
+                this.#ready();
+        }
+    }
+    /** Logged in: the session and what its messages go to, then the parameters and ReadyForQuery. */
+    #ready() {
+        this.#opts.onAuthenticated?.();
+        const s = this.#startup;
+        const out = this.#out;
+        const session = new session_1.Session(this.#engine, this.#local, {
+            readonly: this.#readonly,
+            timeoutMs: this.#opts.queryTimeoutMs,
+            user: s.user,
+            database: s.database || s.user,
+            pid: this.pid,
+            applicationName: s.application_name ?? '',
+        });
+        session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
+        session.channels = {
+            listen: (channel) => this.#channels.listen(this.#listener, channel),
+            unlisten: (channel) => channel === null
+                ? this.#channels.unlistenAll(this.#listener)
+                : this.#channels.unlisten(this.#listener, channel),
+            notify: (channel, payload) => this.#channels.notify(channel, payload, this.pid),
+        };
+        session.onNotice = (code, message) => out.warn(code, message);
+        const closed = () => this.#phase === 'closed';
+        const extended = new extended_query_1.ExtendedQuery(session, out.w);
+        const runner = new run_portal_1.PortalRunner(session, out, () => extended.dropPortals(), closed);
+        const simple = new simple_query_1.SimpleQuery(session, {
+            out,
+            runner,
+            extended,
+            copyIn: this.#copyIn,
+            closed,
+            readyForQuery: () => this.#readyForQuery(session),
+        });
+        this.#queries = { session, simple, extended, runner };
+        backend_1.backend.authOk(out.w);
+        for (const [k, v] of (0, startup_1.startupParameters)(s, this.#readonly))
+            backend_1.backend.parameterStatus(out.w, k, v);
+        backend_1.backend.backendKeyData(out.w, this.pid, this.key);
+        this.#registry.add(this.pid, this.key, this);
+        this.#phase = 'ready';
+        this.#readyForQuery(session);
+    }
+    #readyForQuery(session) {
+        const tx = session.tx;
+        if (tx === 'idle')
+            this.#notifications.writeAll();
+        backend_1.backend.readyForQuery(this.#out.w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
+    }
+    #onMessage(m, q) {
+        switch (m.type) {
+            case 'query':
+                return q.simple.run(m.sql);
+            case 'parse':
+                return q.extended.parse(m);
+            case 'bind':
+                return q.extended.bind(m);
+            case 'describe':
+                return q.extended.describe(m);
+            case 'execute':
+                return q.runner.execute(q.extended.portal(m.portal), m.maxRows > 0 ? m.maxRows : Infinity, false);
+            case 'close':
+                return q.extended.close(m);
+            case 'flush':
+                this.#out.flush();
+                return;
+            case 'sync':
+                this.#skipping = false;
+                if (q.session.tx === 'idle')
+                    q.extended.dropPortals();
+                this.#readyForQuery(q.session);
+                return;
+            case 'terminate':
+                this.#socket.end();
+                this.#close();
+                return;
+            case 'password':
+                throw new frontend_1.ProtocolError('unexpected password message');
+            case 'unsupported':
+                throw (0, sqlstate_1.pgError)('0A000', `${m.what} is not supported by Patina`);
+        }
+    }
+    /**
+     * A notification for this client: sent at once when the session is idle between messages, else
+     * before its next ReadyForQuery outside a transaction (notification-queue.ts).
+     */
+    #queueNotification(n) {
+        if (this.#phase !== 'ready')
+            return;
+        const refused = this.#notifications.add(n, this.#socket.writableLength);
+        if (refused) {
+            this.#fatal('53200', refused);
+            return;
+        }
+        if (!this.#pumping && !this.#copyIn.active && this.#queries?.session.tx === 'idle') {
+            this.#notifications.writeAll();
+            this.#out.flush();
+        }
+    }
+}
+exports.Connection = Connection;
+//# sourceMappingURL=connection.js.map

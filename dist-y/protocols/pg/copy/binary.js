@@ -1,0 +1,164 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.binaryCopyTrailer = exports.binaryCopyHeader = exports.BinaryCopyParser = void 0;
+exports.binaryCopyRow = binaryCopyRow;
+// COPY's binary format (FORMAT binary), what bulk loaders of drivers send: asyncpg's
+// copy_records_to_table, psycopg 3's binary copy, pgx's CopyFrom, Npgsql's BeginBinaryImport.
+// The signature `PGCOPY\n\377\r\n\0`, a flags word and a header extension, then per row a 16-bit
+// field count and each field as a 32-bit length (-1 for NULL) and the type's binary form; a count
+// of -1 ends the data. A field in is read through its column type's codec into the text that type
+// prints, and converted as COPY's text format converts it (one path for both formats); a cell out
+// is its column type's binary form, as in a binary result.
+const registry_1 = require("../types/registry");
+const codec_1 = require("../types/codec");
+const oids_1 = require("../types/oids");
+const values_1 = require("../types/values");
+const format_1 = require("./format");
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** Cuts binary COPY FROM data into records (fields as their type's text) as it arrives. */
+class BinaryCopyParser {
+    #oids;
+    #table;
+    #columns;
+    #buf = Buffer.alloc(0);
+    #header = true;
+    #ended = false;
+    #row = 0;
+    constructor(oids, table, columns) {
+        this.#oids = oids;
+        this.#table = table;
+        this.#columns = columns;
+    }
+    feed(chunk) {
+        if (this.#ended)
+            return [];
+        this.#buf = this.#buf.length === 0 ? chunk : Buffer.concat([this.#buf, chunk]);
+        return this.#records();
+    }
+    /** The data ended: it must have ended with the trailer. */
+    end() {
+        if (!this.#ended)
+            throw (0, format_1.copyError)('22P04', this.#header ? 'COPY file signature not recognized' : 'unexpected EOF in COPY data', this.#row + 1, this.#table);
+        return [];
+    }
+    #records() {
+        const b = this.#buf;
+        let at = 0;
+        if (this.#header) {
+            if (b.length < SIGNATURE.length + 8)
+                return [];
+            if (!b.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+                throw (0, format_1.copyError)('22P04', 'COPY file signature not recognized', 1, this.#table);
+            const flags = b.readUInt32BE(SIGNATURE.length);
+            if (flags & 0x10000)
+                throw (0, format_1.copyError)('0A000', 'COPY binary data with OIDs is not supported by Patina', 1, this.#table);
+            if (flags & 0xfffe0000)
+                throw (0, format_1.copyError)('22P04', 'unrecognized critical flags in COPY file header', 1, this.#table);
+            const extension = b.readUInt32BE(SIGNATURE.length + 4);
+            if (b.length < SIGNATURE.length + 8 + extension)
+                return [];
+            at = SIGNATURE.length + 8 + extension;
+            this.#header = false;
+        }
+        const out = [];
+        for (;;) {
+            if (b.length - at < 2)
+                break;
+            const count = b.readInt16BE(at);
+            const line = this.#row + 1;
+            if (count === -1) {
+                this.#ended = true;
+                at += 2;
+                break;
+            }
+            if (count !== this.#oids.length)
+                throw (0, format_1.copyError)('22P04', `row field count is ${count}, expected ${this.#oids.length}`, line, this.#table);
+            // the whole row before any of it is read
+            let end = at + 2;
+            for (let k = 0; k < count; k++) {
+                if (b.length - end < 4) {
+                    end = -1;
+                    break;
+                }
+                const n = b.readInt32BE(end);
+                if (n < -1)
+                    throw (0, format_1.copyError)('22P04', `invalid field size ${n}`, line, this.#table);
+                end += 4 + Math.max(n, 0);
+                if (end > b.length) {
+                    end = -1;
+                    break;
+                }
+            }
+            if (end < 0)
+                break;
+            const fields = new Array(count);
+            let p = at + 2;
+            for (let k = 0; k < count; k++) {
+                const n = b.readInt32BE(p);
+                p += 4;
+                if (n < 0) {
+                    fields[k] = null;
+                    continue;
+                }
+                const raw = b.subarray(p, p + n);
+                p += n;
+                const codec = (0, registry_1.codecOf)(narrower(this.#oids[k], raw.length)) ?? (0, registry_1.codecOf)(oids_1.OID.text);
+                try {
+                    fields[k] = codec.textOfBinary(raw);
+                }
+                catch (err) {
+                    const e = err;
+                    const code = err instanceof codec_1.BadBinary ? e.code : '22P03';
+                    throw (0, format_1.copyError)(code ?? '22P03', `incorrect binary data format: ${e.message}`, line, this.#table, this.#columns[k], null);
+                }
+            }
+            this.#row++;
+            out.push({ fields, line });
+            at = end;
+        }
+        this.#buf = b.subarray(at);
+        return out;
+    }
+}
+exports.BinaryCopyParser = BinaryCopyParser;
+/**
+ * The type a field of `n` bytes is read as: an integer column's declared INTEGER is int8 here, so a
+ * client that sends the int4 (or int2) its PostgreSQL schema has (psycopg's set_types(['int4'])) is
+ * read as that; a float4 into a double likewise. Other types as declared.
+ */
+function narrower(oid, n) {
+    if (oid === oids_1.OID.int8 && n === 4)
+        return oids_1.OID.int4;
+    if ((oid === oids_1.OID.int8 || oid === oids_1.OID.int4) && n === 2)
+        return oids_1.OID.int2;
+    if (oid === oids_1.OID.float8 && n === 4)
+        return oids_1.OID.float4;
+    return oid;
+}
+/** The binary format's header: signature, no flags, no extension. */
+const binaryCopyHeader = () => Buffer.concat([SIGNATURE, Buffer.alloc(8)]);
+exports.binaryCopyHeader = binaryCopyHeader;
+/** The binary format's trailer: a field count of -1. */
+const binaryCopyTrailer = () => Buffer.from([0xff, 0xff]);
+exports.binaryCopyTrailer = binaryCopyTrailer;
+/** One row in the binary format: each cell its column type's binary form. */
+function binaryCopyRow(row, fields) {
+    const cells = new Array(fields.length);
+    let size = 2;
+    for (let k = 0; k < fields.length; k++) {
+        const f = fields[k];
+        cells[k] = (0, values_1.binaryOf)(row[k], f.typeOid, f.name, f.valueMod ?? f.typeMod);
+        size += 4 + (cells[k]?.length ?? 0);
+    }
+    const out = Buffer.allocUnsafe(size);
+    out.writeInt16BE(fields.length, 0);
+    let p = 2;
+    for (const cell of cells) {
+        out.writeInt32BE(cell === null ? -1 : cell.length, p);
+        p += 4;
+        if (cell !== null)
+            p += cell.copy(out, p);
+    }
+    return out;
+}
+//# sourceMappingURL=binary.js.map

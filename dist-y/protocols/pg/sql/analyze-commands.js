@@ -1,0 +1,194 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.analyzeTruncate = analyzeTruncate;
+exports.analyzeCopy = analyzeCopy;
+exports.analyzeDeclare = analyzeDeclare;
+exports.analyzeFetch = analyzeFetch;
+exports.analyzeExplain = analyzeExplain;
+exports.pgNotifyCall = pgNotifyCall;
+const statement_1 = require("../copy/statement");
+const cursors_1 = require("../session/cursors");
+const sqlstate_1 = require("../sqlstate");
+const lexer_1 = require("./lexer");
+/**
+ * TRUNCATE [TABLE] [ONLY] a [, b] [RESTART IDENTITY | CONTINUE IDENTITY] [RESTRICT]: a DELETE of
+ * every row of each table in one transaction, captured and replicated like any delete.
+ */
+function analyzeTruncate(sig, schema) {
+    const tables = [];
+    let i = 1;
+    const up = (k) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (up(i) === 'TABLE')
+        i++;
+    for (; i < sig.length; i++) {
+        if (up(i) === 'ONLY' || sig[i].text === ',' || sig[i].text === '*')
+            continue;
+        if (['RESTART', 'CONTINUE', 'IDENTITY', 'RESTRICT'].includes(up(i)))
+            continue;
+        if (up(i) === 'CASCADE')
+            throw (0, sqlstate_1.pgError)('0A000', 'TRUNCATE ... CASCADE is not supported by Patina (the schema has no foreign keys): truncate each table by name');
+        if (sig[i].type !== 'word' && sig[i].type !== 'quoted')
+            throw (0, sqlstate_1.pgError)('42601', `syntax error at or near "${sig[i].text}"`);
+        let name = (0, lexer_1.identName)(sig[i]);
+        if (name === 'public' && sig[i + 1]?.text === '.' && sig[i + 2])
+            name = (0, lexer_1.identName)(sig[(i += 2)]);
+        if (!schema.tables.has(name))
+            throw (0, sqlstate_1.pgError)('42P01', `relation "${name}" does not exist`);
+        tables.push(name);
+    }
+    if (tables.length === 0)
+        throw (0, sqlstate_1.pgError)('42601', 'syntax error at end of input: TRUNCATE needs a table name');
+    const batch = tables.map((t) => `DELETE FROM "${t}"`);
+    return {
+        kind: 'sql',
+        command: 'TRUNCATE TABLE',
+        sql: batch[0],
+        batch,
+        local: false,
+        readonly: false,
+        columns: null,
+        paramTypes: [],
+    };
+}
+/** COPY table FROM STDIN / COPY {table | (query)} TO STDOUT: what to copy, checked against the schema. */
+function analyzeCopy(sig, tokens, schema, inner) {
+    const stmt = (0, statement_1.parseCopy)(sig, tokens);
+    const base = { sql: '', local: false, paramTypes: [] };
+    if (stmt.query) {
+        const read = inner.analyze(stmt.query);
+        if (read.kind !== 'sql' || !read.columns || !read.readonly)
+            throw (0, sqlstate_1.pgError)('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
+        return {
+            ...base,
+            kind: 'copy',
+            command: 'COPY',
+            readonly: true,
+            columns: null,
+            copy: { stmt, columns: read.columns.map((c) => c.name), read },
+        };
+    }
+    const def = schema.tables.get(stmt.table);
+    if (!def)
+        throw (0, sqlstate_1.pgError)('42P01', `relation "${stmt.table}" does not exist`);
+    for (const c of stmt.columns)
+        if (!def.columns.some((d) => d.name === c))
+            throw (0, sqlstate_1.pgError)('42703', `column "${c}" of relation "${def.name}" does not exist`);
+    if (new Set(stmt.columns).size !== stmt.columns.length)
+        throw (0, sqlstate_1.pgError)('42701', `column "${stmt.columns.find((c, i) => stmt.columns.indexOf(c) !== i)}" specified more than once`);
+    const columns = stmt.columns.length > 0 ? stmt.columns : def.columns.map((c) => c.name);
+    if (stmt.direction === 'in')
+        return {
+            ...base,
+            kind: 'copy',
+            command: 'COPY',
+            readonly: false,
+            columns: null,
+            copy: { stmt, columns, read: null },
+        };
+    const read = inner.analyze((0, lexer_1.lexPg)(`SELECT ${columns.map((c) => `"${c}"`).join(', ')} FROM "${def.name}"`));
+    return { ...base, kind: 'copy', command: 'COPY', readonly: true, columns: null, copy: { stmt, columns, read } };
+}
+/** DECLARE name [BINARY] [ASENSITIVE | INSENSITIVE] [[NO] SCROLL] CURSOR [{WITH | WITHOUT} HOLD] FOR query. */
+function analyzeDeclare(sig, tokens, declaredTypes, analysis) {
+    if (!sig[1] || (sig[1].type !== 'word' && sig[1].type !== 'quoted'))
+        throw (0, sqlstate_1.pgError)('42601', 'syntax error: DECLARE needs a cursor name');
+    const name = (0, lexer_1.identName)(sig[1]);
+    let i = 2;
+    let hold = false;
+    const up = (k) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    for (; i < sig.length && up(i) !== 'FOR'; i++) {
+        if (up(i) === 'BINARY')
+            throw (0, sqlstate_1.pgError)('0A000', 'binary cursors are not supported by Patina');
+        if (up(i) === 'WITH' && up(i + 1) === 'HOLD')
+            hold = true;
+    }
+    if (up(i) !== 'FOR' || !sig[i + 1])
+        throw (0, sqlstate_1.pgError)('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
+    const inner = analysis.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
+    if (inner.kind !== 'sql' || !inner.columns || !inner.readonly)
+        throw (0, sqlstate_1.pgError)('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
+    return {
+        kind: 'declare',
+        command: 'DECLARE CURSOR',
+        sql: inner.sql,
+        local: inner.local,
+        readonly: true,
+        columns: null,
+        paramTypes: inner.paramTypes,
+        cursor: { name, hold, inner },
+    };
+}
+/** FETCH/MOVE: forward only (session/cursors.ts reads the direction). */
+function analyzeFetch(sig, move) {
+    const { name, count } = (0, cursors_1.parseFetch)(sig, move);
+    return {
+        kind: 'fetch',
+        command: move ? 'MOVE' : 'FETCH',
+        sql: '',
+        local: false,
+        readonly: true,
+        columns: null,
+        paramTypes: [],
+        cursor: { name, count, move },
+    };
+}
+/** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
+function analyzeExplain(sig, tokens, declaredTypes, analysis) {
+    let i = 1;
+    let run = false;
+    const up = (k) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+    if (sig[i]?.text === '(') {
+        for (i++; i < sig.length && sig[i].text !== ')'; i++) {
+            if (up(i) === 'ANALYZE')
+                run = !['FALSE', 'OFF', '0'].includes(up(i + 1) || sig[i + 1]?.text);
+            if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT')
+                throw (0, sqlstate_1.pgError)('0A000', `EXPLAIN (FORMAT ${sig[i + 1]?.text ?? ''}) is not supported by Patina: only FORMAT TEXT`);
+        }
+        i++;
+    }
+    for (; ['ANALYZE', 'ANALYSE', 'VERBOSE'].includes(up(i)); i++)
+        if (up(i) !== 'VERBOSE')
+            run = true;
+    const start = tokens.indexOf(sig[i]);
+    if (start < 0)
+        throw (0, sqlstate_1.pgError)('42601', 'syntax error at end of input: EXPLAIN needs a statement');
+    const inner = analysis.analyze(tokens.slice(start), declaredTypes);
+    if (inner.kind !== 'sql' || inner.batch)
+        throw (0, sqlstate_1.pgError)('42601', `syntax error at or near "${sig[i].text}": EXPLAIN takes SELECT, INSERT, UPDATE, DELETE, VALUES or WITH`);
+    return {
+        kind: 'explain',
+        command: 'EXPLAIN',
+        sql: inner.sql,
+        local: inner.local,
+        readonly: inner.readonly || !run,
+        columns: [{ name: 'QUERY PLAN', declType: 'text' }],
+        paramTypes: inner.paramTypes,
+        explain: { inner, run },
+    };
+}
+/**
+ * `SELECT pg_notify(channel, payload)` with string literals or parameters: the channel and payload,
+ * and for each the index of the parameter that gives it (null for a literal). Null for anything else.
+ */
+function pgNotifyCall(sig) {
+    const texts = sig.map((t) => (t.type === 'word' ? t.text.toLowerCase() : t.text));
+    const end = texts[texts.length - 1] === ';' ? sig.length - 1 : sig.length;
+    if (end !== 7 ||
+        texts[0] !== 'select' ||
+        texts[1] !== 'pg_notify' ||
+        texts[2] !== '(' ||
+        texts[4] !== ',' ||
+        texts[6] !== ')')
+        return null;
+    const arg = (t) => t.type === 'string'
+        ? [t.text.slice(1, -1).split("''").join("'"), null]
+        : t.type === 'param'
+            ? ['', Number(t.text.slice(1)) - 1]
+            : null;
+    const a = arg(sig[3]);
+    const b = arg(sig[5]);
+    if (!a || !b)
+        return null;
+    return { name: a[0], payload: b[0], params: [a[1], b[1]] };
+}
+//# sourceMappingURL=analyze-commands.js.map

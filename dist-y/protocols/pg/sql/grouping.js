@@ -1,0 +1,628 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.isAggregateCall = exports.AGGREGATES = void 0;
+exports.mayGroup = mayGroup;
+exports.mayNestAliases = mayNestAliases;
+exports.checkGrouping = checkGrouping;
+// A grouped query (GROUP BY, or an aggregate in its select list or HAVING) may name a column outside
+// an aggregate only when it is grouped, or when its table's primary key is grouped (PostgreSQL's
+// functional dependency); otherwise PostgreSQL refuses it with 42803. SQLite answers a "bare
+// column" from an arbitrary row of each group instead (`SELECT id, count(*) FROM t` gave one row
+// with some id), silently. Checked on PostgreSQL's parse tree, over the schema's tables only: a
+// query reading a subquery, a function or a catalog relation, or naming something this check does
+// not place, is left alone rather than refused on a guess.
+const libpg_query_1 = require("libpg-query");
+const sqlstate_1 = require("../sqlstate");
+const grouping_sets_1 = require("./grouping-sets");
+const type_signatures_1 = require("./type-signatures");
+/** PostgreSQL's aggregate functions (and SQLite's own, which the PG port also runs). */
+exports.AGGREGATES = new Set([
+    'count', 'sum', 'avg', 'min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg',
+    'jsonb_object_agg', 'bool_and', 'bool_or', 'every', 'bit_and', 'bit_or', 'bit_xor', 'stddev', 'stddev_samp',
+    'stddev_pop', 'variance', 'var_samp', 'var_pop', 'corr', 'covar_pop', 'covar_samp', 'regr_slope',
+    'regr_intercept', 'regr_count', 'regr_r2', 'regr_avgx', 'regr_avgy', 'regr_sxx', 'regr_syy', 'regr_sxy',
+    'percentile_cont', 'percentile_disc', 'mode', 'group_concat', 'total', 'xmlagg',
+]); // biome-ignore format: a word list
+/** Whether the tokens may hold a grouped query (GROUP BY, HAVING, or an aggregate call): a cheap test before parsing. */
+function mayGroup(sig) {
+    for (let i = 0; i < sig.length; i++) {
+        const t = sig[i];
+        if (t.type !== 'word')
+            continue;
+        const w = t.text.toLowerCase();
+        if (w === 'group' || w === 'having' || w === 'over' || (exports.AGGREGATES.has(w) && sig[i + 1]?.text === '('))
+            return true;
+    }
+    return false;
+}
+/**
+ * Whether the tokens may name a qualified column inside a subquery (two SELECTs, or a write with
+ * one, and a `.`), where an inner FROM may hide an outer alias: a cheap test before parsing.
+ */
+function mayNestAliases(sig) {
+    let selects = 0;
+    let dot = false;
+    for (const t of sig) {
+        if (t.type === 'punct' && t.text === '.')
+            dot = true;
+        else if (t.type === 'word' && t.text.toUpperCase() === 'SELECT')
+            selects++;
+    }
+    const write = sig[0]?.type === 'word' && /^(update|delete|insert)$/i.test(sig[0].text);
+    return dot && selects >= (write ? 1 : 2);
+}
+/**
+ * Throws 42703 for a qualified column its innermost FROM naming the alias lacks (checkQualified),
+ * and, when `grouping`, 42803 for a column a grouped query names outside its groups and aggregates
+ * and for an aggregate where none may be. Returns the offsets in `sql` of the scalar subqueries an
+ * outer aggregate makes many rows (manyRowSubqueries).
+ */
+function checkGrouping(sql, schema, grouping = true) {
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return []; // the translation or SQLite reports it
+    }
+    const guards = [];
+    const ctes = cteNames(tree.stmts, new Set());
+    checkQualified(tree.stmts ?? [], schema, ctes, []);
+    if (grouping)
+        visit(tree.stmts ?? [], schema, ctes, guards);
+    return guards;
+}
+/** Every SELECT of the tree (subqueries, WITH queries, set operations' arms), and UPDATE and DELETE. */
+function visit(n, schema, ctes, guards) {
+    if (n === null || typeof n !== 'object')
+        return;
+    if (Array.isArray(n)) {
+        for (const x of n)
+            visit(x, schema, ctes, guards);
+        return;
+    }
+    if (n.SelectStmt && (!n.SelectStmt.op || n.SelectStmt.op === 'SETOP_NONE'))
+        check(n.SelectStmt, schema, ctes, guards);
+    if (n.UpdateStmt)
+        checkWrite(n.UpdateStmt, 'UPDATE', schema, ctes);
+    if (n.DeleteStmt)
+        checkWrite(n.DeleteStmt, 'DELETE', schema, ctes);
+    for (const k in n)
+        visit(n[k], schema, ctes, guards);
+}
+/**
+ * An aggregate or window function in an UPDATE's or DELETE's JOIN conditions, WHERE, RETURNING or
+ * SET (an aggregate of its rows also in a subquery there: `SET x = (SELECT sum(t.v) FROM u)`):
+ * PostgreSQL's 42803 `aggregate functions are not allowed in WHERE` (`UPDATE`, ...) and 42P20, in
+ * the order it reads the clauses (SQLite ran it, or refused with 'misuse of aggregate').
+ */
+function checkWrite(w, kind, schema, ctes) {
+    const from = [{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])];
+    const tables = new Map();
+    const known = tablesOf(from, schema, ctes, tables);
+    const calls = (e, window) => {
+        if (e === null || typeof e !== 'object')
+            return false;
+        if (Array.isArray(e))
+            return e.some((x) => calls(x, window));
+        if (e.SubLink || e.SelectStmt)
+            return false;
+        if (e.FuncCall && (window ? !!e.FuncCall.over : !e.FuncCall.over && (0, exports.isAggregateCall)(e.FuncCall)))
+            return true;
+        for (const k in e)
+            if (k !== 'location' && calls(e[k], window))
+                return true;
+        return false;
+    };
+    const joinConditions = (items) => items.flatMap((f) => f?.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : []);
+    const set = kind === 'UPDATE' ? (w.targetList ?? []).map((t) => t.ResTarget?.val) : null;
+    const returning = (w.returningClause?.exprs ?? w.returningList ?? []).map((t) => t.ResTarget?.val);
+    for (const [clause, where] of [
+        [joinConditions(from), 'JOIN conditions'],
+        [w.whereClause, 'WHERE'],
+        [returning, 'RETURNING'],
+        [set, 'UPDATE'],
+    ]) {
+        if (calls(clause, false) || (known && outerAggregate(clause, tables, schema, ctes, [])))
+            throw (0, sqlstate_1.pgError)('42803', `aggregate functions are not allowed in ${where}`);
+        if (calls(clause, true))
+            throw (0, sqlstate_1.pgError)('42P20', `window functions are not allowed in ${where}`);
+    }
+}
+/**
+ * A qualified column `a.c` is looked for only in the innermost query whose FROM names `a`, as
+ * PostgreSQL resolves it: when that FROM item is a schema table without the column, it is 42703
+ * (SQLite went on to an outer query's `a`: `(SELECT sum(o.v) FROM u o) FROM t o` summed t's v).
+ * `scopes` are the FROM lists around n, innermost last.
+ */
+function checkQualified(n, schema, ctes, scopes) {
+    if (n === null || typeof n !== 'object')
+        return;
+    if (Array.isArray(n)) {
+        for (const x of n)
+            checkQualified(x, schema, ctes, scopes);
+        return;
+    }
+    const sel = n.SelectStmt;
+    if (sel) {
+        checkQualified(sel.withClause, schema, ctes, scopes);
+        if (sel.op && sel.op !== 'SETOP_NONE') {
+            checkQualified([{ SelectStmt: sel.larg }, { SelectStmt: sel.rarg }], schema, ctes, scopes);
+            return;
+        }
+        const scope = new Map();
+        scopeOf(sel.fromClause, schema, ctes, scope);
+        const inner = [...scopes, scope];
+        const from = (f) => {
+            if (f?.JoinExpr) {
+                from(f.JoinExpr.larg);
+                from(f.JoinExpr.rarg);
+                checkQualified(f.JoinExpr.quals, schema, ctes, inner);
+            }
+            else if (f?.RangeSubselect)
+                checkQualified(f.RangeSubselect.subquery, schema, ctes, f.RangeSubselect.lateral ? inner : scopes);
+        };
+        for (const f of sel.fromClause ?? [])
+            from(f);
+        for (const k in sel)
+            if (k !== 'fromClause' && k !== 'withClause')
+                checkQualified(sel[k], schema, ctes, inner);
+        return;
+    }
+    if (n.ColumnRef) {
+        const fields = n.ColumnRef.fields?.some((f) => f.A_Star) ? [] : (0, type_signatures_1.strings)(n.ColumnRef.fields);
+        if (fields.length !== 2)
+            return;
+        const alias = fields[0].toLowerCase();
+        const at = [...scopes].reverse().find((sc) => sc.has(alias));
+        const columns = at?.get(alias);
+        if (columns && !columns.has(fields[1].toLowerCase()))
+            throw (0, sqlstate_1.pgError)('42703', `column ${fields[0]}.${fields[1]} does not exist`);
+        return;
+    }
+    for (const k in n)
+        if (k !== 'location')
+            checkQualified(n[k], schema, ctes, scopes);
+}
+/** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
+function tablesOf(from, schema, ctes, out) {
+    for (const f of from ?? []) {
+        if (f.JoinExpr) {
+            if (f.JoinExpr.usingClause || f.JoinExpr.isNatural)
+                return false; // merged columns: not placed here
+            if (!tablesOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out))
+                return false;
+        }
+        else if (f.RangeVar && !f.RangeVar.schemaname) {
+            const name = String(f.RangeVar.relname).toLowerCase();
+            if (!schema.tables.has(name) || ctes.has(name))
+                return false;
+            out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), name);
+        }
+        else
+            return false;
+    }
+    return true;
+}
+/** Whether a call is an aggregate or a window function. */
+const isAggregateCall = (f) => f.over !== undefined || f.agg_star || exports.AGGREGATES.has((0, type_signatures_1.strings)(f.funcname).pop()?.toLowerCase() ?? '');
+exports.isAggregateCall = isAggregateCall;
+function scopeOf(from, schema, ctes, out) {
+    for (const f of from ?? []) {
+        if (f.JoinExpr) {
+            scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out);
+            if (f.JoinExpr.alias)
+                out.set(String(f.JoinExpr.alias.aliasname).toLowerCase(), null);
+        }
+        else if (f.RangeVar) {
+            const name = String(f.RangeVar.relname).toLowerCase();
+            const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;
+            const columns = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
+            out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), columns);
+        }
+        else {
+            const alias = f.RangeSubselect?.alias ?? f.RangeFunction?.alias;
+            // an item without a name of its own still holds columns this check cannot list
+            out.set(alias ? String(alias.aliasname).toLowerCase() : '', null);
+        }
+    }
+}
+/** The names WITH queries take anywhere in the statement (they hide tables of the same name). */
+function cteNames(n, out) {
+    if (n === null || typeof n !== 'object')
+        return out;
+    if (Array.isArray(n))
+        for (const x of n)
+            cteNames(x, out);
+    else {
+        if (n.CommonTableExpr?.ctename)
+            out.add(String(n.CommonTableExpr.ctename).toLowerCase());
+        for (const k in n)
+            cteNames(n[k], out);
+    }
+    return out;
+}
+function check(s, schema, ctes, guards) {
+    const tables = new Map();
+    if (!tablesOf(s.fromClause, schema, ctes, tables) || tables.size === 0)
+        return;
+    const targets = (s.targetList ?? []).map((t) => t.ResTarget);
+    if (targets.some((t) => !t))
+        return;
+    manyRowSubqueries(targets.map((t) => t.val), tables, schema, ctes, guards);
+    // with grouping sets (ROLLUP, CUBE): every expression of any set is grouped, and a primary key
+    // carries its table's columns only when it is in every set (PostgreSQL's common grouping)
+    const sets = (0, grouping_sets_1.expandGroupingSets)((s.groupClause ?? []).map(grouping_sets_1.treeElement));
+    if (!sets)
+        return;
+    const groups = [...new Set(sets.flat())];
+    /** [alias, column] of a column reference, null when it names no column of these tables (an output alias). */
+    const place = (fields) => {
+        const column = fields[fields.length - 1]?.toLowerCase();
+        if (fields.length === 2) {
+            const alias = fields[0].toLowerCase();
+            const table = tables.get(alias);
+            return table && hasColumn(schema, table, column) ? [alias, column] : null;
+        }
+        if (fields.length !== 1)
+            return null;
+        const found = [...tables].filter(([, table]) => hasColumn(schema, table, column));
+        return found.length === 1 ? [found[0][0], column] : null;
+    };
+    // this query's aggregates: not one over columns of an outer query only (`sum(t.v)` in a subquery
+    // over u is t's query's, which makes that query grouped and leaves this one as it is)
+    const ownAggregates = (e) => {
+        if (e === null || typeof e !== 'object')
+            return false;
+        if (Array.isArray(e))
+            return e.some(ownAggregates);
+        if (e.SubLink || e.SelectStmt)
+            return false;
+        if (e.FuncCall && !e.FuncCall.over && (0, exports.isAggregateCall)(e.FuncCall)) {
+            const refs = aggregateRefs(e.FuncCall);
+            return refs.length === 0 || refs.some((f) => f.length !== 2 || tables.has(f[0].toLowerCase()));
+        }
+        for (const k in e)
+            if (k !== 'location' && ownAggregates(e[k]))
+                return true;
+        return false;
+    };
+    // an aggregate of this query's rows in its JOIN conditions, WHERE or GROUP BY, also one over its
+    // columns in a subquery there (`WHERE EXISTS (SELECT sum(t.v) FROM u)`): PostgreSQL's 42803, in
+    // the order it reads the clauses (SQLite ran the subquery's as an aggregate of its own, or refused
+    // with another message)
+    const aggregateIn = (e) => ownAggregates(e) || outerAggregate(e, tables, schema, ctes, []);
+    const joinConditions = (from) => (from ?? []).flatMap((f) => f.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : []);
+    // a window function there is PostgreSQL's 42P20 (SQLite's 'misuse of window function')
+    const windowIn = (e) => {
+        if (e === null || typeof e !== 'object')
+            return false;
+        if (Array.isArray(e))
+            return e.some(windowIn);
+        if (e.SubLink || e.SelectStmt)
+            return false;
+        if (e.FuncCall?.over)
+            return true;
+        for (const k in e)
+            if (k !== 'location' && windowIn(e[k]))
+                return true;
+        return false;
+    };
+    for (const [clause, where] of [
+        [joinConditions(s.fromClause), 'JOIN conditions'],
+        [s.whereClause, 'WHERE'],
+        [s.groupClause, 'GROUP BY'],
+    ]) {
+        if (aggregateIn(clause))
+            throw (0, sqlstate_1.pgError)('42803', `aggregate functions are not allowed in ${where}`);
+        if (windowIn(clause))
+            throw (0, sqlstate_1.pgError)('42P20', `window functions are not allowed in ${where}`);
+    }
+    const aggregated = [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
+        targets.some((t) => outerAggregate(t.val, tables, schema, ctes, []));
+    if (groups.length === 0 && !aggregated && !s.havingClause)
+        return;
+    const key = (e) => JSON.stringify(e, (k, v) => {
+        if (k === 'location')
+            return undefined;
+        if (v?.ColumnRef && !v.ColumnRef.fields?.some((f) => f.A_Star)) {
+            const at = place((0, type_signatures_1.strings)(v.ColumnRef.fields));
+            return at ? { column: at.join('.') } : v;
+        }
+        return v;
+    });
+    // the grouped expressions: as written, by an output column's position or by its alias
+    const grouped = new Set();
+    const groupKey = (g) => {
+        const position = g.A_Const?.ival ? g.A_Const.ival.ival : undefined;
+        const fields = g.ColumnRef ? (0, type_signatures_1.strings)(g.ColumnRef.fields) : [];
+        const byAlias = fields.length === 1 && !place(fields)
+            ? targets.find((t) => t.name?.toLowerCase() === fields[0].toLowerCase())
+            : undefined;
+        const e = position !== undefined ? targets[position - 1]?.val : byAlias ? byAlias.val : g;
+        return e ? key(e) : null;
+    };
+    for (const g of groups) {
+        const k = groupKey(g);
+        if (k === null)
+            return;
+        grouped.add(k);
+    }
+    const common = new Set(sets.length === 1
+        ? grouped
+        : sets[0].map(groupKey).filter((k) => sets.every((set) => set.some((g) => groupKey(g) === k))));
+    // tables whose primary key is grouped: each of their columns is (functional dependency)
+    const dependent = new Set();
+    for (const [alias, table] of tables) {
+        const pk = schema.tables.get(table)?.primaryKey ?? [];
+        if (pk.length > 0 && pk.every((c) => common.has(JSON.stringify({ column: `${alias}.${c.toLowerCase()}` }))))
+            dependent.add(alias);
+    }
+    const walk = (e) => {
+        if (e === null || typeof e !== 'object')
+            return;
+        if (Array.isArray(e)) {
+            for (const x of e)
+                walk(x);
+            return;
+        }
+        if (grouped.has(key(e)))
+            return;
+        if (e.SubLink) {
+            // the expression it tests belongs to this query; the subquery may name this query's columns
+            walk(e.SubLink.testexpr);
+            sublink(e.SubLink.subselect, []);
+            return;
+        }
+        if (e.SelectStmt)
+            return;
+        if ((e.FuncCall && (0, exports.isAggregateCall)(e.FuncCall)) || e.GroupingFunc)
+            return;
+        if (e.ColumnRef) {
+            const fields = (0, type_signatures_1.strings)(e.ColumnRef.fields);
+            if (e.ColumnRef.fields?.some((f) => f.A_Star))
+                return;
+            const at = place(fields);
+            if (at && !dependent.has(at[0]))
+                throw (0, sqlstate_1.pgError)('42803', `column "${at.join('.')}" must appear in the GROUP BY clause or be used in an aggregate function`);
+            return;
+        }
+        for (const k in e)
+            if (k !== 'location')
+                walk(e[k]);
+    };
+    /**
+     * A subquery's references to this query's columns (PostgreSQL's "subquery uses ungrouped column
+     * ... from outer query"): `scopes` are the FROM lists of the queries between this one and the
+     * reference, innermost last. A name resolves to the innermost query holding it, as PostgreSQL
+     * resolves it; one this check cannot place (a FROM item whose columns it does not know) is left.
+     */
+    const resolve = (fields, scopes) => {
+        const column = fields[fields.length - 1]?.toLowerCase();
+        if (fields.length > 2)
+            return 'unknown';
+        for (let level = scopes.length - 1; level >= 0; level--) {
+            for (const [alias, columns] of scopes[level]) {
+                if (fields.length === 2 && alias === fields[0].toLowerCase())
+                    return { level };
+                if (fields.length === 1 && (columns === null || columns.has(column)))
+                    return columns ? { level } : 'unknown';
+            }
+        }
+        return place(fields) ?? 'unknown';
+    };
+    /** The column references of e, outside subqueries. */
+    const refs = (e, out) => {
+        if (e === null || typeof e !== 'object')
+            return out;
+        if (Array.isArray(e))
+            for (const x of e)
+                refs(x, out);
+        else if (e.ColumnRef) {
+            if (!e.ColumnRef.fields?.some((f) => f.A_Star))
+                out.push((0, type_signatures_1.strings)(e.ColumnRef.fields));
+        }
+        else if (!e.SubLink && !e.SelectStmt)
+            for (const k in e)
+                if (k !== 'location')
+                    refs(e[k], out);
+        return out;
+    };
+    const sublink = (q, outer) => {
+        const sel = q?.SelectStmt;
+        if (!sel)
+            return;
+        if (sel.op && sel.op !== 'SETOP_NONE') {
+            sublink({ SelectStmt: sel.larg }, outer);
+            sublink({ SelectStmt: sel.rarg }, outer);
+            return;
+        }
+        const scope = new Map();
+        scopeOf(sel.fromClause, schema, ctes, scope);
+        const scopes = [...outer, scope];
+        const inner = (e) => {
+            if (e === null || typeof e !== 'object')
+                return;
+            if (Array.isArray(e)) {
+                for (const x of e)
+                    inner(x);
+                return;
+            }
+            const query = e.SelectStmt
+                ? e
+                : (e.SubLink?.subselect ?? e.RangeSubselect?.subquery ?? e.CommonTableExpr?.ctequery);
+            if (query) {
+                inner(e.SubLink?.testexpr);
+                sublink(query, scopes);
+                return;
+            }
+            if (e.FuncCall && (0, exports.isAggregateCall)(e.FuncCall) && !e.FuncCall.over) {
+                // an aggregate over no column of this subquery belongs to an outer query (PostgreSQL's
+                // aggregate level): `(SELECT ... WHERE u.x = max(t.v))` aggregates t's rows
+                const levels = refs([e.FuncCall.args, e.FuncCall.agg_filter, e.FuncCall.agg_order], []).map((f) => resolve(f, scopes));
+                if (!levels.some((l) => !Array.isArray(l) && l !== 'unknown' && l.level === scopes.length - 1))
+                    return;
+            }
+            if (e.ColumnRef) {
+                if (e.ColumnRef.fields?.some((f) => f.A_Star))
+                    return;
+                const at = resolve((0, type_signatures_1.strings)(e.ColumnRef.fields), scopes);
+                if (Array.isArray(at) && !dependent.has(at[0]) && !grouped.has(key(e)))
+                    throw (0, sqlstate_1.pgError)('42803', `subquery uses ungrouped column "${at.join('.')}" from outer query`);
+                return;
+            }
+            for (const k in e)
+                if (k !== 'location')
+                    inner(e[k]);
+        };
+        // ORDER BY and GROUP BY may name the subquery's own output columns
+        const names = new Set((sel.targetList ?? []).map((t) => t.ResTarget?.name?.toLowerCase()));
+        const own = (n) => {
+            const fields = n?.ColumnRef ? (0, type_signatures_1.strings)(n.ColumnRef.fields) : [];
+            return fields.length === 1 && names.has(fields[0].toLowerCase());
+        };
+        for (const k in sel) {
+            if (k === 'sortClause')
+                for (const o of sel.sortClause)
+                    own(o.SortBy?.node) || inner(o);
+            else if (k === 'groupClause')
+                for (const g of sel.groupClause)
+                    own(g) || inner(g);
+            else
+                inner(sel[k]);
+        }
+    };
+    for (const t of targets)
+        walk(t.val);
+    walk(s.havingClause);
+    for (const o of s.sortClause ?? []) {
+        // ORDER BY an output column's name sorts by that column (PostgreSQL reads the name so first)
+        const n = o.SortBy?.node;
+        const fields = n?.ColumnRef ? (0, type_signatures_1.strings)(n.ColumnRef.fields) : [];
+        if (fields.length === 1 && targets.some((t) => t.name?.toLowerCase() === fields[0].toLowerCase()))
+            continue;
+        walk(n);
+    }
+}
+/**
+ * Whether a subquery in e calls an aggregate over this query's columns only (`(SELECT sum(t.v) FROM
+ * u)` in a query over t): PostgreSQL's aggregate level makes it this query's aggregate, and this
+ * query a grouped one. `scopes` are the FROM lists of the subqueries around e; a name they may hold
+ * (or that this query's tables lack) is not this query's.
+ */
+function outerAggregate(e, tables, schema, ctes, scopes) {
+    if (e === null || typeof e !== 'object')
+        return false;
+    if (Array.isArray(e))
+        return e.some((x) => outerAggregate(x, tables, schema, ctes, scopes));
+    const sel = e.SubLink?.subselect?.SelectStmt;
+    if (sel) {
+        if (outerAggregate(e.SubLink.testexpr, tables, schema, ctes, scopes))
+            return true;
+        if (sel.op && sel.op !== 'SETOP_NONE')
+            return false;
+        const scope = new Map();
+        scopeOf(sel.fromClause, schema, ctes, scope);
+        return [sel.targetList, sel.whereClause, sel.havingClause].some((x) => outerAggregate(x, tables, schema, ctes, [...scopes, scope]));
+    }
+    if (e.SelectStmt || e.RangeSubselect)
+        return false;
+    if (scopes.length > 0 && e.FuncCall && !e.FuncCall.over && (0, exports.isAggregateCall)(e.FuncCall))
+        return aggregateIsOuter(e.FuncCall, tables, schema, scopes);
+    for (const k in e)
+        if (k !== 'location' && outerAggregate(e[k], tables, schema, ctes, scopes))
+            return true;
+    return false;
+}
+/** The column references of an aggregate call's arguments and FILTER, as name parts (not inside subqueries). */
+function aggregateRefs(f) {
+    const refs = [];
+    const collect = (n) => {
+        if (n === null || typeof n !== 'object')
+            return;
+        if (Array.isArray(n))
+            n.forEach(collect);
+        else if (n.ColumnRef)
+            refs.push((0, type_signatures_1.strings)(n.ColumnRef.fields));
+        else if (!n.SubLink)
+            for (const k in n)
+                if (k !== 'location')
+                    collect(n[k]);
+    };
+    collect([f.args, f.agg_filter]);
+    return refs;
+}
+/** Whether an aggregate call in a subquery (`scopes` the FROM lists around it) is over this query's columns only. */
+function aggregateIsOuter(f, tables, schema, scopes) {
+    const refs = aggregateRefs(f);
+    const ours = (f) => {
+        const column = f[f.length - 1]?.toLowerCase();
+        if (f.length === 2) {
+            const alias = f[0].toLowerCase();
+            return !scopes.some((sc) => sc.has(alias)) && tables.has(alias) && hasColumn(schema, tables.get(alias), column);
+        }
+        if (f.length !== 1)
+            return false;
+        if (scopes.some((sc) => [...sc.values()].some((cols) => cols === null || cols.has(column))))
+            return false;
+        return [...tables.values()].some((t) => hasColumn(schema, t, column));
+    };
+    return refs.length > 0 && refs.every(ours);
+}
+/** Whether e calls, outside subqueries, an aggregate of the subquery it is in (`scopes` around it). */
+function ownAggregate(e, tables, schema, scopes) {
+    if (e === null || typeof e !== 'object')
+        return false;
+    if (Array.isArray(e))
+        return e.some((x) => ownAggregate(x, tables, schema, scopes));
+    if (e.SubLink || e.SelectStmt)
+        return false;
+    if (e.FuncCall && !e.FuncCall.over && (0, exports.isAggregateCall)(e.FuncCall))
+        return !aggregateIsOuter(e.FuncCall, tables, schema, scopes);
+    for (const k in e)
+        if (k !== 'location' && ownAggregate(e[k], tables, schema, scopes))
+            return true;
+    return false;
+}
+/**
+ * The scalar subqueries in e that an aggregate of this query's columns makes many rows, one per
+ * row of their FROM (`(SELECT sum(t.v) FROM u)`: no aggregate of their own, no GROUP BY, no
+ * LIMIT): the offsets of their '(' in `guards`, for translate/one-row.ts's 21000 when they give more
+ * than one, as PostgreSQL's "more than one row returned by a subquery used as an expression".
+ */
+function manyRowSubqueries(e, tables, schema, ctes, guards) {
+    if (e === null || typeof e !== 'object')
+        return;
+    if (Array.isArray(e)) {
+        for (const x of e)
+            manyRowSubqueries(x, tables, schema, ctes, guards);
+        return;
+    }
+    const sel = e.SubLink?.subselect?.SelectStmt;
+    if (sel) {
+        if (e.SubLink.subLinkType === 'EXPR_SUBLINK' &&
+            (!sel.op || sel.op === 'SETOP_NONE') &&
+            sel.fromClause?.length > 0 &&
+            !sel.groupClause &&
+            !sel.havingClause &&
+            !sel.limitCount &&
+            !sel.limitOffset &&
+            !sel.distinctClause) {
+            const scope = new Map();
+            scopeOf(sel.fromClause, schema, ctes, scope);
+            if (outerAggregate(sel.targetList, tables, schema, ctes, [scope]) &&
+                !ownAggregate(sel.targetList, tables, schema, [scope]))
+                guards.push(e.SubLink.location);
+        }
+        return;
+    }
+    if (e.SelectStmt)
+        return;
+    for (const k in e)
+        if (k !== 'location')
+            manyRowSubqueries(e[k], tables, schema, ctes, guards);
+}
+function hasColumn(schema, table, column) {
+    return schema.tables.get(table)?.columns.some((c) => c.name.toLowerCase() === column) ?? false;
+}
+//# sourceMappingURL=grouping.js.map

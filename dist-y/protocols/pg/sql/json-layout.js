@@ -1,0 +1,198 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.mayBuildJson = mayBuildJson;
+exports.jsonLayouts = jsonLayouts;
+exports.jsonLayoutEdits = jsonLayoutEdits;
+// Where a json builder's document leaves the statement as text (a select item of the statement's
+// own SELECT, or a cast to text), the analysis reads the builders' layout off the parse tree and
+// the translation reprints SQLite's compact document with PostgreSQL's spacing
+// (`__pg_json_layout(doc, layout)`, src/engine/pg-json-layout.ts): `{"a" : "x"}` where SQLite wrote
+// `{"a":"x"}`. Inside the statement (a builder in a builder, `->`, a cast to jsonb) the document
+// stays SQLite's, which its JSON functions read.
+const libpg_query_1 = require("libpg-query");
+const tokens_1 = require("./tokens");
+const type_signatures_1 = require("./type-signatures");
+/** Whether the tokens may hold a json builder (json_build_object, json_agg, ...): a cheap test before parsing. */
+function mayBuildJson(sig) {
+    return sig.some((t) => t.type === 'word' && /^json_(build_|agg$|object_agg$)/i.test(t.text));
+}
+const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
+/**
+ * The layouts of the json builders whose text leaves `sql`: the offset where each expression starts
+ * → its layout (for wrapJsonLayouts). Expressions whose layout is SQLite's own are left out.
+ */
+function jsonLayouts(sql) {
+    const out = new Map();
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return out;
+    }
+    const stmt = tree.stmts?.length === 1 ? tree.stmts[0].stmt : undefined;
+    const top = stmt?.SelectStmt;
+    const add = (e, aliases) => {
+        const l = layoutOf(e, aliases);
+        if (l !== 'c')
+            out.set(startOf(e), l);
+    };
+    const visit = (n, aliases) => {
+        if (n === null || typeof n !== 'object')
+            return;
+        if (Array.isArray(n)) {
+            for (const x of n)
+                visit(x, aliases);
+            return;
+        }
+        if (n.SelectStmt) {
+            const inner = new Set(aliases);
+            fromAliases(n.SelectStmt.fromClause, inner);
+            for (const k in n.SelectStmt)
+                visit(n.SelectStmt[k], inner);
+            return;
+        }
+        const cast = n.TypeCast;
+        if (cast && TEXT_TYPES.has((0, type_signatures_1.strings)(cast.typeName?.names).pop()?.toLowerCase() ?? ''))
+            add(cast.arg, aliases);
+        for (const k in n)
+            visit(n[k], aliases);
+    };
+    visit(tree.stmts ?? [], new Set());
+    if (top?.targetList && (!top.op || top.op === 'SETOP_NONE')) {
+        const aliases = new Set();
+        fromAliases(top.fromClause, aliases);
+        for (const t of top.targetList)
+            if (t.ResTarget?.val)
+                add(t.ResTarget.val, aliases);
+    }
+    return out;
+}
+/** The names of a FROM list's items, which a bare name in json_agg(t) takes as a whole row. */
+function fromAliases(from, out) {
+    for (const f of from ?? []) {
+        if (f.JoinExpr)
+            fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out);
+        const name = f.RangeVar?.alias?.aliasname ?? f.RangeVar?.relname ?? f.RangeSubselect?.alias?.aliasname;
+        if (name)
+            out.add(String(name).toLowerCase());
+    }
+}
+/** Where an expression starts in the text: a call's name, a subquery's '(', a cast's operand. */
+function startOf(e) {
+    if (e.TypeCast)
+        return startOf(e.TypeCast.arg);
+    if (e.FuncCall)
+        return e.FuncCall.location;
+    if (e.CoalesceExpr)
+        return e.CoalesceExpr.location;
+    if (e.SubLink)
+        return e.SubLink.location;
+    return -1;
+}
+/** The layout of an expression's json document ('c': as SQLite writes it). */
+function layoutOf(e, aliases) {
+    if (e?.TypeCast) {
+        const type = (0, type_signatures_1.strings)(e.TypeCast.typeName?.names).pop()?.toLowerCase();
+        return type === 'json' ? layoutOf(e.TypeCast.arg, aliases) : 'c';
+    }
+    if (e?.CoalesceExpr) {
+        const [first, ...rest] = e.CoalesceExpr.args;
+        return rest.every((a) => a.A_Const) ? layoutOf(first, aliases) : 'c';
+    }
+    const sub = e?.SubLink;
+    if (sub) {
+        const s = sub.subselect?.SelectStmt;
+        if (sub.subLinkType !== 'EXPR_SUBLINK' || !s || (s.op && s.op !== 'SETOP_NONE') || s.targetList?.length !== 1)
+            return 'c';
+        const inner = new Set(aliases);
+        fromAliases(s.fromClause, inner);
+        return layoutOf(s.targetList[0].ResTarget?.val, inner);
+    }
+    const f = e?.FuncCall;
+    if (!f || f.over)
+        return 'c';
+    const name = (0, type_signatures_1.strings)(f.funcname)
+        .join('.')
+        .toLowerCase()
+        .replace(/^pg_catalog\./, '');
+    const args = f.args ?? [];
+    if (f.func_variadic)
+        return 'c';
+    switch (name) {
+        case 'json_build_object':
+            return `O(${args
+                .filter((_, i) => i % 2 === 1)
+                .map((a) => layoutOf(a, aliases))
+                .join(',')})`;
+        case 'json_build_array':
+            return `A(${args.map((a) => layoutOf(a, aliases)).join(',')})`;
+        case 'json_agg': {
+            const a = args[0];
+            const fields = a?.ColumnRef ? (0, type_signatures_1.strings)(a.ColumnRef.fields) : [];
+            // a whole row (json_agg(t), t.*) or an array: PostgreSQL puts a line break between them
+            const rows = a?.A_ArrayExpr ||
+                a?.ColumnRef?.fields?.some((x) => x.A_Star) ||
+                (fields.length === 1 && aliases.has(fields[0].toLowerCase()));
+            return args.length === 1 ? `G${rows ? 'n' : ''}(${layoutOf(a, aliases)})` : 'c';
+        }
+        case 'json_object_agg':
+            return args.length === 2 ? `M(${layoutOf(args[1], aliases)})` : 'c';
+        default:
+            return 'c';
+    }
+}
+/**
+ * The tokens to put before and after tokens (by index) to wrap each expression starting at an
+ * offset of `layouts` (in the tokens joined by spaces) as `__pg_json_layout(expression, 'layout')`.
+ */
+function jsonLayoutEdits(tokens, layouts, before, after) {
+    let offset = 0;
+    for (let i = 0; i < tokens.length; i++) {
+        const layout = layouts.get(offset);
+        offset += Buffer.byteLength(tokens[i].text) + 1;
+        if (layout === undefined)
+            continue;
+        const end = expressionEnd(tokens, i);
+        if (end < 0)
+            continue;
+        before.set(i, [...(before.get(i) ?? []), { type: 'word', text: '__pg_json_layout' }, { type: 'punct', text: '(' }]);
+        after.set(end, [
+            { type: 'punct', text: ',' },
+            { type: 'string', text: `'${layout}'` },
+            { type: 'punct', text: ')' },
+            ...(after.get(end) ?? []),
+        ]);
+    }
+}
+/** The index of the last token of the call (with its FILTER) or subquery starting at tokens[i]; -1 when not found. */
+function expressionEnd(tokens, i) {
+    let open = i;
+    while (open < tokens.length && !(0, tokens_1.isPunct)(tokens[open], '('))
+        open++;
+    let end = close(tokens, open);
+    if (end < 0)
+        return -1;
+    const next = nextSignificant(tokens, end + 1);
+    if ((0, tokens_1.isWord)(tokens[next], 'FILTER'))
+        end = close(tokens, nextSignificant(tokens, next + 1));
+    return end;
+}
+function nextSignificant(tokens, i) {
+    while (i < tokens.length && (tokens[i].type === 'space' || tokens[i].type === 'comment'))
+        i++;
+    return i;
+}
+function close(tokens, i) {
+    if (!(0, tokens_1.isPunct)(tokens[i], '('))
+        return -1;
+    let depth = 0;
+    for (; i < tokens.length; i++) {
+        if ((0, tokens_1.isPunct)(tokens[i], '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(tokens[i], ')') && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+//# sourceMappingURL=json-layout.js.map

@@ -1,0 +1,189 @@
+"use strict";
+// The PostgreSQL SQL lexer: tokens (words, strings with their E'' and $$ forms, quoted names,
+// numbers, $n, operators, comments), statements split at top-level semicolons, identifiers folded as
+// PostgreSQL folds them, and literals quoted back.
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.lexPg = lexPg;
+exports.quoteString = quoteString;
+exports.splitPgStatements = splitPgStatements;
+exports.identName = identName;
+exports.maxParam = maxParam;
+const OP_CHARS = '+-*/<>=~!@#%^&|`?';
+/**
+ * Lexes PostgreSQL SQL: E'' and $$ strings, nested block comments, $n parameters and multi-character
+ * operators. Strings are turned into SQLite literals as they are read ('' quoting, no backslashes).
+ */
+function lexPg(sql) {
+    const out = [];
+    let i = 0;
+    const n = sql.length;
+    while (i < n) {
+        const c = sql[i];
+        const start = i;
+        if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+            while (i < n && /\s/.test(sql[i]))
+                i++;
+            out.push({ type: 'space', text: sql.slice(start, i) });
+        }
+        else if (c === '-' && sql[i + 1] === '-') {
+            while (i < n && sql[i] !== '\n')
+                i++;
+            out.push({ type: 'comment', text: sql.slice(start, i) });
+        }
+        else if (c === '/' && sql[i + 1] === '*') {
+            let depth = 0;
+            while (i < n) {
+                if (sql[i] === '/' && sql[i + 1] === '*')
+                    depth++, (i += 2);
+                else if (sql[i] === '*' && sql[i + 1] === '/') {
+                    i += 2;
+                    if (--depth === 0)
+                        break;
+                }
+                else
+                    i++;
+            }
+            out.push({ type: 'comment', text: sql.slice(start, i) });
+        }
+        else if ((c === 'E' || c === 'e') && sql[i + 1] === "'") {
+            i += 2;
+            let s = '';
+            while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'")) {
+                if (sql[i] === "'")
+                    (s += "'"), (i += 2);
+                else if (sql[i] === '\\' && i + 1 < n) {
+                    const e = sql[i + 1];
+                    i += 2;
+                    const simple = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
+                    if (e in simple)
+                        s += simple[e];
+                    else if (e === 'x' && /[0-9a-fA-F]/.test(sql[i] ?? '')) {
+                        const m = /^[0-9a-fA-F]{1,2}/.exec(sql.slice(i))[0];
+                        s += String.fromCharCode(parseInt(m, 16));
+                        i += m.length;
+                    }
+                    else if (e === 'u' || e === 'U') {
+                        const len = e === 'u' ? 4 : 8;
+                        s += String.fromCodePoint(parseInt(sql.slice(i, i + len), 16));
+                        i += len;
+                    }
+                    else if (/[0-7]/.test(e)) {
+                        const m = /^[0-7]{0,2}/.exec(sql.slice(i))[0];
+                        s += String.fromCharCode(parseInt(e + m, 8));
+                        i += m.length;
+                    }
+                    else
+                        s += e;
+                }
+                else
+                    s += sql[i++];
+            }
+            i++;
+            out.push({ type: 'string', text: quoteString(s) });
+        }
+        else if (c === "'") {
+            i++;
+            while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'"))
+                i += sql[i] === "'" ? 2 : 1;
+            i++;
+            out.push({ type: 'string', text: sql.slice(start, Math.min(i, n)) });
+        }
+        else if (c === '"') {
+            i++;
+            while (i < n && !(sql[i] === '"' && sql[i + 1] !== '"'))
+                i += sql[i] === '"' ? 2 : 1;
+            i++;
+            out.push({ type: 'quoted', text: sql.slice(start, Math.min(i, n)) });
+        }
+        else if (c === '$' && /[0-9]/.test(sql[i + 1] ?? '')) {
+            i++;
+            while (i < n && /[0-9]/.test(sql[i]))
+                i++;
+            out.push({ type: 'param', text: sql.slice(start, i) });
+        }
+        else if (c === '$' && /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.test(sql.slice(i))) {
+            const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i))[0];
+            const end = sql.indexOf(tag, i + tag.length);
+            const body = sql.slice(i + tag.length, end < 0 ? n : end);
+            i = end < 0 ? n : end + tag.length;
+            out.push({ type: 'string', text: quoteString(body) });
+        }
+        else if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
+            while (i < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[i]))
+                i++;
+            out.push({ type: 'word', text: sql.slice(start, i) });
+        }
+        else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(sql[i + 1] ?? ''))) {
+            while (i < n && /[0-9.]/.test(sql[i]))
+                i++;
+            if ((sql[i] === 'e' || sql[i] === 'E') && /[-+0-9]/.test(sql[i + 1] ?? '')) {
+                i += 2;
+                while (i < n && /[0-9]/.test(sql[i]))
+                    i++;
+            }
+            out.push({ type: 'number', text: sql.slice(start, i) });
+        }
+        else if (c === ':' && sql[i + 1] === ':') {
+            i += 2;
+            out.push({ type: 'op', text: '::' });
+        }
+        else if (OP_CHARS.includes(c)) {
+            while (i < n &&
+                OP_CHARS.includes(sql[i]) &&
+                !(sql[i] === '-' && sql[i + 1] === '-') &&
+                !(sql[i] === '/' && sql[i + 1] === '*'))
+                i++;
+            // as PostgreSQL reads `1/-2`: an operator ends in + or - only if it holds one of ~!@#%^&|`?
+            while (i - start > 1 && (sql[i - 1] === '+' || sql[i - 1] === '-') && !/[~!@#%^&|`?]/.test(sql.slice(start, i)))
+                i--;
+            out.push({ type: 'op', text: sql.slice(start, i) });
+        }
+        else {
+            i++;
+            out.push({ type: 'punct', text: c });
+        }
+    }
+    return out;
+}
+/** A SQLite string literal holding `s`. */
+function quoteString(s) {
+    return "'" + s.split("'").join("''") + "'";
+}
+/** Splits a query string at top-level semicolons; empty statements are dropped. */
+function splitPgStatements(sql) {
+    const out = [];
+    let cur = [];
+    let depth = 0;
+    const flush = () => {
+        if (cur.some((t) => t.type !== 'space' && t.type !== 'comment'))
+            out.push(cur);
+        cur = [];
+    };
+    for (const t of lexPg(sql)) {
+        if (t.type === 'punct' && t.text === '(')
+            depth++;
+        else if (t.type === 'punct' && t.text === ')')
+            depth--;
+        if (t.type === 'punct' && t.text === ';' && depth <= 0)
+            flush();
+        else
+            cur.push(t);
+    }
+    flush();
+    return out;
+}
+/** The identifier a word or quoted token names: unquoted words fold to lower case, as in PostgreSQL. */
+function identName(t) {
+    if (t.type === 'quoted')
+        return t.text.slice(1, -1).split('""').join('"');
+    return t.text.toLowerCase();
+}
+/** The highest $n a statement uses. */
+function maxParam(tokens) {
+    let m = 0;
+    for (const t of tokens)
+        if (t.type === 'param')
+            m = Math.max(m, Number(t.text.slice(1)));
+    return m;
+}
+//# sourceMappingURL=lexer.js.map

@@ -1,0 +1,43 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.catalogRelations = catalogRelations;
+exports.hasNoFrom = hasNoFrom;
+// Which statements the front end's own catalog connection answers rather than the engine: those
+// naming pg_catalog or information_schema relations, or functions only that connection has, and
+// SELECTs with no FROM at all (constants and functions).
+const lexer_1 = require("./lexer");
+/** Functions only the agent's catalog connection has (set-returning ones, session facts as arrays). */
+const LOCAL_FUNCTIONS = new Set([
+    'unnest',
+    'generate_series',
+    'current_schemas',
+    'current_setting',
+    'string_to_array',
+    'parse_ident',
+    'generate_subscripts',
+    'pg_get_keywords',
+]);
+/**
+ * Relation names that live in the agent's catalog rather than in the database, or (unless
+ * `relationsOnly`) functions only the catalog connection has.
+ */
+function catalogRelations(tokens, relationsOnly = false) {
+    for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i];
+        if (t.type !== 'word' && t.type !== 'quoted')
+            continue;
+        const name = (0, lexer_1.identName)(t);
+        if (name === 'information_schema' || name === 'pg_catalog')
+            return true;
+        if (name.startsWith('pg_') && tokens[i + 1]?.text !== '(')
+            return true;
+        if (!relationsOnly && LOCAL_FUNCTIONS.has(name) && tokens[i + 1]?.text === '(')
+            return true;
+    }
+    return false;
+}
+/** True when a SELECT has no FROM at all (constants and functions: answered locally). */
+function hasNoFrom(tokens) {
+    return !tokens.some((t) => t.type === 'word' && t.text.toUpperCase() === 'FROM');
+}
+//# sourceMappingURL=local-statements.js.map

@@ -1,0 +1,273 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.treeParamTypes = treeParamTypes;
+// The type of each $n from where it stands in PostgreSQL's parse tree, as PostgreSQL resolves a
+// parameter the client sent no type for: the type of what it is compared with (`=`, `<`, IN lists,
+// BETWEEN, IS DISTINCT FROM, a row's field; the array of it for `= ANY($1)`), combined with by
+// arithmetic, assigned to (INSERT's VALUES and SELECT, UPDATE SET, ON CONFLICT SET), cast to; text
+// for LIKE and the string functions; bool for a condition; int8 for LIMIT and OFFSET; the type of a
+// CASE's or COALESCE's other branches. Clients such as asyncpg encode each argument by the type
+// ParameterDescription names, so a parameter left `text` made `d BETWEEN $1 AND $2` refuse a datetime.
+// 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say.
+const libpg_query_1 = require("libpg-query");
+const oids_1 = require("../types/oids");
+const registry_1 = require("../types/registry");
+const expression_types_1 = require("./expression-types");
+const select_types_1 = require("./select-types");
+const type_signatures_1 = require("./type-signatures");
+const COMPARE = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%']);
+const TEXT_OPS = new Set(['~~', '~~*', '!~~', '!~~*', '~', '~*', '!~', '!~*']);
+const DATETIMES = new Set([oids_1.OID.date, oids_1.OID.time, oids_1.OID.timestamp, oids_1.OID.timestamptz, oids_1.OID.interval]);
+/** Functions whose parameters are text. */
+const TEXT_ARGUMENT_FUNCTIONS = new Set([
+    'lower',
+    'upper',
+    'trim',
+    'btrim',
+    'ltrim',
+    'rtrim',
+    'length',
+    'char_length',
+    'initcap',
+    'md5',
+    'reverse',
+    'strpos',
+    'starts_with',
+    'split_part',
+    'replace',
+]);
+/** The parameters' types (declared ones kept); null when the text does not parse. */
+function treeParamTypes(sql, schema, n, declared) {
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return null;
+    }
+    const types = Array.from({ length: n }, (_, i) => declared[i] ?? 0);
+    const walker = new ParamWalker(schema, types);
+    // twice, so that `$1 = $2 AND $2 = a` types both
+    for (let pass = 0; pass < 2; pass++)
+        for (const s of tree.stmts ?? [])
+            walker.walk(s.stmt, new expression_types_1.Typer(schema, new Map()));
+    return types;
+}
+class ParamWalker {
+    schema;
+    types;
+    constructor(schema, types) {
+        this.schema = schema;
+        this.types = types;
+    }
+    /** The type of an expression: a parameter's as found so far, else the typer's. */
+    typeOf(typer, x) {
+        if (x?.ParamRef)
+            return this.types[x.ParamRef.number - 1] ?? 0;
+        return typer.type(x);
+    }
+    /** Gives `x` the type `oid` when it is a parameter not typed yet. */
+    assign(x, oid) {
+        const k = (x?.ParamRef?.number ?? 0) - 1;
+        if (k >= 0 && k < this.types.length && this.types[k] === 0 && oid)
+            this.types[k] = oid;
+    }
+    /**
+     * A value assigned to a column of type `oid`: a parameter takes it; ARRAY[$1, $2] of parameters
+     * and string literals alone is a text[] in PostgreSQL (its elements text, whatever the column;
+     * array-assignments.ts refuses it for a column of another array type, as PostgreSQL does).
+     */
+    assignValue(x, oid) {
+        const elements = x?.A_ArrayExpr?.elements;
+        if (elements?.length && elements.every((e) => e.ParamRef || e.A_Const?.sval !== undefined || e.A_Const?.isnull))
+            for (const e of elements)
+                this.assign(e, oids_1.OID.text);
+        else
+            this.assign(x, oid);
+    }
+    /**
+     * Each of `xs` that is a parameter takes the type the others resolve to: one type, numbers
+     * promoted (`a IN ($1, 5)`), a string literal yielding to the other type; none when they disagree.
+     */
+    together(typer, xs) {
+        let common = 0;
+        for (const x of xs) {
+            const t = this.typeOf(typer, x);
+            if (t === 0 || t === common || (x?.A_Const?.sval !== undefined && common !== 0))
+                continue;
+            if (common === 0 || (common === oids_1.OID.text && xs.some((y) => y?.A_Const?.sval !== undefined)))
+                common = t;
+            else if ((0, type_signatures_1.isNumber)(common) && (0, type_signatures_1.isNumber)(t))
+                common = (0, type_signatures_1.promote)(common, t);
+            else
+                return;
+        }
+        for (const x of xs)
+            this.assign(x, common);
+    }
+    /** A table's column types in order, or by the names INSERT lists. */
+    targetTypes(relation, cols) {
+        const table = this.schema.tables.get(String(relation?.relname ?? '').toLowerCase());
+        if (!table)
+            return [];
+        const names = cols?.length ? cols.map((c) => String(c.ResTarget?.name ?? '').toLowerCase()) : null;
+        const byName = (name) => table.columns.find((c) => c.name.toLowerCase() === name);
+        return (names ? names.map(byName) : table.columns).map((c) => (c ? (0, oids_1.oidOfDeclType)(c.type) : 0));
+    }
+    walk(n, typer) {
+        if (n === null || typeof n !== 'object')
+            return;
+        if (Array.isArray(n)) {
+            for (const x of n)
+                this.walk(x, typer);
+            return;
+        }
+        let t = typer;
+        if (n.SelectStmt) {
+            const s = n.SelectStmt;
+            t = withSources(typer, s.fromClause ?? []);
+            this.assign(s.limitCount, oids_1.OID.int8);
+            this.assign(s.limitOffset, oids_1.OID.int8);
+            this.assign(s.whereClause, oids_1.OID.bool);
+            this.assign(s.havingClause, oids_1.OID.bool);
+        }
+        else if (n.UpdateStmt) {
+            const u = n.UpdateStmt;
+            t = withSources(typer, [{ RangeVar: u.relation }, ...(u.fromClause ?? [])]);
+            this.assignColumns(u.relation, u.targetList);
+            this.assign(u.whereClause, oids_1.OID.bool);
+        }
+        else if (n.DeleteStmt) {
+            t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
+            this.assign(n.DeleteStmt.whereClause, oids_1.OID.bool);
+        }
+        else if (n.InsertStmt) {
+            const ins = n.InsertStmt;
+            t = withSources(typer, [
+                { RangeVar: ins.relation },
+                { RangeVar: { ...ins.relation, alias: { aliasname: 'excluded' } } },
+            ]);
+            const targets = this.targetTypes(ins.relation, ins.cols);
+            const sel = ins.selectStmt?.SelectStmt;
+            for (const row of sel?.valuesLists ?? [])
+                (row.List?.items ?? []).forEach((x, i) => this.assignValue(x, targets[i]));
+            (sel?.valuesLists ? [] : (sel?.targetList ?? [])).forEach((r, i) => this.assignValue(r.ResTarget?.val, targets[i]));
+            this.assignColumns(ins.relation, ins.onConflictClause?.targetList);
+        }
+        else if (n.A_Expr)
+            this.expr(n.A_Expr, typer);
+        else if (n.BoolExpr)
+            for (const x of n.BoolExpr.args ?? [])
+                this.assign(x, oids_1.OID.bool);
+        else if (n.TypeCast)
+            this.assign(n.TypeCast.arg, (0, type_signatures_1.typeNameOid)(n.TypeCast.typeName));
+        else if (n.CoalesceExpr)
+            this.together(typer, n.CoalesceExpr.args ?? []);
+        else if (n.MinMaxExpr)
+            this.together(typer, n.MinMaxExpr.args ?? []);
+        else if (n.CaseExpr) {
+            const c = n.CaseExpr;
+            const whens = (c.args ?? []).map((w) => w.CaseWhen);
+            if (c.arg)
+                this.together(typer, [c.arg, ...whens.map((w) => w?.expr)]);
+            else
+                for (const w of whens)
+                    this.assign(w?.expr, oids_1.OID.bool);
+            this.together(typer, [...whens.map((w) => w?.result), ...(c.defresult ? [c.defresult] : [])]);
+        }
+        else if (n.FuncCall) {
+            const fn = (0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
+            const args = n.FuncCall.args ?? [];
+            if (TEXT_ARGUMENT_FUNCTIONS.has(fn))
+                for (const a of args)
+                    this.assign(a, oids_1.OID.text);
+            else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
+                this.assign(args[fn === 'to_char' ? 1 : 0], oids_1.OID.text);
+            else if (fn === 'make_interval')
+                // make_interval(years, months, weeks, days, hours, mins int4, secs float8), by position or name
+                args.forEach((a, i) => {
+                    const name = a.NamedArgExpr?.name;
+                    const secs = name === undefined ? i === 6 : name === 'secs';
+                    this.assign(a.NamedArgExpr?.arg ?? a, secs ? oids_1.OID.float8 : oids_1.OID.int4);
+                });
+        }
+        for (const k in n)
+            if (k !== 'location')
+                this.walk(n[k], t);
+    }
+    /** SET col = $1 (UPDATE, ON CONFLICT DO UPDATE): the column's type. */
+    assignColumns(relation, targets) {
+        const table = this.schema.tables.get(String(relation?.relname ?? '').toLowerCase());
+        for (const r of targets ?? []) {
+            const name = String(r.ResTarget?.name ?? '').toLowerCase();
+            const col = table?.columns.find((c) => c.name.toLowerCase() === name);
+            if (col)
+                this.assignValue(r.ResTarget.val, (0, oids_1.oidOfDeclType)(col.type));
+        }
+    }
+    expr(e, typer) {
+        const op = (0, type_signatures_1.strings)(e.name).pop() ?? '';
+        const items = (x) => (Array.isArray(x) ? x : (x?.List?.items ?? [x]));
+        switch (e.kind) {
+            case 'AEXPR_OP':
+            case 'AEXPR_DISTINCT':
+            case 'AEXPR_NOT_DISTINCT':
+            case 'AEXPR_NULLIF': {
+                if (!e.lexpr || !e.rexpr)
+                    return;
+                if (TEXT_OPS.has(op)) {
+                    this.assign(e.lexpr, oids_1.OID.text);
+                    this.assign(e.rexpr, oids_1.OID.text);
+                    return;
+                }
+                if (e.kind === 'AEXPR_OP' && !COMPARE.has(op))
+                    return;
+                // (a, b) = ($1, $2): field by field
+                if (e.lexpr.RowExpr && e.rexpr.RowExpr) {
+                    const [l, r] = [e.lexpr.RowExpr.args ?? [], e.rexpr.RowExpr.args ?? []];
+                    l.forEach((x, i) => this.together(typer, [x, r[i]]));
+                    return;
+                }
+                const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
+                // date and time arithmetic has operands of other types (date + 1, timestamp - interval)
+                if ((op === '+' || op === '-') && (DATETIMES.has(lt) || DATETIMES.has(rt)))
+                    return;
+                this.assign(e.lexpr, rt);
+                this.assign(e.rexpr, lt);
+                return;
+            }
+            case 'AEXPR_OP_ANY':
+            case 'AEXPR_OP_ALL': {
+                const lt = this.typeOf(typer, e.lexpr);
+                if (e.rexpr?.A_ArrayExpr)
+                    for (const x of e.rexpr.A_ArrayExpr.elements ?? [])
+                        this.assign(x, lt);
+                else
+                    this.assign(e.rexpr, TEXT_OPS.has(op) ? oids_1.OID.textArray : lt ? ((0, registry_1.arrayOidOf)(lt) ?? 0) : 0);
+                return;
+            }
+            case 'AEXPR_IN':
+                this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+                return;
+            case 'AEXPR_LIKE':
+            case 'AEXPR_ILIKE':
+            case 'AEXPR_SIMILAR':
+                this.assign(e.lexpr, oids_1.OID.text);
+                for (const x of items(e.rexpr))
+                    this.assign(x, oids_1.OID.text);
+                return;
+            case 'AEXPR_BETWEEN':
+            case 'AEXPR_NOT_BETWEEN':
+            case 'AEXPR_BETWEEN_SYM':
+            case 'AEXPR_NOT_BETWEEN_SYM':
+                this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+                return;
+        }
+    }
+}
+function withSources(typer, sources) {
+    const scope = new Map(typer.scope);
+    (0, select_types_1.scopeOf)(sources, scope, typer.schema);
+    return new expression_types_1.Typer(typer.schema, scope);
+}
+//# sourceMappingURL=param-tree-types.js.map

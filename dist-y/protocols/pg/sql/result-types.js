@@ -1,0 +1,116 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.resultTypeStats = void 0;
+exports.resultColumns = resultColumns;
+exports.shapeKey = shapeKey;
+exports.loadParser = loadParser;
+exports.cachedResultColumns = cachedResultColumns;
+/**
+ * The name and type of every result column of a SELECT or a RETURNING list, read off PostgreSQL's
+ * own parse tree (libpg-query: the server's parser compiled to WebAssembly) and the schema
+ * (expression-types.ts types each expression with the signatures of type-signatures.ts: count →
+ * int8, sum(int8) → numeric, avg → numeric, max(x) → the type of x, now() → timestamptz,
+ * date_trunc → timestamp, casts, CASE, COALESCE, date arithmetic). A column whose type the tree
+ * does not tell gets 0 (its values decide, as before).
+ *
+ * Parsing costs some 40 µs, so results are kept by the text's shape (literals replaced by one of
+ * their kind, which keeps their types): a point select in the simple protocol, new text each time,
+ * parses once.
+ */
+const libpg_query_1 = require("libpg-query");
+const lru_1 = require("../../../src/lru");
+const select_types_1 = require("./select-types");
+/**
+ * The result columns of one SELECT statement or RETURNING list, from PostgreSQL's parse tree; null
+ * when the text is neither, has a `*`, or does not parse (the caller keeps its own reading).
+ */
+function resultColumns(sql, schema) {
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return null;
+    }
+    const stmts = tree.stmts ?? [];
+    if (stmts.length !== 1)
+        return null;
+    const st = stmts[0].stmt;
+    if (st?.SelectStmt)
+        return (0, select_types_1.selectTypes)(st.SelectStmt, schema);
+    const write = st?.InsertStmt ?? st?.UpdateStmt ?? st?.DeleteStmt;
+    return write ? returningTypes(write, schema) : null;
+}
+/** The columns of an INSERT, UPDATE or DELETE's RETURNING list, typed over its table (null with a `*`). */
+function returningTypes(w, schema) {
+    const list = w.returningClause?.exprs ?? w.returningList;
+    if (!list?.length)
+        return null;
+    const scope = new Map();
+    (0, select_types_1.scopeOf)([{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])], scope, schema);
+    return (0, select_types_1.selectTypes)({ targetList: list, op: 'SETOP_NONE' }, schema, scope);
+}
+const TYPE_MODS_OR_LITERALS = /\b(?:numeric|decimal|varchar|character varying|character|char|bpchar)\s*\(\s*\d+\s*(?:,\s*\d+\s*)?\)|'(?:[^']|'')*'|\b\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\b|\.\d+\b/gi;
+/**
+ * The text's shape for the cache: each literal replaced by one of its kind (so the types stay), or
+ * null when the text has none. Strings become '' (a decimal one '1.5', '1.55', ...), integers 1 (int4) or 9999999999 (int8), decimals
+ * 1.5, 1.55, ... (as many fraction digits as they had).
+ */
+function shapeKey(sql) {
+    // round(x, 2) and trunc(x, 2) take their scale from the integer: integers before a `)` stay then
+    const scaled = /\b(?:round|trunc)\s*\(/i.test(sql);
+    return sql.replace(TYPE_MODS_OR_LITERALS, (m, offset) => {
+        if (m[0] === "'") {
+            // a decimal in a string keeps its count of fraction digits too ('10.50'::numeric is 10.50)
+            const digits = /^'\s*[+-]?\d*\.(\d+)\s*'$/.exec(m);
+            return digits ? `'1.${'5'.repeat(digits[1].length)}'` : "''";
+        }
+        if (/^[a-z]/i.test(m))
+            return m; // a type's modifiers (numeric(10,2)) are part of the shape
+        if (/^\d+$/.test(m)) {
+            if (scaled && /^\s*\)/.test(sql.slice(offset + m.length)))
+                return m;
+            if (m.length < 10 || Number(m) <= 2147483647)
+                return '1';
+            // 2147483648 is int8 but -2147483648 int4, and 9223372036854775808 numeric but its negation
+            // int8 (PostgreSQL folds the sign into the constant): those stay as they are
+            const n = BigInt(m);
+            return n === 2147483648n || n > 9223372036854775807n ? m : '9999999999';
+        }
+        // a decimal keeps its count of fraction digits, which is its numeric's display scale
+        const frac = /^\d*\.(\d*)$/.exec(m);
+        return frac ? `1.${'5'.repeat(frac[1].length)}` : '1.5e1';
+    });
+}
+const CACHE_MAX = 1024;
+const cache = new lru_1.Lru(CACHE_MAX);
+let cachedFor = null;
+exports.resultTypeStats = { hits: 0, misses: 0 };
+let loaded = false;
+/** Loads the parser's WebAssembly module (once; the PG listener awaits it before it listens). */
+async function loadParser() {
+    if (loaded)
+        return;
+    await (0, libpg_query_1.loadModule)();
+    loaded = true;
+}
+/** resultColumns, kept by the text's shape (forgotten when the schema changes). */
+function cachedResultColumns(sql, schema) {
+    if (!loaded)
+        return null;
+    if (cachedFor !== schema) {
+        cache.clear();
+        cachedFor = schema;
+    }
+    const key = shapeKey(sql);
+    const hit = cache.get(key);
+    if (hit !== undefined) {
+        exports.resultTypeStats.hits++;
+        return hit;
+    }
+    exports.resultTypeStats.misses++;
+    const cols = resultColumns(key, schema);
+    cache.set(key, cols);
+    return cols;
+}
+//# sourceMappingURL=result-types.js.map

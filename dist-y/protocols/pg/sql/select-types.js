@@ -1,0 +1,339 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.ctesOf = void 0;
+exports.scopeOf = scopeOf;
+exports.selectTypes = selectTypes;
+exports.usingStarLists = usingStarLists;
+// The columns of a SELECT (names, types, type modifiers and numeric scales, from PostgreSQL's parse
+// tree: its list over its FROM list's sources, a set operation's branches, a VALUES statement) and
+// the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
+// expression-types.ts types each expression over them.
+const libpg_query_1 = require("libpg-query");
+const oids_1 = require("../types/oids");
+const registry_1 = require("../types/registry");
+const expression_types_1 = require("./expression-types");
+const numeric_scale_1 = require("./numeric-scale");
+const type_signatures_1 = require("./type-signatures");
+function scopeOf(from, scope, schema, ctes = NO_CTES) {
+    for (const f of from ?? []) {
+        if (f.RangeVar) {
+            const rel = String(f.RangeVar.relname).toLowerCase();
+            // a WITH query's name (unqualified) is that query's columns
+            const cte = f.RangeVar.schemaname ? undefined : ctes.get(rel);
+            scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), cte ?? rel);
+        }
+        else if (f.JoinExpr)
+            scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
+        else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
+            // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
+            const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
+            const fn = (0, type_signatures_1.strings)(call?.funcname).pop()?.toLowerCase();
+            const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
+            if (each) {
+                // FROM jsonb_each(x) [AS e [(k, v)]]: key text, value jsonb (json, text)
+                const value = each[1] ? oids_1.OID.text : fn.startsWith('jsonb') ? oids_1.OID.jsonb : oids_1.OID.json;
+                const names = (0, type_signatures_1.strings)(f.RangeFunction.alias?.colnames);
+                scope.set(String(f.RangeFunction.alias?.aliasname ?? fn).toLowerCase(), [
+                    { name: names[0] ?? 'key', oid: oids_1.OID.text },
+                    { name: names[1] ?? 'value', oid: value },
+                ]);
+                continue;
+            }
+            const alias = f.RangeFunction.alias;
+            if (fn === 'unnest' && call.args?.length > 1) {
+                // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
+                const typer = new expression_types_1.Typer(schema, new Map());
+                const names = (0, type_signatures_1.strings)(alias?.colnames);
+                scope.set(String(alias?.aliasname ?? fn).toLowerCase(), call.args.map((a, i) => ({
+                    name: names[i] ?? 'unnest',
+                    oid: (0, registry_1.elementOidOf)(typer.type(a)) ?? 0,
+                })));
+                continue;
+            }
+            if (fn && type_signatures_1.SCALAR_IN_FROM.has(fn)) {
+                // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
+                const name = (0, type_signatures_1.strings)(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+                scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [
+                    { name, oid: new expression_types_1.Typer(schema, new Map()).func(call) },
+                ]);
+                continue;
+            }
+            if (!fn || !type_signatures_1.ONE_COLUMN_SET_RETURNING.has(fn))
+                continue;
+            // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
+            const name = (0, type_signatures_1.strings)(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
+            scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new expression_types_1.Typer(schema, new Map()).func(call) }]);
+        }
+        else if (f.RangeSubselect?.alias) {
+            const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
+            if (!cols)
+                continue;
+            const names = (0, type_signatures_1.strings)(f.RangeSubselect.alias.colnames);
+            scope.set(String(f.RangeSubselect.alias.aliasname).toLowerCase(), cols.map((c, i) => ({ ...c, name: names[i] ?? c.name })));
+        }
+    }
+}
+const NO_CTES = new Map();
+/** The columns of the queries of a statement's own WITH clause, by name. */
+const ctesOf = (withClause, schema) => cteColumns(withClause, schema, NO_CTES);
+exports.ctesOf = ctesOf;
+/**
+ * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a
+ * recursive one typed by its first branch, as PostgreSQL types it.
+ */
+function cteColumns(w, schema, outer) {
+    if (!w?.ctes?.length)
+        return outer;
+    const out = new Map(outer);
+    for (const c of w.ctes) {
+        const e = c.CommonTableExpr;
+        let q = e?.ctequery?.SelectStmt;
+        if (!q)
+            continue;
+        if (w.recursive && q.op && q.op !== 'SETOP_NONE')
+            q = q.larg;
+        const cols = subqueryColumns(q, schema, out);
+        if (!cols)
+            continue;
+        const names = (0, type_signatures_1.strings)(e.aliascolnames);
+        out.set(String(e.ctename).toLowerCase(), cols.map((col, i) => ({ ...col, name: names[i] ?? col.name })));
+    }
+    return out;
+}
+/** The columns of a subquery in FROM: a VALUES list (column1, ... typed by its rows) or a SELECT. */
+function subqueryColumns(s, schema, ctes = NO_CTES) {
+    if (!s)
+        return null;
+    if (s.valuesLists) {
+        const typer = new expression_types_1.Typer(schema, new Map());
+        const rows = s.valuesLists.map((r) => r.List?.items ?? []);
+        const width = rows[0]?.length ?? 0;
+        if (rows.some((r) => r.length !== width))
+            return null;
+        return rows[0].map((_, i) => ({
+            name: `column${i + 1}`,
+            oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : (0, type_signatures_1.promote)(a, b))),
+        }));
+    }
+    return selectTypes(s, schema, undefined, ctes);
+}
+/**
+ * The columns of a UNION, INTERSECT or EXCEPT: named by its first branch, typed as PostgreSQL
+ * resolves the branches (one type, or numbers promoted; 0 when they differ otherwise). `setop`
+ * tells the caller that SQLite's declared type (the first branch's column) does not hold.
+ */
+function setOperationTypes(s, schema, ctes) {
+    const branch = (b) => b?.op && b.op !== 'SETOP_NONE' ? setOperationTypes(b, schema, ctes) : selectTypes(b, schema, undefined, ctes);
+    const l = branch(s.larg);
+    const r = branch(s.rarg);
+    if (!l || !r || l.length !== r.length)
+        return null;
+    return l.map((c, i) => {
+        const a = c.oid;
+        const b = r[i].oid;
+        const oid = a === b ? a : a && b && (0, type_signatures_1.isNumber)(a) && (0, type_signatures_1.isNumber)(b) ? (0, type_signatures_1.promote)(a, b) : 0;
+        return { name: c.name, oid, setop: true };
+    });
+}
+/** The columns of a SelectStmt, or null when its list has a `*`. */
+function selectTypes(s, schema, sources, outer = NO_CTES) {
+    const ctes = cteColumns(s.withClause, schema, outer);
+    if (s.op && s.op !== 'SETOP_NONE')
+        return setOperationTypes(s, schema, ctes);
+    // a VALUES statement: column1, ... typed by its rows
+    if (s.valuesLists)
+        return subqueryColumns(s, schema, ctes);
+    if (!s.targetList)
+        return null;
+    const scope = sources ?? new Map();
+    if (!sources)
+        scopeOf(s.fromClause, scope, schema, ctes);
+    const typer = new expression_types_1.Typer(schema, scope);
+    const out = [];
+    for (const t of s.targetList) {
+        const r = t.ResTarget;
+        const fields = r?.val?.ColumnRef?.fields;
+        if (fields?.some((f) => f.A_Star)) {
+            // `*` (or `v.*`): the columns of the FROM list's items (a join's merged columns first), where
+            // all are known here and SQLite spreads them in the same order
+            // (else, as before, the sources when all are subqueries, VALUES lists or functions)
+            const all = [...scope.values()];
+            const cols = fields.length === 1
+                ? (starColumns(s.fromClause, scope, schema) ??
+                    (all.every((x) => Array.isArray(x)) ? all.flat() : null))
+                : sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema);
+            if (!cols || cols.length === 0)
+                return null;
+            out.push(...cols);
+            continue;
+        }
+        if (!r)
+            return null;
+        const typmod = (0, numeric_scale_1.castTypmod)(r.val);
+        const oid = typer.type(r.val);
+        const scale = oid === oids_1.OID.numeric && typmod < 0 ? (0, numeric_scale_1.scaleOf)(typer, r.val) : undefined;
+        const least = oid === oids_1.OID.numeric && typmod < 0 && scale === undefined ? (0, numeric_scale_1.minimumScaleOf)(typer, r.val) : undefined;
+        out.push({
+            name: r.name ?? typer.name(r.val),
+            oid,
+            ...(typmod >= 0 ? { typmod } : {}),
+            ...(scale !== undefined ? { scale } : {}),
+            ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
+        });
+    }
+    return out;
+}
+/** The columns of one source of a scope: a table's (by its declared types), a subquery's; null when unknown. */
+function sourceColumns(x, schema) {
+    if (Array.isArray(x))
+        return x;
+    const table = x === undefined ? undefined : schema.tables.get(x);
+    return table ? table.columns.map((c) => ({ name: c.name, oid: (0, oids_1.oidOfDeclType)(c.type) })) : null;
+}
+/**
+ * The columns `*` gives over a FROM list, in PostgreSQL's order: each item's, a join's `USING` or
+ * NATURAL columns once and first (a merged column of two types has type 0: its values decide).
+ * `named`: SQLite names every column as PostgreSQL does, so `"alias"."name"` reads it (a table's
+ * columns, a subquery's aliased or bare column references). Null when a source's columns are not
+ * known here, or a RIGHT or FULL join merges columns (PostgreSQL's value is then the right side's
+ * or both's).
+ */
+function joinSpread(from, scope, schema) {
+    let named = true;
+    const lower = (c) => c.name.toLowerCase();
+    const ofSource = (alias, named1) => {
+        const cols = sourceColumns(scope.get(alias), schema);
+        if (!cols)
+            return null;
+        named &&= named1;
+        return cols.map((c, at) => ({ ...c, alias, at }));
+    };
+    const item = (f) => {
+        if (f.RangeVar) {
+            // (pg_catalog.x, information_schema.x: not the schema's tables)
+            const ns = f.RangeVar.schemaname ? String(f.RangeVar.schemaname).toLowerCase() : 'public';
+            if (ns !== 'public')
+                return null;
+            const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
+            return ofSource(alias, !Array.isArray(scope.get(alias)));
+        }
+        const sub = f.RangeSubselect;
+        if (sub?.alias && !sub.lateral)
+            return ofSource(String(sub.alias.aliasname).toLowerCase(), sqliteNamed(sub.subquery?.SelectStmt, sub.alias));
+        const j = f.JoinExpr;
+        if (!j || j.alias)
+            return null;
+        const l = item(j.larg);
+        const r = item(j.rarg);
+        if (!l || !r)
+            return null;
+        const merged = j.isNatural
+            ? l.map(lower).filter((n) => r.some((c) => lower(c) === n))
+            : (0, type_signatures_1.strings)(j.usingClause).map((n) => n.toLowerCase());
+        const byAt = (a, b) => a.at - b.at;
+        const rest = (side) => side.filter((c) => !merged.includes(lower(c)));
+        // SQLite spreads the left side's columns where they are and drops the right side's merged ones
+        const sqlite = [...[...l].sort(byAt), ...rest(r).sort(byAt)];
+        const at = new Map(sqlite.map((c, i) => [c, i]));
+        const place = (c) => ({ ...c, at: at.get(c) });
+        if (merged.length === 0)
+            return [...l, ...r].map(place);
+        if (j.jointype !== 'JOIN_INNER' && j.jointype !== 'JOIN_LEFT')
+            return null;
+        const first = [];
+        for (const n of merged) {
+            const left = l.filter((c) => lower(c) === n);
+            const right = r.filter((c) => lower(c) === n);
+            if (left.length !== 1 || right.length !== 1)
+                return null;
+            first.push({ ...place(left[0]), oid: right[0].oid === left[0].oid ? left[0].oid : 0 });
+        }
+        return [...first, ...rest(l).map(place), ...rest(r).map(place)];
+    };
+    const out = [];
+    for (const f of from ?? []) {
+        const cols = item(f);
+        if (!cols)
+            return null;
+        const base = out.length;
+        out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
+    }
+    return { cols: out, named };
+}
+/** Whether SQLite names a subquery's columns as PostgreSQL does: each aliased, a bare column, or named by the alias list. */
+function sqliteNamed(s, alias) {
+    if (!s)
+        return false;
+    if (s.op && s.op !== 'SETOP_NONE')
+        return sqliteNamed(s.larg, alias);
+    if (s.valuesLists)
+        return true; // column1, column2, ... on both
+    const list = s.targetList ?? [];
+    if ((0, type_signatures_1.strings)(alias?.colnames).length >= list.length)
+        return true;
+    return list.every((t) => t.ResTarget?.name ||
+        (t.ResTarget?.val?.ColumnRef && !t.ResTarget.val.ColumnRef.fields?.some((f) => f.A_Star)));
+}
+/**
+ * The columns `*` gives over a FROM list, in PostgreSQL's order; null when not known here, or when
+ * SQLite's order differs and usingStarLists cannot write them out in PostgreSQL's.
+ */
+function starColumns(from, scope, schema) {
+    const spread = joinSpread(from, scope, schema);
+    if (!spread)
+        return null;
+    if (!spread.named && spread.cols.some((c, i) => c.at !== i))
+        return null;
+    return spread.cols.map(({ alias: _a, at: _b, ...c }) => c);
+}
+/**
+ * The `*` of each SELECT in a statement (subqueries and WITH queries too) that SQLite would spread
+ * in another order than PostgreSQL's (a join's USING or NATURAL columns not the left side's first):
+ * its offset in `sql` → the column list in PostgreSQL's order (`"m"."q", "m"."id", "s"."f"`).
+ */
+function usingStarLists(sql, schema) {
+    const out = new Map();
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return out;
+    }
+    const quote = (name) => `"${name.replace(/"/g, '""')}"`;
+    const visit = (n, ctes) => {
+        if (n === null || typeof n !== 'object')
+            return;
+        if (Array.isArray(n)) {
+            for (const x of n)
+                visit(x, ctes);
+            return;
+        }
+        const s = n.SelectStmt;
+        if (s?.targetList && s.fromClause) {
+            const inner = cteColumns(s.withClause, schema, ctes);
+            const stars = s.targetList.filter((t) => {
+                const f = t.ResTarget?.val?.ColumnRef?.fields;
+                return f?.length === 1 && f[0].A_Star;
+            });
+            if (stars.length > 0) {
+                const scope = new Map();
+                scopeOf(s.fromClause, scope, schema, inner);
+                const spread = joinSpread(s.fromClause, scope, schema);
+                if (spread?.named && spread.cols.some((c, i) => c.at !== i)) {
+                    const list = spread.cols.map((c) => `${quote(c.alias)}.${quote(c.name)}`).join(', ');
+                    for (const t of stars)
+                        out.set(t.ResTarget.val.ColumnRef.location, list);
+                }
+            }
+            for (const k in s)
+                visit(s[k], inner);
+            return;
+        }
+        for (const k in n)
+            visit(n[k], ctes);
+    };
+    visit(tree.stmts ?? [], NO_CTES);
+    return out;
+}
+//# sourceMappingURL=select-types.js.map

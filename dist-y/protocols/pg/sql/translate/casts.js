@@ -1,0 +1,292 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.jsonIn = jsonIn;
+exports.rewriteCasts = rewriteCasts;
+exports.rewriteCastCalls = rewriteCastCalls;
+// Casts as PostgreSQL means them: `x::type` and `CAST(x AS type)` become SQLite expressions with
+// PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
+// dates and times converted once when the operand is a literal, else per row by __pg_* functions).
+// CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
+const dates_1 = require("../../../../src/engine/dates");
+const pg_array_input_1 = require("../../../../src/engine/pg-array-input");
+const sqlstate_1 = require("../../sqlstate");
+const lexer_1 = require("../lexer");
+const tokens_1 = require("../tokens");
+const typed_arithmetic_1 = require("./typed-arithmetic");
+/** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
+function castTo(x, type, isArray, mods = []) {
+    if (isArray)
+        return arrayCast(x, type);
+    if (mods.length > 0) {
+        // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
+        if (type === 'numeric' || type === 'decimal')
+            return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
+        if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
+            return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
+    }
+    switch (type) {
+        // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts
+        case 'int2':
+        case 'smallint':
+            return `__pg_int(${x}, 'smallint')`;
+        case 'int':
+        case 'int4':
+        case 'integer':
+        case 'serial':
+            return `__pg_int(${x}, 'integer')`;
+        case 'int8':
+        case 'bigint':
+        case 'bigserial':
+            return `__pg_int(${x}, 'bigint')`;
+        case 'oid':
+        case 'xid':
+        case 'cid':
+            return `CAST(${x} AS INTEGER)`;
+        case 'float4':
+        case 'real':
+            return `__pg_float(${x}, 'real')`;
+        case 'float8':
+        case 'double precision':
+        case 'float':
+            return `__pg_float(${x}, 'double precision')`;
+        case 'numeric':
+        case 'decimal':
+            return `__pg_to_numeric(${x})`;
+        case 'bool':
+        case 'boolean':
+            return `__pg_bool(${x})`;
+        case 'bytea': {
+            const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
+            return hex ? `X'${hex[1]}'` : `__pg_bytea(${x})`;
+        }
+        case 'regclass':
+            return `__pg_regclass(${x})`;
+        case 'regtype':
+            return `__pg_regtype(${x})`;
+        case 'regnamespace':
+            return `__pg_regnamespace(${x})`;
+        case 'regproc':
+        case 'regprocedure':
+            // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
+            return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
+        case 'text':
+        case 'varchar':
+        case 'character varying':
+        case 'char':
+        case 'character':
+        case 'bpchar':
+        case 'name':
+        case 'citext':
+            return `CAST(${x} AS TEXT)`;
+        case 'date':
+            return dateCast(x, '__pg_date', dates_1.castDate);
+        case 'timestamp':
+            return dateCast(x, '__pg_timestamp', dates_1.castTimestamp);
+        case 'timestamptz':
+            return dateCast(x, '__pg_timestamptz', dates_1.castTimestamptz);
+        case 'time':
+        case 'timetz':
+            return dateCast(x, '__pg_time', dates_1.castTime);
+        case 'interval':
+            return dateCast(x, '__pg_interval', dates_1.castInterval);
+        case 'json':
+        case 'jsonb':
+            // text that is no JSON is 22P02, as PostgreSQL's input function says (a literal at analysis)
+            return dateCast(x, '__pg_json_in', jsonIn);
+        default: // uuid, ...: SQLite keeps them as text already
+            return x;
+    }
+}
+/** Element types by the names a cast spells them with, for arrays kept in PostgreSQL's form. */
+const ELEMENT_KINDS = {
+    int2: 'smallint',
+    smallint: 'smallint',
+    int: 'integer',
+    int4: 'integer',
+    integer: 'integer',
+    int8: 'bigint',
+    bigint: 'bigint',
+    numeric: 'numeric',
+    decimal: 'numeric',
+    float4: 'real',
+    real: 'real',
+    float8: 'double precision',
+    'double precision': 'double precision',
+    float: 'double precision',
+    bool: 'boolean',
+    boolean: 'boolean',
+    text: 'text',
+    varchar: 'text',
+    'character varying': 'text',
+    char: 'text',
+    character: 'text',
+    bpchar: 'text',
+    name: 'text',
+    citext: 'text',
+    uuid: 'uuid',
+    date: 'date',
+    timestamp: 'timestamp without time zone',
+    timestamptz: 'timestamp with time zone',
+    time: 'time without time zone',
+    json: 'json',
+    jsonb: 'jsonb',
+};
+/**
+ * A cast to an array type: the text in PostgreSQL's form, each element read as its type (`'{ a ,
+ * b }'::text[]` is '{a,b}', `ARRAY['1','x']::bigint[]` 22P02): a literal here, as array_in reads
+ * text; anything else per row, where a decimal into an integer type rounds (ARRAY[1.5]::bigint[]).
+ * Arrays of other types (intervals, bytea) are kept as written.
+ */
+function arrayCast(x, type) {
+    const kind = ELEMENT_KINDS[type];
+    if (!kind)
+        return x;
+    if (/^'(?:[^']|'')*'$/.test(x))
+        return (0, lexer_1.quoteString)((0, pg_array_input_1.arrayInput)(x.slice(1, -1).split("''").join("'"), kind));
+    return `__pg_array_in(${x}, '${kind}', 1)`;
+}
+/**
+ * A cast to a date or time type: a literal is converted here (once), anything else per row by `fn`.
+ * Dates and timestamps are SQLite text ('2026-11-22 05:13:36'), so comparisons are text comparisons.
+ */
+/** JSON text as a json or jsonb value: the text itself, 22P02 when it does not parse. */
+function jsonIn(v) {
+    if (v === null || v === undefined)
+        return null;
+    const text = String(v);
+    try {
+        JSON.parse(text);
+    }
+    catch {
+        throw (0, sqlstate_1.pgError)('22P02', 'invalid input syntax for type json', 'user', `Token "${text.slice(0, 40)}" is invalid.`);
+    }
+    return text;
+}
+function dateCast(x, fn, convert) {
+    if (/^'(?:[^']|'')*'$/.test(x)) {
+        try {
+            const v = convert(x.slice(1, -1).split("''").join("'"));
+            if (v === null)
+                return 'NULL';
+            if (fn === '__pg_interval')
+                return `${fn}(${(0, lexer_1.quoteString)(v)})`; // still an interval to rewriteDateArithmetic
+            // A timestamptz literal is nearly always compared with stored UTC text ('2026-11-01 00:00:00'),
+            // which '+00' would sort after: the literal is that text, converted to UTC.
+            return (0, lexer_1.quoteString)(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
+        }
+        catch (err) {
+            // bad JSON is refused at once; a bad date is reported by the function when the statement runs
+            if (fn === '__pg_json_in')
+                throw err;
+        }
+    }
+    return `${fn}(${x})`;
+}
+/**
+ * A cast to text the analysis typed (sql/typed-operators.ts, `text:kind`): the operand as __pg_text
+ * prints that kind (`true`, not 1; `100`, not 100.0; 1.50 at its scale; a timestamp in full). A
+ * numeric cast to an integer (`nan-int:type`): its NaN refused with 0A000, as PostgreSQL does.
+ */
+function asText(t, operand) {
+    if ('arith' in t && t.arith?.startsWith('nan-int:'))
+        return `__pg_not_nan(${operand}, '${t.arith.slice(8)}')`;
+    return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
+}
+function rewriteCasts(toks) {
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        if (!(0, tokens_1.isOp)(t, '::')) {
+            out.push(t);
+            continue;
+        }
+        // PostgreSQL's parser refuses a cast with nothing to cast or no type, as the grammar does
+        if (!(0, tokens_1.endsOperand)(out.at(-1)))
+            throw (0, sqlstate_1.pgError)('42601', 'syntax error at or near "::"');
+        const type = toks[i + 1];
+        if (type === undefined)
+            throw (0, sqlstate_1.pgError)('42601', 'syntax error at end of input');
+        if (type.type !== 'word' && type.type !== 'quoted')
+            throw (0, sqlstate_1.pgError)('42601', `syntax error at or near "${type.text}"`);
+        const { name, isArray, end, mods } = (0, tokens_1.readType)(toks, i + 1);
+        const operand = (0, tokens_1.joinTokens)((0, typed_arithmetic_1.rewriteDateArithmetic)(out.splice((0, tokens_1.operandStart)(out))));
+        out.push({
+            type: 'group',
+            text: castTo(asText(t, operand), name, isArray, mods),
+        });
+        i = end - 1;
+    }
+    return out;
+}
+/** Types whose CAST(x AS type) PostgreSQL means differently from SQLite (which reads the name for an affinity only). */
+const PG_CAST_TYPES = new Set([
+    'int',
+    'int2',
+    'int4',
+    'int8',
+    'integer',
+    'bigint',
+    'smallint',
+    'float4',
+    'float8',
+    'real',
+    'double precision',
+    'float',
+    'numeric',
+    'decimal',
+    'bool',
+    'boolean',
+    'bytea',
+    'regclass',
+    'regtype',
+    'regnamespace',
+    'regproc',
+    'regprocedure',
+    'text',
+    'varchar',
+    'character varying',
+    'char',
+    'character',
+    'bpchar',
+    'name',
+    'citext',
+    'date',
+    'timestamp',
+    'timestamptz',
+    'time',
+    'timetz',
+    'interval',
+    'json',
+    'jsonb',
+    'uuid',
+]);
+/** CAST(x AS type) as PostgreSQL means it (SQLite's CAST AS date would make '2026-11-03' the number 2026); innermost first. */
+function rewriteCastCalls(toks) {
+    for (let i = toks.length - 2; i >= 0; i--) {
+        if (!(0, tokens_1.isWord)(toks[i], 'CAST') || !(0, tokens_1.isPunct)(toks[i + 1], '('))
+            continue;
+        const close = (0, tokens_1.closerAfter)(toks, i + 1);
+        let as = -1;
+        let depth = 0;
+        for (let k = i + 2; k < close; k++) {
+            if ((0, tokens_1.isPunct)(toks[k], '('))
+                depth++;
+            else if ((0, tokens_1.isPunct)(toks[k], ')'))
+                depth--;
+            else if (depth === 0 && (0, tokens_1.isWord)(toks[k], 'AS'))
+                as = k;
+        }
+        if (as < 0)
+            continue;
+        const { name, isArray, mods } = (0, tokens_1.readType)(toks, as + 1);
+        if (!isArray && !PG_CAST_TYPES.has(name))
+            continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
+        const operand = (0, tokens_1.joinTokens)((0, typed_arithmetic_1.rewriteDateArithmetic)(toks.slice(i + 2, as)));
+        toks.splice(i, close - i + 1, {
+            type: 'group',
+            text: castTo(asText(toks[i], operand), name, isArray, mods),
+        });
+    }
+    return toks;
+}
+//# sourceMappingURL=casts.js.map

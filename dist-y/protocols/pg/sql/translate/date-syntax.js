@@ -1,0 +1,97 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteDateSyntax = rewriteDateSyntax;
+// Date and time syntax SQLite's grammar lacks: EXTRACT(field FROM x), typed literals (DATE '...',
+// TIMESTAMP WITH TIME ZONE '...', INTERVAL '3' DAY) turned into casts of the string, and
+// `AT TIME ZONE 'UTC'`, which is the session's zone already and so dropped; `(a, b) OVERLAPS (c, d)`.
+const lexer_1 = require("../lexer");
+const tokens_1 = require("../tokens");
+const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
+const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIMETZ', 'INTERVAL']);
+/**
+ * EXTRACT(field FROM x) → date_part('field', x); typed literals (DATE '2026-01-01', TIMESTAMP WITH
+ * TIME ZONE '...', INTERVAL '7 days') → casts of the string, which rewriteCasts then converts.
+ */
+function rewriteDateSyntax(toks) {
+    toks = rewriteOverlaps(toks);
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const prev = out[out.length - 1];
+        if ((0, tokens_1.isWord)(t, 'EXTRACT') &&
+            (0, tokens_1.isPunct)(toks[i + 1], '(') &&
+            ((0, tokens_1.isWord)(toks[i + 2]) || toks[i + 2]?.type === 'string') &&
+            (0, tokens_1.isWord)(toks[i + 3], 'FROM')) {
+            const field = toks[i + 2].type === 'string' ? toks[i + 2].text : (0, lexer_1.quoteString)(toks[i + 2].text.toLowerCase());
+            // a result column's extract(epoch ...) of a timestamp or interval, marked exact (exact-columns.ts)
+            const exact = 'arith' in t && t.arith === 'epoch-x';
+            out.push({ type: 'word', text: exact ? '__pg_exact_epoch' : 'date_part' }, toks[i + 1], { type: 'string', text: field }, { type: 'punct', text: ',' });
+            i += 3;
+            continue;
+        }
+        // x AT TIME ZONE 'UTC' of an operand the analysis could not type: the session's zone already
+        // (a typed one is marked, and typed-arithmetic.ts converts it)
+        if ((0, tokens_1.isWord)(t, 'AT') &&
+            !('arith' in t && t.arith) &&
+            (0, tokens_1.isWord)(toks[i + 1], 'TIME') &&
+            (0, tokens_1.isWord)(toks[i + 2], 'ZONE') &&
+            toks[i + 3]?.type === 'string' &&
+            /^'(utc|gmt|etc\/utc|z|\+00(:00)?)'$/i.test(toks[i + 3].text)) {
+            i += 3;
+            continue;
+        }
+        if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !(0, tokens_1.isPunct)(prev, '.') && !(0, tokens_1.isOp)(prev, '::')) {
+            const { name, end: typeEnd } = (0, tokens_1.readType)(toks, i);
+            let end = typeEnd;
+            if (toks[end]?.type === 'string') {
+                let lit = toks[end];
+                // the SQL-standard INTERVAL '3' DAY
+                if (name === 'interval' && (0, tokens_1.isWord)(toks[end + 1]) && INTERVAL_FIELDS.has(toks[end + 1].text.toUpperCase())) {
+                    lit = { type: 'string', text: `${lit.text.slice(0, -1)} ${toks[end + 1].text.toLowerCase()}'` };
+                    end++;
+                }
+                out.push(lit, { type: 'op', text: '::' }, { type: 'word', text: name });
+                i = end;
+                continue;
+            }
+        }
+        out.push(t);
+    }
+    return out;
+}
+/**
+ * `(start, end) OVERLAPS (start, end)` (an end may be an interval from its start) → __pg_overlaps(a,
+ * b, c, d), which compares the periods as PostgreSQL does (src/engine/dates.ts); SQLite has no such
+ * operator (a syntax error near "(").
+ */
+function rewriteOverlaps(toks) {
+    for (let i = toks.length - 1; i > 0; i--) {
+        if (!(0, tokens_1.isWord)(toks[i], 'OVERLAPS') || !(0, tokens_1.isPunct)(toks[i - 1], ')') || !(0, tokens_1.isPunct)(toks[i + 1], '('))
+            continue;
+        const open = (0, tokens_1.openerBefore)(toks, i - 1, '(', ')');
+        const close = (0, tokens_1.closer)(toks, i + 1);
+        if (open < 0 || close < 0)
+            continue;
+        const left = (0, tokens_1.topLevelItems)(toks, open + 1, i - 1);
+        const right = (0, tokens_1.topLevelItems)(toks, i + 2, close);
+        if (left.length !== 2 || right.length !== 2)
+            continue;
+        const args = [];
+        for (const [a, b] of [...left, ...right]) {
+            if (args.length > 0)
+                args.push({ type: 'punct', text: ',' });
+            args.push(...toks.slice(a, b));
+        }
+        toks = [
+            ...toks.slice(0, open),
+            { type: 'word', text: '__pg_overlaps' },
+            { type: 'punct', text: '(' },
+            ...args,
+            { type: 'punct', text: ')' },
+            ...toks.slice(close + 1),
+        ];
+        i = open;
+    }
+    return toks;
+}
+//# sourceMappingURL=date-syntax.js.map

@@ -1,0 +1,115 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteDmlForms = rewriteDmlForms;
+// Forms of UPDATE, DELETE and INSERT that PostgreSQL reads and SQLite's grammar does not, as ORMs
+// send them: a target alias without AS (`UPDATE posts p SET ...`), `DELETE ... USING`, an alias in
+// RETURNING (`INSERT INTO users AS u ... RETURNING u.id`: SQLite's RETURNING knows only the table's
+// own name) and `ON CONFLICT ON CONSTRAINT t_pkey` (the primary key is a table's one unique constraint).
+const sqlstate_1 = require("../../sqlstate");
+const tokens_1 = require("../tokens");
+const isName = (t) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
+const nameOf = (t) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+/** Words that may follow a target table and are no alias. */
+const NOT_ALIAS = new Set([
+    'SET',
+    'WHERE',
+    'USING',
+    'RETURNING',
+    'AS',
+    'VALUES',
+    'DEFAULT',
+    'SELECT',
+    'ON',
+    'OVERRIDING',
+]);
+/** The index of the top-level word `w` from toks[i] on, or -1. */
+function topLevelWord(toks, i, w) {
+    let depth = 0;
+    for (; i < toks.length; i++) {
+        if ((0, tokens_1.isPunct)(toks[i], '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(toks[i], ')'))
+            depth--;
+        else if (depth === 0 && (0, tokens_1.isWord)(toks[i], w))
+            return i;
+    }
+    return -1;
+}
+/** Rewrites the target of an UPDATE, DELETE or INSERT as described above; other statements come back as they are. */
+function rewriteDmlForms(toks) {
+    const verb = toks[0];
+    let i;
+    if ((0, tokens_1.isWord)(verb, 'UPDATE'))
+        i = 1;
+    else if ((0, tokens_1.isWord)(verb, 'DELETE') && (0, tokens_1.isWord)(toks[1], 'FROM'))
+        i = 2;
+    else if ((0, tokens_1.isWord)(verb, 'INSERT') && (0, tokens_1.isWord)(toks[1], 'INTO'))
+        i = 2;
+    else
+        return toks;
+    if ((0, tokens_1.isWord)(toks[i], 'ONLY'))
+        toks.splice(i, 1);
+    if ((0, tokens_1.isPunct)(toks[i + 1], '.') && isName(toks[i + 2]))
+        i += 2; // public.t
+    const table = toks[i];
+    if (!isName(table))
+        return toks;
+    let alias = null;
+    let at = i + 1;
+    if ((0, tokens_1.isWord)(toks[at], 'AS') && isName(toks[at + 1])) {
+        alias = nameOf(toks[at + 1]);
+        at += 2;
+    }
+    else if (!(0, tokens_1.isWord)(verb, 'INSERT') && isName(toks[at]) && !NOT_ALIAS.has(toks[at].text.toUpperCase())) {
+        alias = nameOf(toks[at]);
+        toks.splice(at, 0, { type: 'word', text: 'AS' });
+        at += 2;
+    }
+    if ((0, tokens_1.isWord)(verb, 'DELETE') && (0, tokens_1.isWord)(toks[at], 'USING'))
+        toks = deleteUsing(toks, at);
+    if ((0, tokens_1.isWord)(verb, 'INSERT'))
+        toks = onConstraint(toks, nameOf(table));
+    if (alias !== null) {
+        const ret = topLevelWord(toks, at, 'RETURNING');
+        if (ret >= 0)
+            for (let k = ret + 1; k < toks.length; k++)
+                if (isName(toks[k]) && nameOf(toks[k]) === alias && (0, tokens_1.isPunct)(toks[k + 1], '.') && !(0, tokens_1.isPunct)(toks[k - 1], '.'))
+                    toks[k] = table;
+    }
+    return toks;
+}
+/** DELETE FROM t AS a USING x, y WHERE c → DELETE FROM t AS a WHERE EXISTS (SELECT 1 FROM x, y WHERE c). */
+function deleteUsing(toks, using) {
+    const where = topLevelWord(toks, using, 'WHERE');
+    const ret = topLevelWord(toks, using, 'RETURNING');
+    const end = ret >= 0 ? ret : toks.length;
+    const from = toks.slice(using + 1, where >= 0 ? where : end);
+    const cond = where >= 0 ? toks.slice(where + 1, end) : [];
+    const exists = [
+        { type: 'word', text: 'WHERE' },
+        { type: 'word', text: 'EXISTS' },
+        { type: 'punct', text: '(' },
+        { type: 'word', text: 'SELECT' },
+        { type: 'number', text: '1' },
+        { type: 'word', text: 'FROM' },
+        ...from,
+        ...(cond.length ? [{ type: 'word', text: 'WHERE' }, ...cond] : []),
+        { type: 'punct', text: ')' },
+    ];
+    return [...toks.slice(0, using), ...exists, ...toks.slice(end)];
+}
+/**
+ * ON CONFLICT ON CONSTRAINT t_pkey → ON CONFLICT (no target): the primary key is the table's only
+ * unique constraint (docs/schema.md), so the two mean the same. Another name is PostgreSQL's 42704.
+ */
+function onConstraint(toks, table) {
+    const on = topLevelWord(toks, 0, 'CONFLICT');
+    if (on < 0 || !(0, tokens_1.isWord)(toks[on + 1], 'ON') || !(0, tokens_1.isWord)(toks[on + 2], 'CONSTRAINT') || !isName(toks[on + 3]))
+        return toks;
+    const name = nameOf(toks[on + 3]);
+    if (name !== `${table}_pkey`)
+        throw (0, sqlstate_1.pgError)('42704', `constraint "${name}" for table "${table}" does not exist`);
+    toks.splice(on + 1, 3);
+    return toks;
+}
+//# sourceMappingURL=dml-forms.js.map

@@ -1,0 +1,178 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteIntervalDistinct = rewriteIntervalDistinct;
+// SELECT DISTINCT of intervals by their length, as PostgreSQL compares them (`1 day` and `24 hours`
+// are one row; SQLite's DISTINCT compared their text). The analysis marks the interval items of a
+// plain DISTINCT ('iv-distinct', sql/typed-operators.ts); the DISTINCT becomes a GROUP BY of every
+// item, the other items by position and the intervals by their expression marked 'iv-group', which
+// null-order.ts's rewriteIntervalGroups then groups by __pg_interval_key:
+//
+//   SELECT DISTINCT a, iv AS d FROM t ORDER BY d  →  SELECT a, iv AS d FROM t GROUP BY 1, iv ORDER BY d
+const tokens_1 = require("../tokens");
+const mark = (t) => t && 'sortKey' in t && t.sortKey?.startsWith('iv-distinct') ? t.sortKey : undefined;
+/** Where a select list ends: its FROM or the next clause at its depth. */
+const LIST_ENDS = new Set(['FROM', 'WHERE', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'INTO']); // biome-ignore format: a word list
+/** Where GROUP BY goes: before the first of these after the FROM and WHERE clauses. */
+const GROUP_BEFORE = new Set(['WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT']); // biome-ignore format: a word list
+const identOf = (t) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+/** The end (exclusive) of the clause starting at `from` at its own depth: before a word of `ends`, `)`, `;` or the end. */
+function clauseEnd(toks, from, ends) {
+    let depth = 0;
+    for (let i = from; i < toks.length; i++) {
+        const t = toks[i];
+        if ((0, tokens_1.isPunct)(t, '(') || (0, tokens_1.isPunct)(t, '['))
+            depth++;
+        else if ((0, tokens_1.isPunct)(t, ')') || (0, tokens_1.isPunct)(t, ']')) {
+            if (depth-- === 0)
+                return i;
+        }
+        else if (depth === 0 && ((0, tokens_1.isPunct)(t, ';') || (t.type === 'word' && ends.has(t.text.toUpperCase()))))
+            return i;
+    }
+    return toks.length;
+}
+function rewriteIntervalDistinct(toks) {
+    toks = rewriteIntervalUnion(toks);
+    if (!toks.some((t) => mark(t) !== undefined))
+        return toks;
+    const out = toks.slice();
+    for (let s = out.length - 2; s >= 0; s--) {
+        if (!((0, tokens_1.isWord)(out[s], 'SELECT') && (0, tokens_1.isWord)(out[s + 1], 'DISTINCT') && !(0, tokens_1.isWord)(out[s + 2], 'ON')))
+            continue;
+        const listEnd = clauseEnd(out, s + 2, LIST_ENDS);
+        const items = (0, tokens_1.topLevelItems)(out, s + 2, listEnd);
+        if (!items.some(([a]) => mark(out[a]) !== undefined))
+            continue;
+        const terms = [];
+        items.forEach(([a, b], k) => {
+            if (terms.length > 0)
+                terms.push({ type: 'punct', text: ',' });
+            const m = mark(out[a]);
+            if (m === undefined) {
+                terms.push({ type: 'number', text: String(k + 1) });
+                return;
+            }
+            // the item without its alias: `iv AS d`, `iv d`
+            let end = b;
+            const alias = m.slice('iv-distinct:'.length);
+            if (alias && end - a >= 2 && identOf(out[end - 1]) === alias) {
+                end--;
+                if ((0, tokens_1.isWord)(out[end - 1], 'AS'))
+                    end--;
+            }
+            const expr = out.slice(a, end);
+            terms.push({ ...expr[0], sortKey: 'iv-group' }, ...expr.slice(1));
+        });
+        for (const [a] of items)
+            if (mark(out[a]) !== undefined)
+                out[a] = { ...out[a], sortKey: undefined };
+        const at = clauseEnd(out, listEnd, GROUP_BEFORE);
+        out.splice(at, 0, { type: 'word', text: 'GROUP' }, { type: 'word', text: 'BY' }, ...terms);
+        out.splice(s + 1, 1); // DISTINCT
+    }
+    return out;
+}
+const unionMark = (t) => t && 'sortKey' in t && t.sortKey?.startsWith('iv-union:') ? t.sortKey : undefined;
+const TAIL = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
+const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
+/**
+ * A UNION of intervals (marked 'iv-union:g' with the columns' kinds and names on its first item) as
+ * the UNION ALL of its members grouped by every column, an interval by its length; its ORDER BY
+ * sorts an interval column by its length too, as does another set operation's ('iv-union:s'):
+ *
+ *   SELECT iv FROM a UNION SELECT iv FROM b ORDER BY 1
+ *     →  SELECT * FROM (SELECT iv FROM a UNION ALL SELECT iv FROM b) AS "__pg_u"
+ *        GROUP BY __pg_interval_key("iv") ORDER BY __pg_interval_key("iv")
+ */
+function rewriteIntervalUnion(toks) {
+    const at = toks.findIndex((t) => unionMark(t) !== undefined);
+    if (at < 0)
+        return toks;
+    const [, mode, kinds, json] = /^iv-union:([gs])([in]+):(.*)$/.exec(unionMark(toks[at]));
+    const names = JSON.parse(json);
+    const out = toks.slice();
+    out[at] = { ...out[at], sortKey: undefined };
+    // the first member's SELECT, at the item's depth
+    let s = at - 1;
+    for (let depth = 0; s >= 0; s--) {
+        if ((0, tokens_1.isPunct)(out[s], ')'))
+            depth++;
+        else if ((0, tokens_1.isPunct)(out[s], '(')) {
+            if (depth-- === 0)
+                return rewriteIntervalUnion(out);
+        }
+        else if (depth === 0 && (0, tokens_1.isWord)(out[s], 'SELECT'))
+            break;
+    }
+    if (s < 0)
+        return rewriteIntervalUnion(out);
+    const end = clauseEnd(out, s, new Set());
+    // the compound's ORDER BY, LIMIT, ...: after its last set operator, at its depth
+    let lastUnion = -1;
+    let tail = end;
+    for (let i = s, depth = 0; i < end; i++) {
+        if ((0, tokens_1.isPunct)(out[i], '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(out[i], ')'))
+            depth--;
+        else if (depth === 0 && out[i].type === 'word' && SET_OPS.has(out[i].text.toUpperCase()))
+            lastUnion = i;
+        else if (depth === 0 && lastUnion >= 0 && out[i].type === 'word' && TAIL.has(out[i].text.toUpperCase())) {
+            tail = i;
+            break;
+        }
+    }
+    if (lastUnion < 0)
+        return rewriteIntervalUnion(out);
+    const key = (k) => ({ type: 'group', text: `__pg_interval_key("${names[k].replace(/"/g, '""')}")` });
+    const members = [];
+    for (let i = s, depth = 0; i < tail; i++) {
+        const t = out[i];
+        if ((0, tokens_1.isPunct)(t, '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(t, ')'))
+            depth--;
+        members.push(t);
+        if (mode === 'g' && depth === 0 && (0, tokens_1.isWord)(t, 'UNION') && !(0, tokens_1.isWord)(out[i + 1], 'ALL'))
+            members.push({ type: 'word', text: 'ALL' });
+    }
+    const group = [];
+    [...kinds].forEach((kind, k) => {
+        if (k > 0)
+            group.push({ type: 'punct', text: ',' });
+        group.push(kind === 'i' ? key(k) : { type: 'number', text: String(k + 1) });
+    });
+    // ORDER BY 1 or ORDER BY name of an interval column: by its length
+    const rest = out.slice(tail, end);
+    const ordered = (0, tokens_1.isWord)(rest[0], 'ORDER') && (0, tokens_1.isWord)(rest[1], 'BY');
+    if (mode === 's' && !ordered)
+        return rewriteIntervalUnion(out);
+    if (ordered) {
+        const orderEnd = clauseEnd(rest, 2, new Set(['LIMIT', 'OFFSET', 'FETCH']));
+        for (const [a] of (0, tokens_1.topLevelItems)(rest, 2, orderEnd)) {
+            const t = rest[a];
+            const k = t.type === 'number' && /^\d+$/.test(t.text)
+                ? Number(t.text) - 1
+                : t.type === 'word' || t.type === 'quoted'
+                    ? names.indexOf(identOf(t))
+                    : -1;
+            const single = a + 1 >= orderEnd || rest[a + 1].type === 'word' || (0, tokens_1.isPunct)(rest[a + 1], ',');
+            if (k >= 0 && kinds[k] === 'i' && single)
+                rest[a] = key(k);
+        }
+    }
+    const wrapped = [
+        { type: 'word', text: 'SELECT' },
+        { type: 'op', text: '*' },
+        { type: 'word', text: 'FROM' },
+        { type: 'punct', text: '(' },
+        ...members,
+        { type: 'punct', text: ')' },
+        { type: 'word', text: 'AS' },
+        { type: 'quoted', text: '"__pg_u"' },
+        ...(mode === 'g' ? [{ type: 'word', text: 'GROUP' }, { type: 'word', text: 'BY' }, ...group] : []),
+        ...rest,
+    ];
+    return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
+}
+//# sourceMappingURL=interval-distinct.js.map

@@ -1,0 +1,726 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteWholeRows = rewriteWholeRows;
+exports.rewriteJsonValues = rewriteJsonValues;
+// The values PostgreSQL's JSON builders put in a document (json_build_object, json_build_array,
+// json_agg, to_json, row_to_json and their jsonb twins), as ORMs' relational queries build them
+// (Drizzle's json_build_array of a related row, Kysely's json_agg(agg) of a subquery, Prisma's
+// jsonb_build_object). SQLite would put a boolean in as 1, a timestamp with a space, a json column
+// as a string, and has no whole-row reference (`row_to_json(u)`, `json_agg(t)`). Each argument that
+// is a column of a known type becomes its JSON value, and a FROM item's name whose columns are
+// known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
+// rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
+// becomes PostgreSQL's record text of its columns.
+const tokens_1 = require("../tokens");
+/** Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. */
+const BUILDERS = {
+    json_build_object: 'odd',
+    jsonb_build_object: 'odd',
+    json_build_array: 'all',
+    jsonb_build_array: 'all',
+    json_agg: 0,
+    jsonb_agg: 0,
+    to_json: 0,
+    to_jsonb: 0,
+    row_to_json: 0,
+    json_object_agg: 1,
+    jsonb_object_agg: 1,
+};
+/** Builders that aggregate rows. */
+const AGGREGATES = new Set(['json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+/** Calls whose value is a JSON document (SQLite marks it so, and embeds it as JSON). */
+const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'json_array']);
+const word = (text) => ({ type: 'word', text });
+const punct = (text) => ({ type: 'punct', text });
+const str = (text) => ({ type: 'string', text: `'${text.replace(/'/g, "''")}'` });
+const isName = (t) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
+const nameOf = (t) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+const quoted = (name) => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+/** Words after a FROM item that are no alias. */
+const NOT_ALIAS = new Set([
+    'WHERE', 'ON', 'JOIN', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'GROUP', 'ORDER',
+    'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'USING', 'SET', 'RETURNING', 'WINDOW', 'FOR',
+    'LATERAL', 'FETCH', 'VALUES', 'SELECT', 'AS',
+]); // biome-ignore format: a word list
+/** Top-level comma-separated items of toks[from, to). */
+function items(toks, from, to) {
+    const out = [[]];
+    let depth = 0;
+    for (let i = from; i < to; i++) {
+        const t = toks[i];
+        if ((0, tokens_1.isPunct)(t, '(') || (0, tokens_1.isPunct)(t, '['))
+            depth++;
+        else if ((0, tokens_1.isPunct)(t, ')') || (0, tokens_1.isPunct)(t, ']'))
+            depth--;
+        if (depth === 0 && (0, tokens_1.isPunct)(t, ','))
+            out.push([]);
+        else
+            out[out.length - 1].push(t);
+    }
+    return out.length === 1 && out[0].length === 0 ? [] : out;
+}
+/** A column reference `c` or `q.c` (quoted or not): [qualifier, column], else null. */
+function columnRef(e) {
+    if (e.length === 1 && isName(e[0]) && !(0, tokens_1.isWord)(e[0], 'TRUE') && !(0, tokens_1.isWord)(e[0], 'FALSE') && !(0, tokens_1.isWord)(e[0], 'NULL'))
+        return [null, nameOf(e[0])];
+    if (e.length === 3 && isName(e[0]) && (0, tokens_1.isPunct)(e[1], '.') && isName(e[2]))
+        return [nameOf(e[0]), nameOf(e[2])];
+    return null;
+}
+/** Whether an expression's value is a JSON document: a builder's call, a ::json cast, or coalesce of those. */
+function isJsonExpr(e) {
+    if (e.length >= 2 && (0, tokens_1.isOp)(e[e.length - 2], '::') && /^jsonb?$/i.test(e[e.length - 1].text))
+        return true;
+    if (e.length < 3)
+        return false;
+    if ((0, tokens_1.isPunct)(e[0], '(') && (0, tokens_1.isWord)(e[1], 'SELECT') && (0, tokens_1.closer)(e, 0) === e.length - 1) {
+        // a scalar subquery of one document
+        const from = (0, tokens_1.topLevelWord)(e, 2, e.length - 1, 'FROM');
+        const list = items(e, 2, from < 0 ? e.length - 1 : from);
+        const only = list.length === 1 ? list[0] : [];
+        const n = only.length;
+        return isJsonExpr(n >= 3 && (0, tokens_1.isWord)(only[n - 2], 'AS') ? only.slice(0, n - 2) : only);
+    }
+    if (e[0].type !== 'word' || !(0, tokens_1.isPunct)(e[1], '(') || (0, tokens_1.closer)(e, 1) !== e.length - 1)
+        return false;
+    const name = e[0].text.toLowerCase();
+    if (JSON_CALLS.has(name))
+        return true;
+    return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
+}
+/** The date or timestamp type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
+function castType(e) {
+    const n = e.length;
+    const dated = (words) => {
+        const name = words.map((w) => w.text.toLowerCase()).join(' ');
+        return /^(date|timestamp|timestamptz|timestamp (with|without) time zone)$/.test(name) ? name : null;
+    };
+    if (n === 2 && e[0].type === 'word' && e[1].type === 'string')
+        return dated([e[0]]);
+    if (n === 4 && (0, tokens_1.isWord)(e[0], 'TIMESTAMP') && e[3].type === 'string')
+        return dated(e.slice(0, 3));
+    for (const k of [n - 1, n - 3]) {
+        if (k < 1 || !(0, tokens_1.isOp)(e[k - 1], '::'))
+            continue;
+        // the cast must be the expression's last operator at its top level: `a || b::date` is no date
+        let depth = 0;
+        let top = true;
+        for (let i = 0; i < k - 1; i++) {
+            if ((0, tokens_1.isPunct)(e[i], '(') || (0, tokens_1.isPunct)(e[i], '['))
+                depth++;
+            else if ((0, tokens_1.isPunct)(e[i], ')') || (0, tokens_1.isPunct)(e[i], ']'))
+                depth--;
+            else if (depth === 0 && e[i].type === 'op' && !(0, tokens_1.isOp)(e[i], '::'))
+                top = false;
+            else if (depth === 0 && e[i].type === 'word' && /^(and|or|not|is|collate|at)$/i.test(e[i].text))
+                top = false;
+        }
+        if (top && e.slice(k).every((w) => w.type === 'word'))
+            return dated(e.slice(k));
+    }
+    if (n > 5 && (0, tokens_1.isWord)(e[0], 'CAST') && (0, tokens_1.isPunct)(e[1], '(') && (0, tokens_1.closer)(e, 1) === n - 1) {
+        let as = n - 2;
+        while (as > 2 && e[as].type === 'word' && !(0, tokens_1.isWord)(e[as], 'AS'))
+            as--;
+        if ((0, tokens_1.isWord)(e[as], 'AS'))
+            return dated(e.slice(as + 1, n - 1));
+    }
+    return null;
+}
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const BOOLEAN_WORDS = new Set(['IS', 'NOT', 'AND', 'OR', 'EXISTS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN']);
+/**
+ * Whether an expression is recognisably boolean: a comparison, IS [NOT] NULL, NOT, AND/OR, EXISTS,
+ * IN, LIKE or BETWEEN at its top level (not inside brackets or a CASE), or such an expression in parentheses.
+ */
+function isBooleanExpr(e) {
+    if (e.length === 0)
+        return false;
+    if ((0, tokens_1.isPunct)(e[0], '(') && (0, tokens_1.closer)(e, 0) === e.length - 1)
+        return !(0, tokens_1.isWord)(e[1], 'SELECT') && isBooleanExpr(e.slice(1, -1));
+    let depth = 0;
+    for (const t of e) {
+        if ((0, tokens_1.isPunct)(t, '(') || (0, tokens_1.isPunct)(t, '[') || (0, tokens_1.isWord)(t, 'CASE'))
+            depth++;
+        else if ((0, tokens_1.isPunct)(t, ')') || (0, tokens_1.isPunct)(t, ']') || (0, tokens_1.isWord)(t, 'END'))
+            depth--;
+        else if (depth === 0 && t.type === 'op' && COMPARISONS.has(t.text))
+            return true;
+        else if (depth === 0 && t.type === 'word' && BOOLEAN_WORDS.has(t.text.toUpperCase()))
+            return true;
+    }
+    return false;
+}
+class JsonRewriter {
+    toks;
+    schema;
+    sources = [];
+    constructor(toks, schema) {
+        this.toks = toks;
+        this.schema = schema;
+        this.collect();
+    }
+    /** The '(' of each query level enclosing toks[k], innermost first, then -1 for the statement. */
+    openers(k) {
+        const out = [];
+        let depth = 0;
+        for (let i = k - 1; i >= 0; i--) {
+            if ((0, tokens_1.isPunct)(this.toks[i], ')'))
+                depth++;
+            else if ((0, tokens_1.isPunct)(this.toks[i], '(')) {
+                if (depth === 0)
+                    out.push(i);
+                else
+                    depth--;
+            }
+        }
+        out.push(-1);
+        return out;
+    }
+    /** The FROM items visible at toks[k], innermost query first. */
+    visible(k) {
+        const out = [];
+        for (const o of this.openers(k))
+            for (const s of this.sources)
+                if (s.scope === o)
+                    out.push(s);
+        return out;
+    }
+    lookup(name, k) {
+        return this.visible(k).find((s) => s.name === name);
+    }
+    /** Every FROM item of the statement: tables (by alias, else name), then subqueries. */
+    collect() {
+        const toks = this.toks;
+        const derived = [];
+        for (let i = 1; i < toks.length; i++) {
+            const prev = toks[i - 1];
+            const starts = (0, tokens_1.isWord)(prev, 'FROM') || (0, tokens_1.isWord)(prev, 'JOIN') || (0, tokens_1.isPunct)(prev, ',');
+            if (!starts)
+                continue;
+            let j = i;
+            if (((0, tokens_1.isWord)(toks[j], 'PUBLIC') || toks[j].text === '"public"') && (0, tokens_1.isPunct)(toks[j + 1], '.'))
+                j += 2;
+            if ((0, tokens_1.isPunct)(toks[j], '(') && (0, tokens_1.isWord)(toks[j + 1], 'SELECT')) {
+                const close = (0, tokens_1.closer)(toks, j);
+                if (close < 0)
+                    continue;
+                let a = close + 1;
+                if ((0, tokens_1.isWord)(toks[a], 'AS'))
+                    a++;
+                if (isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()))
+                    derived.push([nameOf(toks[a]), j + 1, close, this.openers(j)[0]]);
+                continue;
+            }
+            if (!isName(toks[j]) || (0, tokens_1.isPunct)(toks[j + 1], '(') || (0, tokens_1.isPunct)(toks[j + 1], '.'))
+                continue;
+            const table = nameOf(toks[j]);
+            const cols = this.schema.columns(table);
+            if (!cols)
+                continue;
+            const typed = cols.map((c) => ({
+                name: c.name.toLowerCase(),
+                type: this.schema.columnType(table, c.name.toLowerCase()),
+            }));
+            let a = j + 1;
+            if ((0, tokens_1.isWord)(toks[a], 'AS'))
+                a++;
+            const alias = isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()) ? nameOf(toks[a]) : table;
+            this.sources.push({ name: alias, scope: this.openers(j)[0], cols: typed });
+        }
+        // subqueries innermost first (an outer one may select from an inner one's columns)
+        derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
+        for (const [name, from, to, scope] of derived) {
+            const cols = this.selectColumns(from, to);
+            if (cols)
+                this.sources.push({ name, scope, cols, within: [from, to] });
+        }
+    }
+    /** The columns of `SELECT ... FROM ...` in toks[from, to), or null when a name is not plain. */
+    selectColumns(from, to) {
+        let start = from + 1;
+        if ((0, tokens_1.isWord)(this.toks[start], 'DISTINCT') || (0, tokens_1.isWord)(this.toks[start], 'ALL'))
+            start++;
+        const fromAt = (0, tokens_1.topLevelWord)(this.toks, start, to, 'FROM');
+        const inside = start + 1; // a position inside this query, to see its FROM items
+        const out = [];
+        for (const item of items(this.toks, start, fromAt < 0 ? to : fromAt)) {
+            const n = item.length;
+            if (n >= 1 && (0, tokens_1.isOp)(item[n - 1], '*')) {
+                const q = n === 3 ? nameOf(item[0]) : null;
+                const own = this.visible(inside).filter((s) => s.scope === this.openers(inside)[0]);
+                const cols = q ? this.lookup(q, inside)?.cols : n === 1 && own.length === 1 ? own[0].cols : undefined;
+                if (!cols)
+                    return null;
+                out.push(...cols);
+                continue;
+            }
+            let expr = item;
+            let name = null;
+            if (n >= 3 && (0, tokens_1.isWord)(item[n - 2], 'AS') && isName(item[n - 1])) {
+                name = nameOf(item[n - 1]);
+                expr = item.slice(0, n - 2);
+            }
+            else if (n >= 2 && isName(item[n - 1]) && !(0, tokens_1.isPunct)(item[n - 2], '.') && !(0, tokens_1.isOp)(item[n - 2], '::')) {
+                name = nameOf(item[n - 1]);
+                expr = item.slice(0, n - 1);
+            }
+            const ref = columnRef(expr);
+            name ??= ref?.[1] ?? null;
+            if (name === null)
+                return null;
+            out.push({ name, type: ref ? this.columnType(ref, inside) : isJsonExpr(expr) ? 'json' : null });
+        }
+        return out;
+    }
+    columnType([q, c], k) {
+        const candidates = q !== null ? [this.lookup(q, k)] : this.visible(k);
+        for (const s of candidates) {
+            const col = s?.cols.find((x) => x.name === c);
+            if (col)
+                return col.type;
+        }
+        return null;
+    }
+    /** An argument of a builder as its JSON value. */
+    value(e, k) {
+        if (e.length === 1 && ((0, tokens_1.isWord)(e[0], 'TRUE') || (0, tokens_1.isWord)(e[0], 'FALSE')))
+            return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
+        // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
+        if (e.length === 3 && isName(e[0]) && (0, tokens_1.isPunct)(e[1], '.') && (0, tokens_1.isOp)(e[2], '*')) {
+            const whole = this.lookup(nameOf(e[0]), k);
+            if (whole)
+                return this.row(whole);
+        }
+        const ref = columnRef(e);
+        if (ref) {
+            // a bare name that is no column but a FROM item: the whole row, as an object
+            const whole = ref[0] === null && this.columnType(ref, k) === null ? this.lookup(ref[1], k) : undefined;
+            if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1])))
+                return this.row(whole);
+            return this.typed(e, this.columnType(ref, k));
+        }
+        // a ::json cast, or a scalar subquery of a document (SQLite's JSON mark does not cross a subquery)
+        if ((e.length > 2 && (0, tokens_1.isOp)(e[e.length - 2], '::') && /^jsonb?$/i.test(e[e.length - 1].text)) ||
+            ((0, tokens_1.isPunct)(e[0], '(') && isJsonExpr(e)))
+            return [word('json'), punct('('), ...e, punct(')')];
+        // SQLite's 1/0/NULL of a comparison as JSON's true/false/null, evaluated once
+        if (isBooleanExpr(e))
+            return [
+                word('json'),
+                punct('('),
+                word('CASE'),
+                punct('('),
+                ...e,
+                punct(')'),
+                word('WHEN'),
+                { type: 'number', text: '1' },
+                word('THEN'),
+                str('true'),
+                word('WHEN'),
+                { type: 'number', text: '0' },
+                word('THEN'),
+                str('false'),
+                word('END'),
+                punct(')'),
+            ];
+        // a cast to a date or timestamp type, or such a typed literal (DATE '...'): by that type
+        const cast = castType(e);
+        if (cast !== null)
+            return this.typed(e, cast);
+        if (e.length > 3 && (0, tokens_1.isWord)(e[0], 'COALESCE') && (0, tokens_1.isPunct)(e[1], '(') && (0, tokens_1.closer)(e, 1) === e.length - 1) {
+            const args = items(e, 2, e.length - 1).map((a) => this.value(a, k));
+            return [e[0], punct('('), ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])), punct(')')];
+        }
+        return e;
+    }
+    /** A column's value as JSON by its declared type. */
+    typed(e, type) {
+        const t = (type ?? '').toLowerCase().replace(/\(.*$/, '').trim();
+        if (t === 'bool' || t === 'boolean')
+            return [
+                word('json'),
+                punct('('),
+                word('CASE'),
+                word('WHEN'),
+                ...e,
+                word('THEN'),
+                str('true'),
+                word('WHEN'),
+                word('NOT'),
+                ...e,
+                word('THEN'),
+                str('false'),
+                word('END'),
+                punct(')'),
+            ];
+        if (t === 'json')
+            return [word('json'), punct('('), ...e, punct(')')];
+        if (FLOAT_TYPES.has(t))
+            return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
+        // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
+        if (t === 'jsonb')
+            return [word('json'), punct('('), word('__pg_jsonb_text'), punct('('), ...e, punct(')'), punct(')')];
+        const zone = t === 'timestamptz' || t === 'timestamp with time zone'
+            ? 1
+            : t === 'timestamp' || t === 'datetime' || t === 'timestamp without time zone'
+                ? 0
+                : -1;
+        if (t === 'date')
+            return [word('__pg_json_date'), punct('('), ...e, punct(')')];
+        if (t === 'bytea' || t === 'blob')
+            return [word('__pg_json_bytea'), punct('('), ...e, punct(')')];
+        if (zone >= 0)
+            return [
+                word('__pg_json_timestamp'),
+                punct('('),
+                ...e,
+                punct(','),
+                { type: 'number', text: String(zone) },
+                punct(')'),
+            ];
+        return e;
+    }
+    /** json_object('c1', a.c1, ...) of a FROM item's columns. */
+    row(source) {
+        const alias = source.name;
+        const args = source.cols.flatMap((c) => [
+            punct(','),
+            str(c.name),
+            punct(','),
+            ...this.typed([quoted(alias), punct('.'), quoted(c.name)], c.type),
+        ]);
+        return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
+    }
+    /** Each builder's value arguments, last call first (so earlier indexes stay put). */
+    rewrite() {
+        const toks = this.toks;
+        for (let i = toks.length - 2; i >= 0; i--) {
+            const t = toks[i];
+            if (t.type !== 'word' || !(0, tokens_1.isPunct)(toks[i + 1], '(') || (0, tokens_1.isPunct)(toks[i - 1], '.'))
+                continue;
+            const which = BUILDERS[t.text.toLowerCase()];
+            if (which === undefined)
+                continue;
+            const close = (0, tokens_1.closer)(toks, i + 1);
+            if (close < 0)
+                continue;
+            // json_agg(x ORDER BY ...): the ORDER BY stays after the value
+            const orderAt = (0, tokens_1.topLevelWord)(toks, i + 2, close, 'ORDER');
+            const args = items(toks, i + 2, orderAt < 0 ? close : orderAt);
+            const out = args.map((a, k) => which === 'all' || (which === 'odd' && k % 2 === 1) || which === k ? this.value(a, i) : a);
+            const body = out.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a]));
+            toks.splice(i + 2, (orderAt < 0 ? close : orderAt) - (i + 2), ...body);
+            if (AGGREGATES.has(t.text.toLowerCase()))
+                this.nullWhenEmpty(i);
+        }
+        return toks;
+    }
+    /**
+     * json_agg over no rows is NULL in PostgreSQL, where SQLite's json_group_array says '[]' (and
+     * json_group_object '{}'): the call at toks[i] becomes CASE WHEN count(*) = 0 THEN NULL ELSE ... END,
+     * which keeps its value a JSON document. A window call (OVER) is left as it is.
+     */
+    nullWhenEmpty(i) {
+        const toks = this.toks;
+        let end = (0, tokens_1.closer)(toks, i + 1) + 1;
+        const filter = [];
+        if ((0, tokens_1.isWord)(toks[end], 'FILTER') && (0, tokens_1.isPunct)(toks[end + 1], '(')) {
+            const c = (0, tokens_1.closer)(toks, end + 1);
+            filter.push(...toks.slice(end, c + 1));
+            end = c + 1;
+        }
+        if ((0, tokens_1.isWord)(toks[end], 'OVER'))
+            return;
+        const call = toks.slice(i, end);
+        toks.splice(i, end - i, punct('('), word('CASE'), word('WHEN'), word('count'), punct('('), { type: 'op', text: '*' }, punct(')'), ...filter, { type: 'op', text: '=' }, { type: 'number', text: '0' }, word('THEN'), word('NULL'), word('ELSE'), ...call, word('END'), punct(')'));
+    }
+}
+/** How __pg_text prints a field of a declared type in a record's text, or null for SQLite's own text. */
+function fieldKind(type) {
+    const t = (type ?? '').toLowerCase().trim();
+    const base = t.replace(/\(.*$/, '').trim();
+    if (base === 'bool' || base === 'boolean')
+        return 'boolout';
+    if (base === 'real' || base === 'float4')
+        return 'float4';
+    if (FLOAT_TYPES.has(base))
+        return 'float8';
+    if (base === 'date' || base === 'time' || base === 'timestamp' || base === 'timestamptz')
+        return base;
+    if (base === 'datetime' || base === 'timestamp without time zone')
+        return 'timestamp';
+    if (base === 'timestamp with time zone')
+        return 'timestamptz';
+    if (/\[\s*\]$/.test(t))
+        return 'array';
+    const chars = /^(?:char|character|bpchar)\s*\(\s*(\d+)\s*\)$/.exec(t);
+    if (chars)
+        return `bpchar:${chars[1]}`;
+    const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/.exec(t);
+    return scale ? `numeric:${scale[1]}` : null;
+}
+/**
+ * A select item that is a FROM item's name and no column (`SELECT t FROM t`, `SELECT u, t.id ...`):
+ * the whole row as PostgreSQL's record text, `(1,abc,)`, by __pg_record of its columns, each
+ * printed as its declared type prints. Its column is named as the FROM item (typed record by
+ * sql/expression-types.ts).
+ */
+function rewriteWholeRows(toks, schema) {
+    // first a cheap look: a select item (after SELECT or a comma, before a comma, FROM or AS) named as
+    // a word that follows FROM, JOIN or a comma, or the alias after it
+    const names = new Set();
+    toks.forEach((t, k) => {
+        if ((0, tokens_1.isWord)(t, 'FROM') || (0, tokens_1.isWord)(t, 'JOIN') || (0, tokens_1.isPunct)(t, ','))
+            for (const x of [toks[k + 1], toks[k + 2], toks[k + 3]])
+                if (isName(x))
+                    names.add(nameOf(x));
+        // a subquery's alias: `) AS s`
+        if ((0, tokens_1.isPunct)(t, ')') && (0, tokens_1.isWord)(toks[k + 1], 'AS') && isName(toks[k + 2]))
+            names.add(nameOf(toks[k + 2]));
+    });
+    const maybe = toks.some((t, k) => isName(t) &&
+        names.has(nameOf(t)) &&
+        ((0, tokens_1.isWord)(toks[k - 1], 'SELECT') ||
+            (0, tokens_1.isWord)(toks[k - 1], 'DISTINCT') ||
+            (0, tokens_1.isWord)(toks[k - 1], 'ALL') ||
+            (0, tokens_1.isPunct)(toks[k - 1], ',')) &&
+        ((0, tokens_1.isPunct)(toks[k + 1], ',') || (0, tokens_1.isWord)(toks[k + 1], 'FROM') || (0, tokens_1.isWord)(toks[k + 1], 'AS') || isName(toks[k + 1])));
+    if (maybe)
+        selectItemRows(toks, schema);
+    return wholeRowTests(toks, schema, names);
+}
+/** The whole-row select items of rewriteWholeRows, in place. */
+function selectItemRows(toks, schema) {
+    const r = new JsonRewriter(toks, schema);
+    if (r.sources.length === 0)
+        return;
+    for (let i = toks.length - 1; i >= 0; i--) {
+        if (!(0, tokens_1.isWord)(toks[i], 'SELECT'))
+            continue;
+        const opener = r.openers(i)[0];
+        const levelEnd = opener < 0 ? toks.length : (0, tokens_1.closer)(toks, opener);
+        if (levelEnd < 0)
+            continue;
+        let start = i + 1;
+        if ((0, tokens_1.isWord)(toks[start], 'ALL'))
+            start++;
+        else if ((0, tokens_1.isWord)(toks[start], 'DISTINCT'))
+            start = (0, tokens_1.isWord)(toks[start + 1], 'ON') && (0, tokens_1.isPunct)(toks[start + 2], '(') ? (0, tokens_1.closer)(toks, start + 2) + 1 : start + 1;
+        const fromAt = (0, tokens_1.topLevelWord)(toks, start, levelEnd, 'FROM');
+        if (fromAt < 0 || !knownFrom(toks, fromAt, levelEnd, schema))
+            continue;
+        // the select items' ranges, last first (a replacement leaves earlier ones in place)
+        const ranges = [];
+        let depth = 0;
+        let a = start;
+        for (let k = start; k <= fromAt; k++) {
+            if (k === fromAt || (depth === 0 && (0, tokens_1.isPunct)(toks[k], ','))) {
+                ranges.push([a, k]);
+                a = k + 1;
+            }
+            else if ((0, tokens_1.isPunct)(toks[k], '(') || (0, tokens_1.isPunct)(toks[k], '['))
+                depth++;
+            else if ((0, tokens_1.isPunct)(toks[k], ')') || (0, tokens_1.isPunct)(toks[k], ']'))
+                depth--;
+        }
+        for (const [x, y] of ranges.reverse()) {
+            const n = y - x;
+            const aliased = (n === 3 && (0, tokens_1.isWord)(toks[x + 1], 'AS') && isName(toks[x + 2])) || (n === 2 && isName(toks[x + 1]));
+            if (!isName(toks[x]) || !(n === 1 || aliased) || NOT_ALIAS.has(toks[x].text.toUpperCase()))
+                continue;
+            if (['TRUE', 'FALSE', 'NULL', 'DEFAULT'].includes(toks[x].text.toUpperCase()) && toks[x].type === 'word')
+                continue;
+            // PostgreSQL's order, innermost query first: a column of that name, else a FROM item's whole row
+            const name = nameOf(toks[x]);
+            let source;
+            for (const o of r.openers(x)) {
+                const level = r.sources.filter((s) => s.scope === o && !(s.within && s.within[0] <= x && x < s.within[1]));
+                if (level.some((s) => s.cols.some((c) => c.name === name)))
+                    break;
+                source = level.find((s) => s.name === name);
+                if (source)
+                    break;
+            }
+            if (!source)
+                continue;
+            toks.splice(x, 1, ...recordCall(source), ...(n === 1 ? [word('AS'), quoted(name)] : []));
+        }
+    }
+}
+/** __pg_record of a FROM item's columns: its row as PostgreSQL's record text, each field as its type prints. */
+function recordCall(source) {
+    const args = source.cols.flatMap((c) => {
+        const col = [quoted(source.name), punct('.'), quoted(c.name)];
+        const kind = fieldKind(c.type);
+        const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
+        return [punct(','), ...field];
+    });
+    return [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];
+}
+/**
+ * `count(t)`, `count(DISTINCT t)`, `t IS NULL` and `t IS NOT NULL` of a FROM item's whole row: PostgreSQL counts the rows
+ * where the row is not NULL (a row a LEFT JOIN did not match is), and a row IS NULL when every
+ * field is, IS NOT NULL when none is. Over the columns: count(CASE WHEN a IS NOT NULL OR ... THEN 1
+ * END), (a IS NULL AND b IS NULL ...). A row of a table has its NOT NULL primary key, so one with
+ * a field set is one the join matched.
+ */
+function wholeRowTests(toks, schema, names) {
+    const at = [];
+    const whole = (k) => isName(toks[k]) && names.has(nameOf(toks[k])) && !(0, tokens_1.isPunct)(toks[k - 1], '.') && !(0, tokens_1.isPunct)(toks[k + 1], '.');
+    toks.forEach((t, k) => {
+        if (!whole(k))
+            return;
+        const counted = countOf(toks, k) !== null;
+        if (counted || nullTest(toks, k + 1) > 0 || (comparison(toks[k + 1]) && whole(k + 2)))
+            at.push(k);
+    });
+    if (at.length === 0)
+        return toks;
+    const r = new JsonRewriter(toks, schema);
+    for (const k of at.reverse()) {
+        const source = wholeRowSource(r, toks, k, schema);
+        if (!source)
+            continue;
+        if (comparison(toks[k + 1])) {
+            // t = u, t <> u of whole rows: their record texts, two NULL fields equal (PostgreSQL's record_eq)
+            const other = wholeRowSource(r, toks, k + 2, schema);
+            if (!other)
+                continue;
+            const not = !(0, tokens_1.isOp)(toks[k + 1], '=');
+            toks.splice(k, 3, punct('('), ...recordCall(source), word('IS'), ...(not ? [word('NOT')] : []), ...recordCall(other), punct(')'));
+            continue;
+        }
+        const field = (c, test) => [quoted(source.name), punct('.'), quoted(c.name), ...test];
+        const isNull = [word('IS'), word('NULL')];
+        const notNull = [word('IS'), word('NOT'), word('NULL')];
+        const joined = (test, op) => source.cols.flatMap((c, n) => (n === 0 ? field(c, test) : [word(op), ...field(c, test)]));
+        const width = nullTest(toks, k + 1);
+        if (width === 0) {
+            // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts. A
+            // subquery's row whose fields are all NULL is still a row (not NULL): where no outer join can
+            // make it NULL, every row counts
+            const value = countOf(toks, k) === 'distinct' ? recordCall(source) : [{ type: 'number', text: '1' }];
+            if (source.within && !nullExtended(toks, source))
+                toks.splice(k, 1, ...value);
+            else
+                toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
+        }
+        else {
+            toks.splice(k, 1 + width, punct('('), ...joined(width === 2 ? isNull : notNull, 'AND'), punct(')'));
+        }
+    }
+    return toks;
+}
+/** `=`, `<>` or `!=`. */
+const comparison = (t) => (0, tokens_1.isOp)(t, '=') || (0, tokens_1.isOp)(t, '<>') || (0, tokens_1.isOp)(t, '!=');
+/**
+ * Whether an outer join may make a subquery's row NULL: it follows LEFT or FULL JOIN, or its query
+ * level has a RIGHT or FULL JOIN (which side is not worked out here).
+ */
+function nullExtended(toks, s) {
+    let p = s.within[0] - 2; // the word before its '('
+    if ((0, tokens_1.isWord)(toks[p], 'JOIN')) {
+        p--;
+        if ((0, tokens_1.isWord)(toks[p], 'OUTER'))
+            p--;
+        if ((0, tokens_1.isWord)(toks[p], 'LEFT') || (0, tokens_1.isWord)(toks[p], 'FULL'))
+            return true;
+    }
+    const end = s.scope < 0 ? toks.length : (0, tokens_1.closer)(toks, s.scope);
+    let depth = 0;
+    for (let k = s.scope + 1; k < end; k++) {
+        if ((0, tokens_1.isPunct)(toks[k], '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(toks[k], ')'))
+            depth--;
+        else if (depth === 0 && ((0, tokens_1.isWord)(toks[k], 'RIGHT') || (0, tokens_1.isWord)(toks[k], 'FULL')))
+            return true;
+    }
+    return false;
+}
+/** Whether toks[k] is the argument of count(k) ('plain') or count(DISTINCT k) ('distinct'), else null. */
+function countOf(toks, k) {
+    if (!(0, tokens_1.isPunct)(toks[k + 1], ')'))
+        return null;
+    if ((0, tokens_1.isWord)(toks[k - 2], 'COUNT') && (0, tokens_1.isPunct)(toks[k - 1], '('))
+        return 'plain';
+    return (0, tokens_1.isWord)(toks[k - 3], 'COUNT') && (0, tokens_1.isPunct)(toks[k - 2], '(') && (0, tokens_1.isWord)(toks[k - 1], 'DISTINCT')
+        ? 'distinct'
+        : null;
+}
+/** The number of tokens of `IS NULL` (2) or `IS NOT NULL` (3) at toks[i], else 0. */
+function nullTest(toks, i) {
+    if (!(0, tokens_1.isWord)(toks[i], 'IS'))
+        return 0;
+    if ((0, tokens_1.isWord)(toks[i + 1], 'NULL'))
+        return 2;
+    return (0, tokens_1.isWord)(toks[i + 1], 'NOT') && (0, tokens_1.isWord)(toks[i + 2], 'NULL') ? 3 : 0;
+}
+/**
+ * The FROM item whose whole row the name at toks[k] is, in PostgreSQL's order (innermost query
+ * first, a column of that name before a FROM item); undefined when it is a column, or when its
+ * query's FROM list holds something whose columns are not known here.
+ */
+function wholeRowSource(r, toks, k, schema) {
+    const name = nameOf(toks[k]);
+    for (const o of r.openers(k)) {
+        const level = r.sources.filter((s) => s.scope === o && !(s.within && s.within[0] <= k && k < s.within[1]));
+        if (level.some((s) => s.cols.some((c) => c.name === name)))
+            return undefined;
+        const source = level.find((s) => s.name === name);
+        if (!source)
+            continue;
+        const start = o + 1;
+        const end = o < 0 ? toks.length : (0, tokens_1.closer)(toks, o);
+        if (!(0, tokens_1.isWord)(toks[start], 'SELECT') || end < 0)
+            return undefined;
+        const fromAt = (0, tokens_1.topLevelWord)(toks, start + 1, end, 'FROM');
+        return fromAt >= 0 && knownFrom(toks, fromAt, end, schema) ? source : undefined;
+    }
+    return undefined;
+}
+/**
+ * Whether each item of the FROM list at toks[from] is a schema table or a subquery: a function's or
+ * a WITH query's columns are not known here, and one of them may be the name a select item means.
+ */
+function knownFrom(toks, from, to, schema) {
+    let depth = 0;
+    for (let k = from; k < to; k++) {
+        const t = toks[k];
+        if ((0, tokens_1.isPunct)(t, '('))
+            depth++;
+        else if ((0, tokens_1.isPunct)(t, ')'))
+            depth--;
+        if (depth !== 0)
+            continue;
+        if (t.type === 'word' && tokens_1.FROM_ENDS.has(t.text.toUpperCase()) && k > from)
+            return true;
+        if (!((0, tokens_1.isWord)(t, 'FROM') || (0, tokens_1.isWord)(t, 'JOIN') || (0, tokens_1.isPunct)(t, ',')))
+            continue;
+        let j = k + 1;
+        if ((0, tokens_1.isWord)(toks[j], 'LATERAL'))
+            return false;
+        if (((0, tokens_1.isWord)(toks[j], 'PUBLIC') || toks[j]?.text === '"public"') && (0, tokens_1.isPunct)(toks[j + 1], '.'))
+            j += 2;
+        if ((0, tokens_1.isPunct)(toks[j], '(')) {
+            if (!(0, tokens_1.isWord)(toks[j + 1], 'SELECT'))
+                return false; // VALUES, a join in parentheses
+        }
+        else if (!isName(toks[j]) ||
+            (0, tokens_1.isPunct)(toks[j + 1], '(') ||
+            (0, tokens_1.isPunct)(toks[j + 1], '.') ||
+            !schema.columns(nameOf(toks[j])))
+            return false;
+    }
+    return true;
+}
+/** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */
+function rewriteJsonValues(toks, schema) {
+    if (!toks.some((t) => t.type === 'word' && BUILDERS[t.text.toLowerCase()] !== undefined))
+        return toks;
+    return new JsonRewriter(toks, schema).rewrite();
+}
+/** Declared types of doubles, whose JSON is PostgreSQL's float text. */
+const FLOAT_TYPES = new Set(['real', 'float', 'float4', 'float8', 'double', 'double precision']);
+//# sourceMappingURL=json-values.js.map

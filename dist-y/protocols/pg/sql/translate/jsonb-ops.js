@@ -1,0 +1,104 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteJsonbOps = rewriteJsonbOps;
+// jsonb's operators @>, <@, ?, ?|, ?&, #>, #>> and #- (SQLite lacks them; its `?` is a parameter),
+// ->> as the text PostgreSQL gives (SQLite's gives SQL values: 1 for true)
+// as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence; and
+// arrays' @>, <@ and && as src/engine/pg-arrays.ts's.
+// test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
+const sqlstate_1 = require("../../sqlstate");
+const tokens_1 = require("../tokens");
+const primaries_1 = require("./primaries");
+/** jsonb's operators, as the functions src/engine/pg-functions.ts defines. */
+const JSONB_FUNCTIONS = {
+    '@>': '__pg_jsonb_contains',
+    '<@': '__pg_jsonb_contained',
+    '?': '__pg_jsonb_exists',
+    '?|': '__pg_jsonb_exists_any',
+    '?&': '__pg_jsonb_exists_all',
+    '#>': '__pg_jsonb_path',
+    '#>>': '__pg_jsonb_path_text',
+    '#-': '__pg_jsonb_delete_path',
+};
+/** @>, <@ and && of arrays (typed-operators.ts marks them 'arr' by their operands' types; && is only an array's here). */
+const ARRAY_FUNCTIONS = {
+    '@>': '__pg_array_contains',
+    '<@': '__pg_array_contained',
+    '&&': '__pg_array_overlap',
+};
+/** Operators that bind at least as tightly as jsonb's, so that a left operand goes on through them. */
+const LEFT_CHAIN = new Set(['||', '->', '->>', '+', '-', '*', '/', '%', '^']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^']);
+/** The left operand of a jsonb operator: primaries joined by operators that bind as tightly or more. */
+function leftOperandStart(ts, end) {
+    let s = (0, primaries_1.primaryStart)(ts, end);
+    if (s < 0)
+        return -1;
+    while (ts[s - 1]?.type === 'op' && LEFT_CHAIN.has(ts[s - 1].text)) {
+        const before = (0, primaries_1.primaryStart)(ts, s - 1);
+        if (before >= 0)
+            s = before;
+        else if (ts[s - 1].text === '-' || ts[s - 1].text === '+')
+            return s - 1; // unary
+        else
+            break;
+    }
+    return s;
+}
+/** The right operand: primaries joined by arithmetic, which binds more tightly than jsonb's operators. */
+function rightOperandEnd(ts, i) {
+    let j = (0, primaries_1.primaryEnd)(ts, i);
+    while (j > i && ts[j]?.type === 'op' && ARITHMETIC.has(ts[j].text)) {
+        const k = (0, primaries_1.primaryEnd)(ts, j + 1);
+        if (k === j + 1)
+            break;
+        j = k;
+    }
+    return j;
+}
+/**
+ * jsonb's operators `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` as calls of their functions, with
+ * PostgreSQL's precedence (they bind less tightly than arithmetic, more than comparison, and from
+ * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
+ */
+function rewriteJsonbOps(toks) {
+    if (!toks.some((t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>')))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const mark = t.type === 'op' && 'arith' in t ? t.arith : undefined;
+        const ofArrays = t.type === 'op' && (t.text === '&&' || mark === 'arr' || mark?.startsWith('arr:') === true);
+        // numeric or boolean elements (typed-operators.ts): matched by their values
+        const keyed = mark?.startsWith('arr:') ? `, '${mark.slice(4)}'` : '';
+        const text = t.type === 'op' && t.text === '->>';
+        const fn = t.type !== 'op' ? undefined : text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
+        if (!fn) {
+            out.push(t);
+            continue;
+        }
+        const start = leftOperandStart(out, out.length);
+        const end = rightOperandEnd(toks, i + 1);
+        if (start < 0 || end === i + 1)
+            throw (0, sqlstate_1.pgError)('0A000', `operator ${t.text} here is not supported: put each of its operands in parentheses, as in (a) ${t.text} (b)`);
+        let right = rewriteJsonbOps(toks.slice(i + 1, end));
+        if (!ofArrays && (0, tokens_1.isWord)(right[0], 'ARRAY') && (0, tokens_1.isPunct)(right[1], '[') && (0, primaries_1.bracketAfter)(right, 1) === right.length - 1)
+            right = [
+                { type: 'word', text: 'json_array' },
+                { type: 'punct', text: '(' },
+                ...right.slice(2, -1),
+                { type: 'punct', text: ')' },
+            ];
+        const left = out.splice(start);
+        if (text)
+            // x ->> k: PostgreSQL's text of the value (a string unquoted, `true`, a number's digits, NULL for
+            // JSON null); SQLite's ->> gives SQL values (1 for true, the number 1 that '1' does not equal)
+            out.push({ type: 'word', text: '__pg_json_text' }, { type: 'punct', text: '(' }, ...left, { type: 'op', text: '->' }, ...right);
+        else
+            out.push({ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...left, { type: 'punct', text: ',' }, ...right, ...(keyed ? [{ type: 'group', text: keyed }] : []));
+        out.push({ type: 'punct', text: ')' });
+        i = end - 1;
+    }
+    return out;
+}
+//# sourceMappingURL=jsonb-ops.js.map

@@ -1,0 +1,378 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteDateArithmetic = rewriteDateArithmetic;
+exports.rewriteTypedArithmetic = rewriteTypedArithmetic;
+exports.rewriteTextArguments = rewriteTextArguments;
+// Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
+// operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
+// `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
+// becomes power(a, b), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); intervals
+// compared by __pg_interval_key of each side; the divisor of a numeric division __pg_real_divisor(b),
+// or the whole division __pg_numeric_div(a, b) and avg(x) __pg_numeric_avg(x) where they are a
+// result column, exact (typed-operators.ts markExactColumns; ORDER BY its alias sorts by
+// CAST(alias AS REAL), not by the text). By precedence as
+// PostgreSQL binds them: AT TIME ZONE, then `^`, then `*` and `/`, then `+` and `-`, then `#` and `||`, then comparisons, each left to
+// right, so an operand an earlier sweep rewrote is one group token when a looser operator takes it.
+const tokens_1 = require("../tokens");
+const lexer_1 = require("../lexer");
+const exact_order_1 = require("./exact-order");
+const interval_arithmetic_1 = require("./interval-arithmetic");
+/**
+ * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
+ * then `x ± interval` the analysis could not type (an operand of unknown type). The casts pass runs
+ * it on a cast's operand before that becomes one group.
+ */
+function rewriteDateArithmetic(toks) {
+    return (0, interval_arithmetic_1.rewriteIntervalArithmetic)(rewriteTypedArithmetic((0, interval_arithmetic_1.negateIntervals)(rewriteAtTimeZone(toks))));
+}
+/**
+ * `x AT TIME ZONE z` the analysis typed (it binds tighter than any arithmetic): a timestamp's wall
+ * time read in zone z is an instant ('tz-local'), an instant's wall time in z a timestamp ('tz-wall').
+ */
+function rewriteAtTimeZone(toks) {
+    if (!toks.some((t) => (0, tokens_1.isWord)(t, 'AT') && 'arith' in t && t.arith))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const kind = (0, tokens_1.isWord)(t, 'AT') && 'arith' in t ? t.arith : undefined;
+        const end = kind && (0, tokens_1.isWord)(toks[i + 1], 'TIME') && (0, tokens_1.isWord)(toks[i + 2], 'ZONE') ? (0, tokens_1.operandEnd)(toks, i + 3) : -1;
+        if (!kind || end < 0 || out.length === 0) {
+            out.push(t);
+            continue;
+        }
+        const left = (0, tokens_1.joinTokens)(out.splice((0, tokens_1.operandStart)(out)));
+        out.push({ type: 'group', text: `__pg_at_zone('${kind}', ${left}, ${(0, tokens_1.joinTokens)(toks.slice(i + 3, end + 1))})` });
+        i = end;
+    }
+    return out;
+}
+const COMPARISON_OPS = ['=', '<>', '!=', '<', '>', '<=', '>='];
+const TIGHTER = {
+    '^': new Set(),
+    '*': new Set(['^']),
+    '/': new Set(['^']),
+    '%': new Set(['^']),
+    '+': new Set(['^', '*', '/', '%']),
+    '-': new Set(['^', '*', '/', '%']),
+    // `#` (bitwise XOR) is one of PostgreSQL's other operators, looser than arithmetic
+    '#': new Set(['^', '*', '/', '%', '+', '-']),
+    '||': new Set(['^', '*', '/', '%', '+', '-']),
+};
+// comparisons bind looser than all of these
+for (const op of COMPARISON_OPS)
+    TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
+const SAME_LEVEL = new Set(['^', '*', '/', '%']);
+/** What a left operand takes in: the tighter operators and those of its own level (left to right: `2 - 1 + n`). */
+const LEFT = {};
+for (const level of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
+    for (const op of level)
+        LEFT[op] = new Set([...TIGHTER[op], ...level]);
+for (const op of COMPARISON_OPS)
+    LEFT[op] = TIGHTER[op];
+const marked = (t, ops) => t !== undefined && t.type === 'op' && 'arith' in t && t.arith !== undefined && ops.includes(t.text);
+function rewriteTypedArithmetic(toks) {
+    if (!toks.some((t) => 'arith' in t && t.arith !== undefined))
+        return toks;
+    // a string literal compared with a number: the number PostgreSQL reads it as
+    // and avg, stddev and variance of a result column, exact (src/engine/pg-exact-division.ts,
+    // pg-exact-statistics.ts)
+    toks = toks.map((t) => t.type === 'string' && 'arith' in t && t.arith?.startsWith('num:')
+        ? { type: 'number', text: t.arith.slice(4) }
+        : t.type === 'number' && 'arith' in t && t.arith === 'numx-lit'
+            ? { type: 'string', text: (0, lexer_1.quoteString)(t.text) }
+            : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
+                ? { type: 'string', text: (0, lexer_1.quoteString)(t.arith.slice(4)) }
+                : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
+                    ? { type: 'word', text: '__pg_numeric_abs_exact' }
+                    : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+                        ? { type: 'word', text: '__pg_numeric_avg' }
+                        : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                            ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                            : 'arith' in t && t.arith === 'num-order'
+                                ? { type: 'group', text: (0, exact_order_1.exactSortKey)(t.text) }
+                                : t);
+    toks = rewriteNegations(rewriteColumnAggregates(toks));
+    for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
+        toks = sweep(toks, ops);
+    // BETWEEN binds looser than those and tighter than comparisons
+    return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
+}
+/** An operand's text with the marks inside it (in parentheses, a call's arguments) rewritten too. */
+const operandText = (toks) => (0, tokens_1.joinTokens)(rewriteTypedArithmetic(toks));
+/**
+ * `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than
+ * any operator); of an exact part of a result column ('numx-neg'), exactly.
+ */
+function rewriteNegations(toks) {
+    const negation = (t) => 'arith' in t && (t.arith === 'num-neg' || t.arith === 'numx-neg');
+    if (!toks.some(negation))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const end = negation(t) ? (0, tokens_1.operandEnd)(toks, i + 1) : -1;
+        if (end < 0) {
+            out.push(t);
+            continue;
+        }
+        const x = operandText(toks.slice(i + 1, end + 1));
+        const exact = 'arith' in t && t.arith === 'numx-neg';
+        out.push({ type: 'group', text: exact ? `__pg_numeric_sub_exact(0, ${x})` : `__pg_num_neg(${x})` });
+        i = end;
+    }
+    return out;
+}
+/** numeric's `+`, `-`, `*` (marked 'num+', ...): the functions that keep NaN (src/engine/pg-numeric-arith.ts). */
+const NUMERIC_OPS = {
+    'num+': '__pg_num_add',
+    'num-': '__pg_num_sub',
+    'num*': '__pg_num_mul',
+    // of an exact result column (sql/exact-columns.ts): exactly, as text (src/engine/pg-exact-division.ts)
+    // a numeric division as a double (SQLite would divide two integers as integers), NaN kept
+    'num/': '__pg_num_div',
+    'numx+': '__pg_numeric_add_exact',
+    'numx-': '__pg_numeric_sub_exact',
+    'numx*': '__pg_numeric_mul_exact',
+    'numx/': '__pg_numeric_div',
+};
+/**
+ * An exact operator's call ('numx*:2:' and the like): each operand that is a numeric of known scale
+ * handed over at that scale (__pg_numeric_at: SQLite holds 12.50 as the double 12.5).
+ */
+function exactCall(arith, left, right) {
+    const [op, ls, rs] = arith.split(':');
+    const at = (x, s) => (s ? `__pg_numeric_at(${x}, ${s})` : x);
+    return `${NUMERIC_OPS[op]}(${at(left, ls)}, ${at(right, rs)})`;
+}
+/** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
+function nanGuarded(a, b, value) {
+    const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+    // (NULL with NaN is NULL: SQLite's own operator, reading NaN as 0, tells it)
+    return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+/**
+ * A numeric division whose operands are columns, parameters or numbers (marked 'num/:lr'): by a
+ * double (__pg_real_divisor, 22012 by zero), NaN when an operand that may be NaN is (NaN / 0 too),
+ * NULL with a NULL (SQLite's division reads NaN as 0: `x / 'NaN'` is NULL).
+ */
+function guardedDivision(a, b, left, right) {
+    const value = `${left} / __pg_real_divisor(${right})`;
+    const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
+    if (test.length === 0)
+        return `(${value})`;
+    return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+}
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow']);
+/**
+ * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
+ * abs(x), sqrt(x), ... of a column ('num-fn-col') or an expression ('num-fn', read twice): NaN when x
+ * is; power(a, b) of numerics ('num-pow'): PostgreSQL's answer when a or b is NaN (__pg_nan_power).
+ */
+function rewriteColumnAggregates(toks) {
+    if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? '')))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const mark = 'arith' in t ? t.arith : undefined;
+        const close = mark && COLUMN_CALLS.has(mark) && (0, tokens_1.isPunct)(toks[i + 1], '(') ? (0, tokens_1.closer)(toks, i + 1) : -1;
+        const args = mark === 'num-pow' && close > 0 ? (0, tokens_1.topLevelItems)(toks, i + 2, close) : [];
+        if (close < 0 || (mark === 'num-pow' && args.length !== 2)) {
+            out.push(t);
+            continue;
+        }
+        if (mark === 'num-pow') {
+            const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
+            out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
+        }
+        else {
+            const x = mark === 'num-fn' ? `(${operandText(toks.slice(i + 2, close))})` : (0, tokens_1.joinTokens)(toks.slice(i + 2, close));
+            const test = mark === 'num-fn-col' || mark === 'num-fn' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+            out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+        }
+        i = close;
+    }
+    return out;
+}
+/** `a ^ b` or power(a, b) of numerics: SQLite's power unless a or b is NaN (it made that NULL). */
+const nanPower = (a, b, power) => `(CASE WHEN (${a}) IS 'NaN' OR (${b}) IS 'NaN' THEN __pg_nan_power(${a}, ${b}) ELSE ${power} END)`;
+const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
+/** Where the left operand of BETWEEN or IN that ends `out` starts: with the operators that bind tighter. */
+function boundOperandStart(out) {
+    let start = (0, tokens_1.operandStart)(out);
+    while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
+        start = (0, tokens_1.operandStart)(out.slice(0, start - 1));
+    return start;
+}
+/** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
+function rewriteIntervalIn(toks) {
+    // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values)
+    const marked = (t) => 'arith' in t && (t.arith === 'iv-in' || t.arith?.startsWith('arr-in:') === true);
+    if (!toks.some(marked))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const not = (0, tokens_1.isWord)(t, 'NOT') && (0, tokens_1.isWord)(toks[i + 1], 'IN');
+        const at = not ? i + 1 : i;
+        const open = marked(t) && (0, tokens_1.isWord)(toks[at], 'IN') && (0, tokens_1.isPunct)(toks[at + 1], '(') ? at + 1 : -1;
+        const array = 'arith' in t && t.arith?.startsWith('arr-in:') ? t.arith.slice(7) : undefined;
+        const key = (x) => (array ? `__pg_array_key('${array}', ${x})` : `__pg_interval_key(${x})`);
+        const close = open < 0 || out.length === 0 ? -1 : (0, tokens_1.closer)(toks, open);
+        if (close < 0) {
+            out.push(t);
+            continue;
+        }
+        const left = (0, tokens_1.joinTokens)(out.splice(boundOperandStart(out)));
+        const items = (0, tokens_1.topLevelItems)(toks, open + 1, close).map(([a, b]) => key((0, tokens_1.joinTokens)(toks.slice(a, b))));
+        out.push({ type: 'group', text: `${key(left)} ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
+        i = close;
+    }
+    return out;
+}
+/** `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its length. */
+function rewriteIntervalBetween(toks) {
+    if (!toks.some((t) => 'arith' in t && t.arith === 'iv-between'))
+        return toks;
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const not = (0, tokens_1.isWord)(t, 'NOT') && (0, tokens_1.isWord)(toks[i + 1], 'BETWEEN');
+        const b = not ? i + 1 : i;
+        const and = 'arith' in t && t.arith === 'iv-between' && (0, tokens_1.isWord)(toks[b], 'BETWEEN')
+            ? (0, tokens_1.topLevelWord)(toks, b + 1, toks.length, 'AND')
+            : -1;
+        let end = and < 0 || out.length === 0 ? -1 : (0, tokens_1.operandEnd)(toks, and + 1);
+        if (end < 0) {
+            out.push(t);
+            continue;
+        }
+        // the upper bound and the left operand, with the operators binding tighter than BETWEEN
+        while (toks[end + 1]?.type === 'op' && BOUND_OPS.has(toks[end + 1].text)) {
+            const next = (0, tokens_1.operandEnd)(toks, end + 2);
+            if (next < 0)
+                break;
+            end = next;
+        }
+        const left = (0, tokens_1.joinTokens)(out.splice(boundOperandStart(out)));
+        const key = (x) => `__pg_interval_key(${(0, tokens_1.joinTokens)(x)})`;
+        out.push({
+            type: 'group',
+            text: `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key(toks.slice(b + 1, and))} AND ${key(toks.slice(and + 1, end + 1))}`,
+        });
+        i = end;
+    }
+    return out;
+}
+/** One precedence level, left to right. */
+function sweep(toks, ops) {
+    const out = [];
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        if (!marked(t, ops) || out.length === 0) {
+            out.push(t);
+            continue;
+        }
+        // an exact division is a result column's whole expression: its left operand runs to the start
+        const tighter = t.arith === 'num/x' ? SAME_LEVEL : TIGHTER[t.text];
+        // the left operand, with the tighter operators it ends in (`a * b + d`: a * b) and those of its
+        // own level before it (`a / b * c`: a / b)
+        const leftOps = t.arith === 'num/x' ? SAME_LEVEL : LEFT[t.text];
+        let start = (0, tokens_1.operandStart)(out);
+        while (start >= 2 && out[start - 1].type === 'op' && leftOps.has(out[start - 1].text))
+            start = (0, tokens_1.operandStart)(out.slice(0, start - 1));
+        // a sign binds tighter than any of these (`-2 ^ 2` is 4)
+        while (start >= 1 && ((0, tokens_1.isOp)(out[start - 1], '-') || (0, tokens_1.isOp)(out[start - 1], '+')) && !(0, tokens_1.endsOperand)(out[start - 2]))
+            start--;
+        // the right operand, likewise (`d + interval '1 day' * n` when that * was not marked)
+        let end = (0, tokens_1.operandEnd)(toks, i + 1);
+        if (end < 0) {
+            out.push(t);
+            continue;
+        }
+        while (toks[end + 1]?.type === 'op' && tighter.has(toks[end + 1].text) && !(0, tokens_1.isOp)(toks[end + 1], t.text)) {
+            const next = (0, tokens_1.operandEnd)(toks, end + 2);
+            if (next < 0)
+                break;
+            end = next;
+        }
+        const left = operandText(out.splice(start));
+        const right = operandText(toks.slice(i + 1, end + 1));
+        const guarded = /^num[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
+        out.push({
+            type: 'group',
+            text: guarded !== undefined && t.text === '/'
+                ? guardedDivision(guarded.includes('l') ? left : null, guarded.includes('r') ? right : null, left, right)
+                : guarded !== undefined
+                    ? nanGuarded(guarded.includes('l') ? left : null, guarded.includes('r') ? right : null, `${left} ${t.text} ${right}`)
+                    : t.arith.startsWith('numx')
+                        ? exactCall(t.arith, left, right)
+                        : NUMERIC_OPS[t.arith]
+                            ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
+                            : t.arith === 'pow'
+                                ? `power(${left}, ${right})`
+                                : t.arith === 'num-pow'
+                                    ? nanPower(left, right, `power(${left}, ${right})`)
+                                    : t.arith === 'xor'
+                                        ? `__pg_xor(${left}, ${right})`
+                                        : t.arith === 'num%'
+                                            ? `__pg_mod(${left}, ${right})`
+                                            : t.arith === 'num/x'
+                                                ? `__pg_numeric_div(${left}, ${right})`
+                                                : t.arith.startsWith('arr||')
+                                                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                                                    : t.arith === 'jsonb||'
+                                                        ? `__pg_jsonb_concat(${left}, ${right})`
+                                                        : t.arith === 'bytea||'
+                                                            ? `__pg_bytea_concat(${left}, ${right})`
+                                                            : t.arith.startsWith('jsonb-')
+                                                                ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                                                : t.arith.startsWith('txt||')
+                                                                    ? textConcat(t.arith.slice(5), left, right)
+                                                                    : t.arith === 'iv-cmp'
+                                                                        ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                                                        : t.arith.startsWith('arr-cmp:')
+                                                                            ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                                                            : t.arith.startsWith('arr-ord:')
+                                                                                ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                                                                : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+        });
+        i = end;
+    }
+    return out;
+}
+/** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
+function arrayComparison(kind, op, left, right, key = 'key') {
+    return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
+}
+/** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
+function textConcat(kinds, left, right) {
+    const asText = (k, x) => (k ? `__pg_text('${k}', ${x})` : x);
+    const [a, b] = kinds.split(';');
+    // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
+    return `((${asText(a, left)}) || (${asText(b, right)}))`;
+}
+/**
+ * concat(...), concat_ws(...), format(...) whose arguments the analysis typed (`textargs:k1,k2,...`,
+ * sql/typed-operators.ts): each marked argument made text as PostgreSQL prints its type. Innermost first.
+ */
+function rewriteTextArguments(toks) {
+    for (let i = toks.length - 2; i >= 0; i--) {
+        const t = toks[i];
+        if (!('arith' in t) || !t.arith?.startsWith('textargs:') || !(0, tokens_1.isPunct)(toks[i + 1], '('))
+            continue;
+        const close = (0, tokens_1.closer)(toks, i + 1);
+        const kinds = t.arith.slice(9).split(',');
+        const items = close < 0 ? [] : (0, tokens_1.topLevelItems)(toks, i + 2, close);
+        if (items.length !== kinds.length)
+            continue;
+        const args = items.map(([a, b], k) => {
+            const text = (0, tokens_1.joinTokens)(rewriteDateArithmetic(toks.slice(a, b)));
+            return kinds[k] === '-' ? text : `__pg_text('${kinds[k]}', ${text})`;
+        });
+        toks.splice(i + 1, close - i, { type: 'group', text: `(${args.join(', ')})` });
+    }
+    return toks;
+}
+//# sourceMappingURL=typed-arithmetic.js.map

@@ -1,0 +1,285 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.rewriteWords = rewriteWords;
+// Word by word: PostgreSQL's operators and words that SQLite spells otherwise (~ is REGEXP, ILIKE is
+// LIKE, OPERATOR(pg_catalog.~), COLLATE dropped, pg_catalog. and public. prefixes dropped, renamed
+// functions such as string_agg, IS UNKNOWN), aliases quoted, 't'/'f' compared with catalog booleans as 1/0, and
+// session functions (version(), current_user, now()) replaced by their values where the statement
+// runs on a read worker, which does not have them.
+const tables_1 = require("../../catalog/tables");
+const lexer_1 = require("../lexer");
+const tokens_1 = require("../tokens");
+const strict_json_1 = require("./strict-json");
+/** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
+const BOOL_COLUMNS = new Set([...Object.values(tables_1.PG_CATALOG_TABLES), ...Object.values(tables_1.INFORMATION_SCHEMA_TABLES)].flatMap((cols) => cols
+    .split(',')
+    .map((c) => c.trim().split(/\s+/))
+    .filter((c) => c[1] === 'bool')
+    .map((c) => c[0])));
+const BOOL_LITERALS = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
+/** Function calls replaced by their value for the session (the read workers do not have them). */
+function sessionValue(name, ctx) {
+    switch (name) {
+        case 'version':
+            return (0, lexer_1.quoteString)(ctx.version);
+        case 'current_database':
+        case 'current_catalog':
+            return (0, lexer_1.quoteString)(ctx.database);
+        case 'current_user':
+        case 'session_user':
+        case 'user':
+            return (0, lexer_1.quoteString)(ctx.user);
+        case 'current_schema':
+            return "'public'";
+        case 'now':
+        case 'transaction_timestamp':
+        case 'statement_timestamp':
+        case 'clock_timestamp':
+            return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+        case 'localtimestamp':
+            return "strftime('%Y-%m-%d %H:%M:%f','now')";
+        case 'localtime':
+            return "strftime('%H:%M:%f','now')";
+        default:
+            return null;
+    }
+}
+/** Clock readings: values on every connection (the catalog's has no such functions either). */
+const CLOCK_VALUES = new Set([
+    'now',
+    'transaction_timestamp',
+    'statement_timestamp',
+    'clock_timestamp',
+    'localtimestamp',
+    'localtime',
+]);
+/**
+ * PostgreSQL's JSON functions, called by their __pg_ names (src/engine/pg-json-functions.ts): SQLite
+ * has some of these names itself with other meanings (its jsonb_set returns its binary JSONB).
+ */
+const PG_JSON_FUNCTIONS = Object.fromEntries([
+    'each',
+    'each_text',
+    'array_elements',
+    'array_elements_text',
+    'object_keys',
+    'strip_nulls',
+    'extract_path',
+    'extract_path_text',
+]
+    .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
+    .concat(['jsonb_set', 'jsonb_pretty', 'regexp_matches'])
+    .map((f) => [f, `__pg_${f}`]));
+/** The clocks that take a precision (`current_timestamp(0)`): strftime format, and whether a zone follows. */
+const PRECISION_CLOCKS = {
+    current_timestamp: ['%Y-%m-%d %H:%M:%f', true],
+    localtimestamp: ['%Y-%m-%d %H:%M:%f', false],
+    current_time: ['%H:%M:%f', true],
+    localtime: ['%H:%M:%f', false],
+};
+/** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
+const RENAMED = {
+    'round-even': '__pg_round_even',
+    'round-numeric': '__pg_round_numeric',
+    'to-char-tz': '__pg_to_char_tz',
+    'sum-iv': '__pg_interval_sum',
+    // sum() and avg() of a numeric: NaN in, NaN out (SQLite's read the text NaN as 0)
+    'num-sum': '__pg_numeric_sum',
+    'num-avg': '__pg_numeric_avg_double',
+    'avg-iv': '__pg_interval_avg',
+    'min-iv': '__pg_interval_min',
+    'max-iv': '__pg_interval_max',
+    'min-iv-w': '__pg_interval_min_w',
+    'max-iv-w': '__pg_interval_max_w',
+    'tzcall-local': '__pg_timezone_local',
+    'tzcall-wall': '__pg_timezone_wall',
+    // of numeric and boolean arrays: elements matched by their values (src/engine/pg-arrays.ts)
+    ...Object.fromEntries(['position', 'replace', 'remove'].flatMap((f) => ['numeric', 'boolean'].map((k) => [`arr-${f}-${k}`, `__pg_array_${f}_${k}`]))),
+};
+/** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
+const BARE_FUNCTIONS = new Set([
+    'current_user',
+    'session_user',
+    'user',
+    'current_schema',
+    'current_catalog',
+    'localtimestamp',
+    'localtime',
+]);
+function rewriteWords(toks, ctx, local) {
+    const out = [];
+    const castDepth = [];
+    let depth = 0;
+    for (let i = 0; i < toks.length; i++) {
+        const t = toks[i];
+        const next = toks[i + 1];
+        if ((0, tokens_1.isPunct)(t, '('))
+            depth++;
+        if ((0, tokens_1.isPunct)(t, ')')) {
+            if (castDepth[castDepth.length - 1] === depth)
+                castDepth.pop();
+            depth--;
+        }
+        // OPERATOR(pg_catalog.~) → ~
+        if ((0, tokens_1.isWord)(t, 'OPERATOR') && (0, tokens_1.isPunct)(next, '(')) {
+            const close = (0, tokens_1.closerAfter)(toks, i + 1);
+            const op = toks.slice(i + 2, close).filter((x) => x.type === 'op');
+            if (op.length === 1) {
+                toks.splice(i, close - i + 1, op[0]);
+                i--;
+                continue;
+            }
+        }
+        // COLLATE pg_catalog.default, COLLATE "C": SQLite's own collation is what there is
+        if ((0, tokens_1.isWord)(t, 'COLLATE')) {
+            let j = i + 1;
+            if ((0, tokens_1.isPunct)(toks[j + 1], '.'))
+                j += 2;
+            i = j;
+            continue;
+        }
+        // pg_catalog.f(...) → f(...), public.t → t
+        if (((0, tokens_1.isWord)(t, 'PG_CATALOG') &&
+            (0, tokens_1.isPunct)(next, '.') &&
+            ((0, tokens_1.isWord)(toks[i + 2]) || toks[i + 2]?.type === 'quoted') &&
+            (0, tokens_1.isPunct)(toks[i + 3], '(')) ||
+            (((0, tokens_1.isWord)(t, 'PUBLIC') || (t.type === 'quoted' && t.text === '"public"')) &&
+                (0, tokens_1.isPunct)(next, '.') &&
+                !(0, tokens_1.isPunct)(out[out.length - 1], '.'))) {
+            i++;
+            continue;
+        }
+        if (t.type === 'string' && BOOL_LITERALS[t.text.toLowerCase()] && local) {
+            const prev = out[out.length - 1];
+            const col = (0, tokens_1.isOp)(prev, '=') || (0, tokens_1.isOp)(prev, '<>') || (0, tokens_1.isOp)(prev, '!=')
+                ? out[out.length - 2]
+                : (0, tokens_1.isOp)(next, '=') || (0, tokens_1.isOp)(next, '<>') || (0, tokens_1.isOp)(next, '!=')
+                    ? toks[i + 2]
+                    : undefined;
+            if (col && col.type === 'word' && BOOL_COLUMNS.has(col.text.toLowerCase())) {
+                out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
+                continue;
+            }
+        }
+        // ~x is bitwise NOT, which SQLite spells the same; only a `~` between operands is a regex match
+        if ((0, tokens_1.isOp)(t, '~') && !(0, tokens_1.endsOperand)(out[out.length - 1])) {
+            out.push(t);
+            continue;
+        }
+        if (t.type === 'op') {
+            const map = {
+                '~': ['REGEXP'],
+                '!~': ['NOT', 'REGEXP'],
+                '~*': ['REGEXP', "'(?i)'", '||'],
+                '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
+                '~~': ['LIKE'],
+                '~~*': ['LIKE'],
+                '!~~': ['NOT', 'LIKE'],
+                '!~~*': ['NOT', 'LIKE'],
+            };
+            const m = map[t.text];
+            if (m) {
+                for (const w of m)
+                    out.push({ type: w.startsWith("'") ? 'string' : w === '||' ? 'op' : 'word', text: w });
+                continue;
+            }
+        }
+        if (t.type === 'word') {
+            const up = t.text.toUpperCase();
+            const prev = out[out.length - 1];
+            const afterDot = (0, tokens_1.isPunct)(prev, '.');
+            const renamed = 'arith' in t && t.arith ? RENAMED[t.arith] : undefined;
+            if (renamed) {
+                out.push({ type: 'word', text: renamed });
+                continue;
+            }
+            // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)
+            if (up === 'ROW' && (0, tokens_1.isPunct)(next, '(') && !afterDot)
+                continue;
+            if (up === 'ILIKE') {
+                out.push({ type: 'word', text: 'LIKE' });
+                continue;
+            }
+            // x IS [NOT] UNKNOWN: the boolean test for NULL, which SQLite spells IS [NOT] NULL
+            if (up === 'UNKNOWN' && ((0, tokens_1.isWord)(prev, 'IS') || ((0, tokens_1.isWord)(prev, 'NOT') && (0, tokens_1.isWord)(out[out.length - 2], 'IS')))) {
+                out.push({ type: 'word', text: 'NULL' });
+                continue;
+            }
+            if (up === 'CAST' && (0, tokens_1.isPunct)(next, '('))
+                castDepth.push(depth + 1);
+            // `AS name`: quote the alias so that SQLite keywords work and the name folds as in PostgreSQL
+            if (up === 'AS' &&
+                castDepth[castDepth.length - 1] !== depth &&
+                next?.type === 'word' &&
+                !(0, tokens_1.isPunct)(toks[i + 2], '(') &&
+                !['MATERIALIZED', 'NOT'].includes(next.text.toUpperCase())) {
+                out.push(t, { type: 'quoted', text: '"' + next.text.toLowerCase() + '"' });
+                i++;
+                continue;
+            }
+            const lower = t.text.toLowerCase();
+            // current_timestamp(0), localtimestamp(3), ...: the clock to that many digits of the second
+            if (!afterDot &&
+                PRECISION_CLOCKS[lower] &&
+                (0, tokens_1.isPunct)(next, '(') &&
+                toks[i + 2]?.type === 'number' &&
+                (0, tokens_1.isPunct)(toks[i + 3], ')')) {
+                const p = Math.min(Number(toks[i + 2].text), 6);
+                const [format, zone] = PRECISION_CLOCKS[lower];
+                const len = (format.includes('%d') ? 19 : 8) + (p > 0 ? 1 + Math.min(p, 3) : 0); // SQLite's clock has ms
+                out.push({
+                    type: 'group',
+                    text: `(substr(strftime('${format}','now'), 1, ${len})${zone ? " || '+00'" : ''})`,
+                });
+                i += 3;
+                continue;
+            }
+            if (!afterDot &&
+                (0, tokens_1.isPunct)(next, '(') &&
+                (0, tokens_1.isPunct)(toks[i + 2], ')') &&
+                sessionValue(lower, ctx) !== null &&
+                (!local || CLOCK_VALUES.has(lower))) {
+                out.push({ type: 'group', text: sessionValue(lower, ctx) });
+                i += 2;
+                continue;
+            }
+            if (!afterDot && BARE_FUNCTIONS.has(lower) && !(0, tokens_1.isPunct)(next, '(') && !(0, tokens_1.isPunct)(next, '.')) {
+                out.push(local && !CLOCK_VALUES.has(lower)
+                    ? { type: 'group', text: `${lower}()` }
+                    : { type: 'group', text: sessionValue(lower, ctx) });
+                continue;
+            }
+            if (!afterDot && (0, tokens_1.isPunct)(next, '(')) {
+                const renamed = {
+                    ...PG_JSON_FUNCTIONS,
+                    string_agg: 'group_concat',
+                    json_build_object: 'json_object',
+                    jsonb_build_object: 'json_object',
+                    json_agg: 'json_group_array',
+                    jsonb_agg: 'json_group_array',
+                    json_build_array: 'json_array',
+                    jsonb_build_array: 'json_array',
+                    json_object_agg: 'json_group_object',
+                    jsonb_object_agg: 'json_group_object',
+                    jsonb_array_length: 'json_array_length',
+                    row_to_json: 'json',
+                    to_json: strict_json_1.STRICT_TO_JSON,
+                    to_jsonb: strict_json_1.STRICT_TO_JSON,
+                    btrim: 'trim',
+                    substr: '__pg_substr',
+                    substring: '__pg_substr',
+                    random: '__pg_random',
+                    lower: '__pg_lower',
+                    upper: '__pg_upper',
+                };
+                if (renamed[lower]) {
+                    out.push({ type: 'word', text: renamed[lower] });
+                    continue;
+                }
+            }
+        }
+        out.push(t);
+    }
+    return out;
+}
+//# sourceMappingURL=words.js.map

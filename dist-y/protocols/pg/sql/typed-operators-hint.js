@@ -1,0 +1,212 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.COMPARISONS = exports.KEYED_FUNCTIONS = exports.EXACT_STATISTICS = exports.NAN_MATH = void 0;
+exports.mayHaveTypedOperators = mayHaveTypedOperators;
+const text_kinds_1 = require("./text-kinds");
+const tokens_1 = require("./tokens");
+const TEXT_TYPE_WORDS = new Set(['text', 'varchar']);
+/** Words that may give an operand a date or time type (a cheap test before parsing). */
+const HINTS = new Set([
+    'date',
+    'time',
+    'timestamp',
+    'timestamptz',
+    'interval',
+    'current_date',
+    'current_timestamp',
+    'localtimestamp',
+    'localtime',
+    'now',
+    'date_trunc',
+    'to_timestamp',
+    'to_date',
+    'make_date',
+    'make_timestamp',
+    'age',
+    'transaction_timestamp',
+    'statement_timestamp',
+    'clock_timestamp',
+]);
+const DATETIME_DECL = /date|time|interval/i;
+const JSONB_WORD = /^(to_)?json/;
+/** Functions of one numeric that are NaN of NaN in PostgreSQL (of a column or parameter, typed-operators.ts marks them). */
+exports.NAN_MATH = new Set([
+    'abs', 'ceil', 'ceiling', 'floor', 'sign', 'sqrt', 'exp', 'ln', 'log', 'log10', 'trunc', 'round',
+]); // biome-ignore format: a word list
+/** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
+exports.EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
+/**
+ * Whether a statement may hold something this module marks: `^` or `/`, an arithmetic operator
+ * beside a word that can be a date or time (a type name, a clock function, a date or time column),
+ * AT TIME ZONE, a cast to text, INTERSECT beside UNION or EXCEPT. A cheap test on the tokens, so
+ * that other statements are not parsed.
+ */
+function mayHaveTypedOperators(sig, columnType) {
+    let arithmetic = false;
+    let hint = false;
+    let datedColumn = false;
+    let sum = false;
+    let choice = false;
+    let anyString = false;
+    let string = false;
+    let castToText = false; // a boolean cast to text is `true`/`false`: the tree tells whether the operand is one
+    let intervalHint = false; // an interval compared, sorted, or in min/max: by its length, not its text
+    let ordered = false;
+    let castToInt = false;
+    let numericHint = false;
+    let negation = false;
+    let keyedArray = false;
+    let keyedUse = false;
+    let orderedArray = false;
+    for (let i = 0; i < sig.length; i++) {
+        const t = sig[i];
+        if ((0, tokens_1.isWord)(t, 'AT') && (0, tokens_1.isWord)(sig[i + 1], 'TIME') && (0, tokens_1.isWord)(sig[i + 2], 'ZONE'))
+            return true;
+        if ((0, tokens_1.isWord)(t, 'TIMEZONE') && (0, tokens_1.isPunct)(sig[i + 1], '('))
+            return true;
+        // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
+        // stddev and variance are exact
+        if (((0, tokens_1.isWord)(t, 'ROUND') ||
+            (0, tokens_1.isWord)(t, 'PG_TYPEOF') ||
+            (0, tokens_1.isWord)(t, 'AVG') ||
+            (0, tokens_1.isWord)(t, 'TO_CHAR') ||
+            (t.type === 'word' && exports.EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
+            (0, tokens_1.isPunct)(sig[i + 1], '('))
+            return true;
+        // extract(epoch from x) of a timestamp or interval is exact (exact-columns.ts)
+        if ((0, tokens_1.isWord)(t, 'EXTRACT') && (0, tokens_1.isPunct)(sig[i + 1], '(') && /^'?epoch'?$/i.test(sig[i + 2]?.text ?? ''))
+            return true;
+        if ((0, tokens_1.isWord)(t, 'INTERSECT') && sig.some((x) => (0, tokens_1.isWord)(x, 'UNION') || (0, tokens_1.isWord)(x, 'EXCEPT')))
+            return true;
+        if (((0, tokens_1.isOp)(t, '::') || (0, tokens_1.isWord)(t, 'AS')) && TEXT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+            castToText = true;
+        // a numeric cast to an integer: its NaN is 0A000
+        if (((0, tokens_1.isOp)(t, '::') || (0, tokens_1.isWord)(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+            castToInt = true;
+        if (t.type === 'word' && !numericHint) {
+            const w = t.text.toLowerCase();
+            numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
+        }
+        // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
+        if (t.type === 'word' && text_kinds_1.TEXT_FUNCTIONS.has(t.text.toLowerCase()) && (0, tokens_1.isPunct)(sig[i + 1], '('))
+            castToText = true;
+        if (t.type === 'op' && exports.COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i))
+            return true;
+        if (t.type === 'op' && (t.text === '@>' || t.text === '<@' || t.text === '&&'))
+            return true; // of arrays or of jsonb
+        // a numeric or boolean array (a column, a cast) compared, in ANY/ALL or array_position and friends:
+        // by its elements' values
+        if (!keyedArray)
+            keyedArray =
+                (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+                    ((0, tokens_1.isPunct)(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && (0, tokens_1.isOp)(sig[i - 2], '::'));
+        // an array of other numbers or of text ordered: by their elements too
+        if (!orderedArray)
+            orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
+        if (!keyedUse)
+            keyedUse =
+                (t.type === 'op' && exports.COMPARISONS.has(t.text)) ||
+                    (0, tokens_1.isWord)(t, 'ORDER') ||
+                    (0, tokens_1.isWord)(t, 'GROUP') ||
+                    (0, tokens_1.isWord)(t, 'DISTINCT') ||
+                    (0, tokens_1.isWord)(t, 'ANY') ||
+                    (0, tokens_1.isWord)(t, 'SOME') ||
+                    (0, tokens_1.isWord)(t, 'ALL') ||
+                    (t.type === 'word' && exports.KEYED_FUNCTIONS.has(t.text.toLowerCase()));
+        // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
+        if ((t.type === 'op' && exports.COMPARISONS.has(t.text)) ||
+            ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION'].some((w) => (0, tokens_1.isWord)(t, w)))
+            ordered = true;
+        if (t.type === 'word' && !intervalHint)
+            intervalHint =
+                INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
+        if (t.type === 'op') {
+            // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic; of a
+            // name or a group it may negate a numeric (-NaN is NaN)
+            if (!(0, tokens_1.endsOperand)(sig[i - 1])) {
+                negation ||= t.text === '-' && (sig[i + 1]?.type === 'word' || (0, tokens_1.isPunct)(sig[i + 1], '('));
+                continue;
+            }
+            if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%')
+                return true;
+            // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
+            if (t.text === '||')
+                return true;
+            if (t.text === '+' || t.text === '-' || t.text === '*')
+                arithmetic = true;
+        }
+        else if ((0, tokens_1.isWord)(t, 'SUM') && (0, tokens_1.isPunct)(sig[i + 1], '('))
+            sum = true;
+        else if (t.type === 'word' && exports.NAN_MATH.has(t.text.toLowerCase()) && (0, tokens_1.isPunct)(sig[i + 1], '('))
+            sum = true;
+        else if (((0, tokens_1.isWord)(t, 'POWER') || (0, tokens_1.isWord)(t, 'POW')) && (0, tokens_1.isPunct)(sig[i + 1], '('))
+            sum = true;
+        else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : ''))
+            choice = true;
+        else if (t.type === 'word' && (!hint || !datedColumn)) {
+            const w = t.text.toLowerCase();
+            const type = columnType(w) ?? '';
+            const dated = DATETIME_DECL.test(type);
+            // (and json: jsonb's `doc - 'key'` is no subtraction, json has none)
+            hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /json/i.test(type);
+            datedColumn ||= dated || /^bool/i.test(type);
+        }
+        else if (t.type === 'string' && !string) {
+            anyString = true;
+            // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
+            const before = sig[i - 1];
+            string =
+                (before?.type === 'op' && exports.COMPARISONS.has(before.text)) ||
+                    (sig[i + 1]?.type === 'op' && exports.COMPARISONS.has(sig[i + 1].text)) ||
+                    (0, tokens_1.isWord)(before, 'BETWEEN') ||
+                    (0, tokens_1.isWord)(before, 'AND') ||
+                    (((0, tokens_1.isPunct)(before, '(') || (0, tokens_1.isPunct)(before, ',')) && sig.some((x) => (0, tokens_1.isWord)(x, 'IN')));
+        }
+    }
+    // a string literal compared with something, beside a date or time column, may be compared with it
+    // (and sum() beside one: of an interval it adds the parts)
+    // (and CASE, COALESCE, GREATEST, LEAST with a string literal: it takes the others' type)
+    return ((arithmetic && hint) ||
+        castToText ||
+        (keyedArray && keyedUse) ||
+        (orderedArray && sig.some((x) => (0, tokens_1.isWord)(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
+        ((string || sum) && datedColumn) ||
+        (choice && anyString) ||
+        (intervalHint && ordered) ||
+        (castToInt && numericHint) ||
+        // numeric arithmetic and sum(): NaN in, NaN out
+        ((arithmetic || sum || negation) && numericHint));
+}
+/** Element types whose arrays compare by their elements' values ('{1.50}' = '{1.5}'), as a cast names them. */
+const KEYED_TYPE_WORDS = new Set(['numeric', 'decimal', 'bool', 'boolean']);
+/** The array functions that match elements, renamed for numeric and boolean arrays. */
+exports.KEYED_FUNCTIONS = new Set(['array_position', 'array_replace', 'array_remove']);
+/** The integer types' names. */
+const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);
+/** Words that make an interval: the type, and the functions that return one. */
+const INTERVAL_WORDS = new Set([
+    'interval',
+    'age',
+    'justify_hours',
+    'justify_days',
+    'justify_interval',
+    'make_interval',
+]);
+exports.COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const CHOICES = new Set(['CASE', 'COALESCE', 'GREATEST', 'LEAST']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+/**
+ * Whether the comparison at sig[i] has a string literal on one side and, on the other, something
+ * that is no bare column (a call, a group, a number): there SQLite compares text with a number
+ * (text is greater than any number), where PostgreSQL reads the literal as a number. A bare column
+ * converts the literal by its affinity in SQLite too, so those are not parsed for it.
+ */
+function comparesTextWithNumber(sig, i) {
+    const a = sig[i - 1];
+    const b = sig[i + 1];
+    const arithmetic = (x) => x?.type === 'op' && ARITHMETIC.has(x.text);
+    const computedAfter = b?.type === 'number' || (0, tokens_1.isPunct)(b, '(') || (0, tokens_1.isPunct)(sig[i + 2], '(') || arithmetic(sig[i + 2]);
+    const computedBefore = a?.type === 'number' || (0, tokens_1.isPunct)(a, ')') || arithmetic(sig[i - 2]);
+    return (a?.type === 'string' && computedAfter) || (b?.type === 'string' && computedBefore);
+}
+//# sourceMappingURL=typed-operators-hint.js.map

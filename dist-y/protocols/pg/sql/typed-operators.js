@@ -1,0 +1,705 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.orderMarkKey = void 0;
+exports.dateOperator = dateOperator;
+exports.typedOperators = typedOperators;
+exports.untyped = untyped;
+// What PostgreSQL's parse tree tells that the tokens do not, marked on the statement's tokens for the
+// translation (translate/typed-arithmetic.ts, translate/casts.ts):
+// - operators whose meaning depends on their operands' types: date and time arithmetic (`date + 1`,
+//   `date - date`, `timestamp - timestamp`, `interval * 2`, `x ± interval` either way round), `^`, `#`,
+//   and the division of numerics. SQLite holds dates as text and would add 1 to the year
+//   ('2024-01-31' + 1 = 2025), subtract text as numbers (0) and divide a NUMERIC holding a whole
+//   number as an integer (2 / 4 = 0), silently;
+// - `x AT TIME ZONE z` by the type of x; a boolean, float, date or timestamp made text by a cast,
+//   `||`, concat or format, as PostgreSQL prints its type (`true`, not SQLite's 1; `-2`, not `-2.0`).
+// A combination PostgreSQL has no operator for (`timestamp + integer`) is 42883 as there, and a set
+// operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
+// another answer.
+const libpg_query_1 = require("libpg-query");
+const sqlstate_1 = require("../sqlstate");
+const oids_1 = require("../types/oids");
+const expression_types_1 = require("./expression-types");
+const select_types_1 = require("./select-types");
+const compared_literals_1 = require("./compared-literals");
+const exact_columns_1 = require("./exact-columns");
+const grouping_1 = require("./grouping");
+const text_kinds_1 = require("./text-kinds");
+const typed_operators_hint_1 = require("./typed-operators-hint");
+const type_signatures_1 = require("./type-signatures");
+const registry_1 = require("../types/registry");
+const INTS = new Set([oids_1.OID.int2, oids_1.OID.int4, oids_1.OID.int8]);
+const NUMBERS = new Set([oids_1.OID.int2, oids_1.OID.int4, oids_1.OID.int8, oids_1.OID.float4, oids_1.OID.float8, oids_1.OID.numeric]);
+const INSTANTS = new Set([oids_1.OID.timestamp, oids_1.OID.timestamptz]);
+const DATETIMES = new Set([oids_1.OID.date, oids_1.OID.time, oids_1.OID.timestamp, oids_1.OID.timestamptz, oids_1.OID.interval]);
+const TEXT_TYPES = new Set([oids_1.OID.text, oids_1.OID.varchar, oids_1.OID.bpchar]);
+/** The integer types, by the name PostgreSQL's errors give them. */
+const INT_NAMES = { [oids_1.OID.int2]: 'smallint', [oids_1.OID.int4]: 'integer', [oids_1.OID.int8]: 'bigint' };
+/**
+ * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
+ * text (`count(*) > '5'` compares with 5), or 22P02 when it is none.
+ */
+function literalAsNumber(text, type) {
+    const t = text.trim();
+    const integer = INTS.has(type);
+    const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
+    if (!ok)
+        throw (0, sqlstate_1.pgError)('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
+    return t.replace(/^\+/, '');
+}
+const PG_NAMES = {
+    [oids_1.OID.date]: 'date',
+    [oids_1.OID.time]: 'time without time zone',
+    [oids_1.OID.timestamp]: 'timestamp without time zone',
+    [oids_1.OID.timestamptz]: 'timestamp with time zone',
+    [oids_1.OID.interval]: 'interval',
+    [oids_1.OID.int2]: 'smallint',
+    [oids_1.OID.int4]: 'integer',
+    [oids_1.OID.int8]: 'bigint',
+    [oids_1.OID.numeric]: 'numeric',
+    [oids_1.OID.float4]: 'real',
+    [oids_1.OID.float8]: 'double precision',
+    [oids_1.OID.text]: 'text',
+    [oids_1.OID.bool]: 'boolean',
+};
+/**
+ * The kind of a date or time operator (a name dates.ts's __pg_date_arith knows), its result type,
+ * or null when no operand is a date or time. `unknown` marks an untyped string literal operand.
+ * Integers of any width count (PostgreSQL wants int4 for `date + n`, but the schema's integer
+ * columns are int8).
+ */
+function dateOperator(l, op, r, unknown = null) {
+    const lt = unknown === 'l' ? -1 : l;
+    const rt = unknown === 'r' ? -1 : r;
+    if (!DATETIMES.has(lt) && !DATETIMES.has(rt))
+        return null;
+    if (lt === 0 || rt === 0)
+        return null; // an operand of unknown type: SQLite decides, as before
+    const date = oids_1.OID.date;
+    const iv = oids_1.OID.interval;
+    const instant = (x) => INSTANTS.has(x);
+    if (op === '+') {
+        if (lt === date && INTS.has(rt))
+            return { kind: 'date+int', oid: date };
+        if (INTS.has(lt) && rt === date)
+            return { kind: 'int+date', oid: date };
+        if (lt === date && rt === oids_1.OID.time)
+            return { kind: 'date+time', oid: oids_1.OID.timestamp };
+        if (lt === oids_1.OID.time && rt === date)
+            return { kind: 'time+date', oid: oids_1.OID.timestamp };
+        if (instant(lt) && (rt === iv || rt === -1))
+            return { kind: 'ts+iv', oid: lt };
+        if ((lt === iv || lt === -1) && instant(rt))
+            return { kind: 'iv+ts', oid: rt };
+        if (lt === date && rt === iv)
+            return { kind: 'date+iv', oid: oids_1.OID.timestamp };
+        if (lt === iv && rt === date)
+            return { kind: 'iv+date', oid: oids_1.OID.timestamp };
+        if (lt === oids_1.OID.time && rt === iv)
+            return { kind: 'time+iv', oid: oids_1.OID.time };
+        if (lt === iv && rt === oids_1.OID.time)
+            return { kind: 'iv+time', oid: oids_1.OID.time };
+        if (lt === iv && rt === iv)
+            return { kind: 'iv+iv', oid: iv };
+    }
+    else if (op === '-') {
+        if (lt === date && INTS.has(rt))
+            return { kind: 'date-int', oid: date };
+        if (lt === date && (rt === date || rt === -1))
+            return { kind: 'date-date', oid: oids_1.OID.int4 };
+        if (instant(lt) && rt === iv)
+            return { kind: 'ts-iv', oid: lt };
+        if ((lt === date || instant(lt)) && (instant(rt) || rt === date || (rt === -1 && lt !== date)))
+            return { kind: 'ts-ts', oid: iv };
+        if (lt === date && rt === iv)
+            return { kind: 'date-iv', oid: oids_1.OID.timestamp };
+        if (lt === oids_1.OID.time && rt === iv)
+            return { kind: 'time-iv', oid: oids_1.OID.time };
+        if (lt === iv && rt === iv)
+            return { kind: 'iv-iv', oid: iv };
+    }
+    else if (op === '*') {
+        if (lt === iv && NUMBERS.has(rt))
+            return { kind: 'iv*num', oid: iv };
+        if (NUMBERS.has(lt) && rt === iv)
+            return { kind: 'num*iv', oid: iv };
+    }
+    else if (op === '/') {
+        if (lt === iv && NUMBERS.has(rt))
+            return { kind: 'iv/num', oid: iv };
+    }
+    const name = (t) => (t === -1 ? 'unknown' : (PG_NAMES[t] ?? 'unknown'));
+    if (unknown && op === '+' && (lt === date || rt === date))
+        throw (0, sqlstate_1.pgError)('42725', `operator is not unique: ${name(lt)} + ${name(rt)}`);
+    throw (0, sqlstate_1.pgError)('42883', `operator does not exist: ${name(lt)} ${op} ${name(rt)}; PostgreSQL has no such operator (cast an operand)`);
+}
+/**
+ * The operators to rewrite in one statement, by the byte offset of the operator in `sql`: a date
+ * operator's kind, or `pow` for `^`. Null when the text does not parse (SQLite then reports it).
+ * Throws 42883 for a date or time combination PostgreSQL has no operator for.
+ */
+function typedOperators(sql, schema, declared = []) {
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch {
+        return null;
+    }
+    const out = new Map();
+    for (const s of tree.stmts ?? []) {
+        walk(s.stmt, new expression_types_1.Typer(schema, new Map()), out, declared);
+        const select = s.stmt?.SelectStmt;
+        if (select) {
+            // (a subquery the statement passes on is typed with the statement's WITH queries)
+            const ctes = (0, select_types_1.ctesOf)(select.withClause, schema);
+            const typerOf = (q) => withSources(new expression_types_1.Typer(schema, new Map()), q.fromClause ?? [], ctes);
+            (0, exact_columns_1.markExactColumns)(select, typerOf, out, declared);
+        }
+    }
+    return out;
+}
+function withSources(typer, sources, ctes) {
+    const scope = new Map(typer.scope);
+    (0, select_types_1.scopeOf)(sources, scope, typer.schema, ctes);
+    return new expression_types_1.Typer(typer.schema, scope);
+}
+/** `x AT TIME ZONE z`, which the parser makes pg_catalog.timezone(z, x). */
+function isAtTimeZone(f) {
+    const names = f?.funcname;
+    return (f?.funcformat === 'COERCE_SQL_SYNTAX' &&
+        names?.[names.length - 1]?.String?.sval === 'timezone' &&
+        f.args?.length === 2);
+}
+/** Whether `+`, `-` or `*` of these operand types is numeric's (one numeric, the other a numeric, an integer or untyped). */
+function numericArithmetic(l, r) {
+    const fits = (t) => t === oids_1.OID.numeric || INTS.has(t) || t === 0;
+    return (l === oids_1.OID.numeric || r === oids_1.OID.numeric) && fits(l) && fits(r);
+}
+/** Whether an operand of numeric arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
+function nanOperand(n, type) {
+    if (type !== oids_1.OID.numeric && type !== 0)
+        return 'never';
+    if (n.A_Const && !n.A_Const.sval)
+        return 'never';
+    return n.ColumnRef || n.ParamRef ? 'ref' : 'expr';
+}
+/** 'numeric' or 'boolean' for an array of those (compared by the elements' values, not their text), else null. */
+function keyedKind(...types) {
+    for (const t of types) {
+        const e = (0, registry_1.elementOidOf)(t);
+        if (e === oids_1.OID.numeric)
+            return 'numeric';
+        if (e === oids_1.OID.bool)
+            return 'boolean';
+    }
+    return null;
+}
+/**
+ * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans, 'text' for one of
+ * text: arrays ordered by their elements (`<`, ORDER BY), which their text does not ('{10}' <
+ * '{9}', '{}' after '{a}'); else null.
+ */
+function orderedKind(...types) {
+    for (const t of types) {
+        const e = (0, registry_1.elementOidOf)(t);
+        if (e !== undefined && NUMBERS.has(e))
+            return 'numeric';
+        if (e === oids_1.OID.bool)
+            return 'boolean';
+        if (e !== undefined && TEXT_TYPES.has(e))
+            return 'text';
+    }
+    return null;
+}
+/** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
+function untyped(n, declared = []) {
+    return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
+}
+/** Whether a comparison's operands are intervals (one may be an untyped literal or parameter). */
+function comparesIntervals(typer, l, r, declared) {
+    const lt = untyped(l, declared) ? -1 : typer.type(l);
+    const rt = untyped(r, declared) ? -1 : typer.type(r);
+    return (lt === oids_1.OID.interval && (rt === oids_1.OID.interval || rt === -1)) || (rt === oids_1.OID.interval && lt === -1);
+}
+/**
+ * ORDER BY terms that are intervals, marked at their first token ('iv-order'): translate/null-order.ts
+ * sorts them by their length; a term by position (ORDER BY 2) names its select item ('iv-order:name').
+ */
+function markIntervalOrder(select, typer, out) {
+    // (a set operation's ORDER BY names its columns only, which SQLite would not sort by an expression of)
+    if (select.op && select.op !== 'SETOP_NONE')
+        return;
+    for (const s of select.sortClause ?? []) {
+        const e = s.SortBy?.node;
+        const position = e?.A_Const?.ival ? e.A_Const.ival.ival : undefined;
+        if (position !== undefined) {
+            // ORDER BY 2: by the select item's name (SQLite reads an alias inside an ORDER BY expression)
+            const item = select.targetList?.[position - 1]?.ResTarget;
+            const fields = item?.val?.ColumnRef?.fields;
+            const name = item?.name ?? (fields ? (0, type_signatures_1.strings)(fields).pop() : undefined);
+            if (name && typer.type(item.val) === oids_1.OID.interval)
+                out.set((0, exports.orderMarkKey)(e.A_Const.location), `iv-order:${name}`);
+            else if (name && orderedKind(typer.type(item.val)))
+                out.set((0, exports.orderMarkKey)(e.A_Const.location), `arr-order:${orderedKind(typer.type(item.val))}:${name}`);
+        }
+        else if (e && !e.A_Const && typer.type(e) === oids_1.OID.interval) {
+            const at = firstLocation(e);
+            if (at >= 0)
+                out.set((0, exports.orderMarkKey)(at), 'iv-order');
+        }
+        else if (e && !e.A_Const && orderedKind(typer.type(e))) {
+            // arrays of numbers and booleans by their elements' values ('{9}' before '{10}')
+            const at = firstLocation(e);
+            if (at >= 0)
+                out.set((0, exports.orderMarkKey)(at), `arr-order:${orderedKind(typer.type(e))}`);
+        }
+    }
+}
+/**
+ * GROUP BY items and count(DISTINCT ...) arguments that are intervals, marked at their first token
+ * ('iv-group', kept where ORDER BY's marks are): translate/null-order.ts groups and counts them by
+ * their length (`1 day` and `24 hours` are one group, as in PostgreSQL).
+ */
+function markIntervalGroups(select, typer, out) {
+    // (and numeric and boolean arrays, 'arr-group:kind': by their elements' values, {1.50} and {1.5} one group)
+    const mark = (n) => {
+        const type = typer.type(n);
+        const keyed = keyedKind(type);
+        if (type !== oids_1.OID.interval && !keyed)
+            return;
+        const at = firstLocation(n);
+        if (at >= 0)
+            out.set((0, exports.orderMarkKey)(at), keyed ? `arr-group:${keyed}` : 'iv-group');
+    };
+    for (const g of select.groupClause ?? [])
+        if (!g.GroupingSet && !g.A_Const)
+            mark(g);
+    const visit = (x) => {
+        if (x === null || typeof x !== 'object')
+            return;
+        if (Array.isArray(x))
+            return x.forEach(visit);
+        if (x.SelectStmt || x.SubLink)
+            return; // its own scope
+        const f = x.FuncCall;
+        if (f?.agg_distinct && f.args?.length === 1)
+            mark(f.args[0]);
+        for (const k in x)
+            if (k !== 'location')
+                visit(x[k]);
+    };
+    visit(select.targetList);
+    visit(select.havingClause);
+}
+/**
+ * SELECT DISTINCT and DISTINCT ON of intervals, which SQLite would tell apart by their text (`1 day`,
+ * `24 hours`): a DISTINCT ON key is marked 'iv-group' (translate/distinct-on.ts partitions by it,
+ * null-order.ts by its length); a plain DISTINCT's interval items 'iv-distinct' (with the item's
+ * alias, 'iv-distinct:name'), which translate/interval-distinct.ts makes a GROUP BY. Only a
+ * DISTINCT with no GROUP BY, HAVING, aggregate, window function or `*` is rewritten.
+ */
+function markIntervalDistinct(select, typer, out) {
+    const distinct = select.distinctClause;
+    if (!distinct?.length || (select.op && select.op !== 'SETOP_NONE'))
+        return;
+    const plain = distinct.length === 1 && Object.keys(distinct[0]).length === 0;
+    if (!plain) {
+        for (const k of distinct) {
+            if (k.A_Const || typer.type(k) !== oids_1.OID.interval)
+                continue;
+            const at = firstLocation(k);
+            if (at >= 0)
+                out.set((0, exports.orderMarkKey)(at), 'iv-group');
+        }
+        return;
+    }
+    if (select.groupClause || select.havingClause || hasAggregate(select.targetList))
+        return;
+    const items = (select.targetList ?? []).map((x) => x.ResTarget);
+    if (items.some((r) => !r?.val || r.val.ColumnRef?.fields?.some((f) => f.A_Star)))
+        return;
+    for (const r of items) {
+        if (typer.type(r.val) !== oids_1.OID.interval)
+            continue;
+        const at = firstLocation(r.val);
+        if (at >= 0)
+            out.set((0, exports.orderMarkKey)(at), r.name ? `iv-distinct:${r.name}` : 'iv-distinct');
+    }
+}
+/**
+ * A set operation whose columns hold intervals, which SQLite would tell apart and sort by their
+ * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
+ * whose last is not ALL: it removes the repeats of all of them) or `s` only to sort (any other
+ * with an ORDER BY), one letter per column (`i` an interval, `n` another), then the columns' names;
+ * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
+ * where the first member names every column.
+ */
+function markIntervalUnion(select, typer, out) {
+    if (!select.op || select.op === 'SETOP_NONE')
+        return;
+    const group = select.op === 'SETOP_UNION' && !select.all;
+    if (!group && !select.sortClause?.length)
+        return;
+    const members = [];
+    for (let x = select; x; x = x.larg) {
+        if (x.op === 'SETOP_NONE' || !x.op) {
+            members.unshift(x);
+            break;
+        }
+        if ((group && x.op !== 'SETOP_UNION') || x.rarg?.op !== 'SETOP_NONE')
+            return;
+        members.unshift(x.rarg);
+    }
+    const first = (members[0]?.targetList ?? []).map((x) => x.ResTarget);
+    const names = first.map((r) => r?.name ?? (r?.val?.ColumnRef ? (0, type_signatures_1.strings)(r.val.ColumnRef.fields).pop() : undefined));
+    if (names.some((n) => !n) || new Set(names).size !== names.length)
+        return;
+    const kinds = first.map((_, k) => members.some((m) => {
+        const item = m.targetList?.[k]?.ResTarget?.val;
+        return item && withSources(typer, m.fromClause ?? []).type(item) === oids_1.OID.interval;
+    })
+        ? 'i'
+        : 'n');
+    if (!kinds.includes('i'))
+        return;
+    const at = firstLocation(first[0].val);
+    if (at >= 0)
+        out.set((0, exports.orderMarkKey)(at), `iv-union:${group ? 'g' : 's'}${kinds.join('')}:${JSON.stringify(names)}`);
+}
+/** Whether a select list calls an aggregate or window function (outside subqueries). */
+function hasAggregate(n) {
+    if (n === null || typeof n !== 'object')
+        return false;
+    if (Array.isArray(n))
+        return n.some(hasAggregate);
+    if (n.SelectStmt || n.SubLink)
+        return false;
+    if (n.FuncCall && (0, grouping_1.isAggregateCall)(n.FuncCall))
+        return true;
+    for (const k in n)
+        if (k !== 'location' && hasAggregate(n[k]))
+            return true;
+    return false;
+}
+/** Where a mark for an ORDER BY term's first token is kept: apart from that token's own mark (sum(x) is both). */
+const orderMarkKey = (at) => -(at + 1);
+exports.orderMarkKey = orderMarkKey;
+/** The smallest location in a tree: where its text starts (an operator's location is the operator's). */
+function firstLocation(n) {
+    let min = -1;
+    const visit = (x) => {
+        if (x === null || typeof x !== 'object')
+            return;
+        if (Array.isArray(x))
+            return x.forEach(visit);
+        for (const k in x) {
+            if (k === 'location' && typeof x[k] === 'number' && x[k] >= 0)
+                min = min < 0 ? x[k] : Math.min(min, x[k]);
+            else
+                visit(x[k]);
+        }
+    };
+    visit(n);
+    return min;
+}
+function walk(n, typer, out, declared) {
+    if (n === null || typeof n !== 'object')
+        return;
+    if (Array.isArray(n)) {
+        for (const x of n)
+            walk(x, typer, out, declared);
+        return;
+    }
+    let t = typer;
+    if (n.SelectStmt?.rarg?.op && n.SelectStmt.rarg.op !== 'SETOP_NONE')
+        // `a UNION b INTERSECT c` is a UNION (b INTERSECT c) in PostgreSQL; SQLite reads its compound
+        // operators left to right, (a UNION b) INTERSECT c, another answer, so it is refused
+        throw (0, sqlstate_1.pgError)('0A000', 'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)');
+    const frame = n.WindowDef ?? n.FuncCall?.over;
+    if (frame && [frame.startOffset, frame.endOffset].some((o) => o && typer.type(o) === oids_1.OID.interval))
+        // RANGE BETWEEN interval '1 day' PRECEDING ...: SQLite's frame offsets are numbers (it failed
+        // when the statement ran, 'frame starting offset must be a non-negative number')
+        throw (0, sqlstate_1.pgError)('0A000', 'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds');
+    if (n.SelectStmt) {
+        // (a query of its own WITH clause typed by its columns)
+        t = withSources(typer, n.SelectStmt.fromClause ?? [], (0, select_types_1.ctesOf)(n.SelectStmt.withClause, typer.schema));
+        markIntervalOrder(n.SelectStmt, t, out);
+        markIntervalGroups(n.SelectStmt, t, out);
+        markIntervalDistinct(n.SelectStmt, t, out);
+        markIntervalUnion(n.SelectStmt, typer, out);
+    }
+    else if (n.UpdateStmt)
+        t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
+    else if (n.DeleteStmt)
+        t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
+    else if (n.InsertStmt) {
+        const rel = n.InsertStmt.relation;
+        // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
+        t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+    }
+    else if (n.FuncCall?.args?.length >= 2 &&
+        typed_operators_hint_1.KEYED_FUNCTIONS.has((0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+        keyedKind(typer.type(n.FuncCall.args[0]))) {
+        // array_position(nums, 1.5) finds '1.50', array_replace(bs, true, false) finds 't' and writes 'f'
+        const fn = (0, type_signatures_1.strings)(n.FuncCall.funcname).pop().toLowerCase().slice(6);
+        out.set(n.FuncCall.location, `arr-${fn}-${keyedKind(typer.type(n.FuncCall.args[0]))}`);
+    }
+    else if (isAtTimeZone(n.FuncCall)) {
+        const t = typer.type(n.FuncCall.args[1]);
+        if (t === oids_1.OID.timestamp)
+            out.set(n.FuncCall.location, 'tz-local');
+        else if (t === oids_1.OID.timestamptz || t === oids_1.OID.date)
+            out.set(n.FuncCall.location, 'tz-wall');
+    }
+    else if (n.FuncCall?.args?.length === 2 && (0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() === 'timezone') {
+        // timezone(z, x), the call AT TIME ZONE is: the same by the type of x
+        const t = typer.type(n.FuncCall.args[1]);
+        if (t === oids_1.OID.timestamp)
+            out.set(n.FuncCall.location, 'tzcall-local');
+        else if (t === oids_1.OID.timestamptz || t === oids_1.OID.date)
+            out.set(n.FuncCall.location, 'tzcall-wall');
+    }
+    else if (n.FuncCall?.args?.length === 2 &&
+        (0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_char' &&
+        typer.type(n.FuncCall.args[0]) === oids_1.OID.timestamptz) {
+        out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
+    }
+    else if (n.FuncCall?.args?.length === 2 &&
+        /^pow(er)?$/.test((0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+        n.FuncCall.args.some((a) => typer.type(a) === oids_1.OID.numeric)) {
+        out.set(n.FuncCall.location, 'num-pow'); // NaN ^ x is NaN (1 when x is 0); SQLite's power made it NULL
+    }
+    else if (n.FuncCall?.args?.length === 2 && (0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
+        // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
+        // rounds the double 1.00499999999999989... to 1.0
+        const t = typer.type(n.FuncCall.args[0]);
+        if (t === oids_1.OID.numeric || INTS.has(t))
+            out.set(n.FuncCall.location, 'round-numeric');
+    }
+    else if (n.FuncCall?.args?.length === 1) {
+        const fn = (0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase();
+        const arg = n.FuncCall.args[0];
+        if (fn === 'pg_typeof') {
+            // (a string literal is `unknown` there, which translate/typeof.ts answers)
+            const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
+            if (t && oids_1.TYPE_DISPLAY[t])
+                out.set(n.FuncCall.location, `typeof:${oids_1.TYPE_DISPLAY[t]}`);
+        }
+        else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === oids_1.OID.numeric) {
+            // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
+            // replaces this). Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less
+            const f = n.FuncCall;
+            const plain = (arg.ColumnRef || arg.ParamRef) && !f.over && !f.agg_filter && !f.agg_distinct;
+            out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
+        }
+        else if (fn && typed_operators_hint_1.NAN_MATH.has(fn) && typer.type(arg) === oids_1.OID.numeric && (arg.ColumnRef || arg.ParamRef)) {
+            out.set(n.FuncCall.location, 'num-fn-col'); // of NaN NaN (SQLite's read it as 0)
+        }
+        else if (fn && typed_operators_hint_1.NAN_MATH.has(fn) && typer.type(arg) === oids_1.OID.numeric && !arg.A_Const) {
+            out.set(n.FuncCall.location, 'num-fn'); // of an expression: the same, the expression read twice
+        }
+        else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === oids_1.OID.interval) {
+            out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
+        }
+        else if ((fn === 'min' || fn === 'max') && typer.type(arg) === oids_1.OID.interval) {
+            out.set(n.FuncCall.location, `${fn}-iv${n.FuncCall.over ? '-w' : ''}`); // SQLite's would pick by the text
+        }
+        else if (fn === 'round') {
+            // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
+            const t = typer.type(arg);
+            if (t === oids_1.OID.float8 || t === oids_1.OID.float4)
+                out.set(n.FuncCall.location, 'round-even');
+        }
+    }
+    else if (n.CoalesceExpr || n.MinMaxExpr || n.CaseExpr) {
+        // an untyped string among typed values takes their type (least(n, '3') is 3; SQLite's min of
+        // 4 and '3' was 4, numbers sorting before text), 22P02 when it is none
+        const c = n.CaseExpr;
+        const args = c
+            ? [...(c.args ?? []).map((w) => w.CaseWhen?.result), c.defresult]
+            : (n.CoalesceExpr ?? n.MinMaxExpr).args;
+        const lits = args.filter((a) => a?.A_Const?.sval !== undefined);
+        const type = lits.length > 0 && lits.length < args.filter((a) => a && !a.A_Const?.isnull).length ? typer.type(n) : 0;
+        if (NUMBERS.has(type))
+            for (const lit of lits)
+                out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+        else if (type)
+            (0, compared_literals_1.markComparedLiterals)(lits, type, out);
+    }
+    else if (n.TypeCast && INT_NAMES[(0, type_signatures_1.typeNameOid)(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === oids_1.OID.numeric) {
+        // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
+        out.set(n.TypeCast.location, `nan-int:${INT_NAMES[(0, type_signatures_1.typeNameOid)(n.TypeCast.typeName)]}`);
+    }
+    else if (n.TypeCast &&
+        TEXT_TYPES.has((0, registry_1.elementOidOf)((0, type_signatures_1.typeNameOid)(n.TypeCast.typeName)) ?? 0) &&
+        keyedKind(typer.type(n.TypeCast.arg)) === 'boolean') {
+        out.set(n.TypeCast.location, 'text:boolarray'); // ARRAY[true]::text[] is {true}, as boolean's cast to text says
+    }
+    else if (n.TypeCast && TEXT_TYPES.has((0, type_signatures_1.typeNameOid)(n.TypeCast.typeName))) {
+        // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
+        // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
+        const kind = (0, text_kinds_1.textKind)(typer, n.TypeCast.arg);
+        if (kind)
+            out.set(n.TypeCast.location, `text:${kind}`);
+    }
+    else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
+        const type = typer.type(n.A_Expr.lexpr);
+        // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
+        if (type === oids_1.OID.interval)
+            out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
+        // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
+        else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type))
+            out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
+        else
+            (0, compared_literals_1.markComparedLiterals)(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+    }
+    else if (n.A_Expr?.kind === 'AEXPR_OP' &&
+        !n.A_Expr.lexpr &&
+        (0, type_signatures_1.strings)(n.A_Expr.name).pop() === '-' &&
+        typer.type(n.A_Expr.rexpr) === oids_1.OID.numeric) {
+        out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0)
+    }
+    else if ((n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
+        keyedKind(typer.type(n.A_Expr.rexpr))) {
+        // 1.5 = ANY (nums) finds '1.50', true = ANY (bs) finds 't': the elements as SQLite holds such values
+        out.set(n.A_Expr.location, `elems:${keyedKind(typer.type(n.A_Expr.rexpr))}`);
+    }
+    else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
+        const e = n.A_Expr;
+        const op = e.name?.[e.name.length - 1]?.String?.sval;
+        const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
+        if (op === '^')
+            out.set(e.location, typer.type(e.lexpr) === oids_1.OID.numeric || typer.type(e.rexpr) === oids_1.OID.numeric ? 'num-pow' : 'pow');
+        else if ((op === '=' || op === '<>') && keyed) {
+            // numeric arrays equal by their elements' values ('{1.50}' = '{1.5}'), boolean ones by truth
+            out.set(e.location, `arr-cmp:${keyed}`);
+        }
+        else if ((op === '<' || op === '>' || op === '<=' || op === '>=') &&
+            orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))) {
+            // arrays of numbers and booleans ordered by their elements' values ('{9}' < '{10}')
+            out.set(e.location, `arr-ord:${orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))}`);
+        }
+        else if (op === '#') {
+            // bitwise XOR of integers, which SQLite has no operator for
+            const l = typer.type(e.lexpr);
+            const r = typer.type(e.rexpr);
+            if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0))
+                out.set(e.location, 'xor');
+        }
+        else if (typed_operators_hint_1.COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
+            // intervals compare by their length ('1 day' = '24 hours'), not their text
+            out.set(e.location, 'iv-cmp');
+        }
+        else if (typed_operators_hint_1.COMPARISONS.has(op)) {
+            const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
+            const other = lit === e.lexpr ? e.rexpr : e.lexpr;
+            const type = lit ? typer.type(other) : 0;
+            if (lit && NUMBERS.has(type) && !other.ColumnRef)
+                out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+            else if (lit)
+                (0, compared_literals_1.markComparedLiterals)([lit], type, out);
+        }
+        else if (op === '||') {
+            // array concatenation, which SQLite would make text concatenation ('{1,2}3')
+            const lt = typer.type(e.lexpr);
+            const rt = typer.type(e.rexpr);
+            const l = (0, registry_1.elementOidOf)(lt) !== undefined;
+            const r = (0, registry_1.elementOidOf)(rt) !== undefined;
+            // a side of unknown type beside an array ('?'): an array when its value is one (a catalog's text[])
+            // and an untyped string literal beside an array is an array literal, as PostgreSQL reads it
+            const side = (isArray, t, n) => isArray || n.A_Const?.sval !== undefined ? 'a' : t === 0 ? '?' : 's';
+            if (l || r)
+                out.set(e.location, `arr||${side(l, lt, e.lexpr)}${side(r, rt, e.rexpr)}`);
+            else if (lt === oids_1.OID.jsonb || rt === oids_1.OID.jsonb)
+                out.set(e.location, 'jsonb||');
+            // bytea || bytea, or bytea beside an untyped literal or parameter (read as bytea): bytes, as
+            // PostgreSQL's byteacat (`'b=' || b` is \x623d..., not the text 'b=\x...')
+            else if ((lt === oids_1.OID.bytea && (rt === oids_1.OID.bytea || untyped(e.rexpr, declared))) ||
+                (rt === oids_1.OID.bytea && untyped(e.lexpr, declared)))
+                out.set(e.location, 'bytea||');
+            else {
+                // text || a boolean, a double, a numeric or a date: that side as its cast to text prints it
+                // ('x' || true is 'xtrue', not 'x1'; 1.50, not 1.5)
+                const a = (0, text_kinds_1.textKind)(typer, e.lexpr) ?? '';
+                const b = (0, text_kinds_1.textKind)(typer, e.rexpr) ?? '';
+                // and PostgreSQL's precedence: `'n=' || 1 + 2` is 'n=3' (SQLite binds || tighter than +)
+                out.set(e.location, `txt||${a};${b}`);
+            }
+        }
+        else if (op === '@>' || op === '<@' || op === '&&') {
+            // of arrays (jsonb's otherwise); numeric and boolean elements matched by their values
+            if ((0, registry_1.elementOidOf)(typer.type(e.lexpr)) !== undefined || (0, registry_1.elementOidOf)(typer.type(e.rexpr)) !== undefined)
+                out.set(e.location, keyed ? `arr:${keyed}` : 'arr');
+        }
+        else if (op === '%') {
+            // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
+            const l = typer.type(e.lexpr);
+            const r = typer.type(e.rexpr);
+            if ((NUMBERS.has(l) && !INTS.has(l)) || (NUMBERS.has(r) && !INTS.has(r)))
+                out.set(e.location, 'num%');
+        }
+        else if (op === '+' || op === '-' || op === '*' || op === '/') {
+            const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
+            const type = (x) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
+            const l = type(e.lexpr);
+            const r = type(e.rexpr);
+            const found = op === '-' && l === oids_1.OID.jsonb ? null : dateOperator(l, op, r, unknown);
+            if (found)
+                out.set(e.location, found.kind);
+            else if (op === '-' && l === oids_1.OID.json)
+                throw (0, sqlstate_1.pgError)('42883', `operator does not exist: json - ${unknown === 'r' ? 'unknown' : (PG_NAMES[r] ?? 'unknown')}; PostgreSQL has no such operator (cast to jsonb)`);
+            // jsonb without a key, keys or an array element (SQLite would subtract numbers: 0)
+            else if (op === '-' && l === oids_1.OID.jsonb)
+                out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : (0, registry_1.elementOidOf)(r) !== undefined ? 'arr' : 'text'}`);
+            // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0. A numeric division
+            // divides by a double: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
+            else if ((op === '/' && (l === oids_1.OID.numeric || r === oids_1.OID.numeric)) || (op !== '/' && numericArithmetic(l, r))) {
+                // SQLite's own operator where each operand that may be NaN is a column or a parameter
+                // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
+                const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
+                if (a === 'expr' || b === 'expr')
+                    out.set(e.location, `num${op}`);
+                else if (a === 'ref' || b === 'ref' || op === '/')
+                    out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
+            }
+        }
+    }
+    if (n.FuncCall?.args && text_kinds_1.TEXT_FUNCTIONS.has((0, type_signatures_1.strings)(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
+        // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
+        // (these print a boolean with its output function: t and f, where a cast to text says true and false)
+        const kinds = n.FuncCall.args.map((a) => {
+            const kind = (0, text_kinds_1.textKind)(typer, a);
+            return kind === 'bool' ? 'boolout' : (kind ?? '-');
+        });
+        if (kinds.some((k) => k !== '-'))
+            out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
+    }
+    if (n.SelectStmt) {
+        // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):
+        // with them, `iv` of `FROM (SELECT DISTINCT iv FROM t) s` was ambiguous, of no type
+        const from = (x) => {
+            if (x?.RangeSubselect && !x.RangeSubselect.lateral)
+                walk(x, typer, out, declared);
+            else if (x?.JoinExpr) {
+                from(x.JoinExpr.larg);
+                from(x.JoinExpr.rarg);
+                walk(x.JoinExpr.quals, t, out, declared);
+            }
+            else
+                walk(x, t, out, declared);
+        };
+        for (const k in n.SelectStmt) {
+            if (k === 'fromClause')
+                for (const x of n.SelectStmt.fromClause)
+                    from(x);
+            else if (k !== 'location')
+                walk(n.SelectStmt[k], t, out, declared);
+        }
+        return;
+    }
+    for (const k in n)
+        if (k !== 'location')
+            walk(n[k], t, out, declared);
+}
+//# sourceMappingURL=typed-operators.js.map

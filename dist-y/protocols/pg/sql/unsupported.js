@@ -1,0 +1,134 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.explainRefusal = explainRefusal;
+// PostgreSQL constructs with no SQLite translation. When SQLite refuses a translated statement, its
+// PostgreSQL parse tree is searched for them, so the client gets 0A000 (feature_not_supported)
+// naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent;
+// text PostgreSQL does not parse gets its parser's 42601 instead.
+const libpg_query_1 = require("libpg-query");
+const sqlstate_1 = require("../sqlstate");
+const JSONB_OPS = {
+    '@?': 'JSON path',
+    '@@': 'JSON path or text search',
+};
+const GROUPING = {
+    GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
+    GROUPING_SET_CUBE: 'GROUP BY CUBE',
+    GROUPING_SET_SETS: 'GROUP BY GROUPING SETS',
+};
+/** The first construct of the tree with no translation (`what|hint`); null when none. */
+function find(n) {
+    if (Array.isArray(n)) {
+        for (const x of n) {
+            const f = find(x);
+            if (f)
+                return f;
+        }
+        return null;
+    }
+    if (n === null || typeof n !== 'object')
+        return null;
+    const s = n.SelectStmt;
+    if (s) {
+        if (s.distinctClause?.some((d) => Object.keys(d).length > 0))
+            return 'SELECT DISTINCT ON';
+    }
+    if (s?.limitOption === 'LIMIT_OPTION_WITH_TIES')
+        return 'FETCH FIRST ... WITH TIES|SQLite has no such limit; rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
+    if (s?.all && (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT'))
+        return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
+    if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')
+        return 'BETWEEN SYMMETRIC|write x BETWEEN least(a, b) AND greatest(a, b)';
+    if (s?.targetList?.some((t) => t.ResTarget?.val?.RowExpr))
+        return 'a row value (record) as a result column|select its fields as columns';
+    if (n.FuncCall?.args?.some((a) => a.RowExpr))
+        return 'a row value (record) as a function argument';
+    if (n.GroupingSet)
+        return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
+    if (n.RangeTableSample)
+        return 'TABLESAMPLE';
+    if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral)
+        return 'a LATERAL subquery selecting * (or its x.* inside an expression)|name its columns';
+    if (n.MergeStmt)
+        return 'MERGE';
+    if (n.CommonTableExpr) {
+        const q = n.CommonTableExpr.ctequery;
+        if (q?.InsertStmt || q?.UpdateStmt || q?.DeleteStmt)
+            return 'a data-modifying statement in WITH|run the INSERT, UPDATE or DELETE on its own, with RETURNING';
+    }
+    if (n.A_Expr) {
+        const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
+        // (the message cannot hold the operator: `|` separates what from hint here)
+        if (op === '|/')
+            return 'the square root prefix operator|write sqrt(x)';
+        if (op === '||/')
+            return 'the cube root prefix operator|write cbrt(x)';
+        if (op && JSONB_OPS[op])
+            return `the jsonb ${JSONB_OPS[op]} operator ${op}|->, ->>, #>, #>>, #-, @>, <@, ?, ?| and ?& are`;
+    }
+    if (n.FuncCall?.agg_within_group)
+        return 'WITHIN GROUP';
+    for (const k of Object.keys(n)) {
+        const f = find(n[k]);
+        if (f)
+            return f;
+    }
+    return null;
+}
+/**
+ * PostgreSQL's own answer when the translation or SQLite refused a statement: its parser's syntax
+ * error (42601, PostgreSQL's words) when the text does not parse, 0A000 naming a construct with
+ * no translation, else the error itself.
+ */
+function explainRefusal(sql, err) {
+    // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
+    const state = err?.sqlstate;
+    if (state === '0A000' || state === '42P10')
+        return err;
+    let tree;
+    try {
+        tree = (0, libpg_query_1.parseSync)(sql);
+    }
+    catch (parseErr) {
+        // only the parser's refusals carry sqlDetails (not, say, a module not loaded)
+        const e = parseErr;
+        return e.sqlDetails ? (0, sqlstate_1.pgError)('42601', e.message) : err;
+    }
+    // a system column PostgreSQL's tables have and Patina's rows do not: xmin and the rest are
+    // transaction ids, ctid a place in the heap, which SQLite keeps no equal of (a constant xmin
+    // would make an ORM's optimistic lock on it pass whatever another writer did); tableoid of a
+    // user table likewise (catalog-forms.ts answers it for the catalog's tables)
+    const system = /no such column: (?:"?[^".\s]+"?\.)?"?(xmin|xmax|cmin|cmax|ctid|tableoid)"?(?:$|\s)/i.exec(err?.message ?? '')?.[1];
+    if (system)
+        return (0, sqlstate_1.pgError)('0A000', `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions or table OIDs (use the primary key, or a version column for optimistic locking)`);
+    // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
+    // translation makes one (inside an expression, of a WITH query, a function or VALUES)
+    const missing = /no such column: ("?)([^".\s]+)\1$/.exec(err?.message ?? '')?.[2]?.toLowerCase();
+    const whole = missing !== undefined && relationNames(tree.stmts, new Set()).has(missing);
+    const found = whole
+        ? `a whole-row reference (${missing}) other than a select item over tables and subqueries|name its columns (${missing}.* or ${missing}.column)`
+        : find(tree.stmts ?? []);
+    if (!found)
+        return err;
+    const [what, hint] = found.split('|');
+    return (0, sqlstate_1.pgError)('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
+}
+/** The names FROM items and WITH queries take in the tree (tables, aliases). */
+function relationNames(n, out) {
+    if (n === null || typeof n !== 'object')
+        return out;
+    if (Array.isArray(n))
+        for (const x of n)
+            relationNames(x, out);
+    else {
+        const name = n.RangeVar?.alias?.aliasname ?? n.RangeVar?.relname ?? n.CommonTableExpr?.ctename;
+        const alias = n.RangeSubselect?.alias?.aliasname ?? n.RangeFunction?.alias?.aliasname;
+        for (const x of [name, alias])
+            if (x)
+                out.add(String(x).toLowerCase());
+        for (const k in n)
+            relationNames(n[k], out);
+    }
+    return out;
+}
+//# sourceMappingURL=unsupported.js.map

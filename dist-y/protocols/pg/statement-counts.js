@@ -1,0 +1,77 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.PgCounts = exports.blockCounts = exports.analysisCounts = void 0;
+// Statements and errors of the PG front end, counted for the metrics: by command tag (a few kinds
+// one by one, the rest as other), by SQLSTATE, and the statement analysis cache's hits and misses.
+/** Statement kinds counted one by one; any other command tag counts as "other". */
+const KINDS = new Set([
+    'SELECT',
+    'INSERT',
+    'UPDATE',
+    'DELETE',
+    'BEGIN',
+    'COMMIT',
+    'ROLLBACK',
+    'SET',
+    'SHOW',
+    'SAVEPOINT',
+    'RELEASE',
+]);
+/** Distinct tags remembered with their kind ('SELECT 1000' and the like are worked out each time past this). */
+const MAX_TAGS = 1024;
+/** Statement analyses found in a session's cache, and made (the parse and analysis of a new text). */
+exports.analysisCounts = { hits: 0, misses: 0 };
+/**
+ * Transaction blocks committed on their own held transaction (each statement run once) or replayed at
+ * COMMIT (session/deferred-block.ts), and held transactions rolled back for others (preempted).
+ */
+exports.blockCounts = { direct: 0, replayed: 0, preempted: 0 };
+/**
+ * What the PG front end did, counted for the metrics (read when scraped): connections accepted and
+ * open, statements completed by kind, errors by SQLSTATE class (its first two characters).
+ */
+class PgCounts {
+    accepted = 0;
+    open = 0;
+    /** Connections closed for not logging in within authentication_timeout. */
+    authTimeouts = 0;
+    /** Startups refused with 53300 past max_connections. */
+    tooMany = 0;
+    errors = new Map();
+    /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection/results.ts). */
+    #byKind = new Map();
+    #byTag = new Map();
+    /** Statement analyses found in a session's cache (hit) and made (miss). */
+    get analyses() {
+        return exports.analysisCounts;
+    }
+    /** Blocks committed directly or replayed, and held transactions preempted. */
+    get blocks() {
+        return exports.blockCounts;
+    }
+    /** Statements completed, by kind. */
+    get statements() {
+        return new Map([...this.#byKind].map(([kind, c]) => [kind, c.n]));
+    }
+    /** A statement completed with this command tag (once per query: one lookup of a known string). */
+    completed(tag) {
+        let counter = this.#byTag.get(tag);
+        if (counter === undefined) {
+            const word = tag.split(' ', 1)[0];
+            const kind = KINDS.has(word) ? word.toLowerCase() : word === 'START' ? 'begin' : 'other';
+            counter = this.#byKind.get(kind);
+            if (!counter)
+                this.#byKind.set(kind, (counter = { n: 0 }));
+            if (this.#byTag.size < MAX_TAGS)
+                this.#byTag.set(tag, counter);
+        }
+        counter.n++;
+    }
+    /** A statement (or message) failed with this SQLSTATE. */
+    failed(sqlstate) {
+        const cls = /^[0-9A-Z]{2}/.test(sqlstate) ? sqlstate.slice(0, 2) : 'XX';
+        this.errors.set(cls, (this.errors.get(cls) ?? 0) + 1);
+    }
+}
+exports.PgCounts = PgCounts;
+//# sourceMappingURL=statement-counts.js.map

@@ -1,0 +1,207 @@
+"use strict";
+// Frontend messages of the PostgreSQL v3 wire format, as data: a reader over one message body where
+// it lies in the bytes read, and a table of decoders keyed by type byte (a malformed message is a
+// ProtocolError, which ends the connection with 08P01); the startup packet's codes and parameters.
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.decoders = exports.ProtocolError = exports.Reader = exports.CANCEL_REQUEST = exports.GSSENC_REQUEST = exports.SSL_REQUEST = exports.PROTOCOL_3 = exports.MAX_STARTUP = exports.MAX_MESSAGE = void 0;
+exports.parseStartupParams = parseStartupParams;
+/** Largest frontend message accepted; bigger lengths are garbage or abuse and end the connection. */
+exports.MAX_MESSAGE = 64 * 1024 * 1024;
+/** Largest startup packet (PostgreSQL's own limit). */
+exports.MAX_STARTUP = 10000;
+exports.PROTOCOL_3 = 196608;
+exports.SSL_REQUEST = 80877103;
+exports.GSSENC_REQUEST = 80877104;
+exports.CANCEL_REQUEST = 80877102;
+/** Reads fields out of one frontend message body: buf from pos to end (the body lies in the bytes read, uncopied). */
+class Reader {
+    buf;
+    pos;
+    end;
+    #lastName = '';
+    constructor(buf, start = 0, end = buf.length) {
+        this.buf = buf;
+        this.pos = start;
+        this.end = end;
+    }
+    /** Reads another body. */
+    reset(buf, start, end) {
+        this.buf = buf;
+        this.pos = start;
+        this.end = end;
+    }
+    #need(n) {
+        if (this.pos + n > this.end)
+            throw new ProtocolError('message is shorter than its contents');
+    }
+    u8() {
+        this.#need(1);
+        return this.buf[this.pos++];
+    }
+    i16() {
+        this.#need(2);
+        const v = this.buf.readInt16BE(this.pos);
+        this.pos += 2;
+        return v;
+    }
+    i32() {
+        this.#need(4);
+        const v = this.buf.readInt32BE(this.pos);
+        this.pos += 4;
+        return v;
+    }
+    /** Where the string at pos ends (its NUL). */
+    #nul() {
+        const b = this.buf;
+        // short strings are the rule (names, tags): a loop is cheaper than a call to indexOf
+        for (let i = this.pos, stop = Math.min(this.end, this.pos + 64); i < stop; i++)
+            if (b[i] === 0)
+                return i;
+        const end = b.indexOf(0, this.pos);
+        if (end < 0 || end >= this.end)
+            throw new ProtocolError('string is not terminated');
+        return end;
+    }
+    cstr() {
+        const end = this.#nul();
+        const s = end === this.pos ? '' : this.buf.toString('utf8', this.pos, end);
+        this.pos = end + 1;
+        return s;
+    }
+    /**
+     * A name (of a prepared statement or portal): a cstr, but the same string as the last name read
+     * when its bytes are the same, so that looking it up in a Map does not hash it again.
+     */
+    name() {
+        const end = this.#nul();
+        const n = end - this.pos;
+        if (n === 0) {
+            this.pos = end + 1;
+            return '';
+        }
+        const last = this.#lastName;
+        if (last.length === n && n <= 64) {
+            let same = true;
+            for (let i = 0; i < n; i++) {
+                if (this.buf[this.pos + i] !== last.charCodeAt(i)) {
+                    same = false;
+                    break;
+                }
+            }
+            if (same) {
+                this.pos = end + 1;
+                return last;
+            }
+        }
+        const s = this.buf.toString('utf8', this.pos, end);
+        // only an ASCII name compares byte for character
+        if (s.length === n)
+            this.#lastName = s;
+        this.pos = end + 1;
+        return s;
+    }
+    bytes(n) {
+        if (n < 0)
+            throw new ProtocolError('negative length');
+        this.#need(n);
+        const b = this.buf.subarray(this.pos, this.pos + n);
+        this.pos += n;
+        return b;
+    }
+    rest() {
+        return this.bytes(this.end - this.pos);
+    }
+}
+exports.Reader = Reader;
+/** A malformed message: the connection ends with error 08P01. */
+class ProtocolError extends Error {
+}
+exports.ProtocolError = ProtocolError;
+function count(r, max, what) {
+    const n = r.i16();
+    if (n < 0 || n > max)
+        throw new ProtocolError(`bad ${what} count ${n}`);
+    return n;
+}
+// the messages without a body, decoded to the same object each time
+const FLUSH = { type: 'flush' };
+const SYNC = { type: 'sync' };
+const TERMINATE = { type: 'terminate' };
+const COPY_DONE = { type: 'copyDone' };
+// the usual lists of format codes (none: all text; one text or one binary code for all), shared: no one changes them
+const NO_CODES = [];
+const TEXT_CODES = [0];
+const BINARY_CODES = [1];
+/** Bind's format codes. */
+function formatCodes(r, what) {
+    const n = count(r, 65535, what);
+    if (n === 0)
+        return NO_CODES;
+    if (n === 1) {
+        const code = r.i16();
+        return code === 0 ? TEXT_CODES : code === 1 ? BINARY_CODES : [code];
+    }
+    const codes = [];
+    for (let i = 0; i < n; i++)
+        codes.push(r.i16());
+    return codes;
+}
+/** Frontend message decoders, keyed by type byte. */
+const frontend = {
+    Q: (r) => ({ type: 'query', sql: r.cstr() }),
+    P: (r) => {
+        const name = r.cstr();
+        const sql = r.cstr();
+        const n = count(r, 65535, 'parameter type');
+        const paramTypes = [];
+        for (let i = 0; i < n; i++)
+            paramTypes.push(r.i32() >>> 0);
+        return { type: 'parse', name, sql, paramTypes };
+    },
+    B: (r) => {
+        const portal = r.name();
+        const statement = r.name();
+        const paramFormats = formatCodes(r, 'format');
+        const params = [];
+        for (let i = count(r, 65535, 'parameter'); i > 0; i--) {
+            const len = r.i32();
+            params.push(len === -1 ? null : r.bytes(len));
+        }
+        const resultFormats = formatCodes(r, 'result format');
+        return { type: 'bind', portal, statement, paramFormats, params, resultFormats };
+    },
+    D: (r) => {
+        const kind = String.fromCharCode(r.u8());
+        if (kind !== 'S' && kind !== 'P')
+            throw new ProtocolError(`bad Describe kind ${JSON.stringify(kind)}`);
+        return { type: 'describe', kind, name: r.name() };
+    },
+    E: (r) => ({ type: 'execute', portal: r.name(), maxRows: r.i32() }),
+    C: (r) => {
+        const kind = String.fromCharCode(r.u8());
+        if (kind !== 'S' && kind !== 'P')
+            throw new ProtocolError(`bad Close kind ${JSON.stringify(kind)}`);
+        return { type: 'close', kind, name: r.cstr() };
+    },
+    H: () => FLUSH,
+    S: () => SYNC,
+    X: () => TERMINATE,
+    p: (r) => ({ type: 'password', data: r.rest() }),
+    F: () => ({ type: 'unsupported', what: 'function calls (FunctionCall messages)' }),
+    d: (r) => ({ type: 'copyData', data: r.rest() }),
+    c: () => COPY_DONE,
+    f: (r) => ({ type: 'copyFail', message: r.cstr() }),
+};
+/** The startup packet's parameters (user, database, application_name, options, ...). */
+function parseStartupParams(r) {
+    const out = {};
+    for (;;) {
+        const k = r.cstr();
+        if (k === '')
+            return out;
+        out[k] = r.cstr();
+    }
+}
+/** The decoders by the type byte's code (a message's first byte indexes this: no string per message). */
+exports.decoders = Array.from({ length: 256 }, (_, code) => Object.hasOwn(frontend, String.fromCharCode(code)) ? frontend[String.fromCharCode(code)] : undefined);
+//# sourceMappingURL=frontend.js.map

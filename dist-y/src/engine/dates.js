@@ -1,0 +1,1478 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.castInterval = exports.castTimestamptz = exports.castTimestamp = exports.castDate = void 0;
+exports.parseInstant = parseInstant;
+exports.formatInstant = formatInstant;
+exports.dateTrunc = dateTrunc;
+exports.exactEpoch = exactEpoch;
+exports.isoWeek = isoWeek;
+exports.datePart = datePart;
+exports.parseInterval = parseInterval;
+exports.intervalKey = intervalKey;
+exports.formatInterval = formatInterval;
+exports.addInterval = addInterval;
+exports.dateBin = dateBin;
+exports.overlaps = overlaps;
+exports.makeInterval = makeInterval;
+exports.dateArithmetic = dateArithmetic;
+exports.atTimeZone = atTimeZone;
+exports.justify = justify;
+exports.makeDate = makeDate;
+exports.makeTimestamp = makeTimestamp;
+exports.age = age;
+exports.pgDateText = pgDateText;
+exports.pgDateBinary = pgDateBinary;
+exports.pgDateFromBinary = pgDateFromBinary;
+exports.castTime = castTime;
+exports.toTimestamp = toTimestamp;
+exports.dateTimeInput = dateTimeInput;
+exports.storedDateTime = storedDateTime;
+exports.installDateFunctions = installDateFunctions;
+const errors_1 = require("../errors");
+const tz_abbreviations_1 = require("./tz-abbreviations");
+/** An error with a PostgreSQL SQLSTATE, as a user error (the PG front end reports the code). */
+function pgFail(code, message) {
+    throw (0, errors_1.sqlStateError)(code, message);
+}
+const TS_RE = /^\s*(\/?\d{4,})-(\d{1,2})-(\d{1,2})(?:(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?\s*([+-]\d{1,2}(?::?\d{2})?|[a-z][\w/+-]*)?\s*$/i;
+const TIME_RE = /^\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*([+-]\d{1,2}(?::?\d{2})?|[a-z]+)?\s*$/i;
+/** The days in month m (1-12) of astronomical year y (Date.UTC would read 0-99 as 1900-1999). */
+function daysIn(y, m) {
+    if (m !== 2)
+        return MONTH_DAYS[m - 1];
+    return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+}
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+/** Midnight of a day of astronomical year y (month 1-12), UTC milliseconds. */
+const dayStart = (y, m, d) => y >= 100 ? Date.UTC(y, m - 1, d) : new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y, m - 1, d);
+/** The first instant PostgreSQL's date and timestamp hold: 4714-11-24 BC, midnight UTC. */
+const MIN_MS = new Date(Date.UTC(2000, 10, 24)).setUTCFullYear(-4713);
+const DAY_MS = 86_400_000;
+/**
+ * Special words of date and time input ('epoch', 'now', 'today', 'tomorrow', 'yesterday') as an
+ * instant; undefined for other text. ('infinity' has no instant: the casts keep it as text.)
+ */
+function specialInstant(word) {
+    const c = word.charCodeAt(0);
+    if (c >= 48 && c <= 57)
+        return undefined; // a digit: the usual case, no word
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    switch (word) {
+        case 'epoch':
+            return { ms: 0, us: 0, tz: false };
+        case 'now':
+            return { ms: Date.now(), us: 0, tz: true };
+        case 'today':
+            return { ms: today, us: 0, tz: false };
+        case 'tomorrow':
+            return { ms: today + DAY_MS, us: 0, tz: false };
+        case 'yesterday':
+            return { ms: today - DAY_MS, us: 0, tz: false };
+    }
+    return undefined;
+}
+/** 'infinity' or '-infinity' (as PostgreSQL prints them) for text that names one, else undefined. */
+function infinityWord(v) {
+    if (typeof v !== 'string')
+        return undefined;
+    const w = v.trim().toLowerCase();
+    return w === 'infinity' ? 'infinity' : w === '-infinity' ? '-infinity' : undefined;
+}
+/**
+ * The era ('BC', 'AD') and meridiem ('AM', 'PM') words taken out of date and time text, as
+ * PostgreSQL reads them after the date or the time: '0044-03-15 10:30 PM BC' → '0044-03-15 10:30'.
+ */
+function takeEraAndMeridiem(s) {
+    if (!/[a-z]{2}/i.test(s))
+        return { rest: s, bc: false, pm: undefined }; // no word: the usual case
+    let bc = false;
+    let pm;
+    let rest = s.replace(/\s+(bc|ad)(?=\s|$)/i, (_, w) => {
+        bc = w.toLowerCase() === 'bc';
+        return '';
+    });
+    rest = rest.replace(/(\d)\s*(am|pm)(?=\s|[+-]|$)/i, (_, d, w) => {
+        pm = w.toLowerCase() === 'pm';
+        return d;
+    });
+    return { rest, bc, pm };
+}
+/** The hour on a 24-hour clock from one with AM or PM after it; 22008 above 12, as PostgreSQL. */
+function meridiemHour(h, pm, v) {
+    if (pm === undefined)
+        return h;
+    if (h > 12)
+        pgFail('22008', `date/time field value out of range: "${v}"`);
+    return pm ? (h === 12 ? 12 : h + 12) : h === 12 ? 0 : h;
+}
+/**
+ * The instant of a wall time (UTC milliseconds as if the zone were UTC) read in the zone the text
+ * names: an offset ('+05:30', '+0530', '-8'), an abbreviation of PostgreSQL's 'Default' set ('EST',
+ * 'CEST', 'Z'; 'MSK' and the others it defines by a zone, with the offset the zone used under it at
+ * that time), or a zone name ('Europe/Berlin', 'Japan'). 22007 (`type`'s invalid input) for a word
+ * that is none of these, 22023 for a name with a '/' that no zone has, as PostgreSQL answers.
+ */
+function zonedInstant(zone, wall, type, v) {
+    const num = /^([+-])(\d{1,2}):?(\d{2})?$/.exec(zone);
+    if (num)
+        return wall - (num[1] === '-' ? -1 : 1) * (Number(num[2]) * 60 + Number(num[3] ?? 0)) * 60_000;
+    const word = zone.toLowerCase();
+    const fixed = tz_abbreviations_1.FIXED_ABBREVIATIONS[word];
+    if (fixed !== undefined)
+        return wall - fixed * 1000;
+    const dynamic = tz_abbreviations_1.ZONE_ABBREVIATIONS[word];
+    if (dynamic) {
+        // PostgreSQL's pg_interpret_timezone_abbrev: the meaning in use at or last before the instant
+        // the wall time is in the zone, else the first after; the zone's own offset when never used
+        const at = wallTimeInstant(dynamic.zone, wall);
+        if (dynamic.history.length === 0)
+            return at;
+        let off = dynamic.history[0][1];
+        for (const [from, o] of dynamic.history)
+            if (from * 1000 <= at)
+                off = o;
+        return wall - off * 1000;
+    }
+    if (/^[a-z]+$/.test(word)) {
+        // an unknown word is tried as a zone name ('Japan'), then refused as PostgreSQL's input is
+        try {
+            return wallTimeInstant(zone, wall);
+        }
+        catch {
+            pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
+        }
+    }
+    try {
+        return wallTimeInstant(zone, wall);
+    }
+    catch {
+        pgFail('22023', `time zone "${word}" not recognized`);
+    }
+}
+/**
+ * Reads a timestamp, a date or PostgreSQL's special words; `type` names the type in errors. With
+ * `dropZone` a zone in the text is ignored, as PostgreSQL's date, time and timestamp inputs do. Years
+ * BC ('0044-03-15 BC', or the stored form '/9956-03-15') are astronomical years in the instant (1 BC
+ * is year 0), as JavaScript's dates count them.
+ */
+function parseInstant(v, type, fn, dropZone = false) {
+    if (v === null || v === undefined)
+        return null;
+    if (typeof v !== 'string') {
+        const what = typeof v === 'number' || typeof v === 'bigint' ? `the number ${v}` : 'a blob';
+        pgFail('22007', `${fn}: expected a ${type} (text such as '2026-11-22 05:13:36'), got ${what}; to_timestamp() turns epoch seconds into a timestamp`);
+    }
+    const special = specialInstant(v.trim().toLowerCase());
+    if (special)
+        return special;
+    const { rest, pm, bc: era } = takeEraAndMeridiem(v);
+    const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
+    const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest));
+    if (!m)
+        pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
+    const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
+    const stored = m[1].startsWith('/');
+    // the stored form of a year BC is 10000 minus it after a '/' (so that text order is time order)
+    let y = stored ? 1 - (10_000 - Number(m[1].slice(1))) : Number(m[1]);
+    if (bc)
+        y = stored || y === 0 ? Number.NaN : 1 - y;
+    const hour = meridiemHour(h, pm, v);
+    const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
+    if (Number.isNaN(y) ||
+        (y === 0 && !bc && !stored) ||
+        mo < 1 ||
+        mo > 12 ||
+        d < 1 ||
+        d > daysIn(y, mo) ||
+        hour > 24 ||
+        mi > 59 ||
+        s > 60 ||
+        (hour === 24 && (mi > 0 || s > 0 || micros > 0))) {
+        pgFail('22008', `date/time field value out of range: "${v}"`);
+    }
+    const wall = dayStart(y, mo, d) + ((hour * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000);
+    const zone = m[8];
+    // a zone is read even where it is dropped, so a word that is none is refused as PostgreSQL does
+    const zoned = zone ? zonedInstant(zone, wall, type, v) : wall;
+    const ms = dropZone ? wall : zoned;
+    if (ms < MIN_MS || wall < MIN_MS)
+        pgFail('22008', `${type === 'date' ? 'date' : 'timestamp'} out of range: "${v}"`);
+    return { ms, us: micros % 1000, tz: zone !== undefined };
+}
+const pad = (n, w = 2) => String(n).padStart(w, '0');
+const MONTH_NAMES = [
+    'january',
+    'february',
+    'march',
+    'april',
+    'may',
+    'june',
+    'july',
+    'august',
+    'september',
+    'october',
+    'november',
+    'december',
+];
+/** A month's number from its name or an abbreviation of three letters or more; 0 when none. */
+function monthNumber(w) {
+    const l = w.toLowerCase();
+    return l.length < 3 ? 0 : MONTH_NAMES.findIndex((n) => n.startsWith(l)) + 1;
+}
+/**
+ * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
+ * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' (DateStyle
+ * MDY, PostgreSQL's default), each with a time and a zone after it or not. The text unchanged when it
+ * is none of these (the caller then refuses it).
+ */
+function isoDateText(v) {
+    let s = v.trim();
+    let m;
+    const iso = (y, mo, d, rest) => `${y}-${pad(mo)}-${pad(Number(d))}${rest}`;
+    if ((m = /^(\d{4})(\d{2})(\d{2})(?=$|[T\s])(.*)$/.exec(s)))
+        s = iso(m[1], Number(m[2]), m[3], m[4]);
+    else if ((m = /^([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[1]))
+        s = iso(m[3], monthNumber(m[1]), m[2], m[4]);
+    else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
+        s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
+    else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?=$|\s)(.*)$/.exec(s)))
+        s = iso(m[3], Number(m[1]), m[2], m[4]);
+    else if ((m = /^(?:j|jd|julian)\s*(\d+)(\.\d+)?(?=$|\s)(.*)$/i.exec(s)))
+        s = julianText(m[1], m[2], m[3]);
+    return s;
+}
+/**
+ * A Julian day ('J2451187', 'J2451187.5': day 0 is 4714-11-24 BC, its fraction the time of day), as
+ * PostgreSQL's date input reads it, in the form TS_RE reads (a year BC stored as '/dddd'), `rest` after it.
+ */
+function julianText(day, fraction, rest) {
+    const d = new Date((Number(day) - 2_440_588) * DAY_MS);
+    // past JavaScript's dates (275760 years): let the caller refuse the text
+    if (Number.isNaN(d.getTime()))
+        return `J${day}`;
+    const date = `${yearText(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+    if (fraction === undefined)
+        return date + rest;
+    const us = Math.round(Number(`0${fraction}`) * 86_400_000_000);
+    const clock = `${pad(Math.floor(us / 3.6e9))}:${pad(Math.floor(us / 6e7) % 60)}:${pad(Math.floor(us / 1e6) % 60)}`;
+    return `${date} ${clock}.${pad(us % 1e6, 6)}${rest}`;
+}
+/**
+ * A year as stored: four digits AD; a year BC as '/' and 10000 minus it ('/9956' for 44 BC), so that
+ * the text order of stored dates is their time order ('-infinity' < BC < AD < 'infinity').
+ */
+function yearText(y) {
+    if (y > 0)
+        return pad(y, 4);
+    if (y < -4713)
+        pgFail('22008', 'date out of range');
+    return `/${pad(10_000 - (1 - y), 4)}`;
+}
+function formatDate(d) {
+    return `${yearText(d.getUTCFullYear())}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+}
+/** The time of day: '05:13:36.25'. */
+function clockText(t, d = new Date(t.ms)) {
+    const s = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+    const micros = d.getUTCMilliseconds() * 1000 + t.us;
+    return micros > 0 ? `${s}.${pad(micros, 6).replace(/0+$/, '')}` : s;
+}
+/** The stored text form: '2026-11-22 05:13:36.25', with '+00' for a timestamp with a zone. */
+function formatInstant(t, withZone = t.tz) {
+    const d = new Date(t.ms);
+    const s = `${formatDate(d)} ${clockText(t, d)}`;
+    return withZone ? s + '+00' : s;
+}
+/** Stored date or timestamp text as PostgreSQL prints it: a year BC ('/9956-03-15') as '0044-03-15 BC'. */
+function printedText(stored) {
+    if (!stored.startsWith('/'))
+        return stored;
+    return `${pad(10_000 - Number(stored.slice(1, 5)), 4)}${stored.slice(5)} BC`;
+}
+/** Unit names as PostgreSQL reads them (singular, plural and abbreviations) → one canonical name. */
+const UNITS = {};
+for (const [canon, names] of Object.entries({
+    microseconds: ['microsecond', 'microseconds', 'usec', 'usecs', 'us'],
+    milliseconds: ['millisecond', 'milliseconds', 'msec', 'msecs', 'ms'],
+    second: ['second', 'seconds', 'sec', 'secs', 's'],
+    minute: ['minute', 'minutes', 'min', 'mins', 'm'],
+    hour: ['hour', 'hours', 'hr', 'hrs', 'h'],
+    day: ['day', 'days', 'd'],
+    week: ['week', 'weeks', 'w'],
+    month: ['month', 'months', 'mon', 'mons'],
+    quarter: ['quarter', 'quarters', 'qtr'],
+    year: ['year', 'years', 'yr', 'yrs', 'y'],
+    decade: ['decade', 'decades', 'dec'],
+    century: ['century', 'centuries', 'c', 'cent'],
+    millennium: ['millennium', 'millennia', 'mil', 'mils'],
+}))
+    for (const n of names)
+        UNITS[n] = canon;
+function unitOf(v, fn) {
+    const u = UNITS[String(v).trim().toLowerCase()];
+    if (!u)
+        pgFail('22023', `${fn}: timestamp units "${String(v)}" not recognized`);
+    return u;
+}
+/** date_trunc(unit, timestamp): the timestamp with everything below `unit` zeroed. */
+function dateTrunc(unit, v) {
+    if (unit === null)
+        return null;
+    const u = unitOf(unit, 'date_trunc');
+    const t = parseInstant(v, 'timestamp', 'date_trunc');
+    if (!t)
+        return null;
+    if (u === 'microseconds')
+        return formatInstant(t);
+    const d = new Date(t.ms);
+    const y = d.getUTCFullYear();
+    const start = (yy, mo = 0, dd = 1) => {
+        const x = new Date(Date.UTC(2000, mo, dd));
+        x.setUTCFullYear(yy);
+        return x.getTime();
+    };
+    let ms;
+    switch (u) {
+        case 'milliseconds':
+            ms = t.ms;
+            break;
+        case 'second':
+            ms = Math.floor(t.ms / 1000) * 1000;
+            break;
+        case 'minute':
+            ms = Math.floor(t.ms / 60_000) * 60_000;
+            break;
+        case 'hour':
+            ms = Math.floor(t.ms / 3_600_000) * 3_600_000;
+            break;
+        case 'day':
+            ms = Math.floor(t.ms / 86_400_000) * 86_400_000;
+            break;
+        case 'week':
+            ms = (Math.floor(t.ms / 86_400_000) - ((d.getUTCDay() + 6) % 7)) * 86_400_000;
+            break; // Monday
+        case 'month':
+            ms = start(y, d.getUTCMonth());
+            break;
+        case 'quarter':
+            ms = start(y, Math.floor(d.getUTCMonth() / 3) * 3);
+            break;
+        case 'year':
+            ms = start(y);
+            break;
+        case 'decade':
+            ms = start(Math.floor(y / 10) * 10);
+            break;
+        case 'century':
+            ms = start(Math.floor((y - 1) / 100) * 100 + 1);
+            break;
+        default:
+            ms = start(Math.floor((y - 1) / 1000) * 1000 + 1);
+            break; // millennium
+    }
+    return formatInstant({ ms, us: 0, tz: t.tz });
+}
+/**
+ * extract(epoch from x) of a timestamp or an interval as exact decimal text with microseconds'
+ * digits ('-62135596799.999999'), as PostgreSQL's numeric gives it: a double's 17 digits cannot
+ * hold that far from 1970. An interval counts a year as 365.25 days and a month as 30, as there.
+ */
+function exactEpoch(v) {
+    if (v === null || v === undefined)
+        return null;
+    let micros;
+    if (typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase())) {
+        if (infinityWord(v))
+            return datePart('epoch', v);
+        const iv = parseInterval(v);
+        const years = BigInt(Math.trunc(iv.months / 12));
+        const days = 1461n * years + 120n * BigInt(iv.months % 12) + 4n * BigInt(iv.days); // in quarter days
+        micros = days * 21600000000n + BigInt(iv.micros);
+    }
+    else {
+        const t = parseInstant(v, 'timestamp', 'date_part');
+        if (!t)
+            return null;
+        micros = BigInt(t.ms) * 1000n + BigInt(t.us);
+    }
+    const neg = micros < 0n;
+    const abs = (neg ? -micros : micros).toString().padStart(7, '0');
+    return `${neg ? '-' : ''}${abs.slice(0, -6)}.${abs.slice(-6)}`;
+}
+/** ISO 8601 week number and its year. */
+function isoWeek(d) {
+    const day = Math.floor(d.getTime() / 86_400_000) * 86_400_000;
+    const thursday = new Date(day + (3 - ((d.getUTCDay() + 6) % 7)) * 86_400_000);
+    const jan1 = new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(thursday.getUTCFullYear()); // Date.UTC reads 0-99 as 1900s
+    return { week: Math.floor((thursday.getTime() - jan1) / 86_400_000 / 7) + 1, year: thursday.getUTCFullYear() };
+}
+/** date_part(field, timestamp) and EXTRACT(field FROM timestamp). */
+function datePart(field, v) {
+    if (field === null)
+        return null;
+    const f = String(field).trim().toLowerCase();
+    // an infinite timestamp: the fields that grow with time are infinite too, the others NULL, as in PostgreSQL
+    const inf = infinityWord(v);
+    if (inf !== undefined)
+        return ['epoch', 'julian', 'year', 'isoyear', 'decade', 'century', 'millennium'].includes(UNITS[f] ?? f)
+            ? inf === 'infinity'
+                ? Number.POSITIVE_INFINITY
+                : Number.NEGATIVE_INFINITY
+            : null;
+    // an interval ('1 day 02:00:00', what timestamp - timestamp gives): its fields, as PostgreSQL reads them
+    if (typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase()))
+        return intervalPart(f, field, v);
+    const t = parseInstant(v, 'timestamp', 'date_part');
+    if (!t)
+        return null;
+    const d = new Date(t.ms);
+    const y = d.getUTCFullYear();
+    const secs = d.getUTCSeconds() + d.getUTCMilliseconds() / 1000 + t.us / 1e6;
+    switch (f === 'epoch' ||
+        f === 'dow' ||
+        f === 'isodow' ||
+        f === 'doy' ||
+        f === 'isoyear' ||
+        f === 'julian' ||
+        f.startsWith('timezone')
+        ? f
+        : UNITS[f]) {
+        case 'epoch':
+            return t.ms / 1000 + t.us / 1e6;
+        case 'microseconds':
+            return d.getUTCSeconds() * 1e6 + d.getUTCMilliseconds() * 1000 + t.us;
+        case 'milliseconds':
+            return d.getUTCSeconds() * 1000 + d.getUTCMilliseconds() + t.us / 1000;
+        case 'second':
+            return secs;
+        case 'minute':
+            return d.getUTCMinutes();
+        case 'hour':
+            return d.getUTCHours();
+        case 'day':
+            return d.getUTCDate();
+        case 'dow':
+            return d.getUTCDay();
+        case 'isodow':
+            return d.getUTCDay() === 0 ? 7 : d.getUTCDay();
+        case 'doy':
+            // (Date.UTC would read years 0-99 as 1900-1999)
+            return Math.floor(t.ms / DAY_MS) - Math.floor(new Date(Date.UTC(2000, 0, 1)).setUTCFullYear(y) / DAY_MS) + 1;
+        case 'week':
+            return isoWeek(d).week;
+        case 'isoyear': {
+            const iy = isoWeek(d).year;
+            return iy > 0 ? iy : iy - 1;
+        }
+        case 'month':
+            return d.getUTCMonth() + 1;
+        case 'quarter':
+            return Math.floor(d.getUTCMonth() / 3) + 1;
+        // years BC count down from -1 (y is astronomical: 0 is 1 BC), as PostgreSQL's timestamp_part
+        case 'year':
+            return y > 0 ? y : y - 1;
+        case 'decade':
+            return y > 0 ? Math.floor(y / 10) : -Math.floor((8 - (y - 1)) / 10);
+        case 'century':
+            return y > 0 ? Math.floor((y + 99) / 100) : -Math.floor((99 - (y - 1)) / 100);
+        case 'millennium':
+            return y > 0 ? Math.floor((y + 999) / 1000) : -Math.floor((999 - (y - 1)) / 1000);
+        case 'julian':
+            // the Julian day: 2440588 is 1970-01-01, and the time of day its fraction
+            return (2_440_588 +
+                Math.floor(t.ms / 86_400_000) +
+                (((t.ms % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000 +
+                t.us / 8.64e10);
+        case 'timezone':
+        case 'timezone_hour':
+        case 'timezone_minute':
+            return 0;
+        default:
+            return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
+    }
+}
+/** date_part of an interval: epoch counts a year as 365.25 days and a month as 30, as PostgreSQL does. */
+function intervalPart(f, field, v) {
+    const iv = parseInterval(v);
+    const secs = Math.trunc(iv.micros / 1e6);
+    const fracUs = iv.micros - secs * 1e6;
+    const years = Math.trunc(iv.months / 12);
+    switch (f === 'epoch' ? f : UNITS[f]) {
+        case 'epoch':
+            return iv.micros / 1e6 + years * 365.25 * 86_400 + (iv.months % 12) * 30 * 86_400 + iv.days * 86_400;
+        case 'microseconds':
+            return (secs % 60) * 1e6 + fracUs;
+        case 'milliseconds':
+            return (secs % 60) * 1000 + fracUs / 1000;
+        case 'second':
+            return (secs % 60) + fracUs / 1e6;
+        case 'minute':
+            return Math.trunc(secs / 60) % 60;
+        case 'hour':
+            return Math.trunc(secs / 3600);
+        case 'day':
+            return iv.days;
+        case 'month':
+            return iv.months % 12;
+        case 'quarter':
+            return Math.trunc((iv.months % 12) / 3) + 1;
+        case 'year':
+            return years;
+        case 'decade':
+            return Math.trunc(years / 10);
+        case 'century':
+            return Math.trunc(years / 100);
+        case 'millennium':
+            return Math.trunc(years / 1000);
+        default:
+            return pgFail('0A000', `unit "${String(field)}" not supported for type interval`);
+    }
+}
+const PER_UNIT = {
+    microseconds: ['micros', 1],
+    milliseconds: ['micros', 1000],
+    second: ['micros', 1e6],
+    minute: ['micros', 6e7],
+    hour: ['micros', 3.6e9],
+    day: ['days', 1],
+    week: ['days', 7],
+    month: ['months', 1],
+    quarter: ['months', 3],
+    year: ['months', 12],
+    decade: ['months', 120],
+    century: ['months', 1200],
+    millennium: ['months', 12000],
+};
+/** Reads PostgreSQL interval text: '7 days', '-30 day', '1 month - 1 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
+function parseInterval(v) {
+    if (v === null || v === undefined)
+        return null;
+    const text = String(v);
+    const iso = isoInterval(text);
+    if (iso !== undefined)
+        return iso;
+    const iv = { months: 0, days: 0, micros: 0 };
+    // a sign may stand apart from its number ('1 month - 1 day', what Metabase writes for a month's end)
+    const words = text
+        .trim()
+        .toLowerCase()
+        .replace(/^@\s*/, '')
+        .replace(/(^|\s)([+-])\s+(?=[\d.])/g, '$1$2')
+        .split(/\s+/)
+        .filter(Boolean);
+    const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
+    if (words.length === 0)
+        bad();
+    // each field once, as PostgreSQL's DecodeInterval allows it ('1 day 2 days', '1 hour 02:00' refused)
+    const seen = new Set();
+    const take = (...fields) => {
+        for (const f of fields)
+            if (seen.has(f))
+                bad();
+        for (const f of fields)
+            seen.add(f);
+    };
+    let ago = false;
+    for (let i = 0; i < words.length; i++) {
+        const w = words[i];
+        if (w === 'ago' && i === words.length - 1) {
+            ago = true;
+            continue;
+        }
+        const clock = /^([+-])?(\d+):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/.exec(w);
+        if (clock) {
+            take('hour', 'minute', 'second', 'milliseconds', 'microseconds');
+            const us = ((Number(clock[2]) * 60 + Number(clock[3])) * 60 + Number(clock[4] ?? 0)) * 1e6 +
+                Number((clock[5] ?? '').slice(0, 6).padEnd(6, '0'));
+            iv.micros += clock[1] === '-' ? -us : us;
+            continue;
+        }
+        // SQL's year-month ('1-2' is 1 year 2 months, '-1-2' minus both), a unit word after it ignored
+        const ym = /^([+-]?)(\d+)-(\d+)$/.exec(w);
+        if (ym) {
+            if (Number(ym[3]) >= 12)
+                pgFail('22015', `interval field value out of range: "${text}"`);
+            take('month');
+            const months = Number(ym[2]) * 12 + Number(ym[3]);
+            iv.months += ym[1] === '-' ? -months : months;
+            if (UNITS[words[i + 1]] !== undefined)
+                i++;
+            continue;
+        }
+        // '7 days' or '7days'
+        const m = /^([+-]?\d+(?:\.\d+)?)([a-z]*)$/.exec(w);
+        if (!m)
+            bad();
+        // a number with no unit after it is read as PostgreSQL reads it, from the right: seconds at the
+        // end ('0', '10', '1 day 10'), days before a time of day ('3 4:05:06', SQL's day-time form); before
+        // another number it would be that one's unit twice, which PostgreSQL refuses ('3 4')
+        const next = words[i + 1];
+        const bare = !m[2] && (next === undefined || UNITS[next] === undefined);
+        if (bare && next !== undefined && next !== 'ago' && /^[+-]?[\d.]/.test(next) && !next.includes(':'))
+            bad();
+        const unit = bare ? (next?.includes(':') ? 'day' : 'second') : m[2] || words[++i];
+        const per = unit === undefined ? undefined : PER_UNIT[UNITS[unit] ?? ''];
+        if (!per)
+            bad();
+        const n = Number(m[1]);
+        const canon = UNITS[unit];
+        if (canon === 'second' && !Number.isInteger(n))
+            take('second', 'milliseconds', 'microseconds');
+        else
+            take(canon);
+        const [field, scale] = per;
+        const total = n * scale;
+        // fractions spill into the smaller field, as PostgreSQL does (1.5 months = 1 month 15 days)
+        if (field !== 'micros' && !Number.isInteger(total)) {
+            const whole = Math.trunc(total);
+            iv[field] += whole;
+            if (field === 'months')
+                iv.days += Math.round((total - whole) * 30);
+            else
+                iv.micros += Math.round((total - whole) * 8.64e10);
+            continue;
+        }
+        iv[field] += Math.round(total);
+    }
+    if (ago) {
+        iv.months = -iv.months;
+        iv.days = -iv.days;
+        iv.micros = -iv.micros;
+    }
+    return iv;
+}
+/** C's rint: to the nearest integer, halves to the even one. */
+function rint(x) {
+    const r = Math.round(x);
+    return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+/**
+ * An ISO 8601 interval as PostgreSQL's DecodeISO8601Interval reads it, undefined for text that does
+ * not begin with 'P' (it is then no ISO interval): designators ('P1Y2M3DT4H5M6.5S', 'P2W', 'P1.5D'),
+ * the alternative form, extended ('P0001-02-03T04:05:06') or basic ('P00010203T040506'), and the two
+ * mixed ('P1DT04:05'). 'PT' is a zero interval there, 'P' is refused; fractions spill into the
+ * smaller fields as PostgreSQL's Adjust* functions spill them.
+ */
+function isoInterval(text) {
+    if (text.charCodeAt(0) !== 80 /* P */)
+        return undefined;
+    const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
+    if (text.length < 2)
+        bad();
+    const iv = { months: 0, days: 0, micros: 0 };
+    let at = 1;
+    // ParseISO8601Number: strtod's number (a sign '-' only), split into its whole part and fraction
+    const number = () => {
+        const m = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(text.slice(at));
+        if (!m)
+            bad();
+        at += m[0].length;
+        const v = Number(m[0]);
+        if (!Number.isFinite(v) || Math.abs(v) > 9.2e18)
+            pgFail('22015', `interval field value out of range: "${text}"`);
+        return [Math.trunc(v), v - Math.trunc(v)];
+    };
+    const fracMicros = (f, scale) => {
+        const x = f * scale;
+        iv.micros += Math.trunc(x) + rint(x - Math.trunc(x));
+    };
+    const fracDays = (f, scale) => {
+        const x = f * scale;
+        iv.days += Math.trunc(x);
+        fracMicros(x - Math.trunc(x), 86_400_000_000);
+    };
+    const years = (v, f) => {
+        iv.months += v * 12 + Math.round(f * 12);
+    };
+    const months = (v, f) => {
+        iv.months += v;
+        fracDays(f, 30);
+    };
+    const time = (v, f, scale) => {
+        iv.micros += v * scale;
+        fracMicros(f, scale);
+    };
+    // the digits of a field (after its sign): 8 of them alone are the basic date, 6 the basic time
+    const width = (from) => /^-?(\d*)/.exec(text.slice(from))[1].length;
+    let datePart = true;
+    let haveField = false;
+    while (at < text.length) {
+        if (text[at] === 'T') {
+            datePart = false;
+            haveField = false;
+            at++;
+            continue;
+        }
+        const fieldStart = at;
+        const [v, f] = number();
+        const unit = text[at++] ?? '';
+        if (datePart) {
+            switch (unit) {
+                case 'Y':
+                    years(v, f);
+                    break;
+                case 'M':
+                    months(v, f);
+                    break;
+                case 'W':
+                    iv.days += v * 7;
+                    fracDays(f, 7);
+                    break;
+                case 'D':
+                    iv.days += v;
+                    fracMicros(f, 86_400_000_000);
+                    break;
+                case 'T':
+                case '':
+                case '-': {
+                    if (unit !== '-' && width(fieldStart) === 8 && !haveField) {
+                        years(Math.trunc(v / 10_000), 0);
+                        iv.months += Math.trunc(v / 100) % 100;
+                        iv.days += v % 100;
+                        fracDays(f, 1);
+                    }
+                    else {
+                        // the extended form: years, then months and days after '-'
+                        if (haveField)
+                            bad();
+                        years(v, f);
+                        if (unit === '-') {
+                            months(...number());
+                            if (text[at] === '-') {
+                                at++;
+                                const [d, df] = number();
+                                iv.days += d;
+                                fracMicros(df, 86_400_000_000);
+                            }
+                            if (at < text.length && text[at] !== 'T')
+                                bad();
+                        }
+                    }
+                    if (unit === 'T')
+                        at--; // the loop reads the 'T'
+                    if (at >= text.length)
+                        return iv;
+                    continue;
+                }
+                default:
+                    bad();
+            }
+        }
+        else {
+            switch (unit) {
+                case 'H':
+                    time(v, f, 3_600_000_000);
+                    break;
+                case 'M':
+                    time(v, f, 60_000_000);
+                    break;
+                case 'S':
+                    time(v, f, 1_000_000);
+                    break;
+                case '':
+                case ':':
+                    if (unit === '' && width(fieldStart) === 6 && !haveField) {
+                        time(Math.trunc(v / 10_000), 0, 3_600_000_000);
+                        time(Math.trunc(v / 100) % 100, 0, 60_000_000);
+                        time(v % 100, 0, 1_000_000);
+                        fracMicros(f, 1); // PostgreSQL's scale here: the fraction of a microsecond
+                        return iv;
+                    }
+                    // the extended form: hours, then minutes and seconds after ':'
+                    if (haveField)
+                        bad();
+                    time(v, f, 3_600_000_000);
+                    if (unit === '')
+                        return iv;
+                    time(...number(), 60_000_000);
+                    if (at >= text.length)
+                        return iv;
+                    if (text[at++] !== ':')
+                        bad();
+                    time(...number(), 1_000_000);
+                    if (at < text.length)
+                        bad();
+                    return iv;
+                default:
+                    bad();
+            }
+        }
+        haveField = true;
+    }
+    return iv;
+}
+/**
+ * An interval's place in PostgreSQL's order (interval_cmp): its months as 30 days and its days as 24
+ * hours, in microseconds ('1 day' = '24 hours', '10 days' > '9 days', which their texts are not).
+ * A double: exact to the microsecond within about 285 years.
+ */
+function intervalKey(v) {
+    const iv = parseInterval(v);
+    return iv ? (iv.months * 30 + iv.days) * 86_400_000_000 + iv.micros : null;
+}
+/** PostgreSQL's text form of an interval: '1 year 2 mons 3 days 04:05:06'. */
+function formatInterval(iv) {
+    const parts = [];
+    const years = Math.trunc(iv.months / 12);
+    const months = iv.months % 12;
+    // a field after a negative one carries its '+' ('-1 days +02:00:00'), as PostgreSQL's EncodeInterval
+    let before = false;
+    const plural = (n, one, many) => {
+        parts.push(`${before && n > 0 ? '+' : ''}${n} ${n === 1 ? one : many}`); // '-1 days', as PostgreSQL prints it
+        before = n < 0;
+    };
+    if (years)
+        plural(years, 'year', 'years');
+    if (months)
+        plural(months, 'mon', 'mons');
+    if (iv.days)
+        plural(iv.days, 'day', 'days');
+    if (iv.micros || parts.length === 0) {
+        const neg = iv.micros < 0;
+        const us = Math.abs(iv.micros);
+        const secs = Math.floor(us / 1e6);
+        let clock = `${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}`;
+        if (us % 1e6)
+            clock += '.' + pad(us % 1e6, 6).replace(/0+$/, '');
+        parts.push((neg ? '-' : before ? '+' : '') + clock);
+    }
+    return parts.join(' ');
+}
+/** timestamp + sign × interval: months by the calendar (the day clamped to the month's end), then days, then time. */
+function addInterval(v, interval, sign) {
+    const t = parseInstant(v, 'timestamp', 'timestamp + interval');
+    const iv = parseInterval(interval);
+    if (!t || !iv)
+        return null;
+    const k = Number(sign) < 0 ? -1 : 1;
+    const d = new Date(t.ms);
+    if (iv.months) {
+        const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + k * iv.months;
+        const y = Math.floor(total / 12);
+        const mo = total - y * 12;
+        const day = Math.min(d.getUTCDate(), daysIn(y, mo + 1));
+        const x = new Date(Date.UTC(2000, mo, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()));
+        x.setUTCFullYear(y);
+        d.setTime(x.getTime());
+    }
+    let us = t.us + k * (iv.micros % 1000);
+    let ms = d.getTime() + k * iv.days * 86_400_000 + k * Math.trunc(iv.micros / 1000);
+    ms += Math.floor(us / 1000);
+    us = ((us % 1000) + 1000) % 1000;
+    return formatInstant({ ms, us, tz: t.tz });
+}
+/**
+ * date_bin(stride, source, origin): the start of the stride-long bin holding source, counted from
+ * origin (PostgreSQL 14's); a stride of months or years is 0A000 there and here, one not above 0 22008.
+ */
+function dateBin(stride, source, origin) {
+    const iv = parseInterval(stride);
+    const t = parseInstant(source, 'timestamp', 'date_bin');
+    const o = parseInstant(origin, 'timestamp', 'date_bin');
+    if (!iv || !t || !o)
+        return null;
+    if (iv.months !== 0)
+        pgFail('0A000', 'timestamps cannot be binned into intervals containing months or years');
+    const step = iv.days * 86_400_000_000 + iv.micros;
+    if (step <= 0)
+        pgFail('22008', 'stride must be greater than zero');
+    const at = (x) => x.ms * 1000 + x.us;
+    const diff = at(t) - at(o);
+    const bin = at(o) + Math.floor(diff / step) * step;
+    return formatInstant({ ms: Math.floor(bin / 1000), us: ((bin % 1000) + 1000) % 1000, tz: t.tz });
+}
+/**
+ * (s1, e1) OVERLAPS (s2, e2), as PostgreSQL's overlaps_timestamp: each period from its earlier end
+ * to its later one, an end given as an interval counted from the start; NULL where an end that
+ * decides it is NULL.
+ */
+function overlaps(s1, e1, s2, e2) {
+    const at = (v) => {
+        const t = parseInstant(v, 'timestamp', 'OVERLAPS');
+        return t ? t.ms * 1000 + t.us : null;
+    };
+    const end = (start, v) => v !== null && typeof v === 'string' && parseIntervalOrNull(v) ? at(addInterval(start, v, 1)) : at(v);
+    let [a1, b1, a2, b2] = [at(s1), end(s1, e1), at(s2), end(s2, e2)];
+    if (a1 === null || a2 === null)
+        return null;
+    if (b1 !== null && b1 < a1)
+        [a1, b1] = [b1, a1];
+    if (b2 !== null && b2 < a2)
+        [a2, b2] = [b2, a2];
+    if (a1 > a2)
+        return b2 === null ? null : a1 < b2 ? 1 : 0;
+    if (a1 < a2)
+        return b1 === null ? null : a2 < b1 ? 1 : 0;
+    return 1;
+}
+/** An interval's parts, or null when the text is no interval (a timestamp, say). */
+function parseIntervalOrNull(v) {
+    if (TS_RE.test(v))
+        return null;
+    try {
+        return parseInterval(v);
+    }
+    catch {
+        return null;
+    }
+}
+/** make_interval(years, months, weeks, days, hours, mins, secs), each 0 when left out. */
+function makeInterval(...args) {
+    if (args.some((a) => a === null))
+        return null;
+    const [y, mo, w, d, h, mi, sec] = Array.from({ length: 7 }, (_, i) => Number(args[i] ?? 0));
+    return formatInterval({
+        months: y * 12 + mo,
+        days: w * 7 + d,
+        micros: Math.round(((h * 60 + mi) * 60 + sec) * 1e6),
+    });
+}
+/**
+ * The date and time operators whose operand types the PG front end read off the parse tree
+ * (sql/typed-operators.ts names the kinds): `date + 1`, `date - date`, `timestamp - timestamp`,
+ * `date + time`, `interval * 2`, `interval + interval`, `x ± interval` either way round. Each kind is
+ * one signature of PostgreSQL's, so the values are read as those types and never guessed.
+ */
+function dateArithmetic(kind, a, b) {
+    if (a === null || a === undefined || b === null || b === undefined)
+        return null;
+    switch (kind) {
+        case 'date+int':
+            return addDays(a, b, 1);
+        case 'int+date':
+            return addDays(b, a, 1);
+        case 'date-int':
+            return addDays(a, b, -1);
+        case 'date-date': {
+            const x = parseInstant(a, 'date', 'date - date', true);
+            const y = parseInstant(b, 'date', 'date - date', true);
+            return Math.round((Math.floor(x.ms / 86_400_000) * 86_400_000 - Math.floor(y.ms / 86_400_000) * 86_400_000) / 86_400_000);
+        }
+        case 'date+time':
+            return dateAndTime(a, b);
+        case 'time+date':
+            return dateAndTime(b, a);
+        case 'ts+iv':
+            return addInterval(a, b, 1);
+        case 'ts-iv':
+            return addInterval(a, b, -1);
+        case 'iv+ts':
+            return addInterval(b, a, 1);
+        case 'date+iv':
+        case 'date-iv':
+            return addInterval((0, exports.castTimestamp)(a), b, kind === 'date+iv' ? 1 : -1);
+        case 'iv+date':
+            return addInterval((0, exports.castTimestamp)(b), a, 1);
+        case 'time+iv':
+        case 'time-iv':
+        case 'iv+time': {
+            const [t, iv] = kind === 'iv+time' ? [b, a] : [a, b];
+            const time = formatInterval({ months: 0, days: 0, micros: parseInterval(iv).micros }); // a time wraps at midnight
+            const moved = addInterval(`2000-01-01 ${castTime(t)}`, time, kind === 'time-iv' ? -1 : 1);
+            return moved?.slice(11) ?? null;
+        }
+        case 'ts-ts': {
+            const x = parseInstant(a, 'timestamp', 'timestamp - timestamp');
+            const y = parseInstant(b, 'timestamp', 'timestamp - timestamp');
+            // days and the time apart, both toward zero as PostgreSQL's justify: exact (the microseconds
+            // between years far apart pass 2^53)
+            const ms = x.ms - y.ms;
+            let days = Math.trunc(ms / DAY_MS);
+            let micros = (ms - days * DAY_MS) * 1000 + (x.us - y.us);
+            if (days > 0 && micros < 0)
+                [days, micros] = [days - 1, micros + 86_400_000_000];
+            else if (days < 0 && micros > 0)
+                [days, micros] = [days + 1, micros - 86_400_000_000];
+            return formatInterval({ months: 0, days, micros });
+        }
+        case 'iv+iv':
+        case 'iv-iv': {
+            const x = parseInterval(a);
+            const y = parseInterval(b);
+            const k = kind === 'iv+iv' ? 1 : -1;
+            return formatInterval({
+                months: x.months + k * y.months,
+                days: x.days + k * y.days,
+                micros: x.micros + k * y.micros,
+            });
+        }
+        case 'iv*num':
+            return scaleInterval(a, Number(b));
+        case 'num*iv':
+            return scaleInterval(b, Number(a));
+        case 'iv/num': {
+            const n = Number(b);
+            if (n === 0)
+                pgFail('22012', 'division by zero');
+            return scaleInterval(a, 1 / n);
+        }
+    }
+    pgFail('42883', `operator kind ${String(kind)} is not known`);
+}
+function addDays(date, n, sign) {
+    const t = parseInstant(date, 'date', 'date + integer', true);
+    const days = Number(n);
+    if (!Number.isInteger(days))
+        pgFail('22P02', `invalid input syntax for type integer: "${String(n)}"`);
+    return formatDate(new Date(Math.floor(t.ms / 86_400_000) * 86_400_000 + sign * days * 86_400_000));
+}
+function dateAndTime(date, time) {
+    const d = (0, exports.castDate)(date);
+    const t = castTime(time);
+    return d && t && (0, exports.castTimestamp)(`${d} ${t}`);
+}
+/** interval × f as PostgreSQL multiplies it: fractions of months spill into days (30 each), of days into time. */
+function scaleInterval(v, f) {
+    const iv = parseInterval(v);
+    if (!Number.isFinite(f))
+        pgFail('22008', 'interval out of range');
+    const months = iv.months * f;
+    const wholeMonths = Math.trunc(months);
+    const days = iv.days * f + (months - wholeMonths) * 30;
+    const wholeDays = Math.trunc(days);
+    const micros = Math.round(iv.micros * f + (days - wholeDays) * 86_400_000_000);
+    return formatInterval({ months: wholeMonths, days: wholeDays, micros });
+}
+const ZONES = new Map();
+/** The offset of a time zone from UTC at an instant, in milliseconds; 22023 for a zone that is not known. */
+function zoneOffsetMs(zone, ms) {
+    let f = ZONES.get(zone);
+    if (!f) {
+        try {
+            f = new Intl.DateTimeFormat('en-US', {
+                timeZone: zone,
+                hourCycle: 'h23',
+                year: 'numeric',
+                month: 'numeric',
+                day: 'numeric',
+                hour: 'numeric',
+                minute: 'numeric',
+                second: 'numeric',
+                era: 'short',
+            });
+        }
+        catch {
+            pgFail('22023', `time zone "${zone}" not recognized`);
+        }
+        if (ZONES.size < 1000)
+            ZONES.set(zone, f);
+    }
+    const p = {};
+    for (const x of f.formatToParts(new Date(ms)))
+        p[x.type] = x.value;
+    const year = p.era === 'BC' || p.era === 'B' ? 1 - Number(p.year) : Number(p.year);
+    const wall = new Date(Date.UTC(2000, Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second))).setUTCFullYear(year);
+    return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+/**
+ * The instant whose wall time in zone z is `wall` (a wall time as UTC milliseconds), with the offsets
+ * in force a day before and after: a wall time that happens twice (clocks set back) is the later
+ * instant, one that never happens (clocks set forward) is read with the offset before the change, as
+ * PostgreSQL reads them. 22023 for a zone that is not known.
+ */
+function wallTimeInstant(z, wall) {
+    const before = wall - zoneOffsetMs(z, wall - 86_400_000);
+    const after = wall - zoneOffsetMs(z, wall + 86_400_000);
+    const fits = (m) => zoneOffsetMs(z, m) === wall - m;
+    return fits(before) && fits(after) ? Math.max(before, after) : fits(after) && !fits(before) ? after : before;
+}
+/**
+ * x AT TIME ZONE z: 'tz-local' reads a timestamp's wall time in zone z and gives the instant (a
+ * timestamp with time zone, printed in UTC); 'tz-wall' gives an instant's (or a date's midnight's)
+ * wall time in z, a timestamp.
+ */
+function atTimeZone(kind, v, zone) {
+    if (v === null || v === undefined || zone === null || zone === undefined)
+        return null;
+    const z = String(zone).trim();
+    const utc = /^(utc|gmt|z|etc\/utc|etc\/gmt|\+00(:00)?)$/i.test(z);
+    if (kind === 'tz-local') {
+        const t = parseInstant(v, 'timestamp', 'AT TIME ZONE', true);
+        if (utc)
+            return formatInstant({ ...t, tz: true }, true);
+        return formatInstant({ ms: wallTimeInstant(z, t.ms), us: t.us, tz: true }, true);
+    }
+    const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE');
+    if (utc)
+        return formatInstant(t, false);
+    return formatInstant({ ms: t.ms + zoneOffsetMs(z, t.ms), us: t.us, tz: false }, false);
+}
+/**
+ * justify_hours (24 hours → 1 day), justify_days (30 days → 1 month) and justify_interval (both,
+ * with the signs of the parts made to agree), as PostgreSQL's interval_justify_* do.
+ */
+function justify(kind, v) {
+    if (v === null || v === undefined)
+        return null;
+    const iv = { ...parseInterval(v) };
+    if (kind !== 'days')
+        timeIntoDays(iv);
+    if (kind !== 'hours')
+        daysIntoMonths(iv, kind === 'interval');
+    if (kind !== 'days')
+        borrowDay(iv);
+    return formatInterval(iv);
+}
+const DAY_US = 86_400_000_000;
+/** Whole days out of the time part. */
+function timeIntoDays(iv) {
+    const whole = Math.trunc(iv.micros / DAY_US);
+    iv.days += whole;
+    iv.micros -= whole * DAY_US;
+}
+/** Whole 30-day months out of the days, then one month borrowed so months and days (and time) share a sign. */
+function daysIntoMonths(iv, withTime) {
+    const whole = Math.trunc(iv.days / 30);
+    iv.months += whole;
+    iv.days -= whole * 30;
+    const rest = (sign) => Math.sign(iv.days) === sign || (withTime && iv.days === 0 && Math.sign(iv.micros) === sign);
+    if (iv.months > 0 && rest(-1)) {
+        iv.days += 30;
+        iv.months--;
+    }
+    else if (iv.months < 0 && rest(1)) {
+        iv.days -= 30;
+        iv.months++;
+    }
+}
+/** One day borrowed so that days and time share a sign. */
+function borrowDay(iv) {
+    if (iv.days > 0 && iv.micros < 0) {
+        iv.micros += DAY_US;
+        iv.days--;
+    }
+    else if (iv.days < 0 && iv.micros > 0) {
+        iv.micros -= DAY_US;
+        iv.days++;
+    }
+}
+/** make_date(year, month, day). */
+function makeDate(y, m, d) {
+    if (y === null || m === null || d === null)
+        return null;
+    const [year, month, day] = [y, m, d].map(Number);
+    if (![year, month, day].every(Number.isInteger) ||
+        year === 0 ||
+        month < 1 ||
+        month > 12 ||
+        day < 1 ||
+        day > daysIn(year < 0 ? year + 1 : year, month))
+        pgFail('22008', `date field value out of range: ${String(y)}-${pad(month)}-${pad(day)}`);
+    // a negative year is a year BC, as PostgreSQL's make_date reads it
+    return (0, exports.castDate)(`${pad(Math.abs(year), 4)}-${pad(month)}-${pad(day)}${year < 0 ? ' BC' : ''}`);
+}
+/** make_timestamp(year, month, day, hour, min, sec): sec may have a fraction. */
+function makeTimestamp(y, mo, d, h, mi, sec) {
+    const date = makeDate(y, mo, d);
+    if (date === null || h === null || mi === null || sec === null)
+        return null;
+    const [hour, minute, second] = [h, mi, sec].map(Number);
+    if (!Number.isInteger(hour) ||
+        !Number.isInteger(minute) ||
+        hour < 0 ||
+        hour > 24 ||
+        minute < 0 ||
+        minute > 59 ||
+        !(second >= 0 && second <= 60))
+        pgFail('22008', `time field value out of range: ${pad(hour)}:${pad(minute)}:${pad(Math.floor(second))}`);
+    const whole = Math.floor(second);
+    const frac = String(Math.round((second - whole) * 1e6))
+        .padStart(6, '0')
+        .replace(/0+$/, '');
+    return (0, exports.castTimestamp)(`${date} ${pad(hour)}:${pad(minute)}:${pad(whole)}${frac ? `.${frac}` : ''}`);
+}
+/**
+ * age(a, b): the difference as years, months and days by the calendar ('1 year 2 mons 3 days'),
+ * as PostgreSQL's timestamp_age counts it (a day short borrows the earlier month's days).
+ */
+function age(a, b) {
+    const x = parseInstant(a, 'timestamp', 'age');
+    const y = parseInstant(b, 'timestamp', 'age');
+    if (!x || !y)
+        return null;
+    const fields = (t) => {
+        const d = new Date(t.ms);
+        return {
+            y: d.getUTCFullYear(),
+            mo: d.getUTCMonth() + 1,
+            d: d.getUTCDate(),
+            us: ((d.getUTCHours() * 60 + d.getUTCMinutes()) * 60 + d.getUTCSeconds()) * 1e6 +
+                d.getUTCMilliseconds() * 1000 +
+                t.us,
+        };
+    };
+    const f1 = fields(x);
+    const f2 = fields(y);
+    const neg = x.ms * 1000 + x.us < y.ms * 1000 + y.us;
+    const k = neg ? -1 : 1;
+    let us = k * (f1.us - f2.us);
+    let days = k * (f1.d - f2.d);
+    let months = k * (f1.mo - f2.mo);
+    let years = k * (f1.y - f2.y);
+    while (us < 0) {
+        us += 86_400_000_000;
+        days--;
+    }
+    const earlier = neg ? f1 : f2;
+    while (days < 0) {
+        days += daysIn(earlier.y, earlier.mo);
+        months--;
+    }
+    while (months < 0) {
+        months += 12;
+        years--;
+    }
+    return formatInterval({ months: k * (years * 12 + months), days: k * days, micros: k * us });
+}
+// The PostgreSQL wire's forms of dates and times, for the PG front end: text as PostgreSQL prints
+// it, and the binary forms (days, or microseconds, since 2000-01-01). Values that do not read as a
+// date are left to the caller (null here).
+const EPOCH_2000 = Date.UTC(2000, 0, 1);
+/** The text stored as PostgreSQL would print it for `type`; null when it does not read as one. */
+function pgDateText(v, type) {
+    try {
+        const text = type === 'date'
+            ? (0, exports.castDate)(v)
+            : type === 'timestamp'
+                ? (0, exports.castTimestamp)(v)
+                : type === 'timestamptz'
+                    ? (0, exports.castTimestamptz)(v)
+                    : castTime(v);
+        return text === null ? null : printedText(text);
+    }
+    catch {
+        return null;
+    }
+}
+/** Binary form: date as int32 days, timestamp(tz) as int64 microseconds since 2000-01-01, time as int64 microseconds since midnight. */
+function pgDateBinary(v, type) {
+    let t;
+    try {
+        if (type === 'time') {
+            const text = castTime(v);
+            t = parseInstant(`2000-01-01 ${text}`, 'time', 'time');
+        }
+        else
+            t = parseInstant(v, type, type, type !== 'timestamptz');
+    }
+    catch {
+        return null;
+    }
+    if (!t)
+        return null;
+    if (type === 'date') {
+        const b = Buffer.alloc(4);
+        b.writeInt32BE(Math.floor((t.ms - EPOCH_2000) / 86_400_000));
+        return b;
+    }
+    const b = Buffer.alloc(8);
+    b.writeBigInt64BE(BigInt(t.ms - EPOCH_2000) * 1000n + BigInt(t.us));
+    return b;
+}
+/** A binary date or time parameter as the text SQLite keeps (timestamptz in UTC without '+00', as literals are). */
+function pgDateFromBinary(raw, type) {
+    if (type === 'date')
+        return formatDate(new Date(EPOCH_2000 + raw.readInt32BE(0) * 86_400_000));
+    const micros = raw.readBigInt64BE(0);
+    const ms = Number(micros / 1000n) - (micros % 1000n < 0n ? 1 : 0);
+    const us = Number(((micros % 1000n) + 1000n) % 1000n);
+    const t = { ms: EPOCH_2000 + ms, us, tz: false };
+    return type === 'time' ? clockText(t) : formatInstant(t);
+}
+/**
+ * The casts: ::date, ::timestamp, ::timestamptz, ::time, ::interval. Each gives the stored form
+ * (a year BC as '/9956', a timestamptz in UTC with '+00'); 'infinity' and '-infinity' as they are.
+ */
+const castDate = (v) => {
+    const inf = infinityWord(v);
+    if (inf)
+        return inf;
+    const t = parseInstant(v, 'date', 'cast to date', true);
+    return t && formatDate(new Date(t.ms));
+};
+exports.castDate = castDate;
+const castTimestamp = (v) => {
+    const inf = infinityWord(v);
+    if (inf)
+        return inf;
+    const t = parseInstant(v, 'timestamp', 'cast to timestamp', true);
+    return t && formatInstant(t, false);
+};
+exports.castTimestamp = castTimestamp;
+const castTimestamptz = (v) => {
+    const inf = infinityWord(v);
+    if (inf)
+        return inf;
+    const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+    return t && formatInstant(t, true);
+};
+exports.castTimestamptz = castTimestamptz;
+/**
+ * ::time: '10:30', '10:30:00.5 PM', 'allballs' (midnight), with a zone after it that is read and
+ * dropped, as PostgreSQL's time input does; or the time of day of a timestamp.
+ */
+function castTime(v) {
+    if (v === null || v === undefined)
+        return null;
+    if (typeof v === 'string') {
+        const word = v.trim().toLowerCase();
+        if (word === 'allballs')
+            return '00:00:00';
+        if (word === 'now')
+            return clockText({ ms: Date.now(), us: 0, tz: false });
+        const { rest, bc, pm } = takeEraAndMeridiem(v);
+        const m = bc ? null : TIME_RE.exec(rest);
+        if (m) {
+            const h = meridiemHour(Number(m[1]), pm, v);
+            const micros = m[4] ? Math.round(Number(`0.${m[4]}`) * 1e6) : 0;
+            const total = ((h * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1e6 + micros;
+            if (Number(m[2]) > 59 || Number(m[3] ?? 0) > 60 || total > 24 * 3600 * 1e6)
+                pgFail('22008', `date/time field value out of range: "${v}"`);
+            // a zone after a time alone must be an offset or an abbreviation (a name needs a date)
+            if (m[5] && !/^[+-]/.test(m[5]) && !isAbbreviation(m[5]))
+                pgFail('22007', `invalid input syntax for type time: "${v}"`);
+            if (total === 24 * 3600 * 1e6)
+                return '24:00:00';
+            const ms = Math.floor(total / 1000);
+            return clockText({ ms, us: total - ms * 1000, tz: false });
+        }
+    }
+    const t = parseInstant(v, 'time', 'cast to time', true);
+    return clockText(t);
+}
+/** Whether a word is an abbreviation of PostgreSQL's 'Default' set ('EST', 'z', 'MSK'). */
+const isAbbreviation = (w) => tz_abbreviations_1.FIXED_ABBREVIATIONS[w.toLowerCase()] !== undefined || tz_abbreviations_1.ZONE_ABBREVIATIONS[w.toLowerCase()] !== undefined;
+const castInterval = (v) => {
+    const iv = parseInterval(v);
+    return iv && formatInterval(iv);
+};
+exports.castInterval = castInterval;
+/** to_timestamp(epoch seconds): a timestamp with time zone. */
+function toTimestamp(v) {
+    if (v === null || v === undefined)
+        return null;
+    const n = Number(v);
+    if (typeof v === 'string' ? v.trim() === '' || Number.isNaN(n) : typeof v !== 'number' && typeof v !== 'bigint') {
+        pgFail('22P02', `to_timestamp: expected epoch seconds (a number), got ${JSON.stringify(String(v))}`);
+    }
+    if (!Number.isFinite(n) || Math.abs(n) > 8.64e12)
+        pgFail('22008', `timestamp out of range: "${String(v)}"`);
+    const micros = Math.round(n * 1e6);
+    const ms = Math.floor(micros / 1000);
+    return formatInstant({ ms, us: micros - ms * 1000, tz: true });
+}
+const STORED = {
+    date: exports.castDate,
+    timestamp: exports.castTimestamp,
+    timestamptz: (v) => (0, exports.castTimestamptz)(v)?.replace(/\+00$/, '') ?? null,
+    time: castTime,
+    interval: exports.castInterval,
+};
+/** A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's error for text that is none. */
+function dateTimeInput(kind, v) {
+    return STORED[kind](v);
+}
+/**
+ * A value written into a date, time, timestamp, timestamptz or interval column in the form the
+ * column keeps (UTC text without '+00' for timestamptz, '10:30:00', '1 day 02:00:00'), so that
+ * comparisons, casts and aggregates read it; text this parser does not read is kept as sent.
+ */
+function storedDateTime(kind, v) {
+    if (typeof v !== 'string')
+        return v;
+    try {
+        return STORED[kind]?.(v) ?? v;
+    }
+    catch {
+        return v;
+    }
+}
+/**
+ * Registers the functions on a connection: date_trunc, date_part, to_timestamp under their
+ * PostgreSQL names; the casts and interval arithmetic under __pg_* names the dialect writes.
+ * Deterministic (now() is a value the dialect puts in), cheap and bounded: safe on the writer too.
+ */
+function installDateFunctions(db) {
+    const det = { deterministic: true };
+    db.function('date_trunc', det, (u, v) => dateTrunc(u, v));
+    db.function('date_part', det, (f, v) => datePart(f, v));
+    db.function('__pg_exact_epoch', det, (_, v) => exactEpoch(v));
+    db.function('to_timestamp', det, (v) => toTimestamp(v));
+    db.function('__pg_add_interval', det, (v, iv, sign) => addInterval(v, iv, sign));
+    db.function('__pg_date', det, (v) => (0, exports.castDate)(v));
+    db.function('__pg_timestamp', det, (v) => (0, exports.castTimestamp)(v));
+    db.function('__pg_timestamptz', det, (v) => (0, exports.castTimestamptz)(v));
+    db.function('__pg_time', det, (v) => castTime(v));
+    db.function('__pg_interval', det, (v) => (0, exports.castInterval)(v));
+    db.function('__pg_store_dt', det, (kind, v) => storedDateTime(String(kind), v));
+    // sum and avg of intervals (SQLite's would add their texts as numbers): months, days and
+    // microseconds summed apart, as PostgreSQL's interval_pl; avg divides the sum as interval_div
+    for (const avg of [false, true])
+        db.aggregate(avg ? '__pg_interval_avg' : '__pg_interval_sum', {
+            start: () => ({ months: 0, days: 0, micros: 0, n: 0 }),
+            step: (a, v) => {
+                const iv = parseInterval(v);
+                if (!iv)
+                    return a;
+                return { months: a.months + iv.months, days: a.days + iv.days, micros: a.micros + iv.micros, n: a.n + 1 };
+            },
+            inverse: (a, v) => {
+                const iv = parseInterval(v);
+                if (!iv)
+                    return a;
+                return { months: a.months - iv.months, days: a.days - iv.days, micros: a.micros - iv.micros, n: a.n - 1 };
+            },
+            result: (a) => a.n === 0 ? null : avg ? scaleInterval(formatInterval(a), 1 / a.n) : formatInterval(a),
+        });
+    // compared and sorted by their length, not their text (the analysis wraps both sides, or the sort key)
+    db.function('__pg_interval_key', det, (v) => intervalKey(v));
+    // min and max of intervals likewise (SQLite's would pick by the text: max('9 days', '10 days') is '9 days')
+    for (const max of [false, true])
+        db.aggregate(max ? '__pg_interval_max' : '__pg_interval_min', {
+            start: () => ({ key: null, value: null }),
+            step: (a, v) => {
+                const key = intervalKey(v);
+                if (key === null || (a.key !== null && (max ? key <= a.key : key >= a.key)))
+                    return a;
+                return { key, value: v };
+            },
+            result: (a) => (a.value ?? null),
+        });
+    // over a window: the frame's values kept in order, as the frame drops its oldest first (inverse)
+    for (const max of [false, true])
+        db.aggregate(max ? '__pg_interval_max_w' : '__pg_interval_min_w', {
+            start: () => [],
+            step: (a, v) => {
+                const key = intervalKey(v);
+                a.push([key ?? Number.NaN, v]);
+                return a;
+            },
+            inverse: (a) => {
+                a.shift();
+                return a;
+            },
+            result: (a) => {
+                let best = null;
+                for (const e of a)
+                    if (!Number.isNaN(e[0]) && (best === null || (max ? e[0] > best[0] : e[0] < best[0])))
+                        best = e;
+                return (best?.[1] ?? null);
+            },
+        });
+    db.function('__pg_overlaps', det, (a, b, c, d) => overlaps(a, b, c, d));
+    db.function('date_bin', det, (s, v, o) => dateBin(s, v, o));
+    db.function('make_interval', { deterministic: true, varargs: true }, (...a) => makeInterval(...a));
+    db.function('make_date', det, (y, m, d) => makeDate(y, m, d));
+    db.function('make_timestamp', det, (y, m, d, h, mi, s) => makeTimestamp(y, m, d, h, mi, s));
+    db.function('age', det, (a, b) => age(a, b));
+    // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
+    db.function('age', (a) => age(formatDate(new Date()), a));
+    for (const kind of ['hours', 'days', 'interval'])
+        db.function(`justify_${kind}`, det, (v) => justify(kind, v));
+    db.function('__pg_at_zone', det, (kind, v, zone) => atTimeZone(kind, v, zone));
+    // timezone(z, x), AT TIME ZONE called by name
+    db.function('__pg_timezone_local', det, (zone, v) => atTimeZone('tz-local', v, zone));
+    db.function('__pg_timezone_wall', det, (zone, v) => atTimeZone('tz-wall', v, zone));
+    db.function('__pg_date_arith', det, (kind, a, b) => dateArithmetic(kind, a, b));
+}
+//# sourceMappingURL=dates.js.map

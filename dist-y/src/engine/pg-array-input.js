@@ -1,0 +1,316 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.isKeyedKind = exports.isElementKind = void 0;
+exports.parseArrayText = parseArrayText;
+exports.parseArrayTree = parseArrayTree;
+exports.arrayInput = arrayInput;
+exports.elementKey = elementKey;
+exports.arrayKey = arrayKey;
+exports.mapArrayText = mapArrayText;
+exports.arraySortKey = arraySortKey;
+// Array text as PostgreSQL stores it: '{ a , "b" }'::text[] is {a,b}, '{1.50, 2e0}'::float8[] is
+// {1.5,2}, '{t,false}'::bool[] is {t,f}. Patina keeps an array as its text, so the text must be the
+// one PostgreSQL prints for equality (`tags = '{a,b}'`), output and the elements read back
+// (`tags[1]`) to match. Bind (protocols/pg/types/values.ts), a cast to an array type, a value
+// written into an array column (protocols/pg/sql/translate), COPY FROM and the array functions
+// (arrayElements in pg-functions.ts) read array text through here.
+const errors_1 = require("../errors");
+const decimal_1 = require("./decimal");
+const float_text_1 = require("./float-text");
+const dates_1 = require("./dates");
+const jsonb_1 = require("./jsonb");
+const pg_functions_1 = require("./pg-functions");
+const KINDS = new Set([
+    'smallint',
+    'integer',
+    'bigint',
+    'numeric',
+    'real',
+    'double precision',
+    'boolean',
+    'text',
+    'uuid',
+    'date',
+    'timestamp without time zone',
+    'timestamp with time zone',
+    'time without time zone',
+    'json',
+    'jsonb',
+]);
+const isElementKind = (k) => KINDS.has(k);
+exports.isElementKind = isElementKind;
+// (PostgreSQL's detail, such as 'Unexpected end of input.', is not carried: the SQLSTATE and message are)
+const malformed = (s) => (0, errors_1.sqlStateError)('22P02', `malformed array literal: "${s}"`);
+const space = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
+/**
+ * The elements of one-dimensional array text as array_in reads them (white space around an element
+ * dropped, quotes and backslashes undone, an unquoted NULL a NULL); null for text this does not read
+ * as one dimension (more dimensions, explicit bounds). 22P02 for text that is no array.
+ */
+function parseArrayText(s) {
+    const tree = parseArrayTree(s);
+    return tree === null || tree.some(Array.isArray) ? null : tree;
+}
+/** Array text as a tree (parseArrayText's reading, sub-arrays included); null for explicit bounds. 22P02 for no array. */
+function parseArrayTree(s) {
+    let i = 0;
+    while (space(s[i]))
+        i++;
+    if (s[i] === '[')
+        return null;
+    if (s[i] !== '{')
+        throw malformed(s);
+    const [tree, end] = readLevel(s, i);
+    i = end;
+    while (space(s[i]))
+        i++;
+    if (i < s.length)
+        throw malformed(s);
+    return tree;
+}
+/** The array at s[at] === '{': its items and the index after its '}'. */
+function readLevel(s, at) {
+    let i = at + 1;
+    const out = [];
+    while (space(s[i]))
+        i++;
+    if (s[i] === '}')
+        return [out, i + 1];
+    for (;;) {
+        while (space(s[i]))
+            i++;
+        if (s[i] === '{') {
+            const [sub, end] = readLevel(s, i);
+            out.push(sub);
+            i = end;
+            while (space(s[i]))
+                i++;
+            if (s[i] !== ',' && s[i] !== '}')
+                throw malformed(s);
+            if (s[i++] === '}')
+                return [out, i];
+            continue;
+        }
+        let item = '';
+        let literal = false; // quoted or escaped somewhere: never NULL, never empty by accident
+        let kept = 0; // item's length up to its last quoted or escaped character (trailing space cut after it)
+        let closed = false; // after a closing quote only white space may come
+        for (;;) {
+            const c = s[i];
+            if (c === undefined)
+                throw malformed(s);
+            if (c === ',' || c === '}')
+                break;
+            if (closed && !space(c))
+                throw malformed(s);
+            if (c === '{')
+                throw malformed(s);
+            if (c === '"') {
+                if (item.trim() !== '' || literal)
+                    throw malformed(s);
+                literal = true;
+                item = '';
+                for (i++; s[i] !== '"'; i++) {
+                    if (s[i] === '\\')
+                        i++;
+                    if (s[i] === undefined)
+                        throw malformed(s);
+                    item += s[i];
+                }
+                kept = item.length;
+                closed = true;
+            }
+            else if (c === '\\') {
+                if (s[i + 1] === undefined)
+                    throw malformed(s);
+                item += s[++i];
+                literal = true;
+                kept = item.length;
+            }
+            else if (!closed)
+                item += c;
+            i++;
+        }
+        let end = item.length;
+        while (end > kept && space(item[end - 1]))
+            end--;
+        const text = item.slice(0, end);
+        if (text === '' && !literal)
+            throw malformed(s);
+        out.push(!literal && text.toUpperCase() === 'NULL' ? null : text);
+        if (s[i++] === '}')
+            return [out, i];
+    }
+}
+/**
+ * The dimensions of a tree, 22P02 where array_in refuses it: sub-arrays beside elements, or
+ * sub-arrays of different lengths ('{{1,2},{3}}') or empty ones ('{{},{}}').
+ */
+function dimensions(tree, s) {
+    if (tree.length === 0)
+        return [];
+    const subs = tree.filter(Array.isArray);
+    if (subs.length === 0)
+        return [tree.length];
+    if (subs.length !== tree.length || subs.some((x) => x.length === 0))
+        throw malformed(s);
+    const inner = dimensions(subs[0], s);
+    for (const sub of subs.slice(1))
+        if (dimensions(sub, s).join(',') !== inner.join(','))
+            throw malformed(s);
+    return inner.length === 0 ? [] : [tree.length, ...inner];
+}
+/** A tree's text as PostgreSQL prints it ('{{1,2},{3,4}}'), each element through `f`. */
+function treeText(tree, f) {
+    return `{${tree
+        .map((x) => (Array.isArray(x) ? treeText(x, f) : (0, pg_functions_1.arrayText)([x === null ? null : f(x)]).slice(1, -1)))
+        .join(',')}}`;
+}
+const UUID = /^\{?((?:[0-9a-f]{4}-?){7}[0-9a-f]{4})\}?$/i;
+/**
+ * One element read as its type reads text and printed as PostgreSQL prints it. `lenient` for an
+ * array an expression built (ARRAY[1.5, 2] into bigint[]): a decimal into an integer type rounds,
+ * as the assignment of a numeric does; text input (`lenient` false) is read strictly.
+ */
+function element(x, kind, lenient) {
+    switch (kind) {
+        case 'smallint':
+        case 'integer':
+        case 'bigint': {
+            if (lenient && /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(x) && !/^\s*[+-]?\d+\s*$/.test(x))
+                return String((0, pg_functions_1.pgInteger)(Number(x), kind));
+            return String((0, pg_functions_1.pgInteger)(x, kind));
+        }
+        case 'numeric': {
+            const d = (0, decimal_1.parseDecimal)(x);
+            if (d === null)
+                throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type numeric: "${x}"`);
+            return (0, decimal_1.decimalText)(d);
+        }
+        case 'real':
+        case 'double precision': {
+            const v = (0, pg_functions_1.pgFloat)(x, kind);
+            return v === 'NaN'
+                ? 'NaN'
+                : (0, float_text_1.floatText)(kind === 'real' ? Math.fround(v) : v, kind === 'real');
+        }
+        case 'boolean':
+            return (0, pg_functions_1.pgBool)(x) ? 't' : 'f';
+        case 'uuid': {
+            const m = UUID.exec(x.trim());
+            if (!m || x.trim().startsWith('{') !== x.trim().endsWith('}'))
+                throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type uuid: "${x}"`);
+            const h = m[1].replace(/-/g, '').toLowerCase();
+            return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+        }
+        // dates and times as their columns keep them (a year BC as '/9956', a timestamptz in UTC
+        // without '+00'), read as the cast reads them (22007, 22008 as PostgreSQL fails)
+        case 'date':
+            return (0, dates_1.castDate)(x);
+        case 'timestamp without time zone':
+            return (0, dates_1.castTimestamp)(x);
+        case 'timestamp with time zone':
+            return (0, dates_1.castTimestamptz)(x).replace(/\+00$/, '');
+        case 'time without time zone':
+            return (0, dates_1.dateTimeInput)('time', x);
+        // json keeps its text, jsonb its own form ({"a": 1}); 22P02 for text that is no JSON
+        case 'json':
+            if ((0, jsonb_1.jsonbText)(x) === null)
+                throw (0, errors_1.sqlStateError)('22P02', 'invalid input syntax for type json');
+            return x;
+        case 'jsonb': {
+            const j = (0, jsonb_1.jsonbText)(x);
+            if (j === null)
+                throw (0, errors_1.sqlStateError)('22P02', 'invalid input syntax for type json');
+            return j;
+        }
+        case 'text':
+            return x;
+    }
+}
+/**
+ * Array text of `kind` elements in PostgreSQL's form ('{ 1 , null }' as '{1,NULL}'), each element
+ * read as its type reads it (22P02, 22003 as PostgreSQL fails), sub-arrays of a multi-dimensional
+ * array too; text with explicit bounds ('[0:1]={1,2}') as it is. `lenient`: see element().
+ */
+function arrayInput(s, kind, lenient = false) {
+    const tree = parseArrayTree(s);
+    if (tree === null)
+        return s;
+    if (!tree.some(Array.isArray))
+        return (0, pg_functions_1.arrayText)(tree.map((x) => (x === null ? null : element(x, kind, lenient))));
+    // more dimensions: the same elements, the sub-arrays checked as array_in checks them
+    dimensions(tree, s);
+    return treeText(tree, (x) => element(x, kind, lenient));
+}
+const isKeyedKind = (k) => k === 'numeric' || k === 'boolean';
+exports.isKeyedKind = isKeyedKind;
+/**
+ * One element's text as its type compares it for equality: a numeric without its scale (1.50 and
+ * 1.5 are one value, as PostgreSQL's numeric_eq says), a boolean as t or f. 22P02 for no such value.
+ */
+function elementKey(x, kind) {
+    if (kind === 'boolean')
+        return (0, pg_functions_1.pgBool)(x) ? 't' : 'f';
+    const s = typeof x === 'string' ? x : String(x);
+    const d = (0, decimal_1.parseDecimal)(s);
+    if (d === null)
+        throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type numeric: "${s}"`);
+    return (0, decimal_1.decimalText)({ ...d, frac: d.frac.replace(/0+$/, '') });
+}
+/** Array text whose elements are their keys (elementKey), for equality; NULL elements stay NULL. */
+function arrayKey(s, kind) {
+    const xs = parseArrayText(s);
+    if (xs === null)
+        return s;
+    return (0, pg_functions_1.arrayText)(xs.map((x) => (x === null ? null : elementKey(x, kind))));
+}
+/** Stored array text with each element through `f` (dates printed as PostgreSQL prints them); the text itself where it reads as no array. */
+function mapArrayText(s, f) {
+    try {
+        const tree = parseArrayTree(s);
+        return tree === null ? s : treeText(tree, f);
+    }
+    catch {
+        return s;
+    }
+}
+/**
+ * A key whose bytes sort as PostgreSQL orders arrays of `kind`: element by element (numbers by
+ * value, false before true, text by its bytes, a NULL element after every value), a shorter array
+ * before a longer one it begins. One-dimensional arrays only; other text is its own key.
+ */
+function arraySortKey(s, kind) {
+    const xs = parseArrayText(s);
+    if (xs === null)
+        return s;
+    // (text by its bytes, as the C collation orders it: each element after \x02, a NULL \x03)
+    if (kind === 'text')
+        return xs.map((x) => (x === null ? '\x03' : `\x02${x}`)).join('\x01');
+    return xs
+        .map((x) => (x === null ? '\x7f' : kind === 'boolean' ? elementKey(x, kind) : numberSortKey(x)))
+        .join('\x01');
+}
+/** A numeric's key whose bytes sort as its value: negatives, zero, positives, NaN (as PostgreSQL's numeric orders them). */
+function numberSortKey(x) {
+    const d = (0, decimal_1.parseDecimal)(x);
+    if (d === null)
+        throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type numeric: "${x}"`);
+    if (d.special === 'NaN')
+        return 'E';
+    if (d.special)
+        return d.neg ? '0' : 'D';
+    const digits = (d.int + d.frac).replace(/0+$/, '');
+    const lead = digits.length - digits.replace(/^0+/, '').length;
+    if (digits.slice(lead) === '')
+        return 'B';
+    // the exponent of the first significant digit, offset to stay positive, then the digits from it
+    const exp = String(d.int.length - lead + 500000).padStart(7, '0');
+    const mantissa = digits.slice(lead);
+    if (!d.neg)
+        return `C${exp}${mantissa}`;
+    // a negative: both complemented, and a shorter mantissa (a smaller magnitude) after a longer one
+    const flip = (t) => t.replace(/\d/g, (c) => String(9 - Number(c)));
+    return `A${flip(exp)}${flip(mantissa)}:`;
+}
+//# sourceMappingURL=pg-array-input.js.map

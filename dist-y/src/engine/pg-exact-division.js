@@ -1,0 +1,230 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.scaledOf = scaledOf;
+exports.divScale = divScale;
+exports.divideText = divideText;
+exports.atScale = atScale;
+exports.installExactDivision = installExactDivision;
+const errors_1 = require("../errors");
+const decimal_1 = require("./decimal");
+/** PostgreSQL's numeric's minimum significant digits of a quotient, and its base-10000 digit. */
+const MIN_SIG_DIGITS = 16;
+const DEC_DIGITS = 4;
+const MAX_DISPLAY_SCALE = 1000;
+/**
+ * A SQLite value as a decimal: an integer exactly, a double by its 15 significant digits (as
+ * PostgreSQL converts float8 to numeric, so a sum of cents 32.790000000000006 is 32.79), numeric
+ * text exactly. Null for NULL; 22P02 for text that is no number.
+ */
+function scaledOf(v) {
+    if (v === null || v === undefined)
+        return null;
+    if (typeof v === 'bigint')
+        return { digits: v, scale: 0 };
+    const text = typeof v === 'number'
+        ? Number.isInteger(v)
+            ? BigInt(v).toString()
+            : Number.isFinite(v)
+                ? v.toPrecision(15)
+                : ''
+        : String(v);
+    const d = (0, decimal_1.parseDecimal)(text);
+    if (!d || d.special)
+        throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type numeric: "${text}"`);
+    const frac = typeof v === 'number' ? d.frac.replace(/0+$/, '') : d.frac;
+    const digits = BigInt((d.int || '0') + frac);
+    return { digits: d.neg ? -digits : digits, scale: frac.length };
+}
+/** The weight (power of 10000) and value of the first non-zero base-10000 digit; 0, 0 for zero. */
+function firstDigit(x) {
+    if (x.digits === 0n)
+        return [0, 0];
+    const abs = x.digits < 0n ? -x.digits : x.digits;
+    // the leading digit's power of ten, and the base-10000 digit (aligned at the point) it falls in
+    const e = abs.toString().length - x.scale - 1;
+    const weight = Math.floor(e / DEC_DIGITS);
+    const shift = x.scale + weight * DEC_DIGITS;
+    return [weight, Number(shift >= 0 ? abs / 10n ** BigInt(shift) : abs * 10n ** BigInt(-shift))];
+}
+/** The result scale of var1 / var2, as numeric.c's select_div_scale. */
+function divScale(a, b) {
+    const [w1, d1] = firstDigit(a);
+    const [w2, d2] = firstDigit(b);
+    let qweight = w1 - w2;
+    if (d1 <= d2)
+        qweight--;
+    let rscale = MIN_SIG_DIGITS - qweight * DEC_DIGITS;
+    rscale = Math.max(rscale, a.scale, b.scale, 0);
+    return Math.min(rscale, MAX_DISPLAY_SCALE);
+}
+/** a / b at `scale` digits, rounded half away from zero, as PostgreSQL's text. */
+function divideText(a, b, scale) {
+    if (b.digits === 0n)
+        throw (0, errors_1.sqlStateError)('22012', 'division by zero');
+    // a / b = (A / 10^sa) / (B / 10^sb); times 10^scale: A * 10^(sb + scale) / (B * 10^sa)
+    let num = a.digits * 10n ** BigInt(b.scale + scale);
+    let den = b.digits * 10n ** BigInt(a.scale);
+    if (den < 0n) {
+        num = -num;
+        den = -den;
+    }
+    let q = num / den;
+    const r = num % den;
+    if ((r < 0n ? -r : r) * 2n >= den)
+        q += num < 0n ? -1n : 1n;
+    const neg = q < 0n;
+    const s = (neg ? -q : q).toString().padStart(scale + 1, '0');
+    const body = scale > 0 ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s;
+    return neg ? `-${body}` : body;
+}
+/** numeric's NaN, which the PG front end stores as the text NaN. */
+const isNaNText = (v) => typeof v === 'string' && v.trim().toLowerCase() === 'nan';
+function add(s, x, sign) {
+    const scale = Math.max(s.scale, x.scale);
+    const digits = s.digits * 10n ** BigInt(scale - s.scale) + sign * x.digits * 10n ** BigInt(scale - x.scale);
+    return { digits, scale };
+}
+/** A scaled decimal as PostgreSQL's text, all its scale's digits kept. */
+function scaledText(x) {
+    const neg = x.digits < 0n;
+    const s = (neg ? -x.digits : x.digits).toString().padStart(x.scale + 1, '0');
+    const body = x.scale > 0 ? `${s.slice(0, s.length - x.scale)}.${s.slice(s.length - x.scale)}` : s;
+    return neg ? `-${body}` : body;
+}
+/**
+ * numeric's special values as numbers: NaN, and ±Infinity (a double's, as extract(epoch ...) of an
+ * infinite timestamp gives it, or the text); null for a finite value.
+ */
+function special(v) {
+    if (typeof v === 'number')
+        return Number.isFinite(v) ? null : v;
+    if (typeof v !== 'string')
+        return null;
+    const t = v.trim().toLowerCase();
+    if (t === 'nan')
+        return Number.NaN;
+    if (t === 'infinity' || t === '+infinity' || t === 'inf' || t === '+inf')
+        return Number.POSITIVE_INFINITY;
+    if (t === '-infinity' || t === '-inf')
+        return Number.NEGATIVE_INFINITY;
+    return null;
+}
+/** A special result as numeric's text (NaN, Infinity, -Infinity). */
+const specialText = (x) => (Number.isNaN(x) ? 'NaN' : x > 0 ? 'Infinity' : '-Infinity');
+/** The sign of a finite operand (-1, 0, 1), for arithmetic with an infinite one. */
+function signOf(v) {
+    const d = scaledOf(v).digits;
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+/** a + b, a - b, a * b, a / b where one is special, as PostgreSQL's numeric (Infinity - Infinity is NaN). */
+function specialArith(op, x, y) {
+    const a = special(x);
+    const b = special(y);
+    if (a === null && b === null)
+        return null;
+    const l = a ?? signOf(x);
+    const r = b ?? signOf(y);
+    if (op === '/' && b === null && r === 0 && !Number.isNaN(l))
+        throw (0, errors_1.sqlStateError)('22012', 'division by zero');
+    // a finite operand stands for its sign: a special's result then depends on nothing else
+    // (x / Infinity is 0 for a finite x)
+    if (op === '/' && a === null)
+        return Number.isNaN(r) ? 'NaN' : '0';
+    const v = op === '+' ? l + r : op === '-' ? l - r : op === '*' ? l * r : l / r;
+    return specialText(v);
+}
+/** a + b, a - b, a * b of numerics, exactly at the scale PostgreSQL's numeric gives them (the larger, the sum). */
+function exactArith(op, x, y) {
+    if (x === null || y === null)
+        return null;
+    if (isNaNText(x) || isNaNText(y))
+        return 'NaN';
+    const inf = specialArith(op, x, y);
+    if (inf !== null)
+        return inf;
+    const a = scaledOf(x);
+    const b = scaledOf(y);
+    if (op === '*')
+        return scaledText({ digits: a.digits * b.digits, scale: a.scale + b.scale });
+    return scaledText(add(a, b, op === '+' ? 1n : -1n));
+}
+/** x at `scale` digits, rounded half away from zero (numeric's rounding), as text. */
+function atScale(x, scale) {
+    if (x.scale <= scale)
+        return scaledText({ digits: x.digits * 10n ** BigInt(scale - x.scale), scale });
+    return divideText(x, { digits: 1n, scale: 0 }, scale);
+}
+/** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
+function installExactDivision(db) {
+    db.function('__pg_numeric_div', { deterministic: true, safeIntegers: true }, (x, y) => {
+        if (x === null || y === null)
+            return null;
+        if (isNaNText(x) || isNaNText(y))
+            return 'NaN';
+        const inf = specialArith('/', x, y);
+        if (inf !== null)
+            return inf;
+        const a = scaledOf(x);
+        const b = scaledOf(y);
+        if (a === null || b === null)
+            return null;
+        if (b.digits === 0n)
+            throw (0, errors_1.sqlStateError)('22012', 'division by zero');
+        return divideText(a, b, divScale(a, b));
+    });
+    // a numeric operand of one of these whose scale is known: SQLite holds 12.50 as 12.5
+    db.function('__pg_numeric_at', { deterministic: true, safeIntegers: true }, (x, s) => {
+        if (x === null)
+            return null;
+        const inf = special(x);
+        if (inf !== null)
+            return specialText(inf);
+        return atScale(scaledOf(x), Number(s));
+    });
+    // abs() of one (`abs(avg(x) - x)`), its digits kept
+    db.function('__pg_numeric_abs_exact', { deterministic: true, safeIntegers: true }, (x) => {
+        if (x === null)
+            return null;
+        const inf = special(x);
+        if (inf !== null)
+            return specialText(Math.abs(inf));
+        const a = scaledOf(x);
+        return scaledText({ digits: a.digits < 0n ? -a.digits : a.digits, scale: a.scale });
+    });
+    // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
+    for (const [name, op] of [
+        ['__pg_numeric_add_exact', '+'],
+        ['__pg_numeric_sub_exact', '-'],
+        ['__pg_numeric_mul_exact', '*'],
+    ])
+        db.function(name, { deterministic: true, safeIntegers: true }, (x, y) => exactArith(op, x, y));
+    db.aggregate('__pg_numeric_avg', {
+        safeIntegers: true,
+        start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }),
+        step: (st, v) => {
+            if (isNaNText(v))
+                return { ...st, nan: st.nan + 1 };
+            const x = scaledOf(v);
+            if (x === null)
+                return st;
+            return { sum: add(st.sum, x, 1n), n: st.n + 1n, nan: st.nan };
+        },
+        inverse: (st, v) => {
+            if (isNaNText(v))
+                return { ...st, nan: st.nan - 1 };
+            const x = scaledOf(v);
+            if (x === null)
+                return st;
+            return { sum: add(st.sum, x, -1n), n: st.n - 1n, nan: st.nan };
+        },
+        result: (st) => {
+            if (st.nan > 0)
+                return 'NaN';
+            if (st.n === 0n)
+                return null;
+            const count = { digits: st.n, scale: 0 };
+            return divideText(st.sum, count, divScale(st.sum, count));
+        },
+    });
+}
+//# sourceMappingURL=pg-exact-division.js.map

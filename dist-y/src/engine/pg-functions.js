@@ -1,0 +1,655 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.pgInteger = pgInteger;
+exports.pgCharacters = pgCharacters;
+exports.doubleDigits = doubleDigits;
+exports.pgNumericTypmod = pgNumericTypmod;
+exports.pgFloat = pgFloat;
+exports.pgToNumeric = pgToNumeric;
+exports.likeToGlob = likeToGlob;
+exports.arrayElements = arrayElements;
+exports.arrayText = arrayText;
+exports.pgBool = pgBool;
+exports.installPgFunctions = installPgFunctions;
+const errors_1 = require("../errors");
+const dates_1 = require("./dates");
+const decimal_1 = require("./decimal");
+const float_text_1 = require("./float-text");
+const pg_array_input_1 = require("./pg-array-input");
+const pg_exact_division_1 = require("./pg-exact-division");
+const pg_exact_statistics_1 = require("./pg-exact-statistics");
+const pg_arrays_1 = require("./pg-arrays");
+const pg_json_functions_1 = require("./pg-json-functions");
+const pg_json_layout_1 = require("./pg-json-layout");
+const pg_math_1 = require("./pg-math");
+const pg_numeric_arith_1 = require("./pg-numeric-arith");
+const pg_statistics_1 = require("./pg-statistics");
+const pg_strings_1 = require("./pg-strings");
+const to_char_1 = require("./to-char");
+const jsonb_1 = require("./jsonb");
+// PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
+// forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
+// connection a PG statement can run on (writer, read workers, point reads, the catalog connection).
+// An error carries PostgreSQL's SQLSTATE in its `sqlstate` field; the PG front end reports it.
+/** An error a function raises with PostgreSQL's SQLSTATE. */
+function pgFail(state, message) {
+    return (0, errors_1.sqlStateError)(state, message);
+}
+const INT_RANGES = {
+    smallint: [-32768n, 32767n],
+    integer: [-2147483648n, 2147483647n],
+    bigint: [-9223372036854775808n, 9223372036854775807n],
+};
+const isZero = (x) => x === 0 || x === 0n || (typeof x === 'string' && x.trim() !== '' && Number(x) === 0);
+/** `x` to a PostgreSQL integer type: text must read as an integer, a fraction rounds half away from zero, the range is checked. */
+function pgInteger(x, type) {
+    if (x === null || x === undefined)
+        return null;
+    const range = INT_RANGES[type] ?? INT_RANGES.bigint;
+    let n;
+    if (typeof x === 'bigint')
+        n = x;
+    else if (typeof x === 'number') {
+        if (!Number.isFinite(x))
+            throw pgFail('22003', `${type} out of range`);
+        n = BigInt(Math.sign(x) * Math.round(Math.abs(x)));
+    }
+    else if (typeof x === 'string') {
+        const s = x.trim();
+        if (!/^[+-]?\d+$/.test(s))
+            throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
+        n = BigInt(s);
+        if (n < range[0] || n > range[1])
+            throw pgFail('22003', `value "${x}" is out of range for type ${type}`);
+    }
+    else
+        throw pgFail('42846', `cannot cast type bytea to ${type}`);
+    if (n < range[0] || n > range[1])
+        throw pgFail('22003', `${type} out of range`);
+    return n;
+}
+/**
+ * A value into varchar(n) (`type` 'character varying') or char(n) ('character'): 22001 past n
+ * characters, as PostgreSQL refuses it; trailing spaces past n are cut instead (all of char(n)'s:
+ * Patina keeps it as text, unpadded). Blobs pass.
+ */
+function pgCharacters(x, max, type) {
+    if (x === null || x === undefined || x instanceof Uint8Array)
+        return x ?? null;
+    // char(n)'s trailing spaces mean nothing in PostgreSQL (length, ||, = ignore them): kept without
+    const s = type === 'character' ? String(x).replace(/ +$/, '') : typeof x === 'string' ? x : String(x);
+    if (s.length <= max)
+        return s;
+    const cs = [...s];
+    if (cs.length <= max)
+        return s;
+    if (cs.slice(max).every((c) => c === ' '))
+        return cs.slice(0, max).join('');
+    throw pgFail('22001', `value too long for type ${type}(${max})`);
+}
+/**
+ * A double's decimal digits as PostgreSQL's float8 to numeric conversion takes them: 15 significant
+ * digits (DBL_DIG), so a numeric computed as a double (1.005 * 3 = 3.0149999999999997) rounds as
+ * the exact 3.015 would; integers exactly.
+ */
+function doubleDigits(v) {
+    return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : v.toPrecision(15);
+}
+/**
+ * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
+ * than p - s digits before the point (text is read exactly, a double by doubleDigits).
+ */
+function pgNumericTypmod(x, p, scale) {
+    if (x === null || x === undefined)
+        return null;
+    const exact = typeof x === 'string' ? (0, decimal_1.parseDecimal)(x) : null;
+    const d0 = exact && !exact.special ? exact : (0, decimal_1.parseDecimal)(doubleDigits(pgFloat(x, 'numeric')));
+    if (!d0 || d0.special) {
+        if (d0?.special === 'NaN')
+            return 'NaN';
+        throw pgFail('22003', 'numeric field overflow');
+    }
+    const d = (0, decimal_1.decimalAtScale)(d0, scale);
+    if (d.int.length > p - scale)
+        throw pgFail('22003', `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}`);
+    return Number((0, decimal_1.decimalText)(d));
+}
+/** `x` to double precision (or numeric): text must read as a number. */
+function pgFloat(x, type) {
+    if (x === null || x === undefined)
+        return null;
+    if (typeof x === 'number')
+        return x;
+    if (typeof x === 'bigint')
+        return Number(x);
+    if (typeof x === 'string') {
+        const s = x.trim().toLowerCase();
+        if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s))
+            return Number(s);
+        if (type !== 'numeric' && /^[+-]?(inf|infinity)$/.test(s))
+            return s.startsWith('-') ? -Infinity : Infinity;
+        // NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL. As text it
+        // equals itself and sorts above every number, as PostgreSQL's NaN does.
+        if (s === 'nan')
+            return 'NaN';
+        throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
+    }
+    throw pgFail('42846', `cannot cast type bytea to ${type}`);
+}
+const INT64_LIMIT = 2 ** 63;
+/**
+ * `x::numeric`: a number (an INTEGER when whole and within 64 bits, as SQLite's CAST AS NUMERIC
+ * makes it; integers and integer text exactly), or the text NaN. Text must read as a number (22P02).
+ */
+function pgToNumeric(x) {
+    if (x === null || x === undefined)
+        return null;
+    if (typeof x === 'bigint')
+        return x;
+    if (typeof x === 'string' && /^\s*[+-]?\d+\s*$/.test(x)) {
+        const n = BigInt(x.trim());
+        if (n >= -(2n ** 63n) && n < 2n ** 63n)
+            return n;
+    }
+    const v = pgFloat(x, 'numeric');
+    if (typeof v !== 'number')
+        return v;
+    return Number.isInteger(v) && Math.abs(v) < INT64_LIMIT ? BigInt(v) : v;
+}
+/** A GLOB character that stands for itself. */
+const globLiteral = (c) => (c === '*' ? '[*]' : c === '?' ? '[?]' : c === '[' ? '[[]' : c);
+/** A GLOB class of the characters PostgreSQL's ILIKE takes for `c` (those with the same lower case). */
+function globFolded(c) {
+    const lower = c.toLowerCase();
+    const chars = [...new Set([c, lower, c.toUpperCase()])].filter((x) => [...x].length === 1 && x.toLowerCase() === lower);
+    return chars.length > 1 ? `[${chars.join('')}]` : globLiteral(c);
+}
+/**
+ * A LIKE pattern (PostgreSQL's: % and _, `escape` before a character takes it literally) as a GLOB
+ * pattern; `insensitive` for ILIKE, which compares the lower case of both sides (Unicode, as
+ * PostgreSQL does in UTF8), so each letter becomes the class of its cases.
+ */
+function likeToGlob(pattern, esc = '\\', insensitive = false) {
+    if ([...esc].length > 1)
+        throw pgFail('22025', 'invalid escape string: an ESCAPE string must be empty or one character');
+    const literal = insensitive ? globFolded : globLiteral;
+    const chars = [...pattern];
+    let out = '';
+    for (let k = 0; k < chars.length; k++) {
+        const c = chars[k];
+        if (esc !== '' && c === esc) {
+            k++;
+            if (k >= chars.length)
+                throw pgFail('22025', 'invalid escape string: LIKE pattern must not end with escape character');
+            out += literal(chars[k]);
+        }
+        else if (c === '%')
+            out += '*';
+        else if (c === '_')
+            out += '?';
+        else
+            out += literal(c);
+    }
+    return out;
+}
+/** PostgreSQL's name of the type of a value SQLite holds (what pg_typeof says when the SQL does not tell). */
+function typeOfValue(x) {
+    if (x === null || x === undefined)
+        return 'unknown';
+    if (typeof x === 'bigint' || (typeof x === 'number' && Number.isInteger(x)))
+        return 'bigint';
+    if (typeof x === 'number')
+        return 'double precision';
+    if (typeof x === 'string')
+        return 'text';
+    return 'bytea';
+}
+/** Elements of an array as the catalog stores it: '{a,b}', an int2vector '1 2', or JSON '[...]'. */
+function arrayElements(v) {
+    if (v === null || v === undefined)
+        return [];
+    const s = String(v).trim();
+    let parts;
+    if (s.startsWith('[')) {
+        try {
+            return JSON.parse(s);
+        }
+        catch {
+            return [];
+        }
+    }
+    else if (s.startsWith('{')) {
+        // array_in's reading (white space around elements dropped: '{ a }' is 'a'); the split below for
+        // what it does not read (more dimensions) or refuses
+        try {
+            const xs = (0, pg_array_input_1.parseArrayText)(s);
+            if (xs)
+                return xs.map((p) => (p !== null && /^-?\d+$/.test(p) ? integer(p) : p));
+        }
+        catch { }
+        const inner = s.slice(1, -1);
+        parts =
+            inner === ''
+                ? []
+                : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []).map((p) => p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p);
+    }
+    else {
+        parts = s === '' ? [] : s.split(/\s+/);
+    }
+    return parts.map((p) => (/^-?\d+$/.test(p) ? integer(p) : p === 'NULL' ? null : p));
+}
+/** An array as PostgreSQL prints it: `{1,NULL,"a b"}` (elements with separators, quotes or spaces quoted). */
+function arrayText(xs) {
+    const item = (x) => x === null || x === undefined
+        ? 'NULL'
+        : typeof x === 'string' && /[,{}"\\\s]|^$|^null$/i.test(x)
+            ? '"' + x.replace(/["\\]/g, '\\$&') + '"'
+            : String(x);
+    return `{${xs.map(item).join(',')}}`;
+}
+/** An aggregate that collects its values (array_agg and the ARRAY(...) constructor). */
+const collect = {
+    start: () => [],
+    step: (acc, v) => (acc.push(v), acc),
+    result: (acc) => arrayText(acc),
+};
+function integer(p) {
+    const n = Number(p);
+    return Number.isSafeInteger(n) ? n : BigInt(p);
+}
+/** The distinct non-NULL texts joined by the separator, sorted ascending or descending; NULL over none. */
+function distinctJoin(desc) {
+    return {
+        start: () => ({ seen: new Set(), sep: '' }),
+        step: (acc, ...[v, sep]) => {
+            if (v === null || v === undefined)
+                return acc;
+            acc.seen.add(typeof v === 'string' ? v : String(v));
+            if (sep !== null && sep !== undefined)
+                acc.sep = String(sep);
+            return acc;
+        },
+        result: (acc) => {
+            if (acc.seen.size === 0)
+                return null;
+            const sorted = [...acc.seen].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+            return (desc ? sorted.reverse() : sorted).join(acc.sep);
+        },
+    };
+}
+/**
+ * A cast to boolean as PostgreSQL reads it: t/true/y/yes/on/1 and f/false/n/no/off/0 (any case,
+ * unique prefixes, spaces around), numbers by being non-zero; anything else is 22P02 (it was false).
+ */
+function pgBool(x) {
+    if (x === null || x === undefined)
+        return null;
+    if (typeof x === 'number' || typeof x === 'bigint')
+        return x === 0 || x === 0n ? 0 : 1;
+    if (typeof x !== 'string')
+        throw pgFail('42846', 'cannot cast type bytea to boolean');
+    const w = x.trim().toLowerCase();
+    const prefixOf = (word, min = 1) => w.length >= min && word.startsWith(w);
+    if (prefixOf('true') || prefixOf('yes') || w === 'on' || w === '1')
+        return 1;
+    if (prefixOf('false') || prefixOf('no') || prefixOf('off', 2) || w === '0')
+        return 0;
+    throw pgFail('22P02', `invalid input syntax for type boolean: "${x}"`);
+}
+function installPgFunctions(db) {
+    // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
+    db.table('__pg_elems', {
+        columns: ['value', 'key'],
+        parameters: ['arr'],
+        *rows(arr) {
+            const xs = arrayElements(arr);
+            for (let i = 0; i < xs.length; i++)
+                yield [xs[i], i];
+        },
+    });
+    // the divisor of `/` and `%`: PostgreSQL's division_by_zero where SQLite would answer NULL
+    db.function('__pg_divisor', { deterministic: true }, (x) => {
+        if (isZero(x))
+            throw pgFail('22012', 'division by zero');
+        return x;
+    });
+    db.function('__pg_bool', { deterministic: true }, (x) => pgBool(x));
+    db.function('num_nulls', { deterministic: true, varargs: true }, (...a) => a.filter((x) => x === null).length);
+    db.function('num_nonnulls', { deterministic: true, varargs: true }, (...a) => a.filter((x) => x !== null).length);
+    // a cast to json or jsonb: the text, 22P02 when it is no JSON (as PostgreSQL's json_in)
+    db.function('__pg_json_in', { deterministic: true }, (x) => {
+        if (x === null)
+            return null;
+        const text = Buffer.isBuffer(x) ? x.toString('utf8') : String(x);
+        try {
+            JSON.parse(text);
+        }
+        catch {
+            throw pgFail('22P02', 'invalid input syntax for type json');
+        }
+        return text;
+    });
+    // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
+    // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
+    // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10', a
+    // timestamptz with its '+00')
+    db.function('__pg_text', { deterministic: true }, (kind, x) => {
+        if (x === null || x === undefined)
+            return null;
+        switch (kind) {
+            case 'bool':
+            case 'boolout': {
+                // a cast to text says true/false; concat and format print the output function's t/f
+                const no = x === 0 || x === 0n || x === '0' || x === 'f' || x === 'false';
+                return kind === 'bool' ? (no ? 'false' : 'true') : no ? 'f' : 't';
+            }
+            case 'float8':
+            case 'float4':
+                return typeof x === 'number' ? (0, float_text_1.floatText)(kind === 'float4' ? Math.fround(x) : x, kind === 'float4') : String(x);
+            case 'date':
+            case 'timestamp':
+            case 'timestamptz':
+            case 'time':
+                return typeof x === 'string' ? ((0, dates_1.pgDateText)(x, kind) ?? x) : String(x);
+            // jsonb prints its normalised text ('{"a": 1, "b": 2}', keys sorted, 1.50 kept), as its output does
+            case 'jsonb':
+                return typeof x === 'string' ? ((0, jsonb_1.jsonbText)(x) ?? x) : String(x);
+            // bytea prints in hex ('\x41'), as bytea_output = hex does
+            case 'bytea':
+                return Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
+        }
+        // 'datearray:<kind>': an array of dates or timestamps made text, each element as its type prints
+        // it ('0044-03-15 BC' for the stored '/9956-03-15', a timestamptz with its '+00')
+        if (typeof kind === 'string' && kind.startsWith('datearray:') && typeof x === 'string')
+            return (0, pg_array_input_1.mapArrayText)(x, (e) => (0, dates_1.pgDateText)(e, kind.slice(10)) ?? e);
+        // 'boolarray': a boolean array made text[] (ARRAY[true]::text[]), each element as boolean's cast
+        // to text says it: {true,false}
+        if (kind === 'boolarray' && typeof x === 'string') {
+            const xs = (0, pg_array_input_1.parseArrayText)(x);
+            if (xs)
+                return arrayText(xs.map((e) => (e === null ? null : pgBool(e) ? 'true' : 'false')));
+        }
+        // 'array': a one-dimensional array as PostgreSQL prints it (elements quoted only where they must be)
+        if (kind === 'array') {
+            const a = String(x).trim();
+            if (a.startsWith('['))
+                return arrayText(arrayElements(a));
+            if (!a.startsWith('{') || a.slice(1, -1).includes('{'))
+                return a;
+            const inner = a.slice(1, -1);
+            const parts = inner === '' ? [] : (inner.match(/"(?:[^"\\]|\\.)*"|[^,]+/g) ?? []);
+            return arrayText(parts.map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/\\(.)/g, '$1') : p === 'NULL' ? null : p)));
+        }
+        // 'array:<element>': an array an expression built (array_agg of booleans gave {1,0}, of doubles
+        // {100000000000000000000}) printed as its element type prints ({t,f}, {1e+20})
+        if (typeof kind === 'string' &&
+            kind.startsWith('array:') &&
+            (0, pg_array_input_1.isElementKind)(kind.slice(6)) &&
+            typeof x === 'string') {
+            try {
+                return (0, pg_array_input_1.arrayInput)(x, kind.slice(6), true);
+            }
+            catch {
+                return x;
+            }
+        }
+        // 'bpchar:n': a char(n) value padded to n
+        if (typeof kind === 'string' && kind.startsWith('bpchar:'))
+            return String(x).padEnd(Number(kind.slice(7)), ' ');
+        // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
+        if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
+            const d = (0, decimal_1.parseDecimal)(String(x));
+            if (d)
+                return (0, decimal_1.decimalText)((0, decimal_1.decimalAtScale)(d, Number(kind.slice(8))));
+        }
+        return String(x);
+    });
+    // a whole row (`SELECT t FROM t`) as PostgreSQL's record text: `(1,abc,)`, each field made text
+    // by the caller (__pg_text), NULL empty, a field that is empty or holds a quote, backslash,
+    // parenthesis, comma or white space in double quotes with quotes and backslashes doubled
+    db.function('__pg_record', { deterministic: true, varargs: true, safeIntegers: true }, (...fields) => {
+        const text = fields.map((x) => {
+            if (x === null || x === undefined)
+                return '';
+            const v = Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
+            return v === '' || /["\\(),\s]/.test(v) ? `"${v.replace(/(["\\])/g, '$1$1')}"` : v;
+        });
+        return `(${text.join(',')})`;
+    });
+    // the divisor of a numeric division as a double (a NUMERIC holding a whole number, or a sum, is an
+    // integer to SQLite, which would divide integers), and PostgreSQL's 22012 for zero
+    db.function('__pg_real_divisor', { deterministic: true }, (x) => {
+        if (x === null || x === undefined)
+            return null;
+        if (isZero(x))
+            throw pgFail('22012', 'division by zero');
+        return typeof x === 'string' ? x : Number(x);
+    });
+    db.function('__pg_int', { deterministic: true }, (x, type) => pgInteger(x, String(type)));
+    // a value written into an integer column: a fraction rounded half away from zero (as numeric to
+    // integer), text read strictly, 64-bit integers exactly
+    db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x) => typeof x === 'bigint' ? x : pgInteger(x, 'bigint'));
+    db.function('__pg_float', { deterministic: true }, (x, type) => pgFloat(x, String(type)));
+    // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)
+    db.function('__pg_not_nan', { deterministic: true, safeIntegers: true }, (x, type) => {
+        if (typeof x === 'string' && x.trim().toLowerCase() === 'nan')
+            throw pgFail('0A000', `cannot convert NaN to ${type}`);
+        return x;
+    });
+    db.function('__pg_to_numeric', { deterministic: true, safeIntegers: true }, (x) => pgToNumeric(x));
+    for (const [name, insensitive] of [
+        ['__pg_like_glob', false],
+        ['__pg_ilike_glob', true],
+    ])
+        db.function(name, { deterministic: true, varargs: true }, (p, e) => p === null || p === undefined || e === null
+            ? null
+            : likeToGlob(String(p), e === undefined ? '\\' : String(e), insensitive));
+    db.function('__pg_typeof', { deterministic: true }, (x) => typeOfValue(x));
+    // a % b of numerics and doubles: the remainder with the dividend's sign (SQLite's % makes integers of both)
+    db.function('__pg_mod', { deterministic: true }, (a, b) => {
+        if (a === null || b === null)
+            return null;
+        const x = Number(pgFloat(a, 'numeric'));
+        const y = Number(pgFloat(b, 'numeric'));
+        if (Number.isNaN(x) || Number.isNaN(y))
+            return 'NaN'; // numeric's NaN (the text NaN)
+        if (y === 0)
+            throw pgFail('22012', 'division by zero');
+        return x % y;
+    });
+    // round(double): half to even, as PostgreSQL's (the C library's rint); SQLite's round goes away from zero
+    db.function('__pg_round_even', { deterministic: true }, (x) => {
+        if (x === null || x === undefined)
+            return null;
+        const v = Number(pgFloat(x, 'double precision'));
+        return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
+    });
+    // round(numeric, n): the decimal (a double by its 15 digits, as PostgreSQL reads float8) rounded
+    // half away from zero, so round(1.005, 2) is 1.01; n may be negative (round(1234, -2) is 1200)
+    db.function('__pg_round_numeric', { deterministic: true }, (x, n) => {
+        if (x === null || x === undefined || n === null || n === undefined)
+            return null;
+        const v = Number(pgFloat(x, 'numeric'));
+        const k = Number(n);
+        if (Number.isNaN(v))
+            return 'NaN';
+        if (!Number.isFinite(v))
+            return v;
+        // numeric text (an exact avg or stddev) exactly, a double by its 15 digits
+        const d = (typeof x === 'string' ? (0, decimal_1.parseDecimal)(x) : null) ?? (0, decimal_1.parseDecimal)(doubleDigits(v));
+        if (k >= 0)
+            return Number((0, decimal_1.decimalText)((0, decimal_1.decimalAtScale)(d, k)));
+        const digits = d.int.padStart(-k, '0');
+        const at = digits.length + k;
+        const shifted = (0, decimal_1.decimalAtScale)({ ...d, int: digits.slice(0, at), frac: digits.slice(at) + d.frac }, 0);
+        return Number((0, decimal_1.decimalText)(shifted)) * 10 ** -k;
+    });
+    // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
+    db.function('trunc', { deterministic: true }, (x, n) => {
+        if (x === null || n === null)
+            return null;
+        const v = Number(pgFloat(x, 'numeric'));
+        const k = Number(n);
+        if (Number.isNaN(v))
+            return 'NaN';
+        if (k < 0)
+            return Math.trunc(v / 10 ** -k) * 10 ** -k;
+        const d = (typeof x === 'string' ? (0, decimal_1.parseDecimal)(x) : null) ?? (0, decimal_1.parseDecimal)(String(v));
+        return d ? Number((0, decimal_1.decimalText)({ ...d, frac: d.frac.slice(0, k) })) : v;
+    });
+    // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL
+    // refuses it (trailing spaces past n are cut instead)
+    db.function('__pg_varchar', { deterministic: true }, (x, n) => pgCharacters(x, Number(n), 'character varying'));
+    db.function('__pg_char', { deterministic: true }, (x, n) => pgCharacters(x, Number(n), 'character'));
+    // x::numeric(p, s) and a value written into a numeric(p, s) column
+    db.function('__pg_numeric', { deterministic: true }, (x, p, s) => pgNumericTypmod(x, Number(p), Number(s)));
+    // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
+    db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a, b) => {
+        if (a === null || b === null)
+            return null;
+        if (typeof a !== 'bigint' || typeof b !== 'bigint')
+            throw pgFail('42883', 'operator does not exist: # on non-integers');
+        return a ^ b;
+    });
+    // PostgreSQL's random() is a float8 in [0, 1); SQLite's is a 64-bit integer
+    db.function('__pg_random', { deterministic: false }, () => Math.random());
+    // ARRAY[...], ARRAY(SELECT ...) and array_agg, whose values are PostgreSQL's array text
+    db.function('__pg_array', { deterministic: true, varargs: true }, (...xs) => arrayText(xs));
+    db.aggregate('__pg_array_agg', collect);
+    db.aggregate('array_agg', collect);
+    // bool_and/every and bool_or skip NULLs, and are NULL over no rows
+    for (const [name, and] of [
+        ['bool_and', true],
+        ['every', true],
+        ['bool_or', false],
+    ])
+        db.aggregate(name, {
+            start: () => null,
+            step: (acc, v) => v === null ? acc : and ? (acc ?? 1) && (Number(v) ? 1 : 0) : (acc ?? 0) || (Number(v) ? 1 : 0),
+        });
+    // string_agg(DISTINCT x, sep [ORDER BY x [DESC]]): PostgreSQL sorts the values to drop repeats, so
+    // they come out in order (code point order, as the C and C.UTF-8 collations sort); NULLs skipped
+    for (const desc of [false, true])
+        db.aggregate(desc ? '__pg_string_agg_distinct_desc' : '__pg_string_agg_distinct', {
+            ...distinctJoin(desc),
+            varargs: true,
+        });
+    // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
+    db.function('__pg_json_timestamp', { deterministic: true }, (x, tz) => {
+        if (x === null || typeof x !== 'string')
+            return x;
+        // a timestamp written as a bare date is stored so: midnight
+        const m = /^(\d{4,}|\/\d{4})(-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
+        if (!m)
+            return x;
+        const frac = (m[4] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
+        const zone = Number(tz) ? (m[5] === '' || m[5] === '+00' || m[5] === 'Z' ? '+00:00' : m[5]) : '';
+        // a year BC is stored as '/' and 10000 minus it (src/engine/dates.ts): printed '0044-...T... BC'
+        const bc = m[1].startsWith('/');
+        const year = bc ? String(10_000 - Number(m[1].slice(1))).padStart(4, '0') : m[1];
+        return `${year}${m[2]}T${m[3] ?? '00:00:00'}${frac}${zone}${bc ? ' BC' : ''}`;
+    });
+    // an error with PostgreSQL's SQLSTATE where a translation checks what SQLite does not (translate/one-row.ts's 21000)
+    db.function('__pg_raise', { deterministic: true }, (code, message) => {
+        throw pgFail(String(code), String(message));
+    });
+    // a date as the JSON builders print it: PostgreSQL's text, a year BC ('/9956-03-15') as '0044-03-15 BC'
+    db.function('__pg_json_date', { deterministic: true }, (x) => typeof x === 'string' ? ((0, dates_1.pgDateText)(x, 'date') ?? x) : x);
+    // a bytea as the JSON builders print it: its hex text (\\x0102ff), as bytea_output = hex prints it
+    db.function('__pg_json_bytea', { deterministic: true }, (x) => Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : x);
+    // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
+    db.function('__pg_json_float', { deterministic: true }, (x) => {
+        if (typeof x !== 'number')
+            return x;
+        return Number.isFinite(x) ? (0, float_text_1.floatText)(x) : JSON.stringify((0, float_text_1.floatText)(x));
+    });
+    (0, pg_strings_1.installPgStringFunctions)(db);
+    (0, pg_statistics_1.installPgStatistics)(db);
+    (0, pg_exact_division_1.installExactDivision)(db);
+    (0, pg_exact_statistics_1.installExactStatistics)(db);
+    (0, pg_arrays_1.installPgArrayFunctions)(db);
+    (0, pg_math_1.installPgMathFunctions)(db);
+    (0, pg_numeric_arith_1.installNumericArithmetic)(db);
+    (0, pg_json_functions_1.installPgJsonFunctions)(db, (x) => arrayElements(x) ?? []);
+    // a json builder's document with PostgreSQL's spacing (sql/json-layout.ts reads the layout)
+    db.function('__pg_json_layout', { deterministic: true }, (doc, layout) => doc === null ? null : (0, pg_json_layout_1.printJsonLayout)(String(doc), String(layout)));
+    (0, to_char_1.installToChar)(db);
+    installJsonbOperators(db);
+}
+/** json_typeof: object, array, string, number, boolean or null, as PostgreSQL names them. */
+function jsonTypeof(v) {
+    if (v === null)
+        return 'null';
+    if (typeof v === 'boolean')
+        return 'boolean';
+    if (typeof v === 'string')
+        return 'string';
+    if (Array.isArray(v))
+        return 'array';
+    return v instanceof Map ? 'object' : 'number';
+}
+/** A text[] operand (a path, a list of keys), or null when one of its elements is NULL. */
+function textArray(x) {
+    const xs = arrayElements(x);
+    return xs.some((e) => e === null) ? null : xs.map(String);
+}
+/** `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` and `-` (protocols/pg/sql/translate/jsonb-ops.ts calls them), and json(b)_typeof. */
+function installJsonbOperators(db) {
+    const fn = (name, f) => db.function(name, { deterministic: true }, (a, b) => a === null || b === null ? null : f(a, b));
+    const bool = (b) => (b ? 1 : 0);
+    fn('__pg_jsonb_contains', (a, b) => bool((0, jsonb_1.jsonbContains)((0, jsonb_1.jsonOperand)(a), (0, jsonb_1.jsonOperand)(b))));
+    fn('__pg_jsonb_contained', (a, b) => bool((0, jsonb_1.jsonbContains)((0, jsonb_1.jsonOperand)(b), (0, jsonb_1.jsonOperand)(a))));
+    fn('__pg_jsonb_exists', (a, k) => bool((0, jsonb_1.jsonbHasKey)((0, jsonb_1.jsonOperand)(a), String(k))));
+    fn('__pg_jsonb_exists_any', (a, ks) => {
+        const v = (0, jsonb_1.jsonOperand)(a);
+        return bool(arrayElements(ks).some((k) => k !== null && (0, jsonb_1.jsonbHasKey)(v, String(k))));
+    });
+    fn('__pg_jsonb_exists_all', (a, ks) => {
+        const v = (0, jsonb_1.jsonOperand)(a);
+        return bool(arrayElements(ks).every((k) => k === null || (0, jsonb_1.jsonbHasKey)(v, String(k))));
+    });
+    fn('__pg_jsonb_path', (a, p) => {
+        const path = textArray(p);
+        const v = path && (0, jsonb_1.jsonbPath)((0, jsonb_1.jsonOperand)(a), path);
+        return v === undefined || path === null ? null : (0, jsonb_1.printJsonb)(v);
+    });
+    fn('__pg_jsonb_path_text', (a, p) => {
+        const path = textArray(p);
+        const v = path && (0, jsonb_1.jsonbPath)((0, jsonb_1.jsonOperand)(a), path);
+        if (v === undefined || v === null || path === null)
+            return null;
+        return typeof v === 'string' ? v : (0, jsonb_1.printJsonb)(v);
+    });
+    // x ->> k as PostgreSQL answers it, from SQLite's x -> k (the value's JSON text): a string
+    // unquoted, JSON null NULL, true/false, numbers and containers as jsonb prints them
+    db.function('__pg_json_text', { deterministic: true }, (j) => {
+        if (j === null)
+            return null;
+        const s = String(j);
+        if (s === 'null')
+            return null;
+        if (s[0] === '"')
+            return JSON.parse(s);
+        if (s === 'true' || s === 'false' || /^-?[1-9]\d{0,14}$/.test(s))
+            return s;
+        return (0, jsonb_1.printJsonb)((0, jsonb_1.jsonOperand)(s)); // containers with jsonb's spacing, numbers as numeric prints them (1e2: 100)
+    });
+    // a jsonb value as PostgreSQL prints it, for a document that embeds it (json_build_object, json_agg)
+    db.function('__pg_jsonb_text', { deterministic: true }, (a) => a === null ? null : (0, jsonb_1.printJsonb)((0, jsonb_1.jsonOperand)(a)));
+    for (const name of ['json_typeof', 'jsonb_typeof'])
+        db.function(name, { deterministic: true }, (a) => (a === null ? null : jsonTypeof((0, jsonb_1.jsonOperand)(a))));
+    // `a - k`: k a key (text), keys (text[]) or an array index (int), as the analysis typed it
+    db.function('__pg_jsonb_minus', { deterministic: true }, (kind, a, k) => {
+        if (a === null || k === null)
+            return null;
+        if (kind === 'int')
+            return (0, jsonb_1.printJsonb)((0, jsonb_1.jsonbMinus)((0, jsonb_1.jsonOperand)(a), null, Number(k)));
+        const keys = kind === 'arr' ? textArray(k) : [String(k)];
+        return keys === null ? null : (0, jsonb_1.printJsonb)((0, jsonb_1.jsonbMinus)((0, jsonb_1.jsonOperand)(a), keys, null));
+    });
+    fn('__pg_jsonb_delete_path', (a, p) => {
+        const path = textArray(p);
+        return path === null ? null : (0, jsonb_1.printJsonb)((0, jsonb_1.jsonbDeletePath)((0, jsonb_1.jsonOperand)(a), path));
+    });
+}
+//# sourceMappingURL=pg-functions.js.map

@@ -1,0 +1,118 @@
+"use strict";
+// PostgreSQL's json (not jsonb) keeps the text its builders write: json_build_object puts ` : `
+// between a key and its value and `, ` between members (`{"a" : 1, "b" : 2}`), json_build_array and
+// json_agg `, ` (json_agg of rows or arrays `, \n `), json_object_agg `{ "a" : 1 }`; row_to_json and
+// to_json write none. SQLite's JSON functions write the compact form. printJsonLayout reprints a
+// compact document by a layout the analysis read off the parse tree (sql/json-layout.ts):
+//   c         the value as it is (row_to_json, to_json, a scalar, a json value)
+//   O(L,...)  json_build_object: a layout per member, in order
+//   A(L,...)  json_build_array: a layout per element
+//   G(L)      json_agg: every element by L (Gn: rows or arrays, `, \n ` between them)
+//   M(L)      json_object_agg: every value by L
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.printJsonLayout = printJsonLayout;
+const RAW = { kind: 'c' };
+const parsed = new Map();
+function parseLayout(text) {
+    let i = 0;
+    const node = () => {
+        const kind = text[i] === 'G' && text[i + 1] === 'n' ? 'Gn' : text[i];
+        i += kind.length;
+        if (kind === 'c')
+            return RAW;
+        if (text[i] !== '(')
+            throw new Error(`bad JSON layout ${text}`);
+        i++;
+        const items = [];
+        if (text[i] !== ')') {
+            items.push(node());
+            while (text[i] === ',') {
+                i++;
+                items.push(node());
+            }
+        }
+        if (text[i++] !== ')')
+            throw new Error(`bad JSON layout ${text}`);
+        if (kind === 'O' || kind === 'A')
+            return { kind, items };
+        if (kind === 'G' || kind === 'Gn' || kind === 'M')
+            return { kind, item: items[0] ?? RAW };
+        throw new Error(`bad JSON layout ${text}`);
+    };
+    return node();
+}
+const space = (s, i) => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\n' || s[i] === '\t' || s[i] === '\r'))
+        i++;
+    return i;
+};
+/** The end of the JSON value starting at s[i] (no leading space). */
+function valueEnd(s, i) {
+    let depth = 0;
+    for (; i < s.length; i++) {
+        const c = s[i];
+        if (c === '"') {
+            for (i++; i < s.length && s[i] !== '"'; i++)
+                if (s[i] === '\\')
+                    i++;
+            if (depth === 0)
+                return i + 1;
+        }
+        else if (c === '{' || c === '[')
+            depth++;
+        else if (c === '}' || c === ']') {
+            if (depth === 0)
+                return i; // the end of a scalar in a container
+            if (--depth === 0)
+                return i + 1;
+        }
+        else if (depth === 0 && (c === ',' || c === ' ' || c === '\n' || c === '\t' || c === '\r'))
+            return i;
+    }
+    return i;
+}
+/** The value at s[i] printed by `layout`, and the index after it. */
+function print(s, i, layout) {
+    i = space(s, i);
+    const open = s[i];
+    if (layout.kind === 'c' ||
+        (open !== '{' && open !== '[') ||
+        (open === '{') !== (layout.kind === 'O' || layout.kind === 'M')) {
+        const end = valueEnd(s, i);
+        return [s.slice(i, end), end];
+    }
+    const parts = [];
+    let j = space(s, i + 1);
+    let k = 0;
+    while (j < s.length && s[j] !== '}' && s[j] !== ']') {
+        const child = 'items' in layout ? (layout.items[k] ?? RAW) : layout.item;
+        let key = '';
+        if (open === '{') {
+            const keyEnd = valueEnd(s, j);
+            key = `${s.slice(j, keyEnd)} : `;
+            j = space(s, keyEnd) + 1; // past ':'
+        }
+        const [value, next] = print(s, j, child);
+        parts.push(key + value);
+        k++;
+        j = space(s, next);
+        if (s[j] === ',')
+            j = space(s, j + 1);
+    }
+    const end = j + 1; // past the closing bracket
+    if (layout.kind === 'M')
+        return [parts.length ? `{ ${parts.join(', ')} }` : '{}', end];
+    const sep = layout.kind === 'Gn' ? ', \n ' : ', ';
+    return [open === '{' ? `{${parts.join(sep)}}` : `[${parts.join(sep)}]`, end];
+}
+/** A compact JSON document as PostgreSQL's json builders of `layout` write it. */
+function printJsonLayout(doc, layout) {
+    let l = parsed.get(layout);
+    if (!l) {
+        l = parseLayout(layout);
+        if (parsed.size < 1000)
+            parsed.set(layout, l);
+    }
+    return print(doc, 0, l)[0];
+}
+//# sourceMappingURL=pg-json-layout.js.map

@@ -1,0 +1,210 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.installPgStatistics = installPgStatistics;
+exports.installOrderedSetAggregates = installOrderedSetAggregates;
+const errors_1 = require("../errors");
+const num = (x) => {
+    if (typeof x === 'number')
+        return x;
+    if (typeof x === 'bigint')
+        return Number(x);
+    const s = String(x).trim();
+    const v = Number(s);
+    if (s === '' || Number.isNaN(v))
+        throw (0, errors_1.sqlStateError)('22P02', `invalid input syntax for type double precision: "${x}"`);
+    return v;
+};
+// PostgreSQL's float8_accum (one column, in sy/syy) and float8_regr_accum (Y, X): the Youngs-Cramer
+// sums, operation for operation, so the last digit agrees too (Welford's running means did not:
+// var_samp 6.515624999999999 where PostgreSQL prints 6.515625)
+function add1(m, y) {
+    const n0 = m.n;
+    m.n = n0 + 1;
+    m.sy += y;
+    if (n0 > 0) {
+        const t = y * m.n - m.sy;
+        m.syy += (t * t) / (m.n * n0);
+    }
+    return m;
+}
+function add2(m, y, x) {
+    const n0 = m.n;
+    m.n = n0 + 1;
+    m.sx += x;
+    m.sy += y;
+    if (n0 > 0) {
+        const tx = x * m.n - m.sx;
+        const ty = y * m.n - m.sy;
+        const scale = 1 / (m.n * n0);
+        m.sxx += tx * tx * scale;
+        m.syy += ty * ty * scale;
+        m.sxy += tx * ty * scale;
+    }
+    return m;
+}
+/** The inverse of add2 (add1 with x = 0), for a window's moving frame. */
+function remove(m, y, x) {
+    if (m.n <= 1)
+        return { ...start(), nan: m.nan };
+    const n = m.n;
+    const tx = x * n - m.sx;
+    const ty = y * n - m.sy;
+    const scale = 1 / (n * (n - 1));
+    m.sxx -= tx * tx * scale;
+    m.syy -= ty * ty * scale;
+    m.sxy -= tx * ty * scale;
+    m.n = n - 1;
+    m.sx -= x;
+    m.sy -= y;
+    return m;
+}
+const start = () => ({ n: 0, sx: 0, sy: 0, sxx: 0, syy: 0, sxy: 0, nan: 0 });
+const isNaNInput = (x) => typeof x === 'string' && /^\s*nan\s*$/i.test(x);
+const nan = (m, k) => ({ ...m, nan: m.nan + k });
+/** The answer with NaN among the inputs: NaN, but NULL still where too few rows give NULL, as PostgreSQL answers. */
+function withNaN(m, result) {
+    if (m.nan === 0)
+        return result(m);
+    // (sums of squares of 1: only the count decides)
+    const counted = result({ ...start(), n: m.n + m.nan, sxx: 1, syy: 1 });
+    return (counted === null ? null : 'NaN');
+}
+/** A sum of squares cannot be below 0; rounding in the inverse step can make it a hair negative. */
+const sq = (v) => Math.max(v, 0);
+const ONE = {
+    var_samp: (m) => (m.n < 2 ? null : sq(m.syy) / (m.n - 1)),
+    var_pop: (m) => (m.n < 1 ? null : sq(m.syy) / m.n),
+    stddev_samp: (m) => (m.n < 2 ? null : Math.sqrt(sq(m.syy) / (m.n - 1))),
+    stddev_pop: (m) => (m.n < 1 ? null : Math.sqrt(sq(m.syy) / m.n)),
+};
+ONE.variance = ONE.var_samp;
+ONE.stddev = ONE.stddev_samp;
+const TWO = {
+    corr: (m) => (m.n < 1 || m.sxx === 0 || m.syy === 0 ? null : m.sxy / Math.sqrt(sq(m.sxx) * sq(m.syy))),
+    covar_pop: (m) => (m.n < 1 ? null : m.sxy / m.n),
+    covar_samp: (m) => (m.n < 2 ? null : m.sxy / (m.n - 1)),
+    regr_count: (m) => m.n,
+    regr_avgx: (m) => (m.n < 1 ? null : m.sx / m.n),
+    regr_avgy: (m) => (m.n < 1 ? null : m.sy / m.n),
+    regr_sxx: (m) => (m.n < 1 ? null : sq(m.sxx)),
+    regr_syy: (m) => (m.n < 1 ? null : sq(m.syy)),
+    regr_sxy: (m) => (m.n < 1 ? null : m.sxy),
+    regr_slope: (m) => (m.n < 1 || m.sxx === 0 ? null : m.sxy / m.sxx),
+    regr_intercept: (m) => (m.n < 1 || m.sxx === 0 ? null : (m.sy - (m.sx * m.sxy) / m.sxx) / m.n),
+    regr_r2: (m) => (m.n < 1 || m.sxx === 0 ? null : m.syy === 0 ? 1 : (m.sxy * m.sxy) / (m.sxx * m.syy)),
+};
+function installPgStatistics(db) {
+    installOrderedSetAggregates(db);
+    for (const [name, result] of Object.entries(ONE))
+        db.aggregate(name, {
+            start,
+            step: (m, v) => (v === null ? m : isNaNInput(v) ? nan(m, 1) : add1(m, num(v))),
+            inverse: (m, v) => (v === null ? m : isNaNInput(v) ? nan(m, -1) : remove(m, num(v), 0)),
+            result: (m) => withNaN(m, result),
+        });
+    // two arguments: better-sqlite3 counts them from step's parameters (its typings know of one)
+    for (const [name, result] of Object.entries(TWO))
+        db.aggregate(name, {
+            start,
+            step: (m, y, x) => y === null || x === null ? m : isNaNInput(y) || isNaNInput(x) ? nan(m, 1) : add2(m, num(y), num(x)),
+            inverse: (m, y, x) => y === null || x === null ? m : isNaNInput(y) || isNaNInput(x) ? nan(m, -1) : remove(m, num(y), num(x)),
+            result: (m) => (name === 'regr_count' ? m.n + m.nan : withNaN(m, result)),
+        });
+}
+/** Numbers to sort for percentile_cont: NULLs skipped. */
+function sortedNumbers(xs) {
+    return xs
+        .filter((x) => x !== null)
+        .map(num)
+        .sort((a, b) => a - b);
+}
+/** The fraction of percentile_cont/percentile_disc: one number in [0, 1]. */
+function fraction(f) {
+    const v = num(f);
+    if (!(v >= 0 && v <= 1))
+        throw (0, errors_1.sqlStateError)('22003', `percentile value ${v} is not between 0 and 1`);
+    return v;
+}
+/** Orders values as SQLite does (numbers before text), for percentile_disc and mode over any type. */
+function compare(a, b) {
+    const na = typeof a === 'number' || typeof a === 'bigint';
+    const nb = typeof b === 'number' || typeof b === 'bigint';
+    if (na && nb)
+        return a < b ? -1 : a > b ? 1 : 0;
+    if (na !== nb)
+        return na ? -1 : 1;
+    const sa = String(a);
+    const sb = String(b);
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+/**
+ * The ordered-set aggregates (protocols/pg/sql/translate/ordered-set.ts writes them for
+ * `percentile_cont(f) WITHIN GROUP (ORDER BY x [DESC])` and the like): the values are kept and
+ * sorted at the end, as PostgreSQL does.
+ */
+function installOrderedSetAggregates(db) {
+    const start = () => ({ f: null, desc: false, xs: [] });
+    const step = (a, f, desc, x) => {
+        a.f = f;
+        a.desc = Number(desc) === 1;
+        if (x !== null)
+            a.xs.push(x);
+        return a;
+    };
+    db.aggregate('__pg_percentile_cont', {
+        start,
+        step,
+        result: (a) => {
+            const xs = sortedNumbers(a.xs);
+            if (xs.length === 0 || a.f === null)
+                return null;
+            if (a.desc)
+                xs.reverse(); // interpolated in the order asked for, as PostgreSQL rounds
+            const p = fraction(a.f);
+            const at = p * (xs.length - 1);
+            const lo = Math.floor(at);
+            const hi = Math.ceil(at);
+            return xs[lo] + (xs[hi] - xs[lo]) * (at - lo);
+        },
+    });
+    db.aggregate('__pg_percentile_disc', {
+        start,
+        step,
+        result: (a) => {
+            if (a.xs.length === 0 || a.f === null)
+                return null;
+            const xs = [...a.xs].sort(compare);
+            if (a.desc)
+                xs.reverse();
+            const p = fraction(a.f);
+            // the first value whose position in the order reaches the fraction
+            return xs[Math.max(0, Math.ceil(p * xs.length) - 1)];
+        },
+    });
+    db.aggregate('__pg_mode', {
+        start: () => [],
+        step: (xs, x) => {
+            if (x !== null)
+                xs.push(x);
+            return xs;
+        },
+        result: (xs) => {
+            // the most frequent value; among equals the first in the order, as PostgreSQL returns it
+            const sorted = [...xs].sort(compare);
+            let best = null;
+            let bestN = 0;
+            for (let i = 0; i < sorted.length;) {
+                let j = i;
+                while (j < sorted.length && compare(sorted[j], sorted[i]) === 0)
+                    j++;
+                if (j - i > bestN) {
+                    best = sorted[i];
+                    bestN = j - i;
+                }
+                i = j;
+            }
+            return best;
+        },
+    });
+}
+//# sourceMappingURL=pg-statistics.js.map

@@ -1,0 +1,139 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.schemaFiles = schemaFiles;
+exports.loadSchema = loadSchema;
+const node_fs_1 = __importDefault(require("node:fs"));
+const node_path_1 = __importDefault(require("node:path"));
+const better_sqlite3_1 = __importDefault(require("better-sqlite3"));
+const errors_1 = require("../../errors");
+const sql_text_1 = require("../sql-text");
+const column_types_1 = require("./column-types");
+const introspect_1 = require("./introspect");
+const model_1 = require("./model");
+/** The .sql files named by schema_paths: files as given, folders' *.sql files in name order. */
+function schemaFiles(paths) {
+    const files = [];
+    for (const p of paths) {
+        let st;
+        try {
+            st = node_fs_1.default.statSync(p);
+        }
+        catch {
+            throw new errors_1.PatinaError('user', `schema path ${p} does not exist`);
+        }
+        if (st.isDirectory()) {
+            for (const f of node_fs_1.default
+                .readdirSync(p)
+                .filter((f) => f.endsWith('.sql'))
+                .sort())
+                files.push(node_path_1.default.join(p, f));
+        }
+        else {
+            files.push(p);
+        }
+    }
+    return files;
+}
+/** What a schema statement declares, read from its tokens. */
+function declared(sql) {
+    const words = (0, sql_text_1.significant)((0, sql_text_1.tokenize)(sql));
+    const upper = words.map((t) => (t.type === 'word' ? t.text.toUpperCase() : t.text));
+    const autoincrement = upper.includes('AUTOINCREMENT');
+    let i = 1;
+    const unique = upper[i] === 'UNIQUE';
+    if (unique)
+        i++;
+    if (upper[i] === 'TEMP' || upper[i] === 'TEMPORARY' || upper[i] === 'VIRTUAL')
+        return { kind: 'other', name: '', table: '', unique, autoincrement };
+    const kind = upper[i] === 'TABLE' ? 'table' : upper[i] === 'INDEX' ? 'index' : 'other';
+    i++;
+    if (upper[i] === 'IF' && upper[i + 1] === 'NOT' && upper[i + 2] === 'EXISTS')
+        i += 3;
+    let nameTok = words[i];
+    if (words[i + 1]?.text === '.')
+        nameTok = words[i + 2]; // main.name
+    const name = nameTok ? (0, sql_text_1.unquoteIdentifier)(nameTok.text) : '';
+    // An index names its table after ON, so errors about the index can name the table too.
+    const on = kind === 'index' ? upper.indexOf('ON') : -1;
+    const table = kind === 'table' ? name : on > 0 && words[on + 1] ? (0, sql_text_1.unquoteIdentifier)(words[on + 1].text) : '';
+    return { kind, name, table, unique, autoincrement };
+}
+/**
+ * Loads and checks the schema files: only CREATE TABLE and CREATE INDEX; every table has a primary
+ * key of NOT NULL columns, non-key NOT NULL columns have a DEFAULT, and there are no UNIQUE indexes
+ * besides the key, no foreign keys and no AUTOINCREMENT. Errors name the file, line, table and rule.
+ */
+function loadSchema(paths) {
+    const mem = new better_sqlite3_1.default(':memory:');
+    try {
+        const where = new Map();
+        const statementOf = new Map();
+        for (const file of schemaFiles(paths)) {
+            const text = node_fs_1.default.readFileSync(file, 'utf8');
+            for (const st of (0, sql_text_1.splitStatements)(text)) {
+                const at = `${file}:${st.line}`;
+                const kw = (0, sql_text_1.firstKeyword)(st.sql);
+                const d = declared(st.sql);
+                if (kw !== 'CREATE' || d.kind === 'other') {
+                    throw new errors_1.PatinaError('user', `${at}: only CREATE TABLE and CREATE INDEX statements are allowed in schema files`);
+                }
+                if ((0, model_1.isInternalName)(d.name)) {
+                    throw new errors_1.PatinaError('user', `${at}: ${d.kind} "${d.name}": names starting with __patina or sqlite_ are reserved`);
+                }
+                if (d.kind === 'index' && d.unique) {
+                    throw new errors_1.PatinaError('user', `${at}: index "${d.name}" on table "${d.table}": UNIQUE indexes are not allowed; the primary key is the only unique constraint, because replicas merge rows by key`);
+                }
+                if (d.kind === 'table' && d.autoincrement) {
+                    throw new errors_1.PatinaError('user', `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`);
+                }
+                try {
+                    mem.exec(st.sql);
+                }
+                catch (err) {
+                    throw new errors_1.PatinaError('user', `${at}: ${d.kind} "${d.name}"${d.kind === 'index' ? ` on table "${d.table}"` : ''}: ${err.message}`);
+                }
+                if (d.kind === 'table') {
+                    where.set(d.name, { file, line: st.line });
+                    statementOf.set(d.name, st.sql);
+                }
+            }
+        }
+        const schema = (0, introspect_1.introspect)(mem, (t) => where.get(t) ?? { file: '', line: 0 });
+        for (const t of schema.tables.values()) {
+            const at = `${t.file}:${t.line}: table "${t.name}"`;
+            if (t.primaryKey.length === 0)
+                throw new errors_1.PatinaError('user', `${at}: a table must have a PRIMARY KEY`);
+            for (const c of t.columns) {
+                if (!(0, column_types_1.isAcceptedType)(c.type)) {
+                    const line = t.line + linesBefore(statementOf.get(t.name) ?? '', c.name, c.type);
+                    throw new errors_1.PatinaError('user', `${t.file}:${line}: table "${t.name}", column "${c.name}": type ${JSON.stringify(c.type.replace(/\s+/g, ' '))} is not a type Patina maps to PostgreSQL (a missing comma between two columns reads as one column with a long type); accepted: ${column_types_1.ACCEPTED_TYPES.join(', ')}, with an optional size such as VARCHAR(40) or NUMERIC(12, 2) and [] for an array`);
+                }
+                if (c.pk > 0 && !c.notNull)
+                    throw new errors_1.PatinaError('user', `${at}: primary key column "${c.name}" must be declared NOT NULL`);
+                if (c.pk === 0 && c.notNull && c.defaultSql === null) {
+                    throw new errors_1.PatinaError('user', `${at}: NOT NULL column "${c.name}" needs a DEFAULT, so that rows from agents that lack it can merge`);
+                }
+            }
+            if (t.indexes.some((ix) => ix.origin === 'u'))
+                throw new errors_1.PatinaError('user', `${at}: UNIQUE constraints are not allowed besides the primary key`);
+            const fks = mem.prepare('SELECT * FROM pragma_foreign_key_list(?)').all(t.name);
+            if (fks.length > 0)
+                throw new errors_1.PatinaError('user', `${at}: foreign keys are not allowed; replicas apply rows in any order`);
+        }
+        return schema;
+    }
+    finally {
+        mem.close();
+    }
+}
+/** How many lines into a CREATE TABLE statement a column's definition starts (0 when not found). */
+function linesBefore(sql, column, type) {
+    const first = type.trim().split(/\s+/)[0] ?? '';
+    const esc = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const m = new RegExp(`["\`\\[]?${esc(column)}["\`\\]]?\\s+${esc(first)}`, 'i').exec(sql);
+    return m ? sql.slice(0, m.index).split('\n').length - 1 : 0;
+}
+//# sourceMappingURL=load.js.map

@@ -1,0 +1,148 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.WireClient = void 0;
+exports.bindMessage = bindMessage;
+// A byte-exact PostgreSQL wire client for the binary-format tests: pg-protocol's serializer builds
+// the frontend messages; backend messages are kept as their raw bodies, so cells are compared byte
+// for byte (pg-protocol's parser would decode them to strings).
+const node_net_1 = __importDefault(require("node:net"));
+const pg_protocol_1 = require("pg-protocol");
+class WireClient {
+    #socket;
+    #input = Buffer.alloc(0);
+    #waiter = null;
+    #closed = false;
+    constructor(socket) {
+        this.#socket = socket;
+        socket.on('data', (d) => {
+            this.#input = Buffer.concat([this.#input, d]);
+            this.#waiter?.();
+        });
+        socket.on('close', () => {
+            this.#closed = true;
+            this.#waiter?.();
+        });
+        socket.on('error', () => undefined);
+    }
+    /** Connects and completes a trust startup; `params` go in the startup packet (user, database, TimeZone...). */
+    static async open(port, params) {
+        const socket = await new Promise((resolve, reject) => {
+            const s = node_net_1.default.connect(port, '127.0.0.1', () => resolve(s));
+            s.once('error', reject);
+        });
+        const c = new WireClient(socket);
+        socket.write(pg_protocol_1.serialize.startup(params));
+        const r = await c.#untilReady();
+        if (r.errors.length)
+            throw new Error(`startup failed: ${r.errors[0].message}`);
+        return c;
+    }
+    /** Sends `messages` (ending with Sync or a Query) and collects the answers up to ReadyForQuery. */
+    async exchange(...messages) {
+        this.#socket.write(Buffer.concat(messages));
+        return this.#untilReady();
+    }
+    /** Parse, Bind (parameters with their format codes, results in `resultFormat`), Describe portal, Execute, Sync. */
+    extended(sql, params = {}) {
+        return this.exchange(pg_protocol_1.serialize.parse({ text: sql, types: params.types ?? [] }), bindMessage(params.values ?? [], params.formats ?? [], params.resultFormats ?? [1]), pg_protocol_1.serialize.describe({ type: 'P' }), pg_protocol_1.serialize.execute({}), pg_protocol_1.serialize.sync());
+    }
+    end() {
+        if (!this.#closed)
+            this.#socket.end(pg_protocol_1.serialize.end());
+    }
+    async #untilReady(timeoutMs = 15000) {
+        const out = { fields: [], rows: [], errors: [], messages: [] };
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            while (this.#input.length >= 5) {
+                const len = this.#input.readInt32BE(1);
+                if (this.#input.length < 1 + len)
+                    break;
+                const m = { type: String.fromCharCode(this.#input[0]), body: this.#input.subarray(5, 1 + len) };
+                this.#input = this.#input.subarray(1 + len);
+                out.messages.push(m);
+                if (m.type === 'T')
+                    out.fields = rowDescription(m.body);
+                else if (m.type === 'D')
+                    out.rows.push(dataRow(m.body));
+                else if (m.type === 'E')
+                    out.errors.push(errorFields(m.body));
+                else if (m.type === 'Z')
+                    return out;
+            }
+            if (this.#closed)
+                throw new Error(`connection closed; got ${out.messages.map((m) => m.type).join('')}`);
+            if (Date.now() > deadline)
+                throw new Error(`no ReadyForQuery in ${timeoutMs} ms`);
+            await new Promise((r) => {
+                this.#waiter = r;
+                setTimeout(r, 50);
+            });
+            this.#waiter = null;
+        }
+    }
+}
+exports.WireClient = WireClient;
+/** A Bind message built by hand: any format codes, including ones pg-protocol cannot express. */
+function bindMessage(values, formats, resultFormats) {
+    const parts = [Buffer.from([0, 0])]; // unnamed portal and statement
+    const i16 = (n) => {
+        const b = Buffer.alloc(2);
+        b.writeInt16BE(n);
+        return b;
+    };
+    const i32 = (n) => {
+        const b = Buffer.alloc(4);
+        b.writeInt32BE(n);
+        return b;
+    };
+    parts.push(i16(formats.length), ...formats.map(i16), i16(values.length));
+    for (const v of values)
+        parts.push(i32(v === null ? -1 : v.length), ...(v ? [v] : []));
+    parts.push(i16(resultFormats.length), ...resultFormats.map(i16));
+    const body = Buffer.concat(parts);
+    return Buffer.concat([Buffer.from('B'), i32(body.length + 4), body]);
+}
+function cstr(b, at) {
+    const end = b.indexOf(0, at);
+    return [b.toString('utf8', at, end), end + 1];
+}
+function rowDescription(b) {
+    const n = b.readInt16BE(0);
+    const out = [];
+    let at = 2;
+    for (let i = 0; i < n; i++) {
+        const [name, next] = cstr(b, at);
+        out.push({ name, typeOid: b.readUInt32BE(next + 6), format: b.readInt16BE(next + 16) });
+        at = next + 18;
+    }
+    return out;
+}
+function dataRow(b) {
+    const n = b.readInt16BE(0);
+    const out = [];
+    let at = 2;
+    for (let i = 0; i < n; i++) {
+        const len = b.readInt32BE(at);
+        at += 4;
+        out.push(len < 0 ? null : Buffer.from(b.subarray(at, at + len)));
+        if (len > 0)
+            at += len;
+    }
+    return out;
+}
+function errorFields(b) {
+    const f = {};
+    let at = 0;
+    while (at < b.length && b[at] !== 0) {
+        const k = String.fromCharCode(b[at]);
+        const [v, next] = cstr(b, at + 1);
+        f[k] = v;
+        at = next;
+    }
+    return { code: f.C ?? '', message: f.M ?? '' };
+}
+//# sourceMappingURL=pg-wire.js.map

@@ -1,0 +1,236 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// Arrays written and read as PostgreSQL 15 does: a value of another type into an array column is
+// 42804 (psycopg2's list of str, ARRAY['1','x'], into bigint[] was stored and replicated), those
+// PostgreSQL assigns are converted (ARRAY[1.5, 2.5] into bigint[] is {2,3}), and array text is
+// kept in PostgreSQL's form ('{ a , "b" }' is {a,b}, '{t,false}' {t,f}), so output, equality and
+// the elements read back match. The same statements on Patina and on a real PostgreSQL 15.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const node_stream_1 = require("node:stream");
+const promises_1 = require("node:stream/promises");
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const copyStreams = require('pg-copy-streams');
+const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
+  fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
+  jbs JSONB[]);`;
+const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
+describe('array values written and compared, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { same, clients } = (0, catalog_pair_1.oracleSuite)(SCHEMA, []);
+    /** The SQLSTATE of `sql` on both servers, which must agree; returned. */
+    async function sameError(sql, params) {
+        const code = async (c) => {
+            try {
+                await c.query(sql, params);
+                return 'none';
+            }
+            catch (err) {
+                return err.code;
+            }
+        };
+        const [p, g] = [await code(clients().patina), await code(clients().postgres)];
+        strict_1.default.equal(p, g, sql);
+        return p;
+    }
+    it('a value of a type PostgreSQL does not assign to the array column is 42804, in every kind of write', async () => {
+        await same("INSERT INTO arr (id, ids, tags) VALUES (1, '{1}', '{a}')");
+        for (const sql of [
+            "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x'])",
+            "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','2'])",
+            "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1', '2', '3'])",
+            'INSERT INTO arr (id, ids) VALUES (2, ARRAY[NULL])',
+            "INSERT INTO arr (id, ids) VALUES (2, ARRAY['1'::text])",
+            "INSERT INTO arr (id, bs) VALUES (2, ARRAY['t','f'])",
+            'INSERT INTO arr (id, bs) VALUES (2, ARRAY[1, 0])',
+            "INSERT INTO arr (id, nums) VALUES (2, ARRAY['1.5'])",
+            'INSERT INTO arr (id, ids) VALUES (2, 5)',
+            "INSERT INTO arr (id, ids) VALUES (2, '{1}'::text[])",
+            "INSERT INTO arr VALUES (2, ARRAY['1'])",
+            "INSERT INTO arr (id, ids) SELECT 2, ARRAY['1','2']",
+            'INSERT INTO arr (id, ids) SELECT 2, tags FROM arr WHERE id = 1',
+            "UPDATE arr SET ids = ARRAY['1','2'] WHERE id = 1",
+            'UPDATE arr SET ids = tags WHERE id = 1',
+            "UPDATE arr SET note = 'x', ids = ARRAY['7'] WHERE id = 1",
+            "INSERT INTO arr (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET ids = ARRAY['1']",
+            'INSERT INTO arr (id, ids) VALUES (2, $1::text[])',
+        ])
+            strict_1.default.equal(await sameError(sql, sql.includes('$1') ? ['{1}'] : undefined), '42804', sql);
+        // ARRAY[$1, $2] of parameters the client left untyped is a text[], as in PostgreSQL
+        strict_1.default.equal(await sameError('INSERT INTO arr (id, ids) VALUES (2, ARRAY[$1, $2])', ['1', '2']), '42804');
+        strict_1.default.equal(await sameError('UPDATE arr SET bs = ARRAY[$1] WHERE id = 1', ['t']), '42804');
+        // what PostgreSQL reads strictly fails as it does; nothing was written
+        strict_1.default.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, ARRAY['1','x']::bigint[])"), '22P02');
+        strict_1.default.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, '{1,x}')"), '22P02');
+        strict_1.default.equal(await sameError("INSERT INTO arr (id, ids) VALUES (2, '{1.5}')"), '22P02');
+        strict_1.default.equal(await sameError("INSERT INTO arr (id, tags) VALUES (2, '{a,}')"), '22P02');
+        strict_1.default.equal(await sameError('INSERT INTO arr (id, bs) VALUES (2, $1)', ['{t,maybe}']), '22P02');
+        strict_1.default.equal(await sameError('INSERT INTO arr (id, ids) VALUES (2, $1)', ['{9223372036854775808}']), '22003');
+        await same(ROWS);
+    });
+    it('what PostgreSQL assigns is converted as it converts it', async () => {
+        await same('INSERT INTO arr (id, ids, tags, nums, fs) VALUES (3, ARRAY[1.5, 2.5, -2.5], ARRAY[1, 2], ARRAY[1, 2], ARRAY[1, 2])');
+        await same("INSERT INTO arr (id, ids, tags) VALUES (4, ARRAY['1','2']::bigint[], ARRAY[NULL, 'a'])");
+        await same('INSERT INTO arr (id, tags, ids) VALUES (6, ARRAY[$1, $2], ARRAY[$3::bigint])', [' a ', 'b', '7']);
+        await same('INSERT INTO arr (id, ids, tags) SELECT 5, ARRAY[7, NULL], ARRAY[1.5]');
+        await same("UPDATE arr SET ids = ARRAY[3, 4], tags = ARRAY['x y', 'z'] WHERE id = 1");
+        await same('INSERT INTO arr (id, ids) VALUES (1, ARRAY[9]) ON CONFLICT (id) DO UPDATE SET ids = excluded.ids');
+        await same(ROWS);
+    });
+    it('array text is kept in PostgreSQL form, so output, equality and elements match', async () => {
+        // simple protocol (the literals lifted), extended with parameters, and casts
+        await same(`INSERT INTO arr (id, ids, tags, nums, bs, fs, us) VALUES (10, '{ 1 , null ,+3}', '{ a , "b" }', '{1.50, 2, 1e3, NULL}',
+        '{t,false, yes ,0}', '{ 1e2 , 1.50,-0.0, Infinity, -inf, NaN, 1e300}', '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}')`);
+        await same('INSERT INTO arr (id, tags, nums, bs, fs, us) VALUES ($1, $2, $3, $4, $5, $6)', [
+            11,
+            '{NULL, null, "NULL", "", "a b", c\\,d, "e\\"f"}',
+            '{+5, -0.0}',
+            '{on, off, NULL}',
+            '{2.5e-5, 1e16}',
+            '{a0eebc999c0b4ef8bb6d6bb9bd380a12}',
+        ]);
+        // COPY FROM in text format reads them as an INSERT does
+        for (const c of [clients().patina, clients().postgres]) {
+            const stream = c.query(copyStreams.from('COPY arr (id, tags, bs, nums) FROM STDIN'));
+            await (0, promises_1.pipeline)(node_stream_1.Readable.from([Buffer.from('12\t{ a , "b c" }\t{yes, NULL}\t{ 1.0 }\n')]), stream);
+        }
+        await same("UPDATE arr SET tags = '{ x , y }', bs = '{1}'::bool[] WHERE id = 1");
+        await same("UPDATE arr SET note = 'n', tags = $1 WHERE id = $2", ['{ p , q }', 4]);
+        await same(ROWS);
+        await same('SELECT id, tags, nums, bs, fs, us FROM arr WHERE id >= 10 ORDER BY id');
+        for (const where of [
+            "tags = '{a,b}'",
+            "tags = '{ a, b }'",
+            "bs = '{t,f,t,f}'",
+            "bs = '{true, false, t, f}'",
+            "ids = '{1,NULL,3}'",
+            "fs @> '{100}'",
+            "nums = '{1.50,2,1000,NULL}'",
+        ])
+            await same(`SELECT id FROM arr WHERE ${where} ORDER BY id`);
+        await same('SELECT id FROM arr WHERE tags = $1 ORDER BY id', ['{ a , b }']);
+        // ARRAY[true, false] as a boolean array keeps it ({1,0} before); array functions read text as array_in
+        await same('SELECT id FROM arr WHERE bs = ARRAY[true, false, true, false] ORDER BY id');
+        await same('SELECT ARRAY[true, NULL, false]::text, ARRAY[true] || bs FROM arr WHERE id = 10');
+        await same("SELECT id FROM arr WHERE tags @> '{ a }' ORDER BY id");
+        // an array an expression builds, made text, prints its elements as their type does ({1,0} before)
+        await same(`SELECT array_agg(id > 10 ORDER BY id)::text, array_agg(id::float8 * 1e19 ORDER BY id)::text,
+        ARRAY(SELECT id > 10 FROM arr ORDER BY id)::text FROM arr`);
+        await same("SELECT tags || '{ x }', array_length('{ p , q }'::text[], 1) FROM arr WHERE id = 10");
+        await same('SELECT tags[1], tags[2], bs[2], nums[1], fs[3], array_length(tags, 1) FROM arr WHERE id = 10');
+        await same(`SELECT '{ a , "b" }'::text[]::text, '{1.50, 2e0}'::numeric[]::text, '{t,false}'::bool[]::text,
+        '{ 1e2 , 1.50}'::float8[]::text, '{NULL, x}'::text[]::text, '{ a , b }'::text[] = '{a,b}'::text[],
+        CAST('{ 1 , 2 }' AS bigint[])`);
+        strict_1.default.equal(await sameError("SELECT '{1,x}'::bigint[]"), '22P02');
+        strict_1.default.equal(await sameError("SELECT '{a'::text[]"), '22P02');
+    });
+    it('numeric arrays compare by value and boolean ones by truth, in =, @>, <@, &&, ANY/ALL, the array functions and ORDER BY', async () => {
+        await same(`INSERT INTO arr (id, nums, bs, tags) VALUES (20, '{1.50, 2, NULL}', '{t,f,NULL}', '{1.50}'),
+      (21, '{NaN, 1e2, -0.0}', '{true}', '{1.5}'), (22, NULL, NULL, NULL), (23, '{}', '{}', '{}')`);
+        for (const where of [
+            "nums = '{1.5,2.000,NULL}'",
+            "nums = '{1.5, 2, NULL}'::numeric[]",
+            'nums = ARRAY[1.5, 2, NULL]',
+            "nums <> '{1.5,2,NULL}'",
+            "nums = '{NaN,100,0}'",
+            "nums @> '{1.5}'",
+            "nums <@ '{1.5, 2.0, 3, NaN, 100, 0}'",
+            "nums && '{2.00}'",
+            "'{100.0}' <@ nums",
+            '1.5 = ANY (nums)',
+            '100 = ANY (nums)',
+            "'NaN' = ANY (nums)",
+            '0 = ANY (nums)',
+            '1.5 <> ALL (nums)',
+            '1.5 < ANY (nums)',
+            '99.5 >= ALL (nums)',
+            "bs @> '{true}'",
+            "bs @> '{yes}'",
+            'bs && ARRAY[false]',
+            "bs <@ '{t,f}'",
+            "bs = '{true,false,NULL}'",
+            'true = ANY (bs)',
+            'false = ANY (bs)',
+            // text arrays still compare as text
+            "tags = '{1.5}'",
+            "tags @> '{1.5}'",
+        ])
+            await same(`SELECT id FROM arr WHERE id >= 20 AND ${where} ORDER BY id`);
+        await same('SELECT id FROM arr WHERE id >= 20 AND nums = $1 ORDER BY id', ['{1.5,2.0,NULL}']);
+        await same('SELECT id FROM arr WHERE id >= 20 AND $1::numeric = ANY (nums) ORDER BY id', ['1.5']);
+        await same(`SELECT id, array_position(nums, 2.0), array_replace(nums, 1.5, 9), array_remove(nums, 1.5),
+      array_position(bs, false), array_replace(bs, true, false), array_remove(bs, true), array_position(tags, '1.5'),
+      array_replace(bs, NULL, true), array_remove(nums, NULL), nums = nums, bs <> bs
+      FROM arr WHERE id >= 20 ORDER BY id`);
+        // one group, one distinct value: {1.50} and {1.5}, {t} and {true}
+        await same("INSERT INTO arr (id, nums, bs) VALUES (26, '{1.5,2,NULL}', '{true,false,NULL}')");
+        await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY nums ORDER BY 2');
+        await same('SELECT count(*), min(id) FROM arr WHERE id >= 20 GROUP BY bs ORDER BY 2');
+        await same('SELECT count(DISTINCT nums), count(DISTINCT bs) FROM arr WHERE id >= 20');
+        await same("SELECT id FROM arr WHERE id >= 20 AND nums IN ('{1.5,2,NULL}', '{3}') ORDER BY id");
+        await same("SELECT id, nums NOT IN ('{1.5,2,NULL}'::numeric[]), bs IN (ARRAY[true]) FROM arr WHERE id >= 20 ORDER BY id");
+        await same('DELETE FROM arr WHERE id = 26');
+        // arrays of numbers, booleans and text ordered by their elements ('{9}' before '{10}', '{}' first)
+        await same("INSERT INTO arr (id, ids, nums, fs, bs) VALUES (24, '{10}', '{10}', '{10}', '{t,NULL}'), (25, '{9,1}', '{9,1}', '{9.5}', '{f,t}')");
+        for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2', 'tags'])
+            await same(`SELECT id, nums FROM arr WHERE id >= 20 ORDER BY ${order}, id`);
+        await same("SELECT id FROM arr WHERE id >= 20 AND (nums < '{9.5}' OR ids >= '{9}' OR bs > '{f}') ORDER BY id");
+        // a boolean array made text[] says true and false, as boolean's cast to text does
+        await same('SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id');
+        await same('SELECT array_agg(id > 21 ORDER BY id)::text[] FROM arr WHERE id >= 20');
+        strict_1.default.equal(await sameError("SELECT id FROM arr WHERE nums @> '{x}'"), '22P02');
+        // a NULL array: ANY and ALL are NULL
+        await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');
+    });
+    it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
+        await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
+      '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',
+      '{"{\\"a\\" : 1}", "[1, 2]"}', '{"{\\"b\\":2, \\"a\\" : 1}"}')`);
+        await same('INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+            31,
+            '{2024-1-6}',
+            '{ 2024-01-06 01:02:03 }',
+            '{2024-01-06 01:02:03-05}',
+            '{ 23:59 }',
+            '{"{}"}',
+            '{"{\\"b\\":[1, 2 ]}"}',
+        ]);
+        await same(`INSERT INTO arr (id, ids, tags) VALUES (32, '{{1,2},{3,4}}', '{{ a , "b" },{NULL,d}}')`);
+        await same('SELECT id, ds::text, ts::text, tz::text, tms::text, js::text, jbs::text, ids::text, tags::text FROM arr WHERE id >= 30 ORDER BY id');
+        await same('SELECT id, ds, ts, tz, tms, js, jbs, ids, tags FROM arr WHERE id >= 30 ORDER BY id');
+        await same("SELECT id FROM arr WHERE ds = '{2024-01-05,NULL,infinity,0044-03-15 BC}' OR ids = '{{1,2},{ 3,4}}' ORDER BY id");
+        await same('SELECT id, ds[1], ds[4], tms[1], jbs[1]::text FROM arr WHERE id >= 30 ORDER BY id');
+        // COPY reads them as an INSERT does and writes them as PostgreSQL prints them (a year BC, +00)
+        const copied = [];
+        for (const c of [clients().patina, clients().postgres]) {
+            const query = (s) => c.query(s);
+            const rows = '34\t{0001-01-01 BC,infinity}\t{2024-01-05 01:02:03-05}\t{"[1,2]"}\t{{ 5 },{6}}\n';
+            await (0, promises_1.pipeline)(node_stream_1.Readable.from([Buffer.from(rows)]), query(copyStreams.from('COPY arr (id, ds, tz, jbs, ids) FROM STDIN')));
+            const out = [];
+            for await (const chunk of query(copyStreams.to('COPY (SELECT id, ds, tz, jbs, ids FROM arr WHERE id >= 30 ORDER BY id) TO STDOUT')))
+                out.push(chunk);
+            copied.push(Buffer.concat(out).toString());
+        }
+        strict_1.default.equal(copied[0], copied[1]);
+        strict_1.default.match(copied[0], /^34\t\{"0001-01-01 BC",infinity\}/m);
+        await same(`SELECT '{2024-1-5}'::date[]::text, '{2024-01-05 01:02:03}'::timestamp[]::text, '{01:02}'::time[]::text,
+      '{{ 1 , 2 },{3,4}}'::int[]::text, '{{"a b",c},{d,NULL}}'::text[]::text, '{{{1},{2}},{{3},{4}}}'::int[]::text`);
+        // bad elements and shapes fail as array_in does
+        for (const [sql, code] of [
+            ["SELECT '{2024-13-5}'::date[]", '22008'],
+            ["SELECT '{25:00}'::time[]", '22008'],
+            ["SELECT '{x}'::date[]", '22007'],
+            ['SELECT \'{"{x"}\'::json[]', '22P02'],
+            ["SELECT '{{1,2},{3}}'::int[]", '22P02'],
+            ["SELECT '{1,{2}}'::int[]", '22P02'],
+            ["SELECT '{{},{}}'::int[]", '22P02'],
+            ["SELECT '{{1,x}}'::int[]", '22P02'],
+            ["INSERT INTO arr (id, ds) VALUES (33, '{2024-02-30}')", '22008'],
+            ["INSERT INTO arr (id, ids) VALUES (33, '{{1},{2,3}}')", '22P02'],
+        ])
+            strict_1.default.equal(await sameError(sql), code, sql);
+    });
+});
+//# sourceMappingURL=array-values-oracle.test.js.map

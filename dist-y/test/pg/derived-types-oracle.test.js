@@ -1,0 +1,68 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// Result column types of `*` over joins with a subquery (derived table), against PostgreSQL 15: a
+// subquery's numeric columns were float8 (and printed as doubles) when `*` spread a join of it.
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);`;
+const ROWS = [
+    `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
+];
+describe('result types of * over joins of derived tables, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { same } = (0, catalog_pair_1.oracleSuite)(SCHEMA, ROWS);
+    it('* over a subquery JOIN a table USING or ON types the subquery numeric columns numeric (were float8)', async () => {
+        for (const sql of [
+            'SELECT * FROM (SELECT q, sum(n) AS s, n * 2 AS d FROM m GROUP BY q, n) s JOIN m USING (q) ORDER BY id',
+            'SELECT * FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s JOIN m ON s.q = m.q ORDER BY id',
+            'SELECT * FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s LEFT JOIN m USING (q) ORDER BY id',
+            'SELECT * FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s NATURAL JOIN m ORDER BY id',
+            'SELECT * FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s, m WHERE s.q = m.q ORDER BY id',
+            'SELECT * FROM m AS a JOIN (SELECT q AS id, max(n) + 1 AS t FROM m GROUP BY q) s USING (id) ORDER BY id',
+            'SELECT m.*, s.* FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s JOIN m ON s.q = m.q ORDER BY id',
+            // a subquery joined to a subquery, and a query of the WITH clause
+            'SELECT * FROM (SELECT q, sum(n) AS s FROM m GROUP BY q) s JOIN (SELECT q, min(x) AS lo FROM m GROUP BY q) t USING (q) ORDER BY q',
+            'WITH w AS (SELECT q, sum(n) AS s FROM m GROUP BY q) SELECT * FROM w JOIN m USING (q) ORDER BY id',
+        ])
+            await same(sql);
+    });
+    it("* over a USING or NATURAL join spreads the merged columns first, once (SQLite kept the left side's order)", async () => {
+        for (const sql of [
+            'SELECT * FROM m JOIN (SELECT q, sum(n) AS s FROM m GROUP BY q) s USING (q) ORDER BY id',
+            'SELECT * FROM m LEFT JOIN (SELECT q, max(f) AS f2 FROM m GROUP BY q) s USING (q) ORDER BY id',
+            'SELECT * FROM m a JOIN m b USING (n, q) ORDER BY 1, 2',
+            'SELECT * FROM m a JOIN m b USING (q, n) ORDER BY 1, 2',
+            'SELECT * FROM m NATURAL JOIN (SELECT q, f FROM m) s ORDER BY id',
+            'SELECT *, 1 AS k FROM m JOIN (SELECT q, id AS i FROM m) s USING (q) ORDER BY id',
+            'SELECT * FROM (SELECT id, q FROM m) a JOIN (SELECT q, f FROM m) b USING (q) JOIN m c USING (id) ORDER BY id',
+            'SELECT x.* FROM (SELECT * FROM m JOIN (SELECT q, f AS g FROM m) s USING (q)) x ORDER BY 2',
+            // an expression column of the subquery SQLite names otherwise (sum(n)): still SQLite's order
+            'SELECT q, id FROM (SELECT * FROM m JOIN (SELECT q, sum(n) FROM m GROUP BY q) s USING (q)) x ORDER BY id',
+        ])
+            await same(sql);
+    });
+    it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
+        for (const sql of [
+            'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',
+            'SELECT * FROM (SELECT q, avg(n) AS a, sum(n) / 3 AS d FROM m GROUP BY q) s JOIN m USING (q) ORDER BY id',
+            'SELECT id, a FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s JOIN m ON s.q = m.q ORDER BY id',
+            'SELECT s.*, m.n FROM m LEFT JOIN (SELECT q, avg(n) * 2 AS a FROM m GROUP BY q) s ON s.q = m.id ORDER BY m.id',
+            'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s, m WHERE s.q = m.q ORDER BY m.id',
+            // named like a column of the table
+            'SELECT s.n, m.n FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',
+            'SELECT * FROM (SELECT q, avg(n) AS n FROM m GROUP BY q) s JOIN m USING (q) ORDER BY id',
+            // sorted by or compared by its bare name: by its number
+            'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY a DESC, m.id',
+            'SELECT a, id FROM (SELECT q, avg(x) AS a FROM m GROUP BY q) s JOIN m USING (q) WHERE a > 1 ORDER BY a',
+            // read in a condition or sorted: still correct (a double inside, compared as a number)
+            'SELECT m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) WHERE s.a > 1 ORDER BY m.id',
+            'SELECT m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m ON s.a > m.n ORDER BY m.id',
+        ])
+            await same(sql);
+    });
+    it('an exact avg or division in both branches of a UNION ALL keeps its digits (was a double)', async () => {
+        await same('SELECT avg(n) FROM m UNION ALL SELECT avg(x) FROM m');
+        await same('SELECT avg(n) AS a, 1 AS k FROM m UNION ALL SELECT sum(x) / 3, 2 FROM m');
+        await same('SELECT * FROM (SELECT avg(n) AS a FROM m UNION ALL SELECT avg(q) FROM m) u');
+    });
+});
+//# sourceMappingURL=derived-types-oracle.test.js.map

@@ -1,0 +1,173 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-, -) on a JSONB column: the same statements on Patina
+// and on PostgreSQL 15 through node-postgres, compared by value and by the result's column types.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMAS = {
+    patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, data JSONB, tags TEXT);',
+    postgres: 'CREATE TABLE docs (id bigint NOT NULL PRIMARY KEY, data jsonb, tags text);',
+};
+const ROWS = [
+    `INSERT INTO docs (id, data) VALUES
+    (1, '{"a": 1, "b": {"c": [1, 2, {"d": "x"}]}, "tags": ["red", "blue"]}'),
+    (2, '{"a": 1.0, "b": {"c": []}, "n": null, "big": 9007199254740993}'),
+    (3, '["red", "green", 3, [4, 5], {"k": true}]'),
+    (4, '"red"'),
+    (5, '{"a": "1", "nested": {"a": {"b": {"c": 2e2}}}}'),
+    (6, NULL)`,
+];
+describe('jsonb operators against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    let o;
+    let patina;
+    let postgres;
+    before(async () => {
+        o = await (0, catalog_pair_1.startOracle)({ schemas: SCHEMAS, rows: ROWS });
+        ({ patina, postgres } = o);
+    });
+    after(() => o?.close());
+    const same = (sql, params) => (0, catalog_pair_1.sameOnBoth)(o, sql, params);
+    it('containment @> and <@, by value, with the top-level array and scalar rules', async () => {
+        for (const q of [
+            `SELECT id FROM docs WHERE data @> '{"a": 1}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '{"b": {"c": [2]}}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '{"b": {"c": [{"d": "x"}]}}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '["red"]' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '"red"' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '[[4]]' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '{"n": null}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '{"big": 9007199254740993}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data @> '{"big": 9007199254740992}' ORDER BY id`,
+            `SELECT id FROM docs WHERE '{"a": 1}' <@ data ORDER BY id`,
+            `SELECT id FROM docs WHERE NOT data @> '{}' OR data IS NULL ORDER BY id`,
+            `SELECT id, data @> '{"a": 1}' AS has_a, data <@ '{"a": 1, "b": 2}' FROM docs ORDER BY id`,
+            `SELECT '{"a": 1}'::jsonb @> '{"a": 1}'::jsonb, '[1, 2, 2]'::jsonb @> '[2, 1]', '1'::jsonb @> '[1]', '{"a": [1]}'::jsonb @> '{"a": 1}'`,
+        ])
+            await same(q);
+        await same('SELECT id FROM docs WHERE data @> $1 ORDER BY id', ['{"tags": ["blue"]}']);
+        await same('SELECT id FROM docs WHERE data @> $1::jsonb ORDER BY id', ['{"a": 1}']);
+    });
+    it('a cast to json or jsonb reads the text: 22P02 for text that is no JSON (it passed, for the client to fail on)', async () => {
+        await same(`SELECT '{"a": 1}'::json, '[1, 2]'::jsonb -> 0, CAST('{"k": [true]}' AS json) -> 'k'`);
+        for (const sql of [`SELECT '{"a":}'::json`, "SELECT '[1,'::jsonb", "SELECT CAST('nope' AS json)"])
+            for (const client of [patina, postgres])
+                await strict_1.default.rejects(client.query(sql), { code: '22P02' }, sql);
+        // a parameter (and a simple query's literal lifted into one) is read when the statement runs
+        for (const client of [patina, postgres])
+            await strict_1.default.rejects(client.query('SELECT $1::text::jsonb', ['{bad']), { code: '22P02' });
+        strict_1.default.deepEqual((await patina.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
+    });
+    it('key existence ?, ?| and ?& (object keys, string elements of arrays, a string scalar)', async () => {
+        for (const q of [
+            `SELECT id FROM docs WHERE data ? 'a' ORDER BY id`,
+            `SELECT id FROM docs WHERE data ? 'red' ORDER BY id`,
+            `SELECT id FROM docs WHERE data ? '3' ORDER BY id`,
+            `SELECT id FROM docs WHERE data ?| array['n', 'nested'] ORDER BY id`,
+            `SELECT id FROM docs WHERE data ?& array['a', 'b'] ORDER BY id`,
+            `SELECT id FROM docs WHERE data ?& '{}' ORDER BY id`,
+            `SELECT id FROM docs WHERE data -> 'b' ? 'c' ORDER BY id`,
+            `SELECT id, data ? 'tags' AS t FROM docs ORDER BY id`,
+        ])
+            await same(q);
+    });
+    it('paths #>, #>> and deletion #-', async () => {
+        for (const q of [
+            `SELECT id, data #> '{b,c}' FROM docs ORDER BY id`,
+            `SELECT id, data #> '{b,c,2}', data #>> '{b,c,2,d}', data #>> '{b,c,-1,d}' FROM docs ORDER BY id`,
+            `SELECT id, data #>> '{a}', data #>> '{n}', data #>> '{nested,a}' FROM docs ORDER BY id`,
+            `SELECT id, data #> '{}' FROM docs ORDER BY id`,
+            `SELECT id, data #> '{3,1}', data #>> '{0}' FROM docs ORDER BY id`,
+            `SELECT id FROM docs WHERE data #>> '{b,c,2,d}' = 'x'`,
+            `SELECT id, data #- '{b,c}', data #- '{0}', data #- '{nested,a,b}', data #- '{a,x}' FROM docs WHERE id IN (1, 2, 5) ORDER BY id`,
+            `SELECT data #- '{0}', data #- '{-1}', data #- '{3,0}', data #- '{9}', data #- '{4,k}', data #- '{}' FROM docs WHERE id = 3`,
+            `SELECT data -> 'nested' #> '{a,b}' FROM docs WHERE id = 5`,
+        ])
+            await same(q);
+        await same('SELECT data #>> $1 FROM docs WHERE id = 1', ['{b,c,1}']);
+    });
+    it('the set-returning JSON functions, in FROM (per row of a table too) and alone in a select list', async () => {
+        for (const q of [
+            `SELECT * FROM jsonb_each('{"b": [1], "a": 1, "aa": "x", "n": null}')`,
+            `SELECT key, value FROM jsonb_each_text('{"b": [1], "a": 1, "aa": "x", "n": null, "t": true}') ORDER BY key`,
+            `SELECT * FROM json_each('{"b": 1, "a": "x"}')`,
+            `SELECT value FROM jsonb_array_elements('[1, "a", null, {"k": [2]}]')`,
+            `SELECT x FROM jsonb_array_elements_text('["x", 2, null]') AS x`,
+            `SELECT jsonb_object_keys('{"bb": 1, "a": 2}')`,
+            `SELECT jsonb_array_elements('[1, [2]]')`,
+            // per row: LATERAL or not, the alias naming the value or the record
+            `SELECT d.id, e FROM docs d, jsonb_array_elements(d.data -> 'tags') AS e ORDER BY d.id, e`,
+            `SELECT d.id, e FROM docs d CROSS JOIN LATERAL jsonb_array_elements_text(d.data -> 'tags') e WHERE e <> 'blue' ORDER BY 1, 2`,
+            `SELECT d.id, kv.key, kv.value FROM docs d, jsonb_each(d.data -> 'b') kv ORDER BY 1, 2`,
+            `SELECT d.id, count(*) FROM docs d, jsonb_object_keys(d.data -> 'nested') k GROUP BY d.id ORDER BY 1`,
+        ])
+            await same(q);
+        await strict_1.default.rejects(patina.query(`SELECT * FROM jsonb_array_elements('{"a": 1}')`), { code: '22023' });
+    });
+    it('jsonb_set, jsonb_strip_nulls, jsonb_pretty and the extract_path functions', async () => {
+        for (const q of [
+            `SELECT jsonb_set('{"a": 1}', '{b}', '2'), jsonb_set('{"a": {"b": 1}}', '{a,b}', '"x"'), jsonb_set('{"a": 1}', '{b}', '2', false), jsonb_set('[1, 2]', '{1}', '9'), jsonb_set('[1, 2]', '{5}', '9')`,
+            `SELECT id, jsonb_set(data, '{a}', '7') FROM docs WHERE jsonb_typeof(data) = 'object' ORDER BY id`,
+            `SELECT jsonb_strip_nulls('{"a": null, "b": {"c": null, "d": 1}}'), jsonb_pretty('{"b": [1, {}], "a": 1}')`,
+            `SELECT jsonb_extract_path(data, 'b', 'c'), jsonb_extract_path_text(data, 'nested', 'a', 'b', 'c'), json_extract_path_text('{"a": ["x"]}', 'a', '0') FROM docs ORDER BY id`,
+        ])
+            await same(q);
+    });
+    it('jsonb || merges objects and joins arrays (it was the two texts joined)', async () => {
+        await same(`SELECT '{"a":1, "c":3}'::jsonb || '{"b":2, "a":9}'::jsonb, '[1]'::jsonb || '[2, 3]'::jsonb, '[1]'::jsonb || '2'::jsonb, '1'::jsonb || '[2]'::jsonb, '1'::jsonb || '2'::jsonb, '{"a":1}'::jsonb || '[2]'::jsonb, NULL::jsonb || '1'::jsonb`);
+        await same(`SELECT id, data || '{"z": 0}' FROM docs ORDER BY id`);
+    });
+    it("->> gives PostgreSQL's text: a number compares with '1', true is 'true', containers print as jsonb (SQLite gave SQL values)", async () => {
+        await same(`SELECT id, data ->> 'a', data ->> 'big', data ->> 'b', data -> 'b' ->> 'c', data ->> 'n' IS NULL FROM docs ORDER BY id`);
+        await same(`SELECT id FROM docs WHERE data ->> 'a' = '1' ORDER BY id`);
+        await same(`SELECT id, data -> 4 ->> 'k', data ->> 0, data ->> -1 FROM docs WHERE id = 3`);
+        await same(`SELECT '{"a":1.50}'::jsonb ->> 'a', '{"a":true}'::jsonb ->> 'a' = 'true', '{"a":1e2}'::jsonb ->> 'a', '{"a":"x\\"y"}'::jsonb ->> 'a', '{"a":null}'::jsonb ->> 'a', '{"a":"1"}'::jsonb ->> 'a' || 'x'`);
+        await same(`SELECT (data ->> 'a')::numeric + 1 FROM docs WHERE id = 1`);
+    });
+    it('jsonb - key, - keys and - index take out keys or elements (SQLite subtracted the numbers: 0)', async () => {
+        await same(`SELECT '{"a":1,"b":2}'::jsonb - 'a', '["a","b","a",1]'::jsonb - 'a', '["a","b","c"]'::jsonb - 1, '["a","b","c"]'::jsonb - -1, '["a"]'::jsonb - 5`);
+        await same(`SELECT '{"a":1,"b":2,"c":3}'::jsonb - ARRAY['a','c'], '{"a":1,"b":2}'::jsonb - '{a,b}'::text[], '{"a":1}'::jsonb - NULL::text, '{"a":1,"b":2}'::jsonb - 'a' || '{"z":0}'`);
+        await same(`SELECT id, data - 'a', data - 'tags' - 'b', to_jsonb(docs) - 'data' FROM docs WHERE id <> 3 AND id <> 4 ORDER BY id`);
+        await same(`SELECT id, data - 0, data - 'red' FROM docs WHERE id = 3`);
+        for (const [sql, code] of [
+            [`SELECT '{"a":1}'::jsonb - 0`, '22023'],
+            [`SELECT '{"a":1}'::json - 'a'`, '42883'],
+            [`SELECT data::json - 'a' FROM docs`, '42883'],
+            [`SELECT data - 'a' FROM docs WHERE id = 4`, '22023'],
+        ])
+            for (const c of [patina, postgres])
+                await strict_1.default.rejects(c.query(sql), (e) => {
+                    strict_1.default.equal(e.code, code, `${sql}: ${e.message}`);
+                    return true;
+                });
+    });
+    it('json_typeof and jsonb_typeof name the kind of each value', async () => {
+        await same(`SELECT id, jsonb_typeof(data), jsonb_typeof(data -> 'a'), jsonb_typeof(data -> 'n'), json_typeof(data::json -> 'b') FROM docs ORDER BY id`);
+        await same(`SELECT jsonb_typeof('true'), json_typeof('"x"'), jsonb_typeof('[1]'), jsonb_typeof('1.5e3'), jsonb_typeof(NULL)`);
+    });
+    it('writes with them: an UPDATE whose SET and WHERE use them changes the same rows to the same values', async () => {
+        const sql = `UPDATE docs SET data = data #- '{b,c}' WHERE data ? 'b' AND data @> '{"a": 1}'`;
+        const p = await patina.query(sql);
+        const g = await postgres.query(sql);
+        strict_1.default.equal(p.rowCount, g.rowCount);
+        strict_1.default.equal(p.rowCount, 2);
+        await same('SELECT id, data FROM docs ORDER BY id');
+    });
+    it('text that is no JSON, or a path #- cannot take, gets the error PostgreSQL gives, and the session goes on', async () => {
+        for (const [sql, code] of [
+            [`SELECT '{not json' ::jsonb @> '{}'`, '22P02'],
+            [`SELECT data #- '{b}' FROM docs WHERE id = 3`, '22P02'],
+            [`SELECT data #- '{a}' FROM docs WHERE id = 4`, '22023'],
+        ])
+            for (const c of [patina, postgres])
+                await strict_1.default.rejects(c.query(sql), (e) => {
+                    strict_1.default.equal(e.code, code, `${sql}: ${e.message}`);
+                    return true;
+                });
+        await same('SELECT 1');
+    });
+});
+//# sourceMappingURL=jsonb-oracle.test.js.map

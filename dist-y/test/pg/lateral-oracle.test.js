@@ -1,0 +1,55 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// LATERAL subqueries of any number of rows (top-N per group, embeddings as PostgREST and Hasura
+// write them) and set-returning functions in FROM with a column list (`unnest(b.tags) AS t(tag)`):
+// the same statements on Patina and on PostgreSQL 15, compared by value and result column types.
+// Before: LATERAL subqueries other than one-row ones were 0A000 (and * over them), and a function's column list was a
+// syntax error (answered with no rows when the statement also read unnest).
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
+CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
+  tags TEXT[], meta JSONB);`;
+const ROWS = [
+    `INSERT INTO authors (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')`,
+    `INSERT INTO books (id, author_id, title, price, tags, meta) VALUES
+    (10, 1, 'A', 12.50, '{x,y}', '{"a": 1, "b": "two"}'),
+    (11, 1, 'B', 3.00, '{}', NULL),
+    (12, 2, 'C', 7.25, '{y}', '{"a": 9007199254740993}'),
+    (13, 1, 'D', 20.00, NULL, '{}')`,
+];
+describe('LATERAL subqueries and function column lists against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { same, clients } = (0, catalog_pair_1.oracleSuite)(SCHEMA, ROWS);
+    it('LATERAL subqueries of many rows: CROSS JOIN, comma, JOIN ... ON, LEFT JOIN ... ON true', async () => {
+        // top 2 per author by price (an author without books drops out of a CROSS JOIN)
+        await same('SELECT a.name, x.title, x.price FROM authors a CROSS JOIN LATERAL (SELECT title, price FROM books b WHERE b.author_id = a.id ORDER BY price DESC LIMIT 2) x ORDER BY a.name, x.price DESC');
+        // and stays, with NULLs, in a LEFT JOIN
+        await same('SELECT a.name, x.title FROM authors a LEFT JOIN LATERAL (SELECT title FROM books b WHERE b.author_id = a.id ORDER BY id LIMIT $1) x ON true ORDER BY a.name, x.title', [5]);
+        await same('SELECT a.id, x.n, x.total FROM authors a JOIN LATERAL (SELECT count(*) AS n, sum(price) AS total FROM books WHERE author_id = a.id GROUP BY author_id) x ON x.n > 1 ORDER BY a.id');
+        // a bare output name, an unnamed column (count), a UNION inside, a column list on the alias
+        await same('SELECT a.name, t FROM authors a, LATERAL (SELECT title AS t FROM books WHERE author_id = a.id) s ORDER BY 1, 2');
+        await same('SELECT a.name, s.count FROM authors a, LATERAL (SELECT count(*) FROM books WHERE author_id = a.id) s ORDER BY 1');
+        await same("SELECT a.name, s.c FROM authors a CROSS JOIN LATERAL (SELECT upper(title) AS c FROM books b WHERE b.author_id = a.id UNION ALL SELECT 'none' WHERE a.id > 2) s ORDER BY 1, 2");
+        await same('SELECT a.name, s.t, s.p FROM authors a CROSS JOIN LATERAL (SELECT title, price FROM books WHERE author_id = a.id ORDER BY id LIMIT 1 OFFSET 1) AS s(t, p) ORDER BY 1');
+        // in a subquery, a replaced column keeps its name for the query around it
+        await same('SELECT s.title FROM (SELECT x.title FROM authors a CROSS JOIN LATERAL (SELECT title FROM books WHERE author_id = a.id) x) s ORDER BY 1');
+        // * and x.* spread the subquery's columns by name among the other items' (were 0A000)
+        await same('SELECT * FROM authors a CROSS JOIN LATERAL (SELECT title FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY a.id, x.title');
+        await same('SELECT a.name, x.* FROM authors a CROSS JOIN LATERAL (SELECT title, price AS p FROM books WHERE author_id = a.id ORDER BY id LIMIT 2) x ORDER BY 1, 2');
+        await same('SELECT * FROM authors a LEFT JOIN LATERAL (SELECT b.title FROM books b WHERE b.author_id = a.id) x ON true JOIN books bb ON bb.author_id = a.id WHERE a.id = 1 ORDER BY x.title, bb.id');
+        // 64-bit integers and JSON through the rows
+        await same("SELECT b.id, x.big, x.big + 1 FROM books b CROSS JOIN LATERAL (SELECT (b.meta ->> 'a')::bigint AS big) x WHERE b.meta ? 'a' ORDER BY 1");
+    });
+    it('set-returning functions with a column list, LATERAL or not', async () => {
+        await same('SELECT b.title, t.tag FROM books b CROSS JOIN LATERAL unnest(b.tags) AS t(tag) ORDER BY 1, 2');
+        await same("SELECT count(*) FROM books b, unnest(b.tags) AS t(tag) WHERE tag = 'y'");
+        await same('SELECT * FROM unnest(ARRAY[3, 1, 2]) AS u(n) ORDER BY n');
+        // pgjdbc's type query: a derived table reads s.r by the name r
+        await same('SELECT r.r, r.x FROM (SELECT s.r, s.r * 10 AS x FROM generate_series(1, 3) AS s(r)) AS r WHERE r.r > 1 ORDER BY r.r');
+        await same('SELECT n * 2 FROM unnest(ARRAY[3, 1, 2]) u(n) WHERE n > 1 ORDER BY u.n');
+        await same('SELECT a.name, s.i FROM authors a CROSS JOIN LATERAL generate_series(1, a.id::int) AS s(i) ORDER BY 1, 2');
+        await same(`SELECT k, v FROM jsonb_each('{"a": 1, "b": "x"}'::jsonb) AS e(k, v) ORDER BY k`);
+        await same('SELECT b.id, e.k, e.v FROM books b CROSS JOIN LATERAL jsonb_each_text(b.meta) AS e(k, v) ORDER BY 1, 2');
+    });
+});
+//# sourceMappingURL=lateral-oracle.test.js.map

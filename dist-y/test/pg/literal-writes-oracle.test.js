@@ -1,0 +1,152 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// Writes with their values in the SQL text (psycopg2 and the ORMs on it interpolate every value on
+// the client; psql scripts; pgbench -M simple): the simple protocol lifts an INSERT's VALUES items
+// and an UPDATE's SET values into parameters (one analysis and one SQLite statement per shape), each
+// read with its column's type as Bind reads a parameter. What lands must be what PostgreSQL 15 stores
+// for the same text, for every column type, and the errors the literal would raise stay its errors.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE lw (
+  id BIGINT NOT NULL PRIMARY KEY, n BIGINT, big BIGINT, f DOUBLE PRECISION, amount NUMERIC(10,2), t TEXT,
+  code VARCHAR(5), ok BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, j JSONB, js JSON, b BYTEA, u UUID,
+  iv INTERVAL, nums BIGINT[], tags TEXT[]);`;
+const COLUMNS = 'id, n, big, f, amount, t, code, ok, d, ts, tz, j, js, b, u, iv, nums, tags';
+describe('literal values written by the simple protocol, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { same, clients } = (0, catalog_pair_1.oracleSuite)(SCHEMA, []);
+    /** The SQLSTATE a statement fails with on a server, or null. */
+    async function stateOf(c, sql) {
+        try {
+            await c.query(sql);
+            return null;
+        }
+        catch (err) {
+            return err.code;
+        }
+    }
+    it('INSERT ... VALUES of every column type, row after row of one shape, stores what PostgreSQL stores', async () => {
+        const rows = [
+            `(1, 42, 9007199254740993, 1.5, 12.5, 'it''s', 'abcde', 't', '2024-02-29', '2024-01-15 10:30', '2024-01-15 10:30:00+02', '{"b": [1, 2], "a": null}', '{"b": 1,  "a": 2}', '\\x00ff10', 'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', '1 day 02:00', '{1,2,3}', '{a,"b c",NULL}')`,
+            `(2, -7, -9223372036854775808, -0.25, -0.005, E'tab\\there', '', 'false', '1999-12-31', '2000-01-01 00:00:00.123456', '2000-01-01T12:00:00Z', '[]', '"x"', '', '00000000-0000-0000-0000-000000000000', '-3 hours', '{}', '{}')`,
+            `(3, 0, 0, 'NaN', 0, '', NULL, 'yes', 'infinity', '-infinity', 'infinity', '{"k": "ü"}', 'null', '\\x', 'a0eebc999c0b4ef8bb6d6bb9bd380a12', '2 years 3 mons', '{-1}', '{"{}"}')`,
+            `(4, 2147483647, 9223372036854775807, '-Infinity', 99999999.99, 'x', 'a', 'off', '0001-01-01', '2024-06-01', '2024-06-01 00:00', '[1.50, {"b": 1, "a": 2}]', '[1,2]', '\\xDEADBEEF', '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a13}', '00:00:01.5', '{2147483647}', '{"quote\\"d"}')`,
+        ];
+        for (const r of rows)
+            await same(`INSERT INTO lw (${COLUMNS}) VALUES ${r}`);
+        // the same shape with several rows in one statement
+        await same(`INSERT INTO lw (id, n, t) VALUES (5, 1, 'one'), (6, -2, 'two'), (7, 3, NULL)`);
+        // decimals: a float or numeric column reads them as Bind does; an integer or text column as written
+        await same(`INSERT INTO lw (id, f, amount, t) VALUES (8, 0.1, 1.005, 1.50), (9, -1e-3, -.5, 3.0)`);
+        await same(`INSERT INTO lw (id, n) VALUES (11, 2.5), (12, -2.5)`);
+        // psycopg2's casts: datetime, date, time, timedelta, bytes, uuid, NaN (the string lifted, the cast kept)
+        for (const [id, day] of [
+            [14, '15'],
+            [15, '16'],
+        ])
+            await same(`INSERT INTO lw (id, ts, tz, d, iv, b, u, f, j) VALUES (${id}, '2024-01-${day}T10:30:00.5'::timestamp, '2024-01-${day}T10:30:00+01:00'::timestamptz, '2024-01-${day}'::date, '1 days 3600.000000 seconds'::interval, '\\x0a${day}'::bytea, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd3800${day}'::uuid, 'NaN'::float, '{"d": ${day}}'::jsonb)`);
+        await same(`UPDATE lw SET ts = '2024-02-01'::date, f = 'Infinity'::float, iv = '-1 days'::interval WHERE id = 15`);
+        await same('SELECT id, ts, tz, d, iv, b, u, f, j FROM lw WHERE id IN (14, 15) ORDER BY id');
+        // an integer array's text in PostgreSQL's form (was kept as written, so = '{1,NULL,3}' missed it)
+        await same(`INSERT INTO lw (id, nums) VALUES (13, '{1, null ,+3}')`);
+        await same(`SELECT id, nums::text FROM lw WHERE nums = '{1,NULL,3}'`);
+        // bytea made text is hex, as bytea_output = hex prints it (was the bytes themselves)
+        await same("SELECT id, b::text, concat('b=', b) FROM lw WHERE b IS NOT NULL ORDER BY id");
+        await same(`UPDATE lw SET f = 2.25e2, amount = 0.125 WHERE id = 9`);
+        await same(`SELECT ${COLUMNS} FROM lw ORDER BY id`);
+        await same('SELECT id, f::text, amount::text, ts::text, tz::text, j::text, js::text, iv::text FROM lw ORDER BY id');
+        // made text by || and concat too (timestamptz lost its +00, jsonb printed the text as written)
+        await same("SELECT id, 'at ' || tz, concat(j, '/', tz) FROM lw ORDER BY id");
+    });
+    it('UPDATE ... SET literal values, and the same shape again with other values', async () => {
+        await same(`INSERT INTO lw (id, n, t, ok, amount) VALUES (10, 1, 'a', 'true', 1)`);
+        for (const [v, ok, t] of [
+            ['2', 'f', "'b'"],
+            ['-3', 'on', "'c''d'"],
+            ['4', '0', 'NULL'],
+        ])
+            await same(`UPDATE lw SET n = ${v}, ok = '${ok}', t = ${t}, amount = '${v}.555', ts = '2024-03-0${v.slice(-1)} 08:00' WHERE id = 10`);
+        await same('SELECT id, n, ok, t, amount, ts FROM lw WHERE id = 10');
+        await same(`UPDATE lw SET j = '{"x": 1}', nums = '{7,8}', d = '2020-02-02' WHERE id = 10 RETURNING id, j, nums, d`);
+        await same(`DELETE FROM lw WHERE id = 10 RETURNING id, n`);
+    });
+    it("a literal that does not fit its column fails with the literal's SQLSTATE, and nothing is written", async () => {
+        const o = clients();
+        for (const sql of [
+            `INSERT INTO lw (id, n) VALUES (20, 'abc')`,
+            // beyond 64 bits: 22003 (was SQLite's "too big", 42000)
+            `INSERT INTO lw (id, n) VALUES (20, '9223372036854775808')`,
+            `UPDATE lw SET big = '-9223372036854775809' WHERE id = 1`,
+            // unquoted too: a numeric in PostgreSQL, out of range for the bigint (was "too big", 42000)
+            `INSERT INTO lw (id, n) VALUES (20, 9223372036854775808)`,
+            `INSERT INTO lw (id, n, big) VALUES (20, 1, -9223372036854775809)`,
+            `UPDATE lw SET n = 2, big = 9223372036854775808 WHERE id = 1`,
+            `INSERT INTO lw (id, ok) VALUES (20, 'maybe')`,
+            `INSERT INTO lw (id, code) VALUES (20, 'toolong')`,
+            `INSERT INTO lw (id, d) VALUES (20, '2024-02-30')`,
+            `INSERT INTO lw (id, j) VALUES (20, '{"a": ')`,
+            // a NUL in a jsonb string: 22P05 (was stored); json keeps it (below)
+            `INSERT INTO lw (id, j) VALUES (20, '{"a": "x\\u0000"}')`,
+            `UPDATE lw SET j = '["\\\\\\u0000"]' WHERE id = 1`,
+            `INSERT INTO lw (id, u) VALUES (20, 'not-a-uuid')`,
+            `INSERT INTO lw (id, nums) VALUES (20, '{1,x}')`,
+            `UPDATE lw SET n = 'abc' WHERE id = 1`,
+            `INSERT INTO lw (id, amount) VALUES (20, 123456789.5)`,
+            `UPDATE lw SET amount = 1e9 WHERE id = 1`,
+        ]) {
+            const g = await stateOf(o.postgres, sql);
+            strict_1.default.notEqual(g, null, sql);
+            strict_1.default.equal(await stateOf(o.patina, sql), g, sql);
+        }
+        await same('SELECT count(*) FROM lw WHERE id = 20');
+        await same('SELECT n FROM lw WHERE id = 1');
+        // beyond 64 bits into a text column it is its digits; compared with a bigint it matches nothing
+        await same('INSERT INTO lw (id, t) VALUES (23, 99999999999999999999), (24, -9223372036854775809) RETURNING id, t');
+        await same('SELECT id FROM lw WHERE big = 9223372036854775808 OR n = -9223372036854775809');
+        await same('DELETE FROM lw WHERE id IN (23, 24)');
+        await same(`INSERT INTO lw (id, js, j) VALUES (25, '{"a": "\\u0000"}', '{"a": "\\\\u0000"}') RETURNING js, j`);
+        await same('DELETE FROM lw WHERE id = 25');
+    });
+    it('a bound text parameter that is no value of its column fails as in PostgreSQL (was stored as sent)', async () => {
+        const o = clients();
+        for (const [column, value] of [
+            ['d', '2024-02-30'],
+            ['n', '9223372036854775808'],
+            ['big', '-9223372036854775809'],
+            ['ts', 'not a time'],
+            ['tz', '2024-13-01 00:00+00'],
+            ['j', '{"a": '],
+            ['j', '{"a": "\\u0000"}'],
+            ['js', 'nope'],
+            ['u', 'not-a-uuid'],
+            ['nums', '{1,x}'],
+            ['nums', '1,2'],
+        ]) {
+            const sql = `INSERT INTO lw (id, ${column}) VALUES (21, $1)`;
+            const state = async (c) => {
+                try {
+                    await c.query(sql, [value]);
+                    return null;
+                }
+                catch (err) {
+                    return err.code;
+                }
+            };
+            const g = await state(o.postgres);
+            strict_1.default.notEqual(g, null, `${sql} ${value}`);
+            strict_1.default.equal(await state(o.patina), g, `${sql} ${value}`);
+        }
+        await same('SELECT count(*) FROM lw WHERE id = 21');
+        await same('INSERT INTO lw (id, d, u, nums, j) VALUES ($1, $2, $3, $4, $5) RETURNING d, u, nums, j', [
+            22,
+            '2024-02-29',
+            'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11',
+            '{1,-2}',
+            '{"k": [true]}',
+        ]);
+    });
+});
+//# sourceMappingURL=literal-writes-oracle.test.js.map

@@ -1,0 +1,164 @@
+"use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+// numeric against PostgreSQL 15: NaN through writes and arithmetic (it was read as 0 by `+`, `-`,
+// `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);`;
+const ROWS = [
+    `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
+];
+describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { same, clients } = (0, catalog_pair_1.oracleSuite)(SCHEMA, ROWS);
+    it("'NaN' into numeric(p, s) and numeric is stored NaN, by every form of write", async () => {
+        const { patina, postgres } = clients();
+        for (const c of [patina, postgres]) {
+            await c.query(`INSERT INTO m (id, n, x, q) VALUES (10, 'NaN', 'NaN'::numeric, 5), (11, ' nan ', 'NaN', 5)`);
+            await c.query('INSERT INTO m (id, n, x) VALUES ($1, $2, $3)', [12, 'NaN', 'NaN']);
+            await c.query(`INSERT INTO m (id, n) SELECT 13, 'NaN'::numeric(10,2)`);
+            await c.query(`INSERT INTO m (id, n) VALUES (10, 1) ON CONFLICT (id) DO UPDATE SET n = 'NaN', q = 6`);
+            await c.query(`INSERT INTO m (id, n, x) VALUES (14, 1, 1)`);
+            await c.query(`UPDATE m SET n = 'NaN', x = $1 WHERE id = 14`, ['NaN']);
+        }
+        await same('SELECT id, n, x, q FROM m WHERE id >= 10 ORDER BY id');
+        for (const c of [patina, postgres])
+            await c.query('DELETE FROM m WHERE id > 10');
+    });
+    it('+, -, *, unary minus, % and round of a NaN are NaN (were 0 or NULL), of numbers unchanged', async () => {
+        await same('SELECT id, n + 1, x + 1, n - 1, 1 - n, n * 2, n * q, -n, -x, (n + 1) * 2, -(n + 1), n % 2, round(n, 1) FROM m ORDER BY id');
+        await same("SELECT 'NaN'::numeric + 1, 'NaN'::numeric * 0, 'NaN'::numeric - 'NaN'::numeric, 2 * 'NaN'::numeric, -'NaN'::numeric");
+        await same('SELECT n + $1, x * $1 FROM m ORDER BY id', ['NaN']);
+        // of a column: abs, ceil, floor, sign, trunc, round, sqrt, exp, ln, log of NaN are NaN (were 0 or NULL)
+        await same('SELECT id, abs(n), ceil(x), ceiling(n), floor(n), sign(x), trunc(n), round(x) FROM m ORDER BY id');
+        await same('SELECT sqrt(x), exp(x), ln(x), log(x), log10(n) FROM m WHERE id = 10');
+        // compared and sorted: NaN is above every number, as there
+        await same('SELECT id FROM m WHERE n + 1 > 100 ORDER BY id');
+        await same('SELECT id FROM m WHERE n * 2 < 30 ORDER BY id');
+        await same('SELECT id, n - 1 AS d FROM m ORDER BY d DESC, id');
+        // stored: an UPDATE's arithmetic keeps NaN
+        for (const c of [clients().patina, clients().postgres])
+            await c.query('UPDATE m SET x = x + 1 WHERE id = 10');
+        await same('SELECT id, x FROM m WHERE id = 10');
+    });
+    it('sum, avg, min, max, stddev and variance over a NaN are NaN (sum was the others), min and max order it above all', async () => {
+        await same('SELECT sum(n), sum(x), avg(n), avg(x), min(n), max(n), min(x), max(x), sum(q) FROM m');
+        await same('SELECT sum(n) FILTER (WHERE id < 4), sum(DISTINCT n), avg(n) * 2, sum(n) + 1, round(avg(n), 2) FROM m');
+        await same('SELECT q, sum(n), avg(x) FROM m GROUP BY q HAVING sum(n) > 10 ORDER BY q');
+        await same('SELECT sum(n), sum(x), max(n) - min(n) FROM m WHERE id < 10');
+        await same('SELECT id, sum(n) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), sum(x) OVER () FROM m ORDER BY id');
+        await same('SELECT round(stddev(n), 2), stddev(n) * 2, variance(x) + 1 FROM m');
+        await same('SELECT id, n * 100.0 / sum(n) OVER () FROM m ORDER BY id');
+        // a query of the WITH clause: its columns typed (they were not: NaN read as 0)
+        await same('WITH t AS (SELECT id, n FROM m) SELECT id, n + 1, -n, sum(n) OVER () FROM t ORDER BY id');
+        // too few rows is NULL, NaN or not
+        await same('SELECT q, stddev(x), variance(n) FROM m GROUP BY q ORDER BY q');
+    });
+    it('ORDER BY the position of an exact avg, division or stddev keeps its digits and sorts by number, NaN last (was a double)', async () => {
+        for (const sql of [
+            'SELECT q, avg(n) FROM m GROUP BY q ORDER BY 2',
+            'SELECT q, avg(n) FROM m GROUP BY q ORDER BY 2 DESC LIMIT 3',
+            'SELECT q, avg(n) AS a FROM m GROUP BY q ORDER BY 2 DESC, 1',
+            'SELECT q, avg(n) AS a FROM m GROUP BY q ORDER BY a',
+            'SELECT id, n / 3 FROM m ORDER BY 2, 1',
+            'SELECT id, (n) / 3 FROM m ORDER BY 2, 1',
+            'SELECT q, sum(n) / count(*) FROM m GROUP BY q ORDER BY 2 NULLS FIRST',
+            // a share of a total, over a query of the WITH clause (printed a double: its columns had no type)
+            'WITH t AS (SELECT q, count(*) AS c FROM m GROUP BY q) SELECT q, c * 100.0 / sum(c) OVER () FROM t ORDER BY 2, 1',
+            // two items PostgreSQL names alike, and an item named like a column
+            'SELECT q, avg(n), avg(x), stddev(x) FROM m GROUP BY q ORDER BY 2, 3',
+            'SELECT q AS avg, avg(n) FROM m GROUP BY q ORDER BY 2',
+        ])
+            await same(sql);
+    });
+    it('stddev, variance and avg inside +, -, * with integers and literals, or in round/trunc, are exact too (were doubles)', async () => {
+        for (const sql of [
+            'SELECT round(stddev(n), 2), stddev(n) * 2, stddev(q) * 2, round(stddev(q), 3), stddev(q) + 1 FROM m WHERE id < 10',
+            'SELECT avg(n) * 2, avg(q) + 1, round(avg(q), 3), avg(q) * 2.50, 2 * avg(x) - 1, trunc(avg(n), 3) FROM m WHERE id < 10',
+            'SELECT variance(q) - avg(q), avg(n) + avg(x), avg(n) * -1 FROM m WHERE id < 10',
+            'SELECT q, avg(n) * 100 FROM m WHERE id < 10 GROUP BY q ORDER BY 2',
+            'SELECT round(stddev(n), 2), stddev(n) * 2, avg(n) * 2, avg(q) * 2 FROM m',
+        ])
+            await same(sql);
+    });
+    it('avg and numeric divisions mixed with numeric columns, sums and parameters print exact digits (were doubles)', async () => {
+        for (const sql of [
+            'SELECT q, avg(n) * n, n * avg(n), (avg(n) + n) * 2, avg(n) * (n + 1), avg(x) - x FROM m GROUP BY q, n, x ORDER BY q',
+            'SELECT id, n / 3 + 1, n * 2 / 3, (n + x) / q, n / q * 2 FROM m ORDER BY id',
+            'SELECT sum(n) * 100 / sum(x), sum(n) / count(*) * 2, sum(x) / 7 - 1, avg(n) + sum(n) FROM m WHERE id < 10',
+            'SELECT q, round(avg(n) * n, 3), trunc(n / 3 * avg(x), 2), -avg(n) * n FROM m GROUP BY q, n, x ORDER BY 2, 1',
+            'SELECT q, avg(n) * n AS p FROM m WHERE id < 10 GROUP BY q, n ORDER BY p DESC',
+            'SELECT q, avg(n) * n FROM m WHERE id < 10 GROUP BY q, n ORDER BY 2 DESC',
+            'SELECT id, n * 100.0 / sum(n) OVER () + 0, avg(x) OVER () * x FROM m WHERE id < 10 ORDER BY id',
+            'SELECT avg(n) * 1.5::numeric, avg(n) * f FROM m WHERE id < 10 GROUP BY f ORDER BY 2',
+            // abs of them too
+            'SELECT q, abs(avg(n) - n), abs(n / -3), abs(-avg(x)) FROM m GROUP BY q, n ORDER BY q',
+            'SELECT q, abs(avg(n) - 15) FROM m GROUP BY q ORDER BY 2',
+        ])
+            await same(sql);
+        await same('SELECT avg(n) * $1, sum(n) / $1 FROM m WHERE id < 10', ['2.5']);
+    });
+    it('an exact column under SELECT DISTINCT or passed on by SELECT * FROM (subquery) keeps its digits (was a double)', async () => {
+        for (const sql of [
+            'SELECT DISTINCT avg(n) FROM m GROUP BY q ORDER BY 1',
+            'SELECT DISTINCT q, avg(n) AS a FROM m GROUP BY q ORDER BY a DESC',
+            'SELECT DISTINCT n * 100.0 / sum(n) OVER () FROM m WHERE id < 10 ORDER BY 1',
+            'SELECT DISTINCT n / 2 FROM m ORDER BY 1',
+            'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY q',
+            'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY a DESC LIMIT 3',
+            'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY b',
+            'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE q > 1 ORDER BY q',
+            // compared by name in the outer WHERE and sorted by position: by their number, NaN above all
+            'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a > 1 AND a < 15 ORDER BY q',
+            "SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE a = 'NaN' ORDER BY q",
+            'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 2 DESC, 1',
+            'SELECT a AS b, q FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s ORDER BY 1',
+            'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s WHERE share > 10 ORDER BY 2',
+            // a share of a total (NaN was NULL through the outer query)
+            'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m) s ORDER BY id',
+            'SELECT * FROM (SELECT id, n * 100.0 / sum(n) OVER () AS share FROM m WHERE id < 10) s ORDER BY share',
+            'SELECT * FROM (SELECT * FROM (SELECT q, avg(x) FROM m GROUP BY q) t) s ORDER BY q',
+            'WITH c AS (SELECT q, count(*) AS k FROM m GROUP BY q) SELECT * FROM (SELECT q, k * 100.0 / sum(k) OVER () AS p FROM c) s ORDER BY q',
+        ])
+            await same(sql);
+    });
+    it('power and ^ of a NaN, and abs, sqrt, ceil, ... of an expression that is NaN, are NaN (were NULL or 0)', async () => {
+        // NaN ^ 0 and 1 ^ NaN are 1, as POSIX pow
+        await same('SELECT id, power(n, 2), x ^ 2, power(x, 0), pow(1, x), power(n, x), n ^ q FROM m WHERE id > 3 ORDER BY id');
+        await same("SELECT power('NaN'::numeric, 0), power(1::numeric, 'NaN'), 'NaN'::numeric ^ 2, power(2, 'NaN'::numeric)");
+        await same('SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2), ceiling(x / 2), sqrt(n + 1), exp(x - 1), ln(x * 2) FROM m WHERE id > 3 ORDER BY id');
+        await same('SELECT id, abs(n + 1), ceil(n + 1), floor(-n), sign(n * 2), trunc(n + 1), round(n * 2) FROM m ORDER BY id');
+        await same('SELECT abs(-n), sqrt($1::numeric), abs($1::numeric + 1), exp(-$1::numeric) FROM m WHERE id = 1', [
+            'NaN',
+        ]);
+        await same('SELECT abs(sum(n)), abs(sum(n) - 1), sqrt(abs(max(n) * 2)) FROM m');
+        // a division that stays a double: NaN too (was 0), and by zero 22012 only for a number
+        await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
+        await same('SELECT id FROM m WHERE x / 2 > 0.5 ORDER BY id');
+        await same('SELECT id, x / 0 FROM m WHERE id = 10');
+    });
+    it('an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))', async () => {
+        await same('SELECT id, 10 / 4 * n, q / 2 * n, 7 % 4 * n, 2 - 1 + n, 10 - q - n FROM m WHERE id < 10 ORDER BY id');
+        await same('SELECT id, n * 2 / 4, n / 4 * 2, q * n / 4, q / n * 2 FROM m WHERE id < 10 ORDER BY id');
+        await same('SELECT 7::numeric / 2 * 2, 1 - 2 - 3::numeric, 2 * 3 / 4::numeric');
+    });
+    it("numeric(p, s) ± a parameter prints at least the column's scale, and the value's own digits beyond it (13.5 was 13.50)", async () => {
+        for (const v of ['1', '1.125', '0.2', '-3'])
+            await same('SELECT n + $1, $1 + n, n - $1, n + $1::numeric, n + $1 + 1 FROM m WHERE id < 4 ORDER BY id', [v]);
+        await same('SELECT x + $1 FROM m WHERE id < 4 ORDER BY id', ['2']);
+    });
+    it("a parameter's trailing zeros are kept as PostgreSQL keeps them: $1::numeric with '1.500' is 1.500 (was 1.5)", async () => {
+        for (const v of ['1.500', '1.5', '15e-1', '1.50e1', '-0.10', 'NaN', null])
+            await same('SELECT $1::numeric, $1::numeric + 1, $1::numeric(10,2)', [v]);
+        await same('SELECT n + $1, $1 + n, n - $1, x + $1 FROM m WHERE id < 4 ORDER BY id', ['1.500']);
+        await same('SELECT x + $1, n + $1 FROM m WHERE id < 4 ORDER BY id', ['1.12500']);
+        await same('SELECT $1::numeric + $2::numeric', ['1.50', '2.125']);
+        // written into numeric(p, s): rounded to s, as there
+        const { patina, postgres } = clients();
+        for (const c of [patina, postgres])
+            await c.query('INSERT INTO m (id, n) VALUES (20, $1)', ['1.500']);
+        await same('SELECT n FROM m WHERE id = 20');
+        for (const c of [patina, postgres])
+            await c.query('DELETE FROM m WHERE id = 20');
+    });
+});
+//# sourceMappingURL=numeric-oracle.test.js.map

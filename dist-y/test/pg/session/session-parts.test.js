@@ -1,0 +1,182 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// The pure parts of a PG session (protocols/pg/session/): SET and RESET parsed, SHOW's rows, the
+// arguments of NOTIFY as bound, and EXPLAIN's lines from SQLite's plan rows.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const explain_1 = require("../../../protocols/pg/session/explain");
+const notifications_1 = require("../../../protocols/pg/session/notifications");
+const row_claims_1 = require("../../../protocols/pg/session/row-claims");
+const settings_1 = require("../../../protocols/pg/session/settings");
+const lexer_1 = require("../../../protocols/pg/sql/lexer");
+const sig = (sql) => (0, lexer_1.lexPg)(sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
+const sqlstate = (code) => (e) => e.sqlstate === code;
+describe('PG session parts', () => {
+    it('SET and RESET: name and value, quoted values unquoted, SET TRANSACTION ignored', () => {
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('SET search_path TO public, "My Schema"')), {
+            name: 'search_path',
+            value: 'public, My Schema',
+        });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig("SET application_name = 'it''s'")), { name: 'application_name', value: "it's" });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig("SET TIME ZONE 'UTC'")), { name: 'timezone', value: 'UTC' });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('SET LOCAL statement_timeout = 5')), { name: 'statement_timeout', value: '5' });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('RESET datestyle')), { name: 'datestyle', value: null });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')), { name: '', value: null });
+        // incomplete statements: no name (nothing is set) or an empty value
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('SET')), { name: '', value: '' });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('RESET')), { name: '', value: null });
+        strict_1.default.deepEqual((0, settings_1.parseSet)(sig('SET x =')), { name: 'x', value: '' });
+    });
+    it('settings: RESET gives the default back, SHOW ALL sorted, an unknown name is 42704', () => {
+        const settings = new Map([
+            ['b', '2'],
+            ['a', '1'],
+        ]);
+        (0, settings_1.applySetting)(settings, { name: 'timezone', value: null });
+        (0, settings_1.applySetting)(settings, { name: 'a', value: 'x' });
+        (0, settings_1.applySetting)(settings, { name: '', value: 'y' });
+        (0, settings_1.applySetting)(settings, undefined);
+        (0, settings_1.applySetting)(settings, { name: 'zz', value: null });
+        strict_1.default.deepEqual([...settings], [
+            ['b', '2'],
+            ['a', 'x'],
+            ['timezone', 'UTC'],
+            ['zz', ''],
+        ]);
+        strict_1.default.deepEqual((0, settings_1.showRows)(settings, 'a'), [['x']]);
+        strict_1.default.deepEqual((0, settings_1.showRows)(settings, 'all')[0], ['a', 'x', '']);
+        strict_1.default.throws(() => (0, settings_1.showRows)(settings, 'nope'), sqlstate('42704'));
+    });
+    it('NOTIFY arguments: literals or bound parameters; an empty channel or a long payload is 22023', () => {
+        strict_1.default.deepEqual((0, notifications_1.notifyArguments)({ name: 'c', payload: 'p' }, []), ['c', 'p']);
+        strict_1.default.deepEqual((0, notifications_1.notifyArguments)({ name: '', payload: '', params: [0, 1] }, ['ch', null]), ['ch', '']);
+        strict_1.default.deepEqual((0, notifications_1.notifyArguments)({ name: 'c', payload: '', params: [null, 0] }, [42]), ['c', '42']);
+        strict_1.default.throws(() => (0, notifications_1.notifyArguments)({ name: '', payload: 'x' }, []), sqlstate('22023'));
+        strict_1.default.throws(() => (0, notifications_1.notifyArguments)({ name: 'c', payload: 'x'.repeat(8000) }, []), sqlstate('22023'));
+        strict_1.default.throws(() => (0, notifications_1.notifyArguments)({ name: '', payload: '', params: [0, null] }, [null]), sqlstate('22023'));
+    });
+    it("EXPLAIN lines: SQLite's plan indented as PostgreSQL's, a write over what it reads", () => {
+        const read = { readonly: true };
+        strict_1.default.deepEqual((0, explain_1.explainLines)([
+            [2, 0, 0, 'SCAN users'],
+            [5, 2, 0, 'USE INDEX'],
+        ], read), ['SCAN users', '  ->  USE INDEX']);
+        strict_1.default.deepEqual((0, explain_1.explainLines)([], read), ['(no plan)']);
+        const update = { readonly: false, command: 'UPDATE', sql: 'UPDATE "users" SET a = 1' };
+        strict_1.default.deepEqual((0, explain_1.explainLines)([[2, 0, 0, 'SEARCH users USING INTEGER PRIMARY KEY (rowid=?)']], update), [
+            'Update on users',
+            '  ->  SEARCH users USING INTEGER PRIMARY KEY (rowid=?)',
+        ]);
+        const truncate = { readonly: false, command: 'TRUNCATE TABLE', sql: 'DELETE FROM "users"' };
+        strict_1.default.deepEqual((0, explain_1.explainLines)([], truncate), ['Delete on users', '  ->  Result']);
+    });
+    it('row claims: the one row of a point statement by its one-column key, and nothing for other shapes', () => {
+        const table = (name, primaryKey) => ({ name, primaryKey });
+        const schema = {
+            tables: new Map([
+                ['Accounts', table('Accounts', ['aid'])],
+                ['pairs', table('pairs', ['a', 'b'])],
+            ]),
+        };
+        const row = (sql, params) => (0, row_claims_1.pointRow)(sql, params, schema);
+        strict_1.default.deepEqual(row('SELECT abalance FROM accounts WHERE aid = $1', { 1: 7 }), {
+            key: 'accounts\u00007',
+            reads: true,
+        });
+        strict_1.default.deepEqual(row('UPDATE "Accounts" SET abalance = abalance + $1 WHERE "aid" = $2;', { 1: 5, 2: '7' }), {
+            key: 'accounts\u00007',
+            reads: false,
+        });
+        strict_1.default.deepEqual(row('update accounts set x = 1 where aid = -3'), { key: 'accounts\u0000-3', reads: false });
+        strict_1.default.deepEqual(row("DELETE FROM accounts WHERE aid = 'it''s'"), { key: "accounts\u0000it's", reads: false });
+        // not one row by the key: no claim (the block is checked at COMMIT only)
+        for (const sql of [
+            'SELECT abalance FROM accounts WHERE bid = $1',
+            'SELECT abalance FROM accounts WHERE aid = $1 AND bid = 2',
+            'SELECT abalance FROM accounts WHERE aid > $1',
+            'SELECT * FROM pairs WHERE a = $1',
+            'SELECT * FROM nowhere WHERE aid = $1',
+            'INSERT INTO accounts (aid) VALUES ($1)',
+        ])
+            strict_1.default.equal(row(sql, { 1: 1 }), null, sql);
+        strict_1.default.equal(row('SELECT abalance FROM accounts WHERE aid = $1', { 1: null }), null);
+    });
+    it('row claims: a read waits for the block that claims a row either writes, a cycle does not wait, release wakes, a COMMIT waits only for blocks that read its rows', async () => {
+        const claims = new row_claims_1.RowClaims();
+        const [a, b, c] = [new row_claims_1.BlockRows(), new row_claims_1.BlockRows(), new row_claims_1.BlockRows()];
+        const x = { key: 't\u00001', reads: true };
+        const writeX = { key: x.key, reads: false };
+        strict_1.default.equal(claims.note(a, writeX, 1000), null);
+        strict_1.default.equal(claims.note(a, x, 1000), null); // a claims x
+        strict_1.default.equal(claims.note(b, writeX, 1000), null); // a write alone does not wait
+        let read = false;
+        const waiting = claims.note(b, x, 1000).then(() => (read = true));
+        await new Promise((r) => setTimeout(r, 10));
+        strict_1.default.equal(read, false);
+        strict_1.default.equal(claims.beforeCommit(a, 1000), null); // nobody else claims x
+        claims.release(a);
+        await waiting;
+        strict_1.default.equal(read, true);
+        // a COMMIT waits for a block that read a row it writes
+        const z = { key: 't\u00003', reads: true };
+        strict_1.default.equal(claims.note(c, z, 1000), null);
+        strict_1.default.equal(claims.beforeCommit(c, 1000), null);
+        claims.note(b, { key: z.key, reads: false }, 1000);
+        let committed = false;
+        const bCommit = claims.beforeCommit(b, 1000).then(() => (committed = true));
+        await new Promise((r) => setTimeout(r, 10));
+        strict_1.default.equal(committed, false);
+        claims.release(c);
+        await bCommit;
+        claims.release(b);
+        strict_1.default.equal(claims.size, 0);
+        // two blocks that each read a row the other writes: the second COMMIT does not wait for the first
+        const [d, e] = [new row_claims_1.BlockRows(), new row_claims_1.BlockRows()];
+        const y = { key: 't\u00002', reads: true };
+        claims.note(d, x, 1000);
+        claims.note(e, y, 1000);
+        claims.note(d, { key: y.key, reads: false }, 1000);
+        claims.note(e, { key: x.key, reads: false }, 1000);
+        const dCommit = claims.beforeCommit(d, 1000);
+        strict_1.default.equal(claims.beforeCommit(e, 1000), null);
+        claims.release(e);
+        await dCommit;
+        claims.release(d);
+        strict_1.default.equal(claims.size, 0);
+        // a block whose connection closed while it waited claims nothing when the wait ends
+        const [f, g] = [new row_claims_1.BlockRows(), new row_claims_1.BlockRows()];
+        claims.note(f, writeX, 1000);
+        claims.note(f, x, 1000);
+        claims.note(g, writeX, 1000);
+        const gWaits = claims.note(g, x, 1000);
+        claims.release(g);
+        claims.release(f);
+        await gWaits;
+        strict_1.default.equal(claims.size, 0);
+        // a COMMIT does not wait for a committing block that only writes the row (tpcb-like's branch),
+        // and does wait for one that read it
+        const [h, k] = [new row_claims_1.BlockRows(), new row_claims_1.BlockRows()];
+        const branch = { key: 'b\u00001', reads: false };
+        claims.note(h, branch, 1000);
+        claims.note(k, branch, 1000);
+        strict_1.default.equal(claims.beforeCommit(h, 1000), null); // h claims the branch until it ends
+        strict_1.default.equal(claims.commitBlocked(k), false);
+        strict_1.default.equal(claims.beforeCommit(k, 1000), null);
+        claims.release(h);
+        claims.release(k);
+        strict_1.default.equal(claims.size, 0);
+        const [p, q] = [new row_claims_1.BlockRows(), new row_claims_1.BlockRows()];
+        claims.note(p, branch, 1000);
+        claims.note(p, { key: branch.key, reads: true }, 1000);
+        claims.note(q, branch, 1000);
+        strict_1.default.equal(claims.beforeCommit(p, 1000), null);
+        strict_1.default.equal(claims.commitBlocked(q), true); // p read the row q writes
+        claims.release(p);
+        strict_1.default.equal(claims.commitBlocked(q), false);
+        claims.release(q);
+        strict_1.default.equal(claims.size, 0);
+    });
+});
+//# sourceMappingURL=session-parts.test.js.map

@@ -1,0 +1,210 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// The client matrix over TLS with a SCRAM user, as the issue asks of every client: the query
+// builders and ORMs (Kysely, Drizzle, knex, TypeORM, Sequelize over node-postgres), the Python
+// clients (psycopg 3, asyncpg, SQLAlchemy with pandas, pgcli, Django), pgbench and pg_dump, each against an
+// agent that requires TLS, verifying its certificate against the test CA where the client can.
+// Each inserts, reads, updates, rolls a transaction back and meets a duplicate key (23505).
+// psql, node-postgres, postgres.js, psycopg2, psqlODBC (tls-users.test.ts) and pgjdbc
+// (scram-logins.test.ts) are covered where they were.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const node_child_process_1 = require("node:child_process");
+const node_fs_1 = __importDefault(require("node:fs"));
+const node_path_1 = __importDefault(require("node:path"));
+const agent_1 = require("../helpers/agent");
+const pg_1 = require("../helpers/pg");
+const tls_1 = require("../helpers/tls");
+/* eslint-disable @typescript-eslint/no-require-imports */
+const pg = require('pg');
+const { drizzle } = require('drizzle-orm/node-postgres');
+const { pgTable, bigint, text, numeric } = require('drizzle-orm/pg-core');
+const { eq } = require('drizzle-orm');
+const { Kysely, PostgresDialect } = require('kysely');
+const knex = require('knex');
+require('reflect-metadata');
+const typeorm = require('typeorm');
+const { Sequelize, DataTypes } = require('sequelize');
+const SCHEMA = "CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', price NUMERIC(10,2));";
+const USER = 'app';
+const PASSWORD = 'tls-matrix-pw-5e1b';
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = node_path_1.default.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'tls-clients', 'python_clients.py');
+describe('the client matrix over TLS with SCRAM', function () {
+    this.timeout(120_000);
+    let certs;
+    let agent;
+    let port;
+    const ssl = () => ({ ca: node_fs_1.default.readFileSync(certs.file('ca.crt')), servername: 'localhost' });
+    const conn = () => ({ host: 'localhost', port, user: USER, password: PASSWORD, database: 'db', ssl: ssl() });
+    const env = () => ({ PGSSLMODE: 'verify-full', PGSSLROOTCERT: certs.file('ca.crt'), PGPASSWORD: PASSWORD });
+    before(async () => {
+        certs = tls_1.TestCerts.generate('agent1');
+        agent = new agent_1.AgentProcess({ schema: SCHEMA });
+        agent.opts.config = certs.pgListener('agent1', [{ name: USER, role: 'write', secret: `password = "${PASSWORD}"` }]);
+        await agent.start();
+        port = agent.pg.port;
+    });
+    after(async () => {
+        await agent?.dispose();
+        certs?.dispose();
+    });
+    /** The duplicate key's SQLSTATE from a client error (node-postgres's, or the ORM's wrapping it). */
+    const code = (e) => e?.code ?? e?.cause?.code ?? e?.parent?.code ?? e?.driverError?.code;
+    it('Kysely, Drizzle and knex over node-postgres with verify-full', async () => {
+        const kysely = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ ...conn(), max: 1 }) }) });
+        try {
+            await kysely.insertInto('items').values({ id: 101, name: 'ky', price: '1.50' }).execute();
+            await kysely.updateTable('items').set({ name: 'ky2' }).where('id', '=', 101).execute();
+            const row = await kysely.selectFrom('items').select(['name', 'price']).where('id', '=', 101).executeTakeFirst();
+            strict_1.default.deepEqual(row, { name: 'ky2', price: '1.50' });
+            await strict_1.default.rejects(kysely.transaction().execute(async (trx) => {
+                await trx.insertInto('items').values({ id: 102, name: 'gone' }).execute();
+                throw new Error('roll back');
+            }), /roll back/);
+            const dup = await kysely.insertInto('items').values({ id: 101 }).execute().catch(code);
+            strict_1.default.equal(dup, '23505');
+        }
+        finally {
+            await kysely.destroy();
+        }
+        const pool = new pg.Pool({ ...conn(), max: 1 });
+        try {
+            const items = pgTable('items', {
+                id: bigint('id', { mode: 'number' }).primaryKey(),
+                name: text('name').notNull().default(''),
+                price: numeric('price'),
+            });
+            const db = drizzle(pool);
+            await db.insert(items).values({ id: 111, price: '2.25' });
+            await db.update(items).set({ name: 'dz' }).where(eq(items.id, 111));
+            strict_1.default.deepEqual(await db.select().from(items).where(eq(items.id, 111)), [
+                { id: 111, name: 'dz', price: '2.25' },
+            ]);
+            strict_1.default.equal(await db.insert(items).values({ id: 111 }).catch(code), '23505');
+        }
+        finally {
+            await pool.end();
+        }
+        const k = knex({ client: 'pg', connection: conn(), pool: { min: 0, max: 1 } });
+        try {
+            await k('items').insert({ id: 121, name: 'kn' });
+            await k('items').where({ id: 121 }).update({ price: '3.00' });
+            strict_1.default.deepEqual(await k('items').select('name', 'price').where({ id: 121 }), [{ name: 'kn', price: '3.00' }]);
+            await strict_1.default.rejects(k.transaction(async (trx) => {
+                await trx('items').insert({ id: 122, name: 'gone' });
+                throw new Error('roll back');
+            }), /roll back/);
+            strict_1.default.equal(await k('items').insert({ id: 121 }).catch(code), '23505');
+            strict_1.default.deepEqual(await k('items').count('* as n').whereIn('id', [102, 122]), [{ n: '0' }]);
+        }
+        finally {
+            await k.destroy();
+        }
+    });
+    it('TypeORM and Sequelize with verify-full', async () => {
+        const Item = new typeorm.EntitySchema({
+            name: 'Item',
+            tableName: 'items',
+            columns: {
+                id: { type: 'bigint', primary: true },
+                name: { type: 'text' },
+                price: { type: 'numeric', precision: 10, scale: 2, nullable: true },
+            },
+        });
+        const ds = new typeorm.DataSource({ type: 'postgres', ...conn(), username: USER, entities: [Item] });
+        await ds.initialize();
+        try {
+            const repo = ds.getRepository('Item');
+            await repo.insert({ id: '131', name: 'to', price: '4.50' });
+            await repo.update({ id: '131' }, { name: 'to2' });
+            strict_1.default.deepEqual(await repo.findOneBy({ id: '131' }), { id: '131', name: 'to2', price: '4.50' });
+            await strict_1.default.rejects(ds.transaction(async (m) => {
+                await m.insert('Item', { id: '132', name: 'gone' });
+                throw new Error('roll back');
+            }), /roll back/);
+            strict_1.default.equal(await repo.insert({ id: '131', name: 'dup' }).catch(code), '23505');
+            strict_1.default.equal(await repo.countBy({ id: '132' }), 0);
+        }
+        finally {
+            await ds.destroy();
+        }
+        const s = new Sequelize('db', USER, PASSWORD, {
+            dialect: 'postgres',
+            host: 'localhost',
+            port,
+            logging: false,
+            dialectOptions: { ssl: ssl() },
+        });
+        try {
+            const Row = s.define('Row', { id: { type: DataTypes.BIGINT, primaryKey: true }, name: DataTypes.TEXT, price: DataTypes.DECIMAL(10, 2) }, { tableName: 'items', timestamps: false });
+            await Row.create({ id: 141, name: 'sq', price: '5.00' });
+            await Row.update({ name: 'sq2' }, { where: { id: 141 } });
+            const row = await Row.findByPk(141);
+            strict_1.default.deepEqual([row.name, row.price], ['sq2', '5.00']);
+            const t = await s.transaction();
+            await Row.create({ id: 142, name: 'gone' }, { transaction: t });
+            await t.rollback();
+            strict_1.default.equal(await Row.count({ where: { id: 142 } }), 0);
+            strict_1.default.equal(await Row.create({ id: 141, name: 'dup' }).catch(code), '23505');
+        }
+        finally {
+            await s.close();
+        }
+    });
+    it("psycopg 3, asyncpg, SQLAlchemy with pandas, pgcli and Django's ORM with verify-full", () => {
+        const r = (0, node_child_process_1.spawnSync)(PYTHON, [SCRIPT, String(port), USER, PASSWORD, certs.file('ca.crt')], {
+            encoding: 'utf8',
+            timeout: 90_000,
+        });
+        strict_1.default.equal(r.status, 0, r.stderr);
+        strict_1.default.deepEqual(JSON.parse(r.stdout), {
+            psycopg3: ['p3', '3.00', 'on', 0, '23505'],
+            asyncpg: ['apg2', '2.25', 0, '23505'],
+            sqlalchemy: [['pa', 'pb'], 'pa', '23505'],
+            pgcli: [[['cli']], ['items']],
+            django: ['dj2', '6.00', 0, '23505'],
+        });
+    });
+    it('pgbench (a custom script, prepared) and pg_dump with verify-full', () => {
+        const dir = node_fs_1.default.mkdtempSync(node_path_1.default.join(agent.dir, 'pgbench-'));
+        const script = node_path_1.default.join(dir, 'items.sql');
+        node_fs_1.default.writeFileSync(script, "\\set id random(1000, 1999)\nINSERT INTO items (id, name) VALUES (:id, 'b') ON CONFLICT (id) DO UPDATE SET name = 'b2';\nSELECT name FROM items WHERE id = :id;\n");
+        const b = (0, node_child_process_1.spawnSync)('pgbench', [
+            '-h',
+            'localhost',
+            '-p',
+            String(port),
+            '-U',
+            USER,
+            '-n',
+            '-M',
+            'prepared',
+            '-c',
+            '2',
+            '-t',
+            '25',
+            '-f',
+            script,
+            'db',
+        ], { encoding: 'utf8', env: { ...process.env, ...env() }, timeout: 60_000 });
+        strict_1.default.equal(b.status, 0, b.stderr + b.stdout);
+        strict_1.default.match(b.stdout, /number of transactions actually processed: 50\/50/);
+        strict_1.default.match(b.stdout, /number of failed transactions: 0 /);
+        const dump = (0, node_child_process_1.spawnSync)('pg_dump', ['-h', 'localhost', '-p', String(port), '-U', USER, '--schema-only', 'db'], {
+            encoding: 'utf8',
+            env: { ...process.env, ...env() },
+            timeout: 60_000,
+        });
+        strict_1.default.equal(dump.status, 0, dump.stderr);
+        strict_1.default.match(dump.stdout, /CREATE TABLE public\.items/);
+        strict_1.default.match(dump.stdout, /ADD CONSTRAINT items_pkey PRIMARY KEY \(id\)/);
+        // and what was written over TLS is there, over TLS
+        const r = (0, pg_1.psql)(port, ['SELECT count(*) > 0 FROM items WHERE id BETWEEN 1000 AND 1999'], ['-A', '-t', '-U', USER], env());
+        strict_1.default.equal(r.status, 0, r.stderr);
+        strict_1.default.equal(r.stdout, 't\n');
+    });
+});
+//# sourceMappingURL=tls-matrix.test.js.map

@@ -1,0 +1,188 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// Operators whose meaning depends on their operands' types (date and time arithmetic, `^`), and
+// result columns typed from the parse tree (RETURNING lists, generate_series in FROM, nested casts'
+// names): the same statements on Patina and on PostgreSQL 15 through node-postgres, values and
+// column types compared. SQLite alone would add 1 to a date's year ('2024-01-31' + 1 = 2025) and
+// subtract dates as numbers (0).
+const strict_1 = __importDefault(require("node:assert/strict"));
+const catalog_pair_1 = require("../helpers/catalog-pair");
+describe('operators typed by their operands, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    let o;
+    before(async () => {
+        o = await (0, catalog_pair_1.startOracle)({ rows: true });
+        for (const c of [o.patina, o.postgres])
+            await c.query(`INSERT INTO orders (id, customer_id, amount, placed_at) VALUES (7, 1, 3, '2024-01-31 23:30:00'), (8, 2, 4, '2024-02-29 00:00:00.25')`);
+    });
+    after(() => o?.close());
+    const same = (sql, params) => (0, catalog_pair_1.sameOnBoth)(o, sql, params);
+    it('date ± integer, date − date, date + time, date ± interval, either way round', async () => {
+        for (const sql of [
+            "SELECT date '2024-01-31' + 1, 1 + date '2024-01-31', date '2024-03-01' - 1, date '2024-12-31' + 366",
+            "SELECT date '2024-03-01' - date '2024-01-01', date '2024-01-01' - date '2024-03-01'",
+            "SELECT date '2024-01-01' + time '10:30', time '23:59:59.5' + date '2024-02-28'",
+            "SELECT date '2024-01-31' + interval '1 month', date '2024-01-01' - interval '1 hour', interval '1 day' + date '2024-02-28'",
+            "SELECT date '2024-02-29' + interval '1 year', date '2024-01-05' - '2024-01-01'",
+            "SELECT id, placed_at::date + 1, placed_at::date - 7, placed_at::date - date '2024-01-01' FROM orders WHERE placed_at IS NOT NULL ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at::date + 1 = date '2024-02-01' ORDER BY id",
+            'SELECT id, placed_at::date + customer_id::int FROM orders WHERE placed_at IS NOT NULL ORDER BY id',
+        ])
+            await same(sql);
+        strict_1.default.deepEqual(await same("SELECT (date '2024-01-31' + 1)::text, date '2024-03-01' - date '2024-01-01'"), [
+            ['2024-02-01', 60],
+        ]);
+    });
+    it('timestamp − timestamp, timestamp ± interval, intervals added, multiplied and divided', async () => {
+        for (const sql of [
+            "SELECT timestamp '2024-01-01 10:00' - timestamp '2024-01-01 08:30', timestamp '2024-03-01' - timestamp '2024-01-01'",
+            "SELECT timestamp '2024-01-01' - timestamp '2024-01-02 01:00', timestamp '2024-01-05' - '2024-01-01'",
+            "SELECT timestamp '2024-01-31 10:00' + interval '1 month', interval '90 minutes' + timestamp '2024-01-01 23:00'",
+            "SELECT timestamp '2024-01-01 10:00' + '1 day', timestamp '2024-03-31' - interval '1 month'",
+            "SELECT interval '1 day' + interval '2 hours', interval '1 day' - interval '36 hours', interval '1 day' * 2",
+            "SELECT interval '1 month' * 1.5, 3 * interval '1 hour', interval '1 day' / 3, interval '1 day' * 2 + date '2024-01-01'",
+            "SELECT date '2024-01-01' + interval '1 day' * 3, time '23:00' + interval '2 hours', time '01:00' - interval '2 hours'",
+            "SELECT id, placed_at - timestamp '2024-01-01', placed_at + interval '12 hours' FROM orders WHERE placed_at IS NOT NULL ORDER BY id",
+            "SELECT count(*) FROM orders WHERE placed_at > timestamp '2024-03-01' - interval '40 days'",
+            "SELECT date '2024-01-01' + 1 + 1, (date '2024-01-01' + 1) - date '2023-12-25'",
+        ])
+            await same(sql);
+    });
+    it('parameters without a type are read as PostgreSQL reads an untyped literal there', async () => {
+        await same("SELECT date '2024-03-01' - $1, timestamp '2024-01-01' + $2, timestamp '2024-01-05' - $3", [
+            '2024-01-01',
+            '1 day',
+            '2024-01-01',
+        ]);
+        await same("SELECT date '2024-01-01' + $1::int, $2::date - 1", [5, '2024-03-01']);
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query("SELECT date '2024-01-01' + $1", [1]), (e) => e.code === '42725');
+    });
+    it('a combination PostgreSQL has no operator for is 42883 (42725 when ambiguous), not a wrong value', async () => {
+        for (const [sql, code] of [
+            ['SELECT placed_at + 1 FROM orders', '42883'],
+            ["SELECT timestamp '2024-01-01' + timestamp '2024-01-02'", '42883'],
+            ["SELECT date '2024-01-01' + date '2024-01-02'", '42883'],
+            ["SELECT interval '1 day' + 1", '42883'],
+            ["SELECT date '2024-01-05' + '1 day'", '42725'],
+        ]) {
+            for (const c of [o.patina, o.postgres])
+                await strict_1.default.rejects(c.query(sql), (e) => e.code === code, `${sql} on ${c === o.patina ? 'Patina' : 'PostgreSQL'}`);
+        }
+        strict_1.default.equal((await o.patina.query('SELECT 1 AS alive')).rows[0].alive, 1);
+    });
+    it('a numeric division divides as numbers, also when both sides hold whole numbers (2 / 4 is 0.5, not 0)', async () => {
+        for (const sql of [
+            'SELECT id, (amount / 2)::float8, (amount / 8)::float8, (1 / amount)::float8 FROM orders WHERE amount IS NOT NULL ORDER BY id',
+            'SELECT (sum(amount) / count(*))::float8, (sum(customer_id) / count(*))::float8 FROM orders',
+            'SELECT customer_id, (count(*) * 100 / sum(count(*)) OVER ())::float8 FROM orders GROUP BY customer_id ORDER BY customer_id',
+            'SELECT 7 / 2, (7::numeric / 2)::float8, 10 / count(*) FILTER (WHERE paid) FROM orders',
+        ])
+            await same(sql);
+        // in a RETURNING list and an ON CONFLICT update, where the new row is also `excluded`
+        await same('INSERT INTO orders (id, customer_id, amount) VALUES (30, 1, 2) RETURNING id, (amount / 4)::float8');
+        await same("INSERT INTO orders (id, customer_id, amount, placed_at) VALUES (30, 1, 6, '2024-05-05') ON CONFLICT (id) DO UPDATE SET amount = (orders.amount + excluded.amount) / 16, placed_at = excluded.placed_at + interval '1 hour' RETURNING (amount)::float8, placed_at");
+        await same('DELETE FROM orders WHERE id = 30');
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query('SELECT amount / (customer_id - customer_id) FROM orders WHERE amount IS NOT NULL'), (e) => e.code === '22012');
+    });
+    it('a window or filtered aggregate is one operand (d - lag(d) OVER (...))', async () => {
+        for (const sql of [
+            'SELECT id, placed_at - lag(placed_at) OVER (ORDER BY id) FROM orders ORDER BY id',
+            'SELECT id, lag(placed_at) OVER w - placed_at FROM orders WINDOW w AS (ORDER BY id) ORDER BY id',
+            'SELECT id, placed_at - lag(placed_at) OVER w FROM orders WINDOW w AS (ORDER BY id) ORDER BY id',
+        ])
+            await same(sql);
+    });
+    it('^ is power, binding tighter than * and looser than a sign', async () => {
+        for (const sql of [
+            'SELECT 2 ^ 3, 2 ^ 3 ^ 2, -2 ^ 2, 2 * 3 ^ 2, 2 ^ 0.5 > 1.41',
+            'SELECT id, customer_id ^ 2 FROM orders ORDER BY id',
+        ])
+            await same(sql);
+    });
+    it('extract and date_part of an interval (the seconds between two timestamps)', async () => {
+        for (const sql of [
+            "SELECT extract(epoch from interval '1 day 02:00:00.5')::float8, extract(hour from interval '27 hours')::float8, extract(minute from interval '-90 minutes')::float8",
+            "SELECT extract(epoch from interval '1 year 2 mons 3 days')::float8, extract(month from interval '14 months')::float8, date_part('second', interval '1 min 2.25 sec')",
+            'SELECT id, extract(epoch from placed_at - lag(placed_at) OVER (ORDER BY id))::float8 FROM orders ORDER BY id',
+        ])
+            await same(sql);
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query("SELECT extract(dow from interval '1 day')"), (e) => e.code === '0A000');
+    });
+    it('x AT TIME ZONE z: a timestamp read in a zone is an instant, an instant seen in a zone a timestamp', async () => {
+        for (const sql of [
+            "SELECT timestamp '2024-01-01 10:00' AT TIME ZONE 'UTC', timestamptz '2024-01-01 10:00+02' AT TIME ZONE 'UTC'",
+            "SELECT timestamp '2024-01-01 10:00' AT TIME ZONE 'America/New_York', timestamptz '2024-07-01 10:00+00' AT TIME ZONE 'Europe/Paris'",
+            // Metabase's report time zone: a timestamp column read as UTC, then seen in the report's zone
+            "SELECT id, (placed_at AT TIME ZONE 'UTC') AT TIME ZONE 'America/New_York', date_trunc('day', (placed_at AT TIME ZONE 'UTC') AT TIME ZONE 'Asia/Kolkata') FROM orders ORDER BY id",
+            // clocks set forward (a wall time that never happens) and back (one that happens twice)
+            "SELECT timestamp '2024-03-10 02:30' AT TIME ZONE 'America/New_York', timestamp '2024-11-03 01:30' AT TIME ZONE 'America/New_York'",
+            "SELECT timestamp '2024-03-31 02:30' AT TIME ZONE 'Europe/Berlin', timestamp '2024-10-27 02:30' AT TIME ZONE 'Europe/Berlin', timestamp '2024-04-07 02:30' AT TIME ZONE 'Australia/Sydney'",
+            "SELECT date '2024-01-01' AT TIME ZONE 'Asia/Tokyo', placed_at::timestamp AT TIME ZONE 'UTC' + interval '1 hour' FROM orders WHERE id = 1",
+        ])
+            await same(sql);
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query("SELECT placed_at AT TIME ZONE 'Mars/Olympus' FROM orders WHERE placed_at IS NOT NULL"), (e) => e.code === '22023');
+    });
+    it('a string compared with a timestamp is read as one (SQLite compared the text: 10:00:00 > 10:00)', async () => {
+        // rows at 2024-03-01 10:00:00, 2024-01-31 23:30:00, 2024-02-29 00:00:00.25
+        for (const sql of [
+            "SELECT id FROM orders WHERE placed_at > '2024-03-01 10:00' ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at <= '2024-03-01 10:00' ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at = '2024-03-01T10:00' ORDER BY id",
+            "SELECT id FROM orders WHERE '2024-01-31 23:30' >= placed_at ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at BETWEEN '2024-01-31 23:30' AND '2024-03-01 10:00' ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at IN ('2024-03-01 10:00', '2024-01-31 23:30') ORDER BY id",
+            "SELECT id FROM orders WHERE placed_at > '2024-01-31 23:30' AND paid IS NOT NULL ORDER BY id",
+        ])
+            await same(sql);
+        // a write's WHERE too (not lifted into a parameter there)
+        for (const c of [o.patina, o.postgres])
+            strict_1.default.equal((await c.query("UPDATE orders SET amount = amount WHERE placed_at <= '2024-03-01 10:00'")).rowCount, 3);
+    });
+    it('age(), make_date() and justify_hours/days/interval', async () => {
+        for (const sql of [
+            "SELECT age(timestamp '2024-03-01', timestamp '2024-01-31 10:00'), age(timestamp '2024-01-31', timestamp '2024-03-01 10:00')",
+            "SELECT age(date '2020-02-29', date '2024-02-28'), age(timestamp '2024-03-31 00:00:00.5', timestamp '2023-02-28 23:00')",
+            'SELECT make_date(2024, 2, 29), make_date(2023, 12, 31)',
+            "SELECT justify_hours(interval '27 hours'), justify_hours(interval '-27 hours'), justify_hours(interval '1 day -3 hours')",
+            "SELECT justify_days(interval '35 days'), justify_days(interval '-35 days'), justify_days(interval '1 mon -5 days')",
+            "SELECT justify_interval(interval '1 mon -1 hour'), justify_interval(interval '-1 mon 1 hour'), justify_interval(interval '35 days 27 hours')",
+            "SELECT justify_interval(timestamp '2024-03-01' - timestamp '2024-01-01 10:00'), justify_days(NULL)",
+        ])
+            await same(sql);
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query('SELECT make_date(2023, 2, 29)'), (e) => e.code === '22008');
+    });
+    it('RETURNING lists, set operations, generate_series in FROM, CASE and nested casts are named and typed as PostgreSQL does', async () => {
+        await same("INSERT INTO orders (id, customer_id, note) VALUES (20, 1, NULL) RETURNING id, note IS NULL, customer_id + 1, amount * 2, note || 'y', paid AND true");
+        await same('UPDATE orders SET amount = 5 WHERE id = 20 RETURNING amount, amount::text, placed_at IS NULL AS never_placed');
+        await same('DELETE FROM orders WHERE id = 20 RETURNING id, paid OR false');
+        // INTERSECT binds tighter than UNION in PostgreSQL; SQLite would go left to right: refused, not another answer
+        await o.postgres.query('SELECT id FROM orders UNION SELECT 1 INTERSECT SELECT 2');
+        await strict_1.default.rejects(o.patina.query('SELECT id FROM orders UNION SELECT 1 INTERSECT SELECT 2'), (e) => e.code === '0A000' && /left to right/.test(e.message));
+        for (const sql of [
+            'SELECT * FROM generate_series(1, 3)',
+            'SELECT * FROM generate_series(1, 3) AS g(x)',
+            'SELECT g FROM generate_series(1, 3) g',
+            'SELECT x FROM generate_series(1::bigint, 3) x',
+            // series of timestamps are timestamps (they were text), of dates timestamps with time zone
+            "SELECT g, g + interval '1 hour' FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-02', '6 hours') g",
+            "SELECT g FROM generate_series(date '2024-01-01', date '2024-01-03', interval '1 day') g",
+            "SELECT day::date, count(orders.id) FROM generate_series(date '2024-01-30', date '2024-02-02', interval '1 day') AS day LEFT JOIN orders ON orders.placed_at::date = day::date GROUP BY day ORDER BY day",
+            // a set operation is typed by all its branches (SQLite declares the first one's: 2.5 in an int8 column)
+            'SELECT customer_id FROM orders UNION SELECT 2.5 ORDER BY 1',
+            "SELECT id, note FROM orders INTERSECT SELECT 1, 'first' UNION ALL SELECT 1.5, 'z' ORDER BY 1",
+            // CASE takes its ELSE branch's name when that is a column's; ARRAY(SELECT x) is an array of x's type
+            "SELECT CASE WHEN paid THEN id ELSE customer_id END, CASE WHEN paid THEN 'y' ELSE 'n' END, ARRAY(SELECT id FROM orders ORDER BY id) FROM orders ORDER BY id",
+            "SELECT (date '2024-01-01')::timestamp, id::text || '-' || customer_id::text FROM orders ORDER BY id",
+        ])
+            await same(sql);
+    });
+});
+//# sourceMappingURL=typed-operators-oracle.test.js.map

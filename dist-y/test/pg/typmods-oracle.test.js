@@ -1,0 +1,192 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// A column declared numeric(p, s), varchar(n) or char(n) keeps its modifier where clients see it:
+// RowDescription's type modifier (pgjdbc's getScale and getPrecision, a BI tool's number format),
+// the values (numeric(10,2) prints 12.50, in text and in binary), pg_attribute.atttypmod (psql's \d,
+// pg_dump's column types) and information_schema.columns. Compared with PostgreSQL 15. Before, every
+// modifier was -1: 12.5 came back as 12.5 and pg_dump wrote plain `numeric`.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const node_stream_1 = require("node:stream");
+const promises_1 = require("node:stream/promises");
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), rate NUMERIC(6,4), code VARCHAR(8), plain NUMERIC);
+CREATE TABLE pay (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), qty INTEGER);
+CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, amount NUMERIC(10,2), code VARCHAR(8), ch CHAR(4), note TEXT);
+CREATE TABLE src (id BIGINT NOT NULL PRIMARY KEY, x NUMERIC, t TEXT);`;
+const ROWS = [
+    `INSERT INTO m VALUES (1, 12.5, 0.1, 'ab', 1.50), (2, 1.005, 3, 'x', 2), (3, -0.005, NULL, NULL, NULL), (4, 99999.999, 1.23456, 'abc', 0.1)`,
+    `INSERT INTO pay VALUES (1, 12.50, 3), (2, 0.10, 1), (3, 0.20, 2), (4, 19.99, NULL), (5, NULL, 4)`,
+    `INSERT INTO src VALUES (1, 1.005, 'ab'), (2, 12.345, 'abcdefgh  '), (3, -0.005, NULL), (4, NULL, 'x   '), (5, 123456789.5, 'way too long')`,
+];
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const copyStreams = require('pg-copy-streams');
+/** COPY FROM STDIN of `data` through pg-copy-streams; the error's SQLSTATE, or null. */
+async function copyFrom(c, sql, data) {
+    const stream = c.query(copyStreams.from(sql));
+    try {
+        await (0, promises_1.pipeline)(node_stream_1.Readable.from([Buffer.from(data)]), stream);
+        return null;
+    }
+    catch (err) {
+        return err.code;
+    }
+}
+describe('type modifiers of declared columns, against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    let o;
+    before(async () => {
+        o = await (0, catalog_pair_1.startOracle)({ schemas: { patina: SCHEMA, postgres: SCHEMA }, rows: ROWS });
+    });
+    after(() => o?.close());
+    it("a window's value of another row keeps its scale: lag, lead, first_value, last_value, nth_value", async () => {
+        // (were 12.5 and 0.1; nth_value was typed float8)
+        await (0, catalog_pair_1.sameOnBoth)(o, `SELECT id, lag(amount) OVER w, lead(amount, 2) OVER w, first_value(amount) OVER w,
+         last_value(amount) OVER w, nth_value(amount, 2) OVER w FROM pay WINDOW w AS (ORDER BY id) ORDER BY id`);
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT id % 2 AS k, lag(sum(amount)) OVER (ORDER BY id % 2) FROM pay GROUP BY id % 2 ORDER BY k');
+    });
+    it("a number with an untyped parameter has the number's type (was text)", async () => {
+        for (const sql of [
+            'SELECT count(*) + $1 AS c, max(id) * $1 AS m, sum(id) - $1 AS s FROM pay',
+            'SELECT $1 + sum(id) AS s FROM pay',
+            'SELECT id, id % $1 AS r FROM pay ORDER BY id',
+        ])
+            await (0, catalog_pair_1.sameOnBoth)(o, sql, ['2']);
+    });
+    it('numeric(p, s) values print at scale s, rounded as PostgreSQL stores them', async () => {
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT id, amount, rate, code FROM m ORDER BY id');
+        strict_1.default.deepEqual(await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT amount, rate FROM m WHERE id IN (1, 2) ORDER BY id'), [
+            ['12.50', '0.1000'],
+            ['1.01', '3.0000'],
+        ]);
+        // COPY TO prints them the same way
+        const copy = (port) => (0, catalog_pair_1.psqlOk)(port, ['COPY (SELECT amount, rate FROM m ORDER BY id) TO STDOUT']);
+        strict_1.default.equal(copy(o.pair.patinaPort), copy(o.pair.postgresPort));
+    });
+    it("computed numerics print the scale PostgreSQL's numeric carries: sums of money, literals, round(x, n)", async () => {
+        for (const sql of [
+            'SELECT sum(amount), min(amount), max(amount), sum(amount * qty), sum(amount) + 0.005 FROM pay',
+            'SELECT id, amount * 2, amount + 1, amount - 0.5, -amount, abs(amount) FROM pay ORDER BY id',
+            // COALESCE and CASE print the larger scale of their branches (PostgreSQL keeps each value's:
+            // there coalesce(NULL, 0) is 0, here 0.00)
+            'SELECT coalesce(amount, 0), coalesce(sum(amount), 0) FROM pay WHERE amount IS NOT NULL GROUP BY amount ORDER BY 1',
+            'SELECT 0.1 + 0.2, 1.50, 1.5 * 2, -1.25, 1.005 + 1, round(2.345, 2), round(2.5), round(12.5, 0), 1e3',
+            // a decimal in a string keeps its digits when cast ('10.50'::numeric was 10.5)
+            "SELECT '10.50'::numeric, CAST('3.10' AS numeric), '2.500'::decimal, '-.50'::numeric, ' 7 '::numeric, '1e2'::numeric, '10.50'::numeric * 2",
+            "SELECT id, '0.10'::numeric + amount FROM pay WHERE id = 1",
+            'SELECT round(sum(amount) / 3, 2), trunc(avg(amount), 1), s.total FROM pay, (SELECT sum(amount) AS total FROM pay) s GROUP BY s.total',
+            // extract's numeric carries microseconds' digits for seconds and the epoch (1704103200 was 1704103200.000000)
+            "SELECT extract(epoch FROM '2024-01-01 10:00:00.25'::timestamp), extract(second FROM '2024-01-01 10:00:00'::timestamp), extract(milliseconds FROM '2024-01-01 10:00:01'::timestamp), extract(minute FROM '2024-01-01 10:00:00'::timestamp)",
+            "SELECT extract(epoch FROM '2024-01-01'::date), extract(day FROM '2024-01-01'::date), extract(epoch FROM interval '1 day 2 hours'), extract(second FROM '10:11:12.5'::time)",
+        ])
+            await (0, catalog_pair_1.sameOnBoth)(o, sql);
+    });
+    it("numeric division and avg print PostgreSQL's digits (select_div_scale), exactly", async () => {
+        // before, both were doubles: 0.3333333333333333, 1.5, 8.1975
+        for (const sql of [
+            'SELECT 1 / 3::numeric, 100 / 3::numeric, 2 / 0.5, 0 / 3::numeric, -7 / 2::numeric, 0.001 / 7, 1.00 / 3, 123456789 / 7::numeric',
+            'SELECT avg(qty), avg(amount), sum(amount) / count(*), sum(amount) / count(amount), avg(DISTINCT qty) FROM pay',
+            'SELECT id, amount / 3, amount / qty, qty / amount FROM pay ORDER BY id',
+            'SELECT avg(qty) FILTER (WHERE qty > 1), avg(amount) FROM pay WHERE id > 100',
+            'SELECT id, avg(qty) OVER (ORDER BY id), avg(amount) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pay ORDER BY id',
+            // ordered by the alias: by the number, not the text ('10.5' after '9.25')
+            'SELECT qty::int8 AS q, avg(amount * 100) AS a FROM pay GROUP BY qty ORDER BY a DESC NULLS LAST',
+            'SELECT id % 2 AS odd, sum(amount) / count(*) AS per FROM pay GROUP BY 1 ORDER BY per',
+            // inside an expression a division is still a double; with a scale given it agrees
+            'SELECT round(avg(amount), 2), avg(qty)::numeric(10,3), round(sum(amount) / 3, 4) FROM pay',
+        ])
+            await (0, catalog_pair_1.sameOnBoth)(o, sql);
+        for (const c of [o.patina, o.postgres])
+            await strict_1.default.rejects(c.query('SELECT 1 / 0::numeric'), { code: '22012' });
+    });
+    it('a write rounds numeric(p, s) and refuses too long varchar(n) as PostgreSQL does (INSERT, UPDATE, ON CONFLICT, parameters)', async () => {
+        for (const c of [o.patina, o.postgres]) {
+            await c.query(`INSERT INTO m (id, amount, code) VALUES (11, 1.005, 'abc'), (12, 2.5, 'x  ')`);
+            await c.query('INSERT INTO m (id, amount, rate, code) VALUES ($1, $2, $3, $4)', [13, '1.234', '1.23456', 'ab']);
+            await c.query(`UPDATE m SET amount = amount * 1.0011, code = code || 'z' WHERE id = 11`);
+            await c.query('INSERT INTO m (id, amount) VALUES (11, 7.777) ON CONFLICT (id) DO UPDATE SET amount = excluded.amount');
+        }
+        // stored rounded: arithmetic on them agrees too
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT id, amount, rate, code, amount * 2 FROM m WHERE id > 10 ORDER BY id');
+        for (const [sql, code] of [
+            [`INSERT INTO m (id, code) VALUES (14, 'abcdefghij')`, '22001'],
+            ['INSERT INTO m (id, amount) VALUES (15, 123456789.5)', '22003'],
+            [`UPDATE m SET code = 'way too long text' WHERE id = 12`, '22001'],
+        ])
+            for (const c of [o.patina, o.postgres])
+                await strict_1.default.rejects(c.query(sql), { code }, sql);
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT count(*) FROM m WHERE id > 10');
+    });
+    it('INSERT ... SELECT converts as an assignment does: numeric(p, s) rounded, 22003, 22001 for varchar(n) and char(n)', async () => {
+        // before, the query's values were stored as sent (1.005 stayed 1.005 behind its printed 1.01)
+        for (const c of [o.patina, o.postgres]) {
+            await c.query('INSERT INTO w (id, amount, code, ch) SELECT id, x, t, t FROM src WHERE id IN (1, 3, 4)');
+            await c.query('INSERT INTO w (id, amount) SELECT id + 10, x * 3 FROM src WHERE id < 4 ORDER BY id');
+            // no column list, fewer columns than the table (the rest take their defaults); WITH before INSERT
+            await c.query('INSERT INTO w SELECT 20, 2.345');
+            await c.query('WITH s AS (SELECT 21 AS id, 7.777 AS a) INSERT INTO w (id, amount) SELECT id, a FROM s');
+            await c.query('INSERT INTO w (id, amount) (SELECT 22, 0.125)');
+            // ON CONFLICT after a query (SQLite read it as a join's ON before), DO UPDATE's SET converted too
+            await c.query('INSERT INTO w (id, amount) SELECT id, x FROM src WHERE id < 3 ON CONFLICT DO NOTHING');
+            await c.query('INSERT INTO w (id, amount) SELECT id, x + 1 FROM src WHERE id < 3 ON CONFLICT (id) DO UPDATE SET amount = excluded.amount * 2');
+        }
+        await (0, catalog_pair_1.sameOnBoth)(o, "INSERT INTO w (id, amount, code) SELECT 30, 1.999, 'abcdefgh   ' UNION ALL SELECT 31, 2.001, NULL RETURNING id, amount, code");
+        // stored rounded: arithmetic and comparisons on them agree too; char(n) ignores trailing spaces
+        await (0, catalog_pair_1.sameOnBoth)(o, "SELECT id, amount, code, amount * 1000, ch || '|', length(ch) FROM w ORDER BY id");
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT count(*) FROM w WHERE amount = 1.01');
+        for (const [sql, code] of [
+            ['INSERT INTO w (id, amount) SELECT id + 40, x FROM src WHERE id = 5', '22003'],
+            ['INSERT INTO w (id, code) SELECT id + 40, t FROM src WHERE id = 5', '22001'],
+            ["INSERT INTO w (id, ch) SELECT 45, 'abcde'", '22001'],
+            ["INSERT INTO w (id, ch) VALUES (46, 'abcde')", '22001'],
+            // an integer column reads text strictly
+            ["INSERT INTO pay (id, qty) VALUES (40, '2.5')", '22P02'],
+            // the width of the rows against the columns named, as PostgreSQL words it
+            ['INSERT INTO w (id, amount) SELECT 47, 1, 2', '42601'],
+            ['INSERT INTO w (id, amount) SELECT 48', '42601'],
+            ['INSERT INTO w (id, amount) VALUES (49)', '42601'],
+        ])
+            for (const c of [o.patina, o.postgres])
+                await strict_1.default.rejects(c.query(sql), { code }, sql);
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT count(*) FROM w WHERE id >= 40');
+    });
+    it('an integer column takes a fraction rounded, as PostgreSQL assigns a numeric (2.5 was stored as 2.5)', async () => {
+        for (const c of [o.patina, o.postgres]) {
+            await c.query("INSERT INTO pay (id, qty) VALUES (20, 2.5), (21, -2.5), (22, '7'), (23, 1.4999)");
+            await c.query('INSERT INTO pay (id, qty) SELECT 24, avg(qty) FROM pay WHERE id < 5');
+            await c.query('UPDATE pay SET qty = qty * 1.5 WHERE id = 22');
+        }
+        // pay.qty is integer on both; read back as int8 so the types agree (Patina's integers are int8)
+        await (0, catalog_pair_1.sameOnBoth)(o, 'SELECT id, qty::int8, qty * 2 = qty + qty FROM pay WHERE id >= 20 ORDER BY id');
+    });
+    it('COPY FROM converts as an assignment does too', async () => {
+        const copies = [
+            ['COPY w (id, amount, code, ch) FROM STDIN', '50\t1.005\tabcdefgh  \tab  \n51\t-2.675\t\\N\tx\n', null],
+            ['COPY w (id, amount) FROM STDIN (FORMAT csv)', '52,123456789.5\n', '22003'],
+            ['COPY w (id, code) FROM STDIN', '53\tabcdefghi\n', '22001'],
+            ['COPY w (id, ch) FROM STDIN', '54\tabcde\n', '22001'],
+        ];
+        for (const [sql, data, code] of copies)
+            for (const c of [o.patina, o.postgres])
+                strict_1.default.equal(await copyFrom(c, sql, data), code, sql);
+        await (0, catalog_pair_1.sameOnBoth)(o, "SELECT id, amount, code, ch || '|', amount * 1000 FROM w WHERE id >= 50 ORDER BY id");
+    });
+    it('RowDescription announces the modifiers, in both formats', async () => {
+        for (const binary of [false, true]) {
+            const mods = async (c) => (await c.query({ text: 'SELECT amount, rate, code, plain, id FROM m', binary })).fields.map((f) => f.dataTypeModifier);
+            strict_1.default.deepEqual(await mods(o.patina), await mods(o.postgres), `binary: ${binary}`);
+        }
+    });
+    it('pg_attribute, format_type and information_schema.columns carry them (psql \\d, pg_dump)', async () => {
+        await (0, catalog_pair_1.sameOnBoth)(o, "SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'm'::regclass AND attnum > 0 ORDER BY attnum", undefined, { types: false });
+        await (0, catalog_pair_1.sameOnBoth)(o, "SELECT column_name, character_maximum_length, numeric_precision, numeric_precision_radix, numeric_scale FROM information_schema.columns WHERE table_name = 'm' AND column_name <> 'id' ORDER BY ordinal_position", undefined, { types: false });
+        const describe = (port) => (0, catalog_pair_1.psqlOk)(port, ['\\d m'])
+            .split('\n')
+            .filter((l) => /numeric|character varying/.test(l))
+            .map((l) => l.split('|').slice(0, 2).join('|').trim());
+        strict_1.default.deepEqual(describe(o.pair.patinaPort), describe(o.pair.postgresPort));
+    });
+});
+//# sourceMappingURL=typmods-oracle.test.js.map

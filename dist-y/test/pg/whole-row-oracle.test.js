@@ -1,0 +1,101 @@
+"use strict";
+var __importDefault = (this && this.__importDefault) || function (mod) {
+    return (mod && mod.__esModule) ? mod : { "default": mod };
+};
+Object.defineProperty(exports, "__esModule", { value: true });
+// Whole-row references (`SELECT t FROM t`): PostgreSQL prints the row as its record text, `(1,abc,)`,
+// each field as its type prints, NULL empty, a field with a comma, quote, backslash, parenthesis or
+// space (or empty) in double quotes. The same statements on Patina and on PostgreSQL 15; the column
+// is typed record on Patina, where PostgreSQL names the table's own composite type (an OID of its
+// catalog), so the types are compared apart. They were 42703 `no such column: t`. count(t),
+// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000), and
+// t = u compares records.
+const strict_1 = __importDefault(require("node:assert/strict"));
+const catalog_pair_1 = require("../helpers/catalog-pair");
+const SCHEMA = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, s TEXT, n NUMERIC(10,2), b BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, f DOUBLE PRECISION, j JSONB, bb BYTEA, tags TEXT[], ch CHAR(3), big BIGINT);
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, t_id BIGINT, name TEXT);`;
+const ROWS = [
+    `INSERT INTO t VALUES
+    (1, 'abc', 1.50, true, '2024-01-01', '2024-01-01 10:00:00', '2024-01-01 10:00:00+00', 1.5, '{"a": 1}', '\\x0102', '{"a b",c}', 'ab', 9007199254740993),
+    (2, 'x,y', NULL, false, NULL, NULL, NULL, NULL, NULL, NULL, '{}', 'x', -1),
+    (3, 'he said "hi"', 2, NULL, NULL, NULL, NULL, -0.25, '[1, "x"]', NULL, NULL, NULL, NULL),
+    (4, '', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (6, 'a b', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (7, '(p)', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (8, 'back\\slash', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    (9, 'NULL', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
+    `INSERT INTO u VALUES (1, 1, 'one'), (2, 1, 'two'), (3, 2, 'three')`,
+];
+describe('whole-row references against PostgreSQL 15', function () {
+    this.timeout(60_000);
+    const { clients } = (0, catalog_pair_1.oracleSuite)(SCHEMA, ROWS);
+    /** The same rows on both; each whole-row column typed record (2249) on Patina. */
+    const same = async (sql, params, records = [0]) => {
+        const rows = await (0, catalog_pair_1.sameOnBoth)(clients(), sql, params, { types: false });
+        const r = await clients().patina.query({ text: sql, values: params, rowMode: 'array' });
+        for (const k of records)
+            strict_1.default.equal(r.fields[k].dataTypeID, 2249, `type of column ${k} of ${sql}`);
+        return rows;
+    };
+    it('SELECT t FROM t prints each row as PostgreSQL does, every type and quoting rule', async () => {
+        const rows = await same('SELECT t FROM t ORDER BY id');
+        strict_1.default.equal(rows[1][0], '(2,"x,y",,f,,,,,,,{},"x  ",-1)');
+        await same('SELECT x FROM t x WHERE id = $1', [1]);
+        const r = await clients().patina.query('SELECT t FROM t WHERE id = 5');
+        strict_1.default.equal(r.fields[0].name, 't');
+    });
+    it('beside other columns, in a join, under an alias, with DISTINCT, in subqueries', async () => {
+        await same('SELECT u, t.id FROM u JOIN t ON t.id = u.t_id ORDER BY u.id');
+        await same('SELECT id, u AS whole FROM u ORDER BY id', undefined, [1]);
+        await same('SELECT DISTINCT u FROM u ORDER BY 1');
+        await same('SELECT * FROM (SELECT u FROM u) q ORDER BY 1');
+        await same('SELECT (SELECT u FROM u WHERE u.id = t.id) FROM t ORDER BY id');
+        // a subquery's row: PostgreSQL's type is record too
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT q FROM (SELECT id, name FROM u) q ORDER BY 1');
+        // t.* and row_to_json(t) were already the columns and the object
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT u.* FROM u ORDER BY id');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT row_to_json(u) FROM u ORDER BY id');
+    });
+    it('count(t), count(DISTINCT t), t IS NULL and t IS NOT NULL count rows and test every field, LEFT JOIN misses too', async () => {
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(t), count(u) FROM t, u');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(x) FILTER (WHERE id > 3), count(*) FROM t x WHERE id > 1');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT id, u IS NULL, u IS NOT NULL, NOT u IS NULL FROM u ORDER BY id');
+        // row 5 has every field but id NULL: neither IS NULL nor IS NOT NULL; row 1 none: IS NOT NULL
+        const rows = await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT id, t IS NULL, t IS NOT NULL FROM t ORDER BY id');
+        strict_1.default.deepEqual(rows[0], ['1', false, true]);
+        strict_1.default.deepEqual(rows[4], ['5', false, false]);
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT id FROM t WHERE t IS NOT NULL ORDER BY id');
+        // the anti-join ORMs write, and counting the matches of each row
+        const misses = await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT t.id FROM t LEFT JOIN u ON u.t_id = t.id WHERE u IS NULL ORDER BY t.id');
+        strict_1.default.equal(misses.length, 7);
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT t.id, count(u) FROM t LEFT JOIN u ON u.t_id = t.id GROUP BY t.id ORDER BY t.id');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(q) FROM (SELECT id, name FROM u) q');
+        // count(DISTINCT ...) of rows: equal rows once (two of the subquery's rows are alike)
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(DISTINCT t), count(DISTINCT q) FROM t, (SELECT t_id FROM u) q');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT t.id, count(DISTINCT u) FROM t LEFT JOIN u ON u.t_id = t.id GROUP BY t.id ORDER BY t.id');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id AND u IS NOT NULL) ORDER BY id');
+    });
+    it("a subquery's row of NULL fields is counted, and whole rows compare as records (two NULL fields equal)", async () => {
+        // rows 5 to 9 of the subquery have only NULL fields: a row still (they were not counted)
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(q), count(DISTINCT q), count(*) FROM (SELECT n, d FROM t) AS q');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(q) FROM (SELECT n FROM t) q WHERE q IS NULL');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT t.id, count(q) FROM t LEFT JOIN (SELECT t_id, name FROM u) q ON q.t_id = t.id GROUP BY t.id ORDER BY t.id');
+        // t = t was 0A000
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT id, t = t, t <> t FROM t ORDER BY id');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(*) FROM t x, t y WHERE x = y');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT count(*) FROM t x, t y WHERE x != y');
+        await (0, catalog_pair_1.sameOnBoth)(clients(), 'SELECT q = q FROM (SELECT n, d FROM t) q ORDER BY 1');
+    });
+    it('a whole-row reference inside another expression (ordered: t < t), of a WITH query or beside VALUES is 0A000 naming it', async () => {
+        for (const sql of [
+            'SELECT t < t FROM t',
+            'WITH w AS (SELECT * FROM u) SELECT w FROM w',
+            'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
+        ]) {
+            await strict_1.default.rejects(clients().patina.query(sql), (e) => e.code === '0A000' && /whole-row reference \((t|u|w)\)/.test(e.message), sql);
+            await clients().postgres.query(sql);
+        }
+    });
+});
+//# sourceMappingURL=whole-row-oracle.test.js.map
