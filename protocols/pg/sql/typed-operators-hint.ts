@@ -108,14 +108,18 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         isWord(t, 'ORDER') ||
         isWord(t, 'GROUP') ||
         isWord(t, 'DISTINCT') ||
+        isWord(t, 'UNION') ||
+        isWord(t, 'INTERSECT') ||
+        isWord(t, 'EXCEPT') ||
+        isWord(t, 'IN') ||
         isWord(t, 'ANY') ||
         isWord(t, 'SOME') ||
         isWord(t, 'ALL') ||
         (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
-    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
+    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, set operations)
     if (
       (t.type === 'op' && COMPARISONS.has(t.text)) ||
-      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION'].some((w) => isWord(t, w))
+      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT'].some((w) => isWord(t, w))
     )
       ordered = true;
     if (t.type === 'word' && !intervalHint)
