@@ -149,7 +149,7 @@ function dimensions(tree: ArrayTree, s: string): number[] {
 }
 
 /** A tree's text as PostgreSQL prints it ('{{1,2},{3,4}}'), each element through `f`. */
-function treeText(tree: ArrayTree, f: (x: string) => string): string {
+export function treeText(tree: ArrayTree, f: (x: string) => string): string {
   return `{${tree
     .map((x) => (Array.isArray(x) ? treeText(x, f) : arrayText([x === null ? null : f(x)]).slice(1, -1)))
     .join(',')}}`;

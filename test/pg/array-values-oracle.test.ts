@@ -204,6 +204,30 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');
   });
 
+  it('subscripts, slices and the array functions read multi-dimensional arrays as PostgreSQL does', async () => {
+    await same(`INSERT INTO arr (id, ids, tags, nums) VALUES (40, '{{1,2},{3,4}}', '{{"a b",c},{NULL,d}}', '{{1.50}}'),
+      (41, '{{5,6,7},{8,9,10}}', '{x}', '{{{1},{2}},{{3},{4}}}'), (42, '{1,2,3}', NULL, '{}'), (43, NULL, '{}', NULL)`);
+    // (they were NULL, or pieces of the text: m[1:2] was {"{1","2}"})
+    await same(
+      'SELECT id, ids[1][2], ids[2][1], ids[1], ids[2][3], ids[3][1], ids[0][1], ids[1][2][1], tags[2][2], nums[1][1], nums[2][1][1] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same(
+      'SELECT id, ids[1:2], ids[1:1][1:2], ids[2:2], ids[1:1][2], ids[:1][2:], ids[2][2:3], ids[1:], ids[3:4], ids[2:1] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same(
+      'SELECT id, tags[1:2][1:1]::text, nums[1:2][2:3][1]::text, ids[NULL][1], ids[1:NULL], ids[1][NULL:2] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same('SELECT id FROM arr WHERE ids[1][2] = 2 OR ids[2][3] > 9 ORDER BY id');
+    await same(`SELECT id, array_length(ids, 1), array_length(ids, 2), array_length(nums, 3), array_upper(ids, 2),
+      array_lower(ids, 2), cardinality(ids), array_ndims(ids), array_ndims(nums), array_length(tags, 1) FROM arr WHERE id >= 40 ORDER BY id`);
+    // ARRAY[[1,2],[3,4]] and ARRAY[ARRAY[...], ...] build one (they were 42703, or text elements)
+    await same(`SELECT (ARRAY[[1,2],[3,4]])[2][1], ('{{1,2},{3,4}}'::int[])[1:1][2:2], ARRAY[ARRAY['a','b'], ARRAY['c', NULL]],
+      ARRAY[[true],[false]]::text, ARRAY[[[1],[2]],[[3],[4]]]::text`);
+    await same('UPDATE arr SET ids = ARRAY[[7, 8], [9, 10]] WHERE id = 42');
+    await same('SELECT ids::text, ids[2][1] FROM arr WHERE id = 42');
+    assert.equal(await sameError('SELECT ARRAY[[1,2],[3]]'), '2202E');
+  });
+
   it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
     await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
       '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',

@@ -113,12 +113,13 @@ export class Typer {
     if (n.A_ArrayExpr) {
       // ARRAY[1, 2]: an array of its elements' common type
       const t = this.common(n.A_ArrayExpr.elements);
-      return t ? (arrayOidOf(t) ?? 0) : 0;
+      // (of sub-arrays, ARRAY[[1,2],[3,4]]: the sub-arrays' type, one more dimension)
+      return t ? (elementOidOf(t) !== undefined ? t : (arrayOidOf(t) ?? 0)) : 0;
     }
-    if (n.A_Indirection && n.A_Indirection.indirection?.length === 1 && n.A_Indirection.indirection[0].A_Indices) {
-      // (ARRAY[...])[n]: an element
+    if (n.A_Indirection?.indirection?.length > 0 && n.A_Indirection.indirection.every((x: Node) => x.A_Indices)) {
+      // (ARRAY[...])[n], m[i][j]: an element; a slice in any of them (m[1:2][1]) an array
       const t = this.type(n.A_Indirection.arg);
-      return n.A_Indirection.indirection[0].A_Indices.is_slice ? t : (elementOidOf(t) ?? 0);
+      return n.A_Indirection.indirection.some((x: Node) => x.A_Indices.is_slice) ? t : (elementOidOf(t) ?? 0);
     }
     return 0;
   }
