@@ -1,12 +1,14 @@
 // Arrays and intervals in what compares whole values, as PostgreSQL 15 compares them: SELECT
 // DISTINCT, UNION and IN (SELECT ...) of numeric arrays take {1.50} and {1.5} as one (they compared
 // their text); INTERSECT and EXCEPT of intervals take '1 mon' and '30 days' as one, and max/min of
-// equal intervals keep the last (they kept the first). The same statements on Patina and on a real
-// PostgreSQL 15.
+// equal intervals keep the last (they kept the first); arrays of element types PostgreSQL cannot
+// compare (integer[] and text[]) are 42883 (their texts were compared). The same statements on
+// Patina and on a real PostgreSQL 15.
 import assert from 'node:assert/strict';
 import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
-const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, nums NUMERIC[], bs BOOLEAN[], iv INTERVAL, note TEXT);`;
+const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, nums NUMERIC[], bs BOOLEAN[], iv INTERVAL, note TEXT,
+  ids BIGINT[], tags TEXT[], ivs INTERVAL[]);`;
 const ROWS = [
   `INSERT INTO arr (id, nums, bs, iv, note) VALUES
     (1, '{1.50}', '{t}', '1 mon', 'a'), (2, '{1.5}', '{true}', '30 days', 'a'), (3, '{2}', '{f}', '1 day', 'b'),
@@ -66,5 +68,44 @@ describe('arrays and intervals in DISTINCT, set operations and IN (SELECT ...), 
       `SELECT id, max(iv) OVER (ORDER BY id)::text, min(iv) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)::text
         FROM arr ORDER BY id`,
     );
+  });
+
+  it('arrays of element types PostgreSQL cannot compare are 42883, as there', async () => {
+    /** The SQLSTATE of `sql` on both servers, which must agree. */
+    const code = async (sql: string) => {
+      const codes: string[] = [];
+      for (const c of [clients().patina, clients().postgres])
+        codes.push(
+          await c.query(sql).then(
+            () => 'none',
+            (e: { code: string }) => e.code,
+          ),
+        );
+      assert.equal(codes[0], codes[1], sql);
+      return codes[0];
+    };
+    for (const sql of [
+      "SELECT ARRAY[1] = ARRAY['a']",
+      "SELECT ARRAY[1] = ARRAY['1']",
+      'SELECT ARRAY[true] <> ARRAY[1]',
+      'SELECT id FROM arr WHERE ids = tags',
+      'SELECT id FROM arr WHERE ids @> tags OR tags && ids',
+      'SELECT id FROM arr WHERE ids < tags',
+      'SELECT id FROM arr WHERE ivs = ids',
+      'SELECT id FROM arr WHERE bs = nums',
+      'SELECT tags || ids FROM arr',
+      'SELECT id FROM arr WHERE nums = ARRAY[1, 2]',
+      "SELECT id FROM arr WHERE nums = '{1,2}'::int[]",
+      'SELECT id FROM arr WHERE ids = nums',
+      'SELECT ARRAY[1] <> ARRAY[1.0::float8]',
+    ])
+      assert.equal(await code(sql), '42883', sql);
+    // what PostgreSQL compares still runs
+    for (const sql of [
+      "SELECT id FROM arr WHERE tags = '{a}' OR ids = '{1}' OR nums = ARRAY[1, 2]::numeric[] ORDER BY id",
+      "SELECT id FROM arr WHERE tags = ARRAY['a'] OR tags @> ARRAY['x'] ORDER BY id",
+      'SELECT ARRAY[1] || ARRAY[2], ARRAY[1.5] || ARRAY[1], tags || ARRAY[NULL] FROM arr ORDER BY id',
+    ])
+      await same(sql);
   });
 });

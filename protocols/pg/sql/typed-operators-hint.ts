@@ -63,6 +63,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let keyedArray = false;
   let keyedUse = false;
   let orderedArray = false;
+  let arrays = 0;
+  let compared = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -102,6 +104,15 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
     // an array of other numbers or of text ordered: by their elements too
     if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
+    // two arrays (ARRAY[...], a cast to one, an array column) compared: of element types PostgreSQL
+    // cannot compare, 42883 (array-operands.ts)
+    if (
+      arrays < 2 &&
+      (isWord(t, 'ARRAY') ||
+        (t.type === 'word' && /\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+        (isPunct(t, '[') && sig[i - 1]?.type === 'word' && isOp(sig[i - 2], '::')))
+    )
+      arrays++;
     if (!keyedUse)
       keyedUse =
         (t.type === 'op' && COMPARISONS.has(t.text)) ||
@@ -117,8 +128,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         isWord(t, 'ALL') ||
         (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
     // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, set operations)
+    compared ||= t.type === 'op' && COMPARISONS.has(t.text);
     if (
-      (t.type === 'op' && COMPARISONS.has(t.text)) ||
+      compared ||
       ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT'].some((w) => isWord(t, w))
     )
       ordered = true;
@@ -166,6 +178,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (arithmetic && hint) ||
     castToText ||
     (keyedArray && keyedUse) ||
+    (arrays >= 2 && compared) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||

@@ -16,6 +16,7 @@ import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
+import { checkArrayOperands } from './array-operands';
 import { markComparedLiterals } from './compared-literals';
 import { markExactColumns } from './exact-columns';
 import { isAggregateCall } from './grouping';
@@ -523,6 +524,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
+    checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
     if (op === '^')
       out.set(
