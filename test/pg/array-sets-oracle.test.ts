@@ -104,7 +104,7 @@ describe('arrays and intervals in DISTINCT, set operations and IN (SELECT ...), 
     for (const sql of [
       "SELECT id FROM arr WHERE tags = '{a}' OR ids = '{1}' OR nums = ARRAY[1, 2]::numeric[] ORDER BY id",
       "SELECT id FROM arr WHERE tags = ARRAY['a'] OR tags @> ARRAY['x'] ORDER BY id",
-      'SELECT ARRAY[1] || ARRAY[2], ARRAY[1.5] || ARRAY[1], tags || ARRAY[NULL] FROM arr ORDER BY id',
+      'SELECT ARRAY[1] || ARRAY[2], ARRAY[1.5] || ARRAY[1], ARRAY[1] || ARRAY[1.5], ids || nums, tags || ARRAY[NULL] FROM arr ORDER BY id',
     ])
       await same(sql);
   });

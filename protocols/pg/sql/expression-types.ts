@@ -20,6 +20,9 @@ import {
   typeNameOid,
 } from './type-signatures';
 import { dateOperator, untyped } from './typed-operators';
+
+/** Exact number types, whose arrays || gives the common type of. */
+const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
 import { type Scope, selectTypes } from './select-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -158,7 +161,11 @@ export class Typer {
           // bytea's own ||, an untyped side read as bytea
           if ((l === OID.bytea && (r === OID.bytea || untyped(e.rexpr))) || (r === OID.bytea && untyped(e.lexpr)))
             return OID.bytea;
-          return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
+          // (arrays of integers and numerics: their common type, ARRAY[1] || ARRAY[1.5] is numeric[])
+          const [le, re] = [elementOidOf(l), elementOidOf(r)];
+          if (le !== re && le !== undefined && re !== undefined && [le, re].every((x) => EXACT.has(x)))
+            return arrayOidOf(promote(le, re)) ?? l;
+          return le !== undefined ? l : re !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
         if (op === '->>' || op === '#>>') return OID.text;
