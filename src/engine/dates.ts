@@ -1397,7 +1397,8 @@ export function installDateFunctions(db: Database.Database): void {
       start: () => ({ key: null as number | null, value: null as unknown }),
       step: (a: { key: number | null; value: unknown }, v: unknown) => {
         const key = intervalKey(v);
-        if (key === null || (a.key !== null && (max ? key <= a.key : key >= a.key))) return a;
+        // (of equal lengths the last, as PostgreSQL's interval_larger and interval_smaller keep it)
+        if (key === null || (a.key !== null && (max ? key < a.key : key > a.key))) return a;
         return { key, value: v };
       },
       result: (a: { value: unknown }) => (a.value ?? null) as string | null,
@@ -1418,7 +1419,7 @@ export function installDateFunctions(db: Database.Database): void {
       result: (a: [number, unknown][]) => {
         let best: [number, unknown] | null = null;
         for (const e of a)
-          if (!Number.isNaN(e[0]) && (best === null || (max ? e[0] > best[0] : e[0] < best[0]))) best = e;
+          if (!Number.isNaN(e[0]) && (best === null || (max ? e[0] >= best[0] : e[0] <= best[0]))) best = e;
         return (best?.[1] ?? null) as string | null;
       },
     });

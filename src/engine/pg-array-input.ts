@@ -7,9 +7,10 @@
 import { sqlStateError } from '../errors';
 import { decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
-import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from './dates';
+import { castDate, castInterval, castTimestamp, castTimestamptz, dateTimeInput } from './dates';
 import { jsonbText } from './jsonb';
 import { arrayText, pgBool, pgFloat, pgInteger } from './pg-functions';
+import { byteaInput } from './pg-strings';
 
 /** Element types whose arrays are kept in PostgreSQL's form, by the name PostgreSQL's errors give them. */
 export type ElementKind =
@@ -27,7 +28,9 @@ export type ElementKind =
   | 'timestamp with time zone'
   | 'time without time zone'
   | 'json'
-  | 'jsonb';
+  | 'jsonb'
+  | 'interval'
+  | 'bytea';
 
 const KINDS = new Set<string>([
   'smallint',
@@ -45,6 +48,8 @@ const KINDS = new Set<string>([
   'time without time zone',
   'json',
   'jsonb',
+  'interval',
+  'bytea',
 ]);
 export const isElementKind = (k: string): k is ElementKind => KINDS.has(k);
 
@@ -149,7 +154,7 @@ function dimensions(tree: ArrayTree, s: string): number[] {
 }
 
 /** A tree's text as PostgreSQL prints it ('{{1,2},{3,4}}'), each element through `f`. */
-function treeText(tree: ArrayTree, f: (x: string) => string): string {
+export function treeText(tree: ArrayTree, f: (x: string) => string): string {
   return `{${tree
     .map((x) => (Array.isArray(x) ? treeText(x, f) : arrayText([x === null ? null : f(x)]).slice(1, -1)))
     .join(',')}}`;
@@ -211,6 +216,14 @@ function element(x: string, kind: ElementKind, lenient: boolean): string {
       if (j === null) throw sqlStateError('22P02', 'invalid input syntax for type json');
       return j;
     }
+    // an interval as its column keeps it ('1 day 02:00:00'), bytea in hex ('\\x6162')
+    case 'interval': {
+      const iv = castInterval(x);
+      if (iv === null) throw sqlStateError('22007', `invalid input syntax for type interval: "${x}"`);
+      return iv;
+    }
+    case 'bytea':
+      return `\\x${byteaInput(x).toString('hex')}`;
     case 'text':
       return x;
   }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval } from './dates';
 import {
+  type ArrayTree,
   type KeyedKind,
   arrayInput,
   arrayKey,
@@ -9,6 +10,8 @@ import {
   elementKey,
   isElementKind,
   isKeyedKind,
+  parseArrayTree,
+  treeText,
 } from './pg-array-input';
 import { arrayElements, arrayText } from './pg-functions';
 
@@ -61,21 +64,61 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
     return at < 0 ? null : at + 1;
   });
-  fn('array_upper', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-  fn('array_lower', (arr) => (arr === null ? null : arrayElements(arr).length ? 1 : null));
-  fn('array_length', (arr) => (arr === null ? null : arrayElements(arr).length || null));
-  fn('cardinality', (arr) => (arr === null ? null : arrayElements(arr).length));
+  // of a dimension (NULL for one the array does not have); a multi-dimensional array's by its shape
+  const length = (arr: unknown, dim: unknown) => {
+    if (arr === null || dim === null) return null;
+    const d = dim === undefined ? 1 : Number(dim);
+    if (MULTI.test(String(arr))) return shape(String(arr))?.[d - 1] ?? null;
+    return d === 1 ? arrayElements(arr).length || null : null;
+  };
+  fn('array_upper', (arr, dim) => length(arr, dim));
+  fn('array_lower', (arr, dim) => (length(arr, dim) === null ? null : 1));
+  fn('array_length', (arr, dim) => length(arr, dim));
+  fn('array_ndims', (arr) =>
+    arr === null
+      ? null
+      : MULTI.test(String(arr))
+        ? (shape(String(arr))?.length ?? null)
+        : arrayElements(arr).length
+          ? 1
+          : null,
+  );
+  fn('cardinality', (arr) =>
+    arr === null
+      ? null
+      : MULTI.test(String(arr))
+        ? (shape(String(arr)) ?? []).reduce((a, b) => a * b, 1)
+        : arrayElements(arr).length,
+  );
   // int2vector and oidvector (stored '1 2') count from 0, arrays ('{1,2}') from 1
   fn('__pg_elem', (arr, i) =>
     arr === null || i === null
       ? null
-      : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
+      : MULTI.test(String(arr))
+        ? subscripts(String(arr), ['e'], [i])
+        : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
+  );
+  // ARRAY[[1,2],[3,4]], ARRAY[ARRAY[1,2], ...]: the sub-arrays one dimension down, of one shape
+  // (2202E as in PostgreSQL otherwise); NULL or empty ones left out, as array constructors do
+  fn('__pg_array_nest', (...subs) => {
+    const texts = subs.filter((x) => x !== null && !/^\s*\{\s*\}\s*$/.test(String(x))).map(String);
+    if (texts.length === 0) return '{}';
+    const shapes = texts.map((x) => (MULTI.test(x) ? shape(x) : [arrayElements(x).length])?.join(','));
+    if (shapes.some((x) => x !== shapes[0]))
+      throw sqlStateError('2202E', 'multidimensional arrays must have array expressions with matching dimensions');
+    return `{${texts.map((x) => x.trim()).join(',')}}`;
+  });
+  // m[i][j], m[1:2][2] of a multi-dimensional array ('e' an element's subscript, 'lu:' a slice's
+  // bounds as __pg_slice's): the subscripts, one or two arguments each
+  fn('__pg_subscripts', (arr, spec, ...args) =>
+    arr === null ? null : subscripts(String(arr), String(spec).split(','), args),
   );
   // arr[lo:hi] ('lu' says which bounds were written; an omitted one is the array's end): the
   // elements between them, counted from 1 again; NULL when a written bound is NULL
   db.function('__pg_slice', { deterministic: true }, (arr: unknown, lo: unknown, hi: unknown, given: unknown) => {
     const g = String(given);
     if (arr === null || (g.includes('l') && lo === null) || (g.includes('u') && hi === null)) return null;
+    if (MULTI.test(String(arr))) return subscripts(String(arr), [`${g}:`], [lo, hi]);
     const xs = arrayElements(arr);
     const from = g.includes('l') ? Math.max(1, Number(lo)) : 1;
     const to = g.includes('u') ? Math.min(xs.length, Number(hi)) : xs.length;
@@ -222,4 +265,67 @@ function asValue(x: unknown, kind: unknown): unknown {
   if (k.includes('.')) return Number(k);
   const n = BigInt(k);
   return n >= -(2n ** 63n) && n < 2n ** 63n ? n : Number(k);
+}
+
+/** Array text of more than one dimension ('{{1,2},{3,4}}'). */
+const MULTI = /^\s*\{\s*\{/;
+
+/** The lengths of a multi-dimensional array's dimensions (null for text not read here). */
+function shape(text: string): number[] | null {
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(text);
+  } catch {
+    return null;
+  }
+  const lengths: number[] = [];
+  for (let x: ArrayTree | string | null = tree; Array.isArray(x) && x.length > 0; x = x[0]) lengths.push(x.length);
+  return tree === null ? null : lengths;
+}
+
+/**
+ * The subscripts of array text as PostgreSQL applies them: without a slice, an element where there
+ * is one subscript per dimension (NULL otherwise, or out of bounds); with one, every subscript a
+ * slice (`[n]` is `[1:n]`, a missing bound the dimension's end, dimensions not subscripted whole),
+ * '{}' where a range is empty or there are more subscripts than dimensions; NULL for a NULL subscript.
+ */
+function subscripts(text: string, specs: string[], args: unknown[]): unknown {
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(text);
+  } catch {
+    return null;
+  }
+  if (tree === null) return null; // explicit bounds ('[0:1]={1,2}'): not read here
+  const lengths: number[] = [];
+  for (let x: ArrayTree | string | null = tree; Array.isArray(x) && x.length > 0; x = x[0]) lengths.push(x.length);
+  const slice = specs.some((s) => s !== 'e');
+  const ranges: [number, number][] = [];
+  let k = 0;
+  for (const spec of specs) {
+    if (spec === 'e') {
+      const n = args[k++];
+      if (n === null || n === undefined) return null;
+      ranges.push([slice ? 1 : Number(n), Number(n)]);
+    } else {
+      const [lo, hi] = [args[k++], args[k++]];
+      if ((spec.includes('l') && lo === null) || (spec.includes('u') && hi === null)) return null;
+      ranges.push([spec.includes('l') ? Number(lo) : 1, spec.includes('u') ? Number(hi) : Number.MAX_SAFE_INTEGER]);
+    }
+  }
+  if (!slice) {
+    if (specs.length !== lengths.length) return null;
+    let x: ArrayTree | string | null = tree;
+    for (const [n] of ranges) x = Array.isArray(x) ? (x[n - 1] ?? null) : null;
+    return typeof x === 'string' && /^-?\d+$/.test(x) ? arrayElements(`{${x}}`)[0] : x;
+  }
+  if (lengths.length === 0 || specs.length > lengths.length) return '{}';
+  const bounds = lengths.map((len, d): [number, number] => {
+    const [lo, hi] = ranges[d] ?? [1, len];
+    return [Math.max(1, lo), Math.min(len, hi)];
+  });
+  if (bounds.some(([lo, hi]) => lo > hi)) return '{}';
+  const cut = (x: ArrayTree, d: number): ArrayTree =>
+    x.slice(bounds[d][0] - 1, bounds[d][1]).map((y) => (Array.isArray(y) ? cut(y, d + 1) : y));
+  return treeText(cut(tree, 0), (x) => x);
 }

@@ -12,7 +12,7 @@ const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable;
 
 const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
   fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
-  jbs JSONB[]);`;
+  jbs JSONB[], ivs INTERVAL[], bbs BYTEA[]);`;
 
 const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
 
@@ -202,6 +202,47 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     assert.equal(await sameError("SELECT id FROM arr WHERE nums @> '{x}'"), '22P02');
     // a NULL array: ANY and ALL are NULL
     await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');
+  });
+
+  it('arrays of intervals and bytea are kept in PostgreSQL form', async () => {
+    // (they were kept as written: '{1 day 2 hours}' where PostgreSQL prints {"1 day 02:00:00"})
+    await same(`INSERT INTO arr (id, ivs, bbs) VALUES (50, '{1 day 2 hours, "1 mon", NULL, -1 days +3 hours, PT1H}',
+      '{"\\\\x0102", abc, "a\\\\\\\\b"}'), (51, ARRAY['1 day'::interval, '36 hours'], ARRAY['\\x01'::bytea])`);
+    await same('INSERT INTO arr (id, ivs, bbs) VALUES ($1, $2, $3)', [52, '{ 2 weeks , 90 minutes}', '{"\\\\xff"}']);
+    await same('SELECT id, ivs::text, bbs::text, ivs[1]::text, ivs[2], bbs[1] FROM arr WHERE id >= 50 ORDER BY id');
+    await same('SELECT id, ivs, bbs FROM arr WHERE id >= 50 ORDER BY id');
+    await same(
+      `SELECT id FROM arr WHERE ivs = '{"1 day 02:00:00","1 mon",NULL,"-1 days +03:00:00","01:00:00"}'
+        OR ivs = '{ 1 day, 36 hours }' OR bbs = '{"\\\\xFF"}' ORDER BY id`,
+    );
+    await same(`SELECT '{1 day 2 hours}'::interval[]::text, '{"\\\\x0102", abc}'::bytea[]::text,
+      ARRAY['1 day 1 hour'::interval]::text`);
+    assert.equal(await sameError("SELECT '{x}'::interval[]"), '22007');
+    assert.equal(await sameError('SELECT \'{"\\\\q"}\'::bytea[]'), '22P02');
+  });
+
+  it('subscripts, slices and the array functions read multi-dimensional arrays as PostgreSQL does', async () => {
+    await same(`INSERT INTO arr (id, ids, tags, nums) VALUES (40, '{{1,2},{3,4}}', '{{"a b",c},{NULL,d}}', '{{1.50}}'),
+      (41, '{{5,6,7},{8,9,10}}', '{x}', '{{{1},{2}},{{3},{4}}}'), (42, '{1,2,3}', NULL, '{}'), (43, NULL, '{}', NULL)`);
+    // (they were NULL, or pieces of the text: m[1:2] was {"{1","2}"})
+    await same(
+      'SELECT id, ids[1][2], ids[2][1], ids[1], ids[2][3], ids[3][1], ids[0][1], ids[1][2][1], tags[2][2], nums[1][1], nums[2][1][1] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same(
+      'SELECT id, ids[1:2], ids[1:1][1:2], ids[2:2], ids[1:1][2], ids[:1][2:], ids[2][2:3], ids[1:], ids[3:4], ids[2:1] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same(
+      'SELECT id, tags[1:2][1:1]::text, nums[1:2][2:3][1]::text, ids[NULL][1], ids[1:NULL], ids[1][NULL:2] FROM arr WHERE id >= 40 ORDER BY id',
+    );
+    await same('SELECT id FROM arr WHERE ids[1][2] = 2 OR ids[2][3] > 9 ORDER BY id');
+    await same(`SELECT id, array_length(ids, 1), array_length(ids, 2), array_length(nums, 3), array_upper(ids, 2),
+      array_lower(ids, 2), cardinality(ids), array_ndims(ids), array_ndims(nums), array_length(tags, 1) FROM arr WHERE id >= 40 ORDER BY id`);
+    // ARRAY[[1,2],[3,4]] and ARRAY[ARRAY[...], ...] build one (they were 42703, or text elements)
+    await same(`SELECT (ARRAY[[1,2],[3,4]])[2][1], ('{{1,2},{3,4}}'::int[])[1:1][2:2], ARRAY[ARRAY['a','b'], ARRAY['c', NULL]],
+      ARRAY[[true],[false]]::text, ARRAY[[[1],[2]],[[3],[4]]]::text`);
+    await same('UPDATE arr SET ids = ARRAY[[7, 8], [9, 10]] WHERE id = 42');
+    await same('SELECT ids::text, ids[2][1] FROM arr WHERE id = 42');
+    assert.equal(await sameError('SELECT ARRAY[[1,2],[3]]'), '2202E');
   });
 
   it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {

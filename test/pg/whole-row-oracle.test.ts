@@ -3,8 +3,8 @@
 // space (or empty) in double quotes. The same statements on Patina and on PostgreSQL 15; the column
 // is typed record on Patina, where PostgreSQL names the table's own composite type (an OID of its
 // catalog), so the types are compared apart. They were 42703 `no such column: t`. count(t),
-// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000), and
-// t = u compares records.
+// count(DISTINCT t) and t IS [NOT] NULL count rows and test every field (they were 0A000), t = u
+// compares records, and t < u of rows of one shape orders them field by field.
 import assert from 'node:assert/strict';
 import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
@@ -103,9 +103,29 @@ describe('whole-row references against PostgreSQL 15', function () {
     await sameOnBoth(clients(), 'SELECT q = q FROM (SELECT n, d FROM t) q ORDER BY 1');
   });
 
-  it('a whole-row reference inside another expression (ordered: t < t), of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it('whole rows of one shape are ordered field by field, as PostgreSQL orders records', async () => {
+    // (t < u was 0A000) a NULL field after any value, two NULL fields equal; by each field's type
+    await sameOnBoth(
+      clients(),
+      `SELECT x.k, y.k, x < y, x <= y, x > y, x >= y
+        FROM (SELECT s, n, b, d, ts, tz, f, bb, tags, ch, big, id AS k FROM t) x,
+          (SELECT s, n, b, d, ts, tz, f, bb, tags, ch, big, id AS k FROM t) y ORDER BY 1, 2`,
+    );
+    await sameOnBoth(
+      clients(),
+      `SELECT x.k, y.k, x < y, x >= y FROM (SELECT n, b, s, id AS k FROM t) x, (SELECT n, b, s, id AS k FROM t) y
+        ORDER BY 1, 2`,
+    );
+    await sameOnBoth(clients(), 'SELECT a.id, b.id FROM u a, u b WHERE a < b ORDER BY 1, 2');
+    await sameOnBoth(
+      clients(),
+      'SELECT count(*) FROM (SELECT s, n FROM t) x, (SELECT s, n FROM t) y WHERE x < y OR x > y',
+    );
+  });
+
+  it('a whole-row reference inside another expression (ordered against a row of another shape), of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
-      'SELECT t < t FROM t',
+      'SELECT t < u FROM t, u WHERE false',
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {

@@ -20,6 +20,9 @@ import {
   typeNameOid,
 } from './type-signatures';
 import { dateOperator, untyped } from './typed-operators';
+
+/** Exact number types, whose arrays || gives the common type of. */
+const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
 import { type Scope, selectTypes } from './select-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -113,12 +116,13 @@ export class Typer {
     if (n.A_ArrayExpr) {
       // ARRAY[1, 2]: an array of its elements' common type
       const t = this.common(n.A_ArrayExpr.elements);
-      return t ? (arrayOidOf(t) ?? 0) : 0;
+      // (of sub-arrays, ARRAY[[1,2],[3,4]]: the sub-arrays' type, one more dimension)
+      return t ? (elementOidOf(t) !== undefined ? t : (arrayOidOf(t) ?? 0)) : 0;
     }
-    if (n.A_Indirection && n.A_Indirection.indirection?.length === 1 && n.A_Indirection.indirection[0].A_Indices) {
-      // (ARRAY[...])[n]: an element
+    if (n.A_Indirection?.indirection?.length > 0 && n.A_Indirection.indirection.every((x: Node) => x.A_Indices)) {
+      // (ARRAY[...])[n], m[i][j]: an element; a slice in any of them (m[1:2][1]) an array
       const t = this.type(n.A_Indirection.arg);
-      return n.A_Indirection.indirection[0].A_Indices.is_slice ? t : (elementOidOf(t) ?? 0);
+      return n.A_Indirection.indirection.some((x: Node) => x.A_Indices.is_slice) ? t : (elementOidOf(t) ?? 0);
     }
     return 0;
   }
@@ -157,7 +161,11 @@ export class Typer {
           // bytea's own ||, an untyped side read as bytea
           if ((l === OID.bytea && (r === OID.bytea || untyped(e.rexpr))) || (r === OID.bytea && untyped(e.lexpr)))
             return OID.bytea;
-          return elementOidOf(l) !== undefined ? l : elementOidOf(r) !== undefined ? r : OID.text;
+          // (arrays of integers and numerics: their common type, ARRAY[1] || ARRAY[1.5] is numeric[])
+          const [le, re] = [elementOidOf(l), elementOidOf(r)];
+          if (le !== re && le !== undefined && re !== undefined && [le, re].every((x) => EXACT.has(x)))
+            return arrayOidOf(promote(le, re)) ?? l;
+          return le !== undefined ? l : re !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
         if (op === '->>' || op === '#>>') return OID.text;

@@ -107,6 +107,7 @@ export const FIXED: Record<string, number> = {
   array_position: OID.int4,
   array_upper: OID.int4,
   array_lower: OID.int4,
+  array_ndims: OID.int4,
   cardinality: OID.int4,
   date: OID.date,
   translate: OID.text,

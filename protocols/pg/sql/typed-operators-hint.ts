@@ -63,6 +63,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let keyedArray = false;
   let keyedUse = false;
   let orderedArray = false;
+  let arrays = 0;
+  let compared = false;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
@@ -102,22 +104,22 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
     // an array of other numbers or of text ordered: by their elements too
     if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
+    const upper = t.type === 'word' ? t.text.toUpperCase() : '';
+    // two arrays (ARRAY[...], a cast to one, an array column) compared: of element types PostgreSQL
+    // cannot compare, 42883 (array-operands.ts)
+    if (
+      arrays < 2 &&
+      (upper === 'ARRAY' ||
+        (t.type === 'word' && /\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
+        (isPunct(t, '[') && sig[i - 1]?.type === 'word' && isOp(sig[i - 2], '::')))
+    )
+      arrays++;
+    compared ||= t.type === 'op' && COMPARISONS.has(t.text);
     if (!keyedUse)
       keyedUse =
-        (t.type === 'op' && COMPARISONS.has(t.text)) ||
-        isWord(t, 'ORDER') ||
-        isWord(t, 'GROUP') ||
-        isWord(t, 'DISTINCT') ||
-        isWord(t, 'ANY') ||
-        isWord(t, 'SOME') ||
-        isWord(t, 'ALL') ||
-        (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
-    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, UNION)
-    if (
-      (t.type === 'op' && COMPARISONS.has(t.text)) ||
-      ['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION'].some((w) => isWord(t, w))
-    )
-      ordered = true;
+        compared || KEYED_USE_WORDS.has(upper) || (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
+    // (and what compares values for equality: IN lists, GROUP BY, DISTINCT, set operations)
+    if (compared || ORDERED_WORDS.has(upper)) ordered = true;
     if (t.type === 'word' && !intervalHint)
       intervalHint =
         INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
@@ -162,6 +164,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (arithmetic && hint) ||
     castToText ||
     (keyedArray && keyedUse) ||
+    (arrays >= 2 && compared) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
     (choice && anyString) ||
@@ -171,6 +174,22 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && numericHint)
   );
 }
+
+/** Words that compare a numeric or boolean array's values (by its elements' values, then). */
+const KEYED_USE_WORDS = new Set([
+  'ORDER',
+  'GROUP',
+  'DISTINCT',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'IN',
+  'ANY',
+  'SOME',
+  'ALL',
+]);
+/** Words that compare or sort an interval (by its length, then), beside the comparisons. */
+const ORDERED_WORDS = new Set(['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT']);
 
 /** Element types whose arrays compare by their elements' values ('{1.50}' = '{1.5}'), as a cast names them. */
 const KEYED_TYPE_WORDS = new Set(['numeric', 'decimal', 'bool', 'boolean']);

@@ -16,6 +16,7 @@ import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
+import { checkArrayOperands } from './array-operands';
 import { markComparedLiterals } from './compared-literals';
 import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
@@ -293,24 +294,36 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
   const items: Node[] = (select.targetList ?? []).map((x: Node) => x.ResTarget);
   if (items.some((r) => !r?.val || r.val.ColumnRef?.fields?.some((f: Node) => f.A_Star))) return;
   for (const r of items) {
-    if (typer.type(r.val) !== OID.interval) continue;
+    // (numeric and boolean arrays likewise, 'arr-distinct:kind[:name]': {1.50} and {1.5} one row)
+    const type = typer.type(r.val);
+    const keyed = keyedKind(type);
+    if (type !== OID.interval && !keyed) continue;
     const at = firstLocation(r.val);
-    if (at >= 0) out.set(orderMarkKey(at), r.name ? `iv-distinct:${r.name}` : 'iv-distinct');
+    const mark = keyed ? `arr-distinct:${keyed}` : 'iv-distinct';
+    if (at >= 0) out.set(orderMarkKey(at), r.name ? `${mark}:${r.name}` : mark);
   }
 }
 
 /**
  * A set operation whose columns hold intervals, which SQLite would tell apart and sort by their
  * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
- * whose last is not ALL: it removes the repeats of all of them) or `s` only to sort (any other
- * with an ORDER BY), one letter per column (`i` an interval, `n` another), then the columns' names;
+ * whose last is not ALL: it removes the repeats of all of them), `x` or `e` (an INTERSECT or
+ * EXCEPT, not ALL, of two queries) or `s` only to sort (any other with an ORDER BY), one letter per column (`i` an interval, `m` and `b` a numeric and a boolean
+ * array, grouped by their elements' values, `n` another), then the columns' names;
  * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
  * where the first member names every column.
  */
 function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>): void {
   if (!select.op || select.op === 'SETOP_NONE') return;
   const group = select.op === 'SETOP_UNION' && !select.all;
-  if (!group && !select.sortClause?.length) return;
+  // an INTERSECT or EXCEPT of two queries ('x', 'e'): each left row kept or dropped by the right's
+  // rows of the same lengths (translate/interval-distinct.ts)
+  const pair =
+    (select.op === 'SETOP_INTERSECT' || select.op === 'SETOP_EXCEPT') &&
+    !select.all &&
+    (select.larg?.op ?? 'SETOP_NONE') === 'SETOP_NONE' &&
+    (select.rarg?.op ?? 'SETOP_NONE') === 'SETOP_NONE';
+  if (!group && !pair && !select.sortClause?.length) return;
   const members: Node[] = [];
   for (let x = select; x; x = x.larg) {
     if (x.op === 'SETOP_NONE' || !x.op) {
@@ -320,20 +333,23 @@ function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>)
     if ((group && x.op !== 'SETOP_UNION') || x.rarg?.op !== 'SETOP_NONE') return;
     members.unshift(x.rarg);
   }
+  const mode = group ? 'g' : pair ? (select.op === 'SETOP_INTERSECT' ? 'x' : 'e') : 's';
   const first: Node[] = (members[0]?.targetList ?? []).map((x: Node) => x.ResTarget);
   const names = first.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
   if (names.some((n) => !n) || new Set(names).size !== names.length) return;
-  const kinds = first.map((_, k) =>
-    members.some((m) => {
+  // (a numeric array 'm', a boolean one 'b': a UNION groups them by their elements' values)
+  const kinds = first.map((_, k) => {
+    const types = members.map((m) => {
       const item = m.targetList?.[k]?.ResTarget?.val;
-      return item && withSources(typer, m.fromClause ?? []).type(item) === OID.interval;
-    })
-      ? 'i'
-      : 'n',
-  );
-  if (!kinds.includes('i')) return;
+      return item ? withSources(typer, m.fromClause ?? []).type(item) : 0;
+    });
+    if (types.includes(OID.interval)) return 'i';
+    const keyed = keyedKind(...types);
+    return keyed === 'numeric' ? 'm' : keyed === 'boolean' ? 'b' : 'n';
+  });
+  if (!kinds.includes('i') && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
   const at = firstLocation(first[0].val);
-  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${group ? 'g' : 's'}${kinds.join('')}:${JSON.stringify(names)}`);
+  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${mode}${kinds.join('')}:${JSON.stringify(names)}`);
 }
 
 /** Whether a select list calls an aggregate or window function (outside subqueries). */
@@ -531,6 +547,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
+    checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
     if (op === '^')
       out.set(
@@ -624,6 +641,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
           out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
       }
     }
+  }
+  if (n.SubLink?.subLinkType === 'ANY_SUBLINK' && !n.SubLink.operName && n.SubLink.testexpr) {
+    // x IN (SELECT ...) of intervals by their length, of numeric and boolean arrays by their
+    // elements' values (the mark on IN, or NOT), as an IN list
+    const type = typer.type(n.SubLink.testexpr);
+    if (type === OID.interval) out.set(n.SubLink.location, 'iv-in');
+    else if (keyedKind(type)) out.set(n.SubLink.location, `arr-in:${keyedKind(type)}`);
   }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type

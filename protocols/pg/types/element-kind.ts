@@ -23,9 +23,11 @@ const KINDS: Record<number, ElementKind> = {
   [OID.time]: 'time without time zone',
   [OID.json]: 'json',
   [OID.jsonb]: 'jsonb',
+  [OID.interval]: 'interval',
+  [OID.bytea]: 'bytea',
 };
 
-/** How the elements of an array of `elem` are read and printed; undefined for those kept as written (intervals, bytea, ...). */
+/** How the elements of an array of `elem` are read and printed; undefined for those kept as written (money, inet, ...). */
 export const elementKindOf = (elem: number): ElementKind | undefined => KINDS[elem];
 
 /** The element kind of an array column's declared type (`BIGINT[]`); undefined for no array or one kept as written. */

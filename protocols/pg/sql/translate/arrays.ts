@@ -2,7 +2,17 @@
 // ARRAY(SELECT ...) build that text, `= ANY(...)` and `<> ALL(...)` become IN and NOT IN over the
 // elements, `x < ANY (array)` and `x >= ALL (array)` the largest or smallest truth over them, and `x[n]` takes the n-th element (1-based), through the agent's __pg_* functions.
 import { pgError } from '../../sqlstate';
-import { type Tok, NOT_FUNCTIONS, closerIndex, isOp, isPunct, isWord, openerBefore, operandStart } from '../tokens';
+import {
+  type Tok,
+  NOT_FUNCTIONS,
+  closerIndex,
+  isOp,
+  isPunct,
+  isWord,
+  openerBefore,
+  operandStart,
+  topLevelItems,
+} from '../tokens';
 
 const ORDER_OPS = new Set(['<', '>', '<=', '>=']);
 
@@ -113,12 +123,24 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
     }
     if (isWord(t, 'ARRAY') && isPunct(toks[i + 1], '[')) {
       const close = closed(toks, i + 1, '[', ']');
+      // ARRAY[[1,2],[3,4]] and ARRAY[ARRAY[1,2], ...]: a multi-dimensional array of the sub-arrays
+      const items = topLevelItems(toks, i + 2, close);
+      const nested =
+        items.length > 0 &&
+        items.every(([a]) => isPunct(toks[a], '[') || (isWord(toks[a], 'ARRAY') && isPunct(toks[a + 1], '[')));
+      const inner = nested
+        ? items.flatMap(([a, b], k): Tok[] => [
+            ...(k > 0 ? [{ type: 'punct', text: ',' } as Tok] : []),
+            ...(isPunct(toks[a], '[') ? [{ type: 'word', text: 'ARRAY' } as Tok] : []),
+            ...toks.slice(a, b),
+          ])
+        : booleanElements(toks.slice(i + 2, close));
       toks.splice(
         i,
         close - i + 1,
-        { type: 'word', text: '__pg_array' },
+        { type: 'word', text: nested ? '__pg_array_nest' : '__pg_array' },
         { type: 'punct', text: '(' },
-        ...booleanElements(toks.slice(i + 2, close)),
+        ...inner,
         { type: 'punct', text: ')' },
       );
       continue;
@@ -131,7 +153,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       (isPunct(toks[i - 1], ')') ||
         ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))
     ) {
-      const close = closed(toks, i, '[', ']');
+      let close = closed(toks, i, '[', ']');
       let start = i - 1;
       if (isPunct(toks[start], ')')) {
         start = openerBefore(toks, start, '(', ')');
@@ -145,36 +167,70 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       )
         start -= 2;
       // x[a:b], x[:b], x[a:]: a slice, the elements between the bounds given
-      let depth = 0;
-      let colon = -1;
-      for (let k = i + 1; k < close && colon < 0; k++) {
-        if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
-        else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) depth--;
-        else if (depth === 0 && isPunct(toks[k], ':')) colon = k;
-      }
+      const colonIn = (from: number, to: number) => {
+        let depth = 0;
+        for (let k = from; k < to; k++) {
+          if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
+          else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) depth--;
+          else if (depth === 0 && isPunct(toks[k], ':')) return k;
+        }
+        return -1;
+      };
+      const colon = colonIn(i + 1, close);
       const bound = (a: number, b: number): Tok[] => (a < b ? toks.slice(a, b) : [{ type: 'word', text: 'NULL' }]);
+      // m[i][j], m[1:2][2]: the subscripts of a multi-dimensional array, together
+      const subscripts: [number, number][] = [[i, close]];
+      while (isPunct(toks[subscripts[subscripts.length - 1][1] + 1], '[')) {
+        const open = subscripts[subscripts.length - 1][1] + 1;
+        subscripts.push([open, closed(toks, open, '[', ']')]);
+      }
+      const comma: Tok = { type: 'punct', text: ',' };
       const elem: Tok[] =
-        colon < 0
+        subscripts.length > 1
           ? [
-              { type: 'word', text: '__pg_elem' },
+              { type: 'word', text: '__pg_subscripts' },
               { type: 'punct', text: '(' },
               ...toks.slice(start, i),
-              { type: 'punct', text: ',' },
-              ...toks.slice(i + 1, close),
+              comma,
+              {
+                type: 'string',
+                text: `'${subscripts
+                  .map(([a, b]) => {
+                    const c = colonIn(a + 1, b);
+                    return c < 0 ? 'e' : `${c > a + 1 ? 'l' : ''}${b > c + 1 ? 'u' : ''}:`;
+                  })
+                  .join(',')}'`,
+              },
+              ...subscripts.flatMap(([a, b]): Tok[] => {
+                const c = colonIn(a + 1, b);
+                return c < 0
+                  ? [comma, ...toks.slice(a + 1, b)]
+                  : [comma, ...bound(a + 1, c), comma, ...bound(c + 1, b)];
+              }),
               { type: 'punct', text: ')' },
             ]
-          : [
-              { type: 'word', text: '__pg_slice' },
-              { type: 'punct', text: '(' },
-              ...toks.slice(start, i),
-              { type: 'punct', text: ',' },
-              ...bound(i + 1, colon),
-              { type: 'punct', text: ',' },
-              ...bound(colon + 1, close),
-              { type: 'punct', text: ',' },
-              { type: 'string', text: `'${colon > i + 1 ? 'l' : ''}${close > colon + 1 ? 'u' : ''}'` },
-              { type: 'punct', text: ')' },
-            ];
+          : colon < 0
+            ? [
+                { type: 'word', text: '__pg_elem' },
+                { type: 'punct', text: '(' },
+                ...toks.slice(start, i),
+                { type: 'punct', text: ',' },
+                ...toks.slice(i + 1, close),
+                { type: 'punct', text: ')' },
+              ]
+            : [
+                { type: 'word', text: '__pg_slice' },
+                { type: 'punct', text: '(' },
+                ...toks.slice(start, i),
+                { type: 'punct', text: ',' },
+                ...bound(i + 1, colon),
+                { type: 'punct', text: ',' },
+                ...bound(colon + 1, close),
+                { type: 'punct', text: ',' },
+                { type: 'string', text: `'${colon > i + 1 ? 'l' : ''}${close > colon + 1 ? 'u' : ''}'` },
+                { type: 'punct', text: ')' },
+              ];
+      close = subscripts[subscripts.length - 1][1];
       toks.splice(start, close - start + 1, ...elem);
       i = start;
       continue;

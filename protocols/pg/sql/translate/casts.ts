@@ -135,13 +135,15 @@ const ELEMENT_KINDS: Record<string, ElementKind> = {
   time: 'time without time zone',
   json: 'json',
   jsonb: 'jsonb',
+  interval: 'interval',
+  bytea: 'bytea',
 };
 
 /**
  * A cast to an array type: the text in PostgreSQL's form, each element read as its type (`'{ a ,
  * b }'::text[]` is '{a,b}', `ARRAY['1','x']::bigint[]` 22P02): a literal here, as array_in reads
  * text; anything else per row, where a decimal into an integer type rounds (ARRAY[1.5]::bigint[]).
- * Arrays of other types (intervals, bytea) are kept as written.
+ * Arrays of other types (money, inet, ...) are kept as written.
  */
 function arrayCast(x: string, type: string): string {
   const kind = ELEMENT_KINDS[type];

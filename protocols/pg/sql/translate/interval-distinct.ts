@@ -9,7 +9,15 @@ import { type Tok, isPunct, isWord, topLevelItems } from '../tokens';
 import { exactSortKey } from './exact-order';
 
 const mark = (t: Tok | undefined): string | undefined =>
-  t && 'sortKey' in t && t.sortKey?.startsWith('iv-distinct') ? t.sortKey : undefined;
+  t && 'sortKey' in t && (t.sortKey?.startsWith('iv-distinct') || t.sortKey?.startsWith('arr-distinct:'))
+    ? t.sortKey
+    : undefined;
+
+/** A DISTINCT item's mark as its group's: 'iv-group', or 'arr-group:kind' of a numeric or boolean array; and its alias. */
+function groupOf(m: string): { group: string; alias: string } {
+  const a = /^arr-distinct:(\w+):?(.*)$/s.exec(m);
+  return a ? { group: `arr-group:${a[1]}`, alias: a[2] } : { group: 'iv-group', alias: m.slice('iv-distinct:'.length) };
+}
 
 /** Where a select list ends: its FROM or the next clause at its depth. */
 const LIST_ENDS = new Set(['FROM', 'WHERE', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT', 'INTO']); // biome-ignore format: a word list
@@ -50,13 +58,13 @@ export function rewriteIntervalDistinct(toks: Tok[]): Tok[] {
       }
       // the item without its alias: `iv AS d`, `iv d`
       let end = b;
-      const alias = m.slice('iv-distinct:'.length);
+      const { group, alias } = groupOf(m);
       if (alias && end - a >= 2 && identOf(out[end - 1]) === alias) {
         end--;
         if (isWord(out[end - 1], 'AS')) end--;
       }
       const expr = out.slice(a, end);
-      terms.push({ ...expr[0], sortKey: 'iv-group' } as Tok, ...expr.slice(1));
+      terms.push({ ...expr[0], sortKey: group } as Tok, ...expr.slice(1));
     });
     for (const [a] of items) if (mark(out[a]) !== undefined) out[a] = { ...out[a], sortKey: undefined } as Tok;
     const at = clauseEnd(out, listEnd, GROUP_BEFORE);
@@ -84,7 +92,7 @@ const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
-  const [, mode, kinds, json] = /^iv-union:([gs])([inx]+):(.*)$/.exec(unionMark(toks[at])!)!;
+  const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmb]+):(.*)$/.exec(unionMark(toks[at])!)!;
   const names = JSON.parse(json) as string[];
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
@@ -111,9 +119,16 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     }
   }
   if (lastUnion < 0) return rewriteIntervalUnion(out);
-  const key = (k: number): Tok => ({ type: 'group', text: `__pg_interval_key("${names[k].replace(/"/g, '""')}")` });
-  const members: Tok[] = [];
-  for (let i = s, depth = 0; i < tail; i++) {
+  const column = (k: number) => `"${names[k].replace(/"/g, '""')}"`;
+  const key = (k: number): Tok => ({ type: 'group', text: `__pg_interval_key(${column(k)})` });
+  // a numeric ('m') or boolean ('b') array by its elements' values
+  const arrayKey = (k: number): Tok => ({
+    type: 'group',
+    text: `__pg_array_key('${kinds[k] === 'm' ? 'numeric' : 'boolean'}', ${column(k)})`,
+  });
+  const pair = mode === 'x' || mode === 'e';
+  const members: Tok[] = pair ? pairMembers(out, s, lastUnion, tail, mode, kinds, names) : [];
+  for (let i = s, depth = 0; i < tail && !pair; i++) {
     const t = out[i];
     if (isPunct(t, '(')) depth++;
     else if (isPunct(t, ')')) depth--;
@@ -124,7 +139,9 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const group: Tok[] = [];
   [...kinds].forEach((kind, k) => {
     if (k > 0) group.push({ type: 'punct', text: ',' });
-    group.push(kind === 'i' ? key(k) : { type: 'number', text: String(k + 1) });
+    group.push(
+      kind === 'i' ? key(k) : kind === 'm' || kind === 'b' ? arrayKey(k) : { type: 'number', text: String(k + 1) },
+    );
   });
   // ORDER BY 1 or ORDER BY name of an interval column: by its length
   const rest = out.slice(tail, end);
@@ -156,8 +173,57 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     { type: 'punct', text: ')' },
     { type: 'word', text: 'AS' },
     { type: 'quoted', text: '"__pg_u"' },
-    ...(mode === 'g' ? [{ type: 'word', text: 'GROUP' } as Tok, { type: 'word', text: 'BY' } as Tok, ...group] : []),
+    ...(mode !== 's' ? [{ type: 'word', text: 'GROUP' } as Tok, { type: 'word', text: 'BY' } as Tok, ...group] : []),
     ...rest,
   ];
   return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
+}
+
+/** How a column of kind `kind` ('i' interval, 'm'/'b' numeric/boolean array, 'x' exact numeric or 'n' other: by itself) is compared. */
+function keyText(kind: string, column: string): string {
+  if (kind === 'i') return `__pg_interval_key(${column})`;
+  if (kind === 'm' || kind === 'b') return `__pg_array_key('${kind === 'm' ? 'numeric' : 'boolean'}', ${column})`;
+  return column;
+}
+
+/**
+ * `A INTERSECT B` ('x') or `A EXCEPT B` ('e') as A's rows for which a row of B of the same values
+ * (intervals by length, NULLs equal) exists or not; the caller groups them by the same keys:
+ *
+ *   SELECT iv FROM a INTERSECT SELECT iv FROM b  →  SELECT * FROM (SELECT iv FROM a) AS "__pg_l"
+ *     WHERE EXISTS (SELECT 1 FROM (SELECT NULL AS "iv" WHERE 0 UNION ALL SELECT * FROM (SELECT iv FROM b))
+ *     AS "__pg_r" WHERE __pg_interval_key("__pg_r"."iv") IS __pg_interval_key("__pg_l"."iv"))
+ * (here the members only: the caller wraps them in SELECT * FROM (...) AS "__pg_u")
+ */
+function pairMembers(
+  out: Tok[],
+  s: number,
+  op: number,
+  tail: number,
+  mode: string,
+  kinds: string,
+  names: string[],
+): Tok[] {
+  const right = out.slice(isWord(out[op + 1], 'DISTINCT') ? op + 2 : op + 1, tail);
+  const quoted = names.map((n) => `"${n.replace(/"/g, '""')}"`);
+  const empty = quoted.map((q) => `NULL AS ${q}`).join(', ');
+  const same = quoted
+    .map((q, k) => `${keyText(kinds[k], `"__pg_r".${q}`)} IS ${keyText(kinds[k], `"__pg_l".${q}`)}`)
+    .join(' AND ');
+  const g = (text: string): Tok => ({ type: 'group', text });
+  const [open, close]: Tok[] = [
+    { type: 'punct', text: '(' },
+    { type: 'punct', text: ')' },
+  ];
+  return [
+    ...[
+      g('SELECT * FROM'),
+      open,
+      ...out.slice(s, op),
+      close,
+      g(`AS "__pg_l" WHERE ${mode === 'e' ? 'NOT ' : ''}EXISTS`),
+    ],
+    ...[open, g('SELECT 1 FROM'), open, g(`SELECT ${empty} WHERE 0 UNION ALL SELECT * FROM`), open, ...right, close],
+    ...[close, g(`AS "__pg_r" WHERE ${same}`), close],
+  ];
 }

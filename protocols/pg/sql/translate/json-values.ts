@@ -567,13 +567,21 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
   toks.forEach((t, k) => {
     if (!whole(k)) return;
     const counted = countOf(toks, k) !== null;
-    if (counted || nullTest(toks, k + 1) > 0 || (comparison(toks[k + 1]) && whole(k + 2))) at.push(k);
+    if (counted || nullTest(toks, k + 1) > 0 || ((comparison(toks[k + 1]) || ordering(toks[k + 1])) && whole(k + 2)))
+      at.push(k);
   });
   if (at.length === 0) return toks;
   const r = new JsonRewriter(toks, schema);
   for (const k of at.reverse()) {
     const source = wholeRowSource(r, toks, k, schema);
     if (!source) continue;
+    if (ordering(toks[k + 1])) {
+      // t < u of whole rows of one shape: field by field (PostgreSQL's record_cmp)
+      const other = wholeRowSource(r, toks, k + 2, schema);
+      const compared = other && recordOrder(toks[k + 1].text, source, other);
+      if (compared) toks.splice(k, 3, ...compared);
+      continue;
+    }
     if (comparison(toks[k + 1])) {
       // t = u, t <> u of whole rows: their record texts, two NULL fields equal (PostgreSQL's record_eq)
       const other = wholeRowSource(r, toks, k + 2, schema);
@@ -613,6 +621,52 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
 
 /** `=`, `<>` or `!=`. */
 const comparison = (t: Tok | undefined) => isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=');
+/** `<`, `<=`, `>` or `>=`. */
+const ordering = (t: Tok | undefined) => isOp(t, '<') || isOp(t, '<=') || isOp(t, '>') || isOp(t, '>=');
+
+/**
+ * `a op b` of two whole rows whose columns have the same declared types, as PostgreSQL's record_cmp
+ * orders them: field by field, the first unequal one decides, a NULL field after any value and two
+ * NULLs equal (so never NULL); an interval by its length, an array of numbers, booleans or text by
+ * its elements. Undefined (the reference stays, refused) for rows of other shapes or with a json
+ * field (which PostgreSQL has no order for, or jsonb's own, not written here).
+ */
+function recordOrder(op: string, a: Source, b: Source): Tok[] | undefined {
+  const types = a.cols.map((c) => (c.type ?? '').toLowerCase().replace(/\s+/g, ' ').trim());
+  if (
+    a.cols.length === 0 ||
+    a.cols.length !== b.cols.length ||
+    b.cols.some((c, n) => (c.type ?? '').toLowerCase().replace(/\s+/g, ' ').trim() !== types[n]) ||
+    types.some((t) => /json/.test(t))
+  )
+    return undefined;
+  const key = (s: Source, n: number) => {
+    const col = `"${s.name.replace(/"/g, '""')}"."${s.cols[n].name.replace(/"/g, '""')}"`;
+    const t = types[n];
+    const array = /\[\s*\]$/.test(t);
+    if (array && /^(numeric|decimal|bool)/.test(t))
+      return `__pg_array_sortkey('${/^bool/.test(t) ? 'boolean' : 'numeric'}', ${col})`;
+    if (array && /^((big|small)?int|real|float|double)/.test(t)) return `__pg_array_sortkey('numeric', ${col})`;
+    if (array && /^(text|varchar|character varying|char)/.test(t)) return `__pg_array_sortkey('text', ${col})`;
+    if (!array && /interval/.test(t)) return `__pg_interval_key(${col})`;
+    return col;
+  };
+  // x < y over the fields from n on
+  const less = (x: Source, y: Source, n: number): string => {
+    const [l, r] = [key(x, n), key(y, n)];
+    const here = `(CASE WHEN ${l} IS NULL THEN 0 WHEN ${r} IS NULL THEN 1 ELSE ${l} < ${r} END)`;
+    return n + 1 === types.length ? here : `(${here} OR (${l} IS ${r} AND ${less(x, y, n + 1)}))`;
+  };
+  const text =
+    op === '<'
+      ? less(a, b, 0)
+      : op === '>'
+        ? less(b, a, 0)
+        : op === '<='
+          ? `NOT ${less(b, a, 0)}`
+          : `NOT ${less(a, b, 0)}`;
+  return [{ type: 'group', text: `(${text})` } as Tok];
+}
 
 /**
  * Whether an outer join may make a subquery's row NULL: it follows LEFT or FULL JOIN, or its query

@@ -244,7 +244,7 @@ function boundOperandStart(out: Tok[]): number {
   return start;
 }
 
-/** `x [NOT] IN (a, b)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
+/** `x [NOT] IN (a, b)` or `IN (SELECT ...)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
   // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values; and
   // numerics in HAVING, 'numx-in': each compared as numerics, __pg_numeric_cmp)
@@ -273,7 +273,13 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       i = close;
       continue;
     }
-    const items = topLevelItems(toks, open + 1, close).map(([a, b]) => key(joinTokens(toks.slice(a, b))));
+    // a subquery's one column read through a UNION ALL whose first, empty member names it
+    const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
+    const items = query
+      ? [
+          `SELECT ${key('"__pg_k"')} FROM (SELECT NULL AS "__pg_k" WHERE 0 UNION ALL SELECT * FROM (${joinTokens(toks.slice(open + 1, close))}))`,
+        ]
+      : topLevelItems(toks, open + 1, close).map(([a, b]) => key(joinTokens(toks.slice(a, b))));
     out.push({ type: 'group', text: `${key(left)} ${not ? 'NOT ' : ''}IN (${items.join(', ')})` });
     i = close;
   }
