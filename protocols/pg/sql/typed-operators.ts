@@ -349,7 +349,9 @@ function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>)
   });
   if (!kinds.includes('i') && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
   const at = firstLocation(first[0].val);
-  if (at >= 0) out.set(orderMarkKey(at), `iv-union:${mode}${kinds.join('')}:${JSON.stringify(names)}`);
+  // the walk comes to a chain's inner set operations after the whole one: the outermost's mark stays
+  if (at >= 0 && !out.get(orderMarkKey(at))?.startsWith('iv-union:'))
+    out.set(orderMarkKey(at), `iv-union:${mode}${kinds.join('')}:${JSON.stringify(names)}`);
 }
 
 /** Whether a select list calls an aggregate or window function (outside subqueries). */
