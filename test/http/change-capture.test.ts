@@ -231,29 +231,22 @@ describe('change capture: clock tables', () => {
     assert.equal(byVersion.size, 2);
     assert.equal(vb, va + 1);
     // a's writes, in the order it made them: 740's name, 740's qty, 742's name and qty
-    assert.deepEqual(
+    const inSeqOrder = (v: number) =>
       byVersion
-        .get(va)!
+        .get(v)!
         .sort((x, y) => x.seq - y.seq)
-        .map((c) => [order(c), c.seq]),
-      [
-        ['740/name', 0],
-        ['740/qty', 1],
-        ['742/name', 2],
-        ['742/qty', 3],
-      ],
-    );
-    assert.deepEqual(
-      byVersion
-        .get(vb)!
-        .sort((x, y) => x.seq - y.seq)
-        .map((c) => [order(c), c.seq]),
-      [
-        ['741/name', 0],
-        ['741/qty', 1],
-        ['743/name', 2],
-      ],
-    );
+        .map((c) => [order(c), c.seq]);
+    assert.deepEqual(inSeqOrder(va), [
+      ['740/name', 0],
+      ['740/qty', 1],
+      ['742/name', 2],
+      ['742/qty', 3],
+    ]);
+    assert.deepEqual(inSeqOrder(vb), [
+      ['741/name', 0],
+      ['741/qty', 1],
+      ['743/name', 2],
+    ]);
   });
 
   it('opens a file written by an older agent, whose triggers were kept in the file, and captures as before', async () => {
