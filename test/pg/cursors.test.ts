@@ -175,6 +175,47 @@ print(cur.fetchone()[0])
     );
   });
 
+  it("psycopg 3's named cursors describe the cursor's portal, then FETCH (text and binary, held across commit)", () => {
+    // psycopg 3 sends DECLARE, then a Describe of the portal named as the cursor (PostgreSQL's cursors
+    // are portals), then FETCH FORWARD n: the Describe was 34000 `portal "big" does not exist`
+    const py = `
+import psycopg
+conn = psycopg.connect(host='127.0.0.1', port=${port}, user='tester', dbname='db')
+with conn.cursor(name='big') as cur:
+    cur.itersize = 700
+    cur.execute('SELECT id, name FROM items WHERE id > %s ORDER BY id', (0,))
+    print([(d.name, d.type_code) for d in cur.description])
+    n = total = 0
+    for row in cur:
+        n += 1
+        total += row[0]
+    print(n, total)
+with conn.cursor(name='bin', binary=True) as cur:
+    cur.execute('SELECT id, name FROM items WHERE id > %s ORDER BY id', (4997,))
+    print(cur.fetchmany(2), cur.fetchall())
+conn.commit()
+with conn.cursor(name='held', withhold=True) as cur:
+    cur.execute('SELECT id FROM items ORDER BY id')
+    print(cur.fetchone()[0])
+    conn.commit()
+    print(cur.fetchone()[0])
+conn.commit()
+pg = conn.pgconn
+pg.send_describe_portal(b'nosuch')
+r = pg.get_result()
+print(r.error_field(ord('C')).decode())
+while pg.get_result() is not None:
+    pass
+print(conn.execute('SELECT count(*) FROM items').fetchone()[0])
+`;
+    const p = spawnSync(PYTHON, ['-c', py], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(p.status, 0, p.stderr);
+    assert.equal(
+      p.stdout,
+      `[('id', 20), ('name', 25)]\n5000 ${(5000 * 5001) / 2}\n` +
+        `[(4998, 'item 4998'), (4999, 'item 4999')] [(5000, 'item 5000')]\n1\n2\n34000\n5000\n`,
+    );
+  });
   it('a cursor over a million rows holds only what FETCH has asked for', async () => {
     const pid = agent.proc.pid!;
     const before = rssMiB(pid);

@@ -178,11 +178,21 @@ describe('the client matrix over TLS with SCRAM', function () {
     });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), {
-      psycopg3: ['p3', '3.00', 'on', 0, '23505'],
+      psycopg3: [
+        'p3',
+        '3.00',
+        'on',
+        0,
+        '23505',
+        [
+          [301, '3.00'],
+          [303, '0.25'],
+        ],
+      ],
       asyncpg: ['apg2', '2.25', 0, '23505'],
       sqlalchemy: [['pa', 'pb'], 'pa', '23505'],
       pgcli: [[['cli']], ['items']],
-      django: ['dj2', '6.00', 0, '23505'],
+      django: ['dj2', '6.00', 0, '23505', [341, 343]],
     });
   });
 

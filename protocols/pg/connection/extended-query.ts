@@ -97,7 +97,15 @@ export class ExtendedQuery {
       else backend.noData(this.#w);
       return;
     }
-    const p = this.portal(m.name);
+    const p = m.name === '' ? this.#unnamed : this.#portals.get(m.name);
+    if (!p) {
+      // a cursor made by DECLARE is a portal of that name too, as in PostgreSQL: psycopg 3's named
+      // cursors describe it so (its rows then come by FETCH, in text unless FETCH's Bind asks)
+      const cursor = m.name === '' ? undefined : this.#session.cursorColumns(m.name);
+      if (!cursor) throw pgError('34000', `portal "${m.name}" does not exist`);
+      this.#w.bytes(describedFields(cursor, NO_FORMATS, null).message);
+      return;
+    }
     const columns = this.#session.resultColumns(p.an);
     if (columns) {
       const d = describedFields(portalColumns(p, columns), p.formats, null);

@@ -252,6 +252,11 @@ export class Session {
     return { columns, all: rows, rows: null, tag: `FETCH ${rows.length}` };
   }
 
+  /** The columns of the SQL cursor `name` (DECLARE), which Describe of a portal so named tells; undefined if none. */
+  cursorColumns(name: string): ColumnDesc[] | undefined {
+    return this.#cursors.columnsOf(name) ?? undefined;
+  }
+
   /** The columns a statement answers with: its own, or for FETCH those of its cursor (34000 if none). */
   resultColumns(an: Analyzed): ColumnDesc[] | null {
     if (an.kind !== 'fetch' || an.cursor!.move) return an.columns;
