@@ -105,7 +105,25 @@ export function sqlstateOf(err: unknown): {
   if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
     return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };
   for (const [re, code] of BY_SQLITE_MESSAGE)
-    if (re.test(e.message)) return { code, message: e.message, severity: 'ERROR' };
+    if (re.test(e.message))
+      return { code, message: code === '42883' ? functionMessage(e.message) : e.message, severity: 'ERROR' };
   if (sc?.startsWith('SQLITE_CONSTRAINT')) return { code: '23000', message: e.message, severity: 'ERROR' };
   return { code: BY_KIND[e.kind], message: e.message, severity: 'ERROR' };
+}
+
+/**
+ * SQLite's words for a call it cannot make, as PostgreSQL says them and with the function's own
+ * name: the translation calls PostgreSQL's functions by internal names (`__pg_upper`), which mean
+ * nothing to the client. `wrong number of arguments to function __pg_upper()` becomes `function
+ * upper(...) does not exist: no form of it takes that number of arguments`, `no such function: f`
+ * `function f(...) does not exist`.
+ */
+function functionMessage(message: string): string {
+  const m = /wrong number of arguments to function (?:__pg_)?(\w+)\(\)|no such function: (?:__pg_)?(\w+)/i.exec(
+    message,
+  );
+  if (!m) return message.replace(/\b__pg_/g, '');
+  return m[1]
+    ? `function ${m[1]}(...) does not exist: no form of it takes that number of arguments`
+    : `function ${m[2]}(...) does not exist`;
 }

@@ -82,6 +82,16 @@ describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
     same('tablePrivileges')();
     same('columnPrivileges')();
   });
+  it('CallableStatement {? = call f(?)} of built-in functions (its void OUT parameter dropped from the call)', () => {
+    same('callable')();
+    assert.deepEqual(patina.get('callable'), [
+      'substr\tcdef',
+      'upper\tHÉLLO',
+      'length\t5',
+      'now\ttrue',
+      'no_such_function\t42883',
+    ]);
+  });
   it('getFunctions and getProcedures (no user functions)', () => {
     same('functions')();
     // the rows agree; the labels of pgjdbc's unaliased NULL columns are the SQL front end's to name

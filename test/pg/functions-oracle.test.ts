@@ -324,6 +324,26 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await assert.rejects(c.query('SELECT make_timestamp(2024, 2, 30, 0, 0, 0)'), { code: '22008' });
   });
 
+  it('scalar functions in FROM are one-row tables (substr was `no such table: __pg_substr`); bad calls are 42883 by their own names', async () => {
+    for (const sql of [
+      "SELECT * FROM substr('abcdef', 3) AS result",
+      "SELECT * FROM left('abcdef', 2), split_part('a,b,c', ',', 2) AS x(y)",
+      'SELECT * FROM greatest(1, 5, 3) g, mod(7, 3), trunc(2.567, 1)',
+      "SELECT r FROM repeat('ab', 2) AS r",
+    ])
+      await same(sql);
+    // a function SQLite cannot call was named by its internal name (`__pg_upper()`), or as a table
+    for (const [sql, message] of [
+      ["SELECT upper('a', 'b')", /^function upper\(\.\.\.\) does not exist/],
+      ['SELECT lower()', /^function lower\(\.\.\.\) does not exist/],
+      ['SELECT no_such_fn(1)', /^function no_such_fn\(\.\.\.\) does not exist$/],
+      ['SELECT * FROM no_such_fn(1) AS r', /^function no_such_fn\(\.\.\.\) does not exist as a function in FROM/],
+    ] as const) {
+      await sameError(sql);
+      await assert.rejects(o.patina.query(sql), (e: Error) => message.test(e.message), sql);
+    }
+  });
+
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {
     await sameError('SELECT 2147483647 + 1');
     await sameError('SELECT 32767::int2 + 1::int2');

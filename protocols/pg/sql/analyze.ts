@@ -35,6 +35,7 @@ import { selectListTypes } from './select-list';
 import { usingStarLists } from './select-types';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
+import { dropVoidArguments } from './void-arguments';
 import { hasLockingClause } from './translate/locking';
 import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
@@ -161,7 +162,8 @@ export class Analyzer {
   }
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
-  analyze(tokens: PgToken[], declaredTypes: number[] = []): Analyzed {
+  analyze(statement: PgToken[], declaredTypes: number[] = []): Analyzed {
+    const tokens = dropVoidArguments(statement, declaredTypes);
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
     const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
     if (sig.length === 0) return { ...base, kind: 'empty', command: '' };

@@ -30,7 +30,24 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
     else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
       // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
-      const call = f.RangeFunction.functions[0]?.List?.items?.[0]?.FuncCall;
+      const item = f.RangeFunction.functions[0]?.List?.items?.[0];
+      const call = item?.FuncCall;
+      // greatest, least and coalesce are expressions of their own in the tree, not calls
+      const form = item?.MinMaxExpr
+        ? item.MinMaxExpr.op === 'IS_GREATEST'
+          ? 'greatest'
+          : 'least'
+        : item?.CoalesceExpr
+          ? 'coalesce'
+          : null;
+      if (form) {
+        const alias = f.RangeFunction.alias;
+        const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? form;
+        scope.set(String(alias?.aliasname ?? form).toLowerCase(), [
+          { name, oid: new Typer(schema, new Map()).type(item) },
+        ]);
+        continue;
+      }
       const fn = strings(call?.funcname).pop()?.toLowerCase();
       const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
       if (each) {

@@ -295,6 +295,12 @@ export const SCALAR_IN_FROM = new Set([
   'inet_server_port', 'inet_client_addr', 'pg_encoding_to_char', 'to_timestamp', 'make_date', 'make_timestamp',
   'date_trunc', 'lower', 'upper', 'md5', 'random', 'gen_random_uuid', 'concat', 'format', 'length', 'to_char',
   'pg_size_pretty', 'pg_database_size', 'pg_typeof', 'age', 'abs', 'round', 'sqrt', 'power', 'coalesce',
+  // what pgjdbc's CallableStatement reaches (`{? = call substr(?, ?)}` runs `select * from substr(...)`)
+  'substr', 'substring', 'btrim', 'ltrim', 'rtrim', 'replace', 'split_part', 'left', 'right', 'lpad', 'rpad',
+  'strpos', 'char_length', 'character_length', 'octet_length', 'initcap', 'reverse', 'repeat', 'translate',
+  'ascii', 'chr', 'to_date', 'to_number', 'date_part', 'make_interval', 'floor', 'ceil', 'ceiling', 'trunc',
+  'sign', 'exp', 'ln', 'log', 'log10', 'mod', 'pi', 'greatest', 'least', 'nullif', 'encode', 'decode',
+  'to_json', 'to_jsonb', 'array_length', 'cardinality', 'array_to_string', 'localtimestamp', 'timeofday',
 ]); // biome-ignore format: a word list
 
 /** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */

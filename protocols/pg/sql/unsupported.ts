@@ -97,6 +97,16 @@ export function explainRefusal(sql: string, err: unknown): unknown {
       '0A000',
       `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions or table OIDs (use the primary key, or a version column for optimistic locking)`,
     );
+  // SQLite's `no such table: f` for a function called in FROM that the translation did not make a
+  // one-row table (translate/scalar-from.ts) nor a set-returning one
+  const table = /no such table: (?:main\.)?(?:__pg_)?(\w+)$/
+    .exec((err as Error | null)?.message ?? '')?.[1]
+    ?.toLowerCase();
+  if (table !== undefined && fromFunctionNames(tree.stmts, new Set()).has(table))
+    return pgError(
+      '42883',
+      `function ${table}(...) does not exist as a function in FROM: Patina has no such set-returning function, and runs only some scalar ones there (call it in the select list: SELECT ${table}(...))`,
+    );
   // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
   // translation makes one (inside an expression, of a WITH query, a function or VALUES)
   const missing = /no such column: ("?)([^".\s]+)\1$/.exec((err as Error | null)?.message ?? '')?.[2]?.toLowerCase();
@@ -118,6 +128,21 @@ function relationNames(n: Node, out: Set<string>): Set<string> {
     const alias = n.RangeSubselect?.alias?.aliasname ?? n.RangeFunction?.alias?.aliasname;
     for (const x of [name, alias]) if (x) out.add(String(x).toLowerCase());
     for (const k in n) relationNames(n[k], out);
+  }
+  return out;
+}
+
+/** The names of the functions called as FROM items in the tree (lower case, without a schema). */
+function fromFunctionNames(n: Node, out: Set<string>): Set<string> {
+  if (n === null || typeof n !== 'object') return out;
+  if (Array.isArray(n)) for (const x of n) fromFunctionNames(x, out);
+  else {
+    for (const f of n.RangeFunction?.functions ?? []) {
+      const call = (f.List?.items ?? f)[0]?.FuncCall;
+      const name = call?.funcname?.at(-1)?.String?.sval;
+      if (name) out.add(String(name).toLowerCase());
+    }
+    for (const k in n) fromFunctionNames(n[k], out);
   }
   return out;
 }
