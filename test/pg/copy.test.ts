@@ -123,6 +123,72 @@ describe('COPY over the PG port', function () {
     );
   });
 
+  it('CSV FORCE_QUOTE, FORCE_NOT_NULL and FORCE_NULL as PostgreSQL applies them, and its refusals', async () => {
+    // (the outputs below are PostgreSQL 15's for the same statements)
+    await c.query('DELETE FROM users');
+    assert.equal(
+      await copyFrom(
+        c,
+        'COPY users (id, name, email) FROM STDIN WITH (FORMAT csv, FORCE_NOT_NULL (name), FORCE_NULL (email))',
+        '1,,""\n2,x,\n3,"",y\n',
+      ),
+      null,
+    );
+    assert.deepEqual(
+      (await c.query({ text: 'SELECT id, name, email FROM users ORDER BY id', rowMode: 'array' })).rows,
+      [
+        ['1', '', null], // an unquoted empty name is '' under FORCE_NOT_NULL; a quoted empty email NULL under FORCE_NULL
+        ['2', 'x', null],
+        ['3', '', 'y'],
+      ],
+    );
+    const sql = 'SELECT id, name, email, id > 1 AS b FROM users ORDER BY id';
+    assert.equal(
+      await copyTo(c, `COPY (${sql}) TO STDOUT WITH (FORMAT csv, HEADER true, FORCE_QUOTE *)`),
+      'id,name,email,b\n"1","",,"f"\n"2","x",,"t"\n"3","","y","t"\n',
+    );
+    assert.equal(
+      await copyTo(c, `COPY (${sql}) TO STDOUT WITH (FORMAT csv, FORCE_QUOTE (name, b))`),
+      '1,"",,"f"\n2,"x",,"t"\n3,"",y,"t"\n',
+    );
+    // the old spelling, through psql
+    const r = run(['\\copy users (id, name) to stdout csv force quote name']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '1,""\n2,"x"\n3,""\n');
+    for (const [stmt, code, message] of [
+      [
+        'COPY users (id) TO STDOUT WITH (FORMAT csv, FORCE_QUOTE (name))',
+        '42P10',
+        'FORCE_QUOTE column "name" not referenced by COPY',
+      ],
+      ['COPY users (id) TO STDOUT WITH (FORCE_QUOTE (id))', '0A000', 'COPY force quote available only in CSV mode'],
+      [
+        'COPY users (id) FROM STDIN WITH (FORMAT csv, FORCE_QUOTE (id))',
+        '0A000',
+        'COPY force quote only available using COPY TO',
+      ],
+      [
+        'COPY users (id) TO STDOUT WITH (FORMAT csv, FORCE_NULL (id))',
+        '0A000',
+        'COPY force null only available using COPY FROM',
+      ],
+      ['COPY users (id) FROM STDIN WITH (FORMAT csv, FORCE_NOT_NULL *)', '42601', null],
+    ] as const) {
+      const err = stmt.includes('FROM STDIN')
+        ? await copyFrom(c, stmt, '9\n')
+        : await copyTo(c, stmt).then(
+            () => null,
+            (e) => e as PgErr,
+          );
+      assert.equal(err?.code, code, stmt);
+      if (message) assert.equal(err?.message, message, stmt);
+    }
+    assert.equal(
+      await copyFrom(c, 'COPY users (id) FROM STDIN WITH (FORMAT csv, FORCE_NULL (email))', '9\n').then((e) => e?.code),
+      '42P10',
+    );
+    assert.equal((await c.query('SELECT count(*) AS n FROM users')).rows[0].n, '3'); // nothing refused was stored
+  });
   it('pg-copy-streams copies in and out; a COPY FROM is one transaction and one changeset', async () => {
     const v1 = (await postJson(agent.http, '/v1/transactions', ["INSERT INTO users (id, name) VALUES (-1, 'before')"]))
       .json as { version: number };

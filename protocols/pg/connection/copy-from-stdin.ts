@@ -65,12 +65,21 @@ export class CopyFromStdin {
         this.#out.flush();
       }, timeoutMs);
       idle.unref();
-      const state: CopyInState = {
-        target,
-        parser:
+      let parser: CopyInState['parser'];
+      try {
+        parser =
           an.copy!.stmt.options.format === 'binary'
             ? new BinaryCopyParser(target.oids, target.table, target.columns)
-            : new CopyParser(an.copy!.stmt.options, target.table),
+            : new CopyParser(an.copy!.stmt.options, target.table, target.columns);
+      } catch (err) {
+        // a FORCE option naming a column the COPY does not have (42P10): nothing was read yet
+        clearTimeout(idle);
+        target.abort();
+        return resume(err);
+      }
+      const state: CopyInState = {
+        target,
+        parser,
         idle,
         resume,
       };

@@ -4,6 +4,7 @@ import type { Outcome } from '../session/engine';
 import type { Analyzed } from '../sql/analyzed';
 import { binaryCopyHeader, binaryCopyRow, binaryCopyTrailer } from '../copy/binary';
 import { formatCopyRow } from '../copy/format';
+import { forcedColumns } from '../copy/statement';
 import { textOf } from '../types/values';
 import { type ByteWriter, backend } from '../wire/backend';
 import { NO_FORMATS } from './portal';
@@ -27,6 +28,7 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
   const formats = options.format === 'binary' ? [1] : NO_FORMATS;
   const fields = fieldsOf(out.columns ?? names.map((name) => ({ name, declType: null })), formats, batch);
   const binary = options.format === 'binary';
+  const forceQuote = forcedColumns(options.forceQuote, names, 'FORCE_QUOTE'); // (42P10 before any answer)
   backend.copyResponse(w, 'H', names.length, binary);
   if (options.header) backend.copyData(w, Buffer.from(formatCopyRow(names, options)));
   // the binary header goes with the first row, as PostgreSQL sends it (psycopg reads a row from that message)
@@ -43,7 +45,7 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
       }
       for (let k = 0; k < texts.length; k++)
         texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod);
-      backend.copyData(w, Buffer.from(formatCopyRow(texts, options)));
+      backend.copyData(w, Buffer.from(formatCopyRow(texts, options, forceQuote)));
     }
     n += batch.length;
     const drained = io.drain();

@@ -12,7 +12,7 @@ import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
 import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
-import type { CopyOptions } from './statement';
+import { type CopyOptions, forcedColumns } from './statement';
 
 export interface CopyRecord {
   fields: (string | null)[];
@@ -29,10 +29,16 @@ export class CopyParser {
   #ended = false;
   #headerPending: boolean;
 
-  constructor(o: CopyOptions, table: string) {
+  /** FORCE_NOT_NULL and FORCE_NULL by field (undefined: not given). */
+  readonly #notNull: boolean[] | undefined;
+  readonly #null: boolean[] | undefined;
+
+  constructor(o: CopyOptions, table: string, columns: string[] = []) {
     this.#o = o;
     this.#table = table;
     this.#headerPending = o.header;
+    this.#notNull = forcedColumns(o.forceNotNull, columns, 'FORCE_NOT_NULL');
+    this.#null = forcedColumns(o.forceNull, columns, 'FORCE_NULL');
   }
 
   /** The records completed by this chunk. */
@@ -70,7 +76,9 @@ export class CopyParser {
         this.#headerPending = false;
         continue;
       }
-      const fields = csv ? csvFields(raw, this.#o, line, this.#table) : textFields(raw, this.#o);
+      const fields = csv
+        ? csvFields(raw, this.#o, line, this.#table, this.#notNull, this.#null)
+        : textFields(raw, this.#o);
       out.push({ fields, line });
       if (csv) this.#line += countNewlines(raw);
     }
@@ -106,7 +114,14 @@ function csvRecordEnd(s: string, from: number, o: CopyOptions): number {
   return -1;
 }
 
-function csvFields(raw: string, o: CopyOptions, line: number, table: string): (string | null)[] {
+function csvFields(
+  raw: string,
+  o: CopyOptions,
+  line: number,
+  table: string,
+  notNull?: boolean[],
+  forceNull?: boolean[],
+): (string | null)[] {
   const fields: (string | null)[] = [];
   let f = '';
   let quotedAny = false;
@@ -126,7 +141,9 @@ function csvFields(raw: string, o: CopyOptions, line: number, table: string): (s
       continue;
     }
     if (c === undefined || c === o.delimiter) {
-      fields.push(!quotedAny && f === o.null ? null : f);
+      // the null string is NULL unquoted (unless FORCE_NOT_NULL), and quoted too under FORCE_NULL
+      const k = fields.length;
+      fields.push(f === o.null && (quotedAny ? forceNull?.[k] === true : notNull?.[k] !== true) ? null : f);
       f = '';
       quotedAny = false;
       continue;
@@ -247,7 +264,7 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
 }
 
 /** One row in COPY TO's text or CSV format, with its newline. `texts` are PostgreSQL's text of each value (null for NULL). */
-export function formatCopyRow(texts: (string | null)[], o: CopyOptions): string {
+export function formatCopyRow(texts: (string | null)[], o: CopyOptions, forceQuote?: boolean[]): string {
   let s = '';
   for (let i = 0; i < texts.length; i++) {
     if (i > 0) s += o.delimiter;
@@ -255,6 +272,7 @@ export function formatCopyRow(texts: (string | null)[], o: CopyOptions): string 
     if (o.format === 'csv') {
       if (v === null) s += o.null;
       else if (
+        forceQuote?.[i] === true ||
         v === o.null ||
         v.includes(o.delimiter) ||
         v.includes(o.quote) ||

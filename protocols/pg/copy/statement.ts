@@ -11,6 +11,12 @@ export interface CopyOptions {
   quote: string;
   escape: string;
   header: boolean;
+  /** CSV, COPY TO: columns whose values are always quoted (`*`: every column). */
+  forceQuote?: '*' | string[];
+  /** CSV, COPY FROM: columns whose unquoted null string is a value, not NULL. */
+  forceNotNull?: string[];
+  /** CSV, COPY FROM: columns whose quoted null string is NULL too. */
+  forceNull?: string[];
 }
 
 export interface CopyStatement {
@@ -76,11 +82,65 @@ export function parseCopy(sig: PgToken[], tokens: PgToken[]): CopyStatement {
     );
   }
   const options = parseOptions(sig.slice(i + 2));
+  // PostgreSQL's refusals: each FORCE option goes one way
+  if (options.forceQuote && dir === 'FROM') throw pgError('0A000', 'COPY force quote only available using COPY TO');
+  if (options.forceNotNull && dir === 'TO')
+    throw pgError('0A000', 'COPY force not null only available using COPY FROM');
+  if (options.forceNull && dir === 'TO') throw pgError('0A000', 'COPY force null only available using COPY FROM');
   return { direction: dir === 'FROM' ? 'in' : 'out', table, columns, query, options };
+}
+
+/** The FORCE options by their names in the option list, and the CopyOptions field each sets. */
+const FORCE_OPTIONS: Record<string, 'forceQuote' | 'forceNotNull' | 'forceNull'> = {
+  FORCE_QUOTE: 'forceQuote',
+  FORCE_NOT_NULL: 'forceNotNull',
+  FORCE_NULL: 'forceNull',
+};
+
+/**
+ * A FORCE option's columns from opts[i]: `*` (FORCE_QUOTE only, as in PostgreSQL 15), `(a, b)`, or
+ * in the old syntax (`paren` false) `a, b` up to the next option; returns the index after them.
+ */
+function forceColumns(
+  opts: PgToken[],
+  i: number,
+  name: string,
+  force: Pick<CopyOptions, 'forceQuote' | 'forceNotNull' | 'forceNull'>,
+  paren: boolean,
+): number {
+  const field = FORCE_OPTIONS[name];
+  const label = name.toLowerCase().replace(/_/g, ' ');
+  if (force[field] !== undefined) throw pgError('42601', 'conflicting or redundant options');
+  if (opts[i]?.text === '*') {
+    if (field !== 'forceQuote')
+      throw pgError('42601', `${label} needs a column list: Patina takes * for FORCE_QUOTE only, as PostgreSQL 15`);
+    force.forceQuote = '*';
+    return i + 1;
+  }
+  const names: string[] = [];
+  if (paren) {
+    if (opts[i]?.text !== '(')
+      throw pgError('42601', `argument to option "${name.toLowerCase()}" must be a list of column names`);
+    for (i++; i < opts.length && opts[i].text !== ')'; i++) if (opts[i].text !== ',') names.push(identName(opts[i]));
+    if (opts[i]?.text !== ')')
+      throw pgError('42601', `argument to option "${name.toLowerCase()}" must be a list of column names`);
+    i++;
+  } else {
+    for (; i < opts.length; i++) {
+      names.push(identName(opts[i]));
+      if (opts[i + 1]?.text !== ',') return ((force[field] = names), i + 1);
+      i++;
+    }
+  }
+  if (names.length === 0)
+    throw pgError('42601', `argument to option "${name.toLowerCase()}" must be a list of column names`);
+  force[field] = names;
+  return i;
 }
 
 function parseOptions(opts: PgToken[]): CopyOptions {
   const set: Partial<CopyOptions> = {};
+  const force: Pick<CopyOptions, 'forceQuote' | 'forceNotNull' | 'forceNull'> = {};
   let binary = false;
   let i = 0;
   if (word(opts[i]) === 'WITH') i++;
@@ -142,6 +202,10 @@ function parseOptions(opts: PgToken[]): CopyOptions {
         continue;
       }
       const name = identName(opts[i]).toUpperCase();
+      if (FORCE_OPTIONS[name]) {
+        i = forceColumns(opts, i + 1, name, force, true);
+        continue;
+      }
       const next = opts[i + 1];
       i += 1 + (next && next.text !== ',' && next.text !== ')' ? apply(name, next) : apply(name, undefined));
     }
@@ -149,7 +213,14 @@ function parseOptions(opts: PgToken[]): CopyOptions {
     while (i < opts.length) {
       let name = word(opts[i]);
       i++;
-      if (name === 'FORCE') throw pgError('0A000', 'COPY FORCE options are not supported by Patina');
+      if (name === 'FORCE') {
+        // the old syntax: FORCE QUOTE * | FORCE QUOTE a, b | FORCE NOT NULL a, b | FORCE NULL a, b
+        const what = word(opts[i]) === 'NOT' ? 'FORCE_NOT_NULL' : `FORCE_${word(opts[i])}`;
+        if (!FORCE_OPTIONS[what])
+          throw pgError('42601', `syntax error at or near "${opts[i]?.text ?? 'end of input'}"`);
+        i = forceColumns(opts, i + (what === 'FORCE_NOT_NULL' ? 2 : 1), what, force, false);
+        continue;
+      }
       if (word(opts[i]) === 'AS') i++;
       if (name === '') name = opts[i - 1]?.text ?? '';
       i += apply(
@@ -167,6 +238,8 @@ function parseOptions(opts: PgToken[]): CopyOptions {
     for (const name of ['delimiter', 'null', 'quote', 'escape', 'header'] as const)
       if (set[name] !== undefined && set[name] !== false)
         throw pgError('42601', `cannot specify ${name.toUpperCase()} in BINARY mode`);
+    if (force.forceQuote || force.forceNotNull || force.forceNull)
+      throw pgError('0A000', 'COPY FORCE options are available only in CSV mode');
     return { format: 'binary', delimiter: '', null: '', quote: '', escape: '', header: false };
   }
   const format = set.format ?? 'text';
@@ -187,5 +260,27 @@ function parseOptions(opts: PgToken[]): CopyOptions {
   if (o.header && !csv && format !== 'text') throw pgError('0A000', 'COPY HEADER needs text or CSV mode');
   if (o.delimiter === '\n' || o.delimiter === '\r' || (!csv && o.delimiter === '\\'))
     throw pgError('22023', 'COPY delimiter cannot be newline, carriage return or backslash');
-  return o;
+  // PostgreSQL's words: the FORCE options are CSV's
+  if (!csv && force.forceQuote) throw pgError('0A000', 'COPY force quote available only in CSV mode');
+  if (!csv && force.forceNotNull) throw pgError('0A000', 'COPY force not null available only in CSV mode');
+  if (!csv && force.forceNull) throw pgError('0A000', 'COPY force null available only in CSV mode');
+  return { ...o, ...force };
+}
+
+/**
+ * Which of `columns` (the COPY's, in order) a FORCE option names; 42P10 for a name not among them,
+ * as PostgreSQL says it. Undefined when the option is not given.
+ */
+export function forcedColumns(
+  list: '*' | string[] | undefined,
+  columns: string[],
+  option: string,
+): boolean[] | undefined {
+  if (list === undefined) return undefined;
+  if (list === '*') return columns.map(() => true);
+  const lower = columns.map((c) => c.toLowerCase());
+  for (const name of list)
+    if (!columns.includes(name) && !lower.includes(name.toLowerCase()))
+      throw pgError('42P10', `${option} column "${name}" not referenced by COPY`);
+  return columns.map((c) => list.includes(c) || list.some((n) => n.toLowerCase() === c.toLowerCase()));
 }
