@@ -225,6 +225,11 @@ describe('PostgreSQL wire protocol', function () {
       ["INSERT INTO items (id, name) VALUES (1, 'dup')", '23505'],
       ['INSERT INTO items (id, name) VALUES (50, NULL)', '23502'],
       ['CREATE TABLE t (x)', '0A000'],
+      // forms SQLite's parser lacks were 42601 `near "EXTENSION": syntax error`
+      ['CREATE EXTENSION IF NOT EXISTS pgcrypto', '0A000'],
+      ['CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS x ON items (name)', '0A000'],
+      ["COMMENT ON TABLE items IS 'x'", '0A000'],
+      ['GRANT SELECT ON items TO PUBLIC', '0A000'],
     ];
     for (const [sql, code] of cases) {
       await run(sql);

@@ -269,6 +269,26 @@ export class Analyzer {
       }
       case 'TRUNCATE':
         return analyzeTruncate(sig, this.#engine.schema);
+      case 'CREATE':
+      case 'ALTER':
+      case 'DROP':
+        // whatever follows (CREATE EXTENSION, CREATE INDEX ON t, ...): SQLite's parser said `near
+        // "EXTENSION": syntax error` for the forms it lacks
+        throw pgError(
+          '0A000',
+          `schema statements (${kw}) are not accepted; change the schema files (db.schema_paths) and run \`patina reload\``,
+        );
+      case 'COMMENT':
+      case 'GRANT':
+      case 'REVOKE':
+      case 'SECURITY':
+      case 'REASSIGN':
+      case 'CLUSTER':
+      case 'REFRESH':
+        throw pgError(
+          '0A000',
+          `${kw} is not supported by Patina: its schema comes from the schema files (db.schema_paths) and its users from its configuration`,
+        );
       case 'EXPLAIN':
         return analyzeExplain(sig, tokens, declaredTypes, this);
       case 'LOCK':
