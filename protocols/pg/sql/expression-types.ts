@@ -2,6 +2,7 @@
 // the FROM list's sources (select-types.ts: tables, subqueries, VALUES lists, generate_series),
 // literals, casts, operators (the date and time ones as typed-operators.ts resolves them),
 // functions, CASE and COALESCE. 0 where the tree does not tell.
+import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../catalog/tables';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf, elementOidOf } from '../types/registry';
@@ -54,10 +55,13 @@ export class Typer {
         }
         continue;
       }
-      const col = t ? this.schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === name) : undefined;
-      if (col) {
+      const table = t ? this.schema.tables.get(t) : undefined;
+      const col = table?.columns.find((c) => c.name.toLowerCase() === name);
+      // a catalog table's column (pg_type.oid is an oid: asyncpg encodes `t.oid = $1` by that)
+      const type = col ? col.type : t && !table ? catalogColumnType(t, name) : undefined;
+      if (type !== undefined) {
         if (found) return 0; // ambiguous: SQLite will say so
-        found = oidOfDeclType(col.type);
+        found = oidOfDeclType(type);
       }
     }
     // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record
@@ -347,4 +351,23 @@ export class Typer {
     }
     return ['?column?', 0];
   }
+}
+
+/** Each catalog table's declared column types (catalog/tables.ts), by lower-case names. */
+let catalogColumns: Map<string, Map<string, string>> | null = null;
+
+/** The declared type of a pg_catalog or information_schema table's column; undefined when none. */
+function catalogColumnType(table: string, column: string): string | undefined {
+  if (!catalogColumns) {
+    catalogColumns = new Map();
+    for (const [name, decl] of Object.entries({ ...PG_CATALOG_TABLES, ...INFORMATION_SCHEMA_TABLES })) {
+      const cols = new Map<string, string>();
+      for (const part of decl.split(',')) {
+        const [col, type] = part.trim().split(/\s+/);
+        if (col && type) cols.set(col.toLowerCase(), type);
+      }
+      catalogColumns.set(name, cols);
+    }
+  }
+  return catalogColumns.get(table)?.get(column);
 }
