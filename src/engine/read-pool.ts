@@ -11,6 +11,8 @@ export interface ReadRequest {
   format: RowFormat;
   /** Interrupt the read after this long (the cursor then fails with a 'timeout' error). */
   timeoutMs?: number;
+  /** The timeout error's message, when not the default (a PG session's statement_timeout words it as PostgreSQL). */
+  timeoutMessage?: string;
 }
 
 export interface ReadHead {
@@ -370,7 +372,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
     const secs = (this.#req.timeoutMs ?? 0) / 1000;
     const err = new PatinaError(
       'timeout',
-      `query interrupted: it ran longer than the timeout of ${secs} s`,
+      this.#req.timeoutMessage ?? `query interrupted: it ran longer than the timeout of ${secs} s`,
       'SQLITE_INTERRUPT',
     );
     const slot = this.#slot;

@@ -12,6 +12,7 @@ import type { ScramExchange } from './scram';
 import type { Channels, Listener } from '../session/notifications';
 import type { PgEngine } from '../session/engine';
 import { Session } from '../session/session';
+import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
 import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
@@ -338,6 +339,14 @@ export class Connection {
       applicationName: s.application_name ?? '',
     });
     session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
+    try {
+      for (const setting of startupSettings(s)) applySetting(session.facts.settings, setting);
+    } catch (err) {
+      // as PostgreSQL: a bad value in the startup packet ends the login with the error
+      const { code, message } = sqlstateOf(err);
+      this.#fatal(code, message);
+      return;
+    }
     session.channels = {
       listen: (channel) => this.#channels.listen(this.#listener, channel),
       unlisten: (channel) =>

@@ -27,7 +27,7 @@ import { explainText } from './explain';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
-import { GUC_DEFAULTS, VERSION_TEXT, applySetting, settingOn, showRows } from './settings';
+import { GUC_DEFAULTS, VERSION_TEXT, applySetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -361,7 +361,18 @@ export class Session {
     if (this.#t.deferred) return this.#t.runDeferred(an, { sql: an.sql, params });
     const rows = an.positional === undefined ? this.#engine.pointRead(an.sql, params) : null; // in-process, at once
     if (rows) return complete(an.columns, rows);
-    return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', timeoutMs: this.#timeoutMs }));
+    return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', ...this.#readTimeout() }));
+  }
+
+  /**
+   * How long a read on a worker may run: api.query_timeout, or the session's statement_timeout when
+   * that is set and shorter (then interrupted with PostgreSQL's words for it).
+   */
+  #readTimeout(): { timeoutMs: number; timeoutMessage?: string } {
+    const st = durationMs(this.facts.settings.get('statement_timeout') ?? '0') ?? 0;
+    if (st > 0 && (this.#timeoutMs <= 0 || st < this.#timeoutMs))
+      return { timeoutMs: st, timeoutMessage: 'canceling statement due to statement timeout' };
+    return { timeoutMs: this.#timeoutMs };
   }
 
   async #stream(an: Analyzed, cursor: ReadCursor): Promise<Outcome> {

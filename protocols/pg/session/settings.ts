@@ -61,6 +61,8 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null }
   const name = sig[i] ? identName(sig[i]) : '';
   let j = i + 1;
   if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
+  // SET name TO DEFAULT is RESET name
+  if (sig.length === j + 1 && sig[j].type === 'word' && up(j) === 'DEFAULT') return { name, value: null };
   return {
     name,
     value: sig
@@ -98,8 +100,30 @@ export function applySetting(
 ): void {
   if (s?.name) {
     if (s.value === null) settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
-    else settings.set(s.name, s.value);
+    else if (s.name === 'statement_timeout') {
+      const ms = durationMs(s.value);
+      if (ms === null) throw pgError('22023', `invalid value for parameter "statement_timeout": "${s.value}"`);
+      settings.set(s.name, durationText(ms));
+    } else settings.set(s.name, s.value);
   }
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration setting's milliseconds (a bare number is milliseconds, as for statement_timeout); null when it is none. */
+export function durationMs(value: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h|d)?\s*$/i.exec(value);
+  if (!m) return null;
+  const ms = Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 'ms').toLowerCase()]);
+  return ms <= 2_147_483_647 ? ms : null;
+}
+
+/** A duration as SHOW prints it: the largest unit that divides it (`300ms`, `5s`, `1min`, `0`). */
+function durationText(ms: number): string {
+  if (ms === 0) return '0';
+  for (const unit of ['d', 'h', 'min', 's'] as const)
+    if (ms % UNIT_MS[unit] === 0) return `${ms / UNIT_MS[unit]}${unit}`;
+  return `${ms}ms`;
 }
 
 /** SHOW name's rows (SHOW ALL: name, setting, description of each, sorted); 42704 for an unknown name. */
@@ -108,4 +132,29 @@ export function showRows(settings: ReadonlyMap<string, string>, name: string): u
   const v = settings.get(name);
   if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
   return [[v]];
+}
+
+/**
+ * Startup parameters that set the session's settings, as PostgreSQL applies them: a setting sent
+ * as a parameter of its own (asyncpg's `server_settings`) and each `-c name=value` or
+ * `--name=value` of `options` (libpq's PGOPTIONS). The ones drivers send as plumbing and whose
+ * values Patina keeps (client_encoding, DateStyle, TimeZone, IntervalStyle, extra_float_digits) are
+ * left as they are. A bad value is the error PostgreSQL gives (22023), which ends the login.
+ */
+export function startupSettings(params: Record<string, string>): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  const keep = new Set(['client_encoding', 'datestyle', 'timezone', 'intervalstyle', 'extra_float_digits']);
+  const take = (name: string, value: string) => {
+    const n = name.toLowerCase().replace(/-/g, '_');
+    if (n in GUC_DEFAULTS && !keep.has(n) && GUC_DEFAULTS[n] !== undefined) out.push({ name: n, value });
+  };
+  for (const [k, v] of Object.entries(params)) if (k !== 'options' && k !== 'application_name') take(k, v);
+  const words = (params.options ?? '').trim().split(/\s+/).filter(Boolean);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    const pair = w === '-c' ? words[++i] : w.startsWith('-c') ? w.slice(2) : w.startsWith('--') ? w.slice(2) : null;
+    const eq = pair?.indexOf('=') ?? -1;
+    if (pair && eq > 0) take(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return out;
 }

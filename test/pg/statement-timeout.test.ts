@@ -1,0 +1,90 @@
+// statement_timeout over the PG port, as PostgreSQL applies it: SET (with its units, SHOW's form,
+// TO DEFAULT, a bad value 22023), libpq's `options` (-c statement_timeout=...) and asyncpg's
+// server_settings at startup (a bad value ends the login with FATAL), and a read that runs longer
+// interrupted with 57014 `canceling statement due to statement timeout` while the session goes on.
+// The setting was kept and shown but nothing was ever interrupted.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { type AgentProcess, startAgent } from '../helpers/agent';
+import { type PgClient, pgClient, psql } from '../helpers/pg';
+
+const SCHEMA = 'CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, name TEXT);';
+/** A read of some seconds on a read worker (SQLite counts to 50 million). */
+const SLOW =
+  'SELECT count(*) FROM (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 50000000) SELECT x FROM n) s';
+
+describe('statement_timeout over the PG port', function () {
+  this.timeout(60_000);
+  let agent: AgentProcess;
+  let c: PgClient;
+
+  before(async () => {
+    agent = await startAgent({ schema: SCHEMA, args: ['--pg-addr', '127.0.0.1:0'] });
+    c = pgClient(agent.pg!.port);
+    await c.connect();
+    await c.query("INSERT INTO items VALUES (1, 'a'), (2, 'b')");
+  });
+  after(async () => {
+    await c?.end();
+    await agent?.stop();
+  });
+
+  const show = async () => (await c.query('SHOW statement_timeout')).rows[0].statement_timeout;
+
+  it('SET takes PostgreSQL units and SHOW prints its form; a bad value is 22023 and changes nothing', async () => {
+    for (const [value, shown] of [
+      ['300', '300ms'],
+      ["'5s'", '5s'],
+      ["'90000ms'", '90s'],
+      ["'2min'", '2min'],
+      ['0', '0'],
+    ]) {
+      await c.query(`SET statement_timeout = ${value}`);
+      assert.equal(await show(), shown, value);
+    }
+    await c.query("SET statement_timeout = '1s'");
+    await assert.rejects(c.query("SET statement_timeout = 'abc'"), {
+      code: '22023',
+      message: 'invalid value for parameter "statement_timeout": "abc"',
+    });
+    assert.equal(await show(), '1s');
+    await c.query('SET statement_timeout TO DEFAULT');
+    assert.equal(await show(), '0');
+  });
+
+  it('a read longer than statement_timeout is 57014; the session and the agent go on', async () => {
+    await c.query('SET statement_timeout = 200');
+    const t0 = Date.now();
+    await assert.rejects(c.query(SLOW), { code: '57014', message: 'canceling statement due to statement timeout' });
+    assert.ok(Date.now() - t0 < 10_000, `interrupted after ${Date.now() - t0} ms`);
+    assert.deepEqual((await c.query('SELECT name FROM items ORDER BY id')).rows, [{ name: 'a' }, { name: 'b' }]);
+    await c.query('RESET statement_timeout');
+    assert.equal(await show(), '0');
+  });
+
+  it("libpq's options (-c statement_timeout=...) and asyncpg's server_settings set it at login; a bad value is FATAL", () => {
+    const port = agent.pg!.port;
+    let r = psql(port, ['SHOW statement_timeout', SLOW], ['-A', '-t'], { PGOPTIONS: '-c statement_timeout=200' });
+    assert.equal(r.stdout, '200ms\n');
+    assert.match(r.stderr, /ERROR: {2}canceling statement due to statement timeout/);
+    r = psql(port, ['SELECT 1'], [], { PGOPTIONS: '-c statement_timeout=abc' });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, /FATAL: {2}invalid value for parameter "statement_timeout": "abc"/);
+    const py = `
+import asyncio, asyncpg
+async def main():
+    c = await asyncpg.connect(host='127.0.0.1', port=${port}, user='tester', database='db',
+                              server_settings={'statement_timeout': '250ms', 'application_name': 'apg'})
+    print(await c.fetchval('SHOW statement_timeout'), await c.fetchval('SHOW application_name'))
+    try:
+        await c.fetchval("""${SLOW}""")
+    except asyncpg.PostgresError as e:
+        print(e.sqlstate)
+    print(await c.fetchval('SELECT count(*) FROM items'))
+asyncio.run(main())
+`;
+    const p = spawnSync('/usr/bin/python3', ['-c', py], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(p.status, 0, p.stderr);
+    assert.equal(p.stdout, '250ms apg\n57014\n2\n');
+  });
+});
