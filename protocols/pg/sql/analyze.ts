@@ -370,6 +370,9 @@ export class Analyzer {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
       else if (local && catalogRelations(sig, true)) {
         // (a catalog relation Patina does not model; a query of user tables that fails is an error)
+        // what Patina refuses by name is refused here too (pg_dump -j's pg_export_snapshot())
+        const refusal = explainRefusal(text, err);
+        if ((refusal as { sqlstate?: string } | null)?.sqlstate === '0A000') throw refusal;
         log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
         return {
           kind: 'sql',

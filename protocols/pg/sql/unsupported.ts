@@ -43,6 +43,8 @@ function find(n: Node): string | null {
     return 'a row value (record) as a result column|select its fields as columns';
   if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
+  if (n.FuncCall?.funcname?.at(-1)?.String?.sval === 'pg_export_snapshot')
+    return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";
   if (n.RangeTableSample) return 'TABLESAMPLE';
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral)
     return 'a LATERAL subquery selecting * (or its x.* inside an expression)|name its columns';

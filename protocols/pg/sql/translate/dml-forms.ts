@@ -101,3 +101,15 @@ function onConstraint(toks: Tok[], table: string): Tok[] {
   toks.splice(on + 1, 3);
   return toks;
 }
+
+/**
+ * `FROM ONLY t` and `JOIN ONLY t` (pg_dump --inserts reads `FROM ONLY public.t`): ONLY keeps a
+ * parent table's children out, and Patina's tables have none, so the word goes.
+ */
+export function dropOnly(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'ONLY'))) return toks;
+  return toks.filter(
+    (t, i) =>
+      !(isWord(t, 'ONLY') && (isWord(toks[i - 1], 'FROM') || isWord(toks[i - 1], 'JOIN')) && isName(toks[i + 1])),
+  );
+}

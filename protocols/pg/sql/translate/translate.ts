@@ -13,7 +13,7 @@ import { rewriteCatalogForms } from './catalog-forms';
 import { rewriteDateSyntax } from './date-syntax';
 import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
-import { rewriteDmlForms } from './dml-forms';
+import { dropOnly, rewriteDmlForms } from './dml-forms';
 import { rewriteExactAliases } from './exact-order';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
@@ -81,7 +81,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteGroupingSets(toks);
   toks = rewriteScalarFrom(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
-  toks = rewriteDmlForms(toks);
+  toks = rewriteDmlForms(dropOnly(toks));
   toks = rewriteInsertDefaults(toks, ctx);
   toks = rewriteTypedAssignments(toks, ctx);
   const jsonSchema = {
