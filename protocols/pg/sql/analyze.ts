@@ -317,15 +317,19 @@ export class Analyzer {
     const guards =
       grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
     // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
-    if (!local && maySubquery(sig))
-      for (const at of manyRowScalars(text, this.#engine.schema)) if (!guards.includes(at)) guards.push(at);
+    const wholeGuards: number[] = [];
+    if (maySubquery(sig) && !(local && catalogRelations(sig)))
+      for (const g of manyRowScalars(text, this.#engine.schema))
+        if (g.whole && !guards.includes(g.at)) wholeGuards.push(g.at);
+        else if (!guards.includes(g.at)) guards.push(g.at);
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
-      const guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement

@@ -98,12 +98,26 @@ function isJsonExpr(e: readonly Tok[]): boolean {
     const list = items(e, 2, from < 0 ? e.length - 1 : from);
     const only = list.length === 1 ? list[0] : [];
     const n = only.length;
-    return isJsonExpr(n >= 3 && isWord(only[n - 2], 'AS') ? only.slice(0, n - 2) : only);
+    const value = n >= 3 && isWord(only[n - 2], 'AS') ? only.slice(0, n - 2) : only;
+    return isJsonExpr(guardedValue(value) ?? value);
   }
   if (e[0].type !== 'word' || !isPunct(e[1], '(') || closer(e, 1) !== e.length - 1) return false;
   const name = e[0].text.toLowerCase();
   if (JSON_CALLS.has(name)) return true;
   return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
+}
+
+/**
+ * The value of translate/one-row.ts's guard of a scalar subquery, `CASE WHEN ... THEN
+ * __pg_raise('21000', ...) ELSE (x) END`: x (a subquery in its parentheses); else null.
+ */
+function guardedValue(e: readonly Tok[]): readonly Tok[] | null {
+  const n = e.length;
+  if (n < 4 || !isWord(e[0], 'CASE') || !isWord(e[n - 1], 'END') || !isPunct(e[n - 2], ')')) return null;
+  const open = e.findIndex((t, i) => isWord(t, 'ELSE') && isPunct(e[i + 1], '(') && closer(e, i + 1) === n - 2);
+  if (open < 0 || !e.some((t, i) => isWord(t, '__pg_raise') && e[i + 2]?.text === "'21000'")) return null;
+  const x = e.slice(open + 1, n - 1);
+  return isWord(x[1], 'SELECT') || isWord(x[1], 'WITH') ? x : x.slice(1, -1);
 }
 
 /** The date or timestamp type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
