@@ -334,7 +334,11 @@ export class Analyzer {
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
-      sql = translate(stars?.size || layouts?.size ? edited(guarded, stars, layouts) : guarded, this.#dialect, local);
+      sql = translate(
+        stars?.stars.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
+        this.#dialect,
+        local,
+      );
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -447,21 +451,79 @@ function mayJoinUsing(sig: PgToken[]): boolean {
 }
 
 /**
- * The tokens with the one at each byte offset of `stars` (in the tokens joined by spaces) replaced by
- * the tokens of its text, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ * The tokens with the one at each byte offset of `stars.stars` (in the tokens joined by spaces)
+ * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
+ * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(tokens: PgToken[], stars: Map<number, string> | null, layouts: Map<number, string> | null): PgToken[] {
+function edited(
+  tokens: PgToken[],
+  stars: { stars: Map<number, string>; aliases: Map<number, string> } | null,
+  layouts: Map<number, string> | null,
+): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
   if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  if (stars?.aliases.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const name = stars.aliases.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      if (name === undefined) continue;
+      const last = itemEnd(tokens, i);
+      after.set(last, [
+        ...(after.get(last) ?? []),
+        { type: 'word', text: 'AS' },
+        { type: 'quoted', text: `"${name.replace(/"/g, '""')}"` },
+      ]);
+    }
+  }
   let offset = 0;
   const out: PgToken[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const star = stars?.get(offset);
+    const star = stars?.stars.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
     out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
   }
   return out;
+}
+
+/** Words that end a select list's last item. */
+const LIST_END = new Set([
+  'FROM',
+  'INTO',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'FETCH',
+  'FOR',
+]);
+
+/** The index of the last token of the select item that begins at tokens[i]. */
+function itemEnd(tokens: PgToken[], i: number): number {
+  let depth = 0;
+  let j = i;
+  for (; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (t.type === 'space' || t.type === 'comment') continue;
+    if (t.type === 'punct' && (t.text === '(' || t.text === '[')) depth++;
+    else if (t.type === 'punct' && (t.text === ')' || t.text === ']')) {
+      if (depth === 0) break;
+      depth--;
+    } else if (
+      depth === 0 &&
+      ((t.type === 'punct' && t.text === ',') || (t.type === 'word' && LIST_END.has(t.text.toUpperCase())))
+    )
+      break;
+  }
+  while (j - 1 > i && (tokens[j - 1].type === 'space' || tokens[j - 1].type === 'comment')) j--;
+  return j - 1;
 }
 
 /** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */
