@@ -123,9 +123,82 @@ describe('whole-row references against PostgreSQL 15', function () {
     );
   });
 
-  it('a whole-row reference inside another expression (ordered against a row of another shape), of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it("rows of other shapes or with a json field stop where PostgreSQL's record comparison stops: its 42804 or 42883, with its words (they were 0A000, or compared as text)", async () => {
+    for (const [sql, code, message] of [
+      ['SELECT t = u FROM t, u', '42804', 'cannot compare dissimilar column types text and bigint at record column 2'],
+      [
+        'SELECT count(*) FROM t, u WHERE t < u',
+        '42804',
+        'cannot compare dissimilar column types text and bigint at record column 2',
+      ],
+      [
+        'SELECT x < y FROM (SELECT id, n FROM t) x, (SELECT id, s FROM t) y',
+        '42804',
+        'cannot compare dissimilar column types numeric and text at record column 2',
+      ],
+      [
+        'SELECT x = y FROM (SELECT id, s FROM t) x, (SELECT id, s, n FROM t) y WHERE x.id = y.id',
+        '42804',
+        'cannot compare record types with different numbers of columns',
+      ],
+      [
+        'SELECT x >= y FROM (SELECT id, s FROM t) x, (SELECT id, s, n FROM t) y WHERE x.id = y.id',
+        '42804',
+        'cannot compare record types with different numbers of columns',
+      ],
+      [
+        'SELECT x = y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y',
+        '42883',
+        'could not identify an equality operator for type json',
+      ],
+      [
+        'SELECT x < y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y',
+        '42883',
+        'could not identify a comparison function for type json',
+      ],
+    ]) {
+      for (const c of [clients().patina, clients().postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string; message: string }) => {
+          assert.equal(`${e.code} ${e.message}`, `${code} ${message}`, sql);
+          return true;
+        });
+    }
+    // as in PostgreSQL, a pair the first fields tell apart never reaches the dissimilar field
+    await sameOnBoth(
+      clients(),
+      'SELECT x.id, y.id, x = y, x < y, x >= y FROM (SELECT id, s FROM t) x, (SELECT id, t_id FROM u) y WHERE x.id <> y.id ORDER BY 1, 2',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT x.id, y.id, x = y, x < y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y WHERE x.id <> y.id ORDER BY 1, 2',
+    );
+    // no row compared, no error
+    await sameOnBoth(clients(), 'SELECT t < u FROM t, u WHERE false');
+  });
+
+  it('a row a LEFT JOIN did not match compares as NULL, as PostgreSQL compares a NULL row (it compared its NULL fields)', async () => {
+    const rows = await sameOnBoth(
+      clients(),
+      'SELECT t.id, t2.id, t = t2, t <> t2, t < t2, t >= t2 FROM t LEFT JOIN t t2 ON t2.id = t.id + 1 ORDER BY 1',
+    );
+    assert.deepEqual(rows[8].slice(2), [null, null, null, null]);
+    await sameOnBoth(
+      clients(),
+      'SELECT x.k, y.k, x = y, x <> y, x < y FROM (SELECT id AS k, s FROM t) x LEFT JOIN (SELECT id AS k, s FROM t) y ON y.k = x.k + 1 ORDER BY 1',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT u.id, t = t, t2 = t FROM u LEFT JOIN t ON t.id = u.t_id + 5 LEFT JOIN t t2 ON t2.id = u.id ORDER BY 1',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT u.id FROM u LEFT JOIN t ON t.id = u.t_id + 1 WHERE NOT (t = t) IS NULL ORDER BY 1',
+    );
+  });
+
+  it('a whole-row reference inside another expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
-      'SELECT t < u FROM t, u WHERE false',
+      "SELECT t || 'x' FROM t",
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {
