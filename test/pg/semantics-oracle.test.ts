@@ -517,6 +517,7 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       "SELECT id, json_build_object('lines', (SELECT json_build_object('q', qty) FROM line_items l WHERE l.order_id = o.id)) FROM orders o",
       'SELECT id, (SELECT to_jsonb(qty) FROM line_items l WHERE l.order_id = o.id) FROM orders o',
       'UPDATE orders SET note = (SELECT DISTINCT name FROM customers) WHERE id = 1',
+      'SELECT id, (SELECT to_json(obj) FROM (SELECT l.line FROM line_items l WHERE l.order_id = o.id) AS obj) FROM orders o',
     ]) {
       const [p, g] = [await message(patina, sql), await message(postgres, sql)];
       assert.equal(g, '21000 more than one row returned by a subquery used as an expression', sql);
@@ -530,6 +531,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT id, (WITH l AS (SELECT line FROM line_items WHERE order_id = o.id) SELECT count(*) FROM l) FROM orders o ORDER BY id',
       "SELECT id, json_build_object('first', (SELECT row_to_json(l) FROM line_items l WHERE l.order_id = o.id AND l.line < 2)) FROM orders o ORDER BY id",
       "SELECT id, (SELECT json_build_object('q', qty) FROM line_items l WHERE l.order_id = o.id AND qty > 1) FROM orders o ORDER BY id",
+      // Kysely's jsonObjectFrom: one row when its subquery's WHERE fixes a key (left unguarded)
+      'SELECT id, (SELECT to_json(obj) FROM (SELECT c.id, c.name FROM customers c WHERE c.id = o.customer_id) AS obj) AS customer FROM orders o ORDER BY id',
     ]) {
       await same(sql);
       // named as PostgreSQL names them (a set operation's column by its first branch, VALUES' column1)

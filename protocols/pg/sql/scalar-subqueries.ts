@@ -63,24 +63,32 @@ export function manyRowScalars(sql: string, schema: Schema): ManyRowScalar[] {
  * WITH clause, VALUES: guarded by counting the subquery's own rows). `ctes`: WITH queries in reach,
  * which are no schema tables.
  */
-function mayGiveMany(s: Node, schema: Schema, ctes: Set<string>): 'one' | 'rows' | 'whole' {
+function mayGiveMany(s: Node, schema: Schema, ctes: Set<string>, scalar = true): 'one' | 'rows' | 'whole' {
   if (s.limitCount || s.limitOffset || s.lockingClause) return 'one';
   if (s.op && s.op !== 'SETOP_NONE') {
     // UNION of two rows is two rows; INTERSECT and EXCEPT give at most the left side's rows
     if (s.op === 'SETOP_UNION') return 'whole';
-    return mayGiveMany(s.larg, schema, ctes) === 'one' ? 'one' : 'whole';
+    return mayGiveMany(s.larg, schema, ctes, scalar) === 'one' ? 'one' : 'whole';
   }
   if (s.valuesLists) return s.valuesLists.length > 1 ? 'whole' : 'one';
   if (s.withClause) {
     const inner = new Set(ctes);
     for (const c of s.withClause.ctes ?? []) inner.add(String(c.CommonTableExpr?.ctename).toLowerCase());
-    return mayGiveMany({ ...s, withClause: undefined }, schema, inner) === 'one' ? 'one' : 'whole';
+    return mayGiveMany({ ...s, withClause: undefined }, schema, inner, scalar) === 'one' ? 'one' : 'whole';
   }
-  if (!s.fromClause?.length || s.targetList?.length !== 1) return 'one';
-  const item = s.targetList[0].ResTarget?.val;
-  if (!item || item.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return 'one';
+  if (!s.fromClause?.length) return 'one';
+  if (scalar) {
+    // (a scalar subquery of other than one column is PostgreSQL's error, a star not looked into)
+    const item = s.targetList?.length === 1 ? s.targetList[0].ResTarget?.val : undefined;
+    if (!item || item.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return 'one';
+  }
   if (!s.groupClause && (aggregates(s.targetList) || aggregates(s.havingClause))) return 'one';
   if (keyFixed(s, schema, ctes)) return 'one';
+  // `(SELECT to_json(obj) FROM (SELECT ... WHERE pet.id = t.pet_id) AS obj)` (Kysely's jsonObjectFrom):
+  // as many rows as its one subquery in FROM gives
+  const sub = s.fromClause.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
+  const inner = sub && !s.whereClause && !s.groupClause ? sub.subquery?.SelectStmt : undefined;
+  if (inner && mayGiveMany(inner, schema, ctes, false) === 'one') return 'one';
   return s.distinctClause ? 'whole' : 'rows';
 }
 
