@@ -59,8 +59,13 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       'SELECT * FROM m JOIN (SELECT q, sum(n), count(*) FROM m GROUP BY q) s USING (q) ORDER BY id',
       'SELECT * FROM m JOIN (SELECT q, sum(n), sum(x) FROM m GROUP BY q) s USING (q) ORDER BY id',
       'SELECT * FROM m JOIN (SELECT q, id + 1, id + 2 FROM m) s USING (q) ORDER BY id, 6',
-      // a join with its own alias, its columns named once each
+      // a join with its own alias, its columns named once each, or a name on both sides (SQLite's
+      // `*` of it was 42702 ambiguous column name)
       'SELECT * FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY id, g',
+      'SELECT * FROM (m a JOIN m b USING (q)) AS j ORDER BY 1, 2, 6',
+      'SELECT * FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
+      'SELECT * FROM ((m a JOIN m b USING (q)) JOIN m c ON c.id = a.id) AS j ORDER BY 1, 2, 6',
+      'SELECT * FROM m JOIN (m a FULL JOIN m b USING (q)) AS j USING (q) ORDER BY 1, 2, 6, 10',
     ]) {
       await same(sql);
       const names = async (c: 'patina' | 'postgres') =>

@@ -32,7 +32,7 @@ import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
-import { usingStarLists } from './select-types';
+import { type StarEdits, usingStarLists } from './select-types';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { hasLockingClause } from './translate/locking';
@@ -40,7 +40,7 @@ import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
-import { type Tok, isWord } from './tokens';
+import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
@@ -335,7 +335,7 @@ export class Analyzer {
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
       sql = translate(
-        stars?.stars.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
+        stars?.stars.size || stars?.joins.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
         this.#dialect,
         local,
       );
@@ -443,10 +443,11 @@ const GUC_COLUMN_NAMES: Record<string, string> = {
   intervalstyle: 'IntervalStyle',
 };
 
-/** Whether the tokens may hold a `*` over a USING or NATURAL join: a cheap test before parsing. */
+/** Whether the tokens may hold a `*` over a USING or NATURAL join or an aliased join: a cheap test before parsing. */
 function mayJoinUsing(sig: PgToken[]): boolean {
   return (
-    sig.some((t) => t.type === 'op' && t.text === '*') && sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL'))
+    sig.some((t) => t.type === 'op' && t.text === '*') &&
+    sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL') || isWord(t, 'JOIN'))
   );
 }
 
@@ -455,14 +456,26 @@ function mayJoinUsing(sig: PgToken[]): boolean {
  * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
  * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(
-  tokens: PgToken[],
-  stars: { stars: Map<number, string>; aliases: Map<number, string> } | null,
-  layouts: Map<number, string> | null,
-): PgToken[] {
+function edited(tokens: PgToken[], stars: StarEdits | null, layouts: Map<number, string> | null): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
   if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  if (stars?.joins.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const join = stars.joins.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      const open = join ? joinOpener(tokens, i, join.alias) : -1;
+      if (!join || open < 0) continue;
+      // `(m JOIN u USING (q)) AS j` → `(SELECT "m"."q" AS "q", ... FROM m JOIN u USING (q)) AS j`
+      before.set(open + 1, [
+        { type: 'word', text: 'SELECT' },
+        ...lexPg(join.list),
+        { type: 'word', text: 'FROM' },
+        ...(before.get(open + 1) ?? []),
+      ]);
+    }
+  }
   if (stars?.aliases.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {
@@ -485,6 +498,23 @@ function edited(
     out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
   }
   return out;
+}
+
+/** The '(' before tokens[i] (a join's first table) whose ')' is followed by `[AS] alias`, else -1. */
+function joinOpener(tokens: PgToken[], i: number, alias: string): number {
+  const skip = (k: number, step: number) => {
+    while (tokens[k] && (tokens[k].type === 'space' || tokens[k].type === 'comment')) k += step;
+    return k;
+  };
+  for (let p = skip(i - 1, -1); p >= 0 && tokens[p].type === 'punct' && tokens[p].text === '('; p = skip(p - 1, -1)) {
+    const c = closer(tokens, p);
+    if (c < 0) return -1;
+    let k = skip(c + 1, 1);
+    if (isWord(tokens[k], 'AS')) k = skip(k + 1, 1);
+    if (tokens[k] && (tokens[k].type === 'word' || tokens[k].type === 'quoted') && identName(tokens[k]) === alias)
+      return p;
+  }
+  return -1;
 }
 
 /** Words that end a select list's last item. */

@@ -199,6 +199,12 @@ function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): 
   return table ? table.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) })) : null;
 }
 
+/** An aliased join written as a subquery: its alias and the select list it gets. */
+export interface JoinList {
+  alias: string;
+  list: string;
+}
+
 /** A column `*` spreads: the SQL that reads it (`"alias"."name"`, or an expression when not plain) and its place in SQLite's spread. */
 interface Spread extends ResultColumn {
   ref: string;
@@ -221,9 +227,10 @@ function joinSpread(
   from: Node[] | undefined,
   scope: Scope,
   schema: Schema,
-): { cols: Spread[]; named: boolean; aliases: Map<number, string> } | null {
+): { cols: Spread[]; named: boolean; aliases: Map<number, string>; joins: Map<number, JoinList> } | null {
   let named = true;
   const aliases = new Map<number, string>();
+  const joins = new Map<number, JoinList>();
   const lower = (c: ResultColumn) => c.name.toLowerCase();
   const ofSource = (alias: string, query: Node | null, colnames: string[]): Spread[] | null => {
     const cols = sourceColumns(scope.get(alias), schema);
@@ -292,11 +299,28 @@ function joinSpread(
     }
     if (!j.alias) return cols;
     // `(a JOIN b USING (q)) AS j`: SQLite reads it as a subquery of its `*`, in SQLite's order,
-    // its columns by their names (which must then be one each)
+    // its columns by their names
     const alias = String(j.alias.aliasname).toLowerCase();
+    if (j.alias.colnames?.length) return null;
     const names = cols.map(lower);
-    if (new Set(names).size !== names.length || j.alias.colnames?.length) return null;
-    return cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+    if (new Set(names).size === names.length)
+      return cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+    // a name twice (SQLite's `*` of it is 42702 ambiguous): written as a subquery of PostgreSQL's
+    // list, each column a name of its own (`"u"."id" AS "id__4"`), at the '(' before its first table
+    let leaf = j.larg;
+    while (leaf?.JoinExpr && !leaf.JoinExpr.alias) leaf = leaf.JoinExpr.larg;
+    const first = leaf?.RangeVar?.location;
+    if (!named || typeof first !== 'number' || first < 0) return null;
+    const own: string[] = [];
+    const seen = new Set<string>();
+    for (const c of cols) {
+      let n = c.name;
+      for (let k = 2; seen.has(n.toLowerCase()); k++) n = `${c.name}__${k}`;
+      seen.add(n.toLowerCase());
+      own.push(n);
+    }
+    joins.set(first, { alias, list: cols.map((c, i) => `${c.ref} AS ${quote(own[i])}`).join(', ') });
+    return cols.map((c, i) => ({ ...c, ref: `${quote(alias)}.${quote(own[i])}`, plain: own[i] === c.name, at: i }));
   };
   const out: Spread[] = [];
   for (const f of from ?? []) {
@@ -305,7 +329,7 @@ function joinSpread(
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named, aliases };
+  return { cols: out, named, aliases, joins };
 }
 
 /**
@@ -369,24 +393,30 @@ function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): Re
   return spread.cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c);
 }
 
+/** What usingStarLists edits, each by a byte offset in the statement's text. */
+export interface StarEdits {
+  stars: Map<number, string>;
+  aliases: Map<number, string>;
+  joins: Map<number, JoinList>;
+}
+
 /**
  * The `*` of each SELECT in a statement (subqueries and WITH queries too) that SQLite would spread
  * in another order than PostgreSQL's (a join's USING or NATURAL columns not the left side's first):
  * its offset in `sql` → the column list in PostgreSQL's order (`"m"."q", "m"."id", "s"."f"`); and
  * the items of the subqueries and WITH queries it reads that SQLite would name otherwise (`sum(n)`
- * without AS): their offset → PostgreSQL's name, for an alias.
+ * without AS): their offset → PostgreSQL's name, for an alias; an aliased join whose columns
+ * SQLite cannot spread (a name twice): the offset of its first table → the list it is written with.
  */
-export function usingStarLists(
-  sql: string,
-  schema: Schema,
-): { stars: Map<number, string>; aliases: Map<number, string> } {
+export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const out = new Map<number, string>();
   const aliases = new Map<number, string>();
+  const joins = new Map<number, JoinList>();
   let tree: Node;
   try {
     tree = parseSync(sql);
   } catch {
-    return { stars: out, aliases };
+    return { stars: out, aliases, joins };
   }
   const visit = (n: Node, ctes: Ctes): void => {
     if (n === null || typeof n !== 'object') return;
@@ -410,6 +440,8 @@ export function usingStarLists(
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
           for (const [at, name] of spread.aliases) aliases.set(at, name);
         }
+        // (an aliased join SQLite cannot spread is written out whatever the order)
+        if (spread?.named) for (const [at, j] of spread.joins) joins.set(at, j);
       }
       for (const k in s) visit(s[k], inner);
       return;
@@ -417,5 +449,5 @@ export function usingStarLists(
     for (const k in n) visit(n[k], ctes);
   };
   visit(tree.stmts ?? [], NO_CTES);
-  return { stars: out, aliases };
+  return { stars: out, aliases, joins };
 }
