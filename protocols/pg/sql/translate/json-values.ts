@@ -670,8 +670,8 @@ function pgTypeName(decl: string): string {
 /**
  * Where PostgreSQL's record_eq / record_cmp of two rows stops with an error, field by field: the
  * first position whose declared types differ (42804 `cannot compare dissimilar column types`), or
- * hold json (42883: json has no equality or order), or jsonb when ordering (an order not written
- * here: 0A000); past the last field of one, rows of different widths (42804). The position and the
+ * hold json (42883: json has no equality or order); past the last field of one, rows of different
+ * widths (42804). The position and the
  * raise, or null when the rows compare to the end; undefined when a type is not known here.
  */
 function recordStop(a: Source, b: Source, ordering: boolean): { at: number; raise: string } | null | undefined {
@@ -696,8 +696,6 @@ function recordStop(a: Source, b: Source, ordering: boolean): { at: number; rais
           `could not identify ${ordering ? 'a comparison function' : 'an equality operator'} for type json`,
         ),
       };
-    if (ordering && /json/.test(x))
-      return { at: i, raise: raise('0A000', 'ordering whole rows by a jsonb field is not supported') };
   }
   if (a.cols.length !== b.cols.length)
     return { at: n, raise: raise('42804', 'cannot compare record types with different numbers of columns') };
@@ -756,8 +754,9 @@ function mayBeNulled(toks: Tok[], s: Source): boolean {
  * `a op b` of two whole rows whose columns have the same declared types, as PostgreSQL's record_cmp
  * orders them: field by field, the first unequal one decides, a NULL field after any value and two
  * NULLs equal (so never NULL); an interval by its length, an array of numbers, booleans or text by
- * its elements. Undefined (the reference stays, refused) for rows of other shapes or with a json
- * field (which PostgreSQL has no order for, or jsonb's own, not written here).
+ * its elements, a jsonb field by jsonb's order; rows of other shapes or with a json field up to
+ * where record_cmp stops with its error (recordStop). Undefined (the reference stays, refused) when
+ * a field's type is not known here.
  */
 function recordOrder(op: string, a: Source, b: Source): Tok[] | undefined {
   const types = a.cols.map(declared);
@@ -776,12 +775,19 @@ function recordOrder(op: string, a: Source, b: Source): Tok[] | undefined {
     if (!array && /interval/.test(t)) return `__pg_interval_key(${col})`;
     return col;
   };
+  // a jsonb field by jsonb's order (__pg_jsonb_cmp: -1, 0, 1, a NULL after any value)
+  const jsonb = types.map((t) => t === 'jsonb');
+  const stepwise = stop !== null || jsonb.some((j) => j);
   // x < y over the fields from n on
   const less = (x: Source, y: Source, n: number): string => {
-    if (stop && n === width) return stop.raise;
+    if (n === width) return stop ? stop.raise : '0';
     const [l, r] = [key(x, n), key(y, n)];
+    if (jsonb[n]) {
+      const c = `__pg_jsonb_cmp(${l}, ${r})`;
+      return `(CASE WHEN ${c} = 0 THEN ${less(x, y, n + 1)} ELSE ${c} < 0 END)`;
+    }
     const here = `(CASE WHEN ${l} IS NULL THEN 0 WHEN ${r} IS NULL THEN 1 ELSE ${l} < ${r} END)`;
-    if (stop) return `(CASE WHEN ${l} IS ${r} THEN ${less(x, y, n + 1)} ELSE ${here} END)`;
+    if (stepwise) return `(CASE WHEN ${l} IS ${r} THEN ${less(x, y, n + 1)} ELSE ${here} END)`;
     return n + 1 === width ? here : `(${here} OR (${l} IS ${r} AND ${less(x, y, n + 1)}))`;
   };
   const text =
