@@ -245,3 +245,91 @@ function deletePath(a: Json, path: string[], at: number): Json {
   else out[i] = deletePath(a[i], path, at + 1);
   return out;
 }
+
+/** jsonb's rank of a value's kind in its order: null, string, number, boolean, then arrays, objects. */
+function kindRank(v: Json): number {
+  if (v === null) return 0;
+  if (typeof v === 'string') return 1;
+  if (typeof v === 'boolean') return 3;
+  if (Array.isArray(v)) return 16;
+  if (v instanceof Map) return 17;
+  return 2;
+}
+
+/** Two numbers' order by value, exactly. */
+function compareNumbers(a: string, b: string): number {
+  const x = parseDecimal(a)!;
+  const y = parseDecimal(b)!;
+  const zx = !/[1-9]/.test(x.int + x.frac);
+  const zy = !/[1-9]/.test(y.int + y.frac);
+  const sx = zx ? 0 : x.neg ? -1 : 1;
+  const sy = zy ? 0 : y.neg ? -1 : 1;
+  if (sx !== sy) return sx < sy ? -1 : 1;
+  if (sx === 0) return 0;
+  const width = Math.max(x.frac.length, y.frac.length);
+  const [ix, iy] = [x.int.replace(/^0+/, ''), y.int.replace(/^0+/, '')];
+  let c = ix.length - iy.length;
+  if (c === 0) {
+    const [fx, fy] = [x.frac.padEnd(width, '0'), y.frac.padEnd(width, '0')];
+    c = ix + fx < iy + fy ? -1 : ix + fx > iy + fy ? 1 : 0;
+  }
+  return sx < 0 ? -Math.sign(c) : Math.sign(c);
+}
+
+/**
+ * PostgreSQL's order of jsonb values (compareJsonbContainers, the order of `ORDER BY` and `<` on
+ * jsonb): an object after an array after a boolean after a number after a string after null; of
+ * two arrays the longer, a top-level scalar before an array of as many elements; of two objects the
+ * one of more pairs, then pair by pair in key order (shorter keys first); elements one by one;
+ * strings by their bytes (the C collation), numbers by value. A negative number, 0 or a positive one.
+ */
+export function compareJsonb(a: Json, b: Json): number {
+  // a top-level scalar is a one-element "raw scalar" array to PostgreSQL
+  const top = (v: Json) => (Array.isArray(v) || v instanceof Map ? v : { raw: v });
+  const x = top(a);
+  const y = top(b);
+  const rawX = !Array.isArray(x) && !(x instanceof Map);
+  const rawY = !Array.isArray(y) && !(y instanceof Map);
+  if (rawX || rawY) {
+    const lx = rawX ? 1 : Array.isArray(x) ? x.length : -1;
+    const ly = rawY ? 1 : Array.isArray(y) ? y.length : -1;
+    if (lx >= 0 && ly >= 0) {
+      // both arrays to PostgreSQL: fewer elements first, else the raw scalar first
+      if (lx !== ly) return lx > ly ? 1 : -1;
+      if (rawX !== rawY) return rawX ? -1 : 1;
+      return compareValues(a, b);
+    }
+    // a raw scalar (an array) against an object
+    return rawX ? -1 : 1;
+  }
+  return compareValues(a, b);
+}
+
+function compareValues(a: Json, b: Json): number {
+  const [ka, kb] = [kindRank(a), kindRank(b)];
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  if (a === null || b === null) return 0;
+  if (typeof a === 'string') return Buffer.compare(Buffer.from(a), Buffer.from(b as string));
+  if (typeof a === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (Array.isArray(a)) {
+    const bb = b as Json[];
+    if (a.length !== bb.length) return a.length > bb.length ? 1 : -1;
+    for (let i = 0; i < a.length; i++) {
+      const c = compareValues(a[i], bb[i]);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+  if (a instanceof Map) {
+    const bm = b as Map<string, Json>;
+    if (a.size !== bm.size) return a.size > bm.size ? 1 : -1;
+    const xs = [...a.keys()].sort(byKey);
+    const ys = [...bm.keys()].sort(byKey);
+    for (let i = 0; i < xs.length; i++) {
+      const c = Buffer.compare(Buffer.from(xs[i]), Buffer.from(ys[i])) || compareValues(a.get(xs[i])!, bm.get(ys[i])!);
+      if (c !== 0) return c;
+    }
+    return 0;
+  }
+  return compareNumbers((a as { num: string }).num, (b as { num: string }).num);
+}

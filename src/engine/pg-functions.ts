@@ -16,6 +16,7 @@ import { installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
 import {
   type Json,
+  compareJsonb,
   jsonOperand,
   jsonbContains,
   jsonbDeletePath,
@@ -585,6 +586,12 @@ function installJsonbOperators(db: Database.Database): void {
       a === null || b === null ? null : (f(a, b) as number),
     );
   const bool = (b: boolean) => (b ? 1 : 0);
+  // record_cmp's order of two jsonb fields (translate/json-values.ts): -1, 0 or 1, a NULL after any value
+  db.function('__pg_jsonb_cmp', { deterministic: true }, (a: unknown, b: unknown) =>
+    a === null || b === null
+      ? Number(a === null) - Number(b === null)
+      : Math.sign(compareJsonb(jsonOperand(a), jsonOperand(b))),
+  );
   fn('__pg_jsonb_contains', (a, b) => bool(jsonbContains(jsonOperand(a), jsonOperand(b))));
   fn('__pg_jsonb_contained', (a, b) => bool(jsonbContains(jsonOperand(b), jsonOperand(a))));
   fn('__pg_jsonb_exists', (a, k) => bool(jsonbHasKey(jsonOperand(a), String(k))));

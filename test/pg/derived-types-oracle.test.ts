@@ -1,5 +1,6 @@
 // Result column types of `*` over joins with a subquery (derived table), against PostgreSQL 15: a
 // subquery's numeric columns were float8 (and printed as doubles) when `*` spread a join of it.
+import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);`;
@@ -9,7 +10,7 @@ const ROWS = [
 
 describe('result types of * over joins of derived tables, against PostgreSQL 15', function () {
   this.timeout(60_000);
-  const { same } = oracleSuite(SCHEMA, ROWS);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
 
   it('* over a subquery JOIN a table USING or ON types the subquery numeric columns numeric (were float8)', async () => {
     for (const sql of [
@@ -41,6 +42,36 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       'SELECT q, id FROM (SELECT * FROM m JOIN (SELECT q, sum(n) FROM m GROUP BY q) s USING (q)) x ORDER BY id',
     ])
       await same(sql);
+  });
+
+  it("* over a RIGHT or FULL join that merges, a WITH query, a subquery's unnamed columns or a join's alias: PostgreSQL's order and names (they were SQLite's)", async () => {
+    for (const sql of [
+      // the merged column: the right side's value after RIGHT JOIN, coalesce of both after FULL JOIN
+      'SELECT * FROM m a RIGHT JOIN (SELECT q, f AS g FROM m WHERE id > 1) b USING (q) ORDER BY 1, 2',
+      'SELECT * FROM m a FULL JOIN (SELECT q, id AS k FROM m WHERE id > 2) b USING (q) ORDER BY 1, 2, 6',
+      'SELECT * FROM m NATURAL FULL JOIN (SELECT q, f FROM m WHERE id > 2) s ORDER BY 1, 2, 3',
+      'SELECT * FROM (SELECT id, q FROM m) a FULL JOIN (SELECT q, id AS k FROM m) b USING (q) RIGHT JOIN m c USING (q) ORDER BY 1, 2, 3, 4',
+      // a WITH query on either side, named or not
+      'WITH w AS (SELECT q, id AS k FROM m) SELECT * FROM m JOIN w USING (q) ORDER BY id, k',
+      'WITH w AS (SELECT id AS k, q FROM m) SELECT * FROM w JOIN m USING (q) ORDER BY k, id',
+      'WITH w AS (SELECT q, sum(n) FROM m GROUP BY q) SELECT * FROM m JOIN w USING (q) ORDER BY id',
+      // a subquery's columns SQLite names otherwise, also twice the same name
+      'SELECT * FROM m JOIN (SELECT q, sum(n), count(*) FROM m GROUP BY q) s USING (q) ORDER BY id',
+      'SELECT * FROM m JOIN (SELECT q, sum(n), sum(x) FROM m GROUP BY q) s USING (q) ORDER BY id',
+      'SELECT * FROM m JOIN (SELECT q, id + 1, id + 2 FROM m) s USING (q) ORDER BY id, 6',
+      // a join with its own alias, its columns named once each, or a name on both sides (SQLite's
+      // `*` of it was 42702 ambiguous column name)
+      'SELECT * FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY id, g',
+      'SELECT * FROM (m a JOIN m b USING (q)) AS j ORDER BY 1, 2, 6',
+      'SELECT * FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
+      'SELECT * FROM ((m a JOIN m b USING (q)) JOIN m c ON c.id = a.id) AS j ORDER BY 1, 2, 6',
+      'SELECT * FROM m JOIN (m a FULL JOIN m b USING (q)) AS j USING (q) ORDER BY 1, 2, 6, 10',
+    ]) {
+      await same(sql);
+      const names = async (c: 'patina' | 'postgres') =>
+        (await clients()[c].query(sql)).fields.map((f: { name: string }) => f.name);
+      assert.deepEqual(await names('patina'), await names('postgres'), sql);
+    }
   });
 
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, s TEXT, n NUMERIC(10,2), b BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, f DOUBLE PRECISION, j JSONB, bb BYTEA, tags TEXT[], ch CHAR(3), big BIGINT);
-CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, t_id BIGINT, name TEXT);`;
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, t_id BIGINT, name TEXT);
+CREATE TABLE jv (id BIGINT NOT NULL PRIMARY KEY, j JSONB);`;
 const ROWS = [
   `INSERT INTO t VALUES
     (1, 'abc', 1.50, true, '2024-01-01', '2024-01-01 10:00:00', '2024-01-01 10:00:00+00', 1.5, '{"a": 1}', '\\x0102', '{"a b",c}', 'ab', 9007199254740993),
@@ -22,6 +23,10 @@ const ROWS = [
     (8, 'back\\slash', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
     (9, 'NULL', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
   `INSERT INTO u VALUES (1, 1, 'one'), (2, 1, 'two'), (3, 2, 'three')`,
+  `INSERT INTO jv VALUES (1, 'null'), (2, '"a"'), (3, '"ab"'), (4, '"b"'), (5, '0'), (6, '-1.5'), (7, '10'),
+    (8, '2e1'), (9, 'true'), (10, 'false'), (11, '[]'), (12, '[1]'), (13, '[1, 2]'), (14, '["a"]'), (15, '[[]]'),
+    (16, '{}'), (17, '{"a": 1}'), (18, '{"b": 0}'), (19, '{"a": 1, "b": 2}'), (20, '{"aa": 1}'), (21, '{"a": [1]}'),
+    (22, NULL), (23, '"é"'), (24, '[null]'), (25, '{"a": "x"}'), (26, '12345678901234567890.5')`,
 ];
 
 describe('whole-row references against PostgreSQL 15', function () {
@@ -103,7 +108,7 @@ describe('whole-row references against PostgreSQL 15', function () {
     await sameOnBoth(clients(), 'SELECT q = q FROM (SELECT n, d FROM t) q ORDER BY 1');
   });
 
-  it('whole rows of one shape are ordered field by field, as PostgreSQL orders records', async () => {
+  it("whole rows of one shape are ordered field by field, as PostgreSQL orders records, a jsonb field by jsonb's order", async () => {
     // (t < u was 0A000) a NULL field after any value, two NULL fields equal; by each field's type
     await sameOnBoth(
       clients(),
@@ -117,15 +122,94 @@ describe('whole-row references against PostgreSQL 15', function () {
         ORDER BY 1, 2`,
     );
     await sameOnBoth(clients(), 'SELECT a.id, b.id FROM u a, u b WHERE a < b ORDER BY 1, 2');
+    // a jsonb field by jsonb's order (it was 0A000): kinds, sizes, keys, elements, numbers by value
+    await sameOnBoth(
+      clients(),
+      'SELECT x.id, y.id, x < y, x >= y FROM (SELECT j, id FROM jv) x, (SELECT j, id FROM jv) y ORDER BY 1, 2',
+    );
+    await sameOnBoth(clients(), 'SELECT x.id, y.id FROM t x, t y WHERE x < y ORDER BY 1, 2');
     await sameOnBoth(
       clients(),
       'SELECT count(*) FROM (SELECT s, n FROM t) x, (SELECT s, n FROM t) y WHERE x < y OR x > y',
     );
   });
 
-  it('a whole-row reference inside another expression (ordered against a row of another shape), of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it("rows of other shapes or with a json field stop where PostgreSQL's record comparison stops: its 42804 or 42883, with its words (they were 0A000, or compared as text)", async () => {
+    for (const [sql, code, message] of [
+      ['SELECT t = u FROM t, u', '42804', 'cannot compare dissimilar column types text and bigint at record column 2'],
+      [
+        'SELECT count(*) FROM t, u WHERE t < u',
+        '42804',
+        'cannot compare dissimilar column types text and bigint at record column 2',
+      ],
+      [
+        'SELECT x < y FROM (SELECT id, n FROM t) x, (SELECT id, s FROM t) y',
+        '42804',
+        'cannot compare dissimilar column types numeric and text at record column 2',
+      ],
+      [
+        'SELECT x = y FROM (SELECT id, s FROM t) x, (SELECT id, s, n FROM t) y WHERE x.id = y.id',
+        '42804',
+        'cannot compare record types with different numbers of columns',
+      ],
+      [
+        'SELECT x >= y FROM (SELECT id, s FROM t) x, (SELECT id, s, n FROM t) y WHERE x.id = y.id',
+        '42804',
+        'cannot compare record types with different numbers of columns',
+      ],
+      [
+        'SELECT x = y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y',
+        '42883',
+        'could not identify an equality operator for type json',
+      ],
+      [
+        'SELECT x < y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y',
+        '42883',
+        'could not identify a comparison function for type json',
+      ],
+    ]) {
+      for (const c of [clients().patina, clients().postgres])
+        await assert.rejects(c.query(sql), (e: { code?: string; message: string }) => {
+          assert.equal(`${e.code} ${e.message}`, `${code} ${message}`, sql);
+          return true;
+        });
+    }
+    // as in PostgreSQL, a pair the first fields tell apart never reaches the dissimilar field
+    await sameOnBoth(
+      clients(),
+      'SELECT x.id, y.id, x = y, x < y, x >= y FROM (SELECT id, s FROM t) x, (SELECT id, t_id FROM u) y WHERE x.id <> y.id ORDER BY 1, 2',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT x.id, y.id, x = y, x < y FROM (SELECT id, j::json AS j FROM t) x, (SELECT id, j::json AS j FROM t) y WHERE x.id <> y.id ORDER BY 1, 2',
+    );
+    // no row compared, no error
+    await sameOnBoth(clients(), 'SELECT t < u FROM t, u WHERE false');
+  });
+
+  it('a row a LEFT JOIN did not match compares as NULL, as PostgreSQL compares a NULL row (it compared its NULL fields)', async () => {
+    const rows = await sameOnBoth(
+      clients(),
+      'SELECT t.id, t2.id, t = t2, t <> t2, t < t2, t >= t2 FROM t LEFT JOIN t t2 ON t2.id = t.id + 1 ORDER BY 1',
+    );
+    assert.deepEqual(rows[8].slice(2), [null, null, null, null]);
+    await sameOnBoth(
+      clients(),
+      'SELECT x.k, y.k, x = y, x <> y, x < y FROM (SELECT id AS k, s FROM t) x LEFT JOIN (SELECT id AS k, s FROM t) y ON y.k = x.k + 1 ORDER BY 1',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT u.id, t = t, t2 = t FROM u LEFT JOIN t ON t.id = u.t_id + 5 LEFT JOIN t t2 ON t2.id = u.id ORDER BY 1',
+    );
+    await sameOnBoth(
+      clients(),
+      'SELECT u.id FROM u LEFT JOIN t ON t.id = u.t_id + 1 WHERE NOT (t = t) IS NULL ORDER BY 1',
+    );
+  });
+
+  it('a whole-row reference inside another expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
-      'SELECT t < u FROM t, u WHERE false',
+      "SELECT t || 'x' FROM t",
       'WITH w AS (SELECT * FROM u) SELECT w FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {

@@ -32,7 +32,7 @@ import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
-import { usingStarLists } from './select-types';
+import { type StarEdits, usingStarLists } from './select-types';
 import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { dropVoidArguments } from './void-arguments';
@@ -41,7 +41,7 @@ import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
-import { type Tok, isWord } from './tokens';
+import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
@@ -339,20 +339,28 @@ export class Analyzer {
     const guards =
       grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
     // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
-    if (!local && maySubquery(sig))
-      for (const at of manyRowScalars(text, this.#engine.schema)) if (!guards.includes(at)) guards.push(at);
+    const wholeGuards: number[] = [];
+    if (maySubquery(sig) && !(local && catalogRelations(sig)))
+      for (const g of manyRowScalars(text, this.#engine.schema))
+        if (g.whole && !guards.includes(g.at)) wholeGuards.push(g.at);
+        else if (!guards.includes(g.at)) guards.push(g.at);
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
     let sql: string;
     try {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
-      const guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
+      if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
-      sql = translate(stars?.size || layouts?.size ? edited(guarded, stars, layouts) : guarded, this.#dialect, local);
+      sql = translate(
+        stars?.stars.size || stars?.joins.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
+        this.#dialect,
+        local,
+      );
     } catch (err) {
       throw explainRefusal(text, err);
     }
@@ -460,29 +468,117 @@ const GUC_COLUMN_NAMES: Record<string, string> = {
   intervalstyle: 'IntervalStyle',
 };
 
-/** Whether the tokens may hold a `*` over a USING or NATURAL join: a cheap test before parsing. */
+/** Whether the tokens may hold a `*` over a USING or NATURAL join or an aliased join: a cheap test before parsing. */
 function mayJoinUsing(sig: PgToken[]): boolean {
   return (
-    sig.some((t) => t.type === 'op' && t.text === '*') && sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL'))
+    sig.some((t) => t.type === 'op' && t.text === '*') &&
+    sig.some((t) => isWord(t, 'USING') || isWord(t, 'NATURAL') || isWord(t, 'JOIN'))
   );
 }
 
 /**
- * The tokens with the one at each byte offset of `stars` (in the tokens joined by spaces) replaced by
- * the tokens of its text, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ * The tokens with the one at each byte offset of `stars.stars` (in the tokens joined by spaces)
+ * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
+ * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(tokens: PgToken[], stars: Map<number, string> | null, layouts: Map<number, string> | null): PgToken[] {
+function edited(tokens: PgToken[], stars: StarEdits | null, layouts: Map<number, string> | null): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
   if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  if (stars?.joins.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const join = stars.joins.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      const open = join ? joinOpener(tokens, i, join.alias) : -1;
+      if (!join || open < 0) continue;
+      // `(m JOIN u USING (q)) AS j` → `(SELECT "m"."q" AS "q", ... FROM m JOIN u USING (q)) AS j`
+      before.set(open + 1, [
+        { type: 'word', text: 'SELECT' },
+        ...lexPg(join.list),
+        { type: 'word', text: 'FROM' },
+        ...(before.get(open + 1) ?? []),
+      ]);
+    }
+  }
+  if (stars?.aliases.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const name = stars.aliases.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      if (name === undefined) continue;
+      const last = itemEnd(tokens, i);
+      after.set(last, [
+        ...(after.get(last) ?? []),
+        { type: 'word', text: 'AS' },
+        { type: 'quoted', text: `"${name.replace(/"/g, '""')}"` },
+      ]);
+    }
+  }
   let offset = 0;
   const out: PgToken[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    const star = stars?.get(offset);
+    const star = stars?.stars.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
     out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
   }
   return out;
+}
+
+/** The '(' before tokens[i] (a join's first table) whose ')' is followed by `[AS] alias`, else -1. */
+function joinOpener(tokens: PgToken[], i: number, alias: string): number {
+  const skip = (k: number, step: number) => {
+    while (tokens[k] && (tokens[k].type === 'space' || tokens[k].type === 'comment')) k += step;
+    return k;
+  };
+  for (let p = skip(i - 1, -1); p >= 0 && tokens[p].type === 'punct' && tokens[p].text === '('; p = skip(p - 1, -1)) {
+    const c = closer(tokens, p);
+    if (c < 0) return -1;
+    let k = skip(c + 1, 1);
+    if (isWord(tokens[k], 'AS')) k = skip(k + 1, 1);
+    if (tokens[k] && (tokens[k].type === 'word' || tokens[k].type === 'quoted') && identName(tokens[k]) === alias)
+      return p;
+  }
+  return -1;
+}
+
+/** Words that end a select list's last item. */
+const LIST_END = new Set([
+  'FROM',
+  'INTO',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'FETCH',
+  'FOR',
+]);
+
+/** The index of the last token of the select item that begins at tokens[i]. */
+function itemEnd(tokens: PgToken[], i: number): number {
+  let depth = 0;
+  let j = i;
+  for (; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (t.type === 'space' || t.type === 'comment') continue;
+    if (t.type === 'punct' && (t.text === '(' || t.text === '[')) depth++;
+    else if (t.type === 'punct' && (t.text === ')' || t.text === ']')) {
+      if (depth === 0) break;
+      depth--;
+    } else if (
+      depth === 0 &&
+      ((t.type === 'punct' && t.text === ',') || (t.type === 'word' && LIST_END.has(t.text.toUpperCase())))
+    )
+      break;
+  }
+  while (j - 1 > i && (tokens[j - 1].type === 'space' || tokens[j - 1].type === 'comment')) j--;
+  return j - 1;
 }
 
 /** The tokens with those at the byte offsets `at` (in the tokens joined by spaces) marked `kind`. */

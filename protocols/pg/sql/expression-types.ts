@@ -343,7 +343,11 @@ export class Typer {
       return last?.String?.sval ? [last.String.sval, 2] : this.figure(n.A_Indirection.arg);
     }
     if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
-      const t = n.SubLink.subselect?.SelectStmt?.targetList;
+      // a set operation's column is its first branch's, VALUES' column1
+      let q = n.SubLink.subselect?.SelectStmt;
+      while (q?.op && q.op !== 'SETOP_NONE') q = q.larg;
+      if (q?.valuesLists) return ['column1', 2];
+      const t = q?.targetList;
       if (t?.length === 1) {
         if (t[0].ResTarget.name) return [t[0].ResTarget.name, 2];
         return this.figure(t[0].ResTarget.val);

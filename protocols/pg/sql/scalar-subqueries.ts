@@ -3,7 +3,9 @@
 // Guarding one costs a second, bounded run of its FROM and WHERE (translate/one-row.ts counts at
 // most two rows), so only those that may give many rows are guarded: not one PostgreSQL's shape
 // already holds to one row (a LIMIT or OFFSET, an aggregate without GROUP BY, no FROM) nor one whose
-// WHERE fixes a key of its one table (`WHERE u.id = t.u_id`, the ORMs' related-row lookup).
+// WHERE fixes a key of its one table (`WHERE u.id = t.u_id`, the ORMs' related-row lookup). A
+// subquery whose rows are not its FROM's (SELECT DISTINCT, a set operation, a WITH clause, VALUES)
+// is guarded whole: its body runs again, for two rows at most.
 import { parseSync } from 'libpg-query';
 import type { Schema } from '../../../src/engine/schema/model';
 import { isAggregateCall } from './grouping';
@@ -16,22 +18,30 @@ type Node = any;
 
 /** Whether the tokens may hold a subquery in parentheses: a cheap test before parsing. */
 export function maySubquery(sig: PgToken[]): boolean {
-  for (let i = 0; i + 1 < sig.length; i++) if (isPunct(sig[i], '(') && isWord(sig[i + 1], 'SELECT')) return true;
+  for (let i = 0; i + 1 < sig.length; i++)
+    if (
+      isPunct(sig[i], '(') &&
+      (isWord(sig[i + 1], 'SELECT') || isWord(sig[i + 1], 'WITH') || isWord(sig[i + 1], 'VALUES'))
+    )
+      return true;
   return false;
 }
 
-/** Calls whose value is a JSON document, which translate/json-values.ts reads off a subquery's select list. */
-const DOCUMENTS = /^(json|jsonb)_|^(to_json|to_jsonb|row_to_json|array_to_json)$/;
+/** A scalar subquery to guard: the offset of its '(' and whether it is guarded whole (translate/one-row.ts). */
+export interface ManyRowScalar {
+  at: number;
+  whole: boolean;
+}
 
-/** The offsets in `sql` of the '(' of each scalar subquery that may give more than one row. */
-export function manyRowScalars(sql: string, schema: Schema): number[] {
+/** Each scalar subquery in `sql` that may give more than one row. */
+export function manyRowScalars(sql: string, schema: Schema): ManyRowScalar[] {
   let tree: Node;
   try {
     tree = parseSync(sql);
   } catch {
     return [];
   }
-  const out: number[] = [];
+  const out: ManyRowScalar[] = [];
   const visit = (n: Node): void => {
     if (n === null || typeof n !== 'object') return;
     if (Array.isArray(n)) {
@@ -39,25 +49,47 @@ export function manyRowScalars(sql: string, schema: Schema): number[] {
       return;
     }
     const s = n.SubLink?.subLinkType === 'EXPR_SUBLINK' ? n.SubLink.subselect?.SelectStmt : undefined;
-    if (s && mayGiveMany(s, schema)) out.push(n.SubLink.location);
+    const many = s ? mayGiveMany(s, schema, new Set()) : 'one';
+    if (many !== 'one') out.push({ at: n.SubLink.location, whole: many === 'whole' });
     for (const k in n) visit(n[k]);
   };
   visit(tree.stmts ?? []);
   return out;
 }
 
-function mayGiveMany(s: Node, schema: Schema): boolean {
-  if ((s.op && s.op !== 'SETOP_NONE') || s.withClause || !s.fromClause?.length) return false;
-  if (s.limitCount || s.limitOffset || s.distinctClause || s.lockingClause || s.targetList?.length !== 1) return false;
-  const item = s.targetList[0].ResTarget?.val;
-  if (!item || item.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return false;
-  // a document the JSON builders read off the subquery's list: left as it was
-  const call = item.FuncCall ?? item.TypeCast?.arg?.FuncCall;
-  const cast = strings(item.TypeCast?.typeName?.names).pop()?.toLowerCase();
-  if (cast === 'json' || cast === 'jsonb') return false;
-  if (call && DOCUMENTS.test(strings(call.funcname).pop()?.toLowerCase() ?? '')) return false;
-  if (!s.groupClause && (aggregates(s.targetList) || aggregates(s.havingClause))) return false;
-  return !keyFixed(s, schema);
+/**
+ * Whether a subquery may give more than one row: 'one' when not, 'rows' when its rows are its FROM
+ * and WHERE's (guarded by counting those), 'whole' when they are not (DISTINCT, a set operation, a
+ * WITH clause, VALUES: guarded by counting the subquery's own rows). `ctes`: WITH queries in reach,
+ * which are no schema tables.
+ */
+function mayGiveMany(s: Node, schema: Schema, ctes: Set<string>, scalar = true): 'one' | 'rows' | 'whole' {
+  if (s.limitCount || s.limitOffset || s.lockingClause) return 'one';
+  if (s.op && s.op !== 'SETOP_NONE') {
+    // UNION of two rows is two rows; INTERSECT and EXCEPT give at most the left side's rows
+    if (s.op === 'SETOP_UNION') return 'whole';
+    return mayGiveMany(s.larg, schema, ctes, scalar) === 'one' ? 'one' : 'whole';
+  }
+  if (s.valuesLists) return s.valuesLists.length > 1 ? 'whole' : 'one';
+  if (s.withClause) {
+    const inner = new Set(ctes);
+    for (const c of s.withClause.ctes ?? []) inner.add(String(c.CommonTableExpr?.ctename).toLowerCase());
+    return mayGiveMany({ ...s, withClause: undefined }, schema, inner, scalar) === 'one' ? 'one' : 'whole';
+  }
+  if (!s.fromClause?.length) return 'one';
+  if (scalar) {
+    // (a scalar subquery of other than one column is PostgreSQL's error, a star not looked into)
+    const item = s.targetList?.length === 1 ? s.targetList[0].ResTarget?.val : undefined;
+    if (!item || item.ColumnRef?.fields?.some((f: Node) => f.A_Star)) return 'one';
+  }
+  if (!s.groupClause && (aggregates(s.targetList) || aggregates(s.havingClause))) return 'one';
+  if (keyFixed(s, schema, ctes)) return 'one';
+  // `(SELECT to_json(obj) FROM (SELECT ... WHERE pet.id = t.pet_id) AS obj)` (Kysely's jsonObjectFrom):
+  // as many rows as its one subquery in FROM gives
+  const sub = s.fromClause.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
+  const inner = sub && !s.whereClause && !s.groupClause ? sub.subquery?.SelectStmt : undefined;
+  if (inner && mayGiveMany(inner, schema, ctes, false) === 'one') return 'one';
+  return s.distinctClause ? 'whole' : 'rows';
 }
 
 /** Whether e calls an aggregate outside subqueries. */
@@ -71,9 +103,10 @@ function aggregates(e: Node): boolean {
 }
 
 /** Whether the WHERE of a subquery over one schema table fixes each column of its primary key or of a unique index by `=`. */
-function keyFixed(s: Node, schema: Schema): boolean {
+function keyFixed(s: Node, schema: Schema, ctes: Set<string>): boolean {
   const r = s.fromClause.length === 1 && !s.groupClause ? s.fromClause[0].RangeVar : undefined;
-  const table = r && !r.schemaname ? schema.tables.get(String(r.relname).toLowerCase()) : undefined;
+  const name = r && !r.schemaname ? String(r.relname).toLowerCase() : '';
+  const table = name && !ctes.has(name) ? schema.tables.get(name) : undefined;
   if (!table) return false;
   const alias = String(r.alias?.aliasname ?? r.relname).toLowerCase();
   const columns = new Set(table.columns.map((c) => c.name.toLowerCase()));

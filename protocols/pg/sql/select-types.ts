@@ -102,6 +102,9 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
 export type Ctes = ReadonlyMap<string, ResultColumn[]>;
 const NO_CTES: Ctes = new Map();
 
+/** The WITH query (its CommonTableExpr) whose columns a Ctes entry is, for what SQLite names them. */
+const cteNodes = new WeakMap<ResultColumn[], Node>();
+
 /** The columns of the queries of a statement's own WITH clause, by name. */
 export const ctesOf = (withClause: Node, schema: Schema): Ctes => cteColumns(withClause, schema, NO_CTES);
 
@@ -120,10 +123,9 @@ function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
     const cols = subqueryColumns(q, schema, out);
     if (!cols) continue;
     const names = strings(e.aliascolnames);
-    out.set(
-      String(e.ctename).toLowerCase(),
-      cols.map((col, i) => ({ ...col, name: names[i] ?? col.name })),
-    );
+    const named = cols.map((col, i) => ({ ...col, name: names[i] ?? col.name }));
+    cteNodes.set(named, e);
+    out.set(String(e.ctename).toLowerCase(), named);
   }
   return out;
 }
@@ -214,28 +216,48 @@ function sourceColumns(x: string | ResultColumn[] | undefined, schema: Schema): 
   return table ? table.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) })) : null;
 }
 
-/** A column `*` spreads: the FROM item that holds it (its alias) and its place in SQLite's spread. */
-interface Spread extends ResultColumn {
+/** An aliased join written as a subquery: its alias and the select list it gets. */
+export interface JoinList {
   alias: string;
+  list: string;
+}
+
+/** A column `*` spreads: the SQL that reads it (`"alias"."name"`, or an expression when not plain) and its place in SQLite's spread. */
+interface Spread extends ResultColumn {
+  ref: string;
+  plain: boolean;
   at: number;
 }
 
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 /**
  * The columns `*` gives over a FROM list, in PostgreSQL's order: each item's, a join's `USING` or
- * NATURAL columns once and first (a merged column of two types has type 0: its values decide).
- * `named`: SQLite names every column as PostgreSQL does, so `"alias"."name"` reads it (a table's
- * columns, a subquery's aliased or bare column references). Null when a source's columns are not
- * known here, or a RIGHT or FULL join merges columns (PostgreSQL's value is then the right side's
- * or both's).
+ * NATURAL columns once and first (the left side's value after an inner or left join, the right
+ * side's after a right join, coalesce of both after a full one; a merged column of two types has
+ * type 0: its values decide). `named`: SQLite names every column as PostgreSQL does, so
+ * `"alias"."name"` reads it (a table's columns, a subquery's or WITH query's aliased or bare column
+ * references, or its other items once `aliases` gives them PostgreSQL's names: the offset of each
+ * such item → its name). Null when a source's columns are not known here.
  */
-function joinSpread(from: Node[] | undefined, scope: Scope, schema: Schema): { cols: Spread[]; named: boolean } | null {
+function joinSpread(
+  from: Node[] | undefined,
+  scope: Scope,
+  schema: Schema,
+): { cols: Spread[]; named: boolean; aliases: Map<number, string>; joins: Map<number, JoinList> } | null {
   let named = true;
+  const aliases = new Map<number, string>();
+  const joins = new Map<number, JoinList>();
   const lower = (c: ResultColumn) => c.name.toLowerCase();
-  const ofSource = (alias: string, named1: boolean): Spread[] | null => {
+  const ofSource = (alias: string, query: Node | null, colnames: string[]): Spread[] | null => {
     const cols = sourceColumns(scope.get(alias), schema);
     if (!cols) return null;
-    named &&= named1;
-    return cols.map((c, at) => ({ ...c, alias, at }));
+    const names = query ? sqliteNames(query, colnames, cols, aliases) : null;
+    if (query && !names) named = false;
+    return cols.map((c, at) => {
+      const name = names?.[at] ?? c.name;
+      return { ...c, ref: `${quote(alias)}.${quote(name)}`, plain: name === c.name, at };
+    });
   };
   const item = (f: Node): Spread[] | null => {
     if (f.RangeVar) {
@@ -243,13 +265,23 @@ function joinSpread(from: Node[] | undefined, scope: Scope, schema: Schema): { c
       const ns = f.RangeVar.schemaname ? String(f.RangeVar.schemaname).toLowerCase() : 'public';
       if (ns !== 'public') return null;
       const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
-      return ofSource(alias, !Array.isArray(scope.get(alias)));
+      const x = scope.get(alias);
+      const cte = Array.isArray(x) ? cteNodes.get(x) : undefined;
+      if (Array.isArray(x) && !cte) {
+        named = false;
+        return ofSource(alias, null, []);
+      }
+      return ofSource(alias, cte?.ctequery?.SelectStmt ?? null, strings(cte?.aliascolnames));
     }
     const sub = f.RangeSubselect;
     if (sub?.alias && !sub.lateral)
-      return ofSource(String(sub.alias.aliasname).toLowerCase(), sqliteNamed(sub.subquery?.SelectStmt, sub.alias));
+      return ofSource(
+        String(sub.alias.aliasname).toLowerCase(),
+        sub.subquery?.SelectStmt ?? {},
+        strings(sub.alias.colnames),
+      );
     const j = f.JoinExpr;
-    if (!j || j.alias) return null;
+    if (!j) return null;
     const l = item(j.larg);
     const r = item(j.rarg);
     if (!l || !r) return null;
@@ -262,16 +294,50 @@ function joinSpread(from: Node[] | undefined, scope: Scope, schema: Schema): { c
     const sqlite = [...[...l].sort(byAt), ...rest(r).sort(byAt)];
     const at = new Map(sqlite.map((c, i) => [c, i]));
     const place = (c: Spread): Spread => ({ ...c, at: at.get(c)! });
-    if (merged.length === 0) return [...l, ...r].map(place);
-    if (j.jointype !== 'JOIN_INNER' && j.jointype !== 'JOIN_LEFT') return null;
-    const first: Spread[] = [];
-    for (const n of merged) {
-      const left = l.filter((c) => lower(c) === n);
-      const right = r.filter((c) => lower(c) === n);
-      if (left.length !== 1 || right.length !== 1) return null;
-      first.push({ ...place(left[0]), oid: right[0].oid === left[0].oid ? left[0].oid : 0 });
+    let cols: Spread[];
+    if (merged.length === 0) cols = [...l, ...r].map(place);
+    else {
+      const first: Spread[] = [];
+      for (const n of merged) {
+        const left = l.filter((c) => lower(c) === n);
+        const right = r.filter((c) => lower(c) === n);
+        if (left.length !== 1 || right.length !== 1) return null;
+        const [a, b] = [left[0], right[0]];
+        const oid = b.oid === a.oid ? a.oid : 0;
+        const value =
+          j.jointype === 'JOIN_RIGHT'
+            ? { ref: b.ref, plain: b.plain }
+            : j.jointype === 'JOIN_FULL'
+              ? { ref: `coalesce(${a.ref}, ${b.ref})`, plain: false }
+              : { ref: a.ref, plain: a.plain };
+        first.push({ ...place(a), ...value, name: a.name, oid });
+      }
+      cols = [...first, ...rest(l).map(place), ...rest(r).map(place)];
     }
-    return [...first, ...rest(l).map(place), ...rest(r).map(place)];
+    if (!j.alias) return cols;
+    // `(a JOIN b USING (q)) AS j`: SQLite reads it as a subquery of its `*`, in SQLite's order,
+    // its columns by their names
+    const alias = String(j.alias.aliasname).toLowerCase();
+    if (j.alias.colnames?.length) return null;
+    const names = cols.map(lower);
+    if (new Set(names).size === names.length)
+      return cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+    // a name twice (SQLite's `*` of it is 42702 ambiguous): written as a subquery of PostgreSQL's
+    // list, each column a name of its own (`"u"."id" AS "id__4"`), at the '(' before its first table
+    let leaf = j.larg;
+    while (leaf?.JoinExpr && !leaf.JoinExpr.alias) leaf = leaf.JoinExpr.larg;
+    const first = leaf?.RangeVar?.location;
+    if (!named || typeof first !== 'number' || first < 0) return null;
+    const own: string[] = [];
+    const seen = new Set<string>();
+    for (const c of cols) {
+      let n = c.name;
+      for (let k = 2; seen.has(n.toLowerCase()); k++) n = `${c.name}__${k}`;
+      seen.add(n.toLowerCase());
+      own.push(n);
+    }
+    joins.set(first, { alias, list: cols.map((c, i) => `${c.ref} AS ${quote(own[i])}`).join(', ') });
+    return cols.map((c, i) => ({ ...c, ref: `${quote(alias)}.${quote(own[i])}`, plain: own[i] === c.name, at: i }));
   };
   const out: Spread[] = [];
   for (const f of from ?? []) {
@@ -280,21 +346,57 @@ function joinSpread(from: Node[] | undefined, scope: Scope, schema: Schema): { c
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named };
+  return { cols: out, named, aliases, joins };
 }
 
-/** Whether SQLite names a subquery's columns as PostgreSQL does: each aliased, a bare column, or named by the alias list. */
-function sqliteNamed(s: Node, alias: Node): boolean {
-  if (!s) return false;
-  if (s.op && s.op !== 'SETOP_NONE') return sqliteNamed(s.larg, alias);
-  if (s.valuesLists) return true; // column1, column2, ... on both
-  const list: Node[] = s.targetList ?? [];
-  if (strings(alias?.colnames).length >= list.length) return true;
-  return list.every(
-    (t) =>
-      t.ResTarget?.name ||
-      (t.ResTarget?.val?.ColumnRef && !t.ResTarget.val.ColumnRef.fields?.some((f: Node) => f.A_Star)),
-  );
+/**
+ * The names SQLite gives a subquery's or WITH query's columns (`cols`, PostgreSQL's) so that
+ * `"alias"."name"` reads each: its alias list's, an item's alias, a bare column's name, a `*`'s
+ * columns; another item (`sum(n)` without AS) is given PostgreSQL's name through `aliases` (the
+ * offset of the item → the name), and a name PostgreSQL gives twice a name of its own there
+ * (`sum__3`). Null when they cannot be told or made distinct.
+ */
+function sqliteNames(s: Node, colnames: string[], cols: ResultColumn[], aliases: Map<number, string>): string[] | null {
+  const pg = cols.map((c) => c.name);
+  const distinct = (names: string[]) => new Set(names.map((n) => n.toLowerCase())).size === names.length;
+  if (colnames.length >= cols.length) return distinct(pg) ? pg : null;
+  let first = s;
+  while (first?.op && first.op !== 'SETOP_NONE') first = first.larg;
+  if (first?.valuesLists) return colnames.length === 0 && distinct(pg) ? pg : null; // column1, ... on both
+  const list: Node[] | undefined = first?.targetList;
+  if (!list) return null;
+  if (list.some((t) => t.ResTarget?.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star)))
+    return colnames.length === 0 && list.length === 1 && distinct(pg) ? pg : null;
+  if (list.length !== cols.length) return null;
+  const names = pg.slice();
+  // the items an alias may be given (SQLite's name of another is PostgreSQL's)
+  const open = new Set<number>();
+  for (let i = colnames.length; i < list.length; i++) {
+    const r = list[i].ResTarget;
+    if (!r || r.name) continue;
+    if (typeof r.location !== 'number' || r.location < 0) return null;
+    if (!r.val?.ColumnRef) open.add(i);
+    else if (!distinct(pg)) open.add(i);
+  }
+  const taken = new Set<string>();
+  for (let i = 0; i < names.length; i++) {
+    if (open.has(i)) continue;
+    const key = names[i].toLowerCase();
+    if (taken.has(key)) return null;
+    taken.add(key);
+  }
+  const edits: [number, string][] = [];
+  for (const i of open) {
+    let name = names[i];
+    for (let k = i + 1; taken.has(name.toLowerCase()); k++) name = `${names[i]}__${k}`;
+    taken.add(name.toLowerCase());
+    names[i] = name;
+    if (name !== pg[i] || !list[i].ResTarget.val?.ColumnRef) edits.push([list[i].ResTarget.location, name]);
+  }
+  // (a partial alias list names the query's other columns by SQLite's names: left alone)
+  if (colnames.length > 0 && edits.length > 0) return null;
+  for (const [at, name] of edits) aliases.set(at, name);
+  return names;
 }
 
 /**
@@ -305,23 +407,34 @@ function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): Re
   const spread = joinSpread(from, scope, schema);
   if (!spread) return null;
   if (!spread.named && spread.cols.some((c, i) => c.at !== i)) return null;
-  return spread.cols.map(({ alias: _a, at: _b, ...c }) => c);
+  return spread.cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c);
+}
+
+/** What usingStarLists edits, each by a byte offset in the statement's text. */
+export interface StarEdits {
+  stars: Map<number, string>;
+  aliases: Map<number, string>;
+  joins: Map<number, JoinList>;
 }
 
 /**
  * The `*` of each SELECT in a statement (subqueries and WITH queries too) that SQLite would spread
  * in another order than PostgreSQL's (a join's USING or NATURAL columns not the left side's first):
- * its offset in `sql` → the column list in PostgreSQL's order (`"m"."q", "m"."id", "s"."f"`).
+ * its offset in `sql` → the column list in PostgreSQL's order (`"m"."q", "m"."id", "s"."f"`); and
+ * the items of the subqueries and WITH queries it reads that SQLite would name otherwise (`sum(n)`
+ * without AS): their offset → PostgreSQL's name, for an alias; an aliased join whose columns
+ * SQLite cannot spread (a name twice): the offset of its first table → the list it is written with.
  */
-export function usingStarLists(sql: string, schema: Schema): Map<number, string> {
+export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const out = new Map<number, string>();
+  const aliases = new Map<number, string>();
+  const joins = new Map<number, JoinList>();
   let tree: Node;
   try {
     tree = parseSync(sql);
   } catch {
-    return out;
+    return { stars: out, aliases, joins };
   }
-  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
   const visit = (n: Node, ctes: Ctes): void => {
     if (n === null || typeof n !== 'object') return;
     if (Array.isArray(n)) {
@@ -340,9 +453,12 @@ export function usingStarLists(sql: string, schema: Schema): Map<number, string>
         scopeOf(s.fromClause, scope, schema, inner);
         const spread = joinSpread(s.fromClause, scope, schema);
         if (spread?.named && spread.cols.some((c, i) => c.at !== i)) {
-          const list = spread.cols.map((c) => `${quote(c.alias)}.${quote(c.name)}`).join(', ');
+          const list = spread.cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
+          for (const [at, name] of spread.aliases) aliases.set(at, name);
         }
+        // (an aliased join SQLite cannot spread is written out whatever the order)
+        if (spread?.named) for (const [at, j] of spread.joins) joins.set(at, j);
       }
       for (const k in s) visit(s[k], inner);
       return;
@@ -350,5 +466,5 @@ export function usingStarLists(sql: string, schema: Schema): Map<number, string>
     for (const k in n) visit(n[k], ctes);
   };
   visit(tree.stmts ?? [], NO_CTES);
-  return out;
+  return { stars: out, aliases, joins };
 }

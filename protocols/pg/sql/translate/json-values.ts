@@ -7,6 +7,7 @@
 // known (a schema table, or a subquery with a plain select list) becomes json_object() of them.
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
+import { OID, oidOfDeclType } from '../../types/oids';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 
 export interface JsonSchema {
@@ -98,12 +99,26 @@ function isJsonExpr(e: readonly Tok[]): boolean {
     const list = items(e, 2, from < 0 ? e.length - 1 : from);
     const only = list.length === 1 ? list[0] : [];
     const n = only.length;
-    return isJsonExpr(n >= 3 && isWord(only[n - 2], 'AS') ? only.slice(0, n - 2) : only);
+    const value = n >= 3 && isWord(only[n - 2], 'AS') ? only.slice(0, n - 2) : only;
+    return isJsonExpr(guardedValue(value) ?? value);
   }
   if (e[0].type !== 'word' || !isPunct(e[1], '(') || closer(e, 1) !== e.length - 1) return false;
   const name = e[0].text.toLowerCase();
   if (JSON_CALLS.has(name)) return true;
   return name === 'coalesce' && items(e, 2, e.length - 1).some((a) => isJsonExpr(a));
+}
+
+/**
+ * The value of translate/one-row.ts's guard of a scalar subquery, `CASE WHEN ... THEN
+ * __pg_raise('21000', ...) ELSE (x) END`: x (a subquery in its parentheses); else null.
+ */
+function guardedValue(e: readonly Tok[]): readonly Tok[] | null {
+  const n = e.length;
+  if (n < 4 || !isWord(e[0], 'CASE') || !isWord(e[n - 1], 'END') || !isPunct(e[n - 2], ')')) return null;
+  const open = e.findIndex((t, i) => isWord(t, 'ELSE') && isPunct(e[i + 1], '(') && closer(e, i + 1) === n - 2);
+  if (open < 0 || !e.some((t, i) => isWord(t, '__pg_raise') && e[i + 2]?.text === "'21000'")) return null;
+  const x = e.slice(open + 1, n - 1);
+  return isWord(x[1], 'SELECT') || isWord(x[1], 'WITH') ? x : x.slice(1, -1);
 }
 
 /** The date or timestamp type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
@@ -572,6 +587,8 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
   });
   if (at.length === 0) return toks;
   const r = new JsonRewriter(toks, schema);
+  // (before any replacement moves the tokens the sources' positions are of)
+  const nullable = new Set(r.sources.filter((s) => mayBeNulled(toks, s)));
   for (const k of at.reverse()) {
     const source = wholeRowSource(r, toks, k, schema);
     if (!source) continue;
@@ -579,7 +596,7 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
       // t < u of whole rows of one shape: field by field (PostgreSQL's record_cmp)
       const other = wholeRowSource(r, toks, k + 2, schema);
       const compared = other && recordOrder(toks[k + 1].text, source, other);
-      if (compared) toks.splice(k, 3, ...compared);
+      if (compared) toks.splice(k, 3, ...nullRows(nullable, source, other, compared));
       continue;
     }
     if (comparison(toks[k + 1])) {
@@ -587,16 +604,18 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
       const other = wholeRowSource(r, toks, k + 2, schema);
       if (!other) continue;
       const not = !isOp(toks[k + 1], '=');
-      toks.splice(
-        k,
-        3,
-        punct('('),
-        ...recordCall(source),
-        word('IS'),
-        ...(not ? [word('NOT')] : []),
-        ...recordCall(other),
-        punct(')'),
-      );
+      const unlike = recordEqual(source, other);
+      const compared: Tok[] = unlike
+        ? [{ type: 'group', text: not ? `(NOT ${unlike})` : unlike } as Tok]
+        : [
+            punct('('),
+            ...recordCall(source),
+            word('IS'),
+            ...(not ? [word('NOT')] : []),
+            ...recordCall(other),
+            punct(')'),
+          ];
+      toks.splice(k, 3, ...nullRows(nullable, source, other, compared));
       continue;
     }
     const field = (c: Column, test: Tok[]) => [quoted(source.name), punct('.'), quoted(c.name), ...test];
@@ -624,22 +643,127 @@ const comparison = (t: Tok | undefined) => isOp(t, '=') || isOp(t, '<>') || isOp
 /** `<`, `<=`, `>` or `>=`. */
 const ordering = (t: Tok | undefined) => isOp(t, '<') || isOp(t, '<=') || isOp(t, '>') || isOp(t, '>=');
 
+/** The declared type of a column as this file compares them. */
+const declared = (c: Column) => (c.type ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** PostgreSQL's name of a declared type, as its errors print it (format_type_be: no modifiers). */
+function pgTypeName(decl: string): string {
+  const array = /\[\s*\]$/.test(decl);
+  const base = decl.replace(/\[\s*\]$/, '').trim();
+  const names: Record<number, string> = {
+    [OID.int8]: 'bigint',
+    [OID.int4]: 'integer',
+    [OID.int2]: 'smallint',
+    [OID.bool]: 'boolean',
+    [OID.float8]: 'double precision',
+    [OID.float4]: 'real',
+    [OID.varchar]: 'character varying',
+    [OID.bpchar]: 'character',
+    [OID.timestamp]: 'timestamp without time zone',
+    [OID.timestamptz]: 'timestamp with time zone',
+  };
+  const oid = oidOfDeclType(base);
+  const name = names[oid] ?? base.replace(/\(.*$/, '').trim();
+  return array ? `${name}[]` : name;
+}
+
+/**
+ * Where PostgreSQL's record_eq / record_cmp of two rows stops with an error, field by field: the
+ * first position whose declared types differ (42804 `cannot compare dissimilar column types`), or
+ * hold json (42883: json has no equality or order); past the last field of one, rows of different
+ * widths (42804). The position and the
+ * raise, or null when the rows compare to the end; undefined when a type is not known here.
+ */
+function recordStop(a: Source, b: Source, ordering: boolean): { at: number; raise: string } | null | undefined {
+  const n = Math.min(a.cols.length, b.cols.length);
+  const raise = (code: string, message: string) => `__pg_raise('${code}', '${message.replace(/'/g, "''")}')`;
+  for (let i = 0; i < n; i++) {
+    const [x, y] = [declared(a.cols[i]), declared(b.cols[i])];
+    if (!x || !y) return undefined;
+    if (pgTypeName(x) !== pgTypeName(y))
+      return {
+        at: i,
+        raise: raise(
+          '42804',
+          `cannot compare dissimilar column types ${pgTypeName(x)} and ${pgTypeName(y)} at record column ${i + 1}`,
+        ),
+      };
+    if (/^json$/.test(pgTypeName(x)))
+      return {
+        at: i,
+        raise: raise(
+          '42883',
+          `could not identify ${ordering ? 'a comparison function' : 'an equality operator'} for type json`,
+        ),
+      };
+  }
+  if (a.cols.length !== b.cols.length)
+    return { at: n, raise: raise('42804', 'cannot compare record types with different numbers of columns') };
+  return null;
+}
+
+/** A quoted column of a source. */
+const fieldOf = (s: Source, n: number) => `"${s.name.replace(/"/g, '""')}"."${s.cols[n].name.replace(/"/g, '""')}"`;
+
+/**
+ * `a = b` of whole rows that record_eq stops on (another shape, a json field): equal fields (two
+ * NULLs equal) up to where it stops, its error there; false at the first unequal field before.
+ * Undefined when the rows compare to the end (record texts compare them) or a type is not known.
+ */
+function recordEqual(a: Source, b: Source): string | undefined {
+  const stop = recordStop(a, b, false);
+  if (!stop) return undefined;
+  const whens: string[] = [];
+  for (let i = 0; i < stop.at; i++) whens.push(`WHEN ${fieldOf(a, i)} IS NOT ${fieldOf(b, i)} THEN 0`);
+  return `(CASE ${whens.join(' ')} ${whens.length ? 'ELSE' : 'WHEN 1 THEN'} ${stop.raise} END)`;
+}
+
+/**
+ * The comparison of two whole rows, NULL when either is a row an outer join did not match (every
+ * field NULL on a side an outer join may null: PostgreSQL's row is then NULL, and so the comparison).
+ */
+function nullRows(nullable: Set<Source>, a: Source, b: Source, compared: Tok[]): Tok[] {
+  const nulled = [a, b].filter((s, n) => (n === 0 || s !== a) && nullable.has(s));
+  if (nulled.length === 0) return compared;
+  const test = nulled.map((s) => `(${s.cols.map((_, n) => `${fieldOf(s, n)} IS NULL`).join(' AND ')})`).join(' OR ');
+  return [
+    punct('('),
+    { type: 'group', text: `CASE WHEN ${test} THEN NULL ELSE` } as Tok,
+    ...compared,
+    word('END'),
+    punct(')'),
+  ];
+}
+
+/** Whether an outer join may make a FROM item's row NULL: a subquery after LEFT or FULL JOIN, or any item of a query level with an outer join. */
+function mayBeNulled(toks: Tok[], s: Source): boolean {
+  if (s.cols.length === 0) return false;
+  if (s.within) return nullExtended(toks, s);
+  const end = s.scope < 0 ? toks.length : closer(toks, s.scope);
+  let depth = 0;
+  for (let k = s.scope + 1; k < end; k++) {
+    if (isPunct(toks[k], '(')) depth++;
+    else if (isPunct(toks[k], ')')) depth--;
+    else if (depth === 0 && (isWord(toks[k], 'LEFT') || isWord(toks[k], 'RIGHT') || isWord(toks[k], 'FULL')))
+      return true;
+  }
+  return false;
+}
+
 /**
  * `a op b` of two whole rows whose columns have the same declared types, as PostgreSQL's record_cmp
  * orders them: field by field, the first unequal one decides, a NULL field after any value and two
  * NULLs equal (so never NULL); an interval by its length, an array of numbers, booleans or text by
- * its elements. Undefined (the reference stays, refused) for rows of other shapes or with a json
- * field (which PostgreSQL has no order for, or jsonb's own, not written here).
+ * its elements, a jsonb field by jsonb's order; rows of other shapes or with a json field up to
+ * where record_cmp stops with its error (recordStop). Undefined (the reference stays, refused) when
+ * a field's type is not known here.
  */
 function recordOrder(op: string, a: Source, b: Source): Tok[] | undefined {
-  const types = a.cols.map((c) => (c.type ?? '').toLowerCase().replace(/\s+/g, ' ').trim());
-  if (
-    a.cols.length === 0 ||
-    a.cols.length !== b.cols.length ||
-    b.cols.some((c, n) => (c.type ?? '').toLowerCase().replace(/\s+/g, ' ').trim() !== types[n]) ||
-    types.some((t) => /json/.test(t))
-  )
-    return undefined;
+  const types = a.cols.map(declared);
+  // where record_cmp stops with an error (another type, a json field, another width): raised there
+  const stop = a.cols.length === 0 ? undefined : recordStop(a, b, true);
+  if (stop === undefined) return undefined;
+  const width = stop ? stop.at : types.length;
   const key = (s: Source, n: number) => {
     const col = `"${s.name.replace(/"/g, '""')}"."${s.cols[n].name.replace(/"/g, '""')}"`;
     const t = types[n];
@@ -651,11 +775,20 @@ function recordOrder(op: string, a: Source, b: Source): Tok[] | undefined {
     if (!array && /interval/.test(t)) return `__pg_interval_key(${col})`;
     return col;
   };
+  // a jsonb field by jsonb's order (__pg_jsonb_cmp: -1, 0, 1, a NULL after any value)
+  const jsonb = types.map((t) => t === 'jsonb');
+  const stepwise = stop !== null || jsonb.some((j) => j);
   // x < y over the fields from n on
   const less = (x: Source, y: Source, n: number): string => {
+    if (n === width) return stop ? stop.raise : '0';
     const [l, r] = [key(x, n), key(y, n)];
+    if (jsonb[n]) {
+      const c = `__pg_jsonb_cmp(${l}, ${r})`;
+      return `(CASE WHEN ${c} = 0 THEN ${less(x, y, n + 1)} ELSE ${c} < 0 END)`;
+    }
     const here = `(CASE WHEN ${l} IS NULL THEN 0 WHEN ${r} IS NULL THEN 1 ELSE ${l} < ${r} END)`;
-    return n + 1 === types.length ? here : `(${here} OR (${l} IS ${r} AND ${less(x, y, n + 1)}))`;
+    if (stepwise) return `(CASE WHEN ${l} IS ${r} THEN ${less(x, y, n + 1)} ELSE ${here} END)`;
+    return n + 1 === width ? here : `(${here} OR (${l} IS ${r} AND ${less(x, y, n + 1)}))`;
   };
   const text =
     op === '<'

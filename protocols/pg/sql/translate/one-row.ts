@@ -5,17 +5,75 @@
 // than one row there with 21000; SQLite takes the first. The subquery (its '(' marked 'one-row')
 // becomes `(SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM ... LIMIT 2)) > 1 THEN
 // __pg_raise('21000', ...) ELSE x END FROM ...)`: its FROM and WHERE run again, for two rows at most.
+// One whose rows are not its FROM's (SELECT DISTINCT, a set operation, a WITH clause, VALUES; its '('
+// marked 'one-row-whole') becomes `(SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 FROM (query)
+// LIMIT 2)) > 1 THEN __pg_raise(...) ELSE (query) END)`: the query runs again, for two rows at most.
+// translate/json-values.ts reads a guarded subquery's value through the CASE.
 import { type PgToken, quoteString } from '../lexer';
 import { closer, isPunct, isWord, topLevelWord } from '../tokens';
 
 const word = (text: string): PgToken => ({ type: 'word', text });
 const punct = (text: string): PgToken => ({ type: 'punct', text });
 
+/** `CASE WHEN <count> > 1 THEN __pg_raise('21000', ...) ELSE`: the guard's head, after the count. */
+const raise = (): PgToken[] => [
+  punct(')'),
+  { type: 'op', text: '>' },
+  { type: 'number', text: '1' },
+  word('THEN'),
+  word('__pg_raise'),
+  punct('('),
+  { type: 'string', text: quoteString('21000') },
+  punct(','),
+  { type: 'string', text: quoteString('more than one row returned by a subquery used as an expression') },
+  punct(')'),
+  word('ELSE'),
+];
+
 export function rewriteOneRow(toks: PgToken[]): PgToken[] {
-  if (!toks.some((t) => 'arith' in t && t.arith === 'one-row')) return toks;
+  if (!toks.some((t) => 'arith' in t && (t.arith === 'one-row' || t.arith === 'one-row-whole'))) return toks;
   const out = toks.slice();
   for (let i = out.length - 1; i >= 0; i--) {
     const t = out[i];
+    if ('arith' in t && t.arith === 'one-row-whole' && isPunct(t, '(')) {
+      const close = closer(out, i);
+      if (close < 0) continue;
+      const query = out.slice(i + 1, close);
+      out.splice(
+        i,
+        close + 1 - i,
+        ...([
+          punct('('),
+          word('SELECT'),
+          word('CASE'),
+          word('WHEN'),
+          punct('('),
+          word('SELECT'),
+          word('count'),
+          punct('('),
+          { type: 'op', text: '*' },
+          punct(')'),
+          word('FROM'),
+          punct('('),
+          word('SELECT'),
+          { type: 'number', text: '1' },
+          word('FROM'),
+          punct('('),
+          ...query,
+          punct(')'),
+          word('LIMIT'),
+          { type: 'number', text: '2' },
+          punct(')'),
+          ...raise(),
+          punct('('),
+          ...query,
+          punct(')'),
+          word('END'),
+          punct(')'),
+        ] as PgToken[]),
+      );
+      continue;
+    }
     if (!('arith' in t && t.arith === 'one-row') || !isPunct(t, '(') || !isWord(out[i + 1], 'SELECT')) continue;
     const close = closer(out, i);
     const from = close < 0 ? -1 : topLevelWord(out, i + 2, close, 'FROM');
@@ -47,17 +105,7 @@ export function rewriteOneRow(toks: PgToken[]): PgToken[] {
       word('LIMIT'),
       { type: 'number', text: '2' },
       punct(')'),
-      punct(')'),
-      { type: 'op', text: '>' },
-      { type: 'number', text: '1' },
-      word('THEN'),
-      word('__pg_raise'),
-      punct('('),
-      { type: 'string', text: quoteString('21000') },
-      punct(','),
-      { type: 'string', text: quoteString('more than one row returned by a subquery used as an expression') },
-      punct(')'),
-      word('ELSE'),
+      ...raise(),
       punct('('),
       ...item,
       punct(')'),
