@@ -4,7 +4,7 @@
 // (`__pg_json_layout(doc, layout)`, src/engine/pg-json-layout.ts): `{"a" : "x"}` where SQLite wrote
 // `{"a":"x"}`. Inside the statement (a builder in a builder, `->`, a cast to jsonb) the document
 // stays SQLite's, which its JSON functions read.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { PgToken } from './lexer';
 import { isPunct, isWord } from './tokens';
 import { strings } from './type-signatures';
@@ -27,7 +27,7 @@ export function jsonLayouts(sql: string): Map<number, string> {
   const out = new Map<number, string>();
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return out;
   }

@@ -4,7 +4,7 @@
 // most two rows), so only those that may give many rows are guarded: not one PostgreSQL's shape
 // already holds to one row (a LIMIT or OFFSET, an aggregate without GROUP BY, no FROM) nor one whose
 // WHERE fixes a key of its one table (`WHERE u.id = t.u_id`, the ORMs' related-row lookup).
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { isAggregateCall } from './grouping';
 import type { PgToken } from './lexer';
@@ -27,7 +27,7 @@ const DOCUMENTS = /^(json|jsonb)_|^(to_json|to_jsonb|row_to_json|array_to_json)$
 export function manyRowScalars(sql: string, schema: Schema): number[] {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return [];
   }
