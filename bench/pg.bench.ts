@@ -129,7 +129,7 @@ async function firstSeen(dir: string, agent: AgentProcess, pg: BenchPostgres, po
   report('    server CPU per first-seen statement', median(patinaCpu), 'µs', 'PostgreSQL', median(postgresCpu));
   process.stdout.write(
     `    server CPU per statement, rounds: Patina ${range(patinaCpu)} µs, PostgreSQL ${range(postgresCpu)} µs\n` +
-      `    Patina's statement analysis cache: ${hits} hits, ${misses} misses (a simple query with no literal to lift out is analysed each time, uncounted); texts parsed per statement ${(parses / Math.max(1, statements)).toFixed(2)}\n`,
+      `    Patina's statement analysis cache: ${hits} hits, ${misses} misses; texts parsed per statement ${(parses / Math.max(1, statements)).toFixed(2)}\n`,
   );
 }
 

@@ -81,6 +81,23 @@ describe('PG statements parsed once per analysis', function () {
     assert.equal(upd.parses, 1);
   });
 
+  it('a simple query with no literal to lift out is analysed once: the same text again is a cache hit (it was analysed each time)', async () => {
+    const hits = async () => value(await scrape(agent.http), 'patina_pg_analysis_cache_total{result="hit"}');
+    const sql = 'SELECT count(*) AS n, max(amount) AS top FROM orders WHERE doc IS NULL';
+    const first = await counted(sql);
+    assert.equal(first.parses, 1);
+    assert.deepEqual(first.rows, [{ n: '1', top: '4.00' }]); // (no literal: nothing to lift)
+    const before = await hits();
+    const again = await counted(sql);
+    assert.equal(again.parses, 0);
+    assert.deepEqual(again.rows, first.rows);
+    assert.equal((await hits()) - before, 1);
+    // a write too, and what it wrote is there
+    await c.query("UPDATE notes SET note = note || '!' WHERE id = 1");
+    await c.query("UPDATE notes SET note = note || '!' WHERE id = 1");
+    assert.deepEqual((await c.query('SELECT note FROM notes WHERE id = 1')).rows, [{ note: 'one!!' }]);
+  });
+
   it('a text that does not parse is refused as before (42601), each time', async () => {
     for (let i = 0; i < 2; i++)
       await assert.rejects(c.query('SELECT id FROM orders WHERE (id = $1', [1]), (e: Error & { code?: string }) => {
