@@ -32,11 +32,32 @@ const SECONDS = Number(process.env.PG_BENCH_SECONDS ?? 5);
  * server alike instead of on whichever ran in it (PG_BENCH_ROUNDS, default 3).
  */
 const ROUNDS = Math.max(1, Number(process.env.PG_BENCH_ROUNDS ?? 3));
-/** Which pgbench modes to run (PG_BENCH_MODES=prepared for the CPU-per-query target alone). */
-const MODES = (process.env.PG_BENCH_MODES ?? 'simple,extended,prepared').split(',');
+/**
+ * Which pgbench modes to run (PG_BENCH_MODES=prepared for the CPU-per-query target alone;
+ * first-seen for the statements of FIRST_SEEN, each text new: what an analysis cache miss costs).
+ */
+const MODES = (process.env.PG_BENCH_MODES ?? 'simple,extended,prepared,first-seen').split(',');
 const TABLE =
   'CREATE TABLE pgbench_accounts (aid INTEGER NOT NULL PRIMARY KEY, bid INTEGER, abalance INTEGER, filler TEXT)';
 const SCRIPT = `\\set aid random(1, ${ROWS})\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n`;
+/**
+ * Statements of many shapes, each text new (:n, a random number, names an alias or a WITH query),
+ * over the simple protocol: every one misses Patina's analysis cache (parse, analysis, translation,
+ * SQLite's prepare) as it misses PostgreSQL's plan (parse, analysis, planning). Reads only, so the
+ * figure is not a write's commit.
+ */
+const FIRST_SEEN = [
+  'SELECT abalance AS a:n FROM pgbench_accounts WHERE aid = :aid;',
+  'SELECT bid AS b:n, count(*), sum(abalance), avg(abalance) FROM pgbench_accounts WHERE aid BETWEEN :aid AND :aid + 10 GROUP BY bid;',
+  "SELECT CASE WHEN abalance > 0 THEN 'p' ELSE 'z' END AS c:n, coalesce(filler, '-') AS f FROM pgbench_accounts WHERE aid = :aid;",
+  'SELECT a.aid AS x:n, (SELECT max(b.abalance) FROM pgbench_accounts b WHERE b.aid = a.aid + 1) AS m FROM pgbench_accounts a WHERE a.aid = :aid;',
+  "SELECT json_build_object('aid', aid, 'bal', abalance) AS j:n FROM pgbench_accounts WHERE aid = :aid;",
+  'WITH w:n AS (SELECT aid, abalance FROM pgbench_accounts WHERE aid >= :aid ORDER BY aid LIMIT 5) SELECT aid, abalance FROM w:n ORDER BY aid DESC;',
+  'SELECT aid AS r:n, rank() OVER (ORDER BY abalance, aid) AS k FROM pgbench_accounts WHERE aid BETWEEN :aid AND :aid + 3;',
+  "SELECT count(*) AS k:n FROM pgbench_accounts WHERE aid IN (:aid, :aid + 1, :aid + 2) AND filler ILIKE '%';",
+];
+const FIRST_SEEN_SCRIPT = `\\set aid random(1, ${ROWS - 20})\n\\set n random(1, 2000000000)\n${FIRST_SEEN.join('\n')}\n`;
+
 function pgbench(port: number, user: string, mode: string, script: string, serverPid: number): Promise<Run> {
   return runPgbench(port, user, ['-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', mode], serverPid);
 }
@@ -57,6 +78,59 @@ function medianRun(runs: Run[]): Run {
     serverSys: of('serverSys'),
     clientUs: of('clientUs'),
   };
+}
+
+/**
+ * The FIRST_SEEN statements, each text new, on PostgreSQL and Patina in alternating rounds: statements
+ * per second and server CPU per statement (medians), Patina's analysis cache misses and the texts
+ * it parsed per statement (sql/parse.ts: once, and once more for a shape with literals left in).
+ */
+async function firstSeen(dir: string, agent: AgentProcess, pg: BenchPostgres, postmaster: number): Promise<void> {
+  const script = path.join(dir, 'first-seen.sql');
+  fs.writeFileSync(script, FIRST_SEEN_SCRIPT);
+  const per = FIRST_SEEN.length;
+  const run = (port: number, user: string, pid: number) =>
+    runPgbench(port, user, ['-f', script, '-T', String(SECONDS), '-c', '4', '-j', '2', '-M', 'simple'], pid);
+  const rounds: { postgres: Run; patina: Run }[] = [];
+  let misses = 0;
+  let hits = 0;
+  let parses = 0;
+  let statements = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const postgres = await run(pg.port, 'bench', postmaster);
+    const before = await scrape(agent.http);
+    const patina = await run(agent.pg!.port, 'bench', agent.proc.pid!);
+    const after = await scrape(agent.http);
+    const delta = (k: string) => (after.samples.get(k) ?? 0) - (before.samples.get(k) ?? 0);
+    misses += delta('patina_pg_analysis_cache_total{result="miss"}');
+    hits += delta('patina_pg_analysis_cache_total{result="hit"}');
+    parses += delta('patina_pg_parses_total');
+    statements += delta('patina_pg_statements_total{kind="select"}');
+    if (postgres.failed || patina.failed) throw new Error(`failed transactions: ${postgres.failed}, ${patina.failed}`);
+    rounds.push({ postgres, patina });
+    process.stderr.write(
+      `  first-seen round ${round + 1}: PostgreSQL ${(postgres.tps * per).toFixed(0)}, Patina ${(patina.tps * per).toFixed(0)} statements/s; server CPU per statement ${((patina.serverUser + patina.serverSys) / per).toFixed(1)} against ${((postgres.serverUser + postgres.serverSys) / per).toFixed(1)} µs\n`,
+    );
+  }
+  const cpu = (r: Run) => (r.serverUser + r.serverSys) / per;
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)}`;
+  const patinaCpu = rounds.map((r) => cpu(r.patina));
+  const postgresCpu = rounds.map((r) => cpu(r.postgres));
+  process.stdout.write(
+    `first-seen statements (${per} shapes, each text new, -M simple, -c 4 -j 2): ${ROUNDS} alternating rounds of ${SECONDS} s, medians\n`,
+  );
+  report(
+    '  first-seen statements: Patina',
+    median(rounds.map((r) => r.patina.tps * per)),
+    'statements/s',
+    'PostgreSQL',
+    median(rounds.map((r) => r.postgres.tps * per)),
+  );
+  report('    server CPU per first-seen statement', median(patinaCpu), 'µs', 'PostgreSQL', median(postgresCpu));
+  process.stdout.write(
+    `    server CPU per statement, rounds: Patina ${range(patinaCpu)} µs, PostgreSQL ${range(postgresCpu)} µs\n` +
+      `    Patina's statement analysis cache: ${hits} hits, ${misses} misses; texts parsed per statement ${(parses / Math.max(1, statements)).toFixed(2)}\n`,
+  );
 }
 
 async function main() {
@@ -91,6 +165,10 @@ async function main() {
     );
     const postmaster = postmasterPid(pg);
     for (const mode of MODES) {
+      if (mode === 'first-seen') {
+        await firstSeen(dir, agent, pg, postmaster);
+        continue;
+      }
       const rounds: { postgres: Run; patina: Run; nodeFloor: Run; nodeFloor2: Run }[] = [];
       let hits = 0;
       let misses = 0;

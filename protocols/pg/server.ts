@@ -1,6 +1,6 @@
 // PostgreSQL listeners: one TCP server per configured address, sharing the catalog connection and
 // the table of connections that CancelRequest looks keys up in.
-import { loadParser } from './sql/result-types';
+import { loadParser } from './sql/parse';
 import net from 'node:net';
 import type { PgListenerSecurity } from '../../src/auth/security';
 import {

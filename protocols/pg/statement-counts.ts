@@ -1,5 +1,6 @@
 // Statements and errors of the PG front end, counted for the metrics: by command tag (a few kinds
-// one by one, the rest as other), by SQLSTATE, and the statement analysis cache's hits and misses.
+// one by one, the rest as other), by SQLSTATE, the statement analysis cache's hits and misses, and
+// the texts parsed.
 /** Statement kinds counted one by one; any other command tag counts as "other". */
 const KINDS = new Set([
   'SELECT',
@@ -20,6 +21,9 @@ const MAX_TAGS = 1024;
 
 /** Statement analyses found in a session's cache, and made (the parse and analysis of a new text). */
 export const analysisCounts = { hits: 0, misses: 0 };
+
+/** Texts parsed by PostgreSQL's parser (sql/parse.ts): once per text however many passes read its tree. */
+export const parseCounts = { parses: 0 };
 
 /**
  * Transaction blocks committed on their own held transaction (each statement run once) or replayed at
@@ -46,6 +50,11 @@ export class PgCounts {
   /** Statement analyses found in a session's cache (hit) and made (miss). */
   get analyses(): { hits: number; misses: number } {
     return analysisCounts;
+  }
+
+  /** Texts parsed by PostgreSQL's parser. */
+  get parses(): number {
+    return parseCounts.parses;
   }
 
   /** Blocks committed directly or replayed, and held transactions preempted. */

@@ -32,6 +32,7 @@ export interface MeteredAgent {
     statements: Map<string, number>;
     errors: Map<string, number>;
     analyses: { hits: number; misses: number };
+    parses: number;
     blocks: { direct: number; replayed: number; preempted: number };
   } | null;
   cluster(): {
@@ -192,6 +193,11 @@ export function registerAgentMetrics(m: Metrics, a: MeteredAgent): void {
       [{ result: 'miss' }, a.pg()?.analyses.misses ?? 0],
     ],
     ['result'],
+  );
+  m.total(
+    'patina_pg_parses_total',
+    "PostgreSQL statement texts parsed by PostgreSQL's parser (libpg-query): an analysis (a cache miss) parses its statement once, and its shape with literals replaced once more when that differs.",
+    () => a.pg()?.parses ?? 0,
   );
   m.total(
     'patina_pg_block_commits_total',

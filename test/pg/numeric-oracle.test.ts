@@ -304,6 +304,8 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT n + $1, $1 + n, n - $1, x + $1 FROM m WHERE id < 4 ORDER BY id', ['1.500']);
     await same('SELECT x + $1, n + $1 FROM m WHERE id < 4 ORDER BY id', ['1.12500']);
     await same('SELECT $1::numeric + $2::numeric', ['1.50', '2.125']);
+    // a parameter after the first: its own text's scale (the cache's shape made $2 into $1, whose text decided)
+    await same('SELECT id, n + $2::numeric, x + $2 FROM m WHERE id < $1 ORDER BY id', ['4', '1.500']);
     // written into numeric(p, s): rounded to s, as there
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) await c.query('INSERT INTO m (id, n) VALUES (20, $1)', ['1.500']);

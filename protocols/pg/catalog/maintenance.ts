@@ -3,7 +3,7 @@
 // the schema declares, and the file is compacted by the agent, not by a statement), so each is
 // accepted with PostgreSQL's command tag and does nothing, once the tables it names are checked:
 // a table that does not exist is 42P01, as in PostgreSQL.
-import { parseSync } from 'libpg-query';
+import { parseTree } from '../sql/parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 
@@ -14,7 +14,7 @@ type Node = any;
 export function maintenance(sql: string, schema: Schema): 'ANALYZE' | 'VACUUM' {
   let stmt: Node;
   try {
-    stmt = (parseSync(sql) as Node).stmts?.[0]?.stmt?.VacuumStmt;
+    stmt = (parseTree(sql) as Node).stmts?.[0]?.stmt?.VacuumStmt;
   } catch (err) {
     const e = err as Error & { sqlDetails?: unknown };
     throw e.sqlDetails ? pgError('42601', e.message) : err;

@@ -355,7 +355,7 @@ export class Analyzer {
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
-      const layouts = mayBuildJson(sig) ? jsonLayouts(text) : null;
+      const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
       sql = translate(
         stars?.stars.size || stars?.joins.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
         this.#dialect,

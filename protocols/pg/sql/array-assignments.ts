@@ -4,7 +4,7 @@
 // Checked on PostgreSQL's parse tree for INSERT ... VALUES, INSERT ... SELECT, UPDATE ... SET and
 // ON CONFLICT ... DO UPDATE SET, over the expressions whose type the tree tells for sure (literals,
 // ARRAY[...], casts, columns, ARRAY(SELECT ...)); anything else is left to run.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
@@ -62,7 +62,7 @@ export function mayAssignArrays(sig: PgToken[], schema: Schema): boolean {
 export function checkArrayAssignments(sql: string, schema: Schema, declared: readonly number[] = []): void {
   let stmts: Node[];
   try {
-    stmts = parseSync(sql).stmts ?? [];
+    stmts = parseTree(sql).stmts ?? [];
   } catch {
     return; // the translation or SQLite reports it
   }

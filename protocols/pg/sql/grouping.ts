@@ -5,7 +5,7 @@
 // with some id), silently. Checked on PostgreSQL's parse tree, over the schema's tables only: a
 // query reading a subquery, a function or a catalog relation, or naming something this check does
 // not place, is left alone rather than refused on a guess.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import type { PgToken } from './lexer';
@@ -59,7 +59,7 @@ export function mayNestAliases(sig: PgToken[]): boolean {
 export function checkGrouping(sql: string, schema: Schema, grouping = true): number[] {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return []; // the translation or SQLite reports it
   }

@@ -3,8 +3,11 @@
 // the translation reprints SQLite's compact document with PostgreSQL's spacing
 // (`__pg_json_layout(doc, layout)`, src/engine/pg-json-layout.ts): `{"a" : "x"}` where SQLite wrote
 // `{"a":"x"}`. Inside the statement (a builder in a builder, `->`, a cast to jsonb) the document
-// stays SQLite's, which its JSON functions read.
-import { parseSync } from 'libpg-query';
+// stays SQLite's, which its JSON functions read. Each branch of a CASE is laid out on its own, and a
+// builder written into a json column (INSERT ... VALUES, UPDATE ... SET, ON CONFLICT DO UPDATE SET)
+// is stored with PostgreSQL's spacing, as PostgreSQL stores the text its builder wrote.
+import { parseTree } from './parse';
+import type { Schema } from '../../../src/engine/schema/model';
 import type { PgToken } from './lexer';
 import { isPunct, isWord } from './tokens';
 import { strings } from './type-signatures';
@@ -23,20 +26,30 @@ const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
  * The layouts of the json builders whose text leaves `sql`: the offset where each expression starts
  * → its layout (for wrapJsonLayouts). Expressions whose layout is SQLite's own are left out.
  */
-export function jsonLayouts(sql: string): Map<number, string> {
+export function jsonLayouts(sql: string, schema?: Schema): Map<number, string> {
   const out = new Map<number, string>();
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return out;
   }
   const stmt = tree.stmts?.length === 1 ? tree.stmts[0].stmt : undefined;
   const top = stmt?.SelectStmt;
-  const add = (e: Node, aliases: Set<string>) => {
+  const add = (e: Node, aliases: Set<string>): void => {
+    // each branch of a CASE on its own (one may build an object, another an array)
+    const c = e?.CaseExpr;
+    if (c) {
+      for (const w of c.args ?? []) if (w.CaseWhen?.result) add(w.CaseWhen.result, aliases);
+      if (c.defresult) add(c.defresult, aliases);
+      return;
+    }
     const l = layoutOf(e, aliases);
-    if (l !== 'c') out.set(startOf(e), l);
+    const at = startOf(e);
+    if (l !== 'c' && at >= 0) out.set(at, l);
   };
+  // a builder written into a json column is stored with PostgreSQL's spacing, which reading it gives back
+  if (schema) for (const [value, aliases] of jsonAssignments(stmt, schema)) add(value, aliases);
   const visit = (n: Node, aliases: Set<string>): void => {
     if (n === null || typeof n !== 'object') return;
     if (Array.isArray(n)) {
@@ -59,6 +72,41 @@ export function jsonLayouts(sql: string): Map<number, string> {
     fromAliases(top.fromClause, aliases);
     for (const t of top.targetList) if (t.ResTarget?.val) add(t.ResTarget.val, aliases);
   }
+  return out;
+}
+
+/** The values an INSERT (VALUES rows), UPDATE or ON CONFLICT DO UPDATE writes into json (not jsonb) columns. */
+function jsonAssignments(stmt: Node, schema: Schema): [Node, Set<string>][] {
+  const out: [Node, Set<string>][] = [];
+  const write = stmt?.InsertStmt ?? stmt?.UpdateStmt;
+  const table = write?.relation?.schemaname
+    ? undefined
+    : schema.tables.get(String(write?.relation?.relname ?? '').toLowerCase());
+  if (!table) return out;
+  const isJson = (column: string) =>
+    table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase())?.type?.toLowerCase() === 'json';
+  const none = new Set<string>();
+  const sets = (targets: Node[] | undefined, aliases: Set<string>) => {
+    for (const t of targets ?? []) {
+      const r = t.ResTarget;
+      if (r?.val && !r.indirection?.length && isJson(String(r.name ?? ''))) out.push([r.val, aliases]);
+    }
+  };
+  if (stmt.UpdateStmt) {
+    const aliases = new Set<string>();
+    fromAliases(stmt.UpdateStmt.fromClause, aliases);
+    sets(stmt.UpdateStmt.targetList, aliases);
+    return out;
+  }
+  const ins = stmt.InsertStmt;
+  const names: string[] = ins.cols?.length
+    ? ins.cols.map((c: Node) => String(c.ResTarget?.name ?? ''))
+    : table.columns.map((c) => c.name);
+  for (const row of ins.selectStmt?.SelectStmt?.valuesLists ?? [])
+    (row.List?.items ?? []).forEach((v: Node, i: number) => {
+      if (names[i] !== undefined && isJson(names[i])) out.push([v, none]);
+    });
+  sets(ins.onConflictClause?.targetList, none);
   return out;
 }
 
@@ -99,6 +147,13 @@ function layoutOf(e: Node, aliases: Set<string>): string {
     fromAliases(s.fromClause, inner);
     return layoutOf(s.targetList[0].ResTarget?.val, inner);
   }
+  // a CASE inside a builder: its branches' one layout, when they share it
+  if (e?.CaseExpr) {
+    const results: Node[] = [...(e.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result), e.CaseExpr.defresult];
+    // (a NULL branch, or none: no text to lay out)
+    const layouts = new Set(results.filter((r) => r && !r.A_Const?.isnull).map((r) => layoutOf(r, aliases)));
+    return layouts.size === 1 ? [...layouts][0] : 'c';
+  }
   const f = e?.FuncCall;
   if (!f || f.over) return 'c';
   const name = strings(f.funcname)
@@ -108,6 +163,9 @@ function layoutOf(e: Node, aliases: Set<string>): string {
   const args: Node[] = f.args ?? [];
   if (f.func_variadic) return 'c';
   switch (name) {
+    case 'to_json':
+      // of a json value, to_json is that value as it is
+      return args.length === 1 ? layoutOf(args[0], aliases) : 'c';
     case 'json_build_object':
       return `O(${args
         .filter((_, i) => i % 2 === 1)

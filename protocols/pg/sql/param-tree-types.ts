@@ -6,7 +6,7 @@
 // CASE's or COALESCE's other branches. Clients such as asyncpg encode each argument by the type
 // ParameterDescription names, so a parameter left `text` made `d BETWEEN $1 AND $2` refuse a datetime.
 // 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
@@ -43,7 +43,7 @@ const TEXT_ARGUMENT_FUNCTIONS = new Set([
 export function treeParamTypes(sql: string, schema: Schema, n: number, declared: number[]): number[] | null {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return null;
   }

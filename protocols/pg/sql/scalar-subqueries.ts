@@ -6,7 +6,7 @@
 // WHERE fixes a key of its one table (`WHERE u.id = t.u_id`, the ORMs' related-row lookup). A
 // subquery whose rows are not its FROM's (SELECT DISTINCT, a set operation, a WITH clause, VALUES)
 // is guarded whole: its body runs again, for two rows at most.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { isAggregateCall } from './grouping';
 import type { PgToken } from './lexer';
@@ -37,7 +37,7 @@ export interface ManyRowScalar {
 export function manyRowScalars(sql: string, schema: Schema): ManyRowScalar[] {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return [];
   }

@@ -2,7 +2,7 @@
 // tree: its list over its FROM list's sources, a set operation's branches, a VALUES statement) and
 // the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
 // expression-types.ts types each expression over them.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
@@ -431,7 +431,7 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const joins = new Map<number, JoinList>();
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return { stars: out, aliases, joins };
   }

@@ -10,7 +10,7 @@
 // A combination PostgreSQL has no operator for (`timestamp + integer`) is 42883 as there, and a set
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
@@ -129,7 +129,7 @@ export function dateOperator(
 export function typedOperators(sql: string, schema: Schema, declared: number[] = []): Map<number, string> | null {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return null;
   }

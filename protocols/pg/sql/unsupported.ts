@@ -2,7 +2,7 @@
 // PostgreSQL parse tree is searched for them, so the client gets 0A000 (feature_not_supported)
 // naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent;
 // text PostgreSQL does not parse gets its parser's 42601 instead.
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import { pgError } from '../sqlstate';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -81,7 +81,7 @@ export function explainRefusal(sql: string, err: unknown): unknown {
   if (state === '0A000' || state === '42P10') return err;
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch (parseErr) {
     // only the parser's refusals carry sqlDetails (not, say, a module not loaded)
     const e = parseErr as Error & { sqlDetails?: unknown };

@@ -3,7 +3,7 @@
 // SQLite updates it again and the last row wins, silently. The analysis reads each row's key
 // (literals and parameters) off the parse tree; the session checks them with the bound values
 // before the write runs (session.ts).
-import { parseSync } from 'libpg-query';
+import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { strings } from './type-signatures';
@@ -21,7 +21,7 @@ export type KeyPart = string;
 export function upsertKeys(sql: string, schema: Schema): KeyPart[][] | null {
   let tree: Node;
   try {
-    tree = parseSync(sql);
+    tree = parseTree(sql);
   } catch {
     return null;
   }

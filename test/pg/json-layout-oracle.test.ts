@@ -1,0 +1,57 @@
+// The json (not jsonb) text of builders where PostgreSQL keeps their spacing and Patina printed
+// SQLite's compact text: a CASE of builders, a builder in a CASE inside a builder, to_json of a
+// builder, and a builder written into a json column (INSERT, UPDATE, ON CONFLICT DO UPDATE, with
+// parameters), read back as text. The same statements on Patina and PostgreSQL 15, every value as
+// the text the server sent.
+import assert from 'node:assert/strict';
+import { type OracleClients, startOracle } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
+
+const SCHEMAS = {
+  patina: 'CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT);',
+  postgres: 'CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text);',
+};
+const ROWS = [`INSERT INTO j (id, doc, name) VALUES (1, '{"a": 1}', 'x'), (2, '[1, 2]', 'y')`];
+
+describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
+  this.timeout(60_000);
+  let o: OracleClients;
+
+  before(async () => {
+    o = await startOracle({ schemas: SCHEMAS, rows: ROWS });
+  });
+  after(() => o?.close());
+
+  const text = { getTypeParser: () => (v: string) => v };
+  const rows = (c: PgClient, sql: string, values?: unknown[]) =>
+    c.query({ text: sql, values, rowMode: 'array', types: text }).then((r) => r.rows);
+  const same = async (sql: string, values?: unknown[]) =>
+    assert.deepEqual(await rows(o.patina, sql, values), await rows(o.postgres, sql, values), sql);
+  const both = async (sql: string, values?: unknown[]) => {
+    for (const c of [o.patina, o.postgres]) await c.query(sql, values);
+  };
+
+  it("a CASE of builders, a CASE in a builder and to_json of a builder keep the builders' spacing", async () => {
+    for (const sql of [
+      "SELECT id, CASE WHEN id = 1 THEN json_build_object('a', id) ELSE json_build_array(id, 'x') END FROM j ORDER BY id",
+      "SELECT id, CASE id WHEN 1 THEN json_build_object('a', id, 'b', 2) END FROM j ORDER BY id",
+      "SELECT id, json_build_object('c', CASE WHEN id = 1 THEN json_build_array(id, 2) ELSE json_build_array(3, 4) END) FROM j ORDER BY id",
+      "SELECT id, json_build_object('c', CASE WHEN id = 1 THEN json_build_array(id, 2) END) FROM j ORDER BY id",
+      "SELECT to_json(json_build_object('a', 1, 'b', json_build_array(1, 2))), to_json(json_agg(id ORDER BY id)) FROM j",
+    ])
+      await same(sql);
+  });
+
+  it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
+    await both("INSERT INTO j (id, doc, name) VALUES (3, json_build_object('a', 1, 'b', json_build_array(1, 2)), 'z')");
+    await both(
+      "INSERT INTO j VALUES (4, json_build_array(1, json_build_object('z', 2)), json_build_object('q', 1), 'n')",
+    );
+    await both("UPDATE j SET doc = json_build_array(1, 'x'), bin = json_build_array(1, 'x') WHERE id = 2");
+    await both(
+      "INSERT INTO j (id, doc) VALUES (4, '[]') ON CONFLICT (id) DO UPDATE SET doc = json_build_object('u', excluded.id)",
+    );
+    await both("INSERT INTO j (id, doc) VALUES ($1, json_build_object('p', $2::int, 's', $3::text))", [5, 7, 'v']);
+    await same('SELECT id, doc, bin FROM j ORDER BY id');
+  });
+});
