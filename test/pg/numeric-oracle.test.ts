@@ -1,5 +1,6 @@
 // numeric against PostgreSQL 15: NaN through writes and arithmetic (it was read as 0 by `+`, `-`,
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
+import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
@@ -217,6 +218,17 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('a numeric column of one scale in every member of a set operation prints at it (n + 1 of a numeric(10,2) was 13.5 for 13.50)', async () => {
+    for (const sql of [
+      'SELECT n + 1 FROM m UNION SELECT n FROM m ORDER BY 1',
+      'SELECT n * 2 FROM m UNION ALL SELECT n FROM m ORDER BY 1',
+      'SELECT q, n + 1 AS a FROM m UNION SELECT q, n FROM m EXCEPT SELECT 1, 0.10 ORDER BY 1, 2',
+      'SELECT n + 1 FROM m UNION SELECT 1.50 ORDER BY 1',
+      'SELECT * FROM (SELECT n - 1 AS a FROM m INTERSECT SELECT n - 1 FROM m) s ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
   it("a subquery's exact column read qualified (s.a), in a join's ON or an ORDER BY expression keeps its digits (was a double)", async () => {
     for (const sql of [
       'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE s.a > 1 ORDER BY s.a',
@@ -284,6 +296,39 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
     await same('SELECT id FROM m WHERE x / 2 > 0.5 ORDER BY id');
     await same('SELECT id, x / 0 FROM m WHERE id = 10');
+  });
+
+  it("power(numeric, numeric) and ^ print PostgreSQL's numeric digits and scale (were a double's: 1.4142135623730951, 156.25)", async () => {
+    for (const sql of [
+      'SELECT id, power(x, 0.5), power(n, 2), x ^ 2, power(x, x), n ^ q, pow(x, 2.000) FROM m ORDER BY id',
+      'SELECT power(2::numeric, 0.5), 2 ^ 0.5, power(2.5, 2), 2.0 ^ 3, power(1.5, -3), power(0.5, 30), power(10::numeric, -20)',
+      'SELECT power(720502.85, 980)::text, power(1.0001, 10000), power(123.456, 78.9), power(3::numeric, 100.5)',
+      'SELECT id, power(n, 2) AS p FROM m ORDER BY p',
+      'SELECT id, power(n, 2) FROM m ORDER BY 2 DESC',
+      'SELECT power(avg(n), 2), avg(n) ^ 0.5, power(n, 2) * 2, power(n, 2)::text FROM m GROUP BY n ORDER BY n',
+      'SELECT id FROM m WHERE power(n, 2) > 150 ORDER BY id',
+      'SELECT q FROM m GROUP BY q HAVING power(sum(n), 2) = 156.25 ORDER BY q',
+      // of a double: float8's, as there (it was typed numeric)
+      'SELECT power(n, f), n ^ f FROM m WHERE id < 3 ORDER BY id',
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT power(-2::numeric, 0.5)',
+      'SELECT power(0::numeric, -1)',
+      'SELECT power(4::numeric, 375085.00)',
+    ]) {
+      const { patina, postgres } = clients();
+      const codes = await Promise.all(
+        [patina, postgres].map((c) =>
+          c.query(sql).then(
+            () => 'ok',
+            (e: { code?: string }) => e.code,
+          ),
+        ),
+      );
+      assert.equal(codes[0], codes[1], sql);
+      assert.notEqual(codes[0], 'ok', sql);
+    }
   });
 
   it('an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))', async () => {

@@ -94,6 +94,22 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       return true;
     }
     const f = n?.FuncCall;
+    const power = (f && isNumericPower(f, t)) || (op === '^' && t.type(n) === OID.numeric);
+    if (power) {
+      // power(a, b) or a ^ b of numerics: exactly (src/engine/pg-exact-power.ts), an exact part itself
+      exact++;
+      const [a, b] = f ? f.args : [e.lexpr, e.rexpr];
+      const mark: [number, string] = [f ? f.location : e.location, f ? 'numx-pow' : 'numx^'];
+      marks.push(mark);
+      const before = marks.length;
+      if (!visit(a)) return false;
+      const left = marks.length === before ? scaleMark(a) : '';
+      const middle = marks.length;
+      if (!visit(b)) return false;
+      const right = marks.length === middle ? scaleMark(b) : '';
+      if (left || right) mark[1] += `:${left}:${right}`;
+      return true;
+    }
     if (f?.args?.length === 1 && !f.over && strings(f.funcname).pop()?.toLowerCase() === 'abs') {
       // abs of what has an exact part (`abs(avg(x) - x)`), exactly; as it is otherwise
       const before = marks.length;
@@ -123,6 +139,12 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
+}
+
+/** power(a, b) or pow(a, b) that PostgreSQL resolves to numeric's (an operand numeric, none a double). */
+function isNumericPower(f: Node, t: Typer): boolean {
+  if (f.args?.length !== 2 || f.over || f.agg_star) return false;
+  return /^pow(er)?$/.test(strings(f.funcname).pop()?.toLowerCase() ?? '') && t.type({ FuncCall: f }) === OID.numeric;
 }
 
 /**

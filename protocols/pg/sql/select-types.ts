@@ -142,7 +142,17 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
     const a = c.oid;
     const b = r[i].oid;
     const oid = a === b ? a : a && b && isNumber(a) && isNumber(b) ? promote(a, b) : 0;
-    return { name: c.name, oid, setop: true };
+    // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
+    // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
+    const scale =
+      oid === OID.numeric &&
+      c.scale !== undefined &&
+      c.scale === r[i].scale &&
+      !c.scaleIsMinimum &&
+      !r[i].scaleIsMinimum
+        ? c.scale
+        : undefined;
+    return { name: c.name, oid, setop: true, ...(scale !== undefined ? { scale } : {}) };
   });
 }
 

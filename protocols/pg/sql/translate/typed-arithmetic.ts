@@ -167,6 +167,9 @@ const NUMERIC_OPS: Record<string, string> = {
   'numx-': '__pg_numeric_sub_exact',
   'numx*': '__pg_numeric_mul_exact',
   'numx/': '__pg_numeric_div',
+  // numeric's power, exactly (src/engine/pg-exact-power.ts): `a ^ b` and power(a, b) ('numx-pow')
+  'numx^': '__pg_numeric_power',
+  'numx-pow': '__pg_numeric_power',
 };
 
 /**
@@ -198,7 +201,9 @@ function guardedDivision(a: string | null, b: string | null, left: string, right
   return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
 }
 
-const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow']);
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow', 'numx-pow']);
+const callMark = (t: Tok): string | undefined =>
+  'arith' in t ? t.arith?.replace(/^numx-pow:.*$/, 'numx-pow') : undefined;
 
 /**
  * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
@@ -206,18 +211,23 @@ const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-f
  * is; power(a, b) of numerics ('num-pow'): PostgreSQL's answer when a or b is NaN (__pg_nan_power).
  */
 function rewriteColumnAggregates(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
+  if (!toks.some((t) => COLUMN_CALLS.has(callMark(t) ?? ''))) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const mark = 'arith' in t ? t.arith : undefined;
+    const mark = callMark(t);
     const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
-    const args = mark === 'num-pow' && close > 0 ? topLevelItems(toks, i + 2, close) : [];
-    if (close < 0 || (mark === 'num-pow' && args.length !== 2)) {
+    const pair = mark === 'num-pow' || mark === 'numx-pow';
+    const args = pair && close > 0 ? topLevelItems(toks, i + 2, close) : [];
+    if (close < 0 || (pair && args.length !== 2)) {
       out.push(t);
       continue;
     }
-    if (mark === 'num-pow') {
+    if (mark === 'numx-pow' && 'arith' in t && t.arith) {
+      // exactly, each operand of known scale at it (src/engine/pg-exact-power.ts)
+      const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
+      out.push({ type: 'group', text: exactCall(t.arith, a, b) });
+    } else if (mark === 'num-pow') {
       const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
       out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
     } else {
