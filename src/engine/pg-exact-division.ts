@@ -209,6 +209,20 @@ export function installExactDivision(db: Database.Database): void {
     const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
     return d < 0n ? -1 : d > 0n ? 1 : 0;
   });
+  // a numeric's value as one text whatever its scale ('1.5' for 1.50, 1.5000 and the double 1.5;
+  // NaN): what a set operation groups exact columns by, and `HAVING avg(x) IN (SELECT ...)` compares
+  db.function('__pg_numeric_key', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null) return null;
+    if (isNaNText(x)) return 'NaN';
+    const inf = special(x);
+    if (inf !== null) return specialText(inf);
+    let { digits, scale } = scaledOf(x)!;
+    while (scale > 0 && digits % 10n === 0n) {
+      digits /= 10n;
+      scale--;
+    }
+    return scaledText({ digits, scale });
+  });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [
     ['__pg_numeric_add_exact', '+'],

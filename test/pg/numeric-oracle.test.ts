@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
-CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);`;
+CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, y NUMERIC, z NUMERIC(10,3));`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
   `INSERT INTO e VALUES (1, 1, '2024-01-01 10:00:00.000001'), (2, 1, '2024-01-01 10:00:00.000001'), (3, 1, '2024-01-01 10:00:00.000001'), (4, 1, '2262-01-01 10:00:00.000007'), (5, 2, '1999-12-31 23:59:59.5'), (6, 2, NULL)`,
+  `INSERT INTO u VALUES (1, 7, 0.15, 0.15), (2, 8, 0.7, NULL), (3, 3, 12.5, 12.5), (4, 2, 0.25, 6.6666666666666667)`,
 ];
 
 describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function () {
@@ -195,6 +197,26 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       ])
         await same(sql);
       await same('SELECT q FROM m GROUP BY q HAVING avg(x) = $1 ORDER BY q', ['0.15']);
+    });
+  });
+
+  it('HAVING avg(x) [NOT] IN (SELECT ...) compares numerics at any scale (the double 0.15000000000000002 was not in (0.15))', async () => {
+    const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, NULL, NULL, 9)`;
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT y FROM u) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) NOT IN (SELECT y FROM u) ORDER BY q',
+        // a NULL among the subquery's values: NOT IN is NULL, not true
+        'SELECT q FROM m GROUP BY q HAVING avg(x) NOT IN (SELECT z FROM u) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(n) IN (SELECT z FROM u WHERE z IS NOT NULL) ORDER BY q',
+        // the subquery's own avg exactly, a division, literals, a correlated one, integers
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT avg(y) FROM u GROUP BY q) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) / 2 IN (SELECT y FROM u) OR avg(x) IN (SELECT 0.7) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT 0.15 UNION SELECT 1.5) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING NOT (avg(x) IN (SELECT y FROM u WHERE u.q = m.q)) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT id FROM u) ORDER BY q',
+      ])
+        await same(sql);
     });
   });
 

@@ -2,8 +2,9 @@
 // a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
 // (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
 import { OID } from '../types/oids';
-import type { Typer } from './expression-types';
+import { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
+import { scopeOf, selectTypes } from './select-types';
 import { INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
 import { firstLocation, orderMarkKey } from './typed-operators';
@@ -224,6 +225,35 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
     if (Array.isArray(n)) {
       for (const x of n) visit(x);
       return;
+    }
+    const sub = n.SubLink;
+    const query = sub?.subLinkType === 'ANY_SUBLINK' && !sub.operName ? sub.subselect?.SelectStmt : undefined;
+    if (query && sub.testexpr && fits(sub.testexpr)) {
+      // `avg(x) [NOT] IN (SELECT y ...)` of numerics: by each side's value at any scale
+      // (__pg_numeric_key; the doubles told 0.15000000000000002 from 0.15), the subquery's own exact
+      // columns exactly (the mark on IN, or NOT)
+      const typerOf = (q: Node) => {
+        const scope = new Map(t.scope);
+        scopeOf(q.fromClause, scope, t.schema);
+        return new Typer(t.schema, scope);
+      };
+      const cols = query.targetList && (!query.op || query.op === 'SETOP_NONE') ? query.targetList : null;
+      const inner =
+        cols?.length === 1
+          ? typerOf(query).type(cols[0].ResTarget?.val)
+          : (() => {
+              const types = !cols ? selectTypes(query, t.schema) : null;
+              return types?.length === 1 ? types[0].oid : 0;
+            })();
+      const outer = typeOf(sub.testexpr, t, declared);
+      if ((inner === OID.numeric || INTS.has(inner)) && (outer === OID.numeric || inner === OID.numeric)) {
+        out.set(sub.location, 'numx-in');
+        const literal = sub.testexpr.A_Const?.fval ? String(sub.testexpr.A_Const.fval.fval) : undefined;
+        if (literal !== undefined && !/e|^-/i.test(literal)) out.set(sub.testexpr.A_Const.location, 'numx-lit');
+        for (const [at, kind] of exactMarks(sub.testexpr, t, declared) ?? []) out.set(at, kind);
+        markExactColumns(query, typerOf, out, declared);
+        return;
+      }
     }
     if (n.SubLink || n.SelectStmt) return;
     const e = n.A_Expr;

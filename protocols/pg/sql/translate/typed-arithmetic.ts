@@ -268,14 +268,19 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
     const at = not ? i + 1 : i;
     const open = marked(t) && isWord(toks[at], 'IN') && isPunct(toks[at + 1], '(') ? at + 1 : -1;
     const array = 'arith' in t && t.arith?.startsWith('arr-in:') ? t.arith.slice(7) : undefined;
-    const key = (x: string) => (array ? `__pg_array_key('${array}', ${x})` : `__pg_interval_key(${x})`);
+    const numeric = 'arith' in t && t.arith === 'numx-in';
+    const key = (x: string) =>
+      array ? `__pg_array_key('${array}', ${x})` : numeric ? `__pg_numeric_key(${x})` : `__pg_interval_key(${x})`;
     const close = open < 0 || out.length === 0 ? -1 : closer(toks, open);
     if (close < 0) {
       out.push(t);
       continue;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
-    if ('arith' in t && t.arith === 'numx-in') {
+    // a subquery's one column read through a UNION ALL whose first, empty member names it (numerics
+    // in HAVING by __pg_numeric_key: one text for a number at any scale, the double 0.15 and the exact 0.15000)
+    const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
+    if (numeric && !query) {
       const each = topLevelItems(toks, open + 1, close).map(
         ([a, b]) => `__pg_numeric_cmp(${left}, ${joinTokens(toks.slice(a, b))}) = 0`,
       );
@@ -283,8 +288,6 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       i = close;
       continue;
     }
-    // a subquery's one column read through a UNION ALL whose first, empty member names it
-    const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
     const items = query
       ? [
           `SELECT ${key('"__pg_k"')} FROM (SELECT NULL AS "__pg_k" WHERE 0 UNION ALL SELECT * FROM (${joinTokens(toks.slice(open + 1, close))}))`,
