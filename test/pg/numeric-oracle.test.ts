@@ -240,6 +240,37 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('a set operation sorted by an unnamed exact column, or mixing exact and plain members, keeps the digits and sorts by number (were doubles)', async () => {
+    for (const sql of [
+      'SELECT avg(n) FROM m UNION SELECT avg(x) FROM m ORDER BY 1',
+      'SELECT avg(n) FROM m UNION ALL SELECT avg(x) FROM m ORDER BY 1 DESC',
+      'SELECT avg(n) FROM m UNION SELECT 1 ORDER BY 1',
+      'SELECT avg(n) FROM m UNION SELECT x FROM m ORDER BY 1',
+      'SELECT avg(n) FROM m UNION ALL SELECT x FROM m ORDER BY avg',
+      'SELECT avg(n), avg(n) FROM m UNION SELECT 1, 2 ORDER BY 1',
+      'SELECT x / 3 FROM m UNION SELECT x FROM m UNION SELECT 0.5 ORDER BY 1',
+      'SELECT * FROM (SELECT avg(n) AS a FROM m UNION SELECT x FROM m) s ORDER BY a',
+      'SELECT q, avg(x) FROM m GROUP BY q INTERSECT SELECT q, x FROM m ORDER BY 1',
+      // a bare NULL member is typed by the others (it was text)
+      'SELECT avg(n), avg(x) FROM m UNION SELECT 1, NULL ORDER BY 2, 1',
+      'SELECT avg(n) FROM m UNION SELECT NULL ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
+  it('UNION, INTERSECT and EXCEPT tell exact numbers apart by value, not scale (1.5000000000000000 and 1.50000000000000000000 are one row, the first)', async () => {
+    for (const sql of [
+      'SELECT avg(x) FROM m WHERE id = 1 UNION SELECT x * 2 / 2 FROM m WHERE id = 1',
+      'SELECT x * 2 / 2 FROM m WHERE id = 1 UNION SELECT avg(x) FROM m WHERE id = 1',
+      'SELECT avg(x) FROM m WHERE id = 1 EXCEPT SELECT x * 2 / 2 FROM m',
+      'SELECT avg(x) FROM m WHERE id = 1 INTERSECT SELECT x * 2 / 2 FROM m',
+      'SELECT q, avg(x) AS a FROM m GROUP BY q UNION SELECT q, x * 2 / 2 FROM m ORDER BY q, a',
+      'SELECT avg(x) FROM m WHERE id = 1 UNION ALL SELECT x * 2 / 2 FROM m WHERE id = 1 UNION SELECT 1.5 ORDER BY 1',
+      'SELECT avg(x) FROM m WHERE id = 1 UNION SELECT 1.5',
+    ])
+      await same(sql);
+  });
+
   it('a numeric column of one scale in every member of a set operation prints at it (n + 1 of a numeric(10,2) was 13.5 for 13.50)', async () => {
     for (const sql of [
       'SELECT n + 1 FROM m UNION SELECT n FROM m ORDER BY 1',

@@ -635,10 +635,13 @@ function markJoinedThrough(
 
 /**
  * A set operation (UNION, UNION ALL, INTERSECT, EXCEPT, a chain of them) of plain SELECTs: a column
- * exact in every member stays exact (the values pass as they are; the others compare exact values
- * as their text, which for one number is one text but where two members give it different scales:
- * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, all
- * stay doubles; an ORDER BY of an exact column sorts the operation as a subquery by its number.
+ * exact in one member at least, of numerics or integers in all (`SELECT avg(n) ... UNION SELECT 1`),
+ * passes each member's values as they are (exact ones as text). A UNION (a chain of UNIONs whose
+ * last is not ALL), or an INTERSECT or EXCEPT of two members, compares such a column by its number
+ * (__pg_numeric_key: `1.50` and `1.5000` are one row, the first seen, as PostgreSQL's hashing keeps
+ * it), and an ORDER BY of one sorts by its number: the operation in a subquery
+ * (translate/interval-distinct.ts's 'iv-union:', kind 'x'), its first member's unnamed items named
+ * for it. Where a member's column is a double (PostgreSQL's column is float8 then) all stay doubles.
  * The first member's exact names.
  */
 function markSetOperation(
@@ -649,6 +652,7 @@ function markSetOperation(
 ): Set<string> {
   const none = new Set<string>();
   const members: Node[] = [];
+  const ops: Node[] = [];
   for (let x = s; x; x = x.larg) {
     if (!x.op || x.op === 'SETOP_NONE') {
       members.unshift(x);
@@ -656,6 +660,7 @@ function markSetOperation(
     }
     if (x.rarg?.op !== 'SETOP_NONE') return none;
     members.unshift(x.rarg);
+    ops.unshift(x);
   }
   if (members.some((b) => !b?.targetList || b.sortClause || b.limitCount || b.limitOffset)) return none;
   const marks = new Map<number, string>();
@@ -666,27 +671,47 @@ function markSetOperation(
     ),
   );
   const [first] = exactAt;
-  if (!first.includes(1) || exactAt.some((e) => e.length !== first.length || e.some((x, k) => x !== first[k])))
-    return none;
+  if (exactAt.some((e) => e.length !== first.length)) return none;
+  const anyExact = first.map((_, k) => exactAt.some((e) => e[k] === 1));
+  if (!anyExact.includes(true)) return none;
+  // a column exact somewhere: numerics, integers or NULL in every member (a double makes it float8)
+  const numeric = (b: Node, k: number) => {
+    const v = b.targetList[k]?.ResTarget?.val;
+    const type = v?.A_Const?.isnull ? OID.numeric : typerOf(b).type(v);
+    return type === OID.numeric || INTS.has(type);
+  };
+  if (anyExact.some((on, k) => on && !members.every((b) => numeric(b, k)))) return none;
+  const group = s.op === 'SETOP_UNION' && !s.all && ops.every((x) => x.op === 'SETOP_UNION');
+  const pair = (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT') && !s.all && members.length === 2;
+  // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where every member is exact alike
+  const distinctInside = ops.some((x) => !x.all);
+  const alike = exactAt.every((e) => e.every((x, k) => x === first[k]));
+  if (distinctInside && !group && !pair && !alike) return none;
   const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
   const names = items.map((r) => itemName(r).toLowerCase());
-  const exact = new Set(names.filter((_, k) => first[k] === 1));
+  const exact = new Set(names.filter((_, k) => anyExact[k]));
   let sorted = false;
   for (const x of s.sortClause ?? []) {
     const n = x.SortBy?.node;
     const position = n?.A_Const?.ival ? (n.A_Const.ival.ival ?? 0) : undefined;
-    if (position !== undefined ? first[position - 1] === 1 : [...namesIn(n, new Set())].some((y) => exact.has(y)))
+    if (position !== undefined ? anyExact[position - 1] : [...namesIn(n, new Set())].some((y) => exact.has(y)))
       sorted = true;
     else if (position === undefined && namesIn(n, new Set()).size === 0) return none;
   }
-  if (sorted) {
-    // sorted by an exact column: the operation in a subquery sorted by its number
-    // (translate/interval-distinct.ts's 'iv-union:s', 'x' for such a column), where the first member
-    // names every column, each once (SQLite names the subquery's columns so)
+  if (sorted || group || pair) {
+    // the operation in a subquery grouped and sorted by the exact columns' numbers (translate/
+    // interval-distinct.ts's 'iv-union:', 'x' for such a column), SQLite naming its columns by the
+    // first member's: an item without a name of its own is given PostgreSQL's (null: the rewrite
+    // adds it), or a private one where two would have one
     const own = items.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
+    const given = own.map(
+      (x, k) => x ?? (names.filter((y) => y === names[k]).length === 1 ? itemName(items[k]) : `__pg_c${k + 1}`),
+    );
     const at = orderMarkKey(firstLocation(items[0]?.val));
-    if (own.some((x) => !x) || new Set(own).size !== own.length || out.has(at)) return none;
-    out.set(at, `iv-union:s${first.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(own)}`);
+    if (new Set(given.map((x) => x.toLowerCase())).size !== given.length || out.has(at)) return none;
+    const mode = group ? 'g' : pair ? (s.op === 'SETOP_INTERSECT' ? 'x' : 'e') : 's';
+    const list = given.map((x, k) => (own[k] === undefined ? { as: x } : x));
+    out.set(at, `iv-union:${mode}${anyExact.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(list)}`);
   }
   for (const [at, kind] of marks) out.set(at, kind);
   return exact;
