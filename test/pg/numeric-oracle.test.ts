@@ -312,6 +312,22 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('min and max of extract(epoch ...) keep its microseconds, also over a window (9214682400.000008 for .000007)', async () => {
+    for (const sql of [
+      'SELECT min(extract(epoch from ts)), max(extract(epoch from ts)) FROM e',
+      'SELECT q, min(extract(epoch from ts)) AS a, max(extract(epoch from ts)) FROM e GROUP BY q ORDER BY a',
+      'SELECT q, max(extract(epoch from ts)) FROM e GROUP BY q ORDER BY 2 DESC',
+      'SELECT max(extract(epoch from ts)) - min(extract(epoch from ts)), max(extract(epoch from ts))::text FROM e',
+      'SELECT max(extract(epoch from ts)) FILTER (WHERE q = 1), min(extract(epoch from ts)) FROM e WHERE q = 9',
+      'SELECT id, max(extract(epoch from ts)) OVER (ORDER BY id) FROM e ORDER BY id',
+      'SELECT id, min(extract(epoch from ts)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), max(extract(epoch from ts)) OVER (ORDER BY id DESC ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM e ORDER BY id',
+      'SELECT id, max(extract(epoch from ts)) OVER (PARTITION BY q ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) FROM e ORDER BY id',
+      'SELECT q FROM e GROUP BY q HAVING max(extract(epoch from ts)) = 9214682400.000007 ORDER BY q',
+      "SELECT min(extract(epoch from timestamp 'infinity')), max(extract(epoch from timestamp '-infinity'))",
+    ])
+      await same(sql);
+  });
+
   it('ceil, floor of an exact avg or division read it exactly (ceil of the double avg 326.00000000000006 was 327)', async () => {
     const rows =
       '(20, 572.58, 572.58, 7), (21, 305.47, 305.47, 7), (22, 99.95, 99.95, 7), (23, 40.15, 40.15, 8), (24, 128.42, 128.42, 8), (25, 539.43, 539.43, 8)';

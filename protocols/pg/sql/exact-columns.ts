@@ -13,8 +13,8 @@ import { firstLocation, orderMarkKey } from './typed-operators';
 type Node = any;
 
 /**
- * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum of
- * extract(epoch ...) ('sum-x'), whose argument is then exact too ('epoch-x': a double cut the
+ * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum, min
+ * and max of extract(epoch ...) ('sum-x', 'minmax-x'), whose argument is then exact too ('epoch-x': a double cut the
  * microseconds of a sum of epochs, 14326992000.000011 for .000010); undefined for anything else.
  */
 function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
@@ -28,7 +28,15 @@ function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
   const a = t.type(f.args[0]);
   if (!INTS.has(a) && a !== OID.numeric) return undefined;
   const kind =
-    bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : bare === 'sum' && epoch ? 'sum-x' : undefined;
+    bare === 'avg'
+      ? 'avg-x'
+      : EXACT_STATISTICS.has(bare)
+        ? 'stat-x'
+        : bare === 'sum' && epoch
+          ? 'sum-x'
+          : (bare === 'min' || bare === 'max') && epoch
+            ? 'minmax-x'
+            : undefined;
   if (!kind) return undefined;
   return epoch
     ? [
