@@ -173,6 +173,12 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT CASE WHEN avg(n) > 1 THEN avg(n) ELSE 0 END FROM m WHERE id < 10',
       'SELECT q, CASE WHEN count(n) > 0 THEN avg(n) END AS a FROM m GROUP BY q ORDER BY a',
       'SELECT q, CASE q WHEN 1 THEN avg(n) WHEN 2 THEN sum(n) / 3 ELSE 0.5 END FROM m GROUP BY q ORDER BY 1',
+      // with plain numerics and integers among the values, those at their own scale (0.10 was 0.1)
+      'SELECT q, CASE WHEN q > 1 THEN avg(n) ELSE max(n) END FROM m GROUP BY q ORDER BY q',
+      'SELECT q, CASE WHEN q > 1 THEN avg(n) ELSE max(x) END AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, coalesce(avg(n), min(n)), coalesce(avg(x), q) FROM m GROUP BY q ORDER BY 2',
+      'SELECT q, CASE q WHEN 1 THEN max(n) + 1 WHEN 2 THEN sum(n) / 3 ELSE (min(n) * 2) END FROM m GROUP BY q ORDER BY 1',
+      'SELECT id, CASE WHEN id > 2 THEN n / 3 ELSE n END FROM m ORDER BY id',
     ])
       await same(sql);
   });

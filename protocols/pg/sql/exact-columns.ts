@@ -291,7 +291,7 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
 
 /**
  * coalesce(x, ...) or a CASE whose values are exact expressions (exactMarks), integer and decimal
- * literals or NULL, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
+ * literals, NULL or other numerics and integers, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
  * `CASE WHEN count(*) > 0 THEN avg(x) ELSE 0 END`): each exact part's marks, a decimal literal as
  * text ('numx-lit'). Null for any other expression.
  */
@@ -316,9 +316,18 @@ function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] 
       continue;
     }
     const m = exactMarks(a, t, declared);
-    if (!m) return null;
-    marks.push(...m);
-    exact = true;
+    if (m) {
+      marks.push(...m);
+      exact = true;
+      continue;
+    }
+    // a plain numeric or integer (`ELSE n`, `coalesce(avg(n), n)`): as it is, a numeric of known scale
+    // handed over at it ('numx-at:2' on its first token, translate/exact-order.ts: SQLite holds 0.10 as 0.1)
+    const type = typeOf(a, t, declared);
+    if (INTS.has(type)) continue;
+    if (type !== OID.numeric) return null;
+    const scale = scaleOf(t, a);
+    if (scale !== undefined) marks.push([orderMarkKey(firstLocation(a)), `numx-at:${scale}`]);
   }
   return exact ? marks : null;
 }

@@ -37,3 +37,36 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
   }
   return out;
 }
+
+/** Words that end a CASE's value or a call's argument at its own depth. */
+const VALUE_ENDS = new Set(['WHEN', 'THEN', 'ELSE', 'END']);
+
+/**
+ * A value of a CASE or coalesce beside exact ones (sql/exact-columns.ts), a numeric of known scale
+ * marked 'numx-at:s' on its first token: `__pg_numeric_at(value, s)`, its text at that scale (SQLite
+ * holds 0.10 as 0.1; the exact values are text already).
+ */
+export function rewriteNumericAt(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => 'sortKey' in t && t.sortKey?.startsWith('numx-at:'))) return toks;
+  const out = toks.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    const t = out[i];
+    if (!('sortKey' in t) || !t.sortKey?.startsWith('numx-at:')) continue;
+    const scale = t.sortKey.slice(8);
+    let depth = 0;
+    let end = i;
+    for (; end < out.length; end++) {
+      const x = out[end];
+      if (isPunct(x, '(')) depth++;
+      else if (isPunct(x, ')') && --depth < 0) break;
+      else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
+      else if (depth === 0 && x.type === 'word' && VALUE_ENDS.has(x.text.toUpperCase())) break;
+    }
+    out.splice(end, 0, { type: 'punct', text: ',' }, { type: 'number', text: scale }, { type: 'punct', text: ')' });
+    out.splice(i, 1, { type: 'word', text: '__pg_numeric_at' }, { type: 'punct', text: '(' }, {
+      ...t,
+      sortKey: undefined,
+    } as Tok);
+  }
+  return out;
+}
