@@ -304,6 +304,20 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it("a join's USING naming an exact column of a subquery and a table's numeric column compares numbers and keeps the digits (0.15000000000000002 missed 0.15)", async () => {
+    await withRows('(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 12.50, 12.5, 8)', async () => {
+      for (const sql of [
+        'SELECT * FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (y) ORDER BY k',
+        'SELECT s.y, u.id FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (y) ORDER BY k',
+        'SELECT * FROM u JOIN (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s USING (y) ORDER BY k',
+        'SELECT * FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s LEFT JOIN u USING (y) ORDER BY k',
+        'SELECT * FROM (SELECT q, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (q, y) ORDER BY q',
+        'SELECT * FROM (SELECT q AS k, sum(n) / count(*) AS z FROM m GROUP BY q) s JOIN u USING (z) ORDER BY k',
+      ])
+        await same(sql);
+    });
+  });
+
   it('sum and avg of extract(epoch ...) keep its microseconds (a double sum was 14326992000.000011 for .000010)', async () => {
     for (const sql of [
       'SELECT sum(extract(epoch from ts)), avg(extract(epoch from ts)), stddev(extract(epoch from ts)) FROM e',

@@ -1,7 +1,7 @@
 // Numerics computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...) that is
 // a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
 // (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
-import { OID } from '../types/oids';
+import { OID, oidOfDeclType } from '../types/oids';
 import { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
 import { scopeOf, selectTypes } from './select-types';
@@ -572,6 +572,20 @@ function joinConditions(from: Node[], into: Node[]): boolean {
   return natural;
 }
 
+/** The join types of a FROM list's joins whose USING list names `name`. */
+function usingJoins(from: Node[], name: string): string[] {
+  const out: string[] = [];
+  const visit = (f: Node) => {
+    const j = f?.JoinExpr;
+    if (!j) return;
+    if (strings(j.usingClause ?? []).some((x) => x.toLowerCase() === name)) out.push(j.jointype);
+    visit(j.larg);
+    visit(j.rarg);
+  };
+  for (const f of from) visit(f);
+  return out;
+}
+
 /**
  * A SELECT that passes on columns of a join of a subquery (joinedThrough): the subquery's exact
  * columns stay exact through it when it only hands them on (`*`, `s.*`, `s.a`, a bare `a` no table
@@ -602,15 +616,42 @@ function markJoinedThrough(
   const compared = refsIn([s.whereClause, otherSorts, conditions], []).filter((r) =>
     r.fields.every((f: Node) => f.String),
   );
+  const tables = joined.items.filter((f) => f.RangeVar);
+  const tableColumn = (f: Node, name: string): number | undefined => {
+    const x = t.scope.get(String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase());
+    const cols = Array.isArray(x)
+      ? x
+      : x
+        ? t.schema.tables.get(x)?.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) }))
+        : undefined;
+    return cols === undefined ? 0 : cols.find((c) => c.name.toLowerCase() === name)?.oid;
+  };
+  // a USING name of an exact column joined with tables' numeric or integer columns (of an inner or
+  // left join, whose merged column is the left side's): SQLite compares the exact text with such a
+  // column by its number (the column's numeric affinity), as PostgreSQL compares numerics
+  // (the merged column read by its bare name is of no one source's type here: not these)
+  const bareInList = (name: string) =>
+    (s.targetList as Node[]).some((x) => {
+      const f = x.ResTarget?.val?.ColumnRef?.fields;
+      return f?.length === 1 && String(f[0].String?.sval).toLowerCase() === name;
+    });
+  const byValue = (name: string) =>
+    !bareInList(name) &&
+    usingJoins(s.fromClause, name).every((j) => j === 'JOIN_INNER' || j === 'JOIN_LEFT') &&
+    tables.every((f) => {
+      const oid = tableColumn(f, name);
+      return oid === undefined || oid === OID.numeric || INTS.has(oid);
+    }) &&
+    tables.some((f) => tableColumn(f, name) !== undefined);
   const using = conditions
     .filter(Array.isArray)
-    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()));
+    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()))
+    .filter((x) => !innerExact.has(x) || !byValue(x));
   const read = namesIn(
     s.limitCount ?? null,
     namesInSubqueries([s.whereClause, otherSorts, conditions], new Set(using)),
   );
   if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return none;
-  const tables = joined.items.filter((f) => f.RangeVar);
   const inTable = (name: string) =>
     tables.some((f) => {
       const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
