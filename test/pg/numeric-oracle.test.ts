@@ -1,7 +1,7 @@
 // numeric against PostgreSQL 15: NaN through writes and arithmetic (it was read as 0 by `+`, `-`,
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
 import assert from 'node:assert/strict';
-import { oracleSuite } from '../helpers/catalog-pair';
+import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
 CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);
@@ -284,8 +284,18 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT q, n + 1 AS a FROM m UNION SELECT q, n FROM m EXCEPT SELECT 1, 0.10 ORDER BY 1, 2',
       'SELECT n + 1 FROM m UNION SELECT 1.50 ORDER BY 1',
       'SELECT * FROM (SELECT n - 1 AS a FROM m INTERSECT SELECT n - 1 FROM m) s ORDER BY 1',
+      // members of other scales: each value at its own (0.10 and 1.5 in one column; they printed 0.1)
+      'SELECT n + 1 FROM m UNION SELECT x FROM m ORDER BY 1',
+      'SELECT n FROM m UNION SELECT 1.5 ORDER BY 1',
+      'SELECT n AS a, id FROM m UNION SELECT z, id FROM u ORDER BY a, id',
+      'SELECT avg(n) FROM m UNION SELECT n FROM m ORDER BY 1',
+      'SELECT x FROM m UNION SELECT n + 1 AS b FROM m ORDER BY 1',
+      'SELECT * FROM (SELECT n FROM m UNION ALL SELECT x FROM m) s ORDER BY n',
+      'SELECT n FROM m INTERSECT SELECT z FROM u ORDER BY 1',
+      'SELECT n FROM m EXCEPT SELECT z FROM u ORDER BY 1',
     ])
       await same(sql);
+    await sameOnBoth(clients(), 'SELECT n + 1 FROM m UNION ALL SELECT x FROM m', [], { sorted: true });
   });
 
   it("a subquery's exact column read qualified (s.a), in a join's ON or an ORDER BY expression keeps its digits (was a double)", async () => {

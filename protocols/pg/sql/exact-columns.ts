@@ -730,24 +730,53 @@ function markSetOperation(
   );
   const [first] = exactAt;
   if (exactAt.some((e) => e.length !== first.length)) return none;
-  const anyExact = first.map((_, k) => exactAt.some((e) => e[k] === 1));
-  if (!anyExact.includes(true)) return none;
+  const exactSomewhere = first.map((_, k) => exactAt.some((e) => e[k] === 1));
   // a column exact somewhere: numerics, integers or NULL in every member (a double makes it float8)
   const numeric = (b: Node, k: number) => {
     const v = b.targetList[k]?.ResTarget?.val;
     const type = v?.A_Const?.isnull ? OID.numeric : typerOf(b).type(v);
     return type === OID.numeric || INTS.has(type);
   };
-  if (anyExact.some((on, k) => on && !members.every((b) => numeric(b, k)))) return none;
+  if (exactSomewhere.some((on, k) => on && !members.every((b) => numeric(b, k)))) return none;
+  // a numeric of known scale beside exact values or values of other scales (`n + 1 UNION SELECT x`
+  // of a numeric(10,2) n): its text at that scale ('numx-at:s', __pg_numeric_at), as PostgreSQL
+  // prints each value at its own (13.50; SQLite holds 13.5), the column then compared as exact ones
+  const scaleAt = members.map((b) =>
+    (b.targetList as Node[]).map((item) => {
+      const v = item.ResTarget?.val;
+      return v && typerOf(b).type(v) === OID.numeric ? scaleOf(typerOf(b), v) : undefined;
+    }),
+  );
+  const atScale = (m: number, k: number) => exactAt[m][k] === 0 && (scaleAt[m][k] ?? 0) > 0;
+  const scaled = first.map((_, k) => {
+    if (!members.every((b) => numeric(b, k)) || !members.some((_b, m) => atScale(m, k))) return false;
+    const scales = scaleAt.map((x) => x[k]);
+    return exactSomewhere[k] || !scales.every((x) => x !== undefined && x === scales[0]);
+  });
+  const anyExact = first.map((_, k) => exactSomewhere[k] || scaled[k]);
+  if (!anyExact.includes(true)) return none;
   const group = s.op === 'SETOP_UNION' && !s.all && ops.every((x) => x.op === 'SETOP_UNION');
   const pair = (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT') && !s.all && members.length === 2;
   // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where every member is exact alike
   const distinctInside = ops.some((x) => !x.all);
   const alike = exactAt.every((e) => e.every((x, k) => x === first[k]));
-  if (distinctInside && !group && !pair && !alike) return none;
+  if (distinctInside && !group && !pair && (!alike || scaled.includes(true))) return none;
   const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
   const names = items.map((r) => itemName(r).toLowerCase());
   const exact = new Set(names.filter((_, k) => anyExact[k]));
+  // (the first member's in the operation's mark where it has one, as its first item's token holds it)
+  const scaleMarks = (from: number) => {
+    members.forEach((b, m) => {
+      if (m < from) return;
+      (b.targetList as Node[]).forEach((item, k) => {
+        if (!scaled[k] || !atScale(m, k)) return;
+        const r = item.ResTarget;
+        // (a bare column keeps its name, which SQLite would take from the call)
+        const name = m === 0 && !r.name && r.val?.ColumnRef ? `:${strings(r.val.ColumnRef.fields).pop()}` : '';
+        marks.set(orderMarkKey(firstLocation(r.val)), `numx-at:${scaleAt[m][k]}${name}`);
+      });
+    });
+  };
   let sorted = false;
   for (const x of s.sortClause ?? []) {
     const n = x.SortBy?.node;
@@ -768,9 +797,13 @@ function markSetOperation(
     const at = orderMarkKey(firstLocation(items[0]?.val));
     if (new Set(given.map((x) => x.toLowerCase())).size !== given.length || out.has(at)) return none;
     const mode = group ? 'g' : pair ? (s.op === 'SETOP_INTERSECT' ? 'x' : 'e') : 's';
-    const list = given.map((x, k) => (own[k] === undefined ? { as: x } : x));
+    // (an item handed over at its scale: { as, at }, its alias replaced)
+    const list = given.map((x, k) =>
+      scaled[k] && atScale(0, k) ? { as: x, at: scaleAt[0][k] } : own[k] === undefined ? { as: x } : x,
+    );
     out.set(at, `iv-union:${mode}${anyExact.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(list)}`);
-  }
+    scaleMarks(1);
+  } else scaleMarks(0);
   for (const [at, kind] of marks) out.set(at, kind);
   return exact;
 }

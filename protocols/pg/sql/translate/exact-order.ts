@@ -38,8 +38,8 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
   return out;
 }
 
-/** Words that end a CASE's value or a call's argument at its own depth. */
-const VALUE_ENDS = new Set(['WHEN', 'THEN', 'ELSE', 'END']);
+/** Words that end a CASE's value, a call's argument or a select item (before its alias) at its own depth. */
+const VALUE_ENDS = new Set(['WHEN', 'THEN', 'ELSE', 'END', 'AS', ...ITEM_ENDS]);
 
 /**
  * A value of a CASE or coalesce beside exact ones (sql/exact-columns.ts), a numeric of known scale
@@ -52,7 +52,8 @@ export function rewriteNumericAt(toks: Tok[]): Tok[] {
   for (let i = out.length - 1; i >= 0; i--) {
     const t = out[i];
     if (!('sortKey' in t) || !t.sortKey?.startsWith('numx-at:')) continue;
-    const scale = t.sortKey.slice(8);
+    // ('numx-at:2:n': a set operation's first member's bare column `n`, which keeps its name)
+    const [scale, name] = t.sortKey.slice(8).split(':');
     let depth = 0;
     let end = i;
     for (; end < out.length; end++) {
@@ -62,7 +63,20 @@ export function rewriteNumericAt(toks: Tok[]): Tok[] {
       else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
       else if (depth === 0 && x.type === 'word' && VALUE_ENDS.has(x.text.toUpperCase())) break;
     }
-    out.splice(end, 0, { type: 'punct', text: ',' }, { type: 'number', text: scale }, { type: 'punct', text: ')' });
+    const alias: Tok[] = name
+      ? [
+          { type: 'word', text: 'AS' },
+          { type: 'quoted', text: quotedName(name) },
+        ]
+      : [];
+    out.splice(
+      end,
+      0,
+      { type: 'punct', text: ',' },
+      { type: 'number', text: scale },
+      { type: 'punct', text: ')' },
+      ...alias,
+    );
     out.splice(i, 1, { type: 'word', text: '__pg_numeric_at' }, { type: 'punct', text: '(' }, {
       ...t,
       sortKey: undefined,

@@ -93,8 +93,9 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
   const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmb]+):(.*)$/.exec(unionMark(toks[at])!)!;
-  // (a name given as { as: name } is an item's without a name of its own: it is given that one)
-  const listed = JSON.parse(json) as (string | { as: string })[];
+  // (a name given as { as: name } is an item's without a name of its own: it is given that one;
+  // with `at`, a numeric handed over at that scale: __pg_numeric_at(item, at) AS name)
+  const listed = JSON.parse(json) as (string | { as: string; at?: number })[];
   const names = listed.map((x) => (typeof x === 'string' ? x : x.as));
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
@@ -110,9 +111,27 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   if (listed.some((x) => typeof x !== 'string')) {
     const first = topLevelItems(out, s + 1, clauseEnd(out, s + 1, LIST_ENDS));
     if (first.length !== names.length) return rewriteIntervalUnion(out);
-    for (let k = first.length - 1; k >= 0; k--)
-      if (typeof listed[k] !== 'string')
-        out.splice(first[k][1], 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(names[k]) });
+    for (let k = first.length - 1; k >= 0; k--) {
+      const x = listed[k];
+      if (typeof x === 'string') continue;
+      let [a, b] = first[k];
+      if (x.at !== undefined) {
+        // the item without its own alias, then at its scale
+        if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase()) b -= isWord(out[b - 2], 'AS') ? 2 : 1;
+        out.splice(
+          a,
+          first[k][1] - a,
+          { type: 'word', text: '__pg_numeric_at' },
+          { type: 'punct', text: '(' },
+          ...out.slice(a, b),
+          { type: 'punct', text: ',' },
+          { type: 'number', text: String(x.at) },
+          { type: 'punct', text: ')' },
+        );
+        b = a + (b - a) + 5;
+      } else b = first[k][1];
+      out.splice(b, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(x.as) });
+    }
   }
   const end = clauseEnd(out, s, new Set());
   // the compound's ORDER BY, LIMIT, ...: after its last set operator, at its depth
@@ -187,8 +206,10 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const firstSeen = mode !== 's' && kinds.includes('x');
   const wrapped: Tok[] = firstSeen
     ? [
+        // (SELECT a word of its own: the passes after this one know a query by it)
+        { type: 'word', text: 'SELECT' },
         g(
-          `SELECT ${names.map(quotedName).join(', ')} FROM (SELECT *, min("__pg_seq") FROM (SELECT *, row_number() OVER () AS "__pg_seq" FROM`,
+          `${names.map(quotedName).join(', ')} FROM (SELECT *, min("__pg_seq") FROM (SELECT *, row_number() OVER () AS "__pg_seq" FROM`,
         ),
         { type: 'punct', text: '(' },
         ...members,

@@ -281,6 +281,7 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
     const left = joinTokens(out.splice(boundOperandStart(out)));
     // a subquery's one column read through a UNION ALL whose first, empty member names it (numerics
     // in HAVING by __pg_numeric_key: one text for a number at any scale, the double 0.15 and the exact 0.15000)
+    // (a set operation rewritten before: a group that is a query, interval-distinct.ts)
     const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
     if (numeric && !query) {
       const each = topLevelItems(toks, open + 1, close).map(
