@@ -229,6 +229,14 @@ export function installExactDivision(db: Database.Database): void {
     const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
     return d < 0n ? -1 : d > 0n ? 1 : 0;
   });
+  // an exact value made a double (a set operation's float8 column): JavaScript reads the decimal
+  // correctly rounded, as PostgreSQL's float8 of a numeric
+  db.function('__pg_numeric_real', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null || typeof x !== 'string') return x;
+    // (NaN as its text, which the float8 column prints and sorts above numbers: SQLite makes a NaN double NULL)
+    const inf = special(x);
+    return inf !== null ? (Number.isNaN(inf) ? 'NaN' : inf) : Number(x);
+  });
   // a numeric's value as one text whatever its scale ('1.5' for 1.50, 1.5000 and the double 1.5;
   // NaN): what a set operation groups exact columns by, and `HAVING avg(x) IN (SELECT ...)` compares
   db.function('__pg_numeric_key', { deterministic: true, safeIntegers: true }, (x: unknown) => {

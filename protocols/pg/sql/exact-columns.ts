@@ -5,7 +5,7 @@ import { OID, oidOfDeclType } from '../types/oids';
 import { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
 import { scopeOf, selectTypes } from './select-types';
-import { INTS, strings } from './type-signatures';
+import { FLOATS, INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
 import { firstLocation, orderMarkKey } from './typed-operators';
 
@@ -730,14 +730,30 @@ function markSetOperation(
   );
   const [first] = exactAt;
   if (exactAt.some((e) => e.length !== first.length)) return none;
-  const exactSomewhere = first.map((_, k) => exactAt.some((e) => e[k] === 1));
-  // a column exact somewhere: numerics, integers or NULL in every member (a double makes it float8)
-  const numeric = (b: Node, k: number) => {
+  // a column exact somewhere: numerics, integers or NULL in every member
+  const typeAt = (b: Node, k: number) => {
     const v = b.targetList[k]?.ResTarget?.val;
-    const type = v?.A_Const?.isnull ? OID.numeric : typerOf(b).type(v);
-    return type === OID.numeric || INTS.has(type);
+    return v?.A_Const?.isnull ? OID.numeric : typerOf(b).type(v);
   };
-  if (exactSomewhere.some((on, k) => on && !members.every((b) => numeric(b, k)))) return none;
+  const numeric = (b: Node, k: number) => typeAt(b, k) === OID.numeric || INTS.has(typeAt(b, k));
+  // (with a double among them PostgreSQL's column is float8, an exact value converted to it: the exact
+  // one made a double by JavaScript's correctly rounded reading, 'numx-real', not SQLite's sum
+  // divided: 10.863333333333333, not 10.863333333333332)
+  const toReal = first.map(
+    (_, k) =>
+      exactAt.some((e) => e[k] === 1) &&
+      members.every((b) => numeric(b, k) || FLOATS.has(typeAt(b, k))) &&
+      members.some((b) => FLOATS.has(typeAt(b, k))),
+  );
+  const exactSomewhere = first.map((_, k) => !toReal[k] && exactAt.some((e) => e[k] === 1));
+  if (first.some((_, k) => exactAt.some((e) => e[k] === 1) && !toReal[k] && !members.every((b) => numeric(b, k))))
+    return none;
+  members.forEach((b, m) =>
+    (b.targetList as Node[]).forEach((item, k) => {
+      if (toReal[k] && exactAt[m][k] === 1) marks.set(orderMarkKey(firstLocation(item.ResTarget.val)), 'numx-real');
+    }),
+  );
+  for (const e of exactAt) e.forEach((_, k) => toReal[k] && (e[k] = 0));
   // a numeric of known scale beside exact values or values of other scales (`n + 1 UNION SELECT x`
   // of a numeric(10,2) n): its text at that scale ('numx-at:s', __pg_numeric_at), as PostgreSQL
   // prints each value at its own (13.50; SQLite holds 13.5), the column then compared as exact ones
@@ -754,7 +770,11 @@ function markSetOperation(
     return exactSomewhere[k] || !scales.every((x) => x !== undefined && x === scales[0]);
   });
   const anyExact = first.map((_, k) => exactSomewhere[k] || scaled[k]);
-  if (!anyExact.includes(true)) return none;
+  if (!anyExact.includes(true)) {
+    // (only doubles made of exact values)
+    if (toReal.includes(true)) for (const [at, kind] of marks) out.set(at, kind);
+    return none;
+  }
   const group = s.op === 'SETOP_UNION' && !s.all && ops.every((x) => x.op === 'SETOP_UNION');
   const pair = (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT') && !s.all && members.length === 2;
   // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where every member is exact alike
@@ -797,9 +817,18 @@ function markSetOperation(
     const at = orderMarkKey(firstLocation(items[0]?.val));
     if (new Set(given.map((x) => x.toLowerCase())).size !== given.length || out.has(at)) return none;
     const mode = group ? 'g' : pair ? (s.op === 'SETOP_INTERSECT' ? 'x' : 'e') : 's';
-    // (an item handed over at its scale: { as, at }, its alias replaced)
+    // (an item handed over at its scale: { as, at }, made a double: { as, real }, its alias replaced;
+    // the first member's in this mark, as its first item's token holds it)
+    const real = items.map((r, k) => toReal[k] && marks.get(orderMarkKey(firstLocation(r.val))) === 'numx-real');
+    items.forEach((r, k) => real[k] && marks.delete(orderMarkKey(firstLocation(r.val))));
     const list = given.map((x, k) =>
-      scaled[k] && atScale(0, k) ? { as: x, at: scaleAt[0][k] } : own[k] === undefined ? { as: x } : x,
+      real[k]
+        ? { as: x, real: true }
+        : scaled[k] && atScale(0, k)
+          ? { as: x, at: scaleAt[0][k] }
+          : own[k] === undefined
+            ? { as: x }
+            : x,
     );
     out.set(at, `iv-union:${mode}${anyExact.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(list)}`);
     scaleMarks(1);

@@ -47,13 +47,16 @@ const VALUE_ENDS = new Set(['WHEN', 'THEN', 'ELSE', 'END', 'AS', ...ITEM_ENDS]);
  * holds 0.10 as 0.1; the exact values are text already).
  */
 export function rewriteNumericAt(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'sortKey' in t && t.sortKey?.startsWith('numx-at:'))) return toks;
+  const marked = (t: Tok) => 'sortKey' in t && (t.sortKey?.startsWith('numx-at:') || t.sortKey === 'numx-real');
+  if (!toks.some(marked)) return toks;
   const out = toks.slice();
   for (let i = out.length - 1; i >= 0; i--) {
     const t = out[i];
-    if (!('sortKey' in t) || !t.sortKey?.startsWith('numx-at:')) continue;
+    if (!marked(t) || !('sortKey' in t) || !t.sortKey) continue;
+    // ('numx-real': an exact value of a set operation's float8 column, as a double)
+    const real = t.sortKey === 'numx-real';
     // ('numx-at:2:n': a set operation's first member's bare column `n`, which keeps its name)
-    const [scale, name] = t.sortKey.slice(8).split(':');
+    const [scale, name] = real ? [] : t.sortKey.slice(8).split(':');
     let depth = 0;
     let end = i;
     for (; end < out.length; end++) {
@@ -69,18 +72,12 @@ export function rewriteNumericAt(toks: Tok[]): Tok[] {
           { type: 'quoted', text: quotedName(name) },
         ]
       : [];
-    out.splice(
-      end,
-      0,
-      { type: 'punct', text: ',' },
-      { type: 'number', text: scale },
-      { type: 'punct', text: ')' },
-      ...alias,
-    );
-    out.splice(i, 1, { type: 'word', text: '__pg_numeric_at' }, { type: 'punct', text: '(' }, {
-      ...t,
-      sortKey: undefined,
-    } as Tok);
+    const tail: Tok[] = real
+      ? [{ type: 'punct', text: ')' }]
+      : [{ type: 'punct', text: ',' }, { type: 'number', text: scale }, { type: 'punct', text: ')' }, ...alias];
+    out.splice(end, 0, ...tail);
+    const call = real ? '__pg_numeric_real' : '__pg_numeric_at';
+    out.splice(i, 1, { type: 'word', text: call }, { type: 'punct', text: '(' }, { ...t, sortKey: undefined } as Tok);
   }
   return out;
 }

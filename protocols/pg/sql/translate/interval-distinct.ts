@@ -95,7 +95,7 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmb]+):(.*)$/.exec(unionMark(toks[at])!)!;
   // (a name given as { as: name } is an item's without a name of its own: it is given that one;
   // with `at`, a numeric handed over at that scale: __pg_numeric_at(item, at) AS name)
-  const listed = JSON.parse(json) as (string | { as: string; at?: number })[];
+  const listed = JSON.parse(json) as (string | { as: string; at?: number; real?: boolean })[];
   const names = listed.map((x) => (typeof x === 'string' ? x : x.as));
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
@@ -115,20 +115,20 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
       const x = listed[k];
       if (typeof x === 'string') continue;
       let [a, b] = first[k];
-      if (x.at !== undefined) {
-        // the item without its own alias, then at its scale
+      if (x.at !== undefined || x.real) {
+        // the item without its own alias, then at its scale, or as a double (__pg_numeric_real)
         if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase()) b -= isWord(out[b - 2], 'AS') ? 2 : 1;
-        out.splice(
-          a,
-          first[k][1] - a,
-          { type: 'word', text: '__pg_numeric_at' },
-          { type: 'punct', text: '(' },
-          ...out.slice(a, b),
-          { type: 'punct', text: ',' },
-          { type: 'number', text: String(x.at) },
-          { type: 'punct', text: ')' },
-        );
-        b = a + (b - a) + 5;
+        const tail: Tok[] = x.real
+          ? [{ type: 'punct', text: ')' }]
+          : [
+              { type: 'punct', text: ',' },
+              { type: 'number', text: String(x.at) },
+              { type: 'punct', text: ')' },
+            ];
+        const call: Tok = { type: 'word', text: x.real ? '__pg_numeric_real' : '__pg_numeric_at' };
+        const expr = out.slice(a, b);
+        out.splice(a, first[k][1] - a, call, { type: 'punct', text: '(' }, ...expr, ...tail);
+        b = a + 2 + expr.length + tail.length;
       } else b = first[k][1];
       out.splice(b, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(x.as) });
     }
