@@ -256,6 +256,10 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT avg(n), avg(n) FROM m UNION SELECT 1, 2 ORDER BY 1',
       'SELECT x / 3 FROM m UNION SELECT x FROM m UNION SELECT 0.5 ORDER BY 1',
       'SELECT * FROM (SELECT avg(n) AS a FROM m UNION SELECT x FROM m) s ORDER BY a',
+      // passed on by an outer query sorted by position (it was a double there)
+      'SELECT * FROM (SELECT avg(n) AS a FROM m UNION SELECT x FROM m) s ORDER BY 1 DESC',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q UNION ALL SELECT 9, avg(x) FROM m) s ORDER BY 2, 1',
+      'SELECT * FROM (SELECT n FROM m UNION SELECT 1.5) s ORDER BY 1',
       'SELECT q, avg(x) FROM m GROUP BY q INTERSECT SELECT q, x FROM m ORDER BY 1',
       // with a double member the column is float8, the exact avg converted as PostgreSQL converts it
       // (SQLite's double avg was 10.863333333333332)

@@ -497,8 +497,11 @@ function markPassedThrough(
   const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
   if (!compared.every(ours) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
-  let inside: Yielded[] | null = inner.targetList ? [] : null;
-  for (const item of (inner.targetList ?? []) as Node[]) {
+  // (of a set operation, its first member's, which name its columns)
+  let head = inner;
+  while (head?.op && head.op !== 'SETOP_NONE') head = head.larg;
+  let inside: Yielded[] | null = head?.targetList ? [] : null;
+  for (const item of (head?.targetList ?? []) as Node[]) {
     const r = item.ResTarget;
     const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
     if (!r || fields?.some((f) => f.A_Star)) inside = null;
