@@ -163,6 +163,26 @@ export function atScale(x: Scaled, scale: number): string {
   return divideText(x, { digits: 1n, scale: 0 }, scale);
 }
 
+/** The state of an exact min or max: the rows that may still be the answer, by their row number; the next row's and the oldest's numbers. */
+interface MinMaxState {
+  deque: { at: number; v: unknown }[];
+  next: number;
+  oldest: number;
+}
+
+/** -1, 0 or 1 as numeric compares two values: NaN above all, then Infinity, -Infinity below all. */
+function compare(x: unknown, y: unknown): number {
+  const [xn, yn] = [isNaNText(x), isNaNText(y)];
+  if (xn || yn) return xn && yn ? 0 : xn ? 1 : -1;
+  const [a, b] = [special(x), special(y)];
+  if (a !== null || b !== null) {
+    const [l, r] = [a ?? 0, b ?? 0];
+    return l === r ? 0 : l < r ? -1 : 1;
+  }
+  const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
 /** An avg's or sum's state with one more (sign 1) or one fewer (-1) input. */
 function step(st: AvgState, v: unknown, sign: 1n | -1n): AvgState {
   if (isNaNText(v)) return { ...st, nan: st.nan + Number(sign) };
@@ -209,6 +229,28 @@ export function installExactDivision(db: Database.Database): void {
     const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
     return d < 0n ? -1 : d > 0n ? 1 : 0;
   });
+  // an exact value made a double (a set operation's float8 column): JavaScript reads the decimal
+  // correctly rounded, as PostgreSQL's float8 of a numeric
+  db.function('__pg_numeric_real', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null || typeof x !== 'string') return x;
+    // (NaN as its text, which the float8 column prints and sorts above numbers: SQLite makes a NaN double NULL)
+    const inf = special(x);
+    return inf !== null ? (Number.isNaN(inf) ? 'NaN' : inf) : Number(x);
+  });
+  // a numeric's value as one text whatever its scale ('1.5' for 1.50, 1.5000 and the double 1.5;
+  // NaN): what a set operation groups exact columns by, and `HAVING avg(x) IN (SELECT ...)` compares
+  db.function('__pg_numeric_key', { deterministic: true, safeIntegers: true }, (x: unknown) => {
+    if (x === null) return null;
+    if (isNaNText(x)) return 'NaN';
+    const inf = special(x);
+    if (inf !== null) return specialText(inf);
+    let { digits, scale } = scaledOf(x)!;
+    while (scale > 0 && digits % 10n === 0n) {
+      digits /= 10n;
+      scale--;
+    }
+    return scaledText({ digits, scale });
+  });
   // +, -, * inside an exact result column (`stddev(x) * 2`): text, as the division
   for (const [name, op] of [
     ['__pg_numeric_add_exact', '+'],
@@ -224,6 +266,30 @@ export function installExactDivision(db: Database.Database): void {
     inverse: (st: AvgState, v: unknown) => step(st, v, -1n),
     result: (st: AvgState) => (st.nan > 0 ? 'NaN' : st.n === 0n ? null : scaledText(st.sum)),
   } as never);
+  // min and max of exact values (of extract(epoch ...): a double cut its microseconds), by number;
+  // over a window frame too: the frame's rows in a deque of those no later row beats, oldest first
+  // (a row leaving the frame is the oldest), so each row costs O(1) on average
+  for (const [name, sign] of [
+    ['__pg_numeric_min_exact', -1],
+    ['__pg_numeric_max_exact', 1],
+  ] as const)
+    db.aggregate(name, {
+      safeIntegers: true,
+      start: () => ({ deque: [] as { at: number; v: unknown }[], next: 0, oldest: 0 }),
+      step: (st: MinMaxState, v: unknown) => {
+        const at = st.next++;
+        if (v === null) return st;
+        while (st.deque.length > 0 && compare(v, st.deque[st.deque.length - 1].v) * sign >= 0) st.deque.pop();
+        st.deque.push({ at, v });
+        return st;
+      },
+      inverse: (st: MinMaxState) => {
+        st.oldest++;
+        while (st.deque.length > 0 && st.deque[0].at < st.oldest) st.deque.shift();
+        return st;
+      },
+      result: (st: MinMaxState) => st.deque[0]?.v ?? null,
+    } as never);
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,

@@ -5,6 +5,7 @@ import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import { type ElementKind, arrayInput, isElementKind, mapArrayText, parseArrayText } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
+import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
@@ -551,6 +552,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStringFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);
+  installExactPower(db);
   installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgMathFunctions(db);

@@ -1,12 +1,15 @@
 // numeric against PostgreSQL 15: NaN through writes and arithmetic (it was read as 0 by `+`, `-`,
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
-import { oracleSuite } from '../helpers/catalog-pair';
+import assert from 'node:assert/strict';
+import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
-CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);`;
+CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, y NUMERIC, z NUMERIC(10,3));`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
   `INSERT INTO e VALUES (1, 1, '2024-01-01 10:00:00.000001'), (2, 1, '2024-01-01 10:00:00.000001'), (3, 1, '2024-01-01 10:00:00.000001'), (4, 1, '2262-01-01 10:00:00.000007'), (5, 2, '1999-12-31 23:59:59.5'), (6, 2, NULL)`,
+  `INSERT INTO u VALUES (1, 7, 0.15, 0.15), (2, 8, 0.7, NULL), (3, 3, 12.5, 12.5), (4, 2, 0.25, 6.6666666666666667)`,
 ];
 
 describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function () {
@@ -170,6 +173,12 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT CASE WHEN avg(n) > 1 THEN avg(n) ELSE 0 END FROM m WHERE id < 10',
       'SELECT q, CASE WHEN count(n) > 0 THEN avg(n) END AS a FROM m GROUP BY q ORDER BY a',
       'SELECT q, CASE q WHEN 1 THEN avg(n) WHEN 2 THEN sum(n) / 3 ELSE 0.5 END FROM m GROUP BY q ORDER BY 1',
+      // with plain numerics and integers among the values, those at their own scale (0.10 was 0.1)
+      'SELECT q, CASE WHEN q > 1 THEN avg(n) ELSE max(n) END FROM m GROUP BY q ORDER BY q',
+      'SELECT q, CASE WHEN q > 1 THEN avg(n) ELSE max(x) END AS a FROM m GROUP BY q ORDER BY a',
+      'SELECT q, coalesce(avg(n), min(n)), coalesce(avg(x), q) FROM m GROUP BY q ORDER BY 2',
+      'SELECT q, CASE q WHEN 1 THEN max(n) + 1 WHEN 2 THEN sum(n) / 3 ELSE (min(n) * 2) END FROM m GROUP BY q ORDER BY 1',
+      'SELECT id, CASE WHEN id > 2 THEN n / 3 ELSE n END FROM m ORDER BY id',
     ])
       await same(sql);
   });
@@ -197,6 +206,26 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     });
   });
 
+  it('HAVING avg(x) [NOT] IN (SELECT ...) compares numerics at any scale (the double 0.15000000000000002 was not in (0.15))', async () => {
+    const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, NULL, NULL, 9)`;
+    await withRows(rows, async () => {
+      for (const sql of [
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT y FROM u) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) NOT IN (SELECT y FROM u) ORDER BY q',
+        // a NULL among the subquery's values: NOT IN is NULL, not true
+        'SELECT q FROM m GROUP BY q HAVING avg(x) NOT IN (SELECT z FROM u) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(n) IN (SELECT z FROM u WHERE z IS NOT NULL) ORDER BY q',
+        // the subquery's own avg exactly, a division, literals, a correlated one, integers
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT avg(y) FROM u GROUP BY q) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING sum(x) / 2 IN (SELECT y FROM u) OR avg(x) IN (SELECT 0.7) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT 0.15 UNION SELECT 1.5) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING NOT (avg(x) IN (SELECT y FROM u WHERE u.q = m.q)) ORDER BY q',
+        'SELECT q FROM m GROUP BY q HAVING avg(x) IN (SELECT id FROM u) ORDER BY q',
+      ])
+        await same(sql);
+    });
+  });
+
   it('an exact avg or division in every member of a UNION, INTERSECT or EXCEPT keeps its digits, also sorted by it (was a double)', async () => {
     for (const sql of [
       'SELECT avg(n), 1 AS k FROM m UNION SELECT avg(x), 2 FROM m ORDER BY k',
@@ -217,6 +246,68 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('a set operation sorted by an unnamed exact column, or mixing exact and plain members, keeps the digits and sorts by number (were doubles)', async () => {
+    for (const sql of [
+      'SELECT avg(n) FROM m UNION SELECT avg(x) FROM m ORDER BY 1',
+      'SELECT avg(n) FROM m UNION ALL SELECT avg(x) FROM m ORDER BY 1 DESC',
+      'SELECT avg(n) FROM m UNION SELECT 1 ORDER BY 1',
+      'SELECT avg(n) FROM m UNION SELECT x FROM m ORDER BY 1',
+      'SELECT avg(n) FROM m UNION ALL SELECT x FROM m ORDER BY avg',
+      'SELECT avg(n), avg(n) FROM m UNION SELECT 1, 2 ORDER BY 1',
+      'SELECT x / 3 FROM m UNION SELECT x FROM m UNION SELECT 0.5 ORDER BY 1',
+      'SELECT * FROM (SELECT avg(n) AS a FROM m UNION SELECT x FROM m) s ORDER BY a',
+      // passed on by an outer query sorted by position (it was a double there)
+      'SELECT * FROM (SELECT avg(n) AS a FROM m UNION SELECT x FROM m) s ORDER BY 1 DESC',
+      'SELECT * FROM (SELECT q, avg(n) AS a FROM m GROUP BY q UNION ALL SELECT 9, avg(x) FROM m) s ORDER BY 2, 1',
+      'SELECT * FROM (SELECT n FROM m UNION SELECT 1.5) s ORDER BY 1',
+      'SELECT q, avg(x) FROM m GROUP BY q INTERSECT SELECT q, x FROM m ORDER BY 1',
+      // with a double member the column is float8, the exact avg converted as PostgreSQL converts it
+      // (SQLite's double avg was 10.863333333333332)
+      'SELECT avg(n) FROM m UNION SELECT f FROM m ORDER BY 1',
+      'SELECT q, avg(n) FROM m GROUP BY q UNION SELECT 5, f FROM m ORDER BY 2, 1',
+      'SELECT avg(n), avg(x) FROM m UNION SELECT f, 1 FROM m ORDER BY 2, 1',
+      'SELECT f, avg(x) FROM m GROUP BY f UNION SELECT avg(n), 1 FROM m ORDER BY 2, 1',
+      // a bare NULL member is typed by the others (it was text)
+      'SELECT avg(n), avg(x) FROM m UNION SELECT 1, NULL ORDER BY 2, 1',
+      'SELECT avg(n) FROM m UNION SELECT NULL ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
+  it('UNION, INTERSECT and EXCEPT tell exact numbers apart by value, not scale (1.5000000000000000 and 1.50000000000000000000 are one row, the first)', async () => {
+    for (const sql of [
+      'SELECT avg(x) FROM m WHERE id = 1 UNION SELECT x * 2 / 2 FROM m WHERE id = 1',
+      'SELECT x * 2 / 2 FROM m WHERE id = 1 UNION SELECT avg(x) FROM m WHERE id = 1',
+      'SELECT avg(x) FROM m WHERE id = 1 EXCEPT SELECT x * 2 / 2 FROM m',
+      'SELECT avg(x) FROM m WHERE id = 1 INTERSECT SELECT x * 2 / 2 FROM m',
+      'SELECT q, avg(x) AS a FROM m GROUP BY q UNION SELECT q, x * 2 / 2 FROM m ORDER BY q, a',
+      'SELECT avg(x) FROM m WHERE id = 1 UNION ALL SELECT x * 2 / 2 FROM m WHERE id = 1 UNION SELECT 1.5 ORDER BY 1',
+      'SELECT avg(x) FROM m WHERE id = 1 UNION SELECT 1.5',
+    ])
+      await same(sql);
+  });
+
+  it('a numeric column of one scale in every member of a set operation prints at it (n + 1 of a numeric(10,2) was 13.5 for 13.50)', async () => {
+    for (const sql of [
+      'SELECT n + 1 FROM m UNION SELECT n FROM m ORDER BY 1',
+      'SELECT n * 2 FROM m UNION ALL SELECT n FROM m ORDER BY 1',
+      'SELECT q, n + 1 AS a FROM m UNION SELECT q, n FROM m EXCEPT SELECT 1, 0.10 ORDER BY 1, 2',
+      'SELECT n + 1 FROM m UNION SELECT 1.50 ORDER BY 1',
+      'SELECT * FROM (SELECT n - 1 AS a FROM m INTERSECT SELECT n - 1 FROM m) s ORDER BY 1',
+      // members of other scales: each value at its own (0.10 and 1.5 in one column; they printed 0.1)
+      'SELECT n + 1 FROM m UNION SELECT x FROM m ORDER BY 1',
+      'SELECT n FROM m UNION SELECT 1.5 ORDER BY 1',
+      'SELECT n AS a, id FROM m UNION SELECT z, id FROM u ORDER BY a, id',
+      'SELECT avg(n) FROM m UNION SELECT n FROM m ORDER BY 1',
+      'SELECT x FROM m UNION SELECT n + 1 AS b FROM m ORDER BY 1',
+      'SELECT * FROM (SELECT n FROM m UNION ALL SELECT x FROM m) s ORDER BY n',
+      'SELECT n FROM m INTERSECT SELECT z FROM u ORDER BY 1',
+      'SELECT n FROM m EXCEPT SELECT z FROM u ORDER BY 1',
+    ])
+      await same(sql);
+    await sameOnBoth(clients(), 'SELECT n + 1 FROM m UNION ALL SELECT x FROM m', [], { sorted: true });
+  });
+
   it("a subquery's exact column read qualified (s.a), in a join's ON or an ORDER BY expression keeps its digits (was a double)", async () => {
     for (const sql of [
       'SELECT s.a FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s WHERE s.a > 1 ORDER BY s.a',
@@ -233,6 +324,20 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it("a join's USING naming an exact column of a subquery and a table's numeric column compares numbers and keeps the digits (0.15000000000000002 missed 0.15)", async () => {
+    await withRows('(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 12.50, 12.5, 8)', async () => {
+      for (const sql of [
+        'SELECT * FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (y) ORDER BY k',
+        'SELECT s.y, u.id FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (y) ORDER BY k',
+        'SELECT * FROM u JOIN (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s USING (y) ORDER BY k',
+        'SELECT * FROM (SELECT q AS k, avg(x) AS y FROM m GROUP BY q) s LEFT JOIN u USING (y) ORDER BY k',
+        'SELECT * FROM (SELECT q, avg(x) AS y FROM m GROUP BY q) s JOIN u USING (q, y) ORDER BY q',
+        'SELECT * FROM (SELECT q AS k, sum(n) / count(*) AS z FROM m GROUP BY q) s JOIN u USING (z) ORDER BY k',
+      ])
+        await same(sql);
+    });
+  });
+
   it('sum and avg of extract(epoch ...) keep its microseconds (a double sum was 14326992000.000011 for .000010)', async () => {
     for (const sql of [
       'SELECT sum(extract(epoch from ts)), avg(extract(epoch from ts)), stddev(extract(epoch from ts)) FROM e',
@@ -243,6 +348,22 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       'SELECT sum(extract(epoch from ts)) FROM e WHERE q = 9',
       'SELECT q FROM e GROUP BY q HAVING sum(extract(epoch from ts)) > 14326992000.00001 ORDER BY q',
       'SELECT avg(n) / 3, 1 / avg(x) FROM m WHERE id < 10',
+    ])
+      await same(sql);
+  });
+
+  it('min and max of extract(epoch ...) keep its microseconds, also over a window (9214682400.000008 for .000007)', async () => {
+    for (const sql of [
+      'SELECT min(extract(epoch from ts)), max(extract(epoch from ts)) FROM e',
+      'SELECT q, min(extract(epoch from ts)) AS a, max(extract(epoch from ts)) FROM e GROUP BY q ORDER BY a',
+      'SELECT q, max(extract(epoch from ts)) FROM e GROUP BY q ORDER BY 2 DESC',
+      'SELECT max(extract(epoch from ts)) - min(extract(epoch from ts)), max(extract(epoch from ts))::text FROM e',
+      'SELECT max(extract(epoch from ts)) FILTER (WHERE q = 1), min(extract(epoch from ts)) FROM e WHERE q = 9',
+      'SELECT id, max(extract(epoch from ts)) OVER (ORDER BY id) FROM e ORDER BY id',
+      'SELECT id, min(extract(epoch from ts)) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), max(extract(epoch from ts)) OVER (ORDER BY id DESC ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM e ORDER BY id',
+      'SELECT id, max(extract(epoch from ts)) OVER (PARTITION BY q ORDER BY id ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) FROM e ORDER BY id',
+      'SELECT q FROM e GROUP BY q HAVING max(extract(epoch from ts)) = 9214682400.000007 ORDER BY q',
+      "SELECT min(extract(epoch from timestamp 'infinity')), max(extract(epoch from timestamp '-infinity'))",
     ])
       await same(sql);
   });
@@ -284,6 +405,39 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT id, x / 2 + 1 > 1 FROM m ORDER BY id');
     await same('SELECT id FROM m WHERE x / 2 > 0.5 ORDER BY id');
     await same('SELECT id, x / 0 FROM m WHERE id = 10');
+  });
+
+  it("power(numeric, numeric) and ^ print PostgreSQL's numeric digits and scale (were a double's: 1.4142135623730951, 156.25)", async () => {
+    for (const sql of [
+      'SELECT id, power(x, 0.5), power(n, 2), x ^ 2, power(x, x), n ^ q, pow(x, 2.000) FROM m ORDER BY id',
+      'SELECT power(2::numeric, 0.5), 2 ^ 0.5, power(2.5, 2), 2.0 ^ 3, power(1.5, -3), power(0.5, 30), power(10::numeric, -20)',
+      'SELECT power(720502.85, 980)::text, power(1.0001, 10000), power(123.456, 78.9), power(3::numeric, 100.5)',
+      'SELECT id, power(n, 2) AS p FROM m ORDER BY p',
+      'SELECT id, power(n, 2) FROM m ORDER BY 2 DESC',
+      'SELECT power(avg(n), 2), avg(n) ^ 0.5, power(n, 2) * 2, power(n, 2)::text FROM m GROUP BY n ORDER BY n',
+      'SELECT id FROM m WHERE power(n, 2) > 150 ORDER BY id',
+      'SELECT q FROM m GROUP BY q HAVING power(sum(n), 2) = 156.25 ORDER BY q',
+      // of a double: float8's, as there (it was typed numeric)
+      'SELECT power(n, f), n ^ f FROM m WHERE id < 3 ORDER BY id',
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT power(-2::numeric, 0.5)',
+      'SELECT power(0::numeric, -1)',
+      'SELECT power(4::numeric, 375085.00)',
+    ]) {
+      const { patina, postgres } = clients();
+      const codes = await Promise.all(
+        [patina, postgres].map((c) =>
+          c.query(sql).then(
+            () => 'ok',
+            (e: { code?: string }) => e.code,
+          ),
+        ),
+      );
+      assert.equal(codes[0], codes[1], sql);
+      assert.notEqual(codes[0], 'ok', sql);
+    }
   });
 
   it('an operator of numerics takes the operators of its own level before it (2 - 1 + n was 2 - (1 + n))', async () => {

@@ -127,7 +127,11 @@ export class Analyzer {
         kind !== undefined &&
         (kind === 'num-order' ||
           (kind === 'numx-lit' && out[i].type === 'number') ||
-          ((kind === 'num-fn-col' || kind === 'num-fn' || kind === 'num-pow' || kind === 'numx-abs') &&
+          ((kind === 'num-fn-col' ||
+            kind === 'num-fn' ||
+            kind === 'num-pow' ||
+            kind?.startsWith('numx-pow') ||
+            kind === 'numx-abs') &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           out[i].type === 'op' ||

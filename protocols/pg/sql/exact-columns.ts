@@ -1,10 +1,11 @@
 // Numerics computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...) that is
 // a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
 // (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
-import { OID } from '../types/oids';
-import type { Typer } from './expression-types';
+import { OID, oidOfDeclType } from '../types/oids';
+import { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
-import { INTS, strings } from './type-signatures';
+import { scopeOf, selectTypes } from './select-types';
+import { FLOATS, INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
 import { firstLocation, orderMarkKey } from './typed-operators';
 
@@ -12,8 +13,8 @@ import { firstLocation, orderMarkKey } from './typed-operators';
 type Node = any;
 
 /**
- * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum of
- * extract(epoch ...) ('sum-x'), whose argument is then exact too ('epoch-x': a double cut the
+ * The marks of avg, stddev or variance of integers or numerics ('avg-x', 'stat-x'), and of sum, min
+ * and max of extract(epoch ...) ('sum-x', 'minmax-x'), whose argument is then exact too ('epoch-x': a double cut the
  * microseconds of a sum of epochs, 14326992000.000011 for .000010); undefined for anything else.
  */
 function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
@@ -27,7 +28,15 @@ function exactAggregate(v: Node, t: Typer): [number, string][] | undefined {
   const a = t.type(f.args[0]);
   if (!INTS.has(a) && a !== OID.numeric) return undefined;
   const kind =
-    bare === 'avg' ? 'avg-x' : EXACT_STATISTICS.has(bare) ? 'stat-x' : bare === 'sum' && epoch ? 'sum-x' : undefined;
+    bare === 'avg'
+      ? 'avg-x'
+      : EXACT_STATISTICS.has(bare)
+        ? 'stat-x'
+        : bare === 'sum' && epoch
+          ? 'sum-x'
+          : (bare === 'min' || bare === 'max') && epoch
+            ? 'minmax-x'
+            : undefined;
   if (!kind) return undefined;
   return epoch
     ? [
@@ -94,6 +103,22 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       return true;
     }
     const f = n?.FuncCall;
+    const power = (f && isNumericPower(f, t)) || (op === '^' && t.type(n) === OID.numeric);
+    if (power) {
+      // power(a, b) or a ^ b of numerics: exactly (src/engine/pg-exact-power.ts), an exact part itself
+      exact++;
+      const [a, b] = f ? f.args : [e.lexpr, e.rexpr];
+      const mark: [number, string] = [f ? f.location : e.location, f ? 'numx-pow' : 'numx^'];
+      marks.push(mark);
+      const before = marks.length;
+      if (!visit(a)) return false;
+      const left = marks.length === before ? scaleMark(a) : '';
+      const middle = marks.length;
+      if (!visit(b)) return false;
+      const right = marks.length === middle ? scaleMark(b) : '';
+      if (left || right) mark[1] += `:${left}:${right}`;
+      return true;
+    }
     if (f?.args?.length === 1 && !f.over && strings(f.funcname).pop()?.toLowerCase() === 'abs') {
       // abs of what has an exact part (`abs(avg(x) - x)`), exactly; as it is otherwise
       const before = marks.length;
@@ -123,6 +148,12 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
     return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
+}
+
+/** power(a, b) or pow(a, b) that PostgreSQL resolves to numeric's (an operand numeric, none a double). */
+function isNumericPower(f: Node, t: Typer): boolean {
+  if (f.args?.length !== 2 || f.over || f.agg_star) return false;
+  return /^pow(er)?$/.test(strings(f.funcname).pop()?.toLowerCase() ?? '') && t.type({ FuncCall: f }) === OID.numeric;
 }
 
 /**
@@ -203,6 +234,35 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
       for (const x of n) visit(x);
       return;
     }
+    const sub = n.SubLink;
+    const query = sub?.subLinkType === 'ANY_SUBLINK' && !sub.operName ? sub.subselect?.SelectStmt : undefined;
+    if (query && sub.testexpr && fits(sub.testexpr)) {
+      // `avg(x) [NOT] IN (SELECT y ...)` of numerics: by each side's value at any scale
+      // (__pg_numeric_key; the doubles told 0.15000000000000002 from 0.15), the subquery's own exact
+      // columns exactly (the mark on IN, or NOT)
+      const typerOf = (q: Node) => {
+        const scope = new Map(t.scope);
+        scopeOf(q.fromClause, scope, t.schema);
+        return new Typer(t.schema, scope);
+      };
+      const cols = query.targetList && (!query.op || query.op === 'SETOP_NONE') ? query.targetList : null;
+      const inner =
+        cols?.length === 1
+          ? typerOf(query).type(cols[0].ResTarget?.val)
+          : (() => {
+              const types = !cols ? selectTypes(query, t.schema) : null;
+              return types?.length === 1 ? types[0].oid : 0;
+            })();
+      const outer = typeOf(sub.testexpr, t, declared);
+      if ((inner === OID.numeric || INTS.has(inner)) && (outer === OID.numeric || inner === OID.numeric)) {
+        out.set(sub.location, 'numx-in');
+        const literal = sub.testexpr.A_Const?.fval ? String(sub.testexpr.A_Const.fval.fval) : undefined;
+        if (literal !== undefined && !/e|^-/i.test(literal)) out.set(sub.testexpr.A_Const.location, 'numx-lit');
+        for (const [at, kind] of exactMarks(sub.testexpr, t, declared) ?? []) out.set(at, kind);
+        markExactColumns(query, typerOf, out, declared);
+        return;
+      }
+    }
     if (n.SubLink || n.SelectStmt) return;
     const e = n.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
@@ -231,7 +291,7 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
 
 /**
  * coalesce(x, ...) or a CASE whose values are exact expressions (exactMarks), integer and decimal
- * literals or NULL, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
+ * literals, NULL or other numerics and integers, one exact at least (`coalesce(avg(x), 0)`, what reports send for an empty group;
  * `CASE WHEN count(*) > 0 THEN avg(x) ELSE 0 END`): each exact part's marks, a decimal literal as
  * text ('numx-lit'). Null for any other expression.
  */
@@ -256,9 +316,18 @@ function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] 
       continue;
     }
     const m = exactMarks(a, t, declared);
-    if (!m) return null;
-    marks.push(...m);
-    exact = true;
+    if (m) {
+      marks.push(...m);
+      exact = true;
+      continue;
+    }
+    // a plain numeric or integer (`ELSE n`, `coalesce(avg(n), n)`): as it is, a numeric of known scale
+    // handed over at it ('numx-at:2' on its first token, translate/exact-order.ts: SQLite holds 0.10 as 0.1)
+    const type = typeOf(a, t, declared);
+    if (INTS.has(type)) continue;
+    if (type !== OID.numeric) return null;
+    const scale = scaleOf(t, a);
+    if (scale !== undefined) marks.push([orderMarkKey(firstLocation(a)), `numx-at:${scale}`]);
   }
   return exact ? marks : null;
 }
@@ -428,8 +497,11 @@ function markPassedThrough(
   const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
   if (!compared.every(ours) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
-  let inside: Yielded[] | null = inner.targetList ? [] : null;
-  for (const item of (inner.targetList ?? []) as Node[]) {
+  // (of a set operation, its first member's, which name its columns)
+  let head = inner;
+  while (head?.op && head.op !== 'SETOP_NONE') head = head.larg;
+  let inside: Yielded[] | null = head?.targetList ? [] : null;
+  for (const item of (head?.targetList ?? []) as Node[]) {
     const r = item.ResTarget;
     const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
     if (!r || fields?.some((f) => f.A_Star)) inside = null;
@@ -503,6 +575,20 @@ function joinConditions(from: Node[], into: Node[]): boolean {
   return natural;
 }
 
+/** The join types of a FROM list's joins whose USING list names `name`. */
+function usingJoins(from: Node[], name: string): string[] {
+  const out: string[] = [];
+  const visit = (f: Node) => {
+    const j = f?.JoinExpr;
+    if (!j) return;
+    if (strings(j.usingClause ?? []).some((x) => x.toLowerCase() === name)) out.push(j.jointype);
+    visit(j.larg);
+    visit(j.rarg);
+  };
+  for (const f of from) visit(f);
+  return out;
+}
+
 /**
  * A SELECT that passes on columns of a join of a subquery (joinedThrough): the subquery's exact
  * columns stay exact through it when it only hands them on (`*`, `s.*`, `s.a`, a bare `a` no table
@@ -533,15 +619,42 @@ function markJoinedThrough(
   const compared = refsIn([s.whereClause, otherSorts, conditions], []).filter((r) =>
     r.fields.every((f: Node) => f.String),
   );
+  const tables = joined.items.filter((f) => f.RangeVar);
+  const tableColumn = (f: Node, name: string): number | undefined => {
+    const x = t.scope.get(String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase());
+    const cols = Array.isArray(x)
+      ? x
+      : x
+        ? t.schema.tables.get(x)?.columns.map((c) => ({ name: c.name, oid: oidOfDeclType(c.type) }))
+        : undefined;
+    return cols === undefined ? 0 : cols.find((c) => c.name.toLowerCase() === name)?.oid;
+  };
+  // a USING name of an exact column joined with tables' numeric or integer columns (of an inner or
+  // left join, whose merged column is the left side's): SQLite compares the exact text with such a
+  // column by its number (the column's numeric affinity), as PostgreSQL compares numerics
+  // (the merged column read by its bare name is of no one source's type here: not these)
+  const bareInList = (name: string) =>
+    (s.targetList as Node[]).some((x) => {
+      const f = x.ResTarget?.val?.ColumnRef?.fields;
+      return f?.length === 1 && String(f[0].String?.sval).toLowerCase() === name;
+    });
+  const byValue = (name: string) =>
+    !bareInList(name) &&
+    usingJoins(s.fromClause, name).every((j) => j === 'JOIN_INNER' || j === 'JOIN_LEFT') &&
+    tables.every((f) => {
+      const oid = tableColumn(f, name);
+      return oid === undefined || oid === OID.numeric || INTS.has(oid);
+    }) &&
+    tables.some((f) => tableColumn(f, name) !== undefined);
   const using = conditions
     .filter(Array.isArray)
-    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()));
+    .flatMap((u: Node[]) => u.map((x) => String(x.String?.sval).toLowerCase()))
+    .filter((x) => !innerExact.has(x) || !byValue(x));
   const read = namesIn(
     s.limitCount ?? null,
     namesInSubqueries([s.whereClause, otherSorts, conditions], new Set(using)),
   );
   if ([...innerExact].some((x) => read.has(x)) || sorts.some((n) => n?.A_Const)) return none;
-  const tables = joined.items.filter((f) => f.RangeVar);
   const inTable = (name: string) =>
     tables.some((f) => {
       const alias = String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase();
@@ -583,10 +696,13 @@ function markJoinedThrough(
 
 /**
  * A set operation (UNION, UNION ALL, INTERSECT, EXCEPT, a chain of them) of plain SELECTs: a column
- * exact in every member stays exact (the values pass as they are; the others compare exact values
- * as their text, which for one number is one text but where two members give it different scales:
- * `1.50` and `1.5000` stay two rows). Where one member's column is exact and another's not, all
- * stay doubles; an ORDER BY of an exact column sorts the operation as a subquery by its number.
+ * exact in one member at least, of numerics or integers in all (`SELECT avg(n) ... UNION SELECT 1`),
+ * passes each member's values as they are (exact ones as text). A UNION (a chain of UNIONs whose
+ * last is not ALL), or an INTERSECT or EXCEPT of two members, compares such a column by its number
+ * (__pg_numeric_key: `1.50` and `1.5000` are one row, the first seen, as PostgreSQL's hashing keeps
+ * it), and an ORDER BY of one sorts by its number: the operation in a subquery
+ * (translate/interval-distinct.ts's 'iv-union:', kind 'x'), its first member's unnamed items named
+ * for it. Where a member's column is a double (PostgreSQL's column is float8 then) all stay doubles.
  * The first member's exact names.
  */
 function markSetOperation(
@@ -597,6 +713,7 @@ function markSetOperation(
 ): Set<string> {
   const none = new Set<string>();
   const members: Node[] = [];
+  const ops: Node[] = [];
   for (let x = s; x; x = x.larg) {
     if (!x.op || x.op === 'SETOP_NONE') {
       members.unshift(x);
@@ -604,6 +721,7 @@ function markSetOperation(
     }
     if (x.rarg?.op !== 'SETOP_NONE') return none;
     members.unshift(x.rarg);
+    ops.unshift(x);
   }
   if (members.some((b) => !b?.targetList || b.sortClause || b.limitCount || b.limitOffset)) return none;
   const marks = new Map<number, string>();
@@ -614,28 +732,110 @@ function markSetOperation(
     ),
   );
   const [first] = exactAt;
-  if (!first.includes(1) || exactAt.some((e) => e.length !== first.length || e.some((x, k) => x !== first[k])))
+  if (exactAt.some((e) => e.length !== first.length)) return none;
+  // a column exact somewhere: numerics, integers or NULL in every member
+  const typeAt = (b: Node, k: number) => {
+    const v = b.targetList[k]?.ResTarget?.val;
+    return v?.A_Const?.isnull ? OID.numeric : typerOf(b).type(v);
+  };
+  const numeric = (b: Node, k: number) => typeAt(b, k) === OID.numeric || INTS.has(typeAt(b, k));
+  // (with a double among them PostgreSQL's column is float8, an exact value converted to it: the exact
+  // one made a double by JavaScript's correctly rounded reading, 'numx-real', not SQLite's sum
+  // divided: 10.863333333333333, not 10.863333333333332)
+  const toReal = first.map(
+    (_, k) =>
+      exactAt.some((e) => e[k] === 1) &&
+      members.every((b) => numeric(b, k) || FLOATS.has(typeAt(b, k))) &&
+      members.some((b) => FLOATS.has(typeAt(b, k))),
+  );
+  const exactSomewhere = first.map((_, k) => !toReal[k] && exactAt.some((e) => e[k] === 1));
+  if (first.some((_, k) => exactAt.some((e) => e[k] === 1) && !toReal[k] && !members.every((b) => numeric(b, k))))
     return none;
+  members.forEach((b, m) =>
+    (b.targetList as Node[]).forEach((item, k) => {
+      if (toReal[k] && exactAt[m][k] === 1) marks.set(orderMarkKey(firstLocation(item.ResTarget.val)), 'numx-real');
+    }),
+  );
+  for (const e of exactAt) e.forEach((_, k) => toReal[k] && (e[k] = 0));
+  // a numeric of known scale beside exact values or values of other scales (`n + 1 UNION SELECT x`
+  // of a numeric(10,2) n): its text at that scale ('numx-at:s', __pg_numeric_at), as PostgreSQL
+  // prints each value at its own (13.50; SQLite holds 13.5), the column then compared as exact ones
+  const scaleAt = members.map((b) =>
+    (b.targetList as Node[]).map((item) => {
+      const v = item.ResTarget?.val;
+      return v && typerOf(b).type(v) === OID.numeric ? scaleOf(typerOf(b), v) : undefined;
+    }),
+  );
+  const atScale = (m: number, k: number) => exactAt[m][k] === 0 && (scaleAt[m][k] ?? 0) > 0;
+  const scaled = first.map((_, k) => {
+    if (!members.every((b) => numeric(b, k)) || !members.some((_b, m) => atScale(m, k))) return false;
+    const scales = scaleAt.map((x) => x[k]);
+    return exactSomewhere[k] || !scales.every((x) => x !== undefined && x === scales[0]);
+  });
+  const anyExact = first.map((_, k) => exactSomewhere[k] || scaled[k]);
+  if (!anyExact.includes(true)) {
+    // (only doubles made of exact values)
+    if (toReal.includes(true)) for (const [at, kind] of marks) out.set(at, kind);
+    return none;
+  }
+  const group = s.op === 'SETOP_UNION' && !s.all && ops.every((x) => x.op === 'SETOP_UNION');
+  const pair = (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT') && !s.all && members.length === 2;
+  // another chain that tells rows apart (`A UNION B UNION ALL C`): the texts, where every member is exact alike
+  const distinctInside = ops.some((x) => !x.all);
+  const alike = exactAt.every((e) => e.every((x, k) => x === first[k]));
+  if (distinctInside && !group && !pair && (!alike || scaled.includes(true))) return none;
   const items = (members[0].targetList as Node[]).map((x) => x.ResTarget);
   const names = items.map((r) => itemName(r).toLowerCase());
-  const exact = new Set(names.filter((_, k) => first[k] === 1));
+  const exact = new Set(names.filter((_, k) => anyExact[k]));
+  // (the first member's in the operation's mark where it has one, as its first item's token holds it)
+  const scaleMarks = (from: number) => {
+    members.forEach((b, m) => {
+      if (m < from) return;
+      (b.targetList as Node[]).forEach((item, k) => {
+        if (!scaled[k] || !atScale(m, k)) return;
+        const r = item.ResTarget;
+        // (a bare column keeps its name, which SQLite would take from the call)
+        const name = m === 0 && !r.name && r.val?.ColumnRef ? `:${strings(r.val.ColumnRef.fields).pop()}` : '';
+        marks.set(orderMarkKey(firstLocation(r.val)), `numx-at:${scaleAt[m][k]}${name}`);
+      });
+    });
+  };
   let sorted = false;
   for (const x of s.sortClause ?? []) {
     const n = x.SortBy?.node;
     const position = n?.A_Const?.ival ? (n.A_Const.ival.ival ?? 0) : undefined;
-    if (position !== undefined ? first[position - 1] === 1 : [...namesIn(n, new Set())].some((y) => exact.has(y)))
+    if (position !== undefined ? anyExact[position - 1] : [...namesIn(n, new Set())].some((y) => exact.has(y)))
       sorted = true;
     else if (position === undefined && namesIn(n, new Set()).size === 0) return none;
   }
-  if (sorted) {
-    // sorted by an exact column: the operation in a subquery sorted by its number
-    // (translate/interval-distinct.ts's 'iv-union:s', 'x' for such a column), where the first member
-    // names every column, each once (SQLite names the subquery's columns so)
+  if (sorted || group || pair) {
+    // the operation in a subquery grouped and sorted by the exact columns' numbers (translate/
+    // interval-distinct.ts's 'iv-union:', 'x' for such a column), SQLite naming its columns by the
+    // first member's: an item without a name of its own is given PostgreSQL's (null: the rewrite
+    // adds it), or a private one where two would have one
     const own = items.map((r) => r?.name ?? (r?.val?.ColumnRef ? strings(r.val.ColumnRef.fields).pop() : undefined));
+    const given = own.map(
+      (x, k) => x ?? (names.filter((y) => y === names[k]).length === 1 ? itemName(items[k]) : `__pg_c${k + 1}`),
+    );
     const at = orderMarkKey(firstLocation(items[0]?.val));
-    if (own.some((x) => !x) || new Set(own).size !== own.length || out.has(at)) return none;
-    out.set(at, `iv-union:s${first.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(own)}`);
-  }
+    if (new Set(given.map((x) => x.toLowerCase())).size !== given.length || out.has(at)) return none;
+    const mode = group ? 'g' : pair ? (s.op === 'SETOP_INTERSECT' ? 'x' : 'e') : 's';
+    // (an item handed over at its scale: { as, at }, made a double: { as, real }, its alias replaced;
+    // the first member's in this mark, as its first item's token holds it)
+    const real = items.map((r, k) => toReal[k] && marks.get(orderMarkKey(firstLocation(r.val))) === 'numx-real');
+    items.forEach((r, k) => real[k] && marks.delete(orderMarkKey(firstLocation(r.val))));
+    const list = given.map((x, k) =>
+      real[k]
+        ? { as: x, real: true }
+        : scaled[k] && atScale(0, k)
+          ? { as: x, at: scaleAt[0][k] }
+          : own[k] === undefined
+            ? { as: x }
+            : x,
+    );
+    out.set(at, `iv-union:${mode}${anyExact.map((e) => (e ? 'x' : 'n')).join('')}:${JSON.stringify(list)}`);
+    scaleMarks(1);
+  } else scaleMarks(0);
   for (const [at, kind] of marks) out.set(at, kind);
   return exact;
 }

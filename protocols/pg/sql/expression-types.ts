@@ -178,7 +178,15 @@ export class Typer {
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
         if (op === '-' && l === OID.jsonb) return OID.jsonb;
-        if (op === '^') return l === OID.numeric || r === OID.numeric ? OID.numeric : OID.float8;
+        // (numeric ^ float8 is float8's: numeric casts to float8 implicitly, not the other way)
+        if (op === '^')
+          return (l === OID.numeric || r === OID.numeric) &&
+            l !== OID.float8 &&
+            r !== OID.float8 &&
+            l !== OID.float4 &&
+            r !== OID.float4
+            ? OID.numeric
+            : OID.float8;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
         const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
         // a number and a parameter or a quoted literal: PostgreSQL reads the unknown side as the

@@ -23,6 +23,8 @@ export interface ResultColumn {
   oid: number;
   /** A column of UNION/INTERSECT/EXCEPT: SQLite's declared type is its first branch's only. */
   setop?: boolean;
+  /** A bare NULL, of no type of its own: a set operation's other branches type it. */
+  untypedNull?: boolean;
   /** The type modifier of a cast to numeric(p, s), varchar(n) or char(n); absent for none. */
   typmod?: number;
   /** A numeric's display scale when no modifier gives it (sum(amount), amount * 2, 0.1 + 0.2). */

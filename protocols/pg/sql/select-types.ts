@@ -160,8 +160,34 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
   return l.map((c, i) => {
     const a = c.oid;
     const b = r[i].oid;
-    const oid = a === b ? a : a && b && isNumber(a) && isNumber(b) ? promote(a, b) : 0;
-    return { name: c.name, oid, setop: true };
+    // (a bare NULL takes the other branches' type, as PostgreSQL resolves it: `SELECT avg(x) ... UNION SELECT NULL`)
+    const oid =
+      a === b
+        ? a
+        : c.untypedNull && !r[i].untypedNull
+          ? b
+          : r[i].untypedNull && !c.untypedNull
+            ? a
+            : a && b && isNumber(a) && isNumber(b)
+              ? promote(a, b)
+              : 0;
+    // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
+    // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
+    const scale =
+      oid === OID.numeric &&
+      c.scale !== undefined &&
+      c.scale === r[i].scale &&
+      !c.scaleIsMinimum &&
+      !r[i].scaleIsMinimum
+        ? c.scale
+        : undefined;
+    return {
+      name: c.name,
+      oid,
+      setop: true,
+      ...(scale !== undefined ? { scale } : {}),
+      ...(c.untypedNull && r[i].untypedNull ? { untypedNull: true } : {}),
+    };
   });
 }
 
@@ -201,6 +227,7 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     out.push({
       name: r.name ?? typer.name(r.val),
       oid,
+      ...(r.val?.A_Const?.isnull ? { untypedNull: true } : {}),
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),

@@ -322,6 +322,8 @@ export function mathResult(name: string, ts: number[]): number {
     return ts.includes(OID.numeric) ? OID.numeric : ts.every((t) => INTS.has(t)) ? promote(ts[0], ts[1]) : 0;
   if (name === 'cbrt') return OID.float8;
   if ((name === 'round' || name === 'trunc' || name === 'log') && ts.length === 2) return OID.numeric;
+  // (power(numeric, float8) is float8's: numeric casts to float8 implicitly, not the other way)
+  if ((name === 'power' || name === 'pow') && ts.some((t) => FLOATS.has(t))) return OID.float8;
   if (ts.some((t) => t === OID.numeric)) return OID.numeric;
   return ts.every((t) => FLOATS.has(t) || INTS.has(t)) ? OID.float8 : 0;
 }

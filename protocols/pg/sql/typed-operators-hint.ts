@@ -171,7 +171,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (intervalHint && ordered) ||
     (castToInt && numericHint) ||
     // numeric arithmetic and sum(): NaN in, NaN out
-    ((arithmetic || sum || negation) && numericHint)
+    ((arithmetic || sum || negation) && numericHint) ||
+    // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
+    (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
   );
 }
 

@@ -9,6 +9,7 @@ import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/transl
 import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
+import { rewriteNumericAt } from '../../../protocols/pg/sql/translate/exact-order';
 import { rewriteIntervalDistinct } from '../../../protocols/pg/sql/translate/interval-distinct';
 import { rewriteIntervalGroups } from '../../../protocols/pg/sql/translate/null-order';
 import { rewriteJsonValues } from '../../../protocols/pg/sql/translate/json-values';
@@ -277,6 +278,43 @@ describe('PG translation passes', () => {
     assert.equal(from('SELECT x FROM t, now() AS n(x)'), 'SELECT x FROM t, (SELECT now() AS "x") AS "n"');
     // a table named like a function, and a call outside FROM, stay
     assert.equal(from('SELECT lower(x) FROM lower'), 'SELECT lower(x) FROM lower');
+  });
+  it('a set operation of exact numerics groups by __pg_numeric_key, the first row kept; a value of known scale at it (marks as the analysis sets them)', () => {
+    const marked = (sql: string, marks: [number, string][]) =>
+      joinTokens(
+        rewriteIntervalDistinct(
+          rewriteNumericAt(
+            toks(sql).map((t, i) => {
+              const m = marks.find(([at]) => at === i);
+              return m ? { ...t, sortKey: m[1] } : t;
+            }),
+          ),
+        ),
+      );
+    // the first member's unnamed item named for it, its rows numbered, the least of a group kept
+    assert.equal(
+      marked('SELECT avg(x) FROM t UNION SELECT y FROM u ORDER BY 1', [[1, 'iv-union:gx:[{"as":"avg"}]']]),
+      'SELECT "avg" FROM (SELECT *, min("__pg_seq") FROM (SELECT *, row_number() OVER () AS "__pg_seq" FROM (SELECT avg(x) AS "avg" FROM t UNION ALL SELECT y FROM u) ) GROUP BY __pg_numeric_key("avg") ) AS "__pg_u" ORDER BY (CASE WHEN "avg" = \'NaN\' THEN \'NaN\' ELSE CAST("avg" AS REAL) END)',
+    );
+    // a first member's numeric at its scale in the mark, another's by its own ('numx-at'); sorted only
+    assert.equal(
+      marked('SELECT n AS a FROM t UNION ALL SELECT n + 1 FROM u ORDER BY a', [
+        [1, 'iv-union:sx:[{"as":"a","at":2}]'],
+        [9, 'numx-at:2'],
+      ]),
+      'SELECT * FROM(SELECT __pg_numeric_at(n, 2) AS "a" FROM t UNION ALL SELECT __pg_numeric_at(n + 1, 2) FROM u) AS "__pg_u" ORDER BY (CASE WHEN "a" = \'NaN\' THEN \'NaN\' ELSE CAST("a" AS REAL) END)',
+    );
+    // a CASE's value, and a float8 column's exact value made a double
+    assert.equal(
+      joinTokens(
+        rewriteNumericAt(
+          toks('SELECT CASE WHEN a THEN avg(x) ELSE max(n) END, avg(x) AS v FROM t').map((t, i) =>
+            i === 10 ? { ...t, sortKey: 'numx-at:2' } : i === 16 ? { ...t, sortKey: 'numx-real' } : t,
+          ),
+        ),
+      ),
+      'SELECT CASE WHEN a THEN avg(x) ELSE __pg_numeric_at(max(n), 2) END, __pg_numeric_real(avg(x)) AS v FROM t',
+    );
   });
   it('SELECT DISTINCT and UNION of intervals group by their length (marks as the analysis sets them)', () => {
     // the n-th token (counting from 0, no spaces) marked with `key`

@@ -37,3 +37,47 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
   }
   return out;
 }
+
+/** Words that end a CASE's value, a call's argument or a select item (before its alias) at its own depth. */
+const VALUE_ENDS = new Set(['WHEN', 'THEN', 'ELSE', 'END', 'AS', ...ITEM_ENDS]);
+
+/**
+ * A value of a CASE or coalesce beside exact ones (sql/exact-columns.ts), a numeric of known scale
+ * marked 'numx-at:s' on its first token: `__pg_numeric_at(value, s)`, its text at that scale (SQLite
+ * holds 0.10 as 0.1; the exact values are text already).
+ */
+export function rewriteNumericAt(toks: Tok[]): Tok[] {
+  const marked = (t: Tok) => 'sortKey' in t && (t.sortKey?.startsWith('numx-at:') || t.sortKey === 'numx-real');
+  if (!toks.some(marked)) return toks;
+  const out = toks.slice();
+  for (let i = out.length - 1; i >= 0; i--) {
+    const t = out[i];
+    if (!marked(t) || !('sortKey' in t) || !t.sortKey) continue;
+    // ('numx-real': an exact value of a set operation's float8 column, as a double)
+    const real = t.sortKey === 'numx-real';
+    // ('numx-at:2:n': a set operation's first member's bare column `n`, which keeps its name)
+    const [scale, name] = real ? [] : t.sortKey.slice(8).split(':');
+    let depth = 0;
+    let end = i;
+    for (; end < out.length; end++) {
+      const x = out[end];
+      if (isPunct(x, '(')) depth++;
+      else if (isPunct(x, ')') && --depth < 0) break;
+      else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
+      else if (depth === 0 && x.type === 'word' && VALUE_ENDS.has(x.text.toUpperCase())) break;
+    }
+    const alias: Tok[] = name
+      ? [
+          { type: 'word', text: 'AS' },
+          { type: 'quoted', text: quotedName(name) },
+        ]
+      : [];
+    const tail: Tok[] = real
+      ? [{ type: 'punct', text: ')' }]
+      : [{ type: 'punct', text: ',' }, { type: 'number', text: scale }, { type: 'punct', text: ')' }, ...alias];
+    out.splice(end, 0, ...tail);
+    const call = real ? '__pg_numeric_real' : '__pg_numeric_at';
+    out.splice(i, 1, { type: 'word', text: call }, { type: 'punct', text: '(' }, { ...t, sortKey: undefined } as Tok);
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
 //
 //   SELECT DISTINCT a, iv AS d FROM t ORDER BY d  →  SELECT a, iv AS d FROM t GROUP BY 1, iv ORDER BY d
 import { type Tok, isPunct, isWord, topLevelItems } from '../tokens';
-import { exactSortKey } from './exact-order';
+import { exactSortKey, quotedName } from './exact-order';
 
 const mark = (t: Tok | undefined): string | undefined =>
   t && 'sortKey' in t && (t.sortKey?.startsWith('iv-distinct') || t.sortKey?.startsWith('arr-distinct:'))
@@ -93,7 +93,10 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
   const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmb]+):(.*)$/.exec(unionMark(toks[at])!)!;
-  const names = JSON.parse(json) as string[];
+  // (a name given as { as: name } is an item's without a name of its own: it is given that one;
+  // with `at`, a numeric handed over at that scale: __pg_numeric_at(item, at) AS name)
+  const listed = JSON.parse(json) as (string | { as: string; at?: number; real?: boolean })[];
+  const names = listed.map((x) => (typeof x === 'string' ? x : x.as));
   const out = toks.slice();
   out[at] = { ...out[at], sortKey: undefined } as Tok;
   // the first member's SELECT, at the item's depth
@@ -105,6 +108,31 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     } else if (depth === 0 && isWord(out[s], 'SELECT')) break;
   }
   if (s < 0) return rewriteIntervalUnion(out);
+  if (listed.some((x) => typeof x !== 'string')) {
+    const first = topLevelItems(out, s + 1, clauseEnd(out, s + 1, LIST_ENDS));
+    if (first.length !== names.length) return rewriteIntervalUnion(out);
+    for (let k = first.length - 1; k >= 0; k--) {
+      const x = listed[k];
+      if (typeof x === 'string') continue;
+      let [a, b] = first[k];
+      if (x.at !== undefined || x.real) {
+        // the item without its own alias, then at its scale, or as a double (__pg_numeric_real)
+        if (b - a >= 2 && identOf(out[b - 1]) === x.as.toLowerCase()) b -= isWord(out[b - 2], 'AS') ? 2 : 1;
+        const tail: Tok[] = x.real
+          ? [{ type: 'punct', text: ')' }]
+          : [
+              { type: 'punct', text: ',' },
+              { type: 'number', text: String(x.at) },
+              { type: 'punct', text: ')' },
+            ];
+        const call: Tok = { type: 'word', text: x.real ? '__pg_numeric_real' : '__pg_numeric_at' };
+        const expr = out.slice(a, b);
+        out.splice(a, first[k][1] - a, call, { type: 'punct', text: '(' }, ...expr, ...tail);
+        b = a + 2 + expr.length + tail.length;
+      } else b = first[k][1];
+      out.splice(b, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(x.as) });
+    }
+  }
   const end = clauseEnd(out, s, new Set());
   // the compound's ORDER BY, LIMIT, ...: after its last set operator, at its depth
   let lastUnion = -1;
@@ -140,7 +168,13 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   [...kinds].forEach((kind, k) => {
     if (k > 0) group.push({ type: 'punct', text: ',' });
     group.push(
-      kind === 'i' ? key(k) : kind === 'm' || kind === 'b' ? arrayKey(k) : { type: 'number', text: String(k + 1) },
+      kind === 'i'
+        ? key(k)
+        : kind === 'm' || kind === 'b'
+          ? arrayKey(k)
+          : kind === 'x'
+            ? { type: 'group', text: keyText('x', column(k)) }
+            : { type: 'number', text: String(k + 1) },
     );
   });
   // ORDER BY 1 or ORDER BY name of an interval column: by its length
@@ -164,18 +198,39 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
         rest[a] = { type: 'group', text: exactSortKey(`"${names[k].replace(/"/g, '""')}"`) };
     }
   }
-  const wrapped: Tok[] = [
-    { type: 'word', text: 'SELECT' },
-    { type: 'op', text: '*' },
-    { type: 'word', text: 'FROM' },
-    { type: 'punct', text: '(' },
-    ...members,
-    { type: 'punct', text: ')' },
-    { type: 'word', text: 'AS' },
-    { type: 'quoted', text: '"__pg_u"' },
-    ...(mode !== 's' ? [{ type: 'word', text: 'GROUP' } as Tok, { type: 'word', text: 'BY' } as Tok, ...group] : []),
-    ...rest,
-  ];
+  const grouped: Tok[] =
+    mode !== 's' ? [{ type: 'word', text: 'GROUP' } as Tok, { type: 'word', text: 'BY' } as Tok, ...group] : [];
+  const g = (text: string): Tok => ({ type: 'group', text });
+  // exact numerics at two scales grouped as one: the first row's, as PostgreSQL's hashing keeps it
+  // (its members' rows numbered in order, the group's least number picks its row)
+  const firstSeen = mode !== 's' && kinds.includes('x');
+  const wrapped: Tok[] = firstSeen
+    ? [
+        // (SELECT a word of its own: the passes after this one know a query by it)
+        { type: 'word', text: 'SELECT' },
+        g(
+          `${names.map(quotedName).join(', ')} FROM (SELECT *, min("__pg_seq") FROM (SELECT *, row_number() OVER () AS "__pg_seq" FROM`,
+        ),
+        { type: 'punct', text: '(' },
+        ...members,
+        { type: 'punct', text: ')' },
+        g(')'),
+        ...grouped,
+        g(') AS "__pg_u"'),
+        ...rest,
+      ]
+    : [
+        { type: 'word', text: 'SELECT' },
+        { type: 'op', text: '*' },
+        { type: 'word', text: 'FROM' },
+        { type: 'punct', text: '(' },
+        ...members,
+        { type: 'punct', text: ')' },
+        { type: 'word', text: 'AS' },
+        { type: 'quoted', text: '"__pg_u"' },
+        ...grouped,
+        ...rest,
+      ];
   return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
 }
 
@@ -183,6 +238,8 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
 function keyText(kind: string, column: string): string {
   if (kind === 'i') return `__pg_interval_key(${column})`;
   if (kind === 'm' || kind === 'b') return `__pg_array_key('${kind === 'm' ? 'numeric' : 'boolean'}', ${column})`;
+  // an exact numeric (sql/exact-columns.ts) by its number at any scale
+  if (kind === 'x') return `__pg_numeric_key(${column})`;
   return column;
 }
 

@@ -14,7 +14,7 @@ import { rewriteDateSyntax } from './date-syntax';
 import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
 import { dropOnly, rewriteDmlForms } from './dml-forms';
-import { rewriteExactAliases } from './exact-order';
+import { rewriteExactAliases, rewriteNumericAt } from './exact-order';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
 import { rewriteJsonValues, rewriteWholeRows } from './json-values';
@@ -98,7 +98,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteLike(toks);
   // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));
-  toks = rewriteExactAliases(toks);
+  toks = rewriteNumericAt(rewriteExactAliases(toks));
   toks = rewriteNullOrder(
     rewriteIntervalGroups(rewriteIntervalDistinct(toks)),
     (!outerJoin && ctx.notNull) || (() => false),

@@ -101,11 +101,13 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
               ? { type: 'word', text: '__pg_numeric_avg' }
               : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
                 ? { type: 'word', text: '__pg_numeric_sum_exact' }
-                : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-                  ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-                  : 'arith' in t && t.arith === 'num-order'
-                    ? { type: 'group', text: exactSortKey(t.text) }
-                    : t,
+                : t.type === 'word' && 'arith' in t && t.arith === 'minmax-x'
+                  ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}_exact` }
+                  : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                    ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                    : 'arith' in t && t.arith === 'num-order'
+                      ? { type: 'group', text: exactSortKey(t.text) }
+                      : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
@@ -167,6 +169,9 @@ const NUMERIC_OPS: Record<string, string> = {
   'numx-': '__pg_numeric_sub_exact',
   'numx*': '__pg_numeric_mul_exact',
   'numx/': '__pg_numeric_div',
+  // numeric's power, exactly (src/engine/pg-exact-power.ts): `a ^ b` and power(a, b) ('numx-pow')
+  'numx^': '__pg_numeric_power',
+  'numx-pow': '__pg_numeric_power',
 };
 
 /**
@@ -198,7 +203,9 @@ function guardedDivision(a: string | null, b: string | null, left: string, right
   return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
 }
 
-const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow']);
+const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow', 'numx-pow']);
+const callMark = (t: Tok): string | undefined =>
+  'arith' in t ? t.arith?.replace(/^numx-pow:.*$/, 'numx-pow') : undefined;
 
 /**
  * sum(x) and avg(x) of a numeric column (marked 'num-sum-col', 'num-avg-col'): NaN when x held one;
@@ -206,18 +213,23 @@ const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-f
  * is; power(a, b) of numerics ('num-pow'): PostgreSQL's answer when a or b is NaN (__pg_nan_power).
  */
 function rewriteColumnAggregates(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => 'arith' in t && COLUMN_CALLS.has(t.arith ?? ''))) return toks;
+  if (!toks.some((t) => COLUMN_CALLS.has(callMark(t) ?? ''))) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const mark = 'arith' in t ? t.arith : undefined;
+    const mark = callMark(t);
     const close = mark && COLUMN_CALLS.has(mark) && isPunct(toks[i + 1], '(') ? closer(toks, i + 1) : -1;
-    const args = mark === 'num-pow' && close > 0 ? topLevelItems(toks, i + 2, close) : [];
-    if (close < 0 || (mark === 'num-pow' && args.length !== 2)) {
+    const pair = mark === 'num-pow' || mark === 'numx-pow';
+    const args = pair && close > 0 ? topLevelItems(toks, i + 2, close) : [];
+    if (close < 0 || (pair && args.length !== 2)) {
       out.push(t);
       continue;
     }
-    if (mark === 'num-pow') {
+    if (mark === 'numx-pow' && 'arith' in t && t.arith) {
+      // exactly, each operand of known scale at it (src/engine/pg-exact-power.ts)
+      const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
+      out.push({ type: 'group', text: exactCall(t.arith, a, b) });
+    } else if (mark === 'num-pow') {
       const [a, b] = args.map(([from, to]) => operandText(toks.slice(from, to)));
       out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
     } else {
@@ -258,14 +270,20 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
     const at = not ? i + 1 : i;
     const open = marked(t) && isWord(toks[at], 'IN') && isPunct(toks[at + 1], '(') ? at + 1 : -1;
     const array = 'arith' in t && t.arith?.startsWith('arr-in:') ? t.arith.slice(7) : undefined;
-    const key = (x: string) => (array ? `__pg_array_key('${array}', ${x})` : `__pg_interval_key(${x})`);
+    const numeric = 'arith' in t && t.arith === 'numx-in';
+    const key = (x: string) =>
+      array ? `__pg_array_key('${array}', ${x})` : numeric ? `__pg_numeric_key(${x})` : `__pg_interval_key(${x})`;
     const close = open < 0 || out.length === 0 ? -1 : closer(toks, open);
     if (close < 0) {
       out.push(t);
       continue;
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
-    if ('arith' in t && t.arith === 'numx-in') {
+    // a subquery's one column read through a UNION ALL whose first, empty member names it (numerics
+    // in HAVING by __pg_numeric_key: one text for a number at any scale, the double 0.15 and the exact 0.15000)
+    // (a set operation rewritten before: a group that is a query, interval-distinct.ts)
+    const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
+    if (numeric && !query) {
       const each = topLevelItems(toks, open + 1, close).map(
         ([a, b]) => `__pg_numeric_cmp(${left}, ${joinTokens(toks.slice(a, b))}) = 0`,
       );
@@ -273,8 +291,6 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
       i = close;
       continue;
     }
-    // a subquery's one column read through a UNION ALL whose first, empty member names it
-    const query = ['SELECT', 'WITH', 'VALUES'].some((w) => isWord(toks[open + 1], w));
     const items = query
       ? [
           `SELECT ${key('"__pg_k"')} FROM (SELECT NULL AS "__pg_k" WHERE 0 UNION ALL SELECT * FROM (${joinTokens(toks.slice(open + 1, close))}))`,
