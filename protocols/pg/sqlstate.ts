@@ -105,10 +105,28 @@ export function sqlstateOf(err: unknown): {
   if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
     return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };
   for (const [re, code] of BY_SQLITE_MESSAGE)
-    if (re.test(e.message))
-      return { code, message: code === '42883' ? functionMessage(e.message) : e.message, severity: 'ERROR' };
+    if (re.test(e.message)) return { code, message: postgresWords(code, e.message), severity: 'ERROR' };
   if (sc?.startsWith('SQLITE_CONSTRAINT')) return { code: '23000', message: e.message, severity: 'ERROR' };
   return { code: BY_KIND[e.kind], message: e.message, severity: 'ERROR' };
+}
+
+/**
+ * SQLite's messages for what a statement names and the schema lacks, in PostgreSQL's words (the
+ * ones clients and people search for): `no such table: t` is `relation "t" does not exist`, `no
+ * such column: x` `column "x" does not exist` (`column t.x does not exist` when qualified, as
+ * PostgreSQL prints it), `table t has no column named x` `column "x" of relation "t" does not
+ * exist`; a function SQLite cannot call as below.
+ */
+function postgresWords(code: string, message: string): string {
+  if (code === '42883') return functionMessage(message);
+  let m = /^(.*?)no such table: (?:main\.)?(\S+)$/.exec(message);
+  if (m && code === '42P01') return `${m[1]}relation "${m[2]}" does not exist`;
+  m = /^(.*?)no such column: (\S+)$/.exec(message);
+  if (m && code === '42703')
+    return m[2].includes('.') ? `${m[1]}column ${m[2]} does not exist` : `${m[1]}column "${m[2]}" does not exist`;
+  m = /^(.*?)table (\S+) has no column named (\S+)$/.exec(message);
+  if (m && code === '42703') return `${m[1]}column "${m[3]}" of relation "${m[2]}" does not exist`;
+  return message;
 }
 
 /**

@@ -125,7 +125,20 @@ describe('PostgreSQL clients', function () {
     it('reports errors with their SQLSTATE', () => {
       const r = psql(port, ['SELECT * FROM nope'], ['-v', 'VERBOSITY=verbose']);
       assert.equal(r.status, 1);
-      assert.match(r.stderr, /ERROR: {2}42P01: no such table: nope/);
+      assert.match(r.stderr, /ERROR: {2}42P01: relation "nope" does not exist/); // PostgreSQL's words, not SQLite's
+      // (SQLite said `no such table: nope`, `no such column: nosuch`, `table items has no column named nosuch`)
+      for (const [sql, words] of [
+        ['SELECT nosuch FROM users', 'ERROR:  42703: column "nosuch" does not exist'],
+        ['SELECT u.nosuch FROM users u', 'ERROR:  42703: column u.nosuch does not exist'],
+        [
+          'INSERT INTO users (id, nosuch) VALUES (1, 2)',
+          'ERROR:  42703: column "nosuch" of relation "users" does not exist',
+        ],
+      ]) {
+        const e = psql(port, [sql], ['-v', 'VERBOSITY=verbose']);
+        assert.equal(e.status, 1, sql);
+        assert.ok(e.stderr.includes(words), `${sql}: ${e.stderr}`);
+      }
     });
   });
 
