@@ -139,6 +139,13 @@ describe('PostgreSQL clients', function () {
         assert.equal(e.status, 1, sql);
         assert.ok(e.stderr.includes(words), `${sql}: ${e.stderr}`);
       }
+      // the error's position, which psql shows under the statement (a string literal holding the
+      // name is passed over, as PostgreSQL's parser does)
+      const e = psql(port, ["SELECT 'nosuch', nosuch FROM users"]);
+      assert.equal(
+        e.stderr.split('\n').slice(1, 3).join('\n'),
+        "LINE 1: SELECT 'nosuch', nosuch FROM users\n                         ^",
+      );
     });
   });
 

@@ -278,7 +278,7 @@ export class Connection {
   /** A statement's error: sent, and in the extended protocol the rest up to Sync is skipped. */
   #onError(err: unknown, msg: Frontend) {
     if (err instanceof ProtocolError) throw err;
-    this.#out.sendError(err);
+    this.#out.sendError(err, msg.type === 'parse' ? msg.sql : undefined);
     if (msg.type !== 'query') this.#skipping = true;
   }
 

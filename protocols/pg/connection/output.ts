@@ -68,16 +68,19 @@ export class Output {
     backend.commandComplete(this.w, tag);
   }
 
-  /** A statement's ErrorResponse, counted. */
-  sendError(err: unknown) {
+  /** A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the error's position. */
+  sendError(err: unknown, sql?: string) {
     const { code, message, detail, where } = sqlstateOf(err);
     this.#counts?.failed(code);
+    const text = message.replace(/^(statement( \d+)?|commit): /, '');
+    const position = sql === undefined ? undefined : namePosition(code, text, sql);
     backend.error(this.w, {
       severity: 'ERROR',
       severityV: 'ERROR',
       code,
-      message: message.replace(/^(statement( \d+)?|commit): /, ''),
+      message: text,
       detail,
+      ...(position ? { position } : {}),
       where,
     });
   }
@@ -86,4 +89,23 @@ export class Output {
   warn(code: string, message: string) {
     backend.error(this.w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
   }
+}
+
+/**
+ * Where the name an unknown-relation or unknown-column error names first stands in the statement's
+ * text (1-based characters, as PostgreSQL's position; psql then prints `LINE 1:` with a caret under
+ * it); undefined when the error names none or the text does not hold it.
+ */
+function namePosition(code: string, message: string, sql: string): string | undefined {
+  if (code !== '42703' && code !== '42P01') return undefined;
+  const m =
+    /^column "(.+?)"(?: of relation "(?:.+)")? does not exist$/.exec(message) ??
+    /^column (\S+) does not exist$/.exec(message) ??
+    /^relation "(.+)" does not exist$/.exec(message);
+  if (!m) return undefined;
+  const name = m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
+  // (string literals blanked out, lengths kept: the name is looked for in the SQL around them)
+  const masked = sql.replace(/'(?:[^']|'')*'/g, (q) => ' '.repeat(q.length));
+  const at = new RegExp(`(?<![\\w$"])"?${name}"?(?![\\w$])`, 'i').exec(masked);
+  return at ? String([...sql.slice(0, at.index)].length + 1) : undefined;
 }

@@ -38,6 +38,9 @@ export class SimpleQuery {
   readonly #session: Session;
   readonly #parts: SimpleQueryParts;
 
+  /** The Query message's text (an error's position is in it). */
+  #sql = '';
+
   constructor(session: Session, parts: SimpleQueryParts) {
     this.#session = session;
     this.#parts = parts;
@@ -45,6 +48,7 @@ export class SimpleQuery {
 
   /** A Query message. */
   run(sql: string): void | Promise<void> {
+    this.#sql = sql;
     const stmts = splitPgStatements(sql);
     if (stmts.length === 0) backend.emptyQuery(this.#parts.out.w);
     return this.#runFrom(stmts, 0);
@@ -119,7 +123,7 @@ export class SimpleQuery {
     const { out } = this.#parts;
     if (err !== null) {
       if (session.tx === 'open') session.tx = 'failed';
-      out.sendError(err);
+      out.sendError(err, this.#sql);
     }
     if (session.implicit) {
       try {
