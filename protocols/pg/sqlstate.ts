@@ -58,11 +58,21 @@ export class PgError extends PatinaError {
   readonly detail?: string;
   /** CONTEXT: where it happened (COPY t, line 3). */
   where?: string;
+  /** The object a constraint error is about, as PostgreSQL names it in fields of its own (psycopg's `diag`). */
+  object?: ErrorObject;
 
   constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
     super(kind, message, undefined, code);
     if (detail !== undefined) this.detail = detail;
   }
+}
+
+/** The schema, table, column and constraint an error names (ErrorResponse's s, t, c and n fields). */
+export interface ErrorObject {
+  schema?: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
 }
 
 /** An error a session reports with its own SQLSTATE (25P02, 25006, ...). */
@@ -77,6 +87,7 @@ export function sqlstateOf(err: unknown): {
   severity: 'ERROR' | 'FATAL';
   detail?: string;
   where?: string;
+  object?: ErrorObject;
 } {
   if (err instanceof PgError)
     return {
@@ -85,6 +96,7 @@ export function sqlstateOf(err: unknown): {
       severity: 'ERROR',
       detail: err.detail,
       where: err.where,
+      object: err.object,
     };
   const e =
     err instanceof PatinaError

@@ -142,6 +142,35 @@ describe('PostgreSQL semantics over the PG port', function () {
       message: 'new row for relation "todos" violates check constraint "todos_n_check"',
       detail: undefined,
     });
+    // what each is about, in fields of their own as PostgreSQL sends them (node-postgres' err.table,
+    // psycopg's diag.constraint_name; they were absent)
+    const about = async (sql: string) => {
+      try {
+        await c.query(sql);
+      } catch (err) {
+        const e = err as { schema?: string; table?: string; column?: string; constraint?: string };
+        return [e.schema, e.table, e.column, e.constraint];
+      }
+      assert.fail(`${sql} succeeded`);
+    };
+    assert.deepEqual(await about(`INSERT INTO users (id, name) VALUES (1, 'again')`), [
+      'public',
+      'users',
+      undefined,
+      'users_pkey',
+    ]);
+    assert.deepEqual(await about(`INSERT INTO users (id, name) VALUES (3, NULL)`), [
+      'public',
+      'users',
+      'name',
+      undefined,
+    ]);
+    assert.deepEqual(await about(`INSERT INTO todos (id, n) VALUES (1, -1)`), [
+      'public',
+      'todos',
+      undefined,
+      'todos_n_check',
+    ]);
     await goesOn();
     // inside a transaction block: the error fails the block, ROLLBACK ends it, the session goes on
     await c.query('BEGIN');

@@ -70,7 +70,7 @@ export class Output {
 
   /** A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the error's position. */
   sendError(err: unknown, sql?: string) {
-    const { code, message, detail, where } = sqlstateOf(err);
+    const { code, message, detail, where, object } = sqlstateOf(err);
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
     const position = sql === undefined ? undefined : namePosition(code, text, sql);
@@ -82,6 +82,7 @@ export class Output {
       detail,
       ...(position ? { position } : {}),
       where,
+      ...object,
     });
   }
 

@@ -34,14 +34,20 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
         `${table}_${columns.join('_')}_key`);
     const key = conflictingKey(ctx, table, columns);
     const detail = key ? `Key (${columns.join(', ')})=(${key.map(keyText).join(', ')}) already exists.` : undefined;
-    return new PgError('conflict', `duplicate key value violates unique constraint "${name}"`, '23505', detail);
+    return withObject(
+      new PgError('conflict', `duplicate key value violates unique constraint "${name}"`, '23505', detail),
+      { table, constraint: name },
+    );
   }
   m = /^NOT NULL constraint failed: (\w+)\.(\w+)$/.exec(text);
   if (m)
-    return new PgError(
-      'conflict',
-      `null value in column "${m[2]}" of relation "${m[1]}" violates not-null constraint`,
-      '23502',
+    return withObject(
+      new PgError(
+        'conflict',
+        `null value in column "${m[2]}" of relation "${m[1]}" violates not-null constraint`,
+        '23502',
+      ),
+      { table: m[1], column: m[2] },
     );
   m = /^CHECK constraint failed: (.+)$/.exec(text);
   if (m) {
@@ -54,7 +60,10 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
         : [];
       name = used.length === 1 ? `${table}_${used[0]}_check` : `${table}_check`;
     }
-    return new PgError('conflict', `new row for relation "${table}" violates check constraint "${name}"`, '23514');
+    return withObject(
+      new PgError('conflict', `new row for relation "${table}" violates check constraint "${name}"`, '23514'),
+      { table, constraint: name },
+    );
   }
   if (/FOREIGN KEY constraint failed/.test(text)) {
     return new PgError(
@@ -151,4 +160,10 @@ function literalValueOf(
   if (t.type === 'param') return params?.[t.text.slice(1)];
   if (t.type === 'word' && t.text.toUpperCase() === 'NULL') return null;
   return undefined;
+}
+
+/** The error with the schema, table, column and constraint it is about, as PostgreSQL sends them apart. */
+function withObject(err: PgError, object: { table: string; column?: string; constraint?: string }): PgError {
+  err.object = { schema: 'public', ...object };
+  return err;
 }

@@ -175,6 +175,10 @@ export const ERROR_FIELDS = {
   hint: 'H',
   position: 'P',
   where: 'W',
+  schema: 's',
+  table: 't',
+  column: 'c',
+  constraint: 'n',
 } as const;
 
 /** Backend messages: one builder per message type. */
