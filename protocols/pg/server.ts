@@ -15,7 +15,8 @@ import { admittedEngine } from './connection/admission';
 import { Connection } from './connection/connection';
 import type { CancelRegistry } from './connection/listener-options';
 import { negotiateEncryption } from './connection/encryption';
-import { LocalDb } from './catalog/local-db';
+import { LocalDb, type Sessions } from './catalog/local-db';
+import { pgError } from './sqlstate';
 import { Channels, type TableUpdateSource } from './session/notifications';
 import { PgCounts } from './statement-counts';
 import type { PgEngine } from './session/engine';
@@ -42,6 +43,7 @@ export class PgServer implements CancelRegistry {
     this.#sessionEngine = admission ? admittedEngine(engine, admission) : engine;
     this.#channels = new Channels(updates);
     this.#local = new LocalDb(engine.path);
+    this.#local.sessions = this.#sessions;
     engine.onSchema((schema) => this.#local.refresh(schema));
   }
 
@@ -157,6 +159,24 @@ export class PgServer implements CancelRegistry {
     const c = this.#conns.get(pid);
     if (c && c.key === key) c.conn.cancel();
   }
+
+  /** The sessions pg_stat_activity and pg_cancel_backend/pg_terminate_backend see (catalog/local-db.ts). */
+  readonly #sessions: Sessions = {
+    activity: () => [...this.#conns.values()].flatMap(({ conn }) => conn.activity() ?? []),
+    signal: (pid, user, terminate) => {
+      const c = this.#conns.get(pid)?.conn;
+      const row = c?.activity();
+      if (!c || !row) return false;
+      if (row.user !== user)
+        throw pgError(
+          '42501',
+          `permission denied to ${terminate ? 'terminate' : 'cancel'} process: only a session of the same user (${row.user}) may signal it`,
+        );
+      if (terminate) c.terminate();
+      else c.cancel();
+      return true;
+    },
+  };
 
   async stop(): Promise<void> {
     await Promise.all(

@@ -13,6 +13,8 @@ import type { SessionFacts } from './local-db';
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
   session(): SessionFacts | null;
+  /** pg_cancel_backend (false) or pg_terminate_backend (true) of a pid: whether such a session was signalled. */
+  signal(pid: number, terminate: boolean): boolean;
   setting(name: string): string | undefined;
   roleName(): string;
   relName(oid: number): string | undefined;
@@ -64,6 +66,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);
+  // a session's running statement cancelled (57014 there), or its connection ended (57P01), as
+  // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session
+  fn('pg_cancel_backend', (pid) => (pid === null ? null : state.signal(num(pid), false) ? 1 : 0));
+  fn('pg_terminate_backend', (pid) => (pid === null ? null : state.signal(num(pid), true) ? 1 : 0));
   fn('inet_server_addr', () => '127.0.0.1');
   fn('inet_server_port', () => 5432);
   fn('inet_client_addr', () => '127.0.0.1');

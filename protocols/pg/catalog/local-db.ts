@@ -11,6 +11,7 @@ import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { type CatalogRows, NS_PUBLIC, fillTable } from './table-rows';
 import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
+import type { ActivityRow } from '../connection/listener-options';
 import { Lru } from '../../../src/lru';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
@@ -27,9 +28,22 @@ const NS_INFO = 13000;
 const FIRST_OID = 16384;
 const STMT_CACHE = 512;
 
+/** The agent's PG sessions, for pg_stat_activity and the signal functions (the server's, set after it starts). */
+export interface Sessions {
+  activity(): ActivityRow[];
+  /** pg_cancel_backend / pg_terminate_backend of `pid` by a session of `user`: false when no such session; 42501 for another user's. */
+  signal(pid: number, user: string, terminate: boolean): boolean;
+}
+
+/** A time of pg_stat_activity as its timestamptz column holds it (UTC, PostgreSQL's text form). */
+const at = (ms: number | null) =>
+  ms === null ? null : new Date(ms).toISOString().replace('T', ' ').replace('Z', '+00');
+
 /** The catalog connection: pg_catalog and information_schema from the schema, and the statements run on it. */
 export class LocalDb {
   readonly db: Database.Database;
+  /** The server's sessions (pg_stat_activity is filled from them when a statement reads it). */
+  sessions: Sessions | null = null;
   /** The session whose statement is running now (statements here run synchronously, one at a time). */
   session: SessionFacts | null = null;
   readonly #oids = new Map<string, number>();
@@ -51,6 +65,10 @@ export class LocalDb {
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     registerCatalogFunctions(this.db, {
       session: () => this.session,
+      signal: (pid, terminate) => {
+        const user = this.session?.user;
+        return user !== undefined && this.sessions !== null && this.sessions.signal(pid, user, terminate);
+      },
       setting: (name) => this.#settings.get(name),
       roleName: () => this.#roleName,
       relName: (oid) => this.#relNames.get(oid),
@@ -214,6 +232,7 @@ export class LocalDb {
   run(st: Database.Statement, params: Record<string, unknown> | undefined, facts: SessionFacts): unknown[][] {
     this.session = facts;
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
+    if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -229,6 +248,36 @@ export class LocalDb {
   // The one database is, likewise, the one the client asked for (what current_database() says).
   #roleName = 'patina';
   #databaseName = 'patina';
+  /** pg_stat_activity as the sessions are now: one row per logged-in connection, as PostgreSQL's client backends. */
+  #fillActivity(rows: ActivityRow[]) {
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_activity').run();
+      const ins = this.db.prepare(
+        `INSERT INTO pg_catalog.pg_stat_activity (datid, datname, pid, usesysid, usename, application_name, client_addr,
+           client_port, backend_start, xact_start, query_start, state_change, state, query, backend_type)
+         VALUES (5, ?, ?, 10, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'client backend')`,
+      );
+      for (const r of rows)
+        ins.run(
+          r.database,
+          r.pid,
+          r.user,
+          r.applicationName,
+          r.clientAddr?.replace(/^::ffff:/, '') ?? null,
+          r.clientPort,
+          at(r.backendStart),
+          at(r.xactStart),
+          at(r.queryStart),
+          at(r.stateChange),
+          r.state,
+          r.query,
+        );
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
   #rename(facts: SessionFacts) {
     const user = facts.user;
     this.db.pragma('query_only = 0');

@@ -16,7 +16,7 @@ import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
 import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
-import type { CancelRegistry, Handshake, ListenerOptions } from './listener-options';
+import type { Activity, ActivityRow, CancelRegistry, Handshake, ListenerOptions } from './listener-options';
 import { readSasl, readStartup, startupParameters } from './startup';
 import { CopyFromStdin } from './copy-from-stdin';
 import { ExtendedQuery } from './extended-query';
@@ -110,6 +110,48 @@ export class Connection {
     socket.on('error', () => this.#close());
     socket.on('close', () => this.#close());
     if (handshake.rest.length > 0) this.#onData(handshake.rest);
+  }
+
+  /** What pg_stat_activity shows of this connection (its last statement, its state, since when). */
+  readonly #activity: Activity = {
+    backendStart: Date.now(),
+    xactStart: null,
+    queryStart: null,
+    stateChange: Date.now(),
+    state: 'idle',
+    query: '',
+  };
+  /** The text of each prepared statement, and the statement of the unnamed and named portals (for #activity). */
+  readonly #statementText = new Map<string, string>();
+  #unnamedPortalStatement = '';
+  readonly #portalStatements = new Map<string, string>();
+
+  /** This connection's row of pg_stat_activity (null before login). */
+  activity(): ActivityRow | null {
+    const q = this.#queries;
+    if (!q) return null;
+    const a = this.#activity;
+    return {
+      pid: this.pid,
+      user: this.#startup.user,
+      database: q.session.facts.database,
+      applicationName: q.session.facts.settings.get('application_name') ?? '',
+      clientAddr: this.#socket.remoteAddress ?? null,
+      clientPort: this.#socket.remotePort ?? null,
+      ...a,
+    };
+  }
+
+  /** pg_terminate_backend: the connection ends, its transaction rolled back, as when the client goes. */
+  terminate(): void {
+    this.#fatal('57P01', 'terminating connection due to administrator command');
+  }
+
+  #active(query: string) {
+    const a = this.#activity;
+    a.query = query;
+    a.state = 'active';
+    a.queryStart = a.stateChange = Date.now();
   }
 
   /** CancelRequest for this connection. */
@@ -378,6 +420,10 @@ export class Connection {
 
   #readyForQuery(session: Session) {
     const tx = session.tx;
+    const a = this.#activity;
+    a.state = tx === 'idle' ? 'idle' : tx === 'open' ? 'idle in transaction' : 'idle in transaction (aborted)';
+    a.stateChange = Date.now();
+    a.xactStart = tx === 'idle' ? null : (a.xactStart ?? a.queryStart);
     if (tx === 'idle') this.#notifications.writeAll();
     backend.readyForQuery(this.#out.w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
   }
@@ -385,16 +431,27 @@ export class Connection {
   #onMessage(m: Frontend, q: Queries): void | Promise<void> {
     switch (m.type) {
       case 'query':
+        this.#active(m.sql);
         return q.simple.run(m.sql);
       case 'parse':
+        this.#statementText.set(m.name, m.sql);
         return q.extended.parse(m);
       case 'bind':
+        if (m.portal === '') this.#unnamedPortalStatement = m.statement;
+        else this.#portalStatements.set(m.portal, m.statement);
         return q.extended.bind(m);
       case 'describe':
         return q.extended.describe(m);
       case 'execute':
+        this.#active(
+          this.#statementText.get(
+            m.portal === '' ? this.#unnamedPortalStatement : (this.#portalStatements.get(m.portal) ?? ''),
+          ) ?? '',
+        );
         return q.runner.execute(q.extended.portal(m.portal), m.maxRows > 0 ? m.maxRows : Infinity, false);
       case 'close':
+        if (m.kind === 'S') this.#statementText.delete(m.name);
+        else this.#portalStatements.delete(m.name);
         return q.extended.close(m);
       case 'flush':
         this.#out.flush();

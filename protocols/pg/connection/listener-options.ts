@@ -32,3 +32,24 @@ export interface CancelRegistry {
   remove(pid: number): void;
   cancel(pid: number, key: number): void;
 }
+
+/** What pg_stat_activity shows of a connection's statements (times in ms since the epoch). */
+export interface Activity {
+  backendStart: number;
+  xactStart: number | null;
+  queryStart: number | null;
+  stateChange: number;
+  state: 'active' | 'idle' | 'idle in transaction' | 'idle in transaction (aborted)';
+  /** The last statement's text (the one running when active). */
+  query: string;
+}
+
+/** A connection's row of pg_stat_activity. */
+export interface ActivityRow extends Activity {
+  pid: number;
+  user: string;
+  database: string;
+  applicationName: string;
+  clientAddr: string | null;
+  clientPort: number | null;
+}

@@ -47,6 +47,8 @@ export const FIXED: Record<string, number> = {
   count: OID.int8,
   // the type's name as text, its OID in binary (types/registry.ts)
   pg_typeof: OID.regtype,
+  pg_cancel_backend: OID.bool,
+  pg_terminate_backend: OID.bool,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
   corr: OID.float8,
   covar_pop: OID.float8,
