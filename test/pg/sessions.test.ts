@@ -1,8 +1,9 @@
 // The agent's PG sessions as pgAdmin's dashboard, DBeaver's session manager and monitoring read
 // them: pg_stat_activity (one row per logged-in connection: its user, application, client, state,
 // last statement and times), and pg_cancel_backend / pg_terminate_backend on a pid from it. The view
-// was empty and both functions were 42883.
+// was empty and both functions were 42883. And pg_database_size, which dashboards chart.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { type AgentProcess, startAgent } from '../helpers/agent';
 import { type PgClient, pgClient } from '../helpers/pg';
 import { eventually } from '../helpers/wait';
@@ -109,6 +110,16 @@ describe('pg_stat_activity, pg_cancel_backend and pg_terminate_backend', functio
     assert.deepEqual((await watcher.query('SELECT pg_cancel_backend(0) AS a, pg_terminate_backend(1) AS b')).rows, [
       { a: false, b: false },
     ]);
+  });
+
+  it('pg_database_size is the SQLite file and its WAL on disk (it was 0)', async () => {
+    const c = await connect('sizes');
+    const size = Number((await c.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
+    const onDisk = [agent.dbPath, `${agent.dbPath}-wal`].reduce(
+      (n, f) => n + (fs.statSync(f, { throwIfNoEntry: false })?.size ?? 0),
+      0,
+    );
+    assert.ok(size > 0 && Math.abs(size - onDisk) <= 1 << 20, `${size} against ${onDisk} on disk`);
   });
 
   it('pg_terminate_backend ends a connection; its open transaction is rolled back', async () => {

@@ -13,6 +13,8 @@ import type { SessionFacts } from './local-db';
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
   session(): SessionFacts | null;
+  /** The bytes of the agent's database on disk (its SQLite file and WAL). */
+  databaseBytes(): number;
   /** pg_cancel_backend (false) or pg_terminate_backend (true) of a pid: whether such a session was signalled. */
   signal(pid: number, terminate: boolean): boolean;
   setting(name: string): string | undefined;
@@ -133,14 +135,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   ])
     fn(name, () => null);
   fn('pg_relation_is_publishable', () => 0);
-  for (const name of [
-    'pg_relation_size',
-    'pg_total_relation_size',
-    'pg_table_size',
-    'pg_indexes_size',
-    'pg_database_size',
-  ])
+  for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size'])
     fn(name, () => 0);
+  // the one database is the agent's SQLite file: its size on disk, with its WAL
+  fn('pg_database_size', () => state.databaseBytes());
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
   fn('quote_nullable', (x) => (x === null ? 'NULL' : "'" + String(x).replace(/'/g, "''") + "'"));
   fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));

@@ -2,6 +2,7 @@
 // `PRAGMA query_only`) with an in-memory pg_catalog and information_schema attached. It answers
 // catalog queries without a trip to a read worker. (Point reads on user tables take the engine's
 // in-process path for provably bounded reads, src/engine/bounded-reads.ts.)
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Schema } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
@@ -65,6 +66,11 @@ export class LocalDb {
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     registerCatalogFunctions(this.db, {
       session: () => this.session,
+      databaseBytes: () => {
+        let bytes = 0;
+        for (const file of [path, `${path}-wal`]) bytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+        return bytes;
+      },
       signal: (pid, terminate) => {
         const user = this.session?.user;
         return user !== undefined && this.sessions !== null && this.sessions.signal(pid, user, terminate);
