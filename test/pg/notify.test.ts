@@ -177,6 +177,38 @@ describe('LISTEN/NOTIFY over the PG port', function () {
     }
   });
 
+  it("one transaction signals a channel and payload once; a NULL payload is empty; pg_listening_channels lists a session's channels", async () => {
+    const a = await listener(port);
+    const b = await listener(port);
+    try {
+      await a.c.query('LISTEN dedup');
+      await a.c.query('LISTEN "Other Ch"');
+      await b.c.query('BEGIN');
+      for (const p of ['same', 'same', 'else', 'same']) await b.c.query(`NOTIFY dedup, '${p}'`);
+      await b.c.query('COMMIT');
+      // outside a block each NOTIFY is its own transaction: both come
+      await b.c.query(`NOTIFY dedup, 'twice'`);
+      await b.c.query(`NOTIFY dedup, 'twice'`);
+      await b.c.query(`SELECT pg_notify('dedup', NULL)`); // (it was 42883)
+      assert.deepEqual(
+        (await a.until(5)).map((n) => n.payload),
+        ['same', 'else', 'twice', 'twice', ''],
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(a.notes, [], 'the repeats in the block were collapsed');
+      assert.deepEqual((await a.c.query('SELECT * FROM pg_listening_channels() ORDER BY 1')).rows, [
+        { pg_listening_channels: 'Other Ch' },
+        { pg_listening_channels: 'dedup' },
+      ]);
+      assert.deepEqual((await b.c.query('SELECT * FROM pg_listening_channels()')).rows, []);
+      await a.c.query('UNLISTEN *');
+      assert.deepEqual((await a.c.query('SELECT * FROM pg_listening_channels()')).rows, []);
+    } finally {
+      await a.c.end();
+      await b.c.end();
+    }
+  });
+
   it('psycopg2 sees table notifications in conn.notifies, and psql prints them', () => {
     const py = `
 import json, select, time, urllib.request

@@ -68,6 +68,13 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);
+  // the session's LISTEN channels, one row each (`SELECT * FROM pg_listening_channels()`)
+  db.table('pg_listening_channels', {
+    columns: ['pg_listening_channels'],
+    *rows() {
+      for (const channel of s()?.listening?.() ?? []) yield [channel];
+    },
+  });
   // a session's running statement cancelled (57014 there), or its connection ended (57P01), as
   // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session
   fn('pg_cancel_backend', (pid) => (pid === null ? null : state.signal(num(pid), false) ? 1 : 0));

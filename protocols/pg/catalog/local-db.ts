@@ -22,6 +22,8 @@ export interface SessionFacts {
   version: string;
   pid: number;
   settings: Map<string, string>;
+  /** The channels the session listens on (pg_listening_channels()). */
+  listening?: () => string[];
 }
 
 const NS_CATALOG = 11;

@@ -396,6 +396,7 @@ export class Connection {
           ? this.#channels.unlistenAll(this.#listener)
           : this.#channels.unlisten(this.#listener, channel),
       notify: (channel, payload) => this.#channels.notify(channel, payload, this.pid),
+      listening: () => this.#channels.channelsOf(this.#listener),
     };
     session.onNotice = (code, message) => out.warn(code, message);
     const closed = () => this.#phase === 'closed';

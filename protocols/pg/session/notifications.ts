@@ -55,6 +55,11 @@ export class Channels {
     this.#tableStops.delete(channel);
   }
 
+  /** The channels `l` listens on, in the order they were first listened on. */
+  channelsOf(l: Listener): string[] {
+    return [...this.#listeners].filter(([, set]) => set.has(l)).map(([channel]) => channel);
+  }
+
   unlistenAll(l: Listener): void {
     for (const [channel, set] of [...this.#listeners]) if (set.has(l)) this.unlisten(l, channel);
   }

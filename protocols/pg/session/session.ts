@@ -36,6 +36,8 @@ export interface SessionChannels {
   /** null: every channel (UNLISTEN *). */
   unlisten(channel: string | null): void;
   notify(channel: string, payload: string): void;
+  /** The channels this session listens on (pg_listening_channels()). */
+  listening(): string[];
 }
 
 export type { TxState } from './transaction';
@@ -86,6 +88,7 @@ export class Session {
       settings: new Map(Object.entries(GUC_DEFAULTS)),
     };
     this.facts.settings.set('application_name', opts.applicationName);
+    this.facts.listening = () => this.channels?.listening() ?? [];
     this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
     this.#t = new Transaction(
       engine,
@@ -268,7 +271,16 @@ export class Session {
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
   #transactionEnded(committed: boolean) {
     const notifies = this.#notifies.splice(0);
-    if (committed) for (const [ch, payload] of notifies) this.channels?.notify(ch, payload);
+    // a channel signalled more than once with the same payload in one transaction is heard once,
+    // as in PostgreSQL (the first time's place in the order)
+    const sent = new Set<string>();
+    if (committed)
+      for (const [ch, payload] of notifies) {
+        const key = `${ch}\0${payload}`;
+        if (sent.has(key)) continue;
+        sent.add(key);
+        this.channels?.notify(ch, payload);
+      }
     this.#cursors.transactionEnded();
   }
 

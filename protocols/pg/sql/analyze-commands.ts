@@ -199,12 +199,15 @@ export function pgNotifyCall(sig: PgToken[]): { name: string; payload: string; p
     texts[6] !== ')'
   )
     return null;
+  // a NULL payload is an empty one, as in PostgreSQL (a NULL channel is refused where it is sent)
   const arg = (t: PgToken): [string, number | null] | null =>
     t.type === 'string'
       ? [t.text.slice(1, -1).split("''").join("'"), null]
       : t.type === 'param'
         ? ['', Number(t.text.slice(1)) - 1]
-        : null;
+        : t.type === 'word' && t.text.toUpperCase() === 'NULL'
+          ? ['', null]
+          : null;
   const a = arg(sig[3]);
   const b = arg(sig[5]);
   if (!a || !b) return null;

@@ -320,6 +320,11 @@ export class Analyzer {
     }
     checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
     const notify = pgNotifyCall(sig);
+    if (!notify && sig.some((t) => t.type === 'word' && t.text.toLowerCase() === 'pg_notify'))
+      throw pgError(
+        '0A000',
+        'pg_notify is supported as a statement of its own, SELECT pg_notify(channel, payload) with each a string literal, a parameter or NULL (or NOTIFY channel, payload)',
+      );
     if (notify)
       return {
         ...base,

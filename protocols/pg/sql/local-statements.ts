@@ -13,6 +13,7 @@ const LOCAL_FUNCTIONS = new Set([
   'parse_ident',
   'generate_subscripts',
   'pg_get_keywords',
+  'pg_listening_channels',
 ]);
 
 /**
