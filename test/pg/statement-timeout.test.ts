@@ -1,7 +1,8 @@
 // statement_timeout over the PG port, as PostgreSQL applies it: SET (with its units, SHOW's form,
 // TO DEFAULT, a bad value 22023), libpq's `options` (-c statement_timeout=...) and asyncpg's
 // server_settings at startup (a bad value ends the login with FATAL), and a read that runs longer
-// interrupted with 57014 `canceling statement due to statement timeout` while the session goes on.
+// interrupted with 57014 `canceling statement due to statement timeout` while the session goes on;
+// SET LOCAL and a rolled-back SET undone at the transaction's end.
 // The setting was kept and shown but nothing was ever interrupted.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -50,6 +51,25 @@ describe('statement_timeout over the PG port', function () {
     assert.equal(await show(), '1s');
     await c.query('SET statement_timeout TO DEFAULT');
     assert.equal(await show(), '0');
+  });
+
+  it('SET LOCAL lasts to the end of its transaction, and a rolled-back SET is undone (as in PostgreSQL)', async () => {
+    const seq = async (...sql: string[]) => {
+      for (const q of sql) await c.query(q);
+      return show();
+    };
+    await c.query('SET statement_timeout = 0');
+    assert.equal(await seq('BEGIN', "SET LOCAL statement_timeout = '1s'"), '1s');
+    assert.equal(await seq('COMMIT'), '0');
+    assert.equal(await seq('BEGIN', "SET statement_timeout = '2s'", 'ROLLBACK'), '0');
+    assert.equal(await seq('BEGIN', "SET statement_timeout = '2s'", "SET LOCAL statement_timeout = '5s'"), '5s');
+    assert.equal(await seq('COMMIT'), '2s');
+    // outside a block SET LOCAL does nothing (PostgreSQL's WARNING), but a multi-statement query's
+    // implicit transaction is a block
+    assert.equal(await seq("SET LOCAL statement_timeout = '3s'"), '2s');
+    const r = psql(agent.pg!.port, ["SET LOCAL statement_timeout = '3s'; SHOW statement_timeout"], ['-A', '-t']);
+    assert.equal(r.stdout, 'SET\n3s\n', r.stderr);
+    await c.query('RESET statement_timeout');
   });
 
   it('a read longer than statement_timeout is 57014; the session and the agent go on', async () => {

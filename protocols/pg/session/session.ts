@@ -60,6 +60,8 @@ export class Session {
   channels: SessionChannels | null = null;
   /** NOTIFYs of the open transaction, delivered at its commit. */
   readonly #notifies: [string, string][] = [];
+  /** The settings SET in the open transaction: their values before it, and after it if it commits. */
+  readonly #txSettings = new Map<string, { before: string | undefined; after: string | undefined }>();
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
@@ -195,6 +197,23 @@ export class Session {
           this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           return none;
         }
+        if (an.setting?.local && t.state === 'idle') {
+          this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
+          return none;
+        }
+        if (t.state !== 'idle' && an.setting?.name) {
+          // as in PostgreSQL, the transaction's end settles it: a rollback puts back the value from
+          // before the transaction, a commit the last value SET without LOCAL (or that one)
+          const name = an.setting.name;
+          let kept = this.#txSettings.get(name);
+          if (!kept) {
+            const before = this.facts.settings.get(name);
+            this.#txSettings.set(name, (kept = { before, after: before }));
+          }
+          applySetting(this.facts.settings, an.setting);
+          if (!an.setting.local) kept.after = this.facts.settings.get(name);
+          return none;
+        }
         applySetting(this.facts.settings, an.setting);
         return none;
       case 'show':
@@ -270,6 +289,14 @@ export class Session {
 
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
   #transactionEnded(committed: boolean) {
+    if (this.#txSettings.size > 0) {
+      for (const [name, { before, after }] of this.#txSettings) {
+        const v = committed ? after : before;
+        if (v === undefined) this.facts.settings.delete(name);
+        else this.facts.settings.set(name, v);
+      }
+      this.#txSettings.clear();
+    }
     const notifies = this.#notifies.splice(0);
     // a channel signalled more than once with the same payload in one transaction is heard once,
     // as in PostgreSQL (the first time's place in the order)

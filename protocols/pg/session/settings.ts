@@ -38,9 +38,14 @@ export const GUC_DEFAULTS: Record<string, string> = {
 };
 
 /** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */
-export function parseSet(sig: PgToken[]): { name: string; value: string | null } {
+export function parseSet(sig: PgToken[]): { name: string; value: string | null; local?: boolean } {
   let i = 1;
   const up = (k: number) => sig[k]?.text.toUpperCase();
+  // SET LOCAL: for the rest of the transaction only (Session undoes it at the transaction's end)
+  if (up(i) === 'LOCAL' && up(0) === 'SET') {
+    const s = parseSet([sig[0], ...sig.slice(2)]);
+    return s.name ? { ...s, local: true } : s;
+  }
   if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
   if (up(0) === 'RESET') return { name: sig[i] ? identName(sig[i]) : '', value: null };
   if (up(i) === 'TIME' && up(i + 1) === 'ZONE')

@@ -59,7 +59,7 @@ export interface Analyzed {
   upsertKeys?: string[][];
   /** A SELECT with a locking clause (FOR UPDATE, FOR SHARE): in a block it takes the writer (translate/locking.ts). */
   locks?: boolean;
-  setting?: { name: string; value: string | null };
+  setting?: { name: string; value: string | null; local?: boolean };
   /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
   batch?: string[];
   /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */
