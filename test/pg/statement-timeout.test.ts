@@ -72,6 +72,33 @@ describe('statement_timeout over the PG port', function () {
     await c.query('RESET statement_timeout');
   });
 
+  it("pg_settings shows the session's values (DBeaver and pgAdmin read it; it showed the defaults)", async () => {
+    await c.query("SET statement_timeout = '5s'");
+    await c.query("SET application_name = 'mine'");
+    const rows = async (client: PgClient) =>
+      (
+        await client.query(
+          "SELECT name, setting FROM pg_settings WHERE name IN ('statement_timeout', 'application_name') ORDER BY name",
+        )
+      ).rows;
+    assert.deepEqual(await rows(c), [
+      { name: 'application_name', setting: 'mine' },
+      { name: 'statement_timeout', setting: '5000' }, // in its unit, milliseconds, as in PostgreSQL
+    ]);
+    const other = pgClient(agent.pg!.port);
+    await other.connect();
+    try {
+      assert.deepEqual(await rows(other), [
+        { name: 'application_name', setting: '' },
+        { name: 'statement_timeout', setting: '0' },
+      ]);
+    } finally {
+      await other.end();
+    }
+    await c.query('RESET statement_timeout');
+    await c.query('RESET application_name');
+  });
+
   it('a read longer than statement_timeout is 57014; the session and the agent go on', async () => {
     await c.query('SET statement_timeout = 200');
     const t0 = Date.now();

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Schema } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
+import { GUC_DEFAULTS, durationMs } from '../session/settings';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
@@ -241,6 +242,7 @@ export class LocalDb {
     this.session = facts;
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
+    if (st.source.includes('pg_settings')) this.#fillSettings(facts.settings);
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -256,6 +258,31 @@ export class LocalDb {
   // The one database is, likewise, the one the client asked for (what current_database() says).
   #roleName = 'patina';
   #databaseName = 'patina';
+  /**
+   * pg_settings as the running session sees them: its SET values in `setting` (source `session`),
+   * and its settings the static list lacks (statement_timeout, ...) added; the rest as at start.
+   */
+  #fillSettings(session: ReadonlyMap<string, string>) {
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.prepare("DELETE FROM pg_catalog.pg_settings WHERE source = 'session'").run();
+      this.db.prepare('UPDATE pg_catalog.pg_settings SET setting = reset_val').run();
+      const update = this.db.prepare('UPDATE pg_catalog.pg_settings SET setting = ? WHERE lower(name) = ?');
+      const add = this.db.prepare(
+        `INSERT INTO pg_catalog.pg_settings (name, setting, category, context, vartype, source, boot_val, reset_val, short_desc)
+         VALUES (?, ?, 'Client Connection Defaults', 'user', 'string', 'session', ?, ?, '')`,
+      );
+      for (const [name, shown] of session) {
+        // a duration's setting is in its unit, milliseconds (SHOW's `5s` is 5000 here, as in PostgreSQL)
+        const value = name === 'statement_timeout' ? String(durationMs(shown) ?? 0) : shown;
+        if (update.run(value, name).changes === 0)
+          add.run(name, value, GUC_DEFAULTS[name] ?? '', GUC_DEFAULTS[name] ?? '');
+      }
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
   /** pg_stat_activity as the sessions are now: one row per logged-in connection, as PostgreSQL's client backends. */
   #fillActivity(rows: ActivityRow[]) {
     this.db.pragma('query_only = 0');
