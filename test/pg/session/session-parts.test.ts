@@ -20,7 +20,12 @@ describe('PG session parts', () => {
     });
     assert.deepEqual(parseSet(sig("SET application_name = 'it''s'")), { name: 'application_name', value: "it's" });
     assert.deepEqual(parseSet(sig("SET TIME ZONE 'UTC'")), { name: 'timezone', value: 'UTC' });
-    assert.deepEqual(parseSet(sig('SET LOCAL statement_timeout = 5')), { name: 'statement_timeout', value: '5' });
+    assert.deepEqual(parseSet(sig('SET LOCAL statement_timeout = 5')), {
+      name: 'statement_timeout',
+      value: '5',
+      local: true,
+    });
+    assert.deepEqual(parseSet(sig('SET statement_timeout TO DEFAULT')), { name: 'statement_timeout', value: null });
     assert.deepEqual(parseSet(sig('RESET datestyle')), { name: 'datestyle', value: null });
     assert.deepEqual(parseSet(sig('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')), { name: '', value: null });
     // incomplete statements: no name (nothing is set) or an empty value
