@@ -6,7 +6,9 @@
 // (`id = 'abc'`) found none where PostgreSQL fails with 22P02; PDO's lastInsertId() got 42883 (no
 // lastval()) where PostgreSQL says 55000; DBD::Pg's column_info said every NOT NULL column was
 // nullable (its `CASE a.attnotnull WHEN 't'` compared SQLite's 1 with the text), and its NULLABLE
-// of a statement, like PHP's pg_field_table, found no table (RowDescription's table OID was 0).
+// of a statement, like PHP's pg_field_table, found no table (RowDescription's table OID was 0);
+// its statistics_info had no rows (pg_index_column_has_property was unknown, and a catalog query
+// that fails is answered with no rows).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -72,6 +74,11 @@ describe('PHP (PDO, pg_*) and Perl (DBD::Pg) against PostgreSQL 15', function ()
     const steps = new Map(patina as [string, unknown][]);
     // NULLABLE from pg_attribute by RowDescription's table OID and column (2, unknown, before)
     assert.deepEqual(steps.get('NULLABLE'), [0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // its query calls pg_index_column_has_property (unknown: the catalog query had no rows)
+    assert.deepEqual(steps.get('statistics_info'), [
+      ['dbd_pg_pkey', 'id', 0, 'btree', 1, 'A', 'last'],
+      [null, null, null, 'table', null, null, null],
+    ]);
   });
 
   describe('the fixes, through node-postgres on both servers', () => {
@@ -113,6 +120,7 @@ describe('PHP (PDO, pg_*) and Perl (DBD::Pg) against PostgreSQL 15', function ()
       "SELECT CASE id WHEN '902' THEN 'two' ELSE 'other' END FROM dbd_pg WHERE id > 900 ORDER BY id",
       "SELECT a.attname, CASE a.attnotnull WHEN 't' THEN 0 ELSE 1 END FROM pg_attribute a WHERE a.attrelid = 'dbd_pg'::regclass AND a.attnum > 0 ORDER BY a.attnum",
       'SELECT lastval()',
+      "SELECT p, c, pg_index_column_has_property(i.indexrelid, c, p) FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid, (VALUES ('asc'), ('desc'), ('nulls_first'), ('nulls_last'), ('orderable'), ('bogus')) v(p), (VALUES (1), (2)) w(c) WHERE t.relname = 'dbd_pg' ORDER BY c, p",
     ])
       it(sql, async () => {
         const p = await answer(patina, sql);
