@@ -25,6 +25,19 @@ export interface CatalogState {
   constraintDef(oid: number): string | undefined;
 }
 
+/** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
+const BTREE_COLUMN: Record<string, boolean> = {
+  asc: true,
+  desc: false,
+  nulls_first: false,
+  nulls_last: true,
+  orderable: true,
+  distance_orderable: false,
+  returnable: true,
+  search_array: true,
+  search_nulls: true,
+};
+
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -121,6 +134,17 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (def === null || col === undefined || num(col) === 0) return def;
     const cols = /\((.*)\)$/.exec(def)?.[1].split(', ') ?? [];
     return cols[num(col) - 1] ?? '';
+  });
+  // a property of an index column (DBD::Pg's statistics_info asks 'asc', 'desc', 'nulls_first',
+  // 'nulls_last'; unknown, the whole query was answered with no rows): Patina's indexes are btrees
+  // of ascending columns, nulls last, as PostgreSQL 15 answers for those; NULL for no such index,
+  // column or property, as there
+  fn('pg_index_column_has_property', (oid, col, prop) => {
+    const def = oid === null ? null : (state.indexDef(num(oid)) ?? null);
+    const n = /\((.*)\)$/.exec(def ?? '')?.[1].split(', ').length ?? 0;
+    if (col === null || num(col) < 1 || num(col) > n || prop === null) return null;
+    const v = BTREE_COLUMN[String(prop).toLowerCase()];
+    return v === undefined ? null : v ? 1 : 0;
   });
   fn('pg_get_constraintdef', (oid) => state.constraintDef(num(oid)) ?? null);
   for (const name of [

@@ -88,6 +88,11 @@ export class LocalDb {
     this.db.pragma('query_only = 1');
   }
 
+  /** A user table's pg_class oid, as the catalog lists it (undefined before it is filled). */
+  tableOid(name: string): number | undefined {
+    return this.#oids.get(`table:${name}`);
+  }
+
   #oid(key: string): number {
     let o = this.#oids.get(key);
     if (o === undefined) this.#oids.set(key, (o = this.#nextOid++));

@@ -45,7 +45,15 @@ const FIELD_CACHE = new WeakMap<ColumnDesc[], Map<string, { fields: Field[]; mes
 
 /** RowDescription fields: type from the declared type, else from the first rows' values. */
 export function fieldsOf(
-  columns: { name: string; declType: string | null; typmod?: number; scale?: number; scaleIsMinimum?: boolean }[],
+  columns: {
+    name: string;
+    declType: string | null;
+    typmod?: number;
+    scale?: number;
+    scaleIsMinimum?: boolean;
+    tableOid?: number;
+    attnum?: number;
+  }[],
   formats: number[],
   sample: unknown[][] | null,
 ): Field[] {
@@ -85,8 +93,8 @@ export function fieldsOf(
         : undefined;
     return {
       name: c.name,
-      tableOid: 0,
-      column: 0,
+      tableOid: c.tableOid ?? 0,
+      column: c.attnum ?? 0,
       typeOid,
       typeSize: typeSize(typeOid),
       typeMod,

@@ -75,7 +75,8 @@ export function parseCopy(sig: PgToken[], tokens: PgToken[]): CopyStatement {
     );
   if (dir === 'FROM' && query) throw pgError('42601', 'COPY (query) FROM is not valid: COPY FROM takes a table');
   const target = word(sig[i + 1]);
-  if (target !== (dir === 'FROM' ? 'STDIN' : 'STDOUT')) {
+  // PostgreSQL's grammar takes either word either way (PHP's PDO::pgsqlCopyToArray sends TO STDIN)
+  if (target !== 'STDIN' && target !== 'STDOUT') {
     throw pgError(
       '0A000',
       `COPY ${dir} a file or program on the server is not supported by Patina: use COPY ... ${dir} ${dir === 'FROM' ? 'STDIN' : 'STDOUT'} (psql's \\copy does)`,

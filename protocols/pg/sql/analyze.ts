@@ -109,6 +109,25 @@ export class Analyzer {
   }
 
   /**
+   * Where a result column comes from when SQLite tells it is a user table's column (SQLite names the
+   * origin of a column selected as it is, through a subquery or a view too, as PostgreSQL does): the
+   * table's oid and the column's number, which RowDescription carries. DBD::Pg's NULLABLE looks the
+   * column up in pg_attribute by them, PHP's pg_field_table names the table (both were unknown: 0).
+   * An unaliased expression is no column (SQLite names it by its text); a scalar subquery given an
+   * alias is taken for its column, where PostgreSQL gives 0.
+   */
+  #origin(c: { name: string; table?: string | null; column?: string | null; database?: string | null }): {
+    tableOid?: number;
+    attnum?: number;
+  } {
+    if (!c.table || !c.column || c.database !== 'main' || c.name.startsWith('(')) return {};
+    const t = this.#engine.schema.tables.get(c.table);
+    const oid = t ? this.#local.tableOid(t.name) : undefined;
+    const k = t ? t.columns.findIndex((col) => col.name === c.column) : -1;
+    return oid !== undefined && k >= 0 ? { tableOid: oid, attnum: k + 1 } : {};
+  }
+
+  /**
    * The tokens with each date or time operator and `^` marked with what it computes (from the parse
    * tree and the schema), for translate/typed-arithmetic.ts; the tokens themselves when the
    * statement has none. `text` is the tokens joined by spaces, the text the tree's offsets are in.
@@ -425,6 +444,7 @@ export class Analyzer {
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
           ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
+          ...(local ? {} : this.#origin(c)),
         };
       });
     }

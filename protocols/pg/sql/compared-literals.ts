@@ -1,7 +1,9 @@
-// String literals compared with a boolean, date, time or timestamp, read as that type (SQLite holds
-// booleans as 1 and 0 and dates as text, and would compare the literal's text with them).
+// String literals compared with a boolean, date, time, timestamp or bytea, read as that type (SQLite
+// holds booleans as 1 and 0, dates as text and bytea as blobs, and would compare the literal's text
+// with them).
 import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
 import { pgBool } from '../../../src/engine/pg-functions';
+import { byteaInput } from '../../../src/engine/pg-strings';
 import { OID } from '../types/oids';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -25,6 +27,12 @@ export function markComparedLiterals(items: Node[], type: number, out: Map<numbe
     for (const lit of items)
       if (typeof lit?.A_Const?.sval?.sval === 'string')
         out.set(lit.A_Const.location, `num:${pgBool(lit.A_Const.sval.sval) ? 1 : 0}`);
+    return;
+  }
+  if (type === OID.bytea) {
+    for (const lit of items)
+      if (typeof lit?.A_Const?.sval?.sval === 'string')
+        out.set(lit.A_Const.location, `blob:${byteaInput(lit.A_Const.sval.sval).toString('hex')}`);
     return;
   }
   const input = DATE_INPUT[type];

@@ -258,7 +258,11 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
       out.push(v.text);
     } else if (!lifted.assigned[k]) {
       // an array compared in PostgreSQL's form, as the column keeps it (`tags = '{a, b}'` finds '{a,b}')
-      const typed = typeof v === 'string' && (DATED.has(type) || keptArray(type));
+      // (and a string compared with an integer or a bytea read as one: `id = 'x'` is 22P02, and
+      // `data = '\\x00ff'` the bytes, where SQLite compared the text; PHP's PDO with emulated
+      // prepares quotes every bound value so)
+      const typed =
+        typeof v === 'string' && (DATED.has(type) || keptArray(type) || INTEGERS.has(type) || type === OID.bytea);
       if (!typed) out.push(v);
       else {
         const read = literalAs(v, type, k);

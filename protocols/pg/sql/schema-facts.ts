@@ -6,8 +6,9 @@ import type { Schema } from '../../../src/engine/schema/model';
 const datedCache = new WeakMap<Schema, ReadonlyMap<string, string>>();
 /**
  * The lower-case names of the schema's date, time and timestamp columns ('date'), interval ones
- * ('interval'), boolean ones ('bool'), json ones ('json': `doc - 'key'`) and numeric ones ('numeric':
- * a cast of NaN to an integer), of any table, for mayHaveTypedOperators.
+ * ('interval'), boolean ones ('bool'), json ones ('json': `doc - 'key'`), numeric ones ('numeric':
+ * a cast of NaN to an integer), bytea ones ('bytea') and integer ones ('int': a string literal
+ * compared with them), of any table, for mayHaveTypedOperators.
  */
 /** Arrays of integers, floats and text, declared ('BIGINT[]', 'varchar(20)[]'). */
 const ORDERED_ARRAY =
@@ -32,6 +33,15 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         else if (/^json/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'json');
         else if (/numeric|decimal/i.test(c.type) && !found.has(c.name.toLowerCase()))
           found.set(c.name.toLowerCase(), 'numeric');
+      }
+    // a string compared with a bytea is read as bytes, with an integer must read as one (names no
+    // other table gives one of the kinds above)
+    for (const t of schema.tables.values())
+      for (const c of t.columns) {
+        const name = c.name.toLowerCase();
+        if (found.has(name)) continue;
+        if (/^(bytea|blob)\b/i.test(c.type)) found.set(name, 'bytea');
+        else if (/^((big|small)?int(eger|[248])?)\s*$/i.test(c.type)) found.set(name, 'int');
       }
     names = found;
     datedCache.set(schema, names);

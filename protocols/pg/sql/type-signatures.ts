@@ -87,6 +87,7 @@ export const FIXED: Record<string, number> = {
   // the catalog's answers (protocols/pg/catalog/catalog-functions.ts)
   pg_is_in_recovery: OID.bool,
   pg_table_is_visible: OID.bool,
+  pg_index_column_has_property: OID.bool,
   pg_type_is_visible: OID.bool,
   pg_function_is_visible: OID.bool,
   pg_is_other_temp_schema: OID.bool,

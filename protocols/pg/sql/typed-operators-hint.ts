@@ -30,6 +30,7 @@ const HINTS = new Set([
   'clock_timestamp',
 ]);
 const DATETIME_DECL = /date|time|interval/i;
+
 const JSONB_WORD = /^(to_)?json/;
 
 /** Functions of one numeric that are NaN of NaN in PostgreSQL (of a column or parameter, typed-operators.ts marks them). */
@@ -50,6 +51,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let arithmetic = false;
   let hint = false;
   let datedColumn = false;
+  let literalTyped = false;
   let sum = false;
   let choice = false;
   let anyString = false;
@@ -145,6 +147,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // (and json: jsonb's `doc - 'key'` is no subtraction, json has none)
       hint ||= HINTS.has(w) || dated || JSONB_WORD.test(w) || /json/i.test(type);
       datedColumn ||= dated || /^bool/i.test(type);
+      // a string compared with a bytea is read as bytes, with an integer must read as one
+      literalTyped ||= type === 'bytea' || type === 'int';
     } else if (t.type === 'string' && !string) {
       anyString = true;
       // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)
@@ -167,6 +171,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (arrays >= 2 && compared) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
+    (string && literalTyped) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||
     (castToInt && numericHint) ||

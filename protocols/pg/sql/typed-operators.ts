@@ -499,6 +499,16 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
   } else if (n.CoalesceExpr || n.MinMaxExpr || n.CaseExpr) {
+    // a simple CASE's WHEN values are compared with its operand: a string one read as the operand's
+    // type (`CASE a.attnotnull WHEN 't' THEN 0 ...`, DBD::Pg's column_info, matched no boolean)
+    if (n.CaseExpr?.arg) {
+      const whens = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.expr).filter(Boolean);
+      const type = typer.type(n.CaseExpr.arg);
+      if (NUMBERS.has(type))
+        for (const lit of whens.filter((a: Node) => a.A_Const?.sval !== undefined))
+          out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+      else if (type) markComparedLiterals(whens, type, out);
+    }
     // an untyped string among typed values takes their type (least(n, '3') is 3; SQLite's min of
     // 4 and '3' was 4, numbers sorting before text), 22P02 when it is none
     const c = n.CaseExpr;
@@ -579,6 +589,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit ? typer.type(other) : 0;
       if (lit && NUMBERS.has(type) && !other.ColumnRef)
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+      // an integer column's affinity reads a numeric text as the number; any other is PostgreSQL's
+      // 22P02, where SQLite compared the text and found no row (PDO's emulated prepares quote every
+      // bound value: `id = 'not a number'`)
+      else if (lit && INTS.has(type)) literalAsNumber(lit.A_Const.sval.sval ?? '', type);
       else if (lit) markComparedLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')

@@ -87,6 +87,10 @@ export function explainRefusal(sql: string, err: unknown): unknown {
     const e = parseErr as Error & { sqlDetails?: unknown };
     return e.sqlDetails ? pgError('42601', e.message) : err;
   }
+  // lastval() with no sequence: Patina has none, so no nextval() has run in the session; PostgreSQL's
+  // answer there (PDO's lastInsertId() without a sequence name calls it and reports the SQLSTATE)
+  if (/no such function: lastval$/i.test((err as Error | null)?.message ?? ''))
+    return pgError('55000', 'lastval is not yet defined in this session');
   // a system column PostgreSQL's tables have and Patina's rows do not: xmin and the rest are
   // transaction ids, ctid a place in the heap, which SQLite keeps no equal of (a constant xmin
   // would make an ORM's optimistic lock on it pass whatever another writer did); tableoid of a

@@ -61,12 +61,20 @@ export function binaryOf(v: unknown, oid: number, column: string, typmod = -1): 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
-function parseInteger(s: string, param: number): number | bigint {
+/** The input type names of the integer types, as PostgreSQL's errors name them. */
+const INT_NAMES: Record<number, string> = {
+  [OID.int2]: 'smallint',
+  [OID.int4]: 'integer',
+  [OID.int8]: 'bigint',
+  [OID.oid]: 'oid',
+};
+
+function parseInteger(s: string, param: number, oid: number): number | bigint {
   const t = s.trim();
   if (!/^[-+]?\d+$/.test(t))
     throw new PatinaError(
       'user',
-      `invalid input syntax for type integer: "${s}" (parameter $${param + 1})`,
+      `invalid input syntax for type ${INT_NAMES[oid] ?? 'integer'}: "${s}" (parameter $${param + 1})`,
       undefined,
       '22P02',
     );
@@ -188,7 +196,7 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.int4:
     case OID.int8:
     case OID.oid:
-      return parseInteger(s, param);
+      return parseInteger(s, param, oid);
     case OID.float4:
     case OID.float8:
     case OID.numeric:

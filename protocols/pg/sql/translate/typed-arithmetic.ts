@@ -95,19 +95,21 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
         ? { type: 'string', text: quoteString(t.text) }
         : t.type === 'string' && 'arith' in t && t.arith?.startsWith('str:')
           ? { type: 'string', text: quoteString(t.arith.slice(4)) }
-          : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
-            ? { type: 'word', text: '__pg_numeric_abs_exact' }
-            : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-              ? { type: 'word', text: '__pg_numeric_avg' }
-              : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
-                ? { type: 'word', text: '__pg_numeric_sum_exact' }
-                : t.type === 'word' && 'arith' in t && t.arith === 'minmax-x'
-                  ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}_exact` }
-                  : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-                    ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-                    : 'arith' in t && t.arith === 'num-order'
-                      ? { type: 'group', text: exactSortKey(t.text) }
-                      : t,
+          : t.type === 'string' && 'arith' in t && t.arith?.startsWith('blob:')
+            ? { type: 'group', text: `X'${t.arith.slice(5)}'` }
+            : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
+              ? { type: 'word', text: '__pg_numeric_abs_exact' }
+              : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+                ? { type: 'word', text: '__pg_numeric_avg' }
+                : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
+                  ? { type: 'word', text: '__pg_numeric_sum_exact' }
+                  : t.type === 'word' && 'arith' in t && t.arith === 'minmax-x'
+                    ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}_exact` }
+                    : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                      ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                      : 'arith' in t && t.arith === 'num-order'
+                        ? { type: 'group', text: exactSortKey(t.text) }
+                        : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
