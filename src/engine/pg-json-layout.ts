@@ -3,15 +3,22 @@
 // json_agg `, ` (json_agg of rows or arrays `, \n `), json_object_agg `{ "a" : 1 }`; row_to_json and
 // to_json write none. SQLite's JSON functions write the compact form. printJsonLayout reprints a
 // compact document by a layout the analysis read off the parse tree (sql/json-layout.ts):
-//   c         the value as it is (row_to_json, to_json, a scalar, a json value)
+//   c         the value as it is (row_to_json, to_json, a scalar, a builder's document)
+//   v         a json column or `::json` value, which PostgreSQL's builders keep as written: the
+//             translation passes its text as a string marked by a leading U+0001
+//             (__pg_json_verbatim), printed here as that text
 //   O(L,...)  json_build_object: a layout per member, in order
 //   A(L,...)  json_build_array: a layout per element
 //   G(L)      json_agg: every element by L (Gn: rows or arrays, `, \n ` between them)
 //   M(L)      json_object_agg: every value by L
 
-type Layout = { kind: 'c' } | { kind: 'O' | 'A'; items: Layout[] } | { kind: 'G' | 'Gn' | 'M'; item: Layout };
+type Layout = { kind: 'c' | 'v' } | { kind: 'O' | 'A'; items: Layout[] } | { kind: 'G' | 'Gn' | 'M'; item: Layout };
 
 const RAW: Layout = { kind: 'c' };
+const VERBATIM: Layout = { kind: 'v' };
+
+/** The mark __pg_json_verbatim puts before a json value's text (a string in SQLite's document). */
+export const VERBATIM_MARK = '\u0001';
 const parsed = new Map<string, Layout>();
 
 function parseLayout(text: string): Layout {
@@ -20,6 +27,7 @@ function parseLayout(text: string): Layout {
     const kind = text[i] === 'G' && text[i + 1] === 'n' ? 'Gn' : text[i];
     i += kind.length;
     if (kind === 'c') return RAW;
+    if (kind === 'v') return VERBATIM;
     if (text[i] !== '(') throw new Error(`bad JSON layout ${text}`);
     i++;
     const items: Layout[] = [];
@@ -64,8 +72,13 @@ function valueEnd(s: string, i: number): number {
 function print(s: string, i: number, layout: Layout): [string, number] {
   i = space(s, i);
   const open = s[i];
+  if (layout.kind === 'v' && s.startsWith('"\\u0001', i)) {
+    const end = valueEnd(s, i);
+    return [(JSON.parse(s.slice(i, end)) as string).slice(1), end];
+  }
   if (
     layout.kind === 'c' ||
+    layout.kind === 'v' ||
     (open !== '{' && open !== '[') ||
     (open === '{') !== (layout.kind === 'O' || layout.kind === 'M')
   ) {
@@ -76,7 +89,7 @@ function print(s: string, i: number, layout: Layout): [string, number] {
   let j = space(s, i + 1);
   let k = 0;
   while (j < s.length && s[j] !== '}' && s[j] !== ']') {
-    const child = 'items' in layout ? (layout.items[k] ?? RAW) : layout.item;
+    const child = 'items' in layout ? (layout.items[k] ?? RAW) : 'item' in layout ? layout.item : RAW;
     let key = '';
     if (open === '{') {
       const keyEnd = valueEnd(s, j);

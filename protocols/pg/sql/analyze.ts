@@ -27,7 +27,7 @@ import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
-import { jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
+import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
@@ -361,7 +361,7 @@ export class Analyzer {
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
       sql = translate(
-        stars?.stars.size || stars?.joins.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
+        stars?.stars.size || stars?.joins.size || layouts?.layouts.size ? edited(guarded, stars, layouts) : guarded,
         this.#dialect,
         local,
       );
@@ -485,10 +485,10 @@ function mayJoinUsing(sig: PgToken[]): boolean {
  * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
  * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(tokens: PgToken[], stars: StarEdits | null, layouts: Map<number, string> | null): PgToken[] {
+function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts | null): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
-  if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after);
   if (stars?.joins.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {
