@@ -54,13 +54,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_to_string', (arr, sep, nullStr) =>
     arr === null
       ? null
-      : arrayElements(arr)
+      : allElements(arr)
           .map((e) => (e === null ? (nullStr ?? null) : String(e)))
           .filter((e) => e !== null)
           .join(String(sep)),
   );
   fn('array_position', (arr, elem) => {
     if (arr === null || elem === null) return null;
+    oneDimension(arr, 'searching for');
     const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
     return at < 0 ? null : at + 1;
   });
@@ -134,11 +135,12 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_replace', (arr, from, to) =>
     arr === null
       ? null
-      : arrayText(
+      : (replaceAll(arr, (e) => (from === null ? e === null : e !== null && String(e) === String(from)), to) ??
+        arrayText(
           arrayElements(arr).map((e) =>
             (from === null ? e === null : e !== null && String(e) === String(from)) ? to : e,
           ),
-        ),
+        )),
   );
   // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
   // elements match nothing, as in PostgreSQL; numeric and boolean elements by their value ('kind',
@@ -147,7 +149,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     isKeyedKind(kind) ? (e: unknown) => elementKey(e, kind) : (e: unknown) => String(e);
   const members = (arr: unknown, key: (e: unknown) => string) =>
     new Set(
-      arrayElements(arr)
+      allElements(arr)
         .filter((e) => e !== null)
         .map(key),
     );
@@ -155,7 +157,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const key = keyOf(kind);
     const have = members(a, key);
-    return arrayElements(b).every((e) => e !== null && have.has(key(e))) ? 1 : 0;
+    return allElements(b).every((e) => e !== null && have.has(key(e))) ? 1 : 0;
   };
   fn('__pg_array_contains', (a, b, kind) => contains(a, b, kind));
   fn('__pg_array_contained', (a, b, kind) => contains(b, a, kind));
@@ -163,7 +165,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const key = keyOf(kind);
     const have = members(a, key);
-    return arrayElements(b).some((e) => e !== null && have.has(key(e))) ? 1 : 0;
+    return allElements(b).some((e) => e !== null && have.has(key(e))) ? 1 : 0;
   });
   // numeric and boolean arrays compared (=, <>) by their elements' values: '{1.50}' = '{1.5}'
   db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
@@ -183,7 +185,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     parameters: ['arr', 'kind'],
     *rows(arr: unknown, kind: unknown) {
       if (Buffer.isBuffer(arr) && arr.length === 1 && arr[0] === 0) return yield [null as never];
-      for (const x of arrayElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
+      for (const x of allElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
     },
   });
   // array_position, array_replace and array_remove of a numeric or boolean array (the analysis
@@ -193,6 +195,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const out = (x: unknown) => (x === null || kind !== 'boolean' ? x : key(x));
     fn(`__pg_array_position_${kind}`, (arr, elem) => {
       if (arr === null || elem === null) return null;
+      oneDimension(arr, 'searching for');
       const k = key(elem);
       const at = arrayElements(arr).findIndex((e) => e !== null && key(e) === k);
       return at < 0 ? null : at + 1;
@@ -200,12 +203,15 @@ export function installPgArrayFunctions(db: Database.Database): void {
     fn(`__pg_array_replace_${kind}`, (arr, from, to) => {
       if (arr === null) return null;
       const k = from === null ? null : key(from);
+      const multi = replaceAll(arr, (e) => (k === null ? e === null : e !== null && key(e) === k), out(to));
+      if (multi !== null) return multi;
       return arrayText(
         arrayElements(arr).map((e) => ((k === null ? e === null : e !== null && key(e) === k) ? out(to) : e)),
       );
     });
     fn(`__pg_array_remove_${kind}`, (arr, x) => {
       if (arr === null) return null;
+      oneDimension(arr, 'removing');
       const k = x === null ? null : key(x);
       return arrayText(arrayElements(arr).filter((e) => (k === null ? e !== null : e === null || key(e) !== k)));
     });
@@ -216,7 +222,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     columns: ['value'],
     parameters: ['arr'],
     *rows(arr: unknown) {
-      for (const x of arrayElements(arr)) yield [x as never];
+      for (const x of allElements(arr)) yield [x as never];
     },
   });
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -249,11 +255,11 @@ export function installPgArrayFunctions(db: Database.Database): void {
         yield [(Number.isInteger(i) ? BigInt(i) : i) as never];
     },
   });
-  fn('array_remove', (arr, x) =>
-    arr === null
-      ? null
-      : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
-  );
+  fn('array_remove', (arr, x) => {
+    if (arr === null) return null;
+    oneDimension(arr, 'removing');
+    return arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x))));
+  });
 }
 
 /** An element of a numeric or boolean array as SQLite holds such a value: a number (NaN as its text), 1 or 0. */
@@ -269,6 +275,53 @@ function asValue(x: unknown, kind: unknown): unknown {
 
 /** Array text of more than one dimension ('{{1,2},{3,4}}'). */
 const MULTI = /^\s*\{\s*\{/;
+
+/**
+ * Every element of an array in order, whatever its dimensions (as unnest, ANY, @>, <@ and && read
+ * a multi-dimensional array: `{{1,2},{3,4}}` is 1, 2, 3, 4); arrayElements' reading of one dimension.
+ */
+function allElements(arr: unknown): unknown[] {
+  if (typeof arr !== 'string' || !MULTI.test(arr)) return arrayElements(arr);
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(arr);
+  } catch {
+    return arrayElements(arr);
+  }
+  if (tree === null) return arrayElements(arr);
+  const out: unknown[] = [];
+  const walk = (xs: ArrayTree) => {
+    for (const x of xs)
+      if (Array.isArray(x)) walk(x);
+      else out.push(typeof x === 'string' && /^-?\d+$/.test(x) ? arrayElements(`{${x}}`)[0] : x);
+  };
+  walk(tree);
+  return out;
+}
+
+/**
+ * array_replace of a multi-dimensional array: every element `match` takes replaced by `to`, the
+ * shape kept, as PostgreSQL's array_replace does; null for an array of one dimension.
+ */
+function replaceAll(arr: unknown, match: (e: unknown) => boolean, to: unknown): string | null {
+  if (typeof arr !== 'string' || !MULTI.test(arr)) return null;
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(arr);
+  } catch {
+    return null;
+  }
+  if (tree === null) return null;
+  const swap = (xs: ArrayTree): ArrayTree =>
+    xs.map((x) => (Array.isArray(x) ? swap(x) : match(x) ? (to === null || to === undefined ? null : String(to)) : x));
+  return treeText(swap(tree), (x) => x);
+}
+
+/** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */
+function oneDimension(arr: unknown, what: string): void {
+  if (typeof arr === 'string' && MULTI.test(arr))
+    throw sqlStateError('0A000', `${what} elements in multidimensional arrays is not supported`);
+}
 
 /** The lengths of a multi-dimensional array's dimensions (null for text not read here). */
 function shape(text: string): number[] | null {
