@@ -100,10 +100,12 @@ export function installPgArrayFunctions(db: Database.Database): void {
         : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
   );
   // ARRAY[[1,2],[3,4]], ARRAY[ARRAY[1,2], ...]: the sub-arrays one dimension down, of one shape
-  // (2202E as in PostgreSQL otherwise); NULL or empty ones left out, as array constructors do
+  // (2202E as in PostgreSQL otherwise, also for a NULL or empty one beside others; '{}' when all are)
   fn('__pg_array_nest', (...subs) => {
     const texts = subs.filter((x) => x !== null && !/^\s*\{\s*\}\s*$/.test(String(x))).map(String);
     if (texts.length === 0) return '{}';
+    if (texts.length < subs.length)
+      throw sqlStateError('2202E', 'multidimensional arrays must have array expressions with matching dimensions');
     const shapes = texts.map((x) => (MULTI.test(x) ? shape(x) : [arrayElements(x).length])?.join(','));
     if (shapes.some((x) => x !== shapes[0]))
       throw sqlStateError('2202E', 'multidimensional arrays must have array expressions with matching dimensions');

@@ -263,7 +263,16 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     await same(
       "SELECT id, array_replace(ids, 3, 30), array_replace(tags, NULL, 'n'), array_replace(nums, 1.5, 9) FROM arr WHERE id >= 60 ORDER BY id",
     );
-    // PostgreSQL's array_position and array_remove take one dimension only
+    // ARRAY[a, b] of arrays is one of more dimensions (it made text elements: {"{1,2}","{1,2}"})
+    await same(`SELECT id, ARRAY[ids, ids], ARRAY[tags, tags]::text, (ARRAY[ids, ids])[2][1]
+      FROM arr WHERE id = 42 OR id = 10 ORDER BY id`);
+    await same("SELECT ARRAY['{5}'::bigint[], ids[1:1]], ARRAY[ARRAY[1, 2], '{3,4}'::int[]] FROM arr WHERE id = 10");
+    await same('SELECT u.v FROM arr, unnest(ARRAY[ids, ids]) AS u(v) WHERE id = 42');
+    assert.equal(await sameError("SELECT ARRAY[ARRAY[1, 2], NULL, '{}']"), '2202E');
+    assert.equal(await sameError('SELECT ARRAY[ids, NULL] FROM arr WHERE id = 10'), '2202E');
+    await same("SELECT ARRAY[NULL::int[], '{}']::text");
+    await same('UPDATE arr SET ids = ARRAY[ids, ids] WHERE id = 10');
+    await same('SELECT ids FROM arr WHERE id = 10');
     assert.equal(await sameError('SELECT array_remove(ids, 3) FROM arr WHERE id = 60'), '0A000');
     assert.equal(await sameError('SELECT array_remove(nums, 2) FROM arr WHERE id = 60'), '0A000');
     assert.equal(await sameError("SELECT array_position('{{1,2},{3,4}}'::int[], 3)"), '0A000');

@@ -27,6 +27,7 @@ import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
+import { mayNestArrays, nestedArrays } from './array-nesting';
 import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
@@ -356,6 +357,11 @@ export class Analyzer {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
+      // ARRAY[a, b] of arrays: a multi-dimensional array
+      if (mayNestArrays(sig)) {
+        const nests = nestedArrays(text, this.#engine.schema);
+        if (nests.length > 0) guarded = markAt(guarded, nests, 'array-nest');
+      }
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
