@@ -74,6 +74,12 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       ' [ 2 ] ',
     ]);
     await both('UPDATE j SET doc = json_build_array(doc, 1) WHERE id = 9');
+    await both(
+      "INSERT INTO j (id, doc, bin) SELECT id + 100, json_build_object('d', doc, 'n', name), json_build_array(id) FROM j WHERE id < 3",
+    );
+    await both(
+      'INSERT INTO j (id, doc) SELECT 200, json_agg(json_build_array(id, name) ORDER BY id) FROM j WHERE id < 3',
+    );
     await same('SELECT id, doc, bin FROM j ORDER BY id');
   });
 });

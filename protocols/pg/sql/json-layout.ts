@@ -80,7 +80,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   return { layouts: out, verbatim };
 }
 
-/** The values an INSERT (VALUES rows), UPDATE or ON CONFLICT DO UPDATE writes into json (not jsonb) columns. */
+/** The values an INSERT (VALUES rows, a SELECT's items), UPDATE or ON CONFLICT DO UPDATE writes into json (not jsonb) columns. */
 function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
   const out: [Node, Aliases][] = [];
   const write = stmt?.InsertStmt ?? stmt?.UpdateStmt;
@@ -113,6 +113,15 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
     (row.List?.items ?? []).forEach((v: Node, i: number) => {
       if (names[i] !== undefined && isJson(names[i])) out.push([v, none]);
     });
+  // INSERT ... SELECT: the select list's items by position
+  const select = ins.selectStmt?.SelectStmt;
+  if (select?.targetList && (!select.op || select.op === 'SETOP_NONE')) {
+    const aliases: Aliases = new Map();
+    fromAliases(select.fromClause, aliases);
+    (select.targetList as Node[]).forEach((t, i) => {
+      if (t.ResTarget?.val && names[i] !== undefined && isJson(names[i])) out.push([t.ResTarget.val, aliases]);
+    });
+  }
   sets(ins.onConflictClause?.targetList, none);
   return out;
 }
