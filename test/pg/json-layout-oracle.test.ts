@@ -56,6 +56,10 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       ["SELECT json_build_object('p', $1::json)", ['{"p":   [1,2 ]}']],
       ["SELECT json_build_object('d', doc)::text, json_build_object('d', doc) ->> 'd' FROM j WHERE id = 1"],
       ["SELECT CASE WHEN id = 1 THEN json_build_object('d', doc) END FROM j ORDER BY id"],
+      [
+        `SELECT id, to_json(doc), to_json(doc)::text, json_build_object('t', to_json(doc)), to_json('{"a":  2}'::json),
+        to_json(doc) ->> 'a', to_json(NULL::json) IS NULL FROM j ORDER BY id`,
+      ],
     ] as [string, unknown[]?][])
       await same(sql, values);
   });

@@ -48,7 +48,8 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     const leaves: Leaf[] = [];
     const l = layoutOf(e, aliases, schema, leaves);
     const at = startOf(e);
-    if (l !== 'c' && l !== 'v' && at >= 0) {
+    // (a json value's own text needs printing only where it is in a builder, or under to_json)
+    if (l !== 'c' && (l !== 'v' || e.FuncCall) && at >= 0) {
       out.set(at, l);
       for (const [where, kind] of leaves) verbatim.set(where, kind);
     }
@@ -244,13 +245,8 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   if (f.func_variadic) return 'c';
   switch (name) {
     case 'to_json': {
-      // of a json value, to_json is that value as it is (a json column's or literal's text is left compact)
-      if (args.length !== 1) return 'c';
-      const inner: Leaf[] = [];
-      const l = layoutOf(args[0], aliases, schema, inner);
-      if (l === 'v') return 'c';
-      leaves.push(...inner);
-      return l;
+      // of a json value, to_json is that value as it is (json_quote of a marked json value, a string)
+      return args.length === 1 ? layoutOf(args[0], aliases, schema, leaves) : 'c';
     }
     case 'json_build_object':
       return `O(${args
