@@ -8,11 +8,15 @@
 //             translation passes its text as a string marked by a leading U+0001
 //             (__pg_json_verbatim), printed here as that text
 //   O(L,...)  json_build_object: a layout per member, in order
+//   R(L,...)  a whole row (row_to_json(t), json_agg(t)): compact, a layout per column (v for json)
 //   A(L,...)  json_build_array: a layout per element
 //   G(L)      json_agg: every element by L (Gn: rows or arrays, `, \n ` between them)
 //   M(L)      json_object_agg: every value by L
 
-type Layout = { kind: 'c' | 'v' } | { kind: 'O' | 'A'; items: Layout[] } | { kind: 'G' | 'Gn' | 'M'; item: Layout };
+type Layout =
+  | { kind: 'c' | 'v' }
+  | { kind: 'O' | 'A' | 'R'; items: Layout[] }
+  | { kind: 'G' | 'Gn' | 'M'; item: Layout };
 
 const RAW: Layout = { kind: 'c' };
 const VERBATIM: Layout = { kind: 'v' };
@@ -39,7 +43,7 @@ function parseLayout(text: string): Layout {
       }
     }
     if (text[i++] !== ')') throw new Error(`bad JSON layout ${text}`);
-    if (kind === 'O' || kind === 'A') return { kind, items };
+    if (kind === 'O' || kind === 'A' || kind === 'R') return { kind, items };
     if (kind === 'G' || kind === 'Gn' || kind === 'M') return { kind, item: items[0] ?? RAW };
     throw new Error(`bad JSON layout ${text}`);
   };
@@ -80,7 +84,7 @@ function print(s: string, i: number, layout: Layout): [string, number] {
     layout.kind === 'c' ||
     layout.kind === 'v' ||
     (open !== '{' && open !== '[') ||
-    (open === '{') !== (layout.kind === 'O' || layout.kind === 'M')
+    (open === '{') !== (layout.kind === 'O' || layout.kind === 'M' || layout.kind === 'R')
   ) {
     const end = valueEnd(s, i);
     return [s.slice(i, end), end];
@@ -93,7 +97,7 @@ function print(s: string, i: number, layout: Layout): [string, number] {
     let key = '';
     if (open === '{') {
       const keyEnd = valueEnd(s, j);
-      key = `${s.slice(j, keyEnd)} : `;
+      key = `${s.slice(j, keyEnd)}${layout.kind === 'R' ? ':' : ' : '}`;
       j = space(s, keyEnd) + 1; // past ':'
     }
     const [value, next] = print(s, j, child);
@@ -104,7 +108,7 @@ function print(s: string, i: number, layout: Layout): [string, number] {
   }
   const end = j + 1; // past the closing bracket
   if (layout.kind === 'M') return [parts.length ? `{ ${parts.join(', ')} }` : '{}', end];
-  const sep = layout.kind === 'Gn' ? ', \n ' : ', ';
+  const sep = layout.kind === 'Gn' ? ', \n ' : layout.kind === 'R' ? ',' : ', ';
   return [open === '{' ? `{${parts.join(sep)}}` : `[${parts.join(sep)}]`, end];
 }
 

@@ -56,6 +56,10 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       ["SELECT json_build_object('p', $1::json)", ['{"p":   [1,2 ]}']],
       ["SELECT json_build_object('d', doc)::text, json_build_object('d', doc) ->> 'd' FROM j WHERE id = 1"],
       ["SELECT CASE WHEN id = 1 THEN json_build_object('d', doc) END FROM j ORDER BY id"],
+      ['SELECT row_to_json(j), row_to_json(j)::text FROM j ORDER BY id'],
+      ['SELECT json_agg(j ORDER BY j.id), json_agg(t.* ORDER BY t.id) FROM j, j AS t WHERE j.id = t.id'],
+      ["SELECT to_json(t), json_build_object('r', t), row_to_json(t.*) FROM j AS t ORDER BY id"],
+      ["SELECT row_to_json(j) ->> 'name', row_to_json(j) -> 'doc' ->> 'a' FROM j ORDER BY id"],
       [
         `SELECT id, to_json(doc), to_json(doc)::text, json_build_object('t', to_json(doc)), to_json('{"a":  2}'::json),
         to_json(doc) ->> 'a', to_json(NULL::json) IS NULL FROM j ORDER BY id`,

@@ -494,7 +494,8 @@ function mayJoinUsing(sig: PgToken[]): boolean {
 function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts | null): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
-  if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after);
+  const replace = new Map<number, PgToken>();
+  if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after, replace);
   if (stars?.joins.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {
@@ -530,7 +531,11 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
   for (let i = 0; i < tokens.length; i++) {
     const star = stars?.stars.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
-    out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
+    out.push(
+      ...(before.get(i) ?? []),
+      ...(star !== undefined ? lexPg(star) : [replace.get(i) ?? tokens[i]]),
+      ...(after.get(i) ?? []),
+    );
   }
   return out;
 }

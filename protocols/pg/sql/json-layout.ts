@@ -15,9 +15,9 @@ import { strings } from './type-signatures';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-/** Whether the tokens may hold a json builder (json_build_object, json_agg, ...): a cheap test before parsing. */
+/** Whether the tokens may hold a json builder (json_build_object, json_agg, ..., row_to_json, to_json): a cheap test before parsing. */
 export function mayBuildJson(sig: PgToken[]): boolean {
-  return sig.some((t) => t.type === 'word' && /^json_(build_|agg$|object_agg$)/i.test(t.text));
+  return sig.some((t) => t.type === 'word' && /^(json_(build_|agg$|object_agg$)|row_to_json$|to_json$)/i.test(t.text));
 }
 
 const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
@@ -28,7 +28,7 @@ const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
  */
 export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   const out = new Map<number, string>();
-  const verbatim = new Map<number, 'column' | 'cast'>();
+  const verbatim = new Map<number, 'column' | 'cast' | 'row'>();
   let tree: Node;
   try {
     tree = parseTree(sql);
@@ -144,7 +144,7 @@ function fromAliases(from: Node[] | undefined, out: Aliases): void {
 type Aliases = Map<string, string | null>;
 
 /** A json value whose own text a builder keeps: where it starts in the text, and its form. */
-type Leaf = [number, 'column' | 'cast'];
+type Leaf = [number, 'column' | 'cast' | 'row'];
 
 /** The layouts of the builders whose text leaves a statement, and the json values inside them kept as written. */
 export interface JsonLayouts {
@@ -154,7 +154,22 @@ export interface JsonLayouts {
    * Offset where a json column (`doc`, `t.doc`) or a `::json` cast of a literal, parameter or
    * column starts inside such a builder → its form; printed as its own text (layout 'v').
    */
-  verbatim: Map<number, 'column' | 'cast'>;
+  verbatim: Map<number, 'column' | 'cast' | 'row'>;
+}
+
+/** The schema table a reference to a whole row names (`t`, `t.*`, t a FROM item's name and no column), else undefined. */
+function wholeRowTable(ref: Node, aliases: Aliases, schema: Schema | undefined) {
+  const fields: Node[] = ref.fields ?? [];
+  const star = fields.length === 2 && fields[1].A_Star;
+  if (!schema || !(fields.length === 1 || star) || !fields[0].String) return undefined;
+  const name = String(fields[0].String.sval).toLowerCase();
+  const table = aliases.get(name);
+  if (!table) return undefined;
+  // (a bare name that is also a column of a FROM item is that column)
+  const column = (t: string | null) =>
+    !t || schema.tables.get(t)?.columns.some((c) => c.name.toLowerCase() === name) === true;
+  if (!star && [...aliases.values()].some(column)) return undefined;
+  return schema.tables.get(table);
 }
 
 /** Whether a column reference names a json (not jsonb) column of a FROM item's table. */
@@ -192,6 +207,12 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     if (e.ColumnRef.location >= 0 && isJsonColumn(e.ColumnRef, aliases, schema)) {
       leaves.push([e.ColumnRef.location, 'column']);
       return 'v';
+    }
+    // a table's whole row (`t`, `t.*`) with json columns: an object of its columns, those kept as written
+    const table = wholeRowTable(e.ColumnRef, aliases, schema);
+    if (table && e.ColumnRef.location >= 0 && table.columns.some((c) => c.type?.toLowerCase() === 'json')) {
+      leaves.push([e.ColumnRef.location, 'row']);
+      return `R(${table.columns.map((c) => (c.type?.toLowerCase() === 'json' ? 'v' : 'c')).join(',')})`;
     }
     return 'c';
   }
@@ -255,6 +276,8 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
         .join(',')})`;
     case 'json_build_array':
       return `A(${args.map((a) => layoutOf(a, aliases, schema, leaves)).join(',')})`;
+    case 'row_to_json':
+      return args.length === 1 && args[0]?.ColumnRef ? layoutOf(args[0], aliases, schema, leaves) : 'c';
     case 'json_agg': {
       const a = args[0];
       const fields = a?.ColumnRef ? strings(a.ColumnRef.fields) : [];
@@ -281,13 +304,17 @@ export function jsonLayoutEdits(
   { layouts, verbatim }: JsonLayouts,
   before: Map<number, PgToken[]>,
   after: Map<number, PgToken[]>,
+  replace: Map<number, PgToken>,
 ): void {
   let offset = 0;
   for (let i = 0; i < tokens.length; i++) {
     const layout = layouts.get(offset);
     const kept = verbatim.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
-    if (kept !== undefined) {
+    if (kept === 'row') {
+      // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
+      if (tokens[i].type === 'word' || tokens[i].type === 'quoted') replace.set(i, { ...tokens[i], arith: 'json-row' });
+    } else if (kept !== undefined) {
       // a json value inside a builder: its text marked, which __pg_json_layout prints as it is
       const end = leafEnd(tokens, i, kept);
       if (end >= 0) {
