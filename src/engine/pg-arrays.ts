@@ -43,9 +43,13 @@ export function installPgArrayFunctions(db: Database.Database): void {
         throw sqlStateError('22P02', `malformed array literal: "${v.slice(0, 80)}"`);
       return arrayElements(v);
     };
+    if (k === 'aa' && a === null && b === null) return null;
+    if (isArray(k[0], a) && isArray(k[1], b)) {
+      const multi = catMulti(a, b);
+      if (multi !== null) return multi;
+    }
     const left = isArray(k[0], a) ? elements(a) : [a];
     const right = isArray(k[1], b) ? elements(b) : [b];
-    if (k === 'aa' && a === null && b === null) return null;
     return arrayText([...left, ...right]);
   });
   fn('string_to_array', (str, sep) =>
@@ -132,7 +136,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_cat', (a, b) =>
     a === null && b === null
       ? null
-      : arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))]),
+      : (catMulti(a, b) ??
+        arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))])),
   );
   fn('array_replace', (arr, from, to) =>
     arr === null
@@ -317,6 +322,34 @@ function replaceAll(arr: unknown, match: (e: unknown) => boolean, to: unknown): 
   const swap = (xs: ArrayTree): ArrayTree =>
     xs.map((x) => (Array.isArray(x) ? swap(x) : match(x) ? (to === null || to === undefined ? null : String(to)) : x));
   return treeText(swap(tree), (x) => x);
+}
+
+/**
+ * a || b (array_cat) where either is multi-dimensional, as PostgreSQL's array_cat: arrays of one
+ * number of dimensions joined along the first, one of one dimension fewer added as a last (or first)
+ * element; 2202E when the shapes do not fit. Null when neither is multi-dimensional.
+ */
+function catMulti(a: unknown, b: unknown): string | null {
+  const multi = (x: unknown) => typeof x === 'string' && MULTI.test(x);
+  if (!multi(a) && !multi(b)) return null;
+  const tree = (x: unknown): ArrayTree | null => (x === null ? [] : parseArrayTree(String(x)));
+  const [ta, tb] = [tree(a), tree(b)];
+  if (ta === null || tb === null) return null; // explicit bounds: not read here
+  if (ta.length === 0) return b === null ? String(a) : String(b);
+  if (tb.length === 0) return String(a);
+  const dims = (t: ArrayTree | string | null): number[] => {
+    const out: number[] = [];
+    for (let x = t; Array.isArray(x) && x.length > 0; x = x[0]) out.push(x.length);
+    return out;
+  };
+  const [da, db] = [dims(ta), dims(tb)];
+  const same = (x: number[], y: number[]) => x.length === y.length && x.every((n, i) => n === y[i]);
+  let out: ArrayTree | null = null;
+  if (da.length === db.length && same(da.slice(1), db.slice(1))) out = [...ta, ...tb];
+  else if (da.length === db.length + 1 && same(da.slice(1), db)) out = [...ta, tb];
+  else if (db.length === da.length + 1 && same(db.slice(1), da)) out = [ta, ...tb];
+  if (out === null) throw sqlStateError('2202E', 'cannot concatenate incompatible arrays');
+  return treeText(out, (x) => x);
 }
 
 /** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */

@@ -273,6 +273,13 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     await same("SELECT ARRAY[NULL::int[], '{}']::text");
     await same('UPDATE arr SET ids = ARRAY[ids, ids] WHERE id = 10');
     await same('SELECT ids FROM arr WHERE id = 10');
+    // || and array_cat join along the first dimension (they joined pieces of text)
+    await same(`SELECT ARRAY[[1,2]] || ARRAY[[3,4]], ARRAY[[1,2]] || ARRAY[3,4], ARRAY[1,2] || ARRAY[[3,4]],
+      array_cat(ARRAY[[1,2]], ARRAY[[3,4]]), '{}'::int[] || ARRAY[[1]], ARRAY[[1]] || NULL::int[]`);
+    await same("SELECT ids || ids, ids || '{7,8}'::bigint[], array_cat(tags, tags) FROM arr WHERE id = 60");
+    assert.equal(await sameError('SELECT ARRAY[[1,2]] || ARRAY[[3]]'), '2202E');
+    assert.equal(await sameError('SELECT array_cat(ARRAY[[1,2]], ARRAY[3,4,5])'), '2202E');
+    // PostgreSQL's array_position and array_remove take one dimension only
     assert.equal(await sameError('SELECT array_remove(ids, 3) FROM arr WHERE id = 60'), '0A000');
     assert.equal(await sameError('SELECT array_remove(nums, 2) FROM arr WHERE id = 60'), '0A000');
     assert.equal(await sameError("SELECT array_position('{{1,2},{3,4}}'::int[], 3)"), '0A000');
