@@ -43,9 +43,13 @@ export function installPgArrayFunctions(db: Database.Database): void {
         throw sqlStateError('22P02', `malformed array literal: "${v.slice(0, 80)}"`);
       return arrayElements(v);
     };
+    if (k === 'aa' && a === null && b === null) return null;
+    if (isArray(k[0], a) && isArray(k[1], b)) {
+      const multi = catMulti(a, b);
+      if (multi !== null) return multi;
+    }
     const left = isArray(k[0], a) ? elements(a) : [a];
     const right = isArray(k[1], b) ? elements(b) : [b];
-    if (k === 'aa' && a === null && b === null) return null;
     return arrayText([...left, ...right]);
   });
   fn('string_to_array', (str, sep) =>
@@ -54,13 +58,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_to_string', (arr, sep, nullStr) =>
     arr === null
       ? null
-      : arrayElements(arr)
+      : allElements(arr)
           .map((e) => (e === null ? (nullStr ?? null) : String(e)))
           .filter((e) => e !== null)
           .join(String(sep)),
   );
   fn('array_position', (arr, elem) => {
     if (arr === null || elem === null) return null;
+    oneDimension(arr, 'searching for');
     const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
     return at < 0 ? null : at + 1;
   });
@@ -99,10 +104,12 @@ export function installPgArrayFunctions(db: Database.Database): void {
         : (arrayElements(arr)[Number(i) - (/^\s*[{[]/.test(String(arr)) ? 1 : 0)] ?? null),
   );
   // ARRAY[[1,2],[3,4]], ARRAY[ARRAY[1,2], ...]: the sub-arrays one dimension down, of one shape
-  // (2202E as in PostgreSQL otherwise); NULL or empty ones left out, as array constructors do
+  // (2202E as in PostgreSQL otherwise, also for a NULL or empty one beside others; '{}' when all are)
   fn('__pg_array_nest', (...subs) => {
     const texts = subs.filter((x) => x !== null && !/^\s*\{\s*\}\s*$/.test(String(x))).map(String);
     if (texts.length === 0) return '{}';
+    if (texts.length < subs.length)
+      throw sqlStateError('2202E', 'multidimensional arrays must have array expressions with matching dimensions');
     const shapes = texts.map((x) => (MULTI.test(x) ? shape(x) : [arrayElements(x).length])?.join(','));
     if (shapes.some((x) => x !== shapes[0]))
       throw sqlStateError('2202E', 'multidimensional arrays must have array expressions with matching dimensions');
@@ -129,16 +136,18 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_cat', (a, b) =>
     a === null && b === null
       ? null
-      : arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))]),
+      : (catMulti(a, b) ??
+        arrayText([...(a === null ? [] : arrayElements(a)), ...(b === null ? [] : arrayElements(b))])),
   );
   fn('array_replace', (arr, from, to) =>
     arr === null
       ? null
-      : arrayText(
+      : (replaceAll(arr, (e) => (from === null ? e === null : e !== null && String(e) === String(from)), to) ??
+        arrayText(
           arrayElements(arr).map((e) =>
             (from === null ? e === null : e !== null && String(e) === String(from)) ? to : e,
           ),
-        ),
+        )),
   );
   // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
   // elements match nothing, as in PostgreSQL; numeric and boolean elements by their value ('kind',
@@ -147,7 +156,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     isKeyedKind(kind) ? (e: unknown) => elementKey(e, kind) : (e: unknown) => String(e);
   const members = (arr: unknown, key: (e: unknown) => string) =>
     new Set(
-      arrayElements(arr)
+      allElements(arr)
         .filter((e) => e !== null)
         .map(key),
     );
@@ -155,7 +164,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const key = keyOf(kind);
     const have = members(a, key);
-    return arrayElements(b).every((e) => e !== null && have.has(key(e))) ? 1 : 0;
+    return allElements(b).every((e) => e !== null && have.has(key(e))) ? 1 : 0;
   };
   fn('__pg_array_contains', (a, b, kind) => contains(a, b, kind));
   fn('__pg_array_contained', (a, b, kind) => contains(b, a, kind));
@@ -163,7 +172,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     if (a === null || b === null) return null;
     const key = keyOf(kind);
     const have = members(a, key);
-    return arrayElements(b).some((e) => e !== null && have.has(key(e))) ? 1 : 0;
+    return allElements(b).some((e) => e !== null && have.has(key(e))) ? 1 : 0;
   });
   // numeric and boolean arrays compared (=, <>) by their elements' values: '{1.50}' = '{1.5}'
   db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
@@ -183,7 +192,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     parameters: ['arr', 'kind'],
     *rows(arr: unknown, kind: unknown) {
       if (Buffer.isBuffer(arr) && arr.length === 1 && arr[0] === 0) return yield [null as never];
-      for (const x of arrayElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
+      for (const x of allElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
     },
   });
   // array_position, array_replace and array_remove of a numeric or boolean array (the analysis
@@ -193,6 +202,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const out = (x: unknown) => (x === null || kind !== 'boolean' ? x : key(x));
     fn(`__pg_array_position_${kind}`, (arr, elem) => {
       if (arr === null || elem === null) return null;
+      oneDimension(arr, 'searching for');
       const k = key(elem);
       const at = arrayElements(arr).findIndex((e) => e !== null && key(e) === k);
       return at < 0 ? null : at + 1;
@@ -200,12 +210,15 @@ export function installPgArrayFunctions(db: Database.Database): void {
     fn(`__pg_array_replace_${kind}`, (arr, from, to) => {
       if (arr === null) return null;
       const k = from === null ? null : key(from);
+      const multi = replaceAll(arr, (e) => (k === null ? e === null : e !== null && key(e) === k), out(to));
+      if (multi !== null) return multi;
       return arrayText(
         arrayElements(arr).map((e) => ((k === null ? e === null : e !== null && key(e) === k) ? out(to) : e)),
       );
     });
     fn(`__pg_array_remove_${kind}`, (arr, x) => {
       if (arr === null) return null;
+      oneDimension(arr, 'removing');
       const k = x === null ? null : key(x);
       return arrayText(arrayElements(arr).filter((e) => (k === null ? e !== null : e === null || key(e) !== k)));
     });
@@ -216,7 +229,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
     columns: ['value'],
     parameters: ['arr'],
     *rows(arr: unknown) {
-      for (const x of arrayElements(arr)) yield [x as never];
+      for (const x of allElements(arr)) yield [x as never];
     },
   });
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -249,11 +262,11 @@ export function installPgArrayFunctions(db: Database.Database): void {
         yield [(Number.isInteger(i) ? BigInt(i) : i) as never];
     },
   });
-  fn('array_remove', (arr, x) =>
-    arr === null
-      ? null
-      : arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x)))),
-  );
+  fn('array_remove', (arr, x) => {
+    if (arr === null) return null;
+    oneDimension(arr, 'removing');
+    return arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x))));
+  });
 }
 
 /** An element of a numeric or boolean array as SQLite holds such a value: a number (NaN as its text), 1 or 0. */
@@ -269,6 +282,81 @@ function asValue(x: unknown, kind: unknown): unknown {
 
 /** Array text of more than one dimension ('{{1,2},{3,4}}'). */
 const MULTI = /^\s*\{\s*\{/;
+
+/**
+ * Every element of an array in order, whatever its dimensions (as unnest, ANY, @>, <@ and && read
+ * a multi-dimensional array: `{{1,2},{3,4}}` is 1, 2, 3, 4); arrayElements' reading of one dimension.
+ */
+function allElements(arr: unknown): unknown[] {
+  if (typeof arr !== 'string' || !MULTI.test(arr)) return arrayElements(arr);
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(arr);
+  } catch {
+    return arrayElements(arr);
+  }
+  if (tree === null) return arrayElements(arr);
+  const out: unknown[] = [];
+  const walk = (xs: ArrayTree) => {
+    for (const x of xs)
+      if (Array.isArray(x)) walk(x);
+      else out.push(typeof x === 'string' && /^-?\d+$/.test(x) ? arrayElements(`{${x}}`)[0] : x);
+  };
+  walk(tree);
+  return out;
+}
+
+/**
+ * array_replace of a multi-dimensional array: every element `match` takes replaced by `to`, the
+ * shape kept, as PostgreSQL's array_replace does; null for an array of one dimension.
+ */
+function replaceAll(arr: unknown, match: (e: unknown) => boolean, to: unknown): string | null {
+  if (typeof arr !== 'string' || !MULTI.test(arr)) return null;
+  let tree: ArrayTree | null;
+  try {
+    tree = parseArrayTree(arr);
+  } catch {
+    return null;
+  }
+  if (tree === null) return null;
+  const swap = (xs: ArrayTree): ArrayTree =>
+    xs.map((x) => (Array.isArray(x) ? swap(x) : match(x) ? (to === null || to === undefined ? null : String(to)) : x));
+  return treeText(swap(tree), (x) => x);
+}
+
+/**
+ * a || b (array_cat) where either is multi-dimensional, as PostgreSQL's array_cat: arrays of one
+ * number of dimensions joined along the first, one of one dimension fewer added as a last (or first)
+ * element; 2202E when the shapes do not fit. Null when neither is multi-dimensional.
+ */
+function catMulti(a: unknown, b: unknown): string | null {
+  const multi = (x: unknown) => typeof x === 'string' && MULTI.test(x);
+  if (!multi(a) && !multi(b)) return null;
+  const tree = (x: unknown): ArrayTree | null => (x === null ? [] : parseArrayTree(String(x)));
+  const [ta, tb] = [tree(a), tree(b)];
+  if (ta === null || tb === null) return null; // explicit bounds: not read here
+  if (ta.length === 0) return b === null ? String(a) : String(b);
+  if (tb.length === 0) return String(a);
+  const dims = (t: ArrayTree | string | null): number[] => {
+    const out: number[] = [];
+    for (let x = t; Array.isArray(x) && x.length > 0; x = x[0]) out.push(x.length);
+    return out;
+  };
+  const [da, db] = [dims(ta), dims(tb)];
+  const same = (x: number[], y: number[]) => x.length === y.length && x.every((n, i) => n === y[i]);
+  let out: ArrayTree | null = null;
+  if (da.length === db.length && same(da.slice(1), db.slice(1))) out = [...ta, ...tb];
+  else if (da.length === db.length + 1 && same(da.slice(1), db)) out = [...ta, tb];
+  else if (db.length === da.length + 1 && same(db.slice(1), da)) out = [ta, ...tb];
+  if (out === null) throw sqlStateError('2202E', 'cannot concatenate incompatible arrays');
+  return treeText(out, (x) => x);
+}
+
+/** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */
+function oneDimension(arr: unknown, what: string): void {
+  if (typeof arr === 'string' && MULTI.test(arr))
+    throw sqlStateError('0A000', `${what} elements in multidimensional arrays is not supported`);
+}
 
 /** The lengths of a multi-dimensional array's dimensions (null for text not read here). */
 function shape(text: string): number[] | null {

@@ -9,7 +9,7 @@ import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
-import { printJsonLayout } from './pg-json-layout';
+import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
 import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
@@ -561,6 +561,10 @@ export function installPgFunctions(db: Database.Database): void {
   // a json builder's document with PostgreSQL's spacing (sql/json-layout.ts reads the layout)
   db.function('__pg_json_layout', { deterministic: true }, (doc: unknown, layout: unknown) =>
     doc === null ? null : printJsonLayout(String(doc), String(layout)),
+  );
+  // a json value a builder keeps as written: its text marked, a string in SQLite's document
+  db.function('__pg_json_verbatim', { deterministic: true }, (doc: unknown) =>
+    doc === null ? null : VERBATIM_MARK + String(doc),
   );
   installToChar(db);
   installJsonbOperators(db);

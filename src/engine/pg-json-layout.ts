@@ -3,15 +3,26 @@
 // json_agg `, ` (json_agg of rows or arrays `, \n `), json_object_agg `{ "a" : 1 }`; row_to_json and
 // to_json write none. SQLite's JSON functions write the compact form. printJsonLayout reprints a
 // compact document by a layout the analysis read off the parse tree (sql/json-layout.ts):
-//   c         the value as it is (row_to_json, to_json, a scalar, a json value)
+//   c         the value as it is (row_to_json, to_json, a scalar, a builder's document)
+//   v         a json column or `::json` value, which PostgreSQL's builders keep as written: the
+//             translation passes its text as a string marked by a leading U+0001
+//             (__pg_json_verbatim), printed here as that text
 //   O(L,...)  json_build_object: a layout per member, in order
+//   R(L,...)  a whole row (row_to_json(t), json_agg(t)): compact, a layout per column (v for json)
 //   A(L,...)  json_build_array: a layout per element
 //   G(L)      json_agg: every element by L (Gn: rows or arrays, `, \n ` between them)
 //   M(L)      json_object_agg: every value by L
 
-type Layout = { kind: 'c' } | { kind: 'O' | 'A'; items: Layout[] } | { kind: 'G' | 'Gn' | 'M'; item: Layout };
+type Layout =
+  | { kind: 'c' | 'v' }
+  | { kind: 'O' | 'A' | 'R'; items: Layout[] }
+  | { kind: 'G' | 'Gn' | 'M'; item: Layout };
 
 const RAW: Layout = { kind: 'c' };
+const VERBATIM: Layout = { kind: 'v' };
+
+/** The mark __pg_json_verbatim puts before a json value's text (a string in SQLite's document). */
+export const VERBATIM_MARK = '\u0001';
 const parsed = new Map<string, Layout>();
 
 function parseLayout(text: string): Layout {
@@ -20,6 +31,7 @@ function parseLayout(text: string): Layout {
     const kind = text[i] === 'G' && text[i + 1] === 'n' ? 'Gn' : text[i];
     i += kind.length;
     if (kind === 'c') return RAW;
+    if (kind === 'v') return VERBATIM;
     if (text[i] !== '(') throw new Error(`bad JSON layout ${text}`);
     i++;
     const items: Layout[] = [];
@@ -31,7 +43,7 @@ function parseLayout(text: string): Layout {
       }
     }
     if (text[i++] !== ')') throw new Error(`bad JSON layout ${text}`);
-    if (kind === 'O' || kind === 'A') return { kind, items };
+    if (kind === 'O' || kind === 'A' || kind === 'R') return { kind, items };
     if (kind === 'G' || kind === 'Gn' || kind === 'M') return { kind, item: items[0] ?? RAW };
     throw new Error(`bad JSON layout ${text}`);
   };
@@ -64,10 +76,15 @@ function valueEnd(s: string, i: number): number {
 function print(s: string, i: number, layout: Layout): [string, number] {
   i = space(s, i);
   const open = s[i];
+  if (layout.kind === 'v' && s.startsWith('"\\u0001', i)) {
+    const end = valueEnd(s, i);
+    return [(JSON.parse(s.slice(i, end)) as string).slice(1), end];
+  }
   if (
     layout.kind === 'c' ||
+    layout.kind === 'v' ||
     (open !== '{' && open !== '[') ||
-    (open === '{') !== (layout.kind === 'O' || layout.kind === 'M')
+    (open === '{') !== (layout.kind === 'O' || layout.kind === 'M' || layout.kind === 'R')
   ) {
     const end = valueEnd(s, i);
     return [s.slice(i, end), end];
@@ -76,11 +93,11 @@ function print(s: string, i: number, layout: Layout): [string, number] {
   let j = space(s, i + 1);
   let k = 0;
   while (j < s.length && s[j] !== '}' && s[j] !== ']') {
-    const child = 'items' in layout ? (layout.items[k] ?? RAW) : layout.item;
+    const child = 'items' in layout ? (layout.items[k] ?? RAW) : 'item' in layout ? layout.item : RAW;
     let key = '';
     if (open === '{') {
       const keyEnd = valueEnd(s, j);
-      key = `${s.slice(j, keyEnd)} : `;
+      key = `${s.slice(j, keyEnd)}${layout.kind === 'R' ? ':' : ' : '}`;
       j = space(s, keyEnd) + 1; // past ':'
     }
     const [value, next] = print(s, j, child);
@@ -91,7 +108,7 @@ function print(s: string, i: number, layout: Layout): [string, number] {
   }
   const end = j + 1; // past the closing bracket
   if (layout.kind === 'M') return [parts.length ? `{ ${parts.join(', ')} }` : '{}', end];
-  const sep = layout.kind === 'Gn' ? ', \n ' : ', ';
+  const sep = layout.kind === 'Gn' ? ', \n ' : layout.kind === 'R' ? ',' : ', ';
   return [open === '{' ? `{${parts.join(sep)}}` : `[${parts.join(sep)}]`, end];
 }
 

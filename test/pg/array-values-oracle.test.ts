@@ -245,6 +245,48 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     assert.equal(await sameError('SELECT ARRAY[[1,2],[3]]'), '2202E');
   });
 
+  it('unnest, ANY, @>, <@, && and array_to_string read every element of a multi-dimensional array', async () => {
+    await same(`INSERT INTO arr (id, ids, tags, nums) VALUES (60, '{{1,2},{3,4}}', '{{"a b",c},{NULL,d}}', '{{1.50},{2}}'),
+      (61, '{{{5},{6}},{{7},{8}}}', '{{x,y}}', '{1.5}')`);
+    // (they read the first level only: unnest gave the pieces '{1', '2}', ..., @> was false)
+    await same('SELECT id, unnest(ids) FROM arr WHERE id >= 60 ORDER BY id');
+    await same('SELECT a.id, u.v FROM arr a, unnest(a.tags) AS u(v) WHERE a.id >= 60 ORDER BY a.id, u.v');
+    await same('SELECT u FROM unnest(ARRAY[[1,2],[3,4]]) AS u');
+    await same(`SELECT id, ids @> '{4}', ids @> '{{4}}', ids @> ARRAY[1, 3]::bigint[], '{2,3}' <@ ids, ids && '{8,9}',
+      tags @> '{d}', tags && ARRAY['a b'], nums @> '{1.5}', nums && ARRAY[2.0] FROM arr WHERE id >= 60 ORDER BY id`);
+    await same('SELECT id FROM arr WHERE 3 = ANY (ids) OR 7 = ANY (ids) ORDER BY id');
+    await same('SELECT id FROM arr WHERE id >= 60 AND 9 > ALL (ids) ORDER BY id');
+    await same(
+      "SELECT id, array_to_string(ids, ','), array_to_string(tags, '|', '*') FROM arr WHERE id >= 60 ORDER BY id",
+    );
+    // array_replace keeps the shape (it printed pieces of the text)
+    await same(
+      "SELECT id, array_replace(ids, 3, 30), array_replace(tags, NULL, 'n'), array_replace(nums, 1.5, 9) FROM arr WHERE id >= 60 ORDER BY id",
+    );
+    // ARRAY[a, b] of arrays is one of more dimensions (it made text elements: {"{1,2}","{1,2}"})
+    await same(`SELECT id, ARRAY[ids, ids], ARRAY[tags, tags]::text, (ARRAY[ids, ids])[2][1]
+      FROM arr WHERE id = 42 OR id = 10 ORDER BY id`);
+    await same("SELECT ARRAY['{5}'::bigint[], ids[1:1]], ARRAY[ARRAY[1, 2], '{3,4}'::int[]] FROM arr WHERE id = 10");
+    await same('SELECT u.v FROM arr, unnest(ARRAY[ids, ids]) AS u(v) WHERE id = 42');
+    assert.equal(await sameError("SELECT ARRAY[ARRAY[1, 2], NULL, '{}']"), '2202E');
+    assert.equal(await sameError('SELECT ARRAY[ids, NULL] FROM arr WHERE id = 10'), '2202E');
+    await same("SELECT ARRAY[NULL::int[], '{}']::text");
+    await same('UPDATE arr SET ids = ARRAY[ids, ids] WHERE id = 10');
+    await same('SELECT ids FROM arr WHERE id = 10');
+    // || and array_cat join along the first dimension (they joined pieces of text)
+    await same(`SELECT ARRAY[[1,2]] || ARRAY[[3,4]], ARRAY[[1,2]] || ARRAY[3,4], ARRAY[1,2] || ARRAY[[3,4]],
+      array_cat(ARRAY[[1,2]], ARRAY[[3,4]]), '{}'::int[] || ARRAY[[1]], ARRAY[[1]] || NULL::int[]`);
+    await same("SELECT ids || ids, ids || '{7,8}'::bigint[], array_cat(tags, tags) FROM arr WHERE id = 60");
+    assert.equal(await sameError('SELECT ARRAY[[1,2]] || ARRAY[[3]]'), '2202E');
+    assert.equal(await sameError('SELECT array_cat(ARRAY[[1,2]], ARRAY[3,4,5])'), '2202E');
+    // PostgreSQL's array_position and array_remove take one dimension only
+    assert.equal(await sameError('SELECT array_remove(ids, 3) FROM arr WHERE id = 60'), '0A000');
+    assert.equal(await sameError('SELECT array_remove(nums, 2) FROM arr WHERE id = 60'), '0A000');
+    assert.equal(await sameError("SELECT array_position('{{1,2},{3,4}}'::int[], 3)"), '0A000');
+    assert.equal(await sameError('SELECT array_position(ids, 3) FROM arr WHERE id = 60'), '0A000');
+    assert.equal(await sameError('SELECT array_position(nums, 2) FROM arr WHERE id = 60'), '0A000');
+  });
+
   it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
     await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
       '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',

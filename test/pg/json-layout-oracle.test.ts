@@ -11,7 +11,9 @@ const SCHEMAS = {
   patina: 'CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT);',
   postgres: 'CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text);',
 };
-const ROWS = [`INSERT INTO j (id, doc, name) VALUES (1, '{"a": 1}', 'x'), (2, '[1, 2]', 'y')`];
+const ROWS = [
+  `INSERT INTO j (id, doc, name) VALUES (1, '{"a": 1}', 'x'), (2, '[1, 2]', 'y'), (9, '{"k" :  "v"}', 'w')`,
+];
 
 describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
   this.timeout(60_000);
@@ -42,6 +44,30 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       await same(sql);
   });
 
+  it('a json literal, parameter or column inside a builder keeps its own text (json, not jsonb)', async () => {
+    for (const [sql, values] of [
+      [`SELECT json_build_object('a', '{"x":  1,"y" :[1,2]}'::json, 'b', 2)`],
+      [`SELECT json_build_array('[1,  2]'::json, ' "s" '::json, 'null'::json, NULL::json)`],
+      ["SELECT id, json_build_object('d', doc, 'n', name) FROM j ORDER BY id"],
+      ['SELECT id, json_build_array(j.doc, j.bin) FROM j ORDER BY id'],
+      ['SELECT json_agg(doc ORDER BY id), json_object_agg(name, doc) FROM j'],
+      ["SELECT json_build_object('d', (SELECT doc FROM j WHERE id = 1))"],
+      ["SELECT json_build_object('o', json_build_object('d', doc)) FROM j WHERE id = 1"],
+      ["SELECT json_build_object('p', $1::json)", ['{"p":   [1,2 ]}']],
+      ["SELECT json_build_object('d', doc)::text, json_build_object('d', doc) ->> 'd' FROM j WHERE id = 1"],
+      ["SELECT CASE WHEN id = 1 THEN json_build_object('d', doc) END FROM j ORDER BY id"],
+      ['SELECT row_to_json(j), row_to_json(j)::text FROM j ORDER BY id'],
+      ['SELECT json_agg(j ORDER BY j.id), json_agg(t.* ORDER BY t.id) FROM j, j AS t WHERE j.id = t.id'],
+      ["SELECT to_json(t), json_build_object('r', t), row_to_json(t.*) FROM j AS t ORDER BY id"],
+      ["SELECT row_to_json(j) ->> 'name', row_to_json(j) -> 'doc' ->> 'a' FROM j ORDER BY id"],
+      [
+        `SELECT id, to_json(doc), to_json(doc)::text, json_build_object('t', to_json(doc)), to_json('{"a":  2}'::json),
+        to_json(doc) ->> 'a', to_json(NULL::json) IS NULL FROM j ORDER BY id`,
+      ],
+    ] as [string, unknown[]?][])
+      await same(sql, values);
+  });
+
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
     await both("INSERT INTO j (id, doc, name) VALUES (3, json_build_object('a', 1, 'b', json_build_array(1, 2)), 'z')");
     await both(
@@ -52,6 +78,16 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       "INSERT INTO j (id, doc) VALUES (4, '[]') ON CONFLICT (id) DO UPDATE SET doc = json_build_object('u', excluded.id)",
     );
     await both("INSERT INTO j (id, doc) VALUES ($1, json_build_object('p', $2::int, 's', $3::text))", [5, 7, 'v']);
+    await both(`INSERT INTO j (id, doc) VALUES (6, json_build_object('v', '{"a" :1}'::json, 'w', $1::json))`, [
+      ' [ 2 ] ',
+    ]);
+    await both('UPDATE j SET doc = json_build_array(doc, 1) WHERE id = 9');
+    await both(
+      "INSERT INTO j (id, doc, bin) SELECT id + 100, json_build_object('d', doc, 'n', name), json_build_array(id) FROM j WHERE id < 3",
+    );
+    await both(
+      'INSERT INTO j (id, doc) SELECT 200, json_agg(json_build_array(id, name) ORDER BY id) FROM j WHERE id < 3',
+    );
     await same('SELECT id, doc, bin FROM j ORDER BY id');
   });
 });

@@ -19,6 +19,16 @@ describe('json builder layouts', () => {
     assert.equal(printJsonLayout(doc, 'O(c,A(c,O(c)))'), '{"a,\\"}" : "x:]\\\\", "b" : ["[,]", {"c" : "}"}]}');
   });
 
+  it("a json value's marked text (v) is printed as it was written; a whole row (R) compact around it", () => {
+    const marked = (text: string) => JSON.stringify(`\u0001${text}`);
+    assert.equal(printJsonLayout(`{"a":${marked('{"x":  1}')},"b":2}`, 'O(v,c)'), '{"a" : {"x":  1}, "b" : 2}');
+    assert.equal(printJsonLayout(`[${marked(' [1 ,2] ')},null]`, 'G(v)'), '[ [1 ,2] , null]');
+    assert.equal(printJsonLayout(marked('"s\\"'), 'v'), '"s\\"');
+    assert.equal(printJsonLayout(`{"id":1,"doc":${marked('{"a": "é"}')}}`, 'R(c,v)'), '{"id":1,"doc":{"a": "é"}}');
+    // an unmarked value where v is laid out (a NULL, a plain string) stays as it is
+    assert.equal(printJsonLayout('{"a":null,"b":"x"}', 'O(v,v)'), '{"a" : null, "b" : "x"}');
+  });
+
   it('a value of another shape than its layout (NULL from coalesce, a scalar) is printed as it is', () => {
     assert.equal(printJsonLayout('null', 'O(c)'), 'null');
     assert.equal(printJsonLayout('[1,2]', 'O(c)'), '[1,2]');

@@ -27,7 +27,8 @@ import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
-import { jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
+import { mayNestArrays, nestedArrays } from './array-nesting';
+import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { cachedResultColumns } from './result-types';
@@ -380,12 +381,17 @@ export class Analyzer {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
+      // ARRAY[a, b] of arrays: a multi-dimensional array
+      if (mayNestArrays(sig)) {
+        const nests = nestedArrays(text, this.#engine.schema);
+        if (nests.length > 0) guarded = markAt(guarded, nests, 'array-nest');
+      }
       // `*` over a USING or NATURAL join spreads the merged columns first, as PostgreSQL does
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
       sql = translate(
-        stars?.stars.size || stars?.joins.size || layouts?.size ? edited(guarded, stars, layouts) : guarded,
+        stars?.stars.size || stars?.joins.size || layouts?.layouts.size ? edited(guarded, stars, layouts) : guarded,
         this.#dialect,
         local,
       );
@@ -510,10 +516,11 @@ function mayJoinUsing(sig: PgToken[]): boolean {
  * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
  * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(tokens: PgToken[], stars: StarEdits | null, layouts: Map<number, string> | null): PgToken[] {
+function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts | null): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
-  if (layouts?.size) jsonLayoutEdits(tokens, layouts, before, after);
+  const replace = new Map<number, PgToken>();
+  if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after, replace);
   if (stars?.joins.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {
@@ -549,7 +556,11 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: Map<number,
   for (let i = 0; i < tokens.length; i++) {
     const star = stars?.stars.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
-    out.push(...(before.get(i) ?? []), ...(star !== undefined ? lexPg(star) : [tokens[i]]), ...(after.get(i) ?? []));
+    out.push(
+      ...(before.get(i) ?? []),
+      ...(star !== undefined ? lexPg(star) : [replace.get(i) ?? tokens[i]]),
+      ...(after.get(i) ?? []),
+    );
   }
   return out;
 }

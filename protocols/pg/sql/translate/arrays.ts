@@ -125,9 +125,11 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       const close = closed(toks, i + 1, '[', ']');
       // ARRAY[[1,2],[3,4]] and ARRAY[ARRAY[1,2], ...]: a multi-dimensional array of the sub-arrays
       const items = topLevelItems(toks, i + 2, close);
+      // (or ARRAY[a, b] of arrays the analysis typed, sql/array-nesting.ts)
       const nested =
         items.length > 0 &&
-        items.every(([a]) => isPunct(toks[a], '[') || (isWord(toks[a], 'ARRAY') && isPunct(toks[a + 1], '[')));
+        (('arith' in t && t.arith === 'array-nest') ||
+          items.every(([a]) => isPunct(toks[a], '[') || (isWord(toks[a], 'ARRAY') && isPunct(toks[a + 1], '['))));
       const inner = nested
         ? items.flatMap(([a, b], k): Tok[] => [
             ...(k > 0 ? [{ type: 'punct', text: ',' } as Tok] : []),

@@ -296,15 +296,17 @@ class JsonRewriter {
     if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
       return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
     // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
+    // (a name sql/json-layout.ts marked 'json-row': its json columns kept as written, a builder's text leaving the statement)
+    const kept = 'arith' in e[0] && e[0].arith === 'json-row';
     if (e.length === 3 && isName(e[0]) && isPunct(e[1], '.') && isOp(e[2], '*')) {
       const whole = this.lookup(nameOf(e[0]), k);
-      if (whole) return this.row(whole);
+      if (whole) return this.row(whole, kept);
     }
     const ref = columnRef(e);
     if (ref) {
       // a bare name that is no column but a FROM item: the whole row, as an object
       const whole = ref[0] === null && this.columnType(ref, k) === null ? this.lookup(ref[1], k) : undefined;
-      if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1]))) return this.row(whole);
+      if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1]))) return this.row(whole, kept);
       return this.typed(e, this.columnType(ref, k));
     }
     // a ::json cast, or a scalar subquery of a document (SQLite's JSON mark does not cross a subquery)
@@ -389,15 +391,20 @@ class JsonRewriter {
     return e;
   }
 
-  /** json_object('c1', a.c1, ...) of a FROM item's columns. */
-  row(source: Source): Tok[] {
+  /** json_object('c1', a.c1, ...) of a FROM item's columns (`kept`: json columns as __pg_json_verbatim's marked text). */
+  row(source: Source, kept = false): Tok[] {
     const alias = source.name;
-    const args = source.cols.flatMap((c) => [
-      punct(','),
-      str(c.name),
-      punct(','),
-      ...this.typed([quoted(alias), punct('.'), quoted(c.name)], c.type),
-    ]);
+    const args = source.cols.flatMap((c) => {
+      const col = [quoted(alias), punct('.'), quoted(c.name)];
+      return [
+        punct(','),
+        str(c.name),
+        punct(','),
+        ...(kept && c.type?.toLowerCase() === 'json'
+          ? [word('__pg_json_verbatim'), punct('('), ...col, punct(')')]
+          : this.typed(col, c.type)),
+      ];
+    });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
   }
 
