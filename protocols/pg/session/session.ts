@@ -43,6 +43,8 @@ export interface SessionChannels {
 export type { TxState } from './transaction';
 
 const complete = (columns: ColumnDesc[] | null, all: unknown[][]): Outcome => ({ columns, all, rows: null });
+/** A transaction's NOTIFYs when it sent none (no array made per transaction). */
+const NO_NOTIFIES: readonly [string, string][] = [];
 const NONE = NO_OUTCOME;
 
 export class Session {
@@ -297,15 +299,15 @@ export class Session {
       }
       this.#txSettings.clear();
     }
-    const notifies = this.#notifies.splice(0);
+    const notifies = this.#notifies.length > 0 ? this.#notifies.splice(0) : NO_NOTIFIES;
     // a channel signalled more than once with the same payload in one transaction is heard once,
     // as in PostgreSQL (the first time's place in the order)
-    const sent = new Set<string>();
+    const sent = committed && notifies.length > 1 ? new Set<string>() : null;
     if (committed)
       for (const [ch, payload] of notifies) {
         const key = `${ch}\0${payload}`;
-        if (sent.has(key)) continue;
-        sent.add(key);
+        if (sent?.has(key)) continue;
+        sent?.add(key);
         this.channels?.notify(ch, payload);
       }
     this.#cursors.transactionEnded();
