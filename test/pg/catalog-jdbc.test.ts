@@ -88,6 +88,7 @@ describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
       'substr\tcdef',
       'upper\tHÉLLO',
       'length\t5',
+      'abs\t7',
       'now\ttrue',
       'no_such_function\t42883',
     ]);

@@ -435,7 +435,8 @@ export class Analyzer {
       const typed = items && items.length === cols.length ? items : null;
       // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
       const returning = WRITES.has(command) && sig.some((t) => isWord(t, 'RETURNING'));
-      const tree = command === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema) : null;
+      const tree =
+        command === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema, declaredTypes) : null;
       const parsed = tree && tree.length === cols.length ? tree : null;
       columns = cols.map((c, i) => {
         const t = typed?.[i];

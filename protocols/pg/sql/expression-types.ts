@@ -32,6 +32,23 @@ type Node = any;
 /** Operators whose result has their operands' type when both are one number type. */
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 
+/**
+ * The parameter types the client declared (Parse), while result columns are typed (withParamTypes):
+ * `abs($1)` of a declared int4 is int4, as PostgreSQL resolves it (pgjdbc declares every parameter's
+ * type: its CallableStatement `{? = call abs(?)}` refused the text it was given). 0: not declared.
+ */
+let declaredParams: readonly number[] | null = null;
+
+/** Runs `fn` with `types` as the declared parameter types the typer reads (synchronous). */
+export function withParamTypes<T>(types: readonly number[], fn: () => T): T {
+  declaredParams = types;
+  try {
+    return fn();
+  } finally {
+    declaredParams = null;
+  }
+}
+
 export class Typer {
   constructor(
     readonly schema: Schema,
@@ -73,6 +90,7 @@ export class Typer {
   type(n: Node): number {
     if (!n) return 0;
     if (n.ColumnRef) return this.column(strings(n.ColumnRef.fields));
+    if (n.ParamRef) return declaredParams?.[n.ParamRef.number - 1] ?? 0;
     if (n.GroupingFunc) return OID.int4;
     if (n.A_Const) {
       const c = n.A_Const;

@@ -11,6 +11,7 @@
  * is typed once. The shape is parsed (parse.ts keeps its tree with the statement's); a text with
  * no literal outside those the simple protocol lifts is its own shape, and shares the statement's tree.
  */
+import { withParamTypes } from './expression-types';
 import { parserLoaded, parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { Lru } from '../../../src/lru';
@@ -106,20 +107,27 @@ let cachedFor: Schema | null = null;
 export const resultTypeStats = { hits: 0, misses: 0 };
 
 /** resultColumns, kept by the text's shape (forgotten when the schema changes). */
-export function cachedResultColumns(sql: string, schema: Schema): ResultColumn[] | null {
+export function cachedResultColumns(
+  sql: string,
+  schema: Schema,
+  declared: readonly number[] = [],
+): ResultColumn[] | null {
   if (!parserLoaded()) return null;
   if (cachedFor !== schema) {
     cache.clear();
     cachedFor = schema;
   }
-  const key = shapeKey(sql);
+  // the declared parameter types type the columns too (abs($1) of an int4): part of the key
+  const typed = declared.some((t) => t !== 0);
+  const shape = shapeKey(sql);
+  const key = typed ? `${shape}\0${declared.join(',')}` : shape;
   const hit = cache.get(key);
   if (hit !== undefined) {
     resultTypeStats.hits++;
     return hit;
   }
   resultTypeStats.misses++;
-  const cols = resultColumns(key, schema);
+  const cols = typed ? withParamTypes(declared, () => resultColumns(shape, schema)) : resultColumns(shape, schema);
   cache.set(key, cols);
   return cols;
 }
