@@ -24,18 +24,24 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
   for (let i = out.length - 1; i >= 0; i--) {
     const t = out[i];
     if (!('sortKey' in t) || !t.sortKey?.startsWith('num-alias:')) continue;
-    let depth = 0;
-    let end = i;
-    for (; end < out.length; end++) {
-      const x = out[end];
-      if (isPunct(x, '(')) depth++;
-      else if (isPunct(x, ')') && --depth < 0) break;
-      else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
-      else if (depth === 0 && x.type === 'word' && ITEM_ENDS.has(x.text.toUpperCase())) break;
-    }
+    const end = valueEnd(out, i, ITEM_ENDS);
     out.splice(end, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(t.sortKey.slice(10)) });
   }
   return out;
+}
+
+/** Where the value starting at toks[i] ends: a ')' closing its parenthesis, a ',' or ';', or one of `ends` at its depth. */
+function valueEnd(toks: Tok[], i: number, ends: ReadonlySet<string>): number {
+  let depth = 0;
+  let end = i;
+  for (; end < toks.length; end++) {
+    const x = toks[end];
+    if (isPunct(x, '(')) depth++;
+    else if (isPunct(x, ')') && --depth < 0) break;
+    else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
+    else if (depth === 0 && x.type === 'word' && ends.has(x.text.toUpperCase())) break;
+  }
+  return end;
 }
 
 /** Words that end a CASE's value, a call's argument or a select item (before its alias) at its own depth. */
@@ -57,15 +63,7 @@ export function rewriteNumericAt(toks: Tok[]): Tok[] {
     const real = t.sortKey === 'numx-real';
     // ('numx-at:2:n': a set operation's first member's bare column `n`, which keeps its name)
     const [scale, name] = real ? [] : t.sortKey.slice(8).split(':');
-    let depth = 0;
-    let end = i;
-    for (; end < out.length; end++) {
-      const x = out[end];
-      if (isPunct(x, '(')) depth++;
-      else if (isPunct(x, ')') && --depth < 0) break;
-      else if (depth === 0 && (isPunct(x, ',') || isPunct(x, ';'))) break;
-      else if (depth === 0 && x.type === 'word' && VALUE_ENDS.has(x.text.toUpperCase())) break;
-    }
+    const end = valueEnd(out, i, VALUE_ENDS);
     const alias: Tok[] = name
       ? [
           { type: 'word', text: 'AS' },

@@ -30,6 +30,36 @@ const raise = (): PgToken[] => [
   word('ELSE'),
 ];
 
+/**
+ * `(SELECT CASE WHEN (SELECT count(*) FROM (SELECT 1 <rows> LIMIT 2)) > 1 THEN __pg_raise(...) ELSE
+ * (<value>) END`: `rows` (from its FROM on) counted to two at most, else the value.
+ */
+const guard = (rows: PgToken[], value: PgToken[]): PgToken[] => [
+  punct('('),
+  word('SELECT'),
+  word('CASE'),
+  word('WHEN'),
+  punct('('),
+  word('SELECT'),
+  word('count'),
+  punct('('),
+  { type: 'op', text: '*' },
+  punct(')'),
+  word('FROM'),
+  punct('('),
+  word('SELECT'),
+  { type: 'number', text: '1' },
+  ...rows,
+  word('LIMIT'),
+  { type: 'number', text: '2' },
+  punct(')'),
+  ...raise(),
+  punct('('),
+  ...value,
+  punct(')'),
+  word('END'),
+];
+
 export function rewriteOneRow(toks: PgToken[]): PgToken[] {
   if (!toks.some((t) => 'arith' in t && (t.arith === 'one-row' || t.arith === 'one-row-whole'))) return toks;
   const out = toks.slice();
@@ -39,39 +69,8 @@ export function rewriteOneRow(toks: PgToken[]): PgToken[] {
       const close = closer(out, i);
       if (close < 0) continue;
       const query = out.slice(i + 1, close);
-      out.splice(
-        i,
-        close + 1 - i,
-        ...([
-          punct('('),
-          word('SELECT'),
-          word('CASE'),
-          word('WHEN'),
-          punct('('),
-          word('SELECT'),
-          word('count'),
-          punct('('),
-          { type: 'op', text: '*' },
-          punct(')'),
-          word('FROM'),
-          punct('('),
-          word('SELECT'),
-          { type: 'number', text: '1' },
-          word('FROM'),
-          punct('('),
-          ...query,
-          punct(')'),
-          word('LIMIT'),
-          { type: 'number', text: '2' },
-          punct(')'),
-          ...raise(),
-          punct('('),
-          ...query,
-          punct(')'),
-          word('END'),
-          punct(')'),
-        ] as PgToken[]),
-      );
+      // the query counted to two, then its value: `(SELECT CASE WHEN ... ELSE (query) END)`
+      out.splice(i, close + 1 - i, ...guard([word('FROM'), punct('('), ...query, punct(')')], query), punct(')'));
       continue;
     }
     if (!('arith' in t && t.arith === 'one-row') || !isPunct(t, '(') || !isWord(out[i + 1], 'SELECT')) continue;
@@ -86,33 +85,7 @@ export function rewriteOneRow(toks: PgToken[]): PgToken[] {
       [item, alias] = [item.slice(0, n - 1), item.slice(n - 1)];
     const order = topLevelWord(out, from, close, 'ORDER');
     const rows = out.slice(from, order < 0 ? close : order);
-    const guarded: PgToken[] = [
-      punct('('),
-      word('SELECT'),
-      word('CASE'),
-      word('WHEN'),
-      punct('('),
-      word('SELECT'),
-      word('count'),
-      punct('('),
-      { type: 'op', text: '*' },
-      punct(')'),
-      word('FROM'),
-      punct('('),
-      word('SELECT'),
-      { type: 'number', text: '1' },
-      ...rows,
-      word('LIMIT'),
-      { type: 'number', text: '2' },
-      punct(')'),
-      ...raise(),
-      punct('('),
-      ...item,
-      punct(')'),
-      word('END'),
-      ...alias,
-      ...out.slice(from, close + 1),
-    ];
+    const guarded = [...guard(rows, item), ...alias, ...out.slice(from, close + 1)];
     out.splice(i, close + 1 - i, ...guarded);
   }
   return out;
