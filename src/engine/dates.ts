@@ -1334,9 +1334,45 @@ const STORED: Record<string, (v: unknown) => string | null> = {
   interval: castInterval,
 };
 
-/** A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's error for text that is none. */
+/**
+ * A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's
+ * error for text that is none. A kind may carry the column's fractional digits, `timestamp(0)`,
+ * `timestamptz(3)`, `time(2)`: the value is rounded to them as PostgreSQL's column keeps it.
+ */
 export function dateTimeInput(kind: string, v: string): string {
-  return STORED[kind](v) as string;
+  const p = kind.indexOf('(');
+  if (p < 0) return STORED[kind](v) as string;
+  const out = STORED[kind.slice(0, p)](v);
+  return out === null ? (out as unknown as string) : roundFraction(out, Number(kind.slice(p + 1, -1)));
+}
+
+/**
+ * A stored timestamp or time text with its seconds rounded to `digits` fractional digits, as
+ * PostgreSQL's AdjustTimestampForTypmod does: to the nearest, a half away from 2000-01-01 (its
+ * epoch: a half rounds up after it, down before it); a time may round up to 24:00:00.
+ */
+export function roundFraction(text: string, digits: number): string {
+  const m = /^(.*?\d{2}:\d{2}:\d{2})\.(\d+)(.*)$/.exec(text);
+  if (!m || digits >= 6 || m[2].length <= digits) return text;
+  const [, whole, frac, rest] = m;
+  const dropped = frac.slice(digits);
+  const half = /^50*$/.test(dropped);
+  const beforeEpoch = /^\d{4}-/.test(whole) && (whole < '2000-01-01' || rest.endsWith(' BC'));
+  const up = dropped[0] > '5' || (dropped[0] === '5' && !(half && beforeEpoch));
+  // the digits kept, one more when rounding up; no trailing zeros, as PostgreSQL prints them
+  let kept = digits > 0 ? Number(frac.slice(0, digits)) + (up ? 1 : 0) : up ? 1 : 0;
+  const carry = kept >= 10 ** digits;
+  if (carry) kept = 0;
+  const fraction = kept === 0 ? '' : `.${String(kept).padStart(digits, '0').replace(/0+$/, '')}`;
+  if (!carry) return `${whole}${fraction}${rest}`;
+  // the fraction carries into the seconds
+  const time = /^(\d{2}):(\d{2}):(\d{2})$/.exec(whole);
+  if (time) {
+    const secs = Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) + 1;
+    const two = (n: number) => String(n).padStart(2, '0');
+    return `${two(Math.floor(secs / 3600))}:${two(Math.floor(secs / 60) % 60)}:${two(secs % 60)}${rest}`;
+  }
+  return addInterval(`${whole}${rest}`, '00:00:01', 1) ?? text;
 }
 
 /**
@@ -1347,7 +1383,7 @@ export function dateTimeInput(kind: string, v: string): string {
 export function storedDateTime(kind: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
-    return STORED[kind]?.(v) ?? v;
+    return (kind.includes('(') ? dateTimeInput(kind, v) : STORED[kind]?.(v)) ?? v;
   } catch {
     return v;
   }
@@ -1371,6 +1407,9 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
   db.function('__pg_store_dt', det, (kind: unknown, v: unknown) => storedDateTime(String(kind), v) as string);
+  db.function('__pg_round_time', det, (v: unknown, digits: unknown) =>
+    typeof v === 'string' ? roundFraction(v, Number(digits)) : (v as null),
+  );
   // sum and avg of intervals (SQLite's would add their texts as numbers): months, days and
   // microseconds summed apart, as PostgreSQL's interval_pl; avg divides the sum as interval_div
   for (const avg of [false, true])

@@ -229,37 +229,44 @@ export function installPgArrayFunctions(db: Database.Database): void {
     columns: ['value'],
     parameters: ['arr'],
     *rows(arr: unknown) {
-      for (const x of allElements(arr)) yield [x as never];
+      for (const x of unnestValues(arr)) yield [x as never];
     },
   });
-  const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
   db.table('generate_series', {
     columns: ['value'],
     parameters: ['start', 'stop', 'step'],
     *rows(start: unknown, stop: unknown, step: unknown) {
-      if (start === null || stop === null || step === null) return;
-      if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
-        // timestamps, a step of an interval (PostgreSQL's timestamp form)
-        const end = addInterval(stop, '00:00:00', 1);
-        const next = (v: string) => addInterval(v, step ?? '1 day', 1);
-        let v = addInterval(start, '00:00:00', 1);
-        if (v === null || end === null) return;
-        const first = next(v);
-        if (first === null || first === v) return;
-        const up = first > v;
-        while (up ? v <= end : v >= end) {
-          yield [v];
-          const n = next(v);
-          if (n === null) return;
-          v = n;
-        }
-        return;
+      for (const x of seriesValues(start, stop, step)) yield [x as never];
+    },
+  });
+  db.table('generate_subscripts', {
+    columns: ['value'],
+    parameters: ['arr', 'dim', 'reverse'],
+    *rows(arr: unknown, dim: unknown, reverse: unknown) {
+      for (const x of subscriptValues(arr, dim, reverse)) yield [x as never];
+    },
+  });
+  // Several set-returning calls in one select list (`SELECT unnest(k), generate_subscripts(k, 1)`):
+  // PostgreSQL runs them in step, as many rows as the longest gives, the shorter ones NULL after
+  // their end (translate/standard-forms.ts joins this for them). Each call is a name and up to three
+  // arguments; value N is call N's. An argument that is NULL comes as an empty blob (SQLite gives no
+  // row at all for a table-valued function's NULL argument), as do the arguments a call does not have.
+  db.table('__pg_srf_zip', {
+    columns: ZIP_COLUMNS,
+    parameters: ZIP_PARAMETERS,
+    *rows(...args: unknown[]) {
+      const lists: unknown[][] = [];
+      for (let k = 0; k < ZIP_CALLS; k++) {
+        const [name, a, b, c] = args.slice(k * 4, k * 4 + 4).map(noValue);
+        if (name === null) break;
+        lists.push([...zipped(String(name), a, b, c)]);
       }
-      const st = step === null || step === undefined ? 1 : num(step);
-      if (st === 0) return;
-      // integers as integers (a JS number would be a REAL: 'x' || g was 'x1.0')
-      for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st)
-        yield [(Number.isInteger(i) ? BigInt(i) : i) as never];
+      const n = Math.max(0, ...lists.map((l) => l.length));
+      for (let i = 0; i < n; i++) {
+        const row = new Array(ZIP_CALLS).fill(null);
+        for (let k = 0; k < lists.length; k++) row[k] = i < lists[k].length ? lists[k][i] : null;
+        yield row as never;
+      }
     },
   });
   fn('array_remove', (arr, x) => {
@@ -278,6 +285,78 @@ function asValue(x: unknown, kind: unknown): unknown {
   if (k.includes('.')) return Number(k);
   const n = BigInt(k);
   return n >= -(2n ** 63n) && n < 2n ** 63n ? n : Number(k);
+}
+
+/** The calls one __pg_srf_zip runs in step at most, and its columns and parameters. */
+export const ZIP_CALLS = 4;
+const ZIP_COLUMNS = Array.from({ length: ZIP_CALLS }, (_, k) => `v${k + 1}`);
+const ZIP_PARAMETERS = Array.from({ length: ZIP_CALLS }, (_, k) => [
+  `f${k + 1}`,
+  `a${k + 1}`,
+  `b${k + 1}`,
+  `c${k + 1}`,
+]).flat();
+/** The set-returning functions __pg_srf_zip runs. */
+export const ZIPPED_FUNCTIONS = new Set(['unnest', 'generate_series', 'generate_subscripts']);
+
+/** An argument of __pg_srf_zip: an empty blob, or none, is NULL. */
+const noValue = (x: unknown) =>
+  x === undefined || x === null || (x instanceof Uint8Array && x.length === 0) ? null : x;
+
+function zipped(name: string, a: unknown, b: unknown, c: unknown): Iterable<unknown> {
+  if (name === 'unnest') return unnestValues(a);
+  if (name === 'generate_series') return seriesValues(a, b, c ?? undefined); // (a step not given is 1)
+  if (name === 'generate_subscripts') return subscriptValues(a, b, c);
+  throw sqlStateError('0A000', `${name}() beside other set-returning functions in a select list is not supported`);
+}
+
+/** unnest(arr): every element in order, whatever the dimensions. */
+function unnestValues(arr: unknown): unknown[] {
+  return arr === null || arr === undefined ? [] : allElements(arr);
+}
+
+const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
+
+/** generate_series(start, stop[, step]) of integers, numbers or timestamps (with an interval step). */
+function* seriesValues(start: unknown, stop: unknown, step: unknown): Generator<unknown> {
+  if (start === null || stop === null || step === null) return;
+  if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
+    // timestamps, a step of an interval (PostgreSQL's timestamp form)
+    const end = addInterval(stop, '00:00:00', 1);
+    const next = (v: string) => addInterval(v, step ?? '1 day', 1);
+    let v = addInterval(start, '00:00:00', 1);
+    if (v === null || end === null) return;
+    const first = next(v);
+    if (first === null || first === v) return;
+    const up = first > v;
+    while (up ? v <= end : v >= end) {
+      yield v;
+      const n = next(v);
+      if (n === null) return;
+      v = n;
+    }
+    return;
+  }
+  const st = step === null || step === undefined ? 1 : num(step);
+  if (st === 0) return;
+  // integers as integers (a JS number would be a REAL: 'x' || g was 'x1.0')
+  for (let i = num(start); st > 0 ? i <= num(stop) : i >= num(stop); i += st) yield Number.isInteger(i) ? BigInt(i) : i;
+}
+
+/**
+ * generate_subscripts(arr, dim[, reverse]): the subscripts of a dimension. int2vector and oidvector
+ * (stored '1 2', the catalog's indkey) count from 0 as in PostgreSQL, arrays from 1; none for a
+ * NULL or empty array or a dimension it does not have.
+ */
+function* subscriptValues(arr: unknown, dim: unknown, reverse: unknown): Generator<number> {
+  if (arr === null || arr === undefined || dim === null || dim === undefined) return;
+  const text = String(arr);
+  const d = num(dim);
+  const vector = !/^\s*[{[]/.test(text);
+  const n = MULTI.test(text) ? (shape(text)?.[d - 1] ?? 0) : d === 1 ? arrayElements(arr).length : 0;
+  const low = vector ? 0 : 1;
+  const back = reverse === 1 || reverse === 1n || reverse === true;
+  for (let i = 0; i < n; i++) yield back ? low + n - 1 - i : low + i;
 }
 
 /** Array text of more than one dimension ('{{1,2},{3,4}}'). */

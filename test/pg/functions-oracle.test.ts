@@ -53,7 +53,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     );
   }
 
-  it('ARRAY[...] and array casts are arrays, of their elements type; unnest alone gives one row per element', async () => {
+  it('ARRAY[...] and array casts are arrays, of their elements type; set-returning calls in a select list give rows as in PostgreSQL', async () => {
     for (const sql of [
       'SELECT ARRAY[1, 2], ARRAY[1.5, 2], ARRAY[$$a$$, $$b"c$$], ARRAY[1, NULL]',
       "SELECT '{1,2}'::int[], ARRAY[1, 2]::int8[], '{a,b}'::text[] AS x, '{}'::int8[]",
@@ -94,13 +94,30 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT id, unnest(ARRAY[1, 2]) + 1 AS u FROM orders WHERE id < 3 ORDER BY id, u',
       'SELECT 1 AS a, generate_series(1, 3) AS g',
       'SELECT order_id, line, generate_series(1, qty) FROM line_items WHERE qty < 6 ORDER BY 1, 2, 3',
+      // in a subquery and a WITH query (were 0A000)
+      'SELECT * FROM (SELECT id, unnest(ARRAY[1, 2]) AS u FROM orders) s ORDER BY 1, 2',
+      'WITH w AS (SELECT id, generate_series(1, 2) AS g FROM orders) SELECT * FROM w ORDER BY 1, 2',
+      // several calls run in step, the shorter ones NULL past their end (were 0A000)
+      'SELECT id, unnest(ARRAY[1]), unnest(ARRAY[2, 3]) FROM orders ORDER BY 1, 2, 3',
+      "SELECT unnest(ARRAY[1, 2, 3]), unnest(ARRAY['a', 'b']), generate_series(10, 11)",
+      'SELECT generate_series(1, 3) AS a, generate_series(1, NULL::int) AS b, 7 AS c',
+      // generate_subscripts (was 42883), alone, beside unnest (ActiveRecord's and SQLAlchemy's
+      // primary-key queries) and in FROM; a 2-D array's second dimension; reversed
+      "SELECT generate_subscripts(ARRAY['a', 'b', 'c'], 1)",
+      "SELECT unnest(ARRAY['x', 'y']) AS v, generate_subscripts(ARRAY['x', 'y'], 1) AS i",
+      'SELECT s FROM generate_subscripts(ARRAY[4, 5, 6], 1, true) AS s',
+      "SELECT generate_subscripts('{{1,2},{3,4},{5,6}}'::int[], 2), generate_subscripts('{}'::int[], 1)",
+      'SELECT id, generate_subscripts(ARRAY[id, id], 1) AS k FROM orders WHERE id < 3 ORDER BY 1, 2',
+      `SELECT a.attname FROM (SELECT indrelid, indkey, generate_subscripts(indkey, 1) idx FROM pg_index
+         WHERE indrelid = '"line_items"'::regclass AND indisprimary) i
+       JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[i.idx] ORDER BY i.idx`,
     ])
       await same(sql);
-    // with an aggregate, DISTINCT or a second such call PostgreSQL runs it after them: refused, not another answer
+    // with an aggregate or DISTINCT PostgreSQL runs it after them: refused, not another answer
     for (const sql of [
       'SELECT count(*), unnest(ARRAY[1]) FROM orders',
       'SELECT DISTINCT unnest(ARRAY[1, 1, 2]) FROM orders',
-      'SELECT unnest(ARRAY[1]), unnest(ARRAY[2]) FROM orders',
+      'SELECT DISTINCT unnest(ARRAY[1]), unnest(ARRAY[2]) FROM orders',
     ]) {
       await o.postgres.query(sql);
       await assert.rejects(o.patina.query(sql), { code: '0A000' }, sql);
@@ -383,7 +400,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await assert.rejects(o.patina.query("SELECT ROW(1, 'a')"), { code: '0A000', message: /row value/ });
   });
 
-  it("the catalog's helpers: boolean answers typed bool, pg_size_pretty, format_type with typmods, to_regclass", async () => {
+  it("the catalog's helpers: boolean answers typed bool, pg_size_pretty, format_type with typmods, regclass", async () => {
     for (const sql of [
       "SELECT pg_is_in_recovery(), has_table_privilege('orders', 'SELECT'), has_schema_privilege('public', 'USAGE')",
       'SELECT current_schemas(false), current_schemas(true), pg_catalog.pg_encoding_to_char(6)',
@@ -391,8 +408,17 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT quote_ident('a b'), quote_literal('x''y'), quote_nullable(NULL), quote_nullable(1)",
       'SELECT pg_size_pretty(1234567::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(-20000000::bigint), pg_size_pretty(5000000000000000::bigint)',
       "SELECT to_regclass('orders') IS NOT NULL, to_regclass('nope') IS NULL",
+      // a name read as PostgreSQL reads it: quoted parts keep their case, the schema may be quoted
+      // ('"public"."orders"' was NULL), unquoted ones are folded
+      `SELECT '"public"."orders"'::regclass = 'orders'::regclass, 'PUBLIC.Orders'::regclass = 'orders'::regclass,
+         to_regclass('"public"."orders"') IS NOT NULL, to_regclass('"Orders"') IS NULL`,
     ])
       await same(sql);
+    // a cast of a name that is no relation is 42P01, as in PostgreSQL (it was NULL)
+    for (const sql of ["SELECT 'nope'::regclass", `SELECT '"Orders"'::regclass`]) {
+      await assert.rejects(o.postgres.query(sql), { code: '42P01' }, sql);
+      await assert.rejects(o.patina.query(sql), { code: '42P01' }, sql);
+    }
   });
 
   it('ANALYZE and VACUUM are accepted with their tags, and name only tables that exist', async () => {

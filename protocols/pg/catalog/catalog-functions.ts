@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
-import { PG_TYPES, TYPE_DISPLAY } from '../types/oids';
+import { PG_TYPES, TIME_TYPES, TYPE_DISPLAY } from '../types/oids';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
@@ -192,13 +192,25 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       const o = num(typeof x === 'string' ? Number(x) : x);
       return typeof x === 'string' ? o : (state.relName(o) ?? String(o));
     }
-    const name = String(x)
-      .replace(/^(public|pg_catalog)\./, '')
-      .replace(/^"(.*)"$/, '$1');
+    // read as PostgreSQL reads a name: `"Mixed"` keeps its case, `Plain` is folded, `"public"."t"` and
+    // `pg_catalog.t` name t (the schemas this agent has)
+    const parts = [...String(x).matchAll(/\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(?:\.|$)/g)].map((m) =>
+      m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase(),
+    );
+    const name =
+      parts.length > 1 && ['public', 'pg_catalog', 'information_schema'].includes(parts[0])
+        ? parts[1]
+        : parts.join('.');
     for (const [o, n] of state.relNames()) if (n === name) return o;
     return null;
   };
-  fn('__pg_regclass', regclass);
+  // 'name'::regclass: the relation's OID; PostgreSQL's 42P01 when there is none
+  fn('__pg_regclass', (x) => {
+    const o = regclass(x);
+    if (o === null && x !== null)
+      throw pgError('42P01', `relation "${String(x).replace(/^"(.*)"$/, '$1')}" does not exist`);
+    return o;
+  });
   // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
   fn('to_regclass', (x) => (x === null ? null : regclass(String(x))));
   fn('__pg_regtype', (x) =>
@@ -278,5 +290,7 @@ function formatType(oid: number, typmod: number): string {
   if (typmod < 0) return name;
   if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
   if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;
+  // timestamp(6) without time zone, time(3) without time zone: the digits after the type's first word
+  if (TIME_TYPES.has(oid)) return name.replace(/^(\w+)/, `$1(${typmod})`);
   return name;
 }

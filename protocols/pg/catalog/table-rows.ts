@@ -3,7 +3,7 @@
 // them for the same table (LocalDb fills them at start and after every reload).
 import { arrayText } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
-import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
+import { OID, PG_TYPES, TIME_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { pgDefaultExpr } from './column-defaults';
 import { typeAlign, typeStorage } from './type-storage';
 
@@ -71,7 +71,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
   });
   t.columns.forEach((c, k) => {
     const typ = oidOfDeclType(c.type);
-    const typmod = typ === OID.numeric || typ === OID.varchar ? typmodOfDeclType(c.type) : -1;
+    const typmod = typ === OID.numeric || typ === OID.varchar || TIME_TYPES.has(typ) ? typmodOfDeclType(c.type) : -1;
     const notNull = c.notNull || c.pk > 0;
     ins('pg_attribute', {
       attrelid: oid,
@@ -109,6 +109,8 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
         typ === OID.int8 ? 64 : typ === OID.float8 ? 53 : typ === OID.numeric && typmod > 0 ? (typmod - 4) >> 16 : null,
       numeric_precision_radix: typ === OID.int8 || typ === OID.float8 ? 2 : typ === OID.numeric ? 10 : null,
       numeric_scale: typ === OID.int8 ? 0 : typ === OID.numeric && typmod > 0 ? (typmod - 4) & 0xffff : null,
+      // fractional digits of a time type (6 when none is declared), 0 for a date
+      datetime_precision: TIME_TYPES.has(typ) ? (typmod >= 0 ? typmod : 6) : typ === OID.date ? 0 : null,
       dtd_identifier: String(k + 1),
       is_self_referencing: 'NO',
       is_identity: 'NO',

@@ -5,7 +5,7 @@ import type { Outcome } from '../session/engine';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { columnOid } from '../sql/result-columns';
 import { pgError } from '../sqlstate';
-import { OID, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
+import { OID, TIME_TYPES, oidOfDeclType, typeSize, typmodOfDeclType } from '../types/oids';
 import { MIN_SCALE_PRECISION } from '../types/numeric';
 import { hasBinary } from '../types/values';
 import { ByteWriter, type Field, backend } from '../wire/backend';
@@ -77,12 +77,12 @@ export function fieldsOf(
     if (format === 1 && !hasBinary(typeOid)) typeOid = OID.text;
     // a table column's numeric(p, s), varchar(n), char(n): announced (pgjdbc's getScale, a BI tool's
     // format) and kept in the values (numeric(10,2) prints 12.50, as PostgreSQL stored it)
+    const modded =
+      typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar || TIME_TYPES.has(typeOid);
     const typeMod =
-      c.typmod !== undefined && (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar)
+      c.typmod !== undefined && modded
         ? c.typmod
-        : c.declType &&
-            (typeOid === OID.numeric || typeOid === OID.varchar || typeOid === OID.bpchar) &&
-            oidOfDeclType(c.declType) === typeOid
+        : c.declType && modded && oidOfDeclType(c.declType) === typeOid
           ? typmodOfDeclType(c.declType)
           : -1;
     // sum(amount) of a numeric(10,2) prints 2 digits as PostgreSQL's numeric carries them, with no modifier announced

@@ -11,7 +11,7 @@ import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
-import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType } from '../types/oids';
+import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType, timePrecisionOf } from '../types/oids';
 import { type CopyOptions, forcedColumns } from './statement';
 
 export interface CopyRecord {
@@ -232,7 +232,9 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
       };
     const dated = DATED_KINDS[oid];
     // (text that is no value of the type fails the COPY as in PostgreSQL: '2024-02-30' 22008; it was kept)
-    if (dated) return (s: string) => dateTimeInput(dated, s);
+    const digits = timePrecisionOf(decl);
+    const rounded = dated && digits !== null && digits < 6 ? `${dated}(${digits})` : dated;
+    if (rounded) return (s: string) => dateTimeInput(rounded, s);
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;

@@ -317,6 +317,8 @@ export class Typer {
         return f.agg_within_group ? this.type(f.agg_order?.[0]?.SortBy?.node) : 0;
       case 'unnest':
         return f.args?.length === 1 ? (elementOidOf(arg(0)) ?? 0) : 0;
+      case 'generate_subscripts':
+        return OID.int4;
       case 'generate_series': {
         const t = arg(0);
         if (INTS.has(t) || t === OID.numeric) return promote(t, arg(1));

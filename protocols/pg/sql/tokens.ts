@@ -139,6 +139,13 @@ export function readType(toks: Tok[], i: number): { name: string; isArray: boole
       end++;
     }
     end++;
+    // timestamp(0) with time zone, time(3) without time zone: the zone words after the digits
+    if ((name === 'timestamp' || name === 'time') && (isWord(toks[end], 'WITH') || isWord(toks[end], 'WITHOUT'))) {
+      if (isWord(toks[end + 1], 'TIME') && isWord(toks[end + 2], 'ZONE')) {
+        if (isWord(toks[end], 'WITH')) name = name === 'timestamp' ? 'timestamptz' : 'timetz';
+        end += 3;
+      }
+    }
   }
   let isArray = false;
   while (isPunct(toks[end], '[') && isPunct(toks[end + 1], ']')) {

@@ -276,6 +276,7 @@ export function promote(a: number, b: number): number {
 /** The set-returning functions of one column: FROM fn(...) AS x names its value x; alone in a select list they give rows. */
 export const ONE_COLUMN_SET_RETURNING = new Set([
   'generate_series',
+  'generate_subscripts',
   'unnest',
   'json_array_elements',
   'jsonb_array_elements',

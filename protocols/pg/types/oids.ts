@@ -230,11 +230,24 @@ export function declaredModifier(
   return { type, precision: Number(m[2]), scale: Number(m[3] ?? 0) };
 }
 
+/** The fractional digits declared for TIMESTAMP(p), TIMESTAMPTZ(p) or TIME(p) (0 to 6); null for none. */
+export function timePrecisionOf(decl: string | null | undefined): number | null {
+  if (!decl) return null;
+  const m = /^\s*(?:timestamptz|timestamp|time)\s*\(\s*(\d+)\s*\)\s*$/i.exec(decl);
+  return m ? Math.min(6, Number(m[1])) : null;
+}
+
+/** The types whose modifier is a number of fractional digits (typmodOfDeclType). */
+export const TIME_TYPES: ReadonlySet<number> = new Set([OID.timestamp, OID.timestamptz, OID.time]);
+
 /**
  * The type modifier PostgreSQL keeps for a declared type: numeric(p, s) and decimal(p, s) as
- * ((p << 16) | s) + 4, varchar(n) and char(n) as n + 4; -1 when the declaration has none.
+ * ((p << 16) | s) + 4, varchar(n) and char(n) as n + 4, timestamp(p), timestamptz(p) and time(p)
+ * as p; -1 when the declaration has none.
  */
 export function typmodOfDeclType(decl: string | null | undefined): number {
+  const p = timePrecisionOf(decl);
+  if (p !== null) return p;
   const m = declaredModifier(decl);
   if (!m) return -1;
   const n = m.precision;

@@ -5,7 +5,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
+import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 
@@ -35,11 +35,16 @@ function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
       const stored = storedDateTime(kind, text);
       return stored === text ? v : [{ type: 'string', text: quoteString(String(stored)) }];
     }
-    if (isInteger(v)) return v;
+    // (a parameter is converted at Bind by its type, which knows no column's fractional digits)
+    if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;
     // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
     // already: no call per row (pgbench's and ORMs' INSERTs write it)
-    if (v.length === 1 && isWord(v[0], 'CURRENT_TIMESTAMP') && (kind === 'timestamp' || kind === 'timestamptz'))
-      return v;
+    if (
+      v.length === 1 &&
+      isWord(v[0], 'CURRENT_TIMESTAMP') &&
+      (kind === 'timestamp' || kind === 'timestamptz' || /^timestamp(tz)?\([0-6]\)$/.test(kind))
+    )
+      return v; // (whole seconds: no fraction to round)
     return [
       { type: 'word', text: '__pg_store_dt' },
       { type: 'punct', text: '(' },
@@ -77,7 +82,9 @@ function arrayAssignment(kind: ElementKind): (v: Tok[]) => Tok[] {
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
 export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
   const dated = DATE_KINDS[oidOfDeclType(decl)];
-  if (dated) return dateAssignment(dated);
+  // timestamp(0), time(3): the value is rounded to the column's fractional digits
+  const digits = timePrecisionOf(decl);
+  if (dated) return dateAssignment(digits === null || digits >= 6 ? dated : `${dated}(${digits})`);
   const kind = declaredElementKind(decl);
   if (kind) return arrayAssignment(kind);
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)

@@ -2,7 +2,14 @@
 // PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
-import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import {
+  castDate,
+  castInterval,
+  castTime,
+  castTimestamp,
+  castTimestamptz,
+  roundFraction,
+} from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
@@ -19,6 +26,8 @@ import {
 } from '../tokens';
 import { rewriteDateArithmetic } from './typed-arithmetic';
 
+const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
+
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
 function castTo(x: string, type: string, isArray: boolean, mods: number[] = []): string {
   if (isArray) return arrayCast(x, type);
@@ -27,6 +36,13 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
     if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
       return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
+    // timestamp(0), time(3): rounded to that many fractional digits (a literal here, else per row)
+    if (TIME_CASTS.has(type) && mods[0] < 6) {
+      const cast = castTo(x, type, false);
+      return /^'(?:[^']|'')*'$/.test(cast)
+        ? quoteString(roundFraction(cast.slice(1, -1).split("''").join("'"), mods[0]))
+        : `__pg_round_time(${cast}, ${mods[0]})`;
+    }
   }
   switch (type) {
     // PostgreSQL's strict casts ('abc'::int is 22P02, not SQLite's 0): src/engine/pg-functions.ts

@@ -10,15 +10,13 @@
 //  - on the catalog connection (`local`), unnest and generate_series with a one-name column list
 //    that function-columns.ts did not take (`pg_catalog.generate_series(1, 32) pos(n)`, pgjdbc's
 //    getImportedKeys) or with no alias at all, whose column is then named after the function.
-//  - `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u` (SQLAlchemy's primary-key query): a
-//    join with the table-valued __pg_elems (value, 0-based key).
 // A call is a FROM item when it follows FROM, JOIN, or a comma of a FROM list (tracked per
 // parenthesis depth, as in scalar-from.ts).
 import { NOT_FROM_ALIAS, type Tok, closer, fromItemStarts, isPunct, isWord, ungroup } from '../tokens';
 
 /** The functions whose alias names their value (the JSON ones as words.ts renames them). */
 const ALIASED = new Set([
-  'generate_series', 'string_to_array', 'unnest', 'regexp_split_to_table', '__pg_json_array_elements',
+  'generate_series', 'generate_subscripts', 'string_to_array', 'unnest', 'regexp_split_to_table', '__pg_json_array_elements',
   '__pg_jsonb_array_elements', '__pg_json_array_elements_text', '__pg_jsonb_array_elements_text',
   '__pg_json_object_keys', '__pg_jsonb_object_keys', '__pg_regexp_matches',
 ]); // biome-ignore format: a word list
@@ -33,15 +31,13 @@ const isAlias = (t: Tok | undefined) =>
 /** A name compared as the old text rewrite compared it: quotes off, case folded. */
 const folded = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1) : t.text).toLowerCase();
 const callsOne = (toks: Tok[]) => (t: Tok, i: number) =>
-  t.type === 'word' &&
-  isPunct(toks[i + 1], '(') &&
-  (ALIASED.has(t.text.toLowerCase()) || isWord(t, 'GENERATE_SUBSCRIPTS'));
+  t.type === 'word' && isPunct(toks[i + 1], '(') && ALIASED.has(t.text.toLowerCase());
 
 export function rewriteSetReturning(input: Tok[], local: boolean): Tok[] {
   if (!input.some((t, i) => t.type === 'group' || callsOne(input)(t, i))) return input;
   const toks = ungroup(input);
   if (!toks.some(callsOne(toks))) return input;
-  const out = sqlalchemyKeys(fromItems(toks, local));
+  const out = fromItems(toks, local);
   return out === toks ? input : out;
 }
 
@@ -141,64 +137,4 @@ function fromItems(toks: Tok[], local: boolean): Tok[] {
       !isWord(out[k - 1], 'AS');
     return bare ? [a, punct('.'), word('value')] : [t];
   });
-}
-
-/** A dotted name `a.b.c` of words starting at toks[i]: the index after it, or -1. */
-function dottedEnd(toks: Tok[], i: number): number {
-  if (toks[i]?.type !== 'word') return -1;
-  while (isPunct(toks[i + 1], '.') && toks[i + 2]?.type === 'word') i += 2;
-  return i + 1;
-}
-
-const sameTokens = (a: Tok[], b: Tok[]) =>
-  a.length === b.length && a.every((t, k) => t.type === b[k].type && t.text.toLowerCase() === b[k].text.toLowerCase());
-
-/**
- * `SELECT unnest(x) a, generate_subscripts(x, 1) b FROM t u` (SQLAlchemy's primary-key query) →
- * `SELECT __e.value AS a, __e.key + 1 AS b FROM t u, __pg_elems(x) __e`.
- */
-function sqlalchemyKeys(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => isWord(t, 'GENERATE_SUBSCRIPTS'))) return toks;
-  let out = toks;
-  for (let s = 0; s < out.length; s++) {
-    if (!isWord(out[s], 'SELECT') || !isWord(out[s + 1], 'UNNEST') || !isPunct(out[s + 2], '(')) continue;
-    const xEnd = dottedEnd(out, s + 3);
-    if (xEnd < 0 || !isPunct(out[xEnd], ')')) continue;
-    const x = out.slice(s + 3, xEnd);
-    let k = xEnd + 1;
-    if (isWord(out[k], 'AS')) k++;
-    const a = out[k];
-    if (!isAlias(a) || a.type !== 'word' || !isPunct(out[k + 1], ',') || !isWord(out[k + 2], 'GENERATE_SUBSCRIPTS'))
-      continue;
-    k += 3;
-    if (!isPunct(out[k], '(') || !sameTokens(out.slice(k + 1, k + 1 + x.length), x)) continue;
-    k += 1 + x.length;
-    if (!isPunct(out[k], ',') || out[k + 1]?.text !== '1' || !isPunct(out[k + 2], ')')) continue;
-    k += 3;
-    if (isWord(out[k], 'AS')) k++;
-    const b = out[k];
-    if (!isAlias(b) || b.type !== 'word' || !isWord(out[k + 1], 'FROM')) continue;
-    const tEnd = dottedEnd(out, k + 2);
-    const u = out[tEnd];
-    if (tEnd < 0 || !isAlias(u) || u.type !== 'word') continue;
-    const e = word('__e');
-    out = [
-      ...out.slice(0, s + 1),
-      ...[e, punct('.'), word('value'), word('AS'), a, punct(',')],
-      ...[e, punct('.'), word('key'), { type: 'op', text: '+' } as Tok, { type: 'number', text: '1' } as Tok],
-      ...[
-        word('AS'),
-        b,
-        ...out.slice(k + 1, tEnd + 1),
-        punct(','),
-        word('__pg_elems'),
-        punct('('),
-        ...x,
-        punct(')'),
-        e,
-      ],
-      ...out.slice(tEnd + 1),
-    ];
-  }
-  return out;
 }

@@ -3,7 +3,8 @@
 // `OFFSET n ROWS FETCH FIRST m ROWS ONLY` (SQLAlchemy's fetch(), Hibernate, jOOQ) and an OFFSET
 // without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
 import { pgError } from '../../sqlstate';
-import { type Tok, closer, isPunct, isWord } from '../tokens';
+import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
+import { ZIPPED_FUNCTIONS, ZIP_CALLS } from '../../../../src/engine/pg-arrays';
 import { ONE_COLUMN_SET_RETURNING } from '../type-signatures';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -291,10 +292,8 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
     const whole = i === 1 && (end === toks.length || (isPunct(toks[end], ';') && end + 1 === toks.length));
     const sub = i >= 2 && isPunct(toks[i - 2], '(') && isPunct(toks[end], ')') && closer(toks, i - 2) === end;
     const alone = isWord(toks[i - 1], 'SELECT') && (whole || sub) && close >= 0;
-    // unnest beside generate_subscripts: SQLAlchemy's primary-key query, which set-returning.ts joins
-    if (isWord(t, 'UNNEST') && !alone && toks.some((x) => isWord(x, 'GENERATE_SUBSCRIPTS'))) continue;
     if (!alone) {
-      const joined = close >= 0 ? setReturningAsJoin(toks, i, close) : null;
+      const joined = close >= 0 ? setReturningAsJoin(toks, i) : null;
       if (joined) {
         toks = joined;
         continue;
@@ -302,7 +301,7 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
       const fn = t.text.toLowerCase();
       throw pgError(
         '0A000',
-        `${fn}() in a select list is supported alone, or once in a SELECT without aggregates, GROUP BY or DISTINCT; write FROM ${fn}(...) AS x`,
+        `${fn}() in a select list is supported alone, or in a SELECT without aggregates, GROUP BY or DISTINCT; write FROM ${fn}(...) AS x`,
       );
     }
     // FROM generate_series(...) AS x names its value x (translate/set-returning.ts)
@@ -343,48 +342,141 @@ const CLAUSE_ENDS = new Set(['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIM
 /**
  * `SELECT id, jsonb_array_elements_text(tags) AS tag FROM t`: a set-returning call beside other items
  * gives one row per value of each row, which is a join with the table-valued function:
- * `SELECT id, "__pg_srf".value AS tag FROM t, jsonb_array_elements_text(tags) AS "__pg_srf"`. Only
- * for the statement's own SELECT with one such call and no aggregate, window, GROUP BY, HAVING,
- * DISTINCT or set operation (PostgreSQL runs the call after those); null otherwise.
+ * `SELECT id, "__pg_srf".value AS tag FROM t, jsonb_array_elements_text(tags) AS "__pg_srf"`. Several
+ * calls in one select list run in step in PostgreSQL (as many rows as the longest gives, the others
+ * NULL past their end: `unnest(k), generate_subscripts(k, 1)`, ActiveRecord's and SQLAlchemy's
+ * primary-key queries), which is one join with __pg_srf_zip (src/engine/pg-arrays.ts) for unnest,
+ * generate_series and generate_subscripts. The SELECT may be the statement's or a subquery's; it
+ * has no aggregate, window, GROUP BY, HAVING, DISTINCT or set operation (PostgreSQL runs the calls
+ * after those); null otherwise.
  */
-function setReturningAsJoin(toks: Tok[], i: number, close: number): Tok[] | null {
+function setReturningAsJoin(all: Tok[], i: number): Tok[] | null {
+  // the parenthesis the call's SELECT is in (-1: the statement's), and that SELECT
+  let open = -1;
+  let depth = 0;
+  for (let k = i - 1; k >= 0; k--) {
+    if (isPunct(all[k], ')')) depth++;
+    else if (isPunct(all[k], '(')) {
+      if (depth === 0) {
+        open = k;
+        break;
+      }
+      depth--;
+    }
+  }
+  const levelEnd = open >= 0 ? closer(all, open) : all.length;
+  if (levelEnd < 0) return null;
+  let s = -1;
+  depth = 0;
+  for (let k = open + 1; k < i; k++) {
+    if (isPunct(all[k], '(')) depth++;
+    else if (isPunct(all[k], ')')) depth--;
+    else if (depth === 0 && isWord(all[k], 'SELECT')) s = k;
+  }
+  if (s < 0) return null;
+  const joined = joinSetReturning(all.slice(s, levelEnd));
+  return joined && [...all.slice(0, s), ...joined, ...all.slice(levelEnd)];
+}
+
+/** setReturningAsJoin for one SELECT (toks[0]) up to the end of its level. */
+function joinSetReturning(toks: Tok[]): Tok[] | null {
   if (!isWord(toks[0], 'SELECT') || isWord(toks[1], 'DISTINCT')) return null;
   let depth = 0;
   let listEnd = toks.length;
   let from = -1;
   let fromEnd = toks.length;
+  /** Depths at which a parenthesis opened a subquery: calls inside are its own. */
+  const subqueries: number[] = [];
+  const calls: [number, number][] = [];
   for (let k = 1; k < toks.length; k++) {
     const t = toks[k];
-    if (isPunct(t, '(')) depth++;
-    else if (isPunct(t, ')')) depth--;
+    if (isPunct(t, '(')) {
+      depth++;
+      if (isWord(toks[k + 1], 'SELECT') || isWord(toks[k + 1], 'WITH') || isWord(toks[k + 1], 'VALUES'))
+        subqueries.push(depth);
+    } else if (isPunct(t, ')')) {
+      if (subqueries[subqueries.length - 1] === depth) subqueries.pop();
+      depth--;
+    }
     if (depth < 0) return null;
     const up = t.type === 'word' ? t.text.toUpperCase() : '';
-    if (k >= i && k <= close) continue;
     if (up === 'OVER' || (AGGREGATES.has(up) && isPunct(toks[k + 1], '('))) return null;
-    if (isSetReturning(t) && isPunct(toks[k + 1], '(')) return null; // two calls: PostgreSQL runs them in step
+    if (isSetReturning(t) && isPunct(toks[k + 1], '(') && subqueries.length === 0) {
+      if (from >= 0) return null; // in FROM or after: not a select list's call
+      const close = closer(toks, k + 1);
+      if (close < 0) return null;
+      calls.push([k, close]);
+      k = close; // its arguments are its own
+      continue;
+    }
     if (depth !== 0) continue;
     if (['UNION', 'INTERSECT', 'EXCEPT', 'GROUP', 'HAVING'].includes(up)) return null;
-    if (up === 'SELECT' && k > 0) return null;
+    if (up === 'SELECT') return null;
     if (up === 'FROM' && from < 0) {
-      if (k < i) return null;
       from = k;
       listEnd = k;
-    } else if (from < 0 && CLAUSE_ENDS.has(up) && k > close) {
+    } else if (from < 0 && CLAUSE_ENDS.has(up)) {
       listEnd = Math.min(listEnd, k);
     } else if (from >= 0 && fromEnd === toks.length && CLAUSE_ENDS.has(up)) fromEnd = k;
-    if (isPunct(t, ';') && k > close) {
+    if (isPunct(t, ';')) {
       listEnd = Math.min(listEnd, k);
       if (from >= 0 && fromEnd === toks.length) fromEnd = k;
     }
   }
+  if (calls.length === 0 || calls.some(([, close]) => close >= listEnd)) return null;
   const alias: Tok = { type: 'quoted', text: '"__pg_srf"' };
-  const call = toks.slice(i, close + 1);
-  const ref: Tok[] = [alias, { type: 'punct', text: '.' }, { type: 'word', text: 'value' }];
-  const item: Tok[] = [...call, { type: 'word', text: 'AS' }, alias];
+  const dot: Tok = { type: 'punct', text: '.' };
+  const comma: Tok = { type: 'punct', text: ',' };
+  let item: Tok[];
+  let refs: Tok[][];
+  if (calls.length === 1) {
+    const [i, close] = calls[0];
+    item = [...toks.slice(i, close + 1), { type: 'word', text: 'AS' }, alias];
+    refs = [[alias, dot, { type: 'word', text: 'value' }]];
+  } else {
+    // in step: __pg_srf_zip('unnest', ifnull(x, x''), x'', x'', 'generate_subscripts', ifnull(x, x''), ifnull(1, x''), x'')
+    if (calls.length > ZIP_CALLS) return null;
+    const args: Tok[] = [];
+    for (const [i, close] of calls) {
+      const fn = toks[i].text.toLowerCase();
+      const items = close > i + 2 ? topLevelItems(toks, i + 2, close) : [];
+      if (!ZIPPED_FUNCTIONS.has(fn) || items.length > 3) return null;
+      if (args.length > 0) args.push(comma);
+      args.push({ type: 'string', text: `'${fn}'` });
+      // (a NULL argument would make SQLite give no row at all: NULL is an empty blob here)
+      const noValue: Tok = { type: 'string', text: "x''" };
+      for (let a = 0; a < 3; a++)
+        args.push(
+          comma,
+          ...(a < items.length
+            ? [
+                { type: 'word', text: 'ifnull' } as Tok,
+                { type: 'punct', text: '(' } as Tok,
+                ...toks.slice(items[a][0], items[a][1]),
+                comma,
+                noValue,
+                { type: 'punct', text: ')' } as Tok,
+              ]
+            : [noValue]),
+        );
+    }
+    item = [
+      { type: 'word', text: '__pg_srf_zip' },
+      { type: 'punct', text: '(' },
+      ...args,
+      { type: 'punct', text: ')' },
+    ];
+    item.push({ type: 'word', text: 'AS' }, alias);
+    refs = calls.map((_, n) => [alias, dot, { type: 'word', text: `v${n + 1}` }]);
+  }
   const at = from >= 0 ? fromEnd : listEnd;
+  const head: Tok[] = [];
+  let last = 0;
+  calls.forEach(([i, close], n) => {
+    head.push(...toks.slice(last, i), ...refs[n]);
+    last = close + 1;
+  });
+  head.push(...toks.slice(last, at));
   const tail = toks.slice(at);
-  const head = [...toks.slice(0, i), ...ref, ...toks.slice(close + 1, at)];
-  return from >= 0
-    ? [...head, { type: 'punct', text: ',' }, ...item, ...tail]
-    : [...head, { type: 'word', text: 'FROM' }, ...item, ...tail];
+  return from >= 0 ? [...head, comma, ...item, ...tail] : [...head, { type: 'word', text: 'FROM' }, ...item, ...tail];
 }
