@@ -11,6 +11,7 @@
 #   unixodbc, odbc-postgresql      psqlODBC through isql
 #   php-cli, php-pgsql, libdbd-pg-perl   PHP's PDO pgsql and pg_* functions, Perl's DBI with DBD::Pg
 #   ruby-pg, ruby-activerecord     Ruby's pg gem and Rails' ActiveRecord
+#   golang-go, golang-github-jackc-pgx-v4-dev   Go's pgx (the test builds its program with Debian's Go)
 #   openssl, curl                  the TLS tests' certificates; HTTPS
 #   prometheus                     promtool checks /metrics
 #   chromium                       the web console's browser test (driven by playwright-core)
@@ -18,7 +19,7 @@
 # PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
 set -euo pipefail
 
-pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql libdbd-pg-perl ruby-pg ruby-activerecord"
+pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql libdbd-pg-perl ruby-pg ruby-activerecord golang-go golang-github-jackc-pgx-v4-dev"
 
 if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
 if ! command -v dpkg >/dev/null 2>&1; then

@@ -35,9 +35,12 @@ export class BinaryCopyParser {
     return this.#records();
   }
 
-  /** The data ended: it must have ended with the trailer. */
+  /**
+   * The data ended: with the trailer, or, as PostgreSQL takes it, where a row would start (pgx's
+   * CopyFrom sends no trailer); in a row or the header it is 22P04.
+   */
   end(): CopyRecord[] {
-    if (!this.#ended)
+    if (!this.#ended && !(this.#header === false && this.#buf.length === 0))
       throw copyError(
         '22P04',
         this.#header ? 'COPY file signature not recognized' : 'unexpected EOF in COPY data',
