@@ -89,9 +89,16 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     },
   });
   // a session's running statement cancelled (57014 there), or its connection ended (57P01), as
-  // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session
-  fn('pg_cancel_backend', (pid) => (pid === null ? null : state.signal(num(pid), false) ? 1 : 0));
-  fn('pg_terminate_backend', (pid) => (pid === null ? null : state.signal(num(pid), true) ? 1 : 0));
+  // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session, with
+  // PostgreSQL's WARNING
+  const signal = (pid: unknown, terminate: boolean) => {
+    if (pid === null) return null;
+    if (state.signal(num(pid), terminate)) return 1;
+    s()?.notice?.('01000', `PID ${num(pid)} is not a PostgreSQL backend process`);
+    return 0;
+  };
+  fn('pg_cancel_backend', (pid) => signal(pid, false));
+  fn('pg_terminate_backend', (pid) => signal(pid, true));
   fn('inet_server_addr', () => '127.0.0.1');
   fn('inet_server_port', () => 5432);
   fn('inet_client_addr', () => '127.0.0.1');

@@ -25,6 +25,8 @@ export interface SessionFacts {
   settings: Map<string, string>;
   /** The channels the session listens on (pg_listening_channels()). */
   listening?: () => string[];
+  /** Sends a WARNING to the session's client (a NoticeResponse), as a function's ereport(WARNING) does. */
+  notice?: (code: string, message: string) => void;
 }
 
 const NS_CATALOG = 11;

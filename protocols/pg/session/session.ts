@@ -93,6 +93,7 @@ export class Session {
     };
     this.facts.settings.set('application_name', opts.applicationName);
     this.facts.listening = () => this.channels?.listening() ?? [];
+    this.facts.notice = (code, message) => this.onNotice(code, message);
     this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
     this.#t = new Transaction(
       engine,
