@@ -23,6 +23,8 @@ export interface CatalogState {
   relNames(): Map<number, string>;
   indexDef(oid: number): string | undefined;
   constraintDef(oid: number): string | undefined;
+  /** A relation's bytes on disk: its own, its table's indexes', or both; null for no relation. */
+  relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null;
 }
 
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
@@ -173,8 +175,22 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   ])
     fn(name, () => null);
   fn('pg_relation_is_publishable', () => 0);
-  for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size'])
-    fn(name, () => 0);
+  // a relation's bytes in the SQLite file (dbstat, as last read: relation-stats.ts); a fork other
+  // than main has none
+  const relOid = (x: unknown) => {
+    const o = typeof x === 'string' && !/^\d+$/.test(x) ? regclass(x) : num(typeof x === 'string' ? Number(x) : x);
+    return typeof o === 'number' ? o : null;
+  };
+  const size = (part: 'relation' | 'table' | 'indexes' | 'total') => (rel: unknown, fork?: unknown) => {
+    const oid = rel === null ? null : relOid(rel);
+    if (oid === null) return null;
+    if (fork !== undefined && fork !== null && String(fork) !== 'main') return 0;
+    return state.relationBytes(oid, part);
+  };
+  fn('pg_relation_size', size('relation'));
+  fn('pg_table_size', size('table'));
+  fn('pg_indexes_size', size('indexes'));
+  fn('pg_total_relation_size', size('total'));
   // the one database is the agent's SQLite file: its size on disk, with its WAL
   fn('pg_database_size', () => state.databaseBytes());
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));

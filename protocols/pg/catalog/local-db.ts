@@ -10,7 +10,8 @@ import { GUC_DEFAULTS, durationMs } from '../session/settings';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
-import { type CatalogRows, NS_PUBLIC, fillTable } from './table-rows';
+import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
+import { RelationStats } from './relation-stats';
 import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
@@ -58,6 +59,9 @@ export class LocalDb {
   #relNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
+  #btrees = new Map<number, RelationBtree>();
+  /** Sizes and row counts of the user tables and indexes (refreshed by the session before a statement that shows them). */
+  readonly stats = new RelationStats();
   /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
   #settings = new Map<string, string>();
 
@@ -86,8 +90,14 @@ export class LocalDb {
       relNames: () => this.#relNames,
       indexDef: (oid) => this.#indexDefs.get(oid),
       constraintDef: (oid) => this.#constraintDefs.get(oid),
+      relationBytes: (oid, part) => this.#relationBytes(oid, part),
     });
     this.db.pragma('query_only = 1');
+  }
+
+  /** SQLite's data_version of this connection: it changes when another connection commits to the file. */
+  dataVersion(): number {
+    return Number(this.db.pragma('data_version', { simple: true }));
   }
 
   /** A user table's pg_class oid, as the catalog lists it (undefined before it is filled). */
@@ -218,6 +228,7 @@ export class LocalDb {
     this.#relNames = new Map(Object.entries(CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
+    this.#btrees = new Map();
     const ischema = (table: string, row: Record<string, unknown>) => ins(`information_schema.${table}`, row);
     ischema('schemata', { catalog_name: 'patina', schema_name: 'public', schema_owner: user });
     ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
@@ -231,6 +242,7 @@ export class LocalDb {
       relNames: this.#relNames,
       indexDefs: this.#indexDefs,
       constraintDefs: this.#constraintDefs,
+      btrees: this.#btrees,
     };
     for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name))) fillTable(t, sink);
   }
@@ -250,6 +262,7 @@ export class LocalDb {
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
     if (st.source.includes('pg_settings')) this.#fillSettings(facts.settings);
+    if (/relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database/.test(st.source)) this.#fillStats();
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -315,6 +328,59 @@ export class LocalDb {
           r.state,
           r.query,
         );
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
+  /**
+   * A relation's bytes as last read (stats): its own btree (`relation`, `table`), its table's indexes
+   * (`indexes`), or both (`total`). A primary key that is the rowid has no btree of its own (0).
+   * 0 for a catalog relation, null for an OID that is no relation, as PostgreSQL answers.
+   */
+  #relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null {
+    const rel = this.#btrees.get(oid);
+    if (!rel) return this.#relNames.has(oid) ? 0 : null;
+    const own = rel.btree === null ? 0 : this.stats.get(rel.btree).bytes;
+    if (part === 'relation' || part === 'table') return own;
+    if (rel.index) return part === 'total' ? own : 0;
+    let indexes = 0;
+    for (const r of this.#btrees.values())
+      if (r.index && r.table === rel.table && r.btree !== null) indexes += this.stats.get(r.btree).bytes;
+    return part === 'indexes' ? indexes : own + indexes;
+  }
+
+  /**
+   * pg_class's relpages and reltuples, pg_stat_user_tables (and _all_, the same user tables) and
+   * pg_stat_database from the stats as last read: pages and rows of each btree, live rows of each table.
+   */
+  #fillStats() {
+    this.db.pragma('query_only = 0');
+    try {
+      const pages = this.db.prepare('UPDATE pg_catalog.pg_class SET relpages = ?, reltuples = ? WHERE oid = ?');
+      const live = (name: string) =>
+        `INSERT INTO pg_catalog.${name} (relid, schemaname, relname, n_live_tup) VALUES (?, 'public', ?, ?)`;
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_user_tables').run();
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_all_tables').run();
+      const user = this.db.prepare(live('pg_stat_user_tables'));
+      const all = this.db.prepare(live('pg_stat_all_tables'));
+      for (const [oid, rel] of this.#btrees) {
+        const rows = this.stats.get(rel.table).rows;
+        // a rowid primary key's index is the table's own btree: its pages are the table's
+        pages.run(this.stats.get(rel.btree ?? rel.table).pages, rows, oid);
+        if (rel.index) continue;
+        user.run(oid, rel.table, rows);
+        all.run(oid, rel.table, rows);
+      }
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_database').run();
+      // PostgreSQL's row of the shared objects (datid 0), and the one database's
+      const sessions = this.sessions?.activity().length ?? 0;
+      this.db
+        .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (0, NULL, 0)')
+        .run();
+      this.db
+        .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (5, ?, ?)')
+        .run(this.#databaseName, sessions);
     } finally {
       this.db.pragma('query_only = 1');
     }
