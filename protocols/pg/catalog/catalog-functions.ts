@@ -9,6 +9,9 @@ import { PG_TYPES, TYPE_DISPLAY } from '../types/oids';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
+import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
+import { NS_PUBLIC } from './table-rows';
+import { PSEUDO_TYPES } from './pg-proc-rows';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -157,16 +160,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   fn('pg_get_constraintdef', (oid) => state.constraintDef(num(oid)) ?? null);
   for (const name of [
-    'obj_description',
+    'pg_get_function_sqlbody',
     'col_description',
     'shobj_description',
     'pg_get_viewdef',
     'pg_get_triggerdef',
     'pg_get_ruledef',
-    'pg_get_functiondef',
-    'pg_get_function_arguments',
-    'pg_get_function_result',
-    'pg_get_function_identity_arguments',
     'pg_get_serial_sequence',
     'pg_get_statisticsobjdef_columns',
     'pg_get_partkeydef',
@@ -174,6 +173,21 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_get_partition_constraintdef',
   ])
     fn(name, () => null);
+  // the builtin functions pg_proc lists (builtin-procs.ts), as PostgreSQL 15 describes them
+  // (a `'upper(text)'::regprocedure` comes as its text: looked up)
+  const procOid = (x: unknown) => (typeof x === 'string' && !/^\d+$/.test(x) ? regproc(x) : num(x));
+  fn('pg_get_functiondef', (oid) => (oid === null ? null : functionDef(procOid(oid))));
+  fn('pg_get_function_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'arguments')));
+  fn('pg_get_function_identity_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'identity')));
+  fn('pg_get_function_result', (oid) => (oid === null ? null : functionText(procOid(oid), 'result')));
+  // a comment: a builtin function's, and the public schema's standard one (pg_description's rows)
+  fn('obj_description', (oid, catalog) => {
+    if (oid === null) return null;
+    const of = catalog === undefined || catalog === null ? null : String(catalog);
+    if ((of === null || of === 'pg_proc') && BUILTIN_PROCS.has(num(oid))) return BUILTIN_PROCS.get(num(oid))![19];
+    return (of === null || of === 'pg_namespace') && num(oid) === NS_PUBLIC ? 'standard public schema' : null;
+  });
+  fn('__pg_regproc', (x) => (x === null ? null : procOid(String(x))));
   fn('pg_relation_is_publishable', () => 0);
   // a relation's bytes in the SQLite file (dbstat, as last read: relation-stats.ts); a fork other
   // than main has none
@@ -297,7 +311,7 @@ export function sizePretty(size: number): string {
 
 /** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
 function formatType(oid: number, typmod: number): string {
-  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? '???';
+  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? PSEUDO_TYPES[oid] ?? '???';
   if (typmod < 0) return name;
   if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
   if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;

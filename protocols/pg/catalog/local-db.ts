@@ -12,6 +12,7 @@ import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
+import { fillBuiltinProcs } from './builtin-procs';
 import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
@@ -165,6 +166,7 @@ export class LocalDb {
       for (const f of ['in', 'out', 'recv', 'send']) procs.add(`${base}${f}`);
     }
     [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
+    fillBuiltinProcs(ins);
     for (const [oid, name, len, cat] of PG_TYPES) {
       const elem = name.startsWith('_') ? (PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
       const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;

@@ -58,7 +58,7 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_proc: `oid oid, proname name, pronamespace oid DEFAULT 11, proowner oid DEFAULT 10, prolang oid DEFAULT 12, procost float4 DEFAULT 1,
     prorows float4 DEFAULT 0, provariadic oid DEFAULT 0, prosupport text DEFAULT '-', prokind char1 DEFAULT 'f', prosecdef bool DEFAULT 0,
     proleakproof bool DEFAULT 0, proisstrict bool DEFAULT 1, proretset bool DEFAULT 0, provolatile char1 DEFAULT 'i', proparallel char1 DEFAULT 's',
-    pronargs int2 DEFAULT 0, pronargdefaults int2 DEFAULT 0, prorettype oid, proargtypes text DEFAULT '', proallargtypes _oid, proargmodes _char,
+    pronargs int2 DEFAULT 0, pronargdefaults int2 DEFAULT 0, prorettype oid, proargtypes oidvector DEFAULT '', proallargtypes _oid, proargmodes _char,
     proargnames _text, proargdefaults text, protrftypes _oid, prosrc text, probin text, prosqlbody text, proconfig _text, proacl _text`,
   pg_tables: `schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool DEFAULT 0,
     hastriggers bool DEFAULT 0, rowsecurity bool DEFAULT 0`,
