@@ -66,7 +66,10 @@ export class LocalDb {
   /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
   #settings = new Map<string, string>();
 
+  readonly #path: string;
+
   constructor(path: string) {
+    this.#path = path;
     this.db = new Database(path, { fileMustExist: true });
     this.db.defaultSafeIntegers(true);
     this.db.pragma('busy_timeout = 5000');
@@ -76,11 +79,7 @@ export class LocalDb {
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     registerCatalogFunctions(this.db, {
       session: () => this.session,
-      databaseBytes: () => {
-        let bytes = 0;
-        for (const file of [path, `${path}-wal`]) bytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-        return bytes;
-      },
+      databaseBytes: () => this.fileBytes(),
       signal: (pid, terminate) => {
         const user = this.session?.user;
         return user !== undefined && this.sessions !== null && this.sessions.signal(pid, user, terminate);
@@ -94,6 +93,14 @@ export class LocalDb {
       relationBytes: (oid, part) => this.#relationBytes(oid, part),
     });
     this.db.pragma('query_only = 1');
+  }
+
+  /** The bytes of the agent's database on disk: its SQLite file and WAL. */
+  fileBytes(): number {
+    let bytes = 0;
+    for (const file of [this.#path, `${this.#path}-wal`])
+      bytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    return bytes;
   }
 
   /** SQLite's data_version of this connection: it changes when another connection commits to the file. */

@@ -2,9 +2,9 @@
 // pg_class.relpages/reltuples and pg_stat_user_tables. They are read on a read worker (SQLite's
 // dbstat walks every page, about 0.3 ms a MB; count(*) walks the smallest btree), so the agent's
 // thread never waits on them, and only when a catalog statement shows them and the file changed
-// since the last read (SQLite's data_version: no work per write). A read that took over 20 ms is
-// not repeated within ten times its time (a large database is re-read at most a tenth of the time;
-// a statement then sees sizes that old).
+// since the last read (SQLite's data_version: no work per write). In a file over 64 MiB a read is
+// not repeated within ten times what the last one took (a large database is re-read at most a tenth
+// of the time; a statement then sees sizes that old); a smaller one is read fresh each time.
 import type { PgEngine } from '../session/engine';
 
 /** One btree's bytes and pages (dbstat), and for a table its rows. */
@@ -15,13 +15,12 @@ export interface RelationStat {
 }
 
 /** The statements whose answer reads the stats (the rest never wait for them). */
-const READS_STATS =
-  /pg_(?:relation|total_relation|table|indexes)_size|relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database/i;
+const READS_STATS = /pg_(?:relation|total_relation|table|indexes)_size|relpages|reltuples|pg_stat_(?:user|all)_tables/i;
 
 export const readsStats = (sql: string): boolean => READS_STATS.test(sql);
 
-/** A read that took longer than this is not repeated within ten times its time. */
-const SLOW_MS = 20;
+/** A file larger than this is not re-read within ten times the last read's time. */
+const LARGE_FILE = 64 * 1024 * 1024;
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -39,10 +38,10 @@ export class RelationStats {
     return this.#stats.get(name) ?? { bytes: 0, pages: 0, rows: 0 };
   }
 
-  /** Reads them again unless the last read is recent enough; concurrent callers share one read. */
-  refresh(engine: PgEngine, dataVersion: number): Promise<void> {
+  /** Reads them again if the file changed (unless it is large and the last read recent); concurrent callers share one read. */
+  refresh(engine: PgEngine, dataVersion: number, fileBytes: number): Promise<void> {
     if (dataVersion === this.#version) return Promise.resolve();
-    if (this.#took > SLOW_MS && performance.now() - this.#at <= this.#took * 10) return Promise.resolve();
+    if (fileBytes > LARGE_FILE && performance.now() - this.#at <= this.#took * 10) return Promise.resolve();
     this.#pending ??= this.#read(engine, dataVersion).finally(() => {
       this.#pending = null;
     });

@@ -397,7 +397,9 @@ export class Session {
     if (an.local) {
       const run = () => complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
       // sizes, pages and row counts are read on a read worker first (catalog/relation-stats.ts)
-      return readsStats(an.sql) ? this.#local.stats.refresh(this.#engine, this.#local.dataVersion()).then(run) : run();
+      return readsStats(an.sql)
+        ? this.#local.stats.refresh(this.#engine, this.#local.dataVersion(), this.#local.fileBytes()).then(run)
+        : run();
     }
     if (!an.readonly) return this.#write(an, params);
     const lease = this.#t.lease;
