@@ -99,6 +99,36 @@ describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
     same('procedures', { header: false })();
   });
 
+  it("getFunctions and getFunctionColumns of builtin functions: PostgreSQL's rows of the signatures Patina runs (pg_proc listed only types' I/O functions)", () => {
+    const names = [...postgres.keys()].filter((k) => k.startsWith('builtin '));
+    assert.equal(names.length, 12);
+    for (const name of names) {
+      const p = patina.get(name);
+      const want = postgres.get(name)!;
+      assert.ok(p, `Patina answered no ${name}`);
+      assert.equal(p[0], want[0], `${name} header`);
+      // each of Patina's rows is PostgreSQL's, in PostgreSQL's order; signatures Patina lacks (upper
+      // of a range, sum of money) are left out
+      const rows = p.slice(1);
+      assert.deepEqual(
+        rows,
+        want.slice(1).filter((l) => rows.includes(l)),
+        name,
+      );
+      // (getFunctions lists prokind 'f' only: not the aggregate sum nor the window function row_number)
+      if (!/no_such_function|functions (sum|row_number)$/.test(name)) assert.ok(rows.length > 0, name);
+    }
+    assert.deepEqual(patina.get('builtin functions upper')!.slice(1), [
+      'db\tpg_catalog\tupper\tuppercase\t1\tupper_871',
+    ]);
+    assert.deepEqual(patina.get('builtin functions now'), postgres.get('builtin functions now'));
+    assert.deepEqual(
+      patina.get('builtin functions generate_series'),
+      postgres.get('builtin functions generate_series'),
+    );
+    assert.deepEqual(patina.get('builtin functions row_number'), postgres.get('builtin functions row_number'));
+  });
+
   it('getTypeInfo describes every type Patina announces as PostgreSQL does', () => {
     const pg = new Map(
       postgres

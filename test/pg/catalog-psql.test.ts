@@ -56,6 +56,36 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
       assert.deepEqual(patina, postgres);
     });
 
+  // builtin functions: pg_proc listed none (\\df now showed no rows, \\sf now printed nothing and exited 0)
+  for (const cmd of [
+    '\\df+ now',
+    '\\df sum',
+    '\\df row_number',
+    '\\sf now',
+    '\\sf upper(text)',
+    '\\sf+ pg_catalog.now()',
+    '\\sf every',
+    '\\sf no_such_function',
+    "SELECT pg_get_function_arguments('generate_series(int,int)'::regprocedure), pg_get_function_result('upper(text)'::regprocedure), pg_get_function_identity_arguments('lpad(text,int,text)'::regprocedure)",
+  ])
+    it(`psql ${cmd} shows what PostgreSQL shows`, () => {
+      const [patina, postgres] = both(cmd);
+      if (cmd === '\\df sum') {
+        // PostgreSQL has sum(money) too; Patina has no money type
+        assert.match(postgres.out, / sum {2}\| money +\| money +\| agg\n/);
+        postgres.out = postgres.out.replace(/.* sum {2}\| money .*\n/, '').replace('(8 rows)', '(7 rows)');
+      }
+      assert.deepEqual(patina, postgres);
+    });
+
+  it('psql \\df upper lists upper(text), the signature Patina runs, as PostgreSQL lists it', () => {
+    const [patina, postgres] = both('\\df upper');
+    const line = ' pg_catalog | upper | text             | text                | func\n';
+    assert.ok(postgres.out.includes(line), postgres.out);
+    assert.ok(patina.out.includes(line), patina.out);
+    assert.match(patina.out, /\(1 row\)/);
+  });
+
   it("Npgsql's type loading query: every type Patina lists is listed so by PostgreSQL, arrays with their element", () => {
     const rows = (port: number) => {
       const r = psql(port, [NPGSQL_LOAD_TYPES], ['-A', '-t']);

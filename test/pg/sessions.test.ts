@@ -106,9 +106,16 @@ describe('pg_stat_activity, pg_cancel_backend and pg_terminate_backend', functio
     assert.deepEqual((await watcher.query('SELECT pg_cancel_backend($1) AS ok', [busyPid])).rows, [{ ok: true }]);
     assert.equal(await running, '57014 canceling statement due to user request');
     assert.deepEqual((await busy.query('SELECT count(*)::int AS n FROM items')).rows, [{ n: 0 }]);
-    // a pid that is no session: false, as PostgreSQL answers (it adds a WARNING)
-    assert.deepEqual((await watcher.query('SELECT pg_cancel_backend(0) AS a, pg_terminate_backend(1) AS b')).rows, [
+    // a pid that is no session: false with PostgreSQL's WARNING, one per call (there was none)
+    const notices: string[] = [];
+    const events = watcher as unknown as { on(e: 'notice', f: (n: Record<string, string>) => void): void };
+    events.on('notice', (n) => notices.push(`${n.severity} ${n.code} ${n.message}`));
+    assert.deepEqual((await watcher.query('SELECT pg_cancel_backend(12345) AS a, pg_terminate_backend(1) AS b')).rows, [
       { a: false, b: false },
+    ]);
+    assert.deepEqual(notices, [
+      'WARNING 01000 PID 12345 is not a PostgreSQL backend process',
+      'WARNING 01000 PID 1 is not a PostgreSQL backend process',
     ]);
   });
 

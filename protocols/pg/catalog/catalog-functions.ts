@@ -9,6 +9,9 @@ import { PG_TYPES, TIME_TYPES, TYPE_DISPLAY } from '../types/oids';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
+import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
+import { NS_PUBLIC } from './table-rows';
+import { PSEUDO_TYPES } from './pg-proc-rows';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -23,6 +26,8 @@ export interface CatalogState {
   relNames(): Map<number, string>;
   indexDef(oid: number): string | undefined;
   constraintDef(oid: number): string | undefined;
+  /** A relation's bytes on disk: its own, its table's indexes', or both; null for no relation. */
+  relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null;
 }
 
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
@@ -89,9 +94,16 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     },
   });
   // a session's running statement cancelled (57014 there), or its connection ended (57P01), as
-  // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session
-  fn('pg_cancel_backend', (pid) => (pid === null ? null : state.signal(num(pid), false) ? 1 : 0));
-  fn('pg_terminate_backend', (pid) => (pid === null ? null : state.signal(num(pid), true) ? 1 : 0));
+  // pgAdmin's and DBeaver's session managers ask; false for a pid that is no session, with
+  // PostgreSQL's WARNING
+  const signal = (pid: unknown, terminate: boolean) => {
+    if (pid === null) return null;
+    if (state.signal(num(pid), terminate)) return 1;
+    s()?.notice?.('01000', `PID ${num(pid)} is not a PostgreSQL backend process`);
+    return 0;
+  };
+  fn('pg_cancel_backend', (pid) => signal(pid, false));
+  fn('pg_terminate_backend', (pid) => signal(pid, true));
   fn('inet_server_addr', () => '127.0.0.1');
   fn('inet_server_port', () => 5432);
   fn('inet_client_addr', () => '127.0.0.1');
@@ -148,16 +160,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   fn('pg_get_constraintdef', (oid) => state.constraintDef(num(oid)) ?? null);
   for (const name of [
-    'obj_description',
+    'pg_get_function_sqlbody',
     'col_description',
     'shobj_description',
     'pg_get_viewdef',
     'pg_get_triggerdef',
     'pg_get_ruledef',
-    'pg_get_functiondef',
-    'pg_get_function_arguments',
-    'pg_get_function_result',
-    'pg_get_function_identity_arguments',
     'pg_get_serial_sequence',
     'pg_get_statisticsobjdef_columns',
     'pg_get_partkeydef',
@@ -165,9 +173,38 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_get_partition_constraintdef',
   ])
     fn(name, () => null);
+  // the builtin functions pg_proc lists (builtin-procs.ts), as PostgreSQL 15 describes them
+  // (a `'upper(text)'::regprocedure` comes as its text: looked up)
+  const procOid = (x: unknown) => (typeof x === 'string' && !/^\d+$/.test(x) ? regproc(x) : num(x));
+  fn('pg_get_functiondef', (oid) => (oid === null ? null : functionDef(procOid(oid))));
+  fn('pg_get_function_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'arguments')));
+  fn('pg_get_function_identity_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'identity')));
+  fn('pg_get_function_result', (oid) => (oid === null ? null : functionText(procOid(oid), 'result')));
+  // a comment: a builtin function's, and the public schema's standard one (pg_description's rows)
+  fn('obj_description', (oid, catalog) => {
+    if (oid === null) return null;
+    const of = catalog === undefined || catalog === null ? null : String(catalog);
+    if ((of === null || of === 'pg_proc') && BUILTIN_PROCS.has(num(oid))) return BUILTIN_PROCS.get(num(oid))![19];
+    return (of === null || of === 'pg_namespace') && num(oid) === NS_PUBLIC ? 'standard public schema' : null;
+  });
+  fn('__pg_regproc', (x) => (x === null ? null : procOid(String(x))));
   fn('pg_relation_is_publishable', () => 0);
-  for (const name of ['pg_relation_size', 'pg_total_relation_size', 'pg_table_size', 'pg_indexes_size'])
-    fn(name, () => 0);
+  // a relation's bytes in the SQLite file (dbstat, as last read: relation-stats.ts); a fork other
+  // than main has none
+  const relOid = (x: unknown) => {
+    const o = typeof x === 'string' && !/^\d+$/.test(x) ? regclass(x) : num(typeof x === 'string' ? Number(x) : x);
+    return typeof o === 'number' ? o : null;
+  };
+  const size = (part: 'relation' | 'table' | 'indexes' | 'total') => (rel: unknown, fork?: unknown) => {
+    const oid = rel === null ? null : relOid(rel);
+    if (oid === null) return null;
+    if (fork !== undefined && fork !== null && String(fork) !== 'main') return 0;
+    return state.relationBytes(oid, part);
+  };
+  fn('pg_relation_size', size('relation'));
+  fn('pg_table_size', size('table'));
+  fn('pg_indexes_size', size('indexes'));
+  fn('pg_total_relation_size', size('total'));
   // the one database is the agent's SQLite file: its size on disk, with its WAL
   fn('pg_database_size', () => state.databaseBytes());
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
@@ -286,7 +323,7 @@ export function sizePretty(size: number): string {
 
 /** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
 function formatType(oid: number, typmod: number): string {
-  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? '???';
+  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? PSEUDO_TYPES[oid] ?? '???';
   if (typmod < 0) return name;
   if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
   if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;

@@ -10,7 +10,9 @@ import { GUC_DEFAULTS, durationMs } from '../session/settings';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
-import { type CatalogRows, NS_PUBLIC, fillTable } from './table-rows';
+import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
+import { RelationStats } from './relation-stats';
+import { fillBuiltinProcs } from './builtin-procs';
 import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
@@ -25,6 +27,8 @@ export interface SessionFacts {
   settings: Map<string, string>;
   /** The channels the session listens on (pg_listening_channels()). */
   listening?: () => string[];
+  /** Sends a WARNING to the session's client (a NoticeResponse), as a function's ereport(WARNING) does. */
+  notice?: (code: string, message: string) => void;
 }
 
 const NS_CATALOG = 11;
@@ -56,10 +60,16 @@ export class LocalDb {
   #relNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
+  #btrees = new Map<number, RelationBtree>();
+  /** Sizes and row counts of the user tables and indexes (refreshed by the session before a statement that shows them). */
+  readonly stats = new RelationStats();
   /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
   #settings = new Map<string, string>();
 
+  readonly #path: string;
+
   constructor(path: string) {
+    this.#path = path;
     this.db = new Database(path, { fileMustExist: true });
     this.db.defaultSafeIntegers(true);
     this.db.pragma('busy_timeout = 5000');
@@ -69,11 +79,7 @@ export class LocalDb {
       this.db.exec(`CREATE TABLE information_schema.${t} (${cols})`);
     registerCatalogFunctions(this.db, {
       session: () => this.session,
-      databaseBytes: () => {
-        let bytes = 0;
-        for (const file of [path, `${path}-wal`]) bytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-        return bytes;
-      },
+      databaseBytes: () => this.fileBytes(),
       signal: (pid, terminate) => {
         const user = this.session?.user;
         return user !== undefined && this.sessions !== null && this.sessions.signal(pid, user, terminate);
@@ -84,8 +90,22 @@ export class LocalDb {
       relNames: () => this.#relNames,
       indexDef: (oid) => this.#indexDefs.get(oid),
       constraintDef: (oid) => this.#constraintDefs.get(oid),
+      relationBytes: (oid, part) => this.#relationBytes(oid, part),
     });
     this.db.pragma('query_only = 1');
+  }
+
+  /** The bytes of the agent's database on disk: its SQLite file and WAL. */
+  fileBytes(): number {
+    let bytes = 0;
+    for (const file of [this.#path, `${this.#path}-wal`])
+      bytes += fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    return bytes;
+  }
+
+  /** SQLite's data_version of this connection: it changes when another connection commits to the file. */
+  dataVersion(): number {
+    return Number(this.db.pragma('data_version', { simple: true }));
   }
 
   /** A user table's pg_class oid, as the catalog lists it (undefined before it is filled). */
@@ -153,6 +173,7 @@ export class LocalDb {
       for (const f of ['in', 'out', 'recv', 'send']) procs.add(`${base}${f}`);
     }
     [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
+    fillBuiltinProcs(ins);
     for (const [oid, name, len, cat] of PG_TYPES) {
       const elem = name.startsWith('_') ? (PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
       const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
@@ -216,6 +237,7 @@ export class LocalDb {
     this.#relNames = new Map(Object.entries(CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
+    this.#btrees = new Map();
     const ischema = (table: string, row: Record<string, unknown>) => ins(`information_schema.${table}`, row);
     ischema('schemata', { catalog_name: 'patina', schema_name: 'public', schema_owner: user });
     ischema('schemata', { catalog_name: 'patina', schema_name: 'pg_catalog', schema_owner: user });
@@ -229,6 +251,7 @@ export class LocalDb {
       relNames: this.#relNames,
       indexDefs: this.#indexDefs,
       constraintDefs: this.#constraintDefs,
+      btrees: this.#btrees,
     };
     for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name))) fillTable(t, sink);
   }
@@ -248,6 +271,7 @@ export class LocalDb {
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
     if (st.source.includes('pg_settings')) this.#fillSettings(facts.settings);
+    if (/relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database/.test(st.source)) this.#fillStats();
     try {
       const rows = (params ? st.raw(true).all(params) : st.raw(true).all()) as unknown[][];
       for (const row of rows)
@@ -313,6 +337,59 @@ export class LocalDb {
           r.state,
           r.query,
         );
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
+  /**
+   * A relation's bytes as last read (stats): its own btree (`relation`, `table`), its table's indexes
+   * (`indexes`), or both (`total`). A primary key that is the rowid has no btree of its own (0).
+   * 0 for a catalog relation, null for an OID that is no relation, as PostgreSQL answers.
+   */
+  #relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null {
+    const rel = this.#btrees.get(oid);
+    if (!rel) return this.#relNames.has(oid) ? 0 : null;
+    const own = rel.btree === null ? 0 : this.stats.get(rel.btree).bytes;
+    if (part === 'relation' || part === 'table') return own;
+    if (rel.index) return part === 'total' ? own : 0;
+    let indexes = 0;
+    for (const r of this.#btrees.values())
+      if (r.index && r.table === rel.table && r.btree !== null) indexes += this.stats.get(r.btree).bytes;
+    return part === 'indexes' ? indexes : own + indexes;
+  }
+
+  /**
+   * pg_class's relpages and reltuples, pg_stat_user_tables (and _all_, the same user tables) and
+   * pg_stat_database from the stats as last read: pages and rows of each btree, live rows of each table.
+   */
+  #fillStats() {
+    this.db.pragma('query_only = 0');
+    try {
+      const pages = this.db.prepare('UPDATE pg_catalog.pg_class SET relpages = ?, reltuples = ? WHERE oid = ?');
+      const live = (name: string) =>
+        `INSERT INTO pg_catalog.${name} (relid, schemaname, relname, n_live_tup) VALUES (?, 'public', ?, ?)`;
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_user_tables').run();
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_all_tables').run();
+      const user = this.db.prepare(live('pg_stat_user_tables'));
+      const all = this.db.prepare(live('pg_stat_all_tables'));
+      for (const [oid, rel] of this.#btrees) {
+        const rows = this.stats.get(rel.table).rows;
+        // a rowid primary key's index is the table's own btree: its pages are the table's
+        pages.run(this.stats.get(rel.btree ?? rel.table).pages, rows, oid);
+        if (rel.index) continue;
+        user.run(oid, rel.table, rows);
+        all.run(oid, rel.table, rows);
+      }
+      this.db.prepare('DELETE FROM pg_catalog.pg_stat_database').run();
+      // PostgreSQL's row of the shared objects (datid 0), and the one database's
+      const sessions = this.sessions?.activity().length ?? 0;
+      this.db
+        .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (0, NULL, 0)')
+        .run();
+      this.db
+        .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (5, ?, ?)')
+        .run(this.#databaseName, sessions);
     } finally {
       this.db.pragma('query_only = 1');
     }

@@ -20,6 +20,15 @@ export interface CatalogRows {
   relNames: Map<number, string>;
   indexDefs: Map<number, string>;
   constraintDefs: Map<number, string>;
+  /** Each relation's table and SQLite btree (null: a rowid primary key, which is the table's own btree). */
+  btrees: Map<number, RelationBtree>;
+}
+
+/** Where a pg_class row's data lives in the SQLite file. */
+export interface RelationBtree {
+  table: string;
+  btree: string | null;
+  index: boolean;
 }
 
 /** Inserts the catalog rows of table `t`. */
@@ -27,6 +36,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
   const { ins, ischema, user } = out;
   const oid = out.oid(`table:${t.name}`);
   out.relNames.set(oid, t.name);
+  out.btrees.set(oid, { table: t.name, btree: t.name, index: false });
   const attnum = (col: string) => t.columns.findIndex((c) => c.name === col) + 1;
   interface Ix {
     name: string;
@@ -34,11 +44,19 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
     primary: boolean;
     columns: string[];
     constraint: 'p' | 'u' | null;
+    btree: string | null;
   }
   const indexes: Ix[] = [];
   const pkIndex = t.indexes.find((i) => i.origin === 'pk');
   if (t.primaryKey.length > 0)
-    indexes.push({ name: `${t.name}_pkey`, unique: true, primary: true, columns: t.primaryKey, constraint: 'p' });
+    indexes.push({
+      name: `${t.name}_pkey`,
+      unique: true,
+      primary: true,
+      columns: t.primaryKey,
+      constraint: 'p',
+      btree: pkIndex?.name ?? null,
+    });
   for (const i of t.indexes) {
     if (i === pkIndex) continue;
     const name = i.origin === 'u' ? `${t.name}_${i.columns.join('_')}_key` : i.name;
@@ -48,6 +66,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       primary: false,
       columns: i.columns,
       constraint: i.origin === 'u' ? 'u' : null,
+      btree: i.name,
     });
   }
   ins('pg_class', {
@@ -121,6 +140,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
   for (const ix of indexes) {
     const ioid = out.oid(`index:${t.name}.${ix.name}`);
     out.relNames.set(ioid, ix.name);
+    out.btrees.set(ioid, { table: t.name, btree: ix.btree, index: true });
     const keys = ix.columns.map(attnum);
     const def = `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`;
     out.indexDefs.set(ioid, def);

@@ -3,6 +3,13 @@
 // Only columns clients are known to read are declared; a query naming anything else fails over to
 // an empty answer (see catalog/local-db.ts).
 
+/** PostgreSQL 15's pg_stat_user_tables and pg_stat_all_tables. */
+const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEFAULT 0, seq_tup_read int8 DEFAULT 0, idx_scan int8 DEFAULT 0,
+    idx_tup_fetch int8 DEFAULT 0, n_tup_ins int8 DEFAULT 0, n_tup_upd int8 DEFAULT 0, n_tup_del int8 DEFAULT 0, n_tup_hot_upd int8 DEFAULT 0,
+    n_live_tup int8, n_dead_tup int8 DEFAULT 0, n_mod_since_analyze int8 DEFAULT 0, n_ins_since_vacuum int8 DEFAULT 0,
+    last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz,
+    vacuum_count int8 DEFAULT 0, autovacuum_count int8 DEFAULT 0, analyze_count int8 DEFAULT 0, autoanalyze_count int8 DEFAULT 0`;
+
 export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_namespace: 'oid oid, nspname name, nspowner oid, nspacl _text',
   pg_class: `oid oid, relname name, relnamespace oid, reltype oid, reloftype oid DEFAULT 0, relowner oid DEFAULT 10, relam oid,
@@ -51,7 +58,7 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_proc: `oid oid, proname name, pronamespace oid DEFAULT 11, proowner oid DEFAULT 10, prolang oid DEFAULT 12, procost float4 DEFAULT 1,
     prorows float4 DEFAULT 0, provariadic oid DEFAULT 0, prosupport text DEFAULT '-', prokind char1 DEFAULT 'f', prosecdef bool DEFAULT 0,
     proleakproof bool DEFAULT 0, proisstrict bool DEFAULT 1, proretset bool DEFAULT 0, provolatile char1 DEFAULT 'i', proparallel char1 DEFAULT 's',
-    pronargs int2 DEFAULT 0, pronargdefaults int2 DEFAULT 0, prorettype oid, proargtypes text DEFAULT '', proallargtypes _oid, proargmodes _char,
+    pronargs int2 DEFAULT 0, pronargdefaults int2 DEFAULT 0, prorettype oid, proargtypes oidvector DEFAULT '', proallargtypes _oid, proargmodes _char,
     proargnames _text, proargdefaults text, protrftypes _oid, prosrc text, probin text, prosqlbody text, proconfig _text, proacl _text`,
   pg_tables: `schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool DEFAULT 0,
     hastriggers bool DEFAULT 0, rowsecurity bool DEFAULT 0`,
@@ -100,8 +107,15 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_stat_activity: `datid oid, datname name, pid int4, leader_pid int4, usesysid oid, usename name, application_name text, client_addr text,
     client_hostname text, client_port int4, backend_start timestamptz, xact_start timestamptz, query_start timestamptz, state_change timestamptz,
     wait_event_type text, wait_event text, state text, backend_xid text, backend_xmin text, query_id int8, query text, backend_type text`,
-  pg_stat_user_tables:
-    'relid oid, schemaname name, relname name, seq_scan int8, seq_tup_read int8, idx_scan int8, idx_tup_fetch int8, n_tup_ins int8, n_tup_upd int8, n_tup_del int8, n_live_tup int8, n_dead_tup int8',
+  pg_stat_user_tables: STAT_TABLES,
+  pg_stat_all_tables: STAT_TABLES,
+  pg_stat_database: `datid oid, datname name, numbackends int4, xact_commit int8 DEFAULT 0, xact_rollback int8 DEFAULT 0,
+    blks_read int8 DEFAULT 0, blks_hit int8 DEFAULT 0, tup_returned int8 DEFAULT 0, tup_fetched int8 DEFAULT 0, tup_inserted int8 DEFAULT 0,
+    tup_updated int8 DEFAULT 0, tup_deleted int8 DEFAULT 0, conflicts int8 DEFAULT 0, temp_files int8 DEFAULT 0, temp_bytes int8 DEFAULT 0,
+    deadlocks int8 DEFAULT 0, checksum_failures int8, checksum_last_failure timestamptz, blk_read_time float8 DEFAULT 0,
+    blk_write_time float8 DEFAULT 0, session_time float8 DEFAULT 0, active_time float8 DEFAULT 0, idle_in_transaction_time float8 DEFAULT 0,
+    sessions int8 DEFAULT 0, sessions_abandoned int8 DEFAULT 0, sessions_fatal int8 DEFAULT 0, sessions_killed int8 DEFAULT 0,
+    stats_reset timestamptz`,
   pg_locks: 'locktype text, database oid, relation oid, pid int4, mode text, granted bool',
   pg_timezone_names: 'name text, abbrev text, utc_offset text, is_dst bool',
   pg_available_extensions: 'name name, default_version text, installed_version text, comment text',

@@ -14,6 +14,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
+import { readsStats } from '../catalog/relation-stats';
 import { columnConverters } from '../copy/format';
 import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
@@ -93,6 +94,7 @@ export class Session {
     };
     this.facts.settings.set('application_name', opts.applicationName);
     this.facts.listening = () => this.channels?.listening() ?? [];
+    this.facts.notice = (code, message) => this.onNotice(code, message);
     this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
     this.#t = new Transaction(
       engine,
@@ -392,7 +394,13 @@ export class Session {
       if (rows) return complete(an.columns, rows);
     }
     const params = paramRecord(list);
-    if (an.local) return complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+    if (an.local) {
+      const run = () => complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+      // sizes, pages and row counts are read on a read worker first (catalog/relation-stats.ts)
+      return readsStats(an.sql)
+        ? this.#local.stats.refresh(this.#engine, this.#local.dataVersion(), this.#local.fileBytes()).then(run)
+        : run();
+    }
     if (!an.readonly) return this.#write(an, params);
     const lease = this.#t.lease;
     if (lease && !this.#t.held) {

@@ -184,6 +184,8 @@ export function oidOfDeclType(decl: string | null | undefined): number {
       return OID.char;
     case 'int2vector':
       return OID.int2vector;
+    case 'oidvector':
+      return 30;
     case 'int8':
       return OID.int8;
     case 'int2':

@@ -59,6 +59,8 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'bigserial':
       return `__pg_int(${x}, 'bigint')`;
     case 'oid':
+      // 'now'::regproc::oid (psql's \sf): a function's name is looked up (regproc keeps the text)
+      return /^'(?!\d+')[^']*'$/.test(x) ? `__pg_regproc(${x})` : `CAST(${x} AS INTEGER)`;
     case 'xid':
     case 'cid':
       return `CAST(${x} AS INTEGER)`;

@@ -1,0 +1,65 @@
+// Writes protocols/pg/catalog/pg-proc-rows.ts: PostgreSQL 15's pg_proc rows (with their
+// descriptions and what pg_get_function_arguments, _identity_arguments, _result and
+// pg_get_functiondef say of each) for the functions Patina runs (catalog/function-names.ts) whose
+// argument and result types Patina has, or are the polymorphic pseudo-types. Needs a build (dist/)
+// and a PostgreSQL 15 server:
+//   node scripts/pg-proc.js <port> [user] [database]
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const [port, user = 'postgres', db = 'postgres'] = process.argv.slice(2);
+if (!port) throw new Error('usage: node scripts/pg-proc.js <port> [user] [database]');
+const dist = path.resolve(__dirname, '..', 'dist', 'protocols', 'pg');
+const { FUNCTION_NAMES } = require(path.join(dist, 'catalog', 'function-names.js'));
+const { PG_TYPES } = require(path.join(dist, 'types', 'oids.js'));
+const out = path.resolve(__dirname, '..', 'protocols', 'pg', 'catalog', 'pg-proc-rows.ts');
+
+// any, anyelement, anyarray, anynonarray, anycompatible(array|nonarray), void
+const PSEUDO = [2276, 2283, 2277, 2776, 5077, 5078, 5079, 2278];
+const allowed = `'{${[...PG_TYPES.map((t) => t[0]), ...PSEUDO].join(',')}}'::oid[]`;
+const names = `'{${[...FUNCTION_NAMES].join(',')}}'::text[]`;
+const query = `
+SELECT json_agg(json_build_array(p.oid::int, p.proname, p.prokind, p.proretset, p.provolatile, p.proparallel, p.proisstrict,
+         p.prolang::int, p.procost, p.prorows, p.provariadic::int, p.pronargs, p.pronargdefaults, p.prorettype::int,
+         p.proargtypes::text, p.proallargtypes::int[], p.proargmodes, p.proargnames, p.prosrc, obj_description(p.oid, 'pg_proc'),
+         pg_get_function_arguments(p.oid), pg_get_function_identity_arguments(p.oid), pg_get_function_result(p.oid),
+         CASE WHEN p.prokind <> 'a' THEN pg_get_functiondef(p.oid) END) ORDER BY p.proname, p.oid)
+  FROM pg_proc p
+ WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY (${names})
+   AND p.prorettype = ANY (${allowed}) AND p.proargtypes::oid[] <@ ${allowed}
+   AND coalesce(p.proallargtypes, '{}') <@ ${allowed}`;
+const psql = (sql) =>
+  execFileSync('psql', ['-X', '-A', '-t', '-h', '127.0.0.1', '-p', port, '-U', user, '-d', db, '-c', sql], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  }).trim();
+const version = psql('SHOW server_version');
+if (!version.startsWith('15.')) throw new Error(`PostgreSQL ${version}: this table is PostgreSQL 15's`);
+const rows = JSON.parse(psql(query));
+const pseudo = JSON.parse(
+  psql(`SELECT json_object_agg(oid::int, format_type(oid, NULL)) FROM pg_type WHERE oid = ANY ('{${PSEUDO.join(',')}}')`),
+);
+fs.writeFileSync(
+  out,
+  `// Written by scripts/pg-proc.js from PostgreSQL ${version}: do not edit.
+// pg_proc's rows of the functions Patina runs (catalog/function-names.ts), each as
+// [oid, proname, prokind, proretset, provolatile, proparallel, proisstrict, prolang, procost, prorows,
+//  provariadic, pronargs, pronargdefaults, prorettype, proargtypes, proallargtypes, proargmodes,
+//  proargnames, prosrc, description, pg_get_function_arguments, pg_get_function_identity_arguments,
+//  pg_get_function_result, pg_get_functiondef (null for an aggregate)].
+export type PgProcRow = [
+  number, string, string, boolean, string, string, boolean, number, number, number, number, number, number, number,
+  string, number[] | null, string[] | null, string[] | null, string, string | null, string, string, string, string | null,
+];
+
+/** The pseudo-types functions take (format_type's names). */
+export const PSEUDO_TYPES: Record<number, string> = ${JSON.stringify(pseudo)};
+
+// biome-ignore format: generated
+export const PG_PROC_ROWS: PgProcRow[] = [
+${rows.map((r) => `  ${JSON.stringify(r)},`).join('\n')}
+];
+`,
+);
+console.log(`${rows.length} functions written to ${out}`);
