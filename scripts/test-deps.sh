@@ -4,7 +4,8 @@
 # otherwise says which are missing and the command to run, and stops.
 #
 #   postgresql-client, postgresql  psql, pgbench, pg_dump, and PostgreSQL 15 as the tests' oracle
-#   python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy, python3-pandas, python3-django
+#   python3-psycopg2, python3-psycopg, python3-asyncpg, python3-sqlalchemy, python3-pandas, python3-django,
+#   python3-peewee
 #                                  the Python drivers and ORMs (run with /usr/bin/python3)
 #   pgcli                          its completion and \d
 #   default-jdk-headless, libpostgresql-jdbc-java   pgjdbc (DatabaseMetaData, binary format)
@@ -19,7 +20,7 @@
 # PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
 set -euo pipefail
 
-pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql libdbd-pg-perl ruby-pg ruby-activerecord golang-go golang-github-jackc-pgx-v4-dev"
+pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django python3-peewee unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql libdbd-pg-perl ruby-pg ruby-activerecord golang-go golang-github-jackc-pgx-v4-dev"
 
 if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
 if ! command -v dpkg >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-// TypeORM, Sequelize, Django's ORM, SQLAlchemy's ORM and Rails' ActiveRecord as their users use them (entities with relations, eager joins,
+// TypeORM, Sequelize, Django's ORM, SQLAlchemy's ORM, peewee and Rails' ActiveRecord as their users use them (entities with relations, eager joins,
 // pagination, operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM,
 // run on PostgreSQL 15 and on Patina, each printing what the application would see; the two must
 // match. TypeORM could not connect before (it starts with `SELECT * FROM current_schema()`: "no such
@@ -219,7 +219,7 @@ function withPython(script: string, port: number): unknown[] {
   return JSON.parse(r.stdout);
 }
 
-describe('TypeORM, Sequelize, Django, SQLAlchemy and ActiveRecord ORMs against PostgreSQL 15', function () {
+describe('TypeORM, Sequelize, Django, SQLAlchemy, peewee and ActiveRecord ORMs against PostgreSQL 15', function () {
   this.timeout(120_000);
   let pair: CatalogPair;
 
@@ -272,6 +272,14 @@ describe('TypeORM, Sequelize, Django, SQLAlchemy and ActiveRecord ORMs against P
       assert.deepEqual(patina, postgres, prepared ? 'prepared statements' : 'statements with their values in the text');
       for (const port of [pair.postgresPort, pair.patinaPort]) assert.equal(empty(port).status, 0);
     }
+  });
+
+  it('peewee: introspection (pwiz), joins, aggregates, ARRAY and JSONB fields, upserts, atomic rollback, IntegrityError', () => {
+    // (information_schema.columns said `text[]` where PostgreSQL says ARRAY, as peewee's get_columns reads it)
+    const postgres = withPython('peewee_orm.py', pair.postgresPort);
+    const patina = withPython('peewee_orm.py', pair.patinaPort);
+    assert.equal(postgres.length, 23);
+    assert.deepEqual(patina, postgres);
   });
 
   it('Sequelize: creates, includes, operators, sums, upserts, rolls back, sees 23505 as PostgreSQL gives them', async () => {

@@ -119,7 +119,8 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       ordinal_position: k + 1,
       column_default: c.defaultSql === null ? null : pgDefaultExpr(c.defaultSql, typ),
       is_nullable: notNull ? 'NO' : 'YES',
-      data_type: display,
+      // PostgreSQL's information_schema says ARRAY for every array type (udt_name names it: _text)
+      data_type: display.endsWith('[]') ? 'ARRAY' : display,
       udt_catalog: 'patina',
       udt_schema: 'pg_catalog',
       udt_name: PG_TYPES.find((r) => r[0] === typ)?.[1] ?? 'text',
