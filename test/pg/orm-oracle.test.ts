@@ -1,4 +1,4 @@
-// TypeORM, Sequelize, Django's ORM, SQLAlchemy's ORM, peewee and Rails' ActiveRecord as their users use them (entities with relations, eager joins,
+// TypeORM, Sequelize, Django's ORM, SQLAlchemy's ORM, peewee, Rails' ActiveRecord and Sequel as their users use them (entities with relations, eager joins,
 // pagination, operators, upserts, transactions, raw aggregates, a duplicate key): one script per ORM,
 // run on PostgreSQL 15 and on Patina, each printing what the application would see; the two must
 // match. TypeORM could not connect before (it starts with `SELECT * FROM current_schema()`: "no such
@@ -199,17 +199,21 @@ async function withSequelize(port: number): Promise<unknown[]> {
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'orm-clients');
 
-/** What ActiveRecord's script printed (Debian's ruby with ruby-activerecord and the pg gem); PS=0: no prepared statements. */
-function withActiveRecord(port: number, prepared: boolean): unknown[] {
-  const file = path.join(FIXTURES, 'active_record.rb');
+/** What a Ruby script printed (Debian's ruby with the pg gem and the ORM's package). */
+function withRuby(script: string, port: number, env: Record<string, string> = {}): unknown[] {
+  const file = path.join(FIXTURES, script);
   const r = spawnSync('ruby', [file, String(port)], {
     encoding: 'utf8',
     timeout: 60_000,
-    env: { ...process.env, PS: prepared ? '1' : '0' },
+    env: { ...process.env, ...env },
   });
   assert.equal(r.status, 0, `${file} on ${port}:\n${r.stderr}${r.stdout}`);
   return JSON.parse(r.stdout);
 }
+
+/** What ActiveRecord's script printed; PS=0: no prepared statements. */
+const withActiveRecord = (port: number, prepared: boolean) =>
+  withRuby('active_record.rb', port, { PS: prepared ? '1' : '0' });
 
 /** What a Python ORM script printed (Debian's python3, which has Django and SQLAlchemy). */
 function withPython(script: string, port: number): unknown[] {
@@ -219,7 +223,7 @@ function withPython(script: string, port: number): unknown[] {
   return JSON.parse(r.stdout);
 }
 
-describe('TypeORM, Sequelize, Django, SQLAlchemy, peewee and ActiveRecord ORMs against PostgreSQL 15', function () {
+describe('TypeORM, Sequelize, Django, SQLAlchemy, peewee, ActiveRecord and Sequel ORMs against PostgreSQL 15', function () {
   this.timeout(120_000);
   let pair: CatalogPair;
 
@@ -272,6 +276,14 @@ describe('TypeORM, Sequelize, Django, SQLAlchemy, peewee and ActiveRecord ORMs a
       assert.deepEqual(patina, postgres, prepared ? 'prepared statements' : 'statements with their values in the text');
       for (const port of [pair.postgresPort, pair.patinaPort]) assert.equal(empty(port).status, 0);
     }
+  });
+
+  it('Sequel (Ruby): schema parsing and its primary key, RETURNING, upserts, savepoints, prepared statements, COPY, LISTEN', () => {
+    // (Sequel found no primary key: `"pg_index"."indisprimary" = 't'` with quoted names found no row)
+    const postgres = withRuby('sequel_orm.rb', pair.postgresPort);
+    const patina = withRuby('sequel_orm.rb', pair.patinaPort);
+    assert.equal(postgres.length, 22);
+    assert.deepEqual(patina, postgres);
   });
 
   it('peewee: introspection (pwiz), joins, aggregates, ARRAY and JSONB fields, upserts, atomic rollback, IntegrityError', () => {

@@ -172,7 +172,9 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           : isOp(next, '=') || isOp(next, '<>') || isOp(next, '!=')
             ? toks[i + 2]
             : undefined;
-      if (col && col.type === 'word' && BOOL_COLUMNS.has(col.text.toLowerCase())) {
+      // (quoted too: Sequel writes `"pg_index"."indisprimary" = 't'`, which found no row)
+      const name = col?.type === 'word' ? col.text.toLowerCase() : col?.type === 'quoted' ? col.text.slice(1, -1) : '';
+      if (BOOL_COLUMNS.has(name)) {
         out.push({ type: 'number', text: BOOL_LITERALS[t.text.toLowerCase()] });
         continue;
       }
