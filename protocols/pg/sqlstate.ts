@@ -127,7 +127,8 @@ export function sqlstateOf(err: unknown): {
  * ones clients and people search for): `no such table: t` is `relation "t" does not exist`, `no
  * such column: x` `column "x" does not exist` (`column t.x does not exist` when qualified, as
  * PostgreSQL prints it), `table t has no column named x` `column "x" of relation "t" does not
- * exist`; a function SQLite cannot call as below.
+ * exist`, `ambiguous column name: x` `column reference "x" is ambiguous`; a function SQLite cannot
+ * call as below.
  */
 function postgresWords(code: string, message: string): string {
   if (code === '42883') return functionMessage(message);
@@ -138,6 +139,9 @@ function postgresWords(code: string, message: string): string {
     return m[2].includes('.') ? `${m[1]}column ${m[2]} does not exist` : `${m[1]}column "${m[2]}" does not exist`;
   m = /^(.*?)table (\S+) has no column named (\S+)$/.exec(message);
   if (m && code === '42703') return `${m[1]}column "${m[3]}" of relation "${m[2]}" does not exist`;
+  // (a name two FROM items have: Doctrine's and psycopg's users meet it on a join)
+  m = /^(.*?)ambiguous column name: (?:\w+\.)?(\S+)$/.exec(message);
+  if (m && code === '42702') return `${m[1]}column reference "${m[2]}" is ambiguous`;
   return message;
 }
 

@@ -1,4 +1,4 @@
-// PHP (PDO pgsql with server-side and emulated prepares, the pg_* functions) and Perl (DBI with
+// PHP (PDO pgsql with server-side and emulated prepares, the pg_* functions, Doctrine DBAL) and Perl (DBI with
 // DBD::Pg) as their users use them: one script per client (test/fixtures/php-perl-clients/), run on
 // PostgreSQL 15 and on Patina, each printing what the application sees; the two must match. What
 // they found: PDO's emulated prepares quote every bound value, and a bytea compared with such a
@@ -19,7 +19,11 @@ const COLUMNS = `(id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '',
   price DOUBLE PRECISION, amount NUMERIC(10,2), data BYTEA, born DATE, at TIMESTAMP, note VARCHAR(50))`;
 /** One table per script run, so that the runs do not see each other's rows. */
 const RUNS = ['pdo_server', 'pdo_emulated', 'pgsql_fns', 'dbd_pg'];
-const TABLES = RUNS.map((t) => `CREATE TABLE ${t} ${COLUMNS};`).join('\n');
+const TABLES = `${RUNS.map((t) => `CREATE TABLE ${t} ${COLUMNS};`).join('\n')}
+CREATE TABLE dbal_authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', born DATE);
+CREATE TABLE dbal_books (id BIGINT NOT NULL PRIMARY KEY, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
+  author_id BIGINT, tags TEXT[], meta JSONB, note VARCHAR(40) DEFAULT 'none');
+CREATE INDEX dbal_books_author ON dbal_books (author_id);`;
 
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'php-perl-clients');
 
@@ -31,7 +35,7 @@ function run(cmd: string, args: string[]): unknown {
   return JSON.parse(r.stdout);
 }
 
-describe('PHP (PDO, pg_*) and Perl (DBD::Pg) against PostgreSQL 15', function () {
+describe('PHP (PDO, pg_*, Doctrine DBAL) and Perl (DBD::Pg) against PostgreSQL 15', function () {
   this.timeout(60_000);
   let pair: CatalogPair;
 
@@ -66,6 +70,13 @@ describe('PHP (PDO, pg_*) and Perl (DBD::Pg) against PostgreSQL 15', function ()
     const { postgres, patina } = both('php', 'pgsql.php', ['pgsql_fns']);
     assert.deepEqual(patina, postgres);
     assert.ok((patina as [string, unknown][]).some(([k, v]) => k === 'field_table' && v === 'pgsql_fns'));
+  });
+
+  it("Doctrine DBAL: the schema manager's introspection, the query builder, savepoints, array parameters, 23505, 42702", () => {
+    // (an ambiguous column was SQLite's `ambiguous column name: id`, PostgreSQL's words now)
+    const { postgres, patina } = both('php', 'dbal.php', []);
+    assert.deepEqual(patina, postgres);
+    assert.equal((postgres as unknown[]).length, 19);
   });
 
   it('DBD::Pg: placeholders (server and client prepares), PG_BYTEA, AutoCommit off, COPY, catalog methods, errors', () => {

@@ -93,14 +93,15 @@ export class Output {
 }
 
 /**
- * Where the name an unknown-relation or unknown-column error names first stands in the statement's
+ * Where the name an unknown-relation, unknown-column or ambiguous-column error names first stands in the statement's
  * text (1-based characters, as PostgreSQL's position; psql then prints `LINE 1:` with a caret under
  * it); undefined when the error names none or the text does not hold it.
  */
 function namePosition(code: string, message: string, sql: string): string | undefined {
-  if (code !== '42703' && code !== '42P01') return undefined;
+  if (code !== '42703' && code !== '42P01' && code !== '42702') return undefined;
   const m =
     /^column "(.+?)"(?: of relation "(?:.+)")? does not exist$/.exec(message) ??
+    /^column reference "(.+?)" is ambiguous$/.exec(message) ??
     /^column (\S+) does not exist$/.exec(message) ??
     /^relation "(.+)" does not exist$/.exec(message);
   if (!m) return undefined;
