@@ -20,7 +20,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
   });
   after(() => o?.close());
 
-  const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
+  const same = (sql: string, params?: unknown[], opts?: { types?: boolean }) => sameOnBoth(o, sql, params, opts);
 
   /** Both refuse `sql` with the same SQLSTATE. */
   async function sameError(sql: string): Promise<void> {
@@ -419,6 +419,28 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await assert.rejects(o.postgres.query(sql), { code: '42P01' }, sql);
       await assert.rejects(o.patina.query(sql), { code: '42P01' }, sql);
     }
+    // regtype takes any of a type's names and the pseudo-types, prints names, 42704 for none
+    // ('trigger'::regtype was NULL, 'integer'::regtype printed 23, 'text[]' found xml[]'s OID)
+    await same(
+      `SELECT 'trigger'::regtype, 'trigger'::regtype::oid, 'integer'::regtype, 'INT4'::regtype::oid,
+         'character varying'::regtype, 'text[]'::regtype::oid, 'int[]'::regtype, 23::regtype`,
+    );
+    await assert.rejects(o.postgres.query("SELECT 'nope'::regtype"), { code: '42704' });
+    await assert.rejects(o.patina.query("SELECT 'nope'::regtype"), { code: '42704' });
+    // pgcli's function completion: oidvector::regtype[] counts from 0 (it printed the OIDs), and
+    // its `prorettype::regtype != 'trigger'::regtype` kept no row at all
+    await same(
+      `SELECT n.nspname schema_name, p.proname func_name, p.proargnames,
+         COALESCE(proallargtypes::regtype[], proargtypes::regtype[])::text[], p.proargmodes,
+         prorettype::regtype::text return_type, p.prokind = 'a' is_aggregate, p.prokind = 'w' is_window,
+         p.proretset is_set_returning, d.deptype = 'e' is_extension, pg_get_expr(proargdefaults, 0) AS arg_defaults
+       FROM pg_catalog.pg_proc p INNER JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+       LEFT JOIN pg_depend d ON d.objid = p.oid and d.deptype = 'e'
+       WHERE p.prorettype::regtype != 'trigger'::regtype AND p.proname IN ('now', 'count', 'generate_subscripts', 'coalesce')
+       ORDER BY 1, 2, p.pronargs`,
+      [],
+      { types: false }, // (PostgreSQL's name columns are name, text here)
+    );
   });
 
   it('ANALYZE and VACUUM are accepted with their tags, and name only tables that exist', async () => {

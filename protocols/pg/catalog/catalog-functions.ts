@@ -5,13 +5,13 @@
 import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
-import { PG_TYPES, TIME_TYPES, TYPE_DISPLAY } from '../types/oids';
+import { PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
+import { arrayOidOf } from '../types/registry';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
-import { PSEUDO_TYPES } from './pg-proc-rows';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -250,13 +250,21 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
   fn('to_regclass', (x) => (x === null ? null : regclass(String(x))));
+  // 'integer'::regtype, 'int4'::regtype, 'trigger'::regtype: the type's OID (42704 for no type); an
+  // OID: its name as format_type prints it
   fn('__pg_regtype', (x) =>
-    x === null
-      ? null
-      : typeof x === 'string' && !/^\d+$/.test(x)
-        ? (PG_TYPES.find((r) => r[1] === x)?.[0] ?? null)
-        : (TYPE_DISPLAY[num(x)] ?? String(x)),
+    x === null ? null : typeof x === 'string' && !/^\d+$/.test(x) ? regtypeOid(x) : regtypeName(num(x)),
   );
+  // oidvector::regtype[] (pg_proc.proargtypes, which pgcli's completion reads): the names, counted
+  // from 0 as the vector is ([0:1]={text,integer}); an array ('{25,23}') from 1
+  fn('__pg_regtype_array', (x) => {
+    if (x === null) return null;
+    const text = String(x);
+    const vector = !/^\s*[{[]/.test(text);
+    const names = arrayElements(x).map((e) => (e === null ? null : regtypeName(num(e as number))));
+    const body = arrayText(names);
+    return vector && names.length > 0 ? `[0:${names.length - 1}]=${body}` : body;
+  });
   fn('__pg_regnamespace', (x) =>
     x === null
       ? null
@@ -321,9 +329,32 @@ export function sizePretty(size: number): string {
   return `${half(n)} PB`;
 }
 
+/** Aliases regtype's input takes besides PostgreSQL's names (format_type's and pg_type's). */
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'integer', decimal: 'numeric', float: 'double precision', char: 'bpchar', bool: 'boolean',
+  timestamptz: 'timestamp with time zone', timetz: 'time with time zone', varchar: 'character varying',
+  any: '"any"',
+}; // biome-ignore format: a table
+
+/** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
+function regtypeOid(input: string): number {
+  const name = input.trim().replace(/^pg_catalog\./i, '');
+  const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
+  const wanted = TYPE_ALIASES[folded] ?? folded;
+  if (wanted.endsWith('[]')) {
+    const array = arrayOidOf(regtypeOid(wanted.slice(0, -2)));
+    if (array !== undefined) return array;
+  }
+  const row = PG_TYPES.find((r) => r[1] === wanted);
+  if (row) return row[0];
+  for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES])
+    for (const [oid, n] of Object.entries(table)) if (n === wanted) return Number(oid);
+  throw pgError('42704', `type "${input}" does not exist`);
+}
+
 /** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
 function formatType(oid: number, typmod: number): string {
-  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? PSEUDO_TYPES[oid] ?? '???';
+  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? PSEUDO_TYPE_NAMES[oid] ?? '???';
   if (typmod < 0) return name;
   if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
   if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;

@@ -40,6 +40,8 @@ export const TYPE_NAMES: Record<string, number> = {
   uuid: OID.uuid,
   bytea: OID.bytea,
   oid: OID.oid,
+  // its values print as the type's name ('trigger'::regtype is trigger; its OID within)
+  regtype: OID.regtype,
 };
 
 /** Functions whose result type does not depend on their arguments. */

@@ -114,14 +114,30 @@ export const TYPE_DISPLAY: Record<number, string> = {
 };
 for (const [oid, , elem] of ARRAY_TYPES) TYPE_DISPLAY[oid] ??= `${TYPE_DISPLAY[elem] ?? 'text'}[]`;
 
-// pg_typeof's regtype: the type's name as text ('integer'), its OID in binary
-const TYPE_OIDS = new Map(Object.entries(TYPE_DISPLAY).map(([oid, name]) => [name, Number(oid)]));
+/** PostgreSQL's pseudo-types by OID, as format_type and regtype print them. */
+export const PSEUDO_TYPE_NAMES: Record<number, string> = {
+  2276: '"any"', 2277: 'anyarray', 2278: 'void', 2283: 'anyelement', 2776: 'anynonarray', 5077: 'anycompatible',
+  5078: 'anycompatiblearray', 5079: 'anycompatiblenonarray', 2249: 'record', 2275: 'cstring', 2279: 'trigger',
+  2280: 'language_handler', 2281: 'internal', 3838: 'event_trigger', 3115: 'fdw_handler', 325: 'index_am_handler',
+  269: 'table_am_handler', 3310: 'tsm_handler', 3500: 'anyenum', 3831: 'anyrange', 4537: 'anymultirange',
+  5080: 'anycompatiblerange', 4538: 'anycompatiblemultirange', 32: 'pg_ddl_command', 705: 'unknown',
+}; // biome-ignore format: a table
+
+/** A type's name as regtype and format_type print it; the OID as text for a type PostgreSQL would not know either. */
+export const regtypeName = (oid: number): string => TYPE_DISPLAY[oid] ?? PSEUDO_TYPE_NAMES[oid] ?? String(oid);
+
+// regtype: the type's name as text ('integer'; a value held as its OID, `'trigger'::regtype`, prints
+// its name too), its OID in binary
+const TYPE_OIDS = new Map(
+  [...Object.entries(TYPE_DISPLAY), ...Object.entries(PSEUDO_TYPE_NAMES)].map(([oid, name]) => [name, Number(oid)]),
+);
+const heldAsOid = (v: unknown) => typeof v === 'number' || typeof v === 'bigint' || /^\d+$/.test(String(v));
 registerCodec({
   oid: 2206,
   name: 'regtype',
-  text: (v) => String(v),
+  text: (v) => (heldAsOid(v) ? regtypeName(Number(v)) : String(v)),
   binary(v) {
-    const oid = TYPE_OIDS.get(String(v));
+    const oid = heldAsOid(v) ? Number(v) : TYPE_OIDS.get(String(v));
     if (oid === undefined) return notA('regtype', v);
     const b = bytes(4);
     b.writeUInt32BE(oid, 0);
@@ -129,8 +145,7 @@ registerCodec({
   },
   textOfBinary(raw) {
     expectLength(raw, 4, 'regtype');
-    const oid = raw.readUInt32BE(0);
-    return TYPE_DISPLAY[oid] ?? String(oid);
+    return regtypeName(raw.readUInt32BE(0));
   },
 });
 

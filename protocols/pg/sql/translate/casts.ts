@@ -164,6 +164,8 @@ const ELEMENT_KINDS: Record<string, ElementKind> = {
  * Arrays of other types (money, inet, ...) are kept as written.
  */
 function arrayCast(x: string, type: string): string {
+  // (catalog connection: pgcli's `proargtypes::regtype[]`)
+  if (type === 'regtype') return `__pg_regtype_array(${x})`;
   const kind = ELEMENT_KINDS[type];
   if (!kind) return x;
   if (/^'(?:[^']|'')*'$/.test(x)) return quoteString(arrayInput(x.slice(1, -1).split("''").join("'"), kind));
