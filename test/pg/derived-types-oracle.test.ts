@@ -74,6 +74,21 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
     }
   });
 
+  it("j.* of a join with its own alias spreads its columns in PostgreSQL's order and names (SQLite's was `no such table: j`)", async () => {
+    for (const sql of [
+      'SELECT j.* FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY id, g',
+      'SELECT j.*, 1 AS k FROM (m a LEFT JOIN m b USING (q)) AS j ORDER BY 1, 2, 6',
+      'SELECT j.* FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
+      'SELECT j.*, c.id FROM (m a FULL JOIN (SELECT q, id AS k FROM m WHERE id > 2) b USING (q)) AS j, m c WHERE c.id = j.id ORDER BY 1, 2, 6',
+      'SELECT j.q, j.g, count(*) FROM (SELECT j.* FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j) j GROUP BY 1, 2 ORDER BY 1, 2',
+    ]) {
+      await same(sql);
+      const names = async (c: 'patina' | 'postgres') =>
+        (await clients()[c].query(sql)).fields.map((f: { name: string }) => f.name);
+      assert.deepEqual(await names('patina'), await names('postgres'), sql);
+    }
+  });
+
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
     for (const sql of [
       'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',

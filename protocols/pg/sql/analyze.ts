@@ -562,6 +562,13 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
       ...(star !== undefined ? lexPg(star) : [replace.get(i) ?? tokens[i]]),
       ...(after.get(i) ?? []),
     );
+    // `j.*` (an aliased join's, at its name): the `.` and `*` go too
+    if (star !== undefined && tokens[i].type !== 'op')
+      for (let k = 0; k < 2; k++) {
+        while (tokens[i + 1]?.type === 'space' || tokens[i + 1]?.type === 'comment')
+          offset += Buffer.byteLength(tokens[++i].text) + 1;
+        offset += Buffer.byteLength(tokens[++i].text) + 1;
+      }
   }
   return out;
 }

@@ -214,7 +214,8 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
         fields.length === 1
           ? (starColumns(s.fromClause, scope, schema) ??
             (all.every((x) => Array.isArray(x)) ? (all as ResultColumn[][]).flat() : null))
-          : sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema);
+          : (sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema) ??
+            joinColumns(s.fromClause, String(fields[0].String?.sval).toLowerCase(), scope, schema));
       if (!cols || cols.length === 0) return null;
       out.push(...cols);
       continue;
@@ -271,10 +272,18 @@ function joinSpread(
   from: Node[] | undefined,
   scope: Scope,
   schema: Schema,
-): { cols: Spread[]; named: boolean; aliases: Map<number, string>; joins: Map<number, JoinList> } | null {
+): {
+  cols: Spread[];
+  named: boolean;
+  aliases: Map<number, string>;
+  joins: Map<number, JoinList>;
+  joined: Map<string, Spread[]>;
+} | null {
   let named = true;
   const aliases = new Map<number, string>();
   const joins = new Map<number, JoinList>();
+  // each aliased join's columns, which its `j.*` spreads
+  const joined = new Map<string, Spread[]>();
   const lower = (c: ResultColumn) => c.name.toLowerCase();
   const ofSource = (alias: string, query: Node | null, colnames: string[]): Spread[] | null => {
     const cols = sourceColumns(scope.get(alias), schema);
@@ -347,8 +356,11 @@ function joinSpread(
     const alias = String(j.alias.aliasname).toLowerCase();
     if (j.alias.colnames?.length) return null;
     const names = cols.map(lower);
-    if (new Set(names).size === names.length)
-      return cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+    if (new Set(names).size === names.length) {
+      const own = cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+      joined.set(alias, own);
+      return own;
+    }
     // a name twice (SQLite's `*` of it is 42702 ambiguous): written as a subquery of PostgreSQL's
     // list, each column a name of its own (`"u"."id" AS "id__4"`), at the '(' before its first table
     let leaf = j.larg;
@@ -364,7 +376,14 @@ function joinSpread(
       own.push(n);
     }
     joins.set(first, { alias, list: cols.map((c, i) => `${c.ref} AS ${quote(own[i])}`).join(', ') });
-    return cols.map((c, i) => ({ ...c, ref: `${quote(alias)}.${quote(own[i])}`, plain: own[i] === c.name, at: i }));
+    const spread = cols.map((c, i) => ({
+      ...c,
+      ref: `${quote(alias)}.${quote(own[i])}`,
+      plain: own[i] === c.name,
+      at: i,
+    }));
+    joined.set(alias, spread);
+    return spread;
   };
   const out: Spread[] = [];
   for (const f of from ?? []) {
@@ -373,7 +392,7 @@ function joinSpread(
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named, aliases, joins };
+  return { cols: out, named, aliases, joins, joined };
 }
 
 /**
@@ -437,6 +456,21 @@ function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): Re
   return spread.cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c);
 }
 
+/** The columns `j.*` of an aliased join gives, in PostgreSQL's order; null when not known here. */
+function joinColumns(from: Node[] | undefined, alias: string, scope: Scope, schema: Schema): ResultColumn[] | null {
+  if (!hasAliasedJoin(from)) return null;
+  const spread = joinSpread(from, scope, schema);
+  const cols = spread?.named ? spread.joined.get(alias) : undefined;
+  return cols ? cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c) : null;
+}
+
+/** Whether a FROM list holds a join with an alias of its own. */
+function hasAliasedJoin(from: Node[] | undefined): boolean {
+  return (from ?? []).some(
+    (f: Node) => f.JoinExpr && (f.JoinExpr.alias || hasAliasedJoin([f.JoinExpr.larg, f.JoinExpr.rarg])),
+  );
+}
+
 /** What usingStarLists edits, each by a byte offset in the statement's text. */
 export interface StarEdits {
   stars: Map<number, string>;
@@ -475,15 +509,31 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
         const f = t.ResTarget?.val?.ColumnRef?.fields;
         return f?.length === 1 && f[0].A_Star;
       });
-      if (stars.length > 0) {
+      // `j.*` of an aliased join (SQLite's is `no such table: j`)
+      const qualified = (s.targetList as Node[]).filter((t) => {
+        const f = t.ResTarget?.val?.ColumnRef?.fields;
+        return f?.length === 2 && f[0].String && f[1].A_Star;
+      });
+      if (stars.length > 0 || (qualified.length > 0 && hasAliasedJoin(s.fromClause))) {
         const scope: Scope = new Map();
         scopeOf(s.fromClause, scope, schema, inner);
         const spread = joinSpread(s.fromClause, scope, schema);
-        if (spread?.named && spread.cols.some((c, i) => c.at !== i)) {
-          const list = spread.cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
+        const listOf = (cols: Spread[]) =>
+          cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
+        if (stars.length > 0 && spread?.named && spread.cols.some((c, i) => c.at !== i)) {
+          const list = listOf(spread.cols);
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
           for (const [at, name] of spread.aliases) aliases.set(at, name);
         }
+        if (spread?.named)
+          for (const t of qualified) {
+            const ref = t.ResTarget.val.ColumnRef;
+            const cols = spread.joined.get(String(ref.fields[0].String.sval).toLowerCase());
+            if (cols && ref.location >= 0) {
+              out.set(ref.location, listOf(cols));
+              for (const [at, name] of spread.aliases) aliases.set(at, name);
+            }
+          }
         // (an aliased join SQLite cannot spread is written out whatever the order)
         if (spread?.named) for (const [at, j] of spread.joins) joins.set(at, j);
       }
