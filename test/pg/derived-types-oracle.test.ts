@@ -66,6 +66,12 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       'SELECT * FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
       'SELECT * FROM ((m a JOIN m b USING (q)) JOIN m c ON c.id = a.id) AS j ORDER BY 1, 2, 6',
       'SELECT * FROM m JOIN (m a FULL JOIN m b USING (q)) AS j USING (q) ORDER BY 1, 2, 6, 10',
+      // a subquery whose items have one alias twice, or an alias list for part of its columns and
+      // expressions after it (SQLite's order and names: `v, ?column?, q, ...`)
+      'SELECT * FROM (SELECT n AS v, x AS v, q FROM m) s JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n AS v, q, x AS v, f AS v FROM m) s JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n, q + 1, q FROM m) AS s(p) JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n, q * 2, q, sum(f) OVER () FROM m) AS s(p) JOIN m USING (q) ORDER BY id, 2',
     ]) {
       await same(sql);
       const names = async (c: 'patina' | 'postgres') =>

@@ -552,6 +552,18 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
       ]);
     }
   }
+  if (stars?.renames.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const name = stars.renames.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      if (name === undefined) continue;
+      // (the item's last token is its alias)
+      const last = itemEnd(tokens, i);
+      if (tokens[last]?.type === 'word' || tokens[last]?.type === 'quoted')
+        replace.set(last, { type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+    }
+  }
   let offset = 0;
   const out: PgToken[] = [];
   for (let i = 0; i < tokens.length; i++) {

@@ -276,11 +276,13 @@ function joinSpread(
   cols: Spread[];
   named: boolean;
   aliases: Map<number, string>;
+  renames: Map<number, string>;
   joins: Map<number, JoinList>;
   joined: Map<string, Spread[]>;
 } | null {
   let named = true;
   const aliases = new Map<number, string>();
+  const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
   // each aliased join's columns, which its `j.*` spreads
   const joined = new Map<string, Spread[]>();
@@ -288,7 +290,7 @@ function joinSpread(
   const ofSource = (alias: string, query: Node | null, colnames: string[]): Spread[] | null => {
     const cols = sourceColumns(scope.get(alias), schema);
     if (!cols) return null;
-    const names = query ? sqliteNames(query, colnames, cols, aliases) : null;
+    const names = query ? sqliteNames(query, colnames, cols, aliases, renames) : null;
     if (query && !names) named = false;
     return cols.map((c, at) => {
       const name = names?.[at] ?? c.name;
@@ -392,7 +394,7 @@ function joinSpread(
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named, aliases, joins, joined };
+  return { cols: out, named, aliases, renames, joins, joined };
 }
 
 /**
@@ -400,9 +402,16 @@ function joinSpread(
  * `"alias"."name"` reads each: its alias list's, an item's alias, a bare column's name, a `*`'s
  * columns; another item (`sum(n)` without AS) is given PostgreSQL's name through `aliases` (the
  * offset of the item → the name), and a name PostgreSQL gives twice a name of its own there
- * (`sum__3`). Null when they cannot be told or made distinct.
+ * (`sum__3`), an item whose alias an earlier one has through `renames` (its alias replaced by
+ * `v__2`). Null when they cannot be told or made distinct.
  */
-function sqliteNames(s: Node, colnames: string[], cols: ResultColumn[], aliases: Map<number, string>): string[] | null {
+function sqliteNames(
+  s: Node,
+  colnames: string[],
+  cols: ResultColumn[],
+  aliases: Map<number, string>,
+  renames: Map<number, string>,
+): string[] | null {
   const pg = cols.map((c) => c.name);
   const distinct = (names: string[]) => new Set(names.map((n) => n.toLowerCase())).size === names.length;
   if (colnames.length >= cols.length) return distinct(pg) ? pg : null;
@@ -425,22 +434,27 @@ function sqliteNames(s: Node, colnames: string[], cols: ResultColumn[], aliases:
     else if (!distinct(pg)) open.add(i);
   }
   const taken = new Set<string>();
+  // items whose alias an earlier item has (`x AS v, n AS v`): given one of their own in its place
+  const renamed = new Set<number>();
   for (let i = 0; i < names.length; i++) {
     if (open.has(i)) continue;
     const key = names[i].toLowerCase();
-    if (taken.has(key)) return null;
+    const r = list[i].ResTarget;
+    if (taken.has(key) && i >= colnames.length && r?.name && typeof r.location === 'number' && r.location >= 0)
+      renamed.add(i);
+    else if (taken.has(key)) return null;
     taken.add(key);
   }
   const edits: [number, string][] = [];
-  for (const i of open) {
+  for (const i of [...open, ...renamed]) {
     let name = names[i];
     for (let k = i + 1; taken.has(name.toLowerCase()); k++) name = `${names[i]}__${k}`;
     taken.add(name.toLowerCase());
     names[i] = name;
-    if (name !== pg[i] || !list[i].ResTarget.val?.ColumnRef) edits.push([list[i].ResTarget.location, name]);
+    if (renamed.has(i)) renames.set(list[i].ResTarget.location, name);
+    else if (name !== pg[i] || !list[i].ResTarget.val?.ColumnRef) edits.push([list[i].ResTarget.location, name]);
   }
-  // (a partial alias list names the query's other columns by SQLite's names: left alone)
-  if (colnames.length > 0 && edits.length > 0) return null;
+  // (a partial alias list names the query's other columns by SQLite's names, which the edits give)
   for (const [at, name] of edits) aliases.set(at, name);
   return names;
 }
@@ -475,6 +489,8 @@ function hasAliasedJoin(from: Node[] | undefined): boolean {
 export interface StarEdits {
   stars: Map<number, string>;
   aliases: Map<number, string>;
+  /** A select item's offset → the alias it gets in place of its own. */
+  renames: Map<number, string>;
   joins: Map<number, JoinList>;
 }
 
@@ -489,12 +505,13 @@ export interface StarEdits {
 export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const out = new Map<number, string>();
   const aliases = new Map<number, string>();
+  const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
   let tree: Node;
   try {
     tree = parseTree(sql);
   } catch {
-    return { stars: out, aliases, joins };
+    return { stars: out, aliases, renames, joins };
   }
   const visit = (n: Node, ctes: Ctes): void => {
     if (n === null || typeof n !== 'object') return;
@@ -524,6 +541,7 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
           const list = listOf(spread.cols);
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
           for (const [at, name] of spread.aliases) aliases.set(at, name);
+          for (const [at, name] of spread.renames) renames.set(at, name);
         }
         if (spread?.named)
           for (const t of qualified) {
@@ -532,6 +550,7 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
             if (cols && ref.location >= 0) {
               out.set(ref.location, listOf(cols));
               for (const [at, name] of spread.aliases) aliases.set(at, name);
+              for (const [at, name] of spread.renames) renames.set(at, name);
             }
           }
         // (an aliased join SQLite cannot spread is written out whatever the order)
@@ -543,5 +562,5 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
     for (const k in n) visit(n[k], ctes);
   };
   visit(tree.stmts ?? [], NO_CTES);
-  return { stars: out, aliases, joins };
+  return { stars: out, aliases, renames, joins };
 }
