@@ -100,6 +100,15 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
         "SELECT o, json_build_object('x', s.o), o::text, s.o ->> 'i' FROM (SELECT id, json_build_object('d', doc, 'i', id) AS o FROM j) s ORDER BY id",
       ],
       ['SELECT (SELECT o FROM (SELECT json_build_array(doc, 1) AS o FROM j WHERE id = 9) s)'],
+      // a LATERAL subquery's builder (Drizzle's relational queries; SQLite's compact text before)
+      [
+        `SELECT j.id, x.data, json_build_object('x', x.data) FROM j LEFT JOIN LATERAL (SELECT
+        coalesce(json_agg(json_build_array(k.id, k.doc)), '[]'::json) AS data FROM j k WHERE k.id = j.id) x ON true ORDER BY j.id`,
+      ],
+      [
+        `SELECT j.id, x.o FROM j CROSS JOIN LATERAL (SELECT json_build_object('i', k.id, 'd', k.doc) AS o FROM j k
+        WHERE k.id <= j.id ORDER BY k.id LIMIT 2) x ORDER BY j.id, x.o ->> 'i'`,
+      ],
       // a builder in || is its text
       [
         "SELECT json_build_object('a', 1) || 'x', 'p' || json_build_array(1, 2), json_build_object('b', json_build_array(1) || 'y')",

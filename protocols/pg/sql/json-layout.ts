@@ -159,19 +159,25 @@ function fromAliases(from: Node[] | undefined, out: Aliases): void {
     const key = String(name).toLowerCase();
     out.set(key, table);
     const sub = f.RangeSubselect;
-    // (a LATERAL subquery is rewritten into JSON of its rows: its columns are left alone)
-    if (sub?.subquery?.SelectStmt && !sub.lateral && !sub.alias?.colnames?.length)
-      out.subs.set(key, sub.subquery.SelectStmt);
+    if (sub?.subquery?.SelectStmt && !sub.alias?.colnames?.length) out.subs.set(key, sub.subquery.SelectStmt);
     else out.subs.delete(key);
+    // (a LATERAL subquery's rows are rewritten into JSON: its whole row is not read here)
+    if (sub?.lateral) out.laterals.add(key);
+    else out.laterals.delete(key);
   }
 }
 
-/** FROM items visible to an expression: name → its table's name (null when not a schema table); `subs`: a subquery's name → its query. */
+/**
+ * FROM items visible to an expression: name → its table's name (null when not a schema table);
+ * `subs`: a subquery's name → its query; `laterals`: the LATERAL ones' names.
+ */
 class Aliases extends Map<string, string | null> {
   readonly subs: Map<string, Node>;
+  readonly laterals: Set<string>;
   constructor(outer?: Aliases) {
     super(outer ?? []);
     this.subs = new Map(outer?.subs ?? []);
+    this.laterals = new Set(outer?.laterals ?? []);
   }
 }
 
@@ -213,7 +219,7 @@ function wholeRow(ref: Node, aliases: Aliases, schema: Schema | undefined): stri
   if (!schema || !(fields.length === 1 || star) || !fields[0].String) return undefined;
   const name = String(fields[0].String.sval).toLowerCase();
   const table = aliases.get(name);
-  const query = aliases.subs.get(name);
+  const query = aliases.laterals.has(name) ? undefined : aliases.subs.get(name);
   if (!table && !query) return undefined;
   // (a bare name that is also a column of a FROM item is that column)
   const column = ([alias, t]: [string, string | null]) => {
