@@ -109,6 +109,15 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
         `SELECT j.id, x.o FROM j CROSS JOIN LATERAL (SELECT json_build_object('i', k.id, 'd', k.doc) AS o FROM j k
         WHERE k.id <= j.id ORDER BY k.id LIMIT 2) x ORDER BY j.id, x.o ->> 'i'`,
       ],
+      // a WITH query's json column and builder (a string of the column's text, and compact, before)
+      [
+        "WITH w AS (SELECT id, doc FROM j) SELECT json_build_object('d', w.doc), json_build_array(doc) FROM w ORDER BY id",
+      ],
+      [
+        "WITH w AS (SELECT id, json_build_object('a', id, 'd', doc) AS o FROM j) SELECT o, json_agg(o) OVER (ORDER BY id) FROM w ORDER BY id",
+      ],
+      [`WITH j AS (SELECT 1 AS id, '{"x" :1}'::json AS doc) SELECT json_build_object('d', doc) FROM j`],
+      ["SELECT json_build_object('d', doc) FROM j, (SELECT 1 AS z) s ORDER BY id"],
       // a builder in || is its text
       [
         "SELECT json_build_object('a', 1) || 'x', 'p' || json_build_array(1, 2), json_build_object('b', json_build_array(1) || 'y')",

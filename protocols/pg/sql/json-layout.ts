@@ -80,7 +80,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     }
     if (n.SelectStmt) {
       const inner = new Aliases(aliases);
-      fromAliases(n.SelectStmt.fromClause, inner);
+      fromAliases(n.SelectStmt.fromClause, inner, n.SelectStmt.withClause);
       for (const k in n.SelectStmt) visit(n.SelectStmt[k], inner);
       return;
     }
@@ -95,7 +95,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   visit(tree.stmts ?? [], new Aliases());
   if (top?.targetList && (!top.op || top.op === 'SETOP_NONE')) {
     const aliases = new Aliases();
-    fromAliases(top.fromClause, aliases);
+    fromAliases(top.fromClause, aliases, top.withClause);
     for (const t of top.targetList) if (t.ResTarget?.val) add(t.ResTarget.val, aliases);
   }
   return { layouts: out, verbatim };
@@ -148,36 +148,53 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
 
 /**
  * The names of a FROM list's items, which a bare name in json_agg(t) takes as a whole row, each
- * with its table's name (null for a subquery, or a table of another schema).
+ * with its table's name (null for a subquery, a WITH query, or a table of another schema); `withClause`:
+ * the query's WITH queries, which its FROM items may name.
  */
-function fromAliases(from: Node[] | undefined, out: Aliases): void {
+function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node): void {
+  for (const c of withClause?.ctes ?? []) {
+    const cte = c.CommonTableExpr;
+    if (!cte?.ctename) continue;
+    const query = cte.ctequery?.SelectStmt;
+    // (a recursive one, or one with a column list: not read here)
+    if (query && !withClause.recursive && !cte.aliascolnames?.length)
+      out.ctes.set(String(cte.ctename).toLowerCase(), query);
+    else out.ctes.set(String(cte.ctename).toLowerCase(), null);
+  }
   for (const f of from ?? []) {
     if (f.JoinExpr) fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out);
     const name = f.RangeVar?.alias?.aliasname ?? f.RangeVar?.relname ?? f.RangeSubselect?.alias?.aliasname;
-    const table = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
+    const relname = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
     if (!name) continue;
     const key = String(name).toLowerCase();
-    out.set(key, table);
+    // a WITH query's name hides a table's
+    const cte = relname !== null && out.ctes.has(relname) ? out.ctes.get(relname) : undefined;
+    out.set(key, cte === undefined ? relname : null);
     const sub = f.RangeSubselect;
-    if (sub?.subquery?.SelectStmt && !sub.alias?.colnames?.length) out.subs.set(key, sub.subquery.SelectStmt);
+    const query = cte ?? (sub?.alias?.colnames?.length ? undefined : sub?.subquery?.SelectStmt);
+    if (query) out.subs.set(key, query);
     else out.subs.delete(key);
-    // (a LATERAL subquery's rows are rewritten into JSON: its whole row is not read here)
-    if (sub?.lateral) out.laterals.add(key);
-    else out.laterals.delete(key);
+    // (a LATERAL subquery's rows are rewritten into JSON, a WITH query's whole row is refused: not read here)
+    if (sub?.lateral || cte) out.noRows.add(key);
+    else out.noRows.delete(key);
   }
 }
 
 /**
  * FROM items visible to an expression: name → its table's name (null when not a schema table);
- * `subs`: a subquery's name → its query; `laterals`: the LATERAL ones' names.
+ * `subs`: a subquery's or WITH query's name → its query; `noRows`: those whose whole row is not
+ * read here (LATERAL subqueries, WITH queries); `ctes`: the WITH queries in scope (null for one not
+ * read here).
  */
 class Aliases extends Map<string, string | null> {
   readonly subs: Map<string, Node>;
-  readonly laterals: Set<string>;
+  readonly noRows: Set<string>;
+  readonly ctes: Map<string, Node | null>;
   constructor(outer?: Aliases) {
     super(outer ?? []);
     this.subs = new Map(outer?.subs ?? []);
-    this.laterals = new Set(outer?.laterals ?? []);
+    this.noRows = new Set(outer?.noRows ?? []);
+    this.ctes = new Map(outer?.ctes ?? []);
   }
 }
 
@@ -219,7 +236,7 @@ function wholeRow(ref: Node, aliases: Aliases, schema: Schema | undefined): stri
   if (!schema || !(fields.length === 1 || star) || !fields[0].String) return undefined;
   const name = String(fields[0].String.sval).toLowerCase();
   const table = aliases.get(name);
-  const query = aliases.laterals.has(name) ? undefined : aliases.subs.get(name);
+  const query = aliases.noRows.has(name) ? undefined : aliases.subs.get(name);
   if (!table && !query) return undefined;
   // (a bare name that is also a column of a FROM item is that column)
   const column = ([alias, t]: [string, string | null]) => {
@@ -371,9 +388,13 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, t
           ?.type?.toLowerCase()
       : undefined;
   if (fields.length === 2) return aliases.has(fields[0]) && typeIn(aliases.get(fields[0])) === type;
-  // a bare name: the one FROM item holding such a column (a subquery's columns are not known here)
+  // a bare name: the one FROM item holding such a column (and no subquery or WITH query that may)
   const types = [...aliases.values()].map(typeIn).filter((t) => t !== undefined);
-  return types.length === 1 && types[0] === type && ![...aliases.values()].some((t) => t === null);
+  const mayHold = ([alias, t]: [string, string | null]) => {
+    const sub = aliases.subs.get(alias);
+    return t === null && (sub ? subqueryNames(sub)?.includes(column) !== false : true);
+  };
+  return types.length === 1 && types[0] === type && ![...aliases.entries()].some(mayHold);
 }
 
 /** Where an expression starts in the text: a call's name, a subquery's '(', a cast's operand. */
