@@ -93,6 +93,23 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
         (await clients()[c].query(sql)).fields.map((f: { name: string }) => f.name);
       assert.deepEqual(await names('patina'), await names('postgres'), sql);
     }
+    await same('SELECT j.q, j.id FROM (m a JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY 2');
+    // a name on both sides of it is ambiguous, one on neither missing (j.id read the left side's)
+    const code = (c: 'patina' | 'postgres', sql: string) =>
+      clients()
+        [c].query(sql)
+        .then(
+          () => 'none',
+          (err: { code: string }) => err.code,
+        );
+    for (const [sql, expected] of [
+      ['SELECT j.id FROM (m a JOIN m b USING (q)) AS j', '42702'],
+      ['SELECT j.n FROM (m a JOIN m b ON a.id = b.id) j WHERE j.q > 1', '42702'],
+      ['SELECT j.zz FROM (m a JOIN m b USING (q)) AS j', '42703'],
+    ]) {
+      assert.equal(await code('postgres', sql), expected, sql);
+      assert.equal(await code('patina', sql), expected, sql);
+    }
   });
 
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
