@@ -35,6 +35,17 @@ export function mayGroup(sig: PgToken[]): boolean {
   return false;
 }
 
+/** Words after a `)` that are no alias of what it closes. */
+const NOT_ALIAS = new Set(
+  'WHERE ON JOIN LEFT RIGHT INNER FULL CROSS NATURAL GROUP ORDER LIMIT OFFSET HAVING UNION EXCEPT INTERSECT AND OR USING FROM WINDOW FOR FETCH RETURNING THEN ELSE END WHEN IS NOT IN LIKE ILIKE BETWEEN ASC DESC NULLS FILTER OVER WITHIN COLLATE AT SET VALUES DO'.split(
+    ' ',
+  ),
+);
+
+/** Whether a token after a `)` may be an alias (`AS`, a quoted name, a word that is no keyword there). */
+const isAlias = (t: PgToken | undefined) =>
+  t !== undefined && (t.type === 'quoted' || (t.type === 'word' && !NOT_ALIAS.has(t.text.toUpperCase())));
+
 /**
  * Whether the tokens may name a qualified column inside a subquery (two SELECTs, or a write with
  * one, and a `.`), where an inner FROM may hide an outer alias, or of a join with an alias of its
@@ -49,8 +60,7 @@ export function mayNestAliases(sig: PgToken[]): boolean {
     if (t.type === 'punct' && t.text === '.') dot = true;
     else if (t.type === 'word' && t.text.toUpperCase() === 'SELECT') selects++;
     else if (t.type === 'word' && t.text.toUpperCase() === 'JOIN') join = true;
-    else if (t.type === 'punct' && t.text === ')' && (sig[i + 1]?.type === 'word' || sig[i + 1]?.type === 'quoted'))
-      aliased = true;
+    else if (t.type === 'punct' && t.text === ')' && isAlias(sig[i + 1])) aliased = true;
   });
   const write = sig[0]?.type === 'word' && /^(update|delete|insert)$/i.test(sig[0].text);
   return dot && (selects >= (write ? 1 : 2) || (join && aliased));
