@@ -48,8 +48,9 @@ export function installPgArrayFunctions(db: Database.Database): void {
       const multi = catMulti(a, b);
       if (multi !== null) return multi;
     }
-    const left = isArray(k[0], a) ? elements(a) : [a];
-    const right = isArray(k[1], b) ? elements(b) : [b];
+    // (an element added to a multi-dimensional array is array_append's or array_prepend's 22000)
+    const left = isArray(k[0], a) ? elements(isArray(k[1], b) ? a : flat(a)) : [a];
+    const right = isArray(k[1], b) ? elements(isArray(k[0], a) ? b : flat(b)) : [b];
     return arrayText([...left, ...right]);
   });
   fn('string_to_array', (str, sep) =>
@@ -131,8 +132,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const to = g.includes('u') ? Math.min(xs.length, Number(hi)) : xs.length;
     return arrayText(from > to ? [] : xs.slice(from - 1, to));
   });
-  fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(arr)), x]));
-  fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(arr))]));
+  fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(flat(arr))), x]));
+  fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(flat(arr)))]));
   fn('array_cat', (a, b) =>
     a === null && b === null
       ? null
@@ -435,6 +436,13 @@ function catMulti(a: unknown, b: unknown): string | null {
 function oneDimension(arr: unknown, what: string): void {
   if (typeof arr === 'string' && MULTI.test(arr))
     throw sqlStateError('0A000', `${what} elements in multidimensional arrays is not supported`);
+}
+
+/** An array array_append or array_prepend adds to: 22000 for a multi-dimensional one, as PostgreSQL refuses it. */
+function flat(arr: unknown): unknown {
+  if (typeof arr === 'string' && MULTI.test(arr))
+    throw sqlStateError('22000', 'argument must be empty or one-dimensional array');
+  return arr;
 }
 
 /** The lengths of a multi-dimensional array's dimensions (null for text not read here). */

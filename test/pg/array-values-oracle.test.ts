@@ -285,6 +285,19 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     assert.equal(await sameError("SELECT array_position('{{1,2},{3,4}}'::int[], 3)"), '0A000');
     assert.equal(await sameError('SELECT array_position(ids, 3) FROM arr WHERE id = 60'), '0A000');
     assert.equal(await sameError('SELECT array_position(nums, 2) FROM arr WHERE id = 60'), '0A000');
+    // array_append, array_prepend and || of an element take one dimension only (they read the first level's pieces of text)
+    for (const sql of [
+      'SELECT array_append(ids, 5) FROM arr WHERE id = 60',
+      "SELECT array_prepend('z', tags) FROM arr WHERE id = 60",
+      "SELECT array_append('{{1,2},{3,4}}'::int[], 5)",
+      'SELECT ids || 5::bigint FROM arr WHERE id = 60',
+      'SELECT 5::bigint || ids FROM arr WHERE id = 60',
+      'SELECT ARRAY[[1,2]] || 3',
+    ])
+      assert.equal(await sameError(sql), '22000');
+    await same(
+      "SELECT array_append(ids, 5), array_prepend('z', tags), tags || 'y'::text, array_append('{1,2}'::int[], 3) FROM arr WHERE id = 43",
+    );
   });
 
   it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {

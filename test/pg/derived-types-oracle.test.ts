@@ -66,11 +66,49 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       'SELECT * FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
       'SELECT * FROM ((m a JOIN m b USING (q)) JOIN m c ON c.id = a.id) AS j ORDER BY 1, 2, 6',
       'SELECT * FROM m JOIN (m a FULL JOIN m b USING (q)) AS j USING (q) ORDER BY 1, 2, 6, 10',
+      // a subquery whose items have one alias twice, or an alias list for part of its columns and
+      // expressions after it (SQLite's order and names: `v, ?column?, q, ...`)
+      'SELECT * FROM (SELECT n AS v, x AS v, q FROM m) s JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n AS v, q, x AS v, f AS v FROM m) s JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n, q + 1, q FROM m) AS s(p) JOIN m USING (q) ORDER BY id, 2',
+      'SELECT * FROM (SELECT n, q * 2, q, sum(f) OVER () FROM m) AS s(p) JOIN m USING (q) ORDER BY id, 2',
     ]) {
       await same(sql);
       const names = async (c: 'patina' | 'postgres') =>
         (await clients()[c].query(sql)).fields.map((f: { name: string }) => f.name);
       assert.deepEqual(await names('patina'), await names('postgres'), sql);
+    }
+  });
+
+  it("j.* of a join with its own alias spreads its columns in PostgreSQL's order and names (SQLite's was `no such table: j`)", async () => {
+    for (const sql of [
+      'SELECT j.* FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY id, g',
+      'SELECT j.*, 1 AS k FROM (m a LEFT JOIN m b USING (q)) AS j ORDER BY 1, 2, 6',
+      'SELECT j.* FROM (m a JOIN m b ON a.id = b.id) j ORDER BY 1',
+      'SELECT j.*, c.id FROM (m a FULL JOIN (SELECT q, id AS k FROM m WHERE id > 2) b USING (q)) AS j, m c WHERE c.id = j.id ORDER BY 1, 2, 6',
+      'SELECT j.q, j.g, count(*) FROM (SELECT j.* FROM (m JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j) j GROUP BY 1, 2 ORDER BY 1, 2',
+    ]) {
+      await same(sql);
+      const names = async (c: 'patina' | 'postgres') =>
+        (await clients()[c].query(sql)).fields.map((f: { name: string }) => f.name);
+      assert.deepEqual(await names('patina'), await names('postgres'), sql);
+    }
+    await same('SELECT j.q, j.id FROM (m a JOIN (SELECT q, f AS g FROM m) s USING (q)) AS j ORDER BY 2');
+    // a name on both sides of it is ambiguous, one on neither missing (j.id read the left side's)
+    const code = (c: 'patina' | 'postgres', sql: string) =>
+      clients()
+        [c].query(sql)
+        .then(
+          () => 'none',
+          (err: { code: string }) => err.code,
+        );
+    for (const [sql, expected] of [
+      ['SELECT j.id FROM (m a JOIN m b USING (q)) AS j', '42702'],
+      ['SELECT j.n FROM (m a JOIN m b ON a.id = b.id) j WHERE j.q > 1', '42702'],
+      ['SELECT j.zz FROM (m a JOIN m b USING (q)) AS j', '42703'],
+    ]) {
+      assert.equal(await code('postgres', sql), expected, sql);
+      assert.equal(await code('patina', sql), expected, sql);
     }
   });
 

@@ -12,7 +12,8 @@ const SCHEMAS = {
   postgres: 'CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text);',
 };
 const ROWS = [
-  `INSERT INTO j (id, doc, name) VALUES (1, '{"a": 1}', 'x'), (2, '[1, 2]', 'y'), (9, '{"k" :  "v"}', 'w')`,
+  `INSERT INTO j (id, doc, name, bin) VALUES (1, '{"a": 1}', 'x', '{"b":2, "a" :[1,2]}'), (2, '[1, 2]', 'y', NULL),
+    (9, '{"k" :  "v"}', 'w', '[1,{"c":null}]')`,
 ];
 
 describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
@@ -66,6 +67,85 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       ],
     ] as [string, unknown[]?][])
       await same(sql, values);
+  });
+
+  it("a json value through coalesce or CAST, a subquery's json columns and builders, a builder in || and a CASE of shapes in a builder keep PostgreSQL's text", async () => {
+    for (const [sql, values] of [
+      // coalesce and CAST(x AS json) inside a builder: the value's own text (they were compacted, or
+      // a string of the marked text "\u0001{...}")
+      [
+        "SELECT id, json_build_object('d', coalesce(doc, '{}'), 'e', coalesce(doc, json_build_object('z', 1))) FROM j ORDER BY id",
+      ],
+      [
+        `SELECT id, json_build_array(CAST(doc AS json), CAST('{"a":  1}' AS json), CAST($1 AS json)) FROM j ORDER BY id`,
+        ['[1,  2]'],
+      ],
+      [
+        "SELECT json_agg(coalesce(doc, '[]') ORDER BY id), json_object_agg(name, coalesce(doc, '{\"n\" : 0}'::json)) FROM j",
+      ],
+      ["SELECT id, coalesce(doc, json_build_object('z', id)), CAST(doc AS json) FROM j ORDER BY id"],
+      // a subquery's row: its json columns as stored, its builders with their spacing
+      ['SELECT row_to_json(s) FROM (SELECT id, doc FROM j) s ORDER BY id'],
+      ['SELECT json_agg(s ORDER BY s.id), json_agg(s.* ORDER BY s.id) FROM (SELECT id, doc, name FROM j) s'],
+      [
+        `SELECT to_json(s), json_build_object('r', s), row_to_json(s.*) FROM
+        (SELECT id AS k, doc AS d, coalesce(doc, '[]') AS c, '{"q" :2}'::json AS q FROM j) AS s ORDER BY k`,
+      ],
+      [
+        `SELECT row_to_json(s), s.o FROM (SELECT id, json_build_object('a', id, 'd', doc) AS o,
+        json_build_array(id, name) AS r, name FROM j) s ORDER BY id`,
+      ],
+      // a subquery's builder read by name, in a builder, made text or through a scalar subquery
+      [
+        "SELECT o, json_build_object('x', s.o), o::text, s.o ->> 'i' FROM (SELECT id, json_build_object('d', doc, 'i', id) AS o FROM j) s ORDER BY id",
+      ],
+      ['SELECT (SELECT o FROM (SELECT json_build_array(doc, 1) AS o FROM j WHERE id = 9) s)'],
+      // a LATERAL subquery's builder (Drizzle's relational queries; SQLite's compact text before)
+      [
+        `SELECT j.id, x.data, json_build_object('x', x.data) FROM j LEFT JOIN LATERAL (SELECT
+        coalesce(json_agg(json_build_array(k.id, k.doc)), '[]'::json) AS data FROM j k WHERE k.id = j.id) x ON true ORDER BY j.id`,
+      ],
+      [
+        `SELECT j.id, x.o FROM j CROSS JOIN LATERAL (SELECT json_build_object('i', k.id, 'd', k.doc) AS o FROM j k
+        WHERE k.id <= j.id ORDER BY k.id LIMIT 2) x ORDER BY j.id, x.o ->> 'i'`,
+      ],
+      // a WITH query's json column and builder (a string of the column's text, and compact, before)
+      [
+        "WITH w AS (SELECT id, doc FROM j) SELECT json_build_object('d', w.doc), json_build_array(doc) FROM w ORDER BY id",
+      ],
+      [
+        "WITH w AS (SELECT id, json_build_object('a', id, 'd', doc) AS o FROM j) SELECT o, json_agg(o) OVER (ORDER BY id) FROM w ORDER BY id",
+      ],
+      [`WITH j AS (SELECT 1 AS id, '{"x" :1}'::json AS doc) SELECT json_build_object('d', doc) FROM j`],
+      ["SELECT json_build_object('d', doc) FROM j, (SELECT 1 AS z) s ORDER BY id"],
+      // a builder in || is its text
+      [
+        "SELECT json_build_object('a', 1) || 'x', 'p' || json_build_array(1, 2), json_build_object('b', json_build_array(1) || 'y')",
+      ],
+      // a CASE of builders of different shapes (or json values) inside a builder: each branch's text
+      [
+        "SELECT id, json_build_object('x', CASE WHEN id = 1 THEN json_build_object('a', id) ELSE json_build_array(id) END) FROM j ORDER BY id",
+      ],
+      [
+        `SELECT id, json_build_array(CASE WHEN id = 1 THEN doc WHEN id = 2 THEN json_build_array(id, 'q')
+        ELSE '{"z" :1}' END, 0) FROM j ORDER BY id`,
+      ],
+    ] as [string, unknown[]?][])
+      await same(sql, values);
+  });
+
+  it("a jsonb column in a json builder or whole row is jsonb's text; a window's json_agg is laid out and NULL over no rows", async () => {
+    for (const sql of [
+      // (they were SQLite's compact text, `{"b":2}`)
+      "SELECT id, json_build_object('b', bin), json_build_array(bin, doc), to_json(bin), row_to_json(j) FROM j ORDER BY id",
+      'SELECT json_agg(bin ORDER BY id), json_object_agg(id, bin ORDER BY id) FROM j',
+      'SELECT row_to_json(s), json_agg(s) OVER (ORDER BY id) FROM (SELECT id, bin, doc FROM j) s ORDER BY id',
+      // a window's json_agg was compact, and '{}' where its frame held no row
+      `SELECT id, coalesce(json_agg(doc) OVER w, '[]'), json_object_agg(name, id) FILTER (WHERE id > 1) OVER w,
+        json_agg(id) FILTER (WHERE id > 2) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+        FROM j WINDOW w AS (ORDER BY id) ORDER BY id`,
+    ])
+      await same(sql);
   });
 
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {

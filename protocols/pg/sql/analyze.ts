@@ -552,6 +552,18 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
       ]);
     }
   }
+  if (stars?.renames.size) {
+    let at = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const name = stars.renames.get(at);
+      at += Buffer.byteLength(tokens[i].text) + 1;
+      if (name === undefined) continue;
+      // (the item's last token is its alias)
+      const last = itemEnd(tokens, i);
+      if (tokens[last]?.type === 'word' || tokens[last]?.type === 'quoted')
+        replace.set(last, { type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
+    }
+  }
   let offset = 0;
   const out: PgToken[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -562,6 +574,13 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
       ...(star !== undefined ? lexPg(star) : [replace.get(i) ?? tokens[i]]),
       ...(after.get(i) ?? []),
     );
+    // `j.*` (an aliased join's, at its name): the `.` and `*` go too
+    if (star !== undefined && tokens[i].type !== 'op')
+      for (let k = 0; k < 2; k++) {
+        while (tokens[i + 1]?.type === 'space' || tokens[i + 1]?.type === 'comment')
+          offset += Buffer.byteLength(tokens[++i].text) + 1;
+        offset += Buffer.byteLength(tokens[++i].text) + 1;
+      }
   }
   return out;
 }

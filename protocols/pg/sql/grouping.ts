@@ -35,19 +35,35 @@ export function mayGroup(sig: PgToken[]): boolean {
   return false;
 }
 
+/** Words after a `)` that are no alias of what it closes. */
+const NOT_ALIAS = new Set(
+  'WHERE ON JOIN LEFT RIGHT INNER FULL CROSS NATURAL GROUP ORDER LIMIT OFFSET HAVING UNION EXCEPT INTERSECT AND OR USING FROM WINDOW FOR FETCH RETURNING THEN ELSE END WHEN IS NOT IN LIKE ILIKE BETWEEN ASC DESC NULLS FILTER OVER WITHIN COLLATE AT SET VALUES DO'.split(
+    ' ',
+  ),
+);
+
+/** Whether a token after a `)` may be an alias (`AS`, a quoted name, a word that is no keyword there). */
+const isAlias = (t: PgToken | undefined) =>
+  t !== undefined && (t.type === 'quoted' || (t.type === 'word' && !NOT_ALIAS.has(t.text.toUpperCase())));
+
 /**
  * Whether the tokens may name a qualified column inside a subquery (two SELECTs, or a write with
- * one, and a `.`), where an inner FROM may hide an outer alias: a cheap test before parsing.
+ * one, and a `.`), where an inner FROM may hide an outer alias, or of a join with an alias of its
+ * own (`JOIN ... ) AS j`, whose name may be on both sides): a cheap test before parsing.
  */
 export function mayNestAliases(sig: PgToken[]): boolean {
   let selects = 0;
   let dot = false;
-  for (const t of sig) {
+  let join = false;
+  let aliased = false;
+  sig.forEach((t, i) => {
     if (t.type === 'punct' && t.text === '.') dot = true;
     else if (t.type === 'word' && t.text.toUpperCase() === 'SELECT') selects++;
-  }
+    else if (t.type === 'word' && t.text.toUpperCase() === 'JOIN') join = true;
+    else if (t.type === 'punct' && t.text === ')' && isAlias(sig[i + 1])) aliased = true;
+  });
   const write = sig[0]?.type === 'word' && /^(update|delete|insert)$/i.test(sig[0].text);
-  return dot && selects >= (write ? 1 : 2);
+  return dot && (selects >= (write ? 1 : 2) || (join && aliased));
 }
 
 /**
@@ -161,6 +177,9 @@ function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scop
     const columns = at?.get(alias);
     if (columns && !columns.has(fields[1].toLowerCase()))
       throw pgError('42703', `column ${fields[0]}.${fields[1]} does not exist`);
+    // (a name on both sides of a join with an alias of its own)
+    if (columns?.twice?.has(fields[1].toLowerCase()))
+      throw pgError('42702', `column reference "${fields[1]}" is ambiguous`);
     return;
   }
   for (const k in n) if (k !== 'location') checkQualified(n[k], schema, ctes, scopes);
@@ -185,14 +204,40 @@ function tablesOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, o
 export const isAggregateCall = (f: Node) =>
   f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
 
+/** A FROM item's column names; `twice`: those a join with an alias of its own has on both sides. */
+type Columns = Set<string> & { twice?: Set<string> };
+
 /** alias → its columns (null when not known here) of a subquery's FROM list. */
-type Scope = Map<string, Set<string> | null>;
+type Scope = Map<string, Columns | null>;
+
+/** The column names of a join's side (`list`, in order, a name once a side's column), null when not known. */
+function joinSide(f: Node, scope: Scope): string[] | null {
+  if (f?.RangeVar) {
+    const cols = scope.get(String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase());
+    return cols ? [...cols] : null;
+  }
+  const j = f?.JoinExpr;
+  if (!j || j.alias) return null;
+  const l = joinSide(j.larg, scope);
+  const r = joinSide(j.rarg, scope);
+  if (!l || !r) return null;
+  const merged = j.isNatural ? l.filter((n) => r.includes(n)) : strings(j.usingClause).map((n) => n.toLowerCase());
+  return [...merged, ...l.filter((n) => !merged.includes(n)), ...r.filter((n) => !merged.includes(n))];
+}
 
 function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Scope): void {
   for (const f of from ?? []) {
     if (f.JoinExpr) {
       scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out);
-      if (f.JoinExpr.alias) out.set(String(f.JoinExpr.alias.aliasname).toLowerCase(), null);
+      if (f.JoinExpr.alias) {
+        // its columns, when both sides are tables (or joins of them) known here
+        const names = f.JoinExpr.alias.colnames?.length
+          ? null
+          : joinSide({ JoinExpr: { ...f.JoinExpr, alias: undefined } }, out);
+        const cols: Columns | null = names ? new Set(names) : null;
+        if (cols && names) cols.twice = new Set(names.filter((n, i) => names.indexOf(n) !== i));
+        out.set(String(f.JoinExpr.alias.aliasname).toLowerCase(), cols);
+      }
     } else if (f.RangeVar) {
       const name = String(f.RangeVar.relname).toLowerCase();
       const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;

@@ -28,7 +28,7 @@ const TEXT_TYPES = new Set(['text', 'varchar', 'bpchar']);
  */
 export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   const out = new Map<number, string>();
-  const verbatim = new Map<number, 'column' | 'cast' | 'row'>();
+  const verbatim = new Map<number, VerbatimKind>();
   let tree: Node;
   try {
     tree = parseTree(sql);
@@ -37,6 +37,11 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   }
   const stmt = tree.stmts?.length === 1 ? tree.stmts[0].stmt : undefined;
   const top = stmt?.SelectStmt;
+  const commit = (leaves: Leaf[]) => {
+    for (const [where, kind] of leaves)
+      if (kind.startsWith('layout:')) out.set(where, kind.slice('layout:'.length));
+      else verbatim.set(where, kind as VerbatimKind);
+  };
   const add = (e: Node, aliases: Aliases): void => {
     // each branch of a CASE on its own (one may build an object, another an array)
     const c = e?.CaseExpr;
@@ -48,10 +53,21 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     const leaves: Leaf[] = [];
     const l = layoutOf(e, aliases, schema, leaves);
     const at = startOf(e);
-    // (a json value's own text needs printing only where it is in a builder, or under to_json)
-    if (l !== 'c' && (l !== 'v' || e.FuncCall) && at >= 0) {
+    // coalesce of other json values than a builder and constants: each argument on its own (a json
+    // value's text, a builder's laid out)
+    if (e?.CoalesceExpr && (l === 'c' || l === 'v')) {
+      for (const a of e.CoalesceExpr.args ?? []) add(a, aliases);
+      return;
+    }
+    // (a json value's own text needs printing only where it is in a builder, or under to_json; the
+    // builders inside it laid out, a subquery's `s.o` of a builder)
+    if (l === 'v' && !e.FuncCall) {
+      commit(leaves.filter((f) => f[2]));
+      return;
+    }
+    if (l !== 'c' && at >= 0) {
       out.set(at, l);
-      for (const [where, kind] of leaves) verbatim.set(where, kind);
+      commit(leaves);
     }
   };
   // a builder written into a json column is stored with PostgreSQL's spacing, which reading it gives back
@@ -63,19 +79,23 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
       return;
     }
     if (n.SelectStmt) {
-      const inner = new Map(aliases);
-      fromAliases(n.SelectStmt.fromClause, inner);
+      const inner = new Aliases(aliases);
+      fromAliases(n.SelectStmt.fromClause, inner, n.SelectStmt.withClause);
       for (const k in n.SelectStmt) visit(n.SelectStmt[k], inner);
       return;
     }
     const cast = n.TypeCast;
     if (cast && TEXT_TYPES.has(strings(cast.typeName?.names).pop()?.toLowerCase() ?? '')) add(cast.arg, aliases);
+    // a builder in `||` (json || text is text: the builder's text as PostgreSQL wrote it)
+    const op = n.A_Expr;
+    if (op?.kind === 'AEXPR_OP' && strings(op.name).join('.') === '||')
+      for (const side of [op.lexpr, op.rexpr]) if (side?.FuncCall) add(side, aliases);
     for (const k in n) visit(n[k], aliases);
   };
-  visit(tree.stmts ?? [], new Map());
+  visit(tree.stmts ?? [], new Aliases());
   if (top?.targetList && (!top.op || top.op === 'SETOP_NONE')) {
-    const aliases: Aliases = new Map();
-    fromAliases(top.fromClause, aliases);
+    const aliases = new Aliases();
+    fromAliases(top.fromClause, aliases, top.withClause);
     for (const t of top.targetList) if (t.ResTarget?.val) add(t.ResTarget.val, aliases);
   }
   return { layouts: out, verbatim };
@@ -91,7 +111,7 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
   if (!table) return out;
   const isJson = (column: string) =>
     table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase())?.type?.toLowerCase() === 'json';
-  const none: Aliases = new Map();
+  const none = new Aliases();
   const sets = (targets: Node[] | undefined, aliases: Aliases) => {
     for (const t of targets ?? []) {
       const r = t.ResTarget;
@@ -99,9 +119,8 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
     }
   };
   if (stmt.UpdateStmt) {
-    const aliases: Aliases = new Map([
-      [String(write.relation.alias?.aliasname ?? table.name).toLowerCase(), table.name],
-    ]);
+    const aliases = new Aliases();
+    aliases.set(String(write.relation.alias?.aliasname ?? table.name).toLowerCase(), table.name);
     fromAliases(stmt.UpdateStmt.fromClause, aliases);
     sets(stmt.UpdateStmt.targetList, aliases);
     return out;
@@ -117,7 +136,7 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
   // INSERT ... SELECT: the select list's items by position
   const select = ins.selectStmt?.SelectStmt;
   if (select?.targetList && (!select.op || select.op === 'SETOP_NONE')) {
-    const aliases: Aliases = new Map();
+    const aliases = new Aliases();
     fromAliases(select.fromClause, aliases);
     (select.targetList as Node[]).forEach((t, i) => {
       if (t.ResTarget?.val && names[i] !== undefined && isJson(names[i])) out.push([t.ResTarget.val, aliases]);
@@ -129,51 +148,234 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
 
 /**
  * The names of a FROM list's items, which a bare name in json_agg(t) takes as a whole row, each
- * with its table's name (null for a subquery, or a table of another schema).
+ * with its table's name (null for a subquery, a WITH query, or a table of another schema); `withClause`:
+ * the query's WITH queries, which its FROM items may name.
  */
-function fromAliases(from: Node[] | undefined, out: Aliases): void {
+function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node): void {
+  for (const c of withClause?.ctes ?? []) {
+    const cte = c.CommonTableExpr;
+    if (!cte?.ctename) continue;
+    const query = cte.ctequery?.SelectStmt;
+    // (a recursive one, or one with a column list: not read here)
+    if (query && !withClause.recursive && !cte.aliascolnames?.length)
+      out.ctes.set(String(cte.ctename).toLowerCase(), query);
+    else out.ctes.set(String(cte.ctename).toLowerCase(), null);
+  }
   for (const f of from ?? []) {
     if (f.JoinExpr) fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out);
     const name = f.RangeVar?.alias?.aliasname ?? f.RangeVar?.relname ?? f.RangeSubselect?.alias?.aliasname;
-    const table = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
-    if (name) out.set(String(name).toLowerCase(), table);
+    const relname = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
+    if (!name) continue;
+    const key = String(name).toLowerCase();
+    // a WITH query's name hides a table's
+    const cte = relname !== null && out.ctes.has(relname) ? out.ctes.get(relname) : undefined;
+    out.set(key, cte === undefined ? relname : null);
+    const sub = f.RangeSubselect;
+    const query = cte ?? (sub?.alias?.colnames?.length ? undefined : sub?.subquery?.SelectStmt);
+    if (query) out.subs.set(key, query);
+    else out.subs.delete(key);
+    // (a LATERAL subquery's rows are rewritten into JSON, a WITH query's whole row is refused: not read here)
+    if (sub?.lateral || cte) out.noRows.add(key);
+    else out.noRows.delete(key);
   }
 }
 
-/** FROM items visible to an expression: name → its table's name (null when not a schema table). */
-type Aliases = Map<string, string | null>;
+/**
+ * FROM items visible to an expression: name → its table's name (null when not a schema table);
+ * `subs`: a subquery's or WITH query's name → its query; `noRows`: those whose whole row is not
+ * read here (LATERAL subqueries, WITH queries); `ctes`: the WITH queries in scope (null for one not
+ * read here).
+ */
+class Aliases extends Map<string, string | null> {
+  readonly subs: Map<string, Node>;
+  readonly noRows: Set<string>;
+  readonly ctes: Map<string, Node | null>;
+  constructor(outer?: Aliases) {
+    super(outer ?? []);
+    this.subs = new Map(outer?.subs ?? []);
+    this.noRows = new Set(outer?.noRows ?? []);
+    this.ctes = new Map(outer?.ctes ?? []);
+  }
+}
 
-/** A json value whose own text a builder keeps: where it starts in the text, and its form. */
-type Leaf = [number, 'column' | 'cast' | 'row'];
+/**
+ * How a json value inside a builder is kept as its own text: a column (`doc`, `t.doc`), a `::json`
+ * cast, an expression (`CAST(x AS json)`, coalesce, a CASE, whose value the analysis makes PostgreSQL's
+ * text) each wrapped in __pg_json_verbatim, a jsonb column (`jsonb`) in it and __pg_jsonb_text; a
+ * whole row (`row:` and a flag a column: `v` for one kept as its text, `b` a jsonb column's text),
+ * its name marked for translate/json-values.ts.
+ */
+type VerbatimKind = 'column' | 'jsonb' | 'cast' | 'expr' | `row:${string}`;
+
+/**
+ * A json value whose own text a builder keeps (where it starts in the text, and its form), or a
+ * builder laid out inside one (`layout:` and its layout); `nested` for one inside a builder that a
+ * json value's text holds (needed where that value is printed as it is).
+ */
+type Leaf = [number, VerbatimKind | `layout:${string}`, nested?: boolean];
 
 /** The layouts of the builders whose text leaves a statement, and the json values inside them kept as written. */
 export interface JsonLayouts {
   /** Offset where a builder's expression starts → its layout. */
   layouts: Map<number, string>;
   /**
-   * Offset where a json column (`doc`, `t.doc`) or a `::json` cast of a literal, parameter or
-   * column starts inside such a builder → its form; printed as its own text (layout 'v').
+   * Offset where a json column (`doc`, `t.doc`), a `::json` cast of a literal, parameter or
+   * column, or another json value made PostgreSQL's text starts inside such a builder → its form;
+   * printed as its own text (layout 'v').
    */
-  verbatim: Map<number, 'column' | 'cast' | 'row'>;
+  verbatim: Map<number, VerbatimKind>;
 }
 
-/** The schema table a reference to a whole row names (`t`, `t.*`, t a FROM item's name and no column), else undefined. */
-function wholeRowTable(ref: Node, aliases: Aliases, schema: Schema | undefined) {
+/**
+ * The FROM item a reference to a whole row names (`t`, `t.*`, t a FROM item's name and no column):
+ * a schema table's name, or a subquery's query; else undefined.
+ */
+function wholeRow(ref: Node, aliases: Aliases, schema: Schema | undefined): string | { query: Node } | undefined {
   const fields: Node[] = ref.fields ?? [];
   const star = fields.length === 2 && fields[1].A_Star;
   if (!schema || !(fields.length === 1 || star) || !fields[0].String) return undefined;
   const name = String(fields[0].String.sval).toLowerCase();
   const table = aliases.get(name);
-  if (!table) return undefined;
+  const query = aliases.noRows.has(name) ? undefined : aliases.subs.get(name);
+  if (!table && !query) return undefined;
   // (a bare name that is also a column of a FROM item is that column)
-  const column = (t: string | null) =>
-    !t || schema.tables.get(t)?.columns.some((c) => c.name.toLowerCase() === name) === true;
-  if (!star && [...aliases.values()].some(column)) return undefined;
-  return schema.tables.get(table);
+  const column = ([alias, t]: [string, string | null]) => {
+    const sub = aliases.subs.get(alias);
+    if (sub) return subqueryNames(sub)?.includes(name) !== false;
+    return !t || schema.tables.get(t)?.columns.some((c) => c.name.toLowerCase() === name) === true;
+  };
+  if (!star && [...aliases.entries()].some(column)) return undefined;
+  return table ?? { query };
 }
 
-/** Whether a column reference names a json (not jsonb) column of a FROM item's table. */
-function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined): boolean {
+/** The select item of a FROM subquery a column reference names (`s.o`, or `o` that only one subquery and no table has), else undefined. */
+function subqueryColumn(ref: Node, aliases: Aliases): { value: Node; query: Node } | undefined {
+  const fields = strings(ref.fields).map((f) => f.toLowerCase());
+  if ((fields.length !== 1 && fields.length !== 2) || (ref.fields as Node[]).some((f) => !f.String)) return undefined;
+  const column = fields[fields.length - 1];
+  const owners = fields.length === 2 ? [fields[0]] : [...aliases.keys()];
+  const found: { value: Node; query: Node }[] = [];
+  for (const alias of owners) {
+    const query = aliases.subs.get(alias);
+    if (!query) {
+      // (a table's column of that name, or a FROM item whose columns are not known: not told apart here)
+      if (fields.length === 1) return undefined;
+      continue;
+    }
+    const names = subqueryNames(query);
+    if (!names) return undefined;
+    const at = names.indexOf(column);
+    if (at >= 0 && names.lastIndexOf(column) === at) found.push({ value: query.targetList[at].ResTarget.val, query });
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The names of a subquery's columns (an alias, or a column reference's last name), null when one has none or is `*`. */
+function subqueryNames(s: Node): string[] | null {
+  if ((s.op && s.op !== 'SETOP_NONE') || !s.targetList) return null;
+  const out: string[] = [];
+  for (const t of s.targetList as Node[]) {
+    const r = t.ResTarget;
+    const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    if (!r || fields?.some((f) => f.A_Star)) return null;
+    const name = r.name ?? (fields ? fields[fields.length - 1]?.String?.sval : undefined);
+    if (name === undefined) return null;
+    out.push(String(name).toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * A subquery's row in a builder (`row_to_json(s)`): a flag a column, `v` for a json value kept as
+ * its text (a json column, a cast to json, a builder laid out inside the subquery), else `c`; null
+ * when its columns are not all named (translate/json-values.ts builds no object of them then).
+ */
+function subqueryFlags(s: Node, schema: Schema | undefined, leaves: Leaf[]): string | null {
+  if (!subqueryNames(s)) return null;
+  // (a FROM subquery sees none of its query's FROM items; the enclosing queries' are left out too)
+  const inner = new Aliases();
+  fromAliases(s.fromClause, inner);
+  let flags = '';
+  for (const t of s.targetList as Node[]) {
+    const kept: Leaf[] = [];
+    const value = t.ResTarget.val;
+    const json = jsonText(value, inner, schema, kept) === 'json';
+    if (json) leaves.push(...kept);
+    flags += json ? 'v' : value?.ColumnRef && isJsonColumn(value.ColumnRef, inner, schema, 'jsonb') ? 'b' : 'c';
+  }
+  return flags;
+}
+
+/** A whole row's flag of a column of a type: `v` a json column's text, `b` a jsonb column's as jsonb prints it. */
+const ROW_FLAGS: Record<string, string> = { json: 'v', jsonb: 'b' };
+
+/** Builders whose document is json (not jsonb). */
+const JSON_BUILDERS = new Set([
+  'json_build_object',
+  'json_build_array',
+  'json_agg',
+  'json_object_agg',
+  'row_to_json',
+  'to_json',
+]);
+
+/**
+ * Whether an expression's value can be made PostgreSQL's json text: 'json' for a json value whose
+ * text the translation gives as PostgreSQL prints it (a json column, a cast to json of a literal,
+ * parameter or column, a builder, laid out by a leaf in `leaves`, coalesce, CASE or a scalar
+ * subquery of those), 'unknown' for a string literal or NULL (json beside json), else 'no'.
+ */
+function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves: Leaf[]): 'json' | 'unknown' | 'no' {
+  if (!e) return 'no';
+  if (e.A_Const) return e.A_Const.isnull || e.A_Const.sval ? 'unknown' : 'no';
+  if (e.ColumnRef) return isJsonColumn(e.ColumnRef, aliases, schema) ? 'json' : 'no';
+  if (e.TypeCast) {
+    if (strings(e.TypeCast.typeName?.names).pop()?.toLowerCase() !== 'json') return 'no';
+    const arg = e.TypeCast.arg;
+    if (arg?.A_Const?.sval || arg?.ParamRef || arg?.ColumnRef) return 'json';
+    return jsonText(arg, aliases, schema, leaves) === 'json' ? 'json' : 'no';
+  }
+  const parts: Node[] | undefined = e.CoalesceExpr
+    ? e.CoalesceExpr.args
+    : e.CaseExpr
+      ? [
+          ...(e.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result),
+          e.CaseExpr.defresult ?? { A_Const: { isnull: true } },
+        ]
+      : undefined;
+  if (parts) {
+    const kept: Leaf[] = [];
+    const kinds = parts.map((p) => jsonText(p, aliases, schema, kept));
+    if (kinds.includes('no')) return 'no';
+    leaves.push(...kept);
+    return kinds.includes('json') ? 'json' : 'unknown';
+  }
+  const sub = e.SubLink;
+  if (sub) {
+    const q = sub.subselect?.SelectStmt;
+    if (sub.subLinkType !== 'EXPR_SUBLINK' || !q || (q.op && q.op !== 'SETOP_NONE') || q.targetList?.length !== 1)
+      return 'no';
+    const inner = new Aliases(aliases);
+    fromAliases(q.fromClause, inner);
+    return jsonText(q.targetList[0].ResTarget?.val, inner, schema, leaves) === 'json' ? 'json' : 'no';
+  }
+  const f = e.FuncCall;
+  const name = f
+    ? strings(f.funcname)
+        .join('.')
+        .toLowerCase()
+        .replace(/^pg_catalog\./, '')
+    : '';
+  if (!f || f.func_variadic || !JSON_BUILDERS.has(name) || f.location < 0) return 'no';
+  if (f.over && name !== 'json_agg' && name !== 'json_object_agg') return 'no';
+  const inner: Leaf[] = [];
+  const l = layoutOf(e, aliases, schema, inner);
+  if (l !== 'c') leaves.push(...inner.map(([at, kind]): Leaf => [at, kind, true]), [f.location, `layout:${l}`, true]);
+  return 'json';
+}
+
+/** Whether a column reference names a json (not jsonb; or of `type`) column of a FROM item's table. */
+function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, type = 'json'): boolean {
   if (!schema) return false;
   const fields = strings(ref.fields).map((f) => f.toLowerCase());
   if (fields.length !== 1 && fields.length !== 2) return false;
@@ -185,10 +387,14 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined): 
           ?.columns.find((c) => c.name.toLowerCase() === column)
           ?.type?.toLowerCase()
       : undefined;
-  if (fields.length === 2) return aliases.has(fields[0]) && typeIn(aliases.get(fields[0])) === 'json';
-  // a bare name: the one FROM item holding such a column (a subquery's columns are not known here)
+  if (fields.length === 2) return aliases.has(fields[0]) && typeIn(aliases.get(fields[0])) === type;
+  // a bare name: the one FROM item holding such a column (and no subquery or WITH query that may)
   const types = [...aliases.values()].map(typeIn).filter((t) => t !== undefined);
-  return types.length === 1 && types[0] === 'json' && ![...aliases.values()].some((t) => t === null);
+  const mayHold = ([alias, t]: [string, string | null]) => {
+    const sub = aliases.subs.get(alias);
+    return t === null && (sub ? subqueryNames(sub)?.includes(column) !== false : true);
+  };
+  return types.length === 1 && types[0] === type && ![...aliases.entries()].some(mayHold);
 }
 
 /** Where an expression starts in the text: a call's name, a subquery's '(', a cast's operand. */
@@ -208,13 +414,42 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
       leaves.push([e.ColumnRef.location, 'column']);
       return 'v';
     }
-    // a table's whole row (`t`, `t.*`) with json columns: an object of its columns, those kept as written
-    const table = wholeRowTable(e.ColumnRef, aliases, schema);
-    if (table && e.ColumnRef.location >= 0 && table.columns.some((c) => c.type?.toLowerCase() === 'json')) {
-      leaves.push([e.ColumnRef.location, 'row']);
-      return `R(${table.columns.map((c) => (c.type?.toLowerCase() === 'json' ? 'v' : 'c')).join(',')})`;
+    // a jsonb column: its text as jsonb prints it (`{"a": 1}`; SQLite's document was compact)
+    if (e.ColumnRef.location >= 0 && isJsonColumn(e.ColumnRef, aliases, schema, 'jsonb')) {
+      leaves.push([e.ColumnRef.location, 'jsonb']);
+      return 'v';
     }
-    return 'c';
+    // a subquery's json value (`s.o` of `(SELECT json_build_object(...) AS o ...) s`): made
+    // PostgreSQL's text inside it (its builders laid out), kept as it is
+    const item = e.ColumnRef.location >= 0 ? subqueryColumn(e.ColumnRef, aliases) : undefined;
+    if (item) {
+      const kept: Leaf[] = [];
+      const inner = new Aliases();
+      fromAliases(item.query.fromClause, inner);
+      if (jsonText(item.value, inner, schema, kept) === 'json') {
+        leaves.push(...kept, [e.ColumnRef.location, 'column']);
+        return 'v';
+      }
+    }
+    // a whole row (`t`, `t.*`) with json columns: an object of its columns, those kept as written
+    // (a table's json columns; a subquery's json values, its builders laid out inside it)
+    const row = e.ColumnRef.location >= 0 ? wholeRow(e.ColumnRef, aliases, schema) : undefined;
+    const inner: Leaf[] = [];
+    const flags =
+      typeof row === 'string'
+        ? schema?.tables
+            .get(row)
+            ?.columns.map((c) => ROW_FLAGS[c.type?.toLowerCase() ?? ''] ?? 'c')
+            .join('')
+        : row
+          ? subqueryFlags(row.query, schema, inner)
+          : undefined;
+    if (!flags || !/[vb]/.test(flags)) return 'c';
+    leaves.push(...inner, [e.ColumnRef.location, `row:${flags}`]);
+    return `R(${flags
+      .split('')
+      .map((f) => (f === 'c' ? 'c' : 'v'))
+      .join(',')})`;
   }
   if (e?.TypeCast) {
     const type = strings(e.TypeCast.typeName?.names).pop()?.toLowerCase();
@@ -226,21 +461,32 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
       leaves.push([at, 'cast']);
       return 'v';
     }
+    // `CAST(x AS json)`: the whole cast, whose value is x's text
+    if ((arg?.A_Const?.sval || arg?.ParamRef || arg?.ColumnRef) && e.TypeCast.location >= 0) {
+      leaves.push([e.TypeCast.location, 'expr']);
+      return 'v';
+    }
     return layoutOf(arg, aliases, schema, leaves);
   }
   if (e?.CoalesceExpr) {
     const [first, ...rest] = e.CoalesceExpr.args as Node[];
-    if (!rest.every((a) => a.A_Const)) return 'c';
-    const l = layoutOf(first, aliases, schema, leaves);
-    // (a json value's text stays compact through coalesce, whose other arguments are not marked)
-    return l === 'v' ? 'c' : l;
+    // coalesce(json_agg(...), '[]'): the builder's layout, which a constant's text keeps
+    if (rest.every((a) => a.A_Const)) {
+      const kept: Leaf[] = [];
+      const l = layoutOf(first, aliases, schema, kept);
+      if (l !== 'c' && l !== 'v') {
+        leaves.push(...kept);
+        return l;
+      }
+    }
+    return verbatimText(e, e.CoalesceExpr.location, aliases, schema, leaves);
   }
   const sub = e?.SubLink;
   if (sub) {
     const s = sub.subselect?.SelectStmt;
     if (sub.subLinkType !== 'EXPR_SUBLINK' || !s || (s.op && s.op !== 'SETOP_NONE') || s.targetList?.length !== 1)
       return 'c';
-    const inner = new Map(aliases);
+    const inner = new Aliases(aliases);
     fromAliases(s.fromClause, inner);
     return layoutOf(s.targetList[0].ResTarget?.val, inner, schema, leaves);
   }
@@ -252,12 +498,13 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     const layouts = new Set(
       results.filter((r) => r && !r.A_Const?.isnull).map((r) => layoutOf(r, aliases, schema, inner)),
     );
-    if (layouts.size !== 1) return 'c';
+    if (layouts.size !== 1) return verbatimText(e, e.CaseExpr.location, aliases, schema, leaves);
     leaves.push(...inner);
     return [...layouts][0];
   }
   const f = e?.FuncCall;
-  if (!f || f.over) return 'c';
+  // (a window's json_agg or json_object_agg is laid out as the aggregate is)
+  if (!f || (f.over && !/^(pg_catalog\.)?json_(agg|object_agg)$/i.test(strings(f.funcname).join('.')))) return 'c';
   const name = strings(f.funcname)
     .join('.')
     .toLowerCase()
@@ -295,6 +542,14 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   }
 }
 
+/** A json expression (coalesce, CASE) made PostgreSQL's text and kept as it is ('v'), when it can be; else 'c'. */
+function verbatimText(e: Node, at: number, aliases: Aliases, schema: Schema | undefined, leaves: Leaf[]): string {
+  const kept: Leaf[] = [];
+  if (at < 0 || jsonText(e, aliases, schema, kept) !== 'json') return 'c';
+  leaves.push(...kept, [at, 'expr']);
+  return 'v';
+}
+
 /**
  * The tokens to put before and after tokens (by index) to wrap each expression starting at an
  * offset of `layouts` (in the tokens joined by spaces) as `__pg_json_layout(expression, 'layout')`.
@@ -311,19 +566,29 @@ export function jsonLayoutEdits(
     const layout = layouts.get(offset);
     const kept = verbatim.get(offset);
     offset += Buffer.byteLength(tokens[i].text) + 1;
-    if (kept === 'row') {
+    if (kept?.startsWith('row:')) {
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
-      if (tokens[i].type === 'word' || tokens[i].type === 'quoted') replace.set(i, { ...tokens[i], arith: 'json-row' });
+      if (tokens[i].type === 'word' || tokens[i].type === 'quoted')
+        replace.set(i, { ...tokens[i], arith: `json-row:${kept.slice('row:'.length)}` });
     } else if (kept !== undefined) {
       // a json value inside a builder: its text marked, which __pg_json_layout prints as it is
-      const end = leafEnd(tokens, i, kept);
+      const end =
+        kept === 'expr'
+          ? expressionEnd(tokens, i)
+          : leafEnd(tokens, i, kept === 'jsonb' ? 'column' : (kept as 'column' | 'cast'));
       if (end >= 0) {
+        const jsonb = kept === 'jsonb';
         before.set(i, [
           ...(before.get(i) ?? []),
           { type: 'word', text: '__pg_json_verbatim' },
           { type: 'punct', text: '(' },
+          ...(jsonb ? [{ type: 'word', text: '__pg_jsonb_text' } as const, { type: 'punct', text: '(' } as const] : []),
         ]);
-        after.set(end, [{ type: 'punct', text: ')' }, ...(after.get(end) ?? [])]);
+        after.set(end, [
+          { type: 'punct', text: ')' },
+          ...(jsonb ? [{ type: 'punct', text: ')' } as const] : []),
+          ...(after.get(end) ?? []),
+        ]);
       }
     }
     if (layout === undefined) continue;
@@ -339,14 +604,30 @@ export function jsonLayoutEdits(
   }
 }
 
-/** The index of the last token of the call (with its FILTER) or subquery starting at tokens[i]; -1 when not found. */
+/** The index of the last token of the call (with its FILTER), CASE or subquery starting at tokens[i]; -1 when not found. */
 function expressionEnd(tokens: PgToken[], i: number): number {
+  if (isWord(tokens[i], 'CASE')) {
+    let depth = 0;
+    for (let k = i; k < tokens.length; k++)
+      if (isWord(tokens[k], 'CASE')) depth++;
+      else if (isWord(tokens[k], 'END') && --depth === 0) return k;
+    return -1;
+  }
   let open = i;
   while (open < tokens.length && !isPunct(tokens[open], '(')) open++;
   let end = close(tokens, open);
   if (end < 0) return -1;
-  const next = nextSignificant(tokens, end + 1);
-  if (isWord(tokens[next], 'FILTER')) end = close(tokens, nextSignificant(tokens, next + 1));
+  let next = nextSignificant(tokens, end + 1);
+  if (isWord(tokens[next], 'FILTER')) {
+    end = close(tokens, nextSignificant(tokens, next + 1));
+    if (end < 0) return -1;
+    next = nextSignificant(tokens, end + 1);
+  }
+  // a window call: its OVER (...) or OVER name
+  if (isWord(tokens[next], 'OVER')) {
+    const w = nextSignificant(tokens, next + 1);
+    end = isPunct(tokens[w], '(') ? close(tokens, w) : w < tokens.length ? w : -1;
+  }
   return end;
 }
 

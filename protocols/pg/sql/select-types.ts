@@ -214,7 +214,8 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
         fields.length === 1
           ? (starColumns(s.fromClause, scope, schema) ??
             (all.every((x) => Array.isArray(x)) ? (all as ResultColumn[][]).flat() : null))
-          : sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema);
+          : (sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema) ??
+            joinColumns(s.fromClause, String(fields[0].String?.sval).toLowerCase(), scope, schema));
       if (!cols || cols.length === 0) return null;
       out.push(...cols);
       continue;
@@ -271,15 +272,25 @@ function joinSpread(
   from: Node[] | undefined,
   scope: Scope,
   schema: Schema,
-): { cols: Spread[]; named: boolean; aliases: Map<number, string>; joins: Map<number, JoinList> } | null {
+): {
+  cols: Spread[];
+  named: boolean;
+  aliases: Map<number, string>;
+  renames: Map<number, string>;
+  joins: Map<number, JoinList>;
+  joined: Map<string, Spread[]>;
+} | null {
   let named = true;
   const aliases = new Map<number, string>();
+  const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
+  // each aliased join's columns, which its `j.*` spreads
+  const joined = new Map<string, Spread[]>();
   const lower = (c: ResultColumn) => c.name.toLowerCase();
   const ofSource = (alias: string, query: Node | null, colnames: string[]): Spread[] | null => {
     const cols = sourceColumns(scope.get(alias), schema);
     if (!cols) return null;
-    const names = query ? sqliteNames(query, colnames, cols, aliases) : null;
+    const names = query ? sqliteNames(query, colnames, cols, aliases, renames) : null;
     if (query && !names) named = false;
     return cols.map((c, at) => {
       const name = names?.[at] ?? c.name;
@@ -347,8 +358,11 @@ function joinSpread(
     const alias = String(j.alias.aliasname).toLowerCase();
     if (j.alias.colnames?.length) return null;
     const names = cols.map(lower);
-    if (new Set(names).size === names.length)
-      return cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+    if (new Set(names).size === names.length) {
+      const own = cols.map((c) => ({ ...c, ref: `${quote(alias)}.${quote(c.name)}`, plain: true }));
+      joined.set(alias, own);
+      return own;
+    }
     // a name twice (SQLite's `*` of it is 42702 ambiguous): written as a subquery of PostgreSQL's
     // list, each column a name of its own (`"u"."id" AS "id__4"`), at the '(' before its first table
     let leaf = j.larg;
@@ -364,7 +378,14 @@ function joinSpread(
       own.push(n);
     }
     joins.set(first, { alias, list: cols.map((c, i) => `${c.ref} AS ${quote(own[i])}`).join(', ') });
-    return cols.map((c, i) => ({ ...c, ref: `${quote(alias)}.${quote(own[i])}`, plain: own[i] === c.name, at: i }));
+    const spread = cols.map((c, i) => ({
+      ...c,
+      ref: `${quote(alias)}.${quote(own[i])}`,
+      plain: own[i] === c.name,
+      at: i,
+    }));
+    joined.set(alias, spread);
+    return spread;
   };
   const out: Spread[] = [];
   for (const f of from ?? []) {
@@ -373,7 +394,7 @@ function joinSpread(
     const base = out.length;
     out.push(...cols.map((c) => ({ ...c, at: base + c.at })));
   }
-  return { cols: out, named, aliases, joins };
+  return { cols: out, named, aliases, renames, joins, joined };
 }
 
 /**
@@ -381,9 +402,16 @@ function joinSpread(
  * `"alias"."name"` reads each: its alias list's, an item's alias, a bare column's name, a `*`'s
  * columns; another item (`sum(n)` without AS) is given PostgreSQL's name through `aliases` (the
  * offset of the item → the name), and a name PostgreSQL gives twice a name of its own there
- * (`sum__3`). Null when they cannot be told or made distinct.
+ * (`sum__3`), an item whose alias an earlier one has through `renames` (its alias replaced by
+ * `v__2`). Null when they cannot be told or made distinct.
  */
-function sqliteNames(s: Node, colnames: string[], cols: ResultColumn[], aliases: Map<number, string>): string[] | null {
+function sqliteNames(
+  s: Node,
+  colnames: string[],
+  cols: ResultColumn[],
+  aliases: Map<number, string>,
+  renames: Map<number, string>,
+): string[] | null {
   const pg = cols.map((c) => c.name);
   const distinct = (names: string[]) => new Set(names.map((n) => n.toLowerCase())).size === names.length;
   if (colnames.length >= cols.length) return distinct(pg) ? pg : null;
@@ -406,22 +434,27 @@ function sqliteNames(s: Node, colnames: string[], cols: ResultColumn[], aliases:
     else if (!distinct(pg)) open.add(i);
   }
   const taken = new Set<string>();
+  // items whose alias an earlier item has (`x AS v, n AS v`): given one of their own in its place
+  const renamed = new Set<number>();
   for (let i = 0; i < names.length; i++) {
     if (open.has(i)) continue;
     const key = names[i].toLowerCase();
-    if (taken.has(key)) return null;
+    const r = list[i].ResTarget;
+    if (taken.has(key) && i >= colnames.length && r?.name && typeof r.location === 'number' && r.location >= 0)
+      renamed.add(i);
+    else if (taken.has(key)) return null;
     taken.add(key);
   }
   const edits: [number, string][] = [];
-  for (const i of open) {
+  for (const i of [...open, ...renamed]) {
     let name = names[i];
     for (let k = i + 1; taken.has(name.toLowerCase()); k++) name = `${names[i]}__${k}`;
     taken.add(name.toLowerCase());
     names[i] = name;
-    if (name !== pg[i] || !list[i].ResTarget.val?.ColumnRef) edits.push([list[i].ResTarget.location, name]);
+    if (renamed.has(i)) renames.set(list[i].ResTarget.location, name);
+    else if (name !== pg[i] || !list[i].ResTarget.val?.ColumnRef) edits.push([list[i].ResTarget.location, name]);
   }
-  // (a partial alias list names the query's other columns by SQLite's names: left alone)
-  if (colnames.length > 0 && edits.length > 0) return null;
+  // (a partial alias list names the query's other columns by SQLite's names, which the edits give)
   for (const [at, name] of edits) aliases.set(at, name);
   return names;
 }
@@ -437,10 +470,27 @@ function starColumns(from: Node[] | undefined, scope: Scope, schema: Schema): Re
   return spread.cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c);
 }
 
+/** The columns `j.*` of an aliased join gives, in PostgreSQL's order; null when not known here. */
+function joinColumns(from: Node[] | undefined, alias: string, scope: Scope, schema: Schema): ResultColumn[] | null {
+  if (!hasAliasedJoin(from)) return null;
+  const spread = joinSpread(from, scope, schema);
+  const cols = spread?.named ? spread.joined.get(alias) : undefined;
+  return cols ? cols.map(({ ref: _r, plain: _p, at: _a, ...c }) => c) : null;
+}
+
+/** Whether a FROM list holds a join with an alias of its own. */
+function hasAliasedJoin(from: Node[] | undefined): boolean {
+  return (from ?? []).some(
+    (f: Node) => f.JoinExpr && (f.JoinExpr.alias || hasAliasedJoin([f.JoinExpr.larg, f.JoinExpr.rarg])),
+  );
+}
+
 /** What usingStarLists edits, each by a byte offset in the statement's text. */
 export interface StarEdits {
   stars: Map<number, string>;
   aliases: Map<number, string>;
+  /** A select item's offset → the alias it gets in place of its own. */
+  renames: Map<number, string>;
   joins: Map<number, JoinList>;
 }
 
@@ -455,12 +505,13 @@ export interface StarEdits {
 export function usingStarLists(sql: string, schema: Schema): StarEdits {
   const out = new Map<number, string>();
   const aliases = new Map<number, string>();
+  const renames = new Map<number, string>();
   const joins = new Map<number, JoinList>();
   let tree: Node;
   try {
     tree = parseTree(sql);
   } catch {
-    return { stars: out, aliases, joins };
+    return { stars: out, aliases, renames, joins };
   }
   const visit = (n: Node, ctes: Ctes): void => {
     if (n === null || typeof n !== 'object') return;
@@ -475,15 +526,33 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
         const f = t.ResTarget?.val?.ColumnRef?.fields;
         return f?.length === 1 && f[0].A_Star;
       });
-      if (stars.length > 0) {
+      // `j.*` of an aliased join (SQLite's is `no such table: j`)
+      const qualified = (s.targetList as Node[]).filter((t) => {
+        const f = t.ResTarget?.val?.ColumnRef?.fields;
+        return f?.length === 2 && f[0].String && f[1].A_Star;
+      });
+      if (stars.length > 0 || (qualified.length > 0 && hasAliasedJoin(s.fromClause))) {
         const scope: Scope = new Map();
         scopeOf(s.fromClause, scope, schema, inner);
         const spread = joinSpread(s.fromClause, scope, schema);
-        if (spread?.named && spread.cols.some((c, i) => c.at !== i)) {
-          const list = spread.cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
+        const listOf = (cols: Spread[]) =>
+          cols.map((c) => (c.plain ? c.ref : `${c.ref} AS ${quote(c.name)}`)).join(', ');
+        if (stars.length > 0 && spread?.named && spread.cols.some((c, i) => c.at !== i)) {
+          const list = listOf(spread.cols);
           for (const t of stars) out.set(t.ResTarget.val.ColumnRef.location, list);
           for (const [at, name] of spread.aliases) aliases.set(at, name);
+          for (const [at, name] of spread.renames) renames.set(at, name);
         }
+        if (spread?.named)
+          for (const t of qualified) {
+            const ref = t.ResTarget.val.ColumnRef;
+            const cols = spread.joined.get(String(ref.fields[0].String.sval).toLowerCase());
+            if (cols && ref.location >= 0) {
+              out.set(ref.location, listOf(cols));
+              for (const [at, name] of spread.aliases) aliases.set(at, name);
+              for (const [at, name] of spread.renames) renames.set(at, name);
+            }
+          }
         // (an aliased join SQLite cannot spread is written out whatever the order)
         if (spread?.named) for (const [at, j] of spread.joins) joins.set(at, j);
       }
@@ -493,5 +562,5 @@ export function usingStarLists(sql: string, schema: Schema): StarEdits {
     for (const k in n) visit(n[k], ctes);
   };
   visit(tree.stmts ?? [], NO_CTES);
-  return { stars: out, aliases, joins };
+  return { stars: out, aliases, renames, joins };
 }

@@ -36,7 +36,7 @@ const BUILDERS: Record<string, 'all' | 'odd' | number> = {
 const AGGREGATES = new Set(['json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
 
 /** Calls whose value is a JSON document (SQLite marks it so, and embeds it as JSON). */
-const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'json_array']);
+const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'json_array', '__pg_json_layout']);
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -296,8 +296,10 @@ class JsonRewriter {
     if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
       return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
     // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
-    // (a name sql/json-layout.ts marked 'json-row': its json columns kept as written, a builder's text leaving the statement)
-    const kept = 'arith' in e[0] && e[0].arith === 'json-row';
+    // (a name sql/json-layout.ts marked 'json-row:' and a flag a column: those flagged `v` kept as
+    // written, a builder's text leaving the statement)
+    const mark = 'arith' in e[0] ? e[0].arith : undefined;
+    const kept = mark?.startsWith('json-row:') ? mark.slice('json-row:'.length) : '';
     if (e.length === 3 && isName(e[0]) && isPunct(e[1], '.') && isOp(e[2], '*')) {
       const whole = this.lookup(nameOf(e[0]), k);
       if (whole) return this.row(whole, kept);
@@ -391,18 +393,32 @@ class JsonRewriter {
     return e;
   }
 
-  /** json_object('c1', a.c1, ...) of a FROM item's columns (`kept`: json columns as __pg_json_verbatim's marked text). */
-  row(source: Source, kept = false): Tok[] {
+  /**
+   * json_object('c1', a.c1, ...) of a FROM item's columns (`kept`: a flag a column, `v` for one
+   * passed as __pg_json_verbatim's marked text, `b` a jsonb column's text so marked).
+   */
+  row(source: Source, kept = ''): Tok[] {
     const alias = source.name;
-    const args = source.cols.flatMap((c) => {
+    const flags = kept.length === source.cols.length ? kept : '';
+    const args = source.cols.flatMap((c, i) => {
       const col = [quoted(alias), punct('.'), quoted(c.name)];
       return [
         punct(','),
         str(c.name),
         punct(','),
-        ...(kept && c.type?.toLowerCase() === 'json'
+        ...(flags[i] === 'v'
           ? [word('__pg_json_verbatim'), punct('('), ...col, punct(')')]
-          : this.typed(col, c.type)),
+          : flags[i] === 'b'
+            ? [
+                word('__pg_json_verbatim'),
+                punct('('),
+                word('__pg_jsonb_text'),
+                punct('('),
+                ...col,
+                punct(')'),
+                punct(')'),
+              ]
+            : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
@@ -434,7 +450,7 @@ class JsonRewriter {
   /**
    * json_agg over no rows is NULL in PostgreSQL, where SQLite's json_group_array says '[]' (and
    * json_group_object '{}'): the call at toks[i] becomes CASE WHEN count(*) = 0 THEN NULL ELSE ... END,
-   * which keeps its value a JSON document. A window call (OVER) is left as it is.
+   * which keeps its value a JSON document. A window call's count(*) is over its window (OVER).
    */
   nullWhenEmpty(i: number): void {
     const toks = this.toks;
@@ -445,7 +461,13 @@ class JsonRewriter {
       filter.push(...toks.slice(end, c + 1));
       end = c + 1;
     }
-    if (isWord(toks[end], 'OVER')) return;
+    // a window call: count(*) over the same window (an empty frame is NULL too)
+    if (isWord(toks[end], 'OVER')) {
+      const c = isPunct(toks[end + 1], '(') ? closer(toks, end + 1) : end + 1;
+      if (c < 0 || c >= toks.length) return;
+      filter.push(...toks.slice(end, c + 1));
+      end = c + 1;
+    }
     const call = toks.slice(i, end);
     toks.splice(
       i,
