@@ -508,6 +508,15 @@ export class Session {
       sql: an.sql,
       params,
       keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
+      readRow: (sql) => {
+        const db = this.#t.lease?.db ?? this.#local.db;
+        try {
+          const st = db.prepare(sql).raw(true);
+          return ((params ? st.get(params) : st.get()) as SqlValue[] | undefined) ?? null;
+        } catch {
+          return null; // (a statement this reading does not fit: no DETAIL)
+        }
+      },
     });
   }
 
