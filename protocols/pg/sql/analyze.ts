@@ -451,6 +451,7 @@ export class Analyzer {
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
           ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
+          ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
           ...(local ? {} : this.#origin(c)),
         };
       });
