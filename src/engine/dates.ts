@@ -1276,6 +1276,93 @@ export const castTimestamptz = (v: unknown): string | null => {
   const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
   return t && formatInstant(t, true);
 };
+// The session's TimeZone (SET TIME ZONE, the startup parameter): timestamptz text is printed in it
+// and text without an offset read in it, as PostgreSQL does. A zone is a name Node's Intl knows
+// ('Europe/Paris', 'utc'), or PostgreSQL's form of a fixed offset ('<+05:30>-05:30', what SET TIME
+// ZONE 5.5 shows: POSIX's sign is the other way round).
+
+/**
+ * Offsets of zones by UTC day, where the zone keeps one offset all day (the same at its start,
+ * middle and end: zones change a few times a year at most); null for a day with a change.
+ */
+const DAYS = new Map<string, number | null>();
+
+/** The offset of a session's zone from UTC at an instant, in milliseconds (Intl's answers kept by day). */
+function sessionOffsetMs(zone: string, ms: number): number {
+  const fixed = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
+  if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0)) * 60_000;
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
+  const key = `${zone} ${start}`;
+  let off = DAYS.get(key);
+  if (off === undefined) {
+    const a = zoneOffsetMs(zone, start);
+    off = a === zoneOffsetMs(zone, start + DAY_MS / 2) && a === zoneOffsetMs(zone, start + DAY_MS - 1) ? a : null;
+    if (DAYS.size >= 10_000) DAYS.clear();
+    DAYS.set(key, off);
+  }
+  return off ?? zoneOffsetMs(zone, ms);
+}
+
+/**
+ * A SET TIME ZONE value as the session keeps and SHOW prints it: a zone name as written, hours
+ * (`-7`, `5.5`) as PostgreSQL's fixed zone `<-07>+07`; null when it names no zone.
+ */
+export function sessionZoneName(value: string): string | null {
+  const v = value.trim();
+  const hours = /^([+-]?)\s*(\d{1,2}(?:\.\d+)?)$/.exec(v);
+  if (hours) {
+    const minutes = Math.round(Number(hours[2]) * 60);
+    if (minutes > 15 * 60) return null;
+    const sign = hours[1] === '-' ? '-' : '+';
+    const text = `${pad(Math.floor(minutes / 60))}${minutes % 60 ? `:${pad(minutes % 60)}` : ''}`;
+    return `<${sign}${text}>${sign === '-' ? '+' : '-'}${text}`;
+  }
+  if (/^<[+-]\d\d(?::\d\d)?>[+-]\d\d(?::\d\d)?$/.test(v)) return v;
+  if (!/^[A-Za-z][\w/+-]*$/.test(v)) return null;
+  try {
+    // in the zone database's case where Intl spells the same name ('europe/paris' is Europe/Paris)
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone;
+    return name.toLowerCase() === v.toLowerCase() ? name : v;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a session's zone is UTC itself (timestamptz text is then the stored form: the fast path). */
+export const isUtcZone = (zone: string): boolean =>
+  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$/i.test(zone);
+
+/** An offset as PostgreSQL prints it after a timestamptz: '+01', '+05:30', '-03:30', '+00:09:21'. */
+function offsetText(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const m = Math.floor(s / 60) % 60;
+  const text = `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}`;
+  return s % 60 ? `${text}:${pad(m)}:${pad(s % 60)}` : m ? `${text}:${pad(m)}` : text;
+}
+
+/** Stored timestamptz text as PostgreSQL prints it in `zone` ('2024-01-02 04:04:05+01'); null when it does not read as one. */
+export function timestamptzTextIn(v: string, zone: string): string | null {
+  try {
+    const t = parseInstant(v, 'timestamp with time zone', 'output');
+    if (!t) return null;
+    const off = sessionOffsetMs(zone, t.ms);
+    return printedText(formatInstant({ ms: t.ms + off, us: t.us, tz: false }, false) + offsetText(off));
+  } catch {
+    return null;
+  }
+}
+
+/** ::timestamptz with the session in `zone`: text without an offset is a wall time there (castTimestamptz reads it in UTC). */
+export function castTimestamptzIn(v: unknown, zone: string): string | null {
+  const inf = infinityWord(v);
+  if (inf) return inf;
+  const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+  if (!t) return null;
+  if (t.tz || String(v).trim().toLowerCase() === 'epoch') return formatInstant(t, true);
+  const fixed = /^<[+-]/.test(zone);
+  const ms = fixed ? t.ms - sessionOffsetMs(zone, t.ms) : wallTimeInstant(zone, t.ms);
+  return formatInstant({ ms, us: t.us, tz: true }, true);
+}
 /**
  * ::time: '10:30', '10:30:00.5 PM', 'allballs' (midnight), with a zone after it that is read and
  * dropped, as PostgreSQL's time input does; or the time of day of a timestamp.

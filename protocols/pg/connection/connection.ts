@@ -412,7 +412,8 @@ export class Connection {
     });
     this.#queries = { session, simple, extended, runner };
     backend.authOk(out.w);
-    for (const [k, v] of startupParameters(s, this.#readonly)) backend.parameterStatus(out.w, k, v);
+    const zone = session.facts.settings.get('timezone');
+    for (const [k, v] of startupParameters(s, this.#readonly, zone)) backend.parameterStatus(out.w, k, v);
     backend.backendKeyData(out.w, this.pid, this.key);
     this.#registry.add(this.pid, this.key, this);
     this.#phase = 'ready';

@@ -20,6 +20,7 @@ import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
+import { isUtcZone } from '../../../src/engine/dates';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
@@ -53,6 +54,7 @@ export class Session {
   readonly #readonlyListener: boolean;
   readonly #timeoutMs: number;
   readonly facts: SessionFacts;
+  #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
   readonly #t: Transaction;
@@ -499,6 +501,16 @@ export class Session {
       throw this.#constraintError(err, an, params);
     }
     return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
+  }
+
+  /**
+   * The session's TimeZone when it is not UTC, which timestamptz text is printed and read in; null
+   * for UTC (the default, whose text is the stored form: the rows' fast path).
+   */
+  get outputZone(): string | null {
+    const z = this.facts.settings.get('timezone') ?? 'UTC';
+    if (z !== this.#zone.setting) this.#zone = { setting: z, zone: isUtcZone(z) ? null : z };
+    return this.#zone.zone;
   }
 
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
