@@ -12,6 +12,8 @@ export interface Instant {
   ms: number;
   us: number;
   tz: boolean;
+  /** to_char's TZ and OF in a session zone other than UTC: the offset (ms shows the wall time) and the zone's abbreviation. */
+  shown?: { offsetMs: number; abbreviation: string };
 }
 
 /** An error with a PostgreSQL SQLSTATE, as a user error (the PG front end reports the code). */
@@ -1288,7 +1290,7 @@ export const castTimestamptz = (v: unknown): string | null => {
 const DAYS = new Map<string, number | null>();
 
 /** The offset of a session's zone from UTC at an instant, in milliseconds (Intl's answers kept by day). */
-function sessionOffsetMs(zone: string, ms: number): number {
+export function sessionOffsetMs(zone: string, ms: number): number {
   const fixed = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
   if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0)) * 60_000;
   const start = Math.floor(ms / DAY_MS) * DAY_MS;
@@ -1332,8 +1334,40 @@ export function sessionZoneName(value: string): string | null {
 export const isUtcZone = (zone: string): boolean =>
   /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$/i.test(zone);
 
+const ABBREVIATIONS = new Map<string, string>();
+/** English locales whose short zone names are the zone database's abbreviations (CET, IST, NST, EST, BST, AEST, SAST). */
+const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA'];
+
+/**
+ * A session zone's abbreviation at an instant, as to_char's TZ prints it: Intl's short name in an
+ * English locale that has one ('CET', 'CEST'), else the offset as the zone database writes it
+ * ('+04', '+0530'; Intl names some zones the database leaves numeric: Asia/Dubai's 'GST').
+ */
+export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): string {
+  const key = `${zone} ${offsetMs}`;
+  let a = ABBREVIATIONS.get(key);
+  if (a === undefined) {
+    a = '';
+    if (!zone.startsWith('<'))
+      for (const locale of ABBREVIATING) {
+        const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' })
+          .formatToParts(ms)
+          .find((p) => p.type === 'timeZoneName')?.value;
+        if (name && /^[A-Z]{2,5}$/.test(name) && name !== 'GMT' && name !== 'UTC') {
+          a = name;
+          break;
+        }
+        if (name === 'GMT' || name === 'UTC') a = offsetMs === 0 ? name : '';
+        if (a) break;
+      }
+    if (!a) a = offsetText(offsetMs).replace(':', '');
+    if (ABBREVIATIONS.size < 10_000) ABBREVIATIONS.set(key, a);
+  }
+  return a;
+}
+
 /** An offset as PostgreSQL prints it after a timestamptz: '+01', '+05:30', '-03:30', '+00:09:21'. */
-function offsetText(ms: number): string {
+export function offsetText(ms: number): string {
   const s = Math.round(Math.abs(ms) / 1000);
   const m = Math.floor(s / 60) % 60;
   const text = `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}`;
@@ -1434,6 +1468,8 @@ export function dateTimeInput(kind: string, v: string): string {
 export function storedDateTime(kind: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
+    // 'timestamptz@Europe/Paris': text without an offset is a wall time in the session's zone
+    if (kind.startsWith('timestamptz@')) return castTimestamptzIn(v, kind.slice(12))?.replace(/\+00$/, '') ?? v;
     return STORED[kind]?.(v) ?? v;
   } catch {
     return v;

@@ -90,6 +90,48 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('SQL that reads or prints a timestamptz does so in the session zone: casts, ::text, ||, to_char, JSON, COPY', async () => {
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', '-7']) {
+      const set = `SET TIME ZONE ${/^-?\d/.test(zone) ? zone : `'${zone}'`}`;
+      await same([
+        set,
+        "SELECT ts::text, ts || '', concat(ts, ''), format('%s', ts) FROM ev WHERE id <= 7 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US TZ OF TZH:TZM') FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT '2024-07-01 12:00:00'::timestamptz, TIMESTAMPTZ '2024-01-01 00:00', CAST('2024-03-10 02:30' AS timestamptz)",
+      ]);
+      await same([set, 'SELECT ts::timestamptz, (ts::text)::timestamptz FROM ev WHERE id <= 5 ORDER BY id']);
+      await same([
+        set,
+        "SELECT to_json(ts), json_build_object('t', ts), tss::text FROM ev WHERE id IN (1, 9) ORDER BY id",
+      ]);
+      await same([set, "SELECT id FROM ev WHERE ts >= '2024-03-31 03:00:00'::timestamptz ORDER BY id"]);
+      await same([
+        set,
+        "SELECT now()::text = now()::timestamptz::text, to_char(now(), 'TZ') = to_char(now()::timestamptz, 'TZ')",
+      ]);
+    }
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      // (statements whose literals are not lifted into parameters: read when translated)
+      await c.query("INSERT INTO ev (id, ts) SELECT 110, '2024-07-01 12:00:00'");
+      await c.query("INSERT INTO ev (id, ts) VALUES (111, '2024-07-01 12:00:00'::timestamptz), (112, now())");
+      await c.query("UPDATE ev SET ts = '2024-12-24 18:00:00' WHERE id = 111");
+      await c.query('RESET timezone');
+    }
+    await same(['SELECT id, ts FROM ev WHERE id IN (110, 111) ORDER BY id']);
+    const { pair } = clients();
+    const copy = 'COPY (SELECT id, ts, tss FROM ev WHERE id <> 112 ORDER BY id) TO STDOUT'; // (112: now(), to the microsecond there)
+    const env = { PGTZ: 'Asia/Kolkata' };
+    assert.equal(psqlOk(pair.patinaPort, [copy], [], env), psqlOk(pair.postgresPort, [copy], [], env));
+  });
+
   it("binary results stay UTC microseconds in any zone; a startup packet's TimeZone (pgjdbc's) is the session's", async () => {
     const { pair } = clients();
     const open = (port: number) =>

@@ -95,7 +95,12 @@ export class Session {
     };
     this.facts.settings.set('application_name', opts.applicationName);
     this.facts.listening = () => this.channels?.listening() ?? [];
-    this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
+    this.analyzer = new Analyzer(engine, local, {
+      user: opts.user,
+      database: opts.database,
+      version: VERSION_TEXT,
+      zone: () => this.outputZone,
+    });
     this.#t = new Transaction(
       engine,
       opts.timeoutMs,

@@ -5,6 +5,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
+import { sessionZone } from '../session-zone';
 import { OID, declaredModifier, oidOfDeclType } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
@@ -28,8 +29,10 @@ const DATE_KINDS: Record<number, string> = {
  * UTC '2024-03-11 04:30:00'): a literal converted here, an expression by __pg_store_dt per row; a
  * parameter is converted when it is bound.
  */
-function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
+function dateAssignment(column: string): (v: Tok[]) => Tok[] {
   return (v) => {
+    // a timestamptz's text without an offset is a wall time in the session's zone (when not UTC)
+    const kind = column === 'timestamptz' && sessionZone() !== null ? `timestamptz@${sessionZone()}` : column;
     if (v.length === 1 && v[0].type === 'string') {
       const text = v[0].text.slice(1, -1).split("''").join("'");
       const stored = storedDateTime(kind, text);
@@ -38,12 +41,12 @@ function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
     if (isInteger(v)) return v;
     // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
     // already: no call per row (pgbench's and ORMs' INSERTs write it)
-    if (v.length === 1 && isWord(v[0], 'CURRENT_TIMESTAMP') && (kind === 'timestamp' || kind === 'timestamptz'))
+    if (v.length === 1 && isWord(v[0], 'CURRENT_TIMESTAMP') && (column === 'timestamp' || column === 'timestamptz'))
       return v;
     return [
       { type: 'word', text: '__pg_store_dt' },
       { type: 'punct', text: '(' },
-      { type: 'string', text: `'${kind}'` },
+      { type: 'string', text: quoteString(kind) },
       { type: 'punct', text: ',' },
       ...v,
       { type: 'punct', text: ')' },

@@ -2,10 +2,11 @@
 // PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
-import { castDate, castInterval, castTime, castTimestamp, castTimestamptz } from '../../../../src/engine/dates';
+import { castDate, castInterval, castTime, castTimestamp } from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
+import { castTimestamptzHere, zonedTextKind } from '../session-zone';
 import {
   type Tok,
   closerAfter,
@@ -87,7 +88,9 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'timestamp':
       return dateCast(x, '__pg_timestamp', castTimestamp);
     case 'timestamptz':
-      return dateCast(x, '__pg_timestamptz', castTimestamptz);
+      // (a literal without an offset is read in the session's zone; an expression per row in UTC: it
+      // may be a stored timestamptz, whose text has no offset, which this cast cannot tell from text)
+      return dateCast(x, '__pg_timestamptz', castTimestamptzHere);
     case 'time':
     case 'timetz':
       return dateCast(x, '__pg_time', castTime);
@@ -192,7 +195,9 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
  */
 function asText(t: Tok, operand: string): string {
   if ('arith' in t && t.arith?.startsWith('nan-int:')) return `__pg_not_nan(${operand}, '${t.arith.slice(8)}')`;
-  return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
+  if (!('arith' in t) || !t.arith?.startsWith('text:')) return operand;
+  // a timestamptz prints its wall time in the session's zone, when that is not UTC
+  return `__pg_text(${quoteString(zonedTextKind(t.arith.slice(5)))}, ${operand})`;
 }
 
 export function rewriteCasts(toks: Tok[]): Tok[] {

@@ -22,6 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
+import { zonedTextKind } from '../session-zone';
 import { exactSortKey } from './exact-order';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
@@ -433,7 +434,7 @@ function arrayComparison(kind: string, op: string, left: string, right: string, 
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
 function textConcat(kinds: string, left: string, right: string): string {
-  const asText = (k: string, x: string) => (k ? `__pg_text('${k}', ${x})` : x);
+  const asText = (k: string, x: string) => (k ? `__pg_text(${quoteString(zonedTextKind(k))}, ${x})` : x);
   const [a, b] = kinds.split(';');
   // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
   return `((${asText(a, left)}) || (${asText(b, right)}))`;
@@ -453,7 +454,7 @@ export function rewriteTextArguments(toks: Tok[]): Tok[] {
     if (items.length !== kinds.length) continue;
     const args = items.map(([a, b], k) => {
       const text = joinTokens(rewriteDateArithmetic(toks.slice(a, b)));
-      return kinds[k] === '-' ? text : `__pg_text('${kinds[k]}', ${text})`;
+      return kinds[k] === '-' ? text : `__pg_text(${quoteString(zonedTextKind(kinds[k]))}, ${text})`;
     });
     toks.splice(i + 1, close - i, { type: 'group', text: `(${args.join(', ')})` });
   }

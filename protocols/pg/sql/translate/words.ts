@@ -5,7 +5,8 @@
 // runs on a read worker, which does not have them.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
 import { quoteString } from '../lexer';
-import { type Tok, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
+import { sessionZone, sessionZoneLiteral } from '../session-zone';
+import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 
@@ -204,6 +205,18 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
       const renamed = 'arith' in t && t.arith ? RENAMED[t.arith] : undefined;
+      // to_char of a timestamptz with the session in a zone other than UTC: the zone is its third argument
+      const end = renamed === '__pg_to_char_tz' && sessionZone() !== null ? closer(toks, i + 1) : -1;
+      if (end > 0) {
+        out.push({ type: 'word', text: '__pg_to_char_in' });
+        toks = [
+          ...toks.slice(0, end),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: sessionZoneLiteral() },
+          ...toks.slice(end),
+        ];
+        continue;
+      }
       if (renamed) {
         out.push({ type: 'word', text: renamed });
         continue;
