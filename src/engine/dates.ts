@@ -1397,6 +1397,34 @@ export function castTimestamptzIn(v: unknown, zone: string): string | null {
   const ms = fixed ? t.ms - sessionOffsetMs(zone, t.ms) : wallTimeInstant(zone, t.ms);
   return formatInstant({ ms, us: t.us, tz: true }, true);
 }
+/** A stored timestamptz's wall time in a session's zone, as timestamp text; null for an infinity or no value. */
+function wallTextIn(v: unknown, zone: string): string | null {
+  if (typeof v !== 'string' || /infinity/i.test(v)) return null;
+  const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE');
+  return t && formatInstant({ ms: t.ms + sessionOffsetMs(zone, t.ms), us: t.us, tz: false }, false);
+}
+
+/** date_trunc(unit, x) of a timestamptz with the session in `zone`: cut on the wall clock there, as PostgreSQL does. */
+export function dateTruncIn(unit: unknown, v: unknown, zone: string): string | null {
+  const wall = wallTextIn(v, zone);
+  if (wall === null || unit === null) return dateTrunc(unit, v);
+  const cut = dateTrunc(unit, wall);
+  if (cut === null) return null;
+  // below a day the offset stays the value's own (its hour in a DST change is not read again)
+  if (/^(hour|minute|second|milliseconds|microseconds)$/.test(unitOf(unit, 'date_trunc'))) {
+    const t = parseInstant(v, 'timestamp with time zone', 'date_trunc')!;
+    const c = parseInstant(cut, 'timestamp', 'date_trunc')!;
+    return formatInstant({ ms: c.ms - sessionOffsetMs(zone, t.ms), us: c.us, tz: false }, false);
+  }
+  return castTimestamptzIn(cut, zone)?.replace(/\+00$/, '') ?? null;
+}
+
+/** date_part(field, x) and EXTRACT of a timestamptz with the session in `zone`: its fields on the wall clock there (the epoch unchanged). */
+export function datePartIn(field: unknown, v: unknown, zone: string): number | null {
+  const wall = /^\s*epoch\s*$/i.test(String(field)) ? null : wallTextIn(v, zone);
+  return datePart(field, wall ?? v);
+}
+
 /**
  * ::time: '10:30', '10:30:00.5 PM', 'allballs' (midnight), with a zone after it that is read and
  * dropped, as PostgreSQL's time input does; or the time of day of a timestamp.
@@ -1485,6 +1513,10 @@ export function installDateFunctions(db: Database.Database): void {
   const det = { deterministic: true };
   db.function('date_trunc', det, (u: unknown, v: unknown) => dateTrunc(u, v));
   db.function('date_part', det, (f: unknown, v: unknown) => datePart(f, v));
+  // (of a timestamptz with the session in a zone other than UTC: sql/session-zone.ts writes the zone in)
+  db.function('__pg_date_trunc_in', det, (u: unknown, v: unknown, z: unknown) => dateTruncIn(u, v, String(z)));
+  db.function('__pg_wall_in', det, (v: unknown, z: unknown) => (v === null ? null : (wallTextIn(v, String(z)) ?? v)));
+  db.function('__pg_date_part_in', det, (f: unknown, v: unknown, z: unknown) => datePartIn(f, v, String(z)));
   db.function('__pg_exact_epoch', det, (_: unknown, v: unknown) => exactEpoch(v));
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));

@@ -111,6 +111,16 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
         "SELECT to_json(ts), json_build_object('t', ts), tss::text FROM ev WHERE id IN (1, 9) ORDER BY id",
       ]);
       await same([set, "SELECT id FROM ev WHERE ts >= '2024-03-31 03:00:00'::timestamptz ORDER BY id"]);
+      // the date, wall time and fields of a timestamptz are the zone's; date_trunc cuts on its clock
+      await same([
+        set,
+        "SELECT ts::date, ts::timestamp, CAST(ts AS date), date_trunc('day', ts), date_trunc('hour', ts), date_trunc('month', ts) FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT extract(hour FROM ts), extract(day FROM ts), date_part('minute', ts), extract(epoch FROM ts), EXTRACT(DOW FROM ts) FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([set, "SELECT date_trunc('day', ts), count(*) FROM ev WHERE id <= 5 GROUP BY 1 ORDER BY 1"]);
       await same([
         set,
         "SELECT now()::text = now()::timestamptz::text, to_char(now(), 'TZ') = to_char(now()::timestamptz, 'TZ')",

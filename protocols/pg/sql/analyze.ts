@@ -179,6 +179,8 @@ export class Analyzer {
           isWord(out[i], 'NOT') ||
           isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||
+          isWord(out[i], 'DATE_TRUNC') ||
+          isWord(out[i], 'DATE_PART') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||

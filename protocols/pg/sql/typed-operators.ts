@@ -463,6 +463,23 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
   } else if (
     n.FuncCall?.args?.length === 2 &&
+    /^(date_trunc|date_part|extract)$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+    typer.type(n.FuncCall.args[1]) === OID.timestamptz &&
+    !out.has(n.FuncCall.location)
+  ) {
+    // cut or read on the wall clock of the session's zone, when it is not UTC (translate/words.ts)
+    out.set(
+      n.FuncCall.location,
+      strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'date_trunc' ? 'dtrunc-tz' : 'dpart-tz',
+    );
+  } else if (
+    n.TypeCast &&
+    (typeNameOid(n.TypeCast.typeName) === OID.date || typeNameOid(n.TypeCast.typeName) === OID.timestamp) &&
+    typer.type(n.TypeCast.arg) === OID.timestamptz
+  ) {
+    out.set(n.TypeCast.location, 'tz-wall-cast'); // the date or wall time in the session's zone (translate/casts.ts)
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
     /^pow(er)?$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
     n.FuncCall.args.some((a: Node) => typer.type(a) === OID.numeric)
   ) {

@@ -6,7 +6,7 @@ import { castDate, castInterval, castTime, castTimestamp } from '../../../../src
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { castTimestamptzHere, zonedTextKind } from '../session-zone';
+import { castTimestamptzHere, sessionZone, zonedTextKind } from '../session-zone';
 import {
   type Tok,
   closerAfter,
@@ -200,6 +200,12 @@ function asText(t: Tok, operand: string): string {
   return `__pg_text(${quoteString(zonedTextKind(t.arith.slice(5)))}, ${operand})`;
 }
 
+/** A timestamptz cast to a date or timestamp (marked so): its wall time in the session's zone, when that is not UTC. */
+function wallIfMarked(t: Tok, operand: string): string {
+  if (!('arith' in t) || t.arith !== 'tz-wall-cast' || sessionZone() === null) return operand;
+  return `__pg_wall_in(${operand}, ${quoteString(sessionZone()!)})`;
+}
+
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -215,7 +221,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end, mods } = readType(toks, i + 1);
-    const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
+    const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))));
     out.push({
       type: 'group',
       text: castTo(asText(t, operand), name, isArray, mods),
@@ -283,7 +289,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (as < 0) continue;
     const { name, isArray, mods } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
-    const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
+    const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))));
     toks.splice(i, close - i + 1, {
       type: 'group',
       text: castTo(asText(toks[i], operand), name, isArray, mods),

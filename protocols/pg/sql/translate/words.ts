@@ -88,11 +88,20 @@ const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
   localtime: ['%H:%M:%f', false],
 };
 
+/** The calls of a timestamptz (RENAMED) that take the session's zone when it is not UTC. */
+const ZONED_CALLS: Record<string, string> = {
+  __pg_to_char_tz: '__pg_to_char_in',
+  date_trunc: '__pg_date_trunc_in',
+  date_part: '__pg_date_part_in',
+};
+
 /** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
 const RENAMED: Record<string, string> = {
   'round-even': '__pg_round_even',
   'round-numeric': '__pg_round_numeric',
   'to-char-tz': '__pg_to_char_tz',
+  'dtrunc-tz': 'date_trunc',
+  'dpart-tz': 'date_part',
   'sum-iv': '__pg_interval_sum',
   // sum() and avg() of a numeric: NaN in, NaN out (SQLite's read the text NaN as 0)
   'num-sum': '__pg_numeric_sum',
@@ -204,11 +213,14 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
-      const renamed = 'arith' in t && t.arith ? RENAMED[t.arith] : undefined;
-      // to_char of a timestamptz with the session in a zone other than UTC: the zone is its third argument
-      const end = renamed === '__pg_to_char_tz' && sessionZone() !== null ? closer(toks, i + 1) : -1;
-      if (end > 0) {
-        out.push({ type: 'word', text: '__pg_to_char_in' });
+      // (EXTRACT's mark is read by date-syntax.ts, which makes it a call)
+      const renamed = 'arith' in t && t.arith && up !== 'EXTRACT' ? RENAMED[t.arith] : undefined;
+      // to_char, date_trunc and date_part of a timestamptz with the session in a zone other than
+      // UTC: the zone is their third argument
+      const zoned = renamed && sessionZone() !== null ? ZONED_CALLS[renamed] : undefined;
+      const end = zoned ? closer(toks, i + 1) : -1;
+      if (zoned && end > 0) {
+        out.push({ type: 'word', text: zoned });
         toks = [
           ...toks.slice(0, end),
           { type: 'punct', text: ',' },
