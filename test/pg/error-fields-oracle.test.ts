@@ -1,6 +1,7 @@
 // Errors whose words name what the statement wrote, against PostgreSQL 15: an UPDATE's unknown SET
 // column, a table named with its schema, and the DETAIL of a NOT NULL violation (the failing row).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { oracleSuite } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
@@ -55,5 +56,32 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     await sameFailure("INSERT INTO t (id, name) VALUES (6, 'x'), (7, NULL)");
     await sameFailure('UPDATE t SET name = NULL WHERE id = 1');
     await sameFailure('UPDATE t SET name = $1, n = n * 2 WHERE id = $2', [null, 1]);
+    // COPY FROM's row too (psql prints the DETAIL line)
+    const { pair } = clients();
+    const detail = (port: number) => {
+      const r = spawnSync(
+        'psql',
+        [
+          '-X',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'tester',
+          '-d',
+          'db',
+          '-c',
+          'COPY t (id, name, n) FROM STDIN',
+        ],
+        {
+          input: '8\t\\N\t2.5\n',
+          encoding: 'utf8',
+        },
+      );
+      return r.stderr.split('\n').find((l) => l.startsWith('DETAIL'));
+    };
+    assert.equal(detail(pair.patinaPort), 'DETAIL:  Failing row contains (8, null, 2.50, null, null, null, t).');
+    assert.equal(detail(pair.patinaPort), detail(pair.postgresPort));
   });
 });
