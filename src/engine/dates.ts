@@ -833,6 +833,21 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
 }
 
 /**
+ * timestamptz ± interval with the session in `zone`, as PostgreSQL's timestamptz_pl_interval: the
+ * months and days on the zone's wall clock (the result read there again: a day across a DST change
+ * is 23 or 25 hours), then the time part on the instant.
+ */
+function addIntervalIn(v: unknown, interval: unknown, sign: number, zone: string): string | null {
+  const iv = parseInterval(interval);
+  const wall = iv && (iv.months || iv.days) ? wallTextIn(v, zone) : null;
+  if (!iv || wall === null) return addInterval(v, interval, sign);
+  const moved = addInterval(wall, formatInterval({ months: iv.months, days: iv.days, micros: 0 }), sign);
+  const instant = moved === null ? null : castTimestamptzIn(moved, zone)?.replace(/\+00$/, '');
+  if (!instant) return null;
+  return iv.micros ? addInterval(instant, formatInterval({ months: 0, days: 0, micros: iv.micros }), sign) : instant;
+}
+
+/**
  * date_bin(stride, source, origin): the start of the stride-long bin holding source, counted from
  * origin (PostgreSQL 14's); a stride of months or years is 0A000 there and here, one not above 0 22008.
  */
@@ -900,7 +915,18 @@ export function makeInterval(...args: unknown[]): string | null {
  */
 export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | number | null {
   if (a === null || a === undefined || b === null || b === undefined) return null;
+  // 'tstz+iv@Europe/Paris': a timestamptz ± interval with the session in that zone
+  const at = typeof kind === 'string' ? kind.indexOf('@') : -1;
+  if (at > 0) {
+    const k = (kind as string).slice(0, at);
+    const zone = (kind as string).slice(at + 1);
+    return k === 'iv+tstz' ? addIntervalIn(b, a, 1, zone) : addIntervalIn(a, b, k === 'tstz-iv' ? -1 : 1, zone);
+  }
   switch (kind) {
+    case 'tstz+iv':
+    case 'tstz-iv':
+    case 'iv+tstz':
+      return dateArithmetic(kind === 'tstz+iv' ? 'ts+iv' : kind === 'tstz-iv' ? 'ts-iv' : 'iv+ts', a, b);
     case 'date+int':
       return addDays(a, b, 1);
     case 'int+date':
@@ -1311,7 +1337,9 @@ export function sessionOffsetMs(zone: string, ms: number): number {
  */
 export function sessionZoneName(value: string): string | null {
   const v = value.trim();
-  const hours = /^([+-]?)\s*(\d{1,2}(?:\.\d+)?)$/.exec(v);
+  // INTERVAL '+05:30' HOUR TO MINUTE (Sequelize's SET TIME ZONE INTERVAL '+00:00' HOUR TO MINUTE)
+  const iv = /^interval\s+([+-]?)\s*(\d{1,2}):(\d{2})(?:\s+hour\s+to\s+minute)?$/i.exec(v);
+  const hours = iv ? [v, iv[1], String(Number(iv[2]) + Number(iv[3]) / 60)] : /^([+-]?)\s*(\d{1,2}(?:\.\d+)?)$/.exec(v);
   if (hours) {
     const minutes = Math.round(Number(hours[2]) * 60);
     if (minutes > 15 * 60) return null;

@@ -55,9 +55,19 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       await same([`SET TIME ZONE '${zone}'`, 'SELECT id, ts, tss FROM ev ORDER BY id']);
       await same([`SET TIME ZONE '${zone}'`, ['SELECT ts FROM ev WHERE id = $1', [5]]]);
     }
-    for (const hours of ['-7', '5.5', "'europe/paris'", 'LOCAL', 'DEFAULT'])
+    // (Sequelize sets INTERVAL '+00:00' HOUR TO MINUTE at every connection)
+    for (const hours of [
+      '-7',
+      '5.5',
+      "'europe/paris'",
+      'LOCAL',
+      'DEFAULT',
+      "INTERVAL '+00:00' HOUR TO MINUTE",
+      "INTERVAL '-08:00' HOUR TO MINUTE",
+    ])
       await same([`SET TIME ZONE ${hours}`, 'SHOW timezone']);
     await same(['SET TIME ZONE -7', 'SELECT id, ts FROM ev ORDER BY id']);
+    await same(["SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE", 'SELECT id, ts FROM ev ORDER BY id']);
   });
 
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
@@ -121,6 +131,11 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
         "SELECT extract(hour FROM ts), extract(day FROM ts), date_part('minute', ts), extract(epoch FROM ts), EXTRACT(DOW FROM ts) FROM ev WHERE id <= 5 ORDER BY id",
       ]);
       await same([set, "SELECT date_trunc('day', ts), count(*) FROM ev WHERE id <= 5 GROUP BY 1 ORDER BY 1"]);
+      // a day or a month added on the zone's clock (23 or 25 hours across a DST change), the time part on the instant
+      await same([
+        set,
+        "SELECT ts + interval '1 day', ts - interval '1 month', interval '1 day 2 hours' + ts, ts + interval '3 hours' FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
       await same([
         set,
         "SELECT now()::text = now()::timestamptz::text, to_char(now(), 'TZ') = to_char(now()::timestamptz, 'TZ')",

@@ -22,7 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
-import { zonedTextKind } from '../session-zone';
+import { sessionZone, zonedTextKind } from '../session-zone';
 import { exactSortKey } from './exact-order';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
@@ -420,7 +420,7 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                           ? arrayComparison(t.arith.slice(8), t.text, left, right)
                                           : t.arith.startsWith('arr-ord:')
                                             ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                                            : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }
@@ -430,6 +430,15 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
 /** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
 function arrayComparison(kind: string, op: string, left: string, right: string, key = 'key'): string {
   return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
+}
+
+/**
+ * A timestamptz ± interval with the session in a zone other than UTC: the zone goes with the kind
+ * ('ts+iv@Europe/Paris'), whose months and days are added on that zone's clock, as PostgreSQL does.
+ */
+function zonedArithmetic(kind: string): string {
+  const zone = sessionZone();
+  return zone !== null && /^(tstz[+-]iv|iv\+tstz)$/.test(kind) ? `${kind}@${zone}` : kind;
 }
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
