@@ -1317,8 +1317,8 @@ const DAYS = new Map<string, number | null>();
 
 /** The offset of a session's zone from UTC at an instant, in milliseconds (Intl's answers kept by day). */
 export function sessionOffsetMs(zone: string, ms: number): number {
-  const fixed = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
-  if (fixed) return (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0)) * 60_000;
+  const fixed = fixedOffsetMs(zone);
+  if (fixed !== null) return fixed;
   const start = Math.floor(ms / DAY_MS) * DAY_MS;
   const key = `${zone} ${start}`;
   let off = DAYS.get(key);
@@ -1329,6 +1329,18 @@ export function sessionOffsetMs(zone: string, ms: number): number {
     DAYS.set(key, off);
   }
   return off ?? zoneOffsetMs(zone, ms);
+}
+
+/**
+ * The offset of a session zone that has one for ever, in milliseconds: PostgreSQL's `<+05:30>-05:30`
+ * and a POSIX name with an offset, `UTC+3`, whose sign is west of Greenwich (UTC-3); else null.
+ */
+function fixedOffsetMs(zone: string): number | null {
+  const angled = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
+  if (angled) return (angled[1] === '-' ? -1 : 1) * (Number(angled[2]) * 60 + Number(angled[3] ?? 0)) * 60_000;
+  const posix = /^[A-Za-z]{3,}([+-])(\d{1,2})(?::(\d\d))?$/.exec(zone);
+  if (posix) return (posix[1] === '-' ? 1 : -1) * (Number(posix[2]) * 60 + Number(posix[3] ?? 0)) * 60_000;
+  return null;
 }
 
 /**
@@ -1348,6 +1360,8 @@ export function sessionZoneName(value: string): string | null {
     return `<${sign}${text}>${sign === '-' ? '+' : '-'}${text}`;
   }
   if (/^<[+-]\d\d(?::\d\d)?>[+-]\d\d(?::\d\d)?$/.test(v)) return v;
+  // a POSIX name with an offset ('UTC+3', 'GMT-5'), and 'localtime', the server's own zone (UTC)
+  if ((fixedOffsetMs(v) !== null && Math.abs(fixedOffsetMs(v)!) <= 15 * 3_600_000) || v === 'localtime') return v;
   if (!/^[A-Za-z][\w/+-]*$/.test(v)) return null;
   try {
     // in the zone database's case where Intl spells the same name ('europe/paris' is Europe/Paris)
@@ -1360,11 +1374,13 @@ export function sessionZoneName(value: string): string | null {
 
 /** Whether a session's zone is UTC itself (timestamptz text is then the stored form: the fast path). */
 export const isUtcZone = (zone: string): boolean =>
-  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$/i.test(zone);
+  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$|^localtime$|^[a-z]{3,}[+-]0?0(?::00)?$/i.test(
+    zone,
+  );
 
 const ABBREVIATIONS = new Map<string, string>();
-/** English locales whose short zone names are the zone database's abbreviations (CET, IST, NST, EST, BST, AEST, SAST). */
-const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA'];
+/** Locales whose short zone names are the zone database's abbreviations (CET, IST, NST, EST, BST, AEST, SAST, NZDT, HKT, JST). */
+const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-NZ', 'en-HK', 'ja-JP'];
 
 /**
  * A session zone's abbreviation at an instant, as to_char's TZ prints it: Intl's short name in an
@@ -1376,7 +1392,7 @@ export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): st
   let a = ABBREVIATIONS.get(key);
   if (a === undefined) {
     a = '';
-    if (!zone.startsWith('<'))
+    if (fixedOffsetMs(zone) === null)
       for (const locale of ABBREVIATING) {
         const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' })
           .formatToParts(ms)
@@ -1388,7 +1404,8 @@ export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): st
         if (name === 'GMT' || name === 'UTC') a = offsetMs === 0 ? name : '';
         if (a) break;
       }
-    if (!a) a = offsetText(offsetMs).replace(':', '');
+    // (a POSIX name with an offset is abbreviated by its letters: 'UTC+3' by UTC)
+    if (!a) a = /^([A-Za-z]{3,})[+-]/.exec(zone)?.[1] ?? offsetText(offsetMs).replace(':', '');
     if (ABBREVIATIONS.size < 10_000) ABBREVIATIONS.set(key, a);
   }
   return a;
@@ -1421,8 +1438,8 @@ export function castTimestamptzIn(v: unknown, zone: string): string | null {
   const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
   if (!t) return null;
   if (t.tz || String(v).trim().toLowerCase() === 'epoch') return formatInstant(t, true);
-  const fixed = /^<[+-]/.test(zone);
-  const ms = fixed ? t.ms - sessionOffsetMs(zone, t.ms) : wallTimeInstant(zone, t.ms);
+  const fixed = fixedOffsetMs(zone);
+  const ms = fixed !== null ? t.ms - fixed : wallTimeInstant(zone, t.ms);
   return formatInstant({ ms, us: t.us, tz: true }, true);
 }
 /** A stored timestamptz's wall time in a session's zone, as timestamp text; null for an infinity or no value. */

@@ -68,6 +68,12 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       await same([`SET TIME ZONE ${hours}`, 'SHOW timezone']);
     await same(['SET TIME ZONE -7', 'SELECT id, ts FROM ev ORDER BY id']);
     await same(["SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE", 'SELECT id, ts FROM ev ORDER BY id']);
+    // POSIX names with an offset (west of Greenwich: UTC+3 is three hours behind), aliases, the server's own
+    for (const zone of ['UTC+3', 'GMT-5:30', 'Japan', 'US/Eastern', 'Etc/GMT+3', 'localtime', 'EST5EDT'])
+      await same([
+        `SET TIME ZONE '${zone}'`,
+        "SELECT current_setting('TimeZone'), ts, to_char(ts, 'TZ OF') FROM ev WHERE id = 1",
+      ]);
   });
 
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
