@@ -157,6 +157,16 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       await c.query('RESET timezone');
     }
     await same(['SELECT id, ts FROM ev WHERE id IN (110, 111) ORDER BY id']);
+    // a NOT NULL violation's DETAIL prints the row's timestamptz in the zone too (PostgreSQL's
+    // bigint id here is NOT NULL: its failing row is the one written)
+    const detail = async (c: PgClient) => {
+      await c.query("SET TIME ZONE 'Asia/Kolkata'");
+      const e = await c.query('UPDATE ev SET id = NULL WHERE id = 1').catch((x: { detail?: string }) => x);
+      await c.query('RESET timezone');
+      return (e as { detail?: string }).detail;
+    };
+    assert.equal(await detail(patina), 'Failing row contains (null, 2024-01-02 08:34:05+05:30, null).');
+    assert.equal(await detail(patina), await detail(postgres));
     const { pair } = clients();
     const copy = 'COPY (SELECT id, ts, tss FROM ev WHERE id <> 112 ORDER BY id) TO STDOUT'; // (112: now(), to the microsecond there)
     const env = { PGTZ: 'Asia/Kolkata' };

@@ -18,6 +18,8 @@ export interface ConstraintContext {
   keyExists(table: string, columns: string[], values: SqlValue[]): boolean;
   /** The first row a query of the data gives (as the data stands after the failed statement), with the statement's parameters; null for none. */
   readRow?(sql: string): SqlValue[] | null;
+  /** The session's TimeZone when not UTC (a timestamptz in a DETAIL prints there); absent: UTC. */
+  zone?: string | null;
 }
 
 /** The PostgreSQL form of a constraint error, or the error itself when it is not one. */
@@ -99,7 +101,7 @@ function failingRow(ctx: ConstraintContext, table: string, column: string): stri
   if (!values) return null;
   return def.columns.map((c, i) => {
     const oid = oidOfDeclType(c.type);
-    return textOf(values![i], oid, oid === OID.numeric ? typmodOfDeclType(c.type) : -1) ?? 'null';
+    return textOf(values![i], oid, oid === OID.numeric ? typmodOfDeclType(c.type) : -1, ctx.zone ?? null) ?? 'null';
   });
 }
 

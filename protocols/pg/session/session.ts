@@ -525,6 +525,7 @@ export class Session {
       sql: an.sql,
       params,
       keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
+      zone: this.outputZone,
       readRow: (sql) => {
         const db = this.#t.lease?.db ?? this.#local.db;
         try {
