@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { oracleSuite, psqlOk } from '../helpers/catalog-pair';
 import { type PgClient, pgClient } from '../helpers/pg';
 import { WireClient } from '../helpers/pg-wire';
+import { serialize } from 'pg-protocol';
 
 const SCHEMA = 'CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMPTZ, tss TIMESTAMPTZ[]);';
 const ROWS = [
@@ -179,6 +180,25 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       WireClient.open(port, { user: 'tester', database: 'db', TimeZone: 'America/St_Johns' });
     const [p, g] = [await open(pair.patinaPort), await open(pair.postgresPort)];
     try {
+      // SET TIME ZONE, RESET (to the login's zone) and a rolled-back SET report the zone (ParameterStatus), as PostgreSQL does
+      const statuses = async (c: WireClient) => {
+        const out: string[] = [];
+        for (const sql of [
+          "SET TIME ZONE 'Asia/Kolkata'",
+          'RESET timezone',
+          'BEGIN',
+          "SET timezone = 'Europe/Paris'",
+          'ROLLBACK',
+          "SET TIME ZONE 'America/St_Johns'",
+        ]) {
+          const r = await c.exchange(serialize.query(sql));
+          for (const m of r.messages) if (m.type === 'S') out.push(`${sql}: ${m.body.toString('latin1')}`);
+        }
+        return out;
+      };
+      const sent = await statuses(p);
+      assert.equal(sent.length, 4, sent.join('\n')); // (none for a SET to the zone it has)
+      assert.deepEqual(sent, await statuses(g));
       for (const format of [1, 0]) {
         const [a, b] = [p, g].map((c) => c.extended('SELECT ts FROM ev WHERE id = 1', { resultFormats: [format] }));
         const [got, want] = [await a, await b];

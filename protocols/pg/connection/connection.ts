@@ -383,6 +383,7 @@ export class Connection {
     session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
     try {
       for (const setting of startupSettings(s)) applySetting(session.facts.settings, setting);
+      session.settled();
     } catch (err) {
       // as PostgreSQL: a bad value in the startup packet ends the login with the error
       const { code, message } = sqlstateOf(err);
@@ -399,6 +400,7 @@ export class Connection {
       listening: () => this.#channels.channelsOf(this.#listener),
     };
     session.onNotice = (code, message) => out.warn(code, message);
+    session.onParameterStatus = (name, value) => backend.parameterStatus(out.w, name, value);
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);

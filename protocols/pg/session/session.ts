@@ -69,6 +69,10 @@ export class Session {
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
+  /** The settings' values at login (startup parameters applied), which RESET goes back to as in PostgreSQL. */
+  #resetValues: Readonly<Record<string, string>> = GUC_DEFAULTS;
+  /** A reported setting changed (ParameterStatus, as PostgreSQL sends TimeZone's after SET TIME ZONE). */
+  onParameterStatus: (name: string, value: string) => void = () => undefined;
 
   constructor(
     engine: PgEngine,
@@ -201,7 +205,7 @@ export class Session {
             `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
           );
         return t.savepoint(an, this.#readonlyListener);
-      case 'set':
+      case 'set': {
         if (an.setting?.name === 'transaction_read_only' && (t.state === 'idle' || t.implicit)) {
           this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           return none;
@@ -219,12 +223,17 @@ export class Session {
             const before = this.facts.settings.get(name);
             this.#txSettings.set(name, (kept = { before, after: before }));
           }
-          applySetting(this.facts.settings, an.setting);
+          const was = this.facts.settings.get(name);
+          applySetting(this.facts.settings, an.setting, this.#resetValues);
           if (!an.setting.local) kept.after = this.facts.settings.get(name);
+          this.#reportZone(name, was);
           return none;
         }
-        applySetting(this.facts.settings, an.setting);
+        const was = an.setting?.name ? this.facts.settings.get(an.setting.name) : undefined;
+        applySetting(this.facts.settings, an.setting, this.#resetValues);
+        if (an.setting?.name) this.#reportZone(an.setting.name, was);
         return none;
+      }
       case 'show':
         return complete(an.columns, showRows(this.facts.settings, an.setting!.name));
       case 'noop':
@@ -297,12 +306,25 @@ export class Session {
   }
 
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
+  /** The login's settings are applied: RESET goes back to them from now on. */
+  settled(): void {
+    this.#resetValues = { ...GUC_DEFAULTS, ...Object.fromEntries(this.facts.settings) };
+  }
+
+  /** TimeZone's ParameterStatus when setting `name` changed it from `was` (PostgreSQL reports it; pgjdbc tracks it). */
+  #reportZone(name: string, was: string | undefined) {
+    const now = this.facts.settings.get(name);
+    if (name === 'timezone' && now !== was) this.onParameterStatus('TimeZone', now ?? 'UTC');
+  }
+
   #transactionEnded(committed: boolean) {
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
         const v = committed ? after : before;
+        const was = this.facts.settings.get(name);
         if (v === undefined) this.facts.settings.delete(name);
         else this.facts.settings.set(name, v);
+        this.#reportZone(name, was);
       }
       this.#txSettings.clear();
     }

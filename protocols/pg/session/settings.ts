@@ -99,20 +99,24 @@ function unquote(t: PgToken): string {
   return t.text;
 }
 
-/** SET (a value) or RESET (null: the default) of one setting; a nameless one (SET TRANSACTION ...) is ignored. */
+/**
+ * SET (a value) or RESET (null: the value `resetTo` gives, the session's at login, else the
+ * default) of one setting; a nameless one (SET TRANSACTION ...) is ignored.
+ */
 export function applySetting(
   settings: Map<string, string>,
   s: { name: string; value: string | null } | undefined,
+  resetTo: Readonly<Record<string, string>> = GUC_DEFAULTS,
 ): void {
   if (s?.name) {
-    if (s.value === null) settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
+    if (s.value === null) settings.set(s.name, resetTo[s.name] ?? GUC_DEFAULTS[s.name] ?? '');
     else if (s.name === 'statement_timeout') {
       const ms = durationMs(s.value);
       if (ms === null) throw pgError('22023', `invalid value for parameter "statement_timeout": "${s.value}"`);
       settings.set(s.name, durationText(ms));
     } else if (s.name === 'timezone') {
       // SET TIME ZONE LOCAL / DEFAULT is the default; a name no zone has is PostgreSQL's 22023
-      if (/^\s*(local|default)\s*$/i.test(s.value)) settings.set(s.name, GUC_DEFAULTS.timezone);
+      if (/^\s*(local|default)\s*$/i.test(s.value)) settings.set(s.name, resetTo.timezone ?? GUC_DEFAULTS.timezone);
       else {
         const zone = sessionZoneName(s.value);
         if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
