@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { addInterval } from './dates';
+import { addInterval, dateArithmetic } from './dates';
 import {
   type ArrayTree,
   type KeyedKind,
@@ -235,13 +235,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
   db.table('generate_series', {
     columns: ['value'],
-    parameters: ['start', 'stop', 'step'],
-    *rows(start: unknown, stop: unknown, step: unknown) {
+    // (`zone`: of timestamptz with the session in a zone other than UTC, whose days a step's are)
+    parameters: ['start', 'stop', 'step', 'zone'],
+    *rows(start: unknown, stop: unknown, step: unknown, zone: unknown) {
       if (start === null || stop === null || step === null) return;
       if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
         // timestamps, a step of an interval (PostgreSQL's timestamp form)
         const end = addInterval(stop, '00:00:00', 1);
-        const next = (v: string) => addInterval(v, step ?? '1 day', 1);
+        const kind = typeof zone === 'string' ? `tstz+iv@${zone}` : null;
+        const next = (v: string) =>
+          kind ? (dateArithmetic(kind, v, step ?? '1 day') as string | null) : addInterval(v, step ?? '1 day', 1);
         let v = addInterval(start, '00:00:00', 1);
         if (v === null || end === null) return;
         const first = next(v);

@@ -143,6 +143,11 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
         set,
         "SELECT ts + interval '1 day', ts - interval '1 month', interval '1 day 2 hours' + ts, ts + interval '3 hours' FROM ev WHERE id <= 5 ORDER BY id",
       ]);
+      await same([set, "SELECT generate_series('2024-03-30'::timestamptz, '2024-04-01'::timestamptz, '1 day')"]);
+      await same([
+        set,
+        "SELECT g::date, count(*) FROM generate_series(timestamptz '2024-10-26', timestamptz '2024-10-28', interval '12 hours') g GROUP BY 1 ORDER BY 1",
+      ]);
       await same([
         set,
         "SELECT now()::text = now()::timestamptz::text, to_char(now(), 'TZ') = to_char(now()::timestamptz, 'TZ')",

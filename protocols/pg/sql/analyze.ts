@@ -181,6 +181,7 @@ export class Analyzer {
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'DATE_TRUNC') ||
           isWord(out[i], 'DATE_PART') ||
+          isWord(out[i], 'GENERATE_SERIES') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||

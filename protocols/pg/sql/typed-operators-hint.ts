@@ -76,7 +76,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)
     if (
       sessionZone() !== null &&
-      (((isWord(t, 'DATE_TRUNC') || isWord(t, 'DATE_PART') || isWord(t, 'EXTRACT')) && isPunct(sig[i + 1], '(')) ||
+      (((isWord(t, 'DATE_TRUNC') || isWord(t, 'DATE_PART') || isWord(t, 'EXTRACT') || isWord(t, 'GENERATE_SERIES')) &&
+        isPunct(sig[i + 1], '(')) ||
         (isOp(t, '::') && (isWord(sig[i + 1], 'DATE') || isWord(sig[i + 1], 'TIMESTAMP'))))
     )
       return true;

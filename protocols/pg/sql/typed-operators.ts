@@ -474,6 +474,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'date_trunc' ? 'dtrunc-tz' : 'dpart-tz',
     );
   } else if (
+    n.FuncCall?.args?.length === 3 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'generate_series' &&
+    typer.type(n.FuncCall.args[0]) === OID.timestamptz
+  ) {
+    out.set(n.FuncCall.location, 'series-tz'); // its days are the session zone's (translate/words.ts)
+  } else if (
     n.TypeCast &&
     (typeNameOid(n.TypeCast.typeName) === OID.date || typeNameOid(n.TypeCast.typeName) === OID.timestamp) &&
     typer.type(n.TypeCast.arg) === OID.timestamptz

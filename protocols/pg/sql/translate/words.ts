@@ -93,6 +93,7 @@ const ZONED_CALLS: Record<string, string> = {
   __pg_to_char_tz: '__pg_to_char_in',
   date_trunc: '__pg_date_trunc_in',
   date_part: '__pg_date_part_in',
+  generate_series: 'generate_series',
 };
 
 /** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
@@ -102,6 +103,7 @@ const RENAMED: Record<string, string> = {
   'to-char-tz': '__pg_to_char_tz',
   'dtrunc-tz': 'date_trunc',
   'dpart-tz': 'date_part',
+  'series-tz': 'generate_series',
   'sum-iv': '__pg_interval_sum',
   // sum() and avg() of a numeric: NaN in, NaN out (SQLite's read the text NaN as 0)
   'num-sum': '__pg_numeric_sum',
