@@ -12,6 +12,8 @@ export interface Instant {
   ms: number;
   us: number;
   tz: boolean;
+  /** to_char's TZ and OF in a session zone other than UTC: the offset (ms shows the wall time) and the zone's abbreviation. */
+  shown?: { offsetMs: number; abbreviation: string };
 }
 
 /** An error with a PostgreSQL SQLSTATE, as a user error (the PG front end reports the code). */
@@ -831,6 +833,21 @@ export function addInterval(v: unknown, interval: unknown, sign: unknown): strin
 }
 
 /**
+ * timestamptz ± interval with the session in `zone`, as PostgreSQL's timestamptz_pl_interval: the
+ * months and days on the zone's wall clock (the result read there again: a day across a DST change
+ * is 23 or 25 hours), then the time part on the instant.
+ */
+function addIntervalIn(v: unknown, interval: unknown, sign: number, zone: string): string | null {
+  const iv = parseInterval(interval);
+  const wall = iv && (iv.months || iv.days) ? wallTextIn(v, zone) : null;
+  if (!iv || wall === null) return addInterval(v, interval, sign);
+  const moved = addInterval(wall, formatInterval({ months: iv.months, days: iv.days, micros: 0 }), sign);
+  const instant = moved === null ? null : castTimestamptzIn(moved, zone)?.replace(/\+00$/, '');
+  if (!instant) return null;
+  return iv.micros ? addInterval(instant, formatInterval({ months: 0, days: 0, micros: iv.micros }), sign) : instant;
+}
+
+/**
  * date_bin(stride, source, origin): the start of the stride-long bin holding source, counted from
  * origin (PostgreSQL 14's); a stride of months or years is 0A000 there and here, one not above 0 22008.
  */
@@ -898,7 +915,18 @@ export function makeInterval(...args: unknown[]): string | null {
  */
 export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | number | null {
   if (a === null || a === undefined || b === null || b === undefined) return null;
+  // 'tstz+iv@Europe/Paris': a timestamptz ± interval with the session in that zone
+  const at = typeof kind === 'string' ? kind.indexOf('@') : -1;
+  if (at > 0) {
+    const k = (kind as string).slice(0, at);
+    const zone = (kind as string).slice(at + 1);
+    return k === 'iv+tstz' ? addIntervalIn(b, a, 1, zone) : addIntervalIn(a, b, k === 'tstz-iv' ? -1 : 1, zone);
+  }
   switch (kind) {
+    case 'tstz+iv':
+    case 'tstz-iv':
+    case 'iv+tstz':
+      return dateArithmetic(kind === 'tstz+iv' ? 'ts+iv' : kind === 'tstz-iv' ? 'ts-iv' : 'iv+ts', a, b);
     case 'date+int':
       return addDays(a, b, 1);
     case 'int+date':
@@ -1276,6 +1304,172 @@ export const castTimestamptz = (v: unknown): string | null => {
   const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
   return t && formatInstant(t, true);
 };
+// The session's TimeZone (SET TIME ZONE, the startup parameter): timestamptz text is printed in it
+// and text without an offset read in it, as PostgreSQL does. A zone is a name Node's Intl knows
+// ('Europe/Paris', 'utc'), or PostgreSQL's form of a fixed offset ('<+05:30>-05:30', what SET TIME
+// ZONE 5.5 shows: POSIX's sign is the other way round).
+
+/**
+ * Offsets of zones by UTC day, where the zone keeps one offset all day (the same at its start,
+ * middle and end: zones change a few times a year at most); null for a day with a change.
+ */
+const DAYS = new Map<string, number | null>();
+
+/** The offset of a session's zone from UTC at an instant, in milliseconds (Intl's answers kept by day). */
+export function sessionOffsetMs(zone: string, ms: number): number {
+  const fixed = fixedOffsetMs(zone);
+  if (fixed !== null) return fixed;
+  const start = Math.floor(ms / DAY_MS) * DAY_MS;
+  const key = `${zone} ${start}`;
+  let off = DAYS.get(key);
+  if (off === undefined) {
+    const a = zoneOffsetMs(zone, start);
+    off = a === zoneOffsetMs(zone, start + DAY_MS / 2) && a === zoneOffsetMs(zone, start + DAY_MS - 1) ? a : null;
+    if (DAYS.size >= 10_000) DAYS.clear();
+    DAYS.set(key, off);
+  }
+  return off ?? zoneOffsetMs(zone, ms);
+}
+
+/**
+ * The offset of a session zone that has one for ever, in milliseconds: PostgreSQL's `<+05:30>-05:30`
+ * and a POSIX name with an offset, `UTC+3`, whose sign is west of Greenwich (UTC-3); else null.
+ */
+function fixedOffsetMs(zone: string): number | null {
+  const angled = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
+  if (angled) return (angled[1] === '-' ? -1 : 1) * (Number(angled[2]) * 60 + Number(angled[3] ?? 0)) * 60_000;
+  const posix = /^[A-Za-z]{3,}([+-])(\d{1,2})(?::(\d\d))?$/.exec(zone);
+  if (posix) return (posix[1] === '-' ? 1 : -1) * (Number(posix[2]) * 60 + Number(posix[3] ?? 0)) * 60_000;
+  return null;
+}
+
+/**
+ * A SET TIME ZONE value as the session keeps and SHOW prints it: a zone name as written, hours
+ * (`-7`, `5.5`) as PostgreSQL's fixed zone `<-07>+07`; null when it names no zone.
+ */
+export function sessionZoneName(value: string): string | null {
+  const v = value.trim();
+  // INTERVAL '+05:30' HOUR TO MINUTE (Sequelize's SET TIME ZONE INTERVAL '+00:00' HOUR TO MINUTE)
+  const iv = /^interval\s+([+-]?)\s*(\d{1,2}):(\d{2})(?:\s+hour\s+to\s+minute)?$/i.exec(v);
+  const hours = iv ? [v, iv[1], String(Number(iv[2]) + Number(iv[3]) / 60)] : /^([+-]?)\s*(\d{1,2}(?:\.\d+)?)$/.exec(v);
+  if (hours) {
+    const minutes = Math.round(Number(hours[2]) * 60);
+    if (minutes > 15 * 60) return null;
+    const sign = hours[1] === '-' ? '-' : '+';
+    const text = `${pad(Math.floor(minutes / 60))}${minutes % 60 ? `:${pad(minutes % 60)}` : ''}`;
+    return `<${sign}${text}>${sign === '-' ? '+' : '-'}${text}`;
+  }
+  if (/^<[+-]\d\d(?::\d\d)?>[+-]\d\d(?::\d\d)?$/.test(v)) return v;
+  // a POSIX name with an offset ('UTC+3', 'GMT-5'), and 'localtime', the server's own zone (UTC)
+  if ((fixedOffsetMs(v) !== null && Math.abs(fixedOffsetMs(v)!) <= 15 * 3_600_000) || v === 'localtime') return v;
+  if (!/^[A-Za-z][\w/+-]*$/.test(v)) return null;
+  try {
+    // in the zone database's case where Intl spells the same name ('europe/paris' is Europe/Paris)
+    const name = new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone;
+    return name.toLowerCase() === v.toLowerCase() ? name : v;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a session's zone is UTC itself (timestamptz text is then the stored form: the fast path). */
+export const isUtcZone = (zone: string): boolean =>
+  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$|^localtime$|^[a-z]{3,}[+-]0?0(?::00)?$/i.test(
+    zone,
+  );
+
+const ABBREVIATIONS = new Map<string, string>();
+/** Locales whose short zone names are the zone database's abbreviations (CET, IST, NST, EST, BST, AEST, SAST, NZDT, HKT, JST). */
+const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-NZ', 'en-HK', 'ja-JP'];
+
+/**
+ * A session zone's abbreviation at an instant, as to_char's TZ prints it: Intl's short name in an
+ * English locale that has one ('CET', 'CEST'), else the offset as the zone database writes it
+ * ('+04', '+0530'; Intl names some zones the database leaves numeric: Asia/Dubai's 'GST').
+ */
+export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): string {
+  const key = `${zone} ${offsetMs}`;
+  let a = ABBREVIATIONS.get(key);
+  if (a === undefined) {
+    a = '';
+    if (fixedOffsetMs(zone) === null)
+      for (const locale of ABBREVIATING) {
+        const name = new Intl.DateTimeFormat(locale, { timeZone: zone, timeZoneName: 'short' })
+          .formatToParts(ms)
+          .find((p) => p.type === 'timeZoneName')?.value;
+        if (name && /^[A-Z]{2,5}$/.test(name) && name !== 'GMT' && name !== 'UTC') {
+          a = name;
+          break;
+        }
+        if (name === 'GMT' || name === 'UTC') a = offsetMs === 0 ? name : '';
+        if (a) break;
+      }
+    // (a POSIX name with an offset is abbreviated by its letters: 'UTC+3' by UTC)
+    if (!a) a = /^([A-Za-z]{3,})[+-]/.exec(zone)?.[1] ?? offsetText(offsetMs).replace(':', '');
+    if (ABBREVIATIONS.size < 10_000) ABBREVIATIONS.set(key, a);
+  }
+  return a;
+}
+
+/** An offset as PostgreSQL prints it after a timestamptz: '+01', '+05:30', '-03:30', '+00:09:21'. */
+export function offsetText(ms: number): string {
+  const s = Math.round(Math.abs(ms) / 1000);
+  const m = Math.floor(s / 60) % 60;
+  const text = `${ms < 0 ? '-' : '+'}${pad(Math.floor(s / 3600))}`;
+  return s % 60 ? `${text}:${pad(m)}:${pad(s % 60)}` : m ? `${text}:${pad(m)}` : text;
+}
+
+/** Stored timestamptz text as PostgreSQL prints it in `zone` ('2024-01-02 04:04:05+01'); null when it does not read as one. */
+export function timestamptzTextIn(v: string, zone: string): string | null {
+  try {
+    const t = parseInstant(v, 'timestamp with time zone', 'output');
+    if (!t) return null;
+    const off = sessionOffsetMs(zone, t.ms);
+    return printedText(formatInstant({ ms: t.ms + off, us: t.us, tz: false }, false) + offsetText(off));
+  } catch {
+    return null;
+  }
+}
+
+/** ::timestamptz with the session in `zone`: text without an offset is a wall time there (castTimestamptz reads it in UTC). */
+export function castTimestamptzIn(v: unknown, zone: string): string | null {
+  const inf = infinityWord(v);
+  if (inf) return inf;
+  const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+  if (!t) return null;
+  if (t.tz || String(v).trim().toLowerCase() === 'epoch') return formatInstant(t, true);
+  const fixed = fixedOffsetMs(zone);
+  const ms = fixed !== null ? t.ms - fixed : wallTimeInstant(zone, t.ms);
+  return formatInstant({ ms, us: t.us, tz: true }, true);
+}
+/** A stored timestamptz's wall time in a session's zone, as timestamp text; null for an infinity or no value. */
+function wallTextIn(v: unknown, zone: string): string | null {
+  if (typeof v !== 'string' || /infinity/i.test(v)) return null;
+  const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE');
+  return t && formatInstant({ ms: t.ms + sessionOffsetMs(zone, t.ms), us: t.us, tz: false }, false);
+}
+
+/** date_trunc(unit, x) of a timestamptz with the session in `zone`: cut on the wall clock there, as PostgreSQL does. */
+export function dateTruncIn(unit: unknown, v: unknown, zone: string): string | null {
+  const wall = wallTextIn(v, zone);
+  if (wall === null || unit === null) return dateTrunc(unit, v);
+  const cut = dateTrunc(unit, wall);
+  if (cut === null) return null;
+  // below a day the offset stays the value's own (its hour in a DST change is not read again)
+  if (/^(hour|minute|second|milliseconds|microseconds)$/.test(unitOf(unit, 'date_trunc'))) {
+    const t = parseInstant(v, 'timestamp with time zone', 'date_trunc')!;
+    const c = parseInstant(cut, 'timestamp', 'date_trunc')!;
+    return formatInstant({ ms: c.ms - sessionOffsetMs(zone, t.ms), us: c.us, tz: false }, false);
+  }
+  return castTimestamptzIn(cut, zone)?.replace(/\+00$/, '') ?? null;
+}
+
+/** date_part(field, x) and EXTRACT of a timestamptz with the session in `zone`: its fields on the wall clock there (the epoch unchanged). */
+export function datePartIn(field: unknown, v: unknown, zone: string): number | null {
+  const wall = /^\s*epoch\s*$/i.test(String(field)) ? null : wallTextIn(v, zone);
+  return datePart(field, wall ?? v);
+}
+
 /**
  * ::time: '10:30', '10:30:00.5 PM', 'allballs' (midnight), with a zone after it that is read and
  * dropped, as PostgreSQL's time input does; or the time of day of a timestamp.
@@ -1383,7 +1577,18 @@ export function roundFraction(text: string, digits: number): string {
 export function storedDateTime(kind: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
   try {
-    return (kind.includes('(') ? dateTimeInput(kind, v) : STORED[kind]?.(v)) ?? v;
+    // 'timestamptz@Europe/Paris': text without an offset is a wall time in the session's zone;
+    // 'timestamp(0)', 'timestamptz(2)@...': rounded to the column's fractional digits
+    const at = kind.indexOf('@');
+    const typed = at < 0 ? kind : kind.slice(0, at);
+    const open = typed.indexOf('(');
+    const base = open < 0 ? typed : typed.slice(0, open);
+    const out =
+      base === 'timestamptz' && at >= 0
+        ? castTimestamptzIn(v, kind.slice(at + 1))?.replace(/\+00$/, '')
+        : STORED[base]?.(v);
+    if (out === null || out === undefined) return v;
+    return open < 0 ? out : roundFraction(out, Number(typed.slice(open + 1, -1)));
   } catch {
     return v;
   }
@@ -1398,6 +1603,10 @@ export function installDateFunctions(db: Database.Database): void {
   const det = { deterministic: true };
   db.function('date_trunc', det, (u: unknown, v: unknown) => dateTrunc(u, v));
   db.function('date_part', det, (f: unknown, v: unknown) => datePart(f, v));
+  // (of a timestamptz with the session in a zone other than UTC: sql/session-zone.ts writes the zone in)
+  db.function('__pg_date_trunc_in', det, (u: unknown, v: unknown, z: unknown) => dateTruncIn(u, v, String(z)));
+  db.function('__pg_wall_in', det, (v: unknown, z: unknown) => (v === null ? null : (wallTextIn(v, String(z)) ?? v)));
+  db.function('__pg_date_part_in', det, (f: unknown, v: unknown, z: unknown) => datePartIn(f, v, String(z)));
   db.function('__pg_exact_epoch', det, (_: unknown, v: unknown) => exactEpoch(v));
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { addInterval } from './dates';
+import { addInterval, dateArithmetic } from './dates';
 import {
   type ArrayTree,
   type KeyedKind,
@@ -235,9 +235,10 @@ export function installPgArrayFunctions(db: Database.Database): void {
   });
   db.table('generate_series', {
     columns: ['value'],
-    parameters: ['start', 'stop', 'step'],
-    *rows(start: unknown, stop: unknown, step: unknown) {
-      for (const x of seriesValues(start, stop, step)) yield [x as never];
+    // (`zone`: of timestamptz with the session in a zone other than UTC, whose days a step's are)
+    parameters: ['start', 'stop', 'step', 'zone'],
+    *rows(start: unknown, stop: unknown, step: unknown, zone: unknown) {
+      for (const x of seriesValues(start, stop, step, zone)) yield [x as never];
     },
   });
   db.table('generate_subscripts', {
@@ -319,12 +320,15 @@ function unnestValues(arr: unknown): unknown[] {
 const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
 
 /** generate_series(start, stop[, step]) of integers, numbers or timestamps (with an interval step). */
-function* seriesValues(start: unknown, stop: unknown, step: unknown): Generator<unknown> {
+function* seriesValues(start: unknown, stop: unknown, step: unknown, zone?: unknown): Generator<unknown> {
   if (start === null || stop === null || step === null) return;
   if (typeof start === 'string' && !/^\s*[-+]?\d+\s*$/.test(start)) {
-    // timestamps, a step of an interval (PostgreSQL's timestamp form)
+    // timestamps, a step of an interval (PostgreSQL's timestamp form); a timestamptz's days are the
+    // session zone's (`zone`, when not UTC)
     const end = addInterval(stop, '00:00:00', 1);
-    const next = (v: string) => addInterval(v, step ?? '1 day', 1);
+    const kind = typeof zone === 'string' ? `tstz+iv@${zone}` : null;
+    const next = (v: string) =>
+      kind ? (dateArithmetic(kind, v, step ?? '1 day') as string | null) : addInterval(v, step ?? '1 day', 1);
     let v = addInterval(start, '00:00:00', 1);
     if (v === null || end === null) return;
     const first = next(v);

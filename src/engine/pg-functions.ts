@@ -1,6 +1,6 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
-import { pgDateText } from './dates';
+import { pgDateText, timestamptzTextIn } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import { type ElementKind, arrayInput, isElementKind, mapArrayText, parseArrayText } from './pg-array-input';
@@ -327,6 +327,11 @@ export function installPgFunctions(db: Database.Database): void {
   // timestamptz with its '+00')
   db.function('__pg_text', { deterministic: true }, (kind: unknown, x: unknown) => {
     if (x === null || x === undefined) return null;
+    // 'timestamptz@Europe/Paris': a timestamptz with the session in that zone prints its wall time there
+    if (typeof kind === 'string' && kind.startsWith('timestamptz@') && typeof x === 'string') {
+      const inf = pgDateText(x, 'timestamptz');
+      return inf === 'infinity' || inf === '-infinity' ? inf : (timestamptzTextIn(x, kind.slice(12)) ?? x);
+    }
     switch (kind) {
       case 'bool':
       case 'boolout': {
@@ -351,6 +356,10 @@ export function installPgFunctions(db: Database.Database): void {
     }
     // 'datearray:<kind>': an array of dates or timestamps made text, each element as its type prints
     // it ('0044-03-15 BC' for the stored '/9956-03-15', a timestamptz with its '+00')
+    if (typeof kind === 'string' && kind.startsWith('datearray:timestamptz@') && typeof x === 'string') {
+      const zone = kind.slice(22);
+      return mapArrayText(x, (e) => (/^-?infinity$/i.test(e) ? e : (timestamptzTextIn(e, zone) ?? e)));
+    }
     if (typeof kind === 'string' && kind.startsWith('datearray:') && typeof x === 'string')
       return mapArrayText(x, (e) => pgDateText(e, kind.slice(10) as 'date') ?? e);
     // 'boolarray': a boolean array made text[] (ARRAY[true]::text[]), each element as boolean's cast
@@ -520,13 +529,23 @@ export function installPgFunctions(db: Database.Database): void {
       varargs: true,
     } as never);
   // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
-  db.function('__pg_json_timestamp', { deterministic: true }, (x: unknown, tz: unknown) => {
-    if (x === null || typeof x !== 'string') return x as never;
+  // (`tz` 1 for a timestamptz, 0 for a timestamp; a zone's name for a timestamptz with the session
+  // in that zone, printed at its offset there: '2024-01-03T00:04:05+01:00')
+  db.function('__pg_json_timestamp', { deterministic: true }, (v: unknown, tz: unknown) => {
+    if (v === null || typeof v !== 'string') return v as never;
+    const zoned = typeof tz === 'string' && !/^\d$/.test(tz) && /^\d/.test(v) ? timestamptzTextIn(v, tz) : null;
+    const x = zoned ?? v;
     // a timestamp written as a bare date is stored so: midnight
     const m = /^(\d{4,}|\/\d{4})(-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
     if (!m) return x;
     const frac = (m[4] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
-    const zone = Number(tz) ? (m[5] === '' || m[5] === '+00' || m[5] === 'Z' ? '+00:00' : m[5]) : '';
+    const zone = zoned
+      ? m[5].replace(/^([+-]\d\d)$/, '$1:00')
+      : Number(tz)
+        ? m[5] === '' || m[5] === '+00' || m[5] === 'Z'
+          ? '+00:00'
+          : m[5]
+        : '';
     // a year BC is stored as '/' and 10000 minus it (src/engine/dates.ts): printed '0044-...T... BC'
     const bc = m[1].startsWith('/');
     const year = bc ? String(10_000 - Number(m[1].slice(1))).padStart(4, '0') : m[1];

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { type Instant, formatInstant, isoWeek, parseInstant } from './dates';
+import {
+  type Instant,
+  formatInstant,
+  isoWeek,
+  offsetText,
+  parseInstant,
+  sessionOffsetMs,
+  zoneAbbreviation,
+} from './dates';
 import { parseDecimal } from './decimal';
 
 // to_char(value, format): PostgreSQL's formatting of timestamps, dates and numbers, as reports and
@@ -262,6 +270,7 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'MS':
       return zeros(Math.floor(micros / 1000), 3, fm);
     case 'OF':
+      if (t.shown) return offsetText(t.shown.offsetMs);
       return fm ? '+0' : '+00';
     case 'Q':
       return String(Math.floor(month / 3) + 1);
@@ -275,10 +284,11 @@ function datePattern(p: DatePiece, t: Instant, d: Date): string {
     case 'SS':
       return zeros(d.getUTCSeconds(), 2, fm);
     case 'TZH':
-      return '+00';
+      return t.shown ? offsetText(t.shown.offsetMs).slice(0, 3) : '+00';
     case 'TZM':
-      return '00';
+      return t.shown ? String((Math.abs(t.shown.offsetMs) / 60_000) % 60).padStart(2, '0') : '00';
     case 'TZ':
+      if (t.shown) return cased(p.pattern, t.shown.abbreviation);
       return t.tz ? cased(p.pattern, 'UTC') : '';
     case 'US':
       return zeros(micros, 6, fm);
@@ -537,7 +547,7 @@ function formatNumberAs(v: unknown, fmt: string): string {
  * to_char(value, format); NULL in either gives NULL. `instant` when the value is a timestamp with
  * time zone (kept as UTC text without its '+00', so TZ must print UTC by the type).
  */
-export function toChar(v: unknown, fmt: unknown, instant = false): string | null {
+export function toChar(v: unknown, fmt: unknown, instant = false, zone: string | null = null): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const format = String(fmt);
   // a date or timestamp as stored (a year BC as '/9956')
@@ -546,6 +556,12 @@ export function toChar(v: unknown, fmt: unknown, instant = false): string | null
     if (!t) return null;
     // a date is formatted as a timestamp with time zone at midnight, as PostgreSQL's to_char(date) is
     if (instant || /^\s*(?:-?\d{4,}|\/\d{4})-\d{1,2}-\d{1,2}\s*$/.test(v)) t.tz = true;
+    // a timestamptz with the session in a zone other than UTC: its wall time there
+    if (instant && zone !== null) {
+      const offsetMs = sessionOffsetMs(zone, t.ms);
+      const shown = { offsetMs, abbreviation: zoneAbbreviation(zone, t.ms, offsetMs) };
+      return formatInstantAs({ ms: t.ms + offsetMs, us: t.us, tz: true, shown }, format);
+    }
     return formatInstantAs(t, format);
   }
   if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
@@ -687,6 +703,10 @@ export function toTimestampByFormat(v: unknown, fmt: unknown): string | null {
 export function installToChar(db: Database.Database): void {
   db.function('to_char', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt));
   db.function('__pg_to_char_tz', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt, true));
+  // (with the session's zone when it is not UTC: sql/session-zone.ts writes it in)
+  db.function('__pg_to_char_in', { deterministic: true }, (v: unknown, fmt: unknown, zone: unknown) =>
+    toChar(v, fmt, true, String(zone)),
+  );
   db.function('to_date', { deterministic: true }, (v: unknown, fmt: unknown) => toDate(v, fmt));
   db.function('to_timestamp', { deterministic: true }, (v: unknown, fmt: unknown) => toTimestampByFormat(v, fmt));
 }

@@ -21,8 +21,13 @@ export interface CatalogPair {
 }
 
 /** Runs psql on `port` as tester@db; its stdout, failing the test on any error. */
-export function psqlOk(port: number, commands: string[], extra: string[] = []): string {
-  const r = psql(port, commands, extra);
+export function psqlOk(
+  port: number,
+  commands: string[],
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): string {
+  const r = psql(port, commands, extra, env);
   assert.equal(r.status, 0, `psql ${commands.join('; ')}:\n${r.stderr}`);
   return r.stdout;
 }

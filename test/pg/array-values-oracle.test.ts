@@ -300,6 +300,14 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     );
   });
 
+  it('a function returning one value in FROM, named alone, is that value of its type (unnest(a) AS u(v): u was a record)', async () => {
+    await same('SELECT u FROM unnest(ARRAY[1,2]) AS u(v)');
+    await same("SELECT u, u.v FROM unnest(ARRAY['a','b']) AS u(v)");
+    await same('SELECT g FROM generate_series(1, 3) AS g(x) ORDER BY g DESC');
+    await same('SELECT j FROM jsonb_array_elements_text(\'["a","b"]\') AS j(x)');
+    await same('SELECT a.id, u FROM arr a, unnest(a.ids) AS u(v) WHERE a.id = 42 ORDER BY u');
+  });
+
   it('arrays of dates, times and json, and multi-dimensional arrays, are kept in PostgreSQL form', async () => {
     await same(`INSERT INTO arr (id, ds, ts, tz, tms, js, jbs) VALUES (30, '{2024-1-5, NULL, infinity, 0044-03-15 BC}',
       '{2024-01-05 01:02:03.50, 2024-1-5}', '{2024-01-05 01:02:03+02}', '{01:02, 10:30:00.5}',

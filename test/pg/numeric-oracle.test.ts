@@ -466,4 +466,17 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     await same('SELECT n FROM m WHERE id = 20');
     for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id = 20');
   });
+
+  it("a product of a numeric parameter has the sum of the factors' scales: $1::numeric * 2 with '1.25' is 2.50 (was 2.5)", async () => {
+    for (const v of ['1.25', '3', '-0.5', '1.255'])
+      await same(
+        'SELECT $1::numeric * 2, $1::numeric * 2.0, 2.50 * $1::numeric, $1::numeric * 2.0 + 1, ($1::numeric + 1) * 2.00',
+        [v],
+      );
+    await same('SELECT $1::numeric * $2::numeric, $1::numeric / 3, $1::numeric / 2.0', ['1.25', '1.5']);
+    await same('SELECT n * $1::numeric, $1::numeric * n * 2.0, n * 1.5, n / 2.5 FROM m WHERE id < 4 ORDER BY id', [
+      '1.25',
+    ]);
+    await same('SELECT 1.25::numeric * 2, 1.25 * 2.0, 1.25 / 2.5, 10.0 / 4, 1.5 * 1.5');
+  });
 });

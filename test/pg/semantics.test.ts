@@ -135,7 +135,7 @@ describe('PostgreSQL semantics over the PG port', function () {
     assert.deepEqual(await failure(c, `INSERT INTO users (id, name) VALUES (3, NULL)`), {
       code: '23502',
       message: 'null value in column "name" of relation "users" violates not-null constraint',
-      detail: undefined,
+      detail: 'Failing row contains (3, null, null).', // PostgreSQL's DETAIL: the row it would have written
     });
     assert.deepEqual(await failure(c, `INSERT INTO todos (id, n) VALUES (1, -1)`), {
       code: '23514',

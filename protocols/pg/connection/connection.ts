@@ -383,6 +383,7 @@ export class Connection {
     session.facts.settings.set('ssl', this.#handshake.tls ? 'on' : 'off'); // SHOW ssl
     try {
       for (const setting of startupSettings(s)) applySetting(session.facts.settings, setting);
+      session.settled();
     } catch (err) {
       // as PostgreSQL: a bad value in the startup packet ends the login with the error
       const { code, message } = sqlstateOf(err);
@@ -399,6 +400,7 @@ export class Connection {
       listening: () => this.#channels.channelsOf(this.#listener),
     };
     session.onNotice = (code, message) => out.warn(code, message);
+    session.onParameterStatus = (name, value) => backend.parameterStatus(out.w, name, value);
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);
@@ -412,7 +414,8 @@ export class Connection {
     });
     this.#queries = { session, simple, extended, runner };
     backend.authOk(out.w);
-    for (const [k, v] of startupParameters(s, this.#readonly)) backend.parameterStatus(out.w, k, v);
+    const zone = session.facts.settings.get('timezone');
+    for (const [k, v] of startupParameters(s, this.#readonly, zone)) backend.parameterStatus(out.w, k, v);
     backend.backendKeyData(out.w, this.pid, this.key);
     this.#registry.add(this.pid, this.key, this);
     this.#phase = 'ready';

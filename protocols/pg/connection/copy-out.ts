@@ -19,7 +19,13 @@ export interface CopyOutput {
 }
 
 /** COPY TO STDOUT: CopyOutResponse, a CopyData per row as the read yields them (waiting for a slow client), CopyDone. */
-export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io: CopyOutput): Promise<void> {
+export async function sendCopyOut(
+  w: ByteWriter,
+  an: Analyzed,
+  out: Outcome,
+  io: CopyOutput,
+  zone: string | null = null,
+): Promise<void> {
   const { options } = an.copy!.stmt;
   const names = an.copy!.columns;
   let batch = out.all;
@@ -44,7 +50,7 @@ export async function sendCopyOut(w: ByteWriter, an: Analyzed, out: Outcome, io:
         continue;
       }
       for (let k = 0; k < texts.length; k++)
-        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod);
+        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone);
       backend.copyData(w, Buffer.from(formatCopyRow(texts, options, forceQuote)));
     }
     n += batch.length;

@@ -69,8 +69,9 @@ export class ExtendedQuery {
     for (const code of m.resultFormats)
       if (code !== 0 && code !== 1) throw pgError('22023', `unsupported format code: ${code}`);
     const params: SqlValue[] = new Array(m.params.length);
+    const zone = this.#session.outputZone;
     for (let i = 0; i < params.length; i++)
-      params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i);
+      params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i, zone);
     const portal = newPortal(an, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];

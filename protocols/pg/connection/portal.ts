@@ -62,7 +62,10 @@ export function portalColumns(p: Portal, columns: ColumnDesc[]): ColumnDesc[] {
   let out: ColumnDesc[] | undefined;
   columns.forEach((c, i) => {
     if (!c.scaleParams) return;
-    const scale = Math.max(c.scale ?? 0, ...c.scaleParams.map((k) => sent[k - 1] ?? 0));
+    const scale = Math.max(
+      c.scale ?? 0,
+      ...c.scaleParams.map((k, j) => (sent[k - 1] ?? 0) + (c.scaleOffsets?.[j] ?? 0)),
+    );
     if (scale === c.scale) return;
     out ??= columns.slice();
     out[i] = { ...c, scale };

@@ -72,7 +72,8 @@ export class PortalRunner {
     const from = p.at;
     const to = Math.min(rows.length, from + maxRows);
     const fields = p.fields!;
-    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields);
+    const zone = this.#session.outputZone;
+    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone);
     p.at = to;
     const count = to - from;
     if (to < rows.length) {
@@ -95,7 +96,8 @@ export class PortalRunner {
       p.at = 0;
       if (next.length === 0) continue;
       const take = Math.min(next.length, maxRows - count);
-      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!);
+      const zone = this.#session.outputZone;
+      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone);
       p.at = take;
       count += take;
       if (take < next.length) {
@@ -113,7 +115,8 @@ export class PortalRunner {
     this.#out.completeTag(tagOf(p.an, p.outcome, p.sent));
   }
 
-  #dataRow(row: unknown[], fields: Field[]) {
+  /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone). */
+  #dataRow(row: unknown[], fields: Field[], zone: string | null) {
     const w = this.#out.w;
     w.begin('D').i16(row.length);
     try {
@@ -124,7 +127,7 @@ export class PortalRunner {
             ? textOf(row[i], OID.text)
             : f.format === 1
               ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod)
-              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod),
+              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone),
         );
       }
     } catch (err) {

@@ -98,7 +98,7 @@ export class SimpleQuery {
         // an assigned literal may be typed where a parameter cannot be: the statement as written decides
         if (!lifted.assigned.includes(true)) throw err;
       }
-      const params = an && typedLiterals(lifted, an.paramTypes);
+      const params = an && typedLiterals(lifted, an.paramTypes, this.#session.outputZone);
       if (an && params) return { an, params };
     }
     // a query or write as written is kept by its exact text, as Parse keeps it (it was analysed
@@ -145,11 +145,17 @@ export class SimpleQuery {
 
   #sendCopyOut(an: Analyzed, outcome: Outcome): Promise<void> {
     const { out } = this.#parts;
-    return sendCopyOut(out.w, an, outcome, {
-      drain: () => out.drain(),
-      closed: () => this.#parts.closed(),
-      complete: (tag) => out.completeTag(tag),
-    });
+    return sendCopyOut(
+      out.w,
+      an,
+      outcome,
+      {
+        drain: () => out.drain(),
+        closed: () => this.#parts.closed(),
+        complete: (tag) => out.completeTag(tag),
+      },
+      this.#session.outputZone,
+    );
   }
 }
 

@@ -83,7 +83,11 @@ export function readSasl(r: Reader, scram: ScramExchange, initial: boolean, user
 }
 
 /** The ParameterStatus values sent after AuthenticationOk, as PostgreSQL 15 sends them. */
-export function startupParameters(params: Record<string, string>, readonly: boolean): [string, string][] {
+export function startupParameters(
+  params: Record<string, string>,
+  readonly: boolean,
+  timeZone = 'UTC',
+): [string, string][] {
   return [
     ['server_version', '15.0'],
     ['server_encoding', 'UTF8'],
@@ -91,7 +95,7 @@ export function startupParameters(params: Record<string, string>, readonly: bool
     ['DateStyle', 'ISO, MDY'],
     ['integer_datetimes', 'on'],
     ['standard_conforming_strings', 'on'],
-    ['TimeZone', 'UTC'],
+    ['TimeZone', timeZone],
     ['IntervalStyle', 'postgres'],
     ['application_name', params.application_name ?? ''],
     ['is_superuser', 'on'],

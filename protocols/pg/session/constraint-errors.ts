@@ -1,11 +1,13 @@
 // SQLite's constraint errors in PostgreSQL's words: `UNIQUE constraint failed: users.id` reaches a PG
 // client as `duplicate key value violates unique constraint "users_pkey"` with the DETAIL line
 // `Key (id)=(1) already exists.`, as psql, ORMs and log scrapers expect.
-import type { Schema } from '../../../src/engine/schema/model';
+import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { identName, lexPg } from '../sql/lexer';
 import { PgError } from '../sqlstate';
+import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
+import { textOf } from '../types/values';
 
 /** What the rewording needs: the schema, the failed statement and a way to see whether a key exists. */
 export interface ConstraintContext {
@@ -14,6 +16,10 @@ export interface ConstraintContext {
   params: Record<string, SqlValue> | undefined;
   /** Whether a row with these key values exists (as the data stands after the failed statement). */
   keyExists(table: string, columns: string[], values: SqlValue[]): boolean;
+  /** The first row a query of the data gives (as the data stands after the failed statement), with the statement's parameters; null for none. */
+  readRow?(sql: string): SqlValue[] | null;
+  /** The session's TimeZone when not UTC (a timestamptz in a DETAIL prints there); absent: UTC. */
+  zone?: string | null;
 }
 
 /** The PostgreSQL form of a constraint error, or the error itself when it is not one. */
@@ -40,15 +46,18 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
     );
   }
   m = /^NOT NULL constraint failed: (\w+)\.(\w+)$/.exec(text);
-  if (m)
+  if (m) {
+    const row = failingRow(ctx, m[1], m[2]);
     return withObject(
       new PgError(
         'conflict',
         `null value in column "${m[2]}" of relation "${m[1]}" violates not-null constraint`,
         '23502',
+        row ? `Failing row contains (${row.join(', ')}).` : undefined,
       ),
       { table: m[1], column: m[2] },
     );
+  }
   m = /^CHECK constraint failed: (.+)$/.exec(text);
   if (m) {
     const table = targetTable(ctx.sql) ?? 'unknown';
@@ -73,6 +82,120 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
     );
   }
   return err;
+}
+
+/**
+ * The row a NOT NULL failure was about, each value as PostgreSQL's text of its column's type (null
+ * as `null`), as PostgreSQL's DETAIL shows it: for `INSERT ... VALUES` of literals and parameters
+ * (the first row with no value for the column; columns left out take a literal default), and for an
+ * `UPDATE` of one table (the first row its WHERE picks, with the SET values). Null for other forms.
+ */
+function failingRow(ctx: ConstraintContext, table: string, column: string): string[] | null {
+  const def = ctx.schema.tables.get(table);
+  if (!def) return null;
+  const sig = lexPg(ctx.sql).filter((t) => t.type !== 'space' && t.type !== 'comment');
+  const first = sig[0]?.text.toUpperCase();
+  let values: SqlValue[] | null = null;
+  if (first === 'INSERT') values = insertedRow(ctx, sig, def, column);
+  else if (first === 'UPDATE') values = updatedRow(ctx, sig, def, column);
+  if (!values) return null;
+  return def.columns.map((c, i) => {
+    const oid = oidOfDeclType(c.type);
+    return textOf(values![i], oid, oid === OID.numeric ? typmodOfDeclType(c.type) : -1, ctx.zone ?? null) ?? 'null';
+  });
+}
+
+type Sig = ReturnType<typeof lexPg>;
+
+/** The first VALUES row leaving `column` null, in the table's column order; null when a value is an expression. */
+function insertedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: string): SqlValue[] | null {
+  const into = sig.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'INTO');
+  if (into < 0 || identName(sig[into + 1] ?? sig[into]) !== def.name) return null;
+  let i = into + 2;
+  let names = def.columns.map((c) => c.name.toLowerCase());
+  if (sig[i]?.text === '(') {
+    names = [];
+    for (i++; i < sig.length && sig[i].text !== ')'; i++) if (sig[i].text !== ',') names.push(identName(sig[i]));
+    i++;
+  }
+  if (sig[i]?.type !== 'word' || sig[i].text.toUpperCase() !== 'VALUES') return null;
+  const defaults = new Map<string, SqlValue>();
+  for (const c of def.columns)
+    if (!names.includes(c.name.toLowerCase())) {
+      const v = c.defaultSql === null ? null : literalValueOf(lexPg(c.defaultSql), undefined);
+      if (v === undefined) return null;
+      defaults.set(c.name, v);
+    }
+  for (i++; sig[i]?.text === '('; i++) {
+    const row: (SqlValue | undefined)[] = [];
+    let item: Sig = [];
+    let depth = 0;
+    for (i++; i < sig.length; i++) {
+      const t = sig[i];
+      if (depth === 0 && (t.text === ',' || t.text === ')')) {
+        // (a numeric(p, s) value goes through __pg_numeric(x, p, s), which the column's text rounds alike)
+        const numeric = item[0]?.text === '__pg_numeric' && item[1]?.text === '(' ? item.slice(2, -5) : item;
+        row.push(literalValueOf(numeric, ctx.params));
+        item = [];
+        if (t.text === ')') break;
+        continue;
+      }
+      if (t.text === '(') depth++;
+      if (t.text === ')') depth--;
+      item.push(t);
+    }
+    if (row.some((v) => v === undefined)) return null;
+    const full = def.columns.map((c) => {
+      const k = names.indexOf(c.name.toLowerCase());
+      return k < 0 ? defaults.get(c.name)! : (row[k] as SqlValue);
+    });
+    if (full[def.columns.findIndex((c) => c.name === column)] === null) return full;
+    if (sig[i + 1]?.text !== ',') break;
+    i++;
+  }
+  return null;
+}
+
+/** The first row an `UPDATE t SET ... [WHERE ...]` leaves `column` null in, read with its SET values. */
+function updatedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: string): SqlValue[] | null {
+  if (identName(sig[1] ?? sig[0]) !== def.name || sig[2]?.text.toUpperCase() !== 'SET') return null;
+  const sets = new Map<string, string>();
+  let i = 3;
+  let depth = 0;
+  for (; i < sig.length; ) {
+    const name = identName(sig[i]).toLowerCase();
+    if (sig[i + 1]?.text !== '=') return null;
+    let j = i + 2;
+    for (; j < sig.length; j++) {
+      const t = sig[j];
+      if (t.text === '(') depth++;
+      else if (t.text === ')') depth--;
+      else if (depth === 0 && (t.text === ',' || (t.type === 'word' && /^(WHERE|FROM|RETURNING)$/i.test(t.text))))
+        break;
+    }
+    sets.set(
+      name,
+      sig
+        .slice(i + 2, j)
+        .map((t) => t.text)
+        .join(' '),
+    );
+    i = j;
+    if (sig[i]?.text !== ',') break;
+    i++;
+  }
+  const rest = sig.slice(i);
+  if (rest.length > 0 && rest[0].text.toUpperCase() !== 'WHERE') return null;
+  const where = rest.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'RETURNING');
+  const cond = (where < 0 ? rest : rest.slice(0, where))
+    .slice(1)
+    .map((t) => t.text)
+    .join(' ');
+  const items = def.columns.map((c) => sets.get(c.name.toLowerCase()) ?? `"${c.name}"`);
+  const nullAt = items[def.columns.findIndex((c) => c.name === column)];
+  if (!ctx.readRow || [...sets.values()].some((e) => /nextval|random/i.test(e))) return null;
+  const sql = `SELECT ${items.join(', ')} FROM "${def.name}" WHERE (${nullAt}) IS NULL${cond ? ` AND (${cond})` : ''} LIMIT 1`;
+  return ctx.readRow(sql);
 }
 
 const keyText = (v: SqlValue) =>
@@ -159,6 +282,8 @@ function literalValueOf(
   if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
   if (t.type === 'param') return params?.[t.text.slice(1)];
   if (t.type === 'word' && t.text.toUpperCase() === 'NULL') return null;
+  // (a boolean is stored as an integer)
+  if (t.type === 'word' && /^(true|false)$/i.test(t.text)) return t.text.toLowerCase() === 'true' ? 1n : 0n;
   return undefined;
 }
 

@@ -21,6 +21,7 @@ import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
+import { isUtcZone } from '../../../src/engine/dates';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
@@ -54,6 +55,7 @@ export class Session {
   readonly #readonlyListener: boolean;
   readonly #timeoutMs: number;
   readonly facts: SessionFacts;
+  #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
   readonly #t: Transaction;
@@ -68,6 +70,10 @@ export class Session {
   readonly #cursors = new SqlCursors<ColumnDesc[] | null>();
   /** Notices (WARNING) for the connection to send. */
   onNotice: (code: string, message: string) => void = () => undefined;
+  /** The settings' values at login (startup parameters applied), which RESET goes back to as in PostgreSQL. */
+  #resetValues: Readonly<Record<string, string>> = GUC_DEFAULTS;
+  /** A reported setting changed (ParameterStatus, as PostgreSQL sends TimeZone's after SET TIME ZONE). */
+  onParameterStatus: (name: string, value: string) => void = () => undefined;
 
   constructor(
     engine: PgEngine,
@@ -95,7 +101,12 @@ export class Session {
     this.facts.settings.set('application_name', opts.applicationName);
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
-    this.analyzer = new Analyzer(engine, local, { user: opts.user, database: opts.database, version: VERSION_TEXT });
+    this.analyzer = new Analyzer(engine, local, {
+      user: opts.user,
+      database: opts.database,
+      version: VERSION_TEXT,
+      zone: () => this.outputZone,
+    });
     this.#t = new Transaction(
       engine,
       opts.timeoutMs,
@@ -196,7 +207,7 @@ export class Session {
             `${an.command === 'ROLLBACK' ? 'ROLLBACK TO SAVEPOINT' : an.command} can only be used in transaction blocks`,
           );
         return t.savepoint(an, this.#readonlyListener);
-      case 'set':
+      case 'set': {
         if (an.setting?.name === 'transaction_read_only' && (t.state === 'idle' || t.implicit)) {
           this.onNotice('25P01', 'SET TRANSACTION can only be used in transaction blocks');
           return none;
@@ -214,12 +225,17 @@ export class Session {
             const before = this.facts.settings.get(name);
             this.#txSettings.set(name, (kept = { before, after: before }));
           }
-          applySetting(this.facts.settings, an.setting);
+          const was = this.facts.settings.get(name);
+          applySetting(this.facts.settings, an.setting, this.#resetValues);
           if (!an.setting.local) kept.after = this.facts.settings.get(name);
+          this.#reportZone(name, was);
           return none;
         }
-        applySetting(this.facts.settings, an.setting);
+        const was = an.setting?.name ? this.facts.settings.get(an.setting.name) : undefined;
+        applySetting(this.facts.settings, an.setting, this.#resetValues);
+        if (an.setting?.name) this.#reportZone(an.setting.name, was);
         return none;
+      }
       case 'show':
         return complete(an.columns, showRows(this.facts.settings, an.setting!.name));
       case 'noop':
@@ -292,12 +308,25 @@ export class Session {
   }
 
   /** The end of a transaction: NOTIFYs of a committed one go out, cursors without HOLD close. */
+  /** The login's settings are applied: RESET goes back to them from now on. */
+  settled(): void {
+    this.#resetValues = { ...GUC_DEFAULTS, ...Object.fromEntries(this.facts.settings) };
+  }
+
+  /** TimeZone's ParameterStatus when setting `name` changed it from `was` (PostgreSQL reports it; pgjdbc tracks it). */
+  #reportZone(name: string, was: string | undefined) {
+    const now = this.facts.settings.get(name);
+    if (name === 'timezone' && now !== was) this.onParameterStatus('TimeZone', now ?? 'UTC');
+  }
+
   #transactionEnded(committed: boolean) {
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
         const v = committed ? after : before;
+        const was = this.facts.settings.get(name);
         if (v === undefined) this.facts.settings.delete(name);
         else this.facts.settings.set(name, v);
+        this.#reportZone(name, was);
       }
       this.#txSettings.clear();
     }
@@ -509,6 +538,16 @@ export class Session {
     return { columns: an.columns, all: r!.rows ?? [], rows: null, affected: r!.rowsAffected };
   }
 
+  /**
+   * The session's TimeZone when it is not UTC, which timestamptz text is printed and read in; null
+   * for UTC (the default, whose text is the stored form: the rows' fast path).
+   */
+  get outputZone(): string | null {
+    const z = this.facts.settings.get('timezone') ?? 'UTC';
+    if (z !== this.#zone.setting) this.#zone = { setting: z, zone: isUtcZone(z) ? null : z };
+    return this.#zone.zone;
+  }
+
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
   #constraintError(err: unknown, an: Analyzed, params: Record<string, SqlValue> | undefined): unknown {
     return pgConstraintError(err, {
@@ -516,6 +555,16 @@ export class Session {
       sql: an.sql,
       params,
       keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
+      zone: this.outputZone,
+      readRow: (sql) => {
+        const db = this.#t.lease?.db ?? this.#local.db;
+        try {
+          const st = db.prepare(sql).raw(true);
+          return ((params ? st.get(params) : st.get()) as SqlValue[] | undefined) ?? null;
+        } catch {
+          return null; // (a statement this reading does not fit: no DETAIL)
+        }
+      },
     });
   }
 

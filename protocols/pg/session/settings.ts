@@ -1,6 +1,7 @@
 // The session's settings (GUCs): their defaults as PostgreSQL 15 reports them, and SET / RESET
 // parsed into a name and a value (SHOW reads them back; the connection sends some at startup).
 import { type PgToken, identName } from '../sql/lexer';
+import { sessionZoneName } from '../../../src/engine/dates';
 import { pgError } from '../sqlstate';
 
 export const SERVER_VERSION = '15.0';
@@ -98,17 +99,29 @@ function unquote(t: PgToken): string {
   return t.text;
 }
 
-/** SET (a value) or RESET (null: the default) of one setting; a nameless one (SET TRANSACTION ...) is ignored. */
+/**
+ * SET (a value) or RESET (null: the value `resetTo` gives, the session's at login, else the
+ * default) of one setting; a nameless one (SET TRANSACTION ...) is ignored.
+ */
 export function applySetting(
   settings: Map<string, string>,
   s: { name: string; value: string | null } | undefined,
+  resetTo: Readonly<Record<string, string>> = GUC_DEFAULTS,
 ): void {
   if (s?.name) {
-    if (s.value === null) settings.set(s.name, GUC_DEFAULTS[s.name] ?? '');
+    if (s.value === null) settings.set(s.name, resetTo[s.name] ?? GUC_DEFAULTS[s.name] ?? '');
     else if (s.name === 'statement_timeout') {
       const ms = durationMs(s.value);
       if (ms === null) throw pgError('22023', `invalid value for parameter "statement_timeout": "${s.value}"`);
       settings.set(s.name, durationText(ms));
+    } else if (s.name === 'timezone') {
+      // SET TIME ZONE LOCAL / DEFAULT is the default; a name no zone has is PostgreSQL's 22023
+      if (/^\s*(local|default)\s*$/i.test(s.value)) settings.set(s.name, resetTo.timezone ?? GUC_DEFAULTS.timezone);
+      else {
+        const zone = sessionZoneName(s.value);
+        if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
+        settings.set(s.name, zone);
+      }
     } else settings.set(s.name, s.value);
   }
 }
@@ -141,14 +154,14 @@ export function showRows(settings: ReadonlyMap<string, string>, name: string): u
 
 /**
  * Startup parameters that set the session's settings, as PostgreSQL applies them: a setting sent
- * as a parameter of its own (asyncpg's `server_settings`) and each `-c name=value` or
- * `--name=value` of `options` (libpq's PGOPTIONS). The ones drivers send as plumbing and whose
- * values Patina keeps (client_encoding, DateStyle, TimeZone, IntervalStyle, extra_float_digits) are
- * left as they are. A bad value is the error PostgreSQL gives (22023), which ends the login.
+ * as a parameter of its own (asyncpg's `server_settings`, pgjdbc's and psql's `TimeZone`) and
+ * each `-c name=value` or `--name=value` of `options` (libpq's PGOPTIONS). The ones drivers send as
+ * plumbing and whose values Patina keeps (client_encoding, DateStyle, IntervalStyle,
+ * extra_float_digits) are left as they are. A bad value is the error PostgreSQL gives (22023), which ends the login.
  */
 export function startupSettings(params: Record<string, string>): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
-  const keep = new Set(['client_encoding', 'datestyle', 'timezone', 'intervalstyle', 'extra_float_digits']);
+  const keep = new Set(['client_encoding', 'datestyle', 'intervalstyle', 'extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
     if (n in GUC_DEFAULTS && !keep.has(n) && GUC_DEFAULTS[n] !== undefined) out.push({ name: n, value });

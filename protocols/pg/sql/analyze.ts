@@ -44,6 +44,7 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
+import { withSessionZone } from './session-zone';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
 /** Analyses a session keeps by statement text. */
@@ -57,8 +58,16 @@ export class Analyzer {
   /** Analyses by statement text (Parse of an unnamed statement repeats it for every query). */
   readonly #analyses = new Lru<string, Analyzed>(ANALYSES);
   #analysesSchema: Schema | null = null;
+  /** The session's TimeZone when not UTC (a timestamptz literal is read in it, so analyses are kept per zone). */
+  readonly #zone: () => string | null;
+  #analysesZone: string | null = null;
 
-  constructor(engine: PgEngine, local: LocalDb, facts: { user: string; database: string; version: string }) {
+  constructor(
+    engine: PgEngine,
+    local: LocalDb,
+    facts: { user: string; database: string; version: string; zone?: () => string | null },
+  ) {
+    this.#zone = facts.zone ?? (() => null);
     this.#engine = engine;
     this.#local = local;
     this.#dialect = {
@@ -94,9 +103,10 @@ export class Analyzer {
    * since: a `SELECT *` may have gained columns). Errors are not kept.
    */
   cached(key: string, tokens: () => PgToken[], declaredTypes: number[] = []): Analyzed {
-    if (this.#analysesSchema !== this.#engine.schema) {
+    if (this.#analysesSchema !== this.#engine.schema || this.#analysesZone !== this.#zone()) {
       this.#analyses.clear();
       this.#analysesSchema = this.#engine.schema;
+      this.#analysesZone = this.#zone();
     }
     let an = this.#analyses.get(key);
     if (an) {
@@ -169,6 +179,9 @@ export class Analyzer {
           isWord(out[i], 'NOT') ||
           isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||
+          isWord(out[i], 'DATE_TRUNC') ||
+          isWord(out[i], 'DATE_PART') ||
+          isWord(out[i], 'GENERATE_SERIES') ||
           isWord(out[i], 'PG_TYPEOF') ||
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||
@@ -187,6 +200,13 @@ export class Analyzer {
 
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
   analyze(statement: PgToken[], declaredTypes: number[] = []): Analyzed {
+    const zone = this.#zone();
+    return zone === null
+      ? this.#analyzeIn(statement, declaredTypes)
+      : withSessionZone(zone, () => this.#analyzeIn(statement, declaredTypes));
+  }
+
+  #analyzeIn(statement: PgToken[], declaredTypes: number[]): Analyzed {
     const tokens = dropVoidArguments(statement, declaredTypes);
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
     const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
@@ -451,6 +471,7 @@ export class Analyzer {
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
           ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
+          ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
           ...(local ? {} : this.#origin(c)),
         };
       });

@@ -15,6 +15,8 @@ export interface ColumnDesc {
   scaleIsMinimum?: boolean;
   /** The parameters (1-based) whose bound text's scale raises the minimum (`$1::numeric` with '1.500' is 1.500). */
   scaleParams?: number[];
+  /** What a product adds to each of scaleParams' scales (`$1 * 2.0`: 1); absent: nothing. */
+  scaleOffsets?: number[];
   /** A column of a user table selected as it is: its table's pg_class oid and its attnum (RowDescription's). */
   tableOid?: number;
   attnum?: number;

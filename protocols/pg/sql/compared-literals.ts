@@ -1,7 +1,8 @@
 // String literals compared with a boolean, date, time, timestamp or bytea, read as that type (SQLite
 // holds booleans as 1 and 0, dates as text and bytea as blobs, and would compare the literal's text
 // with them).
-import { castDate, castTime, castTimestamp, castTimestamptz } from '../../../src/engine/dates';
+import { castDate, castTime, castTimestamp } from '../../../src/engine/dates';
+import { castTimestamptzHere } from './session-zone';
 import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import { OID } from '../types/oids';
@@ -12,7 +13,7 @@ type Node = any;
 const DATE_INPUT: Record<number, (v: unknown) => string | null> = {
   [OID.date]: castDate,
   [OID.timestamp]: castTimestamp,
-  [OID.timestamptz]: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
+  [OID.timestamptz]: (v) => castTimestamptzHere(v)?.replace(/\+00$/, '') ?? null,
   [OID.time]: castTime,
 };
 

@@ -24,7 +24,7 @@ import { dateOperator, untyped } from './typed-operators';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
-import { type Scope, selectTypes } from './select-types';
+import { SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -81,8 +81,12 @@ export class Typer {
         found = oidOfDeclType(type);
       }
     }
-    // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record
-    if (!found && fields.length === 1 && this.scope.has(name)) return OID.record;
+    // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record; the value
+    // of a function returning one (`SELECT u FROM unnest(a) AS u(v)`)
+    if (!found && fields.length === 1 && this.scope.has(name)) {
+      const source = this.scope.get(name);
+      return Array.isArray(source) && SCALAR_SOURCES.has(source) ? source[0].oid : OID.record;
+    }
     return found;
   }
 

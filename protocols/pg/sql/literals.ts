@@ -245,7 +245,7 @@ const TEXTS = new Set<number>([0, OID.text, OID.varchar, OID.bpchar, OID.name]);
  * another type (1 for a boolean), a decimal to one that is no float or numeric, or a conversion fails
  * otherwise: the statement then runs as written.
  */
-export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValue[] | null {
+export function typedLiterals(lifted: Lifted, types: readonly number[], zone: string | null = null): SqlValue[] | null {
   const out: SqlValue[] = [];
   for (let k = 0; k < lifted.values.length; k++) {
     const v = lifted.values[k];
@@ -265,7 +265,7 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
         typeof v === 'string' && (DATED.has(type) || keptArray(type) || INTEGERS.has(type) || type === OID.bytea);
       if (!typed) out.push(v);
       else {
-        const read = literalAs(v, type, k);
+        const read = literalAs(v, type, k, zone);
         if (read === undefined) return null;
         out.push(read);
       }
@@ -283,7 +283,7 @@ export function typedLiterals(lifted: Lifted, types: readonly number[]): SqlValu
     } else if (TEXTS.has(type)) {
       out.push(v);
     } else {
-      const read = literalAs(v, type, k);
+      const read = literalAs(v, type, k, zone);
       if (read === undefined) return null;
       out.push(read);
     }
@@ -301,9 +301,9 @@ const keptArray = (type: number) => {
  * String literal `k` read as Bind reads a text parameter of `type`; undefined when that fails other
  * than as the literal's input (the statement then runs as written).
  */
-function literalAs(v: string, type: number, k: number): SqlValue | undefined {
+function literalAs(v: string, type: number, k: number, zone: string | null): SqlValue | undefined {
   try {
-    return paramValue(Buffer.from(v), type, 0, k);
+    return paramValue(Buffer.from(v), type, 0, k, zone);
   } catch (err) {
     // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02), without
     // Bind's "(parameter $n)": the statement has none

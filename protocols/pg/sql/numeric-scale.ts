@@ -123,36 +123,45 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
 }
 
 /**
- * The scale of `x ± $n` (either way round, also nested): at least x's, the parameter's value may
- * carry more digits (`amount + $1` with 1 prints 13.50, with 1.125 13.625), so the values print at
- * that scale or with their own digits beyond it, and at least at the scale of the parameters' text
- * (`$1::numeric` with '1.500' is 1.500: the session knows it at Bind). Undefined where no such bound is known.
+ * The scale of `x ± $n` (either way round, also nested) and of `x * $n`: at least x's, the
+ * parameter's value may carry more digits (`amount + $1` with 1 prints 13.50, with 1.125 13.625), so
+ * the values print at that scale or with their own digits beyond it, and at least at the scale of
+ * the parameters' text (`$1::numeric` with '1.500' is 1.500: the session knows it at Bind); a
+ * product adds its other factor's scale to the parameter's (`$1::numeric * 2.0` with '1.25' is
+ * 2.500, PostgreSQL's sum of scales): `offsets` holds what each parameter's scale gains. Undefined
+ * where no such bound is known (a product of two parameters).
  */
-export function minimumScaleOf(t: Typer, n: Node): { scale: number; params: number[] } | undefined {
-  const params: number[] = [];
-  const bound = (x: Node): { scale: number; min: boolean } | undefined => {
+export function minimumScaleOf(t: Typer, n: Node): { scale: number; params: number[]; offsets: number[] } | undefined {
+  type Bound = { scale: number; params: { k: number; add: number }[] };
+  const bound = (x: Node): Bound | undefined => {
     const cast = x?.TypeCast;
     const param =
       x?.ParamRef ??
       (cast && castTypmod(x) < 0 && typeNameOid(cast.typeName) === OID.numeric ? cast.arg?.ParamRef : undefined);
-    if (param) {
-      params.push(param.number);
-      return { scale: 0, min: true };
-    }
+    if (param) return { scale: 0, params: [{ k: param.number, add: 0 }] };
     const e = x?.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr ? strings(e.name)[0] : undefined;
     if (op === '+' || op === '-') {
       const l = bound(e.lexpr);
       const r = bound(e.rexpr);
-      return l && r ? { scale: Math.max(l.scale, r.scale), min: l.min || r.min } : undefined;
+      return l && r ? { scale: Math.max(l.scale, r.scale), params: [...l.params, ...r.params] } : undefined;
+    }
+    if (op === '*' && !INTS.has(t.type(x))) {
+      const l = bound(e.lexpr);
+      const r = bound(e.rexpr);
+      if (!l || !r || (l.params.length > 0 && r.params.length > 0)) return undefined;
+      const [p, other] = l.params.length > 0 ? [l, r] : [r, l];
+      return { scale: l.scale + r.scale, params: p.params.map((q) => ({ k: q.k, add: q.add + other.scale })) };
     }
     const s = scaleOf(t, x);
     // (a plain numeric column's values print their own digits beyond the parameter's: `x + $1`)
-    if (s === undefined && x?.ColumnRef && t.type(x) === OID.numeric) return { scale: 0, min: false };
-    return s === undefined ? undefined : { scale: s, min: false };
+    if (s === undefined && x?.ColumnRef && t.type(x) === OID.numeric) return { scale: 0, params: [] };
+    return s === undefined ? undefined : { scale: s, params: [] };
   };
   const b = bound(n);
-  return b?.min ? { scale: b.scale, params } : undefined;
+  return b && b.params.length > 0
+    ? { scale: b.scale, params: b.params.map((q) => q.k), offsets: b.params.map((q) => q.add) }
+    : undefined;
 }
 
 function largestScale(t: Typer, args: Node[]): number | undefined {

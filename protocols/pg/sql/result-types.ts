@@ -34,6 +34,8 @@ export interface ResultColumn {
   scaleIsMinimum?: boolean;
   /** The parameters (1-based) whose text's scale raises a minimum scale (`$1::numeric` with '1.500'). */
   scaleParams?: number[];
+  /** What a product adds to each of scaleParams' scales (`$1 * 2.0`: 1); absent: nothing. */
+  scaleOffsets?: number[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -20,6 +20,19 @@ type Node = any;
  */
 export type Scope = Map<string, string | ResultColumn[]>;
 
+/**
+ * The sources that are a function returning one value (`unnest(a) AS u(v)`, `generate_series`):
+ * their name alone is that value, of its type, as in PostgreSQL (a record for any other source).
+ */
+export const SCALAR_SOURCES = new WeakSet<ResultColumn[]>();
+
+/** One column of a function returning a scalar, marked as such (SCALAR_SOURCES). */
+function scalarSource(column: ResultColumn): ResultColumn[] {
+  const cols = [column];
+  SCALAR_SOURCES.add(cols);
+  return cols;
+}
+
 export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, ctes: Ctes = NO_CTES): void {
   for (const f of from ?? []) {
     if (f.RangeVar) {
@@ -85,7 +98,10 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
       // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
       const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
-      scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).func(call) }]);
+      scope.set(
+        String(alias?.aliasname ?? fn).toLowerCase(),
+        scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
+      );
     } else if (f.RangeSubselect?.alias) {
       const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
       if (!cols) continue;
@@ -232,6 +248,7 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
+      ...(least?.offsets.some((k) => k > 0) ? { scaleOffsets: least.offsets } : {}),
     });
   }
   return out;

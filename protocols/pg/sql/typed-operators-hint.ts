@@ -2,6 +2,7 @@
 // other statements are not parsed (the words and operators that can make an operand a date, time or
 // interval, a boolean or float made text, a string compared with a computed number, ...).
 import type { PgToken } from './lexer';
+import { sessionZone } from './session-zone';
 import { TEXT_FUNCTIONS } from './text-kinds';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 
@@ -71,6 +72,15 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
+    // with the session in a zone other than UTC, a timestamptz's date, wall time and fields are the
+    // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)
+    if (
+      sessionZone() !== null &&
+      (((isWord(t, 'DATE_TRUNC') || isWord(t, 'DATE_PART') || isWord(t, 'EXTRACT') || isWord(t, 'GENERATE_SERIES')) &&
+        isPunct(sig[i + 1], '(')) ||
+        (isOp(t, '::') && (isWord(sig[i + 1], 'DATE') || isWord(sig[i + 1], 'TIMESTAMP'))))
+    )
+      return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
     // stddev and variance are exact
     if (

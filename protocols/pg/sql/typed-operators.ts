@@ -90,8 +90,9 @@ export function dateOperator(
     if (INTS.has(lt) && rt === date) return { kind: 'int+date', oid: date };
     if (lt === date && rt === OID.time) return { kind: 'date+time', oid: OID.timestamp };
     if (lt === OID.time && rt === date) return { kind: 'time+date', oid: OID.timestamp };
-    if (instant(lt) && (rt === iv || rt === -1)) return { kind: 'ts+iv', oid: lt };
-    if ((lt === iv || lt === -1) && instant(rt)) return { kind: 'iv+ts', oid: rt };
+    // (a timestamptz's kinds are its own: in a session zone other than UTC a day is the zone's)
+    if (instant(lt) && (rt === iv || rt === -1)) return { kind: lt === OID.timestamptz ? 'tstz+iv' : 'ts+iv', oid: lt };
+    if ((lt === iv || lt === -1) && instant(rt)) return { kind: rt === OID.timestamptz ? 'iv+tstz' : 'iv+ts', oid: rt };
     if (lt === date && rt === iv) return { kind: 'date+iv', oid: OID.timestamp };
     if (lt === iv && rt === date) return { kind: 'iv+date', oid: OID.timestamp };
     if (lt === OID.time && rt === iv) return { kind: 'time+iv', oid: OID.time };
@@ -100,7 +101,7 @@ export function dateOperator(
   } else if (op === '-') {
     if (lt === date && INTS.has(rt)) return { kind: 'date-int', oid: date };
     if (lt === date && (rt === date || rt === -1)) return { kind: 'date-date', oid: OID.int4 };
-    if (instant(lt) && rt === iv) return { kind: 'ts-iv', oid: lt };
+    if (instant(lt) && rt === iv) return { kind: lt === OID.timestamptz ? 'tstz-iv' : 'ts-iv', oid: lt };
     if ((lt === date || instant(lt)) && (instant(rt) || rt === date || (rt === -1 && lt !== date)))
       return { kind: 'ts-ts', oid: iv };
     if (lt === date && rt === iv) return { kind: 'date-iv', oid: OID.timestamp };
@@ -461,6 +462,29 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.FuncCall.args[0]) === OID.timestamptz
   ) {
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    /^(date_trunc|date_part|extract)$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
+    typer.type(n.FuncCall.args[1]) === OID.timestamptz &&
+    !out.has(n.FuncCall.location)
+  ) {
+    // cut or read on the wall clock of the session's zone, when it is not UTC (translate/words.ts)
+    out.set(
+      n.FuncCall.location,
+      strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'date_trunc' ? 'dtrunc-tz' : 'dpart-tz',
+    );
+  } else if (
+    n.FuncCall?.args?.length === 3 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'generate_series' &&
+    typer.type(n.FuncCall.args[0]) === OID.timestamptz
+  ) {
+    out.set(n.FuncCall.location, 'series-tz'); // its days are the session zone's (translate/words.ts)
+  } else if (
+    n.TypeCast &&
+    (typeNameOid(n.TypeCast.typeName) === OID.date || typeNameOid(n.TypeCast.typeName) === OID.timestamp) &&
+    typer.type(n.TypeCast.arg) === OID.timestamptz
+  ) {
+    out.set(n.TypeCast.location, 'tz-wall-cast'); // the date or wall time in the session's zone (translate/casts.ts)
   } else if (
     n.FuncCall?.args?.length === 2 &&
     /^pow(er)?$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&

@@ -103,6 +103,8 @@ export function explainRefusal(sql: string, err: unknown): unknown {
       '0A000',
       `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions or table OIDs (use the primary key, or a version column for optimistic locking)`,
     );
+  const missingRelation = namedAsWritten((err as Error | null)?.message ?? '', tree.stmts);
+  if (missingRelation) return missingRelation;
   // SQLite's `no such table: f` for a function called in FROM that the translation did not make a
   // one-row table (translate/scalar-from.ts) nor a set-returning one
   const table = /no such table: (?:main\.)?(?:__pg_)?(\w+)$/
@@ -123,6 +125,45 @@ export function explainRefusal(sql: string, err: unknown): unknown {
   if (!found) return err;
   const [what, hint] = found.split('|');
   return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
+}
+
+/**
+ * SQLite's `no such table` and `no such column` in PostgreSQL's words where they need the statement
+ * as written: a table named with its schema is `relation "public.nope"` (the translation drops the
+ * schema), an UPDATE's SET column the relation lacks is `column "x" of relation "t"`; else null.
+ */
+function namedAsWritten(message: string, stmts: Node): unknown {
+  const table = /^no such table: (?:main\.)?(\S+)$/.exec(message)?.[1];
+  if (table !== undefined) {
+    const rel = qualifiedRelation(stmts, table.toLowerCase());
+    return rel ? pgError('42P01', `relation "${rel.schemaname}.${rel.relname}" does not exist`) : null;
+  }
+  const column = /^no such column: ("?)([^".\s]+)\1$/.exec(message)?.[2];
+  const update = stmts?.length === 1 ? stmts[0].stmt?.UpdateStmt : undefined;
+  if (column === undefined || !update) return null;
+  const set = (update.targetList ?? []).some(
+    (t: Node) => String(t.ResTarget?.name).toLowerCase() === column.toLowerCase(),
+  );
+  return set ? pgError('42703', `column "${column}" of relation "${update.relation.relname}" does not exist`) : null;
+}
+
+/** The first RangeVar of the tree that names `name` with a schema. */
+function qualifiedRelation(n: Node, name: string): { schemaname: string; relname: string } | null {
+  if (n === null || typeof n !== 'object') return null;
+  if (Array.isArray(n)) {
+    for (const x of n) {
+      const r = qualifiedRelation(x, name);
+      if (r) return r;
+    }
+    return null;
+  }
+  const rv = n.RangeVar ?? (n.relation?.relname ? n.relation : null);
+  if (rv?.schemaname && String(rv.relname).toLowerCase() === name) return rv;
+  for (const k in n) {
+    const r = qualifiedRelation(n[k], name);
+    if (r) return r;
+  }
+  return null;
 }
 
 /** The names FROM items and WITH queries take in the tree (tables, aliases). */

@@ -2,7 +2,14 @@
 // (UTC); the binary forms count from 2000-01-01: date in int32 days, timestamps in int64
 // microseconds, time in int64 microseconds since midnight, interval as int64 microseconds, int32
 // days, int32 months. 'infinity' and '-infinity' are the extreme values, as in PostgreSQL.
-import { formatInterval, parseInterval, pgDateBinary, pgDateFromBinary, pgDateText } from '../../../src/engine/dates';
+import {
+  formatInterval,
+  parseInterval,
+  pgDateBinary,
+  pgDateFromBinary,
+  pgDateText,
+  timestamptzTextIn,
+} from '../../../src/engine/dates';
 import { BadBinary, type Codec, bytes, expectLength, notA } from './codec';
 import { plainText } from './text';
 
@@ -73,6 +80,29 @@ export const dateCodec = dateTimeCodec(1082, 'date', 'date');
 export const timeCodec = dateTimeCodec(1083, 'time', 'time');
 export const timestampCodec = dateTimeCodec(1114, 'timestamp', 'timestamp');
 export const timestamptzCodec = dateTimeCodec(1184, 'timestamptz', 'timestamptz');
+
+const ZONED = new Map<string, Codec>();
+
+/**
+ * timestamptz's codec for a session whose TimeZone is `zone` (not UTC): its text is the wall time
+ * there with the offset ('2024-01-02 04:04:05+01'); its binary form is UTC microseconds, unchanged.
+ */
+export function zonedTimestamptzCodec(zone: string): Codec {
+  let c = ZONED.get(zone);
+  if (!c) {
+    c = {
+      ...timestamptzCodec,
+      text: (v) => {
+        if (typeof v !== 'string') return plainText(v);
+        const inf = infinityOf(v);
+        if (inf) return inf > 0 ? 'infinity' : '-infinity';
+        return timestamptzTextIn(v, zone) ?? v;
+      },
+    };
+    if (ZONED.size < 1000) ZONED.set(zone, c);
+  }
+  return c;
+}
 
 /** An interval value from stored text; null when it does not read as one. */
 function intervalOf(v: unknown) {

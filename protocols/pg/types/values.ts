@@ -1,14 +1,16 @@
 // Values to and from the wire: a result cell in text or binary format as PostgreSQL prints or
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
-import { castDate, castTimestamp, castTimestamptz, dateTimeInput } from '../../../src/engine/dates';
+import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
-import { BadBinary, NotEncodable } from './codec';
+import { arrayCodec } from './array';
+import { BadBinary, type Codec, NotEncodable } from './codec';
+import { zonedTimestamptzCodec } from './datetime';
 import { elementKindOf } from './element-kind';
 import { decimalAtTypmod, decimalBinary, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
@@ -20,9 +22,11 @@ import { plainText, uuidText } from './text';
  * no value of the type goes as it is. `typmod` is the column's (numeric(p, s) prints s digits,
  * char(n) is padded to n), -1 for none.
  */
-export function textOf(v: unknown, oid: number, typmod = -1): string | null {
+export function textOf(v: unknown, oid: number, typmod = -1, zone: string | null = null): string | null {
   if (v === null || v === undefined) return null;
-  const codec = codecOf(oid);
+  // (`zone` is the session's TimeZone when it is not UTC: timestamptz prints its wall time there)
+  const codec =
+    zone !== null && (oid === OID.timestamptz || oid === TIMESTAMPTZ_ARRAY) ? zonedCodec(oid, zone) : codecOf(oid);
   if (codec === undefined) return plainText(v);
   try {
     if (typmod >= 4) {
@@ -34,6 +38,20 @@ export function textOf(v: unknown, oid: number, typmod = -1): string | null {
     if (err instanceof NotEncodable) return plainText(v);
     throw err;
   }
+}
+
+const TIMESTAMPTZ_ARRAY = 1185;
+const ZONED_ARRAYS = new Map<string, Codec>();
+
+/** timestamptz's or timestamptz[]'s codec printing in `zone`. */
+function zonedCodec(oid: number, zone: string): Codec {
+  if (oid === OID.timestamptz) return zonedTimestamptzCodec(zone);
+  let c = ZONED_ARRAYS.get(zone);
+  if (!c) {
+    c = arrayCodec(TIMESTAMPTZ_ARRAY, '_timestamptz', zonedTimestamptzCodec(zone));
+    if (ZONED_ARRAYS.size < 1000) ZONED_ARRAYS.set(zone, c);
+  }
+  return c;
 }
 
 /** Whether results of a type can go in binary format (else the column is announced, and sent, as text). */
@@ -171,7 +189,13 @@ function binaryParam(raw: Buffer, oid: number, param: number): SqlValue {
 }
 
 /** Parameter `param` (0-based) from the wire to a SQLite value, by its type OID and format (0 text, 1 binary). */
-export function paramValue(raw: Buffer | null, oid: number, format: number, param: number): SqlValue {
+export function paramValue(
+  raw: Buffer | null,
+  oid: number,
+  format: number,
+  param: number,
+  zone: string | null = null,
+): SqlValue {
   if (raw === null) return null;
   if (format === 1) return binaryParam(raw, oid, param);
   if (format !== 0)
@@ -186,6 +210,9 @@ export function paramValue(raw: Buffer | null, oid: number, format: number, para
     const n = plainInteger(raw);
     if (n !== null) return n;
   }
+  // (text without an offset is a wall time in the session's TimeZone when it is not UTC)
+  if (zone !== null && oid === OID.timestamptz)
+    return asParam(() => castTimestamptzIn(raw.toString('utf8'), zone)!, param).replace(/\+00$/, '');
   return textParam(raw.toString('utf8'), oid, param);
 }
 

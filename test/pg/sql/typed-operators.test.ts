@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { dateArithmetic } from '../../../src/engine/dates';
 import { lexPg } from '../../../protocols/pg/sql/lexer';
+import { withSessionZone } from '../../../protocols/pg/sql/session-zone';
 import { type Tok, joinTokens } from '../../../protocols/pg/sql/tokens';
 import { rewriteDateArithmetic } from '../../../protocols/pg/sql/translate/typed-arithmetic';
 import { dateOperator } from '../../../protocols/pg/sql/typed-operators';
@@ -26,7 +27,7 @@ describe('typed operators', () => {
     assert.deepEqual(k(OID.int8, '+', OID.date), { kind: 'int+date', oid: OID.date });
     assert.deepEqual(k(OID.date, '-', OID.date), { kind: 'date-date', oid: OID.int4 });
     assert.deepEqual(k(OID.timestamp, '-', OID.timestamp), { kind: 'ts-ts', oid: OID.interval });
-    assert.deepEqual(k(OID.interval, '+', OID.timestamptz), { kind: 'iv+ts', oid: OID.timestamptz });
+    assert.deepEqual(k(OID.interval, '+', OID.timestamptz), { kind: 'iv+tstz', oid: OID.timestamptz });
     assert.deepEqual(k(OID.date, '+', OID.interval), { kind: 'date+iv', oid: OID.timestamp });
     assert.deepEqual(k(OID.numeric, '*', OID.interval), { kind: 'num*iv', oid: OID.interval });
     assert.deepEqual(k(OID.timestamp, '+', OID.text, 'r'), { kind: 'ts+iv', oid: OID.timestamp });
@@ -74,6 +75,14 @@ describe('typed operators', () => {
       "SELECT __pg_date_arith('ts+iv', d, __pg_date_arith('iv*num', i, 2))",
     );
     assert.equal(t('SELECT d + i * 2', { 0: 'ts+iv' }), "SELECT __pg_date_arith('ts+iv', d, i * 2)");
+    // a timestamptz's kinds carry the session's zone when it is not UTC (a day is the zone's)
+    assert.equal(t('SELECT z + i', { 0: 'tstz+iv' }), "SELECT __pg_date_arith('tstz+iv', z, i)");
+    assert.equal(
+      withSessionZone('Europe/Paris', () => t('SELECT z - i, d + i', { 0: 'tstz-iv', 1: 'ts+iv' })),
+      "SELECT __pg_date_arith('tstz-iv@Europe/Paris', z, i), __pg_date_arith('ts+iv', d, i)",
+    );
+    assert.equal(dateArithmetic('tstz+iv@Europe/Paris', '2024-03-30 12:00:00', '1 day'), '2024-03-31 11:00:00');
+    assert.equal(dateArithmetic('tstz+iv', '2024-03-30 12:00:00', '1 day'), '2024-03-31 12:00:00');
     assert.equal(
       t('SELECT -2 ^ 2, 2 ^ 3 ^ 2', { 1: 'pow', 2: 'pow', 3: 'pow' }),
       'SELECT power(- 2, 2), power(power(2, 3), 2)',

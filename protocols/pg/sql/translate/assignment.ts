@@ -5,6 +5,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
+import { sessionZone } from '../session-zone';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
@@ -28,8 +29,10 @@ const DATE_KINDS: Record<number, string> = {
  * UTC '2024-03-11 04:30:00'): a literal converted here, an expression by __pg_store_dt per row; a
  * parameter is converted when it is bound.
  */
-function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
+function dateAssignment(column: string): (v: Tok[]) => Tok[] {
   return (v) => {
+    // a timestamptz's text without an offset is a wall time in the session's zone (when not UTC)
+    const kind = column.startsWith('timestamptz') && sessionZone() !== null ? `${column}@${sessionZone()}` : column;
     if (v.length === 1 && v[0].type === 'string') {
       const text = v[0].text.slice(1, -1).split("''").join("'");
       const stored = storedDateTime(kind, text);
@@ -42,13 +45,13 @@ function dateAssignment(kind: string): (v: Tok[]) => Tok[] {
     if (
       v.length === 1 &&
       isWord(v[0], 'CURRENT_TIMESTAMP') &&
-      (kind === 'timestamp' || kind === 'timestamptz' || /^timestamp(tz)?\([0-6]\)$/.test(kind))
+      (column === 'timestamp' || column === 'timestamptz' || /^timestamp(tz)?\([0-6]\)$/.test(column))
     )
       return v; // (whole seconds: no fraction to round)
     return [
       { type: 'word', text: '__pg_store_dt' },
       { type: 'punct', text: '(' },
-      { type: 'string', text: `'${kind}'` },
+      { type: 'string', text: quoteString(kind) },
       { type: 'punct', text: ',' },
       ...v,
       { type: 'punct', text: ')' },

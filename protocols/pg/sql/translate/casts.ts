@@ -2,17 +2,11 @@
 // PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
-import {
-  castDate,
-  castInterval,
-  castTime,
-  castTimestamp,
-  castTimestamptz,
-  roundFraction,
-} from '../../../../src/engine/dates';
+import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
+import { castTimestamptzHere, sessionZone, zonedTextKind } from '../session-zone';
 import {
   type Tok,
   closerAfter,
@@ -105,7 +99,9 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'timestamp':
       return dateCast(x, '__pg_timestamp', castTimestamp);
     case 'timestamptz':
-      return dateCast(x, '__pg_timestamptz', castTimestamptz);
+      // (a literal without an offset is read in the session's zone; an expression per row in UTC: it
+      // may be a stored timestamptz, whose text has no offset, which this cast cannot tell from text)
+      return dateCast(x, '__pg_timestamptz', castTimestamptzHere);
     case 'time':
     case 'timetz':
       return dateCast(x, '__pg_time', castTime);
@@ -212,7 +208,15 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
  */
 function asText(t: Tok, operand: string): string {
   if ('arith' in t && t.arith?.startsWith('nan-int:')) return `__pg_not_nan(${operand}, '${t.arith.slice(8)}')`;
-  return 'arith' in t && t.arith?.startsWith('text:') ? `__pg_text('${t.arith.slice(5)}', ${operand})` : operand;
+  if (!('arith' in t) || !t.arith?.startsWith('text:')) return operand;
+  // a timestamptz prints its wall time in the session's zone, when that is not UTC
+  return `__pg_text(${quoteString(zonedTextKind(t.arith.slice(5)))}, ${operand})`;
+}
+
+/** A timestamptz cast to a date or timestamp (marked so): its wall time in the session's zone, when that is not UTC. */
+function wallIfMarked(t: Tok, operand: string): string {
+  if (!('arith' in t) || t.arith !== 'tz-wall-cast' || sessionZone() === null) return operand;
+  return `__pg_wall_in(${operand}, ${quoteString(sessionZone()!)})`;
 }
 
 export function rewriteCasts(toks: Tok[]): Tok[] {
@@ -230,7 +234,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end, mods } = readType(toks, i + 1);
-    const operand = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
+    const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))));
     out.push({
       type: 'group',
       text: castTo(asText(t, operand), name, isArray, mods),
@@ -298,7 +302,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     if (as < 0) continue;
     const { name, isArray, mods } = readType(toks, as + 1);
     if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
-    const operand = joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as)));
+    const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))));
     toks.splice(i, close - i + 1, {
       type: 'group',
       text: castTo(asText(toks[i], operand), name, isArray, mods),

@@ -2,6 +2,7 @@
 // TIMESTAMP WITH TIME ZONE '...', INTERVAL '3' DAY) turned into casts of the string, and
 // `AT TIME ZONE 'UTC'`, which is the session's zone already and so dropped; `(a, b) OVERLAPS (c, d)`.
 import { quoteString } from '../lexer';
+import { sessionZone } from '../session-zone';
 import { type Tok, closer, isOp, isPunct, isWord, openerBefore, readType, topLevelItems } from '../tokens';
 
 const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
@@ -26,8 +27,17 @@ export function rewriteDateSyntax(toks: Tok[]): Tok[] {
       const field = toks[i + 2].type === 'string' ? toks[i + 2].text : quoteString(toks[i + 2].text.toLowerCase());
       // a result column's extract(epoch ...) of a timestamp or interval, marked exact (exact-columns.ts)
       const exact = 'arith' in t && t.arith === 'epoch-x';
+      // of a timestamptz with the session in a zone other than UTC: read on its wall clock, the zone a third argument
+      const end = 'arith' in t && t.arith === 'dpart-tz' && sessionZone() !== null ? closer(toks, i + 1) : -1;
+      if (end > 0)
+        toks = [
+          ...toks.slice(0, end),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: quoteString(sessionZone()!) },
+          ...toks.slice(end),
+        ];
       out.push(
-        { type: 'word', text: exact ? '__pg_exact_epoch' : 'date_part' },
+        { type: 'word', text: exact ? '__pg_exact_epoch' : end > 0 ? '__pg_date_part_in' : 'date_part' },
         toks[i + 1],
         { type: 'string', text: field },
         { type: 'punct', text: ',' },

@@ -9,6 +9,7 @@
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
+import { sessionZone, zonedTextKind } from '../session-zone';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */
@@ -387,7 +388,8 @@ class JsonRewriter {
         punct('('),
         ...e,
         punct(','),
-        { type: 'number', text: String(zone) },
+        // (a timestamptz with the session in a zone other than UTC: that zone, its offset printed)
+        zone === 1 && sessionZone() !== null ? str(sessionZone()!) : { type: 'number', text: String(zone) },
         punct(')'),
       ];
     return e;
@@ -591,7 +593,9 @@ function recordCall(source: Source): Tok[] {
   const args = source.cols.flatMap((c) => {
     const col = [quoted(source.name), punct('.'), quoted(c.name)];
     const kind = fieldKind(c.type);
-    const field = kind ? [word('__pg_text'), punct('('), str(kind), punct(','), ...col, punct(')')] : col;
+    const field = kind
+      ? [word('__pg_text'), punct('('), str(zonedTextKind(kind)), punct(','), ...col, punct(')')]
+      : col;
     return [punct(','), ...field];
   });
   return [word('__pg_record'), punct('('), ...args.slice(1), punct(')')];

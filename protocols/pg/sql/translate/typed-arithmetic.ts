@@ -22,6 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
+import { sessionZone, zonedTextKind } from '../session-zone';
 import { exactSortKey } from './exact-order';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
@@ -419,7 +420,7 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                           ? arrayComparison(t.arith.slice(8), t.text, left, right)
                                           : t.arith.startsWith('arr-ord:')
                                             ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                            : `__pg_date_arith('${t.arith}', ${left}, ${right})`,
+                                            : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }
@@ -431,9 +432,18 @@ function arrayComparison(kind: string, op: string, left: string, right: string, 
   return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
 }
 
+/**
+ * A timestamptz ± interval with the session in a zone other than UTC: the zone goes with the kind
+ * ('ts+iv@Europe/Paris'), whose months and days are added on that zone's clock, as PostgreSQL does.
+ */
+function zonedArithmetic(kind: string): string {
+  const zone = sessionZone();
+  return zone !== null && /^(tstz[+-]iv|iv\+tstz)$/.test(kind) ? `${kind}@${zone}` : kind;
+}
+
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
 function textConcat(kinds: string, left: string, right: string): string {
-  const asText = (k: string, x: string) => (k ? `__pg_text('${k}', ${x})` : x);
+  const asText = (k: string, x: string) => (k ? `__pg_text(${quoteString(zonedTextKind(k))}, ${x})` : x);
   const [a, b] = kinds.split(';');
   // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
   return `((${asText(a, left)}) || (${asText(b, right)}))`;
@@ -453,7 +463,7 @@ export function rewriteTextArguments(toks: Tok[]): Tok[] {
     if (items.length !== kinds.length) continue;
     const args = items.map(([a, b], k) => {
       const text = joinTokens(rewriteDateArithmetic(toks.slice(a, b)));
-      return kinds[k] === '-' ? text : `__pg_text('${kinds[k]}', ${text})`;
+      return kinds[k] === '-' ? text : `__pg_text(${quoteString(zonedTextKind(kinds[k]))}, ${text})`;
     });
     toks.splice(i + 1, close - i, { type: 'group', text: `(${args.join(', ')})` });
   }

@@ -5,7 +5,8 @@
 // runs on a read worker, which does not have them.
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../../catalog/tables';
 import { quoteString } from '../lexer';
-import { type Tok, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
+import { sessionZone, sessionZoneLiteral } from '../session-zone';
+import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 
@@ -87,11 +88,22 @@ const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
   localtime: ['%H:%M:%f', false],
 };
 
+/** The calls of a timestamptz (RENAMED) that take the session's zone when it is not UTC. */
+const ZONED_CALLS: Record<string, string> = {
+  __pg_to_char_tz: '__pg_to_char_in',
+  date_trunc: '__pg_date_trunc_in',
+  date_part: '__pg_date_part_in',
+  generate_series: 'generate_series',
+};
+
 /** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
 const RENAMED: Record<string, string> = {
   'round-even': '__pg_round_even',
   'round-numeric': '__pg_round_numeric',
   'to-char-tz': '__pg_to_char_tz',
+  'dtrunc-tz': 'date_trunc',
+  'dpart-tz': 'date_part',
+  'series-tz': 'generate_series',
   'sum-iv': '__pg_interval_sum',
   // sum() and avg() of a numeric: NaN in, NaN out (SQLite's read the text NaN as 0)
   'num-sum': '__pg_numeric_sum',
@@ -205,7 +217,22 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       const up = t.text.toUpperCase();
       const prev = out[out.length - 1];
       const afterDot = isPunct(prev, '.');
-      const renamed = 'arith' in t && t.arith ? RENAMED[t.arith] : undefined;
+      // (EXTRACT's mark is read by date-syntax.ts, which makes it a call)
+      const renamed = 'arith' in t && t.arith && up !== 'EXTRACT' ? RENAMED[t.arith] : undefined;
+      // to_char, date_trunc and date_part of a timestamptz with the session in a zone other than
+      // UTC: the zone is their third argument
+      const zoned = renamed && sessionZone() !== null ? ZONED_CALLS[renamed] : undefined;
+      const end = zoned ? closer(toks, i + 1) : -1;
+      if (zoned && end > 0) {
+        out.push({ type: 'word', text: zoned });
+        toks = [
+          ...toks.slice(0, end),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: sessionZoneLiteral() },
+          ...toks.slice(end),
+        ];
+        continue;
+      }
       if (renamed) {
         out.push({ type: 'word', text: renamed });
         continue;

@@ -1,0 +1,87 @@
+// Errors whose words name what the statement wrote, against PostgreSQL 15: an UPDATE's unknown SET
+// column, a table named with its schema, and the DETAIL of a NOT NULL violation (the failing row).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { oracleSuite } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
+
+const SCHEMA = `CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', n NUMERIC(10,2),
+  ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);`;
+const ROWS = [`INSERT INTO t (id, name, n, ts) VALUES (1, 'a', 1.5, '2024-01-02 03:04:05+00')`];
+
+/** A statement's error as a client sees it: SQLSTATE, message and DETAIL. */
+const failure = (c: PgClient, sql: string, params?: unknown[]) =>
+  c.query(sql, params).then(
+    () => 'ran',
+    (e: { code?: string; message: string; detail?: string }) => `${e.code} ${e.message} | ${e.detail ?? ''}`,
+  );
+
+describe('error messages and details as PostgreSQL 15 words them', function () {
+  this.timeout(60_000);
+  const { clients } = oracleSuite(SCHEMA, ROWS);
+
+  async function sameFailure(sql: string, params?: unknown[]): Promise<string> {
+    const { patina, postgres } = clients();
+    const p = await failure(patina, sql, params);
+    assert.equal(p, await failure(postgres, sql, params), sql);
+    return p;
+  }
+
+  it('an UPDATE of a column the table lacks is 42703 naming the relation (was column "x" does not exist)', async () => {
+    assert.equal(
+      await sameFailure('UPDATE t SET nope = 1 WHERE id = 1'),
+      '42703 column "nope" of relation "t" does not exist | ',
+    );
+    await sameFailure("UPDATE public.t SET name = 'x', nope = 1");
+  });
+
+  it('a missing table named with its schema is named so (relation "public.nope"; was "nope")', async () => {
+    assert.equal(await sameFailure('SELECT * FROM public.nope'), '42P01 relation "public.nope" does not exist | ');
+    for (const sql of ['INSERT INTO public.nope VALUES (1)', 'UPDATE public.nope SET x = 1', 'DELETE FROM public.nope'])
+      await sameFailure(sql);
+    await sameFailure('SELECT * FROM nope');
+    await sameFailure('SELECT * FROM t JOIN public.nope ON true');
+  });
+
+  it('a NOT NULL violation carries the failing row as DETAIL, values as the types print them (was no DETAIL)', async () => {
+    assert.equal(
+      await sameFailure(
+        "INSERT INTO t (id, name, n, ts, tsp, d, b) VALUES (3, NULL, 1.5, '2024-01-02 03:04:05+00', '2024-01-02 03:04:05', '2024-01-02', false)",
+      ),
+      '23502 null value in column "name" of relation "t" violates not-null constraint | Failing row contains (3, null, 1.50, 2024-01-02 03:04:05+00, 2024-01-02 03:04:05, 2024-01-02, f).',
+    );
+    await sameFailure('INSERT INTO t (id, name) VALUES (2, NULL)');
+    await sameFailure('INSERT INTO t (id, name, n) VALUES ($1, $2, $3)', [4, null, '2.5']);
+    await sameFailure("INSERT INTO t (id, name, b) VALUES (5, 'x', NULL)");
+    await sameFailure("INSERT INTO t (id, name) VALUES (6, 'x'), (7, NULL)");
+    await sameFailure('UPDATE t SET name = NULL WHERE id = 1');
+    await sameFailure('UPDATE t SET name = $1, n = n * 2 WHERE id = $2', [null, 1]);
+    // COPY FROM's row too (psql prints the DETAIL line)
+    const { pair } = clients();
+    const detail = (port: number) => {
+      const r = spawnSync(
+        'psql',
+        [
+          '-X',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'tester',
+          '-d',
+          'db',
+          '-c',
+          'COPY t (id, name, n) FROM STDIN',
+        ],
+        {
+          input: '8\t\\N\t2.5\n',
+          encoding: 'utf8',
+        },
+      );
+      return r.stderr.split('\n').find((l) => l.startsWith('DETAIL'));
+    };
+    assert.equal(detail(pair.patinaPort), 'DETAIL:  Failing row contains (8, null, 2.50, null, null, null, t).');
+    assert.equal(detail(pair.patinaPort), detail(pair.postgresPort));
+  });
+});

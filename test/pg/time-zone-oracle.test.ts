@@ -1,0 +1,259 @@
+// The session's TimeZone against PostgreSQL 15: timestamptz text printed in it (SET TIME ZONE, SET
+// timezone, a login's TimeZone from options or psql's PGTZ), with its DST changes, half-hour and
+// historical offsets, and text without an offset read in it; binary stays UTC microseconds.
+import assert from 'node:assert/strict';
+import { oracleSuite, psqlOk } from '../helpers/catalog-pair';
+import { type PgClient, pgClient } from '../helpers/pg';
+import { WireClient } from '../helpers/pg-wire';
+import { serialize } from 'pg-protocol';
+
+const SCHEMA = 'CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMPTZ, tss TIMESTAMPTZ[]);';
+const ROWS = [
+  `INSERT INTO ev (id, ts) VALUES (1, '2024-01-02 03:04:05+00'), (2, '2024-03-31 00:59:59.5+00'),
+    (3, '2024-03-31 01:00:00+00'), (4, '2024-10-27 00:30:00+00'), (5, '2024-10-27 01:30:00.000001+00'),
+    (6, 'infinity'), (7, '1900-01-01 00:00:00+00'), (8, NULL)`,
+  `INSERT INTO ev (id, tss) VALUES (9, ARRAY['2024-07-01 12:00:00+00', NULL]::timestamptz[])`,
+];
+/** Text as the server sent it (no Date parsing by node-postgres). */
+const RAW = { getTypeParser: () => (v: string) => v };
+const ZONES = ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', 'America/New_York', 'UTC'];
+
+describe('the session TimeZone, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { clients } = oracleSuite(SCHEMA, ROWS);
+
+  /** Runs the statements on both servers (one session each), the last one's rows compared. */
+  async function same(statements: (string | [string, unknown[]])[], c?: { patina: PgClient; postgres: PgClient }) {
+    const { patina, postgres } = c ?? clients();
+    const run = async (client: PgClient) => {
+      let rows: unknown[][] = [];
+      for (const s of statements) {
+        const [text, values] = typeof s === 'string' ? [s, undefined] : s;
+        rows = (await client.query({ text, values, rowMode: 'array', types: RAW })).rows;
+      }
+      return rows;
+    };
+    const p = await run(patina);
+    assert.deepEqual(p, await run(postgres), JSON.stringify(statements));
+    return p;
+  }
+
+  afterEach(async () => {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query('RESET timezone');
+    for (const c of [patina, postgres]) await c.query('DELETE FROM ev WHERE id >= 100');
+  });
+
+  it("prints timestamptz in the session's zone: DST changes, half hours, historical offsets (was always +00)", async () => {
+    const rows = await same([
+      "SET TIME ZONE 'Europe/Paris'",
+      'SELECT id, ts::timestamptz FROM ev WHERE id <= 8 ORDER BY id',
+    ]);
+    assert.deepEqual(rows[0], ['1', '2024-01-02 04:04:05+01']);
+    assert.deepEqual(rows[6], ['7', '1900-01-01 00:09:21+00:09:21']);
+    for (const zone of ZONES) {
+      await same([`SET timezone = '${zone}'`, 'SHOW timezone']);
+      await same([`SET TIME ZONE '${zone}'`, 'SELECT id, ts, tss FROM ev ORDER BY id']);
+      await same([`SET TIME ZONE '${zone}'`, ['SELECT ts FROM ev WHERE id = $1', [5]]]);
+    }
+    // (Sequelize sets INTERVAL '+00:00' HOUR TO MINUTE at every connection)
+    for (const hours of [
+      '-7',
+      '5.5',
+      "'europe/paris'",
+      'LOCAL',
+      'DEFAULT',
+      "INTERVAL '+00:00' HOUR TO MINUTE",
+      "INTERVAL '-08:00' HOUR TO MINUTE",
+    ])
+      await same([`SET TIME ZONE ${hours}`, 'SHOW timezone']);
+    await same(['SET TIME ZONE -7', 'SELECT id, ts FROM ev ORDER BY id']);
+    await same(["SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE", 'SELECT id, ts FROM ev ORDER BY id']);
+    // POSIX names with an offset (west of Greenwich: UTC+3 is three hours behind), aliases, the server's own
+    for (const zone of ['UTC+3', 'GMT-5:30', 'Japan', 'US/Eastern', 'Etc/GMT+3', 'localtime', 'EST5EDT'])
+      await same([
+        `SET TIME ZONE '${zone}'`,
+        "SELECT current_setting('TimeZone'), ts, to_char(ts, 'TZ OF') FROM ev WHERE id = 1",
+      ]);
+  });
+
+  it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'Asia/Kolkata'");
+      await c.query("INSERT INTO ev (id, ts) VALUES (100, '2024-07-01 12:00:00')");
+      await c.query('INSERT INTO ev (id, ts) VALUES ($1, $2)', [101, '2024-01-15 08:00:00']);
+      await c.query('INSERT INTO ev (id, ts) VALUES ($1, $2)', [102, '2024-01-15 08:00:00+00']);
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      // 02:30 on 2024-03-31 never happens in Paris, 02:30 on 2024-10-27 happens twice
+      await c.query('INSERT INTO ev (id, ts) VALUES ($1, $2), ($3, $4)', [
+        103,
+        '2024-03-31 02:30:00',
+        104,
+        '2024-10-27 02:30:00',
+      ]);
+      await c.query('RESET timezone');
+    }
+    await same(['SELECT id, ts FROM ev WHERE id >= 100 ORDER BY id']);
+    await same([
+      "SET TIME ZONE 'Europe/Paris'",
+      ['SELECT $1::timestamptz, $2::timestamptz', ['2024-07-01 12:00:00', '2024-07-01 12:00:00-04']],
+    ]);
+    await same(["SET TIME ZONE 'Europe/Paris'", "SELECT id FROM ev WHERE ts = '2024-01-02 04:04:05'"]);
+    await same(["SET TIME ZONE 'Europe/Paris'", ['SELECT count(*) FROM ev WHERE ts > $1', ['2024-03-31 03:00:00']]]);
+    await same([
+      "SET TIME ZONE 'Europe/Paris'",
+      "SELECT ts AT TIME ZONE 'UTC', ts AT TIME ZONE 'Asia/Kolkata' FROM ev WHERE id = 1",
+    ]);
+  });
+
+  it('SQL that reads or prints a timestamptz does so in the session zone: casts, ::text, ||, to_char, JSON, COPY', async () => {
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', '-7']) {
+      const set = `SET TIME ZONE ${/^-?\d/.test(zone) ? zone : `'${zone}'`}`;
+      await same([
+        set,
+        "SELECT ts::text, ts || '', concat(ts, ''), format('%s', ts) FROM ev WHERE id <= 7 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US TZ OF TZH:TZM') FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT '2024-07-01 12:00:00'::timestamptz, TIMESTAMPTZ '2024-01-01 00:00', CAST('2024-03-10 02:30' AS timestamptz)",
+      ]);
+      await same([set, 'SELECT ts::timestamptz, (ts::text)::timestamptz FROM ev WHERE id <= 5 ORDER BY id']);
+      await same([
+        set,
+        "SELECT to_json(ts), json_build_object('t', ts), tss::text FROM ev WHERE id IN (1, 9) ORDER BY id",
+      ]);
+      await same([set, "SELECT id FROM ev WHERE ts >= '2024-03-31 03:00:00'::timestamptz ORDER BY id"]);
+      // the date, wall time and fields of a timestamptz are the zone's; date_trunc cuts on its clock
+      await same([
+        set,
+        "SELECT ts::date, ts::timestamp, CAST(ts AS date), date_trunc('day', ts), date_trunc('hour', ts), date_trunc('month', ts) FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([
+        set,
+        "SELECT extract(hour FROM ts), extract(day FROM ts), date_part('minute', ts), extract(epoch FROM ts), EXTRACT(DOW FROM ts) FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([set, "SELECT date_trunc('day', ts), count(*) FROM ev WHERE id <= 5 GROUP BY 1 ORDER BY 1"]);
+      // a day or a month added on the zone's clock (23 or 25 hours across a DST change), the time part on the instant
+      await same([
+        set,
+        "SELECT ts + interval '1 day', ts - interval '1 month', interval '1 day 2 hours' + ts, ts + interval '3 hours' FROM ev WHERE id <= 5 ORDER BY id",
+      ]);
+      await same([set, "SELECT generate_series('2024-03-30'::timestamptz, '2024-04-01'::timestamptz, '1 day')"]);
+      await same([
+        set,
+        "SELECT g::date, count(*) FROM generate_series(timestamptz '2024-10-26', timestamptz '2024-10-28', interval '12 hours') g GROUP BY 1 ORDER BY 1",
+      ]);
+      await same([
+        set,
+        "SELECT now()::text = now()::timestamptz::text, to_char(now(), 'TZ') = to_char(now()::timestamptz, 'TZ')",
+      ]);
+    }
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      // (statements whose literals are not lifted into parameters: read when translated)
+      await c.query("INSERT INTO ev (id, ts) SELECT 110, '2024-07-01 12:00:00'");
+      await c.query("INSERT INTO ev (id, ts) VALUES (111, '2024-07-01 12:00:00'::timestamptz), (112, now())");
+      await c.query("UPDATE ev SET ts = '2024-12-24 18:00:00' WHERE id = 111");
+      await c.query('RESET timezone');
+    }
+    await same(['SELECT id, ts FROM ev WHERE id IN (110, 111) ORDER BY id']);
+    // a NOT NULL violation's DETAIL prints the row's timestamptz in the zone too (PostgreSQL's
+    // bigint id here is NOT NULL: its failing row is the one written)
+    const detail = async (c: PgClient) => {
+      await c.query("SET TIME ZONE 'Asia/Kolkata'");
+      const e = await c.query('UPDATE ev SET id = NULL WHERE id = 1').catch((x: { detail?: string }) => x);
+      await c.query('RESET timezone');
+      return (e as { detail?: string }).detail;
+    };
+    assert.equal(await detail(patina), 'Failing row contains (null, 2024-01-02 08:34:05+05:30, null).');
+    assert.equal(await detail(patina), await detail(postgres));
+    const { pair } = clients();
+    const copy = 'COPY (SELECT id, ts, tss FROM ev WHERE id <> 112 ORDER BY id) TO STDOUT'; // (112: now(), to the microsecond there)
+    const env = { PGTZ: 'Asia/Kolkata' };
+    assert.equal(psqlOk(pair.patinaPort, [copy], [], env), psqlOk(pair.postgresPort, [copy], [], env));
+  });
+
+  it("binary results stay UTC microseconds in any zone; a startup packet's TimeZone (pgjdbc's) is the session's", async () => {
+    const { pair } = clients();
+    const open = (port: number) =>
+      WireClient.open(port, { user: 'tester', database: 'db', TimeZone: 'America/St_Johns' });
+    const [p, g] = [await open(pair.patinaPort), await open(pair.postgresPort)];
+    try {
+      // SET TIME ZONE, RESET (to the login's zone) and a rolled-back SET report the zone (ParameterStatus), as PostgreSQL does
+      const statuses = async (c: WireClient) => {
+        const out: string[] = [];
+        for (const sql of [
+          "SET TIME ZONE 'Asia/Kolkata'",
+          'RESET timezone',
+          'BEGIN',
+          "SET timezone = 'Europe/Paris'",
+          'ROLLBACK',
+          "SET TIME ZONE 'America/St_Johns'",
+        ]) {
+          const r = await c.exchange(serialize.query(sql));
+          for (const m of r.messages) if (m.type === 'S') out.push(`${sql}: ${m.body.toString('latin1')}`);
+        }
+        return out;
+      };
+      const sent = await statuses(p);
+      assert.equal(sent.length, 4, sent.join('\n')); // (none for a SET to the zone it has)
+      assert.deepEqual(sent, await statuses(g));
+      for (const format of [1, 0]) {
+        const [a, b] = [p, g].map((c) => c.extended('SELECT ts FROM ev WHERE id = 1', { resultFormats: [format] }));
+        const [got, want] = [await a, await b];
+        assert.deepEqual(got.errors, []);
+        assert.equal(got.rows[0][0]?.length, format ? 8 : '2024-01-01 23:34:05-03:30'.length);
+        assert.deepEqual(got.rows, want.rows, `format ${format}`);
+      }
+    } finally {
+      p.end();
+      g.end();
+    }
+  });
+
+  it("takes a login's TimeZone (options -c TimeZone=..., psql's PGTZ) and refuses an unknown zone as PostgreSQL", async () => {
+    const { pair } = clients();
+    const opened: PgClient[] = [];
+    const open = async (port: number) => {
+      const c = pgClient(port, { options: '-c TimeZone=Asia/Kolkata' });
+      opened.push(c);
+      await c.connect();
+      return c;
+    };
+    try {
+      const c = { patina: await open(pair.patinaPort), postgres: await open(pair.postgresPort) };
+      const rows = await same(['SHOW timezone'], c);
+      assert.deepEqual(rows, [['Asia/Kolkata']]);
+      await same(['SELECT ts FROM ev WHERE id = 1'], c);
+    } finally {
+      for (const c of opened) await c.end();
+    }
+    const q = 'SELECT ts FROM ev WHERE id = 1';
+    const env = { PGTZ: 'Europe/Paris' };
+    assert.equal(psqlOk(pair.patinaPort, [q], ['-At'], env), psqlOk(pair.postgresPort, [q], ['-At'], env));
+    assert.equal(psqlOk(pair.patinaPort, [q], ['-At'], env).trim(), '2024-01-02 04:04:05+01');
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      const e = await c.query("SET TIME ZONE 'Nowhere/Atall'").then(
+        () => 'ran',
+        (x: { code?: string; message: string }) => `${x.code} ${x.message}`,
+      );
+      assert.equal(e, '22023 invalid value for parameter "TimeZone": "Nowhere/Atall"');
+    }
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const bad = pgClient(port, { options: '-c TimeZone=Nowhere/Atall' });
+      const err = await bad.connect().then(
+        () => null,
+        (x: { code?: string; message: string }) => `${x.code} ${x.message}`,
+      );
+      await bad.end().catch(() => undefined);
+      assert.equal(err, '22023 invalid value for parameter "TimeZone": "Nowhere/Atall"');
+    }
+  });
+});
