@@ -107,6 +107,21 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('a stored timestamptz copied by INSERT ... SELECT or UPDATE in a zone keeps its instant', async () => {
+    // (a value that was no literal was read in the session's zone again: each copy moved it by the
+    // zone's offset, INSERT ... SELECT ts an hour back in Paris and SET ts = ts another)
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      await c.query('INSERT INTO ev (id, ts) SELECT id + 100, ts FROM ev WHERE id IN (1, 2, 5)');
+      await c.query('UPDATE ev SET ts = ts WHERE id >= 100');
+      await c.query("UPDATE ev SET ts = ts + interval '1 hour' WHERE id = 101");
+      await c.query('INSERT INTO ev (id, ts) VALUES ($1, $2)', [110, '2024-07-01 12:00:00']);
+      await c.query('UPDATE ev SET ts = ts WHERE id = 110');
+    }
+    await same(['SELECT id, ts FROM ev WHERE id >= 100 ORDER BY id']);
+  });
+
   it('SQL that reads or prints a timestamptz does so in the session zone: casts, ::text, ||, to_char, JSON, COPY', async () => {
     for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', '-7']) {
       const set = `SET TIME ZONE ${/^-?\d/.test(zone) ? zone : `'${zone}'`}`;

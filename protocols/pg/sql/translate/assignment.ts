@@ -29,16 +29,24 @@ const DATE_KINDS: Record<number, string> = {
  * UTC '2024-03-11 04:30:00'): a literal converted here, an expression by __pg_store_dt per row; a
  * parameter is converted when it is bound.
  */
-function dateAssignment(column: string): (v: Tok[]) => Tok[] {
-  return (v) => {
-    // a timestamptz's text without an offset is a wall time in the session's zone (when not UTC)
-    const kind = column.startsWith('timestamptz') && sessionZone() !== null ? `${column}@${sessionZone()}` : column;
+function dateAssignment(column: string): Assign {
+  return (v, untypedText = false) => {
     if (v.length === 1 && v[0].type === 'string') {
+      // a timestamptz literal's text without an offset is a wall time in the session's zone (when
+      // not UTC)
+      const zone = column.startsWith('timestamptz') ? sessionZone() : null;
       const text = v[0].text.slice(1, -1).split("''").join("'");
-      const stored = storedDateTime(kind, text);
+      const stored = storedDateTime(zone === null ? column : `${column}@${zone}`, text);
       return stored === text ? v : [{ type: 'string', text: quoteString(String(stored)) }];
     }
-    // (a parameter is converted at Bind by its type, which knows no column's fractional digits)
+    // Anything else is in the stored form already, UTC text without an offset (a parameter was
+    // converted at Bind by its type, in the session's zone; a column or an expression holds that
+    // form): never read in the session's zone again (`INSERT ... SELECT ts` and `SET ts = ts` in a
+    // session not in UTC moved the value by the zone's offset each time). A parameter is converted
+    // again only for the column's fractional digits, which its type does not know.
+    // (INSERT ... SELECT of a string literal: its column is that text, read as a literal is)
+    const zone = untypedText && column.startsWith('timestamptz') ? sessionZone() : null;
+    const kind = zone === null ? column : `${column}@${zone}`;
     if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;
     // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
     // already: no call per row (pgbench's and ORMs' INSERTs write it)
@@ -82,8 +90,15 @@ function arrayAssignment(kind: ElementKind): (v: Tok[]) => Tok[] {
   };
 }
 
+/**
+ * What a value written into a column becomes. `untypedText`: the value is the column of a query
+ * whose item there is a string literal (INSERT ... SELECT 'text'), which PostgreSQL reads as the
+ * column's type, as it reads a literal.
+ */
+export type Assign = (v: Tok[], untypedText?: boolean) => Tok[];
+
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
-export function assignment(decl: string | null): ((v: Tok[]) => Tok[]) | null {
+export function assignment(decl: string | null): Assign | null {
   const dated = DATE_KINDS[oidOfDeclType(decl)];
   // timestamp(0), time(3): the value is rounded to the column's fractional digits
   const digits = timePrecisionOf(decl);

@@ -9,7 +9,7 @@
 //
 // (`WHERE true` because SQLite would read ON CONFLICT after a FROM as a join's ON.) The query's
 // width comes from SQLite itself (DialectContext.selectWidth prepares the translated query).
-import { type Tok, closer, isPunct, isWord } from '../tokens';
+import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
 import { assignment, checkWidth, withColumnList } from './assignment';
@@ -28,6 +28,31 @@ function queryEnd(toks: Tok[], from: number): number {
       return k;
   }
   return toks.length;
+}
+
+/**
+ * Which items of a plain `SELECT a, 'text', ...` (no set operation) are a string literal alone;
+ * none for any other query.
+ */
+function literalItems(query: Tok[]): boolean[] {
+  if (!isWord(query[0], 'SELECT') || isWord(query[1], 'DISTINCT')) return [];
+  let depth = 0;
+  let end = query.length;
+  for (let k = 1; k < query.length; k++) {
+    const t = query[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth === 0 && t.type === 'word') {
+      const w = t.text.toUpperCase();
+      if (w === 'UNION' || w === 'INTERSECT' || w === 'EXCEPT') return [];
+      if (end === query.length && ['FROM', 'WHERE', 'GROUP', 'ORDER', 'LIMIT'].includes(w)) end = k;
+    }
+  }
+  return topLevelItems(query, 1, end).map(([a, b]) => {
+    const item = query.slice(a, b);
+    const alias = isWord(item[1], 'AS') ? 3 : 2;
+    return item[0]?.type === 'string' && (item.length === 1 || item.length === alias);
+  });
 }
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -53,10 +78,11 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   const out: Tok[] = [...withColumnList(toks, target, names), word('WITH'), word('__pg_src'), punct('(')];
   cols.forEach((c, k) => out.push(...(k > 0 ? [punct(','), word(c)] : [word(c)])));
   out.push(punct(')'), word('AS'), punct('('), ...query, punct(')'), word('SELECT'));
+  const literal = literalItems(query);
   cols.forEach((c, k) => {
     if (k > 0) out.push(punct(','));
     const wrap = wraps[k];
-    out.push(...(wrap ? wrap([word(c)]) : [word(c)]));
+    out.push(...(wrap ? wrap([word(c)], literal[k] === true) : [word(c)]));
   });
   out.push(word('FROM'), word('__pg_src'), word('WHERE'), word('true'));
   return out.concat(toks.slice(end));
