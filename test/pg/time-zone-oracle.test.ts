@@ -107,6 +107,22 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('RESET TIME ZONE, RESET ALL and custom dotted settings (myapp.tenant) as PostgreSQL', async () => {
+    // (RESET TIME ZONE reset a setting named `time`; RESET ALL reset nothing; `SET myapp.tenant =
+    // 'acme'` set `myapp` to `. tenant = acme` and SHOW myapp.tenant was 42704)
+    await same(["SET TIME ZONE 'Europe/Paris'", 'RESET TIME ZONE', "SELECT '2024-01-01 12:00:00+00'::timestamptz"]);
+    await same(["SET TIME ZONE 'Europe/Paris'", "SET myapp.tenant = 'acme'", 'SHOW myapp.tenant']);
+    await same(["SET myapp.tenant TO 'b'", "SELECT current_setting('myapp.tenant')"]);
+    await same([
+      "SET TIME ZONE 'Asia/Kolkata'",
+      "SET statement_timeout = '5s'",
+      "SET myapp.tenant = 'c'",
+      'RESET ALL',
+      "SELECT current_setting('TimeZone'), current_setting('statement_timeout'), current_setting('myapp.tenant'), '2024-01-01 12:00:00+00'::timestamptz",
+    ]);
+    await same(['BEGIN', "SET LOCAL myapp.tenant = 'd'", 'COMMIT', 'SHOW myapp.tenant']);
+  });
+
   it('a stored timestamptz copied by INSERT ... SELECT or UPDATE in a zone keeps its instant', async () => {
     // (a value that was no literal was read in the session's zone again: each copy moved it by the
     // zone's offset, INSERT ... SELECT ts an hour back in Paris and SET ts = ts another)

@@ -216,7 +216,7 @@ export class Session {
           this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
           return none;
         }
-        if (t.state !== 'idle' && an.setting?.name) {
+        if (t.state !== 'idle' && an.setting?.name && an.setting.name !== 'all') {
           // as in PostgreSQL, the transaction's end settles it: a rollback puts back the value from
           // before the transaction, a commit the last value SET without LOCAL (or that one)
           const name = an.setting.name;
@@ -231,9 +231,11 @@ export class Session {
           this.#reportZone(name, was);
           return none;
         }
-        const was = an.setting?.name ? this.facts.settings.get(an.setting.name) : undefined;
+        // (RESET ALL may change the zone too: ParameterStatus says so)
+        const name = an.setting?.name === 'all' ? 'timezone' : an.setting?.name;
+        const was = name ? this.facts.settings.get(name) : undefined;
         applySetting(this.facts.settings, an.setting, this.#resetValues);
-        if (an.setting?.name) this.#reportZone(an.setting.name, was);
+        if (name) this.#reportZone(name, was);
         return none;
       }
       case 'show':

@@ -38,7 +38,7 @@ export const GUC_DEFAULTS: Record<string, string> = {
   default_text_search_config: 'pg_catalog.english',
 };
 
-/** SET name TO value / SET name = value / SET TIME ZONE v / RESET name. */
+/** SET name TO value / SET name = value / SET TIME ZONE v / RESET name / RESET TIME ZONE / RESET ALL. */
 export function parseSet(sig: PgToken[]): { name: string; value: string | null; local?: boolean } {
   let i = 1;
   const up = (k: number) => sig[k]?.text.toUpperCase();
@@ -48,7 +48,9 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
     return s.name ? { ...s, local: true } : s;
   }
   if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
-  if (up(0) === 'RESET') return { name: sig[i] ? identName(sig[i]) : '', value: null };
+  // RESET TIME ZONE is RESET timezone (it reset a setting named `time`); RESET ALL all of them
+  if (up(0) === 'RESET')
+    return { name: up(i) === 'TIME' && up(i + 1) === 'ZONE' ? 'timezone' : settingName(sig, i)[0], value: null };
   if (up(i) === 'TIME' && up(i + 1) === 'ZONE')
     return {
       name: 'timezone',
@@ -64,8 +66,8 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
     if (mode === null) return { name: '', value: null };
     return { name: up(i) === 'TRANSACTION' ? 'transaction_read_only' : 'default_transaction_read_only', value: mode };
   }
-  const name = sig[i] ? identName(sig[i]) : '';
-  let j = i + 1;
+  const [name, after] = settingName(sig, i);
+  let j = after;
   if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
   // SET name TO DEFAULT is RESET name
   if (sig.length === j + 1 && sig[j].type === 'word' && up(j) === 'DEFAULT') return { name, value: null };
@@ -93,6 +95,21 @@ export function readMode(sig: PgToken[], from = 1): 'on' | 'off' | null {
 /** Whether a boolean setting's text is true (on, true, yes, 1, as PostgreSQL reads it). */
 export const settingOn = (v: string | undefined): boolean => /^\s*(on|true|yes|1|t|y)\s*$/i.test(v ?? '');
 
+/**
+ * A setting's name at sig[i], with the index after it: a custom one is dotted (`myapp.tenant`, which
+ * PostgreSQL keeps as a placeholder: it was read as `myapp` set to `. tenant = ...`).
+ */
+function settingName(sig: PgToken[], i: number): [string, number] {
+  if (!sig[i]) return ['', i];
+  let name = identName(sig[i]);
+  let j = i + 1;
+  while (sig[j]?.text === '.' && sig[j + 1] && (sig[j + 1].type === 'word' || sig[j + 1].type === 'quoted')) {
+    name += `.${identName(sig[j + 1])}`;
+    j += 2;
+  }
+  return [name, j];
+}
+
 function unquote(t: PgToken): string {
   if (t.type === 'string') return t.text.slice(1, -1).split("''").join("'");
   if (t.type === 'quoted') return identName(t);
@@ -108,6 +125,11 @@ export function applySetting(
   s: { name: string; value: string | null } | undefined,
   resetTo: Readonly<Record<string, string>> = GUC_DEFAULTS,
 ): void {
+  if (s?.name === 'all' && s.value === null) {
+    // RESET ALL: every setting to its login value, else its default (a custom one to '')
+    for (const name of settings.keys()) settings.set(name, resetTo[name] ?? GUC_DEFAULTS[name] ?? '');
+    return;
+  }
   if (s?.name) {
     if (s.value === null) settings.set(s.name, resetTo[s.name] ?? GUC_DEFAULTS[s.name] ?? '');
     else if (s.name === 'statement_timeout') {

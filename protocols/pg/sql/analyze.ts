@@ -252,6 +252,7 @@ export class Analyzer {
           .slice(1)
           .map((t) => identName(t))
           .join(' ')
+          .replace(/ \. /g, '.') // a custom setting's dotted name
           .replace(/^transaction isolation level$/, 'transaction_isolation')
           .replace(/^time zone$/, 'timezone');
         return {
