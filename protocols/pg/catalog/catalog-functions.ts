@@ -12,6 +12,7 @@ import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
+import { AdvisoryWait, type AdvisoryLocks } from '../session/advisory-locks';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -28,6 +29,8 @@ export interface CatalogState {
   constraintDef(oid: number): string | undefined;
   /** A relation's bytes on disk: its own, its table's indexes', or both; null for no relation. */
   relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null;
+  /** The agent's advisory locks (session/advisory-locks.ts). */
+  advisory: AdvisoryLocks;
 }
 
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
@@ -102,6 +105,44 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     s()?.notice?.('01000', `PID ${num(pid)} is not a PostgreSQL backend process`);
     return 0;
   };
+  // advisory locks, by a bigint or two int4s (two key spaces, as in PostgreSQL), of the running
+  // session; one that must wait throws AdvisoryWait (the session runs the statement again)
+  const lockKey = (args: unknown[]) =>
+    args.length === 1 ? `k${String(args[0])}` : `p${String(args[0])},${String(args[1])}`;
+  const advisory =
+    (shared: boolean, xact: boolean, tries: boolean) =>
+    (...args: unknown[]) => {
+      const pid = s()?.pid;
+      if (pid === undefined || args.some((a) => a === null)) return null;
+      const key = lockKey(args);
+      if (state.advisory.take(pid, key, shared, xact)) return tries ? 1 : '';
+      if (tries) return 0;
+      throw new AdvisoryWait(key);
+    };
+  for (const [name, shared, xact, tries] of [
+    ['pg_advisory_lock', false, false, false],
+    ['pg_advisory_lock_shared', true, false, false],
+    ['pg_try_advisory_lock', false, false, true],
+    ['pg_try_advisory_lock_shared', true, false, true],
+    ['pg_advisory_xact_lock', false, true, false],
+    ['pg_advisory_xact_lock_shared', true, true, false],
+    ['pg_try_advisory_xact_lock', false, true, true],
+    ['pg_try_advisory_xact_lock_shared', true, true, true],
+  ] as const)
+    fn(name, advisory(shared, xact, tries));
+  for (const shared of [false, true])
+    fn(shared ? 'pg_advisory_unlock_shared' : 'pg_advisory_unlock', (...args) => {
+      const pid = s()?.pid;
+      if (pid === undefined || args.some((a) => a === null)) return null;
+      if (state.advisory.release(pid, lockKey(args), shared)) return 1;
+      s()?.notice?.('01000', `you don't own a lock of type ${shared ? 'ShareLock' : 'ExclusiveLock'}`);
+      return 0;
+    });
+  fn('pg_advisory_unlock_all', () => {
+    const pid = s()?.pid;
+    if (pid !== undefined) state.advisory.releaseSession(pid);
+    return '';
+  });
   fn('pg_cancel_backend', (pid) => signal(pid, false));
   fn('pg_terminate_backend', (pid) => signal(pid, true));
   fn('inet_server_addr', () => '127.0.0.1');

@@ -17,6 +17,7 @@ import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
 import { Lru } from '../../../src/lru';
+import { AdvisoryLocks } from '../session/advisory-locks';
 
 /** Facts of the session a catalog query runs for (current_user(), current_database(), ...). */
 export interface SessionFacts {
@@ -54,6 +55,8 @@ export class LocalDb {
   sessions: Sessions | null = null;
   /** The session whose statement is running now (statements here run synchronously, one at a time). */
   session: SessionFacts | null = null;
+  /** The advisory locks of the agent's PG sessions (pg_advisory_lock, ...). */
+  readonly advisory = new AdvisoryLocks();
   readonly #oids = new Map<string, number>();
   #nextOid = FIRST_OID;
   readonly #cache = new Lru<string, Database.Statement>(STMT_CACHE);
@@ -91,6 +94,7 @@ export class LocalDb {
       indexDef: (oid) => this.#indexDefs.get(oid),
       constraintDef: (oid) => this.#constraintDefs.get(oid),
       relationBytes: (oid, part) => this.#relationBytes(oid, part),
+      advisory: this.advisory,
     });
     this.db.pragma('query_only = 1');
   }

@@ -29,6 +29,7 @@ import { explainText } from './explain';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
+import { AdvisoryWait } from './advisory-locks';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
@@ -322,6 +323,7 @@ export class Session {
   }
 
   #transactionEnded(committed: boolean) {
+    this.#local.advisory.releaseXact(this.facts.pid);
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
         const v = committed ? after : before;
@@ -426,7 +428,7 @@ export class Session {
     }
     const params = paramRecord(list);
     if (an.local) {
-      const run = () => complete(an.columns, this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+      const run = () => this.#runLocal(an, params);
       // sizes, pages and row counts are read on a read worker first (catalog/relation-stats.ts)
       return readsStats(an.sql)
         ? this.#local.stats.refresh(this.#engine, this.#local.dataVersion(), this.#local.fileBytes()).then(run)
@@ -443,6 +445,62 @@ export class Session {
     if (rows) return complete(an.columns, rows);
     return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', ...this.#readTimeout() }));
   }
+
+  /**
+   * A statement on the catalog connection. One that takes an advisory lock another session holds
+   * (pg_advisory_lock) waits for a release and runs again, as long as the session's
+   * statement_timeout or lock_timeout allow (none: as long as it takes, as in PostgreSQL) and no
+   * CancelRequest comes; an autocommit statement's transaction-level locks end with it.
+   */
+  #runLocal(an: Analyzed, params: Record<string, unknown> | undefined): Outcome | Promise<Outcome> {
+    const locks = this.#local.advisory;
+    try {
+      const rows = locks.during(() => this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+      if (this.#t.state === 'idle') locks.releaseXact(this.facts.pid);
+      return complete(an.columns, rows);
+    } catch (err) {
+      if (!(err instanceof AdvisoryWait)) throw err;
+      return this.#waitForLock(an, params);
+    }
+  }
+
+  async #waitForLock(an: Analyzed, params: Record<string, unknown> | undefined): Promise<Outcome> {
+    const limit = (name: string) => durationMs(this.facts.settings.get(name) ?? '0') ?? 0;
+    const st = limit('statement_timeout');
+    const lt = limit('lock_timeout');
+    const ms = Math.min(st > 0 ? st : Number.POSITIVE_INFINITY, lt > 0 ? lt : Number.POSITIVE_INFINITY);
+    const why =
+      lt > 0 && lt <= (st > 0 ? st : Number.POSITIVE_INFINITY)
+        ? pgError('55P03', 'canceling statement due to lock timeout')
+        : pgError('57014', 'canceling statement due to statement timeout');
+    let timer: NodeJS.Timeout | null = null;
+    const stop = new Promise<never>((_, reject) => {
+      this.#lockWaitAbort = reject;
+      if (Number.isFinite(ms)) timer = setTimeout(() => reject(why), ms);
+    });
+    stop.catch(() => {});
+    try {
+      for (;;) {
+        await Promise.race([this.#local.advisory.released(), stop]);
+        if (this.#closed) throw pgError('57P01', 'the connection was closed');
+        try {
+          const rows = this.#local.advisory.during(() =>
+            this.#local.run(this.#local.prepare(an.sql), params, this.facts),
+          );
+          if (this.#t.state === 'idle') this.#local.advisory.releaseXact(this.facts.pid);
+          return complete(an.columns, rows);
+        } catch (err) {
+          if (!(err instanceof AdvisoryWait)) throw err;
+        }
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.#lockWaitAbort = null;
+    }
+  }
+
+  /** Ends a wait for an advisory lock (CancelRequest, the connection's end). */
+  #lockWaitAbort: ((err: unknown) => void) | null = null;
 
   /**
    * How long a read on a worker may run: api.query_timeout, or the session's statement_timeout when
@@ -581,12 +639,14 @@ export class Session {
   cancel(): void {
     this.#cursor?.cancel('canceling statement due to user request');
     this.#cursor = null;
+    this.#lockWaitAbort?.(pgError('57014', 'canceling statement due to user request'));
   }
 
   /** The connection ended: stop its read, roll back its transaction. */
   close(): void {
     this.#closed = true;
     this.cancel();
+    this.#local.advisory.releaseAll(this.facts.pid); // a session's advisory locks end with it
     this.#cursors.close(null);
     this.#notifies.length = 0;
     this.#t.close();

@@ -14,6 +14,18 @@ const LOCAL_FUNCTIONS = new Set([
   'generate_subscripts',
   'pg_get_keywords',
   'pg_listening_channels',
+  // the advisory locks (session/advisory-locks.ts)
+  'pg_advisory_lock',
+  'pg_advisory_lock_shared',
+  'pg_try_advisory_lock',
+  'pg_try_advisory_lock_shared',
+  'pg_advisory_xact_lock',
+  'pg_advisory_xact_lock_shared',
+  'pg_try_advisory_xact_lock',
+  'pg_try_advisory_xact_lock_shared',
+  'pg_advisory_unlock',
+  'pg_advisory_unlock_shared',
+  'pg_advisory_unlock_all',
 ]);
 
 /**

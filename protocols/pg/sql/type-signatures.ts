@@ -50,6 +50,12 @@ export const FIXED: Record<string, number> = {
   // the type's name as text, its OID in binary (types/registry.ts)
   pg_typeof: OID.regtype,
   pg_cancel_backend: OID.bool,
+  pg_try_advisory_lock: OID.bool,
+  pg_try_advisory_lock_shared: OID.bool,
+  pg_try_advisory_xact_lock: OID.bool,
+  pg_try_advisory_xact_lock_shared: OID.bool,
+  pg_advisory_unlock: OID.bool,
+  pg_advisory_unlock_shared: OID.bool,
   pg_terminate_backend: OID.bool,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
   corr: OID.float8,

@@ -1,0 +1,113 @@
+// PostgreSQL's advisory locks over the PG port, as migration tools (Rails' pg_try_advisory_lock,
+// golang-migrate's pg_advisory_lock($1)) and job queues (Oban's pg_try_advisory_xact_lock) take
+// them: two sessions against PostgreSQL 15 and against Patina doing the same steps, every answer
+// compared. They were 42883 `function pg_advisory_lock(...) does not exist`.
+import assert from 'node:assert/strict';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { type PgClient, pgClient, psql } from '../helpers/pg';
+
+const TABLES = 'CREATE TABLE jobs (id BIGINT NOT NULL PRIMARY KEY, state TEXT);';
+
+describe('advisory locks against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let pair: CatalogPair;
+
+  before(async () => {
+    pair = await startCatalogPair({
+      schemas: { patina: TABLES, postgres: TABLES },
+      rows: ["INSERT INTO jobs VALUES (1, 'new'), (2, 'new'), (3, 'done')"],
+    });
+  });
+  after(() => pair?.dispose());
+
+  /** Two sessions on `port` going through the steps; what each step answered. */
+  async function steps(port: number): Promise<unknown[]> {
+    const a = pgClient(port);
+    const b = pgClient(port);
+    await a.connect();
+    await b.connect();
+    const out: unknown[] = [];
+    const one = async (c: PgClient, sql: string, params?: unknown[]) =>
+      c.query({ text: sql, values: params, rowMode: 'array' }).then(
+        // (a row, else the command's tag; several statements: their tags)
+        (r) => {
+          const results = (Array.isArray(r) ? r : [r]) as { rows: unknown[][]; command: string }[];
+          return results.length > 1 ? results.map((x) => x.command) : (results[0].rows[0] ?? results[0].command);
+        },
+        (e: { code: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    try {
+      out.push(await one(a, 'SELECT pg_advisory_lock($1)', [1]));
+      out.push(await one(b, 'SELECT pg_try_advisory_lock($1)', [1]));
+      // a waiting pg_advisory_lock goes on once the holder unlocks
+      const t0 = Date.now();
+      const waiting = one(b, 'SELECT pg_advisory_lock(1)').then((r) => [r, Date.now() - t0 >= 250]);
+      await new Promise((r) => setTimeout(r, 300));
+      out.push(await one(a, 'SELECT pg_advisory_unlock(1)'));
+      out.push(await waiting);
+      out.push(await one(a, 'SELECT pg_try_advisory_lock(1)'));
+      // statement_timeout and lock_timeout end a wait with their own errors
+      out.push(await one(b, "SET statement_timeout = '200ms'"));
+      out.push(await one(b, 'SELECT pg_advisory_unlock_all()'));
+      out.push(await one(a, 'SELECT pg_advisory_lock(1)'));
+      out.push(await one(b, 'SELECT pg_advisory_lock(1)'));
+      out.push(await one(b, "SET statement_timeout = 0; SET lock_timeout = '100ms'"));
+      out.push(await one(b, 'SELECT pg_advisory_lock(1)'));
+      out.push(await one(b, 'SET lock_timeout = 0'));
+      // counted: locked twice, unlocked twice; a third unlock is false (with a WARNING)
+      out.push(await one(a, 'SELECT pg_try_advisory_lock(7), pg_try_advisory_lock(7)'));
+      out.push(await one(a, 'SELECT pg_advisory_unlock(7), pg_advisory_unlock(7), pg_advisory_unlock(7)'));
+      // shared beside shared, not beside exclusive; two int4 keys are their own space
+      out.push(await one(b, 'SELECT pg_try_advisory_lock_shared(2), pg_try_advisory_lock(0, 2)'));
+      out.push(
+        await one(a, 'SELECT pg_try_advisory_lock_shared(2), pg_try_advisory_lock(2), pg_try_advisory_lock(0, 2)'),
+      );
+      // a transaction's lock ends with it; Oban's pick of a job: the first free one
+      out.push(await one(b, 'BEGIN'));
+      out.push(
+        await one(b, 'SELECT id FROM jobs WHERE state = $1 AND pg_try_advisory_xact_lock(id) ORDER BY id LIMIT 1', [
+          'new',
+        ]),
+      );
+      out.push(
+        await one(a, 'SELECT id FROM jobs WHERE state = $1 AND pg_try_advisory_xact_lock(id) ORDER BY id LIMIT 1', [
+          'new',
+        ]),
+      );
+      out.push(await one(b, 'COMMIT'));
+      out.push(await one(a, 'SELECT pg_try_advisory_lock(3), pg_advisory_unlock(3)'));
+      // a cancel ends a wait (57014); then the session ends and its locks with it
+      const pid = Number((await b.query('SELECT pg_backend_pid() AS p')).rows[0].p);
+      const cancelled = one(b, 'SELECT pg_advisory_lock(1)');
+      await new Promise((r) => setTimeout(r, 200));
+      out.push(await one(a, 'SELECT pg_cancel_backend($1)', [pid]));
+      out.push(await cancelled);
+      await a.end();
+      out.push(await one(b, 'SELECT pg_try_advisory_lock(1)'));
+    } finally {
+      await a.end().catch(() => {});
+      await b.end();
+    }
+    return out;
+  }
+
+  it('session and transaction locks, shared and exclusive, waits, timeouts, cancel, counts: as PostgreSQL', async () => {
+    const postgres = await steps(pair.postgresPort);
+    const patina = await steps(pair.patinaPort);
+    assert.deepEqual(patina, postgres);
+    assert.deepEqual(postgres[3], [[''], true]); // the wait lasted until the unlock
+    assert.equal(postgres[8], '57014 canceling statement due to statement timeout');
+  });
+
+  it("psql prints them as PostgreSQL's: void as empty, an unlock not held with its WARNING", () => {
+    const sql = [
+      'SELECT pg_advisory_lock(42), pg_try_advisory_lock(43), pg_advisory_unlock(42), pg_advisory_unlock(43)',
+      'SELECT pg_advisory_unlock(99)',
+    ];
+    const p = psql(pair.patinaPort, sql, ['-A', '-t']);
+    const g = psql(pair.postgresPort, sql, ['-A', '-t']);
+    assert.equal(p.stdout, g.stdout);
+    assert.equal(p.stderr, g.stderr);
+    assert.match(g.stderr, /you don't own a lock of type ExclusiveLock/);
+  });
+});
