@@ -1,7 +1,8 @@
 // PostgreSQL's advisory locks over the PG port, as migration tools (Rails' pg_try_advisory_lock,
 // golang-migrate's pg_advisory_lock($1)) and job queues (Oban's pg_try_advisory_xact_lock) take
 // them: two sessions against PostgreSQL 15 and against Patina doing the same steps, every answer
-// compared. They were 42883 `function pg_advisory_lock(...) does not exist`.
+// compared. They were 42883 `function pg_advisory_lock(...) does not exist`. And DISCARD ALL, which
+// connection pools send between clients and which releases them, did nothing.
 import assert from 'node:assert/strict';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { type PgClient, pgClient, psql } from '../helpers/pg';
@@ -97,6 +98,32 @@ describe('advisory locks against PostgreSQL 15', function () {
     assert.deepEqual(patina, postgres);
     assert.deepEqual(postgres[3], [[''], true]); // the wait lasted until the unlock
     assert.equal(postgres[8], '57014 canceling statement due to statement timeout');
+  });
+
+  it('DISCARD ALL, as connection pools send it, resets settings, UNLISTENs and unlocks; 25001 in a block', () => {
+    // (it did nothing: the next client of the pooled connection got the last one's zone and locks)
+    const sql = [
+      "SET TIME ZONE 'Europe/Paris'",
+      "SET myapp.x = 'v'",
+      'LISTEN ch',
+      'SELECT pg_advisory_lock(9)',
+      'BEGIN',
+      'DISCARD ALL',
+      'ROLLBACK',
+      'DISCARD ALL',
+      'SHOW timezone',
+      'SHOW myapp.x',
+      'SELECT count(*) FROM pg_listening_channels()',
+      'SELECT pg_advisory_unlock(9)',
+      'DEALLOCATE ALL',
+    ];
+    // (ON_ERROR_STOP=0: the DISCARD ALL in a block fails, and the steps go on)
+    const p = psql(pair.patinaPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    const g = psql(pair.postgresPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    assert.equal(p.stdout, g.stdout);
+    assert.equal(p.stderr, g.stderr);
+    assert.match(g.stdout, /^UTC$/m);
+    assert.match(g.stderr, /DISCARD ALL cannot run inside a transaction block/);
   });
 
   it("psql prints them as PostgreSQL's: void as empty, an unlock not held with its WARNING", () => {

@@ -64,7 +64,8 @@ export class SimpleQuery {
         const param = tokens.find((t) => t.type === 'param');
         if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
         const { an, params } = this.#analyze(tokens);
-        if (an.kind === 'noop' && an.command === 'DEALLOCATE') extended.deallocate(an);
+        if (an.kind === 'noop' && (an.command.startsWith('DEALLOCATE') || an.command === 'DISCARD ALL'))
+          extended.deallocate(an);
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in')
             return this.#parts.copyIn.start(session, an, (err) =>

@@ -242,6 +242,7 @@ export class Session {
       case 'show':
         return complete(an.columns, showRows(this.facts.settings, an.setting!.name));
       case 'noop':
+        if (an.command === 'DISCARD ALL') this.#discardAll(t.state);
         return none;
       case 'sql':
         return this.#runSql(an, params);
@@ -497,6 +498,22 @@ export class Session {
       if (timer) clearTimeout(timer);
       this.#lockWaitAbort = null;
     }
+  }
+
+  /**
+   * DISCARD ALL, which connection pools send before they hand a connection to another client
+   * (pgbouncer's server_reset_query): as PostgreSQL's, RESET ALL, UNLISTEN *, pg_advisory_unlock_all()
+   * and its cursors closed here (the connection drops its prepared statements, DEALLOCATE ALL);
+   * 25001 in a transaction block.
+   */
+  #discardAll(state: TxState) {
+    if (state !== 'idle') throw pgError('25001', 'DISCARD ALL cannot run inside a transaction block');
+    const zone = this.facts.settings.get('timezone');
+    applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
+    this.#reportZone('timezone', zone);
+    this.channels?.unlisten(null);
+    this.#local.advisory.releaseSession(this.facts.pid);
+    this.#cursors.close(null);
   }
 
   /** Ends a wait for an advisory lock (CancelRequest, the connection's end). */

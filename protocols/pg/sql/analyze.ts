@@ -355,7 +355,12 @@ export class Analyzer {
         return {
           ...base,
           kind: 'noop',
-          command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw,
+          command:
+            kw === 'DISCARD'
+              ? `DISCARD ${w(1) || 'ALL'}`
+              : kw === 'DEALLOCATE' && /^all$/i.test(sig[sig.length - 1]?.text ?? '')
+                ? 'DEALLOCATE ALL'
+                : kw,
           setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null },
         };
     }
