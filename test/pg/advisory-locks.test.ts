@@ -9,7 +9,7 @@ import { type PgClient, pgClient, psql } from '../helpers/pg';
 
 const TABLES = 'CREATE TABLE jobs (id BIGINT NOT NULL PRIMARY KEY, state TEXT);';
 
-describe('advisory locks against PostgreSQL 15', function () {
+describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', function () {
   this.timeout(60_000);
   let pair: CatalogPair;
 
@@ -124,6 +124,46 @@ describe('advisory locks against PostgreSQL 15', function () {
     assert.equal(p.stderr, g.stderr);
     assert.match(g.stdout, /^UTC$/m);
     assert.match(g.stderr, /DISCARD ALL cannot run inside a transaction block/);
+  });
+
+  it('pg_sleep waits off the agent (statement_timeout and a cancel end it); to_regproc, to_regtype, pg_current_xact_id', async () => {
+    // (all four were 42883; pgx's cancellation test and health checks call pg_sleep)
+    const sql = [
+      "SELECT to_regproc('now'), to_regproc('nope') IS NULL, to_regprocedure('upper(text)'), to_regtype('integer'), to_regtype('nope') IS NULL",
+      'SELECT pg_current_xact_id() IS NOT NULL',
+      "SELECT pg_sleep(0.3), pg_sleep_for('10 milliseconds')",
+      "SET statement_timeout = '100ms'",
+      'SELECT pg_sleep(1)',
+    ];
+    const p = psql(pair.patinaPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    const g = psql(pair.postgresPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    assert.equal(p.stdout, g.stdout);
+    assert.equal(p.stderr, g.stderr);
+    assert.match(g.stderr, /canceling statement due to statement timeout/);
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const a = pgClient(port);
+      const b = pgClient(port);
+      await a.connect();
+      await b.connect();
+      try {
+        const t0 = Date.now();
+        await b.query('SELECT pg_sleep(0.3)');
+        assert.ok(Date.now() - t0 >= 280, `pg_sleep(0.3) on ${port} returned after ${Date.now() - t0} ms`);
+        // while one session sleeps, another is answered; a cancel ends the sleep
+        const pid = Number((await b.query('SELECT pg_backend_pid() AS p')).rows[0].p);
+        const sleeping = b.query('SELECT pg_sleep(30)').then(
+          () => 'slept',
+          (e: { code: string }) => e.code,
+        );
+        await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual((await a.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+        await a.query('SELECT pg_cancel_backend($1)', [pid]);
+        assert.equal(await sleeping, '57014');
+      } finally {
+        await a.end();
+        await b.end();
+      }
+    }
   });
 
   it("psql prints them as PostgreSQL's: void as empty, an unlock not held with its WARNING", () => {

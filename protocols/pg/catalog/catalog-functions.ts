@@ -4,6 +4,7 @@
 // pg_options_to_table; unnest and generate_series are on every connection, src/engine/pg-arrays.ts).
 import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
+import { parseInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
 import { PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
@@ -12,7 +13,7 @@ import { pgError } from '../sqlstate';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
-import { AdvisoryWait, type AdvisoryLocks } from '../session/advisory-locks';
+import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -151,6 +152,47 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('pg_is_in_recovery', () => 0);
   fn('pg_postmaster_start_time', () => STARTED);
   fn('txid_current', () => 1);
+  fn('pg_current_xact_id', () => 1); // (PostgreSQL 13's name for txid_current)
+  // pg_sleep, pg_sleep_for, pg_sleep_until: the first time a statement calls one it throws
+  // SleepRequest and the session waits off the agent's thread, then runs the statement again with
+  // `slept` set (every call of it then returns at once: a statement sleeps once, its longest)
+  const sleep = (ms: number | null) => {
+    if (ms === null) return null;
+    if (s()?.slept || ms <= 0) return '';
+    throw new SleepRequest(ms);
+  };
+  fn('pg_sleep', (secs) => sleep(secs === null ? null : Number(secs) * 1000));
+  fn('pg_sleep_for', (iv) => sleep(iv === null ? null : intervalMs(String(iv))));
+  fn('pg_sleep_until', (at) =>
+    sleep(at === null ? null : Date.parse(`${String(at).replace(' ', 'T').replace(/\+00$/, '')}Z`) - Date.now()),
+  );
+  function intervalMs(text: string): number | null {
+    const iv = parseInterval(text);
+    return iv === null ? null : (iv.months * 30 + iv.days) * 86_400_000 + iv.micros / 1000;
+  }
+  // to_regproc('now'), to_regprocedure('upper(text)'), to_regtype('integer'): the object's name, NULL for none
+  const orNull = <T>(f: () => T): T | null => {
+    try {
+      return f();
+    } catch {
+      return null;
+    }
+  };
+  fn('to_regproc', (x) =>
+    x === null ? null : orNull(() => (regproc(String(x)) ? String(x).replace(/^pg_catalog\./, '') : null)),
+  );
+  fn('to_regprocedure', (x) =>
+    x === null
+      ? null
+      : orNull(() =>
+          regproc(String(x))
+            ? String(x)
+                .replace(/^pg_catalog\./, '')
+                .replace(/\s+/g, '')
+            : null,
+        ),
+  );
+  fn('to_regtype', (x) => (x === null ? null : orNull(() => regtypeName(regtypeOid(String(x))))));
   fn('pg_get_userbyid', (oid) =>
     oid === null
       ? null

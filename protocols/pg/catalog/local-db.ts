@@ -28,6 +28,8 @@ export interface SessionFacts {
   settings: Map<string, string>;
   /** The channels the session listens on (pg_listening_channels()). */
   listening?: () => string[];
+  /** The running statement slept already (pg_sleep returns at once). */
+  slept?: boolean;
   /** Sends a WARNING to the session's client (a NoticeResponse), as a function's ereport(WARNING) does. */
   notice?: (code: string, message: string) => void;
 }

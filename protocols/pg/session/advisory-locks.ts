@@ -17,6 +17,13 @@ export class AdvisoryWait extends Error {
   }
 }
 
+/** A statement called pg_sleep (or _for, _until): the session waits `ms`, then runs it again, `slept`. */
+export class SleepRequest extends Error {
+  constructor(readonly ms: number) {
+    super(`sleeping ${ms} ms`);
+  }
+}
+
 interface Holds {
   /** Exclusive at session level, exclusive at transaction level, shared likewise. */
   xs: number;

@@ -29,7 +29,7 @@ import { explainText } from './explain';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
-import { AdvisoryWait } from './advisory-locks';
+import { AdvisoryWait, SleepRequest } from './advisory-locks';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
@@ -460,8 +460,33 @@ export class Session {
       if (this.#t.state === 'idle') locks.releaseXact(this.facts.pid);
       return complete(an.columns, rows);
     } catch (err) {
+      if (err instanceof SleepRequest) return this.#sleepThenRun(an, params, err.ms);
       if (!(err instanceof AdvisoryWait)) throw err;
       return this.#waitForLock(an, params);
+    }
+  }
+
+  /** pg_sleep: waits off the agent's thread (statement_timeout and a cancel end it, 57014), then runs the statement, `slept`. */
+  async #sleepThenRun(an: Analyzed, params: Record<string, unknown> | undefined, ms: number): Promise<Outcome> {
+    const st = durationMs(this.facts.settings.get('statement_timeout') ?? '0') ?? 0;
+    let timer: NodeJS.Timeout | null = null;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.#lockWaitAbort = reject;
+        if (st > 0 && st < ms)
+          timer = setTimeout(() => reject(pgError('57014', 'canceling statement due to statement timeout')), st);
+        else timer = setTimeout(resolve, ms);
+      });
+    } finally {
+      if (timer) clearTimeout(timer);
+      this.#lockWaitAbort = null;
+    }
+    if (this.#closed) throw pgError('57P01', 'the connection was closed');
+    this.facts.slept = true;
+    try {
+      return this.#runLocal(an, params);
+    } finally {
+      this.facts.slept = false;
     }
   }
 

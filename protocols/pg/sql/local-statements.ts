@@ -26,6 +26,9 @@ const LOCAL_FUNCTIONS = new Set([
   'pg_advisory_unlock',
   'pg_advisory_unlock_shared',
   'pg_advisory_unlock_all',
+  'pg_sleep',
+  'pg_sleep_for',
+  'pg_sleep_until',
 ]);
 
 /**

@@ -56,6 +56,9 @@ export const FIXED: Record<string, number> = {
   pg_try_advisory_xact_lock_shared: OID.bool,
   pg_advisory_unlock: OID.bool,
   pg_advisory_unlock_shared: OID.bool,
+  to_regproc: OID.text,
+  to_regprocedure: OID.text,
+  to_regtype: OID.regtype,
   pg_terminate_backend: OID.bool,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
   corr: OID.float8,
