@@ -100,6 +100,48 @@ describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', funct
     assert.equal(postgres[8], '57014 canceling statement due to statement timeout');
   });
 
+  it('pg_locks lists them held and waited for, pg_stat_activity shows the wait (Lock/advisory, Timeout/PgSleep)', async () => {
+    // (pg_locks was empty, the wait columns NULL, and pg_backend_pid() a bigint where PostgreSQL's is an integer)
+    const look = async (port: number) => {
+      const [a, b, c] = [pgClient(port), pgClient(port), pgClient(port)];
+      for (const x of [a, b, c]) await x.connect();
+      try {
+        const pa = (await a.query('SELECT pg_backend_pid() AS p')).rows[0].p;
+        const pb = (await b.query('SELECT pg_backend_pid() AS p')).rows[0].p;
+        const who = (pid: unknown) => (pid === pa ? 'a' : pid === pb ? 'b' : typeof pid);
+        await a.query('SELECT pg_advisory_lock(1), pg_advisory_lock_shared(2, 3), pg_advisory_lock(-5)');
+        const waiting = b.query('SELECT pg_advisory_lock(1)');
+        await new Promise((r) => setTimeout(r, 150));
+        const locks = (
+          await c.query(
+            `SELECT locktype, classid::text, objid::text, objsubid, pid, mode, granted FROM pg_locks
+              WHERE locktype = 'advisory' ORDER BY granted DESC, classid, objid, objsubid`,
+          )
+        ).rows.map((r) => ({ ...r, pid: who(r.pid) }));
+        const activity = (
+          await c.query(
+            'SELECT pid, wait_event_type, wait_event FROM pg_stat_activity WHERE pid IN ($1, $2) ORDER BY pid',
+            [pa, pb],
+          )
+        ).rows.map((r) => ({ ...r, pid: who(r.pid) }));
+        await a.query('SELECT pg_advisory_unlock_all()');
+        await waiting;
+        const sleeping = c.query('SELECT pg_sleep(0.4)');
+        await new Promise((r) => setTimeout(r, 150));
+        const sleep = (
+          await a.query("SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(0.4)'")
+        ).rows;
+        await sleeping;
+        return { locks, activity: activity.sort((x, y) => (x.pid < y.pid ? -1 : 1)), sleep };
+      } finally {
+        for (const x of [a, b, c]) await x.end();
+      }
+    };
+    const postgres = await look(pair.postgresPort);
+    assert.deepEqual(await look(pair.patinaPort), postgres);
+    assert.equal(postgres.locks.length, 4);
+  });
+
   it('DISCARD ALL, as connection pools send it, resets settings, UNLISTENs and unlocks; 25001 in a block', () => {
     // (it did nothing: the next client of the pooled connection got the last one's zone and locks)
     const sql = [

@@ -118,7 +118,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       const key = lockKey(args);
       if (state.advisory.take(pid, key, shared, xact)) return tries ? 1 : '';
       if (tries) return 0;
-      throw new AdvisoryWait(key);
+      throw new AdvisoryWait(key, shared);
     };
   for (const [name, shared, xact, tries] of [
     ['pg_advisory_lock', false, false, false],

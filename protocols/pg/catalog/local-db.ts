@@ -276,6 +276,7 @@ export class LocalDb {
     this.session = facts;
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
+    if (st.source.includes('pg_locks')) this.#fillLocks();
     if (st.source.includes('pg_settings')) this.#fillSettings(facts.settings);
     if (/relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database/.test(st.source)) this.#fillStats();
     try {
@@ -319,14 +320,48 @@ export class LocalDb {
   }
 
   /** pg_stat_activity as the sessions are now: one row per logged-in connection, as PostgreSQL's client backends. */
+  /**
+   * pg_locks: the advisory locks held and waited for, as PostgreSQL lists them (locktype advisory; a
+   * bigint key's high and low 32 bits in classid and objid with objsubid 1, two int4 keys with 2).
+   */
+  #fillLocks() {
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.prepare('DELETE FROM pg_catalog.pg_locks').run();
+      const ins = this.db.prepare(
+        `INSERT INTO pg_catalog.pg_locks (locktype, database, classid, objid, objsubid, virtualtransaction, pid, mode, granted, fastpath)
+         VALUES ('advisory', 5, ?, ?, ?, ?, ?, ?, ?, 0)`,
+      );
+      for (const r of this.advisory.rows()) {
+        let classid: bigint;
+        let objid: bigint;
+        let sub: number;
+        if (r.key.startsWith('k')) {
+          const k = BigInt.asUintN(64, BigInt(r.key.slice(1)));
+          [classid, objid, sub] = [k >> 32n, k & 0xffffffffn, 1];
+        } else {
+          const [a, b] = r.key
+            .slice(1)
+            .split(',')
+            .map((x) => BigInt.asUintN(32, BigInt(x)));
+          [classid, objid, sub] = [a, b, 2];
+        }
+        ins.run(classid, objid, sub, `${r.pid}/1`, r.pid, r.shared ? 'ShareLock' : 'ExclusiveLock', r.granted ? 1 : 0);
+      }
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
   #fillActivity(rows: ActivityRow[]) {
     this.db.pragma('query_only = 0');
     try {
       this.db.prepare('DELETE FROM pg_catalog.pg_stat_activity').run();
       const ins = this.db.prepare(
         `INSERT INTO pg_catalog.pg_stat_activity (datid, datname, pid, usesysid, usename, application_name, client_addr,
-           client_port, backend_start, xact_start, query_start, state_change, state, query, backend_type)
-         VALUES (5, ?, ?, 10, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'client backend')`,
+           client_port, backend_start, xact_start, query_start, state_change, state, query, backend_type,
+           wait_event_type, wait_event)
+         VALUES (5, ?, ?, 10, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'client backend', ?, ?)`,
       );
       for (const r of rows)
         ins.run(
@@ -342,6 +377,8 @@ export class LocalDb {
           at(r.stateChange),
           r.state,
           r.query,
+          r.waitEvent?.[0] ?? null,
+          r.waitEvent?.[1] ?? null,
         );
     } finally {
       this.db.pragma('query_only = 1');

@@ -116,7 +116,8 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
     blk_write_time float8 DEFAULT 0, session_time float8 DEFAULT 0, active_time float8 DEFAULT 0, idle_in_transaction_time float8 DEFAULT 0,
     sessions int8 DEFAULT 0, sessions_abandoned int8 DEFAULT 0, sessions_fatal int8 DEFAULT 0, sessions_killed int8 DEFAULT 0,
     stats_reset timestamptz`,
-  pg_locks: 'locktype text, database oid, relation oid, pid int4, mode text, granted bool',
+  pg_locks:
+    'locktype text, database oid, relation oid, page int4, tuple int2, virtualxid text, transactionid xid, classid oid, objid oid, objsubid int2, virtualtransaction text, pid int4, mode text, granted bool, fastpath bool, waitstart timestamptz',
   pg_timezone_names: 'name text, abbrev text, utc_offset text, is_dst bool',
   pg_available_extensions: 'name name, default_version text, installed_version text, comment text',
   pg_auth_members: 'roleid oid, member oid, grantor oid, admin_option bool',

@@ -138,6 +138,8 @@ export class Connection {
       applicationName: q.session.facts.settings.get('application_name') ?? '',
       clientAddr: this.#socket.remoteAddress ?? null,
       clientPort: this.#socket.remotePort ?? null,
+      // (an idle session waits for its client, as PostgreSQL shows it)
+      waitEvent: q.session.waitEvent ?? (a.state.startsWith('idle') ? ['Client', 'ClientRead'] : null),
       ...a,
     };
   }

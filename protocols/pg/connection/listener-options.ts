@@ -52,4 +52,6 @@ export interface ActivityRow extends Activity {
   applicationName: string;
   clientAddr: string | null;
   clientPort: number | null;
+  /** What the session waits for (pg_stat_activity's wait_event_type, wait_event): an advisory lock, pg_sleep; null for nothing. */
+  waitEvent: [string, string] | null;
 }

@@ -12,7 +12,10 @@
 
 /** A statement must wait for a lock someone else holds (the session tries again after a release). */
 export class AdvisoryWait extends Error {
-  constructor(readonly key: string) {
+  constructor(
+    readonly key: string,
+    readonly shared: boolean,
+  ) {
     super(`waiting for advisory lock ${key}`);
   }
 }
@@ -104,15 +107,23 @@ export class AdvisoryLocks {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** The locks `pid` holds, for pg_locks: key, shared, held at transaction level. */
-  held(pid?: number): { pid: number; key: string; shared: boolean }[] {
-    const out: { pid: number; key: string; shared: boolean }[] = [];
+  readonly #waiting = new Map<number, { key: string; shared: boolean }>();
+
+  /** Session `pid` waits for `key` (null: no longer), for pg_locks' rows not granted. */
+  waiting(pid: number, key: string | null, shared: boolean): void {
+    if (key === null) this.#waiting.delete(pid);
+    else this.#waiting.set(pid, { key, shared });
+  }
+
+  /** pg_locks' rows: every lock held (granted), and the ones sessions wait for (not granted). */
+  rows(): { pid: number; key: string; shared: boolean; granted: boolean }[] {
+    const out: { pid: number; key: string; shared: boolean; granted: boolean }[] = [];
     for (const [key, holders] of this.#locks)
-      for (const [p, h] of holders)
-        if (pid === undefined || p === pid) {
-          if (h.xs + h.xx > 0) out.push({ pid: p, key, shared: false });
-          if (h.ss + h.sx > 0) out.push({ pid: p, key, shared: true });
-        }
+      for (const [pid, h] of holders) {
+        if (h.xs + h.xx > 0) out.push({ pid, key, shared: false, granted: true });
+        if (h.ss + h.sx > 0) out.push({ pid, key, shared: true, granted: true });
+      }
+    for (const [pid, w] of this.#waiting) out.push({ pid, ...w, granted: false });
     return out;
   }
 

@@ -462,7 +462,7 @@ export class Session {
     } catch (err) {
       if (err instanceof SleepRequest) return this.#sleepThenRun(an, params, err.ms);
       if (!(err instanceof AdvisoryWait)) throw err;
-      return this.#waitForLock(an, params);
+      return this.#waitForLock(an, params, err);
     }
   }
 
@@ -470,6 +470,7 @@ export class Session {
   async #sleepThenRun(an: Analyzed, params: Record<string, unknown> | undefined, ms: number): Promise<Outcome> {
     const st = durationMs(this.facts.settings.get('statement_timeout') ?? '0') ?? 0;
     let timer: NodeJS.Timeout | null = null;
+    this.waitEvent = ['Timeout', 'PgSleep'];
     try {
       await new Promise<void>((resolve, reject) => {
         this.#lockWaitAbort = reject;
@@ -480,6 +481,7 @@ export class Session {
     } finally {
       if (timer) clearTimeout(timer);
       this.#lockWaitAbort = null;
+      this.waitEvent = null;
     }
     if (this.#closed) throw pgError('57P01', 'the connection was closed');
     this.facts.slept = true;
@@ -490,7 +492,11 @@ export class Session {
     }
   }
 
-  async #waitForLock(an: Analyzed, params: Record<string, unknown> | undefined): Promise<Outcome> {
+  async #waitForLock(an: Analyzed, params: Record<string, unknown> | undefined, first: AdvisoryWait): Promise<Outcome> {
+    let wanted = first;
+    const locks = this.#local.advisory;
+    this.waitEvent = ['Lock', 'advisory'];
+    locks.waiting(this.facts.pid, wanted.key, wanted.shared);
     const limit = (name: string) => durationMs(this.facts.settings.get(name) ?? '0') ?? 0;
     const st = limit('statement_timeout');
     const lt = limit('lock_timeout');
@@ -517,11 +523,15 @@ export class Session {
           return complete(an.columns, rows);
         } catch (err) {
           if (!(err instanceof AdvisoryWait)) throw err;
+          wanted = err;
+          locks.waiting(this.facts.pid, wanted.key, wanted.shared);
         }
       }
     } finally {
       if (timer) clearTimeout(timer);
       this.#lockWaitAbort = null;
+      this.waitEvent = null;
+      locks.waiting(this.facts.pid, null, false);
     }
   }
 
@@ -540,6 +550,9 @@ export class Session {
     this.#local.advisory.releaseSession(this.facts.pid);
     this.#cursors.close(null);
   }
+
+  /** What the session waits for now, as pg_stat_activity shows it (Lock/advisory, Timeout/PgSleep); null for nothing. */
+  waitEvent: [string, string] | null = null;
 
   /** Ends a wait for an advisory lock (CancelRequest, the connection's end). */
   #lockWaitAbort: ((err: unknown) => void) | null = null;

@@ -50,6 +50,7 @@ export const FIXED: Record<string, number> = {
   // the type's name as text, its OID in binary (types/registry.ts)
   pg_typeof: OID.regtype,
   pg_cancel_backend: OID.bool,
+  pg_backend_pid: OID.int4,
   pg_try_advisory_lock: OID.bool,
   pg_try_advisory_lock_shared: OID.bool,
   pg_try_advisory_xact_lock: OID.bool,
