@@ -201,6 +201,15 @@ describe('LISTEN/NOTIFY over the PG port', function () {
         { pg_listening_channels: 'dedup' },
       ]);
       assert.deepEqual((await b.c.query('SELECT * FROM pg_listening_channels()')).rows, []);
+      // in a select list too, as psql users write it (it was 42883), and beside other items
+      assert.deepEqual((await a.c.query('SELECT pg_listening_channels() ORDER BY 1')).rows, [
+        { pg_listening_channels: 'Other Ch' },
+        { pg_listening_channels: 'dedup' },
+      ]);
+      assert.deepEqual((await a.c.query('SELECT 1 AS k, pg_listening_channels() AS ch ORDER BY 2')).rows, [
+        { k: 1, ch: 'Other Ch' },
+        { k: 1, ch: 'dedup' },
+      ]);
       await a.c.query('UNLISTEN *');
       assert.deepEqual((await a.c.query('SELECT * FROM pg_listening_channels()')).rows, []);
     } finally {

@@ -90,9 +90,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);
-  // the session's LISTEN channels, one row each (`SELECT * FROM pg_listening_channels()`)
+  // the session's LISTEN channels, one row each (`SELECT * FROM pg_listening_channels()`, or alone
+  // in a select list: translate/set-returning.ts names the column after the function or the alias)
   db.table('pg_listening_channels', {
-    columns: ['pg_listening_channels'],
+    columns: ['value'],
     *rows() {
       for (const channel of s()?.listening?.() ?? []) yield [channel];
     },

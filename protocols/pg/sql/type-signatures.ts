@@ -51,6 +51,7 @@ export const FIXED: Record<string, number> = {
   pg_typeof: OID.regtype,
   pg_cancel_backend: OID.bool,
   pg_backend_pid: OID.int4,
+  pg_listening_channels: OID.text,
   pg_try_advisory_lock: OID.bool,
   pg_try_advisory_lock_shared: OID.bool,
   pg_try_advisory_xact_lock: OID.bool,
@@ -298,6 +299,7 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'jsonb_object_keys',
   'regexp_matches',
   'regexp_split_to_table',
+  'pg_listening_channels',
 ]);
 
 /**

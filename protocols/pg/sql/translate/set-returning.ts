@@ -18,7 +18,7 @@ import { NOT_FROM_ALIAS, type Tok, closer, fromItemStarts, isPunct, isWord, ungr
 const ALIASED = new Set([
   'generate_series', 'generate_subscripts', 'string_to_array', 'unnest', 'regexp_split_to_table', '__pg_json_array_elements',
   '__pg_jsonb_array_elements', '__pg_json_array_elements_text', '__pg_jsonb_array_elements_text',
-  '__pg_json_object_keys', '__pg_jsonb_object_keys', '__pg_regexp_matches',
+  '__pg_json_object_keys', '__pg_jsonb_object_keys', '__pg_regexp_matches', 'pg_listening_channels',
 ]); // biome-ignore format: a word list
 /** What may follow a catalog statement's bare `unnest(...)`/`generate_series(...)` for it to take the function's name. */
 const BARE_ENDS = new Set(['WHERE', 'ORDER', 'GROUP', 'LIMIT', 'UNION']);
@@ -82,7 +82,7 @@ function fromItems(toks: Tok[], local: boolean): Tok[] {
     let j = close + 1;
     if (isWord(toks[j], 'AS')) j++;
     const alias = isAlias(toks[j]) ? toks[j] : undefined;
-    if (local && (fn === 'unnest' || fn === 'generate_series')) {
+    if (local && (fn === 'unnest' || fn === 'generate_series' || fn === 'pg_listening_channels')) {
       // alias(column)
       if (alias && isPunct(toks[j + 1], '(') && isAlias(toks[j + 2]) && isPunct(toks[j + 3], ')')) {
         out.push(...valueColumn(call, toks[j + 2], alias));
