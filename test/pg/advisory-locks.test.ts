@@ -21,6 +21,15 @@ describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', funct
   });
   after(() => pair?.dispose());
 
+  /** psql's output of `sql` on both servers, compared (ON_ERROR_STOP=0: the steps go on past an error); PostgreSQL's. */
+  function samePsql(sql: string[]): { stdout: string; stderr: string } {
+    const p = psql(pair.patinaPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    const g = psql(pair.postgresPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+    assert.equal(p.stdout, g.stdout);
+    assert.equal(p.stderr, g.stderr);
+    return g;
+  }
+
   /** Two sessions on `port` going through the steps; what each step answered. */
   async function steps(port: number): Promise<unknown[]> {
     const a = pgClient(port);
@@ -159,11 +168,7 @@ describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', funct
       'SELECT pg_advisory_unlock(9)',
       'DEALLOCATE ALL',
     ];
-    // (ON_ERROR_STOP=0: the DISCARD ALL in a block fails, and the steps go on)
-    const p = psql(pair.patinaPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
-    const g = psql(pair.postgresPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
-    assert.equal(p.stdout, g.stdout);
-    assert.equal(p.stderr, g.stderr);
+    const g = samePsql(sql); // (the DISCARD ALL in a block fails, and the steps go on)
     assert.match(g.stdout, /^UTC$/m);
     assert.match(g.stderr, /DISCARD ALL cannot run inside a transaction block/);
   });
@@ -177,10 +182,7 @@ describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', funct
       "SET statement_timeout = '100ms'",
       'SELECT pg_sleep(1)',
     ];
-    const p = psql(pair.patinaPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
-    const g = psql(pair.postgresPort, sql, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
-    assert.equal(p.stdout, g.stdout);
-    assert.equal(p.stderr, g.stderr);
+    const g = samePsql(sql);
     assert.match(g.stderr, /canceling statement due to statement timeout/);
     for (const port of [pair.patinaPort, pair.postgresPort]) {
       const a = pgClient(port);
@@ -213,10 +215,7 @@ describe('advisory locks, DISCARD ALL and pg_sleep against PostgreSQL 15', funct
       'SELECT pg_advisory_lock(42), pg_try_advisory_lock(43), pg_advisory_unlock(42), pg_advisory_unlock(43)',
       'SELECT pg_advisory_unlock(99)',
     ];
-    const p = psql(pair.patinaPort, sql, ['-A', '-t']);
-    const g = psql(pair.postgresPort, sql, ['-A', '-t']);
-    assert.equal(p.stdout, g.stdout);
-    assert.equal(p.stderr, g.stderr);
+    const g = samePsql(sql);
     assert.match(g.stderr, /you don't own a lock of type ExclusiveLock/);
   });
 });

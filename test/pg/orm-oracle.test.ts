@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { psql } from '../helpers/pg';
 
 // biome-ignore lint/suspicious/noExplicitAny: the libraries' own types are checked by their users, not here
 type Any = any;
@@ -256,19 +257,7 @@ describe('TypeORM, Sequelize, Django, SQLAlchemy, peewee, ActiveRecord and Seque
   it('ActiveRecord (Rails): finds the primary key, types columns, creates, joins, upserts, batches, locks, RecordNotUnique', () => {
     // (ActiveRecord found no primary key: its query's generate_subscripts(indkey, 1) in a subquery gave
     // no row, so every find and save failed; timestamp(6) columns read as plain timestamp)
-    const empty = (port: number) =>
-      spawnSync('psql', [
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '-U',
-        'tester',
-        '-d',
-        'db',
-        '-qc',
-        'DELETE FROM ar_books; DELETE FROM ar_authors',
-      ]);
+    const empty = (port: number) => psql(port, ['DELETE FROM ar_books; DELETE FROM ar_authors'], ['-q']);
     for (const prepared of [true, false]) {
       const postgres = withActiveRecord(pair.postgresPort, prepared);
       const patina = withActiveRecord(pair.patinaPort, prepared);

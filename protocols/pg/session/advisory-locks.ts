@@ -40,6 +40,8 @@ const any = (h: Holds) => h.xs + h.xx + h.ss + h.sx > 0;
 
 export class AdvisoryLocks {
   readonly #locks = new Map<string, Map<number, Holds>>();
+  /** The keys each session holds: a transaction's end (every one of every session) looks at its own only. */
+  readonly #keysOf = new Map<number, Set<string>>();
   #waiters: (() => void)[] = [];
   /** What the running statement took, so that a statement that must wait gives it back before it waits. */
   #taken: { pid: number; key: string; field: keyof Holds }[] | null = null;
@@ -50,7 +52,12 @@ export class AdvisoryLocks {
     if (holders) for (const [other, h] of holders) if (other !== pid && (shared ? exclusive(h) : any(h))) return false;
     if (!holders) this.#locks.set(key, (holders = new Map()));
     let mine = holders.get(pid);
-    if (!mine) holders.set(pid, (mine = { xs: 0, xx: 0, ss: 0, sx: 0 }));
+    if (!mine) {
+      holders.set(pid, (mine = { xs: 0, xx: 0, ss: 0, sx: 0 }));
+      let keys = this.#keysOf.get(pid);
+      if (!keys) this.#keysOf.set(pid, (keys = new Set()));
+      keys.add(key);
+    }
     const field: keyof Holds = shared ? (xact ? 'sx' : 'ss') : xact ? 'xx' : 'xs';
     mine[field]++;
     this.#taken?.push({ pid, key, field });
@@ -128,9 +135,11 @@ export class AdvisoryLocks {
   }
 
   #releaseWhere(pid: number, fields: (keyof Holds)[]) {
+    const keys = this.#keysOf.get(pid);
+    if (!keys) return;
     let changed = false;
-    for (const [key, holders] of this.#locks) {
-      const h = holders.get(pid);
+    for (const key of [...keys]) {
+      const h = this.#locks.get(key)?.get(pid);
       if (!h) continue;
       for (const f of fields)
         if (h[f] > 0) {
@@ -145,7 +154,12 @@ export class AdvisoryLocks {
   #tidy(key: string, pid: number) {
     const holders = this.#locks.get(key);
     const h = holders?.get(pid);
-    if (holders && h && !any(h)) holders.delete(pid);
+    if (holders && h && !any(h)) {
+      holders.delete(pid);
+      const keys = this.#keysOf.get(pid);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#keysOf.delete(pid);
+    }
     if (holders && holders.size === 0) this.#locks.delete(key);
   }
 

@@ -127,23 +127,11 @@ function insertedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: st
       defaults.set(c.name, v);
     }
   for (i++; sig[i]?.text === '('; i++) {
-    const row: (SqlValue | undefined)[] = [];
-    let item: Sig = [];
-    let depth = 0;
-    for (i++; i < sig.length; i++) {
-      const t = sig[i];
-      if (depth === 0 && (t.text === ',' || t.text === ')')) {
-        // (a numeric(p, s) value goes through __pg_numeric(x, p, s), which the column's text rounds alike)
-        const numeric = item[0]?.text === '__pg_numeric' && item[1]?.text === '(' ? item.slice(2, -5) : item;
-        row.push(literalValueOf(numeric, ctx.params));
-        item = [];
-        if (t.text === ')') break;
-        continue;
-      }
-      if (t.text === '(') depth++;
-      if (t.text === ')') depth--;
-      item.push(t);
-    }
+    // (a numeric(p, s) value goes through __pg_numeric(x, p, s), which the column's text rounds alike)
+    let row: (SqlValue | undefined)[];
+    [row, i] = valuesRow(sig, i, ctx, (item) =>
+      item[0]?.text === '__pg_numeric' && item[1]?.text === '(' ? item.slice(2, -5) : item,
+    );
     if (row.some((v) => v === undefined)) return null;
     const full = def.columns.map((c) => {
       const k = names.indexOf(c.name.toLowerCase());
@@ -154,6 +142,34 @@ function insertedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: st
     i++;
   }
   return null;
+}
+
+/**
+ * The values of the VALUES row whose `(` is sig[i] (undefined for one that is no literal or
+ * parameter; `item` may unwrap a value first), and the index of its `)`.
+ */
+function valuesRow(
+  sig: Sig,
+  i: number,
+  ctx: ConstraintContext,
+  item: (value: Sig) => Sig = (v) => v,
+): [(SqlValue | undefined)[], number] {
+  const row: (SqlValue | undefined)[] = [];
+  let value: Sig = [];
+  let depth = 0;
+  for (i++; i < sig.length; i++) {
+    const t = sig[i];
+    if (depth === 0 && (t.text === ',' || t.text === ')')) {
+      row.push(literalValueOf(item(value), ctx.params));
+      value = [];
+      if (t.text === ')') break;
+      continue;
+    }
+    if (t.text === '(') depth++;
+    if (t.text === ')') depth--;
+    value.push(t);
+  }
+  return [row, i];
 }
 
 /** The first row an `UPDATE t SET ... [WHERE ...]` leaves `column` null in, read with its SET values. */
@@ -236,21 +252,8 @@ function conflictingKey(ctx: ConstraintContext, table: string, columns: string[]
   if (at.some((k) => k < 0)) return null;
   const rows: SqlValue[][] = [];
   for (i++; sig[i]?.text === '('; i++) {
-    const row: (SqlValue | undefined)[] = [];
-    let item: typeof sig = [];
-    let depth = 0;
-    for (i++; i < sig.length; i++) {
-      const t = sig[i];
-      if (depth === 0 && (t.text === ',' || t.text === ')')) {
-        row.push(literalValueOf(item, ctx.params));
-        item = [];
-        if (t.text === ')') break;
-        continue;
-      }
-      if (t.text === '(') depth++;
-      if (t.text === ')') depth--;
-      item.push(t);
-    }
+    let row: (SqlValue | undefined)[];
+    [row, i] = valuesRow(sig, i, ctx);
     const key = at.map((k) => row[k]);
     if (key.some((v) => v === undefined)) return null;
     rows.push(key as SqlValue[]);

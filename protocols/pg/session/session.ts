@@ -454,16 +454,21 @@ export class Session {
    * CancelRequest comes; an autocommit statement's transaction-level locks end with it.
    */
   #runLocal(an: Analyzed, params: Record<string, unknown> | undefined): Outcome | Promise<Outcome> {
-    const locks = this.#local.advisory;
     try {
-      const rows = locks.during(() => this.#local.run(this.#local.prepare(an.sql), params, this.facts));
-      if (this.#t.state === 'idle') locks.releaseXact(this.facts.pid);
-      return complete(an.columns, rows);
+      return this.#localOnce(an, params);
     } catch (err) {
       if (err instanceof SleepRequest) return this.#sleepThenRun(an, params, err.ms);
       if (!(err instanceof AdvisoryWait)) throw err;
       return this.#waitForLock(an, params, err);
     }
+  }
+
+  /** One run on the catalog connection, what it took given back if it must wait; an autocommit statement's transaction-level locks end with it. */
+  #localOnce(an: Analyzed, params: Record<string, unknown> | undefined): Outcome {
+    const locks = this.#local.advisory;
+    const rows = locks.during(() => this.#local.run(this.#local.prepare(an.sql), params, this.facts));
+    if (this.#t.state === 'idle') locks.releaseXact(this.facts.pid);
+    return complete(an.columns, rows);
   }
 
   /** pg_sleep: waits off the agent's thread (statement_timeout and a cancel end it, 57014), then runs the statement, `slept`. */
@@ -516,11 +521,7 @@ export class Session {
         await Promise.race([this.#local.advisory.released(), stop]);
         if (this.#closed) throw pgError('57P01', 'the connection was closed');
         try {
-          const rows = this.#local.advisory.during(() =>
-            this.#local.run(this.#local.prepare(an.sql), params, this.facts),
-          );
-          if (this.#t.state === 'idle') this.#local.advisory.releaseXact(this.facts.pid);
-          return complete(an.columns, rows);
+          return this.#localOnce(an, params);
         } catch (err) {
           if (!(err instanceof AdvisoryWait)) throw err;
           wanted = err;
