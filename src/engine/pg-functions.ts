@@ -91,6 +91,14 @@ export function doubleDigits(v: number): string {
 }
 
 /**
+ * A numeric computed as a double, as PostgreSQL's exact numeric would have it: its 15 significant
+ * digits (0.1 * 3 is 0.30000000000000004 as a double, 0.3 in numeric); integers and NaN as they are.
+ */
+export function computedNumeric(v: number): number {
+  return Number.isInteger(v) || !Number.isFinite(v) ? v : Number(v.toPrecision(15));
+}
+
+/**
  * A value into numeric(p, s): rounded half away from zero to s digits, 22003 when it needs more
  * than p - s digits before the point (text is read exactly, a double by doubleDigits).
  */
@@ -395,6 +403,9 @@ export function installPgFunctions(db: Database.Database): void {
     }
     // 'bpchar:n': a char(n) value padded to n
     if (typeof kind === 'string' && kind.startsWith('bpchar:')) return String(x).padEnd(Number(kind.slice(7)), ' ');
+    // 'numeric': a computed numeric whose scale is not known here, a double at its 15 significant digits
+    if (kind === 'numeric' && typeof x === 'number' && Number.isFinite(x) && !Number.isInteger(x))
+      return decimalText(parseDecimal(String(computedNumeric(x)))!);
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
     if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
       const d = parseDecimal(String(x));
@@ -425,6 +436,11 @@ export function installPgFunctions(db: Database.Database): void {
   // integer), text read strictly, 64-bit integers exactly
   db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
     typeof x === 'bigint' ? x : (pgInteger(x, 'bigint') as bigint),
+  );
+  // a computed value written into a plain NUMERIC column: a double taken at its 15 significant digits,
+  // as PostgreSQL's numeric would hold the exact result (0.1 * 3 is 0.3, not 0.30000000000000004)
+  db.function('__pg_numeric_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
+    typeof x === 'number' ? computedNumeric(x) : (x as number),
   );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)

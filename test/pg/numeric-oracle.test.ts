@@ -479,4 +479,30 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     ]);
     await same('SELECT 1.25::numeric * 2, 1.25 * 2.0, 1.25 / 2.5, 10.0 / 4, 1.5 * 1.5');
   });
+  it("a numeric computed from parameters keeps PostgreSQL's digits made text and written into a plain NUMERIC (0.30000000000000004 was stored)", async () => {
+    // pgx and node-postgres send numerics as text; SQLite computes with doubles
+    await same(
+      "SELECT ($1::numeric * 3)::text, concat($1::numeric * 3, 'x'), $1::numeric * $2::numeric, ($1::numeric * $2::numeric)::text, ($1::numeric + 0.2)::text, $1::numeric + 0.2",
+      ['0.1', '0.1'],
+    );
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query(
+        'INSERT INTO u (id, q, y) VALUES (30, 1, $1::numeric * $1::numeric), (31, 1, $2), (32, 1, 0.1 * 3)',
+        ['0.1', '0.30000000000000004'],
+      );
+      await c.query('INSERT INTO u (id, q, y) SELECT 33, 1, $1::numeric * 3', ['0.1']);
+      await c.query('INSERT INTO u (id, q, y) VALUES (32, 1, 0) ON CONFLICT (id) DO UPDATE SET y = u.y + $1', ['0.1']);
+      await c.query('UPDATE u SET y = y + $1 WHERE id IN (30, 33)', ['0.2']);
+    }
+    try {
+      // (a parameter's own 17 digits are kept, as there: a plain NUMERIC keeps what a double keeps)
+      await same('SELECT id, y, y::text FROM u WHERE id >= 30 ORDER BY id');
+      await same(
+        'SELECT id, y * 3, (y * 3)::text, y + 0.2, concat(y / 7, y - 0.1) FROM u WHERE id >= 30 AND id <> 31 ORDER BY id',
+      );
+    } finally {
+      for (const c of [patina, postgres]) await c.query('DELETE FROM u WHERE id >= 30');
+    }
+  });
 });

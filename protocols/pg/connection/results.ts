@@ -51,6 +51,7 @@ export function fieldsOf(
     typmod?: number;
     scale?: number;
     scaleIsMinimum?: boolean;
+    computed?: boolean;
     tableOid?: number;
     attnum?: number;
   }[],
@@ -87,10 +88,13 @@ export function fieldsOf(
           : -1;
     // sum(amount) of a numeric(10,2) prints 2 digits as PostgreSQL's numeric carries them, with no modifier announced
     // (a minimum scale, `amount + $1`, as the precision MIN_SCALE_PRECISION: the value's own digits beyond it print too)
+    // (a computed numeric of no known scale: the double's 15 significant digits, as a minimum scale of 0)
     const valueMod =
       typeMod < 0 && typeOid === OID.numeric && c.scale !== undefined
         ? ((c.scaleIsMinimum ? MIN_SCALE_PRECISION : 1000) << 16) + c.scale + 4
-        : undefined;
+        : typeMod < 0 && typeOid === OID.numeric && c.computed
+          ? (MIN_SCALE_PRECISION << 16) + 4
+          : undefined;
     return {
       name: c.name,
       tableOid: c.tableOid ?? 0,

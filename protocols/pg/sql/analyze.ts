@@ -478,6 +478,7 @@ export class Analyzer {
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
           ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
           ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
+          ...(p?.computed && !declType ? { computed: true } : {}),
           ...(local ? {} : this.#origin(c)),
         };
       });

@@ -17,6 +17,8 @@ export interface ColumnDesc {
   scaleParams?: number[];
   /** What a product adds to each of scaleParams' scales (`$1 * 2.0`: 1); absent: nothing. */
   scaleOffsets?: number[];
+  /** A numeric computed as a double, of no known scale: printed at its 15 significant digits. */
+  computed?: boolean;
   /** A column of a user table selected as it is: its table's pg_class oid and its attnum (RowDescription's). */
   tableOid?: number;
   attnum?: number;

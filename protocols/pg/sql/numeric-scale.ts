@@ -164,6 +164,18 @@ export function minimumScaleOf(t: Typer, n: Node): { scale: number; params: numb
     : undefined;
 }
 
+/**
+ * Whether a numeric expression is computed (an operator, a function, CASE, ...) rather than a
+ * column, a parameter or a literal, or a cast of one: SQLite computes it as a double, whose digits
+ * beyond the 15th PostgreSQL's exact numeric would not have (0.1 * 3 is 0.30000000000000004).
+ */
+export function isComputed(n: Node): boolean {
+  if (!n || n.ColumnRef || n.ParamRef || n.A_Const) return false;
+  if (n.TypeCast) return isComputed(n.TypeCast.arg);
+  // (a scalar subquery passes on its own column's value)
+  return !n.SubLink;
+}
+
 function largestScale(t: Typer, args: Node[]): number | undefined {
   let out: number | undefined;
   for (const a of args) {

@@ -36,6 +36,8 @@ export interface ResultColumn {
   scaleParams?: number[];
   /** What a product adds to each of scaleParams' scales (`$1 * 2.0`: 1); absent: nothing. */
   scaleOffsets?: number[];
+  /** A numeric computed as a double, of no known scale: printed at its 15 significant digits (0.01 + 0.2 is 0.21). */
+  computed?: boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON

@@ -7,7 +7,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
-import { castTypmod, minimumScaleOf, scaleOf } from './numeric-scale';
+import { castTypmod, isComputed, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings } from './type-signatures';
 
@@ -249,6 +249,10 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
       ...(scale !== undefined ? { scale } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
       ...(least?.offsets.some((k) => k > 0) ? { scaleOffsets: least.offsets } : {}),
+      // (a computed numeric of no known scale prints the double's 15 significant digits: 0.01 + 0.2 is 0.21)
+      ...(oid === OID.numeric && typmod < 0 && scale === undefined && !least && isComputed(r.val)
+        ? { computed: true }
+        : {}),
     });
   }
   return out;

@@ -4,7 +4,7 @@
 import { OID } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
-import { scaleOf } from './numeric-scale';
+import { isComputed, scaleOf } from './numeric-scale';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -35,7 +35,9 @@ export function textKind(typer: Typer, n: Node): string | null {
   const type = typer.type(n);
   if (type === OID.numeric) {
     const scale = scaleOf(typer, n);
-    return scale === undefined ? null : `numeric:${scale}`;
+    if (scale !== undefined) return `numeric:${scale}`;
+    // a computed value's double prints at its 15 significant digits (0.1 * 3 made text is 0.3)
+    return isComputed(n) ? 'numeric' : null;
   }
   return TEXT_KIND[type] ?? null;
 }

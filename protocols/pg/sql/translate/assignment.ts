@@ -16,6 +16,12 @@ const isInteger = (v: Tok[]) => {
   return t !== undefined && ((t.type === 'number' && /^\d+$/.test(t.text)) || t.type === 'param' || isWord(t, 'NULL'));
 };
 
+/** A value written as it is: one token (a literal, parameter, column, NULL), a signed number, `$n::numeric`. */
+const isPlainValue = (v: Tok[]) =>
+  (v.length === 1 && v[0].type !== 'group') ||
+  (v.length === 2 && (isOp(v[0], '-') || isOp(v[0], '+')) && v[1].type === 'number') ||
+  (v.length === 3 && v[0].type === 'param' && isOp(v[1], '::') && /^(numeric|decimal)$/i.test(v[2].text));
+
 const DATE_KINDS: Record<number, string> = {
   [OID.date]: 'date',
   [OID.timestamp]: 'timestamp',
@@ -112,6 +118,18 @@ export function assignment(decl: string | null): Assign | null {
         ? v
         : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
   const m = declaredModifier(decl);
+  // a plain NUMERIC column takes a computed value at a double's 15 significant digits (0.1 * 3 was
+  // stored 0.30000000000000004); a literal, a parameter or a column keeps its own digits
+  if (!m && oidOfDeclType(decl) === OID.numeric)
+    return (v) =>
+      isPlainValue(v)
+        ? v
+        : [
+            { type: 'word', text: '__pg_numeric_assign' },
+            { type: 'punct', text: '(' },
+            ...v,
+            { type: 'punct', text: ')' },
+          ];
   if (!m) return null;
   const fn = m.type === 'numeric' ? '__pg_numeric' : m.type === 'varchar' ? '__pg_varchar' : '__pg_char';
   const args: Tok[] = (m.type === 'numeric' ? [m.precision, m.scale] : [m.precision]).flatMap((n) => [
