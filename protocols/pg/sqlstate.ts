@@ -58,6 +58,8 @@ export class PgError extends PatinaError {
   readonly detail?: string;
   /** CONTEXT: where it happened (COPY t, line 3). */
   where?: string;
+  /** HINT: what would be taken instead (a setting's values). */
+  hint?: string;
   /** The object a constraint error is about, as PostgreSQL names it in fields of its own (psycopg's `diag`). */
   object?: ErrorObject;
 
@@ -86,6 +88,7 @@ export function sqlstateOf(err: unknown): {
   message: string;
   severity: 'ERROR' | 'FATAL';
   detail?: string;
+  hint?: string;
   where?: string;
   object?: ErrorObject;
 } {
@@ -95,6 +98,7 @@ export function sqlstateOf(err: unknown): {
       message: err.message,
       severity: 'ERROR',
       detail: err.detail,
+      hint: err.hint,
       where: err.where,
       object: err.object,
     };

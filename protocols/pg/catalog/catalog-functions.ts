@@ -10,6 +10,7 @@ import { PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } fr
 import { arrayOidOf } from '../types/registry';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
+import { checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
@@ -86,7 +87,11 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
   });
   fn('set_config', (name, v) => {
-    if (name !== null) s()?.settings.set(String(name).toLowerCase(), v === null ? '' : String(v));
+    if (name !== null) {
+      const key = String(name).toLowerCase();
+      checkSetting(key, v === null ? null : String(v));
+      s()?.settings.set(key, v === null ? '' : String(v));
+    }
     return v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Schema } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
-import { GUC_DEFAULTS, durationMs } from '../session/settings';
+import { GUC_DEFAULTS, durationMs, hiddenSetting, settingInUnit } from '../session/settings';
+import { PG_SETTING_ROWS } from './pg-settings-rows';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
@@ -202,32 +203,47 @@ export class LocalDb {
         typalign: typeAlign(oid),
       });
     }
-    const settings: [string, string, string][] = [
+    // pg_settings: PostgreSQL 15's rows (catalog/pg-settings-rows.ts) with Patina's own values
+    const own: [string, string, string][] = [
       ['server_version', '15.0', 'Preset Options'],
       ['server_version_num', '150000', 'Preset Options'],
-      ['server_encoding', 'UTF8', 'Preset Options'],
-      ['client_encoding', 'UTF8', 'Client Connection Defaults'],
-      ['DateStyle', 'ISO, MDY', 'Client Connection Defaults'],
       ['TimeZone', 'UTC', 'Client Connection Defaults'],
-      ['standard_conforming_strings', 'on', 'Version and Platform Compatibility'],
-      ['integer_datetimes', 'on', 'Preset Options'],
-      ['max_identifier_length', '63', 'Preset Options'],
-      ['search_path', '"$user", public', 'Client Connection Defaults'],
       ['default_transaction_isolation', 'serializable', 'Client Connection Defaults'],
       ['transaction_isolation', 'serializable', 'Client Connection Defaults'],
       ['max_connections', '1000', 'Connections and Authentication'],
       ['block_size', '4096', 'Preset Options'],
       ['lc_collate', 'C.UTF-8', 'Preset Options'],
       ['lc_ctype', 'C.UTF-8', 'Preset Options'],
-      ['IntervalStyle', 'postgres', 'Client Connection Defaults'],
+      ['ssl', 'off', 'Connections and Authentication / SSL'],
       ['application_name', '', 'Reporting and Logging'],
       // pgjdbc reads these before getImportedKeys/getExportedKeys and pg_dump before its queries
       ['max_index_keys', '32', 'Preset Options'],
       ['max_function_args', '100', 'Preset Options'],
       ['restrict_nonsystem_relation_kind', '', 'Client Connection Defaults'],
     ];
-    this.#settings = new Map(settings.map(([name, setting]) => [name.toLowerCase(), setting]));
-    for (const [name, setting, category] of settings)
+    const ownValue = new Map(own.map(([name, setting]) => [name.toLowerCase(), setting]));
+    this.#settings = new Map(PG_SETTING_ROWS.map((r) => [r[0].toLowerCase(), r[1]]));
+    for (const r of PG_SETTING_ROWS) {
+      const mine = ownValue.get(r[0].toLowerCase());
+      ins('pg_settings', {
+        name: r[0],
+        setting: mine ?? r[2],
+        unit: r[3],
+        category: r[4],
+        short_desc: r[5],
+        context: r[6],
+        vartype: r[7],
+        source: 'default',
+        enumvals: r[8] ? `{${r[8].map((v) => (/^[\w]+$/.test(v) ? v : `"${v}"`)).join(',')}}` : null,
+        min_val: r[9],
+        max_val: r[10],
+        boot_val: mine ?? r[11],
+        reset_val: mine ?? r[2],
+      });
+    }
+    for (const [name, setting, category] of own) {
+      this.#settings.set(name.toLowerCase(), setting);
+      if (PG_SETTING_ROWS.some((r) => r[0] === name)) continue;
       ins('pg_settings', {
         name,
         setting,
@@ -239,6 +255,7 @@ export class LocalDb {
         reset_val: setting,
         short_desc: '',
       });
+    }
 
     this.#relNames = new Map(Object.entries(CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
     this.#indexDefs = new Map();
@@ -309,8 +326,10 @@ export class LocalDb {
          VALUES (?, ?, 'Client Connection Defaults', 'user', 'string', 'session', ?, ?, '')`,
       );
       for (const [name, shown] of session) {
+        // (a custom setting, `myapp.tenant`, is no row: PostgreSQL lists none either)
+        if (hiddenSetting(name) || name.includes('.')) continue;
         // a duration's setting is in its unit, milliseconds (SHOW's `5s` is 5000 here, as in PostgreSQL)
-        const value = name === 'statement_timeout' ? String(durationMs(shown) ?? 0) : shown;
+        const value = name === 'statement_timeout' ? String(durationMs(shown) ?? 0) : settingInUnit(name, shown);
         if (update.run(value, name).changes === 0)
           add.run(name, value, GUC_DEFAULTS[name] ?? '', GUC_DEFAULTS[name] ?? '');
       }

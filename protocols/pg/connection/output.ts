@@ -70,7 +70,7 @@ export class Output {
 
   /** A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the error's position. */
   sendError(err: unknown, sql?: string) {
-    const { code, message, detail, where, object } = sqlstateOf(err);
+    const { code, message, detail, hint, where, object } = sqlstateOf(err);
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
     const position = sql === undefined ? undefined : namePosition(code, text, sql);
@@ -80,6 +80,7 @@ export class Output {
       code,
       message: text,
       detail,
+      hint,
       ...(position ? { position } : {}),
       where,
       ...object,

@@ -30,7 +30,7 @@ import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
 import { AdvisoryWait, SleepRequest } from './advisory-locks';
-import { GUC_DEFAULTS, VERSION_TEXT, applySetting, durationMs, settingOn, showRows } from './settings';
+import { GUC_DEFAULTS, VERSION_TEXT, applySetting, checkSetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -100,6 +100,7 @@ export class Session {
       settings: new Map(Object.entries(GUC_DEFAULTS)),
     };
     this.facts.settings.set('application_name', opts.applicationName);
+    this.facts.settings.set('session_authorization', opts.user);
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
     this.analyzer = new Analyzer(engine, local, {
@@ -215,6 +216,7 @@ export class Session {
         }
         if (an.setting?.local && t.state === 'idle') {
           this.onNotice('25P01', 'SET LOCAL can only be used in transaction blocks');
+          if (an.setting.name) checkSetting(an.setting.name, an.setting.value);
           return none;
         }
         if (t.state !== 'idle' && an.setting?.name && an.setting.name !== 'all') {

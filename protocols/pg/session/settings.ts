@@ -2,7 +2,8 @@
 // parsed into a name and a value (SHOW reads them back; the connection sends some at startup).
 import { type PgToken, identName } from '../sql/lexer';
 import { sessionZoneName } from '../../../src/engine/dates';
-import { pgError } from '../sqlstate';
+import { type PgError, pgError } from '../sqlstate';
+import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
 
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
@@ -18,6 +19,7 @@ export const GUC_DEFAULTS: Record<string, string> = {
   integer_datetimes: 'on',
   intervalstyle: 'postgres',
   is_superuser: 'on',
+  role: 'none',
   transaction_isolation: 'serializable',
   default_transaction_isolation: 'serializable',
   transaction_read_only: 'off',
@@ -38,6 +40,69 @@ export const GUC_DEFAULTS: Record<string, string> = {
   default_text_search_config: 'pg_catalog.english',
 };
 
+/** PostgreSQL 15's settings by lower-case name (catalog/pg-settings-rows.ts). */
+export const PG_SETTINGS: ReadonlyMap<string, PgSettingRow> = new Map(
+  PG_SETTING_ROWS.map((r) => [r[0].toLowerCase(), r]),
+);
+
+/** What SHOW prints for a setting the session has not set: Patina's default, else PostgreSQL 15's. */
+export function defaultSetting(name: string): string | undefined {
+  return GUC_DEFAULTS[name] ?? PG_SETTINGS.get(name)?.[1];
+}
+
+/** Settings PostgreSQL has and pg_settings does not list (SET ROLE, SET SESSION AUTHORIZATION, SET SEED), by context. */
+const HIDDEN: Record<string, string> = {
+  role: 'user',
+  session_authorization: 'user',
+  seed: 'user',
+  default_with_oids: 'user',
+  is_superuser: 'internal',
+};
+
+/** Whether SHOW ALL and pg_settings leave the setting out, as PostgreSQL does (role, session_authorization, ...). */
+export const hiddenSetting = (name: string): boolean => name in HIDDEN;
+
+/** Why PostgreSQL refuses to set a setting of this context in a session (55P02), by context; absent: it may be set. */
+const FIXED: Record<string, string> = {
+  internal: 'cannot be changed',
+  postmaster: 'cannot be changed without restarting the server',
+  sighup: 'cannot be changed now',
+  backend: 'cannot be set after connection start',
+  'superuser-backend': 'cannot be set after connection start',
+};
+
+/**
+ * PostgreSQL's refusals of SET name (value; RESET: null), SET LOCAL and set_config alike: 42704 for a
+ * name it has no setting of (a dotted name is a custom setting, which any may set), 55P02 for one a
+ * session cannot change, 22023 for a value a boolean or an enum does not take. Other values are
+ * taken as they are (integers with units, strings: Patina does not read them).
+ */
+export function checkSetting(name: string, value: string | null): void {
+  if (name.includes('.')) return;
+  const row = PG_SETTINGS.get(name);
+  const context = row?.[6] ?? HIDDEN[name];
+  if (context === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
+  const fixed = FIXED[context];
+  if (fixed) throw pgError('55P02', `parameter "${row?.[0] ?? name}" ${fixed}`);
+  if (!row) return;
+  if (value === null) return;
+  if (row[7] === 'bool' && !isBoolean(value)) throw pgError('22023', `parameter "${row[0]}" requires a Boolean value`);
+  if (row[7] === 'enum' && row[8] && !row[8].includes(value.trim().toLowerCase())) {
+    const err = pgError('22023', `invalid value for parameter "${row[0]}": "${value}"`) as PgError;
+    err.hint = `Available values: ${row[8].join(', ')}.`;
+    throw err;
+  }
+}
+
+/** A boolean setting's text as PostgreSQL's parse_bool reads it: on, off, true, false, yes, no, 1, 0 and their prefixes. */
+function isBoolean(value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (v === '') return false;
+  if (v === '1' || v === '0') return true;
+  if (v === 'o' || v === 'of') return v === 'of'; // 'o' is ambiguous (on, off)
+  return ['on', 'off', 'true', 'false', 'yes', 'no'].some((w) => w.startsWith(v) && (w !== 'on' || v === 'on'));
+}
+
 /** SET name TO value / SET name = value / SET TIME ZONE v / RESET name / RESET TIME ZONE / RESET ALL. */
 export function parseSet(sig: PgToken[]): { name: string; value: string | null; local?: boolean } {
   let i = 1;
@@ -47,6 +112,10 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
     const s = parseSet([sig[0], ...sig.slice(2)]);
     return s.name ? { ...s, local: true } : s;
   }
+  // SET CONSTRAINTS ... (every constraint is checked at once here): no setting
+  if (up(i) === 'CONSTRAINTS') return { name: '', value: null };
+  if (up(i) === 'SESSION' && up(i + 1) === 'AUTHORIZATION')
+    return { name: 'session_authorization', value: up(0) === 'RESET' ? null : settingValue(sig, i + 2) };
   if (up(i) === 'SESSION' || up(i) === 'LOCAL') i++;
   // RESET TIME ZONE is RESET timezone (it reset a setting named `time`); RESET ALL all of them
   if (up(0) === 'RESET')
@@ -66,19 +135,31 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
     if (mode === null) return { name: '', value: null };
     return { name: up(i) === 'TRANSACTION' ? 'transaction_read_only' : 'default_transaction_read_only', value: mode };
   }
+  // SET NAMES, SET SCHEMA, SET XML OPTION: the settings PostgreSQL's grammar makes of them
+  const alias = SET_ALIASES[`${up(i)} ${up(i + 1)}`] ?? SET_ALIASES[up(i) ?? ''];
+  if (alias) return { name: alias[0], value: settingValue(sig, i + alias[1]) };
   const [name, after] = settingName(sig, i);
   let j = after;
   if (sig[j] && (sig[j].text === '=' || up(j) === 'TO')) j++;
   // SET name TO DEFAULT is RESET name
   if (sig.length === j + 1 && sig[j].type === 'word' && up(j) === 'DEFAULT') return { name, value: null };
-  return {
-    name,
-    value: sig
-      .slice(j)
-      .map((t) => unquote(t))
-      .join(' ')
-      .replace(/ , /g, ', '),
-  };
+  return { name, value: settingValue(sig, j) };
+}
+
+/** SET forms that are another setting's (with how many words they take). */
+const SET_ALIASES: Record<string, [string, number]> = {
+  NAMES: ['client_encoding', 1],
+  SCHEMA: ['search_path', 1],
+  'XML OPTION': ['xmloption', 2],
+};
+
+/** The value of a SET from sig[j] on, as written (quotes taken off). */
+function settingValue(sig: PgToken[], j: number): string {
+  return sig
+    .slice(j)
+    .map((t) => unquote(t))
+    .join(' ')
+    .replace(/ , /g, ', ');
 }
 
 /** 'on' for READ ONLY, 'off' for READ WRITE among a transaction's modes (BEGIN, SET TRANSACTION), else null. */
@@ -125,13 +206,14 @@ export function applySetting(
   s: { name: string; value: string | null } | undefined,
   resetTo: Readonly<Record<string, string>> = GUC_DEFAULTS,
 ): void {
+  if (s?.name && s.name !== 'all') checkSetting(s.name, s.value);
   if (s?.name === 'all' && s.value === null) {
     // RESET ALL: every setting to its login value, else its default (a custom one to '')
-    for (const name of settings.keys()) settings.set(name, resetTo[name] ?? GUC_DEFAULTS[name] ?? '');
+    for (const name of settings.keys()) resetSetting(settings, name, resetTo);
     return;
   }
   if (s?.name) {
-    if (s.value === null) settings.set(s.name, resetTo[s.name] ?? GUC_DEFAULTS[s.name] ?? '');
+    if (s.value === null) resetSetting(settings, s.name, resetTo);
     else if (s.name === 'statement_timeout') {
       const ms = durationMs(s.value);
       if (ms === null) throw pgError('22023', `invalid value for parameter "statement_timeout": "${s.value}"`);
@@ -144,8 +226,51 @@ export function applySetting(
         if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
         settings.set(s.name, zone);
       }
-    } else settings.set(s.name, s.value);
+    } else settings.set(s.name, settingText(s.name, s.value));
   }
+}
+
+/** A value as SHOW prints it back: an enum's in lower case, a boolean's as on or off, others as written. */
+function settingText(name: string, value: string): string {
+  const type = PG_SETTINGS.get(name)?.[7];
+  if (type === 'enum') return value.trim().toLowerCase();
+  if (type === 'bool') {
+    const v = value.trim().toLowerCase();
+    return v === 'on' || v === '1' || 'true'.startsWith(v) || 'yes'.startsWith(v) ? 'on' : 'off';
+  }
+  return value;
+}
+
+/** A setting back to its login value, else Patina's default, else PostgreSQL's (a custom one to ''). */
+function resetSetting(settings: Map<string, string>, name: string, resetTo: Readonly<Record<string, string>>): void {
+  const v = resetTo[name] ?? GUC_DEFAULTS[name];
+  if (v !== undefined || name.includes('.')) settings.set(name, v ?? '');
+  else settings.delete(name);
+}
+
+/** Bytes or milliseconds of each unit a setting's value may carry (PostgreSQL's memory and time units). */
+const UNIT_SIZE: Record<string, number> = {
+  B: 1,
+  kB: 1024,
+  '8kB': 8192,
+  MB: 1024 ** 2,
+  GB: 1024 ** 3,
+  TB: 1024 ** 4,
+  us: 0.001,
+  ms: 1,
+  s: 1000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** pg_settings' `setting` of a value SET: in the setting's own unit (`8MB` of work_mem is 8192, its unit kB). */
+export function settingInUnit(name: string, shown: string): string {
+  const unit = PG_SETTINGS.get(name)?.[3];
+  const m = /^\s*(-?\d+(?:\.\d+)?)\s*([a-zA-Z]+)?\s*$/.exec(shown);
+  if (!unit || !m || UNIT_SIZE[unit] === undefined) return shown;
+  const from = m[2] === undefined ? UNIT_SIZE[unit] : UNIT_SIZE[m[2]];
+  return from === undefined ? shown : String(Math.round((Number(m[1]) * from) / UNIT_SIZE[unit]));
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -168,8 +293,17 @@ function durationText(ms: number): string {
 
 /** SHOW name's rows (SHOW ALL: name, setting, description of each, sorted); 42704 for an unknown name. */
 export function showRows(settings: ReadonlyMap<string, string>, name: string): unknown[][] {
-  if (name === 'all') return [...settings].sort().map(([k, v]) => [k, v, '']);
-  const v = settings.get(name);
+  if (name === 'all') {
+    // every setting PostgreSQL 15 has, at the session's value or its default, with its description
+    const all = new Map<string, [string, string]>();
+    for (const r of PG_SETTINGS.values()) all.set(r[0].toLowerCase(), [r[0], r[5]]);
+    const names = new Set([...all.keys(), ...settings.keys(), ...Object.keys(GUC_DEFAULTS)]);
+    const rows = [...names]
+      .filter((k) => !(k in HIDDEN))
+      .map((k) => [all.get(k)?.[0] ?? k, settings.get(k) ?? defaultSetting(k) ?? '', all.get(k)?.[1] ?? '']);
+    return rows.sort((a, b) => (a[0].toLowerCase() < b[0].toLowerCase() ? -1 : 1));
+  }
+  const v = settings.get(name) ?? defaultSetting(name);
   if (v === undefined) throw pgError('42704', `unrecognized configuration parameter "${name}"`);
   return [[v]];
 }
@@ -186,7 +320,9 @@ export function startupSettings(params: Record<string, string>): { name: string;
   const keep = new Set(['client_encoding', 'datestyle', 'intervalstyle', 'extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
-    if (n in GUC_DEFAULTS && !keep.has(n) && GUC_DEFAULTS[n] !== undefined) out.push({ name: n, value });
+    // (PostgreSQL's settings a session may set too: PGOPTIONS='-c work_mem=64MB')
+    const settable = n in GUC_DEFAULTS || ['user', 'superuser'].includes(PG_SETTINGS.get(n)?.[6] ?? '');
+    if (settable && !keep.has(n)) out.push({ name: n, value });
   };
   for (const [k, v] of Object.entries(params)) if (k !== 'options' && k !== 'application_name') take(k, v);
   const words = (params.options ?? '').trim().split(/\s+/).filter(Boolean);

@@ -9,7 +9,7 @@ import { lockTable } from '../catalog/lock-table';
 import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
-import { parseSet, readMode } from '../session/settings';
+import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
 import { pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID } from '../types/oids';
@@ -266,7 +266,8 @@ export class Analyzer {
                   { name: 'setting', declType: 'text' },
                   { name: 'description', declType: 'text' },
                 ]
-              : [{ name: GUC_COLUMN_NAMES[name] ?? name, declType: 'text' }],
+              : // SHOW's column is the setting's own name, in its case (`SHOW timezone` answers a column TimeZone)
+                [{ name: PG_SETTINGS.get(name)?.[0] ?? name, declType: 'text' }],
           setting: { name, value: null },
         };
       }
@@ -524,13 +525,6 @@ export function positionalSql(sql: string, params: number): string | undefined {
 }
 
 const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE']);
-
-/** SHOW's column is the setting's own name, in its case (`SHOW timezone` answers a column TimeZone). */
-const GUC_COLUMN_NAMES: Record<string, string> = {
-  timezone: 'TimeZone',
-  datestyle: 'DateStyle',
-  intervalstyle: 'IntervalStyle',
-};
 
 /** Whether the tokens may hold a `*` over a USING or NATURAL join or an aliased join: a cheap test before parsing. */
 function mayJoinUsing(sig: PgToken[]): boolean {

@@ -36,26 +36,39 @@ describe('PG session parts', () => {
 
   it('settings: RESET gives the default back, SHOW ALL sorted, an unknown name is 42704', () => {
     const settings = new Map([
-      ['b', '2'],
-      ['a', '1'],
+      ['search_path', 'public'],
+      ['work_mem', '1MB'],
     ]);
     applySetting(settings, { name: 'timezone', value: null });
-    applySetting(settings, { name: 'a', value: 'x' });
+    applySetting(settings, { name: 'work_mem', value: '8MB' });
     applySetting(settings, { name: '', value: 'y' });
     applySetting(settings, undefined);
-    applySetting(settings, { name: 'zz', value: null });
+    applySetting(settings, { name: 'my.custom', value: null });
+    applySetting(settings, { name: 'search_path', value: null });
     assert.deepEqual(
       [...settings],
       [
-        ['b', '2'],
-        ['a', 'x'],
+        ['search_path', '"$user", public'],
+        ['work_mem', '8MB'],
         ['timezone', 'UTC'],
-        ['zz', ''],
+        ['my.custom', ''],
       ],
     );
-    assert.deepEqual(showRows(settings, 'a'), [['x']]);
-    assert.deepEqual(showRows(settings, 'all')[0], ['a', 'x', '']);
+    assert.deepEqual(showRows(settings, 'work_mem'), [['8MB']]);
+    // (a setting the session has not set: PostgreSQL 15's default)
+    assert.deepEqual(showRows(settings, 'maintenance_work_mem'), [['64MB']]);
+    const all = showRows(settings, 'all');
+    assert.deepEqual(
+      all.find((r) => r[0] === 'work_mem'),
+      ['work_mem', '8MB', 'Sets the maximum memory to be used for query workspaces.'],
+    );
+    assert.deepEqual(
+      all.map((r) => String(r[0]).toLowerCase()),
+      all.map((r) => String(r[0]).toLowerCase()).sort(),
+    );
     assert.throws(() => showRows(settings, 'nope'), sqlstate('42704'));
+    assert.throws(() => applySetting(settings, { name: 'zz', value: null }), sqlstate('42704'));
+    assert.throws(() => applySetting(settings, { name: 'work_mems', value: '1MB' }), sqlstate('42704'));
   });
 
   it('NOTIFY arguments: literals or bound parameters; an empty channel or a long payload is 22023', () => {

@@ -1,0 +1,130 @@
+// SET, SHOW, current_setting, set_config and pg_settings against PostgreSQL 15: a name PostgreSQL has
+// no setting of is 42704 (a typo such as `statment_timeout` was taken and kept silently), a setting a
+// session cannot change 55P02, a bad boolean or enum value 22023; SHOW answers every setting
+// PostgreSQL 15 has (SHOW work_mem was 42704) and pg_settings lists them with their types and units.
+import assert from 'node:assert/strict';
+import { startCatalogPair, type CatalogPair } from '../helpers/catalog-pair';
+import { psql } from '../helpers/pg';
+
+const SCHEMA = 'CREATE TABLE s (id BIGINT NOT NULL PRIMARY KEY);';
+
+describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let pair: CatalogPair;
+  before(async () => {
+    pair = await startCatalogPair({ schemas: { patina: SCHEMA, postgres: SCHEMA } });
+  });
+  after(() => pair?.dispose());
+
+  /** psql's output and errors for the statements (one session, going on after errors) on both servers, compared. */
+  function same(statements: string[]): string {
+    const run = (port: number) => {
+      const r = psql(port, statements, ['-A', '-t', '-v', 'ON_ERROR_STOP=0']);
+      return `${r.stdout}${r.stderr}`.replace(/^psql:[^\n]*?ERROR/gm, 'ERROR');
+    };
+    const p = run(pair.patinaPort);
+    assert.equal(p, run(pair.postgresPort), statements.join('; '));
+    return p;
+  }
+
+  it('an unknown name is 42704 for SET, SET LOCAL, RESET, SHOW, set_config and current_setting (SET took it)', () => {
+    const out = same([
+      'SET statment_timeout = 1000',
+      'SHOW statment_timeout',
+      'RESET foo',
+      'BEGIN',
+      'SET LOCAL foo = 1',
+      'ROLLBACK',
+      "SELECT set_config('foo', '1', false)",
+      "SELECT current_setting('foo')",
+      "SELECT current_setting('foo', true) IS NULL",
+      // a dotted name is a custom setting: any may be set
+      "SET myapp.tenant = 'acme'",
+      'SHOW myapp.tenant',
+    ]);
+    assert.match(out, /unrecognized configuration parameter "statment_timeout"/);
+  });
+
+  it('a setting a session cannot change is 55P02 in its context words; bad booleans and enums are 22023', () => {
+    const out = same([
+      'SET max_connections = 5',
+      'SET server_version = 1',
+      'SET ssl = on',
+      'SET log_connections = on',
+      'RESET wal_level',
+      'SET enable_seqscan = maybe',
+      "SET enable_seqscan = 'of'",
+      'SHOW enable_seqscan',
+      'SET enable_seqscan = t',
+      "SET client_min_messages = 'loud'",
+      "SET transaction_isolation = 'nope'",
+      'SET is_superuser = off',
+    ]);
+    assert.match(out, /cannot be changed without restarting the server/);
+  });
+
+  it("what migrations and dumps send is taken: SET ROLE, SESSION AUTHORIZATION, NAMES, SCHEMA, XML OPTION, pg_dump's preamble", () => {
+    same([
+      'SET ROLE tester',
+      'SHOW role',
+      'SET SESSION AUTHORIZATION tester',
+      'SHOW session_authorization',
+      "SET NAMES 'UTF8'",
+      'SHOW client_encoding',
+      "SET SCHEMA 'public'",
+      'SHOW search_path',
+      'SET XML OPTION DOCUMENT',
+      'SHOW xmloption',
+      'SET seed = 0.5',
+      // pg_dump's preamble
+      'SET statement_timeout = 0',
+      'SET lock_timeout = 0',
+      'SET idle_in_transaction_session_timeout = 0',
+      "SET client_encoding = 'UTF8'",
+      'SET standard_conforming_strings = on',
+      "SELECT pg_catalog.set_config('search_path', '', false)",
+      'SET check_function_bodies = false',
+      'SET xmloption = content',
+      'SET client_min_messages = warning',
+      'SET row_security = off',
+      "SET default_tablespace = ''",
+      'SET default_table_access_method = heap',
+      'SET default_with_oids = false',
+    ]);
+  });
+
+  it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {
+    same([
+      'SHOW work_mem',
+      'SHOW DateStyle',
+      'SHOW timezone',
+      "SET work_mem = '8MB'",
+      'SHOW work_mem',
+      "SELECT current_setting('maintenance_work_mem'), current_setting('jit')",
+      `SELECT setting FROM pg_settings WHERE name = 'work_mem'`,
+      "SET statement_timeout = '2min'",
+      `SELECT setting, unit FROM pg_settings WHERE name = 'statement_timeout'`,
+      'RESET work_mem',
+      'SHOW work_mem',
+      `SELECT name, setting, unit, category, context, vartype, enumvals, min_val, max_val FROM pg_settings
+        WHERE name IN ('work_mem', 'client_min_messages', 'enable_seqscan', 'search_path', 'random_page_cost') ORDER BY name`,
+      "SELECT count(*) > 300 FROM pg_settings WHERE name NOT LIKE '%.%'",
+    ]);
+    // a login's options set them too (libpq's PGOPTIONS)
+    const login = (port: number) =>
+      psql(port, ['SHOW work_mem', 'SHOW enable_seqscan'], ['-A', '-t'], {
+        PGOPTIONS: '-c work_mem=16MB -c enable_seqscan=off',
+      });
+    assert.equal(login(pair.patinaPort).stdout, login(pair.postgresPort).stdout);
+    assert.equal(login(pair.patinaPort).stdout, '16MB\noff\n');
+    // SHOW ALL: every setting; the values Patina's server has of its own (block size, isolation,
+    // version, paths of the test server) are left out of the comparison
+    const own =
+      /^(block_size|config_file|data_directory|hba_file|ident_file|listen_addresses|port|unix_socket_directories|fsync|max_connections|server_version(_num)?|(default_)?transaction_isolation)\|/;
+    const names = (port: number) =>
+      psql(port, ['SHOW ALL'], ['-A', '-t'])
+        .stdout.split('\n')
+        .filter((l) => l && !own.test(l));
+    assert.deepEqual(names(pair.patinaPort), names(pair.postgresPort));
+  });
+});
