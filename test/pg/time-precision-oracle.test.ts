@@ -39,7 +39,13 @@ describe('fractional digits of time columns and casts, against PostgreSQL 15', f
       `SELECT column_name, data_type, datetime_precision FROM information_schema.columns
         WHERE table_name = 'tp' AND column_name <> 'id' ORDER BY ordinal_position`,
       [],
-      { types: false }, // (information_schema's texts are PostgreSQL's character_data, a varchar, here text)
+    );
+    // (information_schema's texts are PostgreSQL's character_data and yes_or_no, varchars: they were text)
+    await sameOnBoth(
+      o,
+      `SELECT table_name, table_type, is_insertable_into, column_name, is_nullable, column_default, is_updatable
+        FROM information_schema.tables JOIN information_schema.columns USING (table_name)
+        WHERE table_name = 'tp' ORDER BY ordinal_position`,
     );
     // RowDescription: the column's modifier, as pgjdbc's getScale reads it
     const mods = async (c: OracleClients['patina']) =>

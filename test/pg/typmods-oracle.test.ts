@@ -213,8 +213,6 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
     await sameOnBoth(
       o,
       "SELECT column_name, character_maximum_length, numeric_precision, numeric_precision_radix, numeric_scale FROM information_schema.columns WHERE table_name = 'm' AND column_name <> 'id' ORDER BY ordinal_position",
-      undefined,
-      { types: false },
     );
     const describe = (port: number) =>
       psqlOk(port, ['\\d m'])

@@ -149,36 +149,36 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
 
 export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
   schemata:
-    'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path text',
-  tables: `table_catalog name, table_schema name, table_name name, table_type text, self_referencing_column_name name, reference_generation text,
-    user_defined_type_catalog name, user_defined_type_schema name, user_defined_type_name name, is_insertable_into text, is_typed text, commit_action text`,
-  columns: `table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, column_default text, is_nullable text,
-    data_type text, character_maximum_length int4, character_octet_length int4, numeric_precision int4, numeric_precision_radix int4,
-    numeric_scale int4, datetime_precision int4, interval_type text, interval_precision int4, character_set_catalog name, character_set_schema name,
+    'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path varchar',
+  tables: `table_catalog name, table_schema name, table_name name, table_type varchar, self_referencing_column_name name, reference_generation varchar,
+    user_defined_type_catalog name, user_defined_type_schema name, user_defined_type_name name, is_insertable_into varchar, is_typed varchar, commit_action varchar`,
+  columns: `table_catalog name, table_schema name, table_name name, column_name name, ordinal_position int4, column_default varchar, is_nullable varchar,
+    data_type varchar, character_maximum_length int4, character_octet_length int4, numeric_precision int4, numeric_precision_radix int4,
+    numeric_scale int4, datetime_precision int4, interval_type varchar, interval_precision int4, character_set_catalog name, character_set_schema name,
     character_set_name name, collation_catalog name, collation_schema name, collation_name name, domain_catalog name, domain_schema name,
     domain_name name, udt_catalog name, udt_schema name, udt_name name, scope_catalog name, scope_schema name, scope_name name,
-    maximum_cardinality int4, dtd_identifier name, is_self_referencing text, is_identity text, identity_generation text, identity_start text,
-    identity_increment text, identity_maximum text, identity_minimum text, identity_cycle text, is_generated text, generation_expression text, is_updatable text`,
+    maximum_cardinality int4, dtd_identifier name, is_self_referencing varchar, is_identity varchar, identity_generation varchar, identity_start varchar,
+    identity_increment varchar, identity_maximum varchar, identity_minimum varchar, identity_cycle varchar, is_generated varchar, generation_expression varchar, is_updatable varchar`,
   table_constraints: `constraint_catalog name, constraint_schema name, constraint_name name, table_catalog name, table_schema name, table_name name,
-    constraint_type text, is_deferrable text, initially_deferred text, enforced text, nulls_distinct text`,
+    constraint_type varchar, is_deferrable varchar, initially_deferred varchar, enforced varchar, nulls_distinct varchar`,
   key_column_usage: `constraint_catalog name, constraint_schema name, constraint_name name, table_catalog name, table_schema name, table_name name,
     column_name name, ordinal_position int4, position_in_unique_constraint int4`,
   constraint_column_usage:
     'table_catalog name, table_schema name, table_name name, column_name name, constraint_catalog name, constraint_schema name, constraint_name name',
   referential_constraints:
-    'constraint_catalog name, constraint_schema name, constraint_name name, unique_constraint_catalog name, unique_constraint_schema name, unique_constraint_name name, match_option text, update_rule text, delete_rule text',
+    'constraint_catalog name, constraint_schema name, constraint_name name, unique_constraint_catalog name, unique_constraint_schema name, unique_constraint_name name, match_option varchar, update_rule varchar, delete_rule varchar',
   views:
-    'table_catalog name, table_schema name, table_name name, view_definition text, check_option text, is_updatable text, is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text',
+    'table_catalog name, table_schema name, table_name name, view_definition varchar, check_option varchar, is_updatable varchar, is_insertable_into varchar, is_trigger_updatable varchar, is_trigger_deletable varchar, is_trigger_insertable_into varchar',
   routines:
-    'specific_catalog name, specific_schema name, specific_name name, routine_catalog name, routine_schema name, routine_name name, routine_type text, data_type text, routine_definition text, external_language text',
+    'specific_catalog name, specific_schema name, specific_name name, routine_catalog name, routine_schema name, routine_name name, routine_type varchar, data_type varchar, routine_definition varchar, external_language varchar',
   sequences:
-    'sequence_catalog name, sequence_schema name, sequence_name name, data_type text, numeric_precision int4, start_value text, minimum_value text, maximum_value text, increment text, cycle_option text',
+    'sequence_catalog name, sequence_schema name, sequence_name name, data_type varchar, numeric_precision int4, start_value varchar, minimum_value varchar, maximum_value varchar, increment varchar, cycle_option varchar',
   triggers:
-    'trigger_catalog name, trigger_schema name, trigger_name name, event_manipulation text, event_object_catalog name, event_object_schema name, event_object_table name, action_statement text, action_timing text',
-  check_constraints: 'constraint_catalog name, constraint_schema name, constraint_name name, check_clause text',
+    'trigger_catalog name, trigger_schema name, trigger_name name, event_manipulation varchar, event_object_catalog name, event_object_schema name, event_object_table name, action_statement varchar, action_timing varchar',
+  check_constraints: 'constraint_catalog name, constraint_schema name, constraint_name name, check_clause varchar',
   character_sets:
     'character_set_catalog name, character_set_schema name, character_set_name name, character_repertoire name, form_of_use name, default_collate_catalog name, default_collate_schema name, default_collate_name name',
   enabled_roles: 'role_name name',
   parameters:
-    'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode text, parameter_name name, data_type text',
+    'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode varchar, parameter_name name, data_type varchar',
 };
