@@ -123,6 +123,35 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     await same(['BEGIN', "SET LOCAL myapp.tenant = 'd'", 'COMMIT', 'SHOW myapp.tenant']);
   });
 
+  it('a statement prepared before SET TIME ZONE computes and prints in the new zone, its literals read as at Parse', async () => {
+    // (it kept the zone of Parse: date_trunc, EXTRACT, to_char and a timestamptz made text in the old one)
+    const { patina, postgres } = clients();
+    const named = (name: string, text: string, values: unknown[] = []) => ({
+      name,
+      text,
+      values,
+      rowMode: 'array' as const,
+      types: RAW,
+    });
+    const sql = `SELECT '2024-01-01 12:00'::timestamptz, $1::timestamptz, '2024-01-01 12:00'::timestamptz::text,
+      to_char('2024-01-01 12:00'::timestamptz, 'HH24:MI TZH'), $1::timestamptz::text,
+      date_trunc('day', '2024-01-01 00:30+00'::timestamptz), extract(hour from $1::timestamptz),
+      (SELECT count(*) FROM ev WHERE ts = '2024-01-02 04:04:05')`;
+    const where = 'SELECT id, ts::text, date_trunc($1, ts) FROM ev WHERE ts < $2 ORDER BY id';
+    const run = async (c: PgClient) => {
+      const out: unknown[] = [];
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      for (const zone of ['Europe/Paris', 'UTC', 'Asia/Kolkata', 'Europe/Paris']) {
+        await c.query(`SET TIME ZONE '${zone}'`);
+        out.push((await c.query(named('tz1', sql, ['2024-01-01 12:00']))).rows);
+        out.push((await c.query(named('tz2', where, ['day', '2024-03-31 03:00:00']))).rows);
+      }
+      await c.query('RESET TIME ZONE');
+      return out;
+    };
+    assert.deepEqual(await run(patina), await run(postgres));
+  });
+
   it('a stored timestamptz copied by INSERT ... SELECT or UPDATE in a zone keeps its instant', async () => {
     // (a value that was no literal was read in the session's zone again: each copy moved it by the
     // zone's offset, INSERT ... SELECT ts an hour back in Paris and SET ts = ts another)

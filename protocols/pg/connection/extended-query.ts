@@ -3,7 +3,7 @@
 // (connection.ts); running a portal is run-portal.ts's.
 import type { SqlValue } from '../../../src/engine/values';
 import type { Session } from '../session/session';
-import { lexPg, splitPgStatements } from '../sql/lexer';
+import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
 import type { Analyzed } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
@@ -24,10 +24,27 @@ import { describedFields } from './results';
 
 type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
 
+/** A statement Parse named: its analysis, and what it was made from (the session's zone then). */
+interface Prepared {
+  an: Analyzed;
+  sql: string;
+  paramTypes: number[];
+  zone: string | null;
+  /** Its analysis for another zone than Parse's, the last one asked for. */
+  rezoned?: { zone: string | null; an: Analyzed };
+}
+
+/** The one statement of a Parse's text (42601 for several). */
+function oneStatement(sql: string): PgToken[] {
+  const stmts = splitPgStatements(sql);
+  if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+  return stmts[0] ?? lexPg('');
+}
+
 export class ExtendedQuery {
   readonly #session: Session;
   readonly #w: ByteWriter;
-  readonly #statements = new Map<string, Analyzed>();
+  readonly #statements = new Map<string, Prepared>();
   /** The unnamed portal (the one nearly every client uses), apart from the named ones: no Map work per query. */
   #unnamed: Portal | null = null;
   readonly #portals = new Map<string, Portal>();
@@ -43,21 +60,31 @@ export class ExtendedQuery {
       throw pgError('42P05', `prepared statement "${m.name}" already exists`);
     const an = this.#session.analyzer.cached(
       `P${m.paramTypes.join(',')}\0${m.sql}`,
-      () => {
-        const stmts = splitPgStatements(m.sql);
-        if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
-        return stmts[0] ?? lexPg('');
-      },
+      () => oneStatement(m.sql),
       m.paramTypes,
     );
-    this.#statements.set(m.name, an);
+    this.#statements.set(m.name, { an, sql: m.sql, paramTypes: m.paramTypes, zone: this.#session.analyzer.zone() });
     backend.parseComplete(this.#w);
+  }
+
+  /**
+   * The statement's analysis for the session's zone now: the one made at Parse, or, after a `SET
+   * TIME ZONE` since, one made again with its literals read in the zone of Parse (kept for the last
+   * zone it was asked for).
+   */
+  #inZone(p: Prepared): Analyzed {
+    const zone = this.#session.analyzer.zone();
+    if (zone === p.zone) return p.an;
+    if (p.rezoned?.zone !== zone)
+      p.rezoned = { zone, an: this.#session.analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone) };
+    return p.rezoned.an;
   }
 
   /** Bind: a portal of a prepared statement, its parameters read from the wire by their types and formats. */
   bind(m: Message<'bind'>) {
-    const an = this.#statements.get(m.statement);
-    if (!an) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
+    const prepared = this.#statements.get(m.statement);
+    if (!prepared) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
+    const an = this.#inZone(prepared);
     if (m.portal !== '' && this.#portals.has(m.portal)) throw pgError('42P03', `cursor "${m.portal}" already exists`);
     if (m.params.length !== an.paramTypes.length) {
       throw pgError(
@@ -87,7 +114,7 @@ export class ExtendedQuery {
   /** Describe: a statement's ParameterDescription and RowDescription (or NoData), or a portal's RowDescription. */
   describe(m: Message<'describe'>) {
     if (m.kind === 'S') {
-      const an = this.#statements.get(m.name);
+      const an = this.#statements.get(m.name)?.an;
       if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
       backend.parameterDescription(
         this.#w,

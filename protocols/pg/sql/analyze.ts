@@ -206,6 +206,21 @@ export class Analyzer {
       : withSessionZone(zone, () => this.#analyzeIn(statement, declaredTypes));
   }
 
+  /** The session's TimeZone now when it is not UTC, else null (what analyses are made in). */
+  zone(): string | null {
+    return this.#zone();
+  }
+
+  /**
+   * A statement prepared in zone `preparedIn`, analysed again for the session's zone now: its
+   * literals read as they were at Parse, what it computes per row and prints in the zone of now
+   * (PostgreSQL reads a literal at Parse, and date_trunc, EXTRACT, to_char, a timestamptz made text
+   * at Execute). Not cached by text: the statement keeps it.
+   */
+  analyzeRezoned(statement: PgToken[], declaredTypes: number[], preparedIn: string | null): Analyzed {
+    return withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn);
+  }
+
   #analyzeIn(statement: PgToken[], declaredTypes: number[]): Analyzed {
     const tokens = dropVoidArguments(statement, declaredTypes);
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');

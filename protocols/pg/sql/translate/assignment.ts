@@ -5,7 +5,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { sessionZone } from '../session-zone';
+import { literalSessionZone } from '../session-zone';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
@@ -40,7 +40,7 @@ function dateAssignment(column: string): Assign {
     if (v.length === 1 && v[0].type === 'string') {
       // a timestamptz literal's text without an offset is a wall time in the session's zone (when
       // not UTC)
-      const zone = column.startsWith('timestamptz') ? sessionZone() : null;
+      const zone = column.startsWith('timestamptz') ? literalSessionZone() : null;
       const text = v[0].text.slice(1, -1).split("''").join("'");
       const stored = storedDateTime(zone === null ? column : `${column}@${zone}`, text);
       return stored === text ? v : [{ type: 'string', text: quoteString(String(stored)) }];
@@ -51,7 +51,7 @@ function dateAssignment(column: string): Assign {
     // session not in UTC moved the value by the zone's offset each time). A parameter is converted
     // again only for the column's fractional digits, which its type does not know.
     // (INSERT ... SELECT of a string literal: its column is that text, read as a literal is)
-    const zone = untypedText && column.startsWith('timestamptz') ? sessionZone() : null;
+    const zone = untypedText && column.startsWith('timestamptz') ? literalSessionZone() : null;
     const kind = zone === null ? column : `${column}@${zone}`;
     if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;
     // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
