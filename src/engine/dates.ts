@@ -40,6 +40,21 @@ const dayStart = (y: number, m: number, d: number) =>
 const MIN_MS = new Date(Date.UTC(2000, 10, 24)).setUTCFullYear(-4713);
 const DAY_MS = 86_400_000;
 
+/** The zone whose date 'today', 'tomorrow' and 'yesterday' name (the PG session's while its statement is read); null: UTC. */
+let dayZone: string | null = null;
+
+/** Sets the zone of 'today' (null: UTC); returns the one before, to put back. */
+export function setDayZone(zone: string | null): string | null {
+  const before = dayZone;
+  dayZone = zone;
+  return before;
+}
+
+/** Whether text is a word whose value is the clock's ('now', 'today', 'tomorrow', 'yesterday'): read anew each time. */
+export function isClockWord(text: string): boolean {
+  return /^\s*(now|today|tomorrow|yesterday)\s*$/i.test(text);
+}
+
 /**
  * Special words of date and time input ('epoch', 'now', 'today', 'tomorrow', 'yesterday') as an
  * instant; undefined for other text. ('infinity' has no instant: the casts keep it as text.)
@@ -47,7 +62,8 @@ const DAY_MS = 86_400_000;
 function specialInstant(word: string): Instant | undefined {
   const c = word.charCodeAt(0);
   if (c >= 48 && c <= 57) return undefined; // a digit: the usual case, no word
-  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const now = Date.now();
+  const today = Math.floor((dayZone === null ? now : now + sessionOffsetMs(dayZone, now)) / DAY_MS) * DAY_MS;
   switch (word) {
     case 'epoch':
       return { ms: 0, us: 0, tz: false };
@@ -963,6 +979,12 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
       const moved = addInterval(`2000-01-01 ${castTime(t)}`, time, kind === 'time-iv' ? -1 : 1);
       return moved?.slice(11) ?? null;
     }
+    case 'time-time': {
+      // the microseconds between two times of day, as an interval of no days (-02:30:00 the other way)
+      const x = parseInstant(`2000-01-01 ${castTime(a)}`, 'timestamp', 'time - time')!;
+      const y = parseInstant(`2000-01-01 ${castTime(b)}`, 'timestamp', 'time - time')!;
+      return formatInterval({ months: 0, days: 0, micros: (x.ms - y.ms) * 1000 + (x.us - y.us) });
+    }
     case 'ts-ts': {
       const x = parseInstant(a, 'timestamp', 'timestamp - timestamp')!;
       const y = parseInstant(b, 'timestamp', 'timestamp - timestamp')!;
@@ -1435,7 +1457,14 @@ export function timestamptzTextIn(v: string, zone: string): string | null {
 export function castTimestamptzIn(v: unknown, zone: string): string | null {
   const inf = infinityWord(v);
   if (inf) return inf;
-  const t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+  // ('today' is the zone's date)
+  const before = setDayZone(zone);
+  let t: Instant | null;
+  try {
+    t = parseInstant(v, 'timestamp with time zone', 'cast to timestamptz');
+  } finally {
+    setDayZone(before);
+  }
   if (!t) return null;
   if (t.tz || String(v).trim().toLowerCase() === 'epoch') return formatInstant(t, true);
   const fixed = fixedOffsetMs(zone);
@@ -1612,7 +1641,15 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));
   db.function('__pg_date', det, (v: unknown) => castDate(v));
   db.function('__pg_timestamp', det, (v: unknown) => castTimestamp(v));
-  db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v));
+  // (per row: the form a timestamptz column keeps, UTC text without its +00, so that it compares
+  // with columns and literals, which are kept so: `s::timestamptz = '2024-01-01 12:00'` was false)
+  db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null);
+  // (text cast per row with the session in a zone other than UTC: a wall time there)
+  db.function(
+    '__pg_timestamptz_in',
+    det,
+    (v: unknown, z: unknown) => castTimestamptzIn(v, String(z))?.replace(/\+00$/, '') ?? null,
+  );
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
   db.function('__pg_store_dt', det, (kind: unknown, v: unknown) => storedDateTime(String(kind), v) as string);

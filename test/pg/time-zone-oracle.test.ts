@@ -123,6 +123,41 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     await same(['BEGIN', "SET LOCAL myapp.tenant = 'd'", 'COMMIT', 'SHOW myapp.tenant']);
   });
 
+  it('text cast to timestamptz per row is read in the zone, and compares with literals and columns (it was read in UTC, and never equal)', async () => {
+    const sql = `SELECT ('2024-01-01' || ' 12:00')::timestamptz, s::timestamptz, CAST(s AS timestamptz), s::timestamptz(0),
+        (s || '+00')::timestamptz, s::timestamptz = '2024-01-01 12:00:00.7', extract(hour from s::timestamptz),
+        s::timestamptz::text, to_json(s::timestamptz), s::timestamptz + interval '1 day'
+      FROM (VALUES ('2024-01-01 12:00:00.7')) v(s)`;
+    const where = `SELECT count(*) FROM (VALUES ('2024-01-02 04:04:05'), ('2024-01-02 03:04:05')) v(s)
+      JOIN ev ON ev.ts = s::timestamptz WHERE s::timestamptz = '2024-01-02 04:04:05' OR s::timestamptz = ev.ts`;
+    for (const zone of ['Europe/Paris', 'Pacific/Kiritimati', 'UTC'])
+      await same([`SET TIME ZONE '${zone}'`, sql]).then(() => same([`SET TIME ZONE '${zone}'`, where]));
+    await same(['RESET TIME ZONE', 'SELECT 1']);
+  });
+
+  it("current_date, localtimestamp, localtime and 'today' are the zone's (they were UTC's); 'now' is read at each statement", async () => {
+    // a zone whose date is not UTC's now: Pago Pago (-11) before 11:00 UTC, Kiritimati (+14) after 10:00
+    const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+    const rows = await same([
+      `SET TIME ZONE '${zone}'`,
+      `SELECT current_date, 'today'::date, 'tomorrow'::date - current_date, localtimestamp::date, localtimestamp(0)::date,
+        current_date = (now() AT TIME ZONE '${zone}')::date, 'today'::timestamptz = date_trunc('day', now()),
+        'yesterday'::timestamp = date_trunc('day', localtimestamp) - interval '1 day',
+        abs(extract(epoch from localtime - (now() AT TIME ZONE '${zone}')::time)) < 2, current_date <> (now() AT TIME ZONE 'UTC')::date
+        FROM (SELECT 1) s`,
+    ]);
+    assert.deepEqual(rows[0].slice(5), ['t', 't', 't', 't', 't']); // (RAW: the text PostgreSQL sent)
+    // ('now' was read once and kept with the statement's analysis: the same instant a second later)
+    await same(['SELECT pg_sleep(0.2)', "SELECT 'now'::timestamptz > now() - interval '0.1 second'"]);
+    await same(['RESET TIME ZONE', 'SELECT 1']);
+  });
+
+  it('time - time is an interval, as in PostgreSQL (it was 42883)', async () => {
+    await same([
+      "SELECT '10:00'::time - '12:30:00.5'::time, '23:59:59.999999'::time - '00:00'::time, t - '08:00'::time, (t - '08:00'::time)::text FROM (VALUES ('09:15:30'::time), (NULL)) v(t)",
+    ]);
+  });
+
   it('a statement prepared before SET TIME ZONE computes and prints in the new zone, its literals read as at Parse', async () => {
     // (it kept the zone of Parse: date_trunc, EXTRACT, to_char and a timestamptz made text in the old one)
     const { patina, postgres } = clients();

@@ -45,6 +45,7 @@ import { mayHaveTypedOperators } from './typed-operators-hint';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { withSessionZone } from './session-zone';
+import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
 /** Analyses a session keeps by statement text. */
@@ -114,8 +115,11 @@ export class Analyzer {
       return an;
     }
     analysisCounts.misses++;
-    an = this.analyze(tokens(), declaredTypes);
-    this.#analyses.set(key, an);
+    const toks = tokens();
+    an = this.analyze(toks, declaredTypes);
+    // a literal read off the clock ('now', 'today') is read anew for each statement, as PostgreSQL
+    // parses each query again (a kept analysis answered 'now' with the time of its first run)
+    if (!toks.some((t) => t.type === 'string' && isClockWord(t.text.slice(1, -1)))) this.#analyses.set(key, an);
     return an;
   }
 

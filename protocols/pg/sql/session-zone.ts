@@ -2,7 +2,7 @@
 // for UTC, which needs nothing): a timestamptz literal without an offset is read in it, and the
 // functions that read or print a timestamptz per row are given it (::timestamptz of text, a
 // timestamptz made text, to_char). The analysis of a session is kept per zone (Analyzer.cached).
-import { castTimestamptz, castTimestamptzIn } from '../../../src/engine/dates';
+import { castTimestamptz, castTimestamptzIn, setDayZone } from '../../../src/engine/dates';
 import { quoteString } from './lexer';
 
 let zone: string | null = null;
@@ -19,11 +19,14 @@ export function withSessionZone<T>(z: string | null, fn: () => T, lz: string | n
   const literalBefore = literalZone;
   zone = z;
   literalZone = lz;
+  // ('today' in a literal is the date in the zone literals are read in)
+  const dayBefore = setDayZone(lz);
   try {
     return fn();
   } finally {
     zone = before;
     literalZone = literalBefore;
+    setDayZone(dayBefore);
   }
 }
 

@@ -78,7 +78,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       sessionZone() !== null &&
       (((isWord(t, 'DATE_TRUNC') || isWord(t, 'DATE_PART') || isWord(t, 'EXTRACT') || isWord(t, 'GENERATE_SERIES')) &&
         isPunct(sig[i + 1], '(')) ||
-        (isOp(t, '::') && (isWord(sig[i + 1], 'DATE') || isWord(sig[i + 1], 'TIMESTAMP'))))
+        (isOp(t, '::') &&
+          (isWord(sig[i + 1], 'DATE') || isWord(sig[i + 1], 'TIMESTAMP') || isWord(sig[i + 1], 'TIMESTAMPTZ'))) ||
+        (isWord(t, 'CAST') && isPunct(sig[i + 1], '(')))
     )
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,

@@ -106,6 +106,7 @@ export function dateOperator(
       return { kind: 'ts-ts', oid: iv };
     if (lt === date && rt === iv) return { kind: 'date-iv', oid: OID.timestamp };
     if (lt === OID.time && rt === iv) return { kind: 'time-iv', oid: OID.time };
+    if (lt === OID.time && rt === OID.time) return { kind: 'time-time', oid: iv };
     if (lt === iv && rt === iv) return { kind: 'iv-iv', oid: iv };
   } else if (op === '*') {
     if (lt === iv && NUMBERS.has(rt)) return { kind: 'iv*num', oid: iv };
@@ -485,6 +486,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.TypeCast.arg) === OID.timestamptz
   ) {
     out.set(n.TypeCast.location, 'tz-wall-cast'); // the date or wall time in the session's zone (translate/casts.ts)
+  } else if (
+    n.TypeCast &&
+    typeNameOid(n.TypeCast.typeName) === OID.timestamptz &&
+    !n.TypeCast.arg?.A_Const &&
+    TEXT_TYPES.has(typer.type(n.TypeCast.arg))
+  ) {
+    out.set(n.TypeCast.location, 'tz-text-cast'); // text read per row as a wall time in the session's zone (translate/casts.ts)
   } else if (
     n.FuncCall?.args?.length === 2 &&
     /^pow(er)?$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&

@@ -219,6 +219,18 @@ function wallIfMarked(t: Tok, operand: string): string {
   return `__pg_wall_in(${operand}, ${quoteString(sessionZone()!)})`;
 }
 
+/**
+ * Text cast to timestamptz per row (marked so: `(d || ' 12:00')::timestamptz`, a text column's),
+ * with the session in a zone other than UTC: read as a wall time there, as PostgreSQL reads it (it
+ * was read in UTC); null for any other cast.
+ */
+function zonedTextCast(t: Tok, operand: string, name: string, isArray: boolean, mods: number[]): string | null {
+  if (isArray || !('arith' in t) || t.arith !== 'tz-text-cast' || sessionZone() === null) return null;
+  if (name !== 'timestamptz' && name !== 'timestamp with time zone') return null;
+  const cast = `__pg_timestamptz_in(${operand}, ${quoteString(sessionZone()!)})`;
+  return mods.length > 0 && mods[0] < 6 ? `__pg_round_time(${cast}, ${mods[0]})` : cast;
+}
+
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -237,7 +249,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))));
     out.push({
       type: 'group',
-      text: castTo(asText(t, operand), name, isArray, mods),
+      text: zonedTextCast(t, operand, name, isArray, mods) ?? castTo(asText(t, operand), name, isArray, mods),
     });
     i = end - 1;
   }
@@ -305,7 +317,8 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))));
     toks.splice(i, close - i + 1, {
       type: 'group',
-      text: castTo(asText(toks[i], operand), name, isArray, mods),
+      text:
+        zonedTextCast(toks[i], operand, name, isArray, mods) ?? castTo(asText(toks[i], operand), name, isArray, mods),
     });
   }
   return toks;

@@ -42,12 +42,25 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
     case 'clock_timestamp':
       return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
     case 'localtimestamp':
-      return "strftime('%Y-%m-%d %H:%M:%f','now')";
+      return localClock(19 + 4);
     case 'localtime':
-      return "strftime('%H:%M:%f','now')";
+      return localClock(8 + 4, 12);
     default:
       return null;
   }
+}
+
+/**
+ * The wall clock (`len` characters of it from `from`: the date, the time) in the session's zone, or
+ * UTC's when that is the session's (localtimestamp, localtime and current_date were UTC's in any zone).
+ */
+function localClock(len: number, from = 1): string {
+  const zone = sessionZone();
+  if (zone === null)
+    return from === 1 && len === 23
+      ? "strftime('%Y-%m-%d %H:%M:%f','now')"
+      : `substr(strftime('%Y-%m-%d %H:%M:%f','now'), ${from}, ${len})`;
+  return `substr(__pg_wall_in(strftime('%Y-%m-%d %H:%M:%f+00','now'), ${quoteString(zone)}), ${from}, ${len})`;
 }
 
 /** Clock readings: values on every connection (the catalog's has no such functions either). */
@@ -275,7 +288,10 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         const len = (format.includes('%d') ? 19 : 8) + (p > 0 ? 1 + Math.min(p, 3) : 0); // SQLite's clock has ms
         out.push({
           type: 'group',
-          text: `(substr(strftime('${format}','now'), 1, ${len})${zone ? " || '+00'" : ''})`,
+          text:
+            !zone && sessionZone() !== null
+              ? `(${localClock(len, format.includes('%d') ? 1 : 12)})`
+              : `(substr(strftime('${format}','now'), 1, ${len})${zone ? " || '+00'" : ''})`,
         });
         i += 3;
         continue;
@@ -289,6 +305,17 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       ) {
         out.push({ type: 'group', text: sessionValue(lower, ctx)! });
         i += 2;
+        continue;
+      }
+      // current_date: the date in the session's zone (SQLite's CURRENT_DATE is UTC's)
+      if (
+        !afterDot &&
+        lower === 'current_date' &&
+        sessionZone() !== null &&
+        !isPunct(next, '(') &&
+        !isPunct(next, '.')
+      ) {
+        out.push({ type: 'group', text: `(${localClock(10)})` });
         continue;
       }
       if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
