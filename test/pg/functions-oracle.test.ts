@@ -549,4 +549,24 @@ describe('functions and operators, against PostgreSQL 15', function () {
     assert.match(lts, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,2})?$/);
     await assert.rejects(o.patina.query('SELECT |/ 16'), { code: '0A000', message: /sqrt\(x\)/ });
   });
+  it('txid_current() and pg_current_xact_id() increase, one per transaction block or autocommit statement (they were always 1)', async () => {
+    const seen = async (c: typeof o.patina) => {
+      const x = async () => BigInt(String((await c.query('SELECT txid_current() AS x')).rows[0].x));
+      const a = await x();
+      const b = await x();
+      await c.query('BEGIN');
+      const c1 = await x();
+      const same = (
+        await c.query(
+          'SELECT txid_current() = txid_current() AS s, pg_current_xact_id()::text = txid_current()::text AS t',
+        )
+      ).rows[0];
+      const c2 = await x();
+      await c.query('COMMIT');
+      const d = await x();
+      return [b > a, c1 === c2, c1 > b, d > c2, same.s, same.t];
+    };
+    assert.deepEqual(await seen(o.patina), await seen(o.postgres));
+    assert.deepEqual(await seen(o.patina), [true, true, true, true, true, true]);
+  });
 });

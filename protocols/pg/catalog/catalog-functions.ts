@@ -157,8 +157,9 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('inet_client_addr', () => '127.0.0.1');
   fn('pg_is_in_recovery', () => 0);
   fn('pg_postmaster_start_time', () => STARTED);
-  fn('txid_current', () => 1);
-  fn('pg_current_xact_id', () => 1); // (PostgreSQL 13's name for txid_current)
+  // (a bigint: a JS number past 2^31 would reach SQLite as a double)
+  fn('txid_current', () => BigInt(s()?.xid?.() ?? 1));
+  fn('pg_current_xact_id', () => BigInt(s()?.xid?.() ?? 1)); // (PostgreSQL 13's name for txid_current)
   // pg_sleep, pg_sleep_for, pg_sleep_until: the first time a statement calls one it throws
   // SleepRequest and the session waits off the agent's thread, then runs the statement again with
   // `slept` set (every call of it then returns at once: a statement sleeps once, its longest)

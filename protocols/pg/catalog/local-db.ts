@@ -33,6 +33,8 @@ export interface SessionFacts {
   slept?: boolean;
   /** Sends a WARNING to the session's client (a NoticeResponse), as a function's ereport(WARNING) does. */
   notice?: (code: string, message: string) => void;
+  /** The transaction's id (txid_current()): one per transaction block, or per statement outside one. */
+  xid?: () => number;
 }
 
 const NS_CATALOG = 11;

@@ -50,6 +50,16 @@ const complete = (columns: ColumnDesc[] | null, all: unknown[][]): Outcome => ({
 const NO_NOTIFIES: readonly [string, string][] = [];
 const NONE = NO_OUTCOME;
 
+let lastXid = 0;
+/**
+ * A new transaction id: increasing within the agent and across its restarts (at least the clock's
+ * microseconds), as PostgreSQL's 64-bit txid_current() increases; per agent, not cluster-wide.
+ */
+function nextXid(): number {
+  lastXid = Math.max(lastXid + 1, Date.now() * 1000);
+  return lastXid;
+}
+
 export class Session {
   readonly #engine: PgEngine;
   readonly #local: LocalDb;
@@ -73,6 +83,8 @@ export class Session {
   onNotice: (code: string, message: string) => void = () => undefined;
   /** The settings' values at login (startup parameters applied), which RESET goes back to as in PostgreSQL. */
   #resetValues: Readonly<Record<string, string>> = GUC_DEFAULTS;
+  /** This transaction's id once txid_current() asked for it (0: none yet). */
+  #xid = 0;
   /** A reported setting changed (ParameterStatus, as PostgreSQL sends TimeZone's after SET TIME ZONE). */
   onParameterStatus: (name: string, value: string) => void = () => undefined;
 
@@ -103,6 +115,7 @@ export class Session {
     this.facts.settings.set('session_authorization', opts.user);
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
+    this.facts.xid = () => this.#transactionId();
     this.analyzer = new Analyzer(engine, local, {
       user: opts.user,
       database: opts.database,
@@ -149,6 +162,7 @@ export class Session {
    * a pipelined batch without a promise per message; writes and streamed reads return a promise.
    */
   execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
+    if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0; // (a statement outside a block is its own transaction)
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
@@ -325,7 +339,14 @@ export class Session {
     if (name === 'timezone' && now !== was) this.onParameterStatus('TimeZone', now ?? 'UTC');
   }
 
+  /** The id txid_current() gives this transaction: assigned at the first call, one per block or autocommit statement. */
+  #transactionId(): number {
+    if (this.#xid === 0) this.#xid = nextXid();
+    return this.#xid;
+  }
+
   #transactionEnded(committed: boolean) {
+    this.#xid = 0;
     this.#local.advisory.releaseXact(this.facts.pid);
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
