@@ -8,13 +8,12 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
 import { GUC_DEFAULTS, durationMs, hiddenSetting, settingInUnit } from '../session/settings';
 import { PG_SETTING_ROWS } from './pg-settings-rows';
+import { PG_TYPE_ROWS } from './pg-type-rows';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
-import { PG_TYPES } from '../types/oids';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
 import { fillBuiltinProcs } from './builtin-procs';
-import { typeAlign, typeStorage } from './type-storage';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
 import { Lru } from '../../../src/lru';
@@ -175,36 +174,36 @@ export class LocalDb {
     ins('pg_collation', { oid: 950, collname: 'C', collcollate: 'C', collctype: 'C' });
     ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
     ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
-    // each type's input, output, receive and send functions, by name (joins to pg_type's columns)
+    // each type's input, output, receive, send, typmod, analyze and subscript functions, by name (joins to pg_type's columns)
     const procs = new Set<string>();
-    for (const [, name] of PG_TYPES) {
-      const base = name.startsWith('_') ? 'array_' : name;
-      for (const f of ['in', 'out', 'recv', 'send']) procs.add(`${base}${f}`);
-    }
+    for (const r of PG_TYPE_ROWS) for (const f of r.slice(10, 18) as string[]) if (f !== '-') procs.add(f);
     [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
     fillBuiltinProcs(ins);
-    for (const [oid, name, len, cat] of PG_TYPES) {
-      const elem = name.startsWith('_') ? (PG_TYPES.find((r) => r[1] === name.slice(1))?.[0] ?? 0) : 0;
-      const arr = PG_TYPES.find((r) => r[1] === '_' + name)?.[0] ?? 0;
+    // pg_type: PostgreSQL 15's rows of the types Patina announces (catalog/pg-type-rows.ts)
+    for (const r of PG_TYPE_ROWS)
       ins('pg_type', {
-        oid,
-        typname: name,
-        typtype: cat === 'X' || cat === 'P' ? 'p' : 'b', // unknown and record are pseudo-types
-        typlen: len,
-        typcategory: cat,
-        typbyval: len > 0 && len <= 8 ? 1 : 0,
-        typelem: elem,
-        typarray: arr,
-        typinput: elem ? 'array_in' : `${name}in`,
-        typoutput: elem ? 'array_out' : `${name}out`,
-        typreceive: elem ? 'array_recv' : `${name}recv`,
-        typsend: elem ? 'array_send' : `${name}send`,
-        typsubscript: elem ? 'array_subscript_handler' : '-',
-        typcollation: cat === 'S' ? 100 : 0,
-        typstorage: typeStorage(oid, len),
-        typalign: typeAlign(oid),
+        oid: r[0],
+        typname: r[1],
+        typlen: r[2],
+        typbyval: r[3] ? 1 : 0,
+        typtype: r[4],
+        typcategory: r[5],
+        typispreferred: r[6] ? 1 : 0,
+        typdelim: r[7],
+        typelem: r[8],
+        typarray: r[9],
+        typinput: r[10],
+        typoutput: r[11],
+        typreceive: r[12],
+        typsend: r[13],
+        typmodin: r[14],
+        typmodout: r[15],
+        typanalyze: r[16],
+        typsubscript: r[17],
+        typalign: r[18],
+        typstorage: r[19],
+        typcollation: r[20],
       });
-    }
     // pg_settings: PostgreSQL 15's rows (catalog/pg-settings-rows.ts) with Patina's own values
     const own: [string, string, string][] = [
       ['server_version', '15.0', 'Preset Options'],

@@ -1,33 +1,17 @@
 // Storage strategy and alignment of each type as PostgreSQL 15 declares them (pg_type.typstorage,
-// typalign). `\d+` prints the storage, pg_dump compares a column's with its type's to decide whether
-// to emit ALTER COLUMN SET STORAGE, so they have to agree with PostgreSQL's.
-const STORAGE: Record<number, string> = { 1700: 'm' };
-const ALIGN: Record<number, string> = {
-  16: 'c',
-  18: 'c',
-  19: 'c',
-  2950: 'c',
-  21: 's',
-  20: 'd',
-  701: 'd',
-  1083: 'd',
-  1114: 'd',
-  1184: 'd',
-  1186: 'd',
-  1016: 'd',
-  1022: 'd',
-  1115: 'd',
-  1185: 'd',
-  1183: 'd',
-  1187: 'd',
-};
+// typalign, from catalog/pg-type-rows.ts). `\d+` prints the storage, pg_dump compares a column's
+// with its type's to decide whether to emit ALTER COLUMN SET STORAGE, so they have to agree with
+// PostgreSQL's.
+import { PG_TYPE_ROWS } from './pg-type-rows';
 
-/** 'p' (plain) for fixed-size types, 'm' for numeric, 'x' (extended) for the other varlena ones. */
+const ROWS = new Map(PG_TYPE_ROWS.map((r) => [r[0], r]));
+
+/** The type's storage ('p' plain, 'm' main, 'x' extended); for a type PostgreSQL's rows lack, 'p' when fixed-size, else 'x'. */
 export function typeStorage(oid: number, size: number): string {
-  return STORAGE[oid] ?? (size > 0 ? 'p' : 'x');
+  return ROWS.get(oid)?.[19] ?? (size > 0 ? 'p' : 'x');
 }
 
-/** 'c' char, 's' short, 'i' int, 'd' double alignment. */
+/** The type's alignment ('c' char, 's' short, 'i' int, 'd' double). */
 export function typeAlign(oid: number): string {
-  return ALIGN[oid] ?? 'i';
+  return ROWS.get(oid)?.[18] ?? 'i';
 }
