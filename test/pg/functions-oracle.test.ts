@@ -569,4 +569,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
     assert.deepEqual(await seen(o.patina), await seen(o.postgres));
     assert.deepEqual(await seen(o.patina), [true, true, true, true, true, true]);
   });
+  it('OPERATOR(pg_catalog.op) is typed as the operator (a comparison printed 1, not t), as psql 15 writes it', async () => {
+    await same(
+      "SELECT 'a' OPERATOR(pg_catalog.~) 'a', 'a' OPERATOR(pg_catalog.=) 'b', 1 OPERATOR(pg_catalog.+) 2, 1.5 OPERATOR(pg_catalog.*) 2, 'a' OPERATOR(pg_catalog.||) 'b'",
+    );
+  });
 });

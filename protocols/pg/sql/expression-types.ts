@@ -174,7 +174,7 @@ export class Typer {
   }
 
   operator(e: Node): number {
-    const op = strings(e.name)[0];
+    const op = strings(e.name).at(-1) ?? ''; // (OPERATOR(pg_catalog.~) names its schema first)
     switch (e.kind) {
       case 'AEXPR_OP': {
         if (!e.lexpr && op === '~') return this.type(e.rexpr); // ~x: bitwise NOT, no regex match
@@ -400,7 +400,7 @@ function catalogColumnType(table: string, column: string): string | undefined {
       const cols = new Map<string, string>();
       for (const part of decl.split(',')) {
         const [col, type] = part.trim().split(/\s+/);
-        if (col && type) cols.set(col.toLowerCase(), type);
+        if (col && type) cols.set(col.replace(/^"(.*)"$/, '$1').toLowerCase(), type);
       }
       catalogColumns.set(name, cols);
     }

@@ -88,7 +88,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     if (cast && TEXT_TYPES.has(strings(cast.typeName?.names).pop()?.toLowerCase() ?? '')) add(cast.arg, aliases);
     // a builder in `||` (json || text is text: the builder's text as PostgreSQL wrote it)
     const op = n.A_Expr;
-    if (op?.kind === 'AEXPR_OP' && strings(op.name).join('.') === '||')
+    if (op?.kind === 'AEXPR_OP' && strings(op.name).at(-1) === '||')
       for (const side of [op.lexpr, op.rexpr]) if (side?.FuncCall) add(side, aliases);
     for (const k in n) visit(n[k], aliases);
   };

@@ -60,7 +60,7 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     return INTS.has(to) ? 0 : undefined;
   }
   if (n.A_Expr?.kind === 'AEXPR_OP') {
-    const op = strings(n.A_Expr.name)[0];
+    const op = strings(n.A_Expr.name).at(-1) ?? '';
     // (integer arithmetic is whole: `10 / 4 * n` is 2 * n)
     if (INTS.has(t.type(n))) return 0;
     if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
@@ -140,7 +140,7 @@ export function minimumScaleOf(t: Typer, n: Node): { scale: number; params: numb
       (cast && castTypmod(x) < 0 && typeNameOid(cast.typeName) === OID.numeric ? cast.arg?.ParamRef : undefined);
     if (param) return { scale: 0, params: [{ k: param.number, add: 0 }] };
     const e = x?.A_Expr;
-    const op = e?.kind === 'AEXPR_OP' && e.lexpr ? strings(e.name)[0] : undefined;
+    const op = e?.kind === 'AEXPR_OP' && e.lexpr ? strings(e.name).at(-1) : undefined;
     if (op === '+' || op === '-') {
       const l = bound(e.lexpr);
       const r = bound(e.rexpr);

@@ -133,7 +133,7 @@ function keyFixed(s: Node, schema: Schema, ctes: Set<string>): boolean {
     e?.BoolExpr?.boolop === 'AND_EXPR' ? e.BoolExpr.args.flatMap(conjuncts) : e ? [e] : [];
   for (const c of conjuncts(s.whereClause)) {
     const x = c.A_Expr;
-    if (x?.kind !== 'AEXPR_OP' || strings(x.name).join() !== '=') continue;
+    if (x?.kind !== 'AEXPR_OP' || strings(x.name).at(-1) !== '=') continue;
     for (const [col, other] of [
       [x.lexpr, x.rexpr],
       [x.rexpr, x.lexpr],
