@@ -1,19 +1,21 @@
-// pg_type against PostgreSQL 15: the rows of the types Patina announces are PostgreSQL's own
-// (function names such as json_in and date_recv, typispreferred, typcategory, typmodin, typanalyze,
-// storage and alignment were Patina's guesses), and Npgsql's type loading, which every .NET client
-// (Power BI among them) runs at connect, answers with PostgreSQL's rows for them.
+// pg_catalog's relations against PostgreSQL 15: every table and view exists with PostgreSQL's
+// columns in PostgreSQL's order (a query naming one Patina had not declared was answered with no rows
+// at all: psql's \dconfig+ joins pg_parameter_acl); the pg_type rows of the types Patina announces are
+// PostgreSQL's own (function names such as json_in and date_recv, typispreferred, typcategory,
+// typmodin, typanalyze, storage and alignment were guesses), and Npgsql's type loading, which every
+// .NET client (Power BI among them) runs at connect, answers with PostgreSQL's rows for them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { psql } from '../helpers/pg';
+import { type CatalogPair, psqlOk, startCatalogPair } from '../helpers/catalog-pair';
+import { pgClient, psql } from '../helpers/pg';
 
 const NPGSQL = fs.readFileSync(
   path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'catalog-clients', 'npgsql-load-types.sql'),
   'utf8',
 );
 
-describe('pg_type, against PostgreSQL 15', function () {
+describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () {
   this.timeout(60_000);
   let pair: CatalogPair;
   before(async () => {
@@ -50,5 +52,35 @@ describe('pg_type, against PostgreSQL 15', function () {
     // arrays after their elements, as Npgsql orders them (its second pass resolves none then)
     const kinds = types.map((r) => r.split('|')[3]);
     assert.ok(kinds.indexOf('a') > kinds.lastIndexOf('b'), kinds.join(''));
+  });
+  it("every table and view of pg_catalog has PostgreSQL's columns in its order; queries naming them answer", async () => {
+    const rels = lines(
+      pair.postgresPort,
+      "SELECT relname FROM pg_class WHERE relnamespace = 'pg_catalog'::regnamespace AND relkind IN ('r', 'v') ORDER BY 1",
+    );
+    assert.ok(rels.length > 130, `${rels.length} relations`);
+    const patina = pgClient(pair.patinaPort);
+    const postgres = pgClient(pair.postgresPort);
+    await patina.connect();
+    await postgres.connect();
+    try {
+      for (const rel of rels) {
+        const sql = `SELECT * FROM pg_catalog.${rel} LIMIT 0`;
+        const names = async (c: typeof patina) => (await c.query(sql)).fields.map((f) => f.name);
+        assert.deepEqual(await names(patina), await names(postgres), rel);
+      }
+    } finally {
+      await patina.end();
+      await postgres.end();
+    }
+    // psql's \dconfig+ (pg_settings LEFT JOIN pg_parameter_acl) and a left join of relations Patina has no rows of
+    for (const commands of [
+      ['\\dconfig+ work_mem', '\\dconfig *mem*'],
+      [
+        `SELECT c.relname, p.partstrat, pr.prpubid FROM pg_class c LEFT JOIN pg_partitioned_table p ON p.partrelid = c.oid
+          LEFT JOIN pg_publication_rel pr ON pr.prrelid = c.oid WHERE c.relname IN ('orders', 'customers') ORDER BY 1`,
+      ],
+    ])
+      assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));
   });
 });

@@ -1,7 +1,9 @@
 // The pg_catalog and information_schema tables clients query, as SQLite tables. Column types are
 // PostgreSQL type names so results carry PostgreSQL's type OIDs (bool prints t/f, oid, name, ...).
-// Only columns clients are known to read are declared; a query naming anything else fails over to
-// an empty answer (see catalog/local-db.ts).
+// The columns Patina fills are declared here; every other relation and column of PostgreSQL 15's
+// pg_catalog is added from pg-catalog-columns.ts (PG_CATALOG_TABLES), empty or NULL, so that a query
+// naming one answers as PostgreSQL's would with nothing there (it was answered with no rows at all).
+import { PG_CATALOG_COLUMNS } from './pg-catalog-columns';
 
 /** PostgreSQL 15's pg_stat_user_tables and pg_stat_all_tables. */
 const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEFAULT 0, seq_tup_read int8 DEFAULT 0, idx_scan int8 DEFAULT 0,
@@ -10,7 +12,8 @@ const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEF
     last_vacuum timestamptz, last_autovacuum timestamptz, last_analyze timestamptz, last_autoanalyze timestamptz,
     vacuum_count int8 DEFAULT 0, autovacuum_count int8 DEFAULT 0, analyze_count int8 DEFAULT 0, autoanalyze_count int8 DEFAULT 0`;
 
-export const PG_CATALOG_TABLES: Record<string, string> = {
+/** The pg_catalog relations and columns Patina fills, with the types and defaults it gives them. */
+export const DECLARED_CATALOG_TABLES: Record<string, string> = {
   pg_namespace: 'oid oid, nspname name, nspowner oid, nspacl _text',
   pg_class: `oid oid, relname name, relnamespace oid, reltype oid, reloftype oid DEFAULT 0, relowner oid DEFAULT 10, relam oid,
     relfilenode oid DEFAULT 0, reltablespace oid DEFAULT 0, relpages int4 DEFAULT 0, reltuples float4 DEFAULT -1, relallvisible int4 DEFAULT 0,
@@ -146,6 +149,68 @@ export const PG_CATALOG_TABLES: Record<string, string> = {
   pg_user_mappings: 'umid oid, srvid oid, srvname name, umuser oid, usename name, umoptions _text',
   pg_aggregate: 'aggfnoid text, aggkind char1, aggnumdirectargs int2, aggtransfn text, aggfinalfn text',
 };
+
+/** PostgreSQL's types of catalog columns as the catalog connection declares them (catalog/local-db.ts reads the names). */
+const DECLARED_TYPES: Record<string, string> = {
+  oid: 'oid',
+  bigint: 'int8',
+  name: 'name',
+  text: 'text',
+  boolean: 'bool',
+  integer: 'int4',
+  smallint: 'int2',
+  real: 'float4',
+  'double precision': 'float8',
+  numeric: 'numeric',
+  'timestamp with time zone': 'timestamptz',
+  interval: 'interval',
+  '"char"': 'char1',
+  xid: 'xid',
+  bytea: 'bytea',
+  int2vector: 'int2vector',
+  oidvector: 'oidvector',
+  regtype: 'oid',
+  'text[]': '_text',
+  'name[]': '_name',
+  'oid[]': '_oid',
+  'regtype[]': '_oid',
+  'smallint[]': '_int2',
+  'real[]': '_float4',
+  'double precision[]': '_float8',
+  'boolean[]': '_bool',
+  '"char"[]': '_char',
+};
+
+/** A column list's items by column name (`name type [DEFAULT ...]`). */
+function columnItems(list: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const item of list.split(/,(?=(?:[^']*'[^']*')*[^']*$)/)) {
+    const text = item.trim();
+    if (text) out.set(text.split(/\s+/, 1)[0], text);
+  }
+  return out;
+}
+
+/**
+ * Every relation of PostgreSQL 15's pg_catalog with all its columns in PostgreSQL's order: the
+ * declared ones as declared, the others of their PostgreSQL type (text for the types Patina has
+ * none of: regproc, pg_node_tree, aclitem[], ...); Patina's own additions last.
+ */
+export const PG_CATALOG_TABLES: Record<string, string> = (() => {
+  const out: Record<string, string> = {};
+  for (const [name, columns] of Object.entries(PG_CATALOG_COLUMNS)) {
+    const declared = columnItems(DECLARED_CATALOG_TABLES[name] ?? '');
+    const items = columns.map(([col, type]) => {
+      // (quoted: some are SQLite's keywords, pg_prepared_xacts.transaction)
+      const item = declared.get(col) ?? `"${col}" ${DECLARED_TYPES[type] ?? (type.endsWith('[]') ? '_text' : 'text')}`;
+      declared.delete(col);
+      return item;
+    });
+    out[name] = [...items, ...declared.values()].join(', ');
+  }
+  for (const [name, list] of Object.entries(DECLARED_CATALOG_TABLES)) out[name] ??= list;
+  return out;
+})();
 
 export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
   schemata:
