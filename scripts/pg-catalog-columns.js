@@ -1,5 +1,5 @@
 // Writes protocols/pg/catalog/pg-catalog-columns.ts: every table and view of PostgreSQL 15's
-// pg_catalog with its columns in order and their types, so that the catalog connection has each
+// pg_catalog and information_schema with its columns in order and their types, so that the catalog connection has each
 // relation and column a tool's query may name (empty where Patina has nothing to list): a query naming
 // one Patina did not declare was answered with no rows at all (psql's \dconfig+ joins
 // pg_parameter_acl). Needs a PostgreSQL 15 server:
@@ -18,24 +18,37 @@ const psql = (sql) =>
   }).trim();
 const version = psql('SHOW server_version');
 if (!version.startsWith('15.')) throw new Error(`PostgreSQL ${version}: this table is PostgreSQL 15's`);
-const rels = JSON.parse(
-  psql(`SELECT json_object_agg(relname, cols ORDER BY relname) FROM (
+const relations = (schema) =>
+  JSON.parse(
+    psql(`SELECT json_object_agg(relname, cols ORDER BY relname) FROM (
           SELECT c.relname, json_agg(json_build_array(a.attname, format_type(a.atttypid, NULL)) ORDER BY a.attnum) AS cols
             FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-           WHERE c.relnamespace = 'pg_catalog'::regnamespace AND c.relkind IN ('r', 'v')
+           WHERE c.relnamespace = '${schema}'::regnamespace AND c.relkind IN ('r', 'v')
            GROUP BY c.relname) r`),
-);
+  );
+const rels = relations('pg_catalog');
+const info = relations('information_schema');
+const list = (o) =>
+  Object.entries(o)
+    .map(([name, cols]) => `  ${name}: ${JSON.stringify(cols)},`)
+    .join('\n');
 fs.writeFileSync(
   out,
   `// Written by scripts/pg-catalog-columns.js from PostgreSQL ${version}: do not edit.
-// Every table and view of pg_catalog: its columns in order, each as [name, PostgreSQL's type].
+// Every table and view of pg_catalog and of information_schema: its columns in order, each as
+// [name, PostgreSQL's type].
 
 // biome-ignore format: generated
 export const PG_CATALOG_COLUMNS: Record<string, [string, string][]> = {
-${Object.entries(rels)
-  .map(([name, cols]) => `  ${name}: ${JSON.stringify(cols)},`)
-  .join('\n')}
+${list(rels)}
+};
+
+// biome-ignore format: generated
+export const INFORMATION_SCHEMA_COLUMNS: Record<string, [string, string][]> = {
+${list(info)}
 };
 `,
 );
-console.log(`${Object.keys(rels).length} relations written to ${path.relative(process.cwd(), out)}`);
+console.log(
+  `${Object.keys(rels).length} + ${Object.keys(info).length} relations written to ${path.relative(process.cwd(), out)}`,
+);

@@ -3,7 +3,7 @@
 // The columns Patina fills are declared here; every other relation and column of PostgreSQL 15's
 // pg_catalog is added from pg-catalog-columns.ts (PG_CATALOG_TABLES), empty or NULL, so that a query
 // naming one answers as PostgreSQL's would with nothing there (it was answered with no rows at all).
-import { PG_CATALOG_COLUMNS } from './pg-catalog-columns';
+import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
 
 /** PostgreSQL 15's pg_stat_user_tables and pg_stat_all_tables. */
 const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEFAULT 0, seq_tup_read int8 DEFAULT 0, idx_scan int8 DEFAULT 0,
@@ -179,6 +179,12 @@ const DECLARED_TYPES: Record<string, string> = {
   'double precision[]': '_float8',
   'boolean[]': '_bool',
   '"char"[]': '_char',
+  // information_schema's domains, as their base types go on the wire
+  'information_schema.sql_identifier': 'name',
+  'information_schema.character_data': 'varchar',
+  'information_schema.yes_or_no': 'varchar',
+  'information_schema.cardinal_number': 'int4',
+  'information_schema.time_stamp': 'timestamptz',
 };
 
 /** A column list's items by column name (`name type [DEFAULT ...]`). */
@@ -196,10 +202,16 @@ function columnItems(list: string): Map<string, string> {
  * declared ones as declared, the others of their PostgreSQL type (text for the types Patina has
  * none of: regproc, pg_node_tree, aclitem[], ...); Patina's own additions last.
  */
-export const PG_CATALOG_TABLES: Record<string, string> = (() => {
+export const PG_CATALOG_TABLES: Record<string, string> = withAllColumns(PG_CATALOG_COLUMNS, DECLARED_CATALOG_TABLES);
+
+/** The relations of `all` with all their columns, the ones `declaredTables` declares as declared; those only it has last. */
+function withAllColumns(
+  all: Record<string, [string, string][]>,
+  declaredTables: Record<string, string>,
+): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, columns] of Object.entries(PG_CATALOG_COLUMNS)) {
-    const declared = columnItems(DECLARED_CATALOG_TABLES[name] ?? '');
+  for (const [name, columns] of Object.entries(all)) {
+    const declared = columnItems(declaredTables[name] ?? '');
     const items = columns.map(([col, type]) => {
       // (quoted: some are SQLite's keywords, pg_prepared_xacts.transaction)
       const item = declared.get(col) ?? `"${col}" ${DECLARED_TYPES[type] ?? (type.endsWith('[]') ? '_text' : 'text')}`;
@@ -208,11 +220,12 @@ export const PG_CATALOG_TABLES: Record<string, string> = (() => {
     });
     out[name] = [...items, ...declared.values()].join(', ');
   }
-  for (const [name, list] of Object.entries(DECLARED_CATALOG_TABLES)) out[name] ??= list;
+  for (const [name, list] of Object.entries(declaredTables)) out[name] ??= list;
   return out;
-})();
+}
 
-export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
+/** The information_schema relations and columns Patina fills. */
+export const DECLARED_INFORMATION_SCHEMA_TABLES: Record<string, string> = {
   schemata:
     'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path varchar',
   tables: `table_catalog name, table_schema name, table_name name, table_type varchar, self_referencing_column_name name, reference_generation varchar,
@@ -247,3 +260,9 @@ export const INFORMATION_SCHEMA_TABLES: Record<string, string> = {
   parameters:
     'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode varchar, parameter_name name, data_type varchar',
 };
+
+/** Every view of PostgreSQL 15's information_schema with all its columns, as PG_CATALOG_TABLES. */
+export const INFORMATION_SCHEMA_TABLES: Record<string, string> = withAllColumns(
+  INFORMATION_SCHEMA_COLUMNS,
+  DECLARED_INFORMATION_SCHEMA_TABLES,
+);

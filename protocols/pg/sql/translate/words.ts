@@ -3,7 +3,7 @@
 // functions such as string_agg, IS UNKNOWN), aliases quoted, 't'/'f' compared with catalog booleans as 1/0, and
 // session functions (version(), current_user, now()) replaced by their values where the statement
 // runs on a read worker, which does not have them.
-import { DECLARED_CATALOG_TABLES, INFORMATION_SCHEMA_TABLES } from '../../catalog/tables';
+import { DECLARED_CATALOG_TABLES, DECLARED_INFORMATION_SCHEMA_TABLES } from '../../catalog/tables';
 import { quoteString } from '../lexer';
 import { sessionZone, sessionZoneLiteral } from '../session-zone';
 import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
@@ -12,7 +12,7 @@ import { STRICT_TO_JSON } from './strict-json';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
-  [...Object.values(DECLARED_CATALOG_TABLES), ...Object.values(INFORMATION_SCHEMA_TABLES)].flatMap((cols) =>
+  [...Object.values(DECLARED_CATALOG_TABLES), ...Object.values(DECLARED_INFORMATION_SCHEMA_TABLES)].flatMap((cols) =>
     cols
       .split(',')
       .map((c) => c.trim().split(/\s+/))
