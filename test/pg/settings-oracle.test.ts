@@ -63,6 +63,38 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     assert.match(out, /cannot be changed without restarting the server/);
   });
 
+  it("numbers are read as PostgreSQL reads them: units, ranges and 22023 in its words (SET work_mem = 'abc' was taken)", () => {
+    const out = same([
+      "SET work_mem = 'abc'",
+      "SET work_mem = '8XB'",
+      'SET work_mem = 10',
+      'SET work_mem = -1',
+      "SET work_mem = '99999999999'",
+      "SET work_mem = '1.5MB'",
+      'SHOW work_mem',
+      'SET work_mem = 10000',
+      'SHOW work_mem',
+      "SET work_mem = '65536B'",
+      'SHOW work_mem',
+      "SET lock_timeout = '5 weeks'",
+      "SET lock_timeout = '1.5s'",
+      'SHOW lock_timeout',
+      "SET lock_timeout = '5 min'",
+      'SHOW lock_timeout',
+      "SET idle_in_transaction_session_timeout = '0x10'",
+      'SHOW idle_in_transaction_session_timeout',
+      "SET statement_timeout = '-1'",
+      "SET random_page_cost = 'x'",
+      'SET random_page_cost = -1',
+      "SET random_page_cost = '1e3'",
+      'SHOW random_page_cost',
+      'SET geqo_threshold = 1.5',
+      'SHOW geqo_threshold',
+      'SET extra_float_digits = 9',
+    ]);
+    assert.match(out, /10 kB is outside the valid range for parameter "work_mem" \(64 \.\. 2147483647\)/);
+  });
+
   it("what migrations and dumps send is taken: SET ROLE, SESSION AUTHORIZATION, NAMES, SCHEMA, XML OPTION, pg_dump's preamble", () => {
     same([
       'SET ROLE tester',

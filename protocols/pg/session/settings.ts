@@ -87,6 +87,7 @@ export function checkSetting(name: string, value: string | null): void {
   if (!row) return;
   if (value === null) return;
   if (row[7] === 'bool' && !isBoolean(value)) throw pgError('22023', `parameter "${row[0]}" requires a Boolean value`);
+  if (row[7] === 'integer' || row[7] === 'real') settingNumber(row, value);
   if (row[7] === 'enum' && row[8] && !row[8].includes(value.trim().toLowerCase())) {
     const err = pgError('22023', `invalid value for parameter "${row[0]}": "${value}"`) as PgError;
     err.hint = `Available values: ${row[8].join(', ')}.`;
@@ -159,7 +160,8 @@ function settingValue(sig: PgToken[], j: number): string {
     .slice(j)
     .map((t) => unquote(t))
     .join(' ')
-    .replace(/ , /g, ', ');
+    .replace(/ , /g, ', ')
+    .replace(/^([-+]) (?=[\d.])/, '$1'); // (a signed number: `-1`, lexed as - and 1)
 }
 
 /** 'on' for READ ONLY, 'off' for READ WRITE among a transaction's modes (BEGIN, SET TRANSACTION), else null. */
@@ -238,7 +240,68 @@ function settingText(name: string, value: string): string {
     const v = value.trim().toLowerCase();
     return v === 'on' || v === '1' || 'true'.startsWith(v) || 'yes'.startsWith(v) ? 'on' : 'off';
   }
+  const row = PG_SETTINGS.get(name);
+  // an integer with a unit as PostgreSQL shows it: in the largest unit that divides it (10000 kB is 10000kB, 8192 kB 8MB)
+  if (type === 'integer' && row?.[3] && name !== 'statement_timeout') {
+    const v = settingNumber(row, value);
+    return v === 0 ? '0' : unitText(v, row[3]);
+  }
+  // (an integer rounded, a real as a number: `1e3` shows 1000)
+  if ((type === 'integer' || type === 'real') && row && !row[3]) return String(settingNumber(row, value));
   return value;
+}
+
+const MEMORY_UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
+const TIME_UNITS = ['us', 'ms', 's', 'min', 'h', 'd'];
+
+/** A value of a setting in base unit `unit` written in the largest unit that divides it (not below the base unit). */
+function unitText(v: number, unit: string): string {
+  const units = MEMORY_UNITS.includes(unit) || unit === '8kB' ? MEMORY_UNITS : TIME_UNITS;
+  const base = UNIT_SIZE[unit];
+  const amount = v * base;
+  for (const u of [...units].reverse())
+    if (UNIT_SIZE[u] >= base && Number.isInteger(amount / UNIT_SIZE[u])) return `${amount / UNIT_SIZE[u]}${u}`;
+  return `${v}${unit}`;
+}
+
+/**
+ * A numeric setting's value in its base unit, as PostgreSQL's parse_int and parse_real read it (a
+ * number, or a hex integer, then a unit of its kind: `1.5MB`, `5 min`), or its 22023: not a number
+ * (with the units as HINT when the unit is wrong), past the integer range, outside the setting's range.
+ */
+function settingNumber(row: PgSettingRow, value: string): number {
+  const [name, , , unit, , , , type, , min, max] = row;
+  const bad = (hint?: string) => {
+    const err = pgError('22023', `invalid value for parameter "${name}": "${value}"`) as PgError;
+    if (hint) err.hint = hint;
+    return err;
+  };
+  const m = /^\s*([-+]?(?:0x[0-9a-f]+|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?))\s*([a-zA-Z]*)\s*$/i.exec(value);
+  if (!m) throw bad();
+  let v = /^[-+]?0x/i.test(m[1]) ? Number.parseInt(m[1], 16) : Number(m[1]);
+  if (m[2]) {
+    const units = unit && (MEMORY_UNITS.includes(unit) || unit === '8kB') ? MEMORY_UNITS : unit ? TIME_UNITS : [];
+    if (!units.includes(m[2]))
+      throw bad(
+        units.length > 0
+          ? `Valid units for this parameter are ${units
+              .slice(0, -1)
+              .map((u) => `"${u}"`)
+              .join(', ')}, and "${units.at(-1)}".`
+          : undefined,
+      );
+    v = (v * UNIT_SIZE[m[2]]) / UNIT_SIZE[unit!];
+  }
+  if (type === 'integer') {
+    v = Math.round(v);
+    if (Math.abs(v) > 2_147_483_647) throw bad('Value exceeds integer range.');
+  }
+  if ((min !== null && v < Number(min)) || (max !== null && v > Number(max)))
+    throw pgError(
+      '22023',
+      `${v}${unit ? ` ${unit}` : ''} is outside the valid range for parameter "${name}" (${min} .. ${max})`,
+    );
+  return v;
 }
 
 /** A setting back to its login value, else Patina's default, else PostgreSQL's (a custom one to ''). */
