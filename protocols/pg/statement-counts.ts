@@ -32,6 +32,22 @@ export const parseCounts = { parses: 0 };
 export const blockCounts = { direct: 0, replayed: 0, preempted: 0 };
 
 /**
+ * What pg_stat_database shows of the PG front end's work since the agent started: transactions
+ * committed and rolled back (an autocommit statement is one), rows returned by SELECT and FETCH, and
+ * rows written by INSERT, UPDATE and DELETE, from their command tags.
+ */
+export const databaseCounts = { commits: 0, rollbacks: 0, returned: 0, inserted: 0, updated: 0, deleted: 0 };
+
+type TupleField = 'returned' | 'inserted' | 'updated' | 'deleted';
+const TUPLE_FIELDS: Record<string, TupleField> = {
+  SELECT: 'returned',
+  FETCH: 'returned',
+  INSERT: 'inserted',
+  UPDATE: 'updated',
+  DELETE: 'deleted',
+};
+
+/**
  * What the PG front end did, counted for the metrics (read when scraped): connections accepted and
  * open, statements completed by kind, errors by SQLSTATE class (its first two characters).
  */
@@ -45,7 +61,7 @@ export class PgCounts {
   readonly errors = new Map<string, number>();
   /** A counter per kind, and the counter of each tag seen (tags of small counts are the same strings each time: connection/results.ts). */
   readonly #byKind = new Map<string, { n: number }>();
-  readonly #byTag = new Map<string, { n: number }>();
+  readonly #byTag = new Map<string, { kind: { n: number }; field: TupleField | undefined; rows: number }>();
 
   /** Statement analyses found in a session's cache (hit) and made (miss). */
   get analyses(): { hits: number; misses: number } {
@@ -69,15 +85,18 @@ export class PgCounts {
 
   /** A statement completed with this command tag (once per query: one lookup of a known string). */
   completed(tag: string): void {
-    let counter = this.#byTag.get(tag);
-    if (counter === undefined) {
+    let t = this.#byTag.get(tag);
+    if (t === undefined) {
       const word = tag.split(' ', 1)[0];
       const kind = KINDS.has(word) ? word.toLowerCase() : word === 'START' ? 'begin' : 'other';
-      counter = this.#byKind.get(kind);
+      let counter = this.#byKind.get(kind);
       if (!counter) this.#byKind.set(kind, (counter = { n: 0 }));
-      if (this.#byTag.size < MAX_TAGS) this.#byTag.set(tag, counter);
+      // (the rows of `INSERT 0 5`, `UPDATE 3`, `SELECT 10`: its last number)
+      t = { kind: counter, field: TUPLE_FIELDS[word], rows: Number(/ (\d+)$/.exec(tag)?.[1] ?? 0) };
+      if (this.#byTag.size < MAX_TAGS) this.#byTag.set(tag, t);
     }
-    counter.n++;
+    t.kind.n++;
+    if (t.field) databaseCounts[t.field] += t.rows;
   }
 
   /** A statement (or message) failed with this SQLSTATE. */

@@ -84,4 +84,40 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     ])
       assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));
   });
+  it("pg_stat_database counts transactions and written rows as PostgreSQL does (pgAdmin's dashboard; they stayed 0)", async () => {
+    const read = async (c: ReturnType<typeof pgClient>) => {
+      await c.query('SELECT pg_stat_force_next_flush()');
+      const r = await c.query(
+        `SELECT xact_commit::int8 AS c, xact_rollback::int8 AS r, tup_inserted::int8 AS i, tup_updated::int8 AS u,
+          tup_deleted::int8 AS d FROM pg_stat_database WHERE datname = current_database()`,
+      );
+      return Object.values(r.rows[0]).map(Number);
+    };
+    const deltas = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const before = await read(c);
+        await c.query("INSERT INTO customers (id, name) VALUES (101, 'a'), (102, 'b')");
+        await c.query("INSERT INTO customers (id, name) VALUES (103, 'c')");
+        await c.query("UPDATE customers SET name = 'x' WHERE id >= 101");
+        await c.query('DELETE FROM customers WHERE id = 103');
+        await c.query('BEGIN');
+        await c.query("UPDATE customers SET name = 'y' WHERE id = 101");
+        await c.query('COMMIT');
+        await c.query('BEGIN');
+        await c.query("INSERT INTO customers (id, name) VALUES (104, 'd')");
+        await c.query('ROLLBACK');
+        await c.query('SELECT * FROM customers');
+        await c.query('DELETE FROM customers WHERE id >= 101');
+        const after = await read(c);
+        return after.map((v, k) => v - before[k]);
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await deltas(pair.patinaPort);
+    assert.deepEqual(patina, await deltas(pair.postgresPort));
+    assert.deepEqual(patina, [9, 1, 4, 4, 3]);
+  });
 });

@@ -95,6 +95,9 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);
+  // pg_stat_database's counts are current at every read: nothing to flush or to forget
+  fn('pg_stat_force_next_flush', () => '');
+  fn('pg_stat_clear_snapshot', () => '');
   // the session's LISTEN channels, one row each (`SELECT * FROM pg_listening_channels()`, or alone
   // in a select list: translate/set-returning.ts names the column after the function or the alias)
   db.table('pg_listening_channels', {

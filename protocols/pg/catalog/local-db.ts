@@ -9,6 +9,7 @@ import { narrowInteger } from '../../../src/engine/values';
 import { GUC_DEFAULTS, durationMs, hiddenSetting, settingInUnit } from '../session/settings';
 import { PG_SETTING_ROWS } from './pg-settings-rows';
 import { PG_TYPE_ROWS } from './pg-type-rows';
+import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
@@ -450,9 +451,14 @@ export class LocalDb {
       this.db
         .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (0, NULL, 0)')
         .run();
+      // (the PG front end's transactions and rows since the agent started: statement-counts.ts)
+      const c = databaseCounts;
       this.db
-        .prepare('INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends) VALUES (5, ?, ?)')
-        .run(this.#databaseName, sessions);
+        .prepare(
+          `INSERT INTO pg_catalog.pg_stat_database (datid, datname, numbackends, xact_commit, xact_rollback, tup_returned,
+             tup_fetched, tup_inserted, tup_updated, tup_deleted) VALUES (5, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .run(this.#databaseName, sessions, c.commits, c.rollbacks, c.returned, c.inserted, c.updated, c.deleted);
     } finally {
       this.db.pragma('query_only = 1');
     }

@@ -32,6 +32,7 @@ import { checkUpsertKeys } from '../sql/upsert-rows';
 import { AdvisoryWait, SleepRequest } from './advisory-locks';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, checkSetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
+import { databaseCounts } from '../statement-counts';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
 export interface SessionChannels {
@@ -162,18 +163,29 @@ export class Session {
    * a pipelined batch without a promise per message; writes and streamed reads return a promise.
    */
   execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
-    if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0; // (a statement outside a block is its own transaction)
+    // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
+    const autocommit = this.#t.state === 'idle' && an.kind === 'sql';
+    if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0;
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
-        return r.catch((err) => {
-          if (this.#t.state === 'open') this.#t.state = 'failed';
-          throw err;
-        });
+        return r.then(
+          (o) => {
+            if (autocommit) databaseCounts.commits++;
+            return o;
+          },
+          (err) => {
+            if (this.#t.state === 'open') this.#t.state = 'failed';
+            if (autocommit) databaseCounts.rollbacks++;
+            throw err;
+          },
+        );
       }
+      if (autocommit) databaseCounts.commits++;
       return r;
     } catch (err) {
       if (this.#t.state === 'open') this.#t.state = 'failed';
+      if (autocommit) databaseCounts.rollbacks++;
       throw err;
     }
   }
@@ -347,6 +359,8 @@ export class Session {
 
   #transactionEnded(committed: boolean) {
     this.#xid = 0;
+    if (committed) databaseCounts.commits++;
+    else databaseCounts.rollbacks++;
     this.#local.advisory.releaseXact(this.facts.pid);
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
