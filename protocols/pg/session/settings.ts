@@ -74,8 +74,8 @@ const FIXED: Record<string, string> = {
 /**
  * PostgreSQL's refusals of SET name (value; RESET: null), SET LOCAL and set_config alike: 42704 for a
  * name it has no setting of (a dotted name is a custom setting, which any may set), 55P02 for one a
- * session cannot change, 22023 for a value a boolean or an enum does not take. Other values are
- * taken as they are (integers with units, strings: Patina does not read them).
+ * session cannot change, 22023 for a value a boolean, an enum or a number (its units and range) does
+ * not take. Text values are taken as they are (Patina does not read most of them).
  */
 export function checkSetting(name: string, value: string | null): void {
   if (name.includes('.')) return;
