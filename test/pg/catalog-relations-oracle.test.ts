@@ -120,4 +120,14 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     assert.deepEqual(patina, await deltas(pair.postgresPort));
     assert.deepEqual(patina, [9, 1, 4, 4, 3]);
   });
+  it("'public'::regnamespace is the schema's OID, which catalog queries compare with relnamespace (it matched nothing)", () => {
+    for (const sql of [
+      "SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY 1",
+      "SELECT 'public'::regnamespace::oid, 'PUBLIC'::regnamespace::oid, relnamespace::regnamespace FROM pg_class WHERE relname = 'orders'",
+      "SELECT count(*) FROM pg_type WHERE typnamespace = 'pg_catalog'::regnamespace AND typname = 'int4'",
+    ])
+      assert.deepEqual(lines(pair.patinaPort, sql), lines(pair.postgresPort, sql), sql);
+    const r = psql(pair.patinaPort, ["SELECT 'nope'::regnamespace"], ['-A', '-t']);
+    assert.match(r.stderr, /schema "nope" does not exist/);
+  });
 });

@@ -48,6 +48,9 @@ const BTREE_COLUMN: Record<string, boolean> = {
   search_nulls: true,
 };
 
+/** The schemas' OIDs and names (pg_namespace's rows: catalog/local-db.ts). */
+const NAMESPACE_NAMES = { 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' };
+
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -358,12 +361,20 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     const body = arrayText(names);
     return vector && names.length > 0 ? `[0:${names.length - 1}]=${body}` : body;
   });
-  fn('__pg_regnamespace', (x) =>
-    x === null
-      ? null
-      : (({ 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' } as Record<number, string>)[num(x)] ??
-        String(x)),
-  );
+  // relnamespace::regnamespace: the schema's name; 'public'::regnamespace: its OID, which catalog
+  // queries compare with relnamespace (`relnamespace = 'public'::regnamespace` matched nothing: the
+  // name stayed text); 3F000 for no such schema
+  fn('__pg_regnamespace', (x) => {
+    if (x === null) return null;
+    if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x))
+      return (NAMESPACE_NAMES as Record<number, string>)[num(x)] ?? String(x);
+    const name = x.trim().replace(/^"(.*)"$/, '$1');
+    const oid = Object.entries(NAMESPACE_NAMES).find(
+      ([, n]) => n === (/^".*"$/.test(x.trim()) ? name : name.toLowerCase()),
+    )?.[0];
+    if (oid === undefined) throw pgError('3F000', `schema "${name}" does not exist`);
+    return Number(oid);
+  });
   db.table('pg_options_to_table', {
     columns: ['option_name', 'option_value'],
     parameters: ['options'],
