@@ -1,8 +1,8 @@
 // Writes protocols/pg/catalog/pg-catalog-columns.ts: every table and view of PostgreSQL 15's
-// pg_catalog and information_schema with its columns in order and their types, so that the catalog connection has each
-// relation and column a tool's query may name (empty where Patina has nothing to list): a query naming
-// one Patina did not declare was answered with no rows at all (psql's \dconfig+ joins
-// pg_parameter_acl). Needs a PostgreSQL 15 server:
+// pg_catalog and information_schema with its columns in order and their types, so that the catalog
+// connection has each relation and column a tool's query may name (empty where Patina has nothing to
+// list): a query naming one Patina did not declare was answered with no rows at all (psql's
+// \dconfig+ joins pg_parameter_acl). Needs a PostgreSQL 15 server:
 //   node scripts/pg-catalog-columns.js <port> [user] [database]
 const fs = require('node:fs');
 const path = require('node:path');

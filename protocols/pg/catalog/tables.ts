@@ -1,8 +1,9 @@
 // The pg_catalog and information_schema tables clients query, as SQLite tables. Column types are
 // PostgreSQL type names so results carry PostgreSQL's type OIDs (bool prints t/f, oid, name, ...).
 // The columns Patina fills are declared here; every other relation and column of PostgreSQL 15's
-// pg_catalog is added from pg-catalog-columns.ts (PG_CATALOG_TABLES), empty or NULL, so that a query
-// naming one answers as PostgreSQL's would with nothing there (it was answered with no rows at all).
+// pg_catalog and information_schema is added from pg-catalog-columns.ts (PG_CATALOG_TABLES,
+// INFORMATION_SCHEMA_TABLES), empty or NULL, so that a query naming one answers as PostgreSQL's would
+// with nothing there (it was answered with no rows at all).
 import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
 
 /** PostgreSQL 15's pg_stat_user_tables and pg_stat_all_tables. */
