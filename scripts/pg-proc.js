@@ -6,10 +6,8 @@
 //   node scripts/pg-proc.js <port> [user] [database]
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { pg15 } = require('./pg15');
 
-const [port, user = 'postgres', db = 'postgres'] = process.argv.slice(2);
-if (!port) throw new Error('usage: node scripts/pg-proc.js <port> [user] [database]');
 const dist = path.resolve(__dirname, '..', 'dist', 'protocols', 'pg');
 const { FUNCTION_NAMES } = require(path.join(dist, 'catalog', 'function-names.js'));
 const { PG_TYPES } = require(path.join(dist, 'types', 'oids.js'));
@@ -29,13 +27,7 @@ SELECT json_agg(json_build_array(p.oid::int, p.proname, p.prokind, p.proretset, 
  WHERE p.pronamespace = 'pg_catalog'::regnamespace AND p.proname = ANY (${names})
    AND p.prorettype = ANY (${allowed}) AND p.proargtypes::oid[] <@ ${allowed}
    AND coalesce(p.proallargtypes, '{}') <@ ${allowed}`;
-const psql = (sql) =>
-  execFileSync('psql', ['-X', '-A', '-t', '-h', '127.0.0.1', '-p', port, '-U', user, '-d', db, '-c', sql], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  }).trim();
-const version = psql('SHOW server_version');
-if (!version.startsWith('15.')) throw new Error(`PostgreSQL ${version}: this table is PostgreSQL 15's`);
+const { psql, version } = pg15('pg-proc.js');
 const rows = JSON.parse(psql(query));
 const pseudo = JSON.parse(
   psql(`SELECT json_object_agg(oid::int, format_type(oid, NULL)) FROM pg_type WHERE oid = ANY ('{${PSEUDO.join(',')}}')`),

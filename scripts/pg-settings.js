@@ -6,18 +6,10 @@
 //   node scripts/pg-settings.js <port> [user] [database]
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { pg15 } = require('./pg15');
 
-const [port, user = 'postgres', db = 'postgres'] = process.argv.slice(2);
-if (!port) throw new Error('usage: node scripts/pg-settings.js <port> [user] [database]');
 const out = path.resolve(__dirname, '..', 'protocols', 'pg', 'catalog', 'pg-settings-rows.ts');
-const psql = (sql) =>
-  execFileSync('psql', ['-X', '-A', '-t', '-h', '127.0.0.1', '-p', port, '-U', user, '-d', db, '-c', sql], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  }).trim();
-const version = psql('SHOW server_version');
-if (!version.startsWith('15.')) throw new Error(`PostgreSQL ${version}: this table is PostgreSQL 15's`);
+const { psql, version } = pg15('pg-settings.js');
 
 // [shown, setting] of what the server's command line, its folder or the client set
 const PACKAGED = {

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { NPGSQL_LOAD_TYPES } from '../fixtures/bi-catalog-queries';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { psql } from '../helpers/pg';
 
@@ -84,21 +83,6 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
     assert.ok(postgres.out.includes(line), postgres.out);
     assert.ok(patina.out.includes(line), patina.out);
     assert.match(patina.out, /\(1 row\)/);
-  });
-
-  it("Npgsql's type loading query: every type Patina lists is listed so by PostgreSQL, arrays with their element", () => {
-    const rows = (port: number) => {
-      const r = psql(port, [NPGSQL_LOAD_TYPES], ['-A', '-t']);
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim().split('\n');
-    };
-    const postgres = new Set(rows(pair.postgresPort));
-    const patina = rows(pair.patinaPort);
-    assert.ok(patina.includes('pg_catalog|1016|_int8|a|f|20'), 'int8[] is an array of int8');
-    assert.deepEqual(
-      patina.filter((r) => !postgres.has(r)),
-      [],
-    );
   });
 
   it('psql \\d on a relation that does not exist says so as PostgreSQL does', () => {

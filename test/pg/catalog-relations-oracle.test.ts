@@ -46,6 +46,7 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = lines(pair.patinaPort, NPGSQL);
     const postgres = new Set(lines(pair.postgresPort, NPGSQL));
     assert.match(patina[0], /^PostgreSQL 15/);
+    assert.ok(patina.includes('pg_catalog|1016|_int8|a|f|20'), 'int8[] is an array of int8');
     const types = patina.slice(1);
     assert.ok(types.length >= 50, `${types.length} types`);
     for (const row of types) assert.ok(postgres.has(row), `not PostgreSQL's: ${row}`);
