@@ -329,11 +329,13 @@ const UNIT_SIZE: Record<string, number> = {
 
 /** pg_settings' `setting` of a value SET: in the setting's own unit (`8MB` of work_mem is 8192, its unit kB). */
 export function settingInUnit(name: string, shown: string): string {
-  const unit = PG_SETTINGS.get(name)?.[3];
-  const m = /^\s*(-?\d+(?:\.\d+)?)\s*([a-zA-Z]+)?\s*$/.exec(shown);
-  if (!unit || !m || UNIT_SIZE[unit] === undefined) return shown;
-  const from = m[2] === undefined ? UNIT_SIZE[unit] : UNIT_SIZE[m[2]];
-  return from === undefined ? shown : String(Math.round((Number(m[1]) * from) / UNIT_SIZE[unit]));
+  const row = PG_SETTINGS.get(name);
+  if (!row?.[3]) return shown;
+  try {
+    return String(settingNumber(row, shown)); // (SET checked it already)
+  } catch {
+    return shown;
+  }
 }
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
