@@ -68,6 +68,12 @@ describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
     same('tableTypes')();
   });
   it('getTables lists the tables', same('tables'));
+  it('getTables with no schema lists the system catalogs, and their columns, keys and indexes answer (pg_class held none)', () => {
+    same('systemTables')();
+    same('systemColumns')();
+    same('systemPrimaryKeys')();
+    same('systemIndexInfo')();
+  });
   it('getColumns gives each column its type, size, nullability and default', same('columns'));
   it('getPrimaryKeys names the key columns in order (none for a table that does not exist)', same('primaryKeys'));
   it('getIndexInfo lists the primary key and the indexes column by column', same('indexInfo'));

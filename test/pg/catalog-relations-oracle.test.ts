@@ -85,6 +85,61 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     ])
       assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));
   });
+  it("lists the system relations as PostgreSQL does: psql's \\dS and \\d pg_class, pg_tables, information_schema.tables (pg_class held none)", () => {
+    for (const commands of [
+      ['\\dS', '\\dtS pg_a*', '\\dvS pg_stat*', '\\diS pg_class*'],
+      ['\\d pg_enum', '\\d pg_description', '\\d pg_inherits', '\\d pg_am_oid_index', '\\d'],
+      [
+        `SELECT relkind, count(*) FROM pg_class WHERE relnamespace IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
+          GROUP BY 1 ORDER BY 1`,
+        'SELECT table_schema, table_type, count(*) FROM information_schema.tables GROUP BY 1, 2 ORDER BY 1, 2',
+        "SELECT table_schema, count(*), count(*) FILTER (WHERE is_nullable = 'NO') FROM information_schema.columns GROUP BY 1 ORDER BY 1",
+        'SELECT schemaname, count(*) FROM pg_tables GROUP BY 1 ORDER BY 1',
+        'SELECT schemaname, count(*) FROM pg_views GROUP BY 1 ORDER BY 1',
+        "SELECT count(*), count(*) FILTER (WHERE indexdef LIKE 'CREATE UNIQUE%') FROM pg_indexes WHERE schemaname = 'pg_catalog'",
+        `SELECT 'pg_class'::regclass::oid, 2601::regclass, to_regclass('tables'), to_regclass('information_schema.tables')::oid =
+          (SELECT oid FROM pg_class WHERE relname = 'tables'), pg_table_is_visible('pg_am'::regclass),
+          pg_table_is_visible(to_regclass('information_schema.tables'))`,
+        `SELECT pg_get_indexdef('pg_class_oid_index'::regclass), pg_get_constraintdef(oid), contype FROM pg_constraint
+          WHERE conname = 'pg_class_oid_index'`,
+        `SELECT constraint_type, count(*) FROM information_schema.table_constraints WHERE table_schema = 'pg_catalog'
+          AND constraint_type <> 'CHECK' GROUP BY 1 ORDER BY 1`,
+      ],
+    ])
+      assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));
+  });
+  it('regclass values are OIDs that print as names, typed regclass (node-postgres read NaN: they went typed oid)', async () => {
+    const commands = [
+      `SELECT c.oid::regclass AS r, 'pg_am'::regclass AS s, 'orders'::regclass::text AS t, c.oid::regclass::text AS u,
+        2601::regclass AS v, to_regclass('orders') AS w FROM pg_class c WHERE relname = 'pg_am'`,
+      'SELECT count(*) FROM pg_class WHERE oid = 2601::regclass',
+      "SELECT relname FROM pg_class WHERE oid = 'orders'::regclass",
+      "SELECT c.relname FROM pg_class c WHERE c.oid::regclass::text LIKE 'ord%'",
+      `SELECT 'information_schema.tables'::regclass, '"orders"'::regclass, 'orders'::regclass = 'public.orders'::regclass`,
+      "SELECT 'nope'::regclass",
+    ];
+    const out = (port: number) => {
+      const r = psql(port, commands);
+      return r.stdout + r.stderr;
+    };
+    assert.equal(out(pair.patinaPort), out(pair.postgresPort));
+    const read = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const r = await c.query(
+          "SELECT c.oid::regclass AS r, 'pg_am'::regclass AS s, $1::regclass AS p FROM pg_class c WHERE relname = 'pg_am'",
+          ['orders'],
+        );
+        return [r.rows, r.fields.map((f) => f.dataTypeID)];
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await read(pair.patinaPort);
+    assert.deepEqual(patina, [[{ r: 'pg_am', s: 'pg_am', p: 'orders' }], [2205, 2205, 2205]]);
+    assert.deepEqual(patina, await read(pair.postgresPort));
+  });
   it("pg_stat_database counts transactions and written rows as PostgreSQL does (pgAdmin's dashboard; they stayed 0)", async () => {
     const read = async (c: ReturnType<typeof pgClient>) => {
       await c.query('SELECT pg_stat_force_next_flush()');

@@ -463,7 +463,11 @@ describe('PostgreSQL wire protocol', function () {
 
   it('shows tables added by a schema reload without reconnecting', async () => {
     const c = await RawPg.open(port);
-    c.send(serialize.query(`SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' ORDER BY 1`));
+    c.send(
+      serialize.query(
+        `SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace ORDER BY 1`,
+      ),
+    );
     assert.deepEqual(
       (await c.until('readyForQuery')).filter((m) => m.name === 'dataRow').map((m) => (m.fields as string[])[0]),
       ['items'],

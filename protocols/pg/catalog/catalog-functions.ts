@@ -217,7 +217,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   );
   fn('pg_encoding_to_char', () => 'UTF8');
   fn('pg_char_to_encoding', () => 6);
-  fn('pg_table_is_visible', () => 1);
+  // a relation is visible unless it is information_schema's (not on the search path)
+  fn('pg_table_is_visible', (o) =>
+    o === null ? null : state.relName(num(o))?.startsWith('information_schema.') ? 0 : 1,
+  );
   fn('pg_type_is_visible', () => 1);
   fn('pg_function_is_visible', () => 1);
   fn('pg_my_temp_schema', () => 0);
@@ -321,31 +324,38 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     });
   const regclass = (x: unknown) => {
     if (x === null) return null;
-    if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x))) {
-      const o = num(typeof x === 'string' ? Number(x) : x);
-      return typeof x === 'string' ? o : (state.relName(o) ?? String(o));
-    }
+    // (an OID is one already, printed as its name where the value is a result: types/registry.ts)
+    if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x)))
+      return num(typeof x === 'string' ? Number(x) : x);
     // read as PostgreSQL reads a name: `"Mixed"` keeps its case, `Plain` is folded, `"public"."t"` and
     // `pg_catalog.t` name t (the schemas this agent has)
     const parts = [...String(x).matchAll(/\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(?:\.|$)/g)].map((m) =>
       m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase(),
     );
-    const name =
-      parts.length > 1 && ['public', 'pg_catalog', 'information_schema'].includes(parts[0])
-        ? parts[1]
-        : parts.join('.');
+    // (information_schema's relations are known by their qualified names: it is not on the search path)
+    const name = parts.length > 1 && ['public', 'pg_catalog'].includes(parts[0]) ? parts[1] : parts.join('.');
     for (const [o, n] of state.relNames()) if (n === name) return o;
     return null;
   };
   // 'name'::regclass: the relation's OID; PostgreSQL's 42P01 when there is none
+  // (an integer, as SQLite keeps it: a JS number would be a REAL, `16392.0` made text)
   fn('__pg_regclass', (x) => {
     const o = regclass(x);
     if (o === null && x !== null)
       throw pgError('42P01', `relation "${String(x).replace(/^"(.*)"$/, '$1')}" does not exist`);
-    return o;
+    return o === null ? null : BigInt(o);
+  });
+  // a regclass made text: the relation's name, as PostgreSQL prints it (its OID when it has none)
+  fn('__pg_regclass_text', (x) => {
+    if (x === null) return null;
+    const o = regclass(x);
+    return typeof o === 'number' ? (state.relName(o) ?? String(o)) : String(x);
   });
   // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
-  fn('to_regclass', (x) => (x === null ? null : regclass(String(x))));
+  fn('to_regclass', (x) => {
+    const o = x === null ? null : regclass(String(x));
+    return o === null ? null : BigInt(o);
+  });
   // 'integer'::regtype, 'int4'::regtype, 'trigger'::regtype: the type's OID (42704 for no type); an
   // OID: its name as format_type prints it
   fn('__pg_regtype', (x) =>

@@ -12,6 +12,8 @@ import { PG_TYPE_ROWS } from './pg-type-rows';
 import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
+import { fillSystemRelations } from './system-rows';
+import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
 import { fillBuiltinProcs } from './builtin-procs';
@@ -140,6 +142,14 @@ export class LocalDb {
       this.db.pragma('query_only = 1');
     }
     this.#cache.clear();
+    const names = this.#relNames;
+    setRelationNames({
+      name: (oid) => names.get(oid),
+      oid: (name) => {
+        for (const [o, n] of names) if (n === name) return o;
+        return undefined;
+      },
+    });
   }
 
   #fill(schema: Schema) {
@@ -259,7 +269,7 @@ export class LocalDb {
       });
     }
 
-    this.#relNames = new Map(Object.entries(CATALOG_RELATION_OIDS).map(([name, o]) => [o, name]));
+    this.#relNames = new Map();
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
     this.#btrees = new Map();
@@ -278,6 +288,18 @@ export class LocalDb {
       constraintDefs: this.#constraintDefs,
       btrees: this.#btrees,
     };
+    fillSystemRelations({
+      ...sink,
+      namespaces: { pg_catalog: NS_CATALOG, information_schema: NS_INFO },
+      columns: (schema, relation) =>
+        (db.pragma(`${schema}.table_info(${relation})`) as { name: string; type: string }[]).map((c) => ({
+          name: c.name,
+          type: c.type,
+        })),
+    });
+    // the catalog tables PostgreSQL has that Patina answers from elsewhere (pg_authid: pg_roles)
+    for (const [name, o] of Object.entries(CATALOG_RELATION_OIDS))
+      if (!this.#relNames.has(o)) this.#relNames.set(o, name);
     for (const t of [...schema.tables.values()].sort((a, b) => a.name.localeCompare(b.name))) fillTable(t, sink);
   }
 

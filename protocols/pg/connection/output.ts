@@ -109,6 +109,9 @@ function namePosition(code: string, message: string, sql: string): string | unde
   const name = m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
   // (string literals blanked out, lengths kept: the name is looked for in the SQL around them)
   const masked = sql.replace(/'(?:[^']|'')*'/g, (q) => ' '.repeat(q.length));
-  const at = new RegExp(`(?<![\\w$"])"?${name}"?(?![\\w$])`, 'i').exec(masked);
+  const at =
+    new RegExp(`(?<![\\w$"])"?${name}"?(?![\\w$])`, 'i').exec(masked) ??
+    // a relation named by a string ('nope'::regclass): PostgreSQL points at the literal
+    (code === '42P01' ? new RegExp(`'${name}'`).exec(sql) : null);
   return at ? String([...sql.slice(0, at.index)].length + 1) : undefined;
 }

@@ -114,7 +114,7 @@ export const FIXED: Record<string, number> = {
   pg_has_role: OID.bool,
   pg_encoding_to_char: OID.name,
   current_schemas: OID.nameArray,
-  to_regclass: OID.oid, // as a regclass cast is answered: the OID
+  to_regclass: OID.regclass,
   quote_nullable: OID.text,
   pg_size_pretty: OID.text,
   string_to_array: OID.textArray,

@@ -190,8 +190,9 @@ export function oidOfDeclType(decl: string | null | undefined): number {
     // the catalog's own columns
     case 'oid':
     case 'regproc':
-    case 'regclass':
       return OID.oid;
+    case 'regclass':
+      return OID.regclass;
     case 'name':
       return OID.name;
     case '"char"':

@@ -5,6 +5,7 @@ import { dateCodec, intervalCodec, timeCodec, timestampCodec, timestamptzCodec }
 import { float4Codec, float8Codec } from './float';
 import { boolCodec, int2Codec, int4Codec, int8Codec, oidCodec } from './integer';
 import { numericCodec } from './numeric';
+import { relationNames } from './relation-names';
 import {
   bpcharCodec,
   byteaCodec,
@@ -52,9 +53,25 @@ for (const [c, arrayOid, arrayName] of BASES) {
   CODECS[arrayOid] = arrayCodec(arrayOid, arrayName, c);
 }
 CODECS[unknownCodec.oid] = unknownCodec;
-// regproc and regclass columns of the catalog hold OIDs
+// regproc columns of the catalog hold OIDs
 CODECS[24] = { ...oidCodec, oid: 24, name: 'regproc' };
-CODECS[2205] = { ...oidCodec, oid: 2205, name: 'regclass' };
+// a regclass is a relation's OID that prints as its name (a name made text before it is kept as it is)
+const regclassOid = (v: unknown) =>
+  typeof v === 'string' && !/^\d+$/.test(v) ? (relationNames().oid(v) ?? v) : typeof v === 'bigint' ? Number(v) : v;
+CODECS[2205] = {
+  ...oidCodec,
+  oid: 2205,
+  name: 'regclass',
+  text: (v) => {
+    const o = regclassOid(v);
+    return typeof o === 'number' ? (relationNames().name(o) ?? String(o)) : String(o);
+  },
+  binary: (v) => oidCodec.binary(regclassOid(v)),
+  textOfBinary: (raw) => {
+    const o = oidCodec.fromBinary?.(raw) as number;
+    return relationNames().name(o) ?? String(o);
+  },
+};
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
 CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
 
