@@ -65,6 +65,11 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
     '\\sf+ pg_catalog.now()',
     '\\sf every',
     '\\sf no_such_function',
+    // the session's functions (advisory locks, pg_sleep, timeofday) were missing from pg_proc
+    '\\df pg_advisory*',
+    '\\df pg_try_advisory*',
+    '\\df pg_sleep*',
+    '\\df timeofday',
     "SELECT pg_get_function_arguments('generate_series(int,int)'::regprocedure), pg_get_function_result('upper(text)'::regprocedure), pg_get_function_identity_arguments('lpad(text,int,text)'::regprocedure)",
   ])
     it(`psql ${cmd} shows what PostgreSQL shows`, () => {

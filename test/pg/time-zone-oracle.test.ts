@@ -152,6 +152,26 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     await same(['RESET TIME ZONE', 'SELECT 1']);
   });
 
+  it("timeofday() is the clock as text in the session zone, in PostgreSQL's form (it was 42883)", async () => {
+    const { patina, postgres } = clients();
+    for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {
+      const read = async (c: PgClient) => {
+        await c.query(`SET TIME ZONE '${zone}'`);
+        const r = await c.query({
+          text: 'SELECT timeofday() AS t, pg_typeof(timeofday())::text AS ty',
+          rowMode: 'array',
+        });
+        return r.rows[0] as string[];
+      };
+      const [p, q] = [await read(patina), await read(postgres)];
+      const form = /^(\w{3} \w{3} \d\d \d\d:\d\d:\d\d)\.\d{6} (\d{4}) (\S+)$/;
+      const [pm, qm] = [form.exec(p[0]), form.exec(q[0])];
+      assert.ok(pm && qm, `${p[0]} | ${q[0]}`);
+      assert.deepEqual([pm[3], p[1]], [qm[3], q[1]], zone);
+      const at = (m: RegExpExecArray) => Date.parse(`${m[1].slice(4)} ${m[2]}`);
+      assert.ok(Math.abs(at(pm) - at(qm)) < 10_000, `${p[0]} | ${q[0]}`);
+    }
+  });
   it('time - time is an interval, as in PostgreSQL (it was 42883)', async () => {
     await same([
       "SELECT '10:00'::time - '12:30:00.5'::time, '23:59:59.999999'::time - '00:00'::time, t - '08:00'::time, (t - '08:00'::time)::text FROM (VALUES ('09:15:30'::time), (NULL)) v(t)",

@@ -131,6 +131,7 @@ export const FIXED: Record<string, number> = {
   transaction_timestamp: OID.timestamptz,
   statement_timestamp: OID.timestamptz,
   clock_timestamp: OID.timestamptz,
+  timeofday: OID.text,
   to_timestamp: OID.timestamptz,
   date_part: OID.float8,
   extract: OID.numeric,

@@ -41,6 +41,15 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
     case 'statement_timestamp':
     case 'clock_timestamp':
       return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+    case 'timeofday': {
+      // PostgreSQL's `Fri Nov 27 08:55:12.123456 2026 UTC`, in the session's zone (to_char's TZ abbreviation)
+      const now = "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+      const zone = sessionZone();
+      const fmt = "'Dy Mon DD HH24:MI:SS.US YYYY TZ'";
+      return zone === null
+        ? `__pg_to_char_tz(${now}, ${fmt})`
+        : `__pg_to_char_in(${now}, ${fmt}, ${quoteString(zone)})`;
+    }
     case 'localtimestamp':
       return localClock(19 + 4);
     case 'localtime':
@@ -69,6 +78,7 @@ const CLOCK_VALUES = new Set([
   'transaction_timestamp',
   'statement_timestamp',
   'clock_timestamp',
+  'timeofday',
   'localtimestamp',
   'localtime',
 ]);
