@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
+import { zoneFileAbbreviation } from './tz-file';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -1405,11 +1406,15 @@ const ABBREVIATIONS = new Map<string, string>();
 const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-NZ', 'en-HK', 'ja-JP'];
 
 /**
- * A session zone's abbreviation at an instant, as to_char's TZ prints it: Intl's short name in an
- * English locale that has one ('CET', 'CEST'), else the offset as the zone database writes it
- * ('+04', '+0530'; Intl names some zones the database leaves numeric: Asia/Dubai's 'GST').
+ * A session zone's abbreviation at an instant, as to_char's TZ prints it: the zone database's
+ * ('MSK', 'CST', '+04', '-03'; tz-file.ts), else, without the database's files, Intl's short name in
+ * an English locale that has one ('CET', 'CEST'), else the offset ('+04', '+0530').
  */
 export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): string {
+  // the zone database's, as PostgreSQL prints it, at the instant (Moscow's +04 was MSD in 1990, MSK in 2012)
+  const named = fixedOffsetMs(zone) === null ? zoneFileAbbreviation(zone, ms, offsetMs) : undefined;
+  if (named) return named;
+  // without the database's files: Intl's names, by offset
   const key = `${zone} ${offsetMs}`;
   let a = ABBREVIATIONS.get(key);
   if (a === undefined) {

@@ -564,6 +564,9 @@ export function toChar(v: unknown, fmt: unknown, instant = false, zone: string |
     }
     return formatInstantAs(t, format);
   }
+  // an infinite date or timestamp (kept as PostgreSQL prints it, lower case): NULL, as PostgreSQL's
+  // to_char answers (a numeric's infinity is `Infinity`)
+  if (v === 'infinity' || v === '-infinity') return null;
   if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
     throw sqlStateError('0A000', 'to_char of an interval is not supported; extract its fields with date_part');
   if (v instanceof Uint8Array) throw sqlStateError('42883', 'function to_char(bytea, text) does not exist');

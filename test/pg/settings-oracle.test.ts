@@ -125,6 +125,39 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     ]);
   });
 
+  it('a login naming no setting, or one no session may change, ends with FATAL as in PostgreSQL (it was ignored)', () => {
+    // libpq's PGOPTIONS; each line the FATAL message, without the server's address (libpq prints it
+    // again when it retries without TLS)
+    const login = (port: number, options: string) => {
+      const r = psql(port, ['SHOW work_mem'], ['-A', '-t'], { PGOPTIONS: options });
+      const errors = [
+        ...new Set(
+          r.stderr
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.replace(/^.*failed: /, '')),
+        ),
+      ];
+      return [r.status === 0, r.stdout, ...errors];
+    };
+    for (const options of [
+      '-c statment_timeout=5',
+      '-c foo=1',
+      '-c shared_buffers=1MB',
+      '-c server_version=1',
+      '-c work_mem=abc',
+      '-c myapp.tenant=acme',
+      '-c Work_Mem=8MB',
+      '-c log_connections=on',
+    ])
+      assert.deepEqual(login(pair.patinaPort, options), login(pair.postgresPort, options), options);
+    assert.deepEqual(login(pair.patinaPort, '-c foo=1'), [
+      false,
+      '',
+      'FATAL:  unrecognized configuration parameter "foo"',
+    ]);
+  });
+
   it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {
     same([
       'SHOW work_mem',

@@ -152,6 +152,24 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     await same(['RESET TIME ZONE', 'SELECT 1']);
   });
 
+  it("to_char's TZ is the zone database's abbreviation, at each instant (Moscow's was +03, Shanghai's +08)", async () => {
+    const instants = `SELECT to_char(t, 'YYYY-MM-DD HH24:MI TZ tz') FROM (VALUES (timestamptz '1990-06-01 12:00+00'),
+      ('2012-01-15 12:00+00'), ('2024-01-15 12:00+00'), ('2024-07-15 12:00+00'), ('2040-07-15 12:00+00')) AS v(t)`;
+    for (const zone of [
+      'Europe/Moscow',
+      'Asia/Shanghai',
+      'Asia/Dubai',
+      'America/Sao_Paulo',
+      'Pacific/Auckland',
+      'Europe/London',
+      'America/New_York',
+      'europe/moscow',
+    ]) {
+      await same([`SET TIME ZONE '${zone}'`, instants]);
+      await same([`SET TIME ZONE '${zone}'`, "SELECT to_char(ts, 'TZ') FROM ev WHERE id <= 7 ORDER BY id"]);
+    }
+  });
+
   it("timeofday() is the clock as text in the session zone, in PostgreSQL's form (it was 42883)", async () => {
     const { patina, postgres } = clients();
     for (const zone of ['UTC', 'America/New_York', 'Asia/Kolkata']) {

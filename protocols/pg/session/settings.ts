@@ -385,11 +385,21 @@ export function startupSettings(params: Record<string, string>): { name: string;
   const keep = new Set(['client_encoding', 'datestyle', 'intervalstyle', 'extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
+    // as PostgreSQL's login: a name it has no setting of ends it (42704), as does one no session may
+    // change (55P02); one of a connection's start (backend context) is taken, and not used here
+    const context = PG_SETTINGS.get(n)?.[6] ?? HIDDEN[n];
+    if (context === undefined && !n.includes('.') && !(n in GUC_DEFAULTS))
+      throw pgError('42704', `unrecognized configuration parameter "${name}"`);
+    if (context && context !== 'backend' && context !== 'superuser-backend' && FIXED[context])
+      throw pgError('55P02', `parameter "${PG_SETTINGS.get(n)?.[0] ?? n}" ${FIXED[context]}`);
     // (PostgreSQL's settings a session may set too: PGOPTIONS='-c work_mem=64MB')
     const settable = n in GUC_DEFAULTS || ['user', 'superuser'].includes(PG_SETTINGS.get(n)?.[6] ?? '');
     if (settable && !keep.has(n)) out.push({ name: n, value });
   };
-  for (const [k, v] of Object.entries(params)) if (k !== 'options' && k !== 'application_name') take(k, v);
+  // (user, database and replication are the login's own; _pq_. names are protocol options, which
+  // PostgreSQL leaves to NegotiateProtocolVersion)
+  const own = new Set(['options', 'application_name', 'user', 'database', 'replication']);
+  for (const [k, v] of Object.entries(params)) if (!own.has(k) && !k.startsWith('_pq_.')) take(k, v);
   const words = (params.options ?? '').trim().split(/\s+/).filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
