@@ -16,12 +16,13 @@
 #   golang-go, golang-github-jackc-pgx-v4-dev   Go's pgx (the test builds its program with Debian's Go)
 #   openssl, curl                  the TLS tests' certificates; HTTPS
 #   prometheus                     promtool checks /metrics
+#   tzdata                         the zone database to_char's TZ abbreviations come from (PostgreSQL's too)
 #   chromium                       the web console's browser test (driven by playwright-core)
 #
 # PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
 set -euo pipefail
 
-pkgs="postgresql-client postgresql pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django python3-peewee unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql php-doctrine-dbal libdbd-pg-perl ruby-pg ruby-activerecord ruby-sequel golang-go golang-github-jackc-pgx-v4-dev"
+pkgs="postgresql-client postgresql tzdata pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django python3-peewee unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql php-doctrine-dbal libdbd-pg-perl ruby-pg ruby-activerecord ruby-sequel golang-go golang-github-jackc-pgx-v4-dev"
 
 if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
 if ! command -v dpkg >/dev/null 2>&1; then
