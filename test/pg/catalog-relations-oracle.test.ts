@@ -115,6 +115,8 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
       'SELECT count(*) FROM pg_class WHERE oid = 2601::regclass',
       "SELECT relname FROM pg_class WHERE oid = 'orders'::regclass",
       "SELECT c.relname FROM pg_class c WHERE c.oid::regclass::text LIKE 'ord%'",
+      `SELECT format('%s', c.oid::regclass), c.oid::regclass || '!', concat(c.oid::regclass, '?'), 'x' || 'orders'::regclass,
+        c.oid::regclass::varchar(3) FROM pg_class c WHERE relname = 'orders'`,
       `SELECT 'information_schema.tables'::regclass, '"orders"'::regclass, 'orders'::regclass = 'public.orders'::regclass`,
       "SELECT 'nope'::regclass",
     ];

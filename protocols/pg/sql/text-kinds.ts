@@ -5,6 +5,8 @@ import { OID } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
 import { isComputed, scaleOf } from './numeric-scale';
+import { quoteString } from './lexer';
+import { zonedTextKind } from './session-zone';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -20,6 +22,8 @@ const TEXT_KIND: Record<number, string> = {
   [OID.time]: 'time',
   [OID.jsonb]: 'jsonb',
   [OID.bytea]: 'bytea',
+  // an OID here, its relation's name in PostgreSQL's text (catalog/catalog-functions.ts)
+  [OID.regclass]: 'regclass',
   // arrays built by expressions keep SQLite's text of their elements (array_agg of booleans: {1,0})
   [arrayOidOf(OID.bool)!]: 'array:boolean',
   [arrayOidOf(OID.float8)!]: 'array:double precision',
@@ -44,3 +48,8 @@ export function textKind(typer: Typer, n: Node): string | null {
 
 /** Functions that make text of each argument. */
 export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
+
+/** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's). */
+export function textOfKind(kind: string, x: string): string {
+  return kind === 'regclass' ? `__pg_regclass_text(${x})` : `__pg_text(${quoteString(zonedTextKind(kind))}, ${x})`;
+}

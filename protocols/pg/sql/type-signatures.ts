@@ -42,6 +42,8 @@ export const TYPE_NAMES: Record<string, number> = {
   oid: OID.oid,
   // its values print as the type's name ('trigger'::regtype is trigger; its OID within)
   regtype: OID.regtype,
+  // a relation's OID, printed as its name (types/registry.ts; made text by __pg_regclass_text)
+  regclass: OID.regclass,
 };
 
 /** Functions whose result type does not depend on their arguments. */

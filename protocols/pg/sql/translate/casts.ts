@@ -19,6 +19,7 @@ import {
   readType,
 } from '../tokens';
 import { rewriteDateArithmetic } from './typed-arithmetic';
+import { textOfKind } from '../text-kinds';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
@@ -29,7 +30,7 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
     if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
-      return `substr(${textOf(x)}, 1, ${mods[0]})`;
+      return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
     // timestamp(0), time(3): rounded to that many fractional digits (a literal here, else per row)
     if (TIME_CASTS.has(type) && mods[0] < 6) {
       const cast = castTo(x, type, false);
@@ -93,7 +94,7 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'bpchar':
     case 'name':
     case 'citext':
-      return textOf(x);
+      return `CAST(${x} AS TEXT)`;
     case 'date':
       return dateCast(x, '__pg_date', castDate);
     case 'timestamp':
@@ -210,7 +211,7 @@ function asText(t: Tok, operand: string): string {
   if ('arith' in t && t.arith?.startsWith('nan-int:')) return `__pg_not_nan(${operand}, '${t.arith.slice(8)}')`;
   if (!('arith' in t) || !t.arith?.startsWith('text:')) return operand;
   // a timestamptz prints its wall time in the session's zone, when that is not UTC
-  return `__pg_text(${quoteString(zonedTextKind(t.arith.slice(5)))}, ${operand})`;
+  return textOfKind(t.arith.slice(5), operand);
 }
 
 /** A timestamptz cast to a date or timestamp (marked so): its wall time in the session's zone, when that is not UTC. */
@@ -324,27 +325,3 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
   return toks;
 }
 
-/**
- * `x` made text: CAST, except that a regclass (an OID here) is made its relation's name, as
- * PostgreSQL prints it (`c.oid::regclass::text`, `'t'::regclass::text`).
- */
-function textOf(x: string): string {
-  return isCallOf(x, ['__pg_regclass', 'to_regclass']) ? `__pg_regclass_text(${x})` : `CAST(${x} AS TEXT)`;
-}
-
-/** Whether SQL text `x` is one call of one of `fns`, whole (its first parenthesis closes at its end). */
-function isCallOf(x: string, fns: string[]): boolean {
-  const open = x.indexOf('(');
-  if (open < 0 || !fns.includes(x.slice(0, open)) || !x.endsWith(')')) return false;
-  let depth = 0;
-  let quote = '';
-  for (let i = open; i < x.length; i++) {
-    const c = x[i];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i === x.length - 1;
-  }
-  return false;
-}

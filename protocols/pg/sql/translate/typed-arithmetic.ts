@@ -24,6 +24,7 @@ import {
 import { quoteString } from '../lexer';
 import { sessionZone, zonedTextKind } from '../session-zone';
 import { exactSortKey } from './exact-order';
+import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
 
 /**
@@ -443,7 +444,7 @@ function zonedArithmetic(kind: string): string {
 
 /** Text `a || b` as PostgreSQL binds it, a side of a marked kind printed as its cast to text ('float8;', ';bool', ';'). */
 function textConcat(kinds: string, left: string, right: string): string {
-  const asText = (k: string, x: string) => (k ? `__pg_text(${quoteString(zonedTextKind(k))}, ${x})` : x);
+  const asText = (k: string, x: string) => (k ? textOfKind(k, x) : x);
   const [a, b] = kinds.split(';');
   // each side in parentheses: SQLite binds || tighter than the arithmetic PostgreSQL put inside it
   return `((${asText(a, left)}) || (${asText(b, right)}))`;
@@ -463,7 +464,7 @@ export function rewriteTextArguments(toks: Tok[]): Tok[] {
     if (items.length !== kinds.length) continue;
     const args = items.map(([a, b], k) => {
       const text = joinTokens(rewriteDateArithmetic(toks.slice(a, b)));
-      return kinds[k] === '-' ? text : `__pg_text(${quoteString(zonedTextKind(kinds[k]))}, ${text})`;
+      return kinds[k] === '-' ? text : textOfKind(kinds[k], text);
     });
     toks.splice(i + 1, close - i, { type: 'group', text: `(${args.join(', ')})` });
   }
