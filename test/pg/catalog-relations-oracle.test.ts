@@ -85,7 +85,7 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     ])
       assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));
   });
-  it("lists the system relations as PostgreSQL does: psql's \\dS and \\d pg_class, pg_tables, information_schema.tables (pg_class held none)", () => {
+  it("lists the system relations as PostgreSQL does: psql's \\dS and \\d pg_class, pg_tables, information_schema.tables and its NOT NULL checks (pg_class held none)", () => {
     for (const commands of [
       ['\\dS', '\\dtS pg_a*', '\\dvS pg_stat*', '\\diS pg_class*'],
       ['\\d pg_enum', '\\d pg_description', '\\d pg_inherits', '\\d pg_am_oid_index', '\\d'],
@@ -102,8 +102,14 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
           pg_table_is_visible(to_regclass('information_schema.tables'))`,
         `SELECT pg_get_indexdef('pg_class_oid_index'::regclass), pg_get_constraintdef(oid), contype FROM pg_constraint
           WHERE conname = 'pg_class_oid_index'`,
-        `SELECT constraint_type, count(*) FROM information_schema.table_constraints WHERE table_schema = 'pg_catalog'
-          AND constraint_type <> 'CHECK' GROUP BY 1 ORDER BY 1`,
+        'SELECT table_schema, constraint_type, count(*) FROM information_schema.table_constraints GROUP BY 1, 2 ORDER BY 1, 2',
+        `SELECT * FROM information_schema.table_constraints WHERE table_schema <> 'public'
+          AND table_name IN ('pg_am', 'pg_enum', 'pg_class') ORDER BY constraint_name`,
+        "SELECT * FROM information_schema.check_constraints WHERE constraint_schema <> 'public' ORDER BY constraint_name",
+        // NOT NULL columns of user tables are CHECK constraints there too (their names carry each side's own OIDs)
+        `SELECT c.check_clause, t.table_name, t.constraint_type FROM information_schema.check_constraints c
+          JOIN information_schema.table_constraints t USING (constraint_name) WHERE t.table_schema = 'public' ORDER BY 2, 1`,
+        'SELECT schemaname, viewname, viewowner FROM pg_views ORDER BY 2 LIMIT 3',
       ],
     ])
       assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands), commands.join('; '));

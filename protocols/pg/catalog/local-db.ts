@@ -502,12 +502,14 @@ export class LocalDb {
         ['key_column_usage', 'table_catalog'],
         ['constraint_column_usage', 'constraint_catalog'],
         ['constraint_column_usage', 'table_catalog'],
+        ['check_constraints', 'constraint_catalog'],
       ])
         this.db.prepare(`UPDATE information_schema.${table} SET ${column} = ?`).run(facts.database);
       this.#databaseName = facts.database;
       this.db.prepare('UPDATE pg_catalog.pg_roles SET rolname = ? WHERE oid = 10').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_user SET usename = ? WHERE usesysid = 10').run(user);
       this.db.prepare('UPDATE pg_catalog.pg_tables SET tableowner = ?').run(user);
+      this.db.prepare('UPDATE pg_catalog.pg_views SET viewowner = ?').run(user);
       this.db.prepare('UPDATE information_schema.schemata SET schema_owner = ?').run(user);
       this.db.prepare('UPDATE information_schema.enabled_roles SET role_name = ?').run(user);
       this.#roleName = user;

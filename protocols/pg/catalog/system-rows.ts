@@ -8,7 +8,7 @@
 import { arrayText } from '../../../src/engine/pg-functions';
 import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/oids';
 import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
-import type { CatalogRows } from './table-rows';
+import { type CatalogRows, notNullCheck } from './table-rows';
 import { typeAlign, typeStorage } from './type-storage';
 
 /** Where the system relations' rows go; `columns` gives a relation's columns and declared types, in order. */
@@ -20,6 +20,17 @@ export interface SystemRows extends CatalogRows {
 /** Inserts the catalog rows of every system relation the local catalog has. */
 export function fillSystemRelations(out: SystemRows): void {
   const { ins, ischema, user } = out;
+  // the CHECK constraints of information_schema's own domains, as PostgreSQL lists them
+  for (const [name, clause] of [
+    ['cardinal_number_domain_check', '((VALUE >= 0))'],
+    ['yes_or_no_check', "(((VALUE)::text = ANY ((ARRAY['YES'::character varying, 'NO'::character varying])::text[])))"],
+  ])
+    ischema('check_constraints', {
+      constraint_catalog: 'patina',
+      constraint_schema: 'information_schema',
+      constraint_name: name,
+      check_clause: clause,
+    });
   for (const [qualified, oid, kind, notNull, collations, indexes] of PG_CATALOG_RELATIONS) {
     const collation = new Map(collations);
     const [schema, name] = qualified.split('.') as ['pg_catalog' | 'information_schema', string];
@@ -69,6 +80,7 @@ export function fillSystemRelations(out: SystemRows): void {
         // PostgreSQL's (C for most catalog text); none for a column text here only (regproc, ...)
         attcollation: collation.get(k + 1) ?? 0,
       });
+      if (nn && table) notNullCheck(out, schema, out.namespaces[schema], name, oid, k + 1, c.name);
       const display = TYPE_DISPLAY[typ] ?? 'text';
       ischema('columns', {
         table_catalog: 'patina',
@@ -154,6 +166,7 @@ export function fillSystemRelations(out: SystemRows): void {
         is_deferrable: 'NO',
         initially_deferred: 'NO',
         enforced: 'YES',
+        nulls_distinct: primary ? null : 'YES',
       });
       cols.forEach((col, k) => {
         ischema('key_column_usage', {

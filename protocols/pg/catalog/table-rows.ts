@@ -106,6 +106,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
       attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
     });
+    if (notNull) notNullCheck(out, 'public', NS_PUBLIC, t.name, oid, k + 1, c.name);
     if (c.defaultSql !== null) {
       const adoid = out.oid(`default:${t.name}.${c.name}`);
       ins('pg_attrdef', { oid: adoid, adrelid: oid, adnum: k + 1, adbin: pgDefaultExpr(c.defaultSql, typ) });
@@ -210,6 +211,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
         is_deferrable: 'NO',
         initially_deferred: 'NO',
         enforced: 'YES',
+        nulls_distinct: ix.constraint === 'u' ? 'YES' : null,
       });
       ix.columns.forEach((col, k) => {
         ischema('key_column_usage', {
@@ -234,4 +236,38 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       });
     }
   }
+}
+
+/**
+ * information_schema's CHECK constraint of a NOT NULL column, as PostgreSQL lists one per column
+ * (`2200_16385_1_not_null`, `id IS NOT NULL`; it is no pg_constraint row in PostgreSQL 15 either).
+ */
+export function notNullCheck(
+  out: CatalogRows,
+  schema: string,
+  nsOid: number,
+  table: string,
+  relOid: number,
+  attnum: number,
+  column: string,
+): void {
+  const name = `${nsOid}_${relOid}_${attnum}_not_null`;
+  out.ischema('table_constraints', {
+    constraint_catalog: 'patina',
+    constraint_schema: schema,
+    constraint_name: name,
+    table_catalog: 'patina',
+    table_schema: schema,
+    table_name: table,
+    constraint_type: 'CHECK',
+    is_deferrable: 'NO',
+    initially_deferred: 'NO',
+    enforced: 'YES',
+  });
+  out.ischema('check_constraints', {
+    constraint_catalog: 'patina',
+    constraint_schema: schema,
+    constraint_name: name,
+    check_clause: `${column} IS NOT NULL`,
+  });
 }
