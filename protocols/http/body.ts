@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import { PatinaError } from '../../src/errors';
 import { parseJsonExact } from '../../src/engine/json';
+import { firstBadUtf8 } from '../../src/engine/utf8';
 
 /**
  * Reads a JSON body for the routes that take one: refuses a content type other than
@@ -47,7 +48,14 @@ function readText(ctx: Koa.Context, limit: number): Promise<string> {
     };
     const onEnd = () => {
       cleanup();
-      resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      // JSON is UTF-8: other bytes are refused by name (they were decoded to U+FFFD and stored so)
+      const bad = firstBadUtf8(body);
+      if (bad)
+        reject(
+          new PatinaError('user', `request body is not UTF-8: invalid byte sequence ${bad.bytes} at byte ${bad.at}`),
+        );
+      else resolve(body.toString('utf8'));
     };
     const onError = (err: Error) => {
       cleanup();

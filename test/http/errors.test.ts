@@ -75,6 +75,13 @@ describe('HTTP errors on every route', () => {
         }
       });
 
+      it('answers 400 naming the bytes to a body that is not UTF-8 (a LATIN1 é was stored as U+FFFD)', async () => {
+        const text = route === '/v1/queries' ? `"SELECT 'caf\u00e9'"` : `["SELECT 'caf\u00e9'"]`;
+        const r = await request(agent.http, 'POST', route, Buffer.from(text, 'latin1'));
+        assert.equal(r.status, 400, r.text);
+        assert.match(errorOf(r), /request body is not UTF-8: invalid byte sequence 0xe9 0x27 0x22 at byte \d+/);
+      });
+
       it('answers 413 to a body over the configured limit, with or without a content-length', async () => {
         const big = JSON.stringify('SELECT ' + "'" + 'x'.repeat(LIMIT * 2) + "'");
         const r = await request(agent.http, 'POST', route, big);

@@ -158,6 +158,42 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     ]);
   });
 
+  it("DateStyle: ISO, MDY as PostgreSQL takes it; another is 0A000 (DMY dates were read MDY); Rails' IntervalStyle is taken", () => {
+    same([
+      "SET datestyle = 'foo'",
+      "SET datestyle = 'ISO, SQL'",
+      "SET datestyle = 'iso'",
+      'SHOW datestyle',
+      "SET DateStyle = 'US'",
+      'SET datestyle = default',
+      'SHOW datestyle',
+      "SET intervalstyle = 'foo'",
+      `SET "IntervalStyle" = 'postgres'`,
+      'SHOW intervalstyle',
+      "SET bytea_output = 'hex'",
+      // what Rails sets at connect (it was refused for a moment: Rails could not connect)
+      'SET intervalstyle = iso_8601',
+      "SELECT '01/02/2024'::date",
+    ]);
+    // styles Patina would not follow: refused, where PostgreSQL follows them
+    const patina = psql(
+      pair.patinaPort,
+      ["SET datestyle = 'ISO, DMY'", "SELECT '01/02/2024'::date", "SET datestyle = 'German'", 'SHOW datestyle'],
+      ['-A', '-t', '-v', 'ON_ERROR_STOP=0'],
+    );
+    assert.deepEqual(patina.stderr.match(/ERROR: .*/g), [
+      'ERROR:  DateStyle "ISO, DMY" is not supported: Patina reads dates in MDY order, 01/02/2024 as January 2 (DateStyle ISO, MDY)',
+      'ERROR:  DateStyle "German" is not supported: Patina prints dates in the ISO style (DateStyle ISO, MDY)',
+    ]);
+    assert.equal(patina.stdout, '2024-01-02\nISO, MDY\n');
+    // libpq's PGDATESTYLE is a startup parameter: the login ends, where it would read dates otherwise
+    const login = psql(pair.patinaPort, ['SELECT 1'], ['-A', '-t'], { PGDATESTYLE: 'ISO, DMY' });
+    assert.notEqual(login.status, 0);
+    assert.match(login.stderr, /FATAL: {2}DateStyle "ISO, DMY" is not supported/);
+    const iso = psql(pair.patinaPort, ['SHOW datestyle'], ['-A', '-t'], { PGDATESTYLE: 'ISO' });
+    assert.equal(iso.stdout, 'ISO, MDY\n');
+  });
+
   it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {
     same([
       'SHOW work_mem',

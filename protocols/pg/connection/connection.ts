@@ -16,6 +16,7 @@ import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
 import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
+import { invalidUtf8 } from '../wire/utf8';
 import type { Activity, ActivityRow, CancelRegistry, Handshake, ListenerOptions } from './listener-options';
 import { readSasl, readStartup, startupParameters } from './startup';
 import { CopyFromStdin } from './copy-from-stdin';
@@ -298,6 +299,12 @@ export class Connection {
         const decode = decoders[type];
         if (!decode) throw new ProtocolError(`invalid frontend message type ${type}`);
         const msg = decode(body);
+        if (body.badText !== null && (msg.type === 'query' || msg.type === 'parse') && !this.#skipping) {
+          // statement text that is no UTF-8: PostgreSQL's 22021, as a statement's error; the connection goes on
+          if (msg.type === 'query') this.#queries!.simple.fail(msg.sql, invalidUtf8(body.badText));
+          else this.#onError(invalidUtf8(body.badText), msg);
+          return this.#out.drain();
+        }
         if (this.#copyIn.active) return this.#copyIn.onMessage(msg);
         // CopyData, CopyDone and CopyFail after a COPY ended with an error: the client's rest, ignored
         if (msg.type === 'copyData' || msg.type === 'copyDone' || msg.type === 'copyFail') return;

@@ -118,6 +118,12 @@ export class SimpleQuery {
     );
   }
 
+  /** A Query message refused before its statements were read (its text is no UTF-8): as a statement's error. */
+  fail(sql: string, err: unknown) {
+    this.#sql = sql;
+    this.#done(err);
+  }
+
   /** The end of the message: its error, the implicit transaction's end, ReadyForQuery. */
   #done(err: unknown) {
     const session = this.#session;

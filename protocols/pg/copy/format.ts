@@ -1,7 +1,7 @@
 // PostgreSQL's COPY text and CSV formats both ways. COPY FROM STDIN rows are parsed as CopyData
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
-import { StringDecoder } from 'node:string_decoder';
+import { firstBadUtf8 } from '../../../src/engine/utf8';
 import { dateTimeInput } from '../../../src/engine/dates';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
@@ -23,7 +23,8 @@ export interface CopyRecord {
 export class CopyParser {
   readonly #o: CopyOptions;
   readonly #table: string;
-  readonly #decoder = new StringDecoder('utf8');
+  /** Strict: bytes that are no UTF-8 are PostgreSQL's 22021, not replacement characters (a split character waits). */
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
   #buf = '';
   #line = 0;
   #ended = false;
@@ -44,15 +45,27 @@ export class CopyParser {
   /** The records completed by this chunk. */
   feed(chunk: Buffer): CopyRecord[] {
     if (this.#ended) return [];
-    this.#buf += this.#decoder.write(chunk);
+    this.#buf += this.#decode(chunk, true);
     return this.#records(false);
   }
 
   /** The last record (data need not end with a newline). */
   end(): CopyRecord[] {
     if (this.#ended) return [];
-    this.#buf += this.#decoder.end();
+    this.#buf += this.#decode(new Uint8Array(0), false);
     return this.#records(true);
+  }
+
+  #decode(chunk: Uint8Array, stream: boolean): string {
+    try {
+      return this.#decoder.decode(chunk, { stream });
+    } catch {
+      // (on the line of the bytes, as PostgreSQL's CONTEXT says: the lines before, in the text held and the chunk)
+      const bad = firstBadUtf8(chunk);
+      const before = bad ? chunk.subarray(0, bad.at).filter((c) => c === 0x0a).length : 0;
+      const message = `invalid byte sequence for encoding "UTF8": ${bad?.bytes ?? 'an incomplete character at the end of the data'}`;
+      throw copyError('22021', message, this.#line + 1 + countNewlines(this.#buf) + before, this.#table);
+    }
   }
 
   #records(final: boolean): CopyRecord[] {

@@ -89,10 +89,48 @@ export function checkSetting(name: string, value: string | null): void {
   if (row[7] === 'bool' && !isBoolean(value)) throw pgError('22023', `parameter "${row[0]}" requires a Boolean value`);
   if (row[7] === 'integer' || row[7] === 'real') settingNumber(row, value);
   if (row[7] === 'enum' && row[8] && !row[8].includes(value.trim().toLowerCase())) {
-    const err = pgError('22023', `invalid value for parameter "${row[0]}": "${value}"`) as PgError;
+    // (named as written, as PostgreSQL's enum check names it: "intervalstyle")
+    const err = pgError('22023', `invalid value for parameter "${name}": "${value}"`) as PgError;
     err.hint = `Available values: ${row[8].join(', ')}.`;
     throw err;
   }
+  checkStyle(name, value);
+}
+
+/**
+ * Dates are read in MDY order and printed in the ISO style only: another DateStyle is 0A000, where it
+ * was taken and then not followed (with `DateStyle = 'ISO, DMY'` an INSERT of '01/02/2024' stored
+ * January 2, where PostgreSQL stores February 1). A word PostgreSQL does not know is its 22023.
+ * IntervalStyle and bytea_output are taken and not followed (intervals print `postgres`, bytea hex):
+ * clients set them at connect (Rails `iso_8601`, Drupal 7 `escape`) and go on reading the default
+ * style, which refusing them would stop.
+ */
+function checkStyle(name: string, value: string): void {
+  if (name !== 'datestyle') return;
+  const v = value.trim().toLowerCase();
+  const refuse = (what: string) => pgError('0A000', `DateStyle "${value}" is not supported: Patina ${what}`);
+  let style: string | null = null;
+  let order: string | null = null;
+  const invalid = (detail: string) =>
+    pgError('22023', `invalid value for parameter "DateStyle": "${value}"`, 'user', detail);
+  for (const word of v.split(/[\s,]+/).filter(Boolean)) {
+    const s = ['iso', 'sql', 'postgres', 'german'].includes(word) ? word : null;
+    const o = ['ymd', 'dmy', 'mdy'].includes(word)
+      ? word
+      : ['euro', 'european'].includes(word)
+        ? 'dmy'
+        : ['us', 'noneuro', 'noneuropean'].includes(word)
+          ? 'mdy'
+          : null;
+    if (s === null && o === null && word !== 'default') throw invalid(`Unrecognized key word: "${word}".`);
+    if ((s && style && s !== style) || (o && order && o !== order))
+      throw invalid('Conflicting "datestyle" specifications.');
+    style = s ?? style;
+    order = o ?? order;
+  }
+  if (style !== null && style !== 'iso') throw refuse('prints dates in the ISO style (DateStyle ISO, MDY)');
+  if (order !== null && order !== 'mdy')
+    throw refuse('reads dates in MDY order, 01/02/2024 as January 2 (DateStyle ISO, MDY)');
 }
 
 /** A boolean setting's text as PostgreSQL's parse_bool reads it: on, off, true, false, yes, no, 1, 0 and their prefixes. */
@@ -190,7 +228,8 @@ function settingName(sig: PgToken[], i: number): [string, number] {
     name += `.${identName(sig[j + 1])}`;
     j += 2;
   }
-  return [name, j];
+  // (setting names are case-insensitive in PostgreSQL, quoted too: SET "IntervalStyle" is intervalstyle)
+  return [name.toLowerCase(), j];
 }
 
 function unquote(t: PgToken): string {
@@ -235,6 +274,7 @@ export function applySetting(
 /** A value as SHOW prints it back: an enum's in lower case, a boolean's as on or off, others as written. */
 function settingText(name: string, value: string): string {
   const type = PG_SETTINGS.get(name)?.[7];
+  if (name === 'datestyle') return 'ISO, MDY'; // the one style checkStyle takes
   if (type === 'enum') return value.trim().toLowerCase();
   if (type === 'bool') {
     const v = value.trim().toLowerCase();
@@ -394,6 +434,8 @@ export function startupSettings(params: Record<string, string>): { name: string;
       throw pgError('55P02', `parameter "${PG_SETTINGS.get(n)?.[0] ?? n}" ${FIXED[context]}`);
     // (PostgreSQL's settings a session may set too: PGOPTIONS='-c work_mem=64MB')
     const settable = n in GUC_DEFAULTS || ['user', 'superuser'].includes(PG_SETTINGS.get(n)?.[6] ?? '');
+    // (the styles drivers send are Patina's own, ISO and postgres; another ends the login, as a bad value does)
+    if (keep.has(n)) checkStyle(n, value);
     if (settable && !keep.has(n)) out.push({ name: n, value });
   };
   // (user, database and replication are the login's own; _pq_. names are protocol options, which

@@ -1,6 +1,8 @@
 // Values to and from the wire: a result cell in text or binary format as PostgreSQL prints or
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
+import { badUtf8 } from '../../../src/engine/utf8';
+import { invalidUtf8 } from '../wire/utf8';
 import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
@@ -210,10 +212,16 @@ export function paramValue(
     const n = plainInteger(raw);
     if (n !== null) return n;
   }
+  const text = raw.toString('utf8');
+  // bytes that are no UTF-8 (a LATIN1 client's é): PostgreSQL's 22021, not the replacement character
+  if (text.includes('\uFFFD')) {
+    const bad = badUtf8(raw);
+    if (bad !== null) throw invalidUtf8(bad);
+  }
   // (text without an offset is a wall time in the session's TimeZone when it is not UTC)
   if (zone !== null && oid === OID.timestamptz)
-    return asParam(() => castTimestamptzIn(raw.toString('utf8'), zone)!, param).replace(/\+00$/, '');
-  return textParam(raw.toString('utf8'), oid, param);
+    return asParam(() => castTimestamptzIn(text, zone)!, param).replace(/\+00$/, '');
+  return textParam(text, oid, param);
 }
 
 /** A text parameter of type `oid` as SQLite keeps it. */

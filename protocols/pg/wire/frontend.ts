@@ -2,6 +2,8 @@
 // it lies in the bytes read, and a table of decoders keyed by type byte (a malformed message is a
 // ProtocolError, which ends the connection with 08P01); the startup packet's codes and parameters.
 
+import { badUtf8 } from '../../../src/engine/utf8';
+
 /** Largest frontend message accepted; bigger lengths are garbage or abuse and end the connection. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
 /** Largest startup packet (PostgreSQL's own limit). */
@@ -30,6 +32,7 @@ export class Reader {
     this.buf = buf;
     this.pos = start;
     this.end = end;
+    this.badText = null;
   }
 
   #need(n: number) {
@@ -68,9 +71,14 @@ export class Reader {
   cstr(): string {
     const end = this.#nul();
     const s = end === this.pos ? '' : this.buf.toString('utf8', this.pos, end);
+    // (a replacement character in the text: its bytes may be no UTF-8, which the message's handler refuses)
+    if (this.badText === null && s.includes('\uFFFD')) this.badText = badUtf8(this.buf.subarray(this.pos, end));
     this.pos = end + 1;
     return s;
   }
+
+  /** The first bytes no UTF-8 of a string read since reset (PostgreSQL's 22021 for them), or null. */
+  badText: string | null = null;
 
   /**
    * A name (of a prepared statement or portal): a cstr, but the same string as the last name read

@@ -324,4 +324,3 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
   }
   return toks;
 }
-
