@@ -824,6 +824,29 @@ export function formatInterval(iv: Interval): string {
   return parts.join(' ');
 }
 
+/**
+ * An interval in ISO 8601's format with designators, as PostgreSQL prints it under IntervalStyle
+ * iso_8601 (what Rails sets): 'P1Y2M3DT4H5M6.5S', 'PT0S', each field with its own sign ('P-1DT2H').
+ */
+export function formatIntervalIso(iv: Interval): string {
+  const years = Math.trunc(iv.months / 12);
+  const months = iv.months % 12;
+  const us = Math.abs(iv.micros);
+  const sign = iv.micros < 0 ? -1 : 1;
+  const hours = sign * Math.floor(us / 3_600_000_000);
+  const minutes = sign * (Math.floor(us / 60_000_000) % 60);
+  const secUs = us % 60_000_000;
+  if (!years && !months && !iv.days && !iv.micros) return 'PT0S';
+  const part = (n: number, d: string) => (n ? `${n}${d}` : '');
+  let out = `P${part(years, 'Y')}${part(months, 'M')}${part(iv.days, 'D')}`;
+  if (iv.micros) out += `T${part(hours, 'H')}${part(minutes, 'M')}`;
+  if (secUs) {
+    const frac = secUs % 1e6 ? `.${pad(secUs % 1e6, 6).replace(/0+$/, '')}` : '';
+    out += `${sign < 0 ? '-' : ''}${Math.floor(secUs / 1e6)}${frac}S`;
+  }
+  return out;
+}
+
 /** timestamp + sign × interval: months by the calendar (the day clamped to the month's end), then days, then time. */
 export function addInterval(v: unknown, interval: unknown, sign: unknown): string | null {
   const t = parseInstant(v, 'timestamp', 'timestamp + interval');

@@ -175,6 +175,13 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
       'SET intervalstyle = iso_8601',
       "SELECT '01/02/2024'::date",
     ]);
+    // IntervalStyle iso_8601 (Rails): result cells and COPY print ISO 8601 durations (they printed the postgres style)
+    same([
+      'SET intervalstyle = iso_8601',
+      `SELECT i FROM (VALUES (interval '1 year 2 mons 3 days 04:05:06.5'), (interval '0'), (interval '-1 day 2 hours'),
+        (interval '1 day -02:00:00.25'), (interval '-3 mons'), (interval '-00:00:01.5'), (interval '25 hours')) v(i)`,
+      "COPY (SELECT interval '2 days 03:00:00' AS i) TO STDOUT",
+    ]);
     // styles Patina would not follow: refused, where PostgreSQL follows them
     const patina = psql(
       pair.patinaPort,

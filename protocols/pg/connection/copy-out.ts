@@ -25,6 +25,7 @@ export async function sendCopyOut(
   out: Outcome,
   io: CopyOutput,
   zone: string | null = null,
+  isoIntervals = false,
 ): Promise<void> {
   const { options } = an.copy!.stmt;
   const names = an.copy!.columns;
@@ -50,7 +51,7 @@ export async function sendCopyOut(
         continue;
       }
       for (let k = 0; k < texts.length; k++)
-        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone);
+        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone, isoIntervals);
       backend.copyData(w, Buffer.from(formatCopyRow(texts, options, forceQuote)));
     }
     n += batch.length;

@@ -73,7 +73,8 @@ export class PortalRunner {
     const to = Math.min(rows.length, from + maxRows);
     const fields = p.fields!;
     const zone = this.#session.outputZone;
-    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone);
+    const iso = this.#session.isoIntervals;
+    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone, iso);
     p.at = to;
     const count = to - from;
     if (to < rows.length) {
@@ -97,7 +98,8 @@ export class PortalRunner {
       if (next.length === 0) continue;
       const take = Math.min(next.length, maxRows - count);
       const zone = this.#session.outputZone;
-      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone);
+      const iso = this.#session.isoIntervals;
+      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone, iso);
       p.at = take;
       count += take;
       if (take < next.length) {
@@ -115,8 +117,8 @@ export class PortalRunner {
     this.#out.completeTag(tagOf(p.an, p.outcome, p.sent));
   }
 
-  /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone). */
-  #dataRow(row: unknown[], fields: Field[], zone: string | null) {
+  /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `iso` its IntervalStyle iso_8601. */
+  #dataRow(row: unknown[], fields: Field[], zone: string | null, iso: boolean) {
     const w = this.#out.w;
     w.begin('D').i16(row.length);
     try {
@@ -127,7 +129,7 @@ export class PortalRunner {
             ? textOf(row[i], OID.text)
             : f.format === 1
               ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod)
-              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone),
+              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone, iso),
         );
       }
     } catch (err) {

@@ -701,6 +701,11 @@ export class Session {
     return this.#zone.zone;
   }
 
+  /** Whether the session's IntervalStyle is iso_8601 (Rails sets it): result cells and COPY print intervals so. */
+  get isoIntervals(): boolean {
+    return this.facts.settings.get('intervalstyle') === 'iso_8601';
+  }
+
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
   #constraintError(err: unknown, an: Analyzed, params: Record<string, SqlValue> | undefined): unknown {
     return pgConstraintError(err, {

@@ -3,7 +3,15 @@
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { badUtf8 } from '../../../src/engine/utf8';
 import { invalidUtf8 } from '../wire/utf8';
-import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
+import {
+  castDate,
+  castTimestamp,
+  castTimestamptz,
+  castTimestamptzIn,
+  dateTimeInput,
+  formatIntervalIso,
+  parseInterval,
+} from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgBool } from '../../../src/engine/pg-functions';
@@ -24,8 +32,19 @@ import { plainText, uuidText } from './text';
  * no value of the type goes as it is. `typmod` is the column's (numeric(p, s) prints s digits,
  * char(n) is padded to n), -1 for none.
  */
-export function textOf(v: unknown, oid: number, typmod = -1, zone: string | null = null): string | null {
+export function textOf(
+  v: unknown,
+  oid: number,
+  typmod = -1,
+  zone: string | null = null,
+  isoIntervals = false,
+): string | null {
   if (v === null || v === undefined) return null;
+  // (IntervalStyle iso_8601, what Rails sets: P1DT2H)
+  if (isoIntervals && oid === OID.interval) {
+    const iv = parseInterval(v);
+    if (iv) return formatIntervalIso(iv);
+  }
   // (`zone` is the session's TimeZone when it is not UTC: timestamptz prints its wall time there)
   const codec =
     zone !== null && (oid === OID.timestamptz || oid === TIMESTAMPTZ_ARRAY) ? zonedCodec(oid, zone) : codecOf(oid);
