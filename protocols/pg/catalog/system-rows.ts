@@ -1,15 +1,6 @@
-// The catalog rows of the system relations themselves: each table and view of pg_catalog and
-// information_schema in pg_class, pg_attribute, pg_tables, pg_views, information_schema.tables and
-// columns, and the catalog tables' indexes with their primary key and unique constraints, as
-// PostgreSQL 15 lists them (pg-catalog-relations.ts, its OIDs and names), so that psql's \dS and
-// \d pg_class, pgAdmin's Catalogs, DBeaver's system objects and pgjdbc's getTables with no schema
-// find them. Each column is listed with the type its values have on the wire here (catalog/tables.ts:
-// text where PostgreSQL's is one Patina has no type of, regproc or pg_node_tree).
-import { arrayText } from '../../../src/engine/pg-functions';
-import { OID, PG_TYPES, TYPE_DISPLAY, oidOfDeclType, typeSize } from '../types/oids';
+import { PG_TYPES, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
 import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
-import { type CatalogRows, notNullCheck } from './table-rows';
-import { typeAlign, typeStorage } from './type-storage';
+import { type CatalogRows, fillIndex, notNullCheck, typeAttributes } from './table-rows';
 
 /** Where the system relations' rows go; `columns` gives a relation's columns and declared types, in order. */
 export interface SystemRows extends CatalogRows {
@@ -66,17 +57,13 @@ export function fillSystemRelations(out: SystemRows): void {
       const typ = oidOfDeclType(c.type);
       const nn = notNull.includes(k + 1);
       ins('pg_attribute', {
+        ...typeAttributes(typ),
         attrelid: oid,
         attname: c.name,
-        atttypid: typ,
-        attlen: typeSize(typ),
         attnum: k + 1,
         atttypmod: -1,
         attnotnull: nn,
         atthasdef: false,
-        attstorage: typeStorage(typ, typeSize(typ)),
-        attalign: typeAlign(typ),
-        attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
         // PostgreSQL's (C for most catalog text); none for a column text here only (regproc, ...)
         attcollation: collation.get(k + 1) ?? 0,
       });
@@ -100,95 +87,16 @@ export function fillSystemRelations(out: SystemRows): void {
         is_updatable: table ? 'YES' : 'NO',
       });
     });
-    for (const [ioid, iname, keys, unique, primary, conOid, def] of indexes) {
-      out.relNames.set(ioid, iname);
-      out.indexDefs.set(ioid, def);
-      ins('pg_class', {
+    for (const [ioid, iname, keys, unique, primary, constraintOid, def] of indexes)
+      fillIndex(out, schema, out.namespaces[schema], name, oid, {
         oid: ioid,
-        relname: iname,
-        relnamespace: out.namespaces[schema],
-        reltype: 0,
-        relam: 403,
-        relkind: 'i',
-        relnatts: keys.length,
-        relpages: 1, // a btree's metapage, as pgjdbc's getIndexInfo reads PostgreSQL's of an empty catalog
-        reltuples: 0,
+        name: iname,
+        keys,
+        columns: keys.map((a) => columns[a - 1] ?? { name: '', type: null }),
+        unique,
+        primary,
+        constraintOid,
+        def,
       });
-      keys.forEach((attnum, k) => {
-        const c = columns[attnum - 1];
-        const typ = oidOfDeclType(c?.type);
-        ins('pg_attribute', {
-          attrelid: ioid,
-          attname: c?.name ?? '',
-          atttypid: typ,
-          attlen: typeSize(typ),
-          attnum: k + 1,
-          attstattarget: -1,
-          attstorage: typeStorage(typ, typeSize(typ)),
-          attalign: typeAlign(typ),
-          attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
-          attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
-        });
-      });
-      ins('pg_index', {
-        indexrelid: ioid,
-        indrelid: oid,
-        indnatts: keys.length,
-        indnkeyatts: keys.length,
-        indisunique: unique,
-        indisprimary: primary,
-        indkey: keys.join(' '),
-        indoption: keys.map(() => 0).join(' '),
-        indcollation: keys.map(() => 0).join(' '),
-        indclass: keys.map(() => 0).join(' '),
-      });
-      ins('pg_indexes', { schemaname: schema, tablename: name, indexname: iname, indexdef: def });
-      if (conOid === null) continue;
-      const cols = keys.map((a) => columns[a - 1]?.name ?? '');
-      out.constraintDefs.set(conOid, `${primary ? 'PRIMARY KEY' : 'UNIQUE'} (${cols.join(', ')})`);
-      ins('pg_constraint', {
-        oid: conOid,
-        conname: iname,
-        connamespace: out.namespaces[schema],
-        contype: primary ? 'p' : 'u',
-        conrelid: oid,
-        conindid: ioid,
-        conkey: arrayText(keys),
-      });
-      ischema('table_constraints', {
-        constraint_catalog: 'patina',
-        constraint_schema: schema,
-        constraint_name: iname,
-        table_catalog: 'patina',
-        table_schema: schema,
-        table_name: name,
-        constraint_type: primary ? 'PRIMARY KEY' : 'UNIQUE',
-        is_deferrable: 'NO',
-        initially_deferred: 'NO',
-        enforced: 'YES',
-        nulls_distinct: primary ? null : 'YES',
-      });
-      cols.forEach((col, k) => {
-        ischema('key_column_usage', {
-          constraint_catalog: 'patina',
-          constraint_schema: schema,
-          constraint_name: iname,
-          table_catalog: 'patina',
-          table_schema: schema,
-          table_name: name,
-          column_name: col,
-          ordinal_position: k + 1,
-        });
-        ischema('constraint_column_usage', {
-          table_catalog: 'patina',
-          table_schema: schema,
-          table_name: name,
-          column_name: col,
-          constraint_catalog: 'patina',
-          constraint_schema: schema,
-          constraint_name: iname,
-        });
-      });
-    }
   }
 }

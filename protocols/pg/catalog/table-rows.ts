@@ -93,17 +93,13 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
     const typmod = typ === OID.numeric || typ === OID.varchar || TIME_TYPES.has(typ) ? typmodOfDeclType(c.type) : -1;
     const notNull = c.notNull || c.pk > 0;
     ins('pg_attribute', {
+      ...typeAttributes(typ),
       attrelid: oid,
       attname: c.name,
-      atttypid: typ,
-      attlen: typeSize(typ),
       attnum: k + 1,
       atttypmod: typmod,
       attnotnull: notNull,
       atthasdef: c.defaultSql !== null,
-      attstorage: typeStorage(typ, typeSize(typ)),
-      attalign: typeAlign(typ),
-      attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
       attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
     });
     if (notNull) notNullCheck(out, 'public', NS_PUBLIC, t.name, oid, k + 1, c.name);
@@ -141,101 +137,127 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
   });
   for (const ix of indexes) {
     const ioid = out.oid(`index:${t.name}.${ix.name}`);
-    out.relNames.set(ioid, ix.name);
     out.btrees.set(ioid, { table: t.name, btree: ix.btree, index: true });
-    const keys = ix.columns.map(attnum);
-    const def = `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`;
-    out.indexDefs.set(ioid, def);
-    ins('pg_class', {
+    fillIndex(out, 'public', NS_PUBLIC, t.name, oid, {
       oid: ioid,
-      relname: ix.name,
-      relnamespace: NS_PUBLIC,
-      reltype: 0,
-      relam: 403,
-      relkind: 'i',
-      relnatts: keys.length,
-      relpages: 1, // a btree's metapage, as an empty PostgreSQL index has
-      reltuples: 0,
+      name: ix.name,
+      keys: ix.columns.map(attnum),
+      columns: ix.columns.map((col) => ({ name: col, type: t.columns.find((x) => x.name === col)?.type })),
+      unique: ix.unique,
+      primary: ix.primary,
+      constraintOid: ix.constraint ? out.oid(`constraint:${t.name}.${ix.name}`) : null,
+      def: `CREATE ${ix.unique ? 'UNIQUE ' : ''}INDEX ${ix.name} ON public.${t.name} USING btree (${ix.columns.join(', ')})`,
     });
-    // an index's own columns, which psql's `\d index` and pg_dump's statistics query read
-    ix.columns.forEach((col, k) => {
-      const c = t.columns.find((x) => x.name === col);
-      const typ = oidOfDeclType(c?.type);
-      ins('pg_attribute', {
-        attrelid: ioid,
-        attname: col,
-        atttypid: typ,
-        attlen: typeSize(typ),
-        attnum: k + 1,
-        attstattarget: -1,
-        attstorage: typeStorage(typ, typeSize(typ)),
-        attalign: typeAlign(typ),
-        attbyval: typeSize(typ) > 0 && typeSize(typ) <= 8,
-        attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
-      });
-    });
-    ins('pg_index', {
-      indexrelid: ioid,
-      indrelid: oid,
-      indnatts: keys.length,
-      indnkeyatts: keys.length,
-      indisunique: ix.unique,
-      indisprimary: ix.primary,
-      indkey: keys.join(' '),
-      indoption: keys.map(() => 0).join(' '),
-      indcollation: keys.map(() => 0).join(' '),
-      indclass: keys.map(() => 0).join(' '),
-    });
-    ins('pg_indexes', { schemaname: 'public', tablename: t.name, indexname: ix.name, indexdef: def });
-    if (ix.constraint) {
-      const coid = out.oid(`constraint:${t.name}.${ix.name}`);
-      out.constraintDefs.set(coid, `${ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${ix.columns.join(', ')})`);
-      ins('pg_constraint', {
-        oid: coid,
-        conname: ix.name,
-        connamespace: NS_PUBLIC,
-        contype: ix.constraint,
-        conrelid: oid,
-        conindid: ioid,
-        conkey: arrayText(keys),
-      });
-      const ctype = ix.constraint === 'p' ? 'PRIMARY KEY' : 'UNIQUE';
-      ischema('table_constraints', {
-        constraint_catalog: 'patina',
-        constraint_schema: 'public',
-        constraint_name: ix.name,
-        table_catalog: 'patina',
-        table_schema: 'public',
-        table_name: t.name,
-        constraint_type: ctype,
-        is_deferrable: 'NO',
-        initially_deferred: 'NO',
-        enforced: 'YES',
-        nulls_distinct: ix.constraint === 'u' ? 'YES' : null,
-      });
-      ix.columns.forEach((col, k) => {
-        ischema('key_column_usage', {
-          constraint_catalog: 'patina',
-          constraint_schema: 'public',
-          constraint_name: ix.name,
-          table_catalog: 'patina',
-          table_schema: 'public',
-          table_name: t.name,
-          column_name: col,
-          ordinal_position: k + 1,
-        });
-        ischema('constraint_column_usage', {
-          table_catalog: 'patina',
-          table_schema: 'public',
-          table_name: t.name,
-          column_name: col,
-          constraint_catalog: 'patina',
-          constraint_schema: 'public',
-          constraint_name: ix.name,
-        });
-      });
-    }
   }
+}
+
+/** pg_attribute's fields that follow from a column's type: its OID, length, storage, alignment, by-value. */
+export function typeAttributes(typ: number) {
+  const len = typeSize(typ);
+  return {
+    atttypid: typ,
+    attlen: len,
+    attstorage: typeStorage(typ, len),
+    attalign: typeAlign(typ),
+    attbyval: len > 0 && len <= 8,
+  };
+}
+
+/** An index of a table, as fillIndex lists it. */
+export interface IndexRows {
+  oid: number;
+  name: string;
+  /** The table's attnums of its keys, and the key columns' names and declared types. */
+  keys: number[];
+  columns: { name: string; type: string | null | undefined }[];
+  unique: boolean;
+  primary: boolean;
+  /** The OID of the primary key or unique constraint it backs; null for none. */
+  constraintOid: number | null;
+  /** What pg_get_indexdef says of it. */
+  def: string;
+}
+
+/**
+ * The catalog rows of one index of table `table` (OID `tableOid`, in `schema`): pg_class, its own
+ * columns in pg_attribute (psql's `\d index` and pg_dump's statistics query read them), pg_index,
+ * pg_indexes, and the primary key or unique constraint it backs in pg_constraint and information_schema.
+ */
+export function fillIndex(
+  out: CatalogRows,
+  schema: string,
+  nsOid: number,
+  table: string,
+  tableOid: number,
+  ix: IndexRows,
+): void {
+  const { ins, ischema } = out;
+  out.relNames.set(ix.oid, ix.name);
+  out.indexDefs.set(ix.oid, ix.def);
+  ins('pg_class', {
+    oid: ix.oid,
+    relname: ix.name,
+    relnamespace: nsOid,
+    reltype: 0,
+    relam: 403,
+    relkind: 'i',
+    relnatts: ix.keys.length,
+    relpages: 1, // a btree's metapage, as an empty PostgreSQL index has (pgjdbc's getIndexInfo reads it)
+    reltuples: 0,
+  });
+  ix.columns.forEach((c, k) => {
+    const typ = oidOfDeclType(c.type);
+    ins('pg_attribute', {
+      ...typeAttributes(typ),
+      attrelid: ix.oid,
+      attname: c.name,
+      attnum: k + 1,
+      attstattarget: -1,
+      attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
+    });
+  });
+  const zeros = ix.keys.map(() => 0).join(' ');
+  ins('pg_index', {
+    indexrelid: ix.oid,
+    indrelid: tableOid,
+    indnatts: ix.keys.length,
+    indnkeyatts: ix.keys.length,
+    indisunique: ix.unique,
+    indisprimary: ix.primary,
+    indkey: ix.keys.join(' '),
+    indoption: zeros,
+    indcollation: zeros,
+    indclass: zeros,
+  });
+  ins('pg_indexes', { schemaname: schema, tablename: table, indexname: ix.name, indexdef: ix.def });
+  if (ix.constraintOid === null) return;
+  const ctype = ix.primary ? 'PRIMARY KEY' : 'UNIQUE';
+  const names = ix.columns.map((c) => c.name);
+  out.constraintDefs.set(ix.constraintOid, `${ctype} (${names.join(', ')})`);
+  ins('pg_constraint', {
+    oid: ix.constraintOid,
+    conname: ix.name,
+    connamespace: nsOid,
+    contype: ix.primary ? 'p' : 'u',
+    conrelid: tableOid,
+    conindid: ix.oid,
+    conkey: arrayText(ix.keys),
+  });
+  const where = { table_catalog: 'patina', table_schema: schema, table_name: table };
+  const constraint = { constraint_catalog: 'patina', constraint_schema: schema, constraint_name: ix.name };
+  ischema('table_constraints', {
+    ...constraint,
+    ...where,
+    constraint_type: ctype,
+    is_deferrable: 'NO',
+    initially_deferred: 'NO',
+    enforced: 'YES',
+    nulls_distinct: ix.primary ? null : 'YES',
+  });
+  names.forEach((col, k) => {
+    ischema('key_column_usage', { ...constraint, ...where, column_name: col, ordinal_position: k + 1 });
+    ischema('constraint_column_usage', { ...where, column_name: col, ...constraint });
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { castTimestamptzHere, sessionZone, zonedTextKind } from '../session-zone';
+import { castTimestamptzHere, sessionZone } from '../session-zone';
 import {
   type Tok,
   closerAfter,

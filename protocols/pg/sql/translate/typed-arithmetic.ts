@@ -22,7 +22,7 @@ import {
   topLevelWord,
 } from '../tokens';
 import { quoteString } from '../lexer';
-import { sessionZone, zonedTextKind } from '../session-zone';
+import { sessionZone } from '../session-zone';
 import { exactSortKey } from './exact-order';
 import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
