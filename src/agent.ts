@@ -7,6 +7,7 @@ import type { Engine } from './engine/engine';
 import { logSchemaPlan, reloadSchemaLogged } from './engine/schema/plan-log';
 import type { Changeset } from './bus/changeset';
 import { InProcessChangeFeed } from './bus/change-feed';
+import { TableCounts } from './observability/table-counts';
 import { ChangeCapture } from './crdt/capture';
 import { ChangeLogCompactor } from './crdt/change-log';
 import { TableUpdates } from './live/table-updates';
@@ -42,6 +43,8 @@ export class Agent {
   readonly security: Security;
   /** The change-feed bus: one changeset per committed transaction, in commit order. */
   readonly feed = new InProcessChangeFeed();
+  /** Rows written per table, from the feed (pg_stat_user_tables' n_tup_ins, n_tup_upd, n_tup_del). */
+  readonly tableCounts = new TableCounts(this.feed);
   capture: ChangeCapture | null = null;
   updates!: TableUpdates;
   /** Replication with peers; null when the agent runs alone (no gossip address). */
@@ -138,6 +141,7 @@ export class Agent {
           (i) => security.pgListener(i),
           agent.updates,
           subscriptions,
+          agent.tableCounts,
         );
       security.onReload((s) => {
         if (s.apiTls && agent.#http) reloadHttpsTls(agent.#http, s.apiTls);

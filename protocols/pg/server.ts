@@ -11,6 +11,7 @@ import {
 } from '../../src/config/config';
 import type { Schema } from '../../src/engine/schema/model';
 import type { WriteAdmission } from '../../src/engine/write-admission';
+import type { TableCounts } from '../../src/observability/table-counts';
 import { admittedEngine } from './connection/admission';
 import { Connection } from './connection/connection';
 import type { CancelRegistry } from './connection/listener-options';
@@ -55,8 +56,10 @@ export class PgServer implements CancelRegistry {
     security: (i: number) => PgListenerSecurity,
     updates: TableUpdateSource | null = null,
     admission: WriteAdmission | null = null,
+    tableCounts: TableCounts | null = null,
   ): Promise<PgServer> {
     const s = new PgServer(engine, updates, admission);
+    s.#local.tableCounts = tableCounts;
     await loadParser();
     try {
       for (const [i, l] of listeners.entries()) await s.#listen(l, queryTimeoutSeconds * 1000, () => security(i));

@@ -148,6 +148,44 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     assert.deepEqual(patina, [[{ r: 'pg_am', s: 'pg_am', p: 'orders' }], [2205, 2205, 2205]]);
     assert.deepEqual(patina, await read(pair.postgresPort));
   });
+  it('pg_stat_user_tables counts the rows inserted, updated and deleted per table, as PostgreSQL (they stayed 0)', async () => {
+    const read = async (c: ReturnType<typeof pgClient>) => {
+      await c.query('SELECT pg_stat_force_next_flush()');
+      const r = await c.query(
+        `SELECT relname, n_tup_ins::int8 AS i, n_tup_upd::int8 AS u, n_tup_del::int8 AS d FROM pg_stat_user_tables
+          ORDER BY relname`,
+      );
+      return r.rows.map((row) => [row.relname, Number(row.i), Number(row.u), Number(row.d)]);
+    };
+    const deltas = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const before = await read(c);
+        await c.query("INSERT INTO customers (id, name) VALUES (301, 'a'), (302, 'b'), (303, 'c')");
+        await c.query("UPDATE customers SET name = 'x' WHERE id >= 301");
+        await c.query('DELETE FROM customers WHERE id = 303');
+        await c.query(
+          "INSERT INTO customers (id, name) VALUES (302, 'dup') ON CONFLICT (id) DO UPDATE SET name = excluded.name",
+        );
+        await c.query('BEGIN');
+        await c.query("INSERT INTO customers (id, name) VALUES (304, 'd')");
+        await c.query('COMMIT');
+        await c.query('DELETE FROM customers WHERE id >= 301');
+        const after = await read(c);
+        return after.map((row, k) => [
+          row[0],
+          ...row.slice(1).map((v, j) => (v as number) - (before[k][j + 1] as number)),
+        ]);
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await deltas(pair.patinaPort);
+    assert.deepEqual(patina, await deltas(pair.postgresPort));
+    assert.deepEqual(patina[0], ['customers', 4, 4, 4]);
+  });
+
   it("pg_stat_database counts transactions and written rows as PostgreSQL does (pgAdmin's dashboard; they stayed 0)", async () => {
     const read = async (c: ReturnType<typeof pgClient>) => {
       await c.query('SELECT pg_stat_force_next_flush()');

@@ -16,6 +16,7 @@ import { fillSystemRelations } from './system-rows';
 import { setRelationNames } from '../types/relation-names';
 import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './table-rows';
 import { RelationStats } from './relation-stats';
+import type { TableCounts } from '../../../src/observability/table-counts';
 import { fillBuiltinProcs } from './builtin-procs';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
@@ -60,6 +61,8 @@ export class LocalDb {
   readonly db: Database.Database;
   /** The server's sessions (pg_stat_activity is filled from them when a statement reads it). */
   sessions: Sessions | null = null;
+  /** Rows inserted, updated and deleted per table (pg_stat_user_tables' n_tup_*); null: none counted. */
+  tableCounts: TableCounts | null = null;
   /** The session whose statement is running now (statements here run synchronously, one at a time). */
   session: SessionFacts | null = null;
   /** The advisory locks of the agent's PG sessions (pg_advisory_lock, ...). */
@@ -454,7 +457,8 @@ export class LocalDb {
     try {
       const pages = this.db.prepare('UPDATE pg_catalog.pg_class SET relpages = ?, reltuples = ? WHERE oid = ?');
       const live = (name: string) =>
-        `INSERT INTO pg_catalog.${name} (relid, schemaname, relname, n_live_tup) VALUES (?, 'public', ?, ?)`;
+        `INSERT INTO pg_catalog.${name} (relid, schemaname, relname, n_live_tup, n_tup_ins, n_tup_upd, n_tup_del)
+           VALUES (?, 'public', ?, ?, ?, ?, ?)`;
       this.db.prepare('DELETE FROM pg_catalog.pg_stat_user_tables').run();
       this.db.prepare('DELETE FROM pg_catalog.pg_stat_all_tables').run();
       const user = this.db.prepare(live('pg_stat_user_tables'));
@@ -464,8 +468,10 @@ export class LocalDb {
         // a rowid primary key's index is the table's own btree: its pages are the table's
         pages.run(this.stats.get(rel.btree ?? rel.table).pages, rows, oid);
         if (rel.index) continue;
-        user.run(oid, rel.table, rows);
-        all.run(oid, rel.table, rows);
+        const n = this.tableCounts?.of(rel.table);
+        const counts = [n?.inserted ?? 0, n?.updated ?? 0, n?.deleted ?? 0];
+        user.run(oid, rel.table, rows, ...counts);
+        all.run(oid, rel.table, rows, ...counts);
       }
       this.db.prepare('DELETE FROM pg_catalog.pg_stat_database').run();
       // PostgreSQL's row of the shared objects (datid 0), and the one database's
