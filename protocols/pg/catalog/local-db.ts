@@ -162,11 +162,14 @@ export class LocalDb {
       ...Object.keys(INFORMATION_SCHEMA_TABLES).map((t) => `information_schema.${t}`),
     ])
       db.exec(`DELETE FROM ${t}`);
+    // (one prepared statement per table and column list: the system relations alone are some 6,000 rows)
+    const inserts = new Map<string, Database.Statement>();
     const ins = (table: string, row: Record<string, unknown>) => {
       const keys = Object.keys(row);
-      db.prepare(`INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`).run(
-        ...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])),
-      );
+      const sql = `INSERT INTO ${table} (${keys.join(',')}) VALUES (${keys.map(() => '?').join(',')})`;
+      let st = inserts.get(sql);
+      if (!st) inserts.set(sql, (st = db.prepare(sql)));
+      st.run(...keys.map((k) => (typeof row[k] === 'boolean' ? (row[k] ? 1 : 0) : row[k])));
     };
     const user = this.#roleName;
     ins('pg_namespace', { oid: NS_CATALOG, nspname: 'pg_catalog', nspowner: 10 });
