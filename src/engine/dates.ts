@@ -847,6 +847,90 @@ export function formatIntervalIso(iv: Interval): string {
   return out;
 }
 
+/** PostgreSQL's IntervalStyle settings: how an interval is printed. */
+export type IntervalStyle = 'postgres' | 'postgres_verbose' | 'sql_standard' | 'iso_8601';
+
+/** An interval as PostgreSQL prints it under IntervalStyle `style`. */
+export function formatIntervalIn(iv: Interval, style: IntervalStyle): string {
+  if (style === 'iso_8601') return formatIntervalIso(iv);
+  if (style === 'sql_standard') return formatIntervalSql(iv);
+  if (style === 'postgres_verbose') return formatIntervalVerbose(iv);
+  return formatInterval(iv);
+}
+
+/** An interval's fields as PostgreSQL's interval2itm splits it: the time's each with the sign of the microseconds. */
+function intervalFields(iv: Interval) {
+  const us = iv.micros;
+  return {
+    year: Math.trunc(iv.months / 12),
+    mon: iv.months % 12,
+    day: iv.days,
+    hour: Math.trunc(us / 3_600_000_000),
+    min: Math.trunc(us / 60_000_000) % 60,
+    sec: Math.trunc(us / 1_000_000) % 60,
+    usec: us % 1_000_000,
+  };
+}
+
+/** Seconds without their sign, as PostgreSQL's AppendSeconds: two digits when `fill`, a fraction without trailing zeros. */
+function secondsText(sec: number, usec: number, fill: boolean): string {
+  const whole = fill ? pad(Math.abs(sec)) : String(Math.abs(sec));
+  return usec ? `${whole}.${pad(Math.abs(usec), 6).replace(/0+$/, '')}` : whole;
+}
+
+/**
+ * IntervalStyle sql_standard: '1-2' (years-months), '3 4:05:06' (days and time), one sign in front
+ * ('-1 0:00:00'); an interval mixing years or months with days or time, or signs, gives each part
+ * its sign ('+1-2 +3 +4:05:06.7', '+0-0 +1 -0:00:01'), as PostgreSQL's EncodeInterval.
+ */
+function formatIntervalSql(iv: Interval): string {
+  const { year, mon, day, hour, min, sec, usec } = intervalFields(iv);
+  const fields = [year, mon, day, hour, min, sec, usec];
+  const negative = fields.some((n) => n < 0);
+  const positive = fields.some((n) => n > 0);
+  if (!negative && !positive) return '0';
+  const yearMonth = year !== 0 || mon !== 0;
+  const clock = `${Math.abs(hour)}:${pad(Math.abs(min))}:${secondsText(sec, usec, true)}`;
+  if ((negative && positive) || (yearMonth && (day !== 0 || iv.micros !== 0))) {
+    const sign = (neg: boolean) => (neg ? '-' : '+');
+    return `${sign(year < 0 || mon < 0)}${Math.abs(year)}-${Math.abs(mon)} ${sign(day < 0)}${Math.abs(day)} ${sign(iv.micros < 0)}${clock}`;
+  }
+  const sign = negative ? '-' : '';
+  if (yearMonth) return `${sign}${Math.abs(year)}-${Math.abs(mon)}`;
+  return day ? `${sign}${Math.abs(day)} ${clock}` : sign + clock;
+}
+
+/**
+ * IntervalStyle postgres_verbose: '@ 1 year 2 mons 3 days 4 hours 5 mins 6.7 secs'; a negative first
+ * part makes the whole 'ago', a later part of the other sign is negative ('@ 1 day -1 sec').
+ */
+function formatIntervalVerbose(iv: Interval): string {
+  const { year, mon, day, hour, min, sec, usec } = intervalFields(iv);
+  let out = '@';
+  let zero = true;
+  let ago = false;
+  const part = (n: number, unit: string) => {
+    if (n === 0) return;
+    if (zero) ago = n < 0;
+    const shown = zero ? Math.abs(n) : ago ? -n : n;
+    out += ` ${shown} ${unit}${shown === 1 ? '' : 's'}`;
+    zero = false;
+  };
+  part(year, 'year');
+  part(mon, 'mon');
+  part(day, 'day');
+  part(hour, 'hour');
+  part(min, 'min');
+  if (sec || usec) {
+    const negative = sec < 0 || (sec === 0 && usec < 0);
+    if (negative && zero) ago = true;
+    const minus = negative ? !zero && !ago : ago;
+    out += ` ${minus ? '-' : ''}${secondsText(sec, usec, false)} sec${Math.abs(sec) !== 1 || usec ? 's' : ''}`;
+    zero = false;
+  }
+  return out + (zero ? ' 0' : '') + (ago ? ' ago' : '');
+}
+
 /** timestamp + sign × interval: months by the calendar (the day clamped to the month's end), then days, then time. */
 export function addInterval(v: unknown, interval: unknown, sign: unknown): string | null {
   const t = parseInstant(v, 'timestamp', 'timestamp + interval');

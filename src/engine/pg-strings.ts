@@ -246,6 +246,18 @@ function decode(t: string, format: string): Buffer {
   throw sqlStateError('22023', `unrecognized encoding: "${format}"`);
 }
 
+/**
+ * bytea's text under bytea_output = escape, as PostgreSQL's byteaout: printable ASCII as itself, a
+ * backslash doubled, any other byte as \ and three octal digits ('A\377'). (encode(b, 'escape')
+ * escapes fewer: only NUL and bytes above 0x7f.)
+ */
+export function byteaEscapeText(b: Uint8Array): string {
+  let out = '';
+  for (const c of b)
+    out += c === 92 ? '\\\\' : c < 0x20 || c > 0x7e ? `\\${c.toString(8).padStart(3, '0')}` : String.fromCharCode(c);
+  return out;
+}
+
 /** bytea's text input: `\\x` then hex digits (spaces between pairs allowed), else the escape format. */
 export function byteaInput(t: string): Buffer {
   if (t.startsWith('\\x')) return decode(t.slice(2), 'hex');

@@ -4,9 +4,10 @@
 // PostgreSQL 15 has (SHOW work_mem was 42704) and pg_settings lists them with their types and units.
 import assert from 'node:assert/strict';
 import { startCatalogPair, type CatalogPair } from '../helpers/catalog-pair';
-import { psql } from '../helpers/pg';
+import { pgClient, psql } from '../helpers/pg';
 
-const SCHEMA = 'CREATE TABLE s (id BIGINT NOT NULL PRIMARY KEY);';
+const SCHEMA = `CREATE TABLE s (id BIGINT NOT NULL PRIMARY KEY);
+CREATE TABLE styled (id BIGINT NOT NULL PRIMARY KEY, i INTERVAL, b BYTEA);`;
 
 describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL 15', function () {
   this.timeout(60_000);
@@ -199,6 +200,78 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     assert.match(login.stderr, /FATAL: {2}DateStyle "ISO, DMY" is not supported/);
     const iso = psql(pair.patinaPort, ['SHOW datestyle'], ['-A', '-t'], { PGDATESTYLE: 'ISO' });
     assert.equal(iso.stdout, 'ISO, MDY\n');
+  });
+
+  it('IntervalStyle and bytea_output are followed: result cells and COPY print in them (they printed postgres and hex)', async () => {
+    // the intervals and bytes each style prints differently: mixed signs, zero, fractions, years and months
+    const intervals = [
+      '1 year 2 mons 3 days 04:05:06.7',
+      '-1 year -2 mons +3 days -04:05:06',
+      '0',
+      '-1 day',
+      '1 day -00:00:01',
+      '3 mons',
+      '00:00:00.000001',
+      '-00:00:01.5',
+      // (a later field with its sign: under sql_standard PostgreSQL reads '-3 days 04:00' as all negative)
+      '-3 days +04:00',
+      '-1 year +2 mons',
+      '-1 mon +1 day',
+      '1 year -1 day',
+      '-1 hour +1.5 secs',
+      '25 hours',
+    ];
+    const ivs = `(VALUES ${intervals.map((v, k) => `(${k}, interval '${v}')`).join(', ')}) v(k, i)`;
+    const bytes = "(VALUES (1, '\\x00415c7f80ff'::bytea), (2, ''::bytea), (3, NULL::bytea)) v(k, b)";
+    const rows = [
+      "INSERT INTO styled VALUES (1, '1 day 02:00', '\\x41ff5c'), (2, '-1 year -2 mons +3 days -04:05:06', '')",
+    ];
+    for (const port of [pair.patinaPort, pair.postgresPort]) psql(port, rows);
+    for (const style of ['sql_standard', 'postgres_verbose', 'iso_8601', 'postgres'])
+      same([
+        `SET intervalstyle = ${style}`,
+        `SELECT k, i, ARRAY[i] FROM ${ivs} ORDER BY k`,
+        `COPY (SELECT i FROM ${ivs} ORDER BY k) TO STDOUT`,
+        `COPY (SELECT i, ARRAY[i] FROM ${ivs} ORDER BY k) TO STDOUT (FORMAT csv)`,
+        'SELECT i FROM styled ORDER BY id',
+      ]);
+    same([
+      "SET bytea_output = 'escape'",
+      `SELECT k, b FROM ${bytes} ORDER BY k`,
+      `COPY (SELECT b FROM ${bytes} ORDER BY k) TO STDOUT`,
+      `COPY (SELECT b FROM ${bytes} ORDER BY k) TO STDOUT (FORMAT csv)`,
+      'SELECT b FROM styled ORDER BY id',
+      "SET bytea_output = 'hex'",
+      `SELECT b FROM ${bytes} ORDER BY k`,
+    ]);
+    // node-postgres (extended protocol): a statement prepared before the SET prints its cells in the style of now
+    const run = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      const asText = { getTypeParser: () => (v: string) => v };
+      const q = {
+        name: 'styled',
+        text: 'SELECT $1::interval AS i, $2::bytea AS b',
+        values: ['-1 year -2 mons +3 days -04:05:06.5', '\\x005cff41'],
+        rowMode: 'array' as const,
+        types: asText,
+      };
+      try {
+        const out = [(await c.query(q)).rows];
+        for (const set of [
+          "SET intervalstyle = 'sql_standard'",
+          "SET bytea_output = 'escape'",
+          'SET intervalstyle = postgres_verbose',
+        ])
+          out.push((await c.query(set).then(() => c.query(q))).rows);
+        return out;
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await run(pair.patinaPort);
+    assert.deepEqual(patina, await run(pair.postgresPort));
+    assert.deepEqual(patina[3], [['@ 1 year 2 mons -3 days 4 hours 5 mins 6.5 secs ago', '\\000\\\\\\377A']]);
   });
 
   it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {

@@ -5,6 +5,7 @@ import type { Analyzed } from '../sql/analyzed';
 import { binaryCopyHeader, binaryCopyRow, binaryCopyTrailer } from '../copy/binary';
 import { formatCopyRow } from '../copy/format';
 import { forcedColumns } from '../copy/statement';
+import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
 import { textOf } from '../types/values';
 import { type ByteWriter, backend } from '../wire/backend';
 import { NO_FORMATS } from './portal';
@@ -25,7 +26,7 @@ export async function sendCopyOut(
   out: Outcome,
   io: CopyOutput,
   zone: string | null = null,
-  isoIntervals = false,
+  styles: OutputStyles = DEFAULT_STYLES,
 ): Promise<void> {
   const { options } = an.copy!.stmt;
   const names = an.copy!.columns;
@@ -51,7 +52,7 @@ export async function sendCopyOut(
         continue;
       }
       for (let k = 0; k < texts.length; k++)
-        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone, isoIntervals);
+        texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone, styles);
       backend.copyData(w, Buffer.from(formatCopyRow(texts, options, forceQuote)));
     }
     n += batch.length;

@@ -6,6 +6,7 @@ import type { Outcome } from '../session/engine';
 import type { Session } from '../session/session';
 import type { ColumnDesc } from '../sql/analyzed';
 import { OID } from '../types/oids';
+import type { OutputStyles } from '../types/output-styles';
 import { binaryOf, textOf } from '../types/values';
 import { type Field, backend } from '../wire/backend';
 import { OUT_HIGH_WATER, type Output } from './output';
@@ -73,8 +74,8 @@ export class PortalRunner {
     const to = Math.min(rows.length, from + maxRows);
     const fields = p.fields!;
     const zone = this.#session.outputZone;
-    const iso = this.#session.isoIntervals;
-    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone, iso);
+    const styles = this.#session.outputStyles;
+    for (let i = from; i < to; i++) this.#dataRow(rows[i], fields, zone, styles);
     p.at = to;
     const count = to - from;
     if (to < rows.length) {
@@ -98,8 +99,8 @@ export class PortalRunner {
       if (next.length === 0) continue;
       const take = Math.min(next.length, maxRows - count);
       const zone = this.#session.outputZone;
-      const iso = this.#session.isoIntervals;
-      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone, iso);
+      const styles = this.#session.outputStyles;
+      for (let i = 0; i < take; i++) this.#dataRow(next[i], p.fields!, zone, styles);
       p.at = take;
       count += take;
       if (take < next.length) {
@@ -117,8 +118,8 @@ export class PortalRunner {
     this.#out.completeTag(tagOf(p.an, p.outcome, p.sent));
   }
 
-  /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `iso` its IntervalStyle iso_8601. */
-  #dataRow(row: unknown[], fields: Field[], zone: string | null, iso: boolean) {
+  /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `styles` its IntervalStyle and bytea_output. */
+  #dataRow(row: unknown[], fields: Field[], zone: string | null, styles: OutputStyles) {
     const w = this.#out.w;
     w.begin('D').i16(row.length);
     try {
@@ -129,7 +130,7 @@ export class PortalRunner {
             ? textOf(row[i], OID.text)
             : f.format === 1
               ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod)
-              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone, iso),
+              : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone, styles),
         );
       }
     } catch (err) {

@@ -162,7 +162,7 @@ export class SimpleQuery {
         complete: (tag) => out.completeTag(tag),
       },
       this.#session.outputZone,
-      this.#session.isoIntervals,
+      this.#session.outputStyles,
     );
   }
 }

@@ -32,6 +32,7 @@ import { checkUpsertKeys } from '../sql/upsert-rows';
 import { AdvisoryWait, SleepRequest } from './advisory-locks';
 import { GUC_DEFAULTS, VERSION_TEXT, applySetting, checkSetting, durationMs, settingOn, showRows } from './settings';
 import { Transaction, type TxState } from './transaction';
+import { type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -701,9 +702,9 @@ export class Session {
     return this.#zone.zone;
   }
 
-  /** Whether the session's IntervalStyle is iso_8601 (Rails sets it): result cells and COPY print intervals so. */
-  get isoIntervals(): boolean {
-    return this.facts.settings.get('intervalstyle') === 'iso_8601';
+  /** The session's IntervalStyle and bytea_output, which text results and COPY print intervals and bytea in. */
+  get outputStyles(): OutputStyles {
+    return outputStylesOf(this.facts.settings);
   }
 
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */

@@ -3,15 +3,7 @@
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { badUtf8 } from '../../../src/engine/utf8';
 import { invalidUtf8 } from '../wire/utf8';
-import {
-  castDate,
-  castTimestamp,
-  castTimestamptz,
-  castTimestamptzIn,
-  dateTimeInput,
-  formatIntervalIso,
-  parseInterval,
-} from '../../../src/engine/dates';
+import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgBool } from '../../../src/engine/pg-functions';
@@ -24,30 +16,24 @@ import { zonedTimestamptzCodec } from './datetime';
 import { elementKindOf } from './element-kind';
 import { decimalAtTypmod, decimalBinary, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
+import { DEFAULT_STYLES, type OutputStyles, styledCodec } from './output-styles';
 import { codecOf, elementOidOf } from './registry';
 import { plainText, uuidText } from './text';
 
 /**
  * A cell in text format, as PostgreSQL prints the column's type; null stays null. A value that is
  * no value of the type goes as it is. `typmod` is the column's (numeric(p, s) prints s digits,
- * char(n) is padded to n), -1 for none.
+ * char(n) is padded to n), -1 for none; `styles` the session's IntervalStyle and bytea_output.
  */
 export function textOf(
   v: unknown,
   oid: number,
   typmod = -1,
   zone: string | null = null,
-  isoIntervals = false,
+  styles: OutputStyles = DEFAULT_STYLES,
 ): string | null {
   if (v === null || v === undefined) return null;
-  // (IntervalStyle iso_8601, what Rails sets: P1DT2H)
-  if (isoIntervals && oid === OID.interval) {
-    const iv = parseInterval(v);
-    if (iv) return formatIntervalIso(iv);
-  }
-  // (`zone` is the session's TimeZone when it is not UTC: timestamptz prints its wall time there)
-  const codec =
-    zone !== null && (oid === OID.timestamptz || oid === TIMESTAMPTZ_ARRAY) ? zonedCodec(oid, zone) : codecOf(oid);
+  const codec = codecIn(oid, zone, styles);
   if (codec === undefined) return plainText(v);
   try {
     if (typmod >= 4) {
@@ -59,6 +45,12 @@ export function textOf(
     if (err instanceof NotEncodable) return plainText(v);
     throw err;
   }
+}
+
+/** The codec printing a type as the session does: timestamptz in its TimeZone (`zone`, null for UTC), intervals and bytea in its styles. */
+function codecIn(oid: number, zone: string | null, styles: OutputStyles): Codec | undefined {
+  if (zone !== null && (oid === OID.timestamptz || oid === TIMESTAMPTZ_ARRAY)) return zonedCodec(oid, zone);
+  return (styles !== DEFAULT_STYLES && styledCodec(oid, styles)) || codecOf(oid);
 }
 
 const TIMESTAMPTZ_ARRAY = 1185;
