@@ -1011,7 +1011,7 @@ export function overlaps(s1: unknown, e1: unknown, s2: unknown, e2: unknown): nu
 }
 
 /** An interval's parts, or null when the text is no interval (a timestamp, say). */
-function parseIntervalOrNull(v: string): Interval | null {
+export function parseIntervalOrNull(v: string): Interval | null {
   if (TS_RE.test(v)) return null;
   try {
     return parseInterval(v);

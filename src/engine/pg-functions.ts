@@ -1,6 +1,6 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
-import { pgDateText, timestamptzTextIn } from './dates';
+import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import { type ElementKind, arrayInput, isElementKind, mapArrayText, parseArrayText } from './pg-array-input';
@@ -13,7 +13,7 @@ import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
 import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
-import { installPgStringFunctions } from './pg-strings';
+import { byteaEscapeText, installPgStringFunctions } from './pg-strings';
 import { installToChar } from './to-char';
 import {
   type Json,
@@ -358,9 +358,16 @@ export function installPgFunctions(db: Database.Database): void {
       // jsonb prints its normalised text ('{"a": 1, "b": 2}', keys sorted, 1.50 kept), as its output does
       case 'jsonb':
         return typeof x === 'string' ? (jsonbText(x) ?? x) : String(x);
-      // bytea prints in hex ('\x41'), as bytea_output = hex does
+      // bytea prints in hex ('\x41'), as bytea_output = hex does; 'bytea@escape' as escape does ('A\377')
       case 'bytea':
         return Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
+      case 'bytea@escape':
+        return Buffer.isBuffer(x) ? byteaEscapeText(x) : String(x);
+    }
+    // 'interval@sql_standard': an interval (stored in the postgres style) in the session's IntervalStyle
+    if (typeof kind === 'string' && kind.startsWith('interval@') && typeof x === 'string') {
+      const iv = parseIntervalOrNull(x);
+      return iv ? formatIntervalIn(iv, kind.slice(9) as IntervalStyle) : x;
     }
     // 'datearray:<kind>': an array of dates or timestamps made text, each element as its type prints
     // it ('0044-03-15 BC' for the stored '/9956-03-15', a timestamptz with its '+00')

@@ -202,7 +202,7 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     assert.equal(iso.stdout, 'ISO, MDY\n');
   });
 
-  it('IntervalStyle and bytea_output are followed: result cells and COPY print in them (they printed postgres and hex)', async () => {
+  it('IntervalStyle and bytea_output are followed: result cells, COPY and values made text print in them (they printed postgres and hex)', async () => {
     // the intervals and bytes each style prints differently: mixed signs, zero, fractions, years and months
     const intervals = [
       '1 year 2 mons 3 days 04:05:06.7',
@@ -230,28 +230,29 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     for (const style of ['sql_standard', 'postgres_verbose', 'iso_8601', 'postgres'])
       same([
         `SET intervalstyle = ${style}`,
-        `SELECT k, i, ARRAY[i] FROM ${ivs} ORDER BY k`,
+        `SELECT k, i, i::text, 'i=' || i, format('%s', i), concat(i, '|'), ARRAY[i] FROM ${ivs} ORDER BY k`,
         `COPY (SELECT i FROM ${ivs} ORDER BY k) TO STDOUT`,
         `COPY (SELECT i, ARRAY[i] FROM ${ivs} ORDER BY k) TO STDOUT (FORMAT csv)`,
-        'SELECT i FROM styled ORDER BY id',
+        'SELECT to_json(i), styled FROM styled ORDER BY id',
+        'SELECT array_agg(i ORDER BY id) FROM styled',
       ]);
     same([
       "SET bytea_output = 'escape'",
-      `SELECT k, b FROM ${bytes} ORDER BY k`,
+      `SELECT k, b, b::text, 'b=' || b::text, format('%s', b), concat(b, '|') FROM ${bytes} ORDER BY k`,
       `COPY (SELECT b FROM ${bytes} ORDER BY k) TO STDOUT`,
       `COPY (SELECT b FROM ${bytes} ORDER BY k) TO STDOUT (FORMAT csv)`,
-      'SELECT b FROM styled ORDER BY id',
+      'SELECT to_json(b), styled FROM styled ORDER BY id',
       "SET bytea_output = 'hex'",
-      `SELECT b FROM ${bytes} ORDER BY k`,
+      `SELECT b, b::text FROM ${bytes} ORDER BY k`,
     ]);
-    // node-postgres (extended protocol): a statement prepared before the SET prints its cells in the style of now
+    // node-postgres (extended protocol): a statement prepared before the SET prints in the style of now
     const run = async (port: number) => {
       const c = pgClient(port);
       await c.connect();
       const asText = { getTypeParser: () => (v: string) => v };
       const q = {
         name: 'styled',
-        text: 'SELECT $1::interval AS i, $2::bytea AS b',
+        text: "SELECT $1::interval AS i, $1::interval::text AS t, $2::bytea AS b, 'b=' || $2::bytea::text AS bt",
         values: ['-1 year -2 mons +3 days -04:05:06.5', '\\x005cff41'],
         rowMode: 'array' as const,
         types: asText,
@@ -271,7 +272,14 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     };
     const patina = await run(pair.patinaPort);
     assert.deepEqual(patina, await run(pair.postgresPort));
-    assert.deepEqual(patina[3], [['@ 1 year 2 mons -3 days 4 hours 5 mins 6.5 secs ago', '\\000\\\\\\377A']]);
+    assert.deepEqual(patina[3], [
+      [
+        '@ 1 year 2 mons -3 days 4 hours 5 mins 6.5 secs ago',
+        '@ 1 year 2 mons -3 days 4 hours 5 mins 6.5 secs ago',
+        '\\000\\\\\\377A',
+        'b=\\000\\\\\\377A',
+      ],
+    ]);
   });
 
   it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {

@@ -7,6 +7,7 @@ import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
 import type { Analyzed } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
+import type { OutputStyles } from '../types/output-styles';
 import { paramValue } from '../types/values';
 import { type ByteWriter, backend } from '../wire/backend';
 import type { Frontend } from '../wire/frontend';
@@ -30,8 +31,9 @@ interface Prepared {
   sql: string;
   paramTypes: number[];
   zone: string | null;
-  /** Its analysis for another zone than Parse's, the last one asked for. */
-  rezoned?: { zone: string | null; an: Analyzed };
+  styles: OutputStyles;
+  /** Its analysis for another zone or other output styles than Parse's, the last one asked for. */
+  rezoned?: { zone: string | null; styles: OutputStyles; an: Analyzed };
 }
 
 /** The one statement of a Parse's text (42601 for several). */
@@ -63,20 +65,29 @@ export class ExtendedQuery {
       () => oneStatement(m.sql),
       m.paramTypes,
     );
-    this.#statements.set(m.name, { an, sql: m.sql, paramTypes: m.paramTypes, zone: this.#session.analyzer.zone() });
+    const { analyzer } = this.#session;
+    this.#statements.set(m.name, {
+      an,
+      sql: m.sql,
+      paramTypes: m.paramTypes,
+      zone: analyzer.zone(),
+      styles: analyzer.styles(),
+    });
     backend.parseComplete(this.#w);
   }
 
   /**
-   * The statement's analysis for the session's zone now: the one made at Parse, or, after a `SET
-   * TIME ZONE` since, one made again with its literals read in the zone of Parse (kept for the last
-   * zone it was asked for).
+   * The statement's analysis for the session's zone and output styles now: the one made at Parse,
+   * or, after a `SET TIME ZONE` (or IntervalStyle, bytea_output) since, one made again with its
+   * literals read in the zone of Parse (kept for the last zone and styles it was asked for).
    */
   #inZone(p: Prepared): Analyzed {
-    const zone = this.#session.analyzer.zone();
-    if (zone === p.zone) return p.an;
-    if (p.rezoned?.zone !== zone)
-      p.rezoned = { zone, an: this.#session.analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone) };
+    const { analyzer } = this.#session;
+    const zone = analyzer.zone();
+    const styles = analyzer.styles();
+    if (zone === p.zone && styles === p.styles) return p.an;
+    if (p.rezoned?.zone !== zone || p.rezoned.styles !== styles)
+      p.rezoned = { zone, styles, an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone) };
     return p.rezoned.an;
   }
 

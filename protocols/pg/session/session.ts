@@ -123,6 +123,7 @@ export class Session {
       database: opts.database,
       version: VERSION_TEXT,
       zone: () => this.outputZone,
+      styles: () => this.outputStyles,
     });
     this.#t = new Transaction(
       engine,

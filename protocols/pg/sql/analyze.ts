@@ -44,7 +44,9 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
+import { withOutputStyles } from './session-styles';
 import { withSessionZone } from './session-zone';
+import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
@@ -62,13 +64,23 @@ export class Analyzer {
   /** The session's TimeZone when not UTC (a timestamptz literal is read in it, so analyses are kept per zone). */
   readonly #zone: () => string | null;
   #analysesZone: string | null = null;
+  /** The session's IntervalStyle and bytea_output (a value made text prints in them, so analyses are kept per styles). */
+  readonly #styles: () => OutputStyles;
+  #analysesStyles: OutputStyles = DEFAULT_STYLES;
 
   constructor(
     engine: PgEngine,
     local: LocalDb,
-    facts: { user: string; database: string; version: string; zone?: () => string | null },
+    facts: {
+      user: string;
+      database: string;
+      version: string;
+      zone?: () => string | null;
+      styles?: () => OutputStyles;
+    },
   ) {
     this.#zone = facts.zone ?? (() => null);
+    this.#styles = facts.styles ?? (() => DEFAULT_STYLES);
     this.#engine = engine;
     this.#local = local;
     this.#dialect = {
@@ -104,10 +116,15 @@ export class Analyzer {
    * since: a `SELECT *` may have gained columns). Errors are not kept.
    */
   cached(key: string, tokens: () => PgToken[], declaredTypes: number[] = []): Analyzed {
-    if (this.#analysesSchema !== this.#engine.schema || this.#analysesZone !== this.#zone()) {
+    if (
+      this.#analysesSchema !== this.#engine.schema ||
+      this.#analysesZone !== this.#zone() ||
+      this.#analysesStyles !== this.#styles()
+    ) {
       this.#analyses.clear();
       this.#analysesSchema = this.#engine.schema;
       this.#analysesZone = this.#zone();
+      this.#analysesStyles = this.#styles();
     }
     let an = this.#analyses.get(key);
     if (an) {
@@ -205,14 +222,21 @@ export class Analyzer {
   /** Understands one statement: its kind, its SQLite form, its columns and parameter types. */
   analyze(statement: PgToken[], declaredTypes: number[] = []): Analyzed {
     const zone = this.#zone();
-    return zone === null
-      ? this.#analyzeIn(statement, declaredTypes)
-      : withSessionZone(zone, () => this.#analyzeIn(statement, declaredTypes));
+    return withOutputStyles(this.#styles(), () =>
+      zone === null
+        ? this.#analyzeIn(statement, declaredTypes)
+        : withSessionZone(zone, () => this.#analyzeIn(statement, declaredTypes)),
+    );
   }
 
   /** The session's TimeZone now when it is not UTC, else null (what analyses are made in). */
   zone(): string | null {
     return this.#zone();
+  }
+
+  /** The session's output styles now (what analyses are made in, with the zone). */
+  styles(): OutputStyles {
+    return this.#styles();
   }
 
   /**
@@ -222,7 +246,9 @@ export class Analyzer {
    * at Execute). Not cached by text: the statement keeps it.
    */
   analyzeRezoned(statement: PgToken[], declaredTypes: number[], preparedIn: string | null): Analyzed {
-    return withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn);
+    return withOutputStyles(this.#styles(), () =>
+      withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn),
+    );
   }
 
   #analyzeIn(statement: PgToken[], declaredTypes: number[]): Analyzed {

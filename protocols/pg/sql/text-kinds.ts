@@ -6,6 +6,7 @@ import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
 import { isComputed, scaleOf } from './numeric-scale';
 import { quoteString } from './lexer';
+import { styledTextKind } from './session-styles';
 import { zonedTextKind } from './session-zone';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -22,6 +23,8 @@ const TEXT_KIND: Record<number, string> = {
   [OID.time]: 'time',
   [OID.jsonb]: 'jsonb',
   [OID.bytea]: 'bytea',
+  // stored in the postgres style: printed anew under another IntervalStyle (session-styles.ts)
+  [OID.interval]: 'interval',
   // an OID here, its relation's name in PostgreSQL's text (catalog/catalog-functions.ts)
   [OID.regclass]: 'regclass',
   // arrays built by expressions keep SQLite's text of their elements (array_agg of booleans: {1,0})
@@ -49,7 +52,9 @@ export function textKind(typer: Typer, n: Node): string | null {
 /** Functions that make text of each argument. */
 export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
 
-/** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's). */
+/** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {
-  return kind === 'regclass' ? `__pg_regclass_text(${x})` : `__pg_text(${quoteString(zonedTextKind(kind))}, ${x})`;
+  if (kind === 'regclass') return `__pg_regclass_text(${x})`;
+  const styled = styledTextKind(kind);
+  return styled === null ? x : `__pg_text(${quoteString(zonedTextKind(styled))}, ${x})`;
 }

@@ -9,6 +9,7 @@
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
+import { styledTextKind } from '../session-styles';
 import { sessionZone, zonedTextKind } from '../session-zone';
 
 export interface JsonSchema {
@@ -122,12 +123,12 @@ function guardedValue(e: readonly Tok[]): readonly Tok[] | null {
   return isWord(x[1], 'SELECT') || isWord(x[1], 'WITH') ? x : x.slice(1, -1);
 }
 
-/** The date or timestamp type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
+/** The date, timestamp or interval type an expression is cast to at its top level (`x::date`, `CAST(x AS timestamp)`, `DATE '...'`), else null. */
 function castType(e: readonly Tok[]): string | null {
   const n = e.length;
   const dated = (words: readonly Tok[]) => {
     const name = words.map((w) => w.text.toLowerCase()).join(' ');
-    return /^(date|timestamp|timestamptz|timestamp (with|without) time zone)$/.test(name) ? name : null;
+    return /^(date|timestamp|timestamptz|timestamp (with|without) time zone|interval)$/.test(name) ? name : null;
   };
   if (n === 2 && e[0].type === 'word' && e[1].type === 'string') return dated([e[0]]);
   if (n === 4 && isWord(e[0], 'TIMESTAMP') && e[3].type === 'string') return dated(e.slice(0, 3));
@@ -381,7 +382,15 @@ class JsonRewriter {
           ? 0
           : -1;
     if (t === 'date') return [word('__pg_json_date'), punct('('), ...e, punct(')')];
-    if (t === 'bytea' || t === 'blob') return [word('__pg_json_bytea'), punct('('), ...e, punct(')')];
+    // (bytea and intervals as their output prints them: in the session's bytea_output and IntervalStyle)
+    if (t === 'bytea' || t === 'blob') {
+      const kind = styledTextKind('bytea');
+      return kind === 'bytea'
+        ? [word('__pg_json_bytea'), punct('('), ...e, punct(')')]
+        : [word('__pg_text'), punct('('), str(kind!), punct(','), ...e, punct(')')];
+    }
+    if (t === 'interval' && styledTextKind('interval') !== null)
+      return [word('__pg_text'), punct('('), str(styledTextKind('interval')!), punct(','), ...e, punct(')')];
     if (zone >= 0)
       return [
         word('__pg_json_timestamp'),
@@ -504,6 +513,8 @@ function fieldKind(type: string | null): string | null {
   if (base === 'date' || base === 'time' || base === 'timestamp' || base === 'timestamptz') return base;
   if (base === 'datetime' || base === 'timestamp without time zone') return 'timestamp';
   if (base === 'timestamp with time zone') return 'timestamptz';
+  // (printed anew in the session's IntervalStyle and bytea_output, styledTextKind)
+  if (base === 'interval' || base === 'bytea') return base;
   if (/\[\s*\]$/.test(t)) return 'array';
   const chars = /^(?:char|character|bpchar)\s*\(\s*(\d+)\s*\)$/.exec(t);
   if (chars) return `bpchar:${chars[1]}`;
@@ -592,7 +603,8 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
 function recordCall(source: Source): Tok[] {
   const args = source.cols.flatMap((c) => {
     const col = [quoted(source.name), punct('.'), quoted(c.name)];
-    const kind = fieldKind(c.type);
+    const fk = fieldKind(c.type);
+    const kind = fk === null ? null : styledTextKind(fk);
     const field = kind
       ? [word('__pg_text'), punct('('), str(zonedTextKind(kind)), punct(','), ...col, punct(')')]
       : col;
