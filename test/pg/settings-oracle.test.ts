@@ -245,6 +245,13 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
       "SET bytea_output = 'hex'",
       `SELECT b, b::text FROM ${bytes} ORDER BY k`,
     ]);
+    // at login too (PGOPTIONS), where IntervalStyle was left at postgres
+    const login = (port: number) =>
+      psql(port, ["SELECT interval '-1 day', '\\x41ff'::bytea"], ['-A', '-t'], {
+        PGOPTIONS: '-c IntervalStyle=sql_standard -c bytea_output=escape',
+      }).stdout;
+    assert.equal(login(pair.patinaPort), '-1 0:00:00|A\\377\n');
+    assert.equal(login(pair.patinaPort), login(pair.postgresPort));
     // node-postgres (extended protocol): a statement prepared before the SET prints in the style of now
     const run = async (port: number) => {
       const c = pgClient(port);

@@ -101,9 +101,9 @@ export function checkSetting(name: string, value: string | null): void {
  * Dates are read in MDY order and printed in the ISO style only: another DateStyle is 0A000, where it
  * was taken and then not followed (with `DateStyle = 'ISO, DMY'` an INSERT of '01/02/2024' stored
  * January 2, where PostgreSQL stores February 1). A word PostgreSQL does not know is its 22023.
- * IntervalStyle and bytea_output are taken and not followed (intervals print `postgres`, bytea hex):
- * clients set them at connect (Rails `iso_8601`, Drupal 7 `escape`) and go on reading the default
- * style, which refusing them would stop.
+ * IntervalStyle and bytea_output are followed, every value of them (types/output-styles.ts): results,
+ * COPY and values made text print in them, as clients that set them at connect expect (Rails
+ * `iso_8601`, Drupal 7 `escape`).
  */
 function checkStyle(name: string, value: string): void {
   if (name !== 'datestyle') return;
@@ -417,12 +417,12 @@ export function showRows(settings: ReadonlyMap<string, string>, name: string): u
  * Startup parameters that set the session's settings, as PostgreSQL applies them: a setting sent
  * as a parameter of its own (asyncpg's `server_settings`, pgjdbc's and psql's `TimeZone`) and
  * each `-c name=value` or `--name=value` of `options` (libpq's PGOPTIONS). The ones drivers send as
- * plumbing and whose values Patina keeps (client_encoding, DateStyle, IntervalStyle,
- * extra_float_digits) are left as they are. A bad value is the error PostgreSQL gives (22023), which ends the login.
+ * plumbing and whose values Patina keeps (client_encoding, DateStyle, extra_float_digits) are left
+ * as they are; IntervalStyle is followed, as SET's. A bad value is the error PostgreSQL gives (22023), which ends the login.
  */
 export function startupSettings(params: Record<string, string>): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
-  const keep = new Set(['client_encoding', 'datestyle', 'intervalstyle', 'extra_float_digits']);
+  const keep = new Set(['client_encoding', 'datestyle', 'extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
     // as PostgreSQL's login: a name it has no setting of ends it (42704), as does one no session may
@@ -434,7 +434,7 @@ export function startupSettings(params: Record<string, string>): { name: string;
       throw pgError('55P02', `parameter "${PG_SETTINGS.get(n)?.[0] ?? n}" ${FIXED[context]}`);
     // (PostgreSQL's settings a session may set too: PGOPTIONS='-c work_mem=64MB')
     const settable = n in GUC_DEFAULTS || ['user', 'superuser'].includes(PG_SETTINGS.get(n)?.[6] ?? '');
-    // (the styles drivers send are Patina's own, ISO and postgres; another ends the login, as a bad value does)
+    // (the DateStyle drivers send is Patina's own, ISO; another ends the login, as a bad value does)
     if (keep.has(n)) checkStyle(n, value);
     if (settable && !keep.has(n)) out.push({ name: n, value });
   };
