@@ -17,9 +17,7 @@ import { isRowidAlias } from './key-rule';
  * around it). They are TEMP triggers of the writer connection (created at every start, so the
  * site id is a literal), which may read and write the connection's own temp tables:
  *   __patina_capture  one row: capturing (0 while a merge writes clocks itself, or a statement is
- *                     only tried out), version (the db_version of the open unit), seq (its next seq),
- *                     left_seq (the seq of the unit left at the last switch between units sharing
- *                     a transaction: the switch sets and reads it in one statement)
+ *                     only tried out), version (the db_version of the open unit), seq (its next seq)
  *   __patina_touched  every row change of the open transaction, in order (rowid), whether the row
  *                     was alive before and after it, and the version of the unit that made it (PG
  *                     blocks sharing a transaction interleave their units); ChangeCapture reads the
@@ -64,7 +62,7 @@ export const clockTableName = (table: string) => `__patina_clock_${table}`;
 
 /** The writer's per-transaction capture state and touched rows (see above). */
 export const CAPTURE_STATE_DDL = [
-  'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL, left_seq INTEGER NOT NULL DEFAULT 0)',
+  'CREATE TEMP TABLE IF NOT EXISTS __patina_capture (id INTEGER PRIMARY KEY CHECK (id = 1), capturing INTEGER NOT NULL, version INTEGER NOT NULL, seq INTEGER NOT NULL)',
   'CREATE TEMP TABLE IF NOT EXISTS __patina_touched (tbl TEXT NOT NULL, pk BLOB NOT NULL, alive_before INTEGER NOT NULL, alive_after INTEGER NOT NULL, version INTEGER NOT NULL)',
 ];
 

@@ -61,6 +61,15 @@ export function encodePk(values: readonly unknown[]): Buffer {
   return out;
 }
 
+/**
+ * decodePk of the bytes given as hex (SQLite's hex(): upper case), as change capture reads touched
+ * rows' keys; a key of one INTEGER column, the common case, without a Buffer.
+ */
+export function decodePkHex(hex: string): SqlValue[] {
+  if (hex.length === 20 && hex.startsWith('0101')) return [BigInt.asIntN(64, BigInt(`0x${hex.slice(4)}`))];
+  return decodePk(Buffer.from(hex, 'hex'));
+}
+
 /** Decodes encodePk's bytes back into values: INTEGER as bigint, REAL as number, BLOB as Buffer. */
 export function decodePk(buf: Uint8Array): SqlValue[] {
   const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
