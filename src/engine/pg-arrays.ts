@@ -13,7 +13,7 @@ import {
   parseArrayTree,
   treeText,
 } from './pg-array-input';
-import { arrayElements, arrayText } from './pg-functions';
+import { arrayElements, arrayText, byteaHex, byteaOfValue } from './pg-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
 // protocols/pg/types/array.ts): on every connection a PG statement runs on, so that `tags[1]` and
@@ -67,7 +67,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_position', (arr, elem) => {
     if (arr === null || elem === null) return null;
     oneDimension(arr, 'searching for');
-    const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === String(elem));
+    const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === valueText(elem));
     return at < 0 ? null : at + 1;
   });
   // of a dimension (NULL for one the array does not have); a multi-dimensional array's by its shape
@@ -143,18 +143,17 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_replace', (arr, from, to) =>
     arr === null
       ? null
-      : (replaceAll(arr, (e) => (from === null ? e === null : e !== null && String(e) === String(from)), to) ??
+      : (replaceAll(arr, (e) => (from === null ? e === null : e !== null && String(e) === valueText(from)), to) ??
         arrayText(
           arrayElements(arr).map((e) =>
-            (from === null ? e === null : e !== null && String(e) === String(from)) ? to : e,
+            (from === null ? e === null : e !== null && String(e) === valueText(from)) ? to : e,
           ),
         )),
   );
   // @>, <@ and && of arrays (the analysis tells them from jsonb's @> by their operands' types): NULL
   // elements match nothing, as in PostgreSQL; numeric and boolean elements by their value ('kind',
   // from the analysis: 1.50 is 1.5, true is t)
-  const keyOf = (kind: unknown) =>
-    isKeyedKind(kind) ? (e: unknown) => elementKey(e, kind) : (e: unknown) => String(e);
+  const keyOf = (kind: unknown) => (isKeyedKind(kind) ? (e: unknown) => elementKey(e, kind) : valueText);
   const members = (arr: unknown, key: (e: unknown) => string) =>
     new Set(
       allElements(arr)
@@ -187,7 +186,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
   );
   // the elements x = ANY (arr) and x > ALL (arr) compare with: one NULL for a NULL array (x'00', as
   // translate/arrays.ts passes it: SQLite calls no table-valued function with NULL; the comparison is NULL, as in PostgreSQL, not false or true over no elements); of a numeric or
-  // boolean array as SQLite holds such values (numbers, 1 and 0), so that 1.5 finds '1.50' and true 't'
+  // boolean array as SQLite holds such values (numbers, 1 and 0), so that 1.5 finds '1.50' and true 't';
+  // of a bytea array as blobs (its elements are kept as hex text)
   db.table('__pg_elems_as', {
     columns: ['value'],
     parameters: ['arr', 'kind'],
@@ -274,12 +274,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('array_remove', (arr, x) => {
     if (arr === null) return null;
     oneDimension(arr, 'removing');
-    return arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== String(x))));
+    return arrayText(arrayElements(arr).filter((e) => (x === null ? e !== null : String(e) !== valueText(x))));
   });
 }
 
-/** An element of a numeric or boolean array as SQLite holds such a value: a number (NaN as its text), 1 or 0. */
+/** A value as an element of array text: a blob (a bytea) as the hex text arrays keep it in. */
+const valueText = (x: unknown): string => (x instanceof Uint8Array ? byteaHex(x) : String(x));
+
+/** An element of a numeric, boolean or bytea array as SQLite holds such a value: a number (NaN as its text), 1 or 0, a blob. */
 function asValue(x: unknown, kind: unknown): unknown {
+  if (kind === 'bytea') return byteaOfValue(x);
   if (kind === 'boolean') return elementKey(x, 'boolean') === 't' ? 1 : 0;
   if (kind !== 'numeric' || typeof x !== 'string') return x;
   const k = elementKey(x, 'numeric');
@@ -404,7 +408,9 @@ function replaceAll(arr: unknown, match: (e: unknown) => boolean, to: unknown): 
   }
   if (tree === null) return null;
   const swap = (xs: ArrayTree): ArrayTree =>
-    xs.map((x) => (Array.isArray(x) ? swap(x) : match(x) ? (to === null || to === undefined ? null : String(to)) : x));
+    xs.map((x) =>
+      Array.isArray(x) ? swap(x) : match(x) ? (to === null || to === undefined ? null : valueText(to)) : x,
+    );
   return treeText(swap(tree), (x) => x);
 }
 

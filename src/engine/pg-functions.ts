@@ -3,7 +3,15 @@ import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
-import { type ElementKind, arrayInput, isElementKind, mapArrayText, parseArrayText } from './pg-array-input';
+import {
+  type ArrayTree,
+  type ElementKind,
+  arrayInput,
+  isElementKind,
+  mapArrayText,
+  parseArrayText,
+  parseArrayTree,
+} from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
 import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
@@ -231,15 +239,43 @@ export function arrayElements(v: unknown): unknown[] {
   return parts.map((p) => (/^-?\d+$/.test(p) ? integer(p) : p === 'NULL' ? null : p));
 }
 
-/** An array as PostgreSQL prints it: `{1,NULL,"a b"}` (elements with separators, quotes or spaces quoted). */
+/**
+ * An array as PostgreSQL prints it: `{1,NULL,"a b"}` (elements with separators, quotes or spaces
+ * quoted). A blob element (a bytea) is its hex text, as a bytea[] column keeps it: its UTF-8 reading
+ * lost the bytes that are no UTF-8 (array_agg of '\x41ff' was {"\\x41efbfbd"}).
+ */
 export function arrayText(xs: unknown[]): string {
-  const item = (x: unknown) =>
-    x === null || x === undefined
+  const item = (v: unknown) => {
+    const x = v instanceof Uint8Array ? byteaHex(v) : v;
+    return x === null || x === undefined
       ? 'NULL'
       : typeof x === 'string' && /[,{}"\\\s]|^$|^null$/i.test(x)
         ? '"' + x.replace(/["\\]/g, '\\$&') + '"'
         : String(x);
+  };
   return `{${xs.map(item).join(',')}}`;
+}
+
+/** bytea's hex text (`\\x41ff`), as a bytea element of an array is kept. */
+export const byteaHex = (b: Uint8Array): string =>
+  `\\x${Buffer.from(b.buffer, b.byteOffset, b.length).toString('hex')}`;
+
+/**
+ * The bytes of a bytea value as SQLite holds it: a blob, or the hex text an array keeps an element
+ * in (`\\x41ff`, what a subscript or unnest of a bytea[] gives); other text as its UTF-8.
+ */
+export function byteaOfValue(x: unknown): Buffer {
+  if (x instanceof Uint8Array) return Buffer.from(x.buffer, x.byteOffset, x.length);
+  const t = String(x);
+  return /^\\x([0-9a-f]{2})*$/i.test(t) ? Buffer.from(t.slice(2), 'hex') : Buffer.from(t, 'utf8');
+}
+
+function arrayTreeOrNull(text: string): ArrayTree | null {
+  try {
+    return parseArrayTree(text);
+  } catch {
+    return null;
+  }
 }
 
 /** An aggregate that collects its values (array_agg and the ARRAY(...) constructor). */
@@ -362,7 +398,10 @@ export function installPgFunctions(db: Database.Database): void {
       case 'bytea':
         return Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : String(x);
       case 'bytea@escape':
-        return Buffer.isBuffer(x) ? byteaEscapeText(x) : String(x);
+        return byteaEscapeText(byteaOfValue(x));
+      // a bytea[] (its elements kept in hex) with each element in the escape format
+      case 'byteaarray@escape':
+        return mapArrayText(String(x), (e) => byteaEscapeText(byteaOfValue(e)));
     }
     // 'interval@sql_standard': an interval (stored in the postgres style) in the session's IntervalStyle
     if (typeof kind === 'string' && kind.startsWith('interval@') && typeof x === 'string') {
@@ -532,6 +571,20 @@ export function installPgFunctions(db: Database.Database): void {
   // ARRAY[...], ARRAY(SELECT ...) and array_agg, whose values are PostgreSQL's array text
   db.function('__pg_array', { deterministic: true, varargs: true }, (...xs: unknown[]) => arrayText(xs));
   db.aggregate('__pg_array_agg', collect);
+  // string_agg of bytea (the analysis renames the call): the bytes joined, each value after the
+  // first preceded by its row's delimiter, as PostgreSQL's bytea_string_agg (group_concat made text of them)
+  db.aggregate('__pg_bytea_string_agg', {
+    varargs: true,
+    start: () => null as Buffer[] | null,
+    step: (acc: Buffer[] | null, ...[v, sep]: unknown[]) => {
+      if (v === null || v === undefined) return acc;
+      const parts = acc ?? [];
+      if (acc !== null && sep !== null && sep !== undefined) parts.push(byteaOfValue(sep));
+      parts.push(byteaOfValue(v));
+      return parts;
+    },
+    result: (acc: Buffer[] | null) => (acc === null ? null : Buffer.concat(acc)),
+  } as never);
   db.aggregate('array_agg', collect);
   // bool_and/every and bool_or skip NULLs, and are NULL over no rows
   for (const [name, and] of [
@@ -585,6 +638,22 @@ export function installPgFunctions(db: Database.Database): void {
   // a bytea as the JSON builders print it: its hex text (\\x0102ff), as bytea_output = hex prints it
   db.function('__pg_json_bytea', { deterministic: true }, (x: unknown) =>
     Buffer.isBuffer(x) ? `\\x${x.toString('hex')}` : (x as never),
+  );
+  // a bytea[] as the JSON builders put it in: an array of its elements' text in the session's
+  // bytea_output ('hex' or 'escape'), NULL elements null, as many levels as it has
+  db.function('__pg_json_bytea_array', { deterministic: true }, (x: unknown, style: unknown) => {
+    if (x === null || x === undefined) return null;
+    const tree = typeof x === 'string' ? arrayTreeOrNull(x) : null;
+    if (tree === null) return JSON.stringify(String(x)); // explicit bounds: its text, as before
+    const text = (b: Buffer) => (style === 'escape' ? byteaEscapeText(b) : byteaHex(b));
+    const json = (xs: ArrayTree): unknown[] =>
+      xs.map((e) => (e === null ? null : Array.isArray(e) ? json(e) : text(byteaOfValue(e))));
+    return JSON.stringify(json(tree));
+  });
+  // a value of a type the translation does not know in a json builder: a blob (a bytea) as its text
+  // in the session's bytea_output ('hex' or 'escape'), anything else as it is
+  db.function('__pg_json_blob', { deterministic: true }, (x: unknown, style: unknown) =>
+    x instanceof Uint8Array ? (style === 'escape' ? byteaEscapeText(x) : byteaHex(x)) : (x as never),
   );
   // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
   db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {

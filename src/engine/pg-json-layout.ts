@@ -108,7 +108,10 @@ function print(s: string, i: number, layout: Layout): [string, number] {
   }
   const end = j + 1; // past the closing bracket
   if (layout.kind === 'M') return [parts.length ? `{ ${parts.join(', ')} }` : '{}', end];
-  const sep = layout.kind === 'Gn' ? ', \n ' : layout.kind === 'R' ? ',' : ', ';
+  // (json_agg breaks the line before a row or an array, not before a null)
+  if (layout.kind === 'Gn')
+    return [`[${parts.map((p, n) => (n === 0 ? p : p === 'null' ? `, ${p}` : `, \n ${p}`)).join('')}]`, end];
+  const sep = layout.kind === 'R' ? ',' : ', ';
   return [open === '{' ? `{${parts.join(sep)}}` : `[${parts.join(sep)}]`, end];
 }
 

@@ -13,6 +13,7 @@ import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
 import { pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID } from '../types/oids';
+import { BYTEA_AGG, JSON_BYTEA } from './bytea-values';
 import {
   analyzeCopy,
   analyzeDeclare,
@@ -185,6 +186,7 @@ export class Analyzer {
             kind === 'numx-abs') &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
+          ((kind === BYTEA_AGG || kind.startsWith(JSON_BYTEA)) && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||

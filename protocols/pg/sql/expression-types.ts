@@ -313,6 +313,8 @@ export class Typer {
         const t = arg(0);
         return t ? (arrayOidOf(t) ?? 0) : 0;
       }
+      case 'string_agg':
+        return arg(0) === OID.bytea ? OID.bytea : OID.text;
       case 'percentile_cont':
         return f.args?.[0]?.A_ArrayExpr ? 0 : OID.float8;
       case 'percentile_disc':

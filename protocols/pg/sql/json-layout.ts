@@ -397,6 +397,18 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, t
   return types.length === 1 && types[0] === type && ![...aliases.entries()].some(mayHold);
 }
 
+/** Whether a column reference names an array column (`TEXT[]`) of a FROM item's table. */
+function isArrayColumn(ref: Node, aliases: Aliases, schema: Schema | undefined): boolean {
+  if (!schema) return false;
+  const fields = strings(ref.fields).map((f) => f.toLowerCase());
+  const column = fields[fields.length - 1];
+  const tables = fields.length === 2 ? [aliases.get(fields[0])] : fields.length === 1 ? [...aliases.values()] : [];
+  const types = tables
+    .map((t) => (t ? schema.tables.get(t)?.columns.find((c) => c.name.toLowerCase() === column)?.type : undefined))
+    .filter((t) => t !== undefined);
+  return types.length === 1 && /\[\s*\]\s*$/.test(types[0]);
+}
+
 /** Where an expression starts in the text: a call's name, a subquery's '(', a cast's operand. */
 function startOf(e: Node): number {
   if (e.TypeCast) return startOf(e.TypeCast.arg);
@@ -528,11 +540,15 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     case 'json_agg': {
       const a = args[0];
       const fields = a?.ColumnRef ? strings(a.ColumnRef.fields) : [];
-      // a whole row (json_agg(t), t.*) or an array: PostgreSQL puts a line break between them
+      // a whole row (json_agg(t), t.*) or an array (ARRAY[...], an array column, a subquery's
+      // ARRAY[...]): PostgreSQL puts a line break between them
+      const sub = a?.ColumnRef ? subqueryColumn(a.ColumnRef, aliases) : undefined;
       const rows =
         a?.A_ArrayExpr ||
+        sub?.value?.A_ArrayExpr ||
         a?.ColumnRef?.fields?.some((x: Node) => x.A_Star) ||
-        (fields.length === 1 && aliases.has(fields[0].toLowerCase()));
+        (fields.length === 1 && aliases.has(fields[0].toLowerCase())) ||
+        (a?.ColumnRef && isArrayColumn(a.ColumnRef, aliases, schema));
       return args.length === 1 ? `G${rows ? 'n' : ''}(${layoutOf(a, aliases, schema, leaves)})` : 'c';
     }
     case 'json_object_agg':

@@ -25,5 +25,6 @@ export function withOutputStyles<T>(s: OutputStyles, fn: () => T): T {
 export function styledTextKind(kind: string): string | null {
   if (kind === 'interval') return styles.interval === 'postgres' ? null : `interval@${styles.interval}`;
   if (kind === 'bytea' && styles.bytea === 'escape') return 'bytea@escape';
+  if (kind === 'byteaarray') return styles.bytea === 'escape' ? 'byteaarray@escape' : null;
   return kind;
 }

@@ -35,6 +35,8 @@ const TEXT_KIND: Record<number, string> = {
   [arrayOidOf(OID.date)!]: 'datearray:date',
   [arrayOidOf(OID.timestamp)!]: 'datearray:timestamp',
   [arrayOidOf(OID.timestamptz)!]: 'datearray:timestamptz',
+  // arrays of bytea keep their elements in hex: printed anew under bytea_output escape
+  [arrayOidOf(OID.bytea)!]: 'byteaarray',
 };
 
 /** How __pg_text prints an expression made text, when SQLite's text of the value would differ; null when it would not. */

@@ -169,7 +169,6 @@ export const FIXED: Record<string, number> = {
   sha512: OID.bytea,
   div: OID.numeric,
   to_char: OID.text,
-  string_agg: OID.text,
   format: OID.text,
   version: OID.text,
   current_database: OID.name,

@@ -17,6 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { checkArrayOperands } from './array-operands';
+import { byteaCallMark } from './bytea-values';
 import { markComparedLiterals } from './compared-literals';
 import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
@@ -588,6 +589,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   ) {
     // 1.5 = ANY (nums) finds '1.50', true = ANY (bs) finds 't': the elements as SQLite holds such values
     out.set(n.A_Expr.location, `elems:${keyedKind(typer.type(n.A_Expr.rexpr))}`);
+  } else if (
+    (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
+    elementOidOf(typer.type(n.A_Expr.rexpr)) === OID.bytea
+  ) {
+    out.set(n.A_Expr.location, 'elems:bytea'); // b = ANY (bs): the elements (kept as hex text) as blobs
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
@@ -706,6 +712,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
   }
+  // string_agg of bytea joins bytes; a bytea or bytea[] in a json builder is its text (bytea-values.ts)
+  const bytea = n.FuncCall ? byteaCallMark(n.FuncCall, t) : undefined;
+  if (bytea) out.set(n.FuncCall.location, bytea);
   if (n.SelectStmt) {
     // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):
     // with them, `iv` of `FROM (SELECT DISTINCT iv FROM t) s` was ambiguous, of no type

@@ -8,6 +8,8 @@
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
+import { JSON_BYTEA } from '../bytea-values';
+import { BUILDER_VALUES, isBuilderValue } from '../json-builders';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 import { styledTextKind } from '../session-styles';
 import { sessionZone, zonedTextKind } from '../session-zone';
@@ -19,20 +21,7 @@ export interface JsonSchema {
   columns(table: string): { name: string }[] | null;
 }
 
-/** Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. */
-const BUILDERS: Record<string, 'all' | 'odd' | number> = {
-  json_build_object: 'odd',
-  jsonb_build_object: 'odd',
-  json_build_array: 'all',
-  jsonb_build_array: 'all',
-  json_agg: 0,
-  jsonb_agg: 0,
-  to_json: 0,
-  to_jsonb: 0,
-  row_to_json: 0,
-  json_object_agg: 1,
-  jsonb_object_agg: 1,
-};
+const BUILDERS = BUILDER_VALUES;
 
 /** Builders that aggregate rows. */
 const AGGREGATES = new Set(['json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
@@ -389,6 +378,11 @@ class JsonRewriter {
         ? [word('__pg_json_bytea'), punct('('), ...e, punct(')')]
         : [word('__pg_text'), punct('('), str(kind!), punct(','), ...e, punct(')')];
     }
+    // a bytea[] as a JSON array of its elements' text (its array text was put in as a string)
+    if (/^(bytea|blob)\s*\[\s*\]$/.test(t)) {
+      const array = [word('__pg_json_bytea_array'), punct('('), ...e, punct(','), str(byteaStyle()), punct(')')];
+      return [word('json'), punct('('), ...array, punct(')')];
+    }
     if (t === 'interval' && styledTextKind('interval') !== null)
       return [word('__pg_text'), punct('('), str(styledTextKind('interval')!), punct(','), ...e, punct(')')];
     if (zone >= 0)
@@ -429,7 +423,11 @@ class JsonRewriter {
                 punct(')'),
                 punct(')'),
               ]
-            : this.typed(col, c.type)),
+            : c.type === null && source.within
+              ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
+                // refuses a blob; a value read from a subquery has no JSON mark to lose)
+                [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
+              : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
@@ -448,8 +446,14 @@ class JsonRewriter {
       // json_agg(x ORDER BY ...): the ORDER BY stays after the value
       const orderAt = topLevelWord(toks, i + 2, close, 'ORDER');
       const args = items(toks, i + 2, orderAt < 0 ? close : orderAt);
+      // (a bytea or bytea[] value the analysis typed, sql/bytea-values.ts: its flag)
+      const mark = 'arith' in t && t.arith?.startsWith(JSON_BYTEA) ? t.arith.slice(JSON_BYTEA.length) : '';
       const out = args.map((a, k) =>
-        which === 'all' || (which === 'odd' && k % 2 === 1) || which === k ? this.value(a, i) : a,
+        mark[k] === 'b' || mark[k] === 'a'
+          ? this.typed(a, mark[k] === 'b' ? 'bytea' : 'bytea[]')
+          : isBuilderValue(which, k)
+            ? this.value(a, i)
+            : a,
       );
       const body = out.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a]));
       toks.splice(i + 2, (orderAt < 0 ? close : orderAt) - (i + 2), ...body);
@@ -515,6 +519,8 @@ function fieldKind(type: string | null): string | null {
   if (base === 'timestamp with time zone') return 'timestamptz';
   // (printed anew in the session's IntervalStyle and bytea_output, styledTextKind)
   if (base === 'interval' || base === 'bytea') return base;
+  // (a bytea[]'s elements in the escape format under bytea_output escape; they are kept in hex)
+  if (/^(bytea|blob)\s*\[\s*\]$/.test(t)) return styledTextKind('byteaarray') === null ? 'array' : 'byteaarray';
   if (/\[\s*\]$/.test(t)) return 'array';
   const chars = /^(?:char|character|bpchar)\s*\(\s*(\d+)\s*\)$/.exec(t);
   if (chars) return `bpchar:${chars[1]}`;
@@ -932,6 +938,9 @@ function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): b
   }
   return true;
 }
+
+/** The session's bytea_output, as __pg_json_bytea_array and __pg_json_blob take it. */
+const byteaStyle = () => (styledTextKind('bytea') === 'bytea' ? 'hex' : 'escape');
 
 /** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */
 export function rewriteJsonValues(toks: Tok[], schema: JsonSchema): Tok[] {

@@ -4,6 +4,7 @@
 // session functions (version(), current_user, now()) replaced by their values where the statement
 // runs on a read worker, which does not have them.
 import { DECLARED_CATALOG_TABLES, DECLARED_INFORMATION_SCHEMA_TABLES } from '../../catalog/tables';
+import { BYTEA_AGG } from '../bytea-values';
 import { quoteString } from '../lexer';
 import { sessionZone, sessionZoneLiteral } from '../session-zone';
 import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
@@ -138,6 +139,8 @@ const RENAMED: Record<string, string> = {
   'max-iv-w': '__pg_interval_max_w',
   'tzcall-local': '__pg_timezone_local',
   'tzcall-wall': '__pg_timezone_wall',
+  // string_agg of bytea joins the bytes (group_concat made text of them)
+  [BYTEA_AGG]: '__pg_bytea_string_agg',
   // of numeric and boolean arrays: elements matched by their values (src/engine/pg-arrays.ts)
   ...Object.fromEntries(
     ['position', 'replace', 'remove'].flatMap((f) =>
