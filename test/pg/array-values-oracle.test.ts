@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { oracleSuite } from '../helpers/catalog-pair';
+import { oracleSuite, psqlOk } from '../helpers/catalog-pair';
 
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
 
 const SCHEMA = `CREATE TABLE arr (id BIGINT NOT NULL PRIMARY KEY, ids BIGINT[], tags TEXT[], nums NUMERIC[], bs BOOLEAN[],
   fs DOUBLE PRECISION[], us UUID[], note TEXT, ds DATE[], ts TIMESTAMP[], tz TIMESTAMPTZ[], tms TIME[], js JSON[],
-  jbs JSONB[], ivs INTERVAL[], bbs BYTEA[]);`;
+  jbs JSONB[], ivs INTERVAL[], bbs BYTEA[], b BYTEA);`;
 
 const ROWS = 'SELECT id, ids::text, tags::text, nums::text, bs::text, fs::text, us::text FROM arr ORDER BY id';
 
@@ -364,5 +364,36 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       ["INSERT INTO arr (id, ids) VALUES (33, '{{1},{2,3}}')", '22P02'],
     ])
       assert.equal(await sameError(sql), code, sql);
+  });
+
+  it('bytea keeps its bytes in arrays, string_agg and json, in hex and escape output', async () => {
+    // (array_agg of '\x41ff' was {"\\x41efbfbd"}: the bytes read as UTF-8; string_agg of bytea was
+    // text cut at the NUL; to_json('\x41'::bytea) was 'JSON cannot hold BLOB values')
+    await same("INSERT INTO arr (id, b) VALUES (900, '\\x00415c7f80ff'), (901, '\\x'), (902, NULL), (903, '\\x41ff')");
+    await same("UPDATE arr SET bbs = ARRAY[b, '\\x41'::bytea] WHERE id IN (900, 903)");
+    const of = 'FROM arr WHERE id >= 900';
+    const statements = [
+      `SELECT array_agg(b ORDER BY id), array_agg(b ORDER BY id)::text ${of}`,
+      `SELECT ARRAY(SELECT b ${of} ORDER BY id)`,
+      `SELECT array_length(array_agg(b), 1), (array_agg(b ORDER BY id))[1], (array_agg(b ORDER BY id))[4] ${of}`,
+      `SELECT x FROM unnest((SELECT array_agg(b ORDER BY id) ${of})) x`,
+      `SELECT string_agg(b, '\\x2c'::bytea ORDER BY id), string_agg(b, NULL ORDER BY id) ${of}`,
+      `SELECT id, ARRAY[b], ARRAY[b, '\\x80'::bytea], bbs, bbs::text ${of} ORDER BY id`,
+      "SELECT to_json('\\x41'::bytea), to_jsonb('\\x00ff'::bytea), ARRAY['\\x41'::bytea, '\\x00ff']",
+      `SELECT to_json(b), json_build_object('b', b, 'bs', bbs), json_build_array(b, ARRAY[b]) ${of} ORDER BY id`,
+      `SELECT json_agg(b ORDER BY id), jsonb_agg(b ORDER BY id), json_agg(bbs ORDER BY id) ${of}`,
+      `SELECT row_to_json(a) FROM (SELECT id, b, bbs ${of}) a ORDER BY id`,
+      `SELECT to_json(s) FROM (SELECT b || '\\x00'::bytea AS x ${of}) s ORDER BY x`,
+      `SELECT id, '\\x41'::bytea = ANY (bbs), array_position(bbs, '\\x41'::bytea), array_remove(bbs, '\\x41'::bytea) ${of} ORDER BY id`,
+    ];
+    const { pair } = clients();
+    for (const set of [[], ['SET bytea_output = escape']]) {
+      const [p, g] = [pair.patinaPort, pair.postgresPort].map((port) => psqlOk(port, [...set, ...statements], ['-A']));
+      assert.deepEqual(p.split('\n'), g.split('\n'), set.join());
+    }
+    // the bytes themselves, as node-postgres reads bytea and bytea[] (Buffers)
+    await same(
+      `SELECT (array_agg(b ORDER BY id))[1], string_agg(b, '\\x2c'::bytea ORDER BY id), array_agg(b ORDER BY id) ${of}`,
+    );
   });
 });
