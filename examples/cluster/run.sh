@@ -23,8 +23,17 @@ for i in 1 2 3; do
   $patina agent -c "$here/agent$i.toml" &
   pids+=($!)
 done
+# each agent answers its health check within a minute, or the script says which did not and stops
 for i in 1 2 3; do
-  until curl -sf --cacert "$secrets/ca.crt" "https://$(api $i)/v1/health" >/dev/null; do sleep 0.2; done
+  for try in $(seq 300); do
+    curl -sf --max-time 2 --cacert "$secrets/ca.crt" "https://$(api $i)/v1/health" >/dev/null && break
+    if ! kill -0 "${pids[$((i - 1))]}" 2>/dev/null; then
+      echo "agent $i stopped before it was ready (its log is above)" >&2
+      exit 1
+    fi
+    [ "$try" = 300 ] && { echo "agent $i did not answer https://$(api $i)/v1/health within 60 s" >&2; exit 1; }
+    sleep 0.2
+  done
 done
 id=$((RANDOM * 1000 + RANDOM))
 $patina exec "INSERT INTO users (id, name) VALUES (?, ?)" --param "$id" --param "written on agent 1" --api-addr "https://$(api 1)"
