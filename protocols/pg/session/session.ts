@@ -69,6 +69,8 @@ export class Session {
   readonly #timeoutMs: number;
   readonly facts: SessionFacts;
   #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
+  /** The output styles for the IntervalStyle and bytea_output settings they were made for (outputStyles). */
+  #styles: { interval: string | undefined; bytea: string | undefined; styles: OutputStyles } | null = null;
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
   readonly #t: Transaction;
@@ -705,7 +707,15 @@ export class Session {
 
   /** The session's IntervalStyle and bytea_output, which text results and COPY print intervals and bytea in. */
   get outputStyles(): OutputStyles {
-    return outputStylesOf(this.facts.settings);
+    // read per Bind and per Execute: two lookups while the settings stay as they were
+    const settings = this.facts.settings;
+    const interval = settings.get('intervalstyle');
+    const bytea = settings.get('bytea_output');
+    const kept = this.#styles;
+    if (kept !== null && kept.interval === interval && kept.bytea === bytea) return kept.styles;
+    const styles = outputStylesOf(settings);
+    this.#styles = { interval, bytea, styles };
+    return styles;
   }
 
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
