@@ -16,6 +16,7 @@ import { installExactDivision } from './pg-exact-division';
 import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
+import { installPgJsonArrays, jsonTimestamp } from './pg-json-arrays';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
 import { installPgMathFunctions } from './pg-math';
@@ -605,28 +606,9 @@ export function installPgFunctions(db: Database.Database): void {
       varargs: true,
     } as never);
   // a timestamp as json_build_object() and json_agg() print it: ISO 8601 with a T, timestamptz with its zone
-  // (`tz` 1 for a timestamptz, 0 for a timestamp; a zone's name for a timestamptz with the session
-  // in that zone, printed at its offset there: '2024-01-03T00:04:05+01:00')
-  db.function('__pg_json_timestamp', { deterministic: true }, (v: unknown, tz: unknown) => {
-    if (v === null || typeof v !== 'string') return v as never;
-    const zoned = typeof tz === 'string' && !/^\d$/.test(tz) && /^\d/.test(v) ? timestamptzTextIn(v, tz) : null;
-    const x = zoned ?? v;
-    // a timestamp written as a bare date is stored so: midnight
-    const m = /^(\d{4,}|\/\d{4})(-\d\d-\d\d)(?:[ T](\d\d:\d\d:\d\d)(\.\d+)?(.*))?$/.exec(x);
-    if (!m) return x;
-    const frac = (m[4] ?? '').replace(/0+$/, '').replace(/^\.$/, '');
-    const zone = zoned
-      ? m[5].replace(/^([+-]\d\d)$/, '$1:00')
-      : Number(tz)
-        ? m[5] === '' || m[5] === '+00' || m[5] === 'Z'
-          ? '+00:00'
-          : m[5]
-        : '';
-    // a year BC is stored as '/' and 10000 minus it (src/engine/dates.ts): printed '0044-...T... BC'
-    const bc = m[1].startsWith('/');
-    const year = bc ? String(10_000 - Number(m[1].slice(1))).padStart(4, '0') : m[1];
-    return `${year}${m[2]}T${m[3] ?? '00:00:00'}${frac}${zone}${bc ? ' BC' : ''}`;
-  });
+  db.function('__pg_json_timestamp', { deterministic: true }, (v: unknown, tz: unknown) =>
+    v === null || typeof v !== 'string' ? (v as never) : jsonTimestamp(v, tz),
+  );
   // an error with PostgreSQL's SQLSTATE where a translation checks what SQLite does not (translate/one-row.ts's 21000)
   db.function('__pg_raise', { deterministic: true }, (code: unknown, message: unknown) => {
     throw pgFail(String(code), String(message));
@@ -666,6 +648,7 @@ export function installPgFunctions(db: Database.Database): void {
   installExactPower(db);
   installExactStatistics(db);
   installPgArrayFunctions(db);
+  installPgJsonArrays(db);
   installPgMathFunctions(db);
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

@@ -13,7 +13,7 @@ import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
 import { pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID } from '../types/oids';
-import { BYTEA_AGG, JSON_BYTEA } from './bytea-values';
+import { BYTEA_AGG } from './bytea-values';
 import {
   analyzeCopy,
   analyzeDeclare,
@@ -43,6 +43,7 @@ import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
+import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { withOutputStyles } from './session-styles';
@@ -186,7 +187,7 @@ export class Analyzer {
             kind === 'numx-abs') &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
-          ((kind === BYTEA_AGG || kind.startsWith(JSON_BYTEA)) && out[i].type === 'word') ||
+          ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED)) && out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||

@@ -2,12 +2,11 @@
 // types: string_agg of bytea (group_concat made text of the bytes, cut at a NUL: '\x00ff' joined
 // was empty) and a bytea or bytea[] in a json builder (SQLite's JSON functions refuse a blob,
 // 'JSON cannot hold BLOB values', and would put a bytea[]'s array text in as a string).
-// translate/words.ts renames the marked string_agg; translate/json-values.ts makes the marked
-// builder arguments JSON as PostgreSQL's output functions print them.
+// translate/words.ts renames the marked string_agg; json-builders.ts marks a builder's bytea values,
+// which translate/json-values.ts makes JSON as PostgreSQL's output functions print them.
 import { OID } from '../types/oids';
-import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
-import { BUILDER_VALUES, isBuilderValue } from './json-builders';
+import { BUILDER_VALUES } from './json-builders';
 import type { PgToken } from './lexer';
 import { isPunct } from './tokens';
 import { FIXED, strings } from './type-signatures';
@@ -15,27 +14,14 @@ import { FIXED, strings } from './type-signatures';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-const BYTEA_ARRAY = arrayOidOf(OID.bytea);
-
 /** The mark of string_agg of bytea, which joins bytes (translate/words.ts renames it). */
 export const BYTEA_AGG = 'bytea-agg';
 
-/** The mark of a json builder with bytea values: a flag an argument, `b` bytea, `a` bytea[], `-` other. */
-export const JSON_BYTEA = 'json-bytea:';
-
-/** The mark of a call `typer` finds bytea values in (see the top of this file), else undefined. */
+/** The mark of string_agg of bytea (see the top of this file), else undefined; a builder's bytea values json-builders.ts marks. */
 export function byteaCallMark(f: Node, typer: Typer): string | undefined {
   const name = strings(f.funcname).pop()?.toLowerCase() ?? '';
   const args: Node[] = f.args ?? [];
-  if (name === 'string_agg') return args.length === 2 && typer.type(args[0]) === OID.bytea ? BYTEA_AGG : undefined;
-  const which = BUILDER_VALUES[name];
-  if (which === undefined || f.func_variadic) return undefined;
-  const flags = args.map((a, k) => {
-    if (!isBuilderValue(which, k)) return '-';
-    const t = typer.type(a);
-    return t === OID.bytea ? 'b' : t === BYTEA_ARRAY ? 'a' : '-';
-  });
-  return flags.some((x) => x !== '-') ? JSON_BYTEA + flags.join('') : undefined;
+  return name === 'string_agg' && args.length === 2 && typer.type(args[0]) === OID.bytea ? BYTEA_AGG : undefined;
 }
 
 /**

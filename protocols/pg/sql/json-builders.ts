@@ -1,6 +1,17 @@
 // PostgreSQL's JSON builders and which of their arguments are values put in the document (the
-// others are keys): the analysis types those values (bytea-values.ts), the translation makes them
-// JSON values (translate/json-values.ts).
+// others are keys): the analysis types those values, the translation makes them JSON values
+// (translate/json-values.ts). A bytea, or an array (SQLite holds PostgreSQL's array text, which
+// its JSON functions put in as a string: to_json(ARRAY[1,2]) was "{1,2}", not [1,2]), is marked by
+// its type on the call (builderValueMark), for the translation to write it as PostgreSQL does.
+import { OID } from '../types/oids';
+import { elementOidOf } from '../types/registry';
+import type { Typer } from './expression-types';
+import type { PgToken } from './lexer';
+import { isPunct } from './tokens';
+import { strings } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
 
 /** Function → which arguments are values: 'all', 'odd' (json_build_object's), or an index. */
 export const BUILDER_VALUES: Readonly<Record<string, 'all' | 'odd' | number>> = Object.freeze({
@@ -13,6 +24,7 @@ export const BUILDER_VALUES: Readonly<Record<string, 'all' | 'odd' | number>> = 
   to_json: 0,
   to_jsonb: 0,
   row_to_json: 0,
+  array_to_json: 0,
   json_object_agg: 1,
   jsonb_object_agg: 1,
 });
@@ -20,4 +32,92 @@ export const BUILDER_VALUES: Readonly<Record<string, 'all' | 'odd' | number>> = 
 /** Whether argument `k` of a builder is a value. */
 export function isBuilderValue(which: 'all' | 'odd' | number, k: number): boolean {
   return which === 'all' || (which === 'odd' && k % 2 === 1) || which === k;
+}
+
+/**
+ * The mark of a builder call with typed values: a flag an argument (`-` none, `b` bytea, an array's
+ * flag of ARRAY_FLAGS), a subquery's whole row its columns' flags in parentheses: `-(n-)`.
+ */
+export const JSON_TYPED = 'json-typed:';
+
+/**
+ * An array's flag → how __pg_json_array writes its elements: JSON numbers (doubles in PostgreSQL's
+ * float text, 1e+20, however SQLite computed them), true and false, ISO
+ * dates and timestamps (timestamptz with its offset), JSON values, strings; `a` is a bytea[].
+ */
+export const ARRAY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
+  n: 'number',
+  f: 'float8',
+  r: 'float4',
+  l: 'boolean',
+  d: 'date',
+  p: 'timestamp',
+  z: 'timestamptz',
+  j: 'json',
+  s: 'string',
+  a: 'bytea',
+});
+
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.numeric]);
+
+/** The flag of a value of type `oid` in a builder: `b` bytea, an array's flag, else `-`. */
+export function valueFlag(oid: number): string {
+  if (oid === OID.bytea) return 'b';
+  const e = elementOidOf(oid);
+  if (e === undefined) return '-';
+  if (NUMBERS.has(e)) return 'n';
+  if (e === OID.float8 || e === OID.float4) return e === OID.float8 ? 'f' : 'r';
+  if (e === OID.bool) return 'l';
+  if (e === OID.date) return 'd';
+  if (e === OID.timestamp) return 'p';
+  if (e === OID.timestamptz) return 'z';
+  if (e === OID.json || e === OID.jsonb) return 'j';
+  return e === OID.bytea ? 'a' : 's';
+}
+
+/** The mark of a builder call `typer` finds a bytea or an array value in, else undefined. */
+export function builderValueMark(f: Node, typer: Typer): string | undefined {
+  const name = strings(f.funcname).pop()?.toLowerCase() ?? '';
+  const which = BUILDER_VALUES[name];
+  if (which === undefined || f.func_variadic) return undefined;
+  const args: Node[] = f.args ?? [];
+  const flags = args.map((a, k) => (isBuilderValue(which, k) ? (rowFlags(a, typer) ?? valueFlag(typer.type(a))) : '-'));
+  return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
+}
+
+/** A subquery's whole row (`s`, `s.*`): its columns' flags in parentheses; undefined for anything else. */
+function rowFlags(a: Node, typer: Typer): string | undefined {
+  const fields: Node[] = a?.ColumnRef?.fields ?? [];
+  const star = fields.length === 2 && fields[1]?.A_Star;
+  if (fields.length !== 1 && !star) return undefined;
+  const name = fields[0]?.String?.sval?.toLowerCase();
+  const source = name === undefined ? undefined : typer.scope.get(name);
+  // (a bare name that is a column is that column)
+  if (!Array.isArray(source) || (!star && typer.column([name]) !== OID.record)) return undefined;
+  return `(${source.map((c) => valueFlag(c.oid)).join('')})`;
+}
+
+/** A mark's flags, one an argument (a whole row's in parentheses). */
+export function markFlags(mark: string): string[] {
+  return mark.match(/\([^)]*\)|./g) ?? [];
+}
+
+/** Words that make an array: ARRAY[...], array_agg, string_to_array, array_append, regexp_split_to_array, ... */
+const ARRAY_WORD = /^(array|array_\w+|string_to_array|regexp_split_to_array|regexp_match(es)?)$/i;
+
+/**
+ * Whether a statement may hold a builder of an array value: a builder's call and an array's word
+ * or a `[` (`::int[]`). A cheap test before parsing; a table's array columns the translation
+ * types by their declared types.
+ */
+export function mayHoldJsonArrays(sig: PgToken[]): boolean {
+  let call = false;
+  let array = false;
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
+    array ||= (t.type === 'word' && ARRAY_WORD.test(t.text)) || isPunct(t, '[');
+    if (call && array) return true;
+  }
+  return false;
 }

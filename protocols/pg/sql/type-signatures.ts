@@ -188,6 +188,7 @@ export const FIXED: Record<string, number> = {
   to_json: OID.json,
   to_jsonb: OID.jsonb,
   row_to_json: OID.json,
+  array_to_json: OID.json,
   json_array_length: OID.int4,
   jsonb_array_length: OID.int4,
   json_typeof: OID.text,

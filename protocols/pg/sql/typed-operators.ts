@@ -18,6 +18,7 @@ import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { checkArrayOperands } from './array-operands';
 import { byteaCallMark } from './bytea-values';
+import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
 import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
@@ -712,8 +713,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
   }
-  // string_agg of bytea joins bytes; a bytea or bytea[] in a json builder is its text (bytea-values.ts)
-  const bytea = n.FuncCall ? byteaCallMark(n.FuncCall, t) : undefined;
+  // string_agg of bytea joins bytes (bytea-values.ts); a bytea or an array in a json builder is
+  // JSON as PostgreSQL writes it (json-builders.ts)
+  const bytea = n.FuncCall ? (byteaCallMark(n.FuncCall, t) ?? builderValueMark(n.FuncCall, t)) : undefined;
   if (bytea) out.set(n.FuncCall.location, bytea);
   if (n.SelectStmt) {
     // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):

@@ -8,8 +8,7 @@
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
-import { JSON_BYTEA } from '../bytea-values';
-import { BUILDER_VALUES, isBuilderValue } from '../json-builders';
+import { ARRAY_FLAGS, BUILDER_VALUES, JSON_TYPED, isBuilderValue, markFlags, valueFlag } from '../json-builders';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 import { styledTextKind } from '../session-styles';
 import { sessionZone, zonedTextKind } from '../session-zone';
@@ -32,6 +31,7 @@ const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'js
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
 const str = (text: string): Tok => ({ type: 'string', text: `'${text.replace(/'/g, "''")}'` });
+const num = (n: number): Tok => ({ type: 'number', text: String(n) });
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 const nameOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
 const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
@@ -282,8 +282,12 @@ class JsonRewriter {
     return null;
   }
 
-  /** An argument of a builder as its JSON value. */
-  value(e: Tok[], k: number): Tok[] {
+  /** An argument of a builder as its JSON value (`flag`: its mark's, sql/json-builders.ts). */
+  value(e: Tok[], k: number, flag = '-'): Tok[] {
+    if (flag === 'b') return this.typed(e, 'bytea');
+    if (ARRAY_FLAGS[flag]) return this.array(e, flag);
+    // (a subquery's whole row: its columns' flags)
+    const types = flag.startsWith('(') ? flag.slice(1, -1) : '';
     if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
       return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
     // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
@@ -293,13 +297,14 @@ class JsonRewriter {
     const kept = mark?.startsWith('json-row:') ? mark.slice('json-row:'.length) : '';
     if (e.length === 3 && isName(e[0]) && isPunct(e[1], '.') && isOp(e[2], '*')) {
       const whole = this.lookup(nameOf(e[0]), k);
-      if (whole) return this.row(whole, kept);
+      if (whole) return this.row(whole, kept, types);
     }
     const ref = columnRef(e);
     if (ref) {
       // a bare name that is no column but a FROM item: the whole row, as an object
       const whole = ref[0] === null && this.columnType(ref, k) === null ? this.lookup(ref[1], k) : undefined;
-      if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1]))) return this.row(whole, kept);
+      if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1])))
+        return this.row(whole, kept, types);
       return this.typed(e, this.columnType(ref, k));
     }
     // a ::json cast, or a scalar subquery of a document (SQLite's JSON mark does not cross a subquery)
@@ -340,7 +345,10 @@ class JsonRewriter {
 
   /** A column's value as JSON by its declared type. */
   typed(e: Tok[], type: string | null): Tok[] {
-    const t = (type ?? '').toLowerCase().replace(/\(.*$/, '').trim();
+    const t = (type ?? '')
+      .toLowerCase()
+      .replace(/\(.*?\)/g, '')
+      .trim();
     if (t === 'bool' || t === 'boolean')
       return [
         word('json'),
@@ -378,11 +386,9 @@ class JsonRewriter {
         ? [word('__pg_json_bytea'), punct('('), ...e, punct(')')]
         : [word('__pg_text'), punct('('), str(kind!), punct(','), ...e, punct(')')];
     }
-    // a bytea[] as a JSON array of its elements' text (its array text was put in as a string)
-    if (/^(bytea|blob)\s*\[\s*\]$/.test(t)) {
-      const array = [word('__pg_json_bytea_array'), punct('('), ...e, punct(','), str(byteaStyle()), punct(')')];
-      return [word('json'), punct('('), ...array, punct(')')];
-    }
+    // an array as a JSON array (its array text was put in as a string)
+    const flag = /\[\s*\]$/.test(t) ? valueFlag(oidOfDeclType(t.replace(/^blob\b/, 'bytea'))) : '-';
+    if (ARRAY_FLAGS[flag]) return this.array(e, flag);
     if (t === 'interval' && styledTextKind('interval') !== null)
       return [word('__pg_text'), punct('('), str(styledTextKind('interval')!), punct(','), ...e, punct(')')];
     if (zone >= 0)
@@ -398,13 +404,28 @@ class JsonRewriter {
     return e;
   }
 
+  /** An array of the kind `flag` names (json-builders.ts's ARRAY_FLAGS) as a JSON array of its elements. */
+  array(e: Tok[], flag: string): Tok[] {
+    // (a bytea[]'s elements in the session's bytea_output)
+    if (flag === 'a') {
+      const array = [word('__pg_json_bytea_array'), punct('('), ...e, punct(','), str(byteaStyle()), punct(')')];
+      return [word('json'), punct('('), ...array, punct(')')];
+    }
+    // (a timestamptz[]'s elements at the session zone's offset)
+    const zone = flag === 'z' ? [punct(','), sessionZone() !== null ? str(sessionZone()!) : num(1)] : [];
+    const array = [word('__pg_json_array'), punct('('), ...e, punct(','), str(ARRAY_FLAGS[flag]), ...zone, punct(')')];
+    return [word('json'), punct('('), ...array, punct(')')];
+  }
+
   /**
    * json_object('c1', a.c1, ...) of a FROM item's columns (`kept`: a flag a column, `v` for one
-   * passed as __pg_json_verbatim's marked text, `b` a jsonb column's text so marked).
+   * passed as __pg_json_verbatim's marked text, `b` a jsonb column's text so marked; `types`: a
+   * subquery's columns' flags from the analysis, sql/json-builders.ts).
    */
-  row(source: Source, kept = ''): Tok[] {
+  row(source: Source, kept = '', types = ''): Tok[] {
     const alias = source.name;
     const flags = kept.length === source.cols.length ? kept : '';
+    const typed = types.length === source.cols.length ? types : '';
     const args = source.cols.flatMap((c, i) => {
       const col = [quoted(alias), punct('.'), quoted(c.name)];
       return [
@@ -423,11 +444,13 @@ class JsonRewriter {
                 punct(')'),
                 punct(')'),
               ]
-            : c.type === null && source.within
-              ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
-                // refuses a blob; a value read from a subquery has no JSON mark to lose)
-                [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
-              : this.typed(col, c.type)),
+            : c.type === null && ARRAY_FLAGS[typed[i]]
+              ? this.array(col, typed[i])
+              : c.type === null && source.within
+                ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
+                  // refuses a blob; a value read from a subquery has no JSON mark to lose)
+                  [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
+                : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
@@ -446,20 +469,31 @@ class JsonRewriter {
       // json_agg(x ORDER BY ...): the ORDER BY stays after the value
       const orderAt = topLevelWord(toks, i + 2, close, 'ORDER');
       const args = items(toks, i + 2, orderAt < 0 ? close : orderAt);
-      // (a bytea or bytea[] value the analysis typed, sql/bytea-values.ts: its flag)
-      const mark = 'arith' in t && t.arith?.startsWith(JSON_BYTEA) ? t.arith.slice(JSON_BYTEA.length) : '';
-      const out = args.map((a, k) =>
-        mark[k] === 'b' || mark[k] === 'a'
-          ? this.typed(a, mark[k] === 'b' ? 'bytea' : 'bytea[]')
-          : isBuilderValue(which, k)
-            ? this.value(a, i)
-            : a,
-      );
+      // (a bytea, an array or a subquery's row the analysis typed, sql/json-builders.ts: its flag)
+      const mark = 'arith' in t && t.arith?.startsWith(JSON_TYPED) ? markFlags(t.arith.slice(JSON_TYPED.length)) : [];
+      const out = args.map((a, k) => (isBuilderValue(which, k) ? this.value(a, i, mark[k]) : a));
+      if (t.text.toLowerCase() === 'array_to_json' && out.length > 0) {
+        this.arrayToJson(i, close, args[0], out[0], out[1]);
+        continue;
+      }
       const body = out.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a]));
       toks.splice(i + 2, (orderAt < 0 ? close : orderAt) - (i + 2), ...body);
       if (AGGREGATES.has(t.text.toLowerCase())) this.nullWhenEmpty(i);
     }
     return toks;
+  }
+
+  /**
+   * array_to_json(a [, pretty]) at toks[i]: `value`, its argument made JSON, or the argument itself
+   * when its type is not known here (then a JSON array of strings); with pretty, laid out by
+   * __pg_array_to_json (a line break between the elements).
+   */
+  arrayToJson(i: number, close: number, arg: Tok[], value: Tok[], pretty: Tok[] | undefined): void {
+    const json = value === arg ? this.array(arg, 's') : value;
+    const call = pretty
+      ? [word('__pg_array_to_json'), punct('('), ...json, punct(','), ...pretty, punct(')')]
+      : [punct('('), ...json, punct(')')];
+    this.toks.splice(i, close + 1 - i, ...call);
   }
 
   /**
