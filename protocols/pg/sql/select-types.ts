@@ -103,7 +103,9 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
         scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
       );
     } else if (f.RangeSubselect?.alias) {
-      const cols = subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
+      const cols = f.RangeSubselect.lateral
+        ? lateralColumns(f.RangeSubselect.subquery?.SelectStmt, scope, schema, ctes)
+        : subqueryColumns(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
       if (!cols) continue;
       const names = strings(f.RangeSubselect.alias.colnames);
       scope.set(
@@ -112,6 +114,18 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       );
     }
   }
+}
+
+/**
+ * A LATERAL subquery's columns: its select list sees the FROM items before it (`LATERAL (SELECT
+ * ARRAY[t.id] AS a) x` is an int4[], where it was not known), its own FROM items first.
+ */
+function lateralColumns(s: Node, outer: Scope, schema: Schema, ctes: Ctes): ResultColumn[] | null {
+  if (!s?.targetList || (s.op && s.op !== 'SETOP_NONE') || s.withClause) return subqueryColumns(s, schema, ctes);
+  const own: Scope = new Map();
+  scopeOf(s.fromClause, own, schema, ctes);
+  // (an unqualified name both hold is typed by neither, as for two FROM items of one query)
+  return selectTypes(s, schema, new Map([...outer, ...own]), ctes);
 }
 
 /** The queries of a WITH clause by name, with their columns (typed as far as the tree tells). */
