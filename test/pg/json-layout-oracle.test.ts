@@ -1,19 +1,25 @@
 // The json (not jsonb) text of builders where PostgreSQL keeps their spacing and Patina printed
 // SQLite's compact text: a CASE of builders, a builder in a CASE inside a builder, to_json of a
 // builder, and a builder written into a json column (INSERT, UPDATE, ON CONFLICT DO UPDATE, with
-// parameters), read back as text. The same statements on Patina and PostgreSQL 15, every value as
+// parameters), read back as text; an array in a builder, to_json or array_to_json, which was its
+// array text in a JSON string. The same statements on Patina and PostgreSQL 15, every value as
 // the text the server sent.
 import assert from 'node:assert/strict';
 import { type OracleClients, startOracle } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
+const ARRAYS = `ja (id BIGINT NOT NULL PRIMARY KEY, tags TEXT[], nums INTEGER[], ns NUMERIC[], bs BOOLEAN[],
+  ts TIMESTAMP[], ds DATE[], tz TIMESTAMPTZ[], fs DOUBLE PRECISION[], bys BYTEA[])`;
 const SCHEMAS = {
-  patina: 'CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT);',
-  postgres: 'CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text);',
+  patina: `CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT); CREATE TABLE ${ARRAYS};`,
+  postgres: `CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text); CREATE TABLE ${ARRAYS};`,
 };
 const ROWS = [
   `INSERT INTO j (id, doc, name, bin) VALUES (1, '{"a": 1}', 'x', '{"b":2, "a" :[1,2]}'), (2, '[1, 2]', 'y', NULL),
     (9, '{"k" :  "v"}', 'w', '[1,{"c":null}]')`,
+  `INSERT INTO ja VALUES (1, '{a,"b c","q\\"x","back\\\\s","co,ma",NULL,é,""}', '{1,2,NULL}', '{1.50,2,NULL}', '{t,f,NULL}',
+    '{"2024-01-02 03:04:05.5",NULL}', '{2024-01-02}', '{"2024-01-02 03:04:05+02"}', '{1.5,1e20,NaN,NULL}', '{"\\\\x41ff",NULL}'),
+    (2, '{}', '{{1,2},{3,4}}', NULL, '{}', NULL, NULL, NULL, '{}', NULL)`,
 ];
 
 describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
@@ -146,6 +152,60 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
         FROM j WINDOW w AS (ORDER BY id) ORDER BY id`,
     ])
       await same(sql);
+  });
+
+  it('an array in a json builder, to_json or array_to_json is a JSON array of its elements as PostgreSQL writes them (it was its array text in a string)', async () => {
+    for (const [sql, values] of [
+      [
+        `SELECT to_json(ARRAY[1,2]), to_jsonb(ARRAY[1,2]), array_to_json(ARRAY[1,2]), json_build_array(ARRAY['a','b'], 1),
+        jsonb_build_array(ARRAY['a','b']), json_build_object('a', ARRAY[1,2], 'b', 2), jsonb_build_object('a', ARRAY[1,2])`,
+      ],
+      // nested, NULL elements, strings to escape, booleans, numbers, dates and timestamps (ISO, with a T)
+      [
+        `SELECT to_json(ARRAY[[1,2],[3,4]]), to_json(ARRAY[1,NULL,3]), to_json(ARRAY['a"b', 'c\\d', 'e,f', 'é', NULL, 'NULL', '', E'\\t']),
+        to_jsonb(ARRAY['a"b', NULL]), to_json(ARRAY[true, false, NULL]), to_json(ARRAY[1.5::float8, 1e20, 'NaN']),
+        to_jsonb(ARRAY[1.5::float8, 1e20]), to_json(ARRAY['2024-01-02 03:04:05'::timestamp, 'infinity']),
+        to_json(ARRAY['2024-01-02'::date]), to_json('[0:1]={1,2}'::int[]), to_json('{}'::int[])`,
+      ],
+      // a table's array columns, alone and in its whole row
+      [
+        "SELECT id, json_build_object('tags', tags), jsonb_build_object('tags', tags), row_to_json(ja), to_jsonb(ja) FROM ja ORDER BY id",
+      ],
+      [
+        `SELECT id, array_to_json(tags), array_to_json(nums), to_json(ns), json_build_array(bs, ts, ds, tz, fs, bys),
+        jsonb_build_array(bs, ts, ds, tz, fs, bys) FROM ja ORDER BY id`,
+      ],
+      [
+        `SELECT json_agg(nums ORDER BY id), jsonb_agg(tags ORDER BY id), json_object_agg(id, bs ORDER BY id),
+        json_agg(ARRAY[id, id] ORDER BY id), to_json(array_agg(id ORDER BY id)) FROM ja`,
+      ],
+      // a subquery's array columns, alone and through its whole row
+      [
+        "SELECT row_to_json(s), to_jsonb(s), json_build_object('a', s.a), json_agg(s) OVER () FROM (SELECT ARRAY[1,2] AS a, ARRAY['x'] AS b, 1 AS c, ARRAY['\\x41'::bytea] AS y) s",
+      ],
+      [
+        `SELECT row_to_json(s), json_build_object('ids', s.ids) FROM (SELECT array_agg(id ORDER BY id) AS ids,
+        array_agg(tags[1] ORDER BY id) AS firsts, array_agg(ts[1] ORDER BY id) AS stamps FROM ja) s`,
+      ],
+      // (a LATERAL subquery's, of the row beside it: its type was not known)
+      ["SELECT json_build_object('a', x.a), to_json(x.a) FROM ja, LATERAL (SELECT ARRAY[ja.id] AS a) x ORDER BY ja.id"],
+      // array_to_json's pretty form: a line break between the top-level elements
+      [
+        "SELECT array_to_json(ARRAY[ARRAY['a','b'],ARRAY['c','d']], true), array_to_json(tags, true) FROM ja ORDER BY id",
+      ],
+      [
+        "SELECT to_json($1::int[]), json_build_object('t', $2::text[])",
+        [
+          [1, 2],
+          ['a b', 'c"d'],
+        ],
+      ],
+    ] as [string, unknown[]?][])
+      await same(sql, values);
+    // a timestamptz[]'s elements at the session zone's offset
+    await both("SET TIME ZONE 'Europe/Paris'");
+    await same("SELECT to_json(tz), json_build_object('z', ARRAY['2024-06-01 12:00:00+00'::timestamptz]) FROM ja");
+    await both("SET TIME ZONE 'UTC'");
   });
 
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
