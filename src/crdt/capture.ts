@@ -86,8 +86,12 @@ export class ChangeCapture implements CommitHooks<Changeset> {
    * its kind and key, with values null. Asked at commit, in the turn the changeset is published.
    */
   rowsWanted: (table: string) => boolean = () => true;
-  /** Change log entries written since the compactor last asked (see change-log.ts). */
+  /** Change log entries written since the compactor last asked, but those compacted for inside their transaction (see change-log.ts). */
   logged = 0;
+  /** Change log entries the open transaction's local units wrote. */
+  #loggedNow = 0;
+  /** Walks the change log inside a transaction about to commit, for the `logged` entries it wrote (ChangeLogCompactor.inside). */
+  compactInside: ((db: Database.Database, logged: number) => void) | null = null;
   /** The next unit's version and seqs: after a unit that changed rows. */
   #nextUnit!: Database.Statement;
   /** The open unit's version and next seq (after a commit, and at a switch between units sharing a transaction, enterUnit), and its seq read back. */
@@ -166,7 +170,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     const touched = (this.#touchedAfter.all(this.#lastTouch) as unknown[][]).map(touchOf);
     if (touched.length === 0) return null;
     const v = this.#assigned + 1;
-    this.logged += this.#logTouched.run(this.siteId, v, this.#lastTouch).changes;
+    this.#loggedNow += this.#logTouched.run(this.siteId, v, this.#lastTouch).changes;
     this.#lastTouch = touched[touched.length - 1][0];
     const change = this.#changeOf(touched, v);
     this.#nextUnit.run();
@@ -208,7 +212,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
       alive.set(t[5], t[4]);
       this.#lastTouch = t[0];
     }
-    if (byVersion.size > 0) this.logged += this.#logTouchedAll.run(this.siteId).changes;
+    if (byVersion.size > 0) this.#loggedNow += this.#logTouchedAll.run(this.siteId).changes;
     const changes: Changeset[] = [];
     const rows = new Map<string, SqlValue[] | undefined>(); // rows several units touched are read once
     for (const u of [...units].filter((x) => x.version !== null).sort((a, b) => a.version! - b.version!)) {
@@ -278,6 +282,11 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     }
     this.ids.beforeCommit();
     if (this.#assigned > this.#lastVersion) this.#setVersion(BigInt(this.#assigned));
+    const logged = this.#loggedNow;
+    this.#loggedNow = 0;
+    if (logged === 0) return;
+    if (this.compactInside) this.compactInside(this.#db, logged);
+    else this.logged += logged;
   }
 
   afterCommit(changes: Changeset[]): void {
@@ -290,6 +299,7 @@ export class ChangeCapture implements CommitHooks<Changeset> {
     // __patina_touched as it was then.
     this.#assigned = this.#lastVersion;
     this.#lastTouch = 0;
+    this.#loggedNow = 0;
   }
 
   /** The writer's temp tables the triggers keep the open unit's state in (clock-sql.ts). */
