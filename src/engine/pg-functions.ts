@@ -17,6 +17,7 @@ import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonArrays, jsonTimestamp } from './pg-json-arrays';
+import { installPgJsonNumbers } from './pg-json-numbers';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
 import { installPgMathFunctions } from './pg-math';
@@ -649,6 +650,7 @@ export function installPgFunctions(db: Database.Database): void {
   installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgJsonArrays(db);
+  installPgJsonNumbers(db);
   installPgMathFunctions(db);
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

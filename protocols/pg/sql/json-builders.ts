@@ -6,6 +6,7 @@
 import { OID } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
+import { scaleOf } from './numeric-scale';
 import type { PgToken } from './lexer';
 import { isPunct } from './tokens';
 import { strings } from './type-signatures';
@@ -36,7 +37,8 @@ export function isBuilderValue(which: 'all' | 'odd' | number, k: number): boolea
 
 /**
  * The mark of a builder call with typed values: a flag an argument (`-` none, `b` bytea, an array's
- * flag of ARRAY_FLAGS), a subquery's whole row its columns' flags in parentheses: `-(n-)`.
+ * flag of ARRAY_FLAGS, `{2}` a numeric of scale 2), a subquery's whole row its columns' flags in
+ * parentheses: `-(n-{2})`.
  */
 export const JSON_TYPED = 'json-typed:';
 
@@ -81,7 +83,9 @@ export function builderValueMark(f: Node, typer: Typer): string | undefined {
   const which = BUILDER_VALUES[name];
   if (which === undefined || f.func_variadic) return undefined;
   const args: Node[] = f.args ?? [];
-  const flags = args.map((a, k) => (isBuilderValue(which, k) ? (rowFlags(a, typer) ?? valueFlag(typer.type(a))) : '-'));
+  const flags = args.map((a, k) =>
+    isBuilderValue(which, k) ? (rowFlags(a, typer) ?? numericFlag(typer.type(a), valueScale(typer, a))) : '-',
+  );
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
 }
 
@@ -94,12 +98,38 @@ function rowFlags(a: Node, typer: Typer): string | undefined {
   const source = name === undefined ? undefined : typer.scope.get(name);
   // (a bare name that is a column is that column)
   if (!Array.isArray(source) || (!star && typer.column([name]) !== OID.record)) return undefined;
-  return `(${source.map((c) => valueFlag(c.oid)).join('')})`;
+  return `(${source.map((c) => numericFlag(c.oid, c.scale ?? typmodScale(c.oid, c.typmod))).join('')})`;
 }
 
-/** A mark's flags, one an argument (a whole row's in parentheses). */
+/** A numeric's flag `{s}` when its scale `s` is known (to_json(1.50) is 1.50), else valueFlag's. */
+function numericFlag(oid: number, scale: number | undefined): string {
+  return oid === OID.numeric && scale !== undefined ? `{${scale}}` : valueFlag(oid);
+}
+
+/**
+ * The scale of every value of a numeric expression: scaleOf's, but for coalesce, CASE, GREATEST and
+ * LEAST only when their values share it (each value keeps its own: coalesce(price, 0) of a NULL
+ * price is 0, not 0.00).
+ */
+function valueScale(typer: Typer, a: Node): number | undefined {
+  const parts: Node[] | undefined =
+    a?.CoalesceExpr?.args ??
+    a?.MinMaxExpr?.args ??
+    (a?.CaseExpr
+      ? [...(a.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result), a.CaseExpr.defresult].filter(Boolean)
+      : undefined);
+  if (!parts) return scaleOf(typer, a);
+  const scales = new Set(parts.filter((p) => !p.A_Const?.isnull).map((p) => valueScale(typer, p)));
+  return scales.size === 1 ? [...scales][0] : undefined;
+}
+
+/** The scale of a numeric(p, s)'s type modifier. */
+const typmodScale = (oid: number, typmod: number | undefined) =>
+  oid === OID.numeric && typmod !== undefined && typmod >= 4 ? (typmod - 4) & 0xffff : undefined;
+
+/** A mark's flags, one an argument (a whole row's in parentheses, a numeric's scale in braces). */
 export function markFlags(mark: string): string[] {
-  return mark.match(/\([^)]*\)|./g) ?? [];
+  return mark.match(/\([^)]*\)|\{\d+\}|./g) ?? [];
 }
 
 /** Words that make an array: ARRAY[...], array_agg, string_to_array, array_append, regexp_split_to_array, ... */
@@ -118,6 +148,29 @@ export function mayHoldJsonArrays(sig: PgToken[]): boolean {
     call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
     array ||= (t.type === 'word' && ARRAY_WORD.test(t.text)) || isPunct(t, '[');
     if (call && array) return true;
+  }
+  return false;
+}
+
+/** Words whose value may be a computed numeric of a known scale (sum(price), round(x, 2), x::numeric(10,2)). */
+const NUMERIC_WORD = /^(sum|min|max|round|trunc|abs|ceil|ceiling|floor|coalesce|greatest|least|numeric|decimal)$/i;
+
+/**
+ * Whether a statement may hold a builder of a computed numeric (a decimal literal, arithmetic, or
+ * a numeric function or cast beside a builder's call): a cheap test before parsing; a table's
+ * numeric(p, s) columns the translation types by their declared types.
+ */
+export function mayHoldJsonNumerics(sig: PgToken[]): boolean {
+  let call = false;
+  let numeric = false;
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
+    numeric ||=
+      (t.type === 'number' && /[.eE]/.test(t.text)) ||
+      (t.type === 'op' && /^[-+*/%]$/.test(t.text)) ||
+      (t.type === 'word' && NUMERIC_WORD.test(t.text));
+    if (call && numeric) return true;
   }
   return false;
 }

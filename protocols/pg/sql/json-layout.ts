@@ -10,6 +10,7 @@ import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import type { PgToken } from './lexer';
 import { isPunct, isWord } from './tokens';
+import { starsSpelled } from './star-columns';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -80,7 +81,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     }
     if (n.SelectStmt) {
       const inner = new Aliases(aliases);
-      fromAliases(n.SelectStmt.fromClause, inner, n.SelectStmt.withClause);
+      fromAliases(n.SelectStmt.fromClause, inner, n.SelectStmt.withClause, schema);
       for (const k in n.SelectStmt) visit(n.SelectStmt[k], inner);
       return;
     }
@@ -95,7 +96,7 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
   visit(tree.stmts ?? [], new Aliases());
   if (top?.targetList && (!top.op || top.op === 'SETOP_NONE')) {
     const aliases = new Aliases();
-    fromAliases(top.fromClause, aliases, top.withClause);
+    fromAliases(top.fromClause, aliases, top.withClause, schema);
     for (const t of top.targetList) if (t.ResTarget?.val) add(t.ResTarget.val, aliases);
   }
   return { layouts: out, verbatim };
@@ -121,7 +122,7 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
   if (stmt.UpdateStmt) {
     const aliases = new Aliases();
     aliases.set(String(write.relation.alias?.aliasname ?? table.name).toLowerCase(), table.name);
-    fromAliases(stmt.UpdateStmt.fromClause, aliases);
+    fromAliases(stmt.UpdateStmt.fromClause, aliases, undefined, schema);
     sets(stmt.UpdateStmt.targetList, aliases);
     return out;
   }
@@ -137,7 +138,7 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
   const select = ins.selectStmt?.SelectStmt;
   if (select?.targetList && (!select.op || select.op === 'SETOP_NONE')) {
     const aliases = new Aliases();
-    fromAliases(select.fromClause, aliases);
+    fromAliases(select.fromClause, aliases, undefined, schema);
     (select.targetList as Node[]).forEach((t, i) => {
       if (t.ResTarget?.val && names[i] !== undefined && isJson(names[i])) out.push([t.ResTarget.val, aliases]);
     });
@@ -151,18 +152,17 @@ function jsonAssignments(stmt: Node, schema: Schema): [Node, Aliases][] {
  * with its table's name (null for a subquery, a WITH query, or a table of another schema); `withClause`:
  * the query's WITH queries, which its FROM items may name.
  */
-function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node): void {
+function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node, schema?: Schema): void {
   for (const c of withClause?.ctes ?? []) {
     const cte = c.CommonTableExpr;
     if (!cte?.ctename) continue;
-    const query = cte.ctequery?.SelectStmt;
-    // (a recursive one, or one with a column list: not read here)
-    if (query && !withClause.recursive && !cte.aliascolnames?.length)
-      out.ctes.set(String(cte.ctename).toLowerCase(), query);
-    else out.ctes.set(String(cte.ctename).toLowerCase(), null);
+    out.ctes.set(
+      String(cte.ctename).toLowerCase(),
+      withQuery(cte.ctequery?.SelectStmt, strings(cte.aliascolnames), schema),
+    );
   }
   for (const f of from ?? []) {
-    if (f.JoinExpr) fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out);
+    if (f.JoinExpr) fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out, undefined, schema);
     const name = f.RangeVar?.alias?.aliasname ?? f.RangeVar?.relname ?? f.RangeSubselect?.alias?.aliasname;
     const relname = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
     if (!name) continue;
@@ -171,19 +171,37 @@ function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node):
     const cte = relname !== null && out.ctes.has(relname) ? out.ctes.get(relname) : undefined;
     out.set(key, cte === undefined ? relname : null);
     const sub = f.RangeSubselect;
-    const query = cte ?? (sub?.alias?.colnames?.length ? undefined : sub?.subquery?.SelectStmt);
+    const query = cte ?? (sub?.alias?.colnames?.length ? undefined : starsSpelled(sub?.subquery?.SelectStmt, schema));
     if (query) out.subs.set(key, query);
     else out.subs.delete(key);
-    // (a LATERAL subquery's rows are rewritten into JSON, a WITH query's whole row is refused: not read here)
-    if (sub?.lateral || cte) out.noRows.add(key);
+    // (a LATERAL subquery's rows are rewritten into JSON: not read here)
+    if (sub?.lateral) out.noRows.add(key);
     else out.noRows.delete(key);
   }
 }
 
 /**
+ * A WITH query's query as its columns are read: a recursive one's first branch (which types its
+ * columns), `*` spelled out, each item named by the column list when there is one; null when it
+ * is no SELECT.
+ */
+function withQuery(query: Node, names: string[], schema: Schema | undefined): Node | null {
+  let first = query;
+  while (first?.op && first.op !== 'SETOP_NONE') first = first.larg;
+  const q = starsSpelled(first, schema);
+  if (!q?.targetList) return null;
+  if (names.length === 0) return q;
+  if (names.length > q.targetList.length) return null;
+  const targetList = (q.targetList as Node[]).map((t, i) =>
+    i < names.length && t.ResTarget ? { ResTarget: { ...t.ResTarget, name: names[i] } } : t,
+  );
+  return { ...q, targetList };
+}
+
+/**
  * FROM items visible to an expression: name → its table's name (null when not a schema table);
  * `subs`: a subquery's or WITH query's name → its query; `noRows`: those whose whole row is not
- * read here (LATERAL subqueries, WITH queries); `ctes`: the WITH queries in scope (null for one not
+ * read here (LATERAL subqueries); `ctes`: the WITH queries in scope (null for one not
  * read here).
  */
 class Aliases extends Map<string, string | null> {
@@ -294,7 +312,7 @@ function subqueryFlags(s: Node, schema: Schema | undefined, leaves: Leaf[]): str
   if (!subqueryNames(s)) return null;
   // (a FROM subquery sees none of its query's FROM items; the enclosing queries' are left out too)
   const inner = new Aliases();
-  fromAliases(s.fromClause, inner);
+  fromAliases(s.fromClause, inner, undefined, schema);
   let flags = '';
   for (const t of s.targetList as Node[]) {
     const kept: Leaf[] = [];
@@ -356,7 +374,7 @@ function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     if (sub.subLinkType !== 'EXPR_SUBLINK' || !q || (q.op && q.op !== 'SETOP_NONE') || q.targetList?.length !== 1)
       return 'no';
     const inner = new Aliases(aliases);
-    fromAliases(q.fromClause, inner);
+    fromAliases(q.fromClause, inner, undefined, schema);
     return jsonText(q.targetList[0].ResTarget?.val, inner, schema, leaves) === 'json' ? 'json' : 'no';
   }
   const f = e.FuncCall;
@@ -437,7 +455,7 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     if (item) {
       const kept: Leaf[] = [];
       const inner = new Aliases();
-      fromAliases(item.query.fromClause, inner);
+      fromAliases(item.query.fromClause, inner, undefined, schema);
       if (jsonText(item.value, inner, schema, kept) === 'json') {
         leaves.push(...kept, [e.ColumnRef.location, 'column']);
         return 'v';
@@ -499,7 +517,7 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     if (sub.subLinkType !== 'EXPR_SUBLINK' || !s || (s.op && s.op !== 'SETOP_NONE') || s.targetList?.length !== 1)
       return 'c';
     const inner = new Aliases(aliases);
-    fromAliases(s.fromClause, inner);
+    fromAliases(s.fromClause, inner, undefined, schema);
     return layoutOf(s.targetList[0].ResTarget?.val, inner, schema, leaves);
   }
   // a CASE inside a builder: its branches' one layout, when they share it

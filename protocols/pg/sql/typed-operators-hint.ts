@@ -2,7 +2,7 @@
 // other statements are not parsed (the words and operators that can make an operand a date, time or
 // interval, a boolean or float made text, a string compared with a computed number, ...).
 import { mayHoldByteaCalls } from './bytea-values';
-import { mayHoldJsonArrays } from './json-builders';
+import { mayHoldJsonArrays, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
 import { sessionZone } from './session-zone';
 import { TEXT_FUNCTIONS } from './text-kinds';
@@ -70,7 +70,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let orderedArray = false;
   let arrays = 0;
   let compared = false;
-  if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig)) return true;
+  if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;

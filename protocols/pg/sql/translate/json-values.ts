@@ -12,6 +12,7 @@ import { ARRAY_FLAGS, BUILDER_VALUES, JSON_TYPED, isBuilderValue, markFlags, val
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 import { styledTextKind } from '../session-styles';
 import { sessionZone, zonedTextKind } from '../session-zone';
+import { type WithQuery, withQueries } from './with-queries';
 
 export interface JsonSchema {
   /** The declared type of a column of `table` (lower case), or null. */
@@ -49,6 +50,8 @@ interface Source {
   cols: Column[];
   /** A subquery's own tokens, which do not see it. */
   within?: [number, number];
+  /** A WITH query's row (its columns' types may be unknown, as a subquery's). */
+  withQuery?: boolean;
 }
 
 /** Words after a FROM item that are no alias. */
@@ -166,9 +169,11 @@ function isBooleanExpr(e: readonly Tok[]): boolean {
 class JsonRewriter {
   readonly sources: Source[] = [];
 
+  /** `withRows`: WITH queries read as FROM items too (their whole rows built in builders). */
   constructor(
     readonly toks: Tok[],
     readonly schema: JsonSchema,
+    readonly withRows = false,
   ) {
     this.collect();
   }
@@ -203,6 +208,8 @@ class JsonRewriter {
   collect(): void {
     const toks = this.toks;
     const derived: [string, number, number, number][] = [];
+    const ctes = this.withRows ? withQueries(toks, (k) => this.openers(k)[0]) : [];
+    const cteRefs: [WithQuery, string, number][] = [];
     for (let i = 1; i < toks.length; i++) {
       const prev = toks[i - 1];
       const starts = isWord(prev, 'FROM') || isWord(prev, 'JOIN') || isPunct(prev, ',');
@@ -220,16 +227,32 @@ class JsonRewriter {
       }
       if (!isName(toks[j]) || isPunct(toks[j + 1], '(') || isPunct(toks[j + 1], '.')) continue;
       const table = nameOf(toks[j]);
+      // a WITH query in scope hides a table of its name (not inside its own query, unless recursive)
+      const levels = this.openers(j);
+      const cte = ctes
+        .filter((c) => c.name === table && levels.includes(c.level) && (c.recursive || j < c.open || j > c.close))
+        .pop();
+      if (cte) {
+        cteRefs.push([cte, this.alias(j + 1) ?? table, levels[0]]);
+        continue;
+      }
       const cols = this.schema.columns(table);
       if (!cols) continue;
       const typed = cols.map((c) => ({
         name: c.name.toLowerCase(),
         type: this.schema.columnType(table, c.name.toLowerCase()),
       }));
-      let a = j + 1;
-      if (isWord(toks[a], 'AS')) a++;
-      const alias = isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()) ? nameOf(toks[a]) : table;
-      this.sources.push({ name: alias, scope: this.openers(j)[0], cols: typed });
+      this.sources.push({ name: this.alias(j + 1) ?? table, scope: levels[0], cols: typed });
+    }
+    // WITH queries in their order (a later one may select from an earlier one)
+    const known = new Map<WithQuery, Column[] | null>();
+    for (const [cte, name, scope] of cteRefs.sort((x, y) => x[0].open - y[0].open)) {
+      if (!known.has(cte)) {
+        known.set(cte, null); // (a recursive query's own reference, met while reading it)
+        known.set(cte, cte.first < 0 ? null : this.selectColumns(cte.first, cte.end, cte.names));
+      }
+      const cols = known.get(cte);
+      if (cols) this.sources.push({ name, scope, cols, withQuery: true });
     }
     // subqueries innermost first (an outer one may select from an inner one's columns)
     derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
@@ -239,8 +262,18 @@ class JsonRewriter {
     }
   }
 
-  /** The columns of `SELECT ... FROM ...` in toks[from, to), or null when a name is not plain. */
-  selectColumns(from: number, to: number): Column[] | null {
+  /** The alias at toks[a] (after an optional AS), else null. */
+  alias(a: number): string | null {
+    if (isWord(this.toks[a], 'AS')) a++;
+    const t = this.toks[a];
+    return isName(t) && !NOT_ALIAS.has(t.text.toUpperCase()) ? nameOf(t) : null;
+  }
+
+  /**
+   * The columns of `SELECT ... FROM ...` in toks[from, to), or null when a name is not plain
+   * (`names`: a WITH query's column list, which names them).
+   */
+  selectColumns(from: number, to: number, names: string[] | null = null): Column[] | null {
     let start = from + 1;
     if (isWord(this.toks[start], 'DISTINCT') || isWord(this.toks[start], 'ALL')) start++;
     const fromAt = topLevelWord(this.toks, start, to, 'FROM');
@@ -267,10 +300,12 @@ class JsonRewriter {
       }
       const ref = columnRef(expr);
       name ??= ref?.[1] ?? null;
-      if (name === null) return null;
-      out.push({ name, type: ref ? this.columnType(ref, inside) : isJsonExpr(expr) ? 'json' : null });
+      if (name === null && names?.[out.length] === undefined) return null;
+      out.push({ name: name ?? '', type: ref ? this.columnType(ref, inside) : isJsonExpr(expr) ? 'json' : null });
     }
-    return out;
+    if (!names) return out;
+    // (a column list longer than the query's columns is PostgreSQL's 42P10; fewer names keep the rest)
+    return names.length > out.length ? null : out.map((c, i) => (i < names.length ? { ...c, name: names[i] } : c));
   }
 
   columnType([q, c]: [string | null, string], k: number): string | null {
@@ -286,8 +321,9 @@ class JsonRewriter {
   value(e: Tok[], k: number, flag = '-'): Tok[] {
     if (flag === 'b') return this.typed(e, 'bytea');
     if (ARRAY_FLAGS[flag]) return this.array(e, flag);
+    if (flag.startsWith('{')) return numeric(e, flag.slice(1, -1));
     // (a subquery's whole row: its columns' flags)
-    const types = flag.startsWith('(') ? flag.slice(1, -1) : '';
+    const types = flag.startsWith('(') ? markFlags(flag.slice(1, -1)) : [];
     if (e.length === 1 && (isWord(e[0], 'TRUE') || isWord(e[0], 'FALSE')))
       return [word('json'), punct('('), str(e[0].text.toLowerCase()), punct(')')];
     // `t.*`: the FROM item's whole row, as `t` is (to_json(t.*), row_to_json(t.*))
@@ -367,6 +403,9 @@ class JsonRewriter {
         punct(')'),
       ];
     if (t === 'json') return [word('json'), punct('('), ...e, punct(')')];
+    // a numeric(p, s) at its scale (2.5 is 2.50)
+    const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/i.exec((type ?? '').trim())?.[1];
+    if (scale !== undefined) return numeric(e, scale);
     if (FLOAT_TYPES.has(t))
       return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
     // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
@@ -422,10 +461,10 @@ class JsonRewriter {
    * passed as __pg_json_verbatim's marked text, `b` a jsonb column's text so marked; `types`: a
    * subquery's columns' flags from the analysis, sql/json-builders.ts).
    */
-  row(source: Source, kept = '', types = ''): Tok[] {
+  row(source: Source, kept = '', types: string[] = []): Tok[] {
     const alias = source.name;
     const flags = kept.length === source.cols.length ? kept : '';
-    const typed = types.length === source.cols.length ? types : '';
+    const typed = types.length === source.cols.length ? types : [];
     const args = source.cols.flatMap((c, i) => {
       const col = [quoted(alias), punct('.'), quoted(c.name)];
       return [
@@ -446,11 +485,13 @@ class JsonRewriter {
               ]
             : c.type === null && ARRAY_FLAGS[typed[i]]
               ? this.array(col, typed[i])
-              : c.type === null && source.within
-                ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
-                  // refuses a blob; a value read from a subquery has no JSON mark to lose)
-                  [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
-                : this.typed(col, c.type)),
+              : c.type === null && typed[i]?.startsWith('{')
+                ? numeric(col, typed[i].slice(1, -1))
+                : c.type === null && (source.within || source.withQuery)
+                  ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
+                    // refuses a blob; a value read from a subquery has no JSON mark to lose)
+                    [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
+                  : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
@@ -973,13 +1014,26 @@ function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): b
   return true;
 }
 
+/** A numeric as JSON at its display scale (`scale` digits after the point; src/engine/pg-json-numbers.ts). */
+const numeric = (e: Tok[], scale: string): Tok[] => [
+  word('json'),
+  punct('('),
+  word('__pg_json_numeric'),
+  punct('('),
+  ...e,
+  punct(','),
+  { type: 'number', text: scale },
+  punct(')'),
+  punct(')'),
+];
+
 /** The session's bytea_output, as __pg_json_bytea_array and __pg_json_blob take it. */
 const byteaStyle = () => (styledTextKind('bytea') === 'bytea' ? 'hex' : 'escape');
 
 /** Rewrites the value arguments of PostgreSQL's JSON builders (see the top of this file). */
 export function rewriteJsonValues(toks: Tok[], schema: JsonSchema): Tok[] {
   if (!toks.some((t) => t.type === 'word' && BUILDERS[t.text.toLowerCase()] !== undefined)) return toks;
-  return new JsonRewriter(toks, schema).rewrite();
+  return new JsonRewriter(toks, schema, true).rewrite();
 }
 
 /** Declared types of doubles, whose JSON is PostgreSQL's float text. */
