@@ -3,16 +3,20 @@
 // builder, and a builder written into a json column (INSERT, UPDATE, ON CONFLICT DO UPDATE, with
 // parameters), read back as text; an array in a builder, to_json or array_to_json, which was its
 // array text in a JSON string. The same statements on Patina and PostgreSQL 15, every value as
-// the text the server sent.
+// the text the server sent. A WITH query's whole row in a builder, and a numeric at its scale.
 import assert from 'node:assert/strict';
 import { type OracleClients, startOracle } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
 const ARRAYS = `ja (id BIGINT NOT NULL PRIMARY KEY, tags TEXT[], nums INTEGER[], ns NUMERIC[], bs BOOLEAN[],
   ts TIMESTAMP[], ds DATE[], tz TIMESTAMPTZ[], fs DOUBLE PRECISION[], bys BYTEA[])`;
+const PRICES = `jn (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), qty BIGINT, password TEXT,
+  amount NUMERIC(10,3))`;
 const SCHEMAS = {
-  patina: `CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT); CREATE TABLE ${ARRAYS};`,
-  postgres: `CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text); CREATE TABLE ${ARRAYS};`,
+  patina: `CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT); CREATE TABLE ${ARRAYS};
+    CREATE TABLE ${PRICES};`,
+  postgres: `CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text); CREATE TABLE ${ARRAYS};
+    CREATE TABLE ${PRICES};`,
 };
 const ROWS = [
   `INSERT INTO j (id, doc, name, bin) VALUES (1, '{"a": 1}', 'x', '{"b":2, "a" :[1,2]}'), (2, '[1, 2]', 'y', NULL),
@@ -20,6 +24,7 @@ const ROWS = [
   `INSERT INTO ja VALUES (1, '{a,"b c","q\\"x","back\\\\s","co,ma",NULL,é,""}', '{1,2,NULL}', '{1.50,2,NULL}', '{t,f,NULL}',
     '{"2024-01-02 03:04:05.5",NULL}', '{2024-01-02}', '{"2024-01-02 03:04:05+02"}', '{1.5,1e20,NaN,NULL}', '{"\\\\x41ff",NULL}'),
     (2, '{}', '{{1,2},{3,4}}', NULL, '{}', NULL, NULL, NULL, '{}', NULL)`,
+  `INSERT INTO jn VALUES (1, 'a', 2.50, 3, 'secret', 1.500), (2, 'b', 10.00, 1, 'pw', 0.125), (3, 'c', NULL, NULL, NULL, NULL)`,
 ];
 
 describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
@@ -206,6 +211,67 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     await both("SET TIME ZONE 'Europe/Paris'");
     await same("SELECT to_json(tz), json_build_object('z', ARRAY['2024-06-01 12:00:00+00'::timestamptz]) FROM ja");
     await both("SET TIME ZONE 'UTC'");
+  });
+
+  it("a WITH query's whole row in a builder (recursive, with a column list) and a subquery's or WITH query's json columns with * keep PostgreSQL's text", async () => {
+    for (const sql of [
+      // (each was 0A000)
+      'WITH x AS (SELECT id, name FROM j) SELECT row_to_json(x), to_jsonb(x), to_json(x) FROM x ORDER BY id',
+      'WITH x AS (SELECT id, name FROM j) SELECT json_agg(x), json_agg(x ORDER BY x.id DESC), jsonb_agg(x) FROM x',
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT json_agg(r), jsonb_agg(r) FROM r',
+      'WITH x(a, b) AS (SELECT id, name FROM j) SELECT json_agg(x ORDER BY a), jsonb_agg(x ORDER BY a) FROM x',
+      'WITH x(a, b) AS (SELECT id, name FROM j) SELECT row_to_json(x) FROM x ORDER BY a',
+      'WITH x AS (SELECT id, doc, bin FROM j) SELECT json_agg(x ORDER BY x.id), jsonb_agg(x ORDER BY x.id) FROM x',
+      'WITH a AS (SELECT id, name FROM j), b AS (SELECT a.id, a.name FROM a WHERE a.id < 9) SELECT json_agg(b ORDER BY b.id) FROM b',
+      // (json columns were strings of their text, or compacted)
+      "WITH x AS (SELECT * FROM j) SELECT json_build_object('d', x.doc), row_to_json(x) FROM x ORDER BY id",
+      "SELECT json_build_object('d', s.doc), json_agg(s) OVER (ORDER BY s.id) FROM (SELECT * FROM j) s ORDER BY id",
+      "WITH x(i, d) AS (SELECT id, doc FROM j) SELECT json_build_object('d', d) FROM x ORDER BY i",
+      `WITH RECURSIVE r(n, d) AS (SELECT 1, '{"a":  1}'::json UNION ALL SELECT n + 1, d FROM r WHERE n < 2)
+        SELECT json_build_object('d', d), row_to_json(r) FROM r`,
+    ])
+      await same(sql);
+  });
+
+  it('a numeric keeps its scale in JSON, and API-shaped queries give what PostgreSQL gives, as text and parsed', async () => {
+    for (const [sql, values] of [
+      // (trailing zeros were dropped: 1.5, 2.5, 10, 12.5, 5.0)
+      [
+        "SELECT to_json(1.50), json_build_object('p', 1.50), to_json(12.0), to_json(1.50::numeric(10,3)), to_jsonb(1.50)",
+      ],
+      [
+        "SELECT json_build_object('p', price, 'a', amount), to_json(price), jsonb_build_object('p', price) FROM jn ORDER BY id",
+      ],
+      [
+        "SELECT json_build_object('s', sum(price), 'r', round(avg(price), 2), 'm', max(amount)), json_agg(price ORDER BY id) FROM jn",
+      ],
+      [
+        "SELECT json_build_object('r', round(price * 1.1, 2), 'p2', price * 2, 'q', price * qty, 'c', coalesce(price, 0)) FROM jn ORDER BY id",
+      ],
+      ['SELECT row_to_json(jn), to_jsonb(jn) FROM jn ORDER BY id'],
+      ['SELECT row_to_json(s) FROM (SELECT qty, sum(amount) AS total FROM jn GROUP BY qty ORDER BY qty) s'],
+      ['WITH x AS (SELECT id, price * 2 AS p2, price FROM jn) SELECT json_agg(x ORDER BY x.id) FROM x'],
+      // what API code sends
+      ['SELECT json_agg(t) FROM (SELECT id, name, price FROM jn ORDER BY id LIMIT $1) t', [2]],
+      ["SELECT coalesce(json_agg(t), '[]'::json) FROM (SELECT id, price FROM jn WHERE id > $1) t", [1]],
+      [
+        `SELECT json_build_object('items', (SELECT json_agg(s) FROM (SELECT id, price FROM jn ORDER BY id LIMIT 2) s),
+          'total', (SELECT count(*) FROM jn))`,
+      ],
+      [
+        `SELECT json_build_object('id', j.id, 'lines', (SELECT json_agg(json_build_object('n', jn.name, 'amount', jn.amount)
+          ORDER BY jn.id) FROM jn WHERE jn.id <= j.id)) FROM j ORDER BY j.id`,
+      ],
+      ["SELECT jsonb_build_object('a', 1) || jsonb_build_object('p', price) FROM jn ORDER BY id"],
+      [
+        "SELECT to_jsonb(jn) - 'password', to_jsonb(t) - 'password' FROM jn, (SELECT * FROM jn) t WHERE t.id = jn.id ORDER BY jn.id",
+      ],
+    ] as [string, unknown[]?][]) {
+      await same(sql, values);
+      // (node-postgres parses json and jsonb: the documents it gives the application)
+      const parsed = (c: PgClient) => c.query({ text: sql, values, rowMode: 'array' }).then((r) => r.rows);
+      assert.deepEqual(await parsed(o.patina), await parsed(o.postgres), sql);
+    }
   });
 
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
