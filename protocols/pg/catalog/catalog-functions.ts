@@ -11,6 +11,7 @@ import { arrayOidOf } from '../types/registry';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import { checkSetting } from '../session/settings';
+import { clientEncodingName } from '../wire/client-encodings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
@@ -93,7 +94,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (name !== null) {
       const key = String(name).toLowerCase();
       checkSetting(key, v === null ? null : String(v));
-      s()?.settings.set(key, v === null ? '' : String(v));
+      // (client_encoding as PostgreSQL names it: set_config('client_encoding', 'latin1', false) is LATIN1)
+      const value = v === null ? '' : key === 'client_encoding' ? clientEncodingName(String(v)) : String(v);
+      const was = s()?.settings.get(key);
+      s()?.settings.set(key, value);
+      s()?.settingChanged?.(key, was);
+      return value;
     }
     return v;
   });
@@ -216,6 +222,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
           : `unknown (OID=${num(oid)})`,
   );
   fn('pg_encoding_to_char', () => 'UTF8');
+  fn('pg_client_encoding', () => s()?.settings.get('client_encoding') ?? 'UTF8');
   fn('pg_char_to_encoding', () => 6);
   // a relation is visible unless it is information_schema's (not on the search path)
   fn('pg_table_is_visible', (o) =>

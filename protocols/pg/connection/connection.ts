@@ -16,7 +16,7 @@ import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
 import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
-import { invalidUtf8 } from '../wire/utf8';
+import { charsetOf } from '../wire/client-encodings';
 import type { Activity, ActivityRow, CancelRegistry, Handshake, ListenerOptions } from './listener-options';
 import { readSasl, readStartup, startupParameters } from './startup';
 import { CopyFromStdin } from './copy-from-stdin';
@@ -72,6 +72,9 @@ export class Connection {
   /** After an error in the extended protocol: messages up to Sync are skipped. */
   #skipping = false;
   #queries: Queries | null = null;
+  /** client_encoding as the client was last told it (ParameterStatus), which a change reports before ReadyForQuery. */
+  #reportedEncoding = 'UTF8';
+  #encodingChanged = false;
   readonly #copyIn: CopyFromStdin;
   readonly #channels: Channels;
   readonly #notifications: NotificationQueue;
@@ -299,10 +302,12 @@ export class Connection {
         const decode = decoders[type];
         if (!decode) throw new ProtocolError(`invalid frontend message type ${type}`);
         const msg = decode(body);
-        if (body.badText !== null && (msg.type === 'query' || msg.type === 'parse') && !this.#skipping) {
-          // statement text that is no UTF-8: PostgreSQL's 22021, as a statement's error; the connection goes on
-          if (msg.type === 'query') this.#queries!.simple.fail(msg.sql, invalidUtf8(body.badText));
-          else this.#onError(invalidUtf8(body.badText), msg);
+        const bad = body.textError;
+        if (bad !== null && (msg.type === 'query' || msg.type === 'parse' || msg.type === 'bind') && !this.#skipping) {
+          // statement text or a parameter that is no text in the client's encoding: PostgreSQL's 22021
+          // (or 22P05: a byte WIN1252 has no character for), as a statement's error; the connection goes on
+          if (msg.type === 'query') this.#queries!.simple.fail(msg.sql, bad);
+          else this.#onError(bad, msg);
           return this.#out.drain();
         }
         if (this.#copyIn.active) return this.#copyIn.onMessage(msg);
@@ -410,6 +415,10 @@ export class Connection {
     };
     session.onNotice = (code, message) => out.warn(code, message);
     session.onParameterStatus = (name, value) => backend.parameterStatus(out.w, name, value);
+    session.onClientEncoding = (name) => this.#useEncoding(name);
+    this.#reportedEncoding = session.facts.settings.get('client_encoding') ?? 'UTF8';
+    this.#useEncoding(this.#reportedEncoding);
+    this.#encodingChanged = false;
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);
@@ -424,20 +433,39 @@ export class Connection {
     this.#queries = { session, simple, extended, runner };
     backend.authOk(out.w);
     const zone = session.facts.settings.get('timezone');
-    for (const [k, v] of startupParameters(s, this.#readonly, zone)) backend.parameterStatus(out.w, k, v);
+    for (const [k, v] of startupParameters(s, this.#readonly, zone, this.#reportedEncoding))
+      backend.parameterStatus(out.w, k, v);
     backend.backendKeyData(out.w, this.pid, this.key);
     this.#registry.add(this.pid, this.key, this);
     this.#phase = 'ready';
     this.#readyForQuery(session);
   }
 
+  /** Text to and from the client in encoding `name` from now on (client_encoding's value). */
+  #useEncoding(name: string) {
+    const charset = charsetOf(name);
+    this.#reader.charset = charset;
+    this.#out.w.charset = charset;
+    this.#encodingChanged = true;
+  }
+
+  /** client_encoding's ParameterStatus when it is not what the client was last told, as PostgreSQL sends it before ReadyForQuery. */
+  #reportEncoding(session: Session) {
+    this.#encodingChanged = false;
+    const name = session.facts.settings.get('client_encoding') ?? 'UTF8';
+    if (name === this.#reportedEncoding) return;
+    this.#reportedEncoding = name;
+    backend.parameterStatus(this.#out.w, 'client_encoding', name);
+  }
+
   #readyForQuery(session: Session) {
     const tx = session.tx;
+    if (this.#encodingChanged) this.#reportEncoding(session);
     const a = this.#activity;
     a.state = tx === 'idle' ? 'idle' : tx === 'open' ? 'idle in transaction' : 'idle in transaction (aborted)';
     a.stateChange = Date.now();
     a.xactStart = tx === 'idle' ? null : (a.xactStart ?? a.queryStart);
-    if (tx === 'idle') this.#notifications.writeAll();
+    if (tx === 'idle') this.#writeNotifications();
     backend.readyForQuery(this.#out.w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
   }
 
@@ -497,8 +525,17 @@ export class Connection {
       return;
     }
     if (!this.#pumping && !this.#copyIn.active && this.#queries?.session.tx === 'idle') {
-      this.#notifications.writeAll();
+      this.#writeNotifications();
       this.#out.flush();
+    }
+  }
+
+  /** The waiting notifications; one the client's encoding cannot hold ends the connection (22P05), as in PostgreSQL. */
+  #writeNotifications() {
+    try {
+      this.#notifications.writeAll();
+    } catch (err) {
+      this.#onFatal(err);
     }
   }
 }

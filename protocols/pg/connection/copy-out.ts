@@ -38,7 +38,10 @@ export async function sendCopyOut(
   const binary = options.format === 'binary';
   const forceQuote = forcedColumns(options.forceQuote, names, 'FORCE_QUOTE'); // (42P10 before any answer)
   backend.copyResponse(w, 'H', names.length, binary);
-  if (options.header) backend.copyData(w, Buffer.from(formatCopyRow(names, options)));
+  // text and CSV in the client's encoding (22P05 for a character it has none for, as PostgreSQL)
+  const charset = w.charset;
+  const bytes = charset === null ? (s: string) => Buffer.from(s) : (s: string) => charset.encode(s);
+  if (options.header) backend.copyData(w, bytes(formatCopyRow(names, options)));
   // the binary header goes with the first row, as PostgreSQL sends it (psycopg reads a row from that message)
   let header = binary ? binaryCopyHeader() : null;
   let n = 0;
@@ -53,7 +56,7 @@ export async function sendCopyOut(
       }
       for (let k = 0; k < texts.length; k++)
         texts[k] = textOf(row[k], fields[k].typeOid, fields[k].valueMod ?? fields[k].typeMod, zone, styles);
-      backend.copyData(w, Buffer.from(formatCopyRow(texts, options, forceQuote)));
+      backend.copyData(w, bytes(formatCopyRow(texts, options, forceQuote)));
     }
     n += batch.length;
     const drained = io.drain();

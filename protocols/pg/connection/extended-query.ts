@@ -21,7 +21,7 @@ import {
   portalColumns,
   sentScale,
 } from './portal';
-import { describedFields } from './results';
+import { describedFields, writeRowDescription } from './results';
 
 type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
 
@@ -132,7 +132,7 @@ export class ExtendedQuery {
         an.paramTypes.map((t) => t || OID.text),
       );
       const columns = this.#session.resultColumns(an);
-      if (columns) this.#w.bytes(describedFields(columns, NO_FORMATS, null).message);
+      if (columns) writeRowDescription(this.#w, describedFields(columns, NO_FORMATS, null));
       else backend.noData(this.#w);
       return;
     }
@@ -142,14 +142,14 @@ export class ExtendedQuery {
       // cursors describe it so (its rows then come by FETCH, in text unless FETCH's Bind asks)
       const cursor = m.name === '' ? undefined : this.#session.cursorColumns(m.name);
       if (!cursor) throw pgError('34000', `portal "${m.name}" does not exist`);
-      this.#w.bytes(describedFields(cursor, NO_FORMATS, null).message);
+      writeRowDescription(this.#w, describedFields(cursor, NO_FORMATS, null));
       return;
     }
     const columns = this.#session.resultColumns(p.an);
     if (columns) {
       const d = describedFields(portalColumns(p, columns), p.formats, null);
       p.fields = d.fields;
-      this.#w.bytes(d.message);
+      writeRowDescription(this.#w, d);
     } else backend.noData(this.#w);
   }
 

@@ -74,22 +74,38 @@ export class Output {
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
     const position = sql === undefined ? undefined : namePosition(code, text, sql);
-    backend.error(this.w, {
-      severity: 'ERROR',
-      severityV: 'ERROR',
-      code,
-      message: text,
-      detail,
-      hint,
-      ...(position ? { position } : {}),
-      where,
-      ...object,
-    });
+    try {
+      backend.error(this.w, {
+        severity: 'ERROR',
+        severityV: 'ERROR',
+        code,
+        message: text,
+        detail,
+        hint,
+        ...(position ? { position } : {}),
+        where,
+        ...object,
+      });
+    } catch (err) {
+      // a character the client's encoding has none for: that error (22P05) instead, as PostgreSQL's
+      backend.error(this.w, { severity: 'ERROR', severityV: 'ERROR', ...this.#untranslatable(err) });
+    }
   }
 
-  /** A WARNING notice. */
+  /** A WARNING notice (one the client's encoding cannot hold: its 22P05 as the notice). */
   warn(code: string, message: string) {
-    backend.error(this.w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
+    try {
+      backend.error(this.w, { severity: 'WARNING', severityV: 'WARNING', code, message }, 'N');
+    } catch (err) {
+      backend.error(this.w, { severity: 'WARNING', severityV: 'WARNING', ...this.#untranslatable(err) }, 'N');
+    }
+  }
+
+  /** The 22P05 of a message the client's encoding cannot hold (its words are ASCII). */
+  #untranslatable(err: unknown): { code: string; message: string } {
+    const { code, message } = sqlstateOf(err);
+    if (code !== '22P05') throw err;
+    return { code, message };
   }
 }
 

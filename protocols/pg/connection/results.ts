@@ -38,6 +38,13 @@ export function describedFields(
   }
   return d;
 }
+
+/** Writes a described result's RowDescription: its bytes as made, or its names in the client's encoding when that is not UTF-8. */
+export function writeRowDescription(w: ByteWriter, d: { fields: Field[]; message: Buffer }): void {
+  if (w.charset === null) w.bytes(d.message);
+  else backend.rowDescription(w, d.fields);
+}
+
 function typeIsKnown(c: ColumnDesc): boolean {
   return Boolean(c.declType || c.oid);
 }

@@ -11,7 +11,7 @@ import { binaryOf, textOf } from '../types/values';
 import { type Field, backend } from '../wire/backend';
 import { OUT_HIGH_WATER, type Output } from './output';
 import { type Portal, portalColumns } from './portal';
-import { describedFields, tagOf } from './results';
+import { describedFields, tagOf, writeRowDescription } from './results';
 
 export class PortalRunner {
   readonly #session: Session;
@@ -64,7 +64,7 @@ export class PortalRunner {
   #describeResult(p: Portal, columns: ColumnDesc[], simple: boolean) {
     const d = describedFields(portalColumns(p, columns), p.formats, p.pending);
     p.fields = d.fields;
-    if (simple) this.#out.w.bytes(d.message);
+    if (simple) writeRowDescription(this.#out.w, d);
   }
 
   /** Sends the rows at hand, then streams the rest (reads on a worker) or completes. */

@@ -87,11 +87,12 @@ export function startupParameters(
   params: Record<string, string>,
   readonly: boolean,
   timeZone = 'UTC',
+  clientEncoding = 'UTF8',
 ): [string, string][] {
   return [
     ['server_version', '15.0'],
     ['server_encoding', 'UTF8'],
-    ['client_encoding', 'UTF8'],
+    ['client_encoding', clientEncoding],
     ['DateStyle', 'ISO, MDY'],
     ['integer_datetimes', 'on'],
     ['standard_conforming_strings', 'on'],

@@ -2,6 +2,7 @@
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { firstBadUtf8 } from '../../../src/engine/utf8';
+import type { Charset } from '../wire/client-encodings';
 import { dateTimeInput } from '../../../src/engine/dates';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
@@ -25,6 +26,8 @@ export class CopyParser {
   readonly #table: string;
   /** Strict: bytes that are no UTF-8 are PostgreSQL's 22021, not replacement characters (a split character waits). */
   readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The client's encoding when it is not UTF-8 (a byte is a character: no character is split between messages). */
+  readonly #charset: Charset | null;
   #buf = '';
   #line = 0;
   #ended = false;
@@ -34,8 +37,9 @@ export class CopyParser {
   readonly #notNull: boolean[] | undefined;
   readonly #null: boolean[] | undefined;
 
-  constructor(o: CopyOptions, table: string, columns: string[] = []) {
+  constructor(o: CopyOptions, table: string, columns: string[] = [], charset: Charset | null = null) {
     this.#o = o;
+    this.#charset = charset;
     this.#table = table;
     this.#headerPending = o.header;
     this.#notNull = forcedColumns(o.forceNotNull, columns, 'FORCE_NOT_NULL');
@@ -57,6 +61,7 @@ export class CopyParser {
   }
 
   #decode(chunk: Uint8Array, stream: boolean): string {
+    if (this.#charset !== null) return this.#decodeIn(this.#charset, chunk);
     try {
       return this.#decoder.decode(chunk, { stream });
     } catch {
@@ -65,6 +70,17 @@ export class CopyParser {
       const before = bad ? chunk.subarray(0, bad.at).filter((c) => c === 0x0a).length : 0;
       const message = `invalid byte sequence for encoding "UTF8": ${bad?.bytes ?? 'an incomplete character at the end of the data'}`;
       throw copyError('22021', message, this.#line + 1 + countNewlines(this.#buf) + before, this.#table);
+    }
+  }
+
+  /** `chunk` in the client's encoding; 22P05 for a byte it has no character for, on that byte's line. */
+  #decodeIn(charset: Charset, chunk: Uint8Array): string {
+    try {
+      return charset.decode(chunk);
+    } catch (err) {
+      const at = (err as { at: number }).at;
+      const before = chunk.subarray(0, at).filter((c) => c === 0x0a).length;
+      throw copyError('22P05', (err as Error).message, this.#line + 1 + countNewlines(this.#buf) + before, this.#table);
     }
   }
 

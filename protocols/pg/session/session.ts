@@ -91,6 +91,8 @@ export class Session {
   #xid = 0;
   /** A reported setting changed (ParameterStatus, as PostgreSQL sends TimeZone's after SET TIME ZONE). */
   onParameterStatus: (name: string, value: string) => void = () => undefined;
+  /** client_encoding changed (its name as SHOW prints it): the connection's text is converted from now on. */
+  onClientEncoding: (name: string) => void = () => undefined;
 
   constructor(
     engine: PgEngine,
@@ -120,6 +122,7 @@ export class Session {
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
     this.facts.xid = () => this.#transactionId();
+    this.facts.settingChanged = (name, was) => this.#reportChange(name, was);
     this.analyzer = new Analyzer(engine, local, {
       user: opts.user,
       database: opts.database,
@@ -261,14 +264,17 @@ export class Session {
           const was = this.facts.settings.get(name);
           applySetting(this.facts.settings, an.setting, this.#resetValues);
           if (!an.setting.local) kept.after = this.facts.settings.get(name);
-          this.#reportZone(name, was);
+          this.#reportChange(name, was);
           return none;
         }
-        // (RESET ALL may change the zone too: ParameterStatus says so)
-        const name = an.setting?.name === 'all' ? 'timezone' : an.setting?.name;
-        const was = name ? this.facts.settings.get(name) : undefined;
-        applySetting(this.facts.settings, an.setting, this.#resetValues);
-        if (name) this.#reportZone(name, was);
+        // (RESET ALL may change the zone and the encoding too)
+        if (an.setting?.name === 'all') this.#resetAll();
+        else {
+          const name = an.setting?.name;
+          const was = name ? this.facts.settings.get(name) : undefined;
+          applySetting(this.facts.settings, an.setting, this.#resetValues);
+          if (name) this.#reportChange(name, was);
+        }
         return none;
       }
       case 'show':
@@ -349,10 +355,24 @@ export class Session {
     this.#resetValues = { ...GUC_DEFAULTS, ...Object.fromEntries(this.facts.settings) };
   }
 
-  /** TimeZone's ParameterStatus when setting `name` changed it from `was` (PostgreSQL reports it; pgjdbc tracks it). */
-  #reportZone(name: string, was: string | undefined) {
+  /**
+   * What follows setting `name` changing from `was`: TimeZone's ParameterStatus (PostgreSQL reports
+   * it; pgjdbc tracks it), the connection's conversion of text for client_encoding.
+   */
+  #reportChange(name: string, was: string | undefined) {
     const now = this.facts.settings.get(name);
-    if (name === 'timezone' && now !== was) this.onParameterStatus('TimeZone', now ?? 'UTC');
+    if (now === was) return;
+    if (name === 'timezone') this.onParameterStatus('TimeZone', now ?? 'UTC');
+    else if (name === 'client_encoding') this.onClientEncoding(now ?? 'UTF8');
+  }
+
+  /** RESET ALL: every setting back to its login value, the changes of the reported ones reported. */
+  #resetAll() {
+    const zone = this.facts.settings.get('timezone');
+    const encoding = this.facts.settings.get('client_encoding');
+    applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
+    this.#reportChange('timezone', zone);
+    this.#reportChange('client_encoding', encoding);
   }
 
   /** The id txid_current() gives this transaction: assigned at the first call, one per block or autocommit statement. */
@@ -372,7 +392,7 @@ export class Session {
         const was = this.facts.settings.get(name);
         if (v === undefined) this.facts.settings.delete(name);
         else this.facts.settings.set(name, v);
-        this.#reportZone(name, was);
+        this.#reportChange(name, was);
       }
       this.#txSettings.clear();
     }
@@ -585,9 +605,7 @@ export class Session {
    */
   #discardAll(state: TxState) {
     if (state !== 'idle') throw pgError('25001', 'DISCARD ALL cannot run inside a transaction block');
-    const zone = this.facts.settings.get('timezone');
-    applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
-    this.#reportZone('timezone', zone);
+    this.#resetAll();
     this.channels?.unlisten(null);
     this.#local.advisory.releaseSession(this.facts.pid);
     this.#cursors.close(null);

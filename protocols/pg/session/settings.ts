@@ -4,6 +4,7 @@ import { type PgToken, identName } from '../sql/lexer';
 import { sessionZoneName } from '../../../src/engine/dates';
 import { type PgError, pgError } from '../sqlstate';
 import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
+import { clientEncodingName } from '../wire/client-encodings';
 
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
@@ -267,7 +268,8 @@ export function applySetting(
         if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
         settings.set(s.name, zone);
       }
-    } else settings.set(s.name, settingText(s.name, s.value));
+    } else if (s.name === 'client_encoding') settings.set(s.name, clientEncodingName(s.value));
+    else settings.set(s.name, settingText(s.name, s.value));
   }
 }
 
@@ -415,14 +417,15 @@ export function showRows(settings: ReadonlyMap<string, string>, name: string): u
 
 /**
  * Startup parameters that set the session's settings, as PostgreSQL applies them: a setting sent
- * as a parameter of its own (asyncpg's `server_settings`, pgjdbc's and psql's `TimeZone`) and
- * each `-c name=value` or `--name=value` of `options` (libpq's PGOPTIONS). The ones drivers send as
- * plumbing and whose values Patina keeps (client_encoding, DateStyle, extra_float_digits) are left
- * as they are; IntervalStyle is followed, as SET's. A bad value is the error PostgreSQL gives (22023), which ends the login.
+ * as a parameter of its own (asyncpg's `server_settings`, pgjdbc's and psql's `TimeZone`, libpq's
+ * `client_encoding` from PGCLIENTENCODING) and each `-c name=value` or `--name=value` of `options`
+ * (libpq's PGOPTIONS). The ones drivers send as plumbing and whose values Patina keeps (DateStyle,
+ * extra_float_digits) are left as they are; IntervalStyle and client_encoding are followed, as SET's.
+ * A bad value is the error PostgreSQL gives (22023), which ends the login.
  */
 export function startupSettings(params: Record<string, string>): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
-  const keep = new Set(['client_encoding', 'datestyle', 'extra_float_digits']);
+  const keep = new Set(['datestyle', 'extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
     // as PostgreSQL's login: a name it has no setting of ends it (42704), as does one no session may
@@ -441,7 +444,7 @@ export function startupSettings(params: Record<string, string>): { name: string;
   // (user, database and replication are the login's own; _pq_. names are protocol options, which
   // PostgreSQL leaves to NegotiateProtocolVersion)
   const own = new Set(['options', 'application_name', 'user', 'database', 'replication']);
-  for (const [k, v] of Object.entries(params)) if (!own.has(k) && !k.startsWith('_pq_.')) take(k, v);
+  // (options first, then the parameters: PGCLIENTENCODING's client_encoding wins over PGOPTIONS' one, as in PostgreSQL)
   const words = (params.options ?? '').trim().split(/\s+/).filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const w = words[i];
@@ -449,5 +452,6 @@ export function startupSettings(params: Record<string, string>): { name: string;
     const eq = pair?.indexOf('=') ?? -1;
     if (pair && eq > 0) take(pair.slice(0, eq), pair.slice(eq + 1));
   }
+  for (const [k, v] of Object.entries(params)) if (!own.has(k) && !k.startsWith('_pq_.')) take(k, v);
   return out;
 }

@@ -115,6 +115,7 @@ export const FIXED: Record<string, number> = {
   has_sequence_privilege: OID.bool,
   pg_has_role: OID.bool,
   pg_encoding_to_char: OID.name,
+  pg_client_encoding: OID.name,
   current_schemas: OID.nameArray,
   to_regclass: OID.regclass,
   quote_nullable: OID.text,

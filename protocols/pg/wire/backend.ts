@@ -1,6 +1,7 @@
 // Backend messages of the PostgreSQL v3 wire format, as data: a tiny byte writer that accumulates
 // them into one buffer the connection flushes, and one builder per message type (the error and
 // notice fields by their codes). The connection state machine is in connection/connection.ts.
+import type { Charset } from './client-encodings';
 
 /** Strings up to this many characters are written by hand when ASCII (cheaper than a call into Buffer's UTF-8 encoder). */
 const SHORT_STRING = 48;
@@ -17,6 +18,11 @@ export class ByteWriter {
   #pos = 0;
   #start = -1;
   readonly #size: number;
+  /**
+   * The client's encoding when it is not UTF-8 (client_encoding): strings are written in it. A
+   * character it has none for is PostgreSQL's 22P05, and the message being written is dropped.
+   */
+  charset: Charset | null = null;
 
   constructor(size = 16384) {
     this.#size = size;
@@ -90,7 +96,7 @@ export class ByteWriter {
     return this;
   }
 
-  /** Writes `s` at #pos as UTF-8 (room for it already made); returns its byte length. */
+  /** Writes `s` at #pos as UTF-8 or in the client's encoding (room for it already made); returns its byte length. */
   #text(s: string): number {
     const at = this.#pos;
     if (s.length <= SHORT_STRING) {
@@ -103,7 +109,13 @@ export class ByteWriter {
       }
       if (i === s.length) return i;
     }
-    return this.#buf.write(s, at);
+    if (this.charset === null) return this.#buf.write(s, at);
+    try {
+      return this.charset.encodeInto(s, this.#buf, at); // (a byte a character: UTF-8's room is enough)
+    } catch (err) {
+      this.abandon();
+      throw err;
+    }
   }
 
   cstr(s: string): this {

@@ -3,6 +3,8 @@
 // ProtocolError, which ends the connection with 08P01); the startup packet's codes and parameters.
 
 import { badUtf8 } from '../../../src/engine/utf8';
+import type { Charset } from './client-encodings';
+import { invalidUtf8 } from './utf8';
 
 /** Largest frontend message accepted; bigger lengths are garbage or abuse and end the connection. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
@@ -20,6 +22,8 @@ export class Reader {
   pos: number;
   end: number;
   #lastName = '';
+  /** The client's encoding when it is not UTF-8 (client_encoding): text is decoded by it. */
+  charset: Charset | null = null;
 
   constructor(buf: Buffer, start = 0, end = buf.length) {
     this.buf = buf;
@@ -32,7 +36,7 @@ export class Reader {
     this.buf = buf;
     this.pos = start;
     this.end = end;
-    this.badText = null;
+    this.textError = null;
   }
 
   #need(n: number) {
@@ -70,15 +74,34 @@ export class Reader {
 
   cstr(): string {
     const end = this.#nul();
-    const s = end === this.pos ? '' : this.buf.toString('utf8', this.pos, end);
-    // (a replacement character in the text: its bytes may be no UTF-8, which the message's handler refuses)
-    if (this.badText === null && s.includes('\uFFFD')) this.badText = badUtf8(this.buf.subarray(this.pos, end));
+    const start = this.pos;
     this.pos = end + 1;
+    if (end === start) return '';
+    if (this.charset !== null) return this.decoded(this.buf.subarray(start, end));
+    const s = this.buf.toString('utf8', start, end);
+    // (a replacement character in the text: its bytes may be no UTF-8, which the message's handler refuses)
+    if (this.textError === null && s.includes('\uFFFD')) {
+      const bad = badUtf8(this.buf.subarray(start, end));
+      if (bad !== null) this.textError = invalidUtf8(bad);
+    }
     return s;
   }
 
-  /** The first bytes no UTF-8 of a string read since reset (PostgreSQL's 22021 for them), or null. */
-  badText: string | null = null;
+  /**
+   * Text in the client's encoding (not UTF-8) as a string; bytes it has no character for read as a
+   * replacement character and set textError, which the message's handler refuses.
+   */
+  decoded(b: Buffer): string {
+    try {
+      return this.charset!.decode(b);
+    } catch (err) {
+      this.textError ??= err as Error;
+      return '\uFFFD';
+    }
+  }
+
+  /** PostgreSQL's error for the first text read since reset that is not text in the client's encoding (22021, 22P05), or null. */
+  textError: Error | null = null;
 
   /**
    * A name (of a prepared statement or portal): a cstr, but the same string as the last name read
@@ -105,7 +128,8 @@ export class Reader {
         return last;
       }
     }
-    const s = this.buf.toString('utf8', this.pos, end);
+    const s =
+      this.charset === null ? this.buf.toString('utf8', this.pos, end) : this.decoded(this.buf.subarray(this.pos, end));
     // only an ASCII name compares byte for character
     if (s.length === n) this.#lastName = s;
     this.pos = end + 1;
@@ -183,6 +207,15 @@ function formatCodes(r: Reader, what: string): number[] {
 
 type Decoder = (r: Reader) => Frontend;
 
+/** Bind's text-format parameters of a client whose encoding is not UTF-8, as UTF-8 (as PostgreSQL converts them). */
+function inUtf8(r: Reader, params: (Buffer | null)[], formats: number[]): void {
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i];
+    const format = formats.length === 1 ? formats[0] : (formats[i] ?? 0);
+    if (p !== null && format === 0) params[i] = Buffer.from(r.decoded(p), 'utf8');
+  }
+}
+
 /** Frontend message decoders, keyed by type byte. */
 const frontend: Record<string, Decoder> = {
   Q: (r) => ({ type: 'query', sql: r.cstr() }),
@@ -203,6 +236,7 @@ const frontend: Record<string, Decoder> = {
       const len = r.i32();
       params.push(len === -1 ? null : r.bytes(len));
     }
+    if (r.charset !== null) inUtf8(r, params, paramFormats);
     const resultFormats = formatCodes(r, 'result format');
     return { type: 'bind', portal, statement, paramFormats, params, resultFormats };
   },
