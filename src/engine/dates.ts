@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 import { zoneFileAbbreviation } from './tz-file';
+import type { DateOrder } from './date-style';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -49,6 +50,24 @@ export function setDayZone(zone: string | null): string | null {
   const before = dayZone;
   dayZone = zone;
   return before;
+}
+
+/** DateStyle's field order numeric dates are read in ('01/02/2024'): the PG session's while its text is read. */
+let dateOrder: DateOrder = 'mdy';
+
+/**
+ * Runs `fn` (synchronous) reading numeric dates in `order`, as PostgreSQL's input under the
+ * session's DateStyle: a statement's literals, Bind's parameters, COPY's rows, a cast per row.
+ */
+export function withDateOrder<T>(order: DateOrder, fn: () => T): T {
+  if (order === dateOrder) return fn();
+  const before = dateOrder;
+  dateOrder = order;
+  try {
+    return fn();
+  } finally {
+    dateOrder = before;
+  }
 }
 
 /** Whether text is a word whose value is the clock's ('now', 'today', 'tomorrow', 'yesterday'): read anew each time. */
@@ -227,9 +246,10 @@ function monthNumber(w: string): number {
 
 /**
  * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
- * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' (DateStyle
- * MDY, PostgreSQL's default), each with a time and a zone after it or not. The text unchanged when it
- * is none of these (the caller then refuses it).
+ * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' and
+ * '29.02.2024' (in DateStyle's order, numericDateText), each with a time and a zone after it or
+ * not; 'Tue Jan 02 10:00:00 2024 PST' (DateStyle Postgres's output). The text unchanged when it is
+ * none of these (the caller then refuses it).
  */
 function isoDateText(v: string): string {
   let s = v.trim();
@@ -240,9 +260,32 @@ function isoDateText(v: string): string {
     s = iso(m[3], monthNumber(m[1]), m[2], m[4]);
   else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
     s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
-  else if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?=$|\s)(.*)$/.exec(s))) s = iso(m[3], Number(m[1]), m[2], m[4]);
+  else if ((m = /^(\d{1,4})([/.-])(\d{1,4})\2(\d{1,4})(?=$|\s)(.*)$/.exec(s))) s = numericDateText(m);
+  else if ((m = POSTGRES_STYLE.exec(s)) && monthNumber(m[1] ?? m[4]))
+    s = iso(m[6], monthNumber(m[1] ?? m[4]), m[2] ?? m[3], ` ${m[5]}${m[7]}`);
   else if ((m = /^(?:j|jd|julian)\s*(\d+)(\.\d+)?(?=$|\s)(.*)$/i.exec(s))) s = julianText(m[1], m[2], m[3]);
   return s;
+}
+
+/**
+ * DateStyle Postgres's output, read back: 'Tue Jan 02 10:00:00.5 2024 PST' (MDY, YMD) and 'Tue 02
+ * Jan 10:00:00 2024' (DMY), the day of the week left out or not.
+ */
+const POSTGRES_STYLE =
+  /^(?:(?:sun|mon|tue|wed|thu|fri|sat)[a-z]*,?\s+)?(?:([a-z]{3,9})\.?\s+(\d{1,2})|(\d{1,2})\s+([a-z]{3,9})\.?)\s+(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)\s+(\d{4,})(?=$|\s)(.*)$/i;
+
+/**
+ * A date of three numbers ('01/02/2024', '02.01.24', '2024/01/02') as ISO text, read as
+ * PostgreSQL's DecodeNumber reads them: a first field of three digits or more is the year, else
+ * the fields are in the session's DateStyle order; a year of one or two digits is 1970-2069.
+ */
+function numericDateText(m: RegExpExecArray): string {
+  const [a, b, c] = [m[1], m[3], m[4]];
+  const [y, mo, d] = a.length >= 3 || dateOrder === 'ymd' ? [a, b, c] : dateOrder === 'dmy' ? [c, b, a] : [c, a, b];
+  const year = y.length <= 2 ? Number(y) + (Number(y) < 70 ? 2000 : 1900) : Number(y);
+  // (a month or day of three digits or more is out of range, as PostgreSQL says: 22008)
+  const field = (x: string) => (x.length > 2 ? '00' : pad(Number(x)));
+  return `${pad(year, 4)}-${field(mo)}-${field(d)}${m[5]}`;
 }
 
 /**
@@ -1515,9 +1558,11 @@ const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-
 /**
  * A session zone's abbreviation at an instant, as to_char's TZ prints it: the zone database's
  * ('MSK', 'CST', '+04', '-03'; tz-file.ts), else, without the database's files, Intl's short name in
- * an English locale that has one ('CET', 'CEST'), else the offset ('+04', '+0530').
+ * an English locale that has one ('CET', 'CEST'), else the offset ('+04', '+0530'); a fixed offset
+ * SET TIME ZONE made ('<+05:30>-05:30') by its name, '+05:30', as PostgreSQL's.
  */
 export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): string {
+  if (zone.startsWith('<')) return zone.slice(1, zone.indexOf('>'));
   // the zone database's, as PostgreSQL prints it, at the instant (Moscow's +04 was MSD in 1990, MSK in 2012)
   const named = fixedOffsetMs(zone) === null ? zoneFileAbbreviation(zone, ms, offsetMs) : undefined;
   if (named) return named;
@@ -1717,6 +1762,12 @@ export function roundFraction(text: string, digits: number): string {
  */
 export function storedDateTime(kind: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
+  // 'date~dmy': text read in that DateStyle order (the session's, when it is not MDY)
+  const tilde = kind.indexOf('~');
+  if (tilde >= 0) {
+    const order = kind.slice(tilde + 1) === 'ymd' ? 'ymd' : 'dmy';
+    return withDateOrder(order, () => storedDateTime(kind.slice(0, tilde), v));
+  }
   try {
     // 'timestamptz@Europe/Paris': text without an offset is a wall time in the session's zone;
     // 'timestamp(0)', 'timestamptz(2)@...': rounded to the column's fractional digits
@@ -1755,12 +1806,18 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_timestamp', det, (v: unknown) => castTimestamp(v));
   // (per row: the form a timestamptz column keeps, UTC text without its +00, so that it compares
   // with columns and literals, which are kept so: `s::timestamptz = '2024-01-01 12:00'` was false)
-  db.function('__pg_timestamptz', det, (v: unknown) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null);
+  const storedTz = (v: unknown) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null;
+  db.function('__pg_timestamptz', det, storedTz);
   // (text cast per row with the session in a zone other than UTC: a wall time there)
-  db.function(
-    '__pg_timestamptz_in',
-    det,
-    (v: unknown, z: unknown) => castTimestamptzIn(v, String(z))?.replace(/\+00$/, '') ?? null,
+  const storedTzIn = (v: unknown, z: unknown) => castTimestamptzIn(v, String(z))?.replace(/\+00$/, '') ?? null;
+  db.function('__pg_timestamptz_in', det, storedTzIn);
+  // the same with the session's DateStyle order after them, when it is not MDY ('dmy', 'ymd')
+  const inOrder = (o: unknown) => (o === 'dmy' || o === 'ymd' ? o : 'mdy');
+  db.function('__pg_date', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => castDate(v)));
+  db.function('__pg_timestamp', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => castTimestamp(v)));
+  db.function('__pg_timestamptz', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => storedTz(v)));
+  db.function('__pg_timestamptz_in', det, (v: unknown, z: unknown, o: unknown) =>
+    withDateOrder(inOrder(o), () => storedTzIn(v, z)),
   );
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));

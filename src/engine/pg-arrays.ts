@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { addInterval, dateArithmetic } from './dates';
+import { addInterval, dateArithmetic, withDateOrder } from './dates';
 import {
   type ArrayTree,
   type KeyedKind,
@@ -23,14 +23,19 @@ export function installPgArrayFunctions(db: Database.Database): void {
     db.function(name, { varargs: true, deterministic: true }, f as (...args: unknown[]) => never);
   // an array cast to, or written into a column of, an array type: in PostgreSQL's form, each element
   // read as its type (src/engine/pg-array-input.ts); `lenient` for one an expression built
-  db.function('__pg_array_in', { deterministic: true }, (arr: unknown, kind: unknown, lenient: unknown) => {
+  const arrayIn = (arr: unknown, kind: unknown, lenient: unknown) => {
     if (arr === null || arr === undefined) return null;
     const k = String(kind);
     const text = typeof arr === 'string' ? arr : String(arr);
     // the catalog's int2vector ('1 2') and JSON arrays are left to the functions that read them
     if (!isElementKind(k) || /^\s*(-?\d+(\s+-?\d+)*)?\s*$/.test(text)) return arr as string;
     return arrayInput(text, k, lenient === 1 || lenient === 1n);
-  });
+  };
+  db.function('__pg_array_in', { deterministic: true }, arrayIn);
+  // (dates in the session's DateStyle order, when it is not MDY: 'dmy', 'ymd')
+  db.function('__pg_array_in', { deterministic: true }, (arr: unknown, kind: unknown, lenient: unknown, o: unknown) =>
+    withDateOrder(o === 'ymd' ? 'ymd' : 'dmy', () => arrayIn(arr, kind, lenient)),
+  );
   // a || b of arrays ('aa'), an array and an element ('as') or an element and an array ('sa')
   db.function('__pg_array_cat', { deterministic: true }, (kind: unknown, a: unknown, b: unknown) => {
     const k = String(kind);

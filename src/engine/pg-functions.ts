@@ -1,6 +1,7 @@
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
+import { type DateOrder, type DateOutput, styledDateText } from './date-style';
 import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 import { floatText } from './float-text';
 import {
@@ -330,6 +331,18 @@ export function pgBool(x: unknown): number | null {
   throw pgFail('22P02', `invalid input syntax for type boolean: "${x}"`);
 }
 
+/** A date, timestamp or timestamptz (or an array of them) made text in a DateStyle other than ISO, as __pg_text's kind says. */
+function styledKindText(kind: string, x: string): string {
+  const hash = kind.indexOf('#');
+  const at = kind.indexOf('@', hash);
+  const [output, order] = kind.slice(hash + 1, at < 0 ? undefined : at).split(',') as [DateOutput, DateOrder];
+  const zone = at < 0 ? null : kind.slice(at + 1);
+  const base = kind.slice(0, hash);
+  const type = (base.startsWith('datearray:') ? base.slice(10) : base) as 'date' | 'timestamp' | 'timestamptz';
+  const text = (e: string) => styledDateText(e, type, { output, order }, zone) ?? e;
+  return base === type ? text(x) : mapArrayText(x, text);
+}
+
 export function installPgFunctions(db: Database.Database): void {
   // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
   db.table('__pg_elems', {
@@ -373,6 +386,8 @@ export function installPgFunctions(db: Database.Database): void {
   // timestamptz with its '+00')
   db.function('__pg_text', { deterministic: true }, (kind: unknown, x: unknown) => {
     if (x === null || x === undefined) return null;
+    // 'date#sql,dmy', 'timestamptz#german,dmy@Europe/Berlin', 'datearray:date#postgres,mdy': in the session's DateStyle
+    if (typeof kind === 'string' && kind.includes('#') && typeof x === 'string') return styledKindText(kind, x);
     // 'timestamptz@Europe/Paris': a timestamptz with the session in that zone prints its wall time there
     if (typeof kind === 'string' && kind.startsWith('timestamptz@') && typeof x === 'string') {
       const inf = pgDateText(x, 'timestamptz');
