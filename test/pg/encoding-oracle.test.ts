@@ -263,4 +263,41 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
     assert.match(all, /FATAL: {2}invalid value for parameter "client_encoding": "foo"/);
     assert.match(all, /\nKOI8R\n/);
   });
+
+  it("client_encoding beside DateStyle, IntervalStyle, TimeZone and application_name: one ParameterStatus for each that changed, in PostgreSQL's order, before ReadyForQuery; LATIN1 text with SQL-style dates", async () => {
+    const shown = (m: { type: string; body: Buffer }) =>
+      'SCDZ'.includes(m.type) ? `${m.type}:${m.body.toString('latin1')}` : m.type;
+    const run = async (port: number) => {
+      const out: string[] = [];
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      const q = async (sql: string) =>
+        out.push((await c.exchange(queryBytes(Buffer.from(sql, 'latin1')))).messages.map(shown).join(' '));
+      try {
+        await q('SET client_encoding = latin1');
+        await q(
+          "SET TimeZone = 'Europe/Paris'; SET application_name = 'caf\xe9'; SET DateStyle = 'sql, dmy'; SELECT '\xe9', '01/02/2024'::date, timestamptz '2024-02-01 10:00:00+00', current_setting('application_name')",
+        );
+        await q("SET DateStyle = German; SET DateStyle = 'SQL, DMY'"); // (back to the value reported: none)
+        await q(
+          "BEGIN; SET LOCAL DateStyle = Postgres; SET LOCAL client_encoding = win1252; SET LOCAL IntervalStyle = iso_8601; SELECT '02.03.2024'::date, interval '1 day'",
+        );
+        await q('ROLLBACK');
+        await q("SELECT set_config('datestyle', 'ymd', false), set_config('client_encoding', 'latin9', false), '\xe9'");
+        await q('RESET ALL');
+        await q("SET DateStyle = 'German'; SET NAMES 'WIN1252'; SET TimeZone = 'Asia/Tokyo'");
+        await q('DISCARD ALL');
+      } finally {
+        c.end();
+      }
+      return out;
+    };
+    const patina = await run(pair.patinaPort);
+    assert.deepEqual(patina, await run(pair.postgresPort));
+    assert.match(
+      patina[1],
+      /\xe9.*01\/02\/2024.*01\/02\/2024 11:00:00 CET.*caf\?\? C:SELECT 1\0 S:application_name\0caf\?\?\0 S:DateStyle\0SQL, DMY\0 S:TimeZone\0Europe\/Paris\0 Z:I$/s,
+    );
+    assert.match(patina[2], /^C:SET\0 C:SET\0 Z:I$/);
+    assert.match(patina[5], /S:client_encoding\0LATIN9\0 S:DateStyle\0SQL, YMD\0 Z:I$/);
+  });
 });

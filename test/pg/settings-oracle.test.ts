@@ -3,11 +3,17 @@
 // session cannot change 55P02, a bad boolean or enum value 22023; SHOW answers every setting
 // PostgreSQL 15 has (SHOW work_mem was 42704) and pg_settings lists them with their types and units.
 import assert from 'node:assert/strict';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { startCatalogPair, type CatalogPair } from '../helpers/catalog-pair';
 import { pgClient, psql } from '../helpers/pg';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
+
 const SCHEMA = `CREATE TABLE s (id BIGINT NOT NULL PRIMARY KEY);
-CREATE TABLE styled (id BIGINT NOT NULL PRIMARY KEY, i INTERVAL, b BYTEA);`;
+CREATE TABLE styled (id BIGINT NOT NULL PRIMARY KEY, i INTERVAL, b BYTEA);
+CREATE TABLE dated (k BIGINT NOT NULL PRIMARY KEY, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ);`;
 
 describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL 15', function () {
   this.timeout(60_000);
@@ -159,14 +165,40 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     ]);
   });
 
-  it("DateStyle: ISO, MDY as PostgreSQL takes it; another is 0A000 (DMY dates were read MDY); Rails' IntervalStyle is taken", () => {
+  it("DateStyle: SET and SHOW as PostgreSQL normalises them, 22023 for bad values; Rails' IntervalStyle is taken", () => {
     same([
       "SET datestyle = 'foo'",
       "SET datestyle = 'ISO, SQL'",
+      "SET datestyle = 'iso dmy'",
+      "SET datestyle = 'sql,'",
       "SET datestyle = 'iso'",
       'SHOW datestyle',
-      "SET DateStyle = 'US'",
-      'SET datestyle = default',
+      // what a value leaves out is kept from the session's; German alone is DMY; Euro..., NonEuro... and US are orders
+      "SET datestyle = 'dmy'",
+      'SHOW datestyle',
+      "SET datestyle = 'German'",
+      'SHOW datestyle',
+      "SET datestyle = 'sql'",
+      'SHOW datestyle',
+      "SET datestyle = 'postgresql, european'",
+      'SHOW datestyle',
+      `SET DateStyle = 'US, "ISO"'`,
+      'SHOW datestyle',
+      "SET datestyle = 'ymd, German'",
+      'SHOW datestyle',
+      "SET datestyle = 'noneuropean'",
+      'SHOW datestyle',
+      "SET datestyle = ''",
+      'SHOW datestyle',
+      "SET datestyle = 'default, sql'",
+      'SHOW datestyle',
+      "SELECT set_config('datestyle', 'Postgres, dmy', false), current_setting('datestyle')",
+      'BEGIN',
+      "SET LOCAL datestyle = 'German'",
+      'SHOW datestyle',
+      'ROLLBACK',
+      'SHOW datestyle',
+      'RESET datestyle',
       'SHOW datestyle',
       "SET intervalstyle = 'foo'",
       `SET "IntervalStyle" = 'postgres'`,
@@ -183,23 +215,123 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
         (interval '1 day -02:00:00.25'), (interval '-3 mons'), (interval '-00:00:01.5'), (interval '25 hours')) v(i)`,
       "COPY (SELECT interval '2 days 03:00:00' AS i) TO STDOUT",
     ]);
-    // styles Patina would not follow: refused, where PostgreSQL follows them
-    const patina = psql(
-      pair.patinaPort,
-      ["SET datestyle = 'ISO, DMY'", "SELECT '01/02/2024'::date", "SET datestyle = 'German'", 'SHOW datestyle'],
-      ['-A', '-t', '-v', 'ON_ERROR_STOP=0'],
-    );
-    assert.deepEqual(patina.stderr.match(/ERROR: .*/g), [
-      'ERROR:  DateStyle "ISO, DMY" is not supported: Patina reads dates in MDY order, 01/02/2024 as January 2 (DateStyle ISO, MDY)',
-      'ERROR:  DateStyle "German" is not supported: Patina prints dates in the ISO style (DateStyle ISO, MDY)',
-    ]);
-    assert.equal(patina.stdout, '2024-01-02\nISO, MDY\n');
-    // libpq's PGDATESTYLE is a startup parameter: the login ends, where it would read dates otherwise
-    const login = psql(pair.patinaPort, ['SELECT 1'], ['-A', '-t'], { PGDATESTYLE: 'ISO, DMY' });
-    assert.notEqual(login.status, 0);
-    assert.match(login.stderr, /FATAL: {2}DateStyle "ISO, DMY" is not supported/);
-    const iso = psql(pair.patinaPort, ['SHOW datestyle'], ['-A', '-t'], { PGDATESTYLE: 'ISO' });
-    assert.equal(iso.stdout, 'ISO, MDY\n');
+  });
+
+  it('DateStyle is followed: numeric dates read in its order, dates and timestamps printed in its style (other than ISO, MDY was 0A000)', () => {
+    // '03/04/05' is a date in every order (2005-03-04 MDY, 2005-04-03 DMY, 2003-04-05 YMD)
+    const styles = [
+      'ISO, DMY',
+      'SQL, MDY',
+      'SQL, DMY',
+      'Postgres, MDY',
+      'Postgres, DMY',
+      'German',
+      'ISO, YMD',
+      'SQL, YMD',
+    ];
+    for (const [k, style] of styles.entries()) {
+      const zone = k % 2 === 0 ? 'America/Los_Angeles' : 'UTC';
+      const out = same([
+        `SET datestyle = '${style}'`,
+        `SET timezone = '${zone}'`,
+        "SELECT '03/04/05'::date, DATE '03.04.05', '03-04-05 10:00:00'::timestamp, TIMESTAMPTZ '03/04/05 10:00:00.5', '2024-01-02'::date",
+        `INSERT INTO dated VALUES (${k}, '03/04/05', '03/04/05 05:06:07.25', '03/04/05 05:06:07+02')`,
+        `INSERT INTO dated SELECT ${k + 100}, '07/08/09', '07/08/09 01:02:03', '07/08/09 01:02:03'`,
+        `SELECT k, d, ts, tz, d::text, 'ts=' || ts, format('%s', tz), concat(d, '|'), ARRAY[d], ARRAY[tz], to_json(d), to_json(tz), dated
+           FROM dated WHERE k IN (${k}, ${k + 100}) ORDER BY k`,
+        "SELECT s::date, s::timestamp, s::timestamptz FROM (VALUES ('11/12/13'), ('2024-01-02 03:04:05')) v(s)",
+        `COPY (SELECT d, ts, tz, ARRAY[d] FROM dated WHERE k = ${k}) TO STDOUT`,
+        `COPY (SELECT d, ts, tz FROM dated WHERE k = ${k}) TO STDOUT (FORMAT csv)`,
+        // text of an array cast per row; what each style prints reads back (not in YMD: SQL, YMD prints MDY)
+        "SELECT s::date[], s::timestamp[] FROM (VALUES ('{03/04/05}')) v(s)",
+        ...(style.endsWith('YMD')
+          ? []
+          : [
+              `SELECT d::text::date = d, ts::text::timestamp = ts, tz::text::timestamptz = tz FROM dated WHERE k = ${k}`,
+            ]),
+        // time, timetz and intervals print the same in every style; infinities and years BC
+        "SELECT time '10:00:00.5', interval '1 day 02:00:00', 'infinity'::date, '-infinity'::timestamptz, '0044-03-15 BC'::date, '0044-03-15 10:00:00 BC'::timestamp",
+      ]);
+      if (style === 'SQL, DMY')
+        assert.match(out, /^2\|03\/04\/2005\|03\/04\/2005 05:06:07.25\|02\/04\/2005 19:06:07 PST\|/m);
+    }
+  });
+
+  it('DateStyle at login (PGDATESTYLE), its ParameterStatus, Bind parameters and COPY FROM read in its order', async () => {
+    // libpq's PGDATESTYLE is a startup parameter: followed, as SET's (the login ended with 0A000)
+    const login = (port: number, style: string) => {
+      const r = psql(
+        port,
+        ['SHOW datestyle', "SELECT '01/02/2024'::date, timestamptz '2024-01-02 10:00:00+00'"],
+        ['-A', '-t'],
+        {
+          PGDATESTYLE: style,
+        },
+      );
+      return [
+        r.status === 0,
+        r.stdout,
+        ...r.stderr
+          .split('\n')
+          .filter((l) => /FATAL|DETAIL/.test(l))
+          .map((l) => l.replace(/^.*failed: /, '')),
+      ];
+    };
+    for (const style of ['ISO, DMY', 'German', 'sql,ymd', 'foo'])
+      assert.deepEqual(login(pair.patinaPort, style), login(pair.postgresPort, style), style);
+    assert.deepEqual(login(pair.patinaPort, 'ISO, DMY'), [true, 'ISO, DMY\n2024-02-01|2024-01-02 10:00:00+00\n']);
+    // node-postgres (extended protocol): text parameters, an INSERT's and COPY's dates in the session's order
+    const run = async (port: number) => {
+      const c = pgClient(port);
+      const reported: string[] = [];
+      (
+        c as unknown as {
+          connection: { on(e: string, f: (m: { parameterName: string; parameterValue: string }) => void): void };
+        }
+      ).connection.on('parameterStatus', (m) => {
+        if (m.parameterName === 'DateStyle') reported.push(m.parameterValue);
+      });
+      await c.connect();
+      const asText = { getTypeParser: () => (v: string) => v };
+      const q = {
+        name: 'dated',
+        // (prepared in ISO, MDY: its literal keeps the date read then, as PostgreSQL reads it at Parse)
+        text: "SELECT $1::date AS d, $2::timestamptz AS tz, $2::timestamp::text AS t, '01/02/2024'::date AS l",
+        values: ['01/02/2024', '01/02/24 10:00:00'],
+        rowMode: 'array' as const,
+        types: asText,
+      };
+      try {
+        const out: unknown[] = [(await c.query(q)).rows];
+        await c.query("SET datestyle = 'German'");
+        out.push((await c.query(q)).rows);
+        await c.query('INSERT INTO dated (k, d, ts) VALUES ($1, $2, $3)', [50, '05.06.2024', '05/06/2024 07:08:09']);
+        const stream = (c as unknown as { query(s: Writable): Writable }).query(
+          copyStreams.from('COPY dated (k, d, ts, tz) FROM STDIN'),
+        );
+        await pipeline(
+          Readable.from([Buffer.from('51\t05/06/2024\t05.06.2024 07:08:09\t05-06-2024 07:08:09+02\n')]),
+          stream,
+        );
+        await c.query("SET datestyle = 'ISO, YMD'");
+        out.push(
+          (
+            await c.query({
+              text: 'SELECT k, d, ts, tz FROM dated WHERE k IN (50, 51) ORDER BY k',
+              rowMode: 'array',
+              types: asText,
+            })
+          ).rows,
+        );
+        out.push(reported);
+        return out;
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await run(pair.patinaPort);
+    assert.deepEqual(patina, await run(pair.postgresPort));
+    assert.deepEqual(patina.at(-1), ['ISO, MDY', 'German, DMY', 'ISO, YMD']);
   });
 
   it('IntervalStyle and bytea_output are followed: result cells, COPY and values made text print in them (they printed postgres and hex)', async () => {

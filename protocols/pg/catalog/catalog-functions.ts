@@ -10,8 +10,7 @@ import { PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } fr
 import { arrayOidOf } from '../types/registry';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
-import { checkSetting } from '../session/settings';
-import { clientEncodingName } from '../wire/client-encodings';
+import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
@@ -94,12 +93,15 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     if (name !== null) {
       const key = String(name).toLowerCase();
       checkSetting(key, v === null ? null : String(v));
-      // (client_encoding as PostgreSQL names it: set_config('client_encoding', 'latin1', false) is LATIN1)
-      const value = v === null ? '' : key === 'client_encoding' ? clientEncodingName(String(v)) : String(v);
-      const was = s()?.settings.get(key);
-      s()?.settings.set(key, value);
-      s()?.settingChanged?.(key, was);
-      return value;
+      const settings = s()?.settings;
+      if (!settings) return v;
+      // as SET takes it, and answered as SHOW prints it (set_config('datestyle', 'sql') is 'SQL, MDY',
+      // set_config('client_encoding', 'latin1', false) LATIN1); the session follows a new client_encoding
+      // at once, and reports a change of a reported setting before ReadyForQuery
+      if (v === null) settings.set(key, '');
+      else applySetting(settings, { name: key, value: String(v) });
+      s()?.settingChanged?.(key);
+      return settings.get(key) ?? v;
     }
     return v;
   });

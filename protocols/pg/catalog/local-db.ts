@@ -38,8 +38,8 @@ export interface SessionFacts {
   notice?: (code: string, message: string) => void;
   /** The transaction's id (txid_current()): one per transaction block, or per statement outside one. */
   xid?: () => number;
-  /** set_config changed setting `name` from `was` (client_encoding's change converts the session's text from then on). */
-  settingChanged?: (name: string, was: string | undefined) => void;
+  /** set_config set setting `name` (a new client_encoding converts the session's text from then on). */
+  settingChanged?: (name: string) => void;
 }
 
 const NS_CATALOG = 11;

@@ -72,9 +72,6 @@ export class Connection {
   /** After an error in the extended protocol: messages up to Sync are skipped. */
   #skipping = false;
   #queries: Queries | null = null;
-  /** client_encoding as the client was last told it (ParameterStatus), which a change reports before ReadyForQuery. */
-  #reportedEncoding = 'UTF8';
-  #encodingChanged = false;
   readonly #copyIn: CopyFromStdin;
   readonly #channels: Channels;
   readonly #notifications: NotificationQueue;
@@ -265,9 +262,9 @@ export class Connection {
     }
   }
 
-  #fatal(code: string, message: string) {
+  #fatal(code: string, message: string, detail?: string) {
     if (this.#phase === 'closed') return;
-    backend.error(this.#out.w, { severity: 'FATAL', severityV: 'FATAL', code, message });
+    backend.error(this.#out.w, { severity: 'FATAL', severityV: 'FATAL', code, message, detail });
     this.#out.flush();
     this.#socket.end();
     this.#close();
@@ -399,9 +396,9 @@ export class Connection {
       for (const setting of startupSettings(s)) applySetting(session.facts.settings, setting);
       session.settled();
     } catch (err) {
-      // as PostgreSQL: a bad value in the startup packet ends the login with the error
-      const { code, message } = sqlstateOf(err);
-      this.#fatal(code, message);
+      // as PostgreSQL: a bad value in the startup packet ends the login with the error (and its DETAIL)
+      const { code, message, detail } = sqlstateOf(err);
+      this.#fatal(code, message, detail);
       return;
     }
     session.channels = {
@@ -414,11 +411,8 @@ export class Connection {
       listening: () => this.#channels.channelsOf(this.#listener),
     };
     session.onNotice = (code, message) => out.warn(code, message);
-    session.onParameterStatus = (name, value) => backend.parameterStatus(out.w, name, value);
     session.onClientEncoding = (name) => this.#useEncoding(name);
-    this.#reportedEncoding = session.facts.settings.get('client_encoding') ?? 'UTF8';
-    this.#useEncoding(this.#reportedEncoding);
-    this.#encodingChanged = false;
+    this.#useEncoding(session.facts.settings.get('client_encoding') ?? 'UTF8');
     const closed = () => this.#phase === 'closed';
     const extended = new ExtendedQuery(session, out.w);
     const runner = new PortalRunner(session, out, () => extended.dropPortals(), closed);
@@ -432,8 +426,8 @@ export class Connection {
     });
     this.#queries = { session, simple, extended, runner };
     backend.authOk(out.w);
-    const zone = session.facts.settings.get('timezone');
-    for (const [k, v] of startupParameters(s, this.#readonly, zone, this.#reportedEncoding))
+    // (the login's values of the reported settings, which a change is compared with: Session.parameterChanges)
+    for (const [k, v] of startupParameters(s, this.#readonly, session.facts.settings))
       backend.parameterStatus(out.w, k, v);
     backend.backendKeyData(out.w, this.pid, this.key);
     this.#registry.add(this.pid, this.key, this);
@@ -446,26 +440,20 @@ export class Connection {
     const charset = charsetOf(name);
     this.#reader.charset = charset;
     this.#out.w.charset = charset;
-    this.#encodingChanged = true;
   }
 
-  /** client_encoding's ParameterStatus when it is not what the client was last told, as PostgreSQL sends it before ReadyForQuery. */
-  #reportEncoding(session: Session) {
-    this.#encodingChanged = false;
-    const name = session.facts.settings.get('client_encoding') ?? 'UTF8';
-    if (name === this.#reportedEncoding) return;
-    this.#reportedEncoding = name;
-    backend.parameterStatus(this.#out.w, 'client_encoding', name);
-  }
-
+  /**
+   * ReadyForQuery, after the waiting notifications and the ParameterStatus of each reported setting
+   * that changed (client_encoding, DateStyle, TimeZone, ...), as PostgreSQL 15 sends them.
+   */
   #readyForQuery(session: Session) {
     const tx = session.tx;
-    if (this.#encodingChanged) this.#reportEncoding(session);
     const a = this.#activity;
     a.state = tx === 'idle' ? 'idle' : tx === 'open' ? 'idle in transaction' : 'idle in transaction (aborted)';
     a.stateChange = Date.now();
     a.xactStart = tx === 'idle' ? null : (a.xactStart ?? a.queryStart);
     if (tx === 'idle') this.#writeNotifications();
+    for (const [name, value] of session.parameterChanges()) backend.parameterStatus(this.#out.w, name, value);
     backend.readyForQuery(this.#out.w, tx === 'idle' ? 'I' : tx === 'open' ? 'T' : 'E');
   }
 

@@ -9,6 +9,7 @@ import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { OutputStyles } from '../types/output-styles';
 import { paramValue } from '../types/values';
+import { withDateOrder } from '../../../src/engine/dates';
 import { type ByteWriter, backend } from '../wire/backend';
 import type { Frontend } from '../wire/frontend';
 import {
@@ -87,7 +88,11 @@ export class ExtendedQuery {
     const styles = analyzer.styles();
     if (zone === p.zone && styles === p.styles) return p.an;
     if (p.rezoned?.zone !== zone || p.rezoned.styles !== styles)
-      p.rezoned = { zone, styles, an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone) };
+      p.rezoned = {
+        zone,
+        styles,
+        an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone, p.styles.date.order),
+      };
     return p.rezoned.an;
   }
 
@@ -108,8 +113,14 @@ export class ExtendedQuery {
       if (code !== 0 && code !== 1) throw pgError('22023', `unsupported format code: ${code}`);
     const params: SqlValue[] = new Array(m.params.length);
     const zone = this.#session.outputZone;
-    for (let i = 0; i < params.length; i++)
-      params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i, zone);
+    const read = () => {
+      for (let i = 0; i < params.length; i++)
+        params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i, zone);
+    };
+    // (a date in text is read in the session's DateStyle order, as PostgreSQL's input at Bind)
+    const order = this.#session.outputStyles.date.order;
+    if (order === 'mdy') read();
+    else withDateOrder(order, read);
     const portal = newPortal(an, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];

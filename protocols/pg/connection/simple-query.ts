@@ -10,6 +10,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
 import { liftLiterals, typedLiterals } from '../sql/literals';
+import { withDateOrder } from '../../../src/engine/dates';
 import { pgError } from '../sqlstate';
 import { backend } from '../wire/backend';
 import type { CopyFromStdin } from './copy-from-stdin';
@@ -99,7 +100,8 @@ export class SimpleQuery {
         // an assigned literal may be typed where a parameter cannot be: the statement as written decides
         if (!lifted.assigned.includes(true)) throw err;
       }
-      const params = an && typedLiterals(lifted, an.paramTypes, this.#session.outputZone);
+      const order = this.#session.outputStyles.date.order;
+      const params = an && withDateOrder(order, () => typedLiterals(lifted, an!.paramTypes, this.#session.outputZone));
       if (an && params) return { an, params };
     }
     // a query or write as written is kept by its exact text, as Parse keeps it (it was analysed

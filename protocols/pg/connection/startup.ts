@@ -13,6 +13,7 @@ import {
   parseStartupParams,
 } from '../wire/frontend';
 import type { Handshake, ListenerOptions } from './listener-options';
+import { reportedValue } from '../session/settings';
 
 /** What the connection does with a startup packet. */
 export type StartupStep =
@@ -82,23 +83,26 @@ export function readSasl(r: Reader, scram: ScramExchange, initial: boolean, user
   return { kind: 'final', data: final };
 }
 
-/** The ParameterStatus values sent after AuthenticationOk, as PostgreSQL 15 sends them. */
+/**
+ * The ParameterStatus values sent after AuthenticationOk, as PostgreSQL 15 sends them (`settings`:
+ * the session's, its login's applied: PGCLIENTENCODING, PGDATESTYLE, a TimeZone parameter, PGOPTIONS'
+ * -c). The reported settings' values are the ones the session compares with for later changes.
+ */
 export function startupParameters(
   params: Record<string, string>,
   readonly: boolean,
-  timeZone = 'UTC',
-  clientEncoding = 'UTF8',
+  settings: ReadonlyMap<string, string> = new Map(),
 ): [string, string][] {
   return [
     ['server_version', '15.0'],
     ['server_encoding', 'UTF8'],
-    ['client_encoding', clientEncoding],
-    ['DateStyle', 'ISO, MDY'],
+    ['client_encoding', reportedValue(settings, 'client_encoding')],
+    ['DateStyle', reportedValue(settings, 'datestyle')],
     ['integer_datetimes', 'on'],
     ['standard_conforming_strings', 'on'],
-    ['TimeZone', timeZone],
-    ['IntervalStyle', 'postgres'],
-    ['application_name', params.application_name ?? ''],
+    ['TimeZone', reportedValue(settings, 'timezone')],
+    ['IntervalStyle', reportedValue(settings, 'intervalstyle')],
+    ['application_name', settings.get('application_name') ?? params.application_name ?? ''],
     ['is_superuser', 'on'],
     ['session_authorization', params.user],
     ['default_transaction_read_only', readonly ? 'on' : 'off'],

@@ -3,7 +3,8 @@
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { firstBadUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from '../wire/client-encodings';
-import { dateTimeInput } from '../../../src/engine/dates';
+import { dateTimeInput, withDateOrder } from '../../../src/engine/dates';
+import type { DateOrder } from '../../../src/engine/date-style';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
@@ -240,8 +241,12 @@ const DATED_KINDS: Record<number, string> = {
   [OID.interval]: 'interval',
 };
 
-/** Converts COPY text to each column's SQLite value as PostgreSQL reads its type; bad text is 22P02. */
-export function columnConverters(def: TableDef, columns: string[]): ((s: string) => SqlValue)[] {
+/** Converts COPY text to each column's SQLite value as PostgreSQL reads its type (a date in DateStyle `order`); bad text is 22P02. */
+export function columnConverters(
+  def: TableDef,
+  columns: string[],
+  order: DateOrder = 'mdy',
+): ((s: string) => SqlValue)[] {
   return columns.map((name) => {
     const decl = def.columns.find((c) => c.name === name)?.type ?? '';
     const oid = oidOfDeclType(decl);
@@ -263,7 +268,11 @@ export function columnConverters(def: TableDef, columns: string[]): ((s: string)
     // (text that is no value of the type fails the COPY as in PostgreSQL: '2024-02-30' 22008; it was kept)
     const digits = timePrecisionOf(decl);
     const rounded = dated && digits !== null && digits < 6 ? `${dated}(${digits})` : dated;
-    if (rounded) return (s: string) => dateTimeInput(rounded, s);
+    // (a date in the session's DateStyle order: '01/02/2024' is February 1 in DMY)
+    if (rounded)
+      return order === 'mdy'
+        ? (s: string) => dateTimeInput(rounded, s)
+        : (s: string) => withDateOrder(order, () => dateTimeInput(rounded, s));
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;

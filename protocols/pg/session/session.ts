@@ -30,7 +30,18 @@ import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
 import { AdvisoryWait, SleepRequest } from './advisory-locks';
-import { GUC_DEFAULTS, VERSION_TEXT, applySetting, checkSetting, durationMs, settingOn, showRows } from './settings';
+import {
+  GUC_DEFAULTS,
+  REPORTED_SETTINGS,
+  VERSION_TEXT,
+  applySetting,
+  checkSetting,
+  cleanAscii,
+  durationMs,
+  reportedValue,
+  settingOn,
+  showRows,
+} from './settings';
 import { Transaction, type TxState } from './transaction';
 import { type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
@@ -69,8 +80,13 @@ export class Session {
   readonly #timeoutMs: number;
   readonly facts: SessionFacts;
   #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
-  /** The output styles for the IntervalStyle and bytea_output settings they were made for (outputStyles). */
-  #styles: { interval: string | undefined; bytea: string | undefined; styles: OutputStyles } | null = null;
+  /** The output styles for the IntervalStyle, bytea_output and DateStyle settings they were made for (outputStyles). */
+  #styles: {
+    interval: string | undefined;
+    bytea: string | undefined;
+    date: string | undefined;
+    styles: OutputStyles;
+  } | null = null;
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
   readonly #t: Transaction;
@@ -89,8 +105,10 @@ export class Session {
   #resetValues: Readonly<Record<string, string>> = GUC_DEFAULTS;
   /** This transaction's id once txid_current() asked for it (0: none yet). */
   #xid = 0;
-  /** A reported setting changed (ParameterStatus, as PostgreSQL sends TimeZone's after SET TIME ZONE). */
-  onParameterStatus: (name: string, value: string) => void = () => undefined;
+  /** The reported settings' values as the client was last told them (ParameterStatus), in REPORTED_SETTINGS' order. */
+  #reported: string[] = [];
+  /** client_encoding as the connection converts text in it. */
+  #encoding = 'UTF8';
   /** client_encoding changed (its name as SHOW prints it): the connection's text is converted from now on. */
   onClientEncoding: (name: string) => void = () => undefined;
 
@@ -117,12 +135,12 @@ export class Session {
       pid: opts.pid,
       settings: new Map(Object.entries(GUC_DEFAULTS)),
     };
-    this.facts.settings.set('application_name', opts.applicationName);
+    this.facts.settings.set('application_name', cleanAscii(opts.applicationName));
     this.facts.settings.set('session_authorization', opts.user);
     this.facts.listening = () => this.channels?.listening() ?? [];
     this.facts.notice = (code, message) => this.onNotice(code, message);
     this.facts.xid = () => this.#transactionId();
-    this.facts.settingChanged = (name, was) => this.#reportChange(name, was);
+    this.facts.settingChanged = () => this.#followEncoding();
     this.analyzer = new Analyzer(engine, local, {
       user: opts.user,
       database: opts.database,
@@ -261,20 +279,14 @@ export class Session {
             const before = this.facts.settings.get(name);
             this.#txSettings.set(name, (kept = { before, after: before }));
           }
-          const was = this.facts.settings.get(name);
           applySetting(this.facts.settings, an.setting, this.#resetValues);
           if (!an.setting.local) kept.after = this.facts.settings.get(name);
-          this.#reportChange(name, was);
+          this.#followEncoding();
           return none;
         }
-        // (RESET ALL may change the zone and the encoding too)
-        if (an.setting?.name === 'all') this.#resetAll();
-        else {
-          const name = an.setting?.name;
-          const was = name ? this.facts.settings.get(name) : undefined;
-          applySetting(this.facts.settings, an.setting, this.#resetValues);
-          if (name) this.#reportChange(name, was);
-        }
+        // (a change of a reported setting, RESET ALL's too, is reported before ReadyForQuery: parameterChanges)
+        applySetting(this.facts.settings, an.setting, this.#resetValues);
+        this.#followEncoding();
         return none;
       }
       case 'show':
@@ -353,26 +365,34 @@ export class Session {
   /** The login's settings are applied: RESET goes back to them from now on. */
   settled(): void {
     this.#resetValues = { ...GUC_DEFAULTS, ...Object.fromEntries(this.facts.settings) };
+    // (the values the login reports, startup.ts' startupParameters: a change from them is reported)
+    this.#reported = REPORTED_SETTINGS.map(([name]) => reportedValue(this.facts.settings, name));
+    this.#encoding = reportedValue(this.facts.settings, 'client_encoding');
   }
 
   /**
-   * What follows setting `name` changing from `was`: TimeZone's ParameterStatus (PostgreSQL reports
-   * it; pgjdbc tracks it), the connection's conversion of text for client_encoding.
+   * ParameterStatus of each reported setting whose value is not the one the client was last told,
+   * as PostgreSQL 15 sends them before ReadyForQuery, in its order, whatever changed them (SET, SET
+   * LOCAL, RESET ALL, a transaction's end, DISCARD ALL, set_config); none for a value set back to the
+   * one reported (pgjdbc tracks TimeZone and client_encoding, libpq DateStyle).
    */
-  #reportChange(name: string, was: string | undefined) {
-    const now = this.facts.settings.get(name);
-    if (now === was) return;
-    if (name === 'timezone') this.onParameterStatus('TimeZone', now ?? 'UTC');
-    else if (name === 'client_encoding') this.onClientEncoding(now ?? 'UTF8');
+  parameterChanges(): [string, string][] {
+    const out: [string, string][] = [];
+    REPORTED_SETTINGS.forEach(([name, shown], i) => {
+      const now = reportedValue(this.facts.settings, name);
+      if (now === this.#reported[i]) return;
+      this.#reported[i] = now;
+      out.push([shown, now]);
+    });
+    return out;
   }
 
-  /** RESET ALL: every setting back to its login value, the changes of the reported ones reported. */
-  #resetAll() {
-    const zone = this.facts.settings.get('timezone');
-    const encoding = this.facts.settings.get('client_encoding');
-    applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
-    this.#reportChange('timezone', zone);
-    this.#reportChange('client_encoding', encoding);
+  /** client_encoding changed (SET, RESET, a transaction's end, set_config): the connection converts text in the new one from now on. */
+  #followEncoding() {
+    const now = reportedValue(this.facts.settings, 'client_encoding');
+    if (now === this.#encoding) return;
+    this.#encoding = now;
+    this.onClientEncoding(now);
   }
 
   /** The id txid_current() gives this transaction: assigned at the first call, one per block or autocommit statement. */
@@ -389,11 +409,10 @@ export class Session {
     if (this.#txSettings.size > 0) {
       for (const [name, { before, after }] of this.#txSettings) {
         const v = committed ? after : before;
-        const was = this.facts.settings.get(name);
         if (v === undefined) this.facts.settings.delete(name);
         else this.facts.settings.set(name, v);
-        this.#reportChange(name, was);
       }
+      this.#followEncoding();
       this.#txSettings.clear();
     }
     const notifies = this.#notifies.length > 0 ? this.#notifies.splice(0) : NO_NOTIFIES;
@@ -425,7 +444,7 @@ export class Session {
     const { stmt, columns } = an.copy!;
     const table = stmt.table!;
     const def = this.#engine.schema.tables.get(table)!;
-    const convert = columnConverters(def, columns);
+    const convert = columnConverters(def, columns, this.outputStyles.date.order);
     const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
     checkWriteStatement(sql, 'statement');
     const inBlock = this.#t.state === 'open';
@@ -605,7 +624,8 @@ export class Session {
    */
   #discardAll(state: TxState) {
     if (state !== 'idle') throw pgError('25001', 'DISCARD ALL cannot run inside a transaction block');
-    this.#resetAll();
+    applySetting(this.facts.settings, { name: 'all', value: null }, this.#resetValues);
+    this.#followEncoding();
     this.channels?.unlisten(null);
     this.#local.advisory.releaseSession(this.facts.pid);
     this.#cursors.close(null);
@@ -723,16 +743,17 @@ export class Session {
     return this.#zone.zone;
   }
 
-  /** The session's IntervalStyle and bytea_output, which text results and COPY print intervals and bytea in. */
+  /** The session's IntervalStyle, bytea_output and DateStyle, which text results and COPY print intervals, bytea and dates in (and dates are read in). */
   get outputStyles(): OutputStyles {
-    // read per Bind and per Execute: two lookups while the settings stay as they were
+    // read per Bind and per Execute: three lookups while the settings stay as they were
     const settings = this.facts.settings;
     const interval = settings.get('intervalstyle');
     const bytea = settings.get('bytea_output');
+    const date = settings.get('datestyle');
     const kept = this.#styles;
-    if (kept !== null && kept.interval === interval && kept.bytea === bytea) return kept.styles;
+    if (kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date) return kept.styles;
     const styles = outputStylesOf(settings);
-    this.#styles = { interval, bytea, styles };
+    this.#styles = { interval, bytea, date, styles };
     return styles;
   }
 

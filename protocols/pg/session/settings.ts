@@ -41,6 +41,24 @@ export const GUC_DEFAULTS: Record<string, string> = {
   default_text_search_config: 'pg_catalog.english',
 };
 
+/**
+ * The settings a session may change that PostgreSQL 15 reports by ParameterStatus (GUC_REPORT), with
+ * the names it reports them by, in its order (by name): all at login, then each whose value is not
+ * the one last reported, before ReadyForQuery (session.ts' parameterChanges).
+ */
+export const REPORTED_SETTINGS: readonly (readonly [string, string])[] = [
+  ['application_name', 'application_name'],
+  ['client_encoding', 'client_encoding'],
+  ['datestyle', 'DateStyle'],
+  ['intervalstyle', 'IntervalStyle'],
+  ['timezone', 'TimeZone'],
+];
+
+/** A reported setting's value as ParameterStatus gives it (as SHOW prints it). */
+export function reportedValue(settings: ReadonlyMap<string, string>, name: string): string {
+  return settings.get(name) ?? GUC_DEFAULTS[name] ?? '';
+}
+
 /** PostgreSQL 15's settings by lower-case name (catalog/pg-settings-rows.ts). */
 export const PG_SETTINGS: ReadonlyMap<string, PgSettingRow> = new Map(
   PG_SETTING_ROWS.map((r) => [r[0].toLowerCase(), r]),
@@ -99,39 +117,74 @@ export function checkSetting(name: string, value: string | null): void {
 }
 
 /**
- * Dates are read in MDY order and printed in the ISO style only: another DateStyle is 0A000, where it
- * was taken and then not followed (with `DateStyle = 'ISO, DMY'` an INSERT of '01/02/2024' stored
- * January 2, where PostgreSQL stores February 1). A word PostgreSQL does not know is its 22023.
- * IntervalStyle and bytea_output are followed, every value of them (types/output-styles.ts): results,
- * COPY and values made text print in them, as clients that set them at connect expect (Rails
- * `iso_8601`, Drupal 7 `escape`).
+ * IntervalStyle, bytea_output and DateStyle are followed, every value of them
+ * (types/output-styles.ts): results, COPY and values made text print in them, as clients that set
+ * them at connect expect (Rails `iso_8601`, Drupal 7 `escape`, a server's `ISO, DMY` copied), and
+ * numeric dates are read in DateStyle's order. A DateStyle PostgreSQL does not read is its 22023.
  */
 function checkStyle(name: string, value: string): void {
-  if (name !== 'datestyle') return;
-  const v = value.trim().toLowerCase();
-  const refuse = (what: string) => pgError('0A000', `DateStyle "${value}" is not supported: Patina ${what}`);
-  let style: string | null = null;
-  let order: string | null = null;
+  if (name === 'datestyle') dateStyleText(value, GUC_DEFAULTS.datestyle, GUC_DEFAULTS.datestyle);
+}
+
+/**
+ * DateStyle as PostgreSQL's check_datestyle reads it and SHOW prints it ('SQL, DMY'): a list of a
+ * style (ISO, SQL, Postgres, German) and an order (YMD, DMY or Euro..., MDY, US or NonEuro...); what
+ * it leaves out is kept from `current` (German alone sets DMY), `default` is the login's (`reset`).
+ */
+function dateStyleText(value: string, current: string, reset: string): string {
   const invalid = (detail: string) =>
     pgError('22023', `invalid value for parameter "DateStyle": "${value}"`, 'user', detail);
-  for (const word of v.split(/[\s,]+/).filter(Boolean)) {
-    const s = ['iso', 'sql', 'postgres', 'german'].includes(word) ? word : null;
-    const o = ['ymd', 'dmy', 'mdy'].includes(word)
-      ? word
-      : ['euro', 'european'].includes(word)
-        ? 'dmy'
-        : ['us', 'noneuro', 'noneuropean'].includes(word)
-          ? 'mdy'
-          : null;
-    if (s === null && o === null && word !== 'default') throw invalid(`Unrecognized key word: "${word}".`);
-    if ((s && style && s !== style) || (o && order && o !== order))
-      throw invalid('Conflicting "datestyle" specifications.');
-    style = s ?? style;
-    order = o ?? order;
+  const words = identifierList(value);
+  if (words === null) throw invalid('List syntax is invalid.');
+  let [style, order] = current.split(', ');
+  let haveStyle = false;
+  let haveOrder = false;
+  const setStyle = (s: string) => {
+    if (haveStyle && style !== s) throw invalid('Conflicting "datestyle" specifications.');
+    style = s;
+    haveStyle = true;
+  };
+  const setOrder = (o: string) => {
+    if (haveOrder && order !== o) throw invalid('Conflicting "datestyle" specifications.');
+    order = o;
+    haveOrder = true;
+  };
+  for (const raw of words) {
+    const word = raw.toLowerCase();
+    if (word === 'iso') setStyle('ISO');
+    else if (word === 'sql') setStyle('SQL');
+    else if (word.startsWith('postgres')) setStyle('Postgres');
+    else if (word === 'german') {
+      setStyle('German');
+      if (!haveOrder) order = 'DMY';
+    } else if (word === 'ymd') setOrder('YMD');
+    else if (word === 'dmy' || word.startsWith('euro')) setOrder('DMY');
+    else if (word === 'mdy' || word === 'us' || word.startsWith('noneuro')) setOrder('MDY');
+    else if (word === 'default') {
+      const [s, o] = reset.split(', ');
+      if (!haveStyle) style = s;
+      if (!haveOrder) order = o;
+    } else throw invalid(`Unrecognized key word: "${raw}".`);
   }
-  if (style !== null && style !== 'iso') throw refuse('prints dates in the ISO style (DateStyle ISO, MDY)');
-  if (order !== null && order !== 'mdy')
-    throw refuse('reads dates in MDY order, 01/02/2024 as January 2 (DateStyle ISO, MDY)');
+  return `${style}, ${order}`;
+}
+
+/** A list of names as PostgreSQL's SplitIdentifierString reads it (`iso, "DMY"`: unquoted ones in lower case); null when it is no list. */
+function identifierList(value: string): string[] | null {
+  const out: string[] = [];
+  const re = /\s*(?:"((?:[^"]|"")*)"|([^\s,"]+))\s*(,|$)/y;
+  if (value.trim() === '') return out;
+  let at = 0;
+  while (at < value.length) {
+    re.lastIndex = at;
+    const m = re.exec(value);
+    if (!m) return null;
+    out.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase());
+    at = re.lastIndex;
+    if (m[3] === '') break;
+    if (at >= value.length) return null; // (a separator with nothing after it)
+  }
+  return out;
 }
 
 /** A boolean setting's text as PostgreSQL's parse_bool reads it: on, off, true, false, yes, no, 1, 0 and their prefixes. */
@@ -268,15 +321,30 @@ export function applySetting(
         if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
         settings.set(s.name, zone);
       }
+    } else if (s.name === 'datestyle') {
+      // (what the value leaves out is kept from the session's: SET DateStyle = 'dmy' is ISO, DMY)
+      const current = settings.get('datestyle') ?? GUC_DEFAULTS.datestyle;
+      settings.set(s.name, dateStyleText(s.value, current, resetTo.datestyle ?? GUC_DEFAULTS.datestyle));
     } else if (s.name === 'client_encoding') settings.set(s.name, clientEncodingName(s.value));
+    else if (s.name === 'application_name') settings.set(s.name, cleanAscii(s.value));
     else settings.set(s.name, settingText(s.name, s.value));
   }
+}
+
+/**
+ * application_name as PostgreSQL 15 keeps it (pg_clean_ascii): each byte of its UTF-8 that is no
+ * printable ASCII is '?' ('appé' is 'app??'), so that its ParameterStatus fits any client encoding.
+ */
+export function cleanAscii(value: string): string {
+  if (!/[^\x20-\x7e]/.test(value)) return value;
+  let out = '';
+  for (const b of Buffer.from(value, 'utf8')) out += b < 32 || b > 126 ? '?' : String.fromCharCode(b);
+  return out;
 }
 
 /** A value as SHOW prints it back: an enum's in lower case, a boolean's as on or off, others as written. */
 function settingText(name: string, value: string): string {
   const type = PG_SETTINGS.get(name)?.[7];
-  if (name === 'datestyle') return 'ISO, MDY'; // the one style checkStyle takes
   if (type === 'enum') return value.trim().toLowerCase();
   if (type === 'bool') {
     const v = value.trim().toLowerCase();
@@ -418,14 +486,14 @@ export function showRows(settings: ReadonlyMap<string, string>, name: string): u
 /**
  * Startup parameters that set the session's settings, as PostgreSQL applies them: a setting sent
  * as a parameter of its own (asyncpg's `server_settings`, pgjdbc's and psql's `TimeZone`, libpq's
- * `client_encoding` from PGCLIENTENCODING) and each `-c name=value` or `--name=value` of `options`
- * (libpq's PGOPTIONS). The ones drivers send as plumbing and whose values Patina keeps (DateStyle,
- * extra_float_digits) are left as they are; IntervalStyle and client_encoding are followed, as SET's.
- * A bad value is the error PostgreSQL gives (22023), which ends the login.
+ * `client_encoding` from PGCLIENTENCODING and `DateStyle` from PGDATESTYLE) and each `-c name=value`
+ * or `--name=value` of `options` (libpq's PGOPTIONS). extra_float_digits, which drivers send as
+ * plumbing, is left as it is; client_encoding, DateStyle and IntervalStyle are followed, as SET's.
+ * A bad value is the error PostgreSQL gives (22023, with its DETAIL), which ends the login.
  */
 export function startupSettings(params: Record<string, string>): { name: string; value: string }[] {
   const out: { name: string; value: string }[] = [];
-  const keep = new Set(['datestyle', 'extra_float_digits']);
+  const keep = new Set(['extra_float_digits']);
   const take = (name: string, value: string) => {
     const n = name.toLowerCase().replace(/-/g, '_');
     // as PostgreSQL's login: a name it has no setting of ends it (42704), as does one no session may
@@ -437,8 +505,6 @@ export function startupSettings(params: Record<string, string>): { name: string;
       throw pgError('55P02', `parameter "${PG_SETTINGS.get(n)?.[0] ?? n}" ${FIXED[context]}`);
     // (PostgreSQL's settings a session may set too: PGOPTIONS='-c work_mem=64MB')
     const settable = n in GUC_DEFAULTS || ['user', 'superuser'].includes(PG_SETTINGS.get(n)?.[6] ?? '');
-    // (the DateStyle drivers send is Patina's own, ISO; another ends the login, as a bad value does)
-    if (keep.has(n)) checkStyle(n, value);
     if (settable && !keep.has(n)) out.push({ name: n, value });
   };
   // (user, database and replication are the login's own; _pq_. names are protocol options, which

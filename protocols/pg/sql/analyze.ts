@@ -47,6 +47,7 @@ import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { withOutputStyles } from './session-styles';
+import type { DateOrder } from '../../../src/engine/date-style';
 import { withSessionZone } from './session-zone';
 import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
 import { isClockWord } from '../../../src/engine/dates';
@@ -243,14 +244,21 @@ export class Analyzer {
   }
 
   /**
-   * A statement prepared in zone `preparedIn`, analysed again for the session's zone now: its
-   * literals read as they were at Parse, what it computes per row and prints in the zone of now
+   * A statement prepared in zone `preparedIn` (and DateStyle order `preparedOrder`), analysed again
+   * for the session's zone and styles now: its literals read as they were at Parse, what it computes per row and prints in the zone of now
    * (PostgreSQL reads a literal at Parse, and date_trunc, EXTRACT, to_char, a timestamptz made text
    * at Execute). Not cached by text: the statement keeps it.
    */
-  analyzeRezoned(statement: PgToken[], declaredTypes: number[], preparedIn: string | null): Analyzed {
-    return withOutputStyles(this.#styles(), () =>
-      withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn),
+  analyzeRezoned(
+    statement: PgToken[],
+    declaredTypes: number[],
+    preparedIn: string | null,
+    preparedOrder: DateOrder = this.#styles().date.order,
+  ): Analyzed {
+    return withOutputStyles(
+      this.#styles(),
+      () => withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn),
+      preparedOrder,
     );
   }
 

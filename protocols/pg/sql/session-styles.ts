@@ -1,30 +1,55 @@
-// The session's output styles (IntervalStyle, bytea_output) while a statement is translated (the
-// Analyzer sets them, as it sets the zone in session-zone.ts): a value made text in the query (a
-// cast to text, `||`, concat, format) prints in them, as PostgreSQL's output functions do, so
-// __pg_text is told the style in its kind ('interval@sql_standard', 'bytea@escape'). The
+// The session's output styles (IntervalStyle, bytea_output, DateStyle) while a statement is
+// translated (the Analyzer sets them, as it sets the zone in session-zone.ts): a value made text in
+// the query (a cast to text, `||`, concat, format) prints in them, as PostgreSQL's output functions
+// do, so __pg_text is told the style in its kind ('interval@sql_standard', 'bytea@escape',
+// 'date#sql,dmy'); its literals are read in DateStyle's order, and a cast per row is told it. The
 // analyses of a session are kept per styles (Analyzer.cached).
+import type { DateOrder } from '../../../src/engine/date-style';
+import { withDateOrder } from '../../../src/engine/dates';
 import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
 
 let styles: OutputStyles = DEFAULT_STYLES;
 
-/** Runs `fn` (synchronous) with `s` as the session's styles the translation reads. */
-export function withOutputStyles<T>(s: OutputStyles, fn: () => T): T {
+/**
+ * Runs `fn` (synchronous) with `s` as the session's styles the translation reads, and literals read
+ * in DateStyle order `literalOrder` (a statement prepared before `SET DateStyle` keeps the dates
+ * its literals were read as then, as PostgreSQL reads a literal at Parse).
+ */
+export function withOutputStyles<T>(s: OutputStyles, fn: () => T, literalOrder: DateOrder = s.date.order): T {
   const before = styles;
   styles = s;
   try {
-    return fn();
+    return withDateOrder(literalOrder, fn);
   } finally {
     styles = before;
   }
 }
+
+/** The session's DateStyle order while a statement is translated, which a cast of text per row reads in. */
+export const sessionDateOrder = (): DateOrder => styles.date.order;
+
+/** The SQL arguments a cast of text to a date or timestamp per row takes after its operand: the order when not MDY. */
+export const dateOrderArgument = (): string => (styles.date.order === 'mdy' ? '' : `, '${styles.date.order}'`);
 
 /**
  * __pg_text's kind for a value of `kind` made text in the session's styles; null where SQLite's text
  * of the stored value is already it (an interval is stored in the postgres style).
  */
 export function styledTextKind(kind: string): string | null {
+  if (styles.date.output !== 'iso' && DATED_KINDS.has(kind))
+    return `${kind}#${styles.date.output},${styles.date.order}`;
   if (kind === 'interval') return styles.interval === 'postgres' ? null : `interval@${styles.interval}`;
   if (kind === 'bytea' && styles.bytea === 'escape') return 'bytea@escape';
   if (kind === 'byteaarray') return styles.bytea === 'escape' ? 'byteaarray@escape' : null;
   return kind;
 }
+
+/** The kinds DateStyle prints: dates, timestamps and arrays of them. */
+const DATED_KINDS = new Set([
+  'date',
+  'timestamp',
+  'timestamptz',
+  'datearray:date',
+  'datearray:timestamp',
+  'datearray:timestamptz',
+]);

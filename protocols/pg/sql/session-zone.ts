@@ -43,6 +43,6 @@ export const sessionZoneLiteral = (): string => quoteString(zone ?? 'UTC');
 export const castTimestamptzHere = (v: unknown): string | null =>
   literalZone === null ? castTimestamptz(v) : castTimestamptzIn(v, literalZone);
 
-/** __pg_text's kind for a value of `kind` made text: a timestamptz's carries the session's zone ('timestamptz@Europe/Paris'). */
+/** __pg_text's kind for a value of `kind` made text: a timestamptz's carries the session's zone ('timestamptz@Europe/Paris', 'timestamptz#sql,dmy@Europe/Paris'). */
 export const zonedTextKind = (kind: string): string =>
-  zone !== null && (kind === 'timestamptz' || kind === 'datearray:timestamptz') ? `${kind}@${zone}` : kind;
+  zone !== null && /^(?:datearray:)?timestamptz(?:#|$)/.test(kind) ? `${kind}@${zone}` : kind;

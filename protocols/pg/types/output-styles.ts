@@ -1,34 +1,47 @@
 // How a session prints the types whose text its settings choose: intervals by IntervalStyle (Rails
-// sets iso_8601), bytea by bytea_output (Drupal 7 sets escape). Result cells in text format and
-// COPY's text and CSV follow them; binary forms do not change.
+// sets iso_8601), bytea by bytea_output (Drupal 7 sets escape), dates and timestamps by DateStyle
+// (initdb sets `ISO, DMY` for many locales; its order is also how numeric dates are read). Result
+// cells in text format and COPY's text and CSV follow them; binary forms do not change.
 import { formatIntervalIn, type IntervalStyle, parseInterval } from '../../../src/engine/dates';
+import {
+  type DateOrder,
+  type DateOutput,
+  type DateStyle,
+  ISO_MDY,
+  styledDateText,
+} from '../../../src/engine/date-style';
 import { byteaEscapeText } from '../../../src/engine/pg-strings';
 import { arrayCodec } from './array';
 import type { Codec } from './codec';
-import { intervalCodec } from './datetime';
+import { dateCodec, intervalCodec, timestampCodec, timestamptzCodec } from './datetime';
 import { OID } from './oids';
 import { arrayOidOf } from './registry';
 import { byteaCodec } from './text';
 
-/** The session's IntervalStyle and bytea_output. */
+/** The session's IntervalStyle, bytea_output and DateStyle. */
 export interface OutputStyles {
   readonly interval: IntervalStyle;
   readonly bytea: 'hex' | 'escape';
+  readonly date: DateStyle;
 }
 
 /** PostgreSQL's defaults, whose text is the codecs' own (the rows' fast path). */
-export const DEFAULT_STYLES: OutputStyles = Object.freeze({ interval: 'postgres', bytea: 'hex' });
+export const DEFAULT_STYLES: OutputStyles = Object.freeze({ interval: 'postgres', bytea: 'hex', date: ISO_MDY });
 
-const STYLES = new Map<string, OutputStyles>([['postgres/hex', DEFAULT_STYLES]]);
+const STYLES = new Map<string, OutputStyles>([['postgres/hex/ISO, MDY', DEFAULT_STYLES]]);
 
-/** The styles the settings choose: one object per combination, so that a cache may compare them by identity. */
+/** The styles the settings choose: one object per combination, so that a cache may compare them by identity (the session keeps its last one). */
 export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputStyles {
   const interval = (settings.get('intervalstyle') ?? 'postgres') as IntervalStyle;
   const bytea = settings.get('bytea_output') === 'escape' ? 'escape' : 'hex';
-  const key = `${interval}/${bytea}`;
+  // (the setting as SHOW prints it, 'SQL, DMY': settings.ts keeps it so)
+  const dateStyle = settings.get('datestyle') ?? 'ISO, MDY';
+  const key = `${interval}/${bytea}/${dateStyle}`;
   let s = STYLES.get(key);
   if (!s) {
-    s = Object.freeze({ interval, bytea });
+    const [output, order] = dateStyle.toLowerCase().split(', ') as [DateOutput, DateOrder];
+    const date = output === 'iso' && order === 'mdy' ? ISO_MDY : Object.freeze({ output, order });
+    s = Object.freeze({ interval, bytea, date });
     STYLES.set(key, s);
   }
   return s;
@@ -37,7 +50,9 @@ export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputSty
 const CODECS = new Map<string, Codec>();
 
 /** The codec printing a type (or an array of it) in a style other than the default; undefined for types the styles do not touch. */
-export function styledCodec(oid: number, styles: OutputStyles): Codec | undefined {
+export function styledCodec(oid: number, styles: OutputStyles, zone: string | null = null): Codec | undefined {
+  const dated = DATED.get(oid);
+  if (dated) return styles.date.output === 'iso' ? undefined : datedCodec(oid, dated, styles.date, zone);
   const isInterval = oid === OID.interval || oid === INTERVAL_ARRAY;
   const isBytea = oid === OID.bytea || oid === BYTEA_ARRAY;
   if (isInterval ? styles.interval === 'postgres' : !isBytea || styles.bytea === 'hex') return undefined;
@@ -52,6 +67,35 @@ export function styledCodec(oid: number, styles: OutputStyles): Codec | undefine
 }
 
 const INTERVAL_ARRAY = arrayOidOf(OID.interval)!;
+
+type DatedKind = 'date' | 'timestamp' | 'timestamptz';
+/** The types (and arrays of them) DateStyle prints: time and timetz, intervals print the same in every style. */
+const DATED = new Map<number, DatedKind>();
+for (const [oid, kind] of [
+  [OID.date, 'date'],
+  [OID.timestamp, 'timestamp'],
+  [OID.timestamptz, 'timestamptz'],
+] as const) {
+  DATED.set(oid, kind);
+  DATED.set(arrayOidOf(oid)!, kind);
+}
+const BASE_CODECS = { date: dateCodec, timestamp: timestampCodec, timestamptz: timestamptzCodec };
+
+/** A date, timestamp or timestamptz codec (or an array's) printing in DateStyle `style`, a timestamptz in `zone` (null: UTC). */
+function datedCodec(oid: number, kind: DatedKind, style: DateStyle, zone: string | null): Codec {
+  const key = `${oid}/${style.output}/${style.order}/${kind === 'timestamptz' ? zone : ''}`;
+  let c = CODECS.get(key);
+  if (!c) {
+    const base = BASE_CODECS[kind];
+    const element: Codec = {
+      ...base,
+      text: (v) => (typeof v === 'string' ? (styledDateText(v, kind, style, zone) ?? v) : base.text(v)),
+    };
+    c = oid === base.oid ? element : arrayCodec(oid, `_${base.name}`, element);
+    if (CODECS.size < 1000) CODECS.set(key, c);
+  }
+  return c;
+}
 const BYTEA_ARRAY = arrayOidOf(OID.bytea)!;
 
 /** interval's codec printing in `style`. */

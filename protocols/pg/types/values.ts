@@ -47,10 +47,12 @@ export function textOf(
   }
 }
 
-/** The codec printing a type as the session does: timestamptz in its TimeZone (`zone`, null for UTC), intervals and bytea in its styles. */
+/** The codec printing a type as the session does: timestamptz in its TimeZone (`zone`, null for UTC), intervals, bytea and dates in its styles. */
 function codecIn(oid: number, zone: string | null, styles: OutputStyles): Codec | undefined {
+  const styled = styles !== DEFAULT_STYLES ? styledCodec(oid, styles, zone) : undefined;
+  if (styled) return styled;
   if (zone !== null && (oid === OID.timestamptz || oid === TIMESTAMPTZ_ARRAY)) return zonedCodec(oid, zone);
-  return (styles !== DEFAULT_STYLES && styledCodec(oid, styles)) || codecOf(oid);
+  return codecOf(oid);
 }
 
 const TIMESTAMPTZ_ARRAY = 1185;

@@ -6,6 +6,7 @@ import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { literalSessionZone } from '../session-zone';
+import { sessionDateOrder } from '../session-styles';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
@@ -52,7 +53,9 @@ function dateAssignment(column: string): Assign {
     // again only for the column's fractional digits, which its type does not know.
     // (INSERT ... SELECT of a string literal: its column is that text, read as a literal is)
     const zone = untypedText && column.startsWith('timestamptz') ? literalSessionZone() : null;
-    const kind = zone === null ? column : `${column}@${zone}`;
+    const order = untypedText ? sessionDateOrder() : 'mdy';
+    const zoned = zone === null ? column : `${column}@${zone}`;
+    const kind = order === 'mdy' ? zoned : `${zoned}~${order}`;
     if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;
     // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
     // already: no call per row (pgbench's and ORMs' INSERTs write it)
