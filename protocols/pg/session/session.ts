@@ -33,6 +33,7 @@ import { AdvisoryWait, SleepRequest } from './advisory-locks';
 import {
   GUC_DEFAULTS,
   REPORTED_SETTINGS,
+  SettingsMap,
   VERSION_TEXT,
   applySetting,
   checkSetting,
@@ -73,6 +74,9 @@ function nextXid(): number {
   return lastXid;
 }
 
+/** No ParameterStatus to send (the usual answer, shared). */
+const NO_CHANGES: [string, string][] = [];
+
 export class Session {
   readonly #engine: PgEngine;
   readonly #local: LocalDb;
@@ -107,6 +111,8 @@ export class Session {
   #xid = 0;
   /** The reported settings' values as the client was last told them (ParameterStatus), in REPORTED_SETTINGS' order. */
   #reported: string[] = [];
+  /** The settings' change count when #reported was last compared with them (SettingsMap.changes). */
+  #reportedAt = -1;
   /** client_encoding as the connection converts text in it. */
   #encoding = 'UTF8';
   /** client_encoding changed (its name as SHOW prints it): the connection's text is converted from now on. */
@@ -133,7 +139,7 @@ export class Session {
       database: opts.database,
       version: VERSION_TEXT,
       pid: opts.pid,
-      settings: new Map(Object.entries(GUC_DEFAULTS)),
+      settings: new SettingsMap(Object.entries(GUC_DEFAULTS)),
     };
     this.facts.settings.set('application_name', cleanAscii(opts.applicationName));
     this.facts.settings.set('session_authorization', opts.user);
@@ -377,6 +383,9 @@ export class Session {
    * one reported (pgjdbc tracks TimeZone and client_encoding, libpq DateStyle).
    */
   parameterChanges(): [string, string][] {
+    const { changes } = this.facts.settings as SettingsMap;
+    if (changes === this.#reportedAt) return NO_CHANGES;
+    this.#reportedAt = changes;
     const out: [string, string][] = [];
     REPORTED_SETTINGS.forEach(([name, shown], i) => {
       const now = reportedValue(this.facts.settings, name);

@@ -55,6 +55,31 @@ export const REPORTED_SETTINGS: readonly (readonly [string, string])[] = [
 ];
 
 /** A reported setting's value as ParameterStatus gives it (as SHOW prints it). */
+/**
+ * A session's settings: a Map that counts its changes, so that what reads them at every round trip
+ * (the ParameterStatus of changed settings before each ReadyForQuery) tells nothing changed with one
+ * comparison.
+ */
+export class SettingsMap extends Map<string, string> {
+  /** Changes since made (set, delete, clear); construction's own sets are not counted. */
+  changes = 0;
+
+  override set(name: string, value: string): this {
+    this.changes++;
+    return super.set(name, value);
+  }
+
+  override delete(name: string): boolean {
+    this.changes++;
+    return super.delete(name);
+  }
+
+  override clear(): void {
+    this.changes++;
+    super.clear();
+  }
+}
+
 export function reportedValue(settings: ReadonlyMap<string, string>, name: string): string {
   return settings.get(name) ?? GUC_DEFAULTS[name] ?? '';
 }
