@@ -86,6 +86,8 @@ export class Session {
   #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
   /** The output styles for the IntervalStyle, bytea_output and DateStyle settings they were made for (outputStyles). */
   #styles: {
+    /** The settings' change count when these were read (SettingsMap.changes). */
+    at: number;
     interval: string | undefined;
     bytea: string | undefined;
     date: string | undefined;
@@ -754,15 +756,18 @@ export class Session {
 
   /** The session's IntervalStyle, bytea_output and DateStyle, which text results and COPY print intervals, bytea and dates in (and dates are read in). */
   get outputStyles(): OutputStyles {
-    // read per Bind and per Execute: three lookups while the settings stay as they were
-    const settings = this.facts.settings;
+    // read per Bind and per Execute: one comparison while no setting changed
+    const settings = this.facts.settings as SettingsMap;
+    const kept = this.#styles;
+    if (kept !== null && kept.at === settings.changes) return kept.styles;
     const interval = settings.get('intervalstyle');
     const bytea = settings.get('bytea_output');
     const date = settings.get('datestyle');
-    const kept = this.#styles;
-    if (kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date) return kept.styles;
-    const styles = outputStylesOf(settings);
-    this.#styles = { interval, bytea, date, styles };
+    const styles =
+      kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date
+        ? kept.styles
+        : outputStylesOf(settings);
+    this.#styles = { at: settings.changes, interval, bytea, date, styles };
     return styles;
   }
 
