@@ -2,7 +2,7 @@
 // greatest/least with NULLs), and constructs with no translation: the same statements on Patina and
 // on PostgreSQL 15, through node-postgres (simple protocol without parameters, extended with).
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, psqlOk, sameOnBoth, startOracle } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
 const MORE_ROWS = [
@@ -189,6 +189,37 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         (e: { code?: string; message: string }) =>
           e.code === '42P10' && e.message === 'table "s" has 1 columns available but 2 columns specified',
       );
+  });
+
+  it("a column without AS has PostgreSQL's name (doc::json is doc, count(*) count), to clients and to the query around a subquery or WITH query (that was 42703)", async () => {
+    const queries = [
+      // the names a query around a subquery or WITH query reads (SQLite had named them by their text)
+      'SELECT s.email FROM (SELECT id, email::varchar FROM customers) s ORDER BY s.id',
+      'SELECT s.count FROM (SELECT count(*) FROM orders) s',
+      'SELECT "?column?" FROM (SELECT 1 + 1) s',
+      'WITH c AS (SELECT customer_id, sum(amount), max(id) FROM orders GROUP BY 1) SELECT customer_id, sum, max FROM c ORDER BY 1',
+      'SELECT lower, coalesce, "case", amount, "array", nullif, greatest, current_date = current_date, name FROM (SELECT id, lower(note), coalesce(note, \'-\'), CASE WHEN id > 1 THEN \'b\' END, amount::text::numeric, ARRAY[id], NULLIF(id, 1), GREATEST(id, 2), current_date, (SELECT name FROM customers c WHERE c.id = o.customer_id) FROM orders o) s ORDER BY id',
+      'SELECT x.placed_at, x.array, x.upper FROM (SELECT id, placed_at::date, (ARRAY[id, 2])[1], upper(note) FROM orders) x ORDER BY x.id',
+      // USING and NATURAL joins over figured names
+      'SELECT a.id, b.id, lower FROM (SELECT id, lower(name) FROM customers) a JOIN (SELECT id, lower(name) FROM customers WHERE id > 10) b USING (lower) ORDER BY 1, 2',
+      'SELECT id, count FROM (SELECT id, count(*) FROM orders GROUP BY id) a NATURAL JOIN (SELECT customer_id AS id, count(*) FROM orders GROUP BY 1) b ORDER BY id',
+      // ORDER BY a figured name looks at the result's names first
+      'SELECT count(*) FROM orders GROUP BY customer_id ORDER BY count, 1',
+      'SELECT upper(name) FROM customers ORDER BY upper DESC',
+      "SELECT upper(name) FROM customers WHERE id < 3 UNION SELECT 'ZED' ORDER BY upper",
+    ];
+    for (const sql of queries) await same(sql);
+    const named = [
+      "SELECT id::text, CAST(amount AS int), note::text::varchar, '1'::int, count(*) OVER (), coalesce(note, ''), CASE WHEN paid THEN 1 END, CASE WHEN paid THEN 1 ELSE id END, (ARRAY[id])[1], ARRAY[1], 1 + 1, EXISTS (SELECT 1), note IS NULL, NULLIF(id, 1), GREATEST(id, 1), CURRENT_DATE, (SELECT max(id) FROM customers), note COLLATE \"C\", 'a'::text COLLATE \"C\" FROM orders ORDER BY orders.id",
+    ];
+    // (a subquery's or WITH query's names under * were PostgreSQL's already)
+    for (const sql of named) {
+      const names = async (c: PgClient) => (await c.query(sql)).fields.map((f) => f.name);
+      assert.deepEqual(await names(patina), await names(postgres), sql);
+      // psql's headers too
+      const shown = (port: number) => psqlOk(port, [sql]);
+      assert.equal(shown(o.pair.patinaPort), shown(o.pair.postgresPort), sql);
+    }
   });
 
   it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {

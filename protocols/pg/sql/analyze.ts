@@ -32,6 +32,7 @@ import { mayNestArrays, nestedArrays } from './array-nesting';
 import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
+import { figuredAliases, mayFigureNames } from './figured-aliases';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type StarEdits, usingStarLists } from './select-types';
@@ -473,8 +474,12 @@ export class Analyzer {
       const stars = !local && mayJoinUsing(sig) ? usingStarLists(text, this.#engine.schema) : null;
       // a json builder's text has PostgreSQL's spacing where it leaves the statement
       const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
+      // a subquery's or WITH query's unaliased items keep PostgreSQL's names to the query around it
+      const names = !(local && catalogRelations(sig)) && mayFigureNames(sig) ? figuredAliases(text) : null;
       sql = translate(
-        stars?.stars.size || stars?.joins.size || layouts?.layouts.size ? edited(guarded, stars, layouts) : guarded,
+        stars?.stars.size || stars?.joins.size || layouts?.layouts.size || names?.size
+          ? edited(guarded, stars, layouts, names)
+          : guarded,
         this.#dialect,
         local,
       );
@@ -592,10 +597,15 @@ function mayJoinUsing(sig: PgToken[]): boolean {
 
 /**
  * The tokens with the one at each byte offset of `stars.stars` (in the tokens joined by spaces)
- * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` given that
- * alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` or `names`
+ * given that alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
  */
-function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts | null): PgToken[] {
+function edited(
+  tokens: PgToken[],
+  stars: StarEdits | null,
+  layouts: JsonLayouts | null,
+  names: Map<number, string> | null,
+): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
   const replace = new Map<number, PgToken>();
@@ -616,10 +626,11 @@ function edited(tokens: PgToken[], stars: StarEdits | null, layouts: JsonLayouts
       ]);
     }
   }
-  if (stars?.aliases.size) {
+  const aliases = new Map([...(names ?? []), ...(stars?.aliases ?? [])]);
+  if (aliases.size) {
     let at = 0;
     for (let i = 0; i < tokens.length; i++) {
-      const name = stars.aliases.get(at);
+      const name = aliases.get(at);
       at += Buffer.byteLength(tokens[i].text) + 1;
       if (name === undefined) continue;
       const last = itemEnd(tokens, i);

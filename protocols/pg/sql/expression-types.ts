@@ -17,10 +17,10 @@ import {
   isNumber,
   promote,
   strings,
-  typeDisplayName,
   typeNameOid,
 } from './type-signatures';
 import { dateOperator, untyped } from './typed-operators';
+import { figuredName } from './column-names';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
@@ -335,59 +335,9 @@ export class Typer {
     return 0;
   }
 
-  /** PostgreSQL's name for an unaliased result column. */
+  /** PostgreSQL's name for an unaliased result column (column-names.ts). */
   name(n: Node): string {
-    return this.figure(n)[0];
-  }
-
-  /**
-   * PostgreSQL's FigureColname: a name and its strength (2 from a column, function or keyword
-   * expression, 1 from a cast's type or CASE, 0 for none); a cast or CASE keeps a stronger name
-   * from its operand (its ELSE branch for CASE).
-   */
-  figure(n: Node): [string, number] {
-    if (!n) return ['?column?', 0];
-    if (n.ColumnRef) {
-      const f = n.ColumnRef.fields;
-      const last = f[f.length - 1]?.String?.sval;
-      return last ? [last, 2] : ['?column?', 0];
-    }
-    if (n.FuncCall) {
-      const names = strings(n.FuncCall.funcname);
-      return [names[names.length - 1] ?? '?column?', 2];
-    }
-    if (n.GroupingFunc) return ['grouping', 2];
-    if (n.TypeCast) {
-      const inner = this.figure(n.TypeCast.arg);
-      return inner[1] > 1 ? inner : [typeDisplayName(n.TypeCast.typeName), 1];
-    }
-    if (n.CaseExpr) {
-      const inner = this.figure(n.CaseExpr.defresult);
-      return inner[1] > 1 ? inner : ['case', 1];
-    }
-    if (n.SQLValueFunction) return [SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[0] ?? '?column?', 2];
-    if (n.CoalesceExpr) return ['coalesce', 2];
-    if (n.MinMaxExpr) return [n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least', 2];
-    if (n.A_Expr?.kind === 'AEXPR_NULLIF') return ['nullif', 2];
-    if (n.SubLink?.subLinkType === 'EXISTS_SUBLINK') return ['exists', 2];
-    if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' || n.A_ArrayExpr) return ['array', 2];
-    if (n.A_Indirection) {
-      // x.field names the field; x[n] takes x's name
-      const last = n.A_Indirection.indirection?.[n.A_Indirection.indirection.length - 1];
-      return last?.String?.sval ? [last.String.sval, 2] : this.figure(n.A_Indirection.arg);
-    }
-    if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
-      // a set operation's column is its first branch's, VALUES' column1
-      let q = n.SubLink.subselect?.SelectStmt;
-      while (q?.op && q.op !== 'SETOP_NONE') q = q.larg;
-      if (q?.valuesLists) return ['column1', 2];
-      const t = q?.targetList;
-      if (t?.length === 1) {
-        if (t[0].ResTarget.name) return [t[0].ResTarget.name, 2];
-        return this.figure(t[0].ResTarget.val);
-      }
-    }
-    return ['?column?', 0];
+    return figuredName(n);
   }
 }
 
