@@ -207,10 +207,36 @@ describe('whole-row references against PostgreSQL 15', function () {
     );
   });
 
-  it('a whole-row reference inside another expression, of a WITH query or beside VALUES is 0A000 naming it', async () => {
+  it("a WITH query's whole row is a select item, counted, tested for NULL and compared as a subquery's (it was 0A000)", async () => {
+    await same("WITH x AS (SELECT 1 AS a, 'b' AS b) SELECT x FROM x");
+    await same('WITH w AS (SELECT id, s, n, b, d, tags FROM t) SELECT w, w.id FROM w ORDER BY w.id');
+    await same('WITH w(k, v) AS (SELECT id, name FROM u) SELECT DISTINCT w FROM w ORDER BY 1');
+    await same('WITH w AS (SELECT * FROM u) SELECT w FROM w ORDER BY w.id');
+    await same('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT r FROM r');
+    await sameOnBoth(clients(), 'WITH w AS (SELECT n, d FROM t) SELECT count(w), count(DISTINCT w), count(*) FROM w');
+    await sameOnBoth(
+      clients(),
+      'WITH w AS (SELECT t_id, name FROM u) SELECT t.id, count(w) FROM t LEFT JOIN w ON w.t_id = t.id GROUP BY t.id ORDER BY t.id',
+    );
+    await sameOnBoth(
+      clients(),
+      'WITH w AS (SELECT id, n FROM t) SELECT id, w IS NULL, w IS NOT NULL FROM w ORDER BY id',
+    );
+    await sameOnBoth(
+      clients(),
+      'WITH w AS (SELECT id FROM u) SELECT t.id FROM t LEFT JOIN w ON w.id = t.id WHERE w IS NULL ORDER BY t.id',
+    );
+    await sameOnBoth(
+      clients(),
+      'WITH w AS (SELECT id, s FROM t) SELECT x.id, y.id, x = y, x < y FROM w x, w y ORDER BY 1, 2',
+    );
+  });
+
+  it('a whole-row reference inside another expression (a cast, an aggregate but count) or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
       "SELECT t || 'x' FROM t",
-      'WITH w AS (SELECT * FROM u) SELECT w FROM w',
+      'WITH w AS (SELECT id, name FROM u) SELECT w::text FROM w',
+      'WITH w AS (SELECT id, name FROM u) SELECT array_agg(w) FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {
       await assert.rejects(

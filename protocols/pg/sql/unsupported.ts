@@ -116,11 +116,11 @@ export function explainRefusal(sql: string, err: unknown): unknown {
       `function ${table}(...) does not exist as a function in FROM: Patina has no such set-returning function, and runs only some scalar ones there (call it in the select list: SELECT ${table}(...))`,
     );
   // SQLite's `no such column: t` for a FROM item's name: a whole-row reference where no
-  // translation makes one (inside an expression, of a WITH query, a function or VALUES)
+  // translation makes one (a cast, an aggregate but count, in a scalar subquery, of a function or VALUES)
   const missing = /no such column: ("?)([^".\s]+)\1$/.exec((err as Error | null)?.message ?? '')?.[2]?.toLowerCase();
   const whole = missing !== undefined && relationNames(tree.stmts, new Set()).has(missing);
   const found = whole
-    ? `a whole-row reference (${missing}) other than a select item over tables and subqueries|name its columns (${missing}.* or ${missing}.column)`
+    ? `a whole-row reference (${missing}) other than a select item, count(${missing}), IS [NOT] NULL or a comparison of rows, over tables, subqueries and WITH queries|name its columns (${missing}.* or ${missing}.column)`
     : find(tree.stmts ?? []);
   if (!found) return err;
   const [what, hint] = found.split('|');

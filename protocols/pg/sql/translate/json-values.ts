@@ -168,6 +168,8 @@ function isBooleanExpr(e: readonly Tok[]): boolean {
 
 class JsonRewriter {
   readonly sources: Source[] = [];
+  /** The WITH queries whose columns are known (by name: a rewrite moves the tokens). */
+  readonly withNames = new Set<string>();
 
   /** `withRows`: WITH queries read as FROM items too (their whole rows built in builders). */
   constructor(
@@ -252,7 +254,9 @@ class JsonRewriter {
         known.set(cte, cte.first < 0 ? null : this.selectColumns(cte.first, cte.end, cte.names));
       }
       const cols = known.get(cte);
-      if (cols) this.sources.push({ name, scope, cols, withQuery: true });
+      if (!cols) continue;
+      this.sources.push({ name, scope, cols, withQuery: true });
+      this.withNames.add(cte.name);
     }
     // subqueries innermost first (an outer one may select from an inner one's columns)
     derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
@@ -635,7 +639,7 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
 
 /** The whole-row select items of rewriteWholeRows, in place. */
 function selectItemRows(toks: Tok[], schema: JsonSchema): void {
-  const r = new JsonRewriter(toks, schema);
+  const r = new JsonRewriter(toks, schema, true);
   if (r.sources.length === 0) return;
   for (let i = toks.length - 1; i >= 0; i--) {
     if (!isWord(toks[i], 'SELECT')) continue;
@@ -647,7 +651,7 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
     else if (isWord(toks[start], 'DISTINCT'))
       start = isWord(toks[start + 1], 'ON') && isPunct(toks[start + 2], '(') ? closer(toks, start + 2) + 1 : start + 1;
     const fromAt = topLevelWord(toks, start, levelEnd, 'FROM');
-    if (fromAt < 0 || !knownFrom(toks, fromAt, levelEnd, schema)) continue;
+    if (fromAt < 0 || !knownFrom(r, fromAt, levelEnd)) continue;
     // the select items' ranges, last first (a replacement leaves earlier ones in place)
     const ranges: [number, number][] = [];
     let depth = 0;
@@ -712,7 +716,7 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
       at.push(k);
   });
   if (at.length === 0) return toks;
-  const r = new JsonRewriter(toks, schema);
+  const r = new JsonRewriter(toks, schema, true);
   // (before any replacement moves the tokens the sources' positions are of)
   const nullable = new Set(r.sources.filter((s) => mayBeNulled(toks, s)));
   for (const k of at.reverse()) {
@@ -752,10 +756,11 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
     const width = nullTest(toks, k + 1);
     if (width === 0) {
       // count(t): the rows with a field set; count(DISTINCT t): their distinct record texts. A
-      // subquery's row whose fields are all NULL is still a row (not NULL): where no outer join can
-      // make it NULL, every row counts
+      // subquery's or WITH query's row whose fields are all NULL is still a row (not NULL): where no
+      // outer join can make it NULL, every row counts
       const value = countOf(toks, k) === 'distinct' ? recordCall(source) : [{ type: 'number', text: '1' } as Tok];
-      if (source.within && !nullExtended(toks, source)) toks.splice(k, 1, ...value);
+      const kept = source.within ? !nullExtended(toks, source) : source.withQuery && !nullable.has(source);
+      if (kept) toks.splice(k, 1, ...value);
       else toks.splice(k, 1, word('CASE'), word('WHEN'), ...joined(notNull, 'OR'), word('THEN'), ...value, word('END'));
     } else {
       toks.splice(k, 1 + width, punct('('), ...joined(width === 2 ? isNull : notNull, 'AND'), punct(')'));
@@ -976,20 +981,34 @@ function wholeRowSource(r: JsonRewriter, toks: Tok[], k: number, schema: JsonSch
     if (level.some((s) => s.cols.some((c) => c.name === name))) return undefined;
     const source = level.find((s) => s.name === name);
     if (!source) continue;
-    const start = o + 1;
     const end = o < 0 ? toks.length : closer(toks, o);
-    if (!isWord(toks[start], 'SELECT') || end < 0) return undefined;
+    const start = levelSelect(toks, o + 1, k);
+    if (start < 0 || end < 0) return undefined;
     const fromAt = topLevelWord(toks, start + 1, end, 'FROM');
-    return fromAt >= 0 && knownFrom(toks, fromAt, end, schema) ? source : undefined;
+    return fromAt >= 0 && knownFrom(r, fromAt, end) ? source : undefined;
   }
   return undefined;
 }
 
+/** The last SELECT in toks[from, k) outside parentheses (after a WITH clause's queries), else -1. */
+function levelSelect(toks: Tok[], from: number, k: number): number {
+  let depth = 0;
+  let at = -1;
+  for (let i = from; i < k; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isWord(toks[i], 'SELECT')) at = i;
+  }
+  return at;
+}
+
 /**
- * Whether each item of the FROM list at toks[from] is a schema table or a subquery: a function's or
- * a WITH query's columns are not known here, and one of them may be the name a select item means.
+ * Whether each item of the FROM list at toks[from] is a schema table, a subquery or a WITH query
+ * whose columns are known: a function's columns are not known here, and one of them may be the
+ * name a select item means.
  */
-function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): boolean {
+function knownFrom(r: JsonRewriter, from: number, to: number): boolean {
+  const { toks, schema } = r;
   let depth = 0;
   for (let k = from; k < to; k++) {
     const t = toks[k];
@@ -1007,7 +1026,7 @@ function knownFrom(toks: Tok[], from: number, to: number, schema: JsonSchema): b
       !isName(toks[j]) ||
       isPunct(toks[j + 1], '(') ||
       isPunct(toks[j + 1], '.') ||
-      !schema.columns(nameOf(toks[j]))
+      !(schema.columns(nameOf(toks[j])) || r.withNames.has(nameOf(toks[j])))
     )
       return false;
   }
