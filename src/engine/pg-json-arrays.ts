@@ -1,13 +1,15 @@
 import type Database from 'better-sqlite3';
 import { pgDateText, timestamptzTextIn } from './dates';
 import { floatText } from './float-text';
+import { jsonbText } from './jsonb';
 import { type ArrayTree, elementKey, parseArrayTree } from './pg-array-input';
 
 // Arrays as PostgreSQL's JSON builders and array_to_json write them: Patina holds an array as
 // PostgreSQL's array text ('{1,NULL,"a b"}'), which SQLite's JSON functions put in as a string.
 // The translation (protocols/pg/sql/translate/json-values.ts) knows the array's type and calls
 // __pg_json_array with how its elements print: numbers as JSON numbers (doubles in float text),
-// booleans as true and false, dates and timestamps in ISO 8601 with a T (a timestamptz with its offset), json values as JSON,
+// booleans as true and false, dates and timestamps in ISO 8601 with a T (a timestamptz with its offset), json values as JSON
+// (a json[] or jsonb[] column's kept as their text, `json` as stored, `jsonb` as jsonb prints it),
 // anything else as a string of its text; NULL elements null, sub-arrays nested, bounds dropped.
 
 /** How an array's elements are written (the translation's ARRAY_FLAGS). */
@@ -20,6 +22,7 @@ type ElementKind =
   | 'timestamp'
   | 'timestamptz'
   | 'json'
+  | 'jsonb'
   | 'string';
 
 /** JSON's number syntax: a numeric's text that is not one (NaN, Infinity) is a string, as in PostgreSQL. */
@@ -71,6 +74,8 @@ function elementJson(x: string, kind: ElementKind, zone: unknown): string {
       return JSON.stringify(jsonTimestamp(x, zone ?? 1));
     case 'json':
       return x;
+    case 'jsonb':
+      return jsonbText(x) ?? x;
     default:
       return JSON.stringify(x);
   }

@@ -396,4 +396,23 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       `SELECT (array_agg(b ORDER BY id))[1], string_agg(b, '\\x2c'::bytea ORDER BY id), array_agg(b ORDER BY id) ${of}`,
     );
   });
+
+  it("a json[] or jsonb[] column in a json builder or row keeps its elements' text, a jsonb one's as jsonb prints it (they were compacted)", async () => {
+    await same(`INSERT INTO arr (id, js, jbs) VALUES
+      (950, ARRAY['{"b": 1,  "a": 2}'::json, '[1,  2]'], ARRAY['{"b": 1, "a": 2}'::jsonb, '[1,2]']),
+      (951, NULL, '{}'), (952, ARRAY[NULL::json, '"s"'], ARRAY[NULL::jsonb, '{"k": [1,{"z":null}]}'])`);
+    const of = 'FROM arr WHERE id >= 950';
+    const statements = [
+      `SELECT id, json_build_array(jbs), json_build_array(js, id) ${of} ORDER BY id`,
+      `SELECT json_build_object('a', js, 'b', a.jbs) FROM arr a WHERE id >= 950 ORDER BY id`,
+      `SELECT json_agg(jbs ORDER BY id), json_agg(js ORDER BY id) ${of}`,
+      `SELECT row_to_json(a), to_json(a) FROM (SELECT id, js, jbs ${of}) a ORDER BY id`,
+      `WITH w AS (SELECT id, jbs ${of}) SELECT json_agg(w ORDER BY id) FROM w`,
+    ];
+    // (as text: node-postgres would parse the json)
+    const { pair } = clients();
+    const [p, g] = [pair.patinaPort, pair.postgresPort].map((port) => psqlOk(port, statements, ['-A']));
+    assert.deepEqual(p.split('\n'), g.split('\n'));
+    assert.match(p, /\n950\|\[\[\{"a": 2, "b": 1\},\[1, 2\]\]\]\|/);
+  });
 });

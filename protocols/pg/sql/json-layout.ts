@@ -223,7 +223,7 @@ class Aliases extends Map<string, string | null> {
  * whole row (`row:` and a flag a column: `v` for one kept as its text, `b` a jsonb column's text),
  * its name marked for translate/json-values.ts.
  */
-type VerbatimKind = 'column' | 'jsonb' | 'cast' | 'expr' | `row:${string}`;
+type VerbatimKind = 'column' | 'jsonb' | 'cast' | 'expr' | `row:${string}` | `array:${'json' | 'jsonb'}`;
 
 /**
  * A json value whose own text a builder keeps (where it starts in the text, and its form), or a
@@ -305,7 +305,8 @@ function subqueryNames(s: Node): string[] | null {
 
 /**
  * A subquery's row in a builder (`row_to_json(s)`): a flag a column, `v` for a json value kept as
- * its text (a json column, a cast to json, a builder laid out inside the subquery), else `c`; null
+ * its text (a json column, a cast to json, a builder laid out inside the subquery), `b`, `J`, `K`
+ * a jsonb, json[] or jsonb[] column (ROW_FLAGS), else `c`; null
  * when its columns are not all named (translate/json-values.ts builds no object of them then).
  */
 function subqueryFlags(s: Node, schema: Schema | undefined, leaves: Leaf[]): string | null {
@@ -319,13 +320,17 @@ function subqueryFlags(s: Node, schema: Schema | undefined, leaves: Leaf[]): str
     const value = t.ResTarget.val;
     const json = jsonText(value, inner, schema, kept) === 'json';
     if (json) leaves.push(...kept);
-    flags += json ? 'v' : value?.ColumnRef && isJsonColumn(value.ColumnRef, inner, schema, 'jsonb') ? 'b' : 'c';
+    const column = (type: string) => value?.ColumnRef && isJsonColumn(value.ColumnRef, inner, schema, type);
+    flags += json ? 'v' : column('jsonb') ? 'b' : column('json[]') ? 'J' : column('jsonb[]') ? 'K' : 'c';
   }
   return flags;
 }
 
-/** A whole row's flag of a column of a type: `v` a json column's text, `b` a jsonb column's as jsonb prints it. */
-const ROW_FLAGS: Record<string, string> = { json: 'v', jsonb: 'b' };
+/**
+ * A whole row's flag of a column of a type: `v` a json column's text, `b` a jsonb column's as jsonb
+ * prints it, `J` and `K` a json[] and a jsonb[] column's elements so.
+ */
+const ROW_FLAGS: Record<string, string> = { json: 'v', jsonb: 'b', 'json[]': 'J', 'jsonb[]': 'K' };
 
 /** Builders whose document is json (not jsonb). */
 const JSON_BUILDERS = new Set([
@@ -449,6 +454,12 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
       leaves.push([e.ColumnRef.location, 'jsonb']);
       return 'v';
     }
+    // a json[] or jsonb[] column: its elements as their text (a json one's as written), not compacted
+    for (const type of ['json', 'jsonb'] as const)
+      if (e.ColumnRef.location >= 0 && isJsonColumn(e.ColumnRef, aliases, schema, `${type}[]`)) {
+        leaves.push([e.ColumnRef.location, `array:${type}`]);
+        return 'v';
+      }
     // a subquery's json value (`s.o` of `(SELECT json_build_object(...) AS o ...) s`): made
     // PostgreSQL's text inside it (its builders laid out), kept as it is
     const item = e.ColumnRef.location >= 0 ? subqueryColumn(e.ColumnRef, aliases) : undefined;
@@ -469,12 +480,12 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
       typeof row === 'string'
         ? schema?.tables
             .get(row)
-            ?.columns.map((c) => ROW_FLAGS[c.type?.toLowerCase() ?? ''] ?? 'c')
+            ?.columns.map((c) => ROW_FLAGS[c.type?.toLowerCase().replace(/\s+/g, '') ?? ''] ?? 'c')
             .join('')
         : row
           ? subqueryFlags(row.query, schema, inner)
           : undefined;
-    if (!flags || !/[vb]/.test(flags)) return 'c';
+    if (!flags || !/[vbJK]/.test(flags)) return 'c';
     leaves.push(...inner, [e.ColumnRef.location, `row:${flags}`]);
     return `R(${flags
       .split('')
@@ -604,6 +615,10 @@ export function jsonLayoutEdits(
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
       if (tokens[i].type === 'word' || tokens[i].type === 'quoted')
         replace.set(i, { ...tokens[i], arith: `json-row:${kept.slice('row:'.length)}` });
+    } else if (kept?.startsWith('array:')) {
+      // a json[] or jsonb[] column: marked, for translate/json-values.ts to write its JSON array as text kept
+      if (tokens[i].type === 'word' || tokens[i].type === 'quoted')
+        replace.set(i, { ...tokens[i], arith: `json-${kept}` });
     } else if (kept !== undefined) {
       // a json value inside a builder: its text marked, which __pg_json_layout prints as it is
       const end =

@@ -449,6 +449,10 @@ class JsonRewriter {
 
   /** An array of the kind `flag` names (json-builders.ts's ARRAY_FLAGS) as a JSON array of its elements. */
   array(e: Tok[], flag: string): Tok[] {
+    // (a json[] or jsonb[] column sql/json-layout.ts marked: its elements' own text, which
+    // __pg_json_layout prints as it is; SQLite's json() would compact them)
+    const mark = 'arith' in e[0] ? e[0].arith : undefined;
+    if (flag === 'j' && mark?.startsWith('json-array:')) return keptJsonArray(e, mark.slice('json-array:'.length));
     // (a bytea[]'s elements in the session's bytea_output)
     if (flag === 'a') {
       const array = [word('__pg_json_bytea_array'), punct('('), ...e, punct(','), str(byteaStyle()), punct(')')];
@@ -487,15 +491,17 @@ class JsonRewriter {
                 punct(')'),
                 punct(')'),
               ]
-            : c.type === null && ARRAY_FLAGS[typed[i]]
-              ? this.array(col, typed[i])
-              : c.type === null && typed[i]?.startsWith('{')
-                ? numeric(col, typed[i].slice(1, -1))
-                : c.type === null && (source.within || source.withQuery)
-                  ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
-                    // refuses a blob; a value read from a subquery has no JSON mark to lose)
-                    [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
-                  : this.typed(col, c.type)),
+            : flags[i] === 'J' || flags[i] === 'K'
+              ? keptJsonArray(col, flags[i] === 'J' ? 'json' : 'jsonb')
+              : c.type === null && ARRAY_FLAGS[typed[i]]
+                ? this.array(col, typed[i])
+                : c.type === null && typed[i]?.startsWith('{')
+                  ? numeric(col, typed[i].slice(1, -1))
+                  : c.type === null && (source.within || source.withQuery)
+                    ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
+                      // refuses a blob; a value read from a subquery has no JSON mark to lose)
+                      [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
+                    : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
@@ -1032,6 +1038,22 @@ function knownFrom(r: JsonRewriter, from: number, to: number): boolean {
   }
   return true;
 }
+
+/**
+ * A json[] or jsonb[] value as a JSON array of its elements' own text (`type`: `json` as stored,
+ * `jsonb` as jsonb prints it), marked for __pg_json_layout to print as it is.
+ */
+const keptJsonArray = (e: Tok[], type: string): Tok[] => [
+  word('__pg_json_verbatim'),
+  punct('('),
+  word('__pg_json_array'),
+  punct('('),
+  ...e,
+  punct(','),
+  str(type),
+  punct(')'),
+  punct(')'),
+];
 
 /** A numeric as JSON at its display scale (`scale` digits after the point; src/engine/pg-json-numbers.ts). */
 const numeric = (e: Tok[], scale: string): Tok[] => [
