@@ -205,6 +205,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT id, count FROM (SELECT id, count(*) FROM orders GROUP BY id) a NATURAL JOIN (SELECT customer_id AS id, count(*) FROM orders GROUP BY 1) b ORDER BY id',
       // ORDER BY a figured name looks at the result's names first
       'SELECT count(*) FROM orders GROUP BY customer_id ORDER BY count, 1',
+      // (an exact avg keeps its digits, sorted by number)
+      'SELECT customer_id, avg(amount) FROM orders GROUP BY 1 ORDER BY avg DESC, 1',
       'SELECT upper(name) FROM customers ORDER BY upper DESC',
       "SELECT upper(name) FROM customers WHERE id < 3 UNION SELECT 'ZED' ORDER BY upper",
     ];

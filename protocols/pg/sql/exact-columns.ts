@@ -1,6 +1,7 @@
 // Numerics computed exactly: a numeric division, avg, stddev or variance, extract(epoch ...) that is
 // a column of the statement's own SELECT, a value made text, or a side of a HAVING comparison
 // (src/engine/pg-exact-division.ts gives PostgreSQL's digits, as text, and compares them).
+import { figuredName } from './column-names';
 import { OID, oidOfDeclType } from '../types/oids';
 import { Typer } from './expression-types';
 import { scaleOf } from './numeric-scale';
@@ -332,15 +333,9 @@ function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] 
   return exact ? marks : null;
 }
 
-/** PostgreSQL's name of a select item without an alias, as far as this module needs it. */
+/** PostgreSQL's name of a select item: its alias, else the figured one (column-names.ts). */
 function itemName(r: Node): string {
-  if (r?.name) return r.name;
-  const v = r?.val;
-  if (v?.ColumnRef) return strings(v.ColumnRef.fields).pop() ?? '?column?';
-  if (v?.FuncCall) return strings(v.FuncCall.funcname).pop() ?? '?column?';
-  if (v?.CoalesceExpr) return 'coalesce';
-  if (v?.CaseExpr) return 'case';
-  return '?column?';
+  return r?.name ?? figuredName(r?.val);
 }
 
 /**
@@ -393,13 +388,12 @@ export function markExactColumns(
     }
     const marks = exactMarks(v, t, declared) ?? exactChoice(v, t, declared);
     if (!marks) return;
-    // an unnamed avg is named avg in PostgreSQL and avg(x) in SQLite: ORDER BY avg stays as it was
+    // (an unnamed item ORDER BY names, `ORDER BY avg`, has that name as its alias: sql/figured-aliases.ts)
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
-    const called = strings(v.FuncCall?.funcname ?? []).pop();
-    if (!name && called && byName.some((n) => strings(n.ColumnRef.fields)[0] === called)) return;
+    const sortedAs = name ?? itemName(item.ResTarget);
     for (const [at, kind] of marks) out.set(at, kind);
     exact.add(itemName(item.ResTarget).toLowerCase());
-    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === name) out.set(n.ColumnRef.location, 'num-order');
+    for (const n of byName) if (strings(n.ColumnRef.fields)[0] === sortedAs) out.set(n.ColumnRef.location, 'num-order');
     if (byPosition.length === 0) return;
     if (!name) out.set(orderMarkKey(item.ResTarget.location), `num-alias:${own}`);
     for (const n of byPosition) out.set(orderMarkKey(n.A_Const.location), `num-order:${own}`);

@@ -2,7 +2,7 @@
 // stddev or variance, handed to SQLite as text so that no double cuts its digits): by its number,
 // not its text ('10.5' after '9.25'), NaN above every number as in PostgreSQL. An item sorted by
 // position gets PostgreSQL's name for it as its alias ('num-alias:name'), so the ORDER BY can name it.
-import { type Tok, isPunct } from '../tokens';
+import { type Tok, isPunct, isWord } from '../tokens';
 
 /** What an exact column named `ref` (SQL text) sorts by: its double, or the text NaN, which SQLite sorts above numbers. */
 export const exactSortKey = (ref: string): string =>
@@ -25,7 +25,13 @@ export function rewriteExactAliases(toks: Tok[]): Tok[] {
     const t = out[i];
     if (!('sortKey' in t) || !t.sortKey?.startsWith('num-alias:')) continue;
     const end = valueEnd(out, i, ITEM_ENDS);
-    out.splice(end, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(t.sortKey.slice(10)) });
+    const alias: Tok[] = [
+      { type: 'word', text: 'AS' },
+      { type: 'quoted', text: quotedName(t.sortKey.slice(10)) },
+    ];
+    // (an item given its figured name already, sql/figured-aliases.ts: this name in its place)
+    const given = out.slice(i, end).findIndex((x, k) => isWord(x, 'AS') && i + k + 2 === end);
+    out.splice(given < 0 ? end : i + given, given < 0 ? 0 : 2, ...alias);
   }
   return out;
 }

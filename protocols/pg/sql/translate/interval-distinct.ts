@@ -129,7 +129,14 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
         const expr = out.slice(a, b);
         out.splice(a, first[k][1] - a, call, { type: 'punct', text: '(' }, ...expr, ...tail);
         b = a + 2 + expr.length + tail.length;
-      } else b = first[k][1];
+      } else {
+        b = first[k][1];
+        // (the name given already, sql/figured-aliases.ts: given once)
+        if (b - a >= 3 && isWord(out[b - 2], 'AS') && identOf(out[b - 1]) === x.as.toLowerCase()) {
+          out.splice(b - 2, 2);
+          b -= 2;
+        }
+      }
       out.splice(b, 0, { type: 'word', text: 'AS' }, { type: 'quoted', text: quotedName(x.as) });
     }
   }
