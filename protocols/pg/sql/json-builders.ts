@@ -135,21 +135,26 @@ export function markFlags(mark: string): string[] {
 /** Words that make an array: ARRAY[...], array_agg, string_to_array, array_append, regexp_split_to_array, ... */
 const ARRAY_WORD = /^(array|array_\w+|string_to_array|regexp_split_to_array|regexp_match(es)?)$/i;
 
+/** Whether a statement holds a builder's call and, anywhere, a token `other` accepts. */
+function builderBeside(sig: PgToken[], other: (t: PgToken) => boolean): boolean {
+  let call = false;
+  let seen = false;
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
+    seen ||= other(t);
+    if (call && seen) return true;
+  }
+  return false;
+}
+
 /**
  * Whether a statement may hold a builder of an array value: a builder's call and an array's word
  * or a `[` (`::int[]`). A cheap test before parsing; a table's array columns the translation
  * types by their declared types.
  */
 export function mayHoldJsonArrays(sig: PgToken[]): boolean {
-  let call = false;
-  let array = false;
-  for (let i = 0; i < sig.length; i++) {
-    const t = sig[i];
-    call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
-    array ||= (t.type === 'word' && ARRAY_WORD.test(t.text)) || isPunct(t, '[');
-    if (call && array) return true;
-  }
-  return false;
+  return builderBeside(sig, (t) => (t.type === 'word' && ARRAY_WORD.test(t.text)) || isPunct(t, '['));
 }
 
 /** Words whose value may be a computed numeric of a known scale (sum(price), round(x, 2), x::numeric(10,2)). */
@@ -161,16 +166,11 @@ const NUMERIC_WORD = /^(sum|min|max|round|trunc|abs|ceil|ceiling|floor|coalesce|
  * numeric(p, s) columns the translation types by their declared types.
  */
 export function mayHoldJsonNumerics(sig: PgToken[]): boolean {
-  let call = false;
-  let numeric = false;
-  for (let i = 0; i < sig.length; i++) {
-    const t = sig[i];
-    call ||= t.type === 'word' && BUILDER_VALUES[t.text.toLowerCase()] !== undefined && isPunct(sig[i + 1], '(');
-    numeric ||=
+  return builderBeside(
+    sig,
+    (t) =>
       (t.type === 'number' && /[.eE]/.test(t.text)) ||
       (t.type === 'op' && /^[-+*/%]$/.test(t.text)) ||
-      (t.type === 'word' && NUMERIC_WORD.test(t.text));
-    if (call && numeric) return true;
-  }
-  return false;
+      (t.type === 'word' && NUMERIC_WORD.test(t.text)),
+  );
 }
