@@ -232,4 +232,29 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const r = psql(pair.patinaPort, ["SELECT 'nope'::regnamespace"], ['-A', '-t']);
     assert.match(r.stderr, /schema "nope" does not exist/);
   });
+  it("'public'::regnamespace and 'integer'::regtype print their names, made text too (they printed 2200 and 2200.0, 23.0)", async () => {
+    const commands = [
+      `SELECT 'public'::regnamespace AS n, 'public'::regnamespace::text AS t, 'integer'::regtype::text AS u,
+        'x' || 'pg_catalog'::regnamespace AS v, format('%s', 'int8'::regtype) AS w, 2200::regnamespace::text AS x`,
+      `SELECT relnamespace::regnamespace::text, pg_typeof(relname)::text FROM pg_class WHERE relname = 'orders'`,
+    ];
+    assert.equal(psqlOk(pair.patinaPort, commands), psqlOk(pair.postgresPort, commands));
+    // typed regnamespace as in PostgreSQL (it went typed int8), its OID in binary
+    const read = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const r = await c.query(
+          "SELECT 'public'::regnamespace AS n, relnamespace::regnamespace AS m FROM pg_class WHERE relname = 'orders'",
+        );
+        const b = await c.query({ text: "SELECT 'public'::regnamespace::oid AS o", binary: true } as never);
+        return [r.rows, r.fields.map((f) => f.dataTypeID), b.rows];
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await read(pair.patinaPort);
+    assert.deepEqual(patina.slice(0, 2), [[{ n: 'public', m: 'public' }], [4089, 4089]]);
+    assert.deepEqual(patina, await read(pair.postgresPort));
+  });
 });

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
 import { parseInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
-import { PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
+import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
@@ -47,9 +47,6 @@ const BTREE_COLUMN: Record<string, boolean> = {
   search_array: true,
   search_nulls: true,
 };
-
-/** The schemas' OIDs and names (pg_namespace's rows: catalog/local-db.ts). */
-const NAMESPACE_NAMES = { 11: 'pg_catalog', 2200: 'public', 13000: 'information_schema' };
 
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();
@@ -367,8 +364,17 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   // 'integer'::regtype, 'int4'::regtype, 'trigger'::regtype: the type's OID (42704 for no type); an
   // OID: its name as format_type prints it
+  // (the OID an integer, as SQLite keeps it: a JS number would be a REAL, `23.0` made text)
   fn('__pg_regtype', (x) =>
-    x === null ? null : typeof x === 'string' && !/^\d+$/.test(x) ? regtypeOid(x) : regtypeName(num(x)),
+    x === null ? null : typeof x === 'string' && !/^\d+$/.test(x) ? BigInt(regtypeOid(x)) : regtypeName(num(x)),
+  );
+  // a regtype made text: an OID's type name; a name (pg_typeof's, an OID's cast) as it is
+  fn('__pg_regtype_text', (x) =>
+    x === null
+      ? null
+      : typeof x === 'string' && !/^\d+$/.test(x)
+        ? x
+        : regtypeName(num(typeof x === 'string' ? Number(x) : x)),
   );
   // oidvector::regtype[] (pg_proc.proargtypes, which pgcli's completion reads): the names, counted
   // from 0 as the vector is ([0:1]={text,integer}); an array ('{25,23}') from 1
@@ -385,14 +391,19 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   // name stayed text); 3F000 for no such schema
   fn('__pg_regnamespace', (x) => {
     if (x === null) return null;
-    if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x))
-      return (NAMESPACE_NAMES as Record<number, string>)[num(x)] ?? String(x);
+    if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x)) return NAMESPACE_NAMES[num(x)] ?? String(x);
     const name = x.trim().replace(/^"(.*)"$/, '$1');
     const oid = Object.entries(NAMESPACE_NAMES).find(
       ([, n]) => n === (/^".*"$/.test(x.trim()) ? name : name.toLowerCase()),
     )?.[0];
     if (oid === undefined) throw pgError('3F000', `schema "${name}" does not exist`);
-    return Number(oid);
+    return BigInt(oid);
+  });
+  // a regnamespace made text: an OID's schema name; a name (relnamespace::regnamespace) as it is
+  fn('__pg_regnamespace_text', (x) => {
+    if (x === null) return null;
+    if (typeof x === 'string' && !/^\s*\d+\s*$/.test(x)) return x;
+    return NAMESPACE_NAMES[num(typeof x === 'string' ? Number(x) : x)] ?? String(x);
   });
   db.table('pg_options_to_table', {
     columns: ['option_name', 'option_value'],

@@ -82,4 +82,5 @@ export const PG_TYPE_ROWS: PgTypeRow[] = [
   [2951,"_uuid",-1,false,"b","A",false,",",2950,0,"array_in","array_out","array_recv","array_send","-","-","array_typanalyze","array_subscript_handler","i","x",0],
   [3802,"jsonb",-1,false,"b","U",false,",",0,3807,"jsonb_in","jsonb_out","jsonb_recv","jsonb_send","-","-","-","jsonb_subscript_handler","i","x",0],
   [3807,"_jsonb",-1,false,"b","A",false,",",3802,0,"array_in","array_out","array_recv","array_send","-","-","array_typanalyze","array_subscript_handler","i","x",0],
+  [4089,"regnamespace",4,true,"b","N",false,",",0,4090,"regnamespacein","regnamespaceout","regnamespacerecv","regnamespacesend","-","-","-","-","i","p",0],
 ];

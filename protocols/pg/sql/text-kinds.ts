@@ -27,6 +27,9 @@ const TEXT_KIND: Record<number, string> = {
   [OID.interval]: 'interval',
   // an OID here, its relation's name in PostgreSQL's text (catalog/catalog-functions.ts)
   [OID.regclass]: 'regclass',
+  // an OID here when cast from a name ('integer'::regtype, 'public'::regnamespace), printed as the name
+  [OID.regtype]: 'regtype',
+  [OID.regnamespace]: 'regnamespace',
   // arrays built by expressions keep SQLite's text of their elements (array_agg of booleans: {1,0})
   [arrayOidOf(OID.bool)!]: 'array:boolean',
   [arrayOidOf(OID.float8)!]: 'array:double precision',
@@ -56,7 +59,7 @@ export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
 
 /** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {
-  if (kind === 'regclass') return `__pg_regclass_text(${x})`;
+  if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') return `__pg_${kind}_text(${x})`;
   const styled = styledTextKind(kind);
   return styled === null ? x : `__pg_text(${quoteString(zonedTextKind(styled))}, ${x})`;
 }

@@ -44,6 +44,8 @@ export const TYPE_NAMES: Record<string, number> = {
   regtype: OID.regtype,
   // a relation's OID, printed as its name (types/registry.ts; made text by __pg_regclass_text)
   regclass: OID.regclass,
+  // a schema's OID, printed as its name (types/oids.ts; made text by __pg_regnamespace_text)
+  regnamespace: OID.regnamespace,
 };
 
 /** Functions whose result type does not depend on their arguments. */

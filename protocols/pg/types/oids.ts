@@ -34,6 +34,7 @@ export const OID = {
   record: 2249,
   uuid: 2950,
   jsonb: 3802,
+  regnamespace: 4089,
   textArray: 1009,
   oidArray: 1028,
   int2Array: 1005,
@@ -72,6 +73,7 @@ export const PG_TYPES: [number, string, number, string][] = [
   [2249, 'record', -1, 'P'],
   [2950, 'uuid', 16, 'U'],
   [3802, 'jsonb', -1, 'U'],
+  [4089, 'regnamespace', 4, 'N'],
   [30, 'oidvector', -1, 'A'],
   ...ARRAY_TYPES.map(([oid, name]): [number, string, number, string] => [oid, name, -1, 'A']),
 ];
@@ -105,6 +107,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   2205: 'regclass',
   2206: 'regtype',
   2249: 'record',
+  4089: 'regnamespace',
   1005: 'smallint[]',
   1009: 'text[]',
   1028: 'oid[]',
@@ -146,6 +149,34 @@ registerCodec({
   textOfBinary(raw) {
     expectLength(raw, 4, 'regtype');
     return regtypeName(raw.readUInt32BE(0));
+  },
+});
+
+/** The schemas' OIDs and names (pg_namespace's rows: catalog/local-db.ts). */
+export const NAMESPACE_NAMES: Record<number, string> = {
+  11: 'pg_catalog',
+  2200: 'public',
+  13000: 'information_schema',
+};
+
+// regnamespace: a schema's OID that prints as its name (`relnamespace::regnamespace` is its name already)
+const namespaceOid = (v: unknown) =>
+  heldAsOid(v) ? Number(v) : Object.entries(NAMESPACE_NAMES).find(([, n]) => n === String(v))?.[0];
+registerCodec({
+  oid: 4089,
+  name: 'regnamespace',
+  text: (v) => (heldAsOid(v) ? (NAMESPACE_NAMES[Number(v)] ?? String(v)) : String(v)),
+  binary(v) {
+    const oid = namespaceOid(v);
+    if (oid === undefined) return notA('regnamespace', v);
+    const b = bytes(4);
+    b.writeUInt32BE(Number(oid), 0);
+    return b;
+  },
+  textOfBinary(raw) {
+    expectLength(raw, 4, 'regnamespace');
+    const oid = raw.readUInt32BE(0);
+    return NAMESPACE_NAMES[oid] ?? String(oid);
   },
 });
 
