@@ -232,6 +232,19 @@ describe('whole-row references against PostgreSQL 15', function () {
     );
   });
 
+  it("a subquery's or WITH query's computed boolean prints t and f in its row, true and false in its JSON (they were 1 and 0)", async () => {
+    await same('SELECT s FROM (SELECT 1 AS a, 2 > 1 AS b) s');
+    await same(
+      'SELECT s FROM (SELECT id, n > 1 AS big, s IS NULL AS blank, NOT b AS nb, true AS t FROM t) s ORDER BY s.id',
+    );
+    await same('WITH x AS (SELECT id, n > 0 AS pos FROM t) SELECT x FROM x ORDER BY x.id');
+    await sameOnBoth(clients(), 'SELECT row_to_json(s) FROM (SELECT 1 AS a, 2 > 1 AS b) s');
+    await sameOnBoth(
+      clients(),
+      'WITH x AS (SELECT id, n > 0 AS pos, EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) AS used FROM t) SELECT json_agg(x ORDER BY x.id) FROM x',
+    );
+  });
+
   it('a whole-row reference inside another expression (a cast, an aggregate but count) or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
       "SELECT t || 'x' FROM t",

@@ -92,64 +92,67 @@ export function selectListTypes(sig: PgToken[]): { name: string | null; oid: num
     )
   )
     return null;
-  return items.map((it) => {
-    let expr = it;
-    let aliased = false;
-    if (it.length >= 3 && it[it.length - 2].type === 'word' && it[it.length - 2].text.toUpperCase() === 'AS') {
-      expr = it.slice(0, -2);
-      aliased = true;
+  return items.map(selectItemType);
+}
+
+/** One select item's type and name as selectListTypes finds them (oid 0 where the SQL does not tell). */
+export function selectItemType(it: PgToken[]): { name: string | null; oid: number } {
+  let expr = it;
+  let aliased = false;
+  if (it.length >= 3 && it[it.length - 2].type === 'word' && it[it.length - 2].text.toUpperCase() === 'AS') {
+    expr = it.slice(0, -2);
+    aliased = true;
+  }
+  const named = (name: string | null, oid: number) => ({ name: aliased ? null : name, oid });
+  if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase()))
+    return named('?column?', OID.bool);
+  const lit = expr.length === 2 && expr[0].text === '-' ? expr[1] : expr.length === 1 ? expr[0] : null;
+  if (lit && lit.type === 'number') {
+    if (!/^\d+$/.test(lit.text)) return named(null, OID.numeric);
+    const n = expr.length === 2 ? -BigInt(lit.text) : BigInt(lit.text);
+    if (n >= -2147483648n && n <= 2147483647n) return named(null, OID.int4);
+    return named(null, n >= -9223372036854775808n && n <= 9223372036854775807n ? OID.int8 : OID.numeric);
+  }
+  let d = 0;
+  let castAt = -1;
+  for (let k = 0; k < expr.length; k++) {
+    const t = expr[k];
+    const up = t.type === 'word' ? t.text.toUpperCase() : '';
+    if (t.text === '(' || t.text === '[' || up === 'CASE') d++;
+    else if (t.text === ')' || t.text === ']' || up === 'END') d--;
+    else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up)))
+      return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
+    else if (d === 0 && t.text === '::') castAt = k;
+  }
+  // `a - b::interval` casts only b: an operator expression, as PostgreSQL names it
+  if (castAt >= 0 && topLevelOperator(expr.slice(0, castAt))) return named('?column?', 0);
+  if (castAt >= 0) {
+    const rest = expr.slice(castAt + 1);
+    const typeName = rest.some((t) => t.text === '[') ? null : castTypeName(rest);
+    if (typeName === null) return named(null, 0);
+    return named(operandName(expr.slice(0, castAt)) ?? typeName, castOid(typeName));
+  }
+  const first = expr[0].type === 'word' ? expr[0].text.toUpperCase() : '';
+  // CAST(x AS type): named and typed as x::type
+  if (first === 'CAST' && expr[1]?.text === '(' && expr[expr.length - 1].text === ')') {
+    let as = -1;
+    for (let k = 2, depth = 0; k < expr.length - 1; k++) {
+      if (expr[k].text === '(') depth++;
+      else if (expr[k].text === ')') depth--;
+      else if (depth === 0 && expr[k].type === 'word' && expr[k].text.toUpperCase() === 'AS') as = k;
     }
-    const named = (name: string | null, oid: number) => ({ name: aliased ? null : name, oid });
-    if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase()))
-      return named('?column?', OID.bool);
-    const lit = expr.length === 2 && expr[0].text === '-' ? expr[1] : expr.length === 1 ? expr[0] : null;
-    if (lit && lit.type === 'number') {
-      if (!/^\d+$/.test(lit.text)) return named(null, OID.numeric);
-      const n = expr.length === 2 ? -BigInt(lit.text) : BigInt(lit.text);
-      if (n >= -2147483648n && n <= 2147483647n) return named(null, OID.int4);
-      return named(null, n >= -9223372036854775808n && n <= 9223372036854775807n ? OID.int8 : OID.numeric);
-    }
-    let d = 0;
-    let castAt = -1;
-    for (let k = 0; k < expr.length; k++) {
-      const t = expr[k];
-      const up = t.type === 'word' ? t.text.toUpperCase() : '';
-      if (t.text === '(' || t.text === '[' || up === 'CASE') d++;
-      else if (t.text === ')' || t.text === ']' || up === 'END') d--;
-      else if (d === 0 && ((t.type === 'op' && BOOL_OPS.has(t.text)) || BOOL_WORDS.has(up)))
-        return named(up === 'EXISTS' && k === 0 ? 'exists' : '?column?', OID.bool);
-      else if (d === 0 && t.text === '::') castAt = k;
-    }
-    // `a - b::interval` casts only b: an operator expression, as PostgreSQL names it
-    if (castAt >= 0 && topLevelOperator(expr.slice(0, castAt))) return named('?column?', 0);
-    if (castAt >= 0) {
-      const rest = expr.slice(castAt + 1);
-      const typeName = rest.some((t) => t.text === '[') ? null : castTypeName(rest);
-      if (typeName === null) return named(null, 0);
-      return named(operandName(expr.slice(0, castAt)) ?? typeName, castOid(typeName));
-    }
-    const first = expr[0].type === 'word' ? expr[0].text.toUpperCase() : '';
-    // CAST(x AS type): named and typed as x::type
-    if (first === 'CAST' && expr[1]?.text === '(' && expr[expr.length - 1].text === ')') {
-      let as = -1;
-      for (let k = 2, depth = 0; k < expr.length - 1; k++) {
-        if (expr[k].text === '(') depth++;
-        else if (expr[k].text === ')') depth--;
-        else if (depth === 0 && expr[k].type === 'word' && expr[k].text.toUpperCase() === 'AS') as = k;
-      }
-      const typeName = as < 0 ? null : castTypeName(expr.slice(as + 1, -1));
-      if (typeName !== null) return named(operandName(expr.slice(2, as)) ?? typeName, castOid(typeName));
-    }
-    // a typed literal: DATE '2026-01-01', TIMESTAMP WITH TIME ZONE '...', INTERVAL '7 days'
-    const litAt = expr.findIndex((t) => t.type === 'string');
-    if (litAt >= 1 && expr.every((t, k) => k === litAt || t.type === 'word')) {
-      const typeName = castTypeName(expr.slice(0, litAt));
-      if (typeName !== null) return named(typeName, castOid(typeName));
-    }
-    const name = operandName(expr);
-    const fnType = name !== null && expr.length > 1 ? FUNCTION_TYPES[name] : undefined;
-    return named(name, fnType ? oidOfDeclType(fnType) : 0);
-  });
+    const typeName = as < 0 ? null : castTypeName(expr.slice(as + 1, -1));
+    if (typeName !== null) return named(operandName(expr.slice(2, as)) ?? typeName, castOid(typeName));
+  }
+  // a typed literal: DATE '2026-01-01', TIMESTAMP WITH TIME ZONE '...', INTERVAL '7 days'
+  const litAt = expr.findIndex((t) => t.type === 'string');
+  if (litAt >= 1 && expr.every((t, k) => k === litAt || t.type === 'word')) {
+    const typeName = castTypeName(expr.slice(0, litAt));
+    if (typeName !== null) return named(typeName, castOid(typeName));
+  }
+  const name = operandName(expr);
+  const fnType = name !== null && expr.length > 1 ? FUNCTION_TYPES[name] : undefined;
+  return named(name, fnType ? oidOfDeclType(fnType) : 0);
 }
 
 /** Whether tokens hold an operator outside parentheses (`a - b`, `-1`). */

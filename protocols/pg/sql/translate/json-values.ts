@@ -9,6 +9,8 @@
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
 import { ARRAY_FLAGS, BUILDER_VALUES, JSON_TYPED, isBuilderValue, markFlags, valueFlag } from '../json-builders';
+import type { PgToken } from '../lexer';
+import { selectItemType } from '../select-list';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
 import { styledTextKind } from '../session-styles';
 import { sessionZone, zonedTextKind } from '../session-zone';
@@ -305,7 +307,7 @@ class JsonRewriter {
       const ref = columnRef(expr);
       name ??= ref?.[1] ?? null;
       if (name === null && names?.[out.length] === undefined) return null;
-      out.push({ name: name ?? '', type: ref ? this.columnType(ref, inside) : isJsonExpr(expr) ? 'json' : null });
+      out.push({ name: name ?? '', type: ref ? this.columnType(ref, inside) : computedType(expr) });
     }
     if (!names) return out;
     // (a column list longer than the query's columns is PostgreSQL's 42P10; fewer names keep the rest)
@@ -592,6 +594,17 @@ class JsonRewriter {
   }
 }
 
+/**
+ * The type of a subquery's computed column where its tokens tell one that prints otherwise than
+ * SQLite's value: a built document (json), a comparison or other boolean (its 1 and 0 are t and f in a
+ * record's text, true and false in JSON); null for the rest.
+ */
+function computedType(expr: Tok[]): string | null {
+  if (isJsonExpr(expr)) return 'json';
+  const plain = expr.filter((t): t is PgToken => t.type !== 'group');
+  return plain.length === expr.length && selectItemType(plain).oid === OID.bool ? 'boolean' : null;
+}
+
 /** How __pg_text prints a field of a declared type in a record's text, or null for SQLite's own text. */
 function fieldKind(type: string | null): string | null {
   const t = (type ?? '').toLowerCase().trim();
@@ -626,8 +639,9 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
   toks.forEach((t, k) => {
     if (isWord(t, 'FROM') || isWord(t, 'JOIN') || isPunct(t, ','))
       for (const x of [toks[k + 1], toks[k + 2], toks[k + 3]]) if (isName(x)) names.add(nameOf(x!));
-    // a subquery's alias: `) AS s`
-    if (isPunct(t, ')') && isWord(toks[k + 1], 'AS') && isName(toks[k + 2])) names.add(nameOf(toks[k + 2]));
+    // a subquery's alias: `) AS s`, `) s` (a query without FROM puts no name within three tokens)
+    const alias = isWord(toks[k + 1], 'AS') ? toks[k + 2] : toks[k + 1];
+    if (isPunct(t, ')') && isName(alias)) names.add(nameOf(alias!));
   });
   const maybe = toks.some(
     (t, k) =>
