@@ -27,9 +27,6 @@ const TEXT_KIND: Record<number, string> = {
   [OID.interval]: 'interval',
   // an OID here, its relation's name in PostgreSQL's text (catalog/catalog-functions.ts)
   [OID.regclass]: 'regclass',
-  // an OID here when cast from a name ('integer'::regtype, 'public'::regnamespace), printed as the name
-  [OID.regtype]: 'regtype',
-  [OID.regnamespace]: 'regnamespace',
   // arrays built by expressions keep SQLite's text of their elements (array_agg of booleans: {1,0})
   [arrayOidOf(OID.bool)!]: 'array:boolean',
   [arrayOidOf(OID.float8)!]: 'array:double precision',
@@ -51,6 +48,10 @@ export function textKind(typer: Typer, n: Node): string | null {
     // a computed value's double prints at its 15 significant digits (0.1 * 3 made text is 0.3)
     return isComputed(n) ? 'numeric' : null;
   }
+  // a cast from a name ('integer'::regtype, 'public'::regnamespace) holds the OID, printed as the name
+  // (only a cast: pg_typeof's value is its name already, on connections without these functions)
+  if ((type === OID.regtype || type === OID.regnamespace) && n?.TypeCast)
+    return type === OID.regtype ? 'regtype' : 'regnamespace';
   return TEXT_KIND[type] ?? null;
 }
 
