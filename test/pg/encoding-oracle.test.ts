@@ -204,6 +204,25 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
             resultFormats: [0],
           }),
         );
+        // a statement named by LATIN1's é (byte 0xe9): after SET client_encoding WIN1251 the same
+        // byte names й, another statement (26000), and é again after LATIN1
+        const z = Buffer.from([0]);
+        const msg = (type: string, ...parts: Buffer[]) => {
+          const len = Buffer.alloc(4);
+          len.writeInt32BE(4 + parts.reduce((n, b) => n + b.length, 0));
+          return Buffer.concat([Buffer.from(type), len, ...parts]);
+        };
+        const name = Buffer.from([0xe9]);
+        const run = Buffer.concat([
+          msg('B', z, name, z, Buffer.alloc(6)),
+          msg('E', z, Buffer.alloc(4)),
+          serialize.sync(),
+        ]);
+        seen(await c.exchange(Buffer.concat([msg('P', name, z, Buffer.from('SELECT 1'), z, Buffer.alloc(2)), run])));
+        await q("SET client_encoding = 'WIN1251'");
+        seen(await c.exchange(run));
+        await q("SET client_encoding = 'LATIN1'");
+        seen(await c.exchange(run));
         await q('DISCARD ALL');
         await q('SHOW client_encoding');
       } finally {

@@ -130,8 +130,9 @@ export class Reader {
     }
     const s =
       this.charset === null ? this.buf.toString('utf8', this.pos, end) : this.decoded(this.buf.subarray(this.pos, end));
-    // only an ASCII name compares byte for character
-    if (s.length === n) this.#lastName = s;
+    // only an ASCII name compares byte for character (in UTF-8, one character a byte is ASCII; a
+    // single-byte encoding's upper half reads otherwise in another one, after a SET client_encoding)
+    if (s.length === n && (this.charset === null || /^[\x00-\x7f]*$/.test(s))) this.#lastName = s;
     this.pos = end + 1;
     return s;
   }
