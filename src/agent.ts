@@ -170,6 +170,11 @@ export class Agent {
     return this.#pg?.listening() ?? [];
   }
 
+  /** The Unix-domain sockets of the PG listeners that have a `socket_dir`. */
+  get pgSocketPaths(): string[] {
+    return this.#pg?.socketPaths() ?? [];
+  }
+
   /** Where this agent listens for peers, when it replicates. */
   get gossipAddr(): string | null {
     return this.cluster?.listening ?? null;

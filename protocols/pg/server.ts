@@ -2,6 +2,7 @@
 // the table of connections that CancelRequest looks keys up in.
 import { loadParser } from './sql/parse';
 import net from 'node:net';
+import { clearStaleSocket, listenOn, unixSocketPath } from './connection/unix-socket';
 import type { PgListenerSecurity } from '../../src/auth/security';
 import {
   PG_LISTENER_DEFAULTS,
@@ -33,6 +34,8 @@ export class PgServer implements CancelRegistry {
   /** What sessions write through: the engine behind the write admission, when there is one. */
   readonly #sessionEngine: PgEngine;
   readonly #servers: net.Server[] = [];
+  readonly #unixServers: net.Server[] = [];
+  readonly #socketPaths: string[] = [];
   readonly #conns = new Map<number, { key: number; conn: Connection }>();
   readonly #sockets = new Set<net.Socket>();
   /** LISTEN/NOTIFY channels of every connection of every listener of this agent. */
@@ -71,70 +74,96 @@ export class PgServer implements CancelRegistry {
   }
 
   /** `security` is asked per connection, so a reload's users and certificates apply to the next one. */
-  #listen(l: PgListenerConfig, queryTimeoutMs: number, security: () => PgListenerSecurity): Promise<void> {
-    const authTimeoutMs = 1000 * (l.authenticationTimeoutSeconds ?? PG_LISTENER_DEFAULTS.authenticationTimeoutSeconds);
-    const maxConnections = l.maxConnections ?? PG_LISTENER_DEFAULTS.maxConnections;
-    let open = 0;
-    const server = net.createServer({ keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_IDLE_MS }, (socket) => {
-      this.#sockets.add(socket);
-      open++;
-      this.counts.accepted++;
+  async #listen(l: PgListenerConfig, queryTimeoutMs: number, security: () => PgListenerSecurity): Promise<void> {
+    const limits = {
+      authTimeoutMs: 1000 * (l.authenticationTimeoutSeconds ?? PG_LISTENER_DEFAULTS.authenticationTimeoutSeconds),
+      maxConnections: l.maxConnections ?? PG_LISTENER_DEFAULTS.maxConnections,
+      /** Open connections of this listener, over TCP and its Unix-domain socket together. */
+      open: 0,
+    };
+    const tcp = net.createServer({ keepAlive: true, keepAliveInitialDelay: TCP_KEEPALIVE_IDLE_MS }, (socket) =>
+      this.#accept(socket, l, limits, queryTimeoutMs, security, false),
+    );
+    tcp.maxConnections = 10000;
+    this.#servers.push(tcp);
+    await listenOn(tcp, (done) => tcp.listen(l.addr.port, l.addr.host, done));
+    if (!l.socketDir) return;
+    const socketPath = unixSocketPath(l.socketDir, (tcp.address() as net.AddressInfo).port);
+    await clearStaleSocket(socketPath);
+    const unix = net.createServer((socket) => this.#accept(socket, l, limits, queryTimeoutMs, security, true));
+    unix.maxConnections = 10000;
+    this.#unixServers.push(unix);
+    await listenOn(unix, (done) => unix.listen(socketPath, done));
+    this.#socketPaths.push(socketPath);
+  }
+
+  /**
+   * A new client socket of listener `l`. A Unix-domain socket is local, as PostgreSQL's `local` lines
+   * of pg_hba.conf: its SSLRequest is answered N (libpq sends none there) and `require_tls` does not
+   * apply; the listener's passwords do.
+   */
+  #accept(
+    socket: net.Socket,
+    l: PgListenerConfig,
+    limits: { authTimeoutMs: number; maxConnections: number; open: number },
+    queryTimeoutMs: number,
+    security: () => PgListenerSecurity,
+    local: boolean,
+  ): void {
+    this.#sockets.add(socket);
+    limits.open++;
+    this.counts.accepted++;
+    this.counts.open = this.#sockets.size;
+    // PostgreSQL's authentication_timeout: a client that never finishes logging in (silent, or stopped
+    // mid-startup) is closed, as PostgreSQL does, with nothing sent; its socket and memory are freed.
+    let authenticated = false;
+    const authTimer = setTimeout(() => {
+      if (authenticated) return;
+      this.counts.authTimeouts++;
+      socket.destroy();
+    }, limits.authTimeoutMs);
+    authTimer.unref();
+    socket.on('close', () => {
+      clearTimeout(authTimer);
+      limits.open--;
+      this.#sockets.delete(socket);
       this.counts.open = this.#sockets.size;
-      // PostgreSQL's authentication_timeout: a client that never finishes logging in (silent, or stopped
-      // mid-startup) is closed, as PostgreSQL does, with nothing sent; its socket and memory are freed.
-      let authenticated = false;
-      const authTimer = setTimeout(() => {
-        if (authenticated) return;
-        this.counts.authTimeouts++;
-        socket.destroy();
-      }, authTimeoutMs);
-      authTimer.unref();
-      socket.on('close', () => {
-        clearTimeout(authTimer);
-        open--;
-        this.#sockets.delete(socket);
-        this.counts.open = this.#sockets.size;
-      });
-      // Past max_connections the client still gets an answer it understands, after its startup packet (53300).
-      const tooMany = open > maxConnections;
-      const sec = security();
-      negotiateEncryption(
-        socket,
-        () => sec.tls,
-        (n) => {
-          const opts = {
-            readonly: l.readonly,
-            users: sec.users,
-            requireTls: sec.requireTls,
-            queryTimeoutMs,
-            counts: this.counts,
-            tooMany,
-            onAuthenticated: () => {
-              authenticated = true;
-              clearTimeout(authTimer);
-            },
-          };
-          new Connection(
-            n.socket,
-            this.#sessionEngine,
-            this.#local,
-            opts,
-            this,
-            { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '' },
-            this.#channels,
-          );
-        },
-      );
     });
-    server.maxConnections = 10000;
-    this.#servers.push(server);
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(l.addr.port, l.addr.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    // Past max_connections the client still gets an answer it understands, after its startup packet (53300).
+    const tooMany = limits.open > limits.maxConnections;
+    const sec = security();
+    negotiateEncryption(
+      socket,
+      () => (local ? null : sec.tls),
+      (n) => {
+        const opts = {
+          readonly: l.readonly,
+          users: sec.users,
+          requireTls: sec.requireTls && !local,
+          queryTimeoutMs,
+          counts: this.counts,
+          tooMany,
+          onAuthenticated: () => {
+            authenticated = true;
+            clearTimeout(authTimer);
+          },
+        };
+        new Connection(
+          n.socket,
+          this.#sessionEngine,
+          this.#local,
+          opts,
+          this,
+          { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '[local]' },
+          this.#channels,
+        );
+      },
+    );
+  }
+
+  /** The Unix-domain sockets the listeners with a `socket_dir` listen on. */
+  socketPaths(): string[] {
+    return [...this.#socketPaths];
   }
 
   /** Where each listener is bound (real ports when 0 was asked for). */
@@ -183,7 +212,7 @@ export class PgServer implements CancelRegistry {
 
   async stop(): Promise<void> {
     await Promise.all(
-      this.#servers
+      [...this.#servers, ...this.#unixServers]
         .map((s) => new Promise<void>((resolve) => s.close(() => resolve())))
         .concat([...this.#sockets].map(async (sock) => void sock.destroy())),
     );

@@ -40,6 +40,8 @@ Options:
                            without it the agent runs alone
       --bootstrap HOST:PORT,...  peers to join the cluster through
       --pg-addr HOST:PORT  a PostgreSQL wire-protocol listener (repeatable; port 0 picks a free port)
+      --pg-socket-dir DIR  the PG listeners also listen on DIR/.s.PGSQL.<port>, a Unix-domain
+                           socket (psql -h DIR -p <port>)
       --gossip-advertise HOST:PORT  the address peers dial, when not --gossip-addr
                            (behind a proxy)
       --log-level LEVEL    fatal, error, warn, info (default), debug, trace or silent
@@ -165,6 +167,7 @@ export function agentConfig(argv: string[]): Config {
       'db-path': { type: 'string' },
       schema: { type: 'string', multiple: true },
       'pg-addr': { type: 'string', multiple: true },
+      'pg-socket-dir': { type: 'string' },
       'gossip-addr': { type: 'string' },
       bootstrap: { type: 'string' },
       'gossip-advertise': { type: 'string' },
@@ -185,6 +188,11 @@ export function agentConfig(argv: string[]): Config {
   if (values.schema) cfg.db.schemaPaths = values.schema.map((p) => path.resolve(p));
   if (values['pg-addr'])
     cfg.api.pg = values['pg-addr'].map((a) => ({ addr: parseAddr(a, '--pg-addr'), readonly: false, password: null }));
+  if (values['pg-socket-dir'] !== undefined) {
+    if (cfg.api.pg.length === 0) throw new UsageError('--pg-socket-dir needs a PG listener (--pg-addr or [api.pg])');
+    const dir = path.resolve(values['pg-socket-dir']);
+    for (const l of cfg.api.pg) l.socketDir = dir;
+  }
   if (values['gossip-addr']) {
     cfg.gossip = {
       ...cfg.gossip,
@@ -231,10 +239,7 @@ async function runAgent(argv: string[]) {
   const advertised =
     agent.cluster && agent.cluster.addr !== agent.gossipAddr ? ` (advertised as ${agent.cluster.addr})` : '';
   const gossip = agent.gossipAddr ? `, gossip on ${agent.gossipAddr}${advertised}` : '';
-  const pg = agent.pgAddrs.map((a) => `, PostgreSQL on ${a}`).join('');
-  process.stdout.write(
-    `patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`,
-  );
+  const pg = [...agent.pgAddrs, ...agent.pgSocketPaths].map((a) => `, PostgreSQL on ${a}`).join('');
   let stopping = false;
   const stop = async (sig: string) => {
     if (stopping) {
@@ -262,6 +267,12 @@ async function runAgent(argv: string[]) {
       (err) => log.warn(errorFields(err), 'reload refused'),
     );
   });
+  // Ready only once the signals are handled: a supervisor that sends SIGTERM as soon as it reads this
+  // line gets a clean stop (the line printed before the handlers let such a SIGTERM kill the process
+  // outright when the reader ran before the agent's next statement).
+  process.stdout.write(
+    `patina: agent ready, HTTP API on ${agent.apiScheme}://${agent.apiAddr}${pg}${gossip}, database ${cfg.db.path}\n`,
+  );
 }
 
 const CLIENT_OPTIONS = {

@@ -58,6 +58,11 @@ export interface PgListenerConfig {
   authenticationTimeoutSeconds?: number;
   /** `max_connections`: open connections of this listener past which a new one gets 53300 (PostgreSQL's 100). */
   maxConnections?: number;
+  /**
+   * `socket_dir`: also listen on the Unix-domain socket `<dir>/.s.PGSQL.<port>`, where libpq looks for
+   * it (`psql -h <dir> -p <port>`), as PostgreSQL's unix_socket_directories.
+   */
+  socketDir?: string | null;
 }
 
 /** PostgreSQL's defaults for the limits of a listener that says nothing. */
@@ -308,6 +313,7 @@ function pgListener(v: unknown, key: string, rel: (p: string) => string): PgList
     'require_tls',
     'authentication_timeout',
     'max_connections',
+    'socket_dir',
   ]);
   if (t.addr === undefined) throw bad(`${key}.addr`, 'missing');
   const users = t.users === undefined ? [] : t.users;
@@ -337,6 +343,7 @@ function pgListener(v: unknown, key: string, rel: (p: string) => string): PgList
       t.max_connections === undefined
         ? PG_LISTENER_DEFAULTS.maxConnections
         : num(t.max_connections, `${key}.max_connections`, 1),
+    socketDir: t.socket_dir === undefined ? null : rel(str(t.socket_dir, `${key}.socket_dir`)),
   };
   if (l.requireTls && !l.tls)
     throw bad(`${key}.require_tls`, `needs [${key.replace(/\[\d+\]$/, '')}.tls] with cert_file and key_file`);

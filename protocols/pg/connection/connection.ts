@@ -137,8 +137,9 @@ export class Connection {
       user: this.#startup.user,
       database: q.session.facts.database,
       applicationName: q.session.facts.settings.get('application_name') ?? '',
-      clientAddr: this.#socket.remoteAddress ?? null,
-      clientPort: this.#socket.remotePort ?? null,
+      // (a Unix-domain socket's client has no address, and port -1, as PostgreSQL shows it)
+      clientAddr: this.#handshake.remoteAddress === '[local]' ? null : (this.#socket.remoteAddress ?? null),
+      clientPort: this.#handshake.remoteAddress === '[local]' ? -1 : (this.#socket.remotePort ?? null),
       // (an idle session waits for its client, as PostgreSQL shows it)
       waitEvent: q.session.waitEvent ?? (a.state.startsWith('idle') ? ['Client', 'ClientRead'] : null),
       ...a,
