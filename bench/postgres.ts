@@ -73,14 +73,21 @@ export interface PgbenchRun {
  * of the server's processes. pgbench's own CPU is this process's reaped-children time (the only
  * child that exits during the run).
  */
-export async function pgbench(port: number, user: string, args: string[], serverPid: number): Promise<PgbenchRun> {
+export async function pgbench(
+  port: number,
+  user: string,
+  args: string[],
+  serverPid: number,
+  /** 127.0.0.1, or a folder: the server's Unix-domain socket there */
+  host = '127.0.0.1',
+): Promise<PgbenchRun> {
   const self0 = cpuOfTree(process.pid);
   const server0 = cpuOfTree(serverPid);
   const out = run('pgbench', [
     '-n',
     ...args,
     '-h',
-    '127.0.0.1',
+    host,
     '-p',
     String(port),
     '-U',

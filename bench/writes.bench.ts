@@ -310,7 +310,12 @@ async function main() {
   fs.writeFileSync(update, UPDATE_SCRIPT);
   const prof = process.env.PATINA_BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PATINA_BENCH_PROF}`] : [];
   if (process.env.PATINA_BENCH_PERF) prof.push('--perf-basic-prof');
-  const agent = new AgentProcess({ schema: PATINA_SCHEMA, args: ['--pg-addr', '127.0.0.1:0'], nodeArgs: prof });
+  // the Unix-domain socket too, for the TPC-B figure over sockets (PostgreSQL's is in the same folder)
+  const agent = new AgentProcess({
+    schema: PATINA_SCHEMA,
+    args: ['--pg-addr', '127.0.0.1:0', '--pg-socket-dir', dir],
+    nodeArgs: prof,
+  });
   let pg: BenchPostgres | null = null;
   let floors: ChildProcess[] = [];
   try {
@@ -335,22 +340,25 @@ async function main() {
     process.stdout.write(
       `writes: pgbench -M prepared -j 2, ${ACCOUNTS} accounts, ${ROUNDS} x ${SECONDS} s per figure (medians), ${os.cpus().length} CPUs; PostgreSQL with synchronous_commit = off\n`,
     );
-    // [name, pgbench arguments, whether the Node floor knows the script, the goal against PostgreSQL]
-    const workloads: [string, string[], boolean, number][] = [
-      ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1'], true, 1],
-      ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2'], true, 1],
-      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.5],
+    // [name, pgbench arguments, whether the Node floor knows the script, the goal against PostgreSQL,
+    // where pgbench connects: loopback TCP, or both servers' Unix-domain sockets in `dir`]
+    const workloads: [string, string[], boolean, number, string][] = [
+      ['one-row autocommit UPDATE, 1 client', ['-f', update, '-c', '1', '-j', '1'], true, 1, '127.0.0.1'],
+      ['one-row autocommit UPDATE, 4 clients', ['-f', update, '-c', '4', '-j', '2'], true, 1, '127.0.0.1'],
+      ['TPC-B-like (-b tpcb-like), 4 clients', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.5, '127.0.0.1'],
+      // the same over Unix-domain sockets, both sides: a socket write costs less than loopback TCP's
+      ['TPC-B-like, 4 clients, Unix-domain sockets', ['-b', 'tpcb-like', '-c', '4', '-j', '2'], false, 0.5, dir],
     ];
     const chosen = only === 'tpcb' ? workloads.slice(2) : only === 'literal' ? [] : workloads;
-    for (const [name, args, floored, goal] of chosen) {
+    for (const [name, args, floored, goal, host] of chosen) {
       const full = [...args, '-M', 'prepared', '-T', String(SECONDS)];
       const patina: PgbenchRun[] = [];
       const postgres: PgbenchRun[] = [];
       const bare: PgbenchRun[] = [];
       const clocked: PgbenchRun[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        postgres.push(await pgbench(pg.port, 'bench', full, postmaster));
-        patina.push(await pgbench(patinaPort, 'bench', full, agent.proc.pid!));
+        postgres.push(await pgbench(pg.port, 'bench', full, postmaster, host));
+        patina.push(await pgbench(patinaPort, 'bench', full, agent.proc.pid!, host));
         if (!floored) continue;
         bare.push(await pgbench(nodeFloor.port, 'bench', full, nodeFloor.proc.pid!));
         clocked.push(await pgbench(clockFloor.port, 'bench', full, clockFloor.proc.pid!));
