@@ -52,21 +52,39 @@ export function setDayZone(zone: string | null): string | null {
   return before;
 }
 
-/** DateStyle's field order numeric dates are read in ('01/02/2024'): the PG session's while its text is read. */
+/**
+ * How a PG session's text is read: DateStyle's field order for numeric dates ('01/02/2024'), and
+ * '+sql' after it when IntervalStyle is sql_standard, where a leading minus carries over every field
+ * of an interval that has no sign of its own ('-1 2:00:00' is -1 day -2 hours), as PostgreSQL's
+ * DecodeInterval reads it. 'mdy' is PostgreSQL's default.
+ */
+export type InputStyle = DateOrder | `${DateOrder}+sql`;
+
+/** The session's input style while its text is read. */
 let dateOrder: DateOrder = 'mdy';
+let sqlStandardIntervals = false;
+
+/** An input style from SQL text (a per-row function's argument): 'mdy' for anything else. */
+export function inputStyleOf(text: unknown): InputStyle {
+  return typeof text === 'string' && /^(mdy|dmy|ymd)(\+sql)?$/.test(text) ? (text as InputStyle) : 'mdy';
+}
 
 /**
- * Runs `fn` (synchronous) reading numeric dates in `order`, as PostgreSQL's input under the
- * session's DateStyle: a statement's literals, Bind's parameters, COPY's rows, a cast per row.
+ * Runs `fn` (synchronous) reading text in input style `style`, as PostgreSQL's input under the
+ * session's DateStyle and IntervalStyle: a statement's literals, Bind's parameters, COPY's rows, a
+ * cast per row.
  */
-export function withDateOrder<T>(order: DateOrder, fn: () => T): T {
-  if (order === dateOrder) return fn();
-  const before = dateOrder;
+export function withInputStyle<T>(style: InputStyle, fn: () => T): T {
+  const order = style.slice(0, 3) as DateOrder;
+  const sql = style.length > 3;
+  if (order === dateOrder && sql === sqlStandardIntervals) return fn();
+  const before = [dateOrder, sqlStandardIntervals] as const;
   dateOrder = order;
+  sqlStandardIntervals = sql;
   try {
     return fn();
   } finally {
-    dateOrder = before;
+    [dateOrder, sqlStandardIntervals] = before;
   }
 }
 
@@ -616,6 +634,11 @@ export function parseInterval(v: unknown): Interval | null {
     .filter(Boolean);
   const bad = () => pgFail('22007', `invalid input syntax for type interval: "${text}"`);
   if (words.length === 0) bad();
+  // IntervalStyle sql_standard: a leading minus with no other sign in the text is every field's
+  // ('-1 2:00:00', which that style prints for -1 day -2 hours, reads back so); read unsigned, then negated
+  const negateAll =
+    sqlStandardIntervals && words[0].startsWith('-') && !words.slice(1).some((w) => w[0] === '-' || w[0] === '+');
+  if (negateAll) words[0] = words[0].slice(1);
   // each field once, as PostgreSQL's DecodeInterval allows it ('1 day 2 days', '1 hour 02:00' refused)
   const seen = new Set<string>();
   const take = (...fields: string[]) => {
@@ -676,7 +699,8 @@ export function parseInterval(v: unknown): Interval | null {
     }
     iv[field] += Math.round(total);
   }
-  if (ago) {
+  if (ago !== negateAll) {
+    // ('ago' negates everything, after the leading minus did)
     iv.months = -iv.months;
     iv.days = -iv.days;
     iv.micros = -iv.micros;
@@ -1762,11 +1786,10 @@ export function roundFraction(text: string, digits: number): string {
  */
 export function storedDateTime(kind: string, v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  // 'date~dmy': text read in that DateStyle order (the session's, when it is not MDY)
+  // 'date~dmy', 'interval~mdy+sql': text read in that input style (the session's, when it is not MDY)
   const tilde = kind.indexOf('~');
   if (tilde >= 0) {
-    const order = kind.slice(tilde + 1) === 'ymd' ? 'ymd' : 'dmy';
-    return withDateOrder(order, () => storedDateTime(kind.slice(0, tilde), v));
+    return withInputStyle(inputStyleOf(kind.slice(tilde + 1)), () => storedDateTime(kind.slice(0, tilde), v));
   }
   try {
     // 'timestamptz@Europe/Paris': text without an offset is a wall time in the session's zone;
@@ -1811,14 +1834,13 @@ export function installDateFunctions(db: Database.Database): void {
   // (text cast per row with the session in a zone other than UTC: a wall time there)
   const storedTzIn = (v: unknown, z: unknown) => castTimestamptzIn(v, String(z))?.replace(/\+00$/, '') ?? null;
   db.function('__pg_timestamptz_in', det, storedTzIn);
-  // the same with the session's DateStyle order after them, when it is not MDY ('dmy', 'ymd')
-  const inOrder = (o: unknown) => (o === 'dmy' || o === 'ymd' ? o : 'mdy');
-  db.function('__pg_date', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => castDate(v)));
-  db.function('__pg_timestamp', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => castTimestamp(v)));
-  db.function('__pg_timestamptz', det, (v: unknown, o: unknown) => withDateOrder(inOrder(o), () => storedTz(v)));
-  db.function('__pg_timestamptz_in', det, (v: unknown, z: unknown, o: unknown) =>
-    withDateOrder(inOrder(o), () => storedTzIn(v, z)),
-  );
+  // the same with the session's input style after them, when it is not MDY ('dmy', 'ymd+sql')
+  const read = <T>(o: unknown, fn: () => T) => withInputStyle(inputStyleOf(o), fn);
+  db.function('__pg_date', det, (v: unknown, o: unknown) => read(o, () => castDate(v)));
+  db.function('__pg_timestamp', det, (v: unknown, o: unknown) => read(o, () => castTimestamp(v)));
+  db.function('__pg_timestamptz', det, (v: unknown, o: unknown) => read(o, () => storedTz(v)));
+  db.function('__pg_timestamptz_in', det, (v: unknown, z: unknown, o: unknown) => read(o, () => storedTzIn(v, z)));
+  db.function('__pg_interval', det, (v: unknown, o: unknown) => read(o, () => castInterval(v)));
   db.function('__pg_time', det, (v: unknown) => castTime(v));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
   db.function('__pg_store_dt', det, (kind: unknown, v: unknown) => storedDateTime(String(kind), v) as string);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { addInterval, dateArithmetic, withDateOrder } from './dates';
+import { addInterval, dateArithmetic, inputStyleOf, withInputStyle } from './dates';
 import {
   type ArrayTree,
   type KeyedKind,
@@ -32,9 +32,9 @@ export function installPgArrayFunctions(db: Database.Database): void {
     return arrayInput(text, k, lenient === 1 || lenient === 1n);
   };
   db.function('__pg_array_in', { deterministic: true }, arrayIn);
-  // (dates in the session's DateStyle order, when it is not MDY: 'dmy', 'ymd')
+  // (dates and intervals in the session's input style, when it is not MDY: 'dmy', 'mdy+sql')
   db.function('__pg_array_in', { deterministic: true }, (arr: unknown, kind: unknown, lenient: unknown, o: unknown) =>
-    withDateOrder(o === 'ymd' ? 'ymd' : 'dmy', () => arrayIn(arr, kind, lenient)),
+    withInputStyle(inputStyleOf(o), () => arrayIn(arr, kind, lenient)),
   );
   // a || b of arrays ('aa'), an array and an element ('as') or an element and an array ('sa')
   db.function('__pg_array_cat', { deterministic: true }, (kind: unknown, a: unknown, b: unknown) => {

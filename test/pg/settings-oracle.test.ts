@@ -421,6 +421,78 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     ]);
   });
 
+  it("IntervalStyle sql_standard's input: a leading minus is every unsigned field's, so its text reads back ('-1 2:00:00' was -1 day +2 hours)", async () => {
+    const texts = [
+      '-1 2:00:00',
+      '-1 day 2 hours',
+      '-1-2 3 4:05:06',
+      '-1 +2:00:00',
+      '-1 -2:00:00',
+      '- 1 day 3 hours',
+      '-1 day 2 hours ago',
+      '@ -1 day 1 hour',
+      '-1.5 days 3 hours',
+      '-1:30',
+      '+1 2:00:00',
+      '1 -2:00:00',
+      'P-1DT2H',
+    ];
+    const values = `(VALUES ${texts.map((t, k) => `(${k}, '${t}')`).join(', ')}) v(k, s)`;
+    const printed = `(VALUES (1, interval '-1 day -2 hours'), (2, interval '-1 year -2 mons -3 days -04:05:06.5'),
+      (3, interval '-00:00:01'), (4, interval '-3 days'), (5, interval '-1 day +02:00'), (6, interval '1 year -1 day')) v(k, i)`;
+    const out = same([
+      'SET intervalstyle = sql_standard',
+      // literals, typed literals and their arrays; text cast per row, and arrays of it
+      ...texts.map((t) => `SELECT '${t}'::interval, interval '${t}', '{"${t}"}'::interval[]`),
+      `SELECT k, s::interval, ('{"' || s || '"}')::interval[] FROM ${values} ORDER BY k`,
+      // an INSERT's strings, INSERT ... SELECT of one
+      "INSERT INTO styled (id, i) VALUES (10, '-1 2:00:00'), (11, '-1 day 3 hours')",
+      "INSERT INTO styled (id, i) SELECT 12, '-2 3:00:00'",
+      // what the style prints reads back the same
+      `SELECT k, i, i::text::interval = i, i::text::interval FROM ${printed} ORDER BY k`,
+      'SET intervalstyle = postgres',
+      'SELECT id, i FROM styled WHERE id >= 10 ORDER BY id',
+      "SELECT '-1 2:00:00'::interval",
+    ]);
+    assert.match(out, /^10\|-1 days -02:00:00$/m);
+    // node-postgres (extended protocol): text parameters and COPY FROM read so; a statement prepared
+    // before the SET keeps its literal as read at Parse
+    const run = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      const asText = { getTypeParser: () => (v: string) => v };
+      const q = {
+        name: 'signed',
+        text: "SELECT $1::interval::text AS p, '-1 2:00:00'::interval::text AS l",
+        values: ['-2 3:00:00'],
+        rowMode: 'array' as const,
+        types: asText,
+      };
+      try {
+        const out: unknown[] = [(await c.query(q)).rows];
+        await c.query("SET intervalstyle = 'sql_standard'");
+        out.push((await c.query(q)).rows);
+        await c.query('INSERT INTO styled (id, i) VALUES ($1, $2)', [20, '-1 2:00:00']);
+        const stream = (c as unknown as { query(s: Writable): Writable }).query(
+          copyStreams.from('COPY styled (id, i) FROM STDIN'),
+        );
+        await pipeline(Readable.from([Buffer.from('21\t-3 4:05:06\n')]), stream);
+        await c.query('SET intervalstyle = postgres');
+        const stored = 'SELECT id, i FROM styled WHERE id >= 20 ORDER BY id';
+        out.push((await c.query({ text: stored, rowMode: 'array', types: asText })).rows);
+        return out;
+      } finally {
+        await c.end();
+      }
+    };
+    const patina = await run(pair.patinaPort);
+    assert.deepEqual(patina, await run(pair.postgresPort));
+    assert.deepEqual(patina.at(-1), [
+      ['20', '-1 days -02:00:00'],
+      ['21', '-3 days -04:05:06'],
+    ]);
+  });
+
   it('SHOW and current_setting answer every setting PostgreSQL 15 has; pg_settings lists them typed (SHOW work_mem was 42704)', () => {
     same([
       'SHOW work_mem',

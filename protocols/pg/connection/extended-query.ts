@@ -7,9 +7,9 @@ import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
 import type { Analyzed } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
-import type { OutputStyles } from '../types/output-styles';
+import { inputStyleIn, type OutputStyles } from '../types/output-styles';
 import { paramValue } from '../types/values';
-import { withDateOrder } from '../../../src/engine/dates';
+import { withInputStyle } from '../../../src/engine/dates';
 import { type ByteWriter, backend } from '../wire/backend';
 import type { Frontend } from '../wire/frontend';
 import {
@@ -91,7 +91,7 @@ export class ExtendedQuery {
       p.rezoned = {
         zone,
         styles,
-        an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone, p.styles.date.order),
+        an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone, inputStyleIn(p.styles)),
       };
     return p.rezoned.an;
   }
@@ -117,10 +117,10 @@ export class ExtendedQuery {
       for (let i = 0; i < params.length; i++)
         params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i, zone);
     };
-    // (a date in text is read in the session's DateStyle order, as PostgreSQL's input at Bind)
-    const order = this.#session.outputStyles.date.order;
-    if (order === 'mdy') read();
-    else withDateOrder(order, read);
+    // (a date or interval in text is read in the session's input style, as PostgreSQL's input at Bind)
+    const style = inputStyleIn(this.#session.outputStyles);
+    if (style === 'mdy') read();
+    else withInputStyle(style, read);
     const portal = newPortal(an, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];

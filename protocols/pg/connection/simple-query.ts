@@ -10,7 +10,8 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
 import { liftLiterals, typedLiterals } from '../sql/literals';
-import { withDateOrder } from '../../../src/engine/dates';
+import { withInputStyle } from '../../../src/engine/dates';
+import { inputStyleIn } from '../types/output-styles';
 import { pgError } from '../sqlstate';
 import { backend } from '../wire/backend';
 import type { CopyFromStdin } from './copy-from-stdin';
@@ -100,8 +101,8 @@ export class SimpleQuery {
         // an assigned literal may be typed where a parameter cannot be: the statement as written decides
         if (!lifted.assigned.includes(true)) throw err;
       }
-      const order = this.#session.outputStyles.date.order;
-      const params = an && withDateOrder(order, () => typedLiterals(lifted, an!.paramTypes, this.#session.outputZone));
+      const style = inputStyleIn(this.#session.outputStyles);
+      const params = an && withInputStyle(style, () => typedLiterals(lifted, an!.paramTypes, this.#session.outputZone));
       if (an && params) return { an, params };
     }
     // a query or write as written is kept by its exact text, as Parse keeps it (it was analysed

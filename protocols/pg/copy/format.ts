@@ -3,8 +3,7 @@
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { firstBadUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from '../wire/client-encodings';
-import { dateTimeInput, withDateOrder } from '../../../src/engine/dates';
-import type { DateOrder } from '../../../src/engine/date-style';
+import { dateTimeInput, type InputStyle, withInputStyle } from '../../../src/engine/dates';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
@@ -241,11 +240,11 @@ const DATED_KINDS: Record<number, string> = {
   [OID.interval]: 'interval',
 };
 
-/** Converts COPY text to each column's SQLite value as PostgreSQL reads its type (a date in DateStyle `order`); bad text is 22P02. */
+/** Converts COPY text to each column's SQLite value as PostgreSQL reads its type (a date or interval in input style `order`); bad text is 22P02. */
 export function columnConverters(
   def: TableDef,
   columns: string[],
-  order: DateOrder = 'mdy',
+  order: InputStyle = 'mdy',
 ): ((s: string) => SqlValue)[] {
   return columns.map((name) => {
     const decl = def.columns.find((c) => c.name === name)?.type ?? '';
@@ -272,7 +271,7 @@ export function columnConverters(
     if (rounded)
       return order === 'mdy'
         ? (s: string) => dateTimeInput(rounded, s)
-        : (s: string) => withDateOrder(order, () => dateTimeInput(rounded, s));
+        : (s: string) => withInputStyle(order, () => dateTimeInput(rounded, s));
     if (/int/.test(t))
       return (s: string) => pgInteger(s, type === 'smallint' || type === 'integer' ? type : 'bigint') as bigint;
     if (/real|floa|doub/.test(t)) return (s: string) => pgFloat(s, type) as number;

@@ -44,7 +44,7 @@ import {
   showRows,
 } from './settings';
 import { Transaction, type TxState } from './transaction';
-import { type OutputStyles, outputStylesOf } from '../types/output-styles';
+import { inputStyleIn, type OutputStyles, outputStylesOf } from '../types/output-styles';
 import { databaseCounts } from '../statement-counts';
 
 /** LISTEN/NOTIFY as a session uses them; the connection wires them to the agent's channels. */
@@ -455,7 +455,7 @@ export class Session {
     const { stmt, columns } = an.copy!;
     const table = stmt.table!;
     const def = this.#engine.schema.tables.get(table)!;
-    const convert = columnConverters(def, columns, this.outputStyles.date.order);
+    const convert = columnConverters(def, columns, inputStyleIn(this.outputStyles));
     const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`;
     checkWriteStatement(sql, 'statement');
     const inBlock = this.#t.state === 'open';

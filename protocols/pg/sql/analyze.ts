@@ -48,9 +48,9 @@ import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal } from './unsupported';
 import { withOutputStyles } from './session-styles';
-import type { DateOrder } from '../../../src/engine/date-style';
+import type { InputStyle } from '../../../src/engine/dates';
 import { withSessionZone } from './session-zone';
-import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
+import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output-styles';
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 
@@ -245,7 +245,7 @@ export class Analyzer {
   }
 
   /**
-   * A statement prepared in zone `preparedIn` (and DateStyle order `preparedOrder`), analysed again
+   * A statement prepared in zone `preparedIn` (and input style `preparedStyle`), analysed again
    * for the session's zone and styles now: its literals read as they were at Parse, what it computes per row and prints in the zone of now
    * (PostgreSQL reads a literal at Parse, and date_trunc, EXTRACT, to_char, a timestamptz made text
    * at Execute). Not cached by text: the statement keeps it.
@@ -254,12 +254,12 @@ export class Analyzer {
     statement: PgToken[],
     declaredTypes: number[],
     preparedIn: string | null,
-    preparedOrder: DateOrder = this.#styles().date.order,
+    preparedStyle: InputStyle = inputStyleIn(this.#styles()),
   ): Analyzed {
     return withOutputStyles(
       this.#styles(),
       () => withSessionZone(this.#zone(), () => this.#analyzeIn(statement, declaredTypes), preparedIn),
-      preparedOrder,
+      preparedStyle,
     );
   }
 

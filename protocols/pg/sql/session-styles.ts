@@ -2,34 +2,37 @@
 // translated (the Analyzer sets them, as it sets the zone in session-zone.ts): a value made text in
 // the query (a cast to text, `||`, concat, format) prints in them, as PostgreSQL's output functions
 // do, so __pg_text is told the style in its kind ('interval@sql_standard', 'bytea@escape',
-// 'date#sql,dmy'); its literals are read in DateStyle's order, and a cast per row is told it. The
-// analyses of a session are kept per styles (Analyzer.cached).
-import type { DateOrder } from '../../../src/engine/date-style';
-import { withDateOrder } from '../../../src/engine/dates';
-import { DEFAULT_STYLES, type OutputStyles } from '../types/output-styles';
+// 'date#sql,dmy'); its literals are read in its input style (DateStyle's order, IntervalStyle
+// sql_standard's signs), and a cast per row is told it. The analyses of a session are kept per
+// styles (Analyzer.cached).
+import { type InputStyle, withInputStyle } from '../../../src/engine/dates';
+import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output-styles';
 
 let styles: OutputStyles = DEFAULT_STYLES;
 
 /**
  * Runs `fn` (synchronous) with `s` as the session's styles the translation reads, and literals read
- * in DateStyle order `literalOrder` (a statement prepared before `SET DateStyle` keeps the dates
- * its literals were read as then, as PostgreSQL reads a literal at Parse).
+ * in input style `literalStyle` (a statement prepared before `SET DateStyle` or `SET IntervalStyle`
+ * keeps the dates and intervals its literals were read as then, as PostgreSQL reads a literal at Parse).
  */
-export function withOutputStyles<T>(s: OutputStyles, fn: () => T, literalOrder: DateOrder = s.date.order): T {
+export function withOutputStyles<T>(s: OutputStyles, fn: () => T, literalStyle: InputStyle = inputStyleIn(s)): T {
   const before = styles;
   styles = s;
   try {
-    return withDateOrder(literalOrder, fn);
+    return withInputStyle(literalStyle, fn);
   } finally {
     styles = before;
   }
 }
 
-/** The session's DateStyle order while a statement is translated, which a cast of text per row reads in. */
-export const sessionDateOrder = (): DateOrder => styles.date.order;
+/** The session's input style while a statement is translated, which a cast of text per row reads in. */
+export const sessionInputStyle = (): InputStyle => inputStyleIn(styles);
 
-/** The SQL arguments a cast of text to a date or timestamp per row takes after its operand: the order when not MDY. */
-export const dateOrderArgument = (): string => (styles.date.order === 'mdy' ? '' : `, '${styles.date.order}'`);
+/** The SQL arguments a cast of text to a date, timestamp or interval per row takes after its operand: the input style when not MDY. */
+export const inputStyleArgument = (): string => {
+  const style = inputStyleIn(styles);
+  return style === 'mdy' ? '' : `, '${style}'`;
+};
 
 /**
  * __pg_text's kind for a value of `kind` made text in the session's styles; null where SQLite's text

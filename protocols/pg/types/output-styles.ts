@@ -2,7 +2,7 @@
 // sets iso_8601), bytea by bytea_output (Drupal 7 sets escape), dates and timestamps by DateStyle
 // (initdb sets `ISO, DMY` for many locales; its order is also how numeric dates are read). Result
 // cells in text format and COPY's text and CSV follow them; binary forms do not change.
-import { formatIntervalIn, type IntervalStyle, parseInterval } from '../../../src/engine/dates';
+import { formatIntervalIn, type InputStyle, type IntervalStyle, parseInterval } from '../../../src/engine/dates';
 import {
   type DateOrder,
   type DateOutput,
@@ -46,6 +46,13 @@ export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputSty
   }
   return s;
 }
+
+/**
+ * How text is read under the styles: DateStyle's order, '+sql' under IntervalStyle sql_standard (a
+ * leading minus then carries over an interval's unsigned fields), as PostgreSQL's input reads it.
+ */
+export const inputStyleIn = (s: OutputStyles): InputStyle =>
+  s.interval === 'sql_standard' ? `${s.date.order}+sql` : s.date.order;
 
 const CODECS = new Map<string, Codec>();
 

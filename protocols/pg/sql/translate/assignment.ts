@@ -6,7 +6,7 @@ import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { literalSessionZone } from '../session-zone';
-import { sessionDateOrder } from '../session-styles';
+import { sessionInputStyle } from '../session-styles';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
@@ -53,7 +53,7 @@ function dateAssignment(column: string): Assign {
     // again only for the column's fractional digits, which its type does not know.
     // (INSERT ... SELECT of a string literal: its column is that text, read as a literal is)
     const zone = untypedText && column.startsWith('timestamptz') ? literalSessionZone() : null;
-    const order = untypedText ? sessionDateOrder() : 'mdy';
+    const order = untypedText ? sessionInputStyle() : 'mdy';
     const zoned = zone === null ? column : `${column}@${zone}`;
     const kind = order === 'mdy' ? zoned : `${zoned}~${order}`;
     if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;

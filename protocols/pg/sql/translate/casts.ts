@@ -7,7 +7,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
-import { dateOrderArgument } from '../session-styles';
+import { inputStyleArgument } from '../session-styles';
 import {
   type Tok,
   closerAfter,
@@ -167,8 +167,8 @@ function arrayCast(x: string, type: string): string {
   const kind = ELEMENT_KINDS[type];
   if (!kind) return x;
   if (/^'(?:[^']|'')*'$/.test(x)) return quoteString(arrayInput(x.slice(1, -1).split("''").join("'"), kind));
-  // (dates read in the session's DateStyle order)
-  const order = kind === 'date' || kind.startsWith('timestamp') ? dateOrderArgument() : '';
+  // (dates and intervals read in the session's input style)
+  const order = kind === 'date' || kind === 'interval' || kind.startsWith('timestamp') ? inputStyleArgument() : '';
   return `__pg_array_in(${x}, '${kind}', 1${order})`;
 }
 
@@ -202,9 +202,10 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
       if (fn === '__pg_json_in') throw err;
     }
   }
-  // (text read per row in the session's DateStyle order, when it is not MDY: '01/02/2024' in DMY)
-  if (fn === '__pg_date' || fn === '__pg_timestamp' || fn === '__pg_timestamptz')
-    return `${fn}(${x}${dateOrderArgument()})`;
+  // (text read per row in the session's input style, when it is not MDY: '01/02/2024' in DMY,
+  // '-1 2:00:00' under IntervalStyle sql_standard)
+  if (fn === '__pg_date' || fn === '__pg_timestamp' || fn === '__pg_timestamptz' || fn === '__pg_interval')
+    return `${fn}(${x}${inputStyleArgument()})`;
   return `${fn}(${x})`;
 }
 
@@ -234,7 +235,7 @@ function wallIfMarked(t: Tok, operand: string): string {
 function zonedTextCast(t: Tok, operand: string, name: string, isArray: boolean, mods: number[]): string | null {
   if (isArray || !('arith' in t) || t.arith !== 'tz-text-cast' || sessionZone() === null) return null;
   if (name !== 'timestamptz' && name !== 'timestamp with time zone') return null;
-  const cast = `__pg_timestamptz_in(${operand}, ${quoteString(sessionZone()!)}${dateOrderArgument()})`;
+  const cast = `__pg_timestamptz_in(${operand}, ${quoteString(sessionZone()!)}${inputStyleArgument()})`;
   return mods.length > 0 && mods[0] < 6 ? `__pg_round_time(${cast}, ${mods[0]})` : cast;
 }
 
