@@ -13,6 +13,8 @@ export type DateOutput = 'iso' | 'sql' | 'postgres' | 'german';
 export interface DateStyle {
   readonly output: DateOutput;
   readonly order: DateOrder;
+  /** The abbreviation of a session zone that is UTC under another name ('GMT'), when it is not 'UTC'. */
+  readonly utc?: string;
 }
 
 /** PostgreSQL's default, `ISO, MDY`: the stored text is printed as it is. */
@@ -26,7 +28,7 @@ type Kind = 'date' | 'timestamp' | 'timestamptz';
 
 /**
  * Stored date, timestamp or timestamptz text as PostgreSQL prints it under `style` other than ISO;
- * a timestamptz in `zone` (null: UTC) with the zone's abbreviation. Null when the text is no such
+ * a timestamptz in `zone` (null: UTC, by the style's name of it) with the zone's abbreviation. Null when the text is no such
  * value (the caller prints it as it is); 'infinity' and '-infinity' are the same in every style.
  */
 export function styledDateText(stored: string, kind: Kind, style: DateStyle, zone: string | null): string | null {
@@ -49,7 +51,8 @@ export function styledDateText(stored: string, kind: Kind, style: DateStyle, zon
   };
   if (kind === 'date') return dateText(f, style) + f.bc;
   const clock = clockText(d, t.us);
-  const tz = kind === 'timestamptz' ? (zone === null ? 'UTC' : zoneAbbreviation(zone, t.ms, offset)) : null;
+  const tz =
+    kind === 'timestamptz' ? (zone === null ? (style.utc ?? 'UTC') : zoneAbbreviation(zone, t.ms, offset)) : null;
   if (style.output === 'postgres') {
     const dm = style.order === 'dmy' ? `${f.day} ${MONTHS[f.mon]}` : `${MONTHS[f.mon]} ${f.day}`;
     return `${WEEKDAYS[d.getUTCDay()]} ${dm} ${clock} ${f.year}${tz === null ? '' : ` ${tz}`}${f.bc}`;

@@ -1575,6 +1575,18 @@ export const isUtcZone = (zone: string): boolean =>
     zone,
   );
 
+/**
+ * The abbreviation a UTC session zone prints after a timestamptz in DateStyles other than ISO, as
+ * PostgreSQL prints it: the zone's own ('GMT' for 'GMT', 'Greenwich', 'Etc/GMT0'; 'UTC' for 'UTC',
+ * 'Zulu', 'Universal'), a POSIX name's letters ('ABC+0' is ABC), '+00' for SET TIME ZONE 0.
+ */
+export function utcZoneAbbreviation(zone: string): string {
+  if (zone.startsWith('<')) return zone.slice(1, zone.indexOf('>'));
+  const posix = /^([a-z]{3,})[+-]/i.exec(zone);
+  if (posix) return posix[1].toUpperCase();
+  return /gmt|greenwich/i.test(zone) ? 'GMT' : 'UTC';
+}
+
 const ABBREVIATIONS = new Map<string, string>();
 /** Locales whose short zone names are the zone database's abbreviations (CET, IST, NST, EST, BST, AEST, SAST, NZDT, HKT, JST). */
 const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-NZ', 'en-HK', 'ja-JP'];

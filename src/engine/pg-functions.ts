@@ -335,11 +335,16 @@ export function pgBool(x: unknown): number | null {
 function styledKindText(kind: string, x: string): string {
   const hash = kind.indexOf('#');
   const at = kind.indexOf('@', hash);
-  const [output, order] = kind.slice(hash + 1, at < 0 ? undefined : at).split(',') as [DateOutput, DateOrder];
+  // ('timestamptz#sql,dmy,GMT': a session zone that is UTC under another name, by its abbreviation)
+  const [output, order, utc] = kind.slice(hash + 1, at < 0 ? undefined : at).split(',') as [
+    DateOutput,
+    DateOrder,
+    string | undefined,
+  ];
   const zone = at < 0 ? null : kind.slice(at + 1);
   const base = kind.slice(0, hash);
   const type = (base.startsWith('datearray:') ? base.slice(10) : base) as 'date' | 'timestamp' | 'timestamptz';
-  const text = (e: string) => styledDateText(e, type, { output, order }, zone) ?? e;
+  const text = (e: string) => styledDateText(e, type, { output, order, utc }, zone) ?? e;
   return base === type ? text(x) : mapArrayText(x, text);
 }
 

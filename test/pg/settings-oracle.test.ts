@@ -257,6 +257,25 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
     }
   });
 
+  it('DateStyle other than ISO: a zone that is UTC under another name prints its own abbreviation (GMT printed UTC)', () => {
+    const tz = "timestamptz '2024-01-02 10:00:00+00'";
+    for (const zone of ['GMT', 'Etc/UTC', 'Greenwich', 'abc+0', '0', 'UTC']) {
+      const out = same([
+        "SET datestyle = 'SQL, DMY'",
+        `SET TIME ZONE '${zone}'`,
+        `SELECT t, t::text, ARRAY[t], ARRAY[t]::text, format('%s', t) FROM (VALUES (${tz})) v(t)`,
+        `COPY (SELECT ${tz}) TO STDOUT`,
+        // (the clock's digits left out: now() has SQLite's milliseconds)
+        "SELECT regexp_replace(now()::timestamptz::text, '[0-9.]+', 'n', 'g')",
+        'SET datestyle = Postgres',
+        `SELECT ${tz}`,
+        'SET datestyle = ISO',
+        `SELECT ${tz}`,
+      ]);
+      if (zone === 'GMT') assert.match(out, /^02\/01\/2024 10:00:00 GMT\|/m);
+    }
+  });
+
   it('DateStyle at login (PGDATESTYLE), its ParameterStatus, Bind parameters and COPY FROM read in its order', async () => {
     // libpq's PGDATESTYLE is a startup parameter: followed, as SET's (the login ended with 0A000)
     const login = (port: number, style: string) => {

@@ -84,13 +84,14 @@ export class Session {
   readonly #timeoutMs: number;
   readonly facts: SessionFacts;
   #zone: { setting: string; zone: string | null } = { setting: 'UTC', zone: null };
-  /** The output styles for the IntervalStyle, bytea_output and DateStyle settings they were made for (outputStyles). */
+  /** The output styles for the IntervalStyle, bytea_output, DateStyle and TimeZone settings they were made for (outputStyles). */
   #styles: {
     /** The settings' change count when these were read (SettingsMap.changes). */
     at: number;
     interval: string | undefined;
     bytea: string | undefined;
     date: string | undefined;
+    zone: string | undefined;
     styles: OutputStyles;
   } | null = null;
   /** What each statement is, cached by its text. */
@@ -763,11 +764,13 @@ export class Session {
     const interval = settings.get('intervalstyle');
     const bytea = settings.get('bytea_output');
     const date = settings.get('datestyle');
+    // (the zone too: one that is UTC under another name prints its name in DateStyles other than ISO)
+    const zone = settings.get('timezone');
     const styles =
-      kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date
+      kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date && kept.zone === zone
         ? kept.styles
         : outputStylesOf(settings);
-    this.#styles = { at: settings.changes, interval, bytea, date, styles };
+    this.#styles = { at: settings.changes, interval, bytea, date, zone, styles };
     return styles;
   }
 

@@ -40,7 +40,7 @@ export const inputStyleArgument = (): string => {
  */
 export function styledTextKind(kind: string): string | null {
   if (styles.date.output !== 'iso' && DATED_KINDS.has(kind))
-    return `${kind}#${styles.date.output},${styles.date.order}`;
+    return `${kind}#${styles.date.output},${styles.date.order}${styles.date.utc ? `,${styles.date.utc}` : ''}`;
   if (kind === 'interval') return styles.interval === 'postgres' ? null : `interval@${styles.interval}`;
   if (kind === 'bytea' && styles.bytea === 'escape') return 'bytea@escape';
   if (kind === 'byteaarray') return styles.bytea === 'escape' ? 'byteaarray@escape' : null;

@@ -2,7 +2,14 @@
 // sets iso_8601), bytea by bytea_output (Drupal 7 sets escape), dates and timestamps by DateStyle
 // (initdb sets `ISO, DMY` for many locales; its order is also how numeric dates are read). Result
 // cells in text format and COPY's text and CSV follow them; binary forms do not change.
-import { formatIntervalIn, type InputStyle, type IntervalStyle, parseInterval } from '../../../src/engine/dates';
+import {
+  formatIntervalIn,
+  type InputStyle,
+  type IntervalStyle,
+  isUtcZone,
+  parseInterval,
+  utcZoneAbbreviation,
+} from '../../../src/engine/dates';
 import {
   type DateOrder,
   type DateOutput,
@@ -28,7 +35,7 @@ export interface OutputStyles {
 /** PostgreSQL's defaults, whose text is the codecs' own (the rows' fast path). */
 export const DEFAULT_STYLES: OutputStyles = Object.freeze({ interval: 'postgres', bytea: 'hex', date: ISO_MDY });
 
-const STYLES = new Map<string, OutputStyles>([['postgres/hex/ISO, MDY', DEFAULT_STYLES]]);
+const STYLES = new Map<string, OutputStyles>([['postgres/hex/ISO, MDY/', DEFAULT_STYLES]]);
 
 /** The styles the settings choose: one object per combination, so that a cache may compare them by identity (the session keeps its last one). */
 export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputStyles {
@@ -36,11 +43,17 @@ export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputSty
   const bytea = settings.get('bytea_output') === 'escape' ? 'escape' : 'hex';
   // (the setting as SHOW prints it, 'SQL, DMY': settings.ts keeps it so)
   const dateStyle = settings.get('datestyle') ?? 'ISO, MDY';
-  const key = `${interval}/${bytea}/${dateStyle}`;
+  // a zone that is UTC under another name prints its own abbreviation after a timestamptz in
+  // the styles other than ISO ('GMT'; the rows' fast path prints UTC's)
+  const zone = settings.get('timezone') ?? 'UTC';
+  const named = !dateStyle.startsWith('ISO') && isUtcZone(zone) ? utcZoneAbbreviation(zone) : 'UTC';
+  const utc = named === 'UTC' ? '' : named;
+  const key = `${interval}/${bytea}/${dateStyle}/${utc}`;
   let s = STYLES.get(key);
   if (!s) {
     const [output, order] = dateStyle.toLowerCase().split(', ') as [DateOutput, DateOrder];
-    const date = output === 'iso' && order === 'mdy' ? ISO_MDY : Object.freeze({ output, order });
+    const date =
+      output === 'iso' && order === 'mdy' ? ISO_MDY : Object.freeze(utc ? { output, order, utc } : { output, order });
     s = Object.freeze({ interval, bytea, date });
     STYLES.set(key, s);
   }
@@ -90,7 +103,7 @@ const BASE_CODECS = { date: dateCodec, timestamp: timestampCodec, timestamptz: t
 
 /** A date, timestamp or timestamptz codec (or an array's) printing in DateStyle `style`, a timestamptz in `zone` (null: UTC). */
 function datedCodec(oid: number, kind: DatedKind, style: DateStyle, zone: string | null): Codec {
-  const key = `${oid}/${style.output}/${style.order}/${kind === 'timestamptz' ? zone : ''}`;
+  const key = `${oid}/${style.output}/${style.order}/${kind === 'timestamptz' ? (zone ?? style.utc ?? '') : ''}`;
   let c = CODECS.get(key);
   if (!c) {
     const base = BASE_CODECS[kind];
