@@ -16,6 +16,8 @@ export class PatinaError extends Error {
   readonly sqliteCode?: string;
   /** PostgreSQL's SQLSTATE, set where the error is thrown when it is known there; the PG front end sends it. */
   readonly sqlstate?: string;
+  /** PostgreSQL's HINT, where the error is thrown with one ('Perhaps you need a different "datestyle" setting.'). */
+  hint?: string;
 
   constructor(kind: ErrorKind, message: string, sqliteCode?: string, sqlstate?: string) {
     super(message);
@@ -26,15 +28,20 @@ export class PatinaError extends Error {
   }
 }
 
-/** A user error with PostgreSQL's SQLSTATE, raised by the PostgreSQL-compatible parts (functions, codecs). */
-export function sqlStateError(sqlstate: string, message: string, kind: ErrorKind = 'user'): PatinaError {
-  return new PatinaError(kind, message, undefined, sqlstate);
+/** A user error with PostgreSQL's SQLSTATE (and HINT), raised by the PostgreSQL-compatible parts (functions, codecs). */
+export function sqlStateError(sqlstate: string, message: string, kind: ErrorKind = 'user', hint?: string): PatinaError {
+  const err = new PatinaError(kind, message, undefined, sqlstate);
+  if (hint !== undefined) err.hint = hint;
+  return err;
 }
 
 /** Turns anything thrown by SQLite into a PatinaError, keeping SQLite's message and code. */
 export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
   if (err instanceof PatinaError) {
-    return prefix ? new PatinaError(err.kind, prefix + err.message, err.sqliteCode, err.sqlstate) : err;
+    if (!prefix) return err;
+    const e = new PatinaError(err.kind, prefix + err.message, err.sqliteCode, err.sqlstate);
+    if (err.hint !== undefined) e.hint = err.hint;
+    return e;
   }
   const e = err as { message?: string; code?: string };
   const code = typeof e?.code === 'string' ? e.code : undefined;

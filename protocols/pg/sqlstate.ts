@@ -58,8 +58,6 @@ export class PgError extends PatinaError {
   readonly detail?: string;
   /** CONTEXT: where it happened (COPY t, line 3). */
   where?: string;
-  /** HINT: what would be taken instead (a setting's values). */
-  hint?: string;
   /** The object a constraint error is about, as PostgreSQL names it in fields of its own (psycopg's `diag`). */
   object?: ErrorObject;
 
@@ -116,7 +114,7 @@ export function sqlstateOf(err: unknown): {
     const hidden = internalError(err, 'PostgreSQL front end');
     return { code: BY_KIND.internal, message: hidden.message, severity: 'ERROR' };
   }
-  if (e.sqlstate) return { code: e.sqlstate, message: e.message, severity: 'ERROR' };
+  if (e.sqlstate) return { code: e.sqlstate, message: e.message, severity: 'ERROR', hint: e.hint };
   const sc = e.sqliteCode;
   if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
     return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

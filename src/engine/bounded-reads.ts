@@ -133,7 +133,7 @@ export class BoundedReads {
         done: true,
       };
     } catch (err) {
-      const e = err as { message?: string; code?: string; sqlstate?: string };
+      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
       return {
         type: 'error',
         id,
@@ -141,6 +141,7 @@ export class BoundedReads {
         message: e.message ?? String(err),
         code: typeof e.code === 'string' ? e.code : undefined,
         sqlstate: e.sqlstate,
+        hint: e.hint,
       };
     }
   }
@@ -157,13 +158,15 @@ export class BoundedReads {
     try {
       rows = this.#run(b, params);
     } catch (err) {
-      const e = err as { message?: string; code?: string; sqlstate?: string };
-      throw new PatinaError(
+      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
+      const failed = new PatinaError(
         readErrorKind(err),
         e.message ?? String(err),
         typeof e.code === 'string' ? e.code : undefined,
         e.sqlstate,
       );
+      if (e.hint !== undefined) failed.hint = e.hint;
+      throw failed;
     }
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r];

@@ -207,7 +207,7 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (special) return special;
   const { rest, pm, bc: era } = takeEraAndMeridiem(v);
   const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
-  const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest));
+  const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest, bc));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
   const stored = m[1].startsWith('/');
@@ -216,20 +216,22 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (bc) y = stored || y === 0 ? Number.NaN : 1 - y;
   const hour = meridiemHour(h, pm, v);
   const micros = m[7] ? Math.round(Number(`0.${m[7]}`) * 1e6) : 0; // rounded to microseconds, as PostgreSQL does
+  const outOfRange = `date/time field value out of range: "${v}"`;
   if (
     Number.isNaN(y) ||
     (y === 0 && !bc && !stored) ||
-    mo < 1 ||
-    mo > 12 ||
-    d < 1 ||
-    d > daysIn(y, mo) ||
     hour > 24 ||
     mi > 59 ||
     s > 60 ||
     (hour === 24 && (mi > 0 || s > 0 || micros > 0))
   ) {
-    pgFail('22008', `date/time field value out of range: "${v}"`);
+    pgFail('22008', outOfRange);
   }
+  // a month or day no month has (not a day past this month's end) may be the fields read in the
+  // wrong order: PostgreSQL's DTERR_MD_FIELD_OVERFLOW, with its HINT
+  if (mo < 1 || mo > 12 || d < 1 || d > 31)
+    throw sqlStateError('22008', outOfRange, 'user', 'Perhaps you need a different "datestyle" setting.');
+  if (d > daysIn(y, mo)) pgFail('22008', outOfRange);
   const wall = dayStart(y, mo, d) + ((hour * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000);
   const zone = m[8];
   // a zone is read even where it is dropped, so a word that is none is refused as PostgreSQL does
@@ -256,34 +258,84 @@ const MONTH_NAMES = [
   'december',
 ];
 
-/** A month's number from its name or an abbreviation of three letters or more; 0 when none. */
+/** A month's number from its name or its abbreviation of three letters ('sept' too), as PostgreSQL's datetktbl names them; 0 when none. */
 function monthNumber(w: string): number {
   const l = w.toLowerCase();
-  return l.length < 3 ? 0 : MONTH_NAMES.findIndex((n) => n.startsWith(l)) + 1;
+  if (l === 'sept') return 9;
+  return MONTH_NAMES.findIndex((n) => n === l || n.slice(0, 3) === l) + 1;
 }
 
 /**
- * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: '20240229' (ISO basic),
- * 'Feb 29 2024' and 'January 8, 1999', '29-Feb-2024' and '29 Feb 2024', '02/29/2024' and
- * '29.02.2024' (in DateStyle's order, numericDateText), each with a time and a zone after it or
- * not; 'Tue Jan 02 10:00:00 2024 PST' (DateStyle Postgres's output). The text unchanged when it is
- * none of these (the caller then refuses it).
+ * Other forms PostgreSQL's date input reads, as ISO text for TS_RE: digits run together ('20240229',
+ * '990108': the last two the day, two before them the month), a month's name with two numbers
+ * ('January 8, 1999', '1999-Jan-08', '08-Jan-99', monthDateText), a year and its day of the year
+ * ('1999.008'), three numbers in DateStyle's order ('02/29/2024', '29.02.2024', numericDateText),
+ * each with a time and a zone after it or not; 'Tue Jan 02 10:00:00 2024 PST' (DateStyle Postgres's
+ * output); a Julian day. `bc`: the text said BC, whose year of two digits is that year (99 BC), as
+ * PostgreSQL's ValidateDate. The text unchanged when it is none of these (the caller then refuses it).
  */
-function isoDateText(v: string): string {
+function isoDateText(v: string, bc: boolean): string {
   let s = v.trim();
   let m: RegExpExecArray | null;
-  const iso = (y: string, mo: number, d: string, rest: string) => `${y}-${pad(mo)}-${pad(Number(d))}${rest}`;
-  if ((m = /^(\d{4})(\d{2})(\d{2})(?=$|[T\s])(.*)$/.exec(s))) s = iso(m[1], Number(m[2]), m[3], m[4]);
-  else if ((m = /^([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[1]))
-    s = iso(m[3], monthNumber(m[1]), m[2], m[4]);
-  else if ((m = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-](\d{4})(?=$|\s)(.*)$/i.exec(s)) && monthNumber(m[2]))
-    s = iso(m[3], monthNumber(m[2]), m[1], m[4]);
-  else if ((m = /^(\d{1,4})([/.-])(\d{1,4})\2(\d{1,4})(?=$|\s)(.*)$/.exec(s))) s = numericDateText(m);
+  let md: ReturnType<typeof monthDate>;
+  if ((m = /^(\d{2,4})(\d{2})(\d{2})(?=$|[T\s])(.*)$/.exec(s)))
+    // (a time run together after 'T' too: '20240229T103000')
+    s = `${pad(twoDigitYear(m[1], bc), 4)}-${m[2]}-${m[3]}${m[4].replace(/^T(\d\d)(\d\d)(\d\d)(?=$|[.\s+-])/i, ' $1:$2:$3')}`;
+  else if ((md = monthDate(s)) && md.month) s = monthDateText(md.month, md.a, md.b, md.rest, bc);
+  else if ((m = /^(\d+)[/.-](\d{3})(?=$|\s)(.*)$/.exec(s))) s = dayOfYearText(m[1], Number(m[2]), m[3], bc) ?? s;
+  else if ((m = /^(\d{1,4})([/.-])(\d{1,4})\2(\d{1,4})(?=$|\s)(.*)$/.exec(s))) s = numericDateText(m, bc);
   else if ((m = POSTGRES_STYLE.exec(s)) && monthNumber(m[1] ?? m[4]))
-    s = iso(m[6], monthNumber(m[1] ?? m[4]), m[2] ?? m[3], ` ${m[5]}${m[7]}`);
+    s = `${m[6]}-${pad(monthNumber(m[1] ?? m[4]))}-${pad(Number(m[2] ?? m[3]))} ${m[5]}${m[7]}`;
   else if ((m = /^(?:j|jd|julian)\s*(\d+)(\.\d+)?(?=$|\s)(.*)$/i.exec(s))) s = julianText(m[1], m[2], m[3]);
   return s;
 }
+
+/**
+ * A month's name and two numbers: the name first ('Jan 08, 1999', 'Jan-08-99', 'January 8 99') or
+ * between them ('08-Jan-1999', '1999 Jan 08', '1999/Jan/08'), apart or in one word, whose separators
+ * are '-', '/' or '.' (one of them throughout when a number begins it), as PostgreSQL's ParseDateTime
+ * reads a date's word; null for other text. The numbers in their order, then the rest.
+ */
+function monthDate(s: string): { month: number; a: string; b: string; rest: string } | null {
+  const m =
+    /^([a-z]{3,9})(?:[/.-](\d+)[/.-]|\.?\s+(\d+),?\s+)(\d+)(?=$|\s)(.*)$/i.exec(s) ??
+    /^(\d+)(?:([/.-])([a-z]{3,9})\2|\s+([a-z]{3,9})\.?\s+)(\d+)(?=$|\s)(.*)$/i.exec(s);
+  if (!m) return null;
+  if (m.length === 6) return { month: monthNumber(m[1]), a: m[2] ?? m[3], b: m[4], rest: m[5] };
+  return { month: monthNumber(m[3] ?? m[4]), a: m[1], b: m[5], rest: m[6] };
+}
+
+/**
+ * A date of a month's name and two numbers as ISO text, read as PostgreSQL's DecodeNumber reads them
+ * with a textual month: the first number is the year when it has three digits or more or in YMD, else
+ * the day; the second is then the other, except that a year of two digits before one of three or more
+ * was the day after all ('Jan 08 1999' in YMD). A year of two digits is 1970-2069 (not with BC).
+ */
+function monthDateText(month: number, a: string, b: string, rest: string, bc: boolean): string {
+  let [year, day] = a.length >= 3 || dateOrder === 'ymd' ? [a, b] : [b, a];
+  if (year === a && year.length <= 2 && b.length >= 3) [year, day] = [b, a];
+  return `${pad(twoDigitYear(year, bc), 4)}-${pad(month)}-${dayField(day)}${rest}`;
+}
+
+/**
+ * A year and a day of it ('1999.008', '2024-032': the day of the year has three digits, 1-366, and
+ * may run into the next year) as ISO text, where the first number is a year (three digits or more,
+ * or any in YMD), as PostgreSQL's DecodeNumber reads it; undefined otherwise (refused: no day).
+ */
+function dayOfYearText(y: string, doy: number, rest: string, bc: boolean): string | undefined {
+  if ((y.length < 3 && dateOrder !== 'ymd') || doy < 1 || doy > 366) return undefined;
+  const d = new Date(dayStart(twoDigitYear(y, bc), 1, 1) + (doy - 1) * DAY_MS);
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}${rest}`;
+}
+
+/** A year as written: one of one or two digits is 1970-2069, as PostgreSQL reads it (not with BC: '99 BC'). */
+function twoDigitYear(y: string, bc: boolean): number {
+  const n = Number(y);
+  return y.length <= 2 && !bc ? n + (n < 70 ? 2000 : 1900) : n;
+}
+
+/** A month or day field: two digits; one of three digits or more is out of range, as PostgreSQL says (22008 with its HINT). */
+const dayField = (x: string) => (x.length > 2 ? '00' : pad(Number(x)));
 
 /**
  * DateStyle Postgres's output, read back: 'Tue Jan 02 10:00:00.5 2024 PST' (MDY, YMD) and 'Tue 02
@@ -297,13 +349,10 @@ const POSTGRES_STYLE =
  * PostgreSQL's DecodeNumber reads them: a first field of three digits or more is the year, else
  * the fields are in the session's DateStyle order; a year of one or two digits is 1970-2069.
  */
-function numericDateText(m: RegExpExecArray): string {
+function numericDateText(m: RegExpExecArray, bc: boolean): string {
   const [a, b, c] = [m[1], m[3], m[4]];
   const [y, mo, d] = a.length >= 3 || dateOrder === 'ymd' ? [a, b, c] : dateOrder === 'dmy' ? [c, b, a] : [c, a, b];
-  const year = y.length <= 2 ? Number(y) + (Number(y) < 70 ? 2000 : 1900) : Number(y);
-  // (a month or day of three digits or more is out of range, as PostgreSQL says: 22008)
-  const field = (x: string) => (x.length > 2 ? '00' : pad(Number(x)));
-  return `${pad(year, 4)}-${field(mo)}-${field(d)}${m[5]}`;
+  return `${pad(twoDigitYear(y, bc), 4)}-${dayField(mo)}-${dayField(d)}${m[5]}`;
 }
 
 /**

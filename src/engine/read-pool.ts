@@ -313,7 +313,9 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
       case 'error': {
         const kind = m.kind === 'timeout' ? 'timeout' : m.kind;
         // Rows the worker read before the failure are still delivered, then the error.
-        this._fail(new PatinaError(kind, m.message, m.code, m.sqlstate), true);
+        const err = new PatinaError(kind, m.message, m.code, m.sqlstate);
+        if (m.hint !== undefined) err.hint = m.hint;
+        this._fail(err, true);
         return true;
       }
     }

@@ -35,6 +35,8 @@ export type FromWorker =
       code?: string;
       /** PostgreSQL's SQLSTATE when the failure carried one (a PostgreSQL-compatible function's). */
       sqlstate?: string;
+      /** Its PostgreSQL HINT, when it had one. */
+      hint?: string;
     };
 
 /** A batch of rows: NDJSON text (for 'ndjson') or rows of cells (for 'values'), and how many rows. */

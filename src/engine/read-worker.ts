@@ -25,7 +25,7 @@ let job: { id: number; read: ReadJob; credits: number } | null = null;
 const post = (m: FromWorker) => process.send!(m);
 
 function fail(id: number, err: unknown) {
-  const e = err as { message?: string; code?: string; sqlstate?: string };
+  const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
   post({
     type: 'error',
     id,
@@ -33,6 +33,7 @@ function fail(id: number, err: unknown) {
     message: e.message ?? String(err),
     code: typeof e.code === 'string' ? e.code : undefined,
     sqlstate: e.sqlstate,
+    hint: e.hint,
   });
   if (job && job.id === id) closeJob();
 }

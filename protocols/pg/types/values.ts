@@ -131,7 +131,14 @@ function asParam<T>(read: () => T, param: number): T {
     return read();
   } catch (err) {
     if (!(err instanceof PatinaError)) throw err;
-    throw new PatinaError('user', `${err.message} (parameter $${param + 1})`, undefined, err.sqlstate ?? '22P02');
+    const named = new PatinaError(
+      'user',
+      `${err.message} (parameter $${param + 1})`,
+      undefined,
+      err.sqlstate ?? '22P02',
+    );
+    if (err.hint !== undefined) named.hint = err.hint;
+    throw named;
   }
 }
 
