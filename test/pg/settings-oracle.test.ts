@@ -240,6 +240,8 @@ describe('settings (SET, SHOW, current_setting, pg_settings), against PostgreSQL
         `SELECT k, d, ts, tz, d::text, 'ts=' || ts, format('%s', tz), concat(d, '|'), ARRAY[d], ARRAY[tz], to_json(d), to_json(tz), dated
            FROM dated WHERE k IN (${k}, ${k + 100}) ORDER BY k`,
         "SELECT s::date, s::timestamp, s::timestamptz FROM (VALUES ('11/12/13'), ('2024-01-02 03:04:05')) v(s)",
+        // arrays cast to text[]: each element as its cast to text prints it (they kept ISO)
+        `SELECT ARRAY[d]::text[], ARRAY[ts]::varchar[], ARRAY[tz]::text[], (ARRAY[d]::text[])[1] FROM dated WHERE k = ${k}`,
         `COPY (SELECT d, ts, tz, ARRAY[d] FROM dated WHERE k = ${k}) TO STDOUT`,
         `COPY (SELECT d, ts, tz FROM dated WHERE k = ${k}) TO STDOUT (FORMAT csv)`,
         // text of an array cast per row; what each style prints reads back (not in YMD: SQL, YMD prints MDY)

@@ -565,6 +565,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     keyedKind(typer.type(n.TypeCast.arg)) === 'boolean'
   ) {
     out.set(n.TypeCast.location, 'text:boolarray'); // ARRAY[true]::text[] is {true}, as boolean's cast to text says
+  } else if (
+    n.TypeCast &&
+    TEXT_TYPES.has(elementOidOf(typeNameOid(n.TypeCast.typeName)) ?? 0) &&
+    textKind(typer, n.TypeCast.arg)?.startsWith('datearray:')
+  ) {
+    // ARRAY[d]::text[]: each element as date's cast to text prints it, in the session's DateStyle
+    // and zone ({02/01/2024}, {"2024-01-02 05:00:00-05"}; it kept the stored text)
+    out.set(n.TypeCast.location, `text:${textKind(typer, n.TypeCast.arg)}`);
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
