@@ -3,6 +3,7 @@ import { sqlStateError } from '../errors';
 import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 import { zoneFileAbbreviation } from './tz-file';
 import type { DateOrder } from './date-style';
+import { clockMicrosText } from './micro-clock';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -1970,6 +1971,8 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));
+  // the clock to the microsecond (timeofday(); SQLite's has milliseconds), read anew each call
+  db.function('__pg_clock_us', () => clockMicrosText());
   for (const kind of ['hours', 'days', 'interval'] as const)
     db.function(`justify_${kind}`, det, (v: unknown) => justify(kind, v));
   db.function('__pg_at_zone', det, (kind: unknown, v: unknown, zone: unknown) => atTimeZone(kind, v, zone));

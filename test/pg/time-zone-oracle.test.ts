@@ -189,6 +189,13 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       const at = (m: RegExpExecArray) => Date.parse(`${m[1].slice(4)} ${m[2]}`);
       assert.ok(Math.abs(at(pm) - at(qm)) < 10_000, `${p[0]} | ${q[0]}`);
     }
+    // its clock has microseconds: of a few readings, not every one ends in 000 (SQLite's clock has
+    // milliseconds only: each did)
+    const micros = async (c: PgClient) => {
+      const r = await c.query({ text: 'SELECT timeofday() FROM generate_series(1, 5)', rowMode: 'array' });
+      return (r.rows as string[][]).some(([t]) => !/\.\d{3}000 /.test(t));
+    };
+    assert.deepEqual([await micros(patina), await micros(postgres)], [true, true]);
   });
   it('time - time is an interval, as in PostgreSQL (it was 42883)', async () => {
     await same([

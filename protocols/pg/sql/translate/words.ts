@@ -43,8 +43,9 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
     case 'clock_timestamp':
       return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
     case 'timeofday': {
-      // PostgreSQL's `Fri Nov 27 08:55:12.123456 2026 UTC`, in the session's zone (to_char's TZ abbreviation)
-      const now = "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+      // PostgreSQL's `Fri Nov 27 08:55:12.123456 2026 UTC`, in the session's zone (to_char's TZ
+      // abbreviation), from a clock with microseconds (SQLite's has milliseconds: .123000)
+      const now = '__pg_clock_us()';
       const zone = sessionZone();
       const fmt = "'Dy Mon DD HH24:MI:SS.US YYYY TZ'";
       return zone === null
