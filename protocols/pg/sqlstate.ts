@@ -136,9 +136,11 @@ function postgresWords(code: string, message: string): string {
   if (code === '42883') return functionMessage(message);
   let m = /^(.*?)no such table: (?:main\.)?(\S+)$/.exec(message);
   if (m && code === '42P01') return `${m[1]}relation "${m[2]}" does not exist`;
-  m = /^(.*?)no such column: (\S+)$/.exec(message);
+  // (a quoted name SQLite lacks comes with its advice to write a string: `no such column: "x" - should ...`)
+  m = /^(.*?)no such column: (?:"([^"]+)" - should this be a string literal in single-quotes\?|(\S+))$/.exec(message);
+  if (m && code === '42703' && m[2] !== undefined) return `${m[1]}column "${m[2]}" does not exist`;
   if (m && code === '42703')
-    return m[2].includes('.') ? `${m[1]}column ${m[2]} does not exist` : `${m[1]}column "${m[2]}" does not exist`;
+    return m[3].includes('.') ? `${m[1]}column ${m[3]} does not exist` : `${m[1]}column "${m[3]}" does not exist`;
   m = /^(.*?)table (\S+) has no column named (\S+)$/.exec(message);
   if (m && code === '42703') return `${m[1]}column "${m[3]}" of relation "${m[2]}" does not exist`;
   // (a name two FROM items have: Doctrine's and psycopg's users meet it on a join)

@@ -224,6 +224,24 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('a column named by a word SQLite reads as a keyword (exists, case, current_date, values) is read by the query around it (was a syntax error)', async () => {
+    for (const sql of [
+      'SELECT exists FROM (SELECT EXISTS (SELECT 1 FROM orders WHERE amount > 10)) s',
+      'SELECT s.exists, s.case, s.current_date = current_date FROM (SELECT EXISTS (SELECT 1), CASE WHEN true THEN 1 END, current_date) s ORDER BY exists',
+      'SELECT id, EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id) FROM customers c ORDER BY exists DESC, id',
+      'WITH w AS (SELECT customer_id, EXISTS (SELECT 1 FROM line_items l WHERE l.order_id = o.id) FROM orders o) SELECT customer_id, exists FROM w WHERE exists OR NOT exists GROUP BY customer_id, exists ORDER BY 1',
+      'SELECT s.values, s.current_date, s.between FROM (VALUES (1, 2, 3)) s(values, "current_date", between)',
+      "SELECT replace, s.left, s.right FROM (SELECT replace('a', 'a', 'b'), left('abc', 1), right('abc', 1)) s",
+    ])
+      await same(sql);
+    // a table's column of none of those names: PostgreSQL's 42703 (a syntax error)
+    for (const sql of ['SELECT exists FROM customers', 'SELECT c.case FROM customers c']) {
+      const p = await message(patina, sql);
+      assert.equal(p, await message(postgres, sql), sql);
+      assert.match(p, /^42703 column/);
+    }
+  });
+
   it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {
     for (const sql of [
       "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",

@@ -33,6 +33,7 @@ import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
 import { figuredAliases, mayFigureNames } from './figured-aliases';
+import { keywordColumns, mayNameKeywordColumns, quoteKeywordFields } from './keyword-columns';
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type StarEdits, usingStarLists } from './select-types';
@@ -476,9 +477,11 @@ export class Analyzer {
       const layouts = mayBuildJson(sig) ? jsonLayouts(text, this.#engine.schema) : null;
       // a subquery's or WITH query's unaliased items keep PostgreSQL's names to the query around it
       const names = !(local && catalogRelations(sig)) && mayFigureNames(sig) ? figuredAliases(text) : null;
+      // (and a column named by a word SQLite reads as its keyword, `s.exists`, is quoted)
+      const keywords = mayNameKeywordColumns(sig) ? keywordColumns(text) : null;
       sql = translate(
-        stars?.stars.size || stars?.joins.size || layouts?.layouts.size || names?.size
-          ? edited(guarded, stars, layouts, names)
+        stars?.stars.size || stars?.joins.size || layouts?.layouts.size || names?.size || keywords?.length
+          ? edited(guarded, stars, layouts, names, keywords)
           : guarded,
         this.#dialect,
         local,
@@ -598,17 +601,24 @@ function mayJoinUsing(sig: PgToken[]): boolean {
 /**
  * The tokens with the one at each byte offset of `stars.stars` (in the tokens joined by spaces)
  * replaced by the tokens of its text, the select items at the offsets of `stars.aliases` or `names`
- * given that alias, and the expressions at the offsets of `layouts` wrapped in __pg_json_layout.
+ * given that alias, the expressions at the offsets of `layouts` wrapped in __pg_json_layout, and
+ * the keywords of the column references at the offsets of `keywords` quoted.
  */
 function edited(
   tokens: PgToken[],
   stars: StarEdits | null,
   layouts: JsonLayouts | null,
   names: Map<number, string> | null,
+  keywords: number[] | null = null,
 ): PgToken[] {
   const before = new Map<number, PgToken[]>();
   const after = new Map<number, PgToken[]>();
   const replace = new Map<number, PgToken>();
+  if (keywords?.length) {
+    const at = new Set(keywords);
+    for (let i = 0, offset = 0; i < tokens.length; offset += Buffer.byteLength(tokens[i++].text) + 1)
+      if (at.has(offset)) quoteKeywordFields(tokens, i, replace);
+  }
   if (layouts?.layouts.size) jsonLayoutEdits(tokens, layouts, before, after, replace);
   if (stars?.joins.size) {
     let at = 0;
