@@ -242,6 +242,35 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('an ORDER BY or GROUP BY name two different items have is 42702 "ORDER BY "n" is ambiguous" at the name (SQLite sorted by one)', async () => {
+    const failure = (c: PgClient, sql: string, params?: unknown[]) =>
+      c.query(sql, params).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+      );
+    for (const [sql, params] of [
+      ['SELECT id, id::text AS id FROM customers ORDER BY id', undefined],
+      ['SELECT id AS x, name AS x FROM customers ORDER BY x', undefined],
+      ['SELECT customer_id::text, customer_id FROM orders WHERE id > $1 ORDER BY id, customer_id DESC', [0]],
+      ['SELECT id, count(*) AS id FROM orders GROUP BY 1 ORDER BY id', undefined],
+      ['SELECT id AS x, id AS x FROM customers UNION SELECT 1, 2 ORDER BY x', undefined],
+      ['SELECT * FROM (SELECT id AS x, name AS x FROM customers ORDER BY x) s', undefined],
+      ['SELECT id AS x, name AS x FROM customers GROUP BY x', undefined],
+    ] as [string, unknown[] | undefined][]) {
+      const p = await failure(patina, sql, params);
+      assert.equal(p, await failure(postgres, sql, params), sql);
+      assert.match(p, /^42702 (ORDER|GROUP) BY "\w+" is ambiguous @\d+$/);
+    }
+    // the same expression twice, or a name the FROM has for GROUP BY, is no ambiguity
+    for (const sql of [
+      'SELECT id, id FROM customers ORDER BY id',
+      'SELECT id, c.id AS id FROM customers c ORDER BY id',
+      'SELECT count(*), count(*) FROM orders ORDER BY count',
+      'SELECT id AS name, name FROM customers GROUP BY name, id ORDER BY 1',
+    ])
+      await same(sql);
+  });
+
   it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {
     for (const sql of [
       "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",

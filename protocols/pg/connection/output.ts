@@ -121,6 +121,14 @@ function namePosition(code: string, message: string, sql: string): string | unde
     /^column reference "(.+?)" is ambiguous$/.exec(message) ??
     /^column (\S+) does not exist$/.exec(message) ??
     /^relation "(.+)" does not exist$/.exec(message);
+  // an ORDER BY or GROUP BY name two items have: the name as a term of that clause
+  const clause = /^(ORDER|GROUP) BY "(.+?)" is ambiguous$/.exec(message);
+  if (clause) {
+    const term = clause[2].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const masked = sql.replace(/'(?:[^']|'')*'/g, (q) => ' '.repeat(q.length));
+    const at = new RegExp(`(?<=\\b${clause[1]}\\s+BY(?:\\s|\\s[^;]*?,)\\s*)"?${term}"?(?![\\w$])`, 'i').exec(masked);
+    return at ? String([...sql.slice(0, at.index)].length + 1) : undefined;
+  }
   if (!m) return undefined;
   const name = m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
   // (string literals blanked out, lengths kept: the name is looked for in the SQL around them)

@@ -54,6 +54,7 @@ import { withSessionZone } from './session-zone';
 import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output-styles';
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
+import { checkOrderNames, mayOrderByName } from './order-names';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -447,6 +448,9 @@ export class Analyzer {
     if (command === 'REPLACE') command = 'INSERT';
     const write = WRITES.has(command);
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
+    // an ORDER BY name two different items have is PostgreSQL's 42702 (SQLite sorted by one), read before
+    // the groups as PostgreSQL reads them
+    if (mayOrderByName(sig)) checkOrderNames(text, this.#engine.schema);
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
     // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
     const grouping = !local && mayGroup(sig);

@@ -186,7 +186,12 @@ function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scop
 }
 
 /** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
-function tablesOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Map<string, string>): boolean {
+export function tablesOf(
+  from: Node[] | undefined,
+  schema: Schema,
+  ctes: Set<string>,
+  out: Map<string, string>,
+): boolean {
   for (const f of from ?? []) {
     if (f.JoinExpr) {
       if (f.JoinExpr.usingClause || f.JoinExpr.isNatural) return false; // merged columns: not placed here

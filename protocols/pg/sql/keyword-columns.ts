@@ -1,7 +1,7 @@
 // A column named by a word SQLite reads as a keyword: PostgreSQL names `EXISTS (...)` exists, CASE
 // case, current_date current_date (column-names.ts), and a query around the subquery reads them
 // back (`SELECT exists FROM (SELECT EXISTS (...)) s`, `s.case`, `ORDER BY exists`), where SQLite
-// sees its keyword and says `near "FROM": syntax error` (or, for current_date, gives the date).
+// sees its keyword and says `near "FROM": syntax error`.
 // PostgreSQL's tree tells which words are column references; those are quoted for SQLite.
 import { PG_KEYWORDS } from '../catalog/keywords';
 import type { PgToken } from './lexer';
