@@ -60,6 +60,8 @@ export class PgError extends PatinaError {
   where?: string;
   /** The object a constraint error is about, as PostgreSQL names it in fields of its own (psycopg's `diag`). */
   object?: ErrorObject;
+  /** The text the error's position points at when it is not the name its message says (`j.n` for "n"). */
+  positionName?: string;
 
   constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
     super(kind, message, undefined, code);
@@ -89,6 +91,7 @@ export function sqlstateOf(err: unknown): {
   hint?: string;
   where?: string;
   object?: ErrorObject;
+  positionName?: string;
 } {
   if (err instanceof PgError)
     return {
@@ -99,6 +102,7 @@ export function sqlstateOf(err: unknown): {
       hint: err.hint,
       where: err.where,
       object: err.object,
+      ...(err.positionName ? { positionName: err.positionName } : {}),
     };
   const e =
     err instanceof PatinaError

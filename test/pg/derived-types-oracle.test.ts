@@ -112,6 +112,35 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
     }
   });
 
+  it('j.n of a name on both sides of an aliased join with a subquery side is 42702 at j.n (it read the left side)', async () => {
+    const failure = (c: 'patina' | 'postgres', sql: string) =>
+      clients()
+        [c].query(sql)
+        .then(
+          () => 'ran',
+          (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+        );
+    for (const sql of [
+      'SELECT j.n FROM (m JOIN (SELECT id, n FROM m) s ON m.id = s.id) AS j',
+      'SELECT j.n FROM ((SELECT q, n FROM m) s JOIN m USING (q)) AS j',
+      'SELECT j.f FROM (m JOIN (SELECT * FROM m) s USING (id)) AS j',
+      'SELECT j.x FROM (m JOIN (SELECT q, x FROM m UNION SELECT 1, 2) s USING (q)) AS j',
+      'SELECT j.n FROM (m JOIN (VALUES (1, 2)) v(id, n) USING (id)) AS j',
+      'SELECT 1 FROM m WHERE EXISTS (SELECT J . n FROM (m JOIN (SELECT id, n FROM m) s USING (id)) AS j)',
+    ]) {
+      const p = await failure('patina', sql);
+      assert.equal(p, await failure('postgres', sql), sql);
+      assert.match(p, /^42702 column reference "\w+" is ambiguous @\d+$/);
+    }
+    // a name on one side only, or renamed by the subquery's alias, is read
+    for (const sql of [
+      'SELECT j.n, j.k FROM (m JOIN (SELECT id, n AS k FROM m) s USING (id)) AS j ORDER BY j.id',
+      'SELECT j.g, j.q FROM (m JOIN (SELECT id, q FROM m) s(k, g) ON m.id = s.k) AS j ORDER BY j.id',
+      'SELECT j.count, j.f FROM (m JOIN (SELECT q, count(*) FROM m GROUP BY q) s USING (q)) AS j ORDER BY 1, 2',
+    ])
+      await same(sql);
+  });
+
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
     for (const sql of [
       'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',

@@ -70,10 +70,10 @@ export class Output {
 
   /** A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the error's position. */
   sendError(err: unknown, sql?: string) {
-    const { code, message, detail, hint, where, object } = sqlstateOf(err);
+    const { code, message, detail, hint, where, object, positionName } = sqlstateOf(err);
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
-    const position = sql === undefined ? undefined : namePosition(code, text, sql);
+    const position = sql === undefined ? undefined : namePosition(code, text, sql, positionName);
     try {
       backend.error(this.w, {
         severity: 'ERROR',
@@ -114,7 +114,7 @@ export class Output {
  * text (1-based characters, as PostgreSQL's position; psql then prints `LINE 1:` with a caret under
  * it); undefined when the error names none or the text does not hold it.
  */
-function namePosition(code: string, message: string, sql: string): string | undefined {
+function namePosition(code: string, message: string, sql: string, positionName?: string): string | undefined {
   if (code !== '42703' && code !== '42P01' && code !== '42702') return undefined;
   const m =
     /^column "(.+?)"(?: of relation "(?:.+)")? does not exist$/.exec(message) ??
@@ -130,7 +130,7 @@ function namePosition(code: string, message: string, sql: string): string | unde
     return at ? String([...sql.slice(0, at.index)].length + 1) : undefined;
   }
   if (!m) return undefined;
-  const name = m[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
+  const name = (positionName ?? m[1]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\./g, '\\s*\\.\\s*');
   // (string literals blanked out, lengths kept: the name is looked for in the SQL around them)
   const masked = sql.replace(/'(?:[^']|'')*'/g, (q) => ' '.repeat(q.length));
   const at =

@@ -7,10 +7,11 @@
 // not place, is left alone rather than refused on a guess.
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
-import { pgError } from '../sqlstate';
+import { PgError, pgError } from '../sqlstate';
 import type { PgToken } from './lexer';
 import { expandGroupingSets, treeElement } from './grouping-sets';
 import { strings } from './type-signatures';
+import { figuredName } from './column-names';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -178,8 +179,11 @@ function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scop
     if (columns && !columns.has(fields[1].toLowerCase()))
       throw pgError('42703', `column ${fields[0]}.${fields[1]} does not exist`);
     // (a name on both sides of a join with an alias of its own)
-    if (columns?.twice?.has(fields[1].toLowerCase()))
-      throw pgError('42702', `column reference "${fields[1]}" is ambiguous`);
+    if (columns?.twice?.has(fields[1].toLowerCase())) {
+      const err = new PgError('user', `column reference "${fields[1]}" is ambiguous`, '42702');
+      err.positionName = `${fields[0]}.${fields[1]}`; // (PostgreSQL points at the reference, `j.n`)
+      throw err;
+    }
     return;
   }
   for (const k in n) if (k !== 'location') checkQualified(n[k], schema, ctes, scopes);
@@ -216,18 +220,53 @@ type Columns = Set<string> & { twice?: Set<string> };
 type Scope = Map<string, Columns | null>;
 
 /** The column names of a join's side (`list`, in order, a name once a side's column), null when not known. */
-function joinSide(f: Node, scope: Scope): string[] | null {
+function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Set<string>): string[] | null {
   if (f?.RangeVar) {
     const cols = scope.get(String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase());
     return cols ? [...cols] : null;
   }
+  if (f?.RangeSubselect) {
+    const names = queryNames(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
+    const own = strings(f.RangeSubselect.alias?.colnames);
+    return names && own.length <= names.length
+      ? [...own, ...names.slice(own.length)].map((n) => n.toLowerCase())
+      : null;
+  }
   const j = f?.JoinExpr;
   if (!j || j.alias) return null;
-  const l = joinSide(j.larg, scope);
-  const r = joinSide(j.rarg, scope);
+  const l = joinSide(j.larg, scope, schema, ctes);
+  const r = joinSide(j.rarg, scope, schema, ctes);
   if (!l || !r) return null;
   const merged = j.isNatural ? l.filter((n) => r.includes(n)) : strings(j.usingClause).map((n) => n.toLowerCase());
   return [...merged, ...l.filter((n) => !merged.includes(n)), ...r.filter((n) => !merged.includes(n))];
+}
+
+/**
+ * A subquery's column names (its first branch's, for a set operation), as PostgreSQL names them:
+ * by AS, a column's name, or the figured name of an expression; `*` spread over what its FROM
+ * holds. Null when not known here.
+ */
+function queryNames(q: Node, schema: Schema, ctes: Set<string>): string[] | null {
+  while (q?.op && q.op !== 'SETOP_NONE') q = q.larg;
+  if (!q) return null;
+  if (q.valuesLists) return (q.valuesLists[0]?.List?.items ?? []).map((_: Node, i: number) => `column${i + 1}`);
+  const scope: Scope = new Map();
+  scopeOf(q.fromClause, schema, ctes, scope);
+  const out: string[] = [];
+  for (const t of q.targetList ?? []) {
+    const r = t.ResTarget;
+    const f = r?.val?.ColumnRef?.fields;
+    if (!r) return null;
+    if (f?.[f.length - 1]?.A_Star) {
+      const items =
+        f.length === 1
+          ? (q.fromClause ?? []).map((x: Node) => joinSide(x, scope, schema, ctes))
+          : [scope.get(String(f[0].String?.sval).toLowerCase())];
+      if (f.length > 2 || items.some((x: Iterable<string> | null | undefined) => !x)) return null;
+      for (const x of items) out.push(...(x as Iterable<string>));
+    } else out.push(r.name ?? figuredName(r.val));
+  }
+  return out;
 }
 
 function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Scope): void {
@@ -238,7 +277,7 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, ou
         // its columns, when both sides are tables (or joins of them) known here
         const names = f.JoinExpr.alias.colnames?.length
           ? null
-          : joinSide({ JoinExpr: { ...f.JoinExpr, alias: undefined } }, out);
+          : joinSide({ JoinExpr: { ...f.JoinExpr, alias: undefined } }, out, schema, ctes);
         const cols: Columns | null = names ? new Set(names) : null;
         if (cols && names) cols.twice = new Set(names.filter((n, i) => names.indexOf(n) !== i));
         out.set(String(f.JoinExpr.alias.aliasname).toLowerCase(), cols);
