@@ -242,6 +242,19 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it('the name of a function of one value in FROM with a column list is its value (`SELECT a FROM abs(-1) AS a(x)` was the row (1))', async () => {
+    for (const [sql, params] of [
+      ['SELECT a FROM abs(-1) AS a(x)', undefined],
+      ['SELECT a, x, a + 1 AS b, pg_typeof(a) FROM abs($1::int) AS a(x) WHERE a > 0 ORDER BY a', [-3]],
+      ["SELECT a, to_json(a), json_build_object('k', a), count(a) FROM upper('x') AS a(v) GROUP BY a", undefined],
+      ['SELECT coalesce(a, 0), CASE WHEN a = 1 THEN a END, 1 a FROM abs(-1) AS a(x)', undefined],
+      ['SELECT c.id, a FROM customers c, abs(-2) AS a(x) WHERE c.id < a ORDER BY 1', undefined],
+      // a subquery's name is its row still
+      ['SELECT s FROM (SELECT abs(-1) AS x) AS s', undefined],
+    ] as [string, unknown[] | undefined][])
+      await same(sql, params);
+  });
+
   it('an ORDER BY or GROUP BY name two different items have is 42702 "ORDER BY "n" is ambiguous" at the name (SQLite sorted by one)', async () => {
     const failure = (c: PgClient, sql: string, params?: unknown[]) =>
       c.query(sql, params).then(

@@ -90,9 +90,10 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       if (fn && SCALAR_IN_FROM.has(fn)) {
         // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
         const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
-        scope.set(String(alias?.aliasname ?? fn).toLowerCase(), [
-          { name, oid: new Typer(schema, new Map()).func(call) },
-        ]);
+        scope.set(
+          String(alias?.aliasname ?? fn).toLowerCase(),
+          scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
+        );
         continue;
       }
       if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;

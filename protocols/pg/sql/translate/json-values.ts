@@ -54,7 +54,12 @@ interface Source {
   within?: [number, number];
   /** A WITH query's row (its columns' types may be unknown, as a subquery's). */
   withQuery?: boolean;
+  /** A function of one value (`abs(-1) AS a(x)`): its name alone is that value, as its column is. */
+  scalar?: boolean;
 }
+
+/** A source's one column, `"a"."x"`, which its name means when it is a function of one value. */
+const scalarColumn = (s: Source): Tok[] => [quoted(s.name), punct('.'), quoted(s.cols[0].name)];
 
 /** Words after a FROM item that are no alias. */
 const NOT_ALIAS = new Set([
@@ -211,7 +216,7 @@ class JsonRewriter {
   /** Every FROM item of the statement: tables (by alias, else name), then subqueries. */
   collect(): void {
     const toks = this.toks;
-    const derived: [string, number, number, number][] = [];
+    const derived: [string, number, number, number, boolean][] = [];
     const ctes = this.withRows ? withQueries(toks, (k) => this.openers(k)[0]) : [];
     const cteRefs: [WithQuery, string, number][] = [];
     for (let i = 1; i < toks.length; i++) {
@@ -226,7 +231,7 @@ class JsonRewriter {
         let a = close + 1;
         if (isWord(toks[a], 'AS')) a++;
         if (isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()))
-          derived.push([nameOf(toks[a]), j + 1, close, this.openers(j)[0]]);
+          derived.push([nameOf(toks[a]), j + 1, close, this.openers(j)[0], 'scalarFrom' in toks[j]]);
         continue;
       }
       if (!isName(toks[j]) || isPunct(toks[j + 1], '(') || isPunct(toks[j + 1], '.')) continue;
@@ -262,9 +267,16 @@ class JsonRewriter {
     }
     // subqueries innermost first (an outer one may select from an inner one's columns)
     derived.sort((x, y) => x[2] - x[1] - (y[2] - y[1]));
-    for (const [name, from, to, scope] of derived) {
+    for (const [name, from, to, scope, scalar] of derived) {
       const cols = this.selectColumns(from, to);
-      if (cols) this.sources.push({ name, scope, cols, within: [from, to] });
+      if (cols)
+        this.sources.push({
+          name,
+          scope,
+          cols,
+          within: [from, to],
+          ...(scalar && cols.length === 1 ? { scalar } : {}),
+        });
     }
   }
 
@@ -345,6 +357,7 @@ class JsonRewriter {
     if (ref) {
       // a bare name that is no column but a FROM item: the whole row, as an object
       const whole = ref[0] === null && this.columnType(ref, k) === null ? this.lookup(ref[1], k) : undefined;
+      if (whole?.scalar) return this.typed(scalarColumn(whole), whole.cols[0].type);
       if (whole && !this.visible(k).some((s) => s.cols.some((c) => c.name === ref[1])))
         return this.row(whole, kept, types);
       return this.typed(e, this.columnType(ref, k));
@@ -654,7 +667,34 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
       (isPunct(toks[k + 1], ',') || isWord(toks[k + 1], 'FROM') || isWord(toks[k + 1], 'AS') || isName(toks[k + 1])),
   );
   if (maybe) selectItemRows(toks, schema);
+  if (toks.some((t) => 'scalarFrom' in t)) scalarReferences(toks, schema);
   return wholeRowTests(toks, schema, names);
+}
+
+/** Words an expression may follow (a name after any other word is an alias, `SELECT 1 a`). */
+const BEFORE_EXPRESSION = new Set(
+  'SELECT DISTINCT ALL WHERE AND OR NOT BY ON THEN ELSE WHEN CASE HAVING RETURNING IS IN BETWEEN LIKE SET'.split(' '),
+);
+
+/**
+ * The name of a function of one value in FROM read in an expression (`SELECT a + 1 FROM abs(-1)
+ * AS a(x)`): its column, `"a"."x"`, where no column of that name comes first (SQLite has no such
+ * column as `a`).
+ */
+function scalarReferences(toks: Tok[], schema: JsonSchema): void {
+  const r = new JsonRewriter(toks, schema, true);
+  const named = new Set(r.sources.filter((s) => s.scalar && s.cols[0].name !== s.name).map((s) => s.name));
+  if (named.size === 0) return;
+  for (let k = toks.length - 1; k > 0; k--) {
+    const t = toks[k];
+    const prev = toks[k - 1];
+    const next = toks[k + 1];
+    if (!isName(t) || !named.has(nameOf(t)) || isPunct(next, '.') || isPunct(next, '(')) continue;
+    const follows = prev.type === 'op' || isPunct(prev, '(') || isPunct(prev, ',') || isPunct(prev, '[');
+    if (!follows && !(prev.type === 'word' && BEFORE_EXPRESSION.has(prev.text.toUpperCase()))) continue;
+    const source = wholeRowSource(r, toks, k, schema);
+    if (source?.scalar) toks.splice(k, 1, ...scalarColumn(source));
+  }
 }
 
 /** The whole-row select items of rewriteWholeRows, in place. */
@@ -699,7 +739,8 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
         if (source) break;
       }
       if (!source) continue;
-      toks.splice(x, 1, ...recordCall(source), ...(n === 1 ? [word('AS'), quoted(name)] : []));
+      const value = source.scalar ? scalarColumn(source) : recordCall(source);
+      toks.splice(x, 1, ...value, ...(n === 1 ? [word('AS'), quoted(name)] : []));
     }
   }
 }
@@ -742,6 +783,10 @@ function wholeRowTests(toks: Tok[], schema: JsonSchema, names: Set<string>): Tok
   for (const k of at.reverse()) {
     const source = wholeRowSource(r, toks, k, schema);
     if (!source) continue;
+    if (source.scalar) {
+      toks.splice(k, 1, ...scalarColumn(source));
+      continue;
+    }
     if (ordering(toks[k + 1])) {
       // t < u of whole rows of one shape: field by field (PostgreSQL's record_cmp)
       const other = wholeRowSource(r, toks, k + 2, schema);

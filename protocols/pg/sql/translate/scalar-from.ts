@@ -51,7 +51,8 @@ export function rewriteScalarFrom(toks: Tok[]): Tok[] {
       }
     } else j = close + 1;
     out.push(
-      { type: 'punct', text: '(' },
+      // (marked: `SELECT a FROM abs(-1) AS a(x)` selects the value, not a row of it, json-values.ts)
+      { type: 'punct', text: '(', scalarFrom: true },
       { type: 'word', text: 'SELECT' },
       ...toks.slice(at, close + 1),
       { type: 'word', text: 'AS' },
