@@ -84,4 +84,35 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(detail(pair.patinaPort), 'DETAIL:  Failing row contains (8, null, 2.50, null, null, null, t).');
     assert.equal(detail(pair.patinaPort), detail(pair.postgresPort));
   });
+
+  it('a NOT NULL violation of INSERT ... SELECT, a VALUES subquery, ON CONFLICT DO UPDATE or UPDATE ... FROM carries the failing row (was no DETAIL)', async () => {
+    assert.equal(
+      await sameFailure(
+        "INSERT INTO t (id, name, n, ts, tsp, d, b) SELECT id + 10, NULL, n * 2, ts, '2024-01-02 03:04:05', '2024-01-02', false FROM t",
+      ),
+      '23502 null value in column "name" of relation "t" violates not-null constraint | Failing row contains (11, null, 3.00, 2024-01-02 03:04:05+00, 2024-01-02 03:04:05, 2024-01-02, f).',
+    );
+    for (const [sql, params] of [
+      // the first row of the SELECT that leaves the column null, in its order; a WITH query; parameters
+      [
+        "INSERT INTO t (id, name) SELECT x, CASE WHEN x > 2 THEN NULL ELSE 'a' END FROM generate_series(2, 5) AS g(x) ORDER BY x DESC",
+        undefined,
+      ],
+      ['WITH s AS (SELECT 3 AS id) INSERT INTO t (id, name, n) SELECT id, NULL, $1 FROM s RETURNING id', ['2.5']],
+      ['INSERT INTO t (id, name) SELECT 9, NULL ON CONFLICT DO NOTHING', undefined],
+      // a VALUES item that is an expression
+      ["INSERT INTO t (id, name) VALUES (7, (SELECT name FROM t WHERE id = 0)), (8, 'x')", undefined],
+      ['INSERT INTO t (id, name, n) VALUES (6, upper(NULL), 1 + 1)', undefined],
+      // ON CONFLICT DO UPDATE: the existing row, updated
+      ["INSERT INTO t (id, name) VALUES (1, 'q') ON CONFLICT (id) DO UPDATE SET name = NULL", undefined],
+      [
+        "INSERT INTO t AS x (id, name, n) VALUES (1, 'q', 3) ON CONFLICT (id) DO UPDATE SET name = CASE WHEN excluded.n > 2 THEN NULL END, n = x.n + excluded.n",
+        undefined,
+      ],
+      // UPDATE ... FROM
+      ['UPDATE t SET name = v.x FROM (VALUES (1, NULL::text)) v(id, x) WHERE v.id = t.id', undefined],
+      ['UPDATE t AS z SET name = v.x, n = z.n * 2 FROM (VALUES (1, NULL::text)) v(id, x) WHERE v.id = z.id', undefined],
+    ] as [string, unknown[] | undefined][])
+      assert.match(await sameFailure(sql, params), /^23502 .* \| Failing row contains \(/, sql);
+  });
 });

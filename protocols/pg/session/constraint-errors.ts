@@ -8,6 +8,7 @@ import { identName, lexPg } from '../sql/lexer';
 import { PgError } from '../sqlstate';
 import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
 import { textOf } from '../types/values';
+import { insertRowQueries, updateRowQuery } from './failing-rows';
 
 /** What the rewording needs: the schema, the failed statement and a way to see whether a key exists. */
 export interface ConstraintContext {
@@ -87,8 +88,9 @@ export function pgConstraintError(err: unknown, ctx: ConstraintContext): unknown
 /**
  * The row a NOT NULL failure was about, each value as PostgreSQL's text of its column's type (null
  * as `null`), as PostgreSQL's DETAIL shows it: for `INSERT ... VALUES` of literals and parameters
- * (the first row with no value for the column; columns left out take a literal default), and for an
- * `UPDATE` of one table (the first row its WHERE picks, with the SET values). Null for other forms.
+ * (the first row with no value for the column; columns left out take a literal default) from the
+ * text (COPY's too); for the other INSERTs and UPDATEs by reading the statement's rows again (the
+ * first that leaves the column null). Null when neither tells.
  */
 function failingRow(ctx: ConstraintContext, table: string, column: string): string[] | null {
   const def = ctx.schema.tables.get(table);
@@ -97,7 +99,15 @@ function failingRow(ctx: ConstraintContext, table: string, column: string): stri
   const first = sig[0]?.text.toUpperCase();
   let values: SqlValue[] | null = null;
   if (first === 'INSERT') values = insertedRow(ctx, sig, def, column);
-  else if (first === 'UPDATE') values = updatedRow(ctx, sig, def, column);
+  // the other forms: the statement's own rows read again (failing-rows.ts)
+  const read = ctx.readRow;
+  if (!values && read) {
+    const queries =
+      first === 'UPDATE'
+        ? [updateRowQuery(sig, def, column)].filter((q) => q !== null)
+        : insertRowQueries(sig, def, column);
+    for (const q of queries) if ((values = read(q))) break;
+  }
   if (!values) return null;
   return def.columns.map((c, i) => {
     const oid = oidOfDeclType(c.type);
@@ -170,48 +180,6 @@ function valuesRow(
     value.push(t);
   }
   return [row, i];
-}
-
-/** The first row an `UPDATE t SET ... [WHERE ...]` leaves `column` null in, read with its SET values. */
-function updatedRow(ctx: ConstraintContext, sig: Sig, def: TableDef, column: string): SqlValue[] | null {
-  if (identName(sig[1] ?? sig[0]) !== def.name || sig[2]?.text.toUpperCase() !== 'SET') return null;
-  const sets = new Map<string, string>();
-  let i = 3;
-  let depth = 0;
-  for (; i < sig.length; ) {
-    const name = identName(sig[i]).toLowerCase();
-    if (sig[i + 1]?.text !== '=') return null;
-    let j = i + 2;
-    for (; j < sig.length; j++) {
-      const t = sig[j];
-      if (t.text === '(') depth++;
-      else if (t.text === ')') depth--;
-      else if (depth === 0 && (t.text === ',' || (t.type === 'word' && /^(WHERE|FROM|RETURNING)$/i.test(t.text))))
-        break;
-    }
-    sets.set(
-      name,
-      sig
-        .slice(i + 2, j)
-        .map((t) => t.text)
-        .join(' '),
-    );
-    i = j;
-    if (sig[i]?.text !== ',') break;
-    i++;
-  }
-  const rest = sig.slice(i);
-  if (rest.length > 0 && rest[0].text.toUpperCase() !== 'WHERE') return null;
-  const where = rest.findIndex((t) => t.type === 'word' && t.text.toUpperCase() === 'RETURNING');
-  const cond = (where < 0 ? rest : rest.slice(0, where))
-    .slice(1)
-    .map((t) => t.text)
-    .join(' ');
-  const items = def.columns.map((c) => sets.get(c.name.toLowerCase()) ?? `"${c.name}"`);
-  const nullAt = items[def.columns.findIndex((c) => c.name === column)];
-  if (!ctx.readRow || [...sets.values()].some((e) => /nextval|random/i.test(e))) return null;
-  const sql = `SELECT ${items.join(', ')} FROM "${def.name}" WHERE (${nullAt}) IS NULL${cond ? ` AND (${cond})` : ''} LIMIT 1`;
-  return ctx.readRow(sql);
 }
 
 const keyText = (v: SqlValue) =>
