@@ -13,7 +13,8 @@
 #   php-cli, php-pgsql, php-doctrine-dbal, libdbd-pg-perl   PHP's PDO pgsql, pg_* functions and Doctrine DBAL,
 #                                  Perl's DBI with DBD::Pg
 #   ruby-pg, ruby-activerecord, ruby-sequel   Ruby's pg gem, Rails' ActiveRecord and Sequel
-#   golang-go, golang-github-jackc-pgx-v4-dev   Go's pgx (the test builds its program with Debian's Go)
+#   golang-go, golang-github-jackc-pgx-v4-dev, golang-github-lib-pq-dev
+#                                  Go's pgx and lib/pq (the tests build their programs with Debian's Go)
 #   openssl, curl                  the TLS tests' certificates; HTTPS
 #   prometheus                     promtool checks /metrics
 #   tzdata                         the zone database to_char's TZ abbreviations come from (PostgreSQL's too)
@@ -22,7 +23,7 @@
 # PATINA_SKIP_TEST_DEPS=1 skips this check (the tests that need a missing client then fail).
 set -euo pipefail
 
-pkgs="postgresql-client postgresql tzdata pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django python3-peewee unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql php-doctrine-dbal libdbd-pg-perl ruby-pg ruby-activerecord ruby-sequel golang-go golang-github-jackc-pgx-v4-dev"
+pkgs="postgresql-client postgresql tzdata pgcli python3-pandas python3-psycopg2 python3-sqlalchemy python3-psycopg python3-asyncpg python3-django python3-peewee unixodbc odbc-postgresql openssl curl prometheus chromium default-jdk-headless libpostgresql-jdbc-java php-cli php-pgsql php-doctrine-dbal libdbd-pg-perl ruby-pg ruby-activerecord ruby-sequel golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev"
 
 if [ "${PATINA_SKIP_TEST_DEPS:-}" = "1" ]; then exit 0; fi
 if ! command -v dpkg >/dev/null 2>&1; then

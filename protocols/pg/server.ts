@@ -154,7 +154,7 @@ export class PgServer implements CancelRegistry {
           this.#local,
           opts,
           this,
-          { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '[local]' },
+          { tls: n.tls, rest: n.rest, remoteAddress: socket.remoteAddress ?? '[local]', binding: n.binding },
           this.#channels,
         );
       },

@@ -3,6 +3,7 @@
 // real clients use.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import net from 'node:net';
+import tls from 'node:tls';
 import { parse, serialize } from 'pg-protocol';
 import type { BackendMessage } from 'pg-protocol/dist/messages';
 import type { AgentProcess } from './agent';
@@ -34,6 +35,21 @@ export class RawPg {
     return new Promise((resolve, reject) => {
       const s = net.connect(port, '127.0.0.1', () => resolve(new RawPg(s)));
       s.once('error', reject);
+    });
+  }
+
+  /** Connects, asks for TLS (SSLRequest) and verifies the server's certificate against `ca`. */
+  static connectTls(port: number, ca: Buffer): Promise<RawPg & { socket: tls.TLSSocket }> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect(port, '127.0.0.1', () => s.write(serialize.requestSsl()));
+      s.once('error', reject);
+      s.once('data', (answer) => {
+        if (answer.toString() !== 'S') return reject(new Error(`SSLRequest answered ${answer.toString()}`));
+        const secure = tls.connect({ socket: s, ca, servername: 'localhost' }, () =>
+          resolve(new RawPg(secure) as RawPg & { socket: tls.TLSSocket }),
+        );
+        secure.once('error', reject);
+      });
     });
   }
 

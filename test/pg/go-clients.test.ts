@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { goBuild } from '../helpers/go';
 
 const TABLES = `CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
   author_id BIGINT, tags TEXT[], meta JSONB, created_at TIMESTAMPTZ, updated_at TIMESTAMPTZ);`;
@@ -24,14 +25,7 @@ describe('Go: pgx against PostgreSQL 15', function () {
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'patina-go-'));
-    program = path.join(dir, 'pgx_check');
-    // Debian's Go packages live in GOPATH /usr/share/gocode, outside modules
-    const built = spawnSync('go', ['build', '-o', program, SOURCE], {
-      encoding: 'utf8',
-      timeout: 170_000,
-      env: { ...process.env, GOPATH: '/usr/share/gocode', GO111MODULE: 'off', GOFLAGS: '' },
-    });
-    assert.equal(built.status, 0, `go build: ${built.stderr}${built.stdout}${built.error ?? ''}`);
+    program = goBuild(SOURCE, dir);
     pair = await startCatalogPair({ schemas: { patina: TABLES, postgres: TABLES }, rows: [] });
   });
   after(async () => {

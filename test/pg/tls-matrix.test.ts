@@ -3,15 +3,21 @@
 // clients (psycopg 3, asyncpg, SQLAlchemy with pandas, pgcli, Django), pgbench and pg_dump, each against an
 // agent that requires TLS, verifying its certificate against the test CA where the client can.
 // Each inserts, reads, updates, rolls a transaction back and meets a duplicate key (23505).
-// psql, node-postgres, postgres.js, psycopg2, psqlODBC (tls-users.test.ts) and pgjdbc
-// (scram-logins.test.ts) are covered where they were.
+// PHP (PDO, pg_*), Perl's DBD::Pg, Ruby's pg and Go (pgx, lib/pq) run one script each against the
+// agent and against a PostgreSQL 15 with the same certificate and a SCRAM user, and must see the
+// same; through libpq they require channel binding (SCRAM-SHA-256-PLUS), which Patina did not offer:
+// libpq's `channel_binding=require` failed with "server did not offer an authentication method
+// that supports channel binding". psql, node-postgres, postgres.js, psycopg2, psqlODBC
+// (tls-users.test.ts) and pgjdbc (scram-logins.test.ts) are covered where they were.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AgentProcess } from '../helpers/agent';
-import { psql } from '../helpers/pg';
-import { TestCerts } from '../helpers/tls';
+import { goBuild } from '../helpers/go';
+import { psql, RawPg, serialize } from '../helpers/pg';
+import { startTlsPostgres, TestCerts } from '../helpers/tls';
 
 // biome-ignore lint/suspicious/noExplicitAny: the libraries' own types are checked by their users, not here
 type Any = any;
@@ -31,7 +37,8 @@ const SCHEMA =
 const USER = 'app';
 const PASSWORD = 'tls-matrix-pw-5e1b';
 const PYTHON = '/usr/bin/python3';
-const SCRIPT = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'tls-clients', 'python_clients.py');
+const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'tls-clients');
+const SCRIPT = path.join(FIXTURES, 'python_clients.py');
 
 describe('the client matrix over TLS with SCRAM', function () {
   this.timeout(120_000);
@@ -245,5 +252,131 @@ describe('the client matrix over TLS with SCRAM', function () {
     );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout, 't\n');
+  });
+  describe('PHP, Perl, Ruby and Go, each run on PostgreSQL 15 with the same certificate too', () => {
+    let postgres: Awaited<ReturnType<typeof startTlsPostgres>>;
+    let goDir: string;
+    before(async () => {
+      postgres = await startTlsPostgres(certs, 'agent1', USER, PASSWORD, SCHEMA);
+      goDir = fs.mkdtempSync(path.join(agent.dir, 'go-'));
+    });
+    after(() => postgres?.dispose());
+
+    /** What a client script printed on a server (its JSON), failing on anything it wrote to stderr. */
+    const run = (cmd: string, args: string[], on: number, firstId: number) => {
+      const r = spawnSync(cmd, [...args, String(on), USER, PASSWORD, certs.file('ca.crt'), String(firstId)], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(r.status, 0, `${cmd} ${args.join(' ')} on ${on}:\n${r.stderr}${r.stdout}`);
+      assert.equal(r.stderr, '', `${cmd} ${args.join(' ')} warned on ${on}`);
+      return new Map<string, unknown>(JSON.parse(r.stdout));
+    };
+    const both = (cmd: string, args: string[], firstId: number) => {
+      const patina = run(cmd, args, port, firstId);
+      assert.deepEqual(patina, run(cmd, args, postgres.port, firstId));
+      return patina;
+    };
+    const denied = `FATAL:  password authentication failed for user "${USER}"`;
+
+    it('PHP: PDO pgsql and pg_connect with verify-full and channel_binding=require, require, a wrong password', () => {
+      const seen = both('php', [path.join(FIXTURES, 'php_tls.php')], 500);
+      assert.equal(seen.get('pdo ssl'), 'on');
+      assert.deepEqual(seen.get('pdo rows'), [[500, 'pdo2', '1.50']]);
+      assert.equal(seen.get('pdo dup'), '23505');
+      assert.ok(String(seen.get('pdo wrong password')).endsWith(denied));
+      assert.equal(seen.get('pg_* dup'), '23505');
+      assert.equal(seen.get('pg_connect require'), '2');
+      assert.ok(String(seen.get('pg_connect wrong password')).endsWith(denied));
+    });
+
+    it('Perl DBD::Pg and Ruby pg with verify-full and channel_binding=require, require, a wrong password', () => {
+      const perl = both('perl', [path.join(FIXTURES, 'dbd_pg_tls.pl')], 600);
+      assert.deepEqual(perl.get('rows'), [[600, 'perl2', '3.50']]);
+      assert.equal(perl.get('dup'), '23505');
+      assert.deepEqual((perl.get('wrong password') as string[]).slice(0, 2), ['refused', '08006']);
+      assert.ok((perl.get('wrong password') as string[])[2].endsWith(denied));
+      const ruby = both('ruby', [path.join(FIXTURES, 'ruby_pg_tls.rb')], 700);
+      assert.deepEqual(ruby.get('ssl'), ['on', true]);
+      assert.deepEqual(ruby.get('dup'), ['PG::UniqueViolation', '23505']);
+      assert.ok((ruby.get('wrong password') as string[])[1].endsWith(denied));
+    });
+
+    const sha256 = (b: Buffer | string) => crypto.createHash('sha256').update(b).digest();
+    const hmac = (key: Buffer, data: string) => crypto.createHmac('sha256', key).update(data).digest();
+
+    /**
+     * A SCRAM login over TLS written by hand: the mechanism chosen, the gs2 header of the first
+     * message, and the final message's c= made from the hash of the certificate received. What the
+     * client sees: the mechanisms offered, then AuthenticationOk or the error's fields.
+     */
+    async function tlsScram(on: number, mechanism: string, header: string, cbind: (hash: Buffer) => Buffer | string) {
+      const c = await RawPg.connectTls(on, certs.read('ca.crt'));
+      const next = async () => {
+        for (let i = 0; i < 200 && c.messages.length === 0 && !c.closed; i++)
+          await new Promise((r) => setTimeout(r, 25));
+        return c.messages.shift() as unknown as Record<string, unknown> | undefined;
+      };
+      const outcome = (m: Record<string, unknown> | undefined) =>
+        m?.name === 'error' ? [m.severity, m.code, m.message, m.detail] : m?.name;
+      try {
+        c.listen();
+        c.send(serialize.startup({ user: USER, database: 'db' }));
+        const offered = (await next())?.mechanisms;
+        const bare = 'n=,r=rOprNGfwEbeRWgbNEkqO';
+        c.send(serialize.sendSASLInitialResponseMessage(mechanism, `${header}${bare}`));
+        const cont = await next();
+        if (cont?.name !== 'authenticationSASLContinue') return [offered, outcome(cont)];
+        const serverFirst = cont.data as string;
+        const attrs = Object.fromEntries(serverFirst.split(',').map((p) => [p[0], p.slice(2)]));
+        const salted = crypto.pbkdf2Sync(PASSWORD, Buffer.from(attrs.s, 'base64'), Number(attrs.i), 32, 'sha256');
+        const clientKey = hmac(salted, 'Client Key');
+        const data = cbind(sha256(c.socket.getPeerCertificate().raw));
+        const withoutProof = `c=${Buffer.from(data).toString('base64')},r=${attrs.r}`;
+        const signature = hmac(sha256(clientKey), `${bare},${serverFirst},${withoutProof}`);
+        const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]));
+        c.send(serialize.sendSCRAMClientFinalMessage(`${withoutProof},p=${proof.toString('base64')}`));
+        const final = await next();
+        return [offered, final?.name === 'authenticationSASLFinal' ? outcome(await next()) : outcome(final)];
+      } finally {
+        c.end();
+      }
+    }
+
+    const PLUS = 'SCRAM-SHA-256-PLUS';
+    const bound = 'p=tls-server-end-point,,';
+    for (const [what, mechanism, header, cbind] of [
+      ['PLUS bound to the certificate received', PLUS, bound, (h: Buffer) => Buffer.concat([Buffer.from(bound), h])],
+      ['PLUS bound to another certificate', PLUS, bound, (h: Buffer) => Buffer.concat([Buffer.from(bound), sha256(h)])],
+      ['PLUS without binding data (n)', PLUS, 'n,,', () => 'n,,'],
+      [
+        'SCRAM-SHA-256 with binding data',
+        'SCRAM-SHA-256',
+        bound,
+        (h: Buffer) => Buffer.concat([Buffer.from(bound), h]),
+      ],
+      ['PLUS with tls-unique', PLUS, 'p=tls-unique,,', () => 'p=tls-unique,,'],
+      ['y over TLS: the client thinks the server cannot bind', 'SCRAM-SHA-256', 'y,,', () => 'y,,'],
+      ['n, then a final message saying y', 'SCRAM-SHA-256', 'n,,', () => 'y,,'],
+      ['an authorization identity', 'SCRAM-SHA-256', 'n,a=app,', () => 'n,a=app,'],
+      ['SCRAM-SHA-1', 'SCRAM-SHA-1', 'n,,', () => 'n,,'],
+      ['SCRAM-SHA-256 unbound (n)', 'SCRAM-SHA-256', 'n,,', () => 'n,,'],
+    ] as const)
+      it(`SCRAM over TLS by hand: ${what}`, async () => {
+        const seen = await tlsScram(port, mechanism, header, cbind);
+        assert.deepEqual(seen, await tlsScram(postgres.port, mechanism, header, cbind));
+        assert.deepEqual(seen[0], [PLUS, 'SCRAM-SHA-256']);
+      });
+
+    it('Go: pgx and lib/pq with verify-full, a wrong password as 28P01', () => {
+      // a second Go program: its build reuses go-clients.test.ts's compiled pgx (a few seconds)
+      const program = goBuild(path.join(FIXTURES, 'go_tls.go'), goDir);
+      const seen = both(program, [], 800);
+      assert.deepEqual(seen.get('pgx row'), ['pgx2', '5.50', 0]);
+      assert.equal(seen.get('pq dup'), '23505');
+      const wrong = ['FATAL', '28P01', `password authentication failed for user "${USER}"`];
+      assert.deepEqual(seen.get('pgx wrong password'), wrong);
+      assert.deepEqual(seen.get('pq wrong password'), wrong);
+    });
   });
 });

@@ -355,7 +355,7 @@ export class Connection {
         if (step.scram) {
           this.#scram = step.scram;
           this.#phase = 'sasl-initial';
-          backend.authSasl(this.#out.w, ['SCRAM-SHA-256']);
+          backend.authSasl(this.#out.w, step.scram.mechanisms);
           this.#out.flush();
           return;
         }
@@ -367,7 +367,7 @@ export class Connection {
     const step = readSasl(r, this.#scram!, this.#phase === 'sasl-initial', this.#startup.user);
     switch (step.kind) {
       case 'fatal':
-        return this.#fatal(step.code, step.message);
+        return this.#fatal(step.code, step.message, step.detail);
       case 'continue':
         this.#phase = 'sasl-final';
         backend.authSaslContinue(this.#out.w, step.data);

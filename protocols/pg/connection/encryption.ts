@@ -4,6 +4,7 @@
 import type net from 'node:net';
 import tls from 'node:tls';
 import { GSSENC_REQUEST, SSL_REQUEST } from '../wire/frontend';
+import { tlsServerEndPoint } from './channel-binding';
 
 export interface Negotiated {
   socket: net.Socket;
@@ -11,6 +12,8 @@ export interface Negotiated {
   tls: boolean;
   /** Bytes read past the negotiation (the start of the startup packet). */
   rest: Buffer;
+  /** Over TLS, the certificate's data for SCRAM channel binding (null when it names no hash). */
+  binding: Buffer | null;
 }
 
 /**
@@ -58,7 +61,9 @@ export function negotiateEncryption(
   };
   const finish = () => {
     current.off('data', onData);
-    done({ socket: current, tls: upgraded, rest: input });
+    const raw = upgraded ? ((current as tls.TLSSocket).getCertificate() as tls.PeerCertificate | null)?.raw : undefined;
+    const binding = raw ? tlsServerEndPoint(raw) : null;
+    done({ socket: current, tls: upgraded, rest: input, binding });
   };
   socket.on('error', () => socket.destroy());
   attach(socket);

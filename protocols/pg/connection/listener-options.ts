@@ -24,6 +24,8 @@ export interface Handshake {
   tls: boolean;
   rest: Buffer;
   remoteAddress: string;
+  /** SCRAM channel binding's data (the certificate's tls-server-end-point hash), when TLS has it. */
+  binding?: Buffer | null;
 }
 
 /** Connections by process id, for CancelRequest. */

@@ -54,7 +54,7 @@ export function readStartup(r: Reader, opts: ListenerOptions, handshake: Handsha
   if (opts.users.mode === 'scram') {
     const principal = opts.users.lookup(user);
     // an unknown user goes through the same exchange and fails as a wrong password would
-    const scram = new ScramExchange(principal?.secret ?? opts.users.decoy, principal !== null);
+    const scram = new ScramExchange(principal?.secret ?? opts.users.decoy, principal !== null, handshake.binding);
     return { kind: 'login', params, scram, readonly: opts.readonly || principal?.role === 'read' };
   }
   return { kind: 'login', params, scram: null, readonly: opts.readonly };
@@ -62,7 +62,7 @@ export function readStartup(r: Reader, opts: ListenerOptions, handshake: Handsha
 
 /** What the connection does with a SASL message: send the server's message, or refuse. */
 export type SaslStep =
-  | { kind: 'fatal'; code: string; message: string }
+  | { kind: 'fatal'; code: string; message: string; detail?: string }
   | { kind: 'continue'; data: string }
   | { kind: 'final'; data: string };
 
@@ -71,15 +71,15 @@ export function readSasl(r: Reader, scram: ScramExchange, initial: boolean, user
   const denied = () => fatal('28P01', `password authentication failed for user "${user}"`);
   if (initial) {
     const mechanism = r.cstr();
-    if (mechanism !== 'SCRAM-SHA-256')
-      return fatal('28000', `SASL authentication mechanism ${mechanism} is not supported; use SCRAM-SHA-256`);
     const len = r.i32();
-    const first = scram.first(r.bytes(len).toString('utf8'));
+    const first = scram.first(mechanism, r.bytes(len).toString('utf8'));
     if (first === null) return denied();
+    if (typeof first !== 'string') return { kind: 'fatal', ...first };
     return { kind: 'continue', data: first };
   }
   const final = scram.final(r.rest().toString('utf8'));
   if (final === null) return denied();
+  if (typeof final !== 'string') return { kind: 'fatal', ...final };
   return { kind: 'final', data: final };
 }
 

@@ -91,9 +91,16 @@ describe('PG startup steps', () => {
     };
     assert.deepEqual(readSasl(initial('SCRAM-SHA-1', ''), scram, true, 'a'), {
       kind: 'fatal',
-      code: '28000',
-      message: 'SASL authentication mechanism SCRAM-SHA-1 is not supported; use SCRAM-SHA-256',
+      code: '08P01',
+      message: 'client selected an invalid SASL authentication mechanism',
+      detail: undefined,
     });
+    // PLUS is offered, and taken, only over TLS
+    assert.deepEqual(scram.mechanisms, ['SCRAM-SHA-256']);
+    assert.equal(
+      readSasl(initial('SCRAM-SHA-256-PLUS', 'p=tls-server-end-point,,n=,r=x'), scram, true, 'a').kind,
+      'fatal',
+    );
     assert.deepEqual(readSasl(initial('SCRAM-SHA-256', 'garbage'), scram, true, 'a'), {
       kind: 'fatal',
       code: '28P01',
