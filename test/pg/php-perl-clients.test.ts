@@ -70,6 +70,9 @@ describe('PHP (PDO, pg_*, Doctrine DBAL) and Perl (DBD::Pg) against PostgreSQL 1
     const { postgres, patina } = both('php', 'pgsql.php', ['pgsql_fns']);
     assert.deepEqual(patina, postgres);
     assert.ok((patina as [string, unknown][]).some(([k, v]) => k === 'field_table' && v === 'pgsql_fns'));
+    // tags TEXT[]: one dimension, as declared
+    const meta = new Map(patina as [string, unknown][]).get('meta_data') as Record<string, { 'array dims': number }>;
+    assert.equal(meta.tags['array dims'], 1);
   });
 
   it("Doctrine DBAL: the schema manager's introspection, the query builder, savepoints, array parameters, 23505, 42702", () => {
@@ -85,6 +88,7 @@ describe('PHP (PDO, pg_*, Doctrine DBAL) and Perl (DBD::Pg) against PostgreSQL 1
     const steps = new Map(patina as [string, unknown][]);
     // NULLABLE from pg_attribute by RowDescription's table OID and column (2, unknown, before)
     assert.deepEqual(steps.get('NULLABLE'), [0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
+    assert.deepEqual(steps.get('last_insert_id of a sequence'), ['error', '42P01']);
     // its query calls pg_index_column_has_property (unknown: the catalog query had no rows)
     assert.deepEqual(steps.get('statistics_info'), [
       ['dbd_pg_pkey', 'id', 0, 'btree', 1, 'A', 'last'],
@@ -131,6 +135,15 @@ describe('PHP (PDO, pg_*, Doctrine DBAL) and Perl (DBD::Pg) against PostgreSQL 1
       "SELECT CASE id WHEN '902' THEN 'two' ELSE 'other' END FROM dbd_pg WHERE id > 900 ORDER BY id",
       "SELECT a.attname, CASE a.attnotnull WHEN 't' THEN 0 ELSE 1 END FROM pg_attribute a WHERE a.attrelid = 'dbd_pg'::regclass AND a.attnum > 0 ORDER BY a.attnum",
       'SELECT lastval()',
+      // Patina has no sequences: PostgreSQL's answer for a name that is none (the catalog path gave no
+      // rows for pg_catalog.currval, the others 42883)
+      "SELECT currval('dbd_pg_id_seq')",
+      "SELECT pg_catalog.currval('dbd_pg_id_seq')",
+      "SELECT nextval('dbd_pg')",
+      "SELECT setval('Public.NOPE', 1, false)",
+      'SELECT setval(\'"Dbd_pg"\', 1)',
+      'SELECT currval(NULL)',
+      "SELECT attname, attndims FROM pg_attribute WHERE attrelid = 'dbal_books'::regclass AND attnum > 0 ORDER BY attnum",
       "SELECT p, c, pg_index_column_has_property(i.indexrelid, c, p) FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid, (VALUES ('asc'), ('desc'), ('nulls_first'), ('nulls_last'), ('orderable'), ('bogus')) v(p), (VALUES (1), (2)) w(c) WHERE t.relname = 'dbd_pg' ORDER BY c, p",
     ])
       it(sql, async () => {

@@ -328,16 +328,18 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       if (side !== 'leading') while (b > a && set.has(cs[b - 1])) b--;
       return cs.slice(a, b).join('');
     });
+  // read as PostgreSQL reads a name: `"Mixed"` keeps its case, `Plain` is folded
+  const nameParts = (x: unknown) =>
+    [...String(x).matchAll(/\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(?:\.|$)/g)].map((m) =>
+      m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase(),
+    );
   const regclass = (x: unknown) => {
     if (x === null) return null;
     // (an OID is one already, printed as its name where the value is a result: types/registry.ts)
     if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x)))
       return num(typeof x === 'string' ? Number(x) : x);
-    // read as PostgreSQL reads a name: `"Mixed"` keeps its case, `Plain` is folded, `"public"."t"` and
-    // `pg_catalog.t` name t (the schemas this agent has)
-    const parts = [...String(x).matchAll(/\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(?:\.|$)/g)].map((m) =>
-      m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase(),
-    );
+    // `"public"."t"` and `pg_catalog.t` name t (the schemas this agent has)
+    const parts = nameParts(x);
     // (information_schema's relations are known by their qualified names: it is not on the search path)
     const name = parts.length > 1 && ['public', 'pg_catalog'].includes(parts[0]) ? parts[1] : parts.join('.');
     for (const [o, n] of state.relNames()) if (n === name) return o;
@@ -357,6 +359,17 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     const o = regclass(x);
     return typeof o === 'number' ? (state.relName(o) ?? String(o)) : String(x);
   });
+  // currval, nextval, setval: Patina has no sequences (a schema cannot declare one), so no name
+  // is one: PostgreSQL's 42P01 for a name that is no relation, 42809 for a table or an index (what
+  // DBD::Pg's last_insert_id with a sequence name reports; `pg_catalog.currval(?)` was answered
+  // with no rows, as a catalog query Patina cannot run)
+  const noSequence = (x: unknown) => {
+    if (x === null) return null;
+    const o = regclass(x);
+    if (o === null) throw pgError('42P01', `relation "${nameParts(x).join('.')}" does not exist`);
+    throw pgError('42809', `"${state.relName(o) ?? o}" is not a sequence`);
+  };
+  for (const name of ['currval', 'nextval', 'setval']) fn(name, noSequence);
   // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
   fn('to_regclass', (x) => {
     const o = x === null ? null : regclass(String(x));

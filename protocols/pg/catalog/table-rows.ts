@@ -98,6 +98,8 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
       attname: c.name,
       attnum: k + 1,
       atttypmod: typmod,
+      // an array column's dimensions as declared (`TEXT[]` 1), which PHP's pg_meta_data reports
+      attndims: c.type.split('[').length - 1,
       attnotnull: notNull,
       atthasdef: c.defaultSql !== null,
       attcollation: typ === OID.text || typ === OID.varchar ? 100 : 0,
