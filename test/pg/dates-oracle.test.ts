@@ -453,9 +453,8 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
         .query({ text: sql, values: params, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } })
         .then(
           (r) => r.rows,
-          // (Patina names a parameter in the message, PostgreSQL in its CONTEXT)
-          (err: { code: string; message: string; hint?: string }) =>
-            `${err.code} ${err.message.replace(/ \(parameter \$\d+\)$/, '')} ${err.hint}`,
+          (err: { code: string; message: string; hint?: string; where?: string }) =>
+            `${err.code} ${err.message} ${err.hint} ${err.where}`,
         );
     const both = async (sql: string, params?: unknown[]) => {
       const [p, g] = [await hinted(clients().patina, sql, params), await hinted(clients().postgres, sql, params)];

@@ -89,6 +89,10 @@ describe('PHP (PDO, pg_*, Doctrine DBAL) and Perl (DBD::Pg) against PostgreSQL 1
     // NULLABLE from pg_attribute by RowDescription's table OID and column (2, unknown, before)
     assert.deepEqual(steps.get('NULLABLE'), [0, 0, 1, 1, 1, 1, 1, 1, 1, 1]);
     assert.deepEqual(steps.get('last_insert_id of a sequence'), ['error', '42P01']);
+    assert.match(
+      (steps.get('bad bound value') as string[])[1],
+      /\nCONTEXT: {2}unnamed portal parameter \$2 = '\.\.\.'$/,
+    );
     // its query calls pg_index_column_has_property (unknown: the catalog query had no rows)
     assert.deepEqual(steps.get('statistics_info'), [
       ['dbd_pg_pkey', 'id', 0, 'btree', 1, 'A', 'last'],

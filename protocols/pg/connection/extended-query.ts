@@ -8,7 +8,7 @@ import type { Analyzed } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import { inputStyleIn, type OutputStyles } from '../types/output-styles';
-import { paramValue } from '../types/values';
+import { atParameter, paramValue } from '../types/values';
 import { withInputStyle } from '../../../src/engine/dates';
 import { type ByteWriter, backend } from '../wire/backend';
 import type { Frontend } from '../wire/frontend';
@@ -114,8 +114,14 @@ export class ExtendedQuery {
     const params: SqlValue[] = new Array(m.params.length);
     const zone = this.#session.outputZone;
     const read = () => {
-      for (let i = 0; i < params.length; i++)
-        params[i] = paramValue(m.params[i], an.paramTypes[i], formatOf(m.paramFormats, i), i, zone);
+      for (let i = 0; i < params.length; i++) {
+        const format = formatOf(m.paramFormats, i);
+        try {
+          params[i] = paramValue(m.params[i], an.paramTypes[i], format, i, zone);
+        } catch (err) {
+          throw atParameter(err, m.portal, i, format === 0);
+        }
+      }
     };
     // (a date or interval in text is read in the session's input style, as PostgreSQL's input at Bind)
     const style = inputStyleIn(this.#session.outputStyles);

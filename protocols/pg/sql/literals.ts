@@ -305,14 +305,8 @@ function literalAs(v: string, type: number, k: number, zone: string | null): Sql
   try {
     return paramValue(Buffer.from(v), type, 0, k, zone);
   } catch (err) {
-    // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02), without
-    // Bind's "(parameter $n)": the statement has none
-    const suffix = ` (parameter $${k + 1})`;
-    if (err instanceof PatinaError && err.sqlstate?.startsWith('22') && err.message.endsWith(suffix)) {
-      const literal = new PatinaError(err.kind, err.message.slice(0, -suffix.length), undefined, err.sqlstate);
-      if (err.hint !== undefined) literal.hint = err.hint;
-      throw literal;
-    }
+    // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02)
+    if (err instanceof PatinaError && err.sqlstate?.startsWith('22')) throw err;
     return undefined;
   }
 }

@@ -10,6 +10,7 @@ import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
+import { PgError } from '../sqlstate';
 import { arrayCodec } from './array';
 import { BadBinary, type Codec, NotEncodable } from './codec';
 import { zonedTimestamptzCodec } from './datetime';
@@ -107,7 +108,7 @@ function parseInteger(s: string, param: number, oid: number): number | bigint {
   if (!/^[-+]?\d+$/.test(t))
     throw new PatinaError(
       'user',
-      `invalid input syntax for type ${INT_NAMES[oid] ?? 'integer'}: "${s}" (parameter $${param + 1})`,
+      `invalid input syntax for type ${INT_NAMES[oid] ?? 'integer'}: "${s}"`,
       undefined,
       '22P02',
     );
@@ -116,30 +117,36 @@ function parseInteger(s: string, param: number, oid: number): number | bigint {
   const b = BigInt(t);
   // beyond 64 bits PostgreSQL's input fails (22003); SQLite could not bind it ("too big", 42000)
   if (b < INT64_MIN || b > INT64_MAX)
-    throw new PatinaError(
-      'user',
-      `value "${s}" is out of range for type bigint (parameter $${param + 1})`,
-      undefined,
-      '22003',
-    );
+    throw new PatinaError('user', `value "${s}" is out of range for type bigint`, undefined, '22003');
   return b;
 }
 
-/** A text parameter read as the cast reads its type (src/engine), its error naming the parameter. */
-function asParam<T>(read: () => T, param: number): T {
+/** A text parameter read as the cast reads its type (src/engine); its error an input error (22P02 unless it says). */
+function asParam<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
     if (!(err instanceof PatinaError)) throw err;
-    const named = new PatinaError(
-      'user',
-      `${err.message} (parameter $${param + 1})`,
-      undefined,
-      err.sqlstate ?? '22P02',
-    );
+    const named = new PatinaError('user', err.message, undefined, err.sqlstate ?? '22P02');
     if (err.hint !== undefined) named.hint = err.hint;
     throw named;
   }
+}
+
+/**
+ * An error reading Bind's parameter `param` (0-based) of `portal`, with PostgreSQL's CONTEXT line
+ * naming the parameter: `unnamed portal parameter $1 = '...'` (the value elided, as PostgreSQL's
+ * default log_parameter_max_length_on_error = 0 prints it; no value for a binary parameter or
+ * bytes that are no text, which PostgreSQL has no string of).
+ */
+export function atParameter(err: unknown, portal: string, param: number, text: boolean): unknown {
+  if (!(err instanceof PatinaError) || err.kind !== 'user') return err;
+  const value = text && err.sqlstate !== '22021' ? " = '...'" : '';
+  const where = `${portal === '' ? 'unnamed portal' : `portal "${portal}"`} parameter $${param + 1}${value}`;
+  const e = err instanceof PgError ? err : new PgError(err.kind, err.message, err.sqlstate ?? '22P02');
+  if (e !== err && err.hint !== undefined) e.hint = err.hint;
+  e.where = e.where ? `${e.where}\n${where}` : where;
+  return e;
 }
 
 /**
@@ -156,7 +163,7 @@ function parseNumber(s: string, oid: number, param: number): SqlValue {
   if (d === null)
     throw new PatinaError(
       'user',
-      `invalid input syntax for type ${oid === OID.numeric ? 'numeric' : oid === OID.float4 ? 'real' : 'double precision'}: "${s}" (parameter $${param + 1})`,
+      `invalid input syntax for type ${oid === OID.numeric ? 'numeric' : oid === OID.float4 ? 'real' : 'double precision'}: "${s}"`,
       undefined,
       '22P02',
     );
@@ -240,7 +247,7 @@ export function paramValue(
   }
   // (text without an offset is a wall time in the session's TimeZone when it is not UTC)
   if (zone !== null && oid === OID.timestamptz)
-    return asParam(() => castTimestamptzIn(text, zone)!, param).replace(/\+00$/, '');
+    return asParam(() => castTimestamptzIn(text, zone)!).replace(/\+00$/, '');
   return textParam(text, oid, param);
 }
 
@@ -258,18 +265,12 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       return parseNumber(s, oid, param);
     case OID.bool:
       // booleans bind as INTEGER 1 and 0 (a JS number would bind as REAL 1.0, which `lower()` spells '1.0')
-      return asParam(() => BigInt(pgBool(s)!), param);
+      return asParam(() => BigInt(pgBool(s)!));
     case OID.bytea:
-      return asParam(() => byteaInput(s), param);
+      return asParam(() => byteaInput(s));
     case OID.uuid: {
       const u = uuidText(s);
-      if (u === null)
-        throw new PatinaError(
-          'user',
-          `invalid input syntax for type uuid: "${s}" (parameter $${param + 1})`,
-          undefined,
-          '22P02',
-        );
+      if (u === null) throw new PatinaError('user', `invalid input syntax for type uuid: "${s}"`, undefined, '22P02');
       return u;
     }
     // stored as the UTC text comparisons expect (node-postgres sends a Date as '2026-11-01T01:00:00.000+01:00')
@@ -279,23 +280,23 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       // read as the cast reads it ('infinity', '... EST', '0044-03-15 BC'); text that is no date
       // fails as PostgreSQL's input does ('2024-02-30': 22008), where it used to be stored as sent
       const cast = oid === OID.date ? castDate : oid === OID.timestamp ? castTimestamp : castTimestamptz;
-      return asParam(() => cast(s)!, param).replace(/\+00$/, '');
+      return asParam(() => cast(s)!).replace(/\+00$/, '');
     }
     // a time and an interval as an INSERT's literal is kept ('10:30' as '10:30:00'); text that is
     // none fails as PostgreSQL's input does ('10:30 FOO': 22007), where it used to be stored as sent
     case OID.time:
-      return asParam(() => dateTimeInput('time', s), param);
+      return asParam(() => dateTimeInput('time', s));
     case OID.interval:
-      return asParam(() => dateTimeInput('interval', s), param);
+      return asParam(() => dateTimeInput('interval', s));
     // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as sent
     case OID.json:
     case OID.jsonb:
-      asParam(() => jsonOperand(s), param);
+      asParam(() => jsonOperand(s));
       // jsonb keeps its strings as text, which cannot hold a NUL: PostgreSQL refuses \u0000 (22P05)
       if (oid === OID.jsonb && /(?<!\\)(?:\\\\)*\\u0000/.test(s))
         throw new PatinaError(
           'user',
-          `unsupported Unicode escape sequence: \\u0000 cannot be converted to text (parameter $${param + 1})`,
+          `unsupported Unicode escape sequence: \\u0000 cannot be converted to text`,
           undefined,
           '22P05',
         );
@@ -308,7 +309,7 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       const elem = elementOidOf(oid);
       if (elem === undefined) return s;
       const kind = elementKindOf(elem);
-      return kind ? asParam(() => arrayInput(s, kind), param) : s;
+      return kind ? asParam(() => arrayInput(s, kind)) : s;
     }
   }
 }
