@@ -190,13 +190,8 @@ function element(x: string, kind: ElementKind, lenient: boolean): string {
     }
     case 'boolean':
       return pgBool(x) ? 't' : 'f';
-    case 'uuid': {
-      const m = UUID.exec(x.trim());
-      if (!m || x.trim().startsWith('{') !== x.trim().endsWith('}'))
-        throw sqlStateError('22P02', `invalid input syntax for type uuid: "${x}"`);
-      const h = m[1].replace(/-/g, '').toLowerCase();
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-    }
+    case 'uuid':
+      return uuidIn(x);
     // dates and times as their columns keep them (a year BC as '/9956', a timestamptz in UTC
     // without '+00'), read as the cast reads them (22007, 22008 as PostgreSQL fails)
     case 'date':
@@ -308,4 +303,13 @@ function numberSortKey(x: string): string {
   // a negative: both complemented, and a shorter mantissa (a smaller magnitude) after a longer one
   const flip = (t: string) => t.replace(/\d/g, (c) => String(9 - Number(c)));
   return `A${flip(exp)}${flip(mantissa)}:`;
+}
+
+/** uuid's input: PostgreSQL's forms (hyphens after groups of four, braces, none; no spaces) as it prints them; 22P02 else. */
+export function uuidIn(x: string): string {
+  const m = UUID.exec(x);
+  if (!m || x.startsWith('{') !== x.endsWith('}'))
+    throw sqlStateError('22P02', `invalid input syntax for type uuid: "${x}"`);
+  const h = m[1].replace(/-/g, '').toLowerCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -12,6 +12,7 @@ import {
   mapArrayText,
   parseArrayText,
   parseArrayTree,
+  uuidIn,
 } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
 import { installExactPower } from './pg-exact-power';
@@ -373,6 +374,10 @@ export function installPgFunctions(db: Database.Database): void {
     'num_nonnulls',
     { deterministic: true, varargs: true },
     (...a: unknown[]) => a.filter((x) => x !== null).length,
+  );
+  // a cast to uuid: the uuid as PostgreSQL prints it, 22P02 when the text is none (it passed as it was)
+  db.function('__pg_uuid', { deterministic: true }, (x: unknown) =>
+    x === null ? null : uuidIn(Buffer.isBuffer(x) ? x.toString('utf8') : String(x)),
   );
   // a cast to json or jsonb: the text, 22P02 when it is no JSON (as PostgreSQL's json_in)
   db.function('__pg_json_in', { deterministic: true }, (x: unknown) => {

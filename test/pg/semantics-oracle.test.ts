@@ -315,13 +315,36 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ['SELECT id FROM orders WHERE paid = $1', 'x'],
       ["SELECT encode($1::bytea, 'hex')", 'a\\9'],
     ]) {
-      await assert.rejects(postgres.query(sql, [value]), (e: { code?: string }) => e.code === '22P02');
-      await assert.rejects(
-        patina.query(sql, [value]),
-        (e: { code?: string; message: string }) => e.code === '22P02' && /parameter \$1/.test(e.message),
-        sql,
-      );
+      // the message as PostgreSQL words it, the parameter named in CONTEXT (Patina's message ended
+      // with "(parameter $1)")
+      const error = (c: PgClient) =>
+        c.query(sql, [value]).then(
+          () => 'no error',
+          (e: { code?: string; message: string; where?: string }) => [e.code, e.message, e.where],
+        );
+      const expected = await error(postgres);
+      assert.equal(expected[0], '22P02');
+      assert.deepEqual(await error(patina), expected, sql);
     }
+  });
+
+  it("a cast to uuid reads PostgreSQL's forms and prints the uuid as PostgreSQL does; text that is none is 22P02", async () => {
+    // ('x'::uuid passed as it was, an upper-case literal printed as written and matched no stored uuid)
+    const u = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
+    for (const sql of [
+      `SELECT '${u.toUpperCase()}'::uuid, '{${u.replace(/-/g, '')}}'::uuid, CAST('a0eebc99-9c0b4ef8-bb6d6bb9-bd380a11' AS uuid), NULL::uuid`,
+      `SELECT '${u.toUpperCase()}'::uuid = '${u}'::uuid, ARRAY['${u.toUpperCase()}']::uuid[], '{ ${u} }'::uuid[]`,
+      `SELECT name, id FROM customers WHERE id < 3 AND '${u}'::uuid IS NOT NULL ORDER BY id`,
+    ])
+      await same(sql);
+    for (const sql of [
+      "SELECT 'x'::uuid",
+      `SELECT ' ${u}'::uuid`,
+      `SELECT '${u.slice(0, -1)}'::uuid FROM customers WHERE false`,
+      `SELECT '{${u}'::uuid`,
+      'SELECT name::uuid FROM customers WHERE id = 1',
+    ])
+      assert.equal(await message(patina, sql), await message(postgres, sql), sql);
   });
 
   it('encode, decode and the SHA-2 digests of bytea; text cast to bytea; div()', async () => {

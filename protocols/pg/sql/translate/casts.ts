@@ -3,7 +3,7 @@
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
 import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '../../../../src/engine/dates';
-import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
+import { type ElementKind, arrayInput, uuidIn } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
@@ -113,7 +113,11 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'jsonb':
       // text that is no JSON is 22P02, as PostgreSQL's input function says (a literal at analysis)
       return dateCast(x, '__pg_json_in', jsonIn);
-    default: // uuid, ...: SQLite keeps them as text already
+    case 'uuid':
+      // checked and printed as PostgreSQL's input does ('x'::uuid passed as it was; an upper-case
+      // literal then matched no stored uuid)
+      return dateCast(x, '__pg_uuid', (v) => uuidIn(String(v)));
+    default: // xml, ...: SQLite keeps them as text already
       return x;
   }
 }
@@ -198,8 +202,9 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
       // which '+00' would sort after: the literal is that text, converted to UTC.
       return quoteString(fn === '__pg_timestamptz' ? v.replace(/\+00$/, '') : v);
     } catch (err) {
-      // bad JSON is refused at once; a bad date is reported by the function when the statement runs
-      if (fn === '__pg_json_in') throw err;
+      // bad JSON or a bad uuid is refused at once, as PostgreSQL reads a typed literal; a bad date is
+      // reported by the function when the statement runs
+      if (fn === '__pg_json_in' || fn === '__pg_uuid') throw err;
     }
   }
   // (text read per row in the session's input style, when it is not MDY: '01/02/2024' in DMY,
