@@ -24,8 +24,51 @@ import { textOfKind } from '../text-kinds';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
+/**
+ * PostgreSQL's data types Patina has no values of (network addresses, money, geometry, bit strings,
+ * text search, ranges): a cast to one is refused by name. It passed the text through unchecked
+ * (`'x'::inet` answered x where PostgreSQL's input fails, `CAST('x' AS inet)` was SQLite's 0).
+ */
+const ABSENT_TYPES = new Set([
+  'inet',
+  'cidr',
+  'macaddr',
+  'macaddr8',
+  'money',
+  'point',
+  'line',
+  'lseg',
+  'box',
+  'path',
+  'polygon',
+  'circle',
+  'bit',
+  'varbit',
+  'tsvector',
+  'tsquery',
+  'int4range',
+  'int8range',
+  'numrange',
+  'tsrange',
+  'tstzrange',
+  'daterange',
+  'int4multirange',
+  'int8multirange',
+  'nummultirange',
+  'tsmultirange',
+  'tstzmultirange',
+  'datemultirange',
+  'txid_snapshot',
+  'pg_snapshot',
+]);
+
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
 function castTo(x: string, type: string, isArray: boolean, mods: number[] = []): string {
+  if (ABSENT_TYPES.has(type))
+    throw pgError(
+      '0A000',
+      `type ${type}${isArray ? '[]' : ''} is not supported: Patina has no values of it (cast to text, or keep the text in a text column)`,
+    );
   if (isArray) return arrayCast(x, type);
   if (mods.length > 0) {
     // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
@@ -326,7 +369,8 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     }
     if (as < 0) continue;
     const { name, isArray, mods } = readType(toks, as + 1);
-    if (!isArray && !PG_CAST_TYPES.has(name)) continue; // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
+    // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
+    if (!isArray && !PG_CAST_TYPES.has(name) && !ABSENT_TYPES.has(name)) continue;
     const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))));
     toks.splice(i, close - i + 1, {
       type: 'group',
