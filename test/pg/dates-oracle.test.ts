@@ -219,7 +219,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     ]);
     await sameText('SELECT id FROM hist WHERE at = $1', ['2024-01-15 16:30 CET']);
     // a time or an interval parameter that is none: PostgreSQL's error (it was stored as sent)
-    // (the same SQLSTATE; Patina's message names the parameter too)
+    // (the same SQLSTATE and message; the parameter in CONTEXT, as PostgreSQL names it)
     for (const [sql, params] of [
       ['INSERT INTO hist (id, t) VALUES ($1, $2)', [3, '10:30 FOO']],
       ['SELECT $1::interval', ['2 fortnights']],
@@ -454,7 +454,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
         .then(
           (r) => r.rows,
           (err: { code: string; message: string; hint?: string; where?: string }) =>
-            `${err.code} ${err.message} ${err.hint} ${err.where}`,
+            [err.code, err.message, err.hint, err.where].filter((f) => f !== undefined).join(' '),
         );
     const both = async (sql: string, params?: unknown[]) => {
       const [p, g] = [await hinted(clients().patina, sql, params), await hinted(clients().postgres, sql, params)];
