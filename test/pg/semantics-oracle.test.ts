@@ -911,9 +911,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ['SELECT customer_id FROM orders EXCEPT ALL SELECT 10', /EXCEPT ALL/],
       ['SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0', /BETWEEN SYMMETRIC/],
       ['SELECT id FROM orders ORDER BY customer_id FETCH FIRST 1 ROWS WITH TIES', /WITH TIES/],
-      // SQL-level prepared statements (42P02 and a syntax error before)
-      ['PREPARE by_id AS SELECT id FROM orders WHERE id = 1', /PREPARE in SQL/],
-      ['EXECUTE by_id', /EXECUTE in SQL/],
       // system columns (SQLite's 42703 no such column): Patina's rows have no transaction ids or heap places
       ['SELECT xmin, id FROM orders', /system column "xmin"/],
       ['SELECT o.ctid FROM orders o WHERE id = 1', /system column "ctid"/],

@@ -484,7 +484,7 @@ const TYPE_ALIASES: Record<string, string> = {
 }; // biome-ignore format: a table
 
 /** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
-function regtypeOid(input: string): number {
+export function regtypeOid(input: string): number {
   const name = input.trim().replace(/^pg_catalog\./i, '');
   const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
   const wanted = TYPE_ALIASES[folded] ?? folded;

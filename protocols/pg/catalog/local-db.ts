@@ -20,6 +20,8 @@ import type { TableCounts } from '../../../src/observability/table-counts';
 import { fillBuiltinProcs } from './builtin-procs';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
+import type { PreparedRow } from '../session/prepared';
+import { regtypeName } from '../types/oids';
 import { Lru } from '../../../src/lru';
 import { AdvisoryLocks } from '../session/advisory-locks';
 
@@ -40,6 +42,8 @@ export interface SessionFacts {
   xid?: () => number;
   /** set_config set setting `name` (a new client_encoding converts the session's text from then on). */
   settingChanged?: (name: string) => void;
+  /** The session's prepared statements (pg_prepared_statements). */
+  prepared?: () => PreparedRow[];
 }
 
 const NS_CATALOG = 11;
@@ -57,6 +61,9 @@ export interface Sessions {
 /** A time of pg_stat_activity as its timestamptz column holds it (UTC, PostgreSQL's text form). */
 const at = (ms: number | null) =>
   ms === null ? null : new Date(ms).toISOString().replace('T', ' ').replace('Z', '+00');
+
+/** A name as an array literal's element: quoted when it holds a space (`"timestamp with time zone"`). */
+const arrayItem = (name: string) => (/[\s,{}"\\]/.test(name) ? `"${name.replace(/["\\]/g, '\\$&')}"` : name);
 
 /** The catalog connection: pg_catalog and information_schema from the schema, and the statements run on it. */
 export class LocalDb {
@@ -326,6 +333,7 @@ export class LocalDb {
     if (facts.user !== this.#roleName || facts.database !== this.#databaseName) this.#rename(facts);
     if (this.sessions && st.source.includes('pg_stat_activity')) this.#fillActivity(this.sessions.activity());
     if (st.source.includes('pg_locks')) this.#fillLocks();
+    if (facts.prepared && st.source.includes('pg_prepared_statements')) this.#fillPrepared(facts.prepared());
     if (st.source.includes('pg_settings')) this.#fillSettings(facts.settings);
     if (/relpages|reltuples|pg_stat_(?:user|all)_tables|pg_stat_database/.test(st.source)) this.#fillStats();
     try {
@@ -399,6 +407,30 @@ export class LocalDb {
         }
         ins.run(classid, objid, sub, `${r.pid}/1`, r.pid, r.shared ? 'ShareLock' : 'ExclusiveLock', r.granted ? 1 : 0);
       }
+    } finally {
+      this.db.pragma('query_only = 1');
+    }
+  }
+
+  /** pg_prepared_statements: the running session's named prepared statements, Parse's and PREPARE's. */
+  #fillPrepared(rows: PreparedRow[]) {
+    this.db.pragma('query_only = 0');
+    try {
+      this.db.prepare('DELETE FROM pg_catalog.pg_prepared_statements').run();
+      const ins = this.db.prepare(
+        `INSERT INTO pg_catalog.pg_prepared_statements (name, statement, prepare_time, parameter_types, from_sql, generic_plans, custom_plans)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      );
+      for (const r of rows)
+        ins.run(
+          r.name,
+          r.statement,
+          at(r.prepareTime),
+          `{${r.parameterTypes.map((t) => arrayItem(t ? regtypeName(t) : 'text')).join(',')}}`,
+          r.fromSql ? 1 : 0,
+          r.genericPlans,
+          r.customPlans,
+        );
     } finally {
       this.db.pragma('query_only = 1');
     }

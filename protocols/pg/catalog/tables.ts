@@ -15,6 +15,8 @@ const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEF
 
 /** The pg_catalog relations and columns Patina fills, with the types and defaults it gives them. */
 export const DECLARED_CATALOG_TABLES: Record<string, string> = {
+  pg_prepared_statements: `name text, statement text, prepare_time timestamptz, parameter_types _regtype, from_sql bool,
+    generic_plans int8, custom_plans int8`,
   pg_namespace: 'oid oid, nspname name, nspowner oid, nspacl _text',
   pg_class: `oid oid, relname name, relnamespace oid, reltype oid, reloftype oid DEFAULT 0, relowner oid DEFAULT 10, relam oid,
     relfilenode oid DEFAULT 0, reltablespace oid DEFAULT 0, relpages int4 DEFAULT 0, reltuples float4 DEFAULT -1, relallvisible int4 DEFAULT 0,

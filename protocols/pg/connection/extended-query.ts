@@ -1,13 +1,11 @@
-// The extended query protocol's named things: prepared statements (Parse, Close, DEALLOCATE) and
-// portals (Bind), and what Describe says of either. Execute, Sync and Flush are the connection's
-// (connection.ts); running a portal is run-portal.ts's.
+// The extended query protocol's named things: prepared statements (Parse, Close; the session keeps
+// them with PREPARE's, session/prepared.ts) and portals (Bind), and what Describe says of either.
+// Execute, Sync and Flush are the connection's (connection.ts); running a portal is run-portal.ts's.
 import type { SqlValue } from '../../../src/engine/values';
 import type { Session } from '../session/session';
-import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
-import type { Analyzed } from '../sql/analyzed';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
-import { inputStyleIn, type OutputStyles } from '../types/output-styles';
+import { inputStyleIn } from '../types/output-styles';
 import { atParameter, paramValue } from '../types/values';
 import { withInputStyle } from '../../../src/engine/dates';
 import { type ByteWriter, backend } from '../wire/backend';
@@ -26,28 +24,9 @@ import { describedFields, writeRowDescription } from './results';
 
 type Message<T extends Frontend['type']> = Extract<Frontend, { type: T }>;
 
-/** A statement Parse named: its analysis, and what it was made from (the session's zone then). */
-interface Prepared {
-  an: Analyzed;
-  sql: string;
-  paramTypes: number[];
-  zone: string | null;
-  styles: OutputStyles;
-  /** Its analysis for another zone or other output styles than Parse's, the last one asked for. */
-  rezoned?: { zone: string | null; styles: OutputStyles; an: Analyzed };
-}
-
-/** The one statement of a Parse's text (42601 for several). */
-function oneStatement(sql: string): PgToken[] {
-  const stmts = splitPgStatements(sql);
-  if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
-  return stmts[0] ?? lexPg('');
-}
-
 export class ExtendedQuery {
   readonly #session: Session;
   readonly #w: ByteWriter;
-  readonly #statements = new Map<string, Prepared>();
   /** The unnamed portal (the one nearly every client uses), apart from the named ones: no Map work per query. */
   #unnamed: Portal | null = null;
   readonly #portals = new Map<string, Portal>();
@@ -59,48 +38,17 @@ export class ExtendedQuery {
 
   /** Parse: the statement analysed (once per text and parameter types, in the session's Analyzer) and named. */
   parse(m: Message<'parse'>) {
-    if (m.name !== '' && this.#statements.has(m.name))
-      throw pgError('42P05', `prepared statement "${m.name}" already exists`);
-    const an = this.#session.analyzer.cached(
-      `P${m.paramTypes.join(',')}\0${m.sql}`,
-      () => oneStatement(m.sql),
-      m.paramTypes,
-    );
-    const { analyzer } = this.#session;
-    this.#statements.set(m.name, {
-      an,
-      sql: m.sql,
-      paramTypes: m.paramTypes,
-      zone: analyzer.zone(),
-      styles: analyzer.styles(),
-    });
+    const { prepared } = this.#session;
+    if (m.name !== '' && prepared.has(m.name)) throw pgError('42P05', `prepared statement "${m.name}" already exists`);
+    prepared.add(m.name, m.sql, m.paramTypes, m.sql, false);
     backend.parseComplete(this.#w);
-  }
-
-  /**
-   * The statement's analysis for the session's zone and output styles now: the one made at Parse,
-   * or, after a `SET TIME ZONE` (or IntervalStyle, bytea_output) since, one made again with its
-   * literals read in the zone of Parse (kept for the last zone and styles it was asked for).
-   */
-  #inZone(p: Prepared): Analyzed {
-    const { analyzer } = this.#session;
-    const zone = analyzer.zone();
-    const styles = analyzer.styles();
-    if (zone === p.zone && styles === p.styles) return p.an;
-    if (p.rezoned?.zone !== zone || p.rezoned.styles !== styles)
-      p.rezoned = {
-        zone,
-        styles,
-        an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone, inputStyleIn(p.styles)),
-      };
-    return p.rezoned.an;
   }
 
   /** Bind: a portal of a prepared statement, its parameters read from the wire by their types and formats. */
   bind(m: Message<'bind'>) {
-    const prepared = this.#statements.get(m.statement);
-    if (!prepared) throw pgError('26000', `prepared statement "${m.statement}" does not exist`);
-    const an = this.#inZone(prepared);
+    const { prepared } = this.#session;
+    const statement = prepared.get(m.statement);
+    const an = prepared.inZone(statement);
     if (m.portal !== '' && this.#portals.has(m.portal)) throw pgError('42P03', `cursor "${m.portal}" already exists`);
     if (m.params.length !== an.paramTypes.length) {
       throw pgError(
@@ -127,6 +75,7 @@ export class ExtendedQuery {
     const style = inputStyleIn(this.#session.outputStyles);
     if (style === 'mdy') read();
     else withInputStyle(style, read);
+    prepared.ran(statement);
     const portal = newPortal(an, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];
@@ -142,8 +91,7 @@ export class ExtendedQuery {
   /** Describe: a statement's ParameterDescription and RowDescription (or NoData), or a portal's RowDescription. */
   describe(m: Message<'describe'>) {
     if (m.kind === 'S') {
-      const an = this.#statements.get(m.name)?.an;
-      if (!an) throw pgError('26000', `prepared statement "${m.name}" does not exist`);
+      const { an } = this.#session.prepared.get(m.name);
       backend.parameterDescription(
         this.#w,
         an.paramTypes.map((t) => t || OID.text),
@@ -172,7 +120,7 @@ export class ExtendedQuery {
 
   /** Close of a statement or a portal (a portal's streamed read ends). */
   close(m: Message<'close'>) {
-    if (m.kind === 'S') this.#statements.delete(m.name);
+    if (m.kind === 'S') this.#session.prepared.delete(m.name);
     else if (m.name === '') {
       if (this.#unnamed) cancelPortal(this.#unnamed);
       this.#unnamed = null;
@@ -181,13 +129,6 @@ export class ExtendedQuery {
       this.#portals.delete(m.name);
     }
     backend.closeComplete(this.#w);
-  }
-
-  /** DEALLOCATE name | ALL as a statement. */
-  deallocate(an: Analyzed) {
-    const name = an.setting?.name ?? '';
-    if (name === 'all' || name === 'deallocate') this.#statements.clear();
-    else this.#statements.delete(name);
   }
 
   /** The portal named so, or 34000. */

@@ -115,8 +115,9 @@ export function fieldsOf(
   });
 }
 
-export function tagOf(an: Analyzed, outcome: Outcome | null, rows: number): string {
+export function tagOf(portalAn: Analyzed, outcome: Outcome | null, rows: number): string {
   if (outcome?.tag) return outcome.tag;
+  const an = outcome?.of ?? portalAn;
   const n = outcome?.affected ?? rows;
   switch (an.command) {
     case 'INSERT':

@@ -25,7 +25,7 @@ import type { PortalRunner } from './run-portal';
 export interface SimpleQueryParts {
   out: Output;
   runner: PortalRunner;
-  /** Its portals are dropped when the transaction ends; DEALLOCATE removes its statements. */
+  /** Its portals are dropped when the transaction ends. */
   extended: ExtendedQuery;
   copyIn: CopyFromStdin;
   closed(): boolean;
@@ -51,6 +51,7 @@ export class SimpleQuery {
   /** A Query message. */
   run(sql: string): void | Promise<void> {
     this.#sql = sql;
+    this.#session.sourceText = sql;
     const stmts = splitPgStatements(sql);
     if (stmts.length === 0) backend.emptyQuery(this.#parts.out.w);
     return this.#runFrom(stmts, 0);
@@ -58,16 +59,15 @@ export class SimpleQuery {
 
   #runFrom(stmts: PgToken[][], from: number): void | Promise<void> {
     const session = this.#session;
-    const { runner, extended } = this.#parts;
+    const { runner } = this.#parts;
     try {
       for (let i = from; i < stmts.length; i++) {
         const tokens = stmts[i];
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
+        // a simple query has no parameters (PREPARE's statement has its own)
         const param = tokens.find((t) => t.type === 'param');
-        if (param) throw pgError('42P02', `there is no parameter ${param.text}`); // a simple query has none
+        if (param && !isPrepare(tokens)) throw pgError('42P02', `there is no parameter ${param.text}`);
         const { an, params } = this.#analyze(tokens);
-        if (an.kind === 'noop' && (an.command.startsWith('DEALLOCATE') || an.command === 'DISCARD ALL'))
-          extended.deallocate(an);
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in')
             return this.#parts.copyIn.start(session, an, (err) =>
@@ -171,6 +171,12 @@ export class SimpleQuery {
 }
 
 const TX_WORDS = new Set(['BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE', 'PREPARE']);
+
+/** Whether a statement is PREPARE (whose statement's $n are its parameters). */
+function isPrepare(tokens: PgToken[]): boolean {
+  const first = tokens.find((t) => t.type !== 'space' && t.type !== 'comment');
+  return first !== undefined && first.type === 'word' && first.text.toUpperCase() === 'PREPARE';
+}
 
 /** Whether a statement is transaction control (which turns off the implicit transaction of a simple query). */
 function controlsTransaction(tokens: PgToken[]): boolean {

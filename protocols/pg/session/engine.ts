@@ -4,7 +4,7 @@ import type { ReadCursor, ReadRequest } from '../../../src/engine/read-pool';
 import type { Schema } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
 import type { HeldMember, Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
-import type { ColumnDesc } from '../sql/analyzed';
+import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 
 /** What the PG front end needs from the engine. */
 export interface PgEngine {
@@ -52,6 +52,8 @@ export interface Outcome {
   affected?: number;
   /** A tag other than the statement's own (COMMIT of a failed transaction is ROLLBACK). */
   tag?: string;
+  /** The statement the tag is of when not the one run (EXECUTE's prepared statement: `INSERT 0 1`). */
+  of?: Analyzed;
 }
 
 /** The outcome of a statement that answers nothing (transaction control, SET, LISTEN, ...). */

@@ -26,6 +26,9 @@ import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
+import { PreparedStatements, argumentValues } from './prepared';
+import { regtypeOid } from '../catalog/catalog-functions';
+import { lexPg } from '../sql/lexer';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';
 import { checkUpsertKeys } from '../sql/upsert-rows';
@@ -96,6 +99,10 @@ export class Session {
   } | null = null;
   /** What each statement is, cached by its text. */
   readonly analyzer: Analyzer;
+  /** Its prepared statements, Parse's and PREPARE's. */
+  readonly prepared: PreparedStatements;
+  /** The text of the client's Query message now running (what pg_prepared_statements shows of a PREPARE). */
+  sourceText = '';
   readonly #t: Transaction;
   #cursor: ReadCursor | null = null;
   #closed = false;
@@ -157,6 +164,8 @@ export class Session {
       zone: () => this.outputZone,
       styles: () => this.outputStyles,
     });
+    this.prepared = new PreparedStatements(this.analyzer);
+    this.facts.prepared = () => this.prepared.rows();
     this.#t = new Transaction(
       engine,
       opts.timeoutMs,
@@ -198,7 +207,7 @@ export class Session {
    */
   execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
     // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
-    const autocommit = this.#t.state === 'idle' && an.kind === 'sql';
+    const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
     if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0;
     try {
       const r = this.#execute(an, params);
@@ -331,6 +340,17 @@ export class Session {
         return this.#declareCursor(an, params);
       case 'fetch':
         return this.#fetchCursor(an);
+      case 'prepare':
+        this.#prepare(an);
+        return none;
+      case 'execute':
+        return this.#executePrepared(an, params);
+      case 'deallocate': {
+        const name = an.prepared!.name;
+        if (name === null) this.prepared.clear();
+        else if (!this.prepared.delete(name)) throw pgError('26000', `prepared statement "${name}" does not exist`);
+        return none;
+      }
       case 'close-cursor': {
         const name = an.cursor!.name;
         if (!this.#cursors.close(name)) throw pgError('34000', `cursor "${name}" does not exist`);
@@ -362,8 +382,48 @@ export class Session {
     return this.#cursors.columnsOf(name) ?? undefined;
   }
 
-  /** The columns a statement answers with: its own, or for FETCH those of its cursor (34000 if none). */
+  /**
+   * PREPARE: the types of its list (42704 for a name of no type; a modifier is dropped, as
+   * PostgreSQL's PREPARE drops it), the statement analysed as Parse analyses it, then named.
+   */
+  #prepare(an: Analyzed) {
+    const { name, types, body } = an.prepared!;
+    const oids = types!.map((t) => regtypeOid(t.replace(/\s*\([^)]*\)/g, '')));
+    this.prepared.add(name!, body!, oids, this.sourceText || body!, true);
+  }
+
+  /**
+   * EXECUTE: the prepared statement run with its arguments (prepared.ts' argumentValues), its
+   * result and tag the statement's own (`INSERT 0 1`, `SELECT 2`).
+   */
+  #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
+    const name = an.prepared!.name!;
+    const p = this.prepared.get(name);
+    const inner = this.prepared.inZone(p);
+    const run = (params: SqlValue[]) => {
+      this.prepared.ran(p);
+      const out = this.#execute(inner, params);
+      return out instanceof Promise ? out.then((o) => ({ ...o, of: inner })) : { ...out, of: inner };
+    };
+    const evaluate = (sql: string) =>
+      this.#execute(
+        this.analyzer.cached(`T${sql}`, () => lexPg(sql)),
+        outer,
+      );
+    const values = argumentValues(
+      name,
+      an.prepared!.args!,
+      inner.paramTypes,
+      this.outputZone,
+      inputStyleIn(this.outputStyles),
+      evaluate,
+    );
+    return values instanceof Promise ? values.then(run) : run(values);
+  }
+
+  /** The columns a statement answers with: its own, for EXECUTE its prepared statement's, or for FETCH those of its cursor (34000 if none). */
   resultColumns(an: Analyzed): ColumnDesc[] | null {
+    if (an.kind === 'execute') return this.prepared.inZone(this.prepared.get(an.prepared!.name!)).columns;
     if (an.kind !== 'fetch' || an.cursor!.move) return an.columns;
     const columns = this.#cursors.columnsOf(an.cursor!.name!);
     if (columns === undefined) throw pgError('34000', `cursor "${an.cursor!.name}" does not exist`);
@@ -631,7 +691,7 @@ export class Session {
   /**
    * DISCARD ALL, which connection pools send before they hand a connection to another client
    * (pgbouncer's server_reset_query): as PostgreSQL's, RESET ALL, UNLISTEN *, pg_advisory_unlock_all()
-   * and its cursors closed here (the connection drops its prepared statements, DEALLOCATE ALL);
+   * its cursors closed and its prepared statements dropped (DEALLOCATE ALL);
    * 25001 in a transaction block.
    */
   #discardAll(state: TxState) {
@@ -641,6 +701,7 @@ export class Session {
     this.channels?.unlisten(null);
     this.#local.advisory.releaseSession(this.facts.pid);
     this.#cursors.close(null);
+    this.prepared.clear();
   }
 
   /** What the session waits for now, as pg_stat_activity shows it (Lock/advisory, Timeout/PgSleep); null for nothing. */

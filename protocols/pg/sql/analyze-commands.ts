@@ -166,6 +166,11 @@ export function analyzeExplain(
   const start = tokens.indexOf(sig[i]);
   if (start < 0) throw pgError('42601', 'syntax error at end of input: EXPLAIN needs a statement');
   const inner = analysis.analyze(tokens.slice(start), declaredTypes);
+  if (inner.kind === 'execute')
+    throw pgError(
+      '0A000',
+      'EXPLAIN EXECUTE is not supported by Patina: EXPLAIN the prepared statement itself, with its values',
+    );
   if (inner.kind !== 'sql' || inner.batch)
     throw pgError(
       '42601',

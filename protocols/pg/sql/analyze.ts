@@ -24,6 +24,7 @@ import {
 } from './analyze-commands';
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
+import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
@@ -399,30 +400,18 @@ export class Analyzer {
       case 'LOCK':
         return { ...base, kind: 'noop', command: lockTable(sig) };
       case 'PREPARE':
+        return analyzePrepare(sig, tokens);
       case 'EXECUTE':
-        // (PREPARE TRANSACTION, two-phase commit, likewise)
-        throw pgError(
-          '0A000',
-          `${kw} in SQL is not supported: prepare statements with the protocol (Parse/Bind/Execute), as every driver's prepared statements do`,
-        );
+        return analyzeExecute(sig, tokens);
+      case 'DEALLOCATE':
+        return analyzeDeallocate(sig);
       case 'ANALYZE':
       case 'ANALYSE':
       case 'VACUUM':
         return { ...base, kind: 'noop', command: maintenance(tokens.map((t) => t.text).join(''), this.#engine.schema) };
       case 'DISCARD':
-      case 'DEALLOCATE':
       case 'CHECKPOINT':
-        return {
-          ...base,
-          kind: 'noop',
-          command:
-            kw === 'DISCARD'
-              ? `DISCARD ${w(1) || 'ALL'}`
-              : kw === 'DEALLOCATE' && /^all$/i.test(sig[sig.length - 1]?.text ?? '')
-                ? 'DEALLOCATE ALL'
-                : kw,
-          setting: { name: sig[sig.length - 1] ? identName(sig[sig.length - 1]) : '', value: null },
-        };
+        return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw };
     }
     checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
     const notify = pgNotifyCall(sig);

@@ -43,7 +43,10 @@ export interface Analyzed {
     | 'copy'
     | 'declare'
     | 'fetch'
-    | 'close-cursor';
+    | 'close-cursor'
+    | 'prepare'
+    | 'execute'
+    | 'deallocate';
   /** Tag word: SELECT, INSERT, UPDATE, DELETE, BEGIN, ... */
   command: string;
   sql: string;
@@ -77,4 +80,9 @@ export interface Analyzed {
   copy?: { stmt: CopyStatement; columns: string[]; read: Analyzed | null };
   /** DECLARE (with the query), FETCH/MOVE (count; Infinity for ALL), CLOSE (null name: ALL). */
   cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
+  /**
+   * PREPARE (its name, the type names of its list, the statement's text), EXECUTE (the name, each
+   * argument as written), DEALLOCATE (null name: ALL): sql/prepare-statements.ts.
+   */
+  prepared?: { name: string | null; types?: string[]; body?: string; args?: string[] };
 }

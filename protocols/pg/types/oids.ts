@@ -1,7 +1,8 @@
 // PostgreSQL types by OID: the OIDs Patina answers with, the pg_type rows of each (name, size,
 // category), the names pg_typeof and the catalog show, and the OID of a SQLite declared type or of
 // a value when nothing declares it.
-import { bytes, expectLength, notA } from './codec';
+import { arrayCodec } from './array';
+import { type Codec, bytes, expectLength, notA } from './codec';
 import { ARRAY_TYPES, arrayOidOf, registerCodec } from './registry';
 
 export const OID = {
@@ -116,6 +117,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   30: 'oidvector',
 };
 for (const [oid, , elem] of ARRAY_TYPES) TYPE_DISPLAY[oid] ??= `${TYPE_DISPLAY[elem] ?? 'text'}[]`;
+TYPE_DISPLAY[2211] = 'regtype[]';
 
 /** PostgreSQL's pseudo-types by OID, as format_type and regtype print them. */
 export const PSEUDO_TYPE_NAMES: Record<number, string> = {
@@ -135,7 +137,7 @@ const TYPE_OIDS = new Map(
   [...Object.entries(TYPE_DISPLAY), ...Object.entries(PSEUDO_TYPE_NAMES)].map(([oid, name]) => [name, Number(oid)]),
 );
 const heldAsOid = (v: unknown) => typeof v === 'number' || typeof v === 'bigint' || /^\d+$/.test(String(v));
-registerCodec({
+const regtypeCodec: Codec = {
   oid: 2206,
   name: 'regtype',
   text: (v) => (heldAsOid(v) ? regtypeName(Number(v)) : String(v)),
@@ -150,7 +152,11 @@ registerCodec({
     expectLength(raw, 4, 'regtype');
     return regtypeName(raw.readUInt32BE(0));
   },
-});
+};
+registerCodec(regtypeCodec);
+/** regtype[] (pg_prepared_statements.parameter_types): `{integer,text}`. */
+export const REGTYPE_ARRAY = 2211;
+registerCodec(arrayCodec(REGTYPE_ARRAY, '_regtype', regtypeCodec));
 
 /** The schemas' OIDs and names (pg_namespace's rows: catalog/local-db.ts). */
 export const NAMESPACE_NAMES: Record<number, string> = {
@@ -188,6 +194,7 @@ export function oidOfDeclType(decl: string | null | undefined): number {
   if (!decl) return OID.text;
   const t = decl.toLowerCase().replace(/\(.*$/, '').trim();
   if (t.endsWith('[]')) return arrayOidOf(oidOfDeclType(t.slice(0, -2))) ?? OID.text;
+  if (t === '_regtype') return REGTYPE_ARRAY;
   if (t.startsWith('_')) return PG_TYPES.find((r) => r[1] === t)?.[0] ?? OID.text;
   switch (t) {
     case 'bool':

@@ -1,0 +1,210 @@
+// A session's prepared statements, one namespace for the extended protocol's (Parse) and SQL's
+// (PREPARE), as in PostgreSQL: a Parse named "p" and `PREPARE p` collide, EXECUTE runs either, Bind
+// binds either, DEALLOCATE and DISCARD ALL drop both; pg_prepared_statements lists them. Each keeps
+// its analysis (made once per text and parameter types in the session's Analyzer, shared by Parse
+// and PREPARE) and what it was made in (the session's zone and output styles then).
+import { type InputStyle, withInputStyle } from '../../../src/engine/dates';
+import type { SqlValue } from '../../../src/engine/values';
+import type { Analyzer } from '../sql/analyze';
+import type { Analyzed } from '../sql/analyzed';
+import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
+import { pgError, sqlstateOf } from '../sqlstate';
+import { oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
+import { inputStyleIn, type OutputStyles } from '../types/output-styles';
+import { paramValue, textOf } from '../types/values';
+import type { Outcome } from './engine';
+
+export interface Prepared {
+  an: Analyzed;
+  sql: string;
+  paramTypes: number[];
+  zone: string | null;
+  styles: OutputStyles;
+  /** Its analysis for another zone or other output styles than Parse's, the last one asked for. */
+  rezoned?: { zone: string | null; styles: OutputStyles; an: Analyzed };
+  /** What pg_prepared_statements shows: the text the client sent (the whole Query message of a PREPARE), */
+  source: string;
+  /** made by PREPARE rather than Parse, when (ms), */
+  fromSql: boolean;
+  at: number;
+  /** and how often it ran with parameters (custom_plans) and without (generic_plans). */
+  custom: number;
+  generic: number;
+}
+
+/** A row of pg_prepared_statements (parameter_types as the regtype[] text). */
+export interface PreparedRow {
+  name: string;
+  statement: string;
+  prepareTime: number;
+  parameterTypes: number[];
+  fromSql: boolean;
+  genericPlans: number;
+  customPlans: number;
+}
+
+/** The one statement of a Parse's text (42601 for several). */
+export function oneStatement(sql: string): PgToken[] {
+  const stmts = splitPgStatements(sql);
+  if (stmts.length > 1) throw pgError('42601', 'cannot insert multiple commands into a prepared statement');
+  return stmts[0] ?? lexPg('');
+}
+
+export class PreparedStatements {
+  readonly #analyzer: Analyzer;
+  readonly #statements = new Map<string, Prepared>();
+
+  constructor(analyzer: Analyzer) {
+    this.#analyzer = analyzer;
+  }
+
+  /**
+   * A statement analysed (once per text and parameter types) and named: Parse checks the name first
+   * (its own order), PREPARE after the analysis, as PostgreSQL's StorePreparedStatement does.
+   */
+  add(name: string, sql: string, paramTypes: number[], source: string, fromSql: boolean): Prepared {
+    const analyzer = this.#analyzer;
+    const an = analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
+    if (name !== '' && this.#statements.has(name))
+      throw pgError('42P05', `prepared statement "${name}" already exists`);
+    const p: Prepared = {
+      an,
+      sql,
+      paramTypes,
+      zone: analyzer.zone(),
+      styles: analyzer.styles(),
+      source,
+      fromSql,
+      at: Date.now(),
+      custom: 0,
+      generic: 0,
+    };
+    this.#statements.set(name, p);
+    return p;
+  }
+
+  has(name: string): boolean {
+    return this.#statements.has(name);
+  }
+
+  /** The statement named so, or PostgreSQL's 26000. */
+  get(name: string): Prepared {
+    const p = this.#statements.get(name);
+    if (!p) throw pgError('26000', `prepared statement "${name}" does not exist`);
+    return p;
+  }
+
+  /** Close (no error for none, as the protocol's Close) */
+  delete(name: string): boolean {
+    return this.#statements.delete(name);
+  }
+
+  /** DEALLOCATE ALL, DISCARD ALL: every named statement (the unnamed one is the protocol's, as in PostgreSQL). */
+  clear() {
+    const unnamed = this.#statements.get('');
+    this.#statements.clear();
+    if (unnamed) this.#statements.set('', unnamed);
+  }
+
+  /**
+   * The statement's analysis for the session's zone and output styles now: the one made at Parse,
+   * or, after a `SET TIME ZONE` (or IntervalStyle, bytea_output) since, one made again with its
+   * literals read in the zone of Parse (kept for the last zone and styles it was asked for).
+   */
+  inZone(p: Prepared): Analyzed {
+    const analyzer = this.#analyzer;
+    const zone = analyzer.zone();
+    const styles = analyzer.styles();
+    if (zone === p.zone && styles === p.styles) return p.an;
+    if (p.rezoned?.zone !== zone || p.rezoned.styles !== styles)
+      p.rezoned = {
+        zone,
+        styles,
+        an: analyzer.analyzeRezoned(oneStatement(p.sql), p.paramTypes, p.zone, inputStyleIn(p.styles)),
+      };
+    return p.rezoned.an;
+  }
+
+  /** A run of the statement (Bind, EXECUTE), counted as PostgreSQL's plan counts: custom with parameters, generic without. */
+  ran(p: Prepared) {
+    if (p.an.paramTypes.length > 0) p.custom++;
+    else p.generic++;
+  }
+
+  /** pg_prepared_statements: the named statements. */
+  rows(): PreparedRow[] {
+    const out: PreparedRow[] = [];
+    for (const [name, p] of this.#statements)
+      if (name !== '')
+        out.push({
+          name,
+          statement: p.source,
+          prepareTime: p.at,
+          parameterTypes: p.an.paramTypes,
+          fromSql: p.fromSql,
+          genericPlans: p.generic,
+          customPlans: p.custom,
+        });
+    return out;
+  }
+}
+
+/** A string literal as written ('it''s'): its text in group 1. */
+const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
+
+/**
+ * EXECUTE's arguments as the values of the statement's parameters, each entering as Bind's text
+ * does (its type's input, in the session's DateStyle order): NULL as NULL, a string literal as its
+ * text (22P02 for 'abc' as an integer, as PostgreSQL's); any other expression evaluated by
+ * `evaluate` as `SELECT CAST((expression) AS type)` and its value's text taken so. 42601 when their
+ * number differs from the statement's parameters', with PostgreSQL's DETAIL.
+ */
+export function argumentValues(
+  name: string,
+  args: string[],
+  types: number[],
+  zone: string | null,
+  style: InputStyle,
+  evaluate: (sql: string) => Outcome | Promise<Outcome>,
+): SqlValue[] | Promise<SqlValue[]> {
+  if (args.length !== types.length)
+    throw pgError(
+      '42601',
+      `wrong number of parameters for prepared statement "${name}"`,
+      'user',
+      `Expected ${types.length} parameters but got ${args.length}.`,
+    );
+  const values: SqlValue[] = new Array(args.length);
+  const text = (i: number, s: string | null) => {
+    try {
+      values[i] = withInputStyle(style, () => paramValue(s === null ? null : Buffer.from(s), types[i], 0, i, zone));
+    } catch (err) {
+      // the type input's words alone, as PostgreSQL's EXECUTE (no parameter CONTEXT, as Bind has)
+      const { code, message } = sqlstateOf(err);
+      throw pgError(code, message);
+    }
+  };
+  const waits: Promise<void>[] = [];
+  args.forEach((arg, i) => {
+    const literal = STRING_LITERAL.exec(arg.trim());
+    if (literal) return text(i, literal[1].split("''").join("'"));
+    if (/^null$/i.test(arg.trim())) return text(i, null);
+    const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
+    const out = evaluate(sql);
+    const take = (o: Outcome) => {
+      const v = o.all?.[0]?.[0] ?? null;
+      const c = o.columns?.[0];
+      text(i, textOf(v, types[i] || c?.oid || (c?.declType ? oidOfDeclType(c.declType) : oidOfValue(v))));
+    };
+    if (!(out instanceof Promise)) return take(out);
+    waits.push(
+      out.then(async (o) => {
+        if (o.all || !o.rows) return take(o);
+        const first = await o.rows.next();
+        o.rows.cancel();
+        take({ ...o, all: first ?? [] });
+      }),
+    );
+  });
+  return waits.length === 0 ? values : Promise.all(waits).then(() => values);
+}

@@ -1,0 +1,96 @@
+// SQL-level prepared statements as PostgreSQL's grammar reads them: PREPARE name [(type, ...)] AS
+// statement, EXECUTE name [(expression, ...)], DEALLOCATE [PREPARE] name | ALL. Only the words are
+// read here; the session resolves the types, analyses the statement and evaluates the arguments
+// when the statement runs (session/prepared.ts), as PostgreSQL does after its parser.
+import { pgError } from '../sqlstate';
+import type { Analyzed } from './analyzed';
+import { type PgToken, identName } from './lexer';
+
+const BASE = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
+
+/** The statements PREPARE takes (PostgreSQL's PreparableStmt: a query, INSERT, UPDATE, DELETE). */
+const PREPARABLE = new Set(['SELECT', 'VALUES', 'TABLE', 'WITH', 'INSERT', 'UPDATE', 'DELETE']);
+
+const syntaxError = (t: PgToken | undefined) =>
+  pgError('42601', t ? `syntax error at or near "${t.text}"` : 'syntax error at end of input');
+
+/** A statement's name (an identifier), or PostgreSQL's syntax error. */
+function nameAt(sig: PgToken[], i: number): string {
+  const t = sig[i];
+  if (!t || (t.type !== 'word' && t.type !== 'quoted')) throw syntaxError(t);
+  return identName(t);
+}
+
+/**
+ * The items of the parenthesised list opening at sig[open], each as written (its tokens' text from
+ * `tokens`), and the index in sig after its `)`; 42601 for an empty item, as PostgreSQL's grammar.
+ */
+function listAt(sig: PgToken[], tokens: PgToken[], open: number): { items: string[]; next: number } {
+  const items: string[] = [];
+  let depth = 0;
+  let from = open + 1;
+  const item = (to: number) => {
+    if (to === from) throw syntaxError(sig[to]);
+    const a = tokens.indexOf(sig[from]);
+    const b = tokens.indexOf(sig[to - 1]);
+    items.push(
+      tokens
+        .slice(a, b + 1)
+        .map((t) => t.text)
+        .join(''),
+    );
+    from = to + 1;
+  };
+  for (let i = open; i < sig.length; i++) {
+    const t = sig[i].type === 'punct' ? sig[i].text : '';
+    if (t === '(' || t === '[') depth++;
+    else if (t === ')' || t === ']') {
+      depth--;
+      if (depth === 0) {
+        item(i);
+        return { items, next: i + 1 };
+      }
+    } else if (t === ',' && depth === 1) item(i);
+  }
+  throw syntaxError(undefined);
+}
+
+/** PREPARE name [(type, ...)] AS statement: its name, type names and statement's text. */
+export function analyzePrepare(sig: PgToken[], tokens: PgToken[]): Analyzed {
+  const up = (i: number) => (sig[i]?.type === 'word' ? sig[i].text.toUpperCase() : '');
+  if (up(1) === 'TRANSACTION')
+    throw pgError('0A000', 'PREPARE TRANSACTION is not supported by Patina: it has no two-phase commit');
+  const name = nameAt(sig, 1);
+  let i = 2;
+  let types: string[] = [];
+  if (sig[i]?.text === '(') ({ items: types, next: i } = listAt(sig, tokens, i));
+  if (up(i) !== 'AS') throw syntaxError(sig[i]);
+  const first = sig[i + 1];
+  if (!first || !(PREPARABLE.has(up(i + 1)) || first.text === '(')) throw syntaxError(first);
+  const body = tokens
+    .slice(tokens.indexOf(first))
+    .map((t) => t.text)
+    .join('')
+    .trimEnd();
+  return { ...BASE, kind: 'prepare', command: 'PREPARE', prepared: { name, types, body } };
+}
+
+/** EXECUTE name [(expression, ...)]: its name and each argument as written. */
+export function analyzeExecute(sig: PgToken[], tokens: PgToken[]): Analyzed {
+  const name = nameAt(sig, 1);
+  let i = 2;
+  let args: string[] = [];
+  if (sig[i]?.text === '(') ({ items: args, next: i } = listAt(sig, tokens, i));
+  if (i < sig.length) throw syntaxError(sig[i]);
+  return { ...BASE, kind: 'execute', command: 'EXECUTE', prepared: { name, args } };
+}
+
+/** DEALLOCATE [PREPARE] name | ALL (a null name). */
+export function analyzeDeallocate(sig: PgToken[]): Analyzed {
+  let i = 1;
+  if (sig[i]?.type === 'word' && sig[i].text.toUpperCase() === 'PREPARE' && sig.length > 2) i++;
+  const all = sig[i]?.type === 'word' && sig[i].text.toUpperCase() === 'ALL';
+  const name = all ? null : nameAt(sig, i);
+  if (i + 1 < sig.length) throw syntaxError(sig[i + 1]);
+  return { ...BASE, kind: 'deallocate', command: all ? 'DEALLOCATE ALL' : 'DEALLOCATE', prepared: { name } };
+}

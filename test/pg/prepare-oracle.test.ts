@@ -1,0 +1,229 @@
+// SQL-level prepared statements (PREPARE, EXECUTE, DEALLOCATE, pg_prepared_statements) against
+// PostgreSQL 15, from psql and node-postgres over the simple protocol. PREPARE and EXECUTE were 0A000
+// and DEALLOCATE did nothing; the protocol's prepared statements (Parse) share their names.
+import assert from 'node:assert/strict';
+import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
+import { type PgClient, pgClient, psql } from '../helpers/pg';
+
+const SCHEMA = `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), seen TIMESTAMPTZ);`;
+
+/** node-postgres' named query: a Parse of that name (then Bind and Execute). */
+type Named = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
+const named = (c: PgClient) => c as unknown as Named;
+
+/** The deterministic columns of pg_prepared_statements (prepare_time is the clock's). */
+const LISTED =
+  'SELECT name, statement, parameter_types::text AS types, from_sql, generic_plans + custom_plans AS runs FROM pg_prepared_statements ORDER BY name';
+
+describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let pair: CatalogPair;
+  before(async () => {
+    pair = await startCatalogPair({ schemas: { patina: SCHEMA, postgres: SCHEMA } });
+  });
+  after(() => pair?.dispose());
+
+  /** psql's output and errors (with SQLSTATE) for the statements in one session on both servers, compared. */
+  function same(statements: string[]): string {
+    const run = (port: number) => {
+      const r = psql(port, statements, ['-v', 'ON_ERROR_STOP=0', '-v', 'VERBOSITY=verbose']);
+      // (LINE and its caret dropped: Patina gives the position of an unknown table's name only, not
+      // of a syntax error, a type name or an argument: docs/postgres.md)
+      return `${r.stdout}${r.stderr}`
+        .replace(/^psql:[^\n]*?ERROR/gm, 'ERROR')
+        .replace(/^(LOCATION: |LINE \d+: ).*\n(\s+\^\n)?/gm, '');
+    };
+    const p = run(pair.patinaPort);
+    assert.equal(p, run(pair.postgresPort), statements.join('; '));
+    return p;
+  }
+
+  /** What node-postgres sees of each statement (simple protocol): command, rowCount, rows, column types; or the error. */
+  async function steps(c: PgClient, sqls: string[]): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const sql of sqls) {
+      try {
+        const r = await c.query(sql);
+        out.push([r.command, r.rowCount, r.rows, r.fields.map((f) => [f.name, f.dataTypeID])]);
+      } catch (e) {
+        // (no position: Patina gives none for an argument's error, docs/postgres.md)
+        const err = e as { code?: string; message: string; detail?: string };
+        out.push(['error', err.code, err.message, err.detail]);
+      }
+    }
+    return out;
+  }
+
+  /** The same statements through node-postgres on both servers (fresh sessions), compared. */
+  async function sameSteps(sqls: string[], setup?: (c: PgClient) => Promise<unknown>): Promise<unknown[]> {
+    const results: unknown[][] = [];
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const pre = setup ? await setup(c) : undefined;
+        results.push([pre, ...(await steps(c, sqls))]);
+      } finally {
+        await c.end();
+      }
+    }
+    assert.deepEqual(results[0], results[1], sqls.join('; '));
+    return results[0];
+  }
+
+  it('PREPARE and EXECUTE of SELECT, INSERT, UPDATE, DELETE and VALUES answer rows and tags as PostgreSQL', () => {
+    const out = same([
+      'PREPARE ins (bigint, text, numeric) AS INSERT INTO items (id, name, price) VALUES ($1, $2, $3)',
+      "EXECUTE ins (1, 'apple', 1.5)",
+      "EXECUTE ins (2, 'pear', '2.25')",
+      'EXECUTE ins (1 + 2, NULL, 3)',
+      'PREPARE get (bigint) AS SELECT id, name, price FROM items WHERE id <= $1 ORDER BY id',
+      'EXECUTE get (2)',
+      "EXECUTE get ('3')",
+      'PREPARE up AS UPDATE items SET name = $2 WHERE id = $1 RETURNING id, name',
+      "EXECUTE up (3, 'plum')",
+      'PREPARE del (int) AS DELETE FROM items WHERE id = $1',
+      'EXECUTE del (2)',
+      'EXECUTE del (2)',
+      'PREPARE vals (int) AS VALUES (1, 2), ($1, 3)',
+      'EXECUTE vals (5)',
+      'PREPARE one AS SELECT $1 AS x',
+      "EXECUTE one ('hi')",
+      'PREPARE "Quoted" AS SELECT count(*) FROM items',
+      'EXECUTE "Quoted"',
+      LISTED,
+    ]);
+    assert.match(out, /INSERT 0 1/);
+    assert.match(out, /plum/);
+  });
+
+  it('bad PREPAREs, EXECUTEs and DEALLOCATEs get PostgreSQL errors: 42P05, 26000, 42601 with DETAIL, 22P02, 42P01, 42704', () => {
+    const out = same([
+      'PREPARE p (int) AS SELECT id FROM items WHERE id = $1',
+      'PREPARE p AS SELECT 1',
+      'EXECUTE nope',
+      'EXECUTE nope (1)',
+      'EXECUTE p',
+      'EXECUTE p (1, 2)',
+      "EXECUTE p ('abc')",
+      'PREPARE q AS SELECT * FROM no_such_table',
+      'EXECUTE q',
+      'PREPARE r (no_such_type) AS SELECT $1',
+      'PREPARE s AS BEGIN',
+      'PREPARE t (int) AS',
+      'DEALLOCATE nope',
+      'DEALLOCATE PREPARE p',
+      'DEALLOCATE p',
+      LISTED,
+    ]);
+    assert.match(out, /42P05/);
+    assert.match(out, /Expected 1 parameters but got 2/);
+  });
+
+  it('DEALLOCATE ALL and DISCARD ALL drop them; in a block they are kept at ROLLBACK, and an aborted block is 25P02', () => {
+    const out = same([
+      'PREPARE a AS SELECT 1',
+      'PREPARE b (text) AS SELECT upper($1)',
+      LISTED,
+      'DEALLOCATE ALL',
+      LISTED,
+      'PREPARE a AS SELECT 2',
+      'BEGIN',
+      'PREPARE c (int, text) AS INSERT INTO items (id, name) VALUES ($1, $2)',
+      "EXECUTE c (10, 'ten')",
+      'SELECT count(*) FROM items WHERE id = 10',
+      'DISCARD ALL',
+      'ROLLBACK',
+      "EXECUTE c (11, 'eleven')",
+      'SELECT id, name FROM items WHERE id >= 10 ORDER BY id',
+      'BEGIN',
+      'SELECT 1/0',
+      'PREPARE d AS SELECT 1',
+      'EXECUTE a',
+      'DEALLOCATE a',
+      'ROLLBACK',
+      'EXECUTE a',
+      LISTED,
+      'DISCARD ALL',
+      LISTED,
+      'DELETE FROM items WHERE id >= 10',
+    ]);
+    assert.match(out, /25P02/);
+    assert.match(out, /25001/);
+  });
+
+  it("node-postgres: EXECUTE answers the statement's columns, types, tag and row count; errors carry SQLSTATE and DETAIL", async () => {
+    const out = await sameSteps([
+      'PREPARE ins (bigint, text, numeric, timestamptz) AS INSERT INTO items VALUES ($1, $2, $3, $4) RETURNING id, price',
+      "EXECUTE ins (20, 'kiwi', 0.5, '2024-01-02 03:04:05+00')",
+      "EXECUTE ins (21, 'fig', '7', '2024-01-02')",
+      'PREPARE sel (bigint) AS SELECT id, name, price, seen, id > 20 AS big FROM items WHERE id >= $1 ORDER BY id',
+      'EXECUTE sel (20)',
+      'PREPARE up AS UPDATE items SET price = price * 2 WHERE id >= $1',
+      'EXECUTE up (20)',
+      'EXECUTE sel (21)',
+      'EXECUTE ins (20, NULL, NULL, NULL)',
+      'EXECUTE ins (22)',
+      "EXECUTE sel ('x')",
+      'PREPARE del AS DELETE FROM items WHERE id >= $1',
+      'EXECUTE del (20)',
+      LISTED,
+    ]);
+    assert.deepEqual((out[2] as unknown[])[0], 'INSERT');
+  });
+
+  it("a Parse's statement and PREPARE's share names: EXECUTE runs a Parse's, PREPARE of its name is 42P05, and the reverse", async () => {
+    await sameSteps(
+      [
+        'EXECUTE byparse (41)',
+        'PREPARE byparse AS SELECT 1',
+        'PREPARE bysql (int) AS SELECT $1 * 2 AS doubled',
+        LISTED,
+        'DEALLOCATE byparse',
+        LISTED,
+      ],
+      async (c) => {
+        const r = await named(c).query({ name: 'byparse', text: 'SELECT $1::int + 1 AS next', values: [1] });
+        return r.rows;
+      },
+    );
+    // a Parse of a name PREPARE took
+    const errors: unknown[] = [];
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        await c.query('PREPARE taken AS SELECT 1');
+        await named(c)
+          .query({ name: 'taken', text: 'SELECT 2', values: [] })
+          .then(
+            (r) => errors.push(r.rows),
+            (e: { code?: string; message: string }) => errors.push([e.code, e.message]),
+          );
+      } finally {
+        await c.end();
+      }
+    }
+    assert.deepEqual(errors[0], errors[1]);
+    assert.deepEqual(errors[0], ['42P05', 'prepared statement "taken" already exists']);
+  });
+
+  it('EXPLAIN EXECUTE is 0A000 naming it (PostgreSQL explains the prepared statement)', async () => {
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        await c.query('PREPARE ex (int) AS SELECT * FROM items WHERE id = $1');
+        const r = c.query('EXPLAIN EXECUTE ex (1)');
+        if (port === pair.postgresPort) assert.match(JSON.stringify((await r).rows), /QUERY PLAN/);
+        else
+          await assert.rejects(
+            r,
+            (e: { code?: string; message: string }) => e.code === '0A000' && /EXPLAIN EXECUTE/.test(e.message),
+          );
+      } finally {
+        await c.end();
+      }
+    }
+  });
+});
