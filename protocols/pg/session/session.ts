@@ -397,28 +397,28 @@ export class Session {
    * result and tag the statement's own (`INSERT 0 1`, `SELECT 2`).
    */
   #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
-    const name = an.prepared!.name!;
-    const p = this.prepared.get(name);
-    const inner = this.prepared.inZone(p);
+    const { p, inner, values } = this.#preparedCall(an, outer);
     const run = (params: SqlValue[]) => {
       this.prepared.ran(p);
       const out = this.#execute(inner, params);
       return out instanceof Promise ? out.then((o) => ({ ...o, of: inner })) : { ...out, of: inner };
     };
+    return values instanceof Promise ? values.then(run) : run(values);
+  }
+
+  /** EXECUTE's prepared statement (26000 for none), its analysis now, and its arguments' values. */
+  #preparedCall(an: Analyzed, outer: SqlValue[]) {
+    const name = an.prepared!.name!;
+    const p = this.prepared.get(name);
+    const inner = this.prepared.inZone(p);
     const evaluate = (sql: string) =>
       this.#execute(
         this.analyzer.cached(`T${sql}`, () => lexPg(sql)),
         outer,
       );
-    const values = argumentValues(
-      name,
-      an.prepared!.args!,
-      inner.paramTypes,
-      this.outputZone,
-      inputStyleIn(this.outputStyles),
-      evaluate,
-    );
-    return values instanceof Promise ? values.then(run) : run(values);
+    const order = inputStyleIn(this.outputStyles);
+    const values = argumentValues(name, an.prepared!.args!, inner.paramTypes, this.outputZone, order, evaluate);
+    return { p, inner, values };
   }
 
   /** The columns a statement answers with: its own, for EXECUTE its prepared statement's, or for FETCH those of its cursor (34000 if none). */
@@ -547,7 +547,16 @@ export class Session {
     });
   }
 
-  async #runExplain(an: Analyzed, list: SqlValue[]): Promise<Outcome> {
+  async #runExplain(explained: Analyzed, outer: SqlValue[]): Promise<Outcome> {
+    let an = explained;
+    let list = outer;
+    if (an.explain!.inner.kind === 'execute') {
+      // EXPLAIN EXECUTE p(...): the prepared statement's plan with its arguments' values (ANALYZE runs it)
+      const call = this.#preparedCall(an.explain!.inner, outer);
+      list = await call.values;
+      an = { ...an, explain: { inner: call.inner, run: an.explain!.run } };
+      this.prepared.ran(call.p); // (PostgreSQL plans it, and counts the plan, for EXPLAIN alone too)
+    }
     const { inner } = an.explain!;
     const params = paramRecord(list);
     const eqp = `EXPLAIN QUERY PLAN ${inner.sql}`;

@@ -166,11 +166,18 @@ export function analyzeExplain(
   const start = tokens.indexOf(sig[i]);
   if (start < 0) throw pgError('42601', 'syntax error at end of input: EXPLAIN needs a statement');
   const inner = analysis.analyze(tokens.slice(start), declaredTypes);
+  // EXPLAIN EXECUTE p(...): the prepared statement is found, and its arguments evaluated, when it runs
   if (inner.kind === 'execute')
-    throw pgError(
-      '0A000',
-      'EXPLAIN EXECUTE is not supported by Patina: EXPLAIN the prepared statement itself, with its values',
-    );
+    return {
+      kind: 'explain',
+      command: 'EXPLAIN',
+      sql: '',
+      local: false,
+      readonly: !run,
+      columns: [{ name: 'QUERY PLAN', declType: 'text' }],
+      paramTypes: [],
+      explain: { inner, run },
+    };
   if (inner.kind !== 'sql' || inner.batch)
     throw pgError(
       '42601',
