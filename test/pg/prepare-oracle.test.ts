@@ -106,6 +106,8 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'EXECUTE p',
       'EXECUTE p (1, 2)',
       "EXECUTE p ('abc')",
+      'EXECUTE p ((SELECT max(id) FROM items))',
+      'EXECUTE p (1 + (SELECT 1))',
       'PREPARE q AS SELECT * FROM no_such_table',
       'EXECUTE q',
       'PREPARE r (no_such_type) AS SELECT $1',

@@ -156,7 +156,8 @@ const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
  * EXECUTE's arguments as the values of the statement's parameters, each entering as Bind's text
  * does (its type's input, in the session's DateStyle order): NULL as NULL, a string literal as its
  * text (22P02 for 'abc' as an integer, as PostgreSQL's); any other expression evaluated by
- * `evaluate` as `SELECT CAST((expression) AS type)` and its value's text taken so. 42601 when their
+ * `evaluate` as `SELECT CAST((expression) AS type)` and its value's text taken so (a subquery is
+ * PostgreSQL's 0A000). 42601 when their
  * number differs from the statement's parameters', with PostgreSQL's DETAIL.
  */
 export function argumentValues(
@@ -189,6 +190,8 @@ export function argumentValues(
     const literal = STRING_LITERAL.exec(arg.trim());
     if (literal) return text(i, literal[1].split("''").join("'"));
     if (/^null$/i.test(arg.trim())) return text(i, null);
+    if (lexPg(arg).some((t) => t.type === 'word' && /^(?:select|values)$/i.test(t.text)))
+      throw pgError('0A000', 'cannot use subquery in EXECUTE parameter');
     const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
     const out = evaluate(sql);
     const take = (o: Outcome) => {
