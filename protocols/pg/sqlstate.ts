@@ -62,6 +62,8 @@ export class PgError extends PatinaError {
   object?: ErrorObject;
   /** The text the error's position points at when it is not the name its message says (`j.n` for "n"). */
   positionName?: string;
+  /** Where in its statement's text the error is (0-based), as PostgreSQL's position: the connection adds the statement's place. */
+  position?: number;
 
   constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
     super(kind, message, undefined, code);
@@ -75,6 +77,19 @@ export interface ErrorObject {
   table?: string;
   column?: string;
   constraint?: string;
+}
+
+/** An error at a place of its statement's text (0-based): PostgreSQL's position, psql's `LINE 1:` and caret. */
+export function pgErrorAt(code: string, message: string, position: number): PatinaError {
+  const err = new PgError('user', message, code);
+  err.position = position;
+  return err;
+}
+
+/** The error with the position `at` when it is one of Patina's with none (a type name's 42704 at the name). */
+export function atPlace(err: unknown, at: number): unknown {
+  if (err instanceof PgError && err.position === undefined) err.position = at;
+  return err;
 }
 
 /** An error a session reports with its own SQLSTATE (25P02, 25006, ...). */
@@ -92,6 +107,7 @@ export function sqlstateOf(err: unknown): {
   where?: string;
   object?: ErrorObject;
   positionName?: string;
+  position?: number;
 } {
   if (err instanceof PgError)
     return {
@@ -103,6 +119,7 @@ export function sqlstateOf(err: unknown): {
       where: err.where,
       object: err.object,
       ...(err.positionName ? { positionName: err.positionName } : {}),
+      position: err.position,
     };
   const e =
     err instanceof PatinaError

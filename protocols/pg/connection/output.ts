@@ -68,12 +68,20 @@ export class Output {
     backend.commandComplete(this.w, tag);
   }
 
-  /** A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the error's position. */
-  sendError(err: unknown, sql?: string) {
-    const { code, message, detail, hint, where, object, positionName } = sqlstateOf(err);
+  /**
+   * A statement's ErrorResponse, counted; `sql` is the text it came in (Query, Parse), for the
+   * error's position, and `statementAt` where the statement starts in it.
+   */
+  sendError(err: unknown, sql?: string, statementAt = 0) {
+    const { code, message, detail, hint, where, object, position: at, positionName } = sqlstateOf(err);
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
-    const position = sql === undefined ? undefined : namePosition(code, text, sql, positionName);
+    const position =
+      sql === undefined
+        ? undefined
+        : at !== undefined
+          ? String([...sql.slice(0, statementAt + at)].length + 1)
+          : namePosition(code, text, sql, positionName);
     try {
       backend.error(this.w, {
         severity: 'ERROR',

@@ -42,6 +42,9 @@ export class SimpleQuery {
 
   /** The Query message's text (an error's position is in it). */
   #sql = '';
+  /** Its statements, and the one running (where an error's position is counted from). */
+  #stmts: PgToken[][] = [];
+  #current = 0;
 
   constructor(session: Session, parts: SimpleQueryParts) {
     this.#session = session;
@@ -53,6 +56,8 @@ export class SimpleQuery {
     this.#sql = sql;
     this.#session.sourceText = sql;
     const stmts = splitPgStatements(sql);
+    this.#stmts = stmts;
+    this.#current = 0;
     if (stmts.length === 0) backend.emptyQuery(this.#parts.out.w);
     return this.#runFrom(stmts, 0);
   }
@@ -62,6 +67,7 @@ export class SimpleQuery {
     const { runner } = this.#parts;
     try {
       for (let i = from; i < stmts.length; i++) {
+        this.#current = i;
         const tokens = stmts[i];
         if (stmts.length > 1 && session.tx === 'idle' && !controlsTransaction(tokens)) session.beginImplicit();
         // a simple query has no parameters (PREPARE's statement has its own)
@@ -124,6 +130,7 @@ export class SimpleQuery {
   /** A Query message refused before its statements were read (its text is no UTF-8): as a statement's error. */
   fail(sql: string, err: unknown) {
     this.#sql = sql;
+    this.#stmts = [];
     this.#done(err);
   }
 
@@ -133,7 +140,7 @@ export class SimpleQuery {
     const { out } = this.#parts;
     if (err !== null) {
       if (session.tx === 'open') session.tx = 'failed';
-      out.sendError(err, this.#sql);
+      out.sendError(err, this.#sql, this.#statementAt());
     }
     if (session.implicit) {
       try {
@@ -144,6 +151,19 @@ export class SimpleQuery {
     }
     if (session.tx === 'idle') this.#parts.extended.dropPortals();
     this.#parts.readyForQuery();
+  }
+
+  /** Where the running statement starts in the Query message (its tokens are the message's text, in order). */
+  #statementAt(): number {
+    let from = 0;
+    for (let i = 0; i <= this.#current && i < this.#stmts.length; i++) {
+      const text = this.#stmts[i].map((t) => t.text).join('');
+      const at = this.#sql.indexOf(text, from);
+      if (at < 0) return 0;
+      if (i === this.#current) return at;
+      from = at + text.length;
+    }
+    return 0;
   }
 
   /** COPY TO STDOUT: CopyOutResponse, a CopyData per row as the read yields them (waiting for a slow client), CopyDone. */

@@ -8,7 +8,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzer } from '../sql/analyze';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
-import { pgError, sqlstateOf } from '../sqlstate';
+import { pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
 import { inputStyleIn, type OutputStyles } from '../types/output-styles';
 import { paramValue, textOf } from '../types/values';
@@ -149,6 +149,20 @@ export class PreparedStatements {
   }
 }
 
+/** Where a subquery starts in an argument (its parenthesis, where PostgreSQL points), or -1 for none. */
+function subqueryAt(arg: string): number {
+  const tokens = lexPg(arg);
+  let at = 0;
+  let open = -1;
+  for (const t of tokens) {
+    if (t.type === 'punct' && t.text === '(') open = at;
+    else if (t.type === 'word' && /^(?:select|values)$/i.test(t.text)) return open >= 0 ? open : at;
+    else if (t.type !== 'space' && t.type !== 'comment') open = -1;
+    at += t.text.length;
+  }
+  return -1;
+}
+
 /** A string literal as written ('it''s'): its text in group 1. */
 const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 
@@ -163,6 +177,7 @@ const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 export function argumentValues(
   name: string,
   args: string[],
+  at: number[],
   types: number[],
   zone: string | null,
   style: InputStyle,
@@ -182,7 +197,7 @@ export function argumentValues(
     } catch (err) {
       // the type input's words alone, as PostgreSQL's EXECUTE (no parameter CONTEXT, as Bind has)
       const { code, message } = sqlstateOf(err);
-      throw pgError(code, message);
+      throw pgErrorAt(code, message, at[i]);
     }
   };
   const waits: Promise<void>[] = [];
@@ -190,8 +205,8 @@ export function argumentValues(
     const literal = STRING_LITERAL.exec(arg.trim());
     if (literal) return text(i, literal[1].split("''").join("'"));
     if (/^null$/i.test(arg.trim())) return text(i, null);
-    if (lexPg(arg).some((t) => t.type === 'word' && /^(?:select|values)$/i.test(t.text)))
-      throw pgError('0A000', 'cannot use subquery in EXECUTE parameter');
+    const sub = subqueryAt(arg);
+    if (sub >= 0) throw pgErrorAt('0A000', 'cannot use subquery in EXECUTE parameter', at[i] + sub);
     const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
     const out = evaluate(sql);
     const take = (o: Outcome) => {

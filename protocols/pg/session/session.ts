@@ -20,7 +20,7 @@ import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
-import { pgError } from '../sqlstate';
+import { atPlace, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
@@ -387,8 +387,14 @@ export class Session {
    * PostgreSQL's PREPARE drops it), the statement analysed as Parse analyses it, then named.
    */
   #prepare(an: Analyzed) {
-    const { name, types, body } = an.prepared!;
-    const oids = types!.map((t) => regtypeOid(t.replace(/\s*\([^)]*\)/g, '')));
+    const { name, types, body, at } = an.prepared!;
+    const oids = types!.map((t, k) => {
+      try {
+        return regtypeOid(t.replace(/\s*\([^)]*\)/g, ''));
+      } catch (err) {
+        throw atPlace(err, at![k]);
+      }
+    });
     this.prepared.add(name!, body!, oids, this.sourceText || body!, true);
   }
 
@@ -417,7 +423,8 @@ export class Session {
         outer,
       );
     const order = inputStyleIn(this.outputStyles);
-    const values = argumentValues(name, an.prepared!.args!, inner.paramTypes, this.outputZone, order, evaluate);
+    const { args, at } = an.prepared!;
+    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate);
     return { p, inner, values };
   }
 

@@ -404,7 +404,7 @@ export class Analyzer {
       case 'EXECUTE':
         return analyzeExecute(sig, tokens);
       case 'DEALLOCATE':
-        return analyzeDeallocate(sig);
+        return analyzeDeallocate(sig, tokens);
       case 'ANALYZE':
       case 'ANALYSE':
       case 'VACUUM':

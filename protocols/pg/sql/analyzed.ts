@@ -82,7 +82,8 @@ export interface Analyzed {
   cursor?: { name: string | null; hold?: boolean; inner?: Analyzed; count?: number; move?: boolean };
   /**
    * PREPARE (its name, the type names of its list, the statement's text), EXECUTE (the name, each
-   * argument as written), DEALLOCATE (null name: ALL): sql/prepare-statements.ts.
+   * argument as written), DEALLOCATE (null name: ALL): sql/prepare-statements.ts. `at`: where each
+   * type or argument starts in the statement's text (an error's position).
    */
-  prepared?: { name: string | null; types?: string[]; body?: string; args?: string[] };
+  prepared?: { name: string | null; types?: string[]; body?: string; args?: string[]; at?: number[] };
 }

@@ -2,7 +2,7 @@
 // statement, EXECUTE name [(expression, ...)], DEALLOCATE [PREPARE] name | ALL. Only the words are
 // read here; the session resolves the types, analyses the statement and evaluates the arguments
 // when the statement runs (session/prepared.ts), as PostgreSQL does after its parser.
-import { pgError } from '../sqlstate';
+import { pgError, pgErrorAt } from '../sqlstate';
 import type { Analyzed } from './analyzed';
 import { type PgToken, identName } from './lexer';
 
@@ -11,26 +11,42 @@ const BASE = { sql: '', local: false, readonly: true, columns: null, paramTypes:
 /** The statements PREPARE takes (PostgreSQL's PreparableStmt: a query, INSERT, UPDATE, DELETE). */
 const PREPARABLE = new Set(['SELECT', 'VALUES', 'TABLE', 'WITH', 'INSERT', 'UPDATE', 'DELETE']);
 
-const syntaxError = (t: PgToken | undefined) =>
-  pgError('42601', t ? `syntax error at or near "${t.text}"` : 'syntax error at end of input');
+/** Where token t starts in the statement's text (its tokens are the text); its end for none. */
+function offsetOf(tokens: PgToken[], t: PgToken | undefined): number {
+  let at = 0;
+  let end = 0;
+  for (const u of tokens) {
+    if (u === t) return at;
+    at += u.text.length;
+    if (u.type !== 'space' && u.type !== 'comment') end = at;
+  }
+  return end;
+}
+
+/** PostgreSQL's syntax error at token t (at the end of the statement for none), with its position. */
+const syntaxError = (tokens: PgToken[], t: PgToken | undefined) =>
+  pgErrorAt('42601', t ? `syntax error at or near "${t.text}"` : 'syntax error at end of input', offsetOf(tokens, t));
 
 /** A statement's name (an identifier), or PostgreSQL's syntax error. */
-function nameAt(sig: PgToken[], i: number): string {
+function nameAt(sig: PgToken[], tokens: PgToken[], i: number): string {
   const t = sig[i];
-  if (!t || (t.type !== 'word' && t.type !== 'quoted')) throw syntaxError(t);
+  if (!t || (t.type !== 'word' && t.type !== 'quoted')) throw syntaxError(tokens, t);
   return identName(t);
 }
 
 /**
  * The items of the parenthesised list opening at sig[open], each as written (its tokens' text from
- * `tokens`), and the index in sig after its `)`; 42601 for an empty item, as PostgreSQL's grammar.
+ * `tokens`) with where it starts, and the index in sig after its `)`; 42601 for an empty item, as
+ * PostgreSQL's grammar.
  */
-function listAt(sig: PgToken[], tokens: PgToken[], open: number): { items: string[]; next: number } {
+function listAt(sig: PgToken[], tokens: PgToken[], open: number): { items: string[]; at: number[]; next: number } {
   const items: string[] = [];
+  const at: number[] = [];
   let depth = 0;
   let from = open + 1;
   const item = (to: number) => {
-    if (to === from) throw syntaxError(sig[to]);
+    if (to === from) throw syntaxError(tokens, sig[to]);
+    at.push(offsetOf(tokens, sig[from]));
     const a = tokens.indexOf(sig[from]);
     const b = tokens.indexOf(sig[to - 1]);
     items.push(
@@ -48,11 +64,11 @@ function listAt(sig: PgToken[], tokens: PgToken[], open: number): { items: strin
       depth--;
       if (depth === 0) {
         item(i);
-        return { items, next: i + 1 };
+        return { items, at, next: i + 1 };
       }
     } else if (t === ',' && depth === 1) item(i);
   }
-  throw syntaxError(undefined);
+  throw syntaxError(tokens, undefined);
 }
 
 /** PREPARE name [(type, ...)] AS statement: its name, type names and statement's text. */
@@ -60,37 +76,39 @@ export function analyzePrepare(sig: PgToken[], tokens: PgToken[]): Analyzed {
   const up = (i: number) => (sig[i]?.type === 'word' ? sig[i].text.toUpperCase() : '');
   if (up(1) === 'TRANSACTION')
     throw pgError('0A000', 'PREPARE TRANSACTION is not supported by Patina: it has no two-phase commit');
-  const name = nameAt(sig, 1);
+  const name = nameAt(sig, tokens, 1);
   let i = 2;
   let types: string[] = [];
-  if (sig[i]?.text === '(') ({ items: types, next: i } = listAt(sig, tokens, i));
-  if (up(i) !== 'AS') throw syntaxError(sig[i]);
+  let at: number[] = [];
+  if (sig[i]?.text === '(') ({ items: types, at, next: i } = listAt(sig, tokens, i));
+  if (up(i) !== 'AS') throw syntaxError(tokens, sig[i]);
   const first = sig[i + 1];
-  if (!first || !(PREPARABLE.has(up(i + 1)) || first.text === '(')) throw syntaxError(first);
+  if (!first || !(PREPARABLE.has(up(i + 1)) || first.text === '(')) throw syntaxError(tokens, first);
   const body = tokens
     .slice(tokens.indexOf(first))
     .map((t) => t.text)
     .join('')
     .trimEnd();
-  return { ...BASE, kind: 'prepare', command: 'PREPARE', prepared: { name, types, body } };
+  return { ...BASE, kind: 'prepare', command: 'PREPARE', prepared: { name, types, at, body } };
 }
 
-/** EXECUTE name [(expression, ...)]: its name and each argument as written. */
+/** EXECUTE name [(expression, ...)]: its name and each argument as written, with where it stands. */
 export function analyzeExecute(sig: PgToken[], tokens: PgToken[]): Analyzed {
-  const name = nameAt(sig, 1);
+  const name = nameAt(sig, tokens, 1);
   let i = 2;
   let args: string[] = [];
-  if (sig[i]?.text === '(') ({ items: args, next: i } = listAt(sig, tokens, i));
-  if (i < sig.length) throw syntaxError(sig[i]);
-  return { ...BASE, kind: 'execute', command: 'EXECUTE', prepared: { name, args } };
+  let at: number[] = [];
+  if (sig[i]?.text === '(') ({ items: args, at, next: i } = listAt(sig, tokens, i));
+  if (i < sig.length) throw syntaxError(tokens, sig[i]);
+  return { ...BASE, kind: 'execute', command: 'EXECUTE', prepared: { name, args, at } };
 }
 
 /** DEALLOCATE [PREPARE] name | ALL (a null name). */
-export function analyzeDeallocate(sig: PgToken[]): Analyzed {
+export function analyzeDeallocate(sig: PgToken[], tokens: PgToken[]): Analyzed {
   let i = 1;
   if (sig[i]?.type === 'word' && sig[i].text.toUpperCase() === 'PREPARE' && sig.length > 2) i++;
   const all = sig[i]?.type === 'word' && sig[i].text.toUpperCase() === 'ALL';
-  const name = all ? null : nameAt(sig, i);
-  if (i + 1 < sig.length) throw syntaxError(sig[i + 1]);
+  const name = all ? null : nameAt(sig, tokens, i);
+  if (i + 1 < sig.length) throw syntaxError(tokens, sig[i + 1]);
   return { ...BASE, kind: 'deallocate', command: all ? 'DEALLOCATE ALL' : 'DEALLOCATE', prepared: { name } };
 }
