@@ -8,8 +8,8 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzer } from '../sql/analyze';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
-import { pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
-import { oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
+import { type PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
+import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
 import { inputStyleIn, type OutputStyles } from '../types/output-styles';
 import { paramValue, textOf } from '../types/values';
 import type { Outcome } from './engine';
@@ -149,6 +149,34 @@ export class PreparedStatements {
   }
 }
 
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric, OID.oid]);
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+const STAMPS = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
+/** The types whose assignment casts are known here; between others the cast decides. */
+const KNOWN = new Set<number>([
+  ...NUMBERS,
+  ...STRINGS,
+  ...STAMPS,
+  OID.time,
+  OID.interval,
+  OID.bool,
+  OID.uuid,
+  OID.bytea,
+]);
+
+/**
+ * Whether PostgreSQL assigns a value of type `from` to a parameter of type `to` (its implicit and
+ * assignment casts, and any type to a string): EXECUTE's argument otherwise is 42804.
+ */
+function assignable(from: number, to: number): boolean {
+  if (from === to || STRINGS.has(to) || !KNOWN.has(from) || !KNOWN.has(to)) return true;
+  if (NUMBERS.has(from)) return NUMBERS.has(to);
+  if (STAMPS.has(from)) return STAMPS.has(to) || (to === OID.time && from !== OID.date);
+  if (from === OID.time) return to === OID.interval;
+  if (from === OID.interval) return to === OID.time;
+  return false;
+}
+
 /** Where a subquery starts in an argument (its parenthesis, where PostgreSQL points), or -1 for none. */
 function subqueryAt(arg: string): number {
   const tokens = lexPg(arg);
@@ -182,6 +210,7 @@ export function argumentValues(
   zone: string | null,
   style: InputStyle,
   evaluate: (sql: string) => Outcome | Promise<Outcome>,
+  typeOf: (sql: string) => number | undefined,
 ): SqlValue[] | Promise<SqlValue[]> {
   if (args.length !== types.length)
     throw pgError(
@@ -207,6 +236,16 @@ export function argumentValues(
     if (/^null$/i.test(arg.trim())) return text(i, null);
     const sub = subqueryAt(arg);
     if (sub >= 0) throw pgErrorAt('0A000', 'cannot use subquery in EXECUTE parameter', at[i] + sub);
+    const given = types[i] ? typeOf(`SELECT (${arg})`) : undefined;
+    if (given && !assignable(given, types[i])) {
+      const err = pgErrorAt(
+        '42804',
+        `parameter $${i + 1} of type ${regtypeName(given)} cannot be coerced to the expected type ${regtypeName(types[i])}`,
+        at[i],
+      ) as PgError;
+      err.hint = 'You will need to rewrite or cast the expression.';
+      throw err;
+    }
     const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
     const out = evaluate(sql);
     const take = (o: Outcome) => {

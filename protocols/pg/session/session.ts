@@ -424,7 +424,9 @@ export class Session {
       );
     const order = inputStyleIn(this.outputStyles);
     const { args, at } = an.prepared!;
-    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate);
+    // (the type an argument has as SQL tells it: none when only its value would)
+    const typeOf = (sql: string) => this.analyzer.cached(`T${sql}`, () => lexPg(sql)).columns?.[0]?.oid || undefined;
+    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate, typeOf);
     return { p, inner, values };
   }
 
