@@ -7,6 +7,7 @@ import { type InputStyle, withInputStyle } from '../../../src/engine/dates';
 import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzer } from '../sql/analyze';
 import type { Analyzed } from '../sql/analyzed';
+import { AGGREGATES } from '../sql/grouping';
 import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
 import { type PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
@@ -191,6 +192,44 @@ function subqueryAt(arg: string): number {
   return -1;
 }
 
+/** The first aggregate or window function call in an argument (PostgreSQL refuses both there): where its name starts. */
+function groupedCallAt(arg: string): { at: number; window: boolean } | null {
+  const tokens = lexPg(arg);
+  const starts: number[] = [];
+  let at = 0;
+  for (const t of tokens) {
+    starts.push(at);
+    at += t.text.length;
+  }
+  const next = (k: number) => {
+    while (k < tokens.length && (tokens[k].type === 'space' || tokens[k].type === 'comment')) k++;
+    return k;
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const open = next(k + 1);
+    if (tokens[k].type !== 'word' || tokens[open]?.text !== '(') continue;
+    let depth = 0;
+    let close = open;
+    for (; close < tokens.length; close++) {
+      if (tokens[close].text === '(') depth++;
+      else if (tokens[close].text === ')' && --depth === 0) break;
+    }
+    // (FILTER (WHERE ...) after an aggregate's parentheses, then OVER for a window)
+    let after = next(close + 1);
+    if (/^filter$/i.test(tokens[after]?.text ?? '')) {
+      depth = 0;
+      for (after = next(after + 1); after < tokens.length; after++) {
+        if (tokens[after].text === '(') depth++;
+        else if (tokens[after].text === ')' && --depth === 0) break;
+      }
+      after = next(after + 1);
+    }
+    const window = /^over$/i.test(tokens[after]?.text ?? '');
+    if (window || AGGREGATES.has(tokens[k].text.toLowerCase())) return { at: starts[k], window };
+  }
+  return null;
+}
+
 /** A string literal as written ('it''s'): its text in group 1. */
 const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 
@@ -236,6 +275,13 @@ export function argumentValues(
     if (/^null$/i.test(arg.trim())) return text(i, null);
     const sub = subqueryAt(arg);
     if (sub >= 0) throw pgErrorAt('0A000', 'cannot use subquery in EXECUTE parameter', at[i] + sub);
+    const call = groupedCallAt(arg);
+    if (call)
+      throw pgErrorAt(
+        call.window ? '42P20' : '42803',
+        `${call.window ? 'window' : 'aggregate'} functions are not allowed in EXECUTE parameters`,
+        at[i] + call.at,
+      );
     const given = types[i] ? typeOf(`SELECT (${arg})`) : undefined;
     if (given && !assignable(given, types[i])) {
       const err = pgErrorAt(
