@@ -1,0 +1,174 @@
+// EXECUTE's arguments as the values of its prepared statement's parameters, as PostgreSQL's
+// EvaluateParams makes them: each entering as Bind's text does, after PostgreSQL's checks (an
+// expression of a type it does not assign to the parameter's, a subquery, an aggregate or window
+// function). The prepared statements themselves are prepared.ts'.
+import { type InputStyle, withInputStyle } from '../../../src/engine/dates';
+import type { SqlValue } from '../../../src/engine/values';
+import { AGGREGATES } from '../sql/grouping';
+import { lexPg } from '../sql/lexer';
+import { type PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
+import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
+import { paramValue, textOf } from '../types/values';
+import type { Outcome } from './engine';
+
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric, OID.oid]);
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+const STAMPS = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
+/** The types whose assignment casts are known here; between others the cast decides. */
+const KNOWN = new Set<number>([
+  ...NUMBERS,
+  ...STRINGS,
+  ...STAMPS,
+  OID.time,
+  OID.interval,
+  OID.bool,
+  OID.uuid,
+  OID.bytea,
+]);
+
+/**
+ * Whether PostgreSQL assigns a value of type `from` to a parameter of type `to` (its implicit and
+ * assignment casts, and any type to a string): EXECUTE's argument otherwise is 42804.
+ */
+function assignable(from: number, to: number): boolean {
+  if (from === to || STRINGS.has(to) || !KNOWN.has(from) || !KNOWN.has(to)) return true;
+  if (NUMBERS.has(from)) return NUMBERS.has(to);
+  if (STAMPS.has(from)) return STAMPS.has(to) || (to === OID.time && from !== OID.date);
+  if (from === OID.time) return to === OID.interval;
+  if (from === OID.interval) return to === OID.time;
+  return false;
+}
+
+/** Where a subquery starts in an argument (its parenthesis, where PostgreSQL points), or -1 for none. */
+function subqueryAt(arg: string): number {
+  const tokens = lexPg(arg);
+  let at = 0;
+  let open = -1;
+  for (const t of tokens) {
+    if (t.type === 'punct' && t.text === '(') open = at;
+    else if (t.type === 'word' && /^(?:select|values)$/i.test(t.text)) return open >= 0 ? open : at;
+    else if (t.type !== 'space' && t.type !== 'comment') open = -1;
+    at += t.text.length;
+  }
+  return -1;
+}
+
+/** The first aggregate or window function call in an argument (PostgreSQL refuses both there): where its name starts. */
+function groupedCallAt(arg: string): { at: number; window: boolean } | null {
+  const tokens = lexPg(arg);
+  const starts: number[] = [];
+  let at = 0;
+  for (const t of tokens) {
+    starts.push(at);
+    at += t.text.length;
+  }
+  const next = (k: number) => {
+    while (k < tokens.length && (tokens[k].type === 'space' || tokens[k].type === 'comment')) k++;
+    return k;
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const open = next(k + 1);
+    if (tokens[k].type !== 'word' || tokens[open]?.text !== '(') continue;
+    let depth = 0;
+    let close = open;
+    for (; close < tokens.length; close++) {
+      if (tokens[close].text === '(') depth++;
+      else if (tokens[close].text === ')' && --depth === 0) break;
+    }
+    // (FILTER (WHERE ...) after an aggregate's parentheses, then OVER for a window)
+    let after = next(close + 1);
+    if (/^filter$/i.test(tokens[after]?.text ?? '')) {
+      depth = 0;
+      for (after = next(after + 1); after < tokens.length; after++) {
+        if (tokens[after].text === '(') depth++;
+        else if (tokens[after].text === ')' && --depth === 0) break;
+      }
+      after = next(after + 1);
+    }
+    const window = /^over$/i.test(tokens[after]?.text ?? '');
+    if (window || AGGREGATES.has(tokens[k].text.toLowerCase())) return { at: starts[k], window };
+  }
+  return null;
+}
+
+/** A string literal as written ('it''s'): its text in group 1. */
+const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
+
+/**
+ * EXECUTE's arguments as the values of the statement's parameters, each entering as Bind's text
+ * does (its type's input, in the session's DateStyle order and IntervalStyle): NULL as NULL, a string literal as its
+ * text (22P02 for 'abc' as an integer, as PostgreSQL's); any other expression evaluated by
+ * `evaluate` as `SELECT CAST((expression) AS type)` and its value's text taken so (a subquery is
+ * PostgreSQL's 0A000). 42601 when their
+ * number differs from the statement's parameters', with PostgreSQL's DETAIL.
+ */
+export function argumentValues(
+  name: string,
+  args: string[],
+  at: number[],
+  types: number[],
+  zone: string | null,
+  style: InputStyle,
+  evaluate: (sql: string) => Outcome | Promise<Outcome>,
+  typeOf: (sql: string) => number | undefined,
+): SqlValue[] | Promise<SqlValue[]> {
+  if (args.length !== types.length)
+    throw pgError(
+      '42601',
+      `wrong number of parameters for prepared statement "${name}"`,
+      'user',
+      `Expected ${types.length} parameters but got ${args.length}.`,
+    );
+  const values: SqlValue[] = new Array(args.length);
+  const text = (i: number, s: string | null) => {
+    try {
+      values[i] = withInputStyle(style, () => paramValue(s === null ? null : Buffer.from(s), types[i], 0, i, zone));
+    } catch (err) {
+      // the type input's words alone, as PostgreSQL's EXECUTE (Bind adds the parameter's CONTEXT)
+      const { code, message } = sqlstateOf(err);
+      throw pgErrorAt(code, message, at[i]);
+    }
+  };
+  const waits: Promise<void>[] = [];
+  args.forEach((arg, i) => {
+    const literal = STRING_LITERAL.exec(arg.trim());
+    if (literal) return text(i, literal[1].split("''").join("'"));
+    if (/^null$/i.test(arg.trim())) return text(i, null);
+    const sub = subqueryAt(arg);
+    if (sub >= 0) throw pgErrorAt('0A000', 'cannot use subquery in EXECUTE parameter', at[i] + sub);
+    const call = groupedCallAt(arg);
+    if (call)
+      throw pgErrorAt(
+        call.window ? '42P20' : '42803',
+        `${call.window ? 'window' : 'aggregate'} functions are not allowed in EXECUTE parameters`,
+        at[i] + call.at,
+      );
+    const given = types[i] ? typeOf(`SELECT (${arg})`) : undefined;
+    if (given && !assignable(given, types[i])) {
+      const err = pgErrorAt(
+        '42804',
+        `parameter $${i + 1} of type ${regtypeName(given)} cannot be coerced to the expected type ${regtypeName(types[i])}`,
+        at[i],
+      ) as PgError;
+      err.hint = 'You will need to rewrite or cast the expression.';
+      throw err;
+    }
+    const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
+    const out = evaluate(sql);
+    const take = (o: Outcome) => {
+      const v = o.all?.[0]?.[0] ?? null;
+      const c = o.columns?.[0];
+      text(i, textOf(v, types[i] || c?.oid || (c?.declType ? oidOfDeclType(c.declType) : oidOfValue(v))));
+    };
+    if (!(out instanceof Promise)) return take(out);
+    waits.push(
+      out.then(async (o) => {
+        if (o.all || !o.rows) return take(o);
+        const first = await o.rows.next();
+        o.rows.cancel();
+        take({ ...o, all: first ?? [] });
+      }),
+    );
+  });
+  return waits.length === 0 ? values : Promise.all(waits).then(() => values);
+}
