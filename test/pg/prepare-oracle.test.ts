@@ -148,6 +148,11 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       "EXECUTE c (11, 'eleven')",
       'SELECT id, name FROM items WHERE id >= 10 ORDER BY id',
       'BEGIN',
+      "EXECUTE c (12, 'twelve')",
+      "EXECUTE c (13, 'thirteen')",
+      'COMMIT',
+      'SELECT id, name FROM items WHERE id >= 10 ORDER BY id',
+      'BEGIN',
       'SELECT 1/0',
       'PREPARE d AS SELECT 1',
       'EXECUTE a',
@@ -204,6 +209,13 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
         return r.rows;
       },
     );
+    // a PREPARE sent by Parse, Bind and Execute after a simple query: its own text is its statement
+    await sameSteps([LISTED], async (c) => {
+      await c.query('SELECT 1');
+      const q = { text: 'PREPARE viaparse AS SELECT 3', rowMode: 'array' as const, queryMode: 'extended' as const };
+      await c.query(q);
+      return (await c.query({ ...q, text: 'EXECUTE viaparse' })).rows;
+    });
     // a Parse of a name PREPARE took
     const errors: unknown[] = [];
     for (const port of [pair.patinaPort, pair.postgresPort]) {

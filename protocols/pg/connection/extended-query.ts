@@ -76,6 +76,7 @@ export class ExtendedQuery {
     if (style === 'mdy') read();
     else withInputStyle(style, read);
     prepared.ran(statement);
+    this.#session.sourceText = statement.sql; // (what a PREPARE run so shows in pg_prepared_statements)
     const portal = newPortal(an, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];
