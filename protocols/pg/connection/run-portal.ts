@@ -48,6 +48,7 @@ export class PortalRunner {
   #started(p: Portal, out: Outcome, maxRows: number, simple: boolean): void | Promise<void> {
     p.outcome = out;
     if (out.all) p.pending = out.all;
+    if (out.paramScales) p.paramScales = out.paramScales; // (EXECUTE's arguments, for its statement's columns)
     if (out.columns && !p.fields) {
       if (!out.all) {
         return out.rows!.next().then((first) => {

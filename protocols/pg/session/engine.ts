@@ -54,6 +54,8 @@ export interface Outcome {
   tag?: string;
   /** The statement the tag is of when not the one run (EXECUTE's prepared statement: `INSERT 0 1`). */
   of?: Analyzed;
+  /** The scales of the parameters EXECUTE bound (its literal arguments'), as a Bind's portal keeps them. */
+  paramScales?: number[];
 }
 
 /** The outcome of a statement that answers nothing (transaction control, SET, LISTEN, ...). */

@@ -10,6 +10,7 @@ import { type PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
 import { paramValue, textOf } from '../types/values';
 import type { Outcome } from './engine';
+import { sentScale } from '../connection/portal';
 
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric, OID.oid]);
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
@@ -95,12 +96,23 @@ function groupedCallAt(arg: string): { at: number; window: boolean } | null {
 const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 
 /**
+ * The scale of each argument written as a literal ('1.50', 1.50: 2), as Bind's text tells it, for
+ * the result columns that print at their parameters' scale (`SELECT $1` of a numeric); 0 otherwise.
+ */
+export function argumentScales(args: string[]): number[] {
+  return args.map((arg) => {
+    const text = STRING_LITERAL.exec(arg.trim())?.[1] ?? arg.trim();
+    return sentScale(Buffer.from(text), 0);
+  });
+}
+
+/**
  * EXECUTE's arguments as the values of the statement's parameters, each entering as Bind's text
  * does (its type's input, in the session's DateStyle order and IntervalStyle): NULL as NULL, a string literal as its
  * text (22P02 for 'abc' as an integer, as PostgreSQL's); any other expression evaluated by
  * `evaluate` as `SELECT CAST((expression) AS type)` and its value's text taken so (a subquery is
- * PostgreSQL's 0A000). 42601 when their
- * number differs from the statement's parameters', with PostgreSQL's DETAIL.
+ * PostgreSQL's 0A000). 42601 when their number differs from the statement's parameters', with
+ * PostgreSQL's DETAIL.
  */
 export function argumentValues(
   name: string,

@@ -26,7 +26,7 @@ import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
-import { argumentValues } from './execute-arguments';
+import { argumentScales, argumentValues } from './execute-arguments';
 import { PreparedStatements } from './prepared';
 import { regtypeOid } from '../catalog/catalog-functions';
 import { lexPg } from '../sql/lexer';
@@ -405,10 +405,13 @@ export class Session {
    */
   #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
     const { p, inner, values } = this.#preparedCall(an, outer);
+    const paramScales = inner.scaleParams ? argumentScales(an.prepared!.args!) : undefined;
     const run = (params: SqlValue[]) => {
       this.prepared.ran(p);
       const out = this.#execute(inner, params);
-      return out instanceof Promise ? out.then((o) => ({ ...o, of: inner })) : { ...out, of: inner };
+      return out instanceof Promise
+        ? out.then((o) => ({ ...o, of: inner, paramScales }))
+        : { ...out, of: inner, paramScales };
     };
     return values instanceof Promise ? values.then(run) : run(values);
   }
