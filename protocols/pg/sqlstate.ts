@@ -25,10 +25,15 @@ const BY_SQLITE_CODE: Record<string, string> = {
  * they carry their SQLSTATE in the `sqlstate` field where they are thrown. The key rule's refusal
  * is raised by a trigger (RAISE carries no code), so its mark is matched here too.
  */
+const REG_CAST = /no such function: __pg_(reg(?:class|type|namespace))/i;
+
 const BY_SQLITE_MESSAGE: [RegExp, string][] = [
   [new RegExp(KEY_RULE_MARK), '23502'],
   [/no such table|no such view|unknown database/i, '42P01'],
   [/no such column|has no column named/i, '42703'],
+  // a per-row cast to regclass, regtype or regnamespace (a column's, a parameter's) in a statement
+  // that reads the database's tables: its function is the catalog connection's only
+  [REG_CAST, '0A000'],
   [/no such function|wrong number of arguments to function/i, '42883'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, '42601'],
   [/ambiguous column name/i, '42702'],
@@ -155,6 +160,9 @@ export function sqlstateOf(err: unknown): {
  */
 function postgresWords(code: string, message: string): string {
   if (code === '42883') return functionMessage(message);
+  const reg = REG_CAST.exec(message)?.[1];
+  if (reg)
+    return `a cast of a column or parameter to ${reg} is not supported in a statement that reads a table of the database (a name written in the statement is, '${reg === 'regclass' ? 't' : reg === 'regtype' ? 'integer' : 'public'}'::${reg}, and so is any cast in a query of the catalog alone)`;
   let m = /^(.*?)no such table: (?:main\.)?(\S+)$/.exec(message);
   if (m && code === '42P01') return `${m[1]}relation "${m[2]}" does not exist`;
   // (a quoted name SQLite lacks comes with its advice to write a string: `no such column: "x" - should ...`)

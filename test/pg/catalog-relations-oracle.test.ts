@@ -148,6 +148,61 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     assert.deepEqual(patina, [[{ r: 'pg_am', s: 'pg_am', p: 'orders' }], [2205, 2205, 2205]]);
     assert.deepEqual(patina, await read(pair.postgresPort));
   });
+  it("a name cast to regclass, regtype or regnamespace beside a table of the database, as PostgreSQL answers it (it was 42883: the casts' functions are the catalog connection's)", async () => {
+    const commands = [
+      "SELECT 'integer'::regtype, id FROM customers ORDER BY id",
+      "SELECT * FROM customers WHERE 'public'::regnamespace IS NOT NULL ORDER BY id",
+      "SELECT 'customers'::regclass, count(*) FROM customers",
+      `SELECT pg_typeof(id)::regtype, pg_typeof(name)::regtype::text, CAST('"public"."orders"' AS regclass), '23'::regtype
+        FROM customers ORDER BY id`,
+      `SELECT 'orders'::regclass::text, 'int8'::regtype::text, 'public'::regnamespace::text, 'x' || 'orders'::regclass,
+        format('%s', 'int4'::regtype), 'orders'::regclass = 'public.orders'::regclass FROM customers ORDER BY id LIMIT 1`,
+      "SELECT id FROM customers WHERE 'customers'::regclass::oid > 0 ORDER BY id",
+      "SELECT 'nope'::regclass, id FROM customers",
+      "SELECT 'nope'::regtype, id FROM customers",
+      "SELECT 'nope'::regnamespace, id FROM customers",
+      "SELECT 'nope'::regtype",
+    ];
+    const out = (port: number) => {
+      const r = psql(port, commands);
+      return r.stdout + r.stderr;
+    };
+    // typed regclass, regtype and regnamespace on the wire, the OID in binary
+    const read = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const sql = `SELECT 'orders'::regclass AS c, 'integer'::regtype AS t, 'public'::regnamespace AS n,
+          pg_typeof(id)::regtype AS p FROM customers ORDER BY id LIMIT 1`;
+        const r = await c.query(sql);
+        const b = await c.query({
+          text: "SELECT 'integer'::regtype::oid AS o, 'public'::regnamespace AS n, id FROM customers LIMIT 1",
+          binary: true,
+        } as never);
+        return [r.rows, r.fields.map((f) => f.dataTypeID), b.rows];
+      } finally {
+        await c.end();
+      }
+    };
+    for (const port of [pair.patinaPort, pair.postgresPort])
+      psqlOk(port, ["INSERT INTO customers (id, name) VALUES (901, 'reg1'), (902, 'reg2')"]);
+    try {
+      const text = out(pair.patinaPort);
+      assert.match(text, / integer \| 901\n/);
+      assert.equal(text, out(pair.postgresPort));
+      const patina = await read(pair.patinaPort);
+      assert.deepEqual(patina.slice(0, 2), [
+        [{ c: 'orders', t: 'integer', n: 'public', p: 'bigint' }],
+        [2205, 2206, 4089, 2206],
+      ]);
+      assert.deepEqual(patina, await read(pair.postgresPort));
+    } finally {
+      for (const port of [pair.patinaPort, pair.postgresPort]) psqlOk(port, ['DELETE FROM customers WHERE id >= 901']);
+    }
+    // a column's or parameter's cast runs per row, where the function is not: a clear refusal
+    const r = psql(pair.patinaPort, ['SELECT name::regclass FROM customers']);
+    assert.match(r.stderr, /ERROR: {2}a cast of a column or parameter to regclass is not supported/);
+  });
   it('pg_stat_user_tables counts the rows inserted, updated and deleted per table, as PostgreSQL (they stayed 0)', async () => {
     const read = async (c: ReturnType<typeof pgClient>) => {
       await c.query('SELECT pg_stat_force_next_flush()');

@@ -7,7 +7,7 @@ import { installReadFunctions } from '../../../src/engine/functions';
 import { parseInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
 import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
-import { arrayOidOf } from '../types/registry';
+import { regclassOidOrFail, regclassOid, regnamespaceOid, regtypeOid } from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import { applySetting, checkSetting } from '../session/settings';
@@ -338,20 +338,13 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     // (an OID is one already, printed as its name where the value is a result: types/registry.ts)
     if (typeof x === 'bigint' || typeof x === 'number' || /^\d+$/.test(String(x)))
       return num(typeof x === 'string' ? Number(x) : x);
-    // `"public"."t"` and `pg_catalog.t` name t (the schemas this agent has)
-    const parts = nameParts(x);
-    // (information_schema's relations are known by their qualified names: it is not on the search path)
-    const name = parts.length > 1 && ['public', 'pg_catalog'].includes(parts[0]) ? parts[1] : parts.join('.');
-    for (const [o, n] of state.relNames()) if (n === name) return o;
-    return null;
+    return regclassOid(String(x));
   };
   // 'name'::regclass: the relation's OID; PostgreSQL's 42P01 when there is none
   // (an integer, as SQLite keeps it: a JS number would be a REAL, `16392.0` made text)
   fn('__pg_regclass', (x) => {
     const o = regclass(x);
-    if (o === null && x !== null)
-      throw pgError('42P01', `relation "${String(x).replace(/^"(.*)"$/, '$1')}" does not exist`);
-    return o === null ? null : BigInt(o);
+    return o === null ? (x === null ? null : BigInt(regclassOidOrFail(String(x)))) : BigInt(o);
   });
   // a regclass made text: the relation's name, as PostgreSQL prints it (its OID when it has none)
   fn('__pg_regclass_text', (x) => {
@@ -405,12 +398,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('__pg_regnamespace', (x) => {
     if (x === null) return null;
     if (typeof x !== 'string' || /^\s*\d+\s*$/.test(x)) return NAMESPACE_NAMES[num(x)] ?? String(x);
-    const name = x.trim().replace(/^"(.*)"$/, '$1');
-    const oid = Object.entries(NAMESPACE_NAMES).find(
-      ([, n]) => n === (/^".*"$/.test(x.trim()) ? name : name.toLowerCase()),
-    )?.[0];
-    if (oid === undefined) throw pgError('3F000', `schema "${name}" does not exist`);
-    return BigInt(oid);
+    return BigInt(regnamespaceOid(x));
   });
   // a regnamespace made text: an OID's schema name; a name (relnamespace::regnamespace) as it is
   fn('__pg_regnamespace_text', (x) => {
@@ -474,29 +462,6 @@ export function sizePretty(size: number): string {
     n = Math.trunc(n / 2 ** 10);
   }
   return `${half(n)} PB`;
-}
-
-/** Aliases regtype's input takes besides PostgreSQL's names (format_type's and pg_type's). */
-const TYPE_ALIASES: Record<string, string> = {
-  int: 'integer', decimal: 'numeric', float: 'double precision', char: 'bpchar', bool: 'boolean',
-  timestamptz: 'timestamp with time zone', timetz: 'time with time zone', varchar: 'character varying',
-  any: '"any"',
-}; // biome-ignore format: a table
-
-/** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
-export function regtypeOid(input: string): number {
-  const name = input.trim().replace(/^pg_catalog\./i, '');
-  const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
-  const wanted = TYPE_ALIASES[folded] ?? folded;
-  if (wanted.endsWith('[]')) {
-    const array = arrayOidOf(regtypeOid(wanted.slice(0, -2)));
-    if (array !== undefined) return array;
-  }
-  const row = PG_TYPES.find((r) => r[1] === wanted);
-  if (row) return row[0];
-  for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES])
-    for (const [oid, n] of Object.entries(table)) if (n === wanted) return Number(oid);
-  throw pgError('42704', `type "${input}" does not exist`);
 }
 
 /** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */

@@ -118,11 +118,18 @@ export class Output {
 }
 
 /**
- * Where the name an unknown-relation, unknown-column or ambiguous-column error names first stands in the statement's
+ * Where the name an unknown-relation, unknown-column or ambiguous-column error (or an unknown type's or schema's
+ * given as a string) names first stands in the statement's
  * text (1-based characters, as PostgreSQL's position; psql then prints `LINE 1:` with a caret under
  * it); undefined when the error names none or the text does not hold it.
  */
 function namePosition(code: string, message: string, sql: string, positionName?: string): string | undefined {
+  // a type or schema named by a string ('nope'::regtype, 'nope'::regnamespace): PostgreSQL points at the literal
+  const named = /^(?:type|schema) "(.+)" does not exist$/.exec(message)?.[1];
+  if ((code === '42704' || code === '3F000') && named !== undefined) {
+    const at = sql.indexOf(`'${named.replace(/'/g, "''")}'`);
+    return at < 0 ? undefined : String([...sql.slice(0, at)].length + 1);
+  }
   if (code !== '42703' && code !== '42P01' && code !== '42702') return undefined;
   const m =
     /^column "(.+?)"(?: of relation "(?:.+)")? does not exist$/.exec(message) ??

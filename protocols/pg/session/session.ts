@@ -28,7 +28,7 @@ import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
 import { explainText } from './explain';
 import { argumentScales, argumentValues } from './execute-arguments';
 import { PreparedStatements } from './prepared';
-import { regtypeOid } from '../catalog/catalog-functions';
+import { regtypeOid } from '../types/reg-input';
 import { lexPg } from '../sql/lexer';
 import { notifyArguments } from './notifications';
 import { paramRecord } from './params';

@@ -1,7 +1,8 @@
 // How a value made text (a cast to text, `||`, concat, concat_ws, format) is printed where SQLite's
 // text of the stored value differs from PostgreSQL's: the kinds __pg_text (src/engine/pg-functions.ts)
 // takes, read off the parse tree's types (typed-operators.ts marks them).
-import { OID } from '../types/oids';
+import { NAMESPACE_NAMES, OID, regtypeName } from '../types/oids';
+import { relationNames } from '../types/relation-names';
 import { arrayOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
 import { isComputed, scaleOf } from './numeric-scale';
@@ -55,12 +56,26 @@ export function textKind(typer: Typer, n: Node): string | null {
   return TEXT_KIND[type] ?? null;
 }
 
+/**
+ * A constant OID's text (a name cast resolved by translate/casts.ts): its name, as the catalog
+ * connection's __pg_reg*_text would print it, here so that every connection runs it.
+ */
+function regText(kind: 'regclass' | 'regtype' | 'regnamespace', oid: number): string {
+  if (kind === 'regtype') return regtypeName(oid);
+  if (kind === 'regnamespace') return NAMESPACE_NAMES[oid] ?? String(oid);
+  return relationNames().name(oid) ?? String(oid);
+}
+
 /** Functions that make text of each argument. */
 export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
 
 /** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {
-  if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') return `__pg_${kind}_text(${x})`;
+  if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') {
+    // (a constant is printed here: pg_typeof's name as it is, an OID as its name)
+    if (kind !== 'regclass' && /^'(?:[^']|'')*'$/.test(x)) return x;
+    return /^\d+$/.test(x) ? quoteString(regText(kind, Number(x))) : `__pg_${kind}_text(${x})`;
+  }
   const styled = styledTextKind(kind);
   return styled === null ? x : `__pg_text(${quoteString(zonedTextKind(styled))}, ${x})`;
 }

@@ -5,6 +5,7 @@
 import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput, uuidIn } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
+import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-input';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
 import { inputStyleArgument } from '../session-styles';
@@ -120,12 +121,15 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       const hex = /^'\\x([0-9a-fA-F]*)'$/.exec(x);
       return hex ? `X'${hex[1]}'` : `__pg_bytea(${x})`;
     }
+    // a name written in the statement is resolved here, once, as PostgreSQL's parser does ('t'::regclass
+    // is 42P01 before a row is read): the OID is a constant, which every connection runs (the
+    // functions are the catalog connection's only); an OID is one already; anything else per row
     case 'regclass':
-      return `__pg_regclass(${x})`;
+      return regLiteral(x, regclassOidOrFail) ?? `__pg_regclass(${x})`;
     case 'regtype':
-      return `__pg_regtype(${x})`;
+      return regLiteral(x, regtypeOid) ?? `__pg_regtype(${x})`;
     case 'regnamespace':
-      return `__pg_regnamespace(${x})`;
+      return regLiteral(x, regnamespaceOid) ?? `__pg_regnamespace(${x})`;
     case 'regproc':
     case 'regprocedure':
       // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
@@ -163,6 +167,14 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     default: // xml, ...: SQLite keeps them as text already
       return x;
   }
+}
+
+/** The OID a literal names (`'integer'`, by `oidOf`) or is (`23`), as SQL; null for anything else. */
+function regLiteral(x: string, oidOf: (name: string) => number): string | null {
+  if (/^\d+$/.test(x)) return x;
+  if (!/^'(?:[^']|'')*'$/.test(x)) return null;
+  const text = x.slice(1, -1).split("''").join("'");
+  return String(/^\s*\d+\s*$/.test(text) ? Number(text) : oidOf(text));
 }
 
 /** Element types by the names a cast spells them with, for arrays kept in PostgreSQL's form. */

@@ -60,6 +60,12 @@ export function rewriteTypeof(toks: Tok[], ctx: DialectContext): Tok[] {
     const mark = (toks[i] as { arith?: string }).arith;
     const marked = mark?.startsWith('typeof:') ? mark.slice(7) : undefined;
     const known = marked ?? staticType(arg, ctx);
+    // pg_typeof's value is a regtype already: a cast to regtype leaves it as it is (ORMs write
+    // `pg_typeof(x)::regtype`; the cast's function is the catalog connection's only)
+    if (isOp(toks[close + 1], '::')) {
+      const cast = readType(toks, close + 2);
+      if (cast.name === 'regtype' && !cast.isArray) toks.splice(close + 1, cast.end - close - 1);
+    }
     if (known) toks.splice(i, close - i + 1, { type: 'string', text: quoteString(known) });
     else toks[i] = { type: 'word', text: '__pg_typeof' };
   }

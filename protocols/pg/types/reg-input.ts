@@ -1,0 +1,62 @@
+// The input of regtype, regnamespace and regclass: a name's OID, read as PostgreSQL's regtypein,
+// regnamespacein and regclassin read it (quoted parts keep their case, plain ones are folded). One
+// home for the catalog connection's __pg_reg* functions (catalog/catalog-functions.ts) and for the
+// cast of a name written in the statement, which the translation resolves once (translate/casts.ts),
+// so that a statement reading the database's tables, which runs where those functions are not, has it.
+import { pgError } from '../sqlstate';
+import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TYPE_DISPLAY } from './oids';
+import { arrayOidOf } from './registry';
+import { relationNames } from './relation-names';
+
+/** Aliases regtype's input takes besides PostgreSQL's names (format_type's and pg_type's). */
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'integer', decimal: 'numeric', float: 'double precision', char: 'bpchar', bool: 'boolean',
+  timestamptz: 'timestamp with time zone', timetz: 'time with time zone', varchar: 'character varying',
+  any: '"any"',
+}; // biome-ignore format: a table
+
+/** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
+export function regtypeOid(input: string): number {
+  const name = input.trim().replace(/^pg_catalog\./i, '');
+  const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
+  const wanted = TYPE_ALIASES[folded] ?? folded;
+  if (wanted.endsWith('[]')) {
+    const array = arrayOidOf(regtypeOid(wanted.slice(0, -2)));
+    if (array !== undefined) return array;
+  }
+  const row = PG_TYPES.find((r) => r[1] === wanted);
+  if (row) return row[0];
+  for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES])
+    for (const [oid, n] of Object.entries(table)) if (n === wanted) return Number(oid);
+  throw pgError('42704', `type "${input}" does not exist`);
+}
+
+/** regnamespace's input: a schema's OID by its name; 3F000 as in PostgreSQL for none. */
+export function regnamespaceOid(input: string): number {
+  const quoted = /^".*"$/.test(input.trim());
+  const name = input.trim().replace(/^"(.*)"$/, '$1');
+  const oid = Object.entries(NAMESPACE_NAMES).find(([, n]) => n === (quoted ? name : name.toLowerCase()))?.[0];
+  if (oid === undefined) throw pgError('3F000', `schema "${name}" does not exist`);
+  return Number(oid);
+}
+
+/**
+ * regclass's input: a relation's OID by its name, as the catalog lists it (types/relation-names.ts),
+ * or null when there is none. `"Mixed"` keeps its case, `Plain` is folded, `"public"."t"` and
+ * `pg_catalog.t` name t; information_schema's relations are known by their qualified names (it is
+ * not on the search path).
+ */
+export function regclassOid(input: string): number | null {
+  const parts = [...input.matchAll(/\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(?:\.|$)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2].toLowerCase(),
+  );
+  const name = parts.length > 1 && ['public', 'pg_catalog'].includes(parts[0]) ? parts[1] : parts.join('.');
+  return relationNames().oid(name) ?? null;
+}
+
+/** 'name'::regclass: the relation's OID; PostgreSQL's 42P01 when there is none. */
+export function regclassOidOrFail(input: string): number {
+  const o = regclassOid(input);
+  if (o === null) throw pgError('42P01', `relation "${input.replace(/^"(.*)"$/, '$1')}" does not exist`);
+  return o;
+}
