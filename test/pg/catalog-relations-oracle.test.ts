@@ -203,6 +203,43 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const r = psql(pair.patinaPort, ['SELECT name::regclass FROM customers']);
     assert.match(r.stderr, /ERROR: {2}a cast of a column or parameter to regclass is not supported/);
   });
+  it("tableoid of a table of the database is its OID, as `'t'::regclass` names it (it was 0A000)", async () => {
+    const commands = [
+      "SELECT tableoid::regclass, id FROM customers WHERE tableoid = 'customers'::regclass ORDER BY id",
+      `SELECT c.tableoid = 'customers'::regclass, c.tableoid::regclass::text, count(*) FROM customers c
+        GROUP BY c.tableoid ORDER BY 2`,
+      `SELECT tableoid::regclass, count(*) FROM customers GROUP BY id % 2, tableoid ORDER BY tableoid, 2`,
+      `SELECT tableoid::regclass FROM customers UNION ALL SELECT tableoid::regclass FROM orders ORDER BY 1`,
+      'SELECT pg_typeof(tableoid), pg_typeof(c.tableoid) FROM customers c ORDER BY id LIMIT 1',
+      'SELECT x.tableoid FROM (SELECT 1) x',
+    ];
+    const out = (port: number) => {
+      const r = psql(port, commands);
+      return r.stdout + r.stderr;
+    };
+    // typed oid on the wire (the OIDs themselves are each side's own)
+    const types = async (port: number) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const r = await c.query('SELECT tableoid, t.tableoid AS u FROM customers t');
+        return r.fields.map((f) => f.dataTypeID);
+      } finally {
+        await c.end();
+      }
+    };
+    for (const port of [pair.patinaPort, pair.postgresPort])
+      psqlOk(port, ["INSERT INTO customers (id, name) VALUES (901, 'reg1'), (902, 'reg2')"]);
+    try {
+      const text = out(pair.patinaPort);
+      assert.match(text, / customers \| 901\n/);
+      assert.equal(text, out(pair.postgresPort));
+      assert.deepEqual(await types(pair.patinaPort), [26, 26]);
+      assert.deepEqual(await types(pair.patinaPort), await types(pair.postgresPort));
+    } finally {
+      for (const port of [pair.patinaPort, pair.postgresPort]) psqlOk(port, ['DELETE FROM customers WHERE id >= 901']);
+    }
+  });
   it('pg_stat_user_tables counts the rows inserted, updated and deleted per table, as PostgreSQL (they stayed 0)', async () => {
     const read = async (c: ReturnType<typeof pgClient>) => {
       await c.query('SELECT pg_stat_force_next_flush()');

@@ -1,7 +1,6 @@
-// translate/catalog-forms.ts on tokens: pgjdbc's _pg_expandarray as a join, tableoid as the catalog
-// table's OID, Npgsql's pg_proc joins by name; and what the text rewrite it replaced got wrong (a
-// 'tableoid' string, a column named "tableoid", a bare tableoid beside a subquery that reads another
-// catalog table). test/pg/catalog-*.test.ts and pg-dump.test.ts run the clients' own queries.
+// translate/catalog-forms.ts on tokens: pgjdbc's _pg_expandarray as a join, Npgsql's pg_proc joins
+// by name (tableoid: pg-table-oids.test.ts). test/pg/catalog-*.test.ts and pg-dump.test.ts run the
+// clients' own queries.
 import assert from 'node:assert/strict';
 import { lexPg } from '../../protocols/pg/sql/lexer';
 import { type Tok, joinTokens } from '../../protocols/pg/sql/tokens';
@@ -34,30 +33,6 @@ describe('catalog query forms, as tokens', () => {
     assert.equal(forms(bare), bare);
   });
 
-  it('tableoid is the OID of the catalog table its alias names, or of the first one its SELECT reads', () => {
-    assert.equal(
-      forms('SELECT c.tableoid, n.tableoid FROM pg_catalog.pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace'),
-      'SELECT 1259, 2615 FROM pg_catalog.pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace',
-    );
-    assert.equal(forms('SELECT tableoid, oid FROM pg_type'), 'SELECT 1247, oid FROM pg_type');
-    assert.equal(forms('SELECT x.tableoid FROM t x'), 'SELECT x.tableoid FROM t x');
-    // pg_dump's type query: the subquery's pg_class came first in the text, and the text rewrite took it (1259)
-    assert.equal(
-      forms('SELECT tableoid, oid, (SELECT relkind FROM pg_class WHERE oid = typrelid) AS "typrelkind" FROM pg_type'),
-      'SELECT 1247, oid, (SELECT relkind FROM pg_class WHERE oid = typrelid) AS "typrelkind" FROM pg_type',
-    );
-    // each branch of a UNION reads its own table
-    assert.equal(
-      forms('SELECT tableoid FROM pg_class UNION ALL SELECT tableoid FROM pg_type'),
-      'SELECT 1259 FROM pg_class UNION ALL SELECT 1247 FROM pg_type',
-    );
-    // a string and a quoted column name are no system column (they became '1259' and "1259")
-    assert.equal(
-      forms(`SELECT 'tableoid' AS w, c.tableoid AS "tableoid" FROM pg_class c`),
-      `SELECT 'tableoid' AS w, 1259 AS "tableoid" FROM pg_class c`,
-    );
-  });
-
   it("Npgsql's pg_proc joins on a type's function columns compare the function's name, both orders", () => {
     assert.equal(
       forms('SELECT 1 FROM pg_type AS typ LEFT JOIN pg_proc AS proc ON proc.oid = typ.typreceive'),
@@ -74,7 +49,6 @@ describe('catalog query forms, as tokens', () => {
       'SELECT oid FROM pg_class',
       'SELECT information_schema._pg_expandarray(',
       'SELECT(information_schema._pg_expandarray(x)).n',
-      'SELECT tableoid FROM',
     ])
       assert.equal(forms(sql), sql);
   });

@@ -81,6 +81,8 @@ export class Typer {
         found = oidOfDeclType(type);
       }
     }
+    // the system column of a table's or catalog table's rows (translate/table-oids.ts makes it the OID)
+    if (!found && name === 'tableoid' && tables.some((t) => typeof t === 'string')) return OID.oid;
     // a FROM item's name that is no column: its whole row (`SELECT t FROM t`), a record; the value
     // of a function returning one (`SELECT u FROM unnest(a) AS u(v)`)
     if (!found && fields.length === 1 && this.scope.has(name)) {

@@ -176,7 +176,8 @@ function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scop
     const alias = fields[0].toLowerCase();
     const at = [...scopes].reverse().find((sc) => sc.has(alias));
     const columns = at?.get(alias);
-    if (columns && !columns.has(fields[1].toLowerCase()))
+    const column = fields[1].toLowerCase();
+    if (columns && !columns.has(column) && !(columns.table && column === 'tableoid'))
       throw pgError('42703', `column ${fields[0]}.${fields[1]} does not exist`);
     // (a name on both sides of a join with an alias of its own)
     if (columns?.twice?.has(fields[1].toLowerCase())) {
@@ -213,8 +214,11 @@ export function tablesOf(
 export const isAggregateCall = (f: Node) =>
   f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
 
-/** A FROM item's column names; `twice`: those a join with an alias of its own has on both sides. */
-type Columns = Set<string> & { twice?: Set<string> };
+/**
+ * A FROM item's column names; `twice`: those a join with an alias of its own has on both sides;
+ * `table`: a table's, whose rows have the system column tableoid too (translate/table-oids.ts).
+ */
+type Columns = Set<string> & { twice?: Set<string>; table?: boolean };
 
 /** alias → its columns (null when not known here) of a subquery's FROM list. */
 type Scope = Map<string, Columns | null>;
@@ -285,7 +289,8 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, ou
     } else if (f.RangeVar) {
       const name = String(f.RangeVar.relname).toLowerCase();
       const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;
-      const columns = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
+      const columns: Columns | null = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
+      if (columns) columns.table = true;
       out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), columns);
     } else {
       const alias = f.RangeSubselect?.alias ?? f.RangeFunction?.alias;

@@ -309,3 +309,16 @@ export function operandEnd(toks: Tok[], j: number): number {
   }
   return end;
 }
+
+/** The parenthesis that opens the SELECT toks[at] belongs to (the innermost enclosing one that starts with SELECT), or -1 for the statement. */
+export function selectOpen(toks: Tok[], at: number): number {
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    if (isPunct(toks[i], ')')) depth++;
+    else if (isPunct(toks[i], '(')) {
+      if (depth === 0 && isWord(toks[i + 1], 'SELECT')) return i;
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return -1;
+}

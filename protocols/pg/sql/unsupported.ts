@@ -91,17 +91,26 @@ export function explainRefusal(sql: string, err: unknown): unknown {
   // answer there (PDO's lastInsertId() without a sequence name calls it and reports the SQLSTATE)
   if (/no such function: lastval$/i.test((err as Error | null)?.message ?? ''))
     return pgError('55000', 'lastval is not yet defined in this session');
+  // tableoid left as it was written (translate/table-oids.ts makes a table's a constant): no table
+  // of the statement has it (a subquery's, a WITH query's, a view's rows), as in PostgreSQL
+  const tableoid = /no such column: (?:("?[^".\s]+"?)\.)?"?tableoid"?(?:$|\s)/i.exec(
+    (err as Error | null)?.message ?? '',
+  );
+  if (tableoid)
+    return pgError(
+      '42703',
+      tableoid[1] ? `column ${tableoid[1]}.tableoid does not exist` : 'column "tableoid" does not exist',
+    );
   // a system column PostgreSQL's tables have and Patina's rows do not: xmin and the rest are
   // transaction ids, ctid a place in the heap, which SQLite keeps no equal of (a constant xmin
-  // would make an ORM's optimistic lock on it pass whatever another writer did); tableoid of a
-  // user table likewise (catalog-forms.ts answers it for the catalog's tables)
-  const system = /no such column: (?:"?[^".\s]+"?\.)?"?(xmin|xmax|cmin|cmax|ctid|tableoid)"?(?:$|\s)/i.exec(
+  // would make an ORM's optimistic lock on it pass whatever another writer did)
+  const system = /no such column: (?:"?[^".\s]+"?\.)?"?(xmin|xmax|cmin|cmax|ctid)"?(?:$|\s)/i.exec(
     (err as Error | null)?.message ?? '',
   )?.[1];
   if (system)
     return pgError(
       '0A000',
-      `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions or table OIDs (use the primary key, or a version column for optimistic locking)`,
+      `system column "${system.toLowerCase()}" is not supported: Patina's rows carry no transaction ids, heap positions (use the primary key, or a version column for optimistic locking)`,
     );
   const missingRelation = namedAsWritten((err as Error | null)?.message ?? '', tree.stmts);
   if (missingRelation) return missingRelation;

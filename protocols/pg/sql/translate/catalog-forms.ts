@@ -5,47 +5,28 @@
 //    `(information_schema._pg_expandarray(i.indkey)).n` or, through an alias `AS "keys"`, as
 //    `(i.keys).x`. The call becomes a join with __pg_elems (value, 0-based key) at the end of its
 //    SELECT's FROM clause; `AS "keys"` becomes the two columns "keys.x" and "keys.n".
-//  - `c.tableoid` (pg_dump keys every object by it) is a system column, no column of the catalog
-//    tables: it becomes the OID of the catalog table the alias names; a bare `tableoid` that of the
-//    first catalog table of its own SELECT.
 //  - `proc.oid = typ.typreceive` (Npgsql's type loading query, what .NET clients and Power BI run
 //    when they connect): pg_type's function columns hold the function's name here (a regproc prints
 //    as one), so the join compares pg_proc's name. Both orders.
-import { CATALOG_RELATION_OIDS } from '../../catalog/relation-oids';
-import { NOT_FROM_ALIAS, type Tok, closer, identText, isPunct, isWord, ungroup } from '../tokens';
+import { type Tok, closer, isPunct, isWord, selectOpen, ungroup } from '../tokens';
 
 const PROC_COLUMNS = new Set(['TYPINPUT', 'TYPOUTPUT', 'TYPRECEIVE', 'TYPSEND']);
 /** Words that end a FROM clause: the join goes before the first. */
 const FROM_CLAUSE_ENDS = new Set(['WHERE', 'GROUP', 'ORDER', 'LIMIT', 'HAVING', 'UNION', 'WINDOW', 'OFFSET']);
-const SET_OPERATIONS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 
 const wanted = (t: Tok) =>
-  t.type === 'word' &&
-  (isWord(t, '_PG_EXPANDARRAY') || isWord(t, 'TABLEOID') || PROC_COLUMNS.has(t.text.toUpperCase()));
+  t.type === 'word' && (isWord(t, '_PG_EXPANDARRAY') || PROC_COLUMNS.has(t.text.toUpperCase()));
 
 export function rewriteCatalogForms(input: Tok[]): Tok[] {
   if (!input.some((t) => t.type === 'group' || wanted(t))) return input;
   const toks = ungroup(input);
   if (!toks.some(wanted)) return input;
-  const out = procJoins(tableOids(expandArrays(toks)));
+  const out = procJoins(expandArrays(toks));
   return out === toks ? input : out;
-}
-
-/** The parenthesis that opens the SELECT toks[at] belongs to (the innermost enclosing one that starts with SELECT), or -1 for the statement. */
-function selectOpen(toks: Tok[], at: number): number {
-  let depth = 0;
-  for (let i = at - 1; i >= 0; i--) {
-    if (isPunct(toks[i], ')')) depth++;
-    else if (isPunct(toks[i], '(')) {
-      if (depth === 0 && isWord(toks[i + 1], 'SELECT')) return i;
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return -1;
 }
 
 /** The first index in toks[from, to) at parenthesis depth 0 (counted from `from`) that `test` accepts, after `after`; -1 when none. */
@@ -161,83 +142,6 @@ function fieldsOfAliases(toks: Tok[]): Tok[] {
       out.push(a, dot, { type: 'quoted', text: `"${k.text}.${f.text}"` });
       i += 6;
     } else out.push(toks[i]);
-  }
-  return out;
-}
-
-/** The OID of the catalog table toks[i] names (after an optional `pg_catalog.`), with the index of its name; null when none. */
-function catalogTable(toks: Tok[], i: number): { oid: number; name: number } | null {
-  const at = isWord(toks[i], 'PG_CATALOG') && isPunct(toks[i + 1], '.') ? i + 2 : i;
-  const t = toks[at];
-  const name = t?.type === 'word' ? t.text.toLowerCase() : '';
-  if (!name.startsWith('pg_') || isPunct(toks[at + 1], '(') || !Object.hasOwn(CATALOG_RELATION_OIDS, name)) return null;
-  return { oid: CATALOG_RELATION_OIDS[name], name: at };
-}
-
-function tableOids(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => isWord(t, 'TABLEOID'))) return toks;
-  // each FROM item that is a catalog table: where it stands, at what depth, and the names it goes by
-  const depth: number[] = [];
-  let d = 0;
-  for (const t of toks) {
-    if (isPunct(t, ')')) d--;
-    depth.push(d);
-    if (isPunct(t, '(')) d++;
-  }
-  const items: { at: number; oid: number }[] = [];
-  const names = new Map<string, number>();
-  for (let i = 1; i < toks.length; i++) {
-    const before = toks[i - 1];
-    if (!isWord(before, 'FROM') && !isWord(before, 'JOIN') && !isPunct(before, ',')) continue;
-    const table = catalogTable(toks, i);
-    if (!table) continue;
-    items.push({ at: i, oid: table.oid });
-    names.set(toks[table.name].text.toLowerCase(), table.oid);
-    let j = table.name + 1;
-    if (isWord(toks[j], 'AS')) j++;
-    const a = toks[j];
-    if ((a?.type === 'word' && !NOT_FROM_ALIAS.has(a.text.toUpperCase())) || a?.type === 'quoted')
-      names.set(identText(a).toLowerCase(), table.oid);
-  }
-  if (items.length === 0) return toks;
-  // a bare tableoid: the first catalog table of its own SELECT (between the SELECT and the next set
-  // operation at that depth), else the statement's first
-  const ownTable = (b: number): number => {
-    const open = selectOpen(toks, b);
-    const inside = open < 0 ? 0 : depth[open] + 1;
-    let start = open;
-    for (let i = b - 1; i > open; i--)
-      if (depth[i] === inside && isWord(toks[i], 'SELECT')) {
-        start = i;
-        break;
-      }
-    let end = toks.length;
-    for (let i = b + 1; i < toks.length; i++)
-      if (
-        depth[i] < inside ||
-        (depth[i] === inside && toks[i].type === 'word' && SET_OPERATIONS.has(toks[i].text.toUpperCase()))
-      ) {
-        end = i;
-        break;
-      }
-    return (items.find((it) => it.at > start && it.at < end && depth[it.at] === inside) ?? items[0]).oid;
-  };
-  const out: Tok[] = [];
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (isName(t) && isPunct(toks[i + 1], '.') && isWord(toks[i + 2], 'TABLEOID')) {
-      const oid = names.get(identText(t).toLowerCase());
-      if (oid !== undefined) {
-        out.push({ type: 'number', text: String(oid) });
-        i += 2;
-        continue;
-      }
-      out.push(t, toks[i + 1], toks[i + 2]);
-      i += 2;
-      continue;
-    }
-    if (isWord(t, 'TABLEOID') && !isPunct(toks[i - 1], '.')) out.push({ type: 'number', text: String(ownTable(i)) });
-    else out.push(t);
   }
   return out;
 }

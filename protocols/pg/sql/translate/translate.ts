@@ -1,7 +1,7 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 // translate() runs the passes in order, one file each in this folder, each Tok[] in and Tok[] out,
 // and joins the tokens into text once at the end: no pass runs over the statement's text. The
-// order matters (LATERAL and DML forms first, casts after the words and date syntax they read, the
+// order matters (tableoid first, on the statement's own tokens; LATERAL and DML forms then, casts after the words and date syntax they read, the
 // operators the analysis typed (typed-arithmetic.ts) after the casts that make their operands one
 // group, division; last the catalog connection's query forms (catalog-forms.ts) and set-returning
 // functions in FROM (set-returning.ts), which read through the groups the passes before them wrote).
@@ -37,6 +37,7 @@ import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
+import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteStrictToJson } from './strict-json';
@@ -68,7 +69,14 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   let toks: Tok[] = rewriteLateralJson(
     inlineLateralSubqueries(
       inlineLateralRows(
-        dropLateralOfCalls(rewriteOneRow(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'))),
+        dropLateralOfCalls(
+          rewriteOneRow(
+            rewriteTableOids(
+              tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+              ctx,
+            ),
+          ),
+        ),
       ),
     ),
     hasColumn,
