@@ -135,6 +135,13 @@ describe('pgjdbc DatabaseMetaData against PostgreSQL 15', function () {
     assert.deepEqual(patina.get('builtin functions row_number'), postgres.get('builtin functions row_number'));
   });
 
+  it("getUDTs lists each table's composite row type as PostgreSQL does (there was none)", () => {
+    same('udts')();
+    assert.ok(
+      patina.get('udts struct')!.some((l) => /\torders\t/.test(l)),
+      'the row type of orders',
+    );
+  });
   it('getTypeInfo describes every type Patina announces as PostgreSQL does', () => {
     const pg = new Map(
       postgres

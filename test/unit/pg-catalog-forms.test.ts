@@ -44,6 +44,16 @@ describe('catalog query forms, as tokens', () => {
     );
   });
 
+  it("a subscript of a catalog's name column is its character, counted from 0 (pg_dump's typname[0] = '_')", () => {
+    assert.equal(
+      forms("SELECT t.typname FROM pg_type t WHERE __pg_elem(t.typname, 0) = '_' AND __pg_elem(relname, 2) = 'a'"),
+      "SELECT t.typname FROM pg_type t WHERE substr(t.typname, 1, 1) = '_' AND substr(relname, 3, 1) = 'a'",
+    );
+    // an array column's element is left to __pg_elem
+    const array = 'SELECT __pg_elem(indkey, 0) FROM pg_index';
+    assert.equal(forms(array), array);
+  });
+
   it('statements with none of these, and unclosed input, are left as they are', () => {
     for (const sql of [
       'SELECT oid FROM pg_class',

@@ -33,6 +33,8 @@ describe('tableoid, as tokens', () => {
     setRelationNames({
       name: (oid) => USER.get(oid),
       oid: (name) => [...USER].find(([, n]) => n === name)?.[0],
+      typeName: () => undefined,
+      typeOid: () => undefined,
     }),
   );
   after(() => setRelationNames(before));

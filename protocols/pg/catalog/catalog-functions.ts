@@ -7,6 +7,7 @@ import { installReadFunctions } from '../../../src/engine/functions';
 import { parseInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
 import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
+import { relationNames } from '../types/relation-names';
 import { regclassOidOrFail, regclassOid, regnamespaceOid, regtypeOid } from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
@@ -350,7 +351,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('__pg_regclass_text', (x) => {
     if (x === null) return null;
     const o = regclass(x);
-    return typeof o === 'number' ? (state.relName(o) ?? String(o)) : String(x);
+    return typeof o === 'number' ? (o === 0 ? '-' : (state.relName(o) ?? String(o))) : String(x);
   });
   // currval, nextval, setval: Patina has no sequences (a schema cannot declare one), so no name
   // is one: PostgreSQL's 42P01 for a name that is no relation, 42809 for a table or an index (what
@@ -466,7 +467,12 @@ export function sizePretty(size: number): string {
 
 /** format_type(oid, typmod): the type's SQL name, with its length or precision from typmod. */
 function formatType(oid: number, typmod: number): string {
-  const name = TYPE_DISPLAY[oid] ?? PG_TYPES.find((r) => r[0] === oid)?.[1] ?? PSEUDO_TYPE_NAMES[oid] ?? '???';
+  const name =
+    TYPE_DISPLAY[oid] ??
+    PG_TYPES.find((r) => r[0] === oid)?.[1] ??
+    PSEUDO_TYPE_NAMES[oid] ??
+    relationNames().typeName(oid) ??
+    '???';
   if (typmod < 0) return name;
   if (oid === 1043 || oid === 1042) return `${name}(${typmod - 4})`;
   if (oid === 1700) return `${name}(${((typmod - 4) >> 16) & 0xffff},${(typmod - 4) & 0xffff})`;

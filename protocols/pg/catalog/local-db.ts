@@ -80,6 +80,7 @@ export class LocalDb {
   #nextOid = FIRST_OID;
   readonly #cache = new Lru<string, Database.Statement>(STMT_CACHE);
   #relNames = new Map<number, string>();
+  #typeNames = new Map<number, string>();
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
   #btrees = new Map<number, RelationBtree>();
@@ -155,12 +156,19 @@ export class LocalDb {
     }
     this.#cache.clear();
     const names = this.#relNames;
+    const types = this.#typeNames;
+    // (a row type by its name as written, `_t` its array's)
+    const typeOids = new Map<string, number>();
+    for (const [o, n] of types) typeOids.set(n.replace(/^"(.*)"(\[\])?$/, '$1$2').replace(/""/g, '"'), o);
+    for (const [name, o] of [...typeOids]) if (name.endsWith('[]')) typeOids.set(`_${name.slice(0, -2)}`, o);
     setRelationNames({
       name: (oid) => names.get(oid),
       oid: (name) => {
         for (const [o, n] of names) if (n === name) return o;
         return undefined;
       },
+      typeName: (oid) => types.get(oid),
+      typeOid: (name) => typeOids.get(name),
     });
   }
 
@@ -285,6 +293,7 @@ export class LocalDb {
     }
 
     this.#relNames = new Map();
+    this.#typeNames = new Map();
     this.#indexDefs = new Map();
     this.#constraintDefs = new Map();
     this.#btrees = new Map();
@@ -299,6 +308,7 @@ export class LocalDb {
       ischema,
       user,
       relNames: this.#relNames,
+      typeNames: this.#typeNames,
       indexDefs: this.#indexDefs,
       constraintDefs: this.#constraintDefs,
       btrees: this.#btrees,

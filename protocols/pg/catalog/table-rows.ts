@@ -20,6 +20,8 @@ export interface CatalogRows {
   relNames: Map<number, string>;
   indexDefs: Map<number, string>;
   constraintDefs: Map<number, string>;
+  /** The tables' row types and their array types, by OID: their names as regtype prints them. */
+  typeNames: Map<number, string>;
   /** Each relation's table and SQLite btree (null: a rowid primary key, which is the table's own btree). */
   btrees: Map<number, RelationBtree>;
 }
@@ -31,11 +33,54 @@ export interface RelationBtree {
   index: boolean;
 }
 
+/**
+ * The composite type PostgreSQL makes for every table (typtype 'c', typrelid the table, named as
+ * it), and its array type `_t`, with PostgreSQL 15's rows (record_in, array_in, ...): pgjdbc's
+ * getUDTs, `'t'::regtype` and type loaders read them. The row type's OID.
+ */
+function fillRowType(table: string, relid: number, out: CatalogRows): number {
+  // (the array's OID first, as PostgreSQL takes them)
+  const array = out.oid(`arraytype:${table}`);
+  const row = out.oid(`rowtype:${table}`);
+  const common = { typnamespace: NS_PUBLIC, typlen: -1, typalign: 'd', typstorage: 'x' };
+  out.ins('pg_type', {
+    ...common,
+    oid: row,
+    typname: table,
+    typtype: 'c',
+    typcategory: 'C',
+    typrelid: relid,
+    typarray: array,
+    typinput: 'record_in',
+    typoutput: 'record_out',
+    typreceive: 'record_recv',
+    typsend: 'record_send',
+  });
+  out.ins('pg_type', {
+    ...common,
+    oid: array,
+    typname: `_${table}`.slice(0, 63),
+    typcategory: 'A',
+    typelem: row,
+    typinput: 'array_in',
+    typoutput: 'array_out',
+    typreceive: 'array_recv',
+    typsend: 'array_send',
+    typanalyze: 'array_typanalyze',
+    typsubscript: 'array_subscript_handler',
+  });
+  const name = /^[a-z_][a-z0-9_$]*$/.test(table) ? table : `"${table.replace(/"/g, '""')}"`;
+  out.typeNames.set(row, name);
+  out.typeNames.set(array, `${name}[]`);
+  return row;
+}
+
 /** Inserts the catalog rows of table `t`. */
 export function fillTable(t: TableDef, out: CatalogRows): void {
   const { ins, ischema, user } = out;
   const oid = out.oid(`table:${t.name}`);
   out.relNames.set(oid, t.name);
+  const rowType = fillRowType(t.name, oid, out);
   out.btrees.set(oid, { table: t.name, btree: t.name, index: false });
   const attnum = (col: string) => t.columns.findIndex((c) => c.name === col) + 1;
   interface Ix {
@@ -73,7 +118,7 @@ export function fillTable(t: TableDef, out: CatalogRows): void {
     oid,
     relname: t.name,
     relnamespace: NS_PUBLIC,
-    reltype: 0,
+    reltype: rowType,
     relam: 2,
     relkind: 'r',
     relnatts: t.columns.length,

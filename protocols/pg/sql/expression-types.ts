@@ -92,6 +92,14 @@ export class Typer {
     return found;
   }
 
+  /** The schema table whose whole row `n` is (`c` of `FROM t c`), or undefined. */
+  wholeRowTable(n: Node): string | undefined {
+    const fields = n?.ColumnRef ? strings(n.ColumnRef.fields) : [];
+    if (fields.length !== 1) return undefined;
+    const source = this.scope.get(fields[0].toLowerCase());
+    return typeof source === 'string' && this.schema.tables.has(source) ? source : undefined;
+  }
+
   /** The type of an expression, 0 when not known. */
   type(n: Node): number {
     if (!n) return 0;

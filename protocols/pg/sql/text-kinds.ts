@@ -63,7 +63,7 @@ export function textKind(typer: Typer, n: Node): string | null {
 function regText(kind: 'regclass' | 'regtype' | 'regnamespace', oid: number): string {
   if (kind === 'regtype') return regtypeName(oid);
   if (kind === 'regnamespace') return NAMESPACE_NAMES[oid] ?? String(oid);
-  return relationNames().name(oid) ?? String(oid);
+  return oid === 0 ? '-' : (relationNames().name(oid) ?? String(oid));
 }
 
 /** Functions that make text of each argument. */

@@ -14,6 +14,7 @@ import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
+import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { checkArrayOperands } from './array-operands';
@@ -512,7 +513,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (fn === 'pg_typeof') {
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
-      if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
+      // a table's whole row: its composite type, named as the table (catalog/table-rows.ts)
+      const table = t === OID.record ? typer.wholeRowTable(arg) : undefined;
+      const names = relationNames();
+      const row = table === undefined ? undefined : names.typeName(names.typeOid(table) ?? 0);
+      if (row) out.set(n.FuncCall.location, `typeof:${row}`);
+      else if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
     } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.numeric) {
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
       // replaces this). Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less

@@ -4,6 +4,7 @@
 import { arrayCodec } from './array';
 import { type Codec, bytes, expectLength, notA } from './codec';
 import { ARRAY_TYPES, arrayOidOf, registerCodec } from './registry';
+import { relationNames } from './relation-names';
 
 export const OID = {
   bool: 16,
@@ -128,8 +129,9 @@ export const PSEUDO_TYPE_NAMES: Record<number, string> = {
   5080: 'anycompatiblerange', 4538: 'anycompatiblemultirange', 32: 'pg_ddl_command', 705: 'unknown',
 }; // biome-ignore format: a table
 
-/** A type's name as regtype and format_type print it; the OID as text for a type PostgreSQL would not know either. */
-export const regtypeName = (oid: number): string => TYPE_DISPLAY[oid] ?? PSEUDO_TYPE_NAMES[oid] ?? String(oid);
+/** A type's name as regtype and format_type print it (a table's row type too); the OID as text for a type PostgreSQL would not know either. */
+export const regtypeName = (oid: number): string =>
+  TYPE_DISPLAY[oid] ?? PSEUDO_TYPE_NAMES[oid] ?? relationNames().typeName(oid) ?? String(oid);
 
 // regtype: the type's name as text ('integer'; a value held as its OID, `'trigger'::regtype`, prints
 // its name too), its OID in binary

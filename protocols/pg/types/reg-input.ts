@@ -28,6 +28,9 @@ export function regtypeOid(input: string): number {
   if (row) return row[0];
   for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES])
     for (const [oid, n] of Object.entries(table)) if (n === wanted) return Number(oid);
+  // a table's row type, or its array type (`t[]`, `_t`), also as `public.t`
+  const own = relationNames().typeOid(wanted.replace(/^public\./, ''));
+  if (own !== undefined) return own;
   throw pgError('42704', `type "${input}" does not exist`);
 }
 

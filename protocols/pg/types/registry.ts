@@ -64,12 +64,13 @@ CODECS[2205] = {
   name: 'regclass',
   text: (v) => {
     const o = regclassOid(v);
-    return typeof o === 'number' ? (relationNames().name(o) ?? String(o)) : String(o);
+    // (no relation, OID 0, prints as `-`, as PostgreSQL's regclassout does: pg_type.typrelid of a type not a row's)
+    return typeof o === 'number' ? (o === 0 ? '-' : (relationNames().name(o) ?? String(o))) : String(o);
   },
   binary: (v) => oidCodec.binary(regclassOid(v)),
   textOfBinary: (raw) => {
     const o = oidCodec.fromBinary?.(raw) as number;
-    return relationNames().name(o) ?? String(o);
+    return o === 0 ? '-' : (relationNames().name(o) ?? String(o));
   },
 };
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);

@@ -8,6 +8,9 @@
 //  - `proc.oid = typ.typreceive` (Npgsql's type loading query, what .NET clients and Power BI run
 //    when they connect): pg_type's function columns hold the function's name here (a regproc prints
 //    as one), so the join compares pg_proc's name. Both orders.
+//  - `typname[0] = '_'` (pg_dump's test of an array type's name): a `name` is an array of its
+//    characters, counted from 0; a subscript of a catalog's name column (arrays.ts made it
+//    __pg_elem(typname, 0)) becomes that character.
 import { type Tok, closer, isPunct, isWord, selectOpen, ungroup } from '../tokens';
 
 const PROC_COLUMNS = new Set(['TYPINPUT', 'TYPOUTPUT', 'TYPRECEIVE', 'TYPSEND']);
@@ -18,14 +21,18 @@ const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 
+/** The catalog's `name` columns a client subscripts. */
+const NAME_COLUMNS = new Set(['TYPNAME', 'RELNAME', 'ATTNAME', 'PRONAME', 'NSPNAME']);
+
 const wanted = (t: Tok) =>
-  t.type === 'word' && (isWord(t, '_PG_EXPANDARRAY') || PROC_COLUMNS.has(t.text.toUpperCase()));
+  t.type === 'word' &&
+  (isWord(t, '_PG_EXPANDARRAY') || isWord(t, '__PG_ELEM') || PROC_COLUMNS.has(t.text.toUpperCase()));
 
 export function rewriteCatalogForms(input: Tok[]): Tok[] {
   if (!input.some((t) => t.type === 'group' || wanted(t))) return input;
   const toks = ungroup(input);
   if (!toks.some(wanted)) return input;
-  const out = procJoins(expandArrays(toks));
+  const out = nameCharacters(procJoins(expandArrays(toks)));
   return out === toks ? input : out;
 }
 
@@ -162,4 +169,38 @@ function procJoins(toks: Tok[]): Tok[] {
     changed = true;
   }
   return changed ? out : toks;
+}
+
+function nameCharacters(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, '__PG_ELEM'))) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    // __pg_elem ( [alias .] name , n )
+    const at = isName(toks[i + 2]) && isPunct(toks[i + 3], '.') ? i + 4 : i + 2;
+    const column = toks[at];
+    const n = toks[at + 2];
+    if (
+      isWord(toks[i], '__PG_ELEM') &&
+      isPunct(toks[i + 1], '(') &&
+      column?.type === 'word' &&
+      NAME_COLUMNS.has(column.text.toUpperCase()) &&
+      isPunct(toks[at + 1], ',') &&
+      n?.type === 'number' &&
+      /^\d+$/.test(n.text) &&
+      isPunct(toks[at + 3], ')')
+    ) {
+      out.push(
+        word('substr'),
+        punct('('),
+        ...toks.slice(i + 2, at + 1),
+        punct(','),
+        { type: 'number', text: String(Number(n.text) + 1) },
+        punct(','),
+        { type: 'number', text: '1' },
+        punct(')'),
+      );
+      i = at + 3;
+    } else out.push(toks[i]);
+  }
+  return out;
 }
