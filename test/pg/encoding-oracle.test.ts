@@ -2,16 +2,18 @@
 // Parse, a text parameter and COPY data, and nothing stored (the bytes were decoded to U+FFFD and
 // stored so: a LATIN1 client's `é` became the replacement character, replicated everywhere). A
 // client that says its encoding (client_encoding LATIN1, WIN1252...) has its text converted both
-// ways, as PostgreSQL converts it (it was taken and not followed: its `é` was 22021).
+// ways, as PostgreSQL converts it (it was taken and not followed: its `é` was 22021); the
+// multi-byte ones (SJIS, EUC_JP, BIG5, GBK...) and LATIN10 too (they were refused with 0A000).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import iconv from 'iconv-lite';
 import { serialize } from 'pg-protocol';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { pgClient } from '../helpers/pg';
-import { WireClient } from '../helpers/pg-wire';
+import { bindMessage, WireClient } from '../helpers/pg-wire';
 
 const SCHEMA = 'CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, name TEXT);';
 
@@ -148,6 +150,197 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
         );
       }
     }
+  });
+
+  /** Text in client encoding `encoding` (iconv-lite's bytes: the answers are PostgreSQL's to compare). */
+  const inEncoding = (encoding: string, text: string) =>
+    iconv.encode(
+      text,
+      { SJIS: 'shiftjis', EUC_JP: 'eucjp', UHC: 'cp949', GBK: 'cp936', BIG5: 'cp950' }[encoding] ?? encoding,
+    );
+
+  it('psql with PGCLIENTENCODING SJIS, EUC_JP, EUC_CN, EUC_KR, UHC, GBK, BIG5, GB18030, LATIN10: kana, kanji, hangul, hanzi and a backslash second byte stored and read back in its encoding, COPY both ways, 22P05 and 22021', () => {
+    // (written by a UTF-8 client: a character that SJIS and the others but GB18030 have no bytes for)
+    const tibetan = 'INSERT INTO w VALUES (40, $$om \u0f00$$);\n';
+    for (const port of [pair.patinaPort, pair.postgresPort]) scriptBytes(port, Buffer.from(tibetan, 'utf8'), 'UTF8');
+    // each encoding's characters; 表, ソ and 能 are 0x95 0x5c, 0x83 0x5c and 0x94 0x5c in SJIS, 許 and 功 0xb3 0x5c and 0xa5 0x5c in BIG5
+    const b = (...bytes: number[]) => Buffer.from(bytes);
+    // [encoding, text, bytes that are no character of it (22021), bytes of no character (22P05), and
+    // where PostgreSQL's tables differ from iconv-lite's: characters written and bytes read otherwise]
+    const samples: [string, string, Buffer, Buffer, string, Buffer][] = [
+      ['SJIS', 'あア漢字表ソ能ｱ', b(0x82, 0x20), b(0xf0, 0x40), '¢¥\u2016\u301c', b(0x85, 0x40)],
+      ['EUC_JP', 'あア漢字表ソ能ｱ', b(0xa4, 0x20), b(0xa9, 0xa1), '\u2116\u2170', b(0x8f, 0xa2, 0xc3)],
+      ['EUC_CN', '中文汉字', b(0xd6, 0x41), b(0xaa, 0xa1), '\u30fb\u2015', b(0xa1, 0xa4)],
+      ['EUC_KR', '한국어漢字', b(0xc7, 0x41), b(0xc9, 0xa1), '\u327e', b(0xa2, 0xe8)],
+      ['UHC', '한국어똠', b(0x80, 0x41), b(0xc9, 0x41), '\ue000', b(0xc9, 0xa1)],
+      ['GBK', '中文汉字丂', b(0xff), b(0xa2, 0xa0), '€', b(0x80, 0x41)],
+      ['BIG5', '中文漢字許功', b(0xa4), b(0x80, 0x41), '¢¥\u0401', b(0xa1, 0x45)],
+      ['GB18030', '中文é😀', b(0x81, 0x20), b(0x84, 0x32, 0x81, 0x30), '\u1e3f\ue5e5', b(0x81, 0x35, 0xf4, 0x37)],
+      ['LATIN10', 'ȘșȚț€', b(), b(), 'Ș', b(0xaa)],
+    ];
+    const differ = samples.map(([, , , , chars], k) => `INSERT INTO w VALUES (${60 + k}, '${chars}');\n`).join('');
+    for (const port of [pair.patinaPort, pair.postgresPort]) scriptBytes(port, Buffer.from(differ, 'utf8'), 'UTF8');
+    for (const [k, [encoding, text, invalid, unmapped, , differs]] of samples.entries()) {
+      const t = (s: string) => inEncoding(encoding, s);
+      const bytes = Buffer.concat([
+        t(
+          [
+            'SHOW client_encoding;',
+            `INSERT INTO w VALUES (41, '${text}\\~');`,
+            'SELECT name, length(name), octet_length(name) FROM w WHERE id = 41;',
+            `SELECT '${text}' AS "${text}", E'${text}', 'a\\b~';`,
+            '\\copy w (id, name) from stdin',
+            `42\t${text}`,
+            '\\.',
+            '\\copy w (id, name) from stdin csv',
+            `43,"${text}"`,
+            '\\.',
+            '\\copy (SELECT id, name FROM w WHERE id BETWEEN 41 AND 43 ORDER BY id) to stdout csv',
+            'SELECT name FROM w WHERE id = 40;',
+            `SELECT * FROM "${text}";`,
+            "SELECT 'x",
+          ].join('\n'),
+        ),
+        invalid,
+        t("y';\nSELECT 'x"),
+        unmapped,
+        t(`y';\nSELECT name FROM w WHERE id = ${60 + k};\nSELECT 'x`),
+        differs,
+        t("y';\nDELETE FROM w WHERE id BETWEEN 41 AND 43;\n"),
+      ]);
+      const patina = scriptBytes(pair.patinaPort, bytes, encoding);
+      assert.deepEqual(patina, scriptBytes(pair.postgresPort, bytes, encoding), encoding);
+      const out = patina.toString('latin1');
+      const latin1 = (s: string) =>
+        t(s)
+          .toString('latin1')
+          .replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+      assert.match(
+        out,
+        new RegExp(`^${encoding}\\nINSERT 0 1\\n${latin1(text)}\\\\~\\|${[...text].length + 2}\\|`),
+        encoding,
+      );
+      assert.match(
+        out,
+        new RegExp(`\\n41,${latin1(text)}\\\\~\\n42,${latin1(text)}\\n43,${latin1(text)}\\n`),
+        encoding,
+      );
+      if (encoding === 'SJIS') {
+        assert.ok(out.includes('\x95\\\x83\\\x94\\\xb1|'), out); // (表ソ能ｱ as they came)
+        assert.match(
+          out,
+          /ERROR: {2}character with byte sequence 0xe0 0xbc 0x80 in encoding "UTF8" has no equivalent in encoding "SJIS"\n/,
+        );
+        assert.match(out, /ERROR: {2}invalid byte sequence for encoding "SJIS": 0x82 0x20\n/);
+        assert.match(
+          out,
+          /ERROR: {2}character with byte sequence 0xf0 0x40 in encoding "SJIS" has no equivalent in encoding "UTF8"\n/,
+        );
+        assert.match(out, /\n\x81\x91\\\x81\x61\x81\x60\n/); // (¢¥‖〜: ¥ is SJIS's backslash, 〜 its 0x8160)
+        assert.match(out, /ERROR: {2}relation "\x82\xa0/);
+      }
+    }
+  });
+
+  it('SJIS, BIG5 and GB18030 over the wire: raw Query, Parse and text parameters, column names and errors in the encoding, a character cut between two CopyData messages, 22021 for a cut-off character', async () => {
+    /** A message as the test compares it: an error's fields but PostgreSQL's source file, line and routine. */
+    const shown = (m: { type: string; body: Buffer }) => {
+      if (m.type !== 'E' && m.type !== 'N') return `${m.type}:${m.body.toString('hex')}`;
+      const fields = m.body
+        .toString('latin1')
+        .split('\0')
+        .filter((f) => f !== '' && !'FLR'.includes(f[0]));
+      return `${m.type}:${fields.join('|')}`;
+    };
+    const copyData = (b: Buffer) => {
+      const len = Buffer.alloc(4);
+      len.writeInt32BE(b.length + 4);
+      return Buffer.concat([Buffer.from('d'), len, b]);
+    };
+    const copyDone = Buffer.from([0x63, 0, 0, 0, 4]);
+    const run = async (port: number) => {
+      const out: string[] = [];
+      const c = await WireClient.open(port, { user: 'tester', database: 'db' });
+      const seen = (r: { messages: { type: string; body: Buffer }[] }) => out.push(r.messages.map(shown).join(' '));
+      try {
+        for (const [encoding, text] of [
+          ['SJIS', '表ソ能'],
+          ['BIG5', '許功蓋'],
+          ['GB18030', '表é😀'],
+        ]) {
+          const t = (s: string) => inEncoding(encoding, s);
+          const raw = async (...parts: (string | Buffer)[]) =>
+            seen(await c.exchange(queryBytes(Buffer.concat(parts.map((p) => (typeof p === 'string' ? t(p) : p))))));
+          await raw(`SET client_encoding = '${encoding}'`);
+          await raw(`SELECT E'${text}', '${text}\\' AS "${text}", length(E'${text}')`);
+          await raw(`SELECT * FROM "${text}"`);
+          await raw("SELECT 'a", Buffer.from([0x82, 0x20]), "'");
+          await raw('SELECT 1 --', Buffer.from([0x95]));
+          const parse = await c.exchange(
+            parseBytes(t(`SELECT '${text}' AS "${text}", $1::text, length($1)`)),
+            serialize.sync(),
+          );
+          seen(parse);
+          seen(
+            await c.exchange(
+              parseBytes(t(`SELECT '${text}', $1::text, length($1)`)),
+              bindMessage([t(`x${text}`)], [0], [0]),
+              serialize.describe({ type: 'P' }),
+              serialize.execute({}),
+              serialize.sync(),
+            ),
+          );
+          seen(
+            await c.exchange(
+              parseBytes(t('SELECT $1::text')),
+              bindMessage([Buffer.from([0x41, 0x82])], [0], [0]),
+              serialize.execute({}),
+              serialize.sync(),
+            ),
+          );
+          // the last character of the first piece is cut (its bytes go on in the second)
+          const line = t(`51\t${text}\n`);
+          const cut = line.length - 2;
+          seen(
+            await c.exchange(
+              queryBytes(Buffer.from('COPY w (id, name) FROM STDIN')),
+              copyData(line.subarray(0, cut)),
+              copyData(line.subarray(cut)),
+              copyDone,
+            ),
+          );
+          await raw('SELECT name || $$$$ AS name, length(name) FROM w WHERE id = 51');
+          await raw('DELETE FROM w WHERE id = 51');
+          seen(
+            await c.exchange(
+              queryBytes(Buffer.from('COPY w (id, name) FROM STDIN')),
+              copyData(Buffer.concat([t(`52\t${text}\n53\tx`), Buffer.from([0x95])])),
+              copyDone,
+            ),
+          );
+          await raw('RESET client_encoding');
+        }
+        await c.exchange(queryBytes(Buffer.from('SELECT 1')));
+      } finally {
+        c.end();
+      }
+      return out;
+    };
+    const patina = await run(pair.patinaPort);
+    assert.deepEqual(patina, await run(pair.postgresPort));
+    const all = patina.join('\n');
+    const hexOf = (encoding: string, s: string) => inEncoding(encoding, s).toString('hex');
+    assert.ok(all.includes(`T:0003${hexOf('SJIS', '?column?')}00`), all);
+    assert.ok(all.includes(hexOf('SJIS', '表ソ能')));
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x82 0x20/);
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\b/);
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\|WCOPY w, line 2/);
+    assert.ok(
+      all.includes(
+        `D:0002000000${inEncoding('GB18030', '表é😀').length.toString(16).padStart(2, '0')}${hexOf('GB18030', '表é😀')}`,
+      ),
+      all,
+    );
   });
 
   it('client_encoding by its names and at login, its ParameterStatus, set_config, rows that fail midway, a text parameter in LATIN1', async () => {

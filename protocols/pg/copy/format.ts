@@ -26,8 +26,10 @@ export class CopyParser {
   readonly #table: string;
   /** Strict: bytes that are no UTF-8 are PostgreSQL's 22021, not replacement characters (a split character waits). */
   readonly #decoder = new TextDecoder('utf-8', { fatal: true });
-  /** The client's encoding when it is not UTF-8 (a byte is a character: no character is split between messages). */
+  /** The client's encoding when it is not UTF-8. */
   readonly #charset: Charset | null;
+  /** The bytes of a character the last chunk cut off (a multi-byte client encoding's). */
+  #cut: Buffer | null = null;
   #buf = '';
   #line = 0;
   #ended = false;
@@ -61,7 +63,7 @@ export class CopyParser {
   }
 
   #decode(chunk: Uint8Array, stream: boolean): string {
-    if (this.#charset !== null) return this.#decodeIn(this.#charset, chunk);
+    if (this.#charset !== null) return this.#decodeIn(this.#charset, chunk, stream);
     try {
       return this.#decoder.decode(chunk, { stream });
     } catch {
@@ -73,14 +75,28 @@ export class CopyParser {
     }
   }
 
-  /** `chunk` in the client's encoding; 22P05 for a byte it has no character for, on that byte's line. */
-  #decodeIn(charset: Charset, chunk: Uint8Array): string {
+  /**
+   * `chunk` in the client's encoding, after the bytes of a character the last one cut off (they wait
+   * for the rest, as in PostgreSQL); its 22021 or 22P05 for bytes it cannot read, on their line.
+   */
+  #decodeIn(charset: Charset, chunk: Uint8Array, stream: boolean): string {
+    if (this.#cut !== null) chunk = Buffer.concat([this.#cut, chunk]);
+    this.#cut = null;
     try {
-      return charset.decode(chunk);
+      if (!stream) return charset.decode(chunk);
+      const [text, rest] = charset.decodeStream(chunk);
+      if (rest > 0) this.#cut = Buffer.from(chunk.subarray(chunk.length - rest));
+      return text;
     } catch (err) {
       const at = (err as { at: number }).at;
       const before = chunk.subarray(0, at).filter((c) => c === 0x0a).length;
-      throw copyError('22P05', (err as Error).message, this.#line + 1 + countNewlines(this.#buf) + before, this.#table);
+      const { sqlstate } = err as { sqlstate: string };
+      throw copyError(
+        sqlstate,
+        (err as Error).message,
+        this.#line + 1 + countNewlines(this.#buf) + before,
+        this.#table,
+      );
     }
   }
 

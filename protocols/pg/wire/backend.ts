@@ -96,7 +96,10 @@ export class ByteWriter {
     return this;
   }
 
-  /** Writes `s` at #pos as UTF-8 or in the client's encoding (room for it already made); returns its byte length. */
+  /**
+   * Writes `s` at #pos as UTF-8 or in the client's encoding (room for its UTF-8 made: a multi-byte
+   * encoding makes more when it needs it, and #pos may then be in a new buffer); returns its byte length.
+   */
   #text(s: string): number {
     const at = this.#pos;
     if (s.length <= SHORT_STRING) {
@@ -111,7 +114,12 @@ export class ByteWriter {
     }
     if (this.charset === null) return this.#buf.write(s, at);
     try {
-      return this.charset.encodeInto(s, this.#buf, at); // (a byte a character: UTF-8's room is enough)
+      if (this.charset.encodeInto) return this.charset.encodeInto(s, this.#buf, at); // (a byte a character: UTF-8's room is enough)
+      // (a multi-byte encoding may take more bytes than UTF-8: GB18030's four for U+0080)
+      const b = this.charset.encode(s);
+      this.#room(b.length + 1); // (and cstr's NUL)
+      b.copy(this.#buf, this.#pos);
+      return b.length;
     } catch (err) {
       this.abandon();
       throw err;
@@ -130,10 +138,9 @@ export class ByteWriter {
     if (v === null) return this.i32(-1);
     if (typeof v === 'string') {
       this.#room(4 + (v.length <= SHORT_STRING ? v.length * 3 : Buffer.byteLength(v)));
-      const at = this.#pos;
       this.#pos += 4;
       const n = this.#text(v);
-      this.#int32(n, at);
+      this.#int32(n, this.#pos - 4); // (after #text: it may have moved the buffer)
       this.#pos += n;
       return this;
     }

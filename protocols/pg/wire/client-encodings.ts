@@ -1,9 +1,24 @@
 // The client encodings (client_encoding) as PostgreSQL names them, and the ones Patina converts:
 // UTF8 and SQL_ASCII need nothing (the server encoding is UTF8; PostgreSQL converts nothing for a
 // SQL_ASCII client and checks its text as UTF8), the single-byte encodings are converted through a
-// table of their 128 upper bytes, the multi-byte ones (EUC_JP, SJIS, BIG5, GBK...) are refused:
-// their tables in PostgreSQL differ from the WHATWG ones Node decodes by in many places.
+// table of their 128 upper bytes, the multi-byte ones (SJIS, EUC_JP, BIG5, GBK...) in multibyte.ts.
+// EUC_TW, JOHAB, EUC_JIS_2004 and SHIFT_JIS_2004 are refused: iconv-lite has no tables of them.
+import iconv from 'iconv-lite';
 import { type PgError, pgError } from '../sqlstate';
+import { MULTI_BYTE, MultiByteCharset } from './multibyte';
+
+/** A client encoding that is not UTF-8: text from the client decoded by it, text to the client encoded in it. */
+export interface Charset {
+  readonly name: string;
+  /** `b` (bytes of this encoding) as text; PostgreSQL's 22021 or 22P05 (with `at`, where) for bytes it cannot read. */
+  decode(b: Uint8Array): string;
+  /** `b` as text but for a character cut off at its end, and how many bytes that is (COPY data's pieces). */
+  decodeStream(b: Uint8Array): [string, number];
+  /** `s` in this encoding, or PostgreSQL's 22P05 naming the UTF-8 bytes of a character it has none for. */
+  encode(s: string): Buffer;
+  /** A single-byte encoding's: writes `s` into `buf` at `at` (a byte a character: room for s.length bytes made); the bytes written. */
+  encodeInto?(s: string, buf: Buffer, at: number): number;
+}
 
 /** PostgreSQL's spellings of each encoding, cleaned as it cleans them (letters and digits, lower case), to its name. */
 const NAMES: Record<string, string> = {
@@ -65,7 +80,8 @@ for (const n of ['866', '874', '1250', '1251', '1252', '1253', '1254', '1255', '
  * The single-byte encodings Patina converts, with the WHATWG label Node's TextDecoder decodes their
  * upper half by (null: made here). A byte PostgreSQL has no character for (22P05) is one decoded to
  * a C1 control (U+0080-U+009F) by a windows-* label (WIN1252's 0x81), to a private-use character
- * (WIN874's 0xDB), or one of UNDEFINED. LATIN10 is left out: Node has no decoder of ISO-8859-16.
+ * (WIN874's 0xDB), or one of UNDEFINED. LATIN10 is iconv-lite's ISO-8859-16 (Node has no decoder
+ * of it), the same as PostgreSQL's byte for byte.
  */
 const SINGLE_BYTE: Record<string, string | null> = {
   LATIN1: null,
@@ -77,6 +93,7 @@ const SINGLE_BYTE: Record<string, string | null> = {
   LATIN7: 'iso-8859-13',
   LATIN8: 'iso-8859-14',
   LATIN9: 'iso-8859-15',
+  LATIN10: null,
   ISO_8859_5: 'iso-8859-5',
   ISO_8859_6: 'iso-8859-6',
   ISO_8859_7: 'iso-8859-7',
@@ -115,6 +132,10 @@ function undefinedIn(name: string, label: string, b: number, c: number): boolean
  * with its own 0x80-0x9F, LATIN5 Latin-1 with six Turkish letters.
  */
 function upperHalf(name: string): number[] {
+  if (name === 'LATIN10')
+    return Array.from(iconv.decode(Buffer.from(Array.from({ length: 128 }, (_, i) => 0x80 + i)), 'iso-8859-16'), (ch) =>
+      ch.charCodeAt(0),
+    );
   const latin1 = Array.from({ length: 128 }, (_, i) => 0x80 + i);
   if (name === 'WIN1252') {
     const c1 = [
@@ -166,8 +187,8 @@ function upperHalf(name: string): number[] {
   return latin1;
 }
 
-/** A single-byte client encoding: text from the client decoded by it, text to the client encoded in it. */
-export class Charset {
+/** A single-byte client encoding. */
+export class SingleByteCharset implements Charset {
   readonly name: string;
   /** The character of each byte (NONE: none). */
   readonly #decode = new Uint16Array(256);
@@ -203,6 +224,10 @@ export class Charset {
     for (let i = 0; i < units.length; i += 8192)
       s += String.fromCharCode.apply(null, units.subarray(i, i + 8192) as unknown as number[]);
     return s;
+  }
+
+  decodeStream(b: Uint8Array): [string, number] {
+    return [this.decode(b), 0]; // (a byte is a character: none is cut)
   }
 
   /** `s` in this encoding, or PostgreSQL's 22P05 naming the UTF-8 bytes of a character it has none for. */
@@ -247,16 +272,17 @@ const CHARSETS = new Map<string, Charset>();
 /** The conversion of client encoding `name` (as clientEncodingName gives it); null for UTF8 and SQL_ASCII, which need none. */
 export function charsetOf(name: string): Charset | null {
   const label = SINGLE_BYTE[name];
-  if (label === undefined) return null;
+  if (label === undefined && !(name in MULTI_BYTE)) return null;
   let c = CHARSETS.get(name);
-  if (!c) CHARSETS.set(name, (c = new Charset(name, label)));
+  if (!c)
+    CHARSETS.set(name, (c = label === undefined ? new MultiByteCharset(name) : new SingleByteCharset(name, label)));
   return c;
 }
 
 /**
  * client_encoding's value as PostgreSQL names it (`latin1`, `ISO-8859-1` and `'Latin 1'` are LATIN1),
  * or its error: 22023 for a name it has no encoding of, 0A000 for MULE_INTERNAL (PostgreSQL has no
- * conversion from UTF8) and for a multi-byte encoding, which Patina does not convert.
+ * conversion from UTF8) and for EUC_TW, JOHAB, EUC_JIS_2004 and SHIFT_JIS_2004, which Patina does not convert.
  */
 export function clientEncodingName(value: string): string {
   const name = NAMES[value.toLowerCase().replace(/[^a-z0-9]/g, '')];
@@ -269,10 +295,10 @@ export function clientEncodingName(value: string): string {
       'user',
       'Conversion between MULE_INTERNAL and UTF8 is not supported.',
     );
-  if (name !== 'UTF8' && name !== 'SQL_ASCII' && !(name in SINGLE_BYTE))
+  if (name !== 'UTF8' && name !== 'SQL_ASCII' && !(name in SINGLE_BYTE) && !(name in MULTI_BYTE))
     throw pgError(
       '0A000',
-      `client_encoding "${name}" is not supported by Patina: it converts UTF8, SQL_ASCII and the single-byte encodings (LATIN1 to LATIN9, ISO_8859_5 to ISO_8859_8, WIN866, WIN874, WIN1250 to WIN1258, KOI8R, KOI8U)`,
+      `client_encoding "${name}" is not supported by Patina: it converts UTF8, SQL_ASCII, the single-byte encodings (LATIN1 to LATIN10, ISO_8859_5 to ISO_8859_8, WIN866, WIN874, WIN1250 to WIN1258, KOI8R, KOI8U) and SJIS, EUC_JP, EUC_CN, EUC_KR, UHC, GBK, BIG5, GB18030`,
     );
   return name;
 }

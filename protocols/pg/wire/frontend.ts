@@ -208,12 +208,20 @@ function formatCodes(r: Reader, what: string): number[] {
 
 type Decoder = (r: Reader) => Frontend;
 
-/** Bind's text-format parameters of a client whose encoding is not UTF-8, as UTF-8 (as PostgreSQL converts them). */
-function inUtf8(r: Reader, params: (Buffer | null)[], formats: number[]): void {
+/**
+ * Bind's text-format parameters of a client whose encoding is not UTF-8, as UTF-8 (as PostgreSQL
+ * converts them); an error's CONTEXT names the parameter, as PostgreSQL's.
+ */
+function inUtf8(r: Reader, portal: string, params: (Buffer | null)[], formats: number[]): void {
   for (let i = 0; i < params.length; i++) {
     const p = params[i];
     const format = formats.length === 1 ? formats[0] : (formats[i] ?? 0);
-    if (p !== null && format === 0) params[i] = Buffer.from(r.decoded(p), 'utf8');
+    if (p === null || format !== 0) continue;
+    const before = r.textError;
+    params[i] = Buffer.from(r.decoded(p), 'utf8');
+    if (before === null && r.textError !== null)
+      (r.textError as Error & { where?: string }).where =
+        portal === '' ? `unnamed portal parameter $${i + 1}` : `portal "${portal}" parameter $${i + 1}`;
   }
 }
 
@@ -237,7 +245,7 @@ const frontend: Record<string, Decoder> = {
       const len = r.i32();
       params.push(len === -1 ? null : r.bytes(len));
     }
-    if (r.charset !== null) inUtf8(r, params, paramFormats);
+    if (r.charset !== null) inUtf8(r, portal, params, paramFormats);
     const resultFormats = formatCodes(r, 'result format');
     return { type: 'bind', portal, statement, paramFormats, params, resultFormats };
   },
