@@ -298,6 +298,28 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
               serialize.sync(),
             ),
           );
+          // binary-format text (text, varchar, name, jsonb after its version byte) is in the client's encoding too
+          const binary = [t(text), Buffer.concat([Buffer.from([1]), t(`{"k": "${text}"}`)])];
+          seen(
+            await c.exchange(
+              serialize.parse({
+                text: 'SELECT $1::text AS a, $1::varchar AS b, $2::jsonb AS c, $1::name AS d',
+                types: [25, 3802],
+              }),
+              bindMessage(binary, [1], [1]),
+              serialize.describe({ type: 'P' }),
+              serialize.execute({}),
+              serialize.sync(),
+            ),
+          );
+          seen(
+            await c.exchange(
+              serialize.parse({ text: 'SELECT $1::text', types: [25] }),
+              bindMessage([Buffer.from([0x41, 0x82])], [1], [1]),
+              serialize.execute({}),
+              serialize.sync(),
+            ),
+          );
           // the last character of the first piece is cut (its bytes go on in the second)
           const line = t(`51\t${text}\n`);
           const cut = line.length - 2;
@@ -310,7 +332,27 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
             ),
           );
           await raw('SELECT name || $$$$ AS name, length(name) FROM w WHERE id = 51');
-          await raw('DELETE FROM w WHERE id = 51');
+          // COPY's binary format: its text in the client's encoding too, both ways
+          await raw('COPY (SELECT name FROM w WHERE id = 51) TO STDOUT (FORMAT binary)');
+          const binaryRow = (id: number, name: Buffer) => {
+            const row = Buffer.alloc(2 + 4 + 8 + 4);
+            row.writeInt16BE(2, 0);
+            row.writeInt32BE(8, 2);
+            row.writeBigInt64BE(BigInt(id), 6);
+            row.writeInt32BE(name.length, 14);
+            return Buffer.concat([row, name]);
+          };
+          const header = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+          for (const name of [t(text), Buffer.from([0x41, 0x82])])
+            seen(
+              await c.exchange(
+                queryBytes(Buffer.from('COPY w (id, name) FROM STDIN (FORMAT binary)')),
+                copyData(Buffer.concat([header, binaryRow(54, name), Buffer.from([0xff, 0xff])])),
+                copyDone,
+              ),
+            );
+          await raw('SELECT name || $$$$ AS name, length(name) FROM w WHERE id = 54');
+          await raw('DELETE FROM w WHERE id IN (51, 54)');
           seen(
             await c.exchange(
               queryBytes(Buffer.from('COPY w (id, name) FROM STDIN')),
@@ -320,7 +362,15 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
           );
           await raw('RESET client_encoding');
         }
-        await c.exchange(queryBytes(Buffer.from('SELECT 1')));
+        // (UTF-8: a text parameter that is none has the same CONTEXT)
+        seen(
+          await c.exchange(
+            serialize.parse({ text: 'SELECT $1::text', types: [25] }),
+            bindMessage([Buffer.from([0x41, 0xe9])], [0], [0]),
+            serialize.execute({}),
+            serialize.sync(),
+          ),
+        );
       } finally {
         c.end();
       }
@@ -335,6 +385,10 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x82 0x20/);
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\b/);
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\|WCOPY w, line 2/);
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "UTF8": 0xe9\|Wunnamed portal parameter \$1/);
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x82\|Wunnamed portal parameter \$1/);
+    const sjis = inEncoding('SJIS', '表ソ能');
+    assert.ok(all.includes(`D:0004${sjis.length.toString(16).padStart(8, '0')}${sjis.toString('hex')}`), all);
     assert.ok(
       all.includes(
         `D:0002000000${inEncoding('GB18030', '表é😀').length.toString(16).padStart(2, '0')}${hexOf('GB18030', '表é😀')}`,

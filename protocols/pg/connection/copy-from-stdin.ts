@@ -69,7 +69,7 @@ export class CopyFromStdin {
       try {
         parser =
           an.copy!.stmt.options.format === 'binary'
-            ? new BinaryCopyParser(target.oids, target.table, target.columns)
+            ? new BinaryCopyParser(target.oids, target.table, target.columns, this.#out.w.charset)
             : new CopyParser(an.copy!.stmt.options, target.table, target.columns, this.#out.w.charset);
       } catch (err) {
         // a FORCE option naming a column the COPY does not have (42P10): nothing was read yet

@@ -49,7 +49,7 @@ export async function sendCopyOut(
   for (;;) {
     for (const row of batch) {
       if (binary) {
-        const data = binaryCopyRow(row, fields);
+        const data = binaryCopyRow(row, fields, w.charset);
         backend.copyData(w, header ? Buffer.concat([header, data]) : data);
         header = null;
         continue;

@@ -61,11 +61,12 @@ export class ExtendedQuery {
       if (code !== 0 && code !== 1) throw pgError('22023', `unsupported format code: ${code}`);
     const params: SqlValue[] = new Array(m.params.length);
     const zone = this.#session.outputZone;
+    const charset = this.#w.charset;
     const read = () => {
       for (let i = 0; i < params.length; i++) {
         const format = formatOf(m.paramFormats, i);
         try {
-          params[i] = paramValue(m.params[i], an.paramTypes[i], format, i, zone);
+          params[i] = paramValue(m.params[i], an.paramTypes[i], format, i, zone, charset);
         } catch (err) {
           throw atParameter(err, m.portal, i, format === 0);
         }

@@ -122,6 +122,7 @@ export class PortalRunner {
   /** One DataRow; `zone` is the session's TimeZone when it is not UTC (Session.outputZone), `styles` its IntervalStyle and bytea_output. */
   #dataRow(row: unknown[], fields: Field[], zone: string | null, styles: OutputStyles) {
     const w = this.#out.w;
+    const charset = w.charset;
     w.begin('D').i16(row.length);
     try {
       for (let i = 0; i < row.length; i++) {
@@ -130,7 +131,7 @@ export class PortalRunner {
           f === undefined
             ? textOf(row[i], OID.text)
             : f.format === 1
-              ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod)
+              ? binaryOf(row[i], f.typeOid, f.name, f.valueMod ?? f.typeMod, charset)
               : textOf(row[i], f.typeOid, f.valueMod ?? f.typeMod, zone, styles),
         );
       }

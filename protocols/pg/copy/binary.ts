@@ -4,11 +4,13 @@
 // field count and each field as a 32-bit length (-1 for NULL) and the type's binary form; a count
 // of -1 ends the data. A field in is read through its column type's codec into the text that type
 // prints, and converted as COPY's text format converts it (one path for both formats); a cell out
-// is its column type's binary form, as in a binary result.
+// is its column type's binary form, as in a binary result. Text in either (text, varchar, json...)
+// is in the client's encoding, as PostgreSQL's textrecv and textsend convert it.
 import { codecOf } from '../types/registry';
 import { BadBinary } from '../types/codec';
 import { OID } from '../types/oids';
-import { binaryOf } from '../types/values';
+import type { Charset } from '../wire/client-encodings';
+import { binaryFromClient, binaryOf } from '../types/values';
 import { type CopyRecord, copyError } from './format';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -23,7 +25,10 @@ export class BinaryCopyParser {
   #ended = false;
   #row = 0;
 
-  constructor(oids: number[], table: string, columns: string[]) {
+  readonly #charset: Charset | null;
+
+  constructor(oids: number[], table: string, columns: string[], charset: Charset | null = null) {
+    this.#charset = charset;
     this.#oids = oids;
     this.#table = table;
     this.#columns = columns;
@@ -104,8 +109,16 @@ export class BinaryCopyParser {
           fields[k] = null;
           continue;
         }
-        const raw = b.subarray(p, p + n);
+        let raw = b.subarray(p, p + n);
         p += n;
+        try {
+          raw = binaryFromClient(raw, this.#oids[k], this.#charset);
+        } catch (err) {
+          const e = err as { message: string; sqlstate: string };
+          const bad = copyError(e.sqlstate, e.message, line, this.#table);
+          bad.where += `, column ${this.#columns[k]}`; // (no value: PostgreSQL names none it could not read)
+          throw bad;
+        }
         const codec = codecOf(narrower(this.#oids[k], raw.length)) ?? codecOf(OID.text)!;
         try {
           fields[k] = codec.textOfBinary(raw);
@@ -153,12 +166,13 @@ export const binaryCopyTrailer = (): Buffer => Buffer.from([0xff, 0xff]);
 export function binaryCopyRow(
   row: readonly unknown[],
   fields: readonly { name: string; typeOid: number; typeMod: number; valueMod?: number }[],
+  charset: Charset | null = null,
 ): Buffer {
   const cells: (Buffer | null)[] = new Array(fields.length);
   let size = 2;
   for (let k = 0; k < fields.length; k++) {
     const f = fields[k];
-    cells[k] = binaryOf(row[k], f.typeOid, f.name, f.valueMod ?? f.typeMod);
+    cells[k] = binaryOf(row[k], f.typeOid, f.name, f.valueMod ?? f.typeMod, charset);
     size += 4 + (cells[k]?.length ?? 0);
   }
   const out = Buffer.allocUnsafe(size);

@@ -2,6 +2,7 @@
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { badUtf8 } from '../../../src/engine/utf8';
+import type { Charset } from '../wire/client-encodings';
 import { invalidUtf8 } from '../wire/utf8';
 import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { jsonOperand } from '../../../src/engine/jsonb';
@@ -73,13 +74,44 @@ function zonedCodec(oid: number, zone: string): Codec {
 /** Whether results of a type can go in binary format (else the column is announced, and sent, as text). */
 export const hasBinary = (oid: number): boolean => codecOf(oid) !== undefined;
 
-/** A cell in binary format, exactly as PostgreSQL encodes the type; refused (22P03) when the value is no value of it. */
-export function binaryOf(v: unknown, oid: number, column: string, typmod = -1): Buffer | null {
+/**
+ * The types whose binary form is their text (PostgreSQL's textsend and textrecv, and json's, name's,
+ * varchar's, bpchar's, unknown's; jsonb's after its version byte): in the client's encoding, as
+ * PostgreSQL's pq_sendtext and pq_getmsgtext convert it.
+ */
+const BINARY_TEXT = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name, OID.unknown, OID.json, OID.jsonb]);
+
+/** A binary form of one of BINARY_TEXT's types (UTF-8) converted by `convert` (to or from the client's encoding). */
+function converted(b: Buffer, oid: number, convert: (text: Buffer) => Buffer): Buffer {
+  if (oid !== OID.jsonb || b.length === 0) return convert(b);
+  return Buffer.concat([b.subarray(0, 1), convert(b.subarray(1))]);
+}
+
+/** A binary value of type `oid` from a client whose encoding is `charset`, its text as UTF-8 (22021, 22P05 for bytes it cannot read). */
+export function binaryFromClient(raw: Buffer, oid: number, charset: Charset | null): Buffer {
+  if (charset === null || !BINARY_TEXT.has(oid)) return raw;
+  return converted(raw, oid, (text) => Buffer.from(charset.decode(text)));
+}
+
+/**
+ * A cell in binary format, exactly as PostgreSQL encodes the type; refused (22P03) when the value is
+ * no value of it. Text in it is in `charset` (a client encoding that is not UTF-8), PostgreSQL's
+ * 22P05 for a character it has none for.
+ */
+export function binaryOf(
+  v: unknown,
+  oid: number,
+  column: string,
+  typmod = -1,
+  charset: Charset | null = null,
+): Buffer | null {
   if (v === null || v === undefined) return null;
   const codec = codecOf(oid) ?? codecOf(OID.text)!;
   try {
     if (typmod >= 4 && oid === OID.numeric) return decimalBinary(decimalAtTypmod(v, typmod));
-    return codec.binary(v);
+    const b = codec.binary(v);
+    if (charset === null || !(BINARY_TEXT.has(oid) || codec.oid === OID.text)) return b;
+    return converted(b, oid, (text) => charset.encode(text.toString('utf8')));
   } catch (err) {
     if (err instanceof NotEncodable)
       throw new PatinaError(
@@ -141,7 +173,8 @@ function asParam<T>(read: () => T): T {
  */
 export function atParameter(err: unknown, portal: string, param: number, text: boolean): unknown {
   if (!(err instanceof PatinaError) || err.kind !== 'user') return err;
-  const value = text && err.sqlstate !== '22021' ? " = '...'" : '';
+  // (bytes that are not text in the client's encoding fail before PostgreSQL has the value to show)
+  const value = text && err.sqlstate !== '22021' && err.sqlstate !== '22P05' ? " = '...'" : '';
   const where = `${portal === '' ? 'unnamed portal' : `portal "${portal}"`} parameter $${param + 1}${value}`;
   const e = err instanceof PgError ? err : new PgError(err.kind, err.message, err.sqlstate ?? '22P02');
   if (e !== err && err.hint !== undefined) e.hint = err.hint;
@@ -191,9 +224,13 @@ function plainInteger(raw: Buffer): number | null {
   return neg ? -n : n;
 }
 
-/** A binary parameter as the value its text form would be stored as; refused (22P03) when it does not decode. */
-function binaryParam(raw: Buffer, oid: number, param: number): SqlValue {
+/**
+ * A binary parameter as the value its text form would be stored as; refused (22P03) when it does not
+ * decode. Text in it is in `charset` when that is not null (22021, 22P05 for bytes it cannot read).
+ */
+function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset | null): SqlValue {
   if (oid === 0) return Buffer.from(raw); // no type given: the bytes the client sent
+  raw = binaryFromClient(raw, oid, charset);
   const codec = codecOf(oid);
   if (codec === undefined)
     throw new PatinaError(
@@ -224,9 +261,10 @@ export function paramValue(
   format: number,
   param: number,
   zone: string | null = null,
+  charset: Charset | null = null,
 ): SqlValue {
   if (raw === null) return null;
-  if (format === 1) return binaryParam(raw, oid, param);
+  if (format === 1) return binaryParam(raw, oid, param, charset);
   if (format !== 0)
     throw new PatinaError(
       'user',

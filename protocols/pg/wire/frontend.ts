@@ -4,7 +4,7 @@
 
 import { badUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from './client-encodings';
-import { invalidUtf8 } from './utf8';
+import { inParameter, invalidUtf8 } from './utf8';
 
 /** Largest frontend message accepted; bigger lengths are garbage or abuse and end the connection. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
@@ -219,9 +219,7 @@ function inUtf8(r: Reader, portal: string, params: (Buffer | null)[], formats: n
     if (p === null || format !== 0) continue;
     const before = r.textError;
     params[i] = Buffer.from(r.decoded(p), 'utf8');
-    if (before === null && r.textError !== null)
-      (r.textError as Error & { where?: string }).where =
-        portal === '' ? `unnamed portal parameter $${i + 1}` : `portal "${portal}" parameter $${i + 1}`;
+    if (before === null && r.textError !== null) inParameter(r.textError, portal, i);
   }
 }
 
