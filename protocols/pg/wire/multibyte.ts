@@ -249,7 +249,8 @@ export class MultiByteCharset {
         continue;
       }
       let v: number;
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      const next = s.charCodeAt(i + 1); // (NaN at the end)
+      if (c >= 0xd800 && c < 0xdc00 && next >= 0xdc00 && next < 0xe000) {
         c = s.codePointAt(i)!;
         i++;
         v = this.#encodeAbove.get(c) ?? this.#above(c);
