@@ -258,6 +258,16 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
       return Buffer.concat([Buffer.from('d'), len, b]);
     };
     const copyDone = Buffer.from([0x63, 0, 0, 0, 4]);
+    /** A row (id bigint, name text) of COPY's binary format, and its header. */
+    const binaryRow = (id: number, name: Buffer) => {
+      const row = Buffer.alloc(2 + 4 + 8 + 4);
+      row.writeInt16BE(2, 0);
+      row.writeInt32BE(8, 2);
+      row.writeBigInt64BE(BigInt(id), 6);
+      row.writeInt32BE(name.length, 14);
+      return Buffer.concat([row, name]);
+    };
+    const binaryHeader = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
     const run = async (port: number) => {
       const out: string[] = [];
       const c = await WireClient.open(port, { user: 'tester', database: 'db' });
@@ -334,20 +344,11 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
           await raw('SELECT name || $$$$ AS name, length(name) FROM w WHERE id = 51');
           // COPY's binary format: its text in the client's encoding too, both ways
           await raw('COPY (SELECT name FROM w WHERE id = 51) TO STDOUT (FORMAT binary)');
-          const binaryRow = (id: number, name: Buffer) => {
-            const row = Buffer.alloc(2 + 4 + 8 + 4);
-            row.writeInt16BE(2, 0);
-            row.writeInt32BE(8, 2);
-            row.writeBigInt64BE(BigInt(id), 6);
-            row.writeInt32BE(name.length, 14);
-            return Buffer.concat([row, name]);
-          };
-          const header = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
           for (const name of [t(text), Buffer.from([0x41, 0x82])])
             seen(
               await c.exchange(
                 queryBytes(Buffer.from('COPY w (id, name) FROM STDIN (FORMAT binary)')),
-                copyData(Buffer.concat([header, binaryRow(54, name), Buffer.from([0xff, 0xff])])),
+                copyData(Buffer.concat([binaryHeader, binaryRow(54, name), Buffer.from([0xff, 0xff])])),
                 copyDone,
               ),
             );
@@ -362,13 +363,23 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
           );
           await raw('RESET client_encoding');
         }
-        // (UTF-8: a text parameter that is none has the same CONTEXT)
+        // (UTF-8: a text parameter that is none has the same CONTEXT, in text and binary format, and a binary COPY field)
+        for (const format of [0, 1])
+          seen(
+            await c.exchange(
+              serialize.parse({ text: 'SELECT $1::text', types: [25] }),
+              bindMessage([Buffer.from([0x41, 0xe9])], [format], [0]),
+              serialize.execute({}),
+              serialize.sync(),
+            ),
+          );
         seen(
           await c.exchange(
-            serialize.parse({ text: 'SELECT $1::text', types: [25] }),
-            bindMessage([Buffer.from([0x41, 0xe9])], [0], [0]),
-            serialize.execute({}),
-            serialize.sync(),
+            queryBytes(Buffer.from('COPY w (id, name) FROM STDIN (FORMAT binary)')),
+            copyData(
+              Buffer.concat([binaryHeader, binaryRow(55, Buffer.from([0x41, 0xe9])), Buffer.from([0xff, 0xff])]),
+            ),
+            copyDone,
           ),
         );
       } finally {
@@ -386,6 +397,7 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\b/);
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x95\|WCOPY w, line 2/);
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "UTF8": 0xe9\|Wunnamed portal parameter \$1/);
+    assert.match(all, /C22021\|Minvalid byte sequence for encoding "UTF8": 0xe9\|WCOPY w, line 1, column name/);
     assert.match(all, /C22021\|Minvalid byte sequence for encoding "SJIS": 0x82\|Wunnamed portal parameter \$1/);
     const sjis = inEncoding('SJIS', '表ソ能');
     assert.ok(all.includes(`D:0004${sjis.length.toString(16).padStart(8, '0')}${sjis.toString('hex')}`), all);

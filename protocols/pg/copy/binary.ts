@@ -10,7 +10,7 @@ import { codecOf } from '../types/registry';
 import { BadBinary } from '../types/codec';
 import { OID } from '../types/oids';
 import type { Charset } from '../wire/client-encodings';
-import { binaryFromClient, binaryOf } from '../types/values';
+import { binaryFromClient, binaryOf, binaryTextNotUtf8 } from '../types/values';
 import { type CopyRecord, copyError } from './format';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
@@ -123,6 +123,13 @@ export class BinaryCopyParser {
         try {
           fields[k] = codec.textOfBinary(raw);
         } catch (err) {
+          const notUtf8 =
+            err instanceof BadBinary && err.code === '22021' ? binaryTextNotUtf8(raw, this.#oids[k]) : null;
+          if (notUtf8 !== null) {
+            const bad = copyError('22021', notUtf8.message, line, this.#table);
+            bad.where += `, column ${this.#columns[k]}`;
+            throw bad;
+          }
           const e = err as { message: string; code?: string };
           const code = err instanceof BadBinary ? e.code : '22P03';
           throw copyError(

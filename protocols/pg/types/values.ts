@@ -224,6 +224,13 @@ function plainInteger(raw: Buffer): number | null {
   return neg ? -n : n;
 }
 
+/** PostgreSQL's 22021 for a binary value of one of BINARY_TEXT's types whose text is no UTF-8 (from a UTF8 client), or null. */
+export function binaryTextNotUtf8(raw: Buffer, oid: number): Error | null {
+  if (!BINARY_TEXT.has(oid)) return null;
+  const bad = badUtf8(oid === OID.jsonb ? raw.subarray(1) : raw);
+  return bad === null ? null : invalidUtf8(bad);
+}
+
 /**
  * A binary parameter as the value its text form would be stored as; refused (22P03) when it does not
  * decode. Text in it is in `charset` when that is not null (22021, 22P05 for bytes it cannot read).
@@ -243,6 +250,8 @@ function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset |
     if (codec.fromBinary) return codec.fromBinary(raw) as SqlValue;
     return textParam(codec.textOfBinary(raw), oid, param);
   } catch (err) {
+    // (text that is no UTF-8: worded as PostgreSQL's textrecv words it, CONTEXT naming the parameter)
+    if (err instanceof BadBinary && err.code === '22021') throw binaryTextNotUtf8(raw, oid) ?? err;
     if (err instanceof BadBinary)
       throw new PatinaError(
         'user',
