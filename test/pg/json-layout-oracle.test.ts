@@ -5,7 +5,7 @@
 // array text in a JSON string. The same statements on Patina and PostgreSQL 15, every value as
 // the text the server sent. A WITH query's whole row in a builder, and a numeric at its scale.
 import assert from 'node:assert/strict';
-import { type OracleClients, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, psqlOk, startOracle } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
 const ARRAYS = `ja (id BIGINT NOT NULL PRIMARY KEY, tags TEXT[], nums INTEGER[], ns NUMERIC[], bs BOOLEAN[],
@@ -272,6 +272,43 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       const parsed = (c: PgClient) => c.query({ text: sql, values, rowMode: 'array' }).then((r) => r.rows);
       assert.deepEqual(await parsed(o.patina), await parsed(o.postgres), sql);
     }
+  });
+
+  it("a numeric whose scale is the computation's or a parameter's keeps it in JSON: avg, a division, a scalar subquery, $1::numeric as sent", async () => {
+    for (const [sql, values] of [
+      // an avg or a numeric division at PostgreSQL's scale (they were 6.25, the double's digits)
+      [
+        "SELECT to_json(avg(price)), json_build_object('avg', avg(price), 'a2', avg(price) * 2, 'd', sum(price) / count(*)), json_build_array(avg(qty), stddev(price)) FROM jn",
+      ],
+      [
+        "SELECT jsonb_build_object('avg', avg(amount)), json_object_agg(id, price / 3 ORDER BY id), json_agg(qty / 7.0 ORDER BY id) FROM jn",
+      ],
+      ["SELECT qty, json_build_object('avg', avg(price)) FROM jn GROUP BY qty ORDER BY qty"],
+      [
+        "SELECT json_build_object('c', coalesce(avg(price), 0), 'k', CASE WHEN count(*) > 10 THEN avg(price) ELSE 0 END, 'n', coalesce(avg(price) FILTER (WHERE id > 5), 0)) FROM jn",
+      ],
+      // a scalar subquery's sum, column or avg (12.5, 2.5, 6.25 before)
+      [
+        `SELECT json_build_object('total', (SELECT sum(price) FROM jn), 'first', (SELECT price FROM jn WHERE id = 1),
+          'avg', (SELECT avg(price) FROM jn)), (SELECT sum(price) FROM jn), (SELECT sum(price) FROM jn) + 1`,
+      ],
+      ["SELECT id, json_build_object('s', (SELECT sum(k.price) FROM jn k WHERE k.id <= jn.id)) FROM jn ORDER BY id"],
+      // a parameter's numeric at the scale of the text sent (1.5 before), also past an exponent
+      ["SELECT json_build_object('p', $1::numeric), to_json($1::numeric), jsonb_build_array($1::numeric)", ['1.50']],
+      [
+        "SELECT id, json_build_object('q', price + $1, 'm', price * $1, 'n', $1::numeric + $2::numeric) FROM jn ORDER BY id",
+        ['1.125', '0.50'],
+      ],
+      ["SELECT json_build_object('p', $1::numeric, 'e', $2::numeric), $2::numeric", ['1.500', '15e-1']],
+      ["SELECT json_build_object('p', $1::numeric)", ['NaN']],
+    ] as [string, unknown[]?][]) {
+      await same(sql, values);
+      const parsed = (c: PgClient) => c.query({ text: sql, values, rowMode: 'array' }).then((r) => r.rows);
+      assert.deepEqual(await parsed(o.patina), await parsed(o.postgres), sql);
+    }
+    // psql, whose simple query sends a literal where a client binds a parameter
+    const sql = `SELECT json_build_object('avg', avg(price), 'total', (SELECT sum(price) FROM jn), 'p', '1.50'::numeric) FROM jn`;
+    assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
   });
 
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {

@@ -3,6 +3,7 @@
 // Execute, Sync and Flush are the connection's (connection.ts); running a portal is run-portal.ts's.
 import type { SqlValue } from '../../../src/engine/values';
 import type { Session } from '../session/session';
+import { PARAM_SCALE, paramScaledSql } from '../sql/json-builders';
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import { inputStyleIn } from '../types/output-styles';
@@ -78,7 +79,16 @@ export class ExtendedQuery {
     else withInputStyle(style, read);
     prepared.ran(statement);
     this.#session.sourceText = statement.sql; // (what a PREPARE run so shows in pg_prepared_statements)
-    const portal = newPortal(an, params, m.resultFormats);
+    // (a numeric parameter in a JSON builder: its JSON at the scale of the text sent, written in)
+    const sent = (k: number) => sentScale(m.params[k - 1] ?? null, formatOf(m.paramFormats, k - 1));
+    const scaled = an.sql.includes(PARAM_SCALE)
+      ? {
+          ...an,
+          sql: paramScaledSql(an.sql, sent),
+          ...(an.positional !== undefined ? { positional: paramScaledSql(an.positional, sent) } : {}),
+        }
+      : an;
+    const portal = newPortal(scaled, params, m.resultFormats);
     if (an.scaleParams) {
       portal.paramScales = [];
       for (const k of an.scaleParams) portal.paramScales[k] = sentScale(m.params[k], formatOf(m.paramFormats, k));

@@ -47,8 +47,9 @@ export function cancelPortal(p: Portal) {
 export function sentScale(raw: Buffer | null, format: number): number {
   if (raw === null) return 0;
   if (format === 1) return raw.length >= 8 ? Math.max(0, raw.readInt16BE(6)) : 0;
-  const m = /^\s*[+-]?\d*\.(\d+)(?:[eE]([+-]?\d+))?\s*$/.exec(raw.toString('latin1'));
-  return m ? Math.max(0, m[1].length - Number(m[2] ?? 0)) : 0;
+  // (numeric's input: the fraction's digits less the exponent, '15e-1' is 1.5)
+  const m = /^\s*[+-]?(?:\d+\.?|\d*\.(\d+))(?:[eE]([+-]?\d+))?\s*$/.exec(raw.toString('latin1'));
+  return m ? Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0)) : 0;
 }
 
 /**

@@ -296,7 +296,7 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
  * `CASE WHEN count(*) > 0 THEN avg(x) ELSE 0 END`): each exact part's marks, a decimal literal as
  * text ('numx-lit'). Null for any other expression.
  */
-function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
+export function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   const kase = v?.CaseExpr;
   // (a CASE's results, its conditions compare as they did)
   const args: Node[] | undefined =

@@ -6,7 +6,7 @@
 import { OID } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
-import { scaleOf } from './numeric-scale';
+import { minimumScaleOf, scaleOf } from './numeric-scale';
 import type { PgToken } from './lexer';
 import { isPunct } from './tokens';
 import { strings } from './type-signatures';
@@ -77,15 +77,31 @@ export function valueFlag(oid: number): string {
   return e === OID.bytea ? 'a' : 's';
 }
 
-/** The mark of a builder call `typer` finds a bytea or an array value in, else undefined. */
-export function builderValueMark(f: Node, typer: Typer): string | undefined {
+/**
+ * The mark of a builder call `typer` finds a bytea, an array or a numeric of known scale in, else
+ * undefined. `exact` marks a numeric value computed exactly as text (an avg, a numeric division:
+ * exact-columns.ts) and says whether it is one: of unknown scale it keeps the text's own digits
+ * (`{}`: json_build_object('avg', avg(price)) is 6.2500000000000000, as PostgreSQL's avg prints).
+ */
+export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boolean): string | undefined {
   const name = strings(f.funcname).pop()?.toLowerCase() ?? '';
   const which = BUILDER_VALUES[name];
   if (which === undefined || f.func_variadic) return undefined;
   const args: Node[] = f.args ?? [];
-  const flags = args.map((a, k) =>
-    isBuilderValue(which, k) ? (rowFlags(a, typer) ?? numericFlag(typer.type(a), valueScale(typer, a))) : '-',
-  );
+  const flags = args.map((a, k) => {
+    if (!isBuilderValue(which, k)) return '-';
+    const row = rowFlags(a, typer);
+    if (row) return row;
+    const oid = typer.type(a);
+    const scale = valueScale(typer, a);
+    const text = oid === OID.numeric && exact?.(a);
+    if (text && scale === undefined) return '{}';
+    // `$1::numeric`, `price + $1`: at least the scale of the parameters' text as bound (the value
+    // reaches SQLite as a double: Bind writes the scale into the statement, PARAM_SCALE)
+    const least = oid === OID.numeric && scale === undefined ? minimumScaleOf(typer, a) : undefined;
+    if (least) return `{${[least.scale, ...least.params.map((k, j) => `${k}+${least.offsets[j]}`)].join(';')}}`;
+    return numericFlag(oid, scale);
+  });
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
 }
 
@@ -127,9 +143,12 @@ function valueScale(typer: Typer, a: Node): number | undefined {
 const typmodScale = (oid: number, typmod: number | undefined) =>
   oid === OID.numeric && typmod !== undefined && typmod >= 4 ? (typmod - 4) & 0xffff : undefined;
 
-/** A mark's flags, one an argument (a whole row's in parentheses, a numeric's scale in braces). */
+/**
+ * A mark's flags, one an argument (a whole row's in parentheses, a numeric's scale in braces, `{}`
+ * its own digits, `{2;1+0}` at least 2 and parameter 1's scale plus 0).
+ */
 export function markFlags(mark: string): string[] {
-  return mark.match(/\([^)]*\)|\{\d+\}|./g) ?? [];
+  return mark.match(/\([^)]*\)|\{[^}]*\}|./g) ?? [];
 }
 
 /** Words that make an array: ARRAY[...], array_agg, string_to_array, array_append, regexp_split_to_array, ... */
@@ -173,4 +192,25 @@ export function mayHoldJsonNumerics(sig: PgToken[]): boolean {
       (t.type === 'op' && /^[-+*/%]$/.test(t.text)) ||
       (t.type === 'word' && NUMERIC_WORD.test(t.text)),
   );
+}
+
+/**
+ * The string that stands for a numeric's JSON scale given by parameters (`'pg-param-scale:2;1+0'`:
+ * at least 2 and parameter 1's scale as bound plus 0): Bind replaces it with the number
+ * (connection/extended-query.ts, paramScaledSql); __pg_json_numeric_least takes the first number where
+ * it was not replaced.
+ */
+export const PARAM_SCALE = 'pg-param-scale:';
+
+/** `sql` with each PARAM_SCALE string replaced by its scale, given each parameter's (1-based: `sent[k - 1]`). */
+export function paramScaledSql(sql: string, sent: (k: number) => number): string {
+  return sql.replace(/'pg-param-scale:([\d;+]+)'/g, (_, spec: string) => {
+    const [base, ...params] = spec.split(';');
+    let scale = Number(base);
+    for (const p of params) {
+      const [k, add] = p.split('+').map(Number);
+      scale = Math.max(scale, sent(k) + add);
+    }
+    return String(scale);
+  });
 }

@@ -3,6 +3,7 @@
 // type modifier of a cast (`x::numeric(10,2)`, `x::varchar(3)`), for RowDescription and the values.
 import { OID, oidOfDeclType, typmodOfDeclType } from '../types/oids';
 import type { Typer } from './expression-types';
+import { selectTypes } from './select-types';
 import { INTS, strings, typeNameOid } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -70,6 +71,13 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     if (op === '+' || op === '-' || op === '%') return Math.max(l, r);
     if (op === '*') return l + r;
     return undefined;
+  }
+  if (n.SubLink?.subLinkType === 'EXPR_SUBLINK') {
+    // a scalar subquery: its one column's (`(SELECT sum(price) FROM t)` of a numeric(10,2) is 12.50)
+    const inner = n.SubLink.subselect?.SelectStmt;
+    const cols = inner ? selectTypes(inner, t.schema) : null;
+    const c = cols?.length === 1 && cols[0].oid === OID.numeric && !cols[0].scaleIsMinimum ? cols[0] : undefined;
+    return c?.scale ?? (c?.typmod !== undefined && c.typmod >= 4 ? (c.typmod - 4) & 0xffff : undefined);
   }
   if (n.CoalesceExpr || n.MinMaxExpr) return largestScale(t, n.CoalesceExpr?.args ?? n.MinMaxExpr.args);
   if (n.CaseExpr) {

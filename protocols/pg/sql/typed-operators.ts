@@ -21,7 +21,7 @@ import { checkArrayOperands } from './array-operands';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
-import { exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
+import { exactChoice, exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
@@ -729,7 +729,22 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   }
   // string_agg of bytea joins bytes (bytea-values.ts); a bytea or an array in a json builder is
   // JSON as PostgreSQL writes it (json-builders.ts)
-  const bytea = n.FuncCall ? (byteaCallMark(n.FuncCall, t) ?? builderValueMark(n.FuncCall, t)) : undefined;
+  // (an avg or numeric division there computed exactly, as text: its marks into `late`; also
+  // coalesce or CASE of one, `coalesce(avg(price), 0)`, and a scalar subquery's one such column,
+  // `(SELECT avg(price) FROM t)`)
+  const exactValue = (a: Node) => {
+    const inner = a?.SubLink?.subLinkType === 'EXPR_SUBLINK' ? a.SubLink.subselect?.SelectStmt : undefined;
+    if (inner?.targetList?.length === 1) {
+      const marks = new Map<number, string>();
+      const exact = markExactColumns(inner, (q) => withSources(t, q.fromClause ?? []), marks, declared);
+      for (const [at, kind] of marks) late.set(at, kind);
+      return exact.size === 1;
+    }
+    const marks = exactMarks(a, t, declared) ?? exactChoice(a, t, declared);
+    for (const [at, kind] of marks ?? []) late.set(at, kind);
+    return marks !== null;
+  };
+  const bytea = n.FuncCall ? (byteaCallMark(n.FuncCall, t) ?? builderValueMark(n.FuncCall, t, exactValue)) : undefined;
   if (bytea) out.set(n.FuncCall.location, bytea);
   if (n.SelectStmt) {
     // a subquery in FROM sees the enclosing queries' sources, not its siblings' (but LATERAL):

@@ -9,8 +9,8 @@ describe('PG portal: numeric parameters as sent', () => {
   it('reads the scale of a text parameter, less its exponent, and the display scale of a binary one', () => {
     const text = (s: string) => sentScale(Buffer.from(s), 0);
     assert.deepEqual(
-      ['1.500', '1.5', ' -0.10 ', '15', '15e-1', '1.50e1', '1.5e3', 'NaN', '.250', 'x1.5'].map(text),
-      [3, 1, 2, 0, 0, 1, 0, 0, 3, 0],
+      ['1.500', '1.5', ' -0.10 ', '15', '15e-1', '2e-3', '1.50e1', '1.5e3', 'NaN', '.250', 'x1.5', '15.'].map(text),
+      [3, 1, 2, 0, 1, 3, 1, 0, 0, 3, 0, 0],
     );
     assert.equal(sentScale(null, 0), 0);
     assert.equal(sentScale(decimalBinary(parseDecimal('1.500')!), 1), 3);

@@ -8,7 +8,15 @@
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
-import { ARRAY_FLAGS, BUILDER_VALUES, JSON_TYPED, isBuilderValue, markFlags, valueFlag } from '../json-builders';
+import {
+  ARRAY_FLAGS,
+  BUILDER_VALUES,
+  JSON_TYPED,
+  PARAM_SCALE,
+  isBuilderValue,
+  markFlags,
+  valueFlag,
+} from '../json-builders';
 import type { PgToken } from '../lexer';
 import { selectItemType } from '../select-list';
 import { FROM_ENDS, type Tok, closer, isOp, isPunct, isWord, topLevelWord } from '../tokens';
@@ -1114,15 +1122,19 @@ const keptJsonArray = (e: Tok[], type: string): Tok[] => [
   punct(')'),
 ];
 
-/** A numeric as JSON at its display scale (`scale` digits after the point; src/engine/pg-json-numbers.ts). */
+/**
+ * A numeric as JSON at its display scale (`scale` digits after the point, '' for the value's own
+ * text: an exact avg's, `2;1+0` given by a parameter as bound, PARAM_SCALE;
+ * src/engine/pg-json-numbers.ts).
+ */
 const numeric = (e: Tok[], scale: string): Tok[] => [
   word('json'),
   punct('('),
-  word('__pg_json_numeric'),
+  word(scale.includes(';') ? '__pg_json_numeric_least' : '__pg_json_numeric'),
   punct('('),
   ...e,
   punct(','),
-  { type: 'number', text: scale },
+  scale.includes(';') ? str(PARAM_SCALE + scale) : { type: 'number', text: scale === '' ? '-1' : scale },
   punct(')'),
   punct(')'),
 ];
