@@ -83,11 +83,23 @@ export function divideText(a: Scaled, b: Scaled, scale: number): string {
   return neg ? `-${body}` : body;
 }
 
-/** Sum and count of avg's inputs, exactly; how many were NaN (any makes the average NaN). */
+/**
+ * Sum and count of avg's inputs, exactly; how many were NaN (any makes the average NaN), Infinity
+ * and -Infinity (the sum's, or NaN when both were summed, as PostgreSQL's numeric_avg).
+ */
 interface AvgState {
   sum: Scaled;
   n: bigint;
   nan: number;
+  pinf?: number;
+  ninf?: number;
+}
+
+/** The special answer of a sum or avg (NaN, Infinity, -Infinity), null when it is a number. */
+function specialSum(st: AvgState): string | null {
+  const [p, m] = [st.pinf ?? 0, st.ninf ?? 0];
+  if (st.nan > 0 || (p > 0 && m > 0)) return 'NaN';
+  return p > 0 ? 'Infinity' : m > 0 ? '-Infinity' : null;
 }
 
 /** numeric's NaN, which the PG front end stores as the text NaN. */
@@ -111,7 +123,7 @@ function scaledText(x: Scaled): string {
  * numeric's special values as numbers: NaN, and ±Infinity (a double's, as extract(epoch ...) of an
  * infinite timestamp gives it, or the text); null for a finite value.
  */
-function special(v: unknown): number | null {
+export function special(v: unknown): number | null {
   if (typeof v === 'number') return Number.isFinite(v) ? null : v;
   if (typeof v !== 'string') return null;
   const t = v.trim().toLowerCase();
@@ -186,9 +198,12 @@ function compare(x: unknown, y: unknown): number {
 /** An avg's or sum's state with one more (sign 1) or one fewer (-1) input. */
 function step(st: AvgState, v: unknown, sign: 1n | -1n): AvgState {
   if (isNaNText(v)) return { ...st, nan: st.nan + Number(sign) };
+  const inf = v === null ? null : special(v);
+  if (inf !== null)
+    return inf > 0 ? { ...st, pinf: (st.pinf ?? 0) + Number(sign) } : { ...st, ninf: (st.ninf ?? 0) + Number(sign) };
   const x = scaledOf(v);
   if (x === null) return st;
-  return { sum: add(st.sum, x, sign), n: st.n + sign, nan: st.nan };
+  return { ...st, sum: add(st.sum, x, sign), n: st.n + sign };
 }
 
 /** __pg_numeric_div(a, b) and the __pg_numeric_avg aggregate (also a window function). */
@@ -224,10 +239,7 @@ export function installExactDivision(db: Database.Database): void {
   // doubles compared 0.15000000000000002 with 0.15
   db.function('__pg_numeric_cmp', { deterministic: true, safeIntegers: true }, (x: unknown, y: unknown) => {
     if (x === null || y === null) return null;
-    const [xn, yn] = [isNaNText(x), isNaNText(y)];
-    if (xn || yn) return xn && yn ? 0 : xn ? 1 : -1;
-    const d = add(scaledOf(x)!, scaledOf(y)!, -1n).digits;
-    return d < 0n ? -1 : d > 0n ? 1 : 0;
+    return compare(x, y);
   });
   // an exact value made a double (a set operation's float8 column): JavaScript reads the decimal
   // correctly rounded, as PostgreSQL's float8 of a numeric
@@ -264,7 +276,7 @@ export function installExactDivision(db: Database.Database): void {
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,
     step: (st: AvgState, v: unknown) => step(st, v, 1n),
     inverse: (st: AvgState, v: unknown) => step(st, v, -1n),
-    result: (st: AvgState) => (st.nan > 0 ? 'NaN' : st.n === 0n ? null : scaledText(st.sum)),
+    result: (st: AvgState) => (st.n === 0n && !specialSum(st) ? null : (specialSum(st) ?? scaledText(st.sum))),
   } as never);
   // min and max of exact values (of extract(epoch ...): a double cut its microseconds), by number;
   // over a window frame too: the frame's rows in a deque of those no later row beats, oldest first
@@ -293,20 +305,11 @@ export function installExactDivision(db: Database.Database): void {
   db.aggregate('__pg_numeric_avg', {
     safeIntegers: true,
     start: () => ({ sum: { digits: 0n, scale: 0 }, n: 0n, nan: 0 }) as AvgState,
-    step: (st: AvgState, v: unknown) => {
-      if (isNaNText(v)) return { ...st, nan: st.nan + 1 };
-      const x = scaledOf(v);
-      if (x === null) return st;
-      return { sum: add(st.sum, x, 1n), n: st.n + 1n, nan: st.nan };
-    },
-    inverse: (st: AvgState, v: unknown) => {
-      if (isNaNText(v)) return { ...st, nan: st.nan - 1 };
-      const x = scaledOf(v);
-      if (x === null) return st;
-      return { sum: add(st.sum, x, -1n), n: st.n - 1n, nan: st.nan };
-    },
+    step: (st: AvgState, v: unknown) => step(st, v, 1n),
+    inverse: (st: AvgState, v: unknown) => step(st, v, -1n),
     result: (st: AvgState) => {
-      if (st.nan > 0) return 'NaN';
+      const inf = specialSum(st);
+      if (inf) return inf;
       if (st.n === 0n) return null;
       const count: Scaled = { digits: st.n, scale: 0 };
       return divideText(st.sum, count, divScale(st.sum, count));

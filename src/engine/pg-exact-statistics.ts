@@ -5,14 +5,14 @@
 // them only where a result column is such an aggregate itself, as the exact avg
 // (pg-exact-division.ts): text would compare and sort as text inside SQLite.
 import type Database from 'better-sqlite3';
-import { divScale, divideText, scaledOf } from './pg-exact-division';
+import { divScale, divideText, scaledOf, special } from './pg-exact-division';
 
 interface Scaled {
   digits: bigint;
   scale: number;
 }
 
-/** Count, Σx and Σx² of the inputs, exactly; how many were NaN (any makes the answer NaN). */
+/** Count, Σx and Σx² of the inputs, exactly; how many were NaN or infinite (any makes the answer NaN). */
 interface Sums {
   n: bigint;
   sx: Scaled;
@@ -88,7 +88,8 @@ const FORMS: Record<string, [variance: boolean, sample: boolean]> = {
 export function installExactStatistics(db: Database.Database): void {
   const step = (sign: bigint) => (st: Sums, v: unknown) => {
     if (v === null) return st;
-    if (isNaNText(v)) return { ...st, nan: st.nan + Number(sign) };
+    // (an infinite input makes the answer NaN too, as numeric_stddev_internal's)
+    if (isNaNText(v) || special(v) !== null) return { ...st, nan: st.nan + Number(sign) };
     const x = scaledOf(v)!;
     return { n: st.n + sign, sx: add(st.sx, x, sign), sxx: add(st.sxx, mul(x, x), sign), nan: st.nan };
   };

@@ -139,7 +139,7 @@ export function pgFloat(x: unknown, type: string): unknown {
   if (typeof x === 'string') {
     const s = x.trim().toLowerCase();
     if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
-    if (type !== 'numeric' && /^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
+    if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
     // NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL. As text it
     // equals itself and sorts above every number, as PostgreSQL's NaN does.
     if (s === 'nan') return 'NaN';
@@ -479,6 +479,7 @@ export function installPgFunctions(db: Database.Database): void {
     // 'numeric': a computed numeric whose scale is not known here, a double at its 15 significant digits
     if (kind === 'numeric' && typeof x === 'number' && Number.isFinite(x) && !Number.isInteger(x))
       return decimalText(parseDecimal(String(computedNumeric(x)))!);
+    if (kind === 'numeric' && typeof x === 'number' && !Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
     if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
       const d = parseDecimal(String(x));
@@ -520,6 +521,8 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_not_nan', { deterministic: true, safeIntegers: true }, (x: unknown, type: unknown) => {
     if (typeof x === 'string' && x.trim().toLowerCase() === 'nan')
       throw pgFail('0A000', `cannot convert NaN to ${type}`);
+    // (a numeric's Infinity, a REAL infinity in SQLite: PostgreSQL's 0A000 too)
+    if (typeof x === 'number' && !Number.isFinite(x)) throw pgFail('0A000', `cannot convert infinity to ${type}`);
     return x as number;
   });
   db.function('__pg_to_numeric', { deterministic: true, safeIntegers: true }, (x: unknown) => pgToNumeric(x) as number);
@@ -540,7 +543,8 @@ export function installPgFunctions(db: Database.Database): void {
     const y = Number(pgFloat(b, 'numeric'));
     if (Number.isNaN(x) || Number.isNaN(y)) return 'NaN'; // numeric's NaN (the text NaN)
     if (y === 0) throw pgFail('22012', 'division by zero');
-    return x % y;
+    // (Infinity % y: NaN, as numeric's; x % Infinity is x)
+    return Number.isFinite(x) ? (Number.isFinite(y) ? x % y : x) : 'NaN';
   });
   // round(double): half to even, as PostgreSQL's (the C library's rint); SQLite's round goes away from zero
   db.function('__pg_round_even', { deterministic: true }, (x: unknown) => {
@@ -665,6 +669,8 @@ export function installPgFunctions(db: Database.Database): void {
   );
   // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
   db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {
+    // (NaN, kept as the text NaN: "NaN", as PostgreSQL writes it; it was null)
+    if (typeof x === 'string' && x.trim().toLowerCase() === 'nan') return '"NaN"';
     if (typeof x !== 'number') return x as never;
     return Number.isFinite(x) ? floatText(x) : JSON.stringify(floatText(x));
   });

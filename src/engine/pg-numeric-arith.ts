@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 
-// numeric's `+`, `-`, `*`, unary `-`, sum() and avg() with PostgreSQL's NaN: the PG front end keeps
+// numeric's `+`, `-`, `*`, unary `-`, sum() and avg() with PostgreSQL's NaN (and Infinity, a REAL
+// infinity in SQLite: Infinity - Infinity is NaN, as there, where SQLite's gives NULL): the PG front end keeps
 // a numeric NaN as the text NaN (SQLite makes a NaN double NULL), which SQLite's own operators and
 // sum() read as 0 ('NaN'::numeric + 1 was 1). These give NaN for a NaN operand or input, and what
 // SQLite's own give otherwise: integers exactly (a result past 64 bits becomes a double, as SQLite
@@ -47,13 +48,18 @@ function arith(op: Op, a: unknown, b: unknown): bigint | number | string | null 
   }
   const fx = Number(x);
   const fy = Number(y);
-  return op === '+' ? fx + fy : op === '-' ? fx - fy : fx * fy;
+  const r = op === '+' ? fx + fy : op === '-' ? fx - fy : fx * fy;
+  // (Infinity - Infinity, Infinity * 0: numeric's NaN; SQLite would make a NaN double NULL)
+  return Number.isNaN(r) ? 'NaN' : r;
 }
 
 /** SQLite's SumCtx: an exact integer sum until a double or an overflow, then a compensated double sum. */
 interface Sum {
   cnt: number;
   nan: number;
+  /** Infinities summed (kept out of the double sum, from which a window could not take them back). */
+  pinf: number;
+  ninf: number;
   approx: boolean;
   ovrfl: boolean;
   iSum: bigint;
@@ -61,7 +67,26 @@ interface Sum {
   rErr: number;
 }
 
-const start = (): Sum => ({ cnt: 0, nan: 0, approx: false, ovrfl: false, iSum: 0n, rSum: 0, rErr: 0 });
+const start = (): Sum => ({
+  cnt: 0,
+  nan: 0,
+  pinf: 0,
+  ninf: 0,
+  approx: false,
+  ovrfl: false,
+  iSum: 0n,
+  rSum: 0,
+  rErr: 0,
+});
+
+/** +1 or -1 for an infinite operand, else 0. */
+const infinite = (x: bigint | number): number => (typeof x === 'number' && !Number.isFinite(x) ? Math.sign(x) : 0);
+
+/** A sum's or avg's special answer (NaN, Infinity, -Infinity, as numeric's), null when it is a number. */
+function specialResult(p: Sum): string | null {
+  if (p.nan > 0 || (p.pinf > 0 && p.ninf > 0)) return 'NaN';
+  return p.pinf > 0 ? 'Infinity' : p.ninf > 0 ? '-Infinity' : null;
+}
 
 function kbnStep(p: Sum, r: number): void {
   const s = p.rSum;
@@ -98,6 +123,11 @@ function sumStep(p: Sum, v: unknown): Sum {
     return p;
   }
   p.cnt++;
+  if (infinite(x) !== 0) {
+    if (infinite(x) > 0) p.pinf++;
+    else p.ninf++;
+    return p;
+  }
   if (!p.approx) {
     if (typeof x !== 'bigint') {
       kbnInit(p, p.iSum);
@@ -129,6 +159,11 @@ function sumInverse(p: Sum, v: unknown): Sum {
     return p;
   }
   p.cnt--;
+  if (infinite(x) !== 0) {
+    if (infinite(x) > 0) p.pinf--;
+    else p.ninf--;
+    return p;
+  }
   if (!p.approx) {
     const s = p.iSum - (typeof x === 'bigint' ? x : BigInt(Math.trunc(x)));
     if (s >= INT8_MIN && s <= INT8_MAX) p.iSum = s;
@@ -145,6 +180,9 @@ function sumInverse(p: Sum, v: unknown): Sum {
 function sumResult(p: Sum): bigint | number | string | null {
   if (p.nan > 0) return 'NaN';
   if (p.cnt <= 0) return null;
+  // (Infinity and -Infinity summed: numeric's NaN; SQLite's sum would be NULL)
+  const inf = specialResult(p);
+  if (inf !== null) return inf;
   if (!p.approx) return p.iSum;
   if (p.ovrfl) throw new Error('integer overflow');
   return Number.isFinite(p.rErr) ? p.rSum + p.rErr : p.rSum;
@@ -154,6 +192,8 @@ function sumResult(p: Sum): bigint | number | string | null {
 function avgResult(p: Sum): number | string | null {
   if (p.nan > 0) return 'NaN';
   if (p.cnt <= 0) return null;
+  const inf = specialResult(p);
+  if (inf !== null) return inf;
   const r = !p.approx ? Number(p.iSum) : Number.isFinite(p.rErr) ? p.rSum + p.rErr : p.rSum;
   return r / p.cnt;
 }
@@ -176,7 +216,8 @@ export function installNumericArithmetic(db: Database.Database): void {
     if (x === null || y === null) return null;
     if (x === 'NaN' || y === 'NaN') return 'NaN' as never;
     if (Number(y) === 0) throw sqlStateError('22012', 'division by zero');
-    return Number(x) / Number(y);
+    const r = Number(x) / Number(y);
+    return (Number.isNaN(r) ? 'NaN' : r) as never;
   });
   // a ^ b with a or b NaN, as PostgreSQL's numeric_power (POSIX pow): NaN ^ 0 and 1 ^ NaN are 1, the rest NaN
   db.function('__pg_nan_power', opts, (a: unknown, b: unknown) => {

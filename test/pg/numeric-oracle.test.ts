@@ -1,7 +1,9 @@
 // numeric against PostgreSQL 15: NaN through writes and arithmetic (it was read as 0 by `+`, `-`,
 // `*` and sum), the digits of exact results sorted by position, and a numeric parameter's scale.
 import assert from 'node:assert/strict';
-import { oracleSuite, sameOnBoth } from '../helpers/catalog-pair';
+import { oracleSuite, psqlOk, sameOnBoth } from '../helpers/catalog-pair';
+import type { PgClient } from '../helpers/pg';
+import { WireClient } from '../helpers/pg-wire';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
 CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);
@@ -505,4 +507,86 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       for (const c of [patina, postgres]) await c.query('DELETE FROM u WHERE id >= 30');
     }
   });
+
+  it("numeric's Infinity and -Infinity as PostgreSQL 15 takes them: literals, casts, parameters, writes, arithmetic, aggregates, text, JSON and binary (they were 22P02)", async () => {
+    // literals and casts (each was 22P02)
+    await same(
+      "SELECT 'Infinity'::numeric, '-Infinity'::numeric, 'inf'::numeric, ' -INF '::numeric, CAST('+infinity' AS numeric), 'NaN'::numeric",
+    );
+    await same(
+      "SELECT 'Infinity'::numeric + 1, 'Infinity'::numeric * -2, 'Infinity'::numeric - 'Infinity'::numeric, 'Infinity'::numeric * 0, 1 / 'Infinity'::numeric, 'Infinity'::numeric % 2",
+    );
+    await same(
+      "SELECT 'Infinity'::numeric > 1e300, '-Infinity'::numeric < -1e300, 'NaN'::numeric > 'Infinity'::numeric, 'Infinity'::numeric::text, 'x' || '-Infinity'::numeric",
+    );
+    await same(
+      "SELECT to_json('Infinity'::numeric), json_build_object('a', '-Infinity'::numeric, 'n', 'NaN'::numeric), to_jsonb('Infinity'::numeric)",
+    );
+    for (const sql of [
+      "SELECT 'Infinity'::numeric::int",
+      "SELECT 'Infinity'::numeric(10,2)",
+      "SELECT 'Infinity'::numeric / 0",
+      "SELECT 'infinityx'::numeric",
+    ])
+      await expectSameError(sql);
+    // a text parameter and written rows: plain NUMERIC takes them, numeric(10,2) refuses them (22003)
+    await same('SELECT $1::numeric, $2::numeric, $1::numeric + 1', ['Infinity', '-inf']);
+    await expectSameError("INSERT INTO m (id, n) VALUES (29, 'Infinity')");
+    await withRows(
+      "(20, NULL, 'Infinity', 1), (21, 1, '-Infinity', 1), (22, 2, ' inf ', 2), (23, 3, 5, 2)",
+      async () => {
+        for (const c of [clients().patina, clients().postgres]) {
+          await c.query('INSERT INTO m (id, x, q) VALUES ($1, $2, 3)', [24, '-Infinity']);
+          await c.query("UPDATE m SET x = 'Infinity'::numeric WHERE id = 23");
+          await c.query('UPDATE m SET x = 7 WHERE id = 23');
+        }
+        await same(
+          'SELECT id, x, x + 1, -x, x * 0, x - x, x / 2, 2 / x, abs(x), round(x, 1), floor(x), sign(x) FROM m WHERE id >= 20 ORDER BY id',
+        );
+        await same(
+          "SELECT id, x::text, x::float8, concat(x, ''), to_json(x), json_build_object('x', x) FROM m WHERE id >= 20 ORDER BY id",
+        );
+        await same("SELECT id FROM m WHERE x = 'Infinity' OR x < '-1e300' OR x IN ('-inf') ORDER BY id");
+        await same('SELECT id FROM m WHERE x = $1 ORDER BY id', ['Infinity']);
+        await same('SELECT id FROM m WHERE x IS NOT NULL ORDER BY x, id');
+        await same('SELECT q, sum(x), avg(x), min(x), max(x), stddev(x) FROM m WHERE id >= 20 GROUP BY q ORDER BY q');
+        await same('SELECT sum(x), avg(x), sum(x) + 1 FROM m WHERE id >= 20');
+        await same(
+          'SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), avg(x) OVER (ORDER BY id ROWS 1 PRECEDING) FROM m WHERE id >= 20 ORDER BY id',
+        );
+        await expectSameError('SELECT x::bigint FROM m WHERE id = 20');
+        // binary format: sign 0xD000 and 0xF000, as PostgreSQL sends them (a column and a cast)
+        const { pair } = clients();
+        const hex = async (port: number, database: string) => {
+          const w = await WireClient.open(port, { user: 'tester', database });
+          try {
+            const r = await w.extended(
+              "SELECT x, 'Infinity'::numeric, '-Infinity'::numeric FROM m WHERE id >= 20 ORDER BY id",
+              { resultFormats: [1] },
+            );
+            assert.deepEqual(r.errors, []);
+            return r.rows.map((row) => row.map((v) => v?.toString('hex') ?? null));
+          } finally {
+            w.end();
+          }
+        };
+        assert.deepEqual(await hex(pair.patinaPort, 'db'), await hex(pair.postgresPort, 'db'));
+        // psql
+        const sql = "SELECT id, x, x + 1, to_json(x) FROM m WHERE id >= 20 ORDER BY id; SELECT 'Infinity'::numeric";
+        assert.equal(psqlOk(clients().pair.patinaPort, [sql]), psqlOk(clients().pair.postgresPort, [sql]));
+      },
+    );
+  });
+
+  /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */
+  async function expectSameError(sql: string): Promise<void> {
+    const err = (c: PgClient) =>
+      c.query(sql).then(
+        () => null,
+        (e: { code?: string; message?: string }) => [e.code, e.message],
+      );
+    const want = await err(clients().postgres);
+    assert.notEqual(want, null, `PostgreSQL took ${sql}`);
+    assert.deepEqual(await err(clients().patina), want, sql);
+  }
 });

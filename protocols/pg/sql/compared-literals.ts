@@ -1,4 +1,4 @@
-// String literals compared with a boolean, date, time, timestamp or bytea, read as that type (SQLite
+// String literals compared with a boolean, date, time, timestamp, bytea or a number's infinity, read as that type (SQLite
 // holds booleans as 1 and 0, dates as text and bytea as blobs, and would compare the literal's text
 // with them).
 import { castDate, castTime, castTimestamp } from '../../../src/engine/dates';
@@ -34,6 +34,14 @@ export function markComparedLiterals(items: Node[], type: number, out: Map<numbe
     for (const lit of items)
       if (typeof lit?.A_Const?.sval?.sval === 'string')
         out.set(lit.A_Const.location, `blob:${byteaInput(lit.A_Const.sval.sval).toString('hex')}`);
+    return;
+  }
+  if (type === OID.numeric || type === OID.float8 || type === OID.float4) {
+    // an infinity ('Infinity', '-inf') as SQLite's REAL infinity, which its affinity does not make of the text
+    for (const lit of items) {
+      const m = /^\s*([+-]?)inf(inity)?\s*$/i.exec(lit?.A_Const?.sval?.sval ?? '');
+      if (m) out.set(lit.A_Const.location, `num:${m[1] === '-' ? '-9e999' : '9e999'}`);
+    }
     return;
   }
   const input = DATE_INPUT[type];

@@ -100,6 +100,8 @@ export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boo
     // reaches SQLite as a double: Bind writes the scale into the statement, PARAM_SCALE)
     const least = oid === OID.numeric && scale === undefined ? minimumScaleOf(typer, a) : undefined;
     if (least) return `{${[least.scale, ...least.params.map((k, j) => `${k}+${least.offsets[j]}`)].join(';')}}`;
+    // (coalesce's values each as its own: the translation makes JSON of each, translate/json-values.ts)
+    if (a?.CoalesceExpr && scale === undefined) return '-';
     return numericFlag(oid, scale);
   });
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
@@ -117,9 +119,13 @@ function rowFlags(a: Node, typer: Typer): string | undefined {
   return `(${source.map((c) => numericFlag(c.oid, c.scale ?? typmodScale(c.oid, c.typmod))).join('')})`;
 }
 
-/** A numeric's flag `{s}` when its scale `s` is known (to_json(1.50) is 1.50), else valueFlag's. */
+/**
+ * A numeric's flag: `{s}` when its scale `s` is known (to_json(1.50) is 1.50), else `{}`, its own
+ * digits (an infinity, a REAL in SQLite, whose JSON would be 9.0e+999, is "Infinity" as there);
+ * valueFlag's for any other type.
+ */
 function numericFlag(oid: number, scale: number | undefined): string {
-  return oid === OID.numeric && scale !== undefined ? `{${scale}}` : valueFlag(oid);
+  return oid === OID.numeric ? `{${scale ?? ''}}` : valueFlag(oid);
 }
 
 /**

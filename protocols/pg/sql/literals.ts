@@ -79,6 +79,9 @@ function literalValue(t: PgToken, negative: boolean, assigned: boolean): SqlValu
   }
   if (t.type !== 'string' || negative || t.text.length < 2 || t.text[0] !== "'" || !t.text.endsWith("'"))
     return undefined;
+  // (an infinity compared with a numeric or double column is read as one by the analysis, a number
+  // SQLite's affinity would not make of the bound text)
+  if (!assigned && /^'\s*[+-]?inf(inity)?\s*'$/i.test(t.text)) return undefined;
   return t.text.slice(1, -1).split("''").join("'");
 }
 

@@ -46,8 +46,13 @@ export function textKind(typer: Typer, n: Node): string | null {
   if (type === OID.numeric) {
     const scale = scaleOf(typer, n);
     if (scale !== undefined) return `numeric:${scale}`;
-    // a computed value's double prints at its 15 significant digits (0.1 * 3 made text is 0.3)
-    return isComputed(n) ? 'numeric' : null;
+    // a computed value's double prints at its 15 significant digits (0.1 * 3 made text is 0.3); a
+    // column's, a cast's or a parameter's as it is, but an infinity (a REAL in SQLite, whose text is
+    // `Inf`) as `Infinity`
+    if (isComputed(n)) return 'numeric';
+    let v = n;
+    while (v?.TypeCast) v = v.TypeCast.arg;
+    return v?.ColumnRef || v?.ParamRef || v?.A_Const ? 'numeric:own' : null;
   }
   // a cast from a name ('integer'::regtype, 'public'::regnamespace) holds the OID, printed as the name
   // (only a cast: pg_typeof's value is its name already, on connections without these functions)
@@ -71,6 +76,9 @@ export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
 
 /** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {
+  // (SQL, read three times: a column, parameter or literal's)
+  if (kind === 'numeric:own')
+    return `(CASE WHEN (${x}) IN (9e999, -9e999) THEN iif((${x}) > 0, 'Infinity', '-Infinity') ELSE ${x} END)`;
   if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') {
     // (a constant is printed here: pg_typeof's name as it is, an OID as its name)
     if (kind !== 'regclass' && /^'(?:[^']|'')*'$/.test(x)) return x;

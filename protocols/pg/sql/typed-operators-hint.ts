@@ -247,5 +247,8 @@ function comparesTextWithNumber(sig: PgToken[], i: number): boolean {
   const arithmetic = (x: PgToken | undefined) => x?.type === 'op' && ARITHMETIC.has(x.text);
   const computedAfter = b?.type === 'number' || isPunct(b, '(') || isPunct(sig[i + 2], '(') || arithmetic(sig[i + 2]);
   const computedBefore = a?.type === 'number' || isPunct(a, ')') || arithmetic(sig[i - 2]);
+  // (an infinity compared with anything: a numeric or double column's affinity does not read it)
+  const infinity = (x: PgToken | undefined) => x?.type === 'string' && /^'\s*[+-]?inf(inity)?\s*'$/i.test(x.text);
+  if (infinity(a) || infinity(b)) return true;
   return (a?.type === 'string' && computedAfter) || (b?.type === 'string' && computedBefore);
 }

@@ -47,11 +47,18 @@ function literalAsNumber(text: string, type: number): string {
   const t = text.trim();
   // numeric's NaN, which the PG front end stores as the text NaN
   if (type === OID.numeric && /^nan$/i.test(t)) return "'NaN'";
+  // an infinity of numeric or a double: SQLite's REAL infinity, which a literal 9e999 is
+  const inf = /^([+-]?)inf(inity)?$/i.exec(t);
+  if (inf && (type === OID.numeric || type === OID.float8 || type === OID.float4))
+    return inf[1] === '-' ? '-9e999' : '9e999';
   const integer = INTS.has(type);
   const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
   if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
   return t.replace(/^\+/, '');
 }
+
+/** Whether a string is numeric's or a double's infinity ('Infinity', '-inf', ...). */
+const isInfinityText = (s: string) => /^\s*[+-]?inf(inity)?\s*$/i.test(s);
 
 const PG_NAMES: Record<number, string> = {
   [OID.date]: 'date',
@@ -640,7 +647,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;
       const type = lit ? typer.type(other) : 0;
-      if (lit && NUMBERS.has(type) && !other.ColumnRef)
+      // (of a column, its affinity reads a number's text, but not 'Infinity': that one too)
+      if (lit && NUMBERS.has(type) && (!other.ColumnRef || isInfinityText(lit.A_Const.sval.sval ?? '')))
         out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
       // an integer column's affinity reads a numeric text as the number; any other is PostgreSQL's
       // 22P02, where SQLite compared the text and found no row (PDO's emulated prepares quote every

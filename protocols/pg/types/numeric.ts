@@ -56,7 +56,9 @@ export function decimalBinary(d: Decimal): Buffer {
     b.writeInt16BE(0, 0);
     b.writeInt16BE(0, 2);
     b.writeUInt16BE(d.special === 'NaN' ? NAN : d.special === 'Infinity' ? PINF : NINF, 4);
-    b.writeUInt16BE(0, 6);
+    // (PostgreSQL's numeric_send reads the display scale out of the special's header bits: 32 for
+    // the infinities, 0 for NaN; pgjdbc and friends read the sign alone)
+    b.writeUInt16BE(d.special === 'NaN' ? 0 : 32, 6);
     return b;
   }
   const dscale = d.frac.length;

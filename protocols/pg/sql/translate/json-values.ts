@@ -430,9 +430,11 @@ class JsonRewriter {
         punct(')'),
       ];
     if (t === 'json') return [word('json'), punct('('), ...e, punct(')')];
-    // a numeric(p, s) at its scale (2.5 is 2.50)
+    // a numeric(p, s) at its scale (2.5 is 2.50); a plain numeric as it is, but an infinity
+    // (SQLite's JSON of the REAL would be 9.0e+999) as "Infinity"
     const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/i.exec((type ?? '').trim())?.[1];
     if (scale !== undefined) return numeric(e, scale);
+    if (t === 'numeric' || t === 'decimal') return numeric(e, '');
     if (FLOAT_TYPES.has(t))
       return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
     // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored

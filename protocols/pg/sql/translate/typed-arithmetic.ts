@@ -188,11 +188,25 @@ function exactCall(arith: string, left: string, right: string): string {
   return `${NUMERIC_OPS[op]}(${at(left, ls)}, ${at(right, rs)})`;
 }
 
-/** `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN: then NaN (NULL with a NULL). */
-function nanGuarded(a: string | null, b: string | null, value: string): string {
+/**
+ * `value` unless one of the operands (columns or parameters, cheap to read twice) is numeric's NaN:
+ * then NaN (NULL with a NULL); NaN too where SQLite's operator gives NULL of two values (Infinity -
+ * Infinity, Infinity * 0: a NaN double, which SQLite makes NULL).
+ */
+function nanGuarded(
+  op: string,
+  a: string | null,
+  b: string | null,
+  left: string,
+  right: string,
+  value: string,
+): string {
   const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
   // (NULL with NaN is NULL: SQLite's own operator, reading NaN as 0, tells it)
-  return `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+  const guarded = `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+  // (a sum or difference of a column and a number is never Infinity - Infinity)
+  if (op !== '*' && test.length < 2) return guarded;
+  return `(CASE WHEN (${value}) IS NULL THEN iif((${left}) IS NULL OR (${right}) IS NULL, NULL, 'NaN') WHEN ${test.join(' OR ')} THEN 'NaN' ELSE ${value} END)`;
 }
 
 /**
@@ -204,7 +218,11 @@ function guardedDivision(a: string | null, b: string | null, left: string, right
   const value = `${left} / __pg_real_divisor(${right})`;
   const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
   if (test.length === 0) return `(${value})`;
-  return `(CASE WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+  const nan = `WHEN (${test.join(' OR ')}) AND (${left}) IS NOT NULL AND (${right}) IS NOT NULL THEN 'NaN'`;
+  // (Infinity / Infinity of two columns: NaN, which SQLite makes NULL)
+  const inf =
+    test.length === 2 ? ` WHEN (${value}) IS NULL THEN iif((${left}) IS NULL OR (${right}) IS NULL, NULL, 'NaN')` : '';
+  return `(CASE ${nan}${inf} ELSE ${value} END)`;
 }
 
 const COLUMN_CALLS = new Set(['num-sum-col', 'num-avg-col', 'num-fn-col', 'num-fn', 'num-pow', 'numx-pow']);
@@ -238,8 +256,11 @@ function rewriteColumnAggregates(toks: Tok[]): Tok[] {
       out.push({ type: 'group', text: nanPower(a, b, `${t.text}(${a}, ${b})`) });
     } else {
       const x = mark === 'num-fn' ? `(${operandText(toks.slice(i + 2, close))})` : joinTokens(toks.slice(i + 2, close));
-      const test = mark === 'num-fn-col' || mark === 'num-fn' ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
-      out.push({ type: 'group', text: `iif(${test}, 'NaN', ${t.text}(${x}))` });
+      const fn = mark === 'num-fn-col' || mark === 'num-fn';
+      const test = fn ? `${x} IS 'NaN'` : `max(${x} IS 'NaN')`;
+      // (a sum or avg of Infinity and -Infinity is NaN, where SQLite's is NULL)
+      const value = fn ? `${t.text}(${x})` : `coalesce(${t.text}(${x}), iif(count(${x}) > 0, 'NaN', NULL))`;
+      out.push({ type: 'group', text: `iif(${test}, 'NaN', ${value})` });
     }
     i = close;
   }
@@ -385,8 +406,11 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
           ? guardedDivision(guarded.includes('l') ? left : null, guarded.includes('r') ? right : null, left, right)
           : guarded !== undefined
             ? nanGuarded(
+                t.text,
                 guarded.includes('l') ? left : null,
                 guarded.includes('r') ? right : null,
+                left,
+                right,
                 `${left} ${t.text} ${right}`,
               )
             : t.arith === 'numx-cmp'
