@@ -19,6 +19,7 @@ import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonArrays, jsonTimestamp } from './pg-json-arrays';
+import { installPgJsonGet } from './pg-json-get';
 import { installPgJsonNumbers } from './pg-json-numbers';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
@@ -682,6 +683,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgArrayFunctions(db);
   installPgJsonArrays(db);
   installPgJsonNumbers(db);
+  installPgJsonGet(db);
   installPgMathFunctions(db);
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);

@@ -311,6 +311,29 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
   });
 
+  it('a json value read out of a json document with ->, ->>, #> or #>> keeps its text as written (was compacted); jsonb as before', async () => {
+    for (const [sql, values] of [
+      [
+        `SELECT '{"a": {"b":  1}, "c" : [1,  2]}'::json -> 'a', '{"a": {"b":  1}}'::json ->> 'a',
+        '{"a": {"b":  [1,  2]}}'::json #> '{a,b}', '{"a": {"b":  [1,  2]}}'::json #>> '{a}', '[1,  {"x" : 2}]'::json -> 1`,
+      ],
+      [
+        "SELECT id, doc -> 'a', doc ->> 'a', doc -> 'k', doc -> 1, doc -> -1, doc #> '{a}', (doc -> 0)::text, doc #>> ARRAY['k'] FROM j ORDER BY id",
+      ],
+      ["SELECT $1::json -> 'p', $1::json #> '{p,0}', $1::json -> 'p' ->> 1", ['{"p":   [[1,  2], {"q" :  3}]}']],
+      // numbers, strings and duplicate keys as PostgreSQL's json reads them (the last of duplicates)
+      [
+        `SELECT '{"n": 1.50, "e": 1e2, "s": "x\\"y", "t": true, "z": null}'::json ->> 'n', '{"e": 1e2}'::json ->> 'e',
+        '{"s": "x\\"y"}'::json ->> 's', '{"z": null}'::json ->> 'z', '{"a": 1, "a": {"b" :2}}'::json -> 'a', '[1]'::json -> 'a'`,
+      ],
+      ["SELECT bin -> 'a', bin ->> 'a', bin #> '{a}' FROM j WHERE id = 1"],
+      ["SELECT count(*) FROM j WHERE doc ->> 'k' = 'v' OR (doc -> 'a')::text = '1'"],
+    ] as [string, unknown[]?][])
+      await same(sql, values);
+    const sql = `SELECT id, doc -> 'k', doc ->> 'a' FROM j ORDER BY id`;
+    assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
+  });
+
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
     await both("INSERT INTO j (id, doc, name) VALUES (3, json_build_object('a', 1, 'b', json_build_array(1, 2)), 'z')");
     await both(

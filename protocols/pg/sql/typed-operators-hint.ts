@@ -113,6 +113,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
     if (t.type === 'op' && (t.text === '@>' || t.text === '<@' || t.text === '&&')) return true; // of arrays or of jsonb
+    // json's reads keep the value's text as written (jsonb's are not marked)
+    if (t.type === 'op' && (t.text === '->' || t.text === '->>' || t.text === '#>' || t.text === '#>>')) return true;
     // a numeric or boolean array (a column, a cast) compared, in ANY/ALL or array_position and friends:
     // by its elements' values
     if (!keyedArray)

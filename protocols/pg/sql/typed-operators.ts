@@ -155,10 +155,51 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
       const ctes = ctesOf(select.withClause, schema);
       const typerOf = (q: Node) => withSources(new Typer(schema, new Map()), q.fromClause ?? [], ctes);
       markExactColumns(select, typerOf, out, declared);
+      // a result column that is json's -> or #>: the value's text as written (markJsonGets)
+      if (!select.op || select.op === 'SETOP_NONE')
+        for (const item of select.targetList ?? []) markJsonGets(item.ResTarget?.val, typerOf(select), out);
     }
   }
   for (const [at, kind] of late) out.set(at, kind);
   return out;
+}
+
+const JSON_GETS = new Set(['->', '->>', '#>', '#>>']);
+
+/**
+ * json's (not jsonb's) ->, ->>, #> and #>> whose value is text where it goes (a result column, ->>
+ * and #>>, and the json reads they are of: `doc -> 'a' ->> 'b'`), marked 'json-get': their value's
+ * text as written, as PostgreSQL slices it (src/engine/pg-json-get.ts; SQLite's -> compacts it).
+ * Elsewhere (a builder's value) SQLite's document stays, which its JSON functions embed.
+ */
+function markJsonGets(n: Node, typer: Typer, out: Map<number, string>): void {
+  const ats: number[] = [];
+  let e = n?.A_Expr;
+  for (; e; e = e.lexpr?.A_Expr) {
+    const op = e.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
+    if (!op || !JSON_GETS.has(op) || typer.type(e.lexpr) !== OID.json) return;
+    ats.push(e.location);
+    if (!e.lexpr.A_Expr) break;
+  }
+  // (only of json as stored or sent: a table's column, a cast of a literal, a parameter or a column;
+  // a builder's document is SQLite's, whose text these would print compacted)
+  let base = e?.lexpr;
+  while (base?.TypeCast) base = base.TypeCast.arg;
+  const stored = base?.ParamRef || base?.A_Const?.sval || (base?.ColumnRef && isTableColumn(base.ColumnRef, typer));
+  if (stored) for (const at of ats) out.set(at, 'json-get');
+}
+
+/** Whether a column reference names a column of a table of the schema (not of a subquery). */
+function isTableColumn(ref: Node, typer: Typer): boolean {
+  const fields = strings(ref.fields).map((f) => f.toLowerCase());
+  const column = fields[fields.length - 1];
+  const sources = fields.length === 2 ? [typer.scope.get(fields[0])] : [...typer.scope.values()];
+  const has = (src: unknown) =>
+    typeof src === 'string' && !!typer.schema.tables.get(src)?.columns.some((c) => c.name.toLowerCase() === column);
+  const owners = sources.filter((src) =>
+    Array.isArray(src) ? src.some((c) => c.name.toLowerCase() === column) : has(src),
+  );
+  return owners.length === 1 && has(owners[0]);
 }
 
 function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
@@ -590,6 +631,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full
     const kind = textKind(typer, n.TypeCast.arg);
+    markJsonGets(n.TypeCast.arg, typer, out); // (json's -> made text: its text as written)
     if (!exactText(n.TypeCast.arg, typer, declared, late) && kind) out.set(n.TypeCast.location, `text:${kind}`);
   } else if (/^AEXPR_(NOT_)?BETWEEN$|^AEXPR_IN$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     const type = typer.type(n.A_Expr.lexpr);
@@ -620,6 +662,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    // json's ->> and #>> (text): the value's text as written, and so the json reads they are of
+    if (op === '->>' || op === '#>>') markJsonGets(n, typer, out);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
     if (op === '^')
       out.set(

@@ -19,6 +19,14 @@ const JSONB_FUNCTIONS: Record<string, string> = {
   '#-': '__pg_jsonb_delete_path',
 };
 
+/** json's ->, ->>, #> and #>> that keep the value's text as written (src/engine/pg-json-get.ts). */
+const JSON_GETS: Record<string, string> = {
+  '->': '__pg_json_get',
+  '->>': '__pg_json_get_text',
+  '#>': '__pg_json_get_path',
+  '#>>': '__pg_json_get_path_text',
+};
+
 /** @>, <@ and && of arrays (typed-operators.ts marks them 'arr' by their operands' types; && is only an array's here). */
 const ARRAY_FUNCTIONS: Record<string, string> = {
   '@>': '__pg_array_contains',
@@ -61,7 +69,11 @@ function rightOperandEnd(ts: readonly Tok[], i: number): number {
  * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
  */
 export function rewriteJsonbOps(toks: Tok[]): Tok[] {
-  if (!toks.some((t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>')))
+  if (
+    !toks.some(
+      (t) => t.type === 'op' && (JSONB_FUNCTIONS[t.text] || t.text === '&&' || t.text === '->>' || t.text === '->'),
+    )
+  )
     return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -70,9 +82,13 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
     const ofArrays = t.type === 'op' && (t.text === '&&' || mark === 'arr' || mark?.startsWith('arr:') === true);
     // numeric or boolean elements (typed-operators.ts): matched by their values
     const keyed = mark?.startsWith('arr:') ? `, '${mark.slice(4)}'` : '';
-    const text = t.type === 'op' && t.text === '->>';
+    // (json's, not jsonb's, read as its text as written: typed-operators.ts's markJsonGets)
+    const kept = t.type === 'op' && mark === 'json-get' ? JSON_GETS[t.text] : undefined;
+    const text = t.type === 'op' && t.text === '->>' && !kept;
     const fn =
-      t.type !== 'op' ? undefined : text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text];
+      t.type !== 'op'
+        ? undefined
+        : (kept ?? (text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text]));
     if (!fn) {
       out.push(t);
       continue;
