@@ -8,13 +8,23 @@ import { decimalAtScale, decimalText, parseDecimal } from './decimal';
 // scale the analysis found (sql/json-builders.ts), and json() of that text embeds it as a number.
 
 /**
- * A numeric's JSON text at `scale` fraction digits (a negative `scale`: the text's own, an exact
- * avg's `6.2500000000000000`); NaN and the infinities as JSON strings, as PostgreSQL writes them.
+ * A numeric's JSON text at `scale` fraction digits (a negative `scale`: the value's own, an exact
+ * avg's `6.2500000000000000`, a computed double's 15 significant digits, or with -2 a plain
+ * column's or parameter's double as it is); NaN and the infinities as JSON strings, as PostgreSQL
+ * writes them.
  */
 export function jsonNumeric(x: number | bigint | string, scale: number, least = false): string {
+  // (`least`: a parameter's double whose own digits fit the scale sent is that value, '0.30000000000000004')
+  if (least && typeof x === 'number') {
+    const own = parseDecimal(String(x));
+    if (own && !own.special && own.frac.length <= scale) return decimalText(decimalAtScale(own, scale));
+  }
   // (a computed double at its 15 significant digits, as PostgreSQL's exact numeric holds it)
+  // (scale -2: a stored or sent value's own digits, as its cell prints them)
   const text =
-    typeof x === 'number' && Number.isFinite(x) && !Number.isInteger(x) ? String(Number(x.toPrecision(15))) : String(x);
+    typeof x === 'number' && Number.isFinite(x) && !Number.isInteger(x) && scale !== -2
+      ? String(Number(x.toPrecision(15)))
+      : String(x);
   const d = parseDecimal(text);
   if (d === null) return JSON.stringify(text);
   if (d.special) return JSON.stringify(d.special);

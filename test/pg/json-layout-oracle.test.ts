@@ -301,6 +301,7 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       ],
       ["SELECT json_build_object('p', $1::numeric, 'e', $2::numeric), $2::numeric", ['1.500', '15e-1']],
       ["SELECT json_build_object('p', $1::numeric)", ['NaN']],
+      ["SELECT json_build_object('p', $1::numeric, 'q', $2::numeric)", ['0.30000000000000004', '-0.10']],
     ] as [string, unknown[]?][]) {
       await same(sql, values);
       const parsed = (c: PgClient) => c.query({ text: sql, values, rowMode: 'array' }).then((r) => r.rows);

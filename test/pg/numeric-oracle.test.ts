@@ -500,6 +500,8 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     try {
       // (a parameter's own 17 digits are kept, as there: a plain NUMERIC keeps what a double keeps)
       await same('SELECT id, y, y::text FROM u WHERE id >= 30 ORDER BY id');
+      // (in JSON too: a stored double's own digits, as its cell prints them)
+      await same("SELECT id, to_json(y), json_build_object('y', y), row_to_json(u) FROM u WHERE id >= 30 ORDER BY id");
       await same(
         'SELECT id, y * 3, (y * 3)::text, y + 0.2, concat(y / 7, y - 0.1) FROM u WHERE id >= 30 AND id <> 31 ORDER BY id',
       );

@@ -6,7 +6,7 @@
 import { OID } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import type { Typer } from './expression-types';
-import { minimumScaleOf, scaleOf } from './numeric-scale';
+import { isComputed, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { PgToken } from './lexer';
 import { isPunct } from './tokens';
 import { strings } from './type-signatures';
@@ -102,6 +102,8 @@ export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boo
     if (least) return `{${[least.scale, ...least.params.map((k, j) => `${k}+${least.offsets[j]}`)].join(';')}}`;
     // (coalesce's values each as its own: the translation makes JSON of each, translate/json-values.ts)
     if (a?.CoalesceExpr && scale === undefined) return '-';
+    // (a column's, parameter's or literal's double as it is, as its cell prints it)
+    if (oid === OID.numeric && scale === undefined && !isComputed(a)) return '{=}';
     return numericFlag(oid, scale);
   });
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;
@@ -116,7 +118,13 @@ function rowFlags(a: Node, typer: Typer): string | undefined {
   const source = name === undefined ? undefined : typer.scope.get(name);
   // (a bare name that is a column is that column)
   if (!Array.isArray(source) || (!star && typer.column([name]) !== OID.record)) return undefined;
-  return `(${source.map((c) => numericFlag(c.oid, c.scale ?? typmodScale(c.oid, c.typmod))).join('')})`;
+  return `(${source
+    .map((c) => {
+      const scale = c.scale ?? typmodScale(c.oid, c.typmod);
+      // (a subquery's column of a plain numeric as it is; a computed one at its 15 digits)
+      return c.oid === OID.numeric && scale === undefined && !c.computed ? '{=}' : numericFlag(c.oid, scale);
+    })
+    .join('')})`;
 }
 
 /**
@@ -151,7 +159,7 @@ const typmodScale = (oid: number, typmod: number | undefined) =>
 
 /**
  * A mark's flags, one an argument (a whole row's in parentheses, a numeric's scale in braces, `{}`
- * its own digits, `{2;1+0}` at least 2 and parameter 1's scale plus 0).
+ * its own digits, `{=}` a stored double's own digits, `{2;1+0}` at least 2 and parameter 1's scale plus 0).
  */
 export function markFlags(mark: string): string[] {
   return mark.match(/\([^)]*\)|\{[^}]*\}|./g) ?? [];

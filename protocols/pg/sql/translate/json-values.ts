@@ -434,7 +434,7 @@ class JsonRewriter {
     // (SQLite's JSON of the REAL would be 9.0e+999) as "Infinity"
     const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/i.exec((type ?? '').trim())?.[1];
     if (scale !== undefined) return numeric(e, scale);
-    if (t === 'numeric' || t === 'decimal') return numeric(e, '');
+    if (t === 'numeric' || t === 'decimal') return numeric(e, '=');
     if (FLOAT_TYPES.has(t))
       return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
     // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
@@ -1126,7 +1126,7 @@ const keptJsonArray = (e: Tok[], type: string): Tok[] => [
 
 /**
  * A numeric as JSON at its display scale (`scale` digits after the point, '' for the value's own
- * text: an exact avg's, `2;1+0` given by a parameter as bound, PARAM_SCALE;
+ * text: an exact avg's, '=' a stored double's own digits, `2;1+0` given by a parameter as bound, PARAM_SCALE;
  * src/engine/pg-json-numbers.ts).
  */
 const numeric = (e: Tok[], scale: string): Tok[] => [
@@ -1136,7 +1136,9 @@ const numeric = (e: Tok[], scale: string): Tok[] => [
   punct('('),
   ...e,
   punct(','),
-  scale.includes(';') ? str(PARAM_SCALE + scale) : { type: 'number', text: scale === '' ? '-1' : scale },
+  scale.includes(';')
+    ? str(PARAM_SCALE + scale)
+    : { type: 'number', text: scale === '' ? '-1' : scale === '=' ? '-2' : scale },
   punct(')'),
   punct(')'),
 ];
