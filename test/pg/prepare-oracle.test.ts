@@ -265,4 +265,32 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
     }
     assert.deepEqual(seen[0], seen[1]);
   });
+
+  it('an integer parameter is an integer: made text, divided, written into a text column (were 11.0, 5.5 and 42.0)', async () => {
+    // better-sqlite3 binds a JS number as a REAL: a parameter declared int (PREPARE, or a driver's
+    // Parse that declares int4, as pgjdbc's setInt does) was a double to SQLite
+    same([
+      "PREPARE d (int, bigint, smallint) AS SELECT $1 / 2, $2 / 2, $3 % 3, $1::text, $2 || 'x', concat($3, 'y'), $1 + 0.5",
+      'EXECUTE d (11, 9007199254740993, 7)',
+      'EXECUTE d (-11, -9, -7)',
+      'PREPARE w (int) AS INSERT INTO items (id, name) VALUES ($1, $1) RETURNING name',
+      'EXECUTE w (42)',
+      'SELECT name FROM items WHERE id = 42',
+      'DELETE FROM items WHERE id = 42',
+      'DEALLOCATE ALL',
+    ]);
+    // node-postgres sends untyped text; the type PostgreSQL infers ($1 + 0: integer) is an INTEGER too
+    const seen: unknown[] = [];
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const r = await c.query("SELECT concat($1 + 0, 'x') AS a, ($1 + 0)::text AS b", ['11']);
+        seen.push(r.rows);
+      } finally {
+        await c.end();
+      }
+    }
+    assert.deepEqual(seen[0], seen[1]);
+  });
 });

@@ -124,6 +124,9 @@ export function binaryOf(
   }
 }
 
+/** The integer types, whose parameters SQLite gets as INTEGERs. */
+const INTEGER_OIDS: ReadonlySet<number> = new Set([OID.int2, OID.int4, OID.int8, OID.oid]);
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -247,7 +250,11 @@ function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset |
       '22P03',
     );
   try {
-    if (codec.fromBinary) return codec.fromBinary(raw) as SqlValue;
+    if (codec.fromBinary) {
+      const v = codec.fromBinary(raw) as SqlValue;
+      // (an integer as an INTEGER, as textParam makes it)
+      return typeof v === 'number' && INTEGER_OIDS.has(oid) ? BigInt(v) : v;
+    }
     return textParam(codec.textOfBinary(raw), oid, param);
   } catch (err) {
     // (text that is no UTF-8: worded as PostgreSQL's textrecv words it, CONTEXT naming the parameter)
@@ -284,7 +291,7 @@ export function paramValue(
   if (oid === OID.int2 || oid === OID.int4 || oid === OID.int8 || oid === OID.oid || oid === 0) {
     // the usual key parameter, read from its bytes: no string, no regular expression
     const n = plainInteger(raw);
-    if (n !== null) return n;
+    if (n !== null) return oid === 0 ? n : BigInt(n);
   }
   const text = raw.toString('utf8');
   // bytes that are no UTF-8 (a LATIN1 client's é): PostgreSQL's 22021, not the replacement character
@@ -304,8 +311,12 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.int2:
     case OID.int4:
     case OID.int8:
-    case OID.oid:
-      return parseInteger(s, param, oid);
+    case OID.oid: {
+      // an INTEGER to SQLite: better-sqlite3 binds a JS number as a REAL, which a cast to text spells
+      // `11.0` and `/` divides as a double (`PREPARE d (int) AS SELECT $1 / 2` gave 5.5, PostgreSQL 5)
+      const n = parseInteger(s, param, oid);
+      return typeof n === 'bigint' ? n : BigInt(n);
+    }
     case OID.float4:
     case OID.float8:
     case OID.numeric:
