@@ -5,7 +5,7 @@
 // EUC_TW, JOHAB, EUC_JIS_2004 and SHIFT_JIS_2004 are refused: iconv-lite has no tables of them.
 import iconv from 'iconv-lite';
 import { type PgError, pgError } from '../sqlstate';
-import { MULTI_BYTE, MultiByteCharset } from './multibyte';
+import { hex, MULTI_BYTE, MultiByteCharset, noEquivalent } from './multibyte';
 
 /** A client encoding that is not UTF-8: text from the client decoded by it, text to the client encoded in it. */
 export interface Charset {
@@ -242,18 +242,10 @@ export class SingleByteCharset implements Charset {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       const b = c < 0x80 ? c : table[c];
-      if (b === 0 && c !== 0) throw this.#noEquivalent(String.fromCodePoint(s.codePointAt(i)!));
+      if (b === 0 && c !== 0) throw noEquivalent(String.fromCodePoint(s.codePointAt(i)!), this.name);
       buf[at + i] = b;
     }
     return s.length;
-  }
-
-  #noEquivalent(ch: string): PgError {
-    const bytes = [...Buffer.from(ch, 'utf8')].map(hex).join(' ');
-    return pgError(
-      '22P05',
-      `character with byte sequence ${bytes} in encoding "UTF8" has no equivalent in encoding "${this.name}"`,
-    ) as PgError;
   }
 
   #noCharacter(byte: number): PgError {
@@ -263,8 +255,6 @@ export class SingleByteCharset implements Charset {
     ) as PgError;
   }
 }
-
-const hex = (b: number) => `0x${b.toString(16).padStart(2, '0')}`;
 
 /** The charsets made so far (a table is made once, at its first client). */
 const CHARSETS = new Map<string, Charset>();

@@ -82,7 +82,16 @@ function mblen(name: string, b: Uint8Array, i: number): number {
   }
 }
 
-const hex = (b: number) => `0x${b.toString(16).padStart(2, '0')}`;
+export const hex = (b: number) => `0x${b.toString(16).padStart(2, '0')}`;
+
+/** PostgreSQL's 22P05 for a character `encoding` has no bytes for. */
+export function noEquivalent(ch: string, encoding: string): PgError {
+  const bytes = [...Buffer.from(ch, 'utf8')].map(hex).join(' ');
+  return pgError(
+    '22P05',
+    `character with byte sequence ${bytes} in encoding "UTF8" has no equivalent in encoding "${encoding}"`,
+  ) as PgError;
+}
 
 /** Differences from iconv-lite's tables: runs of [first code, first character or 0 for none, length]. */
 
@@ -255,7 +264,7 @@ export class MultiByteCharset {
         i++;
         v = this.#encodeAbove.get(c) ?? this.#above(c);
       } else v = this.#encode[c];
-      if (v === 0) throw this.#noEquivalent(String.fromCodePoint(c));
+      if (v === 0) throw noEquivalent(String.fromCodePoint(c), this.name);
       if (v > 0xffffff) out[at++] = v >>> 24;
       if (v > 0xffff) out[at++] = (v >>> 16) & 0xff;
       if (v > 0xff) out[at++] = (v >>> 8) & 0xff;
@@ -288,14 +297,6 @@ export class MultiByteCharset {
       ) as PgError,
       { at: i },
     );
-  }
-
-  #noEquivalent(ch: string): PgError {
-    const bytes = [...Buffer.from(ch, 'utf8')].map(hex).join(' ');
-    return pgError(
-      '22P05',
-      `character with byte sequence ${bytes} in encoding "UTF8" has no equivalent in encoding "${this.name}"`,
-    ) as PgError;
   }
 }
 
