@@ -115,4 +115,52 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     ] as [string, unknown[] | undefined][])
       assert.match(await sameFailure(sql, params), /^23502 .* \| Failing row contains \(/, sql);
   });
+
+  it("a syntax error carries PostgreSQL's position: psql's LINE and caret (it had none)", async () => {
+    const { patina, postgres, pair } = clients();
+    const at = (c: PgClient, sql: string, params?: unknown[]) =>
+      c.query(sql, params).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} at ${e.position}`,
+      );
+    for (const sql of [
+      'SELECT * FRM t',
+      'SELECT * FROM t WHERE',
+      "SELECT 'é', '😀' FRM t ORDER",
+      'SELECT 1; SELECT * FROM t WHERE id =',
+      '  SELECT\n    id\n  FROM t WHER id = 1',
+      'INSERT INTO t VALUES (1,, 2)',
+      'SELECT id FROM t GROUP BY',
+    ]) {
+      const p = await at(patina, sql);
+      assert.match(p, /^42601 syntax error at .* at \d+$/, sql);
+      assert.equal(p, await at(postgres, sql), sql);
+    }
+    // a Parse's too (node-postgres sends one for a statement with parameters)
+    const parsed = 'SELECT id FROM t WHER id = $1';
+    assert.equal(await at(patina, parsed, [1]), await at(postgres, parsed, [1]));
+    // psql prints the line and a caret under the place
+    const shown = (port: number) =>
+      spawnSync(
+        'psql',
+        [
+          '-X',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          String(port),
+          '-U',
+          'tester',
+          '-d',
+          'db',
+          '-c',
+          'SELECT 1;\nSELECT\n  id FRM t',
+        ],
+        {
+          encoding: 'utf8',
+        },
+      ).stderr;
+    assert.match(shown(pair.patinaPort), /LINE 3: {3}id FRM t\n {17}\^/);
+    assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
+  });
 });

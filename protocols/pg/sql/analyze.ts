@@ -480,7 +480,7 @@ export class Analyzer {
         local,
       );
     } catch (err) {
-      throw explainRefusal(text, err);
+      throw explainRefusal(text, err, tokens);
     }
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
     // from the parse tree where it tells (declared types kept), then from the tokens
@@ -497,7 +497,7 @@ export class Analyzer {
       else if (local && catalogRelations(sig, true)) {
         // (a catalog relation Patina does not model; a query of user tables that fails is an error)
         // what Patina refuses by name is refused here too (pg_dump -j's pg_export_snapshot())
-        const refusal = explainRefusal(text, err);
+        const refusal = explainRefusal(text, err, tokens);
         if ((refusal as { sqlstate?: string } | null)?.sqlstate === '0A000') throw refusal;
         log.debug({ ...errorFields(err), sql }, 'catalog query answered with no rows');
         return {
@@ -510,7 +510,7 @@ export class Analyzer {
           paramTypes,
           empty: true,
         };
-      } else throw explainRefusal(text, err);
+      } else throw explainRefusal(text, err, tokens);
     }
     let columns: ColumnDesc[] | null = null;
     if (st.reader) {

@@ -2,8 +2,10 @@
 // PostgreSQL parse tree is searched for them, so the client gets 0A000 (feature_not_supported)
 // naming what it wrote, rather than SQLite's `near "ON": syntax error` about text it never sent;
 // text PostgreSQL does not parse gets its parser's 42601 instead.
+import type { PgToken } from './lexer';
 import { parseTree } from './parse';
-import { pgError } from '../sqlstate';
+import { pgError, pgErrorAt } from '../sqlstate';
+import type { PatinaError } from '../../../src/errors';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -75,7 +77,7 @@ function find(n: Node): string | null {
  * error (42601, PostgreSQL's words) when the text does not parse, 0A000 naming a construct with
  * no translation, else the error itself.
  */
-export function explainRefusal(sql: string, err: unknown): unknown {
+export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgToken[]): unknown {
   // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
   const state = (err as { sqlstate?: string } | null)?.sqlstate;
   if (state === '0A000' || state === '42P10') return err;
@@ -84,8 +86,7 @@ export function explainRefusal(sql: string, err: unknown): unknown {
     tree = parseTree(sql);
   } catch (parseErr) {
     // only the parser's refusals carry sqlDetails (not, say, a module not loaded)
-    const e = parseErr as Error & { sqlDetails?: unknown };
-    return e.sqlDetails ? pgError('42601', e.message) : err;
+    return syntaxError(sql, parseErr, tokens) ?? err;
   }
   // lastval() with no sequence: Patina has none, so no nextval() has run in the session; PostgreSQL's
   // answer there (PDO's lastInsertId() without a sequence name calls it and reports the SQLSTATE)
@@ -201,4 +202,31 @@ function fromFunctionNames(n: Node, out: Set<string>): Set<string> {
     for (const k in n) fromFunctionNames(n[k], out);
   }
   return out;
+}
+
+/**
+ * PostgreSQL's 42601 for a text its parser refused, with the position its scanner gives (psql's
+ * `LINE 1:` and the caret under `FRM`), or null when `err` is no refusal of the parser's. `sql` is
+ * the statement's `tokens` joined by single spaces when they are given (the analysis reads that
+ * text): the position is then taken back to the statement as written, its tokens joined as they came.
+ */
+export function syntaxError(sql: string, err: unknown, tokens?: readonly PgToken[]): PatinaError | null {
+  const details = (err as { sqlDetails?: { cursorPosition?: number } } | null)?.sqlDetails;
+  if (!details) return null;
+  const message = (err as Error).message;
+  const chars = details.cursorPosition;
+  if (typeof chars !== 'number' || chars < 0) return pgError('42601', message);
+  // (the parser counts characters; the position is carried as an index into the JS string)
+  let at = [...sql].slice(0, chars).join('').length;
+  if (tokens) {
+    let inText = 0;
+    let written = 0;
+    for (const t of tokens) {
+      if (at <= inText + t.text.length) break;
+      inText += t.text.length + 1;
+      written += t.text.length;
+    }
+    at = written + Math.max(0, at - inText);
+  }
+  return pgErrorAt('42601', message, at);
 }
