@@ -12,7 +12,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { serialize } from 'pg-protocol';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { pgClient } from '../helpers/pg';
+import { pgClient, psql } from '../helpers/pg';
 import { bindMessage, WireClient } from '../helpers/pg-wire';
 
 const SCHEMA = 'CREATE TABLE w (id BIGINT NOT NULL PRIMARY KEY, name TEXT);';
@@ -489,27 +489,7 @@ describe('text that is no UTF-8, against PostgreSQL 15', function () {
       }
       // at login: PGCLIENTENCODING, and PGOPTIONS' -c (the first wins, as it comes later in the startup packet)
       const login = (env: Record<string, string>) => {
-        const r = spawnSync(
-          'psql',
-          [
-            '-X',
-            '-At',
-            '-h',
-            '127.0.0.1',
-            '-p',
-            String(port),
-            '-U',
-            'tester',
-            '-d',
-            'db',
-            '-c',
-            'SHOW client_encoding',
-          ],
-          {
-            encoding: 'utf8',
-            env: { ...process.env, PGCLIENTENCODING: 'UTF8', ...env },
-          },
-        );
+        const r = psql(port, ['SHOW client_encoding'], ['-At'], { PGCLIENTENCODING: 'UTF8', ...env });
         return `${r.stdout}${r.stderr.replace(/port \d+/, 'port N')}`;
       };
       out.push(login({ PGCLIENTENCODING: 'latin9' }), login({ PGCLIENTENCODING: 'foo' }));

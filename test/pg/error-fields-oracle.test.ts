@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { oracleSuite } from '../helpers/catalog-pair';
-import type { PgClient } from '../helpers/pg';
+import { type PgClient, psql } from '../helpers/pg';
 
 const SCHEMA = `CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', n NUMERIC(10,2),
   ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);`;
@@ -140,26 +140,7 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     const parsed = 'SELECT id FROM t WHER id = $1';
     assert.equal(await at(patina, parsed, [1]), await at(postgres, parsed, [1]));
     // psql prints the line and a caret under the place
-    const shown = (port: number) =>
-      spawnSync(
-        'psql',
-        [
-          '-X',
-          '-h',
-          '127.0.0.1',
-          '-p',
-          String(port),
-          '-U',
-          'tester',
-          '-d',
-          'db',
-          '-c',
-          'SELECT 1;\nSELECT\n  id FRM t',
-        ],
-        {
-          encoding: 'utf8',
-        },
-      ).stderr;
+    const shown = (port: number) => psql(port, ['SELECT 1;\nSELECT\n  id FRM t']).stderr;
     assert.match(shown(pair.patinaPort), /LINE 3: {3}id FRM t\n {17}\^/);
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
   });
