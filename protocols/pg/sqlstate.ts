@@ -2,9 +2,10 @@
 import { KEY_RULE_MARK } from '../../src/crdt/key-rule';
 import { type ErrorKind, PatinaError, fromSqliteError } from '../../src/errors';
 import { InternalError, internalError } from '../../src/observability/internal-error';
+import { lookup } from '../../src/lookup';
 
 /** SQLSTATE by SQLite extended result code, before anything else is looked at. */
-const BY_SQLITE_CODE: Record<string, string> = {
+const BY_SQLITE_CODE: Record<string, string> = lookup({
   SQLITE_CONSTRAINT_UNIQUE: '23505',
   SQLITE_CONSTRAINT_PRIMARYKEY: '23505',
   SQLITE_CONSTRAINT_NOTNULL: '23502',
@@ -17,7 +18,7 @@ const BY_SQLITE_CODE: Record<string, string> = {
   SQLITE_TOOBIG: '54000',
   SQLITE_BUSY: '55P03',
   SQLITE_LOCKED: '55P03',
-};
+});
 
 /**
  * SQLSTATE of SQLite's own errors (and better-sqlite3's binding errors), whose only code is

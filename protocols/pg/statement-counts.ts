@@ -2,6 +2,7 @@
 // one by one, the rest as other), by SQLSTATE, the statement analysis cache's hits and misses, and
 // the texts parsed.
 /** Statement kinds counted one by one; any other command tag counts as "other". */
+import { lookup } from '../../src/lookup';
 const KINDS = new Set([
   'SELECT',
   'INSERT',
@@ -39,13 +40,13 @@ export const blockCounts = { direct: 0, replayed: 0, preempted: 0 };
 export const databaseCounts = { commits: 0, rollbacks: 0, returned: 0, inserted: 0, updated: 0, deleted: 0 };
 
 type TupleField = 'returned' | 'inserted' | 'updated' | 'deleted';
-const TUPLE_FIELDS: Record<string, TupleField> = {
+const TUPLE_FIELDS: Record<string, TupleField> = lookup({
   SELECT: 'returned',
   FETCH: 'returned',
   INSERT: 'inserted',
   UPDATE: 'updated',
   DELETE: 'deleted',
-};
+});
 
 /**
  * What the PG front end did, counted for the metrics (read when scraped): connections accepted and

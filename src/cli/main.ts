@@ -9,8 +9,9 @@ import v8 from 'node:v8';
 import { LOG_LEVELS, type LogLevel, errorFields, log, setupLogging } from '../observability/log';
 import { restoreDatabase } from '../ops/restore';
 import { PARAM_HELP, PARAM_OPTIONS, joinParamValues, paramsJson } from './params';
+import { lookup } from '../lookup';
 
-const HELP: Record<string, string> = {
+const HELP: Record<string, string> = lookup({
   main: `patina: a replicated SQL database agent
 
 Usage: patina <command> [options]
@@ -132,7 +133,7 @@ Options:
                            a private CA through NODE_EXTRA_CA_CERTS=ca.crt)
       --api-token TOKEN    bearer token when the agent has [api.auth] (default: $PATINA_API_TOKEN)
   -h, --help               show this help`,
-};
+});
 
 class UsageError extends Error {}
 
@@ -473,7 +474,7 @@ async function runRestore(argv: string[]) {
   );
 }
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = lookup({
   agent: runAgent,
   query: runQuery,
   exec: runExec,
@@ -482,7 +483,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   sync: runSync,
   backup: runBackup,
   restore: runRestore,
-};
+});
 
 async function main() {
   const [cmd, ...rest] = process.argv.slice(2);

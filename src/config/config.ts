@@ -4,6 +4,7 @@ import { parse as parseToml } from 'smol-toml';
 import { SWIM_DEFAULTS } from '../cluster/swim';
 import { PatinaError } from '../errors';
 import { DEFAULT_LOG, LOG_LEVELS, type LogConfig, type LogFormat, type LogLevel } from '../observability/log';
+import { lookup } from '../lookup';
 
 /** A host and port to listen on or connect to. */
 export interface Addr {
@@ -221,7 +222,7 @@ export function formatAddr(a: Addr): string {
   return a.host.includes(':') ? `[${a.host}]:${a.port}` : `${a.host}:${a.port}`;
 }
 
-const SIZE_UNITS: Record<string, number> = {
+const SIZE_UNITS: Record<string, number> = lookup({
   '': 1,
   b: 1,
   k: 1024,
@@ -233,7 +234,7 @@ const SIZE_UNITS: Record<string, number> = {
   g: 1024 ** 3,
   gb: 1024 ** 3,
   gib: 1024 ** 3,
-};
+});
 
 function parseSize(v: unknown, key: string): number {
   if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
@@ -507,14 +508,14 @@ export function applyToml(cfg: Config, doc: unknown, baseDir: string): Config {
 }
 
 /** `[gossip]` keys the replication protocol no longer reads, and what took their place. */
-const RETIRED_WHY: Record<string, string> = {
+const RETIRED_WHY: Record<string, string> = lookup({
   push_ttl:
     'is no longer used: a pushed changeset goes down a tree of the alive peers (fanout branches at each agent) and reaches every agent without a hop count; remove the line',
-};
+});
 const RETIRED_GOSSIP_KEYS = Object.keys(RETIRED_WHY);
 
 /** `[gossip]` keys of the tunables: field, minimum, and whether the file gives seconds (kept as ms). */
-const TUNING_KEYS: Record<string, [Exclude<keyof GossipTuning, 'frames'>, number, 'seconds' | 'count']> = {
+const TUNING_KEYS: Record<string, [Exclude<keyof GossipTuning, 'frames'>, number, 'seconds' | 'count']> = lookup({
   ping_interval: ['pingIntervalMs', 0.001, 'seconds'],
   ping_timeout: ['pingTimeoutMs', 0.001, 'seconds'],
   down_after: ['downAfter', 1, 'count'],
@@ -528,7 +529,7 @@ const TUNING_KEYS: Record<string, [Exclude<keyof GossipTuning, 'frames'>, number
   sync_max_rows: ['syncMaxRows', 1, 'count'],
   merge_batch_rows: ['mergeBatchRows', 1, 'count'],
   forget_after: ['forgetAfterMs', 0.001, 'seconds'],
-};
+});
 
 /** Reads a TOML config file over the defaults; errors name the file and the key at fault. */
 export function loadConfigFile(file: string, cfg: Config = defaultConfig()): Config {

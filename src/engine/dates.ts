@@ -4,6 +4,7 @@ import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 import { zoneFileAbbreviation } from './tz-file';
 import type { DateOrder } from './date-style';
 import { clockMicrosText } from './micro-clock';
+import { lookup } from '../lookup';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
 // the PG dialect (date_trunc, extract, casts to date and timestamp, interval arithmetic, typed
@@ -406,7 +407,7 @@ function printedText(stored: string): string {
 }
 
 /** Unit names as PostgreSQL reads them (singular, plural and abbreviations) → one canonical name. */
-const UNITS: Record<string, string> = {};
+const UNITS: Record<string, string> = lookup({});
 for (const [canon, names] of Object.entries({
   microseconds: ['microsecond', 'microseconds', 'usec', 'usecs', 'us'],
   milliseconds: ['millisecond', 'milliseconds', 'msec', 'msecs', 'ms'],
@@ -651,7 +652,7 @@ export interface Interval {
   micros: number;
 }
 
-const PER_UNIT: Record<string, [keyof Interval, number]> = {
+const PER_UNIT: Record<string, [keyof Interval, number]> = lookup({
   microseconds: ['micros', 1],
   milliseconds: ['micros', 1000],
   second: ['micros', 1e6],
@@ -665,7 +666,7 @@ const PER_UNIT: Record<string, [keyof Interval, number]> = {
   decade: ['months', 120],
   century: ['months', 1200],
   millennium: ['months', 12000],
-};
+});
 
 /** Reads PostgreSQL interval text: '7 days', '-30 day', '1 month - 1 day', '1 year 2 mons', '1 day 02:00:00', '@ 3 hours ago'. */
 export function parseInterval(v: unknown): Interval | null {
@@ -1792,13 +1793,13 @@ export function toTimestamp(v: unknown): string | null {
   return formatInstant({ ms, us: micros - ms * 1000, tz: true });
 }
 
-const STORED: Record<string, (v: unknown) => string | null> = {
+const STORED: Record<string, (v: unknown) => string | null> = lookup({
   date: castDate,
   timestamp: castTimestamp,
   timestamptz: (v) => castTimestamptz(v)?.replace(/\+00$/, '') ?? null,
   time: castTime,
   interval: castInterval,
-};
+});
 
 /**
  * A text written into a date or time column of `kind` in the form the column keeps; PostgreSQL's

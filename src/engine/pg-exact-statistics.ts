@@ -6,6 +6,7 @@
 // (pg-exact-division.ts): text would compare and sort as text inside SQLite.
 import type Database from 'better-sqlite3';
 import { divScale, divideText, scaledOf, special } from './pg-exact-division';
+import { lookup } from '../lookup';
 
 interface Scaled {
   digits: bigint;
@@ -75,14 +76,14 @@ function result(st: Sums, variance: boolean, sample: boolean): string | null {
   return sqrtText({ digits: BigInt(int + frac), scale: frac.length }, scale);
 }
 
-const FORMS: Record<string, [variance: boolean, sample: boolean]> = {
+const FORMS: Record<string, [variance: boolean, sample: boolean]> = lookup({
   stddev: [false, true],
   stddev_samp: [false, true],
   stddev_pop: [false, false],
   variance: [true, true],
   var_samp: [true, true],
   var_pop: [true, false],
-};
+});
 
 /** __pg_numeric_stddev, __pg_numeric_var_pop and the others (also window functions). */
 export function installExactStatistics(db: Database.Database): void {

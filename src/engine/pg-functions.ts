@@ -40,6 +40,7 @@ import {
   jsonbText,
   printJsonb,
 } from './jsonb';
+import { lookup } from '../lookup';
 
 // PostgreSQL's strict arithmetic and casts, which the PG dialect writes in place of SQLite's
 // forgiving ones (SQLite answers 1/0 with NULL and 'abc' cast to INTEGER with 0). They are on every
@@ -51,11 +52,11 @@ function pgFail(state: string, message: string): Error {
   return sqlStateError(state, message);
 }
 
-const INT_RANGES: Record<string, [bigint, bigint]> = {
+const INT_RANGES: Record<string, [bigint, bigint]> = lookup({
   smallint: [-32768n, 32767n],
   integer: [-2147483648n, 2147483647n],
   bigint: [-9223372036854775808n, 9223372036854775807n],
-};
+});
 
 const isZero = (x: unknown) => x === 0 || x === 0n || (typeof x === 'string' && x.trim() !== '' && Number(x) === 0);
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
+import { lookup } from '../lookup';
 
 // PostgreSQL's statistical aggregates, which SQLite lacks (a BI tool's "standard deviation"):
 // stddev/variance in their sample and population forms over one column, and the two-column
@@ -87,16 +88,16 @@ function withNaN(m: Moments, result: (m: Moments) => number | null): number {
 /** A sum of squares cannot be below 0; rounding in the inverse step can make it a hair negative. */
 const sq = (v: number) => Math.max(v, 0);
 
-const ONE: Record<string, (m: Moments) => number | null> = {
+const ONE: Record<string, (m: Moments) => number | null> = lookup({
   var_samp: (m) => (m.n < 2 ? null : sq(m.syy) / (m.n - 1)),
   var_pop: (m) => (m.n < 1 ? null : sq(m.syy) / m.n),
   stddev_samp: (m) => (m.n < 2 ? null : Math.sqrt(sq(m.syy) / (m.n - 1))),
   stddev_pop: (m) => (m.n < 1 ? null : Math.sqrt(sq(m.syy) / m.n)),
-};
+});
 ONE.variance = ONE.var_samp;
 ONE.stddev = ONE.stddev_samp;
 
-const TWO: Record<string, (m: Moments) => number | null> = {
+const TWO: Record<string, (m: Moments) => number | null> = lookup({
   corr: (m) => (m.n < 1 || m.sxx === 0 || m.syy === 0 ? null : m.sxy / Math.sqrt(sq(m.sxx) * sq(m.syy))),
   covar_pop: (m) => (m.n < 1 ? null : m.sxy / m.n),
   covar_samp: (m) => (m.n < 2 ? null : m.sxy / (m.n - 1)),
@@ -109,7 +110,7 @@ const TWO: Record<string, (m: Moments) => number | null> = {
   regr_slope: (m) => (m.n < 1 || m.sxx === 0 ? null : m.sxy / m.sxx),
   regr_intercept: (m) => (m.n < 1 || m.sxx === 0 ? null : (m.sy - (m.sx * m.sxy) / m.sxx) / m.n),
   regr_r2: (m) => (m.n < 1 || m.sxx === 0 ? null : m.syy === 0 ? 1 : (m.sxy * m.sxy) / (m.sxx * m.syy)),
-};
+});
 
 export function installPgStatistics(db: Database.Database): void {
   installOrderedSetAggregates(db);

@@ -10,6 +10,7 @@ import {
   zoneAbbreviation,
 } from './dates';
 import { parseDecimal } from './decimal';
+import { lookup } from '../lookup';
 
 // to_char(value, format): PostgreSQL's formatting of timestamps, dates and numbers, as reports and
 // BI tools call it (`to_char(created_at, 'YYYY-MM')`, `to_char(total, 'FM999,999.00')`). A value is
@@ -577,10 +578,10 @@ export function toChar(v: unknown, fmt: unknown, instant = false, zone: string |
 // format outside FX mode: spaces before a field skipped, a separator in the format matching any one
 // separator of the text, a field followed at once by another field read at its width (YYYYMMDD).
 
-const FIELD_WIDTH: Record<string, number> = {
+const FIELD_WIDTH: Record<string, number> = lookup({
   YYYY: 4, YYY: 3, YY: 2, Y: 1, MM: 2, DD: 2, DDD: 3, HH24: 2, HH12: 2, HH: 2, MI: 2, SS: 2, MS: 3, US: 6,
   FF1: 1, FF2: 2, FF3: 3, FF4: 4, FF5: 5, FF6: 6,
-}; // biome-ignore format: a table
+}); // biome-ignore format: a table
 
 const NAME_PATTERNS = new Set(['MONTH', 'MON', 'DAY', 'DY']);
 const MERIDIANS = new Set(['AM', 'PM', 'A.M.', 'P.M.']);

@@ -2,7 +2,8 @@
 // system's zone database; do not edit. Offsets in seconds east of UTC.
 
 /** Abbreviations of a fixed offset ('est': -18000). */
-export const FIXED_ABBREVIATIONS: Record<string, number> = {
+import { lookup } from '../lookup';
+export const FIXED_ABBREVIATIONS: Record<string, number> = lookup({
   eat: 10800,
   sast: 7200,
   wat: 3600,
@@ -148,13 +149,13 @@ export const FIXED_ABBREVIATIONS: Record<string, number> = {
   wakt: 43200,
   wft: 43200,
   yapt: 36000,
-};
+});
 
 /**
  * Abbreviations defined by a zone: the zone, and [UTC seconds, offset] each time the zone began to
  * use the abbreviation with a new offset (empty when the zone database no longer uses it).
  */
-export const ZONE_ABBREVIATIONS: Record<string, { zone: string; history: [number, number][] }> = {
+export const ZONE_ABBREVIATIONS: Record<string, { zone: string; history: [number, number][] }> = lookup({
   art: { zone: 'America/Argentina/Buenos_Aires', history: [] },
   arst: { zone: 'America/Argentina/Buenos_Aires', history: [] },
   clt: { zone: 'America/Santiago', history: [] },
@@ -212,4 +213,4 @@ export const ZONE_ABBREVIATIONS: Record<string, { zone: string; history: [number
   lint: { zone: 'Pacific/Kiritimati', history: [] },
   nut: { zone: 'Pacific/Niue', history: [] },
   tkt: { zone: 'Pacific/Fakaofo', history: [] },
-};
+});

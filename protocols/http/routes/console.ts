@@ -3,6 +3,7 @@ import path from 'node:path';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { PatinaError } from '../../../src/errors';
+import { lookup } from '../../../src/lookup';
 
 // Compiled to dist/protocols/http/routes/: the package root is four folders up.
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -11,11 +12,11 @@ export const CONSOLE_DIR = path.join(ROOT, 'protocols', 'http', 'console');
 /** The browser build of patina/client (`npm run build` writes it; no network needed). */
 export const CLIENT_ESM_DIR = path.join(ROOT, 'dist', 'client-esm');
 
-const TYPES: Record<string, string> = {
+const TYPES: Record<string, string> = lookup({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
-};
+});
 
 /** The files of a folder with these extensions, read once: only they can be served, so no path escapes. */
 function readAssets(dir: string, exts: string[]): Map<string, { body: Buffer; type: string }> {

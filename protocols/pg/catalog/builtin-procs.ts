@@ -4,6 +4,7 @@ import { arrayText } from '../../../src/engine/pg-functions';
 import { pgError } from '../sqlstate';
 import { FUNCTION_NAMES } from './function-names';
 import { PG_PROC_ROWS, type PgProcRow } from './pg-proc-rows';
+import { lookup } from '../../../src/lookup';
 
 /** The rows pg_proc lists, by OID. */
 export const BUILTIN_PROCS: ReadonlyMap<number, PgProcRow> = new Map(
@@ -89,10 +90,10 @@ export function regproc(text: string): number {
 }
 
 /** Type names as a regprocedure's arguments may spell them (the rest compare as pg_get_function_identity_arguments writes them). */
-const ARG_TYPES: Record<string, number> = {
+const ARG_TYPES: Record<string, number> = lookup({
   int: 23, int4: 23, integer: 23, int8: 20, bigint: 20, int2: 21, smallint: 21, float8: 701, float4: 700, real: 700,
   'double precision': 701, bool: 16, boolean: 16, text: 25, varchar: 1043, numeric: 1700, timestamp: 1114,
   timestamptz: 1184, date: 1082, interval: 1186, json: 114, jsonb: 3802, bytea: 17, uuid: 2950, name: 19,
-}; // biome-ignore format: a word list
+}); // biome-ignore format: a word list
 
 const typeOid = (t: string) => String(ARG_TYPES[t.toLowerCase()] ?? t);

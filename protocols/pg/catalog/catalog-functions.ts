@@ -16,6 +16,7 @@ import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
+import { lookup } from '../../../src/lookup';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -37,7 +38,7 @@ export interface CatalogState {
 }
 
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
-const BTREE_COLUMN: Record<string, boolean> = {
+const BTREE_COLUMN: Record<string, boolean> = lookup({
   asc: true,
   desc: false,
   nulls_first: false,
@@ -47,7 +48,7 @@ const BTREE_COLUMN: Record<string, boolean> = {
   returnable: true,
   search_array: true,
   search_nulls: true,
-};
+});
 
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();

@@ -2,7 +2,8 @@
 // each category's words, and the words that cannot be a bare column label. Read from a PostgreSQL 15
 // server's own pg_get_keywords().
 
-const CATEGORIES: Record<string, string> = {
+import { lookup } from '../../../src/lookup';
+const CATEGORIES: Record<string, string> = lookup({
   U:
     'abort absolute access action add admin after aggregate also alter always asensitive assertion ' +
     'assignment at atomic attach attribute backward before begin breadth by cache call called cascade ' +
@@ -45,7 +46,7 @@ const CATEGORIES: Record<string, string> = {
     'initially intersect into lateral leading limit localtime localtimestamp not null offset on only or ' +
     'order placing primary references returning select session_user some symmetric table then to trailing ' +
     'true union unique user using variadic when where window with ',
-};
+});
 
 const NOT_BARE = new Set(
   (
@@ -55,12 +56,12 @@ const NOT_BARE = new Set(
   ).split(' '),
 );
 
-const CATDESC: Record<string, string> = {
+const CATDESC: Record<string, string> = lookup({
   U: 'unreserved',
   C: 'unreserved (cannot be function or type name)',
   T: 'reserved (can be function or type name)',
   R: 'reserved',
-};
+});
 
 /** Rows of pg_get_keywords(): word, catcode, barelabel, catdesc, baredesc; sorted by word. */
 export const PG_KEYWORDS: [string, string, number, string, string][] = Object.entries(CATEGORIES)

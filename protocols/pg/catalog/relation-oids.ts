@@ -1,7 +1,8 @@
 // The OIDs PostgreSQL 15 gives its catalog tables. Clients read them back as `tableoid` (pg_dump keys
 // every object by (tableoid, oid)) and as `'pg_class'::regclass` in joins on pg_depend and
 // pg_description; any fixed number would do for Patina, PostgreSQL's own keep dumps familiar.
-export const CATALOG_RELATION_OIDS: Record<string, number> = {
+import { lookup } from '../../../src/lookup';
+export const CATALOG_RELATION_OIDS: Record<string, number> = lookup({
   pg_default_acl: 826,
   pg_tablespace: 1213,
   pg_type: 1247,
@@ -47,4 +48,4 @@ export const CATALOG_RELATION_OIDS: Record<string, number> = {
   pg_publication: 6104,
   pg_publication_rel: 6106,
   pg_publication_namespace: 6237,
-};
+});

@@ -5,6 +5,7 @@
 // INFORMATION_SCHEMA_TABLES), empty or NULL, so that a query naming one answers as PostgreSQL's would
 // with nothing there (it was answered with no rows at all).
 import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
+import { lookup } from '../../../src/lookup';
 
 /** PostgreSQL 15's pg_stat_user_tables and pg_stat_all_tables. */
 const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEFAULT 0, seq_tup_read int8 DEFAULT 0, idx_scan int8 DEFAULT 0,
@@ -14,7 +15,7 @@ const STAT_TABLES = `relid oid, schemaname name, relname name, seq_scan int8 DEF
     vacuum_count int8 DEFAULT 0, autovacuum_count int8 DEFAULT 0, analyze_count int8 DEFAULT 0, autoanalyze_count int8 DEFAULT 0`;
 
 /** The pg_catalog relations and columns Patina fills, with the types and defaults it gives them. */
-export const DECLARED_CATALOG_TABLES: Record<string, string> = {
+export const DECLARED_CATALOG_TABLES: Record<string, string> = lookup({
   pg_prepared_statements: `name text, statement text, prepare_time timestamptz, parameter_types _regtype, from_sql bool,
     generic_plans int8, custom_plans int8`,
   pg_namespace: 'oid oid, nspname name, nspowner oid, nspacl _text',
@@ -151,10 +152,10 @@ export const DECLARED_CATALOG_TABLES: Record<string, string> = {
   pg_statistic_ext_data: 'stxoid oid, stxdinherit bool',
   pg_user_mappings: 'umid oid, srvid oid, srvname name, umuser oid, usename name, umoptions _text',
   pg_aggregate: 'aggfnoid text, aggkind char1, aggnumdirectargs int2, aggtransfn text, aggfinalfn text',
-};
+});
 
 /** PostgreSQL's types of catalog columns as the catalog connection declares them (catalog/local-db.ts reads the names). */
-const DECLARED_TYPES: Record<string, string> = {
+const DECLARED_TYPES: Record<string, string> = lookup({
   oid: 'oid',
   bigint: 'int8',
   name: 'name',
@@ -188,7 +189,7 @@ const DECLARED_TYPES: Record<string, string> = {
   'information_schema.yes_or_no': 'varchar',
   'information_schema.cardinal_number': 'int4',
   'information_schema.time_stamp': 'timestamptz',
-};
+});
 
 /** A column list's items by column name (`name type [DEFAULT ...]`). */
 function columnItems(list: string): Map<string, string> {
@@ -228,7 +229,7 @@ function withAllColumns(
 }
 
 /** The information_schema relations and columns Patina fills. */
-export const DECLARED_INFORMATION_SCHEMA_TABLES: Record<string, string> = {
+export const DECLARED_INFORMATION_SCHEMA_TABLES: Record<string, string> = lookup({
   schemata:
     'catalog_name name, schema_name name, schema_owner name, default_character_set_catalog name, default_character_set_schema name, default_character_set_name name, sql_path varchar',
   tables: `table_catalog name, table_schema name, table_name name, table_type varchar, self_referencing_column_name name, reference_generation varchar,
@@ -262,7 +263,7 @@ export const DECLARED_INFORMATION_SCHEMA_TABLES: Record<string, string> = {
   enabled_roles: 'role_name name',
   parameters:
     'specific_catalog name, specific_schema name, specific_name name, ordinal_position int4, parameter_mode varchar, parameter_name name, data_type varchar',
-};
+});
 
 /** Every view of PostgreSQL 15's information_schema with all its columns, as PG_CATALOG_TABLES. */
 export const INFORMATION_SCHEMA_TABLES: Record<string, string> = withAllColumns(

@@ -3,9 +3,10 @@
 // MD5 or SHA-1). A client that binds (libpq's `channel_binding=require`, node-postgres's
 // `enableChannelBinding`) hashes the certificate it received; the two must be the same.
 import crypto from 'node:crypto';
+import { lookup } from '../../../src/lookup';
 
 /** The hash each signature algorithm's OID (its DER bytes, hex) names. */
-const SIGNATURE_HASHES: Record<string, string> = {
+const SIGNATURE_HASHES: Record<string, string> = lookup({
   '2a864886f70d010104': 'sha256', // md5WithRSAEncryption: SHA-256, as RFC 5929 says
   '2a864886f70d010105': 'sha256', // sha1WithRSAEncryption
   '2a864886f70d01010b': 'sha256',
@@ -18,7 +19,7 @@ const SIGNATURE_HASHES: Record<string, string> = {
   '2a8648ce3d040303': 'sha384',
   '2a8648ce3d040304': 'sha512',
   '608648016503040302': 'sha256', // dsa-with-sha256
-};
+});
 
 /** One DER element at `at`: where its content starts and ends, or null when it runs past the end. */
 function element(der: Buffer, at: number): { tag: number; start: number; end: number } | null {

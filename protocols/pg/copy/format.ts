@@ -14,6 +14,7 @@ import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
 import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType, timePrecisionOf } from '../types/oids';
 import { type CopyOptions, forcedColumns } from './statement';
+import { lookup } from '../../../src/lookup';
 
 export interface CopyRecord {
   fields: (string | null)[];
@@ -201,7 +202,7 @@ function csvFields(
   return fields;
 }
 
-const TEXT_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+const TEXT_ESCAPES: Record<string, string> = lookup({ b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' });
 
 function textFields(raw: string, o: CopyOptions): (string | null)[] {
   const fields: (string | null)[] = [];

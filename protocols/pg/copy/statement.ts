@@ -3,6 +3,7 @@
 // PostgreSQL checks it; other sources and targets (files, programs) are refused.
 import { type PgToken, identName } from '../sql/lexer';
 import { pgError } from '../sqlstate';
+import { lookup } from '../../../src/lookup';
 
 export interface CopyOptions {
   format: 'text' | 'csv' | 'binary';
@@ -92,11 +93,11 @@ export function parseCopy(sig: PgToken[], tokens: PgToken[]): CopyStatement {
 }
 
 /** The FORCE options by their names in the option list, and the CopyOptions field each sets. */
-const FORCE_OPTIONS: Record<string, 'forceQuote' | 'forceNotNull' | 'forceNull'> = {
+const FORCE_OPTIONS: Record<string, 'forceQuote' | 'forceNotNull' | 'forceNull'> = lookup({
   FORCE_QUOTE: 'forceQuote',
   FORCE_NOT_NULL: 'forceNotNull',
   FORCE_NULL: 'forceNull',
-};
+});
 
 /**
  * A FORCE option's columns from opts[i]: `*` (FORCE_QUOTE only, as in PostgreSQL 15), `(a, b)`, or

@@ -5,11 +5,12 @@ import { sessionZoneName } from '../../../src/engine/dates';
 import { type PgError, pgError } from '../sqlstate';
 import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
 import { clientEncodingName } from '../wire/client-encodings';
+import { lookup } from '../../../src/lookup';
 
 export const SERVER_VERSION = '15.0';
 export const VERSION_TEXT = `PostgreSQL ${SERVER_VERSION} (Patina) on x86_64-pc-linux-gnu, 64-bit`;
 
-export const GUC_DEFAULTS: Record<string, string> = {
+export const GUC_DEFAULTS: Record<string, string> = lookup({
   server_version: SERVER_VERSION,
   server_version_num: '150000',
   server_encoding: 'UTF8',
@@ -39,7 +40,7 @@ export const GUC_DEFAULTS: Record<string, string> = {
   block_size: '4096',
   ssl: 'off',
   default_text_search_config: 'pg_catalog.english',
-};
+});
 
 /**
  * The settings a session may change that PostgreSQL 15 reports by ParameterStatus (GUC_REPORT), with
@@ -95,25 +96,25 @@ export function defaultSetting(name: string): string | undefined {
 }
 
 /** Settings PostgreSQL has and pg_settings does not list (SET ROLE, SET SESSION AUTHORIZATION, SET SEED), by context. */
-const HIDDEN: Record<string, string> = {
+const HIDDEN: Record<string, string> = lookup({
   role: 'user',
   session_authorization: 'user',
   seed: 'user',
   default_with_oids: 'user',
   is_superuser: 'internal',
-};
+});
 
 /** Whether SHOW ALL and pg_settings leave the setting out, as PostgreSQL does (role, session_authorization, ...). */
 export const hiddenSetting = (name: string): boolean => name in HIDDEN;
 
 /** Why PostgreSQL refuses to set a setting of this context in a session (55P02), by context; absent: it may be set. */
-const FIXED: Record<string, string> = {
+const FIXED: Record<string, string> = lookup({
   internal: 'cannot be changed',
   postmaster: 'cannot be changed without restarting the server',
   sighup: 'cannot be changed now',
   backend: 'cannot be set after connection start',
   'superuser-backend': 'cannot be set after connection start',
-};
+});
 
 /**
  * PostgreSQL's refusals of SET name (value; RESET: null), SET LOCAL and set_config alike: 42704 for a
@@ -265,11 +266,11 @@ export function parseSet(sig: PgToken[]): { name: string; value: string | null; 
 }
 
 /** SET forms that are another setting's (with how many words they take). */
-const SET_ALIASES: Record<string, [string, number]> = {
+const SET_ALIASES: Record<string, [string, number]> = lookup({
   NAMES: ['client_encoding', 1],
   SCHEMA: ['search_path', 1],
   'XML OPTION': ['xmloption', 2],
-};
+});
 
 /** The value of a SET from sig[j] on, as written (quotes taken off). */
 function settingValue(sig: PgToken[], j: number): string {
@@ -447,7 +448,7 @@ function resetSetting(settings: Map<string, string>, name: string, resetTo: Read
 }
 
 /** Bytes or milliseconds of each unit a setting's value may carry (PostgreSQL's memory and time units). */
-const UNIT_SIZE: Record<string, number> = {
+const UNIT_SIZE: Record<string, number> = lookup({
   B: 1,
   kB: 1024,
   '8kB': 8192,
@@ -460,7 +461,7 @@ const UNIT_SIZE: Record<string, number> = {
   min: 60_000,
   h: 3_600_000,
   d: 86_400_000,
-};
+});
 
 /** pg_settings' `setting` of a value SET: in the setting's own unit (`8MB` of work_mem is 8192, its unit kB). */
 export function settingInUnit(name: string, shown: string): string {
@@ -473,7 +474,7 @@ export function settingInUnit(name: string, shown: string): string {
   }
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+const UNIT_MS: Record<string, number> = lookup({ ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 });
 
 /** A duration setting's milliseconds (a bare number is milliseconds, as for statement_timeout); null when it is none. */
 export function durationMs(value: string): number | null {

@@ -5,7 +5,7 @@
 import type { Schema } from '../../../src/engine/schema/model';
 import { parseCopy } from '../copy/statement';
 import { parseFetch } from '../session/cursors';
-import { pgError } from '../sqlstate';
+import { pgError, pgErrorAt } from '../sqlstate';
 import type { Analyzed } from './analyzed';
 import { type PgToken, identName, lexPg } from './lexer';
 
@@ -142,6 +142,9 @@ export function analyzeFetch(sig: PgToken[], move: boolean): Analyzed {
 }
 
 /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
+/** The options PostgreSQL 15's EXPLAIN takes in parentheses. */
+const EXPLAIN_OPTIONS = new Set(['analyze', 'verbose', 'costs', 'settings', 'buffers', 'wal', 'timing', 'summary', 'format']);
+
 export function analyzeExplain(
   sig: PgToken[],
   tokens: PgToken[],
@@ -153,6 +156,12 @@ export function analyzeExplain(
   const up = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
   if (sig[i]?.text === '(') {
     for (i++; i < sig.length && sig[i].text !== ')'; i++) {
+      // an option's name (after the parenthesis or a comma) must be one of PostgreSQL 15's
+      if ((sig[i - 1].text === '(' || sig[i - 1].text === ',') && !EXPLAIN_OPTIONS.has(up(i).toLowerCase())) {
+        const name = sig[i].type === 'quoted' ? sig[i].text.slice(1, -1) : sig[i].text.toLowerCase();
+        const at = tokens.slice(0, tokens.indexOf(sig[i])).reduce((n, t) => n + t.text.length, 0);
+        throw pgErrorAt('42601', `unrecognized EXPLAIN option "${name}"`, at);
+      }
       if (up(i) === 'ANALYZE') run = !['FALSE', 'OFF', '0'].includes(up(i + 1) || sig[i + 1]?.text);
       if (up(i) === 'FORMAT' && up(i + 1) !== 'TEXT')
         throw pgError(

@@ -48,7 +48,7 @@ import { orderMarkKey, typedOperators } from './typed-operators';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
-import { explainRefusal } from './unsupported';
+import { explainRefusal, syntaxError } from './unsupported';
 import { withOutputStyles } from './session-styles';
 import type { InputStyle } from '../../../src/engine/dates';
 import { withSessionZone } from './session-zone';
@@ -56,9 +56,19 @@ import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
+import { parseTree } from './parse';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
+
+/**
+ * Statements the analysis reads from their words alone (transaction control, cursors, LISTEN): the
+ * parser checks them first. An analysis is cached by text, so a BEGIN is parsed once per text.
+ */
+const WORD_READ = new Set([
+  'BEGIN', 'START', 'COMMIT', 'END', 'ROLLBACK', 'ABORT', 'SAVEPOINT', 'RELEASE', 'LISTEN', 'UNLISTEN',
+  'FETCH', 'MOVE', 'CLOSE',
+]); // biome-ignore format: a word list
 
 /** Analyses statements for one session, against the engine's schema (re-read when it reloads). */
 export class Analyzer {
@@ -273,6 +283,16 @@ export class Analyzer {
     if (sig.length === 0) return { ...base, kind: 'empty', command: '' };
     const w = (i: number) => (sig[i] && sig[i].type === 'word' ? sig[i].text.toUpperCase() : '');
     const kw = w(0);
+    // the statements read from their words below are checked by PostgreSQL's parser first, so that
+    // `BEGIN ISOLATION LEVEL x` or `COMMIT now` is the parser's 42601 with its position (BEGIN took it)
+    if (WORD_READ.has(kw)) {
+      const text = tokens.map((t) => t.text).join(' ');
+      try {
+        parseTree(text);
+      } catch (err) {
+        throw syntaxError(text, err, tokens) ?? err;
+      }
+    }
     switch (kw) {
       case 'BEGIN':
       case 'START': {

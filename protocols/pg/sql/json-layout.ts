@@ -12,6 +12,7 @@ import type { PgToken } from './lexer';
 import { isPunct, isWord } from './tokens';
 import { starsSpelled } from './star-columns';
 import { strings } from './type-signatures';
+import { lookup } from '../../../src/lookup';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -330,7 +331,7 @@ function subqueryFlags(s: Node, schema: Schema | undefined, leaves: Leaf[]): str
  * A whole row's flag of a column of a type: `v` a json column's text, `b` a jsonb column's as jsonb
  * prints it, `J` and `K` a json[] and a jsonb[] column's elements so.
  */
-const ROW_FLAGS: Record<string, string> = { json: 'v', jsonb: 'b', 'json[]': 'J', 'jsonb[]': 'K' };
+const ROW_FLAGS: Record<string, string> = lookup({ json: 'v', jsonb: 'b', 'json[]': 'J', 'jsonb[]': 'K' });
 
 /** Builders whose document is json (not jsonb). */
 const JSON_BUILDERS = new Set([

@@ -6,6 +6,7 @@ import { OID, oidOfDeclType } from '../types/oids';
 import type { ColumnDesc } from './analyzed';
 import { type PgToken, identName } from './lexer';
 import { selectListItems } from './select-list';
+import { lookup } from '../../../src/lookup';
 
 /** The type OID of a result column from its declared type, or a guess from its expression. */
 export function columnOid(c: ColumnDesc, sample: unknown): number {
@@ -44,7 +45,7 @@ export function pgColumnName(name: string, sql: string): string {
   return '?column?';
 }
 
-const INTERNAL_NAMES: Record<string, string> = {
+const INTERNAL_NAMES: Record<string, string> = lookup({
   __pg_int: 'int4',
   __pg_float: 'float8',
   __pg_typeof: 'pg_typeof',
@@ -54,7 +55,7 @@ const INTERNAL_NAMES: Record<string, string> = {
   __pg_time: 'time',
   __pg_interval: 'interval',
   __pg_substr: 'substr',
-};
+});
 
 /** Column names of a select list, read from the SQL (for catalog queries answered with no rows). */
 export function selectListNames(tokens: PgToken[]): string[] {

@@ -4,9 +4,10 @@
 // (sql/result-types.ts) comes first where there is one; this is for what it leaves open.
 import { OID, oidOfDeclType } from '../types/oids';
 import { type PgToken, identName } from './lexer';
+import { lookup } from '../../../src/lookup';
 
 /** PostgreSQL's name of a type as a cast spells it (the name an unaliased `x::type` column gets). */
-const CAST_NAMES: Record<string, string> = {
+const CAST_NAMES: Record<string, string> = lookup({
   int: 'int4',
   integer: 'int4',
   int4: 'int4',
@@ -46,10 +47,10 @@ const CAST_NAMES: Record<string, string> = {
   'timestamp with time zone': 'timestamptz',
   'timestamp without time zone': 'timestamp',
   'time without time zone': 'time',
-};
+});
 
 /** Result types of functions whose values do not tell (a timestamp is text in SQLite). */
-const FUNCTION_TYPES: Record<string, string> = {
+const FUNCTION_TYPES: Record<string, string> = lookup({
   date_trunc: 'timestamp',
   date_part: 'float8',
   extract: 'numeric',
@@ -57,7 +58,7 @@ const FUNCTION_TYPES: Record<string, string> = {
   avg: 'numeric',
   total: 'float8', // SQLite's avg is REAL, 2.0 reads as the integer 2
   count: 'int8',
-};
+});
 
 /** The type a cast or typed literal names: the words of `type` (after `::`, `AS`, or before the literal). */
 function castTypeName(type: PgToken[]): string | null {

@@ -2,6 +2,7 @@
 // result type is fixed, the SQL value functions (current_date, ...), and how numbers promote.
 import { arrayOidOf } from '../types/registry';
 import { OID } from '../types/oids';
+import { lookup } from '../../../src/lookup';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -10,7 +11,7 @@ export const INTS = new Set<number>([OID.int2, OID.int4, OID.int8]);
 export const FLOATS = new Set<number>([OID.float4, OID.float8]);
 
 /** PostgreSQL's type names (as casts and pg_catalog write them) → OID. */
-export const TYPE_NAMES: Record<string, number> = {
+export const TYPE_NAMES: Record<string, number> = lookup({
   int2: OID.int2,
   smallint: OID.int2,
   int4: OID.int4,
@@ -46,10 +47,10 @@ export const TYPE_NAMES: Record<string, number> = {
   regclass: OID.regclass,
   // a schema's OID, printed as its name (types/oids.ts; made text by __pg_regnamespace_text)
   regnamespace: OID.regnamespace,
-};
+});
 
 /** Functions whose result type does not depend on their arguments. */
-export const FIXED: Record<string, number> = {
+export const FIXED: Record<string, number> = lookup({
   count: OID.int8,
   // the type's name as text, its OID in binary (types/registry.ts)
   pg_typeof: OID.regtype,
@@ -242,9 +243,9 @@ export const FIXED: Record<string, number> = {
   overlaps: OID.bool,
   num_nonnulls: OID.int4,
   to_date: OID.date,
-};
+});
 
-export const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = {
+export const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = lookup({
   SVFOP_CURRENT_DATE: ['current_date', OID.date],
   SVFOP_CURRENT_TIMESTAMP: ['current_timestamp', OID.timestamptz],
   SVFOP_CURRENT_TIMESTAMP_N: ['current_timestamp', OID.timestamptz],
@@ -257,7 +258,7 @@ export const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = {
   SVFOP_SESSION_USER: ['session_user', OID.name],
   SVFOP_CURRENT_CATALOG: ['current_catalog', OID.name],
   SVFOP_CURRENT_SCHEMA: ['current_schema', OID.name],
-};
+});
 
 export const strings = (list: Node[] | undefined): string[] => (list ?? []).map((n) => n.String?.sval ?? '');
 

@@ -6,20 +6,21 @@ import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { pgError, pgErrorAt } from '../sqlstate';
 import type { PatinaError } from '../../../src/errors';
+import { lookup } from '../../../src/lookup';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-const JSONB_OPS: Record<string, string> = {
+const JSONB_OPS: Record<string, string> = lookup({
   '@?': 'JSON path',
   '@@': 'JSON path or text search',
-};
+});
 
-const GROUPING: Record<string, string> = {
+const GROUPING: Record<string, string> = lookup({
   GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
   GROUPING_SET_CUBE: 'GROUP BY CUBE',
   GROUPING_SET_SETS: 'GROUP BY GROUPING SETS',
-};
+});
 
 /** The first construct of the tree with no translation (`what|hint`); null when none. */
 function find(n: Node): string | null {

@@ -7,13 +7,14 @@ import { pgError } from '../sqlstate';
 import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TYPE_DISPLAY } from './oids';
 import { arrayOidOf } from './registry';
 import { relationNames } from './relation-names';
+import { lookup } from '../../../src/lookup';
 
 /** Aliases regtype's input takes besides PostgreSQL's names (format_type's and pg_type's). */
-const TYPE_ALIASES: Record<string, string> = {
+const TYPE_ALIASES: Record<string, string> = lookup({
   int: 'integer', decimal: 'numeric', float: 'double precision', char: 'bpchar', bool: 'boolean',
   timestamptz: 'timestamp with time zone', timetz: 'time with time zone', varchar: 'character varying',
   any: '"any"',
-}; // biome-ignore format: a table
+}); // biome-ignore format: a table
 
 /** regtype's input: a type's OID by any of its names; 42704 as in PostgreSQL for none. */
 export function regtypeOid(input: string): number {

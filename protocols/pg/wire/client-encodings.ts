@@ -6,6 +6,7 @@
 import iconv from 'iconv-lite';
 import { type PgError, pgError } from '../sqlstate';
 import { hex, MULTI_BYTE, MultiByteCharset, noEquivalent } from './multibyte';
+import { lookup } from '../../../src/lookup';
 
 /** A client encoding that is not UTF-8: text from the client decoded by it, text to the client encoded in it. */
 export interface Charset {
@@ -21,7 +22,7 @@ export interface Charset {
 }
 
 /** PostgreSQL's spellings of each encoding, cleaned as it cleans them (letters and digits, lower case), to its name. */
-const NAMES: Record<string, string> = {
+const NAMES: Record<string, string> = lookup({
   abc: 'WIN1258',
   alt: 'WIN866',
   big5: 'BIG5',
@@ -71,7 +72,7 @@ const NAMES: Record<string, string> = {
   windows936: 'GBK',
   windows949: 'UHC',
   windows950: 'BIG5',
-};
+});
 for (let n = 1; n <= 10; n++) NAMES[`latin${n}`] = `LATIN${n}`;
 for (const n of ['866', '874', '1250', '1251', '1252', '1253', '1254', '1255', '1256', '1257', '1258'])
   NAMES[`win${n}`] = NAMES[`windows${n}`] = `WIN${n}`;
@@ -83,7 +84,7 @@ for (const n of ['866', '874', '1250', '1251', '1252', '1253', '1254', '1255', '
  * (WIN874's 0xDB), or one of UNDEFINED. LATIN10 is iconv-lite's ISO-8859-16 (Node has no decoder
  * of it), the same as PostgreSQL's byte for byte.
  */
-const SINGLE_BYTE: Record<string, string | null> = {
+const SINGLE_BYTE: Record<string, string | null> = lookup({
   LATIN1: null,
   LATIN2: 'iso-8859-2',
   LATIN3: 'iso-8859-3',
@@ -111,13 +112,13 @@ const SINGLE_BYTE: Record<string, string | null> = {
   WIN1256: 'windows-1256',
   WIN1257: 'windows-1257',
   WIN1258: 'windows-1258',
-};
+});
 
 /** Where a byte has no character. */
 const NONE = 0xffff;
 
 /** Bytes WHATWG's tables decode and PostgreSQL's do not. */
-const UNDEFINED: Record<string, number[]> = { WIN1253: [0xaa] };
+const UNDEFINED: Record<string, number[]> = lookup({ WIN1253: [0xaa] });
 
 /** Whether PostgreSQL has no character for what TextDecoder(label) decodes byte `b` to (`c`). */
 function undefinedIn(name: string, label: string, b: number, c: number): boolean {

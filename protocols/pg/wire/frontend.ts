@@ -5,6 +5,7 @@
 import { badUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from './client-encodings';
 import { inParameter, invalidUtf8 } from './utf8';
+import { lookup } from '../../../src/lookup';
 
 /** Largest frontend message accepted; bigger lengths are garbage or abuse and end the connection. */
 export const MAX_MESSAGE = 64 * 1024 * 1024;
@@ -224,7 +225,7 @@ function inUtf8(r: Reader, portal: string, params: (Buffer | null)[], formats: n
 }
 
 /** Frontend message decoders, keyed by type byte. */
-const frontend: Record<string, Decoder> = {
+const frontend: Record<string, Decoder> = lookup({
   Q: (r) => ({ type: 'query', sql: r.cstr() }),
   P: (r) => {
     const name = r.cstr();
@@ -266,7 +267,7 @@ const frontend: Record<string, Decoder> = {
   d: (r) => ({ type: 'copyData', data: r.rest() }),
   c: () => COPY_DONE,
   f: (r) => ({ type: 'copyFail', message: r.cstr() }),
-};
+});
 
 /** The startup packet's parameters (user, database, application_name, options, ...). */
 export function parseStartupParams(r: Reader): Record<string, string> {

@@ -2,10 +2,11 @@
 // Where PostgreSQL's conversion tables differ from the ones multibyte.ts makes from iconv-lite's, as
 // runs [first code, first character (0: none, PostgreSQL's 22P05), length] read from the client
 // and [first character, first code (0: none), length] written to it; codes and characters go up by one.
+import { lookup } from '../../../src/lookup';
 type Runs = [number, number, number][];
 
 // biome-ignore format: generated
-export const DIFFERENCES: Record<string, { decode: Runs; encode: Runs }> = {
+export const DIFFERENCES: Record<string, { decode: Runs; encode: Runs }> = lookup({
   SJIS: {
     decode: [
       [0xf040, 0x0, 0x3f],
@@ -359,4 +360,4 @@ export const DIFFERENCES: Record<string, { decode: Runs; encode: Runs }> = {
       [0xe7c7, 0xa8bc, 0x1],
     ],
   },
-};
+});

@@ -11,9 +11,10 @@
 import iconv from 'iconv-lite';
 import { type PgError, pgError } from '../sqlstate';
 import { DIFFERENCES } from './multibyte-differences';
+import { lookup } from '../../../src/lookup';
 
 /** The encodings converted here, with the iconv-lite codec their tables are made from. */
-export const MULTI_BYTE: Record<string, string> = {
+export const MULTI_BYTE: Record<string, string> = lookup({
   SJIS: 'shiftjis',
   EUC_JP: 'eucjp',
   EUC_CN: 'cp936',
@@ -22,7 +23,7 @@ export const MULTI_BYTE: Record<string, string> = {
   GBK: 'cp936',
   BIG5: 'cp950',
   GB18030: 'gb18030',
-};
+});
 
 const euc = (c: number) => c >= 0xa1 && c <= 0xfe;
 
@@ -32,7 +33,7 @@ const euc = (c: number) => c >= 0xa1 && c <= 0xfe;
  */
 type Verify = (b: Uint8Array, i: number, len: number) => number;
 
-const VERIFY: Record<string, Verify> = {
+const VERIFY: Record<string, Verify> = lookup({
   SJIS: (b, i, len) => {
     const c = b[i];
     if (c >= 0xa1 && c <= 0xdf) return 1; // (half-width katakana)
@@ -64,7 +65,7 @@ const VERIFY: Record<string, Verify> = {
     }
     return -1;
   },
-};
+});
 
 /** PostgreSQL's length of the character starting with byte `c` (0x80 or more), for its error messages (pg_*_mblen). */
 function mblen(name: string, b: Uint8Array, i: number): number {

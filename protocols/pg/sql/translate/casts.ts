@@ -22,6 +22,7 @@ import {
 } from '../tokens';
 import { rewriteDateArithmetic } from './typed-arithmetic';
 import { textOfKind } from '../text-kinds';
+import { lookup } from '../../../../src/lookup';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
@@ -178,7 +179,7 @@ function regLiteral(x: string, oidOf: (name: string) => number): string | null {
 }
 
 /** Element types by the names a cast spells them with, for arrays kept in PostgreSQL's form. */
-const ELEMENT_KINDS: Record<string, ElementKind> = {
+const ELEMENT_KINDS: Record<string, ElementKind> = lookup({
   int2: 'smallint',
   smallint: 'smallint',
   int: 'integer',
@@ -212,7 +213,7 @@ const ELEMENT_KINDS: Record<string, ElementKind> = {
   jsonb: 'jsonb',
   interval: 'interval',
   bytea: 'bytea',
-};
+});
 
 /**
  * A cast to an array type: the text in PostgreSQL's form, each element read as its type (`'{ a ,

@@ -6,9 +6,10 @@
 import { pgError } from '../../sqlstate';
 import { type Tok, isPunct, isWord } from '../tokens';
 import { bracketAfter, primaryEnd, primaryStart } from './primaries';
+import { lookup } from '../../../../src/lookup';
 
 /** jsonb's operators, as the functions src/engine/pg-functions.ts defines. */
-const JSONB_FUNCTIONS: Record<string, string> = {
+const JSONB_FUNCTIONS: Record<string, string> = lookup({
   '@>': '__pg_jsonb_contains',
   '<@': '__pg_jsonb_contained',
   '?': '__pg_jsonb_exists',
@@ -17,22 +18,22 @@ const JSONB_FUNCTIONS: Record<string, string> = {
   '#>': '__pg_jsonb_path',
   '#>>': '__pg_jsonb_path_text',
   '#-': '__pg_jsonb_delete_path',
-};
+});
 
 /** json's ->, ->>, #> and #>> that keep the value's text as written (src/engine/pg-json-get.ts). */
-const JSON_GETS: Record<string, string> = {
+const JSON_GETS: Record<string, string> = lookup({
   '->': '__pg_json_get',
   '->>': '__pg_json_get_text',
   '#>': '__pg_json_get_path',
   '#>>': '__pg_json_get_path_text',
-};
+});
 
 /** @>, <@ and && of arrays (typed-operators.ts marks them 'arr' by their operands' types; && is only an array's here). */
-const ARRAY_FUNCTIONS: Record<string, string> = {
+const ARRAY_FUNCTIONS: Record<string, string> = lookup({
   '@>': '__pg_array_contains',
   '<@': '__pg_array_contained',
   '&&': '__pg_array_overlap',
-};
+});
 
 /** Operators that bind at least as tightly as jsonb's, so that a left operand goes on through them. */
 const LEFT_CHAIN = new Set(['||', '->', '->>', '+', '-', '*', '/', '%', '^']);

@@ -7,6 +7,7 @@
 import { pgError } from '../../sqlstate';
 import { type Tok, isOp, isWord } from '../tokens';
 import { primaryEnd } from './primaries';
+import { lookup } from '../../../../src/lookup';
 
 /**
  * The end (exclusive) of the simple expression starting at toks[i]: literals, parameters, column
@@ -23,12 +24,12 @@ function operandEnd(toks: Tok[], i: number): number {
   return j;
 }
 
-const LIKE_OPS: Record<string, { not: boolean; insensitive: boolean }> = {
+const LIKE_OPS: Record<string, { not: boolean; insensitive: boolean }> = lookup({
   '~~': { not: false, insensitive: false },
   '!~~': { not: true, insensitive: false },
   '~~*': { not: false, insensitive: true },
   '!~~*': { not: true, insensitive: true },
-};
+});
 
 /** LIKE, ILIKE, their operators (~~, ~~*, !~~, !~~*) and SIMILAR TO, with PostgreSQL's case and escape rules. */
 export function rewriteLike(toks: Tok[]): Tok[] {

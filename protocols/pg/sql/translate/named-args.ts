@@ -3,11 +3,12 @@
 // error). A name the function has not is 42883, as PostgreSQL finds no such function.
 import { pgError } from '../../sqlstate';
 import { type Tok, closer, isPunct, topLevelItems } from '../tokens';
+import { lookup } from '../../../../src/lookup';
 
 /** Parameter names in order, and what a left-out one is. */
-const PARAMS: Record<string, { names: string[]; missing: string }> = {
+const PARAMS: Record<string, { names: string[]; missing: string }> = lookup({
   make_interval: { names: ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'], missing: '0' },
-};
+});
 
 export function rewriteNamedArguments(toks: Tok[]): Tok[] {
   if (!toks.some((t) => t.type === 'op' && t.text === '=>')) return toks;

@@ -26,6 +26,7 @@ import { sessionZone } from '../session-zone';
 import { exactSortKey } from './exact-order';
 import { textOfKind } from '../text-kinds';
 import { negateIntervals, rewriteIntervalArithmetic } from './interval-arithmetic';
+import { lookup } from '../../../../src/lookup';
 
 /**
  * All date and time arithmetic of a token run: negated intervals, the operators the analysis typed,
@@ -60,7 +61,7 @@ function rewriteAtTimeZone(toks: Tok[]): Tok[] {
 
 const COMPARISON_OPS = ['=', '<>', '!=', '<', '>', '<=', '>='];
 
-const TIGHTER: Record<string, Set<string>> = {
+const TIGHTER: Record<string, Set<string>> = lookup({
   '^': new Set(),
   '*': new Set(['^']),
   '/': new Set(['^']),
@@ -70,14 +71,14 @@ const TIGHTER: Record<string, Set<string>> = {
   // `#` (bitwise XOR) is one of PostgreSQL's other operators, looser than arithmetic
   '#': new Set(['^', '*', '/', '%', '+', '-']),
   '||': new Set(['^', '*', '/', '%', '+', '-']),
-};
+});
 // comparisons bind looser than all of these
 for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
 /** What a left operand takes in: the tighter operators and those of its own level (left to right: `2 - 1 + n`). */
-const LEFT: Record<string, Set<string>> = {};
+const LEFT: Record<string, Set<string>> = lookup({});
 for (const level of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
   for (const op of level) LEFT[op] = new Set([...TIGHTER[op], ...level]);
 for (const op of COMPARISON_OPS) LEFT[op] = TIGHTER[op];
@@ -162,7 +163,7 @@ function rewriteNegations(toks: Tok[]): Tok[] {
 }
 
 /** numeric's `+`, `-`, `*` (marked 'num+', ...): the functions that keep NaN (src/engine/pg-numeric-arith.ts). */
-const NUMERIC_OPS: Record<string, string> = {
+const NUMERIC_OPS: Record<string, string> = lookup({
   'num+': '__pg_num_add',
   'num-': '__pg_num_sub',
   'num*': '__pg_num_mul',
@@ -176,7 +177,7 @@ const NUMERIC_OPS: Record<string, string> = {
   // numeric's power, exactly (src/engine/pg-exact-power.ts): `a ^ b` and power(a, b) ('numx-pow')
   'numx^': '__pg_numeric_power',
   'numx-pow': '__pg_numeric_power',
-};
+});
 
 /**
  * An exact operator's call ('numx*:2:' and the like): each operand that is a numeric of known scale

@@ -5,9 +5,10 @@ import { TYPE_DISPLAY, oidOfDeclType } from '../../types/oids';
 import { type PgToken, identName, quoteString } from '../lexer';
 import { type Tok, closerAfter, isOp, isPunct, isWord, readType } from '../tokens';
 import type { DialectContext } from './translate';
+import { lookup } from '../../../../src/lookup';
 
 /** PostgreSQL's display names of types as a cast spells them (what pg_typeof answers). */
-const TYPEOF_NAMES: Record<string, string> = {
+const TYPEOF_NAMES: Record<string, string> = lookup({
   int: 'integer',
   int4: 'integer',
   integer: 'integer',
@@ -45,7 +46,7 @@ const TYPEOF_NAMES: Record<string, string> = {
   bytea: 'bytea',
   oid: 'oid',
   regclass: 'regclass',
-};
+});
 
 /**
  * pg_typeof(x): the type the SQL gives x (a literal, a cast, a schema column) as a string; otherwise

@@ -10,6 +10,7 @@ import { sessionZone, sessionZoneLiteral } from '../session-zone';
 import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
+import { lookup } from '../../../../src/lookup';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -21,7 +22,7 @@ const BOOL_COLUMNS = new Set(
       .map((c) => c[0]),
   ),
 );
-const BOOL_LITERALS: Record<string, string> = { "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' };
+const BOOL_LITERALS: Record<string, string> = lookup({ "'t'": '1', "'f'": '0', "'true'": '1', "'false'": '0' });
 
 /** Function calls replaced by their value for the session (the read workers do not have them). */
 function sessionValue(name: string, ctx: DialectContext): string | null {
@@ -89,40 +90,42 @@ const CLOCK_VALUES = new Set([
  * PostgreSQL's JSON functions, called by their __pg_ names (src/engine/pg-json-functions.ts): SQLite
  * has some of these names itself with other meanings (its jsonb_set returns its binary JSONB).
  */
-const PG_JSON_FUNCTIONS: Record<string, string> = Object.fromEntries(
-  [
-    'each',
-    'each_text',
-    'array_elements',
-    'array_elements_text',
-    'object_keys',
-    'strip_nulls',
-    'extract_path',
-    'extract_path_text',
-  ]
-    .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
-    .concat(['jsonb_set', 'jsonb_pretty', 'regexp_matches'])
-    .map((f) => [f, `__pg_${f}`]),
+const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
+  Object.fromEntries(
+    [
+      'each',
+      'each_text',
+      'array_elements',
+      'array_elements_text',
+      'object_keys',
+      'strip_nulls',
+      'extract_path',
+      'extract_path_text',
+    ]
+      .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
+      .concat(['jsonb_set', 'jsonb_pretty', 'regexp_matches'])
+      .map((f) => [f, `__pg_${f}`]),
+  ),
 );
 
 /** The clocks that take a precision (`current_timestamp(0)`): strftime format, and whether a zone follows. */
-const PRECISION_CLOCKS: Record<string, [string, boolean]> = {
+const PRECISION_CLOCKS: Record<string, [string, boolean]> = lookup({
   current_timestamp: ['%Y-%m-%d %H:%M:%f', true],
   localtimestamp: ['%Y-%m-%d %H:%M:%f', false],
   current_time: ['%H:%M:%f', true],
   localtime: ['%H:%M:%f', false],
-};
+});
 
 /** The calls of a timestamptz (RENAMED) that take the session's zone when it is not UTC. */
-const ZONED_CALLS: Record<string, string> = {
+const ZONED_CALLS: Record<string, string> = lookup({
   __pg_to_char_tz: '__pg_to_char_in',
   date_trunc: '__pg_date_trunc_in',
   date_part: '__pg_date_part_in',
   generate_series: 'generate_series',
-};
+});
 
 /** Calls the analysis marked (sql/typed-operators.ts) by the type of their argument, and their functions. */
-const RENAMED: Record<string, string> = {
+const RENAMED: Record<string, string> = lookup({
   'round-even': '__pg_round_even',
   'round-numeric': '__pg_round_numeric',
   'to-char-tz': '__pg_to_char_tz',
@@ -148,7 +151,45 @@ const RENAMED: Record<string, string> = {
       ['numeric', 'boolean'].map((k) => [`arr-${f}-${k}`, `__pg_array_${f}_${k}`]),
     ),
   ),
-};
+});
+
+/** PostgreSQL's match operators in SQLite's words (`~*` and `!~*` with the regex made case-blind). */
+const MATCH_OPERATORS: Record<string, string[]> = lookup({
+  '~': ['REGEXP'],
+  '!~': ['NOT', 'REGEXP'],
+  '~*': ['REGEXP', "'(?i)'", '||'],
+  '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
+  '~~': ['LIKE'],
+  '~~*': ['LIKE'],
+  '!~~': ['NOT', 'LIKE'],
+  '!~~*': ['NOT', 'LIKE'],
+});
+
+/** Functions called by another name in SQLite (or by Patina's own), by their lower-case name. */
+const RENAMED_CALLS = new Map<string, string>(
+  Object.entries({
+    ...PG_JSON_FUNCTIONS,
+    string_agg: 'group_concat',
+    json_build_object: 'json_object',
+    jsonb_build_object: 'json_object',
+    json_agg: 'json_group_array',
+    jsonb_agg: 'json_group_array',
+    json_build_array: 'json_array',
+    jsonb_build_array: 'json_array',
+    json_object_agg: 'json_group_object',
+    jsonb_object_agg: 'json_group_object',
+    jsonb_array_length: 'json_array_length',
+    row_to_json: 'json',
+    to_json: STRICT_TO_JSON,
+    to_jsonb: STRICT_TO_JSON,
+    btrim: 'trim',
+    substr: '__pg_substr',
+    substring: '__pg_substr',
+    random: '__pg_random',
+    lower: '__pg_lower',
+    upper: '__pg_upper',
+  }),
+);
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
 const BARE_FUNCTIONS = new Set([
@@ -224,17 +265,7 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       continue;
     }
     if (t.type === 'op') {
-      const map: Record<string, string[]> = {
-        '~': ['REGEXP'],
-        '!~': ['NOT', 'REGEXP'],
-        '~*': ['REGEXP', "'(?i)'", '||'],
-        '!~*': ['NOT', 'REGEXP', "'(?i)'", '||'],
-        '~~': ['LIKE'],
-        '~~*': ['LIKE'],
-        '!~~': ['NOT', 'LIKE'],
-        '!~~*': ['NOT', 'LIKE'],
-      };
-      const m = map[t.text];
+      const m = MATCH_OPERATORS[t.text];
       if (m) {
         for (const w of m) out.push({ type: w.startsWith("'") ? 'string' : w === '||' ? 'op' : 'word', text: w });
         continue;
@@ -341,30 +372,9 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         continue;
       }
       if (!afterDot && isPunct(next, '(')) {
-        const renamed: Record<string, string> = {
-          ...PG_JSON_FUNCTIONS,
-          string_agg: 'group_concat',
-          json_build_object: 'json_object',
-          jsonb_build_object: 'json_object',
-          json_agg: 'json_group_array',
-          jsonb_agg: 'json_group_array',
-          json_build_array: 'json_array',
-          jsonb_build_array: 'json_array',
-          json_object_agg: 'json_group_object',
-          jsonb_object_agg: 'json_group_object',
-          jsonb_array_length: 'json_array_length',
-          row_to_json: 'json',
-          to_json: STRICT_TO_JSON,
-          to_jsonb: STRICT_TO_JSON,
-          btrim: 'trim',
-          substr: '__pg_substr',
-          substring: '__pg_substr',
-          random: '__pg_random',
-          lower: '__pg_lower',
-          upper: '__pg_upper',
-        };
-        if (renamed[lower]) {
-          out.push({ type: 'word', text: renamed[lower] });
+        const to = RENAMED_CALLS.get(lower);
+        if (to !== undefined) {
+          out.push({ type: 'word', text: to });
           continue;
         }
       }
