@@ -1,13 +1,15 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { type Json, byKey, jsonOperand, printJsonb } from './jsonb';
+import { asText as partText, jsonParts } from './pg-json-get';
 
 // PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
 // something else (SQLite's jsonb_set returns its own binary JSONB, its json_each has other columns):
 // the PG front end calls these as __pg_<name> (protocols/pg/sql/translate/words.ts renames them).
 // The set-returning ones are table-valued functions, so `FROM jsonb_array_elements(t.tags) e` and
 // `SELECT * FROM jsonb_each(x)` run as joins. jsonb's object keys come in its order (shorter first,
-// then by bytes), json's in the document's.
+// then by bytes), json's in the document's. json's (not jsonb's) values are their text as written,
+// as PostgreSQL's json functions slice it (`{"y" : [3,  4]}`, `1e2`), duplicate keys each a row.
 
 /** The text value of a JSON value as ->> gives it: strings unquoted, null as NULL, containers as JSON. */
 function asText(v: Json): string | null {
@@ -107,6 +109,9 @@ export function jsonbConcat(a: Json, b: Json): Json {
   return [...items(a), ...items(b)];
 }
 
+/** A json argument's text (SQLite may pass a document as a blob). */
+const text = (j: unknown) => (Buffer.isBuffer(j) ? j.toString('utf8') : String(j));
+
 export function installPgJsonFunctions(db: Database.Database, arrayElements: (x: unknown) => unknown[]): void {
   db.function('__pg_jsonb_concat', { deterministic: true }, (a: unknown, b: unknown) =>
     a === null || b === null ? null : printJsonb(jsonbConcat(jsonOperand(a), jsonOperand(b))),
@@ -118,7 +123,10 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k, v] of entries(jsonOperand(j), jsonb, `${p}_each`)) yield [k, printJsonb(v)];
+        const doc = jsonOperand(j);
+        if (!jsonb) entries(doc, false, 'json_each'); // (its error where it is no object)
+        if (!jsonb) yield* jsonParts(text(j));
+        else for (const [k, v] of entries(doc, jsonb, `${p}_each`)) yield [k, printJsonb(v)];
       },
     });
     db.table(`__pg_${p}_each_text`, {
@@ -126,7 +134,10 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k, v] of entries(jsonOperand(j), jsonb, `${p}_each_text`)) yield [k, asText(v)];
+        const doc = jsonOperand(j);
+        if (!jsonb) entries(doc, false, 'json_each_text');
+        if (!jsonb) for (const [k, v] of jsonParts(text(j))) yield [k, partText(v)];
+        else for (const [k, v] of entries(doc, jsonb, `${p}_each_text`)) yield [k, asText(v)];
       },
     });
     db.table(`__pg_${p}_array_elements`, {
@@ -134,7 +145,9 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const v of elements(jsonOperand(j), `${p}_array_elements`)) yield [printJsonb(v)];
+        const doc = elements(jsonOperand(j), `${p}_array_elements`);
+        if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [v];
+        else for (const v of doc) yield [printJsonb(v)];
       },
     });
     db.table(`__pg_${p}_array_elements_text`, {
@@ -142,7 +155,9 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const v of elements(jsonOperand(j), `${p}_array_elements_text`)) yield [asText(v)];
+        const doc = elements(jsonOperand(j), `${p}_array_elements_text`);
+        if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [partText(v)];
+        else for (const v of doc) yield [asText(v)];
       },
     });
     db.table(`__pg_${p}_object_keys`, {
@@ -150,7 +165,10 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'],
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        for (const [k] of entries(jsonOperand(j), jsonb, `${p}_object_keys`)) yield [k];
+        const doc = jsonOperand(j);
+        if (!jsonb) entries(doc, false, 'json_object_keys');
+        if (!jsonb) for (const [k] of jsonParts(text(j))) yield [k];
+        else for (const [k] of entries(doc, jsonb, `${p}_object_keys`)) yield [k];
       },
     });
     const fn = (name: string, f: (...args: unknown[]) => unknown) =>

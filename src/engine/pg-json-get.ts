@@ -52,9 +52,23 @@ function valueEnd(s: string, i: number): number {
 
 /** The text of the member `key` of an object (the last of duplicates, as PostgreSQL's), or element `k` of an array (negative from the end). */
 function member(s: string, key: string | number): string | undefined {
+  const open = s[skip(s, 0)];
+  if ((open === '{') !== (typeof key === 'string') || (open !== '{' && open !== '[')) return undefined;
+  const values = parts(s);
+  let found: [string | null, number, number] | undefined;
+  if (typeof key === 'string') {
+    for (const v of values) if (v[0] === key) found = v;
+  } else found = values[key < 0 ? values.length + key : key];
+  return found ? s.slice(found[1], found[2]) : undefined;
+}
+
+/**
+ * The members of an object (each name, duplicates kept, in the document's order) or the elements of
+ * an array (name null) of json text: where each value's text starts and ends.
+ */
+function parts(s: string): [string | null, number, number][] {
   const i = skip(s, 0);
   const open = s[i];
-  if ((open === '{') !== (typeof key === 'string') || (open !== '{' && open !== '[')) return undefined;
   const values: [string | null, number, number][] = [];
   let j = skip(s, i + 1);
   const close = open === '{' ? '}' : ']';
@@ -75,11 +89,16 @@ function member(s: string, key: string | number): string | undefined {
       if (s[j] !== ',') throw bad(s);
       j = skip(s, j + 1);
     }
-  let found: [string | null, number, number] | undefined;
-  if (typeof key === 'string') {
-    for (const v of values) if (v[0] === key) found = v;
-  } else found = values[key < 0 ? values.length + key : key];
-  return found ? s.slice(found[1], found[2]) : undefined;
+  return values;
+}
+
+/**
+ * json's (not jsonb's) members or elements as json_each and json_array_elements give them: each
+ * value's text as written (`{"y" : [3,  4]}`, `1e2`), every member of duplicate keys, in the
+ * document's order. `doc` has been checked to be an object or an array (jsonOperand).
+ */
+export function jsonParts(doc: string): [string | null, string][] {
+  return parts(doc).map(([name, from, to]) => [name, doc.slice(from, to)]);
 }
 
 /** A path's elements from PostgreSQL's text[] text ('{a,1}'), or null when one is NULL. */
@@ -116,8 +135,8 @@ function atPath(s: string, path: string[]): string | undefined {
   return cur;
 }
 
-/** ->> and #>>: a string unquoted, JSON null NULL, anything else its text as written. */
-function asText(v: string | undefined): string | null {
+/** ->> and #>> (and json_each_text's values): a string unquoted, JSON null NULL, anything else its text as written. */
+export function asText(v: string | undefined): string | null {
   if (v === undefined || v === 'null') return null;
   return v[0] === '"' ? (JSON.parse(v) as string) : v;
 }

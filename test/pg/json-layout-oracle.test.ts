@@ -12,11 +12,13 @@ const ARRAYS = `ja (id BIGINT NOT NULL PRIMARY KEY, tags TEXT[], nums INTEGER[],
   ts TIMESTAMP[], ds DATE[], tz TIMESTAMPTZ[], fs DOUBLE PRECISION[], bys BYTEA[])`;
 const PRICES = `jn (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), qty BIGINT, password TEXT,
   amount NUMERIC(10,3))`;
+// (json documents with spacing inside their values, which reads out of them keep)
+const SPACED = 'jg (id BIGINT NOT NULL PRIMARY KEY, doc JSON)';
 const SCHEMAS = {
   patina: `CREATE TABLE j (id INTEGER NOT NULL PRIMARY KEY, doc JSON, bin JSONB, name TEXT); CREATE TABLE ${ARRAYS};
-    CREATE TABLE ${PRICES};`,
+    CREATE TABLE ${PRICES}; CREATE TABLE ${SPACED};`,
   postgres: `CREATE TABLE j (id bigint NOT NULL PRIMARY KEY, doc json, bin jsonb, name text); CREATE TABLE ${ARRAYS};
-    CREATE TABLE ${PRICES};`,
+    CREATE TABLE ${PRICES}; CREATE TABLE ${SPACED};`,
 };
 const ROWS = [
   `INSERT INTO j (id, doc, name, bin) VALUES (1, '{"a": 1}', 'x', '{"b":2, "a" :[1,2]}'), (2, '[1, 2]', 'y', NULL),
@@ -25,6 +27,7 @@ const ROWS = [
     '{"2024-01-02 03:04:05.5",NULL}', '{2024-01-02}', '{"2024-01-02 03:04:05+02"}', '{1.5,1e20,NaN,NULL}', '{"\\\\x41ff",NULL}'),
     (2, '{}', '{{1,2},{3,4}}', NULL, '{}', NULL, NULL, NULL, '{}', NULL)`,
   `INSERT INTO jn VALUES (1, 'a', 2.50, 3, 'secret', 1.500), (2, 'b', 10.00, 1, 'pw', 0.125), (3, 'c', NULL, NULL, NULL, NULL)`,
+  `INSERT INTO jg VALUES (1, '{"a": {"b":  1}, "l": [1,  {"x" :  2}], "a2" : 1e2}'), (2, '[1,  {"y" : [3,  4]}, "s"]'), (3, NULL)`,
 ];
 
 describe("json builders' spacing in CASE, to_json and json columns, against PostgreSQL 15", function () {
@@ -333,6 +336,42 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       await same(sql, values);
     const sql = `SELECT id, doc -> 'k', doc ->> 'a' FROM j ORDER BY id`;
     assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
+  });
+
+  it("json's -> and #> inside a builder, and json_array_elements' and json_each's values, keep the text as written (were compacted)", async () => {
+    for (const [sql, values] of [
+      ["SELECT id, json_build_object('k', doc -> 'a', 'l', doc -> 'l' -> -1, 'm', doc -> 1) FROM jg ORDER BY id"],
+      ["SELECT json_build_array(doc -> 'l', doc #> '{l,1}', (doc -> 'a')) FROM jg ORDER BY id"],
+      ["SELECT json_agg(doc -> 'a' ORDER BY id), json_object_agg(id, doc -> 'l') FROM jg"],
+      ["SELECT to_json(doc -> 'a'), json_build_object('k', doc -> 'a')::text FROM jg WHERE id = 1"],
+      [`SELECT json_build_object('k', '{"a": {"b":  1}}'::json -> 'a', 'p', $1::json -> 'p')`, ['{"p":  [1,  2]}']],
+      [
+        `SELECT json_build_object('c', coalesce(doc -> 'a', '{}'), 'w', CASE WHEN id = 1 THEN doc -> 'a' ELSE doc -> 0 END)
+        FROM jg ORDER BY id`,
+      ],
+      ["SELECT json_build_object('k', s.x), row_to_json(s) FROM (SELECT id, doc -> 'a' AS x FROM jg) s ORDER BY id"],
+      // (jsonb's builders print jsonb's text, as before)
+      ["SELECT jsonb_build_object('k', doc -> 'a'), to_jsonb(doc -> 'l') FROM jg ORDER BY id"],
+      ['SELECT value FROM jg, json_array_elements(jg.doc) WHERE id = 2'],
+      ['SELECT e FROM jg, json_array_elements(jg.doc) AS e WHERE id = 2'],
+      ['SELECT key, value FROM jg, json_each(jg.doc) WHERE id = 1'],
+      ['SELECT * FROM json_each_text($1)', ['{"a": 1e2, "b" :  [2,  3], "c": "x", "d": null}']],
+      ['SELECT * FROM json_array_elements_text($1)', ['[1e2,  {"y" : [3,  4]}, "s", null, 1.50]']],
+      // duplicate keys: each a row in json's (jsonb keeps the last)
+      [`SELECT * FROM json_each('{"a": 1, "a" :  [2, 3]}')`],
+      [`SELECT * FROM json_object_keys('{"a": 1, "a" :  [2, 3]}')`],
+      [`SELECT * FROM jsonb_each('{"a": 1, "a" :  [2, 3]}')`],
+      [`SELECT value::text, value ->> 0 FROM json_array_elements('[[1,  2], {"y" : [3,  4]}]')`],
+      // their values in a builder are documents (they were strings of their text: ["1", "{\"y\": ...}"])
+      ['SELECT json_agg(value), json_agg(e ORDER BY e::text) FROM jg, json_array_elements(jg.doc) AS e WHERE id = 2'],
+      ["SELECT json_build_object('v', value) FROM json_array_elements($1)", ['[1,  {"y" : [3,  4]}, "s"]']],
+      ['SELECT json_object_agg(key, value), json_agg(e.value) FROM jg, json_each(jg.doc) AS e WHERE id = 1'],
+      ['SELECT json_object_agg(k, v) FROM jg, LATERAL json_each(jg.doc) AS e(k, v) WHERE id = 1'],
+      [`SELECT jsonb_agg(value), json_agg(value) FROM jsonb_array_elements('[1, {"a":2}, "s"]')`],
+      [`SELECT jsonb_build_object('v', value) FROM json_array_elements('[1,  {"y" : [3,  4]}]')`],
+      ['SELECT id, (SELECT json_agg(value) FROM json_array_elements(jg.doc)) FROM jg WHERE id = 2'],
+    ] as [string, unknown[]?][])
+      await same(sql, values);
   });
 
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {

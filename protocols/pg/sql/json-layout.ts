@@ -164,6 +164,13 @@ function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node, 
   }
   for (const f of from ?? []) {
     if (f.JoinExpr) fromAliases([f.JoinExpr.larg, f.JoinExpr.rarg], out, undefined, schema);
+    const fn = jsonFunctionColumns(f.RangeFunction);
+    if (fn) {
+      out.set(fn.name, null);
+      out.funcs.set(fn.name, fn.columns);
+      out.subs.delete(fn.name);
+      continue;
+    }
     const name = f.RangeVar?.alias?.aliasname ?? f.RangeVar?.relname ?? f.RangeSubselect?.alias?.aliasname;
     const relname = f.RangeVar && !f.RangeVar.schemaname ? String(f.RangeVar.relname).toLowerCase() : null;
     if (!name) continue;
@@ -171,6 +178,7 @@ function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node, 
     // a WITH query's name hides a table's
     const cte = relname !== null && out.ctes.has(relname) ? out.ctes.get(relname) : undefined;
     out.set(key, cte === undefined ? relname : null);
+    out.funcs.delete(key);
     const sub = f.RangeSubselect;
     const query = cte ?? (sub?.alias?.colnames?.length ? undefined : starsSpelled(sub?.subquery?.SelectStmt, schema));
     if (query) out.subs.set(key, query);
@@ -179,6 +187,32 @@ function fromAliases(from: Node[] | undefined, out: Aliases, withClause?: Node, 
     if (sub?.lateral) out.noRows.add(key);
     else out.noRows.delete(key);
   }
+}
+
+/** json's and jsonb's set-returning functions whose value is a document: their columns' types. */
+const JSON_FUNCTIONS: Record<string, Record<string, string>> = {
+  json_array_elements: { value: 'json' },
+  jsonb_array_elements: { value: 'jsonb' },
+  json_each: { key: 'text', value: 'json' },
+  jsonb_each: { key: 'text', value: 'jsonb' },
+};
+
+/**
+ * A FROM item that is json_array_elements(x) or json_each(x) (or jsonb's) without a column list:
+ * its name and its columns' types (a one-value function's name is its value too, `json_agg(e)`).
+ */
+function jsonFunctionColumns(f: Node): { name: string; columns: Map<string, string> } | undefined {
+  const items: Node[] | undefined = f?.functions?.[0]?.List?.items;
+  const call = f?.functions?.length === 1 && !f.ordinality ? items?.[0]?.FuncCall : undefined;
+  const fn = call ? strings(call.funcname).join('.').toLowerCase() : '';
+  const types = Object.hasOwn(JSON_FUNCTIONS, fn) ? JSON_FUNCTIONS[fn] : undefined;
+  if (!types) return undefined;
+  const name = String(f.alias?.aliasname ?? fn).toLowerCase();
+  // (a column list, `AS e(k, v)`, names them in order)
+  const names = strings(f.alias?.colnames).map((c) => c.toLowerCase());
+  const columns = new Map(Object.entries(types).map(([c, t], i): [string, string] => [names[i] ?? c, t]));
+  if (!types.key) columns.set(name, types.value);
+  return { name, columns };
 }
 
 /**
@@ -203,14 +237,17 @@ function withQuery(query: Node, names: string[], schema: Schema | undefined): No
  * FROM items visible to an expression: name → its table's name (null when not a schema table);
  * `subs`: a subquery's or WITH query's name → its query; `noRows`: those whose whole row is not
  * read here (LATERAL subqueries); `ctes`: the WITH queries in scope (null for one not
- * read here).
+ * read here); `funcs`: JSON set-returning functions' columns.
  */
 class Aliases extends Map<string, string | null> {
   readonly subs: Map<string, Node>;
   readonly noRows: Set<string>;
   readonly ctes: Map<string, Node | null>;
+  /** json_array_elements(x) and json_each(x) (and jsonb's) as FROM items: their columns' types. */
+  readonly funcs: Map<string, Map<string, string>>;
   constructor(outer?: Aliases) {
     super(outer ?? []);
+    this.funcs = new Map(outer?.funcs ?? []);
     this.subs = new Map(outer?.subs ?? []);
     this.noRows = new Set(outer?.noRows ?? []);
     this.ctes = new Map(outer?.ctes ?? []);
@@ -222,9 +259,19 @@ class Aliases extends Map<string, string | null> {
  * cast, an expression (`CAST(x AS json)`, coalesce, a CASE, whose value the analysis makes PostgreSQL's
  * text) each wrapped in __pg_json_verbatim, a jsonb column (`jsonb`) in it and __pg_jsonb_text; a
  * whole row (`row:` and a flag a column: `v` for one kept as its text, `b` a jsonb column's text),
- * its name marked for translate/json-values.ts.
+ * its name marked for translate/json-values.ts; json's `->` or `#>` (`json-get`: the operator, which
+ * then slices the text as written, src/engine/pg-json-get.ts) and the read wrapped in
+ * __pg_json_verbatim (`get:` and the offset of its last operand).
  */
-type VerbatimKind = 'column' | 'jsonb' | 'cast' | 'expr' | `row:${string}` | `array:${'json' | 'jsonb'}`;
+type VerbatimKind =
+  | 'column'
+  | 'jsonb'
+  | 'cast'
+  | 'expr'
+  | `row:${string}`
+  | `array:${'json' | 'jsonb'}`
+  | 'json-get'
+  | `get:${number}`;
 
 /**
  * A json value whose own text a builder keeps (where it starts in the text, and its form), or a
@@ -353,6 +400,11 @@ function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   if (!e) return 'no';
   if (e.A_Const) return e.A_Const.isnull || e.A_Const.sval ? 'unknown' : 'no';
   if (e.ColumnRef) return isJsonColumn(e.ColumnRef, aliases, schema) ? 'json' : 'no';
+  const get = jsonGet(e, aliases, schema);
+  if (get) {
+    leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']));
+    return 'json';
+  }
   if (e.TypeCast) {
     if (strings(e.TypeCast.typeName?.names).pop()?.toLowerCase() !== 'json') return 'no';
     const arg = e.TypeCast.arg;
@@ -404,19 +456,23 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, t
   const fields = strings(ref.fields).map((f) => f.toLowerCase());
   if (fields.length !== 1 && fields.length !== 2) return false;
   const column = fields[fields.length - 1];
-  const typeIn = (table: string | null | undefined) =>
-    table
+  // (a table's column, or a JSON set-returning function's)
+  const typeIn = (alias: string) => {
+    const table = aliases.get(alias);
+    if (table === null) return aliases.funcs.get(alias)?.get(column);
+    return table
       ? schema.tables
           .get(table)
           ?.columns.find((c) => c.name.toLowerCase() === column)
           ?.type?.toLowerCase()
       : undefined;
-  if (fields.length === 2) return aliases.has(fields[0]) && typeIn(aliases.get(fields[0])) === type;
+  };
+  if (fields.length === 2) return aliases.has(fields[0]) && typeIn(fields[0]) === type;
   // a bare name: the one FROM item holding such a column (and no subquery or WITH query that may)
-  const types = [...aliases.values()].map(typeIn).filter((t) => t !== undefined);
+  const types = [...aliases.keys()].map(typeIn).filter((t) => t !== undefined);
   const mayHold = ([alias, t]: [string, string | null]) => {
     const sub = aliases.subs.get(alias);
-    return t === null && (sub ? subqueryNames(sub)?.includes(column) !== false : true);
+    return t === null && !aliases.funcs.has(alias) && (sub ? subqueryNames(sub)?.includes(column) !== false : true);
   };
   return types.length === 1 && types[0] === type && ![...aliases.entries()].some(mayHold);
 }
@@ -544,6 +600,12 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     leaves.push(...inner);
     return [...layouts][0];
   }
+  // json's `doc -> 'a'`, `doc #> '{a,b}'`: the value's text as written, as PostgreSQL slices json
+  const get = e?.A_Expr ? jsonGet(e, aliases, schema) : undefined;
+  if (get) {
+    leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']), [get.start, `get:${get.end}`]);
+    return 'v';
+  }
   const f = e?.FuncCall;
   // (a window's json_agg or json_object_agg is laid out as the aggregate is)
   if (!f || (f.over && !/^(pg_catalog\.)?json_(agg|object_agg)$/i.test(strings(f.funcname).join('.')))) return 'c';
@@ -577,7 +639,7 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
         a?.A_ArrayExpr ||
         sub?.value?.A_ArrayExpr ||
         a?.ColumnRef?.fields?.some((x: Node) => x.A_Star) ||
-        (fields.length === 1 && aliases.has(fields[0].toLowerCase())) ||
+        (fields.length === 1 && aliases.has(fields[0].toLowerCase()) && !aliases.funcs.has(fields[0].toLowerCase())) ||
         (a?.ColumnRef && isArrayColumn(a.ColumnRef, aliases, schema));
       return args.length === 1 ? `G${rows ? 'n' : ''}(${layoutOf(a, aliases, schema, leaves)})` : 'c';
     }
@@ -586,6 +648,48 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     default:
       return 'c';
   }
+}
+
+const JSON_GETS = new Set(['->', '#>']);
+
+/**
+ * json's (not jsonb's) `->` or `#>` (a chain of them, `doc -> 'l' -> 1`) of a json column, or of a
+ * `::json` cast of a string, parameter or column: the offsets of its operators, where the read
+ * starts and where its last operand (a string, a number or a parameter) starts; else undefined.
+ * SQLite's `->` would give the value compacted (`{"b":1}` for `{"b":  1}`), which PostgreSQL's
+ * builders copy as written.
+ */
+function jsonGet(
+  e: Node,
+  aliases: Aliases,
+  schema: Schema | undefined,
+): { ops: number[]; start: number; end: number } | undefined {
+  const top = e?.A_Expr;
+  const last = top?.rexpr;
+  const end = last?.ParamRef
+    ? last.ParamRef.location
+    : last?.A_Const && !last.A_Const.isnull
+      ? last.A_Const.location
+      : -1;
+  if (end < 0) return undefined;
+  const ops: number[] = [];
+  let base: Node = e;
+  for (let x = top; x; x = base?.A_Expr) {
+    const op = x.kind === 'AEXPR_OP' && x.lexpr && x.rexpr ? strings(x.name).pop() : undefined;
+    if (!op || !JSON_GETS.has(op) || x.location < 0) return undefined;
+    ops.push(x.location);
+    base = x.lexpr;
+  }
+  if (base?.ColumnRef)
+    return base.ColumnRef.location >= 0 && isJsonColumn(base.ColumnRef, aliases, schema)
+      ? { ops, start: base.ColumnRef.location, end }
+      : undefined;
+  const cast = base?.TypeCast;
+  const arg = cast?.arg;
+  if (strings(cast?.typeName?.names).pop()?.toLowerCase() !== 'json') return undefined;
+  const at = arg?.A_Const?.sval ? arg.A_Const.location : (arg?.ParamRef?.location ?? arg?.ColumnRef?.location);
+  // (`::json` after its operand; CAST(x AS json) is not read here)
+  return at !== undefined && at >= 0 && cast.location > at ? { ops, start: at, end } : undefined;
 }
 
 /** A json expression (coalesce, CASE) made PostgreSQL's text and kept as it is ('v'), when it can be; else 'c'. */
@@ -607,12 +711,32 @@ export function jsonLayoutEdits(
   after: Map<number, PgToken[]>,
   replace: Map<number, PgToken>,
 ): void {
-  let offset = 0;
+  const offsets: number[] = [];
+  for (let i = 0, at = 0; i < tokens.length; at += Buffer.byteLength(tokens[i++].text) + 1) offsets.push(at);
+  // (a json read whose tokens could not be wrapped: its operators left as they were, SQLite's document)
+  let unwrapped = -1;
   for (let i = 0; i < tokens.length; i++) {
+    const offset = offsets[i];
     const layout = layouts.get(offset);
     const kept = verbatim.get(offset);
-    offset += Buffer.byteLength(tokens[i].text) + 1;
-    if (kept?.startsWith('row:')) {
+    if (kept === 'json-get') {
+      // json's -> or #> read as its text as written (translate/jsonb-ops.ts)
+      if (tokens[i].type === 'op' && offset > unwrapped) replace.set(i, { ...tokens[i], arith: 'json-get' });
+    } else if (kept?.startsWith('get:')) {
+      // the read's value: that text marked, which __pg_json_layout prints as it is
+      const endAt = Number(kept.slice('get:'.length));
+      let end = offsets.indexOf(endAt, i);
+      // (a negative number's constant starts at its sign)
+      if (end >= 0 && tokens[end].type === 'op' && tokens[end].text === '-') end = nextSignificant(tokens, end + 1);
+      if (end >= 0 && end < tokens.length && balanced(tokens, i, end)) {
+        before.set(i, [
+          ...(before.get(i) ?? []),
+          { type: 'word', text: '__pg_json_verbatim' },
+          { type: 'punct', text: '(' },
+        ]);
+        after.set(end, [{ type: 'punct', text: ')' }, ...(after.get(end) ?? [])]);
+      } else unwrapped = end >= 0 ? offsets[end] : Number.MAX_SAFE_INTEGER;
+    } else if (kept?.startsWith('row:')) {
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
       if (tokens[i].type === 'word' || tokens[i].type === 'quoted')
         replace.set(i, { ...tokens[i], arith: `json-row:${kept.slice('row:'.length)}` });
@@ -696,6 +820,16 @@ function leafEnd(tokens: PgToken[], i: number, kind: 'column' | 'cast'): number 
   const cast = nextSignificant(tokens, end + 1);
   const type = nextSignificant(tokens, cast + 1);
   return tokens[cast]?.type === 'op' && tokens[cast].text === '::' && isWord(tokens[type], 'JSON') ? type : -1;
+}
+
+/** Whether tokens[from..to] open and close their parentheses within them. */
+function balanced(tokens: PgToken[], from: number, to: number): boolean {
+  let depth = 0;
+  for (let k = from; k <= to; k++) {
+    if (isPunct(tokens[k], '(')) depth++;
+    else if (isPunct(tokens[k], ')') && --depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 function nextSignificant(tokens: PgToken[], i: number): number {

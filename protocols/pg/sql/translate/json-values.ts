@@ -66,6 +66,24 @@ interface Source {
   scalar?: boolean;
 }
 
+/**
+ * json's and jsonb's set-returning functions of documents as FROM items (translate/function-columns.ts
+ * has taken a column list away): their columns, whose values a builder embeds as documents (SQLite
+ * put them in as strings: `json_agg(value)` was `["1", "{\"a\": 2}"]`).
+ */
+const JSON_FUNCTIONS: Record<string, Column[]> = {
+  json_array_elements: [{ name: 'value', type: 'json' }],
+  jsonb_array_elements: [{ name: 'value', type: 'jsonb' }],
+  json_each: [
+    { name: 'key', type: 'text' },
+    { name: 'value', type: 'json' },
+  ],
+  jsonb_each: [
+    { name: 'key', type: 'text' },
+    { name: 'value', type: 'jsonb' },
+  ],
+};
+
 /** A source's one column, `"a"."x"`, which its name means when it is a function of one value. */
 const scalarColumn = (s: Source): Tok[] => [quoted(s.name), punct('.'), quoted(s.cols[0].name)];
 
@@ -240,6 +258,17 @@ class JsonRewriter {
         if (isWord(toks[a], 'AS')) a++;
         if (isName(toks[a]) && !NOT_ALIAS.has(toks[a].text.toUpperCase()))
           derived.push([nameOf(toks[a]), j + 1, close, this.openers(j)[0], 'scalarFrom' in toks[j]]);
+        continue;
+      }
+      const fn = isWord(toks[j], 'LATERAL') ? j + 1 : j;
+      const columns = isName(toks[fn]) && isPunct(toks[fn + 1], '(') ? JSON_FUNCTIONS[nameOf(toks[fn])] : undefined;
+      if (columns) {
+        const close = closer(toks, fn + 1);
+        if (close < 0) continue;
+        const name = this.alias(close + 1) ?? nameOf(toks[fn]);
+        // (a one-value function's name is its value too, `json_agg(e)`, as translate/set-returning.ts reads it)
+        const cols = columns.length === 1 && name !== 'value' ? [...columns, { ...columns[0], name }] : columns;
+        this.sources.push({ name, scope: this.openers(fn)[0], cols });
         continue;
       }
       if (!isName(toks[j]) || isPunct(toks[j + 1], '(') || isPunct(toks[j + 1], '.')) continue;
