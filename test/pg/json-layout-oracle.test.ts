@@ -338,6 +338,18 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
   });
 
+  it("a FROM subquery's avg or numeric division in row_to_json, to_json, json_agg or a builder has numeric's digits (was the double's)", async () => {
+    for (const sql of [
+      'SELECT row_to_json(s), to_json(s) FROM (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) s',
+      'SELECT json_agg(s) FROM (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) s',
+      "SELECT json_build_object('a', s.a, 'n', 1), json_build_array(a, 'x'), jsonb_build_object('a', a) FROM (SELECT avg(amount) AS a FROM jn) s",
+      'SELECT row_to_json(s) FROM (SELECT id, price / 3 AS d, avg(qty) AS q FROM jn GROUP BY id, price) s WHERE d > 1 ORDER BY d DESC',
+      'SELECT json_agg(s ORDER BY s.id) FROM (SELECT id, price / 3 AS d FROM jn WHERE id < 3) s',
+      'SELECT row_to_json(s), s.a FROM (SELECT avg(price) AS a FROM jn) s',
+    ])
+      await same(sql);
+  });
+
   it("json's -> and #> inside a builder, and json_array_elements' and json_each's values, keep the text as written (were compacted)", async () => {
     for (const [sql, values] of [
       ["SELECT id, json_build_object('k', doc -> 'a', 'l', doc -> 'l' -> -1, 'm', doc -> 1) FROM jg ORDER BY id"],

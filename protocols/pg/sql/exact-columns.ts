@@ -411,8 +411,29 @@ function passedThrough(s: Node): Node | undefined {
   // (an alias naming the columns, `AS s(q, a)`, renames them: not these)
   const inner = from && !from.lateral && !from.alias?.colnames ? from.subquery?.SelectStmt : undefined;
   if (!inner || inner.withClause || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
-  const plain = (s.targetList as Node[]).every((x) => x.ResTarget?.val?.ColumnRef);
+  const plain = (s.targetList as Node[]).every(
+    (x) => x.ResTarget?.val?.ColumnRef || builderOfColumns(x.ResTarget?.val),
+  );
   return plain ? inner : undefined;
+}
+
+/** JSON builders, which put a subquery's exact column in as its text's digits (json-builders.ts's `{}`). */
+const JSON_BUILDERS = new Set([
+  'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'row_to_json', 'to_json',
+  'to_jsonb', 'json_agg', 'jsonb_agg',
+]); // biome-ignore format: a word list
+
+/**
+ * A JSON builder of column references, a whole row and constants (`row_to_json(s)`, `json_agg(s
+ * ORDER BY s.id)`, `json_build_object('a', s.a)`): it reads a passed-through subquery's exact columns
+ * as the values they are (PostgreSQL's numeric digits, 6.2500000000000000 where the double printed 6.25).
+ */
+function builderOfColumns(v: Node): boolean {
+  const f = v?.FuncCall;
+  const name = f ? strings(f.funcname).pop()?.toLowerCase() : undefined;
+  if (!f || !name || !JSON_BUILDERS.has(name) || f.over || f.agg_filter || f.agg_distinct || f.func_variadic)
+    return false;
+  return (f.args ?? []).every((a: Node) => a.ColumnRef || (a.A_Const && !a.A_Const.isnull));
 }
 
 /** The column names a tree refers to (the last field of each reference), outside subqueries. */
@@ -506,6 +527,14 @@ function markPassedThrough(
   const exact = new Set<string>();
   let yielded: Yielded[] | null = [];
   for (const item of s.targetList as Node[]) {
+    const builder = item.ResTarget.val.FuncCall;
+    if (builder) {
+      // (a builder's ORDER BY would sort an exact column's text: not these)
+      const sorted = namesIn(builder.agg_order ?? [], new Set());
+      if ([...innerExact].some((x) => sorted.has(x))) return none;
+      yielded?.push({ sqlite: null, exact: false });
+      continue;
+    }
     const fields: Node[] = item.ResTarget.val.ColumnRef.fields;
     if (last(fields).A_Star) {
       for (const x of innerExact) exact.add(x);
