@@ -580,6 +580,28 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     );
   });
 
+  it("a double's Infinity - Infinity, 0 * Infinity, Infinity / Infinity and NaN's arithmetic are NaN (were NULL, or NaN read as 0)", async () => {
+    await same(
+      `SELECT 'Infinity'::float8 / 'Infinity'::float8, 'Infinity'::float8 - 'Infinity'::float8, 0 * 'Infinity'::float8,
+      'Infinity'::float8 + '-Infinity'::float8, '-Infinity'::float8 / 'Infinity'::float8, 'Infinity'::float4 * 0`,
+    );
+    await same("SELECT 'NaN'::float8 / 'NaN'::float8, 'NaN'::float8 + 1, 1 - 'NaN'::float8, 'NaN'::float8 * 2");
+    // (numeric's were NaN already, also beside a double)
+    await same("SELECT 'Infinity'::numeric / 'Infinity'::numeric, 'Infinity'::numeric / 'Infinity'::float8");
+    await withRows('(20, NULL, NULL, 1), (21, NULL, NULL, 1), (22, NULL, NULL, 2), (23, NULL, NULL, 2)', async () => {
+      for (const c of [clients().patina, clients().postgres])
+        await c.query(
+          "UPDATE m SET f = CASE id WHEN 20 THEN 'Infinity'::float8 WHEN 21 THEN '-Infinity'::float8 WHEN 22 THEN 2 END WHERE id >= 20",
+        );
+      await same(
+        `SELECT id, f - f, f * 0, f / f, f + 1, f * 2.5, f / 2, 7 / f, f + q, f - 1::numeric, f / ('Infinity'::float8 * f)
+        FROM m WHERE id >= 20 ORDER BY id`,
+      );
+      await same('SELECT id, f + 1.5, sum(f) / count(*) FROM m WHERE id >= 20 GROUP BY id, f ORDER BY id');
+      await expectSameError('SELECT f / 0 FROM m WHERE id = 22');
+    });
+  });
+
   /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */
   async function expectSameError(sql: string): Promise<void> {
     const err = (c: PgClient) =>

@@ -25,7 +25,7 @@ import { exactChoice, exactMarks, markExactColumns, markExactComparisons } from 
 import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
-import { strings, typeNameOid } from './type-signatures';
+import { FLOATS, strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -224,9 +224,19 @@ function numericArithmetic(l: number, r: number): boolean {
   return (l === OID.numeric || r === OID.numeric) && fits(l) && fits(r);
 }
 
-/** Whether an operand of numeric arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
+/**
+ * Whether `+`, `-`, `*` or `/` of these operand types is a double's (one float4 or float8, the other a
+ * number or untyped): its NaN is the text NaN too, which SQLite's operators read as 0, and a NaN
+ * result (Infinity - Infinity, 0 * Infinity, Infinity / Infinity) SQLite makes NULL.
+ */
+function floatArithmetic(l: number, r: number): boolean {
+  const fits = (t: number) => NUMBERS.has(t) || t === 0;
+  return (FLOATS.has(l) || FLOATS.has(r)) && fits(l) && fits(r);
+}
+
+/** Whether an operand of numeric (or double) arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
 function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
-  if (type !== OID.numeric && type !== 0) return 'never';
+  if (type !== OID.numeric && !FLOATS.has(type) && type !== 0) return 'never';
   if (n.A_Const && !n.A_Const.sval) return 'never';
   return n.ColumnRef || n.ParamRef ? 'ref' : 'expr';
 }
@@ -753,7 +763,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0. A numeric division
       // divides by a double: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
-      else if ((op === '/' && (l === OID.numeric || r === OID.numeric)) || (op !== '/' && numericArithmetic(l, r))) {
+      else if (
+        (op === '/' && (l === OID.numeric || r === OID.numeric)) ||
+        (op !== '/' && numericArithmetic(l, r)) ||
+        floatArithmetic(l, r)
+      ) {
         // SQLite's own operator where each operand that may be NaN is a column or a parameter
         // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
         const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
