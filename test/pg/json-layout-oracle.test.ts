@@ -338,7 +338,7 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     assert.equal(psqlOk(o.pair.patinaPort, [sql]), psqlOk(o.pair.postgresPort, [sql]));
   });
 
-  it("a FROM subquery's avg or numeric division in row_to_json, to_json, json_agg or a builder has numeric's digits (was the double's)", async () => {
+  it("a FROM subquery's or WITH query's avg or numeric division in row_to_json, to_json, json_agg or a builder has numeric's digits (was the double's)", async () => {
     for (const sql of [
       'SELECT row_to_json(s), to_json(s) FROM (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) s',
       'SELECT json_agg(s) FROM (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) s',
@@ -346,6 +346,12 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       'SELECT row_to_json(s) FROM (SELECT id, price / 3 AS d, avg(qty) AS q FROM jn GROUP BY id, price) s WHERE d > 1 ORDER BY d DESC',
       'SELECT json_agg(s ORDER BY s.id) FROM (SELECT id, price / 3 AS d FROM jn WHERE id < 3) s',
       'SELECT row_to_json(s), s.a FROM (SELECT avg(price) AS a FROM jn) s',
+      // a WITH query read once, as its one FROM item (also as plain columns, which were doubles too)
+      "WITH w AS (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) SELECT row_to_json(w), json_build_object('a', w.a) FROM w",
+      'WITH w AS (SELECT avg(amount) AS a FROM jn) SELECT json_agg(w) FROM w',
+      'WITH w AS (SELECT id, price / 3 AS d FROM jn) SELECT row_to_json(x) FROM w AS x WHERE d > 1 ORDER BY d',
+      'WITH w AS (SELECT avg(price) AS a FROM jn) SELECT a FROM w',
+      'WITH w AS (SELECT avg(price) AS a FROM jn) SELECT * FROM w',
     ])
       await same(sql);
   });

@@ -409,12 +409,38 @@ export function markExactColumns(
 function passedThrough(s: Node): Node | undefined {
   const from = s.fromClause?.length === 1 ? s.fromClause[0].RangeSubselect : undefined;
   // (an alias naming the columns, `AS s(q, a)`, renames them: not these)
-  const inner = from && !from.lateral && !from.alias?.colnames ? from.subquery?.SelectStmt : undefined;
+  const inner =
+    from && !from.lateral && !from.alias?.colnames ? from.subquery?.SelectStmt : withQueryRead(s, s.fromClause);
   if (!inner || inner.withClause || s.groupClause || s.havingClause || s.distinctClause || s.windowClause) return;
   const plain = (s.targetList as Node[]).every(
     (x) => x.ResTarget?.val?.ColumnRef || builderOfColumns(x.ResTarget?.val),
   );
   return plain ? inner : undefined;
+}
+
+/**
+ * The query of the statement's WITH query that is its one FROM item (`WITH w AS (SELECT avg(x) AS a
+ * ...) SELECT a FROM w`), when nothing else in the statement reads it (another read would see its
+ * exact columns' text) and it is not recursive, renamed by a column list, or data-modifying.
+ */
+function withQueryRead(s: Node, from: Node[] | undefined): Node | undefined {
+  const ref = from?.length === 1 ? from[0].RangeVar : undefined;
+  if (!ref || ref.schemaname || !s.withClause || s.withClause.recursive) return undefined;
+  const name = String(ref.relname).toLowerCase();
+  const cte = (s.withClause.ctes as Node[])
+    .map((c) => c.CommonTableExpr)
+    .find((c) => String(c?.ctename).toLowerCase() === name);
+  if (!cte || cte.aliascolnames?.length || !cte.ctequery?.SelectStmt) return undefined;
+  return relationReads(s, name) === 1 ? cte.ctequery.SelectStmt : undefined;
+}
+
+/** How many FROM items of a tree name a relation (a table or a WITH query) `name`. */
+function relationReads(n: Node, name: string): number {
+  if (n === null || typeof n !== 'object') return 0;
+  if (Array.isArray(n)) return n.reduce((k: number, x: Node) => k + relationReads(x, name), 0);
+  let k = n.RangeVar && !n.RangeVar.schemaname && String(n.RangeVar.relname).toLowerCase() === name ? 1 : 0;
+  for (const key in n) if (key !== 'location') k += relationReads(n[key], name);
+  return k;
 }
 
 /** JSON builders, which put a subquery's exact column in as its text's digits (json-builders.ts's `{}`). */
@@ -506,7 +532,10 @@ function markPassedThrough(
   const otherSorts = sorts.filter((n) => !byName.includes(n) && !byPosition.includes(n));
   // read in its WHERE or an ORDER BY expression, by the bare name or the subquery's (`s.a`): read
   // as their numbers (their doubles, as before they were exact), NaN above all
-  const alias = s.fromClause[0].RangeSubselect.alias?.aliasname;
+  const item = s.fromClause[0];
+  const alias = item.RangeSubselect
+    ? item.RangeSubselect.alias?.aliasname
+    : (item.RangeVar.alias?.aliasname ?? item.RangeVar.relname);
   const compared = refsIn([s.whereClause, otherSorts], []).filter((r) => isExact(last(r.fields)?.String?.sval));
   const elsewhere = namesInSubqueries([s.whereClause, otherSorts], new Set());
   const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
