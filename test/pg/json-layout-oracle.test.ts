@@ -368,6 +368,14 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
         FROM jg ORDER BY id`,
       ],
       ["SELECT json_build_object('k', s.x), row_to_json(s) FROM (SELECT id, doc -> 'a' AS x FROM jg) s ORDER BY id"],
+      // a path as ARRAY[...], a key cast to text (#> ARRAY was a string of its text)
+      ["SELECT json_build_object('p', doc #> ARRAY['l', '1'], 'k', doc -> 'a'::text) FROM jg ORDER BY id"],
+      // a jsonb read in a json builder: as jsonb prints it (was compacted)
+      [
+        `SELECT json_build_object('k', bin -> 'a', 'p', bin #> '{a}', 'z', bin -> 'zz', 'c', '{"z": [1,2]}'::jsonb -> 'z')
+        FROM j ORDER BY id`,
+      ],
+      ["SELECT json_agg(bin -> 'a' ORDER BY id) FROM j"],
       // (jsonb's builders print jsonb's text, as before)
       ["SELECT jsonb_build_object('k', doc -> 'a'), to_jsonb(doc -> 'l') FROM jg ORDER BY id"],
       ['SELECT value FROM jg, json_array_elements(jg.doc) WHERE id = 2'],

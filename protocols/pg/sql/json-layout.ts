@@ -261,7 +261,8 @@ class Aliases extends Map<string, string | null> {
  * whole row (`row:` and a flag a column: `v` for one kept as its text, `b` a jsonb column's text),
  * its name marked for translate/json-values.ts; json's `->` or `#>` (`json-get`: the operator, which
  * then slices the text as written, src/engine/pg-json-get.ts) and the read wrapped in
- * __pg_json_verbatim (`get:` and the offset of its last operand).
+ * __pg_json_verbatim (`get:` and the offset of its last operand; `getb:` a jsonb read, as jsonb
+ * prints its value).
  */
 type VerbatimKind =
   | 'column'
@@ -271,7 +272,8 @@ type VerbatimKind =
   | `row:${string}`
   | `array:${'json' | 'jsonb'}`
   | 'json-get'
-  | `get:${number}`;
+  | `get:${number}`
+  | `getb:${number}`;
 
 /**
  * A json value whose own text a builder keeps (where it starts in the text, and its form), or a
@@ -401,7 +403,7 @@ function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   if (e.A_Const) return e.A_Const.isnull || e.A_Const.sval ? 'unknown' : 'no';
   if (e.ColumnRef) return isJsonColumn(e.ColumnRef, aliases, schema) ? 'json' : 'no';
   const get = jsonGet(e, aliases, schema);
-  if (get) {
+  if (get && !get.jsonb) {
     leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']));
     return 'json';
   }
@@ -602,6 +604,11 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   }
   // json's `doc -> 'a'`, `doc #> '{a,b}'`: the value's text as written, as PostgreSQL slices json
   const get = e?.A_Expr ? jsonGet(e, aliases, schema) : undefined;
+  if (get?.jsonb) {
+    // (jsonb's: its value as jsonb prints it, `{"b": 1}`; SQLite's -> compacts it)
+    leaves.push([get.start, `getb:${get.end}`]);
+    return 'v';
+  }
   if (get) {
     leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']), [get.start, `get:${get.end}`]);
     return 'v';
@@ -652,25 +659,30 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
 
 const JSON_GETS = new Set(['->', '#>']);
 
+/** Where a constant operand starts: a string, a number, a parameter, ARRAY[...], or a `::` cast of one; -1 for another. */
+function operandAt(n: Node): number {
+  if (n?.ParamRef) return n.ParamRef.location;
+  if (n?.A_Const && !n.A_Const.isnull) return n.A_Const.location;
+  if (n?.A_ArrayExpr) return n.A_ArrayExpr.location;
+  const at = n?.TypeCast ? operandAt(n.TypeCast.arg) : -1;
+  return at >= 0 && n.TypeCast.location > at ? at : -1;
+}
+
 /**
- * json's (not jsonb's) `->` or `#>` (a chain of them, `doc -> 'l' -> 1`) of a json column, or of a
- * `::json` cast of a string, parameter or column: the offsets of its operators, where the read
- * starts and where its last operand (a string, a number or a parameter) starts; else undefined.
- * SQLite's `->` would give the value compacted (`{"b":1}` for `{"b":  1}`), which PostgreSQL's
- * builders copy as written.
+ * json's `->` or `#>` (a chain of them, `doc -> 'l' -> 1`) of a json column, or of a `::json`
+ * cast of a string, parameter or column: the offsets of its operators, where the read starts and
+ * where its last operand (a string, a number, a parameter, ARRAY[...], a `::` cast of one) starts;
+ * `jsonb` for one of a jsonb column or cast; else undefined. SQLite's `->` would give the value
+ * compacted (`{"b":1}` for `{"b":  1}`), which PostgreSQL's builders copy as written (a jsonb
+ * value as jsonb prints it).
  */
 function jsonGet(
   e: Node,
   aliases: Aliases,
   schema: Schema | undefined,
-): { ops: number[]; start: number; end: number } | undefined {
+): { ops: number[]; start: number; end: number; jsonb?: boolean } | undefined {
   const top = e?.A_Expr;
-  const last = top?.rexpr;
-  const end = last?.ParamRef
-    ? last.ParamRef.location
-    : last?.A_Const && !last.A_Const.isnull
-      ? last.A_Const.location
-      : -1;
+  const end = operandAt(top?.rexpr);
   if (end < 0) return undefined;
   const ops: number[] = [];
   let base: Node = e;
@@ -680,16 +692,20 @@ function jsonGet(
     ops.push(x.location);
     base = x.lexpr;
   }
-  if (base?.ColumnRef)
-    return base.ColumnRef.location >= 0 && isJsonColumn(base.ColumnRef, aliases, schema)
-      ? { ops, start: base.ColumnRef.location, end }
-      : undefined;
+  if (base?.ColumnRef) {
+    const start = base.ColumnRef.location;
+    if (start < 0) return undefined;
+    if (isJsonColumn(base.ColumnRef, aliases, schema)) return { ops, start, end };
+    return isJsonColumn(base.ColumnRef, aliases, schema, 'jsonb') ? { ops, start, end, jsonb: true } : undefined;
+  }
   const cast = base?.TypeCast;
   const arg = cast?.arg;
-  if (strings(cast?.typeName?.names).pop()?.toLowerCase() !== 'json') return undefined;
+  const type = strings(cast?.typeName?.names).pop()?.toLowerCase();
+  if (type !== 'json' && type !== 'jsonb') return undefined;
   const at = arg?.A_Const?.sval ? arg.A_Const.location : (arg?.ParamRef?.location ?? arg?.ColumnRef?.location);
   // (`::json` after its operand; CAST(x AS json) is not read here)
-  return at !== undefined && at >= 0 && cast.location > at ? { ops, start: at, end } : undefined;
+  if (at === undefined || at < 0 || cast.location < at) return undefined;
+  return type === 'json' ? { ops, start: at, end } : { ops, start: at, end, jsonb: true };
 }
 
 /** A json expression (coalesce, CASE) made PostgreSQL's text and kept as it is ('v'), when it can be; else 'c'. */
@@ -722,19 +738,23 @@ export function jsonLayoutEdits(
     if (kept === 'json-get') {
       // json's -> or #> read as its text as written (translate/jsonb-ops.ts)
       if (tokens[i].type === 'op' && offset > unwrapped) replace.set(i, { ...tokens[i], arith: 'json-get' });
-    } else if (kept?.startsWith('get:')) {
-      // the read's value: that text marked, which __pg_json_layout prints as it is
-      const endAt = Number(kept.slice('get:'.length));
-      let end = offsets.indexOf(endAt, i);
-      // (a negative number's constant starts at its sign)
-      if (end >= 0 && tokens[end].type === 'op' && tokens[end].text === '-') end = nextSignificant(tokens, end + 1);
-      if (end >= 0 && end < tokens.length && balanced(tokens, i, end)) {
+    } else if (kept?.startsWith('get:') || kept?.startsWith('getb:')) {
+      // the read's value: that text marked, which __pg_json_layout prints as it is (jsonb's as jsonb prints it)
+      const jsonb = kept.startsWith('getb:');
+      const start = offsets.indexOf(Number(kept.slice(kept.indexOf(':') + 1)), i);
+      const end = start < 0 ? -1 : operandEnd(tokens, start);
+      if (end >= 0 && balanced(tokens, i, end)) {
         before.set(i, [
           ...(before.get(i) ?? []),
           { type: 'word', text: '__pg_json_verbatim' },
           { type: 'punct', text: '(' },
+          ...(jsonb ? [{ type: 'word', text: '__pg_jsonb_text' } as const, { type: 'punct', text: '(' } as const] : []),
         ]);
-        after.set(end, [{ type: 'punct', text: ')' }, ...(after.get(end) ?? [])]);
+        after.set(end, [
+          { type: 'punct', text: ')' },
+          ...(jsonb ? [{ type: 'punct', text: ')' } as const] : []),
+          ...(after.get(end) ?? []),
+        ]);
       } else unwrapped = end >= 0 ? offsets[end] : Number.MAX_SAFE_INTEGER;
     } else if (kept?.startsWith('row:')) {
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
@@ -820,6 +840,33 @@ function leafEnd(tokens: PgToken[], i: number, kind: 'column' | 'cast'): number 
   const cast = nextSignificant(tokens, end + 1);
   const type = nextSignificant(tokens, cast + 1);
   return tokens[cast]?.type === 'op' && tokens[cast].text === '::' && isWord(tokens[type], 'JSON') ? type : -1;
+}
+
+/**
+ * The last token of the constant operand starting at tokens[k] (operandAt's): a string, a number
+ * (a negative one's constant starts at its sign), a parameter, ARRAY[...], each with `::type` or
+ * `::type[]` casts after it; -1 when it is none of those.
+ */
+function operandEnd(tokens: PgToken[], k: number): number {
+  if (tokens[k]?.type === 'op' && tokens[k].text === '-') k = nextSignificant(tokens, k + 1);
+  if (isWord(tokens[k], 'ARRAY')) {
+    const open = nextSignificant(tokens, k + 1);
+    if (!isPunct(tokens[open], '[')) return -1;
+    let depth = 0;
+    for (k = open; k < tokens.length; k++)
+      if (isPunct(tokens[k], '[')) depth++;
+      else if (isPunct(tokens[k], ']') && --depth === 0) break;
+    if (k >= tokens.length) return -1;
+  } else if (!['string', 'number', 'param'].includes(tokens[k]?.type ?? '')) return -1;
+  for (;;) {
+    const cast = nextSignificant(tokens, k + 1);
+    if (tokens[cast]?.type !== 'op' || tokens[cast].text !== '::') return k;
+    k = nextSignificant(tokens, cast + 1);
+    if (tokens[k]?.type !== 'word' && tokens[k]?.type !== 'quoted') return -1;
+    const open = nextSignificant(tokens, k + 1);
+    const shut = nextSignificant(tokens, open + 1);
+    if (isPunct(tokens[open], '[') && isPunct(tokens[shut], ']')) k = shut;
+  }
 }
 
 /** Whether tokens[from..to] open and close their parentheses within them. */
