@@ -191,6 +191,23 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       );
   });
 
+  it('a table in FROM takes its column names from its alias, all or the first ones (it was 42601)', async () => {
+    for (const sql of [
+      'SELECT x.k, x.n FROM customers AS x(k, n) ORDER BY 1',
+      'SELECT * FROM customers c(k) WHERE k > 10 ORDER BY k',
+      'SELECT c.*, o.amount FROM customers c(cid) JOIN orders o ON o.customer_id = c.cid ORDER BY 1, 4',
+      'SELECT k + 1, pg_typeof(k) FROM customers x(k) ORDER BY 1',
+      'SELECT * FROM (SELECT * FROM customers AS i(a, b)) s WHERE s.a = 10',
+    ])
+      await same(sql);
+    for (const c of [patina, postgres])
+      await assert.rejects(
+        c.query('SELECT * FROM customers AS x(a, b, c, d)'),
+        (e: { code?: string; message: string }) =>
+          e.code === '42P10' && e.message === 'table "x" has 3 columns available but 4 columns specified',
+      );
+  });
+
   it("a column without AS has PostgreSQL's name (doc::json is doc, count(*) count), to clients and to the query around a subquery or WITH query (that was 42703)", async () => {
     const queries = [
       // the names a query around a subquery or WITH query reads (SQLite had named them by their text)

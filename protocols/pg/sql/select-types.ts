@@ -39,7 +39,13 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       const rel = String(f.RangeVar.relname).toLowerCase();
       // a WITH query's name (unqualified) is that query's columns
       const cte = f.RangeVar.schemaname ? undefined : ctes.get(rel);
-      scope.set((f.RangeVar.alias?.aliasname ?? rel).toLowerCase(), cte ?? rel);
+      // `t AS x(a, b)`: the first columns renamed (translate/values-alias.ts reads it so)
+      const renamed = strings(f.RangeVar.alias?.colnames);
+      const cols = renamed.length > 0 ? sourceColumns(cte ?? rel, schema) : null;
+      scope.set(
+        (f.RangeVar.alias?.aliasname ?? rel).toLowerCase(),
+        cols ? cols.map((c, k) => (k < renamed.length ? { ...c, name: renamed[k] } : c)) : (cte ?? rel),
+      );
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
     else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
       // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function

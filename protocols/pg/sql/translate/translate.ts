@@ -29,7 +29,7 @@ import { rewriteLocking } from './locking';
 import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
 import { rewriteOneRow } from './one-row';
 import { rewriteOrderedSet } from './ordered-set';
-import { rewriteSubqueryAlias, rewriteValuesAlias } from './values-alias';
+import { rewriteSubqueryAlias, rewriteTableAlias, rewriteValuesAlias } from './values-alias';
 import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
@@ -103,6 +103,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteSelectListSeries(toks);
   toks = rewriteValuesAlias(toks);
   toks = rewriteSubqueryAlias(toks, (query) => ctx.selectColumns?.(query) ?? null);
+  toks = rewriteTableAlias(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteLike(toks);
   // a NOT NULL column is NULL on the outer side of a join: there NULLs must be placed too
   const outerJoin = toks.some((t) => isWord(t, 'LEFT') || isWord(t, 'RIGHT') || isWord(t, 'FULL'));

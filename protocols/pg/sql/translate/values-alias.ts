@@ -125,3 +125,54 @@ export function rewriteValuesAlias(toks: Tok[]): Tok[] {
   }
   return out;
 }
+
+/**
+ * A table in FROM whose alias names its columns, `t [AS] x(a, b)` (PostgreSQL renames the first
+ * columns; SQLite's grammar has no such list: it was 42601): the table read through a CTE with that
+ * column list, `(WITH __pg_cols(a, b, rest...) AS (SELECT * FROM t) SELECT * FROM __pg_cols) AS x`.
+ * `columns` gives a schema table's column names in order (null for no such table: left as written).
+ */
+export function rewriteTableAlias(toks: Tok[], columns: (table: string) => string[] | null): Tok[] {
+  const out: Tok[] = [];
+  let inFrom = false;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom = true;
+    else if (isWord(t, 'WHERE') || isWord(t, 'SELECT') || isWord(t, 'GROUP') || isWord(t, 'ORDER')) inFrom = false;
+    const before = toks[i - 1];
+    const placed = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom);
+    if (
+      !placed ||
+      !(t.type === 'word' || t.type === 'quoted') ||
+      isPunct(toks[i + 1], '(') ||
+      isPunct(toks[i + 1], '.')
+    ) {
+      out.push(t);
+      continue;
+    }
+    let j = i + 1;
+    if (isWord(toks[j], 'AS')) j++;
+    const list = aliasNames(toks, j);
+    const table = t.type === 'quoted' ? t.text.slice(1, -1).replaceAll('""', '"') : t.text.toLowerCase();
+    const known = list ? columns(table) : null;
+    if (!list || !known) {
+      out.push(t);
+      continue;
+    }
+    const names = [...list.names];
+    if (known.length < names.length) {
+      const alias = toks[j].type === 'quoted' ? toks[j].text.slice(1, -1).replaceAll('""', '"') : toks[j].text;
+      throw pgError(
+        '42P10',
+        `table "${alias}" has ${known.length} columns available but ${names.length} columns specified`,
+      );
+    }
+    for (const n of known.slice(names.length)) names.push(quoted(n));
+    out.push(punct('('), word('WITH'), word('__pg_cols'), punct('('));
+    names.forEach((n, k) => out.push(...(k > 0 ? [punct(','), n] : [n])));
+    out.push(punct(')'), word('AS'), punct('('), word('SELECT'), punct('*'), word('FROM'), t, punct(')'));
+    out.push(word('SELECT'), punct('*'), word('FROM'), word('__pg_cols'), punct(')'), word('AS'), toks[j]);
+    i = list.end;
+  }
+  return out;
+}
