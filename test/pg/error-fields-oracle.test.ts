@@ -1,12 +1,14 @@
 // Errors whose words name what the statement wrote, against PostgreSQL 15: an UPDATE's unknown SET
-// column, a table named with its schema, and the DETAIL of a NOT NULL violation (the failing row).
+// column, a table named with its schema, the DETAIL of a NOT NULL violation (the failing row), a
+// syntax error's position and an unknown column's HINT.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { oracleSuite } from '../helpers/catalog-pair';
 import { type PgClient, psql } from '../helpers/pg';
 
 const SCHEMA = `CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', n NUMERIC(10,2),
-  ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);`;
+  ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);
+CREATE TABLE u (id INTEGER NOT NULL PRIMARY KEY, name TEXT, x INTEGER);`;
 const ROWS = [`INSERT INTO t (id, name, n, ts) VALUES (1, 'a', 1.5, '2024-01-02 03:04:05+00')`];
 
 /** A statement's error as a client sees it: SQLSTATE, message and DETAIL. */
@@ -142,6 +144,67 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     // psql prints the line and a caret under the place
     const shown = (port: number) => psql(port, ['SELECT 1;\nSELECT\n  id FRM t']).stderr;
     assert.match(shown(pair.patinaPort), /LINE 3: {3}id FRM t\n {17}\^/);
+    assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
+  });
+
+  it("an unknown column's 42703 carries PostgreSQL's HINT, the name as it folds it and the place of the failing reference (there was no HINT)", async () => {
+    const { patina, postgres, pair } = clients();
+    const hinted = (c: PgClient, sql: string, params?: unknown[]) =>
+      c.query(sql, params).then(
+        () => 'ran',
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const same = async (sql: string, params?: unknown[]) => {
+      const p = await hinted(patina, sql, params);
+      assert.equal(p, await hinted(postgres, sql, params), sql);
+      return p;
+    };
+    assert.equal(
+      await same('SELECT nme FROM t'),
+      '42703 column "nme" does not exist | Perhaps you meant to reference the column "t.name". @8',
+    );
+    // two equally near (the inner query's range table first, then the outer's); a qualified name
+    assert.equal(
+      await same('SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE nme IS NULL)'),
+      '42703 column "nme" does not exist | Perhaps you meant to reference the column "u.name" or the column "t.name". @53',
+    );
+    assert.match(await same('SELECT t.nme FROM t, u'), /^42703 column t\.nme .*column "t\.name"\. @8$/);
+    // a column of a table out of reach: the target of INSERT ... VALUES
+    assert.match(
+      await same('INSERT INTO t (id, name) VALUES (1, name)'),
+      /\| There is a column named "name" in table "t", but it cannot be referenced from this part of the query\./,
+    );
+    for (const sql of [
+      'SELECT nam FROM t JOIN u USING (id)',
+      'SELECT j.nam FROM (t JOIN u USING (id)) j',
+      // the reference that fails is the subquery's, read first
+      'SELECT nme FROM (SELECT nme FROM u) s',
+      'SELECT id FROM t, (SELECT nam FROM u) s',
+      "SELECT * FROM t WHERE name = 'x' AND  nme = 1",
+      'SELECT Nme FROM t',
+      'SELECT id FROM t ORDER BY nme',
+      // (a GROUP BY name no table has was 42803 for the select list's column)
+      'SELECT id FROM t GROUP BY nme',
+      'INSERT INTO t (id, name) SELECT 1, nme FROM u',
+      "INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET name = nme",
+      "INSERT INTO t (id, name) VALUES (1, 'a') RETURNING nme",
+      'UPDATE t SET name = nme',
+      'UPDATE t SET name = u.nme FROM u WHERE u.id = t.id',
+      'DELETE FROM t USING u WHERE nme IS NULL',
+      'WITH c AS (SELECT id, name AS nm FROM t) SELECT nn FROM c',
+      'SELECT xx FROM generate_series(1, 3) AS g(x)',
+      'SELECT colum1 FROM (VALUES (1, 2)) v',
+      'EXPLAIN SELECT nme FROM t',
+    ])
+      assert.match(await same(sql), /^42703 .* \| (Perhaps|There is) /, sql);
+    // none near enough, or three as near: no HINT
+    for (const sql of ['SELECT q FROM t', 'SELECT a1 FROM (SELECT 1 AS a2, 2 AS a3, 3 AS a4) s'])
+      assert.match(await same(sql), /^42703 .* \| {2}@\d+$/, sql);
+    // a Parse's too; psql prints the HINT line
+    await same('SELECT nme FROM t WHERE id = $1', [1]);
+    const shown = (port: number) => psql(port, ['SELECT 1 FROM t, u WHERE xx = 1']).stderr;
+    assert.match(shown(pair.patinaPort), /HINT: {2}Perhaps you meant to reference the column "u\.x"\./);
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
   });
 });

@@ -103,9 +103,9 @@ export class SimpleQuery {
       let an: Analyzed | null = null;
       try {
         an = analyzer.cached(`S${lifted.key}`, () => lifted.tokens);
-      } catch (err) {
-        // an assigned literal may be typed where a parameter cannot be: the statement as written decides
-        if (!lifted.assigned.includes(true)) throw err;
+      } catch {
+        // the statement as written decides: an assigned literal may be typed where a parameter
+        // cannot be, and an error names the text the client sent (its position, a column's hint)
       }
       const style = inputStyleIn(this.#session.outputStyles);
       const params = an && withInputStyle(style, () => typedLiterals(lifted, an!.paramTypes, this.#session.outputZone));

@@ -24,6 +24,7 @@ import {
 } from './analyze-commands';
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
+import { withColumnHint } from './missing-column';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
@@ -84,6 +85,8 @@ export class Analyzer {
   /** The session's IntervalStyle and bytea_output (a value made text prints in them, so analyses are kept per styles). */
   readonly #styles: () => OutputStyles;
   #analysesStyles: OutputStyles = DEFAULT_STYLES;
+  /** How deep in analyses of statements inside statements (EXPLAIN's) this one is. */
+  #nested = 0;
 
   constructor(
     engine: PgEngine,
@@ -277,6 +280,20 @@ export class Analyzer {
   }
 
   #analyzeIn(statement: PgToken[], declaredTypes: number[]): Analyzed {
+    // (a statement inside another, EXPLAIN's or DECLARE's, is hinted as part of the whole)
+    if (this.#nested > 0) return this.#analyzeStatement(statement, declaredTypes);
+    this.#nested++;
+    try {
+      return this.#analyzeStatement(statement, declaredTypes);
+    } catch (err) {
+      // an unknown column's 42703 gets PostgreSQL's HINT (what the user may have meant)
+      throw withColumnHint(err, statement.map((t) => t.text).join(''), this.#engine.schema);
+    } finally {
+      this.#nested--;
+    }
+  }
+
+  #analyzeStatement(statement: PgToken[], declaredTypes: number[]): Analyzed {
     const tokens = dropVoidArguments(statement, declaredTypes);
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
     const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };

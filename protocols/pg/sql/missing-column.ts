@@ -1,0 +1,386 @@
+// PostgreSQL's 42703 for a column no FROM item in reach has comes with a HINT naming what the user
+// may have meant (parse_relation.c's errorMissingColumn): `Perhaps you meant to reference the
+// column "t.name".` for a name a Levenshtein distance or two away, two such columns when two are
+// equally near, or `There is a column named "x" in table "t", but it cannot be referenced from
+// this part of the query.` when the name is a column of a range table entry out of reach (the
+// target of INSERT ... VALUES, a FROM item left of a subquery not marked LATERAL). SQLite says only
+// `no such column: nme`; here the statement is read again as PostgreSQL's parser reads it, in its
+// order, to find the reference that fails, the range tables it sees from there, and the hint.
+import type { Schema } from '../../../src/engine/schema/model';
+import { PatinaError } from '../../../src/errors';
+import { PgError, sqlstateOf } from '../sqlstate';
+import { parseTree } from './parse';
+import { Level, type NsItem, type Rte, addCtes, fromItem, queryColumns } from './range-table';
+import { figuredName } from './column-names';
+import { strings } from './type-signatures';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** PostgreSQL's MAX_FUZZY_DISTANCE: a name more than this many edits away is never suggested. */
+const MAX_FUZZY_DISTANCE = 3;
+
+/** The system columns a table's range table entry answers to (scanRTEForColumn). */
+const SYSTEM_COLUMNS = new Set(['ctid', 'xmin', 'cmin', 'xmax', 'cmax', 'tableoid']);
+
+/**
+ * `err` with PostgreSQL's HINT when it is a 42703 `column "x" does not exist` (or `column t.x does
+ * not exist`) of `sql`, its name as PostgreSQL's parser folds it and its position at the
+ * reference that fails; `err` itself when the reference or what it could have meant is not known
+ * here (a catalog relation in reach, a function of no known columns).
+ */
+export function withColumnHint(err: unknown, sql: string, schema: Schema): unknown {
+  if (!(err instanceof PatinaError) && !/^SQLITE/.test(String((err as { code?: unknown } | null)?.code ?? '')))
+    return err;
+  const { code, message } = sqlstateOf(err);
+  if (code !== '42703') return err;
+  const m = /^column (?:"(.+)"|([^\s".]+)\.([^\s".]+)) does not exist$/.exec(message);
+  if (!m) return err;
+  const fields = m[1] !== undefined ? [m[1]] : [m[2], m[3]];
+  let found: Missing | null;
+  try {
+    found = missingColumn(parseTree(sql), schema, fields);
+  } catch {
+    return err;
+  }
+  if (!found) return err;
+  const [alias, name] = found.fields.length === 2 ? found.fields : [null, found.fields[0]];
+  const e = new PgError(
+    'user',
+    alias === null ? `column "${name}" does not exist` : `column ${alias}.${name} does not exist`,
+    '42703',
+  );
+  if (found.hint) e.hint = found.hint;
+  e.position = Buffer.from(sql).subarray(0, found.location).toString().length;
+  return e;
+}
+
+/**
+ * Whether a reference to `fields` in `sql` resolves nowhere as PostgreSQL reads the statement (an
+ * output alias SQLite would read inside an ORDER BY expression: `ORDER BY x + 1`). False when the
+ * text does not parse or the reference cannot be placed here.
+ */
+export function failsToResolve(sql: string, schema: Schema, fields: string[]): boolean {
+  try {
+    return missingColumn(parseTree(sql), schema, fields) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** The reference that fails: its fields as the parser has them, where it stands, PostgreSQL's hint. */
+interface Missing {
+  fields: string[];
+  location: number;
+  hint?: string;
+}
+
+/** Stops the reading: the reference was found, or something on the way is not known here. */
+class Stop {
+  constructor(readonly found: Missing | null) {}
+}
+
+/**
+ * The first reference to `fields` (matched without case: SQLite's message keeps the text's) that
+ * resolves nowhere, in the order PostgreSQL's parser reads the statement, with its hint; null when
+ * none is found or one on the way cannot be placed.
+ */
+function missingColumn(tree: Node, schema: Schema, fields: string[]): Missing | null {
+  const stmt = tree.stmts?.length === 1 ? tree.stmts[0].stmt : null;
+  const want = fields.map((f) => f.toLowerCase());
+  try {
+    statement(stmt, new Level(schema, null), want);
+  } catch (e) {
+    if (e instanceof Stop) return e.found;
+    throw e;
+  }
+  return null;
+}
+
+/** Reads one statement (and what it holds) on the outermost level. */
+function statement(s: Node, at: Level, want: string[]): void {
+  if (s?.SelectStmt) select(s.SelectStmt, at, want);
+  else if (s?.InsertStmt) insert(s.InsertStmt, at, want);
+  else if (s?.UpdateStmt) update(s.UpdateStmt, at, want);
+  else if (s?.DeleteStmt) del(s.DeleteStmt, at, want);
+  else if (s?.ExplainStmt) statement(s.ExplainStmt.query, at, want);
+  else if (s?.DeclareCursorStmt) statement(s.DeclareCursorStmt.query, at, want);
+  else throw new Stop(null);
+}
+
+/** A query read on a level of its own under `parent` (a subquery, a WITH query, a set operation's branch). */
+function subquery(q: Node, parent: Level, want: string[]): void {
+  select(q?.SelectStmt ?? q, new Level(parent.schema, parent), want);
+}
+
+/** The walk of FROM items on behalf of the hint: subqueries and expressions are searched too. */
+const walkFor = (want: string[]) => ({
+  subquery: (q: Node, at: Level) => subquery(q, at, want),
+  expr: (e: Node, at: Level) => expr(e, at, want),
+});
+
+/** Reads a FROM list onto `level`, its items visible to what follows once it is read. */
+function fromList(from: Node[] | undefined, level: Level, want: string[], before: NsItem[] = []): void {
+  const ns: NsItem[] = [];
+  const saved = level.visible;
+  level.visible = [];
+  for (const f of from ?? []) ns.push(...fromItem(f, level, walkFor(want), ns));
+  level.visible = [...saved, ...before, ...ns];
+}
+
+/** A SELECT, in PostgreSQL's order: WITH, FROM, the select list, WHERE, HAVING, ORDER BY, GROUP BY, ... */
+function select(s: Node, level: Level, want: string[]): void {
+  if (!s) return;
+  addCtes(s.withClause, level, walkFor(want));
+  if (s.op && s.op !== 'SETOP_NONE') {
+    subquery(s.larg, level, want);
+    subquery(s.rarg, level, want);
+    // (ORDER BY of a set operation reads its result's columns: not placed here)
+    if (refersTo(s.sortClause, want)) throw new Stop(null);
+    expr([s.limitOffset, s.limitCount], level, want);
+    return;
+  }
+  if (s.valuesLists) {
+    expr(s.valuesLists, level, want);
+    return;
+  }
+  fromList(s.fromClause, level, want);
+  const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
+  expr(
+    targets.map((t) => t?.val),
+    level,
+    want,
+  );
+  expr(s.whereClause, level, want);
+  expr(s.havingClause, level, want);
+  // ORDER BY and GROUP BY: a bare name may be a select item's
+  const outputs = new Set(targets.map((t) => (t ? (t.name ?? figuredName(t.val)) : '')));
+  const term = (n: Node) => {
+    const f = n?.ColumnRef?.fields;
+    if (f?.length === 1 && f[0].String && outputs.has(f[0].String.sval)) return;
+    expr(n, level, want);
+  };
+  for (const o of s.sortClause ?? []) term(o.SortBy?.node);
+  for (const g of s.groupClause ?? []) term(g);
+  expr([s.distinctClause, s.limitOffset, s.limitCount, s.windowClause], level, want);
+}
+
+/** INSERT: its target is in the range table but out of reach of VALUES and the SELECT. */
+function insert(s: Node, level: Level, want: string[]): void {
+  addCtes(s.withClause, level, walkFor(want));
+  const rel = s.relation;
+  const name = String(rel.relname);
+  const tableDef = !rel.schemaname || rel.schemaname === 'public' ? level.schema.tables.get(name) : undefined;
+  const target: Rte = {
+    alias: String(rel.alias?.aliasname ?? name),
+    columns: tableDef ? tableDef.columns.map((c) => c.name.toLowerCase()) : null,
+    table: !!tableDef,
+  };
+  const q = s.selectStmt?.SelectStmt;
+  const general =
+    q && (!q.valuesLists || q.sortClause || q.limitOffset || q.limitCount || q.lockingClause || q.withClause);
+  level.rtable.push(target);
+  if (general) {
+    subquery(q, level, want);
+    level.rtable.push({ alias: '*SELECT*', columns: queryColumns(q, level), table: false });
+  } else if (q) {
+    expr(q.valuesLists, level, want);
+    const n = q.valuesLists.length > 1 ? (q.valuesLists[0]?.List?.items?.length ?? 0) : 0;
+    if (n > 0)
+      level.rtable.push({
+        alias: '*VALUES*',
+        columns: Array.from({ length: n }, (_, i) => `column${i + 1}`),
+        table: false,
+      });
+  }
+  const item = (r: Rte): NsItem => ({ ...r, rel: true, cols: true });
+  const conflict = s.onConflictClause;
+  if (conflict) {
+    level.visible = [item(target)];
+    expr(conflict.infer, level, want);
+    if (conflict.action === 'ONCONFLICT_UPDATE') {
+      const excluded: Rte = { alias: 'excluded', columns: target.columns, table: false };
+      level.rtable.push(excluded);
+      level.visible = [item(target), item(excluded)];
+      expr(
+        (conflict.targetList ?? []).map((t: Node) => t.ResTarget?.val),
+        level,
+        want,
+      );
+      expr(conflict.whereClause, level, want);
+    }
+  }
+  level.visible = [item(target)];
+  expr(returning(s), level, want);
+}
+
+/** UPDATE: the target, then FROM (which does not see it), WHERE, RETURNING and the SET values. */
+function update(s: Node, level: Level, want: string[]): void {
+  addCtes(s.withClause, level, walkFor(want));
+  const target = fromItem({ RangeVar: s.relation }, level, {}, []);
+  fromList(s.fromClause, level, want, target);
+  expr(s.whereClause, level, want);
+  expr(returning(s), level, want);
+  expr(
+    (s.targetList ?? []).map((t: Node) => t.ResTarget?.val),
+    level,
+    want,
+  );
+}
+
+/** DELETE: the target, USING, WHERE, RETURNING. */
+function del(s: Node, level: Level, want: string[]): void {
+  addCtes(s.withClause, level, walkFor(want));
+  const target = fromItem({ RangeVar: s.relation }, level, {}, []);
+  fromList(s.usingClause, level, want, target);
+  expr(s.whereClause, level, want);
+  expr(returning(s), level, want);
+}
+
+/** A write's RETURNING expressions (libpg-query's tree has held them under two names). */
+const returning = (s: Node): Node[] =>
+  (s.returningClause?.exprs ?? s.returningList ?? []).map((t: Node) => t.ResTarget?.val);
+
+/** Whether `n` holds a column reference to `want`. */
+function refersTo(n: Node, want: string[]): boolean {
+  if (n === null || typeof n !== 'object') return false;
+  if (Array.isArray(n)) return n.some((x) => refersTo(x, want));
+  if (n.ColumnRef && sameFields(n.ColumnRef.fields, want)) return true;
+  for (const k in n) if (k !== 'location' && refersTo(n[k], want)) return true;
+  return false;
+}
+
+/** Whether a ColumnRef's fields are `want` (without case). */
+function sameFields(fields: Node[] | undefined, want: string[]): boolean {
+  if (!fields || fields.length !== want.length || fields.some((f) => !f.String)) return false;
+  return strings(fields).every((f, i) => f.toLowerCase() === want[i]);
+}
+
+/** Searches an expression on `level`: a subquery is read on a level of its own. */
+function expr(n: Node, level: Level, want: string[]): void {
+  if (n === null || typeof n !== 'object') return;
+  if (Array.isArray(n)) {
+    for (const x of n) expr(x, level, want);
+    return;
+  }
+  if (n.SubLink) {
+    // (the subquery is read before the expression it is compared with)
+    subquery(n.SubLink.subselect, level, want);
+    expr(n.SubLink.testexpr, level, want);
+    return;
+  }
+  if (n.SelectStmt) {
+    subquery(n, level, want);
+    return;
+  }
+  if (n.ColumnRef) {
+    if (!sameFields(n.ColumnRef.fields, want)) return;
+    const fields = strings(n.ColumnRef.fields);
+    const found = resolves(fields, level);
+    if (found === 'unknown') throw new Stop(null);
+    if (found === 'no') throw new Stop(missing(fields, n.ColumnRef.location, level));
+    return;
+  }
+  for (const k in n) if (k !== 'location') expr(n[k], level, want);
+}
+
+/** Whether a reference reaches a column from `level` (colNameToVar, or the relation of `a.c`). */
+function resolves(fields: string[], level: Level): 'yes' | 'no' | 'unknown' {
+  const has = (n: NsItem, c: string) =>
+    n.columns === null ? null : n.columns.includes(c) || (n.table && SYSTEM_COLUMNS.has(c));
+  if (fields.length === 1) {
+    const [c] = fields;
+    for (let l: Level | null = level; l; l = l.parent) {
+      for (const n of l.visible.filter((x) => x.cols)) {
+        const h = has(n, c);
+        if (h === null) return 'unknown';
+        if (h) return 'yes';
+      }
+    }
+    // (a relation's name alone is its whole row)
+    for (let l: Level | null = level; l; l = l.parent) if (l.visible.some((n) => n.rel && n.alias === c)) return 'yes';
+    return 'no';
+  }
+  const [a, c] = fields;
+  for (let l: Level | null = level; l; l = l.parent) {
+    const n = l.visible.filter((x) => x.rel && x.alias === a).pop();
+    if (!n) continue;
+    const h = has(n, c);
+    return h === null ? 'unknown' : h ? 'yes' : 'no';
+  }
+  return 'yes'; // (no such relation: PostgreSQL's 42P01, another error)
+}
+
+/** The reference that failed with PostgreSQL's hint (searchRangeTableForCol, errorMissingColumn). */
+function missing(fields: string[], location: number, level: Level): Missing {
+  const [alias, name] = fields.length === 2 ? fields : [null, fields[0]];
+  const found: Missing = { fields, location };
+  const st: Fuzzy = { distance: MAX_FUZZY_DISTANCE + 1 };
+  for (let l: Level | null = level; l; l = l.parent) {
+    for (const rte of l.rtable) {
+      if (rte.columns === null) return found; // (a relation whose columns are not known here)
+      const penalty = alias === null ? 0 : levenshtein(alias, rte.alias);
+      let exact = false;
+      for (const c of rte.columns) {
+        if (c === name) exact = true;
+        fuzzy(penalty, st, rte, c, name);
+      }
+      if (!exact && rte.table && SYSTEM_COLUMNS.has(name)) exact = true;
+      if (exact && penalty === 0) {
+        found.hint = `There is a column named "${name}" in table "${rte.alias}", but it cannot be referenced from this part of the query.`;
+        return found;
+      }
+    }
+  }
+  if (st.first && st.second)
+    found.hint = `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}" or the column "${st.second.rte.alias}.${st.second.column}".`;
+  else if (st.first)
+    found.hint = `Perhaps you meant to reference the column "${st.first.rte.alias}.${st.first.column}".`;
+  return found;
+}
+
+/** The nearest columns so far (FuzzyAttrMatchState): at most two at the lowest distance. */
+interface Fuzzy {
+  distance: number;
+  first?: { rte: Rte; column: string };
+  second?: { rte: Rte; column: string };
+}
+
+/** PostgreSQL's updateFuzzyAttrMatchState: whether column `actual` is a nearest match for `match`. */
+function fuzzy(penalty: number, st: Fuzzy, rte: Rte, actual: string, match: string): void {
+  if (penalty > st.distance || actual === '') return;
+  let d = levenshtein(actual, match);
+  // more than half the characters (bytes, as PostgreSQL counts them) different: no suggestion
+  if (d > Math.floor(Buffer.byteLength(match) / 2)) return;
+  d += penalty;
+  if (d < st.distance) {
+    st.distance = d;
+    st.first = { rte, column: actual };
+    st.second = undefined;
+  } else if (d === st.distance) {
+    if (st.second) {
+      // a third as near: none is suggested, and only a nearer one may be
+      st.first = undefined;
+      st.second = undefined;
+      st.distance = d - 1;
+    } else if (st.first) st.second = { rte, column: actual };
+    else if (st.distance <= MAX_FUZZY_DISTANCE) st.first = { rte, column: actual };
+  }
+}
+
+/**
+ * The Levenshtein distance of two names, in characters, each insertion, deletion and substitution
+ * costing 1 (PostgreSQL bounds it by what could still matter; the bound never changes an outcome).
+ */
+function levenshtein(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= y.length; j++)
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[y.length];
+}
