@@ -301,6 +301,45 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('an item of `*` counts for an ORDER BY name (42702 when another item of that name differs), and an alias inside an ORDER BY or GROUP BY expression is no column (42703; SQLite sorted by them)', async () => {
+    const failure = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const fails = async (sql: string, code: string) => {
+      const p = await failure(patina, sql);
+      assert.equal(p, await failure(postgres, sql), sql);
+      assert.match(p, new RegExp(`^${code} `), sql);
+    };
+    for (const sql of [
+      'SELECT *, id::text AS id FROM customers ORDER BY id',
+      'SELECT c.*, email AS name FROM customers c ORDER BY name',
+      'SELECT * FROM customers c, orders o ORDER BY id',
+      'SELECT * FROM (SELECT id AS x, name AS x FROM customers) s ORDER BY x',
+    ])
+      await fails(sql, '42702');
+    for (const sql of [
+      'SELECT id AS x FROM customers ORDER BY x + 1',
+      'SELECT id AS x FROM customers ORDER BY -x',
+      'SELECT name AS x FROM customers ORDER BY x COLLATE "C"',
+      'SELECT count(*) AS c FROM orders ORDER BY c + 1',
+      "SELECT name AS nme, id FROM customers ORDER BY nme || 'a'",
+      'SELECT id AS x FROM customers GROUP BY x + 1',
+    ])
+      await fails(sql, '42703');
+    // the same column twice, a bare alias, an alias that is a column too: sorted as PostgreSQL sorts
+    for (const sql of [
+      'SELECT *, id FROM customers ORDER BY id',
+      'SELECT *, c.id FROM customers c JOIN orders o ON o.customer_id = c.id ORDER BY name, 2, 3',
+      'SELECT * FROM customers JOIN orders USING (id) ORDER BY id',
+      'SELECT id AS x FROM customers ORDER BY x DESC',
+      'SELECT name AS id FROM customers ORDER BY id + 1',
+    ])
+      await same(sql);
+  });
+
   it('substr counts positions before 1 as cut off; a cast to boolean reads only boolean words, a boolean cast to text is true/false; IS UNKNOWN', async () => {
     for (const sql of [
       "SELECT substr('hello', 0, 3), substring('hello' from 2 for 3), substr('hello', -1, 3), substr('hello', 2)",

@@ -6,6 +6,8 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { figuredName } from './column-names';
 import { tablesOf } from './grouping';
+import { failsToResolve } from './missing-column';
+import { Level, addCtes, fromNamespace, spread } from './range-table';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { strings } from './type-signatures';
@@ -34,23 +36,41 @@ export function checkOrderNames(sql: string, schema: Schema): void {
       for (const x of n) visit(x);
       return;
     }
-    if (n.SelectStmt) checkQuery(n.SelectStmt, schema);
+    if (n.SelectStmt) checkQuery(n.SelectStmt, sql, schema);
     for (const k in n) visit(n[k]);
   };
   visit(tree.stmts);
 }
 
-function checkQuery(q: Node, schema: Schema): void {
+function checkQuery(q: Node, sql: string, schema: Schema): void {
   // a set operation's ORDER BY reads its result's columns, named by its first branch: two of them
   // are never the same column
   const setop = q.op && q.op !== 'SETOP_NONE';
+  const level = new Level(schema, null);
+  addCtes(q.withClause, level, {});
   let first = q;
   while (first?.op && first.op !== 'SETOP_NONE') first = first.larg;
+  if (first !== q) addCtes(first?.withClause, level, {});
+  const ns = fromNamespace(first?.fromClause, level);
   const items: { name: string; val: Node }[] = [];
+  const aliases = new Set<string>();
   for (const t of first?.targetList ?? []) {
     const r = t.ResTarget;
-    // (`*` spreads names this check does not list: it may miss an ambiguity, never invent one)
-    if (!r || r.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star)) continue;
+    if (!r) continue;
+    const star = spread(r.val, ns);
+    // (`*` over what this check cannot list: it may miss an ambiguity, never invent one)
+    if (star === null) continue;
+    if (star) {
+      // each column `*` spreads is an item of its own, the column of the FROM item it comes from
+      // (one of two columns of one name, `(SELECT 1 AS a, 2 AS a) s`, is no other item's)
+      for (const c of star) {
+        const twice = star.filter((o) => o.alias === c.alias && o.column === c.column).length > 1;
+        const val = setop || twice ? { column: items.length } : columnRef(c.alias, c.column);
+        items.push({ name: c.column, val });
+      }
+      continue;
+    }
+    if (r.name) aliases.add(r.name);
     items.push({ name: r.name ?? figuredName(r.val), val: setop ? { column: items.length } : r.val });
   }
   const ambiguous = (name: string) => {
@@ -61,6 +81,16 @@ function checkQuery(q: Node, schema: Schema): void {
     const name = bareName(s.SortBy?.node);
     if (name !== null && ambiguous(name)) throw pgError('42702', `ORDER BY "${name}" is ambiguous`);
   }
+  // an alias read inside an ORDER BY or GROUP BY expression (`ORDER BY x + 1`): PostgreSQL reads
+  // only a bare name as an item's alias, so there x is a column, 42703 when no FROM item has it
+  // (SQLite sorted by the item)
+  if (!setop)
+    for (const term of [...(q.sortClause ?? []).map((s: Node) => s.SortBy?.node), ...(q.groupClause ?? [])]) {
+      if (bareName(term) !== null) continue;
+      for (const name of namesIn(term))
+        if (aliases.has(name) && failsToResolve(sql, schema, [name]))
+          throw pgError('42703', `column "${name}" does not exist`);
+    }
   if (setop || !q.groupClause) return;
   // GROUP BY n takes the FROM's column n first: only a name none of its tables has is looked for
   // among the items (a FROM of anything but tables is not known here, and left alone)
@@ -73,6 +103,22 @@ function checkQuery(q: Node, schema: Schema): void {
     if (name !== null && !fromColumn(name) && ambiguous(name))
       throw pgError('42702', `GROUP BY "${name}" is ambiguous`);
   }
+}
+
+/** A column reference's tree (`alias.column`, or the column alone). */
+const columnRef = (alias: string | null, column: string): Node => ({
+  ColumnRef: { fields: [...(alias === null ? [] : [alias]), column].map((sval) => ({ String: { sval } })) },
+});
+
+/** The one-field column references in an expression. */
+function namesIn(n: Node, out: string[] = []): string[] {
+  if (n === null || typeof n !== 'object') return out;
+  if (Array.isArray(n)) for (const x of n) namesIn(x, out);
+  else if (n.ColumnRef) {
+    const f = n.ColumnRef.fields;
+    if (f?.length === 1 && f[0].String) out.push(f[0].String.sval);
+  } else for (const k in n) if (k !== 'location') namesIn(n[k], out);
+  return out;
 }
 
 /** The name of an ORDER BY or GROUP BY term that is one bare name (`n`, not `t.n` nor `n + 1`), else null. */
