@@ -70,6 +70,8 @@ export class PgError extends PatinaError {
   positionName?: string;
   /** Where in its statement's text the error is (0-based), as PostgreSQL's position: the connection adds the statement's place. */
   position?: number;
+  /** PostgreSQL gives this error no position (ANALYZE's unknown table): none is looked for in the text. */
+  unplaced?: boolean;
 
   constructor(kind: ErrorKind, message: string, code: string, detail?: string) {
     super(kind, message, undefined, code);
@@ -114,6 +116,7 @@ export function sqlstateOf(err: unknown): {
   object?: ErrorObject;
   positionName?: string;
   position?: number;
+  unplaced?: boolean;
 } {
   if (err instanceof PgError)
     return {
@@ -126,6 +129,7 @@ export function sqlstateOf(err: unknown): {
       object: err.object,
       ...(err.positionName ? { positionName: err.positionName } : {}),
       position: err.position,
+      ...(err.unplaced ? { unplaced: true } : {}),
     };
   const e =
     err instanceof PatinaError

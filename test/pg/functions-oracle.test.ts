@@ -459,6 +459,50 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await sameError('VACUUM orders, nope');
   });
 
+  it("ANALYZE's and VACUUM's errors as PostgreSQL gives them: a syntax error's and an option's position, an unknown table's none, options, column lists and transaction blocks checked (they were accepted)", async () => {
+    const failure = (c: OracleClients['patina'], sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+      );
+    const fails = async (sql: string) => {
+      const p = await failure(o.patina, sql);
+      assert.equal(p, await failure(o.postgres, sql), sql);
+      return p;
+    };
+    assert.equal(await fails('VACUUM FULL FREEZE orders x'), '42601 syntax error at or near "x" @27');
+    assert.equal(await fails('ANALYZE (FREEZE) orders'), '42601 unrecognized ANALYZE option "freeze" @10');
+    // (PostgreSQL looks the table up with no place to point at)
+    assert.equal(await fails('ANALYZE nope'), '42P01 relation "nope" does not exist @undefined');
+    for (const sql of [
+      'ANALYZE orders orders',
+      'SELECT 1; VACUUM (',
+      'VACUUM  (BOGUS) orders',
+      'VACUUM (VERBOSE maybe) orders',
+      'VACUUM (PARALLEL 5000) orders',
+      'VACUUM (PARALLEL) orders',
+      'VACUUM (FULL, PARALLEL 2) orders',
+      'VACUUM (DISABLE_PAGE_SKIPPING, FULL) orders',
+      'VACUUM orders (note)',
+      'ANALYZE orders (note, nope)',
+      'ANALYZE orders (note, note)',
+      'ANALYZE orders (nope), nope',
+      'VACUUM customers, public.nope',
+    ])
+      assert.match(await fails(sql), /^(42601|42P01|42703|42701|0A000) /, sql);
+    assert.equal(await fails('BEGIN; VACUUM orders'), '25001 VACUUM cannot run inside a transaction block @undefined');
+    await o.patina.query('ROLLBACK');
+    await o.postgres.query('ROLLBACK');
+    // what they accept
+    for (const sql of [
+      'VACUUM (INDEX_CLEANUP auto, TRUNCATE on, FREEZE 0, SKIP_LOCKED, PARALLEL 2, VERBOSE false) orders',
+      'ANALYZE (SKIP_LOCKED) orders (note, amount), customers',
+      'VACUUM (ANALYZE) orders (note)',
+      'BEGIN; ANALYZE orders; COMMIT',
+    ])
+      assert.equal(await failure(o.patina, sql), await failure(o.postgres, sql), sql);
+  });
+
   it('pg_typeof names the type PostgreSQL gives the expression, typed regtype (it was text)', async () => {
     await same(
       "SELECT pg_typeof(1), pg_typeof(1.5), pg_typeof('a'::text), pg_typeof(now()), pg_typeof(count(*)), pg_typeof(placed_at), pg_typeof(placed_at - placed_at), pg_typeof(ARRAY[1]), pg_typeof(sum(amount)), pg_typeof(date_trunc('day', placed_at)) FROM orders GROUP BY placed_at ORDER BY placed_at LIMIT 1",

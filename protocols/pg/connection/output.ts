@@ -73,11 +73,11 @@ export class Output {
    * error's position, and `statementAt` where the statement starts in it.
    */
   sendError(err: unknown, sql?: string, statementAt = 0) {
-    const { code, message, detail, hint, where, object, position: at, positionName } = sqlstateOf(err);
+    const { code, message, detail, hint, where, object, position: at, positionName, unplaced } = sqlstateOf(err);
     this.#counts?.failed(code);
     const text = message.replace(/^(statement( \d+)?|commit): /, '');
     const position =
-      sql === undefined
+      sql === undefined || unplaced
         ? undefined
         : at !== undefined
           ? String([...sql.slice(0, statementAt + at)].length + 1)

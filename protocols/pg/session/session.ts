@@ -312,6 +312,9 @@ export class Session {
         return complete(an.columns, showRows(this.facts.settings, an.setting!.name));
       case 'noop':
         if (an.command === 'DISCARD ALL') this.#discardAll(t.state);
+        // (ANALYZE may run in a transaction block; VACUUM may not, as in PostgreSQL)
+        if (an.command === 'VACUUM' && t.state !== 'idle')
+          throw pgError('25001', 'VACUUM cannot run inside a transaction block');
         return none;
       case 'sql':
         return this.#runSql(an, params);
