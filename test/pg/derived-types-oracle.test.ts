@@ -141,6 +141,36 @@ describe('result types of * over joins of derived tables, against PostgreSQL 15'
       await same(sql);
   });
 
+  it('j.n of a name on both sides of an aliased join with a WITH query or a function side is 42702 at j.n (it read the left side)', async () => {
+    const failure = (c: 'patina' | 'postgres', sql: string) =>
+      clients()
+        [c].query(sql)
+        .then(
+          () => 'ran',
+          (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+        );
+    for (const sql of [
+      'WITH w AS (SELECT id, n FROM m) SELECT j.n FROM (m JOIN w USING (id)) AS j',
+      'WITH w(k, n) AS (SELECT id, x FROM m) SELECT j.n FROM (m JOIN w ON m.id = w.k) AS j',
+      'WITH w AS (SELECT id, q FROM m) SELECT j.n FROM (m JOIN w AS v(id, n) USING (id)) AS j',
+      'SELECT j.n FROM (m JOIN generate_series(1, 3) AS n ON true) AS j',
+      'SELECT j.q FROM (m JOIN generate_series(1, 3) AS g(q) ON true) j',
+      "SELECT j.q FROM (m JOIN json_to_record('{}') AS r(q int) ON true) j",
+    ]) {
+      const p = await failure('patina', sql);
+      assert.equal(p, await failure('postgres', sql), sql);
+      assert.match(p, /^42702 column reference "\w+" is ambiguous @\d+$/);
+    }
+    // a name on one side only is read; one on neither is 42703
+    for (const sql of [
+      'WITH w AS (SELECT id, n AS k FROM m) SELECT j.n, j.k FROM (m JOIN w USING (id)) AS j ORDER BY j.id',
+      'SELECT j.n FROM (m JOIN generate_series(1, 2) AS g ON g = m.id) j ORDER BY 1',
+    ])
+      await same(sql);
+    const p = await failure('patina', 'WITH w AS (SELECT id, n FROM m) SELECT j.zz FROM (m JOIN w USING (id)) AS j');
+    assert.match(p, /^42703 column j\.zz does not exist @\d+$/);
+  });
+
   it('an exact avg or division of a subquery keeps its digits through a join that passes it on (was a double)', async () => {
     for (const sql of [
       'SELECT s.a, m.id FROM (SELECT q, avg(n) AS a FROM m GROUP BY q) s JOIN m USING (q) ORDER BY m.id',

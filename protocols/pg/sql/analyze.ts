@@ -481,7 +481,9 @@ export class Analyzer {
     // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
     const grouping = !local && mayGroup(sig);
     const guards =
-      grouping || (!local && mayNestAliases(sig)) ? checkGrouping(text, this.#engine.schema, grouping) : [];
+      grouping || (!(local && catalogRelations(sig, true)) && mayNestAliases(sig))
+        ? checkGrouping(text, this.#engine.schema, grouping)
+        : [];
     // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
     const wholeGuards: number[] = [];
     if (maySubquery(sig) && !(local && catalogRelations(sig)))

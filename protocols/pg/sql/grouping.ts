@@ -12,6 +12,7 @@ import type { PgToken } from './lexer';
 import { expandGroupingSets, treeElement } from './grouping-sets';
 import { strings } from './type-signatures';
 import { figuredName } from './column-names';
+import { Level, addCtes, fromItem } from './range-table';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -81,14 +82,14 @@ export function checkGrouping(sql: string, schema: Schema, grouping = true): num
     return []; // the translation or SQLite reports it
   }
   const guards: number[] = [];
-  const ctes = cteNames(tree.stmts, new Set());
+  const ctes = cteColumns(tree.stmts, schema);
   checkQualified(tree.stmts ?? [], schema, ctes, []);
   if (grouping) visit(tree.stmts ?? [], schema, ctes, guards);
   return guards;
 }
 
 /** Every SELECT of the tree (subqueries, WITH queries, set operations' arms), and UPDATE and DELETE. */
-function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): void {
+function visit(n: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
     for (const x of n) visit(x, schema, ctes, guards);
@@ -106,7 +107,7 @@ function visit(n: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
  * PostgreSQL's 42803 `aggregate functions are not allowed in WHERE` (`UPDATE`, ...) and 42P20, in
  * the order it reads the clauses (SQLite ran it, or refused with 'misuse of aggregate').
  */
-function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Set<string>): void {
+function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Ctes): void {
   const from: Node[] = [{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])];
   const tables = new Map<string, string>();
   const known = tablesOf(from, schema, ctes, tables);
@@ -142,7 +143,7 @@ function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Se
  * (SQLite went on to an outer query's `a`: `(SELECT sum(o.v) FROM u o) FROM t o` summed t's v).
  * `scopes` are the FROM lists around n, innermost last.
  */
-function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scope[]): void {
+function checkQualified(n: Node, schema: Schema, ctes: Ctes, scopes: Scope[]): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
     for (const x of n) checkQualified(x, schema, ctes, scopes);
@@ -191,12 +192,7 @@ function checkQualified(n: Node, schema: Schema, ctes: Set<string>, scopes: Scop
 }
 
 /** alias → table name of a FROM list of schema tables and joins of them; null for anything else. */
-export function tablesOf(
-  from: Node[] | undefined,
-  schema: Schema,
-  ctes: Set<string>,
-  out: Map<string, string>,
-): boolean {
+export function tablesOf(from: Node[] | undefined, schema: Schema, ctes: Ctes, out: Map<string, string>): boolean {
   for (const f of from ?? []) {
     if (f.JoinExpr) {
       if (f.JoinExpr.usingClause || f.JoinExpr.isNatural) return false; // merged columns: not placed here
@@ -223,12 +219,16 @@ type Columns = Set<string> & { twice?: Set<string>; table?: boolean };
 /** alias → its columns (null when not known here) of a subquery's FROM list. */
 type Scope = Map<string, Columns | null>;
 
+/** The statement's WITH queries by name (lower case): their columns, null when not known here. */
+type Ctes = ReadonlyMap<string, string[] | null>;
+
 /** The column names of a join's side (`list`, in order, a name once a side's column), null when not known. */
-function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Set<string>): string[] | null {
+function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Ctes): string[] | null {
   if (f?.RangeVar) {
     const cols = scope.get(String(f.RangeVar.alias?.aliasname ?? f.RangeVar.relname).toLowerCase());
     return cols ? [...cols] : null;
   }
+  if (f?.RangeFunction) return fromItem(f, new Level(schema, null), {}, [])[0].columns;
   if (f?.RangeSubselect) {
     const names = queryNames(f.RangeSubselect.subquery?.SelectStmt, schema, ctes);
     const own = strings(f.RangeSubselect.alias?.colnames);
@@ -250,7 +250,7 @@ function joinSide(f: Node, scope: Scope, schema: Schema, ctes: Set<string>): str
  * by AS, a column's name, or the figured name of an expression; `*` spread over what its FROM
  * holds. Null when not known here.
  */
-function queryNames(q: Node, schema: Schema, ctes: Set<string>): string[] | null {
+function queryNames(q: Node, schema: Schema, ctes: Ctes): string[] | null {
   while (q?.op && q.op !== 'SETOP_NONE') q = q.larg;
   if (!q) return null;
   if (q.valuesLists) return (q.valuesLists[0]?.List?.items ?? []).map((_: Node, i: number) => `column${i + 1}`);
@@ -273,7 +273,7 @@ function queryNames(q: Node, schema: Schema, ctes: Set<string>): string[] | null
   return out;
 }
 
-function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, out: Scope): void {
+function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Ctes, out: Scope): void {
   for (const f of from ?? []) {
     if (f.JoinExpr) {
       scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], schema, ctes, out);
@@ -288,10 +288,21 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, ou
       }
     } else if (f.RangeVar) {
       const name = String(f.RangeVar.relname).toLowerCase();
+      const cte = f.RangeVar.schemaname ? undefined : ctes.get(name);
       const table = !f.RangeVar.schemaname && !ctes.has(name) ? schema.tables.get(name) : undefined;
-      const columns: Columns | null = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
+      let columns: Columns | null = table ? new Set(table.columns.map((c) => c.name.toLowerCase())) : null;
       if (columns) columns.table = true;
+      // a WITH query's columns, renamed by the alias's list
+      const own = strings(f.RangeVar.alias?.colnames);
+      if (cte) columns = new Set([...own, ...cte.slice(own.length)].map((c) => c.toLowerCase()));
       out.set(String(f.RangeVar.alias?.aliasname ?? name).toLowerCase(), columns);
+    } else if (f.RangeFunction) {
+      // a function of known columns (generate_series, unnest, json_each, a column definition list)
+      const [item] = fromItem(f, new Level(schema, null), {}, []);
+      out.set(
+        String(item.alias).toLowerCase(),
+        item.columns ? new Set(item.columns.map((c) => c.toLowerCase())) : null,
+      );
     } else {
       const alias = f.RangeSubselect?.alias ?? f.RangeFunction?.alias;
       // an item without a name of its own still holds columns this check cannot list
@@ -300,18 +311,36 @@ function scopeOf(from: Node[] | undefined, schema: Schema, ctes: Set<string>, ou
   }
 }
 
-/** The names WITH queries take anywhere in the statement (they hide tables of the same name). */
-function cteNames(n: Node, out: Set<string>): Set<string> {
-  if (n === null || typeof n !== 'object') return out;
-  if (Array.isArray(n)) for (const x of n) cteNames(x, out);
-  else {
-    if (n.CommonTableExpr?.ctename) out.add(String(n.CommonTableExpr.ctename).toLowerCase());
-    for (const k in n) cteNames(n[k], out);
-  }
+/**
+ * The WITH queries of the statement, anywhere in it, by name (they hide tables of the same name),
+ * each with its columns (null when not known here, or when two WITH queries take the name).
+ */
+function cteColumns(n: Node, schema: Schema): Ctes {
+  const level = new Level(schema, null);
+  const twice = new Set<string>();
+  const walk = (x: Node): void => {
+    if (x === null || typeof x !== 'object') return;
+    if (Array.isArray(x)) {
+      for (const y of x) walk(y);
+      return;
+    }
+    if (Array.isArray(x.ctes)) {
+      for (const c of x.ctes) {
+        const name = c.CommonTableExpr?.ctename;
+        if (name !== undefined && level.ctes.has(String(name))) twice.add(String(name));
+      }
+      addCtes(x, level, {});
+    }
+    for (const k in x) walk(x[k]);
+  };
+  walk(n);
+  const out = new Map<string, string[] | null>();
+  for (const [name, cols] of level.ctes)
+    out.set(name.toLowerCase(), twice.has(name) || out.has(name.toLowerCase()) ? null : cols);
   return out;
 }
 
-function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): void {
+function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
   const tables = new Map<string, string>();
   if (!tablesOf(s.fromClause, schema, ctes, tables) || tables.size === 0) return;
   const targets: Node[] = (s.targetList ?? []).map((t: Node) => t.ResTarget);
@@ -564,13 +593,7 @@ function check(s: Node, schema: Schema, ctes: Set<string>, guards: number[]): vo
  * query a grouped one. `scopes` are the FROM lists of the subqueries around e; a name they may hold
  * (or that this query's tables lack) is not this query's.
  */
-function outerAggregate(
-  e: Node,
-  tables: Map<string, string>,
-  schema: Schema,
-  ctes: Set<string>,
-  scopes: Scope[],
-): boolean {
+function outerAggregate(e: Node, tables: Map<string, string>, schema: Schema, ctes: Ctes, scopes: Scope[]): boolean {
   if (e === null || typeof e !== 'object') return false;
   if (Array.isArray(e)) return e.some((x) => outerAggregate(x, tables, schema, ctes, scopes));
   const sel = e.SubLink?.subselect?.SelectStmt;
@@ -636,13 +659,7 @@ function ownAggregate(e: Node, tables: Map<string, string>, schema: Schema, scop
  * LIMIT): the offsets of their '(' in `guards`, for translate/one-row.ts's 21000 when they give more
  * than one, as PostgreSQL's "more than one row returned by a subquery used as an expression".
  */
-function manyRowSubqueries(
-  e: Node,
-  tables: Map<string, string>,
-  schema: Schema,
-  ctes: Set<string>,
-  guards: number[],
-): void {
+function manyRowSubqueries(e: Node, tables: Map<string, string>, schema: Schema, ctes: Ctes, guards: number[]): void {
   if (e === null || typeof e !== 'object') return;
   if (Array.isArray(e)) {
     for (const x of e) manyRowSubqueries(x, tables, schema, ctes, guards);

@@ -110,7 +110,10 @@ function statement(s: Node, at: Level, want: string[]): void {
 
 /** A query read on a level of its own under `parent` (a subquery, a WITH query, a set operation's branch). */
 function subquery(q: Node, parent: Level, want: string[]): void {
-  select(q?.SelectStmt ?? q, new Level(parent.schema, parent), want);
+  const s = q?.SelectStmt ?? q;
+  // (a write in WITH: not placed here)
+  if (s && Object.keys(s).some((k) => k.endsWith('Stmt'))) throw new Stop(null);
+  select(s, new Level(parent.schema, parent), want);
 }
 
 /** The walk of FROM items on behalf of the hint: subqueries and expressions are searched too. */

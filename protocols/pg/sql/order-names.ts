@@ -95,7 +95,7 @@ function checkQuery(q: Node, sql: string, schema: Schema): void {
   // GROUP BY n takes the FROM's column n first: only a name none of its tables has is looked for
   // among the items (a FROM of anything but tables is not known here, and left alone)
   const tables = new Map<string, string>();
-  if (!tablesOf(q.fromClause, schema, new Set(), tables)) return;
+  if (!tablesOf(q.fromClause, schema, new Map(), tables)) return;
   const fromColumn = (name: string) =>
     [...tables.values()].some((t) => schema.tables.get(t)?.columns.some((c) => c.name.toLowerCase() === name));
   for (const g of q.groupClause) {

@@ -178,7 +178,8 @@ function functionColumns(rf: Node, call: Node, fname: string | undefined, alias:
  */
 export function queryColumns(q: Node, at: Level): string[] | null {
   const s = q?.SelectStmt ?? q;
-  if (!s) return null;
+  // (a write in WITH, `WITH d AS (DELETE ... RETURNING *)`: not listed here)
+  if (!s || Object.keys(s).some((k) => k.endsWith('Stmt'))) return null;
   const level = new Level(at.schema, at);
   addCtes(s.withClause, level, {});
   if (s.op && s.op !== 'SETOP_NONE') return queryColumns(s.larg, level);
