@@ -6,7 +6,15 @@ import type Database from 'better-sqlite3';
 import { installReadFunctions } from '../../../src/engine/functions';
 import { parseInterval } from '../../../src/engine/dates';
 import { arrayElements, arrayText } from '../../../src/engine/pg-functions';
-import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TIME_TYPES, TYPE_DISPLAY, regtypeName } from '../types/oids';
+import {
+  NAMESPACE_NAMES,
+  OTHER_TYPE_DISPLAY,
+  PG_TYPES,
+  PSEUDO_TYPE_NAMES,
+  TIME_TYPES,
+  TYPE_DISPLAY,
+  regtypeName,
+} from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { regclassOidOrFail, regclassOid, regnamespaceOid, regtypeOid } from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
@@ -15,6 +23,7 @@ import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { NS_PUBLIC } from './table-rows';
+import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 import { lookup } from '../../../src/lookup';
 
@@ -36,6 +45,9 @@ export interface CatalogState {
   /** The agent's advisory locks (session/advisory-locks.ts). */
   advisory: AdvisoryLocks;
 }
+
+/** The types' comments (pg_description's rows of pg_type), by OID. */
+const TYPE_COMMENT = new Map(TYPE_COMMENTS);
 
 /** pg_index_column_has_property of an ascending btree column, as PostgreSQL 15 answers. */
 const BTREE_COLUMN: Record<string, boolean> = lookup({
@@ -287,11 +299,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('pg_get_function_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'arguments')));
   fn('pg_get_function_identity_arguments', (oid) => (oid === null ? null : functionText(procOid(oid), 'identity')));
   fn('pg_get_function_result', (oid) => (oid === null ? null : functionText(procOid(oid), 'result')));
-  // a comment: a builtin function's, and the public schema's standard one (pg_description's rows)
+  // a comment: a builtin function's, a type's, and the public schema's standard one (pg_description's rows)
   fn('obj_description', (oid, catalog) => {
     if (oid === null) return null;
     const of = catalog === undefined || catalog === null ? null : String(catalog);
     if ((of === null || of === 'pg_proc') && BUILTIN_PROCS.has(num(oid))) return BUILTIN_PROCS.get(num(oid))![19];
+    if ((of === null || of === 'pg_type') && TYPE_COMMENT.has(num(oid))) return TYPE_COMMENT.get(num(oid))!;
     return (of === null || of === 'pg_namespace') && num(oid) === NS_PUBLIC ? 'standard public schema' : null;
   });
   fn('__pg_regproc', (x) => (x === null ? null : procOid(String(x))));
@@ -472,6 +485,7 @@ function formatType(oid: number, typmod: number): string {
     TYPE_DISPLAY[oid] ??
     PG_TYPES.find((r) => r[0] === oid)?.[1] ??
     PSEUDO_TYPE_NAMES[oid] ??
+    OTHER_TYPE_DISPLAY[oid] ??
     relationNames().typeName(oid) ??
     '???';
   if (typmod < 0) return name;

@@ -8,7 +8,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { narrowInteger } from '../../../src/engine/values';
 import { GUC_DEFAULTS, durationMs, hiddenSetting, settingInUnit } from '../session/settings';
 import { PG_SETTING_ROWS } from './pg-settings-rows';
-import { PG_TYPE_ROWS } from './pg-type-rows';
+import { OTHER_TYPE_ROWS, PG_RANGE_ROWS, PG_TYPE_ROWS, TYPE_COMMENTS } from './pg-type-rows';
 import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
@@ -209,12 +209,17 @@ export class LocalDb {
     ins('pg_language', { oid: 12, lanname: 'internal', lanowner: 10 });
     ins('pg_language', { oid: 14, lanname: 'sql', lanowner: 10 });
     // each type's input, output, receive, send, typmod, analyze and subscript functions, by name (joins to pg_type's columns)
+    // (the other types' too: PostgreSQL's other types, which Patina has no values of, are listed for
+    // the clients that build a type map from pg_type at connect, Ruby pg's BasicTypeMapForQueries
+    // among them, and look types up there by name: `inet` was missing; a value of one is still 0A000)
+    const types = [...PG_TYPE_ROWS, ...OTHER_TYPE_ROWS];
     const procs = new Set<string>();
-    for (const r of PG_TYPE_ROWS) for (const f of r.slice(10, 18) as string[]) if (f !== '-') procs.add(f);
+    for (const r of types) for (const f of r.slice(10, 18) as string[]) if (f !== '-') procs.add(f);
     [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
     fillBuiltinProcs(ins);
-    // pg_type: PostgreSQL 15's rows of the types Patina announces (catalog/pg-type-rows.ts)
-    for (const r of PG_TYPE_ROWS)
+    // pg_type: PostgreSQL 15's rows of its types in pg_catalog (catalog/pg-type-rows.ts), their
+    // comments (psql's \dTS) and pg_range's rows of its range types
+    for (const r of types)
       ins('pg_type', {
         oid: r[0],
         typname: r[1],
@@ -238,6 +243,18 @@ export class LocalDb {
         typstorage: r[19],
         typcollation: r[20],
       });
+    for (const [objoid, description] of TYPE_COMMENTS)
+      ins('pg_description', { objoid, classoid: 1247, objsubid: 0, description });
+    for (const [
+      rngtypid,
+      rngsubtype,
+      rngmultitypid,
+      rngcollation,
+      rngsubopc,
+      rngcanonical,
+      rngsubdiff,
+    ] of PG_RANGE_ROWS)
+      ins('pg_range', { rngtypid, rngsubtype, rngmultitypid, rngcollation, rngsubopc, rngcanonical, rngsubdiff });
     // pg_settings: PostgreSQL 15's rows (catalog/pg-settings-rows.ts) with Patina's own values
     const own: [string, string, string][] = [
       ['server_version', '15.0', 'Preset Options'],

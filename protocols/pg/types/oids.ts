@@ -1,6 +1,7 @@
 // PostgreSQL types by OID: the OIDs Patina answers with, the pg_type rows of each (name, size,
 // category), the names pg_typeof and the catalog show, and the OID of a SQLite declared type or of
 // a value when nothing declares it.
+import { OTHER_TYPE_NAMES } from '../catalog/pg-type-rows';
 import { arrayCodec } from './array';
 import { type Codec, bytes, expectLength, notA } from './codec';
 import { ARRAY_TYPES, arrayOidOf, registerCodec } from './registry';
@@ -92,6 +93,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   25: 'text',
   26: 'oid',
   114: 'json',
+  142: 'xml',
   700: 'real',
   701: 'double precision',
   1042: 'character',
@@ -129,9 +131,19 @@ export const PSEUDO_TYPE_NAMES: Record<number, string> = {
   5080: 'anycompatiblerange', 4538: 'anycompatiblemultirange', 32: 'pg_ddl_command', 705: 'unknown',
 }; // biome-ignore format: a table
 
+/**
+ * PostgreSQL's other types (inet, money, int4range, ...), which pg_type lists and Patina has no
+ * values of (a cast to one is 0A000), by OID: their names as format_type prints them.
+ */
+export const OTHER_TYPE_DISPLAY: Readonly<Record<number, string>> = Object.fromEntries(OTHER_TYPE_NAMES);
+
 /** A type's name as regtype and format_type print it (a table's row type too); the OID as text for a type PostgreSQL would not know either. */
 export const regtypeName = (oid: number): string =>
-  TYPE_DISPLAY[oid] ?? PSEUDO_TYPE_NAMES[oid] ?? relationNames().typeName(oid) ?? String(oid);
+  TYPE_DISPLAY[oid] ??
+  PSEUDO_TYPE_NAMES[oid] ??
+  OTHER_TYPE_DISPLAY[oid] ??
+  relationNames().typeName(oid) ??
+  String(oid);
 
 // regtype: the type's name as text ('integer'; a value held as its OID, `'trigger'::regtype`, prints
 // its name too), its OID in binary

@@ -4,7 +4,8 @@
 // cast of a name written in the statement, which the translation resolves once (translate/casts.ts),
 // so that a statement reading the database's tables, which runs where those functions are not, has it.
 import { pgError } from '../sqlstate';
-import { NAMESPACE_NAMES, PG_TYPES, PSEUDO_TYPE_NAMES, TYPE_DISPLAY } from './oids';
+import { OTHER_TYPE_ROWS } from '../catalog/pg-type-rows';
+import { NAMESPACE_NAMES, OTHER_TYPE_DISPLAY, PG_TYPES, PSEUDO_TYPE_NAMES, TYPE_DISPLAY } from './oids';
 import { arrayOidOf } from './registry';
 import { relationNames } from './relation-names';
 import { lookup } from '../../../src/lookup';
@@ -22,12 +23,14 @@ export function regtypeOid(input: string): number {
   const folded = /^".*"$/.test(name) && name !== '"any"' ? name.slice(1, -1) : name.toLowerCase().replace(/\s+/g, ' ');
   const wanted = TYPE_ALIASES[folded] ?? folded;
   if (wanted.endsWith('[]')) {
-    const array = arrayOidOf(regtypeOid(wanted.slice(0, -2)));
-    if (array !== undefined) return array;
+    const elem = regtypeOid(wanted.slice(0, -2));
+    // (an array of one of PostgreSQL's other types: inet[])
+    const array = arrayOidOf(elem) ?? OTHER_TYPE_ROWS.find((r) => r[0] === elem)?.[9];
+    if (array) return array;
   }
-  const row = PG_TYPES.find((r) => r[1] === wanted);
+  const row = PG_TYPES.find((r) => r[1] === wanted) ?? OTHER_TYPE_ROWS.find((r) => r[1] === wanted);
   if (row) return row[0];
-  for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES])
+  for (const table of [TYPE_DISPLAY, PSEUDO_TYPE_NAMES, OTHER_TYPE_DISPLAY])
     for (const [oid, n] of Object.entries(table)) if (n === wanted) return Number(oid);
   // a table's row type, or its array type (`t[]`, `_t`), also as `public.t`
   const own = relationNames().typeOid(wanted.replace(/^public\./, ''));
