@@ -276,6 +276,57 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const r = psql(pair.patinaPort, ['SELECT name::regclass FROM customers']);
     assert.match(r.stderr, /ERROR: {2}a cast of a column or parameter to regclass is not supported/);
   });
+  it('a type name that is no type is 42704 `type "t" does not exist` at the name, 3F000 for a schema that is none (the name was passed through: \'x\'::nosuchtype answered x)', async () => {
+    const commands = [
+      "SELECT 'x'::nosuchtype",
+      'SELECT CAST(1 AS nosuchtype)',
+      "SELECT 1, 'x'::nosuchtype FROM orders",
+      "SELECT 'x'::pg_catalog.nosuch",
+      "SELECT 'x'::public.nosuch, id FROM customers",
+      "SELECT 'x'::nosuchtype[]",
+      "SELECT 'x'::nosuch(3)[]",
+      `SELECT 'x'::"Text"`,
+      'SELECT 1::serial',
+      "SELECT nosuchtype 'x'",
+      "SELECT 'x'::foo.bar",
+      "SELECT * FROM json_to_record('{}') AS r(a nosuch)",
+      "SELECT 'é'::text,\n  NULL::pg_class IS NULL, 'x'::nosuch",
+      "SELECT 'x'::text, 1::pg_catalog.int4, NULL::pg_class IS NULL, NULL::customers IS NULL, date '2024-01-02', 'a'::\"char\"",
+    ];
+    // (each on its own: psql stops at an error)
+    const out = (port: number) =>
+      commands
+        .map((c) => {
+          const r = psql(port, [c]);
+          return r.stdout + r.stderr;
+        })
+        .join('');
+    const patina = out(pair.patinaPort);
+    assert.match(patina, /ERROR: {2}type "nosuchtype\[\]" does not exist\nLINE 1: SELECT 'x'::nosuchtype\[\]\n {20}\^/);
+    assert.equal(patina, out(pair.postgresPort));
+    // in a Parse (node-postgres sends a statement with parameters so): the error at the name
+    const failure = async (port: number, sql: string) => {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        return await c.query(sql, ['x']).then(
+          () => 'ran',
+          (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+        );
+      } finally {
+        await c.end();
+      }
+    };
+    for (const sql of [
+      'SELECT $1::nosuchtype',
+      'SELECT CAST($1 AS pg_catalog.nosuch)',
+      'SELECT id FROM customers WHERE name = $1::nosuch[]',
+    ]) {
+      const p = await failure(pair.patinaPort, sql);
+      assert.match(p, /^42704 type "[\w.]+(\[\])?" does not exist @\d+$/);
+      assert.equal(p, await failure(pair.postgresPort, sql), sql);
+    }
+  });
   it("tableoid of a table of the database is its OID, as `'t'::regclass` names it (it was 0A000)", async () => {
     const commands = [
       "SELECT tableoid::regclass, id FROM customers WHERE tableoid = 'customers'::regclass ORDER BY id",

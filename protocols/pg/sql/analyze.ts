@@ -50,6 +50,7 @@ import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
+import { checkTypeNames, mayNameTypes } from './type-names';
 import { withOutputStyles } from './session-styles';
 import type { InputStyle } from '../../../src/engine/dates';
 import { withSessionZone } from './session-zone';
@@ -468,6 +469,8 @@ export class Analyzer {
       };
     // (a write runs on the writer even when it reads unnest or generate_series, which every connection has)
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
+    // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
+    if (mayNameTypes(sig)) checkTypeNames(text, tokens);
     // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
     let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';

@@ -1,0 +1,108 @@
+// The type names a statement writes (`x::t`, `CAST(x AS t)`, `t 'literal'`, a column definition
+// list's `AS r(a t)`), looked up as PostgreSQL's parser looks them up: a name that is no type is its
+// 42704 `type "t" does not exist` (3F000 for a schema that is none) at the name, before anything
+// runs. The translation passed such a name through (`'x'::nosuchtype` answered x, `CAST(1 AS
+// nosuchtype)` 1), and `'x'::foo.bar` read a column. What Patina does with a type PostgreSQL has is
+// the translation's (translate/casts.ts: a cast to one Patina has no values of is 0A000).
+import {
+  CATALOG_ROW_TYPE_NAMES,
+  INFORMATION_SCHEMA_TYPE_NAMES,
+  OTHER_TYPE_ROWS,
+  PG_TYPE_ROWS,
+} from '../catalog/pg-type-rows';
+import { pgErrorAt } from '../sqlstate';
+import { NAMESPACE_NAMES } from '../types/oids';
+import { relationNames } from '../types/relation-names';
+import type { PgToken } from './lexer';
+import { parseTree } from './parse';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** pg_catalog's type names (its types, its relations' row types and their arrays). */
+const CATALOG_TYPES = new Set([
+  ...PG_TYPE_ROWS.map((r) => r[1]),
+  ...OTHER_TYPE_ROWS.map((r) => r[1]),
+  ...CATALOG_ROW_TYPE_NAMES,
+]);
+const INFORMATION_SCHEMA_TYPES = new Set(INFORMATION_SCHEMA_TYPE_NAMES);
+
+/** Whether the statement may name a type: a `::`, a CAST, or a word before a string (`date '...'`, `AS r(a t)`: parsed then). */
+export function mayNameTypes(sig: readonly PgToken[]): boolean {
+  for (let i = 0; i < sig.length; i++) {
+    const t = sig[i];
+    if (t.type === 'op' && t.text === '::') return true;
+    if (t.type === 'word' && (t.text.toUpperCase() === 'CAST' || sig[i + 1]?.type === 'string')) return true;
+    // a column definition list: `) AS r(a t)` or `) r(a t)`
+    if (t.type === 'punct' && t.text === ')' && sig[i + 1]?.type === 'word' && sig[i + 2]?.text === '(') return true;
+    if (t.type === 'punct' && t.text === ')' && sig[i + 2]?.type === 'word' && sig[i + 3]?.text === '(') return true;
+  }
+  return false;
+}
+
+/**
+ * Throws PostgreSQL's error for the first type name of the statement that names no type. `text` is
+ * the statement's `tokens` joined by single spaces (the text the tree's offsets are in); the error's
+ * position is taken back to the statement as written.
+ */
+export function checkTypeNames(text: string, tokens: readonly PgToken[]): void {
+  let tree: Node;
+  try {
+    tree = parseTree(text);
+  } catch {
+    return; // (the parser's refusal is reported where the statement is translated)
+  }
+  const bad = firstUnknown(tree.stmts);
+  if (!bad) return;
+  const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
+  throw pgErrorAt(bad.code, bad.message, at);
+}
+
+/** The first TypeName of the tree (in text order: the tree's order) that names no type, with its error. */
+function firstUnknown(n: Node): { code: string; message: string; location: number } | null {
+  if (n === null || typeof n !== 'object') return null;
+  if (Array.isArray(n)) {
+    for (const x of n) {
+      const f = firstUnknown(x);
+      if (f) return f;
+    }
+    return null;
+  }
+  for (const k in n) {
+    // (a TypeCast's, a ColumnDef's typeName; PREPARE's list holds TypeName nodes)
+    const typeName = k === 'typeName' || k === 'TypeName' ? n[k] : null;
+    const f = typeName?.names ? unknownType(typeName) : firstUnknown(n[k]);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** PostgreSQL's error for a TypeName that names no type (LookupTypeName's), or null. */
+function unknownType(t: Node): { code: string; message: string; location: number } | null {
+  if (t.pct_type) return null; // (t.col%TYPE: PL/pgSQL's and CREATE FUNCTION's, which are not run)
+  const names: string[] = t.names.map((p: Node) => String(p.String?.sval ?? ''));
+  const location = typeof t.location === 'number' && t.location >= 0 ? t.location : 0;
+  // a name of three parts carries a database (PostgreSQL takes the current one's): left to the translation
+  if (names.length > 2) return null;
+  const [schema, name] = names.length === 2 ? names : [null, names[0]];
+  if (schema !== null && !Object.values(NAMESPACE_NAMES).includes(schema) && schema !== 'pg_toast')
+    return { code: '3F000', message: `schema "${schema}" does not exist`, location };
+  const inCatalog = (schema === null || schema === 'pg_catalog') && CATALOG_TYPES.has(name);
+  const inPublic = (schema === null || schema === 'public') && relationNames().typeOid(name) !== undefined;
+  const inInformationSchema = schema === 'information_schema' && INFORMATION_SCHEMA_TYPES.has(name);
+  // citext, an extension's type: casts to it are read as text (translate/casts.ts)
+  if (inCatalog || inPublic || inInformationSchema || (schema === null && name === 'citext')) return null;
+  return { code: '42704', message: `type "${names.join('.')}${t.arrayBounds ? '[]' : ''}" does not exist`, location };
+}
+
+/** The place in the statement as written (its tokens joined as they came) of `at` in the tokens joined by single spaces. */
+function writtenAt(at: number, tokens: readonly PgToken[]): number {
+  let inText = 0;
+  let written = 0;
+  for (const t of tokens) {
+    if (at <= inText + t.text.length) break;
+    inText += t.text.length + 1;
+    written += t.text.length;
+  }
+  return written + Math.max(0, at - inText);
+}
