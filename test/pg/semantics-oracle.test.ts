@@ -143,6 +143,25 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('coalesce of one argument is its value, typed as it (it was 42883: SQLite has no coalesce of one)', async () => {
+    for (const [sql, params] of [
+      [
+        "SELECT coalesce(1), coalesce(NULL), coalesce('x'), coalesce(1.50), pg_typeof(coalesce(1)), coalesce(NULL::int)",
+        undefined,
+      ],
+      [
+        'SELECT id, coalesce(amount), coalesce(note), coalesce(coalesce(customer_id)) FROM orders ORDER BY id',
+        undefined,
+      ],
+      [
+        "SELECT json_build_object('a', coalesce(id), 'b', coalesce(NULL)), json_build_array(coalesce(1.5)) FROM orders ORDER BY id",
+        undefined,
+      ],
+      ['SELECT json_agg(coalesce(id) ORDER BY id), coalesce($1::int) FROM orders', [3]],
+    ] as [string, unknown[] | undefined][])
+      await same(sql, params);
+  });
+
   it('a VALUES list in FROM takes its column names from its alias', async () => {
     for (const sql of [
       "SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS v (n, s) ORDER BY n DESC",

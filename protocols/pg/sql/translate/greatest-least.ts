@@ -1,9 +1,11 @@
 // greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is).
 // SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
+// coalesce() of one argument, which PostgreSQL takes (its value) and SQLite refuses.
 import { type Tok, closer, isPunct, isWord } from '../tokens';
 
 /** greatest(a, b, ...) and least(...) as max()/min() of rotated coalesces, so that NULLs are skipped. */
 export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
+  toks = oneArgumentCoalesce(toks);
   if (!toks.some((t) => isWord(t, 'GREATEST') || isWord(t, 'LEAST'))) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -40,6 +42,30 @@ export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
       out.push(close);
     }
     i = c;
+  }
+  return out;
+}
+
+/**
+ * coalesce(x) as coalesce(x, NULL): PostgreSQL answers x (`coalesce(1)` is 1, typed as x), SQLite
+ * has no coalesce of one argument (it was 42883 `function coalesce(...) does not exist`).
+ */
+function oneArgumentCoalesce(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'COALESCE'))) return toks;
+  const out = toks.slice();
+  // (from the end: an insertion leaves the places of the calls before it as they were)
+  for (let i = out.length - 2; i >= 0; i--) {
+    if (!isWord(out[i], 'COALESCE') || !isPunct(out[i + 1], '(') || isPunct(out[i - 1], '.')) continue;
+    const c = closer(out, i + 1);
+    if (c < 0 || c === i + 2) continue;
+    let depth = 0;
+    let one = true;
+    for (let k = i + 2; k < c && one; k++) {
+      if (isPunct(out[k], '(')) depth++;
+      else if (isPunct(out[k], ')')) depth--;
+      else if (depth === 0 && isPunct(out[k], ',')) one = false;
+    }
+    if (one) out.splice(c, 0, { type: 'punct', text: ',' }, { type: 'word', text: 'NULL' });
   }
   return out;
 }
