@@ -1,8 +1,9 @@
 // Writes protocols/pg/catalog/pg-proc-rows.ts: PostgreSQL 15's pg_proc rows (with their
 // descriptions and what pg_get_function_arguments, _identity_arguments, _result and
-// pg_get_functiondef say of each) for the functions Patina runs (catalog/function-names.ts) whose
-// argument and result types Patina has, or are the polymorphic pseudo-types. Needs a build (dist/)
-// and a PostgreSQL 15 server:
+// pg_get_functiondef say of each) for the functions Patina runs (catalog/function-names.ts), every
+// signature whose argument and result types pg_type lists (catalog/pg-type-rows.ts: all of
+// pg_catalog's but its relations' row types), as psql's \df lists them: `upper(anyrange)` beside
+// `upper(text)`, `sum(money)`. Needs a build (dist/) and a PostgreSQL 15 server:
 //   node scripts/pg-proc.js <port> [user] [database]
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,12 +11,12 @@ const { pg15 } = require('./pg15');
 
 const dist = path.resolve(__dirname, '..', 'dist', 'protocols', 'pg');
 const { FUNCTION_NAMES } = require(path.join(dist, 'catalog', 'function-names.js'));
-const { PG_TYPES } = require(path.join(dist, 'types', 'oids.js'));
+const { OTHER_TYPE_ROWS, PG_TYPE_ROWS } = require(path.join(dist, 'catalog', 'pg-type-rows.js'));
 const out = path.resolve(__dirname, '..', 'protocols', 'pg', 'catalog', 'pg-proc-rows.ts');
 
 // any, anyelement, anyarray, anynonarray, anycompatible(array|nonarray), void
 const PSEUDO = [2276, 2283, 2277, 2776, 5077, 5078, 5079, 2278];
-const allowed = `'{${[...PG_TYPES.map((t) => t[0]), ...PSEUDO].join(',')}}'::oid[]`;
+const allowed = `'{${[...PG_TYPE_ROWS, ...OTHER_TYPE_ROWS].map((t) => t[0]).join(',')}}'::oid[]`;
 const names = `'{${[...FUNCTION_NAMES].join(',')}}'::text[]`;
 const query = `
 SELECT json_agg(json_build_array(p.oid::int, p.proname, p.prokind, p.proretset, p.provolatile, p.proparallel, p.proisstrict,
