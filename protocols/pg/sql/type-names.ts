@@ -26,6 +26,8 @@ const CATALOG_TYPES = new Set([
   ...CATALOG_ROW_TYPE_NAMES,
 ]);
 const INFORMATION_SCHEMA_TYPES = new Set(INFORMATION_SCHEMA_TYPE_NAMES);
+/** Names PostgreSQL has no type of that Patina reads all the same. */
+const KEPT = new Set(['citext', 'blob']);
 
 /** Whether the statement may name a type: a `::`, a CAST, or a word before a string (`date '...'`, `AS r(a t)`: parsed then). */
 export function mayNameTypes(sig: readonly PgToken[]): boolean {
@@ -90,8 +92,9 @@ function unknownType(t: Node): { code: string; message: string; location: number
   const inCatalog = (schema === null || schema === 'pg_catalog') && CATALOG_TYPES.has(name);
   const inPublic = (schema === null || schema === 'public') && relationNames().typeOid(name) !== undefined;
   const inInformationSchema = schema === 'information_schema' && INFORMATION_SCHEMA_TYPES.has(name);
-  // citext, an extension's type: casts to it are read as text (translate/casts.ts)
-  if (inCatalog || inPublic || inInformationSchema || (schema === null && name === 'citext')) return null;
+  // citext, an extension's type, is read as text, and blob, SQLite's name of its own type, runs as
+  // SQLite's cast (translate/casts.ts: `CAST(x AS BLOB)`, a schema file's column type)
+  if (inCatalog || inPublic || inInformationSchema || (schema === null && KEPT.has(name))) return null;
   return { code: '42704', message: `type "${names.join('.')}${t.arrayBounds ? '[]' : ''}" does not exist`, location };
 }
 
