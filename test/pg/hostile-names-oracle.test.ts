@@ -15,6 +15,8 @@ const TEMPLATES = (n: string): string[] => [
   `SELECT ${n}(1)`,
   `SELECT "${n}"(1)`,
   `SELECT ${n}`,
+  `SELECT 1::${n}`,
+  `SELECT CAST(1 AS "${n}")`,
   `SELECT * FROM ${n}`,
   `SELECT "${n}" FROM t`,
   `SELECT v AS "${n}" FROM t ORDER BY "${n}"`,
