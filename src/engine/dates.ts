@@ -3,7 +3,7 @@ import { sqlStateError } from '../errors';
 import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 import { zoneFileAbbreviation } from './tz-file';
 import type { DateOrder } from './date-style';
-import { clockMicrosText } from './micro-clock';
+import { clockMicrosText, clockStoredText, statementClockText, transactionClockText } from './micro-clock';
 import { lookup } from '../lookup';
 
 // PostgreSQL's date and time functions over SQLite's text timestamps ('2026-11-22 05:13:36'), for
@@ -1974,6 +1974,10 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));
   // the clock to the microsecond (timeofday(); SQLite's has milliseconds), read anew each call
   db.function('__pg_clock_us', () => clockMicrosText());
+  // now() and statement_timestamp(): what the PG session pinned for its transaction and statement
+  db.function('__pg_now', () => transactionClockText());
+  db.function('__pg_statement_now', () => statementClockText());
+  db.function('__pg_clock_now', () => clockStoredText());
   for (const kind of ['hours', 'days', 'interval'] as const)
     db.function(`justify_${kind}`, det, (v: unknown) => justify(kind, v));
   db.function('__pg_at_zone', det, (kind: unknown, v: unknown, zone: unknown) => atTimeZone(kind, v, zone));

@@ -25,12 +25,62 @@ export function nowMicros(): bigint {
 
 const pad = (n: number | bigint, w = 2) => String(n).padStart(w, '0');
 
-/** The clock as timestamptz text in the stored form, to the microsecond: '2026-11-27 08:55:12.123456+00'. */
+/** The clock as timestamptz text, to the microsecond: '2026-11-27 08:55:12.123456+00'. */
 export function clockMicrosText(): string {
-  const us = nowMicros();
+  return `${wallText(nowMicros())}+00`;
+}
+
+/**
+ * The clock as a timestamptz column keeps it (UTC, no offset, no trailing zeros of the fraction:
+ * '2026-11-27 08:55:12.12345'), so that a value written from now() is equal to now().
+ */
+export function clockStoredText(): string {
+  return wallText(nowMicros()).replace(/\.?0+$/, '');
+}
+
+/** UTC wall text of microseconds since 1970, with six digits of fraction. */
+function wallText(us: bigint): string {
   const d = new Date(Number(us / 1000n));
   return (
     `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(us % 1_000_000n, 6)}+00`
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(us % 1_000_000n, 6)}`
   );
 }
+
+/**
+ * The clock PostgreSQL's now() reads: the transaction's start (now(), transaction_timestamp(),
+ * current_timestamp, localtimestamp, equal within a transaction) and the statement's
+ * (statement_timestamp()), as a timestamptz column keeps them (clockStoredText). The PG session takes them and
+ * pins them around what runs its statement (the writer's Lease.run, a read worker's job, the
+ * in-process reads), so that a write replayed or a read on a worker sees the session's values.
+ */
+export interface PinnedClock {
+  xact: string;
+  stmt: string;
+}
+
+let pinned: PinnedClock | null = null;
+
+/** Pins `c` (null: none) for the statements run from now on; gives back the one pinned before. */
+export function pinClock(c: PinnedClock | null): PinnedClock | null {
+  const before = pinned;
+  pinned = c;
+  return before;
+}
+
+/** Runs `fn` (synchronous) with `c` pinned, when there is one. */
+export function withClock<T>(c: PinnedClock | null | undefined, fn: () => T): T {
+  if (!c) return fn();
+  const before = pinClock(c);
+  try {
+    return fn();
+  } finally {
+    pinned = before;
+  }
+}
+
+/** The pinned transaction's start (the clock when nothing is pinned). */
+export const transactionClockText = (): string => pinned?.xact ?? clockStoredText();
+
+/** The pinned statement's start (the clock when nothing is pinned). */
+export const statementClockText = (): string => pinned?.stmt ?? clockStoredText();

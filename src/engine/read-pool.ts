@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type ChildProcess, fork } from 'node:child_process';
 import { PatinaError } from '../errors';
 import { BoundedReads } from './bounded-reads';
+import { type PinnedClock, withClock } from './micro-clock';
 import type { ColumnInfo, FromWorker, RowBatch, RowFormat, ToWorker } from './read-protocol';
 import type { SqlParams } from './values';
 
@@ -13,6 +14,8 @@ export interface ReadRequest {
   timeoutMs?: number;
   /** The timeout error's message, when not the default (a PG session's statement_timeout words it as PostgreSQL). */
   timeoutMessage?: string;
+  /** The PG session's now() and statement_timestamp() (micro-clock.ts), when the SQL reads them. */
+  clock?: PinnedClock;
 }
 
 export interface ReadHead {
@@ -73,7 +76,7 @@ export class ReadPool {
   query(req: ReadRequest): ReadCursor {
     if (this.#closed) throw new PatinaError('unavailable', 'the agent is shutting down');
     const cursor = new ReadCursor(this.#nextId++, req, this);
-    const answer = this.#bounded?.tryRun(cursor.id, req.sql, req.params, req.format);
+    const answer = withClock(req.clock, () => this.#bounded?.tryRun(cursor.id, req.sql, req.params, req.format));
     if (answer) {
       this.#counts.inProcess++;
       cursor._receive(answer);
@@ -287,6 +290,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
       sql: this.#req.sql,
       params: this.#req.params,
       format: this.#req.format,
+      ...(this.#req.clock ? { clock: this.#req.clock } : {}),
       credits: CREDIT_WINDOW,
       batchRows: BATCH_ROWS,
       batchBytes: BATCH_BYTES,

@@ -1,3 +1,4 @@
+import type { PinnedClock } from './micro-clock';
 import type { SqlParams } from './values';
 
 /** How a read returns its rows: NDJSON `row` lines built in the worker, or cell arrays. */
@@ -16,6 +17,8 @@ export type ToWorker =
       sql: string;
       params: SqlParams | undefined;
       format: RowFormat;
+      /** The PG session's now() and statement_timestamp() for this read (micro-clock.ts). */
+      clock?: PinnedClock;
       credits: number;
       batchRows: number;
       batchBytes: number;

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { FromWorker, ToWorker } from './read-protocol';
 import { installReadFunctions } from './functions';
+import { pinClock } from './micro-clock';
 import { ReadJob, prepareRead, readErrorKind } from './read-job';
 
 // When the agent dies (even by SIGKILL) this process must not live on, and its main thread may be
@@ -60,6 +61,8 @@ function pump() {
 }
 
 function run(m: Extract<ToWorker, { type: 'run' }>) {
+  // (one job at a time: its clock stays pinned while its rows are stepped, batch by batch)
+  pinClock(m.clock ?? null);
   try {
     const read = new ReadJob(prepareRead(db, m.sql), m.params, m.format, m.batchRows, m.batchBytes);
     job = { id: m.id, read, credits: m.credits };

@@ -5,12 +5,15 @@ import type { ColumnInfo } from './read-protocol';
 import { type SqlParams, narrowInteger } from './values';
 import { secondsSince } from './elapsed';
 import { shareLiterals } from './literals';
+import { type PinnedClock, withClock } from './micro-clock';
 import { Lru } from '../lru';
 
 /** One statement with its parameters. */
 export interface Statement {
   sql: string;
   params?: SqlParams;
+  /** The PG session's now() and statement_timestamp(), pinned while it runs (micro-clock.ts). */
+  clock?: PinnedClock;
 }
 
 /** What one statement did: rows changed, time taken, and rows for statements that return them. */
@@ -660,6 +663,10 @@ export class WriterLease<C> {
 
   /** Runs one statement; SQLite errors come back as PatinaErrors prefixed with `where`. */
   run(s: Statement, where: string): StatementResult {
+    return s.clock ? withClock(s.clock, () => this.#run(s, where)) : this.#run(s, where);
+  }
+
+  #run(s: Statement, where: string): StatementResult {
     const t0 = performance.now();
     const p = s.params;
     let st: Database.Statement;

@@ -482,4 +482,86 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       await both("SET DateStyle = 'ISO, MDY'");
     }
   });
+  it("now() and its kin: the transaction's start to the microsecond, one value within a transaction, kept as written (were milliseconds, current_timestamp whole seconds, each statement its own)", async () => {
+    const text = (c: Client, sql: string, params?: unknown[]) =>
+      (c as unknown as RawClient)
+        .query({ text: sql, values: params, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } })
+        .then((r) => r.rows);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    /** What one server shows of its clocks: facts about them, the same on both servers. */
+    const facts = async (c: Client) => {
+      // microseconds: of five readings of each clock, one at least has more than three digits
+      const clocks =
+        'SELECT now()::text, current_timestamp::text, transaction_timestamp()::text, statement_timestamp()::text, clock_timestamp()::text, localtimestamp::text, current_time::text';
+      const readings: string[] = [];
+      for (let i = 0; i < 5; i++) readings.push(...((await text(c, clocks))[0] as string[]));
+      const digits = [0, 1, 2, 3, 4, 5, 6].map((k) =>
+        readings.filter((_, j) => j % 7 === k).some((r) => /\.\d{4,6}(\+00)?$/.test(r)),
+      );
+      await text(c, 'BEGIN');
+      const [[start]] = (await text(c, 'SELECT now()')) as string[][];
+      await sleep(20);
+      const inside = await text(
+        c,
+        `SELECT now() = $1, transaction_timestamp() = now(), current_timestamp = now(), localtimestamp = now()::timestamp,
+           statement_timestamp() > now(), clock_timestamp() > statement_timestamp(), current_timestamp(0) = date_trunc('second', now() + interval '0.5 s')`,
+        [start],
+      );
+      // as a prepared statement (Parse once, Bind and Execute again), and from a read of many rows
+      const prepared = await (c as unknown as RawClient).query({
+        name: 'clock',
+        text: 'SELECT now()::text',
+        rowMode: 'array',
+      });
+      const rows = await text(c, 'SELECT DISTINCT now()::text FROM ev, generate_series(1, 50)');
+      const written = (
+        await text(
+          c,
+          'INSERT INTO hist (id, at, ts) VALUES (60, now(), localtimestamp), (61, current_timestamp, now()) RETURNING at = now(), ts = localtimestamp, at::text',
+        )
+      ).map((r) => [r[0], r[1], r[2] === start]);
+      await text(c, 'COMMIT');
+      const kept = await text(
+        c,
+        'SELECT id, at = $1, ts = $1::timestamptz::timestamp FROM hist WHERE id >= 60 ORDER BY id',
+        [start],
+      );
+      await sleep(20);
+      const again = await (c as unknown as RawClient).query({
+        name: 'clock',
+        text: 'SELECT now()::text',
+        rowMode: 'array',
+      });
+      const after = await text(c, 'SELECT now() > $1, now() = transaction_timestamp()', [start]);
+      // an autocommit write: its own transaction's now()
+      const auto = (await text(c, 'INSERT INTO hist (id, at) VALUES (62, now()) RETURNING at = now(), at::text')).map(
+        (r) => [r[0], (r[1] as string) > start],
+      );
+      await text(c, 'DELETE FROM hist WHERE id >= 60');
+      // a simple query of several statements: one implicit transaction, one message's statement time
+      const several = (await (
+        c as unknown as { query(q: string): Promise<{ rows: Record<string, unknown>[] }[]> }
+      ).query(
+        'SELECT now()::text; SELECT pg_sleep(0.02); SELECT now()::text, statement_timestamp() = now(), clock_timestamp() > now()',
+      )) as { rows: Record<string, unknown>[] }[];
+      return {
+        several: [
+          Object.values(several[0].rows[0])[0] === Object.values(several[2].rows[0])[0],
+          Object.values(several[2].rows[0]).slice(1),
+        ],
+        digits,
+        inside,
+        prepared: prepared.rows[0][0] === start,
+        rows: rows.length === 1 && rows[0][0] === start,
+        written,
+        kept,
+        again: again.rows[0][0] !== start,
+        after,
+        auto,
+      };
+    };
+    const [p, g] = [await facts(clients().patina), await facts(clients().postgres)];
+    assert.deepEqual(p, g);
+    assert.deepEqual(g.digits, [true, true, true, true, true, true, true]);
+  });
 });

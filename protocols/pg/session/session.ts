@@ -22,6 +22,7 @@ import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { atPlace, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
+import { type PinnedClock, clockStoredText, pinClock } from '../../../src/engine/micro-clock';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
@@ -120,6 +121,12 @@ export class Session {
   #resetValues: Readonly<Record<string, string>> = GUC_DEFAULTS;
   /** This transaction's id once txid_current() asked for it (0: none yet). */
   #xid = 0;
+  /**
+   * now() and statement_timestamp() (micro-clock.ts): the transaction's start, taken by its first
+   * statement (BEGIN's, or the first of a simple query's implicit transaction) and kept to its end,
+   * and the statement's start.
+   */
+  #clock: PinnedClock = { xact: '', stmt: '' };
   /** The reported settings' values as the client was last told them (ParameterStatus), in REPORTED_SETTINGS' order. */
   #reported: string[] = [];
   /** The settings' change count when #reported was last compared with them (SettingsMap.changes). */
@@ -192,6 +199,7 @@ export class Session {
 
   /** Starts the implicit transaction of a simple query of several statements (as PostgreSQL does). */
   beginImplicit(): void {
+    this.#tick();
     this.#t.state = 'open';
     this.#t.implicit = true;
   }
@@ -210,6 +218,8 @@ export class Session {
     // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
     const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
     if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0;
+    // (the statements of a simple query of several share its clock, as PostgreSQL's message does)
+    if (!this.#t.implicit) this.#tick();
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
@@ -232,6 +242,17 @@ export class Session {
       if (autocommit) databaseCounts.rollbacks++;
       throw err;
     }
+  }
+
+  /** A statement starts: its clock, and the transaction's when none is open (micro-clock.ts). */
+  #tick(): void {
+    const now = clockStoredText();
+    this.#clock = { xact: this.#t.state === 'idle' || this.#clock.xact === '' ? now : this.#clock.xact, stmt: now };
+  }
+
+  /** The clock a statement's SQL reads, when it reads one (now(), statement_timestamp(): __pg_now). */
+  #clockFor(sql: string): PinnedClock | undefined {
+    return sql.includes('_now(') ? this.#clock : undefined;
   }
 
   #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
@@ -521,6 +542,7 @@ export class Session {
   copyOut(an: Analyzed): Outcome | Promise<Outcome> {
     if (this.#t.state === 'failed')
       throw pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+    this.#tick();
     return this.#runSql(an.copy!.read!, []);
   }
 
@@ -597,6 +619,8 @@ export class Session {
 
   #runSql(an: Analyzed, list: SqlValue[]): Outcome | Promise<Outcome> {
     if (an.empty) return complete(an.columns, []);
+    // (what runs here at once reads it; what runs later carries it: Statement.clock, ReadRequest.clock)
+    pinClock(this.#clock);
     // SELECT ... FOR UPDATE in a block: on the writer, held to COMMIT (translate/locking.ts)
     if (an.locks && this.#t.state === 'open') return this.#write(an, paramRecord(list));
     if (an.positional !== undefined && an.readonly && !this.#t.lease && !this.#t.deferred) {
@@ -615,13 +639,22 @@ export class Session {
     if (!an.readonly) return this.#write(an, params);
     const lease = this.#t.lease;
     if (lease && !this.#t.held) {
-      const r = lease.run({ sql: an.sql, params }, 'statement');
+      const r = lease.run({ sql: an.sql, params, clock: this.#clockFor(an.sql) }, 'statement');
       return complete(an.columns ?? r.columns ?? null, r.rows ?? []);
     }
-    if (this.#t.deferred) return this.#t.runDeferred(an, { sql: an.sql, params });
+    if (this.#t.deferred) return this.#t.runDeferred(an, { sql: an.sql, params, clock: this.#clockFor(an.sql) });
     const rows = an.positional === undefined ? this.#engine.pointRead(an.sql, params) : null; // in-process, at once
     if (rows) return complete(an.columns, rows);
-    return this.#stream(an, this.#engine.read({ sql: an.sql, params, format: 'values', ...this.#readTimeout() }));
+    return this.#stream(
+      an,
+      this.#engine.read({
+        sql: an.sql,
+        params,
+        format: 'values',
+        clock: this.#clockFor(an.sql),
+        ...this.#readTimeout(),
+      }),
+    );
   }
 
   /**
@@ -792,7 +825,7 @@ export class Session {
     if (an.upsertKeys) checkUpsertKeys(an.upsertKeys, params);
     const statements = (an.batch ?? [an.sql]).map((sql) => {
       checkWriteStatement(sql, 'statement');
-      return { sql, params };
+      return { sql, params, clock: this.#clockFor(sql) };
     });
     const t = this.#t;
     if (t.state === 'open' && !an.batch && t.defers(an)) {

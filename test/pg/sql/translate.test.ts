@@ -203,12 +203,12 @@ describe('PG translation passes', () => {
         "SELECT a ~ 'x', b !~* 'y', c ILIKE 'z', string_agg(d, ','), version(), current_user, now(), x AS Name, public.t.a, pg_catalog.lower(s), e COLLATE \"C\", OPERATOR(pg_catalog.~) 'q'",
       ),
       // `~` after a comma is the prefix bitwise NOT, left as SQLite spells it
-      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', strftime('%Y-%m-%d %H:%M:%f+00','now'), x AS \"name\", t.a, __pg_lower(s), e, ~ 'q'",
+      "SELECT a REGEXP 'x', b NOT REGEXP '(?i)' || 'y', c LIKE 'z', group_concat(d, ','), 'PostgreSQL 15.0 (Patina)', 'alice', __pg_now(), x AS \"name\", t.a, __pg_lower(s), e, ~ 'q'",
     );
     const local = pass((t) => rewriteWords(t, ctx, true));
     assert.equal(
       local("SELECT version(), current_user, now() FROM pg_index WHERE indisprimary = 't'"),
-      "SELECT version(), current_user(), strftime('%Y-%m-%d %H:%M:%f+00','now') FROM pg_index WHERE indisprimary = 1",
+      'SELECT version(), current_user(), __pg_now() FROM pg_index WHERE indisprimary = 1',
     );
     assert.equal(words('SELECT OPERATOR('), 'SELECT OPERATOR(');
   });
@@ -238,7 +238,7 @@ describe('PG translation passes', () => {
         ctx,
         false,
       ),
-      "SELECT CAST(id AS TEXT), __pg_array(1, 2) FROM users WHERE name GLOB __pg_ilike_glob($1) AND created > __pg_add_interval(strftime('%Y-%m-%d %H:%M:%f+00','now'), __pg_interval('1 day'), -1) ORDER BY 1 / __pg_divisor(2) NULLS LAST",
+      "SELECT CAST(id AS TEXT), __pg_array(1, 2) FROM users WHERE name GLOB __pg_ilike_glob($1) AND created > __pg_add_interval(__pg_now(), __pg_interval('1 day'), -1) ORDER BY 1 / __pg_divisor(2) NULLS LAST",
     );
     assert.equal(translate(lexPg(''), ctx, false), '');
     assert.equal(typeof translate(lexPg('SELECT ((( FROM'), ctx, false), 'string');

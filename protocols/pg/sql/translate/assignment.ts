@@ -57,14 +57,11 @@ function dateAssignment(column: string): Assign {
     const zoned = zone === null ? column : `${column}@${zone}`;
     const kind = order === 'mdy' ? zoned : `${zoned}~${order}`;
     if (isInteger(v) && !(kind.includes('(') && v.length === 1 && v[0].type === 'param')) return v;
-    // SQLite's CURRENT_TIMESTAMP is UTC text in the form a timestamp or timestamptz column keeps
-    // already: no call per row (pgbench's and ORMs' INSERTs write it)
-    if (
-      v.length === 1 &&
-      isWord(v[0], 'CURRENT_TIMESTAMP') &&
-      (column === 'timestamp' || column === 'timestamptz' || /^timestamp(tz)?\([0-6]\)$/.test(column))
-    )
-      return v; // (whole seconds: no fraction to round)
+    // CURRENT_TIMESTAMP (now(), words.ts) is UTC text in the form a timestamp or timestamptz column
+    // keeps already: no call per row (pgbench's and ORMs' INSERTs write it); a column with fewer
+    // digits rounds its microseconds
+    if (v.length === 1 && isWord(v[0], 'CURRENT_TIMESTAMP') && (column === 'timestamp' || column === 'timestamptz'))
+      return v;
     return [
       { type: 'word', text: '__pg_store_dt' },
       { type: 'punct', text: '(' },

@@ -38,11 +38,15 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
       return quoteString(ctx.user);
     case 'current_schema':
       return "'public'";
+    // the transaction's start, the statement's and the clock, to the microsecond (SQLite's clock
+    // has milliseconds), pinned by the session (src/engine/micro-clock.ts)
     case 'now':
     case 'transaction_timestamp':
+      return '__pg_now()';
     case 'statement_timestamp':
+      return '__pg_statement_now()';
     case 'clock_timestamp':
-      return "strftime('%Y-%m-%d %H:%M:%f+00','now')";
+      return '__pg_clock_now()';
     case 'timeofday': {
       // PostgreSQL's `Fri Nov 27 08:55:12.123456 2026 UTC`, in the session's zone (to_char's TZ
       // abbreviation), from a clock with microseconds (SQLite's has milliseconds: .123000)
@@ -54,25 +58,28 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
         : `__pg_to_char_in(${now}, ${fmt}, ${quoteString(zone)})`;
     }
     case 'localtimestamp':
-      return localClock(19 + 4);
+      return localClock();
     case 'localtime':
-      return localClock(8 + 4, 12);
+      return `substr(${localClock()}, 12)`;
     default:
       return null;
   }
 }
 
 /**
- * The wall clock (`len` characters of it from `from`: the date, the time) in the session's zone, or
- * UTC's when that is the session's (localtimestamp, localtime and current_date were UTC's in any zone).
+ * The transaction's start on the wall clock in the session's zone, or UTC's when that is the
+ * session's (localtimestamp; localtime and current_date cut from it): now() is that instant.
  */
-function localClock(len: number, from = 1): string {
+function localClock(): string {
   const zone = sessionZone();
-  if (zone === null)
-    return from === 1 && len === 23
-      ? "strftime('%Y-%m-%d %H:%M:%f','now')"
-      : `substr(strftime('%Y-%m-%d %H:%M:%f','now'), ${from}, ${len})`;
-  return `substr(__pg_wall_in(strftime('%Y-%m-%d %H:%M:%f+00','now'), ${quoteString(zone)}), ${from}, ${len})`;
+  return zone === null ? '__pg_now()' : `__pg_wall_in(__pg_now(), ${quoteString(zone)})`;
+}
+
+/** current_time(p): the transaction's start as a time with time zone in the session's zone, to p digits. */
+function currentTime(p: number): string {
+  const zone = sessionZone();
+  const time = `substr(__pg_round_time(${localClock()}, ${p}), 12)`;
+  return zone === null ? `(${time} || '+00')` : `(${time} || __pg_to_char_in(__pg_now(), 'OF', ${quoteString(zone)}))`;
 }
 
 /** Clock readings: values on every connection (the catalog's has no such functions either). */
@@ -108,12 +115,12 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
   ),
 );
 
-/** The clocks that take a precision (`current_timestamp(0)`): strftime format, and whether a zone follows. */
-const PRECISION_CLOCKS: Record<string, [string, boolean]> = lookup({
-  current_timestamp: ['%Y-%m-%d %H:%M:%f', true],
-  localtimestamp: ['%Y-%m-%d %H:%M:%f', false],
-  current_time: ['%H:%M:%f', true],
-  localtime: ['%H:%M:%f', false],
+/** The clocks that take a precision (`current_timestamp(0)`): whether they are a time of day, and whether a zone follows. */
+const PRECISION_CLOCKS: Record<string, [boolean, boolean]> = lookup({
+  current_timestamp: [false, true],
+  localtimestamp: [false, false],
+  current_time: [true, true],
+  localtime: [true, false],
 });
 
 /** The calls of a timestamptz (RENAMED) that take the session's zone when it is not UTC. */
@@ -328,16 +335,14 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         toks[i + 2]?.type === 'number' &&
         isPunct(toks[i + 3], ')')
       ) {
+        // (rounded to p digits, as PostgreSQL's AdjustTimestampForTypmod; the time of day cut after it)
         const p = Math.min(Number(toks[i + 2].text), 6);
-        const [format, zone] = PRECISION_CLOCKS[lower];
-        const len = (format.includes('%d') ? 19 : 8) + (p > 0 ? 1 + Math.min(p, 3) : 0); // SQLite's clock has ms
-        out.push({
-          type: 'group',
-          text:
-            !zone && sessionZone() !== null
-              ? `(${localClock(len, format.includes('%d') ? 1 : 12)})`
-              : `(substr(strftime('${format}','now'), 1, ${len})${zone ? " || '+00'" : ''})`,
-        });
+        const [timeOfDay, zone] = PRECISION_CLOCKS[lower];
+        if (timeOfDay && zone) out.push({ type: 'group', text: currentTime(p) });
+        else {
+          const rounded = `__pg_round_time(${zone ? '__pg_now()' : localClock()}, ${p})`;
+          out.push({ type: 'group', text: timeOfDay ? `substr(${rounded}, 12)` : rounded });
+        }
         i += 3;
         continue;
       }
@@ -360,7 +365,18 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         !isPunct(next, '(') &&
         !isPunct(next, '.')
       ) {
-        out.push({ type: 'group', text: `(${localClock(10)})` });
+        out.push({ type: 'group', text: `substr(${localClock()}, 1, 10)` });
+        continue;
+      }
+      // current_timestamp: now(), the transaction's start to the microsecond (SQLite's has whole
+      // seconds); current_time its time of day and the zone's offset (SQLite's: UTC, no offset)
+      if (
+        !afterDot &&
+        (lower === 'current_timestamp' || lower === 'current_time') &&
+        !isPunct(next, '(') &&
+        !isPunct(next, '.')
+      ) {
+        out.push({ type: 'group', text: lower === 'current_time' ? currentTime(6) : '__pg_now()' });
         continue;
       }
       if (!afterDot && BARE_FUNCTIONS.has(lower) && !isPunct(next, '(') && !isPunct(next, '.')) {
