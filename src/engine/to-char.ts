@@ -546,9 +546,16 @@ function formatNumberAs(v: unknown, fmt: string): string {
 
 /**
  * to_char(value, format); NULL in either gives NULL. `instant` when the value is a timestamp with
- * time zone (kept as UTC text without its '+00', so TZ must print UTC by the type).
+ * time zone (kept as UTC text without its '+00', so TZ must print UTC by the type); `utcName` the
+ * abbreviation TZ prints when the session's zone is UTC under another name ('GMT' for 'GMT').
  */
-export function toChar(v: unknown, fmt: unknown, instant = false, zone: string | null = null): string | null {
+export function toChar(
+  v: unknown,
+  fmt: unknown,
+  instant = false,
+  zone: string | null = null,
+  utcName: string | null = null,
+): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
   const format = String(fmt);
   // a date or timestamp as stored (a year BC as '/9956')
@@ -563,6 +570,8 @@ export function toChar(v: unknown, fmt: unknown, instant = false, zone: string |
       const shown = { offsetMs, abbreviation: zoneAbbreviation(zone, t.ms, offsetMs) };
       return formatInstantAs({ ms: t.ms + offsetMs, us: t.us, tz: true, shown }, format);
     }
+    if (instant && utcName !== null)
+      return formatInstantAs({ ...t, shown: { offsetMs: 0, abbreviation: utcName } }, format);
     return formatInstantAs(t, format);
   }
   // an infinite date or timestamp (kept as PostgreSQL prints it, lower case): NULL, as PostgreSQL's
@@ -707,6 +716,10 @@ export function toTimestampByFormat(v: unknown, fmt: unknown): string | null {
 export function installToChar(db: Database.Database): void {
   db.function('to_char', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt));
   db.function('__pg_to_char_tz', { deterministic: true }, (v: unknown, fmt: unknown) => toChar(v, fmt, true));
+  // (with the session's zone when it is UTC under another name, 'GMT': TZ prints that name)
+  db.function('__pg_to_char_tz', { deterministic: true }, (v: unknown, fmt: unknown, utcName: unknown) =>
+    toChar(v, fmt, true, null, String(utcName)),
+  );
   // (with the session's zone when it is not UTC: sql/session-zone.ts writes it in)
   db.function('__pg_to_char_in', { deterministic: true }, (v: unknown, fmt: unknown, zone: unknown) =>
     toChar(v, fmt, true, String(zone)),

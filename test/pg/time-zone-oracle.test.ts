@@ -77,6 +77,19 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       ]);
   });
 
+  it("to_char's TZ, tz and OF in a zone that is UTC under another name print its name: GMT for GMT, Greenwich, GMT0 (were UTC)", async () => {
+    const sql =
+      "SELECT id, to_char(ts, 'TZ tz OF'), to_char(ts, 'YYYY-MM-DD HH24:MI:SS TZ') FROM ev WHERE id <= 2 ORDER BY id";
+    for (const zone of ['GMT', 'Greenwich', 'Etc/GMT0', 'GMT0', 'abc+0', 'Zulu', 'UCT', 'UTC']) {
+      const rows = await same([`SET TIME ZONE '${zone}'`, sql]);
+      assert.match(String(rows[0][1]), zone.includes('G') ? /^GMT gmt \+00$/ : /^[A-Z]{3} [a-z]{3} \+00$/);
+      // the same statement prepared in UTC and run after the SET (the analysis kept per zone name)
+      await same(['RESET timezone', [sql, []], `SET TIME ZONE '${zone}'`, [sql, []]]);
+      await same([`SET TIME ZONE '${zone}'`, "SET DateStyle = 'SQL, DMY'", sql]);
+      await same(["SET DateStyle = 'ISO, MDY'"]);
+    }
+  });
+
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {

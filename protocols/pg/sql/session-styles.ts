@@ -25,6 +25,9 @@ export function withOutputStyles<T>(s: OutputStyles, fn: () => T, literalStyle: 
   }
 }
 
+/** The abbreviation of the session's zone when it is UTC under another name ('GMT'), while a statement is translated; else null. */
+export const sessionUtcName = (): string | null => styles.utcName ?? null;
+
 /** The session's input style while a statement is translated, which a cast of text per row reads in. */
 export const sessionInputStyle = (): InputStyle => inputStyleIn(styles);
 

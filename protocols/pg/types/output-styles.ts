@@ -30,12 +30,14 @@ export interface OutputStyles {
   readonly interval: IntervalStyle;
   readonly bytea: 'hex' | 'escape';
   readonly date: DateStyle;
+  /** The abbreviation of a session zone that is UTC under another name ('GMT'), which to_char's TZ prints; absent for UTC's own. */
+  readonly utcName?: string;
 }
 
 /** PostgreSQL's defaults, whose text is the codecs' own (the rows' fast path). */
 export const DEFAULT_STYLES: OutputStyles = Object.freeze({ interval: 'postgres', bytea: 'hex', date: ISO_MDY });
 
-const STYLES = new Map<string, OutputStyles>([['postgres/hex/ISO, MDY/', DEFAULT_STYLES]]);
+const STYLES = new Map<string, OutputStyles>([['postgres/hex/ISO, MDY//', DEFAULT_STYLES]]);
 
 /** The styles the settings choose: one object per combination, so that a cache may compare them by identity (the session keeps its last one). */
 export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputStyles {
@@ -46,15 +48,16 @@ export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputSty
   // a zone that is UTC under another name prints its own abbreviation after a timestamptz in
   // the styles other than ISO ('GMT'; the rows' fast path prints UTC's)
   const zone = settings.get('timezone') ?? 'UTC';
-  const named = !dateStyle.startsWith('ISO') && isUtcZone(zone) ? utcZoneAbbreviation(zone) : 'UTC';
-  const utc = named === 'UTC' ? '' : named;
-  const key = `${interval}/${bytea}/${dateStyle}/${utc}`;
+  const zoneName = isUtcZone(zone) ? utcZoneAbbreviation(zone) : 'UTC';
+  const utcName = zoneName === 'UTC' ? '' : zoneName;
+  const utc = dateStyle.startsWith('ISO') ? '' : utcName;
+  const key = `${interval}/${bytea}/${dateStyle}/${utc}/${utcName}`;
   let s = STYLES.get(key);
   if (!s) {
     const [output, order] = dateStyle.toLowerCase().split(', ') as [DateOutput, DateOrder];
     const date =
       output === 'iso' && order === 'mdy' ? ISO_MDY : Object.freeze(utc ? { output, order, utc } : { output, order });
-    s = Object.freeze({ interval, bytea, date });
+    s = Object.freeze(utcName ? { interval, bytea, date, utcName } : { interval, bytea, date });
     STYLES.set(key, s);
   }
   return s;

@@ -6,6 +6,7 @@
 import { DECLARED_CATALOG_TABLES, DECLARED_INFORMATION_SCHEMA_TABLES } from '../../catalog/tables';
 import { BYTEA_AGG } from '../bytea-values';
 import { quoteString } from '../lexer';
+import { sessionUtcName } from '../session-styles';
 import { sessionZone, sessionZoneLiteral } from '../session-zone';
 import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } from '../tokens';
 import type { DialectContext } from './translate';
@@ -53,8 +54,9 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
       const now = '__pg_clock_us()';
       const zone = sessionZone();
       const fmt = "'Dy Mon DD HH24:MI:SS.US YYYY TZ'";
+      const utcName = sessionUtcName();
       return zone === null
-        ? `__pg_to_char_tz(${now}, ${fmt})`
+        ? `__pg_to_char_tz(${now}, ${fmt}${utcName === null ? '' : `, ${quoteString(utcName)}`})`
         : `__pg_to_char_in(${now}, ${fmt}, ${quoteString(zone)})`;
     }
     case 'localtimestamp':
@@ -295,6 +297,18 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           { type: 'punct', text: ',' },
           { type: 'string', text: sessionZoneLiteral() },
           ...toks.slice(end),
+        ];
+        continue;
+      }
+      // to_char of a timestamptz with the session in UTC under another name: TZ prints that name
+      const utcEnd = renamed === '__pg_to_char_tz' && sessionUtcName() !== null ? closer(toks, i + 1) : -1;
+      if (utcEnd > 0) {
+        out.push({ type: 'word', text: renamed! });
+        toks = [
+          ...toks.slice(0, utcEnd),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: quoteString(sessionUtcName()!) },
+          ...toks.slice(utcEnd),
         ];
         continue;
       }
