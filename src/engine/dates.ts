@@ -209,7 +209,8 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (special) return special;
   const { rest, pm, bc: era } = takeEraAndMeridiem(v);
   const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
-  const m = TS_RE.exec(rest) ?? TS_RE.exec(isoDateText(rest, bc));
+  const text = basicTimeText(rest);
+  const m = TS_RE.exec(text) ?? TS_RE.exec(isoDateText(text, bc));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
   const stored = m[1].startsWith('/');
@@ -244,6 +245,19 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/**
+ * ISO 8601's basic time after a date (its digits run together or ISO's): '20240229 103000',
+ * '20240229T1030', '2024-02-29T103000.5Z', as PostgreSQL's DecodeNumberField reads six digits
+ * (hours, minutes, seconds) or four (hours, minutes), with the time in ISO's extended form; other
+ * text unchanged.
+ */
+function basicTimeText(v: string): string {
+  return v.replace(
+    /^(\s*(?:\d{6}|\d{8}|\d{4}-\d\d-\d\d))(?:\s*T|\s+T?)(\d\d)(\d\d)(\d\d)?(?=$|[.\s+-]|z$)/i,
+    (_, date: string, h: string, mi: string, s: string | undefined) => `${date} ${h}:${mi}:${s ?? '00'}`,
+  );
+}
 
 const MONTH_NAMES = [
   'january',

@@ -80,6 +80,38 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     assert.equal(await state(clients().postgres), '22023');
   });
 
+  it("ISO 8601's basic time after a date: '20240229 103000', '20240229T1030', '2024-02-29T103000.5Z' (were 22007 or 22023)", async () => {
+    for (const v of [
+      '20240229 103000',
+      '20240229T103000',
+      '20240229t103000',
+      '20240229 T103000',
+      '20240229T1030',
+      '20240229 1030',
+      '20240229 1030.5',
+      '20240229 103000.123456789',
+      '20240229T103000Z',
+      '20240229T103000+0530',
+      '20240229 103000+05',
+      '20240229 103000 Europe/Paris',
+      '20240229 1030 PM',
+      '240229 103000',
+      '2024-02-29 103000',
+      '2024-02-29T103000',
+      '2024-02-29T1030Z',
+      '20240229 10300',
+      '20240230 103000',
+    ])
+      await sameText(`SELECT '${v}'::timestamp, '${v}'::timestamptz, '${v}'::date`);
+    // as written into a column, and bound
+    await sameText("INSERT INTO hist (id, at, ts) VALUES (70, '20240229T103000Z', '20240229 103000') RETURNING at, ts");
+    await sameText('INSERT INTO hist (id, at, ts) VALUES (71, $1, $2) RETURNING at, ts', [
+      '20240229T1030',
+      '20240229 103000.5',
+    ]);
+    await sameText('DELETE FROM hist WHERE id >= 70');
+  });
+
   it('to_char of a timestamptz prints its zone (UTC); sum and avg of intervals add their parts', async () => {
     await same("SELECT id, to_char(at, 'YYYY-MM-DD HH24:MI TZ') FROM ev ORDER BY id");
     await same('SELECT sum(dur), avg(dur), count(dur) FROM ev');
