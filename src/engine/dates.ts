@@ -1594,15 +1594,15 @@ export function sessionOffsetMs(zone: string, ms: number): number {
 }
 
 /**
- * The offset of a session zone that has one for ever, in milliseconds: PostgreSQL's `<+05:30>-05:30`
- * and a POSIX name with an offset, `UTC+3`, whose sign is west of Greenwich (UTC-3); else null.
+ * The offset of a session zone that has one for ever, in milliseconds: a POSIX zone without summer
+ * time, its abbreviation (letters, or anything in angle brackets) and its offset west of Greenwich,
+ * the sign optional: `UTC+3` and `EST5` are UTC-3 and UTC-5, `<+03>-3` and PostgreSQL's own
+ * `<+05:30>-05:30` east; hours up to 167, as PostgreSQL's tzparse; else null.
  */
 function fixedOffsetMs(zone: string): number | null {
-  const angled = /^<([+-])(\d\d)(?::(\d\d))?>/.exec(zone);
-  if (angled) return (angled[1] === '-' ? -1 : 1) * (Number(angled[2]) * 60 + Number(angled[3] ?? 0)) * 60_000;
-  const posix = /^[A-Za-z]{3,}([+-])(\d{1,2})(?::(\d\d))?$/.exec(zone);
-  if (posix) return (posix[1] === '-' ? 1 : -1) * (Number(posix[2]) * 60 + Number(posix[3] ?? 0)) * 60_000;
-  return null;
+  const posix = /^(?:[A-Za-z]+|<[A-Za-z0-9:+-]*>)([+-]?)(\d{1,3})(?::([0-5]\d))?$/.exec(zone);
+  if (!posix || Number(posix[2]) > 167) return null;
+  return (posix[1] === '-' ? 1 : -1) * (Number(posix[2]) * 60 + Number(posix[3] ?? 0)) * 60_000;
 }
 
 /**
@@ -1622,9 +1622,17 @@ export function sessionZoneName(value: string): string | null {
     return `<${sign}${text}>${sign === '-' ? '+' : '-'}${text}`;
   }
   if (/^<[+-]\d\d(?::\d\d)?>[+-]\d\d(?::\d\d)?$/.test(v)) return v;
-  // a POSIX name with an offset ('UTC+3', 'GMT-5'), and 'localtime', the server's own zone (UTC)
-  if ((fixedOffsetMs(v) !== null && Math.abs(fixedOffsetMs(v)!) <= 15 * 3_600_000) || v === 'localtime') return v;
-  if (!/^[A-Za-z][\w/+-]*$/.test(v)) return null;
+  // 'localtime', the server's own zone (UTC); a zone the database names (GMT0, EST5EDT) as it does
+  if (v === 'localtime') return v;
+  const named = /^[A-Za-z][\w/+-]*$/.test(v) ? zoneDatabaseName(v) : null;
+  if (named !== null) return named;
+  // a POSIX zone with an offset ('UTC+3', 'EST5', '<+03>-3'), upper case as PostgreSQL keeps it
+  if (fixedOffsetMs(v) !== null) return v.toUpperCase();
+  return null;
+}
+
+/** A zone's name as the database spells it ('europe/paris' is Europe/Paris), as written when Intl spells it otherwise; null when Intl knows no such zone. */
+function zoneDatabaseName(v: string): string | null {
   try {
     // in the zone database's case where Intl spells the same name ('europe/paris' is Europe/Paris)
     const name = new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone;
@@ -1636,7 +1644,7 @@ export function sessionZoneName(value: string): string | null {
 
 /** Whether a session's zone is UTC itself (timestamptz text is then the stored form: the fast path). */
 export const isUtcZone = (zone: string): boolean =>
-  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^<\+00>-00$|^localtime$|^[a-z]{3,}[+-]0?0(?::00)?$/i.test(
+  /^(?:etc\/)?(?:utc|uct|gmt0?|zulu|universal|greenwich)$|^z$|^localtime$|^(?:[a-z]+|<[a-z0-9:+-]*>)[+-]?0{1,3}(?::00)?$/i.test(
     zone,
   );
 
@@ -1647,7 +1655,7 @@ export const isUtcZone = (zone: string): boolean =>
  */
 export function utcZoneAbbreviation(zone: string): string {
   if (zone.startsWith('<')) return zone.slice(1, zone.indexOf('>'));
-  const posix = /^([a-z]{3,})[+-]/i.exec(zone);
+  const posix = /^([a-z]+)[+-]?\d/i.exec(zone);
   if (posix) return posix[1].toUpperCase();
   return /gmt|greenwich/i.test(zone) ? 'GMT' : 'UTC';
 }
@@ -1685,7 +1693,7 @@ export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): st
         if (a) break;
       }
     // (a POSIX name with an offset is abbreviated by its letters: 'UTC+3' by UTC)
-    if (!a) a = /^([A-Za-z]{3,})[+-]/.exec(zone)?.[1] ?? offsetText(offsetMs).replace(':', '');
+    if (!a) a = /^([A-Za-z]+)[+-]?\d/.exec(zone)?.[1] ?? offsetText(offsetMs).replace(':', '');
     if (ABBREVIATIONS.size < 10_000) ABBREVIATIONS.set(key, a);
   }
   return a;

@@ -90,6 +90,41 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     }
   });
 
+  it("POSIX zones with an offset west of Greenwich, the sign optional, any letters or <...> naming them: 'UTC0', 'EST5', '<ABC>-3', 'UTC+24' (were 22023)", async () => {
+    const sql =
+      "SELECT current_setting('TimeZone'), id, ts, to_char(ts, 'TZ tz OF'), '2024-07-02 03:04:05'::timestamptz::text FROM ev WHERE id IN (1, 4) ORDER BY id";
+    for (const zone of [
+      'UTC0',
+      'EST5',
+      'EST+5',
+      'XYZ-2',
+      'abc3',
+      'a3',
+      '<ABC>-3',
+      '<abc>-3',
+      '<+0530>-5:30',
+      '<>3',
+      'JST-9',
+      'UTC16',
+      'UTC+24',
+      'UTC+167',
+      'utc+3',
+    ])
+      await same([`SET TIME ZONE '${zone}'`, sql]);
+    // what PostgreSQL refuses, refused alike (and the zone kept)
+    const { patina, postgres } = clients();
+    for (const zone of ['UTC+168', 'ABC+3:60', 'Z']) {
+      const refused = async (c: PgClient) => {
+        const err = await c.query(`SET TIME ZONE '${zone}'`).then(
+          () => null,
+          (e: { code: string; message: string }) => `${e.code} ${e.message}`,
+        );
+        return [err, (await c.query({ text: 'SHOW timezone', rowMode: 'array' })).rows];
+      };
+      assert.deepEqual(await refused(patina), await refused(postgres), zone);
+    }
+  });
+
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {
