@@ -125,6 +125,18 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     }
   });
 
+  it("array_to_string of dates and timestamps prints each as its type does, in the session's DateStyle and zone (was the stored text)", async () => {
+    const sql = `SELECT array_to_string(tss, ',', '*'), array_to_string(ARRAY[date '2024-01-02', NULL, date '2024-03-04'], ';'),
+        array_to_string(ARRAY[timestamp '2024-01-02 03:04:05.5'], ','), array_to_string(ARRAY[1, 2], '-') FROM ev WHERE id = 9`;
+    for (const style of ['ISO, MDY', 'SQL, DMY', 'German, DMY'])
+      for (const zone of ['UTC', 'Europe/Paris', 'GMT']) {
+        const rows = await same([`SET DateStyle = '${style}'`, `SET TIME ZONE '${zone}'`, sql]);
+        if (style === 'ISO, MDY' && zone === 'UTC')
+          assert.deepEqual(rows[0].slice(0, 2), ['2024-07-01 12:00:00+00,*', '2024-01-02;2024-03-04']);
+      }
+    await same(["SET DateStyle = 'ISO, MDY'"]);
+  });
+
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {

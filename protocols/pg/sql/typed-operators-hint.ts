@@ -87,12 +87,13 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     )
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
-    // stddev and variance are exact
+    // stddev and variance are exact; array_to_string of dates prints them as their type does
     if (
       (isWord(t, 'ROUND') ||
         isWord(t, 'PG_TYPEOF') ||
         isWord(t, 'AVG') ||
         isWord(t, 'TO_CHAR') ||
+        isWord(t, 'ARRAY_TO_STRING') ||
         (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')
     )

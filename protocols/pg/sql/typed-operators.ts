@@ -525,6 +525,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   ) {
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
   } else if (
+    (n.FuncCall?.args?.length ?? 0) >= 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'array_to_string' &&
+    textKind(typer, n.FuncCall.args[0])?.startsWith('datearray:')
+  ) {
+    // array_to_string of dates or timestamps: each element as its type prints it, in the session's
+    // DateStyle and zone (translate/words.ts makes the array text first, as ::text[] does)
+    out.set(n.FuncCall.location, `ats:${textKind(typer, n.FuncCall.args[0])}`);
+  } else if (
     n.FuncCall?.args?.length === 2 &&
     /^(date_trunc|date_part|extract)$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
     typer.type(n.FuncCall.args[1]) === OID.timestamptz &&

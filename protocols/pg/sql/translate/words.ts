@@ -12,6 +12,7 @@ import { type Tok, closer, closerAfter, endsOperand, isOp, isPunct, isWord } fro
 import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 import { lookup } from '../../../../src/lookup';
+import { textOfKind } from '../text-kinds';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -75,6 +76,19 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
 function localClock(): string {
   const zone = sessionZone();
   return zone === null ? '__pg_now()' : `__pg_wall_in(__pg_now(), ${quoteString(zone)})`;
+}
+
+/** The index of the comma ending a call's first argument (its '(' at `open`); -1 when it has no second. */
+function firstArgumentEnd(toks: Tok[], open: number): number {
+  let depth = 0;
+  for (let k = open + 1; k < toks.length; k++) {
+    if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
+    else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) {
+      if (depth === 0) return -1;
+      depth--;
+    } else if (depth === 0 && isPunct(toks[k], ',')) return k;
+  }
+  return -1;
 }
 
 /** current_time(p): the transaction's start as a time with time zone in the session's zone, to p digits. */
@@ -297,6 +311,22 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           { type: 'punct', text: ',' },
           { type: 'string', text: sessionZoneLiteral() },
           ...toks.slice(end),
+        ];
+        continue;
+      }
+      // array_to_string of a date or timestamp array (marked so): its elements as their type prints
+      // them, in the session's DateStyle and zone (SQLite's text of the stored array was joined)
+      const ats =
+        'arith' in t && t.arith?.startsWith('ats:') && isPunct(next, '(') ? firstArgumentEnd(toks, i + 1) : -1;
+      if (ats > 0) {
+        const [before, after] = textOfKind((t as { arith: string }).arith.slice(4), '\u0000').split('\u0000');
+        out.push({ type: 'word', text: 'array_to_string' });
+        toks = [
+          ...toks.slice(0, i + 2),
+          { type: 'group', text: before },
+          ...toks.slice(i + 2, ats),
+          { type: 'group', text: after },
+          ...toks.slice(ats),
         ];
         continue;
       }
