@@ -137,6 +137,14 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     await same(["SET DateStyle = 'ISO, MDY'"]);
   });
 
+  it("a timestamptz cast to time is its time of day in the session's zone (was UTC's)", async () => {
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', 'UTC'])
+      await same([
+        `SET TIME ZONE '${zone}'`,
+        'SELECT id, ts::time, CAST(ts AS time), ts::time(0), now()::time = localtime FROM ev WHERE id <= 8 AND id <> 6 ORDER BY id',
+      ]);
+  });
+
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {

@@ -551,10 +551,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.FuncCall.location, 'series-tz'); // its days are the session zone's (translate/words.ts)
   } else if (
     n.TypeCast &&
-    (typeNameOid(n.TypeCast.typeName) === OID.date || typeNameOid(n.TypeCast.typeName) === OID.timestamp) &&
+    (typeNameOid(n.TypeCast.typeName) === OID.date ||
+      typeNameOid(n.TypeCast.typeName) === OID.timestamp ||
+      typeNameOid(n.TypeCast.typeName) === OID.time) &&
     typer.type(n.TypeCast.arg) === OID.timestamptz
   ) {
-    out.set(n.TypeCast.location, 'tz-wall-cast'); // the date or wall time in the session's zone (translate/casts.ts)
+    // the date, wall time or time of day in the session's zone (translate/casts.ts)
+    out.set(n.TypeCast.location, 'tz-wall-cast');
   } else if (
     n.TypeCast &&
     typeNameOid(n.TypeCast.typeName) === OID.timestamptz &&
