@@ -3,7 +3,7 @@
 // and DEALLOCATE did nothing; the protocol's prepared statements (Parse) share their names.
 import assert from 'node:assert/strict';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
-import { type PgClient, pgClient, psql } from '../helpers/pg';
+import { type PgClient, pgClient, psql, RawPg, serialize } from '../helpers/pg';
 
 const SCHEMA = `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), seen TIMESTAMPTZ);`;
 
@@ -292,5 +292,64 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       }
     }
     assert.deepEqual(seen[0], seen[1]);
+  });
+
+  it("a Bind parameter its type's input refuses is PostgreSQL's error: out of range, no JSON (DETAIL, CONTEXT), uuid with spaces", async () => {
+    // [declared type OID, the parameter's text]
+    const cases: [number, string][] = [
+      [21, '70000'], // smallint 70000 was taken as it was
+      [21, ' -32769 '],
+      [21, '-32768'],
+      [23, '3000000000'],
+      [23, ''],
+      [26, '-1'], // oid: a negative one stands for 2^32 + it
+      [26, '-2147483649'],
+      [26, '4294967296'],
+      [20, '99999999999999999999'],
+      [114, '{"a":1}x'], // json's DETAIL and CONTEXT were missing (the message quoted the text)
+      [114, '[1,2'],
+      [114, '{"a" 1}'],
+      [114, '{"a":\n[1,\n 2,\n x]}'],
+      [114, `{"${'k'.repeat(70)}": 1, "b": nope}`],
+      [3802, '{1:2}'],
+      [3802, '["\\ud800"]'], // a lone surrogate: json keeps it, jsonb refuses it
+      [114, '["\\ud800"]'],
+      [3802, '{"a":"\\u0000"}'],
+      [114, '["\\q"]'],
+      [3802, ''],
+      [2950, ' 6ba7b810-9dad-11d1-80b4-00c04fd430c8 '], // was taken, trimmed
+      [2950, '{6ba7b8109dad11d180b400c04fd430c8}'],
+    ];
+    const seen: unknown[] = [];
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = await RawPg.open(port);
+      const out: unknown[] = [];
+      try {
+        for (const [oid, value] of cases) {
+          c.send(serialize.parse({ text: 'SELECT $1::text AS v', types: [oid] }));
+          c.send(serialize.bind({ values: [value] }));
+          c.send(serialize.execute({}));
+          c.send(serialize.sync());
+          const ms = await c.until('readyForQuery');
+          const err = ms.find((m) => m.name === 'error') as
+            | { code?: string; message?: string; detail?: string; where?: string }
+            | undefined;
+          const row = ms.find((m) => m.name === 'dataRow') as { fields?: unknown[] } | undefined;
+          out.push([oid, value, err ? [err.code, err.message, err.detail, err.where] : row?.fields]);
+        }
+      } finally {
+        c.end();
+      }
+      seen.push(out);
+    }
+    assert.deepEqual(seen[0], seen[1]);
+    // EXECUTE's argument as the same input: its DETAIL and CONTEXT too
+    same([
+      'PREPARE pr (smallint, oid, json) AS SELECT $1, $2, $3',
+      "EXECUTE pr ('70000', 1, '1')",
+      "EXECUTE pr (1, '-1', '1')",
+      'EXECUTE pr (1, 1, \'{"a": tru}\')',
+      'DEALLOCATE pr',
+    ]);
   });
 });

@@ -69,7 +69,7 @@ export class ExtendedQuery {
         try {
           params[i] = paramValue(m.params[i], an.paramTypes[i], format, i, zone, charset);
         } catch (err) {
-          throw atParameter(err, m.portal, i, format === 0);
+          throw atParameter(err, m.portal, i, format === 0 ? m.params[i] : null);
         }
       }
     };

@@ -6,7 +6,7 @@ import { type InputStyle, withInputStyle } from '../../../src/engine/dates';
 import type { SqlValue } from '../../../src/engine/values';
 import { AGGREGATES } from '../sql/grouping';
 import { lexPg } from '../sql/lexer';
-import { type PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
+import { PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
 import { paramValue, textOf } from '../types/values';
 import type { Outcome } from './engine';
@@ -136,9 +136,13 @@ export function argumentValues(
     try {
       values[i] = withInputStyle(style, () => paramValue(s === null ? null : Buffer.from(s), types[i], 0, i, zone));
     } catch (err) {
-      // the type input's words alone, as PostgreSQL's EXECUTE (Bind adds the parameter's CONTEXT)
-      const { code, message } = sqlstateOf(err);
-      throw pgErrorAt(code, message, at[i]);
+      // the type input's words, DETAIL and CONTEXT (json's `JSON data, line 1: ...`) as PostgreSQL's
+      // EXECUTE reports them, at the argument (Bind adds the parameter's CONTEXT)
+      const { code, message, detail, where } = sqlstateOf(err);
+      const e = new PgError('user', message, code, detail);
+      e.position = at[i];
+      if (where !== undefined) e.where = where;
+      throw e;
     }
   };
   const waits: Promise<void>[] = [];

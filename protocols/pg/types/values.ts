@@ -16,6 +16,7 @@ import { arrayCodec } from './array';
 import { BadBinary, type Codec, NotEncodable } from './codec';
 import { zonedTimestamptzCodec } from './datetime';
 import { elementKindOf } from './element-kind';
+import { jsonInputError } from './json-input';
 import { decimalAtTypmod, decimalBinary, decimalText, parseDecimal } from './numeric';
 import { OID } from './oids';
 import { DEFAULT_STYLES, type OutputStyles, styledCodec } from './output-styles';
@@ -138,7 +139,18 @@ const INT_NAMES: Record<number, string> = {
   [OID.oid]: 'oid',
 };
 
-function parseInteger(s: string, param: number, oid: number): number | bigint {
+/**
+ * The values each integer type's input takes: int2's and int4's as their sizes; oid's as
+ * PostgreSQL's oidin (strtoul's) takes them, a negative one down to -2^31 standing for 2^32 + it.
+ */
+const INT_RANGES: Record<number, readonly [bigint, bigint]> = {
+  [OID.int2]: [-(2n ** 15n), 2n ** 15n - 1n],
+  [OID.int4]: [-(2n ** 31n), 2n ** 31n - 1n],
+  [OID.int8]: [INT64_MIN, INT64_MAX],
+  [OID.oid]: [-(2n ** 31n), 2n ** 32n - 1n],
+};
+
+function parseInteger(s: string, param: number, oid: number): bigint {
   const t = s.trim();
   if (!/^[-+]?\d+$/.test(t))
     throw new PatinaError(
@@ -147,13 +159,13 @@ function parseInteger(s: string, param: number, oid: number): number | bigint {
       undefined,
       '22P02',
     );
-  const n = Number(t);
-  if (Number.isSafeInteger(n)) return n;
   const b = BigInt(t);
-  // beyond 64 bits PostgreSQL's input fails (22003); SQLite could not bind it ("too big", 42000)
-  if (b < INT64_MIN || b > INT64_MAX)
-    throw new PatinaError('user', `value "${s}" is out of range for type bigint`, undefined, '22003');
-  return b;
+  // past its type's range PostgreSQL's input fails (22003), naming the type: a smallint parameter of
+  // 70000 was taken as it was (beyond 64 bits SQLite could not even bind it: "too big", 42000)
+  const [min, max] = INT_RANGES[oid] ?? INT_RANGES[OID.int8];
+  if (b < min || b > max)
+    throw new PatinaError('user', `value "${s}" is out of range for type ${INT_NAMES[oid]}`, undefined, '22003');
+  return oid === OID.oid && b < 0n ? b + 2n ** 32n : b;
 }
 
 /** A text parameter read as the cast reads its type (src/engine); its error an input error (22P02 unless it says). */
@@ -174,10 +186,12 @@ function asParam<T>(read: () => T): T {
  * default log_parameter_max_length_on_error = 0 prints it; no value for a binary parameter or
  * bytes that are no text, which PostgreSQL has no string of).
  */
-export function atParameter(err: unknown, portal: string, param: number, text: boolean): unknown {
+export function atParameter(err: unknown, portal: string, param: number, sent: Buffer | null): unknown {
   if (!(err instanceof PatinaError) || err.kind !== 'user') return err;
-  // (bytes that are not text in the client's encoding fail before PostgreSQL has the value to show)
-  const value = text && err.sqlstate !== '22021' && err.sqlstate !== '22P05' ? " = '...'" : '';
+  // (bytes that are not text in the client's encoding fail before PostgreSQL has the value to show:
+  // 22021, and 22P05 without a CONTEXT of its own, which jsonb's \u0000 has; an empty value is shown whole)
+  const unread = err.sqlstate === '22021' || (err.sqlstate === '22P05' && !(err instanceof PgError && err.where));
+  const value = sent === null || unread ? '' : sent.length === 0 ? " = ''" : " = '...'";
   const where = `${portal === '' ? 'unnamed portal' : `portal "${portal}"`} parameter $${param + 1}${value}`;
   const e = err instanceof PgError ? err : new PgError(err.kind, err.message, err.sqlstate ?? '22P02');
   if (e !== err && err.hint !== undefined) e.hint = err.hint;
@@ -288,8 +302,9 @@ export function paramValue(
       undefined,
       '22P03',
     );
-  if (oid === OID.int2 || oid === OID.int4 || oid === OID.int8 || oid === OID.oid || oid === 0) {
-    // the usual key parameter, read from its bytes: no string, no regular expression
+  if (oid === OID.int8 || oid === 0) {
+    // the usual key parameter, read from its bytes: no string, no regular expression (an int2's,
+    // int4's and oid's range is checked by textParam)
     const n = plainInteger(raw);
     if (n !== null) return oid === 0 ? n : BigInt(n);
   }
@@ -314,8 +329,7 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.oid: {
       // an INTEGER to SQLite: better-sqlite3 binds a JS number as a REAL, which a cast to text spells
       // `11.0` and `/` divides as a double (`PREPARE d (int) AS SELECT $1 / 2` gave 5.5, PostgreSQL 5)
-      const n = parseInteger(s, param, oid);
-      return typeof n === 'bigint' ? n : BigInt(n);
+      return parseInteger(s, param, oid);
     }
     case OID.float4:
     case OID.float8:
@@ -327,7 +341,8 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     case OID.bytea:
       return asParam(() => byteaInput(s));
     case OID.uuid: {
-      const u = uuidText(s);
+      // (PostgreSQL's uuid_in takes no space around the value, where uuidText trims it)
+      const u = /^\s|\s$/.test(s) ? null : uuidText(s);
       if (u === null) throw new PatinaError('user', `invalid input syntax for type uuid: "${s}"`, undefined, '22P02');
       return u;
     }
@@ -346,18 +361,23 @@ function textParam(s: string, oid: number, param: number): SqlValue {
       return asParam(() => dateTimeInput('time', s));
     case OID.interval:
       return asParam(() => dateTimeInput('interval', s));
-    // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as sent
+    // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as
+    // sent, with its DETAIL and CONTEXT (json-input.ts; Patina's parser only says whether it is JSON)
     case OID.json:
     case OID.jsonb:
-      asParam(() => jsonOperand(s));
-      // jsonb keeps its strings as text, which cannot hold a NUL: PostgreSQL refuses \u0000 (22P05)
-      if (oid === OID.jsonb && /(?<!\\)(?:\\\\)*\\u0000/.test(s))
-        throw new PatinaError(
-          'user',
-          `unsupported Unicode escape sequence: \\u0000 cannot be converted to text`,
-          undefined,
-          '22P05',
-        );
+      try {
+        jsonOperand(s);
+      } catch {
+        const err = jsonInputError(s, oid === OID.jsonb);
+        if (err) throw err;
+        asParam(() => jsonOperand(s));
+      }
+      // jsonb keeps its strings de-escaped as text, which holds no NUL nor a lone surrogate:
+      // PostgreSQL refuses \u0000 (22P05) and \ud800 alone (22P02)
+      if (oid === OID.jsonb && s.includes('\\u')) {
+        const err = jsonInputError(s, true);
+        if (err) throw err;
+      }
       return s;
     case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
       if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
