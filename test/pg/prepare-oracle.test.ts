@@ -352,4 +352,30 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'DEALLOCATE pr',
     ]);
   });
+
+  it("EXECUTE's expression argument: a numeric at the expression's scale, and 42804 for a json or an array its parameter's type does not take", () => {
+    same([
+      'PREPARE sc (numeric) AS SELECT $1',
+      'EXECUTE sc (2 * 1.25)', // 2.50 (it was 2.5)
+      'EXECUTE sc (2.50::numeric(10,3))',
+      'EXECUTE sc (1.25 + 1.5)',
+      'EXECUTE sc (1.5::float8)',
+      'EXECUTE sc (1 + 1)',
+      'PREPARE ai (int) AS SELECT $1',
+      "EXECUTE ai ('{}'::jsonb)", // these were cast: 22P02 from the integer's input
+      "EXECUTE ai ('{1}'::int[])",
+      'EXECUTE ai (ARRAY[1])',
+      'PREPARE aj (jsonb) AS SELECT $1',
+      'EXECUTE aj (1)',
+      'EXECUTE aj (now())',
+      'EXECUTE aj (\'{"a": 1}\'::json)',
+      'PREPARE aa (int[]) AS SELECT $1',
+      'EXECUTE aa (1)',
+      'EXECUTE aa (ARRAY[1.5])',
+      'EXECUTE aa (ARRAY[now()])',
+      'PREPARE at (text[]) AS SELECT $1',
+      'EXECUTE at (ARRAY[1])',
+      'DEALLOCATE ALL',
+    ]);
+  });
 });

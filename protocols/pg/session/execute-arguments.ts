@@ -8,6 +8,7 @@ import { AGGREGATES } from '../sql/grouping';
 import { lexPg } from '../sql/lexer';
 import { PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
+import { elementOidOf } from '../types/registry';
 import { paramValue, textOf } from '../types/values';
 import type { Outcome } from './engine';
 import { sentScale } from '../connection/portal';
@@ -15,6 +16,7 @@ import { sentScale } from '../connection/portal';
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric, OID.oid]);
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 const STAMPS = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
+const JSONS = new Set<number>([OID.json, OID.jsonb]);
 /** The types whose assignment casts are known here; between others the cast decides. */
 const KNOWN = new Set<number>([
   ...NUMBERS,
@@ -25,14 +27,23 @@ const KNOWN = new Set<number>([
   OID.bool,
   OID.uuid,
   OID.bytea,
+  ...JSONS,
 ]);
 
 /**
  * Whether PostgreSQL assigns a value of type `from` to a parameter of type `to` (its implicit and
- * assignment casts, and any type to a string): EXECUTE's argument otherwise is 42804.
+ * assignment casts, and any type to a string; an array to an array whose elements take its
+ * elements): EXECUTE's argument otherwise is 42804. `'{}'::jsonb` for an int, `now()` for a jsonb
+ * and `ARRAY[1]` for an int were cast (22P02 from the cast's input) rather than refused.
  */
 function assignable(from: number, to: number): boolean {
-  if (from === to || STRINGS.has(to) || !KNOWN.has(from) || !KNOWN.has(to)) return true;
+  if (from === to || STRINGS.has(to)) return true;
+  const fromElement = elementOidOf(from);
+  const toElement = elementOidOf(to);
+  if (fromElement !== undefined || toElement !== undefined)
+    return fromElement !== undefined && toElement !== undefined && assignable(fromElement, toElement);
+  if (!KNOWN.has(from) || !KNOWN.has(to)) return true;
+  if (JSONS.has(from) || JSONS.has(to)) return JSONS.has(from) && JSONS.has(to);
   if (NUMBERS.has(from)) return NUMBERS.has(to);
   if (STAMPS.has(from)) return STAMPS.has(to) || (to === OID.time && from !== OID.date);
   if (from === OID.time) return to === OID.interval;
@@ -96,13 +107,21 @@ function groupedCallAt(arg: string): { at: number; window: boolean } | null {
 const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 
 /**
- * The scale of each argument written as a literal ('1.50', 1.50: 2), as Bind's text tells it, for
- * the result columns that print at their parameters' scale (`SELECT $1` of a numeric); 0 otherwise.
+ * The scale of each argument, for the result columns that print at their parameters' scale
+ * (`SELECT $1` of a numeric): written as a literal ('1.50', 1.50: 2), as Bind's text tells it; an
+ * expression's as the analysis of `SELECT (expression)` types it (`2 * 1.25`: 2, `x::numeric(10,3)`:
+ * 3; it printed 2.5 where PostgreSQL's numeric keeps 2.50), by `scaleOf`; 0 otherwise.
  */
-export function argumentScales(args: string[]): number[] {
+export function argumentScales(
+  args: string[],
+  scaleOf: (sql: string) => number | undefined = () => undefined,
+): number[] {
   return args.map((arg) => {
-    const text = STRING_LITERAL.exec(arg.trim())?.[1] ?? arg.trim();
-    return sentScale(Buffer.from(text), 0);
+    const literal = STRING_LITERAL.exec(arg.trim())?.[1];
+    const text = literal ?? arg.trim();
+    const sent = sentScale(Buffer.from(text), 0);
+    if (literal !== undefined || sent > 0 || /^[-+]?\d+$/.test(text)) return sent;
+    return scaleOf(`SELECT (${arg})`) ?? 0;
   });
 }
 

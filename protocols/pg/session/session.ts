@@ -429,7 +429,7 @@ export class Session {
    */
   #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
     const { p, inner, values } = this.#preparedCall(an, outer);
-    const paramScales = inner.scaleParams ? argumentScales(an.prepared!.args!) : undefined;
+    const paramScales = inner.scaleParams ? argumentScales(an.prepared!.args!, (sql) => this.#scaleOf(sql)) : undefined;
     const run = (params: SqlValue[]) => {
       this.prepared.ran(p);
       const out = this.#execute(inner, params);
@@ -438,6 +438,17 @@ export class Session {
         : { ...out, of: inner, paramScales };
     };
     return values instanceof Promise ? values.then(run) : run(values);
+  }
+
+  /** The numeric scale the analysis gives a query's one column (its typmod's, or the expression's), if it tells one. */
+  #scaleOf(sql: string): number | undefined {
+    try {
+      const c = this.analyzer.cached(`T${sql}`, () => lexPg(sql)).columns?.[0];
+      if (c?.typmod !== undefined && c.typmod >= 4) return (c.typmod - 4) & 0xffff;
+      return c?.scale;
+    } catch {
+      return undefined; // (an argument that does not analyse fails as argumentValues evaluates it)
+    }
   }
 
   /** EXECUTE's prepared statement (26000 for none), its analysis now, and its arguments' values. */
