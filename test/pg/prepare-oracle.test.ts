@@ -378,4 +378,46 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'DEALLOCATE ALL',
     ]);
   });
+
+  it('a parameter the statement leaves open is text: EXECUTE answers a text column of the argument made text; one neither declared nor used is 42P18', async () => {
+    await sameSteps([
+      'PREPARE o AS SELECT $1',
+      'EXECUTE o (1)', // an int8 column before
+      'EXECUTE o (1.50)', // 1.5 in a float8 column before
+      'EXECUTE o (true)', // t before
+      "EXECUTE o ('a')",
+      'EXECUTE o (NULL)',
+      'PREPARE oo AS SELECT $1 || $1 AS twice',
+      'EXECUTE oo (1)', // 1.01.0 before
+      'PREPARE gap AS SELECT $2', // listed as {text,text} before
+      'PREPARE gap2 (int) AS SELECT $3',
+      'PREPARE nogap (int, int, int) AS SELECT $1',
+      LISTED,
+      'DEALLOCATE ALL',
+    ]);
+    // the same over the extended protocol: node-postgres's Parse declares no types
+    const seen: unknown[] = [];
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const c = pgClient(port);
+      await c.connect();
+      try {
+        const out: unknown[] = [];
+        for (const [sql, values] of [
+          ['SELECT $1 || $1 AS twice, $1 AS once', ['1']],
+          ['SELECT $2 AS second', ['1', '2']],
+        ] as const) {
+          try {
+            const r = await c.query(sql, [...values]);
+            out.push([r.rows, r.fields.map((f) => f.dataTypeID)]);
+          } catch (e) {
+            out.push([(e as { code?: string }).code, (e as Error).message]);
+          }
+        }
+        seen.push(out);
+      } finally {
+        await c.end();
+      }
+    }
+    assert.deepEqual(seen[0], seen[1]);
+  });
 });

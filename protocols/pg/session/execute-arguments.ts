@@ -7,7 +7,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { AGGREGATES } from '../sql/grouping';
 import { lexPg } from '../sql/lexer';
 import { PgError, pgError, pgErrorAt, sqlstateOf } from '../sqlstate';
-import { OID, oidOfDeclType, oidOfValue, regtypeName } from '../types/oids';
+import { OID, regtypeName } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { paramValue, textOf } from '../types/values';
 import type { Outcome } from './engine';
@@ -178,6 +178,8 @@ export function argumentValues(
         `${call.window ? 'window' : 'aggregate'} functions are not allowed in EXECUTE parameters`,
         at[i] + call.at,
       );
+    // (a parameter the statement leaves open is PostgreSQL's text: the argument is made text, then
+    // enters as Bind's untyped text does; it was evaluated as it stood, `1.50` giving 1.5)
     const given = types[i] ? typeOf(`SELECT (${arg})`) : undefined;
     if (given && !assignable(given, types[i])) {
       const err = pgErrorAt(
@@ -188,13 +190,8 @@ export function argumentValues(
       err.hint = 'You will need to rewrite or cast the expression.';
       throw err;
     }
-    const sql = types[i] ? `SELECT CAST((${arg}) AS ${regtypeName(types[i])})` : `SELECT (${arg})`;
-    const out = evaluate(sql);
-    const take = (o: Outcome) => {
-      const v = o.all?.[0]?.[0] ?? null;
-      const c = o.columns?.[0];
-      text(i, textOf(v, types[i] || c?.oid || (c?.declType ? oidOfDeclType(c.declType) : oidOfValue(v))));
-    };
+    const out = evaluate(`SELECT CAST((${arg}) AS ${regtypeName(types[i] || OID.text)})`);
+    const take = (o: Outcome) => text(i, textOf(o.all?.[0]?.[0] ?? null, types[i] || OID.text));
     if (!(out instanceof Promise)) return take(out);
     waits.push(
       out.then(async (o) => {

@@ -45,6 +45,28 @@ export function oneStatement(sql: string): PgToken[] {
   return stmts[0] ?? lexPg('');
 }
 
+/** Per analysis: the first parameter neither declared nor used (1-based), 0 for none. */
+const UNUSED = new WeakMap<Analyzed, number>();
+
+/**
+ * The first parameter below the highest one the statement uses that it neither declares nor uses
+ * (`SELECT $2` without types: $1), which PostgreSQL cannot type (42P18); 0 for none. It was listed
+ * as text.
+ */
+function unusedParameter(an: Analyzed, sql: string, declared: number[]): number {
+  const n = an.paramTypes.length;
+  if (n === 0 || declared.filter((t) => t).length >= n) return 0;
+  let first = UNUSED.get(an);
+  if (first === undefined) {
+    const used = new Set<number>();
+    for (const t of oneStatement(sql)) if (t.type === 'param') used.add(Number(t.text.slice(1)));
+    first = 0;
+    for (let k = 1; k <= n && first === 0; k++) if (!used.has(k) && !declared[k - 1]) first = k;
+    UNUSED.set(an, first);
+  }
+  return first;
+}
+
 export class PreparedStatements {
   readonly #analyzer: Analyzer;
   readonly #statements = new Map<string, Prepared>();
@@ -60,6 +82,8 @@ export class PreparedStatements {
   add(name: string, sql: string, paramTypes: number[], source: string, fromSql: boolean): Prepared {
     const analyzer = this.#analyzer;
     const an = analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
+    const unused = unusedParameter(an, sql, paramTypes);
+    if (unused > 0) throw pgError('42P18', `could not determine data type of parameter $${unused}`);
     if (name !== '' && this.#statements.has(name))
       throw pgError('42P05', `prepared statement "${name}" already exists`);
     const p: Prepared = {

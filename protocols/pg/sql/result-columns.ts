@@ -24,11 +24,13 @@ export function columnOid(c: ColumnDesc, sample: unknown): number {
 
 /**
  * The type an expression column has whatever its values: a bare parameter has the parameter's
- * type, a cast to boolean (__pg_bool) is bool. 0 when the values must tell.
+ * type (text when open), a cast to boolean (__pg_bool) is bool. 0 when the values must tell.
  */
 export function expressionOid(sqliteName: string, paramTypes: number[]): number {
   const p = /^\$(\d+)$/.exec(sqliteName);
-  if (p) return paramTypes[Number(p[1]) - 1] ?? 0;
+  // (one whose type the statement leaves open is text, as PostgreSQL resolves it and Describe says:
+  // EXECUTE's column was typed by the value, `EXECUTE p (1)` of `SELECT $1` answering an int8)
+  if (p) return paramTypes[Number(p[1]) - 1] || OID.text;
   if (/^__pg_bool\(.*\)$/.test(sqliteName)) return OID.bool;
   return 0;
 }

@@ -306,7 +306,7 @@ export function paramValue(
     // the usual key parameter, read from its bytes: no string, no regular expression (an int2's,
     // int4's and oid's range is checked by textParam)
     const n = plainInteger(raw);
-    if (n !== null) return oid === 0 ? n : BigInt(n);
+    if (n !== null) return BigInt(n);
   }
   const text = raw.toString('utf8');
   // bytes that are no UTF-8 (a LATIN1 client's é): PostgreSQL's 22021, not the replacement character
@@ -379,8 +379,10 @@ function textParam(s: string, oid: number, param: number): SqlValue {
         if (err) throw err;
       }
       return s;
-    case 0: // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal)
-      if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return Number(s);
+    // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal), an
+    // integer as an INTEGER (as a JS number it was a REAL: `$1 || $1` of 1 gave '1.01.0')
+    case 0:
+      if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return BigInt(s);
       if (/^-?(0|[1-9]\d*)\.\d*[1-9]$/.test(s) && String(Number(s)) === s) return Number(s);
       return s;
     default: {
