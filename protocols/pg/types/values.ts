@@ -150,6 +150,12 @@ const INT_RANGES: Record<number, readonly [bigint, bigint]> = {
   [OID.oid]: [-(2n ** 31n), 2n ** 32n - 1n],
 };
 
+/** Whether `n` is one of int2's, int4's or oid's values as it is (a negative oid is not: it wraps). */
+function inRange(n: number, oid: number): boolean {
+  const [min, max] = INT_RANGES[oid];
+  return n >= (oid === OID.oid ? 0 : Number(min)) && n <= Number(max);
+}
+
 function parseInteger(s: string, param: number, oid: number): bigint {
   const t = s.trim();
   if (!/^[-+]?\d+$/.test(t))
@@ -302,11 +308,11 @@ export function paramValue(
       undefined,
       '22P03',
     );
-  if (oid === OID.int8 || oid === 0) {
-    // the usual key parameter, read from its bytes: no string, no regular expression (an int2's,
-    // int4's and oid's range is checked by textParam)
+  if (INTEGER_OIDS.has(oid) || oid === 0) {
+    // the usual key parameter, read from its bytes: no string, no regular expression (one past an
+    // int2's, int4's or oid's range, or a negative oid, is textParam's to refuse or wrap)
     const n = plainInteger(raw);
-    if (n !== null) return BigInt(n);
+    if (n !== null && (oid === 0 || oid === OID.int8 || inRange(n, oid))) return BigInt(n);
   }
   const text = raw.toString('utf8');
   // bytes that are no UTF-8 (a LATIN1 client's é): PostgreSQL's 22021, not the replacement character
