@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { type PgClient, pgClient, psql, RawPg, serialize } from '../helpers/pg';
 
-const SCHEMA = `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), seen TIMESTAMPTZ);`;
+const SCHEMA = `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, name TEXT, price NUMERIC(10,2), seen TIMESTAMPTZ);
+CREATE TABLE docs (id BIGINT NOT NULL PRIMARY KEY, body JSONB);`;
 
 /** node-postgres' named query: a Parse of that name (then Bind and Execute). */
 type Named = { query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }> };
@@ -419,5 +420,26 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       }
     }
     assert.deepEqual(seen[0], seen[1]);
+  });
+
+  it("a parameter beside a jsonb or a timestamp is typed by PostgreSQL's operator; a jsonb parameter is compared as jsonb", async () => {
+    await sameSteps([
+      'INSERT INTO docs VALUES (1, \'{"a": [1, 2], "b": "x"}\')',
+      // these were all text (and `body - $1` jsonb)
+      'PREPARE c1 AS SELECT id FROM docs WHERE body @> $1',
+      'PREPARE c2 AS SELECT id FROM docs WHERE body ?| $1',
+      'PREPARE c3 AS SELECT body #> $1 AS at, body - $2 AS less, body || $3 AS more FROM docs',
+      "PREPARE c4 AS SELECT timestamptz '2020-01-01 00:00:00+00' - $1 AS since, timestamp '2020-01-01 00:00:00' + $2 AS later, date '2020-01-01' - $3 AS days",
+      'PREPARE c5 AS SELECT id FROM docs WHERE body = $1',
+      LISTED,
+      'EXECUTE c1 (\'{"b": "x"}\')',
+      "EXECUTE c2 ('{b,c}')",
+      "EXECUTE c3 ('{a,1}', 'a', '{\"c\": 1}')",
+      "EXECUTE c4 ('2000-01-01 00:00:00+00', '1 day 02:00', '2000-01-01')",
+      // the same object with its keys in another order (it matched nothing)
+      'EXECUTE c5 (\'{"b": "x", "a": [1, 2]}\')',
+      'DEALLOCATE ALL',
+      'DELETE FROM docs',
+    ]);
   });
 });

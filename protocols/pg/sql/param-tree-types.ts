@@ -19,6 +19,21 @@ type Node = any;
 
 const COMPARE = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%']);
 const TEXT_OPS = new Set(['~~', '~~*', '!~~', '!~~*', '~', '~*', '!~', '!~*']);
+/** The type of the operand beside a jsonb for jsonb's operators, as PostgreSQL resolves an unknown one. */
+const JSONB_OPERANDS: Record<string, number> = {
+  '@>': OID.jsonb,
+  '<@': OID.jsonb,
+  '||': OID.jsonb,
+  '?': OID.text,
+  '->': OID.text,
+  '->>': OID.text,
+  '-': OID.text,
+  '?|': OID.textArray,
+  '?&': OID.textArray,
+  '#>': OID.textArray,
+  '#>>': OID.textArray,
+  '#-': OID.textArray,
+};
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 /** Functions whose parameters are text. */
 const TEXT_ARGUMENT_FUNCTIONS = new Set([
@@ -99,6 +114,31 @@ class ParamWalker {
       else return;
     }
     for (const x of xs) this.assign(x, common);
+  }
+
+  /**
+   * A parameter beside a jsonb or a date, time or interval, typed by the operator PostgreSQL picks
+   * for it: `j @> $1`, `j || $1` jsonb, `j ? $1`, `j -> $1`, `j - $1` text, `j ?| $1`, `j #> $1`
+   * text[]; `ts - $1` the timestamp's or date's own type, `ts + $1` and `interval + $1` an
+   * interval (they were text, or for `j - $1` jsonb). True when the operator is one of these.
+   */
+  operand(typer: Typer, op: string, l: Node, r: Node): boolean {
+    const [lt, rt] = [this.typeOf(typer, l), this.typeOf(typer, r)];
+    if (lt === OID.jsonb || rt === OID.jsonb) {
+      const other = lt === OID.jsonb ? r : l;
+      const type = JSONB_OPERANDS[op];
+      if (type === undefined) return false;
+      // (the key operators take their key on the right only)
+      if (other === r || type === OID.jsonb) this.assign(other, type);
+      return true;
+    }
+    if (op === '-' && (lt === OID.date || lt === OID.timestamp || lt === OID.timestamptz)) this.assign(r, lt);
+    else if (op === '-' && (rt === OID.timestamp || rt === OID.timestamptz)) this.assign(l, rt);
+    else if (op === '+' && (lt === OID.timestamp || lt === OID.timestamptz || lt === OID.interval))
+      this.assign(r, OID.interval);
+    else if (op === '+' && rt === OID.interval) this.assign(l, OID.interval);
+    else return false;
+    return true;
   }
 
   /** A table's column types in order, or by the names INSERT lists. */
@@ -198,6 +238,7 @@ class ParamWalker {
           this.assign(e.rexpr, OID.text);
           return;
         }
+        if (e.kind === 'AEXPR_OP' && this.operand(typer, op, e.lexpr, e.rexpr)) return;
         if (e.kind === 'AEXPR_OP' && !COMPARE.has(op)) return;
         // (a, b) = ($1, $2): field by field
         if (e.lexpr.RowExpr && e.rexpr.RowExpr) {

@@ -5,7 +5,7 @@ import { badUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from '../wire/client-encodings';
 import { invalidUtf8 } from '../wire/utf8';
 import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
-import { jsonOperand } from '../../../src/engine/jsonb';
+import { type Json, jsonOperand, printJsonb } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgBool } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
@@ -370,13 +370,16 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     // text that is no JSON fails as PostgreSQL's json_in does (22P02), where it used to be stored as
     // sent, with its DETAIL and CONTEXT (json-input.ts; Patina's parser only says whether it is JSON)
     case OID.json:
-    case OID.jsonb:
+    case OID.jsonb: {
+      let parsed: Json;
       try {
-        jsonOperand(s);
+        parsed = jsonOperand(s);
       } catch {
-        const err = jsonInputError(s, oid === OID.jsonb);
-        if (err) throw err;
-        asParam(() => jsonOperand(s));
+        // (text Patina's parser refuses and PostgreSQL's would take has no words of PostgreSQL's)
+        throw (
+          jsonInputError(s, oid === OID.jsonb) ??
+          new PatinaError('user', 'invalid input syntax for type json', undefined, '22P02')
+        );
       }
       // jsonb keeps its strings de-escaped as text, which holds no NUL nor a lone surrogate:
       // PostgreSQL refuses \u0000 (22P05) and \ud800 alone (22P02)
@@ -384,7 +387,10 @@ function textParam(s: string, oid: number, param: number): SqlValue {
         const err = jsonInputError(s, true);
         if (err) throw err;
       }
-      return s;
+      // jsonb as its value's text, keys sorted, as a jsonb column keeps it: `j = $1` of the same
+      // object with its keys in another order matched nothing, `$1::text` printed it as sent
+      return oid === OID.jsonb ? printJsonb(parsed) : s;
+    }
     // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal), an
     // integer as an INTEGER (as a JS number it was a REAL: `$1 || $1` of 1 gave '1.01.0')
     case 0:
