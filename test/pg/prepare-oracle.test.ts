@@ -380,7 +380,7 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
     ]);
   });
 
-  it('a parameter the statement leaves open is text: EXECUTE answers a text column of the argument made text; one neither declared nor used is 42P18', async () => {
+  it('a parameter the statement leaves open is text: EXECUTE answers a text column of the argument made text; one neither declared nor used, or only used where any type goes, is 42P18', async () => {
     await sameSteps([
       'PREPARE o AS SELECT $1',
       'EXECUTE o (1)', // an int8 column before
@@ -393,6 +393,9 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'PREPARE gap AS SELECT $2', // listed as {text,text} before
       'PREPARE gap2 (int) AS SELECT $3',
       'PREPARE nogap (int, int, int) AS SELECT $1',
+      "PREPARE anyarg AS SELECT concat($1, 'x')",
+      'PREPARE nullcheck AS SELECT 1 WHERE $1 IS NULL',
+      'PREPARE typed (text) AS SELECT 1 WHERE $1 IS NULL',
       LISTED,
       'DEALLOCATE ALL',
     ]);
@@ -405,7 +408,17 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
         const out: unknown[] = [];
         for (const [sql, values] of [
           ['SELECT $1 || $1 AS twice, $1 AS once', ['1']],
+          ['SELECT $1 AS z, $2 AS y', ['-0', '-0.50']],
           ['SELECT $2 AS second', ['1', '2']],
+          // every use takes any type: nothing types it (these ran, the parameter as text)
+          ["SELECT concat($1, 'x') AS c", ['1']],
+          ["SELECT format('%s', $1) AS f", ['1']],
+          ["SELECT json_build_object('a', $1) AS o", ['1']],
+          ['SELECT $1 IS NULL AS n', ['1']],
+          ["SELECT count(*) AS n FROM items WHERE $1 IS NOT NULL AND name = 'x'", ['1']],
+          // a use that types it comes first, or a cast: fine
+          ["SELECT count(*) AS n FROM items WHERE id = $1 OR concat($1, 'x') = 'y'", ['1']],
+          ["SELECT concat($1::text, 'x') AS c, format($2, 1) AS f", ['1', '%s']],
         ] as const) {
           try {
             const r = await c.query(sql, [...values]);

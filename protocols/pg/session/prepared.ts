@@ -6,6 +6,7 @@
 import type { Analyzer } from '../sql/analyze';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
+import { untypedParameter } from '../sql/untyped-params';
 import { pgError } from '../sqlstate';
 import { inputStyleIn, type OutputStyles } from '../types/output-styles';
 
@@ -45,24 +46,17 @@ export function oneStatement(sql: string): PgToken[] {
   return stmts[0] ?? lexPg('');
 }
 
-/** Per analysis: the first parameter neither declared nor used (1-based), 0 for none. */
-const UNUSED = new WeakMap<Analyzed, number>();
+/** Per analysis: the first parameter PostgreSQL could not type (1-based), 0 for none. */
+const UNTYPED = new WeakMap<Analyzed, number>();
 
-/**
- * The first parameter below the highest one the statement uses that it neither declares nor uses
- * (`SELECT $2` without types: $1), which PostgreSQL cannot type (42P18); 0 for none. It was listed
- * as text.
- */
-function unusedParameter(an: Analyzed, sql: string, declared: number[]): number {
+/** untyped-params.ts' parameter PostgreSQL cannot type (42P18), once per analysis; 0 when every one is declared. */
+function untypedIn(an: Analyzed, sql: string, declared: number[]): number {
   const n = an.paramTypes.length;
   if (n === 0 || declared.filter((t) => t).length >= n) return 0;
-  let first = UNUSED.get(an);
+  let first = UNTYPED.get(an);
   if (first === undefined) {
-    const used = new Set<number>();
-    for (const t of oneStatement(sql)) if (t.type === 'param') used.add(Number(t.text.slice(1)));
-    first = 0;
-    for (let k = 1; k <= n && first === 0; k++) if (!used.has(k) && !declared[k - 1]) first = k;
-    UNUSED.set(an, first);
+    first = untypedParameter(oneStatement(sql), n, declared);
+    UNTYPED.set(an, first);
   }
   return first;
 }
@@ -82,8 +76,8 @@ export class PreparedStatements {
   add(name: string, sql: string, paramTypes: number[], source: string, fromSql: boolean): Prepared {
     const analyzer = this.#analyzer;
     const an = analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
-    const unused = unusedParameter(an, sql, paramTypes);
-    if (unused > 0) throw pgError('42P18', `could not determine data type of parameter $${unused}`);
+    const untyped = untypedIn(an, sql, paramTypes);
+    if (untyped > 0) throw pgError('42P18', `could not determine data type of parameter $${untyped}`);
     if (name !== '' && this.#statements.has(name))
       throw pgError('42P05', `prepared statement "${name}" already exists`);
     const p: Prepared = {

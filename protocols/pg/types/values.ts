@@ -237,7 +237,8 @@ function plainInteger(raw: Buffer): number | null {
   const neg = len > 0 && raw[0] === 45;
   const from = neg ? 1 : 0;
   const digits = len - from;
-  if (digits === 0 || digits > 15 || (raw[from] === 48 && digits > 1)) return null;
+  // (`-0` is no integer's text: an unknown-typed one stays the text PostgreSQL would print)
+  if (digits === 0 || digits > 15 || (raw[from] === 48 && (digits > 1 || neg))) return null;
   let n = 0;
   for (let i = from; i < len; i++) {
     const d = raw[i] - 48;
@@ -394,7 +395,7 @@ function textParam(s: string, oid: number, param: number): SqlValue {
     // unknown: a number when it reads as one exactly (SQLite compares numbers and text unequal), an
     // integer as an INTEGER (as a JS number it was a REAL: `$1 || $1` of 1 gave '1.01.0')
     case 0:
-      if (/^-?(0|[1-9]\d{0,14})$/.test(s)) return BigInt(s);
+      if (/^(0|-?[1-9]\d{0,14})$/.test(s)) return BigInt(s);
       if (/^-?(0|[1-9]\d*)\.\d*[1-9]$/.test(s) && String(Number(s)) === s) return Number(s);
       return s;
     default: {
