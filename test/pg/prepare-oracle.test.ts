@@ -388,8 +388,8 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'EXECUTE o (true)', // t before
       "EXECUTE o ('a')",
       'EXECUTE o (NULL)',
-      'PREPARE oo AS SELECT $1 || $1 AS twice',
-      'EXECUTE oo (1)', // 1.01.0 before
+      'PREPARE oo AS SELECT $1 || $1 AS twice, $1 AS once',
+      'EXECUTE oo (1)', // 1.01.0 before, and `once` an int8
       'PREPARE gap AS SELECT $2', // listed as {text,text} before
       'PREPARE gap2 (int) AS SELECT $3',
       'PREPARE nogap (int, int, int) AS SELECT $1',

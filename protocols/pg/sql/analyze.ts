@@ -573,7 +573,13 @@ export class Analyzer {
         return {
           name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
           declType,
-          oid: declType ? 0 : p?.oid || (p?.setop ? 0 : t?.oid || expressionOid(c.name, paramTypes)),
+          // (a bare parameter under an alias, `$1 AS a`, has the parameter's type as `$1` has: text when open)
+          oid: declType
+            ? 0
+            : p?.oid ||
+              (p?.setop
+                ? 0
+                : t?.oid || (t?.param ? expressionOid(`$${t.param}`, paramTypes) : expressionOid(c.name, paramTypes))),
           ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
           ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
           ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),

@@ -83,7 +83,7 @@ const BOOL_WORDS = new Set(['IS', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'EXIS
  * null where the SQL does not tell (then the values and SQLite's name decide). Null when the list
  * has a `*` (its items do not match the columns one to one).
  */
-export function selectListTypes(sig: PgToken[]): { name: string | null; oid: number }[] | null {
+export function selectListTypes(sig: PgToken[]): { name: string | null; oid: number; param?: number }[] | null {
   const items = selectListItems(sig);
   if (items === null) return null;
   if (
@@ -96,14 +96,19 @@ export function selectListTypes(sig: PgToken[]): { name: string | null; oid: num
   return items.map(selectItemType);
 }
 
-/** One select item's type and name as selectListTypes finds them (oid 0 where the SQL does not tell). */
-export function selectItemType(it: PgToken[]): { name: string | null; oid: number } {
+/**
+ * One select item's type and name as selectListTypes finds them (oid 0 where the SQL does not tell;
+ * a bare parameter's number in `param`, aliased too, for the analysis to type it by the parameter's).
+ */
+export function selectItemType(it: PgToken[]): { name: string | null; oid: number; param?: number } {
   let expr = it;
   let aliased = false;
   if (it.length >= 3 && it[it.length - 2].type === 'word' && it[it.length - 2].text.toUpperCase() === 'AS') {
     expr = it.slice(0, -2);
     aliased = true;
   }
+  if (expr.length === 1 && expr[0].type === 'param')
+    return { name: null, oid: 0, param: Number(expr[0].text.slice(1)) };
   const named = (name: string | null, oid: number) => ({ name: aliased ? null : name, oid });
   if (expr.length === 1 && expr[0].type === 'word' && ['TRUE', 'FALSE'].includes(expr[0].text.toUpperCase()))
     return named('?column?', OID.bool);
