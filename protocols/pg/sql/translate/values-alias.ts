@@ -6,7 +6,7 @@
 // others keep the names SQLite gives them (DialectContext.selectColumns).
 // test/pg/semantics-oracle.test.ts compares both with PostgreSQL 15.
 import { pgError } from '../../sqlstate';
-import { type Tok, closer, isPunct, isWord } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord } from '../tokens';
 
 /** The names of an alias's column list, `v(a, b)` from `alias` at j; null when there is none. */
 function aliasNames(toks: Tok[], j: number): { names: Tok[]; end: number } | null {
@@ -152,7 +152,10 @@ export function rewriteTableAlias(toks: Tok[], columns: (table: string) => strin
     }
     let j = i + 1;
     if (isWord(toks[j], 'AS')) j++;
-    const list = aliasNames(toks, j);
+    // (a word that goes on the FROM clause is no alias: `t USING (id)`, `t WHERE (a, b) = ...`)
+    const next = toks[j];
+    const clause = next?.type === 'word' && j === i + 1 && NOT_FROM_ALIAS.has(next.text.toUpperCase());
+    const list = clause ? null : aliasNames(toks, j);
     const table = t.type === 'quoted' ? t.text.slice(1, -1).replaceAll('""', '"') : t.text.toLowerCase();
     const known = list ? columns(table) : null;
     if (!list || !known) {
