@@ -143,7 +143,17 @@ export function analyzeFetch(sig: PgToken[], move: boolean): Analyzed {
 
 /** EXPLAIN [ANALYZE] [VERBOSE] [(options)] statement: SQLite's query plan as text rows. */
 /** The options PostgreSQL 15's EXPLAIN takes in parentheses. */
-const EXPLAIN_OPTIONS = new Set(['analyze', 'verbose', 'costs', 'settings', 'buffers', 'wal', 'timing', 'summary', 'format']);
+const EXPLAIN_OPTIONS = new Set([
+  'analyze',
+  'verbose',
+  'costs',
+  'settings',
+  'buffers',
+  'wal',
+  'timing',
+  'summary',
+  'format',
+]);
 
 export function analyzeExplain(
   sig: PgToken[],
