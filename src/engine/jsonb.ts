@@ -83,7 +83,8 @@ const ESCAPES: Record<string, string> = {
   '\t': '\\t',
 };
 
-function quote(s: string): string {
+/** A string as JSON, escaped as PostgreSQL's escape_json writes it. */
+export function quote(s: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what gets escaped
   return `"${s.replace(/["\\\u0000-\u001f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
 }

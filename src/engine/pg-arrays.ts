@@ -61,8 +61,9 @@ export function installPgArrayFunctions(db: Database.Database): void {
   fn('string_to_array', (str, sep) =>
     str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
   );
+  // (a NULL separator makes it NULL, as PostgreSQL's: String(null) joined with 'null')
   fn('array_to_string', (arr, sep, nullStr) =>
-    arr === null
+    arr === null || sep === null
       ? null
       : allElements(arr)
           .map((e) => (e === null ? (nullStr ?? null) : String(e)))

@@ -23,6 +23,7 @@ import { installPgJsonGet } from './pg-json-get';
 import { installPgJsonNumbers } from './pg-json-numbers';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
+import { installPgFloatMath, truncAt } from './pg-float-math';
 import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
@@ -552,6 +553,7 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_round_even', { deterministic: true }, (x: unknown) => {
     if (x === null || x === undefined) return null;
     const v = Number(pgFloat(x, 'double precision'));
+    if (Number.isNaN(v)) return 'NaN'; // (as the front end keeps it: a NaN double would be NULL)
     return Math.abs(v % 1) === 0.5 ? 2 * Math.round(v / 2) : Math.round(v);
   });
   // round(numeric, n): the decimal (a double by its 15 digits, as PostgreSQL reads float8) rounded
@@ -571,15 +573,9 @@ export function installPgFunctions(db: Database.Database): void {
     return Number(decimalText(shifted)) * 10 ** -k;
   });
   // trunc(x, n): cut toward zero at n digits after the point (SQLite's trunc takes one argument)
-  db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) => {
-    if (x === null || n === null) return null;
-    const v = Number(pgFloat(x, 'numeric'));
-    const k = Number(n);
-    if (Number.isNaN(v)) return 'NaN';
-    if (k < 0) return Math.trunc(v / 10 ** -k) * 10 ** -k;
-    const d = (typeof x === 'string' ? parseDecimal(x) : null) ?? parseDecimal(String(v));
-    return d ? Number(decimalText({ ...d, frac: d.frac.slice(0, k) })) : v;
-  });
+  db.function('trunc', { deterministic: true }, (x: unknown, n: unknown) =>
+    x === null || n === null ? null : (truncAt(x, n) as number),
+  );
   // a value written into a varchar(n) or char(n) column: 22001 past n characters, as PostgreSQL
   // refuses it (trailing spaces past n are cut instead)
   db.function('__pg_varchar', { deterministic: true }, (x: unknown, n: unknown) =>
@@ -686,6 +682,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgJsonNumbers(db);
   installPgJsonGet(db);
   installPgMathFunctions(db);
+  installPgFloatMath(db);
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   // a json builder's document with PostgreSQL's spacing (sql/json-layout.ts reads the layout)

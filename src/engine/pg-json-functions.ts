@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { type Json, byKey, jsonOperand, printJsonb } from './jsonb';
+import { type Json, byKey, jsonOperand, printJsonb, quote } from './jsonb';
 import { asText as partText, jsonParts } from './pg-json-get';
 
 // PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
@@ -32,6 +32,52 @@ function elements(v: Json, fn: string): Json[] {
       v instanceof Map ? 'cannot extract elements from an object' : 'cannot extract elements from a scalar',
     );
   return v;
+}
+
+/**
+ * json_strip_nulls of json text, as PostgreSQL's prints it: the document again without spaces,
+ * object members whose value is null left out, keys in their order (duplicates too), numbers as
+ * written, strings re-escaped. `s` is valid JSON (the caller has read it).
+ */
+function stripJsonNulls(s: string): string {
+  let i = 0;
+  const space = () => {
+    while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++;
+  };
+  const STRING = /"(?:[^"\\]|\\.)*"/y;
+  const SCALAR = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+  const token = (re: RegExp): string => {
+    re.lastIndex = i;
+    const m = re.exec(s)![0];
+    i += m.length;
+    return m;
+  };
+  const value = (): string => {
+    space();
+    const c = s[i];
+    if (c === '"') return quote(JSON.parse(token(STRING)) as string);
+    if (c !== '{' && c !== '[') return token(SCALAR);
+    i++;
+    const close = c === '{' ? '}' : ']';
+    const items: string[] = [];
+    space();
+    while (s[i] !== close) {
+      if (c === '{') {
+        space();
+        const key = quote(JSON.parse(token(STRING)) as string);
+        space();
+        i++; // :
+        const v = value();
+        if (v !== 'null') items.push(`${key}:${v}`);
+      } else items.push(value());
+      space();
+      if (s[i] === ',') i++;
+      space();
+    }
+    i++;
+    return c === '{' ? `{${items.join(',')}}` : `[${items.join(',')}]`;
+  };
+  return value();
 }
 
 /** jsonb_set(target, path, value [, create_missing]): the value at the path replaced (or added). */
@@ -175,7 +221,9 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       db.function(name, { deterministic: true, varargs: true }, (...args: unknown[]) =>
         args[0] === null || args[0] === undefined ? null : (f(...args) as never),
       );
-    fn(`__pg_${p}_strip_nulls`, (j) => printJsonb(stripNulls(jsonOperand(j))));
+    fn(`__pg_${p}_strip_nulls`, (j) =>
+      jsonb ? printJsonb(stripNulls(jsonOperand(j))) : (jsonOperand(j), stripJsonNulls(text(j))),
+    );
     fn(`__pg_${p}_extract_path`, (j, ...path) => {
       if (path.some((x) => x === null)) return null;
       const v = extractPath(jsonOperand(j), pathOf(path));
@@ -187,6 +235,16 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       return v === undefined ? null : asText(v);
     });
   }
+  // json_array_length and jsonb_array_length: 22023 of an object or a scalar (SQLite's answered 0)
+  db.function('__pg_json_array_length', { deterministic: true }, (j: unknown) => {
+    if (j === null || j === undefined) return null;
+    const v = jsonOperand(j);
+    if (Array.isArray(v)) return v.length;
+    throw sqlStateError(
+      '22023',
+      v instanceof Map ? 'cannot get array length of a non-array' : 'cannot get array length of a scalar',
+    );
+  });
   db.function('__pg_jsonb_pretty', { deterministic: true }, (j: unknown) =>
     j === null || j === undefined ? null : pretty(jsonOperand(j)),
   );
@@ -194,7 +252,8 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     const [target, path, value, create] = args;
     if (args.length < 3 || args.length > 4)
       throw sqlStateError('42883', 'function jsonb_set takes 3 or 4 arguments (target, path, value, create_missing)');
-    if (target === null || path === null || value === null) return null;
+    // (strict, as PostgreSQL's: a NULL create_missing too)
+    if (target === null || path === null || value === null || create === null) return null;
     const keys = arrayElements(path).map((k) => String(k));
     return printJsonb(
       setPath(jsonOperand(target), keys, jsonOperand(value), create === undefined || Number(create) !== 0),

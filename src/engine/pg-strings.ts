@@ -123,9 +123,10 @@ export function installPgStringFunctions(db: Database.Database): void {
   // lower() and upper() of every letter (SQLite's change ASCII letters only); the PG dialect calls these
   db.function('__pg_lower', { deterministic: true, safeIntegers: true }, (x: unknown) => pgCase(x, false) as string);
   db.function('__pg_upper', { deterministic: true, safeIntegers: true }, (x: unknown) => pgCase(x, true) as string);
+  // md5(bytea) hashes the bytes (String() of a blob was its UTF-8 reading, losing the bytes that are no UTF-8)
   fn('md5', (s) =>
     createHash('md5')
-      .update(typeof s === 'string' ? s : String(s))
+      .update(s instanceof Uint8Array ? s : typeof s === 'string' ? s : String(s))
       .digest('hex'),
   );
   fn('gen_random_uuid', () => randomUUID(), false);
@@ -158,11 +159,22 @@ export function installPgStringFunctions(db: Database.Database): void {
   fn('ascii', (s) => String(s).codePointAt(0) ?? 0);
   fn('chr', (n) => {
     const c = Number(n);
+    if (c < 0) throw sqlStateError('22023', 'character number must be positive');
     if (c === 0) throw sqlStateError('54000', 'null character not permitted');
+    if (c >= 0xd800 && c <= 0xdfff) throw sqlStateError('54000', `requested character not valid for encoding: ${n}`);
     if (!Number.isInteger(c) || c < 0 || c > 0x10ffff)
       throw sqlStateError('54000', `requested character too large for encoding: ${n}`);
     return String.fromCodePoint(c);
   });
+  // btrim, ltrim and rtrim (the PG front end calls these): of text the characters of the set (a
+  // space by default) cut from the ends, as SQLite's trim; of a bytea (a blob) its bytes, a blob
+  // (SQLite's made text of them)
+  for (const [name, left, right] of [
+    ['__pg_btrim', true, true],
+    ['__pg_ltrim', true, false],
+    ['__pg_rtrim', false, true],
+  ] as const)
+    fn(name, (s, set) => trim(s, set, left, right));
   // overlay(x PLACING y FROM a [FOR b]): y in place of the b characters of x from a (b: y's length)
   fn('__pg_overlay', (x, y, a, b) => {
     const cs = chars(x);
@@ -193,6 +205,21 @@ export function installPgStringFunctions(db: Database.Database): void {
   // substr/substring as PostgreSQL counts: positions before 1 are cut off, not counted from the end
   // (SQLite's substr('hello', -1, 3) is 'o', PostgreSQL's 'h'); a negative length is an error
   fn('__pg_substr', (s, start, n) => substring(s, count(start), n === undefined ? undefined : count(n)));
+}
+
+/** `s` without the characters (bytes of a bytea) of `set` at its start (`left`) and end (`right`). */
+function trim(s: unknown, set: unknown, left: boolean, right: boolean): unknown {
+  // (an untyped literal beside a bytea is bytea input, as PostgreSQL reads it)
+  const bytes = s instanceof Uint8Array || set instanceof Uint8Array;
+  const xs: (string | number)[] = bytes ? [...bytesOf(s)] : chars(s);
+  const cut = new Set<string | number>(
+    set === undefined ? [' '] : bytes ? [...(set instanceof Uint8Array ? set : bytesOf(set))] : chars(set),
+  );
+  let from = 0;
+  let to = xs.length;
+  while (left && from < to && cut.has(xs[from])) from++;
+  while (right && to > from && cut.has(xs[to - 1])) to--;
+  return bytes ? Buffer.from(xs.slice(from, to) as number[]) : (xs as string[]).slice(from, to).join('');
 }
 
 /** PostgreSQL's substr(s, start [, n]) over characters (bytes of a bytea). */

@@ -34,6 +34,18 @@ describe('functions and operators, against PostgreSQL 15', function () {
     assert.equal(p, g, sql);
   }
 
+  /** Both refuse `sql` with the same SQLSTATE and message. */
+  async function sameMessage(sql: string): Promise<void> {
+    const error = async (c: OracleClients['patina']) =>
+      c.query(sql).then(
+        () => 'no error',
+        (e: { code?: string; message?: string }) => `${e.code} ${e.message}`,
+      );
+    const [p, g] = [await error(o.patina), await error(o.postgres)];
+    assert.notEqual(g, 'no error', sql);
+    assert.equal(p, g, sql);
+  }
+
   /** The same rows, numbers compared to 12 significant digits, and the same column types. */
   async function close(sql: string): Promise<void> {
     const p = await o.patina.query({ text: sql, rowMode: 'array' });
@@ -612,6 +624,70 @@ describe('functions and operators, against PostgreSQL 15', function () {
     };
     assert.deepEqual(await seen(o.patina), await seen(o.postgres));
     assert.deepEqual(await seen(o.patina), [true, true, true, true, true, true]);
+  });
+  it('math functions of a double: NaN of NaN, PostgreSQL errors for what has no value, cot (they were NULL, cot 42883)', async () => {
+    for (const sql of [
+      "SELECT acos('NaN'::float8), asin('NaN'::float8), atan('NaN'::float8), atan2('NaN'::float8, 1), cbrt('NaN'::float8), exp('NaN'::float8), ln('NaN'::float8), log('NaN'::float8), log10('NaN'::float8), sqrt('NaN'::float8)",
+      "SELECT abs('NaN'::float8), ceil('NaN'::float8), floor('NaN'::float8), round('NaN'::float8), trunc('NaN'::float8), sign('NaN'::float8), sign('NaN'::numeric), degrees('NaN'::float8), radians('NaN'::float8)",
+      "SELECT sin('NaN'::float8), cos('NaN'::float8), tan('NaN'::float8), cot('NaN'::float8), sinh('NaN'::float8), cosh('NaN'::float8), tanh('NaN'::float8), asinh('NaN'::float8), acosh('NaN'::float8), atanh('NaN'::float8)",
+      'SELECT cot(0::float8), cot(-2.5::float8), cot(1), atanh(1::float8), atanh(-1::float8), acosh(2::float8), degrees(1), radians(180)',
+      "SELECT abs(-2.5::float8), abs(-3), abs(-9223372036854775807), abs(-1.50), abs('-Infinity'::float8), ceil(-0.5::float8), floor(-0.5), ceiling(2.1::float8), trunc(-0.5::float8), trunc(7), sign(-2.5), sign(0)",
+      "SELECT pow('NaN'::float8, 'NaN'::float8), power(1, 'NaN'::float8), power('NaN'::float8, 0), 2 ^ 0.5, (-8) ^ 3, power('-Infinity'::float8, 3), power('-Infinity'::float8, -3), power(0.5, '-Infinity'::float8)",
+      "SELECT exp('-Infinity'::float8), ln('Infinity'::float8), log(2, 8) = 3, mod(7, 3), mod(-7, 3), mod(7.5, 2), mod(-7.25, 2), mod(10, 3.3), mod('NaN'::numeric, 1), mod(9223372036854775807, 10)",
+      'SELECT pg_typeof(abs(-5)), pg_typeof(mod(5::int8, 3)), pg_typeof(ceil(5)), pg_typeof(sign(-5::numeric))',
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT acos(-2.5::float8)',
+      "SELECT asin('Infinity'::float8)",
+      'SELECT acosh(0::float8)',
+      "SELECT atanh('Infinity'::float8)",
+      "SELECT cos('Infinity'::float8)",
+      "SELECT cot('Infinity'::float8)",
+      "SELECT sin('-Infinity'::float8)",
+      'SELECT ln(0::float8)',
+      'SELECT ln(-2.5::float8)',
+      'SELECT ln(0::numeric)',
+      'SELECT log10(-1)',
+      'SELECT log(0::numeric, 0::numeric)',
+      'SELECT log(-1.50::numeric, 2)',
+      'SELECT log(1, 10)',
+      'SELECT sqrt(-2.5::float8)',
+      'SELECT sqrt(-1.50::numeric)',
+      'SELECT mod(0, 0)',
+      'SELECT mod(0::numeric, 0::numeric)',
+      'SELECT exp(1e5::float8)',
+      'SELECT exp(-1e5::float8)',
+      'SELECT degrees(1e308::float8)',
+      'SELECT pow(-2.5::float8, -2.5::float8)',
+      'SELECT power(0::float8, -1)',
+      'SELECT 10::float8 ^ 400',
+    ])
+      await sameMessage(sql);
+  });
+  it('bytea, JSON, array and catalog functions with edge arguments answer as PostgreSQL (md5 of bytes, btrim of bytea, NULL arguments of strict functions)', async () => {
+    for (const sql of [
+      "SELECT md5('\\x00ff'::bytea), md5('abc'), md5('abc'::bytea)",
+      "SELECT btrim('\\x00ff'::bytea, '\\x00ff'::bytea), ltrim('\\x0001ff00'::bytea, '\\x00'::bytea), rtrim('\\x0001ff00'::bytea, '\\x00'::bytea), btrim('  a  '), ltrim('xxaxx', 'x'), rtrim('  a  '), btrim('éaé', 'é')",
+      "SELECT trim(both '\\x00'::bytea from '\\x0001ff00'::bytea), trim(leading 'x' from 'xxaxx'), trim('  a '), trim(trailing from '  a  ')",
+      "SELECT substr('\\x00ff'::bytea, 2), substring('\\x00ff'::bytea, 1, 1), substr('abc', 2), substring('abc' from 2 for 1), substring('abc' from 'b.')",
+      "SELECT array_to_string('{a,b}'::text[], NULL::text), array_to_string('{a,NULL}'::text[], ',', NULL), array_to_string('{a,NULL}'::text[], ',', '*')",
+      "SELECT current_schemas(NULL::bool), current_setting(NULL::text), current_setting('abc', NULL::bool), current_setting(NULL::text, NULL::bool)",
+      'SELECT format_type(0::oid, 0), format_type(0, NULL), format_type(23, NULL)',
+      "SELECT jsonb_set('[]'::jsonb, '{a,b}'::text[], '[]'::jsonb, NULL::bool)",
+      `SELECT json_strip_nulls('{"a": [1, 2], "b" : null, "c": {"d": null, "e": "x\\u00e9y"}, "a": 1.50}'::json), json_strip_nulls('[null, {"a":null}]'), jsonb_strip_nulls('{"a": null, "b": [null]}')`,
+      "SELECT json_array_length('[1, [2], 3]'::json), jsonb_array_length('[]'::jsonb)",
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT chr(-7)',
+      'SELECT chr(55296)',
+      `SELECT json_array_length('{"a": [1, 2]}'::json)`,
+      `SELECT jsonb_array_length('{"a": [1, 2]}'::jsonb)`,
+      "SELECT json_array_length('3'::json)",
+      `SELECT jsonb_array_length('"a"'::jsonb)`,
+    ])
+      await sameMessage(sql);
   });
   it('OPERATOR(pg_catalog.op) is typed as the operator (a comparison printed 1, not t), as psql 15 writes it', async () => {
     await same(

@@ -86,18 +86,20 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('current_schema', () => 'public');
   // the schemas of search_path that exist (public; "$user" names none), pg_catalog first when asked
   fn('current_schemas', (implicit) => {
+    if (implicit === null) return null; // strict, as PostgreSQL's
     const path = (s()?.settings.get('search_path') ?? 'public')
       .split(',')
       .map((x) => x.trim().replace(/^"(.*)"$/, '$1'));
     const found = path.filter((x) => x === 'public' || x === 'pg_catalog' || x === 'information_schema');
-    if (implicit !== null && num(implicit) && !found.includes('pg_catalog')) found.unshift('pg_catalog');
+    if (num(implicit) && !found.includes('pg_catalog')) found.unshift('pg_catalog');
     return arrayText(found);
   });
   fn('current_setting', (name, missingOk) => {
+    if (name === null || missingOk === null) return null; // strict, as PostgreSQL's
     const key = String(name).toLowerCase();
     const v = s()?.settings.get(key) ?? state.setting(key);
     if (v !== undefined) return v;
-    if (missingOk !== undefined && missingOk !== null && num(missingOk)) return null;
+    if (missingOk !== undefined && num(missingOk)) return null;
     throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
   });
   fn('set_config', (name, v) => {
@@ -256,8 +258,13 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     'pg_has_role',
   ])
     fn(name, () => 1);
+  // (the invalid OID 0 is '-', as PostgreSQL prints it)
   fn('format_type', (oid, typmod) =>
-    oid === null ? null : formatType(num(oid), typmod === null || typmod === undefined ? -1 : num(typmod)),
+    oid === null
+      ? null
+      : num(oid) === 0
+        ? '-'
+        : formatType(num(oid), typmod === null || typmod === undefined ? -1 : num(typmod)),
   );
   fn('pg_get_expr', (expr) => (expr === null ? null : String(expr)));
   fn('pg_get_indexdef', (oid, col) => {

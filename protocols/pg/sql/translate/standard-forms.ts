@@ -62,9 +62,10 @@ function standardCall(name: string, args: Tok[]): Tok[] | null {
   }
   if (name === 'TRIM') {
     let i = 0;
-    let fn = 'trim';
+    // (btrim, ltrim and rtrim, which words.ts makes PostgreSQL's: a bytea's bytes trimmed as bytes)
+    let fn = 'btrim';
     if (isWord(args[0], 'BOTH') || isWord(args[0], 'LEADING') || isWord(args[0], 'TRAILING')) {
-      fn = isWord(args[0], 'LEADING') ? 'ltrim' : isWord(args[0], 'TRAILING') ? 'rtrim' : 'trim';
+      fn = isWord(args[0], 'LEADING') ? 'ltrim' : isWord(args[0], 'TRAILING') ? 'rtrim' : 'btrim';
       i = 1;
     }
     const from = topLevel(args, i, end, 'FROM');

@@ -13,6 +13,7 @@ import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 import { lookup } from '../../../../src/lookup';
 import { textOfKind } from '../text-kinds';
+import { PG_FLOAT_MATH } from '../../../../src/engine/pg-float-math';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -192,6 +193,8 @@ const MATCH_OPERATORS: Record<string, string[]> = lookup({
 const RENAMED_CALLS = new Map<string, string>(
   Object.entries({
     ...PG_JSON_FUNCTIONS,
+    // NaN of NaN and PostgreSQL's errors (SQLite's made both NULL): src/engine/pg-float-math.ts
+    ...Object.fromEntries(PG_FLOAT_MATH.map((f) => [f, `__pg_math_${f}`])),
     string_agg: 'group_concat',
     json_build_object: 'json_object',
     jsonb_build_object: 'json_object',
@@ -201,11 +204,14 @@ const RENAMED_CALLS = new Map<string, string>(
     jsonb_build_array: 'json_array',
     json_object_agg: 'json_group_object',
     jsonb_object_agg: 'json_group_object',
-    jsonb_array_length: 'json_array_length',
+    json_array_length: '__pg_json_array_length',
+    jsonb_array_length: '__pg_json_array_length',
     row_to_json: 'json',
     to_json: STRICT_TO_JSON,
     to_jsonb: STRICT_TO_JSON,
-    btrim: 'trim',
+    btrim: '__pg_btrim',
+    ltrim: '__pg_ltrim',
+    rtrim: '__pg_rtrim',
     substr: '__pg_substr',
     substring: '__pg_substr',
     random: '__pg_random',
@@ -213,6 +219,8 @@ const RENAMED_CALLS = new Map<string, string>(
     upper: '__pg_upper',
   }),
 );
+
+const MATH_CALLS = new Set(PG_FLOAT_MATH);
 
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
 const BARE_FUNCTIONS = new Set([
@@ -434,7 +442,8 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
       if (!afterDot && isPunct(next, '(')) {
         const to = RENAMED_CALLS.get(lower);
         if (to !== undefined) {
-          out.push({ type: 'word', text: to });
+          // (a math call keeps its mark: typed-arithmetic.ts wraps abs(x), ... of a numeric by it)
+          out.push(MATH_CALLS.has(lower) ? { ...t, type: 'word', text: to } : { type: 'word', text: to });
           continue;
         }
       }
