@@ -439,16 +439,54 @@ for (const [canon, names] of Object.entries({
 }))
   for (const n of names) UNITS[n] = canon;
 
-function unitOf(v: unknown, fn: string): string {
+/** Words PostgreSQL's date_part and date_trunc know besides the units above: fields, and the reserved words. */
+const OTHER_UNIT_WORDS = new Set(
+  'dow doy isodow isoyear julian j jd epoch timezone timezone_h timezone_m timezone_hour timezone_minute now today tomorrow yesterday infinity -infinity allballs'.split(
+    ' ',
+  ),
+);
+
+/** Whether date_part or date_trunc knows the word as a unit (one they may still not take for a type: 0A000). */
+export function isDateUnit(word: string): boolean {
+  const w = word.trim().toLowerCase();
+  return UNITS[w] !== undefined || OTHER_UNIT_WORDS.has(w);
+}
+
+/** Whether date_trunc knows the word as a unit (its table has no fields such as dow, nor reserved words). */
+export function isTruncUnit(word: string): boolean {
+  const w = word.trim().toLowerCase();
+  return UNITS[w] !== undefined || /^timezone(_h|_m|_hour|_minute)?$/.test(w);
+}
+
+/**
+ * PostgreSQL's error for a unit date_part or date_trunc does not take for `type` (its name as
+ * format_type prints it): 22023 `unit "abc" not recognized for type ...` for a word it does not
+ * know, 0A000 `... not supported for type ...` for a unit of another type. The unit as PostgreSQL
+ * prints it: its ASCII letters lower-cased, nothing trimmed.
+ */
+function unitFail(unit: unknown, type: string, known = isDateUnit): never {
+  const shown = String(unit).replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return known(String(unit))
+    ? pgFail('0A000', `unit "${shown}" not supported for type ${type}`)
+    : pgFail('22023', `unit "${shown}" not recognized for type ${type}`);
+}
+
+/** The type a date or time value's error names when the statement does not tell: an interval's text, else a timestamp. */
+const typeOfTimeValue = (v: unknown): string =>
+  typeof v === 'string' && !TS_RE.test(v) && !specialInstant(v.trim().toLowerCase()) && !infinityWord(v)
+    ? 'interval'
+    : 'timestamp without time zone';
+
+function unitOf(v: unknown, type: string): string {
   const u = UNITS[String(v).trim().toLowerCase()];
-  if (!u) pgFail('22023', `${fn}: timestamp units "${String(v)}" not recognized`);
+  if (!u) unitFail(v, type, isTruncUnit);
   return u;
 }
 
 /** date_trunc(unit, timestamp): the timestamp with everything below `unit` zeroed. */
-export function dateTrunc(unit: unknown, v: unknown): string | null {
-  if (unit === null) return null;
-  const u = unitOf(unit, 'date_trunc');
+export function dateTrunc(unit: unknown, v: unknown, type?: string): string | null {
+  if (unit === null || v === null || v === undefined) return null;
+  const u = unitOf(unit, type ?? typeOfTimeValue(v));
   const t = parseInstant(v, 'timestamp', 'date_trunc');
   if (!t) return null;
   if (u === 'microseconds') return formatInstant(t);
@@ -534,9 +572,11 @@ export function isoWeek(d: Date): { week: number; year: number } {
 }
 
 /** date_part(field, timestamp) and EXTRACT(field FROM timestamp). */
-export function datePart(field: unknown, v: unknown): number | null {
-  if (field === null) return null;
+export function datePart(field: unknown, v: unknown, type?: string): number | null {
+  if (field === null || v === null || v === undefined) return null;
   const f = String(field).trim().toLowerCase();
+  // (a word no type takes: PostgreSQL's 22023 naming the value's type, before anything else)
+  if (!isDateUnit(f)) unitFail(field, type ?? typeOfTimeValue(v));
   // an infinite timestamp: the fields that grow with time are infinite too, the others NULL, as in PostgreSQL
   const inf = infinityWord(v);
   if (inf !== undefined)
@@ -617,7 +657,7 @@ export function datePart(field: unknown, v: unknown): number | null {
     case 'timezone_minute':
       return 0;
     default:
-      return pgFail('22023', `date_part: timestamp units "${String(field)}" not recognized`);
+      return unitFail(field, type ?? 'timestamp without time zone');
   }
 }
 
@@ -655,7 +695,7 @@ function intervalPart(f: string, field: unknown, v: string): number {
     case 'millennium':
       return Math.trunc(years / 1000);
     default:
-      return pgFail('0A000', `unit "${String(field)}" not supported for type interval`);
+      return unitFail(field, 'interval');
   }
 }
 
@@ -1747,11 +1787,11 @@ function wallTextIn(v: unknown, zone: string): string | null {
 /** date_trunc(unit, x) of a timestamptz with the session in `zone`: cut on the wall clock there, as PostgreSQL does. */
 export function dateTruncIn(unit: unknown, v: unknown, zone: string): string | null {
   const wall = wallTextIn(v, zone);
-  if (wall === null || unit === null) return dateTrunc(unit, v);
-  const cut = dateTrunc(unit, wall);
+  if (wall === null || unit === null) return dateTrunc(unit, v, 'timestamp with time zone');
+  const cut = dateTrunc(unit, wall, 'timestamp with time zone');
   if (cut === null) return null;
   // below a day the offset stays the value's own (its hour in a DST change is not read again)
-  if (/^(hour|minute|second|milliseconds|microseconds)$/.test(unitOf(unit, 'date_trunc'))) {
+  if (/^(hour|minute|second|milliseconds|microseconds)$/.test(unitOf(unit, 'timestamp with time zone'))) {
     const t = parseInstant(v, 'timestamp with time zone', 'date_trunc')!;
     const c = parseInstant(cut, 'timestamp', 'date_trunc')!;
     return formatInstant({ ms: c.ms - sessionOffsetMs(zone, t.ms), us: c.us, tz: false }, false);
@@ -1762,7 +1802,7 @@ export function dateTruncIn(unit: unknown, v: unknown, zone: string): string | n
 /** date_part(field, x) and EXTRACT of a timestamptz with the session in `zone`: its fields on the wall clock there (the epoch unchanged). */
 export function datePartIn(field: unknown, v: unknown, zone: string): number | null {
   const wall = /^\s*epoch\s*$/i.test(String(field)) ? null : wallTextIn(v, zone);
-  return datePart(field, wall ?? v);
+  return datePart(field, wall ?? v, 'timestamp with time zone');
 }
 
 /**
@@ -1902,7 +1942,16 @@ export function storedDateTime(kind: string, v: unknown): unknown {
 export function installDateFunctions(db: Database.Database): void {
   const det = { deterministic: true };
   db.function('date_trunc', det, (u: unknown, v: unknown) => dateTrunc(u, v));
+  // date_trunc(unit, timestamptz, zone): cut on the wall clock of that zone (its name read first, as there)
+  db.function('date_trunc', det, (u: unknown, v: unknown, z: unknown) => {
+    if (u === null || v === null || z === null) return null;
+    sessionOffsetMs(String(z), 0);
+    return dateTruncIn(u, v, String(z));
+  });
   db.function('date_part', det, (f: unknown, v: unknown) => datePart(f, v));
+  // (with the type a unit's error names, where the analysis found a unit no type takes: translate/words.ts)
+  db.function('__pg_date_part_typed', det, (f: unknown, v: unknown, type: unknown) => datePart(f, v, String(type)));
+  db.function('__pg_date_trunc_typed', det, (u: unknown, v: unknown, type: unknown) => dateTrunc(u, v, String(type)));
   // (of a timestamptz with the session in a zone other than UTC: sql/session-zone.ts writes the zone in)
   db.function('__pg_date_trunc_in', det, (u: unknown, v: unknown, z: unknown) => dateTruncIn(u, v, String(z)));
   db.function('__pg_wall_in', det, (v: unknown, z: unknown) => (v === null ? null : (wallTextIn(v, String(z)) ?? v)));

@@ -311,9 +311,9 @@ describe('PostgreSQL dates and times', function () {
     await failsWith(
       `SELECT date_trunc('fortnight', created_at) FROM events`,
       '22023',
-      /units "fortnight" not recognized/,
+      /unit "fortnight" not recognized for type/,
     );
-    await failsWith(`SELECT extract(eon FROM created_at) FROM events`, '22023', /units "eon" not recognized/);
+    await failsWith(`SELECT extract(eon FROM created_at) FROM events`, '22023', /unit "eon" not recognized for type/);
     await failsWith(
       `SELECT date_part('year', amount) FROM events`,
       '22007',
@@ -440,6 +440,6 @@ print(repr(cur.fetchone()[0]))
     assert.deepEqual((r.lines[1] as { row: [number, unknown[]] }).row[1], ['2026-10-31 00:00:00', 304]);
     const bad = await postJson(agent.http, '/v1/queries', `SELECT date_trunc('fortnight', created_at) FROM events`);
     assert.equal(bad.status, 400, bad.text);
-    assert.match((bad.json as { error: string }).error, /units "fortnight" not recognized/);
+    assert.match((bad.json as { error: string }).error, /unit "fortnight" not recognized for type/);
   });
 });

@@ -689,6 +689,29 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await sameMessage(sql);
   });
+  it('date_part and date_trunc of a unit the type does not take: 22023 or 0A000 naming the type, as PostgreSQL 15 words them; date_trunc with a zone', async () => {
+    for (const sql of [
+      "SELECT date_part('abc', 'infinity'::date)",
+      "SELECT date_part('abc', '-1 mon'::interval)",
+      "SELECT date_part('abc', '10:30:00'::time)",
+      "SELECT date_part('  x  ', '10:30:00'::time)",
+      "SELECT date_part('ABC', '2024-02-29 10:30:00+02'::timestamptz)",
+      "SELECT date_part('abc', '2024-02-29'::date)",
+      "SELECT date_part('dow', '1 day'::interval)",
+      "SELECT date_part('É ß', '1 day 2 hours'::interval)",
+      "SELECT date_trunc('abc', '2024-02-29 10:30:00'::timestamp)",
+      "SELECT date_trunc('abc', '2024-02-29 10:30:00+02'::timestamptz)",
+      "SELECT date_trunc('abc', '2024-02-29'::date)",
+      "SELECT date_trunc('dow', '2024-02-29 10:30:00'::timestamp)",
+      "SELECT date_trunc('abc', '2024-02-29 10:30:00+02'::timestamptz, 'abc')",
+      "SELECT date_trunc('abc', '2024-02-29 10:30:00+02'::timestamptz, 'UTC')",
+      "SELECT extract(abc from '2024-02-29 10:30:00'::timestamp)",
+    ])
+      await sameMessage(sql);
+    await same(
+      "SELECT date_trunc('day', '2024-02-29 23:30:00+00'::timestamptz, 'Asia/Tokyo'), date_trunc('hour', '2024-02-29 23:30:00+00'::timestamptz, 'America/New_York'), date_trunc(NULL::text, '2024-02-29 10:30:00+02'::timestamptz, NULL::text), date_part('abc', NULL::timestamp)",
+    );
+  });
   it('OPERATOR(pg_catalog.op) is typed as the operator (a comparison printed 1, not t), as psql 15 writes it', async () => {
     await same(
       "SELECT 'a' OPERATOR(pg_catalog.~) 'a', 'a' OPERATOR(pg_catalog.=) 'b', 1 OPERATOR(pg_catalog.+) 2, 1.5 OPERATOR(pg_catalog.*) 2, 'a' OPERATOR(pg_catalog.||) 'b'",

@@ -7,6 +7,7 @@ import type { PgToken } from './lexer';
 import { sessionZone } from './session-zone';
 import { TEXT_FUNCTIONS } from './text-kinds';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
+import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 
 const TEXT_TYPE_WORDS = new Set(['text', 'varchar']);
 
@@ -84,6 +85,14 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         (isOp(t, '::') &&
           (isWord(sig[i + 1], 'DATE') || isWord(sig[i + 1], 'TIMESTAMP') || isWord(sig[i + 1], 'TIMESTAMPTZ'))) ||
         (isWord(t, 'CAST') && isPunct(sig[i + 1], '(')))
+    )
+      return true;
+    // date_part or date_trunc of a unit no type takes: its error names the value's type
+    if (
+      (isWord(t, 'DATE_PART') || isWord(t, 'DATE_TRUNC')) &&
+      isPunct(sig[i + 1], '(') &&
+      sig[i + 2]?.type === 'string' &&
+      !(isWord(t, 'DATE_PART') ? isDateUnit : isTruncUnit)(sig[i + 2].text.slice(1, -1).replace(/''/g, "'"))
     )
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,

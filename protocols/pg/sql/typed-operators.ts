@@ -27,6 +27,7 @@ import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
 import { FLOATS, strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
+import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -55,6 +56,23 @@ function literalAsNumber(text: string, type: number): string {
   const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
   if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
   return t.replace(/^\+/, '');
+}
+
+/**
+ * Of date_part(unit, x) or date_trunc(unit, x) whose unit is a string no date or time type takes
+ * ('abc'): the type PostgreSQL's 22023 names, that of x as the call reads it (date_part reads a date
+ * as a timestamp, date_trunc as a timestamptz). Undefined for any other call.
+ */
+function badUnitType(f: Node, typer: Typer): string | undefined {
+  const name = f?.args?.length === 2 ? strings(f.funcname).pop()?.toLowerCase() : undefined;
+  const unit = f?.args?.[0]?.A_Const?.sval?.sval;
+  const known = name === 'date_part' ? isDateUnit : name === 'date_trunc' ? isTruncUnit : undefined;
+  if (!known || typeof unit !== 'string' || known(unit)) return undefined;
+  const t = typer.type(f.args[1]);
+  if (t === OID.date) return name === 'date_part' ? PG_NAMES[OID.timestamp] : PG_NAMES[OID.timestamptz];
+  return t === OID.timestamp || t === OID.timestamptz || t === OID.interval || (t === OID.time && name === 'date_part')
+    ? PG_NAMES[t]
+    : undefined;
 }
 
 /** Whether a string is numeric's or a double's infinity ('Infinity', '-inf', ...). */
@@ -524,6 +542,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.FuncCall.args[0]) === OID.timestamptz
   ) {
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
+  } else if (badUnitType(n.FuncCall, typer)) {
+    // a unit no type takes: the error names the value's type (translate/words.ts passes it on)
+    out.set(n.FuncCall.location, `unit:${badUnitType(n.FuncCall, typer)}`);
   } else if (
     (n.FuncCall?.args?.length ?? 0) >= 2 &&
     strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'array_to_string' &&

@@ -354,6 +354,19 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         out.push({ type: 'word', text: renamed });
         continue;
       }
+      // date_part or date_trunc of a unit no type takes ('unit:<type>'): the type its error names after the value
+      const unitType = 'arith' in t && t.arith?.startsWith('unit:') ? t.arith.slice(5) : undefined;
+      const close = unitType !== undefined ? closer(toks, i + 1) : -1;
+      if (unitType !== undefined && close > 0) {
+        out.push({ type: 'word', text: up === 'DATE_TRUNC' ? '__pg_date_trunc_typed' : '__pg_date_part_typed' });
+        toks = [
+          ...toks.slice(0, close),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: quoteString(unitType) },
+          ...toks.slice(close),
+        ];
+        continue;
+      }
       // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)
       if (up === 'ROW' && isPunct(next, '(') && !afterDot) continue;
       if (up === 'ILIKE') {
