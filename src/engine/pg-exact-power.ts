@@ -30,12 +30,12 @@ function log10Of(x: Scaled): number {
 }
 
 /** x (a decimal) in fixed point at scale w, truncated. */
-function fixed(x: Scaled, w: number): bigint {
+export function fixed(x: Scaled, w: number): bigint {
   return w >= x.scale ? x.digits * pow10(w - x.scale) : x.digits / pow10(x.scale - w);
 }
 
 /** The integer square root (floor) of a non-negative BigInt: Newton's steps down from a power of two above it. */
-function isqrt(n: bigint): bigint {
+export function isqrt(n: bigint): bigint {
   if (n < 2n) return n;
   let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
   for (;;) {
@@ -80,7 +80,7 @@ function ln10(w: number): bigint {
 }
 
 /** ln of a positive decimal, in fixed point at scale w. */
-function lnOf(x: Scaled, w: number): bigint {
+export function lnOf(x: Scaled, w: number): bigint {
   // x = m · 10^e with 1 ≤ m < 10: ln m + e · ln 10
   const s = x.digits.toString();
   const e = s.length - x.scale - 1;
@@ -89,7 +89,7 @@ function lnOf(x: Scaled, w: number): bigint {
 }
 
 /** exp of a fixed-point value at scale w, in fixed point at scale w. */
-function expFixed(z: bigint, w: number): bigint {
+export function expFixed(z: bigint, w: number): bigint {
   const one = pow10(w);
   // halve until |z| < 0.01, the series, then square back
   let k = 0;
@@ -117,7 +117,7 @@ function roundedText(v: bigint, w: number, scale: number): string {
 const zeroAt = (scale: number) => (scale > 0 ? `0.${'0'.repeat(scale)}` : '0');
 
 /** A decimal's base-10000 digits as numeric.c holds them (no leading or trailing zero digit), and the weight of the first. */
-function nbase(x: Scaled): { weight: number; digits: number[] } {
+export function nbase(x: Scaled): { weight: number; digits: number[] } {
   if (x.digits === 0n) return { weight: 0, digits: [] };
   let text = abs(x.digits).toString();
   if (text.length <= x.scale) text = '0'.repeat(x.scale - text.length + 1) + text;

@@ -63,8 +63,10 @@ function exp(x: number): number {
 /** log(b, x) (numeric's): of NaN NaN, 2201E for zero and negatives, 22012 for base 1, log(Inf, Inf) NaN. */
 function logBase(b: number, x: number): number {
   if (Number.isNaN(b) || Number.isNaN(x)) return Number.NaN;
-  if (b < 0 || x < 0) throw sqlStateError('2201E', 'cannot take logarithm of a negative number');
-  if (b === 0 || x === 0) throw sqlStateError('2201E', 'cannot take logarithm of zero');
+  // (with an infinity a negative operand is looked at first, else the base's ln fails first, as numeric.c's)
+  const special = !Number.isFinite(b) || !Number.isFinite(x);
+  for (const v of special ? [Math.min(b, x)] : [b, x]) logarithm(v, (y) => y);
+  if (special && (b === 0 || x === 0)) throw sqlStateError('2201E', 'cannot take logarithm of zero');
   if (b === Infinity) return x === Infinity ? Number.NaN : 0;
   if (x === Infinity) return Infinity;
   if (b === 1) throw sqlStateError('22012', 'division by zero');

@@ -15,6 +15,7 @@ import {
   uuidIn,
 } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
+import { installExactLogs } from './pg-exact-logs';
 import { installExactPower } from './pg-exact-power';
 import { installExactStatistics } from './pg-exact-statistics';
 import { installPgArrayFunctions } from './pg-arrays';
@@ -676,6 +677,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgStatistics(db);
   installExactDivision(db);
   installExactPower(db);
+  installExactLogs(db);
   installExactStatistics(db);
   installPgArrayFunctions(db);
   installPgJsonArrays(db);

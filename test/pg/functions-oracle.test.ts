@@ -712,6 +712,34 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT date_trunc('day', '2024-02-29 23:30:00+00'::timestamptz, 'Asia/Tokyo'), date_trunc('hour', '2024-02-29 23:30:00+00'::timestamptz, 'America/New_York'), date_trunc(NULL::text, '2024-02-29 10:30:00+02'::timestamptz, NULL::text), date_part('abc', NULL::timestamp)",
     );
   });
+  it('numeric exp, ln, log, log10, sqrt print the scale and digits, mod the larger scale of its operands (exp(0::numeric) was 1, mod(-1.50, -1.50) 0)', async () => {
+    for (const sql of [
+      'SELECT exp(0::numeric), exp(-1.50::numeric), exp(1.0), exp(10::numeric), exp(-100::numeric), exp(1000::numeric)',
+      'SELECT ln(2::numeric), ln(1.05), ln(0.95::numeric), ln(1::numeric), ln(0.001::numeric), ln(1e-20::numeric)',
+      'SELECT log(2::numeric, 8::numeric), log10(1000::numeric), log(2, 1.0000001), log(100::numeric), log(0.5, 0.25)',
+      "SELECT log('NaN'::numeric, 'NaN'::numeric), log('Infinity'::numeric, 2), log(2, 'Infinity'::numeric), ln('Infinity'::numeric), exp('-Infinity'::numeric), sqrt('Infinity'::numeric)",
+      'SELECT sqrt(0::numeric), sqrt(2::numeric), sqrt(0.0001::numeric), sqrt(1e-10::numeric), sqrt(100.00::numeric)',
+      'SELECT mod(-1.50::numeric, -1.50::numeric), mod(0.3, 0.1), mod(7.50, 2), mod(-7.25, 2)',
+      'SELECT exp(n), ln(n), sqrt(n), log(n), exp(n)::text FROM (VALUES (2.5::numeric)) v(n)',
+      'SELECT exp(1.0) + 1, sqrt(4::numeric) * 2',
+    ])
+      await same(sql);
+    // of a plain NUMERIC column's rows
+    const rows = await same(
+      'SELECT id, ln(amount), sqrt(amount), log10(amount) FROM orders WHERE amount > 0 ORDER BY id',
+    );
+    assert.ok(rows.length > 0);
+    for (const sql of [
+      'SELECT exp(123456789012345678901234567890.123::numeric)',
+      'SELECT log(0::numeric, -1::numeric)',
+      'SELECT log(-1::numeric, 0::numeric)',
+      "SELECT ln('-Infinity'::numeric)",
+      // (compared, so a double: the base's logarithm fails first there too)
+      'SELECT log(0::numeric, -1::numeric) = 1',
+      "SELECT log(0, '-Infinity'::numeric) = 1",
+    ])
+      await sameMessage(sql);
+  });
   it('OPERATOR(pg_catalog.op) is typed as the operator (a comparison printed 1, not t), as psql 15 writes it', async () => {
     await same(
       "SELECT 'a' OPERATOR(pg_catalog.~) 'a', 'a' OPERATOR(pg_catalog.=) 'b', 1 OPERATOR(pg_catalog.+) 2, 1.5 OPERATOR(pg_catalog.*) 2, 'a' OPERATOR(pg_catalog.||) 'b'",

@@ -203,7 +203,8 @@ export class Analyzer {
             kind === 'num-fn' ||
             kind === 'num-pow' ||
             kind?.startsWith('numx-pow') ||
-            kind === 'numx-abs') &&
+            kind === 'numx-abs' ||
+            kind.startsWith('numx-fn:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED)) && out[i].type === 'word') ||

@@ -120,6 +120,14 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       if (left || right) mark[1] += `:${left}:${right}`;
       return true;
     }
+    const logName = f && !f.over ? strings(f.funcname).pop()?.toLowerCase() : undefined;
+    if (logName && EXACT_LOGS.has(logName) && f.args?.length >= 1 && t.type(n) === OID.numeric) {
+      // exp, ln, log, log10, sqrt of a numeric: at PostgreSQL's scale and digits
+      // (src/engine/pg-exact-logs.ts), an exact part itself; its arguments exactly where they can be
+      exact++;
+      marks.push([f.location, `numx-fn:${logName}`]);
+      return f.args.every((a: Node) => visit(a));
+    }
     if (f?.args?.length === 1 && !f.over && strings(f.funcname).pop()?.toLowerCase() === 'abs') {
       // abs of what has an exact part (`abs(avg(x) - x)`), exactly; as it is otherwise
       const before = marks.length;
@@ -150,6 +158,9 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
   };
   return visit(v) && exact > 0 && marks.some(([, k]) => k.startsWith('numx') && k !== 'numx-lit') ? marks : null;
 }
+
+/** The numeric functions computed exactly as PostgreSQL's (src/engine/pg-exact-logs.ts). */
+const EXACT_LOGS = new Set(['exp', 'ln', 'log', 'log10', 'sqrt']);
 
 /** power(a, b) or pow(a, b) that PostgreSQL resolves to numeric's (an operand numeric, none a double). */
 function isNumericPower(f: Node, t: Typer): boolean {

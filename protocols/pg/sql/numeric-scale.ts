@@ -125,6 +125,9 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'greatest':
       case 'least':
         return largestScale(t, args);
+      // mod(a, b) as a % b: the larger of their scales (mod(-1.50, -1.50) is 0.00)
+      case 'mod':
+        return args.length === 2 && !INTS.has(t.type(n)) ? largestScale(t, args) : undefined;
     }
   }
   return undefined;

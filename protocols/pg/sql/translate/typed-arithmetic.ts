@@ -102,17 +102,19 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
             ? { type: 'group', text: `X'${t.arith.slice(5)}'` }
             : t.type === 'word' && 'arith' in t && t.arith === 'numx-abs'
               ? { type: 'word', text: '__pg_numeric_abs_exact' }
-              : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
-                ? { type: 'word', text: '__pg_numeric_avg' }
-                : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
-                  ? { type: 'word', text: '__pg_numeric_sum_exact' }
-                  : t.type === 'word' && 'arith' in t && t.arith === 'minmax-x'
-                    ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}_exact` }
-                    : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
-                      ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
-                      : 'arith' in t && t.arith === 'num-order'
-                        ? { type: 'group', text: exactSortKey(t.text) }
-                        : t,
+              : t.type === 'word' && 'arith' in t && t.arith?.startsWith('numx-fn:')
+                ? { type: 'word', text: `__pg_numeric_${t.arith.slice(8)}_exact` }
+                : t.type === 'word' && 'arith' in t && t.arith === 'avg-x'
+                  ? { type: 'word', text: '__pg_numeric_avg' }
+                  : t.type === 'word' && 'arith' in t && t.arith === 'sum-x'
+                    ? { type: 'word', text: '__pg_numeric_sum_exact' }
+                    : t.type === 'word' && 'arith' in t && t.arith === 'minmax-x'
+                      ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}_exact` }
+                      : t.type === 'word' && 'arith' in t && t.arith === 'stat-x'
+                        ? { type: 'word', text: `__pg_numeric_${t.text.toLowerCase()}` }
+                        : 'arith' in t && t.arith === 'num-order'
+                          ? { type: 'group', text: exactSortKey(t.text) }
+                          : t,
   );
   toks = rewriteNegations(rewriteColumnAggregates(toks));
   for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
