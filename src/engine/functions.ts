@@ -38,32 +38,62 @@ export function installReadFunctions(db: Database.Database): void {
     }
     return re.test(String(value)) ? 1 : 0;
   });
-  // regexp_replace(source, pattern, replacement [, flags]): the first match, every one with 'g';
+  // regexp_replace(source, pattern, replacement [, start [, N]] [, flags]): the first match, every
+  // one with 'g' (or N 0), the N-th with N, searched from character `start` on (PostgreSQL 15's);
   // \1..\9 and \& in the replacement as PostgreSQL writes them. JavaScript's regular expressions
   // stand in for PostgreSQL's (the same for the common classes, quantifiers and groups).
   db.function('regexp_replace', { deterministic: true, varargs: true }, (...args: unknown[]) => {
-    if (args.length < 3 || args.length > 4)
+    if (args.length < 3 || args.length > 6)
       throw sqlStateError(
         '42883',
-        'function regexp_replace takes 3 or 4 arguments (source, pattern, replacement, flags)',
+        'function regexp_replace takes 3 to 6 arguments (source, pattern, replacement, start, N, flags)',
       );
     if (args.some((a) => a === null)) return null;
-    const [source, pattern, replacement, flags = ''] = args.map(String);
-    if (/[^gi]/.test(flags)) throw sqlStateError('22023', `invalid regular expression option: "${flags}"`);
+    const [source, pattern, replacement] = args.map(String);
+    // a fourth argument is the flags when it is text, else the start (as PostgreSQL resolves the call)
+    const flagsAt = args.length === 4 && typeof args[3] === 'string' ? 3 : args.length === 6 ? 5 : -1;
+    const flags = flagsAt < 0 ? '' : String(args[flagsAt]);
+    const start = flagsAt === 3 || args.length === 3 ? 1 : Number(args[3]);
+    const n = args.length >= 5 ? Number(args[4]) : undefined;
+    if (start <= 0) throw sqlStateError('22023', `invalid value for parameter "start": ${start}`);
+    if (n !== undefined && n < 0) throw sqlStateError('22023', `invalid value for parameter "n": ${n}`);
+    const bad = /[^gi]/.exec(flags);
+    if (bad) throw sqlStateError('22023', `invalid regular expression option: "${bad[0]}"`);
     let re: RegExp;
     try {
-      re = new RegExp(pattern, [...new Set(flags)].join(''));
+      re = new RegExp(pattern, flags.includes('i') ? 'gi' : 'g');
     } catch (err) {
       throw sqlStateError('2201B', `invalid regular expression: ${(err as Error).message}`);
     }
-    const js = replacement
-      .replace(/\$/g, '$$$$')
-      .replace(/\\([1-9&\\])/g, (_m, c: string) => (c === '&' ? '$&' : c === '\\' ? '\\' : `$${c}`));
-    return source.replace(re, js);
+    // (start counts characters; the search runs on the whole text, so ^ matches at its start only)
+    const cs = [...source];
+    if (start - 1 > cs.length) return source;
+    re.lastIndex = cs.slice(0, start - 1).join('').length;
+    const all = n === 0 || (n === undefined && flags.includes('g'));
+    const nth = n ?? 1;
+    let out = '';
+    let last = 0;
+    let count = 0;
+    for (let m = re.exec(source); m !== null; m = re.exec(source)) {
+      count++;
+      if (all || count === nth) {
+        const match = m;
+        const expanded = replacement.replace(/\\([1-9&\\])/g, (_x, c: string) =>
+          c === '&' ? match[0] : c === '\\' ? '\\' : (match[Number(c)] ?? ''),
+        );
+        out += source.slice(last, m.index) + expanded;
+        last = m.index + m[0].length;
+        if (!all) break;
+      }
+      if (m[0].length === 0) re.lastIndex++;
+    }
+    return out + source.slice(last);
   });
   const compile = (pattern: unknown, flags: unknown = ''): RegExp => {
     const f = String(flags ?? '');
-    if (/[^gi]/.test(f)) throw sqlStateError('22023', `invalid regular expression option: "${f}"`);
+    // (PostgreSQL names the first option it does not know)
+    const bad = /[^gi]/.exec(f);
+    if (bad) throw sqlStateError('22023', `invalid regular expression option: "${bad[0]}"`);
     try {
       return new RegExp(String(pattern), [...new Set(f)].join(''));
     } catch (err) {

@@ -204,11 +204,40 @@ function power(x: number, y: number): number {
   return v;
 }
 
+/**
+ * The functions whose value is the C library's (as PostgreSQL's, which calls it): the translation
+ * passes SQLite's own result after the arguments (`__pg_math_sin(x, sin(x))`; cot's as 1.0 / tan(x)),
+ * taken when both it and this file's are finite numbers. JavaScript's Math differs from glibc's in
+ * the last digit now and then (sin(-2.5) is -0.5984721441039564 here, -0.5984721441039565 there);
+ * the checks and the NaN, infinite and error cases are this file's. The others are exact here
+ * (floor, abs, mod, ...) or computed as PostgreSQL computes them, not as SQLite's (degrees).
+ */
+const SQLITE_VALUED: Record<string, string> = {
+  ...Object.fromEntries(
+    'acos asin atan acosh asinh atanh sin cos tan sinh cosh tanh exp ln log10 log atan2 power pow'
+      .split(' ')
+      .map((f) => [f, f]),
+  ),
+  cot: '1.0 / tan',
+};
+
+/** SQLite's spelling of PostgreSQL's function `name` whose value the translation passes on, or undefined. */
+export const sqliteValued = (name: string): string | undefined =>
+  Object.hasOwn(SQLITE_VALUED, name) ? SQLITE_VALUED[name] : undefined;
+
 export function installPgFloatMath(db: Database.Database): void {
-  const fn = (name: string, f: (...args: unknown[]) => Out) =>
-    db.function(name, { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) =>
-      args.some((a) => a === null || a === undefined) ? null : (f(...args) as never),
-    );
+  const fn = (name: string, f: (...args: unknown[]) => Out) => {
+    const valued = sqliteValued(name.slice('__pg_math_'.length)) !== undefined;
+    db.function(name, { deterministic: true, varargs: true, safeIntegers: true }, (...args: unknown[]) => {
+      // (the last argument of a valued one is SQLite's result, NULL where its function had no value)
+      const r = valued ? args.pop() : undefined;
+      if (args.some((a) => a === null || a === undefined)) return null;
+      const v = f(...args);
+      return (
+        typeof r === 'number' && Number.isFinite(r) && typeof v === 'number' && Number.isFinite(v) ? r : v
+      ) as never;
+    });
+  };
   for (const [name, f] of Object.entries(UNARY)) fn(`__pg_math_${name}`, (x) => result(f(double(x))));
   fn('__pg_math_atan2', (y, x) => result(Math.atan2(double(y), double(x))));
   // log(x) is log10(x); log(b, x) numeric's logarithm to base b

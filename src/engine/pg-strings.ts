@@ -152,6 +152,8 @@ export function installPgStringFunctions(db: Database.Database): void {
   fn('div', (a, b) => {
     const x = Number(a);
     const y = Number(b);
+    // (numeric's NaN, the text NaN: Number makes it NaN, which SQLite would make NULL)
+    if (Number.isNaN(x) || Number.isNaN(y)) return 'NaN';
     if (y === 0) throw sqlStateError('22012', 'division by zero');
     return Math.trunc(x / y);
   });
@@ -185,7 +187,8 @@ export function installPgStringFunctions(db: Database.Database): void {
     return [...cs.slice(0, Math.max(start - 1, 0)), String(y), ...cs.slice(Math.max(start - 1 + n, 0))].join('');
   });
   fn('bit_length', (s) => (s instanceof Uint8Array ? s.length : Buffer.byteLength(String(s))) * 8);
-  fn('to_number', (s, f) => toNumber(String(s), String(f)));
+  // (an empty format is NULL, as PostgreSQL's numeric_to_number answers it)
+  fn('to_number', (s, f) => (String(f) === '' ? null : toNumber(String(s), String(f))));
   // SIMILAR TO's pattern as the regular expression `regexp` runs (protocols/pg/sql/translate/like.ts)
   db.function('__pg_similar', { deterministic: true, varargs: true }, (p: unknown, e?: unknown) =>
     p === null || p === undefined || e === null ? null : similarToRegex(String(p), e === undefined ? '\\' : String(e)),

@@ -635,8 +635,11 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT pow('NaN'::float8, 'NaN'::float8), power(1, 'NaN'::float8), power('NaN'::float8, 0), 2 ^ 0.5, (-8) ^ 3, power('-Infinity'::float8, 3), power('-Infinity'::float8, -3), power(0.5, '-Infinity'::float8)",
       "SELECT exp('-Infinity'::float8), ln('Infinity'::float8), log(2, 8) = 3, mod(7, 3), mod(-7, 3), mod(7.5, 2), mod(-7.25, 2), mod(10, 3.3), mod('NaN'::numeric, 1), mod(9223372036854775807, 10)",
       'SELECT pg_typeof(abs(-5)), pg_typeof(mod(5::int8, 3)), pg_typeof(ceil(5)), pg_typeof(sign(-5::numeric))',
+      // the C library's digits, as PostgreSQL's (JavaScript's sin(-2.5) ends in 4, glibc's in 5)
+      'SELECT sin(-2.5::float8), cos(-2.5::float8), tan(-2.5::float8), exp(-2.5::float8), ln(2.5::float8), atan2(1, -2.5), power(2.5::float8, 1.7), asinh(-2.5::float8), cot(-2.5::float8), log(2.5::float8), 2.5::float8 ^ 1.7',
     ])
       await same(sql);
+    await same('SELECT sin($1::float8), power($1::float8, 2), acos($2::float8)', [-2.5, 'NaN']);
     for (const sql of [
       'SELECT acos(-2.5::float8)',
       "SELECT asin('Infinity'::float8)",
@@ -737,6 +740,25 @@ describe('functions and operators, against PostgreSQL 15', function () {
       // (compared, so a double: the base's logarithm fails first there too)
       'SELECT log(0::numeric, -1::numeric) = 1',
       "SELECT log(0, '-Infinity'::numeric) = 1",
+    ])
+      await sameMessage(sql);
+  });
+  it("regexp_replace with a start and N (PostgreSQL 15's forms), and edge arguments of to_number, div, set_config, pg_encoding_to_char", async () => {
+    for (const sql of [
+      "SELECT regexp_replace('É ß', 'É ß', 'É ß', 2147483647), regexp_replace('abcabc', 'b', 'X', 3), regexp_replace('abcabcabc', 'b', 'X', 1, 2), regexp_replace('abcabcabc', 'b', 'X', 2, 0), regexp_replace('abcabc', '^a', 'X', 2)",
+      "SELECT regexp_replace('aaa', 'a', 'X', 1, 2, 'g'), regexp_replace('AbAb', 'b', '<\\&>', 1, 0, 'i'), regexp_replace('héllo wörld', 'ö', 'o', 8), regexp_replace('aXbXc', 'x', '-', 1, 2, 'i')",
+      "SELECT regexp_replace('foobarbaz', 'b(..)', 'X\\1Y', 'g'), regexp_replace('foobarbaz', 'b(..)', 'X\\1Y'), regexp_replace(NULL::text, NULL::text, NULL::text, NULL::int4, NULL::int4)",
+      "SELECT to_number('', ''), to_number('12', ''), div('NaN'::numeric, 'NaN'::numeric), div(7.5, 2)",
+      "SELECT string_agg(i || '=' || pg_encoding_to_char(i), ',') FROM generate_series(-1, 43) i",
+      'SELECT pg_encoding_to_char(NULL::int4)',
+    ])
+      await same(sql);
+    for (const sql of [
+      "SELECT regexp_replace('', '', '', 0, 0)",
+      "SELECT regexp_replace('abc', 'abc', 'abc', 1, -7)",
+      "SELECT regexp_replace('É ß', 'É ß', 'É ß', 2147483647, 2147483647, 'É ß')",
+      "SELECT regexp_replace('ab', 'b', 'x', 'gz')",
+      'SELECT set_config(NULL::text, NULL::text, NULL::bool)',
     ])
       await sameMessage(sql);
   });

@@ -62,6 +62,14 @@ const BTREE_COLUMN: Record<string, boolean> = lookup({
   search_nulls: true,
 });
 
+/** PostgreSQL's encodings by their number (pg_enc in pg_wchar.h), as pg_encoding_to_char names them. */
+const ENCODING_NAMES =
+  `SQL_ASCII EUC_JP EUC_CN EUC_KR EUC_TW EUC_JIS_2004 UTF8 MULE_INTERNAL LATIN1 LATIN2 LATIN3 LATIN4
+LATIN5 LATIN6 LATIN7 LATIN8 LATIN9 LATIN10 WIN1256 WIN1258 WIN866 WIN874 KOI8R WIN1251 WIN1252 ISO_8859_5 ISO_8859_6
+ISO_8859_7 ISO_8859_8 WIN1250 WIN1253 WIN1254 WIN1255 WIN1257 KOI8U SJIS BIG5 GBK UHC GB18030 JOHAB SHIFT_JIS_2004`.split(
+    /\s+/,
+  );
+
 export function registerCatalogFunctions(db: Database.Database, state: CatalogState): void {
   const s = () => state.session();
   const num = (v: unknown) => (typeof v === 'bigint' ? Number(v) : (v as number));
@@ -103,20 +111,18 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     throw pgError('42704', `unrecognized configuration parameter "${String(name)}"`);
   });
   fn('set_config', (name, v) => {
-    if (name !== null) {
-      const key = String(name).toLowerCase();
-      checkSetting(key, v === null ? null : String(v));
-      const settings = s()?.settings;
-      if (!settings) return v;
-      // as SET takes it, and answered as SHOW prints it (set_config('datestyle', 'sql') is 'SQL, MDY',
-      // set_config('client_encoding', 'latin1', false) LATIN1); the session follows a new client_encoding
-      // at once, and reports a change of a reported setting before ReadyForQuery
-      if (v === null) settings.set(key, '');
-      else applySetting(settings, { name: key, value: String(v) });
-      s()?.settingChanged?.(key);
-      return settings.get(key) ?? v;
-    }
-    return v;
+    if (name === null) throw pgError('22004', 'SET requires parameter name');
+    const key = String(name).toLowerCase();
+    checkSetting(key, v === null ? null : String(v));
+    const settings = s()?.settings;
+    if (!settings) return v;
+    // as SET takes it, and answered as SHOW prints it (set_config('datestyle', 'sql') is 'SQL, MDY',
+    // set_config('client_encoding', 'latin1', false) LATIN1); the session follows a new client_encoding
+    // at once, and reports a change of a reported setting before ReadyForQuery
+    if (v === null) settings.set(key, '');
+    else applySetting(settings, { name: key, value: String(v) });
+    s()?.settingChanged?.(key);
+    return settings.get(key) ?? v;
   });
   fn('pg_backend_pid', () => s()?.pid ?? 0);
   // pg_stat_database's counts are current at every read: nothing to flush or to forget
@@ -236,7 +242,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
           ? 'pg_database_owner'
           : `unknown (OID=${num(oid)})`,
   );
-  fn('pg_encoding_to_char', () => 'UTF8');
+  // an encoding's name by PostgreSQL's number (pg_wchar.h's order), '' for a number it has none for
+  fn('pg_encoding_to_char', (n) => (n === null ? null : (ENCODING_NAMES[num(n)] ?? '')));
   fn('pg_client_encoding', () => s()?.settings.get('client_encoding') ?? 'UTF8');
   fn('pg_char_to_encoding', () => 6);
   // a relation is visible unless it is information_schema's (not on the search path)

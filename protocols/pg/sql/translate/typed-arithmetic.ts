@@ -1,7 +1,7 @@
 // Operators marked by the analysis with what they compute (sql/typed-operators.ts reads their
 // operand types off PostgreSQL's parse tree): `x AT TIME ZONE z` becomes __pg_at_zone(kind, x, z);
 // `date + 1`, `date - date`, `interval * 2`, ... become __pg_date_arith('kind', left, right); `a ^ b`
-// becomes __pg_math_power(a, b) (src/engine/pg-float-math.ts), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); intervals
+// becomes __pg_math_power(a, b, power(a, b)) (src/engine/pg-float-math.ts), `a # b` (XOR) __pg_xor(a, b), a numeric `a % b` __pg_mod(a, b); intervals
 // compared by __pg_interval_key of each side; the divisor of a numeric division __pg_real_divisor(b),
 // or the whole division __pg_numeric_div(a, b) and avg(x) __pg_numeric_avg(x) where they are a
 // result column, exact (typed-operators.ts markExactColumns; ORDER BY its alias sorts by
@@ -423,9 +423,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 : NUMERIC_OPS[t.arith]
                   ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
                   : t.arith === 'pow'
-                    ? `__pg_math_power(${left}, ${right})`
+                    ? `__pg_math_power(${left}, ${right}, power(${left}, ${right}))`
                     : t.arith === 'num-pow'
-                      ? nanPower(left, right, `__pg_math_power(${left}, ${right})`)
+                      ? nanPower(left, right, `__pg_math_power(${left}, ${right}, power(${left}, ${right}))`)
                       : t.arith === 'xor'
                         ? `__pg_xor(${left}, ${right})`
                         : t.arith === 'num%'

@@ -13,7 +13,7 @@ import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 import { lookup } from '../../../../src/lookup';
 import { textOfKind } from '../text-kinds';
-import { PG_FLOAT_MATH } from '../../../../src/engine/pg-float-math';
+import { PG_FLOAT_MATH, sqliteValued } from '../../../../src/engine/pg-float-math';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
 const BOOL_COLUMNS = new Set(
@@ -453,6 +453,27 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         continue;
       }
       if (!afterDot && isPunct(next, '(')) {
+        // sin(x) → __pg_math_sin(x, sin(x)): the C library's value, PostgreSQL's checks (src/engine/pg-float-math.ts);
+        // not where the call is computed exactly (its mark makes it __pg_numeric_exp_exact(x), __pg_numeric_power(a, b))
+        const valued = sqliteValued(lower);
+        const close = valued && !('arith' in t && t.arith?.startsWith('numx')) ? closer(toks, i + 1) : -1;
+        if (valued && close > 0) {
+          const args = toks.slice(i + 2, close);
+          out.push({ type: 'word', text: `__pg_math_${lower}` });
+          toks = [
+            ...toks.slice(0, i + 1),
+            { type: 'punct', text: '(' },
+            ...args,
+            { type: 'punct', text: ',' },
+            { type: 'group', text: valued },
+            { type: 'punct', text: '(' },
+            ...args,
+            { type: 'punct', text: ')' },
+            { type: 'punct', text: ')' },
+            ...toks.slice(close + 1),
+          ];
+          continue;
+        }
         const to = RENAMED_CALLS.get(lower);
         if (to !== undefined) {
           // (a math call keeps its mark: typed-arithmetic.ts wraps abs(x), ... of a numeric by it)
