@@ -1845,6 +1845,9 @@ export const castInterval = (v: unknown): string | null => {
 /** to_timestamp(epoch seconds): a timestamp with time zone. */
 export function toTimestamp(v: unknown): string | null {
   if (v === null || v === undefined) return null;
+  // a double's NaN (kept as the text NaN) and infinities, as PostgreSQL's float8_timestamptz takes them
+  if (typeof v === 'string' && /^\s*nan\s*$/i.test(v)) pgFail('22008', 'timestamp cannot be NaN');
+  if (v === Infinity || v === -Infinity) return v > 0 ? 'infinity' : '-infinity';
   const n = Number(v);
   if (typeof v === 'string' ? v.trim() === '' || Number.isNaN(n) : typeof v !== 'number' && typeof v !== 'bigint') {
     pgFail('22P02', `to_timestamp: expected epoch seconds (a number), got ${JSON.stringify(String(v))}`);

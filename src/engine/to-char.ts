@@ -557,6 +557,8 @@ export function toChar(
   utcName: string | null = null,
 ): string | null {
   if (v === null || v === undefined || fmt === null || fmt === undefined) return null;
+  // an empty format: '' for a number, NULL for a date, time or interval, as PostgreSQL answers them
+  if (fmt === '') return typeof v !== 'string' || /^\s*[+-]?(\d+\.?\d*|\.\d+|nan|inf(inity)?)\s*$/i.test(v) ? '' : null;
   const format = String(fmt);
   // a date or timestamp as stored (a year BC as '/9956')
   if (typeof v === 'string' && /^\s*(?:-?\d{4,}|\/\d{4})-\d/.test(v)) {

@@ -640,6 +640,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await same(sql);
     await same('SELECT sin($1::float8), power($1::float8, 2), acos($2::float8)', [-2.5, 'NaN']);
+    await same("SELECT sin(cos(-2.5::float8)), exp(ln(2.5::float8)), 2::float8 ^ 0.5 ^ 2, acos(cos('NaN'::float8))");
     for (const sql of [
       'SELECT acos(-2.5::float8)',
       "SELECT asin('Infinity'::float8)",
@@ -743,7 +744,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await sameMessage(sql);
   });
-  it("regexp_replace with a start and N (PostgreSQL 15's forms), and edge arguments of to_number, div, set_config, pg_encoding_to_char", async () => {
+  it("regexp_replace with a start and N (PostgreSQL 15's forms), and edge arguments of to_number, div, set_config, pg_encoding_to_char, to_char, to_timestamp", async () => {
     for (const sql of [
       "SELECT regexp_replace('É ß', 'É ß', 'É ß', 2147483647), regexp_replace('abcabc', 'b', 'X', 3), regexp_replace('abcabcabc', 'b', 'X', 1, 2), regexp_replace('abcabcabc', 'b', 'X', 2, 0), regexp_replace('abcabc', '^a', 'X', 2)",
       "SELECT regexp_replace('aaa', 'a', 'X', 1, 2, 'g'), regexp_replace('AbAb', 'b', '<\\&>', 1, 0, 'i'), regexp_replace('héllo wörld', 'ö', 'o', 8), regexp_replace('aXbXc', 'x', '-', 1, 2, 'i')",
@@ -751,6 +752,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT to_number('', ''), to_number('12', ''), div('NaN'::numeric, 'NaN'::numeric), div(7.5, 2)",
       "SELECT string_agg(i || '=' || pg_encoding_to_char(i), ',') FROM generate_series(-1, 43) i",
       'SELECT pg_encoding_to_char(NULL::int4)',
+      // (an empty format: '' for a number, NULL for a timestamp)
+      "SELECT to_char('2024-02-29 10:30:00'::timestamp, ''), to_char(1.5, ''), to_char('2024-02-29 10:30:00+02'::timestamptz, ''), to_char(7, ''), to_char('2024-01-01'::date, ''), to_char(2.5::float8, '')",
+      "SELECT to_timestamp('Infinity'::float8), to_timestamp('-Infinity'::float8), to_timestamp(0)",
     ])
       await same(sql);
     for (const sql of [
@@ -759,6 +763,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT regexp_replace('É ß', 'É ß', 'É ß', 2147483647, 2147483647, 'É ß')",
       "SELECT regexp_replace('ab', 'b', 'x', 'gz')",
       'SELECT set_config(NULL::text, NULL::text, NULL::bool)',
+      "SELECT to_timestamp('NaN'::float8)",
     ])
       await sameMessage(sql);
   });

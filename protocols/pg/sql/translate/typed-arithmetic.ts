@@ -270,6 +270,13 @@ function rewriteColumnAggregates(toks: Tok[]): Tok[] {
   return out;
 }
 
+/**
+ * `a ^ b` of doubles: PostgreSQL's checks, the C library's value (src/engine/pg-float-math.ts); of
+ * operands that hold such a call, NULL for that value, so that they are not written 2^depth times.
+ */
+const mathPower = (a: string, b: string): string =>
+  `__pg_math_power(${a}, ${b}, ${/__pg_math_/.test(a + b) ? 'NULL' : `power(${a}, ${b})`})`;
+
 /** `a ^ b` or power(a, b) of numerics: SQLite's power unless a or b is NaN (it made that NULL). */
 const nanPower = (a: string, b: string, power: string): string =>
   `(CASE WHEN (${a}) IS 'NaN' OR (${b}) IS 'NaN' THEN __pg_nan_power(${a}, ${b}) ELSE ${power} END)`;
@@ -423,9 +430,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 : NUMERIC_OPS[t.arith]
                   ? `${NUMERIC_OPS[t.arith]}(${left}, ${right})`
                   : t.arith === 'pow'
-                    ? `__pg_math_power(${left}, ${right}, power(${left}, ${right}))`
+                    ? mathPower(left, right)
                     : t.arith === 'num-pow'
-                      ? nanPower(left, right, `__pg_math_power(${left}, ${right}, power(${left}, ${right}))`)
+                      ? nanPower(left, right, mathPower(left, right))
                       : t.arith === 'xor'
                         ? `__pg_xor(${left}, ${right})`
                         : t.arith === 'num%'

@@ -459,16 +459,20 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         const close = valued && !('arith' in t && t.arith?.startsWith('numx')) ? closer(toks, i + 1) : -1;
         if (valued && close > 0) {
           const args = toks.slice(i + 2, close);
+          // (of a nested one, NULL: this file's value, so that the arguments are not written 2^depth times)
+          const nested = args.some(
+            (a, k) => a.type === 'word' && sqliteValued(a.text.toLowerCase()) && isPunct(args[k + 1], '('),
+          );
+          const value: Tok[] = nested
+            ? [{ type: 'word', text: 'NULL' }]
+            : [{ type: 'group', text: valued }, { type: 'punct', text: '(' }, ...args, { type: 'punct', text: ')' }];
           out.push({ type: 'word', text: `__pg_math_${lower}` });
           toks = [
             ...toks.slice(0, i + 1),
             { type: 'punct', text: '(' },
             ...args,
             { type: 'punct', text: ',' },
-            { type: 'group', text: valued },
-            { type: 'punct', text: '(' },
-            ...args,
-            { type: 'punct', text: ')' },
+            ...value,
             { type: 'punct', text: ')' },
             ...toks.slice(close + 1),
           ];
