@@ -1196,6 +1196,8 @@ export function parseIntervalOrNull(v: string): Interval | null {
 export function makeInterval(...args: unknown[]): string | null {
   if (args.some((a) => a === null)) return null;
   const [y, mo, w, d, h, mi, sec] = Array.from({ length: 7 }, (_, i) => Number(args[i] ?? 0));
+  // (seconds of Infinity or NaN, the text NaN: PostgreSQL's 22008; it printed Infinity:NaN:NaN)
+  if (!Number.isFinite(sec)) pgFail('22008', 'interval out of range');
   return formatInterval({
     months: y * 12 + mo,
     days: w * 7 + d,

@@ -72,6 +72,11 @@ export function installPgMathFunctions(db: Database.Database): void {
     const n = whole(a, 'to_hex');
     return (n < 0n ? n + 2n ** 64n : n).toString(16);
   });
+  // to_hex of an integer (int4; the analysis renames the call): 32-bit two's complement
+  fn('__pg_to_hex32', (a) => {
+    const n = whole(a, 'to_hex');
+    return (n < 0n ? n + 2n ** 32n : n).toString(16);
+  });
   // dates, timestamps and intervals are finite unless they are PostgreSQL's 'infinity' or '-infinity'
   fn('isfinite', (v) => (/^\s*[-+]?infinity\s*$/i.test(String(v)) ? 0 : 1));
   // bit_and / bit_or / bit_xor of integers: NULL over no rows (or only NULLs)

@@ -744,7 +744,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await sameMessage(sql);
   });
-  it("regexp_replace with a start and N (PostgreSQL 15's forms), and edge arguments of to_number, div, set_config, pg_encoding_to_char, to_char, to_timestamp", async () => {
+  it("regexp_replace with a start and N (PostgreSQL 15's forms), and edge arguments of to_number, div, set_config, pg_encoding_to_char, to_char, to_timestamp, to_hex, make_interval", async () => {
     for (const sql of [
       "SELECT regexp_replace('É ß', 'É ß', 'É ß', 2147483647), regexp_replace('abcabc', 'b', 'X', 3), regexp_replace('abcabcabc', 'b', 'X', 1, 2), regexp_replace('abcabcabc', 'b', 'X', 2, 0), regexp_replace('abcabc', '^a', 'X', 2)",
       "SELECT regexp_replace('aaa', 'a', 'X', 1, 2, 'g'), regexp_replace('AbAb', 'b', '<\\&>', 1, 0, 'i'), regexp_replace('héllo wörld', 'ö', 'o', 8), regexp_replace('aXbXc', 'x', '-', 1, 2, 'i')",
@@ -755,6 +755,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       // (an empty format: '' for a number, NULL for a timestamp)
       "SELECT to_char('2024-02-29 10:30:00'::timestamp, ''), to_char(1.5, ''), to_char('2024-02-29 10:30:00+02'::timestamptz, ''), to_char(7, ''), to_char('2024-01-01'::date, ''), to_char(2.5::float8, '')",
       "SELECT to_timestamp('Infinity'::float8), to_timestamp('-Infinity'::float8), to_timestamp(0)",
+      'SELECT to_hex(-7), to_hex(-1), to_hex(255), to_hex(-7::int8), to_hex(9223372036854775807), to_hex(-2147483648)',
+      'SELECT to_hex(x) FROM (VALUES (-7)) v(x)',
+      'SELECT make_interval(1, 2, 3, 4, 5, 6, 7.5), make_interval(secs => NULL)',
     ])
       await same(sql);
     for (const sql of [
@@ -764,6 +767,8 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT regexp_replace('ab', 'b', 'x', 'gz')",
       'SELECT set_config(NULL::text, NULL::text, NULL::bool)',
       "SELECT to_timestamp('NaN'::float8)",
+      "SELECT make_interval(secs => 'Infinity'::float8)",
+      "SELECT make_interval(secs => 'NaN'::float8)",
     ])
       await sameMessage(sql);
   });

@@ -224,6 +224,7 @@ export class Analyzer {
           isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'ARRAY_TO_STRING') ||
+          isWord(out[i], 'TO_HEX') ||
           isWord(out[i], 'DATE_TRUNC') ||
           isWord(out[i], 'DATE_PART') ||
           isWord(out[i], 'GENERATE_SERIES') ||

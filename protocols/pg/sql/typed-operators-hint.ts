@@ -96,13 +96,15 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     )
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
-    // stddev and variance are exact; array_to_string of dates prints them as their type does
+    // stddev and variance are exact; array_to_string of dates prints them as their type does; to_hex
+    // of an integer is 32-bit
     if (
       (isWord(t, 'ROUND') ||
         isWord(t, 'PG_TYPEOF') ||
         isWord(t, 'AVG') ||
         isWord(t, 'TO_CHAR') ||
         isWord(t, 'ARRAY_TO_STRING') ||
+        isWord(t, 'TO_HEX') ||
         (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')
     )

@@ -623,6 +623,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv${n.FuncCall.over ? '-w' : ''}`); // SQLite's would pick by the text
+    } else if (fn === 'to_hex' && typer.type(arg) === OID.int4) {
+      out.set(n.FuncCall.location, 'hex32'); // to_hex(integer): a negative one in 32-bit two's complement
     } else if (fn === 'round') {
       // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
       const t = typer.type(arg);

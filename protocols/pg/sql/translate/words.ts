@@ -152,6 +152,7 @@ const ZONED_CALLS: Record<string, string> = lookup({
 const RENAMED: Record<string, string> = lookup({
   'round-even': '__pg_round_even',
   'round-numeric': '__pg_round_numeric',
+  hex32: '__pg_to_hex32',
   'to-char-tz': '__pg_to_char_tz',
   'dtrunc-tz': 'date_trunc',
   'dpart-tz': 'date_part',
