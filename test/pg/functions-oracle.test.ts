@@ -758,6 +758,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT to_hex(-7), to_hex(-1), to_hex(255), to_hex(-7::int8), to_hex(9223372036854775807), to_hex(-2147483648)',
       'SELECT to_hex(x) FROM (VALUES (-7)) v(x)',
       'SELECT make_interval(1, 2, 3, 4, 5, 6, 7.5), make_interval(secs => NULL)',
+      // typed name, timestamptz, integer as there (they were text, text, bigint)
+      'SELECT pg_get_userbyid(0::oid), pg_get_userbyid(10), pg_typeof(pg_get_userbyid(10))',
+      'SELECT pg_postmaster_start_time() < now(), pg_typeof(pg_postmaster_start_time()), pg_typeof(inet_server_port())',
     ])
       await same(sql);
     for (const sql of [
