@@ -726,6 +726,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT mod(-1.50::numeric, -1.50::numeric), mod(0.3, 0.1), mod(7.50, 2), mod(-7.25, 2)',
       'SELECT exp(n), ln(n), sqrt(n), log(n), exp(n)::text FROM (VALUES (2.5::numeric)) v(n)',
       'SELECT exp(1.0) + 1, sqrt(4::numeric) * 2',
+      // (of literals alone too: the statement is analysed for them)
+      'SELECT exp(1.0), ln(2.0), sqrt(2.0), log(2, 8)',
+      'SELECT exp(x) FROM (VALUES (1.0)) v(x)',
     ])
       await same(sql);
     // of a plain NUMERIC column's rows

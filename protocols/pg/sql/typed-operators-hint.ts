@@ -42,6 +42,9 @@ export const NAN_MATH = new Set([
   'abs', 'ceil', 'ceiling', 'floor', 'sign', 'sqrt', 'exp', 'ln', 'log', 'log10', 'trunc', 'round',
 ]); // biome-ignore format: a word list
 
+/** The numeric functions computed exactly in a result column (exact-columns.ts, src/engine/pg-exact-logs.ts). */
+const EXACT_LOG_WORDS = new Set(['exp', 'ln', 'log', 'log10', 'sqrt']);
+
 /** The aggregates computed exactly over integers and numerics (exact-columns.ts). */
 export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop']);
 
@@ -97,7 +100,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
     // stddev and variance are exact; array_to_string of dates prints them as their type does; to_hex
-    // of an integer is 32-bit
+    // of an integer is 32-bit; numeric exp, ln, log, sqrt are exact
     if (
       (isWord(t, 'ROUND') ||
         isWord(t, 'PG_TYPEOF') ||
@@ -105,6 +108,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         isWord(t, 'TO_CHAR') ||
         isWord(t, 'ARRAY_TO_STRING') ||
         isWord(t, 'TO_HEX') ||
+        (t.type === 'word' && EXACT_LOG_WORDS.has(t.text.toLowerCase())) ||
         (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')
     )
