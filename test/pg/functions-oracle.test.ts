@@ -724,6 +724,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT log('NaN'::numeric, 'NaN'::numeric), log('Infinity'::numeric, 2), log(2, 'Infinity'::numeric), ln('Infinity'::numeric), exp('-Infinity'::numeric), sqrt('Infinity'::numeric)",
       'SELECT sqrt(0::numeric), sqrt(2::numeric), sqrt(0.0001::numeric), sqrt(1e-10::numeric), sqrt(100.00::numeric)',
       'SELECT mod(-1.50::numeric, -1.50::numeric), mod(0.3, 0.1), mod(7.50, 2), mod(-7.25, 2)',
+      "SELECT mod('Infinity'::numeric, 2), mod(2, 'Infinity'::numeric), mod('-Infinity'::numeric, 2), mod(5::numeric, 'NaN')",
       'SELECT exp(n), ln(n), sqrt(n), log(n), exp(n)::text FROM (VALUES (2.5::numeric)) v(n)',
       'SELECT exp(1.0) + 1, sqrt(4::numeric) * 2',
       // (of literals alone too: the statement is analysed for them)
