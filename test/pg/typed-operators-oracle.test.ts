@@ -221,4 +221,59 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     ])
       await same(sql);
   });
+  /** What a client sees of `sql`: its rows as text and column types, or its error (SQLSTATE, message, position). */
+  const outcome = async (c: OracleClients['patina'], sql: string, params?: unknown[]) => {
+    try {
+      const r = await c.query({
+        text: sql,
+        values: params,
+        rowMode: 'array',
+        types: { getTypeParser: () => (v: string) => v },
+      });
+      return { rows: r.rows, types: r.fields.map((f) => f.dataTypeID) };
+    } catch (e) {
+      const { code, message, position } = e as { code?: string; message: string; position?: string };
+      return { code, message, position };
+    }
+  };
+  const sameOutcome = async (sql: string, params?: unknown[]) =>
+    assert.deepEqual(await outcome(o.patina, sql, params), await outcome(o.postgres, sql, params), sql);
+
+  /** Values of each type Patina has, and the types a cast names. */
+  const CAST_SOURCES = [
+    '0::int2', '7', '-42::int8', '12.50::numeric', '1.5::float4', '-2.5::float8', 'true', "'2024-02-29'::date",
+    "'23:59:59.5'::time", "'2024-02-29 10:30:00'::timestamp", "'1 day 2 hours'::interval",
+    `'{"a": 1}'::json`, "'12'::jsonb", "'\\x00ff'::bytea", "'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid",
+    "'xyz'::varchar", "'ab'::char(4)",
+  ]; // biome-ignore format: a table
+  const CAST_TARGETS = [
+    'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'bool', 'date', 'time', 'timestamp', 'timestamptz',
+    'interval', 'json', 'jsonb', 'bytea', 'uuid', 'timestamp(0)', 'numeric(5,1)',
+  ]; // biome-ignore format: a table
+
+  it('a cast PostgreSQL has no path for is its 42846 at the cast, whatever the value (it answered one, or another error)', async () => {
+    for (const v of CAST_SOURCES)
+      for (const type of CAST_TARGETS) {
+        const sql = `SELECT (${v})::${type}`;
+        const g = await outcome(o.postgres, sql);
+        if ('code' in g && g.code === '42846') assert.deepEqual(await outcome(o.patina, sql), g, sql);
+      }
+    for (const sql of [
+      // CAST(... AS ...), a table's column, a cast of a function's value, a negated typed literal, nested casts
+      'SELECT 1, CAST(0::int2 AS bool)',
+      'SELECT id::date FROM orders',
+      'SELECT placed_at::int8 FROM orders WHERE id = 1',
+      'SELECT now()::date::int',
+      'SELECT (-32768::int2)::bool',
+      "SELECT ('1'::int2)::interval",
+      'SELECT 1::date::bool',
+      '  /* placed */  SELECT\n  amount::numeric::bool FROM orders',
+      'SELECT id FROM orders WHERE (SELECT max(customer_id) FROM orders)::int4 > 0 AND paid::int4::date IS NULL',
+      // the casts PostgreSQL has: the same type, pg_cast's pairs, text's I/O conversion either way
+      'SELECT 1::int4::bool, true::int4, 1.5::float8::numeric, now()::date::timestamp, 1::int8::oid',
+      "SELECT 2::int4::text::date + 1, (date '2024-01-01')::text::int4",
+    ])
+      await sameOutcome(sql);
+    await sameOutcome('SELECT $1::int4::date', [1]);
+  });
 });

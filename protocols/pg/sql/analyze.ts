@@ -51,6 +51,7 @@ import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { checkTypeNames, mayNameTypes } from './type-names';
+import { checkCastPaths, mayCast } from './cast-paths';
 import { withOutputStyles } from './session-styles';
 import type { InputStyle } from '../../../src/engine/dates';
 import { withSessionZone } from './session-zone';
@@ -474,6 +475,8 @@ export class Analyzer {
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens);
+    // a cast between types PostgreSQL has no cast for is its 42846 at the cast (sql/cast-paths.ts)
+    if (mayCast(sig)) checkCastPaths(text, tokens, this.#engine.schema, declaredTypes);
     // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
     let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';

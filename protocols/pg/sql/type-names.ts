@@ -99,7 +99,7 @@ function unknownType(t: Node): { code: string; message: string; location: number
 }
 
 /** The place in the statement as written (its tokens joined as they came) of `at` in the tokens joined by single spaces. */
-function writtenAt(at: number, tokens: readonly PgToken[]): number {
+export function writtenAt(at: number, tokens: readonly PgToken[]): number {
   let inText = 0;
   let written = 0;
   for (const t of tokens) {

@@ -208,7 +208,7 @@ function markJsonGets(n: Node, typer: Typer, out: Map<number, string>): void {
 }
 
 /** Whether a column reference names a column of a table of the schema (not of a subquery). */
-function isTableColumn(ref: Node, typer: Typer): boolean {
+export function isTableColumn(ref: Node, typer: Typer): boolean {
   const fields = strings(ref.fields).map((f) => f.toLowerCase());
   const column = fields[fields.length - 1];
   const sources = fields.length === 2 ? [typer.scope.get(fields[0])] : [...typer.scope.values()];
@@ -220,7 +220,7 @@ function isTableColumn(ref: Node, typer: Typer): boolean {
   return owners.length === 1 && has(owners[0]);
 }
 
-function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
+export function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
   const scope: Scope = new Map(typer.scope);
   scopeOf(sources, scope, typer.schema, ctes);
   return new Typer(typer.schema, scope);

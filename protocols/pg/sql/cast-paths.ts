@@ -1,0 +1,133 @@
+// Whether PostgreSQL has a cast from the operand's type to the target's, as its parser decides it
+// (find_coerce_pathway for an explicit cast): the same type, a row of pg_cast
+// (types/pg-cast-rows.ts), or I/O conversion when either type is a string type (text, varchar,
+// bpchar, name: the value printed by one's output function, read by the other's input function).
+// Any other pair is 42846 `cannot cast type smallint to boolean` at the cast, before anything runs.
+// Patina's translation cast anyway: `0::int2::bool` answered false, `1::int4::date` 22007 and
+// `d::int4` of a date 22P02 per row. Checked where the tree tells the operand's type for certain (a
+// literal, a typed literal, a table's column, a cast, a parameter of a declared type, minus one of
+// those); elsewhere the translation casts as before.
+import type { Schema } from '../../../src/engine/schema/model';
+import { pgErrorAt } from '../sqlstate';
+import { OID, TYPE_DISPLAY } from '../types/oids';
+import { PG_CAST_ROWS } from '../types/pg-cast-rows';
+import { Typer } from './expression-types';
+import type { PgToken } from './lexer';
+import { parseTree } from './parse';
+import { ctesOf } from './select-types';
+import { TYPE_NAMES, typeNameOid } from './type-signatures';
+import { writtenAt } from './type-names';
+import { isTableColumn, withSources } from './typed-operators';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const CASTS = new Set(PG_CAST_ROWS.map(([s, t]) => `${s}:${t}`));
+/** The string category, whose types convert to and from any other by I/O. */
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
+/** The built-in scalar types Patina names (domains, enums and arrays are left to the translation). */
+const CHECKED = new Set<number>(Object.values(TYPE_NAMES));
+
+/** Whether an explicit cast from `source` to `target` exists in PostgreSQL (both types Patina names). */
+export function castExists(source: number, target: number): boolean {
+  return source === target || STRINGS.has(source) || STRINGS.has(target) || CASTS.has(`${source}:${target}`);
+}
+
+/** Whether the statement may cast: a `::` or a CAST. */
+export function mayCast(sig: readonly PgToken[]): boolean {
+  return sig.some(
+    (t) => (t.type === 'op' && t.text === '::') || (t.type === 'word' && t.text.toUpperCase() === 'CAST'),
+  );
+}
+
+/**
+ * Throws 42846 for the first cast of the statement (innermost first, as PostgreSQL transforms) that
+ * PostgreSQL has no path for. `text` is `tokens` joined by single spaces (the tree's offsets are in it).
+ */
+export function checkCastPaths(text: string, tokens: readonly PgToken[], schema: Schema, declared: number[]): void {
+  let tree: Node;
+  try {
+    tree = parseTree(text);
+  } catch {
+    return; // (the parser's refusal is reported where the statement is translated)
+  }
+  const bad = firstMissing(tree.stmts, new Typer(schema, new Map()), declared);
+  if (!bad) return;
+  const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
+  throw pgErrorAt('42846', `cannot cast type ${TYPE_DISPLAY[bad.source]} to ${TYPE_DISPLAY[bad.target]}`, at);
+}
+
+interface Missing {
+  source: number;
+  target: number;
+  location: number;
+}
+
+/** The first cast under `n` with no path, each query's columns typed by its own sources. */
+function firstMissing(n: Node, typer: Typer, declared: number[]): Missing | null {
+  if (n === null || typeof n !== 'object') return null;
+  if (Array.isArray(n)) {
+    for (const x of n) {
+      const f = firstMissing(x, typer, declared);
+      if (f) return f;
+    }
+    return null;
+  }
+  let t = typer;
+  if (n.SelectStmt) {
+    const s = n.SelectStmt;
+    t = withSources(typer, s.fromClause ?? [], ctesOf(s.withClause, typer.schema));
+    // (a subquery in FROM sees the enclosing queries' sources, not its siblings')
+    for (const x of s.fromClause ?? []) {
+      const f = x?.RangeSubselect && !x.RangeSubselect.lateral ? firstMissing(x, typer, declared) : null;
+      if (f) return f;
+    }
+    for (const k in s) {
+      if (k === 'fromClause') {
+        const plain = s.fromClause.filter((x: Node) => !(x?.RangeSubselect && !x.RangeSubselect.lateral));
+        const f = firstMissing(plain, t, declared);
+        if (f) return f;
+      } else if (k === 'larg' || k === 'rarg') {
+        const f = firstMissing({ SelectStmt: s[k] }, typer, declared);
+        if (f) return f;
+      } else if (k !== 'location') {
+        const f = firstMissing(s[k], t, declared);
+        if (f) return f;
+      }
+    }
+    return null;
+  }
+  if (n.UpdateStmt) t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
+  else if (n.DeleteStmt)
+    t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
+  for (const k in n) {
+    if (k === 'location') continue;
+    const f = firstMissing(n[k], t, declared);
+    if (f) return f;
+  }
+  if (n.TypeCast) {
+    const source = knownType(n.TypeCast.arg, t, declared);
+    const target = typeNameOid(n.TypeCast.typeName);
+    if (CHECKED.has(source) && CHECKED.has(target) && !castExists(source, target))
+      return { source, target, location: n.TypeCast.location };
+  }
+  return null;
+}
+
+/** The type of an operand the tree tells for certain, 0 otherwise. */
+function knownType(n: Node, typer: Typer, declared: number[]): number {
+  if (!n) return 0;
+  // (a string literal is of type unknown, which its target's input function reads)
+  if (n.A_Const) return n.A_Const.sval !== undefined || n.A_Const.isnull ? 0 : typer.type(n);
+  if (n.TypeCast) return typeNameOid(n.TypeCast.typeName);
+  if (n.ColumnRef) return isTableColumn(n.ColumnRef, typer) ? typer.type(n) : 0;
+  if (n.ParamRef) return declared[n.ParamRef.number - 1] ?? 0;
+  // -32768::int2, -2.5::float8: the sign applied to a number of that type
+  const e = n.A_Expr;
+  if (e?.kind === 'AEXPR_OP' && !e.lexpr && ['-', '+'].includes(e.name?.at(-1)?.String?.sval)) {
+    const inner = knownType(e.rexpr, typer, declared);
+    return NUMBERS.has(inner) ? inner : 0;
+  }
+  return 0;
+}
