@@ -18,6 +18,8 @@ export class PatinaError extends Error {
   readonly sqlstate?: string;
   /** PostgreSQL's HINT, where the error is thrown with one ('Perhaps you need a different "datestyle" setting.'). */
   hint?: string;
+  /** PostgreSQL's DETAIL, where the error is thrown with one ('A field with precision 5, scale 1 must round ...'). */
+  detail?: string;
 
   constructor(kind: ErrorKind, message: string, sqliteCode?: string, sqlstate?: string) {
     super(message);
@@ -41,6 +43,7 @@ export function fromSqliteError(err: unknown, prefix = ''): PatinaError {
     if (!prefix) return err;
     const e = new PatinaError(err.kind, prefix + err.message, err.sqliteCode, err.sqlstate);
     if (err.hint !== undefined) e.hint = err.hint;
+    if (err.detail !== undefined) e.detail = err.detail;
     return e;
   }
   const e = err as { message?: string; code?: string };

@@ -61,7 +61,6 @@ const BY_KIND: Record<ErrorKind, string> = {
 
 /** An error with PostgreSQL's SQLSTATE and, where PostgreSQL gives one, its DETAIL line. */
 export class PgError extends PatinaError {
-  readonly detail?: string;
   /** CONTEXT: where it happened (COPY t, line 3). */
   where?: string;
   /** The object a constraint error is about, as PostgreSQL names it in fields of its own (psycopg's `diag`). */
@@ -145,7 +144,14 @@ export function sqlstateOf(err: unknown): {
     const hidden = internalError(err, 'PostgreSQL front end');
     return { code: BY_KIND.internal, message: hidden.message, severity: 'ERROR' };
   }
-  if (e.sqlstate) return { code: e.sqlstate, message: e.message, severity: 'ERROR', hint: e.hint };
+  if (e.sqlstate)
+    return {
+      code: e.sqlstate,
+      message: e.message,
+      severity: 'ERROR',
+      hint: e.hint,
+      ...(e.detail !== undefined ? { detail: e.detail } : {}),
+    };
   const sc = e.sqliteCode;
   if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
     return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -62,15 +62,85 @@ const INT_RANGES: Record<string, [bigint, bigint]> = lookup({
 
 const isZero = (x: unknown) => x === 0 || x === 0n || (typeof x === 'string' && x.trim() !== '' && Number(x) === 0);
 
-/** `x` to a PostgreSQL integer type: text must read as an integer, a fraction rounds half away from zero, the range is checked. */
-export function pgInteger(x: unknown, type: string): unknown {
+/**
+ * An interval's time of day, as PostgreSQL's interval_time takes it: its time part (not its days
+ * or months) modulo a day, a negative one counted back from midnight ('1 day 2 hours' is 02:00:00).
+ */
+export function intervalTime(x: unknown): string | null {
+  if (x === null || x === undefined) return null;
+  const iv = parseIntervalOrNull(String(x));
+  if (!iv) throw pgFail('22007', `invalid input syntax for type interval: "${x}"`);
+  const day = 86_400_000_000;
+  const us = ((iv.micros % day) + day) % day;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const s = Math.floor(us / 1e6);
+  const frac = us % 1e6;
+  const clock = `${pad(Math.floor(s / 3600))}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+  return frac > 0 ? `${clock}.${String(frac).padStart(6, '0').replace(/0+$/, '')}` : clock;
+}
+
+/**
+ * A jsonb value cast to a number or boolean type (`type` as PostgreSQL names it): its number (a
+ * number type's cast then reads it, rounding as numeric does: '1.50'::jsonb::int is 2) or its
+ * boolean as 1 or 0; any other kind 22023 'cannot cast jsonb string to type integer', as PostgreSQL.
+ */
+export function jsonbScalar(x: unknown, type: string): number | string | null {
+  if (x === null || x === undefined) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(String(x));
+  } catch {
+    throw pgFail('22P02', 'invalid input syntax for type json');
+  }
+  const kind =
+    v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'array'
+        : typeof v === 'object'
+          ? 'object'
+          : typeof v === 'number'
+            ? 'numeric'
+            : typeof v;
+  // (numeric reads its digits as written, exactly; the others the number, which an integer's cast rounds)
+  if (kind === 'numeric' && type !== 'boolean') return type === 'numeric' ? String(x).trim() : (v as number);
+  if (kind === 'boolean' && type === 'boolean') return v ? 1 : 0;
+  throw pgFail('22023', `cannot cast jsonb ${kind} to type ${type}`);
+}
+
+/** An interval into interval(n): its seconds rounded to n digits, half away from zero, as PostgreSQL's typmod does. */
+export function roundInterval(x: unknown, digits: number): string | null {
+  if (x === null || x === undefined) return null;
+  const iv = parseIntervalOrNull(String(x));
+  if (!iv) return String(x);
+  const scale = 10 ** (6 - digits);
+  const micros = Math.sign(iv.micros) * Math.round(Math.abs(iv.micros) / scale) * scale;
+  return formatIntervalIn({ ...iv, micros }, 'postgres');
+}
+
+/** A double rounded half to even, as the C library's rint (2.5 is 2, -3.5 is -4). */
+function rint(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  return d < 0.5 ? f : d > 0.5 ? f + 1 : f % 2 === 0 ? f : f + 1;
+}
+
+/**
+ * `x` to a PostgreSQL integer type: text must read as an integer, a fraction rounds half away from
+ * zero (numeric's rule), the range is checked. A double's (`fromDouble`) rounds half to even, as
+ * PostgreSQL's dtoi4 does with rint, its NaN and infinities (kept as text) out of range.
+ */
+export function pgInteger(x: unknown, type: string, fromDouble = false): unknown {
   if (x === null || x === undefined) return null;
   const range = INT_RANGES[type] ?? INT_RANGES.bigint;
   let n: bigint;
+  if (fromDouble && typeof x === 'string' && /^\s*[+-]?(nan|inf(inity)?)\s*$/i.test(x))
+    throw pgFail('22003', `${type} out of range`);
+  if (fromDouble && typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x))) x = Number(x);
   if (typeof x === 'bigint') n = x;
   else if (typeof x === 'number') {
     if (!Number.isFinite(x)) throw pgFail('22003', `${type} out of range`);
-    n = BigInt(Math.sign(x) * Math.round(Math.abs(x)));
+    n = BigInt(fromDouble ? rint(x) : Math.sign(x) * Math.round(Math.abs(x)));
   } else if (typeof x === 'string') {
     const s = x.trim();
     if (!/^[+-]?\d+$/.test(s)) throw pgFail('22P02', `invalid input syntax for type ${type}: "${x}"`);
@@ -127,22 +197,35 @@ export function pgNumericTypmod(x: unknown, p: number, scale: number): number | 
     throw pgFail('22003', 'numeric field overflow');
   }
   const d = decimalAtScale(d0, scale);
-  if (d.int.length > p - scale)
-    throw pgFail(
-      '22003',
-      `numeric field overflow: a field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}`,
-    );
+  if (d.int.length > p - scale) {
+    const err = sqlStateError('22003', 'numeric field overflow');
+    err.detail = `A field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}.`;
+    throw err;
+  }
   return Number(decimalText(d));
 }
 
-/** `x` to double precision (or numeric): text must read as a number. */
+/** A double into real: 22003 when it is too large or too small for one, as float8's cast to float4 says. */
+function toReal(v: number, text?: string): number {
+  const f = Math.fround(v);
+  if ((Number.isFinite(v) && !Number.isFinite(f)) || (v !== 0 && f === 0))
+    throw pgFail(
+      '22003',
+      text !== undefined
+        ? `"${text}" is out of range for type real`
+        : `value out of range: ${f === 0 ? 'underflow' : 'overflow'}`,
+    );
+  return v;
+}
+
+/** `x` to double precision, real (`type` 'real': 22003 past its range) or numeric: text must read as a number. */
 export function pgFloat(x: unknown, type: string): unknown {
   if (x === null || x === undefined) return null;
-  if (typeof x === 'number') return x;
+  if (typeof x === 'number') return type === 'real' ? toReal(x) : x;
   if (typeof x === 'bigint') return Number(x);
   if (typeof x === 'string') {
     const s = x.trim().toLowerCase();
-    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return Number(s);
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return type === 'real' ? toReal(Number(s), x) : Number(s);
     if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
     // NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL. As text it
     // equals itself and sorts above every number, as PostgreSQL's NaN does.
@@ -484,6 +567,8 @@ export function installPgFunctions(db: Database.Database): void {
     if (kind === 'numeric' && typeof x === 'number' && Number.isFinite(x) && !Number.isInteger(x))
       return decimalText(parseDecimal(String(computedNumeric(x)))!);
     if (kind === 'numeric' && typeof x === 'number' && !Number.isFinite(x)) return x > 0 ? 'Infinity' : '-Infinity';
+    // (a whole one in full: 1e20 is 100000000000000000000, as numeric prints it, not SQLite's 1.0e+20)
+    if (kind === 'numeric' && typeof x === 'number') return decimalText(parseDecimal(String(x))!);
     // 'numeric:s': a numeric(p, s) value at its scale (12.5 prints 12.50)
     if (typeof kind === 'string' && kind.startsWith('numeric:') && (typeof x === 'number' || typeof x === 'bigint')) {
       const d = parseDecimal(String(x));
@@ -509,7 +594,12 @@ export function installPgFunctions(db: Database.Database): void {
     if (isZero(x)) throw pgFail('22012', 'division by zero');
     return typeof x === 'string' ? (x as never) : Number(x);
   });
-  db.function('__pg_int', { deterministic: true }, (x: unknown, type: unknown) => pgInteger(x, String(type)) as number);
+  db.function(
+    '__pg_int',
+    { deterministic: true, varargs: true },
+    (x: unknown, type: unknown, fromDouble?: unknown) =>
+      pgInteger(x, String(type), fromDouble === 1 || fromDouble === 1n) as number,
+  );
   // a value written into an integer column: a fraction rounded half away from zero (as numeric to
   // integer), text read strictly, 64-bit integers exactly
   db.function('__pg_int_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
@@ -519,6 +609,13 @@ export function installPgFunctions(db: Database.Database): void {
   // as PostgreSQL's numeric would hold the exact result (0.1 * 3 is 0.3, not 0.30000000000000004)
   db.function('__pg_numeric_assign', { deterministic: true, safeIntegers: true }, (x: unknown) =>
     typeof x === 'number' ? computedNumeric(x) : (x as number),
+  );
+  db.function('__pg_interval_time', { deterministic: true }, (x: unknown) => intervalTime(x));
+  db.function('__pg_round_interval', { deterministic: true }, (x: unknown, digits: unknown) =>
+    roundInterval(x, Number(digits)),
+  );
+  db.function('__pg_jsonb_scalar', { deterministic: true }, (x: unknown, type: unknown) =>
+    jsonbScalar(x, String(type)),
   );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)

@@ -248,7 +248,8 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
   ]; // biome-ignore format: a table
   const CAST_TARGETS = [
     'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'bool', 'date', 'time', 'timestamp', 'timestamptz',
-    'interval', 'json', 'jsonb', 'bytea', 'uuid', 'timestamp(0)', 'numeric(5,1)',
+    'interval', 'json', 'jsonb', 'bytea', 'uuid', 'timestamp(0)', 'numeric(5,1)', 'text', 'varchar', 'bpchar',
+    'char(2)', 'time(1)', 'interval(0)',
   ]; // biome-ignore format: a table
 
   it('a cast PostgreSQL has no path for is its 42846 at the cast, whatever the value (it answered one, or another error)', async () => {
@@ -275,5 +276,35 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     ])
       await sameOutcome(sql);
     await sameOutcome('SELECT $1::int4::date', [1]);
+  });
+  it('casts between the types Patina has give what PostgreSQL gives: the value, or the same error', async () => {
+    // (but char(n) text not padded to n, which Patina keeps without its trailing spaces)
+    const sources = CAST_SOURCES.filter((v) => !v.startsWith("'ab'"));
+    const more = ['1e20::numeric', "'-Infinity'::float4", '1e300::float8', "'1.5'::jsonb", "'true'::jsonb"];
+    for (const v of [...sources, ...more, "'ab  '::char(4)", "'-1 mon 3 days'::interval", '-3.5::float4'])
+      for (const type of CAST_TARGETS) await sameOutcome(`SELECT (${v})::${type}`);
+    for (const sql of [
+      // a double to an integer rounds half to even, a numeric half away from zero
+      'SELECT 2.5::float8::int2, (-2.5)::float8::int4, 3.5::float4::int8, CAST(0.5::float8 AS int), 2.5::numeric::int',
+      "SELECT 'NaN'::float8::int4",
+      "SELECT '1.50'::jsonb::int4, '2.5'::jsonb::int8, '-2.5'::jsonb::int2, CAST('7'::jsonb AS float8)",
+      "SELECT '99999'::jsonb::int2",
+      "SELECT 'null'::jsonb::int4",
+      "SELECT interval '49:30:00.123456'::time(2), CAST(interval '-2 hours 30.25 seconds' AS time)",
+      "SELECT '1 day 23:59:59.5'::interval(0), '-1.5 sec'::interval(0), '2.25'::interval(1)",
+      'SELECT 1e-300::float8::float4',
+      'SELECT 12345.6::numeric(5,1)',
+    ])
+      await sameOutcome(sql);
+    // per row: a table's doubles, a subquery's intervals and jsonb
+    for (const c of [o.patina, o.postgres])
+      await c.query('INSERT INTO line_items (order_id, line, price) VALUES (9, 1, -2.5), (9, 2, 3.5), (9, 3, 0.5)');
+    await sameOutcome(
+      'SELECT price::int4, price::int8, CAST(price AS int2) FROM line_items WHERE order_id = 9 ORDER BY line',
+    );
+    await sameOutcome(
+      "SELECT iv::time, iv::time(0), j::int4, j::float8 FROM (VALUES (interval '1 day 2 hours', '1.50'::jsonb), (interval '-1 mon -3 hours', '-2.5')) v(iv, j)",
+    );
+    await sameOutcome("SELECT j::bool FROM (SELECT '1'::jsonb AS j) s");
   });
 });

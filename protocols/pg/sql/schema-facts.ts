@@ -42,6 +42,8 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         if (found.has(name)) continue;
         if (/^(bytea|blob)\b/i.test(c.type)) found.set(name, 'bytea');
         else if (/^((big|small)?int(eger|[248])?)\s*$/i.test(c.type)) found.set(name, 'int');
+        // (a double cast to an integer rounds half to even: typed-operators.ts)
+        else if (/^(float[48]?|real|double precision)\s*$/i.test(c.type)) found.set(name, 'float');
       }
     names = found;
     datedCache.set(schema, names);

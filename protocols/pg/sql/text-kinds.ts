@@ -77,8 +77,10 @@ export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
 /** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {
   // (SQL, read three times: a column, parameter or literal's)
+  if (kind === 'rtrim') return `rtrim(${x}, ' ')`;
+  // (a REAL SQLite would print with an exponent, 1e20's '1.0e+20', in full digits as numeric prints it)
   if (kind === 'numeric:own')
-    return `(CASE WHEN (${x}) IN (9e999, -9e999) THEN iif((${x}) > 0, 'Infinity', '-Infinity') ELSE ${x} END)`;
+    return `(CASE WHEN (${x}) IN (9e999, -9e999) THEN iif((${x}) > 0, 'Infinity', '-Infinity') WHEN typeof(${x}) = 'real' AND (abs(${x}) >= 1e15 OR abs(${x}) < 1e-4) THEN __pg_text('numeric', ${x}) ELSE ${x} END)`;
   if (kind === 'regclass' || kind === 'regtype' || kind === 'regnamespace') {
     // (a constant is printed here: pg_typeof's name as it is, an OID as its name)
     if (kind !== 'regclass' && /^'(?:[^']|'')*'$/.test(x)) return x;

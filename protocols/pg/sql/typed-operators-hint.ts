@@ -9,7 +9,7 @@ import { TEXT_FUNCTIONS } from './text-kinds';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 
-const TEXT_TYPE_WORDS = new Set(['text', 'varchar']);
+const TEXT_TYPE_WORDS = new Set(['text', 'varchar', 'bpchar', 'char', 'character']);
 
 /** Words that may give an operand a date or time type (a cheap test before parsing). */
 const HINTS = new Set([
@@ -68,6 +68,10 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let ordered = false;
   let castToInt = false;
   let numericHint = false;
+  let castToTime = false;
+  let castToScalar = false;
+  let jsonbHint = false;
+  let floatHint = false; // a double cast to an integer rounds half to even
   let negation = false;
   let keyedArray = false;
   let keyedUse = false;
@@ -121,10 +125,17 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // a numeric cast to an integer: its NaN is 0A000
     if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToInt = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && sig[i + 1]?.text.toLowerCase() === 'time') castToTime = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && SCALAR_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
+      castToScalar = true;
+    if (t.type === 'word' && !jsonbHint)
+      jsonbHint = t.text.toLowerCase() === 'jsonb' || columnType(t.text.toLowerCase()) === 'json';
     if (t.type === 'word' && !numericHint) {
       const w = t.text.toLowerCase();
       numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
     }
+    if (t.type === 'word' && !floatHint)
+      floatHint = FLOAT_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'float';
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
@@ -207,7 +218,11 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (string && literalTyped) ||
     (choice && anyString) ||
     (intervalHint && ordered) ||
-    (castToInt && numericHint) ||
+    (castToInt && (numericHint || floatHint)) ||
+    // an interval cast to time: its time of day
+    (castToTime && intervalHint) ||
+    // a jsonb cast to a number or boolean: its scalar
+    ((castToInt || castToScalar) && jsonbHint) ||
     // numeric arithmetic and sum(): NaN in, NaN out
     ((arithmetic || sum || negation) && numericHint) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
@@ -238,6 +253,18 @@ export const KEYED_FUNCTIONS = new Set(['array_position', 'array_replace', 'arra
 
 /** The integer types' names. */
 const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);
+const SCALAR_TYPE_WORDS = new Set([
+  'numeric',
+  'decimal',
+  'float',
+  'float4',
+  'float8',
+  'real',
+  'double',
+  'bool',
+  'boolean',
+]);
+const FLOAT_WORDS = new Set(['float', 'float4', 'float8', 'real', 'double']);
 
 /** Words that make an interval: the type, and the functions that return one. */
 const INTERVAL_WORDS = new Set([

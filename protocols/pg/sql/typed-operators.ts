@@ -37,6 +37,16 @@ const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.f
 const INSTANTS = new Set<number>([OID.timestamp, OID.timestamptz]);
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 const TEXT_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+/** The types jsonb casts to by its scalar's value, by the name PostgreSQL's errors give them. */
+const JSONB_SCALARS: Record<number, string> = {
+  [OID.int2]: 'smallint',
+  [OID.int4]: 'integer',
+  [OID.int8]: 'bigint',
+  [OID.numeric]: 'numeric',
+  [OID.float4]: 'real',
+  [OID.float8]: 'double precision',
+  [OID.bool]: 'boolean',
+};
 /** The integer types, by the name PostgreSQL's errors give them. */
 const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 'integer', [OID.int8]: 'bigint' };
 
@@ -659,6 +669,22 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.TypeCast.location, `nan-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);
   } else if (
     n.TypeCast &&
+    JSONB_SCALARS[typeNameOid(n.TypeCast.typeName)] &&
+    typer.type(n.TypeCast.arg) === OID.jsonb
+  ) {
+    // a jsonb number or boolean read as one, another kind 22023 (translate/casts.ts)
+    out.set(n.TypeCast.location, `jsonb-scalar:${JSONB_SCALARS[typeNameOid(n.TypeCast.typeName)]}`);
+  } else if (
+    n.TypeCast &&
+    typeNameOid(n.TypeCast.typeName) === OID.time &&
+    typer.type(n.TypeCast.arg) === OID.interval
+  ) {
+    out.set(n.TypeCast.location, 'iv-time'); // an interval's time of day (translate/casts.ts)
+  } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && FLOATS.has(typer.type(n.TypeCast.arg))) {
+    // a double to an integer rounds half to even, as rint does ((-2.5)::float8::int is -2), its NaN 22003
+    out.set(n.TypeCast.location, `float-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);
+  } else if (
+    n.TypeCast &&
     TEXT_TYPES.has(elementOidOf(typeNameOid(n.TypeCast.typeName)) ?? 0) &&
     keyedKind(typer.type(n.TypeCast.arg)) === 'boolean'
   ) {
@@ -671,6 +697,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // ARRAY[d]::text[]: each element as date's cast to text prints it, in the session's DateStyle
     // and zone ({02/01/2024}, {"2024-01-02 05:00:00-05"}; it kept the stored text)
     out.set(n.TypeCast.location, `text:${textKind(typer, n.TypeCast.arg)}`);
+  } else if (
+    n.TypeCast &&
+    (typeNameOid(n.TypeCast.typeName) === OID.text || typeNameOid(n.TypeCast.typeName) === OID.varchar) &&
+    typer.type(n.TypeCast.arg) === OID.bpchar
+  ) {
+    out.set(n.TypeCast.location, 'text:rtrim'); // char(n) to text drops its trailing spaces ('ab  '::char(4)::text is ab)
   } else if (n.TypeCast && TEXT_TYPES.has(typeNameOid(n.TypeCast.typeName))) {
     // a cast to text prints as PostgreSQL: `true` (SQLite's CAST gives 1), a double's shortest digits
     // (100, not 100.0), a numeric at its scale (1.50, not 1.5), a timestamp in full

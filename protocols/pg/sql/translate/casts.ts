@@ -77,6 +77,9 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
     if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
       return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
+    // interval(0): its seconds rounded to that many digits
+    if (type === 'interval' && mods.length === 1 && mods[0] < 6)
+      return `__pg_round_interval(${castTo(x, type, false)}, ${mods[0]})`;
     // timestamp(0), time(3): rounded to that many fractional digits (a literal here, else per row)
     if (TIME_CASTS.has(type) && mods[0] < 6) {
       const cast = castTo(x, type, false);
@@ -300,6 +303,21 @@ function zonedTextCast(t: Tok, operand: string, name: string, isArray: boolean, 
   return mods.length > 0 && mods[0] < 6 ? `__pg_round_time(${cast}, ${mods[0]})` : cast;
 }
 
+/**
+ * A double cast to an integer (marked so): rounded half to even, its NaN and infinities 22003. An
+ * interval cast to time: its time of day, rounded to time(n)'s digits (it was 22007). A jsonb cast to
+ * a number or boolean: its scalar (src/engine/pg-functions.ts), cast. Null for any other cast.
+ */
+function markedCast(t: Tok, operand: string, name: string, mods: number[]): string | null {
+  if (!('arith' in t)) return null;
+  if (t.arith?.startsWith('float-int:')) return `__pg_int(${operand}, '${t.arith.slice(10)}', 1)`;
+  if (t.arith?.startsWith('jsonb-scalar:'))
+    return castTo(`__pg_jsonb_scalar(${operand}, '${t.arith.slice(13)}')`, name, false, mods);
+  if (t.arith !== 'iv-time') return null;
+  const time = `__pg_interval_time(${operand})`;
+  return mods.length > 0 && mods[0] < 6 ? `__pg_round_time(${time}, ${mods[0]})` : time;
+}
+
 export function rewriteCasts(toks: Tok[]): Tok[] {
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -318,7 +336,10 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))));
     out.push({
       type: 'group',
-      text: zonedTextCast(t, operand, name, isArray, mods) ?? castTo(asText(t, operand), name, isArray, mods),
+      text:
+        markedCast(t, operand, name, mods) ??
+        zonedTextCast(t, operand, name, isArray, mods) ??
+        castTo(asText(t, operand), name, isArray, mods),
     });
     i = end - 1;
   }
@@ -388,7 +409,9 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     toks.splice(i, close - i + 1, {
       type: 'group',
       text:
-        zonedTextCast(toks[i], operand, name, isArray, mods) ?? castTo(asText(toks[i], operand), name, isArray, mods),
+        markedCast(toks[i], operand, name, mods) ??
+        zonedTextCast(toks[i], operand, name, isArray, mods) ??
+        castTo(asText(toks[i], operand), name, isArray, mods),
     });
   }
   return toks;
