@@ -276,6 +276,10 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     ])
       await sameOutcome(sql);
     await sameOutcome('SELECT $1::int4::date', [1]);
+    // the casts it follows are pg_cast's rows, which the catalog lists as PostgreSQL does (it had none)
+    await sameOutcome(
+      'SELECT castsource::regtype, casttarget::regtype, castcontext, castmethod FROM pg_cast ORDER BY castsource, casttarget',
+    );
   });
   it('casts between the types Patina has give what PostgreSQL gives: the value, or the same error', async () => {
     // (but char(n) text not padded to n, which Patina keeps without its trailing spaces)

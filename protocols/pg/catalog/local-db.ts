@@ -9,6 +9,7 @@ import { narrowInteger } from '../../../src/engine/values';
 import { GUC_DEFAULTS, durationMs, hiddenSetting, settingInUnit } from '../session/settings';
 import { PG_SETTING_ROWS } from './pg-settings-rows';
 import { OTHER_TYPE_ROWS, PG_RANGE_ROWS, PG_TYPE_ROWS, TYPE_COMMENTS } from './pg-type-rows';
+import { PG_CAST_ROWS } from '../types/pg-cast-rows';
 import { databaseCounts } from '../statement-counts';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from './tables';
 import { CATALOG_RELATION_OIDS } from './relation-oids';
@@ -255,6 +256,9 @@ export class LocalDb {
       rngsubdiff,
     ] of PG_RANGE_ROWS)
       ins('pg_range', { rngtypid, rngsubtype, rngmultitypid, rngcollation, rngsubopc, rngcanonical, rngsubdiff });
+    // pg_cast: PostgreSQL 15's casts (types/pg-cast-rows.ts), which sql/cast-paths.ts follows
+    for (const [oid, castsource, casttarget, castfunc, castcontext, castmethod] of PG_CAST_ROWS)
+      ins('pg_cast', { oid, castsource, casttarget, castfunc, castcontext, castmethod });
     // pg_settings: PostgreSQL 15's rows (catalog/pg-settings-rows.ts) with Patina's own values
     const own: [string, string, string][] = [
       ['server_version', '15.0', 'Preset Options'],

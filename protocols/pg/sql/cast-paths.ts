@@ -22,7 +22,7 @@ import { isTableColumn, withSources } from './typed-operators';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-const CASTS = new Set(PG_CAST_ROWS.map(([s, t]) => `${s}:${t}`));
+const CASTS = new Set(PG_CAST_ROWS.map(([, s, t]) => `${s}:${t}`));
 /** The string category, whose types convert to and from any other by I/O. */
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
