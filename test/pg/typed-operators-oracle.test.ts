@@ -300,6 +300,12 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       'SELECT 12345.6::numeric(5,1)',
     ])
       await sameOutcome(sql);
+    // a date alone has no time of day (the error's position, at the literal, Patina does not give)
+    for (const sql of ["SELECT '2024-02-29'::time", "SELECT time '2024-02-29'", "SELECT CAST('today' AS time(1))"]) {
+      const [p, g] = [await outcome(o.patina, sql), await outcome(o.postgres, sql)];
+      assert.deepEqual([p.code, p.message], [g.code, g.message], sql);
+      assert.equal(p.code, '22007', sql);
+    }
     // per row: a table's doubles, a subquery's intervals and jsonb
     for (const c of [o.patina, o.postgres])
       await c.query('INSERT INTO line_items (order_id, line, price) VALUES (9, 1, -2.5), (9, 2, 3.5), (9, 3, 0.5)');

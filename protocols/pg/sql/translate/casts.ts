@@ -157,6 +157,10 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return dateCast(x, '__pg_timestamptz', castTimestamptzHere);
     case 'time':
     case 'timetz':
+      // a literal of a date alone has no time of day: 22007, as time's input says (it was
+      // 00:00:00; per row a stored timestamp may be such text, and keeps its midnight)
+      if (/^'\s*(\d{4}-\d{1,2}-\d{1,2}|\d{8}|today|tomorrow|yesterday)\s*'$/i.test(x))
+        throw pgError('22007', `invalid input syntax for type time: "${x.slice(1, -1)}"`);
       return dateCast(x, '__pg_time', castTime);
     case 'interval':
       return dateCast(x, '__pg_interval', castInterval);
