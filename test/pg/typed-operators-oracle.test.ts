@@ -301,7 +301,7 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     ])
       await sameOutcome(sql);
     // a date alone has no time of day (the error's position, at the literal, Patina does not give)
-    for (const sql of ["SELECT '2024-02-29'::time", "SELECT time '2024-02-29'", "SELECT CAST('today' AS time(1))"]) {
+    for (const sql of ["SELECT ('2024-02-29')::time", "SELECT time '2024-02-29'", "SELECT CAST('today' AS time(1))"]) {
       const [p, g] = [await outcome(o.patina, sql), await outcome(o.postgres, sql)];
       assert.deepEqual([p.code, p.message], [g.code, g.message], sql);
       assert.equal(p.code, '22007', sql);

@@ -157,10 +157,7 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return dateCast(x, '__pg_timestamptz', castTimestamptzHere);
     case 'time':
     case 'timetz':
-      // a literal of a date alone has no time of day: 22007, as time's input says (it was
-      // 00:00:00; per row a stored timestamp may be such text, and keeps its midnight)
-      if (/^'\s*(\d{4}-\d{1,2}-\d{1,2}|\d{8}|today|tomorrow|yesterday)\s*'$/i.test(x))
-        throw pgError('22007', `invalid input syntax for type time: "${x.slice(1, -1)}"`);
+      refuseDateAlone(x);
       return dateCast(x, '__pg_time', castTime);
     case 'interval':
       return dateCast(x, '__pg_interval', castInterval);
@@ -175,6 +172,15 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     default: // xml, ...: SQLite keeps them as text already
       return x;
   }
+}
+
+/**
+ * A literal of a date alone cast to time has no time of day: 22007, as time's input says (it was
+ * 00:00:00). Per row such text stays midnight: a stored timestamp may be such text.
+ */
+function refuseDateAlone(x: string): void {
+  const date = /^[(\s]*'(\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{8}|today|tomorrow|yesterday)\s*)'[)\s]*$/i.exec(x);
+  if (date) throw pgError('22007', `invalid input syntax for type time: "${date[1]}"`);
 }
 
 /** The OID a literal names (`'integer'`, by `oidOf`) or is (`23`), as SQL; null for anything else. */
