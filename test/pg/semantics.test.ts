@@ -94,6 +94,20 @@ describe('PostgreSQL semantics over the PG port', function () {
     assert.equal(t.fields[0].name, 'pg_typeof');
   });
 
+  it('casts a column as the type its schema declares: INTEGER as integer, which casts to boolean; BIGINT not', async () => {
+    // (Patina keeps INTEGER as int8; PostgreSQL's cast check follows the declared type, int4, as a
+    // PostgreSQL table of the same DDL would: the oracle tests' PostgreSQL says bigint for these)
+    await c.query(`INSERT INTO todos (id, title, n) VALUES (7, 'x', 2)`);
+    const r = await c.query({ text: 'SELECT n::bool, (n - 2)::bool FROM todos WHERE id = 7', rowMode: 'array' });
+    assert.deepEqual(r.rows, [[true, false]]);
+    assert.deepEqual(await failure(c, 'SELECT n::int8::bool FROM todos'), {
+      code: '42846',
+      message: 'cannot cast type bigint to boolean',
+      detail: undefined,
+    });
+    await goesOn();
+  });
+
   it('says "there is no parameter $1" (42P02) for a parameter in a simple query', async () => {
     const r = psql(port, ['SELECT $1', 'SELECT 2'], ['-v', 'ON_ERROR_STOP=0', '-v', 'VERBOSITY=verbose', '-A', '-t']);
     assert.match(r.stderr, /ERROR: {2}42P02: there is no parameter \$1/);

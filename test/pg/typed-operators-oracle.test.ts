@@ -262,7 +262,7 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     for (const sql of [
       // CAST(... AS ...), a table's column, a cast of a function's value, a negated typed literal, nested casts
       'SELECT 1, CAST(0::int2 AS bool)',
-      'SELECT id::date FROM orders',
+      'SELECT paid::date FROM orders',
       'SELECT placed_at::int8 FROM orders WHERE id = 1',
       'SELECT now()::date::int',
       'SELECT (-32768::int2)::bool',
@@ -270,6 +270,15 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       'SELECT 1::date::bool',
       '  /* placed */  SELECT\n  amount::numeric::bool FROM orders',
       'SELECT id FROM orders WHERE (SELECT max(customer_id) FROM orders)::int4 > 0 AND paid::int4::date IS NULL',
+      // arrays: ARRAY[...] cast element by element (the error at the element), an array to an array
+      // by its elements' cast, an array and a scalar through text only
+      'SELECT ARRAY[1]::date[]',
+      'SELECT ARRAY[ARRAY[1, 2]]::interval[]',
+      "SELECT ARRAY[now()::date, '2024-01-01']::int[]",
+      "SELECT '{1}'::int[]::date[]",
+      'SELECT 1::int4::int4[]',
+      'SELECT (ARRAY[1])::int4',
+      "SELECT ARRAY[1.5]::int4[], ARRAY['1']::int8[], '{1}'::int[]::int8[], '{1}'::int[]::text, '{1}'::text::int[]",
       // the casts PostgreSQL has: the same type, pg_cast's pairs, text's I/O conversion either way
       'SELECT 1::int4::bool, true::int4, 1.5::float8::numeric, now()::date::timestamp, 1::int8::oid',
       "SELECT 2::int4::text::date + 1, (date '2024-01-01')::text::int4",

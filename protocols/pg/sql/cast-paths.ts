@@ -17,7 +17,8 @@ import { parseTree } from './parse';
 import { ctesOf } from './select-types';
 import { TYPE_NAMES, typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
-import { isTableColumn, withSources } from './typed-operators';
+import { firstLocation, tableColumn, withSources } from './typed-operators';
+import { elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -29,9 +30,19 @@ const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.f
 /** The built-in scalar types Patina names (domains, enums and arrays are left to the translation). */
 const CHECKED = new Set<number>(Object.values(TYPE_NAMES));
 
-/** Whether an explicit cast from `source` to `target` exists in PostgreSQL (both types Patina names). */
+/**
+ * Whether PostgreSQL has an explicit cast from `source` to `target`; true when either is not a type
+ * this checks (0, a domain, an enum, a type Patina does not name). An array casts to an array when
+ * its element casts to the element; an array and a scalar only through a string type.
+ */
 export function castExists(source: number, target: number): boolean {
-  return source === target || STRINGS.has(source) || STRINGS.has(target) || CASTS.has(`${source}:${target}`);
+  if (source === target || STRINGS.has(source) || STRINGS.has(target)) return true;
+  const [se, te] = [elementOidOf(source), elementOidOf(target)];
+  const checked = (t: number, e: number | undefined) => CHECKED.has(e ?? t);
+  if (!checked(source, se) || !checked(target, te)) return true;
+  if (se !== undefined && te !== undefined) return castExists(se, te);
+  if (se !== undefined || te !== undefined) return false;
+  return CASTS.has(`${source}:${target}`);
 }
 
 /** Whether the statement may cast: a `::` or a CAST. */
@@ -107,10 +118,26 @@ function firstMissing(n: Node, typer: Typer, declared: number[]): Missing | null
     if (f) return f;
   }
   if (n.TypeCast) {
-    const source = knownType(n.TypeCast.arg, t, declared);
     const target = typeNameOid(n.TypeCast.typeName);
-    if (CHECKED.has(source) && CHECKED.has(target) && !castExists(source, target))
-      return { source, target, location: n.TypeCast.location };
+    const arg = n.TypeCast.arg;
+    // ARRAY[...]::t[] casts each element to t, and an element that cannot be is the error, at it
+    if (arg?.A_ArrayExpr && elementOidOf(target) !== undefined)
+      return missingElement(arg.A_ArrayExpr.elements ?? [], elementOidOf(target)!, t, declared);
+    const source = knownType(arg, t, declared);
+    if (!castExists(source, target)) return { source, target, location: n.TypeCast.location };
+  }
+  return null;
+}
+
+/** The first element of ARRAY[...] (nested ones' too) with no cast to `target`, at the element. */
+function missingElement(elements: Node[], target: number, typer: Typer, declared: number[]): Missing | null {
+  for (const e of elements) {
+    const f = e?.A_ArrayExpr
+      ? missingElement(e.A_ArrayExpr.elements ?? [], target, typer, declared)
+      : castExists(knownType(e, typer, declared), target)
+        ? null
+        : { source: knownType(e, typer, declared), target, location: firstLocation(e) };
+    if (f) return f;
   }
   return null;
 }
@@ -121,7 +148,17 @@ function knownType(n: Node, typer: Typer, declared: number[]): number {
   // (a string literal is of type unknown, which its target's input function reads)
   if (n.A_Const) return n.A_Const.sval !== undefined || n.A_Const.isnull ? 0 : typer.type(n);
   if (n.TypeCast) return typeNameOid(n.TypeCast.typeName);
-  if (n.ColumnRef) return isTableColumn(n.ColumnRef, typer) ? typer.type(n) : 0;
+  // ARRAY[1, 2]: an array of its elements' type, when each tells it
+  if (n.A_ArrayExpr?.elements?.length > 0 && n.A_ArrayExpr.elements.every((e: Node) => knownType(e, typer, declared)))
+    return typer.type(n);
+  if (n.ColumnRef) {
+    const column = tableColumn(n.ColumnRef, typer);
+    if (!column) return 0;
+    // (an INTEGER or SMALLINT column, which Patina keeps as int8, casts as the type it is declared:
+    // `flag::bool` of an INTEGER column is int4's cast, which PostgreSQL has)
+    const declared = TYPE_NAMES[column.type.trim().toLowerCase()];
+    return declared === OID.int4 || declared === OID.int2 ? declared : typer.type(n);
+  }
   if (n.ParamRef) return declared[n.ParamRef.number - 1] ?? 0;
   // -32768::int2, -2.5::float8: the sign applied to a number of that type
   const e = n.A_Expr;

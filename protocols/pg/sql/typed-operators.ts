@@ -11,7 +11,7 @@
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
 import { parseTree } from './parse';
-import type { Schema } from '../../../src/engine/schema/model';
+import type { ColumnDef, Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
@@ -219,6 +219,11 @@ function markJsonGets(n: Node, typer: Typer, out: Map<number, string>): void {
 
 /** Whether a column reference names a column of a table of the schema (not of a subquery). */
 export function isTableColumn(ref: Node, typer: Typer): boolean {
+  return tableColumn(ref, typer) !== undefined;
+}
+
+/** The schema column a column reference names (not a subquery's), or undefined. */
+export function tableColumn(ref: Node, typer: Typer): ColumnDef | undefined {
   const fields = strings(ref.fields).map((f) => f.toLowerCase());
   const column = fields[fields.length - 1];
   const sources = fields.length === 2 ? [typer.scope.get(fields[0])] : [...typer.scope.values()];
@@ -227,7 +232,8 @@ export function isTableColumn(ref: Node, typer: Typer): boolean {
   const owners = sources.filter((src) =>
     Array.isArray(src) ? src.some((c) => c.name.toLowerCase() === column) : has(src),
   );
-  return owners.length === 1 && has(owners[0]);
+  if (owners.length !== 1 || !has(owners[0])) return undefined;
+  return typer.schema.tables.get(owners[0] as string)?.columns.find((c) => c.name.toLowerCase() === column);
 }
 
 export function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
