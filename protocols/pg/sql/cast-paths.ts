@@ -6,7 +6,7 @@
 // Patina's translation cast anyway: `0::int2::bool` answered false, `1::int4::date` 22007 and
 // `d::int4` of a date 22P02 per row. Checked where the tree tells the operand's type for certain (a
 // literal, a typed literal, a table's column, a cast, a parameter of a declared type, minus one of
-// those); elsewhere the translation casts as before.
+// those, ARRAY[...] of them); elsewhere the translation casts as before.
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgErrorAt } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
