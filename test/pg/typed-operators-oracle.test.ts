@@ -326,4 +326,22 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
     );
     await sameOutcome("SELECT j::bool FROM (SELECT '1'::jsonb AS j) s");
   });
+  it("a string literal its cast's type refuses is the input function's error at the literal (psql's caret; there was no position)", async () => {
+    for (const sql of [
+      "SELECT 'abc'::int",
+      "SELECT int4 'x'",
+      "SELECT 1, CAST('x' AS bool)",
+      "SELECT '1.5'::int2",
+      "SELECT 'zz'::numeric(5,1)",
+      "SELECT 'x'::uuid",
+      "SELECT '{'::jsonb",
+      "SELECT '99999'::int2",
+      "SELECT '1e300'::float4",
+      "SELECT ''::int",
+      "SELECT CASE WHEN false THEN 'x'::int END",
+      "SELECT '1'::int8, '9223372036854775808'::int8",
+      "  SELECT\n  ' 12 '::int, ' t '::bool, 'of'::bool, 'NaN'::numeric, '-inf'::float8, '+1.5e3'::numeric, '.5'::float4",
+    ])
+      await sameOutcome(sql);
+  });
 });

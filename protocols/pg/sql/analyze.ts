@@ -52,6 +52,7 @@ import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { checkTypeNames, mayNameTypes } from './type-names';
 import { checkCastPaths, mayCast } from './cast-paths';
+import { checkLiteralInput } from './literal-input';
 import { withOutputStyles } from './session-styles';
 import type { InputStyle } from '../../../src/engine/dates';
 import { withSessionZone } from './session-zone';
@@ -477,6 +478,8 @@ export class Analyzer {
     if (mayNameTypes(sig)) checkTypeNames(text, tokens);
     // a cast between types PostgreSQL has no cast for is its 42846 at the cast (sql/cast-paths.ts)
     if (mayCast(sig)) checkCastPaths(text, tokens, this.#engine.schema, declaredTypes);
+    // a string literal its cast's type refuses is the input function's error at the literal
+    if (mayCast(sig) || mayNameTypes(sig)) checkLiteralInput(text, tokens);
     // a statement that does not begin with its command (WITH ... UPDATE, a query in parentheses): the tree's
     let command = kw === 'WITH' || kw === '' ? (statementCommand(text) ?? (kw || 'SELECT')) : kw;
     if (command === 'VALUES' || command === 'TABLE') command = 'SELECT';
