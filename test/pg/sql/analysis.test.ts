@@ -94,7 +94,8 @@ describe('PG statement analysis', () => {
     assert.equal(columnOid({ name: 'count(*)', declType: null }, null), OID.int8);
     assert.equal(columnOid({ name: 'a', declType: null }, undefined), OID.text);
     assert.equal(expressionOid('$2', [OID.int4, OID.text]), OID.text);
-    assert.equal(expressionOid('$3', [OID.int4]), 0);
+    // a parameter the statement leaves open is text, as PostgreSQL resolves it
+    assert.equal(expressionOid('$3', [OID.int4]), OID.text);
     assert.equal(expressionOid('__pg_bool(x)', []), OID.bool);
     assert.equal(expressionOid('x', []), 0);
     assert.deepEqual(
