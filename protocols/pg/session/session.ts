@@ -22,7 +22,7 @@ import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
 import { atPlace, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
-import { type PinnedClock, clockStoredText, pinClock } from '../../../src/engine/micro-clock';
+import { type PinnedClock, SessionClock, nowMicros, pinClock } from '../../../src/engine/micro-clock';
 import { pgConstraintError } from './constraint-errors';
 import { SqlCursors } from './cursors';
 import { NO_OUTCOME, type Outcome, type PgEngine } from './engine';
@@ -126,7 +126,7 @@ export class Session {
    * statement (BEGIN's, or the first of a simple query's implicit transaction) and kept to its end,
    * and the statement's start.
    */
-  #clock: PinnedClock = { xact: '', stmt: '' };
+  #clock = new SessionClock(0n, 0n);
   /** The reported settings' values as the client was last told them (ParameterStatus), in REPORTED_SETTINGS' order. */
   #reported: string[] = [];
   /** The settings' change count when #reported was last compared with them (SettingsMap.changes). */
@@ -246,13 +246,17 @@ export class Session {
 
   /** A statement starts: its clock, and the transaction's when none is open (micro-clock.ts). */
   #tick(): void {
-    const now = clockStoredText();
-    this.#clock = { xact: this.#t.state === 'idle' || this.#clock.xact === '' ? now : this.#clock.xact, stmt: now };
+    const now = nowMicros();
+    const c = this.#clock;
+    this.#clock =
+      this.#t.state === 'idle' || c.xactUs === 0n
+        ? new SessionClock(now, now)
+        : new SessionClock(c.xactUs, now, c.xactTextMade);
   }
 
   /** The clock a statement's SQL reads, when it reads one (now(), statement_timestamp(): __pg_now). */
   #clockFor(sql: string): PinnedClock | undefined {
-    return sql.includes('_now(') ? this.#clock : undefined;
+    return sql.includes('_now(') ? this.#clock.plain() : undefined;
   }
 
   #execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
