@@ -729,6 +729,20 @@ export function jsonLayoutEdits(
 ): void {
   const offsets: number[] = [];
   for (let i = 0, at = 0; i < tokens.length; at += Buffer.byteLength(tokens[i++].text) + 1) offsets.push(at);
+  // tokens i..end as __pg_json_verbatim(...) (of __pg_jsonb_text(...) for a jsonb: printed as jsonb prints it)
+  const wrapVerbatim = (i: number, end: number, jsonb: boolean | undefined) => {
+    before.set(i, [
+      ...(before.get(i) ?? []),
+      { type: 'word', text: '__pg_json_verbatim' },
+      { type: 'punct', text: '(' },
+      ...(jsonb ? [{ type: 'word', text: '__pg_jsonb_text' } as const, { type: 'punct', text: '(' } as const] : []),
+    ]);
+    after.set(end, [
+      { type: 'punct', text: ')' },
+      ...(jsonb ? [{ type: 'punct', text: ')' } as const] : []),
+      ...(after.get(end) ?? []),
+    ]);
+  };
   // (a json read whose tokens could not be wrapped: its operators left as they were, SQLite's document)
   let unwrapped = -1;
   for (let i = 0; i < tokens.length; i++) {
@@ -744,17 +758,7 @@ export function jsonLayoutEdits(
       const start = offsets.indexOf(Number(kept.slice(kept.indexOf(':') + 1)), i);
       const end = start < 0 ? -1 : operandEnd(tokens, start);
       if (end >= 0 && balanced(tokens, i, end)) {
-        before.set(i, [
-          ...(before.get(i) ?? []),
-          { type: 'word', text: '__pg_json_verbatim' },
-          { type: 'punct', text: '(' },
-          ...(jsonb ? [{ type: 'word', text: '__pg_jsonb_text' } as const, { type: 'punct', text: '(' } as const] : []),
-        ]);
-        after.set(end, [
-          { type: 'punct', text: ')' },
-          ...(jsonb ? [{ type: 'punct', text: ')' } as const] : []),
-          ...(after.get(end) ?? []),
-        ]);
+        wrapVerbatim(i, end, jsonb);
       } else unwrapped = end >= 0 ? offsets[end] : Number.MAX_SAFE_INTEGER;
     } else if (kept?.startsWith('row:')) {
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
@@ -772,17 +776,7 @@ export function jsonLayoutEdits(
           : leafEnd(tokens, i, kept === 'jsonb' ? 'column' : (kept as 'column' | 'cast'));
       if (end >= 0) {
         const jsonb = kept === 'jsonb';
-        before.set(i, [
-          ...(before.get(i) ?? []),
-          { type: 'word', text: '__pg_json_verbatim' },
-          { type: 'punct', text: '(' },
-          ...(jsonb ? [{ type: 'word', text: '__pg_jsonb_text' } as const, { type: 'punct', text: '(' } as const] : []),
-        ]);
-        after.set(end, [
-          { type: 'punct', text: ')' },
-          ...(jsonb ? [{ type: 'punct', text: ')' } as const] : []),
-          ...(after.get(end) ?? []),
-        ]);
+        wrapVerbatim(i, end, jsonb);
       }
     }
     if (layout === undefined) continue;

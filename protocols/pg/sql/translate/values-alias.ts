@@ -28,6 +28,28 @@ const punct = (text: string): Tok => ({ type: 'punct', text });
 const quoted = (name: string): Tok => ({ type: 'quoted', text: `"${name.replaceAll('"', '""')}"` });
 
 /**
+ * `query` read through a CTE with the column list `names` (the columns past them keep `known`'s
+ * names), as `(WITH __pg_cols(names...) AS (query) SELECT * FROM __pg_cols) AS alias`; more names
+ * than `known` columns is PostgreSQL's 42P10. `known` null: the names must be as many as the columns.
+ */
+function throughColumnList(query: Tok[], listed: Tok[], known: string[] | null, alias: Tok): Tok[] {
+  const names = [...listed];
+  if (known && known.length < names.length) {
+    const name = alias.type === 'quoted' ? alias.text.slice(1, -1).replaceAll('""', '"') : alias.text;
+    throw pgError(
+      '42P10',
+      `table "${name}" has ${known.length} columns available but ${names.length} columns specified`,
+    );
+  }
+  if (known) for (const n of known.slice(names.length)) names.push(quoted(n));
+  const out: Tok[] = [punct('('), word('WITH'), word('__pg_cols'), punct('(')];
+  names.forEach((n, k) => out.push(...(k > 0 ? [punct(','), n] : [n])));
+  out.push(punct(')'), word('AS'), punct('('), ...query, punct(')'));
+  out.push(word('SELECT'), punct('*'), word('FROM'), word('__pg_cols'), punct(')'), word('AS'), alias);
+  return out;
+}
+
+/**
  * `(SELECT ...) [AS] s(a, b)` in FROM (or after JOIN, LATERAL or a comma there) as a query over a
  * CTE with that column list. `columns` gives the query's column names as SQLite prepares it (null
  * when it does not prepare alone: then the names must be as many as its columns).
@@ -61,20 +83,7 @@ export function rewriteSubqueryAlias(toks: Tok[], columns: (query: Tok[]) => str
       i = c;
       continue;
     }
-    const names = [...list.names];
-    const known = columns(inner);
-    if (known && known.length < names.length) {
-      const alias = toks[j].type === 'quoted' ? toks[j].text.slice(1, -1).replaceAll('""', '"') : toks[j].text;
-      throw pgError(
-        '42P10',
-        `table "${alias}" has ${known.length} columns available but ${names.length} columns specified`,
-      );
-    }
-    if (known && known.length > names.length) for (const n of known.slice(names.length)) names.push(quoted(n));
-    out.push(punct('('), word('WITH'), word('__pg_cols'), punct('('));
-    names.forEach((n, k) => out.push(...(k > 0 ? [punct(','), n] : [n])));
-    out.push(punct(')'), word('AS'), punct('('), ...inner, punct(')'));
-    out.push(word('SELECT'), punct('*'), word('FROM'), word('__pg_cols'), punct(')'), word('AS'), toks[j]);
+    out.push(...throughColumnList(inner, list.names, columns(inner), toks[j]));
     i = list.end;
   }
   return out;
@@ -162,19 +171,7 @@ export function rewriteTableAlias(toks: Tok[], columns: (table: string) => strin
       out.push(t);
       continue;
     }
-    const names = [...list.names];
-    if (known.length < names.length) {
-      const alias = toks[j].type === 'quoted' ? toks[j].text.slice(1, -1).replaceAll('""', '"') : toks[j].text;
-      throw pgError(
-        '42P10',
-        `table "${alias}" has ${known.length} columns available but ${names.length} columns specified`,
-      );
-    }
-    for (const n of known.slice(names.length)) names.push(quoted(n));
-    out.push(punct('('), word('WITH'), word('__pg_cols'), punct('('));
-    names.forEach((n, k) => out.push(...(k > 0 ? [punct(','), n] : [n])));
-    out.push(punct(')'), word('AS'), punct('('), word('SELECT'), punct('*'), word('FROM'), t, punct(')'));
-    out.push(word('SELECT'), punct('*'), word('FROM'), word('__pg_cols'), punct(')'), word('AS'), toks[j]);
+    out.push(...throughColumnList([word('SELECT'), punct('*'), word('FROM'), t], list.names, known, toks[j]));
     i = list.end;
   }
   return out;
