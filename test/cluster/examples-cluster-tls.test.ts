@@ -10,20 +10,27 @@ import { CLI } from '../helpers/agent';
 
 const EXAMPLES = path.resolve(__dirname, '..', '..', '..', 'examples');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
+/** `n` distinct free ports: each listener is held until all are picked (a port closed at once could be picked again). */
+async function freePorts(n: number): Promise<number[]> {
+  const servers: net.Server[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const s = net.createServer();
+      servers.push(s);
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
+    }
+    return servers.map((s) => (s.address() as net.AddressInfo).port);
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  }
 }
 
 /** Moves the agents' addresses in the example's files to free ports (`ports`: each port now, updated). */
 async function movePorts(root: string, ports: Map<string, number>): Promise<void> {
   const moved = new Map<number, number>();
+  const free = await freePorts(ports.size);
   for (const [name, now] of ports) {
-    const next = await freePort();
+    const next = free.shift()!;
     moved.set(now, next);
     ports.set(name, next);
   }
@@ -73,8 +80,10 @@ describe('the three-agent example over TLS with tokens', function () {
       await movePorts(root, ports);
       let out = await runExample(root);
       // A port picked free above can be taken before an agent binds it (another process's outgoing
-      // connection draws from the same range): then the example stops at once, and runs again on new ports.
-      if (out.code !== 0 && /EADDRINUSE|address already in use/i.test(out.text)) {
+      // connection draws from the same range; mocha's second worker starts agents on ports the kernel
+      // picks meanwhile): then the example stops at once, and runs again on new ports, up to three
+      // more times (one retry was not enough once in a CI run of the parallel suite).
+      for (let retry = 0; retry < 3 && out.code !== 0 && /EADDRINUSE|address already in use/i.test(out.text); retry++) {
         await movePorts(root, ports);
         out = await runExample(root);
       }
