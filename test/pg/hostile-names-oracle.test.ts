@@ -15,6 +15,7 @@ const TEMPLATES = (n: string): string[] => [
   `SELECT ${n}(1)`,
   `SELECT "${n}"(1)`,
   `SELECT ${n}`,
+  `SELECT pg_catalog.${n}(1)`,
   `SELECT 1::${n}`,
   `SELECT CAST(1 AS "${n}")`,
   `SELECT * FROM ${n}`,

@@ -26,7 +26,7 @@ import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
-import { catalogRelations, hasNoFrom } from './local-statements';
+import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
@@ -545,7 +545,7 @@ export class Analyzer {
       st = this.#local.prepare(sql);
     } catch (err) {
       if (!local && /no such function: patina_/.test((err as Error).message)) st = this.#engine.writer.prepare(sql);
-      else if (local && catalogRelations(sig, true)) {
+      else if (local && catalogRelations(sig, true) && readsCatalogRelation(sig)) {
         // (a catalog relation Patina does not model; a query of user tables that fails is an error)
         // what Patina refuses by name is refused here too (pg_dump -j's pg_export_snapshot())
         const refusal = explainRefusal(text, err, tokens);

@@ -47,6 +47,28 @@ export function catalogRelations(tokens: PgToken[], relationsOnly = false): bool
   return false;
 }
 
+/**
+ * Whether the statement names a catalog relation (a `pg_*` name or one qualified by pg_catalog or
+ * information_schema that is not called): `SELECT pg_catalog.nosuch(1)` reads none, so SQLite's
+ * failure to prepare it is the function's 42883, not a catalog query Patina answers with no rows.
+ */
+export function readsCatalogRelation(tokens: PgToken[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.type !== 'word' && t.type !== 'quoted') continue;
+    const name = identName(t);
+    if ((name === 'information_schema' || name === 'pg_catalog') && tokens[i + 1]?.text === '.') {
+      if (tokens[i + 3]?.text === '(') {
+        i += 2; // a qualified function call
+        continue;
+      }
+      return true;
+    }
+    if (name.startsWith('pg_') && tokens[i + 1]?.text !== '(') return true;
+  }
+  return false;
+}
+
 /** True when a SELECT has no FROM at all (constants and functions: answered locally). */
 export function hasNoFrom(tokens: PgToken[]): boolean {
   return !tokens.some((t) => t.type === 'word' && t.text.toUpperCase() === 'FROM');
