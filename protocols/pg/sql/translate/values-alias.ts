@@ -6,7 +6,7 @@
 // others keep the names SQLite gives them (DialectContext.selectColumns).
 // test/pg/semantics-oracle.test.ts compares both with PostgreSQL 15.
 import { pgError } from '../../sqlstate';
-import { NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord } from '../tokens';
+import { NOT_FROM_ALIAS, type Tok, closer, fromItemStarts, isPunct, isWord } from '../tokens';
 
 /** The names of an alias's column list, `v(a, b)` from `alias` at j; null when there is none. */
 function aliasNames(toks: Tok[], j: number): { names: Tok[]; end: number } | null {
@@ -143,15 +143,12 @@ export function rewriteValuesAlias(toks: Tok[]): Tok[] {
  */
 export function rewriteTableAlias(toks: Tok[], columns: (table: string) => string[] | null): Tok[] {
   const out: Tok[] = [];
-  let inFrom = false;
+  const itemStart = fromItemStarts();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (isWord(t, 'FROM') || isWord(t, 'JOIN')) inFrom = true;
-    else if (isWord(t, 'WHERE') || isWord(t, 'SELECT') || isWord(t, 'GROUP') || isWord(t, 'ORDER')) inFrom = false;
-    const before = toks[i - 1];
-    const placed = isWord(before, 'FROM') || isWord(before, 'JOIN') || (isPunct(before, ',') && inFrom);
+    // (the tokens skipped below, an alias's column list, are balanced: the FROM tracking holds)
     if (
-      !placed ||
+      !itemStart(toks, i) ||
       !(t.type === 'word' || t.type === 'quoted') ||
       isPunct(toks[i + 1], '(') ||
       isPunct(toks[i + 1], '.')
