@@ -1,3 +1,4 @@
+import { hiddenName } from './sql-text';
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
 import { arrayText, installPgFunctions } from './pg-functions';
@@ -141,7 +142,7 @@ export function installReadFunctions(db: Database.Database): void {
   // regexp_split_to_table(s, p [, flags]): the same texts, one row each
   db.table('regexp_split_to_table', {
     columns: ['value'],
-    parameters: ['s', 'p', 'flags'],
+    parameters: ['s', 'p', 'flags'].map(hiddenName),
     *rows(str: unknown, p: unknown, flags: unknown) {
       if (str === null || p === null || str === undefined || p === undefined) return;
       for (const x of split(str, p, flags)) yield [x];
@@ -150,7 +151,7 @@ export function installReadFunctions(db: Database.Database): void {
   // regexp_matches(s, p [, flags]): one row per match ('g': every one), each a text[]
   db.table('__pg_regexp_matches', {
     columns: ['value'],
-    parameters: ['s', 'p', 'flags'],
+    parameters: ['s', 'p', 'flags'].map(hiddenName),
     *rows(str: unknown, p: unknown, flags: unknown) {
       if (str === null || p === null || str === undefined || p === undefined) return;
       const f = flags === undefined || flags === null ? '' : String(flags);

@@ -1,3 +1,4 @@
+import { hiddenName } from './sql-text';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval, dateArithmetic, inputStyleOf, withInputStyle } from './dates';
@@ -196,7 +197,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // of a bytea array as blobs (its elements are kept as hex text)
   db.table('__pg_elems_as', {
     columns: ['value'],
-    parameters: ['arr', 'kind'],
+    parameters: ['arr', 'kind'].map(hiddenName),
     *rows(arr: unknown, kind: unknown) {
       if (Buffer.isBuffer(arr) && arr.length === 1 && arr[0] === 0) return yield [null as never];
       for (const x of allElements(arr)) yield [(x === null ? null : asValue(x, kind)) as never];
@@ -234,7 +235,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // that a write may read them (INSERT ... SELECT ... FROM generate_series(1, 100) g)
   db.table('unnest', {
     columns: ['value'],
-    parameters: ['arr'],
+    parameters: ['arr'].map(hiddenName),
     *rows(arr: unknown) {
       for (const x of unnestValues(arr)) yield [x as never];
     },
@@ -242,14 +243,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   db.table('generate_series', {
     columns: ['value'],
     // (`zone`: of timestamptz with the session in a zone other than UTC, whose days a step's are)
-    parameters: ['start', 'stop', 'step', 'zone'],
+    parameters: ['start', 'stop', 'step', 'zone'].map(hiddenName),
     *rows(start: unknown, stop: unknown, step: unknown, zone: unknown) {
       for (const x of seriesValues(start, stop, step, zone)) yield [x as never];
     },
   });
   db.table('generate_subscripts', {
     columns: ['value'],
-    parameters: ['arr', 'dim', 'reverse'],
+    parameters: ['arr', 'dim', 'reverse'].map(hiddenName),
     *rows(arr: unknown, dim: unknown, reverse: unknown) {
       for (const x of subscriptValues(arr, dim, reverse)) yield [x as never];
     },
@@ -302,12 +303,9 @@ function asValue(x: unknown, kind: unknown): unknown {
 /** The calls one __pg_srf_zip runs in step at most, and its columns and parameters. */
 export const ZIP_CALLS = 4;
 const ZIP_COLUMNS = Array.from({ length: ZIP_CALLS }, (_, k) => `v${k + 1}`);
-const ZIP_PARAMETERS = Array.from({ length: ZIP_CALLS }, (_, k) => [
-  `f${k + 1}`,
-  `a${k + 1}`,
-  `b${k + 1}`,
-  `c${k + 1}`,
-]).flat();
+const ZIP_PARAMETERS = Array.from({ length: ZIP_CALLS }, (_, k) => [`f${k + 1}`, `a${k + 1}`, `b${k + 1}`, `c${k + 1}`])
+  .flat()
+  .map(hiddenName);
 /** The set-returning functions __pg_srf_zip runs. */
 export const ZIPPED_FUNCTIONS = new Set(['unnest', 'generate_series', 'generate_subscripts']);
 

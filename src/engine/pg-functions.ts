@@ -1,3 +1,4 @@
+import { hiddenName } from './sql-text';
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
@@ -440,7 +441,7 @@ export function installPgFunctions(db: Database.Database): void {
   // the elements of an array value (PostgreSQL's text form or JSON): `x = ANY($1)` reads them
   db.table('__pg_elems', {
     columns: ['value', 'key'],
-    parameters: ['arr'],
+    parameters: ['arr'].map(hiddenName),
     *rows(arr: unknown) {
       const xs = arrayElements(arr);
       for (let i = 0; i < xs.length; i++) yield [xs[i] as never, i];

@@ -1,3 +1,4 @@
+import { hiddenName } from './sql-text';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { type Json, byKey, jsonOperand, printJsonb, quote } from './jsonb';
@@ -166,7 +167,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     const p = jsonb ? 'jsonb' : 'json';
     db.table(`__pg_${p}_each`, {
       columns: ['key', 'value'],
-      parameters: ['j'],
+      parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
         const doc = jsonOperand(j);
@@ -177,7 +178,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     });
     db.table(`__pg_${p}_each_text`, {
       columns: ['key', 'value'],
-      parameters: ['j'],
+      parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
         const doc = jsonOperand(j);
@@ -188,7 +189,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     });
     db.table(`__pg_${p}_array_elements`, {
       columns: ['value'],
-      parameters: ['j'],
+      parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
         const doc = elements(jsonOperand(j), `${p}_array_elements`);
@@ -198,7 +199,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     });
     db.table(`__pg_${p}_array_elements_text`, {
       columns: ['value'],
-      parameters: ['j'],
+      parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
         const doc = elements(jsonOperand(j), `${p}_array_elements_text`);
@@ -208,7 +209,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     });
     db.table(`__pg_${p}_object_keys`, {
       columns: ['value'],
-      parameters: ['j'],
+      parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
         const doc = jsonOperand(j);

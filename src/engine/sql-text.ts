@@ -134,3 +134,10 @@ export function positionalPlaceholders(sql: string): { plain: boolean; numbered:
 export function quoteLiteral(s: string): string {
   return "'" + s.split("'").join("''") + "'";
 }
+
+/**
+ * The name of a table-valued function's parameter (its hidden column). SQLite lets a query name a
+ * hidden column like any other, so a plain name (`arr`, `j`, `s`) made a user's column of that name
+ * ambiguous in `SELECT unnest(arr) FROM t` (42702): the parameters take names no schema has.
+ */
+export const hiddenName = (p: string): string => `__pg_arg_${p}`;

@@ -7,7 +7,8 @@ import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
 CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
-  tags TEXT[], meta JSONB);`;
+  tags TEXT[], meta JSONB);
+CREATE TABLE srf_args (id BIGINT NOT NULL PRIMARY KEY, arr TEXT[], j JSONB, s TEXT, p TEXT, start BIGINT, stop BIGINT);`;
 const ROWS = [
   `INSERT INTO authors (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')`,
   `INSERT INTO books (id, author_id, title, price, tags, meta) VALUES
@@ -15,6 +16,7 @@ const ROWS = [
     (11, 1, 'B', 3.00, '{}', NULL),
     (12, 2, 'C', 7.25, '{y}', '{"a": 9007199254740993}'),
     (13, 1, 'D', 20.00, NULL, '{}')`,
+  `INSERT INTO srf_args VALUES (1, '{x,y}', '[1, "a"]', 'a,b', ',', 1, 3), (2, '{z}', '[]', 'c', ',', 5, 4)`,
 ];
 
 describe('LATERAL subqueries and function column lists against PostgreSQL 15', function () {
@@ -83,5 +85,17 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
     await same(
       'SELECT b.id, e.k, e.v FROM books b CROSS JOIN LATERAL jsonb_each_text(b.meta) AS e(k, v) ORDER BY 1, 2',
     );
+  });
+  it("a set-returning call of a column named as the function's parameter (arr, j, s, start) reads the column (it was 42702 ambiguous)", async () => {
+    for (const sql of [
+      'SELECT id, unnest(arr) FROM srf_args ORDER BY 1, 2',
+      'SELECT u FROM srf_args, unnest(arr) AS u ORDER BY 1',
+      'SELECT id, jsonb_array_elements(j) FROM srf_args ORDER BY 1',
+      'SELECT e FROM srf_args, jsonb_array_elements_text(j) AS e ORDER BY 1',
+      'SELECT id, regexp_split_to_table(s, p) FROM srf_args ORDER BY 1, 2',
+      'SELECT id, x FROM srf_args, generate_series(start, stop) AS x ORDER BY 1, 2',
+      'SELECT id, unnest(arr), generate_series(1, 2) FROM srf_args ORDER BY 1, 2, 3',
+    ])
+      await same(sql);
   });
 });
