@@ -33,6 +33,7 @@ import { rewriteSubqueryAlias, rewriteTableAlias, rewriteValuesAlias } from './v
 import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
+import { rewriteDistinctAggregates } from './distinct-aggregates';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -81,7 +82,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     ),
     hasColumn,
   );
-  toks = rewriteSetMembers(toks);
+  toks = rewriteSetMembers(rewriteDistinctAggregates(toks));
   toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
   toks = rewriteFunctionColumns(toks, hasColumn);
