@@ -962,6 +962,22 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     assert.equal((await patina.query('SELECT count(*) AS n FROM orders WHERE id = 900')).rows[0].n, '0');
   });
 
+  it('a SELECT of no items (EXISTS (SELECT FROM ...), SELECT FROM t) runs, its rows of no columns (it was a syntax error)', async () => {
+    for (const sql of [
+      'SELECT id FROM customers c WHERE NOT EXISTS (SELECT FROM orders o WHERE o.customer_id = c.id) ORDER BY id',
+      'SELECT id FROM customers c WHERE EXISTS (SELECT FROM orders o WHERE o.customer_id = c.id) ORDER BY id',
+      'SELECT FROM customers',
+      'SELECT FROM orders WHERE id = 1 UNION ALL SELECT FROM customers',
+      'SELECT count(*) FROM (SELECT FROM orders) s',
+    ])
+      await sameOnBoth(o, sql);
+    // psql prints a row count under an empty header, as for PostgreSQL
+    assert.equal(
+      psqlOk(o.pair.patinaPort, ['SELECT FROM customers WHERE id < 3']),
+      psqlOk(o.pair.postgresPort, ['SELECT FROM customers WHERE id < 3']),
+    );
+  });
+
   it('a construct with no translation gets 0A000 naming it (PostgreSQL runs each)', async () => {
     const refused: [string, RegExp][] = [
       [

@@ -123,9 +123,11 @@ export class PortalRunner {
   #dataRow(row: unknown[], fields: Field[], zone: string | null, styles: OutputStyles) {
     const w = this.#out.w;
     const charset = w.charset;
-    w.begin('D').i16(row.length);
+    // (no fields: a SELECT of no items, whose SQLite row holds one NULL, translate/empty-select.ts)
+    const n = fields.length === 0 ? 0 : row.length;
+    w.begin('D').i16(n);
     try {
-      for (let i = 0; i < row.length; i++) {
+      for (let i = 0; i < n; i++) {
         const f = fields[i];
         w.value(
           f === undefined

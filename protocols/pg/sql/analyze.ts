@@ -51,6 +51,7 @@ import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { checkTypeNames, mayNameTypes } from './type-names';
+import { selectsNothing } from './translate/empty-select';
 import { checkCastPaths, mayCast } from './cast-paths';
 import { checkLiteralInput } from './literal-input';
 import { withOutputStyles } from './session-styles';
@@ -573,30 +574,34 @@ export class Analyzer {
       const tree =
         command === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema, declaredTypes) : null;
       const parsed = tree && tree.length === cols.length ? tree : null;
-      columns = cols.map((c, i) => {
-        const t = typed?.[i];
-        const p = parsed?.[i];
-        // a set operation's column is typed by all its branches (SQLite declares the first one's)
-        const declType = p?.setop ? null : c.type;
-        return {
-          name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
-          declType,
-          // (a bare parameter under an alias, `$1 AS a`, has the parameter's type as `$1` has: text when open)
-          oid: declType
-            ? 0
-            : p?.oid ||
-              (p?.setop
-                ? 0
-                : t?.oid || (t?.param ? expressionOid(`$${t.param}`, paramTypes) : expressionOid(c.name, paramTypes))),
-          ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
-          ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
-          ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
-          ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
-          ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
-          ...(p?.computed && !declType ? { computed: true } : {}),
-          ...(local ? {} : this.#origin(c)),
-        };
-      });
+      // a SELECT of no items (`SELECT FROM t`): rows of no columns (SQLite read its NULL, empty-select.ts)
+      if (cols.length === 1 && cols[0].name === 'NULL' && selectsNothing(text)) columns = [];
+      else
+        columns = cols.map((c, i) => {
+          const t = typed?.[i];
+          const p = parsed?.[i];
+          // a set operation's column is typed by all its branches (SQLite declares the first one's)
+          const declType = p?.setop ? null : c.type;
+          return {
+            name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
+            declType,
+            // (a bare parameter under an alias, `$1 AS a`, has the parameter's type as `$1` has: text when open)
+            oid: declType
+              ? 0
+              : p?.oid ||
+                (p?.setop
+                  ? 0
+                  : t?.oid ||
+                    (t?.param ? expressionOid(`$${t.param}`, paramTypes) : expressionOid(c.name, paramTypes))),
+            ...(p?.typmod !== undefined ? { typmod: p.typmod } : {}),
+            ...(p?.scale !== undefined && !declType ? { scale: p.scale } : {}),
+            ...(p?.scaleIsMinimum && !declType ? { scaleIsMinimum: true } : {}),
+            ...(p?.scaleParams?.length && !declType ? { scaleParams: p.scaleParams } : {}),
+            ...(p?.scaleOffsets && !declType ? { scaleOffsets: p.scaleOffsets } : {}),
+            ...(p?.computed && !declType ? { computed: true } : {}),
+            ...(local ? {} : this.#origin(c)),
+          };
+        });
     }
     const positional = st.readonly && !local ? positionalSql(sql, paramTypes.length) : undefined;
     // a multi-row upsert: its rows' keys, which must not repeat (PostgreSQL's 21000)

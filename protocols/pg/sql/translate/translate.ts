@@ -34,6 +34,7 @@ import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
 import { rewriteDistinctAggregates } from './distinct-aggregates';
+import { rewriteEmptySelect } from './empty-select';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -82,7 +83,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     ),
     hasColumn,
   );
-  toks = rewriteSetMembers(rewriteDistinctAggregates(toks));
+  toks = rewriteSetMembers(rewriteDistinctAggregates(rewriteEmptySelect(toks)));
   toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
   toks = rewriteFunctionColumns(toks, hasColumn);
