@@ -560,7 +560,7 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT c.id, (SELECT array_agg(l.line) FROM line_items l WHERE l.order_id = c.id) FROM customers c ORDER BY 1',
       'SELECT ARRAY(SELECT id FROM orders WHERE false), coalesce(array_agg(id), ARRAY[]::bigint[]) FROM orders WHERE false',
       // rows come 3, 1, 2, 1 and NULL first; PostgreSQL sorts the distinct values
-      'SELECT array_agg(DISTINCT x), string_agg(DISTINCT y, \',\'), json_agg(DISTINCT x), jsonb_agg(DISTINCT y) FROM (VALUES (NULL, \'b\'), (3, \'c\'), (1, \'a\'), (2, \'c\'), (1, NULL)) v(x, y)',
+      "SELECT array_agg(DISTINCT x), string_agg(DISTINCT y, ','), json_agg(DISTINCT x), jsonb_agg(DISTINCT y) FROM (VALUES (NULL, 'b'), (3, 'c'), (1, 'a'), (2, 'c'), (1, NULL)) v(x, y)",
       'SELECT array_agg(DISTINCT placed_at), array_agg(DISTINCT price), array_agg(DISTINCT -qty) FROM orders, line_items',
       'SELECT array_agg(DISTINCT x ORDER BY x DESC) FROM (VALUES (1), (3), (2)) v(x)',
     ])

@@ -27,9 +27,10 @@ function closed(toks: Tok[], i: number, open: string, close: string): number {
 export function rewriteArrays(toks: Tok[]): Tok[] {
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
+    // (= ALL and <> ANY are not IN and NOT IN: they are compared element by element below)
     if (
-      (isOp(t, '=') || isOp(t, '<>') || isOp(t, '!=')) &&
-      (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) &&
+      ((isOp(t, '=') && (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME'))) ||
+        ((isOp(t, '<>') || isOp(t, '!=')) && isWord(toks[i + 1], 'ALL'))) &&
       isPunct(toks[i + 2], '(')
     ) {
       const negate = !isOp(t, '=');
@@ -61,18 +62,18 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       toks.splice(i, close - i + 1, ...op, ...repl);
       continue;
     }
-    // x < ANY (array), x >= ALL (array): whether the comparison holds for some or every element
+    // x < ANY (array), x >= ALL (array), x = ALL (array), x <> ANY (SELECT ...): whether the
+    // comparison holds for some or every element (or row of the subquery, read as a WITH query)
     if (
       t.type === 'op' &&
-      ORDER_OPS.has(t.text) &&
+      (ORDER_OPS.has(t.text) || t.text === '=' || t.text === '<>' || t.text === '!=') &&
       (isWord(toks[i + 1], 'ANY') || isWord(toks[i + 1], 'SOME') || isWord(toks[i + 1], 'ALL')) &&
-      isPunct(toks[i + 2], '(') &&
-      !isWord(toks[i + 3], 'SELECT') &&
-      !isWord(toks[i + 3], 'WITH') &&
-      !isWord(toks[i + 3], 'VALUES')
+      isPunct(toks[i + 2], '(')
     ) {
       const all = isWord(toks[i + 1], 'ALL');
       const close = closed(toks, i + 2, '(', ')');
+      const query = isWord(toks[i + 3], 'SELECT') || isWord(toks[i + 3], 'WITH') || isWord(toks[i + 3], 'VALUES');
+      const value = query ? '__pg_e' : 'value';
       const start = operandStart(toks.slice(0, i));
       if (start < 0 || start >= i) throw pgError('42601', `syntax error at or near "${t.text}"`);
       const left = toks.slice(start, i);
@@ -82,13 +83,24 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         { type: 'punct', text: '(' },
         ...left,
         { type: 'op', text: t.text }, // (without the analysis's mark, which this pass has read)
-        { type: 'word', text: 'value' },
+        { type: 'word', text: value },
         { type: 'punct', text: ')' },
       ];
       const w = (text: string): Tok => ({ type: 'word', text });
       const pu = (text: string): Tok => ({ type: 'punct', text });
+      const source: Tok[] = query
+        ? [w('__pg_q')]
+        : [
+            { type: 'group', text: elems(t) },
+            pu('('),
+            ...toks.slice(i + 3, close),
+            { type: 'group', text: kindArg(t) },
+          ];
       const repl: Tok[] = [
         pu('('),
+        ...(query
+          ? [w('WITH'), w('__pg_q'), pu('('), w(value), pu(')'), w('AS'), pu('('), ...toks.slice(i + 3, close), pu(')')]
+          : []),
         w('SELECT'),
         w('CASE'),
         w('WHEN'),
@@ -111,10 +123,7 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         { type: 'number', text: all ? '1' : '0' },
         w('END'),
         w('FROM'),
-        { type: 'group', text: elems(t) },
-        pu('('),
-        ...toks.slice(i + 3, close),
-        { type: 'group', text: kindArg(t) },
+        ...source,
         pu(')'),
       ];
       toks.splice(start, close - start + 1, ...repl);

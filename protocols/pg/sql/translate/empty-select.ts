@@ -39,6 +39,6 @@ export function selectsNothing(text: string): boolean {
   } catch {
     return false;
   }
-  while (s && s.op && s.op !== 'SETOP_NONE') s = s.larg;
+  while (s?.op && s.op !== 'SETOP_NONE') s = s.larg;
   return !!s && !s.valuesLists && !(s.targetList?.length > 0);
 }

@@ -5,7 +5,7 @@
 // `x REGEXP __pg_similar(p)`, the SQL pattern turned into an anchored regular expression.
 // SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
 import { pgError } from '../../sqlstate';
-import { type Tok, isOp, isWord } from '../tokens';
+import { type Tok, closer, isOp, isPunct, isWord, operandStart } from '../tokens';
 import { primaryEnd } from './primaries';
 import { lookup } from '../../../../src/lookup';
 
@@ -51,6 +51,10 @@ export function rewriteLike(toks: Tok[]): Tok[] {
       continue;
     }
     const insensitive = op ? op.insensitive : isWord(t, 'ILIKE');
+    if (!similar && quantifier(toks[i + 1]) && isPunct(toks[i + 2], '(')) {
+      i = likeQuantified(toks, i, out, insensitive, op?.not ?? false);
+      continue;
+    }
     const name = op ? `operator ${t.text}` : similar ? 'SIMILAR TO' : t.text.toUpperCase();
     const end = operandEnd(toks, i + 1);
     if (end === i + 1) {
@@ -84,4 +88,85 @@ export function rewriteLike(toks: Tok[]): Tok[] {
     i = next - 1;
   }
   return out;
+}
+
+const quantifier = (t: Tok | undefined) => isWord(t, 'ANY') || isWord(t, 'SOME') || isWord(t, 'ALL');
+
+/**
+ * `x [NOT] LIKE ANY (array or subquery)`, `x ILIKE ALL (...)`, `x !~~ ANY (...)`: whether the match
+ * (or its negation) holds for some or every element, NULL when none decides and one compared NULL;
+ * over no elements ANY is false and ALL true, as in PostgreSQL. The left operand is taken back off
+ * `out`; returns the index of the closing parenthesis.
+ */
+function likeQuantified(toks: Tok[], i: number, out: Tok[], insensitive: boolean, notOp: boolean): number {
+  const all = isWord(toks[i + 1], 'ALL');
+  const close = closer(toks, i + 2);
+  if (close < 0) throw pgError('42601', 'syntax error at end of input');
+  let not = notOp;
+  if (isWord(out[out.length - 1], 'NOT')) {
+    not = true;
+    out.pop();
+  }
+  let start = operandStart(out);
+  while (start > 0 && (isOp(out[start - 1], '::') || isOp(out[start - 1], '||')))
+    start = operandStart(out.slice(0, start - 1));
+  if (start < 0 || start >= out.length) throw pgError('42601', `syntax error at or near "${toks[i].text}"`);
+  const left = out.splice(start);
+  const inner = toks.slice(i + 3, close);
+  const query = isWord(inner[0], 'SELECT') || isWord(inner[0], 'WITH') || isWord(inner[0], 'VALUES');
+  const w = (text: string): Tok => ({ type: 'word', text });
+  const pu = (text: string): Tok => ({ type: 'punct', text });
+  const match = (): Tok[] => [
+    pu('('),
+    ...(not ? [w('NOT')] : []),
+    pu('('),
+    ...left,
+    w('GLOB'),
+    w(insensitive ? '__pg_ilike_glob' : '__pg_like_glob'),
+    pu('('),
+    w('__pg_e'),
+    pu(')'),
+    pu(')'),
+    pu(')'),
+  ];
+  out.push(
+    pu('('),
+    w('WITH'),
+    w('__pg_q'),
+    pu('('),
+    w('__pg_e'),
+    pu(')'),
+    w('AS'),
+    pu('('),
+    // the array's elements as the rows of a query (arrays.ts makes ARRAY[...] and the unnest)
+    ...(query
+      ? inner
+      : [w('SELECT'), w('__pg_v'), w('FROM'), w('unnest'), pu('('), ...inner, pu(')'), w('AS'), w('__pg_v')]),
+    pu(')'),
+    w('SELECT'),
+    w('CASE'),
+    w('WHEN'),
+    ...(all
+      ? [w('min'), ...match(), { type: 'op', text: '=' } as Tok, { type: 'number', text: '0' } as Tok]
+      : [w('max'), ...match()]),
+    w('THEN'),
+    { type: 'number', text: all ? '0' : '1' },
+    w('WHEN'),
+    w('count'),
+    ...match(),
+    { type: 'op', text: '<' },
+    w('count'),
+    pu('('),
+    { type: 'op', text: '*' },
+    pu(')'),
+    w('THEN'),
+    w('NULL'),
+    w('ELSE'),
+    { type: 'number', text: all ? '1' : '0' },
+    w('END'),
+    w('FROM'),
+    w('__pg_q'),
+    pu(')'),
+  );
+  return close;
 }
