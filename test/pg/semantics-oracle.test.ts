@@ -982,6 +982,19 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT id FROM customers WHERE name LIKE ANY ($1) ORDER BY id', [['a%', 'x%']]);
   });
 
+  it('VALUES with ORDER BY, LIMIT or OFFSET, as a statement, a subquery, a WITH query or a UNION branch (they were syntax errors)', async () => {
+    for (const sql of [
+      "VALUES (1, 'a'), (2, 'b') ORDER BY 1 DESC",
+      "VALUES (1, 'a'), (2, 'b') LIMIT 1",
+      'VALUES (3), (1), (2) ORDER BY column1 LIMIT 2 OFFSET 1',
+      'SELECT * FROM (VALUES (3), (1), (2) ORDER BY 1 LIMIT 2) v(x)',
+      'WITH v AS (VALUES (2), (1) ORDER BY 1) SELECT * FROM v',
+      'VALUES (2) UNION VALUES (1) ORDER BY 1',
+      'SELECT id FROM customers WHERE id < 3 UNION ALL VALUES (7) ORDER BY 1 DESC',
+    ])
+      await same(sql);
+  });
+
   it('a SELECT of no items (EXISTS (SELECT FROM ...), SELECT FROM t) runs, its rows of no columns (it was a syntax error)', async () => {
     for (const sql of [
       'SELECT id FROM customers c WHERE NOT EXISTS (SELECT FROM orders o WHERE o.customer_id = c.id) ORDER BY id',

@@ -35,6 +35,7 @@ import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
 import { rewriteDistinctAggregates } from './distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
+import { rewriteValuesOrder } from './values-order';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -83,7 +84,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     ),
     hasColumn,
   );
-  toks = rewriteSetMembers(rewriteDistinctAggregates(rewriteEmptySelect(toks)));
+  toks = rewriteSetMembers(rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(toks))));
   toks = rewriteLocking(toks);
   toks = rewriteMultiUnnest(toks);
   toks = rewriteFunctionColumns(toks, hasColumn);
