@@ -183,6 +183,29 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT id, data FROM docs ORDER BY id');
   });
 
+  it('json_to_recordset and jsonb_to_record with a column list: rows of the members cast to the types (they were syntax errors); the bulk insert from one parameter', async () => {
+    for (const q of [
+      `SELECT * FROM jsonb_to_record('{"a": 1, "b": "x"}') AS r(a int, b text)`,
+      `SELECT * FROM json_to_recordset('[{"a": 1, "b": "x", "c": true, "d": {"k": [1]}, "e": "2024-01-02"}, {"a": null, "c": false}]') AS r(a bigint, b text, c boolean, d jsonb, e date) ORDER BY a`,
+      `SELECT r.* FROM json_to_recordset('[{"a": 1.5, "b": [1, 2]}]') AS r(a numeric, b json, c text)`,
+      `SELECT x.id, x.name FROM jsonb_to_recordset('[{"id": 5, "name": "q"}]'::jsonb) x(id bigint, name text)`,
+      `SELECT * FROM json_to_recordset('[{"A": 1, "a": 2}]') AS r("A" bigint, a bigint)`,
+      `SELECT count(*) FROM json_to_recordset('[]') AS r(a int)`,
+    ])
+      await same(q);
+    const rows = JSON.stringify([
+      { id: 7, data: { k: 'v' } },
+      { id: 8, data: null },
+    ]);
+    await same('SELECT * FROM json_to_recordset($1) AS x(id bigint, data jsonb) ORDER BY id', [rows]);
+    for (const c of [patina, postgres])
+      await c.query(
+        'INSERT INTO docs (id, data) SELECT id, data FROM json_to_recordset($1) AS x(id bigint, data jsonb)',
+        [rows],
+      );
+    await same('SELECT id, data FROM docs WHERE id > 6 ORDER BY id');
+  });
+
   it('text that is no JSON, or a path #- cannot take, gets the error PostgreSQL gives, and the session goes on', async () => {
     for (const [sql, code] of [
       [`SELECT '{not json' ::jsonb @> '{}'`, '22P02'],

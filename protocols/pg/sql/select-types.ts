@@ -9,7 +9,7 @@ import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { castTypmod, isComputed, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
-import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings } from './type-signatures';
+import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings, typeNameOid } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -80,6 +80,17 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
         continue;
       }
       const alias = f.RangeFunction.alias;
+      if (fn && /^jsonb?_to_record(set)?$/.test(fn) && f.RangeFunction.coldeflist) {
+        // json_to_recordset(x) AS r(a int, b text): the columns the list defines (translate/json-records.ts)
+        scope.set(
+          String(alias?.aliasname ?? fn).toLowerCase(),
+          f.RangeFunction.coldeflist.map((d: Node) => ({
+            name: String(d.ColumnDef?.colname),
+            oid: typeNameOid(d.ColumnDef?.typeName),
+          })),
+        );
+        continue;
+      }
       if (fn === 'unnest' && call.args?.length > 1) {
         // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
         const typer = new Typer(schema, new Map());

@@ -36,6 +36,7 @@ import { rewriteMultiUnnest } from './unnest';
 import { rewriteDistinctAggregates } from './distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
+import { rewriteJsonRecords } from './json-records';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -86,7 +87,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   );
   toks = rewriteSetMembers(rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(toks))));
   toks = rewriteLocking(toks);
-  toks = rewriteMultiUnnest(toks);
+  toks = rewriteJsonRecords(rewriteMultiUnnest(toks));
   toks = rewriteFunctionColumns(toks, hasColumn);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
