@@ -456,3 +456,76 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
     ]);
   });
 });
+
+/** What a client sees of a Parse (types declared or none), Describe and, with values, Bind and Execute. */
+type Described = { sql: string; types?: number[]; values?: (string | null)[] };
+
+/** Each case on a fresh session of `port`: ParameterDescription's types, the columns' types, the rows, or the error. */
+async function described(port: number, cases: Described[]): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const { sql, types, values } of cases) {
+    const c = await RawPg.open(port);
+    try {
+      c.send(serialize.parse({ text: sql, types: types ?? [] }));
+      c.send(serialize.describe({ type: 'S' }));
+      if (values) {
+        c.send(serialize.bind({ values }));
+        c.send(serialize.execute({}));
+      }
+      c.send(serialize.sync());
+      const seen: unknown[] = [sql];
+      for (const m of await c.until('readyForQuery')) {
+        const f = m as Record<string, unknown>;
+        if (m.name === 'parameterDescription') seen.push(['params', f.dataTypeIDs]);
+        else if (m.name === 'rowDescription')
+          seen.push(['columns', (f.fields as { dataTypeID: number }[]).map((x) => x.dataTypeID)]);
+        else if (m.name === 'dataRow') seen.push(['row', f.fields]);
+        else if (m.name === 'error') seen.push(['error', f.code, f.message, f.detail, f.hint, f.position]);
+      }
+      out.push(seen);
+    } finally {
+      c.end();
+    }
+  }
+  return out;
+}
+
+describe('parameters PostgreSQL types by its operator and function resolution, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  let pair: CatalogPair;
+  before(async () => {
+    pair = await startCatalogPair({ schemas: { patina: SCHEMA, postgres: SCHEMA } });
+    for (const port of [pair.patinaPort, pair.postgresPort])
+      psql(port, ["INSERT INTO items VALUES (1, 'a', 1.50, '2024-01-01 00:00:00+00'), (2, 'b', NULL, NULL)"]);
+  });
+  after(() => pair?.dispose());
+
+  const same = async (cases: Described[]) =>
+    assert.deepEqual(await described(pair.patinaPort, cases), await described(pair.postgresPort, cases));
+
+  it('an untyped parameter beside a date or time takes the operand type the operator resolution picks (they were 42883)', async () => {
+    const ts = '2024-01-03 12:00:00+00';
+    await same([
+      { sql: "SELECT $1 - now() > interval '0' AS future", values: ['2999-01-01 00:00:00+00'] },
+      { sql: "SELECT $1 - timestamptz '2024-01-01 00:00:00+00' AS x", values: [ts] },
+      { sql: "SELECT $1 - timestamp '2024-01-01 00:00' AS x", values: ['2024-01-05 06:00'] },
+      { sql: "SELECT $1 - date '2024-01-01' AS x", values: ['2024-01-05'] },
+      { sql: "SELECT $1 - time '10:00' AS x, time '10:00' - $2 AS y", values: ['12:30', '09:15'] },
+      { sql: "SELECT $1 + interval '1 day' AS x, interval '1 day' + $2 AS y", values: ['2 hours', '1 mon'] },
+      { sql: "SELECT $1 - interval '1 day' AS x, interval '1 day' - $2 AS y", values: ['3 days', '1 hour'] },
+      { sql: "SELECT $1 + timestamptz '2024-01-01 00:00:00+00' AS x", values: ['1 day'] },
+      { sql: "SELECT $1 + time '10:00' AS x", values: ['01:30'] },
+      {
+        sql: "SELECT interval '1 day' * $1 AS x, $2 * interval '1 hour' AS y, interval '1 day' / $3 AS z",
+        values: ['1.5', '3', '4'],
+      },
+      { sql: "SELECT time '10:00' * $1 AS x", values: ['2'] },
+      { sql: "SELECT id FROM items WHERE seen > $1::timestamptz - interval '1 hour' ORDER BY id", values: [ts] },
+      // $1 - interval is interval - interval, which no timestamp compares with; no such operator
+      { sql: "SELECT id FROM items WHERE seen > $1 - interval '1 hour'", values: [ts] },
+      { sql: "SELECT $1 * date '2024-01-01' AS x" },
+      { sql: "SELECT date '2024-01-01' + $1 AS x" },
+      { sql: "SELECT $1 / interval '1 day' AS x" },
+    ]);
+  });
+});

@@ -20,7 +20,7 @@ import { oidOfDeclType } from '../types/oids';
 import { type CopyIn, copyIntoTable } from '../copy/copy-in';
 import { Analyzer } from '../sql/analyze';
 import type { Analyzed, ColumnDesc } from '../sql/analyzed';
-import { atPlace, pgError } from '../sqlstate';
+import { atPlace, PgError, pgError } from '../sqlstate';
 import { isUtcZone } from '../../../src/engine/dates';
 import { type PinnedClock, SessionClock, nowMicros, pinClock } from '../../../src/engine/micro-clock';
 import { pgConstraintError } from './constraint-errors';
@@ -416,7 +416,7 @@ export class Session {
    * PostgreSQL's PREPARE drops it), the statement analysed as Parse analyses it, then named.
    */
   #prepare(an: Analyzed) {
-    const { name, types, body, at } = an.prepared!;
+    const { name, types, body, at, bodyAt } = an.prepared!;
     const oids = types!.map((t, k) => {
       try {
         return regtypeOid(t.replace(/\s*\([^)]*\)/g, ''));
@@ -424,7 +424,13 @@ export class Session {
         throw atPlace(err, at![k]);
       }
     });
-    this.prepared.add(name!, body!, oids, this.sourceText || body!, true);
+    try {
+      this.prepared.add(name!, body!, oids, this.sourceText || body!, true);
+    } catch (err) {
+      // an error placed in the statement is placed in PREPARE's text (psql's caret at the operator)
+      if (err instanceof PgError && err.position !== undefined) err.position += bodyAt ?? 0;
+      throw err;
+    }
   }
 
   /**

@@ -10,7 +10,7 @@ import { maintenance } from '../catalog/maintenance';
 import type { LocalDb } from '../catalog/local-db';
 import type { PgEngine } from '../session/engine';
 import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
-import { pgError } from '../sqlstate';
+import { PgError, pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
 import { OID } from '../types/oids';
 import { BYTEA_AGG } from './bytea-values';
@@ -50,7 +50,7 @@ import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
-import { checkTypeNames, mayNameTypes } from './type-names';
+import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
 import { selectsNothing } from './translate/empty-select';
 import { checkCastPaths, mayCast } from './cast-paths';
 import { checkLiteralInput } from './literal-input';
@@ -192,7 +192,16 @@ export class Analyzer {
     const schema = this.#engine.schema;
     const dated = datedColumns(schema);
     if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null)) return tokens;
-    const found = typedOperators(text, schema, declared);
+    let found: Map<number, string> | null;
+    try {
+      found = typedOperators(text, schema, declared);
+    } catch (err) {
+      // an operator's error at the operator, in the text as written (typed-operators.ts' placed)
+      const at = (err as { location?: number }).location;
+      if (err instanceof PgError && err.position === undefined && at !== undefined)
+        err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
+      throw err;
+    }
     if (!found || found.size === 0) return tokens;
     const out = tokens.slice();
     let at = 0; // byte offset of out[i] in text

@@ -85,5 +85,13 @@ export interface Analyzed {
    * argument as written), DEALLOCATE (null name: ALL): sql/prepare-statements.ts. `at`: where each
    * type or argument starts in the statement's text (an error's position).
    */
-  prepared?: { name: string | null; types?: string[]; body?: string; args?: string[]; at?: number[] };
+  prepared?: {
+    name: string | null;
+    types?: string[];
+    body?: string;
+    /** Where PREPARE's statement starts in its text (the body's errors are placed from there). */
+    bodyAt?: number;
+    args?: string[];
+    at?: number[];
+  };
 }

@@ -13,6 +13,7 @@ import { arrayOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { isNumber, promote, strings, typeNameOid } from './type-signatures';
+import { unknownDateOperand } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -119,8 +120,9 @@ class ParamWalker {
   /**
    * A parameter beside a jsonb or a date, time or interval, typed by the operator PostgreSQL picks
    * for it: `j @> $1`, `j || $1` jsonb, `j ? $1`, `j -> $1`, `j - $1` text, `j ?| $1`, `j #> $1`
-   * text[]; `ts - $1` the timestamp's or date's own type, `ts + $1` and `interval + $1` an
-   * interval (they were text, or for `j - $1` jsonb). True when the operator is one of these.
+   * text[]; beside a date or time the type PostgreSQL's operator resolution gives an unknown operand
+   * (typed-operators.ts' unknownDateOperand: `$1 - now()` timestamptz, `ts + $1` and `$1 + interval`
+   * an interval, `interval * $1` a double). True when the operator is one of these.
    */
   operand(typer: Typer, op: string, l: Node, r: Node): boolean {
     const [lt, rt] = [this.typeOf(typer, l), this.typeOf(typer, r)];
@@ -132,11 +134,10 @@ class ParamWalker {
       if (other === r || type === OID.jsonb) this.assign(other, type);
       return true;
     }
-    if (op === '-' && (lt === OID.date || lt === OID.timestamp || lt === OID.timestamptz)) this.assign(r, lt);
-    else if (op === '-' && (rt === OID.timestamp || rt === OID.timestamptz)) this.assign(l, rt);
-    else if (op === '+' && (lt === OID.timestamp || lt === OID.timestamptz || lt === OID.interval))
-      this.assign(r, OID.interval);
-    else if (op === '+' && rt === OID.interval) this.assign(l, OID.interval);
+    // (either side: `$1 - now()` is timestamptz - timestamptz, `$1 + interval '1 day'` interval + interval)
+    const [forR, forL] = [unknownDateOperand(op, lt, 'r'), unknownDateOperand(op, rt, 'l')];
+    if (forR > 0 && r?.ParamRef) this.assign(r, forR);
+    else if (forL > 0 && l?.ParamRef) this.assign(l, forL);
     else return false;
     return true;
   }

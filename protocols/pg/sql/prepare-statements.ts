@@ -89,7 +89,8 @@ export function analyzePrepare(sig: PgToken[], tokens: PgToken[]): Analyzed {
     .map((t) => t.text)
     .join('')
     .trimEnd();
-  return { ...BASE, kind: 'prepare', command: 'PREPARE', prepared: { name, types, at, body } };
+  const bodyAt = offsetOf(tokens, first);
+  return { ...BASE, kind: 'prepare', command: 'PREPARE', prepared: { name, types, at, body, bodyAt } };
 }
 
 /** EXECUTE name [(expression, ...)]: its name and each argument as written, with where it stands. */

@@ -105,8 +105,34 @@ const PG_NAMES: Record<number, string> = {
 };
 
 /**
+ * The type PostgreSQL's operator resolution gives an operand of unknown type (an untyped string
+ * literal or parameter) beside a date or time of type `known`, `side` the unknown one's: the other
+ * type itself where an operator takes it on both sides (`$1 - now()`, `interval '1 day' - $1`), an
+ * interval added to a time or timestamp (`$1 + interval '1 day'` is interval + interval), a double
+ * scaling an interval (`interval * $1`, `interval / $1`); 0 where it has no operator (`date * $1`,
+ * 42883) and -1 where it has several (`date + $1`, 42725: an integer, an interval or a time).
+ */
+export function unknownDateOperand(op: string, known: number, side: 'l' | 'r'): number {
+  if (!DATETIMES.has(known)) return 0;
+  if (op === '+') return known === OID.date ? -1 : OID.interval;
+  if (op === '-') return known;
+  // (a time multiplies as the interval it casts to)
+  if (op === '*' || (op === '/' && side === 'r')) return known === OID.interval || known === OID.time ? OID.float8 : 0;
+  return 0;
+}
+
+/** PostgreSQL's 42883 for an operator of these operand types, with its HINT (`unknown` for -1 or 0). */
+export function noOperator(l: number, op: string, r: number): Error {
+  const name = (t: number) => PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
+  const err = pgError('42883', `operator does not exist: ${name(l)} ${op} ${name(r)}`);
+  err.hint = 'No operator matches the given name and argument types. You might need to add explicit type casts.';
+  return err;
+}
+
+/**
  * The kind of a date or time operator (a name dates.ts's __pg_date_arith knows), its result type,
- * or null when no operand is a date or time. `unknown` marks an untyped string literal operand.
+ * or null when no operand is a date or time. `unknown` marks an untyped string literal or parameter
+ * operand, which takes the type PostgreSQL's operator resolution gives it (unknownDateOperand).
  * Integers of any width count (PostgreSQL wants int4 for `date + n`, but the schema's integer
  * columns are int8).
  */
@@ -116,10 +142,29 @@ export function dateOperator(
   r: number,
   unknown: 'l' | 'r' | null = null,
 ): { kind: string; oid: number } | null {
-  const lt = unknown === 'l' ? -1 : l;
-  const rt = unknown === 'r' ? -1 : r;
-  if (!DATETIMES.has(lt) && !DATETIMES.has(rt)) return null;
-  if (lt === 0 || rt === 0) return null; // an operand of unknown type: SQLite decides, as before
+  if (
+    unknown === 'l' ? !DATETIMES.has(r) : unknown === 'r' ? !DATETIMES.has(l) : !DATETIMES.has(l) && !DATETIMES.has(r)
+  )
+    return null;
+  if (unknown === null && (l === 0 || r === 0)) return null; // an operand of unknown type: SQLite decides, as before
+  const resolved = unknown ? unknownDateOperand(op, unknown === 'l' ? r : l, unknown) : 0;
+  if (resolved === -1) {
+    const err = pgError(
+      '42725',
+      `operator is not unique: ${unknown === 'l' ? 'unknown' : PG_NAMES[l]} ${op} ${unknown === 'r' ? 'unknown' : PG_NAMES[r]}`,
+    );
+    err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
+    throw err;
+  }
+  const lt = unknown === 'l' ? resolved : l;
+  const rt = unknown === 'r' ? resolved : r;
+  const found = knownDateOperator(lt, op, rt);
+  if (found) return found;
+  throw noOperator(unknown === 'l' ? 0 : lt, op, unknown === 'r' ? 0 : rt);
+}
+
+/** dateOperator of two known types: its kind and result, or null for none in PostgreSQL. */
+function knownDateOperator(lt: number, op: string, rt: number): { kind: string; oid: number } | null {
   const date = OID.date;
   const iv = OID.interval;
   const instant = (x: number) => INSTANTS.has(x);
@@ -129,8 +174,8 @@ export function dateOperator(
     if (lt === date && rt === OID.time) return { kind: 'date+time', oid: OID.timestamp };
     if (lt === OID.time && rt === date) return { kind: 'time+date', oid: OID.timestamp };
     // (a timestamptz's kinds are its own: in a session zone other than UTC a day is the zone's)
-    if (instant(lt) && (rt === iv || rt === -1)) return { kind: lt === OID.timestamptz ? 'tstz+iv' : 'ts+iv', oid: lt };
-    if ((lt === iv || lt === -1) && instant(rt)) return { kind: rt === OID.timestamptz ? 'iv+tstz' : 'iv+ts', oid: rt };
+    if (instant(lt) && rt === iv) return { kind: lt === OID.timestamptz ? 'tstz+iv' : 'ts+iv', oid: lt };
+    if (lt === iv && instant(rt)) return { kind: rt === OID.timestamptz ? 'iv+tstz' : 'iv+ts', oid: rt };
     if (lt === date && rt === iv) return { kind: 'date+iv', oid: OID.timestamp };
     if (lt === iv && rt === date) return { kind: 'iv+date', oid: OID.timestamp };
     if (lt === OID.time && rt === iv) return { kind: 'time+iv', oid: OID.time };
@@ -138,27 +183,38 @@ export function dateOperator(
     if (lt === iv && rt === iv) return { kind: 'iv+iv', oid: iv };
   } else if (op === '-') {
     if (lt === date && INTS.has(rt)) return { kind: 'date-int', oid: date };
-    if (lt === date && (rt === date || rt === -1)) return { kind: 'date-date', oid: OID.int4 };
+    if (lt === date && rt === date) return { kind: 'date-date', oid: OID.int4 };
     if (instant(lt) && rt === iv) return { kind: lt === OID.timestamptz ? 'tstz-iv' : 'ts-iv', oid: lt };
-    if ((lt === date || instant(lt)) && (instant(rt) || rt === date || (rt === -1 && lt !== date)))
-      return { kind: 'ts-ts', oid: iv };
+    if ((lt === date || instant(lt)) && (instant(rt) || rt === date)) return { kind: 'ts-ts', oid: iv };
     if (lt === date && rt === iv) return { kind: 'date-iv', oid: OID.timestamp };
     if (lt === OID.time && rt === iv) return { kind: 'time-iv', oid: OID.time };
     if (lt === OID.time && rt === OID.time) return { kind: 'time-time', oid: iv };
     if (lt === iv && rt === iv) return { kind: 'iv-iv', oid: iv };
   } else if (op === '*') {
-    if (lt === iv && NUMBERS.has(rt)) return { kind: 'iv*num', oid: iv };
-    if (NUMBERS.has(lt) && rt === iv) return { kind: 'num*iv', oid: iv };
+    // (a time scales as the interval it casts to implicitly: time '10:00' * 2 is 20:00:00)
+    if ((lt === iv || lt === OID.time) && NUMBERS.has(rt)) return { kind: 'iv*num', oid: iv };
+    if (NUMBERS.has(lt) && (rt === iv || rt === OID.time)) return { kind: 'num*iv', oid: iv };
   } else if (op === '/') {
-    if (lt === iv && NUMBERS.has(rt)) return { kind: 'iv/num', oid: iv };
+    if ((lt === iv || lt === OID.time) && NUMBERS.has(rt)) return { kind: 'iv/num', oid: iv };
   }
-  const name = (t: number) => (t === -1 ? 'unknown' : (PG_NAMES[t] ?? 'unknown'));
-  if (unknown && op === '+' && (lt === date || rt === date))
-    throw pgError('42725', `operator is not unique: ${name(lt)} + ${name(rt)}`);
-  throw pgError(
-    '42883',
-    `operator does not exist: ${name(lt)} ${op} ${name(rt)}; PostgreSQL has no such operator (cast an operand)`,
-  );
+  return null;
+}
+
+/**
+ * What `f` answers; its error placed at `location` (a byte offset in the statement's text, which
+ * analyze.ts makes PostgreSQL's position in the text as written), as PostgreSQL places an
+ * operator's 42883 and 42725 at the operator.
+ */
+function placed<T>(f: () => T | Error, location: number): T {
+  let out: T | Error;
+  try {
+    out = f();
+  } catch (err) {
+    out = err as Error;
+  }
+  if (!(out instanceof Error)) return out;
+  (out as { location?: number }).location ??= location;
+  throw out;
 }
 
 /**
@@ -298,6 +354,12 @@ function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | null 
     if (e !== undefined && TEXT_TYPES.has(e)) return 'text';
   }
   return null;
+}
+
+/** Whether one type is a date or timestamp and the other an interval (no comparison of them in PostgreSQL). */
+function instantAndInterval(l: number, r: number): boolean {
+  const instant = (t: number) => t === OID.date || INSTANTS.has(t);
+  return (instant(l) && r === OID.interval) || (l === OID.interval && instant(r));
 }
 
 /** Whether an operand is untyped: a string literal, or a parameter the client sent no type for. */
@@ -766,6 +828,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const l = typer.type(e.lexpr);
       const r = typer.type(e.rexpr);
       if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0)) out.set(e.location, 'xor');
+    } else if (COMPARISONS.has(op) && instantAndInterval(typer.type(e.lexpr), typer.type(e.rexpr))) {
+      // `placed_at > $1 - interval '1 hour'`, where $1 - interval is interval - interval: no such
+      // comparison in PostgreSQL (SQLite compared the texts)
+      const err = noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr));
+      throw placed(() => err, e.location);
     } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
       // intervals compare by their length ('1 day' = '24 hours'), not their text
       out.set(e.location, 'iv-cmp');
@@ -823,7 +890,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
       const l = type(e.lexpr);
       const r = type(e.rexpr);
-      const found = op === '-' && l === OID.jsonb ? null : dateOperator(l, op, r, unknown);
+      const found = op === '-' && l === OID.jsonb ? null : placed(() => dateOperator(l, op, r, unknown), e.location);
       if (found) out.set(e.location, found.kind);
       else if (op === '-' && l === OID.json)
         throw pgError(
