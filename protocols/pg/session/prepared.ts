@@ -6,8 +6,8 @@
 import type { Analyzer } from '../sql/analyze';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, lexPg, splitPgStatements } from '../sql/lexer';
-import { untypedParameter } from '../sql/untyped-params';
-import { pgError } from '../sqlstate';
+import { type ParameterError, parameterError } from '../sql/untyped-params';
+import { PgError, pgError } from '../sqlstate';
 import { inputStyleIn, type OutputStyles } from '../types/output-styles';
 
 export interface Prepared {
@@ -46,19 +46,27 @@ export function oneStatement(sql: string): PgToken[] {
   return stmts[0] ?? lexPg('');
 }
 
-/** Per analysis: the first parameter PostgreSQL could not type (1-based), 0 for none. */
-const UNTYPED = new WeakMap<Analyzed, number>();
+/** Per analysis: PostgreSQL's error for its parameters (untyped-params.ts), null for none. */
+const UNTYPED = new WeakMap<Analyzed, ParameterError | null>();
 
-/** untyped-params.ts' parameter PostgreSQL cannot type (42P18), once per analysis; 0 when every one is declared. */
-function untypedIn(an: Analyzed, sql: string, declared: number[]): number {
+/**
+ * untyped-params.ts' error for a parameter PostgreSQL cannot type (42P18, 42P08), found once per
+ * analysis and made anew for each statement (PREPARE places it in its own text); null when there is
+ * none or every parameter is declared.
+ */
+function untypedIn(an: Analyzed, sql: string, declared: number[]): Error | null {
   const n = an.paramTypes.length;
-  if (n === 0 || declared.filter((t) => t).length >= n) return 0;
-  let first = UNTYPED.get(an);
-  if (first === undefined) {
-    first = untypedParameter(oneStatement(sql), n, declared);
-    UNTYPED.set(an, first);
+  if (n === 0 || declared.filter((t) => t).length >= n) return null;
+  let found = UNTYPED.get(an);
+  if (found === undefined) {
+    found = parameterError(oneStatement(sql), n, declared, an.paramTypes);
+    UNTYPED.set(an, found);
   }
-  return first;
+  if (!found) return null;
+  const err = new PgError('user', found.message, found.code, found.detail);
+  if (found.position !== undefined) err.position = found.position;
+  if (found.hint !== undefined) err.hint = found.hint;
+  return err;
 }
 
 export class PreparedStatements {
@@ -77,7 +85,7 @@ export class PreparedStatements {
     const analyzer = this.#analyzer;
     const an = analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
     const untyped = untypedIn(an, sql, paramTypes);
-    if (untyped > 0) throw pgError('42P18', `could not determine data type of parameter $${untyped}`);
+    if (untyped) throw untyped;
     if (name !== '' && this.#statements.has(name))
       throw pgError('42P05', `prepared statement "${name}" already exists`);
     const p: Prepared = {

@@ -581,7 +581,9 @@ export class Analyzer {
       // PostgreSQL's parse tree types what SQLite cannot declare (aggregates, functions, CASE)
       const returning = WRITES.has(command) && sig.some((t) => isWord(t, 'RETURNING'));
       const tree =
-        command === 'SELECT' || returning ? cachedResultColumns(text, this.#engine.schema, declaredTypes) : null;
+        command === 'SELECT' || returning
+          ? cachedResultColumns(text, this.#engine.schema, fromTree ?? declaredTypes)
+          : null;
       const parsed = tree && tree.length === cols.length ? tree : null;
       // a SELECT of no items (`SELECT FROM t`): rows of no columns (SQLite read its NULL, empty-select.ts)
       if (cols.length === 1 && cols[0].name === 'NULL' && selectsNothing(text)) columns = [];

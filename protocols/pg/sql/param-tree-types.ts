@@ -55,6 +55,26 @@ const TEXT_ARGUMENT_FUNCTIONS = new Set([
   'replace',
 ]);
 
+/**
+ * Functions whose unknown argument PostgreSQL resolves to a double (of their numeric and double
+ * forms, the preferred type of the numeric category): `abs($1)`, `sqrt($1)`, `to_timestamp($1)`;
+ * `round($1)` too, while `round($1, 2)` is numeric's only (they were text).
+ */
+const FLOAT_ARGUMENT_FUNCTIONS = new Set([
+  'abs',
+  'ceil',
+  'ceiling',
+  'floor',
+  'sign',
+  'sqrt',
+  'cbrt',
+  'exp',
+  'ln',
+  'degrees',
+  'radians',
+  'to_timestamp',
+]);
+
 /** The parameters' types (declared ones kept); null when the text does not parse. */
 export function treeParamTypes(sql: string, schema: Schema, n: number, declared: number[]): number[] | null {
   let tree: Node;
@@ -187,7 +207,10 @@ class ParamWalker {
         this.assignValue(r.ResTarget?.val, targets[i]),
       );
       this.assignColumns(ins.relation, ins.onConflictClause?.targetList);
-    } else if (n.A_Expr) this.expr(n.A_Expr, typer);
+    } else if (n.A_Expr?.kind === 'AEXPR_OP' && !n.A_Expr.lexpr && strings(n.A_Expr.name).pop() === '+')
+      // a prefix plus, numbers' only: the preferred double (a prefix minus of one is 42725, untyped-params.ts)
+      this.assign(n.A_Expr.rexpr, OID.float8);
+    else if (n.A_Expr) this.expr(n.A_Expr, typer);
     else if (n.BoolExpr) for (const x of n.BoolExpr.args ?? []) this.assign(x, OID.bool);
     else if (n.TypeCast) this.assign(n.TypeCast.arg, typeNameOid(n.TypeCast.typeName));
     else if (n.CoalesceExpr) this.together(typer, n.CoalesceExpr.args ?? []);
@@ -202,6 +225,8 @@ class ParamWalker {
       const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
       const args: Node[] = n.FuncCall.args ?? [];
       if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
+      else if (FLOAT_ARGUMENT_FUNCTIONS.has(fn) && args.length === 1) this.assign(args[0], OID.float8);
+      else if (fn === 'round') this.assign(args[0], args.length === 1 ? OID.float8 : OID.numeric);
       else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
         this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
       else if (fn === 'make_interval')
