@@ -362,6 +362,10 @@ describe('SQL prepared statements (PREPARE, EXECUTE, DEALLOCATE), against Postgr
       'EXECUTE sc (1.25 + 1.5)',
       'EXECUTE sc (1.5::float8)',
       'EXECUTE sc (1 + 1)',
+      'EXECUTE sc (10.0 / 4)', // a division at its scale: 2.5000000000000000 (it was 2.5)
+      'EXECUTE sc (10.0 / 4 * 2)',
+      'PREPARE sd (numeric) AS SELECT $1 + 1',
+      'EXECUTE sd (10.0 / 4)',
       'PREPARE ai (int) AS SELECT $1',
       "EXECUTE ai ('{}'::jsonb)", // these were cast: 22P02 from the integer's input
       "EXECUTE ai ('{1}'::int[])",

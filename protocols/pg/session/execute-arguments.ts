@@ -115,13 +115,15 @@ const STRING_LITERAL = /^'((?:[^']|'')*)'$/;
 export function argumentScales(
   args: string[],
   scaleOf: (sql: string) => number | undefined = () => undefined,
+  evaluated: (number | undefined)[] = [],
 ): number[] {
-  return args.map((arg) => {
+  return args.map((arg, i) => {
     const literal = STRING_LITERAL.exec(arg.trim())?.[1];
     const text = literal ?? arg.trim();
     const sent = sentScale(Buffer.from(text), 0);
     if (literal !== undefined || sent > 0 || /^[-+]?\d+$/.test(text)) return sent;
-    return scaleOf(`SELECT (${arg})`) ?? 0;
+    // (else the scale of the value's text: a division's, `10.0 / 4` 2.5000000000000000, is the value's)
+    return scaleOf(`SELECT (${arg})`) ?? evaluated[i] ?? 0;
   });
 }
 
@@ -142,6 +144,7 @@ export function argumentValues(
   style: InputStyle,
   evaluate: (sql: string) => Outcome | Promise<Outcome>,
   typeOf: (sql: string) => number | undefined,
+  scales: (number | undefined)[] = [],
 ): SqlValue[] | Promise<SqlValue[]> {
   if (args.length !== types.length)
     throw pgError(
@@ -190,8 +193,15 @@ export function argumentValues(
       err.hint = 'You will need to rewrite or cast the expression.';
       throw err;
     }
-    const out = evaluate(`SELECT CAST((${arg}) AS ${regtypeName(types[i] || OID.text)})`);
-    const take = (o: Outcome) => text(i, textOf(o.all?.[0]?.[0] ?? null, types[i] || OID.text));
+    // a numeric one as its text, which enters as Bind's does: SQLite's CAST to NUMERIC made a division's
+    // 2.5000000000000000 the REAL 2.5, printed so (its scale is the text's, `scales`)
+    const numeric = types[i] === OID.numeric;
+    const out = evaluate(`SELECT CAST((${arg}) AS ${numeric ? 'text' : regtypeName(types[i] || OID.text)})`);
+    const take = (o: Outcome) => {
+      const value = textOf(o.all?.[0]?.[0] ?? null, numeric ? OID.text : types[i] || OID.text);
+      if (numeric && value !== null) scales[i] = sentScale(Buffer.from(value), 0);
+      text(i, value);
+    };
     if (!(out instanceof Promise)) return take(out);
     waits.push(
       out.then(async (o) => {

@@ -438,9 +438,11 @@ export class Session {
    * result and tag the statement's own (`INSERT 0 1`, `SELECT 2`).
    */
   #executePrepared(an: Analyzed, outer: SqlValue[]): Outcome | Promise<Outcome> {
-    const { p, inner, values } = this.#preparedCall(an, outer);
-    const paramScales = inner.scaleParams ? argumentScales(an.prepared!.args!, (sql) => this.#scaleOf(sql)) : undefined;
+    const { p, inner, values, scales } = this.#preparedCall(an, outer);
     const run = (params: SqlValue[]) => {
+      const paramScales = inner.scaleParams
+        ? argumentScales(an.prepared!.args!, (sql) => this.#scaleOf(sql), scales)
+        : undefined;
       this.prepared.ran(p);
       const out = this.#execute(inner, params);
       return out instanceof Promise
@@ -475,8 +477,9 @@ export class Session {
     const { args, at } = an.prepared!;
     // (the type an argument has as SQL tells it: none when only its value would)
     const typeOf = (sql: string) => this.analyzer.cached(`T${sql}`, () => lexPg(sql)).columns?.[0]?.oid || undefined;
-    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate, typeOf);
-    return { p, inner, values };
+    const scales: (number | undefined)[] = [];
+    const values = argumentValues(name, args!, at!, inner.paramTypes, this.outputZone, order, evaluate, typeOf, scales);
+    return { p, inner, values, scales };
   }
 
   /** The columns a statement answers with: its own, for EXECUTE its prepared statement's, or for FETCH those of its cursor (34000 if none). */
