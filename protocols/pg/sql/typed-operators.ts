@@ -367,6 +367,11 @@ export function untyped(n: Node, declared: number[] = []): boolean {
   return n?.A_Const?.sval !== undefined || (n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1]);
 }
 
+/** Whether an operand is a parameter the client sent no type for. */
+function untypedParam(n: Node, declared: number[]): boolean {
+  return n?.ParamRef !== undefined && !declared[n.ParamRef.number - 1];
+}
+
 /** Whether a comparison's operands are intervals (one may be an untyped literal or parameter). */
 function comparesIntervals(typer: Typer, l: Node, r: Node, declared: number[]): boolean {
   const lt = untyped(l, declared) ? -1 : typer.type(l);
@@ -673,7 +678,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
     // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
     // rounds the double 1.00499999999999989... to 1.0
-    const t = typer.type(n.FuncCall.args[0]);
+    // (an untyped parameter is numeric there, the only round of two arguments: param-tree-types.ts)
+    const t = untypedParam(n.FuncCall.args[0], declared) ? OID.numeric : typer.type(n.FuncCall.args[0]);
     if (t === OID.numeric || INTS.has(t)) out.set(n.FuncCall.location, 'round-numeric');
   } else if (n.FuncCall?.args?.length === 1) {
     const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase();
@@ -704,8 +710,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (fn === 'to_hex' && typer.type(arg) === OID.int4) {
       out.set(n.FuncCall.location, 'hex32'); // to_hex(integer): a negative one in 32-bit two's complement
     } else if (fn === 'round') {
-      // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero)
-      const t = typer.type(arg);
+      // round() of a double rounds half to even, as the C library's rint (SQLite's rounds half away from zero);
+      // an untyped parameter is a double there, as PostgreSQL resolves it (param-tree-types.ts)
+      const t = untypedParam(arg, declared) ? OID.float8 : typer.type(arg);
       if (t === OID.float8 || t === OID.float4) out.set(n.FuncCall.location, 'round-even');
     }
   } else if (n.CoalesceExpr || n.MinMaxExpr || n.CaseExpr) {
