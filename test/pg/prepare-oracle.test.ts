@@ -596,4 +596,18 @@ describe('parameters PostgreSQL types by its operator and function resolution, a
       { sql: "SELECT date_trunc('day', $1::timestamp) AS d", values: ['2024-01-01 10:00'] },
     ]);
   });
+
+  it("a set operation's, VALUES', mod's and ARRAY's parameter takes the other side's type (they were text); an array function of one is 42804", async () => {
+    await same([
+      { sql: 'SELECT id FROM items UNION SELECT $1 ORDER BY 1', values: ['7'] },
+      { sql: 'SELECT $1 AS a UNION ALL SELECT 2 ORDER BY 1', values: ['1'] },
+      { sql: 'VALUES (1, 2), ($1, 3)', values: ['5'] },
+      { sql: 'SELECT mod($1, 3) AS m, mod(id, $2) AS n FROM items ORDER BY id', values: ['7', '2'] },
+      { sql: 'SELECT ARRAY[$1::int, $2] AS a', values: ['1', '2'] },
+      { sql: 'SELECT array_length($1, 1) AS n', values: ['{1,2}'] },
+      { sql: 'SELECT cardinality($1) AS n', values: ['{1,2}'] },
+      { sql: 'SELECT unnest($1) AS n', values: ['{1,2}'] },
+      { sql: 'SELECT array_length($1::int[], 1) AS n', values: ['{1,2}'] },
+    ]);
+  });
 });

@@ -126,9 +126,18 @@ class ParamWalker {
    * promoted (`a IN ($1, 5)`), a string literal yielding to the other type; none when they disagree.
    */
   together(typer: Typer, xs: Node[]): void {
+    this.togetherIn(
+      typer,
+      xs.map(() => typer),
+      xs,
+    );
+  }
+
+  /** together() of expressions each of its own query (`typers[i]` types `xs[i]`): a set operation's column. */
+  togetherIn(typer: Typer, typers: Typer[], xs: Node[]): void {
     let common = 0;
-    for (const x of xs) {
-      const t = this.typeOf(typer, x);
+    for (const [i, x] of xs.entries()) {
+      const t = this.typeOf(typers[i] ?? typer, x);
       if (t === 0 || t === common || (x?.A_Const?.sval !== undefined && common !== 0)) continue;
       if (common === 0 || (common === OID.text && xs.some((y) => y?.A_Const?.sval !== undefined))) common = t;
       else if (isNumber(common) && isNumber(t)) common = promote(common, t);
@@ -185,6 +194,16 @@ class ParamWalker {
       this.assign(s.limitOffset, OID.int8);
       this.assign(s.whereClause, OID.bool);
       this.assign(s.havingClause, OID.bool);
+      // a set operation's or VALUES' column: one type for all its branches or rows (`SELECT id FROM t
+      // UNION SELECT $1` is t.id's, `VALUES (1, 2), ($1, 3)` integer; they were text)
+      const branches = s.op && s.op !== 'SETOP_NONE' ? rowsOf(s, typer) : s.valuesLists ? rowsOf(s, typer) : [];
+      const width = Math.max(0, ...branches.map((b) => b.items.length));
+      for (let i = 0; i < width && branches.length > 1; i++)
+        this.togetherIn(
+          typer,
+          branches.map((b) => b.typer),
+          branches.map((b) => b.items[i]),
+        );
     } else if (n.UpdateStmt) {
       const u = n.UpdateStmt;
       t = withSources(typer, [{ RangeVar: u.relation }, ...(u.fromClause ?? [])]);
@@ -215,6 +234,8 @@ class ParamWalker {
     else if (n.TypeCast) this.assign(n.TypeCast.arg, typeNameOid(n.TypeCast.typeName));
     else if (n.CoalesceExpr) this.together(typer, n.CoalesceExpr.args ?? []);
     else if (n.MinMaxExpr) this.together(typer, n.MinMaxExpr.args ?? []);
+    // ARRAY[$1::int, $2]: one element type (of unknown elements only, text: assignValue, the tree's default)
+    else if (n.A_ArrayExpr) this.together(typer, n.A_ArrayExpr.elements ?? []);
     else if (n.CaseExpr) {
       const c = n.CaseExpr;
       const whens: Node[] = (c.args ?? []).map((w: Node) => w.CaseWhen);
@@ -227,6 +248,8 @@ class ParamWalker {
       if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
       else if (FLOAT_ARGUMENT_FUNCTIONS.has(fn) && args.length === 1) this.assign(args[0], OID.float8);
       else if (fn === 'round') this.assign(args[0], args.length === 1 ? OID.float8 : OID.numeric);
+      // mod(a, b) of one type, as an operator (`mod($1, 3)` is integer's)
+      else if (fn === 'mod' && args.length === 2) this.together(typer, args);
       else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
         this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
       else if (fn === 'make_interval')
@@ -303,6 +326,14 @@ class ParamWalker {
         return;
     }
   }
+}
+
+/** The rows a set operation or VALUES makes its columns of: each branch's select list (or VALUES row) with its typer. */
+function rowsOf(s: Node, typer: Typer): { typer: Typer; items: Node[] }[] {
+  if (s.op && s.op !== 'SETOP_NONE') return [...rowsOf(s.larg ?? {}, typer), ...rowsOf(s.rarg ?? {}, typer)];
+  if (s.valuesLists) return s.valuesLists.map((row: Node) => ({ typer, items: row.List?.items ?? [] }));
+  const t = withSources(typer, s.fromClause ?? []);
+  return [{ typer: t, items: (s.targetList ?? []).map((r: Node) => r.ResTarget?.val) }];
 }
 
 function withSources(typer: Typer, sources: Node[]): Typer {

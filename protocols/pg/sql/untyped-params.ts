@@ -6,8 +6,9 @@
 // the select list, WHERE, ...): `WHERE $1 IS NULL OR id = $1` (the optional-filter pattern; fine
 // with a type declared, or `id = $1 OR $1 IS NULL`), and a bare `SELECT $1` that the rest of its
 // query types otherwise than the text PostgreSQL makes it at the query's end, `SELECT $1 FROM t
-// WHERE id = $1` (`inconsistent types deduced`). Patina typed them text, or by the other use, and ran
-// the statement.
+// WHERE id = $1` (`inconsistent types deduced`). 42725 where its operator or function resolution
+// finds several candidates (`-$1`, `date_trunc('day', $1)`), 42804 for an array function of one
+// (`array_length($1, 1)`). Patina typed them text, or by the other use, and ran the statement.
 import { parseTree } from './parse';
 import type { PgToken } from './lexer';
 import { TYPE_DISPLAY } from '../types/oids';
@@ -33,7 +34,7 @@ const ANY_ARGUMENTS = new Map<string, number>([
 
 /** A parameter's error as PostgreSQL raises it (position 0-based in the statement's text). */
 export interface ParameterError {
-  code: '42P18' | '42P08' | '42725';
+  code: '42P18' | '42P08' | '42725' | '42804';
   message: string;
   detail?: string;
   hint?: string;
@@ -75,7 +76,8 @@ export function parameterError(
   }
   const place = (at: number) => writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
   const ambiguous = ambiguousUse(tree, declared);
-  if (ambiguous) return { ...ambiguous, position: place(ambiguous.position ?? 0) };
+  if (ambiguous)
+    return ambiguous.position === undefined ? ambiguous : { ...ambiguous, position: place(ambiguous.position) };
   const uses = usesOf(tree);
   const typed = new Set<number>();
   const stale = new Map<number, number>(); // a use that took any type before the parameter was typed
@@ -122,12 +124,25 @@ const AMBIGUOUS_FUNCTIONS = new Map<string, string>([
   ['age', 'age'],
   ['sum', 'sum'],
   ['avg', 'avg'],
+  ['unnest', 'unnest'],
+]);
+
+/** Functions of an array of any element type, which an unknown first argument leaves undetermined (42804). */
+const POLYMORPHIC_ARRAY_FUNCTIONS = new Set([
+  'array_length',
+  'array_upper',
+  'array_lower',
+  'array_dims',
+  'array_ndims',
+  'array_to_string',
+  'cardinality',
 ]);
 
 /**
  * A use of an untyped parameter PostgreSQL's operator or function resolution finds several
  * candidates for, 42725 (position: the tree's offset): a prefix minus (`-$1`: integers, numeric,
- * double, interval, ...) and AMBIGUOUS_FUNCTIONS of unknown arguments only. Patina typed it text.
+ * double, interval, ...) and AMBIGUOUS_FUNCTIONS of unknown arguments only; 42804 (no position, as
+ * PostgreSQL gives none) for POLYMORPHIC_ARRAY_FUNCTIONS of one. Patina typed it text.
  */
 function ambiguousUse(tree: Node, declared: number[]): ParameterError | null {
   const unknown = (x: Node) =>
@@ -156,6 +171,11 @@ function ambiguousUse(tree: Node, declared: number[]): ParameterError | null {
     const fn = String(names[names.length - 1]?.String?.sval ?? '').toLowerCase();
     const shown = AMBIGUOUS_FUNCTIONS.get(fn);
     const args: Node[] = call?.args ?? [];
+    if (POLYMORPHIC_ARRAY_FUNCTIONS.has(fn) && param(args[0])) {
+      // (PostgreSQL places this one nowhere)
+      found = { code: '42804', message: 'could not determine polymorphic type because input has type unknown' };
+      return;
+    }
     if (shown && args.length > 0 && args.every(unknown) && args.some(param) && !call.agg_star) {
       found = {
         code: '42725',
