@@ -59,9 +59,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const right = isArray(k[1], b) ? elements(isArray(k[0], a) ? b : flat(b)) : [b];
     return arrayText([...left, ...right]);
   });
-  fn('string_to_array', (str, sep) =>
-    str === null ? null : arrayText(sep === null ? [...String(str)] : String(str).split(String(sep))),
-  );
+  // PostgreSQL's: an empty string is the empty array, an empty separator keeps the string whole, a
+  // NULL one splits into characters, and a field equal to the third argument is NULL
+  fn('string_to_array', (str, sep, nullStr) => {
+    if (str === null) return null;
+    const s = String(str);
+    if (s === '') return '{}';
+    const fields = sep === null ? [...s] : String(sep) === '' ? [s] : s.split(String(sep));
+    const none = nullStr === null || nullStr === undefined ? null : String(nullStr);
+    return arrayText(none === null ? fields : fields.map((f) => (f === none ? null : f)));
+  });
   // (a NULL separator makes it NULL, as PostgreSQL's: String(null) joined with 'null')
   fn('array_to_string', (arr, sep, nullStr) =>
     arr === null || sep === null

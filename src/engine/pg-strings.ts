@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { pgFormat } from './pg-format';
 import { sqlStateError } from '../errors';
 
 // PostgreSQL's string functions that SQLite lacks or spells differently, as ORMs and hand-written
@@ -96,6 +97,10 @@ export function installPgStringFunctions(db: Database.Database): void {
       args.some((a) => a === null) ? null : (f(...args) as never),
     );
   for (const name of ['char_length', 'character_length']) fn(name, (s) => chars(s).length);
+  // PostgreSQL's format() (SQLite's format is printf): not strict, a NULL argument is formatted
+  db.function('__pg_format', { deterministic: true, varargs: true }, (fmt: unknown, ...args: unknown[]) =>
+    pgFormat(fmt, args),
+  );
   fn('strpos', (s, sub) => {
     const at = String(s).indexOf(String(sub));
     return at < 0 ? 0 : chars(String(s).slice(0, at)).length + 1;

@@ -567,6 +567,23 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await same(sql);
   });
 
+  it("format() of a table's rows is PostgreSQL's (%I and %L printed nothing there: SQLite's printf), with widths; string_to_array's empty string, empty separator and NULL text", async () => {
+    for (const sql of [
+      "SELECT format('%s-%L-%I', name, email, name), format('%I', 'Ann') FROM customers ORDER BY id",
+      "SELECT format('%s and %s', id, note), format('%L', note), format('%2$s %1$s', id, paid) FROM orders ORDER BY id",
+      "SELECT format('%-5s|', name), format('%5s|', name), format('%*s|', 4, id), format('%-*s|', 3, id) FROM customers ORDER BY id",
+      "SELECT string_to_array('abc', ''), string_to_array('abc', NULL), string_to_array('', ','), string_to_array('a,b,,c', ',', ''), string_to_array('a b', ' ', 'b')",
+      "SELECT id, string_to_array(coalesce(note, ''), ',') FROM orders ORDER BY id",
+    ])
+      await same(sql);
+    for (const sql of [
+      "SELECT format('%I', note) FROM orders",
+      "SELECT format('%s %s', name) FROM customers",
+      "SELECT format('%x', id) FROM customers",
+    ])
+      await sameMessage(sql);
+  });
+
   it("a double's NaN cast from text is NaN (SQLite made it NULL), infinities too", async () => {
     await same(
       "SELECT 'NaN'::float8, 'nan'::float4, 'Infinity'::float8, '-inf'::float8, 'NaN'::float8 > 1e300::float8",

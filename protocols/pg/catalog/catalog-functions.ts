@@ -26,6 +26,7 @@ import { NS_PUBLIC } from './table-rows';
 import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 import { lookup } from '../../../src/lookup';
+import { pgFormat, quoteIdent } from '../../../src/engine/pg-format';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -451,30 +452,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       for (const k of PG_KEYWORDS) yield k;
     },
   });
-  // PostgreSQL's format(): %s, %I (identifier, quoted when needed), %L (literal), %%, with n$ positions.
-  // Only catalog queries run here (Metabase's `format('%I.%I', schema, table)`); elsewhere format() is SQLite's printf.
-  fn('format', (fmt, ...args) => {
-    if (fmt === null) return null;
-    let next = 0;
-    return String(fmt).replace(/%(?:(\d+)\$)?([sIL%])/g, (_m, pos: string | undefined, kind: string) => {
-      if (kind === '%') return '%';
-      const i = pos ? Number(pos) - 1 : next;
-      next = i + 1;
-      if (i >= args.length) throw pgError('22023', 'too few arguments for format()');
-      const v = args[i];
-      if (kind === 's') return v === null ? '' : String(v);
-      if (kind === 'I') {
-        if (v === null) throw pgError('22004', 'null values cannot be formatted as an SQL identifier');
-        return quoteIdent(String(v));
-      }
-      return v === null ? 'NULL' : "'" + String(v).replace(/'/g, "''") + "'";
-    });
-  });
-}
-
-/** An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower case and plain. */
-function quoteIdent(x: string): string {
-  return /^[a-z_][a-z0-9_]*$/.test(x) ? x : '"' + x.replace(/"/g, '""') + '"';
+  // PostgreSQL's format() (Metabase's `format('%I.%I', schema, table)`); src/engine/pg-format.ts
+  db.function('format', { deterministic: true, varargs: true }, (fmt: unknown, ...args: unknown[]) =>
+    pgFormat(fmt, args),
+  );
 }
 
 const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');

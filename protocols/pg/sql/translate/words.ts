@@ -218,6 +218,7 @@ const RENAMED_CALLS = new Map<string, string>(
     random: '__pg_random',
     lower: '__pg_lower',
     upper: '__pg_upper',
+    format: '__pg_format',
   }),
 );
 
@@ -481,8 +482,11 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         }
         const to = RENAMED_CALLS.get(lower);
         if (to !== undefined) {
-          // (a math call keeps its mark: typed-arithmetic.ts wraps abs(x), ... of a numeric by it)
-          out.push(MATH_CALLS.has(lower) ? { ...t, type: 'word', text: to } : { type: 'word', text: to });
+          // (a math call keeps its mark: typed-arithmetic.ts wraps abs(x), ... of a numeric by it, and
+          // prints format()'s arguments as their types print)
+          out.push(
+            MATH_CALLS.has(lower) || lower === 'format' ? { ...t, type: 'word', text: to } : { type: 'word', text: to },
+          );
           continue;
         }
       }
