@@ -470,4 +470,102 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     assert.deepEqual(patina.slice(0, 2), [[{ n: 'public', m: 'public' }], [4089, 4089]]);
     assert.deepEqual(patina, await read(pair.postgresPort));
   });
+  /** What node-postgres sees of each statement on a server: its rows and column types, or its SQLSTATE and message. */
+  const outcomes = async (port: number, sqls: string[]) => {
+    const c = pgClient(port);
+    await c.connect();
+    try {
+      const out: string[] = [];
+      for (const sql of sqls) {
+        try {
+          const r = await c.query(sql);
+          out.push(`${sql}: ${JSON.stringify(r.rows)} ${r.fields.map((f) => f.dataTypeID).join(',')}`);
+        } catch (err) {
+          const e = err as { code?: string; message: string };
+          out.push(`${sql}: ${e.code} ${e.message}`);
+        }
+      }
+      return out;
+    } finally {
+      await c.end();
+    }
+  };
+  it('the privilege functions check what PostgreSQL checks: the object, the role and the privilege words exist (42P01, 42703, 3F000, 3D000, 42883, 42704, 22023; NULL for an OID naming nothing); existing objects are still granted (they answered true for anything)', async () => {
+    const sqls = [
+      // what BI tools and admin GUIs ask of existing objects
+      "SELECT has_table_privilege('orders', 'SELECT'), has_table_privilege('public.orders', 'select, insert')",
+      "SELECT has_table_privilege('tester', 'orders', 'SELECT WITH GRANT OPTION'), has_table_privilege('db.public.orders', 'update')",
+      "SELECT c.relname FROM pg_class c WHERE has_table_privilege(c.oid, 'SELECT') AND c.relname IN ('orders', 'pg_class') ORDER BY 1",
+      "SELECT has_table_privilege('information_schema.tables', 'select'), has_table_privilege('orders', 'rule')",
+      "SELECT has_column_privilege('orders', 'note', 'select'), has_column_privilege('orders', 2::int2, 'update')",
+      "SELECT has_column_privilege('orders', 'ctid', 'select'), has_any_column_privilege('orders', ' Select ,insert ')",
+      "SELECT has_schema_privilege('public', 'USAGE'), has_schema_privilege('pg_catalog', 'usage, create')",
+      "SELECT has_database_privilege('db', 'CONNECT'), has_database_privilege('db', 'create, temp, temporary')",
+      "SELECT has_function_privilege('upper(text)', 'execute'), has_function_privilege('pg_catalog.now()', 'EXECUTE')",
+      "SELECT pg_has_role('tester', 'MEMBER'), pg_has_role('tester', 'tester', 'usage with admin option')",
+      // objects that are none
+      "SELECT has_table_privilege('nosuch', 'select')",
+      "SELECT has_table_privilege('public.nosuch', 'select')",
+      "SELECT has_table_privilege('nosuch.orders', 'select')",
+      "SELECT has_table_privilege('\"ORDERS\"', 'select')",
+      "SELECT has_table_privilege('pg_catalog.orders', 'select')",
+      "SELECT has_table_privilege('other.public.orders', 'select')",
+      "SELECT has_table_privilege('a.b.c.d', 'select')",
+      "SELECT has_table_privilege('', 'select')",
+      "SELECT has_table_privilege('\"orders', 'select')",
+      "SELECT has_table_privilege(999999::oid, 'select'), has_table_privilege(0::oid, 'select')",
+      "SELECT has_column_privilege('orders', 'nosuch', 'select')",
+      "SELECT has_column_privilege('orders', 'NOTE', 'select')",
+      "SELECT has_column_privilege('nosuch', 'note', 'select')",
+      "SELECT has_column_privilege('orders', 99::int2, 'select'), has_column_privilege(999999::oid, 'note', 'select')",
+      "SELECT has_any_column_privilege('nosuch', 'select')",
+      "SELECT has_schema_privilege('nosuch', 'usage')",
+      "SELECT has_schema_privilege('PUBLIC', 'usage')",
+      "SELECT has_schema_privilege(999999::oid, 'usage')",
+      "SELECT has_database_privilege('nosuch', 'connect')",
+      "SELECT has_database_privilege(999999::oid, 'connect')",
+      "SELECT has_function_privilege('nosuch(text)', 'execute')",
+      "SELECT has_function_privilege('upper', 'execute')",
+      "SELECT has_function_privilege(999999::oid, 'execute')",
+      "SELECT has_sequence_privilege('orders', 'usage')",
+      "SELECT has_sequence_privilege('nosuch', 'usage')",
+      "SELECT has_sequence_privilege(999999::oid, 'usage')",
+      // roles that are none
+      "SELECT has_table_privilege('nobody', 'orders', 'select')",
+      "SELECT has_schema_privilege('nobody', 'nosuch', 'usage')",
+      "SELECT pg_has_role('nobody', 'member')",
+      "SELECT pg_has_role('public', 'member')",
+      // privilege words that are none, each checked where PostgreSQL checks it
+      "SELECT has_table_privilege('orders', 'frobnicate')",
+      "SELECT has_table_privilege('nosuch', 'frobnicate')",
+      "SELECT has_table_privilege(999999::oid, 'frobnicate')",
+      "SELECT has_column_privilege('orders', 'note', 'delete')",
+      "SELECT has_column_privilege('orders', 'note', '')",
+      "SELECT has_any_column_privilege('orders', 'truncate')",
+      "SELECT has_schema_privilege('public', 'select')",
+      "SELECT has_database_privilege('db', 'select')",
+      "SELECT has_function_privilege('upper(text)', 'usage')",
+      "SELECT has_sequence_privilege('nosuch', 'frob')",
+      "SELECT pg_has_role('tester', 'frob')",
+      "SELECT has_table_privilege('orders', 'select  with grant option')",
+      // strict: NULL in, NULL out
+      "SELECT has_table_privilege(NULL, 'select'), has_table_privilege('orders', NULL), has_schema_privilege(NULL::text, 'usage')",
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+  });
+  it('pg_table_is_visible, pg_type_is_visible and pg_function_is_visible of an OID naming nothing are NULL, as in PostgreSQL (they answered true)', async () => {
+    const sqls = [
+      `SELECT pg_table_is_visible(0) a, pg_table_is_visible(999999) b, pg_table_is_visible('orders'::regclass) c,
+        pg_table_is_visible('pg_class'::regclass) d, pg_table_is_visible('information_schema.tables'::regclass) e`,
+      `SELECT pg_type_is_visible(999999) a, pg_type_is_visible(0) b, pg_type_is_visible(23) c,
+        pg_type_is_visible('orders'::regtype) d, pg_type_is_visible('inet'::regtype) e`,
+      `SELECT pg_function_is_visible(999999) a, pg_function_is_visible(0) b, pg_function_is_visible('now'::regproc) c,
+        pg_function_is_visible('upper(text)'::regprocedure) d`,
+      'SELECT count(*) FROM pg_class c WHERE pg_table_is_visible(c.oid) AND c.relnamespace = 2200',
+      'SELECT pg_table_is_visible(NULL) a, pg_type_is_visible(NULL) b, pg_function_is_visible(NULL) c',
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+  });
 });

@@ -27,6 +27,7 @@ import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 import { lookup } from '../../../src/lookup';
 import { pgFormat, quoteIdent } from '../../../src/engine/pg-format';
+import { privilegeFunctions } from './privileges';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
 export interface CatalogState {
@@ -45,6 +46,12 @@ export interface CatalogState {
   relationBytes(oid: number, part: 'relation' | 'table' | 'indexes' | 'total'): number | null;
   /** The agent's advisory locks (session/advisory-locks.ts). */
   advisory: AdvisoryLocks;
+  /** A relation's columns by attnum (1 first); undefined for an OID that is no relation. */
+  columns(oid: number): readonly string[] | undefined;
+  /** Whether pg_proc lists a function of this OID. */
+  procExists(oid: number): boolean;
+  /** The schema of a type pg_type lists; undefined for an OID that is no type. */
+  typeNamespace(oid: number): number | undefined;
 }
 
 /** The types' comments (pg_description's rows of pg_type), by OID. */
@@ -247,25 +254,28 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('pg_encoding_to_char', (n) => (n === null ? null : (ENCODING_NAMES[num(n)] ?? '')));
   fn('pg_client_encoding', () => s()?.settings.get('client_encoding') ?? 'UTF8');
   fn('pg_char_to_encoding', () => 6);
-  // a relation is visible unless it is information_schema's (not on the search path)
-  fn('pg_table_is_visible', (o) =>
-    o === null ? null : state.relName(num(o))?.startsWith('information_schema.') ? 0 : 1,
-  );
-  fn('pg_type_is_visible', () => 1);
-  fn('pg_function_is_visible', () => 1);
+  // a relation or type is visible unless it is information_schema's (not on the search path); NULL
+  // for an OID that names none, as PostgreSQL answers
+  fn('pg_table_is_visible', (o) => {
+    const name = o === null ? undefined : state.relName(num(o));
+    return name === undefined ? null : name.startsWith('information_schema.') ? 0 : 1;
+  });
+  fn('pg_type_is_visible', (o) => {
+    const ns = o === null ? undefined : state.typeNamespace(num(o));
+    return ns === undefined ? null : ns === 13000 ? 0 : 1; // (information_schema's)
+  });
+  // (a `'now'::regproc` comes as its text: looked up)
+  fn('pg_function_is_visible', (o) => (o === null || !state.procExists(procOid(o)) ? null : 1));
   fn('pg_my_temp_schema', () => 0);
   fn('pg_is_other_temp_schema', () => 0);
-  for (const name of [
-    'has_table_privilege',
-    'has_schema_privilege',
-    'has_database_privilege',
-    'has_column_privilege',
-    'has_any_column_privilege',
-    'has_function_privilege',
-    'has_sequence_privilege',
-    'pg_has_role',
-  ])
-    fn(name, () => 1);
+  const privilege = privilegeFunctions({
+    user: () => s()?.user ?? state.roleName(),
+    database: () => s()?.database ?? 'patina',
+    relName: (oid) => state.relName(oid),
+    columns: (oid) => state.columns(oid),
+    procExists: (oid) => state.procExists(oid),
+  });
+  for (const [name, f] of Object.entries(privilege)) fn(name, f);
   // (the invalid OID 0 is '-', as PostgreSQL prints it)
   fn('format_type', (oid, typmod) =>
     oid === null

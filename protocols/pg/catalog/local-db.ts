@@ -85,6 +85,11 @@ export class LocalDb {
   #indexDefs = new Map<number, string>();
   #constraintDefs = new Map<number, string>();
   #btrees = new Map<number, RelationBtree>();
+  /** Each relation's column names by attnum, and pg_proc's OIDs (what the privilege functions check exists). */
+  #columns = new Map<number, string[]>();
+  #procOids = new Set<number>();
+  /** pg_type's OIDs and their schemas (pg_type_is_visible). */
+  #typeNamespaces = new Map<number, number>();
   /** Sizes and row counts of the user tables and indexes (refreshed by the session before a statement that shows them). */
   readonly stats = new RelationStats();
   /** pg_settings by lower-case name, for current_setting() (a function cannot query its own connection). */
@@ -116,6 +121,9 @@ export class LocalDb {
       constraintDef: (oid) => this.#constraintDefs.get(oid),
       relationBytes: (oid, part) => this.#relationBytes(oid, part),
       advisory: this.advisory,
+      columns: (oid) => this.#columns.get(oid),
+      procExists: (oid) => this.#procOids.has(oid),
+      typeNamespace: (oid) => this.#typeNamespaces.get(oid),
     });
     this.db.pragma('query_only = 1');
   }
@@ -156,6 +164,25 @@ export class LocalDb {
       this.db.pragma('query_only = 1');
     }
     this.#cache.clear();
+    this.#columns = new Map();
+    for (const [rel, name, num] of this.db
+      .prepare(
+        'SELECT attrelid, attname, attnum FROM pg_catalog.pg_attribute WHERE attnum > 0 ORDER BY attrelid, attnum',
+      )
+      .raw()
+      .all() as [bigint, string, bigint][]) {
+      let cols = this.#columns.get(Number(rel));
+      if (!cols) this.#columns.set(Number(rel), (cols = []));
+      cols[Number(num) - 1] = name;
+    }
+    this.#procOids = new Set(
+      (this.db.prepare('SELECT oid FROM pg_catalog.pg_proc').raw().all() as [bigint][]).map(([o]) => Number(o)),
+    );
+    this.#typeNamespaces = new Map(
+      (this.db.prepare('SELECT oid, typnamespace FROM pg_catalog.pg_type').raw().all() as [bigint, bigint][]).map(
+        ([o, n]) => [Number(o), Number(n)],
+      ),
+    );
     const names = this.#relNames;
     const types = this.#typeNames;
     // (a row type by its name as written, `_t` its array's)

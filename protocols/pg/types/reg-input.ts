@@ -67,3 +67,78 @@ export function regclassOidOrFail(input: string): number {
   if (o === null) throw pgError('42P01', `relation "${input.replace(/^"(.*)"$/, '$1')}" does not exist`);
   return o;
 }
+
+/**
+ * A qualified name as PostgreSQL's textToQualifiedNameList reads one (`"Mixed".plain` is
+ * [`Mixed`, `plain`]): quoted parts keep their case and may hold dots, plain ones are folded;
+ * 42602 `invalid name syntax` for nothing, an empty part or an unclosed quote.
+ */
+export function qualifiedName(input: string): string[] {
+  const parts: string[] = [];
+  let i = 0;
+  const space = () => {
+    while (i < input.length && /\s/.test(input[i])) i++;
+  };
+  const invalid = () => pgError('42602', 'invalid name syntax');
+  space();
+  if (i === input.length) throw invalid();
+  for (;;) {
+    if (input[i] === '"') {
+      let part = '';
+      for (i++; ; i++) {
+        if (i >= input.length) throw invalid();
+        if (input[i] === '"') {
+          if (input[i + 1] !== '"') break;
+          i++;
+        }
+        part += input[i];
+      }
+      i++;
+      parts.push(part);
+    } else {
+      const start = i;
+      while (i < input.length && input[i] !== '.' && !/\s/.test(input[i])) i++;
+      if (i === start) throw invalid();
+      parts.push(input.slice(start, i).toLowerCase());
+    }
+    space();
+    if (i === input.length) return parts;
+    if (input[i] !== '.') throw invalid();
+    i++;
+    space();
+  }
+}
+
+/** The schemas a relation name may be qualified by, by their OIDs (pg_toast holds none of Patina's). */
+const SCHEMA_OIDS: Record<string, number> = lookup({
+  pg_catalog: 11,
+  public: 2200,
+  information_schema: 13000,
+  pg_toast: 99,
+});
+
+/**
+ * A relation's OID from its name as regclassin, to_regclass and the privilege functions read it
+ * (PostgreSQL's RangeVarGetRelid): unqualified on the search path (pg_catalog, public), qualified
+ * in that schema, a first part naming the database it runs in. 42602 for a bad name, 42601 for
+ * four parts, 0A000 for another database; null for no such relation, and for no such schema unless
+ * `schemaMustExist` (3F000 then, as the privilege functions answer).
+ */
+export function relationOid(input: string, database: string, schemaMustExist: boolean): number | null {
+  const parts = qualifiedName(input);
+  if (parts.length > 3) throw pgError('42601', `improper relation name (too many dotted names): ${parts.join('.')}`);
+  if (parts.length === 3 && parts[0] !== database)
+    throw pgError('0A000', `cross-database references are not implemented: "${parts.join('.')}"`);
+  const name = parts[parts.length - 1];
+  const names = relationNames();
+  if (parts.length === 1) return names.oid(name) ?? null;
+  const schema = SCHEMA_OIDS[parts[parts.length - 2]];
+  if (schema === undefined) {
+    if (schemaMustExist) throw pgError('3F000', `schema "${parts[parts.length - 2]}" does not exist`);
+    return null;
+  }
+  if (schema === 13000) return names.oid(`information_schema.${name}`) ?? null;
+  const oid = names.oid(name);
+  // (the database's own relations have OIDs from 16384 on, as PostgreSQL's user relations)
+  return oid !== undefined && (schema === 2200) === oid >= 16384 && schema !== 99 ? oid : null;
+}
