@@ -568,4 +568,31 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
   });
+  it("to_regclass and a name cast to regclass read the name as PostgreSQL does: '' and an unclosed quote are 42602, another database's name 0A000, four parts 42601, a schema that is none 3F000 for the cast (to_regclass('') was NULL, '\"orders'::regclass was orders, 'db.public.orders'::regclass 42P01); to_regproc(''), to_regprocedure('upper') and to_regtype('') are errors as there (they were NULL)", async () => {
+    const sqls = [
+      "SELECT to_regclass('')",
+      "SELECT to_regclass('\"orders')",
+      "SELECT to_regclass('orders x')",
+      "SELECT to_regclass('other.public.orders')",
+      "SELECT to_regclass('a.b.c.d')",
+      `SELECT to_regclass('db.public.orders') a, to_regclass('public . orders') b, to_regclass('nosuch.orders') c,
+        to_regclass('pg_catalog.orders') d, to_regclass('public.pg_class') e, to_regclass('information_schema.tables') f,
+        to_regclass('"".orders') g, to_regclass('ORDERS') h, to_regclass('"ORDERS"') i`,
+      "SELECT ''::regclass",
+      "SELECT '\"orders'::regclass",
+      "SELECT 'nosuch.orders'::regclass",
+      "SELECT 'public.nosuch'::regclass",
+      "SELECT 'pg_catalog.orders'::regclass",
+      "SELECT 'db.public.orders'::regclass, 'pg_catalog.pg_class'::regclass",
+      "SELECT id FROM customers WHERE 'nosuch.x'::regclass::oid > 0",
+      "SELECT to_regtype('')",
+      "SELECT to_regtype('nosuch') a, to_regtype('int4') b",
+      "SELECT to_regproc('')",
+      "SELECT to_regproc('\"now')",
+      "SELECT to_regprocedure('upper')",
+      "SELECT to_regprocedure('')",
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+  });
 });

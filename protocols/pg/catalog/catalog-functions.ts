@@ -16,7 +16,14 @@ import {
   regtypeName,
 } from '../types/oids';
 import { relationNames } from '../types/relation-names';
-import { regclassOidOrFail, regclassOid, regnamespaceOid, regtypeOid } from '../types/reg-input';
+import {
+  qualifiedName,
+  regclassOidOrFail,
+  regclassOid,
+  regnamespaceOid,
+  regtypeOid,
+  relationOid,
+} from '../types/reg-input';
 import { PG_KEYWORDS } from './keywords';
 import { pgError } from '../sqlstate';
 import { applySetting, checkSetting } from '../session/settings';
@@ -226,21 +233,33 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       return null;
     }
   };
-  fn('to_regproc', (x) =>
-    x === null ? null : orNull(() => (regproc(String(x)) ? String(x).replace(/^pg_catalog\./, '') : null)),
-  );
+  // (a name that cannot be one is an error, as there: '' is 42602, a procedure without its
+  // argument list 22P02, an empty type name 42601)
+  fn('to_regproc', (x) => {
+    if (x === null) return null;
+    qualifiedName(String(x));
+    return orNull(() => (regproc(String(x)) ? String(x).replace(/^pg_catalog\./, '') : null));
+  });
   fn('to_regprocedure', (x) =>
     x === null
       ? null
-      : orNull(() =>
-          regproc(String(x))
-            ? String(x)
-                .replace(/^pg_catalog\./, '')
-                .replace(/\s+/g, '')
-            : null,
-        ),
+      : !String(x).includes('(')
+        ? failWith(pgError('22P02', 'expected a left parenthesis'))
+        : orNull(() =>
+            regproc(String(x))
+              ? String(x)
+                  .replace(/^pg_catalog\./, '')
+                  .replace(/\s+/g, '')
+              : null,
+          ),
   );
-  fn('to_regtype', (x) => (x === null ? null : orNull(() => regtypeName(regtypeOid(String(x))))));
+  fn('to_regtype', (x) =>
+    x === null
+      ? null
+      : String(x).trim() === ''
+        ? failWith(pgError('42601', `invalid type name "${String(x)}"`))
+        : orNull(() => regtypeName(regtypeOid(String(x)))),
+  );
   fn('pg_get_userbyid', (oid) =>
     oid === null
       ? null
@@ -403,9 +422,10 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     throw pgError('42809', `"${state.relName(o) ?? o}" is not a sequence`);
   };
   for (const name of ['currval', 'nextval', 'setval']) fn(name, noSequence);
-  // to_regclass('name'): the relation's OID, NULL when there is none (never an error)
+  // to_regclass('name'): the relation's OID, NULL when there is none or its schema is none; a name
+  // that cannot be one is PostgreSQL's error (42602 for '', 0A000 for another database's)
   fn('to_regclass', (x) => {
-    const o = x === null ? null : regclass(String(x));
+    const o = x === null ? null : relationOid(String(x), s()?.database ?? 'patina', false);
     return o === null ? null : BigInt(o);
   });
   // 'integer'::regtype, 'int4'::regtype, 'trigger'::regtype: the type's OID (42704 for no type); an
@@ -466,6 +486,11 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   db.function('format', { deterministic: true, varargs: true }, (fmt: unknown, ...args: unknown[]) =>
     pgFormat(fmt, args),
   );
+}
+
+/** Throws `err` where an expression wants a value. */
+function failWith(err: Error): never {
+  throw err;
 }
 
 const STARTED = new Date().toISOString().replace('T', ' ').replace('Z', '+00');

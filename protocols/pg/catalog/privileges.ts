@@ -4,7 +4,7 @@
 // 42883; NULL for an OID that names nothing), the role exists (42704) and each privilege word is one
 // of the object's (22023 `unrecognized privilege type`), in PostgreSQL's order for each form.
 import { pgError } from '../sqlstate';
-import { qualifiedName, relationOid } from '../types/reg-input';
+import { missingRelation, relationOid } from '../types/reg-input';
 import { regproc } from './builtin-procs';
 
 /** What the checks read of the catalog connection. */
@@ -79,7 +79,7 @@ export function privilegeFunctions(cat: PrivilegeCatalog): Record<string, (...ar
   };
   const relation = (x: unknown) => {
     const oid = relationOid(String(x), cat.database(), true);
-    if (oid === null) throw pgError('42P01', `relation "${missingName(String(x))}" does not exist`);
+    if (oid === null) throw missingRelation(String(x));
     return oid;
   };
   const answer = (asks: boolean) => (asks ? 1 : 0);
@@ -182,12 +182,3 @@ const TEMPLATE_DATABASES = new Set(['postgres', 'template0', 'template1']);
 
 /** The database's OID in Patina's pg_database. */
 const DATABASE_OID = 5;
-
-/** A relation name as PostgreSQL's 42P01 message writes it: its schema and name, without the database. */
-function missingName(input: string): string {
-  try {
-    return qualifiedName(input).slice(-2).join('.');
-  } catch {
-    return input;
-  }
-}

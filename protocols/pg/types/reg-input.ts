@@ -61,11 +61,20 @@ export function regclassOid(input: string): number | null {
   return relationNames().oid(name) ?? null;
 }
 
-/** 'name'::regclass: the relation's OID; PostgreSQL's 42P01 when there is none. */
+/**
+ * 'name'::regclass: the relation's OID as relationOid reads the name (a first part naming a
+ * database is taken for the session's: the cast is resolved before a session is known); PostgreSQL's
+ * 42P01 when there is none, 3F000 for no such schema.
+ */
 export function regclassOidOrFail(input: string): number {
-  const o = regclassOid(input);
-  if (o === null) throw pgError('42P01', `relation "${input.replace(/^"(.*)"$/, '$1')}" does not exist`);
+  const o = relationOid(input, null, true);
+  if (o === null) throw missingRelation(input);
   return o;
+}
+
+/** 42P01 `relation "public.nosuch" does not exist`, naming the relation as the user qualified it (not its database). */
+export function missingRelation(input: string): Error {
+  return pgError('42P01', `relation "${qualifiedName(input).slice(-2).join('.')}" does not exist`);
 }
 
 /**
@@ -121,13 +130,13 @@ const SCHEMA_OIDS: Record<string, number> = lookup({
  * A relation's OID from its name as regclassin, to_regclass and the privilege functions read it
  * (PostgreSQL's RangeVarGetRelid): unqualified on the search path (pg_catalog, public), qualified
  * in that schema, a first part naming the database it runs in. 42602 for a bad name, 42601 for
- * four parts, 0A000 for another database; null for no such relation, and for no such schema unless
+ * four parts, 0A000 for another database (when `database` is known); null for no such relation, and for no such schema unless
  * `schemaMustExist` (3F000 then, as the privilege functions answer).
  */
-export function relationOid(input: string, database: string, schemaMustExist: boolean): number | null {
+export function relationOid(input: string, database: string | null, schemaMustExist: boolean): number | null {
   const parts = qualifiedName(input);
   if (parts.length > 3) throw pgError('42601', `improper relation name (too many dotted names): ${parts.join('.')}`);
-  if (parts.length === 3 && parts[0] !== database)
+  if (parts.length === 3 && database !== null && parts[0] !== database)
     throw pgError('0A000', `cross-database references are not implemented: "${parts.join('.')}"`);
   const name = parts[parts.length - 1];
   const names = relationNames();
