@@ -1055,4 +1055,28 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     // the session goes on
     assert.deepEqual((await patina.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
   });
+  it('pg_advisory_lock, pg_advisory_unlock_all, pg_sleep and pg_notify return void (2278), printed empty, in text and binary (they were typed text)', async () => {
+    for (const sql of [
+      'SELECT pg_advisory_lock(1)',
+      'SELECT pg_advisory_lock(1, 2), pg_advisory_lock_shared(7)',
+      'SELECT pg_advisory_unlock(1), pg_advisory_unlock(1, 2), pg_advisory_unlock_shared(7)',
+      'SELECT pg_advisory_lock(NULL::bigint)',
+      'SELECT pg_advisory_unlock_all()',
+      'SELECT pg_sleep(0)',
+      "SELECT pg_sleep_for('0 seconds')",
+      "SELECT pg_notify('h5_channel', 'x')",
+    ]) {
+      await same(sql);
+      await same(sql, []);
+    }
+    await same('SELECT pg_advisory_xact_lock($1)', [3]);
+    // binary: PostgreSQL's void_send is no bytes
+    const binary = async (c: PgClient) =>
+      (await c.query({ text: 'SELECT pg_advisory_unlock_all() AS v', binary: true } as never)).rows;
+    assert.deepEqual(await binary(patina), await binary(postgres));
+    assert.equal(
+      psqlOk(o.pair.patinaPort, ['SELECT pg_advisory_lock(9)', 'SELECT pg_advisory_unlock_all()']),
+      psqlOk(o.pair.postgresPort, ['SELECT pg_advisory_lock(9)', 'SELECT pg_advisory_unlock_all()']),
+    );
+  });
 });

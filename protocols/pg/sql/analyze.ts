@@ -478,7 +478,7 @@ export class Analyzer {
         ...base,
         kind: 'notify',
         command: 'SELECT',
-        columns: [{ name: 'pg_notify', declType: 'text' }],
+        columns: [{ name: 'pg_notify', declType: 'void' }],
         paramTypes: new Array<number>(maxParam(sig)).fill(OID.text),
         channel: notify,
       };

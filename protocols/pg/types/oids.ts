@@ -35,6 +35,7 @@ export const OID = {
   regclass: 2205,
   regtype: 2206,
   record: 2249,
+  void: 2278,
   uuid: 2950,
   jsonb: 3802,
   regnamespace: 4089,
@@ -239,6 +240,9 @@ export function oidOfDeclType(decl: string | null | undefined): number {
       return OID.varchar;
     case 'bpchar':
       return OID.bpchar;
+    // what a function that returns nothing returns (SELECT pg_notify(...))
+    case 'void':
+      return OID.void;
     // the catalog's own columns
     case 'oid':
     case 'regproc':

@@ -53,6 +53,15 @@ for (const [c, arrayOid, arrayName] of BASES) {
   CODECS[arrayOid] = arrayCodec(arrayOid, arrayName, c);
 }
 CODECS[unknownCodec.oid] = unknownCodec;
+// void: what a function that returns nothing returns (pg_advisory_lock, pg_sleep, pg_notify), printed
+// empty, and empty in binary as PostgreSQL's void_send
+CODECS[2278] = {
+  oid: 2278,
+  name: 'void',
+  text: () => '',
+  binary: () => Buffer.alloc(0),
+  textOfBinary: () => '',
+};
 // regproc columns of the catalog hold OIDs
 CODECS[24] = { ...oidCodec, oid: 24, name: 'regproc' };
 // a regclass is a relation's OID that prints as its name (a name made text before it is kept as it is)
