@@ -1079,4 +1079,27 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       psqlOk(o.pair.postgresPort, ['SELECT pg_advisory_lock(9)', 'SELECT pg_advisory_unlock_all()']),
     );
   });
+  it('COLLATE naming no collation is 42704 at the COLLATE (3F000 for a schema that is none); C, POSIX, ucs_basic, C.utf8 and default run (it was dropped: the text compared by code point); an ICU collation is 0A000', async () => {
+    const outcome = (c: PgClient, sql: string) =>
+      c.query({ text: sql, rowMode: 'array' }).then(
+        (r) => JSON.stringify(r.rows),
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} at ${e.position}`,
+      );
+    for (const sql of [
+      `SELECT 'x' COLLATE "nosuch"`,
+      'SELECT name FROM customers ORDER BY name COLLATE "nosuch"',
+      `SELECT name FROM customers WHERE name COLLATE "en_US.utf8" = 'ann'`,
+      `SELECT 'x' COLLATE C`,
+      `SELECT 'x' COLLATE public."C"`,
+      `SELECT 'x' COLLATE nosuch."C"`,
+      `SELECT 'a' < 'b' COLLATE "nosuch"`,
+      `SELECT 'x' COLLATE "C", 'y' COLLATE "POSIX", 'z' COLLATE "ucs_basic", 'w' COLLATE "C.utf8", 'v' COLLATE "default"`,
+      `SELECT 'x' COLLATE pg_catalog."C", 'y' COLLATE pg_catalog.default`,
+      `SELECT name FROM customers WHERE id IN (10, 11, 18) ORDER BY name COLLATE "C"`,
+    ])
+      assert.equal(await outcome(patina, sql), await outcome(postgres, sql), sql);
+    const icu = `SELECT 'x' COLLATE "und-x-icu"`;
+    await postgres.query(icu);
+    assert.equal(await message(patina, icu).then((m) => m.slice(0, 5)), '0A000');
+  });
 });

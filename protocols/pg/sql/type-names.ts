@@ -1,5 +1,5 @@
 // The type names a statement writes (`x::t`, `CAST(x AS t)`, `t 'literal'`, a column definition
-// list's `AS r(a t)`), looked up as PostgreSQL's parser looks them up: a name that is no type is its
+// list's `AS r(a t)`), and its collation names (`COLLATE "C"`), looked up as PostgreSQL's parser looks them up: a name that is no type is its
 // 42704 `type "t" does not exist` (3F000 for a schema that is none) at the name, before anything
 // runs. The translation passed such a name through (`'x'::nosuchtype` answered x, `CAST(1 AS
 // nosuchtype)` 1), and `'x'::foo.bar` read a column. What Patina does with a type PostgreSQL has is
@@ -29,12 +29,13 @@ const INFORMATION_SCHEMA_TYPES = new Set(INFORMATION_SCHEMA_TYPE_NAMES);
 /** Names PostgreSQL has no type of that Patina reads all the same. */
 const KEPT = new Set(['citext', 'blob']);
 
-/** Whether the statement may name a type: a `::`, a CAST, or a word before a string (`date '...'`, `AS r(a t)`: parsed then). */
+/** Whether the statement may name a type or a collation: a `::`, a CAST, a COLLATE, or a word before a string (`date '...'`, `AS r(a t)`: parsed then). */
 export function mayNameTypes(sig: readonly PgToken[]): boolean {
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (t.type === 'op' && t.text === '::') return true;
     if (t.type === 'word' && (t.text.toUpperCase() === 'CAST' || sig[i + 1]?.type === 'string')) return true;
+    if (t.type === 'word' && t.text.toUpperCase() === 'COLLATE') return true;
     // a column definition list: `) AS r(a t)` or `) r(a t)`
     if (t.type === 'punct' && t.text === ')' && sig[i + 1]?.type === 'word' && sig[i + 2]?.text === '(') return true;
     if (t.type === 'punct' && t.text === ')' && sig[i + 2]?.type === 'word' && sig[i + 3]?.text === '(') return true;
@@ -43,7 +44,8 @@ export function mayNameTypes(sig: readonly PgToken[]): boolean {
 }
 
 /**
- * Throws PostgreSQL's error for the first type name of the statement that names no type. `text` is
+ * Throws PostgreSQL's error for the first type name of the statement that names no type (or
+ * collation name that names no collation). `text` is
  * the statement's `tokens` joined by single spaces (the text the tree's offsets are in); the error's
  * position is taken back to the statement as written.
  */
@@ -69,6 +71,10 @@ function firstUnknown(n: Node): { code: string; message: string; location: numbe
       if (f) return f;
     }
     return null;
+  }
+  if (n.CollateClause?.collname) {
+    const f = unknownCollation(n.CollateClause);
+    if (f) return f;
   }
   for (const k in n) {
     // (a TypeCast's, a ColumnDef's typeName; PREPARE's list holds TypeName nodes)
@@ -96,6 +102,32 @@ function unknownType(t: Node): { code: string; message: string; location: number
   // SQLite's cast (translate/casts.ts: `CAST(x AS BLOB)`, a schema file's column type)
   if (inCatalog || inPublic || inInformationSchema || (schema === null && KEPT.has(name))) return null;
   return { code: '42704', message: `type "${names.join('.')}${t.arrayBounds ? '[]' : ''}" does not exist`, location };
+}
+
+/** The collations PostgreSQL 15 has in every database (pg_collation's libc ones): each compares as SQLite does, by code point. */
+const COLLATIONS = new Set(['default', 'C', 'POSIX', 'ucs_basic', 'C.utf8']);
+
+/**
+ * PostgreSQL's error for a COLLATE naming no collation (42704, 3F000 for a schema that is none), or
+ * null; an ICU collation (`"und-x-icu"`), which PostgreSQL may have, is 0A000: Patina compares
+ * text by code point only. (COLLATE "nosuch" was dropped, and the text compared by code point.)
+ */
+function unknownCollation(c: Node): { code: string; message: string; location: number } | null {
+  const names: string[] = c.collname.map((p: Node) => String(p.String?.sval ?? ''));
+  const location = typeof c.location === 'number' && c.location >= 0 ? c.location : 0;
+  // (a first part naming the database: left to the translation, as a type's)
+  if (names.length > 2) return null;
+  const [schema, name] = names.length === 2 ? names : [null, names[0]];
+  if (schema !== null && !Object.values(NAMESPACE_NAMES).includes(schema) && schema !== 'pg_toast')
+    return { code: '3F000', message: `schema "${schema}" does not exist`, location };
+  if ((schema === null || schema === 'pg_catalog') && COLLATIONS.has(name)) return null;
+  if ((schema === null || schema === 'pg_catalog') && name.endsWith('-x-icu'))
+    return {
+      code: '0A000',
+      message: `collation "${name}" is not supported: Patina compares text by code point (C, POSIX, ucs_basic, C.utf8, default)`,
+      location,
+    };
+  return { code: '42704', message: `collation "${names.join('.')}" for encoding "UTF8" does not exist`, location };
 }
 
 /** The place in the statement as written (its tokens joined as they came) of `at` in the tokens joined by single spaces. */
