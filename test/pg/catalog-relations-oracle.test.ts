@@ -595,4 +595,17 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
   });
+  it("a name cast to regproc or regprocedure is looked up as PostgreSQL's parser does: 42725 for a name several functions share, 42883 for none, 22P02 for a regprocedure without its argument list (the name was kept: 'upper'::regproc answered upper)", async () => {
+    const sqls = [
+      "SELECT 'upper'::regproc",
+      "SELECT CAST('upper' AS regproc)",
+      "SELECT 'nosuch'::regproc",
+      "SELECT 'upper(int)'::regprocedure",
+      "SELECT 'upper'::regprocedure",
+      "SELECT 'now'::regproc::oid, 'pg_catalog.now'::regproc::text, 'array_in'::regproc::text, 'upper(text)'::regprocedure::text",
+      "SELECT count(*) > 0 FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc",
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+  });
 });

@@ -4,6 +4,7 @@ import { arrayText } from '../../../src/engine/pg-functions';
 import { pgError } from '../sqlstate';
 import { FUNCTION_NAMES } from './function-names';
 import { PG_PROC_ROWS, type PgProcRow } from './pg-proc-rows';
+import { OTHER_TYPE_ROWS, PG_TYPE_ROWS } from './pg-type-rows';
 import { lookup } from '../../../src/lookup';
 
 /** The rows pg_proc lists, by OID. */
@@ -87,6 +88,25 @@ export function regproc(text: string): number {
   if (rows.length === 0) throw pgError('42883', `function "${spec}" does not exist`);
   if (rows.length > 1) throw pgError('42725', `more than one function named "${spec}"`);
   return rows[0][0];
+}
+
+/** The types' I/O functions pg_proc lists by name (array_in, int4send, ...: pg_type's typinput and the others). */
+const IO_FUNCTIONS = new Set(
+  [...PG_TYPE_ROWS, ...OTHER_TYPE_ROWS].flatMap((r) => (r.slice(10, 18) as string[]).filter((f) => f !== '-')),
+);
+
+/**
+ * A function name written as a `'...'::regproc` or `'...'::regprocedure` literal, checked as
+ * PostgreSQL's regprocin and regprocedurein check it: 42883 for no such function, 42725 for a name
+ * several functions share (regproc), 22P02 for a regprocedure without its argument list. A type's
+ * I/O function passes by its name (pgjdbc compares typinput with `'pg_catalog.array_in'::regproc`).
+ */
+export function checkRegprocLiteral(text: string, procedure: boolean): void {
+  if (/^\s*\d+\s*$/.test(text)) return; // (an OID is one already)
+  if (procedure && !text.includes('(')) throw pgError('22P02', 'expected a left parenthesis');
+  if (!procedure && IO_FUNCTIONS.has(text.trim().replace(/^pg_catalog\./, ''))) return;
+  if (procedure && IO_FUNCTIONS.has(text.replace(/^\s*(?:pg_catalog\.)?(\w+)\s*\(.*$/s, '$1'))) return;
+  regproc(text);
 }
 
 /** Type names as a regprocedure's arguments may spell them (the rest compare as pg_get_function_identity_arguments writes them). */

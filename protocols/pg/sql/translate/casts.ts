@@ -6,6 +6,7 @@ import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '
 import { type ElementKind, arrayInput, uuidIn } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-input';
+import { checkRegprocLiteral } from '../../catalog/builtin-procs';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
 import { inputStyleArgument } from '../session-styles';
@@ -136,6 +137,10 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
       return regLiteral(x, regnamespaceOid) ?? `__pg_regnamespace(${x})`;
     case 'regproc':
     case 'regprocedure':
+      // a name written in the statement is looked up, as PostgreSQL's parser does ('nosuch'::regproc
+      // is 42883, 'upper'::regproc 42725: four functions have that name); it keeps its text
+      if (/^'(?:[^']|'')*'$/.test(x))
+        checkRegprocLiteral(x.slice(1, -1).split("''").join("'"), type === 'regprocedure');
       // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
       return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
     case 'text':
