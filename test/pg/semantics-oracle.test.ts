@@ -1102,4 +1102,26 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await postgres.query(icu);
     assert.equal(await message(patina, icu).then((m) => m.slice(0, 5)), '0A000');
   });
+  it('current_user(), session_user(), current_role(), user(), current_catalog() and current_timestamp() written as calls are 42601 at the parenthesis (they answered: SQLite has such functions); current_role and user without parentheses answer, named as there', async () => {
+    const outcome = (c: PgClient, sql: string) =>
+      c.query({ text: sql, rowMode: 'array' }).then(
+        (r) => `${JSON.stringify(r.rows)} ${r.fields.map((f) => `${f.name}:${f.dataTypeID}`).join(',')}`,
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} at ${e.position}`,
+      );
+    for (const sql of [
+      'SELECT current_user()',
+      'SELECT session_user()',
+      'SELECT current_role()',
+      'SELECT user()',
+      'SELECT current_catalog()',
+      'SELECT current_date()',
+      'SELECT current_timestamp( )',
+      'SELECT localtimestamp()',
+      'SELECT id FROM customers WHERE name = current_user /* me */ ( )',
+      'SELECT current_user, current_role, user, session_user, current_catalog, current_schema()',
+      'SELECT pg_catalog.current_user(), current_timestamp(0) IS NOT NULL AS t',
+      'SELECT 1 AS user',
+    ])
+      assert.equal(await outcome(patina, sql), await outcome(postgres, sql), sql);
+  });
 });

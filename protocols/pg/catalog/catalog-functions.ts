@@ -94,6 +94,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('version', () => s()?.version ?? 'PostgreSQL 15.0');
   fn('current_user', () => s()?.user ?? 'patina');
   fn('session_user', () => s()?.user ?? 'patina');
+  fn('current_role', () => s()?.user ?? 'patina'); // (`current_role`, the SQL keyword: the current user)
   fn('user', () => s()?.user ?? 'patina');
   fn('parse_ident', (str) =>
     str === null

@@ -52,6 +52,7 @@ import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
 import { selectsNothing } from './translate/empty-select';
+import { checkBareFunctionCalls } from './bare-functions';
 import { checkCastPaths, mayCast } from './cast-paths';
 import { checkLiteralInput } from './literal-input';
 import { withOutputStyles } from './session-styles';
@@ -467,6 +468,7 @@ export class Analyzer {
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw };
     }
     checkReach(tokens.map((t) => t.text).join(''), 'statement'); // every statement, catalog and FROM-less ones too
+    checkBareFunctionCalls(tokens); // `current_user()`: PostgreSQL's 42601 (SQLite has the function)
     const notify = pgNotifyCall(sig);
     if (!notify && sig.some((t) => t.type === 'word' && t.text.toLowerCase() === 'pg_notify'))
       throw pgError(

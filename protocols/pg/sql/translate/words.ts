@@ -36,6 +36,7 @@ function sessionValue(name: string, ctx: DialectContext): string | null {
     case 'current_catalog':
       return quoteString(ctx.database);
     case 'current_user':
+    case 'current_role':
     case 'session_user':
     case 'user':
       return quoteString(ctx.user);
@@ -227,6 +228,7 @@ const MATH_CALLS = new Set(PG_FLOAT_MATH);
 /** Names of bare SQL-standard functions PostgreSQL calls without parentheses. */
 const BARE_FUNCTIONS = new Set([
   'current_user',
+  'current_role',
   'session_user',
   'user',
   'current_schema',
