@@ -1098,6 +1098,16 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       `SELECT name FROM customers WHERE id IN (10, 11, 18) ORDER BY name COLLATE "C"`,
     ])
       assert.equal(await outcome(patina, sql), await outcome(postgres, sql), sql);
+    // a name of three parts: another database's is 0A000, four parts 42601 (the statement answered no rows)
+    for (const sql of [
+      `SELECT 'x'::other.pg_catalog.text`,
+      `SELECT CAST('1' AS other.pg_catalog.int4)`,
+      `SELECT 'x' COLLATE other.pg_catalog."C"`,
+      `SELECT 'x'::a.b.c.d`,
+    ])
+      assert.equal(await outcome(patina, sql), await outcome(postgres, sql), sql);
+    // the session's own database's: PostgreSQL takes it, Patina says it cannot
+    assert.match(await message(patina, `SELECT 'x'::db.pg_catalog.text`), /^0A000 a name qualified by its database/);
     const icu = `SELECT 'x' COLLATE "und-x-icu"`;
     await postgres.query(icu);
     assert.equal(await message(patina, icu).then((m) => m.slice(0, 5)), '0A000');

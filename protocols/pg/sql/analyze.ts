@@ -487,7 +487,7 @@ export class Analyzer {
     // (a write runs on the writer even when it reads unnest or generate_series, which every connection has)
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
-    if (mayNameTypes(sig)) checkTypeNames(text, tokens);
+    if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
     // a cast between types PostgreSQL has no cast for is its 42846 at the cast (sql/cast-paths.ts)
     if (mayCast(sig)) checkCastPaths(text, tokens, this.#engine.schema, declaredTypes);
     // a string literal its cast's type refuses is the input function's error at the literal

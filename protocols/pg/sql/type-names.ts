@@ -10,7 +10,7 @@ import {
   OTHER_TYPE_ROWS,
   PG_TYPE_ROWS,
 } from '../catalog/pg-type-rows';
-import { pgErrorAt } from '../sqlstate';
+import { pgError, pgErrorAt } from '../sqlstate';
 import { NAMESPACE_NAMES } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import type { PgToken } from './lexer';
@@ -49,49 +49,51 @@ export function mayNameTypes(sig: readonly PgToken[]): boolean {
  * the statement's `tokens` joined by single spaces (the text the tree's offsets are in); the error's
  * position is taken back to the statement as written.
  */
-export function checkTypeNames(text: string, tokens: readonly PgToken[]): void {
+export function checkTypeNames(text: string, tokens: readonly PgToken[], database: string): void {
   let tree: Node;
   try {
     tree = parseTree(text);
   } catch {
     return; // (the parser's refusal is reported where the statement is translated)
   }
-  const bad = firstUnknown(tree.stmts);
+  const bad = firstUnknown(tree.stmts, database);
   if (!bad) return;
+  if (bad.location < 0) throw pgError(bad.code, bad.message); // (PostgreSQL gives this one no position)
   const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
   throw pgErrorAt(bad.code, bad.message, at);
 }
 
 /** The first TypeName of the tree (in text order: the tree's order) that names no type, with its error. */
-function firstUnknown(n: Node): { code: string; message: string; location: number } | null {
+function firstUnknown(n: Node, database: string): { code: string; message: string; location: number } | null {
   if (n === null || typeof n !== 'object') return null;
   if (Array.isArray(n)) {
     for (const x of n) {
-      const f = firstUnknown(x);
+      const f = firstUnknown(x, database);
       if (f) return f;
     }
     return null;
   }
   if (n.CollateClause?.collname) {
-    const f = unknownCollation(n.CollateClause);
+    const f = unknownCollation(n.CollateClause, database);
     if (f) return f;
   }
   for (const k in n) {
     // (a TypeCast's, a ColumnDef's typeName; PREPARE's list holds TypeName nodes)
     const typeName = k === 'typeName' || k === 'TypeName' ? n[k] : null;
-    const f = typeName?.names ? unknownType(typeName) : firstUnknown(n[k]);
+    const f = typeName?.names ? unknownType(typeName, database) : firstUnknown(n[k], database);
     if (f) return f;
   }
   return null;
 }
 
 /** PostgreSQL's error for a TypeName that names no type (LookupTypeName's), or null. */
-function unknownType(t: Node): { code: string; message: string; location: number } | null {
+function unknownType(t: Node, database: string): { code: string; message: string; location: number } | null {
   if (t.pct_type) return null; // (t.col%TYPE: PL/pgSQL's and CREATE FUNCTION's, which are not run)
   const names: string[] = t.names.map((p: Node) => String(p.String?.sval ?? ''));
   const location = typeof t.location === 'number' && t.location >= 0 ? t.location : 0;
-  // a name of three parts carries a database (PostgreSQL takes the current one's): left to the translation
-  if (names.length > 2) return null;
+  // (PostgreSQL gives a type's database part no position, a collation's the COLLATE's)
+  const across = databasePart(names, database, -1);
+  if (across) return across;
   const [schema, name] = names.length === 2 ? names : [null, names[0]];
   if (schema !== null && !Object.values(NAMESPACE_NAMES).includes(schema) && schema !== 'pg_toast')
     return { code: '3F000', message: `schema "${schema}" does not exist`, location };
@@ -104,6 +106,26 @@ function unknownType(t: Node): { code: string; message: string; location: number
   return { code: '42704', message: `type "${names.join('.')}${t.arrayBounds ? '[]' : ''}" does not exist`, location };
 }
 
+/**
+ * The error for a name of three parts (`db.pg_catalog.text`), whose first part names a database:
+ * another database's is PostgreSQL's 0A000; the session's own, which PostgreSQL takes, is 0A000 too
+ * (Patina's translation does not read such a name: it answered with no rows).
+ */
+function databasePart(
+  names: string[],
+  database: string,
+  location: number,
+): { code: string; message: string; location: number } | null {
+  if (names.length < 3) return null;
+  if (names.length > 3)
+    return { code: '42601', message: `improper qualified name (too many dotted names): ${names.join('.')}`, location };
+  const message =
+    names[0] === database
+      ? `a name qualified by its database (${names.join('.')}) is not supported: leave out "${database}."`
+      : `cross-database references are not implemented: ${names.join('.')}`;
+  return { code: '0A000', message, location };
+}
+
 /** The collations PostgreSQL 15 has in every database (pg_collation's libc ones): each compares as SQLite does, by code point. */
 const COLLATIONS = new Set(['default', 'C', 'POSIX', 'ucs_basic', 'C.utf8']);
 
@@ -112,11 +134,11 @@ const COLLATIONS = new Set(['default', 'C', 'POSIX', 'ucs_basic', 'C.utf8']);
  * null; an ICU collation (`"und-x-icu"`), which PostgreSQL may have, is 0A000: Patina compares
  * text by code point only. (COLLATE "nosuch" was dropped, and the text compared by code point.)
  */
-function unknownCollation(c: Node): { code: string; message: string; location: number } | null {
+function unknownCollation(c: Node, database: string): { code: string; message: string; location: number } | null {
   const names: string[] = c.collname.map((p: Node) => String(p.String?.sval ?? ''));
   const location = typeof c.location === 'number' && c.location >= 0 ? c.location : 0;
-  // (a first part naming the database: left to the translation, as a type's)
-  if (names.length > 2) return null;
+  const across = databasePart(names, database, location);
+  if (across) return across;
   const [schema, name] = names.length === 2 ? names : [null, names[0]];
   if (schema !== null && !Object.values(NAMESPACE_NAMES).includes(schema) && schema !== 'pg_toast')
     return { code: '3F000', message: `schema "${schema}" does not exist`, location };
