@@ -225,6 +225,23 @@ const SQLITE_VALUED: Record<string, string> = {
 export const sqliteValued = (name: string): string | undefined =>
   Object.hasOwn(SQLITE_VALUED, name) ? SQLITE_VALUED[name] : undefined;
 
+/**
+ * A double's `+`, `-`, `*` and `/` as PostgreSQL's float8pl and its kin (float.h): NaN of NaN,
+ * 22012 dividing by zero (not NaN), and 22003 `value out of range: overflow` for an infinite result
+ * of finite operands, `underflow` for a zero product or quotient of nonzero ones (SQLite's gave
+ * Infinity and 0). Infinities in are the IEEE answer (Infinity - Infinity NaN).
+ */
+export function floatArith(op: string, x: number, y: number): number {
+  if (op === '/' && y === 0 && !Number.isNaN(x)) throw sqlStateError('22012', 'division by zero');
+  const v = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
+  const finiteIn = op === '/' ? Number.isFinite(x) || Number.isNaN(x) : !isInfinite(x) && !isInfinite(y);
+  if (isInfinite(v) && finiteIn) throw overflow();
+  if (v === 0 && (op === '*' ? x !== 0 && y !== 0 : op === '/' ? x !== 0 && !isInfinite(y) : false)) throw underflow();
+  return v;
+}
+
+const isInfinite = (v: number) => v === Infinity || v === -Infinity;
+
 export function installPgFloatMath(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => Out) => {
     const valued = sqliteValued(name.slice('__pg_math_'.length)) !== undefined;
@@ -253,6 +270,21 @@ export function installPgFloatMath(db: Database.Database): void {
   fn('__pg_math_trunc', (x, n) => (n === undefined ? trunc(x) : truncAt(x, n)));
   fn('__pg_math_power', (x, y) => result(power(double(x), double(y))));
   fn('__pg_math_pow', (x, y) => result(power(double(x), double(y))));
+  // a double's arithmetic of an operand that is an expression (translate/typed-arithmetic.ts); SQLite's
+  // own operator runs for columns and numbers, behind tests
+  for (const [name, op] of [
+    ['add', '+'],
+    ['sub', '-'],
+    ['mul', '*'],
+    ['div', '/'],
+  ])
+    fn(`__pg_float_${name}`, (x, y) => result(floatArith(op, double(x), double(y))));
+  // SQLite's result of columns or numbers (the last argument) where it is infinite or zero: PostgreSQL's
+  // 22003 when the operands make that an overflow or underflow, else that result
+  db.function('__pg_float_check', { deterministic: true, safeIntegers: true }, (op, x, y, v) => {
+    if (x !== null && y !== null) floatArith(String(op), double(x), double(y));
+    return v as never;
+  });
 }
 
 /** The calls words.ts gives these names (by their lower-case PostgreSQL name). */

@@ -602,6 +602,95 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     });
   });
 
+  it('a double column beside a NaN or infinity, cast or string, is NaN or infinite (the cast was read as 0, the string as 0)', async () => {
+    const { patina, postgres } = clients();
+    try {
+      for (const sql of [
+        "SELECT id, f + 'NaN'::float8, 'NaN'::float8 * f, f - 'nan'::float8 FROM m ORDER BY id",
+        "SELECT id, f + 'NaN', f * 'Infinity', 'Infinity' - f, f + '-inf', f * '2.5' FROM m ORDER BY id",
+        "SELECT id, f + CAST('NaN' AS double precision), f * 'Infinity'::float4 FROM m ORDER BY id",
+        "SELECT id FROM m WHERE f + 'NaN'::float8 > 0 ORDER BY id",
+        "SELECT id FROM m WHERE f * 'Infinity' < 0 ORDER BY id",
+        // numeric's too ('NaN' beside a numeric column was read as 0)
+        "SELECT id, x + 'NaN', x * 'Infinity', 'NaN' - x FROM m ORDER BY id",
+      ])
+        await same(sql);
+      await expectSameError("SELECT f + 'abc' FROM m");
+      // written: INSERT VALUES and UPDATE SET store NaN and the infinities, read back as such
+      for (const c of [patina, postgres]) {
+        await c.query("INSERT INTO m (id, f) VALUES (30, 2 + 'NaN'::float8), (31, 'Infinity'::float8 - 1), (32, 3)");
+        await c.query("UPDATE m SET f = f + 'NaN'::float8 WHERE id = 32");
+        await c.query('INSERT INTO m (id, f) VALUES (33, -2), (34, 4)');
+        await c.query("UPDATE m SET f = f * '-Infinity' WHERE id = 33");
+        await c.query("UPDATE m SET f = 'NaN' WHERE id = 34");
+      }
+      await same('SELECT id, f FROM m WHERE id >= 30 ORDER BY id');
+      // a stored NaN: its sign, sum and avg are NaN (-f was 0, sum and avg the others')
+      await same('SELECT id, -f, -(f + 1), f * 2 FROM m ORDER BY id');
+      await same('SELECT sum(f), avg(f), sum(f) FILTER (WHERE id < 31), avg(f) + 1 FROM m');
+      await same('SELECT id, sum(f) OVER (ORDER BY id) FROM m ORDER BY id');
+    } finally {
+      for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 30');
+    }
+  });
+
+  it('% and mod() of a double are 42883 as in PostgreSQL (they computed a remainder), of numerics unchanged', async () => {
+    for (const sql of [
+      "SELECT 'Infinity'::float8 % 2",
+      'SELECT 5.5::float8 % 2',
+      'SELECT 5.5::float8 % 2.5',
+      "SELECT 5.5::float8 % '2'",
+      'SELECT 7 % 2.5::float8',
+      'SELECT f % 2 FROM m',
+      'SELECT f % f FROM m',
+      'SELECT mod(5.5::float8, 2)',
+      'SELECT mod(f, 2) FROM m',
+      'SELECT mod(2, f) FROM m',
+    ])
+      await expectSameError(sql);
+    await same('SELECT id, n % 2, x % 2, mod(n, 3), 5.5 % 2, f::numeric % 2 FROM m ORDER BY id');
+  });
+
+  it("a double's +, -, * and / past its range are 22003 overflow or underflow (were Infinity and 0), of columns too", async () => {
+    for (const sql of [
+      'SELECT 1e308::float8 * 10',
+      'SELECT 1e308::float8 + 1e308::float8',
+      'SELECT -1e308::float8 - 1e308::float8',
+      'SELECT 1e308::float8 / 1e-10',
+      'SELECT 1e-308::float8 / 1e300',
+      'SELECT 1e-308::float8 * 1e-300',
+      "SELECT '1e308'::float8 * '1e10'::float8",
+    ])
+      await expectSameError(sql);
+    // an infinity in, or a zero operand, is no overflow or underflow
+    await same(
+      "SELECT 'Infinity'::float8 * 2, 'Infinity'::float8 + 1e308, 0::float8 * 1e-300, 1 / 'Infinity'::float8, 1e-308::float8 / 1e10",
+    );
+    // (the quotient now computed by __pg_float_div: 22012 by zero, NaN / 0 NaN, as before)
+    await expectSameError("SELECT 'NaN'::float8 / 0, 1::float8 / 0");
+    await same("SELECT 'NaN'::float8 / 0");
+    const { patina, postgres } = clients();
+    try {
+      for (const c of [patina, postgres])
+        await c.query("INSERT INTO m (id, f) VALUES (30, 1e308), (31, 'Infinity'), (32, 1e-300)");
+      for (const sql of [
+        'SELECT f * 10 FROM m WHERE id = 30',
+        'SELECT f + f FROM m WHERE id = 30',
+        'SELECT f - -1e308 FROM m WHERE id = 30',
+        'SELECT f / 1e-10 FROM m WHERE id = 30',
+        'SELECT (f + 1) * 10 FROM m WHERE id = 30',
+        'SELECT f * f FROM m WHERE id = 32',
+        'SELECT f / 1e300::float8 FROM m WHERE id = 32',
+        'UPDATE m SET f = f * 10 WHERE id = 30',
+      ])
+        await expectSameError(sql);
+      await same('SELECT id, f, f * 10, f / 10, f * 0, f + 1 FROM m WHERE id > 30 ORDER BY id');
+      await same('SELECT id, f * $1 FROM m WHERE id = 31', [2]);
+    } finally {
+      for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 30');
+    }
+  });
+
   /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */
   async function expectSameError(sql: string): Promise<void> {
     const err = (c: PgClient) =>

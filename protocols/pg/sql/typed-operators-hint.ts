@@ -71,7 +71,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToTime = false;
   let castToScalar = false;
   let jsonbHint = false;
-  let floatHint = false; // a double cast to an integer rounds half to even
+  let floatHint = false; // a double cast to an integer rounds half to even; its NaN in arithmetic is NaN
   let negation = false;
   let keyedArray = false;
   let keyedUse = false;
@@ -182,7 +182,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
     else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
-    else if ((isWord(t, 'POWER') || isWord(t, 'POW')) && isPunct(sig[i + 1], '(')) sum = true;
+    else if ((isWord(t, 'POWER') || isWord(t, 'POW') || isWord(t, 'MOD')) && isPunct(sig[i + 1], '(')) sum = true;
     else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
@@ -225,6 +225,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((castToInt || castToScalar) && jsonbHint) ||
     // numeric arithmetic and sum(): NaN in, NaN out
     ((arithmetic || sum || negation) && numericHint) ||
+    // and a double's (`f + 'NaN'::float8`, `sum(f)`: SQLite's read the NaN text as 0)
+    ((arithmetic || sum || negation) && floatHint) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
     (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
   );

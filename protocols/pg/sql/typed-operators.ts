@@ -57,7 +57,8 @@ const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 
 function literalAsNumber(text: string, type: number): string {
   const t = text.trim();
   // numeric's NaN, which the PG front end stores as the text NaN
-  if (type === OID.numeric && /^nan$/i.test(t)) return "'NaN'";
+  // (and a double's)
+  if ((type === OID.numeric || FLOATS.has(type)) && /^nan$/i.test(t)) return "'NaN'";
   // an infinity of numeric or a double: SQLite's REAL infinity, which a literal 9e999 is
   const inf = /^([+-]?)inf(inity)?$/i.exec(t);
   if (inf && (type === OID.numeric || type === OID.float8 || type === OID.float4))
@@ -323,6 +324,20 @@ function floatArithmetic(l: number, r: number): boolean {
   const fits = (t: number) => NUMBERS.has(t) || t === 0;
   return (FLOATS.has(l) || FLOATS.has(r)) && fits(l) && fits(r);
 }
+
+/**
+ * Whether `+`, `-`, `*` or `/` has a string literal beside a numeric or a double (`f * 'Infinity'`,
+ * `n + 'NaN'`): PostgreSQL reads the literal as that type.
+ */
+function untypedNumberOperand(e: Node, unknown: 'l' | 'r' | null, l: number, r: number): boolean {
+  const literal = unknown === 'l' ? e.lexpr : unknown === 'r' ? e.rexpr : undefined;
+  const other = unknown === 'l' ? r : l;
+  return literal?.A_Const?.sval !== undefined && (other === OID.numeric || FLOATS.has(other));
+}
+
+/** An operand's type as PostgreSQL's 42883 names it: a string literal's is `unknown`. */
+const operandName = (n: Node, type: number): string =>
+  n?.A_Const?.sval !== undefined ? 'unknown' : (PG_NAMES[type] ?? 'unknown');
 
 /** Whether an operand of numeric (or double) arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
 function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
@@ -675,6 +690,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     n.FuncCall.args.some((a: Node) => typer.type(a) === OID.numeric)
   ) {
     out.set(n.FuncCall.location, 'num-pow'); // NaN ^ x is NaN (1 when x is 0); SQLite's power made it NULL
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'mod' &&
+    n.FuncCall.args.some((a: Node) => FLOATS.has(typer.type(a)))
+  ) {
+    // as `%`: PostgreSQL has no mod of a double (SQLite's mod computes one)
+    const [a, b] = n.FuncCall.args.map((x: Node) => operandName(x, typer.type(x)));
+    throw pgError('42883', `function mod(${a}, ${b}) does not exist`);
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'round') {
     // round(numeric, n) rounds the decimal half away from zero (1.005 to 1.01); SQLite's round
     // rounds the double 1.00499999999999989... to 1.0
@@ -693,9 +716,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const row = table === undefined ? undefined : names.typeName(names.typeOid(table) ?? 0);
       if (row) out.set(n.FuncCall.location, `typeof:${row}`);
       else if (t && TYPE_DISPLAY[t]) out.set(n.FuncCall.location, `typeof:${TYPE_DISPLAY[t]}`);
-    } else if ((fn === 'sum' || fn === 'avg') && typer.type(arg) === OID.numeric) {
+    } else if ((fn === 'sum' || fn === 'avg') && (typer.type(arg) === OID.numeric || FLOATS.has(typer.type(arg)))) {
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0 (an exact avg's mark
-      // replaces this). Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less
+      // replaces this); a double's too. Of a plain column SQLite's own, unless max(x IS 'NaN'), which costs less
       const f = n.FuncCall;
       const plain = (arg.ColumnRef || arg.ParamRef) && !f.over && !f.agg_filter && !f.agg_distinct;
       out.set(f.location, plain ? `num-${fn}-col` : `num-${fn}`);
@@ -795,9 +818,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     n.A_Expr?.kind === 'AEXPR_OP' &&
     !n.A_Expr.lexpr &&
     strings(n.A_Expr.name).pop() === '-' &&
-    typer.type(n.A_Expr.rexpr) === OID.numeric
+    (typer.type(n.A_Expr.rexpr) === OID.numeric || FLOATS.has(typer.type(n.A_Expr.rexpr)))
   ) {
-    out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0)
+    out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0), numeric's or a double's
   } else if (
     (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
     keyedKind(typer.type(n.A_Expr.rexpr))
@@ -891,6 +914,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // the remainder of a numeric or a double: SQLite's % casts both to integers (7.5 % 2 is 1)
       const l = typer.type(e.lexpr);
       const r = typer.type(e.rexpr);
+      // PostgreSQL has no remainder of a double (float8 does not cast to numeric implicitly)
+      if (FLOATS.has(l) || FLOATS.has(r))
+        throw pgError('42883', `operator does not exist: ${operandName(e.lexpr, l)} % ${operandName(e.rexpr, r)}`);
       if ((NUMBERS.has(l) && !INTS.has(l)) || (NUMBERS.has(r) && !INTS.has(r))) out.set(e.location, 'num%');
     } else if (op === '+' || op === '-' || op === '*' || op === '/') {
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
@@ -912,14 +938,27 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       else if (
         (op === '/' && (l === OID.numeric || r === OID.numeric)) ||
         (op !== '/' && numericArithmetic(l, r)) ||
-        floatArithmetic(l, r)
+        floatArithmetic(l, r) ||
+        untypedNumberOperand(e, unknown, l, r)
       ) {
+        // a string literal operand is read as the other operand's type, as PostgreSQL reads it
+        // (`f * 'Infinity'`, `f + 'NaN'`: SQLite's operator read that text as 0), 22P02 when it is none
+        const literal = unknown === 'l' ? e.lexpr : unknown === 'r' ? e.rexpr : undefined;
+        if (literal?.A_Const?.sval !== undefined)
+          out.set(
+            literal.A_Const.location,
+            `num:${literalAsNumber(literal.A_Const.sval.sval ?? '', unknown === 'l' ? r : l)}`,
+          );
         // SQLite's own operator where each operand that may be NaN is a column or a parameter
         // (`iif(x IS 'NaN', 'NaN', x + 1)`: no function call per row), the function otherwise
-        const [a, b] = [nanOperand(e.lexpr, l), nanOperand(e.rexpr, r)];
-        if (a === 'expr' || b === 'expr') out.set(e.location, `num${op}`);
+        const [lt, rt] = literal ? (unknown === 'l' ? [r, r] : [l, l]) : [l, r];
+        const [a, b] = [nanOperand(e.lexpr, lt), nanOperand(e.rexpr, rt)];
+        // (of a double, 'flt': its range checked too, 22003 where PostgreSQL's overflows)
+        const kind = FLOATS.has(lt) || FLOATS.has(rt) ? 'flt' : 'num';
+        // (a double's quotient through the function always: SQLite's would call __pg_real_divisor anyway)
+        if (a === 'expr' || b === 'expr' || (kind === 'flt' && op === '/')) out.set(e.location, `${kind}${op}`);
         else if (a === 'ref' || b === 'ref' || op === '/')
-          out.set(e.location, `num${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
+          out.set(e.location, `${kind}${op}:${a === 'ref' ? 'l' : ''}${b === 'ref' ? 'r' : ''}`);
       }
     }
   }

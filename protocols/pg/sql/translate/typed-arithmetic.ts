@@ -179,7 +179,23 @@ const NUMERIC_OPS: Record<string, string> = lookup({
   // numeric's power, exactly (src/engine/pg-exact-power.ts): `a ^ b` and power(a, b) ('numx-pow')
   'numx^': '__pg_numeric_power',
   'numx-pow': '__pg_numeric_power',
+  // a double's (marked 'flt+', ...): PostgreSQL's checks too, 22003 past its range (src/engine/pg-float-math.ts)
+  'flt+': '__pg_float_add',
+  'flt-': '__pg_float_sub',
+  'flt*': '__pg_float_mul',
+  'flt/': '__pg_float_div',
 });
+
+/**
+ * A double's `left op right` that SQLite computes (`value`): where it is infinite (or, of `*`,
+ * zero; or NULL) __pg_float_check tells an overflow or underflow of finite operands (22003, as
+ * PostgreSQL's float8pl and its kin) from an infinity that came in; other rows pay one BETWEEN
+ * (the cheapest test measured: 100,000 rows of `f + 1` 15.9-19.9 ms before, 20.6-20.7 with it).
+ */
+function rangeChecked(op: string, left: string, right: string, value: string): string {
+  const zero = op === '*' ? `(${value}) <> 0 AND ` : '';
+  return `(CASE WHEN ${zero}(${value}) BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308 THEN ${value} ELSE __pg_float_check('${op}', ${left}, ${right}, ${value}) END)`;
+}
 
 /**
  * An exact operator's call ('numx*:2:' and the like): each operand that is a numeric of known scale
@@ -203,13 +219,15 @@ function nanGuarded(
   left: string,
   right: string,
   value: string,
+  result = value,
 ): string {
   const test = [a, b].filter((x) => x !== null).map((x) => `${x} IS 'NaN'`);
   // (NULL with NaN is NULL: SQLite's own operator, reading NaN as 0, tells it)
-  const guarded = `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${value} END)`;
+  // (`result`: the value where no operand is NaN, a double's range checked)
+  const guarded = `(CASE WHEN (${test.join(' OR ')}) AND (${value}) IS NOT NULL THEN 'NaN' ELSE ${result} END)`;
   // (a sum or difference of a column and a number is never Infinity - Infinity)
   if (op !== '*' && test.length < 2) return guarded;
-  return `(CASE WHEN (${value}) IS NULL THEN iif((${left}) IS NULL OR (${right}) IS NULL, NULL, 'NaN') WHEN ${test.join(' OR ')} THEN 'NaN' ELSE ${value} END)`;
+  return `(CASE WHEN (${value}) IS NULL THEN iif((${left}) IS NULL OR (${right}) IS NULL, NULL, 'NaN') WHEN ${test.join(' OR ')} THEN 'NaN' ELSE ${result} END)`;
 }
 
 /**
@@ -408,7 +426,9 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     }
     const left = operandText(out.splice(start));
     const right = operandText(toks.slice(i + 1, end + 1));
-    const guarded = /^num[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
+    const guarded = /^(num|flt)[-+*/]:/.test(t.arith) ? t.arith.slice(5) : undefined;
+    const float = t.arith.startsWith('flt');
+    const value = `${left} ${t.text} ${right}`;
     out.push({
       type: 'group',
       text:
@@ -421,7 +441,8 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                 guarded.includes('r') ? right : null,
                 left,
                 right,
-                `${left} ${t.text} ${right}`,
+                value,
+                float ? rangeChecked(t.text, left, right, value) : value,
               )
             : t.arith === 'numx-cmp'
               ? `__pg_numeric_cmp(${left}, ${right}) ${t.text} 0`
