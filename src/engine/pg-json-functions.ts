@@ -19,19 +19,37 @@ function asText(v: Json): string | null {
   return printJsonb(v);
 }
 
+/**
+ * An object's members; of anything else PostgreSQL's 22023 for `fn`, worded as its jsonfuncs.c
+ * words it: json_each's (a parser callback's) `cannot deconstruct a scalar`, json_object_keys's and
+ * jsonb_object_keys's `on an array`, jsonb_each's `on a non-object`.
+ */
 function entries(v: Json, jsonb: boolean, fn: string): [string, Json][] {
-  if (!(v instanceof Map)) throw sqlStateError('22023', `cannot call ${fn} on a non-object`);
+  if (!(v instanceof Map)) {
+    const array = Array.isArray(v);
+    const message = fn.endsWith('object_keys')
+      ? `cannot call ${fn} on ${array ? 'an array' : 'a scalar'}`
+      : jsonb
+        ? `cannot call ${fn} on a non-object`
+        : array
+          ? 'cannot deconstruct an array as an object'
+          : 'cannot deconstruct a scalar';
+    throw sqlStateError('22023', message);
+  }
   const keys = [...v.keys()];
   if (jsonb) keys.sort(byKey);
   return keys.map((k) => [k, v.get(k) as Json]);
 }
 
-function elements(v: Json, fn: string): Json[] {
-  if (!Array.isArray(v))
-    throw sqlStateError(
-      '22023',
-      v instanceof Map ? 'cannot extract elements from an object' : 'cannot extract elements from a scalar',
-    );
+/** An array's elements; of anything else 22023 as PostgreSQL words it for json's and jsonb's `fn`. */
+function elements(v: Json, fn: string, jsonb: boolean): Json[] {
+  if (!Array.isArray(v)) {
+    const object = v instanceof Map;
+    const message = jsonb
+      ? `cannot extract elements from ${object ? 'an object' : 'a scalar'}`
+      : `cannot call ${fn} on ${object ? 'a non-array' : 'a scalar'}`;
+    throw sqlStateError('22023', message);
+  }
   return v;
 }
 
@@ -192,7 +210,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        const doc = elements(jsonOperand(j), `${p}_array_elements`);
+        const doc = elements(jsonOperand(j), `${p}_array_elements`, jsonb);
         if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [v];
         else for (const v of doc) yield [printJsonb(v)];
       },
@@ -202,7 +220,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
         if (j === null || j === undefined) return;
-        const doc = elements(jsonOperand(j), `${p}_array_elements_text`);
+        const doc = elements(jsonOperand(j), `${p}_array_elements_text`, jsonb);
         if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [partText(v)];
         else for (const v of doc) yield [asText(v)];
       },

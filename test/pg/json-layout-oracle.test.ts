@@ -400,6 +400,66 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       await same(sql, values);
   });
 
+  it("json's -> and #> of a parenthesised operand, a subquery's or WITH query's json column or a builder, inside a builder, keep the text as written (were compacted, or a string)", async () => {
+    for (const sql of [
+      "SELECT id, json_build_object('k', (doc) -> 'a'), json_build_array((doc) #> '{l,1}') FROM jg ORDER BY id",
+      "SELECT json_agg(((doc) -> 'l') ORDER BY id) FROM jg",
+      "SELECT json_build_object('k', s.d -> 'a', 'm', (s.d) #> '{l,1}') FROM (SELECT id, doc AS d FROM jg) s ORDER BY s.id",
+      "WITH w AS (SELECT id, doc FROM jg) SELECT json_build_object('k', w.doc -> 'l') FROM w ORDER BY id",
+      // a read out of a builder inside a builder
+      "SELECT json_build_object('k', json_build_object('w', doc -> 'a') -> 'w') FROM jg ORDER BY id",
+      "SELECT json_build_array(json_build_object('w', doc) #> '{w,l}') FROM jg ORDER BY id",
+      "SELECT json_build_object('k', (json_build_object('w', doc) -> 'w') -> 'a') FROM jg ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it('json_each, json_each_text, jsonb_each and jsonb_each_text in a select list give a record per member, (json_each(x)).key its column (were 42883)', async () => {
+    for (const sql of [
+      'SELECT id, json_each(doc) FROM jg WHERE id = 1',
+      'SELECT json_each_text(doc) FROM jg WHERE id = 1',
+      'SELECT jsonb_each(bin) FROM j WHERE id = 1',
+      `SELECT json_each('{"a":1,"b":[1, 2],"c":null,"d":"x y"}'::json)`,
+      `SELECT json_each_text('{"a":1,"b":[1, 2],"c":null,"d":"x y", "e": ""}'::json)`,
+      `SELECT jsonb_each_text('{"a":1,"b":[1, 2],"c":null,"d":"x y"}'::jsonb)`,
+      'SELECT (json_each(doc)).key, (json_each(doc)).value FROM jg WHERE id = 1',
+      'SELECT (jsonb_each(bin)).value FROM j WHERE id = 1',
+      'SELECT id, (json_each(doc)).* FROM jg WHERE id = 1',
+    ])
+      await same(sql);
+    // typed record (2249), its fields text and json, as there
+    const types = async (c: PgClient) =>
+      (
+        await c.query(
+          'SELECT json_each(doc), (json_each(doc)).key, (json_each(doc)).value, (json_each(doc)).* FROM jg WHERE id = 1',
+        )
+      ).fields.map((f) => f.dataTypeID);
+    assert.deepEqual(await types(o.patina), await types(o.postgres));
+  });
+
+  it("json's json_each, json_object_keys and json_array_elements of the wrong kind of document fail with PostgreSQL's words; a record's unknown field 42703", async () => {
+    for (const sql of [
+      'SELECT json_each(doc) FROM jg WHERE id = 2',
+      'SELECT (json_each(doc)).nosuch FROM jg',
+      "SELECT * FROM json_each('1'::json)",
+      "SELECT * FROM json_each_text('[1]'::json)",
+      "SELECT * FROM json_object_keys('[1]'::json)",
+      "SELECT * FROM json_object_keys('1'::json)",
+      "SELECT * FROM jsonb_object_keys('[1]'::jsonb)",
+      "SELECT * FROM json_array_elements('{}'::json)",
+      "SELECT * FROM json_array_elements('1'::json)",
+    ]) {
+      const err = (c: PgClient) =>
+        c.query(sql).then(
+          () => null,
+          (e: { code?: string; message?: string }) => [e.code, e.message],
+        );
+      const want = await err(o.postgres);
+      assert.notEqual(want, null, `PostgreSQL took ${sql}`);
+      assert.deepEqual(await err(o.patina), want, sql);
+    }
+  });
+
   it('a builder written into a json column is stored with its spacing (INSERT, UPDATE, ON CONFLICT, parameters); jsonb keeps its own', async () => {
     await both("INSERT INTO j (id, doc, name) VALUES (3, json_build_object('a', 1, 'b', json_build_array(1, 2)), 'z')");
     await both(

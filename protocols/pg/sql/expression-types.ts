@@ -13,6 +13,7 @@ import {
   INTS,
   MATH_FUNCTIONS,
   mathResult,
+  RECORD_SET_RETURNING,
   SQL_VALUE_FUNCTIONS,
   isNumber,
   promote,
@@ -159,6 +160,13 @@ export class Typer {
       // (ARRAY[...])[n], m[i][j]: an element; a slice in any of them (m[1:2][1]) an array
       const t = this.type(n.A_Indirection.arg);
       return n.A_Indirection.indirection.some((x: Node) => x.A_Indices.is_slice) ? t : (elementOidOf(t) ?? 0);
+    }
+    const field = n.A_Indirection?.indirection?.length === 1 ? n.A_Indirection.indirection[0].String?.sval : undefined;
+    const fn = n.A_Indirection?.arg?.FuncCall ? strings(n.A_Indirection.arg.FuncCall.funcname).pop() : undefined;
+    if (fn && RECORD_SET_RETURNING.has(fn.toLowerCase()) && (field === 'key' || field === 'value')) {
+      // (json_each(x)).value: json, jsonb, or text of the _text forms; .key text
+      const f = fn.toLowerCase();
+      return field === 'key' || f.endsWith('_text') ? OID.text : f.startsWith('jsonb') ? OID.jsonb : OID.json;
     }
     return 0;
   }

@@ -404,7 +404,7 @@ function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
   if (e.ColumnRef) return isJsonColumn(e.ColumnRef, aliases, schema) ? 'json' : 'no';
   const get = jsonGet(e, aliases, schema);
   if (get && !get.jsonb) {
-    leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']));
+    leaves.push(...(get.kept ?? []), ...get.ops.map((at): Leaf => [at, 'json-get']));
     return 'json';
   }
   if (e.TypeCast) {
@@ -610,7 +610,7 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     return 'v';
   }
   if (get) {
-    leaves.push(...get.ops.map((at): Leaf => [at, 'json-get']), [get.start, `get:${get.end}`]);
+    leaves.push(...(get.kept ?? []), ...get.ops.map((at): Leaf => [at, 'json-get']), [get.start, `get:${get.end}`]);
     return 'v';
   }
   const f = e?.FuncCall;
@@ -680,7 +680,7 @@ function jsonGet(
   e: Node,
   aliases: Aliases,
   schema: Schema | undefined,
-): { ops: number[]; start: number; end: number; jsonb?: boolean } | undefined {
+): { ops: number[]; start: number; end: number; jsonb?: boolean; kept?: Leaf[] } | undefined {
   const top = e?.A_Expr;
   const end = operandAt(top?.rexpr);
   if (end < 0) return undefined;
@@ -696,7 +696,24 @@ function jsonGet(
     const start = base.ColumnRef.location;
     if (start < 0) return undefined;
     if (isJsonColumn(base.ColumnRef, aliases, schema)) return { ops, start, end };
-    return isJsonColumn(base.ColumnRef, aliases, schema, 'jsonb') ? { ops, start, end, jsonb: true } : undefined;
+    if (isJsonColumn(base.ColumnRef, aliases, schema, 'jsonb')) return { ops, start, end, jsonb: true };
+    // a subquery's json value (`s.d -> 'a'` of `(SELECT doc AS d ...) s`): made PostgreSQL's text
+    // inside it (the leaves in `kept`), then sliced as written
+    const item = subqueryColumn(base.ColumnRef, aliases);
+    if (!item) return undefined;
+    const kept: Leaf[] = [];
+    const inner = new Aliases();
+    fromAliases(item.query.fromClause, inner, undefined, schema);
+    return jsonText(item.value, inner, schema, kept) === 'json' ? { ops, start, end, kept } : undefined;
+  }
+  // a json builder's document (`json_build_object('v', doc) -> 'v'`): laid out as PostgreSQL wrote
+  // it (its own leaves and its layout in `kept`), then sliced as written
+  const builder = base?.FuncCall ? strings(base.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+  if (builder && JSON_BUILDERS.has(builder) && base.FuncCall.location >= 0) {
+    const kept: Leaf[] = [];
+    const layout = layoutOf(base, aliases, schema, kept);
+    if (layout === 'c' || layout === 'v') return undefined;
+    return { ops, start: base.FuncCall.location, end, kept: [...kept, [base.FuncCall.location, `layout:${layout}`]] };
   }
   const cast = base?.TypeCast;
   const arg = cast?.arg;
@@ -757,8 +774,15 @@ export function jsonLayoutEdits(
       const jsonb = kept.startsWith('getb:');
       const start = offsets.indexOf(Number(kept.slice(kept.indexOf(':') + 1)), i);
       const end = start < 0 ? -1 : operandEnd(tokens, start);
-      if (end >= 0 && balanced(tokens, i, end)) {
-        wrapVerbatim(i, end, jsonb);
+      // (a parenthesised operand, `(doc) -> 'a'`: the read starts at its parenthesis)
+      let from = i;
+      for (
+        let p = previousSignificant(tokens, from - 1);
+        end >= 0 && !balanced(tokens, from, end) && isPunct(tokens[p], '(');
+      )
+        [from, p] = [p, previousSignificant(tokens, p - 1)];
+      if (end >= 0 && balanced(tokens, from, end)) {
+        wrapVerbatim(from, end, jsonb);
       } else unwrapped = end >= 0 ? offsets[end] : Number.MAX_SAFE_INTEGER;
     } else if (kept?.startsWith('row:')) {
       // a whole row: its name marked, for translate/json-values.ts to pass its json columns marked
@@ -871,6 +895,11 @@ function balanced(tokens: PgToken[], from: number, to: number): boolean {
     else if (isPunct(tokens[k], ')') && --depth < 0) return false;
   }
   return depth === 0;
+}
+
+function previousSignificant(tokens: PgToken[], i: number): number {
+  while (i >= 0 && (tokens[i].type === 'space' || tokens[i].type === 'comment')) i--;
+  return i;
 }
 
 function nextSignificant(tokens: PgToken[], i: number): number {

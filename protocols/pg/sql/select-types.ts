@@ -9,7 +9,15 @@ import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { castTypmod, isComputed, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
-import { ONE_COLUMN_SET_RETURNING, SCALAR_IN_FROM, isNumber, promote, strings, typeNameOid } from './type-signatures';
+import {
+  ONE_COLUMN_SET_RETURNING,
+  RECORD_SET_RETURNING,
+  SCALAR_IN_FROM,
+  isNumber,
+  promote,
+  strings,
+  typeNameOid,
+} from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -253,6 +261,14 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
   for (const t of s.targetList) {
     const r = t.ResTarget;
     const fields: Node[] | undefined = r?.val?.ColumnRef?.fields;
+    // `(json_each(x)).*`: its key (text) and value (json, jsonb, or text of the _text forms)
+    const ind = r?.val?.A_Indirection;
+    const fn = ind?.arg?.FuncCall ? strings(ind.arg.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+    if (fn && RECORD_SET_RETURNING.has(fn) && ind.indirection?.length === 1 && ind.indirection[0].A_Star) {
+      const value = fn.endsWith('_text') ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
+      out.push({ name: 'key', oid: OID.text }, { name: 'value', oid: value });
+      continue;
+    }
     if (fields?.some((f: Node) => f.A_Star)) {
       // `*` (or `v.*`): the columns of the FROM list's items (a join's merged columns first), where
       // all are known here and SQLite spreads them in the same order

@@ -100,6 +100,11 @@ export const FIXED: Record<string, number> = lookup({
   json_array_elements_text: OID.text,
   jsonb_object_keys: OID.text,
   json_object_keys: OID.text,
+  // in a select list, each member as a record `(key,value)` (translate/standard-forms.ts)
+  json_each: OID.record,
+  jsonb_each: OID.record,
+  json_each_text: OID.record,
+  jsonb_each_text: OID.record,
   jsonb_set: OID.jsonb,
   jsonb_strip_nulls: OID.jsonb,
   json_strip_nulls: OID.json,
@@ -316,6 +321,9 @@ export const ONE_COLUMN_SET_RETURNING = new Set([
   'regexp_split_to_table',
   'pg_listening_channels',
 ]);
+
+/** The set-returning functions of a key and a value: in a select list each row is a record `(key,value)`. */
+export const RECORD_SET_RETURNING = new Set(['json_each', 'jsonb_each', 'json_each_text', 'jsonb_each_text']);
 
 /**
  * Functions of one value that clients call in FROM as a one-row table (TypeORM's `SELECT * FROM

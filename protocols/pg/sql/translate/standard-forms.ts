@@ -3,9 +3,9 @@
 // `OFFSET n ROWS FETCH FIRST m ROWS ONLY` (SQLAlchemy's fetch(), Hibernate, jOOQ) and an OFFSET
 // without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
 import { pgError } from '../../sqlstate';
-import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
+import { type Tok, closer, isPunct, isWord, joinTokens, topLevelItems } from '../tokens';
 import { ZIPPED_FUNCTIONS, ZIP_CALLS } from '../../../../src/engine/pg-arrays';
-import { ONE_COLUMN_SET_RETURNING } from '../type-signatures';
+import { ONE_COLUMN_SET_RETURNING, RECORD_SET_RETURNING } from '../type-signatures';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -275,15 +275,20 @@ function clauseOf(toks: readonly Tok[], i: number): string {
  * selecting from the table function. Elsewhere in a select list (beside other items, or with a FROM)
  * a set-returning call has no translation: 0A000, rather than SQLite's one row or none.
  */
-const isSetReturning = (t: Tok) => t.type === 'word' && ONE_COLUMN_SET_RETURNING.has(t.text.toLowerCase());
+const isSetReturning = (t: Tok) =>
+  t.type === 'word' && (ONE_COLUMN_SET_RETURNING.has(t.text.toLowerCase()) || isRecordSetReturning(t));
+/** json_each(x) and its kin: each row a record of the key and the value (`(a,1)`), made by the join below. */
+const isRecordSetReturning = (t: Tok) => t.type === 'word' && RECORD_SET_RETURNING.has(t.text.toLowerCase());
 
 export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
   if (!toks.some(isSetReturning)) return toks;
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i];
     if (!isSetReturning(t) || !isPunct(toks[i + 1], '(')) continue;
-    if (clauseOf(toks, i) !== 'SELECT') continue;
     const close = closer(toks, i + 1);
+    // (`(json_each(x)).key` is in the clause its parenthesis is in)
+    const start = isRecordSetReturning(t) && isPunct(toks[i - 1], '(') && isPunct(toks[close + 1], ')') ? i - 1 : i;
+    if (clauseOf(toks, start) !== 'SELECT') continue;
     let end = close + 1;
     let alias: Tok = { type: 'quoted', text: `"${t.text.toLowerCase()}"` };
     if (isWord(toks[end], 'AS')) end++;
@@ -292,9 +297,10 @@ export function rewriteSelectListSeries(toks: Tok[]): Tok[] {
     // alone: the whole statement (`SELECT unnest(...)`) or a whole subquery (`IN (SELECT unnest($1))`)
     const whole = i === 1 && (end === toks.length || (isPunct(toks[end], ';') && end + 1 === toks.length));
     const sub = i >= 2 && isPunct(toks[i - 2], '(') && isPunct(toks[end], ')') && closer(toks, i - 2) === end;
-    const alone = isWord(toks[i - 1], 'SELECT') && (whole || sub) && close >= 0;
+    // (json_each alone is a join too: its rows are records of two columns)
+    const alone = isWord(toks[i - 1], 'SELECT') && (whole || sub) && close >= 0 && !isRecordSetReturning(t);
     if (!alone) {
-      const joined = close >= 0 ? setReturningAsJoin(toks, i) : null;
+      const joined = close >= 0 ? setReturningAsJoin(toks, start) : null;
       if (joined) {
         toks = joined;
         continue;
@@ -388,7 +394,8 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
   let fromEnd = toks.length;
   /** Depths at which a parenthesis opened a subquery: calls inside are its own. */
   const subqueries: number[] = [];
-  const calls: [number, number][] = [];
+  /** Each call's first and last token, and the field read out of a record one (`(json_each(x)).key`). */
+  const calls: [number, number, string?][] = [];
   for (let k = 1; k < toks.length; k++) {
     const t = toks[k];
     if (isPunct(t, '(')) {
@@ -406,6 +413,22 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
       if (from >= 0) return null; // in FROM or after: not a select list's call
       const close = closer(toks, k + 1);
       if (close < 0) return null;
+      const after = toks[close + 3];
+      const field =
+        after?.type === 'word'
+          ? after.text.toLowerCase()
+          : after?.text === '*' && isPunct(toks[close + 2], '.')
+            ? '*'
+            : undefined;
+      if (isRecordSetReturning(t) && isPunct(toks[k - 1], '(') && isPunct(toks[close + 1], ')') && field) {
+        // `(json_each(x)).key`: that column of the join (the parenthesis opened before it closed here)
+        if (field !== 'key' && field !== 'value' && field !== '*')
+          throw pgError('42703', `could not identify column "${field}" in record data type`);
+        calls.push([k - 1, close + 3, field]);
+        depth--;
+        k = close + 3;
+        continue;
+      }
       calls.push([k, close]);
       k = close; // its arguments are its own
       continue;
@@ -430,13 +453,40 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
   const comma: Tok = { type: 'punct', text: ',' };
   let item: Tok[];
   let refs: Tok[][];
-  if (calls.length === 1) {
-    const [i, close] = calls[0];
-    item = [...toks.slice(i, close + 1), { type: 'word', text: 'AS' }, alias];
-    refs = [[alias, dot, { type: 'word', text: 'value' }]];
+  // `json_each(x), (json_each(x)).key, (json_each(x)).value`: one call read thrice, one join
+  // (PostgreSQL runs them in step, the same rows)
+  const callToks = ([i, close, field]: [number, number, string?]) =>
+    field ? toks.slice(i + 1, close - 2) : toks.slice(i, close + 1);
+  const record = calls.every(([i, , field]) => field || isRecordSetReturning(toks[i]));
+  const oneCall = record && calls.every((c) => joinTokens(callToks(c)) === joinTokens(callToks(calls[0])));
+  if (calls.length === 1 || oneCall) {
+    item = [...callToks(calls[0]), { type: 'word', text: 'AS' }, alias];
+    // json_each(x): the record `(key,value)`, as PostgreSQL's record_out prints it (the value json's
+    // text as the function gives it, the text form's NULL an empty field)
+    const recordOf: Tok[] = [
+      { type: 'word', text: '__pg_record' },
+      { type: 'punct', text: '(' },
+      alias,
+      dot,
+      { type: 'word', text: 'key' },
+      comma,
+      alias,
+      dot,
+      { type: 'word', text: 'value' },
+      { type: 'punct', text: ')' },
+    ];
+    // (`(json_each(x)).*`: both columns)
+    const both: Tok[] = [alias, dot, { type: 'word', text: 'key' }, comma, alias, dot, { type: 'word', text: 'value' }];
+    refs = calls.map(([i, , field]) =>
+      field === '*'
+        ? both
+        : field || !isRecordSetReturning(toks[i])
+          ? [alias, dot, { type: 'word', text: field ?? 'value' }]
+          : recordOf,
+    );
   } else {
     // in step: __pg_srf_zip('unnest', ifnull(x, x''), x'', x'', 'generate_subscripts', ifnull(x, x''), ifnull(1, x''), x'')
-    if (calls.length > ZIP_CALLS) return null;
+    if (calls.length > ZIP_CALLS || calls.some(([, , field]) => field)) return null;
     const args: Tok[] = [];
     for (const [i, close] of calls) {
       const fn = toks[i].text.toLowerCase();
