@@ -345,6 +345,9 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       "SELECT json_build_object('a', s.a, 'n', 1), json_build_array(a, 'x'), jsonb_build_object('a', a) FROM (SELECT avg(amount) AS a FROM jn) s",
       'SELECT row_to_json(s) FROM (SELECT id, price / 3 AS d, avg(qty) AS q FROM jn GROUP BY id, price) s WHERE d > 1 ORDER BY d DESC',
       'SELECT json_agg(s ORDER BY s.id) FROM (SELECT id, price / 3 AS d FROM jn WHERE id < 3) s',
+      // sorted by the exact column itself: by its number (13.33... after 3.33...), its digits kept
+      'SELECT json_agg(s ORDER BY s.d) FROM (SELECT id, price * 4 / 3 AS d FROM jn) s',
+      'SELECT json_agg(s ORDER BY d DESC, id) FROM (SELECT id, avg(price) * 4 AS d FROM jn GROUP BY id) s',
       'SELECT row_to_json(s), s.a FROM (SELECT avg(price) AS a FROM jn) s',
       // a WITH query read once, as its one FROM item (also as plain columns, which were doubles too)
       "WITH w AS (SELECT avg(price) AS a, sum(price) / count(*) AS d FROM jn) SELECT row_to_json(w), json_build_object('a', w.a) FROM w",

@@ -547,8 +547,12 @@ function markPassedThrough(
   const alias = item.RangeSubselect
     ? item.RangeSubselect.alias?.aliasname
     : (item.RangeVar.alias?.aliasname ?? item.RangeVar.relname);
-  const compared = refsIn([s.whereClause, otherSorts], []).filter((r) => isExact(last(r.fields)?.String?.sval));
-  const elsewhere = namesInSubqueries([s.whereClause, otherSorts], new Set());
+  // (and a builder's ORDER BY, `json_agg(s ORDER BY s.a)`: by their numbers, not their text)
+  const builderSorts = (s.targetList as Node[]).map((x) => x.ResTarget?.val?.FuncCall?.agg_order ?? null);
+  const compared = refsIn([s.whereClause, otherSorts, builderSorts], []).filter((r) =>
+    isExact(last(r.fields)?.String?.sval),
+  );
+  const elsewhere = namesInSubqueries([s.whereClause, otherSorts, builderSorts], new Set());
   const ours = (r: Node) => r.fields.length === 1 || (r.fields.length === 2 && r.fields[0].String?.sval === alias);
   if (!compared.every(ours) || [...innerExact].some((x) => elsewhere.has(x))) return none;
   // the subquery's columns, then the statement's, as SQLite names them (to sort by position)
@@ -569,9 +573,6 @@ function markPassedThrough(
   for (const item of s.targetList as Node[]) {
     const builder = item.ResTarget.val.FuncCall;
     if (builder) {
-      // (a builder's ORDER BY would sort an exact column's text: not these)
-      const sorted = namesIn(builder.agg_order ?? [], new Set());
-      if ([...innerExact].some((x) => sorted.has(x))) return none;
       yielded?.push({ sqlite: null, exact: false });
       continue;
     }
