@@ -417,6 +417,17 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       await same(sql);
   });
 
+  it("a read out of a builder's document as a select item or in WHERE (->, ->>, #>, #>>) keeps the text as written (was compacted)", async () => {
+    for (const sql of [
+      "SELECT id, json_build_object('v', doc) -> 'v', json_build_object('v', doc) ->> 'v' FROM jg ORDER BY id",
+      "SELECT json_build_object('v', doc) #> '{v,l}', json_build_array(doc) #>> '{0,a}' FROM jg ORDER BY id",
+      "SELECT row_to_json(t) -> 'doc', row_to_json(t) ->> 'doc' FROM jg t ORDER BY id",
+      'SELECT json_agg(doc ORDER BY id) -> 0 FROM jg',
+      `SELECT id FROM jg WHERE json_build_object('v', doc) -> 'v' ->> 'a' = '{"b":  1}'`,
+    ])
+      await same(sql);
+  });
+
   it('json_each, json_each_text, jsonb_each and jsonb_each_text in a select list give a record per member, (json_each(x)).key its column (were 42883)', async () => {
     for (const sql of [
       'SELECT id, json_each(doc) FROM jg WHERE id = 1',

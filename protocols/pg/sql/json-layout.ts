@@ -92,6 +92,21 @@ export function jsonLayouts(sql: string, schema?: Schema): JsonLayouts {
     const op = n.A_Expr;
     if (op?.kind === 'AEXPR_OP' && strings(op.name).at(-1) === '||')
       for (const side of [op.lexpr, op.rexpr]) if (side?.FuncCall) add(side, aliases);
+    // a read out of a builder's document (`json_build_object('v', doc) -> 'v'`, `row_to_json(t) ->>
+    // 'doc'`): the document as PostgreSQL wrote it, which json's reads slice as written
+    // (each read of the chain, `json_build_object(...) -> 'a' ->> 'b'`, slicing that text: 'json-get')
+    const ops: number[] = [];
+    let base: Node = n;
+    for (let x = base?.A_Expr; x?.kind === 'AEXPR_OP' && x.lexpr && x.rexpr; x = base?.A_Expr) {
+      if (!JSON_READS.has(strings(x.name).at(-1) ?? '')) break;
+      ops.push(x.location);
+      base = x.lexpr;
+    }
+    const builder = base?.FuncCall ? strings(base.FuncCall.funcname).pop()?.toLowerCase() : undefined;
+    if (ops.length > 0 && ops.every((at) => at >= 0) && builder && JSON_BUILDERS.has(builder)) {
+      add(base, aliases);
+      for (const at of ops) verbatim.set(at, 'json-get');
+    }
     for (const k in n) visit(n[k], aliases);
   };
   visit(tree.stmts ?? [], new Aliases());
@@ -658,6 +673,8 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
 }
 
 const JSON_GETS = new Set(['->', '#>']);
+/** json's reads, of which `->>` and `#>>` give text. */
+const JSON_READS = new Set(['->', '#>', '->>', '#>>']);
 
 /** Where a constant operand starts: a string, a number, a parameter, ARRAY[...], or a `::` cast of one; -1 for another. */
 function operandAt(n: Node): number {
