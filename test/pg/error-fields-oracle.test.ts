@@ -147,6 +147,42 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
   });
 
+  it('a Query of several statements one of which does not parse runs none of them, its 42601 placed in the whole text (the statements before it ran: rows, a write rolled back, a SET kept)', async () => {
+    const { patina, postgres, pair } = clients();
+    // psql sends each -c as one Query; what it prints of each, then what the session sees after
+    const shown = (port: number, sql: string) =>
+      psql(port, [sql, 'SHOW datestyle', 'SELECT count(*) FROM t WHERE id = 40'], ['-v', 'ON_ERROR_STOP=0']);
+    for (const sql of [
+      'SELECT 1; SELEC 2',
+      "INSERT INTO t (id, name) VALUES (40, 'x'); garbage",
+      "SET datestyle = 'German'; SELECT 1;\n  SELECT 'é', 'abc",
+      "SELECT 'é😀' AS a; INSERT INTO t (id) VALUES (40);\n  -- a comment\n  SELECT (1 FROM t",
+    ]) {
+      const p = shown(pair.patinaPort, sql);
+      assert.match(p.stderr, /^ERROR: {2}(syntax error|unterminated quoted string) at .*\nLINE \d+: /, sql);
+      assert.match(p.stdout, /^ DateStyle \n-+\n ISO, MDY\n\(1 row\)\n\n count \n-+\n +0\n/, sql);
+      const q = shown(pair.postgresPort, sql);
+      assert.equal(p.stdout, q.stdout, sql);
+      assert.equal(p.stderr, q.stderr, sql);
+    }
+    // in a transaction block the block is failed, as by any error, with nothing of the message run
+    const inBlock = async (c: PgClient) => {
+      await c.query('BEGIN');
+      const e = await c.query("INSERT INTO t (id) VALUES (41); SELECT 'x' x FRM t").then(
+        () => 'ran',
+        (err: { code?: string; position?: string }) => `${err.code} at ${err.position}`,
+      );
+      const after = await c.query('SELECT 1').then(
+        () => 'ran',
+        (err: { code?: string }) => err.code,
+      );
+      await c.query('ROLLBACK');
+      return `${e} then ${after}`;
+    };
+    assert.equal(await inBlock(patina), '42601 at 46 then 25P02');
+    assert.equal(await inBlock(patina), await inBlock(postgres));
+  });
+
   it("an unknown column's 42703 carries PostgreSQL's HINT, the name as it folds it and the place of the failing reference (there was no HINT)", async () => {
     const { patina, postgres, pair } = clients();
     const hinted = (c: PgClient, sql: string, params?: unknown[]) =>

@@ -98,6 +98,19 @@ describe('PG statements parsed once per analysis', function () {
     assert.deepEqual((await c.query('SELECT note FROM notes WHERE id = 1')).rows, [{ note: 'one!!' }]);
   });
 
+  it('a Query of several statements is parsed as a whole once (PostgreSQL parses it before running any): the same message again parses nothing', async () => {
+    const sql = 'SELECT count(*) AS n FROM notes WHERE id <= 2; SELECT max(amount) AS top FROM orders';
+    const results = async () => {
+      const before = await parses();
+      const r = (await c.query(sql)) as unknown as { rows: unknown[] }[];
+      return { rows: r.map((x) => x.rows), parses: (await parses()) - before };
+    };
+    const first = await results();
+    assert.equal(first.parses, 3); // the whole text, then each statement for its analysis
+    assert.deepEqual(first.rows, [[{ n: '2' }], [{ top: '4.00' }]]);
+    assert.deepEqual(await results(), { rows: first.rows, parses: 0 });
+  });
+
   it('a text that does not parse is refused as before (42601), each time', async () => {
     for (let i = 0; i < 2; i++)
       await assert.rejects(c.query('SELECT id FROM orders WHERE (id = $1', [1]), (e: Error & { code?: string }) => {

@@ -1,7 +1,8 @@
-// The simple query protocol: a Query message's statements in order, each with its literals lifted
-// into parameters (one analysis per shape of statement; a query none lift out of is kept by its
-// text), run through an unnamed portal; COPY in
-// either direction; then ReadyForQuery. Statements of a message of several that run outside a
+// The simple query protocol: a Query message's text parsed as a whole when it holds several
+// statements (none runs when it does not parse, as in PostgreSQL), then its statements in order,
+// each with its literals lifted into parameters (one analysis per shape of statement; a query none
+// lift out of is kept by its text), run through an unnamed portal; COPY in either direction; then
+// ReadyForQuery. Statements of a message of several that run outside a
 // BEGIN block form one implicit transaction, as in PostgreSQL: a failure rolls back the earlier
 // writes of that run; COMMIT or ROLLBACK ends the run, BEGIN turns it into an explicit block.
 import type { Outcome } from '../session/engine';
@@ -10,6 +11,8 @@ import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
 import { type PgToken, splitPgStatements } from '../sql/lexer';
 import { liftLiterals, typedLiterals } from '../sql/literals';
+import { wholeTextError } from '../sql/parse';
+import { syntaxError } from '../sql/unsupported';
 import { withInputStyle } from '../../../src/engine/dates';
 import { inputStyleIn } from '../types/output-styles';
 import { pgError } from '../sqlstate';
@@ -59,6 +62,15 @@ export class SimpleQuery {
     this.#stmts = stmts;
     this.#current = 0;
     if (stmts.length === 0) backend.emptyQuery(this.#parts.out.w);
+    if (stmts.length > 1) {
+      // PostgreSQL parses the whole text first: a statement it cannot parse means none runs (no
+      // rows, no write, no SET), its 42601 placed in the whole text
+      const refused = wholeTextError(sql);
+      if (refused !== null) {
+        this.#stmts = []; // (its position is counted from the start of the text)
+        return this.#done(syntaxError(sql, refused) ?? refused);
+      }
+    }
     return this.#runFrom(stmts, 0);
   }
 

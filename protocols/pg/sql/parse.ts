@@ -72,6 +72,36 @@ export function parseTree(sql: string): Node {
   return entry.tree;
 }
 
+/** Texts of several statements known to parse (wholeTextError), with their total length kept small. */
+const parsedWhole = new Set<string>();
+const WHOLE_KEEP = 64;
+/** A text longer than this is not kept (its statements' own analyses cost far more than its parse). */
+const WHOLE_MAX = 4096;
+
+/**
+ * The parser's refusal of a Query message's whole text, or null when it parses. PostgreSQL parses a
+ * simple query's text as a whole before it runs any statement of it, so one statement that does not
+ * parse means none runs (simple-query.ts asks for a message of several statements; one statement
+ * alone is parsed by its own analysis). Its tree is not kept: each statement's analysis parses its
+ * own text. A text that parsed is remembered, so a message sent again (`BEGIN; ...; COMMIT`) is
+ * not parsed again as a whole.
+ */
+export function wholeTextError(sql: string): unknown {
+  if (parsedWhole.has(sql)) return null;
+  parseCounts.parses++;
+  try {
+    parseSync(sql);
+  } catch (err) {
+    if (!(err as { sqlDetails?: unknown } | null)?.sqlDetails) throw err;
+    return err;
+  }
+  if (sql.length <= WHOLE_MAX) {
+    if (parsedWhole.size >= WHOLE_KEEP) parsedWhole.delete(parsedWhole.values().next().value as string);
+    parsedWhole.add(sql);
+  }
+  return null;
+}
+
 /** Freezes `n` and everything it holds (a JSON tree: objects, arrays and scalars, no cycles). */
 function deepFreeze(n: Node): Node {
   if (n !== null && typeof n === 'object' && !Object.isFrozen(n)) {
