@@ -3,6 +3,7 @@
 // the same statements on Patina and on PostgreSQL 15, compared by value and result column types.
 // Before: LATERAL subqueries other than one-row ones were 0A000 (and * over them), and a function's column list was a
 // syntax error (answered with no rows when the statement also read unnest).
+import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
@@ -97,5 +98,54 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       'SELECT id, unnest(arr), generate_series(1, 2) FROM srf_args ORDER BY 1, 2, 3',
     ])
       await same(sql);
+  });
+
+  it("set-returning functions WITH ORDINALITY: a bigint numbering each call's rows from 1, named by the alias list or ordinality (it was a syntax error)", async () => {
+    const { patina, postgres } = clients();
+    const names = async (sql: string) => {
+      const fields = async (c: typeof patina) => (await c.query(sql)).fields.map((f) => f.name).join(',');
+      assert.equal(await fields(patina), await fields(postgres), sql);
+    };
+    for (const sql of [
+      "SELECT * FROM unnest(ARRAY['a', 'b']) WITH ORDINALITY AS u(v, n)",
+      'SELECT * FROM unnest(ARRAY[10, 20]) WITH ORDINALITY u',
+      "SELECT * FROM unnest('{x,y}'::text[]) WITH ORDINALITY AS u(v)",
+      'SELECT * FROM generate_series(1, 3) WITH ORDINALITY',
+      'SELECT g, ordinality FROM generate_series(10, 30, 10) WITH ORDINALITY g ORDER BY ordinality DESC',
+      `SELECT * FROM jsonb_array_elements('[1, {"x": 2}, "s"]') WITH ORDINALITY`,
+      `SELECT * FROM json_array_elements_text('["a", "b"]') WITH ORDINALITY AS e`,
+      `SELECT * FROM jsonb_each('{"b": 1, "a": [2]}') WITH ORDINALITY AS e(k, v, n)`,
+      `SELECT * FROM json_each('{"b": 1, "a": [2]}') WITH ORDINALITY AS e(k)`,
+      `SELECT * FROM jsonb_object_keys('{"b": 1, "a": 2}') WITH ORDINALITY`,
+      "SELECT * FROM regexp_split_to_table('a,b,c', ',') WITH ORDINALITY x",
+      // (jsonb_array_elements' column is value, its OUT parameter, with an alias too: it was named e)
+      `SELECT * FROM jsonb_array_elements('[1, 2]') e`,
+      "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a']) WITH ORDINALITY AS u(a, b, n)",
+      'SELECT * FROM pg_catalog.unnest(ARRAY[1.5, 2]) WITH ORDINALITY',
+      // an array's order kept through a join (the ordinality's common use)
+      'SELECT b.title, u.ord FROM unnest(ARRAY[12, 10]) WITH ORDINALITY AS u(id, ord) JOIN books b ON b.id = u.id ORDER BY u.ord',
+      // after a comma, JOIN or LATERAL, each outer row's call counted from 1
+      'SELECT b.id, t.tag, t.i FROM books b, unnest(b.tags) WITH ORDINALITY AS t(tag, i) ORDER BY 1, 3',
+      'SELECT b.id, e.value, ordinality FROM books b CROSS JOIN LATERAL jsonb_each(b.meta) WITH ORDINALITY e ORDER BY 1, 3',
+      'SELECT b.id, t.i FROM books b LEFT JOIN LATERAL unnest(b.tags) WITH ORDINALITY AS t(tag, i) ON true ORDER BY 1, 2',
+      'SELECT a.name, s.x, s.n FROM authors a JOIN generate_series(1, 2) WITH ORDINALITY AS s(x, n) ON s.n <= a.id ORDER BY 1, 3',
+    ]) {
+      await same(sql);
+      await names(sql);
+    }
+    await same('SELECT * FROM unnest($1::text[]) WITH ORDINALITY AS u(v, n) WHERE n > $2', [['p', 'q', 'r'], 1]);
+    // a function Patina does not number, and * over a numbered call after a comma (whose number
+    // SQLite's * leaves out): 0A000 naming it (PostgreSQL answers both)
+    await assert.rejects(patina.query('SELECT * FROM books b, unnest(b.tags) WITH ORDINALITY AS t(tag, i)'), {
+      code: '0A000',
+      message:
+        /SELECT \* over unnest\(\.\.\.\) WITH ORDINALITY after JOIN or a comma is not supported: name its columns \(t\.i\)/,
+    });
+    await postgres.query('SELECT * FROM books b, unnest(b.tags) WITH ORDINALITY AS t(tag, i)');
+    await assert.rejects(patina.query('SELECT * FROM generate_subscripts(ARRAY[1], 1) WITH ORDINALITY'), {
+      code: '0A000',
+      message: /WITH ORDINALITY of generate_subscripts\(\.\.\.\) is not supported/,
+    });
+    await postgres.query('SELECT * FROM generate_subscripts(ARRAY[1], 1) WITH ORDINALITY');
   });
 });

@@ -55,79 +55,10 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
         cols ? cols.map((c, k) => (k < renamed.length ? { ...c, name: renamed[k] } : c)) : (cte ?? rel),
       );
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
-    else if (f.RangeFunction && !f.RangeFunction.ordinality && f.RangeFunction.functions?.length === 1) {
-      // FROM generate_series(1, 10) [AS g [(x)]], FROM unnest(array): one column, named by the alias or the function
-      const item = f.RangeFunction.functions[0]?.List?.items?.[0];
-      const call = item?.FuncCall;
-      // greatest, least and coalesce are expressions of their own in the tree, not calls
-      const form = item?.MinMaxExpr
-        ? item.MinMaxExpr.op === 'IS_GREATEST'
-          ? 'greatest'
-          : 'least'
-        : item?.CoalesceExpr
-          ? 'coalesce'
-          : null;
-      if (form) {
-        const alias = f.RangeFunction.alias;
-        const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? form;
-        scope.set(String(alias?.aliasname ?? form).toLowerCase(), [
-          { name, oid: new Typer(schema, new Map()).type(item) },
-        ]);
-        continue;
-      }
-      const fn = strings(call?.funcname).pop()?.toLowerCase();
-      const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
-      if (each) {
-        // FROM jsonb_each(x) [AS e [(k, v)]]: key text, value jsonb (json, text)
-        const value = each[1] ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
-        const names = strings(f.RangeFunction.alias?.colnames);
-        scope.set(String(f.RangeFunction.alias?.aliasname ?? fn).toLowerCase(), [
-          { name: names[0] ?? 'key', oid: OID.text },
-          { name: names[1] ?? 'value', oid: value },
-        ]);
-        continue;
-      }
-      const alias = f.RangeFunction.alias;
-      if (fn && /^jsonb?_to_record(set)?$/.test(fn) && f.RangeFunction.coldeflist) {
-        // json_to_recordset(x) AS r(a int, b text): the columns the list defines (translate/json-records.ts)
-        scope.set(
-          String(alias?.aliasname ?? fn).toLowerCase(),
-          f.RangeFunction.coldeflist.map((d: Node) => ({
-            name: String(d.ColumnDef?.colname),
-            oid: typeNameOid(d.ColumnDef?.typeName),
-          })),
-        );
-        continue;
-      }
-      if (fn === 'unnest' && call.args?.length > 1) {
-        // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
-        const typer = new Typer(schema, new Map());
-        const names = strings(alias?.colnames);
-        scope.set(
-          String(alias?.aliasname ?? fn).toLowerCase(),
-          call.args.map((a: Node, i: number) => ({
-            name: names[i] ?? 'unnest',
-            oid: elementOidOf(typer.type(a)) ?? 0,
-          })),
-        );
-        continue;
-      }
-      if (fn && SCALAR_IN_FROM.has(fn)) {
-        // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
-        const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
-        scope.set(
-          String(alias?.aliasname ?? fn).toLowerCase(),
-          scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
-        );
-        continue;
-      }
-      if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) continue;
-      // jsonb_array_elements names its column value (its OUT parameter); an alias names it too
-      const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? (fn.includes('array_elements') ? 'value' : fn);
-      scope.set(
-        String(alias?.aliasname ?? fn).toLowerCase(),
-        scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
-      );
+    else if (f.RangeFunction && f.RangeFunction.functions?.length === 1) {
+      const source = functionSource(f.RangeFunction, schema);
+      if (source)
+        scope.set(source[0], f.RangeFunction.ordinality ? withOrdinality(source[1], f.RangeFunction) : source[1]);
     } else if (f.RangeSubselect?.alias) {
       const cols = f.RangeSubselect.lateral
         ? lateralColumns(f.RangeSubselect.subquery?.SelectStmt, scope, schema, ctes)
@@ -140,6 +71,83 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       );
     }
   }
+}
+
+/**
+ * A function in FROM as a source: its alias (or name) and its columns (`generate_series(1, 10) [AS g
+ * [(x)]]`, `unnest(array)`: one column, named by the alias or the function); null when not known.
+ */
+function functionSource(rf: Node, schema: Schema): [string, ResultColumn[]] | null {
+  const item = rf.functions[0]?.List?.items?.[0];
+  const call = item?.FuncCall;
+  const alias = rf.alias;
+  // greatest, least and coalesce are expressions of their own in the tree, not calls
+  const form = item?.MinMaxExpr
+    ? item.MinMaxExpr.op === 'IS_GREATEST'
+      ? 'greatest'
+      : 'least'
+    : item?.CoalesceExpr
+      ? 'coalesce'
+      : null;
+  if (form) {
+    const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? form;
+    return [String(alias?.aliasname ?? form).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).type(item) }]];
+  }
+  const fn = strings(call?.funcname).pop()?.toLowerCase();
+  const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
+  if (each) {
+    // FROM jsonb_each(x) [AS e [(k, v)]]: key text, value jsonb (json, text)
+    const value = each[1] ? OID.text : fn.startsWith('jsonb') ? OID.jsonb : OID.json;
+    const names = strings(alias?.colnames);
+    return [
+      String(alias?.aliasname ?? fn).toLowerCase(),
+      [
+        { name: names[0] ?? 'key', oid: OID.text },
+        { name: names[1] ?? 'value', oid: value },
+      ],
+    ];
+  }
+  if (fn && /^jsonb?_to_record(set)?$/.test(fn) && rf.coldeflist) {
+    // json_to_recordset(x) AS r(a int, b text): the columns the list defines (translate/json-records.ts)
+    return [
+      String(alias?.aliasname ?? fn).toLowerCase(),
+      rf.coldeflist.map((d: Node) => ({ name: String(d.ColumnDef?.colname), oid: typeNameOid(d.ColumnDef?.typeName) })),
+    ];
+  }
+  if (fn === 'unnest' && call.args?.length > 1) {
+    // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
+    const typer = new Typer(schema, new Map());
+    const names = strings(alias?.colnames);
+    return [
+      String(alias?.aliasname ?? fn).toLowerCase(),
+      call.args.map((a: Node, i: number) => ({ name: names[i] ?? 'unnest', oid: elementOidOf(typer.type(a)) ?? 0 })),
+    ];
+  }
+  if (fn && SCALAR_IN_FROM.has(fn)) {
+    // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
+    const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
+    return [
+      String(alias?.aliasname ?? fn).toLowerCase(),
+      scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
+    ];
+  }
+  if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) return null;
+  // jsonb_array_elements names its column value (its OUT parameter, which an alias does not rename)
+  const name = strings(alias?.colnames)[0] ?? (fn.includes('array_elements') ? 'value' : (alias?.aliasname ?? fn));
+  return [
+    String(alias?.aliasname ?? fn).toLowerCase(),
+    scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
+  ];
+}
+
+/**
+ * A function's columns WITH ORDINALITY (translate/ordinality.ts): then a bigint numbering its rows,
+ * named by the alias list after the function's own columns, else ordinality. Its alias alone is then
+ * a row, no longer the value (so a new list, not among SCALAR_SOURCES).
+ */
+function withOrdinality(columns: ResultColumn[], rf: Node): ResultColumn[] {
+  const name = strings(rf.alias?.colnames)[columns.length] ?? 'ordinality';
+  return [...columns, { name, oid: OID.int8 }];
 }
 
 /**

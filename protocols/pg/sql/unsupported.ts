@@ -4,6 +4,7 @@
 // text PostgreSQL does not parse gets its parser's 42601 instead.
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
+import { ordinalityTranslated } from './translate/ordinality';
 import { pgError, pgErrorAt } from '../sqlstate';
 import type { PatinaError } from '../../../src/errors';
 import { lookup } from '../../../src/lookup';
@@ -49,6 +50,14 @@ function find(n: Node): string | null {
   if (n.FuncCall?.funcname?.at(-1)?.String?.sval === 'pg_export_snapshot')
     return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";
   if (n.RangeTableSample) return 'TABLESAMPLE';
+  if (n.RangeFunction?.ordinality) {
+    // (ordinality.ts translates it for one call of the set-returning functions it names)
+    const calls = (n.RangeFunction.functions ?? []).map((f: Node) => (f.List?.items ?? f)[0]?.FuncCall);
+    const names = calls.map((c: Node) => c?.funcname?.map((p: Node) => p.String?.sval).join('.') ?? '?');
+    const schema = calls[0]?.funcname?.length > 1 ? calls[0].funcname[0].String?.sval : 'pg_catalog';
+    if (names.length !== 1 || schema !== 'pg_catalog' || !ordinalityTranslated(names[0].replace(/^.*\./, '')))
+      return `WITH ORDINALITY of ${names.length === 1 ? `${names[0]}(...)` : 'ROWS FROM (...)'}|Patina numbers the rows of unnest, generate_series, regexp_split_to_table and the json and jsonb set-returning functions`;
+  }
   if (n.RangeSubselect?.lateral || n.RangeFunction?.lateral)
     return 'a LATERAL subquery selecting * (or its x.* inside an expression)|name its columns';
   if (n.MergeStmt) return 'MERGE';

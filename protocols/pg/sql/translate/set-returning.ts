@@ -64,6 +64,18 @@ function correlated(toks: Tok[], from: number, to: number): boolean {
   return false;
 }
 
+/** Whether the statement reads `alias.rowid`. */
+function readsRowid(toks: Tok[], alias: Tok): boolean {
+  const name = folded(alias);
+  return toks.some(
+    (t, k) =>
+      isPunct(toks[k + 1], '.') &&
+      isWord(toks[k + 2], 'ROWID') &&
+      (t.type === 'word' || t.type === 'quoted') &&
+      folded(t) === name,
+  );
+}
+
 function fromItems(toks: Tok[], local: boolean): Tok[] {
   const out: Tok[] = [];
   const renames: Tok[] = [];
@@ -109,7 +121,13 @@ function fromItems(toks: Tok[], local: boolean): Tok[] {
       out.push(t);
       continue;
     }
-    if (fn !== 'string_to_array' && !isWord(toks[i - 1], 'FROM') && correlated(toks, i + 2, close)) {
+    // (a call whose rowid is read, WITH ORDINALITY's number (ordinality.ts), stays the table too: a
+    // subquery has no rowid)
+    if (
+      fn !== 'string_to_array' &&
+      !isWord(toks[i - 1], 'FROM') &&
+      (correlated(toks, i + 2, close) || readsRowid(toks, alias))
+    ) {
       renames.push(alias);
       out.push(t);
       continue;

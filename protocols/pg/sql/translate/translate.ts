@@ -1,7 +1,7 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 // translate() runs the passes in order, one file each in this folder, each Tok[] in and Tok[] out,
 // and joins the tokens into text once at the end: no pass runs over the statement's text. The
-// order matters (tableoid first, on the statement's own tokens; LATERAL and DML forms then, casts after the words and date syntax they read, the
+// order matters (tableoid first, on the statement's own tokens, WITH ORDINALITY; LATERAL and DML forms then, casts after the words and date syntax they read, the
 // operators the analysis typed (typed-arithmetic.ts) after the casts that make their operands one
 // group, division; last the catalog connection's query forms (catalog-forms.ts) and set-returning
 // functions in FROM (set-returning.ts), which read through the groups the passes before them wrote).
@@ -29,6 +29,7 @@ import { rewriteLocking } from './locking';
 import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
 import { rewriteOneRow } from './one-row';
 import { rewriteOrderedSet } from './ordered-set';
+import { rewriteOrdinality } from './ordinality';
 import { rewriteSubqueryAlias, rewriteTableAlias, rewriteValuesAlias } from './values-alias';
 import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
@@ -75,9 +76,12 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
       inlineLateralRows(
         dropLateralOfCalls(
           rewriteOneRow(
-            rewriteTableOids(
-              tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
-              ctx,
+            rewriteOrdinality(
+              rewriteTableOids(
+                tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                ctx,
+              ),
+              hasColumn,
             ),
           ),
         ),
