@@ -506,7 +506,7 @@ export class Analyzer {
     const grouping = !local && mayGroup(sig);
     const guards =
       grouping || (!(local && catalogRelations(sig, true)) && mayNestAliases(sig))
-        ? checkGrouping(text, this.#engine.schema, grouping)
+        ? checkGrouping(text, this.#engine.schema, grouping, tokens)
         : [];
     // a scalar subquery of more than one row is PostgreSQL's 21000 (SQLite took the first row)
     const wholeGuards: number[] = [];

@@ -8,6 +8,8 @@
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { PgError, pgError } from '../sqlstate';
+import type { PatinaError } from '../../../src/errors';
+import { writtenAt } from './type-names';
 import type { PgToken } from './lexer';
 import { expandGroupingSets, treeElement } from './grouping-sets';
 import { strings } from './type-signatures';
@@ -74,7 +76,7 @@ export function mayNestAliases(sig: PgToken[]): boolean {
  * and for an aggregate where none may be. Returns the offsets in `sql` of the scalar subqueries an
  * outer aggregate makes many rows (manyRowSubqueries).
  */
-export function checkGrouping(sql: string, schema: Schema, grouping = true): number[] {
+export function checkGrouping(sql: string, schema: Schema, grouping = true, tokens?: readonly PgToken[]): number[] {
   let tree: Node;
   try {
     tree = parseTree(sql);
@@ -83,9 +85,49 @@ export function checkGrouping(sql: string, schema: Schema, grouping = true): num
   }
   const guards: number[] = [];
   const ctes = cteColumns(tree.stmts, schema);
-  checkQualified(tree.stmts ?? [], schema, ctes, []);
-  if (grouping) visit(tree.stmts ?? [], schema, ctes, guards);
+  try {
+    checkQualified(tree.stmts ?? [], schema, ctes, []);
+    if (grouping) visit(tree.stmts ?? [], schema, ctes, guards);
+  } catch (err) {
+    // the place PostgreSQL points at: the offending reference (the tree's offsets are bytes of sql,
+    // which is `tokens` joined by single spaces when they are given)
+    const location = LOCATIONS.get(err as object);
+    if (location !== undefined && err instanceof PgError) {
+      const at = Buffer.from(sql).subarray(0, location).toString().length;
+      err.position = tokens ? writtenAt(at, tokens) : at;
+    }
+    throw err;
+  }
   return guards;
+}
+
+/** The first call of `e` (outside subqueries) that `test` takes, as its FuncCall (with its location). */
+function firstCall(e: Node, test: (call: Node) => boolean): Node | null {
+  if (e === null || typeof e !== 'object') return null;
+  if (Array.isArray(e)) {
+    for (const x of e) {
+      const f = firstCall(x, test);
+      if (f) return f;
+    }
+    return null;
+  }
+  if (e.SubLink || e.SelectStmt) return null;
+  if (e.FuncCall && test(e.FuncCall)) return e.FuncCall;
+  for (const k in e) {
+    if (k === 'location') continue;
+    const f = firstCall(e[k], test);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** The tree offsets of the errors thrown at a reference, made their positions by checkGrouping. */
+const LOCATIONS = new WeakMap<object, number>();
+
+/** `err` placed at a node's `location` (none when the tree gives none). */
+function located(err: PatinaError, location: number | undefined): PatinaError {
+  if (typeof location === 'number' && location >= 0) LOCATIONS.set(err, location);
+  return err;
 }
 
 /** Every SELECT of the tree (subqueries, WITH queries, set operations' arms), and UPDATE and DELETE. */
@@ -111,14 +153,8 @@ function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Ct
   const from: Node[] = [{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])];
   const tables = new Map<string, string>();
   const known = tablesOf(from, schema, ctes, tables);
-  const calls = (e: Node, window: boolean): boolean => {
-    if (e === null || typeof e !== 'object') return false;
-    if (Array.isArray(e)) return e.some((x) => calls(x, window));
-    if (e.SubLink || e.SelectStmt) return false;
-    if (e.FuncCall && (window ? !!e.FuncCall.over : !e.FuncCall.over && isAggregateCall(e.FuncCall))) return true;
-    for (const k in e) if (k !== 'location' && calls(e[k], window)) return true;
-    return false;
-  };
+  const calls = (e: Node, window: boolean): Node | null =>
+    firstCall(e, (f) => (window ? !!f.over : !f.over && isAggregateCall(f)));
   const joinConditions = (items: Node[]): Node[] =>
     items.flatMap((f: Node) =>
       f?.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
@@ -131,9 +167,11 @@ function checkWrite(w: Node, kind: 'UPDATE' | 'DELETE', schema: Schema, ctes: Ct
     [returning, 'RETURNING'],
     [set, 'UPDATE'],
   ] as const) {
-    if (calls(clause, false) || (known && outerAggregate(clause, tables, schema, ctes, [])))
-      throw pgError('42803', `aggregate functions are not allowed in ${where}`);
-    if (calls(clause, true)) throw pgError('42P20', `window functions are not allowed in ${where}`);
+    const aggregate = calls(clause, false) ?? (known ? outerAggregate(clause, tables, schema, ctes, []) : null);
+    if (aggregate)
+      throw located(pgError('42803', `aggregate functions are not allowed in ${where}`), aggregate.location);
+    const window = calls(clause, true);
+    if (window) throw located(pgError('42P20', `window functions are not allowed in ${where}`), window.location);
   }
 }
 
@@ -371,42 +409,34 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
   };
   // this query's aggregates: not one over columns of an outer query only (`sum(t.v)` in a subquery
   // over u is t's query's, which makes that query grouped and leaves this one as it is)
-  const ownAggregates = (e: Node): boolean => {
-    if (e === null || typeof e !== 'object') return false;
-    if (Array.isArray(e)) return e.some(ownAggregates);
-    if (e.SubLink || e.SelectStmt) return false;
-    if (e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall)) {
-      const refs = aggregateRefs(e.FuncCall);
-      return refs.length === 0 || refs.some((f) => f.length !== 2 || tables.has(f[0].toLowerCase()));
-    }
-    for (const k in e) if (k !== 'location' && ownAggregates(e[k])) return true;
-    return false;
-  };
+  const ownAggregate = (e: Node): Node | null =>
+    firstCall(e, (f) => {
+      if (f.over || !isAggregateCall(f)) return false;
+      const refs = aggregateRefs(f);
+      return refs.length === 0 || refs.some((r) => r.length !== 2 || tables.has(r[0].toLowerCase()));
+    });
+  const ownAggregates = (e: Node): boolean => ownAggregate(e) !== null;
   // an aggregate of this query's rows in its JOIN conditions, WHERE or GROUP BY, also one over its
   // columns in a subquery there (`WHERE EXISTS (SELECT sum(t.v) FROM u)`): PostgreSQL's 42803, in
   // the order it reads the clauses (SQLite ran the subquery's as an aggregate of its own, or refused
   // with another message)
-  const aggregateIn = (e: Node) => ownAggregates(e) || outerAggregate(e, tables, schema, ctes, []);
+  const aggregateIn = (e: Node): Node | null => ownAggregate(e) ?? outerAggregate(e, tables, schema, ctes, []);
   const joinConditions = (from: Node[] | undefined): Node[] =>
     (from ?? []).flatMap((f: Node) =>
       f.JoinExpr ? [...joinConditions([f.JoinExpr.larg, f.JoinExpr.rarg]), f.JoinExpr.quals] : [],
     );
   // a window function there is PostgreSQL's 42P20 (SQLite's 'misuse of window function')
-  const windowIn = (e: Node): boolean => {
-    if (e === null || typeof e !== 'object') return false;
-    if (Array.isArray(e)) return e.some(windowIn);
-    if (e.SubLink || e.SelectStmt) return false;
-    if (e.FuncCall?.over) return true;
-    for (const k in e) if (k !== 'location' && windowIn(e[k])) return true;
-    return false;
-  };
+  const windowIn = (e: Node): Node | null => firstCall(e, (f) => !!f.over);
   for (const [clause, where] of [
     [joinConditions(s.fromClause), 'JOIN conditions'],
     [s.whereClause, 'WHERE'],
     [s.groupClause, 'GROUP BY'],
   ] as const) {
-    if (aggregateIn(clause)) throw pgError('42803', `aggregate functions are not allowed in ${where}`);
-    if (windowIn(clause)) throw pgError('42P20', `window functions are not allowed in ${where}`);
+    const aggregate = aggregateIn(clause);
+    if (aggregate)
+      throw located(pgError('42803', `aggregate functions are not allowed in ${where}`), aggregate.location);
+    const window = windowIn(clause);
+    if (window) throw located(pgError('42P20', `window functions are not allowed in ${where}`), window.location);
   }
   const aggregated =
     [...targets.map((t) => t.val), s.havingClause].some((e) => ownAggregates(e)) ||
@@ -482,15 +512,25 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
       return;
     }
     if (e.SelectStmt) return;
+    if (e.FuncCall?.over) {
+      // a window function runs over the groups: its arguments, PARTITION BY and ORDER BY name
+      // grouped columns or aggregates (`sum(sum(v)) OVER (ORDER BY k)`), as in PostgreSQL
+      const { args, agg_filter, over } = e.FuncCall;
+      walk([args, agg_filter, over.partitionClause, over.orderClause]);
+      return;
+    }
     if ((e.FuncCall && isAggregateCall(e.FuncCall)) || e.GroupingFunc) return;
     if (e.ColumnRef) {
       const fields = strings(e.ColumnRef.fields);
       if (e.ColumnRef.fields?.some((f: Node) => f.A_Star)) return;
-      const at = place(fields);
-      if (at && !dependent.has(at[0]))
-        throw pgError(
-          '42803',
-          `column "${at.join('.')}" must appear in the GROUP BY clause or be used in an aggregate function`,
+      const ref = place(fields);
+      if (ref && !dependent.has(ref[0]))
+        throw located(
+          pgError(
+            '42803',
+            `column "${ref.join('.')}" must appear in the GROUP BY clause or be used in an aggregate function`,
+          ),
+          e.ColumnRef.location,
         );
       return;
     }
@@ -557,9 +597,12 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
       }
       if (e.ColumnRef) {
         if (e.ColumnRef.fields?.some((f: Node) => f.A_Star)) return;
-        const at = resolve(strings(e.ColumnRef.fields), scopes);
-        if (Array.isArray(at) && !dependent.has(at[0]) && !grouped.has(key(e)))
-          throw pgError('42803', `subquery uses ungrouped column "${at.join('.')}" from outer query`);
+        const ref = resolve(strings(e.ColumnRef.fields), scopes);
+        if (Array.isArray(ref) && !dependent.has(ref[0]) && !grouped.has(key(e)))
+          throw located(
+            pgError('42803', `subquery uses ungrouped column "${ref.join('.')}" from outer query`),
+            e.ColumnRef.location,
+          );
         return;
       }
       for (const k in e) if (k !== 'location') inner(e[k]);
@@ -588,29 +631,45 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
 }
 
 /**
- * Whether a subquery in e calls an aggregate over this query's columns only (`(SELECT sum(t.v) FROM
- * u)` in a query over t): PostgreSQL's aggregate level makes it this query's aggregate, and this
+ * The first call in a subquery of e of an aggregate over this query's columns only (`(SELECT sum(t.v)
+ * FROM u)` in a query over t), or null: PostgreSQL's aggregate level makes it this query's aggregate, and this
  * query a grouped one. `scopes` are the FROM lists of the subqueries around e; a name they may hold
  * (or that this query's tables lack) is not this query's.
  */
-function outerAggregate(e: Node, tables: Map<string, string>, schema: Schema, ctes: Ctes, scopes: Scope[]): boolean {
-  if (e === null || typeof e !== 'object') return false;
-  if (Array.isArray(e)) return e.some((x) => outerAggregate(x, tables, schema, ctes, scopes));
+function outerAggregate(
+  e: Node,
+  tables: Map<string, string>,
+  schema: Schema,
+  ctes: Ctes,
+  scopes: Scope[],
+): Node | null {
+  if (e === null || typeof e !== 'object') return null;
+  const inner = (x: Node, sc: Scope[]) => outerAggregate(x, tables, schema, ctes, sc);
+  if (Array.isArray(e)) {
+    for (const x of e) {
+      const f = inner(x, scopes);
+      if (f) return f;
+    }
+    return null;
+  }
   const sel = e.SubLink?.subselect?.SelectStmt;
   if (sel) {
-    if (outerAggregate(e.SubLink.testexpr, tables, schema, ctes, scopes)) return true;
-    if (sel.op && sel.op !== 'SETOP_NONE') return false;
+    const tested = inner(e.SubLink.testexpr, scopes);
+    if (tested) return tested;
+    if (sel.op && sel.op !== 'SETOP_NONE') return null;
     const scope: Scope = new Map();
     scopeOf(sel.fromClause, schema, ctes, scope);
-    return [sel.targetList, sel.whereClause, sel.havingClause].some((x) =>
-      outerAggregate(x, tables, schema, ctes, [...scopes, scope]),
-    );
+    return inner([sel.targetList, sel.whereClause, sel.havingClause], [...scopes, scope]);
   }
-  if (e.SelectStmt || e.RangeSubselect) return false;
+  if (e.SelectStmt || e.RangeSubselect) return null;
   if (scopes.length > 0 && e.FuncCall && !e.FuncCall.over && isAggregateCall(e.FuncCall))
-    return aggregateIsOuter(e.FuncCall, tables, schema, scopes);
-  for (const k in e) if (k !== 'location' && outerAggregate(e[k], tables, schema, ctes, scopes)) return true;
-  return false;
+    return aggregateIsOuter(e.FuncCall, tables, schema, scopes) ? e.FuncCall : null;
+  for (const k in e) {
+    if (k === 'location') continue;
+    const f = inner(e[k], scopes);
+    if (f) return f;
+  }
+  return null;
 }
 
 /** The column references of an aggregate call's arguments and FILTER, as name parts (not inside subqueries). */
