@@ -6,6 +6,7 @@
 // integer, and stddev, SIMILAR TO and `#` were errors.
 import assert from 'node:assert/strict';
 import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { psql } from '../helpers/pg';
 
 describe('functions and operators, against PostgreSQL 15', function () {
   this.timeout(60_000);
@@ -469,6 +470,37 @@ describe('functions and operators, against PostgreSQL 15', function () {
     }
     await sameError('ANALYZE nope');
     await sameError('VACUUM orders, nope');
+  });
+
+  it('ANALYZE and VACUUM of a catalog relation: a table is accepted, a view skipped with a WARNING, as PostgreSQL answers (they were 42P01)', async () => {
+    // psql prints the WARNING, the tag or the error
+    const shown = (port: number, sql: string) => {
+      const r = psql(port, [sql]);
+      return `${r.stdout}${r.stderr}`;
+    };
+    for (const sql of [
+      'ANALYZE pg_class',
+      'ANALYZE pg_catalog.pg_class (relname, relkind), orders',
+      'VACUUM pg_type',
+      'VACUUM (ANALYZE) information_schema.sql_features (feature_id)',
+      'ANALYZE pg_stat_activity',
+      'VACUUM (ANALYZE) pg_tables (nope)',
+      'ANALYZE information_schema.tables, pg_roles',
+      'ANALYZE pg_class (nope)',
+      'ANALYZE pg_class (relname, relname)',
+      'ANALYZE public.pg_class',
+      'ANALYZE information_schema.nope',
+      // (and VACUUM after another statement of one Query is refused in its implicit block)
+      'SELECT 1; VACUUM orders',
+    ]) {
+      const p = shown(o.pair.patinaPort, sql);
+      assert.match(p, /^(ANALYZE|VACUUM|WARNING: |ERROR: )/m, sql);
+      assert.equal(p, shown(o.pair.postgresPort, sql), sql);
+    }
+    assert.match(
+      shown(o.pair.patinaPort, 'ANALYZE pg_roles'),
+      /^WARNING: {2}skipping "pg_roles" --- cannot analyze non-tables or special system tables$/m,
+    );
   });
 
   it("ANALYZE's and VACUUM's errors as PostgreSQL gives them: a syntax error's and an option's position, an unknown table's none, options, column lists and transaction blocks checked (they were accepted)", async () => {

@@ -4,8 +4,12 @@
 // accepted with PostgreSQL's command tag and does nothing, once it is checked as PostgreSQL 15's
 // ExecVacuum and vacuum() check it: its options (an unknown one is 42601 at its place, a value of
 // the wrong kind 42601, FULL with PARALLEL 0A000), a column list without ANALYZE (0A000), the
-// tables it names (42P01, with no position, as there) and their listed columns (42703, 42701).
+// tables it names (42P01, with no position, as there) and their listed columns (42703, 42701). A
+// catalog relation Patina models is named as well (`ANALYZE pg_class`), a view among them skipped
+// with PostgreSQL's WARNING.
 import { parseTree } from '../sql/parse';
+import { INFORMATION_SCHEMA_COLUMNS, PG_CATALOG_COLUMNS } from './pg-catalog-columns';
+import { PG_CATALOG_RELATIONS } from './pg-catalog-relations';
 import type { Schema } from '../../../src/engine/schema/model';
 import { PgError, pgError, pgErrorAt } from '../sqlstate';
 import { syntaxError } from '../sql/unsupported';
@@ -16,8 +20,11 @@ type Node = any;
 /** PostgreSQL's MAX_PARALLEL_WORKER_LIMIT: VACUUM's PARALLEL goes up to it. */
 const MAX_PARALLEL_WORKERS = 1024;
 
-/** The command tag of an ANALYZE or VACUUM statement `sql` (as written), or PostgreSQL's error for it. */
-export function maintenance(sql: string, schema: Schema): 'ANALYZE' | 'VACUUM' {
+/**
+ * The command tag of an ANALYZE or VACUUM statement `sql` (as written), with the WARNINGs PostgreSQL
+ * sends for it (a catalog view is skipped), or PostgreSQL's error for it.
+ */
+export function maintenance(sql: string, schema: Schema): { tag: 'ANALYZE' | 'VACUUM'; warnings: string[] } {
   let stmt: Node;
   try {
     stmt = (parseTree(sql) as Node).stmts?.[0]?.stmt?.VacuumStmt;
@@ -38,24 +45,67 @@ export function maintenance(sql: string, schema: Schema): 'ANALYZE' | 'VACUUM' {
   const tables = rels.map((r) => {
     const rel = r.relation;
     const name = String(rel.relname);
-    const table = rel.schemaname && rel.schemaname !== 'public' ? undefined : schema.tables.get(name.toLowerCase());
+    const table = lookUp(rel.schemaname, name, schema);
     if (!table)
       throw unplaced(
         pgError('42P01', `relation "${rel.schemaname ? `${rel.schemaname}.` : ''}${name}" does not exist`),
       );
     return table;
   });
+  const warnings: string[] = [];
   rels.forEach((r, i) => {
+    if (tables[i].view) {
+      // a view (pg_stat_activity, information_schema.tables) is skipped, its column list unread
+      warnings.push(
+        `skipping "${r.relation.relname}" --- cannot ${vacuum ? 'vacuum' : 'analyze'} non-tables or special system tables`,
+      );
+      return;
+    }
     const seen = new Set<string>();
     for (const c of (r.va_cols ?? []).map((v: Node) => String(v.String?.sval))) {
-      const def = tables[i].columns.find((d) => d.name.toLowerCase() === c);
+      const def = tables[i].columns.includes(c);
       if (!def) throw unplaced(pgError('42703', `column "${c}" of relation "${r.relation.relname}" does not exist`));
       if (seen.has(c))
         throw unplaced(pgError('42701', `column "${c}" of relation "${r.relation.relname}" appears more than once`));
       seen.add(c);
     }
   });
-  return vacuum ? 'VACUUM' : 'ANALYZE';
+  return { tag: vacuum ? 'VACUUM' : 'ANALYZE', warnings };
+}
+
+/** A relation as ANALYZE and VACUUM see it: its column names, and whether it is a view (skipped). */
+interface Relation {
+  columns: string[];
+  view: boolean;
+}
+
+/**
+ * The relation a name resolves to: a table of the schema (in public), or a catalog relation Patina
+ * models (pg_catalog's, searched first as PostgreSQL's search_path does, or information_schema's when
+ * so qualified); undefined when none.
+ */
+function lookUp(schemaName: string | undefined, name: string, schema: Schema): Relation | undefined {
+  const catalog =
+    schemaName === undefined || schemaName === 'pg_catalog'
+      ? catalogRelation('pg_catalog', name)
+      : schemaName === 'information_schema'
+        ? catalogRelation('information_schema', name)
+        : undefined;
+  if (catalog || (schemaName && schemaName !== 'public')) return catalog;
+  const table = schema.tables.get(name.toLowerCase());
+  return table && { columns: table.columns.map((c) => c.name.toLowerCase()), view: false };
+}
+
+/** pg_catalog's and information_schema's relations by qualified name: whether each is a view. */
+let catalogKinds: Map<string, boolean> | null = null;
+
+function catalogRelation(schemaName: 'pg_catalog' | 'information_schema', name: string): Relation | undefined {
+  // (an unquoted name came folded; a quoted one in other case names no catalog relation)
+  // (prototype-less lookups: no name of Object's reads as one)
+  const columns = (schemaName === 'pg_catalog' ? PG_CATALOG_COLUMNS : INFORMATION_SCHEMA_COLUMNS)[name];
+  if (!columns) return undefined;
+  catalogKinds ??= new Map(PG_CATALOG_RELATIONS.map(([qualified, , kind]) => [qualified, kind === 'v']));
+  return { columns: columns.map(([c]) => c), view: catalogKinds.get(`${schemaName}.${name}`) ?? false };
 }
 
 /** An error PostgreSQL gives no position (the connection would otherwise point at the name it says). */

@@ -340,6 +340,7 @@ export class Session {
         // (ANALYZE may run in a transaction block; VACUUM may not, as in PostgreSQL)
         if (an.command === 'VACUUM' && t.state !== 'idle')
           throw pgError('25001', 'VACUUM cannot run inside a transaction block');
+        for (const w of an.warnings ?? []) this.onNotice('01000', w);
         return none;
       case 'sql':
         return this.#runSql(an, params);

@@ -461,8 +461,10 @@ export class Analyzer {
         return analyzeDeallocate(sig, tokens);
       case 'ANALYZE':
       case 'ANALYSE':
-      case 'VACUUM':
-        return { ...base, kind: 'noop', command: maintenance(tokens.map((t) => t.text).join(''), this.#engine.schema) };
+      case 'VACUUM': {
+        const { tag, warnings } = maintenance(tokens.map((t) => t.text).join(''), this.#engine.schema);
+        return { ...base, kind: 'noop', command: tag, ...(warnings.length > 0 ? { warnings } : {}) };
+      }
       case 'DISCARD':
       case 'CHECKPOINT':
         return { ...base, kind: 'noop', command: kw === 'DISCARD' ? `DISCARD ${w(1) || 'ALL'}` : kw };

@@ -63,6 +63,8 @@ export interface Analyzed {
   positional?: string;
   /** The parameters (0-based) whose text's scale a result column prints at (ColumnDesc.scaleParams); absent for none. */
   scaleParams?: number[];
+  /** WARNINGs sent each time the statement runs (ANALYZE or VACUUM of a catalog view: skipped). */
+  warnings?: string[];
   /** A catalog query naming something Patina does not model: answered with no rows. */
   empty?: boolean;
   /** A multi-row INSERT ... ON CONFLICT DO UPDATE: each row's key, checked for repeats when it runs (upsert-rows.ts). */
