@@ -183,6 +183,25 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(await inBlock(patina), await inBlock(postgres));
   });
 
+  it("a statement PostgreSQL's parser refuses is its 42601 also where SQLite would run it: LIMIT #,# with its HINT and INSERT OR IGNORE (they ran, the INSERT wrote; backquotes and INDEXED BY were refused already)", async () => {
+    const { pair } = clients();
+    for (const sql of [
+      'SELECT id FROM t ORDER BY id LIMIT 1, 1',
+      'SELECT 1 LIMIT 1,2',
+      'SELECT `id` FROM t',
+      "INSERT OR IGNORE INTO t (id, name) VALUES (1, 'x')",
+      'SELECT id FROM t INDEXED BY t_pkey',
+    ]) {
+      const p = psql(pair.patinaPort, [sql]).stderr;
+      assert.match(p, /^ERROR: {2}(syntax error at or near|LIMIT #,# syntax is not supported)/, sql);
+      assert.equal(p, psql(pair.postgresPort, [sql]).stderr, sql);
+    }
+    assert.match(
+      psql(pair.patinaPort, ['SELECT 1 LIMIT 1,2']).stderr,
+      /\nHINT: {2}Use separate LIMIT and OFFSET clauses\.\n/,
+    );
+  });
+
   it("an unknown column's 42703 carries PostgreSQL's HINT, the name as it folds it and the place of the failing reference (there was no HINT)", async () => {
     const { patina, postgres, pair } = clients();
     const hinted = (c: PgClient, sql: string, params?: unknown[]) =>

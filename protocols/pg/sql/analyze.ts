@@ -488,6 +488,13 @@ export class Analyzer {
       };
     // (a write runs on the writer even when it reads unnest or generate_series, which every connection has)
     const text = tokens.map((t) => t.text).join(' '); // lifted literals come without spaces
+    // text PostgreSQL's parser refuses is its 42601, also where SQLite would run it (`SELECT 1 LIMIT
+    // 1,2`, SQLite's offset and count); the passes below read this text's tree, parsed once
+    try {
+      parseTree(text);
+    } catch (err) {
+      throw syntaxError(text, err, tokens) ?? err;
+    }
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
     // a cast between types PostgreSQL has no cast for is its 42846 at the cast (sql/cast-paths.ts)

@@ -5,7 +5,7 @@
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { ordinalityTranslated } from './translate/ordinality';
-import { pgError, pgErrorAt } from '../sqlstate';
+import { PgError, pgError, pgErrorAt } from '../sqlstate';
 import type { PatinaError } from '../../../src/errors';
 import { lookup } from '../../../src/lookup';
 
@@ -225,7 +225,7 @@ export function syntaxError(sql: string, err: unknown, tokens?: readonly PgToken
   if (!details) return null;
   const message = (err as Error).message;
   const chars = details.cursorPosition;
-  if (typeof chars !== 'number' || chars < 0) return pgError('42601', message);
+  if (typeof chars !== 'number' || chars < 0) return withHint(pgError('42601', message));
   // (the parser counts characters; the position is carried as an index into the JS string)
   let at = [...sql].slice(0, chars).join('').length;
   if (tokens) {
@@ -238,5 +238,16 @@ export function syntaxError(sql: string, err: unknown, tokens?: readonly PgToken
     }
     at = written + Math.max(0, at - inText);
   }
-  return pgErrorAt('42601', message, at);
+  return withHint(pgErrorAt('42601', message, at));
+}
+
+/** The HINTs PostgreSQL's grammar gives with its refusals (the parser's error carries none). */
+const SYNTAX_HINTS: Record<string, string> = lookup({
+  'LIMIT #,# syntax is not supported': 'Use separate LIMIT and OFFSET clauses.',
+});
+
+function withHint(err: PatinaError): PatinaError {
+  const hint = SYNTAX_HINTS[err.message];
+  if (hint && err instanceof PgError) err.hint = hint;
+  return err;
 }
