@@ -221,14 +221,18 @@ export function jsonbMinus(a: Json, keys: string[] | null, index: number | null)
 }
 
 /** `a #- path`: a without the value at the path (a itself when there is none). */
-export function jsonbDeletePath(a: Json, path: string[]): Json {
+export function jsonbDeletePath(a: Json, path: (string | null)[]): Json {
   if (!isContainer(a)) throw sqlStateError('22023', 'cannot delete path in scalar');
+  // (an empty document is itself, whatever the path: PostgreSQL looks at none of it)
+  if ((a instanceof Map ? a.size : a.length) === 0) return a;
   return deletePath(a, path, 0);
 }
 
-function deletePath(a: Json, path: string[], at: number): Json {
-  if (at >= path.length || !isContainer(a)) return a;
+function deletePath(a: Json, path: (string | null)[], at: number): Json {
+  if (at >= path.length) return a;
   const step = path[at];
+  if (step === null) throw sqlStateError('22004', `path element at position ${at + 1} is null`);
+  if (!isContainer(a)) return a;
   const last = at === path.length - 1;
   if (a instanceof Map) {
     if (!a.has(step)) return a;
@@ -334,3 +338,8 @@ function compareValues(a: Json, b: Json): number {
   }
   return compareNumbers((a as { num: string }).num, (b as { num: string }).num);
 }
+
+/** A key SQLite's `->` reads as that key: not empty, not starting with `$`, no quote or backslash. */
+export const safeKey = (k: string): boolean => k !== '' && !k.startsWith('$') && !/["\\]/.test(k);
+/** The SQLite JSON path of one object key (`$."a.b"`), escaped as the stored jsonb writes its keys. */
+export const jsonPathKey = (k: string): string => `$.${quote(k)}`;

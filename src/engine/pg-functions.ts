@@ -41,7 +41,9 @@ import {
   jsonbMinus,
   jsonbPath,
   jsonbText,
+  jsonPathKey,
   printJsonb,
+  safeKey,
 } from './jsonb';
 import { lookup } from '../lookup';
 
@@ -452,6 +454,11 @@ export function installPgFunctions(db: Database.Database): void {
     if (isZero(x)) throw pgFail('22012', 'division by zero');
     return x as number;
   });
+  // the same with its dividend's NULLness: NULL / 0 is NULL, as PostgreSQL's strict division answers
+  db.function('__pg_divisor_of', { deterministic: true }, (x: unknown, dividendNull: unknown) => {
+    if (isZero(x) && !(dividendNull === 1 || dividendNull === 1n)) throw pgFail('22012', 'division by zero');
+    return x as number;
+  });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
   db.function(
     'num_nulls',
@@ -694,6 +701,21 @@ export function installPgFunctions(db: Database.Database): void {
       throw pgFail('42883', 'operator does not exist: # on non-integers');
     return a ^ b;
   });
+  // a << n and a >> n of integers as PostgreSQL's C computes them: the count modulo the width the
+  // left operand is promoted to (int2's to int's 32 bits), the result of the left operand's type
+  // (SQLite shifts a negative count the other way and a count past 64 to 0 or -1)
+  db.function(
+    '__pg_shift',
+    { deterministic: true, safeIntegers: true },
+    (op: unknown, bits: unknown, a: unknown, b: unknown) => {
+      if (a === null || b === null) return null;
+      const width = Number(bits);
+      const count = BigInt(b as bigint) & BigInt(width === 64 ? 63 : 31);
+      const x = BigInt(a as bigint);
+      const shifted = op === '<<' ? BigInt.asIntN(width === 64 ? 64 : 32, x << count) : x >> count;
+      return BigInt.asIntN(width, shifted);
+    },
+  );
   // PostgreSQL's random() is a float8 in [0, 1); SQLite's is a 64-bit integer
   db.function('__pg_random', { deterministic: false }, () => Math.random());
   // ARRAY[...], ARRAY(SELECT ...) and array_agg, whose values are PostgreSQL's array text
@@ -826,6 +848,8 @@ function installJsonbOperators(db: Database.Database): void {
       ? Number(a === null) - Number(b === null)
       : Math.sign(compareJsonb(jsonOperand(a), jsonOperand(b))),
   );
+  // jsonb's <, <=, >, >= (translate/typed-arithmetic.ts): -1, 0 or 1 in jsonb's order, NULL with a NULL
+  fn('__pg_jsonb_order', (a, b) => Math.sign(compareJsonb(jsonOperand(a), jsonOperand(b))));
   fn('__pg_jsonb_contains', (a, b) => bool(jsonbContains(jsonOperand(a), jsonOperand(b))));
   fn('__pg_jsonb_contained', (a, b) => bool(jsonbContains(jsonOperand(b), jsonOperand(a))));
   fn('__pg_jsonb_exists', (a, k) => bool(jsonbHasKey(jsonOperand(a), String(k))));
@@ -848,6 +872,12 @@ function installJsonbOperators(db: Database.Database): void {
     if (v === undefined || v === null || path === null) return null;
     return typeof v === 'string' ? v : printJsonb(v);
   });
+  // the key of jsonb's x -> k that is no literal (translate/jsonb-ops.ts): an index as it is, a
+  // text SQLite's -> would read as a path ('', '$a') or miss ('"q') the path of that one key
+  db.function('__pg_json_key', { deterministic: true, safeIntegers: true }, (k: unknown) => {
+    if (typeof k !== 'string') return k as never;
+    return safeKey(k) ? k : jsonPathKey(k);
+  });
   // x ->> k as PostgreSQL answers it, from SQLite's x -> k (the value's JSON text): a string
   // unquoted, JSON null NULL, true/false, numbers and containers as jsonb prints them
   db.function('__pg_json_text', { deterministic: true }, (j: unknown) => {
@@ -868,11 +898,22 @@ function installJsonbOperators(db: Database.Database): void {
   db.function('__pg_jsonb_minus', { deterministic: true }, (kind: unknown, a: unknown, k: unknown) => {
     if (a === null || k === null) return null;
     if (kind === 'int') return printJsonb(jsonbMinus(jsonOperand(a), null, Number(k)));
-    const keys = kind === 'arr' ? textArray(k) : [String(k)];
-    return keys === null ? null : printJsonb(jsonbMinus(jsonOperand(a), keys, null));
+    // (a NULL among the keys is skipped, as PostgreSQL's jsonb_delete_array skips it)
+    const keys =
+      kind === 'arr'
+        ? arrayElements(k)
+            .filter((e) => e !== null)
+            .map(String)
+        : [String(k)];
+    return printJsonb(jsonbMinus(jsonOperand(a), keys, null));
   });
-  fn('__pg_jsonb_delete_path', (a, p) => {
-    const path = textArray(p);
-    return path === null ? null : printJsonb(jsonbDeletePath(jsonOperand(a), path));
-  });
+  // (a NULL in the path is 22004 where the walk reaches it, as PostgreSQL's setPath)
+  fn('__pg_jsonb_delete_path', (a, p) =>
+    printJsonb(
+      jsonbDeletePath(
+        jsonOperand(a),
+        arrayElements(p).map((e) => (e === null ? null : String(e))),
+      ),
+    ),
+  );
 }

@@ -140,6 +140,16 @@ export function installPgStringFunctions(db: Database.Database): void {
   db.function('starts_with', { deterministic: true }, (x: unknown, p: unknown) =>
     x === null || p === null ? null : String(x).startsWith(String(p)) ? 1 : 0,
   );
+  // bytea LIKE bytea (translate/like.ts): the bytes matched, % and _ per byte, as PostgreSQL's
+  // byte-wise LIKE (SQLite's GLOB read the blob as text, stopping at a zero byte)
+  db.function('__pg_bytea_like', { deterministic: true, varargs: true }, (x: unknown, p: unknown, e?: unknown) => {
+    if (x === null || p === null || e === null) return null;
+    const bytes = (v: unknown) => (v instanceof Uint8Array ? v : byteaInput(String(v)));
+    const esc = e === undefined ? 0x5c : bytes(e);
+    if (typeof esc !== 'number' && esc.length > 1)
+      throw sqlStateError('22025', 'invalid escape string', 'user', 'Escape string must be empty or one character.');
+    return byteaLike(bytes(x), bytes(p), typeof esc === 'number' ? esc : esc.length === 0 ? -1 : esc[0]) ? 1 : 0;
+  });
   db.function('__pg_bytea', { deterministic: true }, (x: unknown) =>
     x === null || x === undefined ? null : x instanceof Uint8Array ? x : byteaInput(String(x)),
   );
@@ -367,4 +377,44 @@ function toNumber(s: string, format: string): number {
   if (digits === '' || digits === '.') throw sqlStateError('22P02', `invalid input syntax for type numeric: "${s}"`);
   const v = Number(digits);
   return neg ? -v : v;
+}
+
+/**
+ * Whether bytes `x` match LIKE pattern `p` (% any run, _ any byte, `esc` the escape byte or -1 for
+ * none), as PostgreSQL's MatchText over bytes: a pattern ending in the escape is 22025.
+ */
+export function byteaLike(x: Uint8Array, p: Uint8Array, esc: number): boolean {
+  // (the places tried after a % that failed: each once, not once per way of reaching it)
+  const failed = new Set<number>();
+  const match = (i: number, j: number): boolean => {
+    const key = i * (p.length + 1) + j;
+    if (failed.has(key)) return false;
+    const found = step(i, j);
+    if (!found) failed.add(key);
+    return found;
+  };
+  const step = (i: number, j: number): boolean => {
+    for (; j < p.length; j++) {
+      const c = p[j];
+      if (c === esc) {
+        if (j + 1 === p.length) throw sqlStateError('22025', 'LIKE pattern must not end with escape character');
+        if (i >= x.length || x[i] !== p[++j]) return false;
+        i++;
+      } else if (c === 0x25) {
+        // a run of % matches anything: try each rest of x
+        while (p[j + 1] === 0x25) j++;
+        if (j + 1 === p.length) return true;
+        for (let k = i; k <= x.length; k++) if (match(k, j + 1)) return true;
+        return false;
+      } else if (c === 0x5f) {
+        if (i >= x.length) return false;
+        i++;
+      } else {
+        if (i >= x.length || x[i] !== c) return false;
+        i++;
+      }
+    }
+    return i === x.length;
+  };
+  return match(0, 0);
 }

@@ -234,6 +234,7 @@ export class Analyzer {
           isWord(out[i], 'BETWEEN') ||
           isWord(out[i], 'IN') ||
           isWord(out[i], 'NOT') ||
+          isWord(out[i], 'LIKE') ||
           isWord(out[i], 'MAX') ||
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'ARRAY_TO_STRING') ||

@@ -214,10 +214,13 @@ export class Typer {
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;
         if (op === '->>' || op === '#>>') return OID.text;
         if (op === '#-') return OID.jsonb;
-        if (!e.lexpr) return this.type(e.rexpr); // unary minus
+        // (|/ and ||/ take and give a double; unary minus and @ keep their operand's type)
+        if (!e.lexpr) return op === '|/' || op === '||/' ? OID.float8 : this.type(e.rexpr);
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
         if (op === '-' && l === OID.jsonb) return OID.jsonb;
+        // an integer shift is of its left operand's type (smallint << integer is smallint)
+        if ((op === '<<' || op === '>>') && isNumber(l)) return l;
         // (numeric ^ float8 is float8's: numeric casts to float8 implicitly, not the other way)
         if (op === '^')
           return (l === OID.numeric || r === OID.numeric) &&

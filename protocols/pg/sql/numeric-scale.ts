@@ -64,7 +64,8 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
     const op = strings(n.A_Expr.name).at(-1) ?? '';
     // (integer arithmetic is whole: `10 / 4 * n` is 2 * n)
     if (INTS.has(t.type(n))) return 0;
-    if (!n.A_Expr.lexpr) return op === '-' || op === '+' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
+    // (`@ x` is abs(x): its operand's scale)
+    if (!n.A_Expr.lexpr) return op === '-' || op === '+' || op === '@' ? scaleOf(t, n.A_Expr.rexpr) : undefined;
     const l = scaleOf(t, n.A_Expr.lexpr);
     const r = scaleOf(t, n.A_Expr.rexpr);
     if (l === undefined || r === undefined) return undefined;

@@ -345,7 +345,9 @@ export const SCALAR_IN_FROM = new Set([
 ]); // biome-ignore format: a word list
 
 /** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */
-export const BOOL_OPERATORS = new Set('= <> != < > <= >= ~ !~ ~* !~* ~~ !~~ @> <@ ? ?| ?& &&'.split(' '));
+export const BOOL_OPERATORS = new Set(
+  '= <> != < > <= >= ~ !~ ~* !~* ~~ !~~ ~~* !~~* @> <@ ? ?| ?& && ^@ ~<~ ~<=~ ~>~ ~>=~ @@ @?'.split(' '),
+);
 
 /** The math functions mathResult types. */
 export const MATH_FUNCTIONS = new Set(

@@ -72,6 +72,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let castToScalar = false;
   let jsonbHint = false;
   let floatHint = false; // a double cast to an integer rounds half to even; its NaN in arithmetic is NaN
+  let byteaHint = false; // bytea's LIKE matches bytes
   let negation = false;
   let keyedArray = false;
   let keyedUse = false;
@@ -134,6 +135,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       const w = t.text.toLowerCase();
       numericHint = w === 'numeric' || w === 'decimal' || /numeric|decimal/i.test(columnType(w) ?? '');
     }
+    if (t.type === 'word' && !byteaHint)
+      byteaHint = t.text.toLowerCase() === 'bytea' || columnType(t.text.toLowerCase()) === 'bytea';
     if (t.type === 'word' && !floatHint)
       floatHint = FLOAT_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'float';
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
@@ -169,6 +172,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (t.type === 'word' && !intervalHint)
       intervalHint =
         INTERVAL_WORDS.has(t.text.toLowerCase()) || /interval/i.test(columnType(t.text.toLowerCase()) ?? '');
+    // PostgreSQL's operators SQLite has not or reads otherwise (`@ x`, `a << b`, `a ^@ b`, ...)
+    if (t.type === 'op' && OWN_OPERATORS.has(t.text)) return true;
     if (t.type === 'op') {
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic; of a
       // name or a group it may negate a numeric (-NaN is NaN)
@@ -227,10 +232,19 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && numericHint) ||
     // and a double's (`f + 'NaN'::float8`, `sum(f)`: SQLite's read the NaN text as 0)
     ((arithmetic || sum || negation) && floatHint) ||
+    // jsonb ordered by jsonb's order
+    (jsonbHint && sig.some((x) => x.type === 'op' && /^[<>]=?$/.test(x.text))) ||
+    // bytea's LIKE matches bytes
+    (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
+    // an interval negated field by field
+    (negation && intervalHint) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
     (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
   );
 }
+
+/** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */
+const OWN_OPERATORS = new Set(['@', '|/', '||/', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~']);
 
 /** Words that compare a numeric or boolean array's values (by its elements' values, then). */
 const KEYED_USE_WORDS = new Set([

@@ -28,6 +28,7 @@ import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
 import { FLOATS, strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
+import { lookup } from '../../../src/lookup';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -88,6 +89,19 @@ function badUnitType(f: Node, typer: Typer): string | undefined {
 
 /** Whether a string is numeric's or a double's infinity ('Infinity', '-inf', ...). */
 const isInfinityText = (s: string) => /^\s*[+-]?inf(inity)?\s*$/i.test(s);
+
+/** The prefix operators that are SQLite functions (translate/typed-arithmetic.ts calls them). */
+const PREFIX_CALLS: Record<string, string> = lookup({ '@': 'abs', '|/': 'sqrt', '||/': 'cbrt' });
+/** Whether `a < b` compares jsonb: one side jsonb, the other jsonb or read as it (an untyped literal or parameter). */
+function ordersJsonb(typer: Typer, a: Node, b: Node, declared: number[]): boolean {
+  const [l, r] = [typer.type(a), typer.type(b)];
+  return (l === OID.jsonb && (r === OID.jsonb || untyped(b, declared))) || (r === OID.jsonb && untyped(a, declared));
+}
+
+/** text_pattern_ops' operators, as the comparison each makes of the bytes (SQLite's BINARY collation). */
+const PATTERN_COMPARISONS: Record<string, string> = lookup({ '~<~': '<', '~<=~': '<=', '~>~': '>', '~>=~': '>=' });
+/** An integer type's width, which PostgreSQL's shifts take the count modulo (int2's is promoted to int's). */
+const INT_BITS: Record<number, string> = { [OID.int2]: '16', [OID.int4]: '32', [OID.int8]: '64' };
 
 const PG_NAMES: Record<number, string> = {
   [OID.date]: 'date',
@@ -822,6 +836,23 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   ) {
     out.set(n.A_Expr.location, 'num-neg'); // -NaN is NaN (SQLite's -'NaN' is 0), numeric's or a double's
   } else if (
+    n.A_Expr?.kind === 'AEXPR_OP' &&
+    !n.A_Expr.lexpr &&
+    strings(n.A_Expr.name).pop() === '-' &&
+    typer.type(n.A_Expr.rexpr) === OID.interval
+  ) {
+    out.set(n.A_Expr.location, 'iv-neg'); // -iv negates each field (SQLite's -'1 day' is -1)
+  } else if (
+    (n.A_Expr?.kind === 'AEXPR_LIKE' || n.A_Expr?.kind === 'AEXPR_OP') &&
+    /^!?~~$/.test(strings(n.A_Expr.name).pop() ?? '') &&
+    n.A_Expr.lexpr &&
+    typer.type(n.A_Expr.lexpr) === OID.bytea
+  ) {
+    out.set(n.A_Expr.location, 'bytea-like'); // bytes matched (translate/like.ts), not the blob read as text
+  } else if (n.A_Expr?.kind === 'AEXPR_OP' && !n.A_Expr.lexpr && PREFIX_CALLS[strings(n.A_Expr.name).pop() ?? '']) {
+    // `@ x`, `|/ x`, `||/ x`: abs, sqrt and cbrt, which SQLite has as functions only
+    out.set(n.A_Expr.location, `pre:${PREFIX_CALLS[strings(n.A_Expr.name).pop() ?? '']}`);
+  } else if (
     (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
     keyedKind(typer.type(n.A_Expr.rexpr))
   ) {
@@ -853,6 +884,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     ) {
       // arrays of numbers and booleans ordered by their elements' values ('{9}' < '{10}')
       out.set(e.location, `arr-ord:${orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))}`);
+    } else if ((op === '<<' || op === '>>') && INTS.has(typer.type(e.lexpr)) && INTS.has(typer.type(e.rexpr))) {
+      // integer shifts as C shifts them in PostgreSQL (the count taken modulo the width, the
+      // result of the left operand's type); SQLite's shift a negative count the other way
+      out.set(e.location, `shift:${op}${INT_BITS[typer.type(e.lexpr)]}`);
+    } else if (op === '^@' || PATTERN_COMPARISONS[op]) {
+      // starts-with and text_pattern_ops' byte-wise comparisons, which SQLite has no operator for
+      out.set(e.location, op === '^@' ? 'starts' : `pat:${PATTERN_COMPARISONS[op]}`);
     } else if (op === '#') {
       // bitwise XOR of integers, which SQLite has no operator for
       const l = typer.type(e.lexpr);
@@ -863,6 +901,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // comparison in PostgreSQL (SQLite compared the texts)
       const err = noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr));
       throw placed(() => err, e.location);
+    } else if (/^[<>]=?$/.test(op) && ordersJsonb(typer, e.lexpr, e.rexpr, declared)) {
+      // jsonb ordered as jsonb orders (objects above arrays above scalars, ...), not by its text
+      out.set(e.location, 'ord-jsonb');
     } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
       // intervals compare by their length ('1 day' = '24 hours'), not their text
       out.set(e.location, 'iv-cmp');

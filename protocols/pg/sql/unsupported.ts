@@ -68,9 +68,6 @@ function find(n: Node): string | null {
   }
   if (n.A_Expr) {
     const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
-    // (the message cannot hold the operator: `|` separates what from hint here)
-    if (op === '|/') return 'the square root prefix operator|write sqrt(x)';
-    if (op === '||/') return 'the cube root prefix operator|write cbrt(x)';
     if (op && JSONB_OPS[op])
       return `the jsonb ${JSONB_OPS[op]} operator ${op}|->, ->>, #>, #>>, #-, @>, <@, ?, ?| and ?& are`;
   }

@@ -150,11 +150,16 @@ describe('PG translation passes', () => {
     assert.equal(dates('SELECT DATE'), 'SELECT DATE');
   });
 
-  it('division: each divisor one operand through __pg_divisor; a lone / is left alone', () => {
+  it('division: each divisor one operand through __pg_divisor (with a dividend that may be NULL); a lone / is left alone', () => {
     const division = pass(rewriteDivision);
     assert.equal(
       division('SELECT a / b, c % (d + 1), e / -f.g, h / CASE WHEN x THEN 0 ELSE 1 END, i / fn(j)'),
-      'SELECT a / __pg_divisor(b), c % __pg_divisor((d + 1)), e / __pg_divisor(- f.g), h / __pg_divisor(CASE WHEN x THEN 0 ELSE 1 END), i / __pg_divisor(fn(j))',
+      'SELECT a / __pg_divisor_of(b , (a) IS NULL), c % __pg_divisor_of((d + 1) , (c) IS NULL), e / __pg_divisor_of(- f.g , (e) IS NULL), h / __pg_divisor_of(CASE WHEN x THEN 0 ELSE 1 END , (h) IS NULL), i / __pg_divisor_of(fn(j) , (i) IS NULL)',
+    );
+    // a literal dividend is never NULL; one through `*` is the product; a costly one is not read twice
+    assert.equal(
+      division('SELECT 1 / b, -2 * a / b, (SELECT 1) / b'),
+      'SELECT 1 / __pg_divisor(b), - 2 * a / __pg_divisor_of(b , (- 2 * a) IS NULL), (SELECT 1) / __pg_divisor(b)',
     );
     assert.equal(division('SELECT 1 /'), 'SELECT 1 /');
     assert.equal(division('SELECT / 2'), 'SELECT / 2');

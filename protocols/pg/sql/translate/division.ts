@@ -1,11 +1,16 @@
 // Division by zero as PostgreSQL reports it: the divisor of `/` and `%` goes through __pg_divisor,
 // which raises 22012 where SQLite would answer NULL.
-import { type Tok, endsOperand, isOp, operandEnd } from '../tokens';
+import { type Tok, endsOperand, isOp, joinTokens, operandEnd, operandStart } from '../tokens';
+
+/** Operators of the level of `/` and `%` and tighter: a dividend runs back through them (`a * b / c`). */
+const DIVIDEND_OPS = new Set(['*', '/', '%', '^']);
 
 /**
  * The divisor of `/` and `%` goes through __pg_divisor, which raises 22012 division_by_zero where
  * SQLite would answer NULL. Both bind tighter than + and -, so the divisor is one operand: a sign,
  * then a literal, parameter, name, call, CASE ... END or parenthesized group (casts are groups by now).
+ * A dividend that is no literal goes with it (__pg_divisor_of(b, a IS NULL)): PostgreSQL's division
+ * is strict, so NULL / 0 is NULL, not 22012.
  */
 export function rewriteDivision(toks: Tok[]): Tok[] {
   for (let i = 1; i < toks.length - 1; i++) {
@@ -15,10 +20,47 @@ export function rewriteDivision(toks: Tok[]): Tok[] {
     const end = operandEnd(toks, i + 1);
     if (end < 0) continue;
     const operand = toks.slice(i + 1, end + 1);
-    toks.splice(i + 1, end - i, { type: 'word', text: '__pg_divisor' }, { type: 'punct', text: '(' }, ...operand, {
-      type: 'punct',
-      text: ')',
-    });
+    const dividend = dividendOf(toks, i);
+    const literal = dividend.length === 1 && (dividend[0].type === 'number' || dividend[0].type === 'string');
+    // (a dividend read twice must be cheap: no subquery, no division of its own, whose text it
+    // would double at each step of a chain)
+    const costly = dividend.some((d) => /\bSELECT\b|__pg_divisor/i.test(d.text)) || dividend.length > 40;
+    const call: Tok[] =
+      literal || costly || dividend.length === 0
+        ? [
+            { type: 'word', text: '__pg_divisor' },
+            { type: 'punct', text: '(' },
+            ...operand,
+            { type: 'punct', text: ')' },
+          ]
+        : [
+            { type: 'word', text: '__pg_divisor_of' },
+            { type: 'punct', text: '(' },
+            ...operand,
+            { type: 'group', text: `, (${joinTokens(dividend)}) IS NULL` },
+            { type: 'punct', text: ')' },
+          ];
+    toks.splice(i + 1, end - i, ...call);
   }
   return toks;
+}
+
+/** The tokens of the dividend of the operator at toks[i]: its operand, through tighter operators and signs. */
+function dividendOf(toks: Tok[], i: number): Tok[] {
+  const before = toks.slice(0, i);
+  let start = operandStart(before);
+  while (
+    start >= 2 &&
+    before[start - 1].type === 'op' &&
+    DIVIDEND_OPS.has(before[start - 1].text) &&
+    endsOperand(before[start - 2])
+  )
+    start = operandStart(before.slice(0, start - 1));
+  while (
+    start >= 1 &&
+    (isOp(before[start - 1], '-') || isOp(before[start - 1], '+')) &&
+    !endsOperand(before[start - 2])
+  )
+    start--;
+  return start < 0 ? [] : before.slice(start);
 }

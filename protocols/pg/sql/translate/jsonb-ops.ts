@@ -4,9 +4,10 @@
 // arrays' @>, <@ and && as src/engine/pg-arrays.ts's.
 // test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
 import { pgError } from '../../sqlstate';
-import { type Tok, isPunct, isWord } from '../tokens';
+import { type Tok, isOp, isPunct, isWord } from '../tokens';
 import { bracketAfter, primaryEnd, primaryStart } from './primaries';
 import { lookup } from '../../../../src/lookup';
+import { jsonPathKey, safeKey } from '../../../../src/engine/jsonb';
 
 /** jsonb's operators, as the functions src/engine/pg-functions.ts defines. */
 const JSONB_FUNCTIONS: Record<string, string> = lookup({
@@ -65,6 +66,35 @@ function rightOperandEnd(ts: readonly Tok[], i: number): number {
 }
 
 /**
+ * The key of jsonb's `x -> k` or `x ->> k` at toks[i], pushed to `out`; the index of its last token.
+ * SQLite's `->` reads a text that starts with `$` as a path and refuses '' (PostgreSQL's key '$a'
+ * was 42000 `bad JSON path`; one with `"` in it found nothing): such a literal becomes the path of
+ * that one key (`$."k"`), any other key that is no number goes through __pg_json_key, which does
+ * the same at run time.
+ */
+function keyOperand(toks: readonly Tok[], i: number, out: Tok[]): number {
+  const t = toks[i];
+  if (t === undefined) return i - 1;
+  if (t.type === 'number') {
+    out.push(t);
+    return i;
+  }
+  const cast = isOp(toks[i + 1], '::');
+  const end = t.type === 'string' && !cast ? i + 1 : rightOperandEnd(toks, i);
+  if (t.type === 'string' && !cast) {
+    const key = t.text.slice(1, -1).replace(/''/g, "'");
+    out.push(safeKey(key) ? t : { type: 'string', text: `'${jsonPathKey(key).replace(/'/g, "''")}'` });
+    return i;
+  }
+  if (end <= i) return i - 1;
+  out.push({ type: 'word', text: '__pg_json_key' }, { type: 'punct', text: '(' }, ...toks.slice(i, end), {
+    type: 'punct',
+    text: ')',
+  });
+  return end - 1;
+}
+
+/**
  * jsonb's operators `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` as calls of their functions, with
  * PostgreSQL's precedence (they bind less tightly than arithmetic, more than comparison, and from
  * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
@@ -92,6 +122,8 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         : (kept ?? (text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text]));
     if (!fn) {
       out.push(t);
+      // jsonb's `x -> k`, SQLite's own: k made a key SQLite cannot read as a path
+      if (t.type === 'op' && t.text === '->') i = keyOperand(toks, i + 1, out);
       continue;
     }
     const start = leftOperandStart(out, out.length);
@@ -102,6 +134,11 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         `operator ${t.text} here is not supported: put each of its operands in parentheses, as in (a) ${t.text} (b)`,
       );
     let right = rewriteJsonbOps(toks.slice(i + 1, end));
+    if (text) {
+      const key: Tok[] = [];
+      const last = keyOperand(right, 0, key);
+      right = [...key, ...right.slice(last + 1)];
+    }
     if (!ofArrays && isWord(right[0], 'ARRAY') && isPunct(right[1], '[') && bracketAfter(right, 1) === right.length - 1)
       right = [
         { type: 'word', text: 'json_array' },

@@ -6,7 +6,7 @@
 // SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
 import { pgError } from '../../sqlstate';
 import { type Tok, closer, isOp, isPunct, isWord, operandStart } from '../tokens';
-import { primaryEnd } from './primaries';
+import { primaryEnd, primaryStart } from './primaries';
 import { lookup } from '../../../../src/lookup';
 
 /**
@@ -22,6 +22,19 @@ function operandEnd(toks: Tok[], i: number): number {
     j = k;
   }
   return j;
+}
+
+const byteaLike = (t: Tok) => 'arith' in t && t.arith === 'bytea-like';
+
+/** The start of LIKE's left operand that ends `out`: primaries joined by `||`; -1 when none. */
+function leftOperandStart(out: Tok[]): number {
+  let s = primaryStart(out, out.length);
+  while (s >= 2 && isOp(out[s - 1], '||')) {
+    const before = primaryStart(out, s - 1);
+    if (before < 0) return -1;
+    s = before;
+  }
+  return s;
 }
 
 const LIKE_OPS: Record<string, { not: boolean; insensitive: boolean }> = lookup({
@@ -66,7 +79,6 @@ export function rewriteLike(toks: Tok[]): Tok[] {
         '0A000',
         `operator ${toks[end].text} in a ${name} pattern is not supported: put the pattern in parentheses`,
       );
-    if (op?.not) out.push({ type: 'word', text: 'NOT' });
     const pattern = toks.slice(i + 1, end);
     let esc: Tok[] | null = null;
     let next = end;
@@ -76,6 +88,27 @@ export function rewriteLike(toks: Tok[]): Tok[] {
       esc = toks.slice(end + 1, e);
       next = e;
     }
+    // bytea's LIKE (typed-operators.ts marks it, or the NOT of NOT LIKE): the bytes matched
+    const before = out[out.length - 1];
+    if (byteaLike(t) || (isWord(before, 'NOT') && byteaLike(before))) {
+      const not = op?.not || isWord(before, 'NOT');
+      if (isWord(before, 'NOT')) out.pop();
+      const left = leftOperandStart(out);
+      if (left < 0)
+        throw pgError('0A000', `${name} of bytea here is not supported: put its left operand in parentheses`);
+      const x = out.splice(left);
+      if (not) out.push({ type: 'word', text: 'NOT' });
+      out.push({ type: 'word', text: '__pg_bytea_like' }, { type: 'punct', text: '(' }, ...x, {
+        type: 'punct',
+        text: ',',
+      });
+      out.push(...pattern);
+      if (esc) out.push({ type: 'punct', text: ',' }, ...esc);
+      out.push({ type: 'punct', text: ')' });
+      i = next - 1;
+      continue;
+    }
+    if (op?.not) out.push({ type: 'word', text: 'NOT' });
     const fn = similar ? '__pg_similar' : insensitive ? '__pg_ilike_glob' : '__pg_like_glob';
     out.push(
       { type: 'word', text: similar ? 'REGEXP' : 'GLOB' },

@@ -72,14 +72,17 @@ const TIGHTER: Record<string, Set<string>> = lookup({
   '#': new Set(['^', '*', '/', '%', '+', '-']),
   '||': new Set(['^', '*', '/', '%', '+', '-']),
 });
+/** PostgreSQL's other operators (`Op` in its grammar): one level, left to right, below arithmetic. */
+const OTHER_OPS = ['#', '||', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~'];
+for (const op of OTHER_OPS) TIGHTER[op] = TIGHTER['#'];
 // comparisons bind looser than all of these
-for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
+for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', ...OTHER_OPS]);
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
 /** What a left operand takes in: the tighter operators and those of its own level (left to right: `2 - 1 + n`). */
 const LEFT: Record<string, Set<string>> = lookup({});
-for (const level of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']])
+for (const level of [['^'], ['*', '/', '%'], ['+', '-'], OTHER_OPS])
   for (const op of level) LEFT[op] = new Set([...TIGHTER[op], ...level]);
 for (const op of COMPARISON_OPS) LEFT[op] = TIGHTER[op];
 
@@ -116,8 +119,8 @@ export function rewriteTypedArithmetic(toks: Tok[]): Tok[] {
                           ? { type: 'group', text: exactSortKey(t.text) }
                           : t,
   );
-  toks = rewriteNegations(rewriteColumnAggregates(toks));
-  for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], ['#', '||']]) toks = sweep(toks, ops);
+  toks = rewritePrefixCalls(rewriteNegations(rewriteColumnAggregates(toks)));
+  for (const ops of [['^'], ['*', '/', '%'], ['+', '-'], OTHER_OPS]) toks = sweep(toks, ops);
   // BETWEEN binds looser than those and tighter than comparisons
   return sweep(rewriteIntervalIn(rewriteIntervalBetween(toks)), COMPARISON_OPS);
 }
@@ -143,10 +146,12 @@ const operandText = (toks: Tok[]): string => joinTokens(rewriteTypedArithmetic(t
 
 /**
  * `-x` of a numeric (marked 'num-neg'): __pg_num_neg(x), which keeps NaN (a sign binds tighter than
- * any operator); of an exact part of a result column ('numx-neg'), exactly.
+ * any operator); of an exact part of a result column ('numx-neg'), exactly; of an interval that is
+ * no literal ('iv-neg'), each field negated as interval times -1 (SQLite's -'1 day' is -1).
  */
 function rewriteNegations(toks: Tok[]): Tok[] {
-  const negation = (t: Tok) => 'arith' in t && (t.arith === 'num-neg' || t.arith === 'numx-neg');
+  const negation = (t: Tok) =>
+    'arith' in t && (t.arith === 'num-neg' || t.arith === 'numx-neg' || t.arith === 'iv-neg');
   if (!toks.some(negation)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -157,8 +162,47 @@ function rewriteNegations(toks: Tok[]): Tok[] {
       continue;
     }
     const x = operandText(toks.slice(i + 1, end + 1));
-    const exact = 'arith' in t && t.arith === 'numx-neg';
-    out.push({ type: 'group', text: exact ? `__pg_numeric_sub_exact(0, ${x})` : `__pg_num_neg(${x})` });
+    const mark = 'arith' in t ? t.arith : undefined;
+    out.push({
+      type: 'group',
+      text:
+        mark === 'numx-neg'
+          ? `__pg_numeric_sub_exact(0, ${x})`
+          : mark === 'iv-neg'
+            ? `__pg_date_arith('iv*num', ${x}, -1)`
+            : `__pg_num_neg(${x})`,
+    });
+    i = end;
+  }
+  return out;
+}
+
+const ARITHMETIC_OPS = new Set(['^', '*', '/', '%', '+', '-']);
+
+/**
+ * `@ x`, `|/ x`, `||/ x` (marked 'pre:abs', 'pre:sqrt', 'pre:cbrt'): the function's call. Their
+ * operand runs through arithmetic, which binds tighter than these operators (`|/ 25 + 11` is 6).
+ */
+function rewritePrefixCalls(toks: Tok[]): Tok[] {
+  const call = (t: Tok) => ('arith' in t && t.arith?.startsWith('pre:') ? t.arith.slice(4) : undefined);
+  if (!toks.some(call)) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const fn = call(t);
+    let end = fn ? operandEnd(toks, i + 1) : -1;
+    if (end < 0) {
+      out.push(t);
+      continue;
+    }
+    while (toks[end + 1]?.type === 'op' && ARITHMETIC_OPS.has(toks[end + 1].text)) {
+      const next = operandEnd(toks, end + 2);
+      if (next < 0) break;
+      end = next;
+    }
+    const x = operandText(toks.slice(i + 1, end + 1));
+    // (PostgreSQL's checks and NaN: src/engine/pg-float-math.ts, as words.ts calls the functions)
+    out.push({ type: 'group', text: `__pg_math_${fn}(${x})` });
     i = end;
   }
   return out;
@@ -304,7 +348,12 @@ const BOUND_OPS = new Set(['^', '*', '/', '%', '+', '-', '#', '||']);
 /** Where the left operand of BETWEEN or IN that ends `out` starts: with the operators that bind tighter. */
 function boundOperandStart(out: Tok[]): number {
   let start = operandStart(out);
-  while (start >= 2 && out[start - 1].type === 'op' && BOUND_OPS.has(out[start - 1].text))
+  while (
+    start >= 2 &&
+    out[start - 1].type === 'op' &&
+    BOUND_OPS.has(out[start - 1].text) &&
+    endsOperand(out[start - 2])
+  )
     start = operandStart(out.slice(0, start - 1));
   return start;
 }
@@ -408,11 +457,16 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
     // own level before it (`a / b * c`: a / b)
     const leftOps = t.arith === 'num/x' ? SAME_LEVEL : LEFT[t.text];
     let start = operandStart(out);
-    while (start >= 2 && out[start - 1].type === 'op' && leftOps.has(out[start - 1].text))
-      start = operandStart(out.slice(0, start - 1));
-    // a sign binds tighter than any of these (`-2 ^ 2` is 4)
-    while (start >= 1 && (isOp(out[start - 1], '-') || isOp(out[start - 1], '+')) && !endsOperand(out[start - 2]))
-      start--;
+    for (;;) {
+      // a sign binds tighter than any of these (`-2 ^ 2` is 4)
+      while (start >= 1 && (isOp(out[start - 1], '-') || isOp(out[start - 1], '+')) && !endsOperand(out[start - 2]))
+        start--;
+      // (an operator with no operand before it is a sign: `SELECT -7 # 0` takes -7, not SELECT;
+      // `1 + -7 # 3` takes 1 + -7)
+      if (start >= 2 && out[start - 1].type === 'op' && leftOps.has(out[start - 1].text) && endsOperand(out[start - 2]))
+        start = operandStart(out.slice(0, start - 1));
+      else break;
+    }
     // the right operand, likewise (`d + interval '1 day' * n` when that * was not marked)
     let end = operandEnd(toks, i + 1);
     if (end < 0) {
@@ -456,27 +510,35 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                       ? nanPower(left, right, mathPower(left, right))
                       : t.arith === 'xor'
                         ? `__pg_xor(${left}, ${right})`
-                        : t.arith === 'num%'
-                          ? `__pg_mod(${left}, ${right})`
-                          : t.arith === 'num/x'
-                            ? `__pg_numeric_div(${left}, ${right})`
-                            : t.arith.startsWith('arr||')
-                              ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                              : t.arith === 'jsonb||'
-                                ? `__pg_jsonb_concat(${left}, ${right})`
-                                : t.arith === 'bytea||'
-                                  ? `__pg_bytea_concat(${left}, ${right})`
-                                  : t.arith.startsWith('jsonb-')
-                                    ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                                    : t.arith.startsWith('txt||')
-                                      ? textConcat(t.arith.slice(5), left, right)
-                                      : t.arith === 'iv-cmp'
-                                        ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                        : t.arith.startsWith('arr-cmp:')
-                                          ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                          : t.arith.startsWith('arr-ord:')
-                                            ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                            : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
+                        : t.arith.startsWith('shift:')
+                          ? `__pg_shift('${t.text}', ${t.arith.slice(6 + t.text.length)}, ${left}, ${right})`
+                          : t.arith === 'starts'
+                            ? `starts_with(${left}, ${right})`
+                            : t.arith.startsWith('pat:')
+                              ? `((${left}) COLLATE BINARY ${t.arith.slice(4)} (${right}))`
+                              : t.arith === 'num%'
+                                ? `__pg_mod(${left}, ${right})`
+                                : t.arith === 'num/x'
+                                  ? `__pg_numeric_div(${left}, ${right})`
+                                  : t.arith.startsWith('arr||')
+                                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                                    : t.arith === 'jsonb||'
+                                      ? `__pg_jsonb_concat(${left}, ${right})`
+                                      : t.arith === 'bytea||'
+                                        ? `__pg_bytea_concat(${left}, ${right})`
+                                        : t.arith.startsWith('jsonb-')
+                                          ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                          : t.arith.startsWith('txt||')
+                                            ? textConcat(t.arith.slice(5), left, right)
+                                            : t.arith === 'ord-jsonb'
+                                              ? `__pg_jsonb_order(${left}, ${right}) ${t.text} 0`
+                                              : t.arith === 'iv-cmp'
+                                                ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                                : t.arith.startsWith('arr-cmp:')
+                                                  ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                                  : t.arith.startsWith('arr-ord:')
+                                                    ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
+                                                    : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }

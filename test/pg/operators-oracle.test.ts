@@ -1,0 +1,122 @@
+// PostgreSQL's operators that SQLite has not, or reads otherwise, on Patina and on PostgreSQL 15:
+// each with literals and with stored values (the translation reaches them by different paths).
+// Found by a differential probe of pg_operator (every operator whose operand types Patina has,
+// with edge values); what it found and these cases cover: a sign before the left operand of `#`
+// (`-7 # 0` was a syntax error), `-` of an interval column (SQLite's -'1 day' is -1), NULL / 0
+// (22012 where PostgreSQL's strict division gives NULL), `@`, `|/`, `||/`, `^@`, `~<~` and its
+// kin, integer shifts past the width or by a negative count, bytea's LIKE (the blob read as text),
+// jsonb's ordering (by its text), keys of `->` SQLite reads as a path, NULLs in jsonb's key lists.
+import assert from 'node:assert/strict';
+import { oracleSuite } from '../helpers/catalog-pair';
+
+const SCHEMA = `CREATE TABLE ops (id BIGINT NOT NULL PRIMARY KEY, i int4, s int2, n int8, t TEXT,
+  iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[]);`;
+
+const ROWS = [
+  `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}'),
+    (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}'),
+    (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}')`,
+];
+
+describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', function () {
+  this.timeout(60_000);
+  const { same, clients } = oracleSuite(SCHEMA, ROWS);
+
+  it('a sign before the left operand of #, and of a date + integer, is part of that operand', async () => {
+    for (const sql of [
+      'SELECT -7 # 0, 1 + -7 # 3, -1::int8 # 9223372036854775807',
+      "SELECT -7 + '2024-02-29'::date, -i # s FROM ops ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it('-x of an interval column negates each field', async () => {
+    await same('SELECT id, -iv, - iv * 2, -(iv) FROM ops ORDER BY id');
+    await same("SELECT id FROM ops WHERE -iv < '0 days' ORDER BY id");
+  });
+
+  it('a division or remainder by zero of NULL is NULL (PostgreSQL does not divide), of a value 22012', async () => {
+    for (const sql of [
+      'SELECT NULL::int4 / 0, NULL::int8 % 0, 2 * NULL::int / 0',
+      'SELECT id, i / 0 FROM ops WHERE i IS NULL',
+      'SELECT id, s % 0, n / (s - s) FROM ops WHERE s IS NULL',
+      'SELECT i / (s - s) FROM ops WHERE id = 3',
+    ])
+      await same(sql);
+    for (const sql of ['SELECT i / 0 FROM ops WHERE id = 1', 'SELECT i % (s - s) FROM ops WHERE id = 1'])
+      await sameError(sql, '22012');
+  });
+
+  it('prefix @, |/ and ||/ are abs, sqrt and cbrt, their operand running through arithmetic', async () => {
+    for (const sql of [
+      'SELECT @ -7, @ -1.50, |/ 25 + 11, |/ 2, ||/ -8, @ 2 - 5',
+      'SELECT id, @ i, @ s + 1, |/ (n * n)::float8 FROM ops WHERE id = 1',
+    ])
+      await same(sql);
+    await sameError('SELECT |/ -1::float8', '2201F');
+  });
+
+  it('integer shifts take the count modulo the width and keep the left operand type', async () => {
+    for (const sql of [
+      'SELECT -7 << -7, 2147483647 << 2147483647, -1::int8 << -7, -7 >> -7, 3 << 1 + 1, 1 << 31',
+      'SELECT id, s << i, s >> i, n << i, i >> 40, s << 16 FROM ops ORDER BY id',
+    ])
+      await same(sql);
+  });
+
+  it('^@ is starts-with; ~<~, ~<=~, ~>~, ~>=~ compare bytes', async () => {
+    for (const sql of [
+      "SELECT 'abc' ^@ 'ab', 'abc' ^@ '', 'a' ~<~ 'b', 'é' ~>~ 'z', 'ab' ~<=~ 'ab', 'B' ~>=~ 'a'",
+      "SELECT id, t ^@ 'a', t ~<~ 'abd', t ~>=~ '' FROM ops ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it("bytea's LIKE matches bytes (a zero byte, % and _ per byte, ESCAPE)", async () => {
+    for (const sql of [
+      "SELECT '\\x00ff'::bytea LIKE '\\x00ff'::bytea, 'abc'::bytea LIKE 'a%', 'a%c'::bytea LIKE 'a#%c'::bytea ESCAPE '#'::bytea, 'aXb'::bytea NOT LIKE 'a_b'",
+      "SELECT id, b LIKE b, b NOT LIKE b, b LIKE 'a%', b ~~ b, b !~~ 'a%'::bytea FROM ops ORDER BY id",
+      "SELECT id FROM ops WHERE b LIKE '%' AND b NOT LIKE 'x%' ORDER BY id",
+    ])
+      await same(sql);
+  });
+
+  it('jsonb <, <=, >, >= order as jsonb does (objects above arrays above scalars, sizes first)', async () => {
+    for (const sql of [
+      `SELECT '{"a": 1, "b": 2}'::jsonb < '{"c": 1}'::jsonb, '[]'::jsonb < '"a"'::jsonb, '[1, "2", null]'::jsonb < 'null'::jsonb, '{}'::jsonb > '[9]'::jsonb, '2'::jsonb >= '10'::jsonb`,
+      `SELECT a.id, b.id, a.jb < b.jb, a.jb >= b.jb FROM ops a, ops b ORDER BY 1, 2`,
+      `SELECT id FROM ops WHERE jb > '[]' ORDER BY id`,
+    ])
+      await same(sql);
+  });
+
+  it("jsonb's -> and ->> find keys SQLite would read as a path ('', '$a', a quote)", async () => {
+    for (const sql of [
+      `SELECT '{"": 1}'::jsonb -> '', '{"$a": 1}'::jsonb -> '$a', '{"\\"q": 1}'::jsonb ->> '"q', '{"a.b": 1}'::jsonb ->> 'a.b'`,
+      `SELECT id, jb -> '', jb ->> '$a', jb -> '"q', jb ->> 'a.b', jb -> t, jb -> 'a'::text ->> 0 FROM ops ORDER BY id`,
+    ])
+      await same(sql);
+  });
+
+  it('jsonb - text[] skips NULL keys; #- is the document itself when empty, 22004 at a NULL step', async () => {
+    for (const sql of [
+      `SELECT '{"a": [1, 2], "b": "x"}'::jsonb - '{a,NULL}'::text[], '[]'::jsonb #- '{a,b}', '{}'::jsonb #- '{NULL}'`,
+      'SELECT id, jb - keys FROM ops ORDER BY id',
+    ])
+      await same(sql);
+    for (const sql of [`SELECT '{"a": 1}'::jsonb #- '{a,NULL}'`, 'SELECT jb #- keys FROM ops WHERE id = 1'])
+      await sameError(sql, '22004');
+  });
+
+  /** `sql` fails on both servers with `code` and the same message. */
+  async function sameError(sql: string, code: string): Promise<void> {
+    const failure = (c: ReturnType<typeof clients>['patina']) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    const [p, g] = [await failure(clients().patina), await failure(clients().postgres)];
+    assert.equal(p, g, sql);
+    assert.ok(g.startsWith(`${code} `), `${sql}: ${g}`);
+  }
+});
