@@ -108,6 +108,20 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
       await sameError(sql, '22004');
   });
 
+  it('a string literal beside an interval, a time or an integer is read as PostgreSQL resolves it', async () => {
+    for (const sql of [
+      "SELECT id, iv + '1 hour', '1 hour' + iv, iv - '1 day', iv * '1.5', '2' * iv, iv / '2' FROM ops ORDER BY id",
+      "SELECT '10:30'::time + '1 hour', '10:30'::time - '09:00'",
+      "SELECT id, i # '3', '3' # s, i & '6', '3' | s FROM ops ORDER BY id",
+    ])
+      await same(sql);
+    await sameError("SELECT iv + 'abc' FROM ops", '22007');
+    await sameError("SELECT '10:30'::time - '1 hour'", '22007');
+    // text that is no number beside one is 22P02 (SQLite computed with 0)
+    for (const sql of ["SELECT i - 'abc' FROM ops", "SELECT '1 day' * n FROM ops", "SELECT i # 'x' FROM ops"])
+      await sameError(sql, '22P02');
+  });
+
   /** `sql` fails on both servers with `code` and the same message. */
   async function sameError(sql: string, code: string): Promise<void> {
     const failure = (c: ReturnType<typeof clients>['patina']) =>

@@ -31,7 +31,8 @@ import { SCALAR_SOURCES, type Scope, selectTypes } from './select-types';
 type Node = any;
 
 /** Operators whose result has their operands' type when both are one number type. */
-const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+// (and integers' bitwise operators: `x # '3'` is of x's type)
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '#', '&', '|']);
 
 /**
  * The parameter types the client declared (Parse), while result columns are typed (withParamTypes):

@@ -185,6 +185,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // `||` of arrays (ARRAY[1] || 2), jsonb, or of text and a value its cast to text prints (`'x' || flag`)
       if (t.text === '||') return true;
       if (t.text === '+' || t.text === '-' || t.text === '*') arithmetic = true;
+      // beside a string literal, which is read as the other operand's type (22P02 when it is none)
+      if (arithmetic && (sig[i + 1]?.type === 'string' || sig[i - 1]?.type === 'string')) return true;
     } else if (isWord(t, 'SUM') && isPunct(sig[i + 1], '(')) sum = true;
     else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
     else if ((isWord(t, 'POWER') || isWord(t, 'POW') || isWord(t, 'MOD')) && isPunct(sig[i + 1], '(')) sum = true;

@@ -895,7 +895,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // bitwise XOR of integers, which SQLite has no operator for
       const l = typer.type(e.lexpr);
       const r = typer.type(e.rexpr);
-      if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0)) out.set(e.location, 'xor');
+      // (a string literal beside an integer is read as one: `x # '3'`, 22P02 when it is none)
+      const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
+      const other = lit === e.lexpr ? r : l;
+      if (lit && INTS.has(other)) {
+        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', other)}`);
+        out.set(e.location, 'xor');
+      } else if ((INTS.has(l) || l === 0) && (INTS.has(r) || r === 0)) out.set(e.location, 'xor');
     } else if (COMPARISONS.has(op) && instantAndInterval(typer.type(e.lexpr), typer.type(e.rexpr))) {
       // `placed_at > $1 - interval '1 hour'`, where $1 - interval is interval - interval: no such
       // comparison in PostgreSQL (SQLite compared the texts)
@@ -965,6 +971,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const l = type(e.lexpr);
       const r = type(e.rexpr);
       const found = op === '-' && l === OID.jsonb ? null : placed(() => dateOperator(l, op, r, unknown), e.location);
+      // a string literal beside a number is read as that number's type: text that is none is 22P02
+      // (`x - 'abc'`; SQLite computed with 0). NaN and infinities are left to the arithmetic below
+      const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
+      const beside = lit === e.lexpr ? r : l;
+      const text = lit?.A_Const.sval.sval ?? '';
+      if (!found && lit && NUMBERS.has(beside) && !/^\s*[+-]?(nan|inf(inity)?)\s*$/i.test(text))
+        literalAsNumber(text, beside);
       if (found) out.set(e.location, found.kind);
       else if (op === '-' && l === OID.json)
         throw pgError(
