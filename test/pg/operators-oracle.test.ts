@@ -77,6 +77,7 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
       "SELECT '\\x00ff'::bytea LIKE '\\x00ff'::bytea, 'abc'::bytea LIKE 'a%', 'a%c'::bytea LIKE 'a#%c'::bytea ESCAPE '#'::bytea, 'aXb'::bytea NOT LIKE 'a_b'",
       "SELECT id, b LIKE b, b NOT LIKE b, b LIKE 'a%', b ~~ b, b !~~ 'a%'::bytea FROM ops ORDER BY id",
       "SELECT id FROM ops WHERE b LIKE '%' AND b NOT LIKE 'x%' ORDER BY id",
+      "SELECT id, '\\x00ff' ~~ b, '\\x' !~~ b FROM ops ORDER BY id",
     ])
       await same(sql);
   });

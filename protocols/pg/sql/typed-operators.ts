@@ -846,7 +846,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     (n.A_Expr?.kind === 'AEXPR_LIKE' || n.A_Expr?.kind === 'AEXPR_OP') &&
     /^!?~~$/.test(strings(n.A_Expr.name).pop() ?? '') &&
     n.A_Expr.lexpr &&
-    typer.type(n.A_Expr.lexpr) === OID.bytea
+    (typer.type(n.A_Expr.lexpr) === OID.bytea ||
+      (typer.type(n.A_Expr.rexpr) === OID.bytea && untyped(n.A_Expr.lexpr, declared)))
   ) {
     out.set(n.A_Expr.location, 'bytea-like'); // bytes matched (translate/like.ts), not the blob read as text
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && !n.A_Expr.lexpr && PREFIX_CALLS[strings(n.A_Expr.name).pop() ?? '']) {
