@@ -1105,6 +1105,9 @@ function formatIntervalVerbose(iv: Interval): string {
 
 /** timestamp + sign × interval: months by the calendar (the day clamped to the month's end), then days, then time. */
 export function addInterval(v: unknown, interval: unknown, sign: unknown): string | null {
+  // an infinite timestamp stays itself (PostgreSQL's timestamp_pl_interval; it was 22007)
+  const inf = infinityWord(v);
+  if (inf) return interval === null || interval === undefined ? null : inf;
   const t = parseInstant(v, 'timestamp', 'timestamp + interval');
   const iv = parseInterval(interval);
   if (!t || !iv) return null;
@@ -1380,12 +1383,17 @@ function wallTimeInstant(z: string, wall: number): number {
  */
 export function atTimeZone(kind: unknown, v: unknown, zone: unknown): string | null {
   if (v === null || v === undefined || zone === null || zone === undefined) return null;
+  // an infinity is itself in any zone, the zone not read (PostgreSQL's timestamptz_zone; it was 22007)
+  const inf = infinityWord(v);
+  if (inf) return inf;
   const z = String(zone).trim();
   const utc = /^(utc|gmt|z|etc\/utc|etc\/gmt|\+00(:00)?)$/i.test(z);
   if (kind === 'tz-local') {
+    // (in the form a timestamptz column keeps, UTC text without its +00, so that it compares with
+    // columns and casts: `(ts AT TIME ZONE 'UTC') = tz` was false)
     const t = parseInstant(v, 'timestamp', 'AT TIME ZONE', true)!;
-    if (utc) return formatInstant({ ...t, tz: true }, true);
-    return formatInstant({ ms: wallTimeInstant(z, t.ms), us: t.us, tz: true }, true);
+    const ms = utc ? t.ms : wallTimeInstant(z, t.ms);
+    return formatInstant({ ms, us: t.us, tz: true }, true).replace(/\+00$/, '');
   }
   const t = parseInstant(v, 'timestamp with time zone', 'AT TIME ZONE')!;
   if (utc) return formatInstant(t, false);
@@ -1960,6 +1968,10 @@ export function installDateFunctions(db: Database.Database): void {
   // (of a timestamptz with the session in a zone other than UTC: sql/session-zone.ts writes the zone in)
   db.function('__pg_date_trunc_in', det, (u: unknown, v: unknown, z: unknown) => dateTruncIn(u, v, String(z)));
   db.function('__pg_wall_in', det, (v: unknown, z: unknown) => (v === null ? null : (wallTextIn(v, String(z)) ?? v)));
+  // (toward a time of day: an infinity has none, NULL as PostgreSQL's timestamptz_time gives)
+  db.function('__pg_wall_in', det, (v: unknown, z: unknown, _time: unknown) =>
+    v === null || infinityWord(v) ? null : (wallTextIn(v, String(z)) ?? v),
+  );
   db.function('__pg_date_part_in', det, (f: unknown, v: unknown, z: unknown) => datePartIn(f, v, String(z)));
   db.function('__pg_exact_epoch', det, (_: unknown, v: unknown) => exactEpoch(v));
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));

@@ -7,7 +7,11 @@ import { type PgClient, pgClient } from '../helpers/pg';
 import { WireClient } from '../helpers/pg-wire';
 import { serialize } from 'pg-protocol';
 
-const SCHEMA = 'CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMPTZ, tss TIMESTAMPTZ[]);';
+const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMPTZ, tss TIMESTAMPTZ[]);
+CREATE TABLE wall (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMP, tz TIMESTAMPTZ, d DATE, t TIME, ts0 TIMESTAMP(0));
+CREATE TABLE made (id BIGINT NOT NULL PRIMARY KEY, note TEXT, ts TIMESTAMP DEFAULT CURRENT_TIMESTAMP,
+  tz TIMESTAMPTZ DEFAULT CURRENT_TIMESTAMP, d DATE DEFAULT CURRENT_DATE, tzd TIMESTAMPTZ DEFAULT CURRENT_DATE,
+  ts0 TIMESTAMP(0) DEFAULT CURRENT_TIMESTAMP);`;
 const ROWS = [
   `INSERT INTO ev (id, ts) VALUES (1, '2024-01-02 03:04:05+00'), (2, '2024-03-31 00:59:59.5+00'),
     (3, '2024-03-31 01:00:00+00'), (4, '2024-10-27 00:30:00+00'), (5, '2024-10-27 01:30:00.000001+00'),
@@ -42,6 +46,8 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) await c.query('RESET timezone');
     for (const c of [patina, postgres]) await c.query('DELETE FROM ev WHERE id >= 100');
+    for (const c of [patina, postgres]) await c.query('DELETE FROM wall');
+    for (const c of [patina, postgres]) await c.query('DELETE FROM made');
   });
 
   it("prints timestamptz in the session's zone: DST changes, half hours, historical offsets (was always +00)", async () => {
@@ -313,6 +319,95 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       await c.query('UPDATE ev SET ts = ts WHERE id = 110');
     }
     await same(['SELECT id, ts FROM ev WHERE id >= 100 ORDER BY id']);
+  });
+
+  it("a timestamptz written into a timestamp, date or time column is the zone's wall time, a timestamp into a timestamptz read there (were UTC's)", async () => {
+    // (INSERT ... VALUES (now()) into a timestamp column in Europe/Paris stored UTC's wall time, and
+    // localtimestamp into a timestamptz column was read as UTC: wrong data, replicated)
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'Europe/Paris'");
+      await c.query('INSERT INTO wall (id, ts, d, t, ts0) SELECT id, ts, ts, ts, ts FROM ev WHERE id <= 7');
+      await c.query(
+        "INSERT INTO wall (id, ts, tz, d) VALUES (10, '2024-07-01 12:00:00+00'::timestamptz, '2024-07-01 12:00'::timestamp, timestamptz '2024-07-01 23:30+00')",
+      );
+      await c.query("INSERT INTO wall (id, tz) VALUES (11, date '2024-03-31'), (12, timestamp 'infinity')");
+      await c.query('INSERT INTO wall (id, ts) VALUES ($1, $2::timestamptz)', [13, '2024-01-15 08:00:00+00']);
+      await c.query('UPDATE wall SET tz = ts, ts = tz, t = tz WHERE id IN (10, 11)');
+      await c.query('UPDATE wall SET ts = e.ts, d = e.ts FROM ev e WHERE e.id = 3 AND wall.id = 13');
+      await c.query(
+        "INSERT INTO wall (id, ts) VALUES (1, '2000-01-01') ON CONFLICT (id) DO UPDATE SET ts = '2024-10-27 01:30:00+00'::timestamptz, tz = excluded.ts",
+      );
+      await c.query("SET TIME ZONE 'Asia/Kolkata'");
+      await c.query('INSERT INTO wall (id, tz) SELECT id + 20, ts FROM wall WHERE id IN (1, 2, 3, 10)');
+      await c.query('RESET timezone');
+    }
+    await same(['SELECT * FROM wall ORDER BY id']);
+    // the clock: now() and CURRENT_TIMESTAMP into a timestamp are localtimestamp; localtimestamp
+    // into a timestamptz is now() (a zone whose date is not UTC's now: Pago Pago or Kiritimati)
+    const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+    const check = `SELECT id, ts = localtimestamp, tz = now(), d = current_date, t = localtime, ts0 = localtimestamp(0) FROM wall WHERE id >= 40 ORDER BY id`;
+    const rows = await same(
+      [
+        'BEGIN',
+        `SET TIME ZONE '${zone}'`,
+        'INSERT INTO wall (id, ts, tz, d, t, ts0) VALUES (40, now(), localtimestamp, now(), now(), now())',
+        'INSERT INTO wall (id, ts, tz, d, t) VALUES ($1, CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_TIMESTAMP, transaction_timestamp())',
+        'INSERT INTO wall (id, ts, tz, d, t, ts0) SELECT 42, now(), localtimestamp, now(), now(), now()',
+        'UPDATE wall SET ts = now(), tz = localtimestamp, d = now(), t = now(), ts0 = now() WHERE id = 40',
+        check,
+      ].map((s) => (s.includes('$1') ? ([s, [41]] as [string, unknown[]]) : s)),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.slice(1)),
+      [
+        ['t', 't', 't', 't', 't'],
+        ['t', 't', 't', 't', null],
+        ['t', 't', 't', 't', 't'],
+      ],
+    );
+    await same(['COMMIT', 'SELECT 1']);
+    await same([
+      `SELECT id, ts - (tz AT TIME ZONE '${zone}'), d = (tz AT TIME ZONE '${zone}')::date FROM wall ORDER BY id`,
+    ]);
+  });
+
+  it("a timestamp or date cast to timestamptz is read in the zone, AT TIME ZONE's instant compares with timestamptz, an infinity is itself (were UTC's, false, 22007)", async () => {
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres])
+      await c.query(`INSERT INTO wall (id, ts, tz, d) VALUES (1, '2024-03-31 02:30:00', '2024-03-31 00:30:00+00', '2024-03-31'),
+        (2, '2024-07-01 12:00:00.5', '2024-07-01 12:00:00.5+00', '2024-10-27'), (3, 'infinity', '-infinity', '-infinity')`);
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'UTC'])
+      await same([
+        `SET TIME ZONE '${zone}'`,
+        `SELECT id, ts::timestamptz, CAST(d AS timestamptz), d::timestamptz(0), (ts + interval '1 hour')::timestamptz,
+          ts::timestamptz = (ts AT TIME ZONE '${zone}'), (ts AT TIME ZONE 'UTC') = tz, timezone('UTC', ts) = tz,
+          tz AT TIME ZONE 'Asia/Tokyo', ts AT TIME ZONE 'Asia/Tokyo', d AT TIME ZONE 'UTC',
+          current_date::timestamptz = date_trunc('day', now()), localtimestamp::timestamptz = now()
+          FROM wall ORDER BY id`,
+      ]);
+  });
+
+  it("a column left out or DEFAULT whose default is CURRENT_TIMESTAMP or CURRENT_DATE takes now() and the zone's date as PostgreSQL (was SQLite's UTC clock, to the second)", async () => {
+    const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+    const check =
+      'SELECT id, ts = localtimestamp, tz = now(), d = current_date, tzd = current_date::timestamptz, ts0 = localtimestamp(0) FROM made ORDER BY id';
+    for (const set of [`SET TIME ZONE '${zone}'`, 'RESET TIME ZONE']) {
+      const rows = await same([
+        'BEGIN',
+        set,
+        "INSERT INTO made (id) VALUES (1), (2); INSERT INTO made VALUES (3, 'x')",
+        'INSERT INTO made (id, ts, tz, d, tzd, ts0) VALUES (4, DEFAULT, DEFAULT, DEFAULT, DEFAULT, DEFAULT)',
+        ['INSERT INTO made (id, note) VALUES ($1, $2)', [5, 'p']],
+        'INSERT INTO made (id) SELECT 6; INSERT INTO made SELECT 7, note FROM made WHERE id = 3',
+        check,
+      ]);
+      assert.deepEqual(
+        rows.map((r) => r.slice(1)),
+        rows.map(() => ['t', 't', 't', 't', 't']),
+      );
+      await same(['COMMIT', 'DELETE FROM made']);
+    }
   });
 
   it('SQL that reads or prints a timestamptz does so in the session zone: casts, ::text, ||, to_char, JSON, COPY', async () => {

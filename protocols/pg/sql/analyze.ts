@@ -46,6 +46,7 @@ import { hasLockingClause } from './translate/locking';
 import { upsertKeys } from './upsert-rows';
 import { type DialectContext, translate } from './translate/translate';
 import { orderMarkKey, typedOperators } from './typed-operators';
+import { assignMarkKey } from './zoned-assignments';
 import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
@@ -253,6 +254,8 @@ export class Analyzer {
         out[i] = { ...out[i], arith: kind };
       const sortKey = found.get(orderMarkKey(at));
       if (sortKey !== undefined) out[i] = { ...out[i], sortKey };
+      const assign = found.get(assignMarkKey(at));
+      if (assign !== undefined) out[i] = { ...out[i], assign };
       at += Buffer.byteLength(out[i].text) + 1;
     }
     return out;

@@ -10,6 +10,8 @@ export interface PgToken {
   arith?: string;
   /** For the first token of an ORDER BY term: sort by this key rather than the value ('iv-order': an interval's length). */
   sortKey?: string;
+  /** For the first token of a value written into a date or time column: its conversion through the session's zone ('wall', 'zoned'; sql/zoned-assignments.ts). */
+  assign?: string;
   /** For the '(' of a function of one value in FROM made a subquery (translate/scalar-from.ts): its name alone is that value, not a row. */
   scalarFrom?: boolean;
 }

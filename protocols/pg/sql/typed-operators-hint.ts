@@ -34,6 +34,21 @@ const HINTS = new Set([
   'clock_timestamp',
 ]);
 const DATETIME_DECL = /date|time|interval/i;
+/** Words of a value whose type is a date or time type (a write converts it through the session's zone). */
+const ZONED_WORDS = new Set([
+  'now',
+  'current_timestamp',
+  'localtimestamp',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'clock_timestamp',
+  'current_date',
+  'to_timestamp',
+  'date_trunc',
+  'timestamp',
+  'timestamptz',
+  'date',
+]);
 
 const JSONB_WORD = /^(to_)?json/;
 
@@ -80,9 +95,18 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let arrays = 0;
   let compared = false;
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
+  // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
+  // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
+  const writes = sessionZone() !== null && sig.some((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     if (isWord(t, 'AT') && isWord(sig[i + 1], 'TIME') && isWord(sig[i + 2], 'ZONE')) return true;
+    if (
+      writes &&
+      t.type === 'word' &&
+      (ZONED_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'date')
+    )
+      return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
     // with the session in a zone other than UTC, a timestamptz's date, wall time and fields are the
     // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)

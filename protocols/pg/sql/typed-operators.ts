@@ -29,6 +29,7 @@ import { FLOATS, strings, typeNameOid } from './type-signatures';
 import { elementOidOf } from '../types/registry';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
+import { markZonedAssignments } from './zoned-assignments';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -623,14 +624,16 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     markIntervalDistinct(n.SelectStmt, t, out);
     markIntervalUnion(n.SelectStmt, typer, out);
     markExactComparisons(n.SelectStmt, t, declared, late);
-  } else if (n.UpdateStmt)
+  } else if (n.UpdateStmt) {
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
-  else if (n.DeleteStmt)
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out);
+  } else if (n.DeleteStmt)
     t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
   else if (n.InsertStmt) {
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out);
   } else if (
     n.FuncCall?.args?.length >= 2 &&
     KEYED_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&
@@ -642,7 +645,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (isAtTimeZone(n.FuncCall)) {
     const t = typer.type(n.FuncCall.args[1]);
     if (t === OID.timestamp) out.set(n.FuncCall.location, 'tz-local');
-    else if (t === OID.timestamptz || t === OID.date) out.set(n.FuncCall.location, 'tz-wall');
+    else if (t === OID.timestamptz) out.set(n.FuncCall.location, 'tz-wall');
+    // (a date is its midnight in the session's zone first: translate/typed-arithmetic.ts)
+    else if (t === OID.date) out.set(n.FuncCall.location, 'tz-wall-date');
   } else if (n.FuncCall?.args?.length === 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'timezone') {
     // timezone(z, x), the call AT TIME ZONE is: the same by the type of x
     const t = typer.type(n.FuncCall.args[1]);
@@ -695,9 +700,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     n.TypeCast &&
     typeNameOid(n.TypeCast.typeName) === OID.timestamptz &&
     !n.TypeCast.arg?.A_Const &&
-    TEXT_TYPES.has(typer.type(n.TypeCast.arg))
+    (TEXT_TYPES.has(typer.type(n.TypeCast.arg)) ||
+      typer.type(n.TypeCast.arg) === OID.timestamp ||
+      typer.type(n.TypeCast.arg) === OID.date)
   ) {
-    out.set(n.TypeCast.location, 'tz-text-cast'); // text read per row as a wall time in the session's zone (translate/casts.ts)
+    // text, a timestamp or a date read per row as a wall time in the session's zone (translate/casts.ts;
+    // `ts::timestamptz` and `current_date::timestamptz` were read in UTC)
+    out.set(n.TypeCast.location, 'tz-text-cast');
   } else if (
     n.FuncCall?.args?.length === 2 &&
     /^pow(er)?$/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&

@@ -5,7 +5,7 @@ import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-in
 import { declaredElementKind } from '../../types/element-kind';
 import { pgError } from '../../sqlstate';
 import { quoteString } from '../lexer';
-import { literalSessionZone } from '../session-zone';
+import { literalSessionZone, sessionZone } from '../session-zone';
 import { sessionInputStyle } from '../session-styles';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
@@ -37,7 +37,34 @@ const DATE_KINDS: Record<number, string> = {
  * parameter is converted when it is bound.
  */
 function dateAssignment(column: string): Assign {
-  return (v, untypedText = false) => {
+  return (v, untypedText = false, assign = zoneMark(v)) => {
+    // a timestamptz into a timestamp, date or time column is its wall time in the session's zone; a
+    // timestamp or date into a timestamptz column is read there (sql/zoned-assignments.ts)
+    const session = sessionZone();
+    if (assign !== undefined && session !== null) {
+      const wall = assign === 'wall';
+      const value: Tok[] = wall
+        ? [
+            word('__pg_wall_in'),
+            punct('('),
+            ...v,
+            punct(','),
+            { type: 'string', text: quoteString(session) },
+            // (a time of day: NULL of an infinity)
+            ...(column.startsWith('time') && !column.startsWith('timestamp') ? [punct(','), word('1')] : []),
+            punct(')'),
+          ]
+        : v;
+      const kind = wall ? column : `${column}@${session}`;
+      return [
+        word('__pg_store_dt'),
+        punct('('),
+        { type: 'string', text: quoteString(kind) },
+        punct(','),
+        ...value,
+        punct(')'),
+      ];
+    }
     if (v.length === 1 && v[0].type === 'string') {
       // a timestamptz literal's text without an offset is a wall time in the session's zone (when
       // not UTC)
@@ -73,6 +100,15 @@ function dateAssignment(column: string): Assign {
   };
 }
 
+/** The conversion through the session's zone marked on a value's first token (sql/zoned-assignments.ts). */
+export function zoneMark(v: Tok[]): string | undefined {
+  for (const t of v) if ('assign' in t && t.assign) return t.assign;
+  return undefined;
+}
+
+const word = (text: string): Tok => ({ type: 'word', text });
+const punct = (text: string): Tok => ({ type: 'punct', text });
+
 /**
  * A value for an array column in PostgreSQL's form ('{ a , b }' as '{a,b}'; a parameter was read so
  * by Bind): a literal read here as array_in reads it, an expression per row by __pg_array_in, where
@@ -101,7 +137,7 @@ function arrayAssignment(kind: ElementKind): (v: Tok[]) => Tok[] {
  * whose item there is a string literal (INSERT ... SELECT 'text'), which PostgreSQL reads as the
  * column's type, as it reads a literal.
  */
-export type Assign = (v: Tok[], untypedText?: boolean) => Tok[];
+export type Assign = (v: Tok[], untypedText?: boolean, assign?: string) => Tok[];
 
 /** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
 export function assignment(decl: string | null): Assign | null {
@@ -150,9 +186,12 @@ export function checkWidth(target: InsertTarget, width: number): void {
  * The tokens before `at` with a column list of `names` added when the statement had none (SQLite
  * wants a value for every column then; PostgreSQL fills the columns left out with their defaults).
  */
-export function withColumnList(toks: Tok[], target: InsertTarget, names: string[]): Tok[] {
+export function withColumnList(toks: Tok[], target: InsertTarget, names: string[], added: string[] = []): Tok[] {
   const head = toks.slice(0, target.at);
-  if (target.listed || names.length === target.columns.length) return head;
-  const list = names.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
-  return [...head, { type: 'group', text: `(${list})` }];
+  const quoted = (n: string) => `"${n.replace(/"/g, '""')}"`;
+  // (columns added after the list: clock-defaults.ts's)
+  if (target.listed && added.length > 0)
+    return [...head.slice(0, -1), { type: 'group', text: `, ${added.map(quoted).join(', ')}` }, head[head.length - 1]];
+  if (added.length === 0 && (target.listed || names.length === target.columns.length)) return head;
+  return [...head, { type: 'group', text: `(${[...names, ...added].map(quoted).join(', ')})` }];
 }

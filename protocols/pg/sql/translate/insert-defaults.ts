@@ -3,6 +3,7 @@
 // left out (Drizzle, Kysely).
 import { type Tok, closerAfter, identText, isPunct, isWord, topLevelWord } from '../tokens';
 import type { DialectContext } from './translate';
+import { clockDefault } from './clock-defaults';
 
 /** The target of `[WITH ...] INSERT INTO t [AS a] [(cols)]`: the table's name and columns, the names written to, and where the rest starts. */
 export interface InsertTarget {
@@ -74,8 +75,12 @@ export function rewriteInsertDefaults(toks: Tok[], ctx: DialectContext): Tok[] {
       const alone = isPunct(toks[k - 1], '(') || isPunct(toks[k - 1], ',');
       const ends = k + 1 === close || isPunct(toks[k + 1], ',');
       if (depth === 0 && isWord(t, 'DEFAULT') && alone && ends) {
-        const def = table.find((c) => c.name.toLowerCase() === names[col]?.toLowerCase())?.defaultSql;
-        out.push({ type: 'group', text: def ? `(${def})` : 'NULL' });
+        const column = table.find((c) => c.name.toLowerCase() === names[col]?.toLowerCase());
+        const def = column?.defaultSql;
+        // (the clock as PostgreSQL's default reads it, converted for the column by typed-assignments.ts)
+        const clock = column ? clockDefault(ctx.columnType?.(target.name, column.name) ?? null, def ?? null) : null;
+        if (clock) out.push(...clock);
+        else out.push({ type: 'group', text: def ? `(${def})` : 'NULL' });
       } else out.push(t);
     }
     out.push(toks[close]);

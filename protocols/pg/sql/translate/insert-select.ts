@@ -12,7 +12,8 @@
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
-import { assignment, checkWidth, withColumnList } from './assignment';
+import { assignment, checkWidth, withColumnList, zoneMark } from './assignment';
+import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
 function queryEnd(toks: Tok[], from: number): number {
@@ -30,11 +31,8 @@ function queryEnd(toks: Tok[], from: number): number {
   return toks.length;
 }
 
-/**
- * Which items of a plain `SELECT a, 'text', ...` (no set operation) are a string literal alone;
- * none for any other query.
- */
-function literalItems(query: Tok[]): boolean[] {
+/** The items of a plain `SELECT a, 'text', ...` (no set operation, no DISTINCT); none for any other query. */
+function selectItems(query: Tok[]): Tok[][] {
   if (!isWord(query[0], 'SELECT') || isWord(query[1], 'DISTINCT')) return [];
   let depth = 0;
   let end = query.length;
@@ -48,11 +46,13 @@ function literalItems(query: Tok[]): boolean[] {
       if (end === query.length && ['FROM', 'WHERE', 'GROUP', 'ORDER', 'LIMIT'].includes(w)) end = k;
     }
   }
-  return topLevelItems(query, 1, end).map(([a, b]) => {
-    const item = query.slice(a, b);
-    const alias = isWord(item[1], 'AS') ? 3 : 2;
-    return item[0]?.type === 'string' && (item.length === 1 || item.length === alias);
-  });
+  return topLevelItems(query, 1, end).map(([a, b]) => query.slice(a, b));
+}
+
+/** Whether an item is a string literal alone (with its alias). */
+function isLiteralItem(item: Tok[]): boolean {
+  const alias = isWord(item[1], 'AS') ? 3 : 2;
+  return item[0]?.type === 'string' && (item.length === 1 || item.length === alias);
 }
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -70,20 +70,25 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   const names = target.names.slice(0, width);
   const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null));
   const onConflict = isWord(toks[end], 'ON');
-  if (!wraps.some(Boolean) && !onConflict)
+  // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
+  const clocks = clockDefaults(target, names, ctx);
+  const added = clocks.map(([n]) => n);
+  if (!wraps.some(Boolean) && !onConflict && clocks.length === 0)
     return target.listed || width === target.columns.length
       ? toks
       : [...withColumnList(toks, target, names), ...toks.slice(target.at)];
   const cols = names.map((_, k) => `c${k + 1}`);
-  const out: Tok[] = [...withColumnList(toks, target, names), word('WITH'), word('__pg_src'), punct('(')];
+  const out: Tok[] = [...withColumnList(toks, target, names, added), word('WITH'), word('__pg_src'), punct('(')];
   cols.forEach((c, k) => out.push(...(k > 0 ? [punct(','), word(c)] : [word(c)])));
   out.push(punct(')'), word('AS'), punct('('), ...query, punct(')'), word('SELECT'));
-  const literal = literalItems(query);
+  const items = selectItems(query);
   cols.forEach((c, k) => {
     if (k > 0) out.push(punct(','));
     const wrap = wraps[k];
-    out.push(...(wrap ? wrap([word(c)], literal[k] === true) : [word(c)]));
+    const item = items[k] ?? [];
+    out.push(...(wrap ? wrap([word(c)], isLiteralItem(item), zoneMark(item)) : [word(c)]));
   });
+  for (const [, value] of clocks) out.push(punct(','), ...value);
   out.push(word('FROM'), word('__pg_src'), word('WHERE'), word('true'));
   return out.concat(toks.slice(end));
 }

@@ -52,8 +52,12 @@ function rewriteAtTimeZone(toks: Tok[]): Tok[] {
       out.push(t);
       continue;
     }
-    const left = joinTokens(out.splice(operandStart(out)));
-    out.push({ type: 'group', text: `__pg_at_zone('${kind}', ${left}, ${joinTokens(toks.slice(i + 3, end + 1))})` });
+    let left = joinTokens(out.splice(operandStart(out)));
+    // a date is the instant of its midnight in the session's zone, then seen in z (it was UTC's midnight)
+    const zone = sessionZone();
+    if (kind === 'tz-wall-date' && zone !== null) left = `__pg_timestamptz_in(${left}, ${quoteString(zone)})`;
+    const at = kind === 'tz-wall-date' ? 'tz-wall' : kind;
+    out.push({ type: 'group', text: `__pg_at_zone('${at}', ${left}, ${joinTokens(toks.slice(i + 3, end + 1))})` });
     i = end;
   }
   return out;

@@ -7,6 +7,7 @@
 import { type Tok, closer, identText, isOp, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
 import { assignment, checkWidth, withColumnList } from './assignment';
 import { type InsertTarget, insertTarget } from './insert-defaults';
+import { clockDefaults } from './clock-defaults';
 import { rewriteInsertSelect } from './insert-select';
 import type { DialectContext } from './translate';
 
@@ -52,8 +53,18 @@ function valuesRows(toks: Tok[], target: InsertTarget, ctx: DialectContext): Tok
   checkWidth(target, width);
   const names = target.names.slice(0, width);
   const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null));
-  if (!wraps.some(Boolean) && (target.listed || width === target.columns.length)) return toks;
-  const out = [...withColumnList(toks, target, names), toks[target.at]];
+  // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
+  const clocks = clockDefaults(target, names, ctx);
+  if (!wraps.some(Boolean) && clocks.length === 0 && (target.listed || width === target.columns.length)) return toks;
+  const out = [
+    ...withColumnList(
+      toks,
+      target,
+      names,
+      clocks.map(([n]) => n),
+    ),
+    toks[target.at],
+  ];
   while (isPunct(toks[i], '(')) {
     const close = closer(toks, i);
     if (close < 0) return toks;
@@ -63,6 +74,7 @@ function valuesRows(toks: Tok[], target: InsertTarget, ctx: DialectContext): Tok
       const wrap = wraps[k];
       out.push(...(wrap && !isWord(toks[a], 'DEFAULT') && b > a ? wrap(toks.slice(a, b)) : toks.slice(a, b)));
     });
+    for (const [, value] of clocks) out.push({ type: 'punct', text: ',' }, ...value);
     out.push(toks[close]);
     i = close + 1;
     if (!isPunct(toks[i], ',')) break;

@@ -1,0 +1,76 @@
+// A value written into a date or time column whose type differs from the value's on the side of the
+// time zone: PostgreSQL's assignment cast goes through the session's zone. A timestamptz (now(),
+// CURRENT_TIMESTAMP, a timestamptz column) into a timestamp, date or time column is its wall time
+// there; a timestamp or date (localtimestamp, a timestamp column) into a timestamptz column is read
+// as a wall time there. Patina keeps a timestamptz as UTC text and a timestamp as its wall text, so
+// without a conversion `INSERT INTO t (ts) VALUES (now())` in Europe/Paris stored UTC's wall time.
+// The parse tree types the value; its first token is marked (PgToken.assign) for
+// translate/assignment.ts, which converts it when the session is not in UTC.
+import { OID, oidOfDeclType } from '../types/oids';
+import type { Typer } from './expression-types';
+import { ctesOf } from './select-types';
+import type { Ctes } from './select-types';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+/** The mark's key in typedOperators' map (the first token's offset, apart from the operators' and ORDER BY's keys). */
+export const assignMarkKey = (at: number) => -(at + 1) - 2 ** 40;
+
+/** The conversion a value of type `value` needs into a column of type `column`: 'wall', 'zoned' or none. */
+function conversion(column: number, value: number): string | undefined {
+  if (value === OID.timestamptz && (column === OID.timestamp || column === OID.date || column === OID.time))
+    return 'wall';
+  if ((value === OID.timestamp || value === OID.date) && column === OID.timestamptz) return 'zoned';
+  return undefined;
+}
+
+/**
+ * Marks the values of an INSERT (VALUES rows, a plain SELECT's items, ON CONFLICT's SET) or an
+ * UPDATE's SET that need the session's zone to be assigned; `typer` has the statement's table in
+ * scope, `outer` the scope around the statement, `sourced` gives a typer with a query's FROM added
+ * (an INSERT's query does not see the table it writes).
+ */
+export function markZonedAssignments(
+  n: Node,
+  outer: Typer,
+  typer: Typer,
+  sourced: (t: Typer, from: Node[], ctes: Ctes) => Typer,
+  firstLocation: (n: Node) => number,
+  out: Map<number, string>,
+): void {
+  const ins = n.InsertStmt;
+  const upd = n.UpdateStmt;
+  const rel = ins?.relation ?? upd?.relation;
+  const table = rel ? typer.schema.tables.get(String(rel.relname).toLowerCase()) : undefined;
+  if (!table) return;
+  const typeOf = (name: string | undefined) =>
+    oidOfDeclType(table.columns.find((c) => c.name.toLowerCase() === name?.toLowerCase())?.type ?? null);
+  const mark = (name: string | undefined, val: Node, t: Typer) => {
+    const column = typeOf(name);
+    if (column !== OID.timestamp && column !== OID.timestamptz && column !== OID.date && column !== OID.time) return;
+    const kind = val ? conversion(column, t.type(val)) : undefined;
+    const at = kind ? firstLocation(val) : -1;
+    if (kind && at >= 0) out.set(assignMarkKey(at), kind);
+  };
+  const setList = (items: Node[] | undefined) => {
+    for (const item of items ?? [])
+      if (item.ResTarget && !item.ResTarget.indirection) mark(item.ResTarget.name, item.ResTarget.val, typer);
+  };
+  if (upd) {
+    setList(upd.targetList);
+    return;
+  }
+  const names: string[] = ins.cols?.length
+    ? ins.cols.map((c: Node) => c.ResTarget?.name)
+    : table.columns.map((c) => c.name);
+  const sel = ins.selectStmt?.SelectStmt;
+  if (sel?.valuesLists)
+    for (const row of sel.valuesLists)
+      (row.List?.items ?? []).forEach((v: Node, k: number) => mark(names[k], v, typer));
+  else if (sel?.targetList && (!sel.op || sel.op === 'SETOP_NONE')) {
+    const t = sourced(outer, sel.fromClause ?? [], ctesOf(sel.withClause, typer.schema));
+    sel.targetList.forEach((item: Node, k: number) => mark(names[k], item.ResTarget?.val, t));
+  }
+  setList(ins.onConflictClause?.targetList);
+}
