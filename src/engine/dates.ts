@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { FIXED_ABBREVIATIONS, ZONE_ABBREVIATIONS } from './tz-abbreviations';
 import { zoneFileAbbreviation } from './tz-file';
+import { type PosixZone, posixAbbreviation, posixLeapSeconds, posixOffsetMs, posixZone } from './posix-zone';
 import type { DateOrder } from './date-style';
 import { clockMicrosText, clockStoredText, statementClockText, transactionClockText } from './micro-clock';
 import { lookup } from '../lookup';
@@ -486,6 +487,9 @@ function unitOf(v: unknown, type: string): string {
 /** date_trunc(unit, timestamp): the timestamp with everything below `unit` zeroed. */
 export function dateTrunc(unit: unknown, v: unknown, type?: string): string | null {
   if (unit === null || v === null || v === undefined) return null;
+  // an infinity is itself, its unit not read (PostgreSQL's timestamp_trunc; it was 22007)
+  const inf = infinityWord(v);
+  if (inf) return inf;
   const u = unitOf(unit, type ?? typeOfTimeValue(v));
   const t = parseInstant(v, 'timestamp', 'date_trunc');
   if (!t) return null;
@@ -1337,6 +1341,8 @@ const ZONES = new Map<string, Intl.DateTimeFormat>();
 function zoneOffsetMs(zone: string, ms: number): number {
   let f = ZONES.get(zone);
   if (!f) {
+    const ruled = ruledZone(zone);
+    if (ruled) return posixOffsetMs(ruled, ms);
     try {
       f = new Intl.DateTimeFormat('en-US', {
         timeZone: zone,
@@ -1361,6 +1367,22 @@ function zoneOffsetMs(zone: string, ms: number): number {
     Date.UTC(2000, Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)),
   ).setUTCFullYear(year);
   return wall - (ms - (((ms % 1000) + 1000) % 1000));
+}
+
+const RULED = new Map<string, PosixZone | null>();
+/**
+ * A POSIX zone with summer time ('CET-1CEST,M3.5.0,M10.5.0/3', 'XYZ-2ABC'; posix-zone.ts) that
+ * the zone database does not name ('EST5EDT' is the database's), as PostgreSQL tries its files
+ * first; else null.
+ */
+function ruledZone(zone: string): PosixZone | null {
+  let z = RULED.get(zone);
+  if (z === undefined) {
+    z = posixZone(zone);
+    if (z !== null && (zoneDatabaseName(zone) !== null || posixLeapSeconds(zone))) z = null;
+    if (RULED.size < 1000) RULED.set(zone, z);
+  }
+  return z;
 }
 
 /**
@@ -1676,8 +1698,9 @@ export function sessionZoneName(value: string): string | null {
   if (v === 'localtime') return v;
   const named = /^[A-Za-z][\w/+-]*$/.test(v) ? zoneDatabaseName(v) : null;
   if (named !== null) return named;
-  // a POSIX zone with an offset ('UTC+3', 'EST5', '<+03>-3'), upper case as PostgreSQL keeps it
-  if (fixedOffsetMs(v) !== null) return v.toUpperCase();
+  // a POSIX zone with an offset ('UTC+3', 'EST5', '<+03>-3'), or with summer time and its rules
+  // ('CET-1CEST,M3.5.0,M10.5.0/3'), upper case as PostgreSQL keeps it
+  if (fixedOffsetMs(v) !== null || ruledZone(v) !== null) return v.toUpperCase();
   return null;
 }
 
@@ -1721,6 +1744,9 @@ const ABBREVIATING = ['en-US', 'en-GB', 'en-IN', 'en-CA', 'en-AU', 'en-ZA', 'en-
  * SET TIME ZONE made ('<+05:30>-05:30') by its name, '+05:30', as PostgreSQL's.
  */
 export function zoneAbbreviation(zone: string, ms: number, offsetMs: number): string {
+  // (a POSIX zone with summer time: its standard or summer name then)
+  const ruled = ruledZone(zone);
+  if (ruled) return posixAbbreviation(ruled, ms);
   if (zone.startsWith('<')) return zone.slice(1, zone.indexOf('>'));
   // the zone database's, as PostgreSQL prints it, at the instant (Moscow's +04 was MSD in 1990, MSK in 2012)
   const named = fixedOffsetMs(zone) === null ? zoneFileAbbreviation(zone, ms, offsetMs) : undefined;

@@ -131,6 +131,47 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     }
   });
 
+  it("POSIX zones with summer time follow their rules, or the US ones: 'CET-1CEST,M3.5.0,M10.5.0/3', 'XYZ-2ABC' (were 22023)", async () => {
+    const sql = `SELECT current_setting('TimeZone'), id, ts, to_char(ts, 'TZ'), ts::timestamp, date_trunc('day', ts),
+        '2024-07-01 12:00'::timestamptz, '2024-03-31 02:30'::timestamptz, '2024-03-10 02:30'::timestamptz FROM ev WHERE id <= 7 ORDER BY id`;
+    for (const zone of [
+      'CET-1CEST,M3.5.0,M10.5.0/3',
+      'cet-1cest',
+      'XYZ-2ABC',
+      'A3B',
+      '<+10>-10<+11>,M10.1.0,M4.1.0/3',
+      'AAA3BBB,J60/1,J300',
+      'AAA-3BBB-4,59,300/-1',
+      'ABC3DEF2:30,M3.2.0/-2,M11.1.0/26',
+      'EST5EDT',
+    ])
+      await same([`SET TIME ZONE '${zone}'`, sql]);
+    // a wall time written in one, read back in UTC
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query("SET TIME ZONE 'CET-1CEST,M3.5.0,M10.5.0/3'");
+      await c.query("INSERT INTO ev (id, ts) VALUES (100, '2024-07-01 12:00'), (101, '2024-12-01 12:00')");
+      await c.query('RESET TIME ZONE');
+    }
+    await same(['SELECT id, ts FROM ev WHERE id >= 100 ORDER BY id']);
+    // what PostgreSQL refuses, refused alike: bad rules, an offset with seconds (its leap seconds message)
+    for (const zone of [
+      'CET-1CEST,M3.5.0',
+      'ABC3DEF,M13.1.0,M10.1.0',
+      'ABC3DEF,J0,J100',
+      'ABC3DEF,M3.5.0/168,M10.5.0',
+      'ABC-3:30:15DEF',
+      'ABC-3:30:15',
+    ]) {
+      const refused = async (c: PgClient) =>
+        c.query(`SET TIME ZONE '${zone}'`).then(
+          () => null,
+          (e: { code: string; message: string; detail?: string }) => `${e.code} ${e.message} ${e.detail}`,
+        );
+      assert.deepEqual(await refused(patina), await refused(postgres), zone);
+    }
+  });
+
   it("array_to_string of dates and timestamps prints each as its type does, in the session's DateStyle and zone (was the stored text)", async () => {
     const sql = `SELECT array_to_string(tss, ',', '*'), array_to_string(ARRAY[date '2024-01-02', NULL, date '2024-03-04'], ';'),
         array_to_string(ARRAY[timestamp '2024-01-02 03:04:05.5'], ','), array_to_string(ARRAY[1, 2], '-') FROM ev WHERE id = 9`;

@@ -2,6 +2,7 @@
 // parsed into a name and a value (SHOW reads them back; the connection sends some at startup).
 import { type PgToken, identName } from '../sql/lexer';
 import { sessionZoneName } from '../../../src/engine/dates';
+import { posixLeapSeconds } from '../../../src/engine/posix-zone';
 import { type PgError, pgError } from '../sqlstate';
 import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
 import { clientEncodingName } from '../wire/client-encodings';
@@ -344,6 +345,14 @@ export function applySetting(
       if (/^\s*(local|default)\s*$/i.test(s.value)) settings.set(s.name, resetTo.timezone ?? GUC_DEFAULTS.timezone);
       else {
         const zone = sessionZoneName(s.value);
+        // (an offset with seconds, 'ABC-3:30:15', PostgreSQL takes for a zone counting leap seconds)
+        if (zone === null && posixLeapSeconds(s.value))
+          throw pgError(
+            '22023',
+            `time zone "${s.value}" appears to use leap seconds`,
+            'user',
+            'PostgreSQL does not support leap seconds.',
+          );
         if (zone === null) throw pgError('22023', `invalid value for parameter "TimeZone": "${s.value}"`);
         settings.set(s.name, zone);
       }
