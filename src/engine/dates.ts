@@ -1820,6 +1820,20 @@ function wallTextIn(v: unknown, zone: string): string | null {
   return t && formatInstant({ ms: t.ms + sessionOffsetMs(zone, t.ms), us: t.us, tz: false }, false);
 }
 
+/**
+ * A timestamptz cast to timetz: its time of day in `zone` and the offset there then (`14:00:00+02`),
+ * rounded to `digits` fractional digits when given; NULL of an infinity (PostgreSQL's timestamptz_timetz).
+ */
+function timetzIn(v: unknown, zone: string, digits?: number): string | null {
+  if (typeof v !== 'string' || infinityWord(v)) return null;
+  const t = parseInstant(v, 'timestamp with time zone', 'cast to timetz');
+  if (!t) return null;
+  const off = sessionOffsetMs(zone, t.ms);
+  let wall = formatInstant({ ms: t.ms + off, us: t.us, tz: false }, false);
+  if (digits !== undefined) wall = roundFraction(wall, digits);
+  return wall.replace(/ BC$/, '').slice(wall.indexOf(' ') + 1) + offsetText(off);
+}
+
 /** date_trunc(unit, x) of a timestamptz with the session in `zone`: cut on the wall clock there, as PostgreSQL does. */
 export function dateTruncIn(unit: unknown, v: unknown, zone: string): string | null {
   const wall = wallTextIn(v, zone);
@@ -1994,7 +2008,13 @@ export function installDateFunctions(db: Database.Database): void {
   // (of a timestamptz with the session in a zone other than UTC: sql/session-zone.ts writes the zone in)
   db.function('__pg_date_trunc_in', det, (u: unknown, v: unknown, z: unknown) => dateTruncIn(u, v, String(z)));
   db.function('__pg_wall_in', det, (v: unknown, z: unknown) => (v === null ? null : (wallTextIn(v, String(z)) ?? v)));
-  // (toward a time of day: an infinity has none, NULL as PostgreSQL's timestamptz_time gives)
+  // (a timestamp or timestamptz toward a time of day: an infinity has none, NULL as PostgreSQL's
+  // timestamp_time and timestamptz_time give)
+  db.function('__pg_finite', det, (v: unknown) => (infinityWord(v) ? null : v));
+  db.function('__pg_timetz_in', det, (v: unknown, z: unknown) => timetzIn(v, String(z)));
+  db.function('__pg_timetz_in', det, (v: unknown, z: unknown, digits: unknown) =>
+    timetzIn(v, String(z), Number(digits)),
+  );
   db.function('__pg_wall_in', det, (v: unknown, z: unknown, _time: unknown) =>
     v === null || infinityWord(v) ? null : (wallTextIn(v, String(z)) ?? v),
   );

@@ -192,6 +192,16 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       ]);
   });
 
+  it("a timestamptz cast to timetz is the zone's time with its offset (was UTC's, no offset); an infinite timestamp or timestamptz cast to time is NULL (was 22007)", async () => {
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/St_Johns', 'UTC'])
+      await same([
+        `SET TIME ZONE '${zone}'`,
+        `SELECT id, ts::timetz, CAST(ts AS timetz), ts::timetz(0), ts::time, (ts AT TIME ZONE 'UTC')::time,
+          now()::timetz = current_time FROM ev WHERE id <= 8 ORDER BY id`,
+      ]);
+    await same(["SELECT 'infinity'::timestamptz::time, '-infinity'::timestamp::time, 'infinity'::timestamptz::timetz"]);
+  });
+
   it('reads text without an offset in the session zone: parameters and literals written or compared', async () => {
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) {

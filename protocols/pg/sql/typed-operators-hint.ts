@@ -151,6 +151,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if ((isOp(t, '::') || isWord(t, 'AS')) && INT_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToInt = true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && sig[i + 1]?.text.toLowerCase() === 'time') castToTime = true;
+    // a timestamptz cast to timetz is the zone's time and offset, an infinite one cast to time NULL
+    if ((isOp(t, '::') || isWord(t, 'AS')) && /^time(tz)?$/i.test(sig[i + 1]?.text ?? '') && !isPunct(sig[i + 2], '['))
+      return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && SCALAR_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToScalar = true;
     if (t.type === 'word' && !jsonbHint)

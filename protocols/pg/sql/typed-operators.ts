@@ -698,6 +698,19 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.TypeCast.location, 'tz-wall-cast');
   } else if (
     n.TypeCast &&
+    strings(n.TypeCast.typeName?.names).pop() === 'timetz' &&
+    !n.TypeCast.typeName.arrayBounds &&
+    typer.type(n.TypeCast.arg) === OID.timestamptz
+  ) {
+    out.set(n.TypeCast.location, 'tz-timetz-cast'); // its time of day and offset in the session's zone (translate/casts.ts)
+  } else if (
+    n.TypeCast &&
+    typeNameOid(n.TypeCast.typeName) === OID.time &&
+    typer.type(n.TypeCast.arg) === OID.timestamp
+  ) {
+    out.set(n.TypeCast.location, 'ts-time-cast'); // of an infinity NULL, as there (translate/casts.ts)
+  } else if (
+    n.TypeCast &&
     typeNameOid(n.TypeCast.typeName) === OID.timestamptz &&
     !n.TypeCast.arg?.A_Const &&
     (TEXT_TYPES.has(typer.type(n.TypeCast.arg)) ||

@@ -300,10 +300,25 @@ function asText(t: Tok, operand: string): string {
   return textOfKind(t.arith.slice(5), operand);
 }
 
-/** A timestamptz cast to a date or timestamp (marked so): its wall time in the session's zone, when that is not UTC. */
-function wallIfMarked(t: Tok, operand: string): string {
-  if (!('arith' in t) || t.arith !== 'tz-wall-cast' || sessionZone() === null) return operand;
-  return `__pg_wall_in(${operand}, ${quoteString(sessionZone()!)})`;
+/**
+ * A timestamptz cast to a date, timestamp or time (marked so): its wall time in the session's zone,
+ * when that is not UTC; toward a time of day an infinity is NULL (a timestamp's too), as
+ * PostgreSQL's timestamptz_time and timestamp_time give (it was 22007).
+ */
+function wallIfMarked(t: Tok, operand: string, name: string): string {
+  const mark = 'arith' in t ? t.arith : undefined;
+  const time = name === 'time' || name === 'time without time zone';
+  if (mark === 'ts-time-cast' || (mark === 'tz-wall-cast' && time && sessionZone() === null))
+    return `__pg_finite(${operand})`;
+  if (mark !== 'tz-wall-cast' || sessionZone() === null) return operand;
+  return `__pg_wall_in(${operand}, ${quoteString(sessionZone()!)}${time ? ', 1' : ''})`;
+}
+
+/** A timestamptz cast to timetz (marked so): its time of day and offset in the session's zone (`14:00:00+02`); NULL of an infinity. */
+function timetzCast(t: Tok, operand: string, mods: number[]): string | null {
+  if (!('arith' in t) || t.arith !== 'tz-timetz-cast') return null;
+  const digits = mods.length > 0 && mods[0] < 6 ? `, ${mods[0]}` : '';
+  return `__pg_timetz_in(${operand}, ${quoteString(sessionZone() ?? 'UTC')}${digits})`;
 }
 
 /**
@@ -348,10 +363,11 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
     const { name, isArray, end, mods } = readType(toks, i + 1);
-    const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))));
+    const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))), name);
     out.push({
       type: 'group',
       text:
+        timetzCast(t, operand, mods) ??
         markedCast(t, operand, name, mods) ??
         zonedTextCast(t, operand, name, isArray, mods) ??
         castTo(asText(t, operand), name, isArray, mods),
@@ -420,10 +436,11 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
     const { name, isArray, mods } = readType(toks, as + 1);
     // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     if (!isArray && !PG_CAST_TYPES.has(name) && !ABSENT_TYPES.has(name)) continue;
-    const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))));
+    const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))), name);
     toks.splice(i, close - i + 1, {
       type: 'group',
       text:
+        timetzCast(toks[i], operand, mods) ??
         markedCast(toks[i], operand, name, mods) ??
         zonedTextCast(toks[i], operand, name, isArray, mods) ??
         castTo(asText(toks[i], operand), name, isArray, mods),
