@@ -211,6 +211,9 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   const { rest, pm, bc: era } = takeEraAndMeridiem(v);
   const bc = era && !/^\s*(?:j|jd|julian)\s*\d/i.test(rest); // a Julian day ignores BC, as PostgreSQL's
   const text = basicTimeText(rest);
+  // (a basic time's fields are not checked: PostgreSQL's DecodeNumberField carries them over,
+  // '20240229 236000' is the next midnight)
+  const basic = text !== rest;
   const m = TS_RE.exec(text) ?? TS_RE.exec(isoDateText(text, bc));
   if (!m) pgFail('22007', `invalid input syntax for type ${type}: "${v}"`);
   const [mo, d, h, mi, s] = [+m[2], +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)];
@@ -224,10 +227,7 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (
     Number.isNaN(y) ||
     (y === 0 && !bc && !stored) ||
-    hour > 24 ||
-    mi > 59 ||
-    s > 60 ||
-    (hour === 24 && (mi > 0 || s > 0 || micros > 0))
+    (!basic && (hour > 24 || mi > 59 || s > 60 || (hour === 24 && (mi > 0 || s > 0 || micros > 0))))
   ) {
     pgFail('22008', outOfRange);
   }
@@ -236,7 +236,11 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   if (mo < 1 || mo > 12 || d < 1 || d > 31)
     throw sqlStateError('22008', outOfRange, 'user', 'Perhaps you need a different "datestyle" setting.');
   if (d > daysIn(y, mo)) pgFail('22008', outOfRange);
-  const wall = dayStart(y, mo, d) + ((hour * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000);
+  // (a date is its date fields, whatever the time: '2024-02-29 24:00'::date is 2024-02-29, as date_in reads it)
+  const wall =
+    type === 'date'
+      ? dayStart(y, mo, d)
+      : dayStart(y, mo, d) + ((hour * 60 + mi) * 60 + s) * 1000 + Math.floor(micros / 1000);
   const zone = m[8];
   // a zone is read even where it is dropped, so a word that is none is refused as PostgreSQL does
   const zoned = zone ? zonedInstant(zone, wall, type, v) : wall;

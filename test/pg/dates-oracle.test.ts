@@ -112,6 +112,23 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await sameText('DELETE FROM hist WHERE id >= 70');
   });
 
+  it("a basic time's fields carry over as PostgreSQL's ('20240229 236000' is the next midnight; were 22008), and a date's time is not read ('2024-02-29 24:00'::date is 2024-02-29)", async () => {
+    for (const v of [
+      '20240229 236000',
+      '20240229 245960',
+      '20240229 240000',
+      '20240229T2360',
+      '20240229 0060',
+      '20240229 999999.5',
+      '20241231 240000 BC',
+      '2024-02-29 24:00',
+      '2024-02-29 23:60',
+      '2024-02-29 25:00',
+    ])
+      await sameText(`SELECT '${v}'::timestamp, '${v}'::timestamptz, '${v}'::date, ('${v}'::text)::date`);
+    await sameText('SELECT $1::timestamp, $1::date', ['20240229 236000']);
+  });
+
   it('to_char of a timestamptz prints its zone (UTC); sum and avg of intervals add their parts', async () => {
     await same("SELECT id, to_char(at, 'YYYY-MM-DD HH24:MI TZ') FROM ev ORDER BY id");
     await same('SELECT sum(dur), avg(dur), count(dur) FROM ev');
