@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { oracleSuite, psqlOk } from '../helpers/catalog-pair';
 import { type PgClient, pgClient } from '../helpers/pg';
-import { WireClient } from '../helpers/pg-wire';
+import { WireClient, bindMessage } from '../helpers/pg-wire';
 import { serialize } from 'pg-protocol';
 
 const SCHEMA = `CREATE TABLE ev (id BIGINT NOT NULL PRIMARY KEY, ts TIMESTAMPTZ, tss TIMESTAMPTZ[]);
@@ -565,6 +565,34 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
         assert.equal(got.rows[0][0]?.length, format ? 8 : '2024-01-01 23:34:05-03:30'.length);
         assert.deepEqual(got.rows, want.rows, `format ${format}`);
       }
+    } finally {
+      p.end();
+      g.end();
+    }
+  });
+
+  it("the Executes of an extended-protocol pipeline before Sync share now(), as PostgreSQL's implicit transaction (each read its own)", async () => {
+    const { pair } = clients();
+    const open = (port: number) => WireClient.open(port, { user: 'tester', database: 'db' });
+    const [p, g] = [await open(pair.patinaPort), await open(pair.postgresPort)];
+    try {
+      const clock = 'SELECT now()::text, statement_timestamp()::text';
+      const run = async (c: WireClient) => {
+        const steps = [clock, 'SELECT pg_sleep(0.05)', clock].flatMap((sql) => [
+          serialize.parse({ text: sql, types: [] }),
+          bindMessage([], [], [0]),
+          serialize.execute({}),
+        ]);
+        const r = await c.exchange(...steps, serialize.sync());
+        const after = await c.exchange(...steps.slice(0, 3), serialize.sync());
+        const [first, , last] = r.rows.map((row) => row.map((x) => x?.toString()));
+        const next = after.rows[0][0]?.toString();
+        // now() the same, statement_timestamp() not; the next pipeline's now() another
+        return [r.errors, first[0] === last[0], first[1] === last[1], next === first[0]];
+      };
+      const got = await run(p);
+      assert.deepEqual(got, await run(g));
+      assert.deepEqual(got, [[], true, false, false]);
     } finally {
       p.end();
       g.end();

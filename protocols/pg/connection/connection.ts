@@ -488,6 +488,7 @@ export class Connection {
         return;
       case 'sync':
         this.#skipping = false;
+        q.session.pipelineEnded();
         if (q.session.tx === 'idle') q.extended.dropPortals();
         this.#readyForQuery(q.session);
         return;

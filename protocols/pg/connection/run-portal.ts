@@ -40,7 +40,7 @@ export class PortalRunner {
     }
     if (p.outcome) return this.#emit(p, maxRows);
     if (p.an.kind === 'begin' || p.an.kind === 'commit' || p.an.kind === 'rollback') this.#dropPortals();
-    const out = this.#session.execute(p.an, p.params);
+    const out = this.#session.execute(p.an, p.params, !simple);
     if (out instanceof Promise) return out.then((o) => this.#started(p, o, maxRows, simple));
     return this.#started(p, out, maxRows, simple);
   }

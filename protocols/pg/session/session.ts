@@ -214,12 +214,18 @@ export class Session {
    * has to wait (point reads, catalog queries, transaction control), so that a connection can answer
    * a pipelined batch without a promise per message; writes and streamed reads return a promise.
    */
-  execute(an: Analyzed, params: SqlValue[]): Outcome | Promise<Outcome> {
+  execute(an: Analyzed, params: SqlValue[], extended = false): Outcome | Promise<Outcome> {
     // (a statement outside a block is its own transaction: its id, and pg_stat_database's count)
     const autocommit = this.#t.state === 'idle' && (an.kind === 'sql' || an.kind === 'execute');
     if (this.#xid !== 0 && this.#t.state === 'idle') this.#xid = 0;
-    // (the statements of a simple query of several share its clock, as PostgreSQL's message does)
-    if (!this.#t.implicit) this.#tick();
+    // (the statements of a simple query of several share its clock, as PostgreSQL's message does;
+    // so do the Executes of an extended-protocol pipeline before its Sync, PostgreSQL's implicit
+    // transaction, outside a block: now() is the first one's start)
+    if (!this.#t.implicit) {
+      if (extended && this.#pipelined && this.#t.state === 'idle') this.#tickStatement();
+      else this.#tick();
+      this.#pipelined = extended && this.#t.state === 'idle';
+    }
     try {
       const r = this.#execute(an, params);
       if (r instanceof Promise) {
@@ -242,6 +248,20 @@ export class Session {
       if (autocommit) databaseCounts.rollbacks++;
       throw err;
     }
+  }
+
+  /** Whether the Executes since the last Sync, outside a block, share the first one's transaction clock. */
+  #pipelined = false;
+
+  /** A Sync: the next Execute starts a transaction of its own (its now()). */
+  pipelineEnded(): void {
+    this.#pipelined = false;
+  }
+
+  /** A statement of the transaction whose clock runs starts: its own start, the transaction's kept. */
+  #tickStatement(): void {
+    const c = this.#clock;
+    this.#clock = new SessionClock(c.xactUs, nowMicros(), c.xactTextMade);
   }
 
   /** A statement starts: its clock, and the transaction's when none is open (micro-clock.ts). */
