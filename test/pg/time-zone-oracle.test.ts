@@ -437,6 +437,12 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
           current_date::timestamptz = date_trunc('day', now()), localtimestamp::timestamptz = now()
           FROM wall ORDER BY id`,
       ]);
+    // (an operand with its own arithmetic: the texts were added as numbers, 22007)
+    await same([
+      "SET TIME ZONE 'Europe/Paris'",
+      `SELECT id, (ts + interval '1 hour') AT TIME ZONE 'UTC', (tz - interval '1 day') AT TIME ZONE 'Asia/Tokyo',
+        ((ts + interval '1 hour') AT TIME ZONE 'UTC') AT TIME ZONE 'America/New_York' FROM wall ORDER BY id`,
+    ]);
   });
 
   it("a column left out or DEFAULT whose default is CURRENT_TIMESTAMP or CURRENT_DATE takes now() and the zone's date as PostgreSQL (was SQLite's UTC clock, to the second)", async () => {

@@ -52,7 +52,9 @@ function rewriteAtTimeZone(toks: Tok[]): Tok[] {
       out.push(t);
       continue;
     }
-    let left = joinTokens(out.splice(operandStart(out)));
+    // (an operand in parentheses has its own date arithmetic: `(ts + interval '1 hour') AT TIME ZONE
+    // 'UTC'` added the texts as numbers)
+    let left = joinTokens(rewriteDateArithmetic(out.splice(operandStart(out))));
     // a date is the instant of its midnight in the session's zone, then seen in z (it was UTC's midnight)
     const zone = sessionZone();
     if (kind === 'tz-wall-date' && zone !== null) left = `__pg_timestamptz_in(${left}, ${quoteString(zone)})`;
