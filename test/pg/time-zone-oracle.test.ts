@@ -389,6 +389,13 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
       await c.query(
         "INSERT INTO wall (id, ts) VALUES (1, '2000-01-01') ON CONFLICT (id) DO UPDATE SET ts = '2024-10-27 01:30:00+00'::timestamptz, tz = excluded.ts",
       );
+      // (a set operation's columns, each query's of one type)
+      await c.query(
+        'INSERT INTO wall (id, ts, d) SELECT id + 50, ts, ts FROM ev WHERE id = 1 UNION ALL SELECT id + 50, ts, ts FROM ev WHERE id = 2',
+      );
+      await c.query(
+        "INSERT INTO wall (id, tz) SELECT 60, timestamp '2024-01-01 12:00' UNION SELECT 61, timestamp '2024-07-01 12:00'",
+      );
       await c.query("SET TIME ZONE 'Asia/Kolkata'");
       await c.query('INSERT INTO wall (id, tz) SELECT id + 20, ts FROM wall WHERE id IN (1, 2, 3, 10)');
       await c.query('RESET timezone');
@@ -397,7 +404,7 @@ describe('the session TimeZone, against PostgreSQL 15', function () {
     // the clock: now() and CURRENT_TIMESTAMP into a timestamp are localtimestamp; localtimestamp
     // into a timestamptz is now() (a zone whose date is not UTC's now: Pago Pago or Kiritimati)
     const zone = new Date().getUTCHours() < 10 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
-    const check = `SELECT id, ts = localtimestamp, tz = now(), d = current_date, t = localtime, ts0 = localtimestamp(0) FROM wall WHERE id >= 40 ORDER BY id`;
+    const check = `SELECT id, ts = localtimestamp, tz = now(), d = current_date, t = localtime, ts0 = localtimestamp(0) FROM wall WHERE id BETWEEN 40 AND 49 ORDER BY id`;
     const rows = await same(
       [
         'BEGIN',

@@ -71,6 +71,30 @@ export function markZonedAssignments(
   else if (sel?.targetList && (!sel.op || sel.op === 'SETOP_NONE')) {
     const t = sourced(outer, sel.fromClause ?? [], ctesOf(sel.withClause, typer.schema));
     sel.targetList.forEach((item: Node, k: number) => mark(names[k], item.ResTarget?.val, t));
+  } else if (sel?.op && sel.op !== 'SETOP_NONE') {
+    // a set operation: its column marked on the first query's item when every query's has one type
+    // (translate/insert-select.ts converts the column)
+    const leaves: Node[] = [];
+    const collect = (x: Node) => {
+      if (x?.op && x.op !== 'SETOP_NONE') {
+        collect(x.larg);
+        collect(x.rarg);
+      } else if (x) leaves.push(x);
+    };
+    collect(sel);
+    const types = leaves.map((leaf) => {
+      const t = sourced(outer, leaf.fromClause ?? [], ctesOf(leaf.withClause ?? sel.withClause, typer.schema));
+      return (leaf.targetList ?? []).map((item: Node) => t.type(item.ResTarget?.val));
+    });
+    const first = leaves[0]?.targetList ?? [];
+    first.forEach((item: Node, k: number) => {
+      const type: number = types[0][k];
+      if (!type || types.some((ts) => ts[k] !== type)) return;
+      const column = typeOf(names[k]);
+      const kind = conversion(column, type);
+      const at = kind ? firstLocation(item.ResTarget?.val) : -1;
+      if (kind && at >= 0) out.set(assignMarkKey(at), kind);
+    });
   }
   setList(ins.onConflictClause?.targetList);
 }

@@ -49,6 +49,24 @@ function selectItems(query: Tok[]): Tok[][] {
   return topLevelItems(query, 1, end).map(([a, b]) => query.slice(a, b));
 }
 
+/**
+ * The items of the first query of a set operation (`SELECT a, b ... UNION ...`), whose first tokens
+ * carry a column's conversion through the session's zone (sql/zoned-assignments.ts); none when
+ * the query starts otherwise.
+ */
+function firstQueryItems(query: Tok[]): Tok[][] {
+  if (!isWord(query[0], 'SELECT') || isWord(query[1], 'DISTINCT')) return [];
+  let depth = 0;
+  for (let k = 1; k < query.length; k++) {
+    const t = query[k];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    else if (depth === 0 && t.type === 'word' && /^(UNION|INTERSECT|EXCEPT)$/i.test(t.text))
+      return selectItems(query.slice(0, k));
+  }
+  return [];
+}
+
 /** Whether an item is a string literal alone (with its alias). */
 function isLiteralItem(item: Tok[]): boolean {
   const alias = isWord(item[1], 'AS') ? 3 : 2;
@@ -82,11 +100,12 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   cols.forEach((c, k) => out.push(...(k > 0 ? [punct(','), word(c)] : [word(c)])));
   out.push(punct(')'), word('AS'), punct('('), ...query, punct(')'), word('SELECT'));
   const items = selectItems(query);
+  const firstItems = items.length > 0 ? items : firstQueryItems(query);
   cols.forEach((c, k) => {
     if (k > 0) out.push(punct(','));
     const wrap = wraps[k];
     const item = items[k] ?? [];
-    out.push(...(wrap ? wrap([word(c)], isLiteralItem(item), zoneMark(item)) : [word(c)]));
+    out.push(...(wrap ? wrap([word(c)], isLiteralItem(item), zoneMark(firstItems[k] ?? [])) : [word(c)]));
   });
   for (const [, value] of clocks) out.push(punct(','), ...value);
   out.push(word('FROM'), word('__pg_src'), word('WHERE'), word('true'));
