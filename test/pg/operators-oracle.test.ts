@@ -109,6 +109,18 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
       await sameError(sql, '22004');
   });
 
+  it("bytea || of a column joins the bytes (SQLite's || made text of the blob: 0xff became U+FFFD's bytes, also when stored)", async () => {
+    for (const sql of [
+      "SELECT id, b || '\\x01'::bytea, b || b, b || 'a', '\\x02'::bytea || b FROM ops ORDER BY id",
+      'SELECT id, length(b || b) FROM ops ORDER BY id',
+    ])
+      await same(sql);
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) await c.query("UPDATE ops SET b = b || '\\xfe'::bytea WHERE id = 1");
+    await same('SELECT id, b FROM ops ORDER BY id');
+    for (const c of [patina, postgres]) await c.query("UPDATE ops SET b = '\\x00ff' WHERE id = 1");
+  });
+
   it('a string literal beside an interval, a time or an integer is read as PostgreSQL resolves it', async () => {
     for (const sql of [
       "SELECT id, iv + '1 hour', '1 hour' + iv, iv - '1 day', iv * '1.5', '2' * iv, iv / '2' FROM ops ORDER BY id",

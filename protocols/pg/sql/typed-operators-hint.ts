@@ -265,6 +265,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (jsonbHint && sig.some((x) => x.type === 'op' && /^[<>]=?$/.test(x.text))) ||
     // bytea's LIKE matches bytes
     (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
+    // and its || joins bytes (SQLite's made text of the blobs: a byte that is no UTF-8 became U+FFFD)
+    (byteaHint && sig.some((x) => isOp(x, '||'))) ||
     // an interval negated field by field
     (negation && intervalHint) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
