@@ -13,6 +13,7 @@ import {
   operandStart,
   topLevelItems,
 } from '../tokens';
+import { quantifiedTruth, valuesOf } from './quantified';
 
 const ORDER_OPS = new Set(['<', '>', '<=', '>=']);
 
@@ -98,32 +99,8 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
           ];
       const repl: Tok[] = [
         pu('('),
-        ...(query
-          ? [w('WITH'), w('__pg_q'), pu('('), w(value), pu(')'), w('AS'), pu('('), ...toks.slice(i + 3, close), pu(')')]
-          : []),
-        w('SELECT'),
-        w('CASE'),
-        w('WHEN'),
-        ...(all
-          ? [w('min'), ...c(), { type: 'op', text: '=' } as Tok, { type: 'number', text: '0' } as Tok]
-          : [w('max'), ...c()]),
-        w('THEN'),
-        { type: 'number', text: all ? '0' : '1' },
-        w('WHEN'),
-        w('count'),
-        ...c(),
-        { type: 'op', text: '<' },
-        w('count'),
-        pu('('),
-        { type: 'op', text: '*' },
-        pu(')'),
-        w('THEN'),
-        w('NULL'),
-        w('ELSE'),
-        { type: 'number', text: all ? '1' : '0' },
-        w('END'),
-        w('FROM'),
-        ...source,
+        ...(query ? valuesOf(value, toks.slice(i + 3, close)) : []),
+        ...quantifiedTruth(all, c, source),
         pu(')'),
       ];
       toks.splice(start, close - start + 1, ...repl);

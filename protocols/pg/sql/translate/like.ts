@@ -7,6 +7,7 @@
 import { pgError } from '../../sqlstate';
 import { type Tok, closer, isOp, isPunct, isWord, operandStart } from '../tokens';
 import { primaryEnd, primaryStart } from './primaries';
+import { quantifiedTruth, valuesOf } from './quantified';
 import { lookup } from '../../../../src/lookup';
 
 /**
@@ -164,41 +165,14 @@ function likeQuantified(toks: Tok[], i: number, out: Tok[], insensitive: boolean
   ];
   out.push(
     pu('('),
-    w('WITH'),
-    w('__pg_q'),
-    pu('('),
-    w('__pg_e'),
-    pu(')'),
-    w('AS'),
-    pu('('),
     // the array's elements as the rows of a query (arrays.ts makes ARRAY[...] and the unnest)
-    ...(query
-      ? inner
-      : [w('SELECT'), w('__pg_v'), w('FROM'), w('unnest'), pu('('), ...inner, pu(')'), w('AS'), w('__pg_v')]),
-    pu(')'),
-    w('SELECT'),
-    w('CASE'),
-    w('WHEN'),
-    ...(all
-      ? [w('min'), ...match(), { type: 'op', text: '=' } as Tok, { type: 'number', text: '0' } as Tok]
-      : [w('max'), ...match()]),
-    w('THEN'),
-    { type: 'number', text: all ? '0' : '1' },
-    w('WHEN'),
-    w('count'),
-    ...match(),
-    { type: 'op', text: '<' },
-    w('count'),
-    pu('('),
-    { type: 'op', text: '*' },
-    pu(')'),
-    w('THEN'),
-    w('NULL'),
-    w('ELSE'),
-    { type: 'number', text: all ? '1' : '0' },
-    w('END'),
-    w('FROM'),
-    w('__pg_q'),
+    ...valuesOf(
+      '__pg_e',
+      query
+        ? inner
+        : [w('SELECT'), w('__pg_v'), w('FROM'), w('unnest'), pu('('), ...inner, pu(')'), w('AS'), w('__pg_v')],
+    ),
+    ...quantifiedTruth(all, match, [w('__pg_q')]),
     pu(')'),
   );
   return close;
