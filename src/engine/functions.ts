@@ -1,4 +1,5 @@
 import { hiddenName } from './sql-text';
+import { valueTable } from './value-twins';
 import type Database from 'better-sqlite3';
 import { installDateFunctions } from './dates';
 import { arrayText, installPgFunctions } from './pg-functions';
@@ -140,7 +141,7 @@ export function installReadFunctions(db: Database.Database): void {
     return arrayText(split(args[0], args[1], args[2]));
   });
   // regexp_split_to_table(s, p [, flags]): the same texts, one row each
-  db.table('regexp_split_to_table', {
+  valueTable(db, 'regexp_split_to_table', {
     columns: ['value'],
     parameters: ['s', 'p', 'flags'].map(hiddenName),
     *rows(str: unknown, p: unknown, flags: unknown) {
@@ -149,7 +150,7 @@ export function installReadFunctions(db: Database.Database): void {
     },
   });
   // regexp_matches(s, p [, flags]): one row per match ('g': every one), each a text[]
-  db.table('__pg_regexp_matches', {
+  valueTable(db, '__pg_regexp_matches', {
     columns: ['value'],
     parameters: ['s', 'p', 'flags'].map(hiddenName),
     *rows(str: unknown, p: unknown, flags: unknown) {

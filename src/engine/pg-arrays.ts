@@ -1,4 +1,5 @@
 import { hiddenName } from './sql-text';
+import { valueTable } from './value-twins';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { addInterval, dateArithmetic, inputStyleOf, withInputStyle } from './dates';
@@ -240,14 +241,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   }
   // the set-returning unnest and generate_series as table-valued functions, on every connection so
   // that a write may read them (INSERT ... SELECT ... FROM generate_series(1, 100) g)
-  db.table('unnest', {
+  valueTable(db, 'unnest', {
     columns: ['value'],
     parameters: ['arr'].map(hiddenName),
     *rows(arr: unknown) {
       for (const x of unnestValues(arr)) yield [x as never];
     },
   });
-  db.table('generate_series', {
+  valueTable(db, 'generate_series', {
     columns: ['value'],
     // (`zone`: of timestamptz with the session in a zone other than UTC, whose days a step's are)
     parameters: ['start', 'stop', 'step', 'zone'].map(hiddenName),
@@ -255,7 +256,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
       for (const x of seriesValues(start, stop, step, zone)) yield [x as never];
     },
   });
-  db.table('generate_subscripts', {
+  valueTable(db, 'generate_subscripts', {
     columns: ['value'],
     parameters: ['arr', 'dim', 'reverse'].map(hiddenName),
     *rows(arr: unknown, dim: unknown, reverse: unknown) {

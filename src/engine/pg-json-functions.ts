@@ -1,4 +1,5 @@
 import { hiddenName } from './sql-text';
+import { valueTable } from './value-twins';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { type Json, byKey, jsonOperand, printJsonb, quote } from './jsonb';
@@ -205,7 +206,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
         else for (const [k, v] of entries(doc, jsonb, `${p}_each_text`)) yield [k, asText(v)];
       },
     });
-    db.table(`__pg_${p}_array_elements`, {
+    valueTable(db, `__pg_${p}_array_elements`, {
       columns: ['value'],
       parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
@@ -215,7 +216,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
         else for (const v of doc) yield [printJsonb(v)];
       },
     });
-    db.table(`__pg_${p}_array_elements_text`, {
+    valueTable(db, `__pg_${p}_array_elements_text`, {
       columns: ['value'],
       parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {
@@ -225,7 +226,7 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
         else for (const v of doc) yield [asText(v)];
       },
     });
-    db.table(`__pg_${p}_object_keys`, {
+    valueTable(db, `__pg_${p}_object_keys`, {
       columns: ['value'],
       parameters: ['j'].map(hiddenName),
       *rows(j: unknown) {

@@ -9,7 +9,8 @@ import { oracleSuite } from '../helpers/catalog-pair';
 const SCHEMA = `CREATE TABLE authors (id BIGINT NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '');
 CREATE TABLE books (id BIGINT NOT NULL PRIMARY KEY, author_id BIGINT, title TEXT NOT NULL DEFAULT '', price NUMERIC(10,2),
   tags TEXT[], meta JSONB);
-CREATE TABLE srf_args (id BIGINT NOT NULL PRIMARY KEY, arr TEXT[], j JSONB, s TEXT, p TEXT, start BIGINT, stop BIGINT);`;
+CREATE TABLE srf_args (id BIGINT NOT NULL PRIMARY KEY, arr TEXT[], j JSONB, s TEXT, p TEXT, start BIGINT, stop BIGINT,
+  value BIGINT);`;
 const ROWS = [
   `INSERT INTO authors (id, name) VALUES (1, 'Ann'), (2, 'Bob'), (3, 'Cy')`,
   `INSERT INTO books (id, author_id, title, price, tags, meta) VALUES
@@ -17,7 +18,7 @@ const ROWS = [
     (11, 1, 'B', 3.00, '{}', NULL),
     (12, 2, 'C', 7.25, '{y}', '{"a": 9007199254740993}'),
     (13, 1, 'D', 20.00, NULL, '{}')`,
-  `INSERT INTO srf_args VALUES (1, '{x,y}', '[1, "a"]', 'a,b', ',', 1, 3), (2, '{z}', '[]', 'c', ',', 5, 4)`,
+  `INSERT INTO srf_args VALUES (1, '{x,y}', '[1, "a"]', 'a,b', ',', 1, 3, 10), (2, '{z}', '[]', 'c', ',', 5, 4, 20)`,
 ];
 
 describe('LATERAL subqueries and function column lists against PostgreSQL 15', function () {
@@ -96,6 +97,19 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       'SELECT id, regexp_split_to_table(s, p) FROM srf_args ORDER BY 1, 2',
       'SELECT id, x FROM srf_args, generate_series(start, stop) AS x ORDER BY 1, 2',
       'SELECT id, unnest(arr), generate_series(1, 2) FROM srf_args ORDER BY 1, 2, 3',
+    ])
+      await same(sql);
+  });
+
+  it("a column named value beside a set-returning call in the select list, or a per-row one in FROM, is the table's (it was 42702: the function's column is value too)", async () => {
+    for (const sql of [
+      'SELECT value, unnest(arr) FROM srf_args ORDER BY 1, 2',
+      'SELECT id, unnest(arr) FROM srf_args WHERE value > 10 ORDER BY 1, 2',
+      'SELECT value, jsonb_array_elements_text(j) FROM srf_args ORDER BY 1, 2',
+      'SELECT value, regexp_split_to_table(s, p) FROM srf_args ORDER BY 1, 2',
+      'SELECT value, u FROM srf_args, unnest(arr) AS u ORDER BY 1, 2',
+      'SELECT value, g FROM srf_args, generate_series(start, stop) g ORDER BY 1, 2',
+      'SELECT value, u, n FROM srf_args, unnest(arr) WITH ORDINALITY AS x(u, n) ORDER BY 1, 3',
     ])
       await same(sql);
   });

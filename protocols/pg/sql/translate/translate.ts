@@ -38,6 +38,7 @@ import { rewriteDistinctAggregates } from './distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteJsonRecords } from './json-records';
+import { useValueTwins } from './value-twins';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -134,5 +135,5 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
   if (local) toks = rewriteCatalogForms(toks);
   toks = rewriteSetReturning(toks, local);
-  return joinTokens(toks);
+  return useValueTwins(joinTokens(toks));
 }
