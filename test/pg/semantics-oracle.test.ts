@@ -1011,6 +1011,27 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it("SQL's interval qualifiers and precisions: a bare number counts the last field, the fields below it are cut (they were syntax errors, a qualified text other than a number 22007)", async () => {
+    for (const sql of [
+      "SELECT interval '1' day, interval '2' hour, interval '3' year, interval '13' month, interval '90' minute, interval '1.5' day",
+      "SELECT interval '1:30' hour to minute, interval '1:30' minute to second, interval '5' hour to minute, interval '1-2' year to month",
+      "SELECT interval '1 day 2 hours 3 minutes' day, interval '1 day 2 hours 3 minutes' hour, interval '1 day 2:03:04.5678' minute, interval '2:03:04.5678' second(2)",
+      "SELECT '1 day 02:03'::interval day to hour, CAST('90 minutes' AS interval hour), interval '1 year 2 months 3 days' year",
+      "SELECT interval(0) '1.7 seconds', interval '1.7' second(0), '1.234 sec'::interval(2), interval '-1.5 hours' hour",
+      "SELECT id, placed_at + interval '1' day, placed_at - interval '90' minute FROM orders ORDER BY id",
+    ])
+      await same(sql);
+    const codes = await Promise.all(
+      [patina, postgres].map((c) =>
+        c.query("SELECT interval 'x' day").then(
+          () => 'ran',
+          (e: { code?: string }) => e.code,
+        ),
+      ),
+    );
+    assert.deepEqual(codes, ['22007', '22007']);
+  });
+
   it('a SELECT of no items (EXISTS (SELECT FROM ...), SELECT FROM t) runs, its rows of no columns (it was a syntax error)', async () => {
     for (const sql of [
       'SELECT id FROM customers c WHERE NOT EXISTS (SELECT FROM orders o WHERE o.customer_id = c.id) ORDER BY id',

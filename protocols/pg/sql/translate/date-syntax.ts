@@ -5,7 +5,6 @@ import { quoteString } from '../lexer';
 import { sessionZone } from '../session-zone';
 import { type Tok, closer, isOp, isPunct, isWord, openerBefore, readType, topLevelItems } from '../tokens';
 
-const INTERVAL_FIELDS = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
 const TYPED_LITERALS = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'TIME', 'TIMETZ', 'INTERVAL']);
 
 /**
@@ -60,15 +59,10 @@ export function rewriteDateSyntax(toks: Tok[]): Tok[] {
     }
     if (t.type === 'word' && TYPED_LITERALS.has(t.text.toUpperCase()) && !isPunct(prev, '.') && !isOp(prev, '::')) {
       const { name, end: typeEnd } = readType(toks, i);
-      let end = typeEnd;
+      const end = typeEnd;
       if (toks[end]?.type === 'string') {
-        let lit = toks[end];
-        // the SQL-standard INTERVAL '3' DAY
-        if (name === 'interval' && isWord(toks[end + 1]) && INTERVAL_FIELDS.has(toks[end + 1].text.toUpperCase())) {
-          lit = { type: 'string', text: `${lit.text.slice(0, -1)} ${toks[end + 1].text.toLowerCase()}'` };
-          end++;
-        }
-        out.push(lit, { type: 'op', text: '::' }, { type: 'word', text: name });
+        // (the SQL-standard INTERVAL '3' DAY was made a plain literal by translate/interval-fields.ts)
+        out.push(toks[end], { type: 'op', text: '::' }, { type: 'word', text: name });
         i = end;
         continue;
       }

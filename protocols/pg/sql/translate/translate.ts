@@ -39,6 +39,7 @@ import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
+import { rewriteIntervalFields } from './interval-fields';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
@@ -90,7 +91,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     ),
     hasColumn,
   );
-  toks = rewriteSetMembers(rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(toks))));
+  toks = rewriteSetMembers(
+    rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(rewriteIntervalFields(toks)))),
+  );
   toks = rewriteLocking(toks);
   toks = rewriteJsonRecords(rewriteMultiUnnest(toks));
   toks = rewriteFunctionColumns(toks, hasColumn);
