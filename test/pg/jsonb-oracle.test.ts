@@ -206,6 +206,25 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT id, data FROM docs WHERE id > 6 ORDER BY id');
   });
 
+  it('json_populate_recordset(NULL::t, x) and json_populate_record: rows typed as table t (they were 42883); the bulk insert from one parameter', async () => {
+    for (const q of [
+      `SELECT * FROM json_populate_recordset(NULL::docs, '[{"id": 1, "data": {"k": [1]}, "tags": "a"}, {"id": "2", "extra": 3}]') ORDER BY id`,
+      `SELECT id, tags FROM jsonb_populate_recordset(null::docs, '[{"id": 3, "tags": ["x"]}]'::jsonb) AS r`,
+      `SELECT r.data FROM json_populate_record(NULL::public.docs, '{"data": "s"}') r`,
+      `SELECT *, jsonb_populate_record.id + 1 FROM jsonb_populate_record(NULL::docs, '{"id": 4}') WHERE id > 0`,
+      `SELECT count(*) FROM json_populate_recordset(NULL::docs, '[]')`,
+    ])
+      await same(q);
+    const rows = JSON.stringify([
+      { id: 17, data: { k: 'v' }, tags: 't' },
+      { id: 18, data: null },
+    ]);
+    await same('SELECT * FROM json_populate_recordset(NULL::docs, $1) ORDER BY id', [rows]);
+    for (const c of [patina, postgres])
+      await c.query('INSERT INTO docs SELECT * FROM json_populate_recordset(NULL::docs, $1)', [rows]);
+    await same('SELECT id, data, tags FROM docs WHERE id > 16 ORDER BY id');
+  });
+
   it('text that is no JSON, or a path #- cannot take, gets the error PostgreSQL gives, and the session goes on', async () => {
     for (const [sql, code] of [
       [`SELECT '{not json' ::jsonb @> '{}'`, '22P02'],

@@ -114,6 +114,12 @@ function functionSource(rf: Node, schema: Schema): [string, ResultColumn[]] | nu
       rf.coldeflist.map((d: Node) => ({ name: String(d.ColumnDef?.colname), oid: typeNameOid(d.ColumnDef?.typeName) })),
     ];
   }
+  const populated = fn && /^jsonb?_populate_record(set)?$/.test(fn) ? call.args?.[0]?.TypeCast : null;
+  if (populated && !alias?.colnames) {
+    // json_populate_recordset(NULL::t, x): t's columns (translate/json-records.ts)
+    const cols = sourceColumns(strings(populated.typeName?.names).pop()?.toLowerCase(), schema);
+    return cols ? [String(alias?.aliasname ?? fn).toLowerCase(), cols] : null;
+  }
   if (fn === 'unnest' && call.args?.length > 1) {
     // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
     const typer = new Typer(schema, new Map());

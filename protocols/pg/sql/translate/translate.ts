@@ -95,7 +95,12 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(rewriteIntervalFields(toks)))),
   );
   toks = rewriteLocking(toks);
-  toks = rewriteJsonRecords(rewriteMultiUnnest(toks));
+  toks = rewriteJsonRecords(rewriteMultiUnnest(toks), (table) => {
+    // json_populate_recordset(NULL::t, x): t's columns with their declared types
+    const cols = ctx.columns?.(table);
+    const typed = cols?.map((c) => ({ name: c.name, type: ctx.columnType?.(table, c.name) ?? '' }));
+    return typed?.every((c) => c.type !== '') ? typed : null;
+  });
   toks = rewriteFunctionColumns(toks, hasColumn);
   toks = rewriteNamedArguments(toks);
   toks = rewriteGroupingSets(toks);
