@@ -85,6 +85,57 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === valueText(elem));
     return at < 0 ? null : at + 1;
   });
+  // every place of the element (a NULL one finds the NULLs, as IS NOT DISTINCT FROM): '{1,3}', '{}'
+  fn('array_positions', (arr, elem) => {
+    if (arr === null) return null;
+    oneDimension(arr, 'searching for');
+    const x = elem === null ? null : valueText(elem);
+    const at: number[] = [];
+    arrayElements(arr).forEach((e, k) => {
+      if (x === null ? e === null : e !== null && String(e) === x) at.push(k + 1);
+    });
+    return arrayText(at);
+  });
+  // '[1:2][1:3]', NULL for an empty array (Patina's arrays start at 1)
+  fn('array_dims', (arr) => {
+    if (arr === null) return null;
+    const dims = MULTI.test(String(arr)) ? shape(String(arr)) : [arrayElements(arr).length];
+    return !dims || dims.includes(0) ? null : dims.map((n) => `[1:${n}]`).join('');
+  });
+  // the array without its last n elements (of its first dimension)
+  fn('trim_array', (arr, n) => {
+    if (arr === null || n === null) return null;
+    const multi = MULTI.test(String(arr)) ? parseArrayTree(String(arr)) : null;
+    const items = multi ?? arrayElements(arr);
+    const k = Number(n);
+    if (!(k >= 0 && k <= items.length))
+      throw sqlStateError('2202E', `number of elements to trim must be between 0 and ${items.length}`);
+    const kept = items.slice(0, items.length - k);
+    return multi ? (kept.length ? treeText(kept as ArrayTree, (x) => x) : '{}') : arrayText(kept);
+  });
+  // array_fill(value, '{2,3}'): the array of those lengths, each element the value
+  fn('array_fill', (value, dims, lower) => {
+    if (dims === null || lower === null)
+      throw sqlStateError('22004', 'dimension array or low bound array cannot be null');
+    if (MULTI.test(String(dims))) throw sqlStateError('2202E', 'wrong number of array subscripts');
+    const lengths = arrayElements(dims);
+    if (lengths.some((d) => d === null)) throw sqlStateError('22004', 'dimension values cannot be null');
+    if (lower !== undefined) {
+      const lows = arrayElements(lower);
+      if (lows.length !== lengths.length) throw sqlStateError('2202E', 'wrong number of array subscripts');
+      if (lows.some((l) => l === null)) throw sqlStateError('22004', 'dimension values cannot be null');
+      if (lows.some((l) => Number(l) !== 1) && lengths.length > 0 && !lengths.some((d) => Number(d) === 0))
+        throw sqlStateError('0A000', 'array_fill with a lower bound other than 1 is not supported');
+    }
+    const ns = lengths.map(Number);
+    if (ns.some((d) => d < 0) || ns.reduce((a, b) => a * b, 1) > 134217727)
+      throw sqlStateError('54000', 'array size exceeds the maximum allowed (134217727)');
+    if (ns.length === 0 || ns.includes(0)) return '{}';
+    const element = value === null ? null : valueText(value);
+    const build = (d: number): ArrayTree =>
+      Array.from({ length: ns[d] }, () => (d + 1 < ns.length ? build(d + 1) : element));
+    return treeText(build(0), (x) => x);
+  });
   // of a dimension (NULL for one the array does not have); a multi-dimensional array's by its shape
   const length = (arr: unknown, dim: unknown) => {
     if (arr === null || dim === null) return null;
@@ -222,6 +273,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
       const k = key(elem);
       const at = arrayElements(arr).findIndex((e) => e !== null && key(e) === k);
       return at < 0 ? null : at + 1;
+    });
+    fn(`__pg_array_positions_${kind}`, (arr, elem) => {
+      if (arr === null) return null;
+      oneDimension(arr, 'searching for');
+      const k = elem === null ? null : key(elem);
+      const at: number[] = [];
+      arrayElements(arr).forEach((e, i) => {
+        if (k === null ? e === null : e !== null && key(e) === k) at.push(i + 1);
+      });
+      return arrayText(at);
     });
     fn(`__pg_array_replace_${kind}`, (arr, from, to) => {
       if (arr === null) return null;

@@ -156,6 +156,29 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[], ($1::int[])[$2:$3]', [[1, 2, 3], 2, 3]);
   });
 
+  it('array_dims, array_fill, array_positions and trim_array (they were 42883), with their errors', async () => {
+    for (const sql of [
+      "SELECT array_dims(ARRAY[1, 2]), array_dims(ARRAY[[1, 2, 3], [4, 5, 6]]), array_dims('{}'::int[]), array_dims(NULL::text[])",
+      'SELECT array_fill(7, ARRAY[3]), array_fill(NULL::int, ARRAY[2, 2]), array_fill(1, ARRAY[0, 2]), array_fill(1, ARRAY[2], ARRAY[1])',
+      "SELECT array_fill('a b'::text, ARRAY[2]), array_fill(1.50, ARRAY[1, 2]), array_fill(2::int8, '{}')",
+      'SELECT array_positions(ARRAY[1, 2, 1, NULL], 1), array_positions(ARRAY[1, NULL], NULL), array_positions(ARRAY[1], 5), array_positions(NULL::int[], 1)',
+      "SELECT array_positions(ARRAY['a', 'b', 'a'], 'a'), array_positions(ARRAY[1.0, 1.00, 2]::numeric[], 1)",
+      "SELECT trim_array(ARRAY[1, 2, 3], 2), trim_array(ARRAY[[1, 2], [3, 4]], 1), trim_array('{}'::int[], 0), trim_array(ARRAY['x'], NULL), trim_array(ARRAY['a', 'b c'], 1)",
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT array_fill(1, NULL)',
+      'SELECT array_fill(1, ARRAY[NULL]::int[])',
+      'SELECT array_fill(1, ARRAY[2], ARRAY[1, 1])',
+      'SELECT array_fill(1, ARRAY[[2]])',
+      'SELECT array_fill(1, ARRAY[-1])',
+      'SELECT array_positions(ARRAY[[1]], 1)',
+      'SELECT trim_array(ARRAY[1, 2], 3)',
+      'SELECT trim_array(ARRAY[1, 2], -1)',
+    ])
+      await sameMessage(sql);
+  });
+
   it('unnest of several arrays zips them into rows, the shorter padded with NULLs; to_json(t.*)', async () => {
     for (const sql of [
       "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b']) AS u(n, s)",

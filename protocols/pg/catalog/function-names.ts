@@ -16,6 +16,9 @@ const CATALOG_FUNCTIONS = `format_type pg_get_indexdef pg_get_constraintdef pg_g
   pg_get_function_identity_arguments obj_description col_description pg_listening_channels array_remove
   pg_postmaster_start_time session_user abs nullif greatest least pg_client_encoding`;
 
+/** Array functions the analyser types by their arguments (sql/expression-types.ts). */
+const ARRAY_FUNCTIONS = 'array_fill trim_array';
+
 /** What sessions answer (session/advisory-locks.ts, notifications.ts, the statement counts, pg_sleep). */
 const SESSION_FUNCTIONS = `pg_advisory_lock pg_advisory_lock_shared pg_advisory_xact_lock pg_advisory_xact_lock_shared
   pg_advisory_unlock_all pg_sleep pg_sleep_for pg_sleep_until pg_notify pg_stat_force_next_flush pg_stat_clear_snapshot`;
@@ -31,5 +34,6 @@ export const FUNCTION_NAMES: ReadonlySet<string> = new Set(
     ...WINDOW_FUNCTIONS.split(' '),
     ...CATALOG_FUNCTIONS.split(/\s+/),
     ...SESSION_FUNCTIONS.split(/\s+/),
+    ...ARRAY_FUNCTIONS.split(' '),
   ].sort(),
 );

@@ -331,6 +331,14 @@ export class Typer {
         const t = arg(name === 'array_prepend' ? 1 : 0) || (name === 'array_cat' ? arg(1) : 0);
         return elementOidOf(t) !== undefined ? t : 0;
       }
+      case 'trim_array': {
+        const t = arg(0);
+        return elementOidOf(t) !== undefined ? t : 0;
+      }
+      case 'array_fill': {
+        const t = arg(0);
+        return t ? (arrayOidOf(t) ?? 0) : 0;
+      }
       case 'array_agg': {
         const t = arg(0);
         return t ? (arrayOidOf(t) ?? 0) : 0;

@@ -144,6 +144,8 @@ export const FIXED: Record<string, number> = lookup({
   array_to_string: OID.text,
   array_length: OID.int4,
   array_position: OID.int4,
+  array_positions: OID.int4Array,
+  array_dims: OID.text,
   array_upper: OID.int4,
   array_lower: OID.int4,
   array_ndims: OID.int4,

@@ -296,7 +296,7 @@ const ORDERED_WORDS = new Set(['ORDER', 'MIN', 'MAX', 'IN', 'GROUP', 'DISTINCT',
 /** Element types whose arrays compare by their elements' values ('{1.50}' = '{1.5}'), as a cast names them. */
 const KEYED_TYPE_WORDS = new Set(['numeric', 'decimal', 'bool', 'boolean']);
 /** The array functions that match elements, renamed for numeric and boolean arrays. */
-export const KEYED_FUNCTIONS = new Set(['array_position', 'array_replace', 'array_remove']);
+export const KEYED_FUNCTIONS = new Set(['array_position', 'array_positions', 'array_replace', 'array_remove']);
 
 /** The integer types' names. */
 const INT_TYPE_WORDS = new Set(['int', 'int2', 'int4', 'int8', 'integer', 'smallint', 'bigint']);

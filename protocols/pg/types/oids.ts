@@ -42,6 +42,7 @@ export const OID = {
   textArray: 1009,
   oidArray: 1028,
   int2Array: 1005,
+  int4Array: 1007,
   charArray: 1002,
   nameArray: 1003,
 } as const;

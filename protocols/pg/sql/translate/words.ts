@@ -173,7 +173,7 @@ const RENAMED: Record<string, string> = lookup({
   [BYTEA_AGG]: '__pg_bytea_string_agg',
   // of numeric and boolean arrays: elements matched by their values (src/engine/pg-arrays.ts)
   ...Object.fromEntries(
-    ['position', 'replace', 'remove'].flatMap((f) =>
+    ['position', 'positions', 'replace', 'remove'].flatMap((f) =>
       ['numeric', 'boolean'].map((k) => [`arr-${f}-${k}`, `__pg_array_${f}_${k}`]),
     ),
   ),
