@@ -179,6 +179,22 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it('HAVING without GROUP BY over a select list of no aggregate is one group of all rows (SQLite refused it: 42000)', async () => {
+    for (const sql of [
+      'SELECT 1 FROM orders HAVING count(*) > 1',
+      'SELECT 1 AS a, 2 b FROM orders HAVING count(*) > 0',
+      'SELECT 1 FROM orders WHERE false HAVING count(*) = 0',
+      'SELECT 2 * 3 AS p FROM orders HAVING count(*) > 5',
+      "SELECT 'x' y, NULL::text FROM orders HAVING max(id) > 0",
+      'SELECT (SELECT 1 FROM orders HAVING count(*) > 1) AS s, EXISTS (SELECT FROM orders HAVING count(*) > 0)',
+      'SELECT 1 AS a FROM orders HAVING count(*) > 1 UNION ALL SELECT 2 ORDER BY a',
+      'SELECT 1 HAVING 1 > 0',
+    ])
+      await same(sql);
+    await same('SELECT $1::int AS n FROM orders HAVING count(*) > $2', [5, 1]);
+    await sameMessage('SELECT id FROM orders HAVING count(*) > 0');
+  });
+
   it('unnest of several arrays zips them into rows, the shorter padded with NULLs; to_json(t.*)', async () => {
     for (const sql of [
       "SELECT * FROM unnest(ARRAY[1, 2], ARRAY['a', 'b']) AS u(n, s)",

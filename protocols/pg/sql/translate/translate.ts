@@ -37,6 +37,7 @@ import { rewriteMultiUnnest } from './unnest';
 import { rewriteDistinctAggregates } from './distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
+import { rewriteHavingAlone } from './having-alone';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
@@ -139,7 +140,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteCastCalls(toks);
   toks = rewriteTextArguments(toks);
   toks = rewriteDateArithmetic(toks);
-  toks = rewriteDivision(toks);
+  toks = rewriteHavingAlone(rewriteDivision(toks));
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
   if (local) toks = rewriteCatalogForms(toks);
   toks = rewriteSetReturning(toks, local);
