@@ -8,8 +8,12 @@ import { type PgClient, psql } from '../helpers/pg';
 
 const SCHEMA = `CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', n NUMERIC(10,2),
   ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);
-CREATE TABLE u (id INTEGER NOT NULL PRIMARY KEY, name TEXT, x INTEGER);`;
-const ROWS = [`INSERT INTO t (id, name, n, ts) VALUES (1, 'a', 1.5, '2024-01-02 03:04:05+00')`];
+CREATE TABLE u (id INTEGER NOT NULL PRIMARY KEY, name TEXT, x INTEGER);
+CREATE TABLE "User" (id INTEGER NOT NULL PRIMARY KEY, "userName" TEXT);`;
+const ROWS = [
+  `INSERT INTO t (id, name, n, ts) VALUES (1, 'a', 1.5, '2024-01-02 03:04:05+00')`,
+  `INSERT INTO "User" (id, "userName") VALUES (7, 'ann')`,
+];
 
 /** A statement's error as a client sees it: SQLSTATE, message and DETAIL. */
 const failure = (c: PgClient, sql: string, params?: unknown[]) =>
@@ -261,5 +265,57 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     const shown = (port: number) => psql(port, ['SELECT 1 FROM t, u WHERE xx = 1']).stderr;
     assert.match(shown(pair.patinaPort), /HINT: {2}Perhaps you meant to reference the column "u\.x"\./);
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
+  });
+
+  it("a quoted name whose case differs from every name it could mean is PostgreSQL's 42703 or 42P01 at the name (SQLite matched it without case and ran it)", async () => {
+    const { patina, postgres } = clients();
+    const placed = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        // (the rows' names and values as text: Patina's INTEGER is bigint)
+        (r) => JSON.stringify(r.rows.map((row) => Object.entries(row).map(([k, v]) => `${k}=${v}`))),
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const same = async (sql: string) => {
+      const p = await placed(patina, sql);
+      assert.equal(p, await placed(postgres, sql), sql);
+      return p;
+    };
+    assert.equal(
+      await same('SELECT "Name" FROM t'),
+      '42703 column "Name" does not exist | Perhaps you meant to reference the column "t.name". @8',
+    );
+    assert.equal(await same('SELECT t."NAME" FROM t'), '42703 column t.NAME does not exist |  @8');
+    assert.equal(await same('SELECT count(*) FROM "T"'), '42P01 relation "T" does not exist |  @22');
+    assert.equal(await same('SELECT "T".id FROM t'), '42P01 missing FROM-clause entry for table "T" |  @8');
+    for (const sql of [
+      'SELECT "Id" FROM t',
+      'SELECT id FROM t WHERE "Name" IS NULL',
+      'SELECT * FROM t JOIN "U" ON true',
+      'SELECT * FROM public."T"',
+      'INSERT INTO "T" (id) VALUES (9)',
+      'UPDATE "U" SET x = 1',
+      'DELETE FROM "T"',
+      'SELECT id FROM t x WHERE "X".id = 1',
+      'SELECT (SELECT "Id" FROM u) FROM t',
+      'WITH q AS (SELECT 1 AS a) SELECT * FROM "Q"',
+      'SELECT v."A" FROM (SELECT 1 AS a) v',
+      'SELECT id AS "userId" FROM t ORDER BY "UserId"',
+      'SELECT "userName" FROM t',
+      'SELECT "UserName" FROM "User"',
+    ])
+      assert.match(await same(sql), /^42(703|P01) /, sql);
+    // the names ORMs quote, where they are the names meant, still run
+    for (const sql of [
+      'SELECT "T"."id" AS "T_id", "T"."name" AS "T_name" FROM "t" "T" ORDER BY "T"."id"',
+      'SELECT "public"."User"."id", "public"."User"."userName" FROM "public"."User" WHERE "public"."User"."id" = 7',
+      'SELECT "User"."userName" FROM "User"',
+      'SELECT id AS "userId" FROM t ORDER BY "userId"',
+      'WITH "Q" AS (SELECT 1 AS "A") SELECT "Q"."A" FROM "Q"',
+      'SELECT x."A", x."B" FROM (SELECT 1, 2) AS x("A", "B")',
+      'SELECT "id", "name" FROM "t"',
+      'SELECT s."Id" FROM (SELECT id AS "Id" FROM t) s WHERE s."Id" = 1',
+    ])
+      assert.match(await same(sql), /^\[\[/, sql);
   });
 });

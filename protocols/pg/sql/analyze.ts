@@ -63,6 +63,7 @@ import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
+import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { parseTree } from './parse';
 
 /** Analyses a session keeps by statement text. */
@@ -501,6 +502,9 @@ export class Analyzer {
     }
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
+    // a quoted name of another case than every name it could mean is PostgreSQL's 42703 or 42P01
+    // (SQLite matched it without case)
+    if (mayQuoteCase(sig)) checkQuotedNames(text, tokens, this.#engine.schema);
     // a cast between types PostgreSQL has no cast for is its 42846 at the cast (sql/cast-paths.ts)
     if (mayCast(sig)) checkCastPaths(text, tokens, this.#engine.schema, declaredTypes);
     // a string literal its cast's type refuses is the input function's error at the literal

@@ -10,7 +10,17 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { PatinaError } from '../../../src/errors';
 import { PgError, sqlstateOf } from '../sqlstate';
 import { parseTree } from './parse';
-import { Level, type NsItem, type Rte, addCtes, fromItem, queryColumns } from './range-table';
+import {
+  Level,
+  type NsItem,
+  type Rte,
+  addCtes,
+  fromItem,
+  queryColumns,
+  sameName,
+  tableColumns,
+  tableNamed,
+} from './range-table';
 import { figuredName } from './column-names';
 import { strings } from './type-signatures';
 
@@ -32,6 +42,8 @@ const SYSTEM_COLUMNS = new Set(['ctid', 'xmin', 'cmin', 'xmax', 'cmax', 'tableoi
 export function withColumnHint(err: unknown, sql: string, schema: Schema): unknown {
   if (!(err instanceof PatinaError) && !/^SQLITE/.test(String((err as { code?: unknown } | null)?.code ?? '')))
     return err;
+  // (one placed already is PostgreSQL's own, quoted-names.ts's with the exact names' HINT)
+  if (err instanceof PgError && err.position !== undefined) return err;
   const { code, message } = sqlstateOf(err);
   if (code !== '42703') return err;
   const m = /^column (?:"(.+)"|([^\s".]+)\.([^\s".]+)) does not exist$/.exec(message);
@@ -73,7 +85,30 @@ interface Missing {
   fields: string[];
   location: number;
   hint?: string;
+  /** `a.c` whose relation a is in no FROM (PostgreSQL's 42P01, not 42703). */
+  noFrom?: boolean;
 }
+
+/**
+ * A column reference of the statement with a quoted name holding upper-case letters (`"Id"`,
+ * `t."NAME"`, `"T".id`) that reaches no column, or no relation, of that exact case: PostgreSQL's
+ * 42703 (with its HINT) or 42P01 `missing FROM-clause entry`, SQLite having matched it without
+ * case. Null when every such reference resolves or one on the way cannot be placed here.
+ * (A table or WITH query named so throws its 42P01 from range-table.ts's tableNamed.)
+ */
+export function quotedMiss(tree: Node, schema: Schema): Missing | null {
+  const stmt = tree.stmts?.length === 1 ? tree.stmts[0].stmt : null;
+  try {
+    statement(stmt, new Level(schema, null, true), QUOTED);
+  } catch (e) {
+    if (e instanceof Stop) return e.found;
+    throw e;
+  }
+  return null;
+}
+
+/** The `want` of quotedMiss: every reference with a field of upper-case letters. */
+const QUOTED: string[] = [];
 
 /** Stops the reading: the reference was found, or something on the way is not known here. */
 class Stop {
@@ -173,10 +208,10 @@ function insert(s: Node, level: Level, want: string[]): void {
   addCtes(s.withClause, level, walkFor(want));
   const rel = s.relation;
   const name = String(rel.relname);
-  const tableDef = !rel.schemaname || rel.schemaname === 'public' ? level.schema.tables.get(name) : undefined;
+  const tableDef = !rel.schemaname || rel.schemaname === 'public' ? tableNamed(level, rel) : undefined;
   const target: Rte = {
     alias: String(rel.alias?.aliasname ?? name),
-    columns: tableDef ? tableDef.columns.map((c) => c.name.toLowerCase()) : null,
+    columns: tableDef ? tableColumns(tableDef, level) : null,
     table: !!tableDef,
   };
   const q = s.selectStmt?.SelectStmt;
@@ -253,8 +288,9 @@ function refersTo(n: Node, want: string[]): boolean {
   return false;
 }
 
-/** Whether a ColumnRef's fields are `want` (without case). */
+/** Whether a ColumnRef's fields are `want` (without case; QUOTED: any with upper-case letters). */
 function sameFields(fields: Node[] | undefined, want: string[]): boolean {
+  if (want === QUOTED) return !!fields?.every((f) => f.String) && strings(fields).some((f) => f !== f.toLowerCase());
   if (!fields || fields.length !== want.length || fields.some((f) => !f.String)) return false;
   return strings(fields).every((f, i) => f.toLowerCase() === want[i]);
 }
@@ -282,15 +318,23 @@ function expr(n: Node, level: Level, want: string[]): void {
     const found = resolves(fields, level);
     if (found === 'unknown') throw new Stop(null);
     if (found === 'no') throw new Stop(missing(fields, n.ColumnRef.location, level));
+    if (found === 'noFrom') throw new Stop({ fields, location: n.ColumnRef.location, noFrom: true });
     return;
   }
   for (const k in n) if (k !== 'location') expr(n[k], level, want);
 }
 
 /** Whether a reference reaches a column from `level` (colNameToVar, or the relation of `a.c`). */
-function resolves(fields: string[], level: Level): 'yes' | 'no' | 'unknown' {
+function resolves(fields: string[], level: Level): 'yes' | 'no' | 'noFrom' | 'unknown' {
+  const same = level.exact ? sameName : (a: string, b: string) => a === b;
   const has = (n: NsItem, c: string) =>
-    n.columns === null ? null : n.columns.includes(c) || (n.table && SYSTEM_COLUMNS.has(c));
+    n.columns === null ? null : n.columns.some((x) => same(c, x)) || (n.table && SYSTEM_COLUMNS.has(c));
+  // (`public.t.c` where names match exactly: t's relation named with its schema)
+  if (level.exact && fields.length === 3) {
+    if (fields[0] !== 'public') return 'unknown';
+    const r = resolves(fields.slice(1), level);
+    return r === 'noFrom' ? 'unknown' : r;
+  }
   if (fields.length === 1) {
     const [c] = fields;
     for (let l: Level | null = level; l; l = l.parent) {
@@ -301,17 +345,23 @@ function resolves(fields: string[], level: Level): 'yes' | 'no' | 'unknown' {
       }
     }
     // (a relation's name alone is its whole row)
-    for (let l: Level | null = level; l; l = l.parent) if (l.visible.some((n) => n.rel && n.alias === c)) return 'yes';
+    for (let l: Level | null = level; l; l = l.parent)
+      if (l.visible.some((n) => n.rel && n.alias !== null && same(c, n.alias))) return 'yes';
     return 'no';
   }
+  if (fields.length !== 2) return 'unknown';
   const [a, c] = fields;
   for (let l: Level | null = level; l; l = l.parent) {
-    const n = l.visible.filter((x) => x.rel && x.alias === a).pop();
+    const n = l.visible.filter((x) => x.rel && x.alias !== null && same(a, x.alias)).pop();
     if (!n) continue;
     const h = has(n, c);
     return h === null ? 'unknown' : h ? 'yes' : 'no';
   }
-  return 'yes'; // (no such relation: PostgreSQL's 42P01, another error)
+  if (!level.exact) return 'yes'; // (no such relation: PostgreSQL's 42P01, another error)
+  // a quoted name of another case than every relation's in reach (SQLite found it without case)
+  for (let l: Level | null = level; l; l = l.parent)
+    if (l.visible.some((x) => x.rel && x.alias?.toLowerCase() === a.toLowerCase())) return 'noFrom';
+  return 'yes';
 }
 
 /** The reference that failed with PostgreSQL's hint (searchRangeTableForCol, errorMissingColumn). */
@@ -325,7 +375,7 @@ function missing(fields: string[], location: number, level: Level): Missing {
       const penalty = alias === null ? 0 : levenshtein(alias, rte.alias);
       let exact = false;
       for (const c of rte.columns) {
-        if (c === name) exact = true;
+        if (l.exact ? sameName(name, c) : c === name) exact = true;
         fuzzy(penalty, st, rte, c, name);
       }
       if (!exact && rte.table && SYSTEM_COLUMNS.has(name)) exact = true;

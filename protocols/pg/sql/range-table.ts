@@ -4,7 +4,8 @@
 // (a join without an alias shows its sides by name but its columns only through the join; one with
 // an alias hides its sides). Columns not known here (a catalog relation, a function of no known
 // shape) are null, so a caller can stay silent rather than guess.
-import type { Schema } from '../../../src/engine/schema/model';
+import type { Schema, TableDef } from '../../../src/engine/schema/model';
+import { pgErrorAt } from '../sqlstate';
 import { figuredName } from './column-names';
 import { strings } from './type-signatures';
 
@@ -33,10 +34,19 @@ export class Level {
   readonly rtable: Rte[] = [];
   visible: NsItem[] = [];
   readonly ctes = new Map<string, string[] | null>();
+  /**
+   * Names are matched as PostgreSQL matches them where the user quoted one with upper-case letters
+   * (quoted-names.ts): such a name reaches only the name of that case, and a table's columns keep
+   * the schema's case. Off, every name is the parser's folded one matched as Patina's lookups do.
+   */
+  readonly exact: boolean;
   constructor(
     readonly schema: Schema,
     readonly parent: Level | null,
-  ) {}
+    exact?: boolean,
+  ) {
+    this.exact = exact ?? parent?.exact ?? false;
+  }
 
   /** The columns of the WITH query `name` in reach (undefined: none of that name). */
   cte(name: string): string[] | null | undefined {
@@ -63,9 +73,8 @@ export function fromItem(f: Node, at: Level, walk: Walk, left: NsItem[]): NsItem
     const r = f.RangeVar;
     const name = String(r.relname);
     const cte = r.schemaname ? undefined : at.cte(name);
-    const table =
-      cte === undefined && (!r.schemaname || r.schemaname === 'public') ? at.schema.tables.get(name) : undefined;
-    const base = cte !== undefined ? cte : table ? table.columns.map((c) => c.name.toLowerCase()) : null;
+    const table = cte === undefined && (!r.schemaname || r.schemaname === 'public') ? tableNamed(at, r) : undefined;
+    const base = cte !== undefined ? cte : table ? tableColumns(table, at) : null;
     return [leaf(at, String(r.alias?.aliasname ?? name), renamed(base, r.alias), !!table)];
   }
   if (f?.RangeSubselect) {
@@ -121,6 +130,43 @@ export function fromItem(f: Node, at: Level, walk: Walk, left: NsItem[]): NsItem
   const alias =
     other?.RangeVar?.alias?.aliasname ?? other?.RangeVar?.relname ?? other?.[Object.keys(other)[0]]?.alias?.aliasname;
   return [leaf(at, String(alias ?? ''), null, false)];
+}
+
+/**
+ * Whether a name as the parser has it (`written`) names `actual` the way Patina matches names: a
+ * name with upper-case letters was quoted (the parser folds the others) and matches only its own
+ * case; any other matches without case (a schema file may declare `CREATE TABLE Users`, which
+ * users reach unquoted).
+ */
+export function sameName(written: string, actual: string): boolean {
+  return written === written.toLowerCase() ? written === actual.toLowerCase() : written === actual;
+}
+
+/** A table's column names on `at` (lower case, or the schema's own where names match exactly). */
+export function tableColumns(table: TableDef, at: Level): string[] {
+  return table.columns.map((c) => (at.exact ? c.name : c.name.toLowerCase()));
+}
+
+/**
+ * The schema table a RangeVar names (public or no schema). Where names match exactly, a quoted
+ * name whose case differs from every table's and WITH query's is PostgreSQL's 42P01 at the name
+ * (SQLite found the table without case).
+ */
+export function tableNamed(at: Level, r: Node): TableDef | undefined {
+  const name = String(r.relname);
+  const exact = at.schema.tables.get(name);
+  if (!at.exact || exact) return exact;
+  const loose = [...at.schema.tables.values()].find((t) => t.name.toLowerCase() === name.toLowerCase());
+  if (name === name.toLowerCase()) return loose;
+  let cte = false;
+  if (!r.schemaname)
+    for (let l: Level | null = at; l && !cte; l = l.parent)
+      cte = [...l.ctes.keys()].some((k) => k.toLowerCase() === name.toLowerCase());
+  if (loose || cte) {
+    const shown = r.schemaname ? `${r.schemaname}.${name}` : name;
+    throw pgErrorAt('42P01', `relation "${shown}" does not exist`, Number(r.location ?? 0));
+  }
+  return undefined;
 }
 
 /** Adds a range table entry and returns its namespace item (visible by name and by its columns). */
