@@ -303,6 +303,11 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT id AS "userId" FROM t ORDER BY "UserId"',
       'SELECT "userName" FROM t',
       'SELECT "UserName" FROM "User"',
+      'SELECT "T".* FROM t',
+      'INSERT INTO t ("Id") VALUES (1)',
+      'INSERT INTO t (id, "Name") SELECT 1, name FROM u',
+      'UPDATE t SET "Name" = \'x\'',
+      'UPDATE "User" SET "UserName" = \'x\'',
     ])
       assert.match(await same(sql), /^42(703|P01) /, sql);
     // the names ORMs quote, where they are the names meant, still run
@@ -315,7 +320,10 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT x."A", x."B" FROM (SELECT 1, 2) AS x("A", "B")',
       'SELECT "id", "name" FROM "t"',
       'SELECT s."Id" FROM (SELECT id AS "Id" FROM t) s WHERE s."Id" = 1',
+      'SELECT "T".* FROM t "T"',
+      'UPDATE "User" SET "userName" = \'ann\' WHERE "id" = 7 RETURNING "userName"',
+      'INSERT INTO "User" ("id", "userName") VALUES (7, \'x\') ON CONFLICT ("id") DO NOTHING RETURNING "id"',
     ])
-      assert.match(await same(sql), /^\[\[/, sql);
+      assert.match(await same(sql), /^\[/, sql);
   });
 });

@@ -6,9 +6,9 @@
 // target of INSERT ... VALUES, a FROM item left of a subquery not marked LATERAL). SQLite says only
 // `no such column: nme`; here the statement is read again as PostgreSQL's parser reads it, in its
 // order, to find the reference that fails, the range tables it sees from there, and the hint.
-import type { Schema } from '../../../src/engine/schema/model';
+import type { Schema, TableDef } from '../../../src/engine/schema/model';
 import { PatinaError } from '../../../src/errors';
-import { PgError, sqlstateOf } from '../sqlstate';
+import { PgError, pgErrorAt, sqlstateOf } from '../sqlstate';
 import { parseTree } from './parse';
 import {
   Level,
@@ -214,6 +214,8 @@ function insert(s: Node, level: Level, want: string[]): void {
     columns: tableDef ? tableColumns(tableDef, level) : null,
     table: !!tableDef,
   };
+  // (the column list is read before VALUES and the SELECT, as checkInsertTargets is)
+  if (tableDef) targetColumns(s.cols, tableDef, level);
   const q = s.selectStmt?.SelectStmt;
   const general =
     q && (!q.valuesLists || q.sortClause || q.limitOffset || q.limitCount || q.lockingClause || q.withClause);
@@ -264,6 +266,24 @@ function update(s: Node, level: Level, want: string[]): void {
     level,
     want,
   );
+  // (the SET columns are looked up after their values are read, as transformUpdateTargetList does)
+  const tableDef =
+    !s.relation.schemaname || s.relation.schemaname === 'public' ? tableNamed(level, s.relation) : undefined;
+  if (tableDef) targetColumns(s.targetList, tableDef, level);
+}
+
+/**
+ * Where names match exactly: an INSERT column list's or an UPDATE SET's quoted name of another case
+ * than every column of the table is PostgreSQL's 42703 `column "Id" of relation "t" does not exist`.
+ */
+function targetColumns(targets: Node[] | undefined, table: TableDef, level: Level): void {
+  if (!level.exact) return;
+  for (const t of targets ?? []) {
+    const name = t.ResTarget?.name;
+    if (typeof name !== 'string' || name === name.toLowerCase()) continue;
+    if (!table.columns.some((c) => sameName(name, c.name)))
+      throw pgErrorAt('42703', `column "${name}" of relation "${table.name}" does not exist`, t.ResTarget.location);
+  }
 }
 
 /** DELETE: the target, USING, WHERE, RETURNING. */
@@ -290,7 +310,12 @@ function refersTo(n: Node, want: string[]): boolean {
 
 /** Whether a ColumnRef's fields are `want` (without case; QUOTED: any with upper-case letters). */
 function sameFields(fields: Node[] | undefined, want: string[]): boolean {
-  if (want === QUOTED) return !!fields?.every((f) => f.String) && strings(fields).some((f) => f !== f.toLowerCase());
+  // (`"T".*` too: its relation is looked for)
+  if (want === QUOTED)
+    return (
+      !!fields?.every((f, i) => f.String || (f.A_Star && i > 0 && i === fields.length - 1)) &&
+      strings(fields).some((f) => f !== f.toLowerCase())
+    );
   if (!fields || fields.length !== want.length || fields.some((f) => !f.String)) return false;
   return strings(fields).every((f, i) => f.toLowerCase() === want[i]);
 }
@@ -354,7 +379,7 @@ function resolves(fields: string[], level: Level): 'yes' | 'no' | 'noFrom' | 'un
   for (let l: Level | null = level; l; l = l.parent) {
     const n = l.visible.filter((x) => x.rel && x.alias !== null && same(a, x.alias)).pop();
     if (!n) continue;
-    const h = has(n, c);
+    const h = c === '' ? true : has(n, c); // ('' : `a.*`)
     return h === null ? 'unknown' : h ? 'yes' : 'no';
   }
   if (!level.exact) return 'yes'; // (no such relation: PostgreSQL's 42P01, another error)
