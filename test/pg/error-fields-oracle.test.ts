@@ -321,6 +321,10 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT "id", "name" FROM "t"',
       'SELECT s."Id" FROM (SELECT id AS "Id" FROM t) s WHERE s."Id" = 1',
       'SELECT "T".* FROM t "T"',
+      'SELECT DISTINCT ON ("userId") id AS "userId" FROM t ORDER BY "userId"',
+      'SELECT "T"."id" FROM t "T" WHERE EXISTS (SELECT 1 FROM u "U" WHERE "U".id = "T".id) OR "T".id = 1',
+      'SELECT "j"."Id" FROM (SELECT 1 AS "Id") "j" JOIN (SELECT 1 AS "Id") "k" USING ("Id")',
+      'SELECT count(*) AS "C" FROM t GROUP BY name HAVING count(*) > 0 ORDER BY "C"',
       'UPDATE "User" SET "userName" = \'ann\' WHERE "id" = 7 RETURNING "userName"',
       'INSERT INTO "User" ("id", "userName") VALUES (7, \'x\') ON CONFLICT ("id") DO NOTHING RETURNING "id"',
     ])

@@ -191,7 +191,7 @@ function select(s: Node, level: Level, want: string[]): void {
   );
   expr(s.whereClause, level, want);
   expr(s.havingClause, level, want);
-  // ORDER BY and GROUP BY: a bare name may be a select item's
+  // ORDER BY, GROUP BY and DISTINCT ON: a bare name may be a select item's
   const outputs = new Set(targets.map((t) => (t ? (t.name ?? figuredName(t.val)) : '')));
   const term = (n: Node) => {
     const f = n?.ColumnRef?.fields;
@@ -200,7 +200,9 @@ function select(s: Node, level: Level, want: string[]): void {
   };
   for (const o of s.sortClause ?? []) term(o.SortBy?.node);
   for (const g of s.groupClause ?? []) term(g);
-  expr([s.distinctClause, s.limitOffset, s.limitCount, s.windowClause], level, want);
+  // (DISTINCT ON's too: findTargetlistEntrySQL92 reads it as it reads ORDER BY)
+  for (const d of s.distinctClause ?? []) term(d);
+  expr([s.limitOffset, s.limitCount, s.windowClause], level, want);
 }
 
 /** INSERT: its target is in the range table but out of reach of VALUES and the SELECT. */
