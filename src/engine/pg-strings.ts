@@ -194,6 +194,15 @@ export function installPgStringFunctions(db: Database.Database): void {
     fn(name, (s, set) => trim(s, set, left, right));
   // overlay(x PLACING y FROM a [FOR b]): y in place of the b characters of x from a (b: y's length)
   fn('__pg_overlay', (x, y, a, b) => {
+    // of a bytea, its bytes (byteaoverlay), y read as bytea input where it came as text (an
+    // untyped literal); as characters, a blob's bytes became replacement characters
+    if (x instanceof Uint8Array) {
+      const ys = y instanceof Uint8Array ? y : byteaInput(String(y));
+      const at = count(a);
+      const len = b === undefined ? ys.length : count(b);
+      if (at < 1 || len < 0) throw sqlStateError('22011', 'negative substring length not allowed');
+      return Buffer.concat([x.subarray(0, at - 1), ys, x.subarray(Math.min(at - 1 + len, x.length))]);
+    }
     const cs = chars(x);
     const start = count(a);
     const n = b === undefined ? chars(y).length : count(b);

@@ -152,4 +152,12 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       '{"k": [true]}',
     ]);
   });
+
+  it('a value computed from a column and written back is what PostgreSQL stores (write probe cases)', async () => {
+    await same(`INSERT INTO lw (id, b, t) VALUES (30, '\\x0102ff', 'hello'), (31, '\\x00', NULL)`);
+    // overlay of a bytea replaces bytes (its bytes were read as characters: \x5c78313102efbfbd)
+    await same(`UPDATE lw SET b = overlay(b placing '\\x11' from 1 for 1) WHERE id = 30`);
+    await same(`INSERT INTO lw (id, b) SELECT 32, overlay(b placing '\\xaabb'::bytea from 2) FROM lw WHERE id = 31`);
+    await same(`SELECT id, b, b::text, overlay(b placing '\\x7f' from 1 for 0) FROM lw WHERE id >= 30 ORDER BY id`);
+  });
 });

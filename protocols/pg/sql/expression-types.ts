@@ -345,12 +345,13 @@ export class Typer {
       }
       case 'string_agg':
         return arg(0) === OID.bytea ? OID.bytea : OID.text;
-      // btrim(bytea, bytea) and its kin trim bytes, substr(bytea, ...) cuts them: bytea
+      // btrim(bytea, bytea) and its kin trim bytes, substr(bytea, ...) cuts them, overlay(bytea ...) replaces them: bytea
       case 'btrim':
       case 'ltrim':
       case 'rtrim':
       case 'substr':
       case 'substring':
+      case 'overlay':
         return arg(0) === OID.bytea ? OID.bytea : OID.text;
       case 'percentile_cont':
         return f.args?.[0]?.A_ArrayExpr ? 0 : OID.float8;

@@ -91,7 +91,6 @@ export const FIXED: Record<string, number> = lookup({
   regr_r2: OID.float8,
   cbrt: OID.float8,
   chr: OID.text,
-  overlay: OID.text,
   regexp_match: OID.textArray,
   regexp_matches: OID.textArray,
   jsonb_array_elements: OID.jsonb,
