@@ -485,6 +485,14 @@ export function installPgFunctions(db: Database.Database): void {
     }
     return text;
   });
+  // a cast to jsonb: jsonb's text of it (spacing, keys sorted, the last of duplicate keys), 22P02 as above
+  db.function('__pg_jsonb_in', { deterministic: true }, (x: unknown) => {
+    if (x === null) return null;
+    const text = Buffer.isBuffer(x) ? x.toString('utf8') : String(x);
+    const printed = jsonbText(text);
+    if (printed === null) throw pgFail('22P02', 'invalid input syntax for type json');
+    return printed;
+  });
   // a value of a known type made text as PostgreSQL prints that type (`x::text`, `'a' || x`):
   // booleans true/false (SQLite's text is 1/0), floats without SQLite's '.0' ('-2', '1e+20'),
   // dates and timestamps in full ('2024-02-10 00:00:00' for a timestamp stored as '2024-02-10', a

@@ -159,5 +159,15 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same(`UPDATE lw SET b = overlay(b placing '\\x11' from 1 for 1) WHERE id = 30`);
     await same(`INSERT INTO lw (id, b) SELECT 32, overlay(b placing '\\xaabb'::bytea from 2) FROM lw WHERE id = 31`);
     await same(`SELECT id, b, b::text, overlay(b placing '\\x7f' from 1 for 0) FROM lw WHERE id >= 30 ORDER BY id`);
+    // a json value cast to jsonb is jsonb (its spacing, keys sorted, the last of duplicate keys); it
+    // kept the json text, so js::jsonb::json and a json column's js::jsonb stored the text as written
+    await same(`INSERT INTO lw (id, js) VALUES (33, '{"b":1,  "a":2, "b": 3}')`);
+    await same(`INSERT INTO lw (id, js) SELECT 34, js::jsonb FROM lw WHERE id = 33`);
+    await same(`UPDATE lw SET js = js::jsonb::json WHERE id = 33`);
+    await same(`INSERT INTO lw (id, js) VALUES (35, '{"z":[1,  2], "a":{}}'::jsonb::json)`);
+    await same('SELECT id, js, js::text FROM lw WHERE id >= 33 ORDER BY id');
+    await same(`SELECT '{"b":1, "a":2}'::jsonb = '{"a":2,"b":1}'::jsonb, $1 = '{"a":2,"b":1}'::jsonb`, [
+      '{"b":1,"a":2}',
+    ]);
   });
 });

@@ -24,6 +24,7 @@ import {
 import { rewriteDateArithmetic } from './typed-arithmetic';
 import { textOfKind } from '../text-kinds';
 import { lookup } from '../../../../src/lookup';
+import { jsonbText } from '../../../../src/engine/jsonb';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
@@ -167,9 +168,16 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
     case 'interval':
       return dateCast(x, '__pg_interval', castInterval);
     case 'json':
-    case 'jsonb':
       // text that is no JSON is 22P02, as PostgreSQL's input function says (a literal at analysis)
       return dateCast(x, '__pg_json_in', jsonIn);
+    case 'jsonb':
+      // jsonb is a value, printed with its own spacing, keys sorted, the last of duplicate keys
+      // (`js::jsonb::json` and a json column's `js::jsonb` written to a json column kept the json
+      // text as written)
+      return dateCast(x, '__pg_jsonb_in', (v) => {
+        const text = jsonIn(v);
+        return text === null ? null : (jsonbText(text) ?? text);
+      });
     case 'uuid':
       // checked and printed as PostgreSQL's input does ('x'::uuid passed as it was; an upper-case
       // literal then matched no stored uuid)
@@ -278,7 +286,7 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
     } catch (err) {
       // bad JSON or a bad uuid is refused at once, as PostgreSQL reads a typed literal; a bad date is
       // reported by the function when the statement runs
-      if (fn === '__pg_json_in' || fn === '__pg_uuid') throw err;
+      if (fn === '__pg_json_in' || fn === '__pg_jsonb_in' || fn === '__pg_uuid') throw err;
     }
   }
   // (text read per row in the session's input style, when it is not MDY: '01/02/2024' in DMY,
