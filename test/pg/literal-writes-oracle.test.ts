@@ -170,6 +170,12 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same(`INSERT INTO lw (id, code, t) VALUES (36, 'ab '::char(3), CAST('x  y  ' AS character(5)))`);
     await same(`UPDATE lw SET t = t::char(6) || '|' WHERE id = 36`);
     await same('SELECT id, code, t, length(code) FROM lw WHERE id = 36');
+    // a number with an exponent is a numeric of the digits after the point less the exponent; made
+    // text it was a double's (x1000.0)
+    await same(`INSERT INTO lw (id, t) VALUES (37, 'x' || 1e3)`);
+    await same(`UPDATE lw SET t = t || 1.50e1 || 2e+2 || '/' || 2.5e-1 WHERE id = 37`);
+    await same('SELECT id, t FROM lw WHERE id = 37');
+    await same('SELECT 1e3, 2.5e-1, 2.50e-1 + 1, 1.5e2::text');
     await same(`SELECT '{"b":1, "a":2}'::jsonb = '{"a":2,"b":1}'::jsonb, $1 = '{"a":2,"b":1}'::jsonb`, [
       '{"b":1,"a":2}',
     ]);

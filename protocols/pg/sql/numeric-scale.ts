@@ -46,8 +46,12 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
   if (n.A_Const) {
     if (n.A_Const.ival !== undefined) return 0;
     const f = n.A_Const.fval?.fval;
-    if (f === undefined || /e/i.test(String(f))) return undefined;
-    return /\.(\d*)/.exec(String(f))?.[1].length ?? 0;
+    if (f === undefined) return undefined;
+    // with an exponent, numeric's input keeps the digits after the point less the exponent (1e3 is
+    // 1000, 1.50e1 15.0, 2.5e-1 0.25; as a double's text, 'x' || 1e3 was x1000.0)
+    const m = /^[+-]?\d*(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(String(f));
+    if (!m) return undefined;
+    return Math.max(0, (m[1]?.length ?? 0) - Number(m[2] ?? 0));
   }
   if (n.TypeCast) {
     const mod = castTypmod(n);

@@ -101,7 +101,12 @@ export function shapeKey(sql: string): string {
     }
     // a decimal keeps its count of fraction digits, which is its numeric's display scale
     const frac = /^\d*\.(\d*)$/.exec(m);
-    return frac ? `1.${'5'.repeat(frac[1].length)}` : '1.5e1';
+    if (frac) return `1.${'5'.repeat(frac[1].length)}`;
+    // and one with an exponent the digits after the point less the exponent (2.5e-1 is 0.25, 1e3
+    // 1000: numeric-scale.ts), as a decimal of that many (all of them were one shape, 1.5e1's)
+    const exp = /^\d*(?:\.(\d*))?e([-+]?\d+)$/i.exec(m);
+    const scale = exp ? Math.max(0, (exp[1]?.length ?? 0) - Number(exp[2])) : 0;
+    return scale > 0 ? `1.${'5'.repeat(scale)}` : '1.5e1';
   });
 }
 
