@@ -43,6 +43,8 @@ const dayStart = (y: number, m: number, d: number) =>
 
 /** The first instant PostgreSQL's date and timestamp hold: 4714-11-24 BC, midnight UTC. */
 const MIN_MS = new Date(Date.UTC(2000, 10, 24)).setUTCFullYear(-4713);
+/** JavaScript's last instant, 275760-09-13 00:00 UTC (a Date after it is invalid). */
+const MAX_MS = 8.64e15;
 const DAY_MS = 86_400_000;
 
 /** The zone whose date 'today', 'tomorrow' and 'yesterday' name (the PG session's while its statement is read); null: UTC. */
@@ -246,6 +248,14 @@ export function parseInstant(v: unknown, type: string, fn: string, dropZone = fa
   const zoned = zone ? zonedInstant(zone, wall, type, v) : wall;
   const ms = dropZone ? wall : zoned;
   if (ms < MIN_MS || wall < MIN_MS) pgFail('22008', `${type === 'date' ? 'date' : 'timestamp'} out of range: "${v}"`);
+  // past JavaScript's last instant (275760-09-13) a Date has no fields: the value was stored as
+  // '/0NaN-NaN-NaN'. Past PostgreSQL's last date (5874897-12-31) or timestamp (294276-12-31) it is
+  // 22008 as there; between the two Patina has no form for it (nor one that sorts after 9999)
+  if (!(ms <= MAX_MS) || !(wall <= MAX_MS)) {
+    if (y > (type === 'date' ? 5874897 : 294276))
+      pgFail('22008', `${type === 'date' ? 'date' : 'timestamp'} out of range: "${v}"`);
+    pgFail('0A000', `${type} "${v}" is not supported: Patina's dates and timestamps end at 275760-09-13`);
+  }
   return { ms, us: micros % 1000, tz: zone !== undefined };
 }
 

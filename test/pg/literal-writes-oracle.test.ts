@@ -176,6 +176,17 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same(`UPDATE lw SET t = t || 1.50e1 || 2e+2 || '/' || 2.5e-1 WHERE id = 37`);
     await same('SELECT id, t FROM lw WHERE id = 37');
     await same('SELECT 1e3, 2.5e-1, 2.50e-1 + 1, 1.5e2::text');
+    // a date or timestamp past PostgreSQL's last is its 22008 (it was stored as '/0NaN-NaN-NaN');
+    // a cast to one past JavaScript's last date but not PostgreSQL's is Patina's 0A000, never that text
+    const { patina, postgres } = clients();
+    for (const sql of [
+      `INSERT INTO lw (id, d) VALUES (38, '5874898-01-01')`,
+      `INSERT INTO lw (id, ts) VALUES (38, '294277-01-01 00:00')`,
+      `UPDATE lw SET tz = '294277-01-01 00:00+00' WHERE id = 37`,
+    ])
+      assert.equal(await stateOf(patina, sql), await stateOf(postgres, sql), sql);
+    await same('SELECT count(*) FROM lw WHERE id = 38 OR ts > now() OR tz > now()');
+    assert.equal(await stateOf(patina, `SELECT '5874897-12-31'::date`), '0A000');
     await same(`SELECT '{"b":1, "a":2}'::jsonb = '{"a":2,"b":1}'::jsonb, $1 = '{"a":2,"b":1}'::jsonb`, [
       '{"b":1,"a":2}',
     ]);
