@@ -7,6 +7,7 @@ import { type Tok, joinTokens } from '../../../protocols/pg/sql/tokens';
 import { rewriteArrays } from '../../../protocols/pg/sql/translate/arrays';
 import { rewriteCastCalls, rewriteCasts } from '../../../protocols/pg/sql/translate/casts';
 import { rewriteDateSyntax } from '../../../protocols/pg/sql/translate/date-syntax';
+import { rewriteIntervalFields } from '../../../protocols/pg/sql/translate/interval-fields';
 import { rewriteDivision } from '../../../protocols/pg/sql/translate/division';
 import { rewriteInsertDefaults } from '../../../protocols/pg/sql/translate/insert-defaults';
 import { rewriteNumericAt } from '../../../protocols/pg/sql/translate/exact-order';
@@ -139,9 +140,18 @@ describe('PG translation passes', () => {
   it('date syntax: EXTRACT, typed literals, INTERVAL n unit, AT TIME ZONE UTC only', () => {
     const dates = pass(rewriteDateSyntax);
     assert.equal(
-      dates("SELECT EXTRACT(year FROM d), DATE '2026-01-01', INTERVAL '3' DAY, t AT TIME ZONE 'UTC'"),
-      "SELECT date_part('year', d), '2026-01-01' :: date, '3 day' :: interval, t",
+      dates("SELECT EXTRACT(year FROM d), DATE '2026-01-01', t AT TIME ZONE 'UTC'"),
+      "SELECT date_part('year', d), '2026-01-01' :: date, t",
     );
+    // SQL's interval qualifiers: the value PostgreSQL makes of the literal, a plain interval literal
+    const fields = pass(rewriteIntervalFields);
+    assert.equal(
+      fields(
+        "SELECT INTERVAL '3' DAY, INTERVAL '1.5' DAY, '1:30'::interval MINUTE TO SECOND, CAST('90 minutes' AS interval HOUR)",
+      ),
+      "SELECT '3 days' :: interval, '1 day' :: interval, '00:01:30' :: interval, ('01:00:00' :: interval)",
+    );
+    assert.equal(fields("SELECT x::interval DAY, INTERVAL 'x'"), "SELECT x :: interval DAY, INTERVAL 'x'");
     assert.equal(
       dates("SELECT TIMESTAMP WITH TIME ZONE '2026-01-01 00:00:00+00', t AT TIME ZONE 'Europe/Paris'"),
       "SELECT '2026-01-01 00:00:00+00' :: timestamptz, t AT TIME ZONE 'Europe/Paris'",
