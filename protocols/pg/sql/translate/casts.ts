@@ -77,11 +77,8 @@ function castTo(x: string, type: string, isArray: boolean, mods: number[] = []):
   if (mods.length > 0) {
     // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
-    if (type === 'varchar' || type === 'character varying') return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
-    // char(n) is kept without its trailing spaces, as a char(n) column keeps it (and as PostgreSQL
-    // drops them where it is made text or varchar: 'ab '::char(3) written to a varchar column was 'ab ')
-    if (type === 'char' || type === 'character' || type === 'bpchar')
-      return `rtrim(substr(CAST(${x} AS TEXT), 1, ${mods[0]}), ' ')`;
+    if (['varchar', 'character varying', 'char', 'character', 'bpchar'].includes(type))
+      return `substr(CAST(${x} AS TEXT), 1, ${mods[0]})`;
     // interval(0): its seconds rounded to that many digits
     if (type === 'interval' && mods.length === 1 && mods[0] < 6)
       return `__pg_round_interval(${castTo(x, type, false)}, ${mods[0]})`;
