@@ -29,8 +29,9 @@ const RESTART_FRAMES = 16384;
  * the WAL and the database file there: every ~200 one-row writes, one write held the thread for
  * milliseconds (two thirds of the mean cost of a COMMIT, measured). Here the writer's automatic
  * checkpoints are off and this thread runs PASSIVE ones after every EVERY_COMMITS commits or
- * EVERY_MS, and makes the WAL start over once it holds RESTART_FRAMES (see checkpoint-worker.ts); when
- * the writer's lock is never free for it, the writer is held back for that moment.
+ * EVERY_MS, and makes the WAL start over once it holds RESTART_FRAMES (see checkpoint-worker.ts): with
+ * a `hold`, the writer is held back for that moment (never made to wait inside SQLite, where a slow
+ * disk made its busy timeout run out); without, the thread takes the lock when it finds it free.
  * Durability does not change: a commit is in the WAL before it is acknowledged either way.
  */
 export class Checkpointer {
@@ -49,7 +50,7 @@ export class Checkpointer {
     this.#writer = writer;
     this.#hold = hold;
     this.#worker = new Worker(path.join(__dirname, 'checkpoint-worker.js'), {
-      workerData: { path: file, restartFrames: RESTART_FRAMES },
+      workerData: { path: file, restartFrames: RESTART_FRAMES, held: hold !== null },
     });
     this.#worker.unref();
     this.#worker.on('message', (m: { large?: boolean }) => {
