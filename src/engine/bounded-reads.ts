@@ -7,6 +7,7 @@ import { prepareRead, readErrorKind } from './read-job';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
 import { Lru } from '../lru';
+import { declaredType } from './schema/stored-types';
 
 interface Bounded {
   stmt: Database.Statement;
@@ -244,5 +245,5 @@ export class BoundedReads {
 }
 
 function columnsOf(stmt: Database.Statement): ColumnInfo[] {
-  return stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
+  return stmt.columns().map((c) => ({ name: c.name, declType: declaredType(c.type) }));
 }

@@ -5,6 +5,7 @@ import { significant, tokenize } from './sql-text';
 import { type SqlParams, narrowInteger, rowToJson } from './values';
 import { secondsSince } from './elapsed';
 import { PatinaError } from '../errors';
+import { declaredType } from './schema/stored-types';
 
 /** A batch is also cut once it has taken this long to fill, so slow rows go out as they come. */
 const BATCH_MS = 50;
@@ -96,7 +97,7 @@ export class ReadJob {
     this.time = secondsSince(t0);
     // Columns after the first step: a connection whose schema was stale re-prepares the statement
     // there (a reload may have added columns that `SELECT *` now returns).
-    this.columns = stmt.columns().map((c) => ({ name: c.name, declType: c.type }));
+    this.columns = stmt.columns().map((c) => ({ name: c.name, declType: declaredType(c.type) }));
   }
 
   /** Steps for one batch; says whether the result is exhausted. */

@@ -7,6 +7,7 @@ import { secondsSince } from './elapsed';
 import { shareLiterals } from './literals';
 import { type PinnedClock, withClock } from './micro-clock';
 import { Lru } from '../lru';
+import { declaredType } from './schema/stored-types';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -630,7 +631,8 @@ const COLUMNS = new WeakMap<Database.Statement, ColumnInfo[]>();
 
 function columnsOf(st: Database.Statement): ColumnInfo[] {
   let columns = COLUMNS.get(st);
-  if (!columns) COLUMNS.set(st, (columns = st.columns().map((c) => ({ name: c.name, declType: c.type }))));
+  if (!columns)
+    COLUMNS.set(st, (columns = st.columns().map((c) => ({ name: c.name, declType: declaredType(c.type) }))));
   return columns;
 }
 

@@ -153,8 +153,8 @@ function rowExpression(
     let n = columns.indexOf(col.name);
     if (n < 0) {
       n = columns.push(col.name) - 1;
-      const t = col.type.toUpperCase();
-      const affinity = affinityOf(col.type);
+      const t = col.storedType.toUpperCase();
+      const affinity = affinityOf(col.storedType);
       // INTEGER and NUMERIC affinity store a whole REAL as INTEGER; REAL affinity keeps it REAL
       wholeAs.push(
         /REAL|FLOA|DOUB/.test(t) && !t.includes('INT') ? 'real' : affinity === 'numeric' ? 'integer' : 'any',
@@ -872,7 +872,7 @@ function equality(
   if (!column || /\bCOLLATE\b/i.test(column.definition)) return null;
   const value = literalValue(toks, val, params);
   if (value === undefined) return null;
-  const affinity = affinityOf(column.type);
+  const affinity = affinityOf(column.storedType);
   const numeric = typeof value === 'number' || typeof value === 'bigint';
   if (affinity === 'numeric' ? !numeric : affinity === 'text' ? typeof value !== 'string' : false) return null;
   return { occ, column: column.name, value, values: [value] };

@@ -4,7 +4,7 @@ import { runCli } from '../helpers/cli';
 import { openStream, request } from '../helpers/http';
 import { type Event, changes, untilChange } from '../helpers/subscriptions';
 
-const SCHEMA = 'CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT, score REAL);\n';
+const SCHEMA = 'CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT, score REAL, doc JSONB);\n';
 
 /** POST raw JSON text, as a client writes it (JSON.stringify cannot tell 5 from 5.0). */
 const post = (agent: AgentProcess, path: string, text: string) =>
@@ -67,6 +67,33 @@ describe('parameters bind with the type their JSON spelling says', () => {
       'real',
     ]);
     assert.deepEqual(await row(agent, '"SELECT name FROM users WHERE id = 11"'), ['2.5']);
+  });
+
+  it("a JSON document that is a number is stored as its text, in a subscription's change too", async () => {
+    // JSONB had SQLite's NUMERIC affinity: "1.50" was stored as the REAL 1.5, "12345678901234567890"
+    // as 12345678901234567000
+    const s = await openStream(agent.http, 'POST', '/v1/subscriptions', '"SELECT id, doc FROM users WHERE id >= 30"');
+    await s.until((e) => e.some((x) => 'eoq' in (x as Event)));
+    const w = await post(
+      agent,
+      '/v1/transactions',
+      `[["INSERT INTO users (id, doc) VALUES (30, ?), (31, ?), (32, '1e2'), (33, ?)", ["1.50", "12345678901234567890", 5]]]`,
+    );
+    assert.equal(w.status, 200, w.text);
+    const r = await post(agent, '/v1/queries', '"SELECT id, doc, typeof(doc) FROM users WHERE id >= 30 ORDER BY id"');
+    const rows = r.lines.filter((l) => 'row' in (l as Event)).map((l) => (l as { row: [number, unknown[]] }).row[1]);
+    assert.deepEqual(rows, [
+      [30, '1.50', 'text'],
+      [31, '12345678901234567890', 'text'],
+      [32, '1e2', 'text'],
+      [33, '5', 'text'],
+    ]);
+    await untilChange(s, 4);
+    assert.deepEqual(
+      changes(s.events).map((c) => c[2]),
+      rows.map((x) => x.slice(0, 2)),
+    );
+    s.close();
   });
 
   it("SQLite's ?NNN placeholders take their values from the array, repeated and in any order", async () => {

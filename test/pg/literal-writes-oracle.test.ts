@@ -4,12 +4,17 @@
 // read with its column's type as Bind reads a parameter. What lands must be what PostgreSQL 15 stores
 // for the same text, for every column type, and the errors the literal would raise stay its errors.
 import assert from 'node:assert/strict';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
+
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
 
 const SCHEMA = `CREATE TABLE lw (
   id BIGINT NOT NULL PRIMARY KEY, n BIGINT, big BIGINT, f DOUBLE PRECISION, amount NUMERIC(10,2), t TEXT,
   code VARCHAR(5), ok BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, j JSONB, js JSON, b BYTEA, u UUID,
-  iv INTERVAL, nums BIGINT[], tags TEXT[]);`;
+  iv INTERVAL, nums BIGINT[], tags TEXT[]);
+CREATE TABLE jn (id BIGINT NOT NULL PRIMARY KEY, js JSON, jb JSONB, nm NAME);`;
 
 const COLUMNS = 'id, n, big, f, amount, t, code, ok, d, ts, tz, j, js, b, u, iv, nums, tags';
 
@@ -186,5 +191,46 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same(`SELECT '{"b":1, "a":2}'::jsonb = '{"a":2,"b":1}'::jsonb, $1 = '{"a":2,"b":1}'::jsonb`, [
       '{"b":1,"a":2}',
     ]);
+  });
+
+  it('a json, jsonb or name column whose whole value is a number keeps it as PostgreSQL does', async () => {
+    // SQLite gave the declared types JSON, JSONB and NAME NUMERIC affinity: '1.50' was stored as the
+    // REAL 1.5, '12345678901234567890' lost digits, '1e2' was 100 and '-0' 0, in every write form
+    const values = ['1.50', '12345678901234567890', '1e2', '-0', '[1.50]', ' 7 ', '1.0e-2', '007'];
+    const json = (v: string) => (v === '007' ? '"007"' : v);
+    let id = 100;
+    for (const v of values) {
+      await same(`INSERT INTO jn (id, js, jb, nm) VALUES (${id++}, '${json(v)}', '${json(v)}', '${v}')`);
+      await same('INSERT INTO jn (id, js, jb, nm) VALUES ($1, $2, $3, $4)', [id++, json(v), json(v), v]);
+      await same(`INSERT INTO jn (id) VALUES (${id})`);
+      await same(`UPDATE jn SET js = '${json(v)}', jb = '${json(v)}', nm = '${v}' WHERE id = ${id++}`);
+      await same(`INSERT INTO jn (id) VALUES (${id})`);
+      await same('UPDATE jn SET js = $1, jb = $2, nm = $3 WHERE id = $4', [json(v), json(v), v, id++]);
+    }
+    // COPY FROM reads them as an INSERT does, COPY TO prints them as PostgreSQL does
+    const copied: string[] = [];
+    for (const c of [clients().patina, clients().postgres]) {
+      const query = <T>(s: T): T => (c as unknown as { query<U>(s: U): U }).query(s);
+      await pipeline(
+        Readable.from([
+          Buffer.from('200\t1.50\t1.50\t1.50\n201\t12345678901234567890\t1e2\t-0\n202\t[1.50]\t-0\t1e2\n'),
+        ]),
+        query(copyStreams.from('COPY jn (id, js, jb, nm) FROM STDIN')),
+      );
+      const out: Buffer[] = [];
+      for await (const chunk of query(copyStreams.to('COPY (SELECT * FROM jn ORDER BY id) TO STDOUT')))
+        out.push(chunk as Buffer);
+      copied.push(Buffer.concat(out).toString());
+    }
+    assert.equal(copied[0], copied[1]);
+    assert.match(copied[0], /^200\t1\.50\t1\.50\t1\.50$/m);
+    await same('SELECT id, js, jb, nm, js::text, jb::text, nm::text FROM jn ORDER BY id');
+    // jsonb's operators over them: numeric's equality and order, the elements, the text
+    await same(`SELECT id, jb = '1.5', jb <> '[1.5]', jb @> '1.5', jb <@ '[1.5]', jsonb_typeof(jb), jb #>> '{}',
+      jb || '[2]', js::jsonb, jb::text = '1.50' FROM jn WHERE id >= 200 ORDER BY id`);
+    await same(`SELECT id FROM jn WHERE jb = '1.5' ORDER BY id`);
+    await same('SELECT id FROM jn WHERE jb = $1 ORDER BY id', ['[1.5]']);
+    await same(`SELECT id FROM jn WHERE jb = '100' OR jb = '12345678901234567890' OR nm = '1.50' ORDER BY id`);
+    await same(`SELECT js -> 0, js ->> 0, json_typeof(js) FROM jn WHERE id = 202`);
   });
 });

@@ -12,6 +12,7 @@ import { sqlStateError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
 import { arrayElements } from '../types/array';
 import { declaredElementKind } from '../types/element-kind';
+import { paramValue } from '../types/values';
 import { OID, TYPE_DISPLAY, declaredModifier, oidOfDeclType, timePrecisionOf } from '../types/oids';
 import { type CopyOptions, forcedColumns } from './statement';
 import { lookup } from '../../../src/lookup';
@@ -307,6 +308,9 @@ export function columnConverters(
         throw sqlStateError('22P02', `invalid input syntax for type boolean: "${s}"`);
       };
     }
+    // JSON read as an INSERT reads it: checked (22P02), a jsonb as jsonb's text ('1e2' is 100, keys
+    // sorted); it was stored as sent, so `jb = '100'` missed a copied 1e2 and bad JSON was kept
+    if (oid === OID.json || oid === OID.jsonb) return (s: string) => paramValue(Buffer.from(s, 'utf8'), oid, 0, 0);
     if (/blob|bytea/.test(t)) {
       return (s: string) => {
         if (!s.startsWith('\\x')) return Buffer.from(s, 'utf8');

@@ -65,6 +65,7 @@ import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { parseTree } from './parse';
+import { declaredType } from '../../../src/engine/schema/stored-types';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
@@ -611,7 +612,7 @@ export class Analyzer {
           const t = typed?.[i];
           const p = parsed?.[i];
           // a set operation's column is typed by all its branches (SQLite declares the first one's)
-          const declType = p?.setop ? null : c.type;
+          const declType = p?.setop ? null : declaredType(c.type);
           return {
             name: p?.name ?? t?.name ?? pgColumnName(c.name, sql),
             declType,

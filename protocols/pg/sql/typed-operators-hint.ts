@@ -261,8 +261,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && numericHint) ||
     // and a double's (`f + 'NaN'::float8`, `sum(f)`: SQLite's read the NaN text as 0)
     ((arithmetic || sum || negation) && floatHint) ||
-    // jsonb ordered by jsonb's order
-    (jsonbHint && sig.some((x) => x.type === 'op' && /^[<>]=?$/.test(x.text))) ||
+    // jsonb ordered by jsonb's order, and equal as jsonb is (a stored 1.50 = '1.5')
+    (jsonbHint && sig.some((x) => x.type === 'op' && /^(?:[<>]=?|=|<>|!=)$/.test(x.text))) ||
     // bytea's LIKE matches bytes
     (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
     // and its || joins bytes (SQLite's made text of the blobs: a byte that is no UTF-8 became U+FFFD)

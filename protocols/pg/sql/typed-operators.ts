@@ -93,7 +93,7 @@ const isInfinityText = (s: string) => /^\s*[+-]?inf(inity)?\s*$/i.test(s);
 
 /** The prefix operators that are SQLite functions (translate/typed-arithmetic.ts calls them). */
 const PREFIX_CALLS: Record<string, string> = lookup({ '@': 'abs', '|/': 'sqrt', '||/': 'cbrt' });
-/** Whether `a < b` compares jsonb: one side jsonb, the other jsonb or read as it (an untyped literal or parameter). */
+/** Whether `a < b` (or `a = b`) compares jsonb: one side jsonb, the other jsonb or read as it (an untyped literal or parameter). */
 function ordersJsonb(typer: Typer, a: Node, b: Node, declared: number[]): boolean {
   const [l, r] = [typer.type(a), typer.type(b)];
   return (l === OID.jsonb && (r === OID.jsonb || untyped(b, declared))) || (r === OID.jsonb && untyped(a, declared));
@@ -930,8 +930,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       // comparison in PostgreSQL (SQLite compared the texts)
       const err = noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr));
       throw placed(() => err, e.location);
-    } else if (/^[<>]=?$/.test(op) && ordersJsonb(typer, e.lexpr, e.rexpr, declared)) {
-      // jsonb ordered as jsonb orders (objects above arrays above scalars, ...), not by its text
+    } else if (/^(?:[<>]=?|=|<>|!=)$/.test(op) && ordersJsonb(typer, e.lexpr, e.rexpr, declared)) {
+      // jsonb ordered as jsonb orders (objects above arrays above scalars, ...), not by its text, and
+      // equal as jsonb is: numbers by value (a stored '1.50' = '1.5', '[1e2]' = '[100]')
       out.set(e.location, 'ord-jsonb');
     } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
       // intervals compare by their length ('1 day' = '24 hours'), not their text

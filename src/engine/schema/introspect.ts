@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { significant, tokenize, unquoteIdentifier } from '../sql-text';
+import { declaredType } from './stored-types';
 import { type ColumnDef, type IndexDef, type Schema, type TableDef, isInternalName } from './model';
 
 const CONSTRAINT_WORDS = new Set(['CONSTRAINT', 'PRIMARY', 'UNIQUE', 'CHECK', 'FOREIGN']);
@@ -61,7 +62,8 @@ export function introspect(db: Database.Database, where: Where = () => ({ file: 
     }[];
     const columns: ColumnDef[] = info.map((c) => ({
       name: c.name,
-      type: c.type,
+      type: declaredType(c.type),
+      storedType: c.type,
       notNull: c.notnull === 1,
       defaultSql: c.dflt_value,
       pk: c.pk,

@@ -5,6 +5,7 @@ import { PatinaError } from '../../errors';
 import { firstKeyword, significant, splitStatements, tokenize, unquoteIdentifier } from '../sql-text';
 import { ACCEPTED_TYPES, isAcceptedType } from './column-types';
 import { introspect } from './introspect';
+import { withTextStorage } from './stored-types';
 import { type Schema, isInternalName } from './model';
 
 /** The .sql files named by schema_paths: files as given, folders' *.sql files in name order. */
@@ -98,8 +99,10 @@ export function loadSchema(paths: string[]): Schema {
             `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`,
           );
         }
+        // a JSON, JSONB or NAME column is created with TEXT affinity (stored-types.ts)
+        const sql = d.kind === 'table' ? withTextStorage(st.sql) : st.sql;
         try {
-          mem.exec(st.sql);
+          mem.exec(sql);
         } catch (err) {
           throw new PatinaError(
             'user',
@@ -108,7 +111,7 @@ export function loadSchema(paths: string[]): Schema {
         }
         if (d.kind === 'table') {
           where.set(d.name, { file, line: st.line });
-          statementOf.set(d.name, st.sql);
+          statementOf.set(d.name, sql);
         }
       }
     }

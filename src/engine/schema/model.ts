@@ -1,8 +1,13 @@
 /** A column of a schema table, as SQLite reports it. */
 export interface ColumnDef {
   name: string;
-  /** Declared type, as written ('' when none). */
+  /** Declared type, as the schema file wrote it ('' when none). */
   type: string;
+  /**
+   * The type SQLite was given, which sets the column's affinity: `type`, but `JSON TEXT` for JSON
+   * (and JSONB, NAME) in a table created since they are stored as text (stored-types.ts).
+   */
+  storedType: string;
   notNull: boolean;
   /** Default expression text, or null. */
   defaultSql: string | null;
