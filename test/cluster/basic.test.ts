@@ -8,7 +8,9 @@ describe('replication between three agents', function () {
   this.timeout(90_000);
   let c: TestCluster;
   before(async () => {
-    c = await TestCluster.start(3, { schema: SCHEMA });
+    c = await TestCluster.start(3, {
+      schema: `${SCHEMA}\nCREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, doc JSONB, nm NAME);\n`,
+    });
     await eventually('every agent sees two alive peers', 15_000, async () => {
       const ms = await Promise.all(c.nodes.map((n) => members(n.http)));
       return ms.every((m) => m.length === 2 && m.every((x) => x.state === 'alive')) || JSON.stringify(ms);
@@ -40,6 +42,21 @@ describe('replication between three agents', function () {
       if (seen.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
     assert.deepEqual(seen, [['merged']]);
+  });
+
+  it('replicates a JSON document or name that is a number as its text, identical on every agent', async () => {
+    // JSONB and NAME had SQLite's NUMERIC affinity: '1.50' was the REAL 1.5 on every agent
+    const [a, b, cc] = c.nodes;
+    await exec(a.http, [
+      ['INSERT INTO docs (id, doc, nm) VALUES (1, ?, ?), (2, ?, ?)', ['1.50', '007', '12345678901234567890', '1e2']],
+    ]);
+    await exec(b.http, [['UPDATE docs SET doc = ? WHERE id = 2', ['[1.50]']]]);
+    await converged(c.nodes, ['docs']);
+    for (const n of [a, b, cc])
+      assert.deepEqual(await rows(n.http, 'SELECT id, doc, typeof(doc), nm FROM docs ORDER BY id'), [
+        [1, '1.50', 'text', '007'],
+        [2, '[1.50]', 'text', '1e2'],
+      ]);
   });
 
   it('converges concurrent conflicting updates to identical tables; updates of different columns both survive', async () => {
