@@ -449,6 +449,44 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     }
   });
 
+  it("U&'' strings and U&\"\" names with their escapes (and UESCAPE), E'' escapes of bytes; what PostgreSQL's scanner refuses is its error (U& was a column \"U\")", async () => {
+    for (const sql of [
+      String.raw`SELECT U&'d\0061t\+000061', U&'\0041' AS a, U&'a\\b', U&'it''s', U&'\D83D\DE00'`,
+      "SELECT U&'d!0061t!+000061' UESCAPE '!', u&'x#0041' uescape '#'",
+      String.raw`SELECT U&"i\0064", U&"n!0061me" UESCAPE '!' FROM customers WHERE name = U&'\0041pple' ORDER BY 1`,
+      String.raw`SELECT E'\xc3\xa9', E'\303\251', E'\u00e9', E'\U0001F600', E'\uD83D\uDE00', E'a\tb', E'it\'s', E'\q'`,
+    ])
+      await same(sql);
+    for (const sql of [
+      String.raw`SELECT U&'\0000'`,
+      String.raw`SELECT U&'\D800'`,
+      String.raw`SELECT U&'\00'`,
+      "SELECT U&'x' UESCAPE 'ab'",
+      "SELECT U&'x' UESCAPE '+'",
+      String.raw`SELECT E'\0'`,
+      String.raw`SELECT E'\377'`,
+      String.raw`SELECT E'\xc3'`,
+      String.raw`SELECT E'\u00'`,
+      String.raw`SELECT E'\uD800'`,
+    ]) {
+      const p = await message(patina, sql);
+      assert.equal(p, await message(postgres, sql), sql);
+      assert.notEqual(p, 'ran', sql);
+    }
+  });
+
+  it("a bit-string constant (B'101', X'1F') is 0A000 naming it, a bad digit PostgreSQL's 22P02 (it was 42704 type \"b\" does not exist)", async () => {
+    for (const sql of [`SELECT B'101'`, `SELECT X'1F'::int`, `SELECT id FROM customers WHERE B'1' IS NOT NULL`]) {
+      assert.equal(await message(postgres, sql), 'ran', sql);
+      assert.match(await message(patina, sql), /^0A000 bit-string constants \([BX]'[01F]+'\) are not supported/, sql);
+    }
+    for (const sql of [`SELECT B'12'`, `SELECT X'1G'`]) {
+      const p = await message(patina, sql);
+      assert.equal(p, await message(postgres, sql), sql);
+      assert.match(p, /^22P02 /);
+    }
+  });
+
   it('encode, decode and the SHA-2 digests of bytea; text cast to bytea; div()', async () => {
     for (const sql of [
       "SELECT encode('abc'::bytea, 'hex'), encode('abc'::bytea, 'base64'), encode('\\x610162005c'::bytea, 'escape')",

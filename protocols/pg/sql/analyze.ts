@@ -51,6 +51,7 @@ import { mayHaveTypedOperators } from './typed-operators-hint';
 import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
+import { bitStringRefusal } from './bit-strings';
 import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
 import { selectsNothing } from './translate/empty-select';
 import { checkBareFunctionCalls } from './bare-functions';
@@ -501,6 +502,9 @@ export class Analyzer {
     } catch (err) {
       throw syntaxError(text, err, tokens) ?? err;
     }
+    // B'101', X'1F': PostgreSQL's bit strings, which Patina has no values of (sql/bit-strings.ts)
+    const bits = bitStringRefusal(sig);
+    if (bits) throw bits;
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
     // a quoted name of another case than every name it could mean is PostgreSQL's 42703 or 42P01

@@ -16,6 +16,8 @@ export interface PgToken {
   scalarFrom?: boolean;
 }
 
+import { escapeStringValue, unicodeStringValue } from './string-escapes';
+
 const OP_CHARS = '+-*/<>=~!@#%^&|`?';
 
 /**
@@ -46,32 +48,32 @@ export function lexPg(sql: string): PgToken[] {
       }
       out.push({ type: 'comment', text: sql.slice(start, i) });
     } else if ((c === 'E' || c === 'e') && sql[i + 1] === "'") {
+      // its escapes read as PostgreSQL reads them; a string it refuses stays as written, for its parser to refuse
       i += 2;
-      let s = '';
-      while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'")) {
-        if (sql[i] === "'") (s += "'"), (i += 2);
-        else if (sql[i] === '\\' && i + 1 < n) {
-          const e = sql[i + 1];
-          i += 2;
-          const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' };
-          if (e in simple) s += simple[e];
-          else if (e === 'x' && /[0-9a-fA-F]/.test(sql[i] ?? '')) {
-            const m = /^[0-9a-fA-F]{1,2}/.exec(sql.slice(i))![0];
-            s += String.fromCharCode(parseInt(m, 16));
-            i += m.length;
-          } else if (e === 'u' || e === 'U') {
-            const len = e === 'u' ? 4 : 8;
-            s += String.fromCodePoint(parseInt(sql.slice(i, i + len), 16));
-            i += len;
-          } else if (/[0-7]/.test(e)) {
-            const m = /^[0-7]{0,2}/.exec(sql.slice(i))![0];
-            s += String.fromCharCode(parseInt(e + m, 8));
-            i += m.length;
-          } else s += e;
-        } else s += sql[i++];
-      }
+      while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'")) i += sql[i] === '\\' || sql[i] === "'" ? 2 : 1;
+      const value = escapeStringValue(sql.slice(start + 2, Math.min(i, n)));
       i++;
-      out.push({ type: 'string', text: quoteString(s) });
+      out.push({ type: 'string', text: value === null ? sql.slice(start, Math.min(i, n)) : quoteString(value) });
+    } else if ((c === 'U' || c === 'u') && sql[i + 1] === '&' && (sql[i + 2] === "'" || sql[i + 2] === '"')) {
+      // U&'d\0061t' and U&"n\0061me", with an escape character of their own after UESCAPE
+      const quote = sql[i + 2];
+      i += 3;
+      while (i < n && !(sql[i] === quote && sql[i + 1] !== quote)) i += sql[i] === quote ? 2 : 1;
+      const body = sql.slice(start + 3, Math.min(i, n));
+      i++;
+      const uescape = /^\s*UESCAPE\s*'((?:[^']|'')*)'/i.exec(sql.slice(i));
+      if (uescape) i += uescape[0].length;
+      const value = unicodeStringValue(body, quote, uescape ? uescape[1].split("''").join("'") : '\\');
+      const text = sql.slice(start, Math.min(i, n));
+      if (value === null) out.push({ type: quote === "'" ? 'string' : 'quoted', text });
+      else if (quote === "'") out.push({ type: 'string', text: quoteString(value) });
+      else out.push({ type: 'quoted', text: `"${value.split('"').join('""')}"` });
+    } else if ((c === 'B' || c === 'b' || c === 'X' || c === 'x') && sql[i + 1] === "'") {
+      // a bit-string constant, kept as written (a string token whose text is no SQLite string: see bitStringToken)
+      i += 2;
+      while (i < n && sql[i] !== "'") i++;
+      i++;
+      out.push({ type: 'string', text: sql.slice(start, Math.min(i, n)) });
     } else if (c === "'") {
       i++;
       while (i < n && !(sql[i] === "'" && sql[i + 1] !== "'")) i += sql[i] === "'" ? 2 : 1;
@@ -160,4 +162,9 @@ export function maxParam(tokens: PgToken[]): number {
   let m = 0;
   for (const t of tokens) if (t.type === 'param') m = Math.max(m, Number(t.text.slice(1)));
   return m;
+}
+
+/** Whether a string token is a bit-string constant (B'101', X'1F'), which the lexer keeps as written. */
+export function bitStringToken(t: PgToken): boolean {
+  return t.type === 'string' && /^[bBxX]'/.test(t.text);
 }

@@ -218,11 +218,14 @@ function fromFunctionNames(n: Node, out: Set<string>): Set<string> {
  * text): the position is then taken back to the statement as written, its tokens joined as they came.
  */
 export function syntaxError(sql: string, err: unknown, tokens?: readonly PgToken[]): PatinaError | null {
-  const details = (err as { sqlDetails?: { cursorPosition?: number } } | null)?.sqlDetails;
+  const details = (err as { sqlDetails?: { cursorPosition?: number; fileName?: string } } | null)?.sqlDetails;
   if (!details) return null;
   const message = (err as Error).message;
+  const code = scannerCode(message, details.fileName);
+  // (the encoding's refusal has no position)
+  if (code === '22021') return pgError(code, message);
   const chars = details.cursorPosition;
-  if (typeof chars !== 'number' || chars < 0) return withHint(pgError('42601', message));
+  if (typeof chars !== 'number' || chars < 0) return withHint(pgError(code ?? '42601', message));
   // (the parser counts characters; the position is carried as an index into the JS string)
   let at = [...sql].slice(0, chars).join('').length;
   if (tokens) {
@@ -235,7 +238,18 @@ export function syntaxError(sql: string, err: unknown, tokens?: readonly PgToken
     }
     at = written + Math.max(0, at - inText);
   }
-  return withHint(pgErrorAt('42601', message, at));
+  return withHint(pgErrorAt(code ?? '42601', message, at));
+}
+
+/**
+ * The SQLSTATE of a refusal by PostgreSQL's scanner that is no syntax error: an E'' string of
+ * bytes that are no UTF-8 (E'\\0', E'\\377') is 22021, a short \\u escape in one 22025 (a U&''
+ * string's is 42601, from the parser).
+ */
+function scannerCode(message: string, file: string | undefined): string | null {
+  if (message.startsWith('invalid byte sequence for encoding')) return '22021';
+  if (message === 'invalid Unicode escape' && file === 'scan.l') return '22025';
+  return null;
 }
 
 /** The HINTs PostgreSQL's grammar gives with its refusals (the parser's error carries none). */
