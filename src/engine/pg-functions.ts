@@ -1,4 +1,5 @@
 import { hiddenName } from './sql-text';
+import { qualifyInterval } from './interval-qualifier';
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
@@ -627,6 +628,10 @@ export function installPgFunctions(db: Database.Database): void {
     typeof x === 'number' ? computedNumeric(x) : (x as number),
   );
   db.function('__pg_interval_time', { deterministic: true }, (x: unknown) => intervalTime(x));
+  // x::interval hour, CAST(x AS interval day to second(0)) of a column or parameter
+  db.function('__pg_interval_fields', { deterministic: true }, (x: unknown, last: unknown, p: unknown) =>
+    qualifyInterval(x, String(last), p === null ? null : Number(p)),
+  );
   db.function('__pg_round_interval', { deterministic: true }, (x: unknown, digits: unknown) =>
     roundInterval(x, Number(digits)),
   );

@@ -1057,8 +1057,20 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       "SELECT '1 day 02:03'::interval day to hour, CAST('90 minutes' AS interval hour), interval '1 year 2 months 3 days' year",
       "SELECT interval(0) '1.7 seconds', interval '1.7' second(0), '1.234 sec'::interval(2), interval '-1.5 hours' hour",
       "SELECT id, placed_at + interval '1' day, placed_at - interval '90' minute FROM orders ORDER BY id",
+      // of a computed value, a column or a parameter: cut per row (SQLite read the qualifier as an alias, uncut)
+      "SELECT id, (placed_at - '2024-01-28 07:29:13.75'::timestamp)::interval hour AS h, CAST(placed_at - '2023-02-28 07:29:13.75' AS interval day to hour) FROM orders ORDER BY id",
+      "SELECT (placed_at - '2024-02-28 07:29:13.75')::interval minute, (placed_at - '2024-02-28 07:29:13.75')::interval year, (placed_at - '2024-02-28 07:29:13.75')::interval minute to second(0) FROM orders ORDER BY id",
+      "SELECT (id * 12)::text::interval hour, (id * 90)::text::interval minute to second, ('2 days ' || id || ':30:15')::interval day FROM orders ORDER BY id",
     ])
       await same(sql);
+    for (const [sql, params] of [
+      [
+        'SELECT $1::interval minute, CAST($1 AS interval day to second(0)), $2::interval hour',
+        ['1 day 02:03:04.5', null],
+      ],
+      ["SELECT id FROM orders WHERE $1::interval hour = interval '26 hours' ORDER BY id", ['1 day 2 hours 3 minutes']],
+    ] as [string, unknown[]][])
+      await same(sql, params);
     const codes = await Promise.all(
       [patina, postgres].map((c) =>
         c.query("SELECT interval 'x' day").then(

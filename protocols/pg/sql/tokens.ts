@@ -1,6 +1,7 @@
 // Tokens as the translation passes (sql/translate/) see them: tests of one token, matching
 // brackets, where an operand starts and ends, a type name after `::`, and tokens joined back into SQL.
 import { type PgToken, identName, lexPg } from './lexer';
+import { INTERVAL_FIELDS } from '../../../src/engine/interval-qualifier';
 
 /** A lexer token, or a group of tokens already rewritten into one piece of text. */
 export type Tok = PgToken | { type: 'group'; text: string };
@@ -137,7 +138,10 @@ const MULTIWORD_TYPES: [string[], string][] = [
 ];
 
 /** Reads a type name at toks[i] (after '::'): returns the name, its modifiers (`numeric(10, 2)`) and the index after it. */
-export function readType(toks: Tok[], i: number): { name: string; isArray: boolean; end: number; mods: number[] } {
+export function readType(
+  toks: Tok[],
+  i: number,
+): { name: string; isArray: boolean; end: number; mods: number[]; fields?: { first: string; last: string } } {
   if (isWord(toks[i], 'PG_CATALOG') && isPunct(toks[i + 1], '.')) i += 2;
   let name = toks[i] ? (toks[i].type === 'quoted' ? identName(toks[i] as PgToken) : toks[i].text.toLowerCase()) : '';
   let end = i + 1;
@@ -163,12 +167,43 @@ export function readType(toks: Tok[], i: number): { name: string; isArray: boole
       }
     }
   }
+  // interval's qualifier (`interval hour`, `interval minute to second(0)`): its fields, its precision a modifier
+  let fields: { first: string; last: string } | undefined;
+  const q = name === 'interval' && mods.length === 0 ? intervalQualifier(toks, end) : null;
+  if (q) {
+    fields = { first: q.first, last: q.last };
+    if (q.precision !== null) mods.push(q.precision);
+    end = q.end;
+  }
   let isArray = false;
   while (isPunct(toks[end], '[') && isPunct(toks[end + 1], ']')) {
     isArray = true;
     end += 2;
   }
-  return { name, isArray, end, mods };
+  return { name, isArray, end, mods, ...(fields ? { fields } : {}) };
+}
+
+/** SQL's interval qualifier at toks[i] (`hour`, `day to second(3)`): its fields and precision and the index after it; null when none is there. */
+export function intervalQualifier(
+  toks: Tok[],
+  i: number,
+): { first: string; last: string; precision: number | null; end: number } | null {
+  const field = (k: number) => (isWord(toks[k]) ? toks[k].text.toUpperCase() : '');
+  const first = field(i);
+  if (!INTERVAL_FIELDS.includes(first)) return null;
+  let last = first;
+  let end = i + 1;
+  if (isWord(toks[end], 'TO') && INTERVAL_FIELDS.includes(field(end + 1))) {
+    last = field(end + 1);
+    end += 2;
+    if (INTERVAL_FIELDS.indexOf(last) <= INTERVAL_FIELDS.indexOf(first)) return null; // (PostgreSQL's syntax error stays SQLite's)
+  }
+  let precision: number | null = null;
+  if (last === 'SECOND' && isPunct(toks[end], '(') && toks[end + 1]?.type === 'number' && isPunct(toks[end + 2], ')')) {
+    precision = Number(toks[end + 1].text);
+    end += 3;
+  }
+  return { first, last, precision, end };
 }
 
 /** Index of the '(' matching the ')' at out[j], scanning back. */

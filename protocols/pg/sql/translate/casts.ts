@@ -67,13 +67,23 @@ const ABSENT_TYPES = new Set([
 ]);
 
 /** SQLite spelling of a PostgreSQL cast of `x` to `type` (lower case, no schema) with its modifiers. */
-function castTo(x: string, type: string, isArray: boolean, mods: number[] = []): string {
+function castTo(
+  x: string,
+  type: string,
+  isArray: boolean,
+  mods: number[] = [],
+  fields?: { first: string; last: string },
+): string {
   if (ABSENT_TYPES.has(type))
     throw pgError(
       '0A000',
       `type ${type}${isArray ? '[]' : ''} is not supported: Patina has no values of it (cast to text, or keep the text in a text column)`,
     );
   if (isArray) return arrayCast(x, type);
+  // `x::interval hour`, `CAST(x AS interval day to second(0))` of anything but a literal (which
+  // interval-fields.ts reads): cut per row to the qualifier's last field, as PostgreSQL's typmod cuts
+  // (SQLite read the qualifier as the column's alias: the value was uncut)
+  if (type === 'interval' && fields) return `__pg_interval_fields(${x}, '${fields.last}', ${mods[0] ?? 'NULL'})`;
   if (mods.length > 0) {
     // numeric(p, s): rounded to s digits, 22003 past p; varchar(n), char(n): cut to n characters
     if (type === 'numeric' || type === 'decimal') return `__pg_numeric(${x}, ${mods[0]}, ${mods[1] ?? 0})`;
@@ -370,7 +380,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
     if (type === undefined) throw pgError('42601', 'syntax error at end of input');
     if (type.type !== 'word' && type.type !== 'quoted')
       throw pgError('42601', `syntax error at or near "${type.text}"`);
-    const { name, isArray, end, mods } = readType(toks, i + 1);
+    const { name, isArray, end, mods, fields } = readType(toks, i + 1);
     const operand = wallIfMarked(t, joinTokens(rewriteDateArithmetic(out.splice(operandStart(out)))), name);
     out.push({
       type: 'group',
@@ -378,7 +388,7 @@ export function rewriteCasts(toks: Tok[]): Tok[] {
         timetzCast(t, operand, mods) ??
         markedCast(t, operand, name, mods) ??
         zonedTextCast(t, operand, name, isArray, mods) ??
-        castTo(asText(t, operand), name, isArray, mods),
+        castTo(asText(t, operand), name, isArray, mods, fields),
     });
     i = end - 1;
   }
@@ -441,7 +451,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
       else if (depth === 0 && isWord(toks[k], 'AS')) as = k;
     }
     if (as < 0) continue;
-    const { name, isArray, mods } = readType(toks, as + 1);
+    const { name, isArray, mods, fields } = readType(toks, as + 1);
     // CAST(x AS BLOB) and other SQLite spellings run as SQLite's
     if (!isArray && !PG_CAST_TYPES.has(name) && !ABSENT_TYPES.has(name)) continue;
     const operand = wallIfMarked(toks[i], joinTokens(rewriteDateArithmetic(toks.slice(i + 2, as))), name);
@@ -451,7 +461,7 @@ export function rewriteCastCalls(toks: Tok[]): Tok[] {
         timetzCast(toks[i], operand, mods) ??
         markedCast(toks[i], operand, name, mods) ??
         zonedTextCast(toks[i], operand, name, isArray, mods) ??
-        castTo(asText(toks[i], operand), name, isArray, mods),
+        castTo(asText(toks[i], operand), name, isArray, mods, fields),
     });
   }
   return toks;

@@ -5,81 +5,12 @@
 // syntax errors, and a qualified text other than a bare number was 22007). As PostgreSQL's
 // DecodeInterval and AdjustIntervalForTypmod: a bare number counts the range's last field, `a:b` under
 // MINUTE TO SECOND is minutes and seconds, and the fields below the range's last are cut off (the
-// seconds rounded to the precision). A qualifier of anything but a string literal is left alone.
-import { type Interval, formatInterval, parseInterval } from '../../../../src/engine/dates';
-import { pgError } from '../../sqlstate';
+// seconds rounded to the precision: src/engine/interval-qualifier.ts). A qualifier of anything but a
+// string literal is read by the cast (translate/casts.ts), which makes it per row.
+import { type Interval, formatInterval } from '../../../../src/engine/dates';
+import { qualifiedInterval } from '../../../../src/engine/interval-qualifier';
 import { quoteString } from '../lexer';
-import { type Tok, isOp, isPunct, isWord } from '../tokens';
-
-const FIELDS = ['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND'];
-const UNIT_OF: Record<string, string> = {
-  YEAR: 'years',
-  MONTH: 'months',
-  DAY: 'days',
-  HOUR: 'hours',
-  MINUTE: 'minutes',
-  SECOND: 'seconds',
-};
-const PER_MICROS: Record<string, number> = { HOUR: 3.6e9, MINUTE: 6e7 };
-
-/** The qualifier at toks[i]: its fields and precision and the index after it; null when none is there. */
-function qualifier(
-  toks: Tok[],
-  i: number,
-): { first: string; last: string; precision: number | null; end: number } | null {
-  const field = (k: number) => (isWord(toks[k]) ? toks[k].text.toUpperCase() : '');
-  const first = field(i);
-  if (!FIELDS.includes(first)) return null;
-  let last = first;
-  let end = i + 1;
-  if (isWord(toks[end], 'TO') && FIELDS.includes(field(end + 1))) {
-    last = field(end + 1);
-    end += 2;
-    if (FIELDS.indexOf(last) <= FIELDS.indexOf(first)) return null; // (PostgreSQL's syntax error stays SQLite's)
-  }
-  let precision: number | null = null;
-  if (last === 'SECOND' && isPunct(toks[end], '(') && toks[end + 1]?.type === 'number' && isPunct(toks[end + 2], ')')) {
-    precision = Number(toks[end + 1].text);
-    end += 3;
-  }
-  return { first, last, precision, end };
-}
-
-/** The interval PostgreSQL makes of `text` under the qualifier (first..last, precision). */
-export function qualifiedInterval(
-  text: string,
-  first: string | null,
-  last: string | null,
-  precision: number | null,
-): Interval {
-  const t = text.trim();
-  let input = t;
-  if (last !== null && /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(t)) input = `${t} ${UNIT_OF[last]}`;
-  else if (first === 'MINUTE' && last === 'SECOND') {
-    const ms = /^([+-]?)(\d+):(\d+(?:\.\d+)?)$/.exec(t);
-    if (ms) input = `${ms[1]}${ms[2]} minutes ${ms[1]}${ms[3]} seconds`;
-  }
-  const iv = parseInterval(input);
-  if (iv === null) throw pgError('22007', `invalid input syntax for type interval: "${text}"`);
-  const out = { ...iv };
-  if (last === 'YEAR') {
-    out.months = Math.trunc(out.months / 12) * 12;
-    out.days = 0;
-    out.micros = 0;
-  } else if (last === 'MONTH') {
-    out.days = 0;
-    out.micros = 0;
-  } else if (last === 'DAY') out.micros = 0;
-  else if (last === 'HOUR' || last === 'MINUTE') {
-    const per = PER_MICROS[last];
-    out.micros = Math.trunc(out.micros / per) * per;
-  }
-  if (precision !== null && precision < 6) {
-    const unit = 10 ** (6 - precision);
-    out.micros = Math.sign(out.micros) * Math.floor((Math.abs(out.micros) + unit / 2) / unit) * unit;
-  }
-  return out;
-}
+import { type Tok, intervalQualifier as qualifier, isOp, isPunct, isWord } from '../tokens';
 
 /** The interval literal as text PostgreSQL's interval input reads back to the same value. */
 const literal = (iv: Interval): Tok => ({ type: 'string', text: quoteString(formatInterval(iv)) });
