@@ -11,13 +11,13 @@ import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE ops (id BIGINT NOT NULL PRIMARY KEY, i int4, s int2, n int8, t TEXT,
   iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[]);
-CREATE TABLE kw (id BIGINT NOT NULL PRIMARY KEY, by BYTEA);`;
+CREATE TABLE kw (id BIGINT NOT NULL PRIMARY KEY, by BYTEA, "set" BIGINT);`;
 
 const ROWS = [
   `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}'),
     (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}'),
     (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}')`,
-  `INSERT INTO kw VALUES (1, '\\x00ff'), (2, NULL)`,
+  `INSERT INTO kw VALUES (1, '\\x00ff', 5), (2, NULL, NULL)`,
 ];
 
 describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', function () {
@@ -121,6 +121,24 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
     const { patina, postgres } = clients();
     for (const c of [patina, postgres]) await c.query('UPDATE kw SET by = by || by WHERE id = 1');
     await same('SELECT id, by FROM kw ORDER BY id');
+  });
+
+  it('a column named by or set (words the translation read as keywords) is cast, compared, sorted and assigned as any column (by::text was 42601 at the ::, SET set = ... a syntax error)', async () => {
+    for (const sql of [
+      "SELECT id, by::text, kw.by::text, CAST(by AS text), set::text, set + 1, set || 'x' FROM kw ORDER BY id",
+      "SELECT id FROM kw WHERE by::text = '\\x00ff' OR set::int = 5 ORDER BY by::text, set DESC",
+      'SELECT s.by::text, s.set::text FROM (SELECT by, set FROM kw) s ORDER BY 1',
+    ])
+      await same(sql);
+    const { patina, postgres } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query('UPDATE kw SET set = set + 1 WHERE by::text IS NOT NULL');
+      await c.query('INSERT INTO kw (id, set, by) VALUES (3, 7, NULL)');
+      await c.query(
+        'INSERT INTO kw (id, set) VALUES (3, 8) ON CONFLICT (id) DO UPDATE SET set = excluded.set + kw.set',
+      );
+    }
+    await same('SELECT id, by, set FROM kw ORDER BY id');
   });
 
   it('a string literal beside an interval, a time or an integer is read as PostgreSQL resolves it', async () => {

@@ -26,6 +26,16 @@ const NOT_COLUMNS = new Set(
   ).split(' '),
 );
 
+/**
+ * Words SQLite reads as columns but the translation's passes read as keywords (tokens.ts
+ * NOT_FUNCTIONS: `by::text` was 42601 at the `::`, a cast with nothing before it), which PostgreSQL
+ * takes as column names: quoted too.
+ */
+const PASS_KEYWORDS = new Set(['by', 'set']);
+
+/** Whether SQLite or the passes would read the word as something other than a column. */
+const needsQuotes = (w: string) => NOT_COLUMNS.has(w) || PASS_KEYWORDS.has(w);
+
 /** PostgreSQL's reserved words, which it reads as a column only after `t.`. */
 const PG_RESERVED = new Set(PG_KEYWORDS.filter(([, cat]) => cat === 'R' || cat === 'T').map(([w]) => w));
 
@@ -34,11 +44,13 @@ export function mayNameKeywordColumns(sig: PgToken[]): boolean {
   return sig.some((t, i) => {
     if (t.type !== 'word') return false;
     const w = t.text.toLowerCase();
-    return NOT_COLUMNS.has(w) && (isPunct(sig[i - 1], '.') || !PG_RESERVED.has(w));
+    // (ORDER BY, GROUP BY, PARTITION BY: the keyword)
+    if (w === 'by' && ['ORDER', 'GROUP', 'PARTITION'].includes(sig[i - 1]?.text.toUpperCase())) return false;
+    return needsQuotes(w) && (isPunct(sig[i - 1], '.') || !PG_RESERVED.has(w));
   });
 }
 
-/** The byte offsets in `sql` of the column references with a field SQLite would read as a keyword. */
+/** The byte offsets in `sql` of the column references with a field SQLite or the passes would read as a keyword. */
 export function keywordColumns(sql: string): number[] {
   let tree: Node;
   try {
@@ -54,7 +66,16 @@ export function keywordColumns(sql: string): number[] {
       return;
     }
     const ref = n.ColumnRef;
-    if (ref?.location >= 0 && ref.fields?.some((f: Node) => NOT_COLUMNS.has(f.String?.sval))) out.push(ref.location);
+    if (ref?.location >= 0 && ref.fields?.some((f: Node) => needsQuotes(f.String?.sval))) out.push(ref.location);
+    // a column assigned by UPDATE's SET (or ON CONFLICT's) or named in INSERT's list: `SET set = 1`
+    for (const target of [
+      ...(n.UpdateStmt?.targetList ?? []),
+      ...(n.InsertStmt?.onConflictClause?.targetList ?? []),
+      ...(n.InsertStmt?.cols ?? []),
+    ]) {
+      const rt = target.ResTarget;
+      if (rt?.location >= 0 && needsQuotes(rt.name)) out.push(rt.location);
+    }
     for (const k in n) visit(n[k]);
   };
   visit(tree.stmts);
@@ -72,7 +93,7 @@ export function quoteKeywordFields(tokens: PgToken[], i: number, replace: Map<nu
   };
   for (let k = i; tokens[k]; ) {
     const t = tokens[k];
-    if (t.type === 'word' && NOT_COLUMNS.has(t.text.toLowerCase()))
+    if (t.type === 'word' && needsQuotes(t.text.toLowerCase()))
       replace.set(k, { ...t, type: 'quoted', text: `"${t.text.toLowerCase()}"` });
     const dot = skip(k + 1);
     if (!isPunct(tokens[dot], '.')) return;
