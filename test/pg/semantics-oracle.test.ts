@@ -1166,6 +1166,26 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       psqlOk(o.pair.postgresPort, ['SELECT pg_advisory_lock(9)', 'SELECT pg_advisory_unlock_all()']),
     );
   });
+  it("a table named with the session's database (db.public.t) is the table, in FROM, JOIN and the writes; another database's is 0A000 (it was a syntax error)", async () => {
+    for (const sql of [
+      'SELECT * FROM db.public.customers ORDER BY id',
+      'SELECT c.id, o.id FROM db.public.customers c JOIN "db".public.orders o ON o.customer_id = c.id ORDER BY 1, 2',
+      'SELECT customers.name FROM DB.public.customers WHERE id = 1',
+    ])
+      await same(sql);
+    const both = async (sql: string) => {
+      const p = await message(patina, sql);
+      assert.equal(p, await message(postgres, sql), sql);
+      return p;
+    };
+    assert.equal(await both("INSERT INTO db.public.customers (id, name) VALUES (900, 'db')"), 'ran');
+    assert.equal(await both("UPDATE db.public.customers SET name = 'db2' WHERE id = 900"), 'ran');
+    await same('SELECT id, name FROM customers WHERE id = 900');
+    assert.equal(await both('DELETE FROM db.public.customers WHERE id = 900'), 'ran');
+    for (const sql of ['SELECT * FROM other.public.customers', 'DELETE FROM postgres.public.orders'])
+      assert.match(await both(sql), /^0A000 cross-database references are not implemented: "/);
+  });
+
   it('COLLATE naming no collation is 42704 at the COLLATE (3F000 for a schema that is none); C, POSIX, ucs_basic, C.utf8 and default run (it was dropped: the text compared by code point); an ICU collation is 0A000', async () => {
     const outcome = (c: PgClient, sql: string) =>
       c.query({ text: sql, rowMode: 'array' }).then(

@@ -52,6 +52,7 @@ import { JSON_TYPED } from './json-builders';
 import { type Tok, closer, isWord } from './tokens';
 import { explainRefusal, syntaxError } from './unsupported';
 import { bitStringRefusal } from './bit-strings';
+import { dropOwnDatabase } from './database-names';
 import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
 import { selectsNothing } from './translate/empty-select';
 import { checkBareFunctionCalls } from './bare-functions';
@@ -318,7 +319,8 @@ export class Analyzer {
   }
 
   #analyzeStatement(statement: PgToken[], declaredTypes: number[]): Analyzed {
-    const tokens = dropVoidArguments(statement, declaredTypes);
+    // (`FROM db.public.t` of the session's own database: the table; another's is 0A000)
+    const tokens = dropOwnDatabase(dropVoidArguments(statement, declaredTypes), this.#dialect.database);
     const sig = tokens.filter((t) => t.type !== 'space' && t.type !== 'comment');
     const base = { sql: '', local: false, readonly: true, columns: null, paramTypes: [] as number[] };
     if (sig.length === 0) return { ...base, kind: 'empty', command: '' };
