@@ -88,6 +88,15 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       'SELECT b.id, e.k, e.v FROM books b CROSS JOIN LATERAL jsonb_each_text(b.meta) AS e(k, v) ORDER BY 1, 2',
     );
   });
+  it('a set-returning function in FROM over a column of a FROM item before it is typed by that column (generate_series(1, a.id) of a bigint is a bigint series; it was int4)', async () => {
+    for (const sql of [
+      'SELECT a.name, s.i FROM authors a CROSS JOIN LATERAL generate_series(1, a.id) AS s(i) ORDER BY 1, 2',
+      'SELECT g FROM authors, generate_series(1, authors.id) g ORDER BY 1',
+      'SELECT id, x FROM srf_args, generate_series(start, stop) AS x ORDER BY 1, 2',
+    ])
+      await same(sql);
+  });
+
   it("a set-returning call of a column named as the function's parameter (arr, j, s, start) reads the column (it was 42702 ambiguous)", async () => {
     for (const sql of [
       'SELECT id, unnest(arr) FROM srf_args ORDER BY 1, 2',

@@ -56,7 +56,7 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       );
     } else if (f.JoinExpr) scopeOf([f.JoinExpr.larg, f.JoinExpr.rarg], scope, schema, ctes);
     else if (f.RangeFunction && f.RangeFunction.functions?.length === 1) {
-      const source = functionSource(f.RangeFunction, schema);
+      const source = functionSource(f.RangeFunction, schema, scope);
       if (source)
         scope.set(source[0], f.RangeFunction.ordinality ? withOrdinality(source[1], f.RangeFunction) : source[1]);
     } else if (f.RangeSubselect?.alias) {
@@ -76,8 +76,11 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
 /**
  * A function in FROM as a source: its alias (or name) and its columns (`generate_series(1, 10) [AS g
  * [(x)]]`, `unnest(array)`: one column, named by the alias or the function); null when not known.
+ * Its arguments are typed with the FROM items before it, which they may name (`FROM t,
+ * generate_series(1, t.n)` is a bigint series when t.n is a bigint; it was typed int4).
  */
-function functionSource(rf: Node, schema: Schema): [string, ResultColumn[]] | null {
+function functionSource(rf: Node, schema: Schema, before: Scope): [string, ResultColumn[]] | null {
+  const typer = () => new Typer(schema, new Map(before));
   const item = rf.functions[0]?.List?.items?.[0];
   const call = item?.FuncCall;
   const alias = rf.alias;
@@ -91,7 +94,7 @@ function functionSource(rf: Node, schema: Schema): [string, ResultColumn[]] | nu
       : null;
   if (form) {
     const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? form;
-    return [String(alias?.aliasname ?? form).toLowerCase(), [{ name, oid: new Typer(schema, new Map()).type(item) }]];
+    return [String(alias?.aliasname ?? form).toLowerCase(), [{ name, oid: typer().type(item) }]];
   }
   const fn = strings(call?.funcname).pop()?.toLowerCase();
   const each = fn && /^jsonb?_each(_text)?$/.exec(fn);
@@ -122,28 +125,22 @@ function functionSource(rf: Node, schema: Schema): [string, ResultColumn[]] | nu
   }
   if (fn === 'unnest' && call.args?.length > 1) {
     // unnest(a, b, ...): a column per array, of its element type (translate/unnest.ts)
-    const typer = new Typer(schema, new Map());
+    const types = typer();
     const names = strings(alias?.colnames);
     return [
       String(alias?.aliasname ?? fn).toLowerCase(),
-      call.args.map((a: Node, i: number) => ({ name: names[i] ?? 'unnest', oid: elementOidOf(typer.type(a)) ?? 0 })),
+      call.args.map((a: Node, i: number) => ({ name: names[i] ?? 'unnest', oid: elementOidOf(types.type(a)) ?? 0 })),
     ];
   }
   if (fn && SCALAR_IN_FROM.has(fn)) {
     // a function of one value in FROM: one row, its column named by the alias (translate/scalar-from.ts)
     const name = strings(alias?.colnames)[0] ?? alias?.aliasname ?? fn;
-    return [
-      String(alias?.aliasname ?? fn).toLowerCase(),
-      scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
-    ];
+    return [String(alias?.aliasname ?? fn).toLowerCase(), scalarSource({ name, oid: typer().func(call) })];
   }
   if (!fn || !ONE_COLUMN_SET_RETURNING.has(fn)) return null;
   // jsonb_array_elements names its column value (its OUT parameter, which an alias does not rename)
   const name = strings(alias?.colnames)[0] ?? (fn.includes('array_elements') ? 'value' : (alias?.aliasname ?? fn));
-  return [
-    String(alias?.aliasname ?? fn).toLowerCase(),
-    scalarSource({ name, oid: new Typer(schema, new Map()).func(call) }),
-  ];
+  return [String(alias?.aliasname ?? fn).toLowerCase(), scalarSource({ name, oid: typer().func(call) })];
 }
 
 /**
