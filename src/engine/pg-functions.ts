@@ -209,7 +209,11 @@ export function pgNumericTypmod(x: unknown, p: number, scale: number): number | 
   return Number(decimalText(d));
 }
 
-/** A double into real: 22003 when it is too large or too small for one, as float8's cast to float4 says. */
+/**
+ * A double into real: the nearest single-precision value (0.1::float4 is 0.10000000149011612, which
+ * float4 prints 0.1 and float8 prints in full, as PostgreSQL's float4 is), 22003 when it is too large
+ * or too small for one, as float8's cast to float4 says.
+ */
 function toReal(v: number, text?: string): number {
   const f = Math.fround(v);
   if ((Number.isFinite(v) && !Number.isFinite(f)) || (v !== 0 && f === 0))
@@ -219,14 +223,14 @@ function toReal(v: number, text?: string): number {
         ? `"${text}" is out of range for type real`
         : `value out of range: ${f === 0 ? 'underflow' : 'overflow'}`,
     );
-  return v;
+  return f;
 }
 
 /** `x` to double precision, real (`type` 'real': 22003 past its range) or numeric: text must read as a number. */
 export function pgFloat(x: unknown, type: string): unknown {
   if (x === null || x === undefined) return null;
   if (typeof x === 'number') return type === 'real' ? toReal(x) : x;
-  if (typeof x === 'bigint') return Number(x);
+  if (typeof x === 'bigint') return type === 'real' ? toReal(Number(x)) : Number(x);
   if (typeof x === 'string') {
     const s = x.trim().toLowerCase();
     if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return type === 'real' ? toReal(Number(s), x) : Number(s);
@@ -240,6 +244,18 @@ export function pgFloat(x: unknown, type: string): unknown {
 }
 
 const INT64_LIMIT = 2 ** 63;
+
+/**
+ * A double (or a real) as numeric: its `digits` significant digits (15, or 6 for a real), as
+ * PostgreSQL's float8_numeric and float4_numeric print it with %.*g and read that back (so
+ * 0.1::float4::numeric is 0.1, 16777217::float4::numeric 16777200). A whole number within 64 bits
+ * as an integer of those digits (a double's exact value would add digits past them).
+ */
+export function floatNumeric(x: unknown, digits: number): bigint | number | string | null {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return x as string | null;
+  const v = Number(x.toPrecision(digits));
+  return Number.isInteger(v) && Math.abs(v) < INT64_LIMIT ? BigInt(String(v)) : v;
+}
 
 /**
  * `x::numeric`: a number (an INTEGER when whole and within 64 bits, as SQLite's CAST AS NUMERIC
@@ -639,6 +655,9 @@ export function installPgFunctions(db: Database.Database): void {
     jsonbScalar(x, String(type)),
   );
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
+  db.function('__pg_float_numeric', { deterministic: true }, (x: unknown, digits: unknown) =>
+    floatNumeric(x, Number(digits)),
+  );
   // numeric's NaN cast to an integer type: 0A000 as PostgreSQL (the cast itself would say 22P02)
   db.function('__pg_not_nan', { deterministic: true, safeIntegers: true }, (x: unknown, type: unknown) => {
     if (typeof x === 'string' && x.trim().toLowerCase() === 'nan')
@@ -800,12 +819,14 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_json_blob', { deterministic: true }, (x: unknown, style: unknown) =>
     x instanceof Uint8Array ? (style === 'escape' ? byteaEscapeText(x) : byteaHex(x)) : (x as never),
   );
-  // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not finite
-  db.function('__pg_json_float', { deterministic: true }, (x: unknown) => {
+  // a double as JSON: PostgreSQL's float text (-2, 1e+20, not SQLite's -2.0), a string when not
+  // finite; a real's (`single`) as float4 prints it
+  db.function('__pg_json_float', { deterministic: true, varargs: true }, (x: unknown, single?: unknown) => {
     // (NaN, kept as the text NaN: "NaN", as PostgreSQL writes it; it was null)
     if (typeof x === 'string' && x.trim().toLowerCase() === 'nan') return '"NaN"';
     if (typeof x !== 'number') return x as never;
-    return Number.isFinite(x) ? floatText(x) : JSON.stringify(floatText(x));
+    const text = single ? floatText(Math.fround(x), true) : floatText(x);
+    return Number.isFinite(x) ? text : JSON.stringify(text);
   });
   installPgStringFunctions(db);
   installPgStatistics(db);

@@ -7,7 +7,8 @@ import { WireClient } from '../helpers/pg-wire';
 
 const SCHEMA = `CREATE TABLE m (id BIGINT NOT NULL PRIMARY KEY, n NUMERIC(10,2), x NUMERIC, q BIGINT, f FLOAT8);
 CREATE TABLE e (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, ts TIMESTAMP);
-CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, y NUMERIC, z NUMERIC(10,3));`;
+CREATE TABLE u (id BIGINT NOT NULL PRIMARY KEY, q BIGINT, y NUMERIC, z NUMERIC(10,3));
+CREATE TABLE r4 (id BIGINT NOT NULL PRIMARY KEY, r FLOAT4);`;
 const ROWS = [
   `INSERT INTO m VALUES (1, 12.5, 1.5, 3, 1.5), (2, 0.10, 2, 1, 2.5), (3, 19.99, 0.25, 2, -1), (4, NULL, NULL, NULL, NULL)`,
   `INSERT INTO e VALUES (1, 1, '2024-01-01 10:00:00.000001'), (2, 1, '2024-01-01 10:00:00.000001'), (3, 1, '2024-01-01 10:00:00.000001'), (4, 1, '2262-01-01 10:00:00.000007'), (5, 2, '1999-12-31 23:59:59.5'), (6, 2, NULL)`,
@@ -689,6 +690,53 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     } finally {
       for (const c of [patina, postgres]) await c.query('DELETE FROM m WHERE id >= 30');
     }
+  });
+
+  it("a real (float4) is the nearest single-precision value: printed as float4 prints it (0.1), read as a double, a numeric or in arithmetic as PostgreSQL's (0.1::float4::float8 was 0.1)", async () => {
+    const { patina, postgres, pair } = clients();
+    for (const c of [patina, postgres]) {
+      await c.query('INSERT INTO r4 VALUES (1, 0.1), (2, 1e-40), (3, 3.3), (4, NULL)');
+      await c.query('INSERT INTO r4 VALUES ($1, $2)', [5, '16777217']);
+      await c.query('INSERT INTO r4 SELECT 6, 0.3::float8');
+      await c.query('INSERT INTO r4 VALUES (8, 2)');
+      await c.query('UPDATE r4 SET r = 0.7 WHERE id = 8');
+    }
+    await same('SELECT id, r, r::float8, r::numeric, r::text, r * 3, r + 1, r = 0.1, -r FROM r4 ORDER BY id');
+    await same('SELECT sum(r), avg(r), max(r), min(r), sum(r) FILTER (WHERE id < 4) FROM r4');
+    await same('SELECT id FROM r4 WHERE r = 0.1::float4 OR r = 0.3::real');
+    // real with real is real (float4pl), with an integer a double; coalesce and greatest of a real and an integer real
+    await same(
+      'SELECT 0.1::float4, 0.1::float4::float8, 0.1::float4 * 3, 0.1::float4 + 0.2::float4, -0.5::float4 / 1.5::float4, 1.5::float4 * 1.5::float4',
+    );
+    await same('SELECT coalesce(r, 0), greatest(r, 1), CASE WHEN id > 2 THEN r ELSE 2 END FROM r4 ORDER BY id');
+    await same('SELECT r FROM r4 WHERE id < 3 UNION ALL SELECT 2 ORDER BY 1');
+    // to an integer or numeric: float4's value, numeric of its 6 significant digits (a double's 15)
+    await same(
+      'SELECT 16777217::float4::int4, 16777217::float4::int8, 16777217::float4::numeric, 1234567.0::float4::numeric, 1e-40::float4, 1e-40::float4::float8, 1e-40::float4::numeric, CAST(0.3::float4 AS numeric), 0.1::float4::numeric(5,3)',
+    );
+    await same(
+      'SELECT 0.30000000000000004::float8::numeric, 123456789012345678::float8::numeric, 9.2233720368547758e18::float8::numeric, CAST(1e16::float8 AS numeric)',
+    );
+    // in JSON as float4 prints it
+    await same(
+      "SELECT to_json(r), to_jsonb(r), json_build_object('r', r), row_to_json(r4) FROM r4 WHERE id < 4 ORDER BY id",
+    );
+    await same('SELECT json_agg(r ORDER BY id), array_agg(r ORDER BY id), to_json(0.1::float4) FROM r4 WHERE id < 4');
+    // the binary format's bytes too
+    const bytes = async (port: number) => {
+      const w = await WireClient.open(port, { user: 'tester', database: 'db' });
+      try {
+        const r = await w.extended(
+          'SELECT r, r::float8, r * 3, 0.1::float4 + 0.2::float4, sum(r) OVER () FROM r4 WHERE id < 4 ORDER BY id',
+          { resultFormats: [1] },
+        );
+        assert.deepEqual(r.errors, []);
+        return [r.fields.map((f) => f.typeOid), r.rows.map((row) => row.map((v) => v?.toString('hex') ?? null))];
+      } finally {
+        w.end();
+      }
+    };
+    assert.deepEqual(await bytes(pair.patinaPort), await bytes(pair.postgresPort));
   });
 
   /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */

@@ -16,6 +16,7 @@ import {
   RECORD_SET_RETURNING,
   SQL_VALUE_FUNCTIONS,
   isNumber,
+  commonNumber,
   promote,
   strings,
   typeNameOid,
@@ -186,7 +187,7 @@ export class Typer {
       const t = this.type(a);
       if (t === 0) return 0;
       if (out === 0 || out === t) out = t;
-      else if (isNumber(out) && isNumber(t)) out = promote(out, t);
+      else if (isNumber(out) && isNumber(t)) out = commonNumber(out, t);
       else return 0;
     }
     return out || (literal ? OID.text : 0);

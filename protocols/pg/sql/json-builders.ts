@@ -62,9 +62,11 @@ export const ARRAY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
 
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.numeric]);
 
-/** The flag of a value of type `oid` in a builder: `b` bytea, an array's flag, else `-`. */
+/** The flag of a value of type `oid` in a builder: `b` bytea, `R` real, an array's flag, else `-`. */
 export function valueFlag(oid: number): string {
   if (oid === OID.bytea) return 'b';
+  // (a real as float4 prints it: 0.1, where its double is 0.10000000149011612)
+  if (oid === OID.float4) return 'R';
   const e = elementOidOf(oid);
   if (e === undefined) return '-';
   if (NUMBERS.has(e)) return 'n';

@@ -12,7 +12,7 @@ import { OID, oidOfDeclType } from '../types/oids';
 import { arrayOidOf } from '../types/registry';
 import { Typer } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
-import { isNumber, promote, strings, typeNameOid } from './type-signatures';
+import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
 import { unknownDateOperand } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -140,7 +140,7 @@ class ParamWalker {
       const t = this.typeOf(typers[i] ?? typer, x);
       if (t === 0 || t === common || (x?.A_Const?.sval !== undefined && common !== 0)) continue;
       if (common === 0 || (common === OID.text && xs.some((y) => y?.A_Const?.sval !== undefined))) common = t;
-      else if (isNumber(common) && isNumber(t)) common = promote(common, t);
+      else if (isNumber(common) && isNumber(t)) common = commonNumber(common, t);
       else return;
     }
     for (const x of xs) this.assign(x, common);

@@ -14,7 +14,7 @@ import {
   RECORD_SET_RETURNING,
   SCALAR_IN_FROM,
   isNumber,
-  promote,
+  commonNumber,
   strings,
   typeNameOid,
 } from './type-signatures';
@@ -207,7 +207,7 @@ function subqueryColumns(s: Node, schema: Schema, ctes: Ctes = NO_CTES): ResultC
     if (rows.some((r) => r.length !== width)) return null;
     return rows[0].map((_, i) => ({
       name: `column${i + 1}`,
-      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : promote(a, b))),
+      oid: rows.map((r) => typer.type(r[i])).reduce((a, b) => (a === b ? a : commonNumber(a, b))),
     }));
   }
   return selectTypes(s, schema, undefined, ctes);
@@ -236,7 +236,7 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
           : r[i].untypedNull && !c.untypedNull
             ? a
             : a && b && isNumber(a) && isNumber(b)
-              ? promote(a, b)
+              ? commonNumber(a, b)
               : 0;
     // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
     // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits

@@ -300,11 +300,23 @@ export function isNumber(oid: number): boolean {
 
 /** The result type of arithmetic on two number types, as PostgreSQL resolves it. */
 export function promote(a: number, b: number): number {
+  // (real with real is real's own operator: float4pl, float4mul; real with anything else a double)
+  if (a === OID.float4 && b === OID.float4) return OID.float4;
   if (a === OID.float8 || b === OID.float8 || a === OID.float4 || b === OID.float4) return OID.float8;
   if (a === OID.numeric || b === OID.numeric) return OID.numeric;
   if (a === OID.int8 || b === OID.int8) return OID.int8;
   if (a === OID.int4 || b === OID.int4) return OID.int4;
   return a || b;
+}
+
+/**
+ * The type PostgreSQL gives values of two number types together (CASE, COALESCE, GREATEST, a UNION's
+ * column, VALUES rows): as arithmetic's, but real beside an integer or numeric is real, which they
+ * cast to implicitly and it does not cast back (select_common_type; coalesce(r, 0) is real).
+ */
+export function commonNumber(a: number, b: number): number {
+  if ((a === OID.float4 || b === OID.float4) && a !== OID.float8 && b !== OID.float8) return OID.float4;
+  return promote(a, b);
 }
 
 /** The set-returning functions of one column: FROM fn(...) AS x names its value x; alone in a select list they give rows. */

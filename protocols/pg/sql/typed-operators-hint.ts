@@ -85,6 +85,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let numericHint = false;
   let castToTime = false;
   let castToScalar = false;
+  let castToNumeric = false;
   let jsonbHint = false;
   let floatHint = false; // a double cast to an integer rounds half to even; its NaN in arithmetic is NaN
   let byteaHint = false; // bytea's LIKE matches bytes
@@ -156,6 +157,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       return true;
     if ((isOp(t, '::') || isWord(t, 'AS')) && SCALAR_TYPE_WORDS.has(sig[i + 1]?.text.toLowerCase() ?? ''))
       castToScalar = true;
+    if ((isOp(t, '::') || isWord(t, 'AS')) && /^(numeric|decimal)$/i.test(sig[i + 1]?.text ?? '')) castToNumeric = true;
     if (t.type === 'word' && !jsonbHint)
       jsonbHint = t.text.toLowerCase() === 'jsonb' || columnType(t.text.toLowerCase()) === 'json';
     if (t.type === 'word' && !numericHint) {
@@ -253,6 +255,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (choice && anyString) ||
     (intervalHint && ordered) ||
     (castToInt && (numericHint || floatHint)) ||
+    // a double or real cast to numeric: its 15 or 6 significant digits
+    (castToNumeric && floatHint) ||
     // an interval cast to time: its time of day
     (castToTime && intervalHint) ||
     // a jsonb cast to a number or boolean: its scalar

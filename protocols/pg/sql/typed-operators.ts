@@ -814,6 +814,15 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.TypeCast.arg) === OID.interval
   ) {
     out.set(n.TypeCast.location, 'iv-time'); // an interval's time of day (translate/casts.ts)
+  } else if (
+    n.TypeCast &&
+    typeNameOid(n.TypeCast.typeName) === OID.numeric &&
+    !n.TypeCast.typeName.arrayBounds &&
+    FLOATS.has(typer.type(n.TypeCast.arg))
+  ) {
+    // a double to numeric keeps its 15 significant digits, a real its 6, as float8_numeric and
+    // float4_numeric print them (0.30000000000000004::float8::numeric is 0.3; translate/casts.ts)
+    out.set(n.TypeCast.location, `float-numeric:${typer.type(n.TypeCast.arg) === OID.float4 ? 6 : 15}`);
   } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && FLOATS.has(typer.type(n.TypeCast.arg))) {
     // a double to an integer rounds half to even, as rint does ((-2.5)::float8::int is -2), its NaN 22003
     out.set(n.TypeCast.location, `float-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);

@@ -225,7 +225,8 @@ function parseNumber(s: string, oid: number, param: number): SqlValue {
     );
   if (d.special === 'NaN') return 'NaN';
   if (d.special) return d.special === 'Infinity' ? Infinity : -Infinity;
-  return Number(t);
+  // (a real is the nearest single-precision value, as its input function reads it)
+  return oid === OID.float4 ? Math.fround(Number(t)) : Number(t);
 }
 
 /**

@@ -153,6 +153,17 @@ export function assignment(decl: string | null): Assign | null {
       isInteger(v)
         ? v
         : [{ type: 'word', text: '__pg_int_assign' }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
+  // a real column keeps the nearest single-precision value, as PostgreSQL's float4 does (0.1 read
+  // back as float8 is 0.10000000149011612; it kept the double 0.1), 22003 past its range
+  if (oidOfDeclType(decl) === OID.float4)
+    return (v) => [
+      { type: 'word', text: '__pg_float' },
+      { type: 'punct', text: '(' },
+      ...v,
+      { type: 'punct', text: ',' },
+      { type: 'string', text: "'real'" },
+      { type: 'punct', text: ')' },
+    ];
   const m = declaredModifier(decl);
   // a plain NUMERIC column takes a computed value at a double's 15 significant digits (0.1 * 3 was
   // stored 0.30000000000000004); a literal, a parameter or a column keeps its own digits

@@ -352,13 +352,16 @@ function zonedTextCast(t: Tok, operand: string, name: string, isArray: boolean, 
 }
 
 /**
- * A double cast to an integer (marked so): rounded half to even, its NaN and infinities 22003. An
+ * A double cast to an integer (marked so): rounded half to even, its NaN and infinities 22003. A
+ * double or real cast to numeric (marked so): its 15 or 6 significant digits. An
  * interval cast to time: its time of day, rounded to time(n)'s digits (it was 22007). A jsonb cast to
  * a number or boolean: its scalar (src/engine/pg-functions.ts), cast. Null for any other cast.
  */
 function markedCast(t: Tok, operand: string, name: string, mods: number[]): string | null {
   if (!('arith' in t)) return null;
   if (t.arith?.startsWith('float-int:')) return `__pg_int(${operand}, '${t.arith.slice(10)}', 1)`;
+  if (t.arith?.startsWith('float-numeric:'))
+    return castTo(`__pg_float_numeric(${operand}, ${Number(t.arith.slice(14))})`, name, false, mods);
   if (t.arith?.startsWith('jsonb-scalar:'))
     return castTo(`__pg_jsonb_scalar(${operand}, '${t.arith.slice(13)}')`, name, false, mods);
   if (t.arith !== 'iv-time') return null;

@@ -375,6 +375,7 @@ class JsonRewriter {
   /** An argument of a builder as its JSON value (`flag`: its mark's, sql/json-builders.ts). */
   value(e: Tok[], k: number, flag = '-'): Tok[] {
     if (flag === 'b') return this.typed(e, 'bytea');
+    if (flag === 'R') return this.typed(e, 'float4');
     if (ARRAY_FLAGS[flag]) return this.array(e, flag);
     if (flag.startsWith('{')) return numeric(e, flag.slice(1, -1));
     // (a subquery's whole row: its columns' flags)
@@ -464,8 +465,11 @@ class JsonRewriter {
     const scale = /^(?:numeric|decimal)\s*\(\s*\d+\s*,\s*(\d+)\s*\)$/i.exec((type ?? '').trim())?.[1];
     if (scale !== undefined) return numeric(e, scale);
     if (t === 'numeric' || t === 'decimal') return numeric(e, '=');
-    if (FLOAT_TYPES.has(t))
-      return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, punct(')'), punct(')')];
+    // (a real's as float4 prints it; a REAL column is a double in Patina, schema/column-types.ts)
+    if (FLOAT_TYPES.has(t)) {
+      const single = t === 'float4' ? [punct(','), num(1)] : [];
+      return [word('json'), punct('('), word('__pg_json_float'), punct('('), ...e, ...single, punct(')'), punct(')')];
+    }
     // jsonb as PostgreSQL keeps it (keys sorted, the last of duplicates), whatever text was stored
     if (t === 'jsonb')
       return [word('json'), punct('('), word('__pg_jsonb_text'), punct('('), ...e, punct(')'), punct(')')];
@@ -547,15 +551,17 @@ class JsonRewriter {
               ]
             : flags[i] === 'J' || flags[i] === 'K'
               ? keptJsonArray(col, flags[i] === 'J' ? 'json' : 'jsonb')
-              : c.type === null && ARRAY_FLAGS[typed[i]]
-                ? this.array(col, typed[i])
-                : c.type === null && typed[i]?.startsWith('{')
-                  ? numeric(col, typed[i].slice(1, -1))
-                  : c.type === null && (source.within || source.withQuery)
-                    ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
-                      // refuses a blob; a value read from a subquery has no JSON mark to lose)
-                      [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
-                    : this.typed(col, c.type)),
+              : c.type === null && typed[i] === 'R'
+                ? this.typed(col, 'float4')
+                : c.type === null && ARRAY_FLAGS[typed[i]]
+                  ? this.array(col, typed[i])
+                  : c.type === null && typed[i]?.startsWith('{')
+                    ? numeric(col, typed[i].slice(1, -1))
+                    : c.type === null && (source.within || source.withQuery)
+                      ? // a subquery's value of a type not known here: a bytea as its text (SQLite's JSON
+                        // refuses a blob; a value read from a subquery has no JSON mark to lose)
+                        [word('__pg_json_blob'), punct('('), ...col, punct(','), str(byteaStyle()), punct(')')]
+                      : this.typed(col, c.type)),
       ];
     });
     return [word('json_object'), punct('('), ...args.slice(1), punct(')')];
