@@ -739,6 +739,24 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     assert.deepEqual(await bytes(pair.patinaPort), await bytes(pair.postgresPort));
   });
 
+  it('a numeric(p, s) value inside an array keeps its scale: ARRAY[n], array_agg(n), in text and JSON ({12.50}; it was {12.5})', async () => {
+    await same(
+      'SELECT id, ARRAY[n], ARRAY[n, 1], ARRAY[n]::text, (ARRAY[n])[1], to_json(ARRAY[n]) FROM m WHERE id < 10 ORDER BY id',
+    );
+    await same(
+      "SELECT array_agg(n ORDER BY id), array_agg(n ORDER BY id)::text, array_to_string(array_agg(n ORDER BY id), ',') FROM m WHERE id < 10",
+    );
+    await same('SELECT q, array_agg(n) FROM m WHERE id < 10 GROUP BY q ORDER BY q');
+    await same(
+      'SELECT ARRAY[1.50::numeric(5,2)], ARRAY[1.50, 2], ARRAY[1.5::numeric(5,2), 2], ARRAY[n + 1] FROM m WHERE id = 1',
+    );
+    // literals alone, and a numeric array's elements still matched by value
+    await same('SELECT ARRAY[1.0, 1.00, 2], ARRAY[1.50]::text, ARRAY[1e3, 2.5e-1]');
+    await same(
+      'SELECT array_positions(ARRAY[1.0, 1.00, 2]::numeric[], 1), array_positions(ARRAY[n, 12.5], 12.5) FROM m WHERE id = 1',
+    );
+  });
+
   /** Runs `sql` on both servers; both must fail with the same SQLSTATE and message. */
   async function expectSameError(sql: string): Promise<void> {
     const err = (c: PgClient) =>

@@ -1,6 +1,7 @@
 // Statement analysis: one statement's tokens → its kind, its SQLite form, its parameter types and
 // its result columns (Analyzed), kept per session by statement text so that a repeated Parse or a
 // simple query differing only in literals is analysed once.
+import { NUMERIC_ELEMENTS } from './numeric-elements';
 import { checkReach } from '../../../src/engine/classify';
 import type { Schema } from '../../../src/engine/schema/model';
 import { Lru } from '../../../src/lru';
@@ -225,7 +226,8 @@ export class Analyzer {
             kind.startsWith('numx-fn:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
-          ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED)) && out[i].type === 'word') ||
+          ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&
+            out[i].type === 'word') ||
           out[i].type === 'op' ||
           out[i].type === 'string' ||
           isWord(out[i], 'CAST') ||
@@ -252,6 +254,7 @@ export class Analyzer {
           isWord(out[i], 'CONCAT_WS') ||
           isWord(out[i], 'FORMAT') ||
           isWord(out[i], 'ARRAY_POSITION') ||
+          isWord(out[i], 'ARRAY_POSITIONS') ||
           isWord(out[i], 'ARRAY_REPLACE') ||
           isWord(out[i], 'ARRAY_REMOVE'))
       )

@@ -30,6 +30,7 @@ import { elementOidOf } from '../types/registry';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
+import { markNumericElements } from './numeric-elements';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -616,6 +617,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       '0A000',
       'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds',
     );
+  markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
   if (n.SelectStmt) {
     // (a query of its own WITH clause typed by its columns)
     t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));

@@ -14,6 +14,7 @@ import {
   topLevelItems,
 } from '../tokens';
 import { quantifiedTruth, valuesOf } from './quantified';
+import { NUMERIC_ELEMENTS, elementAtScale } from '../numeric-elements';
 
 const ORDER_OPS = new Set(['<', '>', '<=', '>=']);
 
@@ -116,13 +117,26 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         items.length > 0 &&
         (('arith' in t && t.arith === 'array-nest') ||
           items.every(([a]) => isPunct(toks[a], '[') || (isWord(toks[a], 'ARRAY') && isPunct(toks[a + 1], '['))));
-      const inner = nested
-        ? items.flatMap(([a, b], k): Tok[] => [
-            ...(k > 0 ? [{ type: 'punct', text: ',' } as Tok] : []),
-            ...(isPunct(toks[a], '[') ? [{ type: 'word', text: 'ARRAY' } as Tok] : []),
-            ...toks.slice(a, b),
-          ])
-        : booleanElements(toks.slice(i + 2, close));
+      // (numerics of a known scale, marked so: each printed at it, sql/numeric-elements.ts)
+      const scales =
+        !nested && 'arith' in t && t.arith?.startsWith(NUMERIC_ELEMENTS)
+          ? t.arith.slice(NUMERIC_ELEMENTS.length).split(',')
+          : null;
+      const inner =
+        scales?.length === items.length
+          ? items.flatMap(([a, b], k): Tok[] => [
+              ...(k > 0 ? [{ type: 'punct', text: ',' } as Tok] : []),
+              { type: 'group', text: elementAtScale(scales[k], '\u0000').split('\u0000')[0] },
+              ...toks.slice(a, b),
+              { type: 'group', text: elementAtScale(scales[k], '\u0000').split('\u0000')[1] ?? '' },
+            ])
+          : nested
+            ? items.flatMap(([a, b], k): Tok[] => [
+                ...(k > 0 ? [{ type: 'punct', text: ',' } as Tok] : []),
+                ...(isPunct(toks[a], '[') ? [{ type: 'word', text: 'ARRAY' } as Tok] : []),
+                ...toks.slice(a, b),
+              ])
+            : booleanElements(toks.slice(i + 2, close));
       toks.splice(
         i,
         close - i + 1,

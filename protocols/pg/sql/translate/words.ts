@@ -13,6 +13,7 @@ import type { DialectContext } from './translate';
 import { STRICT_TO_JSON } from './strict-json';
 import { lookup } from '../../../../src/lookup';
 import { textOfKind } from '../text-kinds';
+import { NUMERIC_ELEMENTS, elementAtScale } from '../numeric-elements';
 import { PG_FLOAT_MATH, sqliteValued } from '../../../../src/engine/pg-float-math';
 
 /** Boolean columns of the catalog: `indisprimary = 'f'` compares them with 0 and 1. */
@@ -89,6 +90,19 @@ function firstArgumentEnd(toks: Tok[], open: number): number {
       if (depth === 0) return -1;
       depth--;
     } else if (depth === 0 && isPunct(toks[k], ',')) return k;
+  }
+  return -1;
+}
+
+/** Where the first argument of the call opening at toks[open] ends: a comma, ORDER BY or the closing parenthesis; -1 for none. */
+function argumentEnd(toks: Tok[], open: number): number {
+  let depth = 0;
+  for (let k = open + 1; k < toks.length; k++) {
+    if (isPunct(toks[k], '(') || isPunct(toks[k], '[')) depth++;
+    else if (isPunct(toks[k], ')') || isPunct(toks[k], ']')) {
+      if (depth === 0) return k;
+      depth--;
+    } else if (depth === 0 && (isPunct(toks[k], ',') || isWord(toks[k], 'ORDER'))) return k;
   }
   return -1;
 }
@@ -339,6 +353,25 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
           ...toks.slice(i + 2, ats),
           { type: 'group', text: after },
           ...toks.slice(ats),
+        ];
+        continue;
+      }
+      // array_agg of numerics of a known scale (marked so): each value printed at it, as PostgreSQL's
+      // numeric[] prints it ({1.50}; sql/numeric-elements.ts)
+      const scaled =
+        'arith' in t && t.arith?.startsWith(NUMERIC_ELEMENTS) && isPunct(next, '(') ? argumentEnd(toks, i + 1) : -1;
+      if (scaled > 0) {
+        const [before, after] = elementAtScale(
+          (t as { arith: string }).arith.slice(NUMERIC_ELEMENTS.length),
+          '\u0000',
+        ).split('\u0000');
+        out.push({ type: 'word', text: t.text });
+        toks = [
+          ...toks.slice(0, i + 2),
+          { type: 'group', text: before },
+          ...toks.slice(i + 2, scaled),
+          { type: 'group', text: after },
+          ...toks.slice(scaled),
         ];
         continue;
       }
