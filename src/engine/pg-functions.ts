@@ -14,6 +14,7 @@ import {
   mapArrayText,
   parseArrayText,
   parseArrayTree,
+  treeText,
   uuidIn,
 } from './pg-array-input';
 import { installExactDivision } from './pg-exact-division';
@@ -193,6 +194,12 @@ export function computedNumeric(v: number): number {
  * than p - s digits before the point (text is read exactly, a double by doubleDigits).
  */
 export function pgNumericTypmod(x: unknown, p: number, scale: number): number | string | null {
+  const text = numericTypmodText(x, p, scale);
+  return text === null || text === 'NaN' ? text : Number(text);
+}
+
+/** pgNumericTypmod's value as numeric's text at the scale (12.5 into numeric(4,2) is 12.50). */
+function numericTypmodText(x: unknown, p: number, scale: number): string | null {
   if (x === null || x === undefined) return null;
   const exact = typeof x === 'string' ? parseDecimal(x) : null;
   const d0 = exact && !exact.special ? exact : parseDecimal(doubleDigits(pgFloat(x, 'numeric') as number));
@@ -206,7 +213,22 @@ export function pgNumericTypmod(x: unknown, p: number, scale: number): number | 
     err.detail = `A field with precision ${p}, scale ${scale} must round to an absolute value less than 10^${p - scale}.`;
     throw err;
   }
-  return Number(decimalText(d));
+  return decimalText(d);
+}
+
+/**
+ * An array cast to numeric(p, s)[], varchar(n)[] or char(n)[]: each element as the element's type
+ * modifier makes it (1 is 1.0 in numeric(4,1)[], 'abc' ab in varchar(2)[], 'a' `a  ` in char(3)[]),
+ * as PostgreSQL's array_map of the typmod cast; it kept the elements as they were.
+ */
+export function arrayTypmod(arr: unknown, kind: string, a: number, b: number): unknown {
+  if (arr === null || arr === undefined) return null;
+  const tree = parseArrayTree(String(arr));
+  if (tree === null) return arr;
+  const chars = (x: string) => [...x].slice(0, a).join('');
+  return treeText(tree, (x) =>
+    kind === 'numeric' ? String(numericTypmodText(x, a, b)) : kind === 'char' ? chars(x).padEnd(a, ' ') : chars(x),
+  );
 }
 
 /**
@@ -725,6 +747,11 @@ export function installPgFunctions(db: Database.Database): void {
   // x::numeric(p, s) and a value written into a numeric(p, s) column
   db.function('__pg_numeric', { deterministic: true }, (x: unknown, p: unknown, s: unknown) =>
     pgNumericTypmod(x, Number(p), Number(s)),
+  );
+  db.function(
+    '__pg_array_typmod',
+    { deterministic: true },
+    (x: unknown, kind: unknown, a: unknown, b: unknown) => arrayTypmod(x, String(kind), Number(a), Number(b)) as string,
   );
   // a # b, PostgreSQL's bitwise XOR of integers (SQLite has & and | but no XOR)
   db.function('__pg_xor', { deterministic: true, safeIntegers: true }, (a: unknown, b: unknown) => {

@@ -307,6 +307,10 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       "SELECT '1 day 23:59:59.5'::interval(0), '-1.5 sec'::interval(0), '2.25'::interval(1)",
       'SELECT 1e-300::float8::float4',
       'SELECT 12345.6::numeric(5,1)',
+      // an array cast to numeric(p, s)[], varchar(n)[], char(n)[]: each element as its modifier makes it
+      "SELECT '{1,2}'::int[]::numeric(4,1)[], '{1.50,2}'::numeric[]::numeric(4,1)[], CAST('{1.25}' AS numeric(4,1)[])",
+      "SELECT '{{1,2},{3,4}}'::int[]::numeric(4,1)[], ARRAY[1.5]::varchar(1)[], '{abc,NULL}'::varchar(2)[], '{a}'::text[]::char(3)[]",
+      "SELECT '{999}'::numeric(3,1)[]",
     ])
       await sameOutcome(sql);
     // a date alone has no time of day (the error's position, at the literal, Patina does not give)

@@ -79,7 +79,19 @@ function castTo(
       '0A000',
       `type ${type}${isArray ? '[]' : ''} is not supported: Patina has no values of it (cast to text, or keep the text in a text column)`,
     );
-  if (isArray) return arrayCast(x, type);
+  if (isArray) {
+    // numeric(p, s)[], varchar(n)[], char(n)[]: each element as its type modifier makes it
+    const kind = ['numeric', 'decimal'].includes(type)
+      ? 'numeric'
+      : ['varchar', 'character varying'].includes(type)
+        ? 'varchar'
+        : ['char', 'character', 'bpchar'].includes(type)
+          ? 'char'
+          : null;
+    return kind && mods.length > 0
+      ? `__pg_array_typmod(${arrayCast(x, type)}, '${kind}', ${mods[0]}, ${mods[1] ?? 0})`
+      : arrayCast(x, type);
+  }
   // `x::interval hour`, `CAST(x AS interval day to second(0))` of anything but a literal (which
   // interval-fields.ts reads): cut per row to the qualifier's last field, as PostgreSQL's typmod cuts
   // (SQLite read the qualifier as the column's alias: the value was uncut)
