@@ -268,6 +268,28 @@ export function pgFloat(x: unknown, type: string): unknown {
 const INT64_LIMIT = 2 ** 63;
 
 /**
+ * `x::oid` of an integer or integer text: an unsigned 32-bit value, a negative int4 wrapped past
+ * 2^32 as PostgreSQL's binary-compatible int4 cast and oidin read it (-1 is 4294967295), 22003
+ * beyond -2^31 .. 2^32 - 1 (it kept -1 and 2^53). Other text as SQLite's CAST AS INTEGER reads it
+ * (a catalog regproc column's name is 0).
+ */
+export function pgOid(x: unknown): bigint | null {
+  if (x === null || x === undefined) return null;
+  let v: bigint;
+  if (typeof x === 'bigint') v = x;
+  else if (typeof x === 'number' && Number.isInteger(x)) v = BigInt(x);
+  else if (typeof x === 'string' && /^\s*[+-]?\d+\s*$/.test(x)) {
+    v = BigInt(x.trim());
+    if (v < -(2n ** 31n) || v >= 2n ** 32n) throw pgFail('22003', `value "${x}" is out of range for type oid`);
+  } else {
+    const lead = /^\s*([+-]?\d+)/.exec(typeof x === 'string' ? x : String(x));
+    return lead ? BigInt(lead[1]) : 0n;
+  }
+  if (v < -(2n ** 31n) || v >= 2n ** 32n) throw pgFail('22003', 'OID out of range');
+  return v < 0n ? v + 2n ** 32n : v;
+}
+
+/**
  * A double (or a real) as numeric: its `digits` significant digits (15, or 6 for a real), as
  * PostgreSQL's float8_numeric and float4_numeric print it with %.*g and read that back (so
  * 0.1::float4::numeric is 0.1, 16777217::float4::numeric 16777200). A whole number within 64 bits
@@ -676,6 +698,7 @@ export function installPgFunctions(db: Database.Database): void {
   db.function('__pg_jsonb_scalar', { deterministic: true }, (x: unknown, type: unknown) =>
     jsonbScalar(x, String(type)),
   );
+  db.function('__pg_oid', { deterministic: true, safeIntegers: true }, (x: unknown) => pgOid(x) as never);
   db.function('__pg_float', { deterministic: true }, (x: unknown, type: unknown) => pgFloat(x, String(type)) as number);
   db.function('__pg_float_numeric', { deterministic: true }, (x: unknown, digits: unknown) =>
     floatNumeric(x, Number(digits)),

@@ -311,6 +311,11 @@ describe('operators typed by their operands, against PostgreSQL 15', function ()
       "SELECT '{1,2}'::int[]::numeric(4,1)[], '{1.50,2}'::numeric[]::numeric(4,1)[], CAST('{1.25}' AS numeric(4,1)[])",
       "SELECT '{{1,2},{3,4}}'::int[]::numeric(4,1)[], ARRAY[1.5]::varchar(1)[], '{abc,NULL}'::varchar(2)[], '{a}'::text[]::char(3)[]",
       "SELECT '{999}'::numeric(3,1)[]",
+      // an integer to oid: a negative int4 wrapped past 2^32, beyond an oid's range 22003
+      "SELECT (-1)::oid, '-1'::int2::oid, (-2147483648)::int4::oid, ('  -12  ')::oid, 12::oid, '12'::oid",
+      'SELECT (-2147483649::int8)::oid',
+      'SELECT 9007199254740993::int8::oid',
+      "SELECT '4294967296'::text::oid",
     ])
       await sameOutcome(sql);
     // a date alone has no time of day (the error's position, at the literal, Patina does not give)

@@ -128,7 +128,8 @@ function castTo(
       return `__pg_int(${x}, 'bigint')`;
     case 'oid':
       // 'now'::regproc::oid (psql's \sf): a function's name is looked up (regproc keeps the text)
-      return /^'(?!\d+')[^']*'$/.test(x) ? `__pg_regproc(${x})` : `CAST(${x} AS INTEGER)`;
+      // (a negative int4 wraps past 2^32, as PostgreSQL's binary-compatible cast reads it: __pg_oid)
+      return /^'(?!\d+')[^']*'$/.test(x) ? `__pg_regproc(${x})` : /^\d+$/.test(x) ? x : `__pg_oid(${x})`;
     case 'xid':
     case 'cid':
       return `CAST(${x} AS INTEGER)`;
