@@ -330,4 +330,45 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     ])
       assert.match(await same(sql), /^\[/, sql);
   });
+  it("a quoted name among ON CONFLICT's columns or its DO UPDATE SET targets is matched with its case (was matched without case and ran)", async () => {
+    const { patina, postgres } = clients();
+    const placed = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        (r) => JSON.stringify(r.rows.map((row) => Object.values(row).map(String))),
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const same = async (sql: string) => {
+      const p = await placed(patina, sql);
+      assert.equal(p, await placed(postgres, sql), sql);
+      return p;
+    };
+    // (the arbiter's bare name is placed at its parenthesis, as resolve_unique_index_expr places it)
+    assert.equal(
+      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO NOTHING`),
+      '42703 column "Id" does not exist | Perhaps you meant to reference the column "t.id" or the column "t.d". @54',
+    );
+    assert.equal(
+      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO UPDATE SET name = excluded.name`),
+      // (excluded's id makes a third as near: no HINT, as there)
+      '42703 column "Id" does not exist |  @54',
+    );
+    assert.equal(
+      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET "Name" = excluded.name`),
+      '42703 column "Name" of relation "t" does not exist |  @73',
+    );
+    for (const sql of [
+      `INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT (name, "ID") DO NOTHING`,
+      `INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") WHERE id > 0 DO NOTHING`,
+      `INSERT INTO t AS x (id, name) VALUES (1, 'a') ON CONFLICT ("Nme") DO NOTHING`,
+      `INSERT INTO "User" (id, "userName") VALUES (7, 'b') ON CONFLICT (id) DO UPDATE SET "UserName" = 'c'`,
+    ])
+      assert.match(await same(sql), /^42703 /, sql);
+    // the exact names still run
+    for (const sql of [
+      `INSERT INTO "User" ("id", "userName") VALUES (7, 'b') ON CONFLICT ("id") DO UPDATE SET "userName" = excluded."userName" RETURNING "userName"`,
+      `INSERT INTO t AS "T" (id, name) VALUES (1, 'a') ON CONFLICT ("id") DO UPDATE SET "name" = "T".name || excluded.name RETURNING "T"."name"`,
+    ])
+      assert.match(await same(sql), /^\[/, sql);
+  });
 });

@@ -239,21 +239,40 @@ function insert(s: Node, level: Level, want: string[]): void {
   const conflict = s.onConflictClause;
   if (conflict) {
     level.visible = [item(target)];
-    expr(conflict.infer, level, want);
-    if (conflict.action === 'ONCONFLICT_UPDATE') {
-      const excluded: Rte = { alias: 'excluded', columns: target.columns, table: false };
-      level.rtable.push(excluded);
+    const update = conflict.action === 'ONCONFLICT_UPDATE';
+    // (excluded is in the range table before the arbiter is read: PostgreSQL's hint may name it)
+    const excluded: Rte = { alias: 'excluded', columns: target.columns, table: false };
+    if (update) level.rtable.push(excluded);
+    arbiter(conflict.infer, level, want);
+    if (update) {
       level.visible = [item(target), item(excluded)];
       expr(
         (conflict.targetList ?? []).map((t: Node) => t.ResTarget?.val),
         level,
         want,
       );
+      // (DO UPDATE SET's columns after their values, as transformUpdateTargetList reads them)
+      if (tableDef) targetColumns(conflict.targetList, tableDef, level);
       expr(conflict.whereClause, level, want);
     }
   }
   level.visible = [item(target)];
   expr(returning(s), level, want);
+}
+
+/**
+ * ON CONFLICT's arbiter: a bare column name (IndexElem's name, no expression) is read as a column
+ * reference placed at the parenthesis, as resolve_unique_index_expr makes one; then its WHERE.
+ */
+function arbiter(infer: Node, level: Level, want: string[]): void {
+  if (!infer) return;
+  for (const e of infer.indexElems ?? []) {
+    const name = e.IndexElem?.name;
+    if (typeof name === 'string')
+      expr({ ColumnRef: { fields: [{ String: { sval: name } }], location: infer.location } }, level, want);
+    else expr(e.IndexElem?.expr, level, want);
+  }
+  expr(infer.whereClause, level, want);
 }
 
 /** UPDATE: the target, then FROM (which does not see it), WHERE, RETURNING and the SET values. */

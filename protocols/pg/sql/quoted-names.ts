@@ -2,7 +2,8 @@
 // where SQLite compares every name without case and ran `SELECT "Id" FROM t`, `SELECT t."NAME"
 // FROM t`, `SELECT count(*) FROM "T"` and `SELECT "T".id FROM t`. Here the statement is read as
 // PostgreSQL's parser resolves its names (range-table.ts, missing-column.ts, with exact names on)
-// and such a name gets PostgreSQL's 42703 (with its HINT) or 42P01 at the name. Only a quoted name
+// and such a name gets PostgreSQL's 42703 (with its HINT) or 42P01 at the name (an ON CONFLICT
+// arbiter's bare name at its parenthesis, where PostgreSQL places the reference it makes of it). Only a quoted name
 // holding an upper-case letter is matched with its case: an unquoted one folds to lower case, and
 // Patina's schema files may declare `CREATE TABLE Users (userId ...)`, which users reach unquoted
 // (and with a lower-case quoted name) as before. Aliases the statement defines match exactly too,
