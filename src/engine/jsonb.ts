@@ -205,6 +205,19 @@ export function jsonbPath(a: Json, path: string[]): Json | undefined {
 }
 
 /**
+ * jsonb's `a -> i` (jsonb_array_element): element i of an array, -1 the last, undefined past either
+ * end or of an object. A scalar is the one element of its array in jsonb's own layout (a raw
+ * scalar is stored as a one-element array marked scalar), so `'"a"'::jsonb -> 0` and `-> -1` are
+ * "a" in PostgreSQL; json's is NULL there (SQLite's -> too).
+ */
+export function jsonbElement(a: Json, i: number): Json | undefined {
+  if (a instanceof Map) return undefined;
+  const xs = Array.isArray(a) ? a : [a];
+  const k = i < 0 ? xs.length + i : i;
+  return k >= 0 && k < xs.length ? xs[k] : undefined;
+}
+
+/**
  * `a - key`, `a - keys` (text[]) and `a - index`: an object without those keys, an array without
  * its string elements equal to one of them or without the element at the index ('-1' the last).
  */

@@ -41,6 +41,7 @@ import {
   jsonbDeletePath,
   jsonbHasKey,
   jsonbMinus,
+  jsonbElement,
   jsonbPath,
   jsonbText,
   jsonPathKey,
@@ -954,6 +955,17 @@ function installJsonbOperators(db: Database.Database): void {
     const path = textArray(p);
     const v = path && jsonbPath(jsonOperand(a), path);
     if (v === undefined || v === null || path === null) return null;
+    return typeof v === 'string' ? v : printJsonb(v);
+  });
+  // jsonb's x -> i and x ->> i of an integer i (translate/jsonb-ops.ts, marked 'jsonb-elem'): a
+  // scalar answers index 0 and -1 as PostgreSQL's jsonb does (SQLite's -> gave NULL)
+  fn('__pg_jsonb_elem', (a, i) => {
+    const v = jsonbElement(jsonOperand(a), Number(i));
+    return v === undefined ? null : printJsonb(v);
+  });
+  fn('__pg_jsonb_elem_text', (a, i) => {
+    const v = jsonbElement(jsonOperand(a), Number(i));
+    if (v === undefined || v === null) return null;
     return typeof v === 'string' ? v : printJsonb(v);
   });
   // the key of jsonb's x -> k that is no literal (translate/jsonb-ops.ts): an index as it is, a

@@ -238,4 +238,59 @@ describe('jsonb operators against PostgreSQL 15', function () {
         });
     await same('SELECT 1');
   });
+  it("jsonb's -> and ->> of an index answer a scalar's own value at 0 and -1, as jsonb stores a scalar (they were NULL)", async () => {
+    await same(
+      'SELECT id, data -> 0, data ->> 0, data -> -1, data ->> -1, data -> 1, data ->> id::int - 4 FROM docs ORDER BY id',
+    );
+    await same(
+      `SELECT '"a"'::jsonb -> 0, '"a"'::jsonb ->> 0, '1'::jsonb ->> -1, 'null'::jsonb -> 0, 'null'::jsonb ->> 0, '"a"'::jsonb -> 1, '{"a": 1}'::jsonb -> 0`,
+    );
+    await same(
+      `SELECT '{"a": [5]}'::jsonb -> 'a' -> 0 -> 0, '{"a": 5}'::jsonb -> 'a' ->> 0, '2'::jsonb -> 0 || '[3]'::jsonb`,
+    );
+    // (json's are NULL there, as before)
+    await same(`SELECT '"a"'::json -> 0, '"a"'::json ->> 0`);
+  });
+
+  it("an untyped string literal left of ->, #>, @>, - or arithmetic is PostgreSQL's 42725 or 42883 where several operators or none take it (SQLite computed with the text), jsonb's - where only it does", async () => {
+    const failure = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const fails = async (sql: string) => {
+      const p = await failure(patina, sql);
+      assert.equal(p, await failure(postgres, sql), sql);
+      return p;
+    };
+    assert.equal(
+      await fails(`SELECT '{"a": 1}' -> 'a'`),
+      '42725 operator is not unique: unknown -> unknown | Could not choose a best candidate operator. You might need to add explicit type casts. @19',
+    );
+    assert.equal(
+      await fails(`SELECT '[1, 2]' -> 1.5`),
+      '42883 operator does not exist: unknown -> numeric | No operator matches the given name and argument types. You might need to add explicit type casts. @17',
+    );
+    for (const sql of [
+      `SELECT '{"a": 1}' ->> 'a'`,
+      `SELECT '[1, 2]' -> 0`,
+      `SELECT '[1, 2]' ->> 1::smallint`,
+      `SELECT '[1, 2]' -> 1::bigint`,
+      `SELECT '{"a": 1}' -> tags FROM docs`,
+      `SELECT '{"a": {"b": 1}}' #> '{a,b}'`,
+      `SELECT '{"a": {"b": 1}}' #>> ARRAY['a', 'b']`,
+      `SELECT '[1, 2]' @> '[1]'`,
+      `SELECT '[1, 2]' <@ '[1]'`,
+      `SELECT '{"a": 1}' - 'a'`,
+      `SELECT '5' - '3'`,
+      `SELECT '5' * '3'`,
+    ])
+      assert.match(await fails(sql), /^42(725|883) /, sql);
+    // one operator takes it: the literal is read as its type
+    await same(
+      `SELECT '{"a": 1, "b": 2}' - 'a'::text, '{"a": 1, "b": 2}' - ARRAY['a', 'b'], '["a", 1]' - tags FROM docs ORDER BY id`,
+    );
+    await same(`SELECT id, '[1, 2]' @> data, '{"a": 1}' ? 'a', '{"a": 1}' #- '{a}' FROM docs WHERE id < 7 ORDER BY id`);
+  });
 });

@@ -36,6 +36,17 @@ type Node = any;
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '#', '&', '|']);
 
 /**
+ * Whether `'{"a": 1}' - k` is jsonb's: an untyped string literal less a text or text[] (`k` of
+ * type `r`), which only jsonb's `-` takes, so PostgreSQL reads the literal as jsonb.
+ */
+export function jsonbMinusLiteral(e: Node, r: number): boolean {
+  return (
+    e.lexpr?.A_Const?.sval !== undefined &&
+    (r === OID.text || r === OID.varchar || r === OID.bpchar || r === arrayOidOf(OID.text))
+  );
+}
+
+/**
  * The parameter types the client declared (Parse), while result columns are typed (withParamTypes):
  * `abs($1)` of a declared int4 is int4, as PostgreSQL resolves it (pgjdbc declares every parameter's
  * type: its CallableStatement `{? = call abs(?)}` refused the text it was given). 0: not declared.
@@ -220,7 +231,7 @@ export class Typer {
         if (!e.lexpr) return op === '|/' || op === '||/' ? OID.float8 : this.type(e.rexpr);
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
-        if (op === '-' && l === OID.jsonb) return OID.jsonb;
+        if (op === '-' && (l === OID.jsonb || jsonbMinusLiteral(e, r))) return OID.jsonb;
         // an integer shift is of its left operand's type (smallint << integer is smallint)
         if ((op === '<<' || op === '>>') && isNumber(l)) return l;
         // (numeric ^ float8 is float8's: numeric casts to float8 implicitly, not the other way)

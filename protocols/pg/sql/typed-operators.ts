@@ -15,7 +15,7 @@ import type { ColumnDef, Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
-import { Typer } from './expression-types';
+import { Typer, jsonbMinusLiteral } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { checkArrayOperands } from './array-operands';
 import { byteaCallMark } from './bytea-values';
@@ -26,7 +26,7 @@ import { isAggregateCall } from './grouping';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
 import { FLOATS, strings, typeNameOid } from './type-signatures';
-import { elementOidOf } from '../types/registry';
+import { arrayOidOf, elementOidOf } from '../types/registry';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
@@ -349,6 +349,40 @@ function untypedNumberOperand(e: Node, unknown: 'l' | 'r' | null, l: number, r: 
   const literal = unknown === 'l' ? e.lexpr : unknown === 'r' ? e.rexpr : undefined;
   const other = unknown === 'l' ? r : l;
   return literal?.A_Const?.sval !== undefined && (other === OID.numeric || FLOATS.has(other));
+}
+
+/** The integer types PostgreSQL casts to integer implicitly (json's -> takes an int4 index). */
+const INT4_NAMES = /^(int|integer|int4|smallint|int2)$/i;
+
+/**
+ * Of an operator whose left operand is an untyped string literal, PostgreSQL's error where its
+ * operator resolution finds several candidates or none (parse_oper.c's oper_select_candidate):
+ * json's and jsonb's ->, ->>, #> and #>> each take the literal (`'{"a":1}' -> 'a'`, `'[1]' -> 0`:
+ * 42725), as do the containment operators of jsonb, arrays and ranges beside another untyped
+ * literal, and arithmetic's of every number type (`'5' - '3'`); `->` of another type of index
+ * (`'[1]' -> 1.5`) has none, 42883. Nothing where one operator is found (`'{"a":1}' ? 'a'` is
+ * jsonb's, `'[1]' @> j` that of j's type, `'1' + n` n's).
+ */
+function untypedLeftOperand(op: string, right: Node, typer: Typer): void {
+  const unknown = right?.A_Const?.sval !== undefined;
+  const r = unknown ? 0 : typer.type(right);
+  let name = unknown ? 'unknown' : (PG_NAMES[r] ?? TYPE_DISPLAY[r]);
+  // (a column declared INTEGER is int8 here, an integer in PostgreSQL)
+  const declared = right?.ColumnRef ? tableColumn(right.ColumnRef, typer)?.type.trim() : undefined;
+  if (r === OID.int8 && declared && INT4_NAMES.test(declared))
+    name = /^(smallint|int2)$/i.test(declared) ? 'smallint' : 'integer';
+  let several = false;
+  if (op === '->' || op === '->>') {
+    if (!unknown && (r === 0 || !name)) return;
+    several =
+      unknown || r === OID.int2 || r === OID.int4 || name === 'integer' || name === 'smallint' || TEXT_TYPES.has(r);
+    if (!several) throw noOperator(0, op, r);
+  } else if (op === '#>' || op === '#>>') several = unknown || r === arrayOidOf(OID.text);
+  else if (op === '@>' || op === '<@' || op === '&&' || ['+', '-', '*', '/'].includes(op)) several = unknown;
+  if (!several) return;
+  const err = pgError('42725', `operator is not unique: unknown ${op} ${name}`);
+  err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
+  throw err;
 }
 
 /** An operand's type as PostgreSQL's 42883 names it: a string literal's is `unknown`. */
@@ -901,10 +935,16 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    // an untyped string literal on the left of an operator several types have: PostgreSQL's 42725
+    // or 42883 where SQLite computed with the text ('{"a":1}' -> 'a', '5' - '3')
+    if (e.lexpr.A_Const?.sval !== undefined) placed(() => untypedLeftOperand(op, e.rexpr, typer), e.location);
     // json's ->> and #>> (text): the value's text as written, and so the json reads they are of
     if (op === '->>' || op === '#>>') markJsonGets(n, typer, out);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
-    if (op === '^')
+    if ((op === '->' || op === '->>') && typer.type(e.lexpr) === OID.jsonb && INTS.has(typer.type(e.rexpr)))
+      // an element of jsonb by its index, a scalar's own at 0 and -1 (SQLite's -> gave NULL there)
+      out.set(e.location, 'jsonb-elem');
+    else if (op === '^')
       out.set(
         e.location,
         typer.type(e.lexpr) === OID.numeric || typer.type(e.rexpr) === OID.numeric ? 'num-pow' : 'pow',
@@ -1003,8 +1043,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (op === '+' || op === '-' || op === '*' || op === '/') {
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
-      const l = type(e.lexpr);
       const r = type(e.rexpr);
+      // (`'{"a": 1}' - k` of a text or text[] k: jsonb's, the literal read as jsonb)
+      const l = op === '-' && jsonbMinusLiteral(e, r) ? OID.jsonb : type(e.lexpr);
       const found = op === '-' && l === OID.jsonb ? null : placed(() => dateOperator(l, op, r, unknown), e.location);
       // a string literal beside a number is read as that number's type: text that is none is 22P02
       // (`x - 'abc'`; SQLite computed with 0). NaN and infinities are left to the arithmetic below

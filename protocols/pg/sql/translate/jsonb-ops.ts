@@ -29,6 +29,9 @@ const JSON_GETS: Record<string, string> = lookup({
   '#>>': '__pg_json_get_path_text',
 });
 
+/** jsonb's -> and ->> of an integer index (src/engine/pg-functions.ts). */
+const JSONB_ELEMENTS: Record<string, string> = lookup({ '->': '__pg_jsonb_elem', '->>': '__pg_jsonb_elem_text' });
+
 /** @>, <@ and && of arrays (typed-operators.ts marks them 'arr' by their operands' types; && is only an array's here). */
 const ARRAY_FUNCTIONS: Record<string, string> = lookup({
   '@>': '__pg_array_contains',
@@ -114,7 +117,13 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
     // numeric or boolean elements (typed-operators.ts): matched by their values
     const keyed = mark?.startsWith('arr:') ? `, '${mark.slice(4)}'` : '';
     // (json's, not jsonb's, read as its text as written: typed-operators.ts's markJsonGets)
-    const kept = t.type === 'op' && mark === 'json-get' ? JSON_GETS[t.text] : undefined;
+    // (jsonb's -> and ->> of an integer, whose scalar answers index 0 and -1: typed-operators.ts)
+    const kept =
+      t.type === 'op' && mark === 'json-get'
+        ? JSON_GETS[t.text]
+        : t.type === 'op' && mark === 'jsonb-elem'
+          ? JSONB_ELEMENTS[t.text]
+          : undefined;
     const text = t.type === 'op' && t.text === '->>' && !kept;
     const fn =
       t.type !== 'op'
