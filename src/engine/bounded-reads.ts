@@ -134,7 +134,7 @@ export class BoundedReads {
         done: true,
       };
     } catch (err) {
-      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
+      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
       return {
         type: 'error',
         id,
@@ -143,6 +143,7 @@ export class BoundedReads {
         code: typeof e.code === 'string' ? e.code : undefined,
         sqlstate: e.sqlstate,
         hint: e.hint,
+        detail: e.detail,
       };
     }
   }
@@ -159,7 +160,7 @@ export class BoundedReads {
     try {
       rows = this.#run(b, params);
     } catch (err) {
-      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
+      const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
       const failed = new PatinaError(
         readErrorKind(err),
         e.message ?? String(err),
@@ -167,6 +168,7 @@ export class BoundedReads {
         e.sqlstate,
       );
       if (e.hint !== undefined) failed.hint = e.hint;
+      if (e.detail !== undefined) failed.detail = e.detail;
       throw failed;
     }
     for (let r = 0; r < rows.length; r++) {

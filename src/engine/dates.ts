@@ -498,9 +498,57 @@ function unitOf(v: unknown, type: string): string {
   return u;
 }
 
+/**
+ * date_trunc(unit, interval) as PostgreSQL's interval_trunc cuts it: the interval split into years,
+ * months, days, hours, minutes, seconds and microseconds (each with its own sign, as C divides),
+ * the fields below `unit` zeroed. A time is cut as the interval it casts to (`date_trunc('hour',
+ * time '10:30')` is the interval 10:00:00). A week is no unit of an interval (0A000 with DETAIL).
+ */
+function intervalTrunc(unit: unknown, v: unknown): string | null {
+  const u = unitOf(unit, 'interval');
+  const iv = parseInterval(v);
+  if (!iv) return null;
+  if (u === 'week') {
+    const err = sqlStateError('0A000', 'unit "week" not supported for type interval');
+    err.detail = 'Months usually have fractional weeks.';
+    throw err;
+  }
+  let year = Math.trunc(iv.months / 12);
+  let mon = iv.months % 12;
+  let days = iv.days;
+  let hour = Math.trunc(iv.micros / 3_600_000_000);
+  let min = Math.trunc((iv.micros % 3_600_000_000) / 60_000_000);
+  let sec = Math.trunc((iv.micros % 60_000_000) / 1_000_000);
+  let fsec = iv.micros % 1_000_000;
+  const order = ['millennium', 'century', 'decade', 'year', 'quarter', 'month', 'day', 'hour', 'minute', 'second'];
+  const from = order.indexOf(u);
+  // (each unit cuts its own field and falls through to those below, as interval_trunc's switch)
+  const cuts: (() => void)[] = [
+    () => (year = Math.trunc(year / 1000) * 1000),
+    () => (year = Math.trunc(year / 100) * 100),
+    () => (year = Math.trunc(year / 10) * 10),
+    () => (mon = 0),
+    () => (mon = 3 * Math.trunc(mon / 3)),
+    () => (days = 0),
+    () => (hour = 0),
+    () => (min = 0),
+    () => (sec = 0),
+    () => (fsec = 0),
+  ];
+  if (from >= 0) for (const cut of cuts.slice(from)) cut();
+  else if (u === 'milliseconds') fsec = Math.trunc(fsec / 1000) * 1000;
+  return formatInterval({
+    months: year * 12 + mon,
+    days,
+    micros: ((hour * 60 + min) * 60 + sec) * 1_000_000 + fsec,
+  });
+}
+
 /** date_trunc(unit, timestamp): the timestamp with everything below `unit` zeroed. */
 export function dateTrunc(unit: unknown, v: unknown, type?: string): string | null {
   if (unit === null || v === null || v === undefined) return null;
+  // (of an interval or a time, marked so by the analysis: typed-operators.ts)
+  if (type === 'interval') return intervalTrunc(unit, v);
   // an infinity is itself, its unit not read (PostgreSQL's timestamp_trunc; it was 22007)
   const inf = infinityWord(v);
   if (inf) return inf;

@@ -319,6 +319,7 @@ export class ReadCursor implements AsyncIterableIterator<RowBatch> {
         // Rows the worker read before the failure are still delivered, then the error.
         const err = new PatinaError(kind, m.message, m.code, m.sqlstate);
         if (m.hint !== undefined) err.hint = m.hint;
+        if (m.detail !== undefined) err.detail = m.detail;
         this._fail(err, true);
         return true;
       }

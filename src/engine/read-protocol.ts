@@ -40,6 +40,8 @@ export type FromWorker =
       sqlstate?: string;
       /** Its PostgreSQL HINT, when it had one. */
       hint?: string;
+      /** Its PostgreSQL DETAIL, when it had one. */
+      detail?: string;
     };
 
 /** A batch of rows: NDJSON text (for 'ndjson') or rows of cells (for 'values'), and how many rows. */

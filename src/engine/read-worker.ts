@@ -26,7 +26,7 @@ let job: { id: number; read: ReadJob; credits: number } | null = null;
 const post = (m: FromWorker) => process.send!(m);
 
 function fail(id: number, err: unknown) {
-  const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string };
+  const e = err as { message?: string; code?: string; sqlstate?: string; hint?: string; detail?: string };
   post({
     type: 'error',
     id,
@@ -35,6 +35,7 @@ function fail(id: number, err: unknown) {
     code: typeof e.code === 'string' ? e.code : undefined,
     sqlstate: e.sqlstate,
     hint: e.hint,
+    detail: e.detail,
   });
   if (job && job.id === id) closeJob();
 }

@@ -53,6 +53,33 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       await same(sql);
   });
 
+  it("date_trunc of an interval or a time cuts the interval's fields (22007 before), and a time beside a timestamp, or taken from a date, is an interval (42883 before)", async () => {
+    for (const sql of [
+      "SELECT id, date_trunc('hour', t), date_trunc('minute', dur), date_trunc('day', t) FROM ev ORDER BY id",
+      "SELECT date_trunc('hour', t) AS h, count(*) FROM ev GROUP BY 1 ORDER BY 1",
+      "SELECT date_trunc('hour', time '10:30:00'), date_trunc('minute', '23:59:59.5'::time), date_trunc('hour', t)::text FROM ev ORDER BY id",
+      "SELECT date_trunc('second', interval '-1 year -5 months -3 days -04:05:06.789'), date_trunc('millisecond', interval '-3 days -04:05:06.789')",
+      "SELECT date_trunc('quarter', interval '7 years 11 months 40 days 100:00'), date_trunc('decade', interval '19 years'), date_trunc('century', interval '-250 years'), date_trunc('millennium', interval '2999 years')",
+      'SELECT id, at + t, at - t, d - t, d + t, t + at FROM ev ORDER BY id',
+      "SELECT timestamp '2024-01-01 10:00' + time '01:30', time '01:30' + timestamp '2024-01-01 10:00', timestamp '2024-01-01 10:00' - time '01:30', date '2024-01-01' - time '10:00'",
+      "SELECT pg_typeof(date '2024-01-01' + time '10:00'), pg_typeof(timestamp '2024-01-01' + time '01:00'), pg_typeof(date_trunc('hour', time '10:00'))",
+      "SELECT date_trunc('dow', interval '10 days')",
+      "SELECT date_trunc('abc', t) FROM ev",
+    ])
+      await sameText(sql);
+    // a week is no unit of an interval, with PostgreSQL's DETAIL (of a row's value too)
+    for (const sql of ["SELECT date_trunc('week', interval '10 days')", "SELECT date_trunc('week', t) FROM ev"]) {
+      const fail = (c: Client) =>
+        c.query(sql).then(
+          () => 'ran',
+          (e: { code?: string; message: string; detail?: string }) => `${e.code} ${e.message} | ${e.detail}`,
+        );
+      const p = await fail(clients().patina);
+      assert.equal(p, await fail(clients().postgres), sql);
+      assert.equal(p, '0A000 unit "week" not supported for type interval | Months usually have fractional weeks.');
+    }
+  });
+
   it('other forms of date input PostgreSQL reads: ISO basic, month names, MDY, zone names (were 22007)', async () => {
     for (const v of ['20240229', 'Feb 29 2024', 'January 8, 1999', '29-Feb-2024', '8 Jan 1999', '02/29/2024'])
       await same(`SELECT '${v}'::date, '${v} 10:30'::timestamp`);

@@ -328,7 +328,12 @@ export class Typer {
         return arg(1) === OID.timestamptz ? OID.timestamptz : OID.timestamp;
       case 'date_trunc': {
         const t = arg(1);
-        return t === OID.timestamptz || t === OID.date ? OID.timestamptz : t === OID.interval ? t : OID.timestamp;
+        // (a time is cut as the interval it casts to)
+        return t === OID.timestamptz || t === OID.date
+          ? OID.timestamptz
+          : t === OID.interval || t === OID.time
+            ? OID.interval
+            : OID.timestamp;
       }
       case 'coalesce':
       case 'greatest':

@@ -120,6 +120,18 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         (isWord(t, 'CAST') && isPunct(sig[i + 1], '(')))
     )
       return true;
+    // date_trunc of a time or an interval cuts the interval's fields (a time column is 'date' here)
+    if (
+      isWord(t, 'DATE_TRUNC') &&
+      isPunct(sig[i + 1], '(') &&
+      sig.some(
+        (x) =>
+          isWord(x, 'TIME') ||
+          isWord(x, 'INTERVAL') ||
+          (x.type === 'word' && /^(date|interval)$/.test(columnType(x.text.toLowerCase()) ?? '')),
+      )
+    )
+      return true;
     // date_part or date_trunc of a unit no type takes: its error names the value's type
     if (
       (isWord(t, 'DATE_PART') || isWord(t, 'DATE_TRUNC')) &&

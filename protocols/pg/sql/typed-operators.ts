@@ -185,6 +185,10 @@ function knownDateOperator(lt: number, op: string, rt: number): { kind: string; 
   const date = OID.date;
   const iv = OID.interval;
   const instant = (x: number) => INSTANTS.has(x);
+  // a time beside a timestamp (`ts + time '01:00'`, `ts - t`), or taken from a date, is the
+  // interval it casts to implicitly: PostgreSQL has no such operator of a time, but one of an interval
+  if ((op === '+' || op === '-') && rt === OID.time && (instant(lt) || (op === '-' && lt === date))) rt = iv;
+  if (op === '+' && lt === OID.time && instant(rt)) lt = iv;
   if (op === '+') {
     if (lt === date && INTS.has(rt)) return { kind: 'date+int', oid: date };
     if (INTS.has(lt) && rt === date) return { kind: 'int+date', oid: date };
@@ -695,6 +699,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.FuncCall.args[0]) === OID.timestamptz
   ) {
     out.set(n.FuncCall.location, 'to-char-tz'); // its TZ is UTC by the type (the stored text has no zone)
+  } else if (
+    n.FuncCall?.args?.length === 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'date_trunc' &&
+    (typer.type(n.FuncCall.args[1]) === OID.interval || typer.type(n.FuncCall.args[1]) === OID.time)
+  ) {
+    // an interval's fields cut (a time's as the interval it casts to): dates.ts's intervalTrunc
+    out.set(n.FuncCall.location, 'unit:interval');
   } else if (badUnitType(n.FuncCall, typer)) {
     // a unit no type takes: the error names the value's type (translate/words.ts passes it on)
     out.set(n.FuncCall.location, `unit:${badUnitType(n.FuncCall, typer)}`);
