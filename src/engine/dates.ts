@@ -1946,6 +1946,39 @@ export function castTime(v: unknown): string | null {
   const t = parseInstant(v, 'time', 'cast to time', true)!;
   return clockText(t);
 }
+/** PostgreSQL's TZDISP_LIMIT: an offset of a timetz past 15:59:59 either way is 22009. */
+const TZDISP_LIMIT_MS = ((15 * 60 + 59) * 60 + 59) * 1000;
+
+/**
+ * Text cast to timetz as PostgreSQL's timetz_in reads a time of day: the time and the offset it is
+ * written with (a number or an abbreviation, today's meaning of one a zone defines), the offset of
+ * the session's zone now when it has none; printed as PostgreSQL prints a timetz ('12:00:00+03',
+ * '12:00:00-05:30'). An offset past 15:59:59 is 22009. Text with a date keeps its time alone, as
+ * before (PostgreSQL's offset of that date is not read here).
+ */
+export function castTimetz(v: unknown, zone: string): string | null {
+  let time: string | null;
+  try {
+    time = castTime(v);
+  } catch (err) {
+    // (the input function's error names its own type)
+    if (err instanceof Error) err.message = err.message.replace('for type time:', 'for type time with time zone:');
+    throw err;
+  }
+  if (time === null || typeof v !== 'string') return time;
+  const m = TIME_RE.exec(takeEraAndMeridiem(v).rest);
+  if (!m) return time;
+  const now = Date.now();
+  let off: number;
+  if (m[5]) {
+    const [h, mi, sec] = time.split(':').map(Number);
+    const wall = Math.floor(now / DAY_MS) * DAY_MS + ((h * 60 + mi) * 60 + Math.floor(sec)) * 1000;
+    off = wall - zonedInstant(m[5], wall, 'time with time zone', v);
+  } else off = sessionOffsetMs(zone, now);
+  if (Math.abs(off) > TZDISP_LIMIT_MS) pgFail('22009', `time zone displacement out of range: "${v}"`);
+  return time + offsetText(off);
+}
+
 /** Whether a word is an abbreviation of PostgreSQL's 'Default' set ('EST', 'z', 'MSK'). */
 const isAbbreviation = (w: string) =>
   FIXED_ABBREVIATIONS[w.toLowerCase()] !== undefined || ZONE_ABBREVIATIONS[w.toLowerCase()] !== undefined;
@@ -2101,6 +2134,8 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('__pg_timestamptz_in', det, (v: unknown, z: unknown, o: unknown) => read(o, () => storedTzIn(v, z)));
   db.function('__pg_interval', det, (v: unknown, o: unknown) => read(o, () => castInterval(v)));
   db.function('__pg_time', det, (v: unknown) => castTime(v));
+  // (text cast to timetz per row; without an offset it takes the session zone's: translate/casts.ts)
+  db.function('__pg_timetz', det, (v: unknown, z: unknown) => castTimetz(v, String(z)));
   db.function('__pg_interval', det, (v: unknown) => castInterval(v));
   db.function('__pg_store_dt', det, (kind: unknown, v: unknown) => storedDateTime(String(kind), v) as string);
   db.function('__pg_round_time', det, (v: unknown, digits: unknown) =>

@@ -80,6 +80,32 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     }
   });
 
+  it("text cast to timetz keeps its offset, or takes the session zone's (it was the time alone: '12:00+03'::timetz printed 12:00:00)", async () => {
+    /** The rows' text, or the error (the result's type is text here, timetz there). */
+    const values = async (sql: string) => {
+      const [p, g] = [await answer(clients().patina, sql), await answer(clients().postgres, sql)];
+      const strip = (a: typeof p) => ('rows' in a ? a.rows : a);
+      assert.deepEqual(strip(p), strip(g), sql);
+    };
+    for (const sql of [
+      "SELECT '12:00+03'::timetz, '12:00'::timetz, '12:00:01.5-05:30'::timetz, timetz '23:59:59.999+14'",
+      "SELECT '12:00 PST'::timetz, '12:00 pm EST'::timetz, '12:00 z'::timetz, '24:00+01'::timetz",
+      "SELECT CAST('12:00+03' AS time with time zone), '12:00+03'::time with time zone, '12:00:00.123456+03'::timetz(2)",
+      "SELECT '12:00+03'::timetz::text, '12:00+03'::timetz::time, ('12:' || '30+05:30')::timetz",
+      'SELECT id, t::timetz FROM ev ORDER BY id',
+      "SELECT '12:00+16'::timetz",
+      "SELECT '12:00 Europe/Paris'::timetz",
+      "SELECT '2024-01-01'::timetz",
+    ])
+      await values(sql);
+    for (const c of [clients().patina, clients().postgres]) await c.query("SET TIME ZONE 'Asia/Kolkata'");
+    try {
+      await values("SELECT '12:00'::timetz, '12:00-02'::timetz, t::timetz FROM ev ORDER BY id");
+    } finally {
+      for (const c of [clients().patina, clients().postgres]) await c.query('SET TIME ZONE UTC');
+    }
+  });
+
   it('other forms of date input PostgreSQL reads: ISO basic, month names, MDY, zone names (were 22007)', async () => {
     for (const v of ['20240229', 'Feb 29 2024', 'January 8, 1999', '29-Feb-2024', '8 Jan 1999', '02/29/2024'])
       await same(`SELECT '${v}'::date, '${v} 10:30'::timestamp`);

@@ -47,6 +47,8 @@ const CAST_NAMES: Record<string, string> = lookup({
   'timestamp with time zone': 'timestamptz',
   'timestamp without time zone': 'timestamp',
   'time without time zone': 'time',
+  // (timetz has no type of its own here: its text with the offset, as `::timetz` is)
+  'time with time zone': 'text',
 });
 
 /** Result types of functions whose values do not tell (a timestamp is text in SQLite). */

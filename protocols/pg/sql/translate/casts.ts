@@ -2,7 +2,14 @@
 // PostgreSQL's rules (strict integer and float parsing, booleans from their words, bytea from hex,
 // dates and times converted once when the operand is a literal, else per row by __pg_* functions).
 // CAST(x AS BLOB) and other SQLite spellings are left to SQLite.
-import { castDate, castInterval, castTime, castTimestamp, roundFraction } from '../../../../src/engine/dates';
+import {
+  castDate,
+  castInterval,
+  castTime,
+  castTimestamp,
+  castTimetz,
+  roundFraction,
+} from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput, uuidIn } from '../../../../src/engine/pg-array-input';
 import { pgError } from '../../sqlstate';
 import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-input';
@@ -185,9 +192,15 @@ function castTo(
       // may be a stored timestamptz, whose text has no offset, which this cast cannot tell from text)
       return dateCast(x, '__pg_timestamptz', castTimestamptzHere);
     case 'time':
-    case 'timetz':
       refuseDateAlone(x);
       return dateCast(x, '__pg_time', castTime);
+    case 'timetz': {
+      // a time of day with its offset (the session zone's when it has none), as PostgreSQL prints it
+      refuseDateAlone(x, 'time with time zone');
+      const zone = sessionZone() ?? 'UTC';
+      const cast = dateCast(x, '__pg_timetz', (v) => castTimetz(v, zone));
+      return cast === `__pg_timetz(${x})` ? `__pg_timetz(${x}, ${quoteString(zone)})` : cast;
+    }
     case 'interval':
       return dateCast(x, '__pg_interval', castInterval);
     case 'json':
@@ -214,9 +227,9 @@ function castTo(
  * A literal of a date alone cast to time has no time of day: 22007, as time's input says (it was
  * 00:00:00). Per row such text stays midnight: a stored timestamp may be such text.
  */
-function refuseDateAlone(x: string): void {
+function refuseDateAlone(x: string, type = 'time'): void {
   const date = /^[(\s]*'(\s*(?:\d{4}-\d{1,2}-\d{1,2}|\d{8}|today|tomorrow|yesterday)\s*)'[)\s]*$/i.exec(x);
-  if (date) throw pgError('22007', `invalid input syntax for type time: "${date[1]}"`);
+  if (date) throw pgError('22007', `invalid input syntax for type ${type}: "${date[1]}"`);
 }
 
 /** The OID a literal names (`'integer'`, by `oidOf`) or is (`23`), as SQL; null for anything else. */
