@@ -152,6 +152,16 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('a scalar subquery of an exact avg or division as a result column keeps its digits, also sorted by it (was a double: 0.425 where PostgreSQL prints 0.42500000000000000000)', async () => {
+    for (const sql of [
+      'SELECT (SELECT avg(n) FROM m)',
+      'SELECT q, avg(n), (SELECT avg(n) FROM m) AS overall FROM m GROUP BY q ORDER BY q',
+      'SELECT id, (SELECT avg(y) FROM u WHERE u.q >= m.q) AS a FROM m ORDER BY a, id',
+      'SELECT (SELECT n / 3 FROM m WHERE id = 1), (SELECT max(n) FROM m)',
+    ])
+      await same(sql);
+  });
+
   it('an exact avg or division made text (a cast, ||, concat) keeps its digits anywhere (was a double)', async () => {
     for (const sql of [
       'SELECT CAST(avg(n) AS text), avg(x)::text, avg(n)::varchar, avg(n)::varchar(5), CAST(avg(q) AS text) FROM m',

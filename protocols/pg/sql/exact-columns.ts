@@ -397,7 +397,7 @@ export function markExactColumns(
       if (name) return;
       own = `__pg_exact_${k + 1}`;
     }
-    const marks = exactMarks(v, t, declared) ?? exactChoice(v, t, declared);
+    const marks = exactMarks(v, t, declared) ?? exactChoice(v, t, declared) ?? scalarSubquery(v, typerOf, declared);
     if (!marks) return;
     // (an unnamed item ORDER BY names, `ORDER BY avg`, has that name as its alias: sql/figured-aliases.ts)
     const byName = sorts.filter((n) => n?.ColumnRef?.fields?.length === 1);
@@ -410,6 +410,19 @@ export function markExactColumns(
     for (const n of byPosition) out.set(orderMarkKey(n.A_Const.location), `num-order:${own}`);
   });
   return exact;
+}
+
+/**
+ * A scalar subquery that is the item itself (`SELECT (SELECT avg(price) FROM t)`, a BI tool's
+ * overall average beside the groups'): its one column's marks when that column is exact there,
+ * whose text the item then hands on; null otherwise.
+ */
+function scalarSubquery(v: Node, typerOf: (select: Node) => Typer, declared: number[]): [number, string][] | null {
+  const sub = v?.SubLink?.subLinkType === 'EXPR_SUBLINK' ? v.SubLink.subselect?.SelectStmt : undefined;
+  if (sub?.targetList?.length !== 1) return null;
+  const marks = new Map<number, string>();
+  const exact = markExactColumns(sub, typerOf, marks, declared);
+  return exact.has(itemName(sub.targetList[0].ResTarget).toLowerCase()) ? [...marks] : null;
 }
 
 /**
