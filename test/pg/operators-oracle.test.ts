@@ -10,13 +10,13 @@ import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE ops (id BIGINT NOT NULL PRIMARY KEY, i int4, s int2, n int8, t TEXT,
-  iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[]);
+  iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[], nm NUMERIC);
 CREATE TABLE kw (id BIGINT NOT NULL PRIMARY KEY, by BYTEA, "set" BIGINT);`;
 
 const ROWS = [
-  `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}'),
-    (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}'),
-    (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}')`,
+  `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}', -1.5),
+    (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}', 2.5),
+    (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}', NULL)`,
   `INSERT INTO kw VALUES (1, '\\x00ff', 5), (2, NULL, NULL)`,
 ];
 
@@ -153,6 +153,47 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
     // text that is no number beside one is 22P02 (SQLite computed with 0)
     for (const sql of ["SELECT i - 'abc' FROM ops", "SELECT '1 day' * n FROM ops", "SELECT i # 'x' FROM ops"])
       await sameError(sql, '22P02');
+  });
+
+  it('-NaN of a cast literal is NaN (SQLite negated the text: 0)', async () => {
+    await same("SELECT - 'NaN'::float8, - 'NaN'::numeric, - 'Infinity'::float8, -'-Infinity'::numeric");
+  });
+
+  it('a string literal beside an integer shift is an integer: the count, or what is shifted', async () => {
+    for (const sql of [
+      "SELECT id, i << '-7', '-7' << i, i >> '-1', '2147483647' >> i, s << '-1', n << '3' FROM ops ORDER BY id",
+      "SELECT '-7' << i IS NULL, pg_typeof('1' << i) FROM ops ORDER BY id",
+    ])
+      await same(sql);
+    await sameError("SELECT i << 'x' FROM ops", '22P02');
+    await sameError("SELECT '9223372036854775807' << i FROM ops", '22003');
+  });
+
+  it("a string literal past an integer's range beside it is 22003 (compared, in arithmetic, shifted)", async () => {
+    for (const sql of [
+      "SELECT i = '9223372036854775807' FROM ops",
+      "SELECT id FROM ops WHERE s < '2147483647'",
+      "SELECT i / '9223372036854775807' FROM ops",
+      "SELECT '99999' + s FROM ops",
+      "SELECT n = '9223372036854775808' FROM ops",
+    ])
+      await sameError(sql, '22003');
+    await same("SELECT id, i = '2147483647', s > '-32768', n = '-9223372036854775808' FROM ops ORDER BY id");
+  });
+
+  it('a string literal minus text or text[] is jsonb minus keys (SQLite subtracted numbers: 0)', async () => {
+    await same(`SELECT id, '{"a": 1, "abc": 2}' - t, '{"a": [1, 2], "b": "x"}' - keys FROM ops ORDER BY id`);
+    await same(`SELECT '{"a": 1, "b": 2}' - 'a'::text, '["a", "b"]' - '{a}'::text[]`);
+    await sameError(`SELECT '{"a": 1' - t FROM ops`, '22P02');
+  });
+
+  it("a decimal string literal beside a numeric is exact numeric's (division and power at PostgreSQL's scale)", async () => {
+    for (const sql of [
+      "SELECT id, '2.5' / nm, nm / '2.5', nm / '0.10', '7' / nm, '2.5' ^ nm, nm ^ '2' FROM ops ORDER BY id",
+      "SELECT avg(nm) / '3', '2' / sum(nm) FROM ops",
+    ])
+      await same(sql);
+    await sameError("SELECT nm / 'abc' FROM ops", '22P02');
   });
 
   /** `sql` fails on both servers with `code` and the same message. */

@@ -56,6 +56,19 @@ function numericDivision(l: number, r: number): boolean {
   return (l === OID.numeric && fits(r)) || (fits(l) && r === OID.numeric);
 }
 
+/** A string literal's text when it is a plain decimal number ('2.5', ' 3 '), trimmed; undefined for any other node. */
+function decimalText(n: Node): string | undefined {
+  const text = n?.A_Const?.sval?.sval;
+  return typeof text === 'string' && /^\s*\+?(\d+\.?\d*|\.\d+)\s*$/.test(text)
+    ? text.trim().replace(/^\+/, '')
+    : undefined;
+}
+
+/** An arithmetic operand's type: a decimal string literal's unknown (0), read as the other side's ('2.5' / n is numeric's). */
+function operandType(n: Node, t: Typer, declared: number[]): number {
+  return decimalText(n) === undefined ? typeOf(n, t, declared) : 0;
+}
+
 /** An operand's type; a parameter's the client declared, 0 for one it did not (PostgreSQL infers it from the other operand). */
 function typeOf(n: Node, t: Typer, declared: number[]): number {
   return n?.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : t.type(n);
@@ -82,7 +95,8 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
   const visit = (n: Node): boolean => {
     const e = n?.A_Expr;
     const op = e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr ? strings(e.name).pop() : undefined;
-    const division = op === '/' && numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared));
+    const division =
+      op === '/' && numericDivision(operandType(e.lexpr, t, declared), operandType(e.rexpr, t, declared));
     if (op === '+' || op === '-' || op === '*' || division) {
       if (op === '/') exact++;
       const mark: [number, string] = [e.location, `numx${op}`];
@@ -153,6 +167,12 @@ function exactTree(v: Node, t: Typer, declared: number[]): [number, string][] | 
       marks.push([n.A_Const.location, 'numx-lit']);
       return true;
     }
+    // a string literal beside a numeric is one as PostgreSQL reads it ('2.5' ^ n): its digits as text
+    if (n?.A_Const?.sval !== undefined) {
+      const text = decimalText(n);
+      if (text !== undefined) marks.push([n.A_Const.location, `str:${text}`]);
+      return text !== undefined;
+    }
     const type = typeOf(n, t, declared);
     return INTS.has(type) || type === OID.numeric || (type === 0 && n?.ParamRef !== undefined);
   };
@@ -199,11 +219,16 @@ function isRound(v: Node): boolean {
 export function exactMarks(v: Node, t: Typer, declared: number[]): [number, string][] | null {
   const e = v?.A_Expr;
   if (e?.kind === 'AEXPR_OP' && e.lexpr && e.rexpr && strings(e.name).pop() === '/') {
-    if (!numericDivision(typeOf(e.lexpr, t, declared), typeOf(e.rexpr, t, declared))) return null;
+    // (a string literal is read as the other side's type: '2.5' / n is numeric's)
+    if (!numericDivision(operandType(e.lexpr, t, declared), operandType(e.rexpr, t, declared))) return null;
     // of an exact aggregate (`sum(extract(epoch from d)) / 60`, `avg(x) / 2`): all of it exactly
     if (exactAggregate(e.lexpr, t) || exactAggregate(e.rexpr, t)) return exactTree(v, t, declared);
     return [
       [e.location, 'num/x'],
+      // (such a literal as its text, which keeps its scale: n / '0.10')
+      ...[e.lexpr, e.rexpr]
+        .filter((x) => decimalText(x) !== undefined)
+        .map((x): [number, string] => [x.A_Const.location, `str:${decimalText(x)}`]),
       // extract(epoch ...) divided: its exact digits (`extract(epoch from d) / 60`)
       ...[e.lexpr, e.rexpr]
         .filter((x) => isExactEpoch(x, t))

@@ -232,8 +232,10 @@ export class Typer {
         const l = this.type(e.lexpr);
         const r = this.type(e.rexpr);
         if (op === '-' && (l === OID.jsonb || jsonbMinusLiteral(e, r))) return OID.jsonb;
-        // an integer shift is of its left operand's type (smallint << integer is smallint)
+        // an integer shift is of its left operand's type (smallint << integer is smallint), a
+        // string literal shifted by an integer an integer (`'-7' << i`: PostgreSQL's int4 << int4)
         if ((op === '<<' || op === '>>') && isNumber(l)) return l;
+        if ((op === '<<' || op === '>>') && e.lexpr.A_Const?.sval !== undefined && r === OID.int4) return OID.int4;
         // (numeric ^ float8 is float8's: numeric casts to float8 implicitly, not the other way)
         if (op === '^')
           return (l === OID.numeric || r === OID.numeric) &&

@@ -219,7 +219,12 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       // a sign (`VALUES (-1.5, ...)`, what bulk literal INSERTs are full of) is no arithmetic; of a
       // name or a group it may negate a numeric (-NaN is NaN)
       if (!endsOperand(sig[i - 1])) {
-        negation ||= t.text === '-' && (sig[i + 1]?.type === 'word' || isPunct(sig[i + 1], '('));
+        // (or a cast literal: - 'NaN'::float8)
+        negation ||=
+          t.text === '-' &&
+          (sig[i + 1]?.type === 'word' ||
+            isPunct(sig[i + 1], '(') ||
+            (sig[i + 1]?.type === 'string' && isOp(sig[i + 2], '::')));
         continue;
       }
       if (t.text === '^' || t.text === '/' || t.text === '#' || t.text === '%') return true;

@@ -31,6 +31,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
+import { jsonInputError } from '../types/json-input';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -53,6 +54,13 @@ const JSONB_SCALARS: Record<number, string> = {
 /** The integer types, by the name PostgreSQL's errors give them. */
 const INT_NAMES: Record<number, string> = { [OID.int2]: 'smallint', [OID.int4]: 'integer', [OID.int8]: 'bigint' };
 
+/** Whether a whole number fits an integer type, by its OID. */
+const INT_RANGES: Record<number, (n: bigint) => boolean> = {
+  [OID.int2]: (n) => n >= -32768n && n <= 32767n,
+  [OID.int4]: (n) => n >= -2147483648n && n <= 2147483647n,
+  [OID.int8]: (n) => n >= -9223372036854775808n && n <= 9223372036854775807n,
+};
+
 /**
  * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
  * text (`count(*) > '5'` compares with 5), or 22P02 when it is none.
@@ -69,6 +77,9 @@ function literalAsNumber(text: string, type: number): string {
   const integer = INTS.has(type);
   const ok = integer ? /^[+-]?\d+$/.test(t) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t);
   if (!ok) throw pgError('22P02', `invalid input syntax for type ${PG_NAMES[type] ?? 'numeric'}: "${text}"`);
+  // (an integer's range checked as its input function checks it: '9223372036854775807' beside an int4)
+  if (integer && !INT_RANGES[type](BigInt(t)))
+    throw pgError('22003', `value "${text}" is out of range for type ${PG_NAMES[type]}`);
   return t.replace(/^\+/, '');
 }
 
@@ -94,6 +105,18 @@ const isInfinityText = (s: string) => /^\s*[+-]?inf(inity)?\s*$/i.test(s);
 
 /** The prefix operators that are SQLite functions (translate/typed-arithmetic.ts calls them). */
 const PREFIX_CALLS: Record<string, string> = lookup({ '@': 'abs', '|/': 'sqrt', '||/': 'cbrt' });
+/**
+ * The left operand's type of an integer shift (`a << b`, `a >> b`), 0 when it is none: integers on
+ * both sides, or a string literal read as an integer beside one (the count is an integer; a literal
+ * shifted by an integer is one too, PostgreSQL's integer << integer).
+ */
+function shiftLeftType(typer: Typer, e: Node): number {
+  const lit = (n: Node) => n?.A_Const?.sval !== undefined;
+  const [l, r] = [typer.type(e.lexpr), typer.type(e.rexpr)];
+  if (INTS.has(l) && (INTS.has(r) || lit(e.rexpr))) return l;
+  return lit(e.lexpr) && r === OID.int4 ? OID.int4 : 0;
+}
+
 /** Whether `a < b` (or `a = b`) compares jsonb: one side jsonb, the other jsonb or read as it (an untyped literal or parameter). */
 function ordersJsonb(typer: Typer, a: Node, b: Node, declared: number[]): boolean {
   const [l, r] = [typer.type(a), typer.type(b)];
@@ -969,10 +992,15 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     ) {
       // arrays of numbers and booleans ordered by their elements' values ('{9}' < '{10}')
       out.set(e.location, `arr-ord:${orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))}`);
-    } else if ((op === '<<' || op === '>>') && INTS.has(typer.type(e.lexpr)) && INTS.has(typer.type(e.rexpr))) {
+    } else if ((op === '<<' || op === '>>') && shiftLeftType(typer, e)) {
       // integer shifts as C shifts them in PostgreSQL (the count taken modulo the width, the
-      // result of the left operand's type); SQLite's shift a negative count the other way
-      out.set(e.location, `shift:${op}${INT_BITS[typer.type(e.lexpr)]}`);
+      // result of the left operand's type); SQLite's shift a negative count the other way.
+      // A string literal beside an integer is an integer as PostgreSQL reads it (`i << '-7'`,
+      // `'-7' << i`: the count, or an integer shifted by one; 22P02 or 22003 when it is none)
+      for (const side of [e.lexpr, e.rexpr])
+        if (side.A_Const?.sval !== undefined)
+          out.set(side.A_Const.location, `num:${literalAsNumber(side.A_Const.sval.sval ?? '', OID.int4)}`);
+      out.set(e.location, `shift:${op}${INT_BITS[shiftLeftType(typer, e)]}`);
     } else if (op === '^@' || PATTERN_COMPARISONS[op]) {
       // starts-with and text_pattern_ops' byte-wise comparisons, which SQLite has no operator for
       out.set(e.location, op === '^@' ? 'starts' : `pat:${PATTERN_COMPARISONS[op]}`);
@@ -1055,9 +1083,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const unknown = untyped(e.lexpr, declared) ? 'l' : untyped(e.rexpr, declared) ? 'r' : null;
       const type = (x: Node) => (x.ParamRef ? (declared[x.ParamRef.number - 1] ?? 0) : typer.type(x));
       const r = type(e.rexpr);
-      // (`'{"a": 1}' - k` of a text or text[] k: jsonb's, the literal read as jsonb)
-      const l = op === '-' && jsonbMinusLiteral(e, r) ? OID.jsonb : type(e.lexpr);
-      const found = op === '-' && l === OID.jsonb ? null : placed(() => dateOperator(l, op, r, unknown), e.location);
+      const l = type(e.lexpr);
+      // a string literal minus text or text[] is jsonb's (PostgreSQL's only `-` taking text on the right)
+      const jsonbMinus = op === '-' && (l === OID.jsonb || jsonbMinusLiteral(e, r));
+      const found = jsonbMinus ? null : placed(() => dateOperator(l, op, r, unknown), e.location);
       // a string literal beside a number is read as that number's type: text that is none is 22P02
       // (`x - 'abc'`; SQLite computed with 0). NaN and infinities are left to the arithmetic below
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
@@ -1072,8 +1101,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
           `operator does not exist: json - ${unknown === 'r' ? 'unknown' : (PG_NAMES[r] ?? 'unknown')}; PostgreSQL has no such operator (cast to jsonb)`,
         );
       // jsonb without a key, keys or an array element (SQLite would subtract numbers: 0)
-      else if (op === '-' && l === OID.jsonb)
+      else if (jsonbMinus) {
+        // (the literal read as jsonb: 22P02 with PostgreSQL's DETAIL where it is none)
+        const bad = l === OID.jsonb ? null : jsonInputError(e.lexpr.A_Const.sval.sval ?? '', true);
+        if (bad) throw bad;
         out.set(e.location, `jsonb-${INTS.has(r) ? 'int' : elementOidOf(r) !== undefined ? 'arr' : 'text'}`);
+      }
       // numeric's NaN (the text NaN) makes them NaN; SQLite's read it as 0. A numeric division
       // divides by a double: SQLite divides two stored integers (a whole NUMERIC, a sum) as integers
       else if (
