@@ -10,13 +10,14 @@ import assert from 'node:assert/strict';
 import { oracleSuite } from '../helpers/catalog-pair';
 
 const SCHEMA = `CREATE TABLE ops (id BIGINT NOT NULL PRIMARY KEY, i int4, s int2, n int8, t TEXT,
-  iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[], nm NUMERIC);
+  iv INTERVAL, b BYTEA, jb JSONB, keys TEXT[], nm NUMERIC,
+  ia INT4[], r FLOAT4);
 CREATE TABLE kw (id BIGINT NOT NULL PRIMARY KEY, by BYTEA, "set" BIGINT);`;
 
 const ROWS = [
-  `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}', -1.5),
-    (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}', 2.5),
-    (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}', NULL)`,
+  `INSERT INTO ops VALUES (1, -7, -3, -1, 'abc', '1 day 2 hours', '\\x00ff', '{"a": [1, 2], "b": "x"}', '{a,NULL}', -1.5, '{1,2}', 1.5),
+    (2, NULL, 5, 9223372036854775807, '', '-1 year 2 mons -3 days 04:05:06.5', '\\x', '[]', '{b}', 2.5, '{}', -0.5),
+    (3, 2147483647, NULL, NULL, 'a%', NULL, '\\x61256263', '{"": 1, "$a": 2, "\\"q": 3, "a.b": 4}', '{}', NULL, NULL, NULL)`,
   `INSERT INTO kw VALUES (1, '\\x00ff', 5), (2, NULL, NULL)`,
 ];
 
@@ -194,6 +195,37 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
     ])
       await same(sql);
     await sameError("SELECT nm / 'abc' FROM ops", '22P02');
+  });
+
+  it('a string literal beside an integer is no infinity or NaN (22P02)', async () => {
+    for (const sql of [
+      "SELECT i + 'infinity' FROM ops",
+      "SELECT '-Infinity' - s FROM ops",
+      "SELECT n * 'NaN' FROM ops",
+    ])
+      await sameError(sql, '22P02');
+  });
+
+  it("a string literal beside an array is an array of that array's elements (22P02, 22003; '{1, 2}' equal to {1,2})", async () => {
+    for (const sql of [
+      "SELECT ia @> '{a,b}' FROM ops",
+      "SELECT '{a,NULL}' = ia FROM ops",
+      "SELECT id FROM ops WHERE ia <> '{1,x}'",
+      "SELECT ia && '{1, b}' FROM ops",
+      "SELECT ia || '{x}' FROM ops",
+    ])
+      await sameError(sql, '22P02');
+    await sameError("SELECT ia <@ '{99999999999}' FROM ops", '22003');
+    await same("SELECT id, ia @> '{1}', ia = '{1, 2}', '{}' <@ ia, ia || '{3}', keys && '{a, b}' FROM ops ORDER BY id");
+  });
+
+  it("real op real is a real (typed float4, printed at a real's digits); beside a double a double", async () => {
+    for (const sql of [
+      'SELECT -0.5::float4 / 1.5::float4, 1.5::float4 * 1.5::float4, 0.1::float4 + 0.2::float4',
+      'SELECT 1.5::float4 * 2, 1.5::float4 + 1.5::float8, -0.5::float4 * 3::float8',
+      'SELECT id, r / 3::float4, r * r, r - 0.1::float4, r + r, r / 3 FROM ops ORDER BY id',
+    ])
+      await same(sql);
   });
 
   /** `sql` fails on both servers with `code` and the same message. */

@@ -11,6 +11,8 @@
 import { pgError } from '../sqlstate';
 import { PG_TYPES, TYPE_DISPLAY } from '../types/oids';
 import { elementOidOf } from '../types/registry';
+import { elementKindOf } from '../types/element-kind';
+import { arrayInput } from '../../../src/engine/pg-array-input';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -53,4 +55,22 @@ export function checkArrayOperands(op: string, lt: number, rt: number, l: Node, 
   if ((lc === rc && !(numbers && direct(l) && direct(r))) || hasParam(l) || hasParam(r)) return;
   const name = (e: number) => `${TYPE_DISPLAY[e] ?? 'unknown'}[]`;
   throw pgError('42883', `operator does not exist: ${name(le)} ${op === '!=' ? '<>' : op} ${name(re)}`);
+}
+
+/**
+ * A string literal beside an array in one of its operators: an array of its elements' type, read as
+ * array_in reads it (`ints @> '{a}'` is 22P02 for a, `ints = '{1, 2}'` equal to {1,2}; it was
+ * compared as text). Each such literal's location and text in PostgreSQL's form ('{1,2}').
+ */
+export function arrayLiterals(op: string, lt: number, rt: number, l: Node, r: Node): [number, string][] {
+  const out: [number, string][] = [];
+  for (const [lit, other] of [
+    [l, rt],
+    [r, lt],
+  ] as const) {
+    const kind = ARRAY_OPERATORS.has(op) ? elementKindOf(elementOidOf(other) ?? 0) : undefined;
+    const text = lit?.A_Const?.sval?.sval;
+    if (kind && typeof text === 'string') out.push([lit.A_Const.location, arrayInput(text, kind)]);
+  }
+  return out;
 }

@@ -34,6 +34,8 @@ type Node = any;
 /** Operators whose result has their operands' type when both are one number type. */
 // (and integers' bitwise operators: `x # '3'` is of x's type)
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '#', '&', '|']);
+/** The operators PostgreSQL has of two reals, giving a real. */
+const REAL_OPERATORS = new Set(['+', '-', '*', '/']);
 
 /**
  * Whether `'{"a": 1}' - k` is jsonb's: an untyped string literal less a text or text[] (`k` of
@@ -245,6 +247,8 @@ export class Typer {
             r !== OID.float4
             ? OID.numeric
             : OID.float8;
+        // (real op real is real's: float4pl and kin; real beside any other number a double)
+        if (l === OID.float4 && r === OID.float4 && REAL_OPERATORS.has(op)) return OID.float4;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
         const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
         // a number and a parameter or a quoted literal: PostgreSQL reads the unknown side as the

@@ -266,6 +266,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     castToText ||
     (keyedArray && keyedUse) ||
     (arrays >= 2 && compared) ||
+    // an array compared with a string literal: the literal read as that array (array-operands.ts)
+    (arrays >= 1 && string) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||

@@ -17,7 +17,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
-import { checkArrayOperands } from './array-operands';
+import { arrayLiterals, checkArrayOperands } from './array-operands';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
@@ -972,6 +972,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // an untyped string literal on the left of an operator several types have: PostgreSQL's 42725
     // or 42883 where SQLite computed with the text ('{"a":1}' -> 'a', '5' - '3')
     if (e.lexpr.A_Const?.sval !== undefined) placed(() => untypedLeftOperand(op, e.rexpr, typer), e.location);
+    for (const [at, text] of arrayLiterals(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr))
+      out.set(at, `str:${text}`);
     // json's ->> and #>> (text): the value's text as written, and so the json reads they are of
     if (op === '->>' || op === '#>>') markJsonGets(n, typer, out);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
@@ -1092,7 +1094,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const beside = lit === e.lexpr ? r : l;
       const text = lit?.A_Const.sval.sval ?? '';
-      if (!found && lit && NUMBERS.has(beside) && !/^\s*[+-]?(nan|inf(inity)?)\s*$/i.test(text))
+      // (an integer has neither: `i + 'infinity'` is 22P02)
+      if (!found && lit && NUMBERS.has(beside) && (INTS.has(beside) || !/^\s*[+-]?(nan|inf(inity)?)\s*$/i.test(text)))
         literalAsNumber(text, beside);
       if (found) out.set(e.location, found.kind);
       else if (op === '-' && l === OID.json)
