@@ -228,6 +228,20 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
       await same(sql);
   });
 
+  it("a string literal left of ->, ->>, #>, #>> beside a key, index or path is 42725 (json's or jsonb's)", async () => {
+    for (const sql of [
+      `SELECT '{"a": 1}' -> t FROM ops`,
+      `SELECT '[1, 2]' ->> i FROM ops`,
+      `SELECT '{"a": 1}' #> keys FROM ops`,
+      `SELECT '{"a": 1}' #>> keys FROM ops`,
+      `SELECT '[1]' -> s FROM ops`,
+      `SELECT '{"a": 1}' -> 'a'`,
+      `SELECT '{"a": 1}' #>> '{a}'`,
+    ])
+      await sameError(sql, '42725');
+    await same(`SELECT '{"a": 1}'::jsonb -> t, '{"a": 1}'::json ->> t FROM ops ORDER BY id`);
+  });
+
   /** `sql` fails on both servers with `code` and the same message. */
   async function sameError(sql: string, code: string): Promise<void> {
     const failure = (c: ReturnType<typeof clients>['patina']) =>
