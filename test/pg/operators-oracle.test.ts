@@ -242,6 +242,15 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
     await same(`SELECT '{"a": 1}'::jsonb -> t, '{"a": 1}'::json ->> t FROM ops ORDER BY id`);
   });
 
+  it('jsonb -> n and ->> n of a scalar document find the scalar at 0 and -1 (PostgreSQL keeps it as a one-element array)', async () => {
+    for (const sql of [
+      `SELECT '"a"'::jsonb -> 0, '"a"'::jsonb ->> -1, '"a"'::jsonb -> 1, 'null'::jsonb -> 0, 'null'::jsonb ->> 0, '1.50'::jsonb -> 0, '[1, 2]'::jsonb -> -1`,
+      `SELECT id, jb -> 'b' -> 0, jb -> 'b' ->> -1, jb -> 'a' -> 1, jb ->> i, jb -> 'a' ->> 0 FROM ops ORDER BY id`,
+      `SELECT id FROM ops WHERE jb -> 'b' ->> 0 = 'x'`,
+    ])
+      await same(sql);
+  });
+
   /** `sql` fails on both servers with `code` and the same message. */
   async function sameError(sql: string, code: string): Promise<void> {
     const failure = (c: ReturnType<typeof clients>['patina']) =>

@@ -999,6 +999,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
         return err;
       }, e.location);
+    // jsonb's -> n and ->> n of an integer n: a scalar document is its own element 0 (and -1), as
+    // PostgreSQL keeps a scalar as a one-element array (SQLite's -> found none: NULL)
+    if ((op === '->' || op === '->>') && typer.type(e.lexpr) === OID.jsonb && INTS.has(typer.type(e.rexpr)))
+      out.set(e.location, 'jsonb-idx');
     // json's ->> and #>> (text): the value's text as written, and so the json reads they are of
     if (op === '->>' || op === '#>>') markJsonGets(n, typer, out);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));
