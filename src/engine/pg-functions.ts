@@ -984,13 +984,6 @@ function installJsonbOperators(db: Database.Database): void {
     if (s === 'true' || s === 'false' || /^-?[1-9]\d{0,14}$/.test(s)) return s;
     return printJsonb(jsonOperand(s)); // containers with jsonb's spacing, numbers as numeric prints them (1e2: 100)
   });
-  // jsonb's -> n and ->> n: a scalar document is a one-element array there (PostgreSQL keeps a raw
-  // scalar so: '"a"'::jsonb -> 0 is "a"); containers as they are
-  db.function('__pg_jsonb_rooted', { deterministic: true }, (a: unknown) => {
-    if (typeof a !== 'string') return a as never;
-    const c = a.trimStart()[0];
-    return c === '[' || c === '{' ? a : `[${a}]`;
-  });
   // a jsonb value as PostgreSQL prints it, for a document that embeds it (json_build_object, json_agg)
   db.function('__pg_jsonb_text', { deterministic: true }, (a: unknown) =>
     a === null ? null : printJsonb(jsonOperand(a)),

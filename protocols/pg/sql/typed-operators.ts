@@ -123,16 +123,6 @@ function ordersJsonb(typer: Typer, a: Node, b: Node, declared: number[]): boolea
   return (l === OID.jsonb && (r === OID.jsonb || untyped(b, declared))) || (r === OID.jsonb && untyped(a, declared));
 }
 
-/** json's and jsonb's operators that read a key, an index or a path. */
-const JSON_GET_OPERATORS = new Set(['->', '->>', '#>', '#>>']);
-/** The right operand types both json's and jsonb's of them take, by the name PostgreSQL's 42725 gives them. */
-const KEY_NAMES: Record<number, string> = {
-  [OID.text]: 'text',
-  [OID.int4]: 'integer',
-  [OID.int2]: 'smallint',
-  [OID.textArray]: 'text[]',
-};
-
 /** text_pattern_ops' operators, as the comparison each makes of the bytes (SQLite's BINARY collation). */
 const PATTERN_COMPARISONS: Record<string, string> = lookup({ '~<~': '<', '~<=~': '<=', '~>~': '>', '~>=~': '>=' });
 /** An integer type's width, which PostgreSQL's shifts take the count modulo (int2's is promoted to int's). */
@@ -984,25 +974,6 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (e.lexpr.A_Const?.sval !== undefined) placed(() => untypedLeftOperand(op, e.rexpr, typer), e.location);
     for (const [at, text] of arrayLiterals(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr))
       out.set(at, `str:${text}`);
-    // a string literal left of ->, ->>, #> or #>> beside a key, an index or a path: json's or
-    // jsonb's, which PostgreSQL cannot choose between (SQLite read the literal as JSON)
-    // (a string literal on the right too: `unknown -> unknown`)
-    const keyName =
-      JSON_GET_OPERATORS.has(op) && e.lexpr.A_Const?.sval !== undefined
-        ? e.rexpr.A_Const?.sval !== undefined
-          ? 'unknown'
-          : KEY_NAMES[typer.type(e.rexpr)]
-        : undefined;
-    if (keyName)
-      throw placed(() => {
-        const err = pgError('42725', `operator is not unique: unknown ${op} ${keyName}`);
-        err.hint = 'Could not choose a best candidate operator. You might need to add explicit type casts.';
-        return err;
-      }, e.location);
-    // jsonb's -> n and ->> n of an integer n: a scalar document is its own element 0 (and -1), as
-    // PostgreSQL keeps a scalar as a one-element array (SQLite's -> found none: NULL)
-    if ((op === '->' || op === '->>') && typer.type(e.lexpr) === OID.jsonb && INTS.has(typer.type(e.rexpr)))
-      out.set(e.location, 'jsonb-idx');
     // json's ->> and #>> (text): the value's text as written, and so the json reads they are of
     if (op === '->>' || op === '#>>') markJsonGets(n, typer, out);
     const keyed = keyedKind(typer.type(e.lexpr), typer.type(e.rexpr));

@@ -98,20 +98,6 @@ function keyOperand(toks: readonly Tok[], i: number, out: Tok[]): number {
 }
 
 /**
- * The left operand of jsonb's `-> n` or `->> n` (an integer n; typed-operators.ts marks it
- * 'jsonb-idx'), at the end of `out` from `start`, wrapped in __pg_jsonb_rooted: a scalar document
- * as a one-element array, whose element 0 and -1 PostgreSQL's jsonb_array_element finds.
- */
-function rootScalar(out: Tok[], start = leftOperandStart(out, out.length)): void {
-  if (start < 0) return;
-  const left = out.splice(start);
-  out.push({ type: 'word', text: '__pg_jsonb_rooted' }, { type: 'punct', text: '(' }, ...left, {
-    type: 'punct',
-    text: ')',
-  });
-}
-
-/**
  * jsonb's operators `@>`, `<@`, `?`, `?|`, `?&`, `#>`, `#>>`, `#-` as calls of their functions, with
  * PostgreSQL's precedence (they bind less tightly than arithmetic, more than comparison, and from
  * the left). `ARRAY[...]` as the keys of `?|`/`?&` or a path becomes a JSON array.
@@ -144,8 +130,6 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         ? undefined
         : (kept ?? (text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text]));
     if (!fn) {
-      // (jsonb -> n: a scalar document as the one-element array PostgreSQL keeps it as)
-      if (mark === 'jsonb-idx') rootScalar(out);
       out.push(t);
       // jsonb's `x -> k`, SQLite's own: k made a key SQLite cannot read as a path
       if (t.type === 'op' && t.text === '->') i = keyOperand(toks, i + 1, out);
@@ -171,7 +155,6 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         ...right.slice(2, -1),
         { type: 'punct', text: ')' },
       ];
-    if (mark === 'jsonb-idx') rootScalar(out, start);
     const left = out.splice(start);
     if (text)
       // x ->> k: PostgreSQL's text of the value (a string unquoted, `true`, a number's digits, NULL for
