@@ -206,6 +206,16 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same('SELECT id, data FROM docs WHERE id > 6 ORDER BY id');
   });
 
+  it('a member that is JSON null is SQL NULL in a json or jsonb column of json_to_recordset and its kin (it was the JSON value null: IS NULL false, @> false)', async () => {
+    for (const q of [
+      `SELECT x.id, x.j IS NULL, x.j::text FROM json_to_recordset('[{"id": 1, "j": null}, {"id": 2, "j": "null"}, {"id": 3, "j": [null]}, {"id": 4}]') AS x(id bigint, j jsonb) ORDER BY x.id`,
+      `SELECT x.j IS NULL, x.j::text FROM json_to_recordset('[{"j": null}, {"j": [1]}]') AS x(j json)`,
+      `SELECT r.data IS NULL, '[1]' @> r.data FROM jsonb_populate_record(NULL::docs, '{"id": 1, "data": null}') r`,
+      `SELECT x.j IS NULL FROM jsonb_to_record('{"j": null}') AS x(j jsonb)`,
+    ])
+      await same(q);
+  });
+
   it('json_populate_recordset(NULL::t, x) and json_populate_record: rows typed as table t (they were 42883); the bulk insert from one parameter', async () => {
     for (const q of [
       `SELECT * FROM json_populate_recordset(NULL::docs, '[{"id": 1, "data": {"k": [1]}, "tags": "a"}, {"id": "2", "extra": 3}]') ORDER BY id`,

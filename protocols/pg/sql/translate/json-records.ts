@@ -95,7 +95,8 @@ function recordRows(columns: Definition[], arg: Tok[], set: boolean, alias: Tok)
   out.push(pu('('), w('SELECT'));
   columns.forEach((c, k) => {
     const path = quoteLiteral(`$."${c.name.replace(/["\\]/g, (x) => `\\${x}`)}"`);
-    const member = JSON_TYPES.has(c.type) ? `(value -> ${path})` : `json_extract(value, ${path})`;
+    // (a member that is JSON null is SQL NULL there too, as PostgreSQL's populate_record makes it)
+    const member = JSON_TYPES.has(c.type) ? `nullif(value -> ${path}, 'null')` : `json_extract(value, ${path})`;
     if (k > 0) out.push(pu(','));
     out.push({ type: 'group', text: member }, { type: 'op', text: '::' }, ...c.typeTokens);
     out.push(w('AS'), { type: 'quoted', text: quoteIdentifier(c.name) });
