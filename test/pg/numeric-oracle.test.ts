@@ -732,6 +732,12 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       "SELECT to_json(r), to_jsonb(r), json_build_object('r', r), row_to_json(r4) FROM r4 WHERE id < 4 ORDER BY id",
     );
     await same('SELECT json_agg(r ORDER BY id), array_agg(r ORDER BY id), to_json(0.1::float4) FROM r4 WHERE id < 4');
+    // an array of reals holds float4's text: cast to text[] or numeric[] it is 0.1
+    await same('SELECT ARRAY[0.1::float4]::text[], ARRAY[0.1::float4]::numeric[], ARRAY[0.1::float4]');
+    await same(
+      'SELECT array_agg(r ORDER BY id)::text[], array_agg(r ORDER BY id)::numeric[] FROM r4 WHERE id IN (1, 3)',
+    );
+    await same('SELECT ARRAY[r, 1.5::float4]::text[] FROM r4 WHERE id < 4 ORDER BY id');
     // the binary format's bytes too
     const bytes = async (port: number) => {
       const w = await WireClient.open(port, { user: 'tester', database: 'db' });

@@ -15,18 +15,24 @@ type Node = any;
 
 export const NUMERIC_ELEMENTS = 'num-elems:';
 
-/** The scale an element prints at, or `-`: a numeric's known one (an integer or NULL is printed as it is). */
+/**
+ * The scale an element prints at, or `-`: a numeric's known one (an integer or NULL is printed as it
+ * is); `r` for a real, printed as float4 prints it (its double's digits, 0.10000000149011612, would
+ * reach text[] and numeric[] casts).
+ */
 function elementScale(typer: Typer, e: Node): string {
+  if (typer.type(e) === OID.float4) return 'r';
   if (typer.type(e) !== OID.numeric) return '-';
   const s = scaleOf(typer, e);
   return s === undefined ? '-' : String(s);
 }
 
-/** Marks `n` when it is an ARRAY[...] or array_agg(x) of numerics some of whose scales are known. */
+/** Marks `n` when it is an ARRAY[...] or array_agg(x) of numerics some of whose scales are known, or of reals. */
 export function markNumericElements(n: Node, typer: Typer, out: Map<number, string>): void {
   const a = n.A_ArrayExpr;
   if (a?.elements?.length && a.location >= 0 && !out.has(a.location)) {
-    if (typer.type(n) !== arrayOidOf(OID.numeric)) return;
+    const type = typer.type(n);
+    if (type !== arrayOidOf(OID.numeric) && type !== arrayOidOf(OID.float4)) return;
     const scales = (a.elements as Node[]).map((e) => elementScale(typer, e));
     if (scales.some((s) => s !== '-')) out.set(a.location, NUMERIC_ELEMENTS + scales.join(','));
     return;
@@ -39,7 +45,8 @@ export function markNumericElements(n: Node, typer: Typer, out: Map<number, stri
   if (s !== '-') out.set(f.location, NUMERIC_ELEMENTS + s);
 }
 
-/** The SQL that prints a numeric element at `scale` (`-`: as it is). */
+/** The SQL that prints a numeric element at `scale` (`-`: as it is; `r` a real as float4). */
 export function elementAtScale(scale: string, sql: string): string {
+  if (scale === 'r') return `__pg_text('float4', ${sql})`;
   return scale === '-' ? sql : `__pg_text('numeric:${scale}', ${sql})`;
 }

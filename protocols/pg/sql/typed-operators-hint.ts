@@ -293,7 +293,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // an interval negated field by field
     (negation && intervalHint) ||
     // an array of numerics: each element at its scale (numeric-elements.ts)
-    ((numericHint || sig.some((x) => x.type === 'number' && /[.e]/i.test(x.text))) &&
+    ((numericHint || floatHint || sig.some((x) => x.type === 'number' && /[.e]/i.test(x.text))) &&
       sig.some((x) => isWord(x, 'ARRAY') || isWord(x, 'ARRAY_AGG'))) ||
     // a set operation of numerics: each value printed at its own scale (exact-columns.ts)
     (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
