@@ -245,10 +245,27 @@ describe('whole-row references against PostgreSQL 15', function () {
     );
   });
 
+  it("a whole row as text or a row as a select item, t::text, (t.*)::text, row(t.*), row(t.*)::text: the record's text, named as PostgreSQL names it (they were 0A000 or a syntax error)", async () => {
+    for (const sql of [
+      'SELECT t::text, (t.*)::text, row(t.*)::text FROM t ORDER BY id',
+      'SELECT x.id, (x.*)::text AS whole, x::text FROM u x JOIN t ON t.id = x.t_id ORDER BY x.id',
+      'WITH w AS (SELECT id, name FROM u) SELECT w::text FROM w ORDER BY 1',
+      'SELECT q::text FROM (SELECT id, name FROM u) q ORDER BY 1',
+    ])
+      await sameOnBoth(clients(), sql);
+    await same('SELECT row(t.*) FROM t ORDER BY id');
+    await same('SELECT id, row(u.*) r FROM u ORDER BY id', undefined, [1]);
+    // elsewhere, a clear 0A000 still
+    await assert.rejects(
+      clients().patina.query("SELECT id FROM u WHERE (u.*)::text LIKE '%one%'"),
+      (e: { code?: string; message: string }) => e.code === '0A000' && /whole row cast \(\(u\.\*\)/.test(e.message),
+    );
+    await clients().postgres.query("SELECT id FROM u WHERE (u.*)::text LIKE '%one%'");
+  });
+
   it('a whole-row reference inside another expression (a cast, an aggregate but count) or beside VALUES is 0A000 naming it', async () => {
     for (const sql of [
       "SELECT t || 'x' FROM t",
-      'WITH w AS (SELECT id, name FROM u) SELECT w::text FROM w',
       'WITH w AS (SELECT id, name FROM u) SELECT array_agg(w) FROM w',
       'SELECT u FROM u CROSS JOIN (VALUES (1)) v(x)',
     ]) {

@@ -20,8 +20,10 @@ export function figuredName(n: Node): string {
 function figure(n: Node): [string, number] {
   if (!n) return ['?column?', 0];
   if (n.ColumnRef) {
-    const f = n.ColumnRef.fields;
-    const last = f[f.length - 1]?.String?.sval;
+    // the last name, past a `*` (`(t.*)::text` is named t)
+    const last = strings(n.ColumnRef.fields)
+      .filter((f) => f !== '')
+      .pop();
     return last ? [last, 2] : ['?column?', 0];
   }
   if (n.FuncCall) {

@@ -144,6 +144,8 @@ export class Typer {
     }
     if (n.TypeCast) return typeNameOid(n.TypeCast.typeName);
     if (n.BoolExpr || n.NullTest || n.BooleanTest) return OID.bool;
+    // `row(t.*)`: an anonymous record (translate/json-values.ts prints a FROM item's)
+    if (n.RowExpr) return OID.record;
     if (n.SubLink) {
       const t = n.SubLink.subLinkType;
       if (t === 'EXPR_SUBLINK' || t === 'ARRAY_SUBLINK') {

@@ -46,6 +46,10 @@ function find(n: Node): string | null {
   if (s?.targetList?.some((t: Node) => t.ResTarget?.val?.RowExpr))
     return 'a row value (record) as a result column|select its fields as columns';
   if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';
+  // (`(t.*)::text` as a select item is the record's text: translate/json-values.ts)
+  const starCast = n.TypeCast?.arg?.ColumnRef?.fields;
+  if (starCast?.at(-1)?.A_Star && starCast.length === 2)
+    return `a whole row cast ((${starCast[0].String?.sval}.*)::...) other than a select item's ::text|name its columns`;
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
   if (n.FuncCall?.funcname?.at(-1)?.String?.sval === 'pg_export_snapshot')
     return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";

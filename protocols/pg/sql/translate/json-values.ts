@@ -711,7 +711,15 @@ export function rewriteWholeRows(toks: Tok[], schema: JsonSchema): Tok[] {
         isPunct(toks[k - 1], ',')) &&
       (isPunct(toks[k + 1], ',') || isWord(toks[k + 1], 'FROM') || isWord(toks[k + 1], 'AS') || isName(toks[k + 1])),
   );
-  if (maybe) selectItemRows(toks, schema);
+  // (or `t::text`, `(t.*)::text`, `row(t.*)` there)
+  const recordText = toks.some(
+    (t, k) =>
+      isName(t) &&
+      names.has(nameOf(t)) &&
+      ((isOp(toks[k + 1], '::') && isWord(toks[k + 2], 'TEXT')) ||
+        (isPunct(toks[k + 1], '.') && isOp(toks[k + 2], '*') && isPunct(toks[k - 1], '('))),
+  );
+  if (maybe || recordText) selectItemRows(toks, schema);
   if (toks.some((t) => 'scalarFrom' in t)) scalarReferences(toks, schema);
   return wholeRowTests(toks, schema, names);
 }
@@ -770,6 +778,17 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
     }
     for (const [x, y] of ranges.reverse()) {
       const n = y - x;
+      const form = recordTextForm(toks, x, y);
+      if (form) {
+        // `t::text`, `(t.*)::text`, `row(t.*)`: the record's text too, named as PostgreSQL names it
+        const rest = y - form.end;
+        const named =
+          rest === 0 || (rest === 2 && isWord(toks[form.end], 'AS')) || (rest === 1 && isName(toks[form.end]));
+        const source = named ? itemSource(r, toks, x, form.name, form.star) : undefined;
+        if (!source || source.scalar) continue;
+        toks.splice(x, form.end - x, ...recordCall(source), ...(rest === 0 ? [word('AS'), quoted(form.as)] : []));
+        continue;
+      }
       const aliased = (n === 3 && isWord(toks[x + 1], 'AS') && isName(toks[x + 2])) || (n === 2 && isName(toks[x + 1]));
       if (!isName(toks[x]) || !(n === 1 || aliased) || NOT_ALIAS.has(toks[x].text.toUpperCase())) continue;
       if (['TRUE', 'FALSE', 'NULL', 'DEFAULT'].includes(toks[x].text.toUpperCase()) && toks[x].type === 'word')
@@ -788,6 +807,47 @@ function selectItemRows(toks: Tok[], schema: JsonSchema): void {
       toks.splice(x, 1, ...value, ...(n === 1 ? [word('AS'), quoted(name)] : []));
     }
   }
+}
+
+/**
+ * A select item (toks[x..y)) that is a FROM item's row as a record or its text: `t::text`,
+ * `(t.*)::text`, `row(t.*)`, `row(t.*)::text`. Its FROM item's name, whether it was written `t.*`
+ * (then no column of that name comes first), the name PostgreSQL gives the item and the index after
+ * the form (an alias may follow); null for any other item.
+ */
+function recordTextForm(
+  toks: Tok[],
+  x: number,
+  y: number,
+): { name: string; star: boolean; as: string; end: number } | null {
+  const text = (k: number) => isOp(toks[k], '::') && isWord(toks[k + 1], 'TEXT');
+  const starAt = (k: number) =>
+    isPunct(toks[k], '(') &&
+    isName(toks[k + 1]) &&
+    isPunct(toks[k + 2], '.') &&
+    isOp(toks[k + 3], '*') &&
+    isPunct(toks[k + 4], ')');
+  let form: { name: string; star: boolean; as: string; end: number } | null = null;
+  if (isName(toks[x]) && text(x + 1)) form = { name: nameOf(toks[x]), star: false, as: nameOf(toks[x]), end: x + 3 };
+  else if (starAt(x) && text(x + 5))
+    form = { name: nameOf(toks[x + 1]), star: true, as: nameOf(toks[x + 1]), end: x + 7 };
+  else if (isWord(toks[x], 'ROW') && starAt(x + 1))
+    form = { name: nameOf(toks[x + 2]), star: true, as: 'row', end: text(x + 6) ? x + 8 : x + 6 };
+  return form && form.end <= y ? form : null;
+}
+
+/**
+ * The FROM item a select item at toks[x] names as a whole row, in PostgreSQL's order (innermost
+ * query first; there a column of that name comes first unless the item was written `t.*`).
+ */
+function itemSource(r: JsonRewriter, toks: Tok[], x: number, name: string, star: boolean): Source | undefined {
+  for (const o of r.openers(x)) {
+    const level = r.sources.filter((s) => s.scope === o && !(s.within && s.within[0] <= x && x < s.within[1]));
+    if (!star && level.some((s) => s.cols.some((c) => c.name === name))) return undefined;
+    const source = level.find((s) => s.name === name);
+    if (source) return source;
+  }
+  return undefined;
 }
 
 /** __pg_record of a FROM item's columns: its row as PostgreSQL's record text, each field as its type prints. */
