@@ -97,6 +97,23 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       await same(sql);
   });
 
+  it('ROWS FROM (f(...)) of one function is its rows, with a column list, WITH ORDINALITY, after a comma; of several functions 0A000 naming it (it was a syntax error)', async () => {
+    for (const sql of [
+      'SELECT * FROM ROWS FROM (generate_series(1, 3)) AS x(a) ORDER BY a DESC',
+      'SELECT b.id, t FROM books b, ROWS FROM (unnest(b.tags)) AS t ORDER BY 1, 2',
+      'SELECT * FROM ROWS FROM (generate_series(2, 3)) WITH ORDINALITY AS x(a, n)',
+    ])
+      await same(sql);
+    const sql = 'SELECT * FROM ROWS FROM (unnest(ARRAY[1, 2]), generate_series(1, 3)) AS x(a, b)';
+    const { patina, postgres } = clients();
+    await postgres.query(sql);
+    await assert.rejects(
+      patina.query(sql),
+      (e: { code?: string; message: string }) =>
+        e.code === '0A000' && /^ROWS FROM \(\.\.\.\) of several functions/.test(e.message),
+    );
+  });
+
   it("a set-returning call of a column named as the function's parameter (arr, j, s, start) reads the column (it was 42702 ambiguous)", async () => {
     for (const sql of [
       'SELECT id, unnest(arr) FROM srf_args ORDER BY 1, 2',

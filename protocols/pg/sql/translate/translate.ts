@@ -31,6 +31,7 @@ import { rewriteOneRow } from './one-row';
 import { rewriteOrderedSet } from './ordered-set';
 import { rewriteOrdinality } from './ordinality';
 import { rewriteSubqueryAlias, rewriteTableAlias, rewriteValuesAlias } from './values-alias';
+import { rewriteRowsFrom } from './rows-from';
 import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
@@ -80,10 +81,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
         dropLateralOfCalls(
           rewriteOneRow(
             rewriteOrdinality(
-              rewriteTableOids(
-                tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
-                ctx,
-              ),
+              rewriteTableOids(rewriteRowsFrom(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')), ctx),
               hasColumn,
             ),
           ),
