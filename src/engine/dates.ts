@@ -1550,6 +1550,24 @@ export function makeDate(y: unknown, m: unknown, d: unknown): string | null {
   return castDate(`${pad(Math.abs(year), 4)}-${pad(month)}-${pad(day)}${year < 0 ? ' BC' : ''}`);
 }
 
+/**
+ * make_time(hour, min, sec): 22008 for a field out of range (24:00:00 is a time, 60 seconds the next
+ * minute, as PostgreSQL's), the seconds rounded to the microsecond.
+ */
+export function makeTime(h: unknown, mi: unknown, sec: unknown): string | null {
+  if (h === null || mi === null || sec === null) return null;
+  const [hour, minute, second] = [h, mi, sec].map(Number);
+  const us = (hour * 60 + minute) * 60_000_000 + Math.round(second * 1e6);
+  if (!(hour >= 0 && hour <= 24 && minute >= 0 && minute <= 59 && second >= 0 && second <= 60) || us > DAY_MS * 1000) {
+    // (the seconds as C's %02g prints them: 5 is 05, 1.5 is 1.5)
+    const g = Number.isInteger(second) ? pad(second) : String(Number(second.toPrecision(6)));
+    pgFail('22008', `time field value out of range: ${hour}:${pad(minute)}:${g}`);
+  }
+  const secs = Math.floor(us / 1e6);
+  const frac = us % 1e6 ? `.${pad(us % 1e6, 6).replace(/0+$/, '')}` : '';
+  return `${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}${frac}`;
+}
+
 /** make_timestamp(year, month, day, hour, min, sec): sec may have a fraction. */
 export function makeTimestamp(
   y: unknown,
@@ -2200,6 +2218,19 @@ export function installDateFunctions(db: Database.Database): void {
   db.function('make_timestamp', det, (y: unknown, m: unknown, d: unknown, h: unknown, mi: unknown, s: unknown) =>
     makeTimestamp(y, m, d, h, mi, s),
   );
+  db.function('make_time', det, (h: unknown, mi: unknown, s: unknown) => makeTime(h, mi, s));
+  // make_timestamptz(..., zone): the wall time in that zone (the translation gives the session's
+  // zone to the six-argument form when it is not UTC: translate/words.ts)
+  db.function('make_timestamptz', { deterministic: true, varargs: true }, (...a: unknown[]) => {
+    if (a.length < 6 || a.length > 7 || a.some((x) => x === null)) return null;
+    const wall = makeTimestamp(a[0], a[1], a[2], a[3], a[4], a[5]);
+    if (wall === null) return null;
+    if (a.length === 6) return castTimestamptz(wall);
+    // a numeric offset is ISO 8601's, east of Greenwich positive ('+02' is UTC+2), as there
+    if (/^\s*[+-]\d{1,2}(:?\d{2}){0,2}\s*$/.test(String(a[6]))) return castTimestamptz(wall + String(a[6]).trim());
+    sessionOffsetMs(String(a[6]), 0); // (22023 for a zone it does not know)
+    return castTimestamptzIn(wall, String(a[6]));
+  });
   db.function('age', det, (a: unknown, b: unknown) => age(a, b));
   // age(x): from today's midnight, as PostgreSQL counts it (so not deterministic)
   db.function('age', (a: unknown) => age(formatDate(new Date()), a));

@@ -32,6 +32,7 @@ import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
 import { byteaEscapeText, installPgStringFunctions } from './pg-strings';
+import { installPgByteaFunctions } from './pg-bytea';
 import { installToChar } from './to-char';
 import {
   type Json,
@@ -880,6 +881,7 @@ export function installPgFunctions(db: Database.Database): void {
     return Number.isFinite(x) ? text : JSON.stringify(text);
   });
   installPgStringFunctions(db);
+  installPgByteaFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);
   installExactPower(db);

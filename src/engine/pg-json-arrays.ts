@@ -103,8 +103,9 @@ export function installPgJsonArrays(db: Database.Database): void {
   );
   // array_to_json(a, pretty): with pretty, `,\n ` between the top-level elements, as PostgreSQL's array_dim_to_json
   db.function('__pg_array_to_json', { deterministic: true }, (doc: unknown, pretty: unknown) => {
-    if (doc === null || doc === undefined) return null;
-    return pretty === null || !Number(pretty) ? String(doc) : topLevelBreaks(String(doc));
+    // (strict, as there: array_to_json(a, NULL) is NULL)
+    if (doc === null || doc === undefined || pretty === null) return null;
+    return pretty === undefined || !Number(pretty) ? String(doc) : topLevelBreaks(String(doc));
   });
 }
 

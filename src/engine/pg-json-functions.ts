@@ -125,6 +125,43 @@ function setPath(target: Json, path: string[], value: Json, create: boolean): Js
   return target;
 }
 
+/**
+ * jsonb_insert(target, path, value [, insert_after]), as PostgreSQL's setPath inserting: into an
+ * array before (or after) the element at the path's last index (a negative one from the end, past
+ * either end at that end); into an object a new key, 22023 for a key it has; a path that leads
+ * nowhere leaves the target as it is.
+ */
+function insertPath(target: Json, path: string[], value: Json, after: boolean, level = 0): Json {
+  if (path.length === level) return target;
+  const head = path[level];
+  const last = level === path.length - 1;
+  if (target instanceof Map) {
+    if (!target.has(head)) {
+      if (!last) return target;
+      return new Map(target).set(head, value);
+    }
+    if (last) throw sqlStateError('22023', 'cannot replace existing key', 'user', HINT_SET);
+    return new Map(target).set(head, insertPath(target.get(head) as Json, path, value, after, level + 1));
+  }
+  if (Array.isArray(target)) {
+    if (!/^\s*[+-]?\d+\s*$/.test(head))
+      throw sqlStateError('22P02', `path element at position ${level + 1} is not an integer: "${head}"`);
+    let i = Number(head);
+    if (i < 0) i = -i > target.length ? -1 : target.length + i;
+    const out = [...target];
+    if (!last) {
+      if (i >= 0 && i < target.length) out[i] = insertPath(target[i], path, value, after, level + 1);
+      return out;
+    }
+    const at = i < 0 ? 0 : i >= target.length ? target.length : after ? i + 1 : i;
+    out.splice(at, 0, value);
+    return out;
+  }
+  return target;
+}
+
+const HINT_SET = 'Try using the function jsonb_set to replace key value.';
+
 function stripNulls(v: Json): Json {
   if (Array.isArray(v)) return v.map(stripNulls);
   if (v instanceof Map) {
@@ -268,6 +305,20 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
   db.function('__pg_jsonb_pretty', { deterministic: true }, (j: unknown) =>
     j === null || j === undefined ? null : pretty(jsonOperand(j)),
   );
+  db.function('__pg_jsonb_insert', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    const [target, path, value, after] = args;
+    if (args.length < 3 || args.length > 4)
+      throw sqlStateError(
+        '42883',
+        'function jsonb_insert takes 3 or 4 arguments (target, path, new_value, insert_after)',
+      );
+    if (target === null || path === null || value === null || after === null) return null;
+    const t = jsonOperand(target);
+    const keys = arrayElements(path).map((k) => String(k));
+    if (!(t instanceof Map) && !Array.isArray(t) && keys.length > 0)
+      throw sqlStateError('22023', 'cannot set path in scalar');
+    return printJsonb(insertPath(t, keys, jsonOperand(value), after !== undefined && Number(after) !== 0));
+  });
   db.function('__pg_jsonb_set', { deterministic: true, varargs: true }, (...args: unknown[]) => {
     const [target, path, value, create] = args;
     if (args.length < 3 || args.length > 4)

@@ -179,6 +179,74 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it('get_byte, set_byte, get_bit, set_bit, convert_to, convert_from and convert (they were 42883), with their errors', async () => {
+    for (const sql of [
+      "SELECT get_byte('\\x00ff'::bytea, 1), set_byte('\\x00ff'::bytea, 1, 10), set_byte('\\x00ff'::bytea, 0, 257), set_byte('\\x00ff'::bytea, 0, -1)",
+      "SELECT get_bit('\\x00ff'::bytea, 9), get_bit('\\x01'::bytea, 0), set_bit('\\x00ff'::bytea, 3, 1), set_bit('\\x00ff'::bytea, 8, 0), get_byte(NULL, 1)",
+      "SELECT convert_to('É ß', 'UTF8'), convert_to('é', 'latin1'), convert_to('é', 'WIN1252'), convert_to('x', 'abc')",
+      "SELECT convert_from('\\xc389'::bytea, 'utf-8'), convert_from('\\xc9'::bytea, 'LATIN1'), convert_from('\\xc9'::bytea, 'abc'), convert_from('\\x41'::bytea, 'SQL_ASCII')",
+      "SELECT convert('\\xc389'::bytea, 'UTF8', 'LATIN1'), convert('\\xe9'::bytea, 'LATIN1', 'UTF8')",
+      "SELECT pg_char_to_encoding('utf-8'), pg_char_to_encoding('latin1'), pg_char_to_encoding('abc'), pg_char_to_encoding('zzz')",
+    ])
+      await same(sql);
+    for (const sql of [
+      "SELECT get_byte('\\x00ff'::bytea, 2)",
+      "SELECT get_byte('\\x00ff'::bytea, -1)",
+      "SELECT set_byte('\\x00ff'::bytea, 5, 1)",
+      "SELECT get_bit('\\x00ff'::bytea, 16)",
+      "SELECT set_bit('\\x00ff'::bytea, 3, 2)",
+      "SELECT convert_to('€', 'LATIN1')",
+      "SELECT convert_to('x', 'nope_enc')",
+      "SELECT convert_from('\\xc9'::bytea, 'UTF8')",
+      "SELECT convert_from('\\x00'::bytea, 'UTF8')",
+      "SELECT convert_from('\\xc9'::bytea, 'zzz')",
+    ])
+      await sameMessage(sql);
+  });
+
+  it('make_time, make_timestamptz, date_trunc of an interval, jsonb_insert, to_regnamespace and to_regrole (they were 42883 or wrong)', async () => {
+    for (const sql of [
+      'SELECT make_time(10, 30, 1.5), make_time(10, 30, 60), make_time(24, 0, 0), make_time(10, 30, 1.123456789)',
+      "SELECT make_timestamptz(2024, 2, 29, 10, 30, 1.5), make_timestamptz(2024, 2, 29, 10, 30, 1.5, 'Europe/Paris'), make_timestamptz(2024, 2, 29, 10, 30, 1.5, '+02'), make_timestamptz(-44, 3, 15, 10, 30, 0, 'UTC')",
+      "SELECT date_trunc('hour', interval '1 day 2 hours 3 minutes'), date_trunc('quarter', interval '-1 year -5 months -3 days -04:05:06.789'), date_trunc('milliseconds', interval '-04:05:06.789123'), date_trunc('millennium', interval '2500 years 3 mons')",
+      `SELECT jsonb_insert('{"a":[1,2]}', '{a,0}', '5'), jsonb_insert('{"a":[1,2]}', '{a,1}', '5', true), jsonb_insert('{"a":1}', '{b}', '5'), jsonb_insert('{"a":{"b":1}}', '{z,c}', '"x"')`,
+      "SELECT jsonb_insert('[1,2]', '{-1}', '5'), jsonb_insert('[1,2]', '{9}', '5'), jsonb_insert('[1,2]', '{-9}', '5'), jsonb_insert('[1,2]', '{-1}', '5', true), jsonb_insert('{}', '{}', '1'), jsonb_insert(NULL, '{a}', '1')",
+      `SELECT to_regnamespace('public'), to_regnamespace('PUBLIC'), to_regnamespace('"public"'), to_regnamespace('pg_catalog'), to_regnamespace('nope')`,
+      "SELECT to_regrole(current_user), to_regrole('nope'), to_regrole('PG_DATABASE_OWNER'), to_regrole(NULL)",
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT make_time(25, 30, 1.5)',
+      'SELECT make_time(-1, 0, 0)',
+      "SELECT make_timestamptz(2024, 2, 29, 10, 30, 1.5, 'abc')",
+      "SELECT date_trunc('week', interval '1 day')",
+      "SELECT date_trunc('abc', interval '1 day')",
+      `SELECT jsonb_insert('{"a":1}', '{a}', '5')`,
+      "SELECT jsonb_insert('[1,2]', '{x}', '5')",
+      "SELECT jsonb_insert('1', '{0}', '5')",
+      "SELECT to_regnamespace('a.b')",
+      "SELECT to_regrole('a.b')",
+    ])
+      await sameMessage(sql);
+    // the six-argument form reads the wall time in the session's zone
+    for (const c of [o.patina, o.postgres]) await c.query("SET TIME ZONE 'America/New_York'");
+    try {
+      await same('SELECT make_timestamptz(2024, 2, 29, 10, 30, 0)::text');
+    } finally {
+      for (const c of [o.patina, o.postgres]) await c.query("SET TIME ZONE 'UTC'");
+    }
+  });
+
+  it('array_to_json(a, NULL) is NULL; pg_relation_size of a fork that is none is 22023; pg_database_size of no database NULL or 3D000', async () => {
+    for (const sql of [
+      "SELECT array_to_json('{a,b}'::text[], NULL::bool), array_to_json('{a,b}'::text[], true)",
+      "SELECT pg_relation_size('orders'::regclass, NULL::text), pg_relation_size('orders'::regclass, 'fsm'), pg_database_size(0::oid)",
+    ])
+      await same(sql);
+    for (const sql of ["SELECT pg_relation_size('orders'::regclass, 'abc')", "SELECT pg_database_size('abc'::name)"])
+      await sameMessage(sql);
+  });
+
   it('HAVING without GROUP BY over a select list of no aggregate is one group of all rows (SQLite refused it: 42000)', async () => {
     for (const sql of [
       'SELECT 1 FROM orders HAVING count(*) > 1',

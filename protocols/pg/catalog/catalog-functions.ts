@@ -34,6 +34,7 @@ import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 import { lookup } from '../../../src/lookup';
 import { pgFormat, quoteIdent } from '../../../src/engine/pg-format';
+import { encodingNamed } from '../../../src/engine/pg-bytea';
 import { privilegeFunctions } from './privileges';
 
 /** What the functions read of the catalog connection, as it is now (the maps are replaced at each schema refresh). */
@@ -76,6 +77,9 @@ const BTREE_COLUMN: Record<string, boolean> = lookup({
   search_array: true,
   search_nulls: true,
 });
+
+/** The forks pg_relation_size names (forkNames in common/relpath.c). */
+const FORKS = new Set(['main', 'fsm', 'vm', 'init']);
 
 /** PostgreSQL's encodings by their number (pg_enc in pg_wchar.h), as pg_encoding_to_char names them. */
 const ENCODING_NAMES =
@@ -254,6 +258,21 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
               : null,
           ),
   );
+  // to_regnamespace('public'): the schema's OID (printed as its name), NULL for none
+  fn('to_regnamespace', (x) => {
+    if (x === null) return null;
+    // (one name: a qualified one is 42602, as there)
+    if (qualifiedName(String(x)).length !== 1) throw pgError('42602', 'invalid name syntax');
+    return orNull(() => BigInt(regnamespaceOid(String(x))));
+  });
+  // to_regrole('name'): the role's name (typed regrole, which has no binary form here: sent as
+  // text), NULL for none; the roles are pg_roles' (the session's user and pg_database_owner)
+  fn('to_regrole', (x) => {
+    if (x === null) return null;
+    const parts = qualifiedName(String(x));
+    if (parts.length !== 1) throw pgError('42602', 'invalid name syntax');
+    return [s()?.user ?? state.roleName(), 'pg_database_owner'].includes(parts[0]) ? parts[0] : null;
+  });
   fn('to_regtype', (x) =>
     x === null
       ? null
@@ -273,7 +292,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   // an encoding's name by PostgreSQL's number (pg_wchar.h's order), '' for a number it has none for
   fn('pg_encoding_to_char', (n) => (n === null ? null : (ENCODING_NAMES[num(n)] ?? '')));
   fn('pg_client_encoding', () => s()?.settings.get('client_encoding') ?? 'UTF8');
-  fn('pg_char_to_encoding', () => 6);
+  // an encoding's number by any of its names, as pg_char_to_encoding reads them ('utf-8', 'latin1'); -1 for none
+  fn('pg_char_to_encoding', (name) => {
+    if (name === null) return null;
+    const enc = encodingNamed(String(name));
+    return enc === undefined ? -1 : ENCODING_NAMES.indexOf(enc);
+  });
   // a relation or type is visible unless it is information_schema's (not on the search path); NULL
   // for an OID that names none, as PostgreSQL answers
   fn('pg_table_is_visible', (o) => {
@@ -361,9 +385,16 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return typeof o === 'number' ? o : null;
   };
   const size = (part: 'relation' | 'table' | 'indexes' | 'total') => (rel: unknown, fork?: unknown) => {
+    // (strict: a NULL fork is NULL; a name that is no fork is 22023 before the relation is looked at)
+    if (fork === null) return null;
+    if (fork !== undefined && !FORKS.has(String(fork))) {
+      const err = pgError('22023', 'invalid fork name');
+      err.hint = 'Valid fork names are "main", "fsm", "vm", and "init".';
+      throw err;
+    }
     const oid = rel === null ? null : relOid(rel);
     if (oid === null) return null;
-    if (fork !== undefined && fork !== null && String(fork) !== 'main') return 0;
+    if (fork !== undefined && String(fork) !== 'main') return 0;
     return state.relationBytes(oid, part);
   };
   fn('pg_relation_size', size('relation'));
@@ -371,7 +402,14 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   fn('pg_indexes_size', size('indexes'));
   fn('pg_total_relation_size', size('total'));
   // the one database is the agent's SQLite file: its size on disk, with its WAL
-  fn('pg_database_size', () => state.databaseBytes());
+  // (an OID that names no database is NULL, a name 3D000, as there: the one is OID 5, named as the session's)
+  fn('pg_database_size', (db) => {
+    if (db === null) return null;
+    if (typeof db === 'string' && !/^\d+$/.test(db)) {
+      if (db !== (s()?.database ?? db)) throw pgError('3D000', `database "${db}" does not exist`);
+    } else if (Number(db) !== 5) return null;
+    return state.databaseBytes();
+  });
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
   fn('quote_nullable', (x) => (x === null ? 'NULL' : "'" + String(x).replace(/'/g, "''") + "'"));
   fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));

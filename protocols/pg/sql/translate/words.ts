@@ -142,7 +142,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       'extract_path_text',
     ]
       .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
-      .concat(['jsonb_set', 'jsonb_pretty', 'regexp_matches'])
+      .concat(['jsonb_set', 'jsonb_insert', 'jsonb_pretty', 'regexp_matches'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
@@ -340,6 +340,19 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         ];
         continue;
       }
+      // make_timestamptz(y, m, d, h, mi, s) with the session in a zone other than UTC: the wall
+      // time is that zone's, given as the seventh argument (src/engine/dates.ts)
+      const makeEnd = up === 'MAKE_TIMESTAMPTZ' && sessionZone() !== null ? closer(toks, i + 1) : -1;
+      if (makeEnd > 0 && topLevelCommas(toks, i + 2, makeEnd) === 5) {
+        out.push(t);
+        toks = [
+          ...toks.slice(0, makeEnd),
+          { type: 'punct', text: ',' },
+          { type: 'string', text: sessionZoneLiteral() },
+          ...toks.slice(makeEnd),
+        ];
+        continue;
+      }
       // array_to_string of a date or timestamp array (marked so): its elements as their type prints
       // them, in the session's DateStyle and zone (SQLite's text of the stored array was joined)
       const ats =
@@ -529,4 +542,16 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
     out.push(t);
   }
   return out;
+}
+
+/** The commas in toks[from, to) outside any parentheses. */
+function topLevelCommas(toks: readonly Tok[], from: number, to: number): number {
+  let depth = 0;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    if (isPunct(toks[i], '(')) depth++;
+    else if (isPunct(toks[i], ')')) depth--;
+    else if (depth === 0 && isPunct(toks[i], ',')) n++;
+  }
+  return n;
 }
