@@ -237,13 +237,19 @@ describe('functions and operators, against PostgreSQL 15', function () {
     }
   });
 
-  it('array_to_json(a, NULL) is NULL; pg_relation_size of a fork that is none is 22023; pg_database_size of no database NULL or 3D000', async () => {
+  it('array_to_json(a, NULL) is NULL; pg_relation_size of a fork that is none is 22023; pg_database_size of no database NULL or 3D000; pg_terminate_backend of a negative timeout 22003', async () => {
     for (const sql of [
       "SELECT array_to_json('{a,b}'::text[], NULL::bool), array_to_json('{a,b}'::text[], true)",
       "SELECT pg_relation_size('orders'::regclass, NULL::text), pg_relation_size('orders'::regclass, 'fsm'), pg_database_size(0::oid)",
     ])
       await same(sql);
-    for (const sql of ["SELECT pg_relation_size('orders'::regclass, 'abc')", "SELECT pg_database_size('abc'::name)"])
+    // pg_stat_clear_snapshot and pg_stat_force_next_flush are void (they were typed text)
+    await same('SELECT pg_stat_clear_snapshot(), pg_stat_force_next_flush(), pg_terminate_backend(12345, NULL)');
+    for (const sql of [
+      "SELECT pg_relation_size('orders'::regclass, 'abc')",
+      "SELECT pg_database_size('abc'::name)",
+      'SELECT pg_terminate_backend(-7, -1)',
+    ])
       await sameMessage(sql);
   });
 

@@ -204,7 +204,12 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return '';
   });
   fn('pg_cancel_backend', (pid) => signal(pid, false));
-  fn('pg_terminate_backend', (pid) => signal(pid, true));
+  fn('pg_terminate_backend', (pid, timeout) => {
+    // (strict; its wait for the end is checked first, as there; Patina's sessions end at once)
+    if (timeout === null) return null;
+    if (timeout !== undefined && Number(timeout) < 0) throw pgError('22003', '"timeout" must not be negative');
+    return signal(pid, true);
+  });
   fn('inet_server_addr', () => '127.0.0.1');
   fn('inet_server_port', () => 5432);
   fn('inet_client_addr', () => '127.0.0.1');

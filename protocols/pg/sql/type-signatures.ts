@@ -72,6 +72,8 @@ export const FIXED: Record<string, number> = lookup({
   pg_sleep: OID.void,
   pg_sleep_for: OID.void,
   pg_sleep_until: OID.void,
+  pg_stat_clear_snapshot: OID.void,
+  pg_stat_force_next_flush: OID.void,
   to_regproc: OID.text,
   to_regprocedure: OID.text,
   to_regtype: OID.regtype,
