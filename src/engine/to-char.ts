@@ -599,7 +599,19 @@ const MERIDIANS = new Set(['AM', 'PM', 'A.M.', 'P.M.']);
 
 /** The fields read from `text` by `fmt`; 22007 naming the field where the text does not fit. */
 function readByFormat(text: string, fmt: string, fn: string) {
-  const f = { year: 1, month: 1, day: 1, doy: 0, hour: 0, minute: 0, second: 0, micros: 0, pm: null as boolean | null };
+  // (no year field is year 0, astronomical: 1 BC, as PostgreSQL's to_date('', '') prints it)
+  const f = {
+    year: 0,
+    hasYear: false,
+    month: 1,
+    day: 1,
+    doy: 0,
+    hour: 0,
+    minute: 0,
+    second: 0,
+    micros: 0,
+    pm: null as boolean | null,
+  };
   const pieces = parseDateFormat(fmt);
   let at = 0;
   const isSep = (c: string | undefined) => c !== undefined && !/[\p{L}\p{N}]/u.test(c);
@@ -646,9 +658,11 @@ function readByFormat(text: string, fmt: string, fn: string) {
       case 'YYY':
       case 'Y':
         f.year = n;
+        f.hasYear = true;
         break;
       case 'YY':
         f.year = m[0].length <= 2 ? (n < 70 ? 2000 + n : 1900 + n) : n;
+        f.hasYear = true;
         break;
       case 'MM':
         f.month = n;
@@ -687,6 +701,7 @@ function readByFormat(text: string, fmt: string, fn: string) {
 
 function fromFields(f: ReturnType<typeof readByFormat>, text: string): Instant {
   if (f.doy) {
+    if (!f.hasYear) throw sqlStateError('22007', 'cannot calculate day of year without year information');
     f.month = 1;
     f.day = f.doy;
   } else if (f.month < 1 || f.month > 12 || f.day < 1 || f.day > daysInMonth(f.year, f.month))

@@ -253,6 +253,13 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it('to_date and to_timestamp without a year field are in year 1 BC, as there (they gave 1 AD); DDD without a year is 22007', async () => {
+    await same(
+      "SELECT to_date('', ''), to_date('03', 'MM'), to_timestamp('', '')::text, to_timestamp('10', 'HH24')::text, to_date('2024', 'YYYY'), to_date('24 060', 'YY DDD')",
+    );
+    await sameMessage("SELECT to_date('060', 'DDD')");
+  });
+
   it('HAVING without GROUP BY over a select list of no aggregate is one group of all rows (SQLite refused it: 42000)', async () => {
     for (const sql of [
       'SELECT 1 FROM orders HAVING count(*) > 1',
