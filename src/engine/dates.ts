@@ -2133,6 +2133,16 @@ export function installDateFunctions(db: Database.Database): void {
   );
   db.function('__pg_date_part_in', det, (f: unknown, v: unknown, z: unknown) => datePartIn(f, v, String(z)));
   db.function('__pg_exact_epoch', det, (_: unknown, v: unknown) => exactEpoch(v));
+  // a window's ORDER BY key of a date, timestamp or timestamptz as microseconds since 1970, for a
+  // RANGE frame offset of an interval (translate/frame-offsets.ts gives the offset in microseconds:
+  // SQLite's offsets are numbers); the infinities sort at either end, as there
+  db.function('__pg_frame_epoch', det, (v: unknown) => {
+    if (v === null) return null;
+    const inf = infinityWord(v);
+    if (inf) return inf === 'infinity' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    const t = parseInstant(v, 'timestamp', 'window frame');
+    return t ? t.ms * 1000 + t.us : null;
+  });
   db.function('to_timestamp', det, (v: unknown) => toTimestamp(v));
   db.function('__pg_add_interval', det, (v: unknown, iv: unknown, sign: unknown) => addInterval(v, iv, sign));
   db.function('__pg_date', det, (v: unknown) => castDate(v));

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { lookup } from '../lookup';
+import { floatText } from './float-text';
+import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's statistical aggregates, which SQLite lacks (a BI tool's "standard deviation"):
 // stddev/variance in their sample and population forms over one column, and the two-column
@@ -177,6 +179,12 @@ export function installOrderedSetAggregates(db: Database.Database): void {
     if (x !== null) a.xs.push(x);
     return a;
   };
+  // (the fraction may be an array, `percentile_cont(ARRAY[0.25, 0.75])`: the array of each one's
+  // value, a NULL fraction's NULL, as PostgreSQL's percentile_cont_multi_final)
+  const each = <T>(f: unknown, one: (p: number) => T, item: (v: T) => unknown): unknown => {
+    if (typeof f !== 'string' || !f.trim().startsWith('{')) return one(fraction(f));
+    return arrayText(arrayElements(f).map((p) => (p === null ? null : item(one(fraction(p))))));
+  };
   db.aggregate('__pg_percentile_cont', {
     start,
     step,
@@ -184,11 +192,13 @@ export function installOrderedSetAggregates(db: Database.Database): void {
       const xs = sortedNumbers(a.xs);
       if (xs.length === 0 || a.f === null) return null;
       if (a.desc) xs.reverse(); // interpolated in the order asked for, as PostgreSQL rounds
-      const p = fraction(a.f);
-      const at = p * (xs.length - 1);
-      const lo = Math.floor(at);
-      const hi = Math.ceil(at);
-      return xs[lo] + (xs[hi] - xs[lo]) * (at - lo);
+      const one = (p: number) => {
+        const at = p * (xs.length - 1);
+        const lo = Math.floor(at);
+        const hi = Math.ceil(at);
+        return xs[lo] + (xs[hi] - xs[lo]) * (at - lo);
+      };
+      return each(a.f, one, (v) => floatText(v)) as never;
     },
   } as never);
   db.aggregate('__pg_percentile_disc', {
@@ -198,9 +208,9 @@ export function installOrderedSetAggregates(db: Database.Database): void {
       if (a.xs.length === 0 || a.f === null) return null;
       const xs = [...a.xs].sort(compare);
       if (a.desc) xs.reverse();
-      const p = fraction(a.f);
       // the first value whose position in the order reaches the fraction
-      return xs[Math.max(0, Math.ceil(p * xs.length) - 1)] as never;
+      const one = (p: number) => xs[Math.max(0, Math.ceil(p * xs.length) - 1)];
+      return each(a.f, one, (v) => (typeof v === 'number' ? floatText(v) : v)) as never;
     },
   } as never);
   db.aggregate('__pg_mode', {

@@ -356,6 +356,53 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await close(sql);
     await sameError('SELECT percentile_cont(1.5) WITHIN GROUP (ORDER BY qty) FROM line_items');
+    // an array of fractions gives the array of their values, float8[] or the key's type's array (22P02 before)
+    for (const sql of [
+      'SELECT percentile_cont(ARRAY[0.25, 0.75, NULL, 1]) WITHIN GROUP (ORDER BY x), percentile_disc(ARRAY[0.5, 0]) WITHIN GROUP (ORDER BY x) FROM (VALUES (1.5::float8), (-2.25), (0), (1e20)) v(x)',
+      'SELECT order_id, percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY price DESC), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY line) FROM line_items GROUP BY order_id ORDER BY order_id',
+      'SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY price) FROM line_items WHERE false',
+      "SELECT percentile_disc(ARRAY[0.5, 1]) WITHIN GROUP (ORDER BY x) FROM (VALUES ('b'::text), ('a c'), ('d')) v(x)",
+      // one value of a numeric(p, s) key prints at its scale (2.5 for 2.50 before)
+      'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,2)), mode() WITHIN GROUP (ORDER BY x::numeric(10,2)) FROM (VALUES (2.5), (3.1), (2.5)) v(x)',
+    ])
+      await same(sql);
+    await sameMessage('SELECT percentile_cont(ARRAY[0.5, 1.5]) WITHIN GROUP (ORDER BY price) FROM line_items');
+  });
+
+  it('hypothetical-set aggregates: rank, dense_rank, percent_rank and cume_dist WITHIN GROUP (they were 0A000)', async () => {
+    for (const sql of [
+      'SELECT rank(3) WITHIN GROUP (ORDER BY x), dense_rank(3) WITHIN GROUP (ORDER BY x), percent_rank(3) WITHIN GROUP (ORDER BY x), cume_dist(3) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (3), (3), (5), (NULL), (1)) v(x)',
+      'SELECT rank(3) WITHIN GROUP (ORDER BY x DESC), dense_rank(3) WITHIN GROUP (ORDER BY x DESC), percent_rank(3) WITHIN GROUP (ORDER BY x DESC NULLS LAST), cume_dist(3) WITHIN GROUP (ORDER BY x NULLS FIRST) FROM (VALUES (1), (3), (3), (5), (NULL), (1)) v(x)',
+      'SELECT rank(NULL) WITHIN GROUP (ORDER BY x), dense_rank(NULL) WITHIN GROUP (ORDER BY x), percent_rank(NULL) WITHIN GROUP (ORDER BY x DESC), cume_dist(NULL) WITHIN GROUP (ORDER BY x) FROM (VALUES (1), (3), (NULL), (NULL)) v(x)',
+      'SELECT order_id, rank(2) WITHIN GROUP (ORDER BY qty), cume_dist(2.5) WITHIN GROUP (ORDER BY price) FROM line_items GROUP BY order_id ORDER BY order_id',
+      'SELECT rank(3) WITHIN GROUP (ORDER BY qty), percent_rank(3) WITHIN GROUP (ORDER BY qty), cume_dist(3) WITHIN GROUP (ORDER BY qty) FROM line_items WHERE false',
+      "SELECT rank('2024-03-02'::timestamp) WITHIN GROUP (ORDER BY placed_at), percent_rank(1) WITHIN GROUP (ORDER BY id) FROM orders",
+    ])
+      await same(sql);
+  });
+
+  it("RANGE frames with an offset: an interval over a date or timestamp (Grafana's rolling windows, 0A000 before), numbers, GROUPS and EXCLUDE; bad offsets as PostgreSQL refuses them", async () => {
+    const stamps =
+      "(VALUES ('2024-01-01 10:00'::timestamp, 1), ('2024-01-02 09:00', 2), ('2024-01-02 10:00', 4), ('2024-01-03 10:00:00.5', 8), (NULL, 16), ('infinity', 32)) v(ts, x)";
+    for (const sql of [
+      `SELECT x, sum(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1 day' PRECEDING AND CURRENT ROW) FROM ${stamps} ORDER BY x`,
+      `SELECT x, count(*) OVER (ORDER BY ts DESC RANGE BETWEEN '12 hours' PRECEDING AND INTERVAL '1 day 1 hour' FOLLOWING) FROM ${stamps} ORDER BY x`,
+      "SELECT x, avg(x) OVER (ORDER BY d RANGE BETWEEN interval '1 day' PRECEDING AND interval '1 day' FOLLOWING EXCLUDE CURRENT ROW) FROM (VALUES ('2024-01-01'::date, 1), ('2024-01-02', 2), ('2024-01-04', 4)) v(d, x) ORDER BY x",
+      "SELECT x, sum(x) OVER (ORDER BY tz RANGE BETWEEN '36:00:00'::interval PRECEDING AND CURRENT ROW) FROM (VALUES ('2024-01-01 10:00+00'::timestamptz, 1), ('2024-01-02 09:00+02', 2), ('2024-01-02 22:00+00', 4)) v(tz, x) ORDER BY x",
+      "SELECT id, sum(amount) OVER (PARTITION BY paid ORDER BY placed_at RANGE BETWEEN interval '7 days' PRECEDING AND CURRENT ROW) FROM orders ORDER BY id",
+      'SELECT x, sum(x) OVER (ORDER BY x RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING), sum(x) OVER (ORDER BY x GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW EXCLUDE TIES), sum(x) OVER (ORDER BY x DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING EXCLUDE GROUP) FROM (VALUES (1), (2), (2), (5), (NULL)) v(x) ORDER BY x',
+    ])
+      await same(sql);
+    // (SQLite ran a number offset over text or a timestamp, compared as it could; its own errors were 42000)
+    for (const sql of [
+      'SELECT sum(id) OVER (ORDER BY note RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders',
+      'SELECT sum(id) OVER (ORDER BY placed_at RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders',
+      'SELECT sum(id) OVER (ORDER BY id, note RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders',
+      'SELECT sum(id) OVER (ORDER BY id RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) FROM orders',
+      'SELECT sum(id) OVER (ORDER BY id RANGE BETWEEN -1 PRECEDING AND CURRENT ROW) FROM orders',
+      "SELECT sum(id) OVER (ORDER BY placed_at RANGE BETWEEN '-1 day'::interval PRECEDING AND CURRENT ROW) FROM orders",
+    ])
+      await sameMessage(sql);
   });
 
   it("an interval's sign may stand apart from its number (Metabase's month end)", async () => {

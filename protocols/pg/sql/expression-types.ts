@@ -378,12 +378,22 @@ export class Typer {
       case 'substring':
       case 'overlay':
         return arg(0) === OID.bytea ? OID.bytea : OID.text;
+      // (as window functions and as the hypothetical-set aggregates of WITHIN GROUP alike)
+      case 'percent_rank':
+      case 'cume_dist':
+        return OID.float8;
+      case 'rank':
+      case 'dense_rank':
+        return OID.int8;
       case 'percentile_cont':
-        return f.args?.[0]?.A_ArrayExpr ? 0 : OID.float8;
+        // (of an array of fractions, the array of their values)
+        return f.args?.[0]?.A_ArrayExpr ? (arrayOidOf(OID.float8) ?? 0) : OID.float8;
       case 'percentile_disc':
-      case 'mode':
-        // the type of the WITHIN GROUP (ORDER BY x) key
-        return f.agg_within_group ? this.type(f.agg_order?.[0]?.SortBy?.node) : 0;
+      case 'mode': {
+        // the type of the WITHIN GROUP (ORDER BY x) key (an array of it for an array of fractions)
+        const key = f.agg_within_group ? this.type(f.agg_order?.[0]?.SortBy?.node) : 0;
+        return key && f.args?.[0]?.A_ArrayExpr ? (arrayOidOf(key) ?? 0) : key;
+      }
       case 'unnest':
         return f.args?.length === 1 ? (elementOidOf(arg(0)) ?? 0) : 0;
       case 'generate_subscripts':

@@ -246,7 +246,10 @@ export function tablesOf(from: Node[] | undefined, schema: Schema, ctes: Ctes, o
 
 /** Whether a call is an aggregate or a window function. */
 export const isAggregateCall = (f: Node) =>
-  f.over !== undefined || f.agg_star || AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
+  f.over !== undefined ||
+  f.agg_star ||
+  f.agg_within_group || // (an ordered-set or hypothetical-set aggregate: `rank(3) WITHIN GROUP (ORDER BY x)`)
+  AGGREGATES.has(strings(f.funcname).pop()?.toLowerCase() ?? '');
 
 /**
  * A FROM item's column names; `twice`: those a join with an alias of its own has on both sides;

@@ -104,6 +104,12 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
         return args.length === 1 ? scaleOf(t, args[0]) : undefined;
       // a window's earlier or later row's value, at its scale (with a default, rows taking it print
       // the default's own scale: left unknown)
+      // one of the WITHIN GROUP (ORDER BY x) key's values, at its scale (of one fraction)
+      case 'percentile_disc':
+      case 'mode': {
+        const key = f.agg_within_group && f.agg_order?.length === 1 ? f.agg_order[0].SortBy?.node : undefined;
+        return key && !args[0]?.A_ArrayExpr ? scaleOf(t, key) : undefined;
+      }
       case 'lag':
       case 'lead':
       case 'nth_value':

@@ -109,6 +109,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     )
       return true;
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
+    // a RANGE frame with an offset: checked and marked by the key's type (window-frames.ts)
+    if (isWord(t, 'RANGE') && (isWord(sig[i + 1], 'BETWEEN') || !isWord(sig[i + 1], 'UNBOUNDED'))) return true;
     // with the session in a zone other than UTC, a timestamptz's date, wall time and fields are the
     // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)
     if (

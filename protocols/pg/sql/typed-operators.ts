@@ -32,6 +32,7 @@ import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
 import { jsonInputError } from '../types/json-input';
+import { markFrameOffsets } from './window-frames';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -671,13 +672,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       'a set operation on the right of another (INTERSECT binding tighter than UNION or EXCEPT, or parentheses) is not supported: SQLite would apply them left to right; put the right-hand part in a subquery (SELECT * FROM (...) AS s)',
     );
   const frame = n.WindowDef ?? n.FuncCall?.over;
-  if (frame && [frame.startOffset, frame.endOffset].some((o) => o && typer.type(o) === OID.interval))
-    // RANGE BETWEEN interval '1 day' PRECEDING ...: SQLite's frame offsets are numbers (it failed
-    // when the statement ran, 'frame starting offset must be a non-negative number')
-    throw pgError(
-      '0A000',
-      'a window frame offset of an interval is not supported: order by extract(epoch from x) with an offset in seconds',
-    );
+  // RANGE frames with an offset: checked as PostgreSQL does, an interval offset marked (window-frames.ts)
+  if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
   if (n.SelectStmt) {
     // (a query of its own WITH clause typed by its columns)

@@ -44,6 +44,7 @@ import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
+import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteTableOids } from './table-oids';
@@ -114,7 +115,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   };
   toks = rewriteWholeRows(rewriteJsonValues(toks, jsonSchema), jsonSchema);
   toks = rewriteStandardCalls(toks);
-  toks = rewriteOrderedSet(toks);
+  toks = rewriteOrderedSet(rewriteFrameOffsets(toks));
   toks = rewriteFetchFirst(toks);
   toks = rewriteSelectListSeries(toks);
   toks = rewriteValuesAlias(toks);
