@@ -405,6 +405,24 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it('windows built on named ones: what they may add runs, what they may not override is 42P20 as in PostgreSQL (SQLite said 42000)', async () => {
+    for (const sql of [
+      'SELECT id, sum(id) OVER w2, count(*) OVER (w1 ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders WINDOW w1 AS (PARTITION BY paid), w2 AS (w1 ORDER BY id) ORDER BY id',
+      'SELECT id, sum(id) OVER (w ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders WINDOW w AS (PARTITION BY paid ORDER BY id) ORDER BY id',
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT sum(id) OVER (w ORDER BY amount) FROM orders WINDOW w AS (ORDER BY id)',
+      'SELECT sum(id) OVER w2 FROM orders WINDOW w1 AS (ORDER BY id), w2 AS (w1 ORDER BY note)',
+      'SELECT sum(id) OVER (w PARTITION BY note) FROM orders WINDOW w AS (ORDER BY id)',
+      'SELECT sum(id) OVER (w) FROM orders WINDOW w AS (ORDER BY id ROWS 1 PRECEDING)',
+      'SELECT sum(id) OVER (w ORDER BY id) FROM orders WINDOW w AS (PARTITION BY paid ROWS 1 PRECEDING)',
+      'SELECT sum(id) OVER nowhere FROM orders',
+      'SELECT sum(id) OVER (nowhere ORDER BY id) FROM orders WINDOW w AS (ORDER BY id)',
+    ])
+      await sameMessage(sql);
+  });
+
   it("an interval's sign may stand apart from its number (Metabase's month end)", async () => {
     await same(
       "SELECT (date_trunc('month', placed_at) + interval '1 month - 1 day')::date, interval '- 2 hours', interval '-1 day + 2 hours' FROM orders ORDER BY id",

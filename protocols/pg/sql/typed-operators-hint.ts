@@ -111,6 +111,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (isWord(t, 'TIMEZONE') && isPunct(sig[i + 1], '(')) return true;
     // a RANGE frame with an offset: checked and marked by the key's type (window-frames.ts)
     if (isWord(t, 'RANGE') && (isWord(sig[i + 1], 'BETWEEN') || !isWord(sig[i + 1], 'UNBOUNDED'))) return true;
+    // a WINDOW clause: windows built on its named ones are checked (window-frames.ts)
+    if (isWord(t, 'WINDOW') && sig[i + 1]?.type !== 'punct') return true;
+    if (isWord(t, 'OVER') && (sig[i + 1]?.type === 'word' || sig[i + 1]?.type === 'quoted')) return true;
     // with the session in a zone other than UTC, a timestamptz's date, wall time and fields are the
     // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)
     if (

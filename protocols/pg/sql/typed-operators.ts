@@ -32,7 +32,7 @@ import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
 import { jsonInputError } from '../types/json-input';
-import { markFrameOffsets } from './window-frames';
+import { checkWindowRefs, markFrameOffsets } from './window-frames';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -678,6 +678,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (n.SelectStmt) {
     // (a query of its own WITH clause typed by its columns)
     t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));
+    checkWindowRefs(n.SelectStmt);
     markIntervalOrder(n.SelectStmt, t, out);
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);

@@ -14,6 +14,7 @@ import { sessionZone } from './session-zone';
 // biome-ignore lint/suspicious/noExplicitAny: libpg_query's JSON tree
 type Node = any;
 
+const FRAMEOPTION_NONDEFAULT = 0x1;
 const FRAMEOPTION_RANGE = 0x2;
 const DATES = new Set<number>([OID.date, OID.timestamp, OID.timestamptz]);
 
@@ -109,4 +110,43 @@ function negative(o: Node): boolean {
   const c = o.A_Const;
   const v = c?.ival?.ival ?? (c?.fval?.fval !== undefined ? Number(c.fval.fval) : undefined);
   return typeof v === 'number' && v < 0;
+}
+
+/**
+ * A window built on a named one (`OVER (w ORDER BY x)`, `WINDOW w2 AS (w1 ORDER BY x)`) may add
+ * what the named one lacks, as PostgreSQL's transformWindowDefinitions allows: overriding its
+ * PARTITION BY or ORDER BY, or copying one with a frame, is 42P20 as there (SQLite's errors were
+ * 42000 with its own words).
+ */
+export function checkWindowRefs(select: Node): void {
+  const named = new Map<string, Node>();
+  for (const w of select.windowClause ?? []) if (w.WindowDef?.name) named.set(w.WindowDef.name, w.WindowDef);
+  const check = (w: Node, over: boolean) => {
+    // (`OVER w` names a window as a whole, `OVER (w ...)` builds on it)
+    const ref = w.refname ?? (over ? w.name : undefined);
+    if (ref === undefined) return;
+    const r = named.get(ref);
+    if (!r) throw pgError('42704', `window "${ref}" does not exist`);
+    if (!w.refname) return;
+    if (w.partitionClause?.length)
+      throw pgError('42P20', `cannot override PARTITION BY clause of window "${w.refname}"`);
+    if (w.orderClause?.length && r.orderClause?.length)
+      throw pgError('42P20', `cannot override ORDER BY clause of window "${w.refname}"`);
+    if (r.frameOptions & FRAMEOPTION_NONDEFAULT) {
+      const e = pgError('42P20', `cannot copy window "${w.refname}" because it has a frame clause`);
+      if (over && !w.orderClause?.length && !(w.frameOptions & FRAMEOPTION_NONDEFAULT))
+        e.hint = 'Omit the parentheses in this OVER clause.';
+      throw e;
+    }
+  };
+  for (const w of named.values()) check(w, false);
+  // the OVER clauses of this query's own expressions (a subquery's are its own)
+  const visit = (n: Node): void => {
+    if (n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) return n.forEach(visit);
+    if (n.SelectStmt) return;
+    if (n.FuncCall?.over) check(n.FuncCall.over, true);
+    for (const k in n) visit(n[k]);
+  };
+  visit([select.targetList, select.sortClause, select.havingClause]);
 }
