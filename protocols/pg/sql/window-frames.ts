@@ -143,7 +143,10 @@ export function checkWindowRefs(select: Node): void {
   // the OVER clauses of this query's own expressions (a subquery's are its own)
   const visit = (n: Node): void => {
     if (n === null || typeof n !== 'object') return;
-    if (Array.isArray(n)) return n.forEach(visit);
+    if (Array.isArray(n)) {
+      for (const x of n) visit(x);
+      return;
+    }
     if (n.SelectStmt) return;
     if (n.FuncCall?.over) check(n.FuncCall.over, true);
     for (const k in n) visit(n[k]);
