@@ -1366,7 +1366,7 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
     case 'iv/num': {
       const n = Number(b);
       if (n === 0) pgFail('22012', 'division by zero');
-      return scaleInterval(a, 1 / n);
+      return scaleInterval(a, n, true);
     }
   }
   pgFail('42883', `operator kind ${String(kind)} is not known`);
@@ -1385,16 +1385,33 @@ function dateAndTime(date: unknown, time: unknown): string | null {
   return d && t && castTimestamp(`${d} ${t}`);
 }
 
-/** interval × f as PostgreSQL multiplies it: fractions of months spill into days (30 each), of days into time. */
-function scaleInterval(v: unknown, f: number): string | null {
+/** interval × f (÷ f with `divide`) as PostgreSQL multiplies and divides it (scaledInterval). */
+function scaleInterval(v: unknown, f: number, divide = false): string | null {
   const iv = parseInterval(v)!;
-  if (!Number.isFinite(f)) pgFail('22008', 'interval out of range');
-  const months = iv.months * f;
-  const wholeMonths = Math.trunc(months);
-  const days = iv.days * f + (months - wholeMonths) * 30;
-  const wholeDays = Math.trunc(days);
-  const micros = Math.round(iv.micros * f + (days - wholeDays) * 86_400_000_000);
-  return formatInterval({ months: wholeMonths, days: wholeDays, micros });
+  if (!Number.isFinite(divide ? 1 / f : f)) pgFail('22008', 'interval out of range');
+  return formatInterval(scaledInterval(iv, f, divide));
+}
+
+/**
+ * An interval times (or divided by) a double as PostgreSQL 15's interval_mul and interval_div
+ * compute it: whole months and days kept, a month's fraction cascaded into days (30 each) and a
+ * day's into seconds apart, each rounded to microseconds (TSROUND), the time rounded half to even:
+ * (1 day - 1 mon) * 0.6 is `-18 days +14:24:00` (the days summed before truncating gave `-17 days
+ * -09:36:00`).
+ */
+export function scaledInterval(iv: Interval, f: number, divide = false): Interval {
+  const by = (x: number) => (divide ? x / f : x * f);
+  const tsround = (x: number) => rint(x * 1e6) / 1e6;
+  const months = Math.trunc(by(iv.months));
+  let days = Math.trunc(by(iv.days));
+  const monthDays = tsround((by(iv.months) - months) * 30);
+  let secs = tsround((by(iv.days) - days + monthDays - Math.trunc(monthDays)) * 86_400);
+  if (Math.abs(secs) >= 86_400) {
+    days += Math.trunc(secs / 86_400);
+    secs -= Math.trunc(secs / 86_400) * 86_400;
+  }
+  days += Math.trunc(monthDays);
+  return { months, days, micros: rint(by(iv.micros) + secs * 1e6) };
 }
 
 const ZONES = new Map<string, Intl.DateTimeFormat>();
@@ -2185,7 +2202,7 @@ export function installDateFunctions(db: Database.Database): void {
         return { months: a.months - iv.months, days: a.days - iv.days, micros: a.micros - iv.micros, n: a.n - 1 };
       },
       result: (a: Interval & { n: number }) =>
-        a.n === 0 ? null : avg ? scaleInterval(formatInterval(a), 1 / a.n) : formatInterval(a),
+        a.n === 0 ? null : avg ? scaleInterval(formatInterval(a), a.n, true) : formatInterval(a),
     });
   // compared and sorted by their length, not their text (the analysis wraps both sides, or the sort key)
   db.function('__pg_interval_key', det, (v: unknown) => intervalKey(v));

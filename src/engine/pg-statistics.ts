@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { lookup } from '../lookup';
+import { formatInterval, intervalKey, parseInterval, scaledInterval } from './dates';
 import { floatText } from './float-text';
 import { arrayElements, arrayText } from './pg-functions';
 
@@ -199,6 +200,38 @@ export function installOrderedSetAggregates(db: Database.Database): void {
         return xs[lo] + (xs[hi] - xs[lo]) * (at - lo);
       };
       return each(a.f, one, (v) => floatText(v)) as never;
+    },
+  } as never);
+  // of intervals (the analysis marks a key of that type: translate/ordered-set.ts): sorted by their
+  // length, the value between two neighbours `lo + (hi - lo) * f` with interval arithmetic, as
+  // PostgreSQL's interval_lerp (a month's fraction spilt into days, a day's into time)
+  db.aggregate('__pg_percentile_cont_interval', {
+    start,
+    step,
+    result: (a: Acc) => {
+      const xs = a.xs
+        .map((x) => [intervalKey(x), x] as const)
+        .filter((e) => e[0] !== null)
+        .sort((p, q) => (p[0] as number) - (q[0] as number))
+        .map((e) => e[1]);
+      if (xs.length === 0 || a.f === null) return null;
+      if (a.desc) xs.reverse();
+      const one = (p: number) => {
+        const at = p * (xs.length - 1);
+        const lo = Math.floor(at);
+        const hi = Math.ceil(at);
+        if (lo === hi) return formatInterval(parseInterval(xs[lo])!);
+        const l = parseInterval(xs[lo])!;
+        const h = parseInterval(xs[hi])!;
+        const diff = formatInterval({
+          months: h.months - l.months,
+          days: h.days - l.days,
+          micros: h.micros - l.micros,
+        });
+        const d = scaledInterval(parseInterval(diff)!, at - lo);
+        return formatInterval({ months: l.months + d.months, days: l.days + d.days, micros: l.micros + d.micros });
+      };
+      return each(a.f, one, (v) => v) as never;
     },
   } as never);
   db.aggregate('__pg_percentile_disc', {

@@ -190,6 +190,14 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     );
     // min and max of a varchar are text, as PostgreSQL's text aggregates
     await same('SELECT min(name), max(name) FROM ev');
+    // times and divided by a number: a month's fraction and a day's cascade down apart, as
+    // interval_mul and interval_div do (the days summed first gave -17 days -09:36:00 for the first)
+    await same(
+      "SELECT (interval '1 day' - interval '1 mon') * 0.6, interval '1 mon' * -0.6, interval '-1 mon 5 days' * 0.7, interval '2 mons 3 days 04:05:06.789' * 0.37, interval '1 mon 1 day' / 7, interval '3 days' / -7",
+    );
+    await same(
+      "SELECT avg(x) FROM (VALUES (interval '1 mon 3 days'), (interval '1 day 01:00'), (interval '7 mons')) v(x)",
+    );
   });
 
   it('intervals compare, sort, take min and max and fall between bounds by their length, not their text', async () => {

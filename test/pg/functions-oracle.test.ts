@@ -367,6 +367,17 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await same(sql);
     await sameMessage('SELECT percentile_cont(ARRAY[0.5, 1.5]) WITHIN GROUP (ORDER BY price) FROM line_items');
+    // of intervals, interpolated as intervals (22P02 before: read as doubles)
+    for (const sql of [
+      "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.3) WITHIN GROUP (ORDER BY x DESC) FROM (VALUES (interval '1 day'), (interval '3 hours'), (interval '1 mon')) v(x)",
+      "SELECT percentile_cont(ARRAY[0.1, 0.5, NULL, 0.95]) WITHIN GROUP (ORDER BY x DESC) FROM (VALUES (interval '1 day'), (interval '3 hours'), (interval '1 mon 2 days'), (NULL), (interval '-5 minutes')) v(x)",
+      "SELECT paid, percentile_cont(0.5) WITHIN GROUP (ORDER BY placed_at - '2024-01-01') FROM orders GROUP BY paid ORDER BY paid",
+      "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM (VALUES (interval '1 day')) v(x) WHERE false",
+    ])
+      await same(sql);
+    // of a type it has no form for, 42883 as there (22P02 before, when the rows were read)
+    await sameMessage('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY note) FROM orders');
+    await sameMessage('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY placed_at::date) FROM orders');
   });
 
   it('hypothetical-set aggregates: rank, dense_rank, percent_rank and cume_dist WITHIN GROUP (they were 0A000)', async () => {

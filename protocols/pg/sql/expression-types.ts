@@ -387,6 +387,9 @@ export class Typer {
         return OID.int8;
       case 'percentile_cont':
         // (of an array of fractions, the array of their values)
+        // (of an interval key an interval)
+        if (f.agg_within_group && this.type(f.agg_order?.[0]?.SortBy?.node) === OID.interval)
+          return f.args?.[0]?.A_ArrayExpr ? (arrayOidOf(OID.interval) ?? 0) : OID.interval;
         return f.args?.[0]?.A_ArrayExpr ? (arrayOidOf(OID.float8) ?? 0) : OID.float8;
       case 'percentile_disc':
       case 'mode': {

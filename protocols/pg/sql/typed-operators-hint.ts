@@ -114,6 +114,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // a WINDOW clause: windows built on its named ones are checked (window-frames.ts)
     if (isWord(t, 'WINDOW') && sig[i + 1]?.type !== 'punct') return true;
     if (isWord(t, 'OVER') && (sig[i + 1]?.type === 'word' || sig[i + 1]?.type === 'quoted')) return true;
+    // percentile_cont's key by its type (ordered-set-keys.ts)
+    if (isWord(t, 'WITHIN') && isWord(sig[i + 1], 'GROUP')) return true;
     // with the session in a zone other than UTC, a timestamptz's date, wall time and fields are the
     // zone's (date_trunc, date_part and EXTRACT read it, ::date and ::timestamp give it)
     if (

@@ -33,6 +33,7 @@ import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
+import { markOrderedSetKey } from './ordered-set-keys';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -675,6 +676,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   // RANGE frames with an offset: checked as PostgreSQL does, an interval offset marked (window-frames.ts)
   if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
+  // percentile_cont's key by its type (ordered-set-keys.ts)
+  if (n.FuncCall?.agg_within_group) markOrderedSetKey(n.FuncCall, typer, out, orderMarkKey);
   if (n.SelectStmt) {
     // (a query of its own WITH clause typed by its columns)
     t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));

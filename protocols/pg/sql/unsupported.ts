@@ -75,7 +75,7 @@ function find(n: Node): string | null {
     if (op && JSONB_OPS[op])
       return `the jsonb ${JSONB_OPS[op]} operator ${op}|->, ->>, #>, #>>, #-, @>, <@, ?, ?| and ?& are`;
   }
-  if (n.FuncCall?.agg_within_group) return 'WITHIN GROUP';
+  if (n.FuncCall?.agg_within_group && !translatedWithinGroup(n.FuncCall)) return 'WITHIN GROUP';
   for (const k of Object.keys(n)) {
     const f = find(n[k]);
     if (f) return f;
@@ -88,6 +88,14 @@ function find(n: Node): string | null {
  * error (42601, PostgreSQL's words) when the text does not parse, 0A000 naming a construct with
  * no translation, else the error itself.
  */
+/** The WITHIN GROUP forms translate/ordered-set.ts writes: the percentiles, mode and hypothetical-set aggregates of one key. */
+function translatedWithinGroup(f: Node): boolean {
+  const name = f.funcname?.[f.funcname.length - 1]?.String?.sval?.toLowerCase() ?? '';
+  if (f.agg_order?.length !== 1) return false;
+  if (['percentile_cont', 'percentile_disc', 'mode'].includes(name)) return true;
+  return ['rank', 'dense_rank', 'percent_rank', 'cume_dist'].includes(name) && f.args?.length === 1;
+}
+
 export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgToken[]): unknown {
   // the translation's own refusal (0A000 naming the case, 42P10) already says what is wrong
   const state = (err as { sqlstate?: string } | null)?.sqlstate;

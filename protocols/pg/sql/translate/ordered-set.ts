@@ -40,7 +40,8 @@ export function rewriteOrderedSet(toks: Tok[]): Tok[] {
     }
     if (key.some((k, j) => isPunct(k, ',') && !inParens(key, j)))
       throw pgError('0A000', `${t.text.toLowerCase()}() WITHIN GROUP with more than one ORDER BY key is not supported`);
-    const name = t.text.toLowerCase();
+    // (of an interval key the analysis marked it: sql/window-frames.ts markOrderedSetKeys)
+    const name = 'sortKey' in t && t.sortKey === 'pct-interval' ? 'percentile_cont_interval' : t.text.toLowerCase();
     const args = toks.slice(i + 2, argsEnd);
     const call: Tok[] = [
       { type: 'word', text: `__pg_${name}` },
