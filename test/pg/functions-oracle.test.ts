@@ -416,6 +416,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
       await sameMessage(sql);
   });
 
+  it("lag and lead with a default are typed as PostgreSQL resolves the value and the default (they were the value's type)", async () => {
+    for (const sql of [
+      'SELECT order_id, line, lag(qty, 1, 0.5) OVER w, lead(qty, 1, price) OVER w, lag(line, 2, 1.5::float8) OVER w, lag(qty, 1, 0) OVER w FROM line_items WINDOW w AS (ORDER BY order_id, line) ORDER BY order_id, line',
+      "SELECT id, lag(note, 1, 'none') OVER (ORDER BY id), lead(placed_at, 1, '2020-01-01') OVER (ORDER BY id), lag(amount, 1, 0) OVER (ORDER BY id) FROM orders ORDER BY id",
+    ])
+      await same(sql);
+  });
+
   it('windows built on named ones: what they may add runs, what they may not override is 42P20 as in PostgreSQL (SQLite said 42000)', async () => {
     for (const sql of [
       'SELECT id, sum(id) OVER w2, count(*) OVER (w1 ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders WINDOW w1 AS (PARTITION BY paid), w2 AS (w1 ORDER BY id) ORDER BY id',

@@ -311,10 +311,12 @@ export class Typer {
       case 'abs':
       case 'first_value':
       case 'last_value':
-      case 'lag':
-      case 'lead':
       case 'nth_value':
         return arg(0);
+      case 'lag':
+      case 'lead':
+        // (with a default, the type both resolve to: lag(n, 1, 0.5) of an integer is numeric)
+        return f.args?.length === 3 ? this.common([f.args[0], f.args[2]]) : arg(0);
       case 'gcd':
       case 'lcm': {
         // integers keep the wider integer type; a numeric or an unknown side is numeric
