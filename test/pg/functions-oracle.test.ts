@@ -378,6 +378,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
     // of a type it has no form for, 42883 as there (22P02 before, when the rows were read)
     await sameMessage('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY note) FROM orders');
     await sameMessage('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY placed_at::date) FROM orders');
+    // over a window, PostgreSQL's refusal (SQLite's 42000 named __pg_percentile_cont)
+    await sameMessage('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY qty) OVER () FROM line_items');
+    await sameMessage('SELECT mode() WITHIN GROUP (ORDER BY qty) OVER (PARTITION BY order_id) FROM line_items');
   });
 
   it('hypothetical-set aggregates: rank, dense_rank, percent_rank and cume_dist WITHIN GROUP (they were 0A000)', async () => {
