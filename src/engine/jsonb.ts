@@ -275,7 +275,7 @@ function kindRank(v: Json): number {
 }
 
 /** Two numbers' order by value, exactly. */
-function compareNumbers(a: string, b: string): number {
+export function compareNumbers(a: string, b: string): number {
   const x = parseDecimal(a)!;
   const y = parseDecimal(b)!;
   const zx = !/[1-9]/.test(x.int + x.frac);

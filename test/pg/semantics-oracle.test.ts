@@ -1110,7 +1110,6 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ],
       // grouping sets run (grouping-sets-oracle, beside window functions too), but not in a UNION's branch
       ['SELECT customer_id, count(*) FROM orders GROUP BY CUBE (customer_id) UNION ALL SELECT 1, 2', /GROUP BY CUBE/],
-      ["SELECT '{\"a\": 1}'::jsonb @? '$.a'", /JSON path operator @\?/],
       // (rank(2) WITHIN GROUP of one key runs: functions-oracle)
       ["SELECT rank(2, 'x') WITHIN GROUP (ORDER BY amount, note) FROM orders", /WITHIN GROUP/],
       [

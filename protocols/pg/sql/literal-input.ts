@@ -12,6 +12,7 @@ import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { jsonIn } from './translate/casts';
+import { jsonPathText } from '../../../src/engine/pg-jsonpath-functions';
 import { typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
 
@@ -30,6 +31,7 @@ const INPUTS: Record<number, (text: string) => unknown> = {
   [OID.uuid]: (t) => uuidIn(t),
   [OID.json]: (t) => jsonIn(t),
   [OID.jsonb]: (t) => jsonIn(t),
+  [OID.jsonpath]: (t) => jsonPathText(t),
 };
 
 /** Throws the input function's error, at the literal, for the first string literal of the statement its cast's type refuses. */

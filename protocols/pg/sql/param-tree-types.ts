@@ -34,6 +34,8 @@ const JSONB_OPERANDS: Record<string, number> = {
   '#>': OID.textArray,
   '#>>': OID.textArray,
   '#-': OID.textArray,
+  '@?': OID.jsonpath,
+  '@@': OID.jsonpath,
 };
 const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
 /** Functions whose parameters are text. */

@@ -202,6 +202,7 @@ const SCALAR_FUNCTIONS = new Set([
   'regexp_matches',
   'json_object_keys',
   'jsonb_object_keys',
+  'jsonb_path_query',
   'string_to_table',
 ]);
 

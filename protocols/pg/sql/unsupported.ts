@@ -13,8 +13,7 @@ import { lookup } from '../../../src/lookup';
 type Node = any;
 
 const JSONB_OPS: Record<string, string> = lookup({
-  '@?': 'JSON path',
-  '@@': 'JSON path or text search',
+  '@@': 'text search',
 });
 
 const GROUPING: Record<string, string> = lookup({

@@ -38,6 +38,7 @@ export const OID = {
   void: 2278,
   uuid: 2950,
   jsonb: 3802,
+  jsonpath: 4072,
   regnamespace: 4089,
   textArray: 1009,
   oidArray: 1028,
@@ -78,6 +79,7 @@ export const PG_TYPES: [number, string, number, string][] = [
   [2249, 'record', -1, 'P'],
   [2950, 'uuid', 16, 'U'],
   [3802, 'jsonb', -1, 'U'],
+  [4072, 'jsonpath', -1, 'U'],
   [4089, 'regnamespace', 4, 'N'],
   [30, 'oidvector', -1, 'A'],
   ...ARRAY_TYPES.map(([oid, name]): [number, string, number, string] => [oid, name, -1, 'A']),
@@ -108,6 +110,7 @@ export const TYPE_DISPLAY: Record<number, string> = {
   1700: 'numeric',
   2950: 'uuid',
   3802: 'jsonb',
+  4072: 'jsonpath',
   22: 'int2vector',
   24: 'regproc',
   2205: 'regclass',
@@ -232,6 +235,8 @@ export function oidOfDeclType(decl: string | null | undefined): number {
       return OID.json;
     case 'jsonb':
       return OID.jsonb;
+    case 'jsonpath':
+      return OID.jsonpath;
     case 'uuid':
       return OID.uuid;
     case 'interval':

@@ -32,6 +32,7 @@ import { rewriteDateArithmetic } from './typed-arithmetic';
 import { textOfKind } from '../text-kinds';
 import { lookup } from '../../../../src/lookup';
 import { jsonbText } from '../../../../src/engine/jsonb';
+import { jsonPathText } from '../../../../src/engine/pg-jsonpath-functions';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
@@ -214,6 +215,9 @@ function castTo(
         const text = jsonIn(v);
         return text === null ? null : (jsonbText(text) ?? text);
       });
+    case 'jsonpath':
+      // read and printed as PostgreSQL prints the path ('$.a' is $."a"); a bad one is 42601
+      return dateCast(x, '__pg_jsonpath_in', (v) => jsonPathText(String(v)));
     case 'uuid':
       // checked and printed as PostgreSQL's input does ('x'::uuid passed as it was; an upper-case
       // literal then matched no stored uuid)
@@ -322,7 +326,7 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
     } catch (err) {
       // bad JSON or a bad uuid is refused at once, as PostgreSQL reads a typed literal; a bad date is
       // reported by the function when the statement runs
-      if (fn === '__pg_json_in' || fn === '__pg_jsonb_in' || fn === '__pg_uuid') throw err;
+      if (fn === '__pg_json_in' || fn === '__pg_jsonb_in' || fn === '__pg_uuid' || fn === '__pg_jsonpath_in') throw err;
     }
   }
   // (text read per row in the session's input style, when it is not MDY: '01/02/2024' in DMY,
@@ -464,6 +468,7 @@ const PG_CAST_TYPES = new Set([
   'interval',
   'json',
   'jsonb',
+  'jsonpath',
   'uuid',
 ]);
 

@@ -12,7 +12,7 @@ import { SelectItems } from './select-items';
 /** Functions of one value column (read through the alias). */
 const ONE_VALUE = new Set([
   'unnest', 'generate_series', 'json_array_elements', 'jsonb_array_elements', 'json_array_elements_text',
-  'jsonb_array_elements_text', 'json_object_keys', 'jsonb_object_keys', 'regexp_split_to_table',
+  'jsonb_array_elements_text', 'json_object_keys', 'jsonb_object_keys', 'regexp_split_to_table', 'jsonb_path_query',
 ]); // biome-ignore format: a word list
 /** Functions of a key and a value. */
 const KEY_VALUE = new Set(['json_each', 'jsonb_each', 'json_each_text', 'jsonb_each_text']);

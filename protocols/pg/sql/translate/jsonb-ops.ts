@@ -19,6 +19,9 @@ const JSONB_FUNCTIONS: Record<string, string> = lookup({
   '#>': '__pg_jsonb_path',
   '#>>': '__pg_jsonb_path_text',
   '#-': '__pg_jsonb_delete_path',
+  // SQL/JSON path: jsonb_path_exists and jsonb_path_match with silent true (src/engine/pg-jsonpath-functions.ts)
+  '@?': '__pg_jsonb_path_exists_op',
+  '@@': '__pg_jsonb_path_match_op',
 });
 
 /** json's ->, ->>, #> and #>> that keep the value's text as written (src/engine/pg-json-get.ts). */

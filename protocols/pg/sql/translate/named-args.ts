@@ -5,9 +5,17 @@ import { pgError } from '../../sqlstate';
 import { type Tok, closer, isPunct, topLevelItems } from '../tokens';
 import { lookup } from '../../../../src/lookup';
 
-/** Parameter names in order, and what a left-out one is. */
-const PARAMS: Record<string, { names: string[]; missing: string }> = lookup({
+/** The SQL/JSON path functions' parameters (`jsonb_path_exists(doc, '$.a', silent => true)`): vars defaults to {}, silent to false. */
+const JSONPATH = { names: ['target', 'path', 'vars', 'silent'], missing: ['', '', "'{}'", '0'] };
+
+/** Parameter names in order, and what a left-out one is (one for all, or one per parameter). */
+const PARAMS: Record<string, { names: string[]; missing: string | string[] }> = lookup({
   make_interval: { names: ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'], missing: '0' },
+  jsonb_path_exists: JSONPATH,
+  jsonb_path_match: JSONPATH,
+  jsonb_path_query: JSONPATH,
+  jsonb_path_query_array: JSONPATH,
+  jsonb_path_query_first: JSONPATH,
 });
 
 export function rewriteNamedArguments(toks: Tok[]): Tok[] {
@@ -33,7 +41,8 @@ export function rewriteNamedArguments(toks: Tok[]): Tok[] {
     const body: Tok[] = [];
     for (let k = 0; k < args.length; k++) {
       if (k > 0) body.push({ type: 'punct', text: ',' });
-      body.push(...(args[k] ?? [{ type: 'number', text: fn.missing }]));
+      const missing = typeof fn.missing === 'string' ? fn.missing : fn.missing[k];
+      body.push(...(args[k] ?? [{ type: missing.startsWith("'") ? 'string' : 'number', text: missing } as Tok]));
     }
     toks = [...toks.slice(0, i + 2), ...body, ...toks.slice(close)];
   }

@@ -22,7 +22,7 @@ import { pgError } from '../../sqlstate';
 const COLUMNS: Record<string, string[]> = {};
 for (const f of [
   'unnest', 'generate_series', 'json_array_elements', 'jsonb_array_elements', 'json_array_elements_text',
-  'jsonb_array_elements_text', 'json_object_keys', 'jsonb_object_keys', 'regexp_split_to_table',
+  'jsonb_array_elements_text', 'json_object_keys', 'jsonb_object_keys', 'regexp_split_to_table', 'jsonb_path_query',
 ]) COLUMNS[f] = ['value']; // biome-ignore format: a word list
 for (const f of ['json_each', 'jsonb_each', 'json_each_text', 'jsonb_each_text']) COLUMNS[f] = ['key', 'value'];
 

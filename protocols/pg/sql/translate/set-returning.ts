@@ -19,6 +19,7 @@ const ALIASED = new Set([
   'generate_series', 'generate_subscripts', 'string_to_array', 'unnest', 'regexp_split_to_table', '__pg_json_array_elements',
   '__pg_jsonb_array_elements', '__pg_json_array_elements_text', '__pg_jsonb_array_elements_text',
   '__pg_json_object_keys', '__pg_jsonb_object_keys', '__pg_regexp_matches', 'pg_listening_channels',
+  '__pg_jsonb_path_query',
 ]); // biome-ignore format: a word list
 /** What may follow a catalog statement's bare `unnest(...)`/`generate_series(...)` for it to take the function's name. */
 const BARE_ENDS = new Set(['WHERE', 'ORDER', 'GROUP', 'LIMIT', 'UNION']);

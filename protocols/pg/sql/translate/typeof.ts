@@ -42,6 +42,7 @@ const TYPEOF_NAMES: Record<string, string> = lookup({
   interval: 'interval',
   json: 'json',
   jsonb: 'jsonb',
+  jsonpath: 'jsonpath',
   uuid: 'uuid',
   bytea: 'bytea',
   oid: 'oid',

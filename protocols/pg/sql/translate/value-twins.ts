@@ -20,6 +20,7 @@ const TWINNED: Record<string, boolean> = {
   __pg_jsonb_array_elements_text: true,
   __pg_json_object_keys: false,
   __pg_jsonb_object_keys: false,
+  __pg_jsonb_path_query: false,
 };
 const SELECT_LIST_ALIAS = '"__pg_srf"';
 

@@ -143,6 +143,14 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
     ]
       .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
       .concat(['jsonb_set', 'jsonb_insert', 'jsonb_pretty', 'regexp_matches'])
+      // SQL/JSON path (src/engine/pg-jsonpath-functions.ts)
+      .concat([
+        'jsonb_path_exists',
+        'jsonb_path_match',
+        'jsonb_path_query',
+        'jsonb_path_query_array',
+        'jsonb_path_query_first',
+      ])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
