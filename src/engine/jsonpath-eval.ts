@@ -33,6 +33,8 @@ interface Ctx {
   found: Json[];
   /** Whether the path ends at the first item `top` finds. */
   first: boolean;
+  /** Whether errors are not raised here (`silent`, or a predicate's operand, which is then unknown). */
+  silent: boolean;
   /** The document .keyvalue() numbers objects in (the target, vars, or a pair it made) and its number. */
   base: { id: number; doc: Json; offsets: Map<object, number> | null };
   lastId: number;
@@ -95,6 +97,12 @@ function unwrapped(ctx: Ctx, vs: Json[]): Json[] {
   return vs.flatMap((v) => (isArray(v) ? v : [v]));
 }
 
+/** +v or -v of one item: 2203B for what is no number. */
+function signed(op: '+' | '-', v: Json): Json {
+  if (!isNumber(v)) fail('2203B', `operand of unary jsonpath operator ${op} is not a numeric value`);
+  return op === '+' ? v : arith('-', { num: '0' }, v as { num: string });
+}
+
 /** The results of a path expression on `item` (the current value the accessors read). */
 function evalNode(ctx: Ctx, n: JpNode, item: Json): Json[] {
   switch (n.k) {
@@ -132,10 +140,7 @@ function evalNode(ctx: Ctx, n: JpNode, item: Json): Json[] {
       return [arith(n.op, l[0] as { num: string }, r[0] as { num: string })];
     }
     case 'unary':
-      return unwrapped(ctx, evalNode(ctx, n.arg, item)).map((v) => {
-        if (!isNumber(v)) fail('2203B', `operand of unary jsonpath operator ${n.op} is not a numeric value`);
-        return n.op === '+' ? v : arith('-', { num: '0' }, v as { num: string });
-      });
+      return unwrapped(ctx, evalNode(ctx, n.arg, item)).map((v) => signed(n.op, v));
     default: {
       // a predicate as a value: true, false or null (unknown)
       const b = evalBool(ctx, n, item);
@@ -157,7 +162,10 @@ function collect(ctx: Ctx, node: JpNode, item: Json, first: boolean, found: Json
   ctx.found = found;
   ctx.first = first;
   try {
-    found.push(...evalNode(ctx, node, item));
+    // (a sign's items go to `found` one by one: those before one that is no number are kept)
+    if (node.k === 'unary')
+      for (const v of unwrapped(ctx, evalNode(ctx, node.arg, item))) found.push(signed(node.op, v));
+    else found.push(...evalNode(ctx, node, item));
   } catch (err) {
     if (err !== STOP) throw err;
   } finally {
@@ -231,16 +239,28 @@ function step(ctx: Ctx, list: JpStep[], i: number, v: Json, unwrap: boolean): Js
       const saved = ctx.ignoreStructural;
       ctx.ignoreStructural = true;
       try {
+        // (`last` as a level is past every level; `.**{last}` is the leaves, as jsonpath_exec.c reads it)
         const last = s.last < 0 ? Number.MAX_SAFE_INTEGER : s.last;
         const first = s.first < 0 ? Number.MAX_SAFE_INTEGER : s.first;
+        const leaves = s.first < 0 && s.last < 0;
+        const container = (x: Json) => isArray(x) || isObject(x);
+        if (s.first === 0) {
+          // the item itself: where errors are not raised, one there is dropped when the item is a
+          // container and the levels below are read all the same (PostgreSQL overwrites its result)
+          try {
+            out.push(...next(v));
+          } catch (err) {
+            if (!(ctx.silent && container(v) && err instanceof JsonPathError)) throw err;
+          }
+        }
         const walk = (x: Json, level: number) => {
-          if (level >= first && level <= last) out.push(...next(x));
-          if (level < last) {
-            const children = isArray(x) ? x : isObject(x) ? [...x.keys()].sort(byKey).map((k) => x.get(k)!) : [];
-            for (const c of children) walk(c, level + 1);
+          const children = isArray(x) ? x : isObject(x) ? [...x.keys()].sort(byKey).map((k) => x.get(k)!) : [];
+          for (const c of children) {
+            if ((level >= first && level <= last) || (leaves && !container(c))) out.push(...next(c));
+            if (level < last && container(c)) walk(c, level + 1);
           }
         };
-        walk(v, 0);
+        walk(v, 1);
       } finally {
         ctx.ignoreStructural = saved;
       }
@@ -412,12 +432,16 @@ function compare(op: string, a: Json, b: Json): Bool {
 
 /** An operand of a predicate: its items, or undefined when it failed (the predicate is then unknown). */
 function operand(ctx: Ctx, n: JpNode, item: Json, unwrap: boolean): Json[] | undefined {
+  const silent = ctx.silent;
+  ctx.silent = true;
   try {
     const vs = evalNode(ctx, n, item);
     return unwrap ? unwrapped(ctx, vs) : vs;
   } catch (err) {
     if (err instanceof JsonPathError) return undefined;
     throw err;
+  } finally {
+    ctx.silent = silent;
   }
 }
 
@@ -514,11 +538,15 @@ function evalBool(ctx: Ctx, n: JpNode, item: Json): Bool {
         return vs === undefined ? null : vs.length > 0;
       }
       // lax: true at the first item found, before anything after it could fail
+      const silent = ctx.silent;
+      ctx.silent = true;
       try {
         return collect(ctx, existsTarget(n.arg), item, true).length > 0;
       } catch (err) {
         if (err instanceof JsonPathError) return null;
         throw err;
+      } finally {
+        ctx.silent = silent;
       }
     }
     case 'cmp':
@@ -564,7 +592,14 @@ export function checkRegexes(n: JpNode): void {
  * The items a path gives on `target` (executeJsonPath), into `found` as they are found; throws
  * JsonPathError for what `silent` suppresses (`found` then holds the items found before). `vars` must be an object (22023 otherwise, whatever `silent`).
  */
-export function runJsonPath(path: JsonPath, target: Json, vars: Json, found: Json[] = [], exists = false): Json[] {
+export function runJsonPath(
+  path: JsonPath,
+  target: Json,
+  vars: Json,
+  found: Json[] = [],
+  exists = false,
+  silent = false,
+): Json[] {
   if (!isObject(vars))
     throw Object.assign(sqlStateError('22023', '"vars" argument is not an object'), {
       detail: 'Jsonpath parameters should be encoded as key-value pairs of "vars" object.',
@@ -579,6 +614,7 @@ export function runJsonPath(path: JsonPath, target: Json, vars: Json, found: Jso
     top: null,
     found,
     first: false,
+    silent,
     base: { id: 0, doc: target, offsets: null },
     lastId: 1,
     varsDoc: vars,

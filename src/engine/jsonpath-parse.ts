@@ -128,19 +128,11 @@ function lex(s: string): Tok[] {
       i = j;
       continue;
     }
-    const num = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/.exec(s.slice(i));
-    if (num && /\d/.test(c)) {
-      let text = num[0];
-      // `1.a`: the dot starts an accessor (jsonpath_scan.l reads {integer}\. then the key)
-      if (text.endsWith('.') && /[a-zA-Z_$"*]/.test(s[i + text.length] ?? '')) text = text.slice(0, -1);
+    if (/\d/.test(c) || (c === '.' && /\d/.test(s[i + 1] ?? ''))) {
+      const [text, junk] = numberAt(s, i);
+      if (junk) throw sqlStateError('42601', `${junk} at or near "${text}" of jsonpath input`);
       out.push({ t: 'num', v: text, at: text });
       i += text.length;
-      continue;
-    }
-    if (c === '.' && /\d/.test(s[i + 1] ?? '') && !(out.length > 0 && isOperandEnd(out[out.length - 1]))) {
-      const m = /^\.\d+(?:[eE][+-]?\d+)?/.exec(s.slice(i))!;
-      out.push({ t: 'num', v: m[0], at: m[0] });
-      i += m[0].length;
       continue;
     }
     if (SPECIAL.test(c)) {
@@ -160,9 +152,31 @@ function lex(s: string): Tok[] {
   return out;
 }
 
-/** Whether a token ends an operand (then `.5` after it is an accessor's dot and a key, not a number). */
-const isOperandEnd = (t: Tok) =>
-  t.t === 'ident' || t.t === 'str' || t.t === 'num' || t.t === 'var' || (t.t === 'op' && /^[$@)\]*]$/.test(t.v));
+const NUMBER_FORMS = [
+  /^(?:(?:0|[1-9]\d*)(?:\.\d*)?|\.\d+)[eE][-+]?\d+/, // real
+  /^(?:(?:0|[1-9]\d*)\.\d*|\.\d+)/, // decimal
+  /^(?:0|[1-9]\d*)/, // integer
+];
+const REAL_FAIL = /^(?:(?:0|[1-9]\d*)(?:\.\d*)?|\.\d+)[eE][-+]/;
+
+/**
+ * The number at s[i] as jsonpath_scan.l (PostgreSQL 15) reads it, the longest of its forms: with
+ * the error of one followed by a character that could go on a name (`1a`, `00`, `3.abs()`:
+ * `trailing junk after numeric literal`) or of an exponent without digits (`1e+`).
+ */
+function numberAt(s: string, i: number): [string, string | null] {
+  const rest = s.slice(i);
+  const fail = REAL_FAIL.exec(rest)?.[0] ?? '';
+  let best = '';
+  for (const re of NUMBER_FORMS) {
+    const m = re.exec(rest)?.[0] ?? '';
+    if (m.length > best.length) best = m;
+  }
+  const next = rest[best.length];
+  const junk = next !== undefined && !SPECIAL.test(next);
+  if (fail.length > best.length + (junk ? 1 : 0)) return [fail, 'invalid numeric literal'];
+  return junk ? [best + next, 'trailing junk after numeric literal'] : [best, null];
+}
 
 const METHODS = new Set(['size', 'type', 'double', 'ceiling', 'floor', 'abs', 'keyvalue', 'datetime']);
 
@@ -581,7 +595,11 @@ function print(n: JpNode, brackets: boolean): string {
             ? String(n.v)
             : printNumber(n.v);
     case 'chain':
-      return print(n.head, brackets) + n.steps.map(printStep).join('');
+      // (a number followed by accessors is printed in parentheses, `(3).abs()`, as printJsonPathItem does)
+      return (
+        (n.head.k === 'lit' && printNumber(n.head.v) !== '' ? `(${print(n.head, false)})` : print(n.head, brackets)) +
+        n.steps.map(printStep).join('')
+      );
     case 'arith':
     case 'cmp':
     case 'and':

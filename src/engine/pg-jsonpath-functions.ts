@@ -46,7 +46,14 @@ function items(args: unknown[], failed: 'null' | 'found' = 'null', exists = fals
   const p = jsonPathOf(path);
   const found: Json[] = [];
   try {
-    return runJsonPath(p, jsonOperand(target), vars === undefined ? new Map() : jsonOperand(vars), found, exists);
+    return runJsonPath(
+      p,
+      jsonOperand(target),
+      vars === undefined ? new Map() : jsonOperand(vars),
+      found,
+      exists,
+      isTrue(silent),
+    );
   } catch (err) {
     if (err instanceof JsonPathError && isTrue(silent)) return failed === 'found' ? found : null;
     throw err;
