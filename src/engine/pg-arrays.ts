@@ -16,6 +16,7 @@ import {
   treeText,
 } from './pg-array-input';
 import { arrayElements, arrayText, byteaHex, byteaOfValue } from './pg-functions';
+import { jsonPathQueryTexts } from './pg-jsonpath-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
 // protocols/pg/types/array.ts): on every connection a PG statement runs on, so that `tags[1]` and
@@ -376,7 +377,7 @@ const ZIP_PARAMETERS = Array.from({ length: ZIP_CALLS }, (_, k) => [`f${k + 1}`,
   .flat()
   .map(hiddenName);
 /** The set-returning functions __pg_srf_zip runs. */
-export const ZIPPED_FUNCTIONS = new Set(['unnest', 'generate_series', 'generate_subscripts']);
+export const ZIPPED_FUNCTIONS = new Set(['unnest', 'generate_series', 'generate_subscripts', 'jsonb_path_query']);
 
 /** An argument of __pg_srf_zip: an empty blob, or none, is NULL. */
 const noValue = (x: unknown) =>
@@ -386,6 +387,8 @@ function zipped(name: string, a: unknown, b: unknown, c: unknown): Iterable<unkn
   if (name === 'unnest') return unnestValues(a);
   if (name === 'generate_series') return seriesValues(a, b, c ?? undefined); // (a step not given is 1)
   if (name === 'generate_subscripts') return subscriptValues(a, b, c);
+  // (target, path, vars: the translation writes '{}' for vars not given; silent is not taken here)
+  if (name === 'jsonb_path_query') return a === null || b === null || c === null ? [] : jsonPathQueryTexts([a, b, c]);
   throw sqlStateError('0A000', `${name}() beside other set-returning functions in a select list is not supported`);
 }
 

@@ -60,6 +60,11 @@ function items(args: unknown[], failed: 'null' | 'found' = 'null', exists = fals
   }
 }
 
+/** jsonb_path_query's values as jsonb text (for __pg_srf_zip, which runs it beside other calls in a select list). */
+export function jsonPathQueryTexts(args: unknown[]): string[] {
+  return (items(args, 'found') ?? []).map(printJsonb);
+}
+
 export function installJsonPathFunctions(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
     db.function(name, { deterministic: true, varargs: true }, (...args: unknown[]) => f(...args) as never);
@@ -97,8 +102,7 @@ export function installJsonPathFunctions(db: Database.Database): void {
     columns: ['value'],
     parameters: ['target', 'path', 'vars', 'silent'].map(hiddenName),
     *rows(...args: unknown[]) {
-      const vs = items(args, 'found');
-      if (vs) for (const v of vs) yield [printJsonb(v)];
+      for (const v of jsonPathQueryTexts(args)) yield [v];
     },
   });
 }

@@ -212,6 +212,9 @@ describe('SQL/JSON path against PostgreSQL 15', function () {
       `SELECT id, jsonb_path_query_array(doc, '$.items[*] ? (@.price * @.qty > 4).price') FROM t ORDER BY id`,
       `SELECT id, jsonb_path_match(doc, 'exists($.n)') FROM t WHERE id < 4 ORDER BY id`,
       `SELECT * FROM jsonb_path_query('{"a": [1, {"b": 2}]}', '$.a[*]') WITH ORDINALITY`,
+      // several set-returning calls in one select list run in step, the shorter NULL past its end
+      `SELECT id, jsonb_path_query(doc, '$.tags[*]'), jsonb_path_query(doc, '$.items[*].price', '{"x": 1}') FROM t ORDER BY id`,
+      `SELECT unnest(ARRAY[1, 2, 3]), jsonb_path_query('[7, 8]', '$[*]'), jsonb_path_query('[1]', '$[*]', NULL)`,
     ])
       await same(q);
     await sameOutcome(`SELECT id, jsonb_path_query(doc, 'strict $.items[*].price') FROM t ORDER BY id`);

@@ -492,6 +492,9 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
       const fn = toks[i].text.toLowerCase();
       const items = close > i + 2 ? topLevelItems(toks, i + 2, close) : [];
       if (!ZIPPED_FUNCTIONS.has(fn) || items.length > 3) return null;
+      const given = items.map(([a, b]) => toks.slice(a, b));
+      // (jsonb_path_query's vars not given are {}, told apart from a NULL one, which gives no rows)
+      if (fn === 'jsonb_path_query' && given.length === 2) given.push([{ type: 'string', text: "'{}'" }]);
       if (args.length > 0) args.push(comma);
       args.push({ type: 'string', text: `'${fn}'` });
       // (a NULL argument would make SQLite give no row at all: NULL is an empty blob here)
@@ -499,11 +502,11 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
       for (let a = 0; a < 3; a++)
         args.push(
           comma,
-          ...(a < items.length
+          ...(a < given.length
             ? [
                 { type: 'word', text: 'ifnull' } as Tok,
                 { type: 'punct', text: '(' } as Tok,
-                ...toks.slice(items[a][0], items[a][1]),
+                ...given[a],
                 comma,
                 noValue,
                 { type: 'punct', text: ')' } as Tok,
