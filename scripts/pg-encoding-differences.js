@@ -1,5 +1,5 @@
-// Writes protocols/pg/wire/multibyte-differences.ts: where PostgreSQL 15's conversion tables of the
-// multi-byte client encodings differ from the ones protocols/pg/wire/multibyte.ts makes from
+// Writes src/engine/encodings/multibyte-differences.ts: where PostgreSQL 15's conversion tables of the
+// multi-byte client encodings differ from the ones src/engine/encodings/multibyte.ts makes from
 // iconv-lite's. It asks the server to convert every two-byte code (first byte 0x81-0xFE, second
 // 0x40-0xFE), EUC_JP's three-byte ones, GB18030's four-byte ones of the BMP (and a sample above),
 // and every character up to U+FFFF (and a sample above), and compares; a byte sequence whose shape
@@ -12,9 +12,9 @@ const { execFileSync } = require('node:child_process');
 const { pg15 } = require('./pg15');
 
 const { MultiByteCharset, MULTI_BYTE } = require(
-  path.resolve(__dirname, '..', 'dist', 'protocols', 'pg', 'wire', 'multibyte.js'),
+  path.resolve(__dirname, '..', 'dist', 'src', 'engine', 'encodings', 'multibyte.js'),
 );
-const out = path.resolve(__dirname, '..', 'protocols', 'pg', 'wire', 'multibyte-differences.ts');
+const out = path.resolve(__dirname, '..', 'src', 'engine', 'encodings', 'multibyte-differences.ts');
 const { version } = pg15('pg-encoding-differences.js');
 const [port, user = 'postgres', db = 'postgres'] = process.argv.slice(2);
 const names = Object.keys(MULTI_BYTE);
@@ -123,11 +123,12 @@ fs.writeFileSync(
 // Where PostgreSQL's conversion tables differ from the ones multibyte.ts makes from iconv-lite's, as
 // runs [first code, first character (0: none, PostgreSQL's 22P05), length] read from the client
 // and [first character, first code (0: none), length] written to it; codes and characters go up by one.
+import { lookup } from '../../lookup';
 type Runs = [number, number, number][];
 
 // biome-ignore format: generated
-export const DIFFERENCES: Record<string, { decode: Runs; encode: Runs }> = {
+export const DIFFERENCES: Record<string, { decode: Runs; encode: Runs }> = lookup({
 ${names.map((n) => `  ${n}: {\n    decode: [\n${lines(differences[n].decode)}\n    ],\n    encode: [\n${lines(differences[n].encode)}\n    ],\n  },`).join('\n')}
-};
+});
 `,
 );

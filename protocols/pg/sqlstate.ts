@@ -144,14 +144,18 @@ export function sqlstateOf(err: unknown): {
     const hidden = internalError(err, 'PostgreSQL front end');
     return { code: BY_KIND.internal, message: hidden.message, severity: 'ERROR' };
   }
-  if (e.sqlstate)
+  if (e.sqlstate) {
+    // (a CONTEXT line set on an engine error, e.g. the Bind parameter a client encoding's 22021 is in: wire/utf8.ts)
+    const where = (e as { where?: string }).where;
     return {
       code: e.sqlstate,
       message: e.message,
       severity: 'ERROR',
       hint: e.hint,
       ...(e.detail !== undefined ? { detail: e.detail } : {}),
+      ...(where !== undefined ? { where } : {}),
     };
+  }
   const sc = e.sqliteCode;
   if (sc && BY_SQLITE_CODE[sc] && !e.message.includes(KEY_RULE_MARK))
     return { code: BY_SQLITE_CODE[sc], message: e.message, severity: 'ERROR' };

@@ -1,13 +1,14 @@
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { byteaInput } from './pg-strings';
+import { type Charset, charsetOf, encodingNamed } from './encodings/client-encodings';
 
 // PostgreSQL's functions of a bytea's bytes and bits (get_byte, set_byte, get_bit, set_bit) and its
 // encoding conversions (convert_to, convert_from, convert), which SQLite has no counterpart of. The
 // database's encoding is UTF8, as PostgreSQL's here: text is UTF-8, a conversion reads or writes
-// the other encoding's bytes. The single-byte encodings convert by a table (LATIN1 exactly, the
-// others as the WHATWG tables that Node's TextDecoder holds); the multi-byte ones (SJIS, EUC_JP,
-// BIG5, ...) are a clear 0A000. NULL in, NULL out: these are strict there.
+// the other encoding's bytes, by the conversions the client encodings use (encodings/client-encodings.ts:
+// PostgreSQL's tables, single-byte and SJIS, EUC_JP, BIG5, GBK, ...; the few Patina has none of, as
+// EUC_TW or MULE_INTERNAL, a clear 0A000). NULL in, NULL out: these are strict there.
 
 const bytes = (x: unknown): Buffer => (x instanceof Uint8Array ? Buffer.from(x) : byteaInput(String(x)));
 
@@ -17,118 +18,17 @@ function checkIndex(n: number, count: number): void {
     throw sqlStateError('2202E', `index ${n} out of valid range, 0..${count - 1}`);
 }
 
-/**
- * PostgreSQL's encoding names (pg_encname_tbl in encnames.c) as clean_encoding_name leaves them
- * (lower case, letters and digits only) → the encoding's name; `abc` is WIN1258 there.
- */
-const ENCODING_NAMES: Record<string, string> = Object.create(null);
-for (const [name, aliases] of Object.entries({
-  UTF8: 'utf8 unicode',
-  SQL_ASCII: 'sqlascii',
-  LATIN1: 'latin1 iso88591',
-  LATIN2: 'latin2 iso88592',
-  LATIN3: 'latin3 iso88593',
-  LATIN4: 'latin4 iso88594',
-  LATIN5: 'latin5 iso88599',
-  LATIN6: 'latin6 iso885910',
-  LATIN7: 'latin7 iso885913',
-  LATIN8: 'latin8 iso885914',
-  LATIN9: 'latin9 iso885915',
-  LATIN10: 'latin10 iso885916',
-  ISO_8859_5: 'iso88595',
-  ISO_8859_6: 'iso88596',
-  ISO_8859_7: 'iso88597',
-  ISO_8859_8: 'iso88598',
-  WIN1250: 'win1250 windows1250',
-  WIN1251: 'win1251 windows1251 win',
-  WIN1252: 'win1252 windows1252',
-  WIN1253: 'win1253 windows1253',
-  WIN1254: 'win1254 windows1254',
-  WIN1255: 'win1255 windows1255',
-  WIN1256: 'win1256 windows1256',
-  WIN1257: 'win1257 windows1257',
-  WIN1258: 'win1258 windows1258 abc tcvn tcvn5712 vscii',
-  WIN866: 'win866 windows866 alt',
-  WIN874: 'win874 windows874',
-  KOI8R: 'koi8r koi8',
-  KOI8U: 'koi8u',
-  SJIS: 'sjis shiftjis mskanji win932 windows932',
-  SHIFT_JIS_2004: 'shiftjis2004',
-  EUC_JP: 'eucjp',
-  EUC_CN: 'euccn',
-  EUC_KR: 'euckr',
-  EUC_TW: 'euctw',
-  EUC_JIS_2004: 'eucjis2004',
-  BIG5: 'big5 win950 windows950',
-  GBK: 'gbk win936 windows936',
-  UHC: 'uhc win949 windows949',
-  GB18030: 'gb18030',
-  JOHAB: 'johab',
-  MULE_INTERNAL: 'muleinternal',
-}))
-  for (const alias of aliases.split(' ')) ENCODING_NAMES[alias] = name;
-
-/** The single-byte encodings' WHATWG labels (TextDecoder's); LATIN1 is Buffer's latin1, exactly ISO 8859-1. */
-const SINGLE_BYTE: Record<string, string> = {
-  LATIN2: 'iso-8859-2',
-  LATIN3: 'iso-8859-3',
-  LATIN4: 'iso-8859-4',
-  LATIN5: 'iso-8859-9',
-  LATIN6: 'iso-8859-10',
-  LATIN7: 'iso-8859-13',
-  LATIN8: 'iso-8859-14',
-  LATIN9: 'iso-8859-15',
-  ISO_8859_5: 'iso-8859-5',
-  ISO_8859_6: 'iso-8859-6',
-  ISO_8859_7: 'iso-8859-7',
-  ISO_8859_8: 'iso-8859-8',
-  WIN1250: 'windows-1250',
-  WIN1251: 'windows-1251',
-  WIN1252: 'windows-1252',
-  WIN1253: 'windows-1253',
-  WIN1254: 'windows-1254',
-  WIN1255: 'windows-1255',
-  WIN1256: 'windows-1256',
-  WIN1257: 'windows-1257',
-  WIN1258: 'windows-1258',
-  WIN866: 'ibm866',
-  WIN874: 'windows-874',
-  KOI8R: 'koi8-r',
-  KOI8U: 'koi8-u',
-};
-
-/** An encoding's characters by byte (index 0x80..0xff; '' where the byte has none), built when first used. */
-const tables = new Map<string, string[]>();
-function tableOf(enc: string): string[] {
-  let t = tables.get(enc);
-  if (!t) {
-    const label = SINGLE_BYTE[enc];
-    if (enc !== 'LATIN1' && !label) throw unsupported(enc);
-    let decoder: InstanceType<typeof TextDecoder> | undefined;
-    try {
-      decoder = label ? new TextDecoder(label, { fatal: true }) : undefined;
-    } catch {
-      throw unsupported(enc);
-    }
-    t = Array.from({ length: 256 }, (_, b) => {
-      if (!decoder) return String.fromCharCode(b);
-      try {
-        return decoder.decode(Uint8Array.of(b));
-      } catch {
-        return '';
-      }
-    });
-    tables.set(enc, t);
-  }
-  return t;
-}
-
 const unsupported = (enc: string) =>
   sqlStateError('0A000', `conversion between UTF8 and ${enc} is not supported by Patina's PostgreSQL front end`);
 
-/** The encoding PostgreSQL knows by this name (any case, punctuation ignored), or undefined. */
-export function encodingNamed(name: string): string | undefined {
-  return ENCODING_NAMES[name.toLowerCase().replace(/[^a-z0-9]/g, '')];
+/** (catalog-functions.ts's pg_char_to_encoding reads the names here too.) */
+export { encodingNamed };
+
+/** The conversion of a database encoding other than UTF8 and SQL_ASCII (the client encodings'); 0A000 for one Patina has none of. */
+function charsetFor(enc: string): Charset {
+  const c = charsetOf(enc);
+  if (!c) throw unsupported(enc);
+  return c;
 }
 
 /** The encoding an argument names: 22023 for a name PostgreSQL does not know. */
@@ -175,38 +75,17 @@ function decodeFrom(b: Buffer, enc: string): string {
     checkUtf8(b);
     return b.toString('utf8');
   }
-  const table = tableOf(enc);
-  let out = '';
-  for (const c of b) {
-    if (c === 0) throw sqlStateError('22021', `invalid byte sequence for encoding "${enc}": 0x00`);
-    const ch = table[c];
-    if (!ch)
-      throw sqlStateError(
-        '22P05',
-        `character with byte sequence ${hexBytes(Uint8Array.of(c))} in encoding "${enc}" has no equivalent in encoding "UTF8"`,
-      );
-    out += ch;
-  }
-  return out;
+  const charset = charsetFor(enc);
+  // (a zero byte is no character of any encoding: PostgreSQL's pg_verify_mbstr refuses it)
+  const zero = b.indexOf(0);
+  if (zero >= 0) throw sqlStateError('22021', `invalid byte sequence for encoding "${enc}": 0x00`);
+  return charset.decode(b);
 }
 
 /** Text (UTF-8) as bytes in `enc`: 22P05 for a character `enc` has not. */
 function encodeTo(s: string, enc: string): Buffer {
   if (enc === 'UTF8' || enc === 'SQL_ASCII') return Buffer.from(s, 'utf8');
-  const table = tableOf(enc);
-  const byChar = new Map<string, number>();
-  for (let c = 0; c < 256; c++) if (table[c] && !byChar.has(table[c])) byChar.set(table[c], c);
-  const out: number[] = [];
-  for (const ch of s) {
-    const c = byChar.get(ch);
-    if (c === undefined)
-      throw sqlStateError(
-        '22P05',
-        `character with byte sequence ${hexBytes(Buffer.from(ch, 'utf8'))} in encoding "UTF8" has no equivalent in encoding "${enc}"`,
-      );
-    out.push(c);
-  }
-  return Buffer.from(out);
+  return charsetFor(enc).encode(s);
 }
 
 export function installPgByteaFunctions(db: Database.Database): void {

@@ -1,9 +1,9 @@
-// The client encodings' names, single-byte tables (protocols/pg/wire/client-encodings.ts) and
+// The client encodings' names, single-byte tables (src/engine/encodings/client-encodings.ts) and
 // multi-byte ones (multibyte.ts); the oracle test (test/pg/encoding-oracle.test.ts) compares them on
 // the wire with PostgreSQL 15.
 import assert from 'node:assert/strict';
 import { ByteWriter } from '../../protocols/pg/wire/backend';
-import { charsetOf, clientEncodingName } from '../../protocols/pg/wire/client-encodings';
+import { charsetOf, clientEncodingName } from '../../src/engine/encodings/client-encodings';
 
 describe('client encodings', () => {
   it('names each encoding as PostgreSQL does, and refuses what it has none of or Patina does not convert', () => {

@@ -16,7 +16,7 @@ import { applySetting, startupSettings } from '../session/settings';
 import { pgError, sqlstateOf } from '../sqlstate';
 import { backend } from '../wire/backend';
 import { type Frontend, MAX_MESSAGE, MAX_STARTUP, ProtocolError, Reader, decoders } from '../wire/frontend';
-import { charsetOf } from '../wire/client-encodings';
+import { charsetOf } from '../../../src/engine/encodings/client-encodings';
 import type { Activity, ActivityRow, CancelRegistry, Handshake, ListenerOptions } from './listener-options';
 import { readSasl, readStartup, startupParameters } from './startup';
 import { CopyFromStdin } from './copy-from-stdin';

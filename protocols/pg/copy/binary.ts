@@ -9,7 +9,7 @@
 import { codecOf } from '../types/registry';
 import { BadBinary } from '../types/codec';
 import { OID } from '../types/oids';
-import type { Charset } from '../wire/client-encodings';
+import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { binaryFromClient, binaryOf, binaryTextNotUtf8 } from '../types/values';
 import { type CopyRecord, copyError } from './format';
 

@@ -2,7 +2,7 @@
 // arrives (records may span messages) and converted to each column's type as PostgreSQL would (a
 // bad value is 22P02 naming the line); COPY TO rows are formatted one batch at a time.
 import { firstBadUtf8 } from '../../../src/engine/utf8';
-import type { Charset } from '../wire/client-encodings';
+import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { dateTimeInput, type InputStyle, withInputStyle } from '../../../src/engine/dates';
 import { arrayInput } from '../../../src/engine/pg-array-input';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';

@@ -5,7 +5,7 @@ import { sessionZoneName } from '../../../src/engine/dates';
 import { posixLeapSeconds } from '../../../src/engine/posix-zone';
 import { type PgError, pgError } from '../sqlstate';
 import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
-import { clientEncodingName } from '../wire/client-encodings';
+import { clientEncodingName } from '../../../src/engine/encodings/client-encodings';
 import { lookup } from '../../../src/lookup';
 
 export const SERVER_VERSION = '15.0';

@@ -2,7 +2,7 @@
 // encodes the column's type (the codecs of this folder), and a Bind parameter in either format
 // decoded to the SQLite value it binds as (22P02 or 22P03 for one that is no value of its type).
 import { badUtf8 } from '../../../src/engine/utf8';
-import type { Charset } from '../wire/client-encodings';
+import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { invalidUtf8 } from '../wire/utf8';
 import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { type Json, jsonOperand, printJsonb } from '../../../src/engine/jsonb';

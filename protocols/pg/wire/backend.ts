@@ -1,7 +1,7 @@
 // Backend messages of the PostgreSQL v3 wire format, as data: a tiny byte writer that accumulates
 // them into one buffer the connection flushes, and one builder per message type (the error and
 // notice fields by their codes). The connection state machine is in connection/connection.ts.
-import type { Charset } from './client-encodings';
+import type { Charset } from '../../../src/engine/encodings/client-encodings';
 
 /** Strings up to this many characters are written by hand when ASCII (cheaper than a call into Buffer's UTF-8 encoder). */
 const SHORT_STRING = 48;

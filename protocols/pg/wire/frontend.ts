@@ -3,7 +3,7 @@
 // ProtocolError, which ends the connection with 08P01); the startup packet's codes and parameters.
 
 import { badUtf8 } from '../../../src/engine/utf8';
-import type { Charset } from './client-encodings';
+import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { inParameter, invalidUtf8 } from './utf8';
 import { lookup } from '../../../src/lookup';
 

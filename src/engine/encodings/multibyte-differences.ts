@@ -2,7 +2,7 @@
 // Where PostgreSQL's conversion tables differ from the ones multibyte.ts makes from iconv-lite's, as
 // runs [first code, first character (0: none, PostgreSQL's 22P05), length] read from the client
 // and [first character, first code (0: none), length] written to it; codes and characters go up by one.
-import { lookup } from '../../../src/lookup';
+import { lookup } from '../../lookup';
 type Runs = [number, number, number][];
 
 // biome-ignore format: generated

@@ -4,9 +4,9 @@
 // table of their 128 upper bytes, the multi-byte ones (SJIS, EUC_JP, BIG5, GBK...) in multibyte.ts.
 // EUC_TW, JOHAB, EUC_JIS_2004 and SHIFT_JIS_2004 are refused: iconv-lite has no tables of them.
 import iconv from 'iconv-lite';
-import { type PgError, pgError } from '../sqlstate';
+import { type PatinaError, sqlStateError } from '../../errors';
 import { hex, MULTI_BYTE, MultiByteCharset, noEquivalent } from './multibyte';
-import { lookup } from '../../../src/lookup';
+import { lookup } from '../../lookup';
 
 /** A client encoding that is not UTF-8: text from the client decoded by it, text to the client encoded in it. */
 export interface Charset {
@@ -249,11 +249,11 @@ export class SingleByteCharset implements Charset {
     return s.length;
   }
 
-  #noCharacter(byte: number): PgError {
-    return pgError(
+  #noCharacter(byte: number): PatinaError {
+    return sqlStateError(
       '22P05',
       `character with byte sequence ${hex(byte)} in encoding "${this.name}" has no equivalent in encoding "UTF8"`,
-    ) as PgError;
+    ) as PatinaError;
   }
 }
 
@@ -270,24 +270,26 @@ export function charsetOf(name: string): Charset | null {
   return c;
 }
 
+/** The encoding PostgreSQL knows by this name (any case, punctuation ignored: `Latin-1`, `iso88591`), or undefined. */
+export function encodingNamed(value: string): string | undefined {
+  return NAMES[value.toLowerCase().replace(/[^a-z0-9]/g, '')];
+}
+
 /**
  * client_encoding's value as PostgreSQL names it (`latin1`, `ISO-8859-1` and `'Latin 1'` are LATIN1),
  * or its error: 22023 for a name it has no encoding of, 0A000 for MULE_INTERNAL (PostgreSQL has no
  * conversion from UTF8) and for EUC_TW, JOHAB, EUC_JIS_2004 and SHIFT_JIS_2004, which Patina does not convert.
  */
 export function clientEncodingName(value: string): string {
-  const name = NAMES[value.toLowerCase().replace(/[^a-z0-9]/g, '')];
-  const invalid = () => pgError('22023', `invalid value for parameter "client_encoding": "${value}"`);
+  const name = encodingNamed(value);
+  const invalid = () => sqlStateError('22023', `invalid value for parameter "client_encoding": "${value}"`);
   if (name === undefined) throw invalid();
   if (name === 'MULE_INTERNAL')
-    throw pgError(
-      '0A000',
-      `invalid value for parameter "client_encoding": "${value}"`,
-      'user',
-      'Conversion between MULE_INTERNAL and UTF8 is not supported.',
-    );
+    throw Object.assign(sqlStateError('0A000', `invalid value for parameter "client_encoding": "${value}"`), {
+      detail: 'Conversion between MULE_INTERNAL and UTF8 is not supported.',
+    });
   if (name !== 'UTF8' && name !== 'SQL_ASCII' && !(name in SINGLE_BYTE) && !(name in MULTI_BYTE))
-    throw pgError(
+    throw sqlStateError(
       '0A000',
       `client_encoding "${name}" is not supported by Patina: it converts UTF8, SQL_ASCII, the single-byte encodings (LATIN1 to LATIN10, ISO_8859_5 to ISO_8859_8, WIN866, WIN874, WIN1250 to WIN1258, KOI8R, KOI8U) and SJIS, EUC_JP, EUC_CN, EUC_KR, UHC, GBK, BIG5, GB18030`,
     );

@@ -9,9 +9,9 @@
 // kana and Cyrillic, UHC's user-defined area...). Bytes below 0x80 are ASCII in every one of them,
 // as in PostgreSQL: SJIS's 0x5C is a backslash, 0x7E a tilde.
 import iconv from 'iconv-lite';
-import { type PgError, pgError } from '../sqlstate';
+import { type PatinaError, sqlStateError } from '../../errors';
 import { DIFFERENCES } from './multibyte-differences';
-import { lookup } from '../../../src/lookup';
+import { lookup } from '../../lookup';
 
 /** The encodings converted here, with the iconv-lite codec their tables are made from. */
 export const MULTI_BYTE: Record<string, string> = lookup({
@@ -86,12 +86,12 @@ function mblen(name: string, b: Uint8Array, i: number): number {
 export const hex = (b: number) => `0x${b.toString(16).padStart(2, '0')}`;
 
 /** PostgreSQL's 22P05 for a character `encoding` has no bytes for. */
-export function noEquivalent(ch: string, encoding: string): PgError {
+export function noEquivalent(ch: string, encoding: string): PatinaError {
   const bytes = [...Buffer.from(ch, 'utf8')].map(hex).join(' ');
-  return pgError(
+  return sqlStateError(
     '22P05',
     `character with byte sequence ${bytes} in encoding "UTF8" has no equivalent in encoding "${encoding}"`,
-  ) as PgError;
+  ) as PatinaError;
 }
 
 /** Differences from iconv-lite's tables: runs of [first code, first character or 0 for none, length]. */
@@ -281,21 +281,24 @@ export class MultiByteCharset {
     return b.length === 4 ? packed(b) : 0;
   }
 
-  #invalid(b: Uint8Array, i: number): PgError {
+  #invalid(b: Uint8Array, i: number): PatinaError {
     const shown = Math.min(mblen(this.name, b, i), b.length - i);
     const bytes = Array.from(b.subarray(i, i + shown), hex).join(' ');
-    return Object.assign(pgError('22021', `invalid byte sequence for encoding "${this.name}": ${bytes}`) as PgError, {
-      at: i,
-    });
+    return Object.assign(
+      sqlStateError('22021', `invalid byte sequence for encoding "${this.name}": ${bytes}`) as PatinaError,
+      {
+        at: i,
+      },
+    );
   }
 
-  #untranslatable(b: Uint8Array, i: number, l: number): PgError {
+  #untranslatable(b: Uint8Array, i: number, l: number): PatinaError {
     const bytes = Array.from(b.subarray(i, i + l), hex).join(' ');
     return Object.assign(
-      pgError(
+      sqlStateError(
         '22P05',
         `character with byte sequence ${bytes} in encoding "${this.name}" has no equivalent in encoding "UTF8"`,
-      ) as PgError,
+      ) as PatinaError,
       { at: i },
     );
   }
