@@ -12,6 +12,7 @@ import {
   write,
 } from '../helpers/subscriptions';
 import { health as healthOf } from '../helpers/http';
+import { scrape, value } from '../helpers/metrics';
 
 async function health(base: string): Promise<{ subscriptions: number; clients: number }> {
   return (await healthOf<{ subscriptions: { subscriptions: number; clients: number } }>(base)).subscriptions;
@@ -256,14 +257,24 @@ describe('live subscriptions over HTTP', function () {
     const fast = await subscribe(agent.http, body);
     slow.stream.res.pause();
     const big = 'x'.repeat(200000);
+    const cutOffs = async () => value(await scrape(agent.http), 'patina_clients_cut_off_total{stream="subscription"}');
+    const before = await cutOffs();
     // Enough data to fill the socket buffers, then more than client_buffer (20) changes behind them.
-    for (let i = 0; i < 60; i++)
+    // The stalled reader reads again as soon as the agent has cut it off: the agent closes a socket
+    // that never takes the error line 5 s after the cut, which a loaded machine's 60 writes outlasted.
+    let resumed = false;
+    for (let i = 0; i < 60; i++) {
       await write(agent.http, [[`INSERT INTO users VALUES (?, ?, 6, 0)`, [600 + i, big + i]]]);
+      if (!resumed && i >= 20 && (await cutOffs()) > before) {
+        slow.stream.res.resume();
+        resumed = true;
+      }
+    }
     await untilChange(fast.stream, 60);
     const view = new ResultMap();
     view.apply(fast.stream.events);
     assert.equal(view.rows.size, 60);
-    slow.stream.res.resume();
+    assert.ok(resumed, 'the agent never cut off the stalled reader');
     await slow.stream.until(() => slow.stream.ended, 15000);
     const last = slow.stream.events[slow.stream.events.length - 1] as Event;
     assert.match(String(last.error), /fell behind/);
