@@ -16,6 +16,7 @@ import {
   treeText,
 } from './pg-array-input';
 import { arrayElements, arrayText, byteaHex, byteaOfValue } from './pg-functions';
+import { arrayElementValues } from './pg-json-functions';
 import { jsonPathQueryTexts } from './pg-jsonpath-functions';
 
 // PostgreSQL's array functions over Patina's arrays (PostgreSQL's text '{a,b}', see
@@ -378,6 +379,14 @@ const ZIP_PARAMETERS = Array.from({ length: ZIP_CALLS }, (_, k) => [`f${k + 1}`,
   .map(hiddenName);
 /** The set-returning functions __pg_srf_zip runs. */
 export const ZIPPED_FUNCTIONS = new Set(['unnest', 'generate_series', 'generate_subscripts', 'jsonb_path_query']);
+/** And those that run in step only in `ROWS FROM (...)` (translate/rows-from.ts). */
+export const ZIPPED_IN_FROM = new Set([
+  ...ZIPPED_FUNCTIONS,
+  'json_array_elements',
+  'jsonb_array_elements',
+  'json_array_elements_text',
+  'jsonb_array_elements_text',
+]);
 
 /** An argument of __pg_srf_zip: an empty blob, or none, is NULL. */
 const noValue = (x: unknown) =>
@@ -389,6 +398,7 @@ function zipped(name: string, a: unknown, b: unknown, c: unknown): Iterable<unkn
   if (name === 'generate_subscripts') return subscriptValues(a, b, c);
   // (target, path, vars: the translation writes '{}' for vars not given; silent is not taken here)
   if (name === 'jsonb_path_query') return a === null || b === null || c === null ? [] : jsonPathQueryTexts([a, b, c]);
+  if (/^jsonb?_array_elements(_text)?$/.test(name)) return arrayElementValues(name, a);
   throw sqlStateError('0A000', `${name}() beside other set-returning functions in a select list is not supported`);
 }
 

@@ -55,6 +55,20 @@ function elements(v: Json, fn: string, jsonb: boolean): Json[] {
 }
 
 /**
+ * The values of json_array_elements, jsonb_array_elements and their _text twins (`fn`) of `j`: json's
+ * as written, jsonb's printed, the _text ones' strings unquoted; none of NULL. Also for
+ * __pg_srf_zip (pg-arrays.ts), which runs them in step with other calls for `ROWS FROM (...)`.
+ */
+export function* arrayElementValues(fn: string, j: unknown): Generator<string | null> {
+  if (j === null || j === undefined) return;
+  const jsonb = fn.startsWith('jsonb');
+  const asTexts = fn.endsWith('_text');
+  const doc = elements(jsonOperand(j), fn, jsonb);
+  if (!jsonb) for (const [, v] of jsonParts(text(j))) yield asTexts ? partText(v) : v;
+  else for (const v of doc) yield asTexts ? asText(v) : printJsonb(v);
+}
+
+/**
  * json_strip_nulls of json text, as PostgreSQL's prints it: the document again without spaces,
  * object members whose value is null left out, keys in their order (duplicates too), numbers as
  * written, strings re-escaped. `s` is valid JSON (the caller has read it).
@@ -243,26 +257,14 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
         else for (const [k, v] of entries(doc, jsonb, `${p}_each_text`)) yield [k, asText(v)];
       },
     });
-    valueTable(db, `__pg_${p}_array_elements`, {
-      columns: ['value'],
-      parameters: ['j'].map(hiddenName),
-      *rows(j: unknown) {
-        if (j === null || j === undefined) return;
-        const doc = elements(jsonOperand(j), `${p}_array_elements`, jsonb);
-        if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [v];
-        else for (const v of doc) yield [printJsonb(v)];
-      },
-    });
-    valueTable(db, `__pg_${p}_array_elements_text`, {
-      columns: ['value'],
-      parameters: ['j'].map(hiddenName),
-      *rows(j: unknown) {
-        if (j === null || j === undefined) return;
-        const doc = elements(jsonOperand(j), `${p}_array_elements_text`, jsonb);
-        if (!jsonb) for (const [, v] of jsonParts(text(j))) yield [partText(v)];
-        else for (const v of doc) yield [asText(v)];
-      },
-    });
+    for (const fn of [`${p}_array_elements`, `${p}_array_elements_text`])
+      valueTable(db, `__pg_${fn}`, {
+        columns: ['value'],
+        parameters: ['j'].map(hiddenName),
+        *rows(j: unknown) {
+          for (const v of arrayElementValues(fn, j)) yield [v];
+        },
+      });
     valueTable(db, `__pg_${p}_object_keys`, {
       columns: ['value'],
       parameters: ['j'].map(hiddenName),

@@ -5,6 +5,7 @@
 import { pgError } from '../../sqlstate';
 import { type Tok, closer, isPunct, isWord, joinTokens, topLevelItems } from '../tokens';
 import { ZIPPED_FUNCTIONS, ZIP_CALLS } from '../../../../src/engine/pg-arrays';
+import { zipCall } from './srf-zip';
 import { ONE_COLUMN_SET_RETURNING, RECORD_SET_RETURNING } from '../type-signatures';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -487,39 +488,14 @@ function joinSetReturning(toks: Tok[]): Tok[] | null {
   } else {
     // in step: __pg_srf_zip('unnest', ifnull(x, x''), x'', x'', 'generate_subscripts', ifnull(x, x''), ifnull(1, x''), x'')
     if (calls.length > ZIP_CALLS || calls.some(([, , field]) => field)) return null;
-    const args: Tok[] = [];
+    const zipped: { fn: string; args: Tok[][] }[] = [];
     for (const [i, close] of calls) {
       const fn = toks[i].text.toLowerCase();
       const items = close > i + 2 ? topLevelItems(toks, i + 2, close) : [];
       if (!ZIPPED_FUNCTIONS.has(fn) || items.length > 3) return null;
-      const given = items.map(([a, b]) => toks.slice(a, b));
-      // (jsonb_path_query's vars not given are {}, told apart from a NULL one, which gives no rows)
-      if (fn === 'jsonb_path_query' && given.length === 2) given.push([{ type: 'string', text: "'{}'" }]);
-      if (args.length > 0) args.push(comma);
-      args.push({ type: 'string', text: `'${fn}'` });
-      // (a NULL argument would make SQLite give no row at all: NULL is an empty blob here)
-      const noValue: Tok = { type: 'string', text: "x''" };
-      for (let a = 0; a < 3; a++)
-        args.push(
-          comma,
-          ...(a < given.length
-            ? [
-                { type: 'word', text: 'ifnull' } as Tok,
-                { type: 'punct', text: '(' } as Tok,
-                ...given[a],
-                comma,
-                noValue,
-                { type: 'punct', text: ')' } as Tok,
-              ]
-            : [noValue]),
-        );
+      zipped.push({ fn, args: items.map(([a, b]) => toks.slice(a, b)) });
     }
-    item = [
-      { type: 'word', text: '__pg_srf_zip' },
-      { type: 'punct', text: '(' },
-      ...args,
-      { type: 'punct', text: ')' },
-    ];
+    item = zipCall(zipped);
     item.push({ type: 'word', text: 'AS' }, alias);
     refs = calls.map((_, n) => [alias, dot, { type: 'word', text: `v${n + 1}` }]);
   }
