@@ -97,21 +97,62 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       await same(sql);
   });
 
-  it('ROWS FROM (f(...)) of one function is its rows, with a column list, WITH ORDINALITY, after a comma; of several functions 0A000 naming it (it was a syntax error)', async () => {
+  it('ROWS FROM (f(...)) of one function is its rows, with a column list, WITH ORDINALITY, after a comma (it was a syntax error)', async () => {
     for (const sql of [
       'SELECT * FROM ROWS FROM (generate_series(1, 3)) AS x(a) ORDER BY a DESC',
       'SELECT b.id, t FROM books b, ROWS FROM (unnest(b.tags)) AS t ORDER BY 1, 2',
       'SELECT * FROM ROWS FROM (generate_series(2, 3)) WITH ORDINALITY AS x(a, n)',
     ])
       await same(sql);
-    const sql = 'SELECT * FROM ROWS FROM (unnest(ARRAY[1, 2]), generate_series(1, 3)) AS x(a, b)';
+  });
+
+  it('ROWS FROM (f(...), g(...)) zips the functions side by side, the shorter NULL past their end, as unnest(a, b) after a comma or JOIN (they were 0A000 and 42703)', async () => {
     const { patina, postgres } = clients();
-    await postgres.query(sql);
-    await assert.rejects(
-      patina.query(sql),
-      (e: { code?: string; message: string }) =>
-        e.code === '0A000' && /^ROWS FROM \(\.\.\.\) of several functions/.test(e.message),
-    );
+    // the same rows, column types and column names on both
+    const named = async (sql: string) => {
+      await same(sql);
+      const names = async (c: typeof patina) => (await c.query(sql)).fields.map((f) => f.name);
+      assert.deepEqual(await names(patina), await names(postgres), `column names of ${sql}`);
+    };
+    for (const sql of [
+      "SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) AS x(n, s)",
+      "SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b']))",
+      "SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) WITH ORDINALITY AS x(n, s, o)",
+      "SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) WITH ORDINALITY",
+      "SELECT x.s, x.n FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) AS x(n, s) ORDER BY n DESC",
+      "SELECT count(*) FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a', 'b'])) AS x(n, s) WHERE s IS NULL",
+      // over a table's columns, after a comma, JOIN or LATERAL, per row
+      'SELECT s.id, x.a, x.b FROM srf_args s, ROWS FROM (unnest(s.arr), generate_series(s.start, s.stop)) AS x(a, b) ORDER BY 1, 3',
+      'SELECT b.id, x.t, x.o FROM books b CROSS JOIN LATERAL ROWS FROM (unnest(b.tags), generate_series(1, 2)) WITH ORDINALITY AS x(t, n, o) ORDER BY 1, 3',
+      "SELECT b.id, x.* FROM books b JOIN ROWS FROM (unnest(b.tags), jsonb_path_query(b.meta, '$.*')) AS x(t, v) ON true ORDER BY 1, 2",
+      // jsonb_array_elements (named value) and its _text twin, json's too; typed as in PostgreSQL
+      `SELECT * FROM ROWS FROM (jsonb_array_elements('[1, "a", {"b": 2}]'), generate_series(1, 2)) AS x`,
+      `SELECT s.id, x.* FROM srf_args s, ROWS FROM (jsonb_array_elements(s.j), unnest(s.arr)) AS x(e, a) ORDER BY 1, 3`,
+      `SELECT * FROM ROWS FROM (json_array_elements('[1, {"a" : 2}]'), json_array_elements_text('["x"]'), unnest(ARRAY[1.5, 2.50]))`,
+      "SELECT * FROM ROWS FROM (generate_series('2024-01-01'::timestamp, '2024-01-03', '1 day'), unnest(ARRAY[true, false])) AS x(d, b)",
+      'SELECT * FROM ROWS FROM (unnest(NULL::int[]), generate_series(1, 2)) AS x(a, b)',
+      // unnest of several arrays over an earlier item's columns
+      'SELECT s.id, u.* FROM srf_args s, unnest(s.arr, ARRAY[1, 2, 3]) AS u(a, b) ORDER BY 1, 3',
+      'SELECT b.id, u.a, u.o FROM books b JOIN LATERAL unnest(b.tags, b.tags) WITH ORDINALITY AS u(a, c, o) ON true ORDER BY 1, 3',
+    ])
+      await named(sql);
+    // as PostgreSQL refuses them
+    for (const sql of [
+      'SELECT * FROM ROWS FROM (generate_series(1, 2), unnest(ARRAY[1])) AS x(n, m, k)',
+      "SELECT * FROM ROWS FROM (generate_series(1, 3), unnest(ARRAY['a'])) AS x(n int, s text)",
+      `SELECT * FROM ROWS FROM (jsonb_array_elements('{"a": 1}'), generate_series(1, 2)) AS x`,
+      'SELECT * FROM srf_args s, unnest(s.arr, s.arr) AS u(a text, b text)',
+    ]) {
+      const e = await postgres.query(sql).then(
+        () => null,
+        (err: { code?: string; message: string }) => err,
+      );
+      assert.ok(e, sql);
+      await assert.rejects(
+        patina.query(sql),
+        (p: { code?: string; message: string }) => p.code === e.code && p.message === e.message,
+      );
+    }
   });
 
   it("a set-returning call of a column named as the function's parameter (arr, j, s, start) reads the column (it was 42702 ambiguous)", async () => {

@@ -59,6 +59,21 @@ export function scopeOf(from: Node[] | undefined, scope: Scope, schema: Schema, 
       const source = functionSource(f.RangeFunction, schema, scope);
       if (source)
         scope.set(source[0], f.RangeFunction.ordinality ? withOrdinality(source[1], f.RangeFunction) : source[1]);
+    } else if (f.RangeFunction && f.RangeFunction.functions?.length > 1) {
+      // ROWS FROM (f(...), g(...)): each function's column side by side (translate/rows-from.ts)
+      const rf = f.RangeFunction;
+      const names = strings(rf.alias?.colnames);
+      const cols: ResultColumn[] = [];
+      for (const fn of rf.functions) {
+        const source = functionSource({ functions: [fn] }, schema, scope);
+        if (source?.[1].length !== 1) break;
+        cols.push({ ...source[1][0], name: names[cols.length] ?? source[1][0].name });
+      }
+      if (cols.length < rf.functions.length) continue;
+      scope.set(
+        String(rf.alias?.aliasname ?? '__pg_rows_from').toLowerCase(),
+        rf.ordinality ? withOrdinality(cols, rf) : cols,
+      );
     } else if (f.RangeSubselect?.alias) {
       const cols = f.RangeSubselect.lateral
         ? lateralColumns(f.RangeSubselect.subquery?.SelectStmt, scope, schema, ctes)

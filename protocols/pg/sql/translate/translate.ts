@@ -82,7 +82,13 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
         dropLateralOfCalls(
           rewriteOneRow(
             rewriteOrdinality(
-              rewriteTableOids(rewriteRowsFrom(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')), ctx),
+              rewriteTableOids(
+                rewriteRowsFrom(
+                  tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                  hasColumn,
+                ),
+                ctx,
+              ),
               hasColumn,
             ),
           ),

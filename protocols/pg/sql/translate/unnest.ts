@@ -4,7 +4,9 @@
 // two), so the call becomes a subquery joining each array's elements by position:
 //   (SELECT e1.value AS "id", e2.value AS "name" FROM __pg_elems(a) e1 FULL JOIN __pg_elems(b) e2
 //    ON e2.key = e1.key) AS u
-// Without a column list each column is named unnest, as in PostgreSQL.
+// Without a column list each column is named unnest, as in PostgreSQL. After a comma, JOIN or
+// LATERAL, where its arguments may read an earlier item (which this subquery could not),
+// rows-from.ts has already made it the zip of ROWS FROM (unnest(a), unnest(b)).
 import { NOT_FROM_ALIAS, type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
