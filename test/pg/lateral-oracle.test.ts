@@ -136,6 +136,12 @@ describe('LATERAL subqueries and function column lists against PostgreSQL 15', f
       'SELECT b.id, u.a, u.o FROM books b JOIN LATERAL unnest(b.tags, b.tags) WITH ORDINALITY AS u(a, c, o) ON true ORDER BY 1, 3',
     ])
       await named(sql);
+    // parameters, and pg_catalog's names
+    await same('SELECT * FROM ROWS FROM (generate_series(1, $1), unnest($2::text[])) WITH ORDINALITY AS x(n, s, o)', [
+      3,
+      ['a', 'b'],
+    ]);
+    await same('SELECT * FROM ROWS FROM (pg_catalog.unnest(ARRAY[1, 2]), pg_catalog.generate_series(1, 3)) AS x(a, b)');
     // as PostgreSQL refuses them
     for (const sql of [
       'SELECT * FROM ROWS FROM (generate_series(1, 2), unnest(ARRAY[1])) AS x(n, m, k)',

@@ -54,7 +54,9 @@ export function rewriteRowsFrom<T extends Tok>(toks: T[], hasColumn: (table: str
         i = close;
         continue;
       }
-      calls = topLevelItems(toks, i + 3, close).map(([a, b]) => {
+      calls = topLevelItems(toks, i + 3, close).map(([start, b]) => {
+        // (pg_catalog.unnest: the same function)
+        const a = isWord(toks[start], 'PG_CATALOG') && isPunct(toks[start + 1], '.') ? start + 2 : start;
         const fn = toks[a].type === 'word' ? toks[a].text.toLowerCase() : '';
         const end = isPunct(toks[a + 1], '(') ? closerAfter(toks, a + 1) : -1;
         const args = end > a + 2 ? topLevelItems(toks, a + 2, end).map(([x, y]) => toks.slice(x, y)) : [];
