@@ -288,7 +288,7 @@ export function arraySortKey(s: string, kind: KeyedKind | 'text'): string {
 }
 
 /** A numeric's key whose bytes sort as its value: negatives, zero, positives, NaN (as PostgreSQL's numeric orders them). */
-function numberSortKey(x: string): string {
+export function numberSortKey(x: string): string {
   const d = parseDecimal(x);
   if (d === null) throw sqlStateError('22P02', `invalid input syntax for type numeric: "${x}"`);
   if (d.special === 'NaN') return 'E';

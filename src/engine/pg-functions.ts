@@ -1,5 +1,6 @@
 import { hiddenName } from './sql-text';
 import { qualifyInterval } from './interval-qualifier';
+import { jsonbSortKey } from './jsonb-sort-key';
 import { sqlStateError } from '../errors';
 import type Database from 'better-sqlite3';
 import { formatIntervalIn, type IntervalStyle, parseIntervalOrNull, pgDateText, timestamptzTextIn } from './dates';
@@ -939,6 +940,10 @@ function installJsonbOperators(db: Database.Database): void {
   );
   // jsonb's <, <=, >, >= (translate/typed-arithmetic.ts): -1, 0 or 1 in jsonb's order, NULL with a NULL
   fn('__pg_jsonb_order', (a, b) => Math.sign(compareJsonb(jsonOperand(a), jsonOperand(b))));
+  // ORDER BY a jsonb value (translate/null-order.ts): a key whose bytes sort in jsonb's order
+  db.function('__pg_jsonb_sortkey', { deterministic: true }, (a: unknown) =>
+    a === null ? null : jsonbSortKey(jsonOperand(a)),
+  );
   fn('__pg_jsonb_contains', (a, b) => bool(jsonbContains(jsonOperand(a), jsonOperand(b))));
   fn('__pg_jsonb_contained', (a, b) => bool(jsonbContains(jsonOperand(b), jsonOperand(a))));
   fn('__pg_jsonb_exists', (a, k) => bool(jsonbHasKey(jsonOperand(a), String(k))));

@@ -248,6 +248,26 @@ describe('jsonb operators against PostgreSQL 15', function () {
         });
     await same('SELECT 1');
   });
+  it("ORDER BY a jsonb value sorts in jsonb's order: numbers by value (a number document, stored as its text, sorted 100 before 7), null, strings, numbers, booleans, arrays, objects", async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '100'), (101, '7'), (102, '1.50'), (103, '-2'), (104, '-10.5'), (105, 'true'), (106, 'null'), (107, '[]'), (108, '[7]'), (109, '[10]'), (110, '[1, 2]'), (111, '{}'), (112, '0'), (113, '"b"'), (114, '1.5'), (115, '{"b": 1}'), (116, '{"a": 2}'), (117, '"\\u0001"'), (118, '""')`,
+      );
+      for (const q of [
+        'SELECT id, data FROM docs ORDER BY data, id',
+        'SELECT id FROM docs ORDER BY data DESC, id',
+        'SELECT id, data FROM docs ORDER BY 2 NULLS FIRST, 1',
+        `SELECT x FROM jsonb_array_elements('[100, 7, "a", 1.50, -3, null, true, false, [1], [0, 0], {}, "", 1e2]') AS x ORDER BY x`,
+        `SELECT x FROM jsonb_array_elements('[100, 7, "a", 1.50, -3, null, true, [1], {}]') AS t(x) ORDER BY 1 DESC`,
+        `SELECT value FROM jsonb_array_elements('[[1, "a"], [1, 2], [1, null], [1, true], [0, 0, 0], [1, {"k": 1}]]') ORDER BY value`,
+      ])
+        await same(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
+
   it("jsonb's -> and ->> of an index answer a scalar's own value at 0 and -1, as jsonb stores a scalar (they were NULL)", async () => {
     await same(
       'SELECT id, data -> 0, data ->> 0, data -> -1, data ->> -1, data -> 1, data ->> id::int - 4 FROM docs ORDER BY id',

@@ -478,6 +478,8 @@ function comparesIntervals(typer: Typer, l: Node, r: Node, declared: number[]): 
  * sorts them by their length; a term by position (ORDER BY 2) names its select item ('iv-order:name').
  */
 function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>): void {
+  // (jsonb too, 'arr-order:jsonb': in jsonb's order, numbers by value, which its stored text is not)
+  const sorted = (t: number) => (t === OID.jsonb ? 'jsonb' : orderedKind(t));
   // (a set operation's ORDER BY names its columns only, which SQLite would not sort by an expression of)
   if (select.op && select.op !== 'SETOP_NONE') return;
   for (const s of select.sortClause ?? []) {
@@ -489,15 +491,15 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       const fields = item?.val?.ColumnRef?.fields;
       const name = item?.name ?? (fields ? strings(fields).pop() : undefined);
       if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
-      else if (name && orderedKind(typer.type(item.val)))
-        out.set(orderMarkKey(e.A_Const.location), `arr-order:${orderedKind(typer.type(item.val))}:${name}`);
+      else if (name && sorted(typer.type(item.val)))
+        out.set(orderMarkKey(e.A_Const.location), `arr-order:${sorted(typer.type(item.val))}:${name}`);
     } else if (e && !e.A_Const && typer.type(e) === OID.interval) {
       const at = firstLocation(e);
       if (at >= 0) out.set(orderMarkKey(at), 'iv-order');
-    } else if (e && !e.A_Const && orderedKind(typer.type(e))) {
+    } else if (e && !e.A_Const && sorted(typer.type(e))) {
       // arrays of numbers and booleans by their elements' values ('{9}' before '{10}')
       const at = firstLocation(e);
-      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${orderedKind(typer.type(e))}`);
+      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${sorted(typer.type(e))}`);
     }
   }
 }

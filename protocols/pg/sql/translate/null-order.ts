@@ -26,7 +26,8 @@ function sortKeyed(term: Tok[]): Tok[] {
     return [{ type: 'group', text: exactSortKey(quotedName(exact.slice(10))) }, ...term.slice(1)];
   const mark = term.find((t) => 'sortKey' in t && /^(iv|arr)-order/.test(t.sortKey ?? ''));
   if (!mark || !('sortKey' in mark)) return term;
-  // an array of numbers or booleans by its elements' values (typed-operators.ts markIntervalOrder)
+  // an array of numbers or booleans by its elements' values, a jsonb value in jsonb's order
+  // (typed-operators.ts markIntervalOrder)
   const [array, arrayItem] = mark.sortKey?.startsWith('arr-order:') ? splitOnce(mark.sortKey.slice(10)) : [];
   const named = array ? arrayItem : mark.sortKey?.slice('iv-order:'.length);
   if (named && mark.type === 'number')
@@ -34,9 +35,12 @@ function sortKeyed(term: Tok[]): Tok[] {
     return [
       {
         type: 'group',
-        text: array
-          ? `__pg_array_sortkey('${array}', "${named.replace(/"/g, '""')}")`
-          : `__pg_interval_key("${named.replace(/"/g, '""')}")`,
+        text:
+          array === 'jsonb'
+            ? `__pg_jsonb_sortkey("${named.replace(/"/g, '""')}")`
+            : array
+              ? `__pg_array_sortkey('${array}', "${named.replace(/"/g, '""')}")`
+              : `__pg_interval_key("${named.replace(/"/g, '""')}")`,
       },
       ...term.slice(1),
     ];
@@ -47,9 +51,12 @@ function sortKeyed(term: Tok[]): Tok[] {
       break;
     }
   return [
-    { type: 'word', text: array ? '__pg_array_sortkey' : '__pg_interval_key' },
+    {
+      type: 'word',
+      text: array === 'jsonb' ? '__pg_jsonb_sortkey' : array ? '__pg_array_sortkey' : '__pg_interval_key',
+    },
     { type: 'punct', text: '(' },
-    ...(array ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
+    ...(array && array !== 'jsonb' ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
     ...term.slice(0, end),
     { type: 'punct', text: ')' },
     ...term.slice(end),
