@@ -268,6 +268,39 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it("jsonb IN a list of literals compares as jsonb: a stored 1.50 is IN ('1.5') (it compared the stored text); a literal that is no JSON is PostgreSQL's 22P02", async () => {
+    await same('BEGIN');
+    try {
+      await same(`INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '100'), (102, '[1.0, {"k": 2e0}]')`);
+      for (const q of [
+        `SELECT id FROM docs WHERE data IN ('1.5', '2', '1e2') ORDER BY id`,
+        `SELECT id FROM docs WHERE data NOT IN ('1.5', '"red"') ORDER BY id`,
+        `SELECT id FROM docs WHERE data IN ('[1, {"k": 2}]', '{"a": "1", "nested": {"a": {"b": {"c": 200}}}}') ORDER BY id`,
+        `SELECT id, data IN ('1.5'::jsonb, '100.00') FROM docs ORDER BY id`,
+      ])
+        await same(q);
+      await same('SELECT id FROM docs WHERE data IN ($1, $2) ORDER BY id', ['1.500', '"red"']);
+    } finally {
+      await same('ROLLBACK');
+    }
+    for (const sql of [`SELECT id FROM docs WHERE data IN ('1', '{"a" 1}')`, `SELECT id FROM docs WHERE '' < data`]) {
+      const errors = [];
+      for (const c of [patina, postgres])
+        errors.push(
+          await c.query(sql).then(
+            () => 'no error',
+            (e: { code?: string; message: string; detail?: string; position?: string }) => [
+              e.code,
+              e.message,
+              e.detail,
+              e.position,
+            ],
+          ),
+        );
+      assert.deepEqual(errors[0], errors[1], sql);
+    }
+  });
+
   it("jsonb's -> and ->> of an index answer a scalar's own value at 0 and -1, as jsonb stores a scalar (they were NULL)", async () => {
     await same(
       'SELECT id, data -> 0, data ->> 0, data -> -1, data ->> -1, data -> 1, data ->> id::int - 4 FROM docs ORDER BY id',

@@ -293,9 +293,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && floatHint) ||
     // jsonb ordered by jsonb's order, and equal as jsonb is (a stored 1.50 = '1.5')
     (jsonbHint && sig.some((x) => x.type === 'op' && /^(?:[<>]=?|=|<>|!=)$/.test(x.text))) ||
-    // and sorted (a column, or a value of jsonb_array_elements and its kin): by jsonb's order too
+    // and sorted or in a list (a column, or a value of jsonb_array_elements and its kin): by jsonb's order too
     ((jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text))) &&
-      sig.some((x) => isWord(x, 'ORDER'))) ||
+      sig.some((x) => isWord(x, 'ORDER') || isWord(x, 'IN'))) ||
     // bytea's LIKE matches bytes
     (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
     // and its || joins bytes (SQLite's made text of the blobs: a byte that is no UTF-8 became U+FFFD)

@@ -119,6 +119,15 @@ function shiftLeftType(typer: Typer, e: Node): number {
   return lit(e.lexpr) && r === OID.int4 ? OID.int4 : 0;
 }
 
+/** String literals read as jsonb: PostgreSQL's 22P02 (its wording and DETAIL, at the literal) for one that is no JSON. */
+function checkJsonbLiterals(xs: Node[]): void {
+  for (const x of xs) {
+    const text = x?.A_Const?.sval?.sval;
+    const bad = text === undefined ? null : jsonInputError(text, true);
+    if (bad) throw placed(() => bad, x.A_Const.location);
+  }
+}
+
 /** Whether `a < b` (or `a = b`) compares jsonb: one side jsonb, the other jsonb or read as it (an untyped literal or parameter). */
 function ordersJsonb(typer: Typer, a: Node, b: Node, declared: number[]): boolean {
   const [l, r] = [typer.type(a), typer.type(b)];
@@ -930,7 +939,15 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
     // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
     else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
-    else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+    // jsonb in a list of jsonb or of literals read as it: equal as jsonb is (a stored 1.50 IN ('1.5'))
+    else if (
+      n.A_Expr.kind === 'AEXPR_IN' &&
+      type === OID.jsonb &&
+      (n.A_Expr.rexpr?.List?.items ?? []).every((x: Node) => untyped(x, declared) || typer.type(x) === OID.jsonb)
+    ) {
+      checkJsonbLiterals(n.A_Expr.rexpr?.List?.items ?? []);
+      out.set(n.A_Expr.location, 'arr-in:jsonb');
+    } else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (
     n.A_Expr?.kind === 'AEXPR_OP' &&
     !n.A_Expr.lexpr &&
@@ -1027,6 +1044,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (/^(?:[<>]=?|=|<>|!=)$/.test(op) && ordersJsonb(typer, e.lexpr, e.rexpr, declared)) {
       // jsonb ordered as jsonb orders (objects above arrays above scalars, ...), not by its text, and
       // equal as jsonb is: numbers by value (a stored '1.50' = '1.5', '[1e2]' = '[100]')
+      checkJsonbLiterals([e.lexpr, e.rexpr]);
       out.set(e.location, 'ord-jsonb');
     } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
       // intervals compare by their length ('1 day' = '24 hours'), not their text
