@@ -301,6 +301,24 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it("to_json and to_jsonb of a double computed in the statement print PostgreSQL's shortest digits (100, not SQLite's 100.0), also stored so in a jsonb column", async () => {
+    await same(
+      `SELECT to_json(100.0::float8)::text, to_jsonb(100.0::float8)::text, to_jsonb('-0'::float8)::text, to_json(1e-7::float8)::text, to_jsonb(1e20::float8)::text, to_json(2.5::float8 * 2)::text`,
+    );
+    await same(
+      `SELECT json_build_object('a', id * 1.0::float8)::text, jsonb_build_array(id / 2.0::float8)::text, json_agg(id * 10.0::float8 ORDER BY id)::text FROM docs WHERE id < 3 GROUP BY id ORDER BY id`,
+    );
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, to_jsonb(100.0::float8)), (101, jsonb_build_object('x', 3::float8 / 1))`,
+      );
+      await same('SELECT id, data::text FROM docs WHERE id >= 100 ORDER BY id');
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
+
   it("jsonb's -> and ->> of an index answer a scalar's own value at 0 and -1, as jsonb stores a scalar (they were NULL)", async () => {
     await same(
       'SELECT id, data -> 0, data ->> 0, data -> -1, data ->> -1, data -> 1, data ->> id::int - 4 FROM docs ORDER BY id',

@@ -62,11 +62,13 @@ export const ARRAY_FLAGS: Readonly<Record<string, string>> = Object.freeze({
 
 const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.numeric]);
 
-/** The flag of a value of type `oid` in a builder: `b` bytea, `R` real, an array's flag, else `-`. */
+/** The flag of a value of type `oid` in a builder: `b` bytea, `R` real, `F` double, an array's flag, else `-`. */
 export function valueFlag(oid: number): string {
   if (oid === OID.bytea) return 'b';
   // (a real as float4 prints it: 0.1, where its double is 0.10000000149011612)
   if (oid === OID.float4) return 'R';
+  // (a double's shortest digits, 100 where SQLite's JSON of the REAL is 100.0)
+  if (oid === OID.float8) return 'F';
   const e = elementOidOf(oid);
   if (e === undefined) return '-';
   if (NUMBERS.has(e)) return 'n';

@@ -376,6 +376,7 @@ class JsonRewriter {
   value(e: Tok[], k: number, flag = '-'): Tok[] {
     if (flag === 'b') return this.typed(e, 'bytea');
     if (flag === 'R') return this.typed(e, 'float4');
+    if (flag === 'F') return this.typed(e, 'float8');
     if (ARRAY_FLAGS[flag]) return this.array(e, flag);
     if (flag.startsWith('{')) return numeric(e, flag.slice(1, -1));
     // (a subquery's whole row: its columns' flags)
@@ -551,8 +552,8 @@ class JsonRewriter {
               ]
             : flags[i] === 'J' || flags[i] === 'K'
               ? keptJsonArray(col, flags[i] === 'J' ? 'json' : 'jsonb')
-              : c.type === null && typed[i] === 'R'
-                ? this.typed(col, 'float4')
+              : c.type === null && (typed[i] === 'R' || typed[i] === 'F')
+                ? this.typed(col, typed[i] === 'R' ? 'float4' : 'float8')
                 : c.type === null && ARRAY_FLAGS[typed[i]]
                   ? this.array(col, typed[i])
                   : c.type === null && typed[i]?.startsWith('{')
