@@ -308,6 +308,10 @@ describe('jsonb operators against PostgreSQL 15', function () {
     await same(
       `SELECT json_build_object('a', id * 1.0::float8)::text, jsonb_build_array(id / 2.0::float8)::text, json_agg(id * 10.0::float8 ORDER BY id)::text FROM docs WHERE id < 3 GROUP BY id ORDER BY id`,
     );
+    // (and of an integer an operator computes as a REAL: a date's subtraction, 0 not 0.0)
+    await same(
+      `SELECT to_jsonb(date '2020-01-02' - date '2020-01-02')::text, json_build_object('n', date '2020-01-03' - date '2020-01-01', 'm', 1 + 1, 'k', NULL::int + 1)::text, to_json(9007199254740993::int8 + 0)::text, to_jsonb(NULL::int + 1) IS NULL`,
+    );
     await same('BEGIN');
     try {
       await same(

@@ -108,6 +108,8 @@ export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boo
     if (a?.CoalesceExpr && scale === undefined) return '-';
     // (a column's, parameter's or literal's double as it is, as its cell prints it)
     if (oid === OID.numeric && scale === undefined && !isComputed(a)) return '{=}';
+    // (an integer an operator computes, which SQLite may hold as a REAL: a date's subtraction, 2.0)
+    if (a?.A_Expr && (oid === OID.int2 || oid === OID.int4 || oid === OID.int8)) return 'I';
     return numericFlag(oid, scale);
   });
   return flags.some((x) => /[^-()]/.test(x)) ? JSON_TYPED + flags.join('') : undefined;

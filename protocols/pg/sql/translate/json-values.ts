@@ -377,6 +377,18 @@ class JsonRewriter {
     if (flag === 'b') return this.typed(e, 'bytea');
     if (flag === 'R') return this.typed(e, 'float4');
     if (flag === 'F') return this.typed(e, 'float8');
+    if (flag === 'I')
+      return [
+        word('json'),
+        punct('('),
+        word('CAST'),
+        punct('('),
+        ...e,
+        word('AS'),
+        word('INTEGER'),
+        punct(')'),
+        punct(')'),
+      ];
     if (ARRAY_FLAGS[flag]) return this.array(e, flag);
     if (flag.startsWith('{')) return numeric(e, flag.slice(1, -1));
     // (a subquery's whole row: its columns' flags)
