@@ -3,6 +3,7 @@ import { sqlStateError } from '../errors';
 import { lookup } from '../lookup';
 import { formatInterval, intervalKey, parseInterval, scaledInterval } from './dates';
 import { floatText } from './float-text';
+import { atScale, scaledOf } from './pg-exact-division';
 import { arrayElements, arrayText } from './pg-functions';
 
 // PostgreSQL's statistical aggregates, which SQLite lacks (a BI tool's "standard deviation"):
@@ -244,6 +245,27 @@ export function installOrderedSetAggregates(db: Database.Database): void {
       // the first value whose position in the order reaches the fraction
       const one = (p: number) => xs[Math.max(0, Math.ceil(p * xs.length) - 1)];
       return each(a.f, one, (v) => (typeof v === 'number' ? floatText(v) : v)) as never;
+    },
+  } as never);
+  // of an array of fractions over a numeric(p, s) key (`percentile_disc(ARRAY[0.5, 1]) WITHIN GROUP
+  // (ORDER BY price)`): the values at the key's scale s, as PostgreSQL's array prints them ({2.50},
+  // where the doubles printed {2.5}); the translation passes s (translate/ordered-set.ts)
+  db.aggregate('__pg_percentile_disc_at', {
+    start: () => ({ ...start(), scale: 0 }),
+    step: (a: Acc & { scale: number }, f: unknown, desc: unknown, x: unknown, scale: unknown) => {
+      a.scale = Number(scale);
+      return step(a, f, desc, x);
+    },
+    result: (a: Acc & { scale: number }) => {
+      if (a.xs.length === 0 || a.f === null) return null;
+      const xs = [...a.xs].sort(compare);
+      if (a.desc) xs.reverse();
+      const one = (p: number) => xs[Math.max(0, Math.ceil(p * xs.length) - 1)];
+      const at = (v: unknown) => {
+        const x = typeof v === 'number' || typeof v === 'bigint' ? scaledOf(v) : null;
+        return x ? atScale(x, a.scale) : v;
+      };
+      return each(a.f, one, at) as never;
     },
   } as never);
   db.aggregate('__pg_mode', {

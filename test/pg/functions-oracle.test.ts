@@ -370,6 +370,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT percentile_disc(ARRAY[0.5, 1]) WITHIN GROUP (ORDER BY x) FROM (VALUES ('b'::text), ('a c'), ('d')) v(x)",
       // one value of a numeric(p, s) key prints at its scale (2.5 for 2.50 before)
       'SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY x::numeric(10,2)), mode() WITHIN GROUP (ORDER BY x::numeric(10,2)) FROM (VALUES (2.5), (3.1), (2.5)) v(x)',
+      // and of an array of fractions, each element ({2.5,100} for {2.50,100.00} before)
+      // (as text: node-postgres reads a numeric[] as numbers)
+      'SELECT (percentile_disc(ARRAY[0.5, 0, NULL, 1]) WITHIN GROUP (ORDER BY x::numeric(10,2)))::text, (percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY x::numeric(10,3) DESC))::text FROM (VALUES (2.5), (3.1), (100), (NULL)) v(x)',
     ])
       await same(sql);
     await sameMessage('SELECT percentile_cont(ARRAY[0.5, 1.5]) WITHIN GROUP (ORDER BY price) FROM line_items');
@@ -426,9 +429,15 @@ describe('functions and operators, against PostgreSQL 15', function () {
   });
 
   it("lag and lead with a default are typed as PostgreSQL resolves the value and the default (they were the value's type)", async () => {
+    const scaled = '(SELECT id, amount::numeric(10,2) AS p FROM orders) s';
     for (const sql of [
       'SELECT order_id, line, lag(qty, 1, 0.5) OVER w, lead(qty, 1, price) OVER w, lag(line, 2, 1.5::float8) OVER w, lag(qty, 1, 0) OVER w FROM line_items WINDOW w AS (ORDER BY order_id, line) ORDER BY order_id, line',
       "SELECT id, lag(note, 1, 'none') OVER (ORDER BY id), lead(placed_at, 1, '2020-01-01') OVER (ORDER BY id), lag(amount, 1, 0) OVER (ORDER BY id) FROM orders ORDER BY id",
+      // a numeric(p, s) value and a default of another scale: each prints its own, as the column is
+      // numeric of no typmod there (2.5 for 2.50 before); of the same scale, that one
+      `SELECT id, lag(p, 1, 0) OVER w, lead(p, 1, 0.5) OVER w, lag(p, 2, -1.125) OVER w, lag(p, 1, p) OVER w, lag(p) OVER w FROM ${scaled} WINDOW w AS (ORDER BY id) ORDER BY id`,
+      // coalesce and CASE likewise (0.00 for the default 0 before)
+      `SELECT id, coalesce(p, 0), coalesce(p, 0.5), CASE WHEN p IS NULL THEN 1.125 ELSE p END, coalesce(p, p) FROM ${scaled} ORDER BY id`,
     ])
       await same(sql);
   });

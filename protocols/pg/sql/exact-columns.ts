@@ -4,7 +4,7 @@
 import { figuredName } from './column-names';
 import { OID, oidOfDeclType } from '../types/oids';
 import { Typer } from './expression-types';
-import { scaleOf } from './numeric-scale';
+import { choiceValues, keepsOwnScales, scaleOf } from './numeric-scale';
 import { scopeOf, selectTypes } from './select-types';
 import { FLOATS, INTS, strings } from './type-signatures';
 import { EXACT_STATISTICS } from './typed-operators-hint';
@@ -333,14 +333,11 @@ export function markExactComparisons(s: Node, t: Typer, declared: number[], out:
  * text ('numx-lit'). Null for any other expression.
  */
 export function exactChoice(v: Node, t: Typer, declared: number[]): [number, string][] | null {
-  const kase = v?.CaseExpr;
-  // (a CASE's results, its conditions compare as they did)
-  const args: Node[] | undefined =
-    v?.CoalesceExpr?.args ??
-    (kase
-      ? [...(kase.args ?? []).map((w: Node) => w.CaseWhen?.result), ...(kase.defresult ? [kase.defresult] : [])]
-      : undefined);
+  // (a CASE's results, its conditions compare as they did; lag's and lead's value and default)
+  const args = choiceValues(v);
   if (!args) return null;
+  // (values of known scales that differ: each at its own, keepsOwnScales, as there)
+  const own = keepsOwnScales(t, v);
   const marks: [number, string][] = [];
   let exact = false;
   for (const a of args) {
@@ -348,7 +345,10 @@ export function exactChoice(v: Node, t: Typer, declared: number[]): [number, str
     if (c?.ival !== undefined || c?.isnull) continue;
     if (c?.fval) {
       // (a negative one starts at its sign, an exponent has no digits to keep: not these)
-      if (/e|^-/i.test(String(c.fval.fval))) return null;
+      if (/e|^-/i.test(String(c.fval.fval))) {
+        if (own) continue;
+        return null;
+      }
       marks.push([c.location, 'numx-lit']);
       continue;
     }
@@ -366,7 +366,7 @@ export function exactChoice(v: Node, t: Typer, declared: number[]): [number, str
     const scale = scaleOf(t, a);
     if (scale !== undefined) marks.push([orderMarkKey(firstLocation(a)), `numx-at:${scale}`]);
   }
-  return exact ? marks : null;
+  return exact || own ? marks : null;
 }
 
 /** PostgreSQL's name of a select item: its alias, else the figured one (column-names.ts). */

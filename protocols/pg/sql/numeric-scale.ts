@@ -102,18 +102,20 @@ export function scaleOf(t: Typer, n: Node): number | undefined {
       case 'first_value':
       case 'last_value':
         return args.length === 1 ? scaleOf(t, args[0]) : undefined;
-      // a window's earlier or later row's value, at its scale (with a default, rows taking it print
-      // the default's own scale: left unknown)
       // one of the WITHIN GROUP (ORDER BY x) key's values, at its scale (of one fraction)
       case 'percentile_disc':
       case 'mode': {
         const key = f.agg_within_group && f.agg_order?.length === 1 ? f.agg_order[0].SortBy?.node : undefined;
         return key && !args[0]?.A_ArrayExpr ? scaleOf(t, key) : undefined;
       }
+      // a window's earlier or later row's value, at its scale; with a default of the same scale
+      // (`lag(p, 1, p)`) at that one (of another, each value prints its own: exact-columns.ts's exactChoice)
       case 'lag':
       case 'lead':
-      case 'nth_value':
-        return args.length <= 2 && args.length > 0 ? scaleOf(t, args[0]) : undefined;
+      case 'nth_value': {
+        const s = args.length > 0 && args.length <= 3 ? scaleOf(t, args[0]) : undefined;
+        return args.length < 3 || (name !== 'nth_value' && s === scaleOf(t, args[2])) ? s : undefined;
+      }
       case 'round':
       case 'trunc': {
         if (args.length === 1) return 0;
@@ -207,6 +209,35 @@ function largestScale(t: Typer, args: Node[]): number | undefined {
     out = Math.max(out ?? 0, s);
   }
   return out;
+}
+
+/**
+ * The values a choice picks from: a coalesce's arguments, a CASE's results, lag's or lead's value
+ * and default (window calls); undefined for any other expression (GREATEST and LEAST are left at
+ * their largest scale: translate/greatest-least.ts compares their values).
+ */
+export function choiceValues(n: Node): Node[] | undefined {
+  const kase = n?.CaseExpr;
+  if (kase)
+    return [...(kase.args ?? []).map((w: Node) => w.CaseWhen?.result), ...(kase.defresult ? [kase.defresult] : [])];
+  if (n?.CoalesceExpr) return n.CoalesceExpr.args;
+  const f = n?.FuncCall;
+  const name = f ? strings(f.funcname).pop()?.toLowerCase() : undefined;
+  if (f?.over && (name === 'lag' || name === 'lead') && f.args?.length === 3) return [f.args[0], f.args[2]];
+  return undefined;
+}
+
+/**
+ * Whether a choice's numeric values (choiceValues) have known scales that differ: PostgreSQL's result
+ * is then a numeric of no typmod, each value at its own scale (`coalesce(p, 0)` of a numeric(10,2)
+ * is 2.50 or 0), which exact-columns.ts's exactChoice hands over as text; no one scale is the column's.
+ */
+export function keepsOwnScales(t: Typer, n: Node): boolean {
+  const values = choiceValues(n);
+  if (!values || t.type(n) !== OID.numeric) return false;
+  const scales = new Set<number | undefined>();
+  for (const a of values) if (!a?.A_Const?.isnull) scales.add(scaleOf(t, a));
+  return scales.size > 1 && !scales.has(undefined);
 }
 
 /** The type modifier of `x::numeric(p, s)`, `x::varchar(n)`, `x::char(n)`: -1 for other expressions. */

@@ -7,7 +7,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
-import { castTypmod, isComputed, minimumScaleOf, scaleOf } from './numeric-scale';
+import { castTypmod, isComputed, keepsOwnScales, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
 import {
   ONE_COLUMN_SET_RETURNING,
@@ -313,7 +313,9 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     if (!r) return null;
     const typmod = castTypmod(r.val);
     const oid = typer.type(r.val);
-    const scale = oid === OID.numeric && typmod < 0 ? scaleOf(typer, r.val) : undefined;
+    // (a choice of values of different scales prints each at its own: exact-columns.ts's exactChoice)
+    const scale =
+      oid === OID.numeric && typmod < 0 && !keepsOwnScales(typer, r.val) ? scaleOf(typer, r.val) : undefined;
     const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),

@@ -244,6 +244,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     else if (t.type === 'word' && NAN_MATH.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) sum = true;
     else if ((isWord(t, 'POWER') || isWord(t, 'POW') || isWord(t, 'MOD')) && isPunct(sig[i + 1], '(')) sum = true;
     else if (CHOICES.has(t.type === 'word' ? t.text.toUpperCase() : '')) choice = true;
+    else if ((isWord(t, 'LAG') || isWord(t, 'LEAD')) && isPunct(sig[i + 1], '('))
+      choice = true; // (a default beside the value)
     else if (t.type === 'word' && (!hint || !datedColumn)) {
       const w = t.text.toLowerCase();
       const type = columnType(w) ?? '';
@@ -279,6 +281,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     (choice && anyString) ||
+    // numerics of different scales there (`coalesce(p, 0)`, `lag(p, 1, 0)`): each keeps its own
+    (choice && numericHint) ||
     (intervalHint && ordered) ||
     (castToInt && (numericHint || floatHint)) ||
     // a double or real cast to numeric: its 15 or 6 significant digits

@@ -41,7 +41,15 @@ export function rewriteOrderedSet(toks: Tok[]): Tok[] {
     if (key.some((k, j) => isPunct(k, ',') && !inParens(key, j)))
       throw pgError('0A000', `${t.text.toLowerCase()}() WITHIN GROUP with more than one ORDER BY key is not supported`);
     // (of an interval key the analysis marked it: sql/window-frames.ts markOrderedSetKeys)
-    const name = 'sortKey' in t && t.sortKey === 'pct-interval' ? 'percentile_cont_interval' : t.text.toLowerCase();
+    // (of a numeric key of known scale with an array of fractions, 'pct-disc-at:s': its values at s)
+    const mark = 'sortKey' in t ? t.sortKey : undefined;
+    const scale = mark?.startsWith('pct-disc-at:') ? mark.slice('pct-disc-at:'.length) : undefined;
+    const name =
+      mark === 'pct-interval'
+        ? 'percentile_cont_interval'
+        : scale !== undefined
+          ? 'percentile_disc_at'
+          : t.text.toLowerCase();
     const args = toks.slice(i + 2, argsEnd);
     const call: Tok[] = [
       { type: 'word', text: `__pg_${name}` },
@@ -52,7 +60,9 @@ export function rewriteOrderedSet(toks: Tok[]): Tok[] {
       call.push({ type: 'punct', text: '(' }, ...args, { type: 'punct', text: ')' }, { type: 'punct', text: ',' });
       call.push({ type: 'number', text: desc ? '1' : '0' }, { type: 'punct', text: ',' });
     } else if (args.length > 0) throw pgError('42883', 'function mode() takes no argument before WITHIN GROUP');
-    call.push(...key, { type: 'punct', text: ')' });
+    call.push(...key);
+    if (scale !== undefined) call.push({ type: 'punct', text: ',' }, { type: 'number', text: scale });
+    call.push({ type: 'punct', text: ')' });
     toks = [...toks.slice(0, i), ...call, ...toks.slice(close + 1)];
   }
   return toks;
