@@ -440,6 +440,19 @@ describe('functions and operators, against PostgreSQL 15', function () {
       `SELECT id, coalesce(p, 0), coalesce(p, 0.5), CASE WHEN p IS NULL THEN 1.125 ELSE p END, coalesce(p, p) FROM ${scaled} ORDER BY id`,
     ])
       await same(sql);
+    // a string literal default is read as the value's type: a bad one is its input error (it ran,
+    // the text handed over in the number's column)
+    for (const sql of [
+      "SELECT lag(id, 1, 'x') OVER (ORDER BY id) FROM orders",
+      "SELECT lead(amount, 1, '1.5.') OVER (ORDER BY id) FROM orders",
+      "SELECT lag(paid, 1, 'maybe') OVER (ORDER BY id) FROM orders",
+      "SELECT lead(price, 2, 'abc') OVER (ORDER BY line) FROM line_items",
+    ])
+      await sameMessage(sql);
+    await sameError("SELECT lag(qty, 1, 'x') OVER (ORDER BY line) FROM line_items");
+    await same(
+      "SELECT id, lag(id, 1, ' 7 ') OVER (ORDER BY id), lead(paid, 1, 'yes') OVER (ORDER BY id) FROM orders ORDER BY id",
+    );
   });
 
   it('windows built on named ones: what they may add runs, what they may not override is 42P20 as in PostgreSQL (SQLite said 42000)', async () => {

@@ -8,6 +8,7 @@ import { uuidIn } from '../../../src/engine/pg-array-input';
 import { pgBool, pgFloat, pgInteger, pgToNumeric } from '../../../src/engine/pg-functions';
 import { PatinaError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
+import { markComparedLiterals } from './compared-literals';
 import { OID } from '../types/oids';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
@@ -33,6 +34,30 @@ const INPUTS: Record<number, (text: string) => unknown> = {
   [OID.jsonb]: (t) => jsonIn(t),
   [OID.jsonpath]: (t) => jsonPathText(t),
 };
+
+/**
+ * lag's or lead's default written as a string literal (`lag(n, 1, 'x')`): PostgreSQL reads it as the
+ * value's type, and a bad one is that type's input error (22P02 `invalid input syntax for type
+ * integer: "x"`); SQLite handed the text over in the integer column. Dates and times are left.
+ */
+export function checkWindowDefault(f: Node, valueType: number, out: Map<number, string>): void {
+  const name = String(f?.funcname?.at(-1)?.String?.sval ?? '').toLowerCase();
+  const d = f?.args?.length === 3 && (name === 'lag' || name === 'lead') && f.over ? f.args[2] : undefined;
+  if (d?.A_Const?.sval === undefined) return;
+  // (a good one as the value it reads as: ' 7 ' is 7, 'yes' true; a date's as it is stored)
+  markComparedLiterals([d], valueType, out);
+  const input = INPUTS[valueType];
+  if (!input) return;
+  let v: unknown;
+  try {
+    v = input(String(d.A_Const.sval.sval ?? ''));
+  } catch (err) {
+    if (!(err instanceof PatinaError) || !err.sqlstate) return;
+    throw new PgError('user', err.message, err.sqlstate, err.detail);
+  }
+  if (!out.has(d.A_Const.location) && (typeof v === 'bigint' || (typeof v === 'number' && Number.isFinite(v))))
+    out.set(d.A_Const.location, `num:${v}`);
+}
 
 /** Throws the input function's error, at the literal, for the first string literal of the statement its cast's type refuses. */
 export function checkLiteralInput(text: string, tokens: readonly PgToken[]): void {

@@ -33,6 +33,7 @@ import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
+import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -687,6 +688,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   // RANGE frames with an offset: checked as PostgreSQL does, an interval offset marked (window-frames.ts)
   if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
+  // lag's or lead's default as a string literal, read as the value's type (literal-input.ts)
+  if (n.FuncCall?.over && n.FuncCall.args?.length === 3)
+    checkWindowDefault(n.FuncCall, typer.type(n.FuncCall.args[0]), out);
   // percentile_cont's key by its type (ordered-set-keys.ts)
   if (n.FuncCall?.agg_within_group) markOrderedSetKey(n.FuncCall, typer, out, orderMarkKey);
   if (n.SelectStmt) {
