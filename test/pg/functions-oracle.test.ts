@@ -438,6 +438,8 @@ describe('functions and operators, against PostgreSQL 15', function () {
       `SELECT id, lag(p, 1, 0) OVER w, lead(p, 1, 0.5) OVER w, lag(p, 2, -1.125) OVER w, lag(p, 1, p) OVER w, lag(p) OVER w FROM ${scaled} WINDOW w AS (ORDER BY id) ORDER BY id`,
       // coalesce and CASE likewise (0.00 for the default 0 before)
       `SELECT id, coalesce(p, 0), coalesce(p, 0.5), CASE WHEN p IS NULL THEN 1.125 ELSE p END, coalesce(p, p) FROM ${scaled} ORDER BY id`,
+      // (in a subquery the choice keeps its largest scale for what reads it: max of it prints 12.50)
+      `SELECT max(c) FROM (SELECT coalesce(p, 0) AS c FROM ${scaled}) s2`,
     ])
       await same(sql);
     // a string literal default is read as the value's type: a bad one is its input error (it ran,

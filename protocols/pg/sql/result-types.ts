@@ -57,7 +57,7 @@ export function resultColumns(sql: string, schema: Schema): ResultColumn[] | nul
   const stmts = tree.stmts ?? [];
   if (stmts.length !== 1) return null;
   const st = stmts[0].stmt;
-  if (st?.SelectStmt) return selectTypes(st.SelectStmt, schema);
+  if (st?.SelectStmt) return selectTypes(st.SelectStmt, schema, undefined, undefined, true);
   const write = st?.InsertStmt ?? st?.UpdateStmt ?? st?.DeleteStmt;
   return write ? returningTypes(write, schema) : null;
 }

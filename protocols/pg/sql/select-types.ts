@@ -274,7 +274,13 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
 }
 
 /** The columns of a SelectStmt, or null when its list has a `*`. */
-export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Ctes = NO_CTES): ResultColumn[] | null {
+export function selectTypes(
+  s: Node,
+  schema: Schema,
+  sources?: Scope,
+  outer: Ctes = NO_CTES,
+  statement = false,
+): ResultColumn[] | null {
   const ctes = cteColumns(s.withClause, schema, outer);
   if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema, ctes);
   // a VALUES statement: column1, ... typed by its rows
@@ -313,9 +319,10 @@ export function selectTypes(s: Node, schema: Schema, sources?: Scope, outer: Cte
     if (!r) return null;
     const typmod = castTypmod(r.val);
     const oid = typer.type(r.val);
-    // (a choice of values of different scales prints each at its own: exact-columns.ts's exactChoice)
-    const scale =
-      oid === OID.numeric && typmod < 0 && !keepsOwnScales(typer, r.val) ? scaleOf(typer, r.val) : undefined;
+    // (a choice of values of different scales, a column of the statement itself, prints each at its
+    // own: exact-columns.ts's exactChoice hands them over as text; a subquery's keeps the largest)
+    const own = statement && keepsOwnScales(typer, r.val);
+    const scale = oid === OID.numeric && typmod < 0 && !own ? scaleOf(typer, r.val) : undefined;
     const least = oid === OID.numeric && typmod < 0 && scale === undefined ? minimumScaleOf(typer, r.val) : undefined;
     out.push({
       name: r.name ?? typer.name(r.val),

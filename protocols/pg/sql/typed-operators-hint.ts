@@ -282,7 +282,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (string && literalTyped) ||
     (choice && anyString) ||
     // numerics of different scales there (`coalesce(p, 0)`, `lag(p, 1, 0)`): each keeps its own
-    (choice && numericHint) ||
+    (choice && (numericHint || sig.some((x) => x.type === 'number' && x.text.includes('.')))) ||
     (intervalHint && ordered) ||
     (castToInt && (numericHint || floatHint)) ||
     // a double or real cast to numeric: its 15 or 6 significant digits
