@@ -378,4 +378,37 @@ describe('jsonb operators against PostgreSQL 15', function () {
     );
     await same(`SELECT id, '[1, 2]' @> data, '{"a": 1}' ? 'a', '{"a": 1}' #- '{a}' FROM docs WHERE id < 7 ORDER BY id`);
   });
+  it("a comparison of a jsonb read (doc -> 'a' = '1') compares the read, and jsonb beside a number or min/max of jsonb is PostgreSQL's 42883", async () => {
+    // (a comparison's left operand stopped at ->: the key alone was read as JSON, 22P02)
+    for (const q of [
+      `SELECT id FROM docs WHERE data -> 'a' = '1' ORDER BY id`,
+      `SELECT id FROM docs WHERE '1' = data -> 'a' ORDER BY id`,
+      `SELECT id FROM docs WHERE data -> 'a' < '2' AND data #> '{b,c}' = '[]' ORDER BY id`,
+      `SELECT id, data -> 'a' = '1', data -> 'tags' @> '["red"]' = true FROM docs ORDER BY id`,
+    ])
+      await same(q);
+    // (SQLite compared the stored text with the number, and picked a min and max by the text)
+    for (const sql of [
+      'SELECT min(data) FROM docs',
+      'SELECT max(data) OVER () FROM docs',
+      'SELECT min(data::json) FROM docs',
+      'SELECT id FROM docs WHERE data IN (1, 2)',
+      "SELECT id FROM docs WHERE data -> 'a' = 1",
+    ]) {
+      const errors = [];
+      for (const c of [patina, postgres])
+        errors.push(
+          await c.query(sql).then(
+            () => 'no error',
+            (e: { code?: string; message: string; hint?: string; position?: string }) => [
+              e.code,
+              e.message,
+              e.hint,
+              e.position,
+            ],
+          ),
+        );
+      assert.deepEqual(errors[0], errors[1], sql);
+    }
+  });
 });

@@ -297,6 +297,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((arithmetic || sum || negation) && floatHint) ||
     // jsonb ordered by jsonb's order, and equal as jsonb is (a stored 1.50 = '1.5')
     (jsonbHint && sig.some((x) => x.type === 'op' && /^(?:[<>]=?|=|<>|!=)$/.test(x.text))) ||
+    // (min or max of a json or jsonb value: no such function there)
+    (jsonbHint && sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
     // and sorted or in a list (a column, or a value of jsonb_array_elements and its kin): by jsonb's order too
     ((jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text))) &&
       sig.some((x) => isWord(x, 'ORDER') || isWord(x, 'IN'))) ||

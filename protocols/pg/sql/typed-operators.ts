@@ -173,6 +173,20 @@ export function unknownDateOperand(op: string, known: number, side: 'l' | 'r'): 
   return 0;
 }
 
+const JSON_TYPES = new Set<number>([OID.json, OID.jsonb]);
+/** Types no comparison of PostgreSQL's takes beside jsonb (numbers, text, boolean): a typed value, not an untyped literal. */
+const NOT_BESIDE_JSONB = new Set<number>([...NUMBERS, OID.text, OID.varchar, OID.bpchar, OID.bool]);
+
+/** An operand's type, 0 for an untyped string literal or parameter (read as the other side's type). */
+function typedOf(n: Node, typer: Typer, declared: number[]): number {
+  return untyped(n, declared) ? 0 : typer.type(n);
+}
+
+/** Whether one side is jsonb and the other a typed value no jsonb comparison takes (`j = 1`, `j IN (1, 2)`). */
+function jsonbBesideOther(l: number, r: number): boolean {
+  return (l === OID.jsonb && NOT_BESIDE_JSONB.has(r)) || (r === OID.jsonb && NOT_BESIDE_JSONB.has(l));
+}
+
 /** PostgreSQL's 42883 for an operator of these operand types, with its HINT (`unknown` for -1 or 0). */
 export function noOperator(l: number, op: string, r: number): Error {
   const name = (t: number) => PG_NAMES[t] ?? TYPE_DISPLAY[t] ?? 'unknown';
@@ -828,6 +842,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.FuncCall?.args?.length === 1) {
     const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase();
     const arg = n.FuncCall.args[0];
+    // PostgreSQL has no min or max of json or jsonb (no btree order of json; jsonb's is not offered
+    // to them): 42883 at the call, where SQLite picked by the stored text
+    if ((fn === 'min' || fn === 'max') && JSON_TYPES.has(typer.type(arg))) {
+      const err = pgError('42883', `function ${fn}(${typer.type(arg) === OID.json ? 'json' : 'jsonb'}) does not exist`);
+      err.hint = 'No function matches the given name and argument types. You might need to add explicit type casts.';
+      throw placed(() => err, n.FuncCall.location);
+    }
     if (fn === 'pg_typeof') {
       // (a string literal is `unknown` there, which translate/typeof.ts answers)
       const t = arg.A_Const?.sval !== undefined ? 0 : typer.type(arg);
@@ -943,6 +964,16 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
     // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
     else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
+    // jsonb in a list holding a number, text or boolean: `jsonb = integer`, no such operator (42883)
+    else if (
+      n.A_Expr.kind === 'AEXPR_IN' &&
+      (n.A_Expr.rexpr?.List?.items ?? []).some((x: Node) => jsonbBesideOther(type, typedOf(x, typer, declared)))
+    ) {
+      const items = n.A_Expr.rexpr.List.items as Node[];
+      const other = items.find((x) => jsonbBesideOther(type, typedOf(x, typer, declared)));
+      const err = noOperator(type, '=', typer.type(other));
+      throw placed(() => err, n.A_Expr.location);
+    }
     // jsonb in a list of jsonb or of literals read as it: equal as jsonb is (a stored 1.50 IN ('1.5'))
     else if (
       n.A_Expr.kind === 'AEXPR_IN' &&
@@ -992,6 +1023,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared
+    // the stored text with the value: `j = 1` false, never an error)
+    const [lt, rt] = [typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared)];
+    if (/^(?:[<>]=?|=|<>|!=)$/.test(op) && jsonbBesideOther(lt, rt))
+      throw placed(() => noOperator(lt, op === '!=' ? '<>' : op, rt), e.location);
     // an untyped string literal on the left of an operator several types have: PostgreSQL's 42725
     // or 42883 where SQLite computed with the text ('{"a":1}' -> 'a', '5' - '3')
     if (e.lexpr.A_Const?.sval !== undefined) placed(() => untypedLeftOperand(op, e.rexpr, typer), e.location);

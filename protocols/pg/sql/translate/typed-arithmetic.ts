@@ -81,8 +81,15 @@ const TIGHTER: Record<string, Set<string>> = lookup({
 /** PostgreSQL's other operators (`Op` in its grammar): one level, left to right, below arithmetic. */
 const OTHER_OPS = ['#', '||', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~'];
 for (const op of OTHER_OPS) TIGHTER[op] = TIGHTER['#'];
+/**
+ * Other operators too, which later passes rewrite (jsonb's and arrays', translate/jsonb-ops.ts): a
+ * comparison's operand takes them in (`doc -> 'a' = '1'` compares `doc -> 'a'`; its left operand was
+ * the key alone, read as JSON: 22P02), but this pass rewrites none of them.
+ */
+const LATER_OTHER_OPS = ['->', '->>', '#>', '#>>', '#-', '@>', '<@', '?', '?|', '?&', '&&', '@?', '@@'];
 // comparisons bind looser than all of these
-for (const op of COMPARISON_OPS) TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', ...OTHER_OPS]);
+for (const op of COMPARISON_OPS)
+  TIGHTER[op] = new Set(['^', '*', '/', '%', '+', '-', ...OTHER_OPS, ...LATER_OTHER_OPS]);
 
 const SAME_LEVEL = new Set(['^', '*', '/', '%']);
 
