@@ -267,27 +267,31 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.equal(shown(pair.patinaPort), shown(pair.postgresPort));
   });
 
-  it("a quoted name whose case differs from every name it could mean is PostgreSQL's 42703 or 42P01 at the name (SQLite matched it without case and ran it)", async () => {
+  /**
+   * A statement's rows (names and values as text: Patina's INTEGER is bigint) or its error (SQLSTATE,
+   * message, HINT and position), the same on both servers; Patina's.
+   */
+  const placed = (c: PgClient, sql: string) =>
+    c.query(sql).then(
+      (r) => JSON.stringify(r.rows.map((row) => Object.entries(row).map(([k, v]) => `${k}=${v}`))),
+      (e: { code?: string; message: string; hint?: string; position?: string }) =>
+        `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+    );
+  const sameNamed = async (sql: string) => {
     const { patina, postgres } = clients();
-    const placed = (c: PgClient, sql: string) =>
-      c.query(sql).then(
-        // (the rows' names and values as text: Patina's INTEGER is bigint)
-        (r) => JSON.stringify(r.rows.map((row) => Object.entries(row).map(([k, v]) => `${k}=${v}`))),
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
-    const same = async (sql: string) => {
-      const p = await placed(patina, sql);
-      assert.equal(p, await placed(postgres, sql), sql);
-      return p;
-    };
+    const p = await placed(patina, sql);
+    assert.equal(p, await placed(postgres, sql), sql);
+    return p;
+  };
+
+  it("a quoted name whose case differs from every name it could mean is PostgreSQL's 42703 or 42P01 at the name (SQLite matched it without case and ran it)", async () => {
     assert.equal(
-      await same('SELECT "Name" FROM t'),
+      await sameNamed('SELECT "Name" FROM t'),
       '42703 column "Name" does not exist | Perhaps you meant to reference the column "t.name". @8',
     );
-    assert.equal(await same('SELECT t."NAME" FROM t'), '42703 column t.NAME does not exist |  @8');
-    assert.equal(await same('SELECT count(*) FROM "T"'), '42P01 relation "T" does not exist |  @22');
-    assert.equal(await same('SELECT "T".id FROM t'), '42P01 missing FROM-clause entry for table "T" |  @8');
+    assert.equal(await sameNamed('SELECT t."NAME" FROM t'), '42703 column t.NAME does not exist |  @8');
+    assert.equal(await sameNamed('SELECT count(*) FROM "T"'), '42P01 relation "T" does not exist |  @22');
+    assert.equal(await sameNamed('SELECT "T".id FROM t'), '42P01 missing FROM-clause entry for table "T" |  @8');
     for (const sql of [
       'SELECT "Id" FROM t',
       'SELECT id FROM t WHERE "Name" IS NULL',
@@ -309,7 +313,7 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'UPDATE t SET "Name" = \'x\'',
       'UPDATE "User" SET "UserName" = \'x\'',
     ])
-      assert.match(await same(sql), /^42(703|P01) /, sql);
+      assert.match(await sameNamed(sql), /^42(703|P01) /, sql);
     // the names ORMs quote, where they are the names meant, still run
     for (const sql of [
       'SELECT "T"."id" AS "T_id", "T"."name" AS "T_name" FROM "t" "T" ORDER BY "T"."id"',
@@ -328,33 +332,21 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'UPDATE "User" SET "userName" = \'ann\' WHERE "id" = 7 RETURNING "userName"',
       'INSERT INTO "User" ("id", "userName") VALUES (7, \'x\') ON CONFLICT ("id") DO NOTHING RETURNING "id"',
     ])
-      assert.match(await same(sql), /^\[/, sql);
+      assert.match(await sameNamed(sql), /^\[/, sql);
   });
   it("a quoted name among ON CONFLICT's columns or its DO UPDATE SET targets is matched with its case (was matched without case and ran)", async () => {
-    const { patina, postgres } = clients();
-    const placed = (c: PgClient, sql: string) =>
-      c.query(sql).then(
-        (r) => JSON.stringify(r.rows.map((row) => Object.values(row).map(String))),
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
-    const same = async (sql: string) => {
-      const p = await placed(patina, sql);
-      assert.equal(p, await placed(postgres, sql), sql);
-      return p;
-    };
     // (the arbiter's bare name is placed at its parenthesis, as resolve_unique_index_expr places it)
     assert.equal(
-      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO NOTHING`),
+      await sameNamed(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO NOTHING`),
       '42703 column "Id" does not exist | Perhaps you meant to reference the column "t.id" or the column "t.d". @54',
     );
     assert.equal(
-      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO UPDATE SET name = excluded.name`),
+      await sameNamed(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT ("Id") DO UPDATE SET name = excluded.name`),
       // (excluded's id makes a third as near: no HINT, as there)
       '42703 column "Id" does not exist |  @54',
     );
     assert.equal(
-      await same(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET "Name" = excluded.name`),
+      await sameNamed(`INSERT INTO t (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET "Name" = excluded.name`),
       '42703 column "Name" of relation "t" does not exist |  @73',
     );
     for (const sql of [
@@ -363,12 +355,12 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       `INSERT INTO t AS x (id, name) VALUES (1, 'a') ON CONFLICT ("Nme") DO NOTHING`,
       `INSERT INTO "User" (id, "userName") VALUES (7, 'b') ON CONFLICT (id) DO UPDATE SET "UserName" = 'c'`,
     ])
-      assert.match(await same(sql), /^42703 /, sql);
+      assert.match(await sameNamed(sql), /^42703 /, sql);
     // the exact names still run
     for (const sql of [
       `INSERT INTO "User" ("id", "userName") VALUES (7, 'b') ON CONFLICT ("id") DO UPDATE SET "userName" = excluded."userName" RETURNING "userName"`,
       `INSERT INTO t AS "T" (id, name) VALUES (1, 'a') ON CONFLICT ("id") DO UPDATE SET "name" = "T".name || excluded.name RETURNING "T"."name"`,
     ])
-      assert.match(await same(sql), /^\[/, sql);
+      assert.match(await sameNamed(sql), /^\[/, sql);
   });
 });

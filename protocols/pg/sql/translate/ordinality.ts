@@ -15,7 +15,7 @@
 // SQLite refuses and unsupported.ts answers with 0A000 naming it.
 import type { PgToken } from '../lexer';
 import { NOT_FROM_ALIAS, closer, identText, isPunct, isWord, topLevelItems } from '../tokens';
-import { SelectItems } from './select-items';
+import { renameReferences } from './select-items';
 import { pgError } from '../../sqlstate';
 
 /** Functions of one value column, and of a key and a value (their SQLite columns). */
@@ -151,36 +151,11 @@ function readRowids(
   rowids: Map<string, { alias: PgToken; name: string }>,
   hasColumn: (table: string, column: string) => boolean,
 ): PgToken[] {
-  const byName = new Map([...rowids.values()].map((r) => [r.name, r]));
-  const named = new Set(toks.filter((t) => t.type === 'word' || t.type === 'quoted').map(identText));
-  const isColumn = (column: string) => [...named].some((table) => hasColumn(table, column));
-  const items = new SelectItems();
-  const out: PgToken[] = [];
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    items.step(toks, i);
-    const isRef = t.type === 'word' || t.type === 'quoted';
-    const next = toks[i + 2];
-    if (isRef && isPunct(toks[i + 1], '.') && (next?.type === 'word' || next?.type === 'quoted')) {
-      const r = rowids.get(identText(t));
-      if (r && identText(next) === r.name && !isPunct(toks[i - 1], '.')) {
-        out.push(t, punct('.'), word('rowid'), ...(items.keepName(toks, i, 3, r.name) as PgToken[]));
-        i += 2;
-        continue;
-      }
-    }
-    const bare =
-      isRef &&
-      !isPunct(toks[i - 1], '.') &&
-      !isPunct(toks[i + 1], '.') &&
-      !isPunct(toks[i + 1], '(') &&
-      !isWord(toks[i - 1], 'AS');
-    const r = bare ? byName.get(identText(t)) : undefined;
-    if (r && !isColumn(r.name)) {
-      out.push(r.alias, punct('.'), word('rowid'), ...(items.keepName(toks, i, 1, r.name) as PgToken[]));
-      continue;
-    }
-    out.push(t);
-  }
-  return out;
+  const byName = new Map([...rowids.values()].map((r) => [r.name, { alias: r.alias, column: 'rowid' }]));
+  return renameReferences(
+    toks,
+    (alias, name) => (rowids.get(alias)?.name === name ? 'rowid' : undefined),
+    (name) => byName.get(name),
+    hasColumn,
+  );
 }

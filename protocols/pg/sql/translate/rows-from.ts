@@ -15,7 +15,7 @@
 import { ZIPPED_IN_FROM, ZIP_CALLS } from '../../../../src/engine/pg-arrays';
 import { pgError } from '../../sqlstate';
 import { NOT_FROM_ALIAS, type Tok, closerAfter, identText, isPunct, isWord, topLevelItems } from '../tokens';
-import { SelectItems } from './select-items';
+import { renameReferences } from './select-items';
 import { zipCall } from './srf-zip';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -134,60 +134,34 @@ function readColumns(
   hasColumn: (table: string, column: string) => boolean,
 ): Tok[] {
   // (a bare name a schema table of the statement has is the table's: PostgreSQL would call it ambiguous)
-  const named = new Set(toks.filter((t) => t.type === 'word' || t.type === 'quoted').map(identText));
-  const isColumn = (column: string) => [...named].some((table) => hasColumn(table, column));
   const bareNames = new Map<string, { alias: Tok; column: string }>();
   for (const r of renames.values())
     for (const [n, c] of r.columns) if (!bareNames.has(n)) bareNames.set(n, { alias: r.alias, column: c });
-  const items = new SelectItems();
-  const out: Tok[] = [];
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    items.step(toks, i);
-    const isRef = t.type === 'word' || t.type === 'quoted';
-    const star = (k: number) => toks[k]?.text === '*' && (toks[k].type === 'op' || toks[k].type === 'punct');
-    // `x.*` in a select list: its columns by name (`x.v1 AS "a", x.v2 AS "b"`)
-    const spread = isRef && isPunct(toks[i + 1], '.') && star(i + 2) ? renames.get(identText(t)) : undefined;
-    if (spread && (isWord(toks[i - 1], 'SELECT') || isPunct(toks[i - 1], ','))) {
-      spread.columns.forEach(([n, c], k) =>
-        out.push(...(k > 0 ? [punct(',')] : []), t, punct('.'), word(c), word('AS'), quoted(n)),
-      );
-      i += 2;
-      continue;
-    }
-    if (star(i) && (isWord(toks[i - 1], 'SELECT') || isWord(toks[i - 1], 'DISTINCT') || isPunct(toks[i - 1], ',')))
-      throw pgError(
-        '0A000',
-        'SELECT * over ROWS FROM (...) of several functions after JOIN or a comma is not supported: name its columns (or x.*)',
-      );
-    const next = toks[i + 2];
-    if (
-      isRef &&
-      isPunct(toks[i + 1], '.') &&
-      (next?.type === 'word' || next?.type === 'quoted') &&
-      !isPunct(toks[i - 1], '.')
-    ) {
-      const c = renames.get(identText(t))?.columns.find(([n]) => n === identText(next))?.[1];
-      if (c) {
-        out.push(t, punct('.'), word(c), ...items.keepName(toks, i, 3, identText(next)));
-        i += 2;
-        continue;
+  const star = (k: number) => toks[k]?.text === '*' && (toks[k].type === 'op' || toks[k].type === 'punct');
+  return renameReferences(
+    toks,
+    (alias, name) => renames.get(alias)?.columns.find(([n]) => n === name)?.[1],
+    (name) => bareNames.get(name),
+    hasColumn,
+    (i, out) => {
+      const t = toks[i];
+      const isRef = t.type === 'word' || t.type === 'quoted';
+      // `x.*` in a select list: its columns by name (`x.v1 AS "a", x.v2 AS "b"`)
+      const spread = isRef && isPunct(toks[i + 1], '.') && star(i + 2) ? renames.get(identText(t)) : undefined;
+      if (spread && (isWord(toks[i - 1], 'SELECT') || isPunct(toks[i - 1], ','))) {
+        spread.columns.forEach(([n, c], k) =>
+          out.push(...(k > 0 ? [punct(',')] : []), t, punct('.'), word(c), word('AS'), quoted(n)),
+        );
+        return i + 2;
       }
-    }
-    const bare =
-      isRef &&
-      !isPunct(toks[i - 1], '.') &&
-      !isPunct(toks[i + 1], '.') &&
-      !isPunct(toks[i + 1], '(') &&
-      !isWord(toks[i - 1], 'AS');
-    const r = bare ? bareNames.get(identText(t)) : undefined;
-    if (r && !isColumn(identText(t))) {
-      out.push(r.alias, punct('.'), word(r.column), ...items.keepName(toks, i, 1, identText(t)));
-      continue;
-    }
-    out.push(t);
-  }
-  return out;
+      if (star(i) && (isWord(toks[i - 1], 'SELECT') || isWord(toks[i - 1], 'DISTINCT') || isPunct(toks[i - 1], ',')))
+        throw pgError(
+          '0A000',
+          'SELECT * over ROWS FROM (...) of several functions after JOIN or a comma is not supported: name its columns (or x.*)',
+        );
+      return undefined;
+    },
+  );
 }
 
 /** Whether toks[i] follows JOIN, LATERAL or a comma of a FROM clause (not of a select list or call). */
