@@ -11,13 +11,13 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgErrorAt } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { PG_CAST_ROWS } from '../types/pg-cast-rows';
-import { Typer } from './expression-types';
+import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
-import { ctesOf } from './select-types';
+import { firstInScope, topTyper } from './scoped-walk';
 import { TYPE_NAMES, typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
-import { firstLocation, tableColumn, withSources } from './typed-operators';
+import { firstLocation, tableColumn } from './typed-operators';
 import { elementOidOf } from '../types/registry';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -63,7 +63,7 @@ export function checkCastPaths(text: string, tokens: readonly PgToken[], schema:
   } catch {
     return; // (the parser's refusal is reported where the statement is translated)
   }
-  const bad = firstMissing(tree.stmts, new Typer(schema, new Map()), declared);
+  const bad = firstInScope(tree.stmts, topTyper(schema), (n, t) => missingCast(n, t, declared));
   if (!bad) return;
   const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
   throw pgErrorAt('42846', `cannot cast type ${TYPE_DISPLAY[bad.source]} to ${TYPE_DISPLAY[bad.target]}`, at);
@@ -75,48 +75,8 @@ interface Missing {
   location: number;
 }
 
-/** The first cast under `n` with no path, each query's columns typed by its own sources. */
-function firstMissing(n: Node, typer: Typer, declared: number[]): Missing | null {
-  if (n === null || typeof n !== 'object') return null;
-  if (Array.isArray(n)) {
-    for (const x of n) {
-      const f = firstMissing(x, typer, declared);
-      if (f) return f;
-    }
-    return null;
-  }
-  let t = typer;
-  if (n.SelectStmt) {
-    const s = n.SelectStmt;
-    t = withSources(typer, s.fromClause ?? [], ctesOf(s.withClause, typer.schema));
-    // (a subquery in FROM sees the enclosing queries' sources, not its siblings')
-    for (const x of s.fromClause ?? []) {
-      const f = x?.RangeSubselect && !x.RangeSubselect.lateral ? firstMissing(x, typer, declared) : null;
-      if (f) return f;
-    }
-    for (const k in s) {
-      if (k === 'fromClause') {
-        const plain = s.fromClause.filter((x: Node) => !(x?.RangeSubselect && !x.RangeSubselect.lateral));
-        const f = firstMissing(plain, t, declared);
-        if (f) return f;
-      } else if (k === 'larg' || k === 'rarg') {
-        const f = firstMissing({ SelectStmt: s[k] }, typer, declared);
-        if (f) return f;
-      } else if (k !== 'location') {
-        const f = firstMissing(s[k], t, declared);
-        if (f) return f;
-      }
-    }
-    return null;
-  }
-  if (n.UpdateStmt) t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
-  else if (n.DeleteStmt)
-    t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
-  for (const k in n) {
-    if (k === 'location') continue;
-    const f = firstMissing(n[k], t, declared);
-    if (f) return f;
-  }
+/** The cast at `n` when PostgreSQL has no path for it (firstInScope's visit). */
+function missingCast(n: Node, t: Typer, declared: number[]): Missing | null {
   if (n.TypeCast) {
     const target = typeNameOid(n.TypeCast.typeName);
     const arg = n.TypeCast.arg;
@@ -142,6 +102,17 @@ function missingElement(elements: Node[], target: number, typer: Typer, declared
   return null;
 }
 
+/**
+ * A column's type as PostgreSQL has it: an INTEGER or SMALLINT column, which Patina keeps as int8, is
+ * the type it is declared (`flag::bool` of an INTEGER column is int4's cast, which PostgreSQL has;
+ * an error naming the argument says `integer`).
+ */
+export function declaredColumnType(ref: Node, typer: Typer): number {
+  const column = tableColumn(ref.ColumnRef, typer);
+  const declared = column ? TYPE_NAMES[column.type.trim().toLowerCase()] : undefined;
+  return declared === OID.int4 || declared === OID.int2 ? declared : typer.type(ref);
+}
+
 /** The type of an operand the tree tells for certain, 0 otherwise. */
 function knownType(n: Node, typer: Typer, declared: number[]): number {
   if (!n) return 0;
@@ -151,14 +122,7 @@ function knownType(n: Node, typer: Typer, declared: number[]): number {
   // ARRAY[1, 2]: an array of its elements' type, when each tells it
   if (n.A_ArrayExpr?.elements?.length > 0 && n.A_ArrayExpr.elements.every((e: Node) => knownType(e, typer, declared)))
     return typer.type(n);
-  if (n.ColumnRef) {
-    const column = tableColumn(n.ColumnRef, typer);
-    if (!column) return 0;
-    // (an INTEGER or SMALLINT column, which Patina keeps as int8, casts as the type it is declared:
-    // `flag::bool` of an INTEGER column is int4's cast, which PostgreSQL has)
-    const declared = TYPE_NAMES[column.type.trim().toLowerCase()];
-    return declared === OID.int4 || declared === OID.int2 ? declared : typer.type(n);
-  }
+  if (n.ColumnRef) return tableColumn(n.ColumnRef, typer) ? declaredColumnType(n, typer) : 0;
   if (n.ParamRef) return declared[n.ParamRef.number - 1] ?? 0;
   // -32768::int2, -2.5::float8: the sign applied to a number of that type
   const e = n.A_Expr;
