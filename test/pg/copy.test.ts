@@ -335,7 +335,7 @@ print(cur.fetchone()[0])
     const before = rssMiB(pid);
     let peak = before;
     // about 120 bytes a row: 120 MB if the agent held the result
-    const sql = `COPY (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, printf('%0110d', x) FROM n) TO STDOUT`;
+    const sql = `COPY (WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, lpad(x::text, 110, '0') FROM n) TO STDOUT`;
     const stream = (c as unknown as { query(s: Readable): Readable }).query(copyStreams.to(sql));
     let bytes = 0;
     let lines = 0;

@@ -222,7 +222,7 @@ print(conn.execute('SELECT count(*) FROM items').fetchone()[0])
     await c.query('BEGIN');
     // about 120 bytes a row: 120 MB if the agent held the result
     await c.query(
-      `DECLARE m CURSOR FOR WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, printf('%0110d', x) FROM n`,
+      `DECLARE m CURSOR FOR WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) SELECT x, lpad(x::text, 110, '0') FROM n`,
     );
     let last = 0;
     for (let k = 0; k < 5; k++) {

@@ -181,8 +181,8 @@ describe('PostgreSQL dates and times', function () {
     );
     // a SQLite spelling runs as SQLite's own cast (CAST('12abc' AS INTEGER) is PostgreSQL's 22P02: pg-semantics.test.ts)
     assert.deepEqual(
-      await one(`SELECT typeof(CAST(created_at AS BLOB)), CAST('12' AS INTEGER) FROM events WHERE id = 1`),
-      [['blob', '12']],
+      await one(`SELECT octet_length(CAST(created_at AS BLOB)) > 0, CAST('12' AS INTEGER) FROM events WHERE id = 1`),
+      [['t', '12']],
     );
     // Metabase's day grouping: SQLite's own CAST(x AS date) made every row the number 2026
     assert.deepEqual(
@@ -330,7 +330,7 @@ describe('PostgreSQL dates and times', function () {
     await failsWith(
       `SELECT no_such_function_here(1)`,
       '42883',
-      /function no_such_function_here\(\.\.\.\) does not exist/,
+      /^function no_such_function_here\(integer\) does not exist$/, // PostgreSQL's words
     );
     await failsWith(
       `INSERT INTO events VALUES (30, 'garbage'::timestamp, 1)`,

@@ -363,4 +363,53 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     ])
       assert.match(await sameNamed(sql), /^\[/, sql);
   });
+
+  it("a call of a function PostgreSQL does not have (SQLite's own: instr, printf, typeof, ifnull, group_concat, ...) is its 42883 with HINT and position (they ran with SQLite's meaning)", async () => {
+    const { patina, postgres } = clients();
+    const refused = (c: PgClient, sql: string, params?: unknown[]) =>
+      c.query(sql, params).then(
+        (r) => `ran ${JSON.stringify(r.rows)}`,
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const same = async (sql: string, params?: unknown[]) => {
+      const p = await refused(patina, sql, params);
+      assert.equal(p, await refused(postgres, sql, params), sql);
+      return p;
+    };
+    assert.equal(
+      await same("SELECT instr('abc', 'b')"),
+      '42883 function instr(unknown, unknown) does not exist | No function matches the given name and argument types. You might need to add explicit type casts. @8',
+    );
+    for (const sql of [
+      "SELECT id, printf('%d', id) FROM t",
+      'SELECT typeof(n) FROM t',
+      'SELECT ifnull(name, 1) FROM t WHERE id = 1',
+      'SELECT group_concat(name) FROM t',
+      'SELECT total(n) FROM u JOIN t USING (id)',
+      "SELECT julianday('2024-01-01'), hex(name) FROM t",
+      'SELECT sqlite_version()',
+      'SELECT 1 FROM t WHERE glob(name, b::text)',
+      "SELECT pg_catalog.instr('a', 'b')",
+      `SELECT "Upper"(name) FROM t`,
+      'SELECT coalesce(nosuch(id), 0) FROM t',
+      "UPDATE t SET name = ifnull(name, 'x') WHERE id = 1",
+      "INSERT INTO u (id, name) VALUES (9, json_extract('{}', '$.a'))",
+      'SELECT * FROM t WHERE id IN (SELECT last_insert_rowid())',
+      "INSERT INTO u (id, name) VALUES (10, 'a') RETURNING typeof(id)",
+      'SELECT * FROM t JOIN json_tree(name) j ON true',
+    ])
+      assert.match(await same(sql), /^42883 function .* does not exist/, sql);
+    assert.match(await same('SELECT instr($1, $2)', ['abc', 'b']), /^42883 /);
+    // PostgreSQL's own run, quoted or qualified, and Patina's patina_id(), as before
+    for (const sql of [
+      'SELECT upper(name), "lower"(name), pg_catalog.length(name), count(*) FROM t GROUP BY 1, 2, 3',
+      'SELECT x.n FROM generate_series(1, 2) AS x(n) WHERE x.n IN (SELECT 1) AND EXISTS (SELECT 1)',
+    ])
+      assert.match(await same(sql), /^ran /, sql);
+    assert.match(
+      await refused(patina, "INSERT INTO u (id, name) VALUES (patina_id(), 'k') RETURNING id > 0 AS k"),
+      /^ran \[\{"k":true\}\]/,
+    );
+  });
 });

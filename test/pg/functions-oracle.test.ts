@@ -603,12 +603,13 @@ describe('functions and operators, against PostgreSQL 15', function () {
     for (const [sql, message] of [
       ["SELECT upper('a', 'b')", /^function upper\(\.\.\.\) does not exist/],
       ['SELECT lower()', /^function lower\(\.\.\.\) does not exist/],
-      ['SELECT no_such_fn(1)', /^function no_such_fn\(\.\.\.\) does not exist$/],
-      ['SELECT * FROM no_such_fn(1) AS r', /^function no_such_fn\(\.\.\.\) does not exist as a function in FROM/],
     ] as const) {
       await sameError(sql);
       await assert.rejects(o.patina.query(sql), (e: Error) => message.test(e.message), sql);
     }
+    // a name PostgreSQL has no function of: its words (sql/foreign-functions.ts), in FROM too
+    await sameMessage('SELECT no_such_fn(1)');
+    await sameMessage('SELECT * FROM no_such_fn(1) AS r');
   });
 
   it('integer arithmetic past int4 and int2 is 22003, as in PostgreSQL', async () => {

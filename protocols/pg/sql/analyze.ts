@@ -55,6 +55,7 @@ import { explainRefusal, syntaxError } from './unsupported';
 import { bitStringRefusal } from './bit-strings';
 import { dropOwnDatabase } from './database-names';
 import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
+import { checkForeignFunctions, mayCallForeign } from './foreign-functions';
 import { selectsNothing } from './translate/empty-select';
 import { checkBareFunctionCalls } from './bare-functions';
 import { checkCastPaths, mayCast } from './cast-paths';
@@ -510,6 +511,8 @@ export class Analyzer {
     // B'101', X'1F': PostgreSQL's bit strings, which Patina has no values of (sql/bit-strings.ts)
     const bits = bitStringRefusal(sig);
     if (bits) throw bits;
+    // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name
+    if (mayCallForeign(sig)) checkForeignFunctions(text, tokens, this.#engine.schema, declaredTypes);
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
     // a quoted name of another case than every name it could mean is PostgreSQL's 42703 or 42P01
