@@ -10,6 +10,7 @@ import { ReadPool, type ReadCursor, type ReadRequest } from './read-pool';
 import { introspect } from './schema/introspect';
 import type { SqlParams } from './values';
 import { loadSchema } from './schema/load';
+import { rebuildNumericTextColumns } from './schema/text-rebuild';
 import type { Schema } from './schema/model';
 import { type SchemaPlan, planSchema } from './schema/diff';
 import { type HeldMember, type Statement, type StatementResult, Writer, type WriterLease } from './writer';
@@ -69,6 +70,8 @@ export class Engine<C = unknown> {
     try {
       const plan = planSchema(introspect(db), desired);
       applyPlan(db, plan);
+      // before change capture's triggers exist: the rebuild is local storage, not a write
+      rebuildNumericTextColumns(db);
       const engine = new Engine<C>(opts, knex, db, mergeWhere(introspect(db), desired));
       engine.appliedAtOpen = plan;
       return engine;

@@ -12,6 +12,12 @@ import { type Token, significant, tokenize } from '../sql-text';
 /** The declared types whose values are text in PostgreSQL but which SQLite gives NUMERIC affinity. */
 const TEXT_VALUED = new Set(['JSON', 'JSONB', 'NAME']);
 
+/**
+ * Whether a column SQLite was given this declared type (pragma_table_info's) is one of TEXT_VALUED
+ * with NUMERIC affinity: a table created before they were stored as text (`JSONB`, not `JSONB TEXT`).
+ */
+export const storedAsNumber = (storedType: string): boolean => TEXT_VALUED.has(storedType.trim().toUpperCase());
+
 /** The words that end a column's type and start its constraints (SQLite's column-constraint grammar). */
 const CONSTRAINT_START = new Set([
   'CONSTRAINT',
