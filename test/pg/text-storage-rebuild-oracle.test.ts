@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { AgentProcess } from '../helpers/agent';
 import { createDatabase, psqlOk } from '../helpers/catalog-pair';
 import { request } from '../helpers/http';
+import { asBefore } from '../helpers/old-storage';
 import { type PgClient, pgClient } from '../helpers/pg';
 import { type BenchPostgres, startPostgres, stopPostgres } from '../helpers/postgres-server';
 
@@ -41,32 +42,6 @@ function storage(file: string) {
       schema: all("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('docs', 'keyed', 'plain')"),
       types: all("SELECT name, type FROM pragma_table_info('docs')"),
     };
-  } finally {
-    db.close();
-  }
-}
-
-/**
- * Makes the tables of `file` what the build before left (the agent stopped): `docs` and `keyed`
- * created again from the schema file's statements as they are, their rows copied in, so that SQLite's
- * NUMERIC affinity stores what reads as a number as one, as it did on every write then.
- */
-function asBefore(file: string): void {
-  const db = new Database(file);
-  try {
-    db.transaction(() => {
-      for (const [table, create, indexes] of [
-        ['docs', DOCS, DOCS_INDEXES],
-        ['keyed', KEYED, []],
-      ] as const) {
-        const cols = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).join(', ');
-        db.exec(`ALTER TABLE ${table} RENAME TO old_${table}`);
-        db.exec(create);
-        db.exec(`INSERT INTO ${table} (rowid, ${cols}) SELECT rowid, ${cols} FROM old_${table}`);
-        db.exec(`DROP TABLE old_${table}`);
-        for (const ix of indexes) db.exec(ix);
-      }
-    })();
   } finally {
     db.close();
   }
@@ -116,7 +91,10 @@ describe('a table created before JSON, JSONB and NAME were stored as text is reb
     await patina.end();
     assert.equal(await agent.stop(), 0);
 
-    asBefore(agent.dbPath);
+    asBefore(agent.dbPath, [
+      { name: 'docs', create: DOCS, indexes: DOCS_INDEXES },
+      { name: 'keyed', create: KEYED, indexes: [] },
+    ]);
     const before = storage(agent.dbPath);
     // the build before's storage: numbers, the type declared without TEXT
     assert.deepEqual(before.types, [
