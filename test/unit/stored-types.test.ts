@@ -119,3 +119,25 @@ describe('rebuilding a table created before, whose such columns have NUMERIC aff
     db.close();
   });
 });
+
+describe('a table whose rebuild fails', () => {
+  it('is left as it was, and the others are rebuilt', () => {
+    const db = new Database(':memory:');
+    db.exec(`CREATE TABLE ok (k BIGINT NOT NULL PRIMARY KEY, doc JSONB);
+      CREATE TABLE picky (k BIGINT NOT NULL PRIMARY KEY, doc JSONB CHECK (typeof(doc) <> 'text'));
+      CREATE INDEX picky_doc ON picky (doc);
+      INSERT INTO ok VALUES (1, '1.50'); INSERT INTO picky VALUES (1, '2.50')`);
+    const picky = () =>
+      db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = 'picky' ORDER BY name").raw(true).all();
+    const before = picky();
+    assert.deepEqual(
+      rebuildNumericTextColumns(db).map((r) => r.table),
+      ['ok'],
+    );
+    assert.deepEqual(picky(), before);
+    assert.deepEqual(db.prepare('SELECT doc, typeof(doc) FROM picky').raw(true).get(), [2.5, 'real']);
+    assert.deepEqual(db.prepare('SELECT doc, typeof(doc) FROM ok').raw(true).get(), ['1.5', 'text']);
+    assert.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name LIKE '__patina_rebuild%'").pluck().get(), 0);
+    db.close();
+  });
+});

@@ -63,7 +63,22 @@ export function rebuildNumericTextColumns(db: Database.Database): RebuiltTable[]
   db.function(CONVERT, { deterministic: true, safeIntegers: true }, (v: unknown, jsonb: unknown) =>
     typeof v === 'bigint' || typeof v === 'number' ? storedNumberText(v, jsonb === 1n) : (v as null),
   );
-  const done = db.transaction(() => todo.map(({ t, cols }) => rebuildTable(db, t, cols))).immediate();
+  // one transaction; each table in a savepoint of it (better-sqlite3 nests a transaction so), so that
+  // one that cannot be rebuilt (a CHECK of the table that a text value fails, say) is left whole, as
+  // it was, and said so at every start, and the agent opens as before
+  const done: RebuiltTable[] = [];
+  db.transaction(() => {
+    for (const { t, cols } of todo) {
+      try {
+        done.push(db.transaction(() => rebuildTable(db, t, cols))());
+      } catch (err) {
+        log.warn(
+          { table: t.name, reason: (err as Error).message },
+          'table not rebuilt: rebuilding it to store its JSON, JSONB and NAME columns as text failed, nothing of it was changed',
+        );
+      }
+    }
+  }).immediate();
   for (const r of done) log.info(r, 'table rebuilt: JSON, JSONB and NAME columns now stored as text');
   return done;
 }
