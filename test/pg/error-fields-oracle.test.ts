@@ -412,4 +412,30 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       /^ran \[\{"k":true\}\]/,
     );
   });
+
+  it("SQLite's row id (rowid, _rowid_, oid) where no column has the name is PostgreSQL's 42703 with HINT and position (it answered SQLite's row ids)", async () => {
+    const { patina, postgres } = clients();
+    const refused = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        (r) => `ran ${JSON.stringify(r.rows)}`,
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    for (const sql of [
+      'SELECT rowid FROM t',
+      'SELECT name FROM t WHERE rowid > 0',
+      'SELECT _rowid_, name FROM u',
+      'SELECT max(rowid) FROM t',
+      "UPDATE t SET name = 'x' WHERE rowid = 1",
+      'DELETE FROM u WHERE oid = 1',
+      'SELECT id FROM t ORDER BY rowid',
+    ]) {
+      const p = await refused(patina, sql);
+      assert.match(p, /^42703 column "(rowid|_rowid_|oid)" does not exist/, sql);
+      assert.equal(p, await refused(postgres, sql), sql);
+    }
+    // a catalog relation's oid is its column, as before
+    const sql = "SELECT c.oid > 0 AS ok FROM pg_class c WHERE c.relname = 't'";
+    assert.equal(await refused(patina, sql), await refused(postgres, sql));
+  });
 });

@@ -56,6 +56,7 @@ import { bitStringRefusal } from './bit-strings';
 import { dropOwnDatabase } from './database-names';
 import { checkTypeNames, mayNameTypes, writtenAt } from './type-names';
 import { checkForeignFunctions, mayCallForeign } from './foreign-functions';
+import { checkRowidColumns, rowidNames } from './rowid-columns';
 import { selectsNothing } from './translate/empty-select';
 import { checkBareFunctionCalls } from './bare-functions';
 import { checkCastPaths, mayCast } from './cast-paths';
@@ -513,6 +514,9 @@ export class Analyzer {
     if (bits) throw bits;
     // a call of a function PostgreSQL does not have (SQLite's instr, printf, ...) is its 42883 at the name
     if (mayCallForeign(sig)) checkForeignFunctions(text, tokens, this.#engine.schema, declaredTypes);
+    // SQLite's row id (`rowid`, `_rowid_`, `oid`) where no column has the name: PostgreSQL's 42703
+    const rowids = rowidNames(sig);
+    if (rowids.length > 0) checkRowidColumns(text, tokens, rowids, this.#engine.schema);
     // a type name that is no type is PostgreSQL's 42704 at the name (the translation passed it through)
     if (mayNameTypes(sig)) checkTypeNames(text, tokens, this.#dialect.database);
     // a quoted name of another case than every name it could mean is PostgreSQL's 42703 or 42P01
