@@ -411,4 +411,48 @@ describe('jsonb operators against PostgreSQL 15', function () {
       assert.deepEqual(errors[0], errors[1], sql);
     }
   });
+
+  it("GROUP BY, DISTINCT, count(DISTINCT), DISTINCT ON, UNION, INTERSECT, EXCEPT and IN (SELECT ...) of jsonb tell values apart as jsonb does (a stored 1.50 and 1.5 are one), and ORDER BY a select item's name sorts as that item", async () => {
+    // (they went by the stored text: `1.50` and `1.5` two groups, `100` sorted before `7` after a UNION)
+    const both = async (sql: string) => {
+      await same(sql); // a simple Query
+      const [p, g] = await Promise.all(
+        [patina, postgres].map((c) => c.query({ text: sql, rowMode: 'array', queryMode: 'extended' })),
+      );
+      assert.deepEqual(p.rows, g.rows, `${sql} (extended)`);
+    };
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": [2.00], "a": 1}'), (103, '{"a": 1.0, "b": [2]}'), (104, '100'), (105, '7'), (106, '"7"')`,
+      );
+      for (const q of [
+        'SELECT min(id), count(*), data::text FROM docs WHERE id >= 100 GROUP BY data ORDER BY 1',
+        'SELECT data, count(*) FROM docs WHERE id >= 100 GROUP BY data HAVING count(*) > 1 ORDER BY data',
+        'SELECT data, count(*) FROM docs WHERE id >= 100 GROUP BY 1 ORDER BY 1',
+        'SELECT count(*), data AS d FROM docs WHERE id >= 100 GROUP BY d ORDER BY d',
+        'SELECT count(DISTINCT data) FROM docs',
+        'SELECT count(DISTINCT data), count(DISTINCT data::text) FROM docs WHERE id >= 100',
+        'SELECT DISTINCT data FROM docs WHERE id >= 100 ORDER BY data',
+        // (a group's value is its first row's, as written: 1.50)
+        'SELECT data::text FROM (SELECT DISTINCT data FROM docs WHERE id >= 100) AS s ORDER BY 1',
+        'SELECT DISTINCT ON (data) data, id FROM docs WHERE id >= 100 ORDER BY data, id',
+        'SELECT DISTINCT ON (data) id FROM docs WHERE id >= 100 ORDER BY data DESC, id DESC',
+        `SELECT data FROM docs WHERE id >= 100 UNION SELECT '1.500'::jsonb ORDER BY 1`,
+        `SELECT data FROM docs WHERE id >= 100 UNION ALL SELECT '1.500'::jsonb ORDER BY data DESC`,
+        `SELECT data FROM docs WHERE id >= 100 INTERSECT SELECT '1.500'::jsonb`,
+        `SELECT data FROM docs WHERE id >= 100 EXCEPT SELECT '1.500'::jsonb ORDER BY 1`,
+        'SELECT id FROM docs WHERE data IN (SELECT data FROM docs WHERE id = 101) ORDER BY id',
+        'SELECT id FROM docs WHERE data NOT IN (SELECT data FROM docs WHERE id IN (101, 102)) ORDER BY id',
+        `SELECT id FROM docs WHERE data IN (SELECT '{"a": 1, "b": [2.0]}'::jsonb) ORDER BY id`,
+        // ORDER BY an alias: in jsonb's order; by the name of an item made text: as that text
+        'SELECT id, data AS d FROM docs ORDER BY d, id',
+        'SELECT id, data AS "D" FROM docs ORDER BY "D" DESC NULLS LAST, id',
+        'SELECT data::text FROM docs WHERE id >= 100 ORDER BY data',
+      ])
+        await both(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
 });

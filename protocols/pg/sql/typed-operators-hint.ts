@@ -299,9 +299,10 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (jsonbHint && sig.some((x) => x.type === 'op' && /^(?:[<>]=?|=|<>|!=)$/.test(x.text))) ||
     // (min or max of a json or jsonb value: no such function there)
     (jsonbHint && sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
-    // and sorted or in a list (a column, or a value of jsonb_array_elements and its kin): by jsonb's order too
+    // and sorted, in a list, grouped, DISTINCT or in a set operation (a column, or a value of
+    // jsonb_array_elements and its kin): by jsonb's order and equality too
     ((jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text))) &&
-      sig.some((x) => isWord(x, 'ORDER') || isWord(x, 'IN'))) ||
+      sig.some((x) => x.type === 'word' && JSONB_KEYED_WORDS.has(x.text.toUpperCase()))) ||
     // bytea's LIKE matches bytes
     (byteaHint && sig.some((x) => isWord(x, 'LIKE') || isOp(x, '~~') || isOp(x, '!~~'))) ||
     // and its || joins bytes (SQLite's made text of the blobs: a byte that is no UTF-8 became U+FFFD)
@@ -315,6 +316,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (numericHint && sig.some((x) => isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT')))
   );
 }
+
+/** Words that order jsonb values or tell them apart (by __pg_jsonb_sortkey then, not the stored text). */
+const JSONB_KEYED_WORDS = new Set(['ORDER', 'IN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT']);
 
 /** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */
 const OWN_OPERATORS = new Set(['@', '|/', '||/', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~']);

@@ -23,6 +23,7 @@ import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
 import { exactChoice, exactMarks, markExactColumns, markExactComparisons } from './exact-columns';
 import { isAggregateCall } from './grouping';
+import { figuredName } from './column-names';
 import { TEXT_FUNCTIONS, textKind } from './text-kinds';
 import { COMPARISONS, KEYED_FUNCTIONS, NAN_MATH } from './typed-operators-hint';
 import { FLOATS, strings, typeNameOid } from './type-signatures';
@@ -460,6 +461,14 @@ function keyedKind(...types: number[]): 'numeric' | 'boolean' | null {
 }
 
 /**
+ * keyedKind's kinds, and 'jsonb' for jsonb: what GROUP BY, DISTINCT, a UNION and IN (SELECT ...)
+ * tell apart by a key of the value (jsonb's is __pg_jsonb_sortkey, one for `1.50` and `1.5`), not by
+ * its stored text.
+ */
+const groupedKind = (...types: number[]): 'numeric' | 'boolean' | 'jsonb' | null =>
+  keyedKind(...types) ?? (types.includes(OID.jsonb) ? 'jsonb' : null);
+
+/**
  * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans, 'text' for one of
  * text: arrays ordered by their elements (`<`, ORDER BY), which their text does not ('{10}' <
  * '{9}', '{}' after '{a}'); else null.
@@ -517,15 +526,41 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
       else if (name && sorted(typer.type(item.val)))
         out.set(orderMarkKey(e.A_Const.location), `arr-order:${sorted(typer.type(item.val))}:${name}`);
-    } else if (e && !e.A_Const && typer.type(e) === OID.interval) {
+      continue;
+    }
+    if (!e || e.A_Const) continue;
+    // ORDER BY a name: the select item of that name first, as PostgreSQL looks (`data AS d ...
+    // ORDER BY d` sorts as data's type; `data::text ... ORDER BY data` as text); a name that is also
+    // a table's column is left alone, as SQLite would read that column inside the key's call
+    const item = namedItem(select, e);
+    if (item && item !== e && isTableColumn(e.ColumnRef, typer)) continue;
+    const type = typer.type(item ?? e);
+    if (type === OID.interval) {
       const at = firstLocation(e);
       if (at >= 0) out.set(orderMarkKey(at), 'iv-order');
-    } else if (e && !e.A_Const && sorted(typer.type(e))) {
+    } else if (sorted(type)) {
       // arrays of numbers and booleans by their elements' values ('{9}' before '{10}')
       const at = firstLocation(e);
-      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${sorted(typer.type(e))}`);
+      if (at >= 0) out.set(orderMarkKey(at), `arr-order:${sorted(type)}`);
     }
   }
+}
+
+/**
+ * The expression of the one select item an ORDER BY term of a bare name names (its alias, or the
+ * name PostgreSQL figures for it: `data::text` is data), else undefined.
+ */
+function namedItem(select: Node, e: Node): Node | undefined {
+  const fields = e.ColumnRef?.fields;
+  if (fields?.length !== 1 || !fields[0].String) return undefined;
+  const name = fields[0].String.sval;
+  const items = (select.targetList ?? [])
+    .map((x: Node) => x.ResTarget)
+    .filter((r: Node) => r?.val && (r.name ?? figuredName(r.val)) === name);
+  if (items.length !== 1) return undefined;
+  // (the item that is the column itself is the term)
+  const val = items[0].val;
+  return val.ColumnRef?.fields?.length === 1 && val.ColumnRef.fields[0].String?.sval === name ? e : val;
 }
 
 /**
@@ -537,18 +572,50 @@ function markIntervalGroups(select: Node, typer: Typer, out: Map<number, string>
   // (and numeric and boolean arrays, 'arr-group:kind': by their elements' values, {1.50} and {1.5} one group)
   const mark = (n: Node) => {
     const type = typer.type(n);
-    const keyed = keyedKind(type);
+    const keyed = groupedKind(type);
     if (type !== OID.interval && !keyed) return;
     const at = firstLocation(n);
     if (at >= 0) out.set(orderMarkKey(at), keyed ? `arr-group:${keyed}` : 'iv-group');
   };
-  for (const g of select.groupClause ?? []) if (!g.GroupingSet && !g.A_Const) mark(g);
+  for (const g of select.groupClause ?? []) {
+    if (g.GroupingSet) continue;
+    if (!g.A_Const) {
+      // (GROUP BY d of `data AS d`: a name no FROM item has is the select item's alias there)
+      const alias =
+        g.ColumnRef?.fields?.length === 1 && typer.type(g) === 0 ? g.ColumnRef.fields[0].String?.sval : null;
+      const items = (select.targetList ?? []).filter((x: Node) => alias && x.ResTarget?.name === alias);
+      if (items.length === 1) {
+        const type = typer.type(items[0].ResTarget.val);
+        const keyed = groupedKind(type);
+        if (keyed || type === OID.interval)
+          out.set(orderMarkKey(firstLocation(g)), keyed ? `arr-group:${keyed}` : 'iv-group');
+      } else mark(g);
+      continue;
+    }
+    // GROUP BY 2: by the select item's name, as ORDER BY 2 ('iv-group:name', 'arr-group:kind:name';
+    // SQLite reads an alias inside a GROUP BY expression, unless a table has a column of that name)
+    const position = g.A_Const.ival?.ival;
+    const item = position ? select.targetList?.[position - 1]?.ResTarget : undefined;
+    const fields = item?.val?.ColumnRef?.fields;
+    const name: string | undefined = item?.name ?? (fields ? strings(fields).pop() : undefined);
+    if (!name || (item.name && isTableColumn({ fields: [{ String: { sval: name } }] }, typer))) continue;
+    const type = typer.type(item.val);
+    const keyed = groupedKind(type);
+    if (type === OID.interval || keyed)
+      out.set(orderMarkKey(g.A_Const.location), keyed ? `arr-group:${keyed}:${name}` : `iv-group:${name}`);
+  }
   const visit = (x: Node) => {
     if (x === null || typeof x !== 'object') return;
     if (Array.isArray(x)) return x.forEach(visit);
     if (x.SelectStmt || x.SubLink) return; // its own scope
     const f = x.FuncCall;
-    if (f?.agg_distinct && f.args?.length === 1) mark(f.args[0]);
+    // (of jsonb, count's only: another aggregate, array_agg(DISTINCT jb), would collect the keys)
+    if (
+      f?.agg_distinct &&
+      f.args?.length === 1 &&
+      (typer.type(f.args[0]) !== OID.jsonb || strings(f.funcname).pop()?.toLowerCase() === 'count')
+    )
+      mark(f.args[0]);
     for (const k in x) if (k !== 'location') visit(x[k]);
   };
   visit(select.targetList);
@@ -568,9 +635,11 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
   const plain = distinct.length === 1 && Object.keys(distinct[0]).length === 0;
   if (!plain) {
     for (const k of distinct) {
-      if (k.A_Const || typer.type(k) !== OID.interval) continue;
+      // (numeric and boolean arrays and jsonb by their values too, 'arr-group:kind': `1.50` and `1.5` one key)
+      const keyed = k.A_Const ? null : groupedKind(typer.type(k));
+      if (k.A_Const || (typer.type(k) !== OID.interval && !keyed)) continue;
       const at = firstLocation(k);
-      if (at >= 0) out.set(orderMarkKey(at), 'iv-group');
+      if (at >= 0) out.set(orderMarkKey(at), keyed ? `arr-group:${keyed}` : 'iv-group');
     }
     return;
   }
@@ -580,7 +649,7 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
   for (const r of items) {
     // (numeric and boolean arrays likewise, 'arr-distinct:kind[:name]': {1.50} and {1.5} one row)
     const type = typer.type(r.val);
-    const keyed = keyedKind(type);
+    const keyed = groupedKind(type);
     if (type !== OID.interval && !keyed) continue;
     const at = firstLocation(r.val);
     const mark = keyed ? `arr-distinct:${keyed}` : 'iv-distinct';
@@ -593,7 +662,7 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
  * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
  * whose last is not ALL: it removes the repeats of all of them), `x` or `e` (an INTERSECT or
  * EXCEPT, not ALL, of two queries) or `s` only to sort (any other with an ORDER BY), one letter per column (`i` an interval, `m` and `b` a numeric and a boolean
- * array, grouped by their elements' values, `n` another), then the columns' names;
+ * array, grouped by their elements' values, `j` jsonb, by its value, `n` another), then the columns' names;
  * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
  * where the first member names every column.
  */
@@ -628,10 +697,11 @@ function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>)
       return item ? withSources(typer, m.fromClause ?? []).type(item) : 0;
     });
     if (types.includes(OID.interval)) return 'i';
-    const keyed = keyedKind(...types);
-    return keyed === 'numeric' ? 'm' : keyed === 'boolean' ? 'b' : 'n';
+    const keyed = groupedKind(...types);
+    return keyed === 'numeric' ? 'm' : keyed === 'boolean' ? 'b' : keyed === 'jsonb' ? 'j' : 'n';
   });
-  if (!kinds.includes('i') && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
+  // (jsonb sorted in jsonb's order too, `7` before `100`)
+  if (!kinds.includes('i') && !kinds.includes('j') && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
   const at = firstLocation(first[0].val);
   // the walk comes to a chain's inner set operations after the whole one: the outermost's mark stays
   if (at >= 0 && !out.get(orderMarkKey(at))?.startsWith('iv-union:'))
@@ -1204,7 +1274,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // elements' values (the mark on IN, or NOT), as an IN list
     const type = typer.type(n.SubLink.testexpr);
     if (type === OID.interval) out.set(n.SubLink.location, 'iv-in');
-    else if (keyedKind(type)) out.set(n.SubLink.location, `arr-in:${keyedKind(type)}`);
+    else if (groupedKind(type)) out.set(n.SubLink.location, `arr-in:${groupedKind(type)}`);
   }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type

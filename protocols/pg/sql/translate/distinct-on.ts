@@ -225,15 +225,20 @@ function rewriteOne(toks: Tok[], columns: (table: string) => string[] | null): T
   );
   if (sorts.length) {
     out.push(w('ORDER'), w('BY'));
-    // an interval sorted by its length inside (null-order.ts) is sorted so outside too
-    const byLength = (s: { expr: Tok[] }) => s.expr.some((t) => 'sortKey' in t && t.sortKey === 'iv-order');
-    sorts.forEach((s, i) =>
+    // an interval sorted by its length inside (null-order.ts) is sorted so outside too, a jsonb
+    // value or an array by its key ('arr-order:kind')
+    const keyed = (s: { expr: Tok[] }) =>
+      s.expr
+        .map((t) => ('sortKey' in t ? t.sortKey : undefined))
+        .find((k) => k === 'iv-order' || /^arr-order:\w+$/.test(k ?? ''));
+    sorts.forEach((s, i) => {
+      const sortKey = keyed(s);
       out.push(
         ...(i ? [p(',')] : []),
-        byLength(s) ? ({ ...q(`__pg_o${i + 1}`), sortKey: 'iv-order' } as Tok) : q(`__pg_o${i + 1}`),
+        sortKey ? ({ ...q(`__pg_o${i + 1}`), sortKey } as Tok) : q(`__pg_o${i + 1}`),
         ...s.dir,
-      ),
-    );
+      );
+    });
   }
   out.push(...toks.slice(tailAt, toks.length));
   return out;

@@ -92,7 +92,7 @@ const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
-  const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmb]+):(.*)$/.exec(unionMark(toks[at])!)!;
+  const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmbj]+):(.*)$/.exec(unionMark(toks[at])!)!;
   // (a name given as { as: name } is an item's without a name of its own: it is given that one;
   // with `at`, a numeric handed over at that scale: __pg_numeric_at(item, at) AS name)
   const listed = JSON.parse(json) as (string | { as: string; at?: number; real?: boolean })[];
@@ -156,11 +156,8 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   if (lastUnion < 0) return rewriteIntervalUnion(out);
   const column = (k: number) => `"${names[k].replace(/"/g, '""')}"`;
   const key = (k: number): Tok => ({ type: 'group', text: `__pg_interval_key(${column(k)})` });
-  // a numeric ('m') or boolean ('b') array by its elements' values
-  const arrayKey = (k: number): Tok => ({
-    type: 'group',
-    text: `__pg_array_key('${kinds[k] === 'm' ? 'numeric' : 'boolean'}', ${column(k)})`,
-  });
+  // a numeric ('m') or boolean ('b') array by its elements' values, jsonb ('j') by its value
+  const arrayKey = (k: number): Tok => ({ type: 'group', text: keyText(kinds[k], column(k)) });
   const pair = mode === 'x' || mode === 'e';
   const members: Tok[] = pair ? pairMembers(out, s, lastUnion, tail, mode, kinds, names) : [];
   for (let i = s, depth = 0; i < tail && !pair; i++) {
@@ -177,14 +174,14 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     group.push(
       kind === 'i'
         ? key(k)
-        : kind === 'm' || kind === 'b'
+        : kind === 'm' || kind === 'b' || kind === 'j'
           ? arrayKey(k)
           : kind === 'x'
             ? { type: 'group', text: keyText('x', column(k)) }
             : { type: 'number', text: String(k + 1) },
     );
   });
-  // ORDER BY 1 or ORDER BY name of an interval column: by its length
+  // ORDER BY 1 or ORDER BY name of an interval column: by its length (of a jsonb column, by its key)
   const rest = out.slice(tail, end);
   const ordered = isWord(rest[0], 'ORDER') && isWord(rest[1], 'BY');
   if (mode === 's' && !ordered) return rewriteIntervalUnion(out);
@@ -200,6 +197,8 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
             : -1;
       const single = a + 1 >= orderEnd || rest[a + 1].type === 'word' || isPunct(rest[a + 1], ',');
       if (k >= 0 && kinds[k] === 'i' && single) rest[a] = key(k);
+      // a jsonb column in jsonb's order
+      if (k >= 0 && kinds[k] === 'j' && single) rest[a] = arrayKey(k);
       // an exact numeric column (sql/exact-columns.ts) by its number, NaN above all
       if (k >= 0 && kinds[k] === 'x' && single)
         rest[a] = { type: 'group', text: exactSortKey(`"${names[k].replace(/"/g, '""')}"`) };
@@ -241,10 +240,12 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
 }
 
-/** How a column of kind `kind` ('i' interval, 'm'/'b' numeric/boolean array, 'x' exact numeric or 'n' other: by itself) is compared. */
+/** How a column of kind `kind` ('i' interval, 'm'/'b' numeric/boolean array, 'j' jsonb, 'x' exact numeric or 'n' other: by itself) is compared. */
 function keyText(kind: string, column: string): string {
   if (kind === 'i') return `__pg_interval_key(${column})`;
   if (kind === 'm' || kind === 'b') return `__pg_array_key('${kind === 'm' ? 'numeric' : 'boolean'}', ${column})`;
+  // jsonb by its value (src/engine/jsonb-sort-key.ts: one key for `1.50` and `1.5`)
+  if (kind === 'j') return `__pg_jsonb_sortkey(${column})`;
   // an exact numeric (sql/exact-columns.ts) by its number at any scale
   if (kind === 'x') return `__pg_numeric_key(${column})`;
   return column;

@@ -81,10 +81,12 @@ const ITEM_ENDS = new Set([
 /**
  * GROUP BY items and count(DISTINCT ...) arguments the analysis marked 'iv-group' (intervals):
  * each wrapped in __pg_interval_key, so that `1 day` and `24 hours` are one group or one value;
- * 'arr-group:kind' (numeric and boolean arrays) in __pg_array_key, `{1.50}` and `{1.5}` likewise.
+ * 'arr-group:kind' (numeric and boolean arrays) in __pg_array_key, `{1.50}` and `{1.5}` likewise,
+ * and jsonb ('arr-group:jsonb') in __pg_jsonb_sortkey, `1.50` and `1.5` likewise.
  */
 export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
-  const grouped = (t: Tok) => 'sortKey' in t && (t.sortKey === 'iv-group' || t.sortKey?.startsWith('arr-group:'));
+  const grouped = (t: Tok) =>
+    'sortKey' in t && (t.sortKey === 'iv-group' || /^(iv-group|arr-group):/.test(t.sortKey ?? ''));
   if (!toks.some(grouped)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -94,7 +96,22 @@ export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
       continue;
     }
     // a numeric or boolean array ('arr-group:kind'): by __pg_array_key, its elements' values
-    const array = 'sortKey' in t && t.sortKey?.startsWith('arr-group:') ? t.sortKey.slice(10) : undefined;
+    const mark = 'sortKey' in t ? (t.sortKey ?? '') : '';
+    const [array, named] = mark.startsWith('arr-group:')
+      ? splitOnce(mark.slice(10))
+      : [undefined, mark.startsWith('iv-group:') ? mark.slice(9) : undefined];
+    if (named !== undefined && t.type === 'number') {
+      // GROUP BY 2: the select item by its name
+      const name = `"${named.replace(/"/g, '""')}"`;
+      const key =
+        array === 'jsonb'
+          ? `__pg_jsonb_sortkey(${name})`
+          : array
+            ? `__pg_array_key('${array}', ${name})`
+            : `__pg_interval_key(${name})`;
+      out.push({ type: 'group', text: key });
+      continue;
+    }
     // the item: to a comma, a closing parenthesis or a clause word at its own depth
     let depth = 0;
     let end = i;
@@ -109,9 +126,9 @@ export function rewriteIntervalGroups(toks: Tok[]): Tok[] {
         break;
     }
     out.push(
-      { type: 'word', text: array ? '__pg_array_key' : '__pg_interval_key' },
+      { type: 'word', text: array === 'jsonb' ? '__pg_jsonb_sortkey' : array ? '__pg_array_key' : '__pg_interval_key' },
       { type: 'punct', text: '(' },
-      ...(array ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
+      ...(array && array !== 'jsonb' ? [{ type: 'group', text: `'${array}',` } as Tok] : []),
       ...toks.slice(i, end),
       { type: 'punct', text: ')' },
     );
