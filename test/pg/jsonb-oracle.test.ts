@@ -455,4 +455,29 @@ describe('jsonb operators against PostgreSQL 15', function () {
       await same('ROLLBACK');
     }
   });
+
+  it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
+    // (a simple Query's compared literal is bound as a parameter: `data = 1` was false, `data = 'x'`
+    // 22P02 without the DETAIL and position)
+    const failure = (c: PgClient, text: string, queryMode?: 'extended') =>
+      c.query({ text, queryMode, rowMode: 'array' }).then(
+        (r) => `ran: ${JSON.stringify(r.rows)}`,
+        (e: { code?: string; message: string; detail?: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.detail ?? ''} | ${e.hint ?? ''} @${e.position}`,
+      );
+    for (const sql of [
+      'SELECT id FROM docs WHERE data = 1',
+      'SELECT id FROM docs WHERE data <> 2 AND id > 1',
+      "SELECT id FROM docs WHERE data = 'x'",
+      "SELECT id FROM docs WHERE data < 'x'",
+      `SELECT id FROM docs WHERE id = 1 AND data = '{"a" 1}'`,
+      `SELECT id FROM docs WHERE data = '"\\u0000"'`,
+      // (and JSON that is: as before)
+      `SELECT id FROM docs WHERE data = '"red"' AND id = 4`,
+    ])
+      for (const mode of [undefined, 'extended'] as const) {
+        const p = await failure(patina, sql, mode);
+        assert.equal(p, await failure(postgres, sql, mode), `${sql} (${mode ?? 'simple'})`);
+      }
+  });
 });

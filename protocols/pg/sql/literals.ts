@@ -14,6 +14,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { OID } from '../types/oids';
 import { elementKindOf } from '../types/element-kind';
 import { elementOidOf } from '../types/registry';
+import { jsonInputError } from '../types/json-input';
 import { paramValue } from '../types/values';
 import { catalogRelations, hasNoFrom } from './local-statements';
 import { isOp, isPunct, isWord, joinTokens } from './tokens';
@@ -260,6 +261,9 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
       if (!TEXTS.has(type)) return null;
       out.push(v.text);
     } else if (!lifted.assigned[k]) {
+      // compared with jsonb, a number (`doc = 1`: 42883, jsonb = integer) or a string that is no JSON
+      // (`doc = 'x'`: 22P02 with its DETAIL and position) is the statement's error as written
+      if (type === OID.jsonb && (typeof v !== 'string' || jsonInputError(v, true))) return null;
       // an array compared in PostgreSQL's form, as the column keeps it (`tags = '{a, b}'` finds '{a,b}')
       // (and a string compared with an integer or a bytea read as one: `id = 'x'` is 22P02, and
       // `data = '\\x00ff'` the bytes, where SQLite compared the text; PHP's PDO with emulated
