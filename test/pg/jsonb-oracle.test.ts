@@ -480,4 +480,43 @@ describe('jsonb operators against PostgreSQL 15', function () {
         assert.equal(p, await failure(postgres, sql, mode), `${sql} (${mode ?? 'simple'})`);
       }
   });
+
+  it("jsonb BETWEEN bounds compares in jsonb's order (it compared the stored text: 7 was not between '1.5' and '10'); a bound that is a number is PostgreSQL's 42883, one that is no JSON its 22P02", async () => {
+    const outcome = (c: PgClient, text: string, queryMode?: 'extended', values?: unknown[]) =>
+      c.query({ text, values, queryMode, rowMode: 'array' }).then(
+        (r) => `ran: ${JSON.stringify(r.rows)}`,
+        (e: { code?: string; message: string; detail?: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.detail ?? ''} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const both = async (sqls: string[]) => {
+      for (const sql of sqls)
+        for (const mode of [undefined, 'extended'] as const) {
+          const p = await outcome(patina, sql, mode);
+          assert.equal(p, await outcome(postgres, sql, mode), `${sql} (${mode ?? 'simple'})`);
+        }
+    };
+    await same('BEGIN');
+    try {
+      await same(`INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '100'), (102, '7'), (103, '10')`);
+      await both([
+        `SELECT id FROM docs WHERE data BETWEEN '1.5' AND '10' ORDER BY id`,
+        `SELECT id FROM docs WHERE data NOT BETWEEN '1.50' AND '7' ORDER BY id`,
+        `SELECT id, data BETWEEN '"a"' AND '{}' FROM docs ORDER BY id`,
+        `SELECT id FROM docs WHERE data BETWEEN '7'::jsonb AND '100'::jsonb ORDER BY id`,
+      ]);
+      const sql = 'SELECT id FROM docs WHERE data BETWEEN $1 AND $2 ORDER BY id';
+      assert.equal(
+        await outcome(patina, sql, 'extended', ['7', '100']),
+        await outcome(postgres, sql, 'extended', ['7', '100']),
+      );
+    } finally {
+      await same('ROLLBACK');
+    }
+    // (errors outside the block: they end it)
+    await both([
+      'SELECT id FROM docs WHERE data BETWEEN 1 AND 2',
+      `SELECT id FROM docs WHERE data NOT BETWEEN '1' AND 2`,
+      `SELECT id FROM docs WHERE data BETWEEN 'x' AND '2'`,
+    ]);
+  });
 });

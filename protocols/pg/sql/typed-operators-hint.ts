@@ -299,7 +299,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     (jsonbHint && sig.some((x) => x.type === 'op' && /^(?:[<>]=?|=|<>|!=)$/.test(x.text))) ||
     // (min or max of a json or jsonb value: no such function there)
     (jsonbHint && sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
-    // and sorted, in a list, grouped, DISTINCT or in a set operation (a column, or a value of
+    // and sorted, in a list or BETWEEN, grouped, DISTINCT or in a set operation (a column, or a value of
     // jsonb_array_elements and its kin): by jsonb's order and equality too
     ((jsonbHint || sig.some((x) => x.type === 'word' && /^jsonb_/i.test(x.text))) &&
       sig.some((x) => x.type === 'word' && JSONB_KEYED_WORDS.has(x.text.toUpperCase()))) ||
@@ -318,7 +318,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
 }
 
 /** Words that order jsonb values or tell them apart (by __pg_jsonb_sortkey then, not the stored text). */
-const JSONB_KEYED_WORDS = new Set(['ORDER', 'IN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT']);
+const JSONB_KEYED_WORDS = new Set(['ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT']);
 
 /** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */
 const OWN_OPERATORS = new Set(['@', '|/', '||/', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~']);

@@ -1032,6 +1032,22 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const type = typer.type(n.A_Expr.lexpr);
     // intervals between bounds by their length (the mark on BETWEEN, or NOT of NOT BETWEEN)
     if (type === OID.interval) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'iv-in' : 'iv-between');
+    // jsonb between bounds in jsonb's order ('jb-between'; SQLite compared the stored text): a bound
+    // that is a number, text or boolean is 42883 for the comparison it makes (`jsonb >= integer`)
+    else if (type === OID.jsonb && n.A_Expr.kind !== 'AEXPR_IN') {
+      const bounds: Node[] = n.A_Expr.rexpr?.List?.items ?? [];
+      const bad = bounds.findIndex((x) => jsonbBesideOther(type, typedOf(x, typer, declared)));
+      if (bad >= 0) {
+        const not = n.A_Expr.kind === 'AEXPR_NOT_BETWEEN';
+        const op = bad === 0 ? (not ? '<' : '>=') : not ? '>' : '<=';
+        const err = noOperator(type, op, typer.type(bounds[bad]));
+        throw placed(() => err, n.A_Expr.location);
+      }
+      if (bounds.every((x) => untyped(x, declared) || typer.type(x) === OID.jsonb)) {
+        checkJsonbLiterals(bounds);
+        out.set(n.A_Expr.location, 'jb-between');
+      }
+    }
     // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
     else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
     // jsonb in a list holding a number, text or boolean: `jsonb = integer`, no such operator (42883)

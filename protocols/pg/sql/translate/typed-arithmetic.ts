@@ -426,10 +426,12 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
 
 /**
  * `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its
- * length; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
+ * length, of jsonb ('jb-between') by its key in jsonb's order; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
  */
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
-  const between = (t: Tok) => 'arith' in t && (t.arith === 'iv-between' || t.arith === 'numx-between');
+  // (and of jsonb, 'jb-between': each side by __pg_jsonb_sortkey, in jsonb's order)
+  const between = (t: Tok) =>
+    'arith' in t && (t.arith === 'iv-between' || t.arith === 'numx-between' || t.arith === 'jb-between');
   if (!toks.some(between)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -450,12 +452,13 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
     const [low, high] = [joinTokens(toks.slice(b + 1, and)), joinTokens(toks.slice(and + 1, end + 1))];
+    const key = 'arith' in t && t.arith === 'jb-between' ? '__pg_jsonb_sortkey' : '__pg_interval_key';
     out.push({
       type: 'group',
       text:
         'arith' in t && t.arith === 'numx-between'
           ? `${not ? 'NOT ' : ''}(__pg_numeric_cmp(${left}, ${low}) >= 0 AND __pg_numeric_cmp(${left}, ${high}) <= 0)`
-          : `__pg_interval_key(${left}) ${not ? 'NOT ' : ''}BETWEEN __pg_interval_key(${low}) AND __pg_interval_key(${high})`,
+          : `${key}(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key}(${low}) AND ${key}(${high})`,
     });
     i = end;
   }
