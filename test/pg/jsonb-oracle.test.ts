@@ -445,6 +445,9 @@ describe('jsonb operators against PostgreSQL 15', function () {
         'SELECT id FROM docs WHERE data IN (SELECT data FROM docs WHERE id = 101) ORDER BY id',
         'SELECT id FROM docs WHERE data NOT IN (SELECT data FROM docs WHERE id IN (101, 102)) ORDER BY id',
         `SELECT id FROM docs WHERE data IN (SELECT '{"a": 1, "b": [2.0]}'::jsonb) ORDER BY id`,
+        // (= ANY and <> ALL of a subquery are its IN and NOT IN)
+        'SELECT id FROM docs WHERE data = ANY (SELECT data FROM docs WHERE id = 101) ORDER BY id',
+        'SELECT id FROM docs WHERE data <> ALL (SELECT data FROM docs WHERE id IN (101, 102)) ORDER BY id',
         // ORDER BY an alias: in jsonb's order; by the name of an item made text: as that text
         'SELECT id, data AS d FROM docs ORDER BY d, id',
         'SELECT id, data AS "D" FROM docs ORDER BY "D" DESC NULLS LAST, id',

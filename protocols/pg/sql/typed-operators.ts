@@ -1292,6 +1292,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     if (type === OID.interval) out.set(n.SubLink.location, 'iv-in');
     else if (groupedKind(type)) out.set(n.SubLink.location, `arr-in:${groupedKind(type)}`);
   }
+  // jsonb = ANY (SELECT ...) and <> ALL (SELECT ...), an IN and a NOT IN (the mark on the operator)
+  const quantifier = n.SubLink?.operName ? strings(n.SubLink.operName).pop() : undefined;
+  if (
+    ((n.SubLink?.subLinkType === 'ANY_SUBLINK' && quantifier === '=') ||
+      (n.SubLink?.subLinkType === 'ALL_SUBLINK' && quantifier === '<>')) &&
+    typer.type(n.SubLink.testexpr) === OID.jsonb
+  )
+    out.set(n.SubLink.location, 'arr-in:jsonb');
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
     // (these print a boolean with its output function: t and f, where a cast to text says true and false)

@@ -61,6 +61,8 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
             { type: 'word', text: 'IN' },
           ]
         : [{ type: 'word', text: 'IN' }];
+      // (the operator's mark, jsonb's 'arr-in:jsonb', to the IN or NOT: typed-arithmetic.ts keys both sides)
+      if ('arith' in t && t.arith?.startsWith('arr-in:')) op[0] = { ...op[0], arith: t.arith } as Tok;
       toks.splice(i, close - i + 1, ...op, ...repl);
       continue;
     }
