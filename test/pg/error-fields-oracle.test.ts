@@ -438,4 +438,32 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     const sql = "SELECT c.oid > 0 AS ok FROM pg_class c WHERE c.relname = 't'";
     assert.equal(await refused(patina, sql), await refused(postgres, sql));
   });
+
+  it('in a failed transaction block a statement that parses is 25P02 before its analysis (it was its 42703 or 42883), a syntax error still its 42601, simple Query and Parse alike', async () => {
+    const { patina, postgres } = clients();
+    const steps = async (c: PgClient) => {
+      const out: string[] = [];
+      const step = (sql: string, params?: unknown[]) =>
+        c.query(sql, params).then(
+          (r) => out.push(`ok ${r.command}`),
+          (e: { code?: string; message: string }) => out.push(`${e.code} ${e.message}`),
+        );
+      await step('BEGIN');
+      await step('SELECT 1/0');
+      await step('SELECT nosuch FROM t');
+      await step('SELECT nosuch FROM t WHERE id = $1', [1]);
+      await step('SELECT instr(name, $1) FROM t', ['a']);
+      await step('SELEC 1');
+      await step('SELECT 1 FRM t WHERE id = $1', [1]);
+      await step('ROLLBACK');
+      await step('SELECT nosuch FROM t');
+      await step('BEGIN');
+      await step('SELECT 1/0');
+      await step('ROLLBACK', []);
+      return out;
+    };
+    const p = await steps(patina);
+    assert.deepEqual(p, await steps(postgres));
+    assert.equal(p.filter((x) => x.startsWith('25P02')).length, 3);
+  });
 });

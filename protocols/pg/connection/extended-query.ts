@@ -2,6 +2,8 @@
 // them with PREPARE's, session/prepared.ts) and portals (Bind), and what Describe says of either.
 // Execute, Sync and Flush are the connection's (connection.ts); running a portal is run-portal.ts's.
 import type { SqlValue } from '../../../src/engine/values';
+import { analysedInBlock } from '../session/aborted-block';
+import { lexPg } from '../sql/lexer';
 import type { Session } from '../session/session';
 import { PARAM_SCALE, paramScaledSql } from '../sql/json-builders';
 import { pgError } from '../sqlstate';
@@ -41,6 +43,9 @@ export class ExtendedQuery {
   parse(m: Message<'parse'>) {
     const { prepared } = this.#session;
     if (m.name !== '' && prepared.has(m.name)) throw pgError('42P05', `prepared statement "${m.name}" already exists`);
+    // (in a failed block: 25P02 once the statement parses, unless it ends the block)
+    if (this.#session.tx === 'failed')
+      analysedInBlock('failed', lexPg(m.sql), () => prepared.analysed(m.sql, m.paramTypes));
     prepared.add(m.name, m.sql, m.paramTypes, m.sql, false);
     backend.parseComplete(this.#w);
   }

@@ -6,6 +6,7 @@
 // BEGIN block form one implicit transaction, as in PostgreSQL: a failure rolls back the earlier
 // writes of that run; COMMIT or ROLLBACK ends the run, BEGIN turns it into an explicit block.
 import type { Outcome } from '../session/engine';
+import { analysedInBlock } from '../session/aborted-block';
 import type { Session } from '../session/session';
 import type { SqlValue } from '../../../src/engine/values';
 import type { Analyzed } from '../sql/analyzed';
@@ -85,7 +86,7 @@ export class SimpleQuery {
         // a simple query has no parameters (PREPARE's statement has its own)
         const param = tokens.find((t) => t.type === 'param');
         if (param && !isPrepare(tokens)) throw pgError('42P02', `there is no parameter ${param.text}`);
-        const { an, params } = this.#analyze(tokens);
+        const { an, params } = analysedInBlock(session.tx, tokens, () => this.#analyze(tokens));
         if (an.kind === 'copy') {
           if (an.copy!.stmt.direction === 'in')
             return this.#parts.copyIn.start(session, an, (err) =>

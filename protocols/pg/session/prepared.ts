@@ -81,11 +81,17 @@ export class PreparedStatements {
    * A statement analysed (once per text and parameter types) and named: Parse checks the name first
    * (its own order), PREPARE after the analysis, as PostgreSQL's StorePreparedStatement does.
    */
-  add(name: string, sql: string, paramTypes: number[], source: string, fromSql: boolean): Prepared {
-    const analyzer = this.#analyzer;
-    const an = analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
+  /** The analysis of `sql` with its declared parameter types, as Parse makes it (PostgreSQL's error for a parameter it cannot type). */
+  analysed(sql: string, paramTypes: number[]): Analyzed {
+    const an = this.#analyzer.cached(`P${paramTypes.join(',')}\0${sql}`, () => oneStatement(sql), paramTypes);
     const untyped = untypedIn(an, sql, paramTypes);
     if (untyped) throw untyped;
+    return an;
+  }
+
+  add(name: string, sql: string, paramTypes: number[], source: string, fromSql: boolean): Prepared {
+    const analyzer = this.#analyzer;
+    const an = this.analysed(sql, paramTypes);
     if (name !== '' && this.#statements.has(name))
       throw pgError('42P05', `prepared statement "${name}" already exists`);
     const p: Prepared = {
