@@ -1086,4 +1086,41 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT 'a' OPERATOR(pg_catalog.~) 'a', 'a' OPERATOR(pg_catalog.=) 'b', 1 OPERATOR(pg_catalog.+) 2, 1.5 OPERATOR(pg_catalog.*) 2, 'a' OPERATOR(pg_catalog.||) 'b'",
     );
   });
+  it('a string function of a number, date or array, round(x, n) of a double, sum of text: no such function (42883), as there', async () => {
+    /** Both refuse `sql` with the same SQLSTATE, message, HINT and position. */
+    const refusal = async (c: OracleClients['patina'], sql: string) =>
+      c.query(sql).then(
+        () => 'no error',
+        (e: { code?: string; message?: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint} | ${e.position}`,
+      );
+    for (const sql of [
+      'SELECT lower(id) FROM orders',
+      'SELECT upper(placed_at) FROM orders',
+      'SELECT length(amount) FROM orders',
+      'SELECT o.id, substr(o.placed_at::date, 1, 4) FROM orders o',
+      "SELECT replace(customer_id, '1', '2') FROM orders",
+      'SELECT length(ref) FROM orders',
+      'SELECT substring(qty from 1 for 1) FROM line_items',
+      "SELECT lpad(qty, 3, '0') FROM line_items",
+      "SELECT name FROM customers WHERE lower(id) = '1'",
+      'SELECT round(price, 1) FROM line_items',
+      'SELECT round(avg(price), 2) FROM line_items',
+      'SELECT trunc(2.567::float8, 2)',
+      'SELECT sum(note) FROM orders',
+      'SELECT avg(paid) FROM orders',
+      'SELECT sum(placed_at) FROM orders',
+      "SELECT string_agg(qty, ',') FROM line_items",
+      "SELECT length(ARRAY['a', 'b'])",
+      'SELECT upper(true), lower(1.5), length(1)',
+    ]) {
+      const [p, g] = [await refusal(o.patina, sql), await refusal(o.postgres, sql)];
+      assert.match(g, /^42883 /, sql);
+      assert.equal(p, g, sql);
+    }
+    // what they take: text, varchar, a text column made text, a string literal, bytea; round of a numeric
+    await same(
+      "SELECT lower(name), length(email), upper(id::text), length('abc'), length('\\x00ff'::bytea), round(price::numeric, 1), round(12.345, 2) FROM customers, line_items WHERE line = 1 ORDER BY customers.id, order_id",
+    );
+  });
 });

@@ -6,6 +6,7 @@ import { mayHoldJsonArrays, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
 import { sessionZone } from './session-zone';
 import { TEXT_FUNCTIONS } from './text-kinds';
+import { CHECKED_ARGUMENTS } from './function-arguments';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
 import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 
@@ -149,7 +150,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
       return true;
     // round(double) rounds half to even; pg_typeof names the type the tree gives its argument; avg,
     // stddev and variance are exact; array_to_string of dates prints them as their type does; to_hex
-    // of an integer is 32-bit; numeric exp, ln, log, sqrt are exact
+    // of an integer is 32-bit; numeric exp, ln, log, sqrt are exact; a string function of a number is
+    // 42883 (function-arguments.ts)
     if (
       (isWord(t, 'ROUND') ||
         isWord(t, 'PG_TYPEOF') ||
@@ -157,6 +159,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
         isWord(t, 'TO_CHAR') ||
         isWord(t, 'ARRAY_TO_STRING') ||
         isWord(t, 'TO_HEX') ||
+        (t.type === 'word' && CHECKED_ARGUMENTS.has(t.text.toLowerCase())) ||
         (t.type === 'word' && EXACT_LOG_WORDS.has(t.text.toLowerCase())) ||
         (t.type === 'word' && EXACT_STATISTICS.has(t.text.toLowerCase()))) &&
       isPunct(sig[i + 1], '(')

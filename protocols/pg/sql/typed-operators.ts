@@ -36,6 +36,7 @@ import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
 import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
+import { noFunctionFor } from './function-arguments';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -1326,6 +1327,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     for (const [at, kind] of marks ?? []) late.set(at, kind);
     return marks !== null;
   };
+  // a string function of a number, round(double, n), sum of text: no such function (function-arguments.ts)
+  const noFunction = n.FuncCall ? noFunctionFor(n.FuncCall, t) : undefined;
+  if (noFunction) placed(() => noFunction, n.FuncCall.location);
   const bytea = n.FuncCall ? (byteaCallMark(n.FuncCall, t) ?? builderValueMark(n.FuncCall, t, exactValue)) : undefined;
   if (bytea) out.set(n.FuncCall.location, bytea);
   if (n.SelectStmt) {
