@@ -5,6 +5,7 @@
 // %I or %L (they printed nothing) and reads its arguments differently, so the PG front end calls this
 // one as __pg_format (and the catalog's connection as format).
 import { sqlStateError } from '../errors';
+import { QUOTED_KEYWORDS } from './pg-keywords';
 
 const SPEC = /%(?:(\d+)\$)?(-)?(?:(\d+)|\*(?:(\d+)\$)?)?([sIL%]|.?)/gs;
 
@@ -45,13 +46,17 @@ export function pgFormat(fmt: unknown, args: unknown[]): string | null {
   });
 }
 
-/** An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower case and plain. */
+/**
+ * An identifier as PostgreSQL's quote_ident() writes it: bare when it is lower-case letters, digits
+ * and underscores, not starting with a digit, and no keyword but an unreserved one (`select` and
+ * `a$b` are quoted there; they were bare).
+ */
 export function quoteIdent(x: string): string {
-  return /^[a-z_][a-z0-9_$]*$/.test(x) ? x : `"${x.replace(/"/g, '""')}"`;
+  return /^[a-z_][a-z0-9_]*$/.test(x) && !QUOTED_KEYWORDS.has(x) ? x : `"${x.replace(/"/g, '""')}"`;
 }
 
 /** A literal as quote_literal() writes it: E'...' when it holds a backslash (doubled). */
-function quoteLiteral(x: string): string {
+export function quoteLiteral(x: string): string {
   const body = x.replace(/'/g, "''");
   return x.includes('\\') ? `E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
 }

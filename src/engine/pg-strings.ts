@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { pgFormat } from './pg-format';
+import { pgFormat, quoteIdent, quoteLiteral } from './pg-format';
 import { sqlStateError } from '../errors';
 
 // PostgreSQL's string functions that SQLite lacks or spells differently, as ORMs and hand-written
@@ -97,6 +97,13 @@ export function installPgStringFunctions(db: Database.Database): void {
       args.some((a) => a === null) ? null : (f(...args) as never),
     );
   for (const name of ['char_length', 'character_length']) fn(name, (s) => chars(s).length);
+  // quoting as PostgreSQL's: an identifier quoted unless plain and no reserved word, a literal as
+  // E'...' when it holds a backslash (they were the catalog connection's only: 42883 beside a table)
+  fn('quote_ident', (s) => quoteIdent(String(s)));
+  fn('quote_literal', (s) => quoteLiteral(String(s)));
+  db.function('quote_nullable', { deterministic: true }, (s: unknown) =>
+    s === null ? 'NULL' : quoteLiteral(String(s)),
+  );
   // PostgreSQL's format() (SQLite's format is printf): not strict, a NULL argument is formatted
   db.function('__pg_format', { deterministic: true, varargs: true }, (fmt: unknown, ...args: unknown[]) =>
     pgFormat(fmt, args),

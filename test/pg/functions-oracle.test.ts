@@ -1123,4 +1123,14 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT lower(name), length(email), upper(id::text), length('abc'), length('\\x00ff'::bytea), round(price::numeric, 1), round(12.345, 2) FROM customers, line_items WHERE line = 1 ORDER BY customers.id, order_id",
     );
   });
+  it('quote_ident, quote_literal and quote_nullable beside a table, quoting as PostgreSQL does', async () => {
+    // (they were the catalog connection's only: 42883 on a table's rows; a reserved word and `$` were
+    // left bare, a backslash unescaped, a numeric, boolean or timestamp printed as SQLite stores it)
+    await same(
+      'SELECT quote_ident(name), quote_literal(name), quote_nullable(email), quote_literal(amount), quote_nullable(placed_at), quote_literal(paid), quote_nullable(ref) FROM customers JOIN orders ON orders.customer_id = customers.id ORDER BY orders.id',
+    );
+    await same(
+      "SELECT quote_ident('select'), quote_ident('user'), quote_ident('a$b'), quote_ident('name'), quote_ident('Mixed'), quote_literal(E'a\\\\b''c'), quote_literal(1.50), quote_literal(true), quote_nullable(NULL::int), quote_literal('\\x00ff'::bytea), format('%I.%I', 'public', 'order')",
+    );
+  });
 });

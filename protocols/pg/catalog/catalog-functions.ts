@@ -33,7 +33,7 @@ import { NS_PUBLIC } from './table-rows';
 import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
 import { lookup } from '../../../src/lookup';
-import { pgFormat, quoteIdent } from '../../../src/engine/pg-format';
+import { pgFormat } from '../../../src/engine/pg-format';
 import { encodingNamed } from '../../../src/engine/pg-bytea';
 import { privilegeFunctions } from './privileges';
 
@@ -416,9 +416,7 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     return state.databaseBytes();
   });
   fn('pg_size_pretty', (n) => (n === null ? null : sizePretty(num(n))));
-  fn('quote_nullable', (x) => (x === null ? 'NULL' : "'" + String(x).replace(/'/g, "''") + "'"));
-  fn('quote_ident', (x) => (x === null ? null : quoteIdent(String(x))));
-  fn('quote_literal', (x) => (x === null ? null : "'" + String(x).replace(/'/g, "''") + "'"));
+  // (quote_ident, quote_literal and quote_nullable are every connection's: src/engine/pg-strings.ts)
   fn('acldefault', () => null);
   for (const side of ['both', 'leading', 'trailing'] as const)
     fn(`__pg_trim_${side}`, (chars, str) => {

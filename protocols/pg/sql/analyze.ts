@@ -255,6 +255,8 @@ export class Analyzer {
           isWord(out[i], 'CONCAT') ||
           isWord(out[i], 'CONCAT_WS') ||
           isWord(out[i], 'FORMAT') ||
+          isWord(out[i], 'QUOTE_LITERAL') ||
+          isWord(out[i], 'QUOTE_NULLABLE') ||
           isWord(out[i], 'ARRAY_POSITION') ||
           isWord(out[i], 'ARRAY_POSITIONS') ||
           isWord(out[i], 'ARRAY_REPLACE') ||

@@ -72,7 +72,7 @@ function regText(kind: 'regclass' | 'regtype' | 'regnamespace', oid: number): st
 }
 
 /** Functions that make text of each argument. */
-export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format']);
+export const TEXT_FUNCTIONS = new Set(['concat', 'concat_ws', 'format', 'quote_literal', 'quote_nullable']);
 
 /** SQL printing `x` as PostgreSQL makes text of a value of `kind` (textKind's), in the session's zone and styles. */
 export function textOfKind(kind: string, x: string): string {

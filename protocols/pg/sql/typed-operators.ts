@@ -1303,10 +1303,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.SubLink.location, 'arr-in:jsonb');
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
-    // (these print a boolean with its output function: t and f, where a cast to text says true and false)
+    // (these print a boolean with its output function: t and f, where a cast to text says true and
+    // false, as quote_literal's, which casts its value to text: quote_literal(1.50) is '1.50')
+    const cast = /^quote_/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '');
     const kinds = (n.FuncCall.args as Node[]).map((a) => {
       const kind = exactText(a, typer, declared, late) ? null : textKind(typer, a);
-      return kind === 'bool' ? 'boolout' : (kind ?? '-');
+      return kind === 'bool' && !cast ? 'boolout' : (kind ?? '-');
     });
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
   }
