@@ -11,13 +11,15 @@ import {
 } from './dates';
 import { parseDecimal } from './decimal';
 import { lookup } from '../lookup';
+import { intervalToChar } from './interval-to-char';
 
 // to_char(value, format): PostgreSQL's formatting of timestamps, dates and numbers, as reports and
 // BI tools call it (`to_char(created_at, 'YYYY-MM')`, `to_char(total, 'FM999,999.00')`). A value is
 // a timestamp when it is text that reads as one (Patina keeps timestamps as text), else a number.
 // The session time zone is UTC, as everywhere in Patina. Patterns and their padding are PostgreSQL
-// 15's, checked against it in test/pg/to-char-oracle.test.ts; what is not here (intervals, RN,
-// EEEE, V, L, localized TM names) is refused with 0A000 naming it rather than printed differently.
+// 15's, checked against it in test/pg/to-char-oracle.test.ts (an interval's: interval-to-char.ts);
+// what is not here (RN, EEEE, V, L, localized TM names) is refused with 0A000 naming it rather than
+// printed differently.
 
 const MONTHS = [
   'January',
@@ -103,7 +105,7 @@ const LOWER_PATTERNS = DATE_PATTERNS.filter((p) => p === p.toUpperCase() && !['T
 );
 const ALL_DATE_PATTERNS = [...DATE_PATTERNS, ...LOWER_PATTERNS];
 
-interface DatePiece {
+export interface DatePiece {
   pattern: string;
   fm: boolean;
   th: 'TH' | 'th' | null;
@@ -121,7 +123,7 @@ function quoted(fmt: string, i: number): { text: string; end: number } {
 }
 
 /** Splits a date/time format into patterns (with FM/TM prefixes, TH/th suffixes) and literal text. */
-function parseDateFormat(fmt: string): (DatePiece | string)[] {
+export function parseDateFormat(fmt: string): (DatePiece | string)[] {
   const out: (DatePiece | string)[] = [];
   let i = 0;
   while (i < fmt.length) {
@@ -165,7 +167,7 @@ function parseDateFormat(fmt: string): (DatePiece | string)[] {
 }
 
 /** 'st', 'nd', 'rd' or 'th' for the number a text ends with (11th, 12th, 13th). */
-function ordinal(s: string, upper: boolean): string {
+export function ordinal(s: string, upper: boolean): string {
   const last = s.charCodeAt(s.length - 1) - 48;
   const teen = s.length > 1 && s[s.length - 2] === '1';
   const suffix = teen || last < 1 || last > 3 ? 'th' : ['st', 'nd', 'rd'][last - 1];
@@ -175,7 +177,7 @@ function ordinal(s: string, upper: boolean): string {
 const zeros = (n: number, width: number, fm: boolean) => (fm ? String(n) : String(n).padStart(width, '0'));
 
 /** Same case as the pattern: 'MONTH' upper, 'month' lower, 'Month' as written. */
-function cased(pattern: string, word: string): string {
+export function cased(pattern: string, word: string): string {
   if (pattern === pattern.toUpperCase()) return word.toUpperCase();
   if (pattern === pattern.toLowerCase()) return word.toLowerCase();
   return word;
@@ -579,8 +581,9 @@ export function toChar(
   // an infinite date or timestamp (kept as PostgreSQL prints it, lower case): NULL, as PostgreSQL's
   // to_char answers (a numeric's infinity is `Infinity`)
   if (v === 'infinity' || v === '-infinity') return null;
-  if (typeof v === 'string' && /^\s*(@|\d+\s+(day|mon|year|hour|min|sec)|-?\d+:\d{2})/i.test(v))
-    throw sqlStateError('0A000', 'to_char of an interval is not supported; extract its fields with date_part');
+  // an interval as PostgreSQL prints it ('1 day 02:00:00', '-1 mons', '00:00:00'): its fields (interval-to-char.ts)
+  if (typeof v === 'string' && /^\s*(@|[+-]?\d+\s+(day|mon|year|hour|min|sec)|[+-]?\d+:\d{2})/i.test(v))
+    return intervalToChar(v, format);
   if (v instanceof Uint8Array) throw sqlStateError('42883', 'function to_char(bytea, text) does not exist');
   return formatNumberAs(v, format);
 }

@@ -1,6 +1,6 @@
 // to_char on timestamps, dates and numbers: the same statements on Patina and on PostgreSQL 15
 // (through node-postgres, simple and extended protocol), compared by value and column type. What
-// Patina refuses (intervals, RN/EEEE/V/L patterns) is asserted with its SQLSTATE.
+// Patina refuses (RN/EEEE/V/L patterns, an interval's ISO week patterns) is asserted with its SQLSTATE.
 import assert from 'node:assert/strict';
 import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
 
@@ -137,6 +137,44 @@ describe('to_char, to_date and to_timestamp(text, format) against PostgreSQL 15'
     );
   });
 
+  it('formats intervals by their fields as PostgreSQL does (they were 0A000), and refuses a calendar pattern with its 22007', async () => {
+    const INTERVALS = `(VALUES (1, interval '1 day 02:03:04.5'), (2, interval '26 hours 5 minutes'), (3, interval '-1 mon -3 days -04:05:06.25'),
+      (4, interval '1 year 2 months 3 days'), (5, interval '14 mons'), (6, interval '0'), (7, interval '-2 years -7 mons'),
+      (8, interval '123 years 11 months 40 days 100:00:00.000123'), (9, NULL)) v(id, iv)`;
+    for (const f of [
+      'HH24:MI:SS',
+      'HH:MI AM a.m.',
+      'HH12 pm',
+      'MS US FF1 FF3 FF6',
+      'SSSS SSSSS',
+      'YYYY-MM-DD',
+      'DDD WW W Q CC',
+      'RM rm FMRM',
+      'Y,YYY YYY YY Y',
+      'FMHH24 FMMI FMSS FMDD FMMM FMYYYY FMDDD',
+      'DDth HH24TH MMth',
+      '"took "HH24" h "MI" min"',
+      'FX',
+    ])
+      await sameOnBoth(o, `SELECT id, to_char(iv, '${f}') FROM ${INTERVALS} ORDER BY id`);
+    await sameOnBoth(
+      o,
+      "SELECT to_char(at - timestamp '2024-01-01', 'DD HH24:MI:SS'), to_char(at - at, 'HH24:MI:SS'), to_char(interval '90 minutes', $1), to_char(interval '1 day', '') FROM sales ORDER BY id",
+      ['HH24:MI'],
+    );
+    const error = async (c: OracleClients['patina'], sql: string) =>
+      c.query(sql).then(
+        () => 'no error',
+        (e: { code?: string; message?: string; hint?: string }) => `${e.code} ${e.message} | ${e.hint}`,
+      );
+    for (const f of ['Day', 'Mon', 'MONTH', 'TZ', 'OF', 'AD', 'D', 'ID', 'dy']) {
+      const sql = `SELECT to_char(interval '2 days', '${f}')`;
+      const [p, g] = [await error(o.patina, sql), await error(o.postgres, sql)];
+      assert.match(g, /^22007 /, sql);
+      assert.equal(p, g, sql);
+    }
+  });
+
   it('refuses what it cannot format the same way, with the SQLSTATE and what is wrong', async () => {
     const refused = async (sql: string, code: string, words: RegExp) =>
       assert.rejects(o.patina.query(sql), (e: { code?: string; message: string }) => {
@@ -146,7 +184,7 @@ describe('to_char, to_date and to_timestamp(text, format) against PostgreSQL 15'
       });
     await refused(`SELECT to_char(amount, '9.99EEEE') FROM sales`, '0A000', /EEEE is not supported/);
     await refused(`SELECT to_char(qty, 'RN') FROM sales`, '0A000', /RN is not supported/);
-    await refused(`SELECT to_char(interval '2 days', 'DD')`, '0A000', /interval is not supported/);
+    await refused(`SELECT to_char(interval '2 days', 'IW')`, '0A000', /interval: the pattern IW is not supported/);
     await refused(`SELECT to_char(amount, '9.9.9') FROM sales`, '42601', /multiple decimal points/);
     await refused(`SELECT to_char('not a number'::text, '999')`, '22P02', /neither a number nor a timestamp/);
     // and the session is still usable
