@@ -674,4 +674,31 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     assert.deepEqual(p, g);
     assert.deepEqual(g.digits, [true, true, true, true, true, true, true]);
   });
+
+  it('a date compared with a timestamp or timestamptz (=, <, BETWEEN) is that type at midnight (ts = current_date), as there; the texts were compared', async () => {
+    await sameText(`INSERT INTO hist (id, at, ts, d) VALUES (801, '2024-01-02 00:00:00+00', '2024-01-02 00:00:00', '2024-01-02'),
+      (802, '2024-01-01 23:00:00+00', '2024-01-02 00:00:00.5', '2024-01-02'), (803, 'infinity', '-infinity', 'infinity'),
+      (804, '2024-01-02 00:00:00+00', '0044-03-15 00:00 BC', '0044-03-15 BC')`);
+    for (const sql of [
+      'SELECT id, ts = d, ts > d, ts >= d, ts < d, d <= ts, d <> ts, d = ts, at = d, at > d, d < at, d >= at FROM hist WHERE id > 800 ORDER BY id',
+      'SELECT id FROM hist WHERE id > 800 AND ts = d ORDER BY id',
+      "SELECT id FROM hist WHERE id > 800 AND ts <= date '2024-01-02' ORDER BY id",
+      "SELECT id FROM hist WHERE id > 800 AND d = timestamp '2024-01-02' ORDER BY id",
+      "SELECT timestamp '2024-01-02 00:00:00' = date '2024-01-02', date '2024-01-02' < timestamp '2024-01-02 00:00:01', 'today'::timestamp = current_date, now() >= current_date",
+      // BETWEEN: each comparison's date at midnight
+      'SELECT id, ts BETWEEN d AND d, d BETWEEN ts AND ts, ts BETWEEN current_date - 10000 AND d, at BETWEEN d AND current_date, d BETWEEN at AND ts, ts NOT BETWEEN d AND current_date FROM hist WHERE id > 800 ORDER BY id',
+      "SELECT timestamp '2024-01-02 00:00' BETWEEN date '2024-01-01' AND date '2024-01-02', timestamp '2024-01-02 00:00' NOT BETWEEN date '2024-01-01' AND date '2024-01-02'",
+    ])
+      await sameText(sql);
+    // a timestamptz beside a date: the date's midnight in the session's zone
+    await sameText("SET TIME ZONE 'Asia/Tokyo'");
+    await sameText(
+      'SELECT id, at = d, at > d, d <= at, at BETWEEN d AND current_date FROM hist WHERE id > 800 ORDER BY id',
+    );
+    await sameText(
+      "SELECT timestamptz '2024-01-01 15:00+00' = date '2024-01-02', date '2024-01-02' < timestamptz '2024-01-01 16:00+00'",
+    );
+    await sameText('RESET TIME ZONE');
+    await sameText('DELETE FROM hist WHERE id > 800');
+  });
 });

@@ -96,6 +96,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let orderedArray = false;
   let arrays = 0;
   let compared = false;
+  let datedWords = 0; // two date or time operands and a comparison: a date beside a timestamp is one at midnight
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
@@ -215,6 +216,11 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     )
       arrays++;
     compared ||= t.type === 'op' && COMPARISONS.has(t.text);
+    if (
+      t.type === 'word' &&
+      (HINTS.has(t.text.toLowerCase()) || DATETIME_DECL.test(columnType(t.text.toLowerCase()) ?? ''))
+    )
+      datedWords++;
     if (!keyedUse)
       keyedUse =
         compared || KEYED_USE_WORDS.has(upper) || (t.type === 'word' && KEYED_FUNCTIONS.has(t.text.toLowerCase()));
@@ -276,6 +282,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   return (
     (arithmetic && hint) ||
     castToText ||
+    ((compared || sig.some((x) => isWord(x, 'BETWEEN'))) && datedWords >= 2) ||
     (keyedArray && keyedUse) ||
     (arrays >= 2 && compared) ||
     // an array compared with a string literal: the literal read as that array (array-operands.ts)

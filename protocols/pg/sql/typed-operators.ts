@@ -184,6 +184,26 @@ function typedOf(n: Node, typer: Typer, declared: number[]): number {
   return untyped(n, declared) ? 0 : typer.type(n);
 }
 
+/**
+ * `x BETWEEN a AND b` where a date stands beside a timestamp or timestamptz: 'date-between:' and, for
+ * x, a and b, what each is cast to in its comparisons ('-' nothing, 's' timestamp, 'z' timestamptz,
+ * x's two as 'x1x2'); null when no comparison mixes them.
+ */
+function dateBetweenKind(e: Node, typer: Typer, declared: number[]): string | null {
+  const [low, high] = e.rexpr?.List?.items ?? [];
+  if (!low || !high) return null;
+  const [x, a, b] = [e.lexpr, low, high].map((v) => typedOf(v, typer, declared));
+  const code = (from: number, beside: number) =>
+    from === OID.date && INSTANTS.has(beside) ? (beside === OID.timestamp ? 's' : 'z') : '-';
+  const kind = `${code(x, a)}${code(x, b)}:${code(a, x)}:${code(b, x)}`;
+  return /[sz]/.test(kind) ? `date-between:${kind}` : null;
+}
+
+/** Whether one side is a date and the other a timestamp or timestamptz (both typed). */
+function dateBesideInstant(l: number, r: number): boolean {
+  return (l === OID.date && INSTANTS.has(r)) || (r === OID.date && INSTANTS.has(l));
+}
+
 /** Whether one side is jsonb and the other a typed value no jsonb comparison takes (`j = 1`, `j IN (1, 2)`). */
 function jsonbBesideOther(l: number, r: number): boolean {
   return (l === OID.jsonb && NOT_BESIDE_JSONB.has(r)) || (r === OID.jsonb && NOT_BESIDE_JSONB.has(l));
@@ -1049,6 +1069,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(n.A_Expr.location, 'jb-between');
       }
     }
+    // a timestamp between dates (or a date between timestamps): each comparison's date at midnight,
+    // as `x >= a AND x <= b` casts it (translate/typed-arithmetic.ts' dateBetween)
+    else if (n.A_Expr.kind !== 'AEXPR_IN' && dateBetweenKind(n.A_Expr, typer, declared))
+      out.set(n.A_Expr.location, dateBetweenKind(n.A_Expr, typer, declared)!);
     // numeric and boolean arrays in a list by their elements' values ('{1.50}' IN ('{1.5}'))
     else if (n.A_Expr.kind === 'AEXPR_IN' && keyedKind(type)) out.set(n.A_Expr.location, `arr-in:${keyedKind(type)}`);
     // jsonb in a list holding a number, text or boolean: `jsonb = integer`, no such operator (42883)
@@ -1176,6 +1200,16 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     } else if (COMPARISONS.has(op) && comparesIntervals(typer, e.lexpr, e.rexpr, declared)) {
       // intervals compare by their length ('1 day' = '24 hours'), not their text
       out.set(e.location, 'iv-cmp');
+    } else if (
+      COMPARISONS.has(op) &&
+      dateBesideInstant(typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared))
+    ) {
+      // a date beside a timestamp or timestamptz is that type at midnight, as PostgreSQL casts it
+      // (`placed_at = current_date`, `d <= placed_at`); SQLite compared '2024-01-02' with
+      // '2024-01-02 00:00:00' as text: never equal, and later
+      const l = typedOf(e.lexpr, typer, declared);
+      const instant = l === OID.date ? typedOf(e.rexpr, typer, declared) : l;
+      out.set(e.location, `date-cmp:${l === OID.date ? 'l' : 'r'}:${instant === OID.timestamp ? 'ts' : 'tstz'}`);
     } else if (COMPARISONS.has(op)) {
       const lit = e.lexpr.A_Const?.sval ? e.lexpr : e.rexpr.A_Const?.sval ? e.rexpr : null;
       const other = lit === e.lexpr ? e.rexpr : e.lexpr;

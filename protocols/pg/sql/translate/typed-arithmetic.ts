@@ -431,7 +431,11 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
   // (and of jsonb, 'jb-between': each side by __pg_jsonb_sortkey, in jsonb's order)
   const between = (t: Tok) =>
-    'arith' in t && (t.arith === 'iv-between' || t.arith === 'numx-between' || t.arith === 'jb-between');
+    'arith' in t &&
+    (t.arith === 'iv-between' ||
+      t.arith === 'numx-between' ||
+      t.arith === 'jb-between' ||
+      !!t.arith?.startsWith('date-between:'));
   if (!toks.some(between)) return toks;
   const out: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
@@ -458,7 +462,9 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
       text:
         'arith' in t && t.arith === 'numx-between'
           ? `${not ? 'NOT ' : ''}(__pg_numeric_cmp(${left}, ${low}) >= 0 AND __pg_numeric_cmp(${left}, ${high}) <= 0)`
-          : `${key}(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key}(${low}) AND ${key}(${high})`,
+          : 'arith' in t && t.arith?.startsWith('date-between:')
+            ? `${not ? 'NOT ' : ''}${dateBetween(t.arith.slice(13), left, low, high)}`
+            : `${key}(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key}(${low}) AND ${key}(${high})`,
     });
     i = end;
   }
@@ -555,17 +561,50 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                             ? textConcat(t.arith.slice(5), left, right)
                                             : t.arith === 'ord-jsonb'
                                               ? `__pg_jsonb_order(${left}, ${right}) ${t.text} 0`
-                                              : t.arith === 'iv-cmp'
-                                                ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                                : t.arith.startsWith('arr-cmp:')
-                                                  ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                                  : t.arith.startsWith('arr-ord:')
-                                                    ? arrayComparison(t.arith.slice(8), t.text, left, right, 'sortkey')
-                                                    : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
+                                              : t.arith.startsWith('date-cmp:')
+                                                ? dateComparison(t.arith, t.text, left, right)
+                                                : t.arith === 'iv-cmp'
+                                                  ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                                  : t.arith.startsWith('arr-cmp:')
+                                                    ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                                    : t.arith.startsWith('arr-ord:')
+                                                      ? arrayComparison(
+                                                          t.arith.slice(8),
+                                                          t.text,
+                                                          left,
+                                                          right,
+                                                          'sortkey',
+                                                        )
+                                                      : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }
   return out;
+}
+
+/**
+ * A date compared with a timestamp or timestamptz (`date-cmp:l:ts`, the date on the left): the date
+ * as that type at midnight, a timestamptz's in the session's zone, as PostgreSQL's date_cmp_timestamp
+ * casts it (their stored texts are compared then, as two timestamps' are).
+ */
+function dateComparison(kind: string, op: string, left: string, right: string): string {
+  const [, side, type] = kind.split(':');
+  const code = type === 'ts' ? 's' : 'z';
+  return side === 'l' ? `${dateCast(code, left)} ${op} ${right}` : `${left} ${op} ${dateCast(code, right)}`;
+}
+
+/** `x BETWEEN a AND b` of dates beside timestamps ('date-between:' kinds, sql/typed-operators.ts): each comparison's date cast. */
+function dateBetween(kind: string, x: string, low: string, high: string): string {
+  const [xs, a, b] = kind.split(':');
+  return `(${dateCast(xs[0], x)} >= ${dateCast(a, low)} AND ${dateCast(xs[1], x)} <= ${dateCast(b, high)})`;
+}
+
+/** A date as a timestamp ('s') or timestamptz ('z', at midnight in the session's zone), or as it is ('-'). */
+function dateCast(code: string, x: string): string {
+  if (code === 's') return `__pg_timestamp(${x})`;
+  if (code !== 'z') return `(${x})`;
+  const zone = sessionZone();
+  return zone !== null ? `__pg_timestamptz_in(${x}, ${quoteString(zone)})` : `__pg_timestamptz(${x})`;
 }
 
 /** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
