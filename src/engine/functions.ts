@@ -5,6 +5,7 @@ import { installDateFunctions } from './dates';
 import { arrayText, installPgFunctions } from './pg-functions';
 import { sqlStateError } from '../errors';
 import { Lru } from '../lru';
+import { compileRegex, installPgRegexpSearch } from './pg-regexp-search';
 
 /**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
@@ -59,11 +60,11 @@ export function installReadFunctions(db: Database.Database): void {
     const n = args.length >= 5 ? Number(args[4]) : undefined;
     if (start <= 0) throw sqlStateError('22023', `invalid value for parameter "start": ${start}`);
     if (n !== undefined && n < 0) throw sqlStateError('22023', `invalid value for parameter "n": ${n}`);
-    const bad = /[^gi]/.exec(flags);
+    const bad = /[^gic]/.exec(flags);
     if (bad) throw sqlStateError('22023', `invalid regular expression option: "${bad[0]}"`);
     let re: RegExp;
     try {
-      re = new RegExp(pattern, flags.includes('i') ? 'gi' : 'g');
+      re = new RegExp(pattern, flags.lastIndexOf('i') > flags.lastIndexOf('c') ? 'gi' : 'g'); // (c: case again)
     } catch (err) {
       throw sqlStateError('2201B', `invalid regular expression: ${(err as Error).message}`);
     }
@@ -91,23 +92,14 @@ export function installReadFunctions(db: Database.Database): void {
     }
     return out + source.slice(last);
   });
-  const compile = (pattern: unknown, flags: unknown = ''): RegExp => {
-    const f = String(flags ?? '');
-    // (PostgreSQL names the first option it does not know)
-    const bad = /[^gi]/.exec(f);
-    if (bad) throw sqlStateError('22023', `invalid regular expression option: "${bad[0]}"`);
-    try {
-      return new RegExp(String(pattern), [...new Set(f)].join(''));
-    } catch (err) {
-      throw sqlStateError('2201B', `invalid regular expression: ${(err as Error).message}`);
-    }
-  };
+  // regexp_count, regexp_instr, regexp_like, regexp_substr; the pattern compilation they share with these
+  installPgRegexpSearch(db);
   // a match as PostgreSQL's text[]: the groups' texts, or the whole match when the pattern has none
   const matchArray = (m: RegExpMatchArray) => arrayText(m.length > 1 ? m.slice(1).map((x) => x ?? null) : [m[0]]);
   // substring(x FROM 'pattern'): the first group's text, else the whole match; NULL for none
   db.function('__pg_substring_regex', { deterministic: true }, (x: unknown, p: unknown) => {
     if (x === null || p === null) return null;
-    const m = String(x).match(compile(p));
+    const m = String(x).match(compileRegex(p));
     return m ? (m.length > 1 ? (m[1] ?? null) : m[0]) : null;
   });
   // regexp_match(s, p [, flags]): the first match as text[], NULL for none
@@ -115,7 +107,7 @@ export function installReadFunctions(db: Database.Database): void {
     if (args.length < 2 || args.length > 3)
       throw sqlStateError('42883', 'function regexp_match takes 2 or 3 arguments');
     if (args.some((a) => a === null)) return null;
-    const m = String(args[0]).match(compile(args[1], String(args[2] ?? '').replace('g', '')));
+    const m = String(args[0]).match(compileRegex(args[1], String(args[2] ?? '').replace('g', '')));
     return m ? matchArray(m) : null;
   });
   // regexp_split_to_array(s, p [, flags]): the texts between matches; a zero-length match at the start,
@@ -125,7 +117,7 @@ export function installReadFunctions(db: Database.Database): void {
     const out: string[] = [];
     let start = 0;
     let lastEnd = -1;
-    for (const m of s.matchAll(compile(p, `${String(flags ?? '').replace('g', '')}g`))) {
+    for (const m of s.matchAll(compileRegex(p, `${String(flags ?? '').replace('g', '')}g`))) {
       const at = m.index ?? 0;
       if (m[0].length === 0 && (at === 0 || at >= s.length || at === lastEnd)) continue;
       out.push(s.slice(start, at));
@@ -156,7 +148,7 @@ export function installReadFunctions(db: Database.Database): void {
     *rows(str: unknown, p: unknown, flags: unknown) {
       if (str === null || p === null || str === undefined || p === undefined) return;
       const f = flags === undefined || flags === null ? '' : String(flags);
-      const re = compile(p, f.includes('g') ? f : `${f}g`);
+      const re = compileRegex(p, f.includes('g') ? f : `${f}g`);
       for (const m of String(str).matchAll(re)) {
         yield [matchArray(m)];
         if (!f.includes('g')) return;

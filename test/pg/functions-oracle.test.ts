@@ -1133,4 +1133,29 @@ describe('functions and operators, against PostgreSQL 15', function () {
       "SELECT quote_ident('select'), quote_ident('user'), quote_ident('a$b'), quote_ident('name'), quote_ident('Mixed'), quote_literal(E'a\\\\b''c'), quote_literal(1.50), quote_literal(true), quote_nullable(NULL::int), quote_literal('\\x00ff'::bytea), format('%I.%I', 'public', 'order')",
     );
   });
+  it("PostgreSQL 15's regexp_count, regexp_instr, regexp_like and regexp_substr (they were 42883), and the c flag", async () => {
+    for (const sql of [
+      "SELECT regexp_count('abcabc', 'b'), regexp_count('abcabc', 'b', 3), regexp_count('ABCabc', 'b', 1, 'i'), regexp_count('abc', ''), regexp_count('', ''), regexp_count('aaa', 'a*')",
+      "SELECT regexp_like('Abc', 'abc', 'i'), regexp_like('Abc', 'abc'), regexp_like('Abc', '^A'), regexp_like('abc', 'B', 'ic')",
+      "SELECT regexp_instr('abcabc', 'c', 1, 2), regexp_instr('abcabc', 'c'), regexp_instr('abcabc', 'x'), regexp_instr('abcabc', 'bc', 1, 1, 1), regexp_instr('abcabc', 'b(c)', 1, 2, 0, '', 1), regexp_instr('abcabc', 'b(c)', 1, 1, 1, '', 1), regexp_instr('abcabc', 'b(c)', 1, 1, 0, '', 2)",
+      "SELECT regexp_substr('abcabc', 'b.', 1, 2), regexp_substr('abcabc', 'b.'), regexp_substr('abcabc', 'x'), regexp_substr('abcabc', 'b(.)', 1, 1, '', 1), regexp_substr('abcabc', 'b(.)', 1, 1, '', 2), regexp_substr('ABC', 'b', 1, 1, 'i')",
+      "SELECT regexp_instr('héllo wörld', 'ö'), regexp_substr('héllo wörld', 'w.r'), regexp_count('ééé', 'é', 2), regexp_instr('abc', 'c', 10)",
+      "SELECT name, regexp_count(name, '[aeiou]'), regexp_like(name, '^b', 'i'), regexp_substr(name, '[a-z]+'), regexp_instr(name, 'n') FROM customers ORDER BY id",
+      "SELECT id FROM customers WHERE regexp_like(name, 'nn') ORDER BY id",
+      "SELECT regexp_count(NULL, 'a'), regexp_like('a', NULL), regexp_substr('a', 'a', NULL)",
+      "SELECT pg_typeof(regexp_count('a', 'a')), pg_typeof(regexp_instr('a', 'a')), pg_typeof(regexp_like('a','a')), pg_typeof(regexp_substr('a','a'))",
+      "SELECT regexp_match('ABC', 'b', 'ic'), regexp_replace('ABC', 'b', 'x', 'ci'), regexp_matches('aAa', 'a', 'gi')",
+    ])
+      await same(sql);
+    for (const sql of [
+      "SELECT regexp_count('abc', 'b', 0)",
+      "SELECT regexp_count('abc', 'b', 1, 'g')",
+      "SELECT regexp_like('abc', 'b', 'g')",
+      "SELECT regexp_instr('abc', 'b', 1, 0)",
+      "SELECT regexp_instr('abc', 'b', 1, 1, 2)",
+      "SELECT regexp_instr('abc', 'b', 1, 1, 0, '', -1)",
+      "SELECT regexp_substr('abc', 'b', 1, 1, 'z')",
+    ])
+      await sameMessage(sql);
+  });
 });
