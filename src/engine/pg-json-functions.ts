@@ -295,6 +295,20 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     });
   }
   // json_array_length and jsonb_array_length: 22023 of an object or a scalar (SQLite's answered 0)
+  // a json_build_object key that is not a string literal (sql/translate/json-values.ts): its text, as
+  // PostgreSQL makes one of a number (SQLite's json_object refused a number, 42000 `labels must be
+  // TEXT`); NULL is PostgreSQL's 22023, worded as each builder words it
+  db.function('__pg_json_key', { deterministic: true }, (x: unknown, n: unknown, jsonb: unknown) => {
+    if (x === null) {
+      const err = sqlStateError(
+        '22023',
+        Number(jsonb) ? `argument ${Number(n)}: key must not be null` : `argument ${Number(n)} cannot be null`,
+      );
+      if (!Number(jsonb)) (err as { hint?: string }).hint = 'Object keys should be text.';
+      throw err;
+    }
+    return x instanceof Uint8Array ? Buffer.from(x).toString() : String(x);
+  });
   db.function('__pg_json_array_length', { deterministic: true }, (j: unknown) => {
     if (j === null || j === undefined) return null;
     const v = jsonOperand(j);

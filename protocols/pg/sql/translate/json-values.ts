@@ -8,6 +8,7 @@
 // rewriteWholeRows, on the same FROM items: a select item that is such a name, `SELECT t FROM t`,
 // becomes PostgreSQL's record text of its columns.
 import { OID, oidOfDeclType } from '../../types/oids';
+import { pgError } from '../../sqlstate';
 import {
   ARRAY_FLAGS,
   BUILDER_VALUES,
@@ -595,7 +596,14 @@ class JsonRewriter {
       const args = items(toks, i + 2, orderAt < 0 ? close : orderAt);
       // (a bytea, an array or a subquery's row the analysis typed, sql/json-builders.ts: its flag)
       const mark = 'arith' in t && t.arith?.startsWith(JSON_TYPED) ? markFlags(t.arith.slice(JSON_TYPED.length)) : [];
-      const out = args.map((a, k) => (isBuilderValue(which, k) ? this.value(a, i, mark[k]) : a));
+      const out = args.map((a, k) =>
+        isBuilderValue(which, k) ? this.value(a, i, mark[k]) : objectKey(t.text, which, a, k),
+      );
+      if (which === 'odd' && args.length % 2 === 1) {
+        const err = pgError('22023', 'argument list must have even number of elements');
+        err.hint = `The arguments of ${t.text.toLowerCase()}() must consist of alternating keys and values.`;
+        throw err;
+      }
       if (t.text.toLowerCase() === 'array_to_json' && out.length > 0) {
         this.arrayToJson(i, close, args[0], out[0], out[1]);
         continue;
@@ -1250,6 +1258,25 @@ const numeric = (e: Tok[], scale: string): Tok[] => [
   punct(')'),
   punct(')'),
 ];
+
+/**
+ * A json_build_object key (an even argument, `which` 'odd'): a string literal as it is, anything else
+ * its text through __pg_json_key (a number's digits; NULL PostgreSQL's 22023), as SQLite's
+ * json_object takes only text labels (a number was 42000).
+ */
+function objectKey(builder: string, which: string | number, a: Tok[], k: number): Tok[] {
+  if (which !== 'odd' || (a.length === 1 && a[0].type === 'string')) return a;
+  return [
+    word('__pg_json_key'),
+    punct('('),
+    ...a,
+    punct(','),
+    num(k + 1),
+    punct(','),
+    num(/^jsonb/i.test(builder) ? 1 : 0),
+    punct(')'),
+  ];
+}
 
 /** The session's bytea_output, as __pg_json_bytea_array and __pg_json_blob take it. */
 const byteaStyle = () => (styledTextKind('bytea') === 'bytea' ? 'hex' : 'escape');
