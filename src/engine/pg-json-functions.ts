@@ -2,7 +2,7 @@ import { hiddenName } from './sql-text';
 import { valueTable } from './value-twins';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { type Json, byKey, jsonOperand, printJsonb, quote } from './jsonb';
+import { type Json, byKey, jsonOperand, jsonbDeletePath, printJsonb, quote } from './jsonb';
 import { asText as partText, jsonParts } from './pg-json-get';
 
 // PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
@@ -334,6 +334,37 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     if (!(t instanceof Map) && !Array.isArray(t) && keys.length > 0)
       throw sqlStateError('22023', 'cannot set path in scalar');
     return printJsonb(insertPath(t, keys, jsonOperand(value), after !== undefined && Number(after) !== 0));
+  });
+  // jsonb_set_lax(target, path, value [, create_if_missing [, null_value_treatment]]): jsonb_set, but
+  // an SQL NULL value is treated as the fifth argument says (use_json_null by default), as PostgreSQL's
+  db.function('__pg_jsonb_set_lax', { deterministic: true, varargs: true }, (...args: unknown[]) => {
+    const [target, path, value, create = 1, treatment = 'use_json_null'] = args;
+    if (args.length < 3 || args.length > 5)
+      throw sqlStateError('42883', 'function jsonb_set_lax takes 3 to 5 arguments');
+    if (target === null || path === null || create === null) return null;
+    const treatments = '"delete_key", "return_target", "use_json_null", or "raise_exception"';
+    if (treatment === null) throw sqlStateError('22023', `null_value_treatment must be ${treatments}`);
+    const keys = arrayElements(path).map((k) => String(k));
+    const set = (v: Json) => printJsonb(setPath(jsonOperand(target), keys, v, Number(create) !== 0));
+    if (value !== null) return set(jsonOperand(value));
+    switch (String(treatment)) {
+      case 'raise_exception': {
+        const err = sqlStateError('22004', 'JSON value must not be null');
+        Object.assign(err, {
+          detail: 'Exception was raised because null_value_treatment is "raise_exception".',
+          hint: 'To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.',
+        });
+        throw err;
+      }
+      case 'use_json_null':
+        return set(null);
+      case 'delete_key':
+        return printJsonb(jsonbDeletePath(jsonOperand(target), keys));
+      case 'return_target':
+        return printJsonb(jsonOperand(target));
+      default:
+        throw sqlStateError('22023', `null_value_treatment must be ${treatments}`);
+    }
   });
   db.function('__pg_jsonb_set', { deterministic: true, varargs: true }, (...args: unknown[]) => {
     const [target, path, value, create] = args;

@@ -1174,4 +1174,26 @@ describe('functions and operators, against PostgreSQL 15', function () {
     ])
       await sameMessage(sql);
   });
+  it('jsonb_set_lax, with each null_value_treatment (it was 42883)', async () => {
+    for (const sql of [
+      `SELECT jsonb_set_lax('{"a":1,"b":2}', '{a}', NULL), jsonb_set_lax('{"a":1}', '{a}', '5'), jsonb_set_lax('{"a":1}', '{c}', '5', false), jsonb_set_lax('{"a":1,"b":2}', '{a}', NULL, true, 'delete_key'), jsonb_set_lax('{"a":1}', '{a}', NULL, true, 'return_target')`,
+      `SELECT jsonb_set_lax(NULL, '{a}', '1'), jsonb_set_lax('{"a":[1,2]}', '{a,0}', NULL, true, 'delete_key'), jsonb_set_lax('{"a":1}', '{a}', '2', true, 'bogus'), pg_typeof(jsonb_set_lax('{}', '{a}', '1'))`,
+    ])
+      await same(sql);
+    for (const sql of [
+      `SELECT jsonb_set_lax('{"a":1}', '{a}', NULL, true, 'bogus')`,
+      `SELECT jsonb_set_lax('{"a":1}', '{a}', NULL, true, NULL)`,
+      `SELECT jsonb_set_lax('1', '{a}', NULL, true, 'delete_key')`,
+    ])
+      await sameMessage(sql);
+    const raised = async (c: OracleClients['patina']) =>
+      c.query(`SELECT jsonb_set_lax('{"a":1}', '{a}', NULL, true, 'raise_exception')`).then(
+        () => 'no error',
+        (e: { code?: string; message?: string; detail?: string; hint?: string }) =>
+          `${e.code} ${e.message} | ${e.detail} | ${e.hint}`,
+      );
+    const [p, g] = [await raised(o.patina), await raised(o.postgres)];
+    assert.match(g, /^22004 /);
+    assert.equal(p, g);
+  });
 });

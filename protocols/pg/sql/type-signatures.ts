@@ -117,6 +117,7 @@ export const FIXED: Record<string, number> = lookup({
   json_each_text: OID.record,
   jsonb_each_text: OID.record,
   jsonb_set: OID.jsonb,
+  jsonb_set_lax: OID.jsonb,
   jsonb_insert: OID.jsonb,
   jsonb_strip_nulls: OID.jsonb,
   json_strip_nulls: OID.json,

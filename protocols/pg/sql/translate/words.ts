@@ -142,7 +142,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       'extract_path_text',
     ]
       .flatMap((f) => [`json_${f}`, `jsonb_${f}`])
-      .concat(['jsonb_set', 'jsonb_insert', 'jsonb_pretty', 'regexp_matches'])
+      .concat(['jsonb_set', 'jsonb_set_lax', 'jsonb_insert', 'jsonb_pretty', 'regexp_matches'])
       // SQL/JSON path (src/engine/pg-jsonpath-functions.ts)
       .concat([
         'jsonb_path_exists',
