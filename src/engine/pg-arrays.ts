@@ -81,10 +81,16 @@ export function installPgArrayFunctions(db: Database.Database): void {
           .filter((e) => e !== null)
           .join(String(sep)),
   );
-  fn('array_position', (arr, elem) => {
-    if (arr === null || elem === null) return null;
+  // (from the position `start` on when given: array_position('{a,b,a}', 'a', 2) is 3)
+  // (a NULL element finds the first NULL, as IS NOT DISTINCT FROM: array_positions' rule)
+  fn('array_position', (arr, elem, start) => {
+    if (arr === null) return null;
     oneDimension(arr, 'searching for');
-    const at = arrayElements(arr).findIndex((e) => e !== null && String(e) === valueText(elem));
+    const from = startOf(start);
+    const x = elem === null ? null : valueText(elem);
+    const at = arrayElements(arr).findIndex(
+      (e, i) => i >= from && (x === null ? e === null : e !== null && String(e) === x),
+    );
     return at < 0 ? null : at + 1;
   });
   // every place of the element (a NULL one finds the NULLs, as IS NOT DISTINCT FROM): '{1,3}', '{}'
@@ -269,11 +275,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   for (const kind of ['numeric', 'boolean'] as KeyedKind[]) {
     const key = (e: unknown) => elementKey(e, kind);
     const out = (x: unknown) => (x === null || kind !== 'boolean' ? x : key(x));
-    fn(`__pg_array_position_${kind}`, (arr, elem) => {
-      if (arr === null || elem === null) return null;
+    fn(`__pg_array_position_${kind}`, (arr, elem, start) => {
+      if (arr === null) return null;
       oneDimension(arr, 'searching for');
-      const k = key(elem);
-      const at = arrayElements(arr).findIndex((e) => e !== null && key(e) === k);
+      const k = elem === null ? null : key(elem);
+      const from = startOf(start);
+      const at = arrayElements(arr).findIndex(
+        (e, i) => i >= from && (k === null ? e === null : e !== null && key(e) === k),
+      );
       return at < 0 ? null : at + 1;
     });
     fn(`__pg_array_positions_${kind}`, (arr, elem) => {
@@ -526,6 +535,16 @@ function catMulti(a: unknown, b: unknown): string | null {
   else if (db.length === da.length + 1 && same(db.slice(1), da)) out = [ta, ...tb];
   if (out === null) throw sqlStateError('2202E', 'cannot concatenate incompatible arrays');
   return treeText(out, (x) => x);
+}
+
+/**
+ * The index array_position starts its search at: its third argument, a position (0 when none is
+ * given); a NULL one is PostgreSQL's 22004.
+ */
+function startOf(start: unknown): number {
+  if (start === undefined) return 0;
+  if (start === null) throw sqlStateError('22004', 'initial position must not be null');
+  return Math.max(0, Number(start) - 1);
 }
 
 /** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */

@@ -156,6 +156,16 @@ describe('functions and operators, against PostgreSQL 15', function () {
     await same('SELECT $1::int[] @> ARRAY[2], ARRAY[5] <@ $1::int[], ($1::int[])[$2:$3]', [[1, 2, 3], 2, 3]);
   });
 
+  it("array_position's start and a NULL element are PostgreSQL's (the start was ignored, a NULL found nothing)", async () => {
+    for (const sql of [
+      "SELECT array_position(ARRAY['a', 'b', 'a'], 'a', 2), array_position(ARRAY[1, 2], 2, 0), array_position(ARRAY[1, 2], 2, 5)",
+      'SELECT array_position(ARRAY[1.5, 2, 1.50], 1.5, 2), array_position(ARRAY[1.0, 2]::numeric[], 1, 2)',
+      'SELECT array_position(ARRAY[1, NULL, 3], NULL), array_position(ARRAY[NULL, 1, NULL]::int[], NULL, 2), array_position(NULL::int[], 1, NULL)',
+    ])
+      await same(sql);
+    await sameMessage('SELECT array_position(ARRAY[1, 2], 2, NULL)');
+  });
+
   it('array_dims, array_fill, array_positions and trim_array (they were 42883), with their errors', async () => {
     for (const sql of [
       "SELECT array_dims(ARRAY[1, 2]), array_dims(ARRAY[[1, 2, 3], [4, 5, 6]]), array_dims('{}'::int[]), array_dims(NULL::text[])",
