@@ -57,11 +57,12 @@ let declaredParams: readonly number[] | null = null;
 
 /** Runs `fn` with `types` as the declared parameter types the typer reads (synchronous). */
 export function withParamTypes<T>(types: readonly number[], fn: () => T): T {
+  const outer = declaredParams;
   declaredParams = types;
   try {
     return fn();
   } finally {
-    declaredParams = null;
+    declaredParams = outer;
   }
 }
 
@@ -168,8 +169,13 @@ export class Typer {
     if (n.A_Expr) return this.operator(n.A_Expr);
     if (n.FuncCall) return this.func(n.FuncCall);
     if (n.A_ArrayExpr) {
-      // ARRAY[1, 2]: an array of its elements' common type
-      const t = this.common(n.A_ArrayExpr.elements);
+      // ARRAY[1, 2]: an array of its elements' common type; of parameters open (and string literals
+      // and NULLs) only, text[] as PostgreSQL resolves them (`ARRAY[$1, $2]` was a text column)
+      const elements: Node[] = n.A_ArrayExpr.elements ?? [];
+      const open = (x: Node) =>
+        (x?.ParamRef && this.type(x) === 0) || x?.A_Const?.sval !== undefined || x?.A_Const?.isnull;
+      if (elements.some((x) => x?.ParamRef) && elements.every(open)) return OID.textArray;
+      const t = this.common(elements);
       // (of sub-arrays, ARRAY[[1,2],[3,4]]: the sub-arrays' type, one more dimension)
       return t ? (elementOidOf(t) !== undefined ? t : (arrayOidOf(t) ?? 0)) : 0;
     }

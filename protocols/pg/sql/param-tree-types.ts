@@ -9,11 +9,11 @@
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
-import { arrayOidOf } from '../types/registry';
-import { Typer } from './expression-types';
+import { Typer, withParamTypes } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
 import { unknownDateOperand } from './typed-operators';
+import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arrayOperands } from './array-param-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -88,21 +88,34 @@ export function treeParamTypes(sql: string, schema: Schema, n: number, declared:
   const types = Array.from({ length: n }, (_, i) => declared[i] ?? 0);
   const walker = new ParamWalker(schema, types);
   // twice, so that `$1 = $2 AND $2 = a` types both
-  for (let pass = 0; pass < 2; pass++)
+  // (the last pass gives text to what nothing else typed where PostgreSQL does: array_append($1, $2))
+  for (let pass = 0; pass < 2; pass++) {
+    walker.last = pass === 1;
     for (const s of tree.stmts ?? []) walker.walk(s.stmt, new Typer(schema, new Map()));
+  }
   return types;
 }
 
 class ParamWalker {
+  last = false;
+
   constructor(
     readonly schema: Schema,
     readonly types: number[],
   ) {}
 
-  /** The type of an expression: a parameter's as found so far, else the typer's. */
+  /**
+   * The type of an expression: a parameter's as found so far, else the typer's, reading the
+   * parameters found so far (`array_append($1, 1) || $2`: $2 of the call's int4[]).
+   */
   typeOf(typer: Typer, x: Node): number {
     if (x?.ParamRef) return this.types[x.ParamRef.number - 1] ?? 0;
-    return typer.type(x);
+    return withParamTypes(this.types, () => typer.type(x));
+  }
+
+  /** typeOf and assign for the helpers of array-param-types.ts. */
+  sink(typer: Typer): ParamSink {
+    return { typeOf: (x) => this.typeOf(typer, x), assign: (x, oid) => this.assign(x, oid) };
   }
 
   /** Gives `x` the type `oid` when it is a parameter not typed yet. */
@@ -237,8 +250,19 @@ class ParamWalker {
     else if (n.CoalesceExpr) this.together(typer, n.CoalesceExpr.args ?? []);
     else if (n.MinMaxExpr) this.together(typer, n.MinMaxExpr.args ?? []);
     // ARRAY[$1::int, $2]: one element type (of unknown elements only, text: assignValue, the tree's default)
-    else if (n.A_ArrayExpr) this.together(typer, n.A_ArrayExpr.elements ?? []);
-    else if (n.CaseExpr) {
+    else if (n.A_ArrayExpr) {
+      const elements: Node[] = n.A_ArrayExpr.elements ?? [];
+      this.together(typer, elements);
+      // (of unknowns only, text[] as PostgreSQL makes it: its parameters text, where they were left
+      // open and a binary one read as bytes, `ARRAY[$1, $2]` of asyncpg's 'a' printed `\x61`)
+      if (this.last && elements.every((x) => x?.ParamRef || x?.A_Const?.sval !== undefined || x?.A_Const?.isnull))
+        for (const x of elements) this.assign(x, OID.text);
+    }
+    // a[$1], a[$1:$2]: int4 subscripts
+    else if (n.A_Indices) {
+      this.assign(n.A_Indices.lidx, OID.int4);
+      this.assign(n.A_Indices.uidx, OID.int4);
+    } else if (n.CaseExpr) {
       const c = n.CaseExpr;
       const whens: Node[] = (c.args ?? []).map((w: Node) => w.CaseWhen);
       if (c.arg) this.together(typer, [c.arg, ...whens.map((w) => w?.expr)]);
@@ -247,7 +271,9 @@ class ParamWalker {
     } else if (n.FuncCall) {
       const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
       const args: Node[] = n.FuncCall.args ?? [];
-      if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
+      if (arrayFunctionParams(this.sink(typer), fn, args, this.last)) {
+        // (array_append($1, 1) int4[], array_position(a, $1) a's element: array-param-types.ts)
+      } else if (TEXT_ARGUMENT_FUNCTIONS.has(fn)) for (const a of args) this.assign(a, OID.text);
       else if (FLOAT_ARGUMENT_FUNCTIONS.has(fn) && args.length === 1) this.assign(args[0], OID.float8);
       else if (fn === 'round') this.assign(args[0], args.length === 1 ? OID.float8 : OID.numeric);
       // mod(a, b) of one type, as an operator (`mod($1, 3)` is integer's)
@@ -290,6 +316,8 @@ class ParamWalker {
           return;
         }
         if (e.kind === 'AEXPR_OP' && this.operand(typer, op, e.lexpr, e.rexpr)) return;
+        if (e.kind === 'AEXPR_OP' && ARRAY_OPERATORS.has(op) && arrayOperands(this.sink(typer), e.lexpr, e.rexpr))
+          return;
         if (e.kind === 'AEXPR_OP' && !COMPARE.has(op)) return;
         // (a, b) = ($1, $2): field by field
         if (e.lexpr.RowExpr && e.rexpr.RowExpr) {
@@ -306,9 +334,7 @@ class ParamWalker {
       }
       case 'AEXPR_OP_ANY':
       case 'AEXPR_OP_ALL': {
-        const lt = this.typeOf(typer, e.lexpr);
-        if (e.rexpr?.A_ArrayExpr) for (const x of e.rexpr.A_ArrayExpr.elements ?? []) this.assign(x, lt);
-        else this.assign(e.rexpr, TEXT_OPS.has(op) ? OID.textArray : lt ? (arrayOidOf(lt) ?? 0) : 0);
+        anyOperands(this.sink(typer), e.lexpr, e.rexpr, TEXT_OPS.has(op), this.last);
         return;
       }
       case 'AEXPR_IN':
