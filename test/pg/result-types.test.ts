@@ -88,6 +88,21 @@ describe('result types and ORM SQL, against PostgreSQL 15', function () {
     await both('DELETE FROM customers WHERE id >= 10');
   });
 
+  it('regproc, regprocedure and the other reg* casts and to_regproc are typed as there, an OID cast prints the name (they were text, the OID its number)', async () => {
+    for (const [sql, params] of [
+      [
+        "SELECT 'now'::regproc, 'upper(text)'::regprocedure, to_regproc('now'), to_regprocedure('upper(text)'), to_regproc('nosuch')",
+        [],
+      ],
+      ["SELECT oid::regproc, oid::regprocedure FROM pg_proc WHERE proname IN ('upper', 'abs', 'now') ORDER BY 2", []],
+      ['SELECT 1299::regproc, 1299::regprocedure, 0::regproc, $1::regproc', ['now']],
+      ["SELECT 'tester'::regrole, 'english'::regconfig, 'simple'::regdictionary, '||/'::regoper", []],
+    ] as [string, unknown[]][]) {
+      const [p, g] = await both(sql, params);
+      assert.deepEqual(p, g, sql);
+    }
+  });
+
   it('a DEFAULT that is not alone in its value is a syntax error on both', async () => {
     const sql = 'INSERT INTO orders (id, customer_id) VALUES (200, DEFAULT + 1)';
     const errs = await Promise.all(

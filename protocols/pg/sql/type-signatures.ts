@@ -48,6 +48,15 @@ export const TYPE_NAMES: Record<string, number> = lookup({
   regclass: OID.regclass,
   // a schema's OID, printed as its name (types/oids.ts; made text by __pg_regnamespace_text)
   regnamespace: OID.regnamespace,
+  // a function's name as written or its OID's name (catalog/regproc-codecs.ts), its OID in binary
+  regproc: 24,
+  regprocedure: 2202,
+  // the names as written, which Patina keeps as text (in binary too: these types have no codec here)
+  regoper: 2203,
+  regoperator: 2204,
+  regrole: 4096,
+  regconfig: 3734,
+  regdictionary: 3769,
 });
 
 /** Functions whose result type does not depend on their arguments. */
@@ -75,8 +84,8 @@ export const FIXED: Record<string, number> = lookup({
   pg_sleep_until: OID.void,
   pg_stat_clear_snapshot: OID.void,
   pg_stat_force_next_flush: OID.void,
-  to_regproc: OID.text,
-  to_regprocedure: OID.text,
+  to_regproc: 24,
+  to_regprocedure: 2202,
   to_regtype: OID.regtype,
   pg_terminate_backend: OID.bool,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input

@@ -14,6 +14,8 @@ import { type ElementKind, arrayInput, uuidIn } from '../../../../src/engine/pg-
 import { pgError } from '../../sqlstate';
 import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-input';
 import { checkRegprocLiteral } from '../../catalog/builtin-procs';
+// (regproc's and regprocedure's codecs, for the columns these casts make)
+import '../../catalog/regproc-codecs';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
 import { inputStyleArgument } from '../session-styles';
@@ -174,7 +176,10 @@ function castTo(
       if (/^'(?:[^']|'')*'$/.test(x))
         checkRegprocLiteral(x.slice(1, -1).split("''").join("'"), type === 'regprocedure');
       // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
-      return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
+      if (/^'(?:[^']|'')*'$/.test(x)) return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
+      // (an OID column cast, `oid::regproc`: SQLite's no-op + so that the column's declared oid type
+      // does not type the result, which prints as the function's name)
+      return `+(${x})`;
     case 'text':
     case 'varchar':
     case 'character varying':
