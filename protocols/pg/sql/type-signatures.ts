@@ -35,6 +35,8 @@ export const TYPE_NAMES: Record<string, number> = lookup({
   time: OID.time,
   timestamp: OID.timestamp,
   timestamptz: OID.timestamptz,
+  // time with time zone: its text with the offset (types/timetz.ts)
+  timetz: 1266,
   interval: OID.interval,
   json: OID.json,
   jsonb: OID.jsonb,
@@ -306,6 +308,8 @@ export const SQL_VALUE_FUNCTIONS: Record<string, [string, number]> = lookup({
   SVFOP_CURRENT_TIMESTAMP_N: ['current_timestamp', OID.timestamptz],
   SVFOP_LOCALTIMESTAMP: ['localtimestamp', OID.timestamp],
   SVFOP_LOCALTIMESTAMP_N: ['localtimestamp', OID.timestamp],
+  SVFOP_CURRENT_TIME: ['current_time', 1266],
+  SVFOP_CURRENT_TIME_N: ['current_time', 1266],
   SVFOP_LOCALTIME: ['localtime', OID.time],
   SVFOP_LOCALTIME_N: ['localtime', OID.time],
   SVFOP_CURRENT_USER: ['current_user', OID.name],

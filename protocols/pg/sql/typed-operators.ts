@@ -217,6 +217,9 @@ export function noOperator(l: number, op: string, r: number): Error {
   return err;
 }
 
+/** time with time zone's OID (types/timetz.ts). */
+const TIMETZ = 1266;
+
 /**
  * The kind of a date or time operator (a name dates.ts's __pg_date_arith knows), its result type,
  * or null when no operand is a date or time. `unknown` marks an untyped string literal or parameter
@@ -230,6 +233,9 @@ export function dateOperator(
   r: number,
   unknown: 'l' | 'r' | null = null,
 ): { kind: string; oid: number } | null {
+  // (a timetz is its text here, which the date arithmetic does not read: 22007 for its input)
+  if ((l === TIMETZ || r === TIMETZ) && (op === '+' || op === '-'))
+    throw pgError('0A000', 'arithmetic on time with time zone is not supported: cast it to time first');
   if (
     unknown === 'l' ? !DATETIMES.has(r) : unknown === 'r' ? !DATETIMES.has(l) : !DATETIMES.has(l) && !DATETIMES.has(r)
   )

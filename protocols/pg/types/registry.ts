@@ -6,6 +6,7 @@ import { float4Codec, float8Codec } from './float';
 import { boolCodec, int2Codec, int4Codec, int8Codec, oidCodec } from './integer';
 import { numericCodec } from './numeric';
 import { relationNames } from './relation-names';
+import { timetzCodec } from './timetz';
 import {
   bpcharCodec,
   byteaCodec,
@@ -82,6 +83,7 @@ CODECS[2205] = {
     return o === 0 ? '-' : (relationNames().name(o) ?? String(o));
   },
 };
+CODECS[timetzCodec.oid] = timetzCodec;
 CODECS[22] = arrayCodec(22, 'int2vector', int2Codec, true);
 CODECS[30] = arrayCodec(30, 'oidvector', oidCodec, true);
 
