@@ -199,6 +199,12 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       'SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id',
     );
     await same('SELECT array_agg(id > 21 ORDER BY id)::text[] FROM arr WHERE id >= 20');
+    // an ARRAY[...] of booleans or numerics written in the statement: by value too (array_position of
+    // ARRAY[true, false] found no true, array_remove removed nothing)
+    await same(
+      'SELECT array_position(ARRAY[true, false, true], true), array_remove(ARRAY[true, false], true), array_replace(ARRAY[true, false], true, false), array_positions(ARRAY[false, true, false], false)',
+    );
+    await same('SELECT array_position(ARRAY[1.5, 2.50], 2.5), array_remove(ARRAY[1.0, 2], 1)');
     assert.equal(await sameError("SELECT id FROM arr WHERE nums @> '{x}'"), '22P02');
     // a NULL array: ANY and ALL are NULL
     await same('SELECT 1 = ANY (NULL::bigint[]), 1 <> ALL (NULL::bigint[]), 1 < ALL (NULL::bigint[]) IS NULL');

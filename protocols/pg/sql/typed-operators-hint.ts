@@ -202,7 +202,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     if (!keyedArray)
       keyedArray =
         (t.type === 'word' && /^(numeric|bool)\[\]$/.test(columnType(t.text.toLowerCase()) ?? '')) ||
-        (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::'));
+        (isPunct(t, '[') && KEYED_TYPE_WORDS.has(sig[i - 1]?.text.toLowerCase() ?? '') && isOp(sig[i - 2], '::')) ||
+        // (ARRAY[true, false], ARRAY[1.5, 2]: the tree tells its element type)
+        (isPunct(t, '[') && isWord(sig[i - 1], 'ARRAY'));
     // an array of other numbers or of text ordered: by their elements too
     if (!orderedArray) orderedArray = t.type === 'word' && columnType(t.text.toLowerCase()) === 'ordered[]';
     const upper = t.type === 'word' ? t.text.toUpperCase() : '';
