@@ -507,6 +507,19 @@ describe('parameters PostgreSQL types by its operator and function resolution, a
   const same = async (cases: Described[]) =>
     assert.deepEqual(await described(pair.patinaPort, cases), await described(pair.postgresPort, cases));
 
+  it('a parameter beside an array is typed as there; an untyped one subscripted is 42804 (it was read as text)', async () => {
+    await same([
+      {
+        sql: "SELECT (ARRAY[10, 20])[$1] AS x, array_append($2, 3) AS y, array_position($3, 'b') AS z",
+        values: ['2', '{1,2}', '{a,b}'],
+      },
+      { sql: 'SELECT ARRAY[$1, $2] AS a, $3 = ANY(ARRAY[1, 2]) AS b', values: ['x', 'y', '2'] },
+      { sql: 'SELECT $1[1] AS x', values: ['{5,6}'] },
+      { sql: 'SELECT id FROM items WHERE $1[1:2] IS NULL' },
+      { sql: 'SELECT $1[1] AS x', types: [1007], values: ['{5,6}'] },
+    ]);
+  });
+
   it('an untyped parameter beside a date or time takes the operand type the operator resolution picks (they were 42883)', async () => {
     const ts = '2024-01-03 12:00:00+00';
     await same([

@@ -149,11 +149,34 @@ function ambiguousUse(tree: Node, declared: number[]): ParameterError | null {
     x?.A_Const?.sval !== undefined || (x?.ParamRef !== undefined && !declared[x.ParamRef.number - 1]);
   const param = (x: Node) => x?.ParamRef !== undefined && !declared[x.ParamRef.number - 1];
   let found: ParameterError | null = null;
+  // (a parameter's uses, to tell one only ever subscripted, which nothing else types)
+  const uses = new Map<number, number>();
+  const count = (node: Node): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (node.ParamRef) uses.set(node.ParamRef.number, (uses.get(node.ParamRef.number) ?? 0) + 1);
+    for (const value of Object.values(node)) count(value);
+  };
+  count(tree);
+  const subscripted = new Map<number, number>();
   const walk = (node: Node): void => {
     if (found || node === null || typeof node !== 'object') return;
     if (Array.isArray(node)) {
       for (const x of node) walk(x);
       return;
+    }
+    // `$1[1]`: unknown has no subscripts (PostgreSQL's 42804 at the parameter; Patina read it as text)
+    const ind = node.A_Indirection;
+    if (param(ind?.arg) && ind.indirection?.[0]?.A_Indices) {
+      const k = ind.arg.ParamRef.number;
+      subscripted.set(k, (subscripted.get(k) ?? 0) + 1);
+      if (subscripted.get(k) === uses.get(k)) {
+        found = {
+          code: '42804',
+          message: 'cannot subscript type unknown because it does not support subscripting',
+          position: ind.arg.ParamRef.location ?? 0,
+        };
+        return;
+      }
     }
     const e = node.A_Expr;
     const op = e?.name?.[e.name.length - 1]?.String?.sval;

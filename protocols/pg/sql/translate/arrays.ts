@@ -155,6 +155,8 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       !isPunct(toks[i + 1], ']') &&
       i > 0 &&
       (isPunct(toks[i - 1], ')') ||
+        // ($1[1] of a parameter declared an array: a syntax error to SQLite before)
+        toks[i - 1].type === 'param' ||
         ((toks[i - 1].type === 'word' || toks[i - 1].type === 'quoted') && !isWord(toks[i - 1], 'ARRAY')))
     ) {
       let close = closed(toks, i, '[', ']');
