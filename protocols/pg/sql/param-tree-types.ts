@@ -13,6 +13,7 @@ import { Typer, withParamTypes } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
 import { unknownDateOperand } from './typed-operators';
+import { signatureParamTypes } from './signature-params';
 import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arrayOperands } from './array-param-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -53,7 +54,6 @@ const TEXT_ARGUMENT_FUNCTIONS = new Set([
   'reverse',
   'strpos',
   'starts_with',
-  'split_part',
   'replace',
 ]);
 
@@ -287,6 +287,10 @@ class ParamWalker {
           const secs = name === undefined ? i === 6 : name === 'secs';
           this.assign(a.NamedArgExpr?.arg ?? a, secs ? OID.float8 : OID.int4);
         });
+      // and what is left, the type all of pg_proc's signatures of that arity agree on
+      // (signature-params.ts: `round(x, $1)` int4, `left($1, $2)` text and int4)
+      const types = args.some((a) => a?.NamedArgExpr) ? null : signatureParamTypes(fn, args.length);
+      if (types) args.forEach((a, i) => this.assign(a, types[i]));
     }
     for (const k in n) if (k !== 'location') this.walk(n[k], t);
   }
