@@ -261,7 +261,10 @@ export function binaryTextNotUtf8(raw: Buffer, oid: number): Error | null {
  * decode. Text in it is in `charset` when that is not null (22021, 22P05 for bytes it cannot read).
  */
 function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset | null): SqlValue {
-  if (oid === 0) return Buffer.from(raw); // no type given: the bytes the client sent
+  // no type given nor found: the statement described it as text (ParameterDescription), and the
+  // client encoded it so; its bytes kept as they came were stored as a blob (asyncpg's `SELECT $1`
+  // of 'a' read back \x61)
+  if (oid === 0) oid = OID.text;
   raw = binaryFromClient(raw, oid, charset);
   const codec = codecOf(oid);
   if (codec === undefined)
