@@ -14,7 +14,7 @@ import { PG_CAST_ROWS } from '../types/pg-cast-rows';
 import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
-import { firstInScope, topTyper } from './scoped-walk';
+import { firstInStatement } from './scoped-walk';
 import { TYPE_NAMES, typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
 import { firstLocation, tableColumn } from './typed-operators';
@@ -57,16 +57,10 @@ export function mayCast(sig: readonly PgToken[]): boolean {
  * PostgreSQL has no path for. `text` is `tokens` joined by single spaces (the tree's offsets are in it).
  */
 export function checkCastPaths(text: string, tokens: readonly PgToken[], schema: Schema, declared: number[]): void {
-  let tree: Node;
-  try {
-    tree = parseTree(text);
-  } catch {
-    return; // (the parser's refusal is reported where the statement is translated)
-  }
-  const bad = firstInScope(tree.stmts, topTyper(schema), (n, t) => missingCast(n, t, declared));
+  const bad = firstInStatement(text, tokens, schema, (n, t) => missingCast(n, t, declared));
   if (!bad) return;
-  const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
-  throw pgErrorAt('42846', `cannot cast type ${TYPE_DISPLAY[bad.source]} to ${TYPE_DISPLAY[bad.target]}`, at);
+  const { source, target } = bad.found;
+  throw pgErrorAt('42846', `cannot cast type ${TYPE_DISPLAY[source]} to ${TYPE_DISPLAY[target]}`, bad.at);
 }
 
 interface Missing {

@@ -16,7 +16,7 @@ import { declaredColumnType } from './cast-paths';
 import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
 import { parseTree } from './parse';
-import { firstInScope, topTyper } from './scoped-walk';
+import { firstInStatement } from './scoped-walk';
 import { writtenAt } from './type-names';
 import { strings } from './type-signatures';
 
@@ -68,16 +68,9 @@ export function checkForeignFunctions(
   schema: Schema,
   declared: number[],
 ): void {
-  let tree: Node;
-  try {
-    tree = parseTree(text);
-  } catch {
-    return; // (the parser's refusal is reported where the statement is translated)
-  }
-  const bad = firstInScope(tree.stmts, topTyper(schema), (n, t) => foreignCall(n, t, declared));
+  const bad = firstInStatement(text, tokens, schema, (n, t) => foreignCall(n, t, declared));
   if (!bad) return;
-  const at = writtenAt(Buffer.from(text).subarray(0, bad.location).toString().length, tokens);
-  const err = pgErrorAt('42883', `function ${bad.call} does not exist`, at);
+  const err = pgErrorAt('42883', `function ${bad.found.call} does not exist`, bad.at);
   err.hint = 'No function matches the given name and argument types. You might need to add explicit type casts.';
   throw err;
 }

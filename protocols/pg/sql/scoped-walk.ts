@@ -2,8 +2,12 @@
 // FROM items (with its WITH queries), an UPDATE's or DELETE's table and FROM/USING items. The
 // checks that stop at the first node PostgreSQL's parser refuses (cast-paths.ts's casts,
 // foreign-functions.ts's function names) share it.
+import type { Schema } from '../../../src/engine/schema/model';
 import { Typer } from './expression-types';
+import type { PgToken } from './lexer';
+import { parseTree } from './parse';
 import { ctesOf } from './select-types';
+import { writtenAt } from './type-names';
 import { withSources } from './typed-operators';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -68,5 +72,25 @@ export function firstInScope<T>(n: Node, typer: Typer, visit: (n: Node, typer: T
   return visit(n, t);
 }
 
-/** A typer of no sources, for the statement's top. */
-export const topTyper = (schema: Typer['schema']) => new Typer(schema, new Map());
+/**
+ * The first answer of `visit` in a statement (firstInScope from its top) and where it stands in the
+ * statement as written (PostgreSQL's position). `text` is `tokens` joined by single spaces (the
+ * tree's offsets, `location`, are in it); null when nothing answers or the text does not parse (the
+ * parser's refusal is reported where the statement is translated).
+ */
+export function firstInStatement<T extends { location: number }>(
+  text: string,
+  tokens: readonly PgToken[],
+  schema: Schema,
+  visit: (n: Node, typer: Typer) => T | null,
+): { found: T; at: number } | null {
+  let tree: Node;
+  try {
+    tree = parseTree(text);
+  } catch {
+    return null;
+  }
+  const found = firstInScope(tree.stmts, new Typer(schema, new Map()), visit);
+  if (!found) return null;
+  return { found, at: writtenAt(Buffer.from(text).subarray(0, found.location).toString().length, tokens) };
+}
