@@ -28,6 +28,7 @@ import { installPgJsonGet } from './pg-json-get';
 import { installPgJsonNumbers } from './pg-json-numbers';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installJsonPathFunctions } from './pg-jsonpath-functions';
+import { installTextSearchFunctions } from './pg-text-search-functions';
 import { printJsonLayout, VERBATIM_MARK } from './pg-json-layout';
 import { installPgFloatMath, truncAt } from './pg-float-math';
 import { installPgMathFunctions } from './pg-math';
@@ -898,6 +899,7 @@ export function installPgFunctions(db: Database.Database): void {
   installNumericArithmetic(db);
   installPgJsonFunctions(db, (x) => arrayElements(x) ?? []);
   installJsonPathFunctions(db);
+  installTextSearchFunctions(db);
   // a json builder's document with PostgreSQL's spacing (sql/json-layout.ts reads the layout)
   db.function('__pg_json_layout', { deterministic: true }, (doc: unknown, layout: unknown) =>
     doc === null ? null : printJsonLayout(String(doc), String(layout)),

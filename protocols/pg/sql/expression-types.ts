@@ -2,6 +2,7 @@
 // the FROM list's sources (select-types.ts: tables, subqueries, VALUES lists, generate_series),
 // literals, casts, operators (the date and time ones as typed-operators.ts resolves them),
 // functions, CASE and COALESCE. 0 where the tree does not tell.
+import { textSearchResult } from './text-search-operators';
 import { INFORMATION_SCHEMA_TABLES, PG_CATALOG_TABLES } from '../catalog/tables';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
@@ -219,6 +220,9 @@ export class Typer {
     switch (e.kind) {
       case 'AEXPR_OP': {
         if (!e.lexpr && op === '~') return this.type(e.rexpr); // ~x: bitwise NOT, no regex match
+        // tsquery's && and || (and !!), tsvector's ||: of their type (sql/text-search-operators.ts)
+        const ts = textSearchResult(op, e.lexpr ? this.type(e.lexpr) : undefined, this.type(e.rexpr));
+        if (ts) return ts;
         if (BOOL_OPERATORS.has(op)) return OID.bool;
         if (op === '||') {
           // an array's concatenation is that array, jsonb's jsonb; text otherwise

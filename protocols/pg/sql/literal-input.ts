@@ -14,6 +14,7 @@ import type { PgToken } from './lexer';
 import { parseTree } from './parse';
 import { jsonIn } from './translate/casts';
 import { jsonPathText } from '../../../src/engine/pg-jsonpath-functions';
+import { tsQueryText, tsVectorText } from '../../../src/engine/pg-text-search-functions';
 import { typeNameOid } from './type-signatures';
 import { writtenAt } from './type-names';
 
@@ -33,6 +34,8 @@ const INPUTS: Record<number, (text: string) => unknown> = {
   [OID.json]: (t) => jsonIn(t),
   [OID.jsonb]: (t) => jsonIn(t),
   [OID.jsonpath]: (t) => jsonPathText(t),
+  [OID.tsvector]: (t) => tsVectorText(t),
+  [OID.tsquery]: (t) => tsQueryText(t),
 };
 
 /**

@@ -27,6 +27,8 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
         // and arrays of other numbers and of text are ordered by their elements
         else if (ORDERED_ARRAY.test(c.type) && !found.has(c.name.toLowerCase()))
           found.set(c.name.toLowerCase(), 'ordered[]');
+        else if (/^ts(vector|query)\s*$/i.test(c.type) && !found.has(c.name.toLowerCase()))
+          found.set(c.name.toLowerCase(), 'search'); // text search's operators (text-search-operators.ts)
         else if (/interval/i.test(c.type)) found.set(c.name.toLowerCase(), 'interval');
         else if (/date|time/i.test(c.type)) found.set(c.name.toLowerCase(), 'date');
         else if (/^bool/i.test(c.type) && !found.has(c.name.toLowerCase())) found.set(c.name.toLowerCase(), 'bool');

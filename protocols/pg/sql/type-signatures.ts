@@ -41,6 +41,8 @@ export const TYPE_NAMES: Record<string, number> = lookup({
   json: OID.json,
   jsonb: OID.jsonb,
   jsonpath: OID.jsonpath,
+  tsvector: OID.tsvector,
+  tsquery: OID.tsquery,
   uuid: OID.uuid,
   bytea: OID.bytea,
   oid: OID.oid,
@@ -121,6 +123,12 @@ export const FIXED: Record<string, number> = lookup({
   jsonb_path_query_first: OID.jsonb,
   jsonb_path_exists: OID.bool,
   jsonb_path_match: OID.bool,
+  // text search (src/engine/pg-text-search-functions.ts)
+  to_tsvector: OID.tsvector,
+  to_tsquery: OID.tsquery,
+  plainto_tsquery: OID.tsquery,
+  phraseto_tsquery: OID.tsquery,
+  websearch_to_tsquery: OID.tsquery,
   json_object_keys: OID.text,
   // in a select list, each member as a record `(key,value)` (translate/standard-forms.ts)
   json_each: OID.record,

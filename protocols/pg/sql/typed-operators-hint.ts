@@ -5,6 +5,7 @@ import { mayHoldByteaCalls } from './bytea-values';
 import { mayHoldJsonArrays, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
 import { sessionZone } from './session-zone';
+import { mayHoldTextSearch } from './text-search-operators';
 import { TEXT_FUNCTIONS } from './text-kinds';
 import { CHECKED_ARGUMENTS } from './function-arguments';
 import { endsOperand, isOp, isPunct, isWord } from './tokens';
@@ -98,6 +99,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let compared = false;
   let datedWords = 0; // two date or time operands and a comparison: a date beside a timestamp is one at midnight
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
+  if (mayHoldTextSearch(sig, columnType)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
   const writes = sessionZone() !== null && sig.some((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));

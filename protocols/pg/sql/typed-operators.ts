@@ -10,6 +10,7 @@
 // A combination PostgreSQL has no operator for (`timestamp + integer`) is 42883 as there, and a set
 // operation SQLite would group otherwise (`a UNION b INTERSECT c`) 0A000, at analysis, instead of
 // another answer.
+import { textSearchMark } from './text-search-operators';
 import { parseTree } from './parse';
 import type { ColumnDef, Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
@@ -109,7 +110,13 @@ function badUnitType(f: Node, typer: Typer): string | undefined {
 const isInfinityText = (s: string) => /^\s*[+-]?inf(inity)?\s*$/i.test(s);
 
 /** The prefix operators that are SQLite functions (translate/typed-arithmetic.ts calls them). */
-const PREFIX_CALLS: Record<string, string> = lookup({ '@': 'abs', '|/': 'sqrt', '||/': 'cbrt' });
+const PREFIX_CALLS: Record<string, string> = lookup({
+  '@': 'abs',
+  '|/': 'sqrt',
+  '||/': 'cbrt',
+  // tsquery's negation (src/engine/pg-text-search-functions.ts)
+  '!!': '__pg_tsquery_not',
+});
 /**
  * The left operand's type of an integer shift (`a << b`, `a >> b`), 0 when it is none: integers on
  * both sides, or a string literal read as an integer beside one (the count is an integer; a literal
@@ -781,6 +788,22 @@ function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, 
  * Marks what the statement's operators and calls compute, walking its tree; `late` takes the marks
  * of exact parts made text (exactText), which replace the marks the walk sets on those parts after it.
  */
+/** Text search's @@, && or || (sql/text-search-operators.ts): its mark; 42883 where no such operator takes these types. */
+function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
+  const op = strings(e.name).pop() ?? '';
+  if (op !== '@@' && op !== '&&' && op !== '||') return null;
+  const [l, r] = [typer.type(e.lexpr), typer.type(e.rexpr)];
+  // (a NULL is of the other side's type too)
+  const unknown = (x: Node) => untyped(x, declared) || x.A_Const?.isnull === true;
+  const mark = textSearchMark(op, l, unknown(e.lexpr), r, unknown(e.rexpr));
+  if (mark === 'none')
+    throw placed(
+      () => noOperator(typedOf(e.lexpr, typer, declared), op, typedOf(e.rexpr, typer, declared)),
+      e.location,
+    );
+  return mark;
+}
+
 function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[], late: Map<number, string>): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
@@ -1136,6 +1159,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     elementOidOf(typer.type(n.A_Expr.rexpr)) === OID.bytea
   ) {
     out.set(n.A_Expr.location, 'elems:bytea'); // b = ANY (bs): the elements (kept as hex text) as blobs
+  } else if (
+    n.A_Expr?.kind === 'AEXPR_OP' &&
+    n.A_Expr.lexpr &&
+    n.A_Expr.rexpr &&
+    textSearch(n.A_Expr, typer, declared)
+  ) {
+    out.set(n.A_Expr.location, textSearch(n.A_Expr, typer, declared) as string);
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && n.A_Expr.lexpr && n.A_Expr.rexpr) {
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;

@@ -12,10 +12,6 @@ import { lookup } from '../../../src/lookup';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-const JSONB_OPS: Record<string, string> = lookup({
-  '@@': 'text search',
-});
-
 const GROUPING: Record<string, string> = lookup({
   GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
   GROUPING_SET_CUBE: 'GROUP BY CUBE',
@@ -68,11 +64,6 @@ function find(n: Node): string | null {
     const q = n.CommonTableExpr.ctequery;
     if (q?.InsertStmt || q?.UpdateStmt || q?.DeleteStmt)
       return 'a data-modifying statement in WITH|run the INSERT, UPDATE or DELETE on its own, with RETURNING';
-  }
-  if (n.A_Expr) {
-    const op = n.A_Expr.name?.[n.A_Expr.name.length - 1]?.String?.sval;
-    if (op && JSONB_OPS[op])
-      return `the jsonb ${JSONB_OPS[op]} operator ${op}|->, ->>, #>, #>>, #-, @>, <@, ?, ?| and ?& are`;
   }
   if (n.FuncCall?.agg_within_group && !translatedWithinGroup(n.FuncCall)) return 'WITHIN GROUP';
   for (const k of Object.keys(n)) {

@@ -38,6 +38,8 @@ export const OID = {
   void: 2278,
   uuid: 2950,
   jsonb: 3802,
+  tsvector: 3614,
+  tsquery: 3615,
   jsonpath: 4072,
   regnamespace: 4089,
   textArray: 1009,
@@ -79,6 +81,8 @@ export const PG_TYPES: [number, string, number, string][] = [
   [2249, 'record', -1, 'P'],
   [2950, 'uuid', 16, 'U'],
   [3802, 'jsonb', -1, 'U'],
+  [3614, 'tsvector', -1, 'U'],
+  [3615, 'tsquery', -1, 'U'],
   [4072, 'jsonpath', -1, 'U'],
   [4089, 'regnamespace', 4, 'N'],
   [30, 'oidvector', -1, 'A'],
@@ -110,6 +114,8 @@ export const TYPE_DISPLAY: Record<number, string> = {
   1700: 'numeric',
   2950: 'uuid',
   3802: 'jsonb',
+  3614: 'tsvector',
+  3615: 'tsquery',
   4072: 'jsonpath',
   22: 'int2vector',
   24: 'regproc',
@@ -237,6 +243,10 @@ export function oidOfDeclType(decl: string | null | undefined): number {
       return OID.jsonb;
     case 'jsonpath':
       return OID.jsonpath;
+    case 'tsvector':
+      return OID.tsvector;
+    case 'tsquery':
+      return OID.tsquery;
     case 'uuid':
       return OID.uuid;
     case 'interval':

@@ -20,6 +20,7 @@ import {
   varcharCodec,
   xmlCodec,
 } from './text';
+import { tsqueryCodec, tsvectorCodec } from './text-search';
 
 /** Base types and the OIDs of their array types, as pg_type has them. */
 const BASES: [Codec, number, string][] = [
@@ -54,6 +55,8 @@ for (const [c, arrayOid, arrayName] of BASES) {
   CODECS[arrayOid] = arrayCodec(arrayOid, arrayName, c);
 }
 CODECS[unknownCodec.oid] = unknownCodec;
+CODECS[tsvectorCodec.oid] = tsvectorCodec;
+CODECS[tsqueryCodec.oid] = tsqueryCodec;
 // void: what a function that returns nothing returns (pg_advisory_lock, pg_sleep, pg_notify), printed
 // empty, and empty in binary as PostgreSQL's void_send
 CODECS[2278] = {

@@ -43,6 +43,8 @@ export const ACCEPTED_TYPES: readonly string[] = [
   'UUID',
   'NAME',
   'OID',
+  'TSVECTOR',
+  'TSQUERY',
 ];
 
 const ACCEPTED = new Set(ACCEPTED_TYPES);

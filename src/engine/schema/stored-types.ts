@@ -10,7 +10,7 @@ import { type Token, significant, tokenize } from '../sql-text';
 // that. Arrays (`JSON[]`) hold `{...}` text, never a number, and are left as they are.
 
 /** The declared types whose values are text in PostgreSQL but which SQLite gives NUMERIC affinity. */
-const TEXT_VALUED = new Set(['JSON', 'JSONB', 'NAME']);
+const TEXT_VALUED = new Set(['JSON', 'JSONB', 'NAME', 'TSVECTOR', 'TSQUERY']);
 
 /**
  * Whether a column SQLite was given this declared type (pragma_table_info's) is one of TEXT_VALUED

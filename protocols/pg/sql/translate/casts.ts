@@ -35,6 +35,7 @@ import { textOfKind } from '../text-kinds';
 import { lookup } from '../../../../src/lookup';
 import { jsonbText } from '../../../../src/engine/jsonb';
 import { jsonPathText } from '../../../../src/engine/pg-jsonpath-functions';
+import { tsQueryText, tsVectorText } from '../../../../src/engine/pg-text-search-functions';
 
 const TIME_CASTS = new Set(['timestamp', 'timestamptz', 'time', 'timetz']);
 
@@ -58,8 +59,6 @@ const ABSENT_TYPES = new Set([
   'circle',
   'bit',
   'varbit',
-  'tsvector',
-  'tsquery',
   'int4range',
   'int8range',
   'numrange',
@@ -223,6 +222,11 @@ function castTo(
     case 'jsonpath':
       // read and printed as PostgreSQL prints the path ('$.a' is $."a"); a bad one is 42601
       return dateCast(x, '__pg_jsonpath_in', (v) => jsonPathText(String(v)));
+    case 'tsvector':
+      // sorted, merged and printed as PostgreSQL prints it ('b:2 a:1' is 'a':1 'b':2); a bad one is 42601
+      return dateCast(x, '__pg_tsvector_in', (v) => tsVectorText(String(v)));
+    case 'tsquery':
+      return dateCast(x, '__pg_tsquery_in', (v) => tsQueryText(String(v)));
     case 'uuid':
       // checked and printed as PostgreSQL's input does ('x'::uuid passed as it was; an upper-case
       // literal then matched no stored uuid)
@@ -332,6 +336,7 @@ function dateCast(x: string, fn: string, convert: (v: unknown) => string | null)
       // bad JSON or a bad uuid is refused at once, as PostgreSQL reads a typed literal; a bad date is
       // reported by the function when the statement runs
       if (fn === '__pg_json_in' || fn === '__pg_jsonb_in' || fn === '__pg_uuid' || fn === '__pg_jsonpath_in') throw err;
+      if (fn === '__pg_tsvector_in' || fn === '__pg_tsquery_in') throw err;
     }
   }
   // (text read per row in the session's input style, when it is not MDY: '01/02/2024' in DMY,
@@ -474,6 +479,8 @@ const PG_CAST_TYPES = new Set([
   'json',
   'jsonb',
   'jsonpath',
+  'tsvector',
+  'tsquery',
   'uuid',
 ]);
 

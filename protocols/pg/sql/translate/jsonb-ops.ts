@@ -128,10 +128,16 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
           ? JSONB_ELEMENTS[t.text]
           : undefined;
     const text = t.type === 'op' && t.text === '->>' && !kept;
+    // text search's @@ and tsquery's && (sql/text-search-operators.ts marks them)
+    const search = mark?.startsWith('ts@@')
+      ? `__pg_ts_match_${mark.slice(4)}`
+      : mark === 'tsq&&'
+        ? '__pg_tsquery_and'
+        : undefined;
     const fn =
       t.type !== 'op'
         ? undefined
-        : (kept ?? (text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text]));
+        : (search ?? kept ?? (text ? '->>' : ofArrays ? ARRAY_FUNCTIONS[t.text] : JSONB_FUNCTIONS[t.text]));
     if (!fn) {
       out.push(t);
       // jsonb's `x -> k`, SQLite's own: k made a key SQLite cannot read as a path

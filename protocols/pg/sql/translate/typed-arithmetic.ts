@@ -215,7 +215,7 @@ function rewritePrefixCalls(toks: Tok[]): Tok[] {
     }
     const x = operandText(toks.slice(i + 1, end + 1));
     // (PostgreSQL's checks and NaN: src/engine/pg-float-math.ts, as words.ts calls the functions)
-    out.push({ type: 'group', text: `__pg_math_${fn}(${x})` });
+    out.push({ type: 'group', text: `${fn?.startsWith('__pg_') ? fn : `__pg_math_${fn}`}(${x})` });
     i = end;
   }
   return out;
@@ -549,33 +549,35 @@ function sweep(toks: Tok[], ops: string[]): Tok[] {
                                 ? `__pg_mod(${left}, ${right})`
                                 : t.arith === 'num/x'
                                   ? `__pg_numeric_div(${left}, ${right})`
-                                  : t.arith.startsWith('arr||')
-                                    ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
-                                    : t.arith === 'jsonb||'
-                                      ? `__pg_jsonb_concat(${left}, ${right})`
-                                      : t.arith === 'bytea||'
-                                        ? `__pg_bytea_concat(${left}, ${right})`
-                                        : t.arith.startsWith('jsonb-')
-                                          ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
-                                          : t.arith.startsWith('txt||')
-                                            ? textConcat(t.arith.slice(5), left, right)
-                                            : t.arith === 'ord-jsonb'
-                                              ? `__pg_jsonb_order(${left}, ${right}) ${t.text} 0`
-                                              : t.arith.startsWith('date-cmp:')
-                                                ? dateComparison(t.arith, t.text, left, right)
-                                                : t.arith === 'iv-cmp'
-                                                  ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
-                                                  : t.arith.startsWith('arr-cmp:')
-                                                    ? arrayComparison(t.arith.slice(8), t.text, left, right)
-                                                    : t.arith.startsWith('arr-ord:')
-                                                      ? arrayComparison(
-                                                          t.arith.slice(8),
-                                                          t.text,
-                                                          left,
-                                                          right,
-                                                          'sortkey',
-                                                        )
-                                                      : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
+                                  : t.arith === 'tsq||' || t.arith === 'tsv||'
+                                    ? `${t.arith === 'tsq||' ? '__pg_tsquery_or' : '__pg_tsvector_concat'}(${left}, ${right})`
+                                    : t.arith.startsWith('arr||')
+                                      ? `__pg_array_cat('${t.arith.slice(5)}', ${left}, ${right})`
+                                      : t.arith === 'jsonb||'
+                                        ? `__pg_jsonb_concat(${left}, ${right})`
+                                        : t.arith === 'bytea||'
+                                          ? `__pg_bytea_concat(${left}, ${right})`
+                                          : t.arith.startsWith('jsonb-')
+                                            ? `__pg_jsonb_minus('${t.arith.slice(6)}', ${left}, ${right})`
+                                            : t.arith.startsWith('txt||')
+                                              ? textConcat(t.arith.slice(5), left, right)
+                                              : t.arith === 'ord-jsonb'
+                                                ? `__pg_jsonb_order(${left}, ${right}) ${t.text} 0`
+                                                : t.arith.startsWith('date-cmp:')
+                                                  ? dateComparison(t.arith, t.text, left, right)
+                                                  : t.arith === 'iv-cmp'
+                                                    ? `__pg_interval_key(${left}) ${t.text} __pg_interval_key(${right})`
+                                                    : t.arith.startsWith('arr-cmp:')
+                                                      ? arrayComparison(t.arith.slice(8), t.text, left, right)
+                                                      : t.arith.startsWith('arr-ord:')
+                                                        ? arrayComparison(
+                                                            t.arith.slice(8),
+                                                            t.text,
+                                                            left,
+                                                            right,
+                                                            'sortkey',
+                                                          )
+                                                        : `__pg_date_arith(${quoteString(zonedArithmetic(t.arith))}, ${left}, ${right})`,
     });
     i = end;
   }

@@ -43,6 +43,8 @@ const TYPEOF_NAMES: Record<string, string> = lookup({
   json: 'json',
   jsonb: 'jsonb',
   jsonpath: 'jsonpath',
+  tsvector: 'tsvector',
+  tsquery: 'tsquery',
   uuid: 'uuid',
   bytea: 'bytea',
   oid: 'oid',

@@ -151,6 +151,8 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
         'jsonb_path_query_array',
         'jsonb_path_query_first',
       ])
+      // text search (src/engine/pg-text-search-functions.ts)
+      .concat(['to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );

@@ -1,0 +1,80 @@
+// Text search's operators by their operands' types, as PostgreSQL resolves them: @@ of a tsvector
+// and a tsquery (either way round), of text and a tsquery (the text's to_tsvector), of text and
+// text (to_tsvector @@ plainto_tsquery: `body @@ 'cats'`); tsquery's && and || and tsvector's ||.
+// A string literal or an untyped parameter takes the other side's type (two of them are text @@
+// text). The marks are rewritten by translate/jsonb-ops.ts (@@, &&) and translate/typed-arithmetic.ts
+// (||); the values are src/engine/pg-text-search-functions.ts's.
+import { OID } from '../types/oids';
+import type { PgToken } from './lexer';
+
+const TEXTS = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+/** An operand's side: tsvector, tsquery, text, untyped, or anything else. */
+type Side = 'v' | 'q' | 't' | 'u' | 'x';
+const side = (type: number, untyped: boolean): Side =>
+  untyped ? 'u' : type === OID.tsvector ? 'v' : type === OID.tsquery ? 'q' : TEXTS.has(type) ? 't' : 'x';
+
+/**
+ * The mark of a text search operator (`ts@@vq`, `ts@@qv`, `ts@@tq`, `ts@@tt`, `tsq&&`, `tsq||`,
+ * `tsv||`); 'none' where a tsvector or tsquery meets a type no such operator takes (42883); null
+ * where the operator is not text search's (jsonb's @@ and &&, arrays', text's ||).
+ */
+export function textSearchMark(
+  op: string,
+  l: number,
+  lUntyped: boolean,
+  r: number,
+  rUntyped: boolean,
+): string | null | 'none' {
+  const a = side(l, lUntyped);
+  const b = side(r, rUntyped);
+  const ts = a === 'v' || a === 'q' || b === 'v' || b === 'q';
+  if (op === '@@') {
+    const pair = `${a}${b}`;
+    if (pair === 'vq' || pair === 'vu') return 'ts@@vq';
+    if (pair === 'qv' || pair === 'qu' || pair === 'uv') return 'ts@@qv';
+    // (a string literal beside a tsquery is text, as PostgreSQL prefers: 'the cats' @@ q is its to_tsvector)
+    if (pair === 'tq' || pair === 'uq') return 'ts@@tq';
+    if (pair === 'tt' || pair === 'tu' || pair === 'ut' || pair === 'uu') return 'ts@@tt';
+    return ts ? 'none' : null;
+  }
+  if (op === '&&' || op === '||') {
+    const q = (s: Side) => s === 'q' || s === 'u';
+    const v = (s: Side) => s === 'v' || s === 'u';
+    if ((a === 'q' || b === 'q') && q(a) && q(b)) return op === '&&' ? 'tsq&&' : 'tsq||';
+    if (op === '||' && (a === 'v' || b === 'v') && v(a) && v(b)) return 'tsv||';
+    return ts ? 'none' : null;
+  }
+  return null;
+}
+
+/** The type of a text search operator's value (0 when it is none): tsquery's &&, ||, !!; tsvector's ||. */
+export function textSearchResult(op: string, l: number | undefined, r: number): number {
+  if (op === '!!' && l === undefined) return OID.tsquery;
+  if ((op === '&&' || op === '||') && (l === OID.tsquery || r === OID.tsquery)) return OID.tsquery;
+  if (op === '||' && (l === OID.tsvector || r === OID.tsvector)) return OID.tsvector;
+  return 0;
+}
+
+const SEARCH_WORDS = new Set([
+  'tsvector',
+  'tsquery',
+  'to_tsvector',
+  'to_tsquery',
+  'plainto_tsquery',
+  'phraseto_tsquery',
+  'websearch_to_tsquery',
+]);
+
+/** Whether the statement may hold one of these operators (sql/typed-operators-hint.ts): @@ or !!, or && or || beside text search's words or columns. */
+export function mayHoldTextSearch(sig: PgToken[], columnType: (column: string) => string | null): boolean {
+  let words = false;
+  let ops = false;
+  for (const t of sig) {
+    if (t.type === 'op' && (t.text === '@@' || t.text === '!!')) return true;
+    if (t.type === 'op' && (t.text === '&&' || t.text === '||')) ops = true;
+    if (t.type === 'word' && (SEARCH_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'search'))
+      words = true;
+  }
+  return words && ops;
+}
