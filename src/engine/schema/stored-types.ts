@@ -1,7 +1,8 @@
 import { type Token, significant, tokenize } from '../sql-text';
 
 // SQLite reads a declared type for its affinity only, and JSON, JSONB and NAME name none of its
-// words (INT, CHAR/CLOB/TEXT, BLOB, REAL/FLOA/DOUB), so they get NUMERIC affinity: a value that
+// words (INT, CHAR/CLOB/TEXT, BLOB, REAL/FLOA/DOUB), so they get NUMERIC affinity (and so do TSVECTOR
+// and TSQUERY, whose text '1' would become the number 1): a value that
 // reads as a number is stored as one. A json document `1.50` became the REAL 1.5,
 // `12345678901234567890` lost digits, a name `007` became 7, where PostgreSQL keeps the text (json
 // and name as written, jsonb with numeric's digits). So a schema file's column of such a type is
