@@ -14,6 +14,8 @@ import {
   websearchToTsQuery,
 } from './text-search/configs';
 import { tsMatch } from './text-search/match';
+import { DEFAULT_WEIGHTS, tsRank } from './text-search/rank';
+import { sqlStateError } from '../errors';
 import { type TsQuery, parseQuery, printTsQuery } from './text-search/tsquery';
 import { MAX_POS, type TsVector, normaliseLexemes, parseTsVector, posOf, printTsVector } from './text-search/tsvector';
 
@@ -48,6 +50,25 @@ function concatVectors(a: TsVector, b: TsVector): TsVector {
   }));
   return normaliseLexemes([...a, ...shifted]);
 }
+
+/** ts_rank's weights argument, a real[] ('{0.1, 0.2, 0.4, 1.0}'), as getWeights checks it. */
+function weightsOf(v: unknown): number[] {
+  const items = text(v)
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .map((x) => x.trim());
+  if (/^\{.*[{}]/.test(text(v).slice(1, -1))) throw sqlStateError('2202E', 'array of weight must be one-dimensional');
+  if (items.length < 4 || items[0] === '') throw sqlStateError('2202E', 'array of weight is too short');
+  if (items.some((x) => /^null$/i.test(x))) throw sqlStateError('22004', 'array of weight must not contain nulls');
+  return items.slice(0, 4).map((x, k) => {
+    const n = Math.fround(Number(x));
+    const w = n >= 0 ? n : DEFAULT_WEIGHTS[k];
+    if (w > 1.0) throw sqlStateError('22023', 'weight out of range');
+    return w;
+  });
+}
+
+const WEIGHT_CODES: Record<string, number> = { a: 3, b: 2, c: 1, d: 0 };
 
 export function installTextSearchFunctions(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
@@ -85,6 +106,39 @@ export function installTextSearchFunctions(db: Database.Database): void {
   fn('__pg_tsquery_not', (a) => {
     const q = readTsQuery(a);
     return printTsQuery(q ? { t: 'not', arg: q } : null);
+  });
+  // ts_rank([weights,] vector, query [, normalization]): a real
+  fn('__pg_ts_rank', (...args) => {
+    const weighted = args.length === 4 || (args.length === 3 && /^\s*\{/.test(text(args[0])));
+    const [w, v, q, m] = weighted ? [weightsOf(args[0]), ...args.slice(1)] : [DEFAULT_WEIGHTS, ...args];
+    return tsRank(w as number[], readTsVector(v), readTsQuery(q), m === undefined ? 0 : Number(m));
+  });
+  // length (its lexemes), strip (no positions), setweight (every position's weight), numnode (items)
+  fn('__pg_tsvector_length', (v) => readTsVector(v).length);
+  fn('__pg_strip', (v) => printTsVector(readTsVector(v).map((l) => ({ word: l.word, pos: [] }))));
+  fn('__pg_setweight', (v, w, lexemes) => {
+    if (lexemes !== undefined)
+      throw sqlStateError(
+        '0A000',
+        "setweight's third argument (the lexemes to weigh) is not supported: Patina weighs them all",
+      );
+    const code = WEIGHT_CODES[text(w).toLowerCase()];
+    // (PostgreSQL's internal error names the "char" by its code)
+    if (code === undefined) throw sqlStateError('XX000', `unrecognized weight: ${Buffer.from(text(w))[0] ?? 0}`);
+    return printTsVector(
+      readTsVector(v).map((l) => ({ word: l.word, pos: l.pos.map((p) => (code << 14) | posOf(p)) })),
+    );
+  });
+  fn('__pg_numnode', (q) => {
+    const count = (n: TsQuery): number =>
+      n === null
+        ? 0
+        : n.t === 'val' || n.t === 'stop'
+          ? 1
+          : n.t === 'not'
+            ? 1 + count(n.arg)
+            : 1 + count(n.l) + count(n.r);
+    return count(readTsQuery(q));
   });
   fn('__pg_tsvector_concat', (a, b) => printTsVector(concatVectors(readTsVector(a), readTsVector(b))));
 }

@@ -168,7 +168,26 @@ describe('text search against PostgreSQL 15', function () {
       await sameOutcome(sql);
   });
 
-  it('the configurations PostgreSQL ships but Patina has not are 0A000 naming them', async () => {
+  it('ts_rank (weights, normalisation), length, strip, setweight, numnode; a query function in FROM', async () => {
+    for (const sql of [
+      `SELECT ts_rank(to_tsvector('english', 'The quick brown fox jumps over the lazy dog'), to_tsquery('english', 'fox & dog'))`,
+      `SELECT ts_rank(to_tsvector('english', 'The quick brown fox jumps over the lazy dog'), to_tsquery('english', 'fox | dog | cat'))`,
+      `SELECT ts_rank(to_tsvector('english', 'a fox and a fox and a fox'), to_tsquery('english', 'fox'), 1), ts_rank(to_tsvector('fox jumps'), to_tsquery('fox <-> jump'), 2)`,
+      `SELECT ts_rank(setweight(to_tsvector('english', 'Fox title'), 'A') || to_tsvector('english', 'The quick brown fox'), plainto_tsquery('english', 'fox title'), 4|8|16|32)`,
+      `SELECT ts_rank('{0.1, 0.2, 0.4, 1.0}', 'a:1A b:3B c:5'::tsvector, 'a & c'), ts_rank('{1, 1, 1, 1}', 'a:1A b:3B c:5'::tsvector, 'a | c', 32), ts_rank('{-1, 0.5, 0.4, 1.0}', 'a b'::tsvector, 'a & b')`,
+      `SELECT ts_rank('super:1 superb:2 x:5'::tsvector, 'super:* & x'), ts_rank('a:1,2,3,4 b:9'::tsvector, 'a & b & !c'), ts_rank(''::tsvector, 'a'), ts_rank('a'::tsvector, ''::tsquery)`,
+      `SELECT ts_rank('{0.1, 0.2}', 'a'::tsvector, 'a')`,
+      `SELECT ts_rank('{0.1, 0.2, 0.4, 2}', 'a'::tsvector, 'a')`,
+      `SELECT length('a b'::tsvector), length(to_tsvector('the fat cats')), length('abc'), length(vec) FROM docs ORDER BY id`,
+      `SELECT strip('a:1 b:2'::tsvector), setweight('a:1 b:2C'::tsvector, 'A'), setweight(to_tsvector('fat cats'), 'b'), numnode('a & !(b | c)'::tsquery), numnode(''::tsquery)`,
+      `SELECT setweight('a:1'::tsvector, 'x')`,
+      `SELECT id, ts_rank(to_tsvector(body), q) AS rank FROM docs, to_tsquery('fox | rat') q WHERE to_tsvector(body) @@ q ORDER BY rank DESC, id`,
+      `SELECT id, ts_rank(vec, plainto_tsquery('english', 'lazy fox')) FROM docs ORDER BY 2 DESC, id`,
+    ])
+      await sameOutcome(sql);
+  });
+
+  it('the configurations PostgreSQL ships and functions Patina has not are 0A000 naming them', async () => {
     // (PostgreSQL has french; Patina has simple and english)
     await o.postgres.query(`SELECT to_tsvector('french', 'les chats')`);
     await assert.rejects(
@@ -179,5 +198,22 @@ describe('text search against PostgreSQL 15', function () {
         return true;
       },
     );
+    // and so are the functions and forms it has not (where it would answer otherwise)
+    for (const [sql, words] of [
+      [
+        `SELECT ts_headline('english', 'The fat cat', to_tsquery('cat'))`,
+        /the text search function ts_headline is not supported/,
+      ],
+      [`SELECT to_tsvector('{"a": "fat cats"}'::jsonb)`, /to_tsvector of json or jsonb is not supported/],
+      [`SELECT 'a & b'::tsquery @> 'a'`, /tsquery's @> is not supported/],
+      [`SELECT setweight('a:1 b:2'::tsvector, 'A', '{a}')`, /setweight's third argument .* is not supported/],
+    ] as const) {
+      await o.postgres.query(sql);
+      await assert.rejects(o.patina.query(sql), (e: { code: string; message: string }) => {
+        assert.equal(e.code, '0A000', sql);
+        assert.match(e.message, words, sql);
+        return true;
+      });
+    }
   });
 });

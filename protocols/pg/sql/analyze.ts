@@ -225,7 +225,8 @@ export class Analyzer {
             kind === 'num-pow' ||
             kind?.startsWith('numx-pow') ||
             kind === 'numx-abs' ||
-            kind.startsWith('numx-fn:')) &&
+            kind.startsWith('numx-fn:') ||
+            kind.startsWith('call:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&

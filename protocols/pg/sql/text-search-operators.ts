@@ -9,10 +9,20 @@ import type { PgToken } from './lexer';
 
 const TEXTS = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
 
-/** An operand's side: tsvector, tsquery, text, untyped, or anything else. */
-type Side = 'v' | 'q' | 't' | 'u' | 'x';
+/** An operand's side: tsvector, tsquery, text, untyped, of a type the analysis does not know, or anything else. */
+type Side = 'v' | 'q' | 't' | 'u' | '?' | 'x';
 const side = (type: number, untyped: boolean): Side =>
-  untyped ? 'u' : type === OID.tsvector ? 'v' : type === OID.tsquery ? 'q' : TEXTS.has(type) ? 't' : 'x';
+  untyped
+    ? 'u'
+    : type === OID.tsvector
+      ? 'v'
+      : type === OID.tsquery
+        ? 'q'
+        : TEXTS.has(type)
+          ? 't'
+          : type === 0
+            ? '?'
+            : 'x';
 
 /**
  * The mark of a text search operator (`ts@@vq`, `ts@@qv`, `ts@@tq`, `ts@@tt`, `tsq&&`, `tsq||`,
@@ -26,9 +36,12 @@ export function textSearchMark(
   r: number,
   rUntyped: boolean,
 ): string | null | 'none' {
-  const a = side(l, lUntyped);
-  const b = side(r, rUntyped);
+  let a = side(l, lUntyped);
+  let b = side(r, rUntyped);
   const ts = a === 'v' || a === 'q' || b === 'v' || b === 'q';
+  // (a side the analysis cannot type, a FROM function's alias `q`, is taken as the other side's partner)
+  if (a === '?' && (ts || b === 't')) a = 'u';
+  if (b === '?' && (ts || a === 't')) b = 'u';
   if (op === '@@') {
     const pair = `${a}${b}`;
     if (pair === 'vq' || pair === 'vu') return 'ts@@vq';
@@ -66,15 +79,16 @@ const SEARCH_WORDS = new Set([
   'websearch_to_tsquery',
 ]);
 
-/** Whether the statement may hold one of these operators (sql/typed-operators-hint.ts): @@ or !!, or && or || beside text search's words or columns. */
+/** Whether the statement may hold text search (sql/typed-operators-hint.ts): @@, !!, its types or functions, or &&, || or length beside a tsvector or tsquery column. */
 export function mayHoldTextSearch(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let words = false;
   let ops = false;
   for (const t of sig) {
     if (t.type === 'op' && (t.text === '@@' || t.text === '!!')) return true;
     if (t.type === 'op' && (t.text === '&&' || t.text === '||')) ops = true;
-    if (t.type === 'word' && (SEARCH_WORDS.has(t.text.toLowerCase()) || columnType(t.text.toLowerCase()) === 'search'))
-      words = true;
+    if (t.type === 'word' && t.text.toLowerCase() === 'length') ops = true; // (of a tsvector: its lexemes)
+    if (SEARCH_WORDS.has(t.type === 'word' ? t.text.toLowerCase() : '')) return true;
+    if (t.type === 'word' && columnType(t.text.toLowerCase()) === 'search') words = true;
   }
   return words && ops;
 }

@@ -129,6 +129,10 @@ export const FIXED: Record<string, number> = lookup({
   plainto_tsquery: OID.tsquery,
   phraseto_tsquery: OID.tsquery,
   websearch_to_tsquery: OID.tsquery,
+  ts_rank: OID.float4,
+  strip: OID.tsvector,
+  setweight: OID.tsvector,
+  numnode: OID.int4,
   json_object_keys: OID.text,
   // in a select list, each member as a record `(key,value)` (translate/standard-forms.ts)
   json_each: OID.record,
@@ -410,6 +414,8 @@ export const SCALAR_IN_FROM = new Set([
   'ascii', 'chr', 'to_date', 'to_number', 'date_part', 'make_interval', 'floor', 'ceil', 'ceiling', 'trunc',
   'sign', 'exp', 'ln', 'log', 'log10', 'mod', 'pi', 'greatest', 'least', 'nullif', 'encode', 'decode',
   'to_json', 'to_jsonb', 'array_length', 'cardinality', 'array_to_string', 'localtimestamp', 'timeofday',
+  // text search's (`FROM docs, to_tsquery('fox') q WHERE vec @@ q`)
+  'to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery',
 ]); // biome-ignore format: a word list
 
 /** Operators whose result is a boolean: comparisons, pattern matches, containment, key tests, overlap. */

@@ -791,8 +791,13 @@ function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, 
 /** Text search's @@, && or || (sql/text-search-operators.ts): its mark; 42883 where no such operator takes these types. */
 function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
   const op = strings(e.name).pop() ?? '';
-  if (op !== '@@' && op !== '&&' && op !== '||') return null;
   const [l, r] = [typer.type(e.lexpr), typer.type(e.rexpr)];
+  if ((op === '@>' || op === '<@') && (l === OID.tsquery || r === OID.tsquery))
+    throw placed(
+      () => pgError('0A000', `tsquery's ${op} is not supported: Patina has @@, &&, || and !! of tsquery`),
+      e.location,
+    );
+  if (op !== '@@' && op !== '&&' && op !== '||') return null;
   // (a NULL is of the other side's type too)
   const unknown = (x: Node) => untyped(x, declared) || x.A_Const?.isnull === true;
   const mark = textSearchMark(op, l, unknown(e.lexpr), r, unknown(e.rexpr));
@@ -1371,6 +1376,23 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.SubLink.testexpr) === OID.jsonb
   )
     out.set(n.SubLink.location, 'arr-in:jsonb');
+  // to_tsvector of json or jsonb indexes its strings only, which Patina does not (it would read the document's text)
+  if (
+    n.FuncCall?.args?.length &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_tsvector' &&
+    (typer.type(n.FuncCall.args.at(-1)) === OID.json || typer.type(n.FuncCall.args.at(-1)) === OID.jsonb)
+  )
+    throw placed(
+      () => pgError('0A000', 'to_tsvector of json or jsonb is not supported: pass the text of its strings'),
+      n.FuncCall.location,
+    );
+  // length(tsvector) counts its lexemes (translate/text-search-calls.ts); SQLite's counted its text
+  if (
+    n.FuncCall?.args?.length === 1 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'length' &&
+    typer.type(n.FuncCall.args[0]) === OID.tsvector
+  )
+    out.set(n.FuncCall.location, 'call:__pg_tsvector_length');
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
     // (these print a boolean with its output function: t and f, where a cast to text says true and

@@ -12,6 +12,13 @@ import { lookup } from '../../../src/lookup';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
+/** Text search's functions Patina has not (src/engine/text-search/ has the rest). */
+const TEXT_SEARCH_MISSING = new Set(
+  'ts_headline ts_rank_cd querytree ts_rewrite tsquery_phrase ts_stat ts_debug ts_lexize ts_parse ts_token_type array_to_tsvector tsvector_to_array ts_delete ts_filter get_current_ts_config json_to_tsvector jsonb_to_tsvector'.split(
+    ' ',
+  ),
+);
+
 const GROUPING: Record<string, string> = lookup({
   GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
   GROUPING_SET_CUBE: 'GROUP BY CUBE',
@@ -49,6 +56,9 @@ function find(n: Node): string | null {
   if (n.FuncCall?.funcname?.at(-1)?.String?.sval === 'pg_export_snapshot')
     return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";
   if (n.RangeTableSample) return 'TABLESAMPLE';
+  const fn = n.FuncCall?.funcname?.at(-1)?.String?.sval;
+  if (fn && TEXT_SEARCH_MISSING.has(fn))
+    return `the text search function ${fn}|Patina has to_tsvector, the to_tsquery functions, @@, ts_rank, setweight, strip, numnode and length`;
   if (n.RangeFunction?.ordinality) {
     // (ordinality.ts translates it for one call of the set-returning functions it names)
     const calls = (n.RangeFunction.functions ?? []).map((f: Node) => (f.List?.items ?? f)[0]?.FuncCall);

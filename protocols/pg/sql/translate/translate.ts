@@ -46,6 +46,7 @@ import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
+import { rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
@@ -84,7 +85,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
             rewriteOrdinality(
               rewriteTableOids(
                 rewriteRowsFrom(
-                  tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                  rewriteMarkedCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
                   hasColumn,
                 ),
                 ctx,

@@ -153,6 +153,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       ])
       // text search (src/engine/pg-text-search-functions.ts)
       .concat(['to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery'])
+      .concat(['ts_rank', 'strip', 'setweight', 'numnode'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
