@@ -6,6 +6,7 @@
 // CASE's or COALESCE's other branches. Clients such as asyncpg encode each argument by the type
 // ParameterDescription names, so a parameter left `text` made `d BETWEEN $1 AND $2` refuse a datetime.
 // 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say.
+import { textSearchOperandType } from './text-search-operators';
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
@@ -176,6 +177,12 @@ class ParamWalker {
       if (type === undefined) return false;
       // (the key operators take their key on the right only)
       if (other === r || type === OID.jsonb) this.assign(other, type);
+      return true;
+    }
+    // beside a tsvector or tsquery: `vec @@ $1` a tsquery, `q && $1` a tsquery (text-search-operators.ts)
+    const search = textSearchOperandType(op, lt) || textSearchOperandType(op, rt);
+    if (search) {
+      this.assign(textSearchOperandType(op, lt) ? r : l, search);
       return true;
     }
     // (either side: `$1 - now()` is timestamptz - timestamptz, `$1 + interval '1 day'` interval + interval)

@@ -61,6 +61,13 @@ export function textSearchMark(
   return null;
 }
 
+/** The type PostgreSQL gives an unknown operand (a parameter) beside a tsvector or tsquery: its partner for @@, its own for && and ||; 0 when none. */
+export function textSearchOperandType(op: string, known: number): number {
+  if (op === '@@') return known === OID.tsvector ? OID.tsquery : known === OID.tsquery ? OID.tsvector : 0;
+  if (op === '&&' || op === '||') return known === OID.tsquery || (op === '||' && known === OID.tsvector) ? known : 0;
+  return 0;
+}
+
 /** The type of a text search operator's value (0 when it is none): tsquery's &&, ||, !!; tsvector's ||. */
 export function textSearchResult(op: string, l: number | undefined, r: number): number {
   if (op === '!!' && l === undefined) return OID.tsquery;
