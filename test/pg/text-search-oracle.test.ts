@@ -187,6 +187,18 @@ describe('text search against PostgreSQL 15', function () {
       await sameOutcome(sql);
   });
 
+  it('a value written into a tsvector or tsquery column is read by its input function (a bad one 42601)', async () => {
+    for (const sql of [
+      `INSERT INTO docs (id, vec, q) VALUES (10, 'b:2 a:1 a', 'a & (b | c)') RETURNING id, vec, q`,
+      `INSERT INTO docs (id, vec) VALUES (11, 'a:x')`,
+      `INSERT INTO docs (id, q) VALUES (11, 'a &')`,
+      `UPDATE docs SET vec = to_tsvector(body) || 'z y', q = plainto_tsquery('fat rats') WHERE id = 2 RETURNING vec, q`,
+      `SELECT id, vec::text, q::text, length(vec) FROM docs WHERE id IN (2, 10) ORDER BY id`,
+      `DELETE FROM docs WHERE id = 10 RETURNING vec`,
+    ])
+      await sameOutcome(sql);
+  });
+
   it('the configurations PostgreSQL ships and functions Patina has not are 0A000 naming them', async () => {
     // (PostgreSQL has french; Patina has simple and english)
     await o.postgres.query(`SELECT to_tsvector('french', 'les chats')`);

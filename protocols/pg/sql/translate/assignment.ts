@@ -1,5 +1,6 @@
 // What a value written into a column becomes, for typed-assignments.ts and insert-select.ts: the
 // call that converts it for the column's type modifier, and the checks of an INSERT's width.
+import { tsQueryText, tsVectorText } from '../../../../src/engine/pg-text-search-functions';
 import { storedDateTime } from '../../../../src/engine/dates';
 import { type ElementKind, arrayInput } from '../../../../src/engine/pg-array-input';
 import { declaredElementKind } from '../../types/element-kind';
@@ -147,6 +148,17 @@ export function assignment(decl: string | null): Assign | null {
   if (dated) return dateAssignment(digits === null || digits >= 6 ? dated : `${dated}(${digits})`);
   const kind = declaredElementKind(decl);
   if (kind) return arrayAssignment(kind);
+  // a tsvector or tsquery column keeps the value as its input function reads it (sorted, merged;
+  // 42601 for a bad one): a literal read here, anything else per row (src/engine/pg-text-search-functions.ts)
+  const search = oidOfDeclType(decl);
+  if (search === OID.tsvector || search === OID.tsquery)
+    return (v) => {
+      const [print, fn] =
+        search === OID.tsvector ? [tsVectorText, '__pg_tsvector_in'] : [tsQueryText, '__pg_tsquery_in'];
+      if (v.length === 1 && v[0].type === 'string')
+        return [{ type: 'string', text: quoteString(print(v[0].text.slice(1, -1).split("''").join("'"))) }];
+      return [{ type: 'word', text: fn }, { type: 'punct', text: '(' }, ...v, { type: 'punct', text: ')' }];
+    };
   // an integer column (int8 here) takes a fraction rounded and text strictly (2.5 was stored as 2.5)
   if (oidOfDeclType(decl) === OID.int8)
     return (v) =>
