@@ -92,8 +92,10 @@ export function installTextSearchFunctions(db: Database.Database): void {
   const match = (v: TsVector, q: TsQuery) => (tsMatch(v, q) ? 1 : 0);
   fn('__pg_ts_match_vq', (a, b) => match(readTsVector(a), readTsQuery(b)));
   fn('__pg_ts_match_qv', (a, b) => match(readTsVector(b), readTsQuery(a)));
-  fn('__pg_ts_match_tq', (a, b) => match(toTsVector('english', text(a)), readTsQuery(b)));
-  fn('__pg_ts_match_tt', (a, b) => match(toTsVector('english', text(a)), plainToTsQuery('english', text(b))));
+  // (the text's with the session's default_text_search_config when it is not english)
+  const configArg = (c: unknown): Config => (c === undefined ? 'english' : configOf(c));
+  fn('__pg_ts_match_tq', (a, b, c) => match(toTsVector(configArg(c), text(a)), readTsQuery(b)));
+  fn('__pg_ts_match_tt', (a, b, c) => match(toTsVector(configArg(c), text(a)), plainToTsQuery(configArg(c), text(b))));
   // tsquery && and ||: an empty side gives the other; !! negates (tsquery_and, _or, _not)
   fn('__pg_tsquery_and', (a, b) => {
     const [l, r] = [readTsQuery(a), readTsQuery(b)];

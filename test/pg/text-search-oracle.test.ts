@@ -199,6 +199,19 @@ describe('text search against PostgreSQL 15', function () {
       await sameOutcome(sql);
   });
 
+  it("default_text_search_config: the one-argument forms and text @@ read the session's configuration", async () => {
+    for (const sql of [
+      `SET default_text_search_config = 'pg_catalog.simple'`,
+      `SELECT to_tsvector('The cats'), plainto_tsquery('The cats'), 'the cats' @@ 'the', 'the cats' @@ 'the'::tsquery, to_tsvector('english', 'The cats')`,
+      `SELECT id FROM docs WHERE body @@ 'the' ORDER BY id`,
+      `SET default_text_search_config = 'english'`,
+      `SELECT to_tsvector('The cats'), 'the cats' @@ 'the'`,
+      `RESET default_text_search_config`,
+      `SELECT to_tsvector('The cats'), websearch_to_tsquery('the "fat cats"')`,
+    ])
+      await sameOutcome(sql);
+  });
+
   it('the configurations PostgreSQL ships and functions Patina has not are 0A000 naming them', async () => {
     // (PostgreSQL has french; Patina has simple and english)
     await o.postgres.query(`SELECT to_tsvector('french', 'les chats')`);

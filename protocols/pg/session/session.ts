@@ -97,6 +97,7 @@ export class Session {
     bytea: string | undefined;
     date: string | undefined;
     zone: string | undefined;
+    search: string | undefined;
     styles: OutputStyles;
   } | null = null;
   /** What each statement is, cached by its text. */
@@ -930,11 +931,18 @@ export class Session {
     const date = settings.get('datestyle');
     // (the zone too: one that is UTC under another name prints its name in DateStyles other than ISO)
     const zone = settings.get('timezone');
+    // (and the text search configuration the one-argument to_tsvector and text's @@ read)
+    const search = settings.get('default_text_search_config');
     const styles =
-      kept !== null && kept.interval === interval && kept.bytea === bytea && kept.date === date && kept.zone === zone
+      kept !== null &&
+      kept.interval === interval &&
+      kept.bytea === bytea &&
+      kept.date === date &&
+      kept.zone === zone &&
+      kept.search === search
         ? kept.styles
         : outputStylesOf(settings);
-    this.#styles = { at: settings.changes, interval, bytea, date, zone, styles };
+    this.#styles = { at: settings.changes, interval, bytea, date, zone, search, styles };
     return styles;
   }
 

@@ -28,6 +28,9 @@ export function withOutputStyles<T>(s: OutputStyles, fn: () => T, literalStyle: 
 /** The abbreviation of the session's zone when it is UTC under another name ('GMT'), while a statement is translated; else null. */
 export const sessionUtcName = (): string | null => styles.utcName ?? null;
 
+/** default_text_search_config while a statement is translated, when it is not english (PostgreSQL's default); else null. */
+export const sessionTextSearchConfig = (): string | null => styles.textSearch ?? null;
+
 /** The session's input style while a statement is translated, which a cast of text per row reads in. */
 export const sessionInputStyle = (): InputStyle => inputStyleIn(styles);
 

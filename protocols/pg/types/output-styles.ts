@@ -32,6 +32,8 @@ export interface OutputStyles {
   readonly date: DateStyle;
   /** The abbreviation of a session zone that is UTC under another name ('GMT'), which to_char's TZ prints; absent for UTC's own. */
   readonly utcName?: string;
+  /** default_text_search_config when it is not english (the one-argument to_tsvector and text's @@ read it). */
+  readonly textSearch?: string;
 }
 
 /** PostgreSQL's defaults, whose text is the codecs' own (the rows' fast path). */
@@ -51,13 +53,16 @@ export function outputStylesOf(settings: ReadonlyMap<string, string>): OutputSty
   const zoneName = isUtcZone(zone) ? utcZoneAbbreviation(zone) : 'UTC';
   const utcName = zoneName === 'UTC' ? '' : zoneName;
   const utc = dateStyle.startsWith('ISO') ? '' : utcName;
-  const key = `${interval}/${bytea}/${dateStyle}/${utc}/${utcName}`;
+  const search = settings.get('default_text_search_config') ?? 'pg_catalog.english';
+  const textSearch = /^(pg_catalog\.)?english$/i.test(search.trim()) ? '' : search;
+  const key = `${interval}/${bytea}/${dateStyle}/${utc}/${utcName}${textSearch ? `/${textSearch}` : ''}`;
   let s = STYLES.get(key);
   if (!s) {
     const [output, order] = dateStyle.toLowerCase().split(', ') as [DateOutput, DateOrder];
     const date =
       output === 'iso' && order === 'mdy' ? ISO_MDY : Object.freeze(utc ? { output, order, utc } : { output, order });
-    s = Object.freeze(utcName ? { interval, bytea, date, utcName } : { interval, bytea, date });
+    const base: OutputStyles = utcName ? { interval, bytea, date, utcName } : { interval, bytea, date };
+    s = Object.freeze(textSearch ? { ...base, textSearch } : base);
     STYLES.set(key, s);
   }
   return s;

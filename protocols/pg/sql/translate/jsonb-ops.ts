@@ -3,6 +3,8 @@
 // as calls of the functions src/engine/pg-functions.ts defines, with PostgreSQL's precedence; and
 // arrays' @>, <@ and && as src/engine/pg-arrays.ts's.
 // test/pg/jsonb-oracle.test.ts compares them with PostgreSQL 15.
+import { quoteString } from '../lexer';
+import { sessionTextSearchConfig } from '../session-styles';
 import { pgError } from '../../sqlstate';
 import { type Tok, isOp, isPunct, isWord } from '../tokens';
 import { bracketAfter, primaryEnd, primaryStart } from './primaries';
@@ -183,6 +185,10 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
         { type: 'punct', text: ',' },
         ...right,
         ...(keyed ? [{ type: 'group', text: keyed } as Tok] : []),
+        // (text's @@ reads the text through the session's default_text_search_config)
+        ...(search?.startsWith('__pg_ts_match_t') && sessionTextSearchConfig()
+          ? [{ type: 'group', text: `, ${quoteString(sessionTextSearchConfig() ?? '')}` } as Tok]
+          : []),
       );
     out.push({ type: 'punct', text: ')' });
     i = end - 1;

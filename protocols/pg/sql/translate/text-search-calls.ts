@@ -1,7 +1,8 @@
 // A call the analysis marked with the function that computes it for its argument's type
 // (`call:__pg_tsvector_length` on length of a tsvector, sql/typed-operators.ts): that function's name.
-import type { PgToken } from '../lexer';
-import { isPunct } from '../tokens';
+import { type PgToken, quoteString } from '../lexer';
+import { sessionTextSearchConfig } from '../session-styles';
+import { type Tok, closer, isPunct, topLevelItems } from '../tokens';
 
 export function rewriteMarkedCalls(toks: PgToken[]): PgToken[] {
   return toks.map((t, i) =>
@@ -9,4 +10,27 @@ export function rewriteMarkedCalls(toks: PgToken[]): PgToken[] {
       ? { ...t, text: t.arith.slice(5), arith: undefined }
       : t,
   );
+}
+
+/** The calls that take the session's default_text_search_config when given no configuration. */
+const DEFAULT_CONFIGURED = new Set([
+  '__pg_to_tsvector',
+  '__pg_to_tsquery',
+  '__pg_plainto_tsquery',
+  '__pg_phraseto_tsquery',
+  '__pg_websearch_to_tsquery',
+]);
+
+/** `to_tsvector(x)` (after translate/words.ts) with the session's configuration when it is not english: `__pg_to_tsvector('simple', x)`. */
+export function rewriteDefaultConfig(toks: Tok[]): Tok[] {
+  const config = sessionTextSearchConfig();
+  if (config === null) return toks;
+  for (let i = toks.length - 2; i >= 0; i--) {
+    const t = toks[i];
+    if (t.type !== 'word' || !DEFAULT_CONFIGURED.has(t.text) || !isPunct(toks[i + 1], '(')) continue;
+    const close = closer(toks, i + 1);
+    if (close < 0 || topLevelItems(toks, i + 2, close).length !== 1) continue;
+    toks.splice(i + 2, 0, { type: 'string', text: quoteString(config) }, { type: 'punct', text: ',' });
+  }
+  return toks;
 }

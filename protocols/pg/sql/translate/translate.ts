@@ -46,7 +46,7 @@ import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
-import { rewriteMarkedCalls } from './text-search-calls';
+import { rewriteDefaultConfig, rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
 import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
@@ -139,7 +139,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteGreatestLeast(toks);
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
-  toks = rewriteStrictToJson(rewriteWords(toks, ctx, local));
+  toks = rewriteDefaultConfig(rewriteStrictToJson(rewriteWords(toks, ctx, local)));
   toks = rewriteArrays(toks);
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
