@@ -378,6 +378,40 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       await same(`SELECT * FROM ${t} ${t === 'users' ? 'WHERE id <> 13 ' : ''}ORDER BY 1, 2`);
   });
 
+  // SQLite's RETURNING knows only the target: `u.name` was 42703, `*` the target's columns alone,
+  // `t.*` 42000 (translate/returning-from.ts)
+  it("UPDATE ... FROM and DELETE ... USING return the other tables' columns; RETURNING t.* of the target", async () => {
+    const cases: Case[] = [
+      ["INSERT INTO tags (post_id, tag) VALUES (1, 'r1'), (1, 'r2'), (4, 'r3')"],
+      [
+        "UPDATE posts SET title = title || '!' FROM users u WHERE posts.author_id = u.id AND u.id = $1 RETURNING posts.id, u.name, u.email",
+        [3],
+      ],
+      ['UPDATE posts p SET views = p.views + 1 FROM users u WHERE p.author_id = u.id AND p.id = $1 RETURNING *', [1]],
+      ["UPDATE posts SET body = 'b' FROM users u WHERE posts.author_id = u.id AND u.id = 4 RETURNING u.*, posts.title"],
+      // the target's own filter on the column SET changes is not needed to find the joined row again
+      [
+        'UPDATE posts SET views = 0 FROM users WHERE posts.author_id = users.id AND posts.views > 100 AND active RETURNING posts.id, name, users.age + 1 AS next',
+      ],
+      [
+        'UPDATE users u SET age = v.age FROM (VALUES (1, 50)) AS v(id, age) WHERE u.id = v.id RETURNING u.id, v.age AS new_age, v.*',
+      ],
+      ['DELETE FROM tags t USING posts p WHERE t.post_id = p.id AND p.id = $1 RETURNING t.*, p.title', [1]],
+      ['DELETE FROM tags USING posts WHERE tags.post_id = posts.id AND posts.id = $1 RETURNING *', [4]],
+      ['UPDATE users SET age = age WHERE id = $1 RETURNING users.*', [3]],
+      ['DELETE FROM tags AS x WHERE x.post_id = $1 RETURNING x.*', [99]],
+    ];
+    // (an UPDATE returns its rows in no set order)
+    for (const [sql, params] of cases) await same(sql, params, true);
+    // a join condition reading a column SET changes could not find the joined row again
+    await refused(
+      'UPDATE posts SET author_id = u.id FROM users u WHERE posts.author_id = u.id AND posts.id = $1 RETURNING u.name',
+      [1],
+      '0A000',
+      /RETURNING a FROM item's column of an UPDATE that sets "author_id"/,
+    );
+  });
+
   it('SAVEPOINT, RELEASE and ROLLBACK TO inside a transaction', async () => {
     for (const c of [patina, postgres]) {
       await c.query('BEGIN');

@@ -67,8 +67,15 @@ function returningTypes(w: Node, schema: Schema): ResultColumn[] | null {
   const list: Node[] | undefined = w.returningClause?.exprs ?? w.returningList;
   if (!list?.length) return null;
   const scope: Scope = new Map();
-  scopeOf([{ RangeVar: w.relation }, ...(w.fromClause ?? w.usingClause ?? [])], scope, schema);
-  return selectTypes({ targetList: list, op: 'SETOP_NONE' }, schema, scope);
+  const others: Node[] = w.fromClause ?? w.usingClause ?? [];
+  const from = [{ RangeVar: w.relation }, ...others];
+  scopeOf(from, scope, schema);
+  // with FROM or USING, `*` is the target's columns and then the other items' (translate/returning-from.ts)
+  return selectTypes(
+    { targetList: list, op: 'SETOP_NONE', ...(others.length > 0 ? { fromClause: from } : {}) },
+    schema,
+    scope,
+  );
 }
 
 const TYPE_MODS_OR_LITERALS =

@@ -4,6 +4,7 @@
 // own name) and `ON CONFLICT ON CONSTRAINT t_pkey` (the primary key is a table's one unique constraint).
 import { pgError } from '../../sqlstate';
 import { type Tok, isPunct, isWord } from '../tokens';
+import { type ReturningSchema, rewriteReturningFrom, targetStars } from './returning-from';
 
 const isName = (t: Tok | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
 const nameOf = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
@@ -34,7 +35,7 @@ function topLevelWord(toks: readonly Tok[], i: number, w: string): number {
 }
 
 /** Rewrites the target of an UPDATE, DELETE or INSERT as described above; other statements come back as they are. */
-export function rewriteDmlForms(toks: Tok[]): Tok[] {
+export function rewriteDmlForms(toks: Tok[], schema?: ReturningSchema): Tok[] {
   const verb = toks[0];
   let i: number;
   if (isWord(verb, 'UPDATE')) i = 1;
@@ -55,6 +56,9 @@ export function rewriteDmlForms(toks: Tok[]): Tok[] {
     toks.splice(at, 0, { type: 'word', text: 'AS' });
     at += 2;
   }
+  // (the other tables' columns in RETURNING first: they read USING as written)
+  if (schema && !isWord(verb, 'INSERT')) toks = rewriteReturningFrom(toks, at, nameOf(table), alias, schema);
+  toks = targetStars(toks, new Set([nameOf(table), ...(alias !== null ? [alias] : [])]));
   if (isWord(verb, 'DELETE') && isWord(toks[at], 'USING')) toks = deleteUsing(toks, at);
   if (isWord(verb, 'INSERT')) toks = onConstraint(toks, nameOf(table));
   if (alias !== null) {

@@ -113,7 +113,10 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteGroupingSets(toks);
   toks = rewriteScalarFrom(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
-  toks = rewriteDmlForms(dropOnly(toks));
+  toks = rewriteDmlForms(dropOnly(toks), {
+    columns: (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
+    queryColumns: (query) => ctx.selectColumns?.(query) ?? null,
+  });
   toks = rewriteInsertDefaults(toks, ctx);
   toks = rewriteTypedAssignments(toks, ctx);
   const jsonSchema = {
