@@ -1301,6 +1301,7 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
     case 'date-int':
       return addDays(a, b, -1);
     case 'date-date': {
+      if (infinityWord(a) || infinityWord(b)) pgFail('22008', 'cannot subtract infinite dates');
       const x = parseInstant(a, 'date', 'date - date', true)!;
       const y = parseInstant(b, 'date', 'date - date', true)!;
       return Math.round(
@@ -1337,6 +1338,7 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
       return formatInterval({ months: 0, days: 0, micros: (x.ms - y.ms) * 1000 + (x.us - y.us) });
     }
     case 'ts-ts': {
+      if (infinityWord(a) || infinityWord(b)) pgFail('22008', 'cannot subtract infinite timestamps');
       const x = parseInstant(a, 'timestamp', 'timestamp - timestamp')!;
       const y = parseInstant(b, 'timestamp', 'timestamp - timestamp')!;
       // days and the time apart, both toward zero as PostgreSQL's justify: exact (the microseconds
@@ -1372,16 +1374,32 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
   pgFail('42883', `operator kind ${String(kind)} is not known`);
 }
 
+/** PostgreSQL's first and last dates (4714-11-24 BC, 5874897-12-31) as days from 1970-01-01. */
+const FIRST_DAY = -2_440_588;
+const LAST_DAY = 2_145_042_905;
+
 function addDays(date: unknown, n: unknown, sign: number): string | null {
-  const t = parseInstant(date, 'date', 'date + integer', true)!;
   const days = Number(n);
   if (!Number.isInteger(days)) pgFail('22P02', `invalid input syntax for type integer: "${String(n)}"`);
-  return formatDate(new Date(Math.floor(t.ms / 86_400_000) * 86_400_000 + sign * days * 86_400_000));
+  // an infinite date stays itself (PostgreSQL's date_pli and date_mii; it was 22007)
+  const inf = infinityWord(date);
+  if (inf) return inf;
+  const t = parseInstant(date, 'date', 'date + integer', true)!;
+  const day = Math.floor(t.ms / 86_400_000) + sign * days;
+  // past either end it is 22008 as there (a day past JavaScript's last one printed '/0NaN-NaN-NaN',
+  // one before 4714-11-24 BC a wrong BC year)
+  if (day < FIRST_DAY || day > LAST_DAY) pgFail('22008', 'date out of range');
+  if (day * 86_400_000 > MAX_MS)
+    pgFail('0A000', "a date after 275760-09-13 is not supported: Patina's dates and timestamps end there");
+  return formatDate(new Date(day * 86_400_000));
 }
 
 function dateAndTime(date: unknown, time: unknown): string | null {
-  const d = castDate(date);
   const t = castTime(time);
+  // an infinite date is an infinite timestamp, the time not added (PostgreSQL's datetime_timestamp)
+  const inf = infinityWord(date);
+  if (inf) return t && inf;
+  const d = castDate(date);
   return d && t && castTimestamp(`${d} ${t}`);
 }
 

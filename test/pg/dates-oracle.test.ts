@@ -406,6 +406,30 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await sameText('DELETE FROM hist');
   });
 
+  it("an infinite date plus or minus days, or with a time, is itself (was 22007); past either end a date is 22008 (was '/0NaN-NaN-NaN' or a wrong BC year); infinities do not subtract", async () => {
+    await sameText(
+      `INSERT INTO hist (id, ts, d, t) VALUES (1, 'infinity', 'infinity', '10:30'), (2, '-infinity', '-infinity', '00:00'),
+        (3, '2024-02-29 10:00', '2024-02-29', '23:59'), (4, '4714-11-24 00:00 BC', '4714-11-24 BC', NULL)`,
+    );
+    for (const sql of [
+      'SELECT id, d + 1, d - 7, 3 + d, d + t, t + d, d + 0 FROM hist ORDER BY id',
+      "SELECT 'infinity'::date + 1, '-infinity'::date - 2147483647, 1 + 'infinity'::date, 'infinity'::date + '10:30'::time",
+      'UPDATE hist SET d = d + 30 WHERE id IN (1, 2) RETURNING id, d',
+      // the ends: 22008 as there
+      "SELECT '2024-02-29'::date + 2147483647",
+      'SELECT d + 2147483647 FROM hist WHERE id = 3',
+      "SELECT '2024-02-29'::date - 2147483647",
+      'SELECT d - 1 FROM hist WHERE id = 4',
+      // infinities do not subtract: 22008 'cannot subtract infinite dates' (and timestamps)
+      "SELECT d - '2024-01-01'::date FROM hist WHERE id = 1",
+      "SELECT '2024-01-01'::date - d FROM hist WHERE id = 2",
+      "SELECT ts - '2024-01-01'::timestamp FROM hist WHERE id = 1",
+      'SELECT id, d - d FROM hist WHERE id >= 3 ORDER BY id',
+    ])
+      await sameText(sql);
+    await sameText('DELETE FROM hist');
+  });
+
   it('a date or timestamp BC in JSON prints as PostgreSQL prints it (the stored form came out: "/9956-03-15")', async () => {
     await sameText(
       `INSERT INTO hist (id, at, ts, d) VALUES (1, '0044-03-15 10:00:00+00 BC', '0044-03-15 10:00:00.5 BC', '0044-03-15 BC'),
