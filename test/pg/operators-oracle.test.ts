@@ -219,6 +219,22 @@ describe('operators SQLite has not or reads otherwise, against PostgreSQL 15', f
     await same("SELECT id, ia @> '{1}', ia = '{1, 2}', '{}' <@ ia, ia || '{3}', keys && '{a, b}' FROM ops ORDER BY id");
   });
 
+  it('a value || an array of another category of type is 42883 (Patina appended its text); beside numbers the common type', async () => {
+    for (const sql of [
+      "SELECT 1 || '{a,b}'::text[]",
+      "SELECT ARRAY[1, 2] || 'x'::text",
+      'SELECT t || ia FROM ops',
+      'SELECT keys || i FROM ops',
+      'SELECT ARRAY[true] || 1',
+      "UPDATE ops SET t = t || '{1,2}'::int[] WHERE id = 1",
+    ])
+      await sameError(sql, '42883');
+    // int4[] || numeric is numeric[], || int8 bigint[] (they were int4[])
+    await same(
+      "SELECT id, ia || nm, ia || n, ia || 1.5, ARRAY[1, 2] || 2.5, ia || s, keys || t, keys || 'q'::varchar FROM ops ORDER BY id",
+    );
+  });
+
   it("real op real is a real (typed float4, printed at a real's digits); beside a double a double", async () => {
     for (const sql of [
       'SELECT -0.5::float4 / 1.5::float4, 1.5::float4 * 1.5::float4, 0.1::float4 + 0.2::float4',

@@ -74,3 +74,22 @@ export function arrayLiterals(op: string, lt: number, rt: number, l: Node, r: No
   }
   return out;
 }
+
+/**
+ * Whether `l || r` of an array and a value of another category of type (`1 || '{a,b}'::text[]`,
+ * `text_col || int_array`) has no operator in PostgreSQL: its anycompatible || anycompatiblearray
+ * (either way round) finds no common type, 42883, where Patina appended the value's text. Only
+ * where both types are sure (columns, casts, literals, ARRAY[...] of them) and no parameter is in.
+ */
+export function noElementConcat(op: string, lt: number, rt: number, l: Node, r: Node): boolean {
+  if (op !== '||' || hasParam(l) || hasParam(r)) return false;
+  const [le, re] = [elementOidOf(lt), elementOidOf(rt)];
+  if ((le === undefined) === (re === undefined)) return false;
+  const [elem, value, valueNode] = le !== undefined ? [le, rt, r] : [re as number, lt, l];
+  const sure = (n: Node) =>
+    direct(n) || (n?.A_Const !== undefined && n.A_Const.sval === undefined && !n.A_Const.isnull);
+  if (!sure(l) || !sure(r) || valueNode?.A_Const?.sval !== undefined) return false;
+  const [ec, vc] = [CATEGORY.get(elem), CATEGORY.get(value)];
+  if (ec === undefined || vc === undefined || [ec, vc].some((c) => c === 'X' || c === 'P' || c === 'A')) return false;
+  return ec !== vc;
+}

@@ -236,6 +236,11 @@ export class Typer {
           const [le, re] = [elementOidOf(l), elementOidOf(r)];
           if (le !== re && le !== undefined && re !== undefined && [le, re].every((x) => EXACT.has(x)))
             return arrayOidOf(promote(le, re)) ?? l;
+          // and of an array and a number beside it: `ints || 1.5` is numeric[], `int4s || 1::int8` bigint[]
+          if (le !== undefined && re === undefined && le !== r && EXACT.has(le) && EXACT.has(r))
+            return arrayOidOf(promote(le, r)) ?? l;
+          if (re !== undefined && le === undefined && re !== l && EXACT.has(re) && EXACT.has(l))
+            return arrayOidOf(promote(l, re)) ?? r;
           return le !== undefined ? l : re !== undefined ? r : OID.text;
         }
         if (op === '->' || op === '#>') return this.type(e.lexpr) === OID.jsonb ? OID.jsonb : OID.json;

@@ -18,7 +18,7 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
-import { arrayLiterals, checkArrayOperands } from './array-operands';
+import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-operands';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
 import { markComparedLiterals } from './compared-literals';
@@ -1175,6 +1175,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    if (noElementConcat(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr))
+      throw placed(() => noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr)), e.location);
     // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared
     // the stored text with the value: `j = 1` false, never an error)
     const [lt, rt] = [typedOf(e.lexpr, typer, declared), typedOf(e.rexpr, typer, declared)];
