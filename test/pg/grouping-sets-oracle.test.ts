@@ -117,8 +117,23 @@ describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', fu
     await same('SELECT rank() OVER (ORDER BY region) FROM sales WHERE id < 0 GROUP BY ROLLUP(region)');
   });
 
+  // positions were grouped as constants (subtotals repeated the detail rows), aliases were 42703
+  it('a grouping set names a result column by position (ROLLUP (1, 2)) or by its alias, as GROUP BY does', async () => {
+    await same(
+      'SELECT extract(month FROM day) AS m, extract(day FROM day) AS dd, sum(qty) FROM sales GROUP BY ROLLUP (1, 2) ORDER BY 3, 1, 2',
+    );
+    await same('SELECT region, paid, count(*) FROM sales GROUP BY CUBE (1, 2) ORDER BY 3, 1, 2');
+    await same(
+      "SELECT date_trunc('month', day) AS month, product AS p, sum(amount) FROM sales GROUP BY ROLLUP (month, p) ORDER BY 3, 1, 2",
+    );
+    await same(
+      'SELECT region AS r, count(*), grouping(region) FROM sales GROUP BY GROUPING SETS ((r), ()) ORDER BY 2, 1',
+    );
+  });
+
   it('a column outside every grouping is 42803; ORDER BY outside a DISTINCT list is 42P10', async () => {
     for (const [sql, code] of [
+      ['SELECT region, count(*) FROM sales GROUP BY ROLLUP (1, 3)', '42P10'],
       ['SELECT region, product, count(*) FROM sales GROUP BY ROLLUP(region)', '42803'],
       ['SELECT region, count(*) FROM sales GROUP BY ROLLUP(region) ORDER BY qty', '42803'],
       ['SELECT DISTINCT region FROM sales GROUP BY ROLLUP(region, product) ORDER BY product', '42P10'],

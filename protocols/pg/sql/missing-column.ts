@@ -196,7 +196,10 @@ function select(s: Node, level: Level, want: string[]): void {
   const term = (n: Node) => {
     const f = n?.ColumnRef?.fields;
     if (f?.length === 1 && f[0].String && outputs.has(f[0].String.sval)) return;
-    expr(n, level, want);
+    // (in ROLLUP, CUBE and GROUPING SETS, and rows of them, too: `ROLLUP (x, (y, z))`)
+    if (n?.GroupingSet) for (const c of n.GroupingSet.content ?? []) term(c);
+    else if (n?.RowExpr) for (const c of n.RowExpr.args ?? []) term(c);
+    else expr(n, level, want);
   };
   for (const o of s.sortClause ?? []) term(o.SortBy?.node);
   for (const g of s.groupClause ?? []) term(g);

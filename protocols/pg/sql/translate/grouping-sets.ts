@@ -209,6 +209,29 @@ function matchAt(e: Tok[], i: number, g: Tok[]): number {
   return 0;
 }
 
+/**
+ * A grouped expression that names a result column, by position (`ROLLUP (1, 2)`) or by its alias
+ * where no table has a column of that name (PostgreSQL looks for an input column first): that
+ * column's expression. It was grouped as the constant or, the alias, 42703 from SQLite.
+ */
+function resultColumn(
+  g: Tok[],
+  items: { expr: Tok[]; alias: string | null }[],
+  isColumn: (name: string) => boolean,
+): Tok[] {
+  if (g.length !== 1) return g;
+  if (g[0].type === 'number' && /^\d+$/.test(g[0].text)) {
+    const position = Number(g[0].text);
+    if (!(position >= 1 && position <= items.length))
+      throw pgError('42P10', `GROUP BY position ${g[0].text} is not in select list`);
+    return items[position - 1].expr;
+  }
+  if (g[0].type !== 'word' && g[0].type !== 'quoted') return g;
+  const name = identText(g[0]);
+  const item = items.find((it) => it.alias === name);
+  return item && !isColumn(name) ? item.expr : g;
+}
+
 /** An item's expression and the name its result column takes (its alias, or a column's name). */
 function selectItem(e: Tok[]): { expr: Tok[]; alias: string | null; name: string | null } {
   const last = e[e.length - 1];
@@ -232,7 +255,7 @@ function selectItem(e: Tok[]): { expr: Tok[]; alias: string | null; name: string
 
 const quote = (name: string): Tok => ({ type: 'quoted', text: `"${name.replace(/"/g, '""')}"` });
 
-export function rewriteGroupingSets(toks: Tok[]): Tok[] {
+export function rewriteGroupingSets(toks: Tok[], isColumn: (name: string) => boolean = () => true): Tok[] {
   if (
     !toks.some(
       (t, i) =>
@@ -241,11 +264,11 @@ export function rewriteGroupingSets(toks: Tok[]): Tok[] {
     )
   )
     return toks;
-  return rewriteQuery(toks);
+  return rewriteQuery(toks, isColumn);
 }
 
 /** A query and, first, each query in parentheses within it (subqueries, WITH queries). */
-function rewriteQuery(toks: Tok[]): Tok[] {
+function rewriteQuery(toks: Tok[], isColumn: (name: string) => boolean): Tok[] {
   const inner: Tok[] = [];
   for (let i = 0; i < toks.length; i++) {
     const end =
@@ -254,14 +277,14 @@ function rewriteQuery(toks: Tok[]): Tok[] {
       inner.push(toks[i]);
       continue;
     }
-    inner.push(toks[i], ...rewriteQuery(toks.slice(i + 1, end)), toks[end]);
+    inner.push(toks[i], ...rewriteQuery(toks.slice(i + 1, end), isColumn), toks[end]);
     i = end;
   }
-  return rewriteSelect(inner);
+  return rewriteSelect(inner, isColumn);
 }
 
 /** One SELECT (after its WITH queries) whose GROUP BY has grouping sets, as a query per grouping. */
-function rewriteSelect(toks: Tok[]): Tok[] {
+function rewriteSelect(toks: Tok[], isColumn: (name: string) => boolean): Tok[] {
   // the SELECT and its clauses, at the top level
   let select = -1;
   const at = new Map<string, number>();
@@ -292,7 +315,10 @@ function rewriteSelect(toks: Tok[]): Tok[] {
   const groupFrom = distinctSets || isWord(toks[group + 2], 'ALL') ? group + 3 : group + 2;
   const elements = groupElements(toks, groupFrom, end(group));
   if (!elements?.some((e) => 'kind' in e)) return toks; // a plain GROUP BY
-  let sets = expandGroupingSets(elements);
+  const listEnd = end(select);
+  const items = topLevelItems(toks, listFrom, listEnd).map(([a, b]) => selectItem(toks.slice(a, b)));
+  if (items.some((it) => it.expr.length === 0 || (it.expr.length === 1 && it.expr[0].text === '*'))) return toks;
+  let sets = expandGroupingSets(elements)?.map((set) => set.map((g) => resultColumn(g, items, isColumn)));
   if (!sets) return toks;
   if (distinctSets)
     sets = sets.filter(
@@ -309,9 +335,6 @@ function rewriteSelect(toks: Tok[]): Tok[] {
   // longest first: `t.a` before `a`, `date_trunc('day', d)` before `d`
   all.sort((a, b) => b.length - a.length);
 
-  const listEnd = end(select);
-  const items = topLevelItems(toks, listFrom, listEnd).map(([a, b]) => selectItem(toks.slice(a, b)));
-  if (items.some((it) => it.expr.length === 0 || (it.expr.length === 1 && it.expr[0].text === '*'))) return toks;
   const from = at.get('FROM');
   const body = from === undefined ? [] : toks.slice(from, group); // FROM ... WHERE ...
   const having = at.get('HAVING');

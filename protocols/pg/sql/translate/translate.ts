@@ -110,7 +110,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   });
   toks = rewriteFunctionColumns(toks, hasColumn);
   toks = rewriteNamedArguments(toks);
-  toks = rewriteGroupingSets(toks);
+  toks = rewriteGroupingSets(toks, (name) => (ctx.columnType?.(null, name) ?? null) !== null);
   toks = rewriteScalarFrom(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
   toks = rewriteDmlForms(dropOnly(toks), {
