@@ -326,6 +326,30 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('an ORDER BY term of a SELECT DISTINCT that is none of its items is 42P10 (SQLite sorted the distinct rows by some row of each)', async () => {
+    for (const sql of [
+      'SELECT DISTINCT name FROM customers ORDER BY id',
+      'SELECT DISTINCT customer_id FROM orders ORDER BY amount DESC',
+      'SELECT DISTINCT lower(name) FROM customers ORDER BY length(name)',
+      'SELECT count(*) FROM (SELECT DISTINCT name FROM customers ORDER BY email) s',
+    ]) {
+      const p = await placed(patina, sql);
+      assert.equal(p, await placed(postgres, sql), sql);
+      assert.match(p, /^42P10 for SELECT DISTINCT, ORDER BY expressions must appear in select list/);
+    }
+    // a position, an item's name or alias, the same expression, a column with or without its table,
+    // an item of `*`, and DISTINCT ON run
+    for (const sql of [
+      'SELECT DISTINCT name FROM customers ORDER BY 1',
+      'SELECT DISTINCT c.name FROM customers c ORDER BY name DESC',
+      'SELECT DISTINCT name FROM customers c ORDER BY c.name',
+      'SELECT DISTINCT lower(name) AS l FROM customers ORDER BY lower(name), l',
+      'SELECT DISTINCT * FROM orders ORDER BY amount NULLS FIRST, id',
+      'SELECT DISTINCT ON (customer_id) customer_id, amount FROM orders ORDER BY customer_id, amount',
+    ])
+      await same(sql);
+  });
+
   it('an item of `*` counts for an ORDER BY name (42702 when another item of that name differs), and an alias inside an ORDER BY or GROUP BY expression is no column (42703; SQLite sorted by them)', async () => {
     const failure = (c: PgClient, sql: string) =>
       c.query(sql).then(

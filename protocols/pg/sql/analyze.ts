@@ -537,7 +537,16 @@ export class Analyzer {
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // an ORDER BY name two different items have is PostgreSQL's 42702 (SQLite sorted by one), read before
     // the groups as PostgreSQL reads them
-    if (mayOrderByName(sig)) checkOrderNames(text, this.#engine.schema);
+    if (mayOrderByName(sig))
+      try {
+        checkOrderNames(text, this.#engine.schema);
+      } catch (err) {
+        // (an ORDER BY term outside a SELECT DISTINCT list: at the term, in the text as written)
+        const at = (err as { location?: number }).location;
+        if (err instanceof PgError && err.position === undefined && at !== undefined)
+          err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
+        throw err;
+      }
     // a column outside the groups of a grouped query is PostgreSQL's 42803 (SQLite took any row's)
     // (and `o.v` is looked for only in the innermost FROM naming o, 42703 when that lacks v)
     const grouping = !local && mayGroup(sig);

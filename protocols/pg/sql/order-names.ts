@@ -1,7 +1,9 @@
 // `ORDER BY n` where two items of the select list are named n and are not the same expression
 // (`SELECT n, n::text AS n`, `SELECT a AS x, b AS x`): PostgreSQL cannot tell which to sort by and
 // says 42702 `ORDER BY "n" is ambiguous` (its findTargetlistEntrySQL92); SQLite sorted by one of
-// them. GROUP BY likewise, where the name is no column of its FROM (there the column wins).
+// them. GROUP BY likewise, where the name is no column of its FROM (there the column wins). And an
+// ORDER BY term of a SELECT DISTINCT that is none of its items (`SELECT DISTINCT name FROM t ORDER
+// BY id`) is 42P10, where SQLite sorted the distinct rows by some row's id.
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { figuredName } from './column-names';
@@ -54,12 +56,16 @@ function checkQuery(q: Node, sql: string, schema: Schema): void {
   const ns = fromNamespace(first?.fromClause, level);
   const items: { name: string; val: Node }[] = [];
   const aliases = new Set<string>();
+  let unlisted = false;
   for (const t of first?.targetList ?? []) {
     const r = t.ResTarget;
     if (!r) continue;
     const star = spread(r.val, ns);
     // (`*` over what this check cannot list: it may miss an ambiguity, never invent one)
-    if (star === null) continue;
+    if (star === null) {
+      unlisted = true;
+      continue;
+    }
     if (star) {
       // each column `*` spreads is an item of its own, the column of the FROM item it comes from
       // (one of two columns of one name, `(SELECT 1 AS a, 2 AS a) s`, is no other item's)
@@ -81,6 +87,20 @@ function checkQuery(q: Node, sql: string, schema: Schema): void {
     const name = bareName(s.SortBy?.node);
     if (name !== null && ambiguous(name)) throw pgError('42702', `ORDER BY "${name}" is ambiguous`);
   }
+  // SELECT DISTINCT (not DISTINCT ON): each ORDER BY term a position, an item's name or an item
+  const plainDistinct = q.distinctClause?.length === 1 && Object.keys(q.distinctClause[0] ?? {}).length === 0;
+  if (plainDistinct && !setop && !unlisted)
+    for (const s of q.sortClause ?? []) {
+      const term = s.SortBy?.node;
+      const name = bareName(term);
+      if (term?.A_Const?.ival !== undefined || (name !== null && items.some((it) => it.name === name))) continue;
+      if (!items.some((it) => sameExpression(it.val, term))) {
+        // at the term (its tree offset: the caller makes it the position in the text as written)
+        const err = pgError('42P10', 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+        (err as { location?: number }).location = locationOf(term);
+        throw err;
+      }
+    }
   // an alias read inside an ORDER BY or GROUP BY expression (`ORDER BY x + 1`): PostgreSQL reads
   // only a bare name as an item's alias, so there x is a column, 42703 when no FROM item has it
   // (SQLite sorted by the item)
@@ -103,6 +123,13 @@ function checkQuery(q: Node, sql: string, schema: Schema): void {
     if (name !== null && !fromColumn(name) && ambiguous(name))
       throw pgError('42702', `GROUP BY "${name}" is ambiguous`);
   }
+}
+
+/** The tree offset an expression starts at: its node's own, or its first operand's (`a + 1`). */
+function locationOf(n: Node): number | undefined {
+  const node = n && typeof n === 'object' ? (Object.values(n)[0] as Node) : undefined;
+  if (node?.kind !== undefined && node.lexpr) return locationOf(node.lexpr) ?? node.location;
+  return typeof node?.location === 'number' && node.location >= 0 ? node.location : undefined;
 }
 
 /** A column reference's tree (`alias.column`, or the column alone). */
