@@ -1301,9 +1301,9 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
     case 'date-int':
       return addDays(a, b, -1);
     case 'date-date': {
-      if (infinityWord(a) || infinityWord(b)) pgFail('22008', 'cannot subtract infinite dates');
-      const x = parseInstant(a, 'date', 'date - date', true)!;
-      const y = parseInstant(b, 'date', 'date - date', true)!;
+      // (each side read first: text that is no date is 22007 before an infinity's 22008, as there)
+      const [x, y] = [a, b].map((v) => (infinityWord(v) ? null : parseInstant(v, 'date', 'date - date', true)!));
+      if (x === null || y === null) pgFail('22008', 'cannot subtract infinite dates');
       return Math.round(
         (Math.floor(x.ms / 86_400_000) * 86_400_000 - Math.floor(y.ms / 86_400_000) * 86_400_000) / 86_400_000,
       );
@@ -1338,9 +1338,10 @@ export function dateArithmetic(kind: unknown, a: unknown, b: unknown): string | 
       return formatInterval({ months: 0, days: 0, micros: (x.ms - y.ms) * 1000 + (x.us - y.us) });
     }
     case 'ts-ts': {
-      if (infinityWord(a) || infinityWord(b)) pgFail('22008', 'cannot subtract infinite timestamps');
-      const x = parseInstant(a, 'timestamp', 'timestamp - timestamp')!;
-      const y = parseInstant(b, 'timestamp', 'timestamp - timestamp')!;
+      const [x, y] = [a, b].map((v) =>
+        infinityWord(v) ? null : parseInstant(v, 'timestamp', 'timestamp - timestamp')!,
+      );
+      if (x === null || y === null) pgFail('22008', 'cannot subtract infinite timestamps');
       // days and the time apart, both toward zero as PostgreSQL's justify: exact (the microseconds
       // between years far apart pass 2^53)
       const ms = x.ms - y.ms;

@@ -424,6 +424,9 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       "SELECT d - '2024-01-01'::date FROM hist WHERE id = 1",
       "SELECT '2024-01-01'::date - d FROM hist WHERE id = 2",
       "SELECT ts - '2024-01-01'::timestamp FROM hist WHERE id = 1",
+      // (text that is no date is read first: 22007 before the infinity's 22008)
+      "SELECT d - '3' FROM hist WHERE id = 1",
+      "SELECT ts - 'x' FROM hist WHERE id = 2",
       'SELECT id, d - d FROM hist WHERE id >= 3 ORDER BY id',
     ])
       await sameText(sql);
