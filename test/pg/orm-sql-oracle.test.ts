@@ -399,6 +399,10 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
       ['DELETE FROM tags t USING posts p WHERE t.post_id = p.id AND p.id = $1 RETURNING t.*, p.title', [1]],
       ['DELETE FROM tags USING posts WHERE tags.post_id = posts.id AND posts.id = $1 RETURNING *', [4]],
       ['UPDATE users SET age = age WHERE id = $1 RETURNING users.*', [3]],
+      // a subquery in RETURNING reads its own FROM's names
+      [
+        'UPDATE posts SET views = views FROM users u WHERE posts.author_id = u.id AND u.id = 1 RETURNING (SELECT count(*) FROM users u WHERE u.id > posts.author_id) AS later, u.name',
+      ],
       ['DELETE FROM tags AS x WHERE x.post_id = $1 RETURNING x.*', [99]],
     ];
     // (an UPDATE returns its rows in no set order)

@@ -115,6 +115,15 @@ export function rewriteReturningFrom(
       (item.length === 1 && isName(item[0]));
     let named = false;
     for (let k = 0; k < item.length; k++) {
+      // a subquery's names are its own FROM's first: it is left as written
+      if (isPunct(item[k], '(') && isWord(item[k + 1], 'SELECT')) {
+        const end = closer(item, k);
+        if (end > k) {
+          out.push(...item.slice(k, end + 1));
+          k = end;
+          continue;
+        }
+      }
       if (!readsFrom(item, k, fromAliases, ownerOf)) {
         out.push(item[k]);
         continue;
