@@ -604,6 +604,17 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT id FROM customers ORDER BY id LIMIT NULL OFFSET NULL');
     await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [null, null]);
     await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [2, 1]);
+    // a negative count is 2201W or 2201X (SQLite's no limit: every row), an expression's value as it comes
+    for (const sql of [
+      'SELECT id FROM customers LIMIT -1',
+      'SELECT id FROM customers ORDER BY id OFFSET -2',
+      'SELECT id FROM customers ORDER BY id LIMIT 1 OFFSET -1 ROWS',
+      'SELECT count(*) FROM (SELECT id FROM customers LIMIT -5) s',
+    ])
+      assert.equal(await message(patina, sql), await message(postgres, sql), sql);
+    assert.match(await message(patina, 'SELECT 1 LIMIT -1'), /^2201W LIMIT must not be negative$/);
+    await same('SELECT id FROM customers ORDER BY id LIMIT -0');
+    await same('SELECT id FROM customers ORDER BY id LIMIT - 1 + 3');
   });
 
   it('queries in parentheses, TABLE t, and the column types of VALUES and WITH queries', async () => {

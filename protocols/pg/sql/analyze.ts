@@ -68,6 +68,7 @@ import { DEFAULT_STYLES, inputStyleIn, type OutputStyles } from '../types/output
 import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
+import { checkLimitSigns } from './limit-signs';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { parseTree } from './parse';
 import { declaredType } from '../../../src/engine/schema/stored-types';
@@ -537,6 +538,8 @@ export class Analyzer {
     const local = !write && (catalogRelations(sig) || ((kw === 'SELECT' || kw === 'VALUES') && hasNoFrom(sig)));
     // an ORDER BY name two different items have is PostgreSQL's 42702 (SQLite sorted by one), read before
     // the groups as PostgreSQL reads them
+    // a negative LIMIT or OFFSET is PostgreSQL's 2201W or 2201X (SQLite's no limit, no offset)
+    checkLimitSigns(sig);
     if (mayOrderByName(sig))
       try {
         checkOrderNames(text, this.#engine.schema);

@@ -1,0 +1,30 @@
+// `LIMIT -1` and `OFFSET -5`: PostgreSQL refuses a negative count (2201W `LIMIT must not be
+// negative`, 2201X `OFFSET must not be negative`), where SQLite reads a negative LIMIT as no limit
+// and a negative OFFSET as none, so a client passing -1 for "all rows" got every row. Read off the
+// tokens for a negative number written as the whole count; a parameter's value is not seen here.
+import { pgError } from '../sqlstate';
+import type { PgToken } from './lexer';
+
+/** Words after which a LIMIT or OFFSET count has ended. */
+const COUNT_ENDS = new Set(['OFFSET', 'LIMIT', 'FETCH', 'FOR', 'ROWS', 'ROW', 'UNION', 'EXCEPT', 'INTERSECT']);
+
+/** Throws PostgreSQL's error for a LIMIT or OFFSET of a negative number. */
+export function checkLimitSigns(sig: readonly PgToken[]): void {
+  for (let i = 0; i + 2 < sig.length; i++) {
+    const t = sig[i];
+    if (t.type !== 'word') continue;
+    const w = t.text.toUpperCase();
+    if (w !== 'LIMIT' && w !== 'OFFSET') continue;
+    if (sig[i + 1].type !== 'op' || sig[i + 1].text !== '-' || sig[i + 2].type !== 'number') continue;
+    if (Number(sig[i + 2].text) === 0) continue;
+    const next = sig[i + 3];
+    const ended =
+      next === undefined ||
+      (next.type === 'punct' && (next.text === ')' || next.text === ';')) ||
+      (next.type === 'word' && COUNT_ENDS.has(next.text.toUpperCase()));
+    if (!ended) continue;
+    throw w === 'LIMIT'
+      ? pgError('2201W', 'LIMIT must not be negative')
+      : pgError('2201X', 'OFFSET must not be negative');
+  }
+}
