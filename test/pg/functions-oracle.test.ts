@@ -667,6 +667,9 @@ describe('functions and operators, against PostgreSQL 15', function () {
       'SELECT current_schemas(false), current_schemas(true), pg_catalog.pg_encoding_to_char(6)',
       'SELECT format_type(23, NULL), format_type(1043, 14), format_type(1700, 655366), format_type(1042, 5)',
       "SELECT quote_ident('a b'), quote_literal('x''y'), quote_nullable(NULL), quote_nullable(1)",
+      // of a table's columns too (42883 there: they were the catalog connection's), a backslash E''
+      "SELECT id, quote_ident(name), quote_literal(name || E'\\\\x'), quote_nullable(email) FROM customers ORDER BY id",
+      "SELECT quote_literal(E'x\\\\y')",
       'SELECT pg_size_pretty(1234567::bigint), pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pretty(-20000000::bigint), pg_size_pretty(5000000000000000::bigint)',
       "SELECT to_regclass('orders') IS NOT NULL, to_regclass('nope') IS NULL",
       // a name read as PostgreSQL reads it: quoted parts keep their case, the schema may be quoted

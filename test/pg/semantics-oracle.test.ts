@@ -350,6 +350,21 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       await same(sql);
   });
 
+  it('sum, avg, stddev and variance of a text, boolean, date or json column are 42883 at the call (SQLite summed the text as 0)', async () => {
+    for (const sql of [
+      'SELECT sum(name) FROM customers',
+      'SELECT c.id, avg(c.email) FROM customers c GROUP BY c.id',
+      'SELECT sum(note) OVER () FROM orders',
+      'SELECT stddev(name::text) FROM customers',
+      'SELECT sum(x) FROM (SELECT name AS x FROM customers) s',
+    ]) {
+      const p = await placed(patina, sql);
+      assert.equal(p, await placed(postgres, sql), sql);
+      assert.match(p, /^42883 function \w+\(text\) does not exist @\d+$/);
+    }
+    await same('SELECT sum(amount), avg(amount), stddev(amount), sum(id), sum(amount::float8) FROM orders');
+  });
+
   it('an item of `*` counts for an ORDER BY name (42702 when another item of that name differs), and an alias inside an ORDER BY or GROUP BY expression is no column (42703; SQLite sorted by them)', async () => {
     const failure = (c: PgClient, sql: string) =>
       c.query(sql).then(

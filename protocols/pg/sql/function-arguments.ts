@@ -1,6 +1,6 @@
 // Calls PostgreSQL finds no function for, by their arguments' types: a string function of a number,
-// a date or a boolean (`lower(id)`, `length(n)`, `substr(d, 1, 4)`), `round(x, 2)` of a double, `sum`
-// or `avg` of text, a boolean or a date, `string_agg` of a number. PostgreSQL has no implicit cast
+// a date or a boolean (`lower(id)`, `length(n)`, `substr(d, 1, 4)`), `round(x, 2)` of a double, `sum`,
+// `avg`, `stddev` or `variance` of text, a boolean, a date, json or an array, `string_agg` of a number. PostgreSQL has no implicit cast
 // from those types to text (nor one to numeric for round's two-argument form), so each is 42883 with
 // its HINT at the call; SQLite computed on the stored value and answered. Checked in the walk of
 // typed-operators.ts, where the tree's types are known; an argument of unknown type (0: a string
@@ -32,15 +32,23 @@ const TEXT_ARGUMENTS: Record<string, readonly number[]> = lookup({
   string_agg: [0],
 }); // biome-ignore format: a word list
 
-/** Aggregates of numbers and intervals only. */
-const SUMS = new Set(['sum', 'avg']);
-/** What sum and avg take besides numbers (PostgreSQL's money has no Patina type). */
-const SUMMED = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric, OID.float4, OID.float8, OID.interval]);
+const NUMBERS = [OID.int2, OID.int4, OID.int8, OID.numeric, OID.float4, OID.float8];
+/**
+ * Aggregates of numbers (and intervals: sum, avg) only, by what they take (PostgreSQL's money has no
+ * Patina type): of text, a boolean, a date, json, bytea or an array there is no such function.
+ */
+const SUMS: Record<string, ReadonlySet<number>> = lookup({
+  sum: new Set([...NUMBERS, OID.interval]),
+  avg: new Set([...NUMBERS, OID.interval]),
+  ...Object.fromEntries(
+    ['stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop'].map((f) => [f, new Set(NUMBERS)]),
+  ),
+});
 
 /** The functions noFunctionFor checks (typed-operators-hint.ts parses a statement calling one). */
 export const CHECKED_ARGUMENTS: ReadonlySet<string> = new Set([
   ...Object.keys(TEXT_ARGUMENTS),
-  ...SUMS,
+  ...Object.keys(SUMS),
   'round',
   'trunc',
 ]);
@@ -70,9 +78,10 @@ export function noFunctionFor(f: Node, typer: Typer): Error | undefined {
   if (positions) {
     const ts = types();
     bad = positions.some((k) => k < ts.length && notText(ts[k]));
-  } else if (SUMS.has(fn) && args.length === 1 && !f.agg_within_group) {
+  } else if (SUMS[fn] && args.length === 1 && !f.agg_within_group) {
     const t = types()[0];
-    bad = t !== 0 && !SUMMED.has(t) && (NOT_TEXT.has(t) || t === OID.text || t === OID.varchar || t === OID.bpchar);
+    const other = NOT_TEXT.has(t) || t === OID.text || t === OID.varchar || t === OID.bpchar || t === OID.bytea;
+    bad = t !== 0 && !SUMS[fn].has(t) && (other || elementOidOf(t) !== undefined);
   } else if ((fn === 'round' || fn === 'trunc') && args.length === 2) {
     bad = FLOATS.has(types()[0]); // round(numeric, int) only: no implicit cast from a double to numeric
   }
