@@ -13,10 +13,8 @@ import { OID, TYPE_DISPLAY } from '../types/oids';
 import { PG_CAST_ROWS } from '../types/pg-cast-rows';
 import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
-import { parseTree } from './parse';
 import { firstInStatement } from './scoped-walk';
 import { TYPE_NAMES, typeNameOid } from './type-signatures';
-import { writtenAt } from './type-names';
 import { firstLocation, tableColumn } from './typed-operators';
 import { elementOidOf } from '../types/registry';
 

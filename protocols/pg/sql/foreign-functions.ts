@@ -15,9 +15,7 @@ import { TYPE_DISPLAY } from '../types/oids';
 import { declaredColumnType } from './cast-paths';
 import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
-import { parseTree } from './parse';
 import { firstInStatement } from './scoped-walk';
-import { writtenAt } from './type-names';
 import { strings } from './type-signatures';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
