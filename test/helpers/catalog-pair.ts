@@ -143,3 +143,17 @@ export async function sameOnBoth(
   assert.equal(p.rowCount, g.rowCount, `row count of ${sql}`);
   return p.rows;
 }
+
+/** Runs `sql` on both servers: the same rows and column types, or the same SQLSTATE and message. */
+export async function sameOutcomeOnBoth(o: OracleClients, sql: string): Promise<void> {
+  const run = async (c: OracleClients['patina']) => {
+    try {
+      const r = await c.query({ text: sql, rowMode: 'array' });
+      return { rows: r.rows, types: r.fields.map((f) => f.dataTypeID) };
+    } catch (e) {
+      const err = e as { code?: string; message: string };
+      return { code: err.code, message: err.message };
+    }
+  };
+  assert.deepEqual(await run(o.patina), await run(o.postgres), sql);
+}

@@ -3,7 +3,7 @@
 // jsonb column, compared by rows, column types and SQLSTATEs. The parser and evaluator
 // (src/engine/jsonpath-parse.ts, jsonpath-eval.ts) have their own cases at the end, without servers.
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '../helpers/catalog-pair';
 import { parseJsonPath, printJsonPath } from '../../src/engine/jsonpath-parse';
 import { runJsonPath } from '../../src/engine/jsonpath-eval';
 import { parseJson, printJsonb } from '../../src/engine/jsonb';
@@ -126,19 +126,7 @@ describe('SQL/JSON path against PostgreSQL 15', function () {
 
   const same = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params);
 
-  /** Runs `sql` on both: the same rows, or the same SQLSTATE and message. */
-  async function sameOutcome(sql: string): Promise<void> {
-    const run = async (c: OracleClients['patina']) => {
-      try {
-        const r = await c.query({ text: sql, rowMode: 'array' });
-        return { rows: r.rows, types: r.fields.map((f) => f.dataTypeID) };
-      } catch (e) {
-        const err = e as { code?: string; message: string };
-        return { code: err.code, message: err.message };
-      }
-    };
-    assert.deepEqual(await run(o.patina), await run(o.postgres), sql);
-  }
+  const sameOutcome = (sql: string) => sameOutcomeOnBoth(o, sql);
 
   it('jsonb_path_query, _query_array, _exists, _match and _query_first of many paths, lax and strict, errors as there', async () => {
     for (const doc of DOCS)

@@ -3,7 +3,7 @@
 // configurations (stop words, the Snowball english stemmer), and matching, compared by rows, column
 // types and SQLSTATEs. The engine is src/engine/text-search/.
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '../helpers/catalog-pair';
 
 const SCHEMAS = {
   patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, body TEXT, vec TSVECTOR, q TSQUERY);',
@@ -50,19 +50,7 @@ describe('text search against PostgreSQL 15', function () {
   });
   after(() => o?.close());
 
-  /** Runs `sql` on both: the same rows and column types, or the same SQLSTATE and message. */
-  async function sameOutcome(sql: string): Promise<void> {
-    const run = async (c: OracleClients['patina']) => {
-      try {
-        const r = await c.query({ text: sql, rowMode: 'array' });
-        return { rows: r.rows, types: r.fields.map((f) => f.dataTypeID) };
-      } catch (e) {
-        const err = e as { code?: string; message: string };
-        return { code: err.code, message: err.message };
-      }
-    };
-    assert.deepEqual(await run(o.patina), await run(o.postgres), sql);
-  }
+  const sameOutcome = (sql: string) => sameOutcomeOnBoth(o, sql);
 
   it('tsvector and tsquery input and output: sorted, merged, quoted, weights and positions; bad ones 42601', async () => {
     for (const sql of [
