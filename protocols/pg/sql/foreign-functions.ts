@@ -8,6 +8,7 @@
 // names that schema; Patina's own `patina_id()` (and any `patina_` name) is Patina's. A call naming
 // another schema is left to the translation (public has no functions). Which PostgreSQL functions
 // Patina runs is the translation's business: one it does not is an error there, as before.
+import { KEYWORD_CATEGORIES } from '../../../src/engine/pg-keywords';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgErrorAt } from '../sqlstate';
 import { INFORMATION_SCHEMA_FUNCTIONS, PG_CATALOG_FUNCTIONS } from '../catalog/pg-function-names';
@@ -21,12 +22,16 @@ import { strings } from './type-signatures';
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
 
-/** Words before `(` that are no function name: the gate below does not parse for them. */
-const NOT_CALLS = new Set(
-  'in values exists any all some array row cast as into on using over filter within and or not select from where when then else by with table join only references varchar character numeric decimal char timestamp time interval bit float varbit nchar'.split(
-    ' ',
-  ),
-);
+/**
+ * Words before `(` that are no function name, for the gate below: PostgreSQL's reserved keywords
+ * (`IN (`, `VALUES (`, `JOIN (`, `UNION (`), and the others that take a parenthesis
+ * (`ON CONFLICT (`, `OVER (`, `ROLLUP (`, `SET (a, b) =`, type names with a modifier).
+ */
+const NOT_CALLS = new Set([
+  ...KEYWORD_CATEGORIES.R.trim().split(' '),
+  ...'join ilike like is similar conflict over filter within rollup cube sets set values exists row between'.split(' '),
+  ...'varchar character numeric decimal char timestamp time interval bit float varbit nchar'.split(' '),
+]);
 
 /** Words after which a name before `(` names a table or query, not a function. */
 const NAMED_BEFORE = new Set(['into', 'as', 'with', 'recursive', 'references']);
