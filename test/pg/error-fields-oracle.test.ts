@@ -466,4 +466,32 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     assert.deepEqual(p, await steps(postgres));
     assert.equal(p.filter((x) => x.startsWith('25P02')).length, 3);
   });
+
+  it("a column of a relation no FROM item in reach names is PostgreSQL's 42P01 with its HINT and position (it was 42703 column x.id does not exist)", async () => {
+    const { patina, postgres } = clients();
+    const failure = (c: PgClient, sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    const cases: [string, RegExp][] = [
+      ['SELECT x.id FROM t', /^42P01 missing FROM-clause entry for table "x" \| {2}@8$/],
+      [
+        'SELECT t.id FROM t tt',
+        /^42P01 invalid reference to FROM-clause entry for table "t" \| Perhaps you meant to reference the table alias "tt"\./,
+      ],
+      [
+        'SELECT t.id FROM t, (SELECT t.name) s',
+        /^42P01 invalid reference to FROM-clause entry for table "t" \| There is an entry/,
+      ],
+      ['UPDATE t SET name = x.name WHERE id = 1', /^42P01 missing FROM-clause entry for table "x"/],
+      ['SELECT id FROM t WHERE u.x = 1 ORDER BY 1', /^42P01 /],
+    ];
+    for (const [sql, want] of cases) {
+      const p = await failure(patina, sql);
+      assert.match(p, want, sql);
+      assert.equal(p, await failure(postgres, sql), sql);
+    }
+  });
 });

@@ -57,11 +57,19 @@ export function withColumnHint(err: unknown, sql: string, schema: Schema): unkno
   }
   if (!found) return err;
   const [alias, name] = found.fields.length === 2 ? found.fields : [null, found.fields[0]];
-  const e = new PgError(
-    'user',
-    alias === null ? `column "${name}" does not exist` : `column ${alias}.${name} does not exist`,
-    '42703',
-  );
+  const e = found.noFrom
+    ? new PgError(
+        'user',
+        found.entry
+          ? `invalid reference to FROM-clause entry for table "${alias}"`
+          : `missing FROM-clause entry for table "${alias}"`,
+        '42P01',
+      )
+    : new PgError(
+        'user',
+        alias === null ? `column "${name}" does not exist` : `column ${alias}.${name} does not exist`,
+        '42703',
+      );
   if (found.hint) e.hint = found.hint;
   e.position = Buffer.from(sql).subarray(0, found.location).toString().length;
   return e;
@@ -87,6 +95,8 @@ interface Missing {
   hint?: string;
   /** `a.c` whose relation a is in no FROM (PostgreSQL's 42P01, not 42703). */
   noFrom?: boolean;
+  /** ... while a range table entry of it is out of reach (`invalid reference to FROM-clause entry`). */
+  entry?: string;
 }
 
 /**
@@ -367,7 +377,8 @@ function expr(n: Node, level: Level, want: string[]): void {
     const found = resolves(fields, level);
     if (found === 'unknown') throw new Stop(null);
     if (found === 'no') throw new Stop(missing(fields, n.ColumnRef.location, level));
-    if (found === 'noFrom') throw new Stop({ fields, location: n.ColumnRef.location, noFrom: true });
+    if (found === 'noFrom')
+      throw new Stop({ fields, location: n.ColumnRef.location, noFrom: true, ...missingRte(fields[0], level) });
     return;
   }
   for (const k in n) if (k !== 'location') expr(n[k], level, want);
@@ -406,11 +417,32 @@ function resolves(fields: string[], level: Level): 'yes' | 'no' | 'noFrom' | 'un
     const h = c === '' ? true : has(n, c); // ('' : `a.*`)
     return h === null ? 'unknown' : h ? 'yes' : 'no';
   }
-  if (!level.exact) return 'yes'; // (no such relation: PostgreSQL's 42P01, another error)
+  if (!level.exact) return 'noFrom'; // (no such relation: PostgreSQL's 42P01)
   // a quoted name of another case than every relation's in reach (SQLite found it without case)
   for (let l: Level | null = level; l; l = l.parent)
     if (l.visible.some((x) => x.rel && x.alias?.toLowerCase() === a.toLowerCase())) return 'noFrom';
   return 'yes';
+}
+
+/**
+ * `a.c` whose relation a no FROM item in reach names, as PostgreSQL's errorMissingRTE words it: a
+ * range table entry of the table a, or named a, out of reach (`SELECT orders.id FROM orders o`, a
+ * FROM item left of a subquery not marked LATERAL) makes it `invalid reference to FROM-clause entry`
+ * with a HINT naming the alias to use, or saying the entry cannot be referenced from there.
+ */
+function missingRte(a: string, level: Level): { entry?: string; hint?: string } {
+  for (let l: Level | null = level; l; l = l.parent) {
+    const rte = l.rtable.find((r) => r.relname === a || r.alias === a);
+    if (!rte) continue;
+    return {
+      entry: a,
+      hint:
+        rte.alias !== a
+          ? `Perhaps you meant to reference the table alias "${rte.alias}".`
+          : `There is an entry for table "${a}", but it cannot be referenced from this part of the query.`,
+    };
+  }
+  return {};
 }
 
 /** The reference that failed with PostgreSQL's hint (searchRangeTableForCol, errorMissingColumn). */

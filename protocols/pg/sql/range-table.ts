@@ -18,6 +18,8 @@ export interface Rte {
   columns: string[] | null;
   /** A table of the schema (its rows have system columns too). */
   table: boolean;
+  /** The table or WITH query a FROM item names (`orders` of `orders o`). */
+  relname?: string;
 }
 
 /** A namespace item: what a name may reach (`rel`: as a relation, `cols`: its columns unqualified). */
@@ -75,7 +77,7 @@ export function fromItem(f: Node, at: Level, walk: Walk, left: NsItem[]): NsItem
     const cte = r.schemaname ? undefined : at.cte(name);
     const table = cte === undefined && (!r.schemaname || r.schemaname === 'public') ? tableNamed(at, r) : undefined;
     const base = cte !== undefined ? cte : table ? tableColumns(table, at) : null;
-    return [leaf(at, String(r.alias?.aliasname ?? name), renamed(base, r.alias), !!table)];
+    return [leaf(at, String(r.alias?.aliasname ?? name), renamed(base, r.alias), !!table, name)];
   }
   if (f?.RangeSubselect) {
     const s = f.RangeSubselect;
@@ -170,8 +172,8 @@ export function tableNamed(at: Level, r: Node): TableDef | undefined {
 }
 
 /** Adds a range table entry and returns its namespace item (visible by name and by its columns). */
-function leaf(at: Level, alias: string, columns: string[] | null, table: boolean): NsItem {
-  at.rtable.push({ alias, columns, table });
+function leaf(at: Level, alias: string, columns: string[] | null, table: boolean, relname?: string): NsItem {
+  at.rtable.push({ alias, columns, table, relname });
   return { alias, columns, rel: true, cols: true, table };
 }
 
