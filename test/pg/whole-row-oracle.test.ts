@@ -278,4 +278,20 @@ describe('whole-row references against PostgreSQL 15', function () {
       await clients().postgres.query(sql);
     }
   });
+
+  it('ROW(a, b) and (a, b) as a result column: the record text of its fields, each as its type prints, typed record and named row (they were 0A000)', async () => {
+    const both = async (sql: string) => {
+      const rows = await sameOnBoth(clients(), sql);
+      return rows;
+    };
+    assert.deepEqual(await both("SELECT ROW(1, 'a b', NULL, true)"), [['(1,"a b",,t)']]);
+    for (const sql of [
+      'SELECT ROW(id, s, n, b, d, ts, f, big) FROM t ORDER BY id',
+      'SELECT id, (s, n) AS pair, ROW(b) FROM t WHERE id < 4 ORDER BY id',
+      "SELECT ROW(u.name, t.s || '!', t.n * 2) FROM u JOIN t ON t.id = u.t_id ORDER BY u.id",
+      'SELECT (1, 2.50, 0.1::float8, current_date - current_date)',
+      "SELECT id FROM t WHERE ROW(id, s) = ROW(1, 'abc') AND (id, b) IN ((1, true))",
+    ])
+      await both(sql);
+  });
 });

@@ -230,6 +230,7 @@ export class Analyzer {
             kind.startsWith('call:')) &&
             out[i].type === 'word') ||
           (kind === 'stat-x' && out[i].type === 'word') ||
+          (kind.startsWith('row:') && (isWord(out[i], 'ROW') || out[i].type === 'punct')) ||
           ((kind === BYTEA_AGG || kind.startsWith(JSON_TYPED) || kind.startsWith(NUMERIC_ELEMENTS)) &&
             out[i].type === 'word') ||
           out[i].type === 'op' ||

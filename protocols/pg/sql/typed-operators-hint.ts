@@ -71,6 +71,28 @@ export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 
  * AT TIME ZONE, a cast to text, INTERSECT beside UNION or EXCEPT. A cheap test on the tokens, so
  * that other statements are not parsed.
  */
+/**
+ * Whether a result column may be a row (`SELECT ROW(a, b)`, `SELECT x, (a, b)`): ROW before `(`, or
+ * a parenthesis opening a select item that holds a comma of its own (typed-operators.ts marks it).
+ */
+function mayHoldRowItem(sig: PgToken[]): boolean {
+  for (let i = 0; i + 1 < sig.length; i++) {
+    const t = sig[i];
+    if (sig[i + 1].text !== '(') continue;
+    if (t.type === 'word' && t.text.toUpperCase() === 'ROW') return true;
+    const opens =
+      (t.type === 'word' && /^(SELECT|DISTINCT|ALL)$/i.test(t.text)) || (t.type === 'punct' && t.text === ',');
+    if (!opens) continue;
+    for (let k = i + 2, depth = 0; k < sig.length; k++) {
+      const x = sig[k].text;
+      if (x === '(') depth++;
+      else if (x === ')' && depth-- === 0) break;
+      else if (x === ',' && depth === 0) return true;
+    }
+  }
+  return false;
+}
+
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
   let hint = false;
@@ -100,6 +122,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   let datedWords = 0; // two date or time operands and a comparison: a date beside a timestamp is one at midnight
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
+  if (mayHoldRowItem(sig)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
   const writes = sessionZone() !== null && sig.some((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));

@@ -477,6 +477,24 @@ function untypedLeftOperand(op: string, right: Node, typer: Typer): void {
 const operandName = (n: Node, type: number): string =>
   n?.A_Const?.sval !== undefined ? 'unknown' : (PG_NAMES[type] ?? 'unknown');
 
+/**
+ * How each of `args` is made text where PostgreSQL prints it with its type's output function
+ * (concat's arguments, a record's fields): a textKind, `boolout` for a boolean's t/f when
+ * `boolOut` (a cast to text says true/false), `-` for a value that is its own text.
+ */
+function outputKinds(
+  args: Node[],
+  typer: Typer,
+  declared: number[],
+  late: Map<number, string>,
+  boolOut: boolean,
+): string[] {
+  return args.map((a) => {
+    const kind = exactText(a, typer, declared, late) ? null : textKind(typer, a);
+    return kind === 'bool' && boolOut ? 'boolout' : (kind ?? '-');
+  });
+}
+
 /** Whether an operand of numeric (or double) arithmetic may be NaN: never (a number, an integer), a column or parameter, or an expression. */
 function nanOperand(n: Node, type: number): 'never' | 'ref' | 'expr' {
   if (type !== OID.numeric && !FLOATS.has(type) && type !== 0) return 'never';
@@ -841,6 +859,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     markIntervalDistinct(n.SelectStmt, t, out);
     markIntervalUnion(n.SelectStmt, typer, out);
     markExactComparisons(n.SelectStmt, t, declared, late);
+    // ROW(a, b) or (a, b) as a result column: PostgreSQL's record text, each field as its type's
+    // output function prints it (translate/row-items.ts)
+    for (const item of n.SelectStmt.targetList ?? []) {
+      const row = item.ResTarget?.val?.RowExpr;
+      if (row) out.set(row.location, `row:${outputKinds(row.args ?? [], t, declared, late, true).join(',')}`);
+    }
   } else if (n.UpdateStmt) {
     t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
     markZonedAssignments(n, typer, t, withSources, firstLocation, out);
@@ -1400,10 +1424,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (these print a boolean with its output function: t and f, where a cast to text says true and
     // false, as quote_literal's, which casts its value to text: quote_literal(1.50) is '1.50')
     const cast = /^quote_/.test(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '');
-    const kinds = (n.FuncCall.args as Node[]).map((a) => {
-      const kind = exactText(a, typer, declared, late) ? null : textKind(typer, a);
-      return kind === 'bool' && !cast ? 'boolout' : (kind ?? '-');
-    });
+    const kinds = outputKinds(n.FuncCall.args, typer, declared, late, !cast);
     if (kinds.some((k) => k !== '-')) out.set(n.FuncCall.location, `textargs:${kinds.join(',')}`);
   }
   // string_agg of bytea joins bytes (bytea-values.ts); a bytea or an array in a json builder is

@@ -45,8 +45,6 @@ function find(n: Node): string | null {
     return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
   if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')
     return 'BETWEEN SYMMETRIC|write x BETWEEN least(a, b) AND greatest(a, b)';
-  if (s?.targetList?.some((t: Node) => t.ResTarget?.val?.RowExpr))
-    return 'a row value (record) as a result column|select its fields as columns';
   if (n.FuncCall?.args?.some((a: Node) => a.RowExpr)) return 'a row value (record) as a function argument';
   // (`(t.*)::text` as a select item is the record's text: translate/json-values.ts)
   const starCast = n.TypeCast?.arg?.ColumnRef?.fields;

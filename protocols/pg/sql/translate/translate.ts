@@ -48,6 +48,7 @@ import { rewriteFrameOffsets } from './frame-offsets';
 import { rewriteFetchFirst, rewriteSelectListSeries, rewriteStandardCalls } from './standard-forms';
 import { rewriteDefaultConfig, rewriteMarkedCalls } from './text-search-calls';
 import { rewriteDateArithmetic, rewriteTextArguments } from './typed-arithmetic';
+import { rewriteRowItems } from './row-items';
 import { rewriteTableOids } from './table-oids';
 import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
@@ -147,7 +148,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
   toks = rewriteCastCalls(toks);
-  toks = rewriteTextArguments(toks);
+  toks = rewriteTextArguments(rewriteRowItems(toks));
   toks = rewriteDateArithmetic(toks);
   toks = rewriteHavingAlone(rewriteDivision(toks));
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items

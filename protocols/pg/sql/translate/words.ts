@@ -428,8 +428,10 @@ export function rewriteWords(toks: Tok[], ctx: DialectContext, local: boolean): 
         ];
         continue;
       }
-      // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows)
-      if (up === 'ROW' && isPunct(next, '(') && !afterDot) continue;
+      // ROW(a, b): a row value, which SQLite writes without the word (comparisons of rows); one
+      // that is a result column (marked) stays for translate/row-items.ts
+      const rowItem = 'arith' in t && t.arith?.startsWith('row:');
+      if (up === 'ROW' && isPunct(next, '(') && !afterDot && !rowItem) continue;
       if (up === 'ILIKE') {
         out.push({ type: 'word', text: 'LIKE' });
         continue;
