@@ -348,9 +348,17 @@ class ParamWalker {
         anyOperands(this.sink(typer), e.lexpr, e.rexpr, TEXT_OPS.has(op), this.last);
         return;
       }
-      case 'AEXPR_IN':
-        this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+      case 'AEXPR_IN': {
+        // (a, b) IN (($1, $2), ...): field by field, as each field is compared
+        const list = items(e.rexpr);
+        const fields: Node[] | undefined = e.lexpr?.RowExpr?.args;
+        if (fields && list.every((x: Node) => x?.RowExpr?.args?.length === fields.length)) {
+          fields.forEach((f, i) => this.together(typer, [f, ...list.map((x: Node) => x.RowExpr.args[i])]));
+          return;
+        }
+        this.together(typer, [e.lexpr, ...list]);
         return;
+      }
       case 'AEXPR_LIKE':
       case 'AEXPR_ILIKE':
       case 'AEXPR_SIMILAR':
