@@ -496,4 +496,34 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
     );
     await same('SELECT id, doc, bin FROM j ORDER BY id');
   });
+
+  it("json (not jsonb) sorted, grouped, DISTINCT, counted DISTINCT or deduplicated by UNION is PostgreSQL's 42883 at the term (SQLite went by the stored text); UNION ALL and jsonb run", async () => {
+    const failure = (c: OracleClients['patina'], sql: string) =>
+      c.query(sql).then(
+        (r) => `ran ${r.rows.length}`,
+        (e: { code?: string; message: string; hint?: string; position?: string }) =>
+          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+      );
+    for (const sql of [
+      'SELECT id FROM j ORDER BY doc',
+      'SELECT doc AS x FROM j ORDER BY x DESC',
+      'SELECT doc FROM j ORDER BY 1',
+      'SELECT doc, count(*) FROM j GROUP BY doc',
+      'SELECT doc, count(*) FROM j GROUP BY 1',
+      'SELECT DISTINCT doc FROM j',
+      'SELECT count(DISTINCT doc) FROM j',
+      'SELECT doc FROM j UNION SELECT doc FROM j',
+      'SELECT id, doc FROM j INTERSECT SELECT id, doc FROM j',
+    ]) {
+      const p = await failure(o.patina, sql);
+      assert.match(p, /^42883 could not identify an (ordering|equality) operator for type json/, sql);
+      assert.equal(p, await failure(o.postgres, sql), sql);
+    }
+    for (const sql of [
+      'SELECT doc FROM j UNION ALL SELECT doc FROM j',
+      'SELECT DISTINCT bin FROM j ORDER BY bin',
+      'SELECT id FROM j ORDER BY doc::text',
+    ])
+      assert.equal(await failure(o.patina, sql), await failure(o.postgres, sql), sql);
+  });
 });

@@ -602,6 +602,46 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
  * The expression of the one select item an ORDER BY term of a bare name names (its alias, or the
  * name PostgreSQL figures for it: `data::text` is data), else undefined.
  */
+/**
+ * json (not jsonb) has no ordering or equality operator in PostgreSQL: sorted (`ORDER BY doc`, by
+ * position or alias too), grouped, DISTINCT or deduplicated by a set operation it is 42883 `could not
+ * identify an ordering (equality) operator for type json` at the term; SQLite went by the stored text.
+ */
+function checkJsonOrdering(select: Node, typer: Typer): void {
+  const itemAt = (e: Node): Node => {
+    const position = e?.A_Const?.ival ? e.A_Const.ival.ival : undefined;
+    if (position !== undefined) return select.targetList?.[position - 1]?.ResTarget?.val ?? e;
+    return namedItem(select, e) ?? e;
+  };
+  const refuse = (operator: string, at: Node) =>
+    placed(() => {
+      const err = pgError('42883', `could not identify an ${operator} operator for type json`);
+      if (operator === 'ordering') err.hint = 'Use an explicit ordering operator or modify the query.';
+      return err;
+    }, firstLocation(at));
+  const setOp = select.op && select.op !== 'SETOP_NONE';
+  if (!setOp)
+    for (const s of select.sortClause ?? []) {
+      const e = s.SortBy?.node;
+      if (e && !s.SortBy.useOp && typer.type(itemAt(e)) === OID.json) refuse('ordering', e);
+    }
+  for (const g of select.groupClause ?? [])
+    if (!g.GroupingSet && typer.type(itemAt(g)) === OID.json) refuse('equality', g);
+  if (setOp && !select.all) {
+    // (a UNION, INTERSECT or EXCEPT deduplicates: its leftmost query's items name the columns)
+    let left = select;
+    while (left.op && left.op !== 'SETOP_NONE' && left.larg) left = left.larg;
+    const t = withSources(typer, left.fromClause ?? [], ctesOf(left.withClause, typer.schema));
+    for (const item of left.targetList ?? [])
+      if (item.ResTarget?.val && t.type(item.ResTarget.val) === OID.json) refuse('equality', item.ResTarget.val);
+  }
+  const distinct =
+    select.distinctClause?.length > 0 && select.distinctClause.every((d: Node) => Object.keys(d).length === 0);
+  if (distinct)
+    for (const t of select.targetList ?? [])
+      if (t.ResTarget?.val && typer.type(t.ResTarget.val) === OID.json) refuse('equality', t.ResTarget.val);
+}
+
 function namedItem(select: Node, e: Node): Node | undefined {
   const fields = e.ColumnRef?.fields;
   if (fields?.length !== 1 || !fields[0].String) return undefined;
@@ -844,6 +884,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   const frame = n.WindowDef ?? n.FuncCall?.over;
   // RANGE frames with an offset: checked as PostgreSQL does, an interval offset marked (window-frames.ts)
   if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);
+  // count(DISTINCT doc) of json: no equality operator there either (checkJsonOrdering)
+  if (n.FuncCall?.agg_distinct)
+    for (const a of n.FuncCall.args ?? [])
+      if (typer.type(a) === OID.json)
+        throw placed(() => pgError('42883', 'could not identify an equality operator for type json'), firstLocation(a));
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
   // lag's or lead's default as a string literal, read as the value's type (literal-input.ts)
   if (n.FuncCall?.over && n.FuncCall.args?.length === 3)
@@ -854,6 +899,7 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (a query of its own WITH clause typed by its columns)
     t = withSources(typer, n.SelectStmt.fromClause ?? [], ctesOf(n.SelectStmt.withClause, typer.schema));
     checkWindowRefs(n.SelectStmt);
+    checkJsonOrdering(n.SelectStmt, t);
     markIntervalOrder(n.SelectStmt, t, out);
     markIntervalGroups(n.SelectStmt, t, out);
     markIntervalDistinct(n.SelectStmt, t, out);
