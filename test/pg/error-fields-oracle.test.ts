@@ -22,6 +22,14 @@ const failure = (c: PgClient, sql: string, params?: unknown[]) =>
     (e: { code?: string; message: string; detail?: string }) => `${e.code} ${e.message} | ${e.detail ?? ''}`,
   );
 
+/** A statement's outcome as a client sees it: its rows, or SQLSTATE, message, HINT and position. */
+const placedFailure = (c: PgClient, sql: string, params?: unknown[]) =>
+  c.query(sql, params).then(
+    (r) => `ran ${JSON.stringify(r.rows)}`,
+    (e: { code?: string; message: string; hint?: string; position?: string }) =>
+      `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
+  );
+
 describe('error messages and details as PostgreSQL 15 words them', function () {
   this.timeout(60_000);
   const { clients } = oracleSuite(SCHEMA, ROWS);
@@ -208,15 +216,10 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
 
   it("an unknown column's 42703 carries PostgreSQL's HINT, the name as it folds it and the place of the failing reference (there was no HINT)", async () => {
     const { patina, postgres, pair } = clients();
-    const hinted = (c: PgClient, sql: string, params?: unknown[]) =>
-      c.query(sql, params).then(
-        () => 'ran',
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
+
     const same = async (sql: string, params?: unknown[]) => {
-      const p = await hinted(patina, sql, params);
-      assert.equal(p, await hinted(postgres, sql, params), sql);
+      const p = await placedFailure(patina, sql, params);
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
       return p;
     };
     assert.equal(
@@ -366,15 +369,9 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
 
   it("a call of a function PostgreSQL does not have (SQLite's own: instr, printf, typeof, ifnull, group_concat, ...) is its 42883 with HINT and position (they ran with SQLite's meaning)", async () => {
     const { patina, postgres } = clients();
-    const refused = (c: PgClient, sql: string, params?: unknown[]) =>
-      c.query(sql, params).then(
-        (r) => `ran ${JSON.stringify(r.rows)}`,
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
     const same = async (sql: string, params?: unknown[]) => {
-      const p = await refused(patina, sql, params);
-      assert.equal(p, await refused(postgres, sql, params), sql);
+      const p = await placedFailure(patina, sql, params);
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
       return p;
     };
     assert.equal(
@@ -408,19 +405,13 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     ])
       assert.match(await same(sql), /^ran /, sql);
     assert.match(
-      await refused(patina, "INSERT INTO u (id, name) VALUES (patina_id(), 'k') RETURNING id > 0 AS k"),
+      await placedFailure(patina, "INSERT INTO u (id, name) VALUES (patina_id(), 'k') RETURNING id > 0 AS k"),
       /^ran \[\{"k":true\}\]/,
     );
   });
 
   it("SQLite's row id (rowid, _rowid_, oid) where no column has the name is PostgreSQL's 42703 with HINT and position (it answered SQLite's row ids)", async () => {
     const { patina, postgres } = clients();
-    const refused = (c: PgClient, sql: string) =>
-      c.query(sql).then(
-        (r) => `ran ${JSON.stringify(r.rows)}`,
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
     for (const sql of [
       'SELECT rowid FROM t',
       'SELECT name FROM t WHERE rowid > 0',
@@ -430,13 +421,13 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'DELETE FROM u WHERE oid = 1',
       'SELECT id FROM t ORDER BY rowid',
     ]) {
-      const p = await refused(patina, sql);
+      const p = await placedFailure(patina, sql);
       assert.match(p, /^42703 column "(rowid|_rowid_|oid)" does not exist/, sql);
-      assert.equal(p, await refused(postgres, sql), sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
     }
     // a catalog relation's oid is its column, as before
     const sql = "SELECT c.oid > 0 AS ok FROM pg_class c WHERE c.relname = 't'";
-    assert.equal(await refused(patina, sql), await refused(postgres, sql));
+    assert.equal(await placedFailure(patina, sql), await placedFailure(postgres, sql));
   });
 
   it('in a failed transaction block a statement that parses is 25P02 before its analysis (it was its 42703 or 42883), a syntax error still its 42601, simple Query and Parse alike', async () => {
@@ -469,12 +460,6 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
 
   it("a column of a relation no FROM item in reach names is PostgreSQL's 42P01 with its HINT and position (it was 42703 column x.id does not exist)", async () => {
     const { patina, postgres } = clients();
-    const failure = (c: PgClient, sql: string) =>
-      c.query(sql).then(
-        () => 'ran',
-        (e: { code?: string; message: string; hint?: string; position?: string }) =>
-          `${e.code} ${e.message} | ${e.hint ?? ''} @${e.position}`,
-      );
     const cases: [string, RegExp][] = [
       ['SELECT x.id FROM t', /^42P01 missing FROM-clause entry for table "x" \| {2}@8$/],
       [
@@ -489,9 +474,9 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       ['SELECT id FROM t WHERE u.x = 1 ORDER BY 1', /^42P01 /],
     ];
     for (const [sql, want] of cases) {
-      const p = await failure(patina, sql);
+      const p = await placedFailure(patina, sql);
       assert.match(p, want, sql);
-      assert.equal(p, await failure(postgres, sql), sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
 });
