@@ -76,22 +76,39 @@ export const EXACT_STATISTICS = new Set(['stddev', 'stddev_samp', 'stddev_pop', 
  * a parenthesis opening a select item that holds a comma of its own (typed-operators.ts marks it).
  */
 function mayHoldRowItem(sig: PgToken[]): boolean {
+  // the clause each parenthesis depth is in: a select list from SELECT to the next clause word
+  const clause: string[] = [''];
   for (let i = 0; i + 1 < sig.length; i++) {
     const t = sig[i];
-    if (sig[i + 1].text !== '(') continue;
-    if (t.type === 'word' && t.text.toUpperCase() === 'ROW') return true;
-    const opens =
-      (t.type === 'word' && /^(SELECT|DISTINCT|ALL)$/i.test(t.text)) || (t.type === 'punct' && t.text === ',');
-    if (!opens) continue;
-    for (let k = i + 2, depth = 0; k < sig.length; k++) {
-      const x = sig[k].text;
-      if (x === '(') depth++;
-      else if (x === ')' && depth-- === 0) break;
-      else if (x === ',' && depth === 0) return true;
+    if (t.type === 'punct' && t.text === ')') clause.pop();
+    if (t.type === 'word' && CLAUSE_WORDS.has(t.text.toUpperCase())) clause[clause.length - 1] = t.text.toUpperCase();
+    if (t.type !== 'punct' || t.text !== '(') {
+      if (sig[i + 1].text === '(' && t.type === 'word' && t.text.toUpperCase() === 'ROW') return true;
+      continue;
     }
+    const before = sig[i - 1];
+    const opensItem =
+      clause[clause.length - 1] === 'SELECT' &&
+      ((before?.type === 'word' && /^(SELECT|DISTINCT|ALL)$/i.test(before.text)) ||
+        (before?.type === 'punct' && before.text === ','));
+    if (opensItem)
+      for (let k = i + 1, depth = 0; k < sig.length; k++) {
+        const x = sig[k].text;
+        if (x === '(') depth++;
+        else if (x === ')' && depth-- === 0) break;
+        else if (x === ',' && depth === 0) return true;
+      }
+    clause.push('');
   }
   return false;
 }
+
+/** Words that begin a clause (the select list ends at the next one). */
+const CLAUSE_WORDS = new Set(
+  'SELECT FROM WHERE GROUP HAVING WINDOW ORDER LIMIT OFFSET FETCH VALUES INTO SET RETURNING UNION INTERSECT EXCEPT ON USING'.split(
+    ' ',
+  ),
+);
 
 export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let arithmetic = false;
