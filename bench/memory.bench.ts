@@ -62,9 +62,14 @@ async function withAgent(label: string, load: (a: AgentProcess) => Promise<numbe
   }
 }
 
+/** The pgbench script: a value the analysis lifts into a parameter (`pk = :k`), one it cannot. */
+const UPDATE = "\\set k random(1, 20000)\nUPDATE sandwiches SET sandwich = 'v' || :k WHERE pk = :k;\n";
+/** As UPDATE, every text new: 'v' || n is a new statement to analyse and prepare each time. */
+const UPDATE_NEW =
+  "\\set k random(1, 20000)\n\\set n random(1, 1000000000)\nUPDATE sandwiches SET sandwich = 'v' || :n WHERE pk = :k;\n";
+
 /** pgbench paced at RATE for SECONDS, 2 clients: tps. */
-function pgbench(a: AgentProcess, mode: 'simple' | 'extended'): Promise<number> {
-  const script = "\\set k random(1, 20000)\nUPDATE sandwiches SET sandwich = 'v' || :k WHERE pk = :k;\n";
+function pgbench(a: AgentProcess, mode: 'simple' | 'extended', script = UPDATE): Promise<number> {
   const file = `${a.dir}/update.sql`;
   fs.writeFileSync(file, script);
   return new Promise((resolve, reject) => {
@@ -109,6 +114,8 @@ async function main(): Promise<void> {
   const runs = {
     pgLiteral: await withAgent('pgbench -M simple (values in the text)', (a) => pgbench(a, 'simple')),
     pgParams: await withAgent('pgbench -M extended (parameters)', (a) => pgbench(a, 'extended')),
+    // (each statement new to the agent: the SQLite statements its caches drop must be freed as it runs)
+    pgNew: await withAgent('pgbench -M simple, every text new', (a) => pgbench(a, 'simple', UPDATE_NEW)),
     httpLiteral: await withAgent('HTTP, values in the text', (a) =>
       postLoop(
         a.http,
@@ -138,6 +145,7 @@ async function main(): Promise<void> {
   };
   for (const [name, lit, par] of [
     ['PG simple protocol', runs.pgLiteral, runs.pgParams],
+    ['PG simple protocol, every text new', runs.pgNew, runs.pgParams],
     ['HTTP', runs.httpLiteral, runs.httpParams],
   ] as const) {
     report(

@@ -23,6 +23,7 @@ import { healthDocument, startedFields } from './observability/health';
 import { backupLogged, checkBackupTarget } from './ops/backup';
 import type { DatabaseLock } from './ops/db-lock';
 import { openEngine } from './ops/open-engine';
+import { collectDroppedStatements } from './engine/statement-memory';
 
 /**
  * The composition root: builds every part from a Config and starts and stops them in order.
@@ -73,6 +74,8 @@ export class Agent {
     // Refused before anything opens: an exposed port without auth, unreadable secrets or certificates.
     checkExposure(config);
     const security = Security.load(config);
+    // SQLite statements the caches drop are freed as the agent runs (V8 cannot see their size)
+    collectDroppedStatements();
     // One agent per database, locked before it opens; a backup copy not yet restored is refused.
     const { engine, lock } = await openEngine(config.db);
     const agent = new Agent(config, engine, security);
