@@ -41,8 +41,12 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
 }
 
-/** The shape of a literal write and its values, or null when the text is to be run as it is. */
-export function shareLiterals(sql: string): SharedShape | null {
+/**
+ * The shape of a literal write and its values, or null when the text is to be run as it is.
+ * `numbered`: the text's own `$1`, `$2`, ... are kept (the PostgreSQL front end's parameters, bound
+ * by name beside the shape's anonymous `?`s) instead of making it run as it is.
+ */
+export function shareLiterals(sql: string, numbered = false): SharedShape | null {
   const n = sql.length;
   let out = '';
   let from = 0; // sql[from, i) is still to be copied to out
@@ -54,6 +58,7 @@ export function shareLiterals(sql: string): SharedShape | null {
   let typeArgs = 0; // depth inside `AS type(...)`
   let depth = 0;
   let ended = false; // a top-level ';' was seen
+  let ownParams = false; // a $n of the text's own was kept
   const replace = (start: number, end: number, v: LiteralValue) => {
     out += sql.slice(from, start) + '?';
     from = end;
@@ -196,6 +201,15 @@ export function shareLiterals(sql: string): SharedShape | null {
       continue;
     }
     // punctuation
+    if (c === 36 && numbered && isDigit(sql.charCodeAt(i + 1))) {
+      let j = i + 1;
+      while (j < n && isDigit(sql.charCodeAt(j))) j++;
+      if (j < n && isIdentPart(sql.charCodeAt(j))) return null; // $1abc
+      ownParams = true;
+      i = j;
+      lastWord = '';
+      continue;
+    }
     if (c === 63 || c === 58 || c === 64 || c === 36) return null; // ? :name @name $name: parameters of its own
     if (c === 59) {
       if (depth !== 0) return null;
@@ -215,6 +229,6 @@ export function shareLiterals(sql: string): SharedShape | null {
     lastWord = '';
     i++;
   }
-  if (values.length === 0 || values.length > MAX_VALUES) return null;
+  if (values.length === 0 || values.length > MAX_VALUES || (numbered && !ownParams)) return null;
   return { sql: out + sql.slice(from), values };
 }

@@ -130,6 +130,11 @@ export class HeldMember<C = unknown> {
 
 const STMT_CACHE = 256;
 
+/** A record of named parameters (not a Buffer, array or other value). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+}
+
 /**
  * The one writer connection. A lease holds it for one transaction at a time; everything that writes
  * (HTTP, PG sessions, merges, schema changes) takes a lease, so writes are serialized.
@@ -546,13 +551,16 @@ export class Writer<C = unknown> {
   statement(sql: string, args: unknown[]): { st: Database.Statement; args: unknown[] } {
     const exact = this.#cache.get(sql);
     if (exact) return { st: exact, args };
-    if (args.length === 0) {
-      const shape = shareLiterals(sql);
+    // (the PG front end's texts: the literals it lifted are $n, bound by name from one record, and
+    // those it left in the text, `SET n = n + 5`, are shared here, bound in order beside it)
+    const named = args.length === 1 && isRecord(args[0]);
+    if (args.length === 0 || named) {
+      const shape = shareLiterals(sql, named);
       if (shape) {
         const st = this.#shape(shape.sql);
         if (st) {
           this.sharedRuns++;
-          return { st, args: shape.values };
+          return { st, args: named ? [args[0], ...shape.values] : shape.values };
         }
       }
     }

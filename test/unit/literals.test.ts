@@ -110,4 +110,39 @@ describe('writes with their values in the text share one statement per shape', (
     );
     assert.deepEqual(b.raw(true).all(...shape.values), a.raw(true).all());
   });
+
+  it("keeps the PG front end's own $n and shares the literals it left in the text", () => {
+    // (protocols/pg lifts `aid = 5678` to $1 and leaves an arithmetic operand as written)
+    assert.deepEqual(shareLiterals('UPDATE p SET v = __f(v + - 1234) WHERE pk = $1', true), {
+      sql: 'UPDATE p SET v = __f(v + - ?) WHERE pk = $1',
+      values: [1234n],
+    });
+    for (const sql of [
+      'UPDATE p SET v = v + 5 WHERE pk = $1', // $n refused unless numbered
+      'UPDATE p SET v = v + 5 WHERE pk = $1abc',
+    ])
+      assert.equal(shareLiterals(sql), null, sql);
+    assert.equal(shareLiterals('UPDATE p SET v = v + 5 WHERE pk = $k', true), null); // a named one
+    assert.equal(shareLiterals('UPDATE p SET v = v + 5 WHERE pk = 1', true), null); // no $n: the plain path's
+    assert.equal(shareLiterals('UPDATE p SET v = $1 WHERE pk = $2', true), null); // nothing left to share
+    const plain = new Database(':memory:');
+    const shared = new Database(':memory:');
+    plain.exec(SCHEMA);
+    shared.exec(SCHEMA);
+    plain.function('__f', (x: unknown) => x);
+    shared.function('__f', (x: unknown) => x);
+    const writes: [string, Record<string, unknown>][] = [
+      ["INSERT INTO t (pk, s, n) VALUES ($1, 'a' || $2, 2.5), ($3, $2, -7)", { 1: 1, 2: 'x', 3: 2 }],
+      ['UPDATE t SET n = __f(n + - 1234) * 2, r = 0.5 WHERE pk = $1 OR s = $2', { 1: 1, 2: 'x' }],
+      ["UPDATE t SET s = s || '!' || $12 WHERE pk = $3 RETURNING s, 'lit'", { 3: 2, 12: 'z' }],
+    ];
+    for (const [sql, params] of writes) {
+      plain.prepare(sql).run(params);
+      const shape = shareLiterals(sql, true);
+      assert.ok(shape, `shared: ${sql}`);
+      // bound as the writer binds them: the record by name, the shape's values in order beside it
+      shared.prepare(shape.sql).run(params, ...shape.values);
+    }
+    assert.deepEqual(dump(shared, 't'), dump(plain, 't'));
+  });
 });
