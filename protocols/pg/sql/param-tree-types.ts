@@ -308,7 +308,12 @@ class ParamWalker {
     for (const r of targets ?? []) {
       const name = String(r.ResTarget?.name ?? '').toLowerCase();
       const col = table?.columns.find((c) => c.name.toLowerCase() === name);
-      if (col) this.assignValue(r.ResTarget.val, oidOfDeclType(col.type));
+      if (!col) continue;
+      // SET (a, b) = ($1, $2) or ROW($1, $2): each field the type of its column (they were left
+      // open, and a binary int4 sent untyped was read as the text of its four bytes)
+      const multi = r.ResTarget.val?.MultiAssignRef;
+      const value = multi ? multi.source?.RowExpr?.args?.[multi.colno - 1] : r.ResTarget.val;
+      this.assignValue(value, oidOfDeclType(col.type));
     }
   }
 

@@ -266,6 +266,9 @@ function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset |
   // of 'a' read back \x61)
   if (oid === 0) oid = OID.text;
   raw = binaryFromClient(raw, oid, charset);
+  // (a zero byte is no character of the server's encoding: PostgreSQL's 22021; it was kept, so an
+  // int4 sent untyped where the statement leaves its parameter text was stored as its four bytes)
+  if (BINARY_TEXT.has(oid) && raw.indexOf(0, oid === OID.jsonb ? 1 : 0) !== -1) throw invalidUtf8('0x00');
   const codec = codecOf(oid);
   if (codec === undefined)
     throw new PatinaError(
@@ -319,6 +322,8 @@ export function paramValue(
     const n = plainInteger(raw);
     if (n !== null && (oid === 0 || oid === OID.int8 || inRange(n, oid))) return BigInt(n);
   }
+  // a zero byte: no character of any encoding, PostgreSQL's 22021 whatever the type (it was kept)
+  if (raw.includes(0)) throw invalidUtf8('0x00');
   const text = raw.toString('utf8');
   // bytes that are no UTF-8 (a LATIN1 client's é): PostgreSQL's 22021, not the replacement character
   if (text.includes('\uFFFD')) {
