@@ -608,4 +608,13 @@ describe('pg_catalog relations and pg_type, against PostgreSQL 15', function () 
     const patina = await outcomes(pair.patinaPort, sqls);
     assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
   });
+  it("a regprocedure written with other type names prints them as PostgreSQL names them: 'abs(int4)'::regprocedure and to_regprocedure('abs(int4)') are abs(integer) (they were kept as written, and 'abs(int)' was not 'abs(integer)')", async () => {
+    const sqls = [
+      "SELECT 'abs(int4)'::regprocedure, 'pg_catalog.abs( int4 )'::regprocedure::text, 'substr(text, int)'::regprocedure",
+      "SELECT to_regprocedure('abs(int4)'), to_regprocedure('pg_catalog.substr(text, int4, int4)'), to_regprocedure('abs(text)')",
+      "SELECT 'abs(int)'::regprocedure = 'abs(integer)'::regprocedure, 'date_part(text, timestamptz)'::regprocedure",
+    ];
+    const patina = await outcomes(pair.patinaPort, sqls);
+    assert.deepEqual(patina, await outcomes(pair.postgresPort, sqls));
+  });
 });

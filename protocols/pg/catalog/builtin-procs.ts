@@ -99,14 +99,16 @@ const IO_FUNCTIONS = new Set(
  * A function name written as a `'...'::regproc` or `'...'::regprocedure` literal, checked as
  * PostgreSQL's regprocin and regprocedurein check it: 42883 for no such function, 42725 for a name
  * several functions share (regproc), 22P02 for a regprocedure without its argument list. A type's
- * I/O function passes by its name (pgjdbc compares typinput with `'pg_catalog.array_in'::regproc`).
+ * I/O function passes by its name (pgjdbc compares typinput with `'pg_catalog.array_in'::regproc`):
+ * true for one of those, which pg_proc does not list here.
  */
-export function checkRegprocLiteral(text: string, procedure: boolean): void {
-  if (/^\s*\d+\s*$/.test(text)) return; // (an OID is one already)
+export function checkRegprocLiteral(text: string, procedure: boolean): boolean {
+  if (/^\s*\d+\s*$/.test(text)) return false; // (an OID is one already)
   if (procedure && !text.includes('(')) throw pgError('22P02', 'expected a left parenthesis');
-  if (!procedure && IO_FUNCTIONS.has(text.trim().replace(/^pg_catalog\./, ''))) return;
-  if (procedure && IO_FUNCTIONS.has(text.replace(/^\s*(?:pg_catalog\.)?(\w+)\s*\(.*$/s, '$1'))) return;
+  if (!procedure && IO_FUNCTIONS.has(text.trim().replace(/^pg_catalog\./, ''))) return true;
+  if (procedure && IO_FUNCTIONS.has(text.replace(/^\s*(?:pg_catalog\.)?(\w+)\s*\(.*$/s, '$1'))) return true;
   regproc(text);
+  return false;
 }
 
 /** Type names as a regprocedure's arguments may spell them (the rest compare as pg_get_function_identity_arguments writes them). */

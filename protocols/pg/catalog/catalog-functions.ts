@@ -29,6 +29,7 @@ import { pgError } from '../sqlstate';
 import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
+import { regprocedureText } from './regproc-codecs';
 import { NS_PUBLIC } from './table-rows';
 import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
@@ -255,13 +256,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
       ? null
       : !String(x).includes('(')
         ? failWith(pgError('22P02', 'expected a left parenthesis'))
-        : orNull(() =>
-            regproc(String(x))
-              ? String(x)
-                  .replace(/^pg_catalog\./, '')
-                  .replace(/\s+/g, '')
-              : null,
-          ),
+        : // (printed as PostgreSQL prints it: to_regprocedure('abs(int4)') is abs(integer))
+          orNull(() => regprocedureText(String(x))),
   );
   // to_regnamespace('public'): the schema's OID (printed as its name), NULL for none
   fn('to_regnamespace', (x) => {

@@ -34,6 +34,16 @@ function procText(v: unknown, withArgs: boolean): string {
   return `${r[1]}(${args.map((t) => regtypeName(Number(t))).join(',')})`;
 }
 
+/**
+ * A regprocedure written as text (`'abs(int4)'`, `to_regprocedure('pg_catalog.abs(int4)')`) as
+ * PostgreSQL prints it, the function's name and its argument types' names (`abs(integer)`); it was
+ * kept as written. A type's I/O function, which pg_proc does not list here, keeps its text.
+ */
+export function regprocedureText(written: string): string {
+  const oid = regproc(written);
+  return BUILTIN_PROCS.has(oid) ? procText(oid, true) : written;
+}
+
 function procCodec(oid: number, name: string, withArgs: boolean): Codec {
   return {
     oid,

@@ -15,7 +15,7 @@ import { pgError } from '../../sqlstate';
 import { regclassOidOrFail, regnamespaceOid, regtypeOid } from '../../types/reg-input';
 import { checkRegprocLiteral } from '../../catalog/builtin-procs';
 // (regproc's and regprocedure's codecs, for the columns these casts make)
-import '../../catalog/regproc-codecs';
+import { regprocedureText } from '../../catalog/regproc-codecs';
 import { quoteString } from '../lexer';
 import { castTimestamptzHere, sessionZone } from '../session-zone';
 import { inputStyleArgument } from '../session-styles';
@@ -172,8 +172,13 @@ function castTo(
     case 'regprocedure':
       // a name written in the statement is looked up, as PostgreSQL's parser does ('nosuch'::regproc
       // is 42883, 'upper'::regproc 42725: four functions have that name); it keeps its text
-      if (/^'(?:[^']|'')*'$/.test(x))
-        checkRegprocLiteral(x.slice(1, -1).split("''").join("'"), type === 'regprocedure');
+      if (/^'(?:[^']|'')*'$/.test(x)) {
+        const written = x.slice(1, -1).split("''").join("'");
+        const io = checkRegprocLiteral(written, type === 'regprocedure');
+        // (a regprocedure prints its argument types by their names: 'abs(int4)' is abs(integer))
+        if (type === 'regprocedure' && !io && !/^\s*\d+\s*$/.test(written))
+          return quoteString(regprocedureText(written));
+      }
       // pg_type.typinput holds 'array_in': pgjdbc compares it with 'pg_catalog.array_in'::regproc
       if (/^'(?:[^']|'')*'$/.test(x)) return x.replace(/^'pg_catalog\.(\w+)'$/, "'$1'");
       // (an OID column cast, `oid::regproc`: SQLite's no-op + so that the column's declared oid type
