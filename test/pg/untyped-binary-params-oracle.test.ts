@@ -33,10 +33,11 @@ const TIMESTAMP = int8(365n * 86_400_000_000n);
 const UUID = Buffer.from('a0eebc999c0b4ef8bb6d6bb9bd380a11', 'hex');
 const TRUE = Buffer.from([1]);
 
-/** The answer as the client sees it: rows as text, or the error's SQLSTATE, message and CONTEXT. */
+/** The answer as the client sees it: rows as text, or the error's SQLSTATE, message, HINT, position and CONTEXT. */
 function answer(r: WireResult): unknown {
   const errors = r.messages.filter((m) => m.type === 'E').map((m) => fields(m.body));
-  if (errors.length > 0) return errors.map((f) => ({ code: f.C, message: f.M, context: f.W }));
+  if (errors.length > 0)
+    return errors.map((f) => ({ code: f.C, message: f.M, hint: f.H, position: f.P, context: f.W }));
   return r.rows.map((row) => row.map((c) => c?.toString('utf8') ?? null));
 }
 
@@ -120,5 +121,43 @@ describe('untyped binary parameters sent without Describe (libpq PQexecParams), 
     await same('SELECT count(*) FROM b WHERE i4 = $1', [Buffer.from('4\x002')], [0]);
     // text without one is text, in either format
     await same('INSERT INTO b (id, tx) VALUES (5, $1) RETURNING tx', [Buffer.from('h\u00e9')]);
+  });
+
+  it("a parameter PostgreSQL makes text (a subquery's, a VALUES list's in FROM, a WITH query's, a set operation's of unknowns, (SELECT $1)) written into a column of another type is 42804 at the expression (Patina wrote the text, a binary bool's byte 0x01 as true)", async () => {
+    const cases: [string, Buffer[]][] = [
+      ['INSERT INTO b (id, bo) SELECT * FROM (VALUES (10, $1)) v', [TRUE]],
+      ['INSERT INTO b (id, bo) SELECT v.* FROM (VALUES (10, $1)) AS v', [TRUE]],
+      ['INSERT INTO b (id, i4) SELECT 10, x FROM (VALUES ($1), (NULL)) v(x)', [int4(16843009)]],
+      ['INSERT INTO b (id, bo) SELECT 10, x FROM (SELECT $1 AS x) s', [TRUE]],
+      ['INSERT INTO b (id, bo) SELECT 10, (SELECT $1)', [TRUE]],
+      ['INSERT INTO b (id, bo) VALUES (10, (SELECT $1 FROM b LIMIT 1))', [TRUE]],
+      ['INSERT INTO b (id, bo) SELECT 10, $1 UNION ALL SELECT 11, $2', [TRUE, TRUE]],
+      ["INSERT INTO b (id, i4) SELECT 10, $1 UNION ALL SELECT 11, '2'", [int4(16843009)]],
+      ['WITH v(x) AS (SELECT $1) INSERT INTO b (id, bo) SELECT 10, x FROM v', [TRUE]],
+      ['INSERT INTO b (id, u) WITH v AS (VALUES ($1)) SELECT 10, column1 FROM v', [UUID]],
+      ['UPDATE b SET bo = (SELECT $1) WHERE id = 1', [TRUE]],
+      ['UPDATE b SET bo = v.x FROM (VALUES ($1)) v(x) WHERE id = 1', [TRUE]],
+      ['UPDATE b SET (tx, bo) = (SELECT $1, $2) WHERE id = 1', [Buffer.from('x'), TRUE]],
+      ['INSERT INTO b (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET i4 = (SELECT $1)', [int4(16843009)]],
+    ];
+    for (const [sql, values] of cases) {
+      const { answer } = await same(sql, values);
+      // (refused by PostgreSQL itself, the case is one)
+      assert.equal((answer as { code: string }[])[0]?.code, '42804', sql);
+      // in text format too
+      await same(sql, [...values.map(() => Buffer.from('1'))], [0]);
+    }
+    // where PostgreSQL types the parameter it is read as that type: the table's column, a typed
+    // branch, a text column (bare items of the INSERT's own SELECT, a set operation with an int)
+    const runs: [string, Buffer[]][] = [
+      ['INSERT INTO b (id, bo, i4) SELECT 12, $1, $2 FROM b WHERE id = 1', [TRUE, int4(16843009)]],
+      ['INSERT INTO b (id, i4) SELECT 13, $1 UNION SELECT 14, 2', [int4(5)]],
+      ['INSERT INTO b (id, tx) SELECT * FROM (VALUES (15, $1)) v RETURNING tx', [Buffer.from('t')]],
+      ['UPDATE b SET i4 = x FROM (SELECT $1::int4 AS x) s WHERE id = 15 RETURNING i4', [int4(-1)]],
+    ];
+    for (const [sql, values] of runs) {
+      const { answer } = await same(sql, values);
+      assert.ok(!(answer as { code?: string }[]).some((a) => a.code), `${sql}: ${JSON.stringify(answer)}`);
+    }
   });
 });

@@ -13,7 +13,7 @@ import type { PgEngine } from '../session/engine';
 import { PG_SETTINGS, parseSet, readMode } from '../session/settings';
 import { PgError, pgError } from '../sqlstate';
 import { analysisCounts } from '../statement-counts';
-import { OID } from '../types/oids';
+import { OID, TYPE_DISPLAY } from '../types/oids';
 import { BYTEA_AGG } from './bytea-values';
 import {
   analyzeCopy,
@@ -29,6 +29,7 @@ import { withColumnHint } from './missing-column';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
 import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
+import { mayWriteTextParams, textParamWrite } from './text-param-writes';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
 import { mayNestArrays, nestedArrays } from './array-nesting';
@@ -567,6 +568,21 @@ export class Analyzer {
     // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
     if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
       checkArrayAssignments(text, this.#engine.schema, declaredTypes);
+    // a parameter PostgreSQL makes text (`SELECT * FROM (VALUES (1, $1)) v`, `(SELECT $1)`) written
+    // into a column of another type is its 42804 (Patina wrote the text: a binary value's bytes)
+    if (mayWriteTextParams(command, sig)) {
+      const w = textParamWrite(text, this.#engine.schema, declaredTypes);
+      if (w) {
+        const err = new PgError(
+          'user',
+          `column "${w.column}" is of type ${TYPE_DISPLAY[w.type]} but expression is of type text`,
+          '42804',
+        );
+        err.hint = 'You will need to rewrite or cast the expression.';
+        err.position = writtenAt(Buffer.from(text).subarray(0, w.at).toString().length, tokens);
+        throw err;
+      }
+    }
     let sql: string;
     try {
       const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
