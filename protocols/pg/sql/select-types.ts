@@ -6,6 +6,7 @@ import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
+import { relationNames } from '../types/relation-names';
 import { Typer } from './expression-types';
 import { castTypmod, isComputed, keepsOwnScales, minimumScaleOf, scaleOf } from './numeric-scale';
 import type { ResultColumn } from './result-types';
@@ -318,7 +319,11 @@ export function selectTypes(
     }
     if (!r) return null;
     const typmod = castTypmod(r.val);
-    const oid = typer.type(r.val);
+    let oid = typer.type(r.val);
+    // a table's whole row as a result column (`SELECT t FROM t`): the table's row type, as PostgreSQL
+    // types it (it was record); inside the statement it stays a record for what reads it
+    const whole = statement && oid === OID.record ? typer.wholeRowTable(r.val) : undefined;
+    if (whole !== undefined) oid = relationNames().typeOid(whole) ?? oid;
     // (a choice of values of different scales, a column of the statement itself, prints each at its
     // own: exact-columns.ts's exactChoice hands them over as text; a subquery's keeps the largest)
     const own = statement && keepsOwnScales(typer, r.val);
