@@ -459,6 +459,27 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it("a window's PARTITION BY and ORDER BY and an aggregate's ORDER BY of jsonb go by jsonb's order and equality (they went by the stored text: 1.50 and 1.5 two partitions, 100 before 7)", async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": [2.00], "a": 1}'), (103, '{"a": 1.0, "b": [2]}'), (104, '100'), (105, '7'), (106, '"7"')`,
+      );
+      for (const q of [
+        'SELECT id, count(*) OVER (PARTITION BY data) FROM docs ORDER BY id',
+        'SELECT id, rank() OVER (ORDER BY data) FROM docs ORDER BY id',
+        'SELECT id, row_number() OVER (ORDER BY data DESC, id) FROM docs ORDER BY id',
+        `SELECT id, rank() OVER (PARTITION BY data -> 'a' ORDER BY data -> 'b', id) FROM docs ORDER BY id`,
+        'SELECT id, sum(id) OVER w FROM docs WINDOW w AS (PARTITION BY data ORDER BY id) ORDER BY id',
+        'SELECT array_agg(data ORDER BY data, id), jsonb_agg(data ORDER BY data DESC, id) FROM docs WHERE id >= 100',
+        `SELECT string_agg(id::text, ',' ORDER BY data, id) FROM docs`,
+      ])
+        await same(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+  });
+
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
     // (a simple Query's compared literal is bound as a parameter: `data = 1` was false, `data = 'x'`
     // 22P02 without the DETAIL and position)

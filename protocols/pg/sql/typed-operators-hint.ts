@@ -372,7 +372,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
 }
 
 /** Words that order jsonb values or tell them apart (by __pg_jsonb_sortkey then, not the stored text). */
-const JSONB_KEYED_WORDS = new Set(['ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT']);
+const JSONB_KEYED_WORDS = new Set([
+  'ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'PARTITION',
+]); // biome-ignore format: a word list
 
 /** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */
 const OWN_OPERATORS = new Set(['@', '|/', '||/', '<<', '>>', '^@', '~<~', '~<=~', '~>~', '~>=~']);

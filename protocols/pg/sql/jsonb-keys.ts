@@ -1,0 +1,29 @@
+// jsonb sorted or told apart inside a window or an aggregate: `OVER (PARTITION BY doc ORDER BY doc)`
+// and `array_agg(x ORDER BY doc)`. PostgreSQL goes by jsonb's order and equality (`1.50` = `1.5`,
+// `7` before `100`); SQLite by the stored text. Marked as a select's GROUP BY and ORDER BY terms are
+// (typed-operators.ts): 'arr-group:jsonb' on a partition key, 'arr-order:jsonb' on a sort term, which
+// translate/null-order.ts wraps in __pg_jsonb_sortkey.
+import { OID } from '../types/oids';
+import type { Typer } from './expression-types';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg_query's JSON tree
+type Node = any;
+
+/** Marks (at orderMarkKey of a term's first location) the jsonb keys of a window definition or an aggregate call. */
+export function markJsonbWindowKeys(
+  n: Node,
+  typer: Typer,
+  out: Map<number, string>,
+  firstLocation: (n: Node) => number,
+  orderMarkKey: (at: number) => number,
+): void {
+  const mark = (e: Node, kind: string) => {
+    if (!e || e.A_Const || typer.type(e) !== OID.jsonb) return;
+    const at = firstLocation(e);
+    if (at >= 0) out.set(orderMarkKey(at), kind);
+  };
+  const frame = n.WindowDef ?? n.FuncCall?.over;
+  for (const p of frame?.partitionClause ?? []) mark(p, 'arr-group:jsonb');
+  for (const s of frame?.orderClause ?? []) if (!s.SortBy?.useOp) mark(s.SortBy?.node, 'arr-order:jsonb');
+  for (const s of n.FuncCall?.agg_order ?? []) if (!s.SortBy?.useOp) mark(s.SortBy?.node, 'arr-order:jsonb');
+}
