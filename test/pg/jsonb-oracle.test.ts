@@ -480,6 +480,45 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it("jsonb = ANY, <> ALL and the other comparisons with ANY or ALL of an array compare as jsonb (a stored 1.50 was not = ANY (ARRAY['1.5'::jsonb])); an array of text is PostgreSQL's 42883", async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '{"b": [2.00], "a": 1}'), (102, '100'), (103, '7')`,
+      );
+      for (const q of [
+        `SELECT id FROM docs WHERE data = ANY (ARRAY['1.5'::jsonb, '{"a": 1, "b": [2]}']) ORDER BY id`,
+        `SELECT id FROM docs WHERE data = ANY (ARRAY['1', '{"a":1,"b":[2]}']::jsonb[]) ORDER BY id`,
+        `SELECT id FROM docs WHERE data <> ALL (ARRAY['1.5'::jsonb, '7.0']) ORDER BY id`,
+        `SELECT id FROM docs WHERE data = SOME ('{1.5,7.0}'::jsonb[]) ORDER BY id`,
+        `SELECT id FROM docs WHERE data = ANY ('{1.5,"{\\"a\\":1,\\"b\\":[2]}"}') ORDER BY id`,
+        `SELECT id, data = ANY ('{7.0,NULL}'::jsonb[]) FROM docs ORDER BY id`,
+        `SELECT id FROM docs WHERE data < ANY ('{1.5,7.0}'::jsonb[]) ORDER BY id`,
+        `SELECT id FROM docs WHERE data = ALL ('{1.5,1.50}'::jsonb[]) ORDER BY id`,
+        `SELECT id FROM docs WHERE data <> ANY ('{1.5}'::jsonb[]) ORDER BY id`,
+      ])
+        await same(q);
+      await same('SELECT id FROM docs WHERE data = ANY ($1) ORDER BY id', [['1.5', '{"a": 1, "b": [2]}']]);
+      await same('SELECT id FROM docs WHERE data <> ALL ($1) ORDER BY id', [['7.00']]);
+      await same('SELECT id FROM docs WHERE data > ANY ($1) ORDER BY id', [['7']]);
+    } finally {
+      await same('ROLLBACK');
+    }
+    for (const sql of [
+      `SELECT id FROM docs WHERE data = ANY (ARRAY['1.5', '{"a":1}']) ORDER BY id`,
+      `SELECT id FROM docs WHERE data <> ALL ('{x}'::text[]) ORDER BY id`,
+      'SELECT id FROM docs WHERE data = ANY (ARRAY[1, 2]) ORDER BY id',
+    ]) {
+      const outcome = (c: PgClient) =>
+        c.query(sql).then(
+          () => 'ran',
+          (e: { code?: string; message: string; hint?: string; position?: string }) =>
+            `${e.code} ${e.message} | ${e.hint} @${e.position}`,
+        );
+      assert.equal(await outcome(patina), await outcome(postgres), sql);
+    }
+  });
+
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
     // (a simple Query's compared literal is bound as a parameter: `data = 1` was false, `data = 'x'`
     // 22P02 without the DETAIL and position)

@@ -373,7 +373,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
 
 /** Words that order jsonb values or tell them apart (by __pg_jsonb_sortkey then, not the stored text). */
 const JSONB_KEYED_WORDS = new Set([
-  'ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'PARTITION',
+  'ORDER', 'IN', 'BETWEEN', 'GROUP', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'PARTITION', 'ANY', 'SOME',
+  'ALL',
 ]); // biome-ignore format: a word list
 
 /** Operators typed-operators.ts marks wherever they stand (translate/typed-arithmetic.ts writes them). */

@@ -536,6 +536,24 @@ function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | null 
   return null;
 }
 
+/**
+ * jsonb compared with ANY or ALL of a jsonb array (or an untyped literal or parameter, which
+ * PostgreSQL reads as one): `= ANY` and `<> ALL` 'arr-in:jsonb', keyed as an IN (translate/arrays.ts),
+ * another comparison 'jb-quant', each element compared by its key; null for another operator. An
+ * array of another element type is PostgreSQL's 42883 `jsonb = text` at the operator (SQLite
+ * compared the stored text).
+ */
+function jsonbAnyMark(e: Node, typer: Typer, declared: number[]): string | null {
+  const op = strings(e.name).pop() ?? '';
+  if (!/^(?:[<>]=?|=|<>|!=)$/.test(op)) return null;
+  const element = elementOidOf(typer.type(e.rexpr));
+  if (element !== undefined && element !== OID.jsonb)
+    throw placed(() => noOperator(OID.jsonb, op === '!=' ? '<>' : op, element), e.location);
+  if (element !== OID.jsonb && !untyped(e.rexpr, declared)) return null;
+  const inList = e.kind === 'AEXPR_OP_ANY' ? op === '=' : op === '<>' || op === '!=';
+  return inList ? 'arr-in:jsonb' : 'jb-quant';
+}
+
 /** Whether one type is a date or timestamp and the other an interval (no comparison of them in PostgreSQL). */
 function instantAndInterval(l: number, r: number): boolean {
   const instant = (t: number) => t === OID.date || INSTANTS.has(t);
@@ -1226,6 +1244,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   } else if (n.A_Expr?.kind === 'AEXPR_OP' && !n.A_Expr.lexpr && PREFIX_CALLS[strings(n.A_Expr.name).pop() ?? '']) {
     // `@ x`, `|/ x`, `||/ x`: abs, sqrt and cbrt, which SQLite has as functions only
     out.set(n.A_Expr.location, `pre:${PREFIX_CALLS[strings(n.A_Expr.name).pop() ?? '']}`);
+  } else if (
+    (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
+    typer.type(n.A_Expr.lexpr) === OID.jsonb &&
+    jsonbAnyMark(n.A_Expr, typer, declared)
+  ) {
+    // jsonb = ANY (array) and <> ALL (array): an IN and a NOT IN keyed as jsonb is (a stored 1.50 is
+    // = ANY ('{1.5}')); < ANY, = ALL and the other quantified comparisons each element by its key
+    out.set(n.A_Expr.location, jsonbAnyMark(n.A_Expr, typer, declared) as string);
   } else if (
     (n.A_Expr?.kind === 'AEXPR_OP_ANY' || n.A_Expr?.kind === 'AEXPR_OP_ALL') &&
     keyedKind(typer.type(n.A_Expr.rexpr))

@@ -48,6 +48,16 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
           ...inner.slice(2, closed(inner, 1, '[', ']')),
           { type: 'punct', text: ')' },
         ];
+      } else if ('arith' in t && t.arith === 'arr-in:jsonb') {
+        // (a subquery's words, which typed-arithmetic.ts's IN keys as a subquery's column)
+        repl = [
+          { type: 'punct', text: '(' },
+          { type: 'word', text: 'SELECT' },
+          { type: 'group', text: `value FROM ${elems(t)}(` },
+          ...inner,
+          { type: 'group', text: kindArg(t) },
+          { type: 'punct', text: ')' },
+        ];
       } else {
         repl = [
           { type: 'group', text: `(SELECT value FROM ${elems(t)}(` },
@@ -83,11 +93,22 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
       const left = toks.slice(start, i);
       // true when some (every) element compares true; else NULL when one compared NULL; else false.
       // Over no elements ANY is false and ALL true, as in PostgreSQL.
+      // (jsonb, 'jb-quant': each side by its key in jsonb's order, typed-operators.ts' jsonbAnyMark)
+      const keyed = 'arith' in t && t.arith === 'jb-quant';
+      const key = (x: Tok[]): Tok[] =>
+        keyed
+          ? [
+              { type: 'word', text: '__pg_jsonb_sortkey' },
+              { type: 'punct', text: '(' },
+              ...x,
+              { type: 'punct', text: ')' },
+            ]
+          : x;
       const c = (): Tok[] => [
         { type: 'punct', text: '(' },
-        ...left,
+        ...key(left),
         { type: 'op', text: t.text }, // (without the analysis's mark, which this pass has read)
-        { type: 'word', text: value },
+        ...key([{ type: 'word', text: value }]),
         { type: 'punct', text: ')' },
       ];
       const w = (text: string): Tok => ({ type: 'word', text });
