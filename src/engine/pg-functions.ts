@@ -26,6 +26,7 @@ import { installPgArrayFunctions } from './pg-arrays';
 import { installPgJsonArrays, jsonTimestamp } from './pg-json-arrays';
 import { installPgJsonGet } from './pg-json-get';
 import { installPgJsonNumbers } from './pg-json-numbers';
+import { installJsonbDistinctAggregates } from './jsonb-distinct-agg';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installJsonPathFunctions } from './pg-jsonpath-functions';
 import { installTextSearchFunctions } from './pg-text-search-functions';
@@ -893,6 +894,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgArrayFunctions(db);
   installPgJsonArrays(db);
   installPgJsonNumbers(db);
+  installJsonbDistinctAggregates(db);
   installPgJsonGet(db);
   installPgMathFunctions(db);
   installPgFloatMath(db);

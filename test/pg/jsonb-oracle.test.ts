@@ -519,6 +519,35 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
+  it("array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc) drop repeats by jsonb's equality and sort in jsonb's order (1.50 and 1.5 were two, 100 before 7, and jsonb_agg's elements were strings)", async () => {
+    await same('BEGIN');
+    try {
+      await same(
+        `INSERT INTO docs (id, data) VALUES (100, '1.50'), (101, '1.5'), (102, '{"b": [2.00], "a": 1}'), (103, '{"a": 1.0, "b": [2]}'), (104, '100'), (105, '7'), (106, '"7"')`,
+      );
+      for (const q of [
+        'SELECT array_agg(DISTINCT data), jsonb_agg(DISTINCT data) FROM docs',
+        'SELECT array_agg(DISTINCT data ORDER BY data DESC), jsonb_agg(DISTINCT data ORDER BY data) FROM docs',
+        'SELECT id % 2, array_agg(DISTINCT data), jsonb_agg(DISTINCT data) FILTER (WHERE id > 2) FROM docs GROUP BY 1 ORDER BY 1',
+        `SELECT jsonb_agg(DISTINCT data -> 'a') FROM docs`,
+        'SELECT array_agg(DISTINCT data), jsonb_agg(DISTINCT data) FROM docs WHERE id > 1000',
+        // (as text: each value as its first row wrote it)
+        'SELECT array_agg(DISTINCT data)::text, jsonb_agg(DISTINCT data)::text FROM docs WHERE id IN (100, 104, 105, 106, 6)',
+        'SELECT count(DISTINCT data), array_length(array_agg(DISTINCT data), 1) FROM docs',
+      ])
+        await same(q);
+    } finally {
+      await same('ROLLBACK');
+    }
+    const sql = 'SELECT array_agg(DISTINCT data ORDER BY id) FROM docs';
+    const outcome = (c: PgClient) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+      );
+    assert.equal(await outcome(patina), await outcome(postgres), sql);
+  });
+
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
     // (a simple Query's compared literal is bound as a parameter: `data = 1` was false, `data = 'x'`
     // 22P02 without the DETAIL and position)

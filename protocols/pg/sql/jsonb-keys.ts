@@ -3,6 +3,7 @@
 // `7` before `100`); SQLite by the stored text. Marked as a select's GROUP BY and ORDER BY terms are
 // (typed-operators.ts): 'arr-group:jsonb' on a partition key, 'arr-order:jsonb' on a sort term, which
 // translate/null-order.ts wraps in __pg_jsonb_sortkey.
+import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
 
@@ -26,4 +27,33 @@ export function markJsonbWindowKeys(
   for (const p of frame?.partitionClause ?? []) mark(p, 'arr-group:jsonb');
   for (const s of frame?.orderClause ?? []) if (!s.SortBy?.useOp) mark(s.SortBy?.node, 'arr-order:jsonb');
   for (const s of n.FuncCall?.agg_order ?? []) if (!s.SortBy?.useOp) mark(s.SortBy?.node, 'arr-order:jsonb');
+}
+
+/** The aggregates whose DISTINCT of jsonb translate/jsonb-distinct-aggregates.ts rewrites. */
+const DISTINCT_COLLECTORS = new Set(['array_agg', 'jsonb_agg']);
+
+/**
+ * array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc) of jsonb: the argument's
+ * first token marked 'jb-distinct-agg', for the translation to drop repeats by jsonb's equality.
+ */
+export function markJsonbDistinctAggregate(
+  f: Node,
+  typer: Typer,
+  out: Map<number, string>,
+  firstLocation: (n: Node) => number,
+  orderMarkKey: (at: number) => number,
+): void {
+  const name = f?.funcname?.[f.funcname.length - 1]?.String?.sval?.toLowerCase();
+  if (!f?.agg_distinct || f.over || f.args?.length !== 1 || !DISTINCT_COLLECTORS.has(name)) return;
+  if (typer.type(f.args[0]) !== OID.jsonb) return;
+  // (an ORDER BY of anything but the argument: PostgreSQL's 42P10 at that term)
+  const shape = (x: Node) => JSON.stringify(x, (k, v) => (k === 'location' ? undefined : v));
+  for (const s of f.agg_order ?? [])
+    if (shape(s.SortBy?.node) !== shape(f.args[0])) {
+      const err = pgError('42P10', 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
+      (err as { location?: number }).location = firstLocation(s.SortBy?.node);
+      throw err;
+    }
+  const at = firstLocation(f.args[0]);
+  if (at >= 0) out.set(orderMarkKey(at), 'jb-distinct-agg');
 }

@@ -37,7 +37,7 @@ import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
 import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
-import { markJsonbWindowKeys } from './jsonb-keys';
+import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
@@ -905,6 +905,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   if (frame) markFrameOffsets(frame, typer, out, firstLocation, orderMarkKey);
   // jsonb partitioned and sorted in a window, sorted in an aggregate: by jsonb's order (jsonb-keys.ts)
   if (frame || n.FuncCall?.agg_order) markJsonbWindowKeys(n, typer, out, firstLocation, orderMarkKey);
+  // array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc): repeats by jsonb's equality (jsonb-keys.ts)
+  if (n.FuncCall?.agg_distinct) markJsonbDistinctAggregate(n.FuncCall, typer, out, firstLocation, orderMarkKey);
   // count(DISTINCT doc) of json: no equality operator there either (checkJsonOrdering)
   if (n.FuncCall?.agg_distinct)
     for (const a of n.FuncCall.args ?? [])

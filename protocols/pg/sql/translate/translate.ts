@@ -36,6 +36,7 @@ import { rewriteScalarFrom } from './scalar-from';
 import { rewriteSetMembers } from './set-members';
 import { rewriteMultiUnnest } from './unnest';
 import { rewriteDistinctAggregates } from './distinct-aggregates';
+import { rewriteJsonbDistinctAggregates } from './jsonb-distinct-aggregates';
 import { rewriteEmptySelect } from './empty-select';
 import { rewriteValuesOrder } from './values-order';
 import { rewriteHavingAlone } from './having-alone';
@@ -100,7 +101,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     hasColumn,
   );
   toks = rewriteSetMembers(
-    rewriteDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(rewriteIntervalFields(toks)))),
+    rewriteDistinctAggregates(
+      rewriteJsonbDistinctAggregates(rewriteEmptySelect(rewriteValuesOrder(rewriteIntervalFields(toks)))),
+    ),
   );
   toks = rewriteLocking(toks);
   toks = rewriteJsonRecords(rewriteMultiUnnest(toks), (table) => {
