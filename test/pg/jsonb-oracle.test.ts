@@ -480,7 +480,7 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
-  it("jsonb = ANY, <> ALL and the other comparisons with ANY or ALL of an array compare as jsonb (a stored 1.50 was not = ANY (ARRAY['1.5'::jsonb])); an array of text is PostgreSQL's 42883", async () => {
+  it("jsonb = ANY, <> ALL and the other comparisons with ANY or ALL of an array compare as jsonb (a stored 1.50 was not = ANY (ARRAY['1.5'::jsonb])); an array or a subquery of text is PostgreSQL's 42883", async () => {
     await same('BEGIN');
     try {
       await same(
@@ -508,6 +508,12 @@ describe('jsonb operators against PostgreSQL 15', function () {
       `SELECT id FROM docs WHERE data = ANY (ARRAY['1.5', '{"a":1}']) ORDER BY id`,
       `SELECT id FROM docs WHERE data <> ALL ('{x}'::text[]) ORDER BY id`,
       'SELECT id FROM docs WHERE data = ANY (ARRAY[1, 2]) ORDER BY id',
+      // (a subquery's column of text, a string literal or NULL too, or of numbers: it ran)
+      `SELECT id FROM docs WHERE data IN (SELECT '1.5') ORDER BY id`,
+      'SELECT id FROM docs WHERE data NOT IN (SELECT NULL) ORDER BY id',
+      'SELECT id FROM docs WHERE data = ANY (SELECT tags FROM docs) ORDER BY id',
+      'SELECT id FROM docs WHERE data <> ALL (SELECT d.id FROM docs AS d) ORDER BY id',
+      `SELECT id FROM docs WHERE data IN (SELECT '1.5'::jsonb) ORDER BY id`,
     ]) {
       const outcome = (c: PgClient) =>
         c.query(sql).then(

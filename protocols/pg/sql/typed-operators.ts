@@ -1464,6 +1464,25 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       }
     }
   }
+  // jsonb IN (SELECT 'x'), = ANY (SELECT textcol ...): a subquery's column of text (a string literal
+  // is text there), a number or a boolean beside jsonb is PostgreSQL's 42883 (SQLite compared the text)
+  if (
+    (n.SubLink?.subLinkType === 'ANY_SUBLINK' || n.SubLink?.subLinkType === 'ALL_SUBLINK') &&
+    n.SubLink.testexpr &&
+    typer.type(n.SubLink.testexpr) === OID.jsonb
+  ) {
+    const sub = n.SubLink.subselect?.SelectStmt;
+    const item = sub && (sub.op ?? 'SETOP_NONE') === 'SETOP_NONE' ? sub.targetList?.[0]?.ResTarget?.val : undefined;
+    const column =
+      item?.A_Const?.sval !== undefined || item?.A_Const?.isnull
+        ? OID.text
+        : item
+          ? withSources(typer, sub.fromClause ?? [], ctesOf(sub.withClause, typer.schema)).type(item)
+          : 0;
+    const op = n.SubLink.operName ? strings(n.SubLink.operName).pop()! : '=';
+    if (NOT_BESIDE_JSONB.has(column))
+      throw placed(() => noOperator(OID.jsonb, op === '!=' ? '<>' : op, column), n.SubLink.location);
+  }
   if (n.SubLink?.subLinkType === 'ANY_SUBLINK' && !n.SubLink.operName && n.SubLink.testexpr) {
     // x IN (SELECT ...) of intervals by their length, of numeric and boolean arrays by their
     // elements' values (the mark on IN, or NOT), as an IN list
