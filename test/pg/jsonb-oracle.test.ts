@@ -440,6 +440,9 @@ describe('jsonb operators against PostgreSQL 15', function () {
         'SELECT DISTINCT ON (data) id FROM docs WHERE id >= 100 ORDER BY data DESC, id DESC',
         `SELECT data FROM docs WHERE id >= 100 UNION SELECT '1.500'::jsonb ORDER BY 1`,
         `SELECT data FROM docs WHERE id >= 100 UNION ALL SELECT '1.500'::jsonb ORDER BY data DESC`,
+        // (a string literal beside jsonb is jsonb: the column's type; it was text)
+        `SELECT data FROM docs WHERE id >= 100 UNION SELECT '1.500' ORDER BY 1`,
+        `SELECT data FROM docs WHERE id = 102 UNION ALL SELECT '{"b": [2], "a": 1.0}'`,
         `SELECT data FROM docs WHERE id >= 100 INTERSECT SELECT '1.500'::jsonb`,
         `SELECT data FROM docs WHERE id >= 100 EXCEPT SELECT '1.500'::jsonb ORDER BY 1`,
         'SELECT id FROM docs WHERE data IN (SELECT data FROM docs WHERE id = 101) ORDER BY id',

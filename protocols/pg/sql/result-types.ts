@@ -26,6 +26,8 @@ export interface ResultColumn {
   setop?: boolean;
   /** A bare NULL, of no type of its own: a set operation's other branches type it. */
   untypedNull?: boolean;
+  /** A bare string literal, of no type of its own: beside a jsonb branch it is jsonb (setOperationTypes). */
+  untypedString?: boolean;
   /** The type modifier of a cast to numeric(p, s), varchar(n) or char(n); absent for none. */
   typmod?: number;
   /** A numeric's display scale when no modifier gives it (sum(amount), amount * 2, 0.1 + 0.2). */

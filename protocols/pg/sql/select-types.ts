@@ -244,16 +244,21 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
     const a = c.oid;
     const b = r[i].oid;
     // (a bare NULL takes the other branches' type, as PostgreSQL resolves it: `SELECT avg(x) ... UNION SELECT NULL`)
+    // (and a string literal beside jsonb is jsonb: `SELECT doc ... UNION SELECT '1.5'`; other types
+    // keep SQLite's text of the literal, so they are left as they were)
+    const jsonb = (x: ResultColumn, y: ResultColumn) => x.untypedString && y.oid === OID.jsonb;
     const oid =
       a === b
         ? a
-        : c.untypedNull && !r[i].untypedNull
-          ? b
-          : r[i].untypedNull && !c.untypedNull
-            ? a
-            : a && b && isNumber(a) && isNumber(b)
-              ? commonNumber(a, b)
-              : 0;
+        : jsonb(c, r[i]) || jsonb(r[i], c)
+          ? OID.jsonb
+          : c.untypedNull && !r[i].untypedNull
+            ? b
+            : r[i].untypedNull && !c.untypedNull
+              ? a
+              : a && b && isNumber(a) && isNumber(b)
+                ? commonNumber(a, b)
+                : 0;
     // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
     // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
     const scale =
@@ -270,6 +275,7 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
       setop: true,
       ...(scale !== undefined ? { scale } : {}),
       ...(c.untypedNull && r[i].untypedNull ? { untypedNull: true } : {}),
+      ...(c.untypedString && r[i].untypedString ? { untypedString: true } : {}),
     };
   });
 }
@@ -333,6 +339,7 @@ export function selectTypes(
       name: r.name ?? typer.name(r.val),
       oid,
       ...(r.val?.A_Const?.isnull ? { untypedNull: true } : {}),
+      ...(r.val?.A_Const?.sval !== undefined ? { untypedString: true } : {}),
       ...(typmod >= 0 ? { typmod } : {}),
       ...(scale !== undefined ? { scale } : {}),
       ...(least !== undefined ? { scale: least.scale, scaleIsMinimum: true, scaleParams: least.params } : {}),
