@@ -455,6 +455,10 @@ describe('jsonb operators against PostgreSQL 15', function () {
         'SELECT id, data AS d FROM docs ORDER BY d, id',
         'SELECT id, data AS "D" FROM docs ORDER BY "D" DESC NULLS LAST, id',
         'SELECT data::text FROM docs WHERE id >= 100 ORDER BY data',
+        // (an alias that is a table's column too: by the item, not the table's id or tags)
+        'SELECT data AS id FROM docs WHERE id >= 100 ORDER BY id',
+        'SELECT data AS id, count(*) FROM docs WHERE id >= 100 GROUP BY id ORDER BY 1 DESC, 2',
+        'SELECT d.id AS n, d.data AS tags FROM docs AS d ORDER BY tags DESC, n',
       ])
         await both(q);
     } finally {

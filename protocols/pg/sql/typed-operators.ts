@@ -594,7 +594,11 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       const item = select.targetList?.[position - 1]?.ResTarget;
       const fields = item?.val?.ColumnRef?.fields;
       const name = item?.name ?? (fields ? strings(fields).pop() : undefined);
-      if (name && typer.type(item.val) === OID.interval) out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
+      // (a jsonb column aliased with a name a table's column has: by the column it reads, not the name)
+      const shadowed = jsonbShadowed(item?.name, item?.val, typer);
+      if (shadowed) out.set(orderMarkKey(e.A_Const.location), shadowed);
+      else if (name && typer.type(item.val) === OID.interval)
+        out.set(orderMarkKey(e.A_Const.location), `iv-order:${name}`);
       else if (name && sorted(typer.type(item.val)))
         out.set(orderMarkKey(e.A_Const.location), `arr-order:${sorted(typer.type(item.val))}:${name}`);
       continue;
@@ -604,6 +608,12 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
     // ORDER BY d` sorts as data's type; `data::text ... ORDER BY data` as text); a name that is also
     // a table's column is left alone, as SQLite would read that column inside the key's call
     const item = namedItem(select, e);
+    const shadowed = item && item !== e ? jsonbShadowed(strings(e.ColumnRef.fields)[0], item, typer) : null;
+    if (shadowed) {
+      const at = firstLocation(e);
+      if (at >= 0) out.set(orderMarkKey(at), shadowed);
+      continue;
+    }
     if (item && item !== e && isTableColumn(e.ColumnRef, typer)) continue;
     const type = typer.type(item ?? e);
     if (type === OID.interval) {
@@ -615,6 +625,18 @@ function markIntervalOrder(select: Node, typer: Typer, out: Map<number, string>)
       if (at >= 0) out.set(orderMarkKey(at), `arr-order:${sorted(type)}`);
     }
   }
+}
+
+/**
+ * A jsonb column reference a select item aliases with the name of a table's column (`data AS id`):
+ * 'arr-order:jsonb:=' and the reference's names (JSON), for translate/null-order.ts to sort by that
+ * column, since SQLite reads the name inside the key's call as the table's column; else null.
+ */
+function jsonbShadowed(alias: string | undefined, val: Node, typer: Typer): string | null {
+  if (!alias || !val?.ColumnRef || typer.type(val) !== OID.jsonb) return null;
+  if (!isTableColumn({ fields: [{ String: { sval: alias } }] }, typer)) return null;
+  const fields = strings(val.ColumnRef.fields);
+  return fields.length === val.ColumnRef.fields.length ? `arr-order:jsonb:=${JSON.stringify(fields)}` : null;
 }
 
 /**

@@ -30,6 +30,12 @@ function sortKeyed(term: Tok[]): Tok[] {
   // (typed-operators.ts markIntervalOrder)
   const [array, arrayItem] = mark.sortKey?.startsWith('arr-order:') ? splitOnce(mark.sortKey.slice(10)) : [];
   const named = array ? arrayItem : mark.sortKey?.slice('iv-order:'.length);
+  if (array === 'jsonb' && named?.startsWith('=')) {
+    // (an alias that is a table's column name too: by the column the item reads, typed-operators.ts' jsonbShadowed)
+    const ref = (JSON.parse(named.slice(1)) as string[]).map((f) => `"${f.replace(/"/g, '""')}"`).join('.');
+    const tail = term.findIndex((t, k) => k > 0 && isWord(t, undefined) && TERM_TAIL.has(t.text.toUpperCase()));
+    return [{ type: 'group', text: `__pg_jsonb_sortkey(${ref})` }, ...(tail < 0 ? [] : term.slice(tail))];
+  }
   if (named && mark.type === 'number')
     // ORDER BY 2: the select item by its name
     return [
