@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
+import { scrape } from '../helpers/metrics';
 
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
 
@@ -80,6 +81,37 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same('SELECT id, n, ok, t, amount, ts FROM lw WHERE id = 10');
     await same(`UPDATE lw SET j = '{"x": 1}', nums = '{7,8}', d = '2020-02-02' WHERE id = 10 RETURNING id, j, nums, d`);
     await same(`DELETE FROM lw WHERE id = 10 RETURNING id, n`);
+  });
+
+  it("an integer added to the column SET assigns (pgbench's TPC-B) is one shape, and stores what PostgreSQL stores", async () => {
+    const o = clients();
+    await same(
+      `INSERT INTO lw (id, n, big, f, amount, t, ts) VALUES (90, 10, 9223372036854775800, 1.5, 2.25, 'x', '2024-01-01 10:00')`,
+    );
+    const misses = async () =>
+      (await scrape(o.pair.agent.http)).samples.get('patina_pg_analysis_cache_total{result="miss"}') ?? 0;
+    const before = await misses();
+    for (const d of ['5', '-1234', '0', '77']) {
+      await same(`UPDATE lw SET n = n + ${d} WHERE id = 90`);
+      await same(`UPDATE lw SET n = n - ${d}, "big" = "big" - 1 WHERE id = 90`);
+    }
+    // the eight texts above are two shapes: one analysis each
+    assert.ok((await misses()) - before <= 2, `${(await misses()) - before} analyses for two shapes`);
+    await same('SELECT n, big FROM lw WHERE id = 90');
+    // not integers: each runs as written and gets PostgreSQL's answer or error (a timestamp + 5 is
+    // no interval of 5 seconds; past the bigint's range is 22003, a float and a numeric add exactly)
+    for (const sql of [
+      'UPDATE lw SET ts = ts + 5 WHERE id = 90',
+      'UPDATE lw SET big = big + 100 WHERE id = 90',
+      'UPDATE lw SET n = n + 99999999999999999999 WHERE id = 90',
+    ]) {
+      const g = await stateOf(o.postgres, sql);
+      assert.notEqual(g, null, sql);
+      assert.equal(await stateOf(o.patina, sql), g, sql);
+    }
+    await same('UPDATE lw SET f = f + 2, amount = amount - 3 WHERE id = 90 RETURNING f, amount');
+    await same('UPDATE lw SET f = f - -2, amount = amount + 1 WHERE id = 90 RETURNING f, amount');
+    await same('SELECT n, big, f, amount, t, ts FROM lw WHERE id = 90');
   });
 
   it("a literal that does not fit its column fails with the literal's SQLSTATE, and nothing is written", async () => {

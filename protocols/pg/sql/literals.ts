@@ -4,7 +4,8 @@
 // `UPDATE t SET v = 'x' WHERE id = 7` (psycopg2, and the ORMs on it, write every value into the SQL
 // text). Only spots where a bound value means exactly what the literal meant are taken: an integer or
 // string compared with a column in a WHERE clause (or its BETWEEN bounds), a whole item of an
-// INSERT's VALUES rows, a whole value of an UPDATE's SET. A literal assigned to a column is an
+// INSERT's VALUES rows, a whole value of an UPDATE's SET, an integer added to or taken from the
+// column a SET assigns (`SET abalance = abalance + -1234`, pgbench's TPC-B). A literal assigned to a column is an
 // untyped value PostgreSQL reads with the column's type, as it reads a parameter the analysis typed
 // from that column; typedLiterals() converts each one as Bind does, and when a value does not
 // fit its type the caller analyses the statement as written instead (its error is the literal's).
@@ -57,6 +58,8 @@ export interface Lifted {
   assigned: boolean[];
   /** Per value: true for an assigned decimal (`1.5`, `-2.50`, `1e3`), kept as its text in `values`. */
   decimal: boolean[];
+  /** Per value: true for an integer operand of `SET col = col + n` (bound only where col is an integer). */
+  operand: boolean[];
 }
 
 const isColumn = (t: PgToken | undefined) => t !== undefined && (t.type === 'word' || t.type === 'quoted');
@@ -97,14 +100,16 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   const values: (SqlValue | WideInteger)[] = [];
   const assigned: boolean[] = [];
   const decimal: boolean[] = [];
+  const operand: boolean[] = [];
   const out = sig.slice();
   /** Lifts the literal at i (with a minus sign before it when `negative`) if it is one. */
-  const lift = (i: number, negative: boolean, isAssigned: boolean) => {
+  const lift = (i: number, negative: boolean, isAssigned: boolean, isOperand = false) => {
     const value = literalValue(sig[i], negative, isAssigned);
     if (value === undefined) return;
     values.push(value);
     assigned.push(isAssigned);
     decimal.push(sig[i].type === 'number' && typeof value === 'string');
+    operand.push(isOperand);
     out[i] = { type: 'param', text: `$${values.length}` };
     if (negative) out[i - 1] = { type: 'space', text: '' };
   };
@@ -114,10 +119,10 @@ export function liftLiterals(tokens: PgToken[]): Lifted | null {
   if (where >= 0) liftComparisons(sig, where, lift);
   if (values.length === 0) return null;
   const kept = out.filter((t) => t.type !== 'space');
-  return { key: joinTokens(kept), tokens: kept, values, assigned, decimal };
+  return { key: joinTokens(kept), tokens: kept, values, assigned, decimal, operand };
 }
 
-type Lift = (i: number, negative: boolean, assigned: boolean) => void;
+type Lift = (i: number, negative: boolean, assigned: boolean, operand?: boolean) => void;
 
 /** WHERE-clause literals compared with a column: `col = 5`, `col BETWEEN 'a' AND 'b'`. */
 function liftComparisons(sig: PgToken[], where: number, lift: Lift) {
@@ -227,9 +232,35 @@ function liftSetValues(sig: PgToken[], end: number, lift: Lift) {
       // `col = 'x'` right after SET or a comma (not `a.b = ...`, not a row `(a, b) = ...`)
       if (isOp(eq, '=') && isColumn(col) && (isWord(before, 'SET') || isPunct(before, ',')) && ends)
         lift(i, negative, true);
+      else if (ends && t.type === 'number' && /^\d+$/.test(t.text)) {
+        // `col = col + 5`, `col = col - -5`: an integer operand of the assigned column itself
+        const signed = negative && (isOp(sig[i - 2], '+') || isOp(sig[i - 2], '-'));
+        const at = signed ? i - 2 : i - 1; // the + or -
+        const op = sig[at];
+        if (
+          (isOp(op, '+') || isOp(op, '-')) &&
+          sameColumn(sig[at - 1], sig[at - 3]) &&
+          isOp(sig[at - 2], '=') &&
+          (isWord(sig[at - 4], 'SET') || isPunct(sig[at - 4], ','))
+        )
+          lift(i, signed, false, true);
+      }
     }
   }
 }
+
+/** Whether two tokens name the same column (a word in any case, a quoted name exactly). */
+function sameColumn(a: PgToken | undefined, b: PgToken | undefined): boolean {
+  if (!isColumn(a) || !isColumn(b) || a!.type !== b!.type) return false;
+  return a!.type === 'quoted' ? a!.text === b!.text : a!.text.toLowerCase() === b!.text.toLowerCase();
+}
+
+/** The range of each integer type an operand is bound as (beyond it the statement runs as written). */
+const INTEGER_RANGES: Record<number, bigint> = {
+  [OID.int2]: 32767n,
+  [OID.int4]: 2147483647n,
+  [OID.int8]: 2n ** 63n - 1n,
+};
 
 const DATED = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.bool]);
 /** Types a decimal literal is assigned to as the same number. */
@@ -260,6 +291,12 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
       if (INTEGERS.has(type)) throw new PatinaError('user', 'bigint out of range', undefined, '22003');
       if (!TEXTS.has(type)) return null;
       out.push(v.text);
+    } else if (lifted.operand[k]) {
+      // `col + n` with col an integer: n is the same integer bound; any other type (a timestamp reads
+      // '5' as an interval, a numeric or float as another type) and the statement runs as written
+      const max = INTEGER_RANGES[type];
+      if (typeof v !== 'bigint' || max === undefined || v > max || v < -max - 1n) return null;
+      out.push(v);
     } else if (!lifted.assigned[k]) {
       // compared with jsonb, a number (`doc = 1`: 42883, jsonb = integer) or a string that is no JSON
       // (`doc = 'x'`: 22P02 with its DETAIL and position) is the statement's error as written
