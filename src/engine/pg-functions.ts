@@ -36,6 +36,7 @@ import { installPgMathFunctions } from './pg-math';
 import { installNumericArithmetic } from './pg-numeric-arith';
 import { installPgStatistics } from './pg-statistics';
 import { byteaEscapeText, installPgStringFunctions } from './pg-strings';
+import { installSimilarSubstring } from './pg-similar-substring';
 import { installPgByteaFunctions } from './pg-bytea';
 import { installToChar } from './to-char';
 import {
@@ -885,6 +886,7 @@ export function installPgFunctions(db: Database.Database): void {
     return Number.isFinite(x) ? text : JSON.stringify(text);
   });
   installPgStringFunctions(db);
+  installSimilarSubstring(db);
   installPgByteaFunctions(db);
   installPgStatistics(db);
   installExactDivision(db);

@@ -1168,7 +1168,11 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       // SQLite's answer was a syntax error about text the client never sent
       ['SELECT customer_id FROM orders INTERSECT ALL SELECT customer_id FROM orders', /INTERSECT ALL/],
       ['SELECT customer_id FROM orders EXCEPT ALL SELECT 10', /EXCEPT ALL/],
-      ['SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0', /BETWEEN SYMMETRIC/],
+      // (BETWEEN SYMMETRIC runs, below: of intervals, which have their own order, not)
+      [
+        "SELECT interval '1 day' BETWEEN SYMMETRIC interval '2 days' AND interval '1 hour'",
+        /BETWEEN SYMMETRIC of interval/,
+      ],
       ['SELECT id FROM orders ORDER BY customer_id FETCH FIRST 1 ROWS WITH TIES', /WITH TIES/],
       // system columns (SQLite's 42703 no such column): Patina's rows have no transaction ids or heap places
       ['SELECT xmin, id FROM orders', /system column "xmin"/],
@@ -1192,6 +1196,54 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     // the session goes on
     assert.deepEqual((await patina.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
   });
+  it('x [NOT] BETWEEN SYMMETRIC a AND b takes the bounds in either order, NULL with a NULL bound (it was 0A000)', async () => {
+    for (const sql of [
+      'SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0 ORDER BY id',
+      'SELECT id FROM orders WHERE amount NOT BETWEEN SYMMETRIC 10 AND 0 ORDER BY id',
+      'SELECT id, amount BETWEEN SYMMETRIC NULL AND 10, amount NOT BETWEEN SYMMETRIC 10 AND NULL FROM orders ORDER BY id',
+      'SELECT id FROM orders WHERE amount BETWEEN ASYMMETRIC 0 AND 10 OR amount BETWEEN ASYMMETRIC 10 AND 0 ORDER BY id',
+      'SELECT id FROM orders WHERE customer_id BETWEEN SYMMETRIC 5 * 2 + 1 AND -1 + 3 AND id > 1 ORDER BY id',
+      "SELECT id FROM orders WHERE placed_at BETWEEN SYMMETRIC '2024-03-02'::timestamp AND '2024-03-01 10:00' ORDER BY id",
+      "SELECT id, CASE WHEN amount BETWEEN SYMMETRIC CASE WHEN id > 2 THEN 20 ELSE 0 END AND 5 THEN 'in' ELSE 'out' END FROM orders ORDER BY id",
+      "SELECT id FROM customers WHERE name BETWEEN SYMMETRIC 'b' AND 'a' ORDER BY id",
+      'SELECT count(*) FILTER (WHERE amount BETWEEN SYMMETRIC (SELECT max(amount) FROM orders) AND 0) FROM orders',
+      'SELECT 5 BETWEEN SYMMETRIC 10 AND 1, 5 NOT BETWEEN SYMMETRIC 10 AND 1, (0 BETWEEN SYMMETRIC 1 AND 2) = false',
+    ])
+      await same(sql);
+    await same('SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC $1 AND $2 ORDER BY id', [20, 7]);
+    assert.deepEqual(await same('SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 10 AND 0 ORDER BY id'), [['3']]);
+    // the parser's refusals: a missing AND, a chain of BETWEENs
+    for (const sql of [
+      'SELECT id FROM orders WHERE amount BETWEEN SYMMETRIC 1 ORDER BY id',
+      'SELECT 2 BETWEEN SYMMETRIC 3 AND 1 BETWEEN SYMMETRIC false AND true',
+    ])
+      assert.equal(await placed(patina, sql), await placed(postgres, sql), sql);
+  });
+
+  it('substring(s SIMILAR p ESCAPE e) and substring(s FROM p FOR e) of text return the part between the #" separators (they were 42601)', async () => {
+    for (const sql of [
+      "SELECT substring('foobar' similar '%#\"o_b#\"%' escape '#'), substring('foobar' similar '#\"o_b#\"%' escape '#')",
+      // the part before the separators as short as it can be, the marked part as long
+      "SELECT substring('xaxbxc' similar '%#\"x_#\"%' escape '#'), substring('xaxbxc' similar '%#\"x%#\"' escape '#')",
+      "SELECT substring('abc' similar 'abc' escape '#'), substring('abc' similar 'ab' escape '#'), substring('abc' similar 'a#\"bc' escape '#')",
+      "SELECT substring('Thomas' from '%#\"o_a#\"_' for '#'), substring('foobar' from 2 for 3), substring('foobar' from '2' for 3)",
+      "SELECT substring('abc' similar 'a%' escape ''), substring('a%c' similar 'a\\%c' escape '\\'), substring('a(b)c' similar 'a(b)c' escape '#')",
+      "SELECT substring(NULL similar 'a%' escape '#'), substring('abc' similar NULL escape '#'), substring('abc' similar 'a%' escape NULL)",
+      "SELECT substring('ab' || chr(10) || 'c' similar 'a#\"%#\"' escape '#'), substring('aaa' similar '#\"a*#\"' escape '#')",
+      // called with commas: text arguments are the SIMILAR and regular-expression forms
+      "SELECT substring('abc', 'a#\"b#\"c', '#'), substring('abc', 'b.'), substring('abc', 2, 1)",
+      "SELECT id, substring(name similar '#\"_#\"%' escape '#') FROM customers ORDER BY id",
+    ])
+      await same(sql);
+    assert.deepEqual(await same("SELECT substring('xaxbxc' similar '%#\"x_#\"%' escape '#')"), [['xa']]);
+    await same("SELECT substring($1 similar $2 escape '#'), substring($1 from $2 for '#')", ['foobar', '%#"o_b#"%']);
+    for (const sql of [
+      "SELECT substring('abc' similar '#\"a#\"#\"b#\"c' escape '#')",
+      "SELECT substring('abc' similar 'a%' escape '##')",
+    ])
+      assert.equal(await message(patina, sql), await message(postgres, sql), sql);
+  });
+
   it('pg_advisory_lock, pg_advisory_unlock_all, pg_sleep and pg_notify return void (2278), printed empty, in text and binary (they were typed text)', async () => {
     for (const sql of [
       'SELECT pg_advisory_lock(1)',

@@ -1243,6 +1243,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       checkJsonbLiterals(n.A_Expr.rexpr?.List?.items ?? []);
       out.set(n.A_Expr.location, 'arr-in:jsonb');
     } else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+  } else if (/^AEXPR_(NOT_)?BETWEEN_SYM$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
+    // BETWEEN SYMMETRIC's bounds are ordered by SQLite's min and max (translate/between-symmetric.ts):
+    // a literal compared as the type stores it; intervals and jsonb, which have their own order, are refused
+    const type = typer.type(n.A_Expr.lexpr);
+    if (type === OID.interval || type === OID.jsonb)
+      throw placed(
+        () =>
+          pgError(
+            '0A000',
+            `BETWEEN SYMMETRIC of ${TYPE_DISPLAY[type]} is not supported: write x BETWEEN a AND b OR x BETWEEN b AND a`,
+          ),
+        n.A_Expr.location,
+      );
+    markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (
     n.A_Expr?.kind === 'AEXPR_OP' &&
     !n.A_Expr.lexpr &&

@@ -30,6 +30,9 @@ const call = (name: string, args: Tok[][]): Tok[] => [
   punct(')'),
 ];
 
+/** Whether an argument is a string literal or a parameter (PostgreSQL's unknown, read as text beside a text pattern). */
+const textual = (arg: Tok[]) => arg.length === 1 && (arg[0].type === 'string' || arg[0].type === 'param');
+
 /** The SQLite call for a `position`, `substring`, `overlay` or `trim` whose arguments use keywords, or null. */
 function standardCall(name: string, args: Tok[]): Tok[] | null {
   const end = args.length;
@@ -39,15 +42,37 @@ function standardCall(name: string, args: Tok[]): Tok[] | null {
     return call('instr', [args.slice(at[0] + 1), args.slice(0, at[0])]);
   }
   if (name === 'SUBSTRING') {
+    // substring(x SIMILAR p ESCAPE e): the SQL regular expression's marked part (pg-similar-substring.ts)
+    const similar = topLevel(args, 0, end, 'SIMILAR');
+    const escapeAt = topLevel(args, 0, end, 'ESCAPE');
+    if (similar.length === 1 && escapeAt.length === 1 && similar[0] < escapeAt[0])
+      return call('__pg_similar_substring', [
+        args.slice(0, similar[0]),
+        args.slice(similar[0] + 1, escapeAt[0]),
+        args.slice(escapeAt[0] + 1),
+      ]);
     const from = topLevel(args, 0, end, 'FROM');
     const forAt = topLevel(args, 0, end, 'FOR');
+    // substring(x, 'pattern', 'escape') and substring(x, 'regex'), called with commas: text arguments
+    // are the SIMILAR and the regular-expression forms, as PostgreSQL resolves them (not positions)
+    const commas = similar.length + from.length + forAt.length === 0 ? topLevelCommas(args) : [];
+    const parts = [0, ...commas.map((c) => c + 1)].map((a, k) => args.slice(a, commas[k] ?? end));
+    const literal = parts.slice(1).some((p) => p.length === 1 && p[0].type === 'string');
+    if (parts.length === 3 && literal && textual(parts[1]) && textual(parts[2]))
+      return call('__pg_similar_substring', parts);
+    if (parts.length === 2 && parts[1].length === 1 && parts[1][0].type === 'string')
+      return call('__pg_substring_regex', parts);
     if (from.length > 1 || forAt.length > 1 || (from.length === 0 && forAt.length === 0)) return null;
     const x = args.slice(0, from[0] ?? forAt[0]);
     const start = from.length ? args.slice(from[0] + 1, forAt[0] ?? end) : [{ type: 'number', text: '1' } as Tok];
+    // substring(x FROM 'pattern' FOR 'escape'), text where PostgreSQL's would be integers: the SIMILAR form
+    const esc = forAt.length ? args.slice(forAt[0] + 1) : [];
+    if (textual(start) && textual(esc) && [start[0], esc[0]].some((t) => t.type === 'string'))
+      return call('__pg_similar_substring', [x, start, esc]);
     // substring(x FROM 'pattern') is a regular expression match in PostgreSQL: the first
     // parenthesised group's text, or the whole match
-    if (start.length === 1 && start[0].type === 'string')
-      return forAt.length ? null : call('__pg_substring_regex', [x, start]);
+    if (start.length === 1 && start[0].type === 'string' && !forAt.length)
+      return call('__pg_substring_regex', [x, start]);
     return call('__pg_substr', forAt.length ? [x, start, args.slice(forAt[0] + 1)] : [x, start]);
   }
   if (name === 'OVERLAY') {

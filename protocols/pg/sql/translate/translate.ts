@@ -8,6 +8,7 @@
 import type { PgToken } from '../lexer';
 import { type Tok, isWord, joinTokens } from '../tokens';
 import { rewriteArrays } from './arrays';
+import { rewriteBetweenSymmetric } from './between-symmetric';
 import { rewriteCastCalls, rewriteCasts } from './casts';
 import { rewriteCatalogForms } from './catalog-forms';
 import { rewriteDateSyntax } from './date-syntax';
@@ -143,7 +144,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     rewriteIntervalGroups(rewriteIntervalDistinct(toks)),
     (!outerJoin && ctx.notNull) || (() => false),
   );
-  toks = rewriteGreatestLeast(toks);
+  toks = rewriteGreatestLeast(rewriteBetweenSymmetric(toks));
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
   toks = rewriteDefaultConfig(rewriteStrictToJson(rewriteWords(toks, ctx, local)));
