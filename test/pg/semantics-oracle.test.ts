@@ -1173,7 +1173,11 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         "SELECT interval '1 day' BETWEEN SYMMETRIC interval '2 days' AND interval '1 hour'",
         /BETWEEN SYMMETRIC of interval/,
       ],
-      ['SELECT id FROM orders ORDER BY customer_id FETCH FIRST 1 ROWS WITH TIES', /WITH TIES/],
+      // (WITH TIES runs, below: over a set operation or a SELECT DISTINCT, not)
+      [
+        'SELECT customer_id FROM orders UNION SELECT 3 ORDER BY 1 FETCH FIRST 1 ROWS WITH TIES',
+        /WITH TIES of a SELECT DISTINCT/,
+      ],
       // system columns (SQLite's 42703 no such column): Patina's rows have no transaction ids or heap places
       ['SELECT xmin, id FROM orders', /system column "xmin"/],
       ['SELECT o.ctid FROM orders o WHERE id = 1', /system column "ctid"/],
@@ -1218,6 +1222,49 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT 2 BETWEEN SYMMETRIC 3 AND 1 BETWEEN SYMMETRIC false AND true',
     ])
       assert.equal(await placed(patina, sql), await placed(postgres, sql), sql);
+  });
+
+  it('FETCH FIRST n ROWS WITH TIES keeps the rows sorting equal to the last one (it was 0A000)', async () => {
+    const extra = 'INSERT INTO orders (id, customer_id, amount, note) VALUES (6, 10, 7, NULL), (7, 12, 12.5, NULL)';
+    await patina.query(extra);
+    await postgres.query(extra);
+    // (rows sorting equal come in any order, on either server: compared as sets)
+    const tied = (sql: string, params?: unknown[]) => sameOnBoth(o, sql, params, { sorted: true });
+    try {
+      for (const sql of [
+        'SELECT id, amount FROM orders ORDER BY amount FETCH FIRST 2 ROWS WITH TIES',
+        'SELECT id, amount FROM orders ORDER BY amount DESC FETCH FIRST 1 ROW WITH TIES',
+        'SELECT id, amount FROM orders ORDER BY amount DESC NULLS LAST, customer_id FETCH NEXT 3 ROWS WITH TIES',
+        'SELECT * FROM orders ORDER BY customer_id OFFSET 1 ROWS FETCH FIRST 1 ROWS WITH TIES',
+        'SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY o.customer_id FETCH FIRST ROW WITH TIES',
+        // a key naming a result column by alias or place; an aggregate's ties (the top customers by count)
+        'SELECT customer_id, count(*) AS n FROM orders GROUP BY customer_id ORDER BY n DESC FETCH FIRST 1 ROWS WITH TIES',
+        'SELECT customer_id, count(*) FROM orders GROUP BY 1 ORDER BY 2 DESC, 1 FETCH FIRST 2 ROWS WITH TIES',
+        'SELECT id, amount a FROM orders ORDER BY a FETCH FIRST 1 ROWS WITH TIES OFFSET 1',
+        'SELECT id FROM orders ORDER BY amount FETCH FIRST 0 ROWS WITH TIES',
+        'SELECT count(*) FROM (SELECT * FROM orders ORDER BY customer_id FETCH FIRST 3 ROWS WITH TIES) s',
+        'WITH o AS (SELECT * FROM orders) SELECT id FROM o ORDER BY amount FETCH FIRST (1 + 1) ROWS WITH TIES',
+        'SELECT c.id, (SELECT o.id FROM orders o WHERE o.customer_id = c.id ORDER BY o.id FETCH FIRST 1 ROWS WITH TIES) FROM customers c WHERE c.id < 11 ORDER BY c.id',
+      ])
+        await tied(sql);
+      await tied('SELECT id FROM orders ORDER BY amount FETCH FIRST $1 ROWS WITH TIES OFFSET $2', [1, 1]);
+      assert.deepEqual(await tied('SELECT id FROM orders ORDER BY amount DESC FETCH FIRST 1 ROWS WITH TIES'), [
+        ['2'],
+        ['4'],
+      ]);
+      // FETCH FIRST NULL ROWS ONLY is no limit (it was SQLite's 42804 datatype mismatch)
+      await same('SELECT id FROM orders ORDER BY id FETCH FIRST NULL ROWS ONLY');
+      // PostgreSQL's refusals: without ORDER BY, a NULL or negative count
+      for (const sql of [
+        'SELECT id FROM orders FETCH FIRST 1 ROWS WITH TIES',
+        'SELECT id FROM orders ORDER BY id FETCH FIRST NULL ROWS WITH TIES',
+        'SELECT id FROM orders ORDER BY id FETCH FIRST -1 ROWS WITH TIES',
+      ])
+        assert.equal(await message(patina, sql), await message(postgres, sql), sql);
+    } finally {
+      await patina.query('DELETE FROM orders WHERE id IN (6, 7)');
+      await postgres.query('DELETE FROM orders WHERE id IN (6, 7)');
+    }
   });
 
   it('substring(s SIMILAR p ESCAPE e) and substring(s FROM p FOR e) of text return the part between the #" separators (they were 42601)', async () => {

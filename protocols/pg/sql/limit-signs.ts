@@ -14,6 +14,10 @@ export function checkLimitSigns(sig: readonly PgToken[]): void {
     const t = sig[i];
     if (t.type !== 'word') continue;
     const w = t.text.toUpperCase();
+    if (w === 'FETCH') {
+      checkFetchCount(sig, i);
+      continue;
+    }
     if (w !== 'LIMIT' && w !== 'OFFSET') continue;
     if (sig[i + 1].type !== 'op' || sig[i + 1].text !== '-' || sig[i + 2].type !== 'number') continue;
     if (Number(sig[i + 2].text) === 0) continue;
@@ -27,4 +31,18 @@ export function checkLimitSigns(sig: readonly PgToken[]): void {
       ? pgError('2201W', 'LIMIT must not be negative')
       : pgError('2201X', 'OFFSET must not be negative');
   }
+}
+
+/**
+ * `FETCH FIRST -1 ROWS ...` is 2201W as a negative LIMIT is; `FETCH FIRST NULL ROWS WITH TIES` is
+ * PostgreSQL's 2201W too (a NULL count with ONLY is no limit, as LIMIT NULL).
+ */
+function checkFetchCount(sig: readonly PgToken[], i: number): void {
+  const w = (k: number) => (sig[k]?.type === 'word' ? sig[k].text.toUpperCase() : '');
+  if (w(i + 1) !== 'FIRST' && w(i + 1) !== 'NEXT') return;
+  const rows = (k: number) => w(k) === 'ROW' || w(k) === 'ROWS';
+  const negative = sig[i + 2]?.type === 'op' && sig[i + 2].text === '-' && sig[i + 3]?.type === 'number';
+  if (negative && Number(sig[i + 3].text) !== 0 && rows(i + 4)) throw pgError('2201W', 'LIMIT must not be negative');
+  if (w(i + 2) === 'NULL' && rows(i + 3) && w(i + 4) === 'WITH' && w(i + 5) === 'TIES')
+    throw pgError('2201W', 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
 }

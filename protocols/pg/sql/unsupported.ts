@@ -40,7 +40,8 @@ function find(n: Node): string | null {
     if (s.distinctClause?.some((d: Node) => Object.keys(d).length > 0)) return 'SELECT DISTINCT ON';
   }
   if (s?.limitOption === 'LIMIT_OPTION_WITH_TIES')
-    return 'FETCH FIRST ... WITH TIES|SQLite has no such limit; rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
+    // (translate/with-ties.ts runs the others)
+    return 'FETCH FIRST ... WITH TIES of a SELECT DISTINCT, a set operation or with a locking clause|rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
   if (s?.all && (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT'))
     return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
   if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')

@@ -257,7 +257,11 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
     if (isWord(t, 'FETCH') && (isWord(toks[i + 1], 'FIRST') || isWord(toks[i + 1], 'NEXT'))) {
       let k = i + 2;
       const end = isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS') ? k : valueEnd(k);
-      const count = end > k ? toks.slice(k, end) : [{ type: 'number', text: '1' } as Tok];
+      let count = end > k ? toks.slice(k, end) : [{ type: 'number', text: '1' } as Tok];
+      // a NULL count is no limit, as LIMIT NULL (SQLite's datatype mismatch), a parameter's NULL too
+      if (count.length === 1 && isWord(count[0], 'NULL')) count = [{ type: 'number', text: '-1' } as Tok];
+      else if (count.length === 1 && count[0].type === 'param')
+        count = [{ type: 'group', text: `coalesce(${count[0].text}, -1)` }];
       k = end;
       if (isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS')) k++;
       if (!isWord(toks[k], 'ONLY')) {

@@ -56,6 +56,7 @@ import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteStrictToJson } from './strict-json';
 import { rewriteWords } from './words';
+import { rewriteWithTies } from './with-ties';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
 export interface DialectContext {
@@ -88,7 +89,12 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
             rewriteOrdinality(
               rewriteTableOids(
                 rewriteRowsFrom(
-                  rewriteMarkedCalls(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                  rewriteMarkedCalls(
+                    rewriteWithTies(
+                      tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                      (query) => ctx.selectColumns?.(query) ?? null,
+                    ),
+                  ),
                   hasColumn,
                 ),
                 ctx,
