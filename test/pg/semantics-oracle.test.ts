@@ -1210,6 +1210,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       "SELECT id FROM orders WHERE placed_at BETWEEN SYMMETRIC '2024-03-02'::timestamp AND '2024-03-01 10:00' ORDER BY id",
       "SELECT id, CASE WHEN amount BETWEEN SYMMETRIC CASE WHEN id > 2 THEN 20 ELSE 0 END AND 5 THEN 'in' ELSE 'out' END FROM orders ORDER BY id",
       "SELECT id FROM customers WHERE name BETWEEN SYMMETRIC 'b' AND 'a' ORDER BY id",
+      // a timestamp between dates: the later date at midnight is in
+      "SELECT '2024-01-03 00:00'::timestamp BETWEEN SYMMETRIC date '2024-01-03' AND date '2024-01-02', '2024-01-03 00:00'::timestamp NOT BETWEEN SYMMETRIC date '2024-01-02' AND date '2024-01-03'",
       'SELECT count(*) FILTER (WHERE amount BETWEEN SYMMETRIC (SELECT max(amount) FROM orders) AND 0) FROM orders',
       'SELECT 5 BETWEEN SYMMETRIC 10 AND 1, 5 NOT BETWEEN SYMMETRIC 10 AND 1, (0 BETWEEN SYMMETRIC 1 AND 2) = false',
     ])

@@ -1256,7 +1256,12 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
           ),
         n.A_Expr.location,
       );
-    markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+    // a timestamp between dates (or a date between timestamps), the bounds of one type: each
+    // comparison's date at midnight, as for BETWEEN (min and max of the bounds' text keep their order)
+    const dated = dateBetweenKind(n.A_Expr, typer, declared);
+    const [xs, a, b] = dated?.slice('date-between:'.length).split(':') ?? [];
+    if (dated && a === b && xs[0] === xs[1]) out.set(n.A_Expr.location, dated);
+    else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (
     n.A_Expr?.kind === 'AEXPR_OP' &&
     !n.A_Expr.lexpr &&
