@@ -7,7 +7,7 @@
 //   WHERE __pg_tie_row > o AND __pg_tie_rank <= o + n AND n > 0 ORDER BY __pg_tie_row
 // on PostgreSQL's tokens, before the other passes, which translate it as any query. An ORDER BY key
 // naming a result column (by alias or position) is that item's expression in the window. Left as it
-// is (and refused, sql/unsupported.ts) for DISTINCT, a set operation, a locking clause, an item
+// is (and refused, sql/unsupported.ts) with a locking clause, for DISTINCT ON, an item
 // selecting `*` whose columns SQLite cannot list, or a query SQLite cannot prepare on its own (a
 // subquery naming the query around it).
 import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
@@ -59,6 +59,9 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   // the level's clauses at its own depth
   const at: Record<string, number> = {};
   let selects = 0;
+  let firstSelect = -1;
+  // a set operation or SELECT DISTINCT: its rows numbered in a query around it (wrapped below)
+  let wrapped = false;
   for (let k = start, depth = 0; k < end; k++) {
     const t = toks[k];
     if (isPunct(t, '(')) depth++;
@@ -67,15 +70,24 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
       const w = t.text.toUpperCase();
       if (w === 'SELECT') {
         selects++;
+        if (firstSelect < 0) firstSelect = k;
         at.SELECT = k;
-      } else if (['UNION', 'INTERSECT', 'EXCEPT'].includes(w)) return null;
-      else if (w === 'DISTINCT' && isWord(toks[k - 1], 'SELECT')) return null;
-      else if (w === 'FOR' && k > ties)
+      } else if (['UNION', 'INTERSECT', 'EXCEPT'].includes(w)) wrapped = true;
+      else if (w === 'DISTINCT' && isWord(toks[k - 1], 'SELECT')) {
+        // (DISTINCT ON keeps one row of each group, by its own ORDER BY: left as it is)
+        if (isWord(toks[k + 1], 'ON')) return null;
+        wrapped = true;
+      } else if (w === 'FOR' && k > ties)
         return null; // FOR UPDATE: the rows a lock takes are the query's own
       else if (at[w] === undefined && ['FROM', 'ORDER', 'OFFSET', 'FETCH'].includes(w)) at[w] = k;
     }
   }
-  if (selects !== 1 || at.ORDER === undefined || at.FETCH === undefined || !isWord(toks[at.ORDER + 1], 'BY'))
+  if (
+    (selects !== 1 && !wrapped) ||
+    at.ORDER === undefined ||
+    at.FETCH === undefined ||
+    !isWord(toks[at.ORDER + 1], 'BY')
+  )
     return null;
   if (at.FROM !== undefined && at.FROM < at.SELECT) at.FROM = undefined as unknown as number;
   const fetch = at.FETCH;
@@ -107,6 +119,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   // nothing after WITH TIES but an OFFSET
   const after = offset !== undefined && offset > fetch;
   if (after ? offset !== ties + 1 || offsetEnd !== end : ties + 1 !== end) return null;
+  if (wrapped) return wrappedLevel(toks, start, end, firstSelect, at.ORDER, keysEnd, skip, count, columns);
   const itemsEnd = at.FROM ?? at.ORDER;
   const items = topLevelItems(toks, at.SELECT + 1, itemsEnd).map(([a, b]) => toks.slice(a, b));
   const body = toks.slice(itemsEnd, at.ORDER); // FROM ... WHERE ... GROUP BY ... HAVING ... WINDOW ...
@@ -152,6 +165,20 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
       return [...splitAlias(items[k]).expr, ...key.slice(n)];
     return key;
   });
+  const query = tiedQuery(head, outer, inner, keys, body, skip, count);
+  return [...toks.slice(0, start), ...query, ...toks.slice(end)];
+}
+
+/** The query keeping the tied rows: `head SELECT outer FROM (SELECT inner, rank() ..., row_number() ... body) AS __pg_ties WHERE ...`. */
+function tiedQuery(
+  head: Tok[],
+  outer: Tok[][],
+  inner: Tok[][],
+  keys: Tok[][],
+  body: Tok[],
+  skip: Tok[],
+  count: Tok[],
+): Tok[] {
   const order = keys.flatMap((k, i) => (i === 0 ? k : [punct(','), ...k]));
   const window = (fn: string, as: string): Tok[] => [
     punct(','),
@@ -169,7 +196,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   ];
   const o = [punct('('), ...skip, punct(')')];
   const n = [punct('('), ...count, punct(')')];
-  const query: Tok[] = [
+  return [
     ...head,
     word('SELECT'),
     ...outer.flatMap((x, i) => (i === 0 ? x : [punct(','), ...x])),
@@ -201,8 +228,79 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
     word('BY'),
     quoted('__pg_tie_row'),
   ];
-  return [...toks.slice(0, start), ...query, ...toks.slice(end)];
 }
+
+/**
+ * A set operation's or SELECT DISTINCT's level: its rows (`__pg_q`) numbered by the ORDER BY, whose
+ * keys must name result columns (by place, name or, after DISTINCT, the item's expression), as
+ * PostgreSQL requires of them there; null when one does not or SQLite cannot list the columns.
+ */
+function wrappedLevel(
+  toks: Tok[],
+  start: number,
+  end: number,
+  firstSelect: number,
+  orderAt: number,
+  keysEnd: number,
+  skip: Tok[],
+  count: Tok[],
+  columns: (query: Tok[]) => string[] | null,
+): Tok[] | null {
+  const withHead = isWord(toks[start], 'WITH');
+  if (withHead && firstSelect < 0) return null;
+  const head = withHead ? toks.slice(start, firstSelect) : [];
+  const query = toks.slice(start + head.length, orderAt);
+  const names = columns([...head, ...query]);
+  if (!names || names.length === 0) return null;
+  // the names SQLite gives the columns of the query as a subquery (a repeated one numbered: id, id:1)
+  const seen = new Map<string, number>();
+  const own = names.map((name) => {
+    const key = name.toLowerCase();
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n === 0 ? name : `${name}:${n}`;
+  });
+  // (a SELECT DISTINCT's items, for a key written as one of them)
+  const items = isWord(query[0], 'SELECT')
+    ? topLevelItems(query, 2, topLevelIndex(query, 'FROM') ?? query.length).map(
+        ([a, b]) => splitAlias(query.slice(a, b)).expr,
+      )
+    : [];
+  const keys: Tok[][] = [];
+  for (const [a, b] of topLevelItems(toks, orderAt + 2, keysEnd)) {
+    const key = toks.slice(a, b);
+    const n = keyLength(key);
+    const expr = key.slice(0, n);
+    let k = -1;
+    if (expr.length === 1 && expr[0].type === 'number') k = Number(expr[0].text) - 1;
+    else {
+      const name = columnName(expr);
+      const fold = (t: Tok) => (t.type === 'quoted' ? t.text.slice(1, -1).replace(/""/g, '"') : t.text.toLowerCase());
+      if (name)
+        k = names.findIndex((x) => (name.type === 'quoted' ? x === fold(name) : x.toLowerCase() === fold(name)));
+      if (k < 0) k = items.findIndex((it) => sameTokens(it, expr));
+    }
+    if (!(k >= 0 && k < names.length)) return null;
+    keys.push([word('__pg_q'), punct('.'), quoted(own[k]), ...key.slice(n)]);
+  }
+  const outer = own.map((x, i) => [word('__pg_ties'), punct('.'), quoted(x), word('AS'), quoted(names[i])]);
+  const inner = [[word('__pg_q'), punct('.'), { type: 'op', text: '*' } as Tok]];
+  const body = [word('FROM'), punct('('), ...query, punct(')'), word('AS'), word('__pg_q')];
+  return [...toks.slice(0, start), ...tiedQuery(head, outer, inner, keys, body, skip, count), ...toks.slice(end)];
+}
+
+/** The index of the word `w` in toks outside parentheses; undefined when none. */
+function topLevelIndex(toks: Tok[], w: string): number | undefined {
+  for (let k = 0, depth = 0; k < toks.length; k++) {
+    if (isPunct(toks[k], '(')) depth++;
+    else if (isPunct(toks[k], ')')) depth--;
+    else if (depth === 0 && isWord(toks[k], w)) return k;
+  }
+  return undefined;
+}
+
+const sameTokens = (a: Tok[], b: Tok[]) =>
+  a.length === b.length && a.every((t, k) => t.type === b[k].type && t.text.toLowerCase() === b[k].text.toLowerCase());
 
 /** A select item's expression and its alias (with AS, or a name right after the expression). */
 function splitAlias(item: Tok[]): { expr: Tok[]; alias: Tok | null } {
