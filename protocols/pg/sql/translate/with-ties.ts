@@ -7,7 +7,7 @@
 //   WHERE __pg_tie_row > o AND __pg_tie_rank <= o + n AND n > 0 ORDER BY __pg_tie_row
 // on PostgreSQL's tokens, before the other passes, which translate it as any query. An ORDER BY key
 // naming a result column (by alias or position) is that item's expression in the window. Left as it
-// is (and refused, sql/unsupported.ts) with a locking clause, for DISTINCT ON, an item
+// is (and refused, sql/unsupported.ts) for DISTINCT ON, an item
 // selecting `*` whose columns SQLite cannot list, or a query SQLite cannot prepare on its own (a
 // subquery naming the query around it).
 import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
@@ -56,6 +56,18 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
       break;
     }
   }
+  // a locking clause after it: kept after the query (translate/locking.ts takes it out, the read runs on the writer)
+  let locking: Tok[] = [];
+  for (let k = ties + 1, depth = 0; k < end; k++) {
+    if (isPunct(toks[k], '(')) depth++;
+    else if (isPunct(toks[k], ')')) depth--;
+    else if (depth === 0 && isWord(toks[k], 'FOR')) {
+      locking = toks.slice(k, end);
+      break;
+    }
+  }
+  const after = end;
+  end -= locking.length;
   // the level's clauses at its own depth
   const at: Record<string, number> = {};
   let selects = 0;
@@ -77,9 +89,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
         // (DISTINCT ON keeps one row of each group, by its own ORDER BY: left as it is)
         if (isWord(toks[k + 1], 'ON')) return null;
         wrapped = true;
-      } else if (w === 'FOR' && k > ties)
-        return null; // FOR UPDATE: the rows a lock takes are the query's own
-      else if (at[w] === undefined && ['FROM', 'ORDER', 'OFFSET', 'FETCH'].includes(w)) at[w] = k;
+      } else if (at[w] === undefined && ['FROM', 'ORDER', 'OFFSET', 'FETCH'].includes(w)) at[w] = k;
     }
   }
   if (
@@ -117,9 +127,13 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   }
   const keysEnd = Math.min(offset ?? end, fetch);
   // nothing after WITH TIES but an OFFSET
-  const after = offset !== undefined && offset > fetch;
-  if (after ? offset !== ties + 1 || offsetEnd !== end : ties + 1 !== end) return null;
-  if (wrapped) return wrappedLevel(toks, start, end, firstSelect, at.ORDER, keysEnd, skip, count, columns);
+  const later = offset !== undefined && offset > fetch;
+  if (later ? offset !== ties + 1 || offsetEnd !== end : ties + 1 !== end) return null;
+  const around = (query: Tok[]) => [...toks.slice(0, start), ...query, ...locking, ...toks.slice(after)];
+  if (wrapped) {
+    const query = wrappedLevel(toks, start, firstSelect, at.ORDER, keysEnd, skip, count, columns);
+    return query && around(query);
+  }
   const itemsEnd = at.FROM ?? at.ORDER;
   const items = topLevelItems(toks, at.SELECT + 1, itemsEnd).map(([a, b]) => toks.slice(a, b));
   const body = toks.slice(itemsEnd, at.ORDER); // FROM ... WHERE ... GROUP BY ... HAVING ... WINDOW ...
@@ -165,8 +179,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
       return [...splitAlias(items[k]).expr, ...key.slice(n)];
     return key;
   });
-  const query = tiedQuery(head, outer, inner, keys, body, skip, count);
-  return [...toks.slice(0, start), ...query, ...toks.slice(end)];
+  return around(tiedQuery(head, outer, inner, keys, body, skip, count));
 }
 
 /** The query keeping the tied rows: `head SELECT outer FROM (SELECT inner, rank() ..., row_number() ... body) AS __pg_ties WHERE ...`. */
@@ -231,14 +244,13 @@ function tiedQuery(
 }
 
 /**
- * A set operation's or SELECT DISTINCT's level: its rows (`__pg_q`) numbered by the ORDER BY, whose
+ * A set operation's or SELECT DISTINCT's level as a query: its rows (`__pg_q`) numbered by the ORDER BY, whose
  * keys must name result columns (by place, name or, after DISTINCT, the item's expression), as
  * PostgreSQL requires of them there; null when one does not or SQLite cannot list the columns.
  */
 function wrappedLevel(
   toks: Tok[],
   start: number,
-  end: number,
   firstSelect: number,
   orderAt: number,
   keysEnd: number,
@@ -286,7 +298,7 @@ function wrappedLevel(
   const outer = own.map((x, i) => [word('__pg_ties'), punct('.'), quoted(x), word('AS'), quoted(names[i])]);
   const inner = [[word('__pg_q'), punct('.'), { type: 'op', text: '*' } as Tok]];
   const body = [word('FROM'), punct('('), ...query, punct(')'), word('AS'), word('__pg_q')];
-  return [...toks.slice(0, start), ...tiedQuery(head, outer, inner, keys, body, skip, count), ...toks.slice(end)];
+  return tiedQuery(head, outer, inner, keys, body, skip, count);
 }
 
 /** The index of the word `w` in toks outside parentheses; undefined when none. */
