@@ -154,7 +154,8 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
       const names = columns([...head, word('SELECT'), ...item, ...body]);
       if (!names || names.length === 0) return null;
       inner.push(item);
-      for (const n of names) outer.push([word('__pg_ties'), punct('.'), quoted(take(n))]);
+      // (each under the name it had: a repeated one's is numbered in the subquery, id:1)
+      for (const n of names) outer.push([word('__pg_ties'), punct('.'), quoted(take(n)), word('AS'), quoted(n)]);
       continue;
     }
     const { expr, alias } = splitAlias(item);
