@@ -727,4 +727,26 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     await sameText('RESET TIME ZONE');
     await sameText('DELETE FROM hist WHERE id > 800');
   });
+
+  it('a date beside a timestamp in COALESCE, GREATEST, LEAST, CASE, a set operation or an IN list is a timestamp at midnight (a timestamptz in the zone), as there; it kept the date text', async () => {
+    await sameText(`INSERT INTO hist (id, at, ts, d) VALUES (811, '2024-01-02 00:00:00+00', '2024-01-02 00:00:00', '2024-01-02'),
+      (812, NULL, '2024-01-02 03:04:05', '2024-01-03'), (813, '2023-12-31 22:00:00+00', NULL, '2023-12-31'), (814, NULL, NULL, NULL)`);
+    for (const sql of [
+      'SELECT id, coalesce(d, ts), coalesce(ts, d), greatest(d, ts), least(d, ts), coalesce(d, at), greatest(at, d, ts) FROM hist WHERE id > 810 ORDER BY id',
+      "SELECT id, CASE WHEN id = 811 THEN d + 1 WHEN id = 812 THEN date '2020-01-01' ELSE ts END, CASE id WHEN 813 THEN d END, coalesce(d::date, ts) FROM hist WHERE id > 810 ORDER BY id",
+      "SELECT greatest(coalesce(d, ts), at), coalesce(date '2024-01-02', timestamp '2024-01-03 01:00') FROM hist WHERE id > 810 ORDER BY id",
+      'SELECT d FROM hist WHERE id > 810 UNION SELECT ts FROM hist WHERE id > 810 ORDER BY 1',
+      'SELECT d AS x FROM hist WHERE id > 810 INTERSECT SELECT ts FROM hist ORDER BY x',
+      'SELECT s.d FROM (SELECT d FROM hist WHERE id > 810 UNION ALL SELECT at FROM hist WHERE id > 810) s WHERE s.d IS NOT NULL ORDER BY s.d',
+      'SELECT id FROM hist WHERE id > 810 AND d IN (ts, at) ORDER BY id',
+      'SELECT id FROM hist WHERE id > 810 AND ts IN (d, d + 1) ORDER BY id',
+      'SELECT id FROM hist WHERE id > 810 AND d NOT IN (ts) ORDER BY id',
+      "SELECT id FROM hist WHERE id > 810 AND d IN (timestamp '2024-01-02 00:00:00') ORDER BY id",
+    ])
+      await sameText(sql);
+    await sameText("SET TIME ZONE 'Asia/Tokyo'");
+    await sameText('SELECT id, coalesce(d, at), greatest(ts, at), at IN (d, ts) FROM hist WHERE id > 810 ORDER BY id');
+    await sameText('RESET TIME ZONE');
+    await sameText('DELETE FROM hist WHERE id > 810');
+  });
 });

@@ -1,6 +1,7 @@
 // Statement analysis: one statement's tokens → its kind, its SQLite form, its parameter types and
 // its result columns (Analyzed), kept per session by statement text so that a repeated Parse or a
 // simple query differing only in literals is analysed once.
+import { instantMarkKey } from './instant-choices';
 import { NUMERIC_ELEMENTS } from './numeric-elements';
 import { checkReach } from '../../../src/engine/classify';
 import type { Schema } from '../../../src/engine/schema/model';
@@ -271,6 +272,8 @@ export class Analyzer {
       if (sortKey !== undefined) out[i] = { ...out[i], sortKey };
       const assign = found.get(assignMarkKey(at));
       if (assign !== undefined) out[i] = { ...out[i], assign };
+      const asInstant = found.get(instantMarkKey(at));
+      if (asInstant !== undefined) out[i] = { ...out[i], asInstant };
       at += Buffer.byteLength(out[i].text) + 1;
     }
     return out;

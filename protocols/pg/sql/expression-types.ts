@@ -24,6 +24,7 @@ import {
 } from './type-signatures';
 import { dateOperator, untyped } from './typed-operators';
 import { figuredName } from './column-names';
+import { commonInstant } from './instant-choices';
 
 /** Exact number types, whose arrays || gives the common type of. */
 const EXACT = new Set<number>([OID.int2, OID.int4, OID.int8, OID.numeric]);
@@ -160,12 +161,12 @@ export class Typer {
       return OID.bool;
     }
     if (n.SQLValueFunction) return SQL_VALUE_FUNCTIONS[n.SQLValueFunction.op]?.[1] ?? 0;
-    if (n.CoalesceExpr) return this.common(n.CoalesceExpr.args);
-    if (n.MinMaxExpr) return this.common(n.MinMaxExpr.args);
+    if (n.CoalesceExpr) return this.common(n.CoalesceExpr.args, true);
+    if (n.MinMaxExpr) return this.common(n.MinMaxExpr.args, true);
     if (n.CaseExpr) {
       const results = (n.CaseExpr.args ?? []).map((w: Node) => w.CaseWhen?.result);
       if (n.CaseExpr.defresult) results.push(n.CaseExpr.defresult);
-      return this.common(results);
+      return this.common(results, true);
     }
     if (n.A_Expr) return this.operator(n.A_Expr);
     if (n.FuncCall) return this.func(n.FuncCall);
@@ -196,7 +197,7 @@ export class Typer {
   }
 
   /** The type the branches of CASE or COALESCE resolve to: one type, or numbers promoted. */
-  common(args: Node[] | undefined): number {
+  common(args: Node[] | undefined, instants = false): number {
     let out = 0;
     let literal = false;
     for (const a of args ?? []) {
@@ -210,6 +211,8 @@ export class Typer {
       if (t === 0) return 0;
       if (out === 0 || out === t) out = t;
       else if (isNumber(out) && isNumber(t)) out = commonNumber(out, t);
+      // (a date beside a timestamp is a timestamp, for what converts it: instant-choices.ts)
+      else if (instants && commonInstant(out, t)) out = commonInstant(out, t);
       else return 0;
     }
     return out || (literal ? OID.text : 0);

@@ -12,6 +12,8 @@ export interface PgToken {
   sortKey?: string;
   /** For the first token of a value written into a date or time column: its conversion through the session's zone ('wall', 'zoned'; sql/zoned-assignments.ts). */
   assign?: string;
+  /** For the first token of a date or timestamp beside a later type (sql/instant-choices.ts): 's' made a timestamp, 'z' a timestamptz; `:name` the name an unaliased select item keeps. */
+  asInstant?: string;
   /** For the '(' of a function of one value in FROM made a subquery (translate/scalar-from.ts): its name alone is that value, not a row. */
   scalarFrom?: boolean;
 }

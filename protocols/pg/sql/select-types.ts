@@ -2,6 +2,7 @@
 // tree: its list over its FROM list's sources, a set operation's branches, a VALUES statement) and
 // the sources themselves: tables, subqueries, VALUES lists, WITH queries, set-returning functions.
 // expression-types.ts types each expression over them.
+import { commonInstant } from './instant-choices';
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
@@ -258,7 +259,7 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
               ? a
               : a && b && isNumber(a) && isNumber(b)
                 ? commonNumber(a, b)
-                : 0;
+                : commonInstant(a, b); // (a date beside a timestamp: a timestamp; instant-choices.ts converts it)
     // a numeric's scale where every branch gives the same (`n + 1 UNION SELECT n` of a numeric(10,2)
     // prints 13.50, each value at its own scale as there; it printed 13.5): else each value's digits
     const scale =

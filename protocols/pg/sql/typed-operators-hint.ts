@@ -335,6 +335,10 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     (choice && anyString) ||
+    // a date beside a timestamp in CASE, COALESCE, GREATEST, LEAST, IN or a set operation: its midnight
+    ((choice ||
+      sig.some((x) => isWord(x, 'IN') || isWord(x, 'UNION') || isWord(x, 'INTERSECT') || isWord(x, 'EXCEPT'))) &&
+      datedWords >= 2) ||
     // numerics of different scales there (`coalesce(p, 0)`, `lag(p, 1, 0)`): each keeps its own
     (choice && (numericHint || sig.some((x) => x.type === 'number' && x.text.includes('.')))) ||
     (intervalHint && ordered) ||

@@ -17,7 +17,7 @@ import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
 import { Typer, jsonbMinusLiteral } from './expression-types';
-import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
+import { type Ctes, type Scope, ctesOf, scopeOf, selectTypes } from './select-types';
 import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-operands';
 import { byteaCallMark } from './bytea-values';
 import { builderValueMark } from './json-builders';
@@ -33,6 +33,7 @@ import { isDateUnit, isTruncUnit } from '../../../src/engine/dates';
 import { lookup } from '../../../src/lookup';
 import { markZonedAssignments } from './zoned-assignments';
 import { markNumericElements } from './numeric-elements';
+import { markInstantChoices, markInstantSetColumns } from './instant-choices';
 import { jsonInputError } from '../types/json-input';
 import { checkWindowRefs, markFrameOffsets } from './window-frames';
 import { checkWindowDefault } from './literal-input';
@@ -935,6 +936,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (typer.type(a) === OID.json)
         throw placed(() => pgError('42883', 'could not identify an equality operator for type json'), firstLocation(a));
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
+  // a date beside a timestamp in COALESCE, GREATEST, LEAST, CASE, IN or a set operation: its midnight
+  markInstantChoices(n, typer, out, firstLocation);
+  if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') {
+    const ctes = ctesOf(n.SelectStmt.withClause, typer.schema);
+    const columns = selectTypes(n.SelectStmt, typer.schema, undefined, ctes);
+    if (columns)
+      markInstantSetColumns(
+        n.SelectStmt,
+        columns,
+        (b) => selectTypes(b, typer.schema, undefined, ctes),
+        out,
+        firstLocation,
+      );
+  }
   // lag's or lead's default as a string literal, read as the value's type (literal-input.ts)
   if (n.FuncCall?.over && n.FuncCall.args?.length === 3)
     checkWindowDefault(n.FuncCall, typer.type(n.FuncCall.args[0]), out);

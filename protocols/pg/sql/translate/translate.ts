@@ -44,6 +44,7 @@ import { rewriteHavingAlone } from './having-alone';
 import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
+import { rewriteInstantCasts } from './instant-casts';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
@@ -91,7 +92,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                 rewriteRowsFrom(
                   rewriteMarkedCalls(
                     rewriteWithTies(
-                      tokens.filter((t) => t.type !== 'space' && t.type !== 'comment'),
+                      rewriteInstantCasts(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
                       (query) => ctx.selectColumns?.(query) ?? null,
                     ),
                   ),
