@@ -258,6 +258,39 @@ export function installPgArrayFunctions(db: Database.Database): void {
       ? (arr as null)
       : arraySortKey(String(arr), kind),
   );
+  // max() and min() of such arrays by the same order ('{10}' above '{9}', '{}' below all); SQLite's
+  // picked by the text. Of equal keys the later value, as array_larger and array_smaller keep it
+  // ('{1.5}' after '{1.50}'); over a window the frame's values in order, dropped oldest first (inverse)
+  const sortKey = (kind: KeyedKind | 'text', v: unknown) =>
+    v === null || v === undefined ? null : Buffer.from(arraySortKey(String(v), kind));
+  for (const kind of ['numeric', 'boolean', 'text'] as const)
+    for (const max of [false, true]) {
+      const better = (key: Buffer, best: Buffer) => (max ? key.compare(best) >= 0 : key.compare(best) <= 0);
+      db.aggregate(`__pg_array_${max ? 'max' : 'min'}_${kind}`, {
+        start: () => ({ key: null as Buffer | null, value: null as unknown }),
+        step: (a: { key: Buffer | null; value: unknown }, v: unknown) => {
+          const key = sortKey(kind, v);
+          return key === null || (a.key !== null && !better(key, a.key)) ? a : { key, value: v };
+        },
+        result: (a: { value: unknown }) => (a.value ?? null) as string | null,
+      });
+      db.aggregate(`__pg_array_${max ? 'max' : 'min'}_${kind}_w`, {
+        start: () => [] as [Buffer | null, unknown][],
+        step: (a: [Buffer | null, unknown][], v: unknown) => {
+          a.push([sortKey(kind, v), v]);
+          return a;
+        },
+        inverse: (a: [Buffer | null, unknown][]) => {
+          a.shift();
+          return a;
+        },
+        result: (a: [Buffer | null, unknown][]) => {
+          let best: [Buffer, unknown] | null = null;
+          for (const [key, v] of a) if (key !== null && (best === null || better(key, best[0]))) best = [key, v];
+          return (best?.[1] ?? null) as string | null;
+        },
+      });
+    }
   // the elements x = ANY (arr) and x > ALL (arr) compare with: one NULL for a NULL array (x'00', as
   // translate/arrays.ts passes it: SQLite calls no table-valued function with NULL; the comparison is NULL, as in PostgreSQL, not false or true over no elements); of a numeric or
   // boolean array as SQLite holds such values (numbers, 1 and 0), so that 1.5 finds '1.50' and true 't';

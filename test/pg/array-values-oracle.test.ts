@@ -194,6 +194,15 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     for (const order of ['nums', 'nums DESC', 'ids', 'fs DESC', 'bs NULLS FIRST', '2', 'tags'])
       await same(`SELECT id, nums FROM arr WHERE id >= 20 ORDER BY ${order}, id`);
     await same("SELECT id FROM arr WHERE id >= 20 AND (nums < '{9.5}' OR ids >= '{9}' OR bs > '{f}') ORDER BY id");
+    // max() and min() by the same order, over a window too (they picked by the text: max(nums) was {NaN,100,0} before {9,1})
+    await same(
+      'SELECT max(nums), min(nums), max(ids), min(ids), max(fs), min(fs), min(bs), max(bs), max(tags), min(tags) FROM arr WHERE id >= 20',
+    );
+    await same(
+      'SELECT id, max(nums) OVER (ORDER BY id), min(ids) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM arr WHERE id >= 20 ORDER BY id',
+    );
+    await same("SELECT max(x), min(x) FROM (VALUES (ARRAY['b']), (ARRAY['ab']), (ARRAY[]::text[]), (NULL)) v(x)");
+    await same('SELECT max(x), min(x) FROM (VALUES (ARRAY[10, 1]), (ARRAY[9]), (ARRAY[10])) v(x)');
     // a boolean array made text[] says true and false, as boolean's cast to text does
     await same(
       'SELECT ARRAY[true]::text[], ARRAY[true, NULL, false]::text[]::text, CAST(ARRAY[false] AS varchar[]), bs::text[] FROM arr WHERE id >= 20 ORDER BY id',

@@ -332,6 +332,9 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // an array compared with a string literal: the literal read as that array (array-operands.ts)
     (arrays >= 1 && string) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
+    // (and in min() or max(): by its elements too)
+    ((orderedArray || keyedArray || arrays > 0) &&
+      sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     (choice && anyString) ||

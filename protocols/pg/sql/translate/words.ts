@@ -192,6 +192,15 @@ const RENAMED: Record<string, string> = lookup({
   'max-iv': '__pg_interval_max',
   'min-iv-w': '__pg_interval_min_w',
   'max-iv-w': '__pg_interval_max_w',
+  // of arrays of numbers, booleans and text: by their elements (src/engine/pg-arrays.ts)
+  ...Object.fromEntries(
+    ['min', 'max'].flatMap((f) =>
+      ['numeric', 'boolean', 'text'].flatMap((k) => [
+        [`arr-${f}-${k}`, `__pg_array_${f}_${k}`],
+        [`arr-${f}-${k}-w`, `__pg_array_${f}_${k}_w`],
+      ]),
+    ),
+  ),
   'tzcall-local': '__pg_timezone_local',
   'tzcall-wall': '__pg_timezone_wall',
   // string_agg of bytea joins the bytes (group_concat made text of them)
