@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
 import { type Json, byKey, jsonOperand, jsonbDeletePath, printJsonb, quote } from './jsonb';
 import { asText as partText, jsonParts } from './pg-json-get';
+import { type ArrayTree, parseArrayTree } from './pg-array-input';
 
 // PostgreSQL's JSON functions that SQLite has no equivalent of, or one of the same name that means
 // something else (SQLite's jsonb_set returns its own binary JSONB, its json_each has other columns):
@@ -309,6 +310,20 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
     }
     return x instanceof Uint8Array ? Buffer.from(x).toString() : String(x);
   });
+  // json_object(text[]) and json_object(keys text[], values text[]) and their jsonb twins, which
+  // SQLite's json_object (of key and value arguments) took for one key and its value, or refused
+  for (const jsonb of [false, true])
+    db.function(
+      jsonb ? '__pg_jsonb_object' : '__pg_json_object',
+      { deterministic: true, varargs: true },
+      (...args: unknown[]) => {
+        if (args.some((a) => a === null || a === undefined)) return null;
+        const pairs = args.length === 1 ? objectPairs(args[0]) : zippedPairs(args[0], args[1]);
+        if (jsonb) return printJsonb(new Map(pairs.map(([k, v]) => [k, v])));
+        // (json's own spacing, keys in the array's order: `{"a" : "1", "b" : null}`)
+        return `{${pairs.map(([k, v]) => `${quote(k)} : ${v === null ? 'null' : quote(v)}`).join(', ')}}`;
+      },
+    );
   db.function('__pg_json_array_length', { deterministic: true }, (j: unknown) => {
     if (j === null || j === undefined) return null;
     const v = jsonOperand(j);
@@ -377,4 +392,45 @@ export function installPgJsonFunctions(db: Database.Database, arrayElements: (x:
       setPath(jsonOperand(target), keys, jsonOperand(value), create === undefined || Number(create) !== 0),
     );
   });
+}
+
+/** A text[] argument of json_object as array_in reads it: nested levels for more dimensions. */
+function textArray(a: unknown): ArrayTree {
+  const tree = parseArrayTree(Buffer.isBuffer(a) ? a.toString('utf8') : String(a));
+  if (tree === null) throw sqlStateError('0A000', 'json_object of an array with explicit bounds is not supported');
+  return tree;
+}
+
+/** A key of json_object: 22004 for a NULL, as PostgreSQL words it. */
+function objectKey(k: string | null | ArrayTree): string {
+  if (k === null) throw sqlStateError('22004', 'null value not allowed for object key');
+  return String(k);
+}
+
+/** json_object(text[]): key, value, key, value ... of one dimension, or {{key, value}, ...} of two. */
+function objectPairs(a: unknown): [string, string | null][] {
+  const tree = textArray(a);
+  if (tree.length === 0) return [];
+  const depth = (t: ArrayTree | string | null): number => (Array.isArray(t) ? 1 + depth(t[0] ?? null) : 0);
+  const dims = depth(tree);
+  if (dims === 1) {
+    if (tree.length % 2 !== 0) throw sqlStateError('2202E', 'array must have even number of elements');
+    const out: [string, string | null][] = [];
+    for (let i = 0; i < tree.length; i += 2) out.push([objectKey(tree[i]), tree[i + 1] as string | null]);
+    return out;
+  }
+  if (dims === 2) {
+    if ((tree[0] as ArrayTree).length !== 2) throw sqlStateError('2202E', 'array must have two columns');
+    return (tree as ArrayTree[]).map((row) => [objectKey(row[0]), row[1] as string | null]);
+  }
+  throw sqlStateError('2202E', 'wrong number of array subscripts');
+}
+
+/** json_object(keys, values): two arrays of one dimension and one length. */
+function zippedPairs(k: unknown, v: unknown): [string, string | null][] {
+  const [keys, values] = [textArray(k), textArray(v)];
+  if (keys.some(Array.isArray) || values.some(Array.isArray))
+    throw sqlStateError('2202E', 'wrong number of array subscripts');
+  if (keys.length !== values.length) throw sqlStateError('2202E', 'mismatched array dimensions');
+  return keys.map((key, i) => [objectKey(key), values[i] as string | null]);
 }

@@ -1209,4 +1209,34 @@ describe('functions and operators, against PostgreSQL 15', function () {
     assert.match(g, /^22004 /);
     assert.equal(p, g);
   });
+
+  it("json_object(text[]) and json_object(keys, values), and jsonb_object, build PostgreSQL's object (SQLite's json_object took the arrays for one key and value, or was 42000)", async () => {
+    /** The text each server sends (node-postgres would parse the json) and the column types. */
+    const text = (c: OracleClients['patina'], sql: string) =>
+      c
+        .query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } })
+        .then((r) => ({ rows: r.rows, types: r.fields.map((f) => f.dataTypeID) }));
+    for (const sql of [
+      `SELECT json_object('{a,1,b,NULL,"c d","x\\"y"}'), json_object('{}'::text[]), json_object('{{a,1},{b,2}}'), pg_typeof(json_object('{a,1}'::text[]))`,
+      "SELECT json_object('{a,b}'::text[], '{1,NULL}'::text[]), jsonb_object('{b,1,a,2,b,3}'::text[]), jsonb_object('{b,a}', '{1,2}'), json_object(NULL::text[])",
+      "SELECT json_object(ARRAY[name, email]), json_object(ARRAY['id', 'name'], ARRAY[id::text, name]) FROM customers ORDER BY id",
+      // inside a builder, an aggregate, a row and a subquery: its text as PostgreSQL lays it out
+      "SELECT json_build_object('k', json_object('{a,1}'::text[]), 'j', jsonb_object('{b,2}'::text[])), json_object('{a,1}'::text[]) ->> 'a'",
+      "SELECT json_agg(json_object(ARRAY['n', name])) FROM customers",
+      "SELECT row_to_json(s), json_build_array(s.o) FROM (SELECT json_object('{a,1}'::text[]) AS o) s",
+    ]) {
+      const p = await text(o.patina, sql);
+      assert.deepEqual(p, await text(o.postgres, sql), sql);
+    }
+    for (const sql of [
+      "SELECT json_object('{a,1,b}'::text[])",
+      "SELECT json_object('{{a,1,3},{b,2,4}}')",
+      "SELECT json_object('{{{a,1}}}')",
+      "SELECT json_object('{NULL,1}')",
+      "SELECT json_object('{a,b}', '{1}')",
+      "SELECT json_object('{{a,b}}', '{{1,2}}')",
+      "SELECT jsonb_object('{a,NULL}', '{1,2}')",
+    ])
+      await sameMessage(sql);
+  });
 });

@@ -459,6 +459,8 @@ function jsonText(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
         .toLowerCase()
         .replace(/^pg_catalog\./, '')
     : '';
+  // (json_object of text arrays: its own text, PostgreSQL's layout)
+  if (f && name === 'json_object' && !f.func_variadic) return 'json';
   if (!f || f.func_variadic || !JSON_BUILDERS.has(name) || f.location < 0) return 'no';
   if (f.over && name !== 'json_agg' && name !== 'json_object_agg') return 'no';
   const inner: Leaf[] = [];
@@ -667,6 +669,11 @@ function layoutOf(e: Node, aliases: Aliases, schema: Schema | undefined, leaves:
     }
     case 'json_object_agg':
       return args.length === 2 ? `M(${layoutOf(args[1], aliases, schema, leaves)})` : 'c';
+    case 'json_object':
+    case 'jsonb_object':
+      // of text arrays (src/engine/pg-json-functions.ts): its text, PostgreSQL's layout already
+      leaves.push([f.location, 'expr']);
+      return 'v';
     default:
       return 'c';
   }

@@ -245,6 +245,8 @@ export const FIXED: Record<string, number> = lookup({
   jsonb_build_array: OID.jsonb,
   json_object_agg: OID.json,
   jsonb_object_agg: OID.jsonb,
+  json_object: OID.json,
+  jsonb_object: OID.jsonb,
   to_json: OID.json,
   to_jsonb: OID.jsonb,
   row_to_json: OID.json,

@@ -38,7 +38,16 @@ const BUILDERS = BUILDER_VALUES;
 const AGGREGATES = new Set(['json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
 
 /** Calls whose value is a JSON document (SQLite marks it so, and embeds it as JSON). */
-const JSON_CALLS = new Set([...Object.keys(BUILDERS), 'json', 'json_object', 'json_array', '__pg_json_layout']);
+const JSON_CALLS = new Set([
+  ...Object.keys(BUILDERS),
+  'json',
+  'json_object',
+  'json_array',
+  '__pg_json_layout',
+  // (json_object(text[]) and jsonb_object as translate/json-object.ts calls them)
+  '__pg_json_object',
+  '__pg_jsonb_object',
+]);
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -417,7 +426,9 @@ class JsonRewriter {
     // a ::json cast, or a scalar subquery of a document (SQLite's JSON mark does not cross a subquery)
     if (
       (e.length > 2 && isOp(e[e.length - 2], '::') && /^jsonb?$/i.test(e[e.length - 1].text)) ||
-      (isPunct(e[0], '(') && isJsonExpr(e))
+      (isPunct(e[0], '(') && isJsonExpr(e)) ||
+      // (json_object(text[]) is Patina's function's text, without SQLite's JSON mark)
+      (/^__pg_jsonb?_object$/i.test(e[0].text) && isPunct(e[1], '(') && closer(e, 1) === e.length - 1)
     )
       return [word('json'), punct('('), ...e, punct(')')];
     // SQLite's 1/0/NULL of a comparison as JSON's true/false/null, evaluated once

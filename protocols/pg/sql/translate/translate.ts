@@ -45,6 +45,7 @@ import { rewriteJsonRecords } from './json-records';
 import { useValueTwins } from './value-twins';
 import { rewriteIntervalFields } from './interval-fields';
 import { rewriteInstantCasts } from './instant-casts';
+import { rewriteJsonObjectCalls } from './json-object';
 import { rewriteNamedArguments } from './named-args';
 import { rewriteSetReturning } from './set-returning';
 import { rewriteFrameOffsets } from './frame-offsets';
@@ -92,7 +93,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                 rewriteRowsFrom(
                   rewriteMarkedCalls(
                     rewriteWithTies(
-                      rewriteInstantCasts(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                      rewriteJsonObjectCalls(
+                        rewriteInstantCasts(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                      ),
                       (query) => ctx.selectColumns?.(query) ?? null,
                     ),
                   ),
