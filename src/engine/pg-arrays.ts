@@ -258,6 +258,24 @@ export function installPgArrayFunctions(db: Database.Database): void {
       ? (arr as null)
       : arraySortKey(String(arr), kind),
   );
+  // array_agg of arrays (the analysis renames the call): an array of one more dimension, as
+  // PostgreSQL's array_agg(anyarray) builds it ({{1,2},{3,4}}); array_agg made a text of each
+  const lengths = (t: ArrayTree): number[] => (Array.isArray(t[0]) ? [t.length, ...lengths(t[0])] : [t.length]);
+  db.aggregate('__pg_array_agg_arrays', {
+    start: () => ({ parts: [] as string[], shape: '' }),
+    step: (acc: { parts: string[]; shape: string }, v: unknown) => {
+      if (v === null || v === undefined) throw sqlStateError('22004', 'cannot accumulate null arrays');
+      const tree = parseArrayTree(String(v));
+      if (tree !== null && tree.length === 0) throw sqlStateError('2202E', 'cannot accumulate empty arrays');
+      const dims = tree === null ? String(v) : lengths(tree).join(',');
+      if (acc.parts.length > 0 && dims !== acc.shape)
+        throw sqlStateError('2202E', 'cannot accumulate arrays of different dimensionality');
+      acc.shape = dims;
+      acc.parts.push(tree === null ? String(v) : treeText(tree, (x) => x));
+      return acc;
+    },
+    result: (acc: { parts: string[] }) => (acc.parts.length === 0 ? null : `{${acc.parts.join(',')}}`),
+  });
   // max() and min() of such arrays by the same order ('{10}' above '{9}', '{}' below all); SQLite's
   // picked by the text. Of equal keys the later value, as array_larger and array_smaller keep it
   // ('{1.5}' after '{1.50}'); over a window the frame's values in order, dropped oldest first (inverse)

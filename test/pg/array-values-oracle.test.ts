@@ -430,4 +430,24 @@ describe('array values written and compared, against PostgreSQL 15', function ()
     assert.deepEqual(p.split('\n'), g.split('\n'));
     assert.match(p, /\n950\|\[\[\{"a": 2, "b": 1\},\[1, 2\]\]\]\|/);
   });
+
+  it('array_agg of arrays is an array of one more dimension, with PostgreSQL errors for NULL, empty and unlike arrays (it was a text[] of their texts)', async () => {
+    await same(`INSERT INTO arr (id, ids, tags, nums) VALUES (860, '{1,10}', '{"a b",c}', '{1.50,2}'),
+      (861, '{2,1}', '{NULL,"\\""}', '{3,4}'), (862, '{9}', '{}', NULL)`);
+    for (const sql of [
+      'SELECT array_agg(ids ORDER BY id), array_agg(tags ORDER BY id), array_agg(nums ORDER BY id) FROM arr WHERE id IN (860, 861)',
+      'SELECT array_agg(ARRAY[1, 2]), (array_agg(ids ORDER BY id DESC))[2][1] FROM arr WHERE id IN (860, 861)',
+      'SELECT array_agg(x) FROM (VALUES (ARRAY[[1,2]]), (ARRAY[[3,4]])) v(x)',
+      'SELECT array_agg(ids) FROM arr WHERE id = 0',
+    ])
+      await same(sql);
+    for (const sql of [
+      'SELECT array_agg(ids) FROM arr WHERE id BETWEEN 860 AND 862',
+      'SELECT array_agg(nums) FROM arr WHERE id BETWEEN 860 AND 862',
+      'SELECT array_agg(tags) FROM arr WHERE id BETWEEN 860 AND 862',
+      'SELECT array_agg(x) FROM (VALUES (ARRAY[[1,2]]), (ARRAY[3,4])) v(x)',
+    ])
+      assert.match(await sameError(sql), /^(2202E|22004)$/, sql);
+    await same('DELETE FROM arr WHERE id BETWEEN 860 AND 862');
+  });
 });

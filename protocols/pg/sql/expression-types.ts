@@ -385,8 +385,9 @@ export class Typer {
         return t ? (arrayOidOf(t) ?? 0) : 0;
       }
       case 'array_agg': {
+        // (of arrays, an array of one more dimension: the same type)
         const t = arg(0);
-        return t ? (arrayOidOf(t) ?? 0) : 0;
+        return t ? (elementOidOf(t) !== undefined ? t : (arrayOidOf(t) ?? 0)) : 0;
       }
       case 'string_agg':
         return arg(0) === OID.bytea ? OID.bytea : OID.text;

@@ -332,9 +332,11 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // an array compared with a string literal: the literal read as that array (array-operands.ts)
     (arrays >= 1 && string) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
-    // (and in min() or max(): by its elements too)
+    // (and in min() or max(): by its elements too; array_agg of arrays: one more dimension)
     ((orderedArray || keyedArray || arrays > 0) &&
-      sig.some((x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX')) && isPunct(sig[i + 1], '('))) ||
+      sig.some(
+        (x, i) => (isWord(x, 'MIN') || isWord(x, 'MAX') || isWord(x, 'ARRAY_AGG')) && isPunct(sig[i + 1], '('),
+      )) ||
     ((string || sum) && datedColumn) ||
     (string && literalTyped) ||
     (choice && anyString) ||

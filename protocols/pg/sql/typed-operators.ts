@@ -1127,6 +1127,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       out.set(n.FuncCall.location, `${fn}-iv`); // SQLite's would add the texts as numbers
     } else if ((fn === 'min' || fn === 'max') && typer.type(arg) === OID.interval) {
       out.set(n.FuncCall.location, `${fn}-iv${n.FuncCall.over ? '-w' : ''}`); // SQLite's would pick by the text
+    } else if (fn === 'array_agg' && elementOidOf(typer.type(arg)) !== undefined && !out.has(n.FuncCall.location)) {
+      // of arrays: an array of one more dimension ({{1,2},{3,4}}), not an array of their texts
+      out.set(n.FuncCall.location, 'agg-arrays');
     } else if ((fn === 'min' || fn === 'max') && orderedKind(typer.type(arg))) {
       // of an array of numbers, booleans or text: by its elements ('{10}' above '{9}'), not its text
       out.set(n.FuncCall.location, `arr-${fn}-${orderedKind(typer.type(arg))}${n.FuncCall.over ? '-w' : ''}`);

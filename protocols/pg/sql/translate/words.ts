@@ -192,6 +192,8 @@ const RENAMED: Record<string, string> = lookup({
   'max-iv': '__pg_interval_max',
   'min-iv-w': '__pg_interval_min_w',
   'max-iv-w': '__pg_interval_max_w',
+  // array_agg of arrays: one more dimension (src/engine/pg-arrays.ts)
+  'agg-arrays': '__pg_array_agg_arrays',
   // of arrays of numbers, booleans and text: by their elements (src/engine/pg-arrays.ts)
   ...Object.fromEntries(
     ['min', 'max'].flatMap((f) =>
