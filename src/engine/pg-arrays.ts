@@ -261,7 +261,7 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // array_agg of arrays (the analysis renames the call): an array of one more dimension, as
   // PostgreSQL's array_agg(anyarray) builds it ({{1,2},{3,4}}); array_agg made a text of each
   const lengths = (t: ArrayTree): number[] => (Array.isArray(t[0]) ? [t.length, ...lengths(t[0])] : [t.length]);
-  db.aggregate('__pg_array_agg_arrays', {
+  const arraysOf = {
     start: () => ({ parts: [] as string[], shape: '' }),
     step: (acc: { parts: string[]; shape: string }, v: unknown) => {
       if (v === null || v === undefined) throw sqlStateError('22004', 'cannot accumulate null arrays');
@@ -275,6 +275,12 @@ export function installPgArrayFunctions(db: Database.Database): void {
       return acc;
     },
     result: (acc: { parts: string[] }) => (acc.parts.length === 0 ? null : `{${acc.parts.join(',')}}`),
+  };
+  db.aggregate('__pg_array_agg_arrays', arraysOf);
+  // ARRAY(SELECT arr ...) likewise, of no rows the empty array
+  db.aggregate('__pg_array_sub_arrays', {
+    ...arraysOf,
+    result: (acc: { parts: string[] }) => `{${acc.parts.join(',')}}`,
   });
   // max() and min() of such arrays by the same order ('{10}' above '{9}', '{}' below all); SQLite's
   // picked by the text. Of equal keys the later value, as array_larger and array_smaller keep it

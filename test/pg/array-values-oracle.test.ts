@@ -439,6 +439,8 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       'SELECT array_agg(ARRAY[1, 2]), (array_agg(ids ORDER BY id DESC))[2][1] FROM arr WHERE id IN (860, 861)',
       'SELECT array_agg(x) FROM (VALUES (ARRAY[[1,2]]), (ARRAY[[3,4]])) v(x)',
       'SELECT array_agg(ids) FROM arr WHERE id = 0',
+      // ARRAY(SELECT ...) of arrays likewise, of no rows {}
+      'SELECT ARRAY(SELECT ids FROM arr WHERE id IN (860, 861) ORDER BY id), ARRAY(SELECT ARRAY[1, 2]), ARRAY(SELECT tags FROM arr WHERE id = 0)',
     ])
       await same(sql);
     for (const sql of [
@@ -446,6 +448,7 @@ describe('array values written and compared, against PostgreSQL 15', function ()
       'SELECT array_agg(nums) FROM arr WHERE id BETWEEN 860 AND 862',
       'SELECT array_agg(tags) FROM arr WHERE id BETWEEN 860 AND 862',
       'SELECT array_agg(x) FROM (VALUES (ARRAY[[1,2]]), (ARRAY[3,4])) v(x)',
+      'SELECT ARRAY(SELECT ids FROM arr WHERE id BETWEEN 860 AND 862 ORDER BY id)',
     ])
       assert.match(await sameError(sql), /^(2202E|22004)$/, sql);
     await same('DELETE FROM arr WHERE id BETWEEN 860 AND 862');

@@ -251,6 +251,7 @@ export class Analyzer {
           isWord(out[i], 'LIKE') ||
           isWord(out[i], 'MAX') ||
           (kind === 'agg-arrays' && isWord(out[i], 'ARRAY_AGG')) ||
+          (kind === 'sub-arrays' && isWord(out[i], 'ARRAY')) ||
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'ARRAY_TO_STRING') ||
           isWord(out[i], 'TO_HEX') ||

@@ -156,7 +156,9 @@ export class Typer {
         const cols = inner ? selectTypes(inner, this.schema) : null;
         const oid = cols?.length === 1 ? cols[0].oid : 0;
         // ARRAY(SELECT x): an array of x's type (it was typed bool, as EXISTS is)
-        return t === 'EXPR_SUBLINK' ? oid : oid ? (arrayOidOf(oid) ?? 0) : 0;
+        // (of arrays, ARRAY(SELECT arr ...): their type, one more dimension)
+        if (t === 'EXPR_SUBLINK') return oid;
+        return oid ? (elementOidOf(oid) !== undefined ? oid : (arrayOidOf(oid) ?? 0)) : 0;
       }
       return OID.bool;
     }

@@ -332,6 +332,8 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
     // an array compared with a string literal: the literal read as that array (array-operands.ts)
     (arrays >= 1 && string) ||
     (orderedArray && sig.some((x) => isWord(x, 'ORDER') || (x.type === 'op' && /^[<>]=?$/.test(x.text)))) ||
+    // ARRAY(SELECT ...) of an array (a column, ARRAY[...]): one more dimension
+    (arrays >= 2 && sig.some((x, i) => isWord(x, 'ARRAY') && isPunct(sig[i + 1], '('))) ||
     // (and in min() or max(): by its elements too; array_agg of arrays: one more dimension)
     ((orderedArray || keyedArray || arrays > 0) &&
       sig.some(

@@ -936,6 +936,11 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (typer.type(a) === OID.json)
         throw placed(() => pgError('42883', 'could not identify an equality operator for type json'), firstLocation(a));
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
+  // ARRAY(SELECT arr ...) of arrays: one more dimension, as array_agg's (translate/arrays.ts)
+  if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' && n.SubLink.subselect?.SelectStmt && !out.has(n.SubLink.location)) {
+    const cols = selectTypes(n.SubLink.subselect.SelectStmt, typer.schema);
+    if (cols?.length === 1 && elementOidOf(cols[0].oid) !== undefined) out.set(n.SubLink.location, 'sub-arrays');
+  }
   // a date beside a timestamp in COALESCE, GREATEST, LEAST, CASE, IN or a set operation: its midnight
   markInstantChoices(n, typer, out, firstLocation);
   if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') {

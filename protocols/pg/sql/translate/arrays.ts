@@ -275,7 +275,11 @@ export function rewriteArrays(toks: Tok[]): Tok[] {
         { type: 'punct', text: '(' },
         ...toks.slice(i + 2, close),
         { type: 'punct', text: ')' },
-        { type: 'group', text: 'SELECT __pg_array_agg(v) FROM __a' },
+        // (of arrays, the analysis's 'sub-arrays': one more dimension, src/engine/pg-arrays.ts)
+        {
+          type: 'group',
+          text: `SELECT ${'arith' in t && t.arith === 'sub-arrays' ? '__pg_array_sub_arrays' : '__pg_array_agg'}(v) FROM __a`,
+        },
         { type: 'punct', text: ')' },
       );
     }
