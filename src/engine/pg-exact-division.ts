@@ -241,6 +241,25 @@ export function installExactDivision(db: Database.Database): void {
     if (x === null || y === null) return null;
     return compare(x, y);
   });
+  // greatest() and least() of numerics whose values keep their own scales (the analysis hands a
+  // numeric of known scale over as its text, '2.50'): the winner by value, as it is; SQLite's max
+  // and min would put any text above every number. The first of equal values, as PostgreSQL keeps it
+  for (const greatest of [false, true])
+    db.function(
+      greatest ? '__pg_numeric_greatest' : '__pg_numeric_least',
+      { deterministic: true, safeIntegers: true, varargs: true },
+      (...xs: unknown[]) => {
+        let best: unknown = null;
+        for (const x of xs)
+          if (
+            x !== null &&
+            x !== undefined &&
+            (best === null || (greatest ? compare(x, best) > 0 : compare(x, best) < 0))
+          )
+            best = x;
+        return best as never;
+      },
+    );
   // an exact value made a double (a set operation's float8 column): JavaScript reads the decimal
   // correctly rounded, as PostgreSQL's float8 of a numeric
   db.function('__pg_numeric_real', { deterministic: true, safeIntegers: true }, (x: unknown) => {

@@ -196,6 +196,16 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
       await same(sql);
   });
 
+  it('greatest and least of numerics print the value picked at its own scale (least(1, 2.5) is 1, least(n, 3) 3; they printed 1.0 and 3.00), picked by value', async () => {
+    for (const sql of [
+      'SELECT least(1, 2.5, NULL), greatest(1, 2.5), least(1.0, 2), greatest(2.50, 1), least(3, 2.5), greatest(-1.5, -1)',
+      'SELECT id, least(n, 3), greatest(n, 3, NULL), greatest(n, 2.5), least(n, 100.0), greatest(n, q) FROM m ORDER BY id',
+      'SELECT q, greatest(avg(n), 1), least(sum(n), 5) FROM m GROUP BY q ORDER BY q',
+      'SELECT id FROM m WHERE least(n, 3) < 2.6 ORDER BY id',
+    ])
+      await same(sql);
+  });
+
   it('HAVING compares (also BETWEEN, IN) avg, divisions and numeric sums as numerics (0.1 and 0.2 averaged were 0.15000000000000002, not 0.15)', async () => {
     const rows = `(20, 0.10, 0.1, 7), (21, 0.20, 0.2, 7), (22, 0.70, 0.7, 8), (23, 0.10, 0.1, 8), (24, 0.20, 0.2, 8), (25, 'NaN', 'NaN', 9)`;
     await withRows(rows, async () => {

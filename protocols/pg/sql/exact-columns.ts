@@ -366,6 +366,9 @@ export function exactChoice(v: Node, t: Typer, declared: number[]): [number, str
     const scale = scaleOf(t, a);
     if (scale !== undefined) marks.push([orderMarkKey(firstLocation(a)), `numx-at:${scale}`]);
   }
+  // (greatest and least compare the values, some of them text now: translate/greatest-least.ts)
+  if ((exact || own) && v.MinMaxExpr)
+    marks.push([v.MinMaxExpr.location, v.MinMaxExpr.op === 'IS_GREATEST' ? 'num-greatest' : 'num-least']);
   return exact || own ? marks : null;
 }
 

@@ -212,15 +212,16 @@ function largestScale(t: Typer, args: Node[]): number | undefined {
 }
 
 /**
- * The values a choice picks from: a coalesce's arguments, a CASE's results, lag's or lead's value
- * and default (window calls); undefined for any other expression (GREATEST and LEAST are left at
- * their largest scale: translate/greatest-least.ts compares their values).
+ * The values a choice picks from: a coalesce's, greatest's or least's arguments, a CASE's results,
+ * lag's or lead's value and default (window calls); undefined for any other expression.
  */
 export function choiceValues(n: Node): Node[] | undefined {
   const kase = n?.CaseExpr;
   if (kase)
     return [...(kase.args ?? []).map((w: Node) => w.CaseWhen?.result), ...(kase.defresult ? [kase.defresult] : [])];
   if (n?.CoalesceExpr) return n.CoalesceExpr.args;
+  // (GREATEST and LEAST pick by value: exact-columns.ts marks them to, __pg_numeric_greatest)
+  if (n?.MinMaxExpr) return n.MinMaxExpr.args;
   const f = n?.FuncCall;
   const name = f ? strings(f.funcname).pop()?.toLowerCase() : undefined;
   if (f?.over && (name === 'lag' || name === 'lead') && f.args?.length === 3) return [f.args[0], f.args[2]];

@@ -27,7 +27,13 @@ export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
     const open: Tok = { type: 'punct', text: '(' };
     const close: Tok = { type: 'punct', text: ')' };
     const comma: Tok = { type: 'punct', text: ',' };
-    if (args.length === 1) out.push(open, ...args[0], close);
+    // numerics at their own scales, some handed over as text (sql/exact-columns.ts): by value
+    const exact = 'arith' in t && (t.arith === 'num-greatest' || t.arith === 'num-least');
+    if (exact) {
+      out.push({ type: 'word', text: `__pg_numeric_${fn === 'max' ? 'greatest' : 'least'}` }, open);
+      args.forEach((a, k) => out.push(...(k > 0 ? [comma] : []), ...a));
+      out.push(close);
+    } else if (args.length === 1) out.push(open, ...args[0], close);
     else {
       out.push({ type: 'word', text: fn }, open);
       args.forEach((_, k) => {
