@@ -13,8 +13,10 @@ import {
   toTsVector,
   websearchToTsQuery,
 } from './text-search/configs';
+import { tsHeadline } from './text-search/headline';
 import { tsMatch } from './text-search/match';
 import { DEFAULT_WEIGHTS, tsRank } from './text-search/rank';
+import { tsRankCd } from './text-search/rank-cd';
 import { sqlStateError } from '../errors';
 import { type TsQuery, parseQuery, printTsQuery } from './text-search/tsquery';
 import { MAX_POS, type TsVector, normaliseLexemes, parseTsVector, posOf, printTsVector } from './text-search/tsvector';
@@ -109,12 +111,22 @@ export function installTextSearchFunctions(db: Database.Database): void {
     const q = readTsQuery(a);
     return printTsQuery(q ? { t: 'not', arg: q } : null);
   });
-  // ts_rank([weights,] vector, query [, normalization]): a real
-  fn('__pg_ts_rank', (...args) => {
-    const weighted = args.length === 4 || (args.length === 3 && /^\s*\{/.test(text(args[0])));
-    const [w, v, q, m] = weighted ? [weightsOf(args[0]), ...args.slice(1)] : [DEFAULT_WEIGHTS, ...args];
-    return tsRank(w as number[], readTsVector(v), readTsQuery(q), m === undefined ? 0 : Number(m));
-  });
+  // ts_rank and ts_rank_cd([weights,] vector, query [, normalization]): a real
+  const rank =
+    (compute: typeof tsRank) =>
+    (...args: unknown[]) => {
+      const weighted = args.length === 4 || (args.length === 3 && /^\s*\{/.test(text(args[0])));
+      const [w, v, q, m] = weighted ? [weightsOf(args[0]), ...args.slice(1)] : [DEFAULT_WEIGHTS, ...args];
+      return compute(w as number[], readTsVector(v), readTsQuery(q), m === undefined ? 0 : Number(m));
+    };
+  fn('__pg_ts_rank', rank(tsRank));
+  fn('__pg_ts_rank_cd', rank(tsRankCd));
+  // ts_headline(config, document, query [, options]); _d without the configuration (english, or
+  // the session's, which translate/text-search-calls.ts puts first)
+  fn('__pg_ts_headline', (c, d, q, o) =>
+    tsHeadline(configOf(c), text(d), readTsQuery(q), o === undefined ? o : text(o)),
+  );
+  fn('__pg_ts_headline_d', (d, q, o) => tsHeadline('english', text(d), readTsQuery(q), o === undefined ? o : text(o)));
   // length (its lexemes), strip (no positions), setweight (every position's weight), numnode (items)
   fn('__pg_tsvector_length', (v) => readTsVector(v).length);
   fn('__pg_strip', (v) => printTsVector(readTsVector(v).map((l) => ({ word: l.word, pos: [] }))));

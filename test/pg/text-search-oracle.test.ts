@@ -175,6 +175,66 @@ describe('text search against PostgreSQL 15', function () {
       await sameOutcome(sql);
   });
 
+  const ARTICLE =
+    'Search results: PostgreSQL full text search supports ranking, highlighting and stemming. The ts_headline ' +
+    'function highlights the words of a query in a document. PostgreSQL documentation covers full text search ' +
+    'in chapter twelve, with examples of configurations and dictionaries.';
+  const LOREM =
+    'Lorem ipsum urna. Nullam nullam ullamcorper urna. Lorem ipsum dolor sit amet, consectetur adipiscing elit. ' +
+    'Nullam nisi urna, ultrices quis, ullamcorper urna dolor sit';
+
+  it('ts_headline: the best cover, MinWords/MaxWords/ShortWord, fragments, HighlightAll, tags; bad options 22023', async () => {
+    for (const sql of [
+      `SELECT ts_headline('english', 'The fat cat sat on the mat', to_tsquery('english', 'cat')), ts_headline('The fat cat', 'cat')`,
+      `SELECT ts_headline('english', '${ARTICLE}', websearch_to_tsquery('english', 'full text search'))`,
+      `SELECT ts_headline('english', '${ARTICLE}', to_tsquery('english', 'highlight & dictionary'), 'MaxWords=12, MinWords=4, ShortWord=5')`,
+      `SELECT ts_headline('english', '${ARTICLE}', websearch_to_tsquery('english', 'postgresql -ranking'), 'MaxFragments=2, MaxWords=8, MinWords=3')`,
+      `SELECT ts_headline('english', '${LOREM}', to_tsquery('english', 'ipsum & urna'), 'MaxWords=10, MinWords=5, MaxFragments=3')`,
+      `SELECT ts_headline('english', '${LOREM}', to_tsquery('english', 'ipsum | urna'), 'MaxFragments=2, FragmentDelimiter=" // "')`,
+      `SELECT ts_headline('english', 'The most common type of search is to find all documents containing given query terms and return them in order of their similarity to the query.', to_tsquery('english', 'search & term'), 'MaxWords=10, MinWords=5')`,
+      // tags become a blank, a URL and a hyphenated word are printed by their parts; HighlightAll keeps the tags
+      `SELECT ts_headline('simple', '<html><b>Fat</b> cats &amp; state-of-the-art http://example.com/cats sat</html>', to_tsquery('simple', 'cats | art'))`,
+      `SELECT ts_headline('simple', '<html><b>Fat</b> cats &amp; state-of-the-art http://example.com/cats sat</html>', to_tsquery('simple', 'cats'), 'HighlightAll=true, StartSel=''<<'', StopSel=">>"')`,
+      // phrases, negation, prefixes, an operand twice; no match, an empty query or document
+      `SELECT ts_headline('english', 'fat cats ate fat rats', to_tsquery('english', 'fat <-> rat')), ts_headline('english', 'fat cats ate fat rats', to_tsquery('english', '!cat & rat'))`,
+      `SELECT ts_headline('english', 'supernovae stars are bright super', to_tsquery('english', 'super:*')), ts_headline('english', 'The cat', to_tsquery('english', 'cat & cat:*'))`,
+      `SELECT ts_headline('english', 'no match here at all', to_tsquery('english', 'zebra')), ts_headline('english', 'a b c', ''::tsquery), ts_headline('english', '', to_tsquery('cat'))`,
+      `SELECT id, ts_headline('english', body, q, 'MaxWords=6, MinWords=2'), ts_headline(body, q) FROM docs, to_tsquery('english', 'fox | rat | run') q WHERE body @@ q ORDER BY id`,
+      `SELECT ts_headline(body, 'fat', 'MaxWords=4, MinWords=1'), ts_headline('english', body, 'rat') FROM docs WHERE id = 2`,
+      `SELECT ts_headline('english', 'x y', NULL), ts_headline(NULL, 'x'::tsquery), pg_typeof(ts_headline('a', 'a'::tsquery))`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MaxWords=5, MinWords=5')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MinWords=0')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'ShortWord=-1')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MaxFragments=-1')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'Foo=1')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MaxWords=abc')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MaxWords 5')`,
+      `SELECT ts_headline('english', 'x', to_tsquery('english', 'x'), 'MinWords=0, HighlightAll=1')`,
+      // (three untyped arguments: (config, document, query) or (document, query, options))
+      `SELECT ts_headline('english', 'The fat cat', 'cat')`,
+      `SELECT ts_headline('nosuch', 'The fat cat', to_tsquery('cat'))`,
+    ])
+      await sameOutcome(sql);
+  });
+
+  it('ts_rank_cd: cover density, weights, normalisation', async () => {
+    for (const sql of [
+      `SELECT ts_rank_cd(to_tsvector('english', 'The quick brown fox jumps over the lazy dog'), to_tsquery('english', 'fox & dog')), pg_typeof(ts_rank_cd('a'::tsvector, 'a'))`,
+      `SELECT ts_rank_cd(to_tsvector('english', 'The quick brown fox jumps over the lazy dog fox dog'), to_tsquery('english', 'fox | dog'))`,
+      `SELECT ts_rank_cd(to_tsvector('english', 'a fox and a fox and a dog'), to_tsquery('english', 'fox & dog'), 1), ts_rank_cd(to_tsvector('fox jumps fox jumps'), to_tsquery('fox <-> jump'), 2)`,
+      `SELECT ts_rank_cd(to_tsvector('fox jumps fox jumps x y z fox'), to_tsquery('fox & jump'), 4), ts_rank_cd(to_tsvector('fox jumps fox jumps x y z fox'), to_tsquery('fox & jump'), 8|16|32)`,
+      `SELECT ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', 'a:1A b:3B c:5'::tsvector, 'a & c'), ts_rank_cd('{1, 1, 1, 1}', 'a:1A b:3B c:5'::tsvector, 'a | c', 32), ts_rank_cd('{-1, 0.5, 0.4, 1.0}', 'a:1 b:2'::tsvector, 'a & b')`,
+      `SELECT ts_rank_cd('super:1 superb:2 x:5'::tsvector, 'super:* & x'), ts_rank_cd('a:1,2,3,4 b:9'::tsvector, 'a & b & !c'), ts_rank_cd(''::tsvector, 'a'), ts_rank_cd('a'::tsvector, ''::tsquery), ts_rank_cd('a b'::tsvector, 'a & b')`,
+      `SELECT ts_rank_cd('a:1A,2B,3 b:2C,9'::tsvector, 'a:AB & b'), ts_rank_cd('a:1 b:1 c:2'::tsvector, 'a <-> c'), ts_rank_cd('a:1,16383 b:16383'::tsvector, 'a & b')`,
+      `SELECT ts_rank_cd('{0, 0, 0, 0}', 'a:1 b:2'::tsvector, 'a & b')`,
+      `SELECT ts_rank_cd('{0.1, 0.2}', 'a'::tsvector, 'a')`,
+      `SELECT ts_rank_cd('{0.1, 0.2, 0.4, 2}', 'a'::tsvector, 'a')`,
+      `SELECT id, ts_rank_cd(to_tsvector(body), q) AS rank FROM docs, to_tsquery('fox | rat | fat') q WHERE to_tsvector(body) @@ q ORDER BY rank DESC, id`,
+      `SELECT id, ts_rank_cd(vec, plainto_tsquery('english', 'fat rat'), 1|4) FROM docs ORDER BY 2 DESC, id`,
+    ])
+      await sameOutcome(sql);
+  });
+
   it('a value written into a tsvector or tsquery column is read by its input function (a bad one 42601)', async () => {
     for (const sql of [
       `INSERT INTO docs (id, vec, q) VALUES (10, 'b:2 a:1 a', 'a & (b | c)') RETURNING id, vec, q`,
@@ -194,6 +254,8 @@ describe('text search against PostgreSQL 15', function () {
       `SELECT id FROM docs WHERE body @@ 'the' ORDER BY id`,
       `SET default_text_search_config = 'english'`,
       `SELECT to_tsvector('The cats'), 'the cats' @@ 'the'`,
+      `SET default_text_search_config = 'simple'`,
+      `SELECT ts_headline('The cats', 'the'::tsquery), ts_headline(body, to_tsquery('the'), 'MaxWords=5, MinWords=2') FROM docs WHERE id = 1`,
       `RESET default_text_search_config`,
       `SELECT to_tsvector('The cats'), websearch_to_tsquery('the "fat cats"')`,
     ])
@@ -214,8 +276,12 @@ describe('text search against PostgreSQL 15', function () {
     // and so are the functions and forms it has not (where it would answer otherwise)
     for (const [sql, words] of [
       [
-        `SELECT ts_headline('english', 'The fat cat', to_tsquery('cat'))`,
-        /the text search function ts_headline is not supported/,
+        `SELECT ts_rewrite('a & b'::tsquery, 'a'::tsquery, 'c'::tsquery)`,
+        /the text search function ts_rewrite is not supported/,
+      ],
+      [
+        `SELECT ts_headline('{"a": "fat cats"}'::jsonb, to_tsquery('cat'))`,
+        /ts_headline of json or jsonb is not supported/,
       ],
       [`SELECT to_tsvector('{"a": "fat cats"}'::jsonb)`, /to_tsvector of json or jsonb is not supported/],
       [`SELECT 'a & b'::tsquery @> 'a'`, /tsquery's @> is not supported/],

@@ -84,6 +84,7 @@ const SEARCH_WORDS = new Set([
   'plainto_tsquery',
   'phraseto_tsquery',
   'websearch_to_tsquery',
+  'ts_headline',
 ]);
 
 /** Whether the statement may hold text search (sql/typed-operators-hint.ts): @@, !!, its types or functions, or &&, || or length beside a tsvector or tsquery column. */

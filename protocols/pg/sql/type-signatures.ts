@@ -130,6 +130,8 @@ export const FIXED: Record<string, number> = lookup({
   phraseto_tsquery: OID.tsquery,
   websearch_to_tsquery: OID.tsquery,
   ts_rank: OID.float4,
+  ts_rank_cd: OID.float4,
+  ts_headline: OID.text,
   strip: OID.tsvector,
   setweight: OID.tsvector,
   numnode: OID.int4,

@@ -1582,6 +1582,32 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.FuncCall.args[0]) === OID.tsvector
   )
     out.set(n.FuncCall.location, 'call:__pg_tsvector_length');
+  // ts_headline without a configuration (document, query [, options]): the default configuration's
+  // call (translate/text-search-calls.ts); of json or jsonb (its strings highlighted) Patina has not
+  if (n.FuncCall?.args?.length >= 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'ts_headline') {
+    const args: Node[] = n.FuncCall.args;
+    // (three arguments: (config, document, query) or (document, query, options), by their types)
+    const unknownArg = (a: Node) => untyped(a, declared) || a?.A_Const?.isnull === true;
+    if (args.length === 3 && args.every(unknownArg))
+      throw placed(() => {
+        const err = pgError('42725', 'function ts_headline(unknown, unknown, unknown) is not unique');
+        err.hint = 'Could not choose a best candidate function. You might need to add explicit type casts.';
+        return err;
+      }, n.FuncCall.location);
+    const first = unknownArg(args[0]) ? 0 : typer.type(args[0]);
+    const configured =
+      args.length === 4 ||
+      (args.length === 3 &&
+        typer.type(args[1]) !== OID.tsquery &&
+        !new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.json, OID.jsonb]).has(first));
+    const doc = typer.type(args[configured ? 1 : 0]);
+    if (doc === OID.json || doc === OID.jsonb)
+      throw placed(
+        () => pgError('0A000', 'ts_headline of json or jsonb is not supported: pass the text of its strings'),
+        n.FuncCall.location,
+      );
+    if (!configured) out.set(n.FuncCall.location, 'call:__pg_ts_headline_d');
+  }
   if (n.FuncCall?.args && TEXT_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '')) {
     // concat(true, -2::float8) is 't-2': each argument as PostgreSQL prints its type
     // (these print a boolean with its output function: t and f, where a cast to text says true and

@@ -37,8 +37,8 @@ export function configOf(name: unknown): Config {
   throw sqlStateError('42704', `text search configuration "${raw}" does not exist`);
 }
 
-/** The lexemes a token gives: null when its type is not indexed, [] for a stop word. */
-function lexize(config: Config, type: TokenType, text: string): string[] | null {
+/** The lexemes a token gives: null when its type is not indexed, [] for a stop word (ts_headline reads each token too). */
+export function lexize(config: Config, type: TokenType, text: string): string[] | null {
   if (type === 'protocol' || type === 'tag' || type === 'entity' || type === 'blank') return null;
   const lower = text.toLowerCase();
   if (config === 'simple' || SIMPLE.has(type) || !STEMMED.has(type)) return [lower];

@@ -5,15 +5,16 @@
 import type { QueryNode, TsQuery } from './tsquery';
 import { type TsVector, compareWords, posOf, weightOf } from './tsvector';
 
-type Ternary = 'yes' | 'no' | 'maybe';
-interface PhraseData {
+export type Ternary = 'yes' | 'no' | 'maybe';
+export type Operand = Extract<QueryNode, { t: 'val' }>;
+export interface PhraseData {
   pos: number[];
   negate: boolean;
   width: number;
 }
 
 /** The lexemes an operand finds (its word, or the words it starts when a prefix). */
-function found(v: TsVector, n: Extract<QueryNode, { t: 'val' }>) {
+function found(v: TsVector, n: Operand) {
   if (!n.prefix) {
     let lo = 0;
     let hi = v.length;
@@ -29,8 +30,14 @@ function found(v: TsVector, n: Extract<QueryNode, { t: 'val' }>) {
   return v.filter((l) => l.word.startsWith(n.word));
 }
 
+/**
+ * What TS_execute asks of an operand (its callback): YES/NO (MAYBE where positions are wanted but
+ * unknown), and the operand's sorted positions in `data` when given.
+ */
+export type CheckOperand = (n: Operand, data: PhraseData | null) => Ternary;
+
 /** checkcondition_str: YES/NO, and the positions (filtered by weight) when `data` wants them. */
-function checkOperand(v: TsVector, n: Extract<QueryNode, { t: 'val' }>, data: PhraseData | null): Ternary {
+function checkOperand(v: TsVector, n: Operand, data: PhraseData | null): Ternary {
   let res: Ternary = 'no';
   const all: number[] = [];
   for (const l of found(v, n)) {
@@ -106,8 +113,8 @@ function phraseOutput(
 
 const fresh = (): PhraseData => ({ pos: [], negate: false, width: 0 });
 
-function phraseExecute(v: TsVector, n: QueryNode, data: PhraseData | null): Ternary {
-  if (n.t === 'val') return checkOperand(v, n, data);
+function phraseExecute(v: CheckOperand, n: QueryNode, data: PhraseData | null): Ternary {
+  if (n.t === 'val') return v(n, data);
   if (n.t === 'stop') return 'no';
   const d = data ?? fresh();
   if (n.t === 'not') {
@@ -184,10 +191,10 @@ function phraseExecute(v: TsVector, n: QueryNode, data: PhraseData | null): Tern
   return phraseOutput(d, L, R, BOTH | L_ONLY | R_ONLY, loff, roff);
 }
 
-function execute(v: TsVector, n: QueryNode): Ternary {
+function execute(v: CheckOperand, n: QueryNode): Ternary {
   switch (n.t) {
     case 'val':
-      return checkOperand(v, n, null);
+      return v(n, null);
     case 'stop':
       return 'no';
     case 'not': {
@@ -214,7 +221,12 @@ function execute(v: TsVector, n: QueryNode): Ternary {
   }
 }
 
+/** TS_execute with an operand callback (ts_headline's words, ts_rank_cd's cover): false for the empty query. */
+export function tsExecute(q: TsQuery, check: CheckOperand): boolean {
+  return q !== null && execute(check, q) !== 'no';
+}
+
 /** ts_match_vq: the empty query matches nothing. */
 export function tsMatch(v: TsVector, q: TsQuery): boolean {
-  return q !== null && execute(v, q) !== 'no';
+  return tsExecute(q, (n, data) => checkOperand(v, n, data));
 }

@@ -27,6 +27,12 @@ export function rewriteDefaultConfig(toks: Tok[]): Tok[] {
   if (config === null) return toks;
   for (let i = toks.length - 2; i >= 0; i--) {
     const t = toks[i];
+    // (ts_headline without one: the configured call with the session's first)
+    if (t.type === 'word' && t.text === '__pg_ts_headline_d' && isPunct(toks[i + 1], '(')) {
+      toks.splice(i, 1, { ...t, text: '__pg_ts_headline' });
+      toks.splice(i + 2, 0, { type: 'string', text: quoteString(config) }, { type: 'punct', text: ',' });
+      continue;
+    }
     if (t.type !== 'word' || !DEFAULT_CONFIGURED.has(t.text) || !isPunct(toks[i + 1], '(')) continue;
     const close = closer(toks, i + 1);
     if (close < 0 || topLevelItems(toks, i + 2, close).length !== 1) continue;

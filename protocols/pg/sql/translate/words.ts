@@ -153,7 +153,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       ])
       // text search (src/engine/pg-text-search-functions.ts)
       .concat(['to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery'])
-      .concat(['ts_rank', 'strip', 'setweight', 'numnode'])
+      .concat(['ts_rank', 'ts_rank_cd', 'ts_headline', 'strip', 'setweight', 'numnode'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
