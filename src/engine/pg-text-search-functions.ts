@@ -13,6 +13,18 @@ import {
   toTsVector,
   websearchToTsQuery,
 } from './text-search/configs';
+import { parseArrayText } from './pg-array-input';
+import { arrayText } from './pg-functions';
+import {
+  arrayToTsVector,
+  deleteLexemes,
+  filterWeights,
+  queryContains,
+  queryPhrase,
+  queryTree,
+  setWeight,
+  weightCode,
+} from './text-search/edit';
 import { tsHeadline } from './text-search/headline';
 import { tsMatch } from './text-search/match';
 import { DEFAULT_WEIGHTS, tsRank } from './text-search/rank';
@@ -70,7 +82,8 @@ function weightsOf(v: unknown): number[] {
   });
 }
 
-const WEIGHT_CODES: Record<string, number> = { a: 3, b: 2, c: 1, d: 0 };
+/** A text[] argument's elements (null for NULL). */
+const elements = (v: unknown): (string | null)[] => parseArrayText(text(v)) ?? [];
 
 export function installTextSearchFunctions(db: Database.Database): void {
   const fn = (name: string, f: (...args: unknown[]) => unknown) =>
@@ -130,19 +143,29 @@ export function installTextSearchFunctions(db: Database.Database): void {
   // length (its lexemes), strip (no positions), setweight (every position's weight), numnode (items)
   fn('__pg_tsvector_length', (v) => readTsVector(v).length);
   fn('__pg_strip', (v) => printTsVector(readTsVector(v).map((l) => ({ word: l.word, pos: [] }))));
-  fn('__pg_setweight', (v, w, lexemes) => {
-    if (lexemes !== undefined)
-      throw sqlStateError(
-        '0A000',
-        "setweight's third argument (the lexemes to weigh) is not supported: Patina weighs them all",
-      );
-    const code = WEIGHT_CODES[text(w).toLowerCase()];
-    // (PostgreSQL's internal error names the "char" by its code)
-    if (code === undefined) throw sqlStateError('XX000', `unrecognized weight: ${Buffer.from(text(w))[0] ?? 0}`);
-    return printTsVector(
-      readTsVector(v).map((l) => ({ word: l.word, pos: l.pos.map((p) => (code << 14) | posOf(p)) })),
-    );
+  fn('__pg_setweight', (v, w, lexemes) =>
+    printTsVector(
+      lexemes === undefined
+        ? setWeight(readTsVector(v), weightCode(text(w)))
+        : setWeight(readTsVector(v), weightCode(text(w), true), elements(lexemes)),
+    ),
+  );
+  // ts_delete of a lexeme, or (_arr) of an array of them; ts_filter by weights; to and from text[]
+  fn('__pg_ts_delete', (v, l) => printTsVector(deleteLexemes(readTsVector(v), [text(l)])));
+  fn('__pg_ts_delete_arr', (v, ls) => printTsVector(deleteLexemes(readTsVector(v), elements(ls))));
+  fn('__pg_ts_filter', (v, ws) => printTsVector(filterWeights(readTsVector(v), elements(ws))));
+  fn('__pg_tsvector_to_array', (v) => arrayText(readTsVector(v).map((l) => l.word)));
+  fn('__pg_array_to_tsvector', (ls) => printTsVector(arrayToTsVector(elements(ls))));
+  // tsquery @> tsquery (a <@ b is b @> a), querytree, tsquery_phrase
+  fn('__pg_tsquery_contains', (a, b) => (queryContains(readTsQuery(a), readTsQuery(b)) ? 1 : 0));
+  fn('__pg_tsquery_contained', (a, b) => (queryContains(readTsQuery(b), readTsQuery(a)) ? 1 : 0));
+  fn('__pg_querytree', (q) => {
+    const tree = queryTree(readTsQuery(q));
+    return tree === 'T' ? tree : printTsQuery(tree);
   });
+  fn('__pg_tsquery_phrase', (a, b, d) =>
+    printTsQuery(queryPhrase(readTsQuery(a), readTsQuery(b), d === undefined ? 1 : Number(d))),
+  );
   fn('__pg_numnode', (q) => {
     const count = (n: TsQuery): number =>
       n === null

@@ -6,6 +6,7 @@ import { posixLeapSeconds } from '../../../src/engine/posix-zone';
 import { type PgError, pgError } from '../sqlstate';
 import { PG_SETTING_ROWS, type PgSettingRow } from '../catalog/pg-settings-rows';
 import { clientEncodingName } from '../../../src/engine/encodings/client-encodings';
+import { builtInConfigName } from '../../../src/engine/text-search/configs';
 import { lookup } from '../../../src/lookup';
 
 export const SERVER_VERSION = '15.0';
@@ -151,6 +152,9 @@ export function checkSetting(name: string, value: string | null): void {
  */
 function checkStyle(name: string, value: string): void {
   if (name === 'datestyle') dateStyleText(value, GUC_DEFAULTS.datestyle, GUC_DEFAULTS.datestyle);
+  // (a text search configuration PostgreSQL ships, as it checks the name when it is set)
+  if (name === 'default_text_search_config' && builtInConfigName(value) === null)
+    throw pgError('22023', `invalid value for parameter "${name}": "${value}"`);
 }
 
 /**
@@ -360,7 +364,9 @@ export function applySetting(
       // (what the value leaves out is kept from the session's: SET DateStyle = 'dmy' is ISO, DMY)
       const current = settings.get('datestyle') ?? GUC_DEFAULTS.datestyle;
       settings.set(s.name, dateStyleText(s.value, current, resetTo.datestyle ?? GUC_DEFAULTS.datestyle));
-    } else if (s.name === 'client_encoding') settings.set(s.name, clientEncodingName(s.value));
+    } else if (s.name === 'default_text_search_config')
+      settings.set(s.name, `pg_catalog.${builtInConfigName(s.value)}`); // (as SHOW prints it)
+    else if (s.name === 'client_encoding') settings.set(s.name, clientEncodingName(s.value));
     else if (s.name === 'application_name') settings.set(s.name, cleanAscii(s.value));
     else settings.set(s.name, settingText(s.name, s.value));
   }

@@ -61,10 +61,11 @@ export function textSearchMark(
   return null;
 }
 
-/** The type PostgreSQL gives an unknown operand (a parameter) beside a tsvector or tsquery: its partner for @@, its own for && and ||; 0 when none. */
+/** The type PostgreSQL gives an unknown operand (a parameter) beside a tsvector or tsquery: its partner for @@, its own for &&, ||, @> and <@; 0 when none. */
 export function textSearchOperandType(op: string, known: number): number {
   if (op === '@@') return known === OID.tsvector ? OID.tsquery : known === OID.tsquery ? OID.tsvector : 0;
   if (op === '&&' || op === '||') return known === OID.tsquery || (op === '||' && known === OID.tsvector) ? known : 0;
+  if (op === '@>' || op === '<@') return known === OID.tsquery ? known : 0;
   return 0;
 }
 
@@ -85,16 +86,18 @@ const SEARCH_WORDS = new Set([
   'phraseto_tsquery',
   'websearch_to_tsquery',
   'ts_headline',
+  'ts_delete',
 ]);
 
-/** Whether the statement may hold text search (sql/typed-operators-hint.ts): @@, !!, its types or functions, or &&, || or length beside a tsvector or tsquery column. */
+/** Whether the statement may hold text search (sql/typed-operators-hint.ts): @@, !!, its types or functions, or &&, ||, length or unnest beside a tsvector or tsquery column. */
 export function mayHoldTextSearch(sig: PgToken[], columnType: (column: string) => string | null): boolean {
   let words = false;
   let ops = false;
   for (const t of sig) {
     if (t.type === 'op' && (t.text === '@@' || t.text === '!!')) return true;
     if (t.type === 'op' && (t.text === '&&' || t.text === '||')) ops = true;
-    if (t.type === 'word' && t.text.toLowerCase() === 'length') ops = true; // (of a tsvector: its lexemes)
+    // (length of a tsvector: its lexemes; unnest of one: 0A000)
+    if (t.type === 'word' && /^(length|unnest)$/i.test(t.text)) ops = true;
     if (SEARCH_WORDS.has(t.type === 'word' ? t.text.toLowerCase() : '')) return true;
     if (t.type === 'word' && columnType(t.text.toLowerCase()) === 'search') words = true;
   }

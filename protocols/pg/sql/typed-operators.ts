@@ -892,14 +892,17 @@ function exactText(n: Node, typer: Typer, declared: number[], late: Map<number, 
 function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
   const op = strings(e.name).pop() ?? '';
   const [l, r] = [typer.type(e.lexpr), typer.type(e.rexpr)];
-  if ((op === '@>' || op === '<@') && (l === OID.tsquery || r === OID.tsquery))
-    throw placed(
-      () => pgError('0A000', `tsquery's ${op} is not supported: Patina has @@, &&, || and !! of tsquery`),
-      e.location,
-    );
-  if (op !== '@@' && op !== '&&' && op !== '||') return null;
   // (a NULL is of the other side's type too)
   const unknown = (x: Node) => untyped(x, declared) || x.A_Const?.isnull === true;
+  // tsquery @> and <@ tsquery: whether one's words are all the other's
+  if ((op === '@>' || op === '<@') && (l === OID.tsquery || r === OID.tsquery)) {
+    if ((l === OID.tsquery || unknown(e.lexpr)) && (r === OID.tsquery || unknown(e.rexpr))) return `tsq${op}`;
+    throw placed(
+      () => noOperator(typedOf(e.lexpr, typer, declared), op, typedOf(e.rexpr, typer, declared)),
+      e.location,
+    );
+  }
+  if (op !== '@@' && op !== '&&' && op !== '||') return null;
   const mark = textSearchMark(op, l, unknown(e.lexpr), r, unknown(e.rexpr));
   if (mark === 'none')
     throw placed(
@@ -1584,6 +1587,23 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     out.set(n.FuncCall.location, 'call:__pg_tsvector_length');
   // ts_headline without a configuration (document, query [, options]): the default configuration's
   // call (translate/text-search-calls.ts); of json or jsonb (its strings highlighted) Patina has not
+  // ts_delete of an array of lexemes (of one lexeme, a string literal among them, it is the text's)
+  if (
+    n.FuncCall?.args?.length === 2 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'ts_delete' &&
+    elementOidOf(typer.type(n.FuncCall.args[1])) !== undefined
+  )
+    out.set(n.FuncCall.location, 'call:__pg_ts_delete_arr');
+  // unnest of a tsvector gives rows of (lexeme, positions, weights), which Patina has not: it would unnest its text
+  if (
+    n.FuncCall?.args?.length === 1 &&
+    strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'unnest' &&
+    typer.type(n.FuncCall.args[0]) === OID.tsvector
+  )
+    throw placed(
+      () => pgError('0A000', 'unnest of a tsvector is not supported: unnest(tsvector_to_array(...)) gives its lexemes'),
+      n.FuncCall.location,
+    );
   if (n.FuncCall?.args?.length >= 2 && strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'ts_headline') {
     const args: Node[] = n.FuncCall.args;
     // (three arguments: (config, document, query) or (document, query, options), by their types)

@@ -14,7 +14,7 @@ type Node = any;
 
 /** Text search's functions Patina has not (src/engine/text-search/ has the rest). */
 const TEXT_SEARCH_MISSING = new Set(
-  'querytree ts_rewrite tsquery_phrase ts_stat ts_debug ts_lexize ts_parse ts_token_type array_to_tsvector tsvector_to_array ts_delete ts_filter get_current_ts_config json_to_tsvector jsonb_to_tsvector'.split(
+  'ts_rewrite ts_stat ts_debug ts_lexize ts_parse ts_token_type get_current_ts_config json_to_tsvector jsonb_to_tsvector'.split(
     ' ',
   ),
 );
@@ -57,7 +57,7 @@ function find(n: Node): string | null {
   if (n.RangeTableSample) return 'TABLESAMPLE';
   const fn = n.FuncCall?.funcname?.at(-1)?.String?.sval;
   if (fn && TEXT_SEARCH_MISSING.has(fn))
-    return `the text search function ${fn}|Patina has to_tsvector, the to_tsquery functions, @@, ts_rank, ts_rank_cd, ts_headline, setweight, strip, numnode and length`;
+    return `the text search function ${fn}|Patina has to_tsvector, the to_tsquery functions, @@, ts_rank, ts_rank_cd, ts_headline, setweight, strip, ts_delete, ts_filter, numnode, querytree and length`;
   if (n.RangeFunction?.ordinality) {
     // (ordinality.ts translates it for one call of the set-returning functions it names)
     const calls = (n.RangeFunction.functions ?? []).map((f: Node) => (f.List?.items ?? f)[0]?.FuncCall);

@@ -26,6 +26,23 @@ const OTHER_BUILT_IN = new Set(
   ),
 );
 
+/**
+ * A configuration's name as default_text_search_config takes it (an identifier, maybe qualified by
+ * pg_catalog: unquoted in lower case): one PostgreSQL ships, or null.
+ */
+export function builtInConfigName(value: string): string | null {
+  const ident = '(?:"((?:[^"]|"")+)"|([^\\s."]+))';
+  const m = new RegExp(`^\\s*${ident}\\s*(?:\\.\\s*${ident}\\s*)?$`).exec(value);
+  if (!m) return null;
+  const read = (quoted: string | undefined, bare: string | undefined) =>
+    quoted !== undefined ? quoted.replaceAll('""', '"') : bare?.toLowerCase();
+  const first = read(m[1], m[2]);
+  const second = read(m[3], m[4]);
+  const [schema, name] = second === undefined ? [undefined, first] : [first, second];
+  if (name === undefined || (schema !== undefined && schema !== 'pg_catalog')) return null;
+  return name === 'simple' || name === 'english' || OTHER_BUILT_IN.has(name) ? name : null;
+}
+
 /** A regconfig argument's configuration (names are read as identifiers: unquoted in lower case). */
 export function configOf(name: unknown): Config {
   const raw = String(name).trim();

@@ -130,12 +130,16 @@ export function rewriteJsonbOps(toks: Tok[]): Tok[] {
           ? JSONB_ELEMENTS[t.text]
           : undefined;
     const text = t.type === 'op' && t.text === '->>' && !kept;
-    // text search's @@ and tsquery's && (sql/text-search-operators.ts marks them)
+    // text search's @@ and tsquery's &&, @> and <@ (sql/text-search-operators.ts, typed-operators.ts mark them)
     const search = mark?.startsWith('ts@@')
       ? `__pg_ts_match_${mark.slice(4)}`
       : mark === 'tsq&&'
         ? '__pg_tsquery_and'
-        : undefined;
+        : mark === 'tsq@>'
+          ? '__pg_tsquery_contains'
+          : mark === 'tsq<@'
+            ? '__pg_tsquery_contained'
+            : undefined;
     const fn =
       t.type !== 'op'
         ? undefined

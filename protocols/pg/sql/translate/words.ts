@@ -153,7 +153,8 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       ])
       // text search (src/engine/pg-text-search-functions.ts)
       .concat(['to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery'])
-      .concat(['ts_rank', 'ts_rank_cd', 'ts_headline', 'strip', 'setweight', 'numnode'])
+      .concat(['ts_rank', 'ts_rank_cd', 'ts_headline', 'strip', 'setweight', 'numnode', 'ts_delete', 'ts_filter'])
+      .concat(['tsvector_to_array', 'array_to_tsvector', 'querytree', 'tsquery_phrase'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
