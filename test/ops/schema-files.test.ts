@@ -161,6 +161,14 @@ describe('schema files', () => {
         message: /column "amount": type "MONEY"/,
       },
       {
+        rule: "an index PostgreSQL's GIN method makes (text search's)",
+        schema:
+          "CREATE TABLE doc (id INTEGER NOT NULL PRIMARY KEY, body TEXT);\nCREATE INDEX doc_fts ON doc USING gin (to_tsvector('english', body));",
+        table: 'doc',
+        line: 2,
+        message: /index "doc_fts" on table "doc": USING gin is not supported: Patina's indexes are SQLite's b-trees/,
+      },
+      {
         rule: 'reserved name',
         schema: 'CREATE TABLE __patina_x (id INTEGER NOT NULL PRIMARY KEY);',
         table: '__patina_x',
@@ -217,6 +225,8 @@ describe('schema files', () => {
       write(
         'CREATE TABLE a (id INTEGER NOT NULL PRIMARY KEY, v TEXT, w INTEGER NOT NULL DEFAULT 7);\n' +
           'CREATE INDEX a_w ON a (w);\n' +
+          // (PostgreSQL's words for a b-tree, which SQLite does not parse)
+          'CREATE INDEX a_vw ON a USING btree (v, w);\n' +
           'CREATE TABLE b (id TEXT NOT NULL PRIMARY KEY, n REAL);\n',
       );
       await agent.start();
@@ -225,7 +235,7 @@ describe('schema files', () => {
         [1, 'one', 7],
         [2, 'two', 7],
       ]);
-      assert.deepEqual(await indexes(agent), ['a_w']);
+      assert.deepEqual(await indexes(agent), ['a_vw', 'a_w']);
       const w = await postJson(agent.http, '/v1/transactions', ["INSERT INTO b (id, n) VALUES ('x', 1.5)"]);
       assert.equal(w.status, 200, w.text);
     });

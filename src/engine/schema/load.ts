@@ -60,6 +60,21 @@ function declared(sql: string): {
 }
 
 /**
+ * An index's access method as PostgreSQL writes it (`ON t USING gin (...)`), which SQLite does not
+ * parse: where the words are in the statement, or null when it names none.
+ */
+function indexMethod(sql: string): { method: string; start: number; end: number } | null {
+  const words = significant(tokenize(sql));
+  const on = words.findIndex((w) => w.type === 'word' && w.text.toUpperCase() === 'ON');
+  for (let i = on + 1; on > 0 && i < words.length && words[i].text !== '('; i++) {
+    const method = words[i + 1];
+    if (words[i].type === 'word' && words[i].text.toUpperCase() === 'USING' && method?.type === 'word')
+      return { method: method.text.toLowerCase(), start: words[i].start, end: method.start + method.text.length };
+  }
+  return null;
+}
+
+/**
  * Loads and checks the schema files: only CREATE TABLE and CREATE INDEX; every table has a primary
  * key of NOT NULL columns, non-key NOT NULL columns have a DEFAULT, and there are no UNIQUE indexes
  * besides the key, no foreign keys and no AUTOINCREMENT. Errors name the file, line, table and rule.
@@ -99,8 +114,17 @@ export function loadSchema(paths: string[]): Schema {
             `${at}: table "${d.name}": AUTOINCREMENT is not allowed; agents would hand out the same ids`,
           );
         }
+        // USING btree is SQLite's only kind of index (the words dropped); PostgreSQL's other methods
+        // (a GIN index for text search or jsonb) it has not: SQLite would say `near "USING"`
+        const method = d.kind === 'index' ? indexMethod(st.sql) : null;
+        if (method && method.method !== 'btree')
+          throw new PatinaError(
+            'user',
+            `${at}: index "${d.name}" on table "${d.table}": USING ${method.method} is not supported: Patina's indexes are SQLite's b-trees, and text search (@@), jsonb and array containment read the table without one; remove the index`,
+          );
+        const indexSql = method ? st.sql.slice(0, method.start) + st.sql.slice(method.end) : st.sql;
         // a JSON, JSONB or NAME column is created with TEXT affinity (stored-types.ts)
-        const sql = d.kind === 'table' ? withTextStorage(st.sql) : st.sql;
+        const sql = d.kind === 'table' ? withTextStorage(st.sql) : indexSql;
         try {
           mem.exec(sql);
         } catch (err) {
