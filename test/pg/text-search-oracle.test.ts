@@ -262,6 +262,14 @@ describe('text search against PostgreSQL 15', function () {
     await sameOnBoth(o, `SELECT id FROM docs WHERE q @> $1 ORDER BY id`, ['fox']);
   });
 
+  it("pg_proc lists text search's functions (psql's \\df)", async () => {
+    await sameOutcome(
+      `SELECT proname, pg_get_function_arguments(oid), pg_get_function_result(oid) FROM pg_proc
+        WHERE proname IN ('ts_headline', 'ts_rank_cd', 'to_tsvector', 'setweight', 'ts_delete', 'websearch_to_tsquery', 'tsquery_phrase', 'querytree')
+        ORDER BY 1, 2`,
+    );
+  });
+
   it('a value written into a tsvector or tsquery column is read by its input function (a bad one 42601)', async () => {
     for (const sql of [
       `INSERT INTO docs (id, vec, q) VALUES (10, 'b:2 a:1 a', 'a & (b | c)') RETURNING id, vec, q`,
