@@ -3,7 +3,11 @@
 // configurations (stop words, the Snowball english stemmer), and matching, compared by rows, column
 // types and SQLSTATEs. The engine is src/engine/text-search/.
 import assert from 'node:assert/strict';
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '../helpers/catalog-pair';
+
+const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable };
 
 const SCHEMAS = {
   patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, body TEXT, vec TSVECTOR, q TSQUERY);',
@@ -280,6 +284,22 @@ describe('text search against PostgreSQL 15', function () {
       `DELETE FROM docs WHERE id = 10 RETURNING vec`,
     ])
       await sameOutcome(sql);
+    // and so is a COPY FROM's field (it was kept as sent, a bad one too)
+    const copy = async (c: OracleClients['patina'], text: string) => {
+      const stream = (c as unknown as { query(s: Writable): Writable }).query(
+        copyStreams.from('COPY docs (id, vec, q) FROM STDIN'),
+      );
+      try {
+        await pipeline(Readable.from([Buffer.from(text)]), stream);
+        return 'ok';
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    };
+    for (const text of ['20\tb:2 a:1 a\ta & (b | c)\n', '21\ta:x\t\\N\n', '21\t\\N\ta &\n'])
+      assert.equal(await copy(o.patina, text), await copy(o.postgres, text), text);
+    await sameOutcome(`SELECT id, vec::text, q::text, length(vec) FROM docs WHERE id >= 20 ORDER BY id`);
+    await sameOutcome(`DELETE FROM docs WHERE id >= 20`);
   });
 
   it("default_text_search_config: the one-argument forms and text @@ read the session's configuration", async () => {

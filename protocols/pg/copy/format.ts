@@ -5,6 +5,7 @@ import { firstBadUtf8 } from '../../../src/engine/utf8';
 import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { dateTimeInput, type InputStyle, withInputStyle } from '../../../src/engine/dates';
 import { arrayInput } from '../../../src/engine/pg-array-input';
+import { tsQueryText, tsVectorText } from '../../../src/engine/pg-text-search-functions';
 import { pgCharacters, pgFloat, pgInteger, pgNumericTypmod } from '../../../src/engine/pg-functions';
 import type { TableDef } from '../../../src/engine/schema/model';
 import type { SqlValue } from '../../../src/engine/values';
@@ -311,6 +312,9 @@ export function columnConverters(
     // JSON read as an INSERT reads it: checked (22P02), a jsonb as jsonb's text ('1e2' is 100, keys
     // sorted); it was stored as sent, so `jb = '100'` missed a copied 1e2 and bad JSON was kept
     if (oid === OID.json || oid === OID.jsonb) return (s: string) => paramValue(Buffer.from(s, 'utf8'), oid, 0, 0);
+    // a tsvector or tsquery read by its input function, as an INSERT reads it ('b a' kept as 'a' 'b', 'a:x' 42601)
+    if (oid === OID.tsvector) return tsVectorText;
+    if (oid === OID.tsquery) return tsQueryText;
     if (/blob|bytea/.test(t)) {
       return (s: string) => {
         if (!s.startsWith('\\x')) return Buffer.from(s, 'utf8');
