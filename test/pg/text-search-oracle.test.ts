@@ -266,6 +266,34 @@ describe('text search against PostgreSQL 15', function () {
     await sameOnBoth(o, `SELECT id FROM docs WHERE q @> $1 ORDER BY id`, ['fox']);
   });
 
+  it("binary results and parameters: tsvectorsend's and tsquerysend's forms", async () => {
+    // (node-postgres asks for every column in binary when the statement has parameters, and sends a
+    // Buffer parameter in binary)
+    const binary = async (c: OracleClients['patina'], text: string, values?: unknown[]) => {
+      try {
+        const r = await c.query({ text, values, binary: true, rowMode: 'array' } as never);
+        return (r.rows as unknown as unknown[][]).map((row) =>
+          row.map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : v)),
+        );
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+    };
+    for (const sql of [
+      `SELECT 'b:3,1,2A a:1 c é:5C'::tsvector, ''::tsvector, to_tsvector('english', 'The fat cats'), vec FROM docs WHERE id > $1 ORDER BY id`,
+      `SELECT 'a & !(b:AB | c:*)'::tsquery, 'a <3> b <-> c'::tsquery, ''::tsquery, to_tsquery('english', 'fat & (cat | rat:*)'), q FROM docs WHERE id > $1 ORDER BY id`,
+    ])
+      assert.deepEqual(await binary(o.patina, sql, [0]), await binary(o.postgres, sql, [0]), sql);
+    for (const literal of [`'b:3,1,2A a:1 c é:5C'::tsvector`, `'a & !(b:AB | c:*) <2> d'::tsquery`, `''::tsquery`]) {
+      const sent = (
+        (await o.postgres.query({ text: `SELECT ${literal}`, binary: true, rowMode: 'array' } as never))
+          .rows as unknown as Buffer[][]
+      )[0][0];
+      const sql = `SELECT $1::${literal.split('::')[1]}::text`;
+      assert.deepEqual(await binary(o.patina, sql, [sent]), await binary(o.postgres, sql, [sent]), literal);
+    }
+  });
+
   it("pg_proc lists text search's functions (psql's \\df)", async () => {
     await sameOutcome(
       `SELECT proname, pg_get_function_arguments(oid), pg_get_function_result(oid) FROM pg_proc
