@@ -9,7 +9,8 @@ import { type PgClient, psql } from '../helpers/pg';
 const SCHEMA = `CREATE TABLE t (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', n NUMERIC(10,2),
   ts TIMESTAMPTZ, tsp TIMESTAMP, d DATE, b BOOLEAN NOT NULL DEFAULT true);
 CREATE TABLE u (id INTEGER NOT NULL PRIMARY KEY, name TEXT, x INTEGER);
-CREATE TABLE "User" (id INTEGER NOT NULL PRIMARY KEY, "userName" TEXT);`;
+CREATE TABLE "User" (id INTEGER NOT NULL PRIMARY KEY, "userName" TEXT);
+CREATE TABLE iv (id INTEGER NOT NULL PRIMARY KEY, i INTERVAL, x INTEGER, j JSONB);`;
 const ROWS = [
   `INSERT INTO t (id, name, n, ts) VALUES (1, 'a', 1.5, '2024-01-02 03:04:05+00')`,
   `INSERT INTO "User" (id, "userName") VALUES (7, 'ann')`,
@@ -478,5 +479,61 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.match(p, want, sql);
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
+  });
+
+  it('a value of a type PostgreSQL does not assign to its column is its 42804 at the value, in every kind of write (SQLite stored it: date - date into an interval was the interval 4)', async () => {
+    const { patina, postgres } = clients();
+    await placedFailure(patina, 'INSERT INTO iv (id, x) VALUES (1, 5)');
+    await placedFailure(postgres, 'INSERT INTO iv (id, x) VALUES (1, 5)');
+    const refused: [string, RegExp][] = [
+      [
+        "INSERT INTO iv (id, i) VALUES (2, date '2024-01-05' - date '2024-01-01')",
+        /^42804 column "i" is of type interval but expression is of type integer \| You will need to rewrite or cast the expression\. @40$/,
+      ],
+      ["INSERT INTO iv (id, i) VALUES (2, date '2024-01-05' - 1)", /^42804 .* of type date /],
+      ['INSERT INTO iv (id, i) SELECT 2, d - d FROM t WHERE id = 1', /^42804 /],
+      ['INSERT INTO iv (id, i) VALUES (2, 5)', /^42804 /],
+      [
+        'INSERT INTO iv (id, x) VALUES (2, true)',
+        /^42804 column "x" is of type integer but expression is of type boolean/,
+      ],
+      ["INSERT INTO iv (id, x) VALUES (2, '5'::text)", /^42804 .* of type text /],
+      ['INSERT INTO iv (id, x) VALUES (2, now())', /^42804 .* timestamp with time zone /],
+      ['INSERT INTO iv (id, x) VALUES (2, 1), (3, false)', /^42804 /],
+      ['INSERT INTO iv (id, j) VALUES (2, 5)', /^42804 /],
+      ['INSERT INTO t (id, d) VALUES (2, 5)', /^42804 /],
+      ['INSERT INTO t (id, tsp) VALUES (2, 1.5)', /^42804 /],
+      ['INSERT INTO t (id, b) VALUES (2, 1)', /^42804 /],
+      ['INSERT INTO t (id, d) SELECT 2, name FROM t WHERE id = 1', /^42804 .* of type text /],
+      [
+        'UPDATE iv SET x = 1, i = x WHERE id = 1',
+        /^42804 column "i" is of type interval but expression is of type integer/,
+      ],
+      ['UPDATE t SET b = id WHERE id = 1', /^42804 /],
+      ['UPDATE t SET d = u.x FROM u WHERE u.id = t.id', /^42804 /],
+      ['INSERT INTO iv (id, i) VALUES (1, NULL) ON CONFLICT (id) DO UPDATE SET i = excluded.x', /^42804 /],
+    ];
+    for (const [sql, want] of refused) {
+      const p = await placedFailure(patina, sql);
+      assert.match(p, want, sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+    // what PostgreSQL assigns (a number of another kind, an instant into a date, anything into text)
+    // is written as it converts it
+    for (const sql of [
+      "INSERT INTO iv (id, i, x) VALUES (4, (date '2024-01-05' - date '2024-01-01') * interval '1 day', 2.5)",
+      "INSERT INTO t (id, name, n, d, tsp, b) VALUES (4, 'x', 7, timestamptz '2024-01-02 03:04:05+00', date '2024-01-03', 'yes')",
+      'INSERT INTO t (id, name, n) SELECT 5, d, x FROM t, iv WHERE t.id = 1 AND iv.id = 4',
+      'UPDATE iv SET x = 3.5 * 2, i = NULL WHERE id = 1',
+      'INSERT INTO iv (id, i, x) VALUES ($1, $2, $3)',
+    ])
+      assert.equal(
+        await placedFailure(patina, sql, sql.includes('$1') ? [6, '2 days', '7'] : undefined),
+        await placedFailure(postgres, sql, sql.includes('$1') ? [6, '2 days', '7'] : undefined),
+        sql,
+      );
+    const rows =
+      'SELECT (SELECT json_agg(iv ORDER BY id) FROM iv)::text AS iv, (SELECT json_agg(t ORDER BY id) FROM t)::text AS t';
+    assert.equal(await placedFailure(patina, rows), await placedFailure(postgres, rows));
   });
 });

@@ -29,7 +29,7 @@ import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
-import { checkArrayAssignments, mayAssignArrays } from './array-assignments';
+import { checkAssignments } from './assignments';
 import { mayWriteTextParams, textParamWrite } from './text-param-writes';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
@@ -572,9 +572,10 @@ export class Analyzer {
       for (const g of manyRowScalars(text, this.#engine.schema))
         if (g.whole && !guards.includes(g.at)) wholeGuards.push(g.at);
         else if (!guards.includes(g.at)) guards.push(g.at);
-    // a value of another type written into an array column is PostgreSQL's 42804 (ARRAY['1'] into bigint[])
-    if ((command === 'INSERT' || command === 'UPDATE') && mayAssignArrays(sig, this.#engine.schema))
-      checkArrayAssignments(text, this.#engine.schema, declaredTypes);
+    // a value of a type PostgreSQL does not assign to its column is its 42804 (ARRAY['1'] into bigint[],
+    // `date - date` into an interval)
+    if (command === 'INSERT' || command === 'UPDATE')
+      checkAssignments(text, tokens, this.#engine.schema, declaredTypes);
     // a parameter PostgreSQL makes text (`SELECT * FROM (VALUES (1, $1)) v`, `(SELECT $1)`) written
     // into a column of another type is its 42804 (Patina wrote the text: a binary value's bytes)
     if (mayWriteTextParams(command, sig)) {

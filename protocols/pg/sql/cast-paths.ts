@@ -43,6 +43,21 @@ export function castExists(source: number, target: number): boolean {
   return CASTS.has(`${source}:${target}`);
 }
 
+/** The pairs PostgreSQL converts in an assignment: pg_cast's implicit and assignment rows. */
+const ASSIGNMENTS = new Set(PG_CAST_ROWS.filter((r) => r[4] !== 'e').map(([, s, t]) => `${s}:${t}`));
+
+/**
+ * Whether PostgreSQL assigns a value of the scalar type `source` to a column of the scalar type
+ * `target` (find_coerce_pathway in an assignment): the same type, anything into a string type (by
+ * I/O), or an implicit or assignment row of pg_cast; true when either is not a type this checks.
+ * From a string type only the explicit cast converts: text into an integer column is refused.
+ */
+export function assignmentExists(source: number, target: number): boolean {
+  if (source === target || STRINGS.has(target)) return true;
+  if (!CHECKED.has(source) || !CHECKED.has(target)) return true;
+  return ASSIGNMENTS.has(`${source}:${target}`);
+}
+
 /** Whether the statement may cast: a `::` or a CAST. */
 export function mayCast(sig: readonly PgToken[]): boolean {
   return sig.some(

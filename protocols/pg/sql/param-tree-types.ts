@@ -128,7 +128,7 @@ class ParamWalker {
   /**
    * A value assigned to a column of type `oid`: a parameter takes it; ARRAY[$1, $2] of parameters
    * and string literals alone is a text[] in PostgreSQL (its elements text, whatever the column;
-   * array-assignments.ts refuses it for a column of another array type, as PostgreSQL does).
+   * assignments.ts refuses it for a column of another array type, as PostgreSQL does).
    */
   assignValue(x: Node, oid: number): void {
     const elements: Node[] | undefined = x?.A_ArrayExpr?.elements;
