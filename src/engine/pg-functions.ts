@@ -527,6 +527,15 @@ export function installPgFunctions(db: Database.Database): void {
     if (isZero(x) && !(dividendNull === 1 || dividendNull === 1n)) throw pgFail('22012', 'division by zero');
     return x as number;
   });
+  // a LIMIT (limit 1) or OFFSET (0) count given as a parameter: NULL is no limit (-1) or no offset
+  // (0), a negative count PostgreSQL's 2201W or 2201X (SQLite read a negative LIMIT as no limit)
+  db.function('__pg_limit_count', { deterministic: true }, (x: unknown, limit: unknown) => {
+    const isLimit = limit === 1 || limit === 1n;
+    if (x === null) return isLimit ? -1 : 0;
+    if ((typeof x === 'number' || typeof x === 'bigint') && x < 0)
+      throw isLimit ? pgFail('2201W', 'LIMIT must not be negative') : pgFail('2201X', 'OFFSET must not be negative');
+    return x as number;
+  });
   db.function('__pg_bool', { deterministic: true }, (x: unknown) => pgBool(x));
   db.function(
     'num_nulls',

@@ -14,8 +14,8 @@ const MORE_ROWS = [
 ];
 
 /** What a statement gives a client: 'ran', or its error's SQLSTATE and message. */
-const message = (client: PgClient, sql: string) =>
-  client.query(sql).then(
+const message = (client: PgClient, sql: string, params?: unknown[]) =>
+  client.query(sql, params).then(
     () => 'ran',
     (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
   );
@@ -628,6 +628,21 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     ])
       assert.equal(await message(patina, sql), await message(postgres, sql), sql);
     assert.match(await message(patina, 'SELECT 1 LIMIT -1'), /^2201W LIMIT must not be negative$/);
+    // a parameter's negative value too, when the statement runs (it was no limit: every row)
+    const bound: [string, unknown[]][] = [
+      ['SELECT id FROM customers ORDER BY id LIMIT $1', [-1]],
+      ['SELECT id FROM customers ORDER BY id LIMIT $1', ['-1']],
+      ['SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [2, -3]],
+      ['SELECT id FROM customers ORDER BY id FETCH FIRST $1 ROWS ONLY', [-2]],
+      ['SELECT count(*) FROM (SELECT id FROM customers WHERE false LIMIT $1) s', [-1]],
+    ];
+    for (const [sql, params] of bound) {
+      const p = await message(patina, sql, params);
+      assert.match(p, /^2201[WX] /, sql);
+      assert.equal(p, await message(postgres, sql, params), sql);
+    }
+    await same('SELECT id FROM customers ORDER BY id FETCH FIRST $1 ROWS ONLY', [2]);
+    await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [0, 0]);
     await same('SELECT id FROM customers ORDER BY id LIMIT -0');
     await same('SELECT id FROM customers ORDER BY id LIMIT - 1 + 3');
   });

@@ -179,15 +179,16 @@ export function rewriteStandardCalls(toks: Tok[]): Tok[] {
  */
 export function rewriteFetchFirst(toks: Tok[]): Tok[] {
   // LIMIT ALL and LIMIT NULL (no limit) are SQLite's LIMIT -1, OFFSET NULL is 0, and a parameter
-  // there may be NULL too (SQLite's datatype mismatch otherwise)
+  // there may be NULL too (SQLite's datatype mismatch otherwise) or negative: __pg_limit_count makes
+  // NULL the no-limit value and refuses a negative count as PostgreSQL does (2201W, 2201X; SQLite
+  // read LIMIT -1 as no limit and gave every row)
   if (toks.some((t, i) => isWord(toks[i - 1], 'LIMIT') || isWord(toks[i - 1], 'OFFSET')))
     toks = toks.map((t, i) => {
       const limit = isWord(toks[i - 1], 'LIMIT');
       if (!limit && !isWord(toks[i - 1], 'OFFSET')) return t;
       const none = limit ? '-1' : '0';
       if ((limit && isWord(t, 'ALL')) || isWord(t, 'NULL')) return { type: 'number', text: none };
-      if (t.type === 'param' && (toks[i + 1] === undefined || toks[i + 1].type !== 'op'))
-        return { type: 'group', text: `coalesce(${t.text}, ${none})` };
+      if (t.type === 'param' && (toks[i + 1] === undefined || toks[i + 1].type !== 'op')) return limitCount(t, limit);
       return t;
     });
   if (!toks.some((t) => isWord(t, 'OFFSET') || isWord(t, 'FETCH'))) return toks;
@@ -268,7 +269,9 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
         out.push(t);
         continue; // WITH TIES: left for SQLite to refuse
       }
-      const limit = [word('LIMIT'), ...(count.length > 1 ? [punct('('), ...count, punct(')')] : count)];
+      // (a parameter as the count: checked as LIMIT's is)
+      const one = count.length === 1 && count[0].type === 'param' ? [limitCount(count[0], true)] : count;
+      const limit = [word('LIMIT'), ...(count.length > 1 ? [punct('('), ...count, punct(')')] : one)];
       const off = offsetAt.get(level);
       // the OFFSET came first: the LIMIT goes before it (in place of the LIMIT -1 it was given)
       if (off !== undefined && isWord(out[off], 'LIMIT')) out.splice(off, 2, ...limit);
@@ -281,6 +284,11 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
     out.push(t);
   }
   return out;
+}
+
+/** A parameter as the count of a LIMIT (or an OFFSET): NULL is none, a negative value 2201W (2201X). */
+function limitCount(param: Tok, limit: boolean): Tok {
+  return { type: 'group', text: `__pg_limit_count(${param.text}, ${limit ? 1 : 0})` };
 }
 
 /** The clause word (SELECT, FROM, JOIN, ...) that toks[i] belongs to, at its own depth. */
