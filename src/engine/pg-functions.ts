@@ -255,6 +255,17 @@ function toReal(v: number, text?: string): number {
   return f;
 }
 
+/**
+ * Decimal text as a double, PostgreSQL's 22003 `"1e400" is out of range for type double precision`
+ * for text past the double's range, or so small it reads as 0 (float8in; a subnormal is kept).
+ */
+export function toDouble(s: string, text: string): number {
+  const v = Number(s);
+  if (!Number.isFinite(v) || (v === 0 && /[1-9]/.test(s.replace(/e.*$/i, ''))))
+    throw pgFail('22003', `"${text}" is out of range for type double precision`);
+  return v;
+}
+
 /** `x` to double precision, real (`type` 'real': 22003 past its range) or numeric: text must read as a number. */
 export function pgFloat(x: unknown, type: string): unknown {
   if (x === null || x === undefined) return null;
@@ -262,7 +273,7 @@ export function pgFloat(x: unknown, type: string): unknown {
   if (typeof x === 'bigint') return type === 'real' ? toReal(Number(x)) : Number(x);
   if (typeof x === 'string') {
     const s = x.trim().toLowerCase();
-    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return type === 'real' ? toReal(Number(s), x) : Number(s);
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) return type === 'real' ? toReal(Number(s), x) : toDouble(s, x);
     if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith('-') ? -Infinity : Infinity;
     // NaN as the text NaN (as an INSERT stores it): SQLite would make a NaN double NULL. As text it
     // equals itself and sorts above every number, as PostgreSQL's NaN does.

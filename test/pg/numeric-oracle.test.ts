@@ -712,6 +712,36 @@ describe('numeric NaN, exact digits and scales, against PostgreSQL 15', function
     }
   });
 
+  it('a double written past its range, as a string, a parameter or a number cast, is 22003 out of range (it was Infinity or 0, and stored so)', async () => {
+    for (const sql of [
+      "SELECT '1e400'::float8",
+      "SELECT '-1e400'::float8",
+      "SELECT '1e-400'::float8",
+      "SELECT CAST('1e400' AS double precision)",
+      'SELECT 1e400::float8',
+      'SELECT 1.50e-400::float8',
+      'SELECT 1e40::real',
+      "INSERT INTO m (id, f) VALUES (40, '1e400')",
+    ])
+      await expectSameError(sql);
+    const { patina, postgres } = clients();
+    for (const params of [['1e400'], ['-1e999'], ['1e-400']]) {
+      const err = (c: PgClient, sql: string) =>
+        c.query(sql, params).then(
+          () => 'ran',
+          (e: { code?: string; message?: string }) => `${e.code} ${e.message}`,
+        );
+      for (const sql of ['SELECT $1::float8', 'INSERT INTO m (id, f) VALUES (41, $1)']) {
+        const p = await err(patina, sql);
+        assert.match(p, /^22003 /, sql);
+        assert.equal(p, await err(postgres, sql), sql);
+      }
+    }
+    // the edges that fit (a subnormal is kept) are read as before; nothing above was written
+    await same("SELECT 1e308::float8, 1e-310::float8, '1e-310'::float8, '-1.5e308'::float8, 2.5e3::float8");
+    await same('SELECT count(*) FROM m WHERE id >= 40');
+  });
+
   it("a real (float4) is the nearest single-precision value: printed as float4 prints it (0.1), read as a double, a numeric or in arithmetic as PostgreSQL's (0.1::float4::float8 was 0.1)", async () => {
     const { patina, postgres, pair } = clients();
     for (const c of [patina, postgres]) {

@@ -90,7 +90,38 @@ export function checkLiteralInput(text: string, tokens: readonly PgToken[]): voi
         throw placed;
       }
     }
+    // a number written past a double's range cast to one (`1e400::float8`): float8in's 22003 of the
+    // numeric's text, as PostgreSQL's numeric_float8 reads it (SQLite read Infinity, or 0)
+    const target = c?.arg?.A_Const?.fval !== undefined ? typeNameOid(c.typeName) : 0;
+    if (target === OID.float8 || target === OID.float4) {
+      const written = String(c.arg.A_Const.fval.fval);
+      try {
+        pgFloat(plainDecimal(written), target === OID.float4 ? 'real' : 'double precision');
+      } catch (err) {
+        if (err instanceof PatinaError && err.sqlstate === '22003') throw new PgError('user', err.message, '22003');
+      }
+    }
     for (const k in n) if (k !== 'location') visit(n[k]);
   };
   visit(tree.stmts);
+}
+
+/** A numeric literal as numeric_out prints it: `1e3` is 1000, `1.50e-2` 0.0150 (its scale kept). */
+export function plainDecimal(literal: string): string {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(literal.trim());
+  if (!m) return literal;
+  const [, sign, int, frac = '', e = '0'] = m;
+  const exp = Number(e);
+  const digits = int + frac;
+  const point = int.length + exp; // how many digits are before the point
+  const scale = Math.max(0, frac.length - exp);
+  const whole =
+    point <= 0
+      ? '0'
+      : digits
+          .padEnd(point, '0')
+          .slice(0, point)
+          .replace(/^0+(?=\d)/, '');
+  const fraction = (point >= 0 ? digits.slice(point) : '0'.repeat(-point) + digits).padEnd(scale, '0').slice(0, scale);
+  return `${sign === '-' && /[1-9]/.test(digits) ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
 }

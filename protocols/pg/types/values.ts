@@ -7,7 +7,7 @@ import { invalidUtf8 } from '../wire/utf8';
 import { castDate, castTimestamp, castTimestamptz, castTimestamptzIn, dateTimeInput } from '../../../src/engine/dates';
 import { type Json, jsonOperand, printJsonb } from '../../../src/engine/jsonb';
 import { arrayInput } from '../../../src/engine/pg-array-input';
-import { pgBool } from '../../../src/engine/pg-functions';
+import { pgBool, toDouble } from '../../../src/engine/pg-functions';
 import { byteaInput } from '../../../src/engine/pg-strings';
 import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
@@ -225,8 +225,9 @@ function parseNumber(s: string, oid: number, param: number): SqlValue {
     );
   if (d.special === 'NaN') return 'NaN';
   if (d.special) return d.special === 'Infinity' ? Infinity : -Infinity;
-  // (a real is the nearest single-precision value, as its input function reads it)
-  return oid === OID.float4 ? Math.fround(Number(t)) : Number(t);
+  // (a real is the nearest single-precision value, as its input function reads it; a double past
+  // its range is float8in's 22003, it was Infinity)
+  return oid === OID.float4 ? Math.fround(Number(t)) : oid === OID.float8 ? toDouble(t, s) : Number(t);
 }
 
 /**
