@@ -8,6 +8,24 @@ import { Lru } from '../lru';
 import { compileRegex, installPgRegexpSearch } from './pg-regexp-search';
 
 /**
+ * The functions installReadFunctions adds that the writer lacks: the regular expressions (the PG
+ * front end refuses a write that calls one by name, protocols/pg/sql/read-only-calls.ts).
+ */
+export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
+  'regexp',
+  'regexp_replace',
+  'regexp_match',
+  'regexp_split_to_array',
+  'regexp_split_to_table',
+  '__pg_regexp_matches',
+  '__pg_substring_regex',
+  'regexp_count',
+  'regexp_instr',
+  'regexp_like',
+  'regexp_substr',
+]);
+
+/**
  * SQL functions SQLite lacks that users (and the PG dialect's `~`, `~*`) expect, on connections that
  * run reads: `regexp(pattern, value)`, which makes `value REGEXP pattern` work; a pattern starting
  * with `(?i)` matches case-insensitively. Not on the writer: a pathological pattern there would

@@ -536,4 +536,35 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT (SELECT json_agg(iv ORDER BY id) FROM iv)::text AS iv, (SELECT json_agg(t ORDER BY id) FROM t)::text AS t';
     assert.equal(await placedFailure(patina, rows), await placedFailure(postgres, rows));
   });
+
+  it("a write that calls a regular expression (~, regexp_replace, regexp_split_to_array, ...) is Patina's 0A000 naming it, at analysis: the writer has none (it was 42883 function REGEXP(...) does not exist, a function PostgreSQL has)", async () => {
+    const { patina, postgres } = clients();
+    const writes: [string, RegExp][] = [
+      [
+        "UPDATE u SET name = 'x' WHERE name ~ '^t'",
+        /^0A000 a regular expression match \(~, ~\*, !~, !~\*, SIMILAR TO\) is not supported in a write/,
+      ],
+      ["DELETE FROM u WHERE name !~* 'a'", /^0A000 a regular expression match .* in a write/],
+      [
+        "UPDATE u SET name = regexp_replace(name, 'o', '0') WHERE id = 1",
+        /^0A000 regexp_replace is not supported in a write/,
+      ],
+      [
+        "INSERT INTO u (id, name) VALUES (9, array_to_string(regexp_split_to_array('a,b', ','), '-'))",
+        /^0A000 regexp_split_to_array is not supported in a write/,
+      ],
+      [
+        "INSERT INTO u (id, name) SELECT 9, substring('abc' FROM 'b.') ",
+        /^0A000 substring\(\.\.\. FROM pattern\) is not supported in a write/,
+      ],
+    ];
+    for (const [sql, want] of writes) {
+      assert.match(await placedFailure(patina, sql), want, sql);
+      // (PostgreSQL runs each: what differs is the refusal, named)
+      assert.match(await placedFailure(postgres, `BEGIN; ${sql}; ROLLBACK`), /^ran /, sql);
+    }
+    // a read may match; nothing above was written
+    const reads = "SELECT id, name ~ '^t' AS t, regexp_replace(name, 'o', '0') AS r FROM u WHERE id < 1000 ORDER BY id";
+    assert.equal(await placedFailure(patina, reads), await placedFailure(postgres, reads));
+  });
 });

@@ -30,6 +30,7 @@ import { withColumnHint } from './missing-column';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
 import { checkAssignments } from './assignments';
+import { checkReadOnlyCalls } from './read-only-calls';
 import { mayWriteTextParams, textParamWrite } from './text-param-writes';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
@@ -626,6 +627,8 @@ export class Analyzer {
         ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
         : null;
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
+    // a regular expression in a write, which the writer has not (SQLite's no such function when it ran)
+    if (write) checkReadOnlyCalls(sql);
     let st;
     try {
       st = this.#local.prepare(sql);
