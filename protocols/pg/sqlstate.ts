@@ -41,6 +41,9 @@ const BY_SQLITE_MESSAGE: [RegExp, string][] = [
   // PostgreSQL's parser refuses set operations of different widths ("each UNION query must have ...")
   [/do not have the same number of result columns/i, '42601'],
   [/datatype mismatch/i, '42804'],
+  // VALUES rows of different widths, and an ON CONFLICT target no key or unique index matches
+  [/^all VALUES must have the same number of terms$/, '42601'],
+  [/^ON CONFLICT clause does not match any PRIMARY KEY or UNIQUE constraint$/, '42P10'],
   // sum() of integers past 64 bits (PostgreSQL's sum of bigint is a numeric and goes on)
   [/^integer overflow$/i, '22003'],
   [/Missing named parameter|Too many parameter|Too few parameter/i, '08P01'],
@@ -175,6 +178,8 @@ export function sqlstateOf(err: unknown): {
  */
 function postgresWords(code: string, message: string): string {
   if (code === '42883') return functionMessage(message);
+  if (code === '42601' && message.startsWith('all VALUES')) return 'VALUES lists must all be the same length';
+  if (code === '42P10') return 'there is no unique or exclusion constraint matching the ON CONFLICT specification';
   const reg = REG_CAST.exec(message)?.[1];
   if (reg)
     return `a cast of a column or parameter to ${reg} is not supported in a statement that reads a table of the database (a name written in the statement is, '${reg === 'regclass' ? 't' : reg === 'regtype' ? 'integer' : 'public'}'::${reg}, and so is any cast in a query of the catalog alone)`;

@@ -567,4 +567,35 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     const reads = "SELECT id, name ~ '^t' AS t, regexp_replace(name, 'o', '0') AS r FROM u WHERE id < 1000 ORDER BY id";
     assert.equal(await placedFailure(patina, reads), await placedFailure(postgres, reads));
   });
+
+  it("a column named twice in an INSERT's list is 42701 at the second (it ran, writing the last value), twice among SET targets 42601; VALUES rows of different widths and an ON CONFLICT target no unique index matches have PostgreSQL's words (they had SQLite's)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      'INSERT INTO u (id, id) VALUES (311, 312)',
+      "INSERT INTO u (id, name, id) SELECT 1, 'a', 2",
+      "UPDATE u SET name = 'a', name = 'b'",
+      "UPDATE u SET (name, name) = ('a', 'b')",
+      "INSERT INTO u (id, name) VALUES (1, 'a') ON CONFLICT (id) DO UPDATE SET name = 'x', name = 'y'",
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(
+        p,
+        /^(42701 column "id" specified more than once|42601 multiple assignments to same column "name")/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+    for (const sql of [
+      "INSERT INTO u (id, name) VALUES (307, 'a'), (308)",
+      'SELECT * FROM (VALUES (1, 2), (3)) v',
+      "INSERT INTO u (id, name) VALUES (1, 'f') ON CONFLICT (name) DO NOTHING",
+    ])
+      assert.match(
+        await sameFailure(sql),
+        /^(42601 VALUES lists must all be the same length|42P10 there is no unique)/,
+        sql,
+      );
+    const rows = 'SELECT id, name FROM u WHERE id < 1000 ORDER BY id';
+    assert.equal(await placedFailure(patina, rows), await placedFailure(postgres, rows));
+  });
 });

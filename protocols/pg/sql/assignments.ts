@@ -11,7 +11,7 @@
 // the column's input function, as in PostgreSQL.
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
-import { pgErrorAt } from '../sqlstate';
+import { pgError, pgErrorAt } from '../sqlstate';
 import { OID, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
 import { arrayOidOf, elementOidOf } from '../types/registry';
 import { Typer } from './expression-types';
@@ -66,7 +66,9 @@ export function checkAssignments(
   } catch {
     return; // the translation or SQLite reports it
   }
+  const at = (location: number) => writtenAt(Buffer.from(text).subarray(0, location).toString().length, tokens);
   for (const s of stmts) {
+    repeatedColumns(s.stmt, at);
     const bad = misfitIn(s.stmt, schema, declared);
     if (!bad) continue;
     const name = (oid: number) => TYPE_DISPLAY[oid] ?? 'unknown';
@@ -96,6 +98,30 @@ function valueLocation(n: Node): number {
   };
   visit(n);
   return min;
+}
+
+/**
+ * A column named twice in an INSERT's column list (PostgreSQL's 42701 at the second, SQLite wrote
+ * the last value) or among an UPDATE's SET targets (42601 `multiple assignments to same column`).
+ */
+function repeatedColumns(stmt: Node, at: (location: number) => number): void {
+  const insert = stmt?.InsertStmt;
+  const seen = new Set<string>();
+  for (const c of insert?.cols ?? []) {
+    const name = String(c.ResTarget?.name ?? '');
+    // (`ids[1]` and `ids[2]` are two elements of one column: PostgreSQL takes them)
+    if (c.ResTarget?.indirection) continue;
+    if (seen.has(name)) throw pgErrorAt('42701', `column "${name}" specified more than once`, at(c.ResTarget.location));
+    seen.add(name);
+  }
+  const targets = stmt?.UpdateStmt?.targetList ?? stmt?.InsertStmt?.onConflictClause?.targetList ?? [];
+  seen.clear();
+  for (const t of targets) {
+    const name = String(t.ResTarget?.name ?? '');
+    if (t.ResTarget?.indirection) continue;
+    if (seen.has(name)) throw pgError('42601', `multiple assignments to same column "${name}"`);
+    seen.add(name);
+  }
 }
 
 /** A value written into a column PostgreSQL does not assign its type to. */
