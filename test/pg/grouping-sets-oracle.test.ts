@@ -150,4 +150,21 @@ describe('grouping sets (ROLLUP, CUBE, GROUPING SETS) against PostgreSQL 15', fu
     }
     await same('SELECT 1');
   });
+
+  it('a column no table has inside a grouping set is 42703 at the name, as there (it was 0A000 naming the ROLLUP)', async () => {
+    const placed = (c: ReturnType<typeof clients>['patina'], sql: string) =>
+      c.query(sql).then(
+        () => 'ran',
+        (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
+      );
+    for (const sql of [
+      'SELECT region, count(*) FROM sales GROUP BY ROLLUP (nosuch)',
+      'SELECT region, count(*) FROM sales GROUP BY GROUPING SETS (region, nosuch)',
+      'SELECT region, count(*) FROM sales GROUP BY CUBE (region, sales.nosuch)',
+    ]) {
+      const p = await placed(clients().patina, sql);
+      assert.match(p, /^42703 column (sales\.nosuch|"nosuch") does not exist/, sql);
+      assert.equal(p, await placed(clients().postgres, sql), sql);
+    }
+  });
 });

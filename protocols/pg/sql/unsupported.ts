@@ -151,6 +151,9 @@ export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgTo
     ? `a whole-row reference (${missing}) other than a select item, count(${missing}), IS [NOT] NULL or a comparison of rows, over tables, subqueries and WITH queries|name its columns (${missing}.* or ${missing}.column)`
     : find(tree.stmts ?? []);
   if (!found) return err;
+  // a grouping set the translation made (translate/grouping-sets.ts) over a column no table has:
+  // SQLite's no such column is the answer, PostgreSQL's 42703 (it was 0A000 naming the ROLLUP)
+  if (missing !== undefined && !whole && found.startsWith('GROUP BY ')) return err;
   const [what, hint] = found.split('|');
   return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
 }
