@@ -598,4 +598,23 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
     const rows = 'SELECT id, name FROM u WHERE id < 1000 ORDER BY id';
     assert.equal(await placedFailure(patina, rows), await placedFailure(postgres, rows));
   });
+
+  it("a call naming public is 42883 (public has no functions; public.upper(x) ran as upper), one naming a schema that is none 3F000 at the call (it was SQLite's syntax error); pg_catalog's run", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      "SELECT public.upper('a')",
+      'SELECT count(*) FROM t WHERE public.lower(name) = $1',
+      "SELECT nosuch.upper('a')",
+      'SELECT nosuch.f()',
+      'INSERT INTO u (id, name) VALUES (500, nosuch.f(1))',
+      "SELECT public.nosuch('a')",
+      "SELECT pg_catalog.nosuch('a')",
+      'SELECT pg_catalog.upper(name), pg_catalog.count(*) FROM t WHERE id = 1 GROUP BY name',
+    ]) {
+      const params = sql.includes('$1') ? ['a'] : undefined;
+      const p = await placedFailure(patina, sql, params);
+      assert.match(p, /^(42883 function (public|pg_catalog)\.|3F000 schema "nosuch" does not exist|ran )/, sql);
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
+    }
+  });
 });

@@ -6,13 +6,13 @@
 // against Patina would carry to PostgreSQL. A name is PostgreSQL's when pg_catalog has a function of
 // it (catalog/pg-function-names.ts, written from PostgreSQL 15), or information_schema when the call
 // names that schema; Patina's own `patina_id()` (and any `patina_` name) is Patina's. A call naming
-// another schema is left to the translation (public has no functions). Which PostgreSQL functions
+// public is none (public has no functions), one naming a schema that is none 3F000. Which PostgreSQL functions
 // Patina runs is the translation's business: one it does not is an error there, as before.
 import { KEYWORD_CATEGORIES } from '../../../src/engine/pg-keywords';
 import type { Schema } from '../../../src/engine/schema/model';
 import { pgErrorAt } from '../sqlstate';
 import { INFORMATION_SCHEMA_FUNCTIONS, PG_CATALOG_FUNCTIONS } from '../catalog/pg-function-names';
-import { TYPE_DISPLAY } from '../types/oids';
+import { NAMESPACE_NAMES, TYPE_DISPLAY } from '../types/oids';
 import { declaredColumnType } from './cast-paths';
 import type { Typer } from './expression-types';
 import type { PgToken } from './lexer';
@@ -52,6 +52,9 @@ export function mayCallForeign(sig: readonly PgToken[]): boolean {
     const before = sig[i - 1];
     if (before?.type === 'word' && NAMED_BEFORE.has(before.text.toLowerCase())) continue;
     if (!PG_CATALOG_FUNCTIONS.has(name) && !isOwn(name)) return true;
+    // (a call naming a schema other than pg_catalog's and information_schema's: `public.upper(`)
+    const schema = before?.text === '.' ? sig[i - 2] : undefined;
+    if (schema && !/^"?(pg_catalog|information_schema)"?$/i.test(schema.text)) return true;
   }
   return false;
 }
@@ -59,6 +62,8 @@ export function mayCallForeign(sig: readonly PgToken[]): boolean {
 interface Foreign {
   call: string;
   location: number;
+  /** The schema the call names when there is no such schema (3F000, not 42883). */
+  noSchema?: string;
 }
 
 /**
@@ -73,6 +78,8 @@ export function checkForeignFunctions(
 ): void {
   const bad = firstInStatement(text, tokens, schema, (n, t) => foreignCall(n, t, declared));
   if (!bad) return;
+  if (bad.found.noSchema !== undefined)
+    throw pgErrorAt('3F000', `schema "${bad.found.noSchema}" does not exist`, bad.at);
   const err = pgErrorAt('42883', `function ${bad.found.call} does not exist`, bad.at);
   err.hint = 'No function matches the given name and argument types. You might need to add explicit type casts.';
   throw err;
@@ -85,12 +92,17 @@ function foreignCall(n: Node, typer: Typer, declared: number[]): Foreign | null 
   const parts = strings(f.funcname);
   const name = parts[parts.length - 1];
   const schema = parts.length === 2 ? parts[0] : parts.length === 1 ? null : undefined;
-  if (schema === undefined || (schema !== null && schema !== 'pg_catalog' && schema !== 'information_schema'))
-    return null; // (another schema's function, or a name of three parts: the translation's)
+  if (schema === undefined) return null; // (a name of three parts: the translation's)
+  // a schema that is none is PostgreSQL's 3F000 at the call (SQLite's syntax error at the `(`)
+  if (schema !== null && !Object.values(NAMESPACE_NAMES).includes(schema) && schema !== 'pg_toast')
+    return { call: '', location: f.location, noSchema: schema };
+  // public has no functions (Patina creates none): `public.upper(x)` is 42883 there (it ran as upper)
   const known =
     schema === 'information_schema'
       ? INFORMATION_SCHEMA_FUNCTIONS.has(name)
-      : PG_CATALOG_FUNCTIONS.has(name) || (schema === null && isOwn(name));
+      : schema === 'public' || schema === 'pg_toast'
+        ? false
+        : PG_CATALOG_FUNCTIONS.has(name) || (schema === null && isOwn(name));
   if (known) return null;
   const args = (f.args ?? []).map((a: Node) => argumentName(a, typer, declared));
   const shown = parts.join('.'); // (as NameListToString: unquoted)
