@@ -259,10 +259,9 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
       let k = i + 2;
       const end = isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS') ? k : valueEnd(k);
       let count = end > k ? toks.slice(k, end) : [{ type: 'number', text: '1' } as Tok];
-      // a NULL count is no limit, as LIMIT NULL (SQLite's datatype mismatch), a parameter's NULL too
+      // a NULL count is no limit, as LIMIT NULL (SQLite's datatype mismatch); a parameter's NULL too,
+      // by limitCount below, which also refuses its negative value
       if (count.length === 1 && isWord(count[0], 'NULL')) count = [{ type: 'number', text: '-1' } as Tok];
-      else if (count.length === 1 && count[0].type === 'param')
-        count = [{ type: 'group', text: `coalesce(${count[0].text}, -1)` }];
       k = end;
       if (isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS')) k++;
       if (!isWord(toks[k], 'ONLY')) {
