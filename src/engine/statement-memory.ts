@@ -11,9 +11,13 @@
 // a full collection every 1,000 statements prepared, an in-process model of it stays at 116 MB where it
 // otherwise reached 320 MB in 30,000.
 //
-// So every PREPARES_PER_COLLECTION statements prepared on this thread (more when the JavaScript heap
-// is large: one per HEAP_BYTES_PER_PREPARE of it, so that a collection's cost stays a small share of
-// the work between two), a full collection is asked for, run by V8 as a task of its own. Its cost is
+// So every PREPARES_PER_COLLECTION writes' statements prepared on this thread (more when the
+// JavaScript heap is large: one per HEAP_BYTES_PER_PREPARE of it, so that a collection's cost stays a
+// small share of the work between two), a full collection is asked for, run by V8 as a task of its
+// own. Reads' statements are not counted: they hold a few KB, V8's own collections keep up with them
+// (reads with a new text each time levelled off about 250 MB above the start), and counting them made
+// the first-seen reads of `npm run bench -- pg` cost twice as much (1,684 µs of server CPU against
+// 832–895 µs uncounted: a full collection of the agent's heap of analyses every 250 statements). Its cost is
 // mostly the finalizing itself, about 36 µs a statement with capture triggers (their prepare is about
 // 115 µs), paid in a pause of tens of milliseconds per thousand; a workload that reuses its statements
 // (parameters, the caches' hits) prepares none and pays nothing. Asking by growth of the resident size
@@ -43,8 +47,8 @@ export function statementCollections(): number {
 }
 
 /**
- * Counts the statements this thread prepares (every better-sqlite3 connection: the writer, the
- * readers, the PG catalog's) and asks for a full collection every PREPARES_PER_COLLECTION or more.
+ * Counts the writes' statements this thread prepares (every better-sqlite3 connection: the writer,
+ * the PG catalog's) and asks for a full collection every PREPARES_PER_COLLECTION or more.
  * Once per thread; the agent calls it at start.
  */
 export function collectDroppedStatements(): void {
@@ -60,7 +64,10 @@ export function collectDroppedStatements(): void {
   const proto = Database.prototype as unknown as { prepare: Prepare };
   const prepare = proto.prepare;
   proto.prepare = function (this: Database.Database, source: string) {
-    if (++prepared >= due) {
+    const st = prepare.call(this, source);
+    // (a read's statement is small and V8's own collections keep up with it; a write's carries its
+    // table's triggers)
+    if (!st.readonly && ++prepared >= due) {
       prepared = 0;
       collections++;
       gc({ type: 'major', execution: 'async' });
@@ -69,6 +76,6 @@ export function collectDroppedStatements(): void {
         Math.round(v8.getHeapStatistics().used_heap_size / HEAP_BYTES_PER_PREPARE),
       );
     }
-    return prepare.call(this, source);
+    return st;
   };
 }
