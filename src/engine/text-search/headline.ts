@@ -8,9 +8,9 @@
 // covers by the query's locations instead, which can choose other fragments.)
 import { sqlStateError } from '../../errors';
 import { type Config, lexize } from './configs';
-import { type Operand, type PhraseData, tsExecute } from './match';
+import { type Operand, type PhraseData, operands, tsExecute } from './match';
 import { type TokenType, parseText } from './parser';
-import type { QueryNode, TsQuery } from './tsquery';
+import type { TsQuery } from './tsquery';
 import { MAX_POS } from './tsvector';
 
 interface Word {
@@ -27,17 +27,6 @@ interface Word {
   in: boolean;
   replace: boolean;
   skip: boolean;
-}
-
-/** The query's operands in PostgreSQL's storage order (an operator, its right side, its left). */
-function operands(q: QueryNode, out: Operand[] = []): Operand[] {
-  if (q.t === 'val') out.push(q);
-  else if (q.t === 'not') operands(q.arg, out);
-  else if (q.t !== 'stop') {
-    operands(q.r, out);
-    operands(q.l, out);
-  }
-  return out;
 }
 
 /** hlparsetext: the tokens, each indexed one's lexemes looked up among the query's operands (hlfinditem). */

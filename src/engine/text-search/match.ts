@@ -230,3 +230,14 @@ export function tsExecute(q: TsQuery, check: CheckOperand): boolean {
 export function tsMatch(v: TsVector, q: TsQuery): boolean {
   return tsExecute(q, (n, data) => checkOperand(v, n, data));
 }
+
+/** The query's operands in PostgreSQL's storage order (an operator, its right side, its left). */
+export function operands(q: QueryNode, out: Operand[] = []): Operand[] {
+  if (q.t === 'val') out.push(q);
+  else if (q.t === 'not') operands(q.arg, out);
+  else if (q.t !== 'stop') {
+    operands(q.r, out);
+    operands(q.l, out);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
 // cover) adds its weights' harmonic mean over 1 + the words inside it the query does not name;
 // then the normalisation bits (1 divides by the natural log of the length here, not log2 as
 // ts_rank). Its arithmetic is double, the result a real.
-import { type Operand, type PhraseData, tsExecute } from './match';
+import { type Operand, type PhraseData, operands, tsExecute } from './match';
 import type { QueryNode, TsQuery } from './tsquery';
 import { type TsVector, posOf, weightOf } from './tsvector';
 
@@ -12,16 +12,6 @@ interface DocEntry {
   pos: number;
   lexeme: number;
   items: Operand[];
-}
-
-function operands(q: QueryNode, out: Operand[] = []): Operand[] {
-  if (q.t === 'val') out.push(q);
-  else if (q.t === 'not') operands(q.arg, out);
-  else if (q.t !== 'stop') {
-    operands(q.r, out);
-    operands(q.l, out);
-  }
-  return out;
 }
 
 /** get_docrep: each position an operand finds (of its weights; lexemes without positions are left out), sorted. */
