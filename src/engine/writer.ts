@@ -552,7 +552,7 @@ export class Writer<C = unknown> {
     const exact = this.#cache.get(sql);
     if (exact) return { st: exact, args };
     // (the PG front end's texts: the literals it lifted are $n, bound by name from one record, and
-    // those it left in the text, `SET n = n + 5`, are shared here, bound in order beside it)
+    // those it left in the text, `SET s = 'v' || 5`, are shared here, bound in order beside it)
     const named = args.length === 1 && isRecord(args[0]);
     if (args.length === 0 || named) {
       const shape = shareLiterals(sql, named);
