@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { oracleSuite } from '../helpers/catalog-pair';
+import { WireClient } from '../helpers/pg-wire';
 import { scrape } from '../helpers/metrics';
 
 const copyStreams = require('pg-copy-streams') as { from(sql: string): Writable; to(sql: string): Readable };
@@ -15,7 +16,8 @@ const SCHEMA = `CREATE TABLE lw (
   id BIGINT NOT NULL PRIMARY KEY, n BIGINT, big BIGINT, f DOUBLE PRECISION, amount NUMERIC(10,2), t TEXT,
   code VARCHAR(5), ok BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, j JSONB, js JSON, b BYTEA, u UUID,
   iv INTERVAL, nums BIGINT[], tags TEXT[]);
-CREATE TABLE jn (id BIGINT NOT NULL PRIMARY KEY, js JSON, jb JSONB, nm NAME);`;
+CREATE TABLE jn (id BIGINT NOT NULL PRIMARY KEY, js JSON, jb JSONB, nm NAME);
+CREATE TABLE tw (id BIGINT NOT NULL PRIMARY KEY, t TEXT, v VARCHAR(40), c CHAR(30));`;
 
 const COLUMNS = 'id, n, big, f, amount, t, code, ok, d, ts, tz, j, js, b, u, iv, nums, tags';
 
@@ -264,5 +266,60 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same('SELECT id FROM jn WHERE jb = $1 ORDER BY id', ['[1.5]']);
     await same(`SELECT id FROM jn WHERE jb = '100' OR jb = '12345678901234567890' OR nm = '1.50' ORDER BY id`);
     await same(`SELECT js -> 0, js ->> 0, json_typeof(js) FROM jn WHERE id = 202`);
+  });
+
+  it("a value of another type written into a text, varchar or char(n) column is its type's text (a boolean was stored 1)", async () => {
+    // PostgreSQL assigns a value to a string column by its type's output function: `true`, `2.50`, a
+    // timestamptz with its offset in the session's zone; SQLite stored 1, 2.5, the UTC text without it
+    await same(`INSERT INTO lw (id, ok, amount, tz, f, d, iv, j) VALUES
+      (60, true, 2.5, '2024-01-02 10:00+00', 0.1, '2024-01-02', '26 hours', '{"b": 1, "a": [2.50]}'),
+      (61, false, 3, '2024-07-01 12:00+02', 1e100, NULL, NULL, NULL)`);
+    // literals and expressions: INSERT ... VALUES, UPDATE ... SET (each on a row of its own)
+    await same(`INSERT INTO tw (id, t, v, c) VALUES (1, true, 1 > 2, 2.50::numeric(10,2)),
+      (2, '2024-01-02 10:00+00'::timestamptz, 0.1::real, 1.10 + 2.20), (3, 'x', 'x', 'x'), (4, 'x', 'x', 'x'),
+      (5, 'x', 'x', 'x'), (6, 'x', 'x', 'x'), (7, 'x', 'x', 'x'), (8, 'x', 'x', 'x')`);
+    await same('UPDATE tw SET t = (id > 1), v = 1e100::float8 WHERE id = 3');
+    await same(`UPDATE tw SET t = false, c = now() - now() + '2024-01-02'::timestamptz WHERE id = 4`);
+    // columns: INSERT ... SELECT (DISTINCT, a set operation, a WITH query), UPDATE ... FROM, ON CONFLICT
+    await same('INSERT INTO tw (id, t, v, c) SELECT id, ok, amount, tz FROM lw WHERE id IN (60, 61)');
+    await same('INSERT INTO tw (id, t, v) SELECT DISTINCT id + 10, ok, f FROM lw WHERE id IN (60, 61)');
+    await same(
+      'INSERT INTO tw (id, t) SELECT 20, ok FROM lw WHERE id = 60 UNION ALL SELECT 21, ok FROM lw WHERE id = 61',
+    );
+    await same(
+      'WITH x AS (SELECT id, ok, d FROM lw WHERE id = 60) INSERT INTO tw (id, t, v) SELECT id + 30, ok, d FROM x',
+    );
+    await same('UPDATE tw SET t = lw.tz, v = lw.iv, c = lw.ok FROM lw WHERE lw.id = 60 AND tw.id = 5');
+    await same(`INSERT INTO tw (id, t) SELECT 6, j FROM lw WHERE id = 60
+      ON CONFLICT (id) DO UPDATE SET v = excluded.t, c = (SELECT ok FROM lw WHERE id = 61)`);
+    // in the session's zone and DateStyle, as PostgreSQL prints them there
+    await same(`SET TimeZone = 'Europe/Paris'`);
+    await same(`SET DateStyle = 'German, DMY'`);
+    await same('UPDATE tw SET t = lw.tz, v = lw.d, c = lw.tz FROM lw WHERE lw.id IN (60, 61) AND tw.id = lw.id - 53');
+    await same('RESET DateStyle');
+    await same('RESET TimeZone');
+    // node-postgres's true and 2.5 are untyped parameters, text by the column
+    await same('INSERT INTO tw (id, t, v) VALUES ($1, $2, $3)', [40, true, 2.5]);
+    // parameters the client declared (pgjdbc's setBoolean, setTimestamp, setFloat), in binary and in text
+    const { pair } = clients();
+    const int8 = (n: number) => Buffer.from(BigInt.asUintN(64, BigInt(n)).toString(16).padStart(16, '0'), 'hex');
+    const float4 = Buffer.alloc(4);
+    float4.writeFloatBE(0.1);
+    for (const port of [pair.patinaPort, pair.postgresPort]) {
+      const w = await WireClient.open(port, { user: 'tester', database: 'db' });
+      const ins = await w.extended('INSERT INTO tw (id, t, v, c) VALUES ($1, $2, $3, $4)', {
+        types: [20, 16, 1184, 700],
+        values: [int8(50), Buffer.from([1]), int8(86_400_000_000 * 3), float4],
+        formats: [1, 1, 1, 1],
+      });
+      const upd = await w.extended('UPDATE tw SET t = $1, c = $2 WHERE id = $3', {
+        types: [16, 701, 20],
+        values: [Buffer.from('f'), Buffer.from('1e100'), Buffer.from('40')],
+        formats: [0, 0, 0],
+      });
+      w.end();
+      assert.deepEqual([...ins.errors, ...upd.errors], [], `port ${port}`);
+    }
+    await same('SELECT id, t, v, c::text, length(c) FROM tw ORDER BY id');
   });
 });

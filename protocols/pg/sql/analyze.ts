@@ -43,7 +43,7 @@ import { keywordColumns, mayNameKeywordColumns, quoteKeywordFields } from './key
 import { cachedResultColumns } from './result-types';
 import { selectListTypes } from './select-list';
 import { type StarEdits, usingStarLists } from './select-types';
-import { columnType, datedColumns, notNullEverywhere } from './schema-facts';
+import { columnType, datedColumns, notNullEverywhere, stringColumnTables } from './schema-facts';
 import { statementCommand } from './statement-kind';
 import { dropVoidArguments } from './void-arguments';
 import { hasLockingClause } from './translate/locking';
@@ -78,6 +78,19 @@ import { declaredType } from '../../../src/engine/schema/stored-types';
 
 /** Analyses a session keeps by statement text. */
 const ANALYSES = 256;
+
+/** Declared parameter types whose value written into a string column is SQLite's text already (0: none declared). */
+const UNPRINTED_PARAMS = new Set<number>([
+  0,
+  OID.text,
+  OID.varchar,
+  OID.bpchar,
+  OID.name,
+  OID.unknown,
+  OID.int2,
+  OID.int4,
+  OID.int8,
+]);
 
 /**
  * Statements the analysis reads from their words alone (transaction control, cursors, LISTEN): the
@@ -204,7 +217,12 @@ export class Analyzer {
   #markTypedOperators(sig: PgToken[], tokens: PgToken[], text: string, declared: number[]): PgToken[] {
     const schema = this.#engine.schema;
     const dated = datedColumns(schema);
-    if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null)) return tokens;
+    const strings = stringColumnTables(schema);
+    const writes = {
+      hasStringColumn: (t: string) => strings.has(t),
+      printedParam: (n: number) => !UNPRINTED_PARAMS.has(declared[n - 1] ?? 0),
+    };
+    if (!mayHaveTypedOperators(sig, (c) => dated.get(c) ?? null, writes)) return tokens;
     let found: Map<number, string> | null;
     try {
       found = typedOperators(text, schema, declared);

@@ -10,7 +10,11 @@ export interface PgToken {
   arith?: string;
   /** For the first token of an ORDER BY term: sort by this key rather than the value ('iv-order': an interval's length). */
   sortKey?: string;
-  /** For the first token of a value written into a date or time column: its conversion through the session's zone ('wall', 'zoned'; sql/zoned-assignments.ts). */
+  /**
+   * For the first token of a value written into a date or time column: its conversion through the
+   * session's zone ('wall', 'zoned'); into a string column: the kind it is printed as ('text:bool';
+   * sql/zoned-assignments.ts).
+   */
   assign?: string;
   /** For the first token of a date or timestamp beside a later type (sql/instant-choices.ts): 's' made a timestamp, 'z' a timestamptz; `:name` the name an unaliased select item keeps. */
   asInstant?: string;

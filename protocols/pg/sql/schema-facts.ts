@@ -53,6 +53,26 @@ export function datedColumns(schema: Schema): ReadonlyMap<string, string> {
   return names;
 }
 
+const stringCache = new WeakMap<Schema, ReadonlySet<string>>();
+/**
+ * The lower-case names of the tables with a text, varchar or char(n) column (a value written into
+ * one is printed by its type: zoned-assignments.ts), for mayHaveTypedOperators.
+ */
+export function stringColumnTables(schema: Schema): ReadonlySet<string> {
+  let names = stringCache.get(schema);
+  if (!names) {
+    names = new Set(
+      [...schema.tables.values()]
+        .filter((t) =>
+          t.columns.some((c) => /^\s*(text|varchar|character varying|char|character|bpchar)\b/i.test(c.type)),
+        )
+        .map((t) => t.name.toLowerCase()),
+    );
+    stringCache.set(schema, names);
+  }
+  return names;
+}
+
 const notNullCache = new WeakMap<Schema, Map<string, boolean>>();
 /** Whether every table with a column of this name declares it NOT NULL or in its primary key. */
 export function notNullEverywhere(schema: Schema, column: string): boolean {

@@ -196,7 +196,7 @@ export const ctesOf = (withClause: Node, schema: Schema): Ctes => cteColumns(wit
  * The columns of each query of a WITH clause, after those of the enclosing ones (`outer`); a
  * recursive one typed by its first branch, as PostgreSQL types it.
  */
-function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
+export function cteColumns(w: Node, schema: Schema, outer: Ctes): Ctes {
   if (!w?.ctes?.length) return outer;
   const out = new Map(outer);
   for (const c of w.ctes) {

@@ -103,6 +103,72 @@ function mayHoldRowItem(sig: PgToken[]): boolean {
   return false;
 }
 
+/** What mayPrintIntoText asks: whether a table has a string column, a parameter is declared of a type printed otherwise than SQLite's text. */
+export interface StringWrites {
+  hasStringColumn(table: string): boolean;
+  printedParam(n: number): boolean;
+}
+const NO_STRING_WRITES: StringWrites = { hasStringColumn: () => false, printedParam: () => false };
+
+/** Words that make a boolean of what they stand beside. */
+const BOOLEAN_WORDS = new Set(['TRUE', 'FALSE', 'IS', 'NOT', 'AND', 'OR', 'LIKE', 'ILIKE', 'IN', 'BETWEEN', 'EXISTS']);
+/** The SQL value functions of a date or time (a timestamptz's text has its offset, a date's the DateStyle's form). */
+const CLOCK_WORDS = new Set(['CURRENT_DATE', 'CURRENT_TIMESTAMP', 'CURRENT_TIME', 'LOCALTIMESTAMP', 'LOCALTIME']);
+/** Words before `(` that are no function call. */
+const NOT_CALLS = new Set(['VALUES', 'IN', 'INTO', 'EXISTS', 'AS', 'SET', 'ON', 'CONFLICT', 'USING', 'WITH']);
+
+/**
+ * Whether an INSERT or UPDATE of a table with a string column may write into it a value whose text
+ * is not SQLite's (a boolean, a numeric at its scale, a timestamptz with its offset: marked by
+ * zoned-assignments.ts): a boolean word or comparison, a cast, a function call, a column or a
+ * declared parameter of a type printed otherwise, decimal arithmetic. What WHERE and RETURNING hold is not written (an UPDATE's
+ * `WHERE aid = $2` is no hint); ON CONFLICT's SET after a WHERE is.
+ */
+function mayPrintIntoText(
+  sig: PgToken[],
+  columnType: (column: string) => string | null,
+  writes: StringWrites,
+): boolean {
+  const verb = sig.findIndex((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));
+  if (verb < 0) return false;
+  let at = verb + 1;
+  if (isWord(sig[at], 'INTO') || isWord(sig[at], 'ONLY')) at++;
+  if (isPunct(sig[at + 1], '.')) at += 2;
+  const table = sig[at];
+  if (!table || (table.type !== 'word' && table.type !== 'quoted')) return false;
+  const name = (table.type === 'quoted' ? table.text.slice(1, -1).replace(/""/g, '"') : table.text).toLowerCase();
+  if (!writes.hasStringColumn(name)) return false;
+  let depth = 0;
+  let skipped = false; // in a WHERE or RETURNING clause
+  let decimal = false;
+  let arithmetic = false;
+  for (let i = at + 1; i < sig.length; i++) {
+    const t = sig[i];
+    if (isPunct(t, '(')) depth++;
+    else if (isPunct(t, ')')) depth--;
+    if (depth === 0 && (isWord(t, 'WHERE') || isWord(t, 'RETURNING'))) skipped = true;
+    else if (depth === 0 && isWord(t, 'SET')) skipped = false;
+    if (skipped) continue;
+    if (t.type === 'op') {
+      if (t.text === '::') return true;
+      // (`SET col = ...`: the assignment, no comparison)
+      const assigning = t.text === '=' && depth === 0 && (isPunct(sig[i - 2], ',') || isWord(sig[i - 2], 'SET'));
+      if (COMPARISONS.has(t.text) && !assigning) return true;
+      if (t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/') arithmetic = true;
+    } else if (t.type === 'number') decimal ||= /[.e]/i.test(t.text);
+    // (a parameter the client declared a boolean, a timestamptz, a double: JDBC's setBoolean)
+    else if (t.type === 'param' && writes.printedParam(Number(t.text.slice(1)))) return true;
+    else if (t.type === 'word') {
+      const upper = t.text.toUpperCase();
+      if (BOOLEAN_WORDS.has(upper) || CLOCK_WORDS.has(upper) || upper === 'CAST') return true;
+      if (isPunct(sig[i + 1], '(') && !NOT_CALLS.has(upper)) return true;
+      const type = columnType(t.text.toLowerCase());
+      if (type !== null && type !== 'int') return true;
+    }
+  }
+  return decimal && arithmetic;
+}
+
 /** Words that begin a clause (the select list ends at the next one). */
 const CLAUSE_WORDS = new Set(
   'SELECT FROM WHERE GROUP HAVING WINDOW ORDER LIMIT OFFSET FETCH VALUES INTO SET RETURNING UNION INTERSECT EXCEPT ON USING'.split(
@@ -110,7 +176,11 @@ const CLAUSE_WORDS = new Set(
   ),
 );
 
-export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: string) => string | null): boolean {
+export function mayHaveTypedOperators(
+  sig: PgToken[],
+  columnType: (column: string) => string | null,
+  strings: StringWrites = NO_STRING_WRITES,
+): boolean {
   let arithmetic = false;
   let hint = false;
   let datedColumn = false;
@@ -140,6 +210,7 @@ export function mayHaveTypedOperators(sig: PgToken[], columnType: (column: strin
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig)) return true;
+  if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
   const writes = sessionZone() !== null && sig.some((t) => isWord(t, 'INSERT') || isWord(t, 'UPDATE'));

@@ -980,15 +980,20 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (row) out.set(row.location, `row:${outputKinds(row.args ?? [], t, declared, late, true).join(',')}`);
     }
   } else if (n.UpdateStmt) {
-    t = withSources(typer, [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])]);
-    markZonedAssignments(n, typer, t, withSources, firstLocation, out);
+    // (and its own WITH queries, which FROM may read)
+    t = withSources(
+      typer,
+      [{ RangeVar: n.UpdateStmt.relation }, ...(n.UpdateStmt.fromClause ?? [])],
+      ctesOf(n.UpdateStmt.withClause, typer.schema),
+    );
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared);
   } else if (n.DeleteStmt)
     t = withSources(typer, [{ RangeVar: n.DeleteStmt.relation }, ...(n.DeleteStmt.usingClause ?? [])]);
   else if (n.InsertStmt) {
     const rel = n.InsertStmt.relation;
     // ON CONFLICT ... DO UPDATE reads the new row as `excluded`
     t = withSources(typer, [{ RangeVar: rel }, { RangeVar: { ...rel, alias: { aliasname: 'excluded' } } }]);
-    markZonedAssignments(n, typer, t, withSources, firstLocation, out);
+    markZonedAssignments(n, typer, t, withSources, firstLocation, out, declared);
   } else if (
     n.FuncCall?.args?.length >= 2 &&
     KEYED_FUNCTIONS.has(strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '') &&

@@ -6,10 +6,18 @@
 // without a conversion `INSERT INTO t (ts) VALUES (now())` in Europe/Paris stored UTC's wall time.
 // The parse tree types the value; its first token is marked (PgToken.assign) for
 // translate/assignment.ts, which converts it when the session is not in UTC.
+//
+// A value written into a text, varchar or char(n) column is assigned by its type's output function:
+// a boolean is `true`, a numeric(10,2) `2.50`, a timestamptz `2024-01-02 10:00:00+00` (in the
+// session's zone and DateStyle), a real `0.1`. SQLite stored its own text of the value (`1`, `2.5`,
+// the UTC text without its offset, `0.10000000149011612`), and that text was replicated. Such a
+// value is marked `text:<kind>` (text-kinds.ts's kinds, as a cast to text prints them) and
+// translate/assignment.ts prints it so.
 import { OID, oidOfDeclType } from '../types/oids';
-import type { Typer } from './expression-types';
-import { ctesOf } from './select-types';
+import { type Typer, withParamTypes } from './expression-types';
+import { cteColumns, ctesOf } from './select-types';
 import type { Ctes } from './select-types';
+import { textKind } from './text-kinds';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -25,9 +33,27 @@ function conversion(column: number, value: number): string | undefined {
   return undefined;
 }
 
+/** The string types, into which a value is assigned by its text. */
+const TEXT_COLUMNS = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+/**
+ * How a value written into a string column is made text (`text:<kind>`), when SQLite's text of it
+ * differs from PostgreSQL's; none for a literal (a number's or string's text is its own; a boolean
+ * literal is SQLite's 1 or 0 and is marked), a parameter the client left untyped (the column types
+ * it: text already), or a kind the writing connection cannot print (an OID as its relation's name).
+ */
+function textConversion(t: Typer, val: Node, declared: readonly number[]): string | undefined {
+  const c = val.A_Const;
+  if (c && (c.ival !== undefined || c.fval !== undefined || c.sval !== undefined || c.isnull)) return undefined;
+  // (a parameter the client declared a boolean, a timestamptz, a double: JDBC's setBoolean)
+  const kind = withParamTypes(declared, () => textKind(t, val));
+  if (kind === null || kind === 'numeric:own' || /^reg/.test(kind)) return undefined;
+  return `text:${kind}`;
+}
+
 /**
  * Marks the values of an INSERT (VALUES rows, a plain SELECT's items, ON CONFLICT's SET) or an
- * UPDATE's SET that need the session's zone to be assigned; `typer` has the statement's table in
+ * UPDATE's SET that need the session's zone to be assigned, or to be printed into a string column; `typer` has the statement's table in
  * scope, `outer` the scope around the statement, `sourced` gives a typer with a query's FROM added
  * (an INSERT's query does not see the table it writes).
  */
@@ -38,6 +64,7 @@ export function markZonedAssignments(
   sourced: (t: Typer, from: Node[], ctes: Ctes) => Typer,
   firstLocation: (n: Node) => number,
   out: Map<number, string>,
+  declared: readonly number[] = [],
 ): void {
   const ins = n.InsertStmt;
   const upd = n.UpdateStmt;
@@ -48,6 +75,12 @@ export function markZonedAssignments(
     oidOfDeclType(table.columns.find((c) => c.name.toLowerCase() === name?.toLowerCase())?.type ?? null);
   const mark = (name: string | undefined, val: Node, t: Typer) => {
     const column = typeOf(name);
+    if (val && TEXT_COLUMNS.has(column)) {
+      const kind = textConversion(t, val, declared);
+      const at = kind ? firstLocation(val) : -1;
+      if (kind && at >= 0) out.set(assignMarkKey(at), kind);
+      return;
+    }
     if (column !== OID.timestamp && column !== OID.timestamptz && column !== OID.date && column !== OID.time) return;
     const kind = val ? conversion(column, t.type(val)) : undefined;
     const at = kind ? firstLocation(val) : -1;
@@ -65,11 +98,13 @@ export function markZonedAssignments(
     ? ins.cols.map((c: Node) => c.ResTarget?.name)
     : table.columns.map((c) => c.name);
   const sel = ins.selectStmt?.SelectStmt;
+  // (the statement's own WITH queries, which its query reads: `WITH x AS (...) INSERT ... SELECT ... FROM x`)
+  const stmtCtes = ctesOf(ins.withClause, typer.schema);
   if (sel?.valuesLists)
     for (const row of sel.valuesLists)
       (row.List?.items ?? []).forEach((v: Node, k: number) => mark(names[k], v, typer));
   else if (sel?.targetList && (!sel.op || sel.op === 'SETOP_NONE')) {
-    const t = sourced(outer, sel.fromClause ?? [], ctesOf(sel.withClause, typer.schema));
+    const t = sourced(outer, sel.fromClause ?? [], cteColumns(sel.withClause, typer.schema, stmtCtes));
     sel.targetList.forEach((item: Node, k: number) => mark(names[k], item.ResTarget?.val, t));
   } else if (sel?.op && sel.op !== 'SETOP_NONE') {
     // a set operation: its column marked on the first query's item when every query's has one type
@@ -82,16 +117,29 @@ export function markZonedAssignments(
       } else if (x) leaves.push(x);
     };
     collect(sel);
-    const types = leaves.map((leaf) => {
-      const t = sourced(outer, leaf.fromClause ?? [], ctesOf(leaf.withClause ?? sel.withClause, typer.schema));
-      return (leaf.targetList ?? []).map((item: Node) => t.type(item.ResTarget?.val));
-    });
+    const typers = leaves.map((leaf) =>
+      sourced(outer, leaf.fromClause ?? [], cteColumns(leaf.withClause ?? sel.withClause, typer.schema, stmtCtes)),
+    );
+    const types = leaves.map((leaf, j) =>
+      (leaf.targetList ?? []).map((item: Node) => typers[j].type(item.ResTarget?.val)),
+    );
     const first = leaves[0]?.targetList ?? [];
     first.forEach((item: Node, k: number) => {
       const type: number = types[0][k];
       if (!type || types.some((ts) => ts[k] !== type)) return;
       const column = typeOf(names[k]);
-      const kind = conversion(column, type);
+      // (into a string column: each query's item made text alike)
+      const texts = TEXT_COLUMNS.has(column)
+        ? leaves.map((leaf, j) => {
+            const val = leaf.targetList?.[k]?.ResTarget?.val;
+            return val ? textConversion(typers[j], val, declared) : undefined;
+          })
+        : [];
+      const kind = TEXT_COLUMNS.has(column)
+        ? texts.every((x) => x === texts[0])
+          ? texts[0]
+          : undefined
+        : conversion(column, type);
       const at = kind ? firstLocation(item.ResTarget?.val) : -1;
       if (kind && at >= 0) out.set(assignMarkKey(at), kind);
     });

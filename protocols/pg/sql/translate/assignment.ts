@@ -10,6 +10,8 @@ import { literalSessionZone, sessionZone } from '../session-zone';
 import { sessionInputStyle } from '../session-styles';
 import { OID, declaredModifier, oidOfDeclType, timePrecisionOf } from '../../types/oids';
 import { type Tok, isOp, isWord } from '../tokens';
+import { lexPg } from '../lexer';
+import { textOfKind } from '../text-kinds';
 import type { InsertTarget } from './insert-defaults';
 
 /** A value that is an integer already: an integer literal (signed), a parameter (bound by its type), NULL. */
@@ -140,8 +142,44 @@ function arrayAssignment(kind: ElementKind): (v: Tok[]) => Tok[] {
  */
 export type Assign = (v: Tok[], untypedText?: boolean, assign?: string) => Tok[];
 
-/** The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none. */
-export function assignment(decl: string | null): Assign | null {
+/** The text mark of a value for a string column (sql/zoned-assignments.ts): the kind it prints as, or none. */
+export function textMark(v: Tok[]): string | undefined {
+  const mark = zoneMark(v);
+  return mark?.startsWith('text:') ? mark.slice(5) : undefined;
+}
+
+/**
+ * A value written into a string column printed as PostgreSQL's output function of its type prints
+ * it (`true`, not SQLite's 1): text-kinds.ts's SQL, with the value's tokens in place of the operand
+ * so that the later rewrites still translate them.
+ */
+function asText(kind: string, v: Tok[]): Tok[] {
+  const sql = textOfKind(kind, '__PG_ASSIGNED');
+  if (sql === '__PG_ASSIGNED') return v;
+  return lexPg(sql)
+    .filter((t) => t.type !== 'space' && t.type !== 'comment')
+    .flatMap((t): Tok[] => (isWord(t, '__PG_ASSIGNED') ? [punct('('), ...v, punct(')')] : [t]));
+}
+
+const STRING_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar]);
+
+/**
+ * The call that gives a value PostgreSQL's meaning in a column of this declared type; null for none.
+ * `printed`: some value written into this string column carries a text mark (a string column
+ * needs no call otherwise).
+ */
+export function assignment(decl: string | null, printed = false): Assign | null {
+  const modified = modifierAssignment(decl);
+  if (!printed || !STRING_TYPES.has(oidOfDeclType(decl))) return modified;
+  return (v, untypedText, assign = zoneMark(v)) => {
+    const kind = assign?.startsWith('text:') ? assign.slice(5) : undefined;
+    const text = kind === undefined ? v : asText(kind, v);
+    return modified ? modified(text, untypedText, assign) : text;
+  };
+}
+
+/** assignment's call for a column of any type but a string column's printing. */
+function modifierAssignment(decl: string | null): Assign | null {
   const dated = DATE_KINDS[oidOfDeclType(decl)];
   // timestamp(0), time(3): the value is rounded to the column's fractional digits
   const digits = timePrecisionOf(decl);

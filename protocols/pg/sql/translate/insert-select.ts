@@ -12,7 +12,7 @@
 import { type Tok, closer, isPunct, isWord, topLevelItems } from '../tokens';
 import type { InsertTarget } from './insert-defaults';
 import type { DialectContext } from './translate';
-import { assignment, checkWidth, withColumnList, zoneMark } from './assignment';
+import { assignment, checkWidth, textMark, withColumnList, zoneMark } from './assignment';
 import { clockDefaults } from './clock-defaults';
 
 /** Where the query of INSERT ... SELECT ends: ON CONFLICT, RETURNING or `;` outside parentheses. */
@@ -31,12 +31,22 @@ function queryEnd(toks: Tok[], from: number): number {
   return toks.length;
 }
 
-/** The items of a plain `SELECT a, 'text', ...` (no set operation, no DISTINCT); none for any other query. */
+/** The items of a plain `SELECT [DISTINCT [ON (...)]] a, 'text', ...` (no set operation); none for any other query. */
 function selectItems(query: Tok[]): Tok[][] {
-  if (!isWord(query[0], 'SELECT') || isWord(query[1], 'DISTINCT')) return [];
+  if (!isWord(query[0], 'SELECT')) return [];
+  let from = 1;
+  if (isWord(query[1], 'ALL')) from = 2;
+  else if (isWord(query[1], 'DISTINCT')) {
+    from = 2;
+    if (isWord(query[2], 'ON') && isPunct(query[3], '(')) {
+      const close = closer(query, 3);
+      if (close < 0) return [];
+      from = close + 1;
+    }
+  }
   let depth = 0;
   let end = query.length;
-  for (let k = 1; k < query.length; k++) {
+  for (let k = from; k < query.length; k++) {
     const t = query[k];
     if (isPunct(t, '(')) depth++;
     else if (isPunct(t, ')')) depth--;
@@ -46,7 +56,7 @@ function selectItems(query: Tok[]): Tok[][] {
       if (end === query.length && ['FROM', 'WHERE', 'GROUP', 'ORDER', 'LIMIT'].includes(w)) end = k;
     }
   }
-  return topLevelItems(query, 1, end).map(([a, b]) => query.slice(a, b));
+  return topLevelItems(query, from, end).map(([a, b]) => query.slice(a, b));
 }
 
 /**
@@ -55,7 +65,7 @@ function selectItems(query: Tok[]): Tok[][] {
  * the query starts otherwise.
  */
 function firstQueryItems(query: Tok[]): Tok[][] {
-  if (!isWord(query[0], 'SELECT') || isWord(query[1], 'DISTINCT')) return [];
+  if (!isWord(query[0], 'SELECT')) return [];
   let depth = 0;
   for (let k = 1; k < query.length; k++) {
     const t = query[k];
@@ -86,7 +96,12 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   if (width === null) return toks; // it does not prepare: SQLite's error will say why
   checkWidth(target, width);
   const names = target.names.slice(0, width);
-  const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null));
+  const items = selectItems(query);
+  const firstItems = items.length > 0 ? items : firstQueryItems(query);
+  // (a string column whose item is marked to be printed as its type prints it: sql/zoned-assignments.ts)
+  const wraps = names.map((n, k) =>
+    assignment(ctx.columnType?.(target.name, n) ?? null, textMark(firstItems[k] ?? []) !== undefined),
+  );
   const onConflict = isWord(toks[end], 'ON');
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
   const clocks = clockDefaults(target, names, ctx);
@@ -99,8 +114,6 @@ export function rewriteInsertSelect(toks: Tok[], target: InsertTarget, ctx: Dial
   const out: Tok[] = [...withColumnList(toks, target, names, added), word('WITH'), word('__pg_src'), punct('(')];
   cols.forEach((c, k) => out.push(...(k > 0 ? [punct(','), word(c)] : [word(c)])));
   out.push(punct(')'), word('AS'), punct('('), ...query, punct(')'), word('SELECT'));
-  const items = selectItems(query);
-  const firstItems = items.length > 0 ? items : firstQueryItems(query);
   cols.forEach((c, k) => {
     if (k > 0) out.push(punct(','));
     const wrap = wraps[k];

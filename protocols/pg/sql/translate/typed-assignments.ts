@@ -5,7 +5,7 @@
 // and ON CONFLICT's SET go through __pg_numeric, __pg_varchar and __pg_char
 // (src/engine/pg-functions.ts) for such columns. COPY FROM does the same (copy/format.ts).
 import { type Tok, closer, identText, isOp, isPunct, isWord, topLevelItems, topLevelWord } from '../tokens';
-import { assignment, checkWidth, withColumnList } from './assignment';
+import { assignment, checkWidth, textMark, withColumnList } from './assignment';
 import { type InsertTarget, insertTarget } from './insert-defaults';
 import { clockDefaults } from './clock-defaults';
 import { rewriteInsertSelect } from './insert-select';
@@ -18,7 +18,11 @@ function setList(toks: Tok[], from: number, to: number, table: string, ctx: Dial
     if (out.length) out.push({ type: 'punct', text: ',' });
     let col = a;
     if (isPunct(toks[a + 1], '.')) col = a + 2; // alias.col
-    const wrap = isOp(toks[col + 1], '=') ? assignment(ctx.columnType?.(table, identText(toks[col])) ?? null) : null;
+    // (a value for a string column marked to be printed as its type prints it: sql/zoned-assignments.ts)
+    const printed = textMark(toks.slice(col + 2, b)) !== undefined;
+    const wrap = isOp(toks[col + 1], '=')
+      ? assignment(ctx.columnType?.(table, identText(toks[col])) ?? null, printed)
+      : null;
     if (!wrap || col + 2 >= b || isWord(toks[col + 2], 'DEFAULT')) out.push(...toks.slice(a, b));
     else out.push(...toks.slice(a, col + 2), ...wrap(toks.slice(col + 2, b)));
   }
@@ -52,7 +56,9 @@ function valuesRows(toks: Tok[], target: InsertTarget, ctx: DialectContext): Tok
   const width = topLevelItems(toks, i + 1, first).length;
   checkWidth(target, width);
   const names = target.names.slice(0, width);
-  const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null));
+  // (values for string columns marked to be printed as their types print them: sql/zoned-assignments.ts)
+  const printed = textMark(toks.slice(i)) !== undefined;
+  const wraps = names.map((n) => assignment(ctx.columnType?.(target.name, n) ?? null, printed));
   // the columns left out whose default is the clock, given PostgreSQL's value (clock-defaults.ts)
   const clocks = clockDefaults(target, names, ctx);
   if (!wraps.some(Boolean) && clocks.length === 0 && (target.listed || width === target.columns.length)) return toks;
