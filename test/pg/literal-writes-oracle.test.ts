@@ -274,12 +274,14 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
     await same(`INSERT INTO lw (id, ok, amount, tz, f, d, iv, j) VALUES
       (60, true, 2.5, '2024-01-02 10:00+00', 0.1, '2024-01-02', '26 hours', '{"b": 1, "a": [2.50]}'),
       (61, false, 3, '2024-07-01 12:00+02', 1e100, NULL, NULL, NULL)`);
-    // literals and expressions: INSERT ... VALUES, UPDATE ... SET (each on a row of its own)
+    // literals and expressions: INSERT ... VALUES, UPDATE ... SET, a row SET (each on a row of its own)
     await same(`INSERT INTO tw (id, t, v, c) VALUES (1, true, 1 > 2, 2.50::numeric(10,2)),
       (2, '2024-01-02 10:00+00'::timestamptz, 0.1::real, 1.10 + 2.20), (3, 'x', 'x', 'x'), (4, 'x', 'x', 'x'),
-      (5, 'x', 'x', 'x'), (6, 'x', 'x', 'x'), (7, 'x', 'x', 'x'), (8, 'x', 'x', 'x')`);
+      (5, 'x', 'x', 'x'), (6, 'x', 'x', 'x'), (7, 'x', 'x', 'x'), (8, 'x', 'x', 'x'), (9, 'x', 'x', 'x')`);
     await same('UPDATE tw SET t = (id > 1), v = 1e100::float8 WHERE id = 3');
     await same(`UPDATE tw SET t = false, c = now() - now() + '2024-01-02'::timestamptz WHERE id = 4`);
+    await same('UPDATE tw SET (c) = ROW(1 > 2) WHERE id = 3');
+    await same(`UPDATE tw SET (v, t) = (false, '2024-01-02 10:00+00'::timestamptz) WHERE id = 9`);
     // columns: INSERT ... SELECT (DISTINCT, a set operation, a WITH query), UPDATE ... FROM, ON CONFLICT
     await same('INSERT INTO tw (id, t, v, c) SELECT id, ok, amount, tz FROM lw WHERE id IN (60, 61)');
     await same('INSERT INTO tw (id, t, v) SELECT DISTINCT id + 10, ok, f FROM lw WHERE id IN (60, 61)');

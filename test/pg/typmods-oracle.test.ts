@@ -119,13 +119,16 @@ describe('type modifiers of declared columns, against PostgreSQL 15', function (
       await c.query(
         'INSERT INTO m (id, amount) VALUES (11, 7.777) ON CONFLICT (id) DO UPDATE SET amount = excluded.amount',
       );
+      // a row SET converts each value for its column too (they were written as they were)
+      await c.query(`UPDATE m SET (rate, code) = (1.23456, 'ab   ') WHERE id = 12`);
     }
     // stored rounded: arithmetic on them agrees too
-    await sameOnBoth(o, 'SELECT id, amount, rate, code, amount * 2 FROM m WHERE id > 10 ORDER BY id');
+    await sameOnBoth(o, 'SELECT id, amount, rate, code, amount * 2, rate * 2 FROM m WHERE id > 10 ORDER BY id');
     for (const [sql, code] of [
       [`INSERT INTO m (id, code) VALUES (14, 'abcdefghij')`, '22001'],
       ['INSERT INTO m (id, amount) VALUES (15, 123456789.5)', '22003'],
       [`UPDATE m SET code = 'way too long text' WHERE id = 12`, '22001'],
+      [`UPDATE m SET (amount, code) = (1, 'way too long text') WHERE id = 12`, '22001'],
     ])
       for (const c of [o.patina, o.postgres]) await assert.rejects(c.query(sql), { code }, sql);
     await sameOnBoth(o, 'SELECT count(*) FROM m WHERE id > 10');

@@ -87,8 +87,13 @@ export function markZonedAssignments(
     if (kind && at >= 0) out.set(assignMarkKey(at), kind);
   };
   const setList = (items: Node[] | undefined) => {
-    for (const item of items ?? [])
-      if (item.ResTarget && !item.ResTarget.indirection) mark(item.ResTarget.name, item.ResTarget.val, typer);
+    for (const item of items ?? []) {
+      if (!item.ResTarget || item.ResTarget.indirection) continue;
+      // (`SET (a, b) = (x, y)`: each column's value of the row)
+      const multi = item.ResTarget.val?.MultiAssignRef;
+      const value = multi ? multi.source?.RowExpr?.args?.[multi.colno - 1] : item.ResTarget.val;
+      if (value) mark(item.ResTarget.name, value, typer);
+    }
   };
   if (upd) {
     setList(upd.targetList);

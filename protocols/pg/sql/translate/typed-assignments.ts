@@ -16,6 +16,11 @@ function setList(toks: Tok[], from: number, to: number, table: string, ctx: Dial
   const out: Tok[] = [];
   for (const [a, b] of topLevelItems(toks, from, to)) {
     if (out.length) out.push({ type: 'punct', text: ',' });
+    const row = rowAssignment(toks, a, b, table, ctx);
+    if (row) {
+      out.push(...row);
+      continue;
+    }
     let col = a;
     if (isPunct(toks[a + 1], '.')) col = a + 2; // alias.col
     // (a value for a string column marked to be printed as its type prints it: sql/zoned-assignments.ts)
@@ -26,6 +31,32 @@ function setList(toks: Tok[], from: number, to: number, table: string, ctx: Dial
     if (!wrap || col + 2 >= b || isWord(toks[col + 2], 'DEFAULT')) out.push(...toks.slice(a, b));
     else out.push(...toks.slice(a, col + 2), ...wrap(toks.slice(col + 2, b)));
   }
+  return out;
+}
+
+/**
+ * `(a, b) = (x, y)` or `(a, b) = ROW(x, y)` at toks[a, b): each value converted for its column as
+ * `a = x` is; null for any other item (`(a, b) = (SELECT ...)` runs as written).
+ */
+function rowAssignment(toks: Tok[], a: number, b: number, table: string, ctx: DialectContext): Tok[] | null {
+  if (!isPunct(toks[a], '(')) return null;
+  const names = closer(toks, a);
+  if (names < 0 || !isOp(toks[names + 1], '=')) return null;
+  const open = isWord(toks[names + 2], 'ROW') ? names + 3 : names + 2;
+  if (!isPunct(toks[open], '(') || closer(toks, open) !== b - 1 || isWord(toks[open + 1], 'SELECT')) return null;
+  const columns = topLevelItems(toks, a + 1, names);
+  const values = topLevelItems(toks, open + 1, b - 1);
+  if (columns.length !== values.length) return null;
+  const out: Tok[] = toks.slice(a, open + 1);
+  values.forEach(([x, y], k) => {
+    if (k > 0) out.push({ type: 'punct', text: ',' });
+    const value = toks.slice(x, y);
+    const [c, d] = columns[k];
+    const name = toks[d - 1] && d - c <= 3 ? identText(toks[d - 1]) : '';
+    const wrap = assignment(ctx.columnType?.(table, name) ?? null, textMark(value) !== undefined);
+    out.push(...(wrap && !isWord(value[0], 'DEFAULT') && value.length > 0 ? wrap(value) : value));
+  });
+  out.push(toks[b - 1]);
   return out;
 }
 
