@@ -645,6 +645,20 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
     await same('SELECT id FROM customers ORDER BY id LIMIT $1 OFFSET $2', [0, 0]);
     await same('SELECT id FROM customers ORDER BY id LIMIT -0');
     await same('SELECT id FROM customers ORDER BY id LIMIT - 1 + 3');
+    // an expression's negative value when the statement runs (it was no limit, or no offset: every row)
+    for (const sql of [
+      'SELECT id FROM customers ORDER BY id LIMIT 1 - 2',
+      'SELECT id FROM customers ORDER BY id OFFSET 1 - 3',
+      'SELECT id FROM customers ORDER BY id LIMIT (SELECT -1)',
+      'SELECT id FROM customers ORDER BY id LIMIT 2 OFFSET (SELECT min(id) - 100 FROM customers)',
+      'SELECT count(*) FROM (SELECT id FROM customers LIMIT 2 - 5) s',
+    ]) {
+      const p = await message(patina, sql);
+      assert.match(p, /^2201[WX] /, sql);
+      assert.equal(p, await message(postgres, sql), sql);
+    }
+    await same('SELECT id FROM customers ORDER BY id LIMIT 3 - 1 OFFSET 0 + 1');
+    await same('SELECT id FROM customers ORDER BY id LIMIT (SELECT count(*) FROM orders) - 1');
   });
 
   it('queries in parentheses, TABLE t, and the column types of VALUES and WITH queries', async () => {

@@ -191,6 +191,7 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
       if (t.type === 'param' && (toks[i + 1] === undefined || toks[i + 1].type !== 'op')) return limitCount(t, limit);
       return t;
     });
+  toks = wrapComputedCounts(toks);
   if (!toks.some((t) => isWord(t, 'OFFSET') || isWord(t, 'FETCH'))) return toks;
   const depthAt: number[] = [];
   let depth = 0;
@@ -281,6 +282,41 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
       continue;
     }
     out.push(t);
+  }
+  return out;
+}
+
+/** Words after which a LIMIT or OFFSET count has ended. */
+const COUNT_ENDS = ['ROW', 'ROWS', 'FETCH', 'OFFSET', 'LIMIT', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT'];
+
+/**
+ * A LIMIT or OFFSET count that is an expression (`LIMIT 1 - 2`, `OFFSET (SELECT n FROM t)`) in
+ * __pg_limit_count, as a parameter is: its negative value is PostgreSQL's 2201W or 2201X when the
+ * statement runs (SQLite read a negative LIMIT as no limit, a negative OFFSET as none).
+ */
+function wrapComputedCounts(toks: Tok[]): Tok[] {
+  if (!toks.some((t, i) => (isWord(t, 'LIMIT') || isWord(t, 'OFFSET')) && toks[i + 2] !== undefined)) return toks;
+  const out: Tok[] = [];
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    out.push(t);
+    if (!isWord(t, 'LIMIT') && !isWord(t, 'OFFSET')) continue;
+    let end = i + 1;
+    for (let depth = 0; end < toks.length; end++) {
+      const x = toks[end];
+      if (depth === 0 && (isPunct(x, ')') || isPunct(x, ';') || COUNT_ENDS.some((w) => isWord(x, w)))) break;
+      if (isPunct(x, '(')) depth++;
+      else if (isPunct(x, ')')) depth--;
+    }
+    // (one token is a number, a parameter, ALL or NULL: above and below)
+    if (end - i <= 2) continue;
+    const limit = isWord(t, 'LIMIT') ? '1' : '0';
+    out.push(word('__pg_limit_count'), punct('('), ...toks.slice(i + 1, end), punct(','), {
+      type: 'number',
+      text: limit,
+    });
+    out.push(punct(')'));
+    i = end - 1;
   }
   return out;
 }
