@@ -617,4 +617,39 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql, params), sql);
     }
   });
+
+  it("what SQLite refuses in its own words is PostgreSQL's error: ORDER BY or GROUP BY a position past the select list 42P10 at the number, a subquery of several columns where one value goes 42601 at it, a USING column a side lacks 42703 naming the side (they were 42000 with SQLite's message)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      'SELECT id FROM t ORDER BY 99',
+      'SELECT id, name FROM u ORDER BY id, 0',
+      'SELECT id FROM t ORDER BY -1',
+      'SELECT * FROM t ORDER BY 8',
+      'SELECT id, count(*) FROM t GROUP BY 5',
+      'SELECT 1 UNION SELECT 2 ORDER BY 3',
+      'SELECT * FROM (SELECT id FROM t ORDER BY 2) s',
+      'SELECT (SELECT 1, 2)',
+      'SELECT 1 + (SELECT id, name FROM t LIMIT 1)',
+      'SELECT * FROM t WHERE id = (SELECT 1, 2)',
+      'SELECT (SELECT * FROM u LIMIT 1)',
+      'SELECT (SELECT 1, 2 UNION SELECT 3, 4)',
+      'SELECT ARRAY(SELECT id, name FROM u)',
+      'SELECT * FROM t WHERE id IN (SELECT 1, 2)',
+      'SELECT (1, 2) = (SELECT 1, 2)',
+      'SELECT * FROM t JOIN u USING (nosuch)',
+      'SELECT * FROM t JOIN u USING (id, x)',
+      'SELECT * FROM u JOIN t USING (x)',
+      'SELECT * FROM t JOIN u USING (id) JOIN iv USING (name)',
+      'WITH w AS (SELECT 1 AS k) SELECT * FROM w JOIN t USING (k)',
+      'SELECT * FROM t JOIN (SELECT 1 AS a) s USING (a)',
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(
+        p,
+        /^(42P10 (ORDER|GROUP) BY position|42601 subquery|42703 column "\w+" specified in USING|4270[12] (common )?column name|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

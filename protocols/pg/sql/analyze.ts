@@ -27,6 +27,7 @@ import {
 import type { Analyzed, ColumnDesc } from './analyzed';
 import { type PgToken, identName, lexPg, maxParam } from './lexer';
 import { withColumnHint } from './missing-column';
+import { withPostgresRefusal } from './sqlite-refusals';
 import { analyzeDeallocate, analyzeExecute, analyzePrepare } from './prepare-statements';
 import { catalogRelations, hasNoFrom, readsCatalogRelation } from './local-statements';
 import { checkAssignments } from './assignments';
@@ -348,8 +349,10 @@ export class Analyzer {
     try {
       return this.#analyzeStatement(statement, declaredTypes);
     } catch (err) {
-      // an unknown column's 42703 gets PostgreSQL's HINT (what the user may have meant)
-      throw withColumnHint(err, statement.map((t) => t.text).join(''), this.#engine.schema);
+      // an unknown column's 42703 gets PostgreSQL's HINT (what the user may have meant), and what
+      // SQLite refuses in its own words (`ORDER BY 99`) PostgreSQL's SQLSTATE and message
+      const sql = statement.map((t) => t.text).join('');
+      throw withPostgresRefusal(withColumnHint(err, sql, this.#engine.schema), sql, this.#engine.schema);
     } finally {
       this.#nested--;
     }
