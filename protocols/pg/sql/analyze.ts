@@ -613,9 +613,17 @@ export class Analyzer {
         throw err;
       }
     }
+    const nParams = Math.max(maxParam(sig), declaredTypes.length);
+    // from the parse tree where it tells (declared types kept), then from the tokens
+    const fromTree =
+      nParams > 0 && declaredTypes.filter((d) => d).length < nParams
+        ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
+        : null;
     let sql: string;
     try {
-      const marked = this.#markTypedOperators(sig, tokens, text, declaredTypes);
+      // (the operators of a parameter read by the type it was given: `$1 + interval '1 day'` in
+      // `ts BETWEEN $1 AND $1 + interval '1 day'` is a timestamp's, `$1 AT TIME ZONE 'UTC'` a timestamptz's)
+      const marked = this.#markTypedOperators(sig, tokens, text, fromTree ?? declaredTypes);
       let guarded = guards.length > 0 ? markAt(marked, guards, 'one-row') : marked;
       if (wholeGuards.length > 0) guarded = markAt(guarded, wholeGuards, 'one-row-whole');
       // ARRAY[a, b] of arrays: a multi-dimensional array
@@ -641,12 +649,6 @@ export class Analyzer {
     } catch (err) {
       throw explainRefusal(text, err, tokens);
     }
-    const nParams = Math.max(maxParam(sig), declaredTypes.length);
-    // from the parse tree where it tells (declared types kept), then from the tokens
-    const fromTree =
-      nParams > 0 && declaredTypes.filter((d) => d).length < nParams
-        ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
-        : null;
     const paramTypes = inferParamTypes(sig, this.#engine.schema, nParams, fromTree ?? declaredTypes);
     // a regular expression in a write, which the writer has not (SQLite's no such function when it ran)
     if (write) checkReadOnlyCalls(sql);

@@ -21,6 +21,7 @@ import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arra
 type Node = any;
 
 const COMPARE = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%']);
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
 const TEXT_OPS = new Set(['~~', '~~*', '!~~', '!~~*', '~', '~*', '!~', '!~*']);
 /** The type of the operand beside a jsonb for jsonb's operators, as PostgreSQL resolves an unknown one. */
 const JSONB_OPERANDS: Record<string, number> = {
@@ -253,6 +254,8 @@ class ParamWalker {
       this.assign(n.A_Expr.rexpr, OID.float8);
     else if (n.A_Expr) this.expr(n.A_Expr, typer);
     else if (n.BoolExpr) for (const x of n.BoolExpr.args ?? []) this.assign(x, OID.bool);
+    // `$1 IS TRUE`, `IS NOT FALSE`, `IS UNKNOWN`: a boolean's tests (it was text)
+    else if (n.BooleanTest) this.assign(n.BooleanTest.arg, OID.bool);
     else if (n.TypeCast) this.assign(n.TypeCast.arg, typeNameOid(n.TypeCast.typeName));
     else if (n.CoalesceExpr) this.together(typer, n.CoalesceExpr.args ?? []);
     else if (n.MinMaxExpr) this.together(typer, n.MinMaxExpr.args ?? []);
@@ -285,7 +288,13 @@ class ParamWalker {
       else if (fn === 'round') this.assign(args[0], args.length === 1 ? OID.float8 : OID.numeric);
       // mod(a, b) of one type, as an operator (`mod($1, 3)` is integer's)
       else if (fn === 'mod' && args.length === 2) this.together(typer, args);
-      else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
+      else if (fn === 'generate_series' && (args.length === 2 || args.length === 3)) this.series(typer, args);
+      // x AT TIME ZONE z is timezone(z, x): z a text beside a known x, an unknown x the preferred
+      // timestamptz (`$1 AT TIME ZONE 'UTC'` was text, which asyncpg refused a datetime for)
+      else if (fn === 'timezone' && args.length === 2) {
+        this.assign(args[0], OID.text);
+        this.assign(args[1], OID.timestamptz);
+      } else if (fn === 'date_trunc' || fn === 'date_part' || fn === 'to_char')
         this.assign(args[fn === 'to_char' ? 1 : 0], OID.text);
       else if (fn === 'make_interval')
         // make_interval(years, months, weeks, days, hours, mins int4, secs float8), by position or name
@@ -300,6 +309,25 @@ class ParamWalker {
       if (types) args.forEach((a, i) => this.assign(a, types[i]));
     }
     for (const k in n) if (k !== 'location') this.walk(n[k], t);
+  }
+
+  /**
+   * generate_series(start, stop[, step]) as PostgreSQL picks its form for an unknown argument: of
+   * timestamps (a bound one, or an interval step) the bound's type, timestamptz when none is known,
+   * and an interval step; else the numbers' together (`generate_series(1, $1)` int4,
+   * `generate_series(1.5, $1)` numeric). They were text, which asyncpg refused an int for. All
+   * unknown is 42725 (untyped-params.ts).
+   */
+  series(typer: Typer, args: Node[]): void {
+    const [start, stop, step] = args;
+    const bound = this.typeOf(typer, start) || this.typeOf(typer, stop);
+    const stepType = step ? this.typeOf(typer, step) : 0;
+    if (bound === OID.timestamp || bound === OID.timestamptz || bound === OID.date || stepType === OID.interval) {
+      const type = bound === OID.timestamp ? OID.timestamp : OID.timestamptz;
+      this.assign(start, type);
+      this.assign(stop, type);
+      if (step) this.assign(step, OID.interval);
+    } else this.together(typer, args);
   }
 
   /** SET col = $1 (UPDATE, ON CONFLICT DO UPDATE): the column's type. */
@@ -334,6 +362,15 @@ class ParamWalker {
         if (e.kind === 'AEXPR_OP' && this.operand(typer, op, e.lexpr, e.rexpr)) return;
         if (e.kind === 'AEXPR_OP' && ARRAY_OPERATORS.has(op) && arrayOperands(this.sink(typer), e.lexpr, e.rexpr))
           return;
+        if (e.kind === 'AEXPR_OP' && op === '^') {
+          // power has a double and a numeric form: an unknown operand is numeric beside a numeric,
+          // else the numbers' preferred double (`2 ^ $1`, `$1 ^ $2`; they were text)
+          const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
+          const power = (other: number) => (other === OID.numeric ? OID.numeric : OID.float8);
+          if (rt === 0 || isNumber(rt)) this.assign(e.lexpr, power(rt));
+          if (lt === 0 || isNumber(lt)) this.assign(e.rexpr, power(lt));
+          return;
+        }
         if (e.kind === 'AEXPR_OP' && !COMPARE.has(op)) return;
         // (a, b) = ($1, $2): field by field
         if (e.lexpr.RowExpr && e.rexpr.RowExpr) {
@@ -342,8 +379,9 @@ class ParamWalker {
           return;
         }
         const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
-        // date and time arithmetic has operands of other types (date + 1, timestamp - interval)
-        if ((op === '+' || op === '-') && (DATETIMES.has(lt) || DATETIMES.has(rt))) return;
+        // date and time arithmetic has operands of other types (date + 1, timestamp - interval), and
+        // what operand() left is no operator of the type with itself (`$1 * date`: unknown * date, 42883)
+        if (ARITHMETIC.has(op) && (DATETIMES.has(lt) || DATETIMES.has(rt))) return;
         this.assign(e.lexpr, rt);
         this.assign(e.rexpr, lt);
         return;
@@ -373,9 +411,15 @@ class ParamWalker {
       case 'AEXPR_BETWEEN':
       case 'AEXPR_NOT_BETWEEN':
       case 'AEXPR_BETWEEN_SYM':
-      case 'AEXPR_NOT_BETWEEN_SYM':
-        this.together(typer, [e.lexpr, ...items(e.rexpr)]);
+      case 'AEXPR_NOT_BETWEEN_SYM': {
+        // `x >= low AND x <= high`, compared in that order: `$1 BETWEEN 1 AND 2.5` is int4 by its
+        // low bound (it was numeric, the three together), `ts BETWEEN $1 AND $1 + interval '1 day'`
+        // ts's type by the first comparison (it was interval by the second)
+        const [low, high] = items(e.rexpr);
+        this.together(typer, [e.lexpr, low]);
+        this.together(typer, [e.lexpr, high]);
         return;
+      }
     }
   }
 }

@@ -16,7 +16,7 @@ import type { ColumnDef, Schema } from '../../../src/engine/schema/model';
 import { pgError } from '../sqlstate';
 import { OID, TYPE_DISPLAY } from '../types/oids';
 import { relationNames } from '../types/relation-names';
-import { Typer, jsonbMinusLiteral } from './expression-types';
+import { Typer, jsonbMinusLiteral, withParamTypes } from './expression-types';
 import { type Ctes, type Scope, ctesOf, scopeOf, selectTypes } from './select-types';
 import { arrayLiterals, checkArrayOperands, noElementConcat } from './array-operands';
 import { byteaCallMark } from './bytea-values';
@@ -338,6 +338,13 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
   }
   const out = new Map<number, string>();
   const late = new Map<number, string>();
+  // (the typer reads a parameter by its type: declared, or given by param-tree-types.ts)
+  withParamTypes(declared, () => marksOf(tree, schema, declared, out, late));
+  for (const [at, kind] of late) out.set(at, kind);
+  return out;
+}
+
+function marksOf(tree: Node, schema: Schema, declared: number[], out: Map<number, string>, late: Map<number, string>) {
   for (const s of tree.stmts ?? []) {
     walk(s.stmt, new Typer(schema, new Map()), out, declared, late);
     const select = s.stmt?.SelectStmt;
@@ -351,8 +358,6 @@ export function typedOperators(sql: string, schema: Schema, declared: number[] =
         for (const item of select.targetList ?? []) markJsonGets(item.ResTarget?.val, typerOf(select), out);
     }
   }
-  for (const [at, kind] of late) out.set(at, kind);
-  return out;
 }
 
 const JSON_GETS = new Set(['->', '->>', '#>', '#>>']);

@@ -75,10 +75,19 @@ export function parameterError(
     return null; // (a text PostgreSQL's parser refuses has failed before)
   }
   const place = (at: number) => writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
-  const ambiguous = ambiguousUse(tree, declared);
+  const uses = usesOf(tree);
+  // a parameter an earlier use (in PostgreSQL's order) typed is no unknown here: `WHERE id = $1 AND
+  // $1 + $2 > 0` is bigint + unknown
+  const typedBefore = (ref: Node): boolean => {
+    const here = uses.findIndex((u) => u.at === ref.location && u.k === ref.number);
+    return uses.findIndex((u) => u.k === ref.number && u.use === 'typed') < here;
+  };
+  const ambiguous = ambiguousUse(
+    tree,
+    (x) => x?.ParamRef !== undefined && !declared[x.ParamRef.number - 1] && !typedBefore(x.ParamRef),
+  );
   if (ambiguous)
     return ambiguous.position === undefined ? ambiguous : { ...ambiguous, position: place(ambiguous.position) };
-  const uses = usesOf(tree);
   const typed = new Set<number>();
   const stale = new Map<number, number>(); // a use that took any type before the parameter was typed
   const pending: Use[] = [];
@@ -110,6 +119,9 @@ export function parameterError(
   return null;
 }
 
+/** Operators of numbers, dates and more with no string form: two unknown operands are 42725. */
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%']);
+
 /**
  * Functions PostgreSQL cannot choose a form of when every argument is unknown (a string literal or
  * an untyped parameter): `date_trunc('day', $1)`, `to_char($1, 'YYYY')`, `sum($1)` (by the name its
@@ -125,10 +137,19 @@ const AMBIGUOUS_FUNCTIONS = new Map<string, string>([
   ['sum', 'sum'],
   ['avg', 'avg'],
   ['unnest', 'unnest'],
+  // (int4's, int8's, numeric's and the timestamps' forms; to_hex's int4 and int8)
+  ['generate_series', 'generate_series'],
+  ['to_hex', 'to_hex'],
 ]);
 
-/** Functions of an array of any element type, which an unknown first argument leaves undetermined (42804). */
-const POLYMORPHIC_ARRAY_FUNCTIONS = new Set([
+/**
+ * Functions of an array of any element type, or of any element (to_json), which an unknown first
+ * argument leaves undetermined (42804).
+ */
+const POLYMORPHIC_FUNCTIONS = new Set([
+  'to_json',
+  'to_jsonb',
+  'array_to_json',
   'array_length',
   'array_upper',
   'array_lower',
@@ -141,13 +162,11 @@ const POLYMORPHIC_ARRAY_FUNCTIONS = new Set([
 /**
  * A use of an untyped parameter PostgreSQL's operator or function resolution finds several
  * candidates for, 42725 (position: the tree's offset): a prefix minus (`-$1`: integers, numeric,
- * double, interval, ...) and AMBIGUOUS_FUNCTIONS of unknown arguments only; 42804 (no position, as
- * PostgreSQL gives none) for POLYMORPHIC_ARRAY_FUNCTIONS of one. Patina typed it text.
+ * double, interval, ...), arithmetic of two (`$1 + $2`, `$1 * '2'`) and AMBIGUOUS_FUNCTIONS of unknown
+ * arguments only; 42804 (no position, as PostgreSQL gives none) for POLYMORPHIC_FUNCTIONS of one. Patina typed it text.
  */
-function ambiguousUse(tree: Node, declared: number[]): ParameterError | null {
-  const unknown = (x: Node) =>
-    x?.A_Const?.sval !== undefined || (x?.ParamRef !== undefined && !declared[x.ParamRef.number - 1]);
-  const param = (x: Node) => x?.ParamRef !== undefined && !declared[x.ParamRef.number - 1];
+function ambiguousUse(tree: Node, param: (x: Node) => boolean): ParameterError | null {
+  const unknown = (x: Node) => x?.A_Const?.sval !== undefined || param(x);
   let found: ParameterError | null = null;
   // (a parameter's uses, to tell one only ever subscripted, which nothing else types)
   const uses = new Map<number, number>();
@@ -189,12 +208,29 @@ function ambiguousUse(tree: Node, declared: number[]): ParameterError | null {
       };
       return;
     }
+    // `$1 + $2`: numbers, dates, intervals and more have + (no string form to prefer, as `||` and
+    // `=` have), so PostgreSQL finds no one candidate (Patina took both as text)
+    if (
+      e?.kind === 'AEXPR_OP' &&
+      ARITHMETIC.has(op) &&
+      unknown(e.lexpr) &&
+      unknown(e.rexpr) &&
+      (param(e.lexpr) || param(e.rexpr))
+    ) {
+      found = {
+        code: '42725',
+        message: `operator is not unique: unknown ${op} unknown`,
+        hint: 'Could not choose a best candidate operator. You might need to add explicit type casts.',
+        position: e.location ?? 0,
+      };
+      return;
+    }
     const call = node.FuncCall;
     const names: Node[] = call?.funcname ?? [];
     const fn = String(names[names.length - 1]?.String?.sval ?? '').toLowerCase();
     const shown = AMBIGUOUS_FUNCTIONS.get(fn);
     const args: Node[] = call?.args ?? [];
-    if (POLYMORPHIC_ARRAY_FUNCTIONS.has(fn) && param(args[0])) {
+    if (POLYMORPHIC_FUNCTIONS.has(fn) && param(args[0])) {
       // (PostgreSQL places this one nowhere)
       found = { code: '42804', message: 'could not determine polymorphic type because input has type unknown' };
       return;
