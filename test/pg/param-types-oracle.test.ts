@@ -41,6 +41,24 @@ const DESCRIBED = [
   "SELECT $1 AT TIME ZONE 'UTC', placed_at AT TIME ZONE $2 FROM orders",
   'SELECT $1 BETWEEN 1 AND 2.5, $2 NOT BETWEEN SYMMETRIC 2.5 AND 1',
   "SELECT id FROM orders WHERE placed_at BETWEEN $1 AND $1 + interval '1 day'",
+  // an unknown PostgreSQL makes text, compared with another type: 42883 at the operator (Patina typed
+  // the parameter by the other side and ran): an ARRAY of unknowns, a subquery's bare item, a
+  // simple CASE's operand
+  'SELECT id FROM orders WHERE id = ANY(ARRAY[$1, $2])',
+  'SELECT id FROM orders WHERE placed_at <> ALL(ARRAY[$1, NULL])',
+  "SELECT id FROM orders WHERE paid = ANY(ARRAY[$1, 'true'])",
+  'SELECT id FROM orders WHERE customer_id IN (SELECT $1)',
+  'SELECT id FROM orders WHERE amount > ALL (SELECT $1)',
+  'SELECT id FROM orders WHERE (customer_id, note) IN (SELECT $1, $2)',
+  'SELECT id FROM orders WHERE customer_id = (SELECT $1)',
+  'SELECT (SELECT $1) = 1',
+  "SELECT CASE $1 WHEN 1 THEN 'a' ELSE 'b' END",
+  "SELECT CASE $1 WHEN 'x' THEN 'a' WHEN placed_at THEN 'b' END FROM orders",
+  // (beside a string, a known array, or a parameter typed before, they run)
+  'SELECT id FROM orders WHERE note = ANY(ARRAY[$1, $2]) OR customer_id = ANY(ARRAY[$3, 3])',
+  'SELECT id FROM orders WHERE note IN (SELECT $1) OR $2 IN (SELECT $3)',
+  'SELECT id FROM orders WHERE customer_id = $1 AND customer_id IN (SELECT $1)',
+  "SELECT CASE $1 WHEN 'a' THEN 1 END, CASE $2 WHEN note THEN 1 END, CASE customer_id WHEN $3 THEN 1 END FROM orders",
 ];
 
 /** What a client sees when it prepares `sql` with no types: the parameter types, or the error. */
@@ -91,7 +109,7 @@ describe('parameter types from where they stand, through asyncpg, against Postgr
     postgres.forEach((want, i) => assert.deepEqual(patina[i], want, String(want[0])));
   });
 
-  it("ParameterDescription or the error of PostgreSQL's resolution: arithmetic and functions of unknowns, generate_series, ^, IS TRUE, AT TIME ZONE, BETWEEN", async () => {
+  it("ParameterDescription or the error of PostgreSQL's resolution: arithmetic and functions of unknowns, generate_series, ^, IS TRUE, AT TIME ZONE, BETWEEN, unknowns made text", async () => {
     const postgres = await WireClient.open(o.pair.postgresPort, { user: 'tester', database: 'db' });
     const patina = await WireClient.open(o.pair.patinaPort, { user: 'tester', database: 'db' });
     try {

@@ -615,10 +615,17 @@ export class Analyzer {
     }
     const nParams = Math.max(maxParam(sig), declaredTypes.length);
     // from the parse tree where it tells (declared types kept), then from the tokens
-    const fromTree =
-      nParams > 0 && declaredTypes.filter((d) => d).length < nParams
-        ? treeParamTypes(text, this.#engine.schema, nParams, declaredTypes)
-        : null;
+    let fromTree: number[] | null = null;
+    try {
+      if (nParams > 0 && declaredTypes.filter((d) => d).length < nParams)
+        fromTree = treeParamTypes(text, this.#engine.schema, nParams, declaredTypes);
+    } catch (err) {
+      // (an unknown made text compared with another type: its 42883 at the operator, as written)
+      const at = (err as { location?: number }).location;
+      if (err instanceof PgError && err.position === undefined && at !== undefined)
+        err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
+      throw err;
+    }
     let sql: string;
     try {
       // (the operators of a parameter read by the type it was given: `$1 + interval '1 day'` in

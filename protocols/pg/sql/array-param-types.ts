@@ -76,8 +76,9 @@ export function arrayOperands(sink: ParamSink, l: Node, r: Node): boolean {
 export function anyOperands(sink: ParamSink, l: Node, r: Node, textOperator: boolean, last: boolean): void {
   if (r?.A_ArrayExpr) {
     // the array is resolved first (`id = ANY(ARRAY[$1, 3])` is int4's, the parameter walk's ARRAY
-    // rule), and $1 = ANY(ARRAY[1, 2]) takes its element; of unknowns only (where PostgreSQL makes
-    // a text[] and refuses `id = ANY(ARRAY[$1, $2])`, 42883) they take x's type, a lenience kept
+    // rule), and $1 = ANY(ARRAY[1, 2]) takes its element; of unknowns only they take x's type (a
+    // text[] in PostgreSQL: beside a string the same, beside another type 42883, which
+    // param-tree-types.ts' refuseText raises, `id = ANY(ARRAY[$1, $2])`)
     const elements: Node[] = r.A_ArrayExpr.elements ?? [];
     if (elements.every((x) => unknown(sink, x))) for (const x of elements) sink.assign(x, sink.typeOf(l));
     sink.assign(l, elementOidOf(sink.typeOf(r)) ?? 0);

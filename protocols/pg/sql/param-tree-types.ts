@@ -13,7 +13,7 @@ import { OID, oidOfDeclType } from '../types/oids';
 import { Typer, withParamTypes } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
-import { unknownDateOperand } from './typed-operators';
+import { noOperator, unknownDateOperand } from './typed-operators';
 import { signatureParamTypes } from './signature-params';
 import { ARRAY_OPERATORS, type ParamSink, anyOperands, arrayFunctionParams, arrayOperands } from './array-param-types';
 
@@ -79,7 +79,14 @@ const FLOAT_ARGUMENT_FUNCTIONS = new Set([
   'to_timestamp',
 ]);
 
-/** The parameters' types (declared ones kept); null when the text does not parse. */
+/** The string types, which an unknown made text is compared with (`tx = ANY(ARRAY[$1, $2])`). */
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+
+/**
+ * The parameters' types (declared ones kept); null when the text does not parse. Throws PostgreSQL's
+ * 42883 (with the tree's `location`) where an unknown it makes text is compared with another type
+ * (ParamWalker.refuse).
+ */
 export function treeParamTypes(sql: string, schema: Schema, n: number, declared: number[]): number[] | null {
   let tree: Node;
   try {
@@ -95,11 +102,14 @@ export function treeParamTypes(sql: string, schema: Schema, n: number, declared:
     walker.last = pass === 1;
     for (const s of tree.stmts ?? []) walker.walk(s.stmt, new Typer(schema, new Map()));
   }
+  if (walker.refusal) throw walker.refusal;
   return types;
 }
 
 class ParamWalker {
   last = false;
+  /** The first use PostgreSQL refuses (see refuseText), found on the first pass, in its order of analysis. */
+  refusal: Error | null = null;
 
   constructor(
     readonly schema: Schema,
@@ -118,6 +128,30 @@ class ParamWalker {
   /** typeOf and assign for the helpers of array-param-types.ts. */
   sink(typer: Typer): ParamSink {
     return { typeOf: (x) => this.typeOf(typer, x), assign: (x, oid) => this.assign(x, oid) };
+  }
+
+  /** Whether `x` is a parameter nothing has typed yet (on the first pass: none before it, in the walk's order). */
+  untyped(x: Node): boolean {
+    return !this.last && x?.ParamRef !== undefined && this.types[x.ParamRef.number - 1] === 0;
+  }
+
+  /**
+   * An unknown PostgreSQL made text (an ARRAY of unknowns only, a subquery's bare item, a simple
+   * CASE's operand) compared with `other`, of a type with no operator with text: its 42883 at
+   * `location` (`bigint = text`; `text` on the left when `textLeft`). Patina typed the parameter by
+   * the other side and ran the statement.
+   */
+  refuseText(other: number, op: string, location: number | undefined, textLeft = false): void {
+    if (this.refusal || other === 0 || STRINGS.has(other)) return;
+    const err = textLeft ? noOperator(OID.text, op, other) : noOperator(other, op, OID.text);
+    (err as { location?: number }).location = location ?? 0;
+    this.refusal = err;
+  }
+
+  /** Whether the one item of a plain subquery is a parameter nothing typed (`(SELECT $1)`). */
+  bareItem(sub: Node): boolean {
+    const items = plainItems(sub);
+    return items.length === 1 && this.untyped(items[0]);
   }
 
   /** Gives `x` the type `oid` when it is a parameter not typed yet. */
@@ -268,6 +302,17 @@ class ParamWalker {
       if (this.last && elements.every((x) => x?.ParamRef || x?.A_Const?.sval !== undefined || x?.A_Const?.isnull))
         for (const x of elements) this.assign(x, OID.text);
     }
+    // x IN (SELECT $1), x > ALL (SELECT $1): the subquery's unknown item is text when it ends
+    else if (n.SubLink && (n.SubLink.subLinkType === 'ANY_SUBLINK' || n.SubLink.subLinkType === 'ALL_SUBLINK')) {
+      const sub = n.SubLink;
+      const fields: Node[] = sub.testexpr?.RowExpr?.args ?? [sub.testexpr];
+      const items = plainItems(sub.subselect);
+      const op = strings(sub.operName).pop() ?? '=';
+      if (items.length === fields.length)
+        fields.forEach((f, i) => {
+          if (this.untyped(items[i])) this.refuseText(this.typeOf(typer, f), op, sub.location);
+        });
+    }
     // a[$1], a[$1:$2]: int4 subscripts
     else if (n.A_Indices) {
       this.assign(n.A_Indices.lidx, OID.int4);
@@ -275,6 +320,10 @@ class ParamWalker {
     } else if (n.CaseExpr) {
       const c = n.CaseExpr;
       const whens: Node[] = (c.args ?? []).map((w: Node) => w.CaseWhen);
+      // (an unknown operand is made text before its WHEN values are compared: `CASE $1 WHEN 1` is
+      // 42883 `text = integer` at the WHEN)
+      if (this.untyped(c.arg))
+        for (const w of whens) this.refuseText(this.typeOf(typer, w?.expr), '=', w?.location, true);
       if (c.arg) this.together(typer, [c.arg, ...whens.map((w) => w?.expr)]);
       else for (const w of whens) this.assign(w?.expr, OID.bool);
       this.together(typer, [...whens.map((w) => w?.result), ...(c.defresult ? [c.defresult] : [])]);
@@ -372,6 +421,11 @@ class ParamWalker {
           return;
         }
         if (e.kind === 'AEXPR_OP' && !COMPARE.has(op)) return;
+        // x = (SELECT $1): the subquery's unknown item is text when it ends
+        if (e.kind === 'AEXPR_OP' && this.bareItem(e.rexpr?.SubLink?.subselect))
+          this.refuseText(this.typeOf(typer, e.lexpr), op, e.location);
+        if (e.kind === 'AEXPR_OP' && this.bareItem(e.lexpr?.SubLink?.subselect))
+          this.refuseText(this.typeOf(typer, e.rexpr), op, e.location, true);
         // (a, b) = ($1, $2): field by field
         if (e.lexpr.RowExpr && e.rexpr.RowExpr) {
           const [l, r] = [e.lexpr.RowExpr.args ?? [], e.rexpr.RowExpr.args ?? []];
@@ -388,6 +442,11 @@ class ParamWalker {
       }
       case 'AEXPR_OP_ANY':
       case 'AEXPR_OP_ALL': {
+        // ARRAY[$1, $2] of unknowns only is a text[] (`id = ANY(ARRAY[$1, $2])`: bigint = text)
+        const elements: Node[] | undefined = e.rexpr?.A_ArrayExpr?.elements;
+        const unknownElement = (x: Node) => this.untyped(x) || x?.A_Const?.sval !== undefined || x?.A_Const?.isnull;
+        if (elements?.length && elements.every(unknownElement) && elements.some((x) => this.untyped(x)))
+          this.refuseText(this.typeOf(typer, e.lexpr), op, e.location);
         anyOperands(this.sink(typer), e.lexpr, e.rexpr, TEXT_OPS.has(op), this.last);
         return;
       }
@@ -422,6 +481,13 @@ class ParamWalker {
       }
     }
   }
+}
+
+/** The select list of a plain SELECT (no set operation, no VALUES); none for another query. */
+function plainItems(sub: Node): Node[] {
+  const s = sub?.SelectStmt;
+  if (!s || (s.op && s.op !== 'SETOP_NONE') || s.valuesLists) return [];
+  return (s.targetList ?? []).map((r: Node) => r.ResTarget?.val);
 }
 
 /** The rows a set operation or VALUES makes its columns of: each branch's select list (or VALUES row) with its typer. */
