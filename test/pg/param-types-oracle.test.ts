@@ -54,6 +54,18 @@ const DESCRIBED = [
   'SELECT (SELECT $1) = 1',
   "SELECT CASE $1 WHEN 1 THEN 'a' ELSE 'b' END",
   "SELECT CASE $1 WHEN 'x' THEN 'a' WHEN placed_at THEN 'b' END FROM orders",
+  // a boolean or a string has no arithmetic (Patina typed the parameter by it and ran)
+  'SELECT $1 + paid FROM orders',
+  'SELECT note * $1 FROM orders',
+  "SELECT 'a' + $1",
+  // an expression of a parameter with no assignment to its column (42804 at the value; Patina wrote it)
+  "UPDATE orders SET placed_at = $1 + interval '1 day'",
+  'UPDATE orders SET placed_at = now() - $1 WHERE id = $2',
+  "UPDATE orders SET amount = $1 || 'x'",
+  "INSERT INTO orders (id, placed_at) SELECT $1, $2 - interval '1 hour'",
+  "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET note = $2 || 'x', paid = $3 || $4",
+  // (and those with one run)
+  "UPDATE orders SET note = $1 || 'x', placed_at = placed_at + $2, amount = $3 * 2.5, customer_id = $4 + 1",
   // (beside a string, a known array, or a parameter typed before, they run)
   'SELECT id FROM orders WHERE note = ANY(ARRAY[$1, $2]) OR customer_id = ANY(ARRAY[$3, 3])',
   'SELECT id FROM orders WHERE note IN (SELECT $1) OR $2 IN (SELECT $3)',
@@ -109,7 +121,7 @@ describe('parameter types from where they stand, through asyncpg, against Postgr
     postgres.forEach((want, i) => assert.deepEqual(patina[i], want, String(want[0])));
   });
 
-  it("ParameterDescription or the error of PostgreSQL's resolution: arithmetic and functions of unknowns, generate_series, ^, IS TRUE, AT TIME ZONE, BETWEEN, unknowns made text", async () => {
+  it("ParameterDescription or the error of PostgreSQL's resolution: arithmetic and functions of unknowns, generate_series, ^, IS TRUE, AT TIME ZONE, BETWEEN, unknowns made text, no arithmetic, assignments", async () => {
     const postgres = await WireClient.open(o.pair.postgresPort, { user: 'tester', database: 'db' });
     const patina = await WireClient.open(o.pair.patinaPort, { user: 'tester', database: 'db' });
     try {

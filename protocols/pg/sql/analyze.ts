@@ -594,10 +594,23 @@ export class Analyzer {
       for (const g of manyRowScalars(text, this.#engine.schema))
         if (g.whole && !guards.includes(g.at)) wholeGuards.push(g.at);
         else if (!guards.includes(g.at)) guards.push(g.at);
+    const nParams = Math.max(maxParam(sig), declaredTypes.length);
+    // from the parse tree where it tells (declared types kept), then from the tokens
+    let fromTree: number[] | null = null;
+    try {
+      if (nParams > 0 && declaredTypes.filter((d) => d).length < nParams)
+        fromTree = treeParamTypes(text, this.#engine.schema, nParams, declaredTypes);
+    } catch (err) {
+      // (an unknown made text compared with another type: its 42883 at the operator, as written)
+      const at = (err as { location?: number }).location;
+      if (err instanceof PgError && err.position === undefined && at !== undefined)
+        err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
+      throw err;
+    }
     // a value of a type PostgreSQL does not assign to its column is its 42804 (ARRAY['1'] into bigint[],
     // `date - date` into an interval)
     if (command === 'INSERT' || command === 'UPDATE')
-      checkAssignments(text, tokens, this.#engine.schema, declaredTypes);
+      checkAssignments(text, tokens, this.#engine.schema, declaredTypes, fromTree ?? declaredTypes);
     // a parameter PostgreSQL makes text (`SELECT * FROM (VALUES (1, $1)) v`, `(SELECT $1)`) written
     // into a column of another type is its 42804 (Patina wrote the text: a binary value's bytes)
     if (mayWriteTextParams(command, sig)) {
@@ -612,19 +625,6 @@ export class Analyzer {
         err.position = writtenAt(Buffer.from(text).subarray(0, w.at).toString().length, tokens);
         throw err;
       }
-    }
-    const nParams = Math.max(maxParam(sig), declaredTypes.length);
-    // from the parse tree where it tells (declared types kept), then from the tokens
-    let fromTree: number[] | null = null;
-    try {
-      if (nParams > 0 && declaredTypes.filter((d) => d).length < nParams)
-        fromTree = treeParamTypes(text, this.#engine.schema, nParams, declaredTypes);
-    } catch (err) {
-      // (an unknown made text compared with another type: its 42883 at the operator, as written)
-      const at = (err as { location?: number }).location;
-      if (err instanceof PgError && err.position === undefined && at !== undefined)
-        err.position = writtenAt(Buffer.from(text).subarray(0, at).toString().length, tokens);
-      throw err;
     }
     let sql: string;
     try {

@@ -14,7 +14,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { pgError, pgErrorAt } from '../sqlstate';
 import { OID, TYPE_DISPLAY, oidOfDeclType } from '../types/oids';
 import { arrayOidOf, elementOidOf } from '../types/registry';
-import { Typer } from './expression-types';
+import { Typer, withParamTypes } from './expression-types';
 import { assignmentExists, declaredColumnType } from './cast-paths';
 import { tableColumn } from './typed-operators';
 import { FIXED, TYPE_NAMES } from './type-signatures';
@@ -59,6 +59,7 @@ export function checkAssignments(
   tokens: readonly PgToken[],
   schema: Schema,
   declared: readonly number[] = [],
+  inferred: readonly number[] = declared,
 ): void {
   let stmts: Node[];
   try {
@@ -69,7 +70,7 @@ export function checkAssignments(
   const at = (location: number) => writtenAt(Buffer.from(text).subarray(0, location).toString().length, tokens);
   for (const s of stmts) {
     repeatedColumns(s.stmt, at);
-    const bad = misfitIn(s.stmt, schema, declared);
+    const bad = misfitIn(s.stmt, schema, declared, inferred);
     if (!bad) continue;
     const name = (oid: number) => TYPE_DISPLAY[oid] ?? 'unknown';
     const err = pgErrorAt(
@@ -133,15 +134,15 @@ interface Misfit {
 }
 
 /** The first misfit of an INSERT or UPDATE statement, or null. */
-function misfitIn(stmt: Node, schema: Schema, declared: readonly number[]): Misfit | null {
-  if (stmt?.InsertStmt) return insertMisfit(stmt.InsertStmt, schema, declared);
+function misfitIn(stmt: Node, schema: Schema, declared: readonly number[], inferred: readonly number[]): Misfit | null {
+  if (stmt?.InsertStmt) return insertMisfit(stmt.InsertStmt, schema, declared, inferred);
   const update = stmt?.UpdateStmt;
   if (!update) return null;
   const table = tableOf(update.relation, schema);
   if (!table) return null;
   const scope: Scope = new Map([[String(update.relation.alias?.aliasname ?? table).toLowerCase(), table]]);
   scopeOf(update.fromClause, scope, schema);
-  return setListMisfit(update.targetList, table, new Typer(schema, scope), schema, declared);
+  return setListMisfit(update.targetList, table, new Typer(schema, scope), schema, declared, inferred);
 }
 
 /** The schema's table a RangeVar names (lower case), or null. */
@@ -151,7 +152,12 @@ function tableOf(rel: Node, schema: Schema): string | null {
   return schema.tables.has(name) ? name : null;
 }
 
-function insertMisfit(insert: Node, schema: Schema, declared: readonly number[]): Misfit | null {
+function insertMisfit(
+  insert: Node,
+  schema: Schema,
+  declared: readonly number[],
+  inferred: readonly number[],
+): Misfit | null {
   const table = tableOf(insert.relation, schema);
   if (!table) return null;
   const def = schema.tables.get(table)!;
@@ -166,7 +172,7 @@ function insertMisfit(insert: Node, schema: Schema, declared: readonly number[])
       for (const row of select.valuesLists) {
         const items: Node[] = row.List?.items ?? [];
         for (let k = 0; k < items.length; k++) {
-          const bad = misfit(table, names[k], items[k], typer, schema, declared);
+          const bad = misfit(table, names[k], items[k], typer, schema, declared, inferred);
           if (bad) return bad;
         }
       }
@@ -175,7 +181,7 @@ function insertMisfit(insert: Node, schema: Schema, declared: readonly number[])
       scopeOf(select.fromClause, scope, schema);
       const typer = new Typer(schema, scope);
       for (let k = 0; k < select.targetList.length; k++) {
-        const bad = misfit(table, names[k], select.targetList[k].ResTarget?.val, typer, schema, declared);
+        const bad = misfit(table, names[k], select.targetList[k].ResTarget?.val, typer, schema, declared, inferred);
         if (bad) return bad;
       }
     }
@@ -186,7 +192,7 @@ function insertMisfit(insert: Node, schema: Schema, declared: readonly number[])
     [String(insert.relation.alias?.aliasname ?? table).toLowerCase(), table],
     ['excluded', table],
   ]);
-  return setListMisfit(conflict.targetList, table, new Typer(schema, scope), schema, declared);
+  return setListMisfit(conflict.targetList, table, new Typer(schema, scope), schema, declared, inferred);
 }
 
 function setListMisfit(
@@ -195,12 +201,13 @@ function setListMisfit(
   typer: Typer,
   schema: Schema,
   declared: readonly number[],
+  inferred: readonly number[],
 ): Misfit | null {
   for (const t of targets ?? []) {
     const r = t.ResTarget;
     // `SET ids[1] = ...` and `SET (a, b) = (...)` are not checked
     if (!r?.name || r.indirection || r.val?.MultiAssignRef) continue;
-    const bad = misfit(table, String(r.name).toLowerCase(), r.val, typer, schema, declared);
+    const bad = misfit(table, String(r.name).toLowerCase(), r.val, typer, schema, declared, inferred);
     if (bad) return bad;
   }
   return null;
@@ -227,6 +234,7 @@ function misfit(
   typer: Typer,
   schema: Schema,
   declared: readonly number[],
+  inferred: readonly number[],
 ): Misfit | null {
   if (!column || !value) return null;
   const decl = schema.tables.get(table)?.columns.find((c) => c.name.toLowerCase() === column)?.type;
@@ -242,16 +250,18 @@ function misfit(
   const written = decl.toLowerCase().replace(/\(.*$/, '').replace(/\s+/g, ' ').trim();
   const target = TYPE_NAMES[written] ?? COLUMN_TYPES[written];
   if (target === undefined) return null; // a domain, an enum, a type this port does not name
-  const source = scalarType(value, typer);
+  const source = scalarType(value, typer, inferred);
   if (source === 0 || assignmentExists(source, target)) return null;
   return { column, target, source, value };
 }
 
 /**
  * The type of a value written into a scalar column, when the tree tells it for sure; 0 otherwise (a
- * string literal or a parameter of no declared type is read by the column's input function).
+ * string literal or a parameter of no declared type is read by the column's input function). In
+ * arithmetic and `||` a parameter has the type its analysis gave it (`inferred`, 0 for none):
+ * `$1 + interval '1 day'` is an interval, `$1 || 'x'` of unknowns a text.
  */
-function scalarType(v: Node, typer: Typer): number {
+function scalarType(v: Node, typer: Typer, inferred: readonly number[]): number {
   if (!v) return 0;
   if (v.A_Const)
     return v.A_Const.sval !== undefined || v.A_Const.isnull || v.A_Const.bsval !== undefined ? 0 : typer.type(v);
@@ -268,12 +278,20 @@ function scalarType(v: Node, typer: Typer): number {
   }
   // arithmetic of values whose types are known: `d - d` (an integer), `d + 1` (a date), `-n`
   const e = v.A_Expr;
-  if (e?.kind === 'AEXPR_OP' && ARITHMETIC.has(strings(e.name).at(-1) ?? '')) {
-    if (e.lexpr && scalarType(e.lexpr, typer) === 0) return 0;
-    return scalarType(e.rexpr, typer) === 0 ? 0 : typer.type(v);
+  const op = e?.kind === 'AEXPR_OP' ? (strings(e.name).at(-1) ?? '') : '';
+  const operand = (x: Node) => (x?.ParamRef ? (inferred[x.ParamRef.number - 1] ?? 0) : scalarType(x, typer, inferred));
+  if (ARITHMETIC.has(op)) {
+    if (e.lexpr && operand(e.lexpr) === 0) return 0;
+    return operand(e.rexpr) === 0 ? 0 : withParamTypes(inferred, () => typer.type(v));
   }
+  // `$1 || 'x'` of unknowns and strings only: a text (`SET i4 = $1 || 'x'`: integer but text)
+  const unknownOrString = (x: Node) =>
+    x?.A_Const?.sval !== undefined || (x?.ParamRef && !operand(x)) || STRINGS.has(operand(x));
+  if (op === '||' && e.lexpr && unknownOrString(e.lexpr) && unknownOrString(e.rexpr)) return OID.text;
   return 0;
 }
+
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
 
 const ARITHMETIC = new Set(['+', '-', '*', '/']);
 

@@ -81,6 +81,8 @@ const FLOAT_ARGUMENT_FUNCTIONS = new Set([
 
 /** The string types, which an unknown made text is compared with (`tx = ANY(ARRAY[$1, $2])`). */
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+/** Types with no `+`, `-`, `*`, `/` or `%` of any operand. */
+const NO_ARITHMETIC = new Set<number>([OID.bool, ...STRINGS]);
 
 /**
  * The parameters' types (declared ones kept); null when the text does not parse. Throws PostgreSQL's
@@ -142,8 +144,15 @@ class ParamWalker {
    * the other side and ran the statement.
    */
   refuseText(other: number, op: string, location: number | undefined, textLeft = false): void {
-    if (this.refusal || other === 0 || STRINGS.has(other)) return;
-    const err = textLeft ? noOperator(OID.text, op, other) : noOperator(other, op, OID.text);
+    if (other === 0 || STRINGS.has(other)) return;
+    if (textLeft) this.refuse(OID.text, op, other, location);
+    else this.refuse(other, op, OID.text, location);
+  }
+
+  /** PostgreSQL's 42883 for `l op r` (0: unknown) at `location`, unless one was found before. */
+  refuse(l: number, op: string, r: number, location: number | undefined): void {
+    if (this.refusal) return;
+    const err = noOperator(l, op, r);
     (err as { location?: number }).location = location ?? 0;
     this.refusal = err;
   }
@@ -407,6 +416,15 @@ class ParamWalker {
           this.assign(e.lexpr, OID.text);
           this.assign(e.rexpr, OID.text);
           return;
+        }
+        if (e.kind === 'AEXPR_OP' && ARITHMETIC.has(op)) {
+          // a boolean or a string has no arithmetic: `$1 + bool_col` is 42883 `unknown + boolean`
+          // (Patina typed $1 boolean and ran it)
+          const [lt, rt] = [this.typeOf(typer, e.lexpr), this.typeOf(typer, e.rexpr)];
+          // (a string literal is unknown too: `'a' + $1` is 42725, untyped-params.ts)
+          const known = (x: Node, t: number) => NO_ARITHMETIC.has(t) && x?.A_Const?.sval === undefined;
+          if (this.untyped(e.lexpr) && known(e.rexpr, rt)) this.refuse(0, op, rt, e.location);
+          if (this.untyped(e.rexpr) && known(e.lexpr, lt)) this.refuse(lt, op, 0, e.location);
         }
         if (e.kind === 'AEXPR_OP' && this.operand(typer, op, e.lexpr, e.rexpr)) return;
         if (e.kind === 'AEXPR_OP' && ARRAY_OPERATORS.has(op) && arrayOperands(this.sink(typer), e.lexpr, e.rexpr))
