@@ -3,7 +3,7 @@
 // protocol, on Patina and on PostgreSQL 15, compared by rows and by the result columns' type OIDs.
 // What Patina refuses is asserted with its SQLSTATE (docs/postgres.md lists it).
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '../helpers/catalog-pair';
 import { type PgClient, pgClient } from '../helpers/pg';
 
 const SCHEMAS = {
@@ -466,6 +466,17 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
         [43, 'a', 44, 'b'],
       ],
     ]);
+  });
+
+  it('a LIMIT, OFFSET or FETCH FIRST count with a fraction is rounded, as PostgreSQL turns numeric into bigint (was 42804)', async () => {
+    await all([
+      ['SELECT id FROM users ORDER BY id LIMIT 1.5'],
+      ['SELECT id FROM users ORDER BY id LIMIT 2.4 OFFSET 0.5'],
+      ['SELECT id FROM users ORDER BY id LIMIT -0.4'],
+      ['SELECT id FROM users ORDER BY id OFFSET 1.5 ROWS FETCH FIRST 1.5 ROWS ONLY'],
+      ['SELECT id, age FROM users ORDER BY age NULLS LAST FETCH FIRST 0.6 ROWS WITH TIES'],
+    ]);
+    await sameOutcomeOnBoth(o, 'SELECT id FROM users LIMIT -1.5');
   });
 
   it("locking clauses run as their transaction's reads (Django's update_or_create, with_for_update; were 0A000)", async () => {

@@ -20,7 +20,8 @@ export function checkLimitSigns(sig: readonly PgToken[]): void {
     }
     if (w !== 'LIMIT' && w !== 'OFFSET') continue;
     if (sig[i + 1].type !== 'op' || sig[i + 1].text !== '-' || sig[i + 2].type !== 'number') continue;
-    if (Number(sig[i + 2].text) === 0) continue;
+    // (-0.4 rounds to 0, as PostgreSQL turns the numeric into the count)
+    if (roundedCount(sig[i + 2].text) === 0n) continue;
     const next = sig[i + 3];
     const ended =
       next === undefined ||
@@ -42,7 +43,18 @@ function checkFetchCount(sig: readonly PgToken[], i: number): void {
   if (w(i + 1) !== 'FIRST' && w(i + 1) !== 'NEXT') return;
   const rows = (k: number) => w(k) === 'ROW' || w(k) === 'ROWS';
   const negative = sig[i + 2]?.type === 'op' && sig[i + 2].text === '-' && sig[i + 3]?.type === 'number';
-  if (negative && Number(sig[i + 3].text) !== 0 && rows(i + 4)) throw pgError('2201W', 'LIMIT must not be negative');
+  if (negative && roundedCount(sig[i + 3].text) !== 0n && rows(i + 4))
+    throw pgError('2201W', 'LIMIT must not be negative');
   if (w(i + 2) === 'NULL' && rows(i + 3) && w(i + 4) === 'WITH' && w(i + 5) === 'TIES')
     throw pgError('2201W', 'row count cannot be null in FETCH FIRST ... WITH TIES clause');
+}
+
+/** The unsigned decimal or exponent literal `text` rounded half up to a whole number. */
+export function roundedCount(text: string): bigint {
+  if (/[eE]/.test(text)) {
+    const n = Math.round(Number(text));
+    return Number.isFinite(n) ? BigInt(n) : 2n ** 64n;
+  }
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole === '' ? '0' : whole) + (fraction[0] !== undefined && fraction[0] >= '5' ? 1n : 0n);
 }

@@ -3,7 +3,8 @@
 // `OFFSET n ROWS FETCH FIRST m ROWS ONLY` (SQLAlchemy's fetch(), Hibernate, jOOQ) and an OFFSET
 // without a LIMIT (SQLite needs one). Each becomes the SQLite call or clause of the same meaning.
 import { pgError } from '../../sqlstate';
-import { type Tok, closer, isPunct, isWord, joinTokens, topLevelItems } from '../tokens';
+import { roundedCount } from '../limit-signs';
+import { type Tok, closer, isOp, isPunct, isWord, joinTokens, topLevelItems } from '../tokens';
 import { ZIPPED_FUNCTIONS, ZIP_CALLS } from '../../../../src/engine/pg-arrays';
 import { zipCall } from './srf-zip';
 import { ONE_COLUMN_SET_RETURNING, RECORD_SET_RETURNING } from '../type-signatures';
@@ -182,12 +183,25 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
   // there may be NULL too (SQLite's datatype mismatch otherwise) or negative: __pg_limit_count makes
   // NULL the no-limit value and refuses a negative count as PostgreSQL does (2201W, 2201X; SQLite
   // read LIMIT -1 as no limit and gave every row)
-  if (toks.some((t, i) => isWord(toks[i - 1], 'LIMIT') || isWord(toks[i - 1], 'OFFSET')))
+  const counted = (i: number) => isWord(toks[i - 1], 'LIMIT') || isWord(toks[i - 1], 'OFFSET');
+  // (`LIMIT -0.4` is 0, as it rounds: limit-signs.ts let it through)
+  toks = toks.filter(
+    (t, i) =>
+      !(
+        isOp(t, '-') &&
+        counted(i) &&
+        toks[i + 1]?.type === 'number' &&
+        countEnds(toks[i + 2]) &&
+        roundedCount(toks[i + 1].text) === 0n
+      ),
+  );
+  if (toks.some((t, i) => counted(i)))
     toks = toks.map((t, i) => {
       const limit = isWord(toks[i - 1], 'LIMIT');
       if (!limit && !isWord(toks[i - 1], 'OFFSET')) return t;
       const none = limit ? '-1' : '0';
       if ((limit && isWord(t, 'ALL')) || isWord(t, 'NULL')) return { type: 'number', text: none };
+      if (t.type === 'number' && countEnds(toks[i + 1])) return wholeCount(t);
       if (t.type === 'param' && (toks[i + 1] === undefined || toks[i + 1].type !== 'op')) return limitCount(t, limit);
       return t;
     });
@@ -263,6 +277,7 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
       // a NULL count is no limit, as LIMIT NULL (SQLite's datatype mismatch); a parameter's NULL too,
       // by limitCount below, which also refuses its negative value
       if (count.length === 1 && isWord(count[0], 'NULL')) count = [{ type: 'number', text: '-1' } as Tok];
+      if (count.length === 1 && count[0].type === 'number') count = [wholeCount(count[0])];
       k = end;
       if (isWord(toks[k], 'ROW') || isWord(toks[k], 'ROWS')) k++;
       if (!isWord(toks[k], 'ONLY')) {
@@ -287,7 +302,22 @@ export function rewriteFetchFirst(toks: Tok[]): Tok[] {
 }
 
 /** Words after which a LIMIT or OFFSET count has ended. */
-const COUNT_ENDS = ['ROW', 'ROWS', 'FETCH', 'OFFSET', 'LIMIT', 'FOR', 'UNION', 'EXCEPT', 'INTERSECT'];
+const COUNT_ENDS = ['OFFSET', 'LIMIT', 'FETCH', 'FOR', 'ROW', 'ROWS', 'UNION', 'EXCEPT', 'INTERSECT'];
+const countEnds = (t: Tok | undefined) =>
+  t === undefined || isPunct(t, ')') || isPunct(t, ';') || COUNT_ENDS.some((w) => isWord(t, w));
+
+/**
+ * A count written with a fraction (`LIMIT 1.5`, `OFFSET 2.5`, `FETCH FIRST 1.5 ROWS ONLY`) is
+ * PostgreSQL's numeric, which it turns into the bigint count rounding half away from zero (2 rows,
+ * 3); SQLite refused a real count (42804 datatype mismatch). The count is never negative here
+ * (limit-signs.ts refused that), so rounding its digits is enough; past bigint it is 22003 as there.
+ */
+export function wholeCount(t: Tok): Tok {
+  if (!/[.eE]/.test(t.text)) return t;
+  const n = roundedCount(t.text);
+  if (n > 9223372036854775807n) throw pgError('22003', 'bigint out of range');
+  return { type: 'number', text: String(n) };
+}
 
 /**
  * A LIMIT or OFFSET count that is an expression (`LIMIT 1 - 2`, `OFFSET (SELECT n FROM t)`) in
@@ -304,7 +334,7 @@ function wrapComputedCounts(toks: Tok[]): Tok[] {
     let end = i + 1;
     for (let depth = 0; end < toks.length; end++) {
       const x = toks[end];
-      if (depth === 0 && (isPunct(x, ')') || isPunct(x, ';') || COUNT_ENDS.some((w) => isWord(x, w)))) break;
+      if (depth === 0 && countEnds(x)) break;
       if (isPunct(x, '(')) depth++;
       else if (isPunct(x, ')')) depth--;
     }

@@ -10,6 +10,7 @@
 // is (and refused, sql/unsupported.ts) for DISTINCT ON, an item
 // selecting `*` whose columns SQLite cannot list, or a query SQLite cannot prepare on its own (a
 // subquery naming the query around it).
+import { roundedCount } from '../limit-signs';
 import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
@@ -108,6 +109,8 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   while (rows < ties && !(isWord(toks[rows], 'ROW') || isWord(toks[rows], 'ROWS'))) rows++;
   if (rows !== ties - 2) return null;
   const count: Tok[] = rows > fetch + 2 ? toks.slice(fetch + 2, rows) : [num('1')];
+  // (a count or offset written with a fraction is rounded to a whole one, as PostgreSQL's, limit-signs.ts)
+  if (count.length === 1 && count[0].type === 'number') count[0] = num(String(roundedCount(count[0].text)));
   // OFFSET o [ROW|ROWS], before the FETCH or after it
   let skip: Tok[] = [num('0')];
   let offsetEnd = -1;
@@ -121,6 +124,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
     )
       offsetEnd++;
     skip = toks.slice(offset + 1, offsetEnd);
+    if (skip.length === 1 && skip[0].type === 'number') skip = [num(String(roundedCount(skip[0].text)))];
     if (isWord(toks[offsetEnd], 'ROW') || isWord(toks[offsetEnd], 'ROWS')) offsetEnd++;
     if (offset > fetch && offsetEnd !== end) return null;
     if (skip.length === 0) return null;
