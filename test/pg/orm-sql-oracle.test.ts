@@ -13,6 +13,8 @@ CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT 
 CREATE TABLE posts (id INTEGER NOT NULL PRIMARY KEY, author_id INTEGER NOT NULL DEFAULT 0, title TEXT NOT NULL DEFAULT '',
   body TEXT, published BOOLEAN NOT NULL DEFAULT false, views INTEGER NOT NULL DEFAULT 0, created_at TIMESTAMP);
 CREATE TABLE tags (post_id INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (post_id, tag));
+CREATE TABLE items (id INTEGER NOT NULL PRIMARY KEY, qty INTEGER DEFAULT 5, note TEXT DEFAULT 'none', nums BIGINT[],
+  labels TEXT[], added DATE DEFAULT CURRENT_DATE);
 `,
   postgres: `
 CREATE TABLE users (id bigint NOT NULL PRIMARY KEY, name text NOT NULL DEFAULT '', email text, active boolean NOT NULL DEFAULT true,
@@ -20,6 +22,8 @@ CREATE TABLE users (id bigint NOT NULL PRIMARY KEY, name text NOT NULL DEFAULT '
 CREATE TABLE posts (id bigint NOT NULL PRIMARY KEY, author_id bigint NOT NULL DEFAULT 0, title text NOT NULL DEFAULT '',
   body text, published boolean NOT NULL DEFAULT false, views bigint NOT NULL DEFAULT 0, created_at timestamp);
 CREATE TABLE tags (post_id bigint NOT NULL, tag text NOT NULL, PRIMARY KEY (post_id, tag));
+CREATE TABLE items (id bigint NOT NULL PRIMARY KEY, qty bigint DEFAULT 5, note text DEFAULT 'none', nums bigint[],
+  labels text[], added date DEFAULT CURRENT_DATE);
 `,
 };
 const ROWS = [
@@ -35,6 +39,8 @@ const ROWS = [
     (4, 3, 'Drafts', '', false, 3, NULL),
     (5, 4, 'hello again', 'x', true, 7, '2024-05-01 00:00:00')`,
   `INSERT INTO tags (post_id, tag) VALUES (1, 'intro'), (1, 'misc'), (3, 'sql'), (3, 'db'), (5, 'intro')`,
+  `INSERT INTO items VALUES (1, 1, 'a', '{1,2,3}', '{a,"b c"}', '2020-01-01'), (2, 2, 'b', NULL, NULL, NULL),
+    (3, 3, 'c', '{}', '{}', NULL)`,
 ];
 
 type Case = [string, unknown[]?];
@@ -465,6 +471,29 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
         'INSERT INTO users (id, name) VALUES ($1, $2), ($3, $4) ON CONFLICT (id) DO UPDATE SET name = excluded.name RETURNING id, name',
         [43, 'a', 44, 'b'],
       ],
+    ]);
+  });
+
+  it('UPDATE ... SET x = DEFAULT takes the default, also in (a, b) = (DEFAULT, ...) and DO UPDATE (was 42601)', async () => {
+    const writes: Case[] = [
+      ['UPDATE items SET qty = DEFAULT, note = $1 WHERE id = $2 RETURNING id, qty, note', ['n', 1]],
+      ['UPDATE items SET (qty, note) = (DEFAULT, $1) WHERE id = 2 RETURNING qty, note', ['m']],
+      ['UPDATE items AS i SET (note, qty) = ROW($1, DEFAULT), nums = DEFAULT WHERE i.id = 3 RETURNING *', ['r']],
+      ['UPDATE items SET added = DEFAULT WHERE id = 1 RETURNING added = CURRENT_DATE'],
+      [
+        'INSERT INTO items (id, qty) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET qty = DEFAULT, note = excluded.note RETURNING qty, note',
+        [1, 9],
+      ],
+    ];
+    for (const [sql, params] of writes) await same(sql, params, true);
+  });
+
+  it('INSERT ... OVERRIDING SYSTEM VALUE and OVERRIDING USER VALUE keep the values written (was 42601)', async () => {
+    // no identity columns: the clause keeps every value, as PostgreSQL does then
+    await all([
+      ['INSERT INTO items (id, qty) OVERRIDING SYSTEM VALUE VALUES ($1, $2) RETURNING id, qty, note', [10, 4]],
+      ['INSERT INTO items (id, qty) OVERRIDING USER VALUE VALUES ($1, DEFAULT) RETURNING id, qty', [11]],
+      ['INSERT INTO items OVERRIDING USER VALUE SELECT 12, 7 RETURNING id, qty'],
     ]);
   });
 

@@ -117,3 +117,29 @@ export function dropOnly(toks: Tok[]): Tok[] {
       !(isWord(t, 'ONLY') && (isWord(toks[i - 1], 'FROM') || isWord(toks[i - 1], 'JOIN')) && isName(toks[i + 1])),
   );
 }
+
+/**
+ * `INSERT INTO t (id, v) OVERRIDING SYSTEM VALUE VALUES ...` (and `OVERRIDING USER VALUE`): the
+ * clause says whether values written to an identity column are kept or replaced by its sequence's,
+ * and Patina's tables have no identity columns (docs/schema.md), so PostgreSQL keeps every value
+ * either way, as the statement without the clause does; the words go.
+ */
+export function dropOverriding(toks: Tok[]): Tok[] {
+  if (!toks.some((t) => isWord(t, 'OVERRIDING')) || !toks.some((t) => isWord(t, 'INSERT'))) return toks;
+  return toks.filter((t, i) => {
+    const at = isWord(t, 'OVERRIDING')
+      ? i
+      : isWord(t, 'VALUE')
+        ? i - 2
+        : isWord(toks[i - 1], 'OVERRIDING')
+          ? i - 1
+          : -1;
+    return !(
+      at >= 0 &&
+      isWord(toks[at], 'OVERRIDING') &&
+      (isWord(toks[at + 1], 'SYSTEM') || isWord(toks[at + 1], 'USER')) &&
+      isWord(toks[at + 2], 'VALUE') &&
+      (isPunct(toks[at - 1], ')') || isName(toks[at - 1]))
+    );
+  });
+}

@@ -14,9 +14,10 @@ import { rewriteCatalogForms } from './catalog-forms';
 import { rewriteDateSyntax } from './date-syntax';
 import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
-import { dropOnly, rewriteDmlForms } from './dml-forms';
+import { dropOnly, dropOverriding, rewriteDmlForms } from './dml-forms';
 import { rewriteExactAliases, rewriteNumericAt } from './exact-order';
 import { rewriteInsertDefaults } from './insert-defaults';
+import { rewriteUpdateDefaults } from './update-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
 import { rewriteJsonValues, rewriteWholeRows } from './json-values';
 import { dropLateralOfCalls, inlineLateralRows, inlineLateralSubqueries } from './lateral';
@@ -128,11 +129,11 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteGroupingSets(toks, (name) => (ctx.columnType?.(null, name) ?? null) !== null);
   toks = rewriteScalarFrom(toks);
   toks = rewriteDistinctOn(toks, (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null);
-  toks = rewriteDmlForms(dropOnly(toks), {
+  toks = rewriteDmlForms(dropOnly(dropOverriding(toks)), {
     columns: (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
     queryColumns: (query) => ctx.selectColumns?.(query) ?? null,
   });
-  toks = rewriteInsertDefaults(toks, ctx);
+  toks = rewriteUpdateDefaults(rewriteInsertDefaults(toks, ctx), ctx);
   toks = rewriteTypedAssignments(toks, ctx);
   const jsonSchema = {
     columnType: (table: string, column: string) => ctx.columnType?.(table, column) ?? null,
