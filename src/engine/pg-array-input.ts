@@ -231,7 +231,19 @@ function element(x: string, kind: ElementKind, lenient: boolean): string {
  */
 export function arrayInput(s: string, kind: ElementKind, lenient = false): string {
   const tree = parseArrayTree(s);
-  if (tree === null) return s;
+  if (tree === null) {
+    // one dimension with its bounds ('[0:2]={1,2,3}', what `arr[0] = 1` makes): its elements read
+    // the same (the bounds of more dimensions and bounds that do not fit are left as written)
+    const bounded = /^\s*(\[-?\d+:-?\d+\])\s*=\s*(\{.*\})\s*$/s.exec(s);
+    const inner = bounded ? parseArrayTree(bounded[2]) : null;
+    if (!bounded || inner === null || inner.some(Array.isArray)) return s;
+    const [lo, hi] = bounded[1]
+      .slice(1, -1)
+      .split(/:(?=-?\d+$)/)
+      .map(Number);
+    if (hi - lo + 1 !== inner.length) return s;
+    return `${bounded[1]}=${arrayInput(bounded[2], kind, lenient)}`;
+  }
   if (!tree.some(Array.isArray))
     return arrayText(tree.map((x) => (x === null ? null : element(x as string, kind, lenient))));
   // more dimensions: the same elements, the sub-arrays checked as array_in checks them

@@ -12,6 +12,7 @@ import {
   elementKey,
   isElementKind,
   isKeyedKind,
+  parseArrayText,
   parseArrayTree,
   treeText,
 } from './pg-array-input';
@@ -206,6 +207,8 @@ export function installPgArrayFunctions(db: Database.Database): void {
     const to = g.includes('u') ? Math.min(xs.length, Number(hi)) : xs.length;
     return arrayText(from > to ? [] : xs.slice(from - 1, to));
   });
+  // arr[n] = x in an UPDATE's SET or an INSERT's column list (protocols/pg/sql/translate/element-assignments.ts)
+  fn('__pg_array_set', (arr, n, x) => setElement(arr, n, x));
   fn('array_append', (arr, x) => arrayText([...(arr === null ? [] : arrayElements(flat(arr))), x]));
   fn('array_prepend', (x, arr) => arrayText([x, ...(arr === null ? [] : arrayElements(flat(arr)))]));
   fn('array_cat', (a, b) =>
@@ -602,6 +605,40 @@ function startOf(start: unknown): number {
   if (start === undefined) return 0;
   if (start === null) throw sqlStateError('22004', 'initial position must not be null');
   return Math.max(0, Number(start) - 1);
+}
+
+/**
+ * The array with its element n set to x, as PostgreSQL assigns `arr[n] = x`: a NULL or empty array
+ * becomes the one element at n, a subscript past either end extends the array with NULLs (before its
+ * first, the lower bound moves: `[0:3]={x,1,2,3}`, printed with its bounds as PostgreSQL prints
+ * them); a NULL subscript is 22004, one subscript of a multi-dimensional array 2202E.
+ */
+function setElement(arr: unknown, n: unknown, x: unknown): string {
+  if (n === null || n === undefined) throw sqlStateError('22004', 'array subscript in assignment must not be null');
+  const at = Number(n);
+  let lower = at;
+  let xs: (string | null)[] = [];
+  if (arr !== null && arr !== undefined) {
+    const text = String(arr);
+    const bounds = /^\s*\[(-?\d+):(-?\d+)\]\s*=\s*(\{.*\})\s*$/s.exec(text);
+    if (MULTI.test(bounds ? bounds[3] : text) || /^\s*\[[^\]]*\]\s*\[/.test(text))
+      throw sqlStateError('2202E', 'wrong number of array subscripts');
+    xs = parseArrayText(bounds ? bounds[3] : text) ?? [];
+    if (xs.length > 0) lower = bounds ? Number(bounds[1]) : 1;
+  }
+  const value = x === null || x === undefined ? null : x instanceof Uint8Array ? byteaHex(x) : String(x);
+  // (PostgreSQL's MaxArraySize)
+  const size = Math.max(lower + xs.length - 1, at) - Math.min(lower, at) + 1;
+  if (size > 134217727) throw sqlStateError('54000', 'array size exceeds the maximum allowed (134217727)');
+  if (at < lower) {
+    xs = [value, ...Array<null>(lower - at - 1).fill(null), ...xs];
+    lower = at;
+  } else {
+    while (xs.length < at - lower) xs.push(null);
+    xs[at - lower] = value;
+  }
+  const body = arrayText(xs);
+  return lower === 1 ? body : `[${lower}:${lower + xs.length - 1}]=${body}`;
 }
 
 /** 0A000 for a multi-dimensional array where PostgreSQL's function reads one dimension only. */

@@ -497,6 +497,41 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
     ]);
   });
 
+  it('arr[n] = v in UPDATE ... SET and in an INSERT column list writes the element (was 42601)', async () => {
+    const writes: Case[] = [
+      // past the end NULLs, before the first the bounds move, a NULL or empty array begins at it
+      ['UPDATE items SET nums[2] = $1 WHERE id = 1 RETURNING nums', [20]],
+      ['UPDATE items SET nums[5] = 9, labels[2] = $1 WHERE id = 1 RETURNING nums, labels', ['x y']],
+      ['UPDATE items SET nums[0] = 7 WHERE id = 1 RETURNING nums'],
+      ['UPDATE items SET nums[$1] = $2 WHERE id = 2 RETURNING nums', [1, 4]],
+      ['UPDATE items SET nums[3] = 1, labels[1] = $1 WHERE id = 3 RETURNING nums, labels', ['q']],
+      // the elements in the order written, each reading the row's old value
+      ['UPDATE items SET nums[1] = NULL, nums[2] = nums[1] + 100 WHERE id = 2 RETURNING nums'],
+      ['UPDATE items AS i SET nums[1 + 1] = i.qty WHERE i.id = 2 RETURNING nums'],
+      [
+        'INSERT INTO items (id, nums[1], nums[2], labels[2]) VALUES ($1, $2, $3, $4) RETURNING nums, labels',
+        [20, 1, 2, 'z'],
+      ],
+      ['INSERT INTO items (id, nums[2]) VALUES (21, 5), (22, NULL) RETURNING id, nums'],
+      [
+        'INSERT INTO items (id, nums[1]) VALUES (20, 8) ON CONFLICT (id) DO UPDATE SET nums[3] = excluded.nums[1] RETURNING nums',
+      ],
+    ];
+    for (const [sql, params] of writes) await same(sql, params, true);
+    for (const sql of [
+      'UPDATE items SET nums[1] = DEFAULT WHERE id = 1',
+      'UPDATE items SET nums[NULL] = 1 WHERE id = 1',
+      "UPDATE items SET nums[1] = 'x' WHERE id = 1",
+      "UPDATE items SET nums[1] = 1, nums = '{1}' WHERE id = 1",
+      "INSERT INTO items (id, nums[1], nums) VALUES (30, 1, '{1}')",
+    ])
+      await sameOutcomeOnBoth(o, sql);
+    // what has no translation: a slice, several subscripts, an INSERT ... SELECT into elements
+    await refused("UPDATE items SET nums[1:2] = '{1,2}' WHERE id = 1", [], '0A000', /array slice/);
+    await refused('UPDATE items SET nums[1][1] = 1 WHERE id = 1', [], '0A000', /multidimensional array/);
+    await refused('INSERT INTO items (id, nums[1]) SELECT 40, 1', [], '0A000', /array elements from other than VALUES/);
+  });
+
   it('a LIMIT, OFFSET or FETCH FIRST count with a fraction is rounded, as PostgreSQL turns numeric into bigint (was 42804)', async () => {
     await all([
       ['SELECT id FROM users ORDER BY id LIMIT 1.5'],

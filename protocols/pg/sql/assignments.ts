@@ -161,8 +161,9 @@ function insertMisfit(
   const table = tableOf(insert.relation, schema);
   if (!table) return null;
   const def = schema.tables.get(table)!;
+  // (`arr[1]` writes an element, not checked here as `SET arr[1] = ...` is not)
   const names: string[] = insert.cols?.length
-    ? insert.cols.map((c: Node) => String(c.ResTarget?.name ?? '').toLowerCase())
+    ? insert.cols.map((c: Node) => (c.ResTarget?.indirection ? '' : String(c.ResTarget?.name ?? '').toLowerCase()))
     : def.columns.map((c) => c.name.toLowerCase());
   const select = insert.selectStmt?.SelectStmt;
   if (select && (!select.op || select.op === 'SETOP_NONE')) {

@@ -10,6 +10,7 @@ import { textSearchOperandType } from './text-search-operators';
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
+import { elementOidOf } from '../types/registry';
 import { Typer, withParamTypes } from './expression-types';
 import { type Scope, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
@@ -241,9 +242,12 @@ class ParamWalker {
   targetTypes(relation: Node, cols: Node[] | undefined): number[] {
     const table = this.schema.tables.get(String(relation?.relname ?? '').toLowerCase());
     if (!table) return [];
-    const names = cols?.length ? cols.map((c) => String(c.ResTarget?.name ?? '').toLowerCase()) : null;
     const byName = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name);
-    return (names ? names.map(byName) : table.columns).map((c) => (c ? oidOfDeclType(c.type) : 0));
+    if (!cols?.length) return table.columns.map((c) => oidOfDeclType(c.type));
+    return cols.map((c) => {
+      const col = byName(String(c.ResTarget?.name ?? '').toLowerCase());
+      return col ? targetType(oidOfDeclType(col.type), c.ResTarget?.indirection) : 0;
+    });
   }
 
   walk(n: Node, typer: Typer): void {
@@ -399,7 +403,7 @@ class ParamWalker {
       // open, and a binary int4 sent untyped was read as the text of its four bytes)
       const multi = r.ResTarget.val?.MultiAssignRef;
       const value = multi ? multi.source?.RowExpr?.args?.[multi.colno - 1] : r.ResTarget.val;
-      this.assignValue(value, oidOfDeclType(col.type));
+      this.assignValue(value, targetType(oidOfDeclType(col.type), r.ResTarget.indirection));
     }
   }
 
@@ -520,4 +524,14 @@ function withSources(typer: Typer, sources: Node[]): Typer {
   const scope: Scope = new Map(typer.scope);
   scopeOf(sources, scope, typer.schema);
   return new Typer(typer.schema, scope);
+}
+
+/**
+ * The type a value assigned to a column takes: the column's, an element's for `arr[n]` (`SET
+ * nums[2] = $1` is int8 of a bigint[] column; it was the array's, and '20' failed as array input).
+ */
+function targetType(column: number, indirection: Node[] | undefined): number {
+  if (!indirection?.length) return column;
+  const element = indirection.every((i) => i.A_Indices && !i.A_Indices.is_slice);
+  return element ? (elementOidOf(column) ?? 0) : indirection.every((i) => i.A_Indices) ? column : 0;
 }

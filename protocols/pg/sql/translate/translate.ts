@@ -16,6 +16,7 @@ import { rewriteDistinctOn } from './distinct-on';
 import { rewriteDivision } from './division';
 import { dropOnly, dropOverriding, rewriteDmlForms } from './dml-forms';
 import { rewriteExactAliases, rewriteNumericAt } from './exact-order';
+import { rewriteElementAssignments } from './element-assignments';
 import { rewriteInsertDefaults } from './insert-defaults';
 import { rewriteUpdateDefaults } from './update-defaults';
 import { rewriteIntervalDistinct } from './interval-distinct';
@@ -133,7 +134,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
     columns: (table) => ctx.columns?.(table)?.map((c) => c.name) ?? null,
     queryColumns: (query) => ctx.selectColumns?.(query) ?? null,
   });
-  toks = rewriteUpdateDefaults(rewriteInsertDefaults(toks, ctx), ctx);
+  toks = rewriteUpdateDefaults(rewriteInsertDefaults(rewriteElementAssignments(toks, ctx), ctx), ctx);
   toks = rewriteTypedAssignments(toks, ctx);
   const jsonSchema = {
     columnType: (table: string, column: string) => ctx.columnType?.(table, column) ?? null,
