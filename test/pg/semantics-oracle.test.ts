@@ -1280,6 +1280,10 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         'SELECT DISTINCT customer_id AS c FROM orders ORDER BY c FETCH FIRST 2 ROWS WITH TIES OFFSET 1',
         'SELECT customer_id FROM orders UNION ALL SELECT 10 ORDER BY 1 DESC FETCH FIRST 2 ROWS WITH TIES',
         'SELECT customer_id, amount FROM orders UNION SELECT 12, 12.5 ORDER BY customer_id FETCH FIRST 1 ROWS WITH TIES',
+        // a SELECT DISTINCT ON's rows (each group's first by the ORDER BY), ordered by its columns (they were 0A000)
+        'SELECT DISTINCT ON (customer_id) customer_id, amount FROM orders ORDER BY customer_id, amount DESC NULLS LAST FETCH FIRST 2 ROWS WITH TIES',
+        'SELECT DISTINCT ON (amount) amount AS a, customer_id FROM orders ORDER BY a DESC NULLS LAST OFFSET 1 FETCH FIRST 1 ROWS WITH TIES',
+        'SELECT * FROM (SELECT DISTINCT ON (customer_id % 2) customer_id % 2, id FROM orders ORDER BY customer_id % 2, id FETCH FIRST 1 ROWS WITH TIES) s',
         // a locking clause after it (taken out, as elsewhere)
         'SELECT id FROM orders ORDER BY customer_id FETCH FIRST 3 ROWS WITH TIES FOR UPDATE',
         'SELECT c.id, (SELECT o.id FROM orders o WHERE o.customer_id = c.id ORDER BY o.id FETCH FIRST 1 ROWS WITH TIES) FROM customers c WHERE c.id < 11 ORDER BY c.id',
@@ -1292,6 +1296,15 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ]);
       // FETCH FIRST NULL ROWS ONLY is no limit (it was SQLite's 42804 datatype mismatch)
       await same('SELECT id FROM orders ORDER BY id FETCH FIRST NULL ROWS ONLY');
+      // DISTINCT ON ordered by a key that is no result column: refused naming WITH TIES
+      await assert.rejects(
+        patina.query(
+          'SELECT DISTINCT ON (customer_id) customer_id FROM orders ORDER BY customer_id, id FETCH FIRST 1 ROWS WITH TIES',
+        ),
+        (e: { code?: string; message: string }) =>
+          e.code === '0A000' &&
+          /WITH TIES .*SELECT DISTINCT ON ordered by other than its result columns/.test(e.message),
+      );
       // PostgreSQL's refusals: without ORDER BY, a NULL or negative count
       for (const sql of [
         'SELECT id FROM orders FETCH FIRST 1 ROWS WITH TIES',

@@ -36,12 +36,10 @@ function find(n: Node): string | null {
   }
   if (n === null || typeof n !== 'object') return null;
   const s = n.SelectStmt;
-  if (s) {
-    if (s.distinctClause?.some((d: Node) => Object.keys(d).length > 0)) return 'SELECT DISTINCT ON';
-  }
   if (s?.limitOption === 'LIMIT_OPTION_WITH_TIES')
     // (translate/with-ties.ts runs the others)
-    return 'FETCH FIRST ... WITH TIES of a subquery selecting * that names the query around it, or of a set operation or SELECT DISTINCT ordered by other than its result columns|rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
+    return 'FETCH FIRST ... WITH TIES of a subquery selecting * that names the query around it, or of a set operation, SELECT DISTINCT or SELECT DISTINCT ON ordered by other than its result columns|rank() OVER (ORDER BY ...) <= n in a subquery gives the same rows';
+  if (s?.distinctClause?.some((d: Node) => Object.keys(d).length > 0)) return 'SELECT DISTINCT ON';
   if (s?.all && (s.op === 'SETOP_INTERSECT' || s.op === 'SETOP_EXCEPT'))
     return `${s.op === 'SETOP_INTERSECT' ? 'INTERSECT' : 'EXCEPT'} ALL|SQLite has only the set forms (without ALL)`;
   if (n.A_Expr?.kind === 'AEXPR_BETWEEN_SYM' || n.A_Expr?.kind === 'AEXPR_NOT_BETWEEN_SYM')

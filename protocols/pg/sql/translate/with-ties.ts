@@ -7,11 +7,12 @@
 //   WHERE __pg_tie_row > o AND __pg_tie_rank <= o + n AND n > 0 ORDER BY __pg_tie_row
 // on PostgreSQL's tokens, before the other passes, which translate it as any query. An ORDER BY key
 // naming a result column (by alias or position) is that item's expression in the window. Left as it
-// is (and refused, sql/unsupported.ts) for DISTINCT ON, an item
+// is (and refused, sql/unsupported.ts) for a DISTINCT, DISTINCT ON or set operation ordered by other
+// than its result columns, an item
 // selecting `*` whose columns SQLite cannot list, or a query SQLite cannot prepare on its own (a
 // subquery naming the query around it).
 import { roundedCount } from '../limit-signs';
-import { type Tok, isOp, isPunct, isWord, topLevelItems } from '../tokens';
+import { type Tok, closer, isOp, isPunct, isWord, topLevelItems } from '../tokens';
 
 const word = (text: string): Tok => ({ type: 'word', text });
 const punct = (text: string): Tok => ({ type: 'punct', text });
@@ -75,6 +76,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   let firstSelect = -1;
   // a set operation or SELECT DISTINCT: its rows numbered in a query around it (wrapped below)
   let wrapped = false;
+  let distinctOn = false;
   for (let k = start, depth = 0; k < end; k++) {
     const t = toks[k];
     if (isPunct(t, '(')) depth++;
@@ -87,8 +89,8 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
         at.SELECT = k;
       } else if (['UNION', 'INTERSECT', 'EXCEPT'].includes(w)) wrapped = true;
       else if (w === 'DISTINCT' && isWord(toks[k - 1], 'SELECT')) {
-        // (DISTINCT ON keeps one row of each group, by its own ORDER BY: left as it is)
-        if (isWord(toks[k + 1], 'ON')) return null;
+        // (DISTINCT ON keeps one row of each group, by its ORDER BY: kept in the query wrapped)
+        distinctOn = isWord(toks[k + 1], 'ON');
         wrapped = true;
       } else if (at[w] === undefined && ['FROM', 'ORDER', 'OFFSET', 'FETCH'].includes(w)) at[w] = k;
     }
@@ -135,7 +137,7 @@ function rewriteLevel(toks: Tok[], ties: number, columns: (query: Tok[]) => stri
   if (later ? offset !== ties + 1 || offsetEnd !== end : ties + 1 !== end) return null;
   const around = (query: Tok[]) => [...toks.slice(0, start), ...query, ...locking, ...toks.slice(after)];
   if (wrapped) {
-    const query = wrappedLevel(toks, start, firstSelect, at.ORDER, keysEnd, skip, count, columns);
+    const query = wrappedLevel(toks, start, firstSelect, at.ORDER, keysEnd, skip, count, columns, distinctOn);
     return query && around(query);
   }
   const itemsEnd = at.FROM ?? at.ORDER;
@@ -262,11 +264,13 @@ function wrappedLevel(
   skip: Tok[],
   count: Tok[],
   columns: (query: Tok[]) => string[] | null,
+  distinctOn = false,
 ): Tok[] | null {
   const withHead = isWord(toks[start], 'WITH');
   if (withHead && firstSelect < 0) return null;
   const head = withHead ? toks.slice(start, firstSelect) : [];
-  const query = toks.slice(start + head.length, orderAt);
+  // (a DISTINCT ON query keeps its ORDER BY, which picks each group's row)
+  const query = toks.slice(start + head.length, distinctOn ? keysEnd : orderAt);
   const names = columns([...head, ...query]);
   if (!names || names.length === 0) return null;
   // the names SQLite gives the columns of the query as a subquery (a repeated one numbered: id, id:1)
@@ -277,9 +281,10 @@ function wrappedLevel(
     seen.set(key, n + 1);
     return n === 0 ? name : `${name}:${n}`;
   });
-  // (a SELECT DISTINCT's items, for a key written as one of them)
+  // (a SELECT DISTINCT's items, for a key written as one of them; after DISTINCT ON's list)
+  const first = distinctOn ? closer(query, 3) + 1 : 2;
   const items = isWord(query[0], 'SELECT')
-    ? topLevelItems(query, 2, topLevelIndex(query, 'FROM') ?? query.length).map(
+    ? topLevelItems(query, first, topLevelIndex(query, 'FROM') ?? topLevelIndex(query, 'ORDER') ?? query.length).map(
         ([a, b]) => splitAlias(query.slice(a, b)).expr,
       )
     : [];
