@@ -488,6 +488,21 @@ describe('SQL ORMs send, against PostgreSQL 15', function () {
     for (const [sql, params] of writes) await same(sql, params, true);
   });
 
+  it('SET (a, b) = source takes a ROW() or sub-SELECT of its width, as PostgreSQL does (SET (x) = (5) ran)', async () => {
+    for (const sql of [
+      'UPDATE items SET (qty) = (5) WHERE id = 1',
+      'UPDATE items SET (qty, note) = 5 WHERE id = 1',
+      'INSERT INTO items (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET (qty) = (5)',
+      'UPDATE items SET (qty, note) = ROW(5) WHERE id = 1',
+      "UPDATE items SET (qty, note) = (5, 'a', 7) WHERE id = 1",
+      'UPDATE items SET (qty, note) = (SELECT 1) WHERE id = 1',
+      'UPDATE items SET (qty) = ROW(6) WHERE id = 2 RETURNING qty',
+      'UPDATE items SET (qty) = (SELECT 7) WHERE id = 2 RETURNING qty',
+      "UPDATE items SET (qty, note) = (SELECT qty + 1, 's' FROM items WHERE id = 2) WHERE id = 2 RETURNING qty, note",
+    ])
+      await sameOutcomeOnBoth(o, sql);
+  });
+
   it('INSERT ... OVERRIDING SYSTEM VALUE and OVERRIDING USER VALUE keep the values written (was 42601)', async () => {
     // no identity columns: the clause keeps every value, as PostgreSQL does then
     await all([

@@ -70,6 +70,7 @@ export function checkAssignments(
   const at = (location: number) => writtenAt(Buffer.from(text).subarray(0, location).toString().length, tokens);
   for (const s of stmts) {
     repeatedColumns(s.stmt, at);
+    multipleColumnSources(s.stmt, text, tokens);
     const bad = misfitIn(s.stmt, schema, declared, inferred);
     if (!bad) continue;
     const name = (oid: number) => TYPE_DISPLAY[oid] ?? 'unknown';
@@ -122,6 +123,40 @@ function repeatedColumns(stmt: Node, at: (location: number) => number): void {
     if (t.ResTarget?.indirection) continue;
     if (seen.has(name)) throw pgError('42601', `multiple assignments to same column "${name}"`);
     seen.add(name);
+  }
+}
+
+/**
+ * `SET (a, b) = source` (UPDATE, ON CONFLICT DO UPDATE) as PostgreSQL's transformMultiAssignRef
+ * takes it: a source that is no sub-SELECT or ROW() (`SET (x) = (5)`: one value in parentheses is
+ * no row) is 0A000, a row or sub-SELECT of another width 42601, each at the source. SQLite assigned
+ * the one value, and its width error was 42000 `2 columns assigned 1 values`.
+ */
+function multipleColumnSources(stmt: Node, text: string, tokens: readonly PgToken[]): void {
+  const targets = stmt?.UpdateStmt?.targetList ?? stmt?.InsertStmt?.onConflictClause?.targetList ?? [];
+  const at = (source: Node) =>
+    writtenAt(Buffer.from(text).subarray(0, valueLocation(source)).toString().length, tokens);
+  for (const t of targets) {
+    const ref = t.ResTarget?.val?.MultiAssignRef;
+    if (!ref || ref.colno !== 1) continue;
+    const source = ref.source;
+    const select = source?.SubLink?.subselect?.SelectStmt;
+    let width: number | null = null;
+    if (source?.RowExpr) width = source.RowExpr.args?.length ?? 0;
+    else if (select) {
+      // (a `*` item or a set operation: SQLite counts its columns)
+      const items: Node[] = select.targetList ?? [];
+      const star = items.some((r) => r.ResTarget?.val?.ColumnRef?.fields?.some((f: Node) => f.A_Star));
+      if (select.op && select.op !== 'SETOP_NONE') continue;
+      if (!star && !select.valuesLists) width = items.length;
+    } else
+      throw pgErrorAt(
+        '0A000',
+        'source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression',
+        at(source),
+      );
+    if (width !== null && width !== ref.ncolumns)
+      throw pgErrorAt('42601', 'number of columns does not match number of values', at(source));
   }
 }
 
