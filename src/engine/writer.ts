@@ -8,6 +8,7 @@ import { shareLiterals } from './literals';
 import { type PinnedClock, withClock } from './micro-clock';
 import { Lru } from '../lru';
 import { declaredType } from './schema/stored-types';
+import { type Feed, runFeeds } from './fed-rows';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -15,6 +16,8 @@ export interface Statement {
   params?: SqlParams;
   /** The PG session's now() and statement_timestamp(), pinned while it runs (micro-clock.ts). */
   clock?: PinnedClock;
+  /** Statements run first, on the same transaction, each one's rows bound by name for the rest (fed-rows.ts); `params` is then a record. */
+  feeds?: readonly Feed[];
 }
 
 /** What one statement did: rows changed, time taken, and rows for statements that return them. */
@@ -593,6 +596,14 @@ export class Writer<C = unknown> {
     return this.#add(sql, this.db.prepare(sql));
   }
 
+  /**
+   * The statement of exactly this text, cached by it (never a shape's: a data-modifying WITH query's
+   * statements, fed-rows.ts, bind their parameters by name alone).
+   */
+  exact(sql: string): Database.Statement {
+    return this.#cache.get(sql) ?? this.#add(sql, this.db.prepare(sql));
+  }
+
   #add(sql: string, st: Database.Statement): Database.Statement {
     this.#cache.set(sql, st);
     return st;
@@ -682,7 +693,10 @@ export class WriterLease<C> {
     let st: Database.Statement;
     let args: unknown[] = p === undefined ? [] : Array.isArray(p) ? p : [p];
     try {
-      ({ st, args } = this.#w.statement(s.sql, args));
+      if (s.feeds) {
+        args = [runFeeds(s.feeds, (p ?? {}) as Record<string, unknown>, (sql) => this.#w.exact(sql))];
+        st = this.#w.exact(s.sql);
+      } else ({ st, args } = this.#w.statement(s.sql, args));
     } catch (err) {
       // better-sqlite3 refuses more than one statement in one text with a RangeError, not a SqliteError
       if (err instanceof RangeError)
