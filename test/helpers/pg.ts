@@ -163,7 +163,7 @@ export interface PgClient {
     queryMode?: 'extended';
     /** The values' parsers (node-postgres's); `{ getTypeParser: () => (v) => v }` gives every value's text. */
     types?: { getTypeParser: () => (v: string) => unknown };
-  }): Promise<{ rows: unknown[][]; rowCount: number; fields: { name: string; dataTypeID: number }[] }>;
+  }): Promise<{ rows: unknown[][]; rowCount: number; command: string; fields: { name: string; dataTypeID: number }[] }>;
   end(): Promise<void>;
   on(event: 'error', fn: (err: Error) => void): void;
 }

@@ -89,7 +89,7 @@ export class DeferredBlock {
       statement,
       rowsAffected: r.rowsAffected,
       rows: r.rows,
-      tables: this.#tables(statement.sql),
+      tables: this.#tables(statementText(statement)),
       writes,
     });
   }
@@ -99,7 +99,7 @@ export class DeferredBlock {
    * writes it can see are replayed first: those to tables it names, and the writes those depend on.
    */
   runNext(lease: WriterLease<unknown>, statement: Statement, writes: boolean): StatementResult {
-    const tables = this.#tables(statement.sql);
+    const tables = this.#tables(statementText(statement));
     const need = new Set(tables);
     const before: Step[] = [];
     for (let k = this.#steps.length - 1; k >= 0; k--) {
@@ -113,6 +113,11 @@ export class DeferredBlock {
     this.#steps.push({ statement, rowsAffected: r.rowsAffected, rows: r.rows, tables, writes });
     return r;
   }
+}
+
+/** A statement's whole text: with the statements that feed it (a data-modifying WITH query's), which it writes too. */
+function statementText(s: Statement): string {
+  return s.feeds ? [s.sql, ...s.feeds.map((f) => f.sql)].join(' ') : s.sql;
 }
 
 function serializationFailure(why: string) {

@@ -869,9 +869,13 @@ export class Session {
         `cannot execute ${an.locks ? 'SELECT FOR UPDATE' : an.command} in a read-only transaction`,
       );
     if (an.upsertKeys) checkUpsertKeys(an.upsertKeys, params);
-    const statements = (an.batch ?? [an.sql]).map((sql) => {
+    const statements = (an.batch ?? [an.sql]).map((sql): Statement => {
       checkWriteStatement(sql, 'statement');
-      return { sql, params, clock: this.#clockFor(sql) };
+      if (!an.feeds) return { sql, params, clock: this.#clockFor(sql) };
+      // a data-modifying WITH query: its statements first, feeding this one (sql/modifying-with.ts)
+      for (const f of an.feeds) checkWriteStatement(f.sql, 'statement');
+      const clock = this.#clockFor([sql, ...an.feeds.map((f) => f.sql)].join(' '));
+      return { sql, params: params ?? {}, clock, feeds: an.feeds };
     });
     const t = this.#t;
     if (t.state === 'open' && !an.batch && t.defers(an)) {

@@ -58,6 +58,11 @@ export function analyzeCopy(sig: PgToken[], tokens: PgToken[], schema: Schema, i
   const base = { sql: '', local: false, paramTypes: [] as number[] };
   if (stmt.query) {
     const read = inner.analyze(stmt.query);
+    if (read.feeds)
+      throw pgError(
+        '0A000',
+        'COPY (query) TO of a query with a data-modifying statement in WITH is not supported: run the query on its own',
+      );
     if (read.kind !== 'sql' || !read.columns || !read.readonly)
       throw pgError('0A000', 'COPY (query) TO takes a query that returns rows (SELECT, VALUES, WITH)');
     return {
@@ -112,6 +117,7 @@ export function analyzeDeclare(
   }
   if (up(i) !== 'FOR' || !sig[i + 1]) throw pgError('42601', 'syntax error: DECLARE ... CURSOR needs FOR and a query');
   const inner = analysis.analyze(tokens.slice(tokens.indexOf(sig[i + 1])), declaredTypes);
+  if (inner.feeds) throw pgError('0A000', 'DECLARE CURSOR must not contain data-modifying statements in WITH');
   if (inner.kind !== 'sql' || !inner.columns || !inner.readonly)
     throw pgError('42601', 'DECLARE CURSOR takes a query that returns rows (SELECT, VALUES, WITH)');
   return {

@@ -74,6 +74,7 @@ import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
 import { checkLimitSigns } from './limit-signs';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
+import { analyzeModifyingWith } from './modifying-with';
 import { parseTree } from './parse';
 import { declaredType } from '../../../src/engine/schema/stored-types';
 
@@ -543,6 +544,20 @@ export class Analyzer {
       parseTree(text);
     } catch (err) {
       throw syntaxError(text, err, tokens) ?? err;
+    }
+    // `WITH d AS (DELETE ... RETURNING *) ...`: its parts analysed one by one (sql/modifying-with.ts)
+    if (kw === 'WITH') {
+      const modifying = analyzeModifyingWith(
+        sig,
+        text,
+        (toks) => this.#analyzeStatement(toks, declaredTypes),
+        (sql) =>
+          this.#engine.writer
+            .prepare(sql)
+            .columns()
+            .map((c) => c.name),
+      );
+      if (modifying) return modifying;
     }
     // B'101', X'1F': PostgreSQL's bit strings, which Patina has no values of (sql/bit-strings.ts)
     const bits = bitStringRefusal(sig);

@@ -1,6 +1,7 @@
 // A statement as the front end understands it: what Parse (or one statement of a simple query)
 // makes of PostgreSQL SQL, cached by its text (sql/analyze.ts), and what Execute runs.
 import type { CopyStatement } from '../copy/statement';
+import type { Feed } from '../../../src/engine/fed-rows';
 
 export interface ColumnDesc {
   name: string;
@@ -72,6 +73,8 @@ export interface Analyzed {
   /** A SELECT with a locking clause (FOR UPDATE, FOR SHARE): in a block it takes the writer (translate/locking.ts). */
   locks?: boolean;
   setting?: { name: string; value: string | null; local?: boolean };
+  /** A data-modifying WITH query's statements, run before `sql` and feeding it their rows (sql/modifying-with.ts). */
+  feeds?: Feed[];
   /** A write of several statements run as one (TRUNCATE a, b): every statement, `sql` is the first. */
   batch?: string[];
   /** EXPLAIN: the statement explained, and whether to run it too (EXPLAIN ANALYZE). */

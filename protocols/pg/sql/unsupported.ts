@@ -25,6 +25,9 @@ const GROUPING: Record<string, string> = lookup({
   GROUPING_SET_SETS: 'GROUP BY GROUPING SETS',
 });
 
+/** PostgreSQL's own refusal of a data-modifying WITH query inside a query. */
+const NOT_AT_TOP = 'WITH clause containing a data-modifying statement must be at the top level';
+
 /** The first construct of the tree with no translation (`what|hint`); null when none. */
 function find(n: Node): string | null {
   if (Array.isArray(n)) {
@@ -69,8 +72,8 @@ function find(n: Node): string | null {
   if (n.MergeStmt) return 'MERGE';
   if (n.CommonTableExpr) {
     const q = n.CommonTableExpr.ctequery;
-    if (q?.InsertStmt || q?.UpdateStmt || q?.DeleteStmt)
-      return 'a data-modifying statement in WITH|run the INSERT, UPDATE or DELETE on its own, with RETURNING';
+    // (one at the statement's top runs: sql/modifying-with.ts)
+    if (q?.InsertStmt || q?.UpdateStmt || q?.DeleteStmt) return NOT_AT_TOP;
   }
   if (n.FuncCall?.agg_within_group && !translatedWithinGroup(n.FuncCall)) return 'WITHIN GROUP';
   for (const k of Object.keys(n)) {
@@ -152,6 +155,7 @@ export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgTo
   // a grouping set the translation made (translate/grouping-sets.ts) over a column no table has:
   // SQLite's no such column is the answer, PostgreSQL's 42703 (it was 0A000 naming the ROLLUP)
   if (missing !== undefined && !whole && found.startsWith('GROUP BY ')) return err;
+  if (found === NOT_AT_TOP) return pgError('0A000', found);
   const [what, hint] = found.split('|');
   return pgError('0A000', `${what} is not supported${hint ? `: ${hint}` : ''}`);
 }
