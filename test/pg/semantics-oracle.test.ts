@@ -1190,10 +1190,7 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       ['SELECT customer_id, count(*) FROM orders GROUP BY CUBE (customer_id) UNION ALL SELECT 1, 2', /GROUP BY CUBE/],
       // (rank(2) WITHIN GROUP of one key runs: functions-oracle)
       ["SELECT rank(2, 'x') WITHIN GROUP (ORDER BY amount, note) FROM orders", /WITHIN GROUP/],
-      [
-        'WITH gone AS (DELETE FROM orders WHERE id > 1000 RETURNING id) SELECT count(*) FROM gone',
-        /data-modifying statement in WITH/,
-      ],
+      // (a data-modifying statement in WITH runs: modifying-with-oracle)
       // SQLite's answer was a syntax error about text the client never sent
       ['SELECT customer_id FROM orders INTERSECT ALL SELECT customer_id FROM orders', /INTERSECT ALL/],
       ['SELECT customer_id FROM orders EXCEPT ALL SELECT 10', /EXCEPT ALL/],
@@ -1226,6 +1223,8 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
         sql,
       );
     }
+    // (the rows the INSERT above added on PostgreSQL alone)
+    await postgres.query('DELETE FROM orders WHERE id > 1000');
     // the session goes on
     assert.deepEqual((await patina.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
   });
