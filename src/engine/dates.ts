@@ -2033,6 +2033,31 @@ export function castTimetz(v: unknown, zone: string): string | null {
   return time + offsetText(off);
 }
 
+/** A timetz as castTimetz prints it: the time of day and the offset east of UTC. */
+const TIMETZ_TEXT = /^(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?$/;
+
+/**
+ * A timetz's key whose bytes sort as PostgreSQL's timetz_cmp orders: by the instant in UTC (the time
+ * less its offset), then by the offset, east first (`10:00+02` before `08:00+00`, one instant; both
+ * before `09:00+00`). Equal keys are equal timetz values (the same time and offset), as timetz_eq's.
+ * Text that is no timetz yet (an untyped literal compared with one) is read as timetz input is, an
+ * offset missing taken from `zone`.
+ */
+export function timetzSortKey(v: unknown, zone: string): string | null {
+  if (v === null || v === undefined) return null;
+  let m = TIMETZ_TEXT.exec(String(v));
+  if (!m) {
+    const text = castTimetz(String(v), zone);
+    m = text === null ? null : TIMETZ_TEXT.exec(text);
+    if (!m) return null;
+  }
+  const micros = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3])) * 1e6 + Number((m[4] ?? '').padEnd(6, '0'));
+  const east = (m[5] === '-' ? -1 : 1) * ((Number(m[6]) * 60 + Number(m[7] ?? 0)) * 60 + Number(m[8] ?? 0));
+  // (both made positive and padded: the UTC instant spans -16h to 40h, the offset under 16h either way)
+  const utc = String(micros - east * 1e6 + 1e11).padStart(12, '0');
+  return `${utc}${String(60000 - east).padStart(6, '0')}`;
+}
+
 /** Whether a word is an abbreviation of PostgreSQL's 'Default' set ('EST', 'z', 'MSK'). */
 const isAbbreviation = (w: string) =>
   FIXED_ABBREVIATIONS[w.toLowerCase()] !== undefined || ZONE_ABBREVIATIONS[w.toLowerCase()] !== undefined;

@@ -2,7 +2,7 @@ import { hiddenName } from './sql-text';
 import { valueTable } from './value-twins';
 import type Database from 'better-sqlite3';
 import { sqlStateError } from '../errors';
-import { addInterval, dateArithmetic, inputStyleOf, withInputStyle } from './dates';
+import { addInterval, dateArithmetic, inputStyleOf, timetzSortKey, withInputStyle } from './dates';
 import {
   type ArrayTree,
   type KeyedKind,
@@ -255,11 +255,14 @@ export function installPgArrayFunctions(db: Database.Database): void {
   db.function('__pg_array_key', { deterministic: true }, (kind: unknown, arr: unknown) =>
     arr === null || arr === undefined || !isKeyedKind(kind) ? (arr as null) : arrayKey(String(arr), kind),
   );
-  // <, >, ORDER BY of arrays of numbers, booleans and text: by their elements ('{9}' < '{10}', '{}' first)
+  // <, >, ORDER BY of arrays of numbers, booleans and text: by their elements ('{9}' < '{10}', '{}' first);
+  // of a timetz ('timetz', or 'timetz@zone' for a literal without an offset): by its instant, then offset
   db.function('__pg_array_sortkey', { deterministic: true }, (kind: unknown, arr: unknown) =>
-    arr === null || arr === undefined || !(isKeyedKind(kind) || kind === 'text')
-      ? (arr as null)
-      : arraySortKey(String(arr), kind),
+    typeof kind === 'string' && /^timetz(@|$)/.test(kind)
+      ? timetzSortKey(arr, kind.slice(7) || 'UTC')
+      : arr === null || arr === undefined || !(isKeyedKind(kind) || kind === 'text')
+        ? (arr as null)
+        : arraySortKey(String(arr), kind),
   );
   // array_agg of arrays (the analysis renames the call): an array of one more dimension, as
   // PostgreSQL's array_agg(anyarray) builds it ({{1,2},{3,4}}); array_agg made a text of each
@@ -288,9 +291,12 @@ export function installPgArrayFunctions(db: Database.Database): void {
   // max() and min() of such arrays by the same order ('{10}' above '{9}', '{}' below all); SQLite's
   // picked by the text. Of equal keys the later value, as array_larger and array_smaller keep it
   // ('{1.5}' after '{1.50}'); over a window the frame's values in order, dropped oldest first (inverse)
-  const sortKey = (kind: KeyedKind | 'text', v: unknown) =>
-    v === null || v === undefined ? null : Buffer.from(arraySortKey(String(v), kind));
-  for (const kind of ['numeric', 'boolean', 'text'] as const)
+  // (and of timetz values, 'timetz': by the instant, then the offset, timetz_larger's order)
+  const sortKey = (kind: KeyedKind | 'text' | 'timetz', v: unknown) =>
+    v === null || v === undefined
+      ? null
+      : Buffer.from((kind === 'timetz' ? timetzSortKey(v, 'UTC') : arraySortKey(String(v), kind)) ?? '');
+  for (const kind of ['numeric', 'boolean', 'text', 'timetz'] as const)
     for (const max of [false, true]) {
       const better = (key: Buffer, best: Buffer) => (max ? key.compare(best) >= 0 : key.compare(best) <= 0);
       db.aggregate(`__pg_array_${max ? 'max' : 'min'}_${kind}`, {

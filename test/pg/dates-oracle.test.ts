@@ -105,6 +105,34 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     }
   });
 
+  it("timetz compares and sorts by its instant in UTC, then its offset east first (it went by the text: '10:00+02' < '08:00+00' was false)", async () => {
+    const v =
+      "(VALUES (1, '10:00+02'::timetz), (2, '08:00+00'::timetz), (3, '09:00+00'::timetz), (4, '23:00-05'::timetz), (5, NULL::timetz)) v(i, x)";
+    for (const sql of [
+      "SELECT '10:00+02'::timetz < '08:00+00'::timetz, '10:00+02'::timetz > '08:00+00', '10:00+02'::timetz <= '08:30', '10:00+02'::timetz = '08:00+00'::timetz",
+      `SELECT i, x FROM ${v} ORDER BY x, i`,
+      `SELECT i, x AS y FROM ${v} ORDER BY y DESC NULLS LAST`,
+      `SELECT x FROM ${v} ORDER BY 1 DESC`,
+      `SELECT min(x), max(x) FROM ${v}`,
+      `SELECT i, max(x) OVER (ORDER BY i), row_number() OVER (ORDER BY x DESC) FROM ${v} ORDER BY i`,
+      `SELECT string_agg(x::text, ',' ORDER BY x) FROM ${v}`,
+      `SELECT i FROM ${v} WHERE x < '09:00+00' ORDER BY i`,
+      `SELECT i, x BETWEEN '07:00+00' AND '09:00+00', x NOT BETWEEN '07:00+00' AND '09:00+00' FROM ${v} ORDER BY i`,
+      `SELECT DISTINCT x FROM ${v} ORDER BY 1`,
+      `SELECT x AS a FROM ${v} UNION SELECT '09:30+01'::timetz ORDER BY a`,
+      "SELECT i, t::timetz < '10:00+02'::timetz FROM (SELECT id AS i, t FROM ev) e ORDER BY i",
+      "SELECT '10:00+02'::timetz < 'xyz'",
+    ])
+      await sameText(sql);
+    for (const c of [clients().patina, clients().postgres]) await c.query("SET TIME ZONE 'Asia/Kolkata'");
+    try {
+      // (a literal with no offset takes the session zone's, as timetz input reads it)
+      await sameText(`SELECT i FROM ${v} WHERE x BETWEEN '13:00' AND '14:00' OR x > '23:59' ORDER BY i`);
+    } finally {
+      for (const c of [clients().patina, clients().postgres]) await c.query('SET TIME ZONE UTC');
+    }
+  });
+
   it('other forms of date input PostgreSQL reads: ISO basic, month names, MDY, zone names (were 22007)', async () => {
     for (const v of ['20240229', 'Feb 29 2024', 'January 8, 1999', '29-Feb-2024', '8 Jan 1999', '02/29/2024'])
       await same(`SELECT '${v}'::date, '${v} 10:30'::timestamp`);

@@ -2,7 +2,8 @@
 // and `array_agg(x ORDER BY doc)`. PostgreSQL goes by jsonb's order and equality (`1.50` = `1.5`,
 // `7` before `100`); SQLite by the stored text. Marked as a select's GROUP BY and ORDER BY terms are
 // (typed-operators.ts): 'arr-group:jsonb' on a partition key, 'arr-order:jsonb' on a sort term, which
-// translate/null-order.ts wraps in __pg_jsonb_sortkey.
+// translate/null-order.ts wraps in __pg_jsonb_sortkey. A timetz sort term likewise ('arr-order:timetz',
+// by its instant and offset: `'10:00+02'` before `'08:00+00'`).
 import { pgError } from '../sqlstate';
 import { OID } from '../types/oids';
 import type { Typer } from './expression-types';
@@ -10,7 +11,10 @@ import type { Typer } from './expression-types';
 // biome-ignore lint/suspicious/noExplicitAny: libpg_query's JSON tree
 type Node = any;
 
-/** Marks (at orderMarkKey of a term's first location) the jsonb keys of a window definition or an aggregate call. */
+/** time with time zone's OID (types/timetz.ts). */
+const TIMETZ = 1266;
+
+/** Marks (at orderMarkKey of a term's first location) the jsonb keys and timetz sort terms of a window definition or an aggregate call. */
 export function markJsonbWindowKeys(
   n: Node,
   typer: Typer,
@@ -19,7 +23,11 @@ export function markJsonbWindowKeys(
   orderMarkKey: (at: number) => number,
 ): void {
   const mark = (e: Node, kind: string) => {
-    if (!e || e.A_Const || typer.type(e) !== OID.jsonb) return;
+    if (!e || e.A_Const) return;
+    const type = typer.type(e);
+    // (a timetz sorted by its instant, then its offset: its text is no such order; its equality is)
+    if (type === TIMETZ && kind === 'arr-order:jsonb') kind = 'arr-order:timetz';
+    else if (type !== OID.jsonb) return;
     const at = firstLocation(e);
     if (at >= 0) out.set(orderMarkKey(at), kind);
   };

@@ -530,10 +530,12 @@ const groupedKind = (...types: number[]): 'numeric' | 'boolean' | 'jsonb' | null
 /**
  * 'numeric' for an array of numbers of any type, 'boolean' for one of booleans, 'text' for one of
  * text: arrays ordered by their elements (`<`, ORDER BY), which their text does not ('{10}' <
- * '{9}', '{}' after '{a}'); else null.
+ * '{9}', '{}' after '{a}'); 'timetz' for a timetz, ordered by its instant in UTC and then its
+ * offset (`'10:00+02' < '08:00+00'`), which its text is not either; else null.
  */
-function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | null {
+function orderedKind(...types: number[]): 'numeric' | 'boolean' | 'text' | 'timetz' | null {
   for (const t of types) {
+    if (t === TIMETZ) return 'timetz';
     const e = elementOidOf(t);
     if (e !== undefined && NUMBERS.has(e)) return 'numeric';
     if (e === OID.bool) return 'boolean';
@@ -801,7 +803,7 @@ function markIntervalDistinct(select: Node, typer: Typer, out: Map<number, strin
  * text: the first item of its first member is marked 'iv-union:', `g` to group (a chain of UNIONs
  * whose last is not ALL: it removes the repeats of all of them), `x` or `e` (an INTERSECT or
  * EXCEPT, not ALL, of two queries) or `s` only to sort (any other with an ORDER BY), one letter per column (`i` an interval, `m` and `b` a numeric and a boolean
- * array, grouped by their elements' values, `j` jsonb, by its value, `n` another), then the columns' names;
+ * array, grouped by their elements' values, `j` jsonb, by its value, `t` timetz, sorted by its instant, `n` another), then the columns' names;
  * translate/interval-distinct.ts groups the members' UNION ALL by them and sorts by length. Only
  * where the first member names every column.
  */
@@ -836,11 +838,12 @@ function markIntervalUnion(select: Node, typer: Typer, out: Map<number, string>)
       return item ? withSources(typer, m.fromClause ?? []).type(item) : 0;
     });
     if (types.includes(OID.interval)) return 'i';
+    if (types.includes(TIMETZ)) return 't';
     const keyed = groupedKind(...types);
     return keyed === 'numeric' ? 'm' : keyed === 'boolean' ? 'b' : keyed === 'jsonb' ? 'j' : 'n';
   });
-  // (jsonb sorted in jsonb's order too, `7` before `100`)
-  if (!kinds.includes('i') && !kinds.includes('j') && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
+  // (jsonb sorted in jsonb's order too, `7` before `100`; timetz by its instant, then its offset)
+  if (!kinds.some((k) => 'ijt'.includes(k)) && !(mode !== 's' && kinds.some((k) => k !== 'n'))) return;
   const at = firstLocation(first[0].val);
   // the walk comes to a chain's inner set operations after the whole one: the outermost's mark stays
   if (at >= 0 && !out.get(orderMarkKey(at))?.startsWith('iv-union:'))
@@ -1257,6 +1260,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(n.A_Expr.location, 'jb-between');
       }
     }
+    // timetz between bounds by its instant, then its offset (SQLite compared the text)
+    else if (type === TIMETZ && n.A_Expr.kind !== 'AEXPR_IN') out.set(n.A_Expr.location, 'tz-between');
     // a timestamp between dates (or a date between timestamps): each comparison's date at midnight,
     // as `x >= a AND x <= b` casts it (translate/typed-arithmetic.ts' dateBetween)
     else if (n.A_Expr.kind !== 'AEXPR_IN' && dateBetweenKind(n.A_Expr, typer, declared))

@@ -92,7 +92,7 @@ const SET_OPS = new Set(['UNION', 'INTERSECT', 'EXCEPT']);
 function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   const at = toks.findIndex((t) => unionMark(t) !== undefined);
   if (at < 0) return toks;
-  const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmbj]+):(.*)$/.exec(unionMark(toks[at])!)!;
+  const [, mode, kinds, json] = /^iv-union:([gsxe])([inxmbjt]+):(.*)$/.exec(unionMark(toks[at])!)!;
   // (a name given as { as: name } is an item's without a name of its own: it is given that one;
   // with `at`, a numeric handed over at that scale: __pg_numeric_at(item, at) AS name)
   const listed = JSON.parse(json) as (string | { as: string; at?: number; real?: boolean })[];
@@ -174,7 +174,7 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
     group.push(
       kind === 'i'
         ? key(k)
-        : kind === 'm' || kind === 'b' || kind === 'j'
+        : kind === 'm' || kind === 'b' || kind === 'j' || kind === 't'
           ? arrayKey(k)
           : kind === 'x'
             ? { type: 'group', text: keyText('x', column(k)) }
@@ -197,8 +197,8 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
             : -1;
       const single = a + 1 >= orderEnd || rest[a + 1].type === 'word' || isPunct(rest[a + 1], ',');
       if (k >= 0 && kinds[k] === 'i' && single) rest[a] = key(k);
-      // a jsonb column in jsonb's order
-      if (k >= 0 && kinds[k] === 'j' && single) rest[a] = arrayKey(k);
+      // a jsonb column in jsonb's order, a timetz one by its instant and offset
+      if (k >= 0 && (kinds[k] === 'j' || kinds[k] === 't') && single) rest[a] = arrayKey(k);
       // an exact numeric column (sql/exact-columns.ts) by its number, NaN above all
       if (k >= 0 && kinds[k] === 'x' && single)
         rest[a] = { type: 'group', text: exactSortKey(`"${names[k].replace(/"/g, '""')}"`) };
@@ -240,8 +240,10 @@ function rewriteIntervalUnion(toks: Tok[]): Tok[] {
   return rewriteIntervalUnion([...out.slice(0, s), ...wrapped, ...out.slice(end)]);
 }
 
-/** How a column of kind `kind` ('i' interval, 'm'/'b' numeric/boolean array, 'j' jsonb, 'x' exact numeric or 'n' other: by itself) is compared. */
+/** How a column of kind `kind` ('i' interval, 'm'/'b' numeric/boolean array, 'j' jsonb, 't' timetz, 'x' exact numeric or 'n' other: by itself) is compared. */
 function keyText(kind: string, column: string): string {
+  // timetz by its instant, then its offset (one key for one value: timetz_eq's time and offset)
+  if (kind === 't') return `__pg_array_sortkey('timetz', ${column})`;
   if (kind === 'i') return `__pg_interval_key(${column})`;
   if (kind === 'm' || kind === 'b') return `__pg_array_key('${kind === 'm' ? 'numeric' : 'boolean'}', ${column})`;
   // jsonb by its value (src/engine/jsonb-sort-key.ts: one key for `1.50` and `1.5`)

@@ -426,7 +426,8 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
 
 /**
  * `x [NOT] BETWEEN a AND b` of intervals (marked 'iv-between' on BETWEEN, or NOT): each side by its
- * length, of jsonb ('jb-between') by its key in jsonb's order; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
+ * length, of jsonb ('jb-between') by its key in jsonb's order, of timetz ('tz-between') by its
+ * instant and offset; of numerics in HAVING ('numx-between'): compared as numerics (__pg_numeric_cmp).
  */
 function rewriteIntervalBetween(toks: Tok[]): Tok[] {
   // (and of jsonb, 'jb-between': each side by __pg_jsonb_sortkey, in jsonb's order)
@@ -435,6 +436,7 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
     (t.arith === 'iv-between' ||
       t.arith === 'numx-between' ||
       t.arith === 'jb-between' ||
+      t.arith === 'tz-between' ||
       !!t.arith?.startsWith('date-between:'));
   if (!toks.some(between)) return toks;
   const out: Tok[] = [];
@@ -456,7 +458,13 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
     }
     const left = joinTokens(out.splice(boundOperandStart(out)));
     const [low, high] = [joinTokens(toks.slice(b + 1, and)), joinTokens(toks.slice(and + 1, end + 1))];
-    const key = 'arith' in t && t.arith === 'jb-between' ? '__pg_jsonb_sortkey' : '__pg_interval_key';
+    const key =
+      'arith' in t && t.arith === 'jb-between'
+        ? '__pg_jsonb_sortkey'
+        : 'arith' in t && t.arith === 'tz-between'
+          ? `__pg_array_sortkey('timetz@${sessionZone() ?? 'UTC'}', `
+          : '__pg_interval_key';
+    const keyed = (x: string) => (key.endsWith(' ') ? `${key}${x})` : `${key}(${x})`);
     out.push({
       type: 'group',
       text:
@@ -464,7 +472,7 @@ function rewriteIntervalBetween(toks: Tok[]): Tok[] {
           ? `${not ? 'NOT ' : ''}(__pg_numeric_cmp(${left}, ${low}) >= 0 AND __pg_numeric_cmp(${left}, ${high}) <= 0)`
           : 'arith' in t && t.arith?.startsWith('date-between:')
             ? `${not ? 'NOT ' : ''}${dateBetween(t.arith.slice(13), left, low, high)}`
-            : `${key}(${left}) ${not ? 'NOT ' : ''}BETWEEN ${key}(${low}) AND ${key}(${high})`,
+            : `${keyed(left)} ${not ? 'NOT ' : ''}BETWEEN ${keyed(low)} AND ${keyed(high)}`,
     });
     i = end;
   }
@@ -611,6 +619,8 @@ function dateCast(code: string, x: string): string {
 
 /** Numeric or boolean arrays compared by their elements' values (src/engine/pg-arrays.ts's __pg_array_key, __pg_array_sortkey). */
 function arrayComparison(kind: string, op: string, left: string, right: string, key = 'key'): string {
+  // (a timetz beside a literal with no offset: the session zone's, as timetz input takes it)
+  if (kind === 'timetz') kind = `timetz@${sessionZone() ?? 'UTC'}`;
   return `__pg_array_${key}('${kind}', ${left}) ${op} __pg_array_${key}('${kind}', ${right})`;
 }
 

@@ -195,10 +195,10 @@ const RENAMED: Record<string, string> = lookup({
   'max-iv-w': '__pg_interval_max_w',
   // array_agg of arrays: one more dimension (src/engine/pg-arrays.ts)
   'agg-arrays': '__pg_array_agg_arrays',
-  // of arrays of numbers, booleans and text: by their elements (src/engine/pg-arrays.ts)
+  // of arrays of numbers, booleans and text: by their elements; of timetz by instant and offset (src/engine/pg-arrays.ts)
   ...Object.fromEntries(
     ['min', 'max'].flatMap((f) =>
-      ['numeric', 'boolean', 'text'].flatMap((k) => [
+      ['numeric', 'boolean', 'text', 'timetz'].flatMap((k) => [
         [`arr-${f}-${k}`, `__pg_array_${f}_${k}`],
         [`arr-${f}-${k}-w`, `__pg_array_${f}_${k}_w`],
       ]),
