@@ -63,11 +63,15 @@ describe('whole-row references against PostgreSQL 15', function () {
     await same('SELECT u, t.id FROM u JOIN t ON t.id = u.t_id ORDER BY u.id');
     await same('SELECT id, u AS whole FROM u ORDER BY id', undefined, [1]);
     await same('SELECT DISTINCT u FROM u ORDER BY 1');
-    // (a table's row through a subquery: PostgreSQL's type is still the table's, Patina's record)
-    await sameOnBoth(clients(), 'SELECT * FROM (SELECT u FROM u) q ORDER BY 1', undefined, { types: false });
-    await sameOnBoth(clients(), 'SELECT (SELECT u FROM u WHERE u.id = t.id) FROM t ORDER BY id', undefined, {
-      types: false,
-    });
+    // a table's row passed up through a subquery, a WITH query or a scalar subquery: still the
+    // table's row type, as PostgreSQL keeps it (it was record)
+    await same('SELECT * FROM (SELECT u FROM u) q ORDER BY 1');
+    await same('SELECT (SELECT u FROM u WHERE u.id = t.id) FROM t ORDER BY id');
+    await same('SELECT x FROM (SELECT u AS x FROM u) q ORDER BY 1');
+    await same('SELECT q.id, q.x FROM (SELECT id, u AS x FROM u) q ORDER BY 1', undefined, [1]);
+    await same('SELECT q.* FROM (SELECT u, id FROM u) q ORDER BY 2');
+    await same('SELECT x FROM (SELECT x FROM (SELECT u AS x FROM u) a) b ORDER BY 1');
+    await same('WITH w AS (SELECT u FROM u) SELECT u FROM w ORDER BY 1');
     // a subquery's row: PostgreSQL's type is record too
     await sameOnBoth(clients(), 'SELECT q FROM (SELECT id, name FROM u) q ORDER BY 1');
     // t.* and row_to_json(t) were already the columns and the object

@@ -111,12 +111,27 @@ export class Typer {
     return found;
   }
 
-  /** The schema table whose whole row `n` is (`c` of `FROM t c`), or undefined. */
+  /**
+   * The schema table whose whole row `n` is (`c` of `FROM t c`), or that a subquery passes up: its
+   * column that is one (`x` of `FROM (SELECT t AS x FROM t) q`), a scalar subquery of one (`(SELECT
+   * t FROM t ...)`), as PostgreSQL keeps the row's type through them; else undefined.
+   */
   wholeRowTable(n: Node): string | undefined {
+    if (n?.SubLink?.subLinkType === 'EXPR_SUBLINK') {
+      const inner = n.SubLink.subselect?.SelectStmt;
+      const cols = inner ? selectTypes(inner, this.schema) : null;
+      return cols?.length === 1 ? cols[0].rowOf : undefined;
+    }
     const fields = n?.ColumnRef ? strings(n.ColumnRef.fields) : [];
-    if (fields.length !== 1) return undefined;
-    const source = this.scope.get(fields[0].toLowerCase());
-    return typeof source === 'string' && this.schema.tables.has(source) ? source : undefined;
+    if (fields.length === 1) {
+      const source = this.scope.get(fields[0].toLowerCase());
+      if (typeof source === 'string' && this.schema.tables.has(source)) return source;
+    }
+    if (fields.length !== 1 && fields.length !== 2) return undefined;
+    const name = fields[fields.length - 1].toLowerCase();
+    const sources = fields.length === 2 ? [this.scope.get(fields[0].toLowerCase())] : [...new Set(this.scope.values())];
+    const found = sources.flatMap((x) => (Array.isArray(x) ? x.filter((c) => c.name.toLowerCase() === name) : []));
+    return found.length === 1 ? found[0].rowOf : undefined;
   }
 
   /** The type of an expression, 0 when not known. */

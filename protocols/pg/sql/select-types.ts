@@ -321,16 +321,23 @@ export function selectTypes(
           : (sourceColumns(scope.get(String(fields[0].String?.sval).toLowerCase()), schema) ??
             joinColumns(s.fromClause, String(fields[0].String?.sval).toLowerCase(), scope, schema));
       if (!cols || cols.length === 0) return null;
-      out.push(...cols);
+      // (a subquery's column that is a table's row: that table's row type in the statement's list)
+      const typed = (c: ResultColumn): ResultColumn => {
+        const { rowOf, ...column } = c;
+        const oid = statement && rowOf ? relationNames().typeOid(rowOf) : undefined;
+        return oid === undefined ? c : { ...column, oid };
+      };
+      out.push(...cols.map(typed));
       continue;
     }
     if (!r) return null;
     const typmod = castTypmod(r.val);
     let oid = typer.type(r.val);
-    // a table's whole row as a result column (`SELECT t FROM t`): the table's row type, as PostgreSQL
-    // types it (it was record); inside the statement it stays a record for what reads it
-    const whole = statement && oid === OID.record ? typer.wholeRowTable(r.val) : undefined;
-    if (whole !== undefined) oid = relationNames().typeOid(whole) ?? oid;
+    // a table's whole row as a result column (`SELECT t FROM t`, or passed up through a subquery):
+    // the table's row type, as PostgreSQL types it (it was record); inside the statement it stays a
+    // record for what reads it, the table noted for the statement's own list
+    const whole = oid === OID.record ? typer.wholeRowTable(r.val) : undefined;
+    if (statement && whole !== undefined) oid = relationNames().typeOid(whole) ?? oid;
     // (a choice of values of different scales, a column of the statement itself, prints each at its
     // own: exact-columns.ts's exactChoice hands them over as text; a subquery's keeps the largest)
     const own = statement && keepsOwnScales(typer, r.val);
@@ -349,6 +356,7 @@ export function selectTypes(
       ...(oid === OID.numeric && typmod < 0 && scale === undefined && !least && isComputed(r.val)
         ? { computed: true }
         : {}),
+      ...(!statement && whole !== undefined ? { rowOf: whole } : {}),
     });
   }
   return out;
