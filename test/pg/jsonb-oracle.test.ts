@@ -532,7 +532,7 @@ describe('jsonb operators against PostgreSQL 15', function () {
     }
   });
 
-  it("array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc) drop repeats by jsonb's equality and sort in jsonb's order (1.50 and 1.5 were two, 100 before 7, and jsonb_agg's elements were strings)", async () => {
+  it("array_agg(DISTINCT doc), jsonb_agg(DISTINCT doc) and json_agg(DISTINCT doc) drop repeats by jsonb's equality and sort in jsonb's order (1.50 and 1.5 were two, 100 before 7, and jsonb_agg's elements were strings)", async () => {
     await same('BEGIN');
     try {
       await same(
@@ -547,6 +547,11 @@ describe('jsonb operators against PostgreSQL 15', function () {
         // (as text: each value as its first row wrote it)
         'SELECT array_agg(DISTINCT data)::text, jsonb_agg(DISTINCT data)::text FROM docs WHERE id IN (100, 104, 105, 106, 6)',
         'SELECT count(DISTINCT data), array_length(array_agg(DISTINCT data), 1) FROM docs',
+        // json_agg(DISTINCT) of jsonb likewise, of a table's column and of a subquery's (whose
+        // elements came out as strings, one per stored text)
+        'SELECT json_agg(DISTINCT data), json_agg(DISTINCT data ORDER BY data DESC) FROM docs WHERE id >= 100',
+        'SELECT json_agg(DISTINCT d) FROM (SELECT data AS d FROM docs WHERE id >= 100 UNION ALL SELECT data FROM docs) s',
+        `SELECT json_agg(DISTINCT x) FROM (VALUES ('1.50'::jsonb), ('1.5'::jsonb), ('[1, 2.0]'), (NULL)) v(x)`,
       ])
         await same(q);
     } finally {

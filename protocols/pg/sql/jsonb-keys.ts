@@ -38,10 +38,10 @@ export function markJsonbWindowKeys(
 }
 
 /** The aggregates whose DISTINCT of jsonb translate/jsonb-distinct-aggregates.ts rewrites. */
-const DISTINCT_COLLECTORS = new Set(['array_agg', 'jsonb_agg']);
+const DISTINCT_COLLECTORS = new Set(['array_agg', 'jsonb_agg', 'json_agg']);
 
 /**
- * array_agg(DISTINCT doc) and jsonb_agg(DISTINCT doc) of jsonb: the argument's
+ * array_agg(DISTINCT doc), jsonb_agg(DISTINCT doc) and json_agg(DISTINCT doc) of jsonb: the argument's
  * first token marked 'jb-distinct-agg', for the translation to drop repeats by jsonb's equality.
  */
 export function markJsonbDistinctAggregate(
