@@ -72,6 +72,9 @@ describe('whole-row references against PostgreSQL 15', function () {
     await same('SELECT q.* FROM (SELECT u, id FROM u) q ORDER BY 2');
     await same('SELECT x FROM (SELECT x FROM (SELECT u AS x FROM u) a) b ORDER BY 1');
     await same('WITH w AS (SELECT u FROM u) SELECT u FROM w ORDER BY 1');
+    // (the rows of one table in every branch of a set operation: that table's type too)
+    await same('SELECT u FROM u UNION ALL SELECT u FROM u ORDER BY 1');
+    await same('SELECT x FROM (SELECT u AS x FROM u UNION SELECT u FROM u) q ORDER BY 1');
     // a subquery's row: PostgreSQL's type is record too
     await sameOnBoth(clients(), 'SELECT q FROM (SELECT id, name FROM u) q ORDER BY 1');
     // t.* and row_to_json(t) were already the columns and the object

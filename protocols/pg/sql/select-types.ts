@@ -277,8 +277,17 @@ function setOperationTypes(s: Node, schema: Schema, ctes: Ctes): ResultColumn[] 
       ...(scale !== undefined ? { scale } : {}),
       ...(c.untypedNull && r[i].untypedNull ? { untypedNull: true } : {}),
       ...(c.untypedString && r[i].untypedString ? { untypedString: true } : {}),
+      // (the rows of one table in every branch: that table's row type, as PostgreSQL resolves them)
+      ...(oid === OID.record && c.rowOf && c.rowOf === r[i].rowOf ? { rowOf: c.rowOf } : {}),
     };
   });
+}
+
+/** A column the statement hands out: a table's row passed up (`rowOf`) typed as that table's row type. */
+function rowTyped(c: ResultColumn): ResultColumn {
+  const { rowOf, ...column } = c;
+  const oid = rowOf ? relationNames().typeOid(rowOf) : undefined;
+  return oid === undefined ? c : { ...column, oid };
 }
 
 /** The columns of a SelectStmt, or null when its list has a `*`. */
@@ -290,7 +299,10 @@ export function selectTypes(
   statement = false,
 ): ResultColumn[] | null {
   const ctes = cteColumns(s.withClause, schema, outer);
-  if (s.op && s.op !== 'SETOP_NONE') return setOperationTypes(s, schema, ctes);
+  if (s.op && s.op !== 'SETOP_NONE') {
+    const cols = setOperationTypes(s, schema, ctes);
+    return statement && cols ? cols.map(rowTyped) : cols;
+  }
   // a VALUES statement: column1, ... typed by its rows
   if (s.valuesLists) return subqueryColumns(s, schema, ctes);
   if (!s.targetList) return null;
@@ -322,12 +334,7 @@ export function selectTypes(
             joinColumns(s.fromClause, String(fields[0].String?.sval).toLowerCase(), scope, schema));
       if (!cols || cols.length === 0) return null;
       // (a subquery's column that is a table's row: that table's row type in the statement's list)
-      const typed = (c: ResultColumn): ResultColumn => {
-        const { rowOf, ...column } = c;
-        const oid = statement && rowOf ? relationNames().typeOid(rowOf) : undefined;
-        return oid === undefined ? c : { ...column, oid };
-      };
-      out.push(...cols.map(typed));
+      out.push(...(statement ? cols.map(rowTyped) : cols));
       continue;
     }
     if (!r) return null;
