@@ -105,7 +105,7 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     }
   });
 
-  it("timetz compares and sorts by its instant in UTC, then its offset east first (it went by the text: '10:00+02' < '08:00+00' was false)", async () => {
+  it("timetz compares and sorts by its instant in UTC, then its offset east first, and equals a literal read as timetz (it went by the text: '10:00+02' < '08:00+00' was false, tz = '8:00+00' too)", async () => {
     const v =
       "(VALUES (1, '10:00+02'::timetz), (2, '08:00+00'::timetz), (3, '09:00+00'::timetz), (4, '23:00-05'::timetz), (5, NULL::timetz)) v(i, x)";
     for (const sql of [
@@ -122,12 +122,16 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
       `SELECT x AS a FROM ${v} UNION SELECT '09:30+01'::timetz ORDER BY a`,
       "SELECT i, t::timetz < '10:00+02'::timetz FROM (SELECT id AS i, t FROM ev) e ORDER BY i",
       "SELECT '10:00+02'::timetz < 'xyz'",
+      // (equal as timetz_eq, the same time and offset: a literal read as timetz, not compared as text)
+      `SELECT i, x = '8:00+00', x <> '10:00:00+02:00', x IN ('8:00+00', '23:00-05:00'), x NOT IN ('10:00+02') FROM ${v} ORDER BY i`,
+      "SELECT '08:00+00'::timetz = '10:00+02'::timetz, '08:00+00'::timetz = 'bad'",
     ])
       await sameText(sql);
     for (const c of [clients().patina, clients().postgres]) await c.query("SET TIME ZONE 'Asia/Kolkata'");
     try {
       // (a literal with no offset takes the session zone's, as timetz input reads it)
       await sameText(`SELECT i FROM ${v} WHERE x BETWEEN '13:00' AND '14:00' OR x > '23:59' ORDER BY i`);
+      await sameText(`SELECT i, x = '13:30', x IN ('14:30') FROM ${v} ORDER BY i`);
     } finally {
       for (const c of [clients().patina, clients().postgres]) await c.query('SET TIME ZONE UTC');
     }

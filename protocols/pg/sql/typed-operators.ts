@@ -1260,8 +1260,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
         out.set(n.A_Expr.location, 'jb-between');
       }
     }
-    // timetz between bounds by its instant, then its offset (SQLite compared the text)
-    else if (type === TIMETZ && n.A_Expr.kind !== 'AEXPR_IN') out.set(n.A_Expr.location, 'tz-between');
+    // timetz between bounds by its instant, then its offset (SQLite compared the text), in a list by
+    // its key (a literal read as timetz input)
+    else if (type === TIMETZ) out.set(n.A_Expr.location, n.A_Expr.kind === 'AEXPR_IN' ? 'arr-in:timetz' : 'tz-between');
     // a timestamp between dates (or a date between timestamps): each comparison's date at midnight,
     // as `x >= a AND x <= b` casts it (translate/typed-arithmetic.ts' dateBetween)
     else if (n.A_Expr.kind !== 'AEXPR_IN' && dateBetweenKind(n.A_Expr, typer, declared))
@@ -1387,6 +1388,10 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     else if ((op === '=' || op === '<>') && keyed) {
       // numeric arrays equal by their elements' values ('{1.50}' = '{1.5}'), boolean ones by truth
       out.set(e.location, `arr-cmp:${keyed}`);
+    } else if ((op === '=' || op === '<>') && orderedKind(typer.type(e.lexpr), typer.type(e.rexpr)) === 'timetz') {
+      // timetz equal as timetz_eq, the same time and offset: by its key, a literal read as timetz
+      // input (`tz = '8:00+00'` of 08:00:00+00; the texts differed)
+      out.set(e.location, 'arr-ord:timetz');
     } else if (
       (op === '<' || op === '>' || op === '<=' || op === '>=') &&
       orderedKind(typer.type(e.lexpr), typer.type(e.rexpr))

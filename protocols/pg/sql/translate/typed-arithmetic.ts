@@ -374,7 +374,8 @@ function boundOperandStart(out: Tok[]): number {
 /** `x [NOT] IN (a, b)` or `IN (SELECT ...)` of intervals (marked 'iv-in' on IN, or NOT): each by its length ('1 day' IN ('24 hours')). */
 function rewriteIntervalIn(toks: Tok[]): Tok[] {
   // (and numeric and boolean arrays, 'arr-in:kind': by __pg_array_key, their elements' values; jsonb,
-  // 'arr-in:jsonb', by __pg_jsonb_sortkey, one key for equal values ('1.50' and '1.5'); and
+  // 'arr-in:jsonb', by __pg_jsonb_sortkey, one key for equal values ('1.50' and '1.5'); timetz,
+  // 'arr-in:timetz', by its key, a literal read as timetz input; and
   // numerics in HAVING, 'numx-in': each compared as numerics, __pg_numeric_cmp)
   const marked = (t: Tok) =>
     'arith' in t && (t.arith === 'iv-in' || t.arith === 'numx-in' || t.arith?.startsWith('arr-in:') === true);
@@ -390,11 +391,13 @@ function rewriteIntervalIn(toks: Tok[]): Tok[] {
     const key = (x: string) =>
       array === 'jsonb'
         ? `__pg_jsonb_sortkey(${x})`
-        : array
-          ? `__pg_array_key('${array}', ${x})`
-          : numeric
-            ? `__pg_numeric_key(${x})`
-            : `__pg_interval_key(${x})`;
+        : array === 'timetz'
+          ? `__pg_array_sortkey('timetz@${sessionZone() ?? 'UTC'}', ${x})`
+          : array
+            ? `__pg_array_key('${array}', ${x})`
+            : numeric
+              ? `__pg_numeric_key(${x})`
+              : `__pg_interval_key(${x})`;
     const close = open < 0 || out.length === 0 ? -1 : closer(toks, open);
     if (close < 0) {
       out.push(t);
