@@ -138,7 +138,7 @@ function multipleColumnSources(stmt: Node, text: string, tokens: readonly PgToke
     writtenAt(Buffer.from(text).subarray(0, valueLocation(source)).toString().length, tokens);
   for (const t of targets) {
     const ref = t.ResTarget?.val?.MultiAssignRef;
-    if (!ref || ref.colno !== 1) continue;
+    if (ref?.colno !== 1) continue;
     const source = ref.source;
     const select = source?.SubLink?.subselect?.SelectStmt;
     let width: number | null = null;
