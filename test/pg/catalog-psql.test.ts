@@ -77,6 +77,23 @@ describe('schema browsing in psql, pgcli and SQLAlchemy against PostgreSQL 15', 
       assert.deepEqual(patina, postgres);
     });
 
+  // builtin operators: pg_operator had no rows (\\do listed none, to_regoper and to_regoperator were 42883)
+  for (const cmd of [
+    '\\do ||/',
+    '\\do+ ^@',
+    '\\do @@',
+    '\\do - bigint',
+    "SELECT to_regoper('||/'), to_regoper('+'), to_regoper('pg_catalog.^@'), to_regoper('nope'), to_regoperator('+(int4,int4)'), to_regoperator('-(NONE,bigint)'), to_regoperator('+(text,text)')",
+    "SELECT to_regoperator('+(int4)')",
+    "SELECT to_regoperator('+(nosuch,int4)')",
+    "SELECT to_regoper('')",
+    'SELECT count(*), count(DISTINCT oprname) FROM pg_operator',
+  ])
+    it(`psql ${cmd} shows what PostgreSQL shows`, () => {
+      const [patina, postgres] = both(cmd);
+      assert.deepEqual(patina, postgres);
+    });
+
   it("psql \\df upper and \\df sum list PostgreSQL's signatures, those of types Patina has no values of too (upper(anyrange), sum(money): pg_proc listed only upper(text))", () => {
     for (const cmd of ['\\df upper', '\\df sum', '\\df length']) {
       const [patina, postgres] = both(cmd);

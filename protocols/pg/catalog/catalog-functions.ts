@@ -30,6 +30,7 @@ import { applySetting, checkSetting } from '../session/settings';
 import type { SessionFacts } from './local-db';
 import { BUILTIN_PROCS, functionDef, functionText, regproc } from './builtin-procs';
 import { regprocedureText } from './regproc-codecs';
+import { OPERATOR_DESCRIPTIONS, OPERATOR_OIDS, toRegoper, toRegoperator } from './builtin-operators';
 import { NS_PUBLIC } from './table-rows';
 import { TYPE_COMMENTS } from './pg-type-rows';
 import { AdvisoryWait, type AdvisoryLocks, SleepRequest } from '../session/advisory-locks';
@@ -259,6 +260,9 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
         : // (printed as PostgreSQL prints it: to_regprocedure('abs(int4)') is abs(integer))
           orNull(() => regprocedureText(String(x))),
   );
+  // to_regoper('||/'), to_regoperator('+(integer,integer)'): pg_operator's operator (builtin-operators.ts)
+  fn('to_regoper', (x) => (x === null ? null : toRegoper(String(x))));
+  fn('to_regoperator', (x) => (x === null ? null : toRegoperator(String(x))));
   // to_regnamespace('public'): the schema's OID (printed as its name), NULL for none
   fn('to_regnamespace', (x) => {
     if (x === null) return null;
@@ -311,6 +315,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
   });
   // (a `'now'::regproc` comes as its text: looked up)
   fn('pg_function_is_visible', (o) => (o === null || !state.procExists(procOid(o)) ? null : 1));
+  // (every operator is pg_catalog's, on the search path)
+  fn('pg_operator_is_visible', (o) => (o === null || !OPERATOR_OIDS.has(num(o)) ? null : 1));
   fn('pg_my_temp_schema', () => 0);
   fn('pg_is_other_temp_schema', () => 0);
   const privilege = privilegeFunctions({
@@ -375,6 +381,8 @@ export function registerCatalogFunctions(db: Database.Database, state: CatalogSt
     const of = catalog === undefined || catalog === null ? null : String(catalog);
     if ((of === null || of === 'pg_proc') && BUILTIN_PROCS.has(num(oid))) return BUILTIN_PROCS.get(num(oid))![19];
     if ((of === null || of === 'pg_type') && TYPE_COMMENT.has(num(oid))) return TYPE_COMMENT.get(num(oid))!;
+    if ((of === null || of === 'pg_operator') && OPERATOR_DESCRIPTIONS.has(num(oid)))
+      return OPERATOR_DESCRIPTIONS.get(num(oid))!;
     return (of === null || of === 'pg_namespace') && num(oid) === NS_PUBLIC ? 'standard public schema' : null;
   });
   fn('__pg_regproc', (x) => (x === null ? null : procOid(String(x))));

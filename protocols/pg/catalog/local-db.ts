@@ -19,6 +19,7 @@ import { type CatalogRows, NS_PUBLIC, type RelationBtree, fillTable } from './ta
 import { RelationStats } from './relation-stats';
 import type { TableCounts } from '../../../src/observability/table-counts';
 import { fillBuiltinProcs } from './builtin-procs';
+import { fillBuiltinOperators } from './builtin-operators';
 import { registerCatalogFunctions } from './catalog-functions';
 import type { ActivityRow } from '../connection/listener-options';
 import type { PreparedRow } from '../session/prepared';
@@ -245,6 +246,8 @@ export class LocalDb {
     for (const r of types) for (const f of r.slice(10, 18) as string[]) if (f !== '-') procs.add(f);
     [...procs].forEach((proname, k) => ins('pg_proc', { oid: 12000 + k, proname }));
     fillBuiltinProcs(ins);
+    // pg_operator: PostgreSQL 15's operators (catalog/pg-operator-rows.ts), psql's \do
+    fillBuiltinOperators(ins);
     // pg_type: PostgreSQL 15's rows of its types in pg_catalog (catalog/pg-type-rows.ts), their
     // comments (psql's \dTS) and pg_range's rows of its range types
     for (const r of types)

@@ -91,6 +91,9 @@ export const FIXED: Record<string, number> = lookup({
   to_regproc: 24,
   to_regprocedure: 2202,
   to_regtype: OID.regtype,
+  // the operator's name (with its operand types), as text (regoper has no codec here)
+  to_regoper: 2203,
+  to_regoperator: 2204,
   pg_terminate_backend: OID.bool,
   // the two-column statistics (src/engine/pg-statistics.ts) are float8 whatever their input
   corr: OID.float8,
@@ -166,6 +169,7 @@ export const FIXED: Record<string, number> = lookup({
   pg_index_column_has_property: OID.bool,
   pg_type_is_visible: OID.bool,
   pg_function_is_visible: OID.bool,
+  pg_operator_is_visible: OID.bool,
   pg_is_other_temp_schema: OID.bool,
   has_table_privilege: OID.bool,
   has_schema_privilege: OID.bool,
