@@ -652,4 +652,78 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
+
+  it("an operator PostgreSQL has no form of for its operands' types is its 42883 with HINT at the operator: text or a boolean in arithmetic, text, a date or a timestamp compared with a number, || of two numbers (SQLite's loose typing ran them: name + 1 was 1, d = 5 false, 1 || 2 '12')", async () => {
+    const { patina, postgres } = clients();
+    const cases: [string, unknown[]?][] = [
+      ['SELECT name + 1 FROM t'],
+      ['SELECT 2 * u.name FROM u'],
+      ["SELECT name - '1' FROM t"],
+      ["SELECT '1' + name FROM t"],
+      ['SELECT lower(name) + 1 FROM t'],
+      ['SELECT name * name FROM t'],
+      ['SELECT b + 1 FROM t'],
+      ['SELECT $1 + b FROM t', [1]],
+      // (a simple query's WHERE literal, which is bound as a parameter where it may be)
+      ['SELECT id FROM t WHERE name = 1'],
+      ['SELECT id FROM u WHERE id = 1 AND name <> 2'],
+      ['SELECT id FROM u WHERE name != 2'],
+      ['SELECT id FROM u WHERE name = x'],
+      ['SELECT x < name FROM u'],
+      ['SELECT name >= 1.5 FROM t'],
+      ['SELECT id FROM t WHERE d = 5'],
+      ['SELECT id FROM t WHERE tsp > 5'],
+      ['SELECT ts <= -1 FROM t'],
+      ['SELECT id FROM t WHERE 5 < d'],
+      ['SELECT 1 || 2'],
+      ['SELECT x || x FROM u'],
+      ['SELECT 1.5 || true'],
+      // what PostgreSQL runs runs
+      ["SELECT t.name || 1, x || 'a', n + 1, d - 1, tsp - interval '1 day' FROM t, u WHERE t.id = u.id"],
+      ["SELECT count(*) FROM t WHERE name = '1' OR d = '2024-01-02' OR n = 1"],
+      ['SELECT count(*) FROM u WHERE name = $1', ['a']],
+    ];
+    for (const [sql, params] of cases) {
+      const p = await placedFailure(patina, sql, params);
+      assert.match(
+        p,
+        /^(42883 operator does not exist: .* \| No operator matches the given name and argument types\. You might need to add explicit type casts\. @\d+|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
+    }
+  });
+
+  it("an untyped string among numbers where PostgreSQL gives them one type (ARRAY, NULLIF, a VALUES column, IN, COALESCE, CASE) is read as their type, 22P02 at the literal where it is none (SQLite kept the text beside the numbers); min or max of a boolean is 42883 (SQLite's took 0 and 1)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      "SELECT ARRAY[1, 'a']",
+      "SELECT ARRAY['a', 1]",
+      "SELECT nullif('a', 1)",
+      "SELECT nullif(id, 'x') FROM u",
+      "VALUES (1), ('a')",
+      "SELECT * FROM (VALUES (1, 'a'), ('b', 'c')) v(x, y)",
+      "SELECT coalesce(x, 'a') FROM u",
+      "SELECT CASE WHEN true THEN 1 ELSE 'a' END",
+      "SELECT id FROM u WHERE x IN (1, 'a')",
+      'SELECT max(b) FROM t',
+      'SELECT min(t.b), max(id) FROM t',
+      'SELECT max(true)',
+      // what PostgreSQL runs runs, the literal read as a number
+      "SELECT ARRAY[1, '2'], ARRAY['3', 4.5], nullif('1', 1), nullif(2, '3'), coalesce(NULL, '5', 6)",
+      "VALUES (1, 'a'), ('2', 'b')",
+      "SELECT * FROM (VALUES (1.5), ('2')) v(x)",
+      "SELECT ARRAY['a', 'b'], ARRAY[name, 'x'] FROM t",
+      "INSERT INTO u (id, name) VALUES (901, 'a'), ('902', 'b') RETURNING name",
+      'SELECT max(b::int), bool_or(b) FROM t',
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(
+        p,
+        /^(22P02 invalid input syntax for type integer: "[a-z]" \| {2}@\d+|42883 function m(ax|in)\(boolean\) does not exist \| No function matches|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

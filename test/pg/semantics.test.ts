@@ -11,6 +11,7 @@ const SCHEMA = `
 CREATE TABLE users (id INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL DEFAULT '', score REAL);
 CREATE TABLE todos (id INTEGER NOT NULL PRIMARY KEY, title TEXT NOT NULL DEFAULT '', n INTEGER CHECK (n >= 0));
 CREATE TABLE pairs (a TEXT NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a, b));
+CREATE TABLE loose (id INTEGER NOT NULL PRIMARY KEY, v, t TEXT);
 `;
 const PYTHON = '/usr/bin/python3';
 
@@ -233,6 +234,21 @@ for sql in ["SELECT 1/0", "SELECT 'abc'::int", "INSERT INTO users (id, name) VAL
         '',
       ].join('\n'),
     );
+  });
+
+  it("a column declared with no type holds what SQLite stores: its arithmetic and comparisons with numbers run, where a TEXT column's are PostgreSQL's 42883", async () => {
+    await c.query("INSERT INTO loose (id, v, t) VALUES (1, 5, 'x'), (2, 'a', 'y')");
+    assert.deepEqual(
+      (await c.query({ text: 'SELECT v + 1, v * 2, v = 5 FROM loose ORDER BY id', rowMode: 'array' })).rows,
+      [
+        ['6', '10', true],
+        ['1', '0', false],
+      ],
+    );
+    assert.deepEqual((await c.query('SELECT t FROM loose WHERE v = 5')).rows, [{ t: 'x' }]);
+    const e = await failure(c, 'SELECT t + 1 FROM loose');
+    assert.equal(`${e.code} ${e.message}`, '42883 operator does not exist: text + integer');
+    await goesOn();
   });
 
   it('TRUNCATE deletes every row of each table named, in one transaction', async () => {

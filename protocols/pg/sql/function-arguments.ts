@@ -1,6 +1,7 @@
 // Calls PostgreSQL finds no function for, by their arguments' types: a string function of a number,
 // a date or a boolean (`lower(id)`, `length(n)`, `substr(d, 1, 4)`), `round(x, 2)` of a double, `sum`,
-// `avg`, `stddev` or `variance` of text, a boolean, a date, json or an array, `string_agg` of a number. PostgreSQL has no implicit cast
+// `avg`, `stddev` or `variance` of text, a boolean, a date, json or an array, `string_agg` of a number,
+// `min` or `max` of a boolean. PostgreSQL has no implicit cast
 // from those types to text (nor one to numeric for round's two-argument form), so each is 42883 with
 // its HINT at the call; SQLite computed on the stored value and answered. Checked in the walk of
 // typed-operators.ts, where the tree's types are known; an argument of unknown type (0: a string
@@ -82,6 +83,9 @@ export function noFunctionFor(f: Node, typer: Typer): Error | undefined {
     const t = types()[0];
     const other = NOT_TEXT.has(t) || t === OID.text || t === OID.varchar || t === OID.bpchar || t === OID.bytea;
     bad = t !== 0 && !SUMS[fn].has(t) && (other || elementOidOf(t) !== undefined);
+  } else if ((fn === 'min' || fn === 'max') && args.length === 1 && !f.agg_within_group) {
+    // (of booleans PostgreSQL has bool_and and bool_or: no min or max; SQLite's took 0 and 1)
+    bad = types()[0] === OID.bool;
   } else if ((fn === 'round' || fn === 'trunc') && args.length === 2) {
     bad = FLOATS.has(types()[0]); // round(numeric, int) only: no implicit cast from a double to numeric
   }

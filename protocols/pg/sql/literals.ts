@@ -270,6 +270,18 @@ const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid, OID.floa
 const INTEGERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.oid]);
 /** Types a string literal is assigned to as the same text. */
 const TEXTS = new Set<number>([0, OID.text, OID.varchar, OID.bpchar, OID.name]);
+/** Types PostgreSQL compares with no number. */
+const NOT_BESIDE_NUMBERS = new Set<number>([
+  OID.text,
+  OID.varchar,
+  OID.bpchar,
+  OID.name,
+  OID.date,
+  OID.time,
+  OID.timestamp,
+  OID.timestamptz,
+  OID.interval,
+]);
 
 /**
  * The lifted values as the analysis typed their parameters: a string compared with a boolean, date
@@ -301,6 +313,9 @@ export function typedLiterals(lifted: Lifted, types: readonly number[], zone: st
       // compared with jsonb, a number (`doc = 1`: 42883, jsonb = integer) or a string that is no JSON
       // (`doc = 'x'`: 22P02 with its DETAIL and position) is the statement's error as written
       if (type === OID.jsonb && (typeof v !== 'string' || jsonInputError(v, true))) return null;
+      // a number compared with text, a name, a date or a time (`name = 1`, `d = 5`) is 42883 as
+      // written (operand-types.ts), where the bound value would be compared as the column's text
+      if (typeof v === 'bigint' && NOT_BESIDE_NUMBERS.has(type)) return null;
       // an array compared in PostgreSQL's form, as the column keeps it (`tags = '{a, b}'` finds '{a,b}')
       // (and a string compared with an integer or a bytea read as one: `id = 'x'` is 22P02, and
       // `data = '\\x00ff'` the bytes, where SQLite compared the text; PHP's PDO with emulated

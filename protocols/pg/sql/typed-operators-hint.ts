@@ -307,6 +307,22 @@ export function mayHaveTypedOperators(
     // concat(...), format(...) of a value whose type prints otherwise than SQLite's text (`||` below)
     if (t.type === 'word' && TEXT_FUNCTIONS.has(t.text.toLowerCase()) && isPunct(sig[i + 1], '(')) castToText = true;
     if (t.type === 'op' && COMPARISONS.has(t.text) && comparesTextWithNumber(sig, i)) return true;
+    if (t.type === 'op' && mayMismatch(sig, i, columnType)) return true;
+    // a string literal among numbers in ARRAY[...], NULLIF, VALUES rows (not an INSERT's): read as
+    // their type (operand-types.ts)
+    if (isWord(t, 'ARRAY') && isPunct(sig[i + 1], '[') && mixedLiterals(sig, i + 1, ']')) return true;
+    if (isWord(t, 'NULLIF') && isPunct(sig[i + 1], '(') && mixedLiterals(sig, i + 1, ')')) return true;
+    if (isWord(t, 'VALUES') && !isWord(sig[0], 'INSERT') && mixedLiterals(sig, i + 1, null)) return true;
+    // min or max of a boolean column or literal: no such function (function-arguments.ts)
+    if (
+      (isWord(t, 'MIN') || isWord(t, 'MAX')) &&
+      isPunct(sig[i + 1], '(') &&
+      (columnType(sig[i + 2]?.text.toLowerCase() ?? '') === 'bool' ||
+        columnType(sig[i + 4]?.text.toLowerCase() ?? '') === 'bool' ||
+        isWord(sig[i + 2], 'TRUE') ||
+        isWord(sig[i + 2], 'FALSE'))
+    )
+      return true;
     if (t.type === 'op' && (t.text === '@>' || t.text === '<@' || t.text === '&&')) return true; // of arrays or of jsonb
     // json's reads keep the value's text as written (jsonb's are not marked)
     if (t.type === 'op' && (t.text === '->' || t.text === '->>' || t.text === '#>' || t.text === '#>>')) return true;
@@ -528,4 +544,55 @@ function comparesTextWithNumber(sig: PgToken[], i: number): boolean {
   const infinity = (x: PgToken | undefined) => x?.type === 'string' && /^'\s*[+-]?inf(inity)?\s*'$/i.test(x.text);
   if (infinity(a) || infinity(b)) return true;
   return (a?.type === 'string' && computedAfter) || (b?.type === 'string' && computedBefore);
+}
+
+/** Column kinds (schema-facts.ts) PostgreSQL has no arithmetic of, and those it compares with no number. */
+const NO_ARITHMETIC = new Set(['text', 'bool']);
+const NOT_BESIDE_NUMBER = new Set(['text', 'date', 'interval']);
+const NUMBER_KINDS = new Set(['int', 'float', 'numeric']);
+
+/**
+ * Whether the operator at sig[i] stands where operand-types.ts may refuse it: arithmetic beside a
+ * text or boolean column (`name + 1`, `$1 + flag`), a text, date or time column compared with a
+ * number (`d = 5`). A column is its last name (`t.name`); a number may have a sign.
+ */
+function mayMismatch(sig: PgToken[], i: number, columnType: (column: string) => string | null): boolean {
+  const t = sig[i];
+  const arithmetic = t.text === '+' || t.text === '-' || t.text === '*' || t.text === '/';
+  if (!arithmetic && !COMPARISONS.has(t.text)) return false;
+  const before = sig[i - 1];
+  if (!endsOperand(before)) return false; // (a sign)
+  let k = i + 1;
+  const signed = isOp(sig[k], '-') || isOp(sig[k], '+');
+  if (signed) k++;
+  const after = sig[k]?.type === 'word' && isPunct(sig[k + 1], '.') ? sig[k + 2] : sig[k];
+  const kind = (x: PgToken | undefined) => (x?.type === 'word' ? (columnType(x.text.toLowerCase()) ?? '') : '');
+  if (arithmetic) return NO_ARITHMETIC.has(kind(before)) || (!signed && NO_ARITHMETIC.has(kind(after)));
+  // (a number written, or a number column's name)
+  const number = (x: PgToken | undefined) => x?.type === 'number' || NUMBER_KINDS.has(kind(x));
+  return (
+    (NOT_BESIDE_NUMBER.has(kind(before)) && number(after)) ||
+    (number(before) && !signed && NOT_BESIDE_NUMBER.has(kind(after)))
+  );
+}
+
+/**
+ * Whether from sig[open] to its closing `close` (to the statement's end when null) there are a
+ * string literal and a number or a name (an operand that may be a number).
+ */
+function mixedLiterals(sig: PgToken[], open: number, close: string | null): boolean {
+  let string = false;
+  let other = false;
+  for (let k = open + 1, depth = 0; k < sig.length; k++) {
+    const x = sig[k];
+    if (isPunct(x, '(') || isPunct(x, '[')) depth++;
+    else if (isPunct(x, ')') || isPunct(x, ']')) {
+      if (depth === 0 && close !== null) break;
+      depth--;
+    }
+    string ||= x.type === 'string';
+    other ||= x.type === 'number' || x.type === 'word';
+    if (string && other) return true;
+  }
+  return false;
 }

@@ -40,6 +40,7 @@ import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
+import { checkOperandTypes, numberLiterals } from './operand-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -73,7 +74,7 @@ const INT_RANGES: Record<number, (n: bigint) => boolean> = {
  * An untyped string literal compared with a number, read as PostgreSQL reads it there: the number's
  * text (`count(*) > '5'` compares with 5), or 22P02 when it is none.
  */
-function literalAsNumber(text: string, type: number): string {
+export function literalAsNumber(text: string, type: number): string {
   const t = text.trim();
   // numeric's NaN, which the PG front end stores as the text NaN
   // (and a double's)
@@ -920,6 +921,9 @@ function textSearch(e: Node, typer: Typer, declared: number[]): string | null {
   return mark;
 }
 
+/** The VALUES rows of INSERTs: typed by their target columns, not by each other. */
+const INSERTED_ROWS = new WeakSet<Node>();
+
 function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[], late: Map<number, string>): void {
   if (n === null || typeof n !== 'object') return;
   if (Array.isArray(n)) {
@@ -947,6 +951,19 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       if (typer.type(a) === OID.json)
         throw placed(() => pgError('42883', 'could not identify an equality operator for type json'), firstLocation(a));
   markNumericElements(n, typer, out); // (ARRAY[price], array_agg(price): each at its scale)
+  // a string literal among numbers in ARRAY[...], NULLIF or a VALUES column (not an INSERT's, whose
+  // rows take the table's types): read as their type, 22P02 where it is none (operand-types.ts)
+  if (n.A_ArrayExpr) numberLiterals(n.A_ArrayExpr.elements ?? [], typer, out);
+  if (n.A_Expr?.kind === 'AEXPR_NULLIF') numberLiterals([n.A_Expr.lexpr, n.A_Expr.rexpr], typer, out);
+  if (n.InsertStmt?.selectStmt?.SelectStmt) INSERTED_ROWS.add(n.InsertStmt.selectStmt.SelectStmt);
+  const rows: Node[][] | undefined = n.SelectStmt?.valuesLists?.map((r: Node) => r.List?.items ?? []);
+  if (rows && rows.length > 1 && !INSERTED_ROWS.has(n.SelectStmt))
+    for (let k = 0; k < rows[0].length; k++)
+      numberLiterals(
+        rows.map((r) => r[k]),
+        typer,
+        out,
+      );
   // ARRAY(SELECT arr ...) of arrays: one more dimension, as array_agg's (translate/arrays.ts)
   if (n.SubLink?.subLinkType === 'ARRAY_SUBLINK' && n.SubLink.subselect?.SelectStmt && !out.has(n.SubLink.location)) {
     const cols = selectTypes(n.SubLink.subselect.SelectStmt, typer.schema);
@@ -1182,9 +1199,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const lits = args.filter((a) => a?.A_Const?.sval !== undefined);
     const type =
       lits.length > 0 && lits.length < args.filter((a) => a && !a.A_Const?.isnull).length ? typer.type(n) : 0;
-    if (NUMBERS.has(type))
-      for (const lit of lits)
-        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+    // (22P02 at the literal, an INTEGER column's type named integer: operand-types.ts)
+    if (NUMBERS.has(type)) numberLiterals(args, typer, out);
     else if (type) markComparedLiterals(lits, type, out);
   } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === OID.numeric) {
     // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
@@ -1287,7 +1303,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     ) {
       checkJsonbLiterals(n.A_Expr.rexpr?.List?.items ?? []);
       out.set(n.A_Expr.location, 'arr-in:jsonb');
-    } else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
+    } else if (NUMBERS.has(type)) numberLiterals([n.A_Expr.lexpr, ...(n.A_Expr.rexpr?.List?.items ?? [])], typer, out);
+    else markComparedLiterals(n.A_Expr.rexpr?.List?.items ?? [], type, out);
   } else if (/^AEXPR_(NOT_)?BETWEEN_SYM$/.test(n.A_Expr?.kind ?? '') && n.A_Expr.lexpr) {
     // BETWEEN SYMMETRIC's bounds are ordered by SQLite's min and max (translate/between-symmetric.ts):
     // a literal compared as the type stores it; intervals and jsonb, which have their own order, are refused
@@ -1362,6 +1379,8 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     const e = n.A_Expr;
     const op = e.name?.[e.name.length - 1]?.String?.sval;
     checkArrayOperands(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr);
+    // text or a boolean in arithmetic, a date compared with a number, ...: 42883 (operand-types.ts)
+    checkOperandTypes(op, e, typer, declared);
     if (noElementConcat(op, typer.type(e.lexpr), typer.type(e.rexpr), e.lexpr, e.rexpr))
       throw placed(() => noOperator(typer.type(e.lexpr), op, typer.type(e.rexpr)), e.location);
     // jsonb compared with a number, text or boolean: no such operator in PostgreSQL (SQLite compared

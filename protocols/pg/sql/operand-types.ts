@@ -1,0 +1,93 @@
+// Operators PostgreSQL has no form of for their operands' types, which SQLite's loose typing runs:
+// arithmetic of text or a boolean (`name + 1` was 1, `b + 1` 2), a text, name, date or time
+// compared with a number (`d = 5` was false, `ts > 5` true), `||` of two numbers (`1 || 2` was
+// '12'). PostgreSQL's 42883 `operator does not exist: text + integer` at the operator, with its HINT.
+// A column declared with no type (or one Patina shows as text for want of another: ANY) holds what
+// SQLite stores and is not judged: only one declared TEXT, VARCHAR, CHAR or NAME is text here.
+import { OID } from '../types/oids';
+import type { Typer } from './expression-types';
+import { commonNumber } from './type-signatures';
+import { literalAsNumber, noOperator, tableColumn, untyped } from './typed-operators';
+
+// biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
+type Node = any;
+
+const NUMBERS = new Set<number>([OID.int2, OID.int4, OID.int8, OID.float4, OID.float8, OID.numeric]);
+const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+const DATETIMES = new Set<number>([OID.date, OID.time, OID.timestamp, OID.timestamptz, OID.interval]);
+const COMPARISONS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=']);
+const ARITHMETIC = new Set(['+', '-', '*', '/']);
+/** A column's declared type that is text as PostgreSQL's (not SQLite's no type, nor ANY). */
+const DECLARED_TEXT = /char|text|clob|^\s*name\s*$/i;
+/** INTEGER and SMALLINT columns, int8 here, are named as PostgreSQL declares them. */
+const INT4_DECL = /^\s*(int|integer|int4)\s*$/i;
+const INT2_DECL = /^\s*(smallint|int2)\s*$/i;
+
+/**
+ * An operand's type as PostgreSQL's operator resolution sees it: -1 for an untyped string literal
+ * or parameter (`unknown`), 0 where it is not known here or not judged (a column of no declared
+ * text type holding text), an INTEGER column int4.
+ */
+function operandType(n: Node, typer: Typer, declared: number[]): number {
+  if (untyped(n, declared)) return -1;
+  const t = n.ParamRef ? (declared[n.ParamRef.number - 1] ?? 0) : typer.type(n);
+  if (!n.ColumnRef || (!STRINGS.has(t) && t !== OID.int8)) return t;
+  const decl = tableColumn(n.ColumnRef, typer)?.type ?? '';
+  if (t === OID.int8) return INT4_DECL.test(decl) ? OID.int4 : INT2_DECL.test(decl) ? OID.int2 : t;
+  return DECLARED_TEXT.test(decl) ? t : 0;
+}
+
+/**
+ * Throws PostgreSQL's 42883 for `l op r` (an A_Expr) when PostgreSQL has no such operator of
+ * these operand types and SQLite would run it.
+ */
+export function checkOperandTypes(op: string, e: Node, typer: Typer, declared: number[]): void {
+  if (!ARITHMETIC.has(op) && !COMPARISONS.has(op) && op !== '||') return;
+  const l = operandType(e.lexpr, typer, declared);
+  const r = operandType(e.rexpr, typer, declared);
+  if (l === 0 || r === 0) return;
+  // (jsonb less a key, and an untyped value less text, jsonb's `-`: PostgreSQL reads the value as jsonb)
+  if (op === '-' && (l === OID.jsonb || (l === -1 && STRINGS.has(r)))) return;
+  const refused = (a: number, b: number) => {
+    // text or a boolean in arithmetic: PostgreSQL has none of either, beside anything
+    if (ARITHMETIC.has(op)) return STRINGS.has(a) || a === OID.bool;
+    // two numbers or booleans joined (`1 || 2`): || takes text or an array on a side
+    if (op === '||') return (NUMBERS.has(a) || a === OID.bool) && (NUMBERS.has(b) || b === OID.bool);
+    // text, a name, a date or time compared with a number
+    return NUMBERS.has(b) && (STRINGS.has(a) || DATETIMES.has(a));
+  };
+  if (!refused(l, r) && !refused(r, l)) return;
+  const err = noOperator(Math.max(l, 0), op === '!=' ? '<>' : op, Math.max(r, 0));
+  (err as { location?: number }).location = e.location;
+  throw err;
+}
+
+/**
+ * Untyped string literals among numbers where PostgreSQL gives them all one type (`ARRAY[1, 'a']`,
+ * `nullif('a', 1)`, a VALUES column, an IN list, COALESCE, CASE): read as the numbers' common type,
+ * marked `num:` with the number; 22P02 `invalid input syntax for type integer: "a"` at the literal
+ * where one is none (SQLite kept the text beside the numbers). Nothing where a value of another
+ * type, or of one not known here, is among them.
+ */
+export function numberLiterals(items: Node[], typer: Typer, out: Map<number, string>): void {
+  const lits = items.filter((a) => a?.A_Const?.sval !== undefined);
+  if (lits.length === 0) return;
+  let type = 0;
+  for (const a of items) {
+    if (!a || a.A_Const?.sval !== undefined || a.A_Const?.isnull) continue;
+    const t = operandType(a, typer, []);
+    if (!NUMBERS.has(t)) return;
+    type = type ? commonNumber(type, t) : t;
+  }
+  if (!type) return;
+  for (const lit of lits) {
+    let v: string;
+    try {
+      v = literalAsNumber(lit.A_Const.sval.sval ?? '', type);
+    } catch (err) {
+      (err as { location?: number }).location = lit.A_Const.location;
+      throw err;
+    }
+    out.set(lit.A_Const.location, `num:${v}`);
+  }
+}
