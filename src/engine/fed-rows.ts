@@ -40,6 +40,29 @@ export function fedColumn(i: number): string {
   return `CASE json_type(value, '$[${i}]') WHEN 'object' THEN unhex(json_extract(value, '$[${i}].x')) ELSE json_extract(value, '$[${i}]') END`;
 }
 
+/** A part of a fed statement (a feed or the statement) and the parameters it ran with, the rows fed to it bound. */
+export interface FedPart {
+  sql: string;
+  params: Record<string, unknown>;
+}
+
+/** The part each failure of a fed statement failed in (kept by error: the error reaches the PG session as it is). */
+const FAILED = new WeakMap<object, FedPart>();
+
+/** Notes the part `err` failed in; returns `err`. */
+export function failedIn(err: unknown, part: FedPart): unknown {
+  if (typeof err === 'object' && err !== null && !FAILED.has(err)) FAILED.set(err, part);
+  return err;
+}
+
+/**
+ * The part of a fed statement a failure came from, with its parameters: what the PG session reads
+ * a constraint error's DETAIL from (the failing row, the key), as it does a statement's of its own.
+ */
+export function failedPart(err: unknown): FedPart | undefined {
+  return typeof err === 'object' && err !== null ? FAILED.get(err) : undefined;
+}
+
 /** Runs the feeds in order on `db`'s transaction, each one's rows bound in `params` (a copy) for the rest; returns it. */
 export function runFeeds(
   feeds: readonly Feed[],
@@ -48,9 +71,13 @@ export function runFeeds(
 ): Record<string, unknown> {
   const bound = { ...params };
   for (const f of feeds) {
-    const st = prepare(f.sql);
-    const rows = st.reader ? (st.raw(true).all(bound) as unknown[][]) : (st.run(bound), []);
-    bound[f.param] = fedRowsJson(rows);
+    try {
+      const st = prepare(f.sql);
+      const rows = st.reader ? (st.raw(true).all(bound) as unknown[][]) : (st.run(bound), []);
+      bound[f.param] = fedRowsJson(rows);
+    } catch (err) {
+      throw failedIn(err, { sql: f.sql, params: { ...bound } });
+    }
   }
   return bound;
 }

@@ -8,7 +8,7 @@ import { shareLiterals } from './literals';
 import { type PinnedClock, withClock } from './micro-clock';
 import { Lru } from '../lru';
 import { declaredType } from './schema/stored-types';
-import { type Feed, runFeeds } from './fed-rows';
+import { type FedPart, type Feed, failedIn, failedPart, runFeeds } from './fed-rows';
 
 /** One statement with its parameters. */
 export interface Statement {
@@ -688,21 +688,41 @@ export class WriterLease<C> {
   }
 
   #run(s: Statement, where: string): StatementResult {
+    if (s.feeds) return this.#runFed(s, s.feeds, where);
     const t0 = performance.now();
     const p = s.params;
     let st: Database.Statement;
     let args: unknown[] = p === undefined ? [] : Array.isArray(p) ? p : [p];
     try {
-      if (s.feeds) {
-        args = [runFeeds(s.feeds, (p ?? {}) as Record<string, unknown>, (sql) => this.#w.exact(sql))];
-        st = this.#w.exact(s.sql);
-      } else ({ st, args } = this.#w.statement(s.sql, args));
+      ({ st, args } = this.#w.statement(s.sql, args));
     } catch (err) {
       // better-sqlite3 refuses more than one statement in one text with a RangeError, not a SqliteError
       if (err instanceof RangeError)
         throw new PatinaError('user', `${where}: ${err.message}; give each statement on its own`);
       throw fromSqliteError(err, `${where}: `);
     }
+    return this.#exec(st, args, t0, where);
+  }
+
+  /**
+   * A statement its feeds run before (fed-rows.ts), each by its exact text (its parameters are bound
+   * by name alone); a failure carries the part it failed in, with that part's parameters.
+   */
+  #runFed(s: Statement, feeds: readonly Feed[], where: string): StatementResult {
+    const t0 = performance.now();
+    let part: FedPart = { sql: s.sql, params: {} };
+    try {
+      const bound = runFeeds(feeds, (s.params ?? {}) as Record<string, unknown>, (sql) => this.#w.exact(sql));
+      part = { sql: s.sql, params: bound };
+      return this.#exec(this.#w.exact(s.sql), [bound], t0, where);
+    } catch (err) {
+      const failed = err instanceof PatinaError ? err : fromSqliteError(err, `${where}: `);
+      throw failedIn(failed, failedPart(err) ?? part);
+    }
+  }
+
+  /** Runs a prepared statement with its arguments: rows for a reader, changes for the rest. */
+  #exec(st: Database.Statement, args: unknown[], t0: number, where: string): StatementResult {
     try {
       if (st.reader) {
         const rows = st.raw(true).all(...args) as unknown[][];

@@ -102,10 +102,8 @@ function failingRow(ctx: ConstraintContext, table: string, column: string): stri
   // the other forms: the statement's own rows read again (failing-rows.ts)
   const read = ctx.readRow;
   if (!values && read) {
-    const queries =
-      first === 'UPDATE'
-        ? [updateRowQuery(sig, def, column)].filter((q) => q !== null)
-        : insertRowQueries(sig, def, column);
+    const update = updateRowQuery(sig, def, column);
+    const queries = update !== null ? [update] : first === 'UPDATE' ? [] : insertRowQueries(sig, def, column);
     for (const q of queries) if ((values = read(q))) break;
   }
   if (!values) return null;

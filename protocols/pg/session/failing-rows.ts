@@ -87,10 +87,18 @@ export function insertRowQueries(sig: Sig, def: TableDef, column: string): strin
 }
 
 /**
- * The query of an `UPDATE t [AS a] SET ... [FROM ...] [WHERE ...]` whose first row is the failing
- * row: the table's columns with the SET values, over its FROM and WHERE. Null for another shape.
+ * The query of an `[WITH ...] UPDATE t [AS a] SET ... [FROM ...] [WHERE ...]` whose first row is the
+ * failing row: the table's columns with the SET values, over its FROM and WHERE (and its WITH
+ * queries: a data-modifying WITH query's rows, fed to the UPDATE, are read there). Null for another shape.
  */
 export function updateRowQuery(sig: Sig, def: TableDef, column: string): string | null {
+  const verb = word(sig[0], 'WITH') ? topLevel(sig, 0, sig.length, (k) => word(sig[k], 'UPDATE')) : 0;
+  if (verb < 0) return null;
+  const prefix = verb > 0 ? `${text(sig.slice(0, verb))} ` : '';
+  return updateQuery(sig.slice(verb), def, column, prefix);
+}
+
+function updateQuery(sig: Sig, def: TableDef, column: string, prefix: string): string | null {
   if (!word(sig[0], 'UPDATE') || identName(sig[1] ?? sig[0]) !== def.name) return null;
   let i = 2;
   let alias = def.name;
@@ -108,7 +116,7 @@ export function updateRowQuery(sig: Sig, def: TableDef, column: string): string 
   if ([...set.values.values()].some((e) => e.some((t) => /^(nextval|random)$/i.test(t.text)))) return null;
   const from = set.from ? `, ${text(set.from)}` : '';
   const where = set.where ? ` AND (${text(set.where)})` : '';
-  return `SELECT ${items.join(', ')} FROM ${quote(def.name)} AS ${quote(alias)}${from} WHERE (${nullAt}) IS NULL${where} LIMIT 1`;
+  return `${prefix}SELECT ${items.join(', ')} FROM ${quote(def.name)} AS ${quote(alias)}${from} WHERE (${nullAt}) IS NULL${where} LIMIT 1`;
 }
 
 /** A SET list from sig[from] to `to`: each column's expression, then its FROM list (when `from`) and WHERE. */

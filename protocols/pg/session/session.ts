@@ -12,6 +12,7 @@ import { checkWriteStatement } from '../../../src/engine/classify';
 import type { ReadCursor } from '../../../src/engine/read-pool';
 import type { SqlValue } from '../../../src/engine/values';
 import type { Statement, StatementResult, WriterLease } from '../../../src/engine/writer';
+import { failedPart } from '../../../src/engine/fed-rows';
 import { PatinaError } from '../../../src/errors';
 import type { LocalDb, SessionFacts } from '../catalog/local-db';
 import { readsStats } from '../catalog/relation-stats';
@@ -951,10 +952,13 @@ export class Session {
   }
 
   /** A write's failure as PostgreSQL reports it (constraint errors named as PostgreSQL names them). */
-  #constraintError(err: unknown, an: Analyzed, params: Record<string, SqlValue> | undefined): unknown {
+  #constraintError(err: unknown, an: Analyzed, written: Record<string, SqlValue> | undefined): unknown {
+    // (of a data-modifying WITH query's statement: the part that failed, the rows fed to it bound)
+    const part = failedPart(err);
+    const params = (part?.params as Record<string, SqlValue> | undefined) ?? written;
     return pgConstraintError(err, {
       schema: this.#engine.schema,
-      sql: an.sql,
+      sql: part?.sql ?? an.sql,
       params,
       keyExists: (table, cols, values) => this.#keyExists(table, cols, values),
       zone: this.outputZone,

@@ -36,8 +36,11 @@ interface Part {
   modifying: string | null;
 }
 
-/** The parameter a WITH query's rows are bound to (never a $n of the client's). */
-const paramOf = (k: number) => `pg_with_${k}`;
+/**
+ * The parameter a WITH query's rows are bound to: a $n past the last a client may bind (65535), so
+ * that it reads as a parameter wherever the translated text is read again (a constraint error's DETAIL).
+ */
+const paramOf = (k: number) => String(65536 + k);
 
 /**
  * The analysis of a statement with a data-modifying WITH query at its top, or null when it has
