@@ -28,7 +28,8 @@ export async function explainText(
 /** The plan lines EXPLAIN answers for `inner` from SQLite's plan rows. */
 export function explainLines(plan: unknown[][], inner: Analyzed): string[] {
   let lines = planLines(plan);
-  if (!inner.readonly) {
+  // (a SELECT with a data-modifying WITH query runs on the writer, but shows as the read it is)
+  if (!inner.readonly && !(inner.feeds && inner.command === 'SELECT')) {
     // as PostgreSQL shows a write: the write on its table, over the plan of what it reads
     const verb =
       inner.command === 'TRUNCATE TABLE' ? 'Delete' : inner.command[0] + inner.command.slice(1).toLowerCase();

@@ -643,7 +643,10 @@ export class Session {
       this.prepared.ran(call.p); // (PostgreSQL plans it, and counts the plan, for EXPLAIN alone too)
     }
     const { inner } = an.explain!;
-    const params = paramRecord(list);
+    // (a data-modifying WITH query's rows are planned as none: the plan is of the statement around it)
+    const params = inner.feeds
+      ? { ...paramRecord(list), ...Object.fromEntries(inner.feeds.map((f) => [f.param, '[]'])) }
+      : paramRecord(list);
     const eqp = `EXPLAIN QUERY PLAN ${inner.sql}`;
     let plan: unknown[][];
     try {
