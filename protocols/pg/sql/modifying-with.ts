@@ -94,9 +94,9 @@ export function analyzeModifyingWith(
       if (!paramTypes[i]) paramTypes[i] = t;
     });
   const upserts = analyses.filter((an) => an.upsertKeys);
-  const { positional: _, ...rest0 } = outer;
+  const { positional: _, ...around } = outer; // (positional: a read's point path, which this never takes)
   return {
-    ...rest0,
+    ...around,
     sql: fedSql(outer.sql, parts),
     readonly: false,
     local: false,
