@@ -2250,6 +2250,22 @@ export function installDateFunctions(db: Database.Database): void {
     });
   // compared and sorted by their length, not their text (the analysis wraps both sides, or the sort key)
   db.function('__pg_interval_key', det, (v: unknown) => intervalKey(v));
+  // greatest() and least() of intervals (by length) and timetz values (by instant, then offset:
+  // kind 'timetz@zone', a literal with no offset in that zone): NULLs skipped, the first of equal
+  // values kept, as PostgreSQL's MinMaxExpr keeps it; SQLite's max() and min() picked by the text
+  for (const greatest of [false, true])
+    db.function(greatest ? '__pg_keyed_greatest' : '__pg_keyed_least', { ...det, varargs: true }, (kind, ...vs) => {
+      const zone = String(kind).startsWith('timetz') ? String(kind).slice(7) || 'UTC' : null;
+      const key = (v: unknown) => (zone === null ? intervalKey(v) : timetzSortKey(v, zone));
+      let best: unknown = null;
+      let bestKey: number | string | null = null;
+      for (const v of vs) {
+        const k = v === null || v === undefined ? null : key(v);
+        if (k === null) continue;
+        if (bestKey === null || (greatest ? k > bestKey : k < bestKey)) [best, bestKey] = [v, k];
+      }
+      return best as string | null;
+    });
   // min and max of intervals likewise (SQLite's would pick by the text: max('9 days', '10 days') is '9 days')
   for (const max of [false, true])
     db.aggregate(max ? '__pg_interval_max' : '__pg_interval_min', {

@@ -137,6 +137,17 @@ describe('dates, times and intervals as written on the PG port, against PostgreS
     }
   });
 
+  it("greatest() and least() of intervals pick by length and of timetz by instant and offset (they picked by the text: greatest('1 day', '23 hours') was 23:00:00)", async () => {
+    for (const sql of [
+      "SELECT greatest('1 day'::interval, '23 hours'::interval), least('1 mon'::interval, '29 days'::interval)",
+      "SELECT greatest('24 hours'::interval, '1 day'::interval), least('1 day'::interval, '24 hours'::interval)",
+      "SELECT id, greatest(dur, '25 hours'), least(dur, NULL, '2 days'::interval), greatest(NULL::interval, NULL) FROM ev ORDER BY id",
+      "SELECT greatest('10:00+02'::timetz, '08:00+00'::timetz), least('10:00+02'::timetz, '09:00+00'::timetz)",
+      "SELECT id, greatest(t::timetz, '10:00+00'), least(t::timetz, '10:00+02'::timetz) FROM ev ORDER BY id",
+    ])
+      await sameText(sql);
+  });
+
   it('other forms of date input PostgreSQL reads: ISO basic, month names, MDY, zone names (were 22007)', async () => {
     for (const v of ['20240229', 'Feb 29 2024', 'January 8, 1999', '29-Feb-2024', '8 Jan 1999', '02/29/2024'])
       await same(`SELECT '${v}'::date, '${v} 10:30'::timestamp`);

@@ -274,6 +274,8 @@ export class Analyzer {
           (kind === 'agg-arrays' && isWord(out[i], 'ARRAY_AGG')) ||
           (kind === 'num-greatest' && isWord(out[i], 'GREATEST')) ||
           (kind === 'num-least' && isWord(out[i], 'LEAST')) ||
+          (kind.startsWith('key-greatest:') && isWord(out[i], 'GREATEST')) ||
+          (kind.startsWith('key-least:') && isWord(out[i], 'LEAST')) ||
           (kind === 'sub-arrays' && isWord(out[i], 'ARRAY')) ||
           isWord(out[i], 'TO_CHAR') ||
           isWord(out[i], 'ARRAY_TO_STRING') ||

@@ -1202,6 +1202,14 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     // (22P02 at the literal, an INTEGER column's type named integer: operand-types.ts)
     if (NUMBERS.has(type)) numberLiterals(args, typer, out);
     else if (type) markComparedLiterals(lits, type, out);
+    // greatest() and least() of intervals by their length, of timetz by instant and offset
+    // (translate/greatest-least.ts; SQLite's max() and min() picked by the text)
+    const kind = n.MinMaxExpr ? typer.type(n) : 0;
+    if (kind === OID.interval || kind === TIMETZ)
+      out.set(
+        n.MinMaxExpr.location,
+        `key-${n.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least'}:${kind === TIMETZ ? 'timetz' : 'interval'}`,
+      );
   } else if (n.TypeCast && INT_NAMES[typeNameOid(n.TypeCast.typeName)] && typer.type(n.TypeCast.arg) === OID.numeric) {
     // numeric's NaN to an integer is 0A000 in PostgreSQL (text 'NaN' there is 22P02, as the cast reads it)
     out.set(n.TypeCast.location, `nan-int:${INT_NAMES[typeNameOid(n.TypeCast.typeName)]}`);

@@ -1,7 +1,10 @@
-// greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is).
+// greatest() and least() ignore NULLs (SQLite's max(a, b) is NULL when one is); of intervals and
+// timetz values they pick by length, or instant and offset (__pg_keyed_greatest), not by the text.
 // SQLite would answer the same text otherwise, silently; test/pg/semantics-oracle.test.ts runs it on both.
 // coalesce() of one argument, which PostgreSQL takes (its value) and SQLite refuses.
 import { type Tok, closer, isPunct, isWord } from '../tokens';
+import { quoteString } from '../lexer';
+import { sessionZone } from '../session-zone';
 
 /** greatest(a, b, ...) and least(...) as max()/min() of rotated coalesces, so that NULLs are skipped. */
 export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
@@ -29,7 +32,15 @@ export function rewriteGreatestLeast(toks: Tok[]): Tok[] {
     const comma: Tok = { type: 'punct', text: ',' };
     // numerics at their own scales, some handed over as text (sql/exact-columns.ts): by value
     const exact = 'arith' in t && (t.arith === 'num-greatest' || t.arith === 'num-least');
-    if (exact) {
+    // intervals by their length, timetz values by instant and offset (typed-operators.ts marks them)
+    const keyed = 'arith' in t && /^key-(greatest|least):/.test(t.arith ?? '') ? t.arith!.split(':')[1] : null;
+    if (keyed) {
+      const kind = keyed === 'timetz' ? `timetz@${sessionZone() ?? 'UTC'}` : keyed;
+      out.push({ type: 'word', text: `__pg_keyed_${fn === 'max' ? 'greatest' : 'least'}` }, open);
+      out.push({ type: 'string', text: quoteString(kind) });
+      for (const a of args) out.push(comma, ...a);
+      out.push(close);
+    } else if (exact) {
       out.push({ type: 'word', text: `__pg_numeric_${fn === 'max' ? 'greatest' : 'least'}` }, open);
       args.forEach((a, k) => out.push(...(k > 0 ? [comma] : []), ...a));
       out.push(close);
