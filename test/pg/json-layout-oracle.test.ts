@@ -148,12 +148,16 @@ describe("json builders' spacing in CASE, to_json and json columns, against Post
       await same(sql, values);
   });
 
-  it("a jsonb column in a json builder or whole row is jsonb's text; a window's json_agg is laid out and NULL over no rows", async () => {
+  it("a jsonb column (a table's, a subquery's, a WITH query's) in a json builder or whole row is jsonb's text; a window's json_agg is laid out and NULL over no rows", async () => {
     for (const sql of [
       // (they were SQLite's compact text, `{"b":2}`)
       "SELECT id, json_build_object('b', bin), json_build_array(bin, doc), to_json(bin), row_to_json(j) FROM j ORDER BY id",
       'SELECT json_agg(bin ORDER BY id), json_object_agg(id, bin ORDER BY id) FROM j',
       'SELECT row_to_json(s), json_agg(s) OVER (ORDER BY id) FROM (SELECT id, bin, doc FROM j) s ORDER BY id',
+      // a subquery's or WITH query's jsonb column in a builder likewise (it was compacted)
+      'SELECT json_agg(b ORDER BY i), to_json(min(i)) FROM (SELECT bin AS b, id AS i FROM j UNION ALL SELECT bin, id FROM j) s',
+      `SELECT i, to_json(b), json_build_object('b', s.b, 'a', s.b -> 'a') FROM (SELECT bin AS b, id AS i FROM j) s ORDER BY i`,
+      'WITH w AS (SELECT bin FROM j) SELECT json_agg(bin) FROM w',
       // a window's json_agg was compact, and '{}' where its frame held no row
       `SELECT id, coalesce(json_agg(doc) OVER w, '[]'), json_object_agg(name, id) FILTER (WHERE id > 1) OVER w,
         json_agg(id) FILTER (WHERE id > 2) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)

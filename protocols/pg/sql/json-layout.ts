@@ -11,6 +11,8 @@ import type { Schema } from '../../../src/engine/schema/model';
 import type { PgToken } from './lexer';
 import { isPunct, isWord } from './tokens';
 import { starsSpelled } from './star-columns';
+import { selectTypes } from './select-types';
+import { OID } from '../types/oids';
 import { strings } from './type-signatures';
 import { lookup } from '../../../src/lookup';
 
@@ -475,10 +477,17 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, t
   const fields = strings(ref.fields).map((f) => f.toLowerCase());
   if (fields.length !== 1 && fields.length !== 2) return false;
   const column = fields[fields.length - 1];
-  // (a table's column, or a JSON set-returning function's)
+  const subqueryJsonb = (alias: string) => {
+    const sub = aliases.subs.get(alias);
+    const col = sub ? selectTypes(sub, schema)?.find((c) => c.name.toLowerCase() === column) : undefined;
+    return col?.oid === OID.jsonb ? 'jsonb' : undefined;
+  };
+  // (a table's column, or a JSON set-returning function's, or a subquery's jsonb column: a table's
+  // passed up, `json_agg(s.doc)` of `(SELECT doc ...) s`, whose text SQLite's json() would compact)
   const typeIn = (alias: string) => {
     const table = aliases.get(alias);
-    if (table === null) return aliases.funcs.get(alias)?.get(column);
+    if (table === null) return aliases.funcs.get(alias)?.get(column) ?? subqueryJsonb(alias);
+
     return table
       ? schema.tables
           .get(table)
@@ -491,7 +500,12 @@ function isJsonColumn(ref: Node, aliases: Aliases, schema: Schema | undefined, t
   const types = [...aliases.keys()].map(typeIn).filter((t) => t !== undefined);
   const mayHold = ([alias, t]: [string, string | null]) => {
     const sub = aliases.subs.get(alias);
-    return t === null && !aliases.funcs.has(alias) && (sub ? subqueryNames(sub)?.includes(column) !== false : true);
+    return (
+      t === null &&
+      !aliases.funcs.has(alias) &&
+      subqueryJsonb(alias) === undefined &&
+      (sub ? subqueryNames(sub)?.includes(column) !== false : true)
+    );
   };
   return types.length === 1 && types[0] === type && ![...aliases.entries()].some(mayHold);
 }
