@@ -17,7 +17,7 @@ const SCHEMA = `CREATE TABLE lw (
   code VARCHAR(5), ok BOOLEAN, d DATE, ts TIMESTAMP, tz TIMESTAMPTZ, j JSONB, js JSON, b BYTEA, u UUID,
   iv INTERVAL, nums BIGINT[], tags TEXT[]);
 CREATE TABLE jn (id BIGINT NOT NULL PRIMARY KEY, js JSON, jb JSONB, nm NAME);
-CREATE TABLE tw (id BIGINT NOT NULL PRIMARY KEY, t TEXT, v VARCHAR(40), c CHAR(30));`;
+CREATE TABLE tw (id BIGINT NOT NULL PRIMARY KEY, t TEXT, v VARCHAR(40), c CHAR(30), k BIGINT DEFAULT 7, s TEXT DEFAULT 'dflt');`;
 
 const COLUMNS = 'id, n, big, f, amount, t, code, ok, d, ts, tz, j, js, b, u, iv, nums, tags';
 
@@ -323,5 +323,13 @@ describe('literal values written by the simple protocol, against PostgreSQL 15',
       assert.deepEqual([...ins.errors, ...upd.errors], [], `port ${port}`);
     }
     await same('SELECT id, t, v, c::text, length(c) FROM tw ORDER BY id');
+  });
+
+  it("SET a = DEFAULT in UPDATE and ON CONFLICT DO UPDATE writes the column's default (was SQLite's syntax error)", async () => {
+    await same(`INSERT INTO tw (id, t, k, s) VALUES (100, 'a', 1, 'x'), (101, 'b', 2, 'y')`);
+    await same('UPDATE tw SET k = DEFAULT WHERE id = 100 RETURNING k, s');
+    await same('UPDATE tw SET s = DEFAULT, t = DEFAULT, k = k + 1 WHERE id >= 100');
+    await same(`INSERT INTO tw (id, s) VALUES (101, 'z') ON CONFLICT (id) DO UPDATE SET k = DEFAULT, s = excluded.s`);
+    await same('SELECT id, t, k, s FROM tw WHERE id >= 100 ORDER BY id');
   });
 });
