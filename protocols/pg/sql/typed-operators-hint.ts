@@ -103,7 +103,10 @@ function mayHoldRowItem(sig: PgToken[]): boolean {
   return false;
 }
 
-/** What mayPrintIntoText asks: whether a table has a string column, a parameter is declared of a type printed otherwise than SQLite's text. */
+/**
+ * What mayPrintIntoText asks: whether a table has a string column, whether a parameter is declared
+ * of a type printed otherwise than SQLite's text.
+ */
 export interface StringWrites {
   hasStringColumn(table: string): boolean;
   printedParam(n: number): boolean;
@@ -121,8 +124,9 @@ const NOT_CALLS = new Set(['VALUES', 'IN', 'INTO', 'EXISTS', 'AS', 'SET', 'ON', 
  * Whether an INSERT or UPDATE of a table with a string column may write into it a value whose text
  * is not SQLite's (a boolean, a numeric at its scale, a timestamptz with its offset: marked by
  * zoned-assignments.ts): a boolean word or comparison, a cast, a function call, a column or a
- * declared parameter of a type printed otherwise, decimal arithmetic. What WHERE and RETURNING hold is not written (an UPDATE's
- * `WHERE aid = $2` is no hint); ON CONFLICT's SET after a WHERE is.
+ * declared parameter of a type printed otherwise, decimal arithmetic. What WHERE and RETURNING hold
+ * is not written (an UPDATE's `WHERE aid = $2` is no hint); ON CONFLICT's SET after a WHERE is, and
+ * a set operation's next query.
  */
 function mayPrintIntoText(
   sig: PgToken[],
@@ -147,7 +151,7 @@ function mayPrintIntoText(
     if (isPunct(t, '(')) depth++;
     else if (isPunct(t, ')')) depth--;
     if (depth === 0 && (isWord(t, 'WHERE') || isWord(t, 'RETURNING'))) skipped = true;
-    else if (depth === 0 && isWord(t, 'SET')) skipped = false;
+    else if (depth === 0 && t.type === 'word' && /^(SET|UNION|INTERSECT|EXCEPT)$/i.test(t.text)) skipped = false;
     if (skipped) continue;
     if (t.type === 'op') {
       if (t.text === '::') return true;

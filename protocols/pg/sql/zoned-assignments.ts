@@ -53,9 +53,10 @@ function textConversion(t: Typer, val: Node, declared: readonly number[]): strin
 
 /**
  * Marks the values of an INSERT (VALUES rows, a plain SELECT's items, ON CONFLICT's SET) or an
- * UPDATE's SET that need the session's zone to be assigned, or to be printed into a string column; `typer` has the statement's table in
- * scope, `outer` the scope around the statement, `sourced` gives a typer with a query's FROM added
- * (an INSERT's query does not see the table it writes).
+ * UPDATE's SET that need the session's zone to be assigned, or to be printed into a string column;
+ * `typer` has the statement's table in scope, `outer` the scope around the statement, `sourced`
+ * gives a typer with a query's FROM added (an INSERT's query does not see the table it writes),
+ * `declared` the parameter types the client declared.
  */
 export function markZonedAssignments(
   n: Node,
