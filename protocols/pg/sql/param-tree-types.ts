@@ -5,7 +5,10 @@
 // for LIKE and the string functions; bool for a condition; int8 for LIMIT and OFFSET; the type of a
 // CASE's or COALESCE's other branches. Clients such as asyncpg encode each argument by the type
 // ParameterDescription names, so a parameter left `text` made `d BETWEEN $1 AND $2` refuse a datetime.
-// 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say.
+// 0 where the tree does not tell; param-types.ts's reading of the tokens then has its say. Where
+// PostgreSQL makes an unknown text and then finds no operator for it (`id = ANY(ARRAY[$1, $2])`,
+// `id IN (SELECT $1)`, `CASE $1 WHEN 1`), or an unknown beside a type with no arithmetic (`$1 +
+// bool_col`), the analysis fails with its 42883 (refuse), as there.
 import { textSearchOperandType } from './text-search-operators';
 import { parseTree } from './parse';
 import type { Schema } from '../../../src/engine/schema/model';
