@@ -66,6 +66,8 @@ const DESCRIBED = [
   "INSERT INTO orders (id) VALUES ($1) ON CONFLICT (id) DO UPDATE SET note = $2 || 'x', paid = $3 || $4",
   // (and those with one run)
   "UPDATE orders SET note = $1 || 'x', placed_at = placed_at + $2, amount = $3 * 2.5, customer_id = $4 + 1",
+  // (a subquery that types its item itself is 42P08 there, before the comparison)
+  'SELECT id FROM orders WHERE customer_id IN (SELECT $1 WHERE $1 = 1)',
   // (beside a string, a known array, or a parameter typed before, they run)
   'SELECT id FROM orders WHERE note = ANY(ARRAY[$1, $2]) OR customer_id = ANY(ARRAY[$3, 3])',
   'SELECT id FROM orders WHERE note IN (SELECT $1) OR $2 IN (SELECT $3)',

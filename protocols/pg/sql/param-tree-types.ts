@@ -85,6 +85,8 @@ const FLOAT_ARGUMENT_FUNCTIONS = new Set([
 
 /** The string types, which an unknown made text is compared with (`tx = ANY(ARRAY[$1, $2])`). */
 const STRINGS = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+/** A window frame in RANGE mode (parsenodes.h), whose offsets are of its ORDER BY key's type. */
+const FRAMEOPTION_RANGE = 0x2;
 /** Types with no `+`, `-`, `*`, `/` or `%` of any operand. */
 const NO_ARITHMETIC = new Set<number>([OID.bool, ...STRINGS]);
 
@@ -161,10 +163,10 @@ class ParamWalker {
     this.refusal = err;
   }
 
-  /** Whether the one item of a plain subquery is a parameter nothing typed (`(SELECT $1)`). */
+  /** Whether the one item of a plain subquery is a parameter nothing typed, and its only use there (`(SELECT $1)`). */
   bareItem(sub: Node): boolean {
     const items = plainItems(sub);
-    return items.length === 1 && this.untyped(items[0]);
+    return items.length === 1 && this.untyped(items[0]) && uses(sub, items[0].ParamRef.number) === 1;
   }
 
   /** Gives `x` the type `oid` when it is a parameter not typed yet. */
@@ -324,11 +326,16 @@ class ParamWalker {
       const fields: Node[] = sub.testexpr?.RowExpr?.args ?? [sub.testexpr];
       const items = plainItems(sub.subselect);
       const op = strings(sub.operName).pop() ?? '=';
+      const inner = withSources(typer, sub.subselect?.SelectStmt?.fromClause ?? []);
       if (items.length === fields.length)
         fields.forEach((f, i) => {
-          if (this.untyped(items[i])) this.refuseText(this.typeOf(typer, f), op, sub.location);
+          // (a subquery that types its item itself, `(SELECT $1 WHERE $1 = 1)`, is 42P08 there: untyped-params.ts)
+          if (this.untyped(items[i]) && uses(sub.subselect, items[i].ParamRef.number) === 1)
+            this.refuseText(this.typeOf(typer, f), op, sub.location);
+          // `$1 IN (SELECT i4 FROM t)`: the item's type (it was text)
+          else this.assign(f, this.typeOf(inner, items[i]));
         });
-    }
+    } else if (n.WindowDef) this.frame(n.WindowDef);
     // a[$1], a[$1:$2]: int4 subscripts
     else if (n.A_Indices) {
       this.assign(n.A_Indices.lidx, OID.int4);
@@ -344,6 +351,7 @@ class ParamWalker {
       else for (const w of whens) this.assign(w?.expr, OID.bool);
       this.together(typer, [...whens.map((w) => w?.result), ...(c.defresult ? [c.defresult] : [])]);
     } else if (n.FuncCall) {
+      if (n.FuncCall.over) this.frame(n.FuncCall.over);
       const fn = strings(n.FuncCall.funcname).pop()?.toLowerCase() ?? '';
       const args: Node[] = n.FuncCall.args ?? [];
       if (arrayFunctionParams(this.sink(typer), fn, args, this.last)) {
@@ -354,6 +362,18 @@ class ParamWalker {
       // mod(a, b) of one type, as an operator (`mod($1, 3)` is integer's)
       else if (fn === 'mod' && args.length === 2) this.together(typer, args);
       else if (fn === 'generate_series' && (args.length === 2 || args.length === 3)) this.series(typer, args);
+      // overlay(s placing r from n [for k]): r of s's type (text where neither tells), n and k int4
+      else if (fn === 'overlay' && args.length >= 3) {
+        this.together(typer, args.slice(0, 2));
+        args.slice(0, 2).forEach((a) => this.last && this.assign(a, OID.text));
+        args.slice(2).forEach((a) => this.assign(a, OID.int4));
+      }
+      // date_bin(stride, source, origin): an interval stride, the timestamps of one type
+      // age(a, b): two of one type (`age($1, ts)` ts's; they were text)
+      else if (fn === 'date_bin' && args.length === 3) {
+        this.assign(args[0], OID.interval);
+        this.together(typer, args.slice(1));
+      } else if (fn === 'age' && args.length === 2) this.together(typer, args);
       // x AT TIME ZONE z is timezone(z, x): z a text beside a known x, an unknown x the preferred
       // timestamptz (`$1 AT TIME ZONE 'UTC'` was text, which asyncpg refused a datetime for)
       else if (fn === 'timezone' && args.length === 2) {
@@ -393,6 +413,13 @@ class ParamWalker {
       this.assign(stop, type);
       if (step) this.assign(step, OID.interval);
     } else this.together(typer, args);
+  }
+
+  /** ROWS or GROUPS BETWEEN $1 PRECEDING AND $2 FOLLOWING: int8 counts (RANGE's are of the key's type; they were text). */
+  frame(w: Node): void {
+    if (w.frameOptions & FRAMEOPTION_RANGE) return;
+    this.assign(w.startOffset, OID.int8);
+    this.assign(w.endOffset, OID.int8);
   }
 
   /** SET col = $1 (UPDATE, ON CONFLICT DO UPDATE): the column's type. */
@@ -506,6 +533,15 @@ class ParamWalker {
       }
     }
   }
+}
+
+/** How many times parameter `k` stands in `n`. */
+function uses(n: Node, k: number): number {
+  if (n === null || typeof n !== 'object') return 0;
+  if (n.ParamRef) return n.ParamRef.number === k ? 1 : 0;
+  let count = 0;
+  for (const v of Array.isArray(n) ? n : Object.values(n)) count += uses(v, k);
+  return count;
 }
 
 /** The select list of a plain SELECT (no set operation, no VALUES); none for another query. */
