@@ -15,7 +15,7 @@ import type { Schema } from '../../../src/engine/schema/model';
 import { OID, oidOfDeclType } from '../types/oids';
 import { elementOidOf } from '../types/registry';
 import { Typer, withParamTypes } from './expression-types';
-import { type Scope, scopeOf } from './select-types';
+import { type Ctes, type Scope, ctesOf, scopeOf } from './select-types';
 import { commonNumber, isNumber, strings, typeNameOid } from './type-signatures';
 import { noOperator, unknownDateOperand } from './typed-operators';
 import { signatureParamTypes } from './signature-params';
@@ -264,7 +264,8 @@ class ParamWalker {
     let t = typer;
     if (n.SelectStmt) {
       const s = n.SelectStmt;
-      t = withSources(typer, s.fromClause ?? []);
+      // (a WITH query's columns typed: `WITH x AS (SELECT $1::int AS v) SELECT v + $2 FROM x`, $2 int4)
+      t = withSources(typer, s.fromClause ?? [], s.withClause ? ctesOf(s.withClause, this.schema) : undefined);
       this.assign(s.limitCount, OID.int8);
       this.assign(s.limitOffset, OID.int8);
       this.assign(s.whereClause, OID.bool);
@@ -559,9 +560,9 @@ function rowsOf(s: Node, typer: Typer): { typer: Typer; items: Node[] }[] {
   return [{ typer: t, items: (s.targetList ?? []).map((r: Node) => r.ResTarget?.val) }];
 }
 
-function withSources(typer: Typer, sources: Node[]): Typer {
+function withSources(typer: Typer, sources: Node[], ctes?: Ctes): Typer {
   const scope: Scope = new Map(typer.scope);
-  scopeOf(sources, scope, typer.schema);
+  scopeOf(sources, scope, typer.schema, ctes);
   return new Typer(typer.schema, scope);
 }
 
