@@ -287,7 +287,10 @@ export class Typer {
         // (real op real is real's: float4pl and kin; real beside any other number a double)
         if (l === OID.float4 && r === OID.float4 && REAL_OPERATORS.has(op)) return OID.float4;
         if (isNumber(l) && isNumber(r)) return promote(l, r);
-        const unknown = untyped(e.lexpr) ? 'l' : untyped(e.rexpr) ? 'r' : null;
+        // (a parameter of a known type is no unknown: `tz < $1 + interval '1 day'` where `tz >= $1` typed
+        // it is timestamptz + interval, not interval + interval)
+        const open = (x: Node) => untyped(x) && !(x?.ParamRef && this.type(x) !== 0);
+        const unknown = open(e.lexpr) ? 'l' : open(e.rexpr) ? 'r' : null;
         // a number and a parameter or a quoted literal: PostgreSQL reads the unknown side as the
         // number's type (`sum(n) + $1` is numeric; it was typed text)
         if ((unknown === 'r' && isNumber(l)) || (unknown === 'l' && isNumber(r)))
