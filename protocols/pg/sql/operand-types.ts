@@ -43,6 +43,10 @@ function operandType(n: Node, typer: Typer, declared: number[]): number {
  */
 export function checkOperandTypes(op: string, e: Node, typer: Typer, declared: number[]): void {
   if (!ARITHMETIC.has(op) && !COMPARISONS.has(op) && op !== '||') return;
+  // (a parameter in arithmetic with an untyped string or another parameter: `declared` holds the
+  // type the tree gave it, but PostgreSQL sees two unknowns there, its 42725 at Parse, untyped-params.ts)
+  const loose = (n: Node) => n?.ParamRef !== undefined || n?.A_Const?.sval !== undefined;
+  if (ARITHMETIC.has(op) && (e.lexpr?.ParamRef || e.rexpr?.ParamRef) && loose(e.lexpr) && loose(e.rexpr)) return;
   const l = operandType(e.lexpr, typer, declared);
   const r = operandType(e.rexpr, typer, declared);
   if (l === 0 || r === 0) return;
