@@ -11,8 +11,10 @@ import {
   plainToTsQuery,
   toTsQuery,
   toTsVector,
+  toTsVectorOfValues,
   websearchToTsQuery,
 } from './text-search/configs';
+import { type JsonValueKind, jsonFilterKinds, jsonValues } from './text-search/json-values';
 import { parseArrayText } from './pg-array-input';
 import { arrayText } from './pg-functions';
 import {
@@ -98,6 +100,19 @@ export function installTextSearchFunctions(db: Database.Database): void {
     (...args: unknown[]) =>
       print(args.length === 1 ? make('english', text(args[0])) : make(configOf(args[0]), text(args[1])));
   fn('__pg_to_tsvector', withConfig(toTsVector, printTsVector));
+  // to_tsvector of json or jsonb: its strings; json(b)_to_tsvector: the values its filter names
+  const STRINGS = new Set<JsonValueKind>(['string']);
+  fn(
+    '__pg_json_string_to_tsvector',
+    withConfig((c, doc) => toTsVectorOfValues(c, jsonValues(doc, STRINGS)), printTsVector),
+  );
+  const filtered = (...args: unknown[]) => {
+    const [config, doc, filter] = args.length === 2 ? ['english', ...args] : args;
+    const kinds = jsonFilterKinds(text(filter));
+    return printTsVector(toTsVectorOfValues(configOf(config), jsonValues(text(doc), kinds)));
+  };
+  fn('__pg_json_to_tsvector', filtered);
+  fn('__pg_jsonb_to_tsvector', filtered);
   fn('__pg_to_tsquery', withConfig(toTsQuery, printTsQuery));
   fn('__pg_plainto_tsquery', withConfig(plainToTsQuery, printTsQuery));
   fn('__pg_phraseto_tsquery', withConfig(phraseToTsQuery, printTsQuery));

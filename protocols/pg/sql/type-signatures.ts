@@ -139,6 +139,8 @@ export const FIXED: Record<string, number> = lookup({
   ts_filter: OID.tsvector,
   tsvector_to_array: OID.textArray,
   array_to_tsvector: OID.tsvector,
+  json_to_tsvector: OID.tsvector,
+  jsonb_to_tsvector: OID.tsvector,
   querytree: OID.text,
   tsquery_phrase: OID.tsquery,
   strip: OID.tsvector,

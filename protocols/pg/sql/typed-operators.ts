@@ -1615,16 +1615,13 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
     typer.type(n.SubLink.testexpr) === OID.jsonb
   )
     out.set(n.SubLink.location, 'arr-in:jsonb');
-  // to_tsvector of json or jsonb indexes its strings only, which Patina does not (it would read the document's text)
+  // to_tsvector of json or jsonb indexes its strings only, not the document's text (translate/text-search-calls.ts)
   if (
     n.FuncCall?.args?.length &&
     strings(n.FuncCall.funcname).pop()?.toLowerCase() === 'to_tsvector' &&
     (typer.type(n.FuncCall.args.at(-1)) === OID.json || typer.type(n.FuncCall.args.at(-1)) === OID.jsonb)
   )
-    throw placed(
-      () => pgError('0A000', 'to_tsvector of json or jsonb is not supported: pass the text of its strings'),
-      n.FuncCall.location,
-    );
+    out.set(n.FuncCall.location, 'call:__pg_json_string_to_tsvector');
   // length(tsvector) counts its lexemes (translate/text-search-calls.ts); SQLite's counted its text
   if (
     n.FuncCall?.args?.length === 1 &&

@@ -14,9 +14,7 @@ type Node = any;
 
 /** Text search's functions Patina has not (src/engine/text-search/ has the rest). */
 const TEXT_SEARCH_MISSING = new Set(
-  'ts_rewrite ts_stat ts_debug ts_lexize ts_parse ts_token_type get_current_ts_config json_to_tsvector jsonb_to_tsvector'.split(
-    ' ',
-  ),
+  'ts_rewrite ts_stat ts_debug ts_lexize ts_parse ts_token_type get_current_ts_config'.split(' '),
 );
 
 const GROUPING: Record<string, string> = lookup({

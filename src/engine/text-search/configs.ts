@@ -65,8 +65,12 @@ export function lexize(config: Config, type: TokenType, text: string): string[] 
 
 /** parsetext: each indexed token's lexemes at the next position (a stop word takes one too). */
 export function parsedWords(config: Config, text: string): { word: string; pos: number }[] {
-  const words: { word: string; pos: number }[] = [];
-  let pos = 0;
+  return parseFrom(config, text, [], 0).words;
+}
+
+/** parsetext on from position `start`: the words pushed onto `words`, and the last position taken. */
+function parseFrom(config: Config, text: string, words: { word: string; pos: number }[], start: number) {
+  let pos = start;
   for (const t of parseText(text)) {
     if (Buffer.byteLength(t.text) >= 2047) continue; // PostgreSQL: NOTICE word is too long to be indexed
     const lexemes = lexize(config, t.type, t.text);
@@ -74,12 +78,28 @@ export function parsedWords(config: Config, text: string): { word: string; pos: 
     pos++;
     for (const word of lexemes) words.push({ word, pos: Math.min(pos, MAX_POS) });
   }
-  return words;
+  return { words, last: pos };
 }
 
 export function toTsVector(config: Config, text: string): TsVector {
   const entries: Lexeme[] = parsedWords(config, text).map((w) => ({ word: w.word, pos: [w.pos] }));
   return normaliseLexemes(entries);
+}
+
+/**
+ * to_tsvector of json or jsonb (add_to_tsvector): each value's words at the positions after the
+ * previous value's, one more between two values that gave words, so that a phrase does not match
+ * across them.
+ */
+export function toTsVectorOfValues(config: Config, texts: string[]): TsVector {
+  const words: { word: string; pos: number }[] = [];
+  let pos = 0;
+  for (const text of texts) {
+    const before = words.length;
+    pos = parseFrom(config, text, words, pos).last;
+    if (words.length > before) pos++;
+  }
+  return normaliseLexemes(words.map((w) => ({ word: w.word, pos: [w.pos] })));
 }
 
 /**

@@ -12,13 +12,16 @@ export function rewriteMarkedCalls(toks: PgToken[]): PgToken[] {
   );
 }
 
-/** The calls that take the session's default_text_search_config when given no configuration. */
-const DEFAULT_CONFIGURED = new Set([
-  '__pg_to_tsvector',
-  '__pg_to_tsquery',
-  '__pg_plainto_tsquery',
-  '__pg_phraseto_tsquery',
-  '__pg_websearch_to_tsquery',
+/** The calls that take the session's default_text_search_config when given no configuration: their arguments then. */
+const DEFAULT_CONFIGURED = new Map([
+  ['__pg_to_tsvector', 1],
+  ['__pg_to_tsquery', 1],
+  ['__pg_plainto_tsquery', 1],
+  ['__pg_phraseto_tsquery', 1],
+  ['__pg_websearch_to_tsquery', 1],
+  ['__pg_json_string_to_tsvector', 1],
+  ['__pg_json_to_tsvector', 2],
+  ['__pg_jsonb_to_tsvector', 2],
 ]);
 
 /** `to_tsvector(x)` (after translate/words.ts) with the session's configuration when it is not english: `__pg_to_tsvector('simple', x)`. */
@@ -35,7 +38,7 @@ export function rewriteDefaultConfig(toks: Tok[]): Tok[] {
     }
     if (t.type !== 'word' || !DEFAULT_CONFIGURED.has(t.text) || !isPunct(toks[i + 1], '(')) continue;
     const close = closer(toks, i + 1);
-    if (close < 0 || topLevelItems(toks, i + 2, close).length !== 1) continue;
+    if (close < 0 || topLevelItems(toks, i + 2, close).length !== DEFAULT_CONFIGURED.get(t.text)) continue;
     toks.splice(i + 2, 0, { type: 'string', text: quoteString(config) }, { type: 'punct', text: ',' });
   }
   return toks;
