@@ -28,6 +28,7 @@ import {
   weightCode,
 } from './text-search/edit';
 import { tsHeadline } from './text-search/headline';
+import { tsRewrite } from './text-search/rewrite';
 import { tsMatch } from './text-search/match';
 import { DEFAULT_WEIGHTS, tsRank } from './text-search/rank';
 import { tsRankCd } from './text-search/rank-cd';
@@ -114,6 +115,17 @@ export function installTextSearchFunctions(db: Database.Database): void {
   fn('__pg_json_to_tsvector', filtered);
   fn('__pg_jsonb_to_tsvector', filtered);
   fn('__pg_to_tsquery', withConfig(toTsQuery, printTsQuery));
+  // ts_rewrite(query, target, substitute); its form with a query text (rows of target and substitute) runs a read
+  fn('__pg_ts_rewrite', (...args) => {
+    if (args.length !== 3)
+      throw sqlStateError(
+        '0A000',
+        'ts_rewrite with a query text is not supported',
+        'user',
+        'pass the target and the substitute: ts_rewrite(query, target, substitute)',
+      );
+    return printTsQuery(tsRewrite(readTsQuery(args[0]), readTsQuery(args[1]), readTsQuery(args[2])));
+  });
   fn('__pg_plainto_tsquery', withConfig(plainToTsQuery, printTsQuery));
   fn('__pg_phraseto_tsquery', withConfig(phraseToTsQuery, printTsQuery));
   fn('__pg_websearch_to_tsquery', withConfig(websearchToTsQuery, printTsQuery));

@@ -387,6 +387,26 @@ describe('text search against PostgreSQL 15', function () {
     assert.match(String(hints[1]), /Possible values are/);
   });
 
+  it("ts_rewrite(query, target, substitute): PostgreSQL's order, a subset of AND or OR children, an empty substitute", async () => {
+    for (const sql of [
+      `SELECT ts_rewrite('a & b'::tsquery, 'a'::tsquery, 'c'::tsquery), ts_rewrite('moscow & hotel', 'moscow', 'moskva | moscow')`,
+      `SELECT ts_rewrite('a & b & c & d'::tsquery, 'b & d'::tsquery, 'x | y'::tsquery)`,
+      `SELECT ts_rewrite('foo & bar & qq & new & york', 'new & york'::tsquery, 'big & apple | nyc | new & york & city')`,
+      `SELECT ts_rewrite('(a | b) & !c & (d <-> e)'::tsquery, 'c'::tsquery, 'f & g'::tsquery)`,
+      `SELECT ts_rewrite('a & b'::tsquery, 'a'::tsquery, ''::tsquery), ts_rewrite('a'::tsquery, 'a'::tsquery, ''::tsquery), ts_rewrite('!a'::tsquery, 'a'::tsquery, '')`,
+      `SELECT ts_rewrite('5 & (6 | 5)'::tsquery, '5'::tsquery, ''::tsquery), ts_rewrite('a & (b | a)'::tsquery, 'a'::tsquery, 'z'::tsquery)`,
+      `SELECT ts_rewrite(''::tsquery, 'a'::tsquery, 'b'::tsquery), ts_rewrite('a'::tsquery, ''::tsquery, 'b'::tsquery), ts_rewrite(NULL::tsquery, 'a', 'b')`,
+      `SELECT ts_rewrite('a:A & b:*'::tsquery, 'a'::tsquery, 'c:B'::tsquery)`,
+      `SELECT ts_rewrite('x <-> y & z'::tsquery, 'x <-> y'::tsquery, 'w'::tsquery), ts_rewrite('x <2> y & z'::tsquery, 'x <-> y'::tsquery, 'w'::tsquery)`,
+      `SELECT ts_rewrite('alpha & beta & gamma & delta & epsilon & zeta'::tsquery, 'gamma & zeta'::tsquery, 'omega'::tsquery)`,
+      `SELECT ts_rewrite('alpha | beta | gamma | delta | epsilon | zeta | eta | theta'::tsquery, 'x'::tsquery, 'omega'::tsquery)`,
+      `SELECT ts_rewrite('(a & b) | (c & d) | (a & b & c)'::tsquery, 'a & b'::tsquery, 'z'::tsquery)`,
+      `SELECT ts_rewrite('été & über & naïve'::tsquery, 'über'::tsquery, 'x'::tsquery)`,
+      `SELECT id, ts_rewrite(q, 'fat'::tsquery, 'thin | lean'::tsquery) FROM docs ORDER BY id`,
+    ])
+      await sameOutcome(sql);
+  });
+
   it('the configurations PostgreSQL ships and functions Patina has not are 0A000 naming them', async () => {
     // (PostgreSQL has french; Patina has simple and english)
     await o.postgres.query(`SELECT to_tsvector('french', 'les chats')`);
@@ -400,10 +420,8 @@ describe('text search against PostgreSQL 15', function () {
     );
     // and so are the functions and forms it has not (where it would answer otherwise)
     for (const [sql, words] of [
-      [
-        `SELECT ts_rewrite('a & b'::tsquery, 'a'::tsquery, 'c'::tsquery)`,
-        /the text search function ts_rewrite is not supported/,
-      ],
+      [`SELECT ts_rewrite('a & b'::tsquery, 'SELECT ''a''::tsquery, ''c''::tsquery')`, /ts_rewrite with a query text/],
+      [`SELECT * FROM ts_stat('SELECT vec FROM docs')`, /the text search function ts_stat is not supported/],
       [
         `SELECT ts_headline('{"a": "fat cats"}'::jsonb, to_tsquery('cat'))`,
         /ts_headline of json or jsonb is not supported/,

@@ -141,6 +141,7 @@ export const FIXED: Record<string, number> = lookup({
   array_to_tsvector: OID.tsvector,
   json_to_tsvector: OID.tsvector,
   jsonb_to_tsvector: OID.tsvector,
+  ts_rewrite: OID.tsquery,
   querytree: OID.text,
   tsquery_phrase: OID.tsquery,
   strip: OID.tsvector,

@@ -14,8 +14,10 @@ type Node = any;
 
 /** Text search's functions Patina has not (src/engine/text-search/ has the rest). */
 const TEXT_SEARCH_MISSING = new Set(
-  'ts_rewrite ts_stat ts_debug ts_lexize ts_parse ts_token_type get_current_ts_config'.split(' '),
+  'ts_stat ts_debug ts_lexize ts_parse ts_token_type get_current_ts_config'.split(' '),
 );
+const TEXT_SEARCH_HAS =
+  'Patina has to_tsvector, json(b)_to_tsvector, the to_tsquery functions, @@, ts_rank, ts_rank_cd, ts_headline, ts_rewrite, setweight, strip, ts_delete, ts_filter, numnode, querytree and length';
 
 const GROUPING: Record<string, string> = lookup({
   GROUPING_SET_ROLLUP: 'GROUP BY ROLLUP',
@@ -55,8 +57,7 @@ function find(n: Node): string | null {
     return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";
   if (n.RangeTableSample) return 'TABLESAMPLE';
   const fn = n.FuncCall?.funcname?.at(-1)?.String?.sval;
-  if (fn && TEXT_SEARCH_MISSING.has(fn))
-    return `the text search function ${fn}|Patina has to_tsvector, the to_tsquery functions, @@, ts_rank, ts_rank_cd, ts_headline, setweight, strip, ts_delete, ts_filter, numnode, querytree and length`;
+  if (fn && TEXT_SEARCH_MISSING.has(fn)) return `the text search function ${fn}|${TEXT_SEARCH_HAS}`;
   if (n.RangeFunction?.ordinality) {
     // (ordinality.ts translates it for one call of the set-returning functions it names)
     const calls = (n.RangeFunction.functions ?? []).map((f: Node) => (f.List?.items ?? f)[0]?.FuncCall);
@@ -137,6 +138,9 @@ export function explainRefusal(sql: string, err: unknown, tokens?: readonly PgTo
   const table = /no such table: (?:main\.)?(?:__pg_)?(\w+)$/
     .exec((err as Error | null)?.message ?? '')?.[1]
     ?.toLowerCase();
+  // (a text search function Patina has not, ts_stat's rows, is named as in the select list)
+  if (table !== undefined && TEXT_SEARCH_MISSING.has(table) && fromFunctionNames(tree.stmts, new Set()).has(table))
+    return pgError('0A000', `the text search function ${table} is not supported: ${TEXT_SEARCH_HAS}`);
   if (table !== undefined && fromFunctionNames(tree.stmts, new Set()).has(table))
     return pgError(
       '42883',

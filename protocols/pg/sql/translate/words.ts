@@ -155,7 +155,7 @@ const PG_JSON_FUNCTIONS: Record<string, string> = lookup(
       .concat(['to_tsvector', 'to_tsquery', 'plainto_tsquery', 'phraseto_tsquery', 'websearch_to_tsquery'])
       .concat(['ts_rank', 'ts_rank_cd', 'ts_headline', 'strip', 'setweight', 'numnode', 'ts_delete', 'ts_filter'])
       .concat(['tsvector_to_array', 'array_to_tsvector', 'querytree', 'tsquery_phrase'])
-      .concat(['json_to_tsvector', 'jsonb_to_tsvector'])
+      .concat(['json_to_tsvector', 'jsonb_to_tsvector', 'ts_rewrite'])
       .map((f) => [f, `__pg_${f}`]),
   ),
 );
