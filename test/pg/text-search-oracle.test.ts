@@ -292,6 +292,28 @@ describe('text search against PostgreSQL 15', function () {
       const sql = `SELECT $1::${literal.split('::')[1]}::text`;
       assert.deepEqual(await binary(o.patina, sql, [sent]), await binary(o.postgres, sql, [sent]), literal);
     }
+    // a malformed one: the receive function's error (pq_getmsg*'s 08P01, its own checks' XX000, Bind's
+    // 22P03 for bytes left over), in PostgreSQL's words
+    const outcome = (c: OracleClients['patina'], type: string, hex: string) =>
+      c.query(`SELECT $1::${type}::text`, [Buffer.from(hex, 'hex')]).then(
+        (r) => r.rows,
+        (e: { code?: string; message: string }) => ({ code: e.code, message: e.message }),
+      );
+    for (const [type, hex] of [
+      ['tsvector', ''],
+      ['tsvector', '0000000161'],
+      ['tsvector', '0000000161000001'],
+      ['tsvector', '000000016100000200030002'],
+      ['tsvector', 'ffffffff'],
+      ['tsvector', '00000001610000000000'],
+      ['tsquery', '0000000101'],
+      ['tsquery', '0000000101000061'],
+      ['tsquery', '00000001011000610000'],
+      ['tsquery', '00000002020561'],
+      ['tsquery', 'ffffffff'],
+      ['tsquery', '000000010100006100ff'],
+    ])
+      assert.deepEqual(await outcome(o.patina, type, hex), await outcome(o.postgres, type, hex), `${type} ${hex}`);
   });
 
   it("pg_proc lists text search's functions (psql's \\df)", async () => {

@@ -7,7 +7,7 @@
 // is its column type's binary form, as in a binary result. Text in either (text, varchar, json...)
 // is in the client's encoding, as PostgreSQL's textrecv and textsend convert it.
 import { codecOf } from '../types/registry';
-import { BadBinary } from '../types/codec';
+import { BadBinary, TRAILING_BYTES } from '../types/codec';
 import { OID } from '../types/oids';
 import type { Charset } from '../../../src/engine/encodings/client-encodings';
 import { binaryFromClient, binaryOf, binaryTextNotUtf8 } from '../types/values';
@@ -134,7 +134,9 @@ export class BinaryCopyParser {
           const code = err instanceof BadBinary ? e.code : '22P03';
           throw copyError(
             code ?? '22P03',
-            `incorrect binary data format: ${e.message}`,
+            e.message === TRAILING_BYTES
+              ? 'incorrect binary data format'
+              : `incorrect binary data format: ${e.message}`,
             line,
             this.#table,
             this.#columns[k],

@@ -18,6 +18,9 @@ export interface Codec {
 }
 
 /** A binary value that is no value of its type (wrong length, bad digits): SQLSTATE 22P03 unless `code` says otherwise. */
+/** A BadBinary's message for a value with bytes its receive function left unread: PostgreSQL's Bind words it. */
+export const TRAILING_BYTES = 'trailing bytes';
+
 export class BadBinary extends Error {
   constructor(
     message: string,

@@ -9,7 +9,7 @@
 import { readTsQuery, readTsVector, tsQueryText, tsVectorText } from '../../../src/engine/pg-text-search-functions';
 import { type QueryNode, type TsQuery, printTsQuery } from '../../../src/engine/text-search/tsquery';
 import { type TsVector, normaliseLexemes, printTsVector } from '../../../src/engine/text-search/tsvector';
-import { BadBinary, type Codec, NotEncodable } from './codec';
+import { BadBinary, type Codec, NotEncodable, TRAILING_BYTES } from './codec';
 
 const OPERATOR_CODES = { not: 1, and: 2, or: 3, phrase: 4 } as const;
 
@@ -25,12 +25,12 @@ function vectorBinary(v: TsVector): Buffer {
   return Buffer.concat(parts);
 }
 
-/** A reader of a binary value that fails (22P03) past its end. */
+/** A reader of a binary value that fails as PostgreSQL's pq_getmsg* do (08P01) past its end, and with trailing bytes as its Bind does (22P03). */
 class Reader {
   at = 0;
   constructor(readonly raw: Buffer) {}
   need(n: number): void {
-    if (this.at + n > this.raw.length) throw new BadBinary('insufficient data left in message');
+    if (this.at + n > this.raw.length) throw new BadBinary('insufficient data left in message', '08P01');
   }
   int32(): number {
     this.need(4);
@@ -48,20 +48,21 @@ class Reader {
   }
   cstring(): string {
     const end = this.raw.indexOf(0, this.at);
-    if (end < 0) throw new BadBinary('invalid string in message');
+    if (end < 0) throw new BadBinary('invalid string in message', '08P01');
     const s = this.raw.toString('utf8', this.at, end);
     this.at = end + 1;
     return s;
   }
   done(): void {
-    if (this.at !== this.raw.length) throw new BadBinary('incorrect binary data format');
+    if (this.at !== this.raw.length) throw new BadBinary(TRAILING_BYTES);
   }
 }
 
 function vectorOfBinary(raw: Buffer): string {
   const r = new Reader(raw);
   const n = r.int32();
-  if (n < 0 || n > raw.length) throw new BadBinary(`invalid size of tsvector: ${n}`);
+  // (tsvectorrecv's and tsqueryrecv's own checks are elog's: XX000)
+  if (n < 0 || n > raw.length) throw new BadBinary('invalid size of tsvector', 'XX000');
   const lexemes: TsVector = [];
   for (let i = 0; i < n; i++) {
     const word = r.cstring();
@@ -69,8 +70,11 @@ function vectorOfBinary(raw: Buffer): string {
     const pos: number[] = [];
     for (let k = 0; k < count; k++) {
       const p = r.uint16();
-      if ((p & 0x3fff) === 0 || (k > 0 && (p & 0x3fff) <= (pos[k - 1] & 0x3fff)))
-        throw new BadBinary('position information is misordered');
+      if (k > 0 && (p & 0x3fff) <= (pos[k - 1] & 0x3fff))
+        throw new BadBinary('position information is misordered', 'XX000');
+      // (PostgreSQL keeps position 0 from binary input; Patina keeps the value as text, whose input refuses it)
+      if ((p & 0x3fff) === 0)
+        throw new BadBinary('a tsvector position 0 is not supported: positions start at 1', '0A000');
       pos.push(p);
     }
     lexemes.push({ word, pos });
@@ -110,7 +114,7 @@ function queryBinary(q: TsQuery): Buffer {
 function queryOfBinary(raw: Buffer): string {
   const r = new Reader(raw);
   const size = r.int32();
-  if (size < 0 || size > raw.length) throw new BadBinary(`invalid size of tsquery: ${size}`);
+  if (size < 0 || size > raw.length) throw new BadBinary('invalid size of tsquery', 'XX000');
   let left = size;
   const read = (): QueryNode => {
     if (left-- <= 0) throw new BadBinary('malformed tsquery: operand not found');
@@ -118,7 +122,7 @@ function queryOfBinary(raw: Buffer): string {
     if (type === 1) {
       const weight = r.byte();
       const prefix = r.byte();
-      if (weight > 0xf) throw new BadBinary('invalid tsquery: invalid weight bitmap');
+      if (weight > 0xf) throw new BadBinary('invalid tsquery: invalid weight bitmap', 'XX000');
       return { t: 'val', weight, prefix: prefix !== 0, word: r.cstring() };
     }
     if (type !== 2) throw new BadBinary(`unrecognized tsquery node type: ${type}`);
@@ -129,7 +133,8 @@ function queryOfBinary(raw: Buffer): string {
       const rr = read();
       return { t: 'phrase', dist, r: rr, l: read() };
     }
-    if (op !== OPERATOR_CODES.and && op !== OPERATOR_CODES.or) throw new BadBinary(`unrecognized operator type: ${op}`);
+    if (op !== OPERATOR_CODES.and && op !== OPERATOR_CODES.or)
+      throw new BadBinary(`invalid tsquery: unrecognized operator type ${op}`, 'XX000');
     const rr = read();
     return { t: op === OPERATOR_CODES.and ? 'and' : 'or', r: rr, l: read() };
   };

@@ -13,7 +13,7 @@ import type { SqlValue } from '../../../src/engine/values';
 import { PatinaError } from '../../../src/errors';
 import { PgError } from '../sqlstate';
 import { arrayCodec } from './array';
-import { BadBinary, type Codec, NotEncodable } from './codec';
+import { BadBinary, type Codec, NotEncodable, TRAILING_BYTES } from './codec';
 import { zonedTimestamptzCodec } from './datetime';
 import { elementKindOf } from './element-kind';
 import { jsonInputError } from './json-input';
@@ -288,6 +288,11 @@ function binaryParam(raw: Buffer, oid: number, param: number, charset: Charset |
   } catch (err) {
     // (text that is no UTF-8: worded as PostgreSQL's textrecv words it, CONTEXT naming the parameter)
     if (err instanceof BadBinary && err.code === '22021') throw binaryTextNotUtf8(raw, oid) ?? err;
+    // (a receive function's own error, elog's XX000 or pq_getmsg*'s 08P01, as it is; unread bytes as Bind words them)
+    if (err instanceof BadBinary && (err.code === 'XX000' || err.code === '08P01'))
+      throw new PatinaError('user', err.message, undefined, err.code);
+    if (err instanceof BadBinary && err.message === TRAILING_BYTES)
+      throw new PatinaError('user', `incorrect binary data format in bind parameter ${param + 1}`, undefined, '22P03');
     if (err instanceof BadBinary)
       throw new PatinaError(
         'user',
