@@ -2,12 +2,22 @@
 // `toString`, ...) written where a user writes a function, type, table, column, setting, unit,
 // zone, JSON key or statement name: the front end looks many words up in tables of its own, and a
 // lookup in a plain object finds these on its prototype. Each statement gets PostgreSQL 15's
-// SQLSTATE (or its rows), never an internal error, and the agent lives on.
+// SQLSTATE (or its rows), never an internal error, and the agent lives on. And tables and columns
+// named like the functions the translation rewrites (log, upper, greatest, ...): a name before a
+// column list (`INSERT INTO log (id, log)`) is no call.
 import assert from 'node:assert/strict';
 import { type CatalogPair, startCatalogPair } from '../helpers/catalog-pair';
 import { type PgClient, pgClient } from '../helpers/pg';
 
-const SCHEMA = 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v TEXT, doc JSONB, at TIMESTAMP);';
+/** Function names the translation rewrites or knows, and a few keywords, each a table with a column of its name. */
+const FUNCTION_NAMES = [
+  'log', 'ln', 'power', 'round', 'trunc', 'mod', 'substring', 'format', 'greatest', 'upper', 'lower',
+  'coalesce', 'extract', 'date', 'timestamp', 'count', 'json', 'value',
+]; // biome-ignore format: a word list
+const SCHEMA = [
+  'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v TEXT, doc JSONB, at TIMESTAMP);',
+  ...FUNCTION_NAMES.map((n) => `CREATE TABLE ${n} (id BIGINT NOT NULL PRIMARY KEY, ${n} TEXT);`),
+].join('\n');
 const NAMES = Object.getOwnPropertyNames(Object.prototype);
 
 /** Statements naming `n` (as written: folded to lower case where unquoted, as PostgreSQL folds). */
@@ -77,6 +87,28 @@ const TEMPLATES = (n: string): string[] => [
   `DEALLOCATE "${n}"`,
 ];
 
+/** Ordinary statements on table `n` (its column `n`), in order: the writes set up what the reads see. */
+const TABLE_TEMPLATES = (n: string): string[] => [
+  `INSERT INTO ${n} (id, ${n}) VALUES (1, 'a')`,
+  `INSERT INTO public.${n} (id, ${n}) VALUES (2, 'b') RETURNING ${n}`,
+  `INSERT INTO ${n.toUpperCase()} (id, ${n}) VALUES (3, 'c') RETURNING id, ${n}`,
+  `INSERT INTO ${n} (id, ${n}) SELECT 4, 'd' RETURNING *`,
+  `INSERT INTO ${n} AS x (id, ${n}) VALUES (1, 'z') ON CONFLICT (id) DO UPDATE SET ${n} = excluded.${n} RETURNING x.${n}`,
+  `INSERT INTO ${n} (${n}, id) VALUES ('e', 5) ON CONFLICT DO NOTHING`,
+  `UPDATE ${n} SET ${n} = upper(${n}) WHERE id = 2 RETURNING ${n}.${n}`,
+  `UPDATE ${n} SET ${n} = ${n} WHERE id = 3 RETURNING *`,
+  `SELECT ${n}.${n}, count(*) FROM ${n} GROUP BY ${n}.${n} ORDER BY ${n}.${n}`,
+  `SELECT a.id FROM ${n} a JOIN ${n} b ON a.${n} = b.${n} ORDER BY 1`,
+  `SELECT lower(${n}) FROM ${n} ORDER BY ${n}`,
+  `WITH ${n} (x) AS (SELECT v FROM t UNION ALL SELECT 'w') SELECT x, ${n}.x FROM ${n}`,
+  `WITH a AS (SELECT 1), ${n} (x) AS (SELECT 2) SELECT x FROM ${n}`,
+  `WITH RECURSIVE ${n} (x) AS (SELECT 1) SELECT x FROM ${n}`,
+  `WITH ${n} (x) AS MATERIALIZED (SELECT 3) SELECT x FROM ${n}`,
+  `SELECT * FROM ${n} AS q (a, b) ORDER BY a`,
+  `DELETE FROM ${n} WHERE ${n} = 'e' RETURNING id`,
+  `DELETE FROM ${n} WHERE id = 4 RETURNING d.id`,
+];
+
 describe('names JavaScript objects have (constructor, __proto__, toString, ...), against PostgreSQL 15', function () {
   this.timeout(120_000);
   let pair: CatalogPair;
@@ -116,6 +148,18 @@ describe('names JavaScript objects have (constructor, __proto__, toString, ...),
     const diffs: string[] = [];
     for (const n of NAMES) {
       for (const sql of TEMPLATES(n)) {
+        const [p, q] = [await outcome(pair.patinaPort, sql), await outcome(pair.postgresPort, sql)];
+        if (p !== q) diffs.push(`${sql}\n   patina   ${p}\n   postgres ${q}`);
+      }
+    }
+    console.log(diffs.join('\n'));
+    assert.deepEqual(diffs, []);
+  });
+
+  it("tables and columns named like functions: every statement has PostgreSQL's outcome", async () => {
+    const diffs: string[] = [];
+    for (const n of FUNCTION_NAMES) {
+      for (const sql of TABLE_TEMPLATES(n)) {
         const [p, q] = [await outcome(pair.patinaPort, sql), await outcome(pair.postgresPort, sql)];
         if (p !== q) diffs.push(`${sql}\n   patina   ${p}\n   postgres ${q}`);
       }

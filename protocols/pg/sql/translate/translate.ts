@@ -1,7 +1,8 @@
 // PostgreSQL SQL → SQLite SQL, by rewriting tokens: what SQLite already reads is left as it is.
 // translate() runs the passes in order, one file each in this folder, each Tok[] in and Tok[] out,
 // and joins the tokens into text once at the end: no pass runs over the statement's text. The
-// order matters (tableoid first, on the statement's own tokens, WITH ORDINALITY; LATERAL and DML forms then, casts after the words and date syntax they read, the
+// order matters (names before column lists quoted first, listed-names.ts; tableoid then, on the
+// statement's own tokens, WITH ORDINALITY; LATERAL and DML forms then, casts after the words and date syntax they read, the
 // operators the analysis typed (typed-arithmetic.ts) after the casts that make their operands one
 // group, division; last the catalog connection's query forms (catalog-forms.ts) and set-returning
 // functions in FROM (set-returning.ts), which read through the groups the passes before them wrote).
@@ -28,6 +29,7 @@ import { rewriteGreatestLeast } from './greatest-least';
 import { rewriteGroupingSets } from './grouping-sets';
 import { rewriteJsonbOps } from './jsonb-ops';
 import { rewriteLike } from './like';
+import { quoteListedNames } from './listed-names';
 import { rewriteLocking } from './locking';
 import { rewriteIntervalGroups, rewriteNullOrder } from './null-order';
 import { rewriteOneRow } from './one-row';
@@ -96,7 +98,9 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
                   rewriteMarkedCalls(
                     rewriteWithTies(
                       rewriteJsonObjectCalls(
-                        rewriteInstantCasts(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                        rewriteInstantCasts(
+                          quoteListedNames(tokens.filter((t) => t.type !== 'space' && t.type !== 'comment')),
+                        ),
                       ),
                       (query) => ctx.selectColumns?.(query) ?? null,
                     ),
