@@ -105,6 +105,12 @@ const TABLE_TEMPLATES = (n: string): string[] => [
   `WITH RECURSIVE ${n} (x) AS (SELECT 1) SELECT x FROM ${n}`,
   `WITH ${n} (x) AS MATERIALIZED (SELECT 3) SELECT x FROM ${n}`,
   `SELECT * FROM ${n} AS q (a, b) ORDER BY a`,
+  // a WITH query named as the table it reads (without RECURSIVE its FROM sees the table)
+  `WITH ${n} (x) AS (SELECT ${n} FROM ${n}) SELECT x FROM ${n} ORDER BY x`,
+  `WITH ${n} AS (SELECT * FROM public.${n} WHERE id < 3) SELECT ${n}.${n} FROM ${n} ORDER BY 1`,
+  `WITH a AS (SELECT id FROM ${n}), ${n} AS (SELECT id FROM a) SELECT count(*) FROM ${n}`,
+  `WITH ${n} AS (SELECT id, ${n} FROM ${n} WHERE id > 1), b AS (SELECT id FROM ${n}) SELECT count(*) FROM b`,
+  `WITH ${n} AS (SELECT s.x FROM (WITH ${n} AS (SELECT 5 AS x) SELECT x FROM ${n}) s, ${n} WHERE ${n}.id = 2) SELECT x FROM ${n}`,
   `DELETE FROM ${n} WHERE ${n} = 'e' RETURNING id`,
   `DELETE FROM ${n} WHERE id = 4 RETURNING d.id`,
 ];

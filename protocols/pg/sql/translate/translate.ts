@@ -62,6 +62,7 @@ import { rewriteTypeof } from './typeof';
 import { rewriteTypedAssignments } from './typed-assignments';
 import { rewriteStrictToJson } from './strict-json';
 import { rewriteWords } from './words';
+import { qualifyWithShadows } from './with-shadows';
 import { rewriteWithTies } from './with-ties';
 
 /** Session facts some functions are replaced by (version(), current_user, ...). */
@@ -174,5 +175,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   // last, over the tokens of what the passes above wrote: the catalog's forms, set-returning FROM items
   if (local) toks = rewriteCatalogForms(toks);
   toks = rewriteSetReturning(toks, local);
+  // (the agent's tables are main's on its own connection; the catalog connection's statements are left)
+  if (!local) toks = qualifyWithShadows(toks);
   return useValueTwins(joinTokens(toks));
 }
