@@ -726,4 +726,21 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
+
+  it("a LIMIT or OFFSET naming a column of its query (LIMIT id, OFFSET n + 1) is PostgreSQL's 42P10 at the column (it was 42703 column does not exist)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      'SELECT id FROM t LIMIT id',
+      'SELECT id FROM t OFFSET id',
+      'SELECT name FROM t ORDER BY id LIMIT n + 1 OFFSET 1',
+      'SELECT u.id FROM u JOIN t USING (id) LIMIT 2 OFFSET abs(u.x)',
+      'SELECT (SELECT id FROM u LIMIT x) FROM t',
+      // a missing column is still 42703
+      'SELECT id FROM t LIMIT nope',
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(p, /^(42P10 argument of (LIMIT|OFFSET) must not contain variables \| {2}@\d+|42703 |ran )/, sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

@@ -57,19 +57,21 @@ export function withColumnHint(err: unknown, sql: string, schema: Schema): unkno
   }
   if (!found) return err;
   const [alias, name] = found.fields.length === 2 ? found.fields : [null, found.fields[0]];
-  const e = found.noFrom
-    ? new PgError(
-        'user',
-        found.entry
-          ? `invalid reference to FROM-clause entry for table "${alias}"`
-          : `missing FROM-clause entry for table "${alias}"`,
-        '42P01',
-      )
-    : new PgError(
-        'user',
-        alias === null ? `column "${name}" does not exist` : `column ${alias}.${name} does not exist`,
-        '42703',
-      );
+  const e = found.variables
+    ? new PgError('user', `argument of ${found.variables} must not contain variables`, '42P10')
+    : found.noFrom
+      ? new PgError(
+          'user',
+          found.entry
+            ? `invalid reference to FROM-clause entry for table "${alias}"`
+            : `missing FROM-clause entry for table "${alias}"`,
+          '42P01',
+        )
+      : new PgError(
+          'user',
+          alias === null ? `column "${name}" does not exist` : `column ${alias}.${name} does not exist`,
+          '42703',
+        );
   if (found.hint) e.hint = found.hint;
   e.position = Buffer.from(sql).subarray(0, found.location).toString().length;
   return e;
@@ -97,6 +99,8 @@ interface Missing {
   noFrom?: boolean;
   /** ... while a range table entry of it is out of reach (`invalid reference to FROM-clause entry`). */
   entry?: string;
+  /** A column of the query's own in its LIMIT or OFFSET (the clause): 42P10, not 42703. */
+  variables?: string;
 }
 
 /**
@@ -215,7 +219,32 @@ function select(s: Node, level: Level, want: string[]): void {
   for (const g of s.groupClause ?? []) term(g);
   // (DISTINCT ON's too: findTargetlistEntrySQL92 reads it as it reads ORDER BY)
   for (const d of s.distinctClause ?? []) term(d);
-  expr([s.limitOffset, s.limitCount, s.windowClause], level, want);
+  limitArgument(s.limitOffset, 'OFFSET', level, want);
+  limitArgument(s.limitCount, 'LIMIT', level, want);
+  expr(s.windowClause, level, want);
+}
+
+/**
+ * LIMIT's or OFFSET's count: read as any expression, then, where it names a column of this query's
+ * own FROM (`LIMIT id`, `LIMIT n + 1`; SQLite has no row there and says `no such column`),
+ * PostgreSQL's 42P10 `argument of LIMIT must not contain variables` at that reference
+ * (checkExprHasNoVars). An outer query's column is a constant there, as in PostgreSQL.
+ */
+function limitArgument(n: Node, clause: string, level: Level, want: string[]): void {
+  expr(n, level, want);
+  const own = Object.assign(new Level(level.schema, null, level.exact), { visible: level.visible });
+  const first = (x: Node): Node | undefined => {
+    if (x === null || typeof x !== 'object' || x.SubLink) return undefined;
+    if (Array.isArray(x)) return x.map(first).find((r) => r);
+    if (x.ColumnRef) return resolves(strings(x.ColumnRef.fields), own) === 'yes' ? x.ColumnRef : undefined;
+    for (const k in x) {
+      const r = first(x[k]);
+      if (r) return r;
+    }
+    return undefined;
+  };
+  const ref = first(n);
+  if (ref) throw new Stop({ fields: [], location: ref.location, variables: clause });
 }
 
 /** INSERT: its target is in the range table but out of reach of VALUES and the SELECT. */
