@@ -626,6 +626,10 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT id FROM t ORDER BY -1',
       'SELECT * FROM t ORDER BY 8',
       'SELECT id, count(*) FROM t GROUP BY 5',
+      // (of a list that is not grouped: it was 42803 for its column)
+      'SELECT id, name FROM t GROUP BY 0',
+      'SELECT id FROM t GROUP BY -1',
+      'SELECT id, name, count(*) FROM u GROUP BY 1, 0',
       'SELECT 1 UNION SELECT 2 ORDER BY 3',
       'SELECT * FROM (SELECT id FROM t ORDER BY 2) s',
       'SELECT (SELECT 1, 2)',

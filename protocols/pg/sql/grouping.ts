@@ -459,7 +459,8 @@ function check(s: Node, schema: Schema, ctes: Ctes, guards: number[]): void {
   // the grouped expressions: as written, by an output column's position or by its alias
   const grouped = new Set<string>();
   const groupKey = (g: Node): string | null => {
-    const position = g.A_Const?.ival ? g.A_Const.ival.ival : undefined;
+    // (the tree leaves out a zero: `GROUP BY 0`'s ival is {}, no position of the list)
+    const position = g.A_Const?.ival ? Number(g.A_Const.ival.ival ?? 0) : undefined;
     const fields = g.ColumnRef ? strings(g.ColumnRef.fields) : [];
     const byAlias =
       fields.length === 1 && !place(fields)
