@@ -646,11 +646,16 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       'SELECT * FROM t JOIN u USING (id) JOIN iv USING (name)',
       'WITH w AS (SELECT 1 AS k) SELECT * FROM w JOIN t USING (k)',
       'SELECT * FROM t JOIN (SELECT 1 AS a) s USING (a)',
+      // a name twice in USING (SQLite joined on it once and ran)
+      'SELECT * FROM t JOIN u USING (id, id)',
+      'SELECT 1 FROM t a JOIN t b USING (id, name, "id")',
+      'WITH w AS (SELECT 1 AS id) SELECT * FROM w JOIN t USING (id, id)',
+      'SELECT * FROM nope JOIN u USING (id, id)',
     ]) {
       const p = await placedFailure(patina, sql);
       assert.match(
         p,
-        /^(42P10 (ORDER|GROUP) BY position|42601 subquery|42703 column "\w+" specified in USING|4270[12] (common )?column name|ran )/,
+        /^(42P10 (ORDER|GROUP) BY position|42601 subquery|42703 column "\w+" specified in USING|4270[12] (common )?column name|42P01 relation "nope"|ran )/,
         sql,
       );
       assert.equal(p, await placedFailure(postgres, sql), sql);

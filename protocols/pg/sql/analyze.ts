@@ -73,6 +73,7 @@ import { isClockWord } from '../../../src/engine/dates';
 import { checkGrouping, mayGroup, mayNestAliases } from './grouping';
 import { checkOrderNames, mayOrderByName } from './order-names';
 import { checkLimitSigns } from './limit-signs';
+import { checkUsingLists } from './using-lists';
 import { checkQuotedNames, mayQuoteCase } from './quoted-names';
 import { analyzeModifyingWith } from './modifying-with';
 import { parseTree } from './parse';
@@ -588,6 +589,8 @@ export class Analyzer {
     // the groups as PostgreSQL reads them
     // a negative LIMIT or OFFSET is PostgreSQL's 2201W or 2201X (SQLite's no limit, no offset)
     checkLimitSigns(sig);
+    // a join's USING list naming a column twice is PostgreSQL's 42701 (SQLite joined on it once)
+    checkUsingLists(sig, text, this.#engine.schema);
     if (mayOrderByName(sig))
       try {
         checkOrderNames(text, this.#engine.schema);
