@@ -752,4 +752,29 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
+
+  it("an untyped string compared with a number is read as the number's type, 22P02 at the literal where it is none: 1 IN ('a'), 1 = 'a' of two literals (they ran, or had no position), an INTEGER column's BETWEEN 'x' AND 10 and = 'x' naming integer (it named bigint, with no position)", async () => {
+    const { patina, postgres } = clients();
+    const cases: [string, unknown[]?][] = [
+      ["SELECT 1 IN ('a')"],
+      ["SELECT 1 NOT IN (2, 'a')"],
+      ["SELECT 1.5 IN ('a')"],
+      ["SELECT id FROM u WHERE 2 IN ('x')"],
+      ["SELECT 1 = 'a'"],
+      ["SELECT 'a' < 2"],
+      ["SELECT id FROM u WHERE x BETWEEN 'x' AND 10"],
+      ["SELECT id FROM u WHERE x NOT BETWEEN 1 AND 'y'"],
+      ["SELECT id FROM u WHERE x = 'x'"],
+      ["SELECT id FROM u WHERE id = 'x'"],
+      ["SELECT id FROM u WHERE x BETWEEN 'x' AND $1", [10]],
+      // what PostgreSQL runs runs
+      ["SELECT 1 IN ('1'), 2 = '2', '3' < 4"],
+      ["SELECT id FROM u WHERE x BETWEEN '1' AND 10 OR x = '5'"],
+    ];
+    for (const [sql, params] of cases) {
+      const p = await placedFailure(patina, sql, params);
+      assert.match(p, /^(22P02 invalid input syntax for type (integer|bigint|numeric): "[a-z]" \| {2}@\d+|ran )/, sql);
+      assert.equal(p, await placedFailure(postgres, sql, params), sql);
+    }
+  });
 });

@@ -364,8 +364,10 @@ function literalAs(v: string, type: number, k: number, zone: string | null): Sql
   try {
     return paramValue(Buffer.from(v), type, 0, k, zone);
   } catch (err) {
-    // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02)
-    if (err instanceof PatinaError && err.sqlstate?.startsWith('22')) throw err;
+    // the input error PostgreSQL gives the literal ('maybe' for a boolean: 22P02); an integer's is
+    // the statement's as written (typed-operators.ts: at the literal, an INTEGER column's type
+    // named integer, where Bind's named the bigint Patina stores and had no position)
+    if (err instanceof PatinaError && err.sqlstate?.startsWith('22') && !INTEGERS.has(type)) throw err;
     return undefined;
   }
 }

@@ -37,6 +37,11 @@ function operandType(n: Node, typer: Typer, declared: number[]): number {
   return DECLARED_TEXT.test(decl) ? t : 0;
 }
 
+/** An operand's type as PostgreSQL declares it (an INTEGER column int4), 0 where not known here. */
+export function declaredNumber(n: Node, typer: Typer): number {
+  return operandType(n, typer, []);
+}
+
 /**
  * Throws PostgreSQL's 42883 for `l op r` (an A_Expr) when PostgreSQL has no such operator of
  * these operand types and SQLite would run it.
@@ -80,6 +85,8 @@ export function numberLiterals(items: Node[], typer: Typer, out: Map<number, str
   for (const a of items) {
     if (!a || a.A_Const?.sval !== undefined || a.A_Const?.isnull) continue;
     const t = operandType(a, typer, []);
+    // (an untyped parameter takes the common type, as the literals do: `x BETWEEN 'a' AND $1`)
+    if (t === -1) continue;
     if (!NUMBERS.has(t)) return;
     type = type ? commonNumber(type, t) : t;
   }

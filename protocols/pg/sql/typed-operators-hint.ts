@@ -399,6 +399,14 @@ export function mayHaveTypedOperators(
       datedColumn ||= dated || /^bool/i.test(type);
       // a string compared with a bytea is read as bytes, with an integer must read as one
       literalTyped ||= type === 'bytea' || type === 'int';
+    } else if (t.type === 'number' && !literalTyped) {
+      // a number compared with a string literal (`1 IN ('a')`, `1 = 'a'`): the literal read as one
+      const next = sig[i + 1];
+      literalTyped =
+        isWord(next, 'IN') ||
+        (isWord(next, 'NOT') && isWord(sig[i + 2], 'IN')) ||
+        (next?.type === 'op' && COMPARISONS.has(next.text) && sig[i + 2]?.type === 'string') ||
+        (sig[i - 1]?.type === 'op' && COMPARISONS.has(sig[i - 1].text) && sig[i - 2]?.type === 'string');
     } else if (t.type === 'string' && !string) {
       anyString = true;
       // compared: beside a comparison, in BETWEEN, or in an IN list (not a VALUES list's)

@@ -40,7 +40,7 @@ import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
-import { checkOperandTypes, numberLiterals } from './operand-types';
+import { checkOperandTypes, declaredNumber, numberLiterals } from './operand-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -1477,11 +1477,19 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
       const type = lit ? typer.type(other) : 0;
       // (of a column, its affinity reads a number's text, but not 'Infinity': that one too)
       if (lit && NUMBERS.has(type) && (!other.ColumnRef || isInfinityText(lit.A_Const.sval.sval ?? '')))
-        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', type)}`);
+        out.set(
+          lit.A_Const.location,
+          `num:${placed(() => literalAsNumber(lit.A_Const.sval.sval ?? '', type), lit.A_Const.location)}`,
+        );
       // an integer column's affinity reads a numeric text as the number; any other is PostgreSQL's
       // 22P02, where SQLite compared the text and found no row (PDO's emulated prepares quote every
       // bound value: `id = 'not a number'`)
-      else if (lit && INTS.has(type)) literalAsNumber(lit.A_Const.sval.sval ?? '', type);
+      // (at the literal, an INTEGER column's type named integer and its range int4's, as there)
+      else if (lit && INTS.has(type))
+        placed(
+          () => literalAsNumber(lit.A_Const.sval.sval ?? '', declaredNumber(other, typer) || type),
+          lit.A_Const.location,
+        );
       else if (lit) markComparedLiterals([lit], type, out);
     } else if (op === '||') {
       // array concatenation, which SQLite would make text concatenation ('{1,2}3')
