@@ -777,4 +777,20 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql, params), sql);
     }
   });
+
+  it("a set operation's untyped string literal beside a number literal is read as the number's type, 22P02 at the literal where it is none (SELECT 1 UNION SELECT 'a' ran, 1 UNION '1' gave two rows)", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      "SELECT 1 UNION SELECT 'a'",
+      "SELECT 'a' UNION ALL SELECT 1",
+      "SELECT 1 UNION SELECT '2' UNION SELECT 'x'",
+      "SELECT 2, 'y' EXCEPT SELECT 'x', 'z'",
+      "SELECT count(*) FROM (SELECT 1 UNION SELECT '1') s",
+      "SELECT count(*) FROM (SELECT 1, 'x' UNION SELECT '1', 'x' UNION SELECT 2.5, 'x') s",
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(p, /^(22P02 invalid input syntax for type integer: "[a-z]" \| {2}@\d+|ran )/, sql);
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

@@ -102,3 +102,54 @@ export function numberLiterals(items: Node[], typer: Typer, out: Map<number, str
     out.set(lit.A_Const.location, `num:${v}`);
   }
 }
+
+/** A set operation's column as resolved so far: a number type, `unknown` literals, or text. */
+type SetColumn = { type: number; lits: Node[] } | null;
+
+/**
+ * A set operation's columns of number and untyped string literals (`SELECT 1 UNION SELECT 'a'`):
+ * PostgreSQL resolves each pair of branches, left to right, to a common type, an untyped literal
+ * beside a number read as that number (marked `num:`, so `1 UNION '1'` is one row), 22P02 at the
+ * literal where it is none; two untyped ones are text. Only columns of constants are read here:
+ * another value, or text beside a number (42804 there), is left alone.
+ */
+export function setOperationLiterals(s: Node, typer: Typer, out: Map<number, string>): void {
+  const width = leftmost(s)?.targetList?.length ?? 0;
+  for (let k = 0; k < width; k++) {
+    const c = setColumn(s, k, typer);
+    if (c && c.type > 0 && NUMBERS.has(c.type))
+      for (const lit of c.lits)
+        out.set(lit.A_Const.location, `num:${literalAsNumber(lit.A_Const.sval.sval ?? '', c.type)}`);
+  }
+}
+
+function leftmost(s: Node): Node {
+  return s?.op && s.op !== 'SETOP_NONE' ? leftmost(s.larg) : s;
+}
+
+function setColumn(s: Node, k: number, typer: Typer): SetColumn {
+  if (!s) return null;
+  if (!s.op || s.op === 'SETOP_NONE') {
+    const v = s.valuesLists ? null : s.targetList?.[k]?.ResTarget?.val;
+    if (!v?.A_Const || v.A_Const.isnull) return null;
+    if (v.A_Const.sval !== undefined) return { type: -1, lits: [v] };
+    const t = typer.type(v);
+    return NUMBERS.has(t) ? { type: t, lits: [] } : null;
+  }
+  const l = setColumn(s.larg, k, typer);
+  const r = setColumn(s.rarg, k, typer);
+  if (!l || !r) return null;
+  // (two untyped branches are text, as PostgreSQL resolves them)
+  if (l.type === -1 && r.type === -1) return { type: OID.text, lits: [] };
+  if (l.type === OID.text || r.type === OID.text) return null;
+  const type = l.type === -1 ? r.type : r.type === -1 ? l.type : commonNumber(l.type, r.type);
+  const lits = [...l.lits, ...r.lits];
+  for (const lit of lits)
+    try {
+      literalAsNumber(lit.A_Const.sval.sval ?? '', type);
+    } catch (err) {
+      (err as { location?: number }).location = lit.A_Const.location;
+      throw err;
+    }
+  return { type, lits };
+}

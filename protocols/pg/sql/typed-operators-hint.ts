@@ -214,6 +214,7 @@ export function mayHaveTypedOperators(
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig)) return true;
+  if (maySetLiterals(sig)) return true;
   if (mayPrintIntoText(sig, columnType, strings)) return true;
   // a write in a session not in UTC: a timestamptz written into a timestamp column (now(), a
   // column) is the zone's wall time, a timestamp into a timestamptz column read there (zoned-assignments.ts)
@@ -607,4 +608,24 @@ function mixedLiterals(sig: PgToken[], open: number, close: string | null): bool
     if (string && other) return true;
   }
   return false;
+}
+
+/** Words a select list's item may stand beside. */
+const ITEM_EDGES = new Set(['SELECT', 'ALL', 'DISTINCT', 'UNION', 'INTERSECT', 'EXCEPT', 'FROM']);
+
+/**
+ * Whether a set operation may have a column of a string literal beside a number literal (`SELECT 1
+ * UNION SELECT 'a'`): the string read as the number's type (operand-types.ts setOperationLiterals).
+ */
+function maySetLiterals(sig: PgToken[]): boolean {
+  if (!sig.some((t) => isWord(t, 'UNION') || isWord(t, 'INTERSECT') || isWord(t, 'EXCEPT'))) return false;
+  const edge = (t: PgToken | undefined) =>
+    !t ||
+    isPunct(t, ',') ||
+    isPunct(t, ')') ||
+    isPunct(t, '(') ||
+    isPunct(t, ';') ||
+    (t.type === 'word' && ITEM_EDGES.has(t.text.toUpperCase()));
+  const item = (type: string) => sig.some((t, i) => t.type === type && edge(sig[i - 1]) && edge(sig[i + 1]));
+  return item('string') && item('number');
 }

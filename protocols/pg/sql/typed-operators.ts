@@ -40,7 +40,7 @@ import { checkWindowDefault } from './literal-input';
 import { markOrderedSetKey } from './ordered-set-keys';
 import { markJsonbDistinctAggregate, markJsonbWindowKeys } from './jsonb-keys';
 import { noFunctionFor } from './function-arguments';
-import { checkOperandTypes, declaredNumber, numberLiterals } from './operand-types';
+import { checkOperandTypes, declaredNumber, numberLiterals, setOperationLiterals } from './operand-types';
 
 // biome-ignore lint/suspicious/noExplicitAny: libpg-query's tree is plain JSON
 type Node = any;
@@ -972,6 +972,9 @@ function walk(n: Node, typer: Typer, out: Map<number, string>, declared: number[
   // a date beside a timestamp in COALESCE, GREATEST, LEAST, CASE, IN or a set operation: its midnight
   markInstantChoices(n, typer, out, firstLocation);
   if (n.SelectStmt?.op && n.SelectStmt.op !== 'SETOP_NONE') {
+    // (an untyped string literal beside a number literal: read as it, 22P02 where it is none; the
+    // tree's branches are its own nodes, not SelectStmt ones, so each operation is read once, whole)
+    setOperationLiterals(n.SelectStmt, typer, out);
     const ctes = ctesOf(n.SelectStmt.withClause, typer.schema);
     const columns = selectTypes(n.SelectStmt, typer.schema, undefined, ctes);
     if (columns)
