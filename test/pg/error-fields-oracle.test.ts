@@ -793,4 +793,23 @@ describe('error messages and details as PostgreSQL 15 words them', function () {
       assert.equal(p, await placedFailure(postgres, sql), sql);
     }
   });
+
+  it("array_cat of arrays with no common element type (integer[] and text[], boolean[] and integer[]) is PostgreSQL's 42883 with HINT at the call (SQLite joined them: {1,a})", async () => {
+    const { patina, postgres } = clients();
+    for (const sql of [
+      "SELECT array_cat(ARRAY[1], ARRAY['a'])",
+      'SELECT array_cat(ARRAY[b], ARRAY[n]) FROM t',
+      'SELECT id, array_cat(ARRAY[name], ARRAY[1.5]) FROM u',
+      // what PostgreSQL runs runs: numbers of two types, text and varchar, an untyped literal
+      "SELECT array_cat(ARRAY[1], ARRAY[2.5]) = ARRAY[1, 2.5], array_cat(ARRAY['x'], ARRAY['a'::varchar]), array_cat(ARRAY[1], '{2}')",
+    ]) {
+      const p = await placedFailure(patina, sql);
+      assert.match(
+        p,
+        /^(42883 function array_cat\(\w+\[\], \w+\[\]\) does not exist \| No function matches|ran )/,
+        sql,
+      );
+      assert.equal(p, await placedFailure(postgres, sql), sql);
+    }
+  });
 });

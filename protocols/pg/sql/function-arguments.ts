@@ -1,7 +1,7 @@
 // Calls PostgreSQL finds no function for, by their arguments' types: a string function of a number,
 // a date or a boolean (`lower(id)`, `length(n)`, `substr(d, 1, 4)`), `round(x, 2)` of a double, `sum`,
 // `avg`, `stddev` or `variance` of text, a boolean, a date, json or an array, `string_agg` of a number,
-// `min` or `max` of a boolean. PostgreSQL has no implicit cast
+// `min` or `max` of a boolean, `array_cat` of arrays with no common element type. PostgreSQL has no implicit cast
 // from those types to text (nor one to numeric for round's two-argument form), so each is 42883 with
 // its HINT at the call; SQLite computed on the stored value and answered. Checked in the walk of
 // typed-operators.ts, where the tree's types are known; an argument of unknown type (0: a string
@@ -52,7 +52,12 @@ export const CHECKED_ARGUMENTS: ReadonlySet<string> = new Set([
   ...Object.keys(SUMS),
   'round',
   'trunc',
+  'array_cat',
 ]);
+
+/** Element types of one category (anycompatiblearray finds a common type within one). */
+const STRING_TYPES = new Set<number>([OID.text, OID.varchar, OID.bpchar, OID.name]);
+const category = (t: number) => ((NUMBERS as number[]).includes(t) ? -1 : STRING_TYPES.has(t) ? -2 : t);
 
 /** An argument's type as PostgreSQL's 42883 names it: a string literal's is `unknown`. */
 function argName(n: Node, type: number): string {
@@ -86,6 +91,11 @@ export function noFunctionFor(f: Node, typer: Typer): Error | undefined {
   } else if ((fn === 'min' || fn === 'max') && args.length === 1 && !f.agg_within_group) {
     // (of booleans PostgreSQL has bool_and and bool_or: no min or max; SQLite's took 0 and 1)
     bad = types()[0] === OID.bool;
+  } else if (fn === 'array_cat' && args.length === 2) {
+    // arrays of elements with no common type (`ARRAY[1]` and `ARRAY['a']`, integer[] and text[]):
+    // anycompatiblearray resolves none (SQLite's json arrays joined them)
+    const [a, b] = types().map((t) => elementOidOf(t) ?? 0);
+    bad = a !== 0 && b !== 0 && category(a) !== category(b);
   } else if ((fn === 'round' || fn === 'trunc') && args.length === 2) {
     bad = FLOATS.has(types()[0]); // round(numeric, int) only: no implicit cast from a double to numeric
   }
