@@ -27,6 +27,7 @@ import { installPgJsonArrays, jsonTimestamp } from './pg-json-arrays';
 import { installPgJsonGet } from './pg-json-get';
 import { installPgJsonNumbers } from './pg-json-numbers';
 import { installJsonbDistinctAggregates } from './jsonb-distinct-agg';
+import { installJsonObjectDistinctAgg } from './json-object-distinct-agg';
 import { installPgJsonFunctions } from './pg-json-functions';
 import { installJsonPathFunctions } from './pg-jsonpath-functions';
 import { installTextSearchFunctions } from './pg-text-search-functions';
@@ -917,6 +918,7 @@ export function installPgFunctions(db: Database.Database): void {
   installPgJsonArrays(db);
   installPgJsonNumbers(db);
   installJsonbDistinctAggregates(db);
+  installJsonObjectDistinctAgg(db);
   installPgJsonGet(db);
   installPgMathFunctions(db);
   installPgFloatMath(db);

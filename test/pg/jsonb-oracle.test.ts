@@ -1,7 +1,7 @@
 // jsonb's operators (@>, <@, ?, ?|, ?&, #>, #>>, #-, -) on a JSONB column: the same statements on Patina
 // and on PostgreSQL 15 through node-postgres, compared by value and by the result's column types.
 import assert from 'node:assert/strict';
-import { type OracleClients, sameOnBoth, startOracle } from '../helpers/catalog-pair';
+import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '../helpers/catalog-pair';
 import type { PgClient } from '../helpers/pg';
 
 const SCHEMAS = {
@@ -564,6 +564,25 @@ describe('jsonb operators against PostgreSQL 15', function () {
         (e: { code?: string; message: string; position?: string }) => `${e.code} ${e.message} @${e.position}`,
       );
     assert.equal(await outcome(patina), await outcome(postgres), sql);
+  });
+
+  it("json_object_agg(DISTINCT k, v) and jsonb_object_agg(DISTINCT k, v) drop repeated pairs and add them sorted by the ORDER BY, then the key and the value (SQLite's 42000: DISTINCT aggregates must have exactly one argument)", async () => {
+    for (const q of [
+      `SELECT json_object_agg(DISTINCT x, y), jsonb_object_agg(DISTINCT x, y) FROM (VALUES ('b', 2), ('a', 1), ('a', 1), ('a', 0), ('c', NULL)) v(x, y)`,
+      `SELECT json_object_agg(DISTINCT x, y ORDER BY y DESC), json_object_agg(DISTINCT x, y ORDER BY x DESC) FROM (VALUES ('b', 2), ('a', 1), ('a', 1), ('a', 0)) v(x, y)`,
+      // (a number key is its text; a jsonb value keeps its text)
+      'SELECT json_object_agg(DISTINCT id % 3, data), jsonb_object_agg(DISTINCT id, data) FROM docs',
+      'SELECT id % 2, json_object_agg(DISTINCT id % 3, id / 2) FROM docs GROUP BY 1 ORDER BY 1',
+      `SELECT json_build_object('o', json_object_agg(DISTINCT id % 2, id > 2)) FROM docs`,
+      'SELECT json_object_agg(DISTINCT id, data) FROM docs WHERE id > 100',
+    ])
+      await same(q);
+    // a NULL key is PostgreSQL's 22023, an ORDER BY of another expression its 42P10
+    for (const q of [
+      'SELECT json_object_agg(DISTINCT tags, id) FROM docs',
+      `SELECT json_object_agg(DISTINCT x, y ORDER BY x || 'z') FROM (VALUES ('a', 1)) v(x, y)`,
+    ])
+      await sameOutcomeOnBoth(o, q);
   });
 
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
