@@ -300,6 +300,31 @@ describe('whole-row references against PostgreSQL 15', function () {
     }
   });
 
+  it("a table's row passed through a subquery in a JSON builder, or a field selected of a row ((x).name), is 0A000 naming it (it was a JSON string of the record's text, SQLite's 42000 malformed JSON, or its syntax error)", async () => {
+    for (const [sql, named] of [
+      ['SELECT row_to_json(x) FROM (SELECT u AS x FROM u) q', /^row_to_json\(\) of a table's row .* \(x\)/],
+      ['SELECT to_json(q.x) FROM (SELECT u AS x FROM u) q', /^to_json\(\) of a table's row .* \(x\)/],
+      ['SELECT json_agg(x) FROM (SELECT x FROM (SELECT u AS x FROM u) a) b', /^json_agg\(\) of a table's row .* \(x\)/],
+      ['WITH w AS (SELECT u FROM u) SELECT to_jsonb(u) FROM w', /^to_jsonb\(\) of a table's row .* \(u\)/],
+      [`SELECT json_build_object('r', x) FROM (SELECT u AS x FROM u) q`, /^json_build_object\(\) of a table's row/],
+      // (a subquery's row holding one)
+      ['SELECT row_to_json(q) FROM (SELECT id, u AS x FROM u) q', /^row_to_json\(\) of a table's row .* \(x\)/],
+      ['SELECT (x).name FROM (SELECT u AS x FROM u) q', /^selecting a field of a row value/],
+      ['SELECT (q.x).* FROM (SELECT u AS x FROM u) q', /^selecting a field of a row value/],
+      ['SELECT (u).name FROM u', /^selecting a field of a row value/],
+    ] as const) {
+      await assert.rejects(
+        clients().patina.query(sql),
+        (e: { code?: string; message: string }) => e.code === '0A000' && named.test(e.message),
+        sql,
+      );
+      await clients().postgres.query(sql);
+    }
+    // (a table's own row and a subquery's row of plain columns are the objects, as they were)
+    await sameOnBoth(clients(), 'SELECT row_to_json(u), json_agg(u) OVER () FROM u ORDER BY u.id');
+    await sameOnBoth(clients(), 'SELECT row_to_json(q) FROM (SELECT id, name FROM u) q ORDER BY q.id');
+  });
+
   it('ROW(a, b) and (a, b) as a result column: the record text of its fields, each as its type prints, typed record and named row (they were 0A000)', async () => {
     const both = async (sql: string) => {
       const rows = await sameOnBoth(clients(), sql);

@@ -36,6 +36,7 @@ import { mayWriteTextParams, textParamWrite } from './text-param-writes';
 import { inferParamTypes } from './param-types';
 import { manyRowScalars, maySubquery } from './scalar-subqueries';
 import { mayNestArrays, nestedArrays } from './array-nesting';
+import { checkCarriedRows, mayBuildOfCarriedRows } from './carried-rows';
 import { type JsonLayouts, jsonLayoutEdits, jsonLayouts, mayBuildJson } from './json-layout';
 import { treeParamTypes } from './param-tree-types';
 import { expressionOid, pgColumnName, selectListNames } from './result-columns';
@@ -646,6 +647,8 @@ export class Analyzer {
         throw err;
       }
     }
+    // a JSON builder of a table's row passed through a subquery: 0A000 (sql/carried-rows.ts)
+    if (mayBuildOfCarriedRows(sig)) checkCarriedRows(text, this.#engine.schema);
     let sql: string;
     try {
       // (the operators of a parameter read by the type it was given: `$1 + interval '1 day'` in

@@ -53,6 +53,10 @@ function find(n: Node): string | null {
   if (starCast?.at(-1)?.A_Star && starCast.length === 2)
     return `a whole row cast ((${starCast[0].String?.sval}.*)::...) other than a select item's ::text|name its columns`;
   if (n.GroupingSet) return GROUPING[n.GroupingSet.kind] ?? 'GROUPING SETS';
+  // `(x).name`, `(q.x).*`, `(t.*).name`: a field of a row value (SQLite's `near ".": syntax error`)
+  // (a function's record, `(json_each(doc)).key`, has its own answers)
+  if (n.A_Indirection?.arg?.ColumnRef && n.A_Indirection.indirection?.some((x: Node) => x.String || x.A_Star))
+    return 'selecting a field of a row value ((x).name or (x).*)|name the column itself (t.name), or select it inside the subquery';
   if (n.FuncCall?.funcname?.at(-1)?.String?.sval === 'pg_export_snapshot')
     return "exporting a snapshot (pg_export_snapshot())|each of Patina's reads takes its own snapshot of the SQLite file, which another session cannot share (pg_dump: leave out -j)";
   if (n.RangeTableSample) return 'TABLESAMPLE';
