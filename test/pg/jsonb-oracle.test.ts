@@ -585,6 +585,18 @@ describe('jsonb operators against PostgreSQL 15', function () {
       await sameOutcomeOnBoth(o, q);
   });
 
+  it("json_object_agg(k, v) and jsonb_object_agg(k, v) of a row with a NULL key are PostgreSQL's 22023 (SQLite's json_group_object left the pair out)", async () => {
+    for (const q of [
+      `SELECT json_object_agg(k, v) FROM (VALUES ('a', 1), (NULL, 2)) x(k, v)`,
+      `SELECT jsonb_object_agg(k, v) FROM (VALUES ('a', 1), (NULL, 2)) x(k, v)`,
+      `SELECT json_object_agg(k, v) OVER (ORDER BY v) FROM (VALUES ('a', 1), (NULL, 2)) x(k, v)`,
+    ])
+      await sameOutcomeOnBoth(o, q);
+    // (no NULL key among the rows the aggregate reads: the object, as before)
+    await same(`SELECT json_object_agg(k, v) FILTER (WHERE k IS NOT NULL), jsonb_object_agg(k, v) FILTER (WHERE v < 2)
+      FROM (VALUES ('a', 1), (NULL, 2), ('b', NULL)) x(k, v)`);
+  });
+
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {
     // (a simple Query's compared literal is bound as a parameter: `data = 1` was false, `data = 'x'`
     // 22P02 without the DETAIL and position)

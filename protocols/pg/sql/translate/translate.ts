@@ -6,6 +6,7 @@
 // operators the analysis typed (typed-arithmetic.ts) after the casts that make their operands one
 // group, division; last the catalog connection's query forms (catalog-forms.ts) and set-returning
 // functions in FROM (set-returning.ts), which read through the groups the passes before them wrote).
+import { rewriteObjectAggKeys } from './object-agg-keys';
 import { checkDistinctObjectAggs, rewriteDistinctObjectAggs } from './distinct-object-agg';
 import type { PgToken } from '../lexer';
 import { type Tok, isWord, joinTokens } from '../tokens';
@@ -167,7 +168,7 @@ export function translate(tokens: PgToken[], ctx: DialectContext, local: boolean
   toks = rewriteJsonbOps(toks);
   toks = rewriteTypeof(toks, ctx);
   toks = rewriteDefaultConfig(rewriteStrictToJson(rewriteWords(toks, ctx, local)));
-  toks = rewriteDistinctObjectAggs(toks);
+  toks = rewriteObjectAggKeys(rewriteDistinctObjectAggs(toks));
   toks = rewriteArrays(toks);
   toks = rewriteDateSyntax(toks);
   toks = rewriteCasts(toks);
