@@ -5,8 +5,10 @@ import { type OracleClients, sameOnBoth, sameOutcomeOnBoth, startOracle } from '
 import type { PgClient } from '../helpers/pg';
 
 const SCHEMAS = {
-  patina: 'CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, data JSONB, tags TEXT);',
-  postgres: 'CREATE TABLE docs (id bigint NOT NULL PRIMARY KEY, data jsonb, tags text);',
+  patina: `CREATE TABLE docs (id INTEGER NOT NULL PRIMARY KEY, data JSONB, tags TEXT);
+    CREATE TABLE flags (id INTEGER NOT NULL PRIMARY KEY, b BOOLEAN);`,
+  postgres: `CREATE TABLE docs (id bigint NOT NULL PRIMARY KEY, data jsonb, tags text);
+    CREATE TABLE flags (id bigint NOT NULL PRIMARY KEY, b boolean);`,
 };
 const ROWS = [
   `INSERT INTO docs (id, data) VALUES
@@ -16,6 +18,7 @@ const ROWS = [
     (4, '"red"'),
     (5, '{"a": "1", "nested": {"a": {"b": {"c": 2e2}}}}'),
     (6, NULL)`,
+  'INSERT INTO flags VALUES (1, true), (2, false), (3, NULL), (4, true)',
 ];
 
 describe('jsonb operators against PostgreSQL 15', function () {
@@ -595,6 +598,34 @@ describe('jsonb operators against PostgreSQL 15', function () {
     // (no NULL key among the rows the aggregate reads: the object, as before)
     await same(`SELECT json_object_agg(k, v) FILTER (WHERE k IS NOT NULL), jsonb_object_agg(k, v) FILTER (WHERE v < 2)
       FROM (VALUES ('a', 1), (NULL, 2), ('b', NULL)) x(k, v)`);
+  });
+
+  it('a boolean key of json_build_object, jsonb_build_object, json_object_agg and jsonb_object_agg (DISTINCT too) is PostgreSQL\'s "true" or "false", not SQLite\'s "1" or "0"', async () => {
+    // (the documents' text as the server sent it: the keys, their order, jsonb's order by length)
+    const text = (c: PgClient, sql: string) =>
+      c.query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v: string) => v } }).then(
+        (r) => r.rows,
+        (e: { code?: string; message: string }) => `${e.code} ${e.message}`,
+      );
+    for (const sql of [
+      'SELECT json_object_agg(b, id), jsonb_object_agg(b, id) FROM flags WHERE b IS NOT NULL',
+      'SELECT json_object_agg(DISTINCT b, id > 1), jsonb_object_agg(DISTINCT b, 0) FROM flags WHERE b IS NOT NULL',
+      'SELECT id, json_build_object(b, 1, flags.b, b), jsonb_build_object(b, 1, NOT b, 2) FROM flags WHERE id <> 3 ORDER BY id',
+      'SELECT id, json_build_object(id > 1, 1, b IS NULL, 2), jsonb_build_object(id = 2, id) FROM flags ORDER BY id',
+      'SELECT json_build_object(true, 1, false, 2), jsonb_build_object(false, 1), json_build_object(1 = 1, 2 = 3)',
+      'SELECT json_object_agg(x, id) FROM (SELECT id > 2 AS x, id FROM flags) q',
+      'WITH c AS (SELECT b AS k FROM flags WHERE b IS NOT NULL) SELECT json_object_agg(k, 1), jsonb_object_agg(DISTINCT k, 1) FROM c',
+      // (keys whose type the analysis tells: a CASE, coalesce, a VALUES column, unnest's elements)
+      'SELECT id, json_build_object(CASE WHEN id = 1 THEN true ELSE false END, 1, coalesce(b, false), 2) FROM flags ORDER BY id',
+      'SELECT json_object_agg(x, 1), jsonb_object_agg(x, 2) FROM (VALUES (true), (false)) v(x)',
+      'SELECT json_object_agg(x, 1) FROM unnest(ARRAY[true, false]) x',
+      // (a NULL key: PostgreSQL's 22023, as before)
+      'SELECT json_object_agg(b, id) FROM flags',
+      'SELECT json_build_object(b, 1) FROM flags WHERE id = 3',
+      // (json_agg(DISTINCT b): true and false, sorted)
+      'SELECT json_agg(DISTINCT b), jsonb_agg(DISTINCT b), json_agg(DISTINCT id > 1) FROM flags',
+    ])
+      assert.deepEqual(await text(patina, sql), await text(postgres, sql), sql);
   });
 
   it("jsonb compared with a literal that is no jsonb in a simple Query is PostgreSQL's error, as in an extended one: 42883 for a number, 22P02 with its DETAIL and position for text that is no JSON", async () => {

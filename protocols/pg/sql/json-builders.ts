@@ -35,6 +35,11 @@ export function isBuilderValue(which: 'all' | 'odd' | number, k: number): boolea
   return which === 'all' || (which === 'odd' && k % 2 === 1) || which === k;
 }
 
+/** Whether argument `k` of builder `name` (lower case) is an object's key: json_build_object's even ones, json_object_agg's first. */
+export function isObjectKey(name: string, k: number): boolean {
+  return BUILDER_VALUES[name] === 'odd' ? k % 2 === 0 : /^jsonb?_object_agg$/.test(name) && k === 0;
+}
+
 /**
  * The mark of a builder call with typed values: a flag an argument (`-` none, `b` bytea, an array's
  * flag of ARRAY_FLAGS, `{2}` a numeric of scale 2), a subquery's whole row its columns' flags in
@@ -93,6 +98,8 @@ export function builderValueMark(f: Node, typer: Typer, exact?: (a: Node) => boo
   if (which === undefined || f.func_variadic) return undefined;
   const args: Node[] = f.args ?? [];
   const flags = args.map((a, k) => {
+    // (an object's key of type boolean, `B`: its text is true or false, translate/json-values.ts)
+    if (isObjectKey(name, k)) return typer.type(a) === OID.bool ? 'B' : '-';
     if (!isBuilderValue(which, k)) return '-';
     const row = rowFlags(a, typer);
     if (row) return row;
@@ -169,6 +176,18 @@ const typmodScale = (oid: number, typmod: number | undefined) =>
  */
 export function markFlags(mark: string): string[] {
   return mark.match(/\([^)]*\)|\{[^}]*\}|./g) ?? [];
+}
+
+/** Words that may make a boolean an object builder's key cannot tell from its tokens (a CASE, a VALUES or unnest column). */
+const BOOLEAN_KEY_WORD = /^(case|coalesce|nullif|greatest|least|values|unnest|bool|boolean|true|false)$/i;
+
+/**
+ * Whether a statement may hold an object builder (json_build_object, json_object_agg) whose key is
+ * a boolean the translation cannot tell from its tokens: a cheap test before parsing.
+ */
+export function mayHoldJsonBooleanKeys(sig: PgToken[]): boolean {
+  const object = (t: PgToken) => t.type === 'word' && /^(jsonb?_build_object|jsonb?_object_agg)$/i.test(t.text);
+  return sig.some(object) && builderBeside(sig, (t) => t.type === 'word' && BOOLEAN_KEY_WORD.test(t.text));
 }
 
 /** Words that make an array: ARRAY[...], array_agg, string_to_array, array_append, regexp_split_to_array, ... */

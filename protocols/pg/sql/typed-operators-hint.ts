@@ -2,7 +2,7 @@
 // other statements are not parsed (the words and operators that can make an operand a date, time or
 // interval, a boolean or float made text, a string compared with a computed number, ...).
 import { mayHoldByteaCalls } from './bytea-values';
-import { mayHoldJsonArrays, mayHoldJsonNumerics } from './json-builders';
+import { mayHoldJsonArrays, mayHoldJsonBooleanKeys, mayHoldJsonNumerics } from './json-builders';
 import type { PgToken } from './lexer';
 import { sessionZone } from './session-zone';
 import { mayHoldTextSearch } from './text-search-operators';
@@ -212,6 +212,7 @@ export function mayHaveTypedOperators(
   let compared = false;
   let datedWords = 0; // two date or time operands and a comparison: a date beside a timestamp is one at midnight
   if (mayHoldByteaCalls(sig, columnType) || mayHoldJsonArrays(sig) || mayHoldJsonNumerics(sig)) return true;
+  if (mayHoldJsonBooleanKeys(sig)) return true;
   if (mayHoldTextSearch(sig, columnType)) return true;
   if (mayHoldRowItem(sig)) return true;
   if (maySetLiterals(sig)) return true;

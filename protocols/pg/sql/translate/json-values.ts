@@ -15,6 +15,7 @@ import {
   JSON_TYPED,
   PARAM_SCALE,
   isBuilderValue,
+  isObjectKey,
   markFlags,
   valueFlag,
 } from '../json-builders';
@@ -384,6 +385,8 @@ class JsonRewriter {
 
   /** An argument of a builder as its JSON value (`flag`: its mark's, sql/json-builders.ts). */
   value(e: Tok[], k: number, flag = '-'): Tok[] {
+    // json_agg(DISTINCT b): the value after DISTINCT (SQLite's DISTINCT keeps its JSON mark)
+    if (e.length > 1 && isWord(e[0], 'DISTINCT')) return [e[0], ...this.value(e.slice(1), k, flag)];
     if (flag === 'b') return this.typed(e, 'bytea');
     if (flag === 'R') return this.typed(e, 'float4');
     if (flag === 'F') return this.typed(e, 'float8');
@@ -459,6 +462,41 @@ class JsonRewriter {
       return [e[0], punct('('), ...args.flatMap((a, k) => (k === 0 ? a : [punct(','), ...a])), punct(')')];
     }
     return e;
+  }
+
+  /**
+   * An object's key (json_build_object's even arguments, json_object_agg's first) that is a boolean
+   * column, comparison or literal: PostgreSQL's text of it, `true` or `false` (SQLite's label was
+   * its 1 or 0); NULL stays NULL, for the key's 22023. `typed`: the analysis found it a boolean
+   * (sql/json-builders.ts; a CASE, a VALUES column). Any other argument as it is.
+   */
+  key(builder: string, a: Tok[], i: number, k: number, typed: boolean): Tok[] {
+    if (!isObjectKey(builder.toLowerCase(), k) || a.length === 0) return a;
+    // (json_object_agg(DISTINCT b, v): its pairs sort by the text, false before true as by the boolean)
+    if (a.length > 1 && isWord(a[0], 'DISTINCT')) return [a[0], ...this.key(builder, a.slice(1), i, k, typed)];
+    if (a.length === 1 && (isWord(a[0], 'TRUE') || isWord(a[0], 'FALSE'))) return [str(a[0].text.toLowerCase())];
+    const ref = columnRef(a);
+    const type = ref ? (this.columnType(ref, i) ?? '').toLowerCase().trim() : '';
+    if (!(typed || type === 'bool' || type === 'boolean' || (!ref && isBooleanExpr(a)))) return a;
+    // (__pg_bool: an element of a boolean array, unnest's, is SQLite's text 't' or 'f')
+    return [
+      punct('('),
+      word('CASE'),
+      word('__pg_bool'),
+      punct('('),
+      ...a,
+      punct(')'),
+      word('WHEN'),
+      num(1),
+      word('THEN'),
+      str('true'),
+      word('WHEN'),
+      num(0),
+      word('THEN'),
+      str('false'),
+      word('END'),
+      punct(')'),
+    ];
   }
 
   /** A column's value as JSON by its declared type. */
@@ -608,7 +646,9 @@ class JsonRewriter {
       // (a bytea, an array or a subquery's row the analysis typed, sql/json-builders.ts: its flag)
       const mark = 'arith' in t && t.arith?.startsWith(JSON_TYPED) ? markFlags(t.arith.slice(JSON_TYPED.length)) : [];
       const out = args.map((a, k) =>
-        isBuilderValue(which, k) ? this.value(a, i, mark[k]) : objectKey(t.text, which, a, k),
+        isBuilderValue(which, k)
+          ? this.value(a, i, mark[k])
+          : objectKey(t.text, which, this.key(t.text, a, i, k, mark[k] === 'B'), k),
       );
       if (which === 'odd' && args.length % 2 === 1) {
         const err = pgError('22023', 'argument list must have even number of elements');
