@@ -413,6 +413,11 @@ describe('PostgreSQL meanings SQLite would change, against PostgreSQL 15', funct
       'SELECT id, paid::text, CAST(paid AS varchar), (id > 1)::text, true::text FROM orders ORDER BY id',
       "SELECT string_agg(paid::text, ',' ORDER BY id) FROM orders",
       "SELECT id FROM orders WHERE paid::text = 'true' ORDER BY id",
+      // (a cast of a whole CASE, `CASE ... END::text`: it was SQLite's syntax error near CAST)
+      'SELECT id, CASE WHEN id = 1 THEN paid ELSE false END::text, CASE id WHEN 2 THEN paid END::varchar FROM orders ORDER BY id',
+      "SELECT id, CASE WHEN id = 1 THEN CASE WHEN paid THEN 1 ELSE 2 END ELSE 3 END::text || 'x' FROM orders ORDER BY id",
+      "SELECT id FROM orders WHERE CASE WHEN id > 1 THEN paid ELSE false END::text = 'true' ORDER BY id",
+      "SELECT CASE WHEN id = 1 THEN '7' END::int + 1 FROM orders ORDER BY id",
     ])
       await same(sql);
     // SQLite's substr('hello', -1, 3) is 'o' and its cast made 'x' false

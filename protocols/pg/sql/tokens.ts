@@ -296,6 +296,16 @@ export function operandStart(out: Tok[]): number {
     } else if (isPunct(out[j], ']')) {
       j = openerBefore(out, j, '[', ']');
       if (j > 0) j--;
+    } else if (isWord(out[j], 'END')) {
+      // `CASE ... END::text`: the whole CASE (it was its END alone, a syntax error)
+      let depth = 0;
+      for (let k = j; k >= 0; k--) {
+        if (isWord(out[k], 'END')) depth++;
+        else if (isWord(out[k], 'CASE') && --depth === 0) {
+          j = k;
+          break;
+        }
+      }
     }
     // OVER a named window (`sum(x) OVER w`)
     if (j > 1 && out[j].type === 'word' && isWord(out[j - 1], 'OVER') && isPunct(out[j - 2], ')')) {
